@@ -1,0 +1,47 @@
+# sqlgate — build, run and test. `make run` and `make test` are the two
+# commands a newcomer needs (see README.md).
+GO        ?= go
+BIN       := bin/sqlgate
+LISTEN    ?= 127.0.0.1:5433
+DATA      ?= ./sqlgate-data
+FUZZTIME  ?= 10m
+
+.PHONY: all build run test test-go test-slt vet fuzz soak bench clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/sqlgate
+
+# Builds and starts sqlgate on the embedded store in $(DATA); prints how to connect.
+run: build
+	./$(BIN) serve --listen $(LISTEN) --data $(DATA)
+
+# Every test: vet, the Go tests (unit, wire, crash and end-to-end, with the
+# race detector) and the sqllogictest suites through the CLI.
+test: vet test-go test-slt
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+
+test-go:
+	$(GO) test -race -timeout 15m ./...
+
+test-slt: build
+	./$(BIN) slt tests/sqllogic/*.slt
+
+# Long fuzzing runs (each target for $(FUZZTIME)).
+fuzz:
+	$(GO) test ./sql -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+
+# Long crash and soak runs.
+soak:
+	SQLGATE_CRASH_ROUNDS=200 $(GO) test -timeout 60m -run Crash ./...
+
+# Benchmarks; figures go to bench/LEDGER.md.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,155 @@
+package binder
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Table properties read from CREATE TABLE ... WITH (...): Fluss's own keys.
+const (
+	propBucketNum = "bucket.num"
+	propBucketKey = "bucket.key"
+)
+
+// bindCreateTable builds a table descriptor from CREATE TABLE. Column types
+// come from the sql/ rewrite (which parsed every Fluss and PostgreSQL
+// spelling); constraints and options from the TiDB AST. The store validates
+// the Fluss rules (key types, reserved names, bucket keys).
+func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
+	switch {
+	case ct.Select != nil:
+		return nil, sqlerr.NotSupported("CREATE TABLE ... AS")
+	case ct.ReferTable != nil:
+		return nil, sqlerr.NotSupported("CREATE TABLE ... LIKE")
+	case ct.TemporaryKeyword != ast.TemporaryNone:
+		return nil, sqlerr.NotSupported("temporary tables")
+	case ct.Partition != nil:
+		return nil, sqlerr.NotSupported("PARTITION BY (use WITH ('bucket.num' = 'N') for buckets)")
+	}
+	desc := fluss.TableDescriptor{Properties: map[string]string{}}
+	var pk []string
+	for _, cd := range ct.Cols {
+		name := ident(cd.Name.Name)
+		tn := b.stmt.ColumnTypes[name]
+		if tn == nil {
+			tn = b.stmt.ColumnTypes[cd.Name.Name.O]
+		}
+		if tn == nil {
+			return nil, b.errAt(cd, sqlerr.New(sqlerr.SyntaxError, "column %q has no type", name))
+		}
+		t, err := typeFromName(tn)
+		if err != nil {
+			return nil, b.errAt(cd, sqlerr.As(err))
+		}
+		col := fluss.Column{Name: name, Type: t}
+		for _, opt := range cd.Options {
+			switch opt.Tp {
+			case ast.ColumnOptionNotNull:
+				col.Type.NotNull = true
+			case ast.ColumnOptionNull:
+				col.Type.NotNull = false
+			case ast.ColumnOptionPrimaryKey:
+				pk = append(pk, name)
+			case ast.ColumnOptionComment:
+				if v, ok := opt.Expr.(ast.ValueExpr); ok {
+					col.Comment = v.GetString()
+				}
+			default:
+				return nil, b.errAt(cd, sqlerr.New(sqlerr.FeatureNotSupported, "column option %s is not supported", columnOptionName(opt)))
+			}
+		}
+		desc.Schema.Columns = append(desc.Schema.Columns, col)
+	}
+	for _, c := range ct.Constraints {
+		switch c.Tp {
+		case ast.ConstraintPrimaryKey:
+			if len(pk) > 0 {
+				return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", ident(ct.Table.Name))
+			}
+			for _, k := range c.Keys {
+				if k.Column == nil {
+					return nil, sqlerr.NotSupported("expressions in PRIMARY KEY")
+				}
+				pk = append(pk, ident(k.Column.Name))
+			}
+		default:
+			return nil, sqlerr.NotSupported("table constraints other than PRIMARY KEY")
+		}
+	}
+	if len(pk) > 1 && len(pk) != countInline(ct) && countInline(ct) > 0 {
+		return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", ident(ct.Table.Name))
+	}
+	desc.Schema.PrimaryKey = pk
+	for _, opt := range ct.Options {
+		if opt.Tp == ast.TableOptionComment {
+			desc.Comment = opt.StrValue
+		}
+	}
+	for k, v := range b.stmt.Properties {
+		key := strings.ToLower(k)
+		switch key {
+		case propBucketNum, "bucket_num", "buckets":
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for %q: %q (a positive whole number is required)", propBucketNum, v)
+			}
+			desc.BucketCount = n
+		case propBucketKey, "bucket_key":
+			for _, part := range strings.Split(v, ",") {
+				if p := strings.ToLower(strings.TrimSpace(part)); p != "" {
+					desc.BucketKey = append(desc.BucketKey, p)
+				}
+			}
+		default:
+			desc.Properties[k] = v
+		}
+	}
+	return &CreateTable{Path: tablePath(ct.Table), Descriptor: desc, IfNotExists: ct.IfNotExists}, nil
+}
+
+func countInline(ct *ast.CreateTableStmt) int {
+	n := 0
+	for _, cd := range ct.Cols {
+		for _, opt := range cd.Options {
+			if opt.Tp == ast.ColumnOptionPrimaryKey {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func columnOptionName(opt *ast.ColumnOption) string {
+	switch opt.Tp {
+	case ast.ColumnOptionDefaultValue:
+		return "DEFAULT"
+	case ast.ColumnOptionUniqKey:
+		return "UNIQUE"
+	case ast.ColumnOptionAutoIncrement:
+		return "AUTO_INCREMENT"
+	case ast.ColumnOptionCheck:
+		return "CHECK"
+	case ast.ColumnOptionReference:
+		return "REFERENCES"
+	case ast.ColumnOptionGenerated:
+		return "GENERATED"
+	case ast.ColumnOptionCollate:
+		return "COLLATE"
+	}
+	return "this column option"
+}
+
+func (b *binder) bindDropTable(dt *ast.DropTableStmt) (Statement, error) {
+	if dt.IsView {
+		return nil, sqlerr.NotSupported("DROP VIEW")
+	}
+	out := &DropTable{IfExists: dt.IfExists}
+	for _, tn := range dt.Tables {
+		out.Paths = append(out.Paths, tablePath(tn))
+	}
+	return out, nil
+}

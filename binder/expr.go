@@ -1,0 +1,151 @@
+package binder
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Expr is a bound, typed scalar expression.
+type Expr interface {
+	// Type is the expression's SQL type.
+	Type() types.T
+	// String prints the expression for EXPLAIN and error messages.
+	String() string
+}
+
+// ColumnRef reads column Index of the input row.
+type ColumnRef struct {
+	Index int
+	Name  string
+	T     types.T
+}
+
+// Const is a constant. Value holds the physical representation of T's kind
+// (see exec.Scalar); nil is NULL.
+type Const struct {
+	Value any
+	T     types.T
+}
+
+// Param is the statement parameter $Index+1, typed T (declared or inferred).
+type Param struct {
+	Index int
+	T     types.T
+}
+
+// BinaryOp is an arithmetic, comparison, boolean or string operator.
+type BinaryOp struct {
+	Op   Op
+	L, R Expr
+	T    types.T
+}
+
+// UnaryOp is unary minus or NOT.
+type UnaryOp struct {
+	Op Op
+	X  Expr
+	T  types.T
+}
+
+// IsNull is X IS [NOT] NULL.
+type IsNull struct {
+	X   Expr
+	Not bool
+}
+
+// Cast converts X to T with PostgreSQL's rules (22P02, 22003 on failure).
+type Cast struct {
+	X Expr
+	T types.T
+}
+
+// Op is an operator.
+type Op uint8
+
+// The operators.
+const (
+	OpAdd Op = iota
+	OpSub
+	OpMul
+	OpDiv
+	OpMod
+	OpEq
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpAnd
+	OpOr
+	OpNot
+	OpNeg
+	OpConcat
+	OpIsNotDistinct // a IS NOT DISTINCT FROM b (<=>)
+	OpIsDistinct    // a IS DISTINCT FROM b
+)
+
+var opNames = [...]string{
+	OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/", OpMod: "%",
+	OpEq: "=", OpNe: "<>", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">=",
+	OpAnd: "AND", OpOr: "OR", OpNot: "NOT", OpNeg: "-", OpConcat: "||",
+	OpIsNotDistinct: "IS NOT DISTINCT FROM", OpIsDistinct: "IS DISTINCT FROM",
+}
+
+func (o Op) String() string { return opNames[o] }
+
+// IsComparison reports whether o compares two values.
+func (o Op) IsComparison() bool {
+	return (o >= OpEq && o <= OpGe) || o == OpIsDistinct || o == OpIsNotDistinct
+}
+
+// IsArithmetic reports whether o is + - * / %.
+func (o Op) IsArithmetic() bool { return o <= OpMod }
+
+func (e *ColumnRef) Type() types.T { return e.T }
+func (e *Const) Type() types.T     { return e.T }
+func (e *Param) Type() types.T     { return e.T }
+func (e *BinaryOp) Type() types.T  { return e.T }
+func (e *UnaryOp) Type() types.T   { return e.T }
+func (e *IsNull) Type() types.T    { return types.BoolType }
+func (e *Cast) Type() types.T      { return e.T }
+
+func (e *ColumnRef) String() string { return e.Name }
+func (e *Const) String() string {
+	if e.Value == nil {
+		return "NULL"
+	}
+	if s, ok := e.Value.(string); ok {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	return fmt.Sprint(e.Value)
+}
+func (e *Param) String() string { return fmt.Sprintf("$%d", e.Index+1) }
+func (e *BinaryOp) String() string {
+	return "(" + e.L.String() + " " + e.Op.String() + " " + e.R.String() + ")"
+}
+func (e *UnaryOp) String() string { return e.Op.String() + " " + e.X.String() }
+func (e *IsNull) String() string {
+	if e.Not {
+		return e.X.String() + " IS NOT NULL"
+	}
+	return e.X.String() + " IS NULL"
+}
+func (e *Cast) String() string { return "CAST(" + e.X.String() + " AS " + e.T.String() + ")" }
+
+// Walk calls fn on e and every sub-expression, parents first.
+func Walk(e Expr, fn func(Expr)) {
+	fn(e)
+	switch x := e.(type) {
+	case *BinaryOp:
+		Walk(x.L, fn)
+		Walk(x.R, fn)
+	case *UnaryOp:
+		Walk(x.X, fn)
+	case *IsNull:
+		Walk(x.X, fn)
+	case *Cast:
+		Walk(x.X, fn)
+	}
+}

@@ -1,0 +1,475 @@
+package binder
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// bindExpr binds a scalar expression in scope s (nil: no columns visible).
+func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
+	switch n := node.(type) {
+	case *ast.ParenthesesExpr:
+		return b.bindExpr(s, n.Expr)
+	case *ast.ColumnNameExpr:
+		if s == nil {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedColumn, "column %q does not exist", ident(n.Name.Name)))
+		}
+		return b.resolve(s, n)
+	case ast.ParamMarkerExpr:
+		return b.bindParam(n)
+	case ast.ValueExpr:
+		return b.bindLiteral(n)
+	case *ast.UnaryOperationExpr:
+		return b.bindUnary(s, n)
+	case *ast.BinaryOperationExpr:
+		return b.bindBinary(s, n)
+	case *ast.IsNullExpr:
+		x, err := b.bindExpr(s, n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &IsNull{X: b.resolveUnknown(x, types.StringType), Not: n.Not}, nil
+	case *ast.IsTruthExpr:
+		x, err := b.bindExpr(s, n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		x, err = b.coerce(n.Expr, x, types.BoolType, "argument of IS TRUE")
+		if err != nil {
+			return nil, err
+		}
+		// x IS TRUE = x IS NOT DISTINCT FROM true; IS NOT TRUE negates it.
+		want := &Const{Value: n.True != 0, T: types.BoolType}
+		op := OpIsNotDistinct
+		if n.Not {
+			op = OpIsDistinct
+		}
+		return &BinaryOp{Op: op, L: x, R: want, T: types.BoolType}, nil
+	case *ast.BetweenExpr:
+		lo := &ast.BinaryOperationExpr{Op: opcode.GE, L: n.Expr, R: n.Left}
+		hi := &ast.BinaryOperationExpr{Op: opcode.LE, L: n.Expr, R: n.Right}
+		var e ast.ExprNode = &ast.BinaryOperationExpr{Op: opcode.LogicAnd, L: lo, R: hi}
+		if n.Not {
+			e = &ast.UnaryOperationExpr{Op: opcode.Not, V: e}
+		}
+		return b.bindExpr(s, e)
+	case *ast.PatternInExpr:
+		if n.Sel != nil {
+			return nil, b.errAt(n, sqlerr.NotSupported("IN (subquery)"))
+		}
+		// x IN (a, b) = x = a OR x = b, with SQL's three-valued logic.
+		var e ast.ExprNode
+		for _, item := range n.List {
+			eq := &ast.BinaryOperationExpr{Op: opcode.EQ, L: n.Expr, R: item}
+			if e == nil {
+				e = eq
+			} else {
+				e = &ast.BinaryOperationExpr{Op: opcode.LogicOr, L: e, R: eq}
+			}
+		}
+		if n.Not {
+			e = &ast.UnaryOperationExpr{Op: opcode.Not, V: e}
+		}
+		return b.bindExpr(s, e)
+	case *ast.FuncCallExpr:
+		return b.bindFunc(s, n)
+	}
+	return nil, b.errAt(node, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", exprKind(node)))
+}
+
+func exprKind(n ast.Node) string {
+	return strings.TrimPrefix(fmt.Sprintf("%T", n), "*ast.")
+}
+
+func (b *binder) bindParam(n ast.ParamMarkerExpr) (Expr, error) {
+	order := paramOrder(n)
+	if order < 0 || order >= len(b.stmt.ParamNumbers) {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $%d", order+1))
+	}
+	idx := b.stmt.ParamNumbers[order] - 1
+	for idx >= len(b.params) {
+		b.params = append(b.params, types.UnknownType)
+	}
+	return &Param{Index: idx, T: b.params[idx]}, nil
+}
+
+// bindLiteral types a literal as PostgreSQL does: integers are int4 when
+// they fit, else int8, else numeric; decimals are numeric; strings are
+// unknown until context decides.
+func (b *binder) bindLiteral(n ast.ValueExpr) (Expr, error) {
+	v, ok := literalValue(n)
+	if !ok {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "this literal is not supported"))
+	}
+	switch x := v.(type) {
+	case nil:
+		return &Const{T: types.NullType}, nil
+	case bool:
+		return &Const{Value: x, T: types.BoolType}, nil
+	case int64:
+		if x >= math.MinInt32 && x <= math.MaxInt32 {
+			return &Const{Value: x, T: types.Int32Type}, nil
+		}
+		return &Const{Value: x, T: types.Int64Type}, nil
+	case float64:
+		return &Const{Value: x, T: types.Float64Type}, nil
+	case decimalText:
+		return numericLiteral(string(x))
+	case string:
+		return &Const{Value: x, T: types.UnknownType}, nil
+	case []byte:
+		return &Const{Value: x, T: types.BytesType}, nil
+	}
+	return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "literal of Go type %T is not supported", v))
+}
+
+// numericLiteral types a decimal literal as numeric with the literal's own scale.
+func numericLiteral(text string) (Expr, error) {
+	scale := 0
+	if i := strings.IndexByte(text, '.'); i >= 0 {
+		scale = len(text) - i - 1
+	}
+	t := types.T{Kind: types.Decimal, Scale: scale}
+	v, err := types.ParseDecimal(text, t)
+	if err != nil {
+		return nil, err
+	}
+	return &Const{Value: v, T: t}, nil
+}
+
+func (b *binder) bindUnary(s *scope, n *ast.UnaryOperationExpr) (Expr, error) {
+	x, err := b.bindExpr(s, n.V)
+	if err != nil {
+		return nil, err
+	}
+	switch n.Op {
+	case opcode.Plus:
+		return x, nil
+	case opcode.Minus:
+		// Fold -literal so that -2147483648 is an int4 and -9223372036854775808 an int8.
+		if c, ok := x.(*Const); ok && c.Value != nil {
+			switch v := c.Value.(type) {
+			case int64:
+				if c.T.Kind == types.Int64 && v == -math.MinInt32 {
+					return &Const{Value: int64(math.MinInt32), T: types.Int32Type}, nil
+				}
+				return &Const{Value: -v, T: c.T}, nil
+			case float64:
+				return &Const{Value: -v, T: c.T}, nil
+			case decimal128.Num:
+				if c.T.Kind == types.Decimal {
+					if c.T.Precision == 0 && v == decimal128.FromBigInt(new(big.Int).Lsh(big.NewInt(1), 63)) {
+						return &Const{Value: int64(math.MinInt64), T: types.Int64Type}, nil
+					}
+					return &Const{Value: v.Negate(), T: c.T}, nil
+				}
+			}
+		}
+		x = b.resolveUnknown(x, types.Float64Type)
+		if !x.Type().IsNumeric() && x.Type().Kind != types.Null {
+			return nil, b.errAt(n, noOperator("-", x.Type()))
+		}
+		return &UnaryOp{Op: OpNeg, X: x, T: x.Type().Nullable()}, nil
+	case opcode.Not, opcode.Not2:
+		x, err = b.coerce(n.V, x, types.BoolType, "argument of NOT")
+		if err != nil {
+			return nil, err
+		}
+		return &UnaryOp{Op: OpNot, X: x, T: types.BoolType}, nil
+	}
+	return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
+}
+
+var binaryOps = map[opcode.Op]Op{
+	opcode.Plus: OpAdd, opcode.Minus: OpSub, opcode.Mul: OpMul, opcode.Div: OpDiv, opcode.IntDiv: OpDiv,
+	opcode.Mod: OpMod, opcode.EQ: OpEq, opcode.NE: OpNe, opcode.LT: OpLt, opcode.LE: OpLe,
+	opcode.GT: OpGt, opcode.GE: OpGe, opcode.LogicAnd: OpAnd, opcode.LogicOr: OpOr,
+	opcode.NullEQ: OpIsNotDistinct,
+}
+
+func (b *binder) bindBinary(s *scope, n *ast.BinaryOperationExpr) (Expr, error) {
+	op, ok := binaryOps[n.Op]
+	if !ok {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
+	}
+	l, err := b.bindExpr(s, n.L)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindExpr(s, n.R)
+	if err != nil {
+		return nil, err
+	}
+	return b.makeBinary(n, op, l, r)
+}
+
+// makeBinary types a binary operator with PostgreSQL's operator resolution,
+// reduced to the families sqlgate has: both sides are brought to a common
+// type (an unknown literal or parameter takes the other side's type).
+func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
+	if op == OpAnd || op == OpOr {
+		var err error
+		if l, err = b.coerce(n, l, types.BoolType, "argument of "+op.String()); err != nil {
+			return nil, err
+		}
+		if r, err = b.coerce(n, r, types.BoolType, "argument of "+op.String()); err != nil {
+			return nil, err
+		}
+		return &BinaryOp{Op: op, L: l, R: r, T: types.BoolType}, nil
+	}
+	lt, rt := l.Type(), r.Type()
+	// An unknown side takes the other side's type; two unknowns are text.
+	switch {
+	case isUnknown(lt) && isUnknown(rt):
+		l, r = b.resolveUnknown(l, types.StringType), b.resolveUnknown(r, types.StringType)
+	case isUnknown(lt):
+		var err error
+		if l, err = b.coerceUnknown(n, l, operandType(rt)); err != nil {
+			return nil, err
+		}
+	case isUnknown(rt):
+		var err error
+		if r, err = b.coerceUnknown(n, r, operandType(lt)); err != nil {
+			return nil, err
+		}
+	}
+	lt, rt = l.Type(), r.Type()
+	common, ok := commonType(lt, rt)
+	if !ok {
+		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+	}
+	resT := common.Nullable()
+	switch {
+	case op.IsComparison():
+		if common.IsNested() {
+			return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+		}
+		resT = types.BoolType
+	case op.IsArithmetic():
+		if !common.IsNumeric() {
+			return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+		}
+		if common.Kind == types.Int8 {
+			common = types.Int16Type
+		}
+		resT = common.Nullable()
+		if common.Kind == types.Decimal {
+			var err error
+			if resT, err = decimalResultType(op, operandDecimal(lt), operandDecimal(rt)); err != nil {
+				return nil, b.errAt(n, err.(*sqlerr.Error))
+			}
+		}
+	}
+	return &BinaryOp{Op: op, L: b.castTo(l, common), R: b.castTo(r, common), T: resT}, nil
+}
+
+func isUnknown(t types.T) bool { return t.Kind == types.Unknown || t.Kind == types.Null }
+
+// operandType is the type an unknown operand takes next to t.
+func operandType(t types.T) types.T {
+	t = t.Nullable()
+	if t.Kind == types.Char {
+		return types.StringType
+	}
+	return t
+}
+
+// operandDecimal is the decimal type an operand has in numeric arithmetic.
+func operandDecimal(t types.T) types.T {
+	switch t.Kind {
+	case types.Decimal:
+		return t
+	case types.Int8, types.Int16:
+		return types.DecimalType(5, 0)
+	case types.Int32:
+		return types.DecimalType(10, 0)
+	case types.Int64:
+		return types.DecimalType(19, 0)
+	}
+	return types.NumericType
+}
+
+// decimalResultType gives the result type of decimal arithmetic. PostgreSQL's
+// numeric has a per-value scale; sqlgate keeps one scale per column, chosen as
+// PostgreSQL chooses the display scale for + - * (max and sum of the input
+// scales). Division's scale depends on the values in PostgreSQL, so numeric
+// division is refused until the expression tier implements it faithfully.
+func decimalResultType(op Op, l, r types.T) (types.T, error) {
+	switch op {
+	case OpAdd, OpSub, OpMod:
+		s := max(l.Scale, r.Scale)
+		return types.T{Kind: types.Decimal, Scale: s}, nil
+	case OpMul:
+		s := l.Scale + r.Scale
+		if s > 38 {
+			return types.T{}, sqlerr.New(sqlerr.NumericValueOutOfRange, "numeric scale %d exceeds 38", s)
+		}
+		return types.T{Kind: types.Decimal, Scale: s}, nil
+	}
+	return types.T{}, sqlerr.NotSupported("division of numeric values")
+}
+
+// commonType is the type both operands are cast to: the same kind, or the
+// wider of two numeric kinds (int < numeric < float), or text for text/char.
+func commonType(a, b types.T) (types.T, bool) {
+	a, b = a.Nullable(), b.Nullable()
+	if a.Kind == types.Null {
+		return b, true
+	}
+	if b.Kind == types.Null {
+		return a, true
+	}
+	if a.IsNumeric() && b.IsNumeric() {
+		switch {
+		case a.Kind == types.Float64 || b.Kind == types.Float64:
+			return types.Float64Type, true
+		case a.Kind == types.Float32 && b.Kind == types.Float32:
+			return types.Float32Type, true
+		case a.Kind == types.Float32 || b.Kind == types.Float32:
+			// PostgreSQL resolves real op int and real op numeric to the
+			// float8 operators (SELECT pg_typeof(1 + 1.5::float4) is double precision)
+			return types.Float64Type, true
+		case a.Kind == types.Decimal || b.Kind == types.Decimal:
+			if a.Kind == types.Decimal && b.Kind == types.Decimal {
+				return types.T{Kind: types.Decimal, Scale: max(a.Scale, b.Scale)}, true
+			}
+			if a.Kind == types.Decimal {
+				return types.T{Kind: types.Decimal, Scale: a.Scale}, true
+			}
+			return types.T{Kind: types.Decimal, Scale: b.Scale}, true
+		}
+		if a.Kind >= b.Kind {
+			return a, true
+		}
+		return b, true
+	}
+	if a.IsString() && b.IsString() {
+		if a.Kind == types.Char && b.Kind == types.Char {
+			return a, true
+		}
+		return types.StringType, true
+	}
+	if (a.Kind == types.Timestamp || a.Kind == types.TimestampTZ) && (b.Kind == types.Timestamp || b.Kind == types.TimestampTZ) {
+		p := max(a.Precision, b.Precision)
+		if a.Kind == types.TimestampTZ || b.Kind == types.TimestampTZ {
+			return types.TimestampTZType(p), true
+		}
+		return types.TimestampType(p), true
+	}
+	if a.Kind == types.Date && (b.Kind == types.Timestamp || b.Kind == types.TimestampTZ) {
+		return b, true
+	}
+	if b.Kind == types.Date && (a.Kind == types.Timestamp || a.Kind == types.TimestampTZ) {
+		return a, true
+	}
+	if (a.Kind == types.Bytes || a.Kind == types.Binary) && (b.Kind == types.Bytes || b.Kind == types.Binary) {
+		return types.BytesType, true
+	}
+	if a.Kind == b.Kind && !a.IsNested() {
+		if a.Kind == types.Time {
+			return types.T{Kind: types.Time, Precision: max(a.Precision, b.Precision)}, true
+		}
+		return a, true
+	}
+	return types.T{}, false
+}
+
+// castTo wraps e in a Cast when its type differs from t.
+func (b *binder) castTo(e Expr, t types.T) Expr {
+	et := e.Type()
+	if et.Nullable().Equal(t.Nullable()) {
+		return e
+	}
+	if et.Kind == types.Decimal && t.Kind == types.Decimal && t.Precision == 0 && et.Scale == t.Scale && et.Precision != 0 {
+		return e // same scale: the physical value is the same
+	}
+	if c, ok := e.(*Const); ok && c.Value == nil {
+		return &Const{T: t.Nullable()}
+	}
+	return &Cast{X: e, T: t.Nullable()}
+}
+
+// resolveUnknown gives an unknown-typed literal or parameter the type t
+// (used where context says nothing else, e.g. SELECT 'x' is text).
+func (b *binder) resolveUnknown(e Expr, t types.T) Expr {
+	if !isUnknown(e.Type()) {
+		return e
+	}
+	out, err := b.coerceUnknown(nil, e, t)
+	if err != nil {
+		return e
+	}
+	return out
+}
+
+// coerceUnknown converts an unknown literal to t now (so a bad literal is a
+// bind-time 22P02, as in PostgreSQL), or infers an untyped parameter's type.
+func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
+	t = t.Nullable()
+	switch x := e.(type) {
+	case *Const:
+		if x.Value == nil {
+			return &Const{T: t}, nil
+		}
+		s, ok := x.Value.(string)
+		if !ok {
+			return e, nil
+		}
+		v, err := types.ParseText(s, t)
+		if err != nil {
+			if se := sqlerr.As(err); se != nil && n != nil {
+				return nil, b.errAt(n, se)
+			}
+			return nil, err
+		}
+		return &Const{Value: v, T: t}, nil
+	case *Param:
+		if b.params[x.Index].Kind == types.Unknown {
+			if t.Kind == types.Decimal && t.Precision == 0 {
+				t.Scale = 0
+			}
+			b.params[x.Index] = t
+		}
+		return &Param{Index: x.Index, T: b.params[x.Index]}, nil
+	}
+	return e, nil
+}
+
+// coerce converts e to target where PostgreSQL would do it implicitly in an
+// assignment-free context (WHERE, AND/OR/NOT arguments), else 42804.
+func (b *binder) coerce(n ast.Node, e Expr, target types.T, what string) (Expr, error) {
+	if isUnknown(e.Type()) {
+		return b.coerceUnknown(n, e, target)
+	}
+	if e.Type().Kind == target.Kind {
+		return e, nil
+	}
+	return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "%s must be type %s, not type %s", what, target.PGName(), e.Type().PGName()))
+}
+
+func noOperator(op string, t types.T) *sqlerr.Error {
+	return sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s", op, t.PGName()).
+		WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
+}
+
+func noBinaryOperator(op string, l, r types.T) *sqlerr.Error {
+	return sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s %s", l.PGName(), op, r.PGName()).
+		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// paramOrder reads the Order of a parameter marker (-1 if unknown).
+func paramOrder(n ast.ParamMarkerExpr) int {
+	if o, ok := sql.ParamOrder(n); ok {
+		return o
+	}
+	return -1
+}

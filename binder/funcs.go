@@ -1,0 +1,328 @@
+package binder
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// castFunc is the function the sql/ rewrite turns every x::type and
+// CAST(x AS type) into: __pg_cast(x, 'type text').
+const castFunc = "__pg_cast"
+
+func (b *binder) bindFunc(s *scope, n *ast.FuncCallExpr) (Expr, error) {
+	name := n.FnName.L
+	if name == castFunc {
+		return b.bindCast(s, n)
+	}
+	if name == "concat" && len(n.Args) == 2 && b.isPipes(n) {
+		l, err := b.bindExpr(s, n.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bindExpr(s, n.Args[1])
+		if err != nil {
+			return nil, err
+		}
+		return b.makeConcat(n, l, r)
+	}
+	args := make([]Expr, len(n.Args))
+	for i, a := range n.Args {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = e
+	}
+	names := make([]string, len(args))
+	for i, a := range args {
+		names[i] = a.Type().PGName()
+	}
+	return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, joinComma(names)).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+}
+
+func joinComma(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
+	if len(n.Args) != 2 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed cast"))
+	}
+	lit, ok := n.Args[1].(ast.ValueExpr)
+	if !ok {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed cast"))
+	}
+	typeText := literalString(lit)
+	tn, err := sql.ParseTypeName(typeText)
+	if err != nil {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", typeText))
+	}
+	target, err := typeFromName(tn)
+	if err != nil {
+		return nil, b.errAt(n, sqlerr.As(err))
+	}
+	x, err := b.bindExpr(s, n.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	if isUnknown(x.Type()) {
+		return b.coerceUnknown(n, x, target)
+	}
+	if !castable(x.Type(), target) {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", x.Type().PGName(), target.PGName()))
+	}
+	if x.Type().Equal(target) {
+		return x, nil
+	}
+	return &Cast{X: x, T: target}, nil
+}
+
+// castable reports whether an explicit cast from a to b exists.
+func castable(a, b types.T) bool {
+	if a.Equal(b) {
+		return true
+	}
+	if a.IsNested() || b.IsNested() {
+		return false
+	}
+	if b.IsString() || a.IsString() {
+		return true // every scalar type has a text form and a text input
+	}
+	if a.IsNumeric() && b.IsNumeric() {
+		return true
+	}
+	if a.Kind == types.Bool && b.Kind == types.Int32 || a.Kind == types.Int32 && b.Kind == types.Bool {
+		return true
+	}
+	dt := func(k types.Kind) bool { return k == types.Date || k == types.Timestamp || k == types.TimestampTZ }
+	if dt(a.Kind) && dt(b.Kind) {
+		return true
+	}
+	if (a.Kind == types.Bytes || a.Kind == types.Binary) && (b.Kind == types.Bytes || b.Kind == types.Binary) {
+		return true
+	}
+	return false
+}
+
+// typeFromName maps a parsed type name (DDL spellings and PostgreSQL names)
+// to a type, as DESIGN.md's type table says.
+func typeFromName(tn *sql.TypeName) (types.T, error) {
+	var t types.T
+	arg := func(i, def int) int {
+		if i < len(tn.Args) {
+			return tn.Args[i]
+		}
+		return def
+	}
+	switch tn.Name {
+	case "bool", "boolean":
+		t = types.BoolType
+	case "tinyint":
+		t = types.T{Kind: types.Int8}
+	case "int2", "smallint":
+		t = types.Int16Type
+	case "int4", "int", "integer":
+		t = types.Int32Type
+	case "int8", "bigint":
+		t = types.Int64Type
+	case "float4", "real", "float":
+		t = types.Float32Type
+		if tn.Name == "float" && len(tn.Args) > 0 && tn.Args[0] > 24 {
+			t = types.Float64Type
+		}
+	case "float8", "double", "double precision":
+		t = types.Float64Type
+	case "numeric", "decimal", "dec":
+		if len(tn.Args) == 0 {
+			t = types.NumericType
+		} else {
+			t = types.DecimalType(arg(0, 10), arg(1, 0))
+			if t.Precision < 1 || t.Precision > 38 {
+				return t, sqlerr.New(sqlerr.InvalidParameterValue, "NUMERIC precision %d must be between 1 and 38", t.Precision)
+			}
+			if t.Scale < 0 || t.Scale > t.Precision {
+				return t, sqlerr.New(sqlerr.InvalidParameterValue, "NUMERIC scale %d must be between 0 and precision %d", t.Scale, t.Precision)
+			}
+		}
+	case "text", "string", "varchar", "character varying":
+		t = types.StringType
+		if tn.Name == "varchar" || tn.Name == "character varying" {
+			t.Length = arg(0, 0)
+		}
+	case "char", "bpchar", "character":
+		t = types.T{Kind: types.Char, Length: arg(0, 1)}
+	case "bytea", "bytes", "blob", "varbinary":
+		t = types.BytesType
+	case "binary":
+		t = types.T{Kind: types.Binary, Length: arg(0, 1)}
+	case "date":
+		t = types.DateType
+	case "time":
+		t = types.T{Kind: types.Time, Precision: arg(0, 6)}
+	case "timestamp", "datetime":
+		t = types.TimestampType(arg(0, 6))
+	case "timestamptz", "timestamp_ltz", "timestamp with time zone":
+		t = types.TimestampTZType(arg(0, 6))
+	case "interval":
+		t = types.T{Kind: types.Interval}
+	case "oid", "regclass", "regtype", "regproc", "regnamespace":
+		t = types.T{Kind: types.Oid}
+	case "name":
+		t = types.T{Kind: types.Name}
+	case "array":
+		if tn.Elem == nil {
+			return t, sqlerr.New(sqlerr.SyntaxError, "ARRAY needs an element type")
+		}
+		e, err := typeFromName(tn.Elem)
+		if err != nil {
+			return t, err
+		}
+		t = types.ArrayOf(e)
+	case "map":
+		if tn.Key == nil || tn.Value == nil {
+			return t, sqlerr.New(sqlerr.SyntaxError, "MAP needs a key and a value type")
+		}
+		k, err := typeFromName(tn.Key)
+		if err != nil {
+			return t, err
+		}
+		v, err := typeFromName(tn.Value)
+		if err != nil {
+			return t, err
+		}
+		k.NotNull = true // MAP keys are never null (seed 000)
+		t = types.T{Kind: types.Map, Key: &k, Elem: &v}
+	case "row":
+		fs := make([]types.Field, len(tn.Fields))
+		for i, f := range tn.Fields {
+			ft, err := typeFromName(f.Type)
+			if err != nil {
+				return t, err
+			}
+			fs[i] = types.Field{Name: f.Name, Type: ft}
+		}
+		t = types.T{Kind: types.Row, Fields: fs}
+	default:
+		return t, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", tn.Name)
+	}
+	if t.Kind == types.Timestamp || t.Kind == types.TimestampTZ || t.Kind == types.Time {
+		if t.Precision < 0 || t.Precision > 9 {
+			return t, sqlerr.New(sqlerr.InvalidParameterValue, "%s precision %d must be between 0 and 9", tn.Name, t.Precision)
+		}
+	}
+	for i := 0; i < tn.ArrayDims; i++ {
+		t = types.ArrayOf(t)
+	}
+	t.NotNull = tn.NotNull
+	return t, nil
+}
+
+// castOutputName is the output column name of a cast of a non-column, which
+// PostgreSQL takes from the target type's internal name (SELECT 1::int → int4).
+func castOutputName(v ast.ValueExpr) string {
+	text := literalString(v)
+	tn, err := sql.ParseTypeName(text)
+	if err != nil {
+		return "?column?"
+	}
+	t, err := typeFromName(tn)
+	if err != nil {
+		return "?column?"
+	}
+	return typname(t)
+}
+
+// typname is PostgreSQL's pg_type.typname of t.
+func typname(t types.T) string {
+	switch t.Kind {
+	case types.Bool:
+		return "bool"
+	case types.Int8, types.Int16:
+		return "int2"
+	case types.Int32:
+		return "int4"
+	case types.Int64:
+		return "int8"
+	case types.Float32:
+		return "float4"
+	case types.Float64:
+		return "float8"
+	case types.Decimal:
+		return "numeric"
+	case types.String:
+		if t.Length > 0 {
+			return "varchar"
+		}
+		return "text"
+	case types.Char:
+		return "bpchar"
+	case types.Bytes, types.Binary:
+		return "bytea"
+	case types.Date:
+		return "date"
+	case types.Time:
+		return "time"
+	case types.Timestamp:
+		return "timestamp"
+	case types.TimestampTZ:
+		return "timestamptz"
+	case types.Interval:
+		return "interval"
+	case types.Oid:
+		return "oid"
+	case types.Name:
+		return "name"
+	case types.Array:
+		return "_" + typname(*t.Elem)
+	}
+	return "?column?"
+}
+
+// isPipes tells a || b from a call concat(a, b): with PIPES_AS_CONCAT the
+// TiDB grammar builds the same FuncCallExpr for both, but only the call
+// starts with the word concat in the statement text.
+func (b *binder) isPipes(n *ast.FuncCallExpr) bool {
+	text := b.stmt.Rewritten
+	off := n.OriginTextPosition()
+	if off < 0 || off >= len(text) {
+		return true
+	}
+	return !strings.HasPrefix(strings.ToLower(text[off:]), "concat")
+}
+
+// makeConcat types a || b: PostgreSQL's textcat and anynonarray || text,
+// so a non-text side is converted to text; NULL on either side gives NULL.
+func (b *binder) makeConcat(n ast.Node, l, r Expr) (Expr, error) {
+	toText := func(e Expr) (Expr, error) {
+		t := e.Type()
+		switch {
+		case isUnknown(t):
+			return b.coerceUnknown(n, e, types.StringType)
+		case t.Kind == types.String:
+			return e, nil
+		case t.IsNested():
+			return nil, b.errAt(n, noBinaryOperator("||", l.Type(), r.Type()))
+		}
+		return &Cast{X: e, T: types.StringType}, nil
+	}
+	var err error
+	if l, err = toText(l); err != nil {
+		return nil, err
+	}
+	if r, err = toText(r); err != nil {
+		return nil, err
+	}
+	return &BinaryOp{Op: OpConcat, L: l, R: r, T: types.StringType}, nil
+}

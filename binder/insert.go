@@ -1,0 +1,167 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// bindInsert binds INSERT INTO t [(cols)] VALUES ... | SELECT ... against the
+// table's columns: each value is converted to its column's type (assignment
+// rules), omitted nullable columns become NULL, and an omitted NOT NULL
+// column is rejected here, before anything is written (seed 000).
+func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
+	switch {
+	case ins.IsReplace:
+		return nil, sqlerr.NotSupported("REPLACE")
+	case ins.Setlist:
+		return nil, sqlerr.NotSupported("INSERT ... SET")
+	case len(ins.OnDuplicate) > 0:
+		return nil, sqlerr.NotSupported("INSERT ... ON CONFLICT DO UPDATE")
+	}
+	tsrc, err := b.bindTableSource(ins.Table.TableRefs)
+	if err != nil {
+		return nil, err
+	}
+	scan, ok := tsrc.(*Scan)
+	if !ok {
+		return nil, sqlerr.NotSupported("INSERT into this target")
+	}
+	info := scan.Table
+	tableCols := info.Descriptor.Schema.Columns
+	// target[i] = table column index of the i-th value
+	var target []int
+	if len(ins.Columns) == 0 {
+		for i := range tableCols {
+			target = append(target, i)
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, cn := range ins.Columns {
+			name := ident(cn.Name)
+			idx := info.ColumnIndex(name)
+			if idx < 0 {
+				return nil, b.errAt(cn, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
+			}
+			if seen[idx] {
+				return nil, b.errAt(cn, sqlerr.New(sqlerr.DuplicateColumn, "column %q specified more than once", name))
+			}
+			seen[idx] = true
+			target = append(target, idx)
+		}
+	}
+	provided := make([]int, len(tableCols)) // table column -> value position, -1 if omitted
+	for i := range provided {
+		provided[i] = -1
+	}
+	for pos, idx := range target {
+		provided[idx] = pos
+	}
+	for i, c := range tableCols {
+		if provided[i] < 0 && c.Type.NotNull {
+			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, info.Path.Table).
+				WithDetail("Column %q is NOT NULL and the INSERT does not give it a value.", c.Name)
+		}
+	}
+	var source Node
+	switch {
+	case ins.Lists != nil:
+		values := &Values{}
+		for _, row := range ins.Lists {
+			if len(row) > len(target) {
+				return nil, b.errAt(row[len(target)], sqlerr.New(sqlerr.SyntaxError, "INSERT has more expressions than target columns"))
+			}
+			if len(row) < len(target) {
+				return nil, sqlerr.New(sqlerr.SyntaxError, "INSERT has more target columns than expressions")
+			}
+			out := make([]Expr, len(tableCols))
+			for i, c := range tableCols {
+				if provided[i] < 0 {
+					out[i] = &Const{T: c.Type.Nullable()}
+					continue
+				}
+				node := row[provided[i]]
+				if _, isDefault := node.(*ast.DefaultExpr); isDefault {
+					if c.Type.NotNull {
+						return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, info.Path.Table)
+					}
+					out[i] = &Const{T: c.Type.Nullable()}
+					continue
+				}
+				e, err := b.bindExpr(nil, node)
+				if err != nil {
+					return nil, err
+				}
+				if out[i], err = b.assign(node, e, c.Name, c.Type, info.Path.Table); err != nil {
+					return nil, err
+				}
+			}
+			values.Rows = append(values.Rows, out)
+		}
+		for _, c := range tableCols {
+			values.Cols = append(values.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
+		}
+		source = values
+	case ins.Select != nil:
+		sel, ok := ins.Select.(*ast.SelectStmt)
+		if !ok {
+			return nil, sqlerr.NotSupported("INSERT from this kind of query")
+		}
+		q, err := b.bindSelect(sel)
+		if err != nil {
+			return nil, err
+		}
+		qcols := q.Columns()
+		if len(qcols) != len(target) {
+			if len(qcols) > len(target) {
+				return nil, sqlerr.New(sqlerr.SyntaxError, "INSERT has more expressions than target columns")
+			}
+			return nil, sqlerr.New(sqlerr.SyntaxError, "INSERT has more target columns than expressions")
+		}
+		p := &Project{Input: q}
+		for i, c := range tableCols {
+			var e Expr = &Const{T: c.Type.Nullable()}
+			if provided[i] >= 0 {
+				qc := qcols[provided[i]]
+				var err error
+				if e, err = b.assign(nil, &ColumnRef{Index: provided[i], Name: qc.Name, T: qc.T}, c.Name, c.Type, info.Path.Table); err != nil {
+					return nil, err
+				}
+			}
+			p.Exprs = append(p.Exprs, e)
+			p.Cols = append(p.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
+		}
+		source = p
+	default:
+		return nil, sqlerr.NotSupported("this INSERT form")
+	}
+	return &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: b.stmt.OnConflictDoNothing, params: b.params}, nil
+}
+
+// assign converts e to a column's type with PostgreSQL's assignment rules:
+// unknown literals are parsed, numeric types convert to each other (range
+// checked when the row is built), anything converts to a string type, and
+// other mismatches are 42804.
+func (b *binder) assign(node ast.Node, e Expr, col string, t types.T, table string) (Expr, error) {
+	target := t.Nullable()
+	et := e.Type()
+	if isUnknown(et) {
+		if c, ok := e.(*Const); ok && c.Value == nil && t.NotNull {
+			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", col, table)
+		}
+		out, err := b.coerceUnknown(node, e, target)
+		if err != nil {
+			return nil, err
+		}
+		return b.castTo(out, target), nil
+	}
+	ok := et.Equal(target) ||
+		(et.IsNumeric() && target.IsNumeric()) ||
+		target.IsString() ||
+		castable(et, target) && !(et.IsString() && !target.IsString()) && et.Kind != types.Bool && target.Kind != types.Bool
+	if !ok {
+		return nil, b.errAt(node, sqlerr.New(sqlerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, target.PGName(), et.PGName()).
+			WithHint("You will need to rewrite or cast the expression."))
+	}
+	return b.castTo(e, target), nil
+}

@@ -1,0 +1,104 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// bindOrderBy is the ORDER BY binder. Following PostgreSQL, a key is an
+// output-column ordinal, else a bare name of an output column, else an
+// expression over the FROM columns (added to proj as a hidden column).
+func (b *binder) bindOrderBy(proj *Project, input Node, ob *ast.OrderByClause) (Node, error) {
+	sort := &Sort{Input: proj}
+	inScope := newScope(input)
+	for _, item := range ob.Items {
+		idx, err := b.orderKeyColumn(proj, item.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if idx < 0 {
+			e, err := b.bindExpr(inScope, item.Expr)
+			if err != nil {
+				return nil, err
+			}
+			e = b.resolveUnknown(e, types.StringType)
+			proj.Exprs = append(proj.Exprs, e)
+			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: e.Type().Nullable()})
+			idx = len(proj.Cols) - 1
+		}
+		c := proj.Cols[idx]
+		if c.T.IsNested() {
+			return nil, b.errAt(item.Expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()))
+		}
+		// PostgreSQL: NULLs sort as larger than every value, so they come
+		// last ascending and first descending unless NULLS FIRST/LAST says.
+		nullsFirst := item.Desc
+		if item.NullOrder {
+			nullsFirst = !nullsFirst
+		}
+		sort.Keys = append(sort.Keys, SortKey{Expr: &ColumnRef{Index: idx, Name: c.Name, T: c.T}, Desc: item.Desc, NullsFirst: nullsFirst})
+	}
+	return sort, nil
+}
+
+// orderKeyColumn returns the output column an ORDER BY item names by ordinal
+// or by alias, or -1 when it is an expression to bind over the input.
+func (b *binder) orderKeyColumn(proj *Project, e ast.ExprNode) (int, error) {
+	if lv, _ := literalValue(e); lv != nil {
+		if n, ok := lv.(int64); ok {
+			if n < 1 || int(n) > len(proj.Cols) {
+				return 0, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", n))
+			}
+			return int(n) - 1, nil
+		}
+	}
+	if cn, ok := e.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {
+		name := ident(cn.Name.Name)
+		found := -1
+		for i, c := range proj.Cols {
+			if c.Name == name {
+				if found >= 0 && !sameExpr(proj.Exprs[found], proj.Exprs[i]) {
+					return 0, b.errAt(e, sqlerr.New(sqlerr.AmbiguousColumn, "ORDER BY %q is ambiguous", name))
+				}
+				if found < 0 {
+					found = i
+				}
+			}
+		}
+		return found, nil
+	}
+	return -1, nil
+}
+
+func sameExpr(a, b Expr) bool { return a.String() == b.String() }
+
+// bindLimit is the LIMIT/OFFSET binder: constants or parameters of type bigint.
+func (b *binder) bindLimit(input Node, l *ast.Limit) (Node, error) {
+	lim := &Limit{Input: input}
+	bind := func(e ast.ExprNode) (Expr, error) {
+		x, err := b.bindExpr(nil, e)
+		if err != nil {
+			return nil, err
+		}
+		if isUnknown(x.Type()) {
+			return b.coerceUnknown(e, x, types.Int64Type)
+		}
+		if !x.Type().IsInteger() {
+			return nil, b.errAt(e, sqlerr.New(sqlerr.DatatypeMismatch, "argument of LIMIT must be type bigint, not type %s", x.Type().PGName()))
+		}
+		return b.castTo(x, types.Int64Type), nil
+	}
+	var err error
+	if l.Count != nil {
+		if lim.Count, err = bind(l.Count); err != nil {
+			return nil, err
+		}
+	}
+	if l.Offset != nil {
+		if lim.Offset, err = bind(l.Offset); err != nil {
+			return nil, err
+		}
+	}
+	return lim, nil
+}

@@ -1,0 +1,142 @@
+package binder
+
+import (
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Column is one column of a node's output.
+type Column struct {
+	Name string
+	T    types.T
+	// Table is the alias that qualifies the column in the FROM clause ("" for
+	// computed columns); used for qualified name resolution.
+	Table string
+	// TableID and Ordinal identify a plain table column (RowDescription's
+	// table OID and attribute number); 0 for computed columns.
+	TableID int64
+	Ordinal int
+}
+
+// Node is a logical plan node. Its output schema is known when it is built.
+type Node interface {
+	Columns() []Column
+	Children() []Node
+}
+
+// Scan reads every current row of a table.
+type Scan struct {
+	Table fluss.TableInfo
+	Alias string
+	cols  []Column
+}
+
+// Values produces constant rows (SELECT without FROM has one row, no columns).
+type Values struct {
+	Rows [][]Expr
+	Cols []Column
+}
+
+// Filter keeps the rows for which Cond is true (NULL drops the row).
+type Filter struct {
+	Input Node
+	Cond  Expr
+}
+
+// Project computes one expression per output column.
+type Project struct {
+	Input Node
+	Exprs []Expr
+	Cols  []Column
+}
+
+// SortKey is one ORDER BY key over the input's columns.
+type SortKey struct {
+	Expr       Expr
+	Desc       bool
+	NullsFirst bool
+}
+
+// Sort orders its input.
+type Sort struct {
+	Input Node
+	Keys  []SortKey
+}
+
+// Limit keeps Count rows after skipping Offset; nil means none. Both are
+// constant or parameter expressions of type bigint.
+type Limit struct {
+	Input  Node
+	Count  Expr
+	Offset Expr
+}
+
+func (n *Scan) Columns() []Column    { return n.cols }
+func (n *Values) Columns() []Column  { return n.Cols }
+func (n *Filter) Columns() []Column  { return n.Input.Columns() }
+func (n *Project) Columns() []Column { return n.Cols }
+func (n *Sort) Columns() []Column    { return n.Input.Columns() }
+func (n *Limit) Columns() []Column   { return n.Input.Columns() }
+
+func (n *Scan) Children() []Node    { return nil }
+func (n *Values) Children() []Node  { return nil }
+func (n *Filter) Children() []Node  { return []Node{n.Input} }
+func (n *Project) Children() []Node { return []Node{n.Input} }
+func (n *Sort) Children() []Node    { return []Node{n.Input} }
+func (n *Limit) Children() []Node   { return []Node{n.Input} }
+
+// NewScan returns a scan of every column of table, qualified by alias.
+func NewScan(table fluss.TableInfo, alias string) *Scan {
+	cols := make([]Column, len(table.Descriptor.Schema.Columns))
+	for i, c := range table.Descriptor.Schema.Columns {
+		cols[i] = Column{Name: c.Name, T: c.Type, Table: alias, TableID: table.TableID, Ordinal: i + 1}
+	}
+	return &Scan{Table: table, Alias: alias, cols: cols}
+}
+
+// Statement is a bound statement.
+type Statement interface {
+	// Params are the types of $1..$n (types.Unknown where nothing decided).
+	Params() []types.T
+}
+
+// Query is a statement that returns rows.
+type Query struct {
+	Plan   Node
+	params []types.T
+}
+
+// Insert writes the rows of Source into Table. Source's columns are the
+// table's columns in table order, with the table's exact types.
+type Insert struct {
+	Table               fluss.TableInfo
+	Source              Node
+	OnConflictDoNothing bool
+	params              []types.T
+}
+
+// CreateTable creates a table.
+type CreateTable struct {
+	Path        fluss.TablePath
+	Descriptor  fluss.TableDescriptor
+	IfNotExists bool
+}
+
+// DropTable drops tables.
+type DropTable struct {
+	Paths    []fluss.TablePath
+	IfExists bool
+}
+
+// Explain describes the plan of Statement without running it, or runs it
+// and reports per-node metrics when Analyze is set.
+type Explain struct {
+	Statement Statement
+	Analyze   bool
+}
+
+func (s *Query) Params() []types.T       { return s.params }
+func (s *Insert) Params() []types.T      { return s.params }
+func (s *CreateTable) Params() []types.T { return nil }
+func (s *DropTable) Params() []types.T   { return nil }
+func (s *Explain) Params() []types.T     { return s.Statement.Params() }

@@ -1,0 +1,141 @@
+// Command sqlgate serves Apache Fluss tables to PostgreSQL clients.
+//
+//	sqlgate serve [--listen HOST:PORT] [--data DIR]
+//	sqlgate slt [--label NAME] FILE...
+//	sqlgate version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/server"
+	"github.com/sqlgate/sqlgate/tests/sqllogic"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		return serve(args[1:], stdout, stderr)
+	case "slt":
+		return slt(args[1:], stdout, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintf(stdout, "sqlgate %s (PostgreSQL %s protocol)\n", engine.Version, engine.ServerVersion)
+		return 0
+	case "help", "-h", "--help":
+		usage(stdout)
+		return 0
+	}
+	fmt.Fprintf(stderr, "sqlgate: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage:
+  sqlgate serve [--listen HOST:PORT] [--data DIR]   serve the tables in DIR to PostgreSQL clients
+  sqlgate slt [--label NAME] FILE...                run sqllogictest files against a fresh in-process server per file
+  sqlgate version                                   print the version
+`)
+}
+
+func serve(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:5433", "address to listen on")
+	data := fs.String("data", "./sqlgate-data", "data directory of the embedded store")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	host, _, err := net.SplitHostPort(*listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "sqlgate: --listen %q: %v\n", *listen, err)
+		return 2
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintf(stderr, "sqlgate: refusing to listen on %s: only trust authentication exists yet, so sqlgate listens on loopback only (use --listen 127.0.0.1:PORT)\n", host)
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv, err := server.Start(ctx, server.Config{Listen: *listen, DataDir: *data, Logger: log})
+	if err != nil {
+		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
+		return 1
+	}
+	h, p, _ := net.SplitHostPort(srv.Addr().String())
+	abs, _ := filepath.Abs(*data)
+	fmt.Fprintf(stdout, "sqlgate %s listening on %s (data in %s); connect with: psql -h %s -p %s -U sqlgate sqlgate\n", engine.Version, srv.Addr(), abs, h, p)
+	select {
+	case <-ctx.Done():
+	case err := <-srv.Done():
+		if err != nil && !errors.Is(err, net.ErrClosed) {
+			fmt.Fprintf(stderr, "sqlgate: %v\n", err)
+		}
+	}
+	stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Stop(stopCtx); err != nil {
+		fmt.Fprintf(stderr, "sqlgate: shutdown: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, "sqlgate stopped")
+	return 0
+}
+
+func slt(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("slt", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	label := fs.String("label", "sqlgate", "engine name for skipif/onlyif")
+	postgres := fs.String("postgres", "", "run against this PostgreSQL connection string instead of an in-process sqlgate")
+	parallel := fs.Int("parallel", 1, "files run at once")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "sqlgate slt: no files given")
+		return 2
+	}
+	opts := sqllogic.Options{Label: *label, Out: stdout, Parallel: *parallel}
+	if *postgres != "" {
+		if *label == "sqlgate" {
+			opts.Label = "postgresql"
+		}
+		opts.Connect = func(ctx context.Context, file string) (string, func(), error) {
+			return *postgres, func() {}, nil
+		}
+	} else {
+		opts.Connect = server.InProcess
+	}
+	sum, err := sqllogic.Run(context.Background(), files, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "sqlgate slt: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, sum.String())
+	if sum.Failed > 0 {
+		return 1
+	}
+	return 0
+}

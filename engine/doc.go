@@ -1,0 +1,10 @@
+// Package engine drives the pipeline for one session: it parses SQL (sql/),
+// binds it (binder/), lowers it to a blueprint (lower/) and runs it (exec/)
+// against a fluss.Store, and it holds the session's state: settings,
+// transaction status and prepared plans. It implements pgwire.Backend, so the
+// wire server moves statements and batches without knowing any of this.
+//
+// It is the only package that sees every stage; it holds no logic of its
+// own beyond sequencing them and the session statements (SET, SHOW, BEGIN,
+// COMMIT, ROLLBACK) that never reach the binder.
+package engine

@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+)
+
+// Version is sqlgate's version, reported by `sqlgate version` and version().
+const Version = "0.1.0"
+
+// ServerVersion is the PostgreSQL version sqlgate speaks for.
+const ServerVersion = "15.8"
+
+// Options configure an Engine.
+type Options struct {
+	Logger *slog.Logger
+	// Mem allocates Arrow buffers; nil = Go allocator.
+	Mem memory.Allocator
+}
+
+// Engine runs SQL against a store. It is safe for concurrent sessions.
+type Engine struct {
+	store fluss.Store
+	log   *slog.Logger
+	mem   memory.Allocator
+	// ddl serialises catalog changes against statements that read the
+	// catalog twice (bind, then open).
+	ddl sync.RWMutex
+}
+
+// New returns an engine over store.
+func New(store fluss.Store, opts Options) *Engine {
+	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem}
+	if e.log == nil {
+		e.log = slog.Default()
+	}
+	if e.mem == nil {
+		e.mem = memory.NewGoAllocator()
+	}
+	return e
+}
+
+// NewSession implements pgwire.Backend.
+func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwire.Session, error) {
+	s := &session{
+		eng:      e,
+		parser:   sql.NewParser(),
+		info:     info,
+		settings: defaultSettings(info),
+		txStatus: 'I',
+		changed:  map[string]string{},
+	}
+	return s, nil
+}

@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// paramValue converts a parameter as the wire decoded it (nil, bool, int64,
+// float64, string, []byte, time.Time) to the physical value of t.
+func paramValue(v any, t types.T) (any, error) {
+	switch x := v.(type) {
+	case string:
+		if t.Kind == types.Unknown {
+			return x, nil
+		}
+		return types.ParseText(x, t)
+	case int64:
+		return exec.CastValue(x, types.Int64Type, t)
+	case float64:
+		return exec.CastValue(x, types.Float64Type, t)
+	case bool:
+		if t.Kind == types.Bool {
+			return x, nil
+		}
+		return exec.CastValue(x, types.BoolType, t)
+	case []byte:
+		switch t.Kind {
+		case types.Bytes, types.Binary:
+			return x, nil
+		}
+		return types.ParseText(string(x), t)
+	case time.Time:
+		switch t.Kind {
+		case types.Date, types.Timestamp, types.TimestampTZ:
+			return types.TimeToValue(x, t), nil
+		case types.Unknown, types.String:
+			return x.UTC().Format("2006-01-02 15:04:05.999999Z07:00"), nil
+		}
+	}
+	return nil, sqlerr.New(sqlerr.DatatypeMismatch, "parameter of Go type %T does not fit type %s", v, t.PGName())
+}
+
+// typeOfOID maps a parameter type the client declared in Parse.
+func typeOfOID(oid uint32) (types.T, error) {
+	switch oid {
+	case 0, 705, 1700:
+		// unspecified, unknown — and numeric, whose scale sqlgate takes from
+		// the parameter's context (the wire passes numeric as its text)
+		return types.UnknownType, nil
+	case 16:
+		return types.BoolType, nil
+	case 21:
+		return types.Int16Type, nil
+	case 23:
+		return types.Int32Type, nil
+	case 20:
+		return types.Int64Type, nil
+	case 700:
+		return types.Float32Type, nil
+	case 701:
+		return types.Float64Type, nil
+	case 25, 1043, 19:
+		return types.StringType, nil
+	case 1042:
+		return types.T{Kind: types.Char, Length: 1}, nil
+	case 17:
+		return types.BytesType, nil
+	case 1082:
+		return types.DateType, nil
+	case 1083:
+		return types.T{Kind: types.Time, Precision: 6}, nil
+	case 1114:
+		return types.TimestampType(6), nil
+	case 1184:
+		return types.TimestampTZType(6), nil
+	case 26:
+		return types.T{Kind: types.Oid}, nil
+	}
+	return types.T{}, sqlerr.New(sqlerr.FeatureNotSupported, "parameter type OID %s is not supported", strconv.FormatUint(uint64(oid), 10))
+}
+
+var _ = math.MaxInt

@@ -1,0 +1,452 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// session is one connection's SQL state. pgwire never calls it concurrently.
+type session struct {
+	eng      *Engine
+	parser   *sql.Parser
+	info     pgwire.SessionInfo
+	settings map[string]string
+	changed  map[string]string
+	// txStatus is 'I', 'T' or 'E'. Statements autocommit; a transaction
+	// block only groups reads (writes inside one are refused, see write()).
+	txStatus byte
+}
+
+func (s *session) TxStatus() byte { return s.txStatus }
+func (s *session) Close()         {}
+
+func (s *session) StatusChanges() map[string]string {
+	if len(s.changed) == 0 {
+		return nil
+	}
+	out := s.changed
+	s.changed = map[string]string{}
+	return out
+}
+
+func (s *session) Status(name string) (string, bool) {
+	v, ok := s.settings[strings.ToLower(name)]
+	return v, ok
+}
+
+// Prepare parses and binds every statement of text.
+func (s *session) Prepare(ctx context.Context, text string, paramOIDs []uint32) ([]pgwire.Statement, error) {
+	stmts, err := s.parser.Parse(text)
+	if err != nil {
+		return nil, s.failed(err)
+	}
+	declared := make([]types.T, len(paramOIDs))
+	for i, oid := range paramOIDs {
+		t, err := typeOfOID(oid)
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		declared[i] = t
+	}
+	out := make([]pgwire.Statement, 0, len(stmts))
+	for _, st := range stmts {
+		ps, err := s.prepareOne(ctx, st, declared)
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		out = append(out, ps)
+	}
+	return out, nil
+}
+
+// failed marks an open transaction block as failed, as PostgreSQL does after
+// any error inside one.
+func (s *session) failed(err error) error {
+	if s.txStatus == 'T' {
+		s.txStatus = 'E'
+	}
+	return err
+}
+
+func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []types.T) (*statement, error) {
+	ps := &statement{sess: s, parsed: st}
+	switch st.Kind {
+	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate:
+		if st.Kind == sql.Show {
+			ps.cols = []pgwire.ResultColumn{{Name: showColumnName(st.Show.Name), Type: types.StringType}}
+		}
+		return ps, nil
+	}
+	if s.txStatus == 'E' {
+		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	s.eng.ddl.RLock()
+	bound, err := binder.Bind(ctx, s.eng.store, st, declared)
+	s.eng.ddl.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	ps.bound = bound
+	ps.params = bound.Params()
+	switch b := bound.(type) {
+	case *binder.Query:
+		if ps.plan, err = lower.Plan(b.Plan); err != nil {
+			return nil, err
+		}
+		for _, c := range b.Plan.Columns() {
+			ps.cols = append(ps.cols, pgwire.ResultColumn{Name: c.Name, Type: c.T, TableOID: tableOID(c.TableID), ColumnNumber: int16(c.Ordinal)})
+		}
+	case *binder.Insert:
+		if ps.plan, err = lower.Plan(b.Source); err != nil {
+			return nil, err
+		}
+	case *binder.Explain:
+		q, ok := b.Statement.(*binder.Query)
+		if !ok {
+			return nil, sqlerr.NotSupported("EXPLAIN of this statement")
+		}
+		if b.Analyze {
+			return nil, sqlerr.NotSupported("EXPLAIN ANALYZE")
+		}
+		if ps.plan, err = lower.Plan(q.Plan); err != nil {
+			return nil, err
+		}
+		ps.cols = []pgwire.ResultColumn{{Name: "QUERY PLAN", Type: types.StringType}}
+	}
+	return ps, nil
+}
+
+// tableOID is the OID a table shows to PostgreSQL clients.
+func tableOID(id int64) uint32 {
+	if id == 0 {
+		return 0
+	}
+	return uint32(16384 + id)
+}
+
+func showColumnName(name string) string {
+	switch name {
+	case "transaction_isolation":
+		return "transaction_isolation"
+	case "all":
+		return "name"
+	}
+	return displayName(name)
+}
+
+// statement is a prepared statement.
+type statement struct {
+	sess   *session
+	parsed *sql.Statement
+	bound  binder.Statement
+	plan   lower.Node
+	params []types.T
+	cols   []pgwire.ResultColumn
+}
+
+func (ps *statement) SQL() string                    { return ps.parsed.Text }
+func (ps *statement) ParamTypes() []types.T          { return ps.params }
+func (ps *statement) Columns() []pgwire.ResultColumn { return ps.cols }
+
+// Execute runs the statement.
+func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, error) {
+	res, err := ps.execute(ctx, params)
+	if err != nil {
+		return nil, ps.sess.failed(mapContextError(ctx, err))
+	}
+	return res, nil
+}
+
+func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, error) {
+	s := ps.sess
+	switch ps.parsed.Kind {
+	case sql.Set, sql.Reset:
+		return s.execSet(ps.parsed.Set)
+	case sql.Show:
+		return s.execShow(ps.parsed.Show)
+	case sql.Begin:
+		if s.txStatus == 'I' {
+			s.txStatus = 'T'
+		}
+		return tagOnly("BEGIN"), nil
+	case sql.Commit:
+		tag := "COMMIT"
+		if s.txStatus == 'E' {
+			tag = "ROLLBACK"
+		}
+		s.txStatus = 'I'
+		return tagOnly(tag), nil
+	case sql.Rollback:
+		s.txStatus = 'I'
+		return tagOnly("ROLLBACK"), nil
+	case sql.Discard:
+		return tagOnly("DISCARD ALL"), nil
+	case sql.Deallocate:
+		return tagOnly("DEALLOCATE"), nil
+	}
+	if s.txStatus == 'E' {
+		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	values, err := convertParams(params, ps.params)
+	if err != nil {
+		return nil, err
+	}
+	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values}
+	rt := &lower.Runtime{Ctx: ctx, Tables: s.eng.store, EC: ec}
+	switch b := ps.bound.(type) {
+	case *binder.Query:
+		op, err := ps.plan.Build(rt)
+		if err != nil {
+			return nil, err
+		}
+		return &queryResult{op: op, verb: "SELECT"}, nil
+	case *binder.Explain:
+		return explainResult(s.eng, ps.plan), nil
+	case *binder.Insert:
+		if err := s.write(); err != nil {
+			return nil, err
+		}
+		src, err := ps.plan.Build(rt)
+		if err != nil {
+			return nil, err
+		}
+		t, err := s.eng.store.Table(ctx, b.Table.Path)
+		if err != nil {
+			src.Close()
+			return nil, err
+		}
+		if t.Info().TableID != b.Table.TableID {
+			src.Close()
+			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", b.Table.Path.Table)
+		}
+		ins := &exec.Insert{Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing}
+		if err := ins.Run(ctx); err != nil {
+			return nil, err
+		}
+		return tagOnly(fmt.Sprintf("INSERT 0 %d", ins.Rows)), nil
+	case *binder.CreateTable:
+		if err := s.write(); err != nil {
+			return nil, err
+		}
+		s.eng.ddl.Lock()
+		defer s.eng.ddl.Unlock()
+		if _, err := s.eng.store.CreateTable(ctx, b.Path, b.Descriptor, b.IfNotExists); err != nil {
+			return nil, err
+		}
+		return tagOnly("CREATE TABLE"), nil
+	case *binder.DropTable:
+		if err := s.write(); err != nil {
+			return nil, err
+		}
+		s.eng.ddl.Lock()
+		defer s.eng.ddl.Unlock()
+		for _, p := range b.Paths {
+			if err := s.eng.store.DropTable(ctx, p, b.IfExists); err != nil {
+				return nil, err
+			}
+		}
+		return tagOnly("DROP TABLE"), nil
+	}
+	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %T", ps.bound)
+}
+
+// write refuses writes inside a transaction block: statements autocommit,
+// so a later ROLLBACK could not undo them, and pretending otherwise would
+// lose the user's intent.
+func (s *session) write() error {
+	if s.txStatus != 'I' {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "writes inside a transaction block are not supported yet").
+			WithHint("Run the statement outside BEGIN ... COMMIT; every statement commits on its own.")
+	}
+	return nil
+}
+
+func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
+	if st.ResetAll {
+		for k, v := range defaultSettings(s.info) {
+			if s.settings[k] != v {
+				s.settings[k] = v
+				if reported[k] {
+					s.changed[displayName(k)] = v
+				}
+			}
+		}
+		return tagOnly("RESET"), nil
+	}
+	if st.Name == "" { // SET [SESSION CHARACTERISTICS AS] TRANSACTION ...
+		return tagOnly("SET"), nil
+	}
+	name := strings.ToLower(st.Name)
+	var v string
+	switch {
+	case st.Reset || st.Default:
+		v = defaultSettings(s.info)[name]
+	default:
+		v = strings.Join(st.Values, ", ")
+	}
+	switch name {
+	case "server_version", "server_encoding", "integer_datetimes", "is_superuser", "in_hot_standby", "server_version_num":
+		return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "parameter %q cannot be changed", name)
+	case "client_encoding":
+		if up := strings.ToUpper(strings.ReplaceAll(v, "-", "")); up != "UTF8" && up != "UNICODE" {
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "client encoding %q is not supported; sqlgate speaks UTF8", v)
+		}
+		v = "UTF8"
+	case "timezone":
+		if u := strings.ToUpper(v); u != "UTC" && u != "GMT" && u != "ETC/UTC" && u != "Z" && v != "0" && u != "+00" {
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "time zone %q is not supported yet; sqlgate renders timestamptz in UTC", v)
+		}
+		v = "UTC"
+	}
+	if s.settings[name] != v {
+		s.settings[name] = v
+		if reported[name] {
+			s.changed[displayName(name)] = v
+		}
+	}
+	if st.Reset {
+		return tagOnly("RESET"), nil
+	}
+	return tagOnly("SET"), nil
+}
+
+func (s *session) execShow(st *sql.ShowStmt) (pgwire.Result, error) {
+	name := strings.ToLower(st.Name)
+	if name == "all" {
+		names := make([]string, 0, len(s.settings))
+		for k := range s.settings {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		rows := make([]string, len(names))
+		for i, k := range names {
+			rows[i] = displayName(k) + " = " + s.settings[k]
+		}
+		return stringsResult(s.eng, "setting", rows), nil
+	}
+	v, ok := s.settings[name]
+	if !ok {
+		return nil, sqlerr.New(sqlerr.UndefinedObject, "unrecognized configuration parameter %q", st.Name)
+	}
+	return stringsResult(s.eng, showColumnName(name), []string{v}), nil
+}
+
+// convertParams converts the wire's decoded parameters to the physical
+// values of the parameters' types.
+func convertParams(in []any, ts []types.T) ([]any, error) {
+	out := make([]any, len(ts))
+	for i := range ts {
+		if i >= len(in) || in[i] == nil {
+			continue
+		}
+		v, err := paramValue(in[i], ts[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func mapContextError(ctx context.Context, err error) error {
+	if ctx.Err() != nil && sqlerr.As(err) == nil {
+		return sqlerr.Wrap(err, sqlerr.QueryCanceled, "canceling statement due to user request")
+	}
+	return err
+}
+
+// tagResult is a result without rows.
+type tagResult struct{ tag string }
+
+func tagOnly(tag string) *tagResult                                  { return &tagResult{tag: tag} }
+func (r *tagResult) Next(context.Context) (arrow.RecordBatch, error) { return nil, nil }
+func (r *tagResult) Tag() string                                     { return r.tag }
+func (r *tagResult) Close()                                          {}
+
+// queryResult streams an operator's batches.
+type queryResult struct {
+	op   exec.Operator
+	verb string
+	rows int64
+	done bool
+}
+
+func (r *queryResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if r.done {
+		return nil, nil
+	}
+	b, err := r.op.Next(ctx)
+	if err != nil {
+		r.Close()
+		return nil, mapContextError(ctx, err)
+	}
+	if b == nil {
+		r.Close()
+		return nil, nil
+	}
+	r.rows += b.NumRows()
+	return b, nil
+}
+
+// Tag is "SELECT n" for queries; SHOW and EXPLAIN report their verb alone.
+func (r *queryResult) Tag() string {
+	if r.verb != "SELECT" {
+		return r.verb
+	}
+	return fmt.Sprintf("SELECT %d", r.rows)
+}
+func (r *queryResult) Close() {
+	if !r.done {
+		r.done = true
+		r.op.Close()
+	}
+}
+
+// stringsResult returns one text column of rows.
+func stringsResult(e *Engine, name string, rows []string) pgwire.Result {
+	schema := arrow.NewSchema([]arrow.Field{{Name: name, Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+	b := array.NewStringBuilder(e.mem)
+	defer b.Release()
+	b.AppendValues(rows, nil)
+	col := b.NewArray()
+	defer col.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(len(rows)))
+	return &queryResult{op: &onceOperator{batch: rec}, verb: "SHOW"}
+}
+
+func explainResult(e *Engine, plan lower.Node) pgwire.Result {
+	r := stringsResult(e, "QUERY PLAN", lower.Explain(plan)).(*queryResult)
+	r.verb = "EXPLAIN"
+	return r
+}
+
+// onceOperator emits one prepared batch.
+type onceOperator struct{ batch arrow.RecordBatch }
+
+func (o *onceOperator) Schema() *arrow.Schema { return o.batch.Schema() }
+func (o *onceOperator) Next(context.Context) (arrow.RecordBatch, error) {
+	b := o.batch
+	o.batch = nil
+	return b, nil
+}
+func (o *onceOperator) Close() {
+	if o.batch != nil {
+		o.batch.Release()
+		o.batch = nil
+	}
+}
+
+var _ fluss.Store = (fluss.Store)(nil)

@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/pgwire"
+)
+
+// reported are the settings sent as ParameterStatus (PostgreSQL 15's set).
+var reported = map[string]bool{
+	"application_name": true, "client_encoding": true, "datestyle": true,
+	"default_transaction_read_only": true, "in_hot_standby": true, "integer_datetimes": true,
+	"intervalstyle": true, "is_superuser": true, "server_encoding": true, "server_version": true,
+	"session_authorization": true, "standard_conforming_strings": true, "timezone": true,
+}
+
+// canonicalName is how PostgreSQL spells a reported setting's name.
+var canonicalName = map[string]string{
+	"datestyle": "DateStyle", "intervalstyle": "IntervalStyle", "timezone": "TimeZone",
+}
+
+func defaultSettings(info pgwire.SessionInfo) map[string]string {
+	s := map[string]string{
+		"application_name":                    "",
+		"client_encoding":                     "UTF8",
+		"datestyle":                           "ISO, MDY",
+		"default_transaction_read_only":       "off",
+		"in_hot_standby":                      "off",
+		"integer_datetimes":                   "on",
+		"intervalstyle":                       "postgres",
+		"is_superuser":                        "on",
+		"server_encoding":                     "UTF8",
+		"server_version":                      ServerVersion,
+		"server_version_num":                  "150008",
+		"session_authorization":               info.User,
+		"standard_conforming_strings":         "on",
+		"timezone":                            "UTC",
+		"search_path":                         `"$user", public`,
+		"extra_float_digits":                  "1",
+		"transaction_isolation":               "read committed",
+		"default_transaction_isolation":       "read committed",
+		"statement_timeout":                   "0",
+		"lock_timeout":                        "0",
+		"idle_in_transaction_session_timeout": "0",
+		"client_min_messages":                 "notice",
+		"max_identifier_length":               "63",
+	}
+	for k, v := range info.Params {
+		k = strings.ToLower(k)
+		switch k {
+		case "user", "database", "options", "replication":
+			continue
+		}
+		s[k] = v
+	}
+	return s
+}
+
+func displayName(name string) string {
+	if c, ok := canonicalName[name]; ok {
+		return c
+	}
+	return name
+}

@@ -1,0 +1,15 @@
+// Package exec runs blueprints: trees of operators over arrow.RecordBatch
+// streams (scan, lookup, values, filter, project, sort, limit, insert) and
+// the lowerable expression tier evaluated with kernels over Arrow buffers.
+//
+// Operators pull: Next(ctx) returns the next batch or (nil, nil) at the end,
+// and checks ctx between batches, so cancellation reaches every operator
+// within one batch. Every expression node has a known Arrow type when the
+// blueprint is built; kernels are typed Go loops over Arrow buffers (the
+// "native" backend): integer arithmetic is checked (22003 on overflow, 22012
+// on division by zero), floating division follows IEEE, floating comparison
+// follows PostgreSQL (NaN equals NaN and sorts above every number, -0 = +0),
+// NULLs propagate and a NULL filter mask entry drops the row.
+//
+// It must not parse or bind SQL; lower/ builds its blueprints.
+package exec

@@ -1,0 +1,131 @@
+package exec
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// LogicExpr is AND / OR with SQL's three-valued logic.
+type LogicExpr struct {
+	And  bool
+	L, R Expr
+}
+
+func (e *LogicExpr) Type() types.T { return types.BoolType }
+func (e *LogicExpr) String() string {
+	op := " OR "
+	if e.And {
+		op = " AND "
+	}
+	return "(" + e.L.String() + op + e.R.String() + ")"
+}
+
+func (e *LogicExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	la, ra, err := evalBoth(ec, batch, e.L, e.R)
+	if err != nil {
+		return nil, err
+	}
+	defer la.Release()
+	defer ra.Release()
+	l, r := la.(*array.Boolean), ra.(*array.Boolean)
+	n := l.Len()
+	hasNulls := l.NullN() > 0 || r.NullN() > 0
+	out := newBoolBuilder(ec.Mem, n, hasNulls)
+	for i := 0; i < n; i++ {
+		ln, rn := l.IsNull(i), r.IsNull(i)
+		lv, rv := !ln && l.Value(i), !rn && r.Value(i)
+		if e.And {
+			switch {
+			case (!ln && !lv) || (!rn && !rv):
+				// false AND anything is false
+			case ln || rn:
+				out.setNull(i)
+			default:
+				out.set(i, true)
+			}
+		} else {
+			switch {
+			case lv || rv:
+				out.set(i, true)
+			case ln || rn:
+				out.setNull(i)
+			}
+		}
+	}
+	return out.finish(), nil
+}
+
+// NotExpr is NOT x.
+type NotExpr struct{ X Expr }
+
+func (e *NotExpr) Type() types.T  { return types.BoolType }
+func (e *NotExpr) String() string { return "NOT " + e.X.String() }
+func (e *NotExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	xa, err := e.X.Eval(ec, batch)
+	if err != nil {
+		return nil, err
+	}
+	defer xa.Release()
+	x := xa.(*array.Boolean)
+	out := newBoolBuilder(ec.Mem, x.Len(), x.NullN() > 0)
+	for i := 0; i < x.Len(); i++ {
+		if x.IsNull(i) {
+			out.setNull(i)
+			continue
+		}
+		out.set(i, !x.Value(i))
+	}
+	return out.finish(), nil
+}
+
+// IsNullExpr is x IS [NOT] NULL.
+type IsNullExpr struct {
+	X   Expr
+	Not bool
+}
+
+func (e *IsNullExpr) Type() types.T { return types.BoolType }
+func (e *IsNullExpr) String() string {
+	if e.Not {
+		return e.X.String() + " IS NOT NULL"
+	}
+	return e.X.String() + " IS NULL"
+}
+func (e *IsNullExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	xa, err := e.X.Eval(ec, batch)
+	if err != nil {
+		return nil, err
+	}
+	defer xa.Release()
+	out := newBoolBuilder(ec.Mem, xa.Len(), false)
+	for i := 0; i < xa.Len(); i++ {
+		out.set(i, xa.IsNull(i) != e.Not)
+	}
+	return out.finish(), nil
+}
+
+// NegExpr is unary minus (checked for integers).
+type NegExpr struct {
+	X Expr
+	T types.T
+}
+
+func (e *NegExpr) Type() types.T  { return e.T }
+func (e *NegExpr) String() string { return "-" + e.X.String() }
+func (e *NegExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	zero := &ConstExpr{Value: zeroOf(e.T), T: e.T}
+	return (&ArithExpr{Op: Sub, L: zero, R: e.X, T: e.T}).Eval(ec, batch)
+}
+
+func zeroOf(t types.T) any {
+	switch {
+	case t.IsInteger():
+		return int64(0)
+	case t.IsFloat():
+		return float64(0)
+	case t.Kind == types.Decimal:
+		return decimalZero
+	}
+	return nil
+}

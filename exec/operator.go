@@ -1,0 +1,181 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Operator is a node of a running blueprint.
+type Operator interface {
+	// Schema is the schema of every batch Next returns.
+	Schema() *arrow.Schema
+	// Next returns the next batch (the caller releases it), or (nil, nil)
+	// when the operator is exhausted.
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	// Close releases the operator and its inputs; it is idempotent.
+	Close()
+}
+
+// SchemaOf builds the Arrow schema of columns with these names and types.
+func SchemaOf(names []string, ts []types.T) *arrow.Schema {
+	fs := make([]arrow.Field, len(names))
+	for i := range names {
+		fs[i] = arrow.Field{Name: names[i], Type: ts[i].ArrowType(), Nullable: true}
+	}
+	return arrow.NewSchema(fs, nil)
+}
+
+// Values emits constant rows as one batch.
+type Values struct {
+	EC    *EvalContext
+	Rows  [][]Expr
+	Out   *arrow.Schema
+	Types []types.T
+	done  bool
+}
+
+func (o *Values) Schema() *arrow.Schema { return o.Out }
+func (o *Values) Close()                {}
+func (o *Values) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.done {
+		return nil, nil
+	}
+	o.done = true
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	bld := array.NewRecordBuilder(o.EC.Mem, o.Out)
+	defer bld.Release()
+	for _, row := range o.Rows {
+		for c, e := range row {
+			v, err := EvalScalar(o.EC, e)
+			if err != nil {
+				return nil, err
+			}
+			appendValue(bld.Field(c), v)
+		}
+	}
+	if len(o.Out.Fields()) == 0 {
+		return array.NewRecordBatch(o.Out, nil, int64(len(o.Rows))), nil
+	}
+	return bld.NewRecordBatch(), nil
+}
+
+// Filter keeps rows whose condition is true.
+type Filter struct {
+	EC    *EvalContext
+	Input Operator
+	Cond  Expr
+}
+
+func (o *Filter) Schema() *arrow.Schema { return o.Input.Schema() }
+func (o *Filter) Close()                { o.Input.Close() }
+func (o *Filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		b, err := o.Input.Next(ctx)
+		if err != nil || b == nil {
+			return b, err
+		}
+		mask, err := o.Cond.Eval(o.EC, b)
+		if err != nil {
+			b.Release()
+			return nil, err
+		}
+		// a NULL mask entry drops the row (FilterOptions' default, NullSelection DROP)
+		out, err := compute.FilterRecordBatch(ctx, b, mask, compute.DefaultFilterOptions())
+		mask.Release()
+		b.Release()
+		if err != nil {
+			return nil, err
+		}
+		if out.NumRows() == 0 {
+			out.Release()
+			continue
+		}
+		return out, nil
+	}
+}
+
+// Project computes one expression per output column. A column reference
+// passes the input buffers through without copying.
+type Project struct {
+	EC    *EvalContext
+	Input Operator
+	Exprs []Expr
+	Out   *arrow.Schema
+}
+
+func (o *Project) Schema() *arrow.Schema { return o.Out }
+func (o *Project) Close()                { o.Input.Close() }
+func (o *Project) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	b, err := o.Input.Next(ctx)
+	if err != nil || b == nil {
+		return b, err
+	}
+	defer b.Release()
+	cols := make([]arrow.Array, len(o.Exprs))
+	for i, e := range o.Exprs {
+		c, err := e.Eval(o.EC, b)
+		if err != nil {
+			for _, done := range cols[:i] {
+				done.Release()
+			}
+			return nil, err
+		}
+		cols[i] = c
+	}
+	out := array.NewRecordBatch(o.Out, cols, b.NumRows())
+	for _, c := range cols {
+		c.Release()
+	}
+	return out, nil
+}
+
+// Limit skips Offset rows and then passes Count rows (Count < 0: all).
+type Limit struct {
+	Input  Operator
+	Count  int64
+	Offset int64
+}
+
+func (o *Limit) Schema() *arrow.Schema { return o.Input.Schema() }
+func (o *Limit) Close()                { o.Input.Close() }
+func (o *Limit) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		if o.Count == 0 {
+			return nil, nil
+		}
+		b, err := o.Input.Next(ctx)
+		if err != nil || b == nil {
+			return b, err
+		}
+		n := b.NumRows()
+		start := int64(0)
+		if o.Offset > 0 {
+			skip := min(o.Offset, n)
+			o.Offset -= skip
+			start = skip
+		}
+		end := n
+		if o.Count >= 0 && end-start > o.Count {
+			end = start + o.Count
+		}
+		if o.Count >= 0 {
+			o.Count -= end - start
+		}
+		if start == 0 && end == n {
+			return b, nil
+		}
+		if end <= start {
+			b.Release()
+			continue
+		}
+		out := b.NewSlice(start, end)
+		b.Release()
+		return out, nil
+	}
+}

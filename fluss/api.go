@@ -1,0 +1,164 @@
+package fluss
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// DefaultDatabase is the database tables live in when a statement names none.
+// sqlgate shows it to PostgreSQL clients as the schema "public".
+const DefaultDatabase = "public"
+
+// TablePath names a table: database (schema) and table name.
+type TablePath struct {
+	Database string
+	Table    string
+}
+
+func (p TablePath) String() string { return p.Database + "." + p.Table }
+
+// Column is one column of a schema.
+type Column struct {
+	Name    string
+	Type    types.T // NotNull carries the column's NOT NULL
+	Comment string
+}
+
+// Schema is a table's columns and primary key.
+type Schema struct {
+	Columns []Column
+	// PrimaryKey names the primary-key columns in key order; empty for a log table.
+	PrimaryKey []string
+}
+
+// TableDescriptor is what CREATE TABLE declares.
+type TableDescriptor struct {
+	Schema Schema
+	// BucketCount is bucket.num; 0 means the default (1).
+	BucketCount int
+	// BucketKey is bucket.key; empty means the primary key (PK tables) or
+	// client-side assignment (log tables).
+	BucketKey  []string
+	Comment    string
+	Properties map[string]string
+}
+
+// TableInfo is a created table: its descriptor after validation and
+// normalisation (PK columns NOT NULL, defaults applied) plus identity.
+type TableInfo struct {
+	Path       TablePath
+	TableID    int64
+	SchemaID   int16
+	Descriptor TableDescriptor
+	// CreatedAt is the creation time in Unix milliseconds.
+	CreatedAt int64
+}
+
+// HasPrimaryKey reports whether the table is a primary-key table.
+func (t TableInfo) HasPrimaryKey() bool { return len(t.Descriptor.Schema.PrimaryKey) > 0 }
+
+// ArrowSchema is the Arrow schema that batches written to and read from the
+// table carry: the columns' names, order and Arrow types (types.T.ArrowType),
+// nullable unless NOT NULL.
+func (t TableInfo) ArrowSchema() *arrow.Schema {
+	cols := t.Descriptor.Schema.Columns
+	fs := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fs[i] = arrow.Field{Name: c.Name, Type: c.Type.ArrowType(), Nullable: !c.Type.NotNull}
+	}
+	return arrow.NewSchema(fs, nil)
+}
+
+// ColumnIndex returns the position of the named column, or -1.
+func (t TableInfo) ColumnIndex(name string) int {
+	for i, c := range t.Descriptor.Schema.Columns {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Catalog creates, drops and lists tables. Errors are *sqlerr.Error:
+// 42P07 for an existing table, 42P01 for a missing one, 42P16 / 42611 for an
+// invalid descriptor (naming the column).
+type Catalog interface {
+	CreateTable(ctx context.Context, path TablePath, desc TableDescriptor, ignoreIfExists bool) (TableInfo, error)
+	DropTable(ctx context.Context, path TablePath, ignoreIfNotExists bool) error
+	// GetTable returns the table's info; 42P01 if it does not exist.
+	GetTable(ctx context.Context, path TablePath) (TableInfo, error)
+	// ListTables lists the tables of a database, sorted by name.
+	ListTables(ctx context.Context, database string) ([]TableInfo, error)
+}
+
+// Store is a set of tables: the embedded store or a remote cluster.
+type Store interface {
+	Catalog
+	// Table opens a table for reading and writing; 42P01 if it does not exist.
+	Table(ctx context.Context, path TablePath) (Table, error)
+	Close() error
+}
+
+// UpsertOptions modify an upsert into a primary-key table.
+type UpsertOptions struct {
+	// IgnoreExisting keeps the stored row when its key exists (INSERT ... ON
+	// CONFLICT DO NOTHING); otherwise the new row replaces it (Fluss's upsert).
+	IgnoreExisting bool
+	// TargetColumns, when set, is a partial update: only these columns (which
+	// include the primary key) are written; the others keep their stored values
+	// (NULL for a new key).
+	TargetColumns []string
+}
+
+// WriteResult reports what a write did.
+type WriteResult struct {
+	// Rows is the number of rows written (inserted, replaced or deleted).
+	Rows int64
+}
+
+// ScanOptions choose what a scan reads.
+type ScanOptions struct {
+	// Projection lists the column indexes to decode, in output order; nil = all.
+	Projection []int
+	// Limit stops the scan after this many rows; 0 = no limit.
+	Limit int64
+	// BatchRows is the preferred number of rows per output batch; 0 = store default.
+	BatchRows int
+}
+
+// RecordReader streams Arrow records. Next returns (nil, nil) at the end. The
+// caller releases each record it receives and calls Close once.
+type RecordReader interface {
+	Schema() *arrow.Schema
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	Close()
+}
+
+// Table reads and writes one table. Every write is durable (fsynced, with group
+// commit shared by concurrent writers) when the call returns, and atomic: a
+// concurrent scan sees all of it or none of it.
+//
+// Written records must carry the table's column names, order and types
+// (TableInfo.ArrowSchema); representation-only differences are converted and
+// value-changing ones rejected naming the column, as seed 000 says. A null in a
+// NOT NULL column is rejected with 23502 naming the column.
+type Table interface {
+	Info() TableInfo
+	// Append adds rows to a log table. On a primary-key table it fails with 0A000.
+	Append(ctx context.Context, rec arrow.RecordBatch) (WriteResult, error)
+	// Upsert writes rows to a primary-key table, replacing rows with the same
+	// key (or keeping them, see UpsertOptions). On a log table it fails with 0A000.
+	Upsert(ctx context.Context, rec arrow.RecordBatch, opts UpsertOptions) (WriteResult, error)
+	// Delete removes the rows whose primary keys are given; keys carries the
+	// primary-key columns in key order. Missing keys are not an error.
+	Delete(ctx context.Context, keys arrow.RecordBatch) (WriteResult, error)
+	// Lookup returns the current rows for the given full primary keys (keys
+	// carries the primary-key columns in key order), projected; keys that do
+	// not exist produce no row.
+	Lookup(ctx context.Context, keys arrow.RecordBatch, projection []int) (arrow.RecordBatch, error)
+	// Scan reads a consistent snapshot of the table's current rows: every row
+	// of a log table, the current state of a primary-key table.
+	Scan(ctx context.Context, opts ScanOptions) (RecordReader, error)
+}

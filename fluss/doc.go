@@ -1,0 +1,12 @@
+// Package fluss owns Apache Fluss's table model: table paths and descriptors
+// (schema, primary key, bucket count and bucket key, properties), the rules of
+// seed 000 for schemas and writes, and the Store interface through which the
+// rest of sqlgate reads and writes tables. Implementations live in
+// subpackages: fluss/embedded (the default, on-disk store that keeps Fluss's
+// own formats) and fluss/format (the byte formats: log record batches,
+// compacted rows, key encoding, bucketing), later a remote-cluster client.
+//
+// It must not know SQL: no parsing, no SQLSTATE-specific decisions beyond
+// returning *sqlerr.Error values for the write-rule violations that seed 000
+// defines (they map one to one onto PostgreSQL's codes).
+package fluss

@@ -1,0 +1,244 @@
+package lower
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Tables opens tables for the executor.
+type Tables interface {
+	Table(ctx context.Context, path fluss.TablePath) (fluss.Table, error)
+}
+
+// Runtime is what instantiating a blueprint needs.
+type Runtime struct {
+	Ctx    context.Context
+	Tables Tables
+	EC     *exec.EvalContext
+}
+
+// Node is a blueprint node: a physical operator template.
+type Node interface {
+	// Schema is the node's output schema, known at build time.
+	Schema() *arrow.Schema
+	// Build instantiates the running operator.
+	Build(rt *Runtime) (exec.Operator, error)
+	// Explain describes the node (kind and details) for EXPLAIN.
+	Explain() (kind string, details string)
+	Inputs() []Node
+}
+
+type scanNode struct {
+	path       fluss.TablePath
+	table      string
+	projection []int
+	out        *arrow.Schema
+}
+
+type lookupNode struct {
+	path       fluss.TablePath
+	table      string
+	keys       [][]exec.Expr
+	projection []int
+	out        *arrow.Schema
+}
+
+type valuesNode struct {
+	rows [][]exec.Expr
+	out  *arrow.Schema
+	ts   []types.T
+}
+
+type filterNode struct {
+	input Node
+	cond  exec.Expr
+}
+
+type projectNode struct {
+	input Node
+	exprs []exec.Expr
+	out   *arrow.Schema
+}
+
+type sortNode struct {
+	input Node
+	keys  []exec.SortKey
+	names []string
+}
+
+type limitNode struct {
+	input         Node
+	count, offset exec.Expr
+}
+
+func (n *scanNode) Schema() *arrow.Schema    { return n.out }
+func (n *lookupNode) Schema() *arrow.Schema  { return n.out }
+func (n *valuesNode) Schema() *arrow.Schema  { return n.out }
+func (n *filterNode) Schema() *arrow.Schema  { return n.input.Schema() }
+func (n *projectNode) Schema() *arrow.Schema { return n.out }
+func (n *sortNode) Schema() *arrow.Schema    { return n.input.Schema() }
+func (n *limitNode) Schema() *arrow.Schema   { return n.input.Schema() }
+
+func (n *scanNode) Inputs() []Node    { return nil }
+func (n *lookupNode) Inputs() []Node  { return nil }
+func (n *valuesNode) Inputs() []Node  { return nil }
+func (n *filterNode) Inputs() []Node  { return []Node{n.input} }
+func (n *projectNode) Inputs() []Node { return []Node{n.input} }
+func (n *sortNode) Inputs() []Node    { return []Node{n.input} }
+func (n *limitNode) Inputs() []Node   { return []Node{n.input} }
+
+func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
+	t, err := rt.Tables.Table(rt.Ctx, n.path)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.TableScan{Table: t, Options: fluss.ScanOptions{Projection: n.projection}, Out: n.out}, nil
+}
+
+func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
+	t, err := rt.Tables.Table(rt.Ctx, n.path)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Lookup{EC: rt.EC, Table: t, Keys: n.keys, Projection: n.projection, Out: n.out}, nil
+}
+
+func (n *valuesNode) Build(rt *Runtime) (exec.Operator, error) {
+	return &exec.Values{EC: rt.EC, Rows: n.rows, Out: n.out, Types: n.ts}, nil
+}
+
+func (n *filterNode) Build(rt *Runtime) (exec.Operator, error) {
+	in, err := n.input.Build(rt)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Filter{EC: rt.EC, Input: in, Cond: n.cond}, nil
+}
+
+func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
+	in, err := n.input.Build(rt)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Project{EC: rt.EC, Input: in, Exprs: n.exprs, Out: n.out}, nil
+}
+
+func (n *sortNode) Build(rt *Runtime) (exec.Operator, error) {
+	in, err := n.input.Build(rt)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Sort{EC: rt.EC, Input: in, Keys: n.keys}, nil
+}
+
+func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
+	in, err := n.input.Build(rt)
+	if err != nil {
+		return nil, err
+	}
+	count, offset := int64(-1), int64(0)
+	if n.count != nil {
+		v, err := exec.EvalScalar(rt.EC, n.count)
+		if err != nil {
+			in.Close()
+			return nil, err
+		}
+		if v != nil {
+			count = v.(int64)
+			if count < 0 {
+				in.Close()
+				return nil, sqlerr.New(sqlerr.InvalidRowCountInLimitClause, "LIMIT must not be negative")
+			}
+		}
+	}
+	if n.offset != nil {
+		v, err := exec.EvalScalar(rt.EC, n.offset)
+		if err != nil {
+			in.Close()
+			return nil, err
+		}
+		if v != nil {
+			offset = v.(int64)
+			if offset < 0 {
+				in.Close()
+				return nil, sqlerr.New(sqlerr.InvalidRowCountInResultOffset, "OFFSET must not be negative")
+			}
+		}
+	}
+	return &exec.Limit{Input: in, Count: count, Offset: offset}, nil
+}
+
+func (n *scanNode) Explain() (string, string) {
+	return "scan", fmt.Sprintf("table=%s columns=[%s]", n.table, fieldNames(n.out))
+}
+func (n *lookupNode) Explain() (string, string) {
+	return "lookup", fmt.Sprintf("table=%s keys=%d columns=[%s]", n.table, len(n.keys), fieldNames(n.out))
+}
+func (n *valuesNode) Explain() (string, string) { return "values", fmt.Sprintf("rows=%d", len(n.rows)) }
+func (n *filterNode) Explain() (string, string) { return "filter", n.cond.String() }
+func (n *projectNode) Explain() (string, string) {
+	parts := make([]string, len(n.exprs))
+	for i, e := range n.exprs {
+		parts[i] = e.String() + " AS " + n.out.Field(i).Name
+	}
+	return "projection", strings.Join(parts, ", ")
+}
+func (n *sortNode) Explain() (string, string) {
+	parts := make([]string, len(n.keys))
+	for i, k := range n.keys {
+		parts[i] = n.names[i]
+		if k.Desc {
+			parts[i] += " DESC"
+		}
+	}
+	return "sort", strings.Join(parts, ", ")
+}
+func (n *limitNode) Explain() (string, string) {
+	d := ""
+	if n.count != nil {
+		d += "count=" + n.count.String()
+	}
+	if n.offset != nil {
+		d += " offset=" + n.offset.String()
+	}
+	return "limit", strings.TrimSpace(d)
+}
+
+func fieldNames(s *arrow.Schema) string {
+	names := make([]string, len(s.Fields()))
+	for i, f := range s.Fields() {
+		names[i] = f.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// Explain renders a blueprint as indented text lines, one per node, with the
+// report fields of the expression tier.
+func Explain(root Node) []string {
+	var lines []string
+	var walk func(n Node, depth int)
+	walk = func(n Node, depth int) {
+		kind, details := n.Explain()
+		line := strings.Repeat("  ", depth) + kind
+		if details != "" {
+			line += ": " + details
+		}
+		line += " (lowerable=true requested_backend=native selected_backend=native executor_tier=arrow_batch_kernel)"
+		lines = append(lines, line)
+		for _, in := range n.Inputs() {
+			walk(in, depth+1)
+		}
+	}
+	walk(root, 0)
+	return lines
+}
+
+var _ = binder.OpAdd

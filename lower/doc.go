@@ -1,0 +1,14 @@
+// Package lower turns a bound logical plan (binder.Node) into a blueprint:
+// an immutable tree of physical nodes whose expressions are already the
+// lowerable expression tier of exec/, built once per prepared statement and
+// instantiated into running operators once per execution.
+//
+// Optimisation happens here as small named rules applied in order (rules.go),
+// each checked to keep the plan's output schema. The first rules choose the
+// access path: a WHERE clause that fixes the full primary key becomes a point
+// lookup instead of a scan, and a scan decodes only the columns the plan
+// reads. Explain renders the blueprint without running anything.
+//
+// It must not run kernels or touch data: instantiating reads nothing until
+// the executor pulls.
+package lower

@@ -1,0 +1,194 @@
+package lower
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Plan lowers a bound logical plan into a blueprint: the rules of rules.go
+// rewrite the logical plan first, then every node and expression is
+// translated one to one.
+func Plan(n binder.Node) (Node, error) {
+	opt, err := optimize(n)
+	if err != nil {
+		return nil, err
+	}
+	return lowerNode(opt)
+}
+
+func schemaOf(cols []binder.Column) *arrow.Schema {
+	names := make([]string, len(cols))
+	ts := make([]types.T, len(cols))
+	for i, c := range cols {
+		names[i], ts[i] = c.Name, c.T
+	}
+	return exec.SchemaOf(names, ts)
+}
+
+func lowerNode(n binder.Node) (Node, error) {
+	switch x := n.(type) {
+	case *binder.Scan:
+		return &scanNode{path: x.Table.Path, table: x.Table.Path.Table, out: schemaOf(x.Columns())}, nil
+	case *scanProjection:
+		return &scanNode{path: x.table.Path, table: x.table.Path.Table, projection: x.projection, out: schemaOf(x.Columns())}, nil
+	case *pkLookup:
+		keys := make([][]exec.Expr, len(x.keys))
+		for i, k := range x.keys {
+			for _, e := range k {
+				le, err := lowerExpr(e)
+				if err != nil {
+					return nil, err
+				}
+				keys[i] = append(keys[i], le)
+			}
+		}
+		return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: schemaOf(x.Columns())}, nil
+	case *binder.Values:
+		v := &valuesNode{out: schemaOf(x.Cols)}
+		for _, c := range x.Cols {
+			v.ts = append(v.ts, c.T)
+		}
+		for _, r := range x.Rows {
+			row := make([]exec.Expr, len(r))
+			for i, e := range r {
+				le, err := lowerExpr(e)
+				if err != nil {
+					return nil, err
+				}
+				row[i] = le
+			}
+			v.rows = append(v.rows, row)
+		}
+		return v, nil
+	case *binder.Filter:
+		in, err := lowerNode(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		cond, err := lowerExpr(x.Cond)
+		if err != nil {
+			return nil, err
+		}
+		return &filterNode{input: in, cond: cond}, nil
+	case *binder.Project:
+		in, err := lowerNode(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		p := &projectNode{input: in, out: schemaOf(x.Cols)}
+		for _, e := range x.Exprs {
+			le, err := lowerExpr(e)
+			if err != nil {
+				return nil, err
+			}
+			p.exprs = append(p.exprs, le)
+		}
+		return p, nil
+	case *binder.Sort:
+		in, err := lowerNode(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		s := &sortNode{input: in}
+		for _, k := range x.Keys {
+			ref, ok := k.Expr.(*binder.ColumnRef)
+			if !ok {
+				return nil, sqlerr.New(sqlerr.InternalError, "sort key is not a column")
+			}
+			s.keys = append(s.keys, exec.SortKey{Column: ref.Index, Desc: k.Desc, NullsFirst: k.NullsFirst})
+			s.names = append(s.names, ref.Name)
+		}
+		return s, nil
+	case *binder.Limit:
+		in, err := lowerNode(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		l := &limitNode{input: in}
+		if x.Count != nil {
+			if l.count, err = lowerExpr(x.Count); err != nil {
+				return nil, err
+			}
+		}
+		if x.Offset != nil {
+			if l.offset, err = lowerExpr(x.Offset); err != nil {
+				return nil, err
+			}
+		}
+		return l, nil
+	}
+	return nil, sqlerr.New(sqlerr.InternalError, "cannot lower plan node %T", n)
+}
+
+var arithOps = map[binder.Op]exec.ArithOp{
+	binder.OpAdd: exec.Add, binder.OpSub: exec.Sub, binder.OpMul: exec.Mul, binder.OpDiv: exec.Div, binder.OpMod: exec.Mod,
+}
+
+var cmpOps = map[binder.Op]exec.CmpOp{
+	binder.OpEq: exec.Eq, binder.OpNe: exec.Ne, binder.OpLt: exec.Lt, binder.OpLe: exec.Le,
+	binder.OpGt: exec.Gt, binder.OpGe: exec.Ge, binder.OpIsNotDistinct: exec.NotDistinct, binder.OpIsDistinct: exec.Distinct,
+}
+
+// lowerExpr translates a bound expression into the lowerable tier.
+func lowerExpr(e binder.Expr) (exec.Expr, error) {
+	switch x := e.(type) {
+	case *binder.ColumnRef:
+		return &exec.ColExpr{Index: x.Index, Name: x.Name, T: x.T}, nil
+	case *binder.Const:
+		return &exec.ConstExpr{Value: x.Value, T: x.T}, nil
+	case *binder.Param:
+		t := x.T
+		if t.Kind == types.Unknown {
+			t = types.StringType // an undetermined parameter arrives as text
+		}
+		return &exec.ParamExpr{Index: x.Index, T: t}, nil
+	case *binder.Cast:
+		in, err := lowerExpr(x.X)
+		if err != nil {
+			return nil, err
+		}
+		return &exec.CastExpr{X: in, T: x.T}, nil
+	case *binder.IsNull:
+		in, err := lowerExpr(x.X)
+		if err != nil {
+			return nil, err
+		}
+		return &exec.IsNullExpr{X: in, Not: x.Not}, nil
+	case *binder.UnaryOp:
+		in, err := lowerExpr(x.X)
+		if err != nil {
+			return nil, err
+		}
+		if x.Op == binder.OpNot {
+			return &exec.NotExpr{X: in}, nil
+		}
+		return &exec.NegExpr{X: in, T: x.T}, nil
+	case *binder.BinaryOp:
+		l, err := lowerExpr(x.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := lowerExpr(x.R)
+		if err != nil {
+			return nil, err
+		}
+		if op, ok := arithOps[x.Op]; ok {
+			return &exec.ArithExpr{Op: op, L: l, R: r, T: x.T}, nil
+		}
+		if op, ok := cmpOps[x.Op]; ok {
+			return &exec.CmpExpr{Op: op, L: l, R: r}, nil
+		}
+		switch x.Op {
+		case binder.OpAnd:
+			return &exec.LogicExpr{And: true, L: l, R: r}, nil
+		case binder.OpOr:
+			return &exec.LogicExpr{L: l, R: r}, nil
+		case binder.OpConcat:
+			return &exec.ConcatExpr{L: l, R: r}, nil
+		}
+	}
+	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s cannot be lowered", e.String())
+}

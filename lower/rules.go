@@ -1,0 +1,282 @@
+package lower
+
+import (
+	"slices"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// rule is one named rewrite of the logical plan.
+type rule struct {
+	name  string
+	apply func(binder.Node) binder.Node
+}
+
+// rules run in this order. The point-lookup rule runs before projection
+// pushdown because it needs the filter directly above the scan.
+var rules = []rule{
+	{"primary_key_lookup", primaryKeyLookup},
+	{"projection_pushdown", projectionPushdown},
+}
+
+// optimize applies every rule and checks that each kept the output schema.
+func optimize(n binder.Node) (binder.Node, error) {
+	for _, r := range rules {
+		before := n.Columns()
+		n = r.apply(n)
+		if err := sameSchema(before, n.Columns()); err != nil {
+			return nil, sqlerr.New(sqlerr.InternalError, "optimizer rule %s changed the plan schema: %v", r.name, err)
+		}
+	}
+	return n, nil
+}
+
+func sameSchema(a, b []binder.Column) error {
+	if len(a) != len(b) {
+		return sqlerr.New(sqlerr.InternalError, "%d columns became %d", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !a[i].T.Equal(b[i].T) {
+			return sqlerr.New(sqlerr.InternalError, "column %d %s %s became %s %s", i, a[i].Name, a[i].T, b[i].Name, b[i].T)
+		}
+	}
+	return nil
+}
+
+// rewriteChildren rebuilds n with its inputs rewritten by fn.
+func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Node {
+	switch x := n.(type) {
+	case *binder.Filter:
+		c := *x
+		c.Input = fn(x.Input)
+		return &c
+	case *binder.Project:
+		c := *x
+		c.Input = fn(x.Input)
+		return &c
+	case *binder.Sort:
+		c := *x
+		c.Input = fn(x.Input)
+		return &c
+	case *binder.Limit:
+		c := *x
+		c.Input = fn(x.Input)
+		return &c
+	}
+	return n
+}
+
+// scanProjection is a scan that decodes only some columns.
+type scanProjection struct {
+	table      fluss.TableInfo
+	projection []int
+	cols       []binder.Column
+}
+
+func (n *scanProjection) Columns() []binder.Column { return n.cols }
+func (n *scanProjection) Children() []binder.Node  { return nil }
+
+// pkLookup reads rows by full primary key.
+type pkLookup struct {
+	table      fluss.TableInfo
+	keys       [][]binder.Expr // per key: one expression per primary-key column, in key order
+	projection []int
+	cols       []binder.Column
+}
+
+func (n *pkLookup) Columns() []binder.Column { return n.cols }
+func (n *pkLookup) Children() []binder.Node  { return nil }
+
+// primaryKeyLookup turns Filter(Scan) into Filter(Lookup) when the filter's
+// conjuncts fix every primary-key column to a constant or parameter
+// (col = c). The remaining filter still runs on the looked-up rows, so the
+// rule never changes results, only the access path.
+func primaryKeyLookup(n binder.Node) binder.Node {
+	f, ok := n.(*binder.Filter)
+	if !ok {
+		return rewriteChildren(n, primaryKeyLookup)
+	}
+	scan, ok := f.Input.(*binder.Scan)
+	if !ok || !scan.Table.HasPrimaryKey() {
+		return rewriteChildren(n, primaryKeyLookup)
+	}
+	info := scan.Table
+	fixed := map[int]binder.Expr{}
+	for _, c := range conjuncts(f.Cond) {
+		b, ok := c.(*binder.BinaryOp)
+		if !ok || b.Op != binder.OpEq {
+			continue
+		}
+		col, val := asColumnEqualsValue(b)
+		if col == nil {
+			continue
+		}
+		if _, dup := fixed[col.Index]; !dup {
+			fixed[col.Index] = val
+		}
+	}
+	var key []binder.Expr
+	for _, name := range info.Descriptor.Schema.PrimaryKey {
+		idx := info.ColumnIndex(name)
+		v, ok := fixed[idx]
+		if !ok {
+			return n
+		}
+		key = append(key, castToColumn(v, info.Descriptor.Schema.Columns[idx].Type))
+	}
+	all := make([]int, len(scan.Columns()))
+	for i := range all {
+		all[i] = i
+	}
+	lk := &pkLookup{table: info, keys: [][]binder.Expr{key}, projection: all, cols: scan.Columns()}
+	return &binder.Filter{Input: lk, Cond: f.Cond}
+}
+
+// castToColumn makes a key value carry the key column's exact type. The
+// comparison already cast both sides to a common type; a key that does not
+// fit the column (e.g. 1.5 for a bigint) would fail the cast at run time,
+// which is wrong for a WHERE clause, so only exact-type values qualify —
+// otherwise the lookup still gets the original value and the residual filter
+// decides.
+func castToColumn(v binder.Expr, t types.T) binder.Expr {
+	if v.Type().Nullable().Equal(t.Nullable()) {
+		return v
+	}
+	return &binder.Cast{X: v, T: t.Nullable()}
+}
+
+// asColumnEqualsValue matches col = value or value = col where value reads no
+// column and col is a plain column of the column's own type.
+func asColumnEqualsValue(b *binder.BinaryOp) (*binder.ColumnRef, binder.Expr) {
+	try := func(l, r binder.Expr) (*binder.ColumnRef, binder.Expr) {
+		col, ok := l.(*binder.ColumnRef)
+		if !ok || !isValue(r) {
+			return nil, nil
+		}
+		if !r.Type().Nullable().Equal(col.T.Nullable()) {
+			return nil, nil
+		}
+		return col, r
+	}
+	if c, v := try(b.L, b.R); c != nil {
+		return c, v
+	}
+	return try(b.R, b.L)
+}
+
+func isValue(e binder.Expr) bool {
+	switch x := e.(type) {
+	case *binder.Const, *binder.Param:
+		return true
+	case *binder.Cast:
+		return isValue(x.X)
+	}
+	return false
+}
+
+func conjuncts(e binder.Expr) []binder.Expr {
+	if b, ok := e.(*binder.BinaryOp); ok && b.Op == binder.OpAnd {
+		return append(conjuncts(b.L), conjuncts(b.R)...)
+	}
+	return []binder.Expr{e}
+}
+
+// projectionPushdown makes a scan (or lookup) under a Project decode only
+// the columns the Project and any Filter between them read.
+func projectionPushdown(n binder.Node) binder.Node {
+	p, ok := n.(*binder.Project)
+	if !ok {
+		return rewriteChildren(n, projectionPushdown)
+	}
+	var filter *binder.Filter
+	leaf := p.Input
+	if f, ok := leaf.(*binder.Filter); ok {
+		filter, leaf = f, f.Input
+	}
+	var table fluss.TableInfo
+	var lookup *pkLookup
+	switch l := leaf.(type) {
+	case *binder.Scan:
+		table = l.Table
+	case *pkLookup:
+		table, lookup = l.Table(), l
+	default:
+		return rewriteChildren(n, projectionPushdown)
+	}
+	used := map[int]bool{}
+	mark := func(e binder.Expr) {
+		binder.Walk(e, func(x binder.Expr) {
+			if c, ok := x.(*binder.ColumnRef); ok {
+				used[c.Index] = true
+			}
+		})
+	}
+	for _, e := range p.Exprs {
+		mark(e)
+	}
+	if filter != nil {
+		mark(filter.Cond)
+	}
+	var proj []int
+	for i := range leaf.Columns() {
+		if used[i] {
+			proj = append(proj, i)
+		}
+	}
+	if len(proj) == len(leaf.Columns()) {
+		return n
+	}
+	remap := map[int]int{}
+	cols := make([]binder.Column, len(proj))
+	for newIdx, old := range proj {
+		remap[old] = newIdx
+		cols[newIdx] = leaf.Columns()[old]
+	}
+	var newLeaf binder.Node
+	if lookup != nil {
+		newLeaf = &pkLookup{table: table, keys: lookup.keys, projection: proj, cols: cols}
+	} else {
+		newLeaf = &scanProjection{table: table, projection: slices.Clone(proj), cols: cols}
+	}
+	var input binder.Node = newLeaf
+	if filter != nil {
+		input = &binder.Filter{Input: newLeaf, Cond: remapColumns(filter.Cond, remap)}
+	}
+	out := &binder.Project{Input: input, Cols: p.Cols}
+	for _, e := range p.Exprs {
+		out.Exprs = append(out.Exprs, remapColumns(e, remap))
+	}
+	return out
+}
+
+func (n *pkLookup) Table() fluss.TableInfo { return n.table }
+
+// remapColumns rewrites column indexes through remap (copying the tree).
+func remapColumns(e binder.Expr, remap map[int]int) binder.Expr {
+	switch x := e.(type) {
+	case *binder.ColumnRef:
+		c := *x
+		c.Index = remap[x.Index]
+		return &c
+	case *binder.BinaryOp:
+		c := *x
+		c.L, c.R = remapColumns(x.L, remap), remapColumns(x.R, remap)
+		return &c
+	case *binder.UnaryOp:
+		c := *x
+		c.X = remapColumns(x.X, remap)
+		return &c
+	case *binder.IsNull:
+		c := *x
+		c.X = remapColumns(x.X, remap)
+		return &c
+	case *binder.Cast:
+		c := *x
+		c.X = remapColumns(x.X, remap)
+		return &c
+	}
+	return e
+}

@@ -1,0 +1,94 @@
+package pgwire
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Backend is what the wire server needs from the SQL engine. cmd/sqlgate wires
+// engine.Engine into it; tests use small fakes. The server never parses SQL or
+// touches kernels: it moves statements, parameters and Arrow batches.
+type Backend interface {
+	// NewSession starts the SQL session of an authenticated connection.
+	NewSession(ctx context.Context, info SessionInfo) (Session, error)
+}
+
+// SessionInfo describes the connection a session belongs to.
+type SessionInfo struct {
+	User     string
+	Database string
+	// Params are the StartupMessage parameters (application_name, TimeZone, ...).
+	Params map[string]string
+	// ProcessID is the BackendKeyData process id (pg_backend_pid()).
+	ProcessID uint32
+	// RemoteAddr is the client's address, for pg_stat_activity.
+	RemoteAddr string
+}
+
+// Session is one connection's SQL state: settings, prepared plans, transaction.
+// Calls on one Session never overlap.
+type Session interface {
+	// Prepare parses sql and binds every statement in it without executing
+	// anything: the simple protocol passes a whole query string (zero or more
+	// statements; zero means EmptyQueryResponse), the extended protocol's Parse
+	// passes one statement. paramOIDs are the types the client declared in
+	// Parse (0 = let the binder infer). Errors are *sqlerr.Error with a
+	// position into sql for syntax errors.
+	Prepare(ctx context.Context, sql string, paramOIDs []uint32) ([]Statement, error)
+	// TxStatus is the ReadyForQuery status: 'I' idle, 'T' in a transaction
+	// block, 'E' in a failed transaction block.
+	TxStatus() byte
+	// StatusChanges returns the ParameterStatus values that changed since the
+	// last call (e.g. after SET application_name), to be sent to the client.
+	StatusChanges() map[string]string
+	// Status returns the value of a ParameterStatus parameter sent at startup
+	// (server_version, TimeZone, DateStyle, ...). ok is false for unknown names.
+	Status(name string) (value string, ok bool)
+	// Close releases the session's resources.
+	Close()
+}
+
+// Statement is one prepared (parsed and bound) statement. It can be executed
+// many times, with different parameters.
+type Statement interface {
+	// SQL is the statement's original text.
+	SQL() string
+	// ParamTypes are the types of $1..$n as declared or inferred; a parameter
+	// whose type nothing determines has Kind types.Unknown (OID 0 on the wire).
+	ParamTypes() []types.T
+	// Columns describe the result set; nil when the statement returns no rows
+	// (the server answers Describe with NoData).
+	Columns() []ResultColumn
+	// Execute runs the statement. params holds one decoded value per
+	// parameter: nil (NULL), bool, int64, float64, string (text, unknown-typed
+	// and numeric parameters, as their text), []byte, or time.Time (date,
+	// timestamp, timestamptz). The result streams; Execute itself must not
+	// wait for the whole answer.
+	Execute(ctx context.Context, params []any) (Result, error)
+}
+
+// ResultColumn describes one result column.
+type ResultColumn struct {
+	Name string
+	Type types.T
+	// TableOID and ColumnNumber identify the source column when the result
+	// column is a plain column reference (0 otherwise), as in RowDescription.
+	TableOID     uint32
+	ColumnNumber int16
+}
+
+// Result is the stream of one statement execution.
+type Result interface {
+	// Next returns the next batch, whose columns match Statement.Columns in
+	// order and whose Arrow types are the columns' types.T.ArrowType(); it
+	// returns (nil, nil) when the result is exhausted. The server releases
+	// each batch it receives.
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	// Tag is the CommandComplete tag ("SELECT 3", "INSERT 0 2", "CREATE
+	// TABLE"), valid once Next has returned (nil, nil).
+	Tag() string
+	// Close ends the execution early or after exhaustion; it is idempotent.
+	Close()
+}

@@ -1,0 +1,114 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/fluss/embedded"
+	"github.com/sqlgate/sqlgate/pgwire"
+)
+
+// Config configures a server.
+type Config struct {
+	// Listen is the address to listen on (HOST:PORT; port 0 picks a free one).
+	Listen string
+	// DataDir is the embedded store's directory (created if missing).
+	DataDir string
+	Logger  *slog.Logger
+	// MaxConnections bounds concurrent sessions (0 = 100).
+	MaxConnections int
+}
+
+// Server is a running sqlgate.
+type Server struct {
+	store    *embedded.Store
+	wire     *pgwire.Server
+	listener net.Listener
+	done     chan error
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// Start opens the store and starts serving. It returns once the listener is
+// bound, so a client may connect immediately.
+func Start(ctx context.Context, cfg Config) (*Server, error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	store, err := embedded.Open(cfg.DataDir, embedded.Options{Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("open data directory %s: %w", cfg.DataDir, err)
+	}
+	eng := engine.New(store, engine.Options{Logger: log})
+	wire := pgwire.NewServer(pgwire.Config{
+		Backend:        eng,
+		Logger:         log,
+		MaxConnections: cfg.MaxConnections,
+		ServerVersion:  engine.ServerVersion,
+	})
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		store.Close()
+		return nil, fmt.Errorf("listen on %s: %w", cfg.Listen, err)
+	}
+	s := &Server{store: store, wire: wire, listener: ln, done: make(chan error, 1)}
+	go func() { s.done <- wire.Serve(context.WithoutCancel(ctx), ln) }()
+	return s, nil
+}
+
+// Addr is the address the server listens on.
+func (s *Server) Addr() net.Addr { return s.listener.Addr() }
+
+// ConnString is a libpq connection string for the server.
+func (s *Server) ConnString() string {
+	host, port, _ := net.SplitHostPort(s.Addr().String())
+	return fmt.Sprintf("postgres://sqlgate@%s/sqlgate?sslmode=disable", net.JoinHostPort(host, port))
+}
+
+// Done yields the Serve error if serving stops on its own.
+func (s *Server) Done() <-chan error { return s.done }
+
+// Stop stops accepting connections, cancels running statements, closes the
+// sessions and the store. Everything acknowledged is already on disk.
+func (s *Server) Stop(ctx context.Context) error {
+	s.stopOnce.Do(func() {
+		err := s.wire.Shutdown(ctx)
+		if cerr := s.store.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+		if err != nil && !errors.Is(err, net.ErrClosed) {
+			s.stopErr = err
+		}
+	})
+	return s.stopErr
+}
+
+// InProcess starts a fresh sqlgate on a free loopback port with a temporary
+// data directory and returns its connection string and a cleanup function
+// that stops it and removes the directory (one per sqllogictest file).
+func InProcess(ctx context.Context, _ string) (string, func(), error) {
+	dir, err := os.MkdirTemp("", "sqlgate-slt-*")
+	if err != nil {
+		return "", nil, err
+	}
+	srv, err := Start(ctx, Config{Listen: "127.0.0.1:0", DataDir: dir})
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	cleanup := func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Stop(sctx)
+		os.RemoveAll(dir)
+	}
+	return srv.ConnString(), cleanup, nil
+}

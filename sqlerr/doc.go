@@ -1,0 +1,9 @@
+// Package sqlerr owns the error type that every stage of the pipeline returns to a
+// client: a PostgreSQL SQLSTATE, a message, and optionally a detail, a hint and a
+// 1-based character position into the user's original SQL text.
+//
+// It is a leaf package: it must not import any other sqlgate package, so that
+// fluss/, sql/, binder/, lower/, exec/ and pgwire/ can all depend on it.
+// pgwire turns an *Error into an ErrorResponse; any other error reaching the
+// client is reported as XX000 (internal_error) with a generic message.
+package sqlerr

@@ -1,0 +1,154 @@
+package sqlerr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a five-character PostgreSQL SQLSTATE.
+type Code string
+
+// The SQLSTATEs sqlgate reports. Names follow PostgreSQL's errcodes.txt.
+const (
+	SuccessfulCompletion          Code = "00000"
+	FeatureNotSupported           Code = "0A000"
+	InvalidCursorName             Code = "34000"
+	InvalidTransactionState       Code = "25000"
+	ReadOnlySQLTransaction        Code = "25006"
+	InFailedSQLTransaction        Code = "25P02"
+	NoActiveSQLTransaction        Code = "25P01"
+	InvalidSQLStatementName       Code = "26000"
+	InvalidAuthorizationSpec      Code = "28000"
+	InvalidPassword               Code = "28P01"
+	DataException                 Code = "22000"
+	StringDataRightTruncation     Code = "22001"
+	NumericValueOutOfRange        Code = "22003"
+	NullValueNotAllowed           Code = "22004"
+	InvalidDatetimeFormat         Code = "22007"
+	DatetimeFieldOverflow         Code = "22008"
+	DivisionByZero                Code = "22012"
+	InvalidParameterValue         Code = "22023"
+	InvalidTextRepresentation     Code = "22P02"
+	InvalidBinaryRepresentation   Code = "22P03"
+	CharacterNotInRepertoire      Code = "22021"
+	IntegrityConstraintViolation  Code = "23000"
+	NotNullViolation              Code = "23502"
+	UniqueViolation               Code = "23505"
+	SyntaxError                   Code = "42601"
+	InsufficientPrivilege         Code = "42501"
+	UndefinedColumn               Code = "42703"
+	UndefinedFunction             Code = "42883"
+	UndefinedTable                Code = "42P01"
+	UndefinedObject               Code = "42704"
+	UndefinedParameter            Code = "42P02"
+	DuplicateTable                Code = "42P07"
+	DuplicateColumn               Code = "42701"
+	DuplicateObject               Code = "42710"
+	AmbiguousColumn               Code = "42702"
+	DatatypeMismatch              Code = "42804"
+	CannotCoerce                  Code = "42846"
+	GroupingError                 Code = "42803"
+	WrongObjectType               Code = "42809"
+	InvalidColumnDefinition       Code = "42611"
+	InvalidTableDefinition        Code = "42P16"
+	InvalidColumnReference        Code = "42P10"
+	IndeterminateDatatype         Code = "42P18"
+	ProtocolViolation             Code = "08P01"
+	ConnectionException           Code = "08000"
+	TooManyConnections            Code = "53300"
+	OutOfMemory                   Code = "53200"
+	DiskFull                      Code = "53100"
+	QueryCanceled                 Code = "57014"
+	AdminShutdown                 Code = "57P01"
+	ObjectNotInPrerequisiteState  Code = "55000"
+	ExternalRoutineException      Code = "38000"
+	ExternalRoutineInvocation     Code = "39000"
+	DataCorrupted                 Code = "XX001"
+	InternalError                 Code = "XX000"
+	ConfigFileError               Code = "F0000"
+	InvalidCatalogName            Code = "3D000"
+	InvalidSchemaName             Code = "3F000"
+	UndefinedPreparedStatement    Code = "26000"
+	DuplicatePreparedStatement    Code = "42P05"
+	CardinalityViolation          Code = "21000"
+	InvalidRegularExpression      Code = "2201B"
+	InvalidEscapeSequence         Code = "22025"
+	InvalidRowCountInLimitClause  Code = "2201W"
+	InvalidRowCountInResultOffset Code = "2201X"
+	ProgramLimitExceeded          Code = "54000"
+)
+
+// Error is an error with a SQLSTATE. Position is 1-based into the original SQL
+// text (0 = none), as PostgreSQL's ErrorResponse 'P' field.
+type Error struct {
+	Code     Code
+	Message  string
+	Detail   string
+	Hint     string
+	Position int
+	// Severity is "ERROR" unless set ("FATAL" for errors that end the session).
+	Severity string
+	cause    error
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the underlying cause, if any.
+func (e *Error) Unwrap() error { return e.cause }
+
+// New returns an *Error with a formatted message.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an *Error with the given code whose message is msg and whose cause is err.
+func Wrap(err error, code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), cause: err}
+}
+
+// WithPosition returns a copy of e carrying position pos.
+func (e *Error) WithPosition(pos int) *Error {
+	c := *e
+	c.Position = pos
+	return &c
+}
+
+// WithDetail returns a copy of e carrying a detail line.
+func (e *Error) WithDetail(format string, args ...any) *Error {
+	c := *e
+	c.Detail = fmt.Sprintf(format, args...)
+	return &c
+}
+
+// WithHint returns a copy of e carrying a hint line.
+func (e *Error) WithHint(format string, args ...any) *Error {
+	c := *e
+	c.Hint = fmt.Sprintf(format, args...)
+	return &c
+}
+
+// As returns the *Error in err's chain, or nil.
+func As(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}
+
+// CodeOf returns err's SQLSTATE, InternalError for an error without one and
+// SuccessfulCompletion for nil.
+func CodeOf(err error) Code {
+	if err == nil {
+		return SuccessfulCompletion
+	}
+	if e := As(err); e != nil {
+		return e.Code
+	}
+	return InternalError
+}
+
+// Notsupported returns a 0A000 error naming the unsupported feature.
+func NotSupported(feature string) *Error {
+	return New(FeatureNotSupported, "%s is not supported", feature)
+}

@@ -1,0 +1,10 @@
+// Package types owns the type of every value in sqlgate: the Fluss type system
+// (BOOLEAN .. ROW, with NOT NULL at every nesting level), which fluss/ uses for
+// table schemas, plus the few PostgreSQL types that only exist in queries
+// (unknown literals, unconstrained numeric, interval, oid, name). It maps each
+// type to its Arrow type (DESIGN.md's table) and prints it as seed 000 does.
+//
+// One type system serves storage and queries so that no layer converts between
+// two near-identical trees. It must not know about tables, SQL text or the wire
+// protocol; pgwire maps these types to PostgreSQL OIDs and codecs.
+package types

@@ -1,0 +1,137 @@
+package types
+
+import (
+	"encoding/hex"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// FormatText renders a physical value of t as PostgreSQL 15's output
+// function does (with the default extra_float_digits = 1 and TimeZone UTC).
+func FormatText(v any, t T) string {
+	if v == nil {
+		return ""
+	}
+	switch t.Kind {
+	case Bool:
+		if v.(bool) {
+			return "true"
+		}
+		return "false"
+	case Int8, Int16, Int32, Int64, Oid:
+		return strconv.FormatInt(v.(int64), 10)
+	case Float32:
+		return FormatFloat(v.(float64), 32)
+	case Float64:
+		return FormatFloat(v.(float64), 64)
+	case Decimal:
+		return FormatDecimal(v.(decimal128.Num), t.Scale)
+	case Unknown, String, Char, Name:
+		return v.(string)
+	case Bytes, Binary:
+		return `\x` + hex.EncodeToString(v.([]byte))
+	case Date:
+		return ValueToTime(v, t).Format("2006-01-02")
+	case Time:
+		ns := v.(int64)
+		switch {
+		case t.Precision <= 3:
+			ns *= 1e6
+		case t.Precision <= 6:
+			ns *= 1e3
+		}
+		tm := time.Unix(0, ns).UTC()
+		return tm.Format("15:04:05") + fraction(int64(tm.Nanosecond()/1000))
+	case Timestamp:
+		tm := ValueToTime(v, t)
+		return formatTS(tm)
+	case TimestampTZ:
+		return formatTS(ValueToTime(v, t)) + "+00"
+	}
+	return ""
+}
+
+func formatTS(tm time.Time) string {
+	us := (tm.Nanosecond() + 500) / 1000
+	if us >= 1e6 {
+		tm = tm.Add(time.Second)
+		us -= 1e6
+	}
+	s := tm.Format("2006-01-02 15:04:05")
+	if tm.Year() <= 0 {
+		s = tm.AddDate(-tm.Year()*2+1, 0, 0).Format("2006-01-02 15:04:05")
+		return s + fraction(int64(us)) + " BC"
+	}
+	return s + fraction(int64(us))
+}
+
+// fraction renders microseconds as PostgreSQL does: omitted when zero, else
+// without trailing zeros.
+func fraction(us int64) string {
+	if us == 0 {
+		return ""
+	}
+	s := strconv.FormatInt(us+1e6, 10)[1:]
+	return "." + strings.TrimRight(s, "0")
+}
+
+// FormatFloat renders a float as PostgreSQL 15 does by default: the shortest
+// text that reads back exactly, in positional notation for decimal exponents
+// from -4 up to (excluding) 15 for double (6 for real), else exponential with
+// at least two exponent digits.
+func FormatFloat(f float64, bits int) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, bits)
+	mant, expStr, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expStr)
+	limit := 15
+	if bits == 32 {
+		limit = 6
+	}
+	if exp < -4 || exp >= limit {
+		sign := "+"
+		if exp < 0 {
+			sign = "-"
+			exp = -exp
+		}
+		es := strconv.Itoa(exp)
+		if len(es) < 2 {
+			es = "0" + es
+		}
+		return mant + "e" + sign + es
+	}
+	return strconv.FormatFloat(f, 'f', -1, bits)
+}
+
+// FormatDecimal renders an unscaled decimal with scale digits after the point.
+func FormatDecimal(n decimal128.Num, scale int) string {
+	neg := n.Sign() < 0
+	if neg {
+		n = n.Negate()
+	}
+	s := n.BigInt().String()
+	if scale > 0 {
+		if len(s) <= scale {
+			s = strings.Repeat("0", scale-len(s)+1) + s
+		}
+		s = s[:len(s)-scale] + "." + s[len(s)-scale:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+var _ = arrow.Microsecond

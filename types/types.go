@@ -1,0 +1,279 @@
+package types
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Kind is the family of a SQL type.
+type Kind uint8
+
+// The kinds. The order of the numeric kinds is their promotion order
+// (Int8 < Int16 < Int32 < Int64 < Decimal < Float32 < Float64), used by the binder.
+const (
+	Unknown     Kind = iota // an untyped string literal or parameter; coerced by context
+	Null                    // the type of a bare NULL literal
+	Bool                    // BOOLEAN
+	Int8                    // TINYINT (PostgreSQL int2 on the wire)
+	Int16                   // SMALLINT
+	Int32                   // INT
+	Int64                   // BIGINT
+	Decimal                 // DECIMAL(p,s); Precision 0 = unconstrained NUMERIC
+	Float32                 // FLOAT / REAL
+	Float64                 // DOUBLE PRECISION
+	Char                    // CHAR(n)
+	String                  // STRING / TEXT / VARCHAR
+	Bytes                   // BYTES / BYTEA
+	Binary                  // BINARY(n)
+	Date                    // DATE
+	Time                    // TIME(p)
+	Timestamp               // TIMESTAMP(p), no time zone
+	TimestampTZ             // TIMESTAMP_LTZ(p) / timestamptz
+	Interval                // PostgreSQL interval (queries only)
+	Array                   // ARRAY<Elem>
+	Map                     // MAP<Key, Elem>
+	Row                     // ROW<Fields...>
+	Oid                     // PostgreSQL oid (catalog queries)
+	Name                    // PostgreSQL name (catalog queries)
+)
+
+// Field is one field of a ROW type.
+type Field struct {
+	Name string
+	Type T
+}
+
+// T is a SQL type. The zero value is Unknown.
+type T struct {
+	Kind Kind
+	// NotNull is the Fluss NOT NULL constraint; it is kept at every nesting level.
+	NotNull bool
+	// Precision is DECIMAL's precision, TIME/TIMESTAMP's fractional-second
+	// precision (0..9), or 0.
+	Precision int
+	// Scale is DECIMAL's scale.
+	Scale int
+	// Length is CHAR(n)'s and BINARY(n)'s length; VARCHAR(n)'s limit for String (0 = none).
+	Length int
+	// Elem is the element type of an ARRAY and the value type of a MAP.
+	Elem *T
+	// Key is the key type of a MAP.
+	Key *T
+	// Fields are the fields of a ROW.
+	Fields []Field
+}
+
+// Common types.
+var (
+	UnknownType = T{Kind: Unknown}
+	NullType    = T{Kind: Null}
+	BoolType    = T{Kind: Bool}
+	Int16Type   = T{Kind: Int16}
+	Int32Type   = T{Kind: Int32}
+	Int64Type   = T{Kind: Int64}
+	Float32Type = T{Kind: Float32}
+	Float64Type = T{Kind: Float64}
+	StringType  = T{Kind: String}
+	BytesType   = T{Kind: Bytes}
+	DateType    = T{Kind: Date}
+	NumericType = T{Kind: Decimal} // unconstrained numeric
+)
+
+// DecimalType returns DECIMAL(p,s).
+func DecimalType(p, s int) T { return T{Kind: Decimal, Precision: p, Scale: s} }
+
+// TimestampType returns TIMESTAMP(p).
+func TimestampType(p int) T { return T{Kind: Timestamp, Precision: p} }
+
+// TimestampTZType returns TIMESTAMP_LTZ(p).
+func TimestampTZType(p int) T { return T{Kind: TimestampTZ, Precision: p} }
+
+// ArrayOf returns ARRAY<elem>.
+func ArrayOf(elem T) T { return T{Kind: Array, Elem: &elem} }
+
+// Nullable returns t without its top-level NOT NULL.
+func (t T) Nullable() T { t.NotNull = false; return t }
+
+// IsInteger reports whether t is TINYINT, SMALLINT, INT or BIGINT.
+func (t T) IsInteger() bool { return t.Kind >= Int8 && t.Kind <= Int64 }
+
+// IsFloat reports whether t is FLOAT or DOUBLE.
+func (t T) IsFloat() bool { return t.Kind == Float32 || t.Kind == Float64 }
+
+// IsNumeric reports whether t is an integer, decimal or floating type.
+func (t T) IsNumeric() bool { return t.Kind >= Int8 && t.Kind <= Float64 }
+
+// IsString reports whether t is CHAR or STRING.
+func (t T) IsString() bool { return t.Kind == Char || t.Kind == String }
+
+// IsNested reports whether t is ARRAY, MAP or ROW.
+func (t T) IsNested() bool { return t.Kind == Array || t.Kind == Map || t.Kind == Row }
+
+// Equal reports whether a and b are the same type, ignoring top-level nullability.
+func (t T) Equal(o T) bool {
+	return t.Nullable().String() == o.Nullable().String()
+}
+
+// String prints the type as seed 000 prints Fluss types ("int NOT NULL",
+// "array<string NOT NULL>"); query-only kinds print their PostgreSQL names.
+func (t T) String() string {
+	var b strings.Builder
+	t.write(&b)
+	return b.String()
+}
+
+func (t T) write(b *strings.Builder) {
+	switch t.Kind {
+	case Unknown:
+		b.WriteString("unknown")
+	case Null:
+		b.WriteString("null")
+	case Bool:
+		b.WriteString("boolean")
+	case Int8:
+		b.WriteString("tinyint")
+	case Int16:
+		b.WriteString("smallint")
+	case Int32:
+		b.WriteString("int")
+	case Int64:
+		b.WriteString("bigint")
+	case Decimal:
+		if t.Precision == 0 {
+			b.WriteString("numeric")
+		} else {
+			fmt.Fprintf(b, "decimal(%d, %d)", t.Precision, t.Scale)
+		}
+	case Float32:
+		b.WriteString("float")
+	case Float64:
+		b.WriteString("double")
+	case Char:
+		fmt.Fprintf(b, "char(%d)", t.Length)
+	case String:
+		b.WriteString("string")
+	case Bytes:
+		b.WriteString("bytes")
+	case Binary:
+		fmt.Fprintf(b, "binary(%d)", t.Length)
+	case Date:
+		b.WriteString("date")
+	case Time:
+		fmt.Fprintf(b, "time(%d)", t.Precision)
+	case Timestamp:
+		fmt.Fprintf(b, "timestamp(%d)", t.Precision)
+	case TimestampTZ:
+		fmt.Fprintf(b, "timestamp_ltz(%d)", t.Precision)
+	case Interval:
+		b.WriteString("interval")
+	case Oid:
+		b.WriteString("oid")
+	case Name:
+		b.WriteString("name")
+	case Array:
+		b.WriteString("array<")
+		t.Elem.write(b)
+		b.WriteString(">")
+	case Map:
+		b.WriteString("map<")
+		t.Key.write(b)
+		b.WriteString(", ")
+		t.Elem.write(b)
+		b.WriteString(">")
+	case Row:
+		b.WriteString("row<")
+		for i, f := range t.Fields {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f.Name)
+			b.WriteString(" ")
+			f.Type.write(b)
+		}
+		b.WriteString(">")
+	default:
+		fmt.Fprintf(b, "kind(%d)", t.Kind)
+	}
+	if t.NotNull {
+		b.WriteString(" NOT NULL")
+	}
+}
+
+// IntervalArrowType is the Arrow type of an interval value.
+var IntervalArrowType = arrow.FixedWidthTypes.MonthDayNanoInterval
+
+// ArrowType returns the Arrow type of t, as DESIGN.md's type table maps it.
+// Unknown and Null values travel as utf8 (an unknown literal is its text).
+func (t T) ArrowType() arrow.DataType {
+	switch t.Kind {
+	case Unknown, Null, String, Char, Name:
+		return arrow.BinaryTypes.String
+	case Bool:
+		return arrow.FixedWidthTypes.Boolean
+	case Int8:
+		return arrow.PrimitiveTypes.Int8
+	case Int16:
+		return arrow.PrimitiveTypes.Int16
+	case Int32:
+		return arrow.PrimitiveTypes.Int32
+	case Int64:
+		return arrow.PrimitiveTypes.Int64
+	case Oid:
+		return arrow.PrimitiveTypes.Uint32
+	case Decimal:
+		p, s := t.Precision, t.Scale
+		if p == 0 { // unconstrained numeric: widest decimal128, scale kept by value
+			p, s = 38, t.Scale
+		}
+		return &arrow.Decimal128Type{Precision: int32(p), Scale: int32(s)}
+	case Float32:
+		return arrow.PrimitiveTypes.Float32
+	case Float64:
+		return arrow.PrimitiveTypes.Float64
+	case Bytes:
+		return arrow.BinaryTypes.Binary
+	case Binary:
+		return &arrow.FixedSizeBinaryType{ByteWidth: t.Length}
+	case Date:
+		return arrow.FixedWidthTypes.Date32
+	case Time:
+		switch {
+		case t.Precision <= 3:
+			return arrow.FixedWidthTypes.Time32ms
+		case t.Precision <= 6:
+			return arrow.FixedWidthTypes.Time64us
+		default:
+			return arrow.FixedWidthTypes.Time64ns
+		}
+	case Timestamp:
+		return &arrow.TimestampType{Unit: TimestampUnit(t.Precision)}
+	case TimestampTZ:
+		return &arrow.TimestampType{Unit: TimestampUnit(t.Precision), TimeZone: "UTC"}
+	case Interval:
+		return IntervalArrowType
+	case Array:
+		return arrow.ListOfField(arrow.Field{Name: "element", Type: t.Elem.ArrowType(), Nullable: !t.Elem.NotNull})
+	case Map:
+		m := arrow.MapOf(t.Key.ArrowType(), t.Elem.ArrowType())
+		m.SetItemNullable(!t.Elem.NotNull)
+		return m
+	case Row:
+		fs := make([]arrow.Field, len(t.Fields))
+		for i, f := range t.Fields {
+			fs[i] = arrow.Field{Name: f.Name, Type: f.Type.ArrowType(), Nullable: !f.Type.NotNull}
+		}
+		return arrow.StructOf(fs...)
+	}
+	panic(fmt.Sprintf("types: no Arrow type for kind %d", t.Kind))
+}
+
+// TimestampUnit returns the Arrow unit that holds fractional-second precision p:
+// microseconds up to 6 digits (PostgreSQL's resolution), nanoseconds above.
+func TimestampUnit(p int) arrow.TimeUnit {
+	if p > 6 {
+		return arrow.Nanosecond
+	}
+	return arrow.Microsecond
+}

@@ -114,7 +114,46 @@ func (b *binder) errAt(node ast.Node, err *sqlerr.Error) *sqlerr.Error {
 	if node == nil || b.stmt == nil {
 		return err
 	}
-	return err.WithPosition(b.stmt.Position(node.OriginTextPosition()))
+	off := node.OriginTextPosition()
+	if off == 0 {
+		// TiDB records no offset for table names and INSERT column lists;
+		// find the identifier in the text instead (its first occurrence as
+		// a whole word outside quotes, which is where these names stand).
+		switch x := node.(type) {
+		case *ast.TableName:
+			off = identOffset(b.stmt.Rewritten, x.Name.O)
+		case *ast.ColumnName:
+			off = identOffset(b.stmt.Rewritten, x.Name.O)
+		}
+	}
+	return err.WithPosition(b.stmt.Position(off))
+}
+
+// identOffset returns the byte offset of the first whole-word, unquoted-
+// string occurrence of name in text (case-insensitive), or 0.
+func identOffset(text, name string) int {
+	lower, lname := strings.ToLower(text), strings.ToLower(name)
+	inString := false
+	for i := 0; i < len(lower); i++ {
+		c := lower[i]
+		if c == '\'' {
+			inString = !inString
+			continue
+		}
+		if inString || !strings.HasPrefix(lower[i:], lname) {
+			continue
+		}
+		before := i == 0 || !isIdentByte(lower[i-1])
+		after := i+len(lname) >= len(lower) || !isIdentByte(lower[i+len(lname)])
+		if before && after {
+			return i
+		}
+	}
+	return 0
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c == '"' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // tablePath resolves a possibly schema-qualified table name. Unqualified

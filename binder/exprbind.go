@@ -263,10 +263,14 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 		}
 		resT = common.Nullable()
 		if common.Kind == types.Decimal {
+			// Each side keeps its own scale; the kernel aligns them (+ - %)
+			// or adds them (*), as PostgreSQL's numeric does.
+			ld, rd := operandDecimal(lt), operandDecimal(rt)
 			var err error
-			if resT, err = decimalResultType(op, operandDecimal(lt), operandDecimal(rt)); err != nil {
+			if resT, err = decimalResultType(op, ld, rd); err != nil {
 				return nil, b.errAt(n, err.(*sqlerr.Error))
 			}
+			return &BinaryOp{Op: op, L: b.castTo(l, types.T{Kind: types.Decimal, Scale: ld.Scale}), R: b.castTo(r, types.T{Kind: types.Decimal, Scale: rd.Scale}), T: resT}, nil
 		}
 	}
 	return &BinaryOp{Op: op, L: b.castTo(l, common), R: b.castTo(r, common), T: resT}, nil

@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -25,6 +26,11 @@ func literalValue(e ast.ExprNode) (v any, ok bool) {
 	case sql.LitInt:
 		return lit.Int, true
 	case sql.LitUint:
+		// TiDB reads LIMIT/OFFSET counts as unsigned; any integer that fits
+		// is an ordinary integer literal in PostgreSQL.
+		if lit.Uint <= math.MaxInt64 {
+			return int64(lit.Uint), true
+		}
 		return decimalText(strconv.FormatUint(lit.Uint, 10)), true
 	case sql.LitFloat:
 		return lit.Float, true

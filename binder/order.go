@@ -33,10 +33,8 @@ func (b *binder) bindOrderBy(proj *Project, input Node, ob *ast.OrderByClause) (
 		}
 		// PostgreSQL: NULLs sort as larger than every value, so they come
 		// last ascending and first descending unless NULLS FIRST/LAST says.
+		// (TiDB's ByItem.NullOrder only says no ASC/DESC was written.)
 		nullsFirst := item.Desc
-		if item.NullOrder {
-			nullsFirst = !nullsFirst
-		}
 		sort.Keys = append(sort.Keys, SortKey{Expr: &ColumnRef{Index: idx, Name: c.Name, T: c.T}, Desc: item.Desc, NullsFirst: nullsFirst})
 	}
 	return sort, nil
@@ -45,6 +43,12 @@ func (b *binder) bindOrderBy(proj *Project, input Node, ob *ast.OrderByClause) (
 // orderKeyColumn returns the output column an ORDER BY item names by ordinal
 // or by alias, or -1 when it is an expression to bind over the input.
 func (b *binder) orderKeyColumn(proj *Project, e ast.ExprNode) (int, error) {
+	if pos, ok := e.(*ast.PositionExpr); ok && pos.P == nil {
+		if pos.N < 1 || pos.N > len(proj.Cols) {
+			return 0, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos.N))
+		}
+		return pos.N - 1, nil
+	}
 	if lv, _ := literalValue(e); lv != nil {
 		if n, ok := lv.(int64); ok {
 			if n < 1 || int(n) > len(proj.Cols) {

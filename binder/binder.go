@@ -23,6 +23,9 @@ type binder struct {
 	cat    Catalog
 	stmt   *sql.Statement
 	params []types.T
+	// agg is the aggregate binder's state while an aggregating query's
+	// SELECT list, HAVING and ORDER BY are bound; nil elsewhere.
+	agg *aggState
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the
@@ -88,6 +91,22 @@ func visitExprs(n Node, fn func(Expr)) {
 		}
 	case *Filter:
 		fn(x.Cond)
+	case *Join:
+		if x.Cond != nil {
+			fn(x.Cond)
+		}
+	case *Aggregate:
+		for _, k := range x.GroupBy {
+			fn(k)
+		}
+		for _, a := range x.Aggs {
+			for _, e := range a.Args {
+				fn(e)
+			}
+			if a.Filter != nil {
+				fn(a.Filter)
+			}
+		}
 	case *Project:
 		for _, e := range x.Exprs {
 			fn(e)

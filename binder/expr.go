@@ -149,3 +149,47 @@ func Walk(e Expr, fn func(Expr)) {
 		Walk(x.X, fn)
 	}
 }
+
+// MapChildren returns e with each direct sub-expression replaced by fn's
+// result (e itself when it has none). The copy leaves e untouched.
+func MapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
+	switch x := e.(type) {
+	case *BinaryOp:
+		l, err := fn(x.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := fn(x.R)
+		if err != nil {
+			return nil, err
+		}
+		c := *x
+		c.L, c.R = l, r
+		return &c, nil
+	case *UnaryOp:
+		in, err := fn(x.X)
+		if err != nil {
+			return nil, err
+		}
+		c := *x
+		c.X = in
+		return &c, nil
+	case *IsNull:
+		in, err := fn(x.X)
+		if err != nil {
+			return nil, err
+		}
+		c := *x
+		c.X = in
+		return &c, nil
+	case *Cast:
+		in, err := fn(x.X)
+		if err != nil {
+			return nil, err
+		}
+		c := *x
+		c.X = in
+		return &c, nil
+	}
+	return e, nil
+}

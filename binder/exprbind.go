@@ -81,7 +81,21 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		}
 		return b.bindExpr(s, e)
 	case *ast.FuncCallExpr:
+		if aggregateNames[n.FnName.L] {
+			return b.bindAggregateCall(n, n.FnName.L, n.Args, false)
+		}
 		return b.bindFunc(s, n)
+	case *ast.AggregateFuncExpr:
+		name := aggName(n.F)
+		if !aggregateNames[name] {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", name))
+		}
+		if n.Order != nil {
+			return nil, b.errAt(n, sqlerr.NotSupported("ORDER BY inside an aggregate"))
+		}
+		return b.bindAggregateCall(n, name, n.Args, n.Distinct)
+	case *ast.WindowFuncExpr:
+		return nil, b.errAt(n, sqlerr.NotSupported("window functions"))
 	}
 	return nil, b.errAt(node, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", exprKind(node)))
 }

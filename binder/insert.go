@@ -19,7 +19,7 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	case len(ins.OnDuplicate) > 0:
 		return nil, sqlerr.NotSupported("INSERT ... ON CONFLICT DO UPDATE")
 	}
-	tsrc, err := b.bindTableSource(ins.Table.TableRefs)
+	tsrc, err := b.bindResultSet(ins.Table.TableRefs)
 	if err != nil {
 		return nil, err
 	}

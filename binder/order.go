@@ -8,24 +8,35 @@ import (
 
 // bindOrderBy is the ORDER BY binder. Following PostgreSQL, a key is an
 // output-column ordinal, else a bare name of an output column, else an
-// expression over the FROM columns (added to proj as a hidden column).
-func (b *binder) bindOrderBy(proj *Project, input Node, ob *ast.OrderByClause) (Node, error) {
-	sort := &Sort{Input: proj}
-	inScope := newScope(input)
+// expression bound like the select list (added to proj as a hidden column;
+// with DISTINCT that is an error, since the rows are already distinct).
+func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(ast.ExprNode) (Expr, error), distinct bool) ([]SortKey, error) {
+	var keys []SortKey
 	for _, item := range ob.Items {
 		idx, err := b.orderKeyColumn(proj, item.Expr)
 		if err != nil {
 			return nil, err
 		}
 		if idx < 0 {
-			e, err := b.bindExpr(inScope, item.Expr)
+			e, err := bindOut(item.Expr)
 			if err != nil {
 				return nil, err
 			}
 			e = b.resolveUnknown(e, types.StringType)
-			proj.Exprs = append(proj.Exprs, e)
-			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: e.Type().Nullable()})
-			idx = len(proj.Cols) - 1
+			for i, pe := range proj.Exprs {
+				if sameExpr(pe, e) {
+					idx = i
+					break
+				}
+			}
+			if idx < 0 {
+				if distinct {
+					return nil, b.errAt(item.Expr, sqlerr.New(sqlerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"))
+				}
+				proj.Exprs = append(proj.Exprs, e)
+				proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: e.Type().Nullable()})
+				idx = len(proj.Cols) - 1
+			}
 		}
 		c := proj.Cols[idx]
 		if c.T.IsNested() {
@@ -34,10 +45,9 @@ func (b *binder) bindOrderBy(proj *Project, input Node, ob *ast.OrderByClause) (
 		// PostgreSQL: NULLs sort as larger than every value, so they come
 		// last ascending and first descending unless NULLS FIRST/LAST says.
 		// (TiDB's ByItem.NullOrder only says no ASC/DESC was written.)
-		nullsFirst := item.Desc
-		sort.Keys = append(sort.Keys, SortKey{Expr: &ColumnRef{Index: idx, Name: c.Name, T: c.T}, Desc: item.Desc, NullsFirst: nullsFirst})
+		keys = append(keys, SortKey{Expr: &ColumnRef{Index: idx, Name: c.Name, T: c.T}, Desc: item.Desc, NullsFirst: item.Desc})
 	}
-	return sort, nil
+	return keys, nil
 }
 
 // orderKeyColumn returns the output column an ORDER BY item names by ordinal

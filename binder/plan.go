@@ -140,3 +140,110 @@ func (s *Insert) Params() []types.T      { return s.params }
 func (s *CreateTable) Params() []types.T { return nil }
 func (s *DropTable) Params() []types.T   { return nil }
 func (s *Explain) Params() []types.T     { return s.Statement.Params() }
+
+// JoinType is the kind of a join.
+type JoinType uint8
+
+// The join types.
+const (
+	InnerJoin JoinType = iota
+	LeftJoin
+	RightJoin
+	FullJoin
+	CrossJoin
+	SemiJoin
+	AntiJoin
+)
+
+var joinNames = [...]string{"inner", "left", "right", "full", "cross", "semi", "anti"}
+
+func (t JoinType) String() string { return joinNames[t] }
+
+// Join combines two inputs; its columns are the left's then the right's
+// (semi and anti joins output the left's only). Cond is bound over the
+// concatenated columns; nil means true.
+type Join struct {
+	Left, Right Node
+	Type        JoinType
+	Cond        Expr
+	// NullAware marks an anti join that implements NOT IN: a NULL on the
+	// right side makes every row unknown (no output).
+	NullAware bool
+	cols      []Column
+}
+
+func (n *Join) Columns() []Column { return n.cols }
+func (n *Join) Children() []Node  { return []Node{n.Left, n.Right} }
+
+// NewJoin builds a join of left and right.
+func NewJoin(left, right Node, t JoinType, cond Expr) *Join {
+	j := &Join{Left: left, Right: right, Type: t, Cond: cond}
+	if t == SemiJoin || t == AntiJoin {
+		j.cols = left.Columns()
+		return j
+	}
+	lc, rc := left.Columns(), right.Columns()
+	j.cols = make([]Column, 0, len(lc)+len(rc))
+	for _, c := range lc {
+		if t == RightJoin || t == FullJoin {
+			c.T = c.T.Nullable()
+		}
+		j.cols = append(j.cols, c)
+	}
+	for _, c := range rc {
+		if t == LeftJoin || t == FullJoin {
+			c.T = c.T.Nullable()
+		}
+		j.cols = append(j.cols, c)
+	}
+	return j
+}
+
+// AggCall is one aggregate computed by an Aggregate node.
+type AggCall struct {
+	Func     string
+	Args     []Expr // over the Aggregate's input; empty for count(*)
+	Distinct bool
+	Filter   Expr // nil: none
+	OrderBy  []SortKey
+	T        types.T
+}
+
+func (a AggCall) String() string {
+	s := a.Func + "("
+	if a.Distinct {
+		s += "DISTINCT "
+	}
+	if len(a.Args) == 0 {
+		s += "*"
+	}
+	for i, e := range a.Args {
+		if i > 0 {
+			s += ", "
+		}
+		s += e.String()
+	}
+	s += ")"
+	if a.Filter != nil {
+		s += " FILTER (WHERE " + a.Filter.String() + ")"
+	}
+	return s
+}
+
+// Aggregate groups its input by GroupBy and computes Aggs per group. Its
+// columns are the group keys, then the aggregates.
+type Aggregate struct {
+	Input   Node
+	GroupBy []Expr
+	Aggs    []AggCall
+	cols    []Column
+}
+
+func (n *Aggregate) Columns() []Column { return n.cols }
+func (n *Aggregate) Children() []Node  { return []Node{n.Input} }
+
+// Distinct removes duplicate rows.
+type Distinct struct{ Input Node }
+
+func (n *Distinct) Columns() []Column { return n.Input.Columns() }
+func (n *Distinct) Children() []Node  { return []Node{n.Input} }

@@ -6,18 +6,14 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// bindSelect binds a SELECT: FROM, then WHERE, the select list, ORDER BY and
-// LIMIT, each by its own clause binder.
+// bindSelect binds a SELECT: FROM, then WHERE, GROUP BY and HAVING, the
+// select list, DISTINCT, ORDER BY and LIMIT, each by its own clause binder.
 func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	switch {
 	case sel.With != nil:
 		return nil, sqlerr.NotSupported("WITH")
 	case sel.Kind != ast.SelectStmtKindSelect:
 		return nil, sqlerr.NotSupported("VALUES and TABLE statements")
-	case sel.GroupBy != nil || sel.Having != nil:
-		return nil, sqlerr.NotSupported("GROUP BY and HAVING")
-	case sel.Distinct:
-		return nil, sqlerr.NotSupported("SELECT DISTINCT")
 	case len(sel.WindowSpecs) > 0:
 		return nil, sqlerr.NotSupported("WINDOW")
 	case sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone:
@@ -30,20 +26,81 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		return nil, err
 	}
 	if sel.Where != nil {
+		if containsAggregate(sel.Where) {
+			return nil, b.errAt(sel.Where, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
+		}
 		if input, err = b.bindWhere(input, sel.Where); err != nil {
 			return nil, err
 		}
 	}
-	proj, err := b.bindSelectList(input, sel.Fields)
+	inScope := newScope(input)
+	// bindOut binds an expression of the select list, HAVING or ORDER BY:
+	// over the FROM columns, or over the Aggregate node when grouping.
+	bindOut := func(e ast.ExprNode) (Expr, error) { return b.bindExpr(inScope, e) }
+	projInput := input
+	if b.isAggregating(sel) {
+		prev := b.agg
+		defer func() { b.agg = prev }()
+		st := &aggState{input: inScope}
+		b.agg = st
+		if sel.GroupBy != nil {
+			for _, item := range sel.GroupBy.Items {
+				k, err := b.bindGroupKey(inScope, sel.Fields, item.Expr)
+				if err != nil {
+					return nil, err
+				}
+				st.keys = append(st.keys, k)
+			}
+		}
+		bindOut = func(e ast.ExprNode) (Expr, error) {
+			x, err := b.bindExpr(inScope, e)
+			if err != nil {
+				return nil, err
+			}
+			return b.rebase(e, x)
+		}
+		// Bind the select list and HAVING first so that every aggregate
+		// call is registered before the Aggregate node's schema is fixed;
+		// ORDER BY may add calls too, so the node is built lazily below.
+		projInput = nil
+	}
+	proj, err := b.bindSelectList(inScope, sel.Fields, bindOut)
 	if err != nil {
 		return nil, err
 	}
-	visible := len(proj.Cols)
-	var out Node = proj
-	if sel.OrderBy != nil {
-		if out, err = b.bindOrderBy(proj, input, sel.OrderBy); err != nil {
+	var having Expr
+	if sel.Having != nil {
+		if b.agg == nil {
+			return nil, sqlerr.New(sqlerr.InternalError, "HAVING outside aggregation")
+		}
+		if having, err = bindOut(sel.Having.Expr); err != nil {
 			return nil, err
 		}
+		if having, err = b.coerce(sel.Having.Expr, having, types.BoolType, "argument of HAVING"); err != nil {
+			return nil, err
+		}
+	}
+	visible := len(proj.Cols)
+	var sortKeys []SortKey
+	if sel.OrderBy != nil {
+		if sortKeys, err = b.bindOrderBy(proj, sel.OrderBy, bindOut, sel.Distinct); err != nil {
+			return nil, err
+		}
+	}
+	if projInput == nil {
+		var n Node = b.agg.node(input)
+		if having != nil {
+			n = &Filter{Input: n, Cond: having}
+		}
+		projInput = n
+	}
+	proj.Input = projInput
+	var out Node = proj
+	if sel.Distinct {
+		out = &Distinct{Input: out}
+	}
+	if len(sortKeys) > 0 {
+		out = &Sort{Input: out, Keys: sortKeys}
 	}
 	if sel.Limit != nil {
 		if out, err = b.bindLimit(out, sel.Limit); err != nil {
@@ -56,43 +113,68 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	return out, nil
 }
 
-// bindFrom binds the FROM clause: nothing (one empty row) or one table.
-func (b *binder) bindFrom(from *ast.TableRefsClause) (Node, error) {
-	if from == nil || from.TableRefs == nil {
-		return &Values{Rows: [][]Expr{{}}}, nil
+// isAggregating reports whether a SELECT groups: GROUP BY, HAVING, or an
+// aggregate call in the select list or ORDER BY.
+func (b *binder) isAggregating(sel *ast.SelectStmt) bool {
+	if sel.GroupBy != nil || sel.Having != nil {
+		return true
 	}
-	j := from.TableRefs
-	if j.Right != nil {
-		return nil, sqlerr.NotSupported("joins")
+	for _, f := range sel.Fields.Fields {
+		if f.Expr != nil && containsAggregate(f.Expr) {
+			return true
+		}
 	}
-	return b.bindTableSource(j.Left)
+	if sel.OrderBy != nil {
+		for _, item := range sel.OrderBy.Items {
+			if containsAggregate(item.Expr) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
-func (b *binder) bindTableSource(rs ast.ResultSetNode) (Node, error) {
-	ts, ok := rs.(*ast.TableSource)
-	if !ok {
-		if j, ok := rs.(*ast.Join); ok && j.Right == nil {
-			return b.bindTableSource(j.Left)
+// bindGroupKey is the GROUP BY binder: an output-column ordinal, an input
+// column, an output alias (PostgreSQL's fallback), or an expression.
+func (b *binder) bindGroupKey(in *scope, fields *ast.FieldList, e ast.ExprNode) (Expr, error) {
+	if containsAggregate(e) {
+		return nil, b.errAt(e, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in GROUP BY"))
+	}
+	pick := func(n int) (ast.ExprNode, error) {
+		if n < 1 || n > len(fields.Fields) || fields.Fields[n-1].Expr == nil {
+			return nil, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
 		}
-		return nil, sqlerr.NotSupported("this FROM item")
+		return fields.Fields[n-1].Expr, nil
 	}
-	tn, ok := ts.Source.(*ast.TableName)
-	if !ok {
-		return nil, sqlerr.NotSupported("subqueries in FROM")
+	if pos, ok := e.(*ast.PositionExpr); ok && pos.P == nil {
+		target, err := pick(pos.N)
+		if err != nil {
+			return nil, err
+		}
+		e = target
+	} else if lv, _ := literalValue(e); lv != nil {
+		if n, ok := lv.(int64); ok {
+			target, err := pick(int(n))
+			if err != nil {
+				return nil, err
+			}
+			e = target
+		}
+	} else if cn, ok := e.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {
+		if _, err := b.resolve(in, cn); err != nil {
+			for _, f := range fields.Fields {
+				if f.Expr != nil && ident(f.AsName) == ident(cn.Name.Name) {
+					e = f.Expr
+					break
+				}
+			}
+		}
 	}
-	path := tablePath(tn)
-	info, err := b.cat.GetTable(b.ctx, path)
+	k, err := b.bindExpr(in, e)
 	if err != nil {
-		if se := sqlerr.As(err); se != nil {
-			return nil, b.errAt(tn, se)
-		}
 		return nil, err
 	}
-	alias := ident(ts.AsName)
-	if alias == "" {
-		alias = path.Table
-	}
-	return NewScan(info, alias), nil
+	return b.resolveUnknown(k, types.StringType), nil
 }
 
 // bindWhere is the WHERE clause binder: its expression must be boolean.
@@ -109,10 +191,10 @@ func (b *binder) bindWhere(input Node, where ast.ExprNode) (Node, error) {
 
 // bindSelectList is the SELECT-list binder: it expands wildcards, types each
 // expression (an unknown literal becomes text) and names the output columns
-// as PostgreSQL does.
-func (b *binder) bindSelectList(input Node, fields *ast.FieldList) (*Project, error) {
-	s := newScope(input)
-	p := &Project{Input: input}
+// as PostgreSQL does. Its Project has no input yet: the caller sets it once
+// the clauses that may still add aggregates are bound.
+func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(ast.ExprNode) (Expr, error)) (*Project, error) {
+	p := &Project{}
 	for _, f := range fields.Fields {
 		if f.WildCard != nil {
 			table := ident(f.WildCard.Table)
@@ -121,6 +203,9 @@ func (b *binder) bindSelectList(input Node, fields *ast.FieldList) (*Project, er
 			}
 			if table == "" && len(s.cols) == 0 {
 				return nil, sqlerr.New(sqlerr.SyntaxError, "SELECT * with no tables specified is not valid")
+			}
+			if b.agg != nil {
+				return nil, sqlerr.New(sqlerr.GroupingError, "SELECT * is not allowed in an aggregating query; name the grouped columns")
 			}
 			for i, c := range s.cols {
 				if table != "" && c.Table != table {
@@ -131,7 +216,7 @@ func (b *binder) bindSelectList(input Node, fields *ast.FieldList) (*Project, er
 			}
 			continue
 		}
-		e, err := b.bindExpr(s, f.Expr)
+		e, err := bindOut(f.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +225,7 @@ func (b *binder) bindSelectList(input Node, fields *ast.FieldList) (*Project, er
 			e = &Const{T: types.StringType}
 		}
 		col := Column{Name: outputName(f), T: e.Type().Nullable()}
-		if ref, ok := e.(*ColumnRef); ok {
+		if ref, ok := e.(*ColumnRef); ok && b.agg == nil {
 			src := s.cols[ref.Index]
 			col.TableID, col.Ordinal, col.Table = src.TableID, src.Ordinal, src.Table
 		}
@@ -166,6 +251,8 @@ func exprName(e ast.ExprNode) string {
 		return ident(x.Name.Name)
 	case *ast.ParenthesesExpr:
 		return exprName(x.Expr)
+	case *ast.AggregateFuncExpr:
+		return aggName(x.F)
 	case *ast.FuncCallExpr:
 		if x.FnName.L == castFunc && len(x.Args) == 2 {
 			if n := exprName(x.Args[0]); n != "?column?" {

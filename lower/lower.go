@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
@@ -120,7 +122,7 @@ func lowerNode(n binder.Node) (Node, error) {
 		}
 		return l, nil
 	}
-	return nil, sqlerr.New(sqlerr.InternalError, "cannot lower plan node %T", n)
+	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported yet", planNodeName(n))
 }
 
 var arithOps = map[binder.Op]exec.ArithOp{
@@ -191,4 +193,16 @@ func lowerExpr(e binder.Expr) (exec.Expr, error) {
 		}
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s cannot be lowered", e.String())
+}
+
+func planNodeName(n binder.Node) string {
+	switch x := n.(type) {
+	case *binder.Join:
+		return x.Type.String() + " join"
+	case *binder.Aggregate:
+		return "aggregation"
+	case *binder.Distinct:
+		return "SELECT DISTINCT"
+	}
+	return fmt.Sprintf("plan node %T", n)
 }

@@ -65,6 +65,16 @@ func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Nod
 		c := *x
 		c.Input = fn(x.Input)
 		return &c
+	case *binder.Distinct:
+		return &binder.Distinct{Input: fn(x.Input)}
+	case *binder.Aggregate:
+		c := *x
+		c.Input = fn(x.Input)
+		return &c
+	case *binder.Join:
+		c := *x
+		c.Left, c.Right = fn(x.Left), fn(x.Right)
+		return &c
 	}
 	return n
 }

@@ -44,6 +44,7 @@ const (
 	DuplicateTable                Code = "42P07"
 	DuplicateColumn               Code = "42701"
 	DuplicateObject               Code = "42710"
+	DuplicateAlias                Code = "42712"
 	AmbiguousColumn               Code = "42702"
 	DatatypeMismatch              Code = "42804"
 	CannotCoerce                  Code = "42846"

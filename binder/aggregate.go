@@ -1,0 +1,244 @@
+package binder
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// aggregateNames are the aggregate functions sqlgate knows, by the name
+// PostgreSQL uses (TiDB's names are mapped by aggName).
+var aggregateNames = map[string]bool{
+	"count": true, "sum": true, "avg": true, "min": true, "max": true,
+	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
+	"stddev": true, "stddev_samp": true, "stddev_pop": true,
+	"variance": true, "var_samp": true, "var_pop": true,
+}
+
+// aggName maps TiDB's spelling of an aggregate to PostgreSQL's.
+func aggName(n string) string {
+	n = strings.ToLower(n)
+	switch n {
+	case "std", "stddev": // TiDB reads STDDEV as the population deviation; PostgreSQL's is the sample's
+		return "stddev"
+	case "variance":
+		return "variance"
+	}
+	return n
+}
+
+// aggState is the aggregate binder's state: it is active while the SELECT
+// list, HAVING and ORDER BY of an aggregating query are bound.
+type aggState struct {
+	input *scope
+	keys  []Expr // GROUP BY expressions over the input
+	calls []AggCall
+	// inCall is set while an aggregate's arguments are bound (nesting is an error).
+	inCall bool
+}
+
+// aggRef stands for output column Index of the Aggregate node (a group key
+// or an aggregate) inside an expression bound over the Aggregate's input;
+// rebase turns it into a ColumnRef.
+type aggRef struct {
+	Index int
+	Name  string
+	T     types.T
+}
+
+func (e *aggRef) Type() types.T  { return e.T }
+func (e *aggRef) String() string { return e.Name }
+
+// containsAggregate reports whether an expression calls an aggregate
+// (outside subqueries, which aggregate on their own).
+func containsAggregate(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	v := &aggFinder{}
+	n.Accept(v)
+	return v.found
+}
+
+type aggFinder struct{ found bool }
+
+func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.AggregateFuncExpr:
+		v.found = true
+		return n, true
+	case *ast.FuncCallExpr:
+		if aggregateNames[x.FnName.L] {
+			v.found = true
+			return n, true
+		}
+	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
+		return n, true
+	}
+	return n, false
+}
+
+func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// bindAggregateCall binds an aggregate function call in the aggregate
+// context and returns a reference to its result column.
+func (b *binder) bindAggregateCall(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool) (Expr, error) {
+	st := b.agg
+	if st == nil {
+		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here"))
+	}
+	if st.inCall {
+		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate function calls cannot be nested"))
+	}
+	st.inCall = true
+	defer func() { st.inCall = false }()
+	call := AggCall{Func: name, Distinct: distinct}
+	star := name == "count" && len(args) == 1 && isStarArg(args[0]) && !distinct
+	if !star {
+		for _, a := range args {
+			e, err := b.bindExpr(st.input, a)
+			if err != nil {
+				return nil, err
+			}
+			call.Args = append(call.Args, b.resolveUnknown(e, types.StringType))
+		}
+	}
+	var argTypes []types.T
+	for _, a := range call.Args {
+		argTypes = append(argTypes, a.Type())
+	}
+	t, err := aggResultType(name, argTypes)
+	if err != nil {
+		return nil, b.errAt(node, err.(*sqlerr.Error))
+	}
+	call.T = t
+	idx := len(st.keys) + len(st.calls)
+	st.calls = append(st.calls, call)
+	return &aggRef{Index: idx, Name: name, T: t}, nil
+}
+
+// isStarArg recognises the argument TiDB puts in count(*): the literal 1.
+func isStarArg(e ast.ExprNode) bool {
+	v, ok := literalValue(e)
+	return ok && v == int64(1)
+}
+
+// aggResultType gives PostgreSQL 15's result type of an aggregate.
+func aggResultType(name string, args []types.T) (types.T, error) {
+	sig := func() string {
+		names := make([]string, len(args))
+		for i, a := range args {
+			names[i] = a.PGName()
+		}
+		return name + "(" + strings.Join(names, ", ") + ")"
+	}
+	noFunc := func() (types.T, error) {
+		return types.T{}, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", sig()).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if name == "count" {
+		return types.T{Kind: types.Int64, NotNull: true}, nil
+	}
+	if name == "string_agg" {
+		if len(args) != 2 || !args[0].IsString() || !args[1].IsString() {
+			return noFunc()
+		}
+		return types.StringType, nil
+	}
+	if len(args) != 1 {
+		return noFunc()
+	}
+	a := args[0].Nullable()
+	switch name {
+	case "sum":
+		switch {
+		case a.Kind == types.Int8 || a.Kind == types.Int16 || a.Kind == types.Int32:
+			return types.Int64Type, nil
+		case a.Kind == types.Int64:
+			return types.NumericType, nil
+		case a.Kind == types.Decimal:
+			return types.T{Kind: types.Decimal, Scale: a.Scale}, nil
+		case a.IsFloat():
+			return a, nil
+		case a.Kind == types.Interval:
+			return a, nil
+		}
+	case "avg":
+		switch {
+		case a.IsInteger():
+			return types.T{Kind: types.Decimal, Scale: 16}, nil
+		case a.Kind == types.Decimal:
+			return types.T{Kind: types.Decimal, Scale: max(a.Scale, 16)}, nil
+		case a.IsFloat():
+			return types.Float64Type, nil
+		}
+	case "min", "max":
+		if !a.IsNested() && a.Kind != types.Bool {
+			return a, nil
+		}
+	case "bool_and", "bool_or", "every":
+		if a.Kind == types.Bool {
+			return types.BoolType, nil
+		}
+	case "array_agg":
+		return types.ArrayOf(a), nil
+	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+		switch {
+		case a.IsFloat():
+			return types.Float64Type, nil
+		case a.IsInteger() || a.Kind == types.Decimal:
+			return types.T{Kind: types.Decimal, Scale: 16}, nil
+		}
+	}
+	return noFunc()
+}
+
+// rebase rewrites an expression bound over the aggregate's input into one
+// over the Aggregate node's output: group-key subtrees and aggregate
+// references become column references; any other input column is a
+// grouping error, as in PostgreSQL.
+func (b *binder) rebase(node ast.Node, e Expr) (Expr, error) {
+	st := b.agg
+	for i, k := range st.keys {
+		if sameExpr(k, e) {
+			return &ColumnRef{Index: i, Name: exprLabel(k), T: k.Type()}, nil
+		}
+	}
+	switch x := e.(type) {
+	case *aggRef:
+		return &ColumnRef{Index: x.Index, Name: x.Name, T: x.T}, nil
+	case *ColumnRef:
+		c := st.input.cols[x.Index]
+		name := c.Name
+		if c.Table != "" {
+			name = c.Table + "." + c.Name
+		}
+		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name))
+	}
+	return MapChildren(e, func(c Expr) (Expr, error) { return b.rebase(node, c) })
+}
+
+func exprLabel(e Expr) string {
+	if c, ok := e.(*ColumnRef); ok {
+		return c.Name
+	}
+	return e.String()
+}
+
+// newAggregate builds the Aggregate node once every call is registered.
+func (st *aggState) node(input Node) *Aggregate {
+	a := &Aggregate{Input: input, GroupBy: st.keys, Aggs: st.calls}
+	for _, k := range st.keys {
+		c := Column{Name: exprLabel(k), T: k.Type().Nullable()}
+		if ref, ok := k.(*ColumnRef); ok {
+			c = st.input.cols[ref.Index]
+		}
+		a.cols = append(a.cols, c)
+	}
+	for _, call := range st.calls {
+		a.cols = append(a.cols, Column{Name: call.Func, T: call.T})
+	}
+	return a
+}

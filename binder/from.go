@@ -1,0 +1,224 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// bindFrom is the FROM-clause binder: nothing (one empty row), a table, a
+// derived table, or joins of them.
+func (b *binder) bindFrom(from *ast.TableRefsClause) (Node, error) {
+	if from == nil || from.TableRefs == nil {
+		return &Values{Rows: [][]Expr{{}}}, nil
+	}
+	return b.bindResultSet(from.TableRefs)
+}
+
+func (b *binder) bindResultSet(rs ast.ResultSetNode) (Node, error) {
+	switch x := rs.(type) {
+	case *ast.Join:
+		if x.Right == nil {
+			return b.bindResultSet(x.Left)
+		}
+		return b.bindJoin(x)
+	case *ast.TableSource:
+		return b.bindTableSource(x)
+	}
+	return nil, sqlerr.NotSupported("this FROM item")
+}
+
+func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
+	alias := ident(ts.AsName)
+	switch src := ts.Source.(type) {
+	case *ast.TableName:
+		path := tablePath(src)
+		info, err := b.cat.GetTable(b.ctx, path)
+		if err != nil {
+			if se := sqlerr.As(err); se != nil {
+				return nil, b.errAt(src, se)
+			}
+			return nil, err
+		}
+		if alias == "" {
+			alias = path.Table
+		}
+		return NewScan(info, alias), nil
+	case *ast.SelectStmt:
+		inner, err := b.bindSelect(src)
+		if err != nil {
+			return nil, err
+		}
+		return relabel(inner, alias, ts.ColumnNames)
+	case *ast.Join:
+		return b.bindResultSet(src)
+	}
+	return nil, sqlerr.NotSupported("this FROM item")
+}
+
+// relabel qualifies a derived table's columns with its alias (and renames
+// them when a column alias list is given).
+func relabel(n Node, alias string, names []ast.CIStr) (Node, error) {
+	cols := n.Columns()
+	if len(names) > len(cols) {
+		return nil, sqlerr.New(sqlerr.InvalidColumnReference, "table %q has %d columns available but %d columns specified", alias, len(cols), len(names))
+	}
+	p := &Project{Input: n}
+	for i, c := range cols {
+		p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
+		c.Table = alias
+		c.TableID, c.Ordinal = 0, 0
+		if i < len(names) {
+			c.Name = ident(names[i])
+		}
+		p.Cols = append(p.Cols, c)
+	}
+	return p, nil
+}
+
+// bindJoin binds a JOIN with ON, USING or NATURAL.
+func (b *binder) bindJoin(j *ast.Join) (Node, error) {
+	left, err := b.bindResultSet(j.Left)
+	if err != nil {
+		return nil, err
+	}
+	right, err := b.bindResultSet(j.Right)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDuplicateAliases(left, right); err != nil {
+		return nil, err
+	}
+	jt := InnerJoin
+	switch j.Tp {
+	case ast.LeftJoin:
+		jt = LeftJoin
+	case ast.RightJoin:
+		jt = RightJoin
+	default:
+		if j.On == nil && len(j.Using) == 0 && !j.NaturalJoin {
+			jt = CrossJoin
+		}
+	}
+	join := NewJoin(left, right, jt, nil)
+	switch {
+	case j.On != nil:
+		cond, err := b.bindExpr(newScope(join), j.On.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if cond, err = b.coerce(j.On.Expr, cond, types.BoolType, "argument of JOIN/ON"); err != nil {
+			return nil, err
+		}
+		join.Cond = cond
+		return join, nil
+	case len(j.Using) > 0 || j.NaturalJoin:
+		var names []string
+		if j.NaturalJoin {
+			rightNames := map[string]bool{}
+			for _, c := range right.Columns() {
+				rightNames[c.Name] = true
+			}
+			for _, c := range left.Columns() {
+				if rightNames[c.Name] {
+					names = append(names, c.Name)
+				}
+			}
+		} else {
+			for _, cn := range j.Using {
+				names = append(names, ident(cn.Name))
+			}
+		}
+		return b.bindUsing(join, names)
+	}
+	return join, nil
+}
+
+func checkDuplicateAliases(left, right Node) error {
+	seen := map[string]bool{}
+	for _, c := range left.Columns() {
+		if c.Table != "" {
+			seen[c.Table] = true
+		}
+	}
+	done := map[string]bool{}
+	for _, c := range right.Columns() {
+		if c.Table != "" && seen[c.Table] && !done[c.Table] {
+			return sqlerr.New(sqlerr.DuplicateAlias, "table name %q specified more than once", c.Table)
+		}
+		done[c.Table] = true
+	}
+	return nil
+}
+
+// bindUsing joins on equality of the named columns and, as PostgreSQL does,
+// shows each of them once, first, followed by the other columns of each side.
+func (b *binder) bindUsing(join *Join, names []string) (Node, error) {
+	nl := len(join.Left.Columns())
+	cols := join.Columns()
+	find := func(name string, from, to int) (int, error) {
+		found := -1
+		for i := from; i < to; i++ {
+			if cols[i].Name == name {
+				if found >= 0 {
+					return 0, sqlerr.New(sqlerr.AmbiguousColumn, "common column name %q appears more than once in left table", name)
+				}
+				found = i
+			}
+		}
+		if found < 0 {
+			side := "left"
+			if from > 0 {
+				side = "right"
+			}
+			return 0, sqlerr.New(sqlerr.UndefinedColumn, "column %q specified in USING clause does not exist in %s table", name, side)
+		}
+		return found, nil
+	}
+	var cond Expr
+	merged := map[int]bool{}
+	p := &Project{Input: join}
+	for _, name := range names {
+		li, err := find(name, 0, nl)
+		if err != nil {
+			return nil, err
+		}
+		ri, err := find(name, nl, len(cols))
+		if err != nil {
+			return nil, err
+		}
+		eq, err := b.makeBinary(nil, OpEq, &ColumnRef{Index: li, Name: name, T: cols[li].T}, &ColumnRef{Index: ri, Name: name, T: cols[ri].T})
+		if err != nil {
+			return nil, err
+		}
+		if cond == nil {
+			cond = eq
+		} else {
+			cond = &BinaryOp{Op: OpAnd, L: cond, R: eq, T: types.BoolType}
+		}
+		merged[li], merged[ri] = true, true
+		src := li
+		if join.Type == RightJoin {
+			src = ri
+		}
+		if join.Type == FullJoin {
+			return nil, sqlerr.NotSupported("FULL JOIN ... USING")
+		}
+		c := cols[src]
+		p.Exprs = append(p.Exprs, &ColumnRef{Index: src, Name: name, T: c.T})
+		c.Table = ""
+		p.Cols = append(p.Cols, c)
+	}
+	join.Cond = cond
+	if join.Type == CrossJoin {
+		join.Type = InnerJoin
+	}
+	for i, c := range cols {
+		if merged[i] {
+			continue
+		}
+		p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
+		p.Cols = append(p.Cols, c)
+	}
+	return p, nil
+}

@@ -47,6 +47,10 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 		return &Query{Plan: b.finishParams(plan), params: b.params}, nil
 	case *ast.InsertStmt:
 		return b.bindInsert(node)
+	case *ast.UpdateStmt:
+		return b.bindUpdate(node)
+	case *ast.DeleteStmt:
+		return b.bindDelete(node)
 	case *ast.CreateTableStmt:
 		return b.bindCreateTable(node)
 	case *ast.DropTableStmt:

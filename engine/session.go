@@ -62,14 +62,65 @@ func (s *session) Prepare(ctx context.Context, text string, paramOIDs []uint32) 
 		declared[i] = t
 	}
 	out := make([]pgwire.Statement, 0, len(stmts))
-	for _, st := range stmts {
-		ps, err := s.prepareOne(ctx, st, declared)
+	if len(stmts) == 1 {
+		// One statement (always the case for Parse): bind now, so that
+		// Describe knows the parameter and result types and errors surface
+		// at Parse, as in PostgreSQL.
+		ps, err := s.prepareOne(ctx, stmts[0], declared)
 		if err != nil {
 			return nil, s.failed(err)
 		}
-		out = append(out, ps)
+		return append(out, ps), nil
+	}
+	// Several statements (a simple query): each is bound just before it
+	// runs, so that "CREATE TABLE t ...; INSERT INTO t ..." sees the table.
+	for _, st := range stmts {
+		out = append(out, &lazyStatement{sess: s, parsed: st, declared: declared})
 	}
 	return out, nil
+}
+
+// lazyStatement binds on first use. pgwire asks for Columns() and then
+// Execute() of one statement of a simple query before the next one's.
+type lazyStatement struct {
+	sess     *session
+	parsed   *sql.Statement
+	declared []types.T
+	ps       *statement
+	err      error
+	done     bool
+}
+
+func (l *lazyStatement) bind() (*statement, error) {
+	if !l.done {
+		l.done = true
+		l.ps, l.err = l.sess.prepareOne(context.Background(), l.parsed, l.declared)
+		if l.err != nil {
+			l.err = l.sess.failed(l.err)
+		}
+	}
+	return l.ps, l.err
+}
+
+func (l *lazyStatement) SQL() string { return l.parsed.Text }
+func (l *lazyStatement) ParamTypes() []types.T {
+	if ps, err := l.bind(); err == nil {
+		return ps.ParamTypes()
+	}
+	return nil
+}
+func (l *lazyStatement) Columns() []pgwire.ResultColumn {
+	if ps, err := l.bind(); err == nil {
+		return ps.Columns()
+	}
+	return nil
+}
+func (l *lazyStatement) Execute(ctx context.Context, params []any) (pgwire.Result, error) {
+	ps, err := l.bind()
+	if err != nil {
+		return nil, err
+	}
+	return ps.Execute(ctx, params)
 }
 
 // failed marks an open transaction block as failed, as PostgreSQL does after
@@ -111,6 +162,14 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		}
 	case *binder.Insert:
 		if ps.plan, err = lower.Plan(b.Source); err != nil {
+			return nil, err
+		}
+	case *binder.Update:
+		if ps.plan, err = lower.Plan(b.Source); err != nil {
+			return nil, err
+		}
+	case *binder.Delete:
+		if ps.plan, err = lower.Plan(b.Keys); err != nil {
 			return nil, err
 		}
 	case *binder.Explain:
@@ -216,27 +275,35 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case *binder.Explain:
 		return explainResult(s.eng, ps.plan), nil
 	case *binder.Insert:
-		if err := s.write(); err != nil {
-			return nil, err
-		}
-		src, err := ps.plan.Build(rt)
+		t, src, err := s.openWrite(rt, ps.plan, b.Table)
 		if err != nil {
 			return nil, err
-		}
-		t, err := s.eng.store.Table(ctx, b.Table.Path)
-		if err != nil {
-			src.Close()
-			return nil, err
-		}
-		if t.Info().TableID != b.Table.TableID {
-			src.Close()
-			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", b.Table.Path.Table)
 		}
 		ins := &exec.Insert{Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing}
 		if err := ins.Run(ctx); err != nil {
 			return nil, err
 		}
 		return tagOnly(fmt.Sprintf("INSERT 0 %d", ins.Rows)), nil
+	case *binder.Update:
+		t, src, err := s.openWrite(rt, ps.plan, b.Table)
+		if err != nil {
+			return nil, err
+		}
+		up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged}
+		if err := up.Run(ctx); err != nil {
+			return nil, err
+		}
+		return tagOnly(fmt.Sprintf("UPDATE %d", up.Rows)), nil
+	case *binder.Delete:
+		t, src, err := s.openWrite(rt, ps.plan, b.Table)
+		if err != nil {
+			return nil, err
+		}
+		del := &exec.Delete{Table: t, Source: src}
+		if err := del.Run(ctx); err != nil {
+			return nil, err
+		}
+		return tagOnly(fmt.Sprintf("DELETE %d", del.Rows)), nil
 	case *binder.CreateTable:
 		if err := s.write(); err != nil {
 			return nil, err
@@ -261,6 +328,27 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return tagOnly("DROP TABLE"), nil
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %T", ps.bound)
+}
+
+// openWrite opens the target table of a write and instantiates the plan
+// that feeds it, after checking that writing is allowed here and that the
+// table is still the one the statement was bound against.
+func (s *session) openWrite(rt *lower.Runtime, plan lower.Node, info fluss.TableInfo) (fluss.Table, exec.Operator, error) {
+	if err := s.write(); err != nil {
+		return nil, nil, err
+	}
+	t, err := s.eng.store.Table(rt.Ctx, info.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.Info().TableID != info.TableID {
+		return nil, nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
+	}
+	src, err := plan.Build(rt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, src, nil
 }
 
 // write refuses writes inside a transaction block: statements autocommit,
@@ -448,5 +536,3 @@ func (o *onceOperator) Close() {
 		o.batch = nil
 	}
 }
-
-var _ fluss.Store = (fluss.Store)(nil)

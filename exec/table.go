@@ -162,4 +162,176 @@ func cancelled(err error) error {
 	return sqlerr.Wrap(err, sqlerr.QueryCanceled, "canceling statement due to user request")
 }
 
-var _ = fmt.Sprint
+// Update upserts the new rows Source yields into a primary-key table. When
+// KeyChanged, each batch also carries the old keys (after the table's
+// columns): then every row is read first, the new keys are checked for
+// collisions (23505, as PostgreSQL's unique primary key reports), all old
+// keys are deleted and all new rows written — so that SET id = id + 1
+// cannot clobber a row it has not moved yet.
+type Update struct {
+	EC         *EvalContext
+	Table      fluss.Table
+	Source     Operator
+	KeyChanged bool
+	Rows       int64
+}
+
+// Run drains Source into the table.
+func (o *Update) Run(ctx context.Context) error {
+	defer o.Source.Close()
+	info := o.Table.Info()
+	schema := info.ArrowSchema()
+	ncols := len(schema.Fields())
+	if !o.KeyChanged {
+		for {
+			b, err := o.Source.Next(ctx)
+			if err != nil || b == nil {
+				return err
+			}
+			rec := array.NewRecordBatch(schema, b.Columns()[:ncols], b.NumRows())
+			b.Release()
+			_, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
+			n := rec.NumRows()
+			rec.Release()
+			if err != nil {
+				return err
+			}
+			o.Rows += n
+		}
+	}
+	var batches []arrow.RecordBatch
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	for {
+		b, err := o.Source.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		batches = append(batches, b)
+	}
+	if len(batches) == 0 {
+		return nil
+	}
+	pk := info.Descriptor.Schema.PrimaryKey
+	keyOf := func(b arrow.RecordBatch, row int, cols []int) string {
+		var sb []byte
+		for _, c := range cols {
+			sb = fmt.Appendf(sb, "%v\x00", valueAt(b.Column(c), row))
+		}
+		return string(sb)
+	}
+	newKeyCols := make([]int, len(pk))
+	oldKeyCols := make([]int, len(pk))
+	for i, k := range pk {
+		newKeyCols[i] = info.ColumnIndex(k)
+		oldKeyCols[i] = ncols + i
+	}
+	oldKeys, newKeys := map[string]bool{}, map[string]bool{}
+	for _, b := range batches {
+		for r := 0; r < int(b.NumRows()); r++ {
+			oldKeys[keyOf(b, r, oldKeyCols)] = true
+		}
+	}
+	var fs []arrow.Field
+	for _, c := range newKeyCols {
+		fs = append(fs, schema.Field(c))
+	}
+	keySchema := arrow.NewSchema(fs, nil)
+	for _, b := range batches {
+		for r := 0; r < int(b.NumRows()); r++ {
+			k := keyOf(b, r, newKeyCols)
+			if newKeys[k] {
+				return duplicateKey(info)
+			}
+			newKeys[k] = true
+		}
+		// A new key that exists and is not being moved away collides.
+		cols := make([]arrow.Array, len(newKeyCols))
+		for i, c := range newKeyCols {
+			cols[i] = b.Column(c)
+		}
+		probe := array.NewRecordBatch(keySchema, cols, b.NumRows())
+		found, err := o.Table.Lookup(ctx, probe, newKeyCols)
+		probe.Release()
+		if err != nil {
+			return err
+		}
+		if found != nil {
+			idx := make([]int, len(newKeyCols))
+			for i := range idx {
+				idx[i] = i
+			}
+			for r := 0; r < int(found.NumRows()); r++ {
+				if !oldKeys[keyOf(found, r, idx)] {
+					found.Release()
+					return duplicateKey(info)
+				}
+			}
+			found.Release()
+		}
+	}
+	for _, b := range batches {
+		keys := array.NewRecordBatch(keySchema, b.Columns()[ncols:], b.NumRows())
+		_, err := o.Table.Delete(ctx, keys)
+		keys.Release()
+		if err != nil {
+			return err
+		}
+	}
+	for _, b := range batches {
+		rec := array.NewRecordBatch(schema, b.Columns()[:ncols], b.NumRows())
+		_, err := o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
+		rec.Release()
+		if err != nil {
+			return err
+		}
+		o.Rows += b.NumRows()
+	}
+	return nil
+}
+
+func duplicateKey(info fluss.TableInfo) error {
+	return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint %q", info.Path.Table+"_pkey")
+}
+
+// Delete deletes the keys Source yields from a primary-key table.
+type Delete struct {
+	Table  fluss.Table
+	Source Operator
+	Rows   int64
+}
+
+// Run drains Source into deletes, one durable write per batch.
+func (o *Delete) Run(ctx context.Context) error {
+	defer o.Source.Close()
+	info := o.Table.Info()
+	schema := info.ArrowSchema()
+	var fs []arrow.Field
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		fs = append(fs, schema.Field(info.ColumnIndex(k)))
+	}
+	keySchema := arrow.NewSchema(fs, nil)
+	for {
+		b, err := o.Source.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			return nil
+		}
+		keys := array.NewRecordBatch(keySchema, b.Columns(), b.NumRows())
+		b.Release()
+		res, err := o.Table.Delete(ctx, keys)
+		keys.Release()
+		if err != nil {
+			return err
+		}
+		o.Rows += res.Rows
+	}
+}

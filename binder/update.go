@@ -1,0 +1,161 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Update rewrites the rows of a primary-key table that Source selects:
+// Source yields the new rows (every column, in table order) and, when
+// KeyChanged is set, after them the primary key each row had before (which
+// is deleted first). One scan feeds both, so they always agree.
+type Update struct {
+	Table      fluss.TableInfo
+	Source     Node
+	KeyChanged bool
+	params     []types.T
+}
+
+// Delete removes the rows of a primary-key table whose keys Keys yields
+// (the primary-key columns, in key order).
+type Delete struct {
+	Table  fluss.TableInfo
+	Keys   Node
+	params []types.T
+}
+
+func (s *Update) Params() []types.T { return s.params }
+func (s *Delete) Params() []types.T { return s.params }
+
+// writableTable binds the single target table of UPDATE/DELETE and checks
+// that it is a primary-key table: a Fluss log table is append-only.
+func (b *binder) writableTable(refs *ast.TableRefsClause, verb string) (*Scan, error) {
+	if refs == nil || refs.TableRefs == nil || refs.TableRefs.Right != nil {
+		return nil, sqlerr.NotSupported(verb + " with several tables")
+	}
+	n, err := b.bindResultSet(refs.TableRefs)
+	if err != nil {
+		return nil, err
+	}
+	scan, ok := n.(*Scan)
+	if !ok {
+		return nil, sqlerr.NotSupported(verb + " of this target")
+	}
+	if !scan.Table.HasPrimaryKey() {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot %s table %q: it is a log table (no primary key), which is append-only", verb, scan.Table.Path.Table).
+			WithHint("Only primary-key tables support UPDATE and DELETE.")
+	}
+	return scan, nil
+}
+
+func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
+	switch {
+	case up.MultipleTable:
+		return nil, sqlerr.NotSupported("UPDATE of several tables")
+	case up.Order != nil || up.Limit != nil:
+		return nil, sqlerr.NotSupported("UPDATE ... ORDER BY / LIMIT")
+	case up.With != nil:
+		return nil, sqlerr.NotSupported("WITH ... UPDATE")
+	}
+	scan, err := b.writableTable(up.TableRefs, "update")
+	if err != nil {
+		return nil, err
+	}
+	info := scan.Table
+	var input Node = scan
+	if up.Where != nil {
+		if input, err = b.bindWhere(input, up.Where); err != nil {
+			return nil, err
+		}
+	}
+	s := newScope(input)
+	cols := info.Descriptor.Schema.Columns
+	set := make([]Expr, len(cols))
+	for _, a := range up.List {
+		name := ident(a.Column.Name)
+		if t := ident(a.Column.Table); t != "" && t != scan.Alias {
+			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", t))
+		}
+		idx := info.ColumnIndex(name)
+		if idx < 0 {
+			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
+		}
+		if set[idx] != nil {
+			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
+		}
+		var e Expr
+		if _, isDefault := a.Expr.(*ast.DefaultExpr); isDefault {
+			e = &Const{T: cols[idx].Type.Nullable()}
+		} else if e, err = b.bindExpr(s, a.Expr); err != nil {
+			return nil, err
+		}
+		if c, ok := e.(*Const); ok && c.Value == nil && cols[idx].Type.NotNull {
+			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", name, info.Path.Table)
+		}
+		if e, err = b.assign(a.Expr, e, name, cols[idx].Type, info.Path.Table); err != nil {
+			return nil, err
+		}
+		set[idx] = e
+	}
+	newRows := &Project{Input: input}
+	keyChanged := false
+	pkIdx := map[int]bool{}
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		pkIdx[info.ColumnIndex(k)] = true
+	}
+	for i, c := range cols {
+		e := set[i]
+		if e == nil {
+			e = &ColumnRef{Index: i, Name: c.Name, T: c.Type}
+		} else if pkIdx[i] {
+			keyChanged = true
+		}
+		newRows.Exprs = append(newRows.Exprs, e)
+		newRows.Cols = append(newRows.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
+	}
+	if keyChanged {
+		old := keyProjection(input, info)
+		newRows.Exprs = append(newRows.Exprs, old.Exprs...)
+		for _, c := range old.Cols {
+			c.Name = "old_" + c.Name
+			newRows.Cols = append(newRows.Cols, c)
+		}
+	}
+	return &Update{Table: info, Source: b.finishParams(newRows), KeyChanged: keyChanged, params: b.params}, nil
+}
+
+// keyProjection projects the primary-key columns of a table's rows, in key order.
+func keyProjection(input Node, info fluss.TableInfo) *Project {
+	p := &Project{Input: input}
+	cols := info.Descriptor.Schema.Columns
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		i := info.ColumnIndex(k)
+		p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: k, T: cols[i].Type})
+		p.Cols = append(p.Cols, Column{Name: k, T: cols[i].Type})
+	}
+	return p
+}
+
+func (b *binder) bindDelete(del *ast.DeleteStmt) (Statement, error) {
+	switch {
+	case del.IsMultiTable:
+		return nil, sqlerr.NotSupported("DELETE ... USING")
+	case del.Order != nil || del.Limit != nil:
+		return nil, sqlerr.NotSupported("DELETE ... ORDER BY / LIMIT")
+	case del.With != nil:
+		return nil, sqlerr.NotSupported("WITH ... DELETE")
+	}
+	scan, err := b.writableTable(del.TableRefs, "delete from")
+	if err != nil {
+		return nil, err
+	}
+	var input Node = scan
+	if del.Where != nil {
+		if input, err = b.bindWhere(input, del.Where); err != nil {
+			return nil, err
+		}
+	}
+	return &Delete{Table: scan.Table, Keys: b.finishParams(keyProjection(input, scan.Table)), params: b.params}, nil
+}

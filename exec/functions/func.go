@@ -1,0 +1,100 @@
+package functions
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Kernel evaluates a function over argument arrays of length n (constants
+// arrive broadcast to n). Each argument array has the Arrow type of the
+// declared argument type Resolve returned for it; the result has n rows.
+type Kernel func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error)
+
+// Func is one overload of a scalar function.
+type Func struct {
+	Name string
+	// Args are the declared argument types of this overload (after the
+	// caller casts to them). A Decimal argument declared here as
+	// types.NumericType accepts any decimal; Resolve returns the argument's
+	// own decimal type for it so that no scale is lost.
+	Args []types.T
+	// Variadic: the last Arg repeats (concat, concat_ws, greatest, ...).
+	Variadic bool
+	// Ret is the result type. When ResultType is set it refines Ret from
+	// the actual argument types (e.g. abs(numeric(10,2)) keeps scale 2).
+	Ret types.T
+	// Volatile functions (random(), now() family) are never constant-folded.
+	Volatile bool
+	// Strict: a NULL in any argument gives a NULL result. Informational:
+	// every kernel handles NULLs itself.
+	Strict bool
+	Kernel Kernel
+	// specialize, when set, builds the result type and a kernel for the
+	// concrete argument types and the values of constant arguments (nil
+	// where not constant). Used where PostgreSQL's result type depends on
+	// its inputs: decimal scales, round(numeric, s).
+	specialize func(args []types.T, consts []any) (types.T, Kernel)
+}
+
+// Bind returns the result type and the kernel of f for the concrete
+// argument types args (those Resolve returned) and consts, the values of
+// the arguments that are constants (types/value.go's physical values; nil
+// for non-constant arguments; consts itself may be nil). Callers that need
+// the exact result type (decimal scales) must use Bind rather than Ret and
+// Kernel: for example round(x numeric(10,4), 2) is numeric with scale 2,
+// and abs(numeric(10,2)) keeps scale 2.
+func (f *Func) Bind(args []types.T, consts []any) (types.T, Kernel) {
+	if f.specialize == nil {
+		return f.Ret, f.Kernel
+	}
+	if consts == nil {
+		consts = make([]any, len(args))
+	}
+	return f.specialize(args, consts)
+}
+
+// catalog maps lower-case function names to their overloads. It is built
+// once and never modified afterwards.
+type catalog map[string][]*Func
+
+var builtins = sync.OnceValue(func() catalog {
+	c := catalog{}
+	for _, f := range allFuncs() {
+		if f.Kernel == nil && f.specialize != nil {
+			// keep Kernel usable for callers that ignore Bind: the
+			// specialization for the declared types
+			_, f.Kernel = f.specialize(f.Args, make([]any, len(f.Args)))
+		}
+		c[f.Name] = append(c[f.Name], f)
+	}
+	return c
+})
+
+func allFuncs() []*Func {
+	var fs []*Func
+	fs = append(fs, stringFuncs()...)
+	fs = append(fs, mathFuncs()...)
+	fs = append(fs, timeFuncs()...)
+	fs = append(fs, patternFuncs()...)
+	return fs
+}
+
+// Lookup returns the overloads registered under name (case-insensitive).
+func Lookup(name string) []*Func { return builtins()[strings.ToLower(name)] }
+
+// Names returns the names of all built-in functions, sorted.
+func Names() []string {
+	c := builtins()
+	out := make([]string, 0, len(c))
+	for n := range c {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,192 @@
+package functions
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// The helpers below build kernels out of per-row functions. Every builder
+// checks the argument arrays' Go types once, up front, and reports a
+// mismatch as an internal error (the caller did not cast as Resolve said)
+// rather than panicking.
+
+func anyNull(args []arrow.Array, i int) bool {
+	for _, a := range args {
+		if a.NullN() > 0 && a.IsNull(i) {
+			return true
+		}
+	}
+	return false
+}
+
+func badArg(i int, a arrow.Array, want string) error {
+	return sqlerr.New(sqlerr.InternalError, "function argument %d is %s, want %s", i+1, a.DataType(), want)
+}
+
+func checkArity(args []arrow.Array, n int) error {
+	for i, a := range args {
+		if a.Len() != n {
+			return sqlerr.New(sqlerr.InternalError, "function argument %d has %d rows, want %d", i+1, a.Len(), n)
+		}
+	}
+	return nil
+}
+
+func strArgs(args []arrow.Array) ([]*array.String, error) {
+	out := make([]*array.String, len(args))
+	for i, a := range args {
+		s, ok := a.(*array.String)
+		if !ok {
+			return nil, badArg(i, a, "utf8")
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// intGetter returns a reader of an integer array of any width as int64.
+func intGetter(i int, a arrow.Array) (func(int) int64, error) {
+	switch x := a.(type) {
+	case *array.Int8:
+		return func(r int) int64 { return int64(x.Value(r)) }, nil
+	case *array.Int16:
+		return func(r int) int64 { return int64(x.Value(r)) }, nil
+	case *array.Int32:
+		return func(r int) int64 { return int64(x.Value(r)) }, nil
+	case *array.Int64:
+		return x.Value, nil
+	}
+	return nil, badArg(i, a, "an integer")
+}
+
+// floatGetter returns a reader of a float32/float64 array as float64.
+func floatGetter(i int, a arrow.Array) (func(int) float64, error) {
+	switch x := a.(type) {
+	case *array.Float32:
+		return func(r int) float64 { return float64(x.Value(r)) }, nil
+	case *array.Float64:
+		return x.Value, nil
+	}
+	return nil, badArg(i, a, "a float")
+}
+
+// decGetter returns a reader of a decimal128 array and its scale.
+func decGetter(i int, a arrow.Array) (func(int) decimal128.Num, int, error) {
+	x, ok := a.(*array.Decimal128)
+	if !ok {
+		return nil, 0, badArg(i, a, "decimal128")
+	}
+	return x.Value, int(x.DataType().(*arrow.Decimal128Type).Scale), nil
+}
+
+// strictStringKernel: text result, NULL when any argument is NULL, body
+// appends the row's value to buf and returns it (or an error).
+func strictStringKernel(body func(ss []*array.String, i int, buf []byte) ([]byte, error)) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		if err := checkArity(args, n); err != nil {
+			return nil, err
+		}
+		ss, err := strArgs(args)
+		if err != nil {
+			return nil, err
+		}
+		b := array.NewStringBuilder(mem)
+		defer b.Release()
+		b.Reserve(n)
+		if len(ss) > 0 {
+			b.ReserveData(len(ss[0].ValueBytes()))
+		}
+		buf := make([]byte, 0, 64)
+		for i := 0; i < n; i++ {
+			if anyNull(args, i) {
+				b.AppendNull()
+				continue
+			}
+			buf, err = body(ss, i, buf[:0])
+			if err != nil {
+				return nil, err
+			}
+			b.BinaryBuilder.Append(buf)
+		}
+		return b.NewArray(), nil
+	}
+}
+
+// rowKernel is the general per-row kernel: NULL result when any argument
+// is NULL (when strict), else body's value appended to a builder of ret.
+// body returns nil for a NULL result. Used where speed matters less than
+// breadth (math, date/time); the string hot paths have their own loops.
+func rowKernel(ret types.T, strict bool, prepare func(args []arrow.Array) (func(i int) (any, error), error)) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		if err := checkArity(args, n); err != nil {
+			return nil, err
+		}
+		body, err := prepare(args)
+		if err != nil {
+			return nil, err
+		}
+		b := array.NewBuilder(mem, ret.ArrowType())
+		defer b.Release()
+		b.Reserve(n)
+		for i := 0; i < n; i++ {
+			if strict && anyNull(args, i) {
+				b.AppendNull()
+				continue
+			}
+			v, err := body(i)
+			if err != nil {
+				return nil, err
+			}
+			if err := appendValue(b, v); err != nil {
+				return nil, err
+			}
+		}
+		return b.NewArray(), nil
+	}
+}
+
+// appendValue appends a Go value (nil = NULL) to a builder of its type.
+func appendValue(b array.Builder, v any) error {
+	if v == nil {
+		b.AppendNull()
+		return nil
+	}
+	switch x := b.(type) {
+	case *array.BooleanBuilder:
+		x.Append(v.(bool))
+	case *array.Int16Builder:
+		x.Append(int16(v.(int64)))
+	case *array.Int32Builder:
+		x.Append(int32(v.(int64)))
+	case *array.Int64Builder:
+		x.Append(v.(int64))
+	case *array.Float32Builder:
+		x.Append(float32(v.(float64)))
+	case *array.Float64Builder:
+		x.Append(v.(float64))
+	case *array.Decimal128Builder:
+		x.Append(v.(decimal128.Num))
+	case *array.StringBuilder:
+		x.Append(v.(string))
+	case *array.Date32Builder:
+		x.Append(arrow.Date32(v.(int32)))
+	case *array.TimestampBuilder:
+		x.Append(arrow.Timestamp(v.(int64)))
+	case *array.MonthDayNanoIntervalBuilder:
+		x.Append(v.(arrow.MonthDayNanoInterval))
+	default:
+		return sqlerr.New(sqlerr.InternalError, "cannot append %T to %s", v, fmt.Sprint(b.Type()))
+	}
+	return nil
+}
+
+// strconvFloat is the shortest decimal text of f that reads back exactly.
+func strconvFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

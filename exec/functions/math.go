@@ -1,0 +1,591 @@
+package functions
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"math/rand/v2"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+func mathFuncs() []*Func {
+	int2 := types.Int16Type
+	float4 := types.Float32Type
+	f1 := func(name string, fn func(float64) (float64, error)) *Func {
+		return &Func{Name: name, Args: []types.T{float}, Ret: float, Strict: true, Kernel: floatKernel(float, fn)}
+	}
+	fs := []*Func{
+		{Name: "abs", Args: []types.T{int2}, Ret: int2, Strict: true, Kernel: intAbs(int2)},
+		{Name: "abs", Args: []types.T{int4}, Ret: int4, Strict: true, Kernel: intAbs(int4)},
+		{Name: "abs", Args: []types.T{int8}, Ret: int8, Strict: true, Kernel: intAbs(int8)},
+		{Name: "abs", Args: []types.T{float4}, Ret: float4, Strict: true, Kernel: floatKernel(float4, wrapF(math.Abs))},
+		{Name: "abs", Args: []types.T{float}, Ret: float, Strict: true, Kernel: floatKernel(float, wrapF(math.Abs))},
+		{Name: "abs", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(nil, decAbs)},
+		{Name: "mod", Args: []types.T{int2, int2}, Ret: int2, Strict: true, Kernel: intMod(int2)},
+		{Name: "mod", Args: []types.T{int4, int4}, Ret: int4, Strict: true, Kernel: intMod(int4)},
+		{Name: "mod", Args: []types.T{int8, int8}, Ret: int8, Strict: true, Kernel: intMod(int8)},
+		{Name: "mod", Args: []types.T{num, num}, Ret: num, Strict: true, specialize: numericBinary(maxScale, decMod)},
+		{Name: "div", Args: []types.T{num, num}, Ret: num, Strict: true, specialize: numericBinary(zeroScale, decDiv)},
+		f1("round", wrapF(math.RoundToEven)),
+		{Name: "round", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericRound(false)},
+		{Name: "round", Args: []types.T{num, int4}, Ret: num, Strict: true, specialize: numericRound(false)},
+		f1("trunc", wrapF(math.Trunc)),
+		{Name: "trunc", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericRound(true)},
+		{Name: "trunc", Args: []types.T{num, int4}, Ret: num, Strict: true, specialize: numericRound(true)},
+		f1("sign", wrapF(fsign)),
+		{Name: "sign", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(zeroScale, decSign)},
+		f1("sqrt", fsqrt),
+		{Name: "sqrt", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(15), decSqrt)},
+		f1("cbrt", wrapF(math.Cbrt)),
+		f1("exp", fexp),
+		{Name: "exp", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), viaFloat(fexp))},
+		f1("ln", fln),
+		{Name: "ln", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), viaFloat(fln))},
+		f1("log", flog10),
+		f1("log10", flog10),
+		{Name: "log", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), viaFloat(flog10))},
+		{Name: "log10", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), viaFloat(flog10))},
+		{Name: "log", Args: []types.T{num, num}, Ret: num, Strict: true, specialize: numericBinary(atLeastScale(16), decLogBase)},
+		f1("degrees", func(x float64) (float64, error) { return checkOverflow(x*(180/math.Pi), x) }),
+		f1("radians", func(x float64) (float64, error) { return checkOverflow(x*(math.Pi/180), x) }),
+		{Name: "pi", Ret: float, Kernel: constFloat(func() float64 { return math.Pi })},
+		{Name: "random", Ret: float, Volatile: true, Kernel: constFloat(rand.Float64)},
+	}
+	for _, name := range []string{"floor", "ceil", "ceiling"} {
+		fn, dec := math.Floor, decFloor
+		if name != "floor" {
+			fn, dec = math.Ceil, decCeil
+		}
+		fs = append(fs, f1(name, wrapF(fn)),
+			&Func{Name: name, Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(zeroScale, dec)})
+	}
+	for _, name := range []string{"power", "pow"} {
+		fs = append(fs,
+			&Func{Name: name, Args: []types.T{float, float}, Ret: float, Strict: true, Kernel: floatBinary(fpow)},
+			&Func{Name: name, Args: []types.T{num, num}, Ret: num, Strict: true, specialize: numericBinary(atLeastScale(16), decPow)})
+	}
+	return fs
+}
+
+func wrapF(f func(float64) float64) func(float64) (float64, error) {
+	return func(x float64) (float64, error) { return f(x), nil }
+}
+
+func errOverflow() error {
+	return sqlerr.New(sqlerr.NumericValueOutOfRange, "value out of range: overflow")
+}
+
+func errUnderflow() error {
+	return sqlerr.New(sqlerr.NumericValueOutOfRange, "value out of range: underflow")
+}
+
+// checkOverflow is PostgreSQL's float_overflow check: an infinite result
+// from finite input is 22003.
+func checkOverflow(r, x float64) (float64, error) {
+	if math.IsInf(r, 0) && !math.IsInf(x, 0) {
+		return 0, errOverflow()
+	}
+	return r, nil
+}
+
+func fsign(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0 // NaN's sign is 0 in PostgreSQL too
+}
+
+func fsqrt(x float64) (float64, error) {
+	if x < 0 {
+		return 0, sqlerr.New(sqlerr.Code("2201F"), "cannot take square root of a negative number")
+	}
+	return math.Sqrt(x), nil
+}
+
+func fexp(x float64) (float64, error) {
+	r := math.Exp(x)
+	if math.IsInf(r, 1) && !math.IsInf(x, 0) {
+		return 0, errOverflow()
+	}
+	if r == 0 && !math.IsInf(x, 0) {
+		return 0, errUnderflow()
+	}
+	return r, nil
+}
+
+func logArg(x float64) error {
+	if x == 0 {
+		return sqlerr.New(sqlerr.Code("2201E"), "cannot take logarithm of zero")
+	}
+	if x < 0 {
+		return sqlerr.New(sqlerr.Code("2201E"), "cannot take logarithm of a negative number")
+	}
+	return nil
+}
+
+func fln(x float64) (float64, error) {
+	if err := logArg(x); err != nil {
+		return 0, err
+	}
+	return math.Log(x), nil
+}
+
+func flog10(x float64) (float64, error) {
+	if err := logArg(x); err != nil {
+		return 0, err
+	}
+	return math.Log10(x), nil
+}
+
+// fpow is PostgreSQL's dpow, including its special cases and errors.
+func fpow(x, y float64) (float64, error) {
+	if math.IsNaN(x) {
+		if y == 0 {
+			return 1, nil
+		}
+		return math.NaN(), nil
+	}
+	if math.IsNaN(y) {
+		if x == 1 {
+			return 1, nil
+		}
+		return math.NaN(), nil
+	}
+	if x == 0 && y < 0 {
+		return 0, sqlerr.New(sqlerr.Code("2201F"), "zero raised to a negative power is undefined")
+	}
+	if x < 0 && y != math.Floor(y) && !math.IsInf(y, 0) {
+		return 0, sqlerr.New(sqlerr.Code("2201F"), "a negative number raised to a non-integer power yields a complex result")
+	}
+	r := math.Pow(x, y)
+	if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+		return 0, errOverflow()
+	}
+	if r == 0 && x != 0 && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+		return 0, errUnderflow()
+	}
+	return r, nil
+}
+
+func floatKernel(ret types.T, fn func(float64) (float64, error)) Kernel {
+	return rowKernel(ret, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		get, err := floatGetter(0, args[0])
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (any, error) {
+			v, err := fn(get(i))
+			return v, err
+		}, nil
+	})
+}
+
+func floatBinary(fn func(x, y float64) (float64, error)) Kernel {
+	return rowKernel(float, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		gx, err := floatGetter(0, args[0])
+		if err != nil {
+			return nil, err
+		}
+		gy, err := floatGetter(1, args[1])
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (any, error) { return fn(gx(i), gy(i)) }, nil
+	})
+}
+
+func constFloat(f func() float64) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		b := array.NewFloat64Builder(mem)
+		defer b.Release()
+		b.Reserve(n)
+		for i := 0; i < n; i++ {
+			b.UnsafeAppend(f())
+		}
+		return b.NewArray(), nil
+	}
+}
+
+func intOutOfRange(t types.T) error {
+	word := "bigint"
+	switch t.Kind {
+	case types.Int8, types.Int16:
+		word = "smallint"
+	case types.Int32:
+		word = "integer"
+	}
+	return sqlerr.New(sqlerr.NumericValueOutOfRange, "%s out of range", word)
+}
+
+// intAbs is checked: abs of the most negative value is 22003.
+func intAbs(t types.T) Kernel {
+	lo, _ := types.IntRange(t.Kind)
+	return rowKernel(t, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		get, err := intGetter(0, args[0])
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (any, error) {
+			v := get(i)
+			if v == lo {
+				return nil, intOutOfRange(t)
+			}
+			if v < 0 {
+				v = -v
+			}
+			return v, nil
+		}, nil
+	})
+}
+
+func intMod(t types.T) Kernel {
+	return rowKernel(t, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		gx, err := intGetter(0, args[0])
+		if err != nil {
+			return nil, err
+		}
+		gy, err := intGetter(1, args[1])
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (any, error) {
+			x, y := gx(i), gy(i)
+			switch y {
+			case 0:
+				return nil, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
+			case -1: // x % -1 is 0; MinInt64 % -1 would trap
+				return int64(0), nil
+			}
+			return x % y, nil
+		}, nil
+	})
+}
+
+// --- numeric (decimal128) functions -------------------------------------
+
+// A scaleRule computes a numeric result's scale from the argument scales.
+type scaleRule func(scales []int) int
+
+func keepScale(s []int) int { return s[0] }
+func zeroScale([]int) int   { return 0 }
+func maxScale(s []int) int  { return max(s[0], s[1]) }
+func atLeastScale(k int) scaleRule {
+	return func(s []int) int { return min(max(k, s[0]), 38) }
+}
+
+// decLimit is 10^38: decimal128 values of sqlgate's numeric must stay below it.
+var decLimit = new(big.Int).Exp(big.NewInt(10), big.NewInt(38), nil)
+
+func errNumericOverflow() error {
+	return sqlerr.New(sqlerr.NumericValueOutOfRange, "value overflows numeric format")
+}
+
+func pow10(k int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil) }
+
+// rescaleBig changes the scale of v from `from` to `to`, rounding half away
+// from zero (or truncating toward zero when trunc) when digits are lost.
+func rescaleBig(v *big.Int, from, to int, trunc bool) *big.Int {
+	if to >= from {
+		return new(big.Int).Mul(v, pow10(to-from))
+	}
+	d := pow10(from - to)
+	q, r := new(big.Int).QuoRem(v, d, new(big.Int))
+	if !trunc && r.Sign() != 0 && new(big.Int).Mul(new(big.Int).Abs(r), big.NewInt(2)).Cmp(d) >= 0 {
+		if v.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	return q
+}
+
+func decResultType(scale int) types.T { return types.T{Kind: types.Decimal, Scale: scale} }
+
+// numericKernel evaluates body over decimal arguments; outScale is computed
+// from the arguments' scales (read from the arrays' types) by rule, or
+// fixed when fixedScale >= 0. keepArrowType makes the result keep the first
+// argument's Arrow type, precision included (abs).
+func numericKernel(rule scaleRule, fixedScale int, keepArrowType bool, body func(vals []*big.Int, scales []int, outScale int, ints []int64) (*big.Int, error)) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		if err := checkArity(args, n); err != nil {
+			return nil, err
+		}
+		var decs []func(int) decimal128.Num
+		var ints []func(int) int64
+		var scales []int
+		for k, a := range args {
+			if g, s, err := decGetter(k, a); err == nil {
+				decs = append(decs, g)
+				scales = append(scales, s)
+				continue
+			}
+			g, err := intGetter(k, a)
+			if err != nil {
+				return nil, badArg(k, a, "decimal128")
+			}
+			ints = append(ints, g)
+		}
+		if len(scales) == 0 {
+			return nil, badArg(0, args[0], "decimal128")
+		}
+		outScale := fixedScale
+		if outScale < 0 {
+			outScale = rule(scales)
+		}
+		dt := decResultType(outScale).ArrowType()
+		if keepArrowType {
+			dt = args[0].DataType()
+		}
+		b := array.NewDecimal128Builder(mem, dt.(*arrow.Decimal128Type))
+		defer b.Release()
+		b.Reserve(n)
+		vals := make([]*big.Int, len(decs))
+		iv := make([]int64, len(ints))
+		limit := decLimit
+		if keepArrowType {
+			limit = pow10(int(dt.(*arrow.Decimal128Type).Precision))
+		}
+		for i := 0; i < n; i++ {
+			if anyNull(args, i) {
+				b.AppendNull()
+				continue
+			}
+			for k, g := range decs {
+				vals[k] = g(i).BigInt()
+			}
+			for k, g := range ints {
+				iv[k] = g(i)
+			}
+			r, err := body(vals, scales, outScale, iv)
+			if err != nil {
+				return nil, err
+			}
+			if new(big.Int).Abs(r).Cmp(limit) >= 0 {
+				return nil, errNumericOverflow()
+			}
+			b.Append(decimal128.FromBigInt(r))
+		}
+		return b.NewArray(), nil
+	}
+}
+
+// numericUnary builds a one-argument numeric function; a nil rule means
+// the result keeps the argument's whole type, precision included (abs).
+func numericUnary(rule scaleRule, body func(v *big.Int, scale, outScale int) (*big.Int, error)) func([]types.T, []any) (types.T, Kernel) {
+	return func(args []types.T, _ []any) (types.T, Kernel) {
+		keep := rule == nil
+		r := rule
+		if keep {
+			r = keepScale
+		}
+		ret := decResultType(r([]int{args[0].Scale}))
+		if keep {
+			ret = args[0].Nullable()
+		}
+		return ret, numericKernel(r, -1, keep, func(vals []*big.Int, scales []int, outScale int, _ []int64) (*big.Int, error) {
+			return body(vals[0], scales[0], outScale)
+		})
+	}
+}
+
+func numericBinary(rule scaleRule, body func(x, y *big.Int, sx, sy, outScale int) (*big.Int, error)) func([]types.T, []any) (types.T, Kernel) {
+	return func(args []types.T, _ []any) (types.T, Kernel) {
+		ret := decResultType(rule([]int{args[0].Scale, args[1].Scale}))
+		return ret, numericKernel(rule, -1, false, func(vals []*big.Int, scales []int, outScale int, _ []int64) (*big.Int, error) {
+			return body(vals[0], vals[1], scales[0], scales[1], outScale)
+		})
+	}
+}
+
+// numericRound is round/trunc over numeric: one argument rounds to an
+// integer (scale 0); with a constant digit count k the result has scale
+// max(k, 0) as in PostgreSQL (round(1.5, 3) is 1.500); with a non-constant
+// k the result keeps the argument's scale (sqlgate's numeric has one scale
+// per column), holding the same value PostgreSQL computes.
+func numericRound(trunc bool) func([]types.T, []any) (types.T, Kernel) {
+	return func(args []types.T, consts []any) (types.T, Kernel) {
+		fixed := -1
+		switch {
+		case len(args) == 1:
+			fixed = 0
+		case consts[1] != nil:
+			if k, ok := consts[1].(int64); ok {
+				fixed = int(min(max(k, 0), 38))
+			}
+		}
+		var ret types.T
+		if fixed >= 0 {
+			ret = decResultType(fixed)
+		} else {
+			ret = decResultType(args[0].Scale)
+		}
+		return ret, numericKernel(keepScale, fixed, false, func(vals []*big.Int, scales []int, outScale int, ints []int64) (*big.Int, error) {
+			k := int64(0)
+			if len(ints) > 0 {
+				k = ints[0]
+			}
+			k = min(max(k, -100), 100)
+			v, s := vals[0], scales[0]
+			if int(k) >= s {
+				return rescaleBig(v, s, outScale, trunc), nil
+			}
+			q := rescaleBig(v, s, int(k), trunc) // now at scale k (maybe negative)
+			return new(big.Int).Mul(q, pow10(outScale-int(k))), nil
+		})
+	}
+}
+
+func decAbs(v *big.Int, _, _ int) (*big.Int, error) { return new(big.Int).Abs(v), nil }
+
+func decSign(v *big.Int, _, _ int) (*big.Int, error) { return big.NewInt(int64(v.Sign())), nil }
+
+func decFloor(v *big.Int, s, _ int) (*big.Int, error) {
+	q, m := new(big.Int).DivMod(v, pow10(s), new(big.Int)) // Euclidean: floor for positive divisors
+	_ = m
+	return q, nil
+}
+
+func decCeil(v *big.Int, s, _ int) (*big.Int, error) {
+	q, m := new(big.Int).DivMod(v, pow10(s), new(big.Int))
+	if m.Sign() != 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q, nil
+}
+
+func errDivZero() error { return sqlerr.New(sqlerr.DivisionByZero, "division by zero") }
+
+func decMod(x, y *big.Int, sx, sy, out int) (*big.Int, error) {
+	if y.Sign() == 0 {
+		return nil, errDivZero()
+	}
+	a, b := rescaleBig(x, sx, out, true), rescaleBig(y, sy, out, true)
+	return new(big.Int).Rem(a, b), nil // sign of the dividend, as PostgreSQL
+}
+
+func decDiv(x, y *big.Int, sx, sy, _ int) (*big.Int, error) {
+	if y.Sign() == 0 {
+		return nil, errDivZero()
+	}
+	s := max(sx, sy)
+	a, b := rescaleBig(x, sx, s, true), rescaleBig(y, sy, s, true)
+	return new(big.Int).Quo(a, b), nil // truncates toward zero
+}
+
+func ratOf(v *big.Int, scale int) *big.Rat {
+	return new(big.Rat).SetFrac(v, pow10(scale))
+}
+
+// roundRat rounds r half away from zero to scale digits, as an unscaled integer.
+func roundRat(r *big.Rat, scale int) *big.Int {
+	scaled := new(big.Rat).Mul(r, new(big.Rat).SetInt(pow10(scale)))
+	q, m := new(big.Int).QuoRem(scaled.Num(), scaled.Denom(), new(big.Int))
+	if m.Sign() != 0 && new(big.Int).Mul(new(big.Int).Abs(m), big.NewInt(2)).Cmp(scaled.Denom()) >= 0 {
+		if scaled.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	return q
+}
+
+// decSqrt computes the square root exactly enough (256 bits) to round it
+// correctly to the result scale.
+func decSqrt(v *big.Int, s, out int) (*big.Int, error) {
+	if v.Sign() < 0 {
+		return nil, sqlerr.New(sqlerr.Code("2201F"), "cannot take square root of a negative number")
+	}
+	f := new(big.Float).SetPrec(256).SetRat(ratOf(v, s))
+	f.Sqrt(f)
+	r, _ := f.Rat(nil)
+	return roundRat(r, out), nil
+}
+
+// viaFloat evaluates a numeric function in float64 and rounds to the
+// result scale: about 15-16 significant digits are right, so the last
+// digits may differ from PostgreSQL's exact numeric algorithms.
+func viaFloat(fn func(float64) (float64, error)) func(v *big.Int, s, out int) (*big.Int, error) {
+	return func(v *big.Int, s, out int) (*big.Int, error) {
+		x, _ := ratOf(v, s).Float64()
+		r, err := fn(x)
+		if err != nil {
+			return nil, err
+		}
+		if math.IsInf(r, 0) || math.IsNaN(r) {
+			return nil, errNumericOverflow()
+		}
+		rr, ok := new(big.Rat).SetString(strconvFloat(r))
+		if !ok {
+			return nil, errNumericOverflow()
+		}
+		return roundRat(rr, out), nil
+	}
+}
+
+func decLogBase(b, x *big.Int, sb, sx, out int) (*big.Int, error) {
+	bf, _ := ratOf(b, sb).Float64()
+	xf, _ := ratOf(x, sx).Float64()
+	if err := logArg(bf); err != nil {
+		return nil, err
+	}
+	if err := logArg(xf); err != nil {
+		return nil, err
+	}
+	if bf == 1 {
+		return nil, errDivZero()
+	}
+	r := math.Log(xf) / math.Log(bf)
+	rr, _ := new(big.Rat).SetString(strconvFloat(r))
+	return roundRat(rr, out), nil
+}
+
+// decPow is exact for integral exponents (up to 1000 in magnitude), float
+// based otherwise.
+func decPow(x, y *big.Int, sx, sy, out int) (*big.Int, error) {
+	base, exp := ratOf(x, sx), ratOf(y, sy)
+	if base.Sign() == 0 && exp.Sign() < 0 {
+		return nil, sqlerr.New(sqlerr.Code("2201F"), "zero raised to a negative power is undefined")
+	}
+	if exp.IsInt() && exp.Num().IsInt64() && abs64(exp.Num().Int64()) <= 1000 {
+		e := exp.Num().Int64()
+		num := new(big.Int).Exp(base.Num(), big.NewInt(abs64(e)), nil)
+		den := new(big.Int).Exp(base.Denom(), big.NewInt(abs64(e)), nil)
+		if new(big.Int).Div(num, den).Cmp(decLimit) >= 0 && e > 0 {
+			return nil, errNumericOverflow()
+		}
+		r := new(big.Rat).SetFrac(num, den)
+		if e < 0 {
+			r.Inv(r)
+		}
+		return roundRat(r, out), nil
+	}
+	if base.Sign() < 0 {
+		return nil, sqlerr.New(sqlerr.Code("2201F"), "a negative number raised to a non-integer power yields a complex result")
+	}
+	bf, _ := base.Float64()
+	ef, _ := exp.Float64()
+	r := math.Pow(bf, ef)
+	if math.IsInf(r, 0) {
+		return nil, errNumericOverflow()
+	}
+	rr, _ := new(big.Rat).SetString(strconvFloat(r))
+	return roundRat(rr, out), nil
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -1,0 +1,488 @@
+package functions
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// pgType is the PostgreSQL type a types.T travels as, which is what
+// PostgreSQL's resolution rules look at (typmods such as precision, scale
+// and length do not take part in resolution).
+type pgType uint8
+
+const (
+	pgOther pgType = iota
+	pgUnknown
+	pgBool
+	pgInt2
+	pgInt4
+	pgInt8
+	pgNumeric
+	pgFloat4
+	pgFloat8
+	pgOid
+	pgText
+	pgVarchar
+	pgBpchar
+	pgName
+	pgBytea
+	pgDate
+	pgTime
+	pgTimestamp
+	pgTimestampTZ
+	pgInterval
+	pgArray
+	pgAny // a declared "any" argument (concat, concat_ws)
+)
+
+func pgTypeOf(t types.T) pgType {
+	switch t.Kind {
+	case types.Unknown, types.Null:
+		return pgUnknown
+	case types.Bool:
+		return pgBool
+	case types.Int8, types.Int16:
+		return pgInt2
+	case types.Int32:
+		return pgInt4
+	case types.Int64:
+		return pgInt8
+	case types.Decimal:
+		return pgNumeric
+	case types.Float32:
+		return pgFloat4
+	case types.Float64:
+		return pgFloat8
+	case types.Oid:
+		return pgOid
+	case types.String:
+		if t.Length > 0 {
+			return pgVarchar
+		}
+		return pgText
+	case types.Char:
+		return pgBpchar
+	case types.Name:
+		return pgName
+	case types.Bytes, types.Binary:
+		return pgBytea
+	case types.Date:
+		return pgDate
+	case types.Time:
+		return pgTime
+	case types.Timestamp:
+		return pgTimestamp
+	case types.TimestampTZ:
+		return pgTimestampTZ
+	case types.Interval:
+		return pgInterval
+	case types.Array:
+		return pgArray
+	}
+	return pgOther
+}
+
+// category is PostgreSQL's typcategory.
+func (p pgType) category() byte {
+	switch p {
+	case pgBool:
+		return 'B'
+	case pgInt2, pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid:
+		return 'N'
+	case pgText, pgVarchar, pgBpchar, pgName:
+		return 'S'
+	case pgDate, pgTime, pgTimestamp, pgTimestampTZ:
+		return 'D'
+	case pgInterval:
+		return 'T'
+	case pgArray:
+		return 'A'
+	case pgUnknown:
+		return 'X'
+	case pgAny:
+		return 'P'
+	}
+	return 'U'
+}
+
+// preferred is PostgreSQL's typispreferred.
+func (p pgType) preferred() bool {
+	switch p {
+	case pgBool, pgFloat8, pgOid, pgText, pgTimestampTZ, pgInterval:
+		return true
+	}
+	return false
+}
+
+// implicitCasts lists PostgreSQL 15's implicit casts (pg_cast with
+// castcontext 'i', plus binary-coercible ones) among the types sqlgate has.
+var implicitCasts = map[pgType][]pgType{
+	pgInt2:      {pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid},
+	pgInt4:      {pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid},
+	pgInt8:      {pgNumeric, pgFloat4, pgFloat8, pgOid},
+	pgNumeric:   {pgFloat4, pgFloat8},
+	pgFloat4:    {pgFloat8},
+	pgText:      {pgVarchar, pgBpchar, pgName},
+	pgVarchar:   {pgText, pgBpchar, pgName},
+	pgBpchar:    {pgText, pgVarchar, pgName},
+	pgName:      {pgText, pgVarchar, pgBpchar},
+	pgDate:      {pgTimestamp, pgTimestampTZ},
+	pgTimestamp: {pgTimestampTZ},
+	pgTime:      {pgInterval},
+}
+
+// canCoerce reports whether a value of from may be implicitly converted to to.
+func canCoerce(from, to pgType) bool {
+	if from == to || from == pgUnknown || to == pgAny {
+		return true
+	}
+	for _, t := range implicitCasts[from] {
+		if t == to {
+			return true
+		}
+	}
+	return false
+}
+
+// candidate is one overload expanded to the call's argument count.
+type candidate struct {
+	f    *Func
+	decl []types.T
+	pg   []pgType
+}
+
+func expand(f *Func, n int) (candidate, bool) {
+	if f.Variadic {
+		if n < len(f.Args) {
+			return candidate{}, false
+		}
+	} else if n != len(f.Args) {
+		return candidate{}, false
+	}
+	c := candidate{f: f, decl: make([]types.T, n), pg: make([]pgType, n)}
+	for i := 0; i < n; i++ {
+		d := f.Args[min(i, len(f.Args)-1)]
+		c.decl[i] = d
+		if d.Kind == types.Unknown {
+			c.pg[i] = pgAny
+		} else {
+			c.pg[i] = pgTypeOf(d)
+		}
+	}
+	return c, true
+}
+
+// Resolve picks the overload PostgreSQL 15 would pick for name(args...),
+// following parse_func.c's func_select_candidate in simplified form, and
+// returns it with the types the caller must cast each argument to.
+//
+// The returned argument type is the argument's own type when it already is
+// of the declared PostgreSQL type (so a numeric(10,2) argument keeps its
+// scale, a timestamp(3) its precision), the declared type otherwise.
+// Unknown literals cast to numeric are given types.NumericType (scale 0):
+// a caller casting a literal such as '1.25' should choose the scale from
+// the literal's text. A char(n) argument is given text, whose cast from
+// char strips trailing blanks, as PostgreSQL's does.
+func Resolve(name string, args []types.T) (*Func, []types.T, error) {
+	lname := strings.ToLower(name)
+	in := make([]pgType, len(args))
+	for i, a := range args {
+		in[i] = pgTypeOf(a)
+	}
+	var cands []candidate
+	for _, f := range Lookup(lname) {
+		c, ok := expand(f, len(args))
+		if !ok {
+			continue
+		}
+		fits := true
+		for i := range args {
+			if !canCoerce(in[i], c.pg[i]) {
+				fits = false
+				break
+			}
+		}
+		if fits {
+			cands = append(cands, c)
+		}
+	}
+	if len(cands) == 0 {
+		return nil, nil, undefinedFunction(lname, args)
+	}
+	if len(cands) > 1 {
+		cands = selectCandidate(cands, in)
+	}
+	if len(cands) != 1 {
+		return nil, nil, sqlerr.New(sqlerr.Code("42725"), "function %s(%s) is not unique", lname, typeList(args)).
+			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+	}
+	c := cands[0]
+	out := make([]types.T, len(args))
+	for i, a := range args {
+		out[i] = castTarget(a, in[i], c.decl[i], c.pg[i])
+	}
+	return c.f, out, nil
+}
+
+func castTarget(a types.T, in pgType, decl types.T, declPG pgType) types.T {
+	switch {
+	case declPG == pgAny:
+		if in == pgUnknown {
+			return types.StringType
+		}
+		return a.Nullable()
+	case in == declPG:
+		return a.Nullable()
+	case declPG == pgTimestamp || declPG == pgTimestampTZ:
+		if in == pgTimestamp || in == pgTimestampTZ {
+			d := decl
+			d.Precision = a.Precision
+			return d
+		}
+	}
+	return decl
+}
+
+func undefinedFunction(name string, args []types.T) *sqlerr.Error {
+	return sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+func typeList(args []types.T) string {
+	names := make([]string, len(args))
+	for i, a := range args {
+		if a.Kind == types.Null {
+			names[i] = "unknown"
+		} else {
+			names[i] = a.PGName()
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// selectCandidate narrows several applicable overloads as PostgreSQL's
+// func_select_candidate does; it returns the survivors (one on success).
+func selectCandidate(cands []candidate, in []pgType) []candidate {
+	hasUnknown := false
+	for _, t := range in {
+		if t == pgUnknown {
+			hasUnknown = true
+		}
+	}
+	// 1. most exact matches on the known-type arguments
+	cands = keepMax(cands, func(c candidate) int {
+		n := 0
+		for i, t := range in {
+			if t != pgUnknown && c.pg[i] == t {
+				n++
+			}
+		}
+		return n
+	})
+	if len(cands) == 1 {
+		return cands
+	}
+	// 2. most exact-or-preferred matches where coercion is needed
+	cands = keepMax(cands, func(c candidate) int {
+		n := 0
+		for i, t := range in {
+			if t != pgUnknown && (c.pg[i] == t || c.pg[i].preferred()) {
+				n++
+			}
+		}
+		return n
+	})
+	if len(cands) == 1 || !hasUnknown {
+		return cands
+	}
+	// 3. resolve unknown arguments by type category: string wins, else a
+	// category all candidates agree on; then prefer preferred types.
+	resolved := true
+	slotCat := make([]byte, len(in))
+	slotPreferred := make([]bool, len(in))
+	for i, t := range in {
+		if t != pgUnknown {
+			continue
+		}
+		for j, c := range cands {
+			cat := c.pg[i].category()
+			if j == 0 {
+				slotCat[i] = cat
+				slotPreferred[i] = c.pg[i].preferred()
+				continue
+			}
+			switch {
+			case cat == slotCat[i]:
+				slotPreferred[i] = slotPreferred[i] || c.pg[i].preferred()
+			case cat == 'S':
+				slotCat[i] = 'S'
+				slotPreferred[i] = c.pg[i].preferred()
+			case slotCat[i] == 'S':
+			default:
+				resolved = false
+			}
+		}
+		if !resolved {
+			break
+		}
+	}
+	if resolved {
+		var kept []candidate
+		for _, c := range cands {
+			keep := true
+			for i, t := range in {
+				if t != pgUnknown {
+					continue
+				}
+				if c.pg[i].category() != slotCat[i] || (slotPreferred[i] && !c.pg[i].preferred()) {
+					keep = false
+					break
+				}
+			}
+			if keep {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) > 0 {
+			cands = kept
+		}
+		if len(cands) == 1 {
+			return cands
+		}
+	}
+	// 4. if all known arguments have one type, assume the unknowns have it too
+	known := pgUnknown
+	for _, t := range in {
+		if t == pgUnknown {
+			continue
+		}
+		if known != pgUnknown && known != t {
+			return cands
+		}
+		known = t
+	}
+	if known == pgUnknown {
+		return cands
+	}
+	var kept []candidate
+	for _, c := range cands {
+		ok := true
+		for i, t := range in {
+			if t == pgUnknown && !canCoerce(known, c.pg[i]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == 1 {
+		return kept
+	}
+	return cands
+}
+
+func keepMax(cands []candidate, score func(candidate) int) []candidate {
+	best := -1
+	var out []candidate
+	for _, c := range cands {
+		s := score(c)
+		switch {
+		case s > best:
+			best = s
+			out = append(out[:0], c)
+		case s == best:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// CommonType returns the type PostgreSQL's select_common_type gives a set
+// of types (for CASE, COALESCE, NULLIF, GREATEST, LEAST, IN lists, UNION),
+// or 42804 "<context> types A and B cannot be matched". context is the
+// construct's name as PostgreSQL spells it in that message ("CASE",
+// "COALESCE", "UNION", ...). All-unknown inputs resolve to text. Decimal
+// results get the largest scale and enough precision for every input.
+func CommonType(context string, ts []types.T) (types.T, error) {
+	first := -1
+	for i, t := range ts {
+		if pgTypeOf(t) != pgUnknown {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return types.StringType, nil
+	}
+	pt := ts[first].Nullable()
+	ppg := pgTypeOf(pt)
+	pPreferred := ppg.preferred()
+	for _, t := range ts[first+1:] {
+		npg := pgTypeOf(t)
+		if npg == pgUnknown || npg == ppg {
+			continue
+		}
+		if npg.category() != ppg.category() {
+			return types.T{}, sqlerr.New(sqlerr.DatatypeMismatch, "%s types %s and %s cannot be matched", context, pt.PGName(), t.PGName())
+		}
+		if !pPreferred && canCoerce(ppg, npg) && !canCoerce(npg, ppg) {
+			pt, ppg, pPreferred = t.Nullable(), npg, npg.preferred()
+		}
+	}
+	for _, t := range ts {
+		if !canCoerce(pgTypeOf(t), ppg) {
+			return types.T{}, sqlerr.New(sqlerr.CannotCoerce, "%s could not convert type %s to %s", context, t.PGName(), pt.PGName())
+		}
+	}
+	return refineCommon(pt, ppg, ts), nil
+}
+
+// refineCommon merges the typmods of the inputs that share the chosen
+// PostgreSQL type: decimal precision and scale, timestamp precision,
+// varchar/char length.
+func refineCommon(pt types.T, ppg pgType, ts []types.T) types.T {
+	switch ppg {
+	case pgNumeric:
+		intDigits, scale, unconstrained := 0, 0, false
+		for _, t := range ts {
+			switch t.Kind {
+			case types.Decimal:
+				if t.Precision == 0 {
+					unconstrained = true
+				}
+				scale = max(scale, t.Scale)
+				intDigits = max(intDigits, t.Precision-t.Scale)
+			case types.Int8, types.Int16:
+				intDigits = max(intDigits, 5)
+			case types.Int32:
+				intDigits = max(intDigits, 10)
+			case types.Int64:
+				intDigits = max(intDigits, 19)
+			}
+		}
+		if unconstrained || intDigits+scale > 38 {
+			return types.T{Kind: types.Decimal, Scale: min(scale, 38)}
+		}
+		return types.DecimalType(intDigits+scale, scale)
+	case pgTimestamp, pgTimestampTZ, pgTime:
+		for _, t := range ts {
+			if pgTypeOf(t) == ppg {
+				pt.Precision = max(pt.Precision, t.Precision)
+			}
+		}
+	case pgVarchar, pgBpchar:
+		for _, t := range ts {
+			if pgTypeOf(t) == ppg && t.Length != pt.Length {
+				if ppg == pgVarchar {
+					return types.StringType // varchar without a limit
+				}
+				pt.Length = max(pt.Length, t.Length)
+			}
+		}
+	}
+	return pt
+}

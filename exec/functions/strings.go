@@ -1,0 +1,565 @@
+package functions
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// maxAllocBytes is PostgreSQL's MaxAllocSize (1 GB - 1): results longer
+// than this fail with 54000 "requested length too large".
+const maxAllocBytes = 1<<30 - 1
+
+var (
+	text  = types.StringType
+	int4  = types.Int32Type
+	int8  = types.Int64Type
+	float = types.Float64Type
+	num   = types.NumericType
+	boolT = types.BoolType
+	anyT  = types.UnknownType // a declared "any" argument
+)
+
+func errTooLong() error { return sqlerr.New(sqlerr.ProgramLimitExceeded, "requested length too large") }
+
+func stringFuncs() []*Func {
+	length := intOfString(func(s string) int64 { return int64(utf8.RuneCountInString(s)) })
+	octets := intOfString(func(s string) int64 { return int64(len(s)) })
+	fs := []*Func{
+		{Name: "length", Args: []types.T{text}, Ret: int4, Strict: true, Kernel: length},
+		{Name: "char_length", Args: []types.T{text}, Ret: int4, Strict: true, Kernel: length},
+		{Name: "character_length", Args: []types.T{text}, Ret: int4, Strict: true, Kernel: length},
+		{Name: "octet_length", Args: []types.T{text}, Ret: int4, Strict: true, Kernel: octets},
+		{Name: "lower", Args: []types.T{text}, Ret: text, Strict: true, Kernel: caseKernel(false)},
+		{Name: "upper", Args: []types.T{text}, Ret: text, Strict: true, Kernel: caseKernel(true)},
+		{Name: "initcap", Args: []types.T{text}, Ret: text, Strict: true, Kernel: strictStringKernel(initcap)},
+		{Name: "reverse", Args: []types.T{text}, Ret: text, Strict: true, Kernel: strictStringKernel(reverse)},
+		{Name: "md5", Args: []types.T{text}, Ret: text, Strict: true, Kernel: strictStringKernel(md5Hex)},
+		{Name: "btrim", Args: []types.T{text}, Ret: text, Strict: true, Kernel: trimKernel(true, true)},
+		{Name: "btrim", Args: []types.T{text, text}, Ret: text, Strict: true, Kernel: trimKernel(true, true)},
+		{Name: "trim", Args: []types.T{text}, Ret: text, Strict: true, Kernel: trimKernel(true, true)},
+		{Name: "trim", Args: []types.T{text, text}, Ret: text, Strict: true, Kernel: trimKernel(true, true)},
+		{Name: "ltrim", Args: []types.T{text}, Ret: text, Strict: true, Kernel: trimKernel(true, false)},
+		{Name: "ltrim", Args: []types.T{text, text}, Ret: text, Strict: true, Kernel: trimKernel(true, false)},
+		{Name: "rtrim", Args: []types.T{text}, Ret: text, Strict: true, Kernel: trimKernel(false, true)},
+		{Name: "rtrim", Args: []types.T{text, text}, Ret: text, Strict: true, Kernel: trimKernel(false, true)},
+		{Name: "replace", Args: []types.T{text, text, text}, Ret: text, Strict: true, Kernel: strictStringKernel(replaceRow)},
+		{Name: "starts_with", Args: []types.T{text, text}, Ret: boolT, Strict: true, Kernel: startsWith},
+		{Name: "strpos", Args: []types.T{text, text}, Ret: int4, Strict: true, Kernel: strpos},
+		{Name: "position", Args: []types.T{text, text}, Ret: int4, Strict: true, Kernel: strpos},
+		{Name: "ascii", Args: []types.T{text}, Ret: int4, Strict: true, Kernel: intOfString(ascii)},
+		{Name: "chr", Args: []types.T{int4}, Ret: text, Strict: true, Kernel: chr},
+		{Name: "concat", Args: []types.T{anyT}, Variadic: true, Ret: text, specialize: concatSpecialize(false)},
+		{Name: "concat_ws", Args: []types.T{text, anyT}, Variadic: true, Ret: text, specialize: concatSpecialize(true)},
+	}
+	for _, name := range []string{"substring", "substr"} {
+		fs = append(fs,
+			&Func{Name: name, Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, substring)},
+			&Func{Name: name, Args: []types.T{text, int4, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, substring)},
+		)
+	}
+	fs = append(fs,
+		&Func{Name: "left", Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, left)},
+		&Func{Name: "right", Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, right)},
+		&Func{Name: "repeat", Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, repeat)},
+		&Func{Name: "lpad", Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, pad(true))},
+		&Func{Name: "lpad", Args: []types.T{text, int4, text}, Ret: text, Strict: true, Kernel: textIntKernel(1, pad(true))},
+		&Func{Name: "rpad", Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, pad(false))},
+		&Func{Name: "rpad", Args: []types.T{text, int4, text}, Ret: text, Strict: true, Kernel: textIntKernel(1, pad(false))},
+		&Func{Name: "split_part", Args: []types.T{text, text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(2, splitPart)},
+	)
+	return fs
+}
+
+// intOfString maps text to int4.
+func intOfString(f func(string) int64) Kernel {
+	return rowKernel(int4, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		ss, err := strArgs(args)
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (any, error) { return f(ss[0].Value(i)), nil }, nil
+	})
+}
+
+// caseKernel is lower()/upper(): an ASCII fast path that maps bytes in
+// place, and Unicode simple case mapping (what PostgreSQL's towlower and
+// towupper do under a UTF-8 locale such as C.UTF-8) for the rest.
+func caseKernel(upper bool) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		if err := checkArity(args, n); err != nil {
+			return nil, err
+		}
+		ss, err := strArgs(args)
+		if err != nil {
+			return nil, err
+		}
+		s := ss[0]
+		b := array.NewStringBuilder(mem)
+		defer b.Release()
+		b.Reserve(n)
+		b.ReserveData(len(s.ValueBytes()))
+		buf := make([]byte, 0, 64)
+		for i := 0; i < n; i++ {
+			if s.IsNull(i) {
+				b.AppendNull()
+				continue
+			}
+			v := s.Value(i)
+			buf = buf[:0]
+			ascii := true
+			for j := 0; j < len(v); j++ {
+				c := v[j]
+				if c >= utf8.RuneSelf {
+					ascii = false
+					break
+				}
+				if upper && 'a' <= c && c <= 'z' {
+					c -= 'a' - 'A'
+				} else if !upper && 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				buf = append(buf, c)
+			}
+			if !ascii {
+				buf = buf[:0]
+				for _, r := range v {
+					if upper {
+						r = unicode.ToUpper(r)
+					} else {
+						r = unicode.ToLower(r)
+					}
+					buf = utf8.AppendRune(buf, r)
+				}
+			}
+			b.BinaryBuilder.Append(buf)
+		}
+		return b.NewArray(), nil
+	}
+}
+
+// initcap upper-cases the first letter of each run of letters and digits
+// and lower-cases the others, as PostgreSQL's initcap.
+func initcap(ss []*array.String, i int, buf []byte) ([]byte, error) {
+	inWord := false
+	for _, r := range ss[0].Value(i) {
+		if inWord {
+			r = unicode.ToLower(r)
+		} else {
+			r = unicode.ToUpper(r)
+		}
+		inWord = unicode.IsLetter(r) || unicode.IsDigit(r)
+		buf = utf8.AppendRune(buf, r)
+	}
+	return buf, nil
+}
+
+func reverse(ss []*array.String, i int, buf []byte) ([]byte, error) {
+	v := ss[0].Value(i)
+	for len(v) > 0 {
+		_, size := utf8.DecodeLastRuneInString(v)
+		buf = append(buf, v[len(v)-size:]...)
+		v = v[:len(v)-size]
+	}
+	return buf, nil
+}
+
+func md5Hex(ss []*array.String, i int, buf []byte) ([]byte, error) {
+	sum := md5.Sum([]byte(ss[0].Value(i)))
+	return hex.AppendEncode(buf, sum[:]), nil
+}
+
+func replaceRow(ss []*array.String, i int, buf []byte) ([]byte, error) {
+	s, from, to := ss[0].Value(i), ss[1].Value(i), ss[2].Value(i)
+	if from == "" {
+		return append(buf, s...), nil
+	}
+	return append(buf, strings.ReplaceAll(s, from, to)...), nil
+}
+
+// trimKernel is btrim/ltrim/rtrim; the optional second argument is the
+// set of characters to remove (default: space).
+func trimKernel(leading, trailing bool) Kernel {
+	return strictStringKernel(func(ss []*array.String, i int, buf []byte) ([]byte, error) {
+		s, set := ss[0].Value(i), " "
+		if len(ss) > 1 {
+			set = ss[1].Value(i)
+		}
+		if leading {
+			s = strings.TrimLeft(s, set)
+		}
+		if trailing {
+			s = strings.TrimRight(s, set)
+		}
+		return append(buf, s...), nil
+	})
+}
+
+func startsWith(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	return rowKernel(boolT, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		ss, err := strArgs(args)
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (any, error) { return strings.HasPrefix(ss[0].Value(i), ss[1].Value(i)), nil }, nil
+	})(ctx, mem, args, n)
+}
+
+// strpos is the 1-based character position of the second argument in the
+// first, 0 when absent, 1 for an empty needle.
+func strpos(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	return rowKernel(int4, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		ss, err := strArgs(args)
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (any, error) {
+			s := ss[0].Value(i)
+			at := strings.Index(s, ss[1].Value(i))
+			if at < 0 {
+				return int64(0), nil
+			}
+			return int64(utf8.RuneCountInString(s[:at]) + 1), nil
+		}, nil
+	})(ctx, mem, args, n)
+}
+
+func ascii(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return int64(r)
+}
+
+func chr(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	return rowKernel(text, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		get, err := intGetter(0, args[0])
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (any, error) {
+			c := get(i)
+			switch {
+			case c == 0:
+				return nil, sqlerr.New(sqlerr.ProgramLimitExceeded, "null character not permitted")
+			case c < 0:
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "character number must be positive")
+			case c > unicode.MaxRune:
+				return nil, sqlerr.New(sqlerr.ProgramLimitExceeded, "requested character too large for encoding: %d", c)
+			case c >= 0xD800 && c <= 0xDFFF:
+				return nil, sqlerr.New(sqlerr.ProgramLimitExceeded, "requested character not valid for encoding: %d", c)
+			}
+			return string(rune(c)), nil
+		}, nil
+	})(ctx, mem, args, n)
+}
+
+// textIntKernel runs body over rows of (text..., int at intPos, text...)
+// arguments; the int arguments are read as int64.
+func textIntKernel(intPos int, body func(strs []string, ints []int64, buf []byte) ([]byte, error)) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		if err := checkArity(args, n); err != nil {
+			return nil, err
+		}
+		var strGet []*array.String
+		var intGet []func(int) int64
+		for k, a := range args {
+			if s, ok := a.(*array.String); ok {
+				strGet = append(strGet, s)
+				continue
+			}
+			g, err := intGetter(k, a)
+			if err != nil {
+				return nil, err
+			}
+			intGet = append(intGet, g)
+		}
+		b := array.NewStringBuilder(mem)
+		defer b.Release()
+		b.Reserve(n)
+		strs := make([]string, len(strGet))
+		ints := make([]int64, len(intGet))
+		buf := make([]byte, 0, 64)
+		var err error
+		for i := 0; i < n; i++ {
+			if anyNull(args, i) {
+				b.AppendNull()
+				continue
+			}
+			for k, s := range strGet {
+				strs[k] = s.Value(i)
+			}
+			for k, g := range intGet {
+				ints[k] = g(i)
+			}
+			buf, err = body(strs, ints, buf[:0])
+			if err != nil {
+				return nil, err
+			}
+			b.BinaryBuilder.Append(buf)
+		}
+		return b.NewArray(), nil
+	}
+}
+
+// runeOffset returns the byte offset of the k-th character (0-based) of
+// s, len(s) when s is shorter.
+func runeOffset(s string, k int64) int {
+	if k <= 0 {
+		return 0
+	}
+	for off := range s {
+		if k == 0 {
+			return off
+		}
+		k--
+	}
+	return len(s)
+}
+
+// substring is PostgreSQL's text_substring: characters start..start+len-1
+// (1-based), clamped to the string; a negative length is 22011.
+func substring(strs []string, ints []int64, buf []byte) ([]byte, error) {
+	s, start := strs[0], ints[0]
+	begin := runeOffset(s, max(start, 1)-1)
+	if len(ints) == 1 {
+		return append(buf, s[begin:]...), nil
+	}
+	l := ints[1]
+	if l < 0 {
+		return nil, sqlerr.New(sqlerr.Code("22011"), "negative substring length not allowed")
+	}
+	end := start + l // int4 inputs: cannot overflow int64
+	if end <= 1 {
+		return buf, nil
+	}
+	endOff := runeOffset(s, end-1)
+	if endOff < begin {
+		return buf, nil
+	}
+	return append(buf, s[begin:endOff]...), nil
+}
+
+func left(strs []string, ints []int64, buf []byte) ([]byte, error) {
+	s, k := strs[0], ints[0]
+	if k < 0 {
+		k = max(int64(utf8.RuneCountInString(s))+k, 0)
+	}
+	return append(buf, s[:runeOffset(s, k)]...), nil
+}
+
+func right(strs []string, ints []int64, buf []byte) ([]byte, error) {
+	s, k := strs[0], ints[0]
+	count := int64(utf8.RuneCountInString(s))
+	if k < 0 {
+		k = max(count+k, 0)
+	}
+	return append(buf, s[runeOffset(s, max(count-k, 0)):]...), nil
+}
+
+func repeat(strs []string, ints []int64, buf []byte) ([]byte, error) {
+	s, k := strs[0], ints[0]
+	if k <= 0 || s == "" {
+		return buf, nil
+	}
+	if int64(len(s))*k > maxAllocBytes {
+		return nil, errTooLong()
+	}
+	for ; k > 0; k-- {
+		buf = append(buf, s...)
+	}
+	return buf, nil
+}
+
+// pad is lpad/rpad: the result has exactly n characters, the string
+// truncated or filled (default fill: a space; an empty fill leaves the
+// string as it is, truncated to n).
+func pad(leftSide bool) func(strs []string, ints []int64, buf []byte) ([]byte, error) {
+	return func(strs []string, ints []int64, buf []byte) ([]byte, error) {
+		s, n, fill := strs[0], ints[0], " "
+		if len(strs) > 1 {
+			fill = strs[1]
+		}
+		if n <= 0 {
+			return buf, nil
+		}
+		if n*utf8.UTFMax > maxAllocBytes {
+			return nil, errTooLong()
+		}
+		count := int64(utf8.RuneCountInString(s))
+		if count >= n || fill == "" {
+			return append(buf, s[:runeOffset(s, n)]...), nil
+		}
+		need := n - count
+		if !leftSide {
+			buf = append(buf, s...)
+		}
+		for need > 0 {
+			for _, r := range fill {
+				if need == 0 {
+					break
+				}
+				buf = utf8.AppendRune(buf, r)
+				need--
+			}
+		}
+		if leftSide {
+			buf = append(buf, s...)
+		}
+		return buf, nil
+	}
+}
+
+// splitPart is PostgreSQL 15's split_part: field n (1-based; negative
+// counts from the end); 0 is 22023; an empty delimiter makes the whole
+// string the only field.
+func splitPart(strs []string, ints []int64, buf []byte) ([]byte, error) {
+	s, delim, k := strs[0], strs[1], ints[0]
+	if k == 0 {
+		return nil, sqlerr.New(sqlerr.InvalidParameterValue, "field position must not be zero")
+	}
+	if s == "" {
+		return buf, nil
+	}
+	if delim == "" {
+		if k == 1 || k == -1 {
+			return append(buf, s...), nil
+		}
+		return buf, nil
+	}
+	parts := strings.Split(s, delim)
+	if k < 0 {
+		k += int64(len(parts)) + 1
+		if k <= 0 {
+			return buf, nil
+		}
+	}
+	if k > int64(len(parts)) {
+		return buf, nil
+	}
+	return append(buf, parts[k-1]...), nil
+}
+
+// concatSpecialize builds concat / concat_ws for the concrete argument
+// types: each non-NULL argument is rendered with its type's output
+// function (so booleans are t/f, as PostgreSQL's concat shows them).
+func concatSpecialize(withSep bool) func(args []types.T, consts []any) (types.T, Kernel) {
+	return func(argTypes []types.T, _ []any) (types.T, Kernel) {
+		return text, func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+			if err := checkArity(args, n); err != nil {
+				return nil, err
+			}
+			if len(args) != len(argTypes) {
+				return nil, sqlerr.New(sqlerr.InternalError, "concat: %d arguments for %d types", len(args), len(argTypes))
+			}
+			b := array.NewStringBuilder(mem)
+			defer b.Release()
+			b.Reserve(n)
+			var sb strings.Builder
+			first := 0
+			var sep *array.String
+			if withSep {
+				s, ok := args[0].(*array.String)
+				if !ok {
+					return nil, badArg(0, args[0], "utf8")
+				}
+				sep, first = s, 1
+			}
+			for i := 0; i < n; i++ {
+				if sep != nil && sep.IsNull(i) {
+					b.AppendNull()
+					continue
+				}
+				sb.Reset()
+				wrote := false
+				for k := first; k < len(args); k++ {
+					a := args[k]
+					if a.IsNull(i) {
+						continue
+					}
+					if wrote && sep != nil {
+						sb.WriteString(sep.Value(i))
+					}
+					sb.WriteString(outputText(a, i, argTypes[k]))
+					wrote = true
+				}
+				b.Append(sb.String())
+			}
+			return b.NewArray(), nil
+		}
+	}
+}
+
+// outputText renders row i of a (of type t) as PostgreSQL's output
+// function for t does.
+func outputText(a arrow.Array, i int, t types.T) string {
+	switch x := a.(type) {
+	case *array.String:
+		return x.Value(i)
+	case *array.Boolean:
+		if x.Value(i) {
+			return "t"
+		}
+		return "f"
+	}
+	v := physicalValue(a, i)
+	if v == nil {
+		return ""
+	}
+	return types.FormatText(v, t)
+}
+
+// physicalValue returns row i of a as types/value.go's physical value.
+func physicalValue(a arrow.Array, i int) any {
+	if a.IsNull(i) {
+		return nil
+	}
+	switch x := a.(type) {
+	case *array.Boolean:
+		return x.Value(i)
+	case *array.Int8:
+		return int64(x.Value(i))
+	case *array.Int16:
+		return int64(x.Value(i))
+	case *array.Int32:
+		return int64(x.Value(i))
+	case *array.Int64:
+		return x.Value(i)
+	case *array.Uint32:
+		return int64(x.Value(i))
+	case *array.Float32:
+		return float64(x.Value(i))
+	case *array.Float64:
+		return x.Value(i)
+	case *array.Decimal128:
+		return x.Value(i)
+	case *array.String:
+		return x.Value(i)
+	case *array.Binary:
+		return x.Value(i)
+	case *array.FixedSizeBinary:
+		return x.Value(i)
+	case *array.Date32:
+		return int32(x.Value(i))
+	case *array.Time32:
+		return int64(x.Value(i))
+	case *array.Time64:
+		return int64(x.Value(i))
+	case *array.Timestamp:
+		return int64(x.Value(i))
+	}
+	return nil
+}
+
+var _ = math.MaxInt32

@@ -1,0 +1,1171 @@
+package relop
+
+import (
+	"bytes"
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// accumulator holds one aggregate's state for every group. Updates are
+// batch-wide typed loops: groups[i] is row i's group, rows selects the rows
+// to add (nil: all of them).
+type accumulator interface {
+	resize(n int)
+	update(cols []arrow.Array, groups []uint32, rows []int32) error
+	// finish builds the results of the listed groups, in that order.
+	finish(mem memory.Allocator, groups []uint32) (arrow.Array, error)
+	// size is the approximate number of bytes of state held.
+	size() int64
+}
+
+// forRows calls f for every selected row.
+func forRows(n int, rows []int32, f func(i int)) {
+	if rows == nil {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	for _, i := range rows {
+		f(int(i))
+	}
+}
+
+func grow[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s
+	}
+	return append(s, make([]T, n-len(s))...)
+}
+
+func bigintOverflow() error {
+	return sqlerr.New(sqlerr.NumericValueOutOfRange, "bigint out of range")
+}
+
+func floatOverflow() error {
+	return sqlerr.New(sqlerr.NumericValueOutOfRange, "value out of range: overflow")
+}
+
+func numericOverflow() error {
+	return sqlerr.New(sqlerr.NumericValueOutOfRange, "numeric field overflow").WithDetail("The aggregate's result does not fit in 38 decimal digits.")
+}
+
+// ---- count ----
+
+type countAcc struct {
+	arg    int // -1: count(*)
+	counts []int64
+}
+
+func (a *countAcc) resize(n int) { a.counts = grow(a.counts, n) }
+func (a *countAcc) size() int64  { return int64(cap(a.counts)) * 8 }
+func (a *countAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	c := a.counts
+	if a.arg < 0 || cols[a.arg].NullN() == 0 {
+		if rows == nil {
+			for _, g := range groups {
+				c[g]++
+			}
+		} else {
+			for _, i := range rows {
+				c[groups[i]]++
+			}
+		}
+		return nil
+	}
+	arr := cols[a.arg]
+	forRows(len(groups), rows, func(i int) {
+		if arr.IsValid(i) {
+			c[groups[i]]++
+		}
+	})
+	return nil
+}
+func (a *countAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	b := array.NewInt64Builder(mem)
+	defer b.Release()
+	b.Reserve(len(groups))
+	for _, g := range groups {
+		b.UnsafeAppend(a.counts[g])
+	}
+	return b.NewArray(), nil
+}
+
+// ---- sum of small integers into bigint ----
+
+type sumIntAcc struct {
+	arg  int
+	sums []int64
+	has  []bool
+}
+
+func (a *sumIntAcc) resize(n int) { a.sums = grow(a.sums, n); a.has = grow(a.has, n) }
+func (a *sumIntAcc) size() int64  { return int64(cap(a.sums)) * 9 }
+
+func sumIntLoop[T int8 | int16 | int32 | int64](vals []T, arr arrow.Array, groups []uint32, rows []int32, sums []int64, has []bool) error {
+	nulls := arr.NullN() > 0
+	if !nulls && rows == nil {
+		for i, g := range groups {
+			s := sums[g]
+			v := int64(vals[i])
+			r := s + v
+			if (r > s) != (v > 0) {
+				return bigintOverflow()
+			}
+			sums[g] = r
+			has[g] = true
+		}
+		return nil
+	}
+	var err error
+	forRows(len(groups), rows, func(i int) {
+		if err != nil || (nulls && arr.IsNull(i)) {
+			return
+		}
+		g := groups[i]
+		s := sums[g]
+		v := int64(vals[i])
+		r := s + v
+		if (r > s) != (v > 0) {
+			err = bigintOverflow()
+		}
+		sums[g] = r
+		has[g] = true
+	})
+	return err
+}
+
+func (a *sumIntAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	switch x := cols[a.arg].(type) {
+	case *array.Int8:
+		return sumIntLoop(x.Int8Values(), x, groups, rows, a.sums, a.has)
+	case *array.Int16:
+		return sumIntLoop(x.Int16Values(), x, groups, rows, a.sums, a.has)
+	case *array.Int32:
+		return sumIntLoop(x.Int32Values(), x, groups, rows, a.sums, a.has)
+	case *array.Int64:
+		return sumIntLoop(x.Int64Values(), x, groups, rows, a.sums, a.has)
+	}
+	return sqlerr.New(sqlerr.InternalError, "sum: unexpected argument type %s", cols[a.arg].DataType())
+}
+
+func (a *sumIntAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	b := array.NewInt64Builder(mem)
+	defer b.Release()
+	for _, g := range groups {
+		if a.has[g] {
+			b.Append(a.sums[g])
+		} else {
+			b.AppendNull()
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// ---- exact sums (bigint and numeric into numeric), also avg's numerator ----
+
+// decAcc sums integers or decimals exactly in 128 bits, with the count for avg.
+type decAcc struct {
+	arg      int
+	argScale int
+	outScale int
+	avg      bool
+	sums     []decimal128.Num
+	counts   []int64
+}
+
+func (a *decAcc) resize(n int) { a.sums = grow(a.sums, n); a.counts = grow(a.counts, n) }
+func (a *decAcc) size() int64  { return int64(cap(a.sums)) * 24 }
+
+func addChecked(s, v decimal128.Num) (decimal128.Num, bool) {
+	r := s.Add(v)
+	if s.Sign() == v.Sign() && s.Sign() != 0 && r.Sign() != s.Sign() {
+		return r, false
+	}
+	return r, true
+}
+
+func (a *decAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr := cols[a.arg]
+	nulls := arr.NullN() > 0
+	var err error
+	switch x := arr.(type) {
+	case *array.Decimal128:
+		vals := x.Values()
+		forRows(len(groups), rows, func(i int) {
+			if err != nil || (nulls && x.IsNull(i)) {
+				return
+			}
+			g := groups[i]
+			var ok bool
+			if a.sums[g], ok = addChecked(a.sums[g], vals[i]); !ok {
+				err = numericOverflow()
+			}
+			a.counts[g]++
+		})
+		return err
+	}
+	get, ok := intClass(arr)
+	if !ok {
+		return sqlerr.New(sqlerr.InternalError, "sum: unexpected argument type %s", arr.DataType())
+	}
+	if x, ok := arr.(*array.Int64); ok && !nulls {
+		vals := x.Int64Values()
+		forRows(len(groups), rows, func(i int) {
+			g := groups[i]
+			a.sums[g] = a.sums[g].Add(decimal128.FromI64(vals[i]))
+			a.counts[g]++
+		})
+		return nil
+	}
+	forRows(len(groups), rows, func(i int) {
+		if nulls && arr.IsNull(i) {
+			return
+		}
+		g := groups[i]
+		a.sums[g] = a.sums[g].Add(decimal128.FromI64(get(i)))
+		a.counts[g]++
+	})
+	return nil
+}
+
+var pow10Cache = func() []*big.Int {
+	p := make([]*big.Int, 80)
+	for i := range p {
+		p[i] = new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(i)), nil)
+	}
+	return p
+}()
+
+func pow10(n int) *big.Int {
+	if n < len(pow10Cache) {
+		return pow10Cache[n]
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+}
+
+// divRound returns num/den rounded half away from zero.
+func divRound(num, den *big.Int) *big.Int {
+	q, m := new(big.Int).QuoRem(num, den, new(big.Int))
+	if m.Sign() != 0 {
+		twice := new(big.Int).Abs(m)
+		twice.Lsh(twice, 1)
+		if twice.Cmp(new(big.Int).Abs(den)) >= 0 {
+			if (num.Sign() < 0) != (den.Sign() < 0) {
+				q.Sub(q, big.NewInt(1))
+			} else {
+				q.Add(q, big.NewInt(1))
+			}
+		}
+	}
+	return q
+}
+
+// toDecimal converts an integer scaled value to decimal128, 22003 when it
+// has more than 38 digits.
+func toDecimal(v *big.Int) (decimal128.Num, error) {
+	if new(big.Int).Abs(v).Cmp(pow10(38)) >= 0 {
+		return decimal128.Num{}, numericOverflow()
+	}
+	return decimal128.FromBigInt(v), nil
+}
+
+// rescaled returns v (at scale from) at scale to, rounding half away from zero.
+func rescaled(v *big.Int, from, to int) *big.Int {
+	switch {
+	case to > from:
+		return new(big.Int).Mul(v, pow10(to-from))
+	case to < from:
+		return divRound(v, pow10(from-to))
+	}
+	return v
+}
+
+func (a *decAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	b := array.NewDecimal128Builder(mem, &arrow.Decimal128Type{Precision: 38, Scale: int32(a.outScale)})
+	defer b.Release()
+	for _, g := range groups {
+		if a.counts[g] == 0 {
+			b.AppendNull()
+			continue
+		}
+		var v *big.Int
+		if a.avg {
+			num := new(big.Int).Mul(a.sums[g].BigInt(), pow10(max(a.outScale-a.argScale, 0)))
+			den := new(big.Int).Mul(big.NewInt(a.counts[g]), pow10(max(a.argScale-a.outScale, 0)))
+			v = divRound(num, den)
+		} else {
+			v = rescaled(a.sums[g].BigInt(), a.argScale, a.outScale)
+		}
+		d, err := toDecimal(v)
+		if err != nil {
+			return nil, err
+		}
+		b.Append(d)
+	}
+	return b.NewArray(), nil
+}
+
+// ---- float sums and averages ----
+
+type floatAcc struct {
+	arg    int
+	out32  bool // sum(real) accumulates in real, as float4pl does
+	avg    bool
+	sums   []float64
+	sums32 []float32
+	counts []int64
+}
+
+func (a *floatAcc) resize(n int) {
+	a.sums, a.sums32, a.counts = grow(a.sums, n), grow(a.sums32, n), grow(a.counts, n)
+}
+func (a *floatAcc) size() int64 { return int64(cap(a.sums)) * 20 }
+
+func (a *floatAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr := cols[a.arg]
+	nulls := arr.NullN() > 0
+	var err error
+	switch x := arr.(type) {
+	case *array.Float32:
+		vals := x.Float32Values()
+		forRows(len(groups), rows, func(i int) {
+			if nulls && x.IsNull(i) {
+				return
+			}
+			g := groups[i]
+			v := vals[i]
+			if a.out32 {
+				s := a.sums32[g]
+				r := s + v
+				if math.IsInf(float64(r), 0) && !math.IsInf(float64(s), 0) && !math.IsInf(float64(v), 0) {
+					err = floatOverflow()
+				}
+				a.sums32[g] = r
+			} else {
+				s := a.sums[g]
+				r := s + float64(v)
+				if math.IsInf(r, 0) && !math.IsInf(s, 0) && !math.IsInf(float64(v), 0) {
+					err = floatOverflow()
+				}
+				a.sums[g] = r
+			}
+			a.counts[g]++
+		})
+	case *array.Float64:
+		vals := x.Float64Values()
+		forRows(len(groups), rows, func(i int) {
+			if nulls && x.IsNull(i) {
+				return
+			}
+			g := groups[i]
+			s, v := a.sums[g], vals[i]
+			r := s + v
+			if math.IsInf(r, 0) && !math.IsInf(s, 0) && !math.IsInf(v, 0) {
+				err = floatOverflow()
+			}
+			a.sums[g] = r
+			a.counts[g]++
+		})
+	default:
+		return sqlerr.New(sqlerr.InternalError, "sum: unexpected argument type %s", arr.DataType())
+	}
+	return err
+}
+
+func (a *floatAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	if a.out32 {
+		b := array.NewFloat32Builder(mem)
+		defer b.Release()
+		for _, g := range groups {
+			if a.counts[g] == 0 {
+				b.AppendNull()
+			} else {
+				b.Append(a.sums32[g])
+			}
+		}
+		return b.NewArray(), nil
+	}
+	b := array.NewFloat64Builder(mem)
+	defer b.Release()
+	for _, g := range groups {
+		switch {
+		case a.counts[g] == 0:
+			b.AppendNull()
+		case a.avg:
+			b.Append(a.sums[g] / float64(a.counts[g]))
+		default:
+			b.Append(a.sums[g])
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// ---- variance and standard deviation ----
+
+type varKind uint8
+
+const (
+	varSamp varKind = iota
+	varPop
+	stddevSamp
+	stddevPop
+)
+
+// floatVarAcc follows float8_accum (Youngs-Cramer), so that results match
+// PostgreSQL's to the last bit.
+type floatVarAcc struct {
+	arg        int
+	kind       varKind
+	n, sx, sxx []float64
+}
+
+func (a *floatVarAcc) resize(n int) { a.n, a.sx, a.sxx = grow(a.n, n), grow(a.sx, n), grow(a.sxx, n) }
+func (a *floatVarAcc) size() int64  { return int64(cap(a.n)) * 24 }
+func (a *floatVarAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr := cols[a.arg]
+	var get func(int) float64
+	switch x := arr.(type) {
+	case *array.Float32:
+		get = func(i int) float64 { return float64(x.Value(i)) }
+	case *array.Float64:
+		get = x.Value
+	default:
+		return sqlerr.New(sqlerr.InternalError, "variance: unexpected argument type %s", arr.DataType())
+	}
+	var err error
+	forRows(len(groups), rows, func(i int) {
+		if arr.IsNull(i) {
+			return
+		}
+		g := groups[i]
+		v := get(i)
+		n0 := a.n[g]
+		n := n0 + 1
+		sx := a.sx[g] + v
+		sxx := a.sxx[g]
+		if n0 > 0 {
+			t := v*n - sx
+			sxx += t * t / (n * n0)
+			if math.IsInf(sx, 0) || math.IsInf(sxx, 0) {
+				if !math.IsInf(a.sx[g], 0) && !math.IsInf(v, 0) {
+					err = floatOverflow()
+				}
+				sxx = math.NaN()
+			}
+		} else if math.IsNaN(v) || math.IsInf(v, 0) {
+			sxx = math.NaN()
+		}
+		a.n[g], a.sx[g], a.sxx[g] = n, sx, sxx
+	})
+	return err
+}
+func (a *floatVarAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	b := array.NewFloat64Builder(mem)
+	defer b.Release()
+	for _, g := range groups {
+		n, sxx := a.n[g], a.sxx[g]
+		samp := a.kind == varSamp || a.kind == stddevSamp
+		if n == 0 || (samp && n <= 1) {
+			b.AppendNull()
+			continue
+		}
+		var v float64
+		if samp {
+			v = sxx / (n - 1)
+		} else {
+			v = sxx / n
+		}
+		if a.kind == stddevSamp || a.kind == stddevPop {
+			v = math.Sqrt(v)
+		}
+		b.Append(v)
+	}
+	return b.NewArray(), nil
+}
+
+// numVarAcc computes variances of integers and decimals exactly.
+type numVarAcc struct {
+	arg      int
+	argScale int
+	outScale int
+	kind     varKind
+	n        []int64
+	sx, sxx  []*big.Int
+	tmp      big.Int
+}
+
+func (a *numVarAcc) resize(n int) {
+	for len(a.sx) < n {
+		a.sx = append(a.sx, new(big.Int))
+		a.sxx = append(a.sxx, new(big.Int))
+	}
+	a.n = grow(a.n, n)
+}
+func (a *numVarAcc) size() int64 { return int64(len(a.n)) * 120 }
+func (a *numVarAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr := cols[a.arg]
+	var set func(i int)
+	if d, ok := arr.(*array.Decimal128); ok {
+		set = func(i int) { a.tmp.Set(d.Value(i).BigInt()) }
+	} else if get, ok := intClass(arr); ok {
+		set = func(i int) { a.tmp.SetInt64(get(i)) }
+	} else {
+		return sqlerr.New(sqlerr.InternalError, "variance: unexpected argument type %s", arr.DataType())
+	}
+	var sq big.Int
+	forRows(len(groups), rows, func(i int) {
+		if arr.IsNull(i) {
+			return
+		}
+		g := groups[i]
+		set(i)
+		a.n[g]++
+		a.sx[g].Add(a.sx[g], &a.tmp)
+		sq.Mul(&a.tmp, &a.tmp)
+		a.sxx[g].Add(a.sxx[g], &sq)
+	})
+	return nil
+}
+func (a *numVarAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	b := array.NewDecimal128Builder(mem, &arrow.Decimal128Type{Precision: 38, Scale: int32(a.outScale)})
+	defer b.Release()
+	for _, g := range groups {
+		n := a.n[g]
+		samp := a.kind == varSamp || a.kind == stddevSamp
+		if n == 0 || (samp && n <= 1) {
+			b.AppendNull()
+			continue
+		}
+		// (N*Sxx - Sx^2) / (N*(N-1) or N*N), at scale 2*argScale
+		bn := big.NewInt(n)
+		num := new(big.Int).Mul(bn, a.sxx[g])
+		num.Sub(num, new(big.Int).Mul(a.sx[g], a.sx[g]))
+		den := new(big.Int)
+		if samp {
+			den.Mul(bn, big.NewInt(n-1))
+		} else {
+			den.Mul(bn, bn)
+		}
+		den.Mul(den, pow10(2*a.argScale))
+		var v *big.Int
+		if a.kind == varSamp || a.kind == varPop {
+			v = divRound(new(big.Int).Mul(num, pow10(a.outScale)), den)
+		} else {
+			// sqrt(num/den) * 10^outScale, rounded half away from zero
+			q := new(big.Float).SetPrec(512).SetInt(new(big.Int).Mul(num, pow10(2*a.outScale)))
+			q.Quo(q, new(big.Float).SetPrec(512).SetInt(den))
+			q.Sqrt(q)
+			q.Add(q, big.NewFloat(0.5))
+			v, _ = q.Int(nil)
+		}
+		d, err := toDecimal(v)
+		if err != nil {
+			return nil, err
+		}
+		b.Append(d)
+	}
+	return b.NewArray(), nil
+}
+
+// ---- min / max ----
+
+type minMaxInt struct {
+	arg  int
+	max  bool
+	dt   arrow.DataType
+	vals []int64
+	has  []bool
+}
+
+func (a *minMaxInt) resize(n int) { a.vals, a.has = grow(a.vals, n), grow(a.has, n) }
+func (a *minMaxInt) size() int64  { return int64(cap(a.vals)) * 9 }
+func (a *minMaxInt) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr := cols[a.arg]
+	get, _ := intClass(arr)
+	nulls := arr.NullN() > 0
+	forRows(len(groups), rows, func(i int) {
+		if nulls && arr.IsNull(i) {
+			return
+		}
+		g := groups[i]
+		v := get(i)
+		if !a.has[g] || (a.max && v > a.vals[g]) || (!a.max && v < a.vals[g]) {
+			a.vals[g], a.has[g] = v, true
+		}
+	})
+	return nil
+}
+func (a *minMaxInt) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	return buildInts(mem, a.dt, groups, a.vals, a.has)
+}
+
+// buildInts builds an int-class array of type dt.
+func buildInts(mem memory.Allocator, dt arrow.DataType, groups []uint32, vals []int64, has []bool) (arrow.Array, error) {
+	b := array.NewBuilder(mem, dt)
+	defer b.Release()
+	for _, g := range groups {
+		if !has[g] {
+			b.AppendNull()
+			continue
+		}
+		v := vals[g]
+		switch x := b.(type) {
+		case *array.Int8Builder:
+			x.Append(int8(v))
+		case *array.Int16Builder:
+			x.Append(int16(v))
+		case *array.Int32Builder:
+			x.Append(int32(v))
+		case *array.Int64Builder:
+			x.Append(v)
+		case *array.Date32Builder:
+			x.Append(arrow.Date32(v))
+		case *array.Date64Builder:
+			x.Append(arrow.Date64(v))
+		case *array.Time32Builder:
+			x.Append(arrow.Time32(v))
+		case *array.Time64Builder:
+			x.Append(arrow.Time64(v))
+		case *array.TimestampBuilder:
+			x.Append(arrow.Timestamp(v))
+		case *array.DurationBuilder:
+			x.Append(arrow.Duration(v))
+		default:
+			return nil, sqlerr.New(sqlerr.InternalError, "unexpected integer type %s", dt)
+		}
+	}
+	return b.NewArray(), nil
+}
+
+type minMaxFloat struct {
+	arg  int
+	max  bool
+	is32 bool
+	vals []float64
+	has  []bool
+}
+
+func (a *minMaxFloat) resize(n int) { a.vals, a.has = grow(a.vals, n), grow(a.has, n) }
+func (a *minMaxFloat) size() int64  { return int64(cap(a.vals)) * 9 }
+func (a *minMaxFloat) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr := cols[a.arg]
+	var get func(int) float64
+	switch x := arr.(type) {
+	case *array.Float32:
+		get = func(i int) float64 { return float64(x.Value(i)) }
+	case *array.Float64:
+		get = x.Value
+	}
+	forRows(len(groups), rows, func(i int) {
+		if arr.IsNull(i) {
+			return
+		}
+		g := groups[i]
+		v := get(i)
+		if !a.has[g] {
+			a.vals[g], a.has[g] = v, true
+			return
+		}
+		c := cmpFloat(v, a.vals[g])
+		if (a.max && c > 0) || (!a.max && c < 0) {
+			a.vals[g] = v
+		}
+	})
+	return nil
+}
+func (a *minMaxFloat) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	if a.is32 {
+		b := array.NewFloat32Builder(mem)
+		defer b.Release()
+		for _, g := range groups {
+			if a.has[g] {
+				b.Append(float32(a.vals[g]))
+			} else {
+				b.AppendNull()
+			}
+		}
+		return b.NewArray(), nil
+	}
+	b := array.NewFloat64Builder(mem)
+	defer b.Release()
+	for _, g := range groups {
+		if a.has[g] {
+			b.Append(a.vals[g])
+		} else {
+			b.AppendNull()
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// cmpFloat is PostgreSQL's float order: NaN equals NaN and sorts above
+// every number; -0 equals +0.
+func cmpFloat(a, b float64) int {
+	an, bn := a != a, b != b
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+type minMaxDecimal struct {
+	arg  int
+	max  bool
+	dt   arrow.DataType
+	vals []decimal128.Num
+	has  []bool
+}
+
+func (a *minMaxDecimal) resize(n int) { a.vals, a.has = grow(a.vals, n), grow(a.has, n) }
+func (a *minMaxDecimal) size() int64  { return int64(cap(a.vals)) * 17 }
+func (a *minMaxDecimal) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	x := cols[a.arg].(*array.Decimal128)
+	forRows(len(groups), rows, func(i int) {
+		if x.IsNull(i) {
+			return
+		}
+		g := groups[i]
+		v := x.Value(i)
+		if !a.has[g] || (a.max && v.Greater(a.vals[g])) || (!a.max && v.Less(a.vals[g])) {
+			a.vals[g], a.has[g] = v, true
+		}
+	})
+	return nil
+}
+func (a *minMaxDecimal) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	b := array.NewDecimal128Builder(mem, a.dt.(*arrow.Decimal128Type))
+	defer b.Release()
+	for _, g := range groups {
+		if a.has[g] {
+			b.Append(a.vals[g])
+		} else {
+			b.AppendNull()
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// minMaxBytes covers text (bytewise, C collation), bytea and binary(n).
+type minMaxBytes struct {
+	arg  int
+	max  bool
+	dt   arrow.DataType
+	vals [][]byte
+	has  []bool
+	held int64
+}
+
+func bytesGetter(a arrow.Array) func(int) []byte {
+	switch x := a.(type) {
+	case *array.String:
+		return func(i int) []byte { return unsafeBytes(x.Value(i)) }
+	case *array.Binary:
+		return x.Value
+	case *array.FixedSizeBinary:
+		return x.Value
+	case *array.LargeString:
+		return func(i int) []byte { return unsafeBytes(x.Value(i)) }
+	}
+	return nil
+}
+
+func (a *minMaxBytes) resize(n int) { a.vals, a.has = grow(a.vals, n), grow(a.has, n) }
+func (a *minMaxBytes) size() int64  { return int64(cap(a.vals))*25 + a.held }
+func (a *minMaxBytes) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr := cols[a.arg]
+	get := bytesGetter(arr)
+	forRows(len(groups), rows, func(i int) {
+		if arr.IsNull(i) {
+			return
+		}
+		g := groups[i]
+		v := get(i)
+		if !a.has[g] {
+			a.vals[g], a.has[g] = bytes.Clone(v), true
+			a.held += int64(len(v))
+			return
+		}
+		c := bytes.Compare(v, a.vals[g])
+		if (a.max && c > 0) || (!a.max && c < 0) {
+			a.held += int64(len(v) - len(a.vals[g]))
+			a.vals[g] = bytes.Clone(v)
+		}
+	})
+	return nil
+}
+func (a *minMaxBytes) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	b := array.NewBuilder(mem, a.dt)
+	defer b.Release()
+	for _, g := range groups {
+		if !a.has[g] {
+			b.AppendNull()
+			continue
+		}
+		switch x := b.(type) {
+		case *array.StringBuilder:
+			x.BinaryBuilder.Append(a.vals[g])
+		case *array.BinaryBuilder:
+			x.Append(a.vals[g])
+		case *array.FixedSizeBinaryBuilder:
+			x.Append(a.vals[g])
+		case *array.LargeStringBuilder:
+			x.BinaryBuilder.Append(a.vals[g])
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// ---- bool_and / bool_or ----
+
+type boolAcc struct {
+	arg   int
+	or    bool
+	state []int8 // 0 no input, 1 false, 2 true
+}
+
+func (a *boolAcc) resize(n int) { a.state = grow(a.state, n) }
+func (a *boolAcc) size() int64  { return int64(cap(a.state)) }
+func (a *boolAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	x := cols[a.arg].(*array.Boolean)
+	forRows(len(groups), rows, func(i int) {
+		if x.IsNull(i) {
+			return
+		}
+		g := groups[i]
+		v := x.Value(i)
+		switch {
+		case a.state[g] == 0:
+		case a.or:
+			v = v || a.state[g] == 2
+		default:
+			v = v && a.state[g] == 2
+		}
+		if v {
+			a.state[g] = 2
+		} else {
+			a.state[g] = 1
+		}
+	})
+	return nil
+}
+func (a *boolAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	b := array.NewBooleanBuilder(mem)
+	defer b.Release()
+	for _, g := range groups {
+		if a.state[g] == 0 {
+			b.AppendNull()
+		} else {
+			b.Append(a.state[g] == 2)
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// ---- string_agg / array_agg: collect rows per group ----
+
+// collectAcc keeps the argument (and separator) columns of the batches it
+// saw and a list of row references per group; finish orders each group's
+// rows by the ORDER BY keys (stably, so input order breaks ties) and
+// gathers them.
+type collectAcc struct {
+	arg     int
+	sep     int // string_agg's separator column, -1 for array_agg
+	order   []SortKeySpec
+	outType arrow.DataType
+	srcArg  []arrow.Array
+	srcSep  []arrow.Array
+	refs    [][]rowRef
+	keys    [][][]byte // per group, per entry: ORDER BY key
+	held    int64
+}
+
+func (a *collectAcc) resize(n int) {
+	a.refs = grow(a.refs, n)
+	if len(a.order) > 0 {
+		a.keys = grow(a.keys, n)
+	}
+}
+func (a *collectAcc) size() int64 { return int64(cap(a.refs))*24 + a.held }
+
+func (a *collectAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arg := cols[a.arg]
+	var keys [][]byte
+	if len(a.order) > 0 {
+		keys, _ = keyBuffers(arg.Len(), keyWidthHint(cols, a.order), nil)
+		if err := encodeKeys(cols, a.order, keys); err != nil {
+			return err
+		}
+	}
+	b := uint32(len(a.srcArg))
+	used := false
+	forRows(len(groups), rows, func(i int) {
+		// string_agg skips NULL values (and their separators); array_agg keeps them
+		if a.sep >= 0 && arg.IsNull(i) {
+			return
+		}
+		g := groups[i]
+		a.refs[g] = append(a.refs[g], rowRef{b, uint32(i)})
+		a.held += 8
+		if keys != nil {
+			a.keys[g] = append(a.keys[g], keys[i])
+			a.held += int64(len(keys[i])) + 24
+		}
+		used = true
+	})
+	if used {
+		arg.Retain()
+		a.srcArg = append(a.srcArg, arg)
+		a.held += arrayBytes(arg)
+		if a.sep >= 0 {
+			s := cols[a.sep]
+			s.Retain()
+			a.srcSep = append(a.srcSep, s)
+			a.held += arrayBytes(s)
+		}
+	}
+	return nil
+}
+
+func (a *collectAcc) ordered(g uint32) []rowRef {
+	refs := a.refs[g]
+	if len(a.order) == 0 || len(refs) < 2 {
+		return refs
+	}
+	idx := make([]int, len(refs))
+	for i := range idx {
+		idx[i] = i
+	}
+	ks := a.keys[g]
+	slices.SortStableFunc(idx, func(x, y int) int { return bytes.Compare(ks[x], ks[y]) })
+	out := make([]rowRef, len(refs))
+	for i, j := range idx {
+		out[i] = refs[j]
+	}
+	return out
+}
+
+func (a *collectAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	if a.sep >= 0 {
+		return a.finishString(mem, groups)
+	}
+	lt, ok := a.outType.(*arrow.ListType)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "array_agg: output type %s is not a list", a.outType)
+	}
+	var all []rowRef
+	offsets := make([]int32, 0, len(groups)+1)
+	valid := make([]bool, len(groups))
+	offsets = append(offsets, 0)
+	for i, g := range groups {
+		rs := a.ordered(g)
+		all = append(all, rs...)
+		offsets = append(offsets, int32(len(all)))
+		valid[i] = len(rs) > 0
+	}
+	child, err := gather(mem, lt.Elem(), a.srcArg, all)
+	if err != nil {
+		return nil, err
+	}
+	defer child.Release()
+	ob := array.NewInt32Builder(mem)
+	ob.AppendValues(offsets, nil)
+	offArr := ob.NewArray()
+	ob.Release()
+	defer offArr.Release()
+	vb := array.NewBooleanBuilder(mem)
+	vb.AppendValues(valid, nil)
+	validArr := vb.NewArray()
+	vb.Release()
+	defer validArr.Release()
+	nulls := 0
+	for _, v := range valid {
+		if !v {
+			nulls++
+		}
+	}
+	var nullBuf *memory.Buffer
+	if nulls > 0 {
+		nullBuf = validArr.Data().Buffers()[1]
+	}
+	data := array.NewData(lt, len(groups), []*memory.Buffer{nullBuf, offArr.Data().Buffers()[1]}, []arrow.ArrayData{child.Data()}, nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data), nil
+}
+
+func (a *collectAcc) finishString(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	b := array.NewBuilder(mem, a.outType)
+	defer b.Release()
+	getArg := make([]func(int) []byte, len(a.srcArg))
+	getSep := make([]func(int) []byte, len(a.srcSep))
+	for i := range a.srcArg {
+		getArg[i] = bytesGetter(a.srcArg[i])
+		getSep[i] = bytesGetter(a.srcSep[i])
+	}
+	var buf []byte
+	for _, g := range groups {
+		rs := a.ordered(g)
+		if len(rs) == 0 {
+			b.AppendNull()
+			continue
+		}
+		buf = buf[:0]
+		for j, r := range rs {
+			// the separator before a value is the one given with it; the
+			// first value's is dropped; a NULL separator adds nothing
+			if j > 0 && a.srcSep[r.b].IsValid(int(r.r)) {
+				buf = append(buf, getSep[r.b](int(r.r))...)
+			}
+			buf = append(buf, getArg[r.b](int(r.r))...)
+		}
+		switch x := b.(type) {
+		case *array.StringBuilder:
+			x.BinaryBuilder.Append(buf)
+		case *array.BinaryBuilder:
+			x.Append(buf)
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// ---- DISTINCT ----
+
+// distinctAcc passes each (group, value) pair to the inner accumulator once.
+type distinctAcc struct {
+	inner accumulator
+	arg   int
+	seen  map[string]struct{}
+	held  int64
+	sel   []int32
+}
+
+func (a *distinctAcc) resize(n int) { a.inner.resize(n) }
+func (a *distinctAcc) size() int64  { return a.inner.size() + a.held }
+func (a *distinctAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr := cols[a.arg]
+	keys, _ := keyBuffers(arr.Len(), 13, nil)
+	for i, g := range groups {
+		keys[i] = append(keys[i], byte(g>>24), byte(g>>16), byte(g>>8), byte(g))
+	}
+	if err := encodeColumn(arr, false, false, keys); err != nil {
+		return err
+	}
+	a.sel = a.sel[:0]
+	forRows(len(groups), rows, func(i int) {
+		if _, ok := a.seen[string(keys[i])]; ok {
+			return
+		}
+		a.seen[string(keys[i])] = struct{}{}
+		a.held += int64(len(keys[i])) + 48
+		a.sel = append(a.sel, int32(i))
+	})
+	if len(a.sel) == 0 {
+		return nil
+	}
+	return a.inner.update(cols, groups, a.sel)
+}
+func (a *distinctAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	return a.inner.finish(mem, groups)
+}
+
+// newAccumulator builds the accumulator of spec over an input schema, with
+// out the aggregate's output type.
+func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumulator, error) {
+	fn := strings.ToLower(spec.Func)
+	if spec.Arg >= in.NumFields() || (spec.Arg < 0 && fn != "count") {
+		return nil, sqlerr.New(sqlerr.InternalError, "aggregate %s: argument column %d out of range", fn, spec.Arg)
+	}
+	var argType arrow.DataType
+	if spec.Arg >= 0 {
+		argType = in.Field(spec.Arg).Type
+	}
+	unsupported := func() (accumulator, error) {
+		return nil, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", fn, argType)
+	}
+	decScale := func(dt arrow.DataType) int {
+		if d, ok := dt.(*arrow.Decimal128Type); ok {
+			return int(d.Scale)
+		}
+		return 0
+	}
+	var acc accumulator
+	switch fn {
+	case "count":
+		acc = &countAcc{arg: spec.Arg}
+	case "sum", "avg":
+		avg := fn == "avg"
+		switch {
+		case argType.ID() == arrow.FLOAT32 || argType.ID() == arrow.FLOAT64:
+			acc = &floatAcc{arg: spec.Arg, avg: avg, out32: !avg && out.ID() == arrow.FLOAT32}
+		case !avg && out.ID() == arrow.INT64 && isIntClass(argType):
+			acc = &sumIntAcc{arg: spec.Arg}
+		case (isIntClass(argType) || argType.ID() == arrow.DECIMAL128) && out.ID() == arrow.DECIMAL128:
+			acc = &decAcc{arg: spec.Arg, avg: avg, argScale: decScale(argType), outScale: decScale(out)}
+		default:
+			return unsupported()
+		}
+	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+		kind := map[string]varKind{"stddev": stddevSamp, "stddev_samp": stddevSamp, "stddev_pop": stddevPop,
+			"variance": varSamp, "var_samp": varSamp, "var_pop": varPop}[fn]
+		switch {
+		case argType.ID() == arrow.FLOAT32 || argType.ID() == arrow.FLOAT64:
+			acc = &floatVarAcc{arg: spec.Arg, kind: kind}
+		case (isIntClass(argType) || argType.ID() == arrow.DECIMAL128) && out.ID() == arrow.DECIMAL128:
+			acc = &numVarAcc{arg: spec.Arg, kind: kind, argScale: decScale(argType), outScale: decScale(out)}
+		default:
+			return unsupported()
+		}
+	case "min", "max":
+		isMax := fn == "max"
+		switch {
+		case isIntClass(argType):
+			acc = &minMaxInt{arg: spec.Arg, max: isMax, dt: argType}
+		case argType.ID() == arrow.FLOAT32 || argType.ID() == arrow.FLOAT64:
+			acc = &minMaxFloat{arg: spec.Arg, max: isMax, is32: argType.ID() == arrow.FLOAT32}
+		case argType.ID() == arrow.DECIMAL128:
+			acc = &minMaxDecimal{arg: spec.Arg, max: isMax, dt: argType}
+		case argType.ID() == arrow.STRING || argType.ID() == arrow.BINARY || argType.ID() == arrow.FIXED_SIZE_BINARY || argType.ID() == arrow.LARGE_STRING:
+			acc = &minMaxBytes{arg: spec.Arg, max: isMax, dt: argType}
+		default:
+			return unsupported()
+		}
+	case "bool_and", "every", "bool_or":
+		if argType.ID() != arrow.BOOL {
+			return unsupported()
+		}
+		acc = &boolAcc{arg: spec.Arg, or: fn == "bool_or"}
+	case "string_agg":
+		if argType.ID() != arrow.STRING && argType.ID() != arrow.BINARY {
+			return unsupported()
+		}
+		if spec.Sep < 0 || spec.Sep >= in.NumFields() {
+			return nil, sqlerr.New(sqlerr.InternalError, "string_agg: separator column %d out of range", spec.Sep)
+		}
+		acc = &collectAcc{arg: spec.Arg, sep: spec.Sep, order: spec.OrderBy, outType: out}
+	case "array_agg":
+		acc = &collectAcc{arg: spec.Arg, sep: -1, order: spec.OrderBy, outType: out}
+	default:
+		return nil, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", fn)
+	}
+	if spec.Distinct && spec.Arg >= 0 {
+		acc = &distinctAcc{inner: acc, arg: spec.Arg, seen: map[string]struct{}{}}
+	}
+	return acc, nil
+}

@@ -1,0 +1,291 @@
+package relop
+
+import (
+	"context"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// rowRef names row r of source batch b; b == nullBatch stands for a row of
+// NULLs (the missing side of an outer join).
+type rowRef struct{ b, r uint32 }
+
+const nullBatch = ^uint32(0)
+
+// defaultBatchRows is the size of the batches operators emit.
+const defaultBatchRows = 8192
+
+// gatherBatch builds a batch of schema from the referenced rows of srcs.
+func gatherBatch(mem memory.Allocator, schema *arrow.Schema, srcs []arrow.RecordBatch, refs []rowRef) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, schema.NumFields())
+	arrs := make([]arrow.Array, len(srcs))
+	for c := range cols {
+		for i, s := range srcs {
+			arrs[i] = s.Column(c)
+		}
+		a, err := gather(mem, schema.Field(c).Type, arrs, refs)
+		if err != nil {
+			releaseAll(cols[:c])
+			return nil, err
+		}
+		cols[c] = a
+	}
+	out := array.NewRecordBatch(schema, cols, int64(len(refs)))
+	releaseAll(cols)
+	return out, nil
+}
+
+func releaseAll(as []arrow.Array) {
+	for _, a := range as {
+		if a != nil {
+			a.Release()
+		}
+	}
+}
+
+// gather builds an array of type dt from the referenced rows of srcs, with
+// typed loops over the source buffers for the scalar types.
+func gather(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, refs []rowRef) (arrow.Array, error) {
+	switch dt.ID() {
+	case arrow.INT8, arrow.UINT8:
+		return gatherFixed[uint8](mem, dt, srcs, refs), nil
+	case arrow.INT16, arrow.UINT16:
+		return gatherFixed[uint16](mem, dt, srcs, refs), nil
+	case arrow.INT32, arrow.UINT32, arrow.FLOAT32, arrow.DATE32, arrow.TIME32:
+		return gatherFixed[uint32](mem, dt, srcs, refs), nil
+	case arrow.INT64, arrow.UINT64, arrow.FLOAT64, arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION:
+		return gatherFixed[uint64](mem, dt, srcs, refs), nil
+	case arrow.DECIMAL128:
+		return gatherFixed[[2]uint64](mem, dt, srcs, refs), nil
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return gatherFixed[arrow.MonthDayNanoInterval](mem, dt, srcs, refs), nil
+	case arrow.STRING, arrow.BINARY:
+		return gatherVarBinary(mem, dt, srcs, refs), nil
+	case arrow.BOOL:
+		return gatherBool(mem, srcs, refs), nil
+	}
+	return gatherByTake(mem, dt, srcs, refs)
+}
+
+// validityFor allocates the output validity bitmap when any referenced row
+// may be NULL (nil otherwise), filled in by the caller.
+func needsValidity(srcs []arrow.Array, refs []rowRef) bool {
+	for _, s := range srcs {
+		if s.NullN() > 0 {
+			return true
+		}
+	}
+	for _, r := range refs {
+		if r.b == nullBatch {
+			return true
+		}
+	}
+	return false
+}
+
+func newValidity(mem memory.Allocator, n int) (*memory.Buffer, []byte) {
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(int(bitutil.BytesForBits(int64(n))))
+	bs := buf.Bytes()
+	for i := range bs {
+		bs[i] = 0
+	}
+	return buf, bs
+}
+
+func fixedSlice[T any](a arrow.Array) []T {
+	d := a.Data()
+	if d.Buffers()[1] == nil {
+		return nil
+	}
+	vs := castBytes[T](d.Buffers()[1].Bytes())
+	return vs[d.Offset() : d.Offset()+d.Len()]
+}
+
+func gatherFixed[T any](mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, refs []rowRef) arrow.Array {
+	n := len(refs)
+	vals := make([][]T, len(srcs))
+	for i, s := range srcs {
+		vals[i] = fixedSlice[T](s)
+	}
+	var zero T
+	width := int(dt.(arrow.FixedWidthDataType).BitWidth() / 8)
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * width)
+	out := castBytes[T](buf.Bytes())[:n]
+	var vbuf *memory.Buffer
+	nulls := 0
+	if needsValidity(srcs, refs) {
+		var bits []byte
+		vbuf, bits = newValidity(mem, n)
+		for i, r := range refs {
+			if r.b == nullBatch || srcs[r.b].IsNull(int(r.r)) {
+				out[i] = zero
+				nulls++
+				continue
+			}
+			bitutil.SetBit(bits, i)
+			out[i] = vals[r.b][r.r]
+		}
+	} else if len(srcs) == 1 {
+		v := vals[0]
+		for i, r := range refs {
+			out[i] = v[r.r]
+		}
+	} else {
+		for i, r := range refs {
+			out[i] = vals[r.b][r.r]
+		}
+	}
+	data := array.NewData(dt, n, []*memory.Buffer{vbuf, buf}, nil, nulls, 0)
+	buf.Release()
+	if vbuf != nil {
+		vbuf.Release()
+	}
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+type varBinary interface {
+	arrow.Array
+	ValueBytes() []byte
+	ValueOffsets() []int32
+}
+
+func gatherVarBinary(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, refs []rowRef) arrow.Array {
+	n := len(refs)
+	offs := make([][]int32, len(srcs))
+	data := make([][]byte, len(srcs))
+	for i, s := range srcs {
+		vb := s.(varBinary)
+		offs[i], data[i] = vb.ValueOffsets(), vb.ValueBytes()
+	}
+	total := 0
+	for _, r := range refs {
+		if r.b != nullBatch {
+			o := offs[r.b]
+			total += int(o[r.r+1] - o[r.r])
+		}
+	}
+	obuf := memory.NewResizableBuffer(mem)
+	obuf.Resize((n + 1) * 4)
+	outOffs := arrow.Int32Traits.CastFromBytes(obuf.Bytes())[:n+1]
+	dbuf := memory.NewResizableBuffer(mem)
+	dbuf.Resize(total)
+	outData := dbuf.Bytes()[:total]
+	var vbuf *memory.Buffer
+	var bits []byte
+	withNulls := needsValidity(srcs, refs)
+	if withNulls {
+		vbuf, bits = newValidity(mem, n)
+	}
+	nulls, pos := 0, 0
+	for i, r := range refs {
+		outOffs[i] = int32(pos)
+		if withNulls {
+			if r.b == nullBatch || srcs[r.b].IsNull(int(r.r)) {
+				nulls++
+				continue
+			}
+			bitutil.SetBit(bits, i)
+		}
+		o := offs[r.b]
+		// ValueBytes starts at the array's first value's offset
+		base := o[0]
+		pos += copy(outData[pos:], data[r.b][o[r.r]-base:o[r.r+1]-base])
+	}
+	outOffs[n] = int32(pos)
+	d := array.NewData(dt, n, []*memory.Buffer{vbuf, obuf, dbuf}, nil, nulls, 0)
+	obuf.Release()
+	dbuf.Release()
+	if vbuf != nil {
+		vbuf.Release()
+	}
+	defer d.Release()
+	return array.MakeFromData(d)
+}
+
+func gatherBool(mem memory.Allocator, srcs []arrow.Array, refs []rowRef) arrow.Array {
+	n := len(refs)
+	vb, vals := newValidity(mem, n)
+	var nb *memory.Buffer
+	var bits []byte
+	withNulls := needsValidity(srcs, refs)
+	if withNulls {
+		nb, bits = newValidity(mem, n)
+	}
+	bs := make([]*array.Boolean, len(srcs))
+	for i, s := range srcs {
+		bs[i] = s.(*array.Boolean)
+	}
+	nulls := 0
+	for i, r := range refs {
+		if withNulls {
+			if r.b == nullBatch || bs[r.b].IsNull(int(r.r)) {
+				nulls++
+				continue
+			}
+			bitutil.SetBit(bits, i)
+		}
+		if bs[r.b].Value(int(r.r)) {
+			bitutil.SetBit(vals, i)
+		}
+	}
+	d := array.NewData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{nb, vb}, nil, nulls, 0)
+	vb.Release()
+	if nb != nil {
+		nb.Release()
+	}
+	defer d.Release()
+	return array.MakeFromData(d)
+}
+
+// gatherByTake handles the remaining (nested) types with arrow-go's
+// concatenate and take kernels.
+func gatherByTake(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, refs []rowRef) (arrow.Array, error) {
+	if len(srcs) == 0 {
+		b := array.NewBuilder(mem, dt)
+		defer b.Release()
+		b.AppendNulls(len(refs))
+		return b.NewArray(), nil
+	}
+	all, err := array.Concatenate(srcs, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer all.Release()
+	starts := make([]int64, len(srcs))
+	var acc int64
+	for i, s := range srcs {
+		starts[i] = acc
+		acc += int64(s.Len())
+	}
+	ib := array.NewInt64Builder(mem)
+	defer ib.Release()
+	ib.Reserve(len(refs))
+	for _, r := range refs {
+		if r.b == nullBatch {
+			ib.AppendNull()
+		} else {
+			ib.UnsafeAppend(starts[r.b] + int64(r.r))
+		}
+	}
+	idx := ib.NewArray()
+	defer idx.Release()
+	return compute.TakeArray(compute.WithAllocator(context.Background(), mem), all, idx)
+}
+
+// castBytes views a buffer as a slice of fixed-width values.
+func castBytes[T any](b []byte) []T {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if len(b) < size {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/size)
+}

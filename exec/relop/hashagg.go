@@ -1,0 +1,534 @@
+package relop
+
+import (
+	"context"
+	"hash/maphash"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// AggSpec is one aggregate call.
+type AggSpec struct {
+	// Func is the aggregate's name: count, sum, avg, min, max, bool_and,
+	// bool_or, every, string_agg, array_agg, stddev, stddev_samp,
+	// stddev_pop, variance, var_samp, var_pop.
+	Func string
+	// Arg is the argument's input column; -1 for count(*).
+	Arg int
+	// Distinct aggregates each distinct (non-NULL) argument value once.
+	Distinct bool
+	// Filter is a boolean input column (FILTER (WHERE ...)); only rows
+	// where it is true are aggregated. -1: none.
+	Filter int
+	// OrderBy orders the values of string_agg and array_agg.
+	OrderBy []SortKeySpec
+	// Sep is string_agg's separator column (-1 otherwise).
+	Sep int
+}
+
+// HashAggregate groups its input by GroupBy and computes Aggs per group.
+// Out lists the group columns (in GroupBy order) and then the aggregates,
+// typed as AggResultType says. Without GroupBy it emits exactly one row,
+// even for an empty input. Output order is unspecified.
+//
+// When Mem refuses to grow and SpillDir is set, groups already in the table
+// keep aggregating in memory while rows of new groups are written to hash
+// partitions on disk, each aggregated afterwards in turn (recursively, with
+// a fresh hash seed), as PostgreSQL's hash aggregation spills.
+type HashAggregate struct {
+	Input    exec.Operator
+	GroupBy  []int
+	Aggs     []AggSpec
+	Out      *arrow.Schema
+	Mem      *MemoryAccount
+	SpillDir string
+	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
+	Alloc memory.Allocator
+	// BatchRows is the output batch size (0: 8192).
+	BatchRows int
+
+	level     int
+	started   bool
+	hold      holding
+	table     *groupTable
+	accs      []accumulator
+	emitted   int
+	ids       []uint32
+	parts     *partitions
+	partNext  int
+	sub       *HashAggregate
+	closed    bool
+	spilled   bool
+	seedLevel maphash.Seed
+}
+
+// maxSpillDepth bounds recursive repartitioning.
+const maxSpillDepth = 8
+
+func (o *HashAggregate) Schema() *arrow.Schema { return o.Out }
+
+func (o *HashAggregate) alloc() memory.Allocator {
+	if o.Alloc == nil {
+		return memory.DefaultAllocator
+	}
+	return o.Alloc
+}
+
+func (o *HashAggregate) batchRows() int {
+	if o.BatchRows <= 0 {
+		return defaultBatchRows
+	}
+	return o.BatchRows
+}
+
+// Spilled reports whether the operator wrote partitions to disk.
+func (o *HashAggregate) Spilled() bool { return o.spilled }
+
+func (o *HashAggregate) Close() {
+	if o.closed {
+		return
+	}
+	o.closed = true
+	o.dropTable()
+	if o.sub != nil {
+		o.sub.Close()
+	}
+	o.parts.remove()
+	o.Input.Close()
+}
+
+func (o *HashAggregate) dropTable() {
+	if o.table != nil {
+		o.table.release()
+		o.table = nil
+	}
+	o.accs = nil
+	o.hold.releaseAll()
+}
+
+func (o *HashAggregate) init() error {
+	in := o.Input.Schema()
+	if o.Out == nil || o.Out.NumFields() != len(o.GroupBy)+len(o.Aggs) {
+		return sqlerr.New(sqlerr.InternalError, "hash aggregate: output schema must have %d columns", len(o.GroupBy)+len(o.Aggs))
+	}
+	for _, c := range o.GroupBy {
+		if c < 0 || c >= in.NumFields() {
+			return sqlerr.New(sqlerr.InternalError, "hash aggregate: group column %d out of range", c)
+		}
+	}
+	o.hold = holding{acct: o.Mem}
+	o.table = newGroupTable(in, o.GroupBy)
+	o.accs = make([]accumulator, len(o.Aggs))
+	for i, a := range o.Aggs {
+		acc, err := newAccumulator(a, in, o.Out.Field(len(o.GroupBy)+i).Type)
+		if err != nil {
+			return err
+		}
+		o.accs[i] = acc
+	}
+	if len(o.GroupBy) == 0 {
+		o.table.n = 1 // the one group exists even for an empty input
+		for _, acc := range o.accs {
+			acc.resize(1)
+		}
+	}
+	o.seedLevel = maphash.MakeSeed()
+	return nil
+}
+
+func (o *HashAggregate) stateBytes() int64 {
+	n := o.table.size()
+	for _, a := range o.accs {
+		n += a.size()
+	}
+	return n
+}
+
+func (o *HashAggregate) consume(ctx context.Context) error {
+	mem := o.alloc()
+	var groups []uint32
+	var sel []int32
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := o.Input.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			return nil
+		}
+		err = o.consumeBatch(mem, b, &groups, &sel)
+		b.Release()
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (o *HashAggregate) consumeBatch(mem memory.Allocator, b arrow.RecordBatch, groupsBuf *[]uint32, selBuf *[]int32) error {
+	n := int(b.NumRows())
+	if n == 0 {
+		return nil
+	}
+	groups := grow((*groupsBuf)[:0], n)[:n]
+	*groupsBuf = groups
+	var base []int32 // rows to aggregate; nil = all
+	if o.parts == nil {
+		if err := o.table.assign(mem, b, groups, true, nil); err != nil {
+			return err
+		}
+	} else {
+		missing := make([]int32, 0)
+		if err := o.table.assign(mem, b, groups, false, &missing); err != nil {
+			return err
+		}
+		if len(missing) > 0 {
+			keys, err := encodeBatchKeys(b, ascKeys(o.GroupBy))
+			if err != nil {
+				return err
+			}
+			if err := o.parts.write(mem, b, keys, missing); err != nil {
+				return err
+			}
+		}
+		base = make([]int32, 0, n-len(missing))
+		for i, g := range groups {
+			if g != missingGroup {
+				base = append(base, int32(i))
+			}
+		}
+		if len(base) == 0 {
+			return nil
+		}
+	}
+	for _, acc := range o.accs {
+		acc.resize(o.table.n)
+	}
+	cols := b.Columns()
+	for i, spec := range o.Aggs {
+		rows := base
+		if spec.Filter >= 0 {
+			rows = filterRows(cols[spec.Filter], base, (*selBuf)[:0])
+			*selBuf = rows
+			if len(rows) == 0 {
+				continue
+			}
+		}
+		if err := o.accs[i].update(cols, groups, rows); err != nil {
+			return err
+		}
+	}
+	// charge the growth; over the limit, switch to spilling new groups
+	delta := o.stateBytes() - o.hold.n
+	if delta > 0 {
+		if err := o.hold.grow(delta); err != nil {
+			if o.SpillDir == "" || len(o.GroupBy) == 0 || o.level >= maxSpillDepth {
+				return err
+			}
+			o.hold.force(delta)
+			if o.parts == nil {
+				parts, perr := newPartitions(o.SpillDir, o.Input.Schema(), mem, o.seedLevel)
+				if perr != nil {
+					return perr
+				}
+				o.parts = parts
+				o.spilled = true
+			}
+		}
+	}
+	return nil
+}
+
+// filterRows returns the rows of base (nil: all) where the boolean column is true.
+func filterRows(col arrow.Array, base []int32, buf []int32) []int32 {
+	f, ok := col.(*array.Boolean)
+	if !ok {
+		return buf[:0]
+	}
+	out := buf[:0]
+	forRows(f.Len(), base, func(i int) {
+		if f.IsValid(i) && f.Value(i) {
+			out = append(out, int32(i))
+		}
+	})
+	return out
+}
+
+func (o *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.closed {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !o.started {
+		o.started = true
+		if err := o.init(); err != nil {
+			return nil, err
+		}
+		if err := o.consume(ctx); err != nil {
+			return nil, err
+		}
+		if o.parts != nil {
+			for _, f := range o.parts.files {
+				if err := f.finish(); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if o.table != nil {
+		if o.emitted < o.table.n {
+			return o.emit()
+		}
+		o.dropTable()
+	}
+	for {
+		if o.sub != nil {
+			b, err := o.sub.Next(ctx)
+			if err != nil || b != nil {
+				return b, err
+			}
+			o.sub.Close()
+			o.sub = nil
+		}
+		if o.parts == nil || o.partNext >= len(o.parts.files) {
+			return nil, nil
+		}
+		f := o.parts.files[o.partNext]
+		o.partNext++
+		if f.rows == 0 {
+			continue
+		}
+		src, err := newSpillSource(f)
+		if err != nil {
+			return nil, err
+		}
+		o.sub = &HashAggregate{Input: src, GroupBy: o.GroupBy, Aggs: o.Aggs, Out: o.Out, Mem: o.Mem,
+			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, level: o.level + 1}
+	}
+}
+
+func (o *HashAggregate) emit() (arrow.RecordBatch, error) {
+	mem := o.alloc()
+	lo := o.emitted
+	hi := min(lo+o.batchRows(), o.table.n)
+	o.emitted = hi
+	o.ids = o.ids[:0]
+	for g := lo; g < hi; g++ {
+		o.ids = append(o.ids, uint32(g))
+	}
+	cols := make([]arrow.Array, 0, o.Out.NumFields())
+	keyCols, err := o.table.keysOf(mem, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	cols = append(cols, keyCols...)
+	for _, acc := range o.accs {
+		a, err := acc.finish(mem, o.ids)
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
+	out := array.NewRecordBatch(o.Out, cols, int64(hi-lo))
+	releaseAll(cols)
+	return out, nil
+}
+
+// ---- the group table ----
+
+const missingGroup = ^uint32(0)
+
+// groupTable maps group keys to dense group ids. A single integer-like key
+// uses a map[int64]; other keys use their byte encoding. The key values of
+// each group are kept in small compacted batches (the first row of each new
+// group per input batch), not by retaining input batches.
+type groupTable struct {
+	keyCols   []int
+	keySchema *arrow.Schema
+	intKey    bool
+	ints      map[int64]uint32
+	nullGroup uint32
+	strs      map[string]uint32
+	n         int
+	keyStore  []arrow.RecordBatch
+	keyRefs   []rowRef
+	held      int64
+	i64       []int64
+	arena     []byte
+	newRows   []rowRef
+}
+
+func newGroupTable(in *arrow.Schema, keyCols []int) *groupTable {
+	fs := make([]arrow.Field, len(keyCols))
+	for i, c := range keyCols {
+		fs[i] = in.Field(c)
+	}
+	t := &groupTable{keyCols: keyCols, keySchema: arrow.NewSchema(fs, nil), nullGroup: missingGroup}
+	if len(keyCols) == 1 && isIntClass(in.Field(keyCols[0]).Type) {
+		t.intKey = true
+		t.ints = make(map[int64]uint32)
+	} else {
+		t.strs = make(map[string]uint32)
+	}
+	return t
+}
+
+func (t *groupTable) size() int64 { return t.held + int64(len(t.keyRefs))*8 }
+
+func (t *groupTable) release() {
+	for _, b := range t.keyStore {
+		b.Release()
+	}
+	t.keyStore = nil
+}
+
+// assign sets groups[i] for every row of b. With insert, unknown keys get
+// new groups; without, they get missingGroup and are listed in missing.
+func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []uint32, insert bool, missing *[]int32) error {
+	n := int(b.NumRows())
+	if len(t.keyCols) == 0 {
+		for i := range groups {
+			groups[i] = 0
+		}
+		return nil
+	}
+	t.newRows = t.newRows[:0]
+	newGroup := func(i int) uint32 {
+		g := uint32(t.n)
+		t.n++
+		t.newRows = append(t.newRows, rowRef{0, uint32(i)})
+		return g
+	}
+	if t.intKey {
+		col := b.Column(t.keyCols[0])
+		t.i64 = toInt64s(col, t.i64)
+		nulls := col.NullN() > 0
+		for i, v := range t.i64 {
+			if nulls && col.IsNull(i) {
+				if t.nullGroup == missingGroup {
+					if !insert {
+						groups[i] = missingGroup
+						*missing = append(*missing, int32(i))
+						continue
+					}
+					t.nullGroup = newGroup(i)
+				}
+				groups[i] = t.nullGroup
+				continue
+			}
+			g, ok := t.ints[v]
+			if !ok {
+				if !insert {
+					groups[i] = missingGroup
+					*missing = append(*missing, int32(i))
+					continue
+				}
+				g = newGroup(i)
+				t.ints[v] = g
+				t.held += 40
+			}
+			groups[i] = g
+		}
+	} else {
+		cols := b.Columns()
+		keys := ascKeys(t.keyCols)
+		var bufs [][]byte
+		bufs, t.arena = keyBuffers(n, keyWidthHint(cols, keys), t.arena)
+		if err := encodeKeys(cols, keys, bufs); err != nil {
+			return err
+		}
+		for i, k := range bufs {
+			g, ok := t.strs[string(k)]
+			if !ok {
+				if !insert {
+					groups[i] = missingGroup
+					*missing = append(*missing, int32(i))
+					continue
+				}
+				g = newGroup(i)
+				t.strs[string(k)] = g
+				t.held += int64(len(k)) + 56
+			}
+			groups[i] = g
+		}
+	}
+	if len(t.newRows) == 0 {
+		return nil
+	}
+	kcols := make([]arrow.Array, len(t.keyCols))
+	for i, c := range t.keyCols {
+		kcols[i] = b.Column(c)
+	}
+	kb := array.NewRecordBatch(t.keySchema, kcols, int64(n))
+	compact, err := gatherBatch(mem, t.keySchema, []arrow.RecordBatch{kb}, t.newRows)
+	kb.Release()
+	if err != nil {
+		return err
+	}
+	bi := uint32(len(t.keyStore))
+	t.keyStore = append(t.keyStore, compact)
+	t.held += batchBytes(compact)
+	for j := range t.newRows {
+		t.keyRefs = append(t.keyRefs, rowRef{bi, uint32(j)})
+	}
+	return nil
+}
+
+// keysOf builds the key columns of groups [lo, hi).
+func (t *groupTable) keysOf(mem memory.Allocator, lo, hi int) ([]arrow.Array, error) {
+	if len(t.keyCols) == 0 {
+		return nil, nil
+	}
+	out, err := gatherBatch(mem, t.keySchema, t.keyStore, t.keyRefs[lo:hi])
+	if err != nil {
+		return nil, err
+	}
+	defer out.Release()
+	cols := make([]arrow.Array, len(t.keyCols))
+	for i := range cols {
+		cols[i] = out.Column(i)
+		cols[i].Retain()
+	}
+	return cols, nil
+}
+
+// spillSource reads a spill file back as an operator; it removes the file on Close.
+type spillSource struct {
+	f *spillFile
+	r *spillReader
+}
+
+func newSpillSource(f *spillFile) (*spillSource, error) {
+	r, err := f.open()
+	if err != nil {
+		return nil, err
+	}
+	return &spillSource{f: f, r: r}, nil
+}
+
+func (s *spillSource) Schema() *arrow.Schema { return s.f.schema }
+func (s *spillSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.r == nil {
+		return nil, nil
+	}
+	return s.r.next()
+}
+func (s *spillSource) Close() {
+	if s.r != nil {
+		s.r.close()
+		s.r = nil
+	}
+	s.f.remove()
+}

@@ -1,0 +1,174 @@
+package relop
+
+import (
+	"hash/maphash"
+	"io"
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// spillFile is a temporary Arrow IPC stream of batches of one schema: a
+// sorted run, or one hash partition of an input. It is deleted on remove.
+type spillFile struct {
+	schema *arrow.Schema
+	mem    memory.Allocator
+	f      *os.File
+	w      *ipc.Writer
+	rows   int64
+}
+
+func spillErr(err error) error {
+	return sqlerr.Wrap(err, sqlerr.DiskFull, "could not write to temporary file: %v", err)
+}
+
+func newSpillFile(dir string, schema *arrow.Schema, mem memory.Allocator) (*spillFile, error) {
+	f, err := os.CreateTemp(dir, "relop-*.arrow")
+	if err != nil {
+		return nil, spillErr(err)
+	}
+	return &spillFile{schema: schema, mem: mem, f: f,
+		w: ipc.NewWriter(f, ipc.WithSchema(schema), ipc.WithAllocator(mem))}, nil
+}
+
+func (s *spillFile) write(b arrow.RecordBatch) error {
+	if b.NumRows() == 0 {
+		return nil
+	}
+	s.rows += b.NumRows()
+	if err := s.w.Write(b); err != nil {
+		return spillErr(err)
+	}
+	return nil
+}
+
+// finish ends writing; the file can then be read any number of times.
+func (s *spillFile) finish() error {
+	if s.w == nil {
+		return nil
+	}
+	err := s.w.Close()
+	s.w = nil
+	if err != nil {
+		return spillErr(err)
+	}
+	return nil
+}
+
+// open returns a reader over the file from its start.
+func (s *spillFile) open() (*spillReader, error) {
+	if err := s.finish(); err != nil {
+		return nil, err
+	}
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return nil, spillErr(err)
+	}
+	r, err := ipc.NewReader(s.f, ipc.WithAllocator(s.mem))
+	if err != nil {
+		return nil, spillErr(err)
+	}
+	return &spillReader{r: r}, nil
+}
+
+func (s *spillFile) remove() {
+	if s.f == nil {
+		return
+	}
+	if s.w != nil {
+		_ = s.w.Close()
+		s.w = nil
+	}
+	name := s.f.Name()
+	_ = s.f.Close()
+	_ = os.Remove(name)
+	s.f = nil
+}
+
+// spillReader returns the batches of a spill file in order.
+type spillReader struct{ r *ipc.Reader }
+
+// next returns the next batch (the caller releases it) or nil at the end.
+func (r *spillReader) next() (arrow.RecordBatch, error) {
+	if r.r.Next() {
+		b := r.r.RecordBatch()
+		b.Retain()
+		return b, nil
+	}
+	if err := r.r.Err(); err != nil && err != io.EOF {
+		return nil, spillErr(err)
+	}
+	return nil, nil
+}
+
+func (r *spillReader) close() { r.r.Release() }
+
+// partitions spreads rows over spill files by the hash of their encoded keys.
+type partitions struct {
+	files []*spillFile
+	seed  maphash.Seed
+}
+
+const spillFanout = 16
+
+func newPartitions(dir string, schema *arrow.Schema, mem memory.Allocator, seed maphash.Seed) (*partitions, error) {
+	p := &partitions{seed: seed}
+	for i := 0; i < spillFanout; i++ {
+		f, err := newSpillFile(dir, schema, mem)
+		if err != nil {
+			p.remove()
+			return nil, err
+		}
+		p.files = append(p.files, f)
+	}
+	return p, nil
+}
+
+func (p *partitions) of(key []byte) int {
+	return int(maphash.Bytes(p.seed, key) % spillFanout)
+}
+
+// write appends the rows of b (all when rows is nil) to their partitions.
+func (p *partitions) write(mem memory.Allocator, b arrow.RecordBatch, keys [][]byte, rows []int32) error {
+	var refs [spillFanout][]rowRef
+	add := func(i int) {
+		k := p.of(keys[i])
+		refs[k] = append(refs[k], rowRef{0, uint32(i)})
+	}
+	if rows == nil {
+		for i := range keys {
+			add(i)
+		}
+	} else {
+		for _, i := range rows {
+			add(int(i))
+		}
+	}
+	srcs := []arrow.RecordBatch{b}
+	for k, rs := range refs {
+		if len(rs) == 0 {
+			continue
+		}
+		out, err := gatherBatch(mem, b.Schema(), srcs, rs)
+		if err != nil {
+			return err
+		}
+		err = p.files[k].write(out)
+		out.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *partitions) remove() {
+	if p == nil {
+		return
+	}
+	for _, f := range p.files {
+		f.remove()
+	}
+}

@@ -1,0 +1,587 @@
+package pgwire
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Startup packet codes (the int32 after the length of the first packet).
+const (
+	sslRequestCode    = 80877103
+	gssEncRequestCode = 80877104
+	cancelRequestCode = 80877102
+	// maxStartupPacket is PostgreSQL's MAX_STARTUP_PACKET_LENGTH.
+	maxStartupPacket = 10000
+	// startupTimeout bounds the startup phase (authentication_timeout).
+	startupTimeout = time.Minute
+)
+
+// frame is one client message as the reader goroutine hands it over: a type
+// byte and a body that belongs to the frame alone (never reused), or a fatal
+// error that ends the connection.
+type frame struct {
+	typ  byte
+	body []byte
+	err  *sqlerr.Error
+}
+
+// conn is one client connection. Two goroutines serve it: the reader
+// (readLoop), which frames messages and notices a dead socket while a
+// statement runs, and the executor (run), which owns the session, the
+// prepared statements, the portals and the output buffer.
+type conn struct {
+	srv    *Server
+	nc     net.Conn
+	logger *slog.Logger
+	br     *bufio.Reader
+
+	pid    uint32
+	secret [4]byte
+
+	// ctx lives as long as the connection; it ends when the socket dies or
+	// the server shuts down.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	// runMu guards runCancel, which cancels the statement running now; the
+	// cancel-request path calls it from another connection's goroutine.
+	runMu     sync.Mutex
+	runCancel context.CancelFunc
+
+	session        Session
+	stmts          map[string]*prepared
+	portals        map[string]*portal
+	ignoreTillSync bool
+
+	out      []byte // pending output, written by flush
+	rowMark  int    // length of out before the DataRow being encoded, or -1
+	writeErr error
+}
+
+func (s *Server) serveConn(nc net.Conn) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	c := &conn{
+		srv:     s,
+		nc:      nc,
+		logger:  s.logger.With("remote", nc.RemoteAddr().String()),
+		br:      bufio.NewReaderSize(nc, 16<<10),
+		ctx:     ctx,
+		cancel:  cancel,
+		stmts:   map[string]*prepared{},
+		portals: map[string]*portal{},
+		rowMark: -1,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			c.logger.Error("pgwire: panic in connection", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+		}
+		cancel()
+		_ = nc.Close()
+	}()
+	// Like PostgreSQL's authentication_timeout: a client that never finishes
+	// its startup must not hold a goroutine forever.
+	_ = nc.SetReadDeadline(time.Now().Add(startupTimeout))
+	params, ok := c.startup()
+	if !ok {
+		return
+	}
+	_ = nc.SetReadDeadline(time.Time{})
+	if n := s.sessions.Add(1); n > int64(s.cfg.MaxConnections) {
+		s.sessions.Add(-1)
+		c.fatal(sqlerr.New(sqlerr.TooManyConnections, "sorry, too many clients already"))
+		return
+	}
+	defer s.sessions.Add(-1)
+	s.register(c)
+	defer s.unregister(c)
+
+	info := SessionInfo{
+		User:       params["user"],
+		Database:   params["database"],
+		Params:     params,
+		ProcessID:  c.pid,
+		RemoteAddr: nc.RemoteAddr().String(),
+	}
+	if info.Database == "" {
+		info.Database = info.User
+	}
+	session, err := c.newSession(info)
+	if err != nil {
+		e := c.toSQLError(err)
+		e.Severity = "FATAL"
+		c.fatal(e)
+		return
+	}
+	c.session = session
+	defer c.closeAll()
+
+	c.send(&pgproto3.AuthenticationOk{})
+	c.sendInitialStatus(info)
+	c.send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secret[:]})
+	c.send(&pgproto3.ReadyForQuery{TxStatus: c.session.TxStatus()})
+	if c.flush() != nil {
+		return
+	}
+	c.logger.Debug("pgwire: session started", "pid", c.pid, "user", info.User, "database", info.Database)
+
+	frames := make(chan frame, 4)
+	go c.readLoop(frames)
+	c.run(frames)
+}
+
+func (c *conn) newSession(info SessionInfo) (s Session, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.logger.Error("pgwire: panic in NewSession", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			err = sqlerr.New(sqlerr.InternalError, "internal error")
+		}
+	}()
+	return c.srv.cfg.Backend.NewSession(c.ctx, info)
+}
+
+// startup runs the startup phase: SSLRequest and GSSENCRequest are refused
+// with 'N' (the client then continues in plaintext on the same socket), a
+// CancelRequest is served and ends the connection, a StartupMessage
+// returns its parameters.
+func (c *conn) startup() (map[string]string, bool) {
+	for {
+		var hdr [4]byte
+		if _, err := io.ReadFull(c.br, hdr[:]); err != nil {
+			return nil, false
+		}
+		n := int(int32(binary.BigEndian.Uint32(hdr[:])))
+		if n < 8 || n > maxStartupPacket {
+			c.fatal(sqlerr.New(sqlerr.ProtocolViolation, "invalid length of startup packet"))
+			return nil, false
+		}
+		body := make([]byte, n-4)
+		if _, err := io.ReadFull(c.br, body); err != nil {
+			return nil, false
+		}
+		code := binary.BigEndian.Uint32(body)
+		switch {
+		case code == sslRequestCode || code == gssEncRequestCode:
+			if c.br.Buffered() > 0 {
+				// Bytes after the request before our answer would be a
+				// man-in-the-middle's injection (CVE-2021-23222 family).
+				c.fatal(sqlerr.New(sqlerr.ProtocolViolation, "received unencrypted data after SSL request"))
+				return nil, false
+			}
+			if _, err := c.nc.Write([]byte{'N'}); err != nil {
+				return nil, false
+			}
+		case code == cancelRequestCode:
+			if len(body) >= 12 {
+				c.srv.cancelRequest(binary.BigEndian.Uint32(body[4:]), body[8:])
+			}
+			return nil, false
+		case code>>16 == 3:
+			params, err := parseStartupParams(body[4:])
+			if err != nil {
+				c.fatal(err)
+				return nil, false
+			}
+			if code&0xffff != 0 {
+				// We speak 3.0 only; tell newer clients so, with the
+				// protocol options (_pq_.*) we did not recognise.
+				var opts []string
+				for k := range params {
+					if strings.HasPrefix(k, "_pq_.") {
+						opts = append(opts, k)
+					}
+				}
+				c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: opts})
+			}
+			if params["user"] == "" {
+				c.fatal(sqlerr.New(sqlerr.InvalidAuthorizationSpec, "no PostgreSQL user name specified in startup packet"))
+				return nil, false
+			}
+			return params, true
+		default:
+			c.fatal(sqlerr.New(sqlerr.ProtocolViolation, "unsupported frontend protocol %d.%d: server supports 3.0 to 3.0", code>>16, code&0xffff))
+			return nil, false
+		}
+	}
+}
+
+func parseStartupParams(b []byte) (map[string]string, *sqlerr.Error) {
+	params := map[string]string{}
+	for len(b) > 0 && b[0] != 0 {
+		k := bytes.IndexByte(b, 0)
+		if k < 0 {
+			break
+		}
+		key := string(b[:k])
+		b = b[k+1:]
+		v := bytes.IndexByte(b, 0)
+		if v < 0 {
+			return nil, sqlerr.New(sqlerr.ProtocolViolation, "invalid startup packet layout: expected terminator as last byte")
+		}
+		params[key] = string(b[:v])
+		b = b[v+1:]
+	}
+	if len(b) == 0 {
+		return nil, sqlerr.New(sqlerr.ProtocolViolation, "invalid startup packet layout: expected terminator as last byte")
+	}
+	return params, nil
+}
+
+// statusKeys are the ParameterStatus values PostgreSQL 15 reports after
+// authentication, with the values sqlgate sends when the session has none.
+var statusKeys = [...]string{
+	"application_name", "client_encoding", "DateStyle", "default_transaction_read_only",
+	"in_hot_standby", "integer_datetimes", "IntervalStyle", "is_superuser",
+	"server_encoding", "server_version", "session_authorization",
+	"standard_conforming_strings", "TimeZone",
+}
+
+func (c *conn) sendInitialStatus(info SessionInfo) {
+	for _, k := range statusKeys {
+		v, ok := c.session.Status(k)
+		if !ok {
+			switch k {
+			case "application_name":
+				v = info.Params["application_name"]
+			case "client_encoding", "server_encoding":
+				v = "UTF8"
+			case "DateStyle":
+				v = "ISO, MDY"
+			case "default_transaction_read_only", "in_hot_standby":
+				v = "off"
+			case "integer_datetimes", "is_superuser", "standard_conforming_strings":
+				v = "on"
+			case "IntervalStyle":
+				v = "postgres"
+			case "server_version":
+				v = c.srv.cfg.ServerVersion
+			case "session_authorization":
+				v = info.User
+			case "TimeZone":
+				v = "UTC"
+			}
+		}
+		c.send(&pgproto3.ParameterStatus{Name: k, Value: v})
+	}
+}
+
+// readLoop frames client messages and hands them to the executor. It checks
+// a message's length before allocating its body. When the socket fails it
+// cancels the connection's context, which cancels a running statement.
+func (c *conn) readLoop(frames chan<- frame) {
+	defer close(frames)
+	defer func() {
+		if r := recover(); r != nil {
+			c.logger.Error("pgwire: panic in reader", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			c.cancel()
+		}
+	}()
+	max := c.srv.cfg.MaxMessageSize
+	for {
+		var hdr [5]byte
+		if _, err := io.ReadFull(c.br, hdr[:]); err != nil {
+			c.cancel() // the client is gone: stop whatever runs for it
+			return
+		}
+		n := int64(int32(binary.BigEndian.Uint32(hdr[1:])))
+		var f frame
+		switch {
+		case n < 4:
+			f.err = sqlerr.New(sqlerr.ProtocolViolation, "invalid message length")
+		case n-4 > int64(max):
+			f.err = sqlerr.New(sqlerr.ProtocolViolation, "message length %d exceeds the maximum of %d bytes", n-4, max)
+		default:
+			f.typ = hdr[0]
+			f.body = make([]byte, n-4)
+			if _, err := io.ReadFull(c.br, f.body); err != nil {
+				c.cancel()
+				return
+			}
+		}
+		select {
+		case frames <- f:
+		case <-c.ctx.Done():
+			return
+		}
+		if f.err != nil || f.typ == 'X' {
+			return
+		}
+	}
+}
+
+// run is the executor loop: one message at a time, in order.
+func (c *conn) run(frames <-chan frame) {
+	for {
+		select {
+		case f, ok := <-frames:
+			if !ok {
+				return
+			}
+			if f.err != nil {
+				f.err.Severity = "FATAL"
+				c.fatal(f.err)
+				return
+			}
+			if f.typ == 'X' {
+				return
+			}
+			c.handle(f)
+			if c.writeErr != nil {
+				return
+			}
+		case <-c.ctx.Done():
+			if c.srv.ctx.Err() != nil {
+				c.fatal(&sqlerr.Error{Code: sqlerr.AdminShutdown, Severity: "FATAL", Message: "terminating connection due to administrator command"})
+			}
+			return
+		}
+	}
+}
+
+// handle serves one message. A panic anywhere below is recovered here: it is
+// logged with its stack, the client gets XX000 and the connection stays
+// usable.
+func (c *conn) handle(f frame) {
+	extended := f.typ != 'Q' && f.typ != 'S' && f.typ != 'H'
+	defer func() {
+		if r := recover(); r != nil {
+			c.logger.Error("pgwire: panic while serving a message", "message", string(f.typ), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			c.clearRunning()
+			if c.rowMark >= 0 && c.rowMark <= len(c.out) {
+				c.out = c.out[:c.rowMark] // drop the half-written DataRow
+			}
+			c.rowMark = -1
+			c.sendError(sqlerr.New(sqlerr.InternalError, "internal error"))
+			if extended {
+				c.ignoreTillSync = true
+			} else {
+				c.sendReady()
+			}
+			_ = c.flush()
+		}
+	}()
+	if c.ignoreTillSync && f.typ != 'S' {
+		return
+	}
+	var err error
+	switch f.typ {
+	case 'Q':
+		c.handleQuery(f.body)
+		return
+	case 'S':
+		c.handleSync()
+		return
+	case 'H':
+		_ = c.flush()
+		return
+	case 'P':
+		err = c.handleParse(f.body)
+	case 'B':
+		err = c.handleBind(f.body)
+	case 'D':
+		err = c.handleDescribe(f.body)
+	case 'E':
+		err = c.handleExecute(f.body)
+	case 'C':
+		err = c.handleClose(f.body)
+	case 'd', 'c', 'f':
+		// COPY data outside COPY is ignored, as PostgreSQL does.
+		return
+	default:
+		err = sqlerr.New(sqlerr.ProtocolViolation, "invalid frontend message type %d", f.typ)
+	}
+	if err != nil {
+		c.sendError(err)
+		c.ignoreTillSync = true
+	}
+	if len(c.out) >= c.srv.cfg.FlushThreshold {
+		_ = c.flush()
+	}
+}
+
+func (c *conn) handleSync() {
+	c.ignoreTillSync = false
+	if c.session.TxStatus() == 'I' {
+		// The implicit transaction ends at Sync: so do its portals.
+		c.closePortals()
+	}
+	c.sendReady()
+	_ = c.flush()
+}
+
+func (c *conn) sendReady() {
+	c.send(&pgproto3.ReadyForQuery{TxStatus: c.session.TxStatus()})
+}
+
+// beginRunning returns the context of a statement about to run, cancellable
+// by a CancelRequest, and the function that ends it.
+func (c *conn) beginRunning(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	c.runMu.Lock()
+	c.runCancel = cancel
+	c.runMu.Unlock()
+	return ctx, func() {
+		c.clearRunning()
+		cancel()
+	}
+}
+
+// watchPortal makes a CancelRequest cancel p while one of its Executes runs.
+func (c *conn) watchPortal(p *portal) func() {
+	c.runMu.Lock()
+	c.runCancel = p.cancel
+	c.runMu.Unlock()
+	return c.clearRunning
+}
+
+func (c *conn) clearRunning() {
+	c.runMu.Lock()
+	c.runCancel = nil
+	c.runMu.Unlock()
+}
+
+func (c *conn) cancelRunning() {
+	c.runMu.Lock()
+	cancel := c.runCancel
+	c.runMu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (c *conn) closePortals() {
+	for name, p := range c.portals {
+		p.close()
+		delete(c.portals, name)
+	}
+}
+
+// closeAll releases every portal and the session when the connection ends.
+func (c *conn) closeAll() {
+	c.closePortals()
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				c.logger.Error("pgwire: panic in Session.Close", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			}
+		}()
+		c.session.Close()
+	}()
+}
+
+// send appends a message to the output buffer.
+func (c *conn) send(msg pgproto3.BackendMessage) {
+	out, err := msg.Encode(c.out)
+	if err != nil {
+		// Encode fails only on messages too large for the protocol.
+		c.logger.Error("pgwire: cannot encode message", "error", err)
+		return
+	}
+	c.out = out
+}
+
+// flush writes the output buffer. A write error means the client is gone:
+// the connection's context is cancelled and the executor stops.
+func (c *conn) flush() error {
+	if c.writeErr != nil {
+		return c.writeErr
+	}
+	if len(c.out) == 0 {
+		return nil
+	}
+	_, err := c.nc.Write(c.out)
+	if cap(c.out) > 4*c.srv.cfg.FlushThreshold {
+		c.out = nil // do not keep a huge buffer for the connection's life
+	} else {
+		c.out = c.out[:0]
+	}
+	if err != nil {
+		c.writeErr = err
+		c.cancel()
+	}
+	return err
+}
+
+// fatal sends a FATAL error and flushes; the caller then closes the socket.
+func (c *conn) fatal(err error) {
+	e := c.toSQLError(err)
+	if e.Severity == "" {
+		e.Severity = "FATAL"
+	}
+	c.sendErrorResponse(e)
+	_ = c.flush()
+}
+
+// toSQLError maps any error to the *sqlerr.Error the client sees: context
+// cancellation is 57014, any other non-SQL error is XX000 "internal error"
+// (logged, never shown: Go error strings can leak internals).
+func (c *conn) toSQLError(err error) *sqlerr.Error {
+	if e := sqlerr.As(err); e != nil {
+		cp := *e
+		return &cp
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		if c.srv.ctx.Err() != nil {
+			return &sqlerr.Error{Code: sqlerr.AdminShutdown, Severity: "FATAL", Message: "terminating connection due to administrator command"}
+		}
+		return sqlerr.New(sqlerr.QueryCanceled, "canceling statement due to user request")
+	}
+	c.logger.Error("pgwire: internal error", "error", err)
+	return sqlerr.New(sqlerr.InternalError, "internal error")
+}
+
+func (c *conn) sendError(err error) {
+	c.sendErrorResponse(c.toSQLError(err))
+}
+
+func (c *conn) sendErrorResponse(e *sqlerr.Error) {
+	sev := e.Severity
+	if sev == "" {
+		sev = "ERROR"
+	}
+	code := string(e.Code)
+	if len(code) != 5 {
+		code = string(sqlerr.InternalError)
+	}
+	c.send(&pgproto3.ErrorResponse{
+		Severity:            sev,
+		SeverityUnlocalized: sev,
+		Code:                code,
+		Message:             e.Message,
+		Detail:              e.Detail,
+		Hint:                e.Hint,
+		Position:            int32(e.Position),
+	})
+}
+
+// sendStatusChanges reports changed session parameters (SET application_name
+// and the like) as ParameterStatus messages.
+func (c *conn) sendStatusChanges() {
+	changes := c.session.StatusChanges()
+	if len(changes) == 0 {
+		return
+	}
+	// Sorted, so that the byte stream is deterministic.
+	keys := make([]string, 0, len(changes))
+	for k := range changes {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		c.send(&pgproto3.ParameterStatus{Name: k, Value: changes[k]})
+	}
+}

@@ -1,0 +1,96 @@
+// Package pgwire is sqlgate's PostgreSQL wire-protocol (v3.0) server. It moves
+// statements, parameters and Arrow batches between PostgreSQL clients and a
+// Backend (backend.go); it never parses SQL, touches kernels or knows about
+// tables. Value codecs (Arrow -> PostgreSQL text/binary, parameter decoding,
+// type OIDs) live in the leaf package pgwire/pgtypes.
+//
+// # Layers
+//
+//   - server.go: Server, Config, the accept loop (Serve), Shutdown, and the
+//     registry of connections by BackendKeyData process id that serves
+//     CancelRequest.
+//   - conn.go: one connection: the startup phase, the reader goroutine, the
+//     executor loop, error and output plumbing.
+//   - query.go: the simple Query protocol and result streaming (shared with
+//     Execute).
+//   - extended.go: Parse, Bind, Describe, Execute, Close.
+//
+// # Connection lifecycle
+//
+//  1. Accept (Server.Serve) starts serveConn in its own goroutine.
+//  2. Startup (conn.startup): an SSLRequest or GSSENCRequest is answered 'N'
+//     and the client continues in plaintext; a CancelRequest is matched
+//     against the registry (pid and secret, compared in constant time) and
+//     cancels that connection's running statement, then the socket closes
+//     without a reply, whatever the outcome; a StartupMessage carries user,
+//     database and settings. Protocol 3.x with x > 0 gets
+//     NegotiateProtocolVersion (we speak 3.0).
+//  3. Admission: beyond Config.MaxConnections the client gets FATAL 53300.
+//  4. Session: Backend.NewSession; then AuthenticationOk (trust, for now),
+//     the 13 ParameterStatus values PostgreSQL 15 sends (from
+//     Session.Status, with defaults), BackendKeyData (pid + random 4-byte
+//     secret) and ReadyForQuery with Session.TxStatus().
+//  5. Serving: two goroutines. The reader (conn.readLoop) frames messages,
+//     refusing a length prefix above Config.MaxMessageSize (FATAL 08P01,
+//     nothing allocated), and cancels the connection's context when the
+//     socket fails, so that a statement whose client vanished stops (pgx
+//     cancels by dropping the connection). The executor (conn.run) handles
+//     one message at a time, in order, owning the session, the prepared
+//     statements, the portals and the output buffer.
+//  6. End: Terminate, a socket error, a FATAL error or Shutdown (FATAL
+//     57P01). Portals and the session are closed.
+//
+// # Where each message is handled
+//
+//	Query 'Q'     conn.handleQuery: Session.Prepare on the whole string, then
+//	              per statement RowDescription (text), DataRows,
+//	              CommandComplete and changed ParameterStatus; stop at the
+//	              first error; zero statements -> EmptyQueryResponse. Drops
+//	              the unnamed statement and portal.
+//	Parse 'P'     conn.handleParse: one statement (more -> 42601), named or
+//	              unnamed (replaced); parameter OIDs from the client or
+//	              inferred (Unknown -> 0).
+//	Bind 'B'      conn.handleBind: parameters decoded with their format codes
+//	              (pgtypes.DecodeParam), result formats fixed, encoder built.
+//	Describe 'D'  conn.handleDescribe: S -> ParameterDescription +
+//	              RowDescription/NoData; P -> RowDescription with the
+//	              portal's formats, or NoData.
+//	Execute 'E'   conn.handleExecute: starts or resumes the portal; maxRows
+//	              -> PortalSuspended; exhausted -> CommandComplete.
+//	Close 'C'     conn.handleClose.
+//	Sync 'S'      conn.handleSync: leaves error recovery, closes all portals
+//	              outside a transaction block, ReadyForQuery, flush.
+//	Flush 'H'     writes buffered output.
+//	Terminate 'X' ends the connection.
+//
+// After an error in an extended-protocol message, every message up to Sync
+// is discarded, as PostgreSQL does.
+//
+// # Results
+//
+// Results stream batch by batch: each Arrow batch is turned into DataRows by
+// a pgtypes.RowEncoder (per-column encoders chosen once per result) appended
+// to the connection's output buffer, which is written whenever it passes
+// Config.FlushThreshold. No result is ever held whole.
+//
+// # Errors and cancellation
+//
+// A *sqlerr.Error becomes an ErrorResponse with its severity, SQLSTATE,
+// message, detail, hint and position. Any other error is logged and sent as
+// XX000 "internal error": Go error strings never reach clients. A context
+// error is 57014. A panic while serving a message is recovered, logged with
+// its stack and answered with XX000; the connection stays usable and the
+// process never dies. Statement contexts descend from the connection's,
+// which descends from the server's: CancelRequest cancels the statement,
+// a dead socket cancels the connection, Shutdown cancels everything.
+//
+// # Must not
+//
+// Parse or rewrite SQL, evaluate expressions, read tables, keep
+// package-level mutable state, or leak Go error text to clients.
+//
+// # Not yet
+//
+// TLS, password/SCRAM authentication, COPY, NOTICE/NOTIFY, function call
+// messages and protocol 3.2's longer cancel keys.
+package pgwire

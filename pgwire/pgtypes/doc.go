@@ -1,0 +1,14 @@
+// Package pgtypes holds the PostgreSQL wire-protocol primitives of sqlgate's
+// types: the type OIDs, typmods and sizes of RowDescription (OIDOf,
+// ParamOIDOf), the Arrow -> PostgreSQL text and binary value encoders
+// (RowEncoder for whole batches, AppendValue for one value), and the decoders
+// of Bind parameters (DecodeParam).
+//
+// Text output matches PostgreSQL 15 byte for byte with the settings sqlgate
+// reports: DateStyle ISO, IntervalStyle postgres, TimeZone UTC and
+// extra_float_digits 1 (shortest round-trip floats). MAP, ROW and arrays of
+// nested types travel as json; arrays of scalars as PostgreSQL arrays.
+//
+// It is a leaf: it imports types and sqlerr only (plus Arrow), and must not
+// know about connections, sessions or SQL. It keeps no mutable package state.
+package pgtypes

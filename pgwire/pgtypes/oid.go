@@ -1,0 +1,157 @@
+package pgtypes
+
+import "github.com/sqlgate/sqlgate/types"
+
+// PostgreSQL type OIDs (pg_type.oid) that sqlgate puts on the wire.
+const (
+	OIDUnknown     uint32 = 0
+	OIDBool        uint32 = 16
+	OIDBytea       uint32 = 17
+	OIDName        uint32 = 19
+	OIDInt8        uint32 = 20
+	OIDInt2        uint32 = 21
+	OIDInt4        uint32 = 23
+	OIDText        uint32 = 25
+	OIDOid         uint32 = 26
+	OIDJSON        uint32 = 114
+	OIDFloat4      uint32 = 700
+	OIDFloat8      uint32 = 701
+	OIDBPChar      uint32 = 1042
+	OIDVarchar     uint32 = 1043
+	OIDDate        uint32 = 1082
+	OIDTime        uint32 = 1083
+	OIDTimestamp   uint32 = 1114
+	OIDTimestampTZ uint32 = 1184
+	OIDInterval    uint32 = 1186
+	OIDNumeric     uint32 = 1700
+	OIDJSONB       uint32 = 3802
+
+	OIDJSONArray        uint32 = 199
+	OIDBoolArray        uint32 = 1000
+	OIDByteaArray       uint32 = 1001
+	OIDNameArray        uint32 = 1003
+	OIDInt2Array        uint32 = 1005
+	OIDInt4Array        uint32 = 1007
+	OIDTextArray        uint32 = 1009
+	OIDBPCharArray      uint32 = 1014
+	OIDVarcharArray     uint32 = 1015
+	OIDInt8Array        uint32 = 1016
+	OIDFloat4Array      uint32 = 1021
+	OIDFloat8Array      uint32 = 1022
+	OIDOidArray         uint32 = 1028
+	OIDTimestampArray   uint32 = 1115
+	OIDDateArray        uint32 = 1182
+	OIDTimeArray        uint32 = 1183
+	OIDTimestampTZArray uint32 = 1185
+	OIDIntervalArray    uint32 = 1187
+	OIDNumericArray     uint32 = 1231
+)
+
+// arrayOIDs maps an element type OID to its PostgreSQL array type OID
+// (pg_type.typarray).
+var arrayOIDs = map[uint32]uint32{
+	OIDBool: OIDBoolArray, OIDBytea: OIDByteaArray, OIDName: OIDNameArray,
+	OIDInt2: OIDInt2Array, OIDInt4: OIDInt4Array, OIDInt8: OIDInt8Array,
+	OIDText: OIDTextArray, OIDBPChar: OIDBPCharArray, OIDVarchar: OIDVarcharArray,
+	OIDFloat4: OIDFloat4Array, OIDFloat8: OIDFloat8Array, OIDOid: OIDOidArray,
+	OIDTimestamp: OIDTimestampArray, OIDDate: OIDDateArray, OIDTime: OIDTimeArray,
+	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray,
+	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray,
+}
+
+// ArrayOIDOf returns the OID of the PostgreSQL array type whose elements have
+// type OID elem, and false when PostgreSQL has none that sqlgate uses.
+func ArrayOIDOf(elem uint32) (uint32, bool) {
+	o, ok := arrayOIDs[elem]
+	return o, ok
+}
+
+// IsPGArray reports whether t travels as a PostgreSQL array ({1,2,NULL}):
+// an ARRAY of a scalar type. Arrays of ARRAY/MAP/ROW travel as json, since
+// PostgreSQL arrays are rectangular and have no nested element type.
+func IsPGArray(t types.T) bool {
+	return t.Kind == types.Array && t.Elem != nil && !t.Elem.IsNested()
+}
+
+// OIDOf returns the PostgreSQL type of a result column of type t: its OID, its
+// type modifier (atttypmod, -1 for none) and its size (pg_type.typlen, -1 for
+// variable length), as RowDescription carries them. Unknown and Null columns are
+// text, as PostgreSQL resolves unknown-typed output columns.
+func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
+	switch t.Kind {
+	case types.Unknown, types.Null:
+		return OIDText, -1, -1
+	case types.Bool:
+		return OIDBool, -1, 1
+	case types.Int8, types.Int16:
+		return OIDInt2, -1, 2
+	case types.Int32:
+		return OIDInt4, -1, 4
+	case types.Int64:
+		return OIDInt8, -1, 8
+	case types.Float32:
+		return OIDFloat4, -1, 4
+	case types.Float64:
+		return OIDFloat8, -1, 8
+	case types.Char:
+		return OIDBPChar, int32(t.Length) + 4, -1
+	case types.String:
+		if t.Length > 0 {
+			return OIDVarchar, int32(t.Length) + 4, -1
+		}
+		return OIDText, -1, -1
+	case types.Bytes, types.Binary:
+		return OIDBytea, -1, -1
+	case types.Decimal:
+		if t.Precision > 0 {
+			return OIDNumeric, int32(t.Precision<<16|t.Scale) + 4, -1
+		}
+		return OIDNumeric, -1, -1
+	case types.Date:
+		return OIDDate, -1, 4
+	case types.Time:
+		return OIDTime, fracTypmod(t.Precision), 8
+	case types.Timestamp:
+		return OIDTimestamp, fracTypmod(t.Precision), 8
+	case types.TimestampTZ:
+		return OIDTimestampTZ, fracTypmod(t.Precision), 8
+	case types.Interval:
+		return OIDInterval, -1, 16
+	case types.Oid:
+		return OIDOid, -1, 4
+	case types.Name:
+		return OIDName, -1, 64
+	case types.Array:
+		if IsPGArray(t) {
+			elem, typmod, _ := OIDOf(*t.Elem)
+			if arr, ok := arrayOIDs[elem]; ok {
+				return arr, typmod, -1
+			}
+		}
+		return OIDJSON, -1, -1
+	case types.Map, types.Row:
+		return OIDJSON, -1, -1
+	}
+	return OIDText, -1, -1
+}
+
+// ParamOIDOf returns the OID that ParameterDescription reports for a parameter
+// of type t: 0 for Unknown, so that drivers send any value as text (with 25,
+// pgx refuses to encode non-string values), else OIDOf's.
+func ParamOIDOf(t types.T) uint32 {
+	if t.Kind == types.Unknown {
+		return OIDUnknown
+	}
+	oid, _, _ := OIDOf(t)
+	return oid
+}
+
+// fracTypmod is the typmod of time/timestamp(p). 6 digits is PostgreSQL's
+// default and maximum, shown as "no typmod"; precision 0 is treated as
+// unspecified because types.T cannot tell the two apart.
+func fracTypmod(p int) int32 {
+	if p > 0 && p < 6 {
+		return int32(p)
+	}
+	return -1
+}

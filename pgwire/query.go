@@ -1,0 +1,244 @@
+package pgwire
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// prepared is a statement created by Parse (or, transiently, by a simple
+// Query). stmt is nil for an empty query string.
+type prepared struct {
+	name      string
+	stmt      Statement
+	paramOIDs []uint32
+}
+
+// portal is a bound statement: parameters and result formats fixed, its
+// execution started by the first Execute and resumable after
+// PortalSuspended.
+type portal struct {
+	name    string
+	stmt    *prepared
+	params  []any
+	formats []int16
+	enc     *pgtypes.RowEncoder // nil when the statement returns no rows
+
+	// ctx spans every Execute of the portal: a suspended result keeps
+	// streaming under it. cancel ends it (Close, Sync, CancelRequest).
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	res       Result
+	batch     arrow.RecordBatch // current batch, partly sent
+	row       int               // next row of batch to send
+	done      bool              // the result is exhausted (and closed)
+	doneTag   string            // Result.Tag once done
+	suspended bool              // at least one Execute ended in PortalSuspended
+}
+
+func (p *portal) close() {
+	if p.batch != nil {
+		p.batch.Release()
+		p.batch = nil
+	}
+	if p.res != nil {
+		p.res.Close()
+		p.res = nil
+	}
+	if p.cancel != nil {
+		p.cancel()
+	}
+}
+
+func columnTypes(cols []ResultColumn) []types.T {
+	ts := make([]types.T, len(cols))
+	for i, col := range cols {
+		ts[i] = col.Type
+	}
+	return ts
+}
+
+func rowDescription(cols []ResultColumn, formats []int16) *pgproto3.RowDescription {
+	rd := &pgproto3.RowDescription{Fields: make([]pgproto3.FieldDescription, len(cols))}
+	for i, col := range cols {
+		oid, typmod, size := pgtypes.OIDOf(col.Type)
+		rd.Fields[i] = pgproto3.FieldDescription{
+			Name:                 []byte(col.Name),
+			TableOID:             col.TableOID,
+			TableAttributeNumber: uint16(col.ColumnNumber),
+			DataTypeOID:          oid,
+			DataTypeSize:         size,
+			TypeModifier:         typmod,
+			Format:               pgtypes.FormatOf(formats, i),
+		}
+	}
+	return rd
+}
+
+// handleQuery serves a simple Query: the whole string is prepared, then
+// each statement runs in turn with text results; the first error ends the
+// string. It destroys the unnamed statement and portal, as PostgreSQL does.
+func (c *conn) handleQuery(body []byte) {
+	sql, err := cString(body)
+	if err != nil {
+		c.sendError(err)
+		c.sendReady()
+		_ = c.flush()
+		return
+	}
+	delete(c.stmts, "")
+	if p := c.portals[""]; p != nil {
+		p.close()
+		delete(c.portals, "")
+	}
+	ctx, done := c.beginRunning(c.ctx)
+	defer done()
+	stmts, err := c.session.Prepare(ctx, sql, nil)
+	switch {
+	case err != nil:
+		c.sendError(err)
+	case len(stmts) == 0:
+		c.send(&pgproto3.EmptyQueryResponse{})
+	default:
+		for _, st := range stmts {
+			err := c.runSimple(ctx, st)
+			c.sendStatusChanges()
+			if err != nil {
+				c.sendError(err)
+				break
+			}
+			if c.writeErr != nil {
+				return
+			}
+		}
+	}
+	if c.session.TxStatus() == 'I' {
+		// A transaction block ended (or none was open): its portals go.
+		c.closePortals()
+	}
+	c.sendReady()
+	_ = c.flush()
+}
+
+func (c *conn) runSimple(ctx context.Context, st Statement) error {
+	p := &portal{stmt: &prepared{stmt: st}, ctx: ctx}
+	defer p.close()
+	cols := st.Columns()
+	if cols != nil {
+		enc, err := pgtypes.NewRowEncoder(columnTypes(cols), nil)
+		if err != nil {
+			return err
+		}
+		p.enc = enc
+	}
+	res, err := st.Execute(ctx, nil)
+	if err != nil {
+		return err
+	}
+	p.res = res
+	if cols != nil {
+		c.send(rowDescription(cols, nil))
+	}
+	_, err = c.stream(p, 0)
+	return err
+}
+
+// stream sends the portal's rows, at most maxRows of them (0 = all), and
+// then CommandComplete, or PortalSuspended when it stopped at maxRows. Rows
+// go out batch by batch; the buffer is flushed whenever it passes the
+// threshold, so a result is never held whole in memory.
+func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
+	sent := 0
+	for {
+		if p.batch == nil || p.row >= int(p.batch.NumRows()) {
+			if p.batch != nil {
+				p.batch.Release()
+				p.batch = nil
+			}
+			if p.done {
+				break
+			}
+			b, err := p.res.Next(p.ctx)
+			if err != nil {
+				return false, err
+			}
+			if b == nil {
+				// Exhausted: keep the tag, release the engine's resources now
+				// rather than at Sync.
+				p.done = true
+				p.doneTag = p.res.Tag()
+				p.res.Close()
+				break
+			}
+			if b.NumRows() == 0 {
+				b.Release()
+				continue
+			}
+			if p.enc == nil {
+				b.Release()
+				return false, sqlerr.New(sqlerr.InternalError, "statement without result columns returned rows")
+			}
+			if err := p.enc.Reset(b); err != nil {
+				b.Release()
+				return false, err
+			}
+			p.batch, p.row = b, 0
+		}
+		n := int(p.batch.NumRows())
+		if maxRows > 0 && n-p.row > maxRows-sent {
+			n = p.row + maxRows - sent
+		}
+		threshold := c.srv.cfg.FlushThreshold
+		sent += n - p.row
+		for ; p.row < n; p.row++ {
+			// rowMark lets panic recovery cut a half-written DataRow.
+			c.rowMark = len(c.out)
+			c.out = p.enc.AppendDataRow(c.out, p.row)
+			if len(c.out) >= threshold {
+				if err := c.flush(); err != nil {
+					c.rowMark = -1
+					return false, err
+				}
+			}
+		}
+		c.rowMark = -1
+		if maxRows > 0 && sent >= maxRows {
+			p.suspended = true
+			c.send(&pgproto3.PortalSuspended{})
+			return true, nil
+		}
+		if err := p.ctx.Err(); err != nil {
+			return false, err
+		}
+	}
+	c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag(sent))})
+	// Executing an exhausted portal again reports "SELECT 0".
+	p.suspended = true
+	return false, nil
+}
+
+// tag is the CommandComplete tag. A portal run in several Executes reports,
+// as PostgreSQL does, the rows of the last Execute.
+func (p *portal) tag(sentNow int) string {
+	tag := p.doneTag
+	if p.suspended && (tag == "" || strings.HasPrefix(tag, "SELECT")) {
+		return "SELECT " + strconv.Itoa(sentNow)
+	}
+	return tag
+}
+
+func cString(b []byte) (string, error) {
+	for i, c := range b {
+		if c == 0 {
+			return string(b[:i]), nil
+		}
+	}
+	return "", sqlerr.New(sqlerr.ProtocolViolation, "invalid string in message")
+}

@@ -137,17 +137,10 @@ func (e *Cast) String() string { return "CAST(" + e.X.String() + " AS " + e.T.St
 // Walk calls fn on e and every sub-expression, parents first.
 func Walk(e Expr, fn func(Expr)) {
 	fn(e)
-	switch x := e.(type) {
-	case *BinaryOp:
-		Walk(x.L, fn)
-		Walk(x.R, fn)
-	case *UnaryOp:
-		Walk(x.X, fn)
-	case *IsNull:
-		Walk(x.X, fn)
-	case *Cast:
-		Walk(x.X, fn)
-	}
+	MapChildren(e, func(c Expr) (Expr, error) {
+		Walk(c, fn)
+		return c, nil
+	})
 }
 
 // MapChildren returns e with each direct sub-expression replaced by fn's
@@ -190,6 +183,37 @@ func MapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		c := *x
 		c.X = in
 		return &c, nil
+	case *Case:
+		c := &Case{T: x.T}
+		for _, w := range x.Whens {
+			cond, err := fn(w.Cond)
+			if err != nil {
+				return nil, err
+			}
+			res, err := fn(w.Result)
+			if err != nil {
+				return nil, err
+			}
+			c.Whens = append(c.Whens, When{Cond: cond, Result: res})
+		}
+		if x.Else != nil {
+			el, err := fn(x.Else)
+			if err != nil {
+				return nil, err
+			}
+			c.Else = el
+		}
+		return c, nil
+	case *Coalesce:
+		c := &Coalesce{T: x.T}
+		for _, a := range x.Args {
+			y, err := fn(a)
+			if err != nil {
+				return nil, err
+			}
+			c.Args = append(c.Args, y)
+		}
+		return c, nil
 	}
 	return e, nil
 }

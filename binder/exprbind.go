@@ -80,7 +80,12 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 			e = &ast.UnaryOperationExpr{Op: opcode.Not, V: e}
 		}
 		return b.bindExpr(s, e)
+	case *ast.CaseExpr:
+		return b.bindCase(s, n)
 	case *ast.FuncCallExpr:
+		if e, ok, err := b.bindConditionalFunc(s, n); ok {
+			return e, err
+		}
 		if aggregateNames[n.FnName.L] {
 			return b.bindAggregateCall(n, n.FnName.L, n.Args, false)
 		}

@@ -168,6 +168,37 @@ func lowerExpr(e binder.Expr) (exec.Expr, error) {
 			return &exec.NotExpr{X: in}, nil
 		}
 		return &exec.NegExpr{X: in, T: x.T}, nil
+	case *binder.Case:
+		c := &exec.CaseExpr{T: x.T}
+		for _, w := range x.Whens {
+			cond, err := lowerExpr(w.Cond)
+			if err != nil {
+				return nil, err
+			}
+			res, err := lowerExpr(w.Result)
+			if err != nil {
+				return nil, err
+			}
+			c.Whens = append(c.Whens, exec.CaseWhen{Cond: cond, Result: res})
+		}
+		if x.Else != nil {
+			el, err := lowerExpr(x.Else)
+			if err != nil {
+				return nil, err
+			}
+			c.Else = el
+		}
+		return c, nil
+	case *binder.Coalesce:
+		c := &exec.CoalesceExpr{T: x.T}
+		for _, a := range x.Args {
+			la, err := lowerExpr(a)
+			if err != nil {
+				return nil, err
+			}
+			c.Args = append(c.Args, la)
+		}
+		return c, nil
 	case *binder.BinaryOp:
 		l, err := lowerExpr(x.L)
 		if err != nil {

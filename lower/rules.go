@@ -266,27 +266,11 @@ func (n *pkLookup) Table() fluss.TableInfo { return n.table }
 
 // remapColumns rewrites column indexes through remap (copying the tree).
 func remapColumns(e binder.Expr, remap map[int]int) binder.Expr {
-	switch x := e.(type) {
-	case *binder.ColumnRef:
-		c := *x
-		c.Index = remap[x.Index]
-		return &c
-	case *binder.BinaryOp:
-		c := *x
-		c.L, c.R = remapColumns(x.L, remap), remapColumns(x.R, remap)
-		return &c
-	case *binder.UnaryOp:
-		c := *x
-		c.X = remapColumns(x.X, remap)
-		return &c
-	case *binder.IsNull:
-		c := *x
-		c.X = remapColumns(x.X, remap)
-		return &c
-	case *binder.Cast:
-		c := *x
-		c.X = remapColumns(x.X, remap)
-		return &c
+	if c, ok := e.(*binder.ColumnRef); ok {
+		out := *c
+		out.Index = remap[c.Index]
+		return &out
 	}
-	return e
+	out, _ := binder.MapChildren(e, func(x binder.Expr) (binder.Expr, error) { return remapColumns(x, remap), nil })
+	return out
 }

@@ -82,6 +82,7 @@ func allFuncs() []*Func {
 	fs = append(fs, mathFuncs()...)
 	fs = append(fs, timeFuncs()...)
 	fs = append(fs, patternFuncs()...)
+	fs = append(fs, toCharNumberFuncs()...)
 	return fs
 }
 

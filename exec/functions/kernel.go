@@ -3,10 +3,12 @@ package functions
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -190,3 +192,55 @@ func appendValue(b array.Builder, v any) error {
 
 // strconvFloat is the shortest decimal text of f that reads back exactly.
 func strconvFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// decimalFromBig converts an unscaled value to decimal128, 22003 when it
+// does not fit 38 digits.
+func decimalFromBig(v *big.Int) (decimal128.Num, error) {
+	if new(big.Int).Abs(v).Cmp(decLimit) >= 0 {
+		return decimal128.Num{}, errNumericOverflow()
+	}
+	return decimal128.FromBigInt(v), nil
+}
+
+// boolOut fills a boolean result bit by bit.
+type boolOut struct {
+	vals, valid *memory.Buffer
+	n           int
+}
+
+func newBoolOut(mem memory.Allocator, n int, withNulls bool) *boolOut {
+	o := &boolOut{n: n, vals: memory.NewResizableBuffer(mem)}
+	o.vals.Resize(int(bitutil.BytesForBits(int64(n))))
+	clear(o.vals.Bytes())
+	if withNulls {
+		o.valid = memory.NewResizableBuffer(mem)
+		o.valid.Resize(int(bitutil.BytesForBits(int64(n))))
+		bs := o.valid.Bytes()
+		for i := range bs {
+			bs[i] = 0xff
+		}
+	}
+	return o
+}
+
+func (o *boolOut) set(i int, v bool) {
+	if v {
+		bitutil.SetBit(o.vals.Bytes(), i)
+	}
+}
+
+func (o *boolOut) setNull(i int) { bitutil.ClearBit(o.valid.Bytes(), i) }
+
+func (o *boolOut) finish() arrow.Array {
+	nulls := 0
+	if o.valid != nil {
+		nulls = o.n - bitutil.CountSetBits(o.valid.Bytes(), 0, o.n)
+	}
+	data := array.NewData(arrow.FixedWidthTypes.Boolean, o.n, []*memory.Buffer{o.valid, o.vals}, nil, nulls, 0)
+	o.vals.Release()
+	if o.valid != nil {
+		o.valid.Release()
+	}
+	defer data.Release()
+	return array.MakeFromData(data)
+}

@@ -1,0 +1,172 @@
+package binder
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// When is one WHEN ... THEN ... branch of a searched CASE.
+type When struct {
+	Cond, Result Expr
+}
+
+// Case is a searched CASE (a simple CASE is bound as one).
+type Case struct {
+	Whens []When
+	Else  Expr // nil: NULL
+	T     types.T
+}
+
+// Coalesce is COALESCE(args...).
+type Coalesce struct {
+	Args []Expr
+	T    types.T
+}
+
+func (e *Case) Type() types.T     { return e.T }
+func (e *Coalesce) Type() types.T { return e.T }
+func (e *Case) String() string {
+	s := "CASE"
+	for _, w := range e.Whens {
+		s += " WHEN " + w.Cond.String() + " THEN " + w.Result.String()
+	}
+	if e.Else != nil {
+		s += " ELSE " + e.Else.String()
+	}
+	return s + " END"
+}
+func (e *Coalesce) String() string {
+	parts := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		parts[i] = a.String()
+	}
+	return "COALESCE(" + strings.Join(parts, ", ") + ")"
+}
+
+// bindCase binds CASE [x] WHEN ... THEN ... [ELSE ...] END. A simple CASE
+// compares x with each WHEN value using =, as PostgreSQL does.
+func (b *binder) bindCase(s *scope, n *ast.CaseExpr) (Expr, error) {
+	out := &Case{}
+	var results []Expr
+	for _, w := range n.WhenClauses {
+		var condNode ast.ExprNode = w.Expr
+		if n.Value != nil {
+			condNode = &ast.BinaryOperationExpr{Op: opcode.EQ, L: n.Value, R: w.Expr}
+		}
+		cond, err := b.bindExpr(s, condNode)
+		if err != nil {
+			return nil, err
+		}
+		if cond, err = b.coerce(w.Expr, cond, types.BoolType, "argument of CASE/WHEN"); err != nil {
+			return nil, err
+		}
+		res, err := b.bindExpr(s, w.Result)
+		if err != nil {
+			return nil, err
+		}
+		out.Whens = append(out.Whens, When{Cond: cond})
+		results = append(results, res)
+	}
+	if n.ElseClause != nil {
+		e, err := b.bindExpr(s, n.ElseClause)
+		if err != nil {
+			return nil, err
+		}
+		results = append(results, e)
+	}
+	unified, t, err := b.unify(n, "CASE", results)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out.Whens {
+		out.Whens[i].Result = unified[i]
+	}
+	if n.ElseClause != nil {
+		out.Else = unified[len(unified)-1]
+	}
+	out.T = t
+	return out, nil
+}
+
+// unify brings expressions to one type with PostgreSQL's rules for CASE,
+// COALESCE and similar constructs: unknown literals take the type of the
+// others (text when all are unknown); other types must have a common type.
+func (b *binder) unify(n ast.Node, what string, es []Expr) ([]Expr, types.T, error) {
+	var t types.T
+	have := false
+	for _, e := range es {
+		et := e.Type()
+		if isUnknown(et) {
+			continue
+		}
+		if !have {
+			t, have = et.Nullable(), true
+			continue
+		}
+		c, ok := commonType(t, et)
+		if !ok {
+			return nil, t, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "%s types %s and %s cannot be matched", what, t.PGName(), et.PGName()))
+		}
+		t = c
+	}
+	if !have {
+		t = types.StringType
+	}
+	if t.Kind == types.Int8 {
+		t = types.Int16Type
+	}
+	out := make([]Expr, len(es))
+	for i, e := range es {
+		if isUnknown(e.Type()) {
+			x, err := b.coerceUnknown(n, e, t)
+			if err != nil {
+				return nil, t, err
+			}
+			out[i] = x
+			continue
+		}
+		out[i] = b.castTo(e, t)
+	}
+	return out, t, nil
+}
+
+// bindConditionalFunc binds COALESCE and NULLIF; ok is false for other names.
+func (b *binder) bindConditionalFunc(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
+	name := n.FnName.L
+	if name != "coalesce" && name != "nullif" && name != "ifnull" {
+		return nil, false, nil
+	}
+	args := make([]Expr, len(n.Args))
+	for i, a := range n.Args {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, true, err
+		}
+		args[i] = e
+	}
+	switch name {
+	case "coalesce", "ifnull":
+		if len(args) == 0 {
+			return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \")\""))
+		}
+		unified, t, err := b.unify(n, "COALESCE", args)
+		if err != nil {
+			return nil, true, err
+		}
+		return &Coalesce{Args: unified, T: t}, true, nil
+	}
+	// NULLIF(a, b) = CASE WHEN a = b THEN NULL ELSE a END, typed as a.
+	if len(args) != 2 {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function nullif with %d arguments does not exist", len(args)))
+	}
+	eq, err := b.makeBinary(n, OpEq, args[0], args[1])
+	if err != nil {
+		return nil, true, err
+	}
+	a := b.resolveUnknown(args[0], eq.(*BinaryOp).L.Type())
+	return &Case{Whens: []When{{Cond: eq, Result: &Const{T: a.Type().Nullable()}}}, Else: a, T: a.Type().Nullable()}, true, nil
+}

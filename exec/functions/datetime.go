@@ -1,0 +1,550 @@
+package functions
+
+import (
+	"context"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Clock carries the times now() and its relatives return: PostgreSQL's
+// now() is the transaction's start, statement_timestamp() the statement's.
+type Clock struct {
+	TransactionStart time.Time
+	StatementStart   time.Time
+}
+
+type clockKey struct{}
+
+// WithClock returns a context whose kernels see c as the session clock.
+func WithClock(ctx context.Context, c Clock) context.Context {
+	return context.WithValue(ctx, clockKey{}, c)
+}
+
+// clockOf returns the clock in ctx; without one, both times are now.
+func clockOf(ctx context.Context) Clock {
+	if c, ok := ctx.Value(clockKey{}).(Clock); ok {
+		if c.StatementStart.IsZero() {
+			c.StatementStart = c.TransactionStart
+		}
+		return c
+	}
+	now := time.Now()
+	return Clock{TransactionStart: now, StatementStart: now}
+}
+
+var (
+	tsT   = types.TimestampType(6)
+	tstzT = types.TimestampTZType(6)
+	dateT = types.DateType
+	ivT   = types.T{Kind: types.Interval}
+)
+
+func timeFuncs() []*Func {
+	txn := func(c Clock) time.Time { return c.TransactionStart }
+	stmt := func(c Clock) time.Time { return c.StatementStart }
+	wall := func(Clock) time.Time { return time.Now() }
+	fs := []*Func{
+		{Name: "now", Ret: tstzT, Volatile: true, Kernel: clockKernel(tstzT, txn)},
+		{Name: "current_timestamp", Ret: tstzT, Volatile: true, Kernel: clockKernel(tstzT, txn)},
+		{Name: "transaction_timestamp", Ret: tstzT, Volatile: true, Kernel: clockKernel(tstzT, txn)},
+		{Name: "statement_timestamp", Ret: tstzT, Volatile: true, Kernel: clockKernel(tstzT, stmt)},
+		{Name: "clock_timestamp", Ret: tstzT, Volatile: true, Kernel: clockKernel(tstzT, wall)},
+		{Name: "localtimestamp", Ret: tsT, Volatile: true, Kernel: clockKernel(tsT, txn)},
+		{Name: "current_date", Ret: dateT, Volatile: true, Kernel: clockKernel(dateT, txn)},
+		{Name: "make_date", Args: []types.T{int4, int4, int4}, Ret: dateT, Strict: true, Kernel: makeDate},
+		{Name: "age", Args: []types.T{tsT, tsT}, Ret: ivT, Strict: true, Kernel: ageKernel(false)},
+		{Name: "age", Args: []types.T{tstzT, tstzT}, Ret: ivT, Strict: true, Kernel: ageKernel(false)},
+		{Name: "age", Args: []types.T{tsT}, Ret: ivT, Strict: true, Kernel: ageKernel(true)},
+		{Name: "age", Args: []types.T{tstzT}, Ret: ivT, Strict: true, Kernel: ageKernel(true)},
+		{Name: "to_char", Args: []types.T{tsT, text}, Ret: text, Strict: true, Kernel: toCharTime},
+		{Name: "to_char", Args: []types.T{tstzT, text}, Ret: text, Strict: true, Kernel: toCharTime},
+	}
+	for _, t := range []types.T{dateT, tsT, tstzT} {
+		fs = append(fs,
+			&Func{Name: "date_part", Args: []types.T{text, t}, Ret: float, Strict: true, Kernel: extractKernel(false, -1)},
+			&Func{Name: "extract", Args: []types.T{text, t}, Ret: num, Strict: true, specialize: extractSpecialize(t)},
+		)
+	}
+	for _, t := range []types.T{tsT, tstzT} {
+		fs = append(fs, &Func{Name: "date_trunc", Args: []types.T{text, t}, Ret: t, Strict: true, Kernel: dateTrunc,
+			specialize: func(args []types.T, _ []any) (types.T, Kernel) { return args[1].Nullable(), dateTrunc }})
+	}
+	return fs
+}
+
+func clockKernel(ret types.T, pick func(Clock) time.Time) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		v := types.TimeToValue(pick(clockOf(ctx)).UTC(), ret)
+		b := array.NewBuilder(mem, ret.ArrowType())
+		defer b.Release()
+		b.Reserve(n)
+		for i := 0; i < n; i++ {
+			if err := appendValue(b, v); err != nil {
+				return nil, err
+			}
+		}
+		return b.NewArray(), nil
+	}
+}
+
+// timeGetter reads a date32 or timestamp array as UTC times; the kind is
+// returned for error messages.
+func timeGetter(k int, a arrow.Array) (func(int) time.Time, types.Kind, error) {
+	switch x := a.(type) {
+	case *array.Date32:
+		return func(i int) time.Time { return time.Unix(int64(x.Value(i))*86400, 0).UTC() }, types.Date, nil
+	case *array.Timestamp:
+		dt := x.DataType().(*arrow.TimestampType)
+		kind := types.Timestamp
+		if dt.TimeZone != "" {
+			kind = types.TimestampTZ
+		}
+		unit := dt.Unit
+		return func(i int) time.Time {
+			v := int64(x.Value(i))
+			switch unit {
+			case arrow.Second:
+				return time.Unix(v, 0).UTC()
+			case arrow.Millisecond:
+				return time.UnixMilli(v).UTC()
+			case arrow.Microsecond:
+				return time.UnixMicro(v).UTC()
+			}
+			return time.Unix(0, v).UTC()
+		}, kind, nil
+	}
+	return nil, 0, badArg(k, a, "a date or timestamp")
+}
+
+// timeToArrow converts t to the value of an Arrow timestamp of unit u.
+func timeToArrow(t time.Time, u arrow.TimeUnit) int64 {
+	switch u {
+	case arrow.Second:
+		return t.Unix()
+	case arrow.Millisecond:
+		return t.UnixMilli()
+	case arrow.Microsecond:
+		return t.UnixMicro()
+	}
+	return t.UnixNano()
+}
+
+func kindName(k types.Kind) string {
+	switch k {
+	case types.Date:
+		return "date"
+	case types.TimestampTZ:
+		return "timestamp with time zone"
+	}
+	return "timestamp without time zone"
+}
+
+// pgYear is the year as PostgreSQL numbers it: no year 0, 1 BC is -1.
+func pgYear(t time.Time) int {
+	if y := t.Year(); y <= 0 {
+		return y - 1
+	}
+	return t.Year()
+}
+
+// unitAliases maps PostgreSQL's spellings of date/time units (as in its
+// datetktbl/deltatktbl) to canonical names.
+var unitAliases = map[string]string{
+	"microsecond": "microseconds", "microseconds": "microseconds", "us": "microseconds", "usec": "microseconds", "usecs": "microseconds", "useconds": "microseconds",
+	"millisecond": "milliseconds", "milliseconds": "milliseconds", "ms": "milliseconds", "msec": "milliseconds", "msecs": "milliseconds", "mseconds": "milliseconds",
+	"second": "second", "seconds": "second", "s": "second", "sec": "second", "secs": "second",
+	"minute": "minute", "minutes": "minute", "m": "minute", "min": "minute", "mins": "minute",
+	"hour": "hour", "hours": "hour", "h": "hour", "hr": "hour", "hrs": "hour",
+	"day": "day", "days": "day", "d": "day",
+	"week": "week", "weeks": "week", "w": "week",
+	"month": "month", "months": "month", "mon": "month", "mons": "month",
+	"quarter": "quarter", "qtr": "quarter",
+	"year": "year", "years": "year", "y": "year", "yr": "year", "yrs": "year",
+	"decade": "decade", "decades": "decade", "dec": "decade", "decs": "decade",
+	"century": "century", "centuries": "century", "c": "century", "cent": "century",
+	"millennium": "millennium", "millennia": "millennium", "mil": "millennium", "mils": "millennium", "millenniums": "millennium",
+	"epoch": "epoch", "dow": "dow", "isodow": "isodow", "doy": "doy", "isoyear": "isoyear",
+	"julian": "julian", "j": "julian",
+	"timezone": "timezone", "timezone_h": "timezone_hour", "timezone_hour": "timezone_hour", "timezone_m": "timezone_minute", "timezone_minute": "timezone_minute",
+}
+
+func canonicalUnit(s string) (string, bool) {
+	u, ok := unitAliases[strings.ToLower(strings.TrimSpace(s))]
+	return u, ok
+}
+
+// extractScale is the scale of extract()'s numeric result for unit on a
+// value of kind, as PostgreSQL 15 produces it.
+func extractScale(unit string, kind types.Kind) int {
+	if kind == types.Date {
+		return 0
+	}
+	switch unit {
+	case "second", "epoch":
+		return 6
+	case "milliseconds":
+		return 3
+	}
+	return 0
+}
+
+// extractField computes unit of t as an unscaled integer at extractScale.
+func extractField(unitText string, t time.Time, kind types.Kind) (int64, int, error) {
+	unit, ok := canonicalUnit(unitText)
+	if !ok {
+		return 0, 0, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type %s", strings.ToLower(unitText), kindName(kind))
+	}
+	notSupported := func() (int64, int, error) {
+		return 0, 0, sqlerr.New(sqlerr.FeatureNotSupported, "unit %q not supported for type %s", unit, kindName(kind))
+	}
+	usOfMinute := int64(t.Second())*1e6 + int64(t.Nanosecond()/1e3)
+	year := int64(pgYear(t))
+	switch unit {
+	case "microseconds", "milliseconds", "second", "minute", "hour":
+		if kind == types.Date {
+			return notSupported()
+		}
+		switch unit {
+		case "microseconds":
+			return usOfMinute, 0, nil
+		case "milliseconds":
+			return usOfMinute, 3, nil
+		case "second":
+			return usOfMinute, 6, nil
+		case "minute":
+			return int64(t.Minute()), 0, nil
+		}
+		return int64(t.Hour()), 0, nil
+	case "day":
+		return int64(t.Day()), 0, nil
+	case "month":
+		return int64(t.Month()), 0, nil
+	case "quarter":
+		return int64(t.Month()-1)/3 + 1, 0, nil
+	case "year":
+		return year, 0, nil
+	case "decade":
+		if year >= 0 {
+			return year / 10, 0, nil
+		}
+		return -((8 - (year - 1)) / 10), 0, nil
+	case "century":
+		if year > 0 {
+			return (year + 99) / 100, 0, nil
+		}
+		return -((99 - (year - 1)) / 100), 0, nil
+	case "millennium":
+		if year > 0 {
+			return (year + 999) / 1000, 0, nil
+		}
+		return -((999 - (year - 1)) / 1000), 0, nil
+	case "dow":
+		return int64(t.Weekday()), 0, nil
+	case "isodow":
+		d := int64(t.Weekday())
+		if d == 0 {
+			d = 7
+		}
+		return d, 0, nil
+	case "doy":
+		return int64(t.YearDay()), 0, nil
+	case "week":
+		_, w := t.ISOWeek()
+		return int64(w), 0, nil
+	case "isoyear":
+		y, _ := t.ISOWeek()
+		if y <= 0 {
+			y--
+		}
+		return int64(y), 0, nil
+	case "epoch":
+		if kind == types.Date {
+			return t.Unix(), 0, nil
+		}
+		return t.UnixMicro(), 6, nil
+	case "julian":
+		if kind != types.Date {
+			return notSupported() // PostgreSQL gives a fractional day; not implemented
+		}
+		return t.Unix()/86400 + 2440588, 0, nil
+	case "timezone", "timezone_hour", "timezone_minute":
+		if kind != types.TimestampTZ {
+			return notSupported()
+		}
+		return 0, 0, nil // the session time zone is UTC
+	}
+	return notSupported()
+}
+
+// extractSpecialize fixes extract()'s numeric scale from a constant unit;
+// a non-constant unit gets scale 6 (the widest any unit needs).
+func extractSpecialize(t types.T) func([]types.T, []any) (types.T, Kernel) {
+	return func(args []types.T, consts []any) (types.T, Kernel) {
+		scale := 6
+		if s, ok := consts[0].(string); ok {
+			if u, ok := canonicalUnit(s); ok {
+				scale = extractScale(u, t.Kind)
+			}
+		}
+		return decResultType(scale), extractKernel(true, scale)
+	}
+}
+
+// extractKernel is extract() (numeric at outScale) or date_part() (double;
+// a date is treated as a timestamp at midnight, as PostgreSQL's SQL-level
+// date_part(text, date) does).
+func extractKernel(numeric bool, outScale int) Kernel {
+	ret := float
+	if numeric {
+		ret = decResultType(outScale)
+	}
+	return rowKernel(ret, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		ss, err := strArgs(args[:1])
+		if err != nil {
+			return nil, err
+		}
+		get, kind, err := timeGetter(1, args[1])
+		if err != nil {
+			return nil, err
+		}
+		if !numeric && kind == types.Date {
+			kind = types.Timestamp
+		}
+		return func(i int) (any, error) {
+			v, s, err := extractField(ss[0].Value(i), get(i), kind)
+			if err != nil {
+				return nil, err
+			}
+			if numeric {
+				r := rescaleBig(big.NewInt(v), s, outScale, false)
+				return decimalFromBig(r)
+			}
+			f := float64(v)
+			for ; s > 0; s-- {
+				f /= 10
+			}
+			return f, nil
+		}, nil
+	})
+}
+
+// dateTrunc truncates a timestamp to a unit; the result keeps the input's
+// Arrow type.
+func dateTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	if err := checkArity(args, n); err != nil {
+		return nil, err
+	}
+	ss, err := strArgs(args[:1])
+	if err != nil {
+		return nil, err
+	}
+	get, kind, err := timeGetter(1, args[1])
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := args[1].DataType().(*arrow.TimestampType)
+	if !ok {
+		return nil, badArg(1, args[1], "timestamp")
+	}
+	b := array.NewTimestampBuilder(mem, dt)
+	defer b.Release()
+	b.Reserve(n)
+	for i := 0; i < n; i++ {
+		if anyNull(args, i) {
+			b.AppendNull()
+			continue
+		}
+		t, err := truncTime(ss[0].Value(i), get(i), kind)
+		if err != nil {
+			return nil, err
+		}
+		b.Append(arrow.Timestamp(timeToArrow(t, dt.Unit)))
+	}
+	return b.NewArray(), nil
+}
+
+func truncTime(unitText string, t time.Time, kind types.Kind) (time.Time, error) {
+	unit, ok := canonicalUnit(unitText)
+	if !ok {
+		return t, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type %s", strings.ToLower(unitText), kindName(kind))
+	}
+	y, m, d := t.Date()
+	day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	py := pgYear(t)
+	yearStart := func(pgy int) time.Time {
+		if pgy < 0 {
+			pgy++
+		}
+		return time.Date(pgy, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	switch unit {
+	case "microseconds":
+		return t.Truncate(time.Microsecond), nil
+	case "milliseconds":
+		return t.Truncate(time.Millisecond), nil
+	case "second":
+		return t.Truncate(time.Second), nil
+	case "minute":
+		return t.Truncate(time.Minute), nil
+	case "hour":
+		return t.Truncate(time.Hour), nil
+	case "day":
+		return day, nil
+	case "week":
+		wd := (int(t.Weekday()) + 6) % 7 // days since Monday
+		return day.AddDate(0, 0, -wd), nil
+	case "month":
+		return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC), nil
+	case "quarter":
+		return time.Date(y, (m-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC), nil
+	case "year":
+		return time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), nil
+	case "decade":
+		if py > 0 {
+			return yearStart(py / 10 * 10), nil
+		}
+		return yearStart(-((8 - (py - 1)) / 10 * 10)), nil
+	case "century":
+		if py > 0 {
+			return yearStart((py+99)/100*100 - 99), nil
+		}
+		return yearStart(-((99-(py-1))/100*100 - 1)), nil
+	case "millennium":
+		if py > 0 {
+			return yearStart((py+999)/1000*1000 - 999), nil
+		}
+		return yearStart(-((999-(py-1))/1000*1000 - 1)), nil
+	}
+	return t, sqlerr.New(sqlerr.FeatureNotSupported, "unit %q not supported for type %s", unit, kindName(kind))
+}
+
+// makeDate is make_date(year, month, day); negative years are BC, and an
+// impossible date is 22008 naming it as PostgreSQL does.
+func makeDate(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	return rowKernel(dateT, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		var g [3]func(int) int64
+		for k := range g {
+			f, err := intGetter(k, args[k])
+			if err != nil {
+				return nil, err
+			}
+			g[k] = f
+		}
+		return func(i int) (any, error) {
+			y, m, d := g[0](i), g[1](i), g[2](i)
+			bad := func() error {
+				return sqlerr.New(sqlerr.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
+			}
+			if y == 0 || m < 1 || m > 12 || d < 1 || d > 31 || y < -4713 || y > 5874897 {
+				return nil, bad()
+			}
+			gy := y
+			if gy < 0 {
+				gy++
+			}
+			t := time.Date(int(gy), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
+			if t.Day() != int(d) {
+				return nil, bad()
+			}
+			return int32(t.Unix() / 86400), nil
+		}, nil
+	})(ctx, mem, args, n)
+}
+
+var monthDays = [2][12]int{
+	{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31},
+	{31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31},
+}
+
+func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+func leapIndex(y int) int {
+	if isLeap(y) {
+		return 1
+	}
+	return 0
+}
+
+// age is PostgreSQL's timestamp_age: the symbolic difference in years,
+// months, days and time, borrowing days from the month of the earlier
+// argument's end as PostgreSQL does.
+func age(t1, t2 time.Time) arrow.MonthDayNanoInterval {
+	y1, mo1, d1 := t1.Date()
+	y2, mo2, d2 := t2.Date()
+	us1 := int64(t1.Nanosecond() / 1e3)
+	us2 := int64(t2.Nanosecond() / 1e3)
+	fsec := us1 - us2
+	sec := t1.Second() - t2.Second()
+	mins := t1.Minute() - t2.Minute()
+	hour := t1.Hour() - t2.Hour()
+	mday := d1 - d2
+	mon := int(mo1) - int(mo2)
+	year := y1 - y2
+	neg := t1.Before(t2)
+	if neg {
+		fsec, sec, mins, hour, mday, mon, year = -fsec, -sec, -mins, -hour, -mday, -mon, -year
+	}
+	for fsec < 0 {
+		fsec += 1e6
+		sec--
+	}
+	for sec < 0 {
+		sec += 60
+		mins--
+	}
+	for mins < 0 {
+		mins += 60
+		hour--
+	}
+	for hour < 0 {
+		hour += 24
+		mday--
+	}
+	for mday < 0 {
+		if neg {
+			mday += monthDays[leapIndex(y1)][mo1-1]
+		} else {
+			mday += monthDays[leapIndex(y2)][mo2-1]
+		}
+		mon--
+	}
+	for mon < 0 {
+		mon += 12
+		year--
+	}
+	if neg {
+		fsec, sec, mins, hour, mday, mon, year = -fsec, -sec, -mins, -hour, -mday, -mon, -year
+	}
+	ns := ((int64(hour)*60+int64(mins))*60+int64(sec))*1e9 + fsec*1e3
+	return arrow.MonthDayNanoInterval{Months: int32(year*12 + mon), Days: int32(mday), Nanoseconds: ns}
+}
+
+// ageKernel is age(a, b), or age(a) = age(current_date at midnight, a).
+func ageKernel(sinceToday bool) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		today := clockOf(ctx).TransactionStart.UTC().Truncate(24 * time.Hour)
+		return rowKernel(ivT, true, func(args []arrow.Array) (func(int) (any, error), error) {
+			var gets []func(int) time.Time
+			for k, a := range args {
+				g, _, err := timeGetter(k, a)
+				if err != nil {
+					return nil, err
+				}
+				gets = append(gets, g)
+			}
+			return func(i int) (any, error) {
+				if sinceToday {
+					return age(today, gets[0](i)), nil
+				}
+				return age(gets[0](i), gets[1](i)), nil
+			}, nil
+		})(ctx, mem, args, n)
+	}
+}

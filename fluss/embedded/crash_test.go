@@ -1,0 +1,220 @@
+package embedded
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/fluss"
+)
+
+// The crash test re-executes the test binary as a writer child (selected by
+// crashChildEnv), kills it with SIGKILL at a random moment, reopens the store
+// and checks that every acknowledged write survived whole and that no write
+// is visible in part.
+const (
+	crashChildEnv = "SQLGATE_EMBEDDED_CRASH_CHILD"
+	crashStartEnv = "SQLGATE_EMBEDDED_CRASH_START"
+	crashRowsLog  = 50
+)
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(crashChildEnv); dir != "" {
+		start, _ := strconv.ParseInt(os.Getenv(crashStartEnv), 10, 32)
+		if err := runCrashChild(dir, int32(start)); err != nil {
+			fmt.Fprintln(os.Stderr, "crash child:", err)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func crashTables(ctx context.Context, s *Store) (fluss.Table, fluss.Table, error) {
+	_, err := s.CreateTable(ctx, path("crash_log"), fluss.TableDescriptor{
+		Schema: fluss.Schema{Columns: intCols("id", "k")}, BucketCount: 4, BucketKey: []string{"k"}}, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, err = s.CreateTable(ctx, path("crash_pk"), fluss.TableDescriptor{
+		Schema: fluss.Schema{Columns: intCols("k", "id"), PrimaryKey: []string{"k"}}, BucketCount: 3}, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	lt, err := s.Table(ctx, path("crash_log"))
+	if err != nil {
+		return nil, nil, err
+	}
+	pt, err := s.Table(ctx, path("crash_pk"))
+	return lt, pt, err
+}
+
+// runCrashChild writes until killed: each batch id appends crashRowsLog rows
+// to the log table and upserts key id into the PK table, then prints "ack id".
+func runCrashChild(dir string, start int32) error {
+	ctx := context.Background()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		return err
+	}
+	lt, pt, err := crashTables(ctx, s)
+	if err != nil {
+		return err
+	}
+	var next atomic.Int32
+	next.Store(start)
+	var outMu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	errc := make(chan error, 4)
+	for w := 0; w < 4; w++ {
+		go func() {
+			for {
+				id := next.Add(1) - 1
+				rows := make([][]int32, crashRowsLog)
+				for k := range rows {
+					rows[k] = []int32{id, int32(k)}
+				}
+				rec := intRecord([]string{"id", "k"}, rows...)
+				_, err := lt.Append(ctx, rec)
+				rec.Release()
+				if err == nil {
+					rec = intRecord([]string{"k", "id"}, []int32{id, id}, []int32{-1, id})
+					_, err = pt.Upsert(ctx, rec, fluss.UpsertOptions{})
+					rec.Release()
+				}
+				if err != nil {
+					errc <- err
+					return
+				}
+				outMu.Lock()
+				fmt.Fprintf(out, "ack %d\n", id)
+				out.Flush()
+				outMu.Unlock()
+			}
+		}()
+	}
+	return <-errc
+}
+
+func crashRounds() int {
+	if n, err := strconv.Atoi(os.Getenv("SQLGATE_CRASH_ROUNDS")); err == nil && n > 0 {
+		return n
+	}
+	return 5
+}
+
+func TestCrashRecovery(t *testing.T) {
+	dir := t.TempDir()
+	acked := map[int32]bool{}
+	for round := 1; round <= crashRounds(); round++ {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashRecovery$")
+		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashStartEnv+"="+strconv.Itoa(round*1_000_000))
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		first := make(chan struct{})
+		var mu sync.Mutex
+		roundAcks := 0
+		readDone := make(chan struct{})
+		go func() {
+			defer close(readDone)
+			sc := bufio.NewScanner(stdout)
+			once := sync.Once{}
+			for sc.Scan() {
+				var id int32
+				if _, err := fmt.Sscanf(sc.Text(), "ack %d", &id); err == nil {
+					mu.Lock()
+					acked[id] = true
+					roundAcks++
+					mu.Unlock()
+					once.Do(func() { close(first) })
+				}
+			}
+		}()
+		select {
+		case <-first:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("round %d: the child acknowledged nothing in 10s", round)
+		}
+		time.Sleep(time.Duration(rand.IntN(150)) * time.Millisecond)
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		<-readDone
+		_ = cmd.Wait()
+		mu.Lock()
+		t.Logf("round %d: %d batches acknowledged before SIGKILL", round, roundAcks)
+		mu.Unlock()
+		verifyCrashStore(t, dir, acked)
+	}
+}
+
+func verifyCrashStore(t *testing.T, dir string, acked map[int32]bool) {
+	t.Helper()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatalf("Open after SIGKILL: %v", err)
+	}
+	defer s.Close()
+	if c := s.Corruptions(); len(c) > 0 {
+		t.Fatalf("corruption after SIGKILL: %v", c)
+	}
+	lt, pt, err := crashTables(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := scanAll(t, lt, fluss.ScanOptions{Projection: []int{0}})
+	counts := map[int32]int{}
+	for _, id := range int32Values(got, 0) {
+		counts[id]++
+	}
+	if got != nil {
+		got.Release()
+	}
+	for id, n := range counts {
+		if n != crashRowsLog {
+			t.Fatalf("batch %d has %d of its %d rows: a write was torn", id, n, crashRowsLog)
+		}
+	}
+	var keys [][]int32
+	for id := range acked {
+		if counts[id] != crashRowsLog {
+			t.Fatalf("acknowledged batch %d lost (%d rows)", id, counts[id])
+		}
+		keys = append(keys, []int32{id})
+	}
+	if len(keys) == 0 {
+		return
+	}
+	krec := intRecord([]string{"k"}, keys...)
+	defer krec.Release()
+	rows, err := pt.Lookup(context.Background(), krec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Release()
+	if int(rows.NumRows()) != len(keys) {
+		t.Fatalf("lookup found %d of %d acknowledged keys", rows.NumRows(), len(keys))
+	}
+	ks, ids := rows.Column(0).(*array.Int32), rows.Column(1).(*array.Int32)
+	for i := 0; i < ks.Len(); i++ {
+		if ks.Value(i) != ids.Value(i) {
+			t.Fatalf("key %d holds %d", ks.Value(i), ids.Value(i))
+		}
+	}
+}

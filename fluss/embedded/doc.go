@@ -1,0 +1,19 @@
+// Package embedded owns sqlgate's default, on-disk Fluss store: a directory
+// holding a FORMAT file, the catalog (catalog.json, Fluss's table JSON shape,
+// replaced atomically), one log file per table bucket made of Fluss V0 log
+// record batches (CRC-32C, Arrow IPC records, change-type vectors), and one
+// pebble database (kv/) holding the current state of primary-key tables and
+// every bucket log's committed length.
+//
+// Writes go through one committer goroutine per store that group-commits:
+// every request queued while the previous fsync ran is written to the bucket
+// logs, the logs are fsynced once each, and then one synced pebble batch
+// records the new primary-key state together with each touched log's
+// committed length. A write returns only after both. Because the committed
+// lengths live in the same pebble commit as the state, the state always agrees
+// with the logs, and on Open anything past a log's committed length (a torn
+// or unacknowledged tail) is truncated.
+//
+// It must not know SQL: it implements fluss.Store and returns *sqlerr.Error
+// values; it must not reach outside its directory.
+package embedded

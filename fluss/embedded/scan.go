@@ -1,0 +1,297 @@
+package embedded
+
+import (
+	"context"
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/format"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Scan implements fluss.Table. A log table's scan reads each bucket log up
+// to the committed length captured when the scan starts (one lock for all
+// buckets, so a write call is seen whole or not at all); a primary-key
+// table's scan iterates a pebble snapshot of the current state.
+func (h *tableHandle) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordReader, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := h.checkLive(); err != nil {
+		return nil, err
+	}
+	t := h.t
+	schema, pos, err := projectedSchema(t, opts.Projection)
+	if err != nil {
+		return nil, err
+	}
+	batchRows := opts.BatchRows
+	if batchRows <= 0 {
+		batchRows = h.s.opts.BatchRows
+	}
+	if opts.Limit < 0 {
+		return nil, sqlerr.New(sqlerr.InvalidRowCountInLimitClause, "LIMIT must not be negative")
+	}
+	if t.info.HasPrimaryKey() {
+		snap := h.s.db.NewSnapshot()
+		t.mu.RLock()
+		dropped := t.dropped
+		t.mu.RUnlock()
+		if dropped {
+			snap.Close()
+			return nil, undefinedTable(t.info.Path)
+		}
+		p := tablePrefix(prefixData, t.info.TableID)
+		it, err := snap.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p)})
+		if err != nil {
+			snap.Close()
+			return nil, ioErr(err, "scanning %s", t.info.Path)
+		}
+		it.First()
+		return &stateScan{t: t, schema: schema, pos: pos, snap: snap, it: it, batchRows: batchRows, left: opts.Limit}, nil
+	}
+	t.mu.RLock()
+	if t.dropped {
+		t.mu.RUnlock()
+		return nil, undefinedTable(t.info.Path)
+	}
+	limits := make([]int64, len(t.buckets))
+	for i, b := range t.buckets {
+		limits[i] = b.committed
+	}
+	t.mu.RUnlock()
+	proj := opts.Projection
+	if proj == nil {
+		proj = make([]int, len(t.colTypes))
+		for i := range proj {
+			proj[i] = i
+		}
+	}
+	return &logScan{t: t, schema: schema, proj: proj, limits: limits, batchRows: batchRows, left: opts.Limit}, nil
+}
+
+// stateScan reads a primary-key table's current state.
+type stateScan struct {
+	t         *tableState
+	schema    *arrow.Schema
+	pos       []int
+	snap      *pebble.Snapshot
+	it        *pebble.Iterator
+	batchRows int
+	left      int64 // rows still allowed by the limit; 0 = unlimited
+	done      bool
+}
+
+func (s *stateScan) Schema() *arrow.Schema { return s.schema }
+
+func (s *stateScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if s.done {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	want := s.batchRows
+	if s.left > 0 && int64(want) > s.left {
+		want = int(s.left)
+	}
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, s.schema)
+	defer rb.Release()
+	targets := decodeTargets(rb, s.pos)
+	n := 0
+	for ; n < want && s.it.Valid(); s.it.Next() {
+		if _, err := format.DecodeRow(s.it.Value(), s.t.colTypes, targets); err != nil {
+			return nil, corrupt("stored row of %s is unreadable: %v", s.t.info.Path, err)
+		}
+		n++
+	}
+	if err := s.it.Error(); err != nil {
+		return nil, ioErr(err, "scanning %s", s.t.info.Path)
+	}
+	if s.left > 0 {
+		s.left -= int64(n)
+		if s.left == 0 {
+			s.done = true
+		}
+	}
+	if n == 0 {
+		s.done = true
+		return nil, nil
+	}
+	return buildRecord(rb, s.schema, n), nil
+}
+
+// buildRecord finishes rb; a projection of no columns (COUNT(*)) still
+// carries its row count.
+func buildRecord(rb *array.RecordBuilder, schema *arrow.Schema, rows int) arrow.RecordBatch {
+	if schema.NumFields() == 0 {
+		return array.NewRecordBatch(schema, nil, int64(rows))
+	}
+	return rb.NewRecordBatch()
+}
+
+func (s *stateScan) Close() {
+	if s.it != nil {
+		_ = s.it.Close()
+		_ = s.snap.Close()
+		s.it = nil
+	}
+}
+
+// logScan reads a log table's bucket logs in bucket order.
+type logScan struct {
+	t         *tableState
+	schema    *arrow.Schema
+	proj      []int
+	limits    []int64
+	batchRows int
+	left      int64
+	done      bool
+
+	bucket  int
+	off     int64
+	f       *os.File
+	pending []arrow.RecordBatch
+	pRows   int64
+}
+
+func (s *logScan) Schema() *arrow.Schema { return s.schema }
+
+// readOne appends the next stored batch (projected) to pending; it reports
+// false at the end of the last bucket.
+func (s *logScan) readOne() (bool, error) {
+	for s.bucket < len(s.limits) && s.off >= s.limits[s.bucket] {
+		if s.f != nil {
+			s.f.Close()
+			s.f = nil
+		}
+		s.bucket++
+		s.off = 0
+	}
+	if s.bucket >= len(s.limits) {
+		return false, nil
+	}
+	bl := s.t.buckets[s.bucket]
+	if s.f == nil {
+		f, err := os.Open(bl.path)
+		if err != nil {
+			return false, ioErr(err, "opening %s", bl.path)
+		}
+		s.f = f
+	}
+	batch, size, err := readBatch(s.f, bl.path, s.t.decoder, s.off, s.limits[s.bucket])
+	if err != nil {
+		return false, err
+	}
+	s.off += size
+	cols := make([]arrow.Array, len(s.proj))
+	for i, c := range s.proj {
+		cols[i] = batch.Record.Column(c)
+	}
+	rec := array.NewRecordBatch(s.schema, cols, batch.Record.NumRows())
+	batch.Record.Release()
+	if rec.NumRows() == 0 {
+		rec.Release()
+		return true, nil
+	}
+	s.pending = append(s.pending, rec)
+	s.pRows += rec.NumRows()
+	return true, nil
+}
+
+func (s *logScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if s.done {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	want := int64(s.batchRows)
+	if s.left > 0 && want > s.left {
+		want = s.left
+	}
+	for s.pRows < want {
+		more, err := s.readOne()
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			break
+		}
+	}
+	if s.pRows == 0 {
+		s.done = true
+		return nil, nil
+	}
+	var out arrow.RecordBatch
+	if len(s.pending) == 1 {
+		out = s.pending[0]
+	} else {
+		cat, err := concatRecords(s.schema, s.pending)
+		for _, r := range s.pending {
+			r.Release()
+		}
+		if err != nil {
+			s.pending, s.pRows = nil, 0
+			return nil, err
+		}
+		out = cat
+	}
+	s.pending, s.pRows = nil, 0
+	if out.NumRows() > want {
+		rest := out.NewSlice(want, out.NumRows())
+		head := out.NewSlice(0, want)
+		out.Release()
+		s.pending, s.pRows = []arrow.RecordBatch{rest}, rest.NumRows()
+		out = head
+	}
+	if s.left > 0 {
+		s.left -= out.NumRows()
+		if s.left == 0 {
+			s.done = true
+		}
+	}
+	return out, nil
+}
+
+func concatRecords(schema *arrow.Schema, recs []arrow.RecordBatch) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, schema.NumFields())
+	var rows int64
+	for _, r := range recs {
+		rows += r.NumRows()
+	}
+	for c := range cols {
+		parts := make([]arrow.Array, len(recs))
+		for i, r := range recs {
+			parts[i] = r.Column(c)
+		}
+		a, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			for _, done := range cols[:c] {
+				done.Release()
+			}
+			return nil, sqlerr.Wrap(err, sqlerr.InternalError, "combining scan batches: %v", err)
+		}
+		cols[c] = a
+	}
+	out := array.NewRecordBatch(schema, cols, rows)
+	for _, a := range cols {
+		a.Release()
+	}
+	return out, nil
+}
+
+func (s *logScan) Close() {
+	if s.f != nil {
+		s.f.Close()
+		s.f = nil
+	}
+	for _, r := range s.pending {
+		r.Release()
+	}
+	s.pending = nil
+}

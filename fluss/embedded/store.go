@@ -1,0 +1,526 @@
+package embedded
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// FormatVersion is the on-disk layout version this code writes and reads.
+const FormatVersion = 1
+
+const formatMagic = "sqlgate-embedded-fluss"
+
+// DefaultBatchRows is the number of rows per scan batch when neither
+// ScanOptions nor Options say otherwise.
+const DefaultBatchRows = 8192
+
+// Options configure a store.
+type Options struct {
+	// Logger receives recovery and corruption reports; nil discards them.
+	Logger *slog.Logger
+	// BatchRows is the default number of rows per scan batch (0 = 8192).
+	BatchRows int
+	// SkipVerify skips reading every log batch's CRC on Open (the framing and
+	// the committed lengths are still checked); corrupt batches are then
+	// reported when a scan reads them.
+	SkipVerify bool
+	// Now returns the commit time stamped on log batches; nil = time.Now.
+	Now func() time.Time
+}
+
+// Store is the embedded Fluss store. It implements fluss.Store.
+type Store struct {
+	dir  string
+	opts Options
+	log  *slog.Logger
+	db   *pebble.DB
+
+	catMu   sync.Mutex
+	catalog catalogFile
+	tables  map[fluss.TablePath]*tableState
+
+	corruptMu   sync.Mutex
+	corruptions []error
+
+	reqs      chan *request
+	quit      chan struct{}
+	committed chan struct{} // closed when the committer goroutine has exited
+	closeOnce sync.Once
+	closed    atomic.Bool
+
+	// groups counts group commits (one log fsync round and one pebble sync each).
+	groups atomic.Int64
+}
+
+var _ fluss.Store = (*Store)(nil)
+
+// Pebble key prefixes.
+const (
+	prefixCommitted = 'c' // 'c' table(8) bucket(4) -> committed log length(8) next offset(8)
+	prefixData      = 'd' // 'd' table(8) bucket(4) key -> compacted row
+)
+
+func bucketKey(prefix byte, tableID int64, bucket int) []byte {
+	k := make([]byte, 13, 13+32)
+	k[0] = prefix
+	binary.BigEndian.PutUint64(k[1:], uint64(tableID))
+	binary.BigEndian.PutUint32(k[9:], uint32(bucket))
+	return k
+}
+
+func tablePrefix(prefix byte, tableID int64) []byte {
+	k := make([]byte, 9)
+	k[0] = prefix
+	binary.BigEndian.PutUint64(k[1:], uint64(tableID))
+	return k
+}
+
+// prefixEnd is the first key after every key starting with p.
+func prefixEnd(p []byte) []byte {
+	e := slices.Clone(p)
+	for i := len(e) - 1; i >= 0; i-- {
+		if e[i] != 0xff {
+			e[i]++
+			return e[:i+1]
+		}
+	}
+	return nil
+}
+
+func corrupt(format string, args ...any) *sqlerr.Error {
+	return sqlerr.New(sqlerr.DataCorrupted, format, args...)
+}
+
+func ioErr(err error, format string, args ...any) *sqlerr.Error {
+	code := sqlerr.InternalError
+	if errors.Is(err, syscall.ENOSPC) {
+		code = sqlerr.DiskFull
+	}
+	return sqlerr.Wrap(err, code, "%s: %v", fmt.Sprintf(format, args...), err)
+}
+
+// Open opens (creating if needed) the store in dir and recovers it: log tails
+// past their committed length are truncated, every batch's CRC is checked
+// (unless Options.SkipVerify) and corrupt batches are reported by
+// Corruptions and by the scans that reach them. A store written by a newer
+// format version is refused.
+func Open(dir string, opts Options) (*Store, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.BatchRows <= 0 {
+		opts.BatchRows = DefaultBatchRows
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	s := &Store{dir: dir, opts: opts, log: opts.Logger, tables: map[fluss.TablePath]*tableState{},
+		reqs: make(chan *request, 1024), quit: make(chan struct{}), committed: make(chan struct{})}
+	if err := os.MkdirAll(filepath.Join(dir, "tables"), 0o755); err != nil {
+		return nil, ioErr(err, "creating store directory %s", dir)
+	}
+	if err := s.checkFormat(); err != nil {
+		return nil, err
+	}
+	if err := s.loadCatalog(); err != nil {
+		return nil, err
+	}
+	// The committed log lengths live in kv/: opening without it would
+	// truncate every log to nothing.
+	if _, err := os.Stat(filepath.Join(dir, "kv")); errors.Is(err, os.ErrNotExist) && len(s.catalog.Tables) > 0 {
+		return nil, corrupt("store %s has tables but its key-value state %s is missing", dir, filepath.Join(dir, "kv"))
+	}
+	db, err := pebble.Open(filepath.Join(dir, "kv"), pebbleOptions(s.log))
+	if err != nil {
+		return nil, ioErr(err, "opening the key-value state in %s", filepath.Join(dir, "kv"))
+	}
+	s.db = db
+	if err := s.recover(); err != nil {
+		s.closeFiles()
+		_ = db.Close()
+		return nil, err
+	}
+	go s.commitLoop()
+	return s, nil
+}
+
+func (s *Store) checkFormat() error {
+	p := filepath.Join(s.dir, "FORMAT")
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		if _, cerr := os.Stat(filepath.Join(s.dir, "catalog.json")); cerr == nil {
+			return corrupt("store %s has a catalog but no FORMAT file", s.dir)
+		}
+		return writeFileAtomic(p, fmt.Appendf(nil, "%s %d\n", formatMagic, FormatVersion))
+	}
+	if err != nil {
+		return ioErr(err, "reading %s", p)
+	}
+	fields := strings.Fields(string(b))
+	if len(fields) != 2 || fields[0] != formatMagic {
+		return corrupt("%s is not a sqlgate store FORMAT file", p)
+	}
+	v, err := strconv.Atoi(fields[1])
+	if err != nil {
+		return corrupt("%s has an unreadable version %q", p, fields[1])
+	}
+	if v > FormatVersion {
+		return sqlerr.New(sqlerr.FeatureNotSupported,
+			"store %s has format version %d, newer than the version %d this sqlgate understands; upgrade sqlgate to open it", s.dir, v, FormatVersion)
+	}
+	return nil
+}
+
+func (s *Store) loadCatalog() error {
+	p := filepath.Join(s.dir, "catalog.json")
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		s.catalog = catalogFile{FormatVersion: FormatVersion, NextTableID: 1}
+		return nil
+	}
+	if err != nil {
+		return ioErr(err, "reading %s", p)
+	}
+	if err := json.Unmarshal(b, &s.catalog); err != nil {
+		return corrupt("catalog %s is unreadable: %v", p, err)
+	}
+	return nil
+}
+
+func (s *Store) saveCatalog() error {
+	b, err := json.MarshalIndent(s.catalog, "", "  ")
+	if err != nil {
+		return sqlerr.Wrap(err, sqlerr.InternalError, "encoding the catalog: %v", err)
+	}
+	return writeFileAtomic(filepath.Join(s.dir, "catalog.json"), b)
+}
+
+// writeFileAtomic replaces path with data: write a temporary file, fsync it,
+// rename it over path, fsync the directory.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return ioErr(err, "writing %s", tmp)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return ioErr(err, "writing %s", tmp)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return ioErr(err, "syncing %s", tmp)
+	}
+	if err := f.Close(); err != nil {
+		return ioErr(err, "closing %s", tmp)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return ioErr(err, "renaming %s", tmp)
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return ioErr(err, "opening directory %s", dir)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return ioErr(err, "syncing directory %s", dir)
+	}
+	return nil
+}
+
+func (s *Store) tableDir(id int64) string {
+	return filepath.Join(s.dir, "tables", strconv.FormatInt(id, 10))
+}
+
+// recover opens every table's bucket logs, truncates uncommitted tails,
+// verifies batches, and removes the leftovers of interrupted drops.
+func (s *Store) recover() error {
+	live := map[int64]bool{}
+	for _, e := range s.catalog.Tables {
+		info, err := infoFromEntry(e)
+		if err != nil {
+			return corrupt("catalog: %v", err)
+		}
+		t, err := s.openTable(info, false)
+		if err != nil {
+			return err
+		}
+		s.tables[info.Path] = t
+		live[info.TableID] = true
+	}
+	// Leftovers of a drop interrupted by a crash: directories and state of
+	// tables no longer in the catalog.
+	ents, err := os.ReadDir(filepath.Join(s.dir, "tables"))
+	if err != nil {
+		return ioErr(err, "listing %s", filepath.Join(s.dir, "tables"))
+	}
+	for _, e := range ents {
+		id, err := strconv.ParseInt(e.Name(), 10, 64)
+		if err == nil && !live[id] {
+			s.log.Info("removing files of a dropped table", "dir", s.tableDir(id))
+			if err := os.RemoveAll(s.tableDir(id)); err != nil {
+				return ioErr(err, "removing %s", s.tableDir(id))
+			}
+		}
+	}
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte{prefixCommitted}, UpperBound: []byte{prefixCommitted + 1}})
+	if err != nil {
+		return ioErr(err, "reading committed log lengths")
+	}
+	var stale []int64
+	for it.First(); it.Valid(); it.Next() {
+		if id := int64(binary.BigEndian.Uint64(it.Key()[1:9])); !live[id] && !slices.Contains(stale, id) {
+			stale = append(stale, id)
+		}
+	}
+	if err := it.Close(); err != nil {
+		return ioErr(err, "reading committed log lengths")
+	}
+	for _, id := range stale {
+		if err := s.deleteTableState(id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Store) deleteTableState(id int64) error {
+	b := s.db.NewBatch()
+	defer b.Close()
+	for _, p := range [][]byte{tablePrefix(prefixCommitted, id), tablePrefix(prefixData, id)} {
+		if err := b.DeleteRange(p, prefixEnd(p), nil); err != nil {
+			return ioErr(err, "deleting the state of table %d", id)
+		}
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return ioErr(err, "deleting the state of table %d", id)
+	}
+	return nil
+}
+
+// Corruptions lists the corrupt log batches found by Open's verification
+// (each an *sqlerr.Error with SQLSTATE XX001 naming file and byte offset).
+func (s *Store) Corruptions() []error {
+	s.corruptMu.Lock()
+	defer s.corruptMu.Unlock()
+	return slices.Clone(s.corruptions)
+}
+
+func (s *Store) reportCorruption(err error) {
+	s.log.Error("log corruption", "error", err)
+	s.corruptMu.Lock()
+	s.corruptions = append(s.corruptions, err)
+	s.corruptMu.Unlock()
+}
+
+// CreateTable implements fluss.Catalog.
+func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc fluss.TableDescriptor, ignoreIfExists bool) (fluss.TableInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return fluss.TableInfo{}, err
+	}
+	norm, err := fluss.ValidateDescriptor(desc)
+	if err != nil {
+		return fluss.TableInfo{}, err
+	}
+	s.catMu.Lock()
+	defer s.catMu.Unlock()
+	if s.tables == nil {
+		return fluss.TableInfo{}, errClosed()
+	}
+	if t, ok := s.tables[path]; ok {
+		if ignoreIfExists {
+			return t.info, nil
+		}
+		return fluss.TableInfo{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
+	}
+	info := fluss.TableInfo{Path: path, TableID: s.catalog.NextTableID, SchemaID: 1,
+		Descriptor: norm, CreatedAt: s.opts.Now().UnixMilli()}
+	t, err := s.openTable(info, true)
+	if err != nil {
+		return fluss.TableInfo{}, err
+	}
+	prev := s.catalog
+	s.catalog.NextTableID++
+	s.catalog.Tables = append(slices.Clone(s.catalog.Tables), entryFromInfo(info))
+	if err := s.saveCatalog(); err != nil {
+		s.catalog = prev
+		t.closeFiles()
+		_ = os.RemoveAll(t.dir)
+		return fluss.TableInfo{}, err
+	}
+	s.tables[path] = t
+	return info, nil
+}
+
+// DropTable implements fluss.Catalog. The table leaves the catalog first
+// (atomically); its files and state are then removed, and Open finishes the
+// removal if a crash interrupts it.
+func (s *Store) DropTable(ctx context.Context, path fluss.TablePath, ignoreIfNotExists bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.catMu.Lock()
+	t, ok := s.tables[path]
+	if !ok {
+		s.catMu.Unlock()
+		if ignoreIfNotExists {
+			return nil
+		}
+		return undefinedTable(path)
+	}
+	prev := s.catalog
+	s.catalog.Tables = slices.DeleteFunc(slices.Clone(s.catalog.Tables), func(e catalogEntry) bool { return e.TableID == t.info.TableID })
+	if err := s.saveCatalog(); err != nil {
+		s.catalog = prev
+		s.catMu.Unlock()
+		return err
+	}
+	delete(s.tables, path)
+	s.catMu.Unlock()
+	// The drop goes through the committer so that it is ordered after the
+	// writes already queued for the table.
+	r := &request{table: t, kind: reqDrop, done: make(chan result, 1)}
+	res, err := s.submit(context.WithoutCancel(ctx), r)
+	if err != nil {
+		return err
+	}
+	return res.err
+}
+
+func undefinedTable(path fluss.TablePath) error {
+	return sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", path.Table)
+}
+
+func errClosed() error {
+	return sqlerr.New(sqlerr.AdminShutdown, "the store is closed")
+}
+
+// GetTable implements fluss.Catalog.
+func (s *Store) GetTable(ctx context.Context, path fluss.TablePath) (fluss.TableInfo, error) {
+	s.catMu.Lock()
+	defer s.catMu.Unlock()
+	t, ok := s.tables[path]
+	if !ok {
+		return fluss.TableInfo{}, undefinedTable(path)
+	}
+	return t.info, nil
+}
+
+// ListTables implements fluss.Catalog.
+func (s *Store) ListTables(ctx context.Context, database string) ([]fluss.TableInfo, error) {
+	s.catMu.Lock()
+	defer s.catMu.Unlock()
+	var out []fluss.TableInfo
+	for p, t := range s.tables {
+		if p.Database == database {
+			out = append(out, t.info)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path.Table < out[j].Path.Table })
+	return out, nil
+}
+
+// Table implements fluss.Store.
+func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, error) {
+	if s.closed.Load() {
+		return nil, errClosed()
+	}
+	s.catMu.Lock()
+	defer s.catMu.Unlock()
+	t, ok := s.tables[path]
+	if !ok {
+		return nil, undefinedTable(path)
+	}
+	return &tableHandle{s: s, t: t}, nil
+}
+
+// Close stops the committer and closes the files and the key-value state.
+// Writes already being committed finish; writes still queued fail with
+// 57P01, and the store's tables refuse further calls.
+func (s *Store) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		close(s.quit)
+		<-s.committed
+		s.catMu.Lock()
+		s.closeFiles()
+		s.tables = nil
+		s.catMu.Unlock()
+		err = s.db.Close()
+	})
+	return err
+}
+
+func (s *Store) closeFiles() {
+	for _, t := range s.tables {
+		t.closeFiles()
+	}
+}
+
+// pebbleOptions tunes pebble for the state of primary-key tables: a block
+// cache big enough for hot index blocks, and bloom filters so that upserts
+// of new keys (misses) do not read data blocks.
+func pebbleOptions(l *slog.Logger) *pebble.Options {
+	o := &pebble.Options{Logger: pebbleLogger{l}, CacheSize: 64 << 20}
+	for i := range o.Levels {
+		o.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+	}
+	return o
+}
+
+// pebbleLogger sends pebble's log lines to slog.
+type pebbleLogger struct{ l *slog.Logger }
+
+func (p pebbleLogger) Infof(format string, args ...any) { p.l.Debug(fmt.Sprintf(format, args...)) }
+func (p pebbleLogger) Errorf(format string, args ...any) {
+	p.l.Error(fmt.Sprintf(format, args...))
+}
+
+// Fatalf is called by pebble for broken internal invariants, after which it
+// must not continue; the process-wide effect is pebble's contract, not ours.
+func (p pebbleLogger) Fatalf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	p.l.Error(msg)
+	panic("pebble: " + msg)
+}
+
+// keyTypes returns the types of the columns at idx.
+func keyTypes(info fluss.TableInfo, idx []int) []types.T {
+	out := make([]types.T, len(idx))
+	for i, c := range idx {
+		out[i] = info.Descriptor.Schema.Columns[c].Type
+	}
+	return out
+}
+
+func removeAll(dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return ioErr(err, "removing %s", dir)
+	}
+	return syncDir(filepath.Dir(dir))
+}

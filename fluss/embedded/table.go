@@ -1,0 +1,369 @@
+package embedded
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/format"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// tableHandle implements fluss.Table over a tableState.
+type tableHandle struct {
+	s *Store
+	t *tableState
+}
+
+var _ fluss.Table = (*tableHandle)(nil)
+
+func (h *tableHandle) Info() fluss.TableInfo { return h.t.info }
+
+func (h *tableHandle) checkLive() error {
+	if h.s.closed.Load() {
+		return errClosed()
+	}
+	h.t.mu.RLock()
+	defer h.t.mu.RUnlock()
+	if h.t.dropped {
+		return undefinedTable(h.t.info.Path)
+	}
+	return nil
+}
+
+// Append implements fluss.Table: rows go to buckets by the bucket key's
+// Fluss hash, or, without a bucket key, the whole call goes to one bucket
+// chosen round-robin (Fluss's sticky assignment, one batch at a time).
+func (h *tableHandle) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
+	t := h.t
+	if t.info.HasPrimaryKey() {
+		return fluss.WriteResult{}, sqlerr.New(sqlerr.FeatureNotSupported, "cannot append to primary-key table \"%s\": write it with upserts", t.info.Path.Table)
+	}
+	if err := h.checkLive(); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	conv, err := fluss.ValidateRecord(t.info, rec)
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	defer conv.Release()
+	n := int(conv.NumRows())
+	if n == 0 {
+		return fluss.WriteResult{}, nil
+	}
+	parts, err := splitByBucket(t, conv)
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	r := &request{table: t, kind: reqAppend, done: make(chan result, 1)}
+	for b, part := range parts {
+		if part == nil {
+			continue
+		}
+		data, err := format.EncodeBatch(part, nil, t.info.SchemaID)
+		records := part.NumRows()
+		if part != conv {
+			part.Release()
+		}
+		if err != nil {
+			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding a log batch for %s: %v", t.info.Path, err)
+		}
+		r.batches = append(r.batches, bucketBatch{bucket: b, data: data, records: records})
+	}
+	res, err := h.s.submit(ctx, r)
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	return fluss.WriteResult{Rows: res.rows}, res.err
+}
+
+// splitByBucket returns one record per bucket (nil for buckets without
+// rows); a record that goes to a single bucket is returned as is.
+func splitByBucket(t *tableState, rec arrow.RecordBatch) ([]arrow.RecordBatch, error) {
+	nb := len(t.buckets)
+	parts := make([]arrow.RecordBatch, nb)
+	if len(t.bkIdx) == 0 || nb == 1 {
+		parts[int(t.sticky.Add(1)-1)%nb] = rec
+		return parts, nil
+	}
+	bkTypes := keyTypes(t.info, t.bkIdx)
+	bkCols := pick(rec, t.bkIdx)
+	buckets := make([]int, rec.NumRows())
+	var key []byte
+	var err error
+	for i := range buckets {
+		if key, err = format.AppendKey(key[:0], bkTypes, bkCols, i); err != nil {
+			return nil, sqlerr.New(sqlerr.NotNullViolation, "bucket key of relation \"%s\" is null in row %d: %v", t.info.Path.Table, i+1, err)
+		}
+		buckets[i] = format.BucketOf(key, nb)
+	}
+	if !slices.ContainsFunc(buckets, func(b int) bool { return b != buckets[0] }) {
+		parts[buckets[0]] = rec
+		return parts, nil
+	}
+	builders := make([]*array.RecordBuilder, nb)
+	defer func() {
+		for _, b := range builders {
+			if b != nil {
+				b.Release()
+			}
+		}
+	}()
+	for i, b := range buckets {
+		if builders[b] == nil {
+			builders[b] = array.NewRecordBuilder(memory.DefaultAllocator, rec.Schema())
+		}
+		for c, fb := range builders[b].Fields() {
+			if err := format.AppendFrom(fb, rec.Column(c), i); err != nil {
+				return nil, sqlerr.Wrap(err, sqlerr.InternalError, "splitting rows by bucket: %v", err)
+			}
+		}
+	}
+	for b, rb := range builders {
+		if rb != nil {
+			parts[b] = rb.NewRecordBatch()
+		}
+	}
+	return parts, nil
+}
+
+func pick(rec arrow.RecordBatch, idx []int) []arrow.Array {
+	out := make([]arrow.Array, len(idx))
+	for i, c := range idx {
+		out[i] = rec.Column(c)
+	}
+	return out
+}
+
+func (h *tableHandle) requirePK(op string) error {
+	if !h.t.info.HasPrimaryKey() {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "cannot %s log table \"%s\": it has no primary key", op, h.t.info.Path.Table)
+	}
+	return h.checkLive()
+}
+
+// encodeKeys returns each row's primary-key bytes and bucket.
+func encodeKeys(t *tableState, rec arrow.RecordBatch, pkCols, bkCols []arrow.Array) ([]pkRow, error) {
+	pkTypes, bkTypes := keyTypes(t.info, t.pkIdx), keyTypes(t.info, t.bkIdx)
+	sameKey := slices.Equal(t.pkIdx, t.bkIdx)
+	rows := make([]pkRow, rec.NumRows())
+	var bk []byte
+	for i := range rows {
+		key, err := format.AppendKey(nil, pkTypes, pkCols, i)
+		if err != nil {
+			return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "primary key of relation \"%s\" is null in row %d", t.info.Path.Table, i+1)
+		}
+		if !sameKey {
+			if bk, err = format.AppendKey(bk[:0], bkTypes, bkCols, i); err != nil {
+				return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "bucket key of relation \"%s\" is null in row %d", t.info.Path.Table, i+1)
+			}
+			rows[i].bucket = format.BucketOf(bk, len(t.buckets))
+		} else {
+			rows[i].bucket = format.BucketOf(key, len(t.buckets))
+		}
+		rows[i].key = key
+	}
+	return rows, nil
+}
+
+// Upsert implements fluss.Table.
+func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
+	t := h.t
+	if err := h.requirePK("upsert into"); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	info := t.info
+	var target []bool
+	if len(opts.TargetColumns) > 0 {
+		target = make([]bool, len(t.colTypes))
+		for _, name := range opts.TargetColumns {
+			i := info.ColumnIndex(name)
+			if i < 0 {
+				return fluss.WriteResult{}, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, info.Path.Table)
+			}
+			target[i] = true
+		}
+		for _, i := range t.pkIdx {
+			if !target[i] {
+				return fluss.WriteResult{}, sqlerr.New(sqlerr.InvalidColumnReference,
+					"a partial update of \"%s\" must write every primary-key column; \"%s\" is missing", info.Path.Table, info.Descriptor.Schema.Columns[i].Name)
+			}
+		}
+		// Columns the update does not write may carry nulls in the batch
+		// whatever their NOT NULL: the stored values are kept.
+		cols := slices.Clone(info.Descriptor.Schema.Columns)
+		for i := range cols {
+			if !target[i] {
+				cols[i].Type.NotNull = false
+			}
+		}
+		info.Descriptor.Schema.Columns = cols
+	}
+	conv, err := fluss.ValidateRecord(info, rec)
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	defer conv.Release()
+	if conv.NumRows() == 0 {
+		return fluss.WriteResult{}, nil
+	}
+	rows, err := encodeKeys(t, conv, pick(conv, t.pkIdx), pick(conv, t.bkIdx))
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	for i := range rows {
+		if rows[i].row, err = format.AppendRow(nil, t.colTypes, conv.Columns(), i); err != nil {
+			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding a row of %s: %v", info.Path, err)
+		}
+	}
+	res, err := h.s.submit(ctx, &request{table: t, kind: reqUpsert, rows: rows, opts: opts, target: target, done: make(chan result, 1)})
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	return fluss.WriteResult{Rows: res.rows}, res.err
+}
+
+// keyRecord validates a batch of primary keys (in key order; names are not
+// checked) and returns it converted to the key columns' types.
+func (h *tableHandle) keyRecord(keys arrow.RecordBatch) (arrow.RecordBatch, error) {
+	t := h.t
+	pk := t.info.Descriptor.Schema.PrimaryKey
+	if int(keys.NumCols()) != len(pk) {
+		return nil, sqlerr.New(sqlerr.InvalidColumnReference, "the primary key of \"%s\" has %d columns but %d key columns were given", t.info.Path.Table, len(pk), keys.NumCols())
+	}
+	var keyInfo fluss.TableInfo
+	keyInfo.Path = t.info.Path
+	fields := make([]arrow.Field, len(pk))
+	for i, c := range t.pkIdx {
+		keyInfo.Descriptor.Schema.Columns = append(keyInfo.Descriptor.Schema.Columns, t.info.Descriptor.Schema.Columns[c])
+		fields[i] = arrow.Field{Name: pk[i], Type: keys.Column(i).DataType(), Nullable: true}
+	}
+	renamed := array.NewRecordBatch(arrow.NewSchema(fields, nil), keys.Columns(), keys.NumRows())
+	defer renamed.Release()
+	return fluss.ValidateRecord(keyInfo, renamed)
+}
+
+// Delete implements fluss.Table.
+func (h *tableHandle) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.WriteResult, error) {
+	if err := h.requirePK("delete from"); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	t := h.t
+	conv, err := h.keyRecord(keys)
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	defer conv.Release()
+	if conv.NumRows() == 0 {
+		return fluss.WriteResult{}, nil
+	}
+	bkCols := make([]arrow.Array, len(t.bkIdx))
+	for i, c := range t.bkIdx {
+		bkCols[i] = conv.Column(slices.Index(t.pkIdx, c))
+	}
+	rows, err := encodeKeys(t, conv, conv.Columns(), bkCols)
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	res, err := h.s.submit(ctx, &request{table: t, kind: reqDelete, rows: rows, done: make(chan result, 1)})
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	return fluss.WriteResult{Rows: res.rows}, res.err
+}
+
+// projectedSchema returns the schema of the projected columns and, per
+// table column, the output position (-1 = not projected).
+func projectedSchema(t *tableState, projection []int) (*arrow.Schema, []int, error) {
+	full := t.info.ArrowSchema()
+	if projection == nil {
+		pos := make([]int, len(t.colTypes))
+		for i := range pos {
+			pos[i] = i
+		}
+		return full, pos, nil
+	}
+	pos := make([]int, len(t.colTypes))
+	for i := range pos {
+		pos[i] = -1
+	}
+	fields := make([]arrow.Field, len(projection))
+	for o, c := range projection {
+		if c < 0 || c >= len(t.colTypes) {
+			return nil, nil, sqlerr.New(sqlerr.InvalidColumnReference, "projection column %d is out of range for \"%s\" (%d columns)", c, t.info.Path.Table, len(t.colTypes))
+		}
+		if pos[c] >= 0 {
+			return nil, nil, sqlerr.New(sqlerr.InvalidColumnReference, "projection lists column %d twice", c)
+		}
+		pos[c] = o
+		fields[o] = full.Field(c)
+	}
+	return arrow.NewSchema(fields, nil), pos, nil
+}
+
+// decodeTargets returns, per table column, the builder its values go to (nil = skipped).
+func decodeTargets(rb *array.RecordBuilder, pos []int) []array.Builder {
+	out := make([]array.Builder, len(pos))
+	for c, o := range pos {
+		if o >= 0 {
+			out[c] = rb.Field(o)
+		}
+	}
+	return out
+}
+
+// Lookup implements fluss.Table: point reads of the current state, all from
+// one pebble snapshot.
+func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projection []int) (arrow.RecordBatch, error) {
+	if err := h.requirePK("look up rows of"); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t := h.t
+	schema, pos, err := projectedSchema(t, projection)
+	if err != nil {
+		return nil, err
+	}
+	conv, err := h.keyRecord(keys)
+	if err != nil {
+		return nil, err
+	}
+	defer conv.Release()
+	bkCols := make([]arrow.Array, len(t.bkIdx))
+	for i, c := range t.bkIdx {
+		bkCols[i] = conv.Column(slices.Index(t.pkIdx, c))
+	}
+	rows, err := encodeKeys(t, conv, conv.Columns(), bkCols)
+	if err != nil {
+		return nil, err
+	}
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer rb.Release()
+	targets := decodeTargets(rb, pos)
+	snap := h.s.db.NewSnapshot()
+	defer snap.Close()
+	found := 0
+	for _, r := range rows {
+		v, c, err := snap.Get(append(bucketKey(prefixData, t.info.TableID, r.bucket), r.key...))
+		if errors.Is(err, pebble.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, ioErr(err, "looking up %s", t.info.Path)
+		}
+		_, derr := format.DecodeRow(v, t.colTypes, targets)
+		c.Close()
+		if derr != nil {
+			return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, derr)
+		}
+		found++
+	}
+	return buildRecord(rb, schema, found), nil
+}

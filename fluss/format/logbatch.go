@@ -1,0 +1,273 @@
+package format
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// The V0 log record batch layout (DefaultLogRecordBatch, fluss.md §5). All
+// header integers are little-endian.
+const (
+	offBaseOffset      = 0
+	offLength          = 8
+	offMagic           = 12
+	offCommitTimestamp = 13
+	offCRC             = 21
+	offSchemaID        = 25
+	offAttributes      = 27
+	offLastOffsetDelta = 28
+	offWriterID        = 32
+	offBatchSequence   = 40
+	offRecordCount     = 44
+
+	// HeaderSize is the size of a V0 batch header; records start here.
+	HeaderSize = 48
+	// LogOverhead is the part of the header that Length does not count.
+	LogOverhead = 12
+	// MagicV0 is the batch format sqlgate writes (what Fluss clients write).
+	MagicV0 = 0
+	// AttrAppendOnly is attribute bit 0: no change-type vector.
+	AttrAppendOnly = 1
+)
+
+// ChangeType is a changelog record's kind (ChangeType.java).
+type ChangeType byte
+
+// The change types and their bytes.
+const (
+	AppendOnly   ChangeType = 0 // +A
+	Insert       ChangeType = 1 // +I
+	UpdateBefore ChangeType = 2 // -U
+	UpdateAfter  ChangeType = 3 // +U
+	Delete       ChangeType = 4 // -D
+)
+
+func (c ChangeType) String() string {
+	switch c {
+	case AppendOnly:
+		return "+A"
+	case Insert:
+		return "+I"
+	case UpdateBefore:
+		return "-U"
+	case UpdateAfter:
+		return "+U"
+	case Delete:
+		return "-D"
+	}
+	return fmt.Sprintf("change(%d)", byte(c))
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// BatchHeader is a decoded batch header.
+type BatchHeader struct {
+	BaseOffset      int64
+	Length          int32
+	Magic           int8
+	CommitTimestamp int64
+	CRC             uint32
+	SchemaID        int16
+	Attributes      int8
+	LastOffsetDelta int32
+	WriterID        int64
+	BatchSequence   int32
+	RecordCount     int32
+}
+
+// Size is the whole batch's size in bytes.
+func (h BatchHeader) Size() int64 { return LogOverhead + int64(h.Length) }
+
+// NextOffset is the offset after the batch's last record.
+func (h BatchHeader) NextOffset() int64 {
+	if h.RecordCount == 0 {
+		return h.BaseOffset
+	}
+	return h.BaseOffset + int64(h.LastOffsetDelta) + 1
+}
+
+// AppendOnly reports whether the batch has no change-type vector.
+func (h BatchHeader) AppendOnly() bool { return h.Attributes&AttrAppendOnly != 0 }
+
+// ParseHeader decodes the header at the front of b and checks that it is a
+// plausible V0 header (it does not check the CRC; see VerifyBatch).
+func ParseHeader(b []byte) (BatchHeader, error) {
+	if len(b) < HeaderSize {
+		return BatchHeader{}, fmt.Errorf("batch header needs %d bytes, have %d", HeaderSize, len(b))
+	}
+	le := binary.LittleEndian
+	h := BatchHeader{
+		BaseOffset:      int64(le.Uint64(b[offBaseOffset:])),
+		Length:          int32(le.Uint32(b[offLength:])),
+		Magic:           int8(b[offMagic]),
+		CommitTimestamp: int64(le.Uint64(b[offCommitTimestamp:])),
+		CRC:             le.Uint32(b[offCRC:]),
+		SchemaID:        int16(le.Uint16(b[offSchemaID:])),
+		Attributes:      int8(b[offAttributes]),
+		LastOffsetDelta: int32(le.Uint32(b[offLastOffsetDelta:])),
+		WriterID:        int64(le.Uint64(b[offWriterID:])),
+		BatchSequence:   int32(le.Uint32(b[offBatchSequence:])),
+		RecordCount:     int32(le.Uint32(b[offRecordCount:])),
+	}
+	if h.Magic != MagicV0 {
+		return h, fmt.Errorf("unsupported log batch magic %d", h.Magic)
+	}
+	if h.Length < HeaderSize-LogOverhead {
+		return h, fmt.Errorf("batch length %d is shorter than a header", h.Length)
+	}
+	return h, nil
+}
+
+// VerifyBatch checks the CRC-32C of a whole batch (b holds exactly one batch).
+func VerifyBatch(b []byte) error {
+	h, err := ParseHeader(b)
+	if err != nil {
+		return err
+	}
+	if int64(len(b)) != h.Size() {
+		return fmt.Errorf("batch is %d bytes but its header says %d", len(b), h.Size())
+	}
+	if got := crc32.Checksum(b[offSchemaID:], castagnoli); got != h.CRC {
+		return fmt.Errorf("CRC-32C mismatch: stored %08x, computed %08x", h.CRC, got)
+	}
+	return nil
+}
+
+// SetBaseOffset stamps the batch's base offset (outside the CRC, as in Fluss,
+// so the log assigns it without re-checksumming).
+func SetBaseOffset(b []byte, off int64) {
+	binary.LittleEndian.PutUint64(b[offBaseOffset:], uint64(off))
+}
+
+// SetCommitTimestamp stamps the commit time in Unix milliseconds (outside the CRC).
+func SetCommitTimestamp(b []byte, ms int64) {
+	binary.LittleEndian.PutUint64(b[offCommitTimestamp:], uint64(ms))
+}
+
+// EncodeBatch encodes rec as one V0 log record batch with BaseOffset 0 and
+// CommitTimestamp 0 (the log stamps both), WriterID and BatchSequence -1 (not
+// idempotent). changes is nil for an append-only batch, else one change type
+// per row.
+func EncodeBatch(rec arrow.RecordBatch, changes []ChangeType, schemaID int16) ([]byte, error) {
+	n := int(rec.NumRows())
+	if changes != nil && len(changes) != n {
+		return nil, fmt.Errorf("%d change types for %d rows", len(changes), n)
+	}
+	payload, err := ipc.GetRecordBatchPayload(rec)
+	if err != nil {
+		return nil, fmt.Errorf("encoding arrow record batch: %w", err)
+	}
+	defer payload.Release()
+	var buf bytes.Buffer
+	buf.Grow(HeaderSize + len(changes) + int(rec.NumRows())*16 + 256)
+	buf.Write(make([]byte, HeaderSize))
+	for _, c := range changes {
+		buf.WriteByte(byte(c))
+	}
+	if _, err := payload.WritePayload(&buf); err != nil {
+		return nil, fmt.Errorf("encoding arrow record batch: %w", err)
+	}
+	b := buf.Bytes()
+	le := binary.LittleEndian
+	le.PutUint32(b[offLength:], uint32(len(b)-LogOverhead))
+	b[offMagic] = MagicV0
+	le.PutUint16(b[offSchemaID:], uint16(schemaID))
+	if changes == nil {
+		b[offAttributes] = AttrAppendOnly
+	}
+	last := int32(0)
+	if n > 0 {
+		last = int32(n - 1)
+	}
+	le.PutUint32(b[offLastOffsetDelta:], uint32(last))
+	le.PutUint64(b[offWriterID:], ^uint64(0))
+	le.PutUint32(b[offBatchSequence:], ^uint32(0))
+	le.PutUint32(b[offRecordCount:], uint32(n))
+	le.PutUint32(b[offCRC:], crc32.Checksum(b[offSchemaID:], castagnoli))
+	return b, nil
+}
+
+// BatchDecoder decodes batches of one table schema. It is safe for
+// concurrent use.
+type BatchDecoder struct {
+	schema    *arrow.Schema
+	schemaMsg []byte // the IPC Schema message prepended to each batch's RecordBatch message
+}
+
+// NewBatchDecoder returns a decoder for batches whose records have schema s.
+func NewBatchDecoder(s *arrow.Schema) *BatchDecoder {
+	p := ipc.GetSchemaPayload(s, memory.DefaultAllocator)
+	defer p.Release()
+	var buf bytes.Buffer
+	// Writing to a bytes.Buffer cannot fail.
+	_, _ = p.WritePayload(&buf)
+	return &BatchDecoder{schema: s, schemaMsg: buf.Bytes()}
+}
+
+// Batch is a decoded log record batch.
+type Batch struct {
+	Header BatchHeader
+	// Changes holds one change type per record; nil for an append-only batch.
+	Changes []ChangeType
+	// Record holds the rows; the caller releases it.
+	Record arrow.RecordBatch
+}
+
+// Decode verifies and decodes one whole batch.
+func (d *BatchDecoder) Decode(b []byte) (Batch, error) {
+	if err := VerifyBatch(b); err != nil {
+		return Batch{}, err
+	}
+	h, _ := ParseHeader(b)
+	pos := HeaderSize
+	var changes []ChangeType
+	if !h.AppendOnly() {
+		if h.RecordCount < 0 || int(h.RecordCount) > len(b)-pos {
+			return Batch{}, fmt.Errorf("change-type vector of %d records overruns the batch", h.RecordCount)
+		}
+		changes = make([]ChangeType, h.RecordCount)
+		for i := range changes {
+			changes[i] = ChangeType(b[pos+i])
+		}
+		pos += int(h.RecordCount)
+	}
+	r, err := ipc.NewReader(&multiReader{parts: [][]byte{d.schemaMsg, b[pos:]}}, ipc.WithSchema(d.schema))
+	if err != nil {
+		return Batch{}, fmt.Errorf("decoding arrow record batch: %w", err)
+	}
+	defer r.Release()
+	if !r.Next() {
+		if err := r.Err(); err != nil {
+			return Batch{}, fmt.Errorf("decoding arrow record batch: %w", err)
+		}
+		return Batch{}, fmt.Errorf("decoding arrow record batch: no record")
+	}
+	rec := r.RecordBatch()
+	if rec.NumRows() != int64(h.RecordCount) {
+		return Batch{}, fmt.Errorf("batch header says %d records, arrow data has %d", h.RecordCount, rec.NumRows())
+	}
+	rec.Retain()
+	return Batch{Header: h, Changes: changes, Record: rec}, nil
+}
+
+// multiReader reads a then b without copying them into one slice.
+type multiReader struct{ parts [][]byte }
+
+func (m *multiReader) Read(p []byte) (int, error) {
+	for len(m.parts) > 0 && len(m.parts[0]) == 0 {
+		m.parts = m.parts[1:]
+	}
+	if len(m.parts) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, m.parts[0])
+	m.parts[0] = m.parts[0][n:]
+	return n, nil
+}

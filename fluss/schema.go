@@ -1,0 +1,458 @@
+package fluss
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/fluss/format"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// MaxBucketCount is Fluss's default max.bucket.num.
+const MaxBucketCount = 4096
+
+// MaxDecimalPrecision is the widest DECIMAL Fluss stores.
+const MaxDecimalPrecision = 38
+
+// reservedNameCode is PostgreSQL's reserved_name SQLSTATE (sqlerr has no constant for it).
+const reservedNameCode sqlerr.Code = "42939"
+
+// ReservedColumnNames are Fluss's system column names
+// (TableDescriptorValidation.SYSTEM_COLUMNS); no table may declare them.
+var ReservedColumnNames = []string{"__offset", "__timestamp", "__bucket", "_change_type", "_log_offset", "_commit_timestamp"}
+
+// ValidateDescriptor checks a CREATE TABLE descriptor against Fluss's rules
+// and returns it normalised: primary-key columns and MAP keys NOT NULL, bucket
+// count and bucket key defaulted, unconstrained DECIMAL widened to
+// DECIMAL(38, s). The input is not modified.
+func ValidateDescriptor(desc TableDescriptor) (TableDescriptor, error) {
+	out := TableDescriptor{
+		BucketCount: desc.BucketCount,
+		BucketKey:   slices.Clone(desc.BucketKey),
+		Comment:     desc.Comment,
+		Properties:  maps.Clone(desc.Properties),
+	}
+	if len(desc.Schema.Columns) == 0 {
+		return TableDescriptor{}, sqlerr.New(sqlerr.InvalidTableDefinition, "a table must have at least one column")
+	}
+	seen := make(map[string]bool, len(desc.Schema.Columns))
+	for _, c := range desc.Schema.Columns {
+		if c.Name == "" {
+			return TableDescriptor{}, sqlerr.New(sqlerr.InvalidColumnDefinition, "column name must not be empty")
+		}
+		if slices.Contains(ReservedColumnNames, c.Name) {
+			return TableDescriptor{}, sqlerr.New(reservedNameCode, "column name \"%s\" is reserved by Fluss", c.Name)
+		}
+		if seen[c.Name] {
+			return TableDescriptor{}, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" specified more than once", c.Name)
+		}
+		seen[c.Name] = true
+		t, err := normaliseType(c.Type, c.Name)
+		if err != nil {
+			return TableDescriptor{}, err
+		}
+		out.Schema.Columns = append(out.Schema.Columns, Column{Name: c.Name, Type: t, Comment: c.Comment})
+	}
+	index := func(name string) int {
+		return slices.IndexFunc(out.Schema.Columns, func(c Column) bool { return c.Name == name })
+	}
+
+	inPK := map[string]bool{}
+	for _, name := range desc.Schema.PrimaryKey {
+		i := index(name)
+		if i < 0 {
+			return TableDescriptor{}, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" named in key does not exist", name)
+		}
+		if inPK[name] {
+			return TableDescriptor{}, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" appears twice in primary key constraint", name)
+		}
+		inPK[name] = true
+		col := &out.Schema.Columns[i]
+		if col.Type.IsNested() {
+			return TableDescriptor{}, sqlerr.New(sqlerr.InvalidTableDefinition, "column \"%s\" of type %s cannot be a primary-key column: Fluss keys must be scalar", name, col.Type.Nullable())
+		}
+		col.Type.NotNull = true
+		out.Schema.PrimaryKey = append(out.Schema.PrimaryKey, name)
+	}
+
+	switch {
+	case out.BucketCount == 0:
+		out.BucketCount = 1
+	case out.BucketCount < 0 || out.BucketCount > MaxBucketCount:
+		return TableDescriptor{}, sqlerr.New(sqlerr.InvalidTableDefinition, "bucket count %d is out of range: it must be between 1 and %d", out.BucketCount, MaxBucketCount)
+	}
+
+	if len(out.BucketKey) == 0 && len(out.Schema.PrimaryKey) > 0 {
+		out.BucketKey = slices.Clone(out.Schema.PrimaryKey)
+	}
+	inBK := map[string]bool{}
+	for _, name := range out.BucketKey {
+		i := index(name)
+		if i < 0 {
+			return TableDescriptor{}, sqlerr.New(sqlerr.UndefinedColumn, "bucket key column \"%s\" does not exist", name)
+		}
+		if inBK[name] {
+			return TableDescriptor{}, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" appears twice in the bucket key", name)
+		}
+		inBK[name] = true
+		if t := out.Schema.Columns[i].Type; t.IsNested() {
+			return TableDescriptor{}, sqlerr.New(sqlerr.InvalidTableDefinition, "column \"%s\" of type %s cannot be a bucket-key column: Fluss keys must be scalar", name, t.Nullable())
+		}
+		if len(out.Schema.PrimaryKey) > 0 && !inPK[name] {
+			return TableDescriptor{}, sqlerr.New(sqlerr.InvalidTableDefinition, "bucket key column \"%s\" is not part of the primary key", name)
+		}
+	}
+	return out, nil
+}
+
+// normaliseType checks that t is a Fluss type and applies Fluss's defaults.
+// col names the column for error messages.
+func normaliseType(t types.T, col string) (types.T, error) {
+	bad := func(format string, args ...any) error {
+		return sqlerr.New(sqlerr.InvalidColumnDefinition, "column \"%s\": %s", col, fmt.Sprintf(format, args...))
+	}
+	out := types.T{Kind: t.Kind, NotNull: t.NotNull}
+	switch t.Kind {
+	case types.Bool, types.Int8, types.Int16, types.Int32, types.Int64,
+		types.Float32, types.Float64, types.Bytes, types.Date:
+	case types.String:
+		out.Length = t.Length // VARCHAR(n)'s limit is the binder's business; kept for display
+	case types.Decimal:
+		p, s := t.Precision, t.Scale
+		if p == 0 {
+			// Unconstrained NUMERIC: the widest decimal Fluss stores, as ArrowType does.
+			p = MaxDecimalPrecision
+		}
+		if p < 1 || p > MaxDecimalPrecision {
+			return types.T{}, bad("DECIMAL precision %d must be between 1 and %d", p, MaxDecimalPrecision)
+		}
+		if s < 0 || s > p {
+			return types.T{}, bad("DECIMAL scale %d must be between 0 and the precision %d", s, p)
+		}
+		out.Precision, out.Scale = p, s
+	case types.Char, types.Binary:
+		n := t.Length
+		if n == 0 {
+			n = 1
+		}
+		if n < 1 {
+			return types.T{}, bad("length %d must be at least 1", t.Length)
+		}
+		out.Length = n
+	case types.Time, types.Timestamp, types.TimestampTZ:
+		if t.Precision < 0 || t.Precision > 9 {
+			return types.T{}, bad("precision %d must be between 0 and 9", t.Precision)
+		}
+		out.Precision = t.Precision
+	case types.Array:
+		if t.Elem == nil {
+			return types.T{}, bad("ARRAY has no element type")
+		}
+		e, err := normaliseType(*t.Elem, col)
+		if err != nil {
+			return types.T{}, err
+		}
+		out.Elem = &e
+	case types.Map:
+		if t.Key == nil || t.Elem == nil {
+			return types.T{}, bad("MAP needs a key and a value type")
+		}
+		k, err := normaliseType(*t.Key, col)
+		if err != nil {
+			return types.T{}, err
+		}
+		k.NotNull = true // Fluss map keys are never null
+		v, err := normaliseType(*t.Elem, col)
+		if err != nil {
+			return types.T{}, err
+		}
+		out.Key, out.Elem = &k, &v
+	case types.Row:
+		if len(t.Fields) == 0 {
+			return types.T{}, bad("ROW must have at least one field")
+		}
+		names := map[string]bool{}
+		for _, f := range t.Fields {
+			if f.Name == "" {
+				return types.T{}, bad("ROW field name must not be empty")
+			}
+			if names[f.Name] {
+				return types.T{}, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\": ROW field \"%s\" specified more than once", col, f.Name)
+			}
+			names[f.Name] = true
+			ft, err := normaliseType(f.Type, col+"."+f.Name)
+			if err != nil {
+				return types.T{}, err
+			}
+			out.Fields = append(out.Fields, types.Field{Name: f.Name, Type: ft})
+		}
+	default:
+		return types.T{}, sqlerr.New(sqlerr.FeatureNotSupported, "column \"%s\": type %s cannot be stored in a Fluss table", col, t)
+	}
+	return out, nil
+}
+
+// ValidateRecord applies seed 000's write rules to a batch written into the
+// table described by info. It returns a record carrying exactly
+// info.ArrowSchema() (the caller releases it): representation-only
+// differences are converted, value-changing ones rejected naming the column,
+// and nulls in NOT NULL columns (or NOT NULL ROW fields, array elements, map
+// values) rejected with 23502.
+func ValidateRecord(info TableInfo, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	cols := info.Descriptor.Schema.Columns
+	want := info.ArrowSchema()
+	got := rec.Schema()
+	rel := info.Path.Table
+	for i := 0; i < max(len(cols), int(rec.NumCols())); i++ {
+		switch {
+		case i >= int(rec.NumCols()):
+			return nil, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" is missing from the batch: a batch must have the table's columns in the table's order", cols[i].Name, rel)
+		case i >= len(cols):
+			return nil, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", got.Field(i).Name, rel)
+		case got.Field(i).Name != cols[i].Name:
+			return nil, sqlerr.New(sqlerr.UndefinedColumn, "batch column %d is \"%s\" but column %d of relation \"%s\" is \"%s\": a batch must have the table's columns in the table's order", i+1, got.Field(i).Name, i+1, rel, cols[i].Name)
+		}
+	}
+	out := make([]arrow.Array, len(cols))
+	defer func() {
+		for _, a := range out {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for i, c := range cols {
+		src := rec.Column(i)
+		conv, err := convertColumn(src, c.Type, want.Field(i).Type)
+		if err != nil {
+			return nil, sqlerr.Wrap(err, sqlerr.DatatypeMismatch, "column \"%s\" of relation \"%s\" is of type %s but the batch has %s: %v", c.Name, rel, c.Type.Nullable(), src.DataType(), err)
+		}
+		out[i] = conv
+		if path, ok := firstNotNullViolation(conv, c.Type, c.Name); !ok {
+			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", path, rel)
+		}
+	}
+	return array.NewRecordBatch(want, out, rec.NumRows()), nil
+}
+
+// convertColumn returns src as an array of exactly type want (t's Arrow type):
+// zero-copy when only nullability flags or list element names differ, a copy
+// when the representation differs, an error when values would change.
+func convertColumn(src arrow.Array, t types.T, want arrow.DataType) (arrow.Array, error) {
+	if err := compatible(src.DataType(), t); err != nil {
+		return nil, err
+	}
+	if sameLayout(src.DataType(), want) {
+		d := retype(src.Data(), want)
+		defer d.Release()
+		return array.MakeFromData(d), nil
+	}
+	b := array.NewBuilder(memory.DefaultAllocator, want)
+	defer b.Release()
+	b.Reserve(src.Len())
+	for i := 0; i < src.Len(); i++ {
+		if err := format.AppendFrom(b, src, i); err != nil {
+			return nil, err
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// compatible reports whether values of Arrow type dt can be stored in a
+// column of type t without changing any value.
+func compatible(dt arrow.DataType, t types.T) error {
+	if d, ok := dt.(*arrow.DictionaryType); ok {
+		return compatible(d.ValueType, t)
+	}
+	mismatch := fmt.Errorf("%s cannot hold %s values without changing them", dt, t.Nullable())
+	switch t.Kind {
+	case types.String, types.Char:
+		switch dt.ID() {
+		case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
+			return nil
+		}
+		return mismatch
+	case types.Bytes:
+		switch dt.ID() {
+		case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW:
+			return nil
+		}
+		return mismatch
+	case types.Decimal:
+		d, ok := dt.(*arrow.Decimal128Type)
+		if !ok || int(d.Scale) != t.Scale {
+			return fmt.Errorf("%s: a different DECIMAL scale or width would change values", dt)
+		}
+		if int(d.Precision) > t.Precision {
+			return fmt.Errorf("%s: precision %d exceeds the column's %d", dt, d.Precision, t.Precision)
+		}
+		return nil
+	case types.Timestamp, types.TimestampTZ:
+		ts, ok := dt.(*arrow.TimestampType)
+		if !ok || ts.Unit != types.TimestampUnit(t.Precision) {
+			return fmt.Errorf("%s: a different TIMESTAMP unit would change values", dt)
+		}
+		// Arrow timestamps are UTC instants whatever the zone label, but a
+		// zone-less one is a wall-clock value: the two must not mix.
+		if (ts.TimeZone == "") != (t.Kind == types.Timestamp) {
+			return mismatch
+		}
+		return nil
+	case types.Array:
+		var elem arrow.DataType
+		switch l := dt.(type) {
+		case *arrow.ListType:
+			elem = l.Elem()
+		case *arrow.LargeListType:
+			elem = l.Elem()
+		case *arrow.ListViewType:
+			elem = l.Elem()
+		case *arrow.LargeListViewType:
+			elem = l.Elem()
+		default:
+			return mismatch
+		}
+		return compatible(elem, *t.Elem)
+	case types.Map:
+		m, ok := dt.(*arrow.MapType)
+		if !ok {
+			return mismatch
+		}
+		if err := compatible(m.KeyType(), *t.Key); err != nil {
+			return err
+		}
+		return compatible(m.ItemType(), *t.Elem)
+	case types.Row:
+		s, ok := dt.(*arrow.StructType)
+		if !ok {
+			return mismatch
+		}
+		if s.NumFields() != len(t.Fields) {
+			return fmt.Errorf("ROW has %d fields but the batch's struct has %d", len(t.Fields), s.NumFields())
+		}
+		for i, f := range t.Fields {
+			if s.Field(i).Name != f.Name {
+				return fmt.Errorf("ROW field %d is \"%s\" but the batch's struct field is \"%s\"", i+1, f.Name, s.Field(i).Name)
+			}
+			if err := compatible(s.Field(i).Type, f.Type); err != nil {
+				return fmt.Errorf("ROW field \"%s\": %w", f.Name, err)
+			}
+		}
+		return nil
+	}
+	if !arrow.TypeEqual(dt, t.ArrowType()) {
+		return mismatch
+	}
+	return nil
+}
+
+// sameLayout reports whether a and b store values in identical buffers, so an
+// array of type a can be relabelled as b: they differ at most in nullability
+// flags and list/map child names.
+func sameLayout(a, b arrow.DataType) bool {
+	if a.ID() != b.ID() {
+		return false
+	}
+	switch at := a.(type) {
+	case *arrow.ListType:
+		return sameLayout(at.Elem(), b.(*arrow.ListType).Elem())
+	case *arrow.MapType:
+		bt := b.(*arrow.MapType)
+		return sameLayout(at.KeyType(), bt.KeyType()) && sameLayout(at.ItemType(), bt.ItemType())
+	case *arrow.StructType:
+		bt := b.(*arrow.StructType)
+		if at.NumFields() != bt.NumFields() {
+			return false
+		}
+		for i := 0; i < at.NumFields(); i++ {
+			if at.Field(i).Name != bt.Field(i).Name || !sameLayout(at.Field(i).Type, bt.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	case *arrow.TimestampType:
+		return at.Unit == b.(*arrow.TimestampType).Unit
+	}
+	return arrow.TypeEqual(a, b)
+}
+
+// retype relabels d (and its children) with type want; buffers are shared.
+func retype(d arrow.ArrayData, want arrow.DataType) arrow.ArrayData {
+	var childTypes []arrow.DataType
+	switch w := want.(type) {
+	case *arrow.ListType:
+		childTypes = []arrow.DataType{w.Elem()}
+	case *arrow.MapType:
+		childTypes = []arrow.DataType{w.Elem()} // the entries struct
+	case *arrow.StructType:
+		for _, f := range w.Fields() {
+			childTypes = append(childTypes, f.Type)
+		}
+	}
+	children := make([]arrow.ArrayData, len(d.Children()))
+	for i, c := range d.Children() {
+		if i < len(childTypes) {
+			children[i] = retype(c, childTypes[i])
+		} else {
+			c.Retain()
+			children[i] = c
+		}
+	}
+	out := array.NewData(want, d.Len(), d.Buffers(), children, d.NullN(), d.Offset())
+	for _, c := range children {
+		c.Release()
+	}
+	return out
+}
+
+// firstNotNullViolation finds a null where t (or a nested type) is NOT NULL
+// and returns the path of the offending column or field.
+func firstNotNullViolation(a arrow.Array, t types.T, path string) (string, bool) {
+	return checkNulls(a, t, path, 0, a.Len())
+}
+
+func checkNulls(a arrow.Array, t types.T, path string, from, to int) (string, bool) {
+	if !t.IsNested() {
+		if !t.NotNull || a.NullN() == 0 {
+			return "", true
+		}
+	}
+	for i := from; i < to; i++ {
+		if a.IsNull(i) {
+			if t.NotNull {
+				return path, false
+			}
+			continue
+		}
+		switch t.Kind {
+		case types.Array:
+			l := a.(array.ListLike)
+			s, e := l.ValueOffsets(i)
+			if p, ok := checkNulls(l.ListValues(), *t.Elem, path, int(s), int(e)); !ok {
+				return p, false
+			}
+		case types.Map:
+			m := a.(*array.Map)
+			s, e := m.ValueOffsets(i)
+			if p, ok := checkNulls(m.Keys(), *t.Key, path+" (map key)", int(s), int(e)); !ok {
+				return p, false
+			}
+			if p, ok := checkNulls(m.Items(), *t.Elem, path, int(s), int(e)); !ok {
+				return p, false
+			}
+		case types.Row:
+			st := a.(*array.Struct)
+			for f, ft := range t.Fields {
+				if p, ok := checkNulls(st.Field(f), ft.Type, path+"."+ft.Name, i, i+1); !ok {
+					return p, false
+				}
+			}
+		}
+	}
+	return "", true
+}

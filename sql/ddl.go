@@ -1,0 +1,342 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// columnConstraintWords start a column constraint in CREATE TABLE; the
+// column's type ends before the first of them at nesting depth 0.
+var columnConstraintWords = map[string]bool{
+	"NOT": true, "NULL": true, "DEFAULT": true, "PRIMARY": true, "UNIQUE": true, "CHECK": true,
+	"REFERENCES": true, "CONSTRAINT": true, "COMMENT": true, "GENERATED": true, "COLLATE": true,
+	"AUTO_INCREMENT": true, "KEY": true,
+}
+
+// tableConstraintWords start a table-level element of CREATE TABLE.
+// (KEY and INDEX are not among them: they are ordinary column names in
+// PostgreSQL, and MySQL's KEY/INDEX table elements are not PostgreSQL.)
+var tableConstraintWords = map[string]bool{
+	"CONSTRAINT": true, "PRIMARY": true, "UNIQUE": true, "FOREIGN": true, "CHECK": true,
+	"EXCLUDE": true, "LIKE": true,
+}
+
+// identName returns the name an identifier token stands for: unquoted
+// names fold to lower case as in PostgreSQL, quoted ones are kept.
+func identName(src string, t token) (string, bool) {
+	switch t.kind {
+	case tkIdent:
+		return strings.ToLower(t.text(src)), true
+	case tkQIdent:
+		return unquoteIdent(t.text(src)), true
+	}
+	return "", false
+}
+
+// rewriteCreateTable parses every column type itself (recording it in
+// st.ColumnTypes) and replaces it by TEXT so TiDB parses the rest; strips
+// NOT ENFORCED and a trailing WITH (...) property list (into st.Properties).
+func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error) {
+	i := 1
+	for i < len(toks) && toks[i].kind == tkIdent && !toks[i].is(src, "TABLE") {
+		i++ // OR REPLACE, TEMP, TEMPORARY, UNLOGGED, GLOBAL, LOCAL
+	}
+	if i >= len(toks) || !toks[i].is(src, "TABLE") {
+		return toks, nil // CREATE something else: left to TiDB
+	}
+	i++
+	if i+2 < len(toks) && toks[i].is(src, "IF") && toks[i+1].is(src, "NOT") && toks[i+2].is(src, "EXISTS") {
+		i += 3
+	}
+	for i < len(toks) && (toks[i].kind == tkIdent || toks[i].kind == tkQIdent || toks[i].isPunct(src, ".")) {
+		i++
+	}
+	if i >= len(toks) || !toks[i].isPunct(src, "(") {
+		return toks, nil // CREATE TABLE ... AS / LIKE: nothing to do here
+	}
+	out := append(make([]token, 0, len(toks)), toks[:i+1]...)
+	i++
+	st.ColumnTypes = map[string]*TypeName{}
+	for {
+		if i >= len(toks) {
+			return nil, syntaxErrorAt(src, toks, i)
+		}
+		elemStart := i
+		isColumn := !tableConstraintWords[toks[i].word(src)]
+		if isColumn {
+			name, ok := identName(src, toks[i])
+			if !ok {
+				return nil, syntaxErrorAt(src, toks, i)
+			}
+			// Quoted for TiDB: PostgreSQL column names such as key, index or
+			// range are reserved words in MySQL's grammar.
+			out = append(out, token{kind: tkQIdent, start: toks[i].start, end: toks[i].end, lead: toks[i].lead,
+				hasComment: toks[i].hasComment, synth: `"` + strings.ReplaceAll(name, `"`, `""`) + `"`})
+			i++
+			// type extent: up to a constraint word, ',' or ')' at depth 0;
+			// '<' '>' nest for ARRAY<..>, MAP<..>, ROW<..>.
+			ts := i
+			depth := 0
+			for i < len(toks) {
+				t := toks[i]
+				if t.kind == tkOp {
+					for _, c := range t.text(src) {
+						switch c {
+						case '<':
+							depth++
+						case '>':
+							depth--
+						}
+					}
+				} else if t.isPunct(src, "(") || t.isPunct(src, "[") {
+					depth++
+				} else if t.isPunct(src, ")") || t.isPunct(src, "]") {
+					if depth == 0 {
+						break
+					}
+					depth--
+				} else if depth == 0 && (t.isPunct(src, ",") || columnConstraintWords[t.word(src)]) {
+					break
+				}
+				i++
+			}
+			if ts == i {
+				return nil, syntaxErrorAt(src, toks, i)
+			}
+			typeText := src[toks[ts].start:toks[i-1].end]
+			tn, err := ParseTypeName(typeText)
+			if err != nil {
+				if e := sqlerr.As(err); e != nil && e.Position > 0 {
+					return nil, e.WithPosition(charPos(src, toks[ts].start) + e.Position - 1)
+				}
+				return nil, err
+			}
+			if _, dup := st.ColumnTypes[name]; dup {
+				return nil, sqlerr.New(sqlerr.DuplicateColumn, "column %q specified more than once", name).WithPosition(charPos(src, toks[elemStart].start))
+			}
+			st.ColumnTypes[name] = tn
+			out = append(out, token{kind: tkIdent, start: toks[ts].start, end: toks[ts].start, lead: toks[ts].start, synth: "text"})
+		}
+		// the rest of the element: constraints, up to ',' or ')' at depth 0
+		depth := 0
+		for i < len(toks) {
+			t := toks[i]
+			if t.isPunct(src, "(") {
+				depth++
+			} else if t.isPunct(src, ")") {
+				if depth == 0 {
+					break
+				}
+				depth--
+			} else if depth == 0 && t.isPunct(src, ",") {
+				break
+			}
+			if t.is(src, "NOT") && i+1 < len(toks) && toks[i+1].is(src, "ENFORCED") {
+				i += 2 // Flink's PRIMARY KEY (...) NOT ENFORCED
+				continue
+			}
+			out = append(out, t)
+			i++
+		}
+		if i >= len(toks) {
+			return nil, syntaxErrorAt(src, toks, i)
+		}
+		out = append(out, toks[i])
+		if toks[i].isPunct(src, ")") {
+			i++
+			break
+		}
+		i++
+	}
+	// WITH ( 'k' = 'v', k.x = v, ... )
+	if i+1 < len(toks) && toks[i].is(src, "WITH") && toks[i+1].isPunct(src, "(") {
+		st.Properties = map[string]string{}
+		j := i + 2
+		for {
+			key, next, ok := propertyKey(src, toks, j)
+			if !ok {
+				return nil, syntaxErrorAt(src, toks, j)
+			}
+			j = next
+			if j >= len(toks) || !toks[j].isPunct(src, "=") {
+				return nil, syntaxErrorAt(src, toks, j)
+			}
+			j++
+			if j >= len(toks) {
+				return nil, syntaxErrorAt(src, toks, j)
+			}
+			var val string
+			switch toks[j].kind {
+			case tkString:
+				val = unquoteString(toks[j].text(src))
+			case tkNumber, tkIdent:
+				val = toks[j].text(src)
+			case tkQIdent:
+				val = unquoteIdent(toks[j].text(src))
+			default:
+				return nil, syntaxErrorAt(src, toks, j)
+			}
+			st.Properties[key] = val
+			j++
+			if j < len(toks) && toks[j].isPunct(src, ",") {
+				j++
+				continue
+			}
+			if j < len(toks) && toks[j].isPunct(src, ")") {
+				j++
+				break
+			}
+			return nil, syntaxErrorAt(src, toks, j)
+		}
+		i = j
+	}
+	return append(out, toks[i:]...), nil
+}
+
+// propertyKey reads a WITH-list key: 'bucket.num' or bucket.num.
+func propertyKey(src string, toks []token, j int) (string, int, bool) {
+	if j >= len(toks) {
+		return "", j, false
+	}
+	if toks[j].kind == tkString {
+		return unquoteString(toks[j].text(src)), j + 1, true
+	}
+	var parts []string
+	for j < len(toks) {
+		name, ok := identName(src, toks[j])
+		if !ok {
+			return "", j, false
+		}
+		parts = append(parts, name)
+		j++
+		if j+1 < len(toks) && toks[j].isPunct(src, ".") {
+			j++
+			continue
+		}
+		break
+	}
+	return strings.Join(parts, "."), j, true
+}
+
+// rewriteOnConflict turns INSERT ... ON CONFLICT [(cols)] DO NOTHING into
+// a plain INSERT (recording st.OnConflictDoNothing) and ON CONFLICT ... DO
+// UPDATE SET a = EXCLUDED.a into ON DUPLICATE KEY UPDATE a = VALUES(a).
+func rewriteOnConflict(src string, toks []token, st *Statement) ([]token, error) {
+	depth := 0
+	on := -1
+	for i, t := range toks {
+		if t.isPunct(src, "(") {
+			depth++
+		} else if t.isPunct(src, ")") {
+			depth--
+		} else if depth == 0 && t.is(src, "ON") && i+1 < len(toks) && toks[i+1].is(src, "CONFLICT") {
+			on = i
+			break
+		}
+	}
+	if on < 0 {
+		return toks, nil
+	}
+	i := on + 2
+	if i < len(toks) && toks[i].isPunct(src, "(") {
+		m := (&rewriter{src: src, toks: toks}).matchClose(i, len(toks))
+		if m < 0 {
+			return nil, syntaxErrorAt(src, toks, len(toks))
+		}
+		i = m + 1
+		if i < len(toks) && toks[i].is(src, "WHERE") {
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT ... WHERE is not supported").WithPosition(charPos(src, toks[i].start))
+		}
+	} else if i+2 < len(toks) && toks[i].is(src, "ON") && toks[i+1].is(src, "CONSTRAINT") {
+		i += 3
+	}
+	if i+1 >= len(toks) || !toks[i].is(src, "DO") {
+		return nil, syntaxErrorAt(src, toks, i)
+	}
+	out := append(make([]token, 0, len(toks)+8), toks[:on]...)
+	switch {
+	case toks[i+1].is(src, "NOTHING"):
+		st.OnConflictDoNothing = true
+		return append(out, toks[i+2:]...), nil
+	case toks[i+1].is(src, "UPDATE") && i+2 < len(toks) && toks[i+2].is(src, "SET"):
+		at := toks[on].start
+		for _, w := range []string{"on", "duplicate", "key", "update"} {
+			out = append(out, token{kind: tkIdent, start: at, end: at, lead: at, synth: w})
+		}
+		for j := i + 3; j < len(toks); j++ {
+			t := toks[j]
+			if t.is(src, "WHERE") {
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE ... WHERE is not supported").WithPosition(charPos(src, t.start))
+			}
+			if t.is(src, "EXCLUDED") && j+2 < len(toks) && toks[j+1].isPunct(src, ".") && (toks[j+2].kind == tkIdent || toks[j+2].kind == tkQIdent) {
+				out = append(out,
+					token{kind: tkIdent, start: t.start, end: t.start, lead: t.lead, synth: "values"},
+					token{kind: tkPunct, start: t.start, end: t.start, lead: t.start, synth: "("},
+					toks[j+2],
+					token{kind: tkPunct, start: toks[j+2].end, end: toks[j+2].end, lead: toks[j+2].end, synth: ")"})
+				j += 2
+				continue
+			}
+			out = append(out, t)
+		}
+		return out, nil
+	}
+	return nil, syntaxErrorAt(src, toks, i+1)
+}
+
+// rewriteExplain turns PostgreSQL's EXPLAIN (ANALYZE, VERBOSE, COSTS OFF,
+// FORMAT TEXT) and EXPLAIN ANALYZE VERBOSE into TiDB's EXPLAIN [ANALYZE],
+// recording every option in st.ExplainOptions (lower-case names; values
+// lower-cased, "true" when omitted).
+func rewriteExplain(src string, toks []token, st *Statement) ([]token, error) {
+	st.ExplainOptions = map[string]string{}
+	i := 1
+	if i < len(toks) && toks[i].isPunct(src, "(") {
+		i++
+		for {
+			if i >= len(toks) || toks[i].kind != tkIdent {
+				return nil, syntaxErrorAt(src, toks, i)
+			}
+			name := strings.ToLower(toks[i].text(src))
+			i++
+			val := "true"
+			if i < len(toks) && !toks[i].isPunct(src, ",") && !toks[i].isPunct(src, ")") {
+				switch toks[i].kind {
+				case tkIdent, tkNumber:
+					val = strings.ToLower(toks[i].text(src))
+				case tkString:
+					val = strings.ToLower(unquoteString(toks[i].text(src)))
+				default:
+					return nil, syntaxErrorAt(src, toks, i)
+				}
+				i++
+			}
+			st.ExplainOptions[name] = val
+			if i < len(toks) && toks[i].isPunct(src, ",") {
+				i++
+				continue
+			}
+			if i < len(toks) && toks[i].isPunct(src, ")") {
+				i++
+				break
+			}
+			return nil, syntaxErrorAt(src, toks, i)
+		}
+	} else {
+		for i < len(toks) && (toks[i].is(src, "ANALYZE") || toks[i].is(src, "ANALYSE") || toks[i].is(src, "VERBOSE")) {
+			name := strings.ToLower(toks[i].text(src))
+			if name == "analyse" {
+				name = "analyze"
+			}
+			st.ExplainOptions[name] = "true"
+			i++
+		}
+	}
+	out := append(make([]token, 0, len(toks)), toks[0])
+	switch st.ExplainOptions["analyze"] {
+	case "true", "on", "1", "yes":
+		out = append(out, token{kind: tkIdent, start: toks[0].end, end: toks[0].end, lead: toks[0].end, synth: "analyze"})
+	}
+	return append(out, toks[i:]...), nil
+}

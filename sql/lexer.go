@@ -1,0 +1,432 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// tokKind classifies a token of PostgreSQL's lexical grammar. The lexer is
+// deliberately close to PostgreSQL's scan.l so that everything the rewrite
+// looks at ($n, ::, E'...', $$, ~) is recognised exactly where PostgreSQL would
+// recognise it, and never inside a string, identifier or comment.
+type tokKind uint8
+
+const (
+	tkIdent   tokKind = iota + 1 // bare word: keyword or identifier
+	tkQIdent                     // "quoted identifier"
+	tkString                     // '...' with optional X/B/N prefix
+	tkEString                    // E'...' (backslash escapes)
+	tkDollar                     // $$...$$ or $tag$...$tag$
+	tkNumber                     // 12, 1.5, 1e-3
+	tkParam                      // $n
+	tkOp                         // operator: + - * / < > = ~ ! ... and multi-char ones
+	tkPunct                      // ( ) [ ] , ; . :
+)
+
+// token is one lexical token. start/end are byte offsets into the text given
+// to the lexer. lead is the byte offset where the whitespace/comments before
+// the token begin, so the rewrite can keep the original spacing; hasComment
+// says that gap contained a comment (which the rewrite replaces by a space,
+// because TiDB reads /*! */ and /*+ */ comments as code).
+//
+// Synthetic tokens (synth != "") are produced by statement-level rewrites
+// (CREATE TABLE types, ON CONFLICT); their start is the original position
+// they stand for.
+type token struct {
+	kind       tokKind
+	start, end int
+	lead       int
+	hasComment bool
+	synth      string
+}
+
+// text returns the token's text: the original bytes or the synthetic text.
+func (t token) text(src string) string {
+	if t.synth != "" {
+		return t.synth
+	}
+	return src[t.start:t.end]
+}
+
+// is reports whether the token is the bare word w (w must be upper case).
+func (t token) is(src string, w string) bool {
+	return t.kind == tkIdent && t.synth == "" && t.end-t.start == len(w) && strings.EqualFold(src[t.start:t.end], w)
+}
+
+// isPunct reports whether the token is the punctuation or operator p.
+func (t token) isPunct(src string, p string) bool {
+	return (t.kind == tkPunct || t.kind == tkOp) && t.text(src) == p
+}
+
+// word returns the upper-cased text of a bare word, "" for other tokens.
+func (t token) word(src string) string {
+	if t.kind != tkIdent {
+		return ""
+	}
+	return strings.ToUpper(t.text(src))
+}
+
+// multiOps are the multi-character operators the lexer keeps together. Every
+// other operator character is a token of its own; that is enough because
+// operators the rewrite does not touch are copied verbatim and TiDB lexes
+// them again.
+var multiOps = [...]string{"<=>", "!~*", "->>", "::", "!~", "~*", "<=", ">=", "<>", "!=", "||", "->", "=>", ":=", "&&", "<<"}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
+}
+
+func isIdentCont(c byte) bool {
+	return isIdentStart(c) || (c >= '0' && c <= '9') || c == '$'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// lexError is a lexical error in PostgreSQL's wording, positioned at off.
+func lexError(src string, off int, what string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.SyntaxError, "%s at or near %s", what, quoteNear(src[off:])).WithPosition(charPos(src, off))
+}
+
+// quoteNear renders a token for an "at or near" message as PostgreSQL does.
+func quoteNear(tok string) string {
+	return `"` + tok + `"`
+}
+
+// charPos converts a byte offset into PostgreSQL's 1-based character position.
+func charPos(src string, off int) int {
+	if off > len(src) {
+		off = len(src)
+	}
+	if off < 0 {
+		off = 0
+	}
+	return utf8.RuneCountInString(src[:off]) + 1
+}
+
+// lex splits src into tokens (whitespace and comments are not tokens; they
+// are remembered through token.lead). It never panics; unterminated
+// strings, identifiers and comments are reported as PostgreSQL does.
+func lex(src string) ([]token, error) {
+	toks := make([]token, 0, len(src)/4+1)
+	i := 0
+	for {
+		lead := i
+		comment := false
+		// skip whitespace and comments
+		for i < len(src) {
+			c := src[i]
+			if isSpace(c) {
+				i++
+				continue
+			}
+			if c == '-' && i+1 < len(src) && src[i+1] == '-' {
+				comment = true
+				for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+					i++
+				}
+				continue
+			}
+			if c == '/' && i+1 < len(src) && src[i+1] == '*' {
+				// PostgreSQL block comments nest.
+				comment = true
+				start := i
+				depth := 0
+				for {
+					if i+1 >= len(src) {
+						return nil, lexError(src, start, "unterminated /* comment")
+					}
+					if src[i] == '/' && src[i+1] == '*' {
+						depth++
+						i += 2
+					} else if src[i] == '*' && src[i+1] == '/' {
+						depth--
+						i += 2
+						if depth == 0 {
+							break
+						}
+					} else {
+						i++
+					}
+				}
+				continue
+			}
+			break
+		}
+		if i >= len(src) {
+			return toks, nil
+		}
+		start := i
+		c := src[i]
+		var kind tokKind
+		switch {
+		case (c == 'e' || c == 'E') && i+1 < len(src) && src[i+1] == '\'':
+			end, ok := scanQuoted(src, i+1, '\'', true)
+			if !ok {
+				return nil, lexError(src, start, "unterminated quoted string")
+			}
+			i, kind = end, tkEString
+		case (c == 'x' || c == 'X' || c == 'b' || c == 'B' || c == 'n' || c == 'N') && i+1 < len(src) && src[i+1] == '\'':
+			end, ok := scanQuoted(src, i+1, '\'', false)
+			if !ok {
+				return nil, lexError(src, start, "unterminated quoted string")
+			}
+			i, kind = end, tkString
+		case isIdentStart(c):
+			i++
+			for i < len(src) && isIdentCont(src[i]) {
+				i++
+			}
+			kind = tkIdent
+		case c == '\'':
+			end, ok := scanQuoted(src, i, '\'', false)
+			if !ok {
+				return nil, lexError(src, start, "unterminated quoted string")
+			}
+			i, kind = end, tkString
+		case c == '"':
+			end, ok := scanQuoted(src, i, '"', false)
+			if !ok {
+				return nil, lexError(src, start, "unterminated quoted identifier")
+			}
+			if end-start == 2 {
+				return nil, lexError(src, start, "zero-length delimited identifier")
+			}
+			i, kind = end, tkQIdent
+		case c == '$':
+			if i+1 < len(src) && isDigit(src[i+1]) {
+				i++
+				for i < len(src) && isDigit(src[i]) {
+					i++
+				}
+				kind = tkParam
+				break
+			}
+			// $tag$ ... $tag$
+			j := i + 1
+			for j < len(src) && src[j] != '$' && isIdentCont(src[j]) {
+				j++
+			}
+			if j >= len(src) || src[j] != '$' {
+				return nil, lexError(src, start, "syntax error")
+			}
+			tag := src[i : j+1]
+			k := strings.Index(src[j+1:], tag)
+			if k < 0 {
+				return nil, lexError(src, start, "unterminated dollar-quoted string")
+			}
+			i, kind = j+1+k+len(tag), tkDollar
+		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
+			i = scanNumber(src, i)
+			kind = tkNumber
+		case c == '(' || c == ')' || c == '[' || c == ']' || c == ',' || c == ';' || c == '.':
+			i++
+			kind = tkPunct
+		default:
+			kind = tkOp
+			n := 1
+			for _, op := range multiOps {
+				if strings.HasPrefix(src[i:], op) {
+					n = len(op)
+					break
+				}
+			}
+			if c >= 0x80 { // cannot happen (isIdentStart), kept for safety
+				n = 1
+			}
+			i += n
+		}
+		toks = append(toks, token{kind: kind, start: start, end: i, lead: lead, hasComment: comment})
+	}
+}
+
+// scanQuoted returns the offset just past the closing quote of a literal
+// starting at src[i] == q. A doubled quote is an escaped quote; in E'...'
+// strings a backslash escapes the next byte too.
+func scanQuoted(src string, i int, q byte, backslash bool) (int, bool) {
+	i++
+	for i < len(src) {
+		c := src[i]
+		if backslash && c == '\\' {
+			i += 2
+			continue
+		}
+		if c == q {
+			if i+1 < len(src) && src[i+1] == q {
+				i += 2
+				continue
+			}
+			return i + 1, true
+		}
+		i++
+	}
+	return len(src), false
+}
+
+func scanNumber(src string, i int) int {
+	for i < len(src) && isDigit(src[i]) {
+		i++
+	}
+	if i < len(src) && src[i] == '.' && !(i+1 < len(src) && src[i+1] == '.') {
+		i++
+		for i < len(src) && isDigit(src[i]) {
+			i++
+		}
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		j := i + 1
+		if j < len(src) && (src[j] == '+' || src[j] == '-') {
+			j++
+		}
+		if j < len(src) && isDigit(src[j]) {
+			for j < len(src) && isDigit(src[j]) {
+				j++
+			}
+			i = j
+		}
+	}
+	return i
+}
+
+// unquoteString returns the value of a standard '...' literal (a doubled quote is one quote).
+func unquoteString(raw string) string {
+	if len(raw) < 2 {
+		return ""
+	}
+	return strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+}
+
+// unquoteIdent returns the name of a "quoted" identifier ("" -> ").
+func unquoteIdent(raw string) string {
+	if len(raw) < 2 {
+		return ""
+	}
+	return strings.ReplaceAll(raw[1:len(raw)-1], `""`, `"`)
+}
+
+// dollarBody returns the body of $tag$body$tag$.
+func dollarBody(raw string) string {
+	j := strings.IndexByte(raw[1:], '$')
+	if j < 0 {
+		return ""
+	}
+	tagLen := j + 2
+	if len(raw) < 2*tagLen {
+		return ""
+	}
+	return raw[tagLen : len(raw)-tagLen]
+}
+
+// decodeEString resolves the escapes of a PostgreSQL E'...' literal (raw
+// includes the E and the quotes), as PostgreSQL's scanner does: \b \f \n \r
+// \t, \ooo octal, \xhh hex, \uXXXX and \UXXXXXXXX Unicode, a doubled quote and \' for a
+// quote, any other escaped character stands for itself.
+func decodeEString(raw string) (string, error) {
+	if len(raw) < 3 {
+		return "", sqlerr.New(sqlerr.SyntaxError, "invalid escape string")
+	}
+	s := raw[2 : len(raw)-1]
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\'' { // doubled quote
+			b.WriteByte('\'')
+			i++
+			continue
+		}
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		c = s[i]
+		switch c {
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			v, n := 0, 0
+			for n < 3 && i < len(s) && s[i] >= '0' && s[i] <= '7' {
+				v = v*8 + int(s[i]-'0')
+				i++
+				n++
+			}
+			i--
+			if v == 0 || v > 0xff {
+				return "", sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x%02x", v&0xff)
+			}
+			b.WriteByte(byte(v))
+		case 'x':
+			v, n := 0, 0
+			for n < 2 && i+1 < len(s) && isHex(s[i+1]) {
+				i++
+				v = v*16 + hexVal(s[i])
+				n++
+			}
+			if n == 0 {
+				b.WriteByte('x')
+				continue
+			}
+			if v == 0 {
+				return "", sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x00")
+			}
+			b.WriteByte(byte(v))
+		case 'u', 'U':
+			n := 4
+			if c == 'U' {
+				n = 8
+			}
+			if i+n >= len(s) {
+				return "", sqlerr.New(sqlerr.InvalidEscapeSequence, "invalid Unicode escape")
+			}
+			v, err := strconv.ParseUint(s[i+1:i+1+n], 16, 32)
+			if err != nil || v == 0 || v > utf8.MaxRune || (v >= 0xD800 && v <= 0xDFFF) {
+				return "", sqlerr.New(sqlerr.InvalidEscapeSequence, "invalid Unicode escape value")
+			}
+			b.WriteRune(rune(v))
+			i += n
+		default:
+			b.WriteByte(c)
+		}
+	}
+	out := b.String()
+	if !utf8.ValidString(out) {
+		return "", sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+	}
+	return out, nil
+}
+
+func isHex(c byte) bool {
+	return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+func hexVal(c byte) int {
+	switch {
+	case isDigit(c):
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	default:
+		return int(c-'A') + 10
+	}
+}
+
+// sqlQuote renders s as a standard SQL literal (quotes doubled; with
+// NO_BACKSLASH_ESCAPES a backslash needs no escaping).
+func sqlQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}

@@ -1,0 +1,48 @@
+package sql
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// TestPathologicalInputsStayFast guards against quadratic or exponential
+// rewrites: a client can send any text.
+func TestPathologicalInputsStayFast(t *testing.T) {
+	nested := func(open, close string, n int) string {
+		return strings.Repeat(open, n) + "1" + strings.Repeat(close, n)
+	}
+	inputs := []string{
+		"SELECT " + strings.Repeat("a::int::text", 1) + strings.Repeat("::int", 5000),
+		"SELECT " + nested("CAST(", " AS int)", 500),
+		"SELECT " + nested("(", ")::int", 2000),
+		"SELECT " + strings.Repeat("2 ^ ", 2000) + "2",
+		"SELECT 1 FROM t WHERE " + strings.Repeat("a IS DISTINCT FROM b AND ", 2000) + "true",
+		"SELECT " + nested("ARRAY[", "]", 1000),
+		"SELECT " + strings.Repeat("x::ARRAY<INT>, ", 2000) + "1",
+		"SELECT " + strings.Repeat("$1, ", 5000) + "$2",
+		"SELECT " + strings.Repeat("'a''b' || E'\\n' || ", 3000) + "'x'",
+	}
+	p := NewParser()
+	for _, in := range inputs {
+		start := time.Now()
+		_, err := p.Parse(in)
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("Parse(%.40q...) took %v", in, d)
+		}
+		if err != nil && sqlerr.As(err) == nil {
+			t.Errorf("Parse(%.40q...): non-SQLSTATE error %v", in, err)
+		}
+	}
+	// nested NULLS FIRST doubles the text at every level: bounded.
+	q := "a"
+	for range 40 {
+		q = "(SELECT x FROM t ORDER BY " + q + " NULLS FIRST)"
+	}
+	_, err := p.Parse("SELECT " + q)
+	if e := sqlerr.As(err); e == nil || e.Code != sqlerr.ProgramLimitExceeded {
+		t.Errorf("nested NULLS FIRST: %v, want 54000", err)
+	}
+}

@@ -1,0 +1,324 @@
+package sql
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Kind classifies a statement.
+type Kind int
+
+// Statement kinds. Session and transaction statements (Set ... Copy) are
+// intercepted before TiDB and have a nil AST.
+const (
+	Other Kind = iota
+	Select
+	Insert
+	Update
+	Delete
+	CreateTable
+	DropTable
+	Explain
+	Set
+	Show
+	Reset
+	Begin
+	Commit
+	Rollback
+	Savepoint
+	ReleaseSavepoint
+	RollbackToSavepoint
+	Discard
+	Deallocate
+	Copy
+)
+
+var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
+	"Explain", "Set", "Show", "Reset", "Begin", "Commit", "Rollback", "Savepoint", "ReleaseSavepoint",
+	"RollbackToSavepoint", "Discard", "Deallocate", "Copy"}
+
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// sqlMode is listed mode by mode: mysql.GetSQLMode("ANSI") would set only
+// the ANSI bit and not expand the combination (pg-clients.md §6).
+// NO_BACKSLASH_ESCAPES is a security requirement (pg-clients.md §3).
+const sqlMode = "ANSI_QUOTES,PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES,REAL_AS_FLOAT"
+
+// Parser parses PostgreSQL statements. One per session: it wraps a TiDB
+// parser, which is not goroutine-safe.
+type Parser struct {
+	tidb *parser.Parser
+}
+
+// NewParser returns a Parser.
+func NewParser() *Parser {
+	p := parser.New()
+	mode, err := mysql.GetSQLMode(sqlMode)
+	if err != nil {
+		// The mode string is a constant; failing here is a programming error
+		// caught by every test.
+		panic("sql: bad TiDB SQL mode: " + err.Error())
+	}
+	p.SetSQLMode(mode)
+	p.EnableWindowFunc(true)
+	return &Parser{tidb: p}
+}
+
+// Statement is one parsed statement.
+type Statement struct {
+	// Text is the original text of this statement, without the trailing ';'
+	// and surrounding whitespace.
+	Text string
+	// Offset is the byte offset of Text in the input passed to Parse.
+	Offset int
+	Kind   Kind
+	// AST is TiDB's AST of the rewritten statement; nil for statements
+	// intercepted before TiDB (Set, Show, Reset, transaction control,
+	// Discard, Deallocate, Copy).
+	AST ast.StmtNode
+	// Rewritten is the text handed to TiDB (for debugging).
+	Rewritten string
+	// NumParams is the highest $n used.
+	NumParams int
+	// ParamNumbers[i] = n: the TiDB ParamMarkerExpr with Order i stands for $n.
+	ParamNumbers []int
+	// ColumnTypes is, for CREATE TABLE, the declared type of each column
+	// (keyed by column name: unquoted names lower-cased). TiDB's AST shows
+	// these columns as TEXT.
+	ColumnTypes map[string]*TypeName
+	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
+	Properties map[string]string
+	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format
+	// ...), lower-case, value "true" when written without one.
+	ExplainOptions map[string]string
+	// OnConflictDoNothing is INSERT ... ON CONFLICT [(cols)] DO NOTHING.
+	OnConflictDoNothing bool
+	Set                 *SetStmt
+	Show                *ShowStmt
+	Tx                  *TxStmt
+	// Discard is the target of DISCARD: "all", "plans", "sequences", "temp".
+	Discard    string
+	Deallocate *DeallocateStmt
+
+	input string    // the full input of Parse
+	segs  []segment // rewritten offset -> input offset
+	end   int       // input offset of the end of Text
+}
+
+// Position returns the 1-based character position in the original input
+// (PostgreSQL's error position) of a byte offset into Rewritten, such as
+// an AST node's OriginTextPosition().
+func (s *Statement) Position(rewrittenOffset int) int {
+	if s.segs == nil {
+		return charPos(s.input, s.Offset)
+	}
+	return charPos(s.input, mapOffset(s.segs, rewrittenOffset, s.end))
+}
+
+// Parse splits text into statements and parses each. Empty statements
+// ("", ";", "-- ping", "/* x */") yield none. A syntax error anywhere fails
+// the whole call, as in PostgreSQL, whose parser reads the whole string
+// before running any of it.
+func (p *Parser) Parse(text string) ([]*Statement, error) {
+	toks, err := lex(text)
+	if err != nil {
+		return nil, err
+	}
+	var stmts []*Statement
+	start := 0
+	for i := 0; i <= len(toks); i++ {
+		if i < len(toks) && !toks[i].isPunct(text, ";") {
+			continue
+		}
+		if i > start {
+			st, err := p.parseOne(text, toks[start:i], i < len(toks))
+			if err != nil {
+				return nil, err
+			}
+			stmts = append(stmts, st)
+		}
+		start = i + 1
+	}
+	return stmts, nil
+}
+
+func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement, error) {
+	first, last := toks[0], toks[len(toks)-1]
+	st := &Statement{
+		Text:   src[first.start:last.end],
+		Offset: first.start,
+		input:  src,
+		end:    last.end,
+	}
+	orig := toks
+	toks, err := normalizeTokens(src, toks)
+	if err != nil {
+		return nil, err
+	}
+	if len(toks) == 0 { // e.g. a lone COLLATE clause
+		return nil, syntaxErrorAt(src, orig, 0)
+	}
+	if ok, err := parseSession(src, toks, st); ok {
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
+	switch toks[0].word(src) {
+	case "CREATE":
+		if toks, err = rewriteCreateTable(src, toks, st); err != nil {
+			return nil, err
+		}
+	case "INSERT":
+		if toks, err = rewriteOnConflict(src, toks, st); err != nil {
+			return nil, err
+		}
+	case "EXPLAIN":
+		if toks, err = rewriteExplain(src, toks, st); err != nil {
+			return nil, err
+		}
+	}
+	rw := &rewriter{src: src, toks: toks}
+	items, err := rw.run(0, len(toks))
+	if err != nil {
+		return nil, err
+	}
+	text, segs, params := emit(items)
+	st.Rewritten, st.segs, st.ParamNumbers = text, segs, params
+	for _, n := range params {
+		st.NumParams = max(st.NumParams, n)
+	}
+	nodes, _, err := p.tidb.ParseSQL(text)
+	if err != nil {
+		return nil, st.syntaxError(err, toks, terminated)
+	}
+	if len(nodes) != 1 {
+		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(st.Text)).WithPosition(charPos(src, st.Offset))
+	}
+	st.AST = nodes[0]
+	st.Kind = classify(st.AST)
+	if err := orderParams(st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func classify(n ast.StmtNode) Kind {
+	switch x := n.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		return Select
+	case *ast.InsertStmt:
+		return Insert
+	case *ast.UpdateStmt:
+		return Update
+	case *ast.DeleteStmt:
+		return Delete
+	case *ast.CreateTableStmt:
+		return CreateTable
+	case *ast.DropTableStmt:
+		if x.IsView {
+			return Other
+		}
+		return DropTable
+	case *ast.ExplainStmt:
+		return Explain
+	}
+	return Other
+}
+
+// paramCollector gathers the parameter markers of an AST.
+type paramCollector struct {
+	markers []*test_driver.ParamMarkerExpr
+}
+
+func (c *paramCollector) Enter(n ast.Node) (ast.Node, bool) {
+	if m, ok := n.(*test_driver.ParamMarkerExpr); ok {
+		c.markers = append(c.markers, m)
+	}
+	return n, false
+}
+
+func (c *paramCollector) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// orderParams sets each marker's Order to its rank by text offset, which is
+// the order in which emit recorded ParamNumbers. (TiDB leaves Order 0.)
+func orderParams(st *Statement) error {
+	if len(st.ParamNumbers) == 0 {
+		return nil
+	}
+	c := &paramCollector{}
+	st.AST.Accept(c)
+	if len(c.markers) != len(st.ParamNumbers) {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "parameters are not supported in this statement")
+	}
+	sort.Slice(c.markers, func(i, j int) bool { return c.markers[i].Offset < c.markers[j].Offset })
+	for i, m := range c.markers {
+		m.SetOrder(i)
+	}
+	return nil
+}
+
+// syntaxError converts a TiDB parse error into PostgreSQL's 42601 with the
+// position of the offending token in the original text.
+func (s *Statement) syntaxError(err error, toks []token, terminated bool) error {
+	msg := err.Error()
+	rwOff := -1
+	if i := strings.Index(msg, ` near "`); i >= 0 {
+		rest := msg[i+len(` near "`):]
+		if j := strings.LastIndex(rest, "(total length "); j >= 0 {
+			if n, e := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest[j+len("(total length "):]), ")")); e == nil {
+				rwOff = len(s.Rewritten) - n
+			}
+		} else if strings.HasSuffix(rest, `" `) {
+			near := rest[:len(rest)-2]
+			if strings.HasSuffix(s.Rewritten, near) {
+				rwOff = len(s.Rewritten) - len(near)
+			}
+		}
+	}
+	if rwOff < 0 || rwOff > len(s.Rewritten) {
+		return sqlerr.Wrap(err, sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(s.Text)).WithPosition(charPos(s.input, s.Offset))
+	}
+	if rwOff >= len(strings.TrimRight(s.Rewritten, " \t\r\n")) {
+		if terminated {
+			// PostgreSQL reads on to the ';' and reports it.
+			semi := s.end
+			for semi < len(s.input) && s.input[semi] != ';' {
+				semi++
+			}
+			return sqlerr.Wrap(err, sqlerr.SyntaxError, `syntax error at or near ";"`).WithPosition(charPos(s.input, semi))
+		}
+		return sqlerr.Wrap(err, sqlerr.SyntaxError, "syntax error at end of input").WithPosition(charPos(s.input, len(s.input)))
+	}
+	orig := mapOffset(s.segs, rwOff, s.end)
+	// the original token at (or right after) orig
+	for _, t := range toks {
+		if t.end > orig || (t.synth != "" && t.start >= orig) {
+			near := t.text(s.input)
+			if t.synth != "" {
+				near = s.input[t.start:max(t.end, t.start)]
+				if near == "" {
+					near = t.synth
+				}
+			}
+			if t.start < orig && t.synth == "" {
+				orig = t.start
+			}
+			return sqlerr.Wrap(err, sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(near)).WithPosition(charPos(s.input, max(orig, t.start)))
+		}
+	}
+	return sqlerr.Wrap(err, sqlerr.SyntaxError, "syntax error at end of input").WithPosition(charPos(s.input, len(s.input)))
+}

@@ -1,0 +1,1034 @@
+package sql
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// The rewrite turns one PostgreSQL statement (as tokens) into text the TiDB
+// parser accepts. It works on a list of output items: each item is either a
+// copied token or a composite (a rewritten primary such as
+// __pg_cast(x, 'int4')). Operators that need their left operand (::, [i],
+// ^) pop the items that form the preceding primary and wrap them, which is
+// how a::text::int and f(x)::int get the right extent. Operators that need
+// their right operand find its token range and rewrite it recursively.
+//
+// Every output byte keeps the original offset it stands for (piece.orig),
+// so TiDB's error offsets and AST node offsets map back to the user's text.
+
+// piece is a run of output text.
+type piece struct {
+	text     string
+	orig     int  // absolute byte offset in the input this text stands for
+	verbatim bool // text == input[orig:orig+len(text)], so offsets map 1:1
+	param    int  // > 0: this piece is the "?" standing for $param
+}
+
+// item is one unit of rewritten output. A composite's text is its parts
+// in order (a tree, so wrapping a primary is O(1) however large it is).
+type item struct {
+	tok       token // the source token (zero for composites)
+	composite bool
+	lead      []piece // whitespace before the item (0 or 1 piece)
+	pieces    []piece // the text of a simple item
+	parts     []item  // the parts of a composite
+	size      int     // bytes of text, parts included
+}
+
+// firstOrig is the input offset the item's first text stands for.
+func (it *item) firstOrig() int {
+	if len(it.pieces) > 0 {
+		return it.pieces[0].orig
+	}
+	for i := range it.parts {
+		p := &it.parts[i]
+		if len(p.lead) > 0 {
+			return p.lead[0].orig
+		}
+		if len(p.pieces) > 0 || len(p.parts) > 0 {
+			return p.firstOrig()
+		}
+	}
+	return 0
+}
+
+func (it *item) textSize() int {
+	n := 0
+	for _, p := range it.lead {
+		n += len(p.text)
+	}
+	for _, p := range it.pieces {
+		n += len(p.text)
+	}
+	return n + it.size
+}
+
+type rewriter struct {
+	src  string
+	toks []token
+	// match[i] is the index of the token closing the bracket at i (-1 if
+	// none), computed on first use.
+	match []int
+	// copied counts bytes the NULLS FIRST/LAST rewrite duplicated; nested
+	// duplication could otherwise grow the text exponentially.
+	copied int
+}
+
+// maxCopied bounds rewrite growth beyond the input's own length.
+const maxCopied = 1 << 16
+
+func (r *rewriter) errNear(i int) error {
+	if i >= len(r.toks) {
+		return sqlerr.New(sqlerr.SyntaxError, "syntax error at end of input")
+	}
+	t := r.toks[i]
+	return sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(t.text(r.src))).WithPosition(charPos(r.src, t.start))
+}
+
+func (r *rewriter) leadOf(t token) []piece {
+	if t.synth != "" && t.lead >= t.start {
+		return []piece{{text: " ", orig: t.start}}
+	}
+	if t.lead >= t.start {
+		return nil
+	}
+	if t.hasComment {
+		return []piece{{text: " ", orig: t.lead}}
+	}
+	return []piece{{text: r.src[t.lead:t.start], orig: t.lead, verbatim: true}}
+}
+
+func (r *rewriter) simple(t token) item {
+	it := item{tok: t, lead: r.leadOf(t)}
+	if t.synth != "" {
+		it.pieces = []piece{{text: t.synth, orig: t.start}}
+	} else {
+		text := r.src[t.start:t.end]
+		if t.kind == tkIdent {
+			// PostgreSQL folds unquoted identifiers to lower case (ASCII
+			// only, so byte offsets still map 1:1). TiDB keywords are
+			// case-insensitive, so folding every bare word is harmless, and
+			// the binder can read CIStr.O as the PostgreSQL name.
+			text = foldASCII(text)
+		}
+		it.pieces = []piece{{text: text, orig: t.start, verbatim: true}}
+	}
+	return it
+}
+
+// foldASCII lower-cases ASCII letters only, keeping the byte length.
+func foldASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// composite builds a rewritten primary.
+type compositeBuilder struct{ it item }
+
+func newComposite(lead []piece) *compositeBuilder {
+	return &compositeBuilder{it: item{composite: true, lead: lead}}
+}
+
+func (b *compositeBuilder) add(text string, orig int) {
+	b.it.parts = append(b.it.parts, item{pieces: []piece{{text: text, orig: orig}}})
+	b.it.size += len(text)
+}
+
+// addItems appends items; dropFirstLead drops the lead of the first one
+// (it was moved in front of the composite).
+func (b *compositeBuilder) addItems(items []item, dropFirstLead bool) {
+	for i, it := range items {
+		if i == 0 && dropFirstLead {
+			it.lead = nil
+		}
+		b.it.parts = append(b.it.parts, it)
+		b.it.size += it.textSize()
+	}
+}
+
+// Words that end an operand when scanning backward, or cannot be a
+// function name / operand.
+var nonOperandWords = map[string]bool{
+	"AND": true, "OR": true, "NOT": true, "WHERE": true, "ON": true, "WHEN": true, "THEN": true,
+	"ELSE": true, "HAVING": true, "SELECT": true, "SET": true, "BY": true, "RETURNING": true,
+	"LIMIT": true, "OFFSET": true, "FROM": true, "AS": true, "DISTINCT": true, "ALL": true,
+	"USING": true, "CASE": true, "VALUES": true, "IS": true, "IN": true, "LIKE": true, "ILIKE": true,
+	"BETWEEN": true, "SIMILAR": true, "ANY": true, "SOME": true, "JOIN": true, "UNION": true,
+	"INTERSECT": true, "EXCEPT": true, "ORDER": true, "GROUP": true, "INTO": true, "WITH": true,
+	"DO": true, "UPDATE": true, "DELETE": true, "INSERT": true, "RETURN": true, "ESCAPE": true,
+	"OVER": true, "PARTITION": true, "FILTER": true, "WINDOW": true, "FETCH": true, "ASC": true, "DESC": true,
+}
+
+// exprBoundaryWords end the left operand of IS [NOT] DISTINCT FROM, which
+// binds looser than comparisons in PostgreSQL.
+var exprBoundaryWords = map[string]bool{
+	"AND": true, "OR": true, "NOT": true, "WHERE": true, "ON": true, "WHEN": true, "THEN": true,
+	"ELSE": true, "HAVING": true, "SELECT": true, "SET": true, "BY": true, "RETURNING": true,
+	"LIMIT": true, "OFFSET": true, "FROM": true, "AS": true, "DISTINCT": true, "ALL": true,
+	"USING": true, "CASE": true, "VALUES": true, "IS": true, "DO": true, "RETURN": true,
+}
+
+var typedLiteralWords = map[string]bool{
+	"DATE": true, "TIME": true, "TIMESTAMP": true, "TIMESTAMPTZ": true, "INTERVAL": true,
+}
+
+func (r *rewriter) isOperand(it item) bool {
+	if it.composite {
+		return true
+	}
+	t := it.tok
+	switch t.kind {
+	case tkIdent:
+		w := t.word(r.src)
+		return w == "END" || !nonOperandWords[w]
+	case tkQIdent, tkString, tkEString, tkDollar, tkNumber, tkParam:
+		return true
+	case tkPunct:
+		s := t.text(r.src)
+		return s == ")" || s == "]"
+	}
+	return false
+}
+
+func (r *rewriter) itemIs(it item, p string) bool {
+	return !it.composite && it.tok.kind != 0 && it.tok.isPunct(r.src, p)
+}
+
+// matchOpenItem returns the index of the item opening the bracket closed
+// by out[k], or -1.
+func (r *rewriter) matchOpenItem(out []item, k int, open, close string) int {
+	depth := 0
+	for ; k >= 0; k-- {
+		if r.itemIs(out[k], close) {
+			depth++
+		} else if r.itemIs(out[k], open) {
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// matchCaseItem returns the index of the CASE matching the END at out[k].
+func (r *rewriter) matchCaseItem(out []item, k int) int {
+	depth := 0
+	for ; k >= 0; k-- {
+		if out[k].composite {
+			continue
+		}
+		switch out[k].tok.word(r.src) {
+		case "END":
+			depth++
+		case "CASE":
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// primaryStart returns the index in out where the primary expression that
+// ends out begins: a literal, a (qualified) name, $n, a parenthesised
+// expression, a function call, CASE ... END or an earlier composite.
+func (r *rewriter) primaryStart(out []item) int {
+	n := len(out)
+	if n == 0 {
+		return -1
+	}
+	last := out[n-1]
+	s := n - 1
+	if !last.composite {
+		t := last.tok
+		switch t.kind {
+		case tkString, tkEString, tkDollar, tkNumber, tkParam, tkQIdent:
+		case tkIdent:
+			w := t.word(r.src)
+			if w == "END" {
+				s = r.matchCaseItem(out, n-1)
+				if s < 0 {
+					return -1
+				}
+				return s
+			}
+			if nonOperandWords[w] {
+				return -1
+			}
+		case tkPunct:
+			if !r.itemIs(last, ")") {
+				return -1
+			}
+			s = r.matchOpenItem(out, n-1, "(", ")")
+			if s < 0 {
+				return -1
+			}
+			if s > 0 && !out[s-1].composite {
+				pt := out[s-1].tok
+				if (pt.kind == tkIdent && !nonOperandWords[pt.word(r.src)]) || pt.kind == tkQIdent {
+					s-- // function call
+				}
+			}
+		default:
+			return -1
+		}
+	}
+	// qualified names: a.b.c, pg_catalog.f(x)
+	for s >= 2 && r.itemIs(out[s-1], ".") && !out[s-2].composite &&
+		(out[s-2].tok.kind == tkIdent || out[s-2].tok.kind == tkQIdent) {
+		s -= 2
+	}
+	// f(x) OVER (...), f(x) OVER w, f(x) FILTER (WHERE ...): the window or
+	// filter clause belongs to the call, and so does a cast after it.
+	if s >= 2 && !out[s-1].composite {
+		if w := out[s-1].tok.word(r.src); w == "OVER" || w == "FILTER" {
+			if s2 := r.primaryStart(out[:s-1]); s2 >= 0 {
+				return s2
+			}
+		}
+	}
+	return s
+}
+
+// exprStart returns where the left operand of IS [NOT] DISTINCT FROM
+// begins: everything back to the nearest lower-precedence keyword, comma
+// or unmatched open parenthesis.
+func (r *rewriter) exprStart(out []item) int {
+	return r.operandStart(out, false)
+}
+
+// comparisonOps are the operators that may precede ANY/SOME/ALL (array).
+var comparisonOps = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true, "~": true, "!~": true, "~*": true, "!~*": true}
+
+// operandStart scans back from the end of out to where an operand begins.
+// With comparison set it also stops at comparison operators and predicate
+// keywords (the left operand of "op ANY (array)" binds tighter than them).
+func (r *rewriter) operandStart(out []item, comparison bool) int {
+	k := len(out) - 1
+	for k >= 0 {
+		it := out[k]
+		if it.composite {
+			k--
+			continue
+		}
+		switch {
+		case r.itemIs(it, ")"):
+			o := r.matchOpenItem(out, k, "(", ")")
+			if o < 0 {
+				return k + 1
+			}
+			k = o - 1
+			continue
+		case r.itemIs(it, "("), r.itemIs(it, ","), r.itemIs(it, ";"), r.itemIs(it, "["):
+			return k + 1
+		}
+		if comparison && it.tok.kind == tkOp && comparisonOps[it.tok.text(r.src)] {
+			return k + 1
+		}
+		w := it.tok.word(r.src)
+		if comparison && (w == "LIKE" || w == "ILIKE" || w == "IN" || w == "BETWEEN" || w == "SIMILAR") {
+			return k + 1
+		}
+		if w == "END" {
+			c := r.matchCaseItem(out, k)
+			if c < 0 {
+				return k + 1
+			}
+			k = c - 1
+			continue
+		}
+		if exprBoundaryWords[w] {
+			return k + 1
+		}
+		k--
+	}
+	return 0
+}
+
+// orderItemStart returns where the ORDER BY item ending out begins: after
+// the nearest BY or comma at depth 0.
+func (r *rewriter) orderItemStart(out []item) int {
+	for k := len(out) - 1; k >= 0; k-- {
+		it := out[k]
+		if it.composite {
+			continue
+		}
+		switch {
+		case r.itemIs(it, ")"):
+			o := r.matchOpenItem(out, k, "(", ")")
+			if o < 0 {
+				return k + 1
+			}
+			k = o
+		case r.itemIs(it, ","), r.itemIs(it, "("), it.tok.word(r.src) == "BY":
+			return k + 1
+		}
+	}
+	return 0
+}
+
+// matchClose returns the index of the token closing the bracket at toks[k]
+// (within [k, j)), or -1.
+func (r *rewriter) matchClose(k, j int) int {
+	if r.match == nil {
+		r.computeMatches()
+	}
+	if k < 0 || k >= len(r.match) {
+		return -1
+	}
+	if m := r.match[k]; m > k && m < j {
+		return m
+	}
+	return -1
+}
+
+// computeMatches pairs every ( and [ with its closing token in one pass,
+// so nested brackets cost O(n) in total, not O(n) each.
+func (r *rewriter) computeMatches() {
+	r.match = make([]int, len(r.toks))
+	var stack []int
+	for i, t := range r.toks {
+		r.match[i] = -1
+		if t.kind != tkPunct {
+			continue
+		}
+		switch t.text(r.src) {
+		case "(", "[":
+			stack = append(stack, i)
+		case ")", "]":
+			if len(stack) == 0 {
+				continue
+			}
+			o := stack[len(stack)-1]
+			want := "("
+			if t.text(r.src) == "]" {
+				want = "["
+			}
+			if r.toks[o].text(r.src) != want {
+				// mismatched: no pairs for the rest (TiDB reports the error)
+				stack = stack[:0]
+				continue
+			}
+			stack = stack[:len(stack)-1]
+			r.match[o] = i
+		}
+	}
+}
+
+// matchEnd returns the index of the END closing the CASE at toks[k].
+func (r *rewriter) matchEnd(k, j int) int {
+	depth := 0
+	for i := k; i < j; i++ {
+		switch r.toks[i].word(r.src) {
+		case "CASE":
+			depth++
+		case "END":
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// typeExtent parses the type name starting at toks[k] and returns the index
+// after it and its source text.
+func (r *rewriter) typeExtent(k, j int) (int, string, error) {
+	if k >= j {
+		return 0, "", r.errNear(k)
+	}
+	// A type is a few tokens; bounding the window keeps a long run of
+	// ARRAY<..> casts linear (splitAngles copies the window).
+	sub := r.toks[k:min(j, k+256)]
+	switch sub[0].word(r.src) {
+	case "ARRAY", "MAP", "ROW":
+		sub = splitAngles(r.src, sub)
+	}
+	tp := &typeParser{src: r.src, toks: sub}
+	if _, err := tp.parseType(false); err != nil {
+		return 0, "", err
+	}
+	if tp.pos == 0 {
+		return 0, "", r.errNear(k)
+	}
+	lastTok := sub[tp.pos-1]
+	// map back to an index in r.toks (splitAngles may have split tokens)
+	end := k
+	for end < j && r.toks[end].start < lastTok.end {
+		end++
+	}
+	return end, r.src[r.toks[k].start:lastTok.end], nil
+}
+
+// primaryEnd returns the end (exclusive) of the primary expression starting
+// at toks[k], including a unary sign and trailing ::casts and [subscripts].
+func (r *rewriter) primaryEnd(k, j int) (int, error) {
+	e := k
+	if e < j && (r.toks[e].isPunct(r.src, "-") || r.toks[e].isPunct(r.src, "+")) {
+		e++
+	}
+	if e >= j {
+		return 0, r.errNear(e)
+	}
+	t := r.toks[e]
+	switch t.kind {
+	case tkIdent, tkQIdent:
+		w := t.word(r.src)
+		if w == "CASE" {
+			m := r.matchEnd(e, j)
+			if m < 0 {
+				return 0, r.errNear(j)
+			}
+			e = m + 1
+			break
+		}
+		if nonOperandWords[w] {
+			return 0, r.errNear(e)
+		}
+		e++
+		for e+1 < j && r.toks[e].isPunct(r.src, ".") && (r.toks[e+1].kind == tkIdent || r.toks[e+1].kind == tkQIdent) {
+			e += 2
+		}
+		if typedLiteralWords[w] && e < j && (r.toks[e].kind == tkString || r.toks[e].kind == tkEString) {
+			e++
+		} else if e < j && (r.toks[e].isPunct(r.src, "(") || (w == "ARRAY" && r.toks[e].isPunct(r.src, "["))) {
+			m := r.matchClose(e, j)
+			if m < 0 {
+				return 0, r.errNear(j)
+			}
+			e = m + 1
+		}
+	case tkString, tkEString, tkDollar, tkNumber, tkParam:
+		e++
+	case tkPunct:
+		if !t.isPunct(r.src, "(") {
+			return 0, r.errNear(e)
+		}
+		m := r.matchClose(e, j)
+		if m < 0 {
+			return 0, r.errNear(j)
+		}
+		e = m + 1
+	default:
+		return 0, r.errNear(e)
+	}
+	for e < j {
+		if r.toks[e].isPunct(r.src, "::") {
+			end, _, err := r.typeExtent(e+1, j)
+			if err != nil {
+				return 0, err
+			}
+			e = end
+			continue
+		}
+		if r.toks[e].isPunct(r.src, "[") {
+			m := r.matchClose(e, j)
+			if m < 0 {
+				return 0, r.errNear(j)
+			}
+			e = m + 1
+			continue
+		}
+		break
+	}
+	return e, nil
+}
+
+// run rewrites toks[i:j] into items.
+func (r *rewriter) run(i, j int) ([]item, error) {
+	out := make([]item, 0, min(j-i, 16))
+	for k := i; k < j; {
+		t := r.toks[k]
+		text := t.text(r.src)
+		switch t.kind {
+		case tkParam:
+			n, err := strconv.Atoi(text[1:])
+			if err != nil || n <= 0 || n > 65535 {
+				return nil, sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter %s", text).WithPosition(charPos(r.src, t.start))
+			}
+			out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "?", orig: t.start, param: n}}})
+			k++
+			continue
+		case tkEString, tkDollar:
+			var val string
+			if t.kind == tkEString {
+				v, err := decodeEString(text)
+				if err != nil {
+					if e := sqlerr.As(err); e != nil {
+						return nil, e.WithPosition(charPos(r.src, t.start))
+					}
+					return nil, err
+				}
+				val = v
+			} else {
+				val = dollarBody(text)
+			}
+			out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: sqlQuote(val), orig: t.start}}})
+			k++
+			continue
+		case tkOp:
+			switch text {
+			case "::":
+				s := r.primaryStart(out)
+				if s < 0 {
+					return nil, r.errNear(k)
+				}
+				end, typeText, err := r.typeExtent(k+1, j)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(out[s].lead)
+				b.add("__pg_cast(", out[s].firstOrig())
+				b.addItems(out[s:], true)
+				b.add(", "+sqlQuote(typeText)+")", t.start)
+				out = append(out[:s], b.it)
+				k = end
+				continue
+			case "~", "!~", "~*", "!~*":
+				if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
+					if text == "~" { // unary bitwise not
+						break
+					}
+					return nil, r.errNear(k)
+				}
+				kw := "regexp"
+				if text[0] == '!' {
+					kw = "not regexp"
+				}
+				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: kw, orig: t.start}}})
+				if !strings.HasSuffix(text, "*") {
+					k++
+					continue
+				}
+				// case-insensitive: wrap the pattern, PostgreSQL's ARE
+				// embedded option (?i) has the same meaning.
+				e, err := r.primaryEnd(k+1, j)
+				if err != nil {
+					return nil, err
+				}
+				inner, err := r.run(k+1, e)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(r.toks[k+1]))
+				b.add("__pg_ci(", r.toks[k+1].start)
+				b.addItems(inner, true)
+				b.add(")", r.toks[e-1].end)
+				out = append(out, b.it)
+				k = e
+				continue
+			case "^":
+				// PostgreSQL's ^ is exponentiation (MySQL's is XOR) and
+				// binds tighter than * and /, looser than unary minus.
+				s := r.primaryStart(out)
+				if s < 0 {
+					return nil, r.errNear(k)
+				}
+				if s > 0 && (r.itemIs(out[s-1], "-") || r.itemIs(out[s-1], "+")) && (s == 1 || !r.isOperand(out[s-2])) {
+					s--
+				}
+				e, err := r.primaryEnd(k+1, j)
+				if err != nil {
+					return nil, err
+				}
+				right, err := r.run(k+1, e)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(out[s].lead)
+				b.add("power(", out[s].firstOrig())
+				b.addItems(out[s:], true)
+				b.add(", ", t.start)
+				b.addItems(right, true)
+				b.add(")", r.toks[e-1].end)
+				out = append(out[:s], b.it)
+				k = e
+				continue
+			case "?", "`":
+				return nil, r.errNear(k)
+			case "#":
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator is not supported: #").WithPosition(charPos(r.src, t.start))
+			}
+		case tkPunct:
+			if text == "[" {
+				if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
+					return nil, r.errNear(k)
+				}
+				s := r.primaryStart(out)
+				m := r.matchClose(k, j)
+				if s < 0 || m < 0 {
+					return nil, r.errNear(k)
+				}
+				for q := k + 1; q < m; q++ {
+					if r.toks[q].isPunct(r.src, ":") {
+						return nil, sqlerr.New(sqlerr.FeatureNotSupported, "array slices are not supported").WithPosition(charPos(r.src, r.toks[q].start))
+					}
+				}
+				inner, err := r.run(k+1, m)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(out[s].lead)
+				b.add("__pg_subscript(", out[s].firstOrig())
+				b.addItems(out[s:], true)
+				b.add(", ", t.start)
+				b.addItems(inner, true)
+				b.add(")", r.toks[m].start)
+				out = append(out[:s], b.it)
+				k = m + 1
+				continue
+			}
+		case tkIdent:
+			w := strings.ToUpper(text)
+			switch {
+			case w == "CAST" && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
+				m := r.matchClose(k+1, j)
+				if m < 0 {
+					return nil, r.errNear(j)
+				}
+				as := -1
+				for q := k + 2; q < m; q++ {
+					tq := r.toks[q]
+					if tq.isPunct(r.src, "(") || tq.isPunct(r.src, "[") {
+						if c := r.matchClose(q, m); c > q {
+							q = c // skip nested brackets in one step
+						}
+					} else if tq.is(r.src, "AS") {
+						as = q
+						break
+					}
+				}
+				if as < 0 || as == k+2 {
+					return nil, r.errNear(m)
+				}
+				inner, err := r.run(k+2, as)
+				if err != nil {
+					return nil, err
+				}
+				end, typeText, err := r.typeExtent(as+1, m)
+				if err != nil {
+					return nil, err
+				}
+				if end != m {
+					return nil, r.errNear(end)
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("__pg_cast(", t.start)
+				b.addItems(inner, true)
+				b.add(", "+sqlQuote(typeText)+")", r.toks[as].start)
+				out = append(out, b.it)
+				k = m + 1
+				continue
+			case typedLiteralWords[w] && k+1 < j && (r.toks[k+1].kind == tkEString ||
+				(r.toks[k+1].kind == tkString && r.src[r.toks[k+1].start] == '\'')) &&
+				!(len(out) > 0 && r.itemIs(out[len(out)-1], ".")):
+				// DATE '2024-01-02', INTERVAL '1 day': one form for the binder.
+				lit, err := r.run(k+1, k+2)
+				if err != nil {
+					return nil, err
+				}
+				typeText := strings.ToLower(text)
+				next := k + 2
+				if w == "INTERVAL" {
+					// INTERVAL '1' DAY [TO SECOND]: the fields change the meaning.
+					for next < j && (isIntervalField(r.toks[next].word(r.src)) ||
+						(r.toks[next].is(r.src, "TO") && next+1 < j && isIntervalField(r.toks[next+1].word(r.src)))) {
+						typeText += " " + strings.ToLower(r.toks[next].text(r.src))
+						next++
+					}
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("__pg_cast(", t.start)
+				b.addItems(lit, true)
+				b.add(", "+sqlQuote(typeText)+")", t.start)
+				out = append(out, b.it)
+				k = next
+				continue
+			case w == "ARRAY" && k+2 < j && r.toks[k+1].isPunct(r.src, "(") &&
+				(r.toks[k+2].is(r.src, "SELECT") || r.toks[k+2].is(r.src, "WITH") || r.toks[k+2].is(r.src, "VALUES")):
+				// ARRAY(SELECT ...) -> __pg_array_subquery((SELECT ...))
+				m := r.matchClose(k+1, j)
+				if m < 0 {
+					return nil, r.errNear(j)
+				}
+				inner, err := r.run(k+1, m+1)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("__pg_array_subquery(", t.start)
+				b.addItems(inner, true)
+				b.add(")", r.toks[m].start)
+				out = append(out, b.it)
+				k = m + 1
+				continue
+			case (w == "ANY" || w == "SOME" || w == "ALL") && k+2 < j && r.toks[k+1].isPunct(r.src, "(") &&
+				!r.toks[k+2].is(r.src, "SELECT") && !r.toks[k+2].is(r.src, "WITH") && !r.toks[k+2].is(r.src, "VALUES") &&
+				len(out) >= 2 && !out[len(out)-1].composite && out[len(out)-1].tok.kind == tkOp &&
+				comparisonOps[out[len(out)-1].tok.text(r.src)]:
+				// x op ANY (array) -> __pg_any(x, 'op', array); TiDB only
+				// knows op ANY (subquery), which is left as it is.
+				opItem := out[len(out)-1]
+				left := out[:len(out)-1]
+				s := r.operandStart(left, true)
+				if s >= len(left) {
+					return nil, r.errNear(k)
+				}
+				m := r.matchClose(k+1, j)
+				if m < 0 {
+					return nil, r.errNear(j)
+				}
+				inner, err := r.run(k+2, m)
+				if err != nil {
+					return nil, err
+				}
+				fn := "__pg_any("
+				if w == "ALL" {
+					fn = "__pg_all("
+				}
+				b := newComposite(left[s].lead)
+				b.add(fn, left[s].firstOrig())
+				b.addItems(left[s:], true)
+				b.add(", "+sqlQuote(opItem.tok.text(r.src))+", ", opItem.tok.start)
+				b.addItems(inner, true)
+				b.add(")", r.toks[m].start)
+				out = append(out[:s], b.it)
+				k = m + 1
+				continue
+			case w == "NULLS" && k+1 < j && (r.toks[k+1].is(r.src, "FIRST") || r.toks[k+1].is(r.src, "LAST")):
+				// e [ASC|DESC] NULLS FIRST -> (e) IS NULL DESC, e [ASC|DESC]
+				// (LAST: ASC). TiDB has no NULLS clause; false sorts before
+				// true, so the extra key groups the NULLs where asked and the
+				// original key orders the rest.
+				end := len(out)
+				dir := ""
+				if end > 0 && !out[end-1].composite {
+					if d := out[end-1].tok.word(r.src); d == "ASC" || d == "DESC" {
+						dir = strings.ToLower(d)
+						end--
+					}
+				}
+				s := r.orderItemStart(out[:end])
+				if s >= end {
+					return nil, r.errNear(k)
+				}
+				nullsDir := "desc"
+				if r.toks[k+1].is(r.src, "LAST") {
+					nullsDir = "asc"
+				}
+				expr := out[s:end]
+				for i := range expr {
+					r.copied += expr[i].textSize()
+				}
+				if r.copied > len(r.src)+maxCopied {
+					return nil, sqlerr.New(sqlerr.ProgramLimitExceeded, "statement is too complex: nested NULLS FIRST/LAST").WithPosition(charPos(r.src, t.start))
+				}
+				b := newComposite(expr[0].lead)
+				b.add("(", expr[0].firstOrig())
+				b.addItems(expr, true)
+				b.add(") is null "+nullsDir+", ", t.start)
+				b.addItems(expr, true)
+				if dir != "" {
+					b.add(" "+dir, t.start)
+				}
+				out = append(out[:s], b.it)
+				k += 2
+				continue
+			case w == "ARRAY" && k+1 < j && r.toks[k+1].isPunct(r.src, "["):
+				m := r.matchClose(k+1, j)
+				if m < 0 {
+					return nil, r.errNear(j)
+				}
+				inner, err := r.run(k+2, m)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("__pg_array(", t.start)
+				b.addItems(inner, true)
+				b.add(")", r.toks[m].start)
+				out = append(out, b.it)
+				k = m + 1
+				continue
+			case w == "IS" && k+2 < j && r.toks[k+1].is(r.src, "DISTINCT") && r.toks[k+2].is(r.src, "FROM"):
+				// a IS DISTINCT FROM b -> NOT a <=> b. MySQL's NOT binds
+				// looser than <=> and tighter than AND, so the NOT covers
+				// exactly the comparison; the left operand extends back to
+				// the nearest keyword of lower precedence than IS.
+				s := r.exprStart(out)
+				if s >= len(out) {
+					return nil, r.errNear(k)
+				}
+				not := item{composite: true, lead: out[s].lead, pieces: []piece{{text: "not ", orig: t.start}}}
+				out[s].lead = nil
+				out = append(out, item{})
+				copy(out[s+1:], out[s:])
+				out[s] = not
+				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
+				k += 3
+				continue
+			case w == "IS" && k+3 < j && r.toks[k+1].is(r.src, "NOT") && r.toks[k+2].is(r.src, "DISTINCT") && r.toks[k+3].is(r.src, "FROM"):
+				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
+				k += 4
+				continue
+			}
+		}
+		out = append(out, r.simple(t))
+		k++
+	}
+	return out, nil
+}
+
+// normalizeTokens replaces OPERATOR(schema.op) by the bare operator and
+// removes COLLATE clauses naming the default or the C collation (the only
+// ones sqlgate has: strings compare bytewise).
+func normalizeTokens(src string, toks []token) ([]token, error) {
+	var out []token
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.is(src, "OPERATOR") && i+1 < len(toks) && toks[i+1].isPunct(src, "(") {
+			j := i + 2
+			for j+1 < len(toks) && (toks[j].kind == tkIdent || toks[j].kind == tkQIdent) && toks[j+1].isPunct(src, ".") {
+				j += 2
+			}
+			var op strings.Builder
+			for j < len(toks) && toks[j].kind == tkOp {
+				op.WriteString(toks[j].text(src))
+				j++
+			}
+			if op.Len() == 0 || j >= len(toks) || !toks[j].isPunct(src, ")") {
+				return nil, syntaxErrorAt(src, toks, j)
+			}
+			if out == nil {
+				out = append(make([]token, 0, len(toks)), toks[:i]...)
+			}
+			out = append(out, token{kind: tkOp, start: t.start, end: toks[j].end, lead: t.lead, hasComment: t.hasComment, synth: op.String()})
+			i = j
+			continue
+		}
+		if t.is(src, "COLLATE") {
+			j := i + 1
+			name := ""
+			for j < len(toks) {
+				switch toks[j].kind {
+				case tkIdent:
+					name = strings.ToLower(toks[j].text(src))
+				case tkQIdent:
+					name = unquoteIdent(toks[j].text(src))
+				default:
+					return nil, syntaxErrorAt(src, toks, j)
+				}
+				j++
+				if j+1 < len(toks) && toks[j].isPunct(src, ".") {
+					j++
+					continue
+				}
+				break
+			}
+			switch name {
+			case "default", "C", "POSIX", "ucs_basic":
+			default:
+				return nil, sqlerr.New(sqlerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name).WithPosition(charPos(src, t.start))
+			}
+			if out == nil {
+				out = append(make([]token, 0, len(toks)), toks[:i]...)
+			}
+			i = j - 1
+			continue
+		}
+		if out != nil {
+			out = append(out, t)
+		}
+	}
+	if out == nil {
+		return toks, nil
+	}
+	return out, nil
+}
+
+// syntaxErrorAt is PostgreSQL's syntax error at toks[i] (or end of input).
+func syntaxErrorAt(src string, toks []token, i int) error {
+	if i >= len(toks) {
+		return sqlerr.New(sqlerr.SyntaxError, "syntax error at end of input").WithPosition(charPos(src, len(src)))
+	}
+	t := toks[i]
+	return sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(t.text(src))).WithPosition(charPos(src, t.start))
+}
+
+// segment records where a piece landed in the rewritten text.
+type segment struct {
+	rw, orig, n int
+	verbatim    bool
+}
+
+// emit concatenates items into the rewritten text, its offset map and the
+// $n numbers of the markers in textual order.
+func emit(out []item) (string, []segment, []int) {
+	var b strings.Builder
+	var segs []segment
+	var params []int
+	add := func(p piece) {
+		if p.text == "" {
+			return
+		}
+		segs = append(segs, segment{rw: b.Len(), orig: p.orig, n: len(p.text), verbatim: p.verbatim})
+		b.WriteString(p.text)
+		if p.param > 0 {
+			params = append(params, p.param)
+		}
+	}
+	var walk func(it *item, withLead bool)
+	walk = func(it *item, withLead bool) {
+		if withLead {
+			for _, p := range it.lead {
+				add(p)
+			}
+		}
+		for _, p := range it.pieces {
+			add(p)
+		}
+		for i := range it.parts {
+			walk(&it.parts[i], true)
+		}
+	}
+	for i := range out {
+		walk(&out[i], i > 0)
+	}
+	return b.String(), segs, params
+}
+
+// mapOffset maps a byte offset in the rewritten text back to the input.
+func mapOffset(segs []segment, rw int, endOrig int) int {
+	if len(segs) == 0 {
+		return endOrig
+	}
+	last := segs[len(segs)-1]
+	if rw >= last.rw+last.n {
+		return endOrig
+	}
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].rw > rw }) - 1
+	if i < 0 {
+		i = 0
+	}
+	s := segs[i]
+	if s.verbatim && rw-s.rw < s.n && rw >= s.rw {
+		return s.orig + (rw - s.rw)
+	}
+	return s.orig
+}

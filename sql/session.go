@@ -1,0 +1,413 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// SetStmt is SET / RESET / SET TRANSACTION, intercepted before TiDB.
+type SetStmt struct {
+	// Name is the lower-case parameter name ("timezone" for SET TIME ZONE,
+	// "client_encoding" for SET NAMES, "search_path" for SET SCHEMA).
+	// Empty for SET [SESSION CHARACTERISTICS AS] TRANSACTION.
+	Name string
+	// Values are the values as PostgreSQL passes them to the parameter:
+	// string literals unquoted, identifiers lower-cased, numbers as written.
+	Values []string
+	// IsLocal is SET LOCAL (for this transaction only).
+	IsLocal bool
+	// Default is SET x TO DEFAULT / SET TIME ZONE LOCAL|DEFAULT.
+	Default bool
+	// Reset is RESET x; ResetAll is RESET ALL.
+	Reset, ResetAll bool
+	// Tx holds the modes of SET TRANSACTION ... and SET SESSION
+	// CHARACTERISTICS AS TRANSACTION ... (SessionDefaults set for the latter).
+	Tx              *TxStmt
+	SessionDefaults bool
+}
+
+// ShowStmt is SHOW x, intercepted before TiDB.
+type ShowStmt struct {
+	// Name is lower-case: "all", "transaction_isolation" (SHOW TRANSACTION
+	// ISOLATION LEVEL), "timezone" (SHOW TIME ZONE), or the parameter name.
+	Name string
+}
+
+// TxStmt carries transaction modes and options.
+type TxStmt struct {
+	// Isolation is "" (not given), "serializable", "repeatable read",
+	// "read committed" or "read uncommitted".
+	Isolation string
+	// ReadOnly / ReadWrite are READ ONLY / READ WRITE (both false: not given).
+	ReadOnly, ReadWrite bool
+	// Deferrable is DEFERRABLE; NotDeferrable NOT DEFERRABLE.
+	Deferrable, NotDeferrable bool
+	// Chain is COMMIT/ROLLBACK AND CHAIN.
+	Chain bool
+	// Savepoint is the name in SAVEPOINT x, RELEASE x, ROLLBACK TO x.
+	Savepoint string
+}
+
+// DeallocateStmt is DEALLOCATE [PREPARE] name | ALL.
+type DeallocateStmt struct {
+	Name string
+	All  bool
+}
+
+// sessionParser parses the statements PostgreSQL clients send that TiDB
+// cannot (or parses with MySQL meaning).
+type sessionParser struct {
+	src  string
+	toks []token
+	pos  int
+}
+
+func (p *sessionParser) err() error { return syntaxErrorAt(p.src, p.toks, p.pos) }
+
+func (p *sessionParser) word(k int) string {
+	if p.pos+k < len(p.toks) {
+		return p.toks[p.pos+k].word(p.src)
+	}
+	return ""
+}
+
+func (p *sessionParser) accept(words ...string) bool {
+	for k, w := range words {
+		if p.word(k) != w {
+			return false
+		}
+	}
+	p.pos += len(words)
+	return true
+}
+
+func (p *sessionParser) done() error {
+	if p.pos < len(p.toks) {
+		return p.err()
+	}
+	return nil
+}
+
+// name reads a (possibly dotted) parameter name.
+func (p *sessionParser) name() (string, error) {
+	var parts []string
+	for {
+		if p.pos >= len(p.toks) {
+			return "", p.err()
+		}
+		n, ok := identName(p.src, p.toks[p.pos])
+		if !ok {
+			return "", p.err()
+		}
+		parts = append(parts, n)
+		p.pos++
+		if p.pos+1 < len(p.toks) && p.toks[p.pos].isPunct(p.src, ".") {
+			p.pos++
+			continue
+		}
+		return strings.Join(parts, "."), nil
+	}
+}
+
+// value reads one SET value.
+func (p *sessionParser) value() (string, error) {
+	if p.pos >= len(p.toks) {
+		return "", p.err()
+	}
+	t := p.toks[p.pos]
+	text := t.text(p.src)
+	p.pos++
+	switch t.kind {
+	case tkString:
+		if text[0] != '\'' {
+			return "", syntaxErrorAt(p.src, p.toks, p.pos-1)
+		}
+		return unquoteString(text), nil
+	case tkEString:
+		v, err := decodeEString(text)
+		if err != nil {
+			return "", err
+		}
+		return v, nil
+	case tkDollar:
+		return dollarBody(text), nil
+	case tkNumber:
+		return text, nil
+	case tkIdent:
+		return strings.ToLower(text), nil
+	case tkQIdent:
+		return unquoteIdent(text), nil
+	case tkOp:
+		if (text == "-" || text == "+") && p.pos < len(p.toks) && p.toks[p.pos].kind == tkNumber {
+			n := p.toks[p.pos].text(p.src)
+			p.pos++
+			if text == "-" {
+				return "-" + n, nil
+			}
+			return n, nil
+		}
+	}
+	return "", syntaxErrorAt(p.src, p.toks, p.pos-1)
+}
+
+// txModes reads ISOLATION LEVEL ..., READ ONLY|WRITE, [NOT] DEFERRABLE.
+func (p *sessionParser) txModes(tx *TxStmt, required bool) error {
+	n := 0
+	for p.pos < len(p.toks) {
+		if n > 0 && p.toks[p.pos].isPunct(p.src, ",") {
+			p.pos++
+		}
+		switch {
+		case p.accept("ISOLATION", "LEVEL"):
+			switch {
+			case p.accept("SERIALIZABLE"):
+				tx.Isolation = "serializable"
+			case p.accept("REPEATABLE", "READ"):
+				tx.Isolation = "repeatable read"
+			case p.accept("READ", "COMMITTED"):
+				tx.Isolation = "read committed"
+			case p.accept("READ", "UNCOMMITTED"):
+				tx.Isolation = "read uncommitted"
+			default:
+				return p.err()
+			}
+		case p.accept("READ", "ONLY"):
+			tx.ReadOnly, tx.ReadWrite = true, false
+		case p.accept("READ", "WRITE"):
+			tx.ReadWrite, tx.ReadOnly = true, false
+		case p.accept("NOT", "DEFERRABLE"):
+			tx.NotDeferrable, tx.Deferrable = true, false
+		case p.accept("DEFERRABLE"):
+			tx.Deferrable, tx.NotDeferrable = true, false
+		default:
+			return p.err()
+		}
+		n++
+	}
+	if required && n == 0 {
+		return p.err()
+	}
+	return nil
+}
+
+// parseSession handles the statement if it is a session statement and
+// reports whether it did.
+func parseSession(src string, toks []token, st *Statement) (bool, error) {
+	p := &sessionParser{src: src, toks: toks}
+	switch p.word(0) {
+	case "SET":
+		p.pos++
+		return true, p.parseSet(st)
+	case "RESET":
+		p.pos++
+		st.Kind = Reset
+		s := &SetStmt{Reset: true}
+		st.Set = s
+		switch {
+		case p.accept("ALL"):
+			s.ResetAll = true
+		case p.accept("TIME", "ZONE"):
+			s.Name = "timezone"
+		case p.accept("SESSION", "AUTHORIZATION"):
+			s.Name = "session_authorization"
+		default:
+			n, err := p.name()
+			if err != nil {
+				return true, err
+			}
+			s.Name = n
+		}
+		return true, p.done()
+	case "SHOW":
+		p.pos++
+		st.Kind = Show
+		s := &ShowStmt{}
+		st.Show = s
+		switch {
+		case p.accept("TRANSACTION", "ISOLATION", "LEVEL"):
+			s.Name = "transaction_isolation"
+		case p.accept("TIME", "ZONE"):
+			s.Name = "timezone"
+		case p.accept("SESSION", "AUTHORIZATION"):
+			s.Name = "session_authorization"
+		default:
+			n, err := p.name()
+			if err != nil {
+				return true, err
+			}
+			s.Name = n
+		}
+		return true, p.done()
+	case "BEGIN", "START":
+		if p.word(0) == "START" {
+			if !p.accept("START", "TRANSACTION") {
+				p.pos++
+				return true, p.err()
+			}
+		} else {
+			p.pos++
+			if !p.accept("TRANSACTION") {
+				p.accept("WORK")
+			}
+		}
+		st.Kind = Begin
+		st.Tx = &TxStmt{}
+		return true, p.txModes(st.Tx, false)
+	case "COMMIT", "END", "ROLLBACK", "ABORT":
+		w := p.word(0)
+		p.pos++
+		st.Kind = Commit
+		if w == "ROLLBACK" || w == "ABORT" {
+			st.Kind = Rollback
+		}
+		st.Tx = &TxStmt{}
+		if w == "COMMIT" && p.word(0) == "PREPARED" {
+			return true, p.err()
+		}
+		if !p.accept("TRANSACTION") {
+			p.accept("WORK")
+		}
+		if w == "ROLLBACK" && p.accept("TO") {
+			p.accept("SAVEPOINT")
+			n, err := p.name()
+			if err != nil {
+				return true, err
+			}
+			st.Kind = RollbackToSavepoint
+			st.Tx.Savepoint = n
+			return true, p.done()
+		}
+		if p.accept("AND", "CHAIN") {
+			st.Tx.Chain = true
+		} else {
+			p.accept("AND", "NO", "CHAIN")
+		}
+		return true, p.done()
+	case "SAVEPOINT", "RELEASE":
+		st.Kind = Savepoint
+		if p.word(0) == "RELEASE" {
+			st.Kind = ReleaseSavepoint
+			p.pos++
+			p.accept("SAVEPOINT")
+		} else {
+			p.pos++
+		}
+		n, err := p.name()
+		if err != nil {
+			return true, err
+		}
+		st.Tx = &TxStmt{Savepoint: n}
+		return true, p.done()
+	case "DISCARD":
+		p.pos++
+		st.Kind = Discard
+		switch w := p.word(0); w {
+		case "ALL", "PLANS", "SEQUENCES", "TEMP", "TEMPORARY":
+			p.pos++
+			if w == "TEMPORARY" {
+				w = "TEMP"
+			}
+			st.Discard = strings.ToLower(w)
+		default:
+			return true, p.err()
+		}
+		return true, p.done()
+	case "DEALLOCATE":
+		p.pos++
+		st.Kind = Deallocate
+		p.accept("PREPARE")
+		d := &DeallocateStmt{}
+		st.Deallocate = d
+		if p.accept("ALL") {
+			d.All = true
+		} else {
+			if p.pos >= len(p.toks) {
+				return true, p.err()
+			}
+			n, ok := identName(src, p.toks[p.pos])
+			if !ok {
+				return true, p.err()
+			}
+			p.pos++
+			d.Name = n
+		}
+		return true, p.done()
+	case "COPY":
+		st.Kind = Copy
+		return true, nil
+	}
+	return false, nil
+}
+
+func (p *sessionParser) parseSet(st *Statement) error {
+	st.Kind = Set
+	s := &SetStmt{}
+	st.Set = s
+	if p.accept("SESSION", "CHARACTERISTICS", "AS", "TRANSACTION") {
+		s.SessionDefaults = true
+		s.Tx = &TxStmt{}
+		return p.txModes(s.Tx, true)
+	}
+	if p.accept("LOCAL") {
+		s.IsLocal = true
+	} else if p.word(0) == "SESSION" && p.word(1) != "AUTHORIZATION" && p.word(1) != "" &&
+		!(p.pos+1 < len(p.toks) && (p.toks[p.pos+1].isPunct(p.src, "=") || p.toks[p.pos+1].is(p.src, "TO"))) {
+		p.pos++
+	}
+	switch {
+	case p.accept("TRANSACTION"):
+		s.Tx = &TxStmt{}
+		return p.txModes(s.Tx, true)
+	case p.accept("TIME", "ZONE"):
+		s.Name = "timezone"
+		if p.accept("LOCAL") || p.accept("DEFAULT") {
+			s.Default = true
+			return p.done()
+		}
+		if p.accept("INTERVAL") {
+			return sqlerr.New(sqlerr.FeatureNotSupported, "SET TIME ZONE INTERVAL is not supported")
+		}
+		v, err := p.value()
+		if err != nil {
+			return err
+		}
+		s.Values = []string{v}
+		return p.done()
+	case p.accept("NAMES"):
+		s.Name = "client_encoding"
+	case p.accept("SCHEMA"):
+		s.Name = "search_path"
+	case p.accept("SESSION", "AUTHORIZATION"):
+		s.Name = "session_authorization"
+	case p.accept("ROLE"):
+		s.Name = "role"
+	default:
+		n, err := p.name()
+		if err != nil {
+			return err
+		}
+		s.Name = n
+		if p.pos < len(p.toks) && (p.toks[p.pos].isPunct(p.src, "=") || p.toks[p.pos].is(p.src, "TO")) {
+			p.pos++
+		} else {
+			return p.err()
+		}
+	}
+	if p.accept("DEFAULT") {
+		s.Default = true
+		return p.done()
+	}
+	for {
+		v, err := p.value()
+		if err != nil {
+			return err
+		}
+		s.Values = append(s.Values, v)
+		if p.pos < len(p.toks) && p.toks[p.pos].isPunct(p.src, ",") {
+			p.pos++
+			continue
+		}
+		return p.done()
+	}
+}

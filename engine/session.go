@@ -135,6 +135,10 @@ func (s *session) failed(err error) error {
 func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []types.T) (*statement, error) {
 	ps := &statement{sess: s, parsed: st}
 	switch st.Kind {
+	case sql.Copy:
+		return s.prepareCopy(ctx, st)
+	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
+		return ps, nil
 	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate:
 		if st.Kind == sql.Show {
 			ps.cols = []pgwire.ResultColumn{{Name: showColumnName(st.Show.Name), Type: types.StringType}}
@@ -176,9 +180,6 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		q, ok := b.Statement.(*binder.Query)
 		if !ok {
 			return nil, sqlerr.NotSupported("EXPLAIN of this statement")
-		}
-		if b.Analyze {
-			return nil, sqlerr.NotSupported("EXPLAIN ANALYZE")
 		}
 		if ps.plan, err = lower.Plan(q.Plan); err != nil {
 			return nil, err
@@ -253,6 +254,20 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return tagOnly("ROLLBACK"), nil
 	case sql.Discard:
 		return tagOnly("DISCARD ALL"), nil
+	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
+		// Writes never happen inside a transaction block (see write), so a
+		// savepoint has nothing to undo; it only has to exist in a block.
+		if s.txStatus == 'I' {
+			return nil, sqlerr.New(sqlerr.NoActiveSQLTransaction, "%s can only be used in transaction blocks", savepointVerb(ps.parsed.Kind))
+		}
+		if ps.parsed.Kind == sql.RollbackToSavepoint {
+			s.txStatus = 'T'
+			return tagOnly("ROLLBACK"), nil
+		}
+		if s.txStatus == 'E' {
+			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		}
+		return tagOnly(savepointVerb(ps.parsed.Kind)), nil
 	case sql.Deallocate:
 		return tagOnly("DEALLOCATE"), nil
 	}
@@ -267,13 +282,36 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	rt := &lower.Runtime{Ctx: ctx, Tables: s.eng.store, EC: ec}
 	switch b := ps.bound.(type) {
 	case *binder.Query:
-		op, err := ps.plan.Build(rt)
+		op, err := lower.Build(rt, ps.plan)
 		if err != nil {
 			return nil, err
 		}
 		return &queryResult{op: op, verb: "SELECT"}, nil
 	case *binder.Explain:
-		return explainResult(s.eng, ps.plan), nil
+		if !b.Analyze {
+			return explainResult(s.eng, ps.plan, nil), nil
+		}
+		// EXPLAIN ANALYZE runs the plan, discarding its rows, and reports
+		// what each node did.
+		rt.Metrics = map[lower.Node]*exec.Metrics{}
+		op, err := lower.Build(rt, ps.plan)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			batch, err := op.Next(ctx)
+			if err != nil {
+				op.Close()
+				return nil, err
+			}
+			if batch == nil {
+				break
+			}
+			batch.Release()
+		}
+		op.Close()
+		rt.Metrics[ps.plan].Finish()
+		return explainResult(s.eng, ps.plan, rt.Metrics), nil
 	case *binder.Insert:
 		t, src, err := s.openWrite(rt, ps.plan, b.Table)
 		if err != nil {
@@ -344,7 +382,7 @@ func (s *session) openWrite(rt *lower.Runtime, plan lower.Node, info fluss.Table
 	if t.Info().TableID != info.TableID {
 		return nil, nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
 	}
-	src, err := plan.Build(rt)
+	src, err := lower.Build(rt, plan)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -515,8 +553,8 @@ func stringsResult(e *Engine, name string, rows []string) pgwire.Result {
 	return &queryResult{op: &onceOperator{batch: rec}, verb: "SHOW"}
 }
 
-func explainResult(e *Engine, plan lower.Node) pgwire.Result {
-	r := stringsResult(e, "QUERY PLAN", lower.Explain(plan)).(*queryResult)
+func explainResult(e *Engine, plan lower.Node, metrics map[lower.Node]*exec.Metrics) pgwire.Result {
+	r := stringsResult(e, "QUERY PLAN", lower.Explain(plan, metrics)).(*queryResult)
 	r.verb = "EXPLAIN"
 	return r
 }
@@ -535,4 +573,14 @@ func (o *onceOperator) Close() {
 		o.batch.Release()
 		o.batch = nil
 	}
+}
+
+func savepointVerb(k sql.Kind) string {
+	switch k {
+	case sql.ReleaseSavepoint:
+		return "RELEASE"
+	case sql.RollbackToSavepoint:
+		return "ROLLBACK"
+	}
+	return "SAVEPOINT"
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -23,6 +22,31 @@ type Runtime struct {
 	Ctx    context.Context
 	Tables Tables
 	EC     *exec.EvalContext
+	// Metrics, when set, receives one entry per node: Build wraps every
+	// operator to count batches, rows and time (EXPLAIN ANALYZE).
+	Metrics map[Node]*exec.Metrics
+	parent  *exec.Metrics
+}
+
+// Build instantiates n (and its inputs) as running operators, instrumented
+// when rt.Metrics is set.
+func Build(rt *Runtime, n Node) (exec.Operator, error) {
+	if rt.Metrics == nil {
+		return n.Build(rt)
+	}
+	m := &exec.Metrics{}
+	rt.Metrics[n] = m
+	if rt.parent != nil {
+		rt.parent.AddChild(m)
+	}
+	saved := rt.parent
+	rt.parent = m
+	op, err := n.Build(rt)
+	rt.parent = saved
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Instrumented{Op: op, M: m}, nil
 }
 
 // Node is a blueprint node: a physical operator template.
@@ -116,7 +140,7 @@ func (n *valuesNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *filterNode) Build(rt *Runtime) (exec.Operator, error) {
-	in, err := n.input.Build(rt)
+	in, err := Build(rt, n.input)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +148,7 @@ func (n *filterNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
-	in, err := n.input.Build(rt)
+	in, err := Build(rt, n.input)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +156,7 @@ func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *sortNode) Build(rt *Runtime) (exec.Operator, error) {
-	in, err := n.input.Build(rt)
+	in, err := Build(rt, n.input)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +164,7 @@ func (n *sortNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
-	in, err := n.input.Build(rt)
+	in, err := Build(rt, n.input)
 	if err != nil {
 		return nil, err
 	}
@@ -220,9 +244,10 @@ func fieldNames(s *arrow.Schema) string {
 	return strings.Join(names, ", ")
 }
 
-// Explain renders a blueprint as indented text lines, one per node, with the
-// report fields of the expression tier.
-func Explain(root Node) []string {
+// Explain renders a blueprint as indented text lines, one per node, with
+// the report fields of the expression tier and the node's output schema;
+// with metrics (EXPLAIN ANALYZE) each line also carries its counters.
+func Explain(root Node, metrics map[Node]*exec.Metrics) []string {
 	var lines []string
 	var walk func(n Node, depth int)
 	walk = func(n Node, depth int) {
@@ -231,7 +256,12 @@ func Explain(root Node) []string {
 		if details != "" {
 			line += ": " + details
 		}
-		line += " (lowerable=true requested_backend=native selected_backend=native executor_tier=arrow_batch_kernel)"
+		line += " (lowerable=true requested_backend=native selected_backend=native executor_tier=arrow_batch_kernel"
+		line += " schema=[" + schemaText(n.Schema()) + "])"
+		if m, ok := metrics[n]; ok {
+			line += fmt.Sprintf(" (actual batches_in=%d batches_out=%d rows_in=%d rows_out=%d processing_time_ns=%d)",
+				m.BatchesIn, m.BatchesOut, m.RowsIn, m.RowsOut, m.ProcessingNs)
+		}
 		lines = append(lines, line)
 		for _, in := range n.Inputs() {
 			walk(in, depth+1)
@@ -241,4 +271,10 @@ func Explain(root Node) []string {
 	return lines
 }
 
-var _ = binder.OpAdd
+func schemaText(s *arrow.Schema) string {
+	parts := make([]string, len(s.Fields()))
+	for i, f := range s.Fields() {
+		parts[i] = f.Name + " " + f.Type.String()
+	}
+	return strings.Join(parts, ", ")
+}

@@ -92,3 +92,39 @@ type Result interface {
 	// Close ends the execution early or after exhaustion; it is idempotent.
 	Close()
 }
+
+// CopyOptions are a COPY statement's format options.
+type CopyOptions struct {
+	// Format is "text", "csv" or "binary".
+	Format    string
+	Delimiter string // default tab (text) or comma (csv)
+	Null      string // default \N (text) or "" (csv)
+	Quote     string // csv, default "
+	Escape    string // csv, default the quote
+	Header    bool   // csv: the first line names the columns
+}
+
+// BatchSource yields Arrow batches; Next returns (nil, nil) at the end.
+type BatchSource interface {
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+}
+
+// CopyStatement is implemented by a prepared COPY statement.
+//
+// For COPY ... FROM STDIN (CopyIn true) the server sends CopyInResponse,
+// decodes the client's CopyData in Options' format into Arrow batches whose
+// columns are CopyColumns (a bad line ends the COPY with an error naming its
+// line number) and hands them to CopyIn, which writes all of them or none.
+//
+// For COPY ... TO STDOUT (CopyIn false) Execute streams the rows as for a
+// query (Columns describes them) and the server sends them as CopyData in
+// Options' format between CopyOutResponse and CopyDone.
+type CopyStatement interface {
+	Statement
+	CopyIn() bool
+	CopyColumns() []ResultColumn
+	CopyOptions() CopyOptions
+	// CopyFrom writes the rows src yields into the table and returns the
+	// CommandComplete tag ("COPY n"). Nothing is written when it fails.
+	CopyFrom(ctx context.Context, src BatchSource) (tag string, err error)
+}

@@ -114,7 +114,7 @@ func charPos(src string, off int) int {
 // are remembered through token.lead). It never panics; unterminated
 // strings, identifiers and comments are reported as PostgreSQL does.
 func lex(src string) ([]token, error) {
-	toks := make([]token, 0, len(src)/4+1)
+	toks := make([]token, 0, len(src)/3+8)
 	i := 0
 	for {
 		lead := i

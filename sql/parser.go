@@ -201,8 +201,11 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	for _, n := range params {
 		st.NumParams = max(st.NumParams, n)
 	}
-	nodes, _, err := p.tidb.ParseSQL(text)
+	nodes, err := p.parseTiDB(text)
 	if err != nil {
+		if e := sqlerr.As(err); e != nil {
+			return nil, e
+		}
 		return nil, st.syntaxError(err, toks, terminated)
 	}
 	if len(nodes) != 1 {
@@ -214,6 +217,21 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		return nil, err
 	}
 	return st, nil
+}
+
+// parseTiDB runs the TiDB parser. A panic inside it (its value driver
+// panics on some literals) becomes an error: bad input must not take the
+// session down. The parser resets its state on every call, so it stays
+// usable.
+func (p *Parser) parseTiDB(text string) (nodes []ast.StmtNode, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			nodes = nil
+			err = sqlerr.New(sqlerr.InternalError, "SQL parser failure: %v", r)
+		}
+	}()
+	nodes, _, err = p.tidb.ParseSQL(text)
+	return nodes, err
 }
 
 func classify(n ast.StmtNode) Kind {

@@ -77,6 +77,9 @@ type rewriter struct {
 	copied int
 }
 
+// maxNumberLiteral is the longest numeric constant handed to TiDB as is.
+const maxNumberLiteral = 60
+
 // maxCopied bounds rewrite growth beyond the input's own length.
 const maxCopied = 1 << 16
 
@@ -552,7 +555,11 @@ func (r *rewriter) primaryEnd(k, j int) (int, error) {
 
 // run rewrites toks[i:j] into items.
 func (r *rewriter) run(i, j int) ([]item, error) {
-	out := make([]item, 0, min(j-i, 16))
+	n := j - i
+	if i > 0 || j < len(r.toks) {
+		n = min(n, 16) // nested ranges: deep nesting must not allocate O(n) each
+	}
+	out := make([]item, 0, n)
 	for k := i; k < j; {
 		t := r.toks[k]
 		text := t.text(r.src)
@@ -565,6 +572,17 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 			out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "?", orig: t.start, param: n}}})
 			k++
 			continue
+		case tkNumber:
+			if len(text) > maxNumberLiteral {
+				// TiDB's decimal holds 65 digits (and its test driver panics
+				// beyond 81); PostgreSQL reads any long constant as numeric,
+				// which is what this cast says.
+				b := newComposite(r.leadOf(t))
+				b.add("__pg_cast("+sqlQuote(text)+", 'numeric')", t.start)
+				out = append(out, b.it)
+				k++
+				continue
+			}
 		case tkEString, tkDollar:
 			var val string
 			if t.kind == tkEString {
@@ -981,7 +999,12 @@ type segment struct {
 // $n numbers of the markers in textual order.
 func emit(out []item) (string, []segment, []int) {
 	var b strings.Builder
-	var segs []segment
+	size := 0
+	for i := range out {
+		size += out[i].textSize()
+	}
+	b.Grow(size)
+	segs := make([]segment, 0, 2*len(out)+8)
 	var params []int
 	add := func(p piece) {
 		if p.text == "" {

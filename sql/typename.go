@@ -18,7 +18,8 @@ import (
 // timetz, timestamp (also DATETIME), timestamptz, timestamp_ltz, interval,
 // array, map, row; any other name is kept lower-cased (regclass, oid, name,
 // json, uuid, ...). A schema prefix (pg_catalog.) is dropped. A quoted name
-// keeps its case.
+// keeps its case; PostgreSQL's one-byte "char" type is the Name `"char"`
+// (with the quotes), distinct from CHAR(n).
 type TypeName struct {
 	Name string
 	// Args are the type modifiers: varchar(20) -> [20], numeric(10,2) -> [10 2].

@@ -2,6 +2,7 @@ package functions
 
 import (
 	"context"
+	"math"
 	"math/big"
 	"strings"
 	"time"
@@ -72,11 +73,29 @@ func timeFuncs() []*Func {
 			&Func{Name: "extract", Args: []types.T{text, t}, Ret: num, Strict: true, specialize: extractSpecialize(t)},
 		)
 	}
+	// PostgreSQL also has interval and time overloads; they are declared
+	// so that resolution (of unknown literals especially) picks or rejects
+	// exactly as PostgreSQL does, and fail with 0A000 when run.
+	timeT := types.T{Kind: types.Time, Precision: 6}
+	fs = append(fs,
+		&Func{Name: "date_trunc", Args: []types.T{text, ivT}, Ret: ivT, Strict: true, Kernel: unsupported("date_trunc(text, interval)")},
+		&Func{Name: "date_part", Args: []types.T{text, ivT}, Ret: float, Strict: true, Kernel: unsupported("date_part(text, interval)")},
+		&Func{Name: "extract", Args: []types.T{text, ivT}, Ret: num, Strict: true, Kernel: unsupported("extract(text, interval)")},
+		&Func{Name: "date_part", Args: []types.T{text, timeT}, Ret: float, Strict: true, Kernel: unsupported("date_part(text, time)")},
+		&Func{Name: "extract", Args: []types.T{text, timeT}, Ret: num, Strict: true, Kernel: unsupported("extract(text, time)")},
+	)
 	for _, t := range []types.T{tsT, tstzT} {
 		fs = append(fs, &Func{Name: "date_trunc", Args: []types.T{text, t}, Ret: t, Strict: true, Kernel: dateTrunc,
 			specialize: func(args []types.T, _ []any) (types.T, Kernel) { return args[1].Nullable(), dateTrunc }})
 	}
 	return fs
+}
+
+// unsupported is the kernel of an overload declared for resolution only.
+func unsupported(what string) Kernel {
+	return func(context.Context, memory.Allocator, []arrow.Array, int) (arrow.Array, error) {
+		return nil, sqlerr.NotSupported(what)
+	}
 }
 
 func clockKernel(ret types.T, pick func(Clock) time.Time) Kernel {
@@ -326,11 +345,9 @@ func extractKernel(numeric bool, outScale int) Kernel {
 				r := rescaleBig(big.NewInt(v), s, outScale, false)
 				return decimalFromBig(r)
 			}
-			f := float64(v)
-			for ; s > 0; s-- {
-				f /= 10
-			}
-			return f, nil
+			// one correctly rounded division, as PostgreSQL's numeric-to-
+			// double conversion gives 12.345678, not 12.345678000000001
+			return float64(v) / math.Pow10(s), nil
 		}, nil
 	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -184,7 +185,7 @@ func formatInterval(v arrow.MonthDayNanoInterval) string {
 			return
 		}
 		s := fmt.Sprintf("%d %s", n, one)
-		if n != 1 && n != -1 {
+		if n != 1 {
 			s += "s"
 		}
 		parts = append(parts, s)
@@ -192,7 +193,7 @@ func formatInterval(v arrow.MonthDayNanoInterval) string {
 	unit(int64(v.Months/12), "year")
 	if m := int64(v.Months % 12); m != 0 {
 		s := fmt.Sprintf("%d mon", m)
-		if m != 1 && m != -1 {
+		if m != 1 {
 			s += "s"
 		}
 		parts = append(parts, s)
@@ -245,3 +246,5 @@ func constArray(t *testing.T, mem memory.Allocator, v any, typ types.T, n int) a
 	}
 	return b.NewArray()
 }
+
+func decimalOf(v int64) decimal128.Num { return decimal128.FromI64(v) }

@@ -231,16 +231,25 @@ func (o *boolOut) set(i int, v bool) {
 
 func (o *boolOut) setNull(i int) { bitutil.ClearBit(o.valid.Bytes(), i) }
 
+// release frees the buffers when finish was not reached (error paths).
+func (o *boolOut) release() {
+	if o.vals != nil {
+		o.vals.Release()
+		o.vals = nil
+	}
+	if o.valid != nil {
+		o.valid.Release()
+		o.valid = nil
+	}
+}
+
 func (o *boolOut) finish() arrow.Array {
 	nulls := 0
 	if o.valid != nil {
 		nulls = o.n - bitutil.CountSetBits(o.valid.Bytes(), 0, o.n)
 	}
 	data := array.NewData(arrow.FixedWidthTypes.Boolean, o.n, []*memory.Buffer{o.valid, o.vals}, nil, nulls, 0)
-	o.vals.Release()
-	if o.valid != nil {
-		o.valid.Release()
-	}
+	o.release()
 	defer data.Release()
 	return array.MakeFromData(data)
 }

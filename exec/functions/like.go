@@ -30,11 +30,22 @@ func patternFuncs() []*Func {
 const (
 	tokAnyChar int16 = -1 // _
 	tokAnySeq  int16 = -2 // %
+	// tokDanglingEscape is an escape character at the very end of the
+	// pattern. PostgreSQL reports 22025 only when matching reaches it with
+	// text left to match, so the error is raised lazily, here too.
+	tokDanglingEscape int16 = -3
 )
 
 // likePattern is a compiled LIKE pattern.
 type likePattern struct {
 	toks []int16
+	// segs are the pieces between %s, for the general case: the first is
+	// anchored at the start unless the pattern begins with %, the last at
+	// the end unless it ends with %, the ones between are found leftmost
+	// (greedy leftmost placement is optimal for %-only wildcards).
+	segs                   []likeSeg
+	anchorStart, anchorEnd bool
+	dangling               bool // has tokDanglingEscape: use the backtracking matcher
 	// kind selects a fast path: exact, prefix, suffix, contains or general.
 	kind    likeKind
 	literal string
@@ -52,9 +63,8 @@ const (
 )
 
 // compileLike compiles a LIKE pattern with escape character esc (-1: no
-// escape). A pattern ending in the escape character is 22025, as in
-// PostgreSQL.
-func compileLike(p string, esc rune) (*likePattern, error) {
+// escape).
+func compileLike(p string, esc rune) *likePattern {
 	toks := make([]int16, 0, len(p))
 	for i := 0; i < len(p); {
 		r, size := utf8.DecodeRuneInString(p[i:])
@@ -62,7 +72,8 @@ func compileLike(p string, esc rune) (*likePattern, error) {
 		case esc >= 0 && r == esc:
 			i += size
 			if i >= len(p) {
-				return nil, sqlerr.New(sqlerr.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
+				toks = append(toks, tokDanglingEscape)
+				continue
 			}
 			_, size = utf8.DecodeRuneInString(p[i:])
 			for k := 0; k < size; k++ {
@@ -118,35 +129,186 @@ func compileLike(p string, esc rune) (*likePattern, error) {
 			lp.kind = likeExact
 		}
 	}
-	return lp, nil
+	if lp.kind == likeGeneral {
+		lp.compileSegments()
+	}
+	return lp
 }
 
-func (lp *likePattern) match(s string) bool {
-	switch lp.kind {
-	case likeExact:
-		return s == lp.literal
-	case likePrefix:
-		return strings.HasPrefix(s, lp.literal)
-	case likeSuffix:
-		return strings.HasSuffix(s, lp.literal)
-	case likeContains:
-		return strings.Contains(s, lp.literal)
-	case likeAny:
+// likeSeg is a %-free piece of a pattern: literal bytes and _.
+type likeSeg struct {
+	toks    []int16
+	literal string // the bytes when the piece has no _
+	pure    bool   // no _: strings.Index finds it
+	chars   int    // characters the piece matches
+}
+
+func (lp *likePattern) compileSegments() {
+	lp.anchorStart = len(lp.toks) > 0 && lp.toks[0] != tokAnySeq
+	lp.anchorEnd = len(lp.toks) > 0 && lp.toks[len(lp.toks)-1] != tokAnySeq
+	var cur []int16
+	flush := func() {
+		seg := likeSeg{toks: cur, pure: true}
+		var lit []byte
+		for _, t := range cur {
+			switch {
+			case t == tokAnyChar:
+				seg.pure = false
+				seg.chars++
+			case t == tokDanglingEscape:
+				lp.dangling = true
+			default:
+				lit = append(lit, byte(t))
+				if byte(t)&0xC0 != 0x80 { // not a UTF-8 continuation byte
+					seg.chars++
+				}
+			}
+		}
+		seg.literal = string(lit)
+		lp.segs = append(lp.segs, seg)
+		cur = nil
+	}
+	for i, t := range lp.toks {
+		if t == tokAnySeq {
+			if i > 0 {
+				flush()
+			}
+			continue
+		}
+		cur = append(cur, t)
+	}
+	if len(cur) > 0 || len(lp.toks) == 0 {
+		flush()
+	}
+}
+
+// matchSegAt matches seg at byte offset at of s; it returns the offset
+// after the match.
+func matchSegAt(s string, at int, seg *likeSeg) (int, bool) {
+	if seg.pure {
+		if strings.HasPrefix(s[at:], seg.literal) {
+			return at + len(seg.literal), true
+		}
+		return 0, false
+	}
+	for _, t := range seg.toks {
+		if at >= len(s) {
+			return 0, false
+		}
+		if t == tokAnyChar {
+			at += charLen(s, at)
+			continue
+		}
+		if byte(t) != s[at] {
+			return 0, false
+		}
+		at++
+	}
+	return at, true
+}
+
+// findSeg finds the leftmost match of seg at or after from.
+func findSeg(s string, from int, seg *likeSeg) (int, int, bool) {
+	if seg.pure {
+		i := strings.Index(s[from:], seg.literal)
+		if i < 0 {
+			return 0, 0, false
+		}
+		return from + i, from + i + len(seg.literal), true
+	}
+	for p := from; p <= len(s); {
+		if end, ok := matchSegAt(s, p, seg); ok {
+			return p, end, true
+		}
+		if p == len(s) {
+			break
+		}
+		p += charLen(s, p)
+	}
+	return 0, 0, false
+}
+
+// matchSegments is the general matcher: linear in len(s) per piece.
+func (lp *likePattern) matchSegments(s string) bool {
+	segs := lp.segs
+	pos := 0
+	if lp.anchorStart {
+		end, ok := matchSegAt(s, 0, &segs[0])
+		if !ok {
+			return false
+		}
+		pos = end
+		segs = segs[1:]
+		if len(segs) == 0 {
+			return !lp.anchorEnd || pos == len(s)
+		}
+	}
+	var last *likeSeg
+	if lp.anchorEnd {
+		last = &segs[len(segs)-1]
+		segs = segs[:len(segs)-1]
+	}
+	for i := range segs {
+		_, end, ok := findSeg(s, pos, &segs[i])
+		if !ok {
+			return false
+		}
+		pos = end
+	}
+	if last == nil {
 		return true
 	}
-	return matchTokens(s, lp.toks)
+	// the last piece matches a fixed number of characters at the very end
+	start := len(s)
+	for k := 0; k < last.chars; k++ {
+		if start <= pos {
+			return false
+		}
+		_, size := utf8.DecodeLastRuneInString(s[:start])
+		start -= size
+	}
+	if start < pos {
+		return false
+	}
+	end, ok := matchSegAt(s, start, last)
+	return ok && end == len(s)
+}
+
+func errDanglingEscape() error {
+	return sqlerr.New(sqlerr.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
+}
+
+func (lp *likePattern) match(s string) (bool, error) {
+	switch lp.kind {
+	case likeExact:
+		return s == lp.literal, nil
+	case likePrefix:
+		return strings.HasPrefix(s, lp.literal), nil
+	case likeSuffix:
+		return strings.HasSuffix(s, lp.literal), nil
+	case likeContains:
+		return strings.Contains(s, lp.literal), nil
+	case likeAny:
+		return true, nil
+	}
+	if lp.dangling {
+		return matchTokens(s, lp.toks)
+	}
+	return lp.matchSegments(s), nil
 }
 
 // matchTokens is the iterative wildcard match with backtracking to the
 // last %: linear for most patterns, O(len(s)*len(p)) at worst, never
 // exponential. Literal tokens compare bytes; _ and % advance by whole
 // UTF-8 characters, so matches always stay on character boundaries.
-func matchTokens(s string, p []int16) bool {
+func matchTokens(s string, p []int16) (bool, error) {
 	si, pi := 0, 0
 	starPi, starSi := -1, 0
 	for si < len(s) {
 		if pi < len(p) {
 			switch t := p[pi]; {
+			case t == tokDanglingEscape:
+				return false, errDanglingEscape()
 			case t >= 0 && byte(t) == s[si]:
 				si++
 				pi++
@@ -162,7 +324,7 @@ func matchTokens(s string, p []int16) bool {
 			}
 		}
 		if starPi < 0 {
-			return false
+			return false, nil
 		}
 		starSi += charLen(s, starSi)
 		si, pi = starSi, starPi+1
@@ -170,7 +332,7 @@ func matchTokens(s string, p []int16) bool {
 	for pi < len(p) && p[pi] == tokAnySeq {
 		pi++
 	}
-	return pi == len(p)
+	return pi == len(p), nil
 }
 
 func charLen(s string, i int) int {
@@ -191,7 +353,7 @@ func escapeRune(e string) (rune, error) {
 		r, _ := utf8.DecodeRuneInString(e)
 		return r, nil
 	}
-	return 0, sqlerr.New(sqlerr.Code("22019"), "invalid escape string").
+	return 0, sqlerr.New(sqlerr.InvalidEscapeSequence, "invalid escape string").
 		WithHint("Escape string must be empty or one character.")
 }
 
@@ -209,6 +371,7 @@ func likeKernel(fold bool) Kernel {
 			return nil, err
 		}
 		out := newBoolOut(mem, n, anyNullIn(args))
+		defer out.release()
 		var cached *likePattern
 		cachedPat, cachedEsc := "", ""
 		for i := 0; i < n; i++ {
@@ -229,48 +392,55 @@ func likeKernel(fold bool) Kernel {
 				if fold {
 					p = strings.ToLower(p)
 				}
-				if cached, err = compileLike(p, e); err != nil {
-					return nil, err
-				}
+				cached = compileLike(p, e)
 				cachedPat, cachedEsc = pat, esc
 			}
 			s := ss[0].Value(i)
 			if fold {
 				s = strings.ToLower(s)
 			}
-			out.set(i, cached.match(s))
+			m, err := cached.match(s)
+			if err != nil {
+				return nil, err
+			}
+			out.set(i, m)
 		}
 		return out.finish(), nil
 	}
 }
 
-// likeEscapeRow is like_escape(pattern, escape): the pattern rewritten to
-// use backslash as its escape, which is what like() expects.
+// likeEscapeRow is like_escape(pattern, escape), PostgreSQL's
+// do_like_escape: the pattern rewritten to use backslash as its escape,
+// which is what like() expects. An empty escape doubles every backslash
+// (no escaping at all); a backslash escape leaves the pattern as it is.
 func likeEscapeRow(ss []*array.String, i int, buf []byte) ([]byte, error) {
 	p := ss[0].Value(i)
 	e, err := escapeRune(ss[1].Value(i))
 	if err != nil {
 		return nil, err
 	}
+	switch e {
+	case -1:
+		return append(buf, strings.ReplaceAll(p, `\`, `\\`)...), nil
+	case '\\':
+		return append(buf, p...), nil
+	}
+	afterEscape := false
 	for k := 0; k < len(p); {
 		r, size := utf8.DecodeRuneInString(p[k:])
 		switch {
-		case e >= 0 && r == e:
-			k += size
-			if k >= len(p) {
-				return nil, sqlerr.New(sqlerr.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
-			}
-			r2, size2 := utf8.DecodeRuneInString(p[k:])
-			if r2 == '%' || r2 == '_' || r2 == '\\' {
+		case r == e && !afterEscape:
+			buf = append(buf, '\\')
+			afterEscape = true
+		case r == '\\':
+			buf = append(buf, '\\')
+			if !afterEscape {
 				buf = append(buf, '\\')
 			}
-			buf = append(buf, p[k:k+size2]...)
-			k += size2
-			continue
-		case r == '\\':
-			buf = append(buf, '\\', '\\')
+			afterEscape = false
 		default:
 			buf = append(buf, p[k:k+size]...)
+			afterEscape = false
 		}
 		k += size
 	}
@@ -280,10 +450,11 @@ func likeEscapeRow(ss []*array.String, i int, buf []byte) ([]byte, error) {
 // regexKernel is the `~` / `~*` helper regex_match(text, pattern,
 // caseInsensitive) and regexp_like(text, pattern). It uses Go's RE2
 // syntax, which differs from PostgreSQL's ARE flavour: no back-references
-// or lookaround, no \m \M \y word anchors, [[:<:]] is not supported, and
-// embedded options use (?i) rather than (?i) prefixes with ***: — the
-// common subset (classes, anchors, alternation, repetition, \d \s \w)
-// behaves the same. An invalid pattern is 2201B.
+// or lookaround, no \m \M \y word anchors or [[:<:]], no ***: or (?e)
+// directors, and a lone { is an error rather than a literal. The common
+// subset (classes, anchors, alternation, repetition, \d \s \w)
+// behaves the same. An invalid pattern is 2201B (the message text after
+// "invalid regular expression: " is Go's, not PostgreSQL's).
 func regexKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 	if err := checkArity(args, n); err != nil {
 		return nil, err
@@ -301,6 +472,7 @@ func regexKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, 
 		ci = b
 	}
 	out := newBoolOut(mem, n, anyNullIn(args))
+	defer out.release()
 	var re *regexp.Regexp
 	cachedSrc := ""
 	for i := 0; i < n; i++ {

@@ -44,13 +44,13 @@ func mathFuncs() []*Func {
 		{Name: "sqrt", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(15), decSqrt)},
 		f1("cbrt", wrapF(math.Cbrt)),
 		f1("exp", fexp),
-		{Name: "exp", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), viaFloat(fexp))},
+		{Name: "exp", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), decExp)},
 		f1("ln", fln),
-		{Name: "ln", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), viaFloat(fln))},
+		{Name: "ln", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), decLn(false))},
 		f1("log", flog10),
 		f1("log10", flog10),
-		{Name: "log", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), viaFloat(flog10))},
-		{Name: "log10", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), viaFloat(flog10))},
+		{Name: "log", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), decLn(true))},
+		{Name: "log10", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), decLn(true))},
 		{Name: "log", Args: []types.T{num, num}, Ret: num, Strict: true, specialize: numericBinary(atLeastScale(16), decLogBase)},
 		f1("degrees", func(x float64) (float64, error) { return checkOverflow(x*(180/math.Pi), x) }),
 		f1("radians", func(x float64) (float64, error) { return checkOverflow(x*(math.Pi/180), x) }),
@@ -512,46 +512,59 @@ func decSqrt(v *big.Int, s, out int) (*big.Int, error) {
 	return roundRat(r, out), nil
 }
 
-// viaFloat evaluates a numeric function in float64 and rounds to the
-// result scale: about 15-16 significant digits are right, so the last
-// digits may differ from PostgreSQL's exact numeric algorithms.
-func viaFloat(fn func(float64) (float64, error)) func(v *big.Int, s, out int) (*big.Int, error) {
+// decExp is exp(numeric); a result beyond numeric's 38 digits is 22003.
+func decExp(v *big.Int, s, out int) (*big.Int, error) {
+	x := ratOf(v, s)
+	if xf, _ := x.Float64(); xf > 90 {
+		return nil, errNumericOverflow()
+	} else if xf < -200 {
+		return big.NewInt(0), nil
+	}
+	return roundRat(bigToRat(bigExp(ratToBig(x))), out), nil
+}
+
+// decLn is ln(numeric) or, with base10, log(numeric).
+func decLn(base10 bool) func(v *big.Int, s, out int) (*big.Int, error) {
 	return func(v *big.Int, s, out int) (*big.Int, error) {
-		x, _ := ratOf(v, s).Float64()
-		r, err := fn(x)
-		if err != nil {
+		if err := logArgSign(v.Sign()); err != nil {
 			return nil, err
 		}
-		if math.IsInf(r, 0) || math.IsNaN(r) {
-			return nil, errNumericOverflow()
+		r := bigLn(ratToBig(ratOf(v, s)))
+		if base10 {
+			r.Quo(r, bigLn(newBig().SetInt64(10)))
 		}
-		rr, ok := new(big.Rat).SetString(strconvFloat(r))
-		if !ok {
-			return nil, errNumericOverflow()
-		}
-		return roundRat(rr, out), nil
+		return roundRat(bigToRat(r), out), nil
 	}
 }
 
+func logArgSign(sign int) error {
+	switch {
+	case sign == 0:
+		return logArg(0)
+	case sign < 0:
+		return logArg(-1)
+	}
+	return nil
+}
+
+// decLogBase is log(base, x) over numeric.
 func decLogBase(b, x *big.Int, sb, sx, out int) (*big.Int, error) {
-	bf, _ := ratOf(b, sb).Float64()
-	xf, _ := ratOf(x, sx).Float64()
-	if err := logArg(bf); err != nil {
+	if err := logArgSign(b.Sign()); err != nil {
 		return nil, err
 	}
-	if err := logArg(xf); err != nil {
+	if err := logArgSign(x.Sign()); err != nil {
 		return nil, err
 	}
-	if bf == 1 {
+	lb := bigLn(ratToBig(ratOf(b, sb)))
+	if lb.Sign() == 0 {
 		return nil, errDivZero()
 	}
-	r := math.Log(xf) / math.Log(bf)
-	rr, _ := new(big.Rat).SetString(strconvFloat(r))
-	return roundRat(rr, out), nil
+	r := bigLn(ratToBig(ratOf(x, sx)))
+	return roundRat(bigToRat(r.Quo(r, lb)), out), nil
 }
 
-// decPow is exact for integral exponents (up to 1000 in magnitude), float
-// based otherwise.
+// decPow is exact for integral exponents (up to 1000 in magnitude), and
+// exp(y ln x) in 256-bit precision otherwise.
 func decPow(x, y *big.Int, sx, sy, out int) (*big.Int, error) {
 	base, exp := ratOf(x, sx), ratOf(y, sy)
 	if base.Sign() == 0 && exp.Sign() < 0 {
@@ -573,14 +586,17 @@ func decPow(x, y *big.Int, sx, sy, out int) (*big.Int, error) {
 	if base.Sign() < 0 {
 		return nil, sqlerr.New(sqlerr.Code("2201F"), "a negative number raised to a non-integer power yields a complex result")
 	}
-	bf, _ := base.Float64()
-	ef, _ := exp.Float64()
-	r := math.Pow(bf, ef)
-	if math.IsInf(r, 0) {
-		return nil, errNumericOverflow()
+	if base.Sign() == 0 {
+		return big.NewInt(0), nil
 	}
-	rr, _ := new(big.Rat).SetString(strconvFloat(r))
-	return roundRat(rr, out), nil
+	l := bigLn(ratToBig(base))
+	l.Mul(l, ratToBig(exp))
+	if lf, _ := l.Float64(); lf > 90 {
+		return nil, errNumericOverflow()
+	} else if lf < -200 {
+		return big.NewInt(0), nil
+	}
+	return roundRat(bigToRat(bigExp(l)), out), nil
 }
 
 func abs64(v int64) int64 {

@@ -105,6 +105,9 @@ func caseKernel(upper bool) Kernel {
 			return nil, err
 		}
 		s := ss[0]
+		if out := caseMapASCIIColumn(mem, s, upper); out != nil {
+			return out, nil
+		}
 		b := array.NewStringBuilder(mem)
 		defer b.Release()
 		b.Reserve(n)
@@ -146,6 +149,59 @@ func caseKernel(upper bool) Kernel {
 		}
 		return b.NewArray(), nil
 	}
+}
+
+// caseMapASCIIColumn is lower/upper's column-at-once path: when every
+// byte of the column is ASCII the result has the same offsets and NULLs,
+// so it maps the value bytes in one pass and shares the rest. It returns
+// nil when the column has non-ASCII bytes (or is a slice of another array).
+func caseMapASCIIColumn(mem memory.Allocator, s *array.String, upper bool) arrow.Array {
+	data := s.Data()
+	if data.Offset() != 0 || len(data.Buffers()) < 3 || data.Buffers()[1] == nil {
+		return nil
+	}
+	vals := s.ValueBytes()
+	if !isASCII(vals) {
+		return nil
+	}
+	offsets := s.ValueOffsets()
+	base := int(offsets[0])
+	valBuf := memory.NewResizableBuffer(mem)
+	valBuf.Resize(base + len(vals))
+	out := valBuf.Bytes()
+	lo, hi := byte('A'), byte('Z')
+	if upper {
+		lo, hi = 'a', 'z'
+	}
+	for i, c := range vals {
+		if lo <= c && c <= hi {
+			c ^= 0x20 // ASCII letters differ in case by this one bit
+		}
+		out[base+i] = c
+	}
+	bufs := []*memory.Buffer{data.Buffers()[0], data.Buffers()[1], valBuf}
+	res := array.NewData(arrow.BinaryTypes.String, data.Len(), bufs, nil, data.NullN(), 0)
+	valBuf.Release()
+	defer res.Release()
+	return array.MakeFromData(res)
+}
+
+// isASCII reports whether b has no byte >= 0x80, eight bytes at a time.
+func isASCII(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
+			uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // initcap upper-cases the first letter of each run of letters and digits

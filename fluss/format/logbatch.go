@@ -238,7 +238,13 @@ func (d *BatchDecoder) Decode(b []byte) (Batch, error) {
 		}
 		pos += int(h.RecordCount)
 	}
-	r, err := ipc.NewReader(&multiReader{parts: [][]byte{d.schemaMsg, b[pos:]}}, ipc.WithSchema(d.schema))
+	// Bound what the IPC reader may allocate by the batch's own size, so a
+	// damaged (or hostile) length inside the message cannot claim gigabytes.
+	limit := int64(len(b) + len(d.schemaMsg))
+	mr := ipc.NewMessageReader(&multiReader{parts: [][]byte{d.schemaMsg, b[pos:]}},
+		ipc.WithBodySizeLimit(limit), ipc.WithMetadataSizeLimit(limit))
+	defer mr.Release()
+	r, err := ipc.NewReaderFromMessageReader(mr, ipc.WithSchema(d.schema))
 	if err != nil {
 		return Batch{}, fmt.Errorf("decoding arrow record batch: %w", err)
 	}

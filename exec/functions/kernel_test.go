@@ -1,0 +1,368 @@
+package functions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// sampleValue is a valid argument of declared type t for function name.
+func sampleValue(name string, t types.T) (types.T, any) {
+	switch t.Kind {
+	case types.Unknown: // "any"
+		return types.Int32Type, int64(7)
+	case types.String:
+		switch name {
+		case "extract", "date_part", "date_trunc":
+			return t, "day"
+		case "to_char":
+			return t, "FM9999"
+		case "like", "ilike", "like_escape": // '' is also a valid escape (none)
+			return t, ""
+		}
+		return t, "abc"
+	case types.Int16, types.Int32, types.Int64:
+		if name == "chr" {
+			return t, int64(65)
+		}
+		return t, int64(2)
+	case types.Float32, types.Float64:
+		return t, 2.5
+	case types.Decimal:
+		t.Scale = 1
+		return t, decimalOf(25)
+	case types.Bool:
+		return t, true
+	case types.Date:
+		return t, int32(19000)
+	case types.Timestamp, types.TimestampTZ:
+		return t, int64(1_700_000_000_000_000)
+	}
+	return t, nil
+}
+
+// TestEveryFunctionHandlesEmptyBatchesAndNulls runs every overload of the
+// catalog over an empty batch and over three rows with a NULL in the
+// middle row of each argument in turn: strict functions must give NULL
+// exactly there, and no kernel may leak memory.
+func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
+	ctx := WithClock(context.Background(), Clock{TransactionStart: time.Unix(1_700_000_000, 0)})
+	checked := 0
+	for _, name := range Names() {
+		for _, f := range Lookup(name) {
+			argTypes := make([]types.T, len(f.Args))
+			vals := make([]any, len(f.Args))
+			for i, a := range f.Args {
+				argTypes[i], vals[i] = sampleValue(name, a)
+			}
+			if f.Variadic { // one extra repetition of the variadic argument
+				argTypes = append(argTypes, argTypes[len(argTypes)-1])
+				vals = append(vals, vals[len(vals)-1])
+			}
+			label := fmt.Sprintf("%s(%s)", name, typeList(argTypes))
+			t.Run(label, func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+				defer mem.AssertSize(t, 0)
+				ret, kernel := f.Bind(argTypes, nil)
+				for _, n := range []int{0, 1} {
+					arrays := make([]arrow.Array, len(argTypes))
+					for i := range arrays {
+						arrays[i] = constArray(t, mem, vals[i], argTypes[i], n)
+					}
+					out, err := kernel(ctx, mem, arrays, n)
+					release(arrays)
+					if sqlerr.CodeOf(err) == sqlerr.FeatureNotSupported {
+						return // declared for resolution only
+					}
+					if err != nil {
+						t.Fatalf("n=%d: %v", n, err)
+					}
+					if out.Len() != n || !arrow.TypeEqual(out.DataType(), ret.ArrowType()) {
+						t.Fatalf("n=%d: got %d rows of %s, want %s", n, out.Len(), out.DataType(), ret.ArrowType())
+					}
+					if n == 1 && out.IsNull(0) {
+						t.Fatalf("NULL result for valid arguments")
+					}
+					out.Release()
+				}
+				for j := range argTypes {
+					arrays := make([]arrow.Array, len(argTypes))
+					for i := range arrays {
+						if i == j {
+							arrays[i] = nullInMiddle(t, mem, vals[i], argTypes[i])
+						} else {
+							arrays[i] = constArray(t, mem, vals[i], argTypes[i], 3)
+						}
+					}
+					out, err := kernel(ctx, mem, arrays, 3)
+					release(arrays)
+					if err != nil {
+						t.Fatalf("NULL in argument %d: %v", j+1, err)
+					}
+					wantNull := f.Strict || (name == "concat_ws" && j == 0) // a NULL separator
+					if got := out.IsNull(1); got != wantNull {
+						t.Errorf("NULL in argument %d: result NULL = %v, want %v", j+1, got, wantNull)
+					}
+					if out.IsNull(0) || out.IsNull(2) {
+						t.Errorf("NULL in argument %d leaked into other rows", j+1)
+					}
+					out.Release()
+				}
+			})
+			checked++
+		}
+	}
+	if checked < 110 {
+		t.Errorf("only %d overloads checked; the catalog shrank?", checked)
+	}
+}
+
+func nullInMiddle(t *testing.T, mem memory.Allocator, v any, typ types.T) arrow.Array {
+	parts := []arrow.Array{constArray(t, mem, v, typ, 1), constArray(t, mem, nil, typ, 1), constArray(t, mem, v, typ, 1)}
+	defer release(parts)
+	out, err := array.Concatenate(parts, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func release(as []arrow.Array) {
+	for _, a := range as {
+		a.Release()
+	}
+}
+
+// run evaluates a resolved function over whole columns (not broadcast
+// constants) and returns the rows as text.
+func run(t *testing.T, ctx context.Context, name string, consts []any, cols ...arrow.Array) ([]string, error) {
+	t.Helper()
+	ts := make([]types.T, len(cols))
+	for i, c := range cols {
+		ts[i] = typeOfArrow(c.DataType())
+	}
+	f, argTypes, err := Resolve(name, ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range argTypes {
+		if !arrow.TypeEqual(argTypes[i].ArrowType(), cols[i].DataType()) {
+			t.Fatalf("%s: argument %d must be cast to %s; the test passes %s", name, i+1, argTypes[i], cols[i].DataType())
+		}
+	}
+	ret, k := f.Bind(argTypes, consts)
+	n := 0
+	if len(cols) > 0 {
+		n = cols[0].Len()
+	}
+	out, err := k(ctx, memory.DefaultAllocator, cols, n)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Release()
+	rows := make([]string, out.Len())
+	for i := range rows {
+		rows[i] = renderText(out, i, ret)
+	}
+	return rows, nil
+}
+
+func typeOfArrow(dt arrow.DataType) types.T {
+	switch d := dt.(type) {
+	case *arrow.StringType:
+		return types.StringType
+	case *arrow.Int32Type:
+		return types.Int32Type
+	case *arrow.Int64Type:
+		return types.Int64Type
+	case *arrow.Float64Type:
+		return types.Float64Type
+	case *arrow.BooleanType:
+		return types.BoolType
+	case *arrow.Decimal128Type:
+		return types.DecimalType(int(d.Precision), int(d.Scale))
+	case *arrow.TimestampType:
+		if d.TimeZone != "" {
+			return types.TimestampTZType(6)
+		}
+		return types.TimestampType(6)
+	}
+	panic("test: no type for " + dt.String())
+}
+
+func strCol(vals ...any) arrow.Array {
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	for _, v := range vals {
+		if v == nil {
+			b.AppendNull()
+		} else {
+			b.Append(v.(string))
+		}
+	}
+	return b.NewArray()
+}
+
+func intCol(vals ...any) arrow.Array {
+	b := array.NewInt32Builder(memory.DefaultAllocator)
+	defer b.Release()
+	for _, v := range vals {
+		if v == nil {
+			b.AppendNull()
+		} else {
+			b.Append(int32(v.(int)))
+		}
+	}
+	return b.NewArray()
+}
+
+func TestKernelsOverVaryingRows(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		cols []arrow.Array
+		want []string
+	}{
+		{"lower", []arrow.Array{strCol("ABC", nil, "ÀÉÎ", "", "MiXeD ß")}, []string{"abc", "NULL", "àéî", "", "mixed ß"}},
+		{"upper", []arrow.Array{strCol("abc", "àéî", nil)}, []string{"ABC", "ÀÉÎ", "NULL"}},
+		{"substr", []arrow.Array{strCol("hello", "héllo", "x", nil), intCol(2, -1, 5, 1), intCol(3, 4, 1, 1)}, []string{"ell", "hé", "", "NULL"}},
+		{"length", []arrow.Array{strCol("日本", "", nil, "abc")}, []string{"2", "0", "NULL", "3"}},
+		// the compiled pattern must change with the row's pattern
+		{"like", []arrow.Array{strCol("abc", "abc", "abc", "abc", "a%c", nil), strCol("a%", "a%", "%c", "_b_", `a\%c`, "%")}, []string{"true", "true", "true", "true", "true", "NULL"}},
+		{"like", []arrow.Array{strCol("abc", "abc", "abc"), strCol("b%", "%b", "a_")}, []string{"false", "false", "false"}},
+		{"ilike", []arrow.Array{strCol("ABC", "abc", "Été"), strCol("a%", "%B%", "été")}, []string{"true", "true", "true"}},
+		{"concat_ws", []arrow.Array{strCol(",", nil, "-"), strCol("a", "b", nil), intCol(1, 2, 3)}, []string{"a,1", "NULL", "3"}},
+		{"split_part", []arrow.Array{strCol("a.b.c", "a.b.c", "a.b.c"), strCol(".", ".", "."), intCol(1, -1, 9)}, []string{"a", "c", ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := run(t, ctx, tc.name, nil, tc.cols...)
+			release(tc.cols)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRoundNumericWithNonConstantDigits(t *testing.T) {
+	b := array.NewDecimal128Builder(memory.DefaultAllocator, &arrow.Decimal128Type{Precision: 10, Scale: 3})
+	for _, v := range []int64{1235, -1235, 99999} { // 1.235, -1.235, 99.999
+		b.Append(decimalOf(v))
+	}
+	x := b.NewArray()
+	b.Release()
+	digits := intCol(2, 1, 0)
+	got, err := run(t, context.Background(), "round", nil, x, digits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// PostgreSQL: 1.24, -1.2, 100; sqlgate keeps the column's scale 3
+	if want := "1.240|-1.200|100.000"; strings.Join(got, "|") != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// a constant digit count fixes the result scale as PostgreSQL shows it
+	got, err = run(t, context.Background(), "round", []any{nil, int64(1)}, x, intCol(1, 1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "1.2|-1.2|100.0"; strings.Join(got, "|") != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestNowFamilyReadsTheSessionClock(t *testing.T) {
+	txn := time.Date(2024, 5, 6, 7, 8, 9, 123456000, time.UTC)
+	stmt := txn.Add(time.Second)
+	ctx := WithClock(context.Background(), Clock{TransactionStart: txn, StatementStart: stmt})
+	cases := map[string]string{
+		"now":                   "2024-05-06 07:08:09.123456+00",
+		"current_timestamp":     "2024-05-06 07:08:09.123456+00",
+		"transaction_timestamp": "2024-05-06 07:08:09.123456+00",
+		"statement_timestamp":   "2024-05-06 07:08:10.123456+00",
+		"localtimestamp":        "2024-05-06 07:08:09.123456",
+		"current_date":          "2024-05-06",
+	}
+	for name, want := range cases {
+		f, _, err := Resolve(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.Volatile {
+			t.Errorf("%s must not be constant-folded", name)
+		}
+		out, err := f.Kernel(ctx, memory.DefaultAllocator, nil, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := renderText(out, 1, f.Ret); got != want || out.Len() != 2 {
+			t.Errorf("%s = %q (%d rows), want %q", name, got, out.Len(), want)
+		}
+		out.Release()
+	}
+	// age(x) counts from midnight of the transaction's day
+	got, err := run(t, ctx, "age", nil, tsCol(time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)))
+	if err != nil || got[0] != "5 days" {
+		t.Errorf("age = %v, %v; want 5 days", got, err)
+	}
+}
+
+func tsCol(ts ...time.Time) arrow.Array {
+	b := array.NewTimestampBuilder(memory.DefaultAllocator, &arrow.TimestampType{Unit: arrow.Microsecond})
+	defer b.Release()
+	for _, x := range ts {
+		b.Append(arrow.Timestamp(x.UnixMicro()))
+	}
+	return b.NewArray()
+}
+
+func TestRandomIsVolatileAndInRange(t *testing.T) {
+	f, _, err := Resolve("random", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.Kernel(context.Background(), memory.DefaultAllocator, nil, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Release()
+	vals := out.(*array.Float64).Float64Values()
+	seen := map[float64]bool{}
+	for _, v := range vals {
+		if v < 0 || v >= 1 {
+			t.Fatalf("random() = %v", v)
+		}
+		seen[v] = true
+	}
+	if len(seen) < 990 || !f.Volatile {
+		t.Errorf("%d distinct values of 1000; volatile=%v", len(seen), f.Volatile)
+	}
+}
+
+func TestKernelsRejectMiscastArguments(t *testing.T) {
+	f, _, err := Resolve("lower", []types.T{types.StringType})
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := intCol(1)
+	defer col.Release()
+	_, err = f.Kernel(context.Background(), memory.DefaultAllocator, []arrow.Array{col}, 1)
+	if sqlerr.CodeOf(err) != sqlerr.InternalError {
+		t.Errorf("got %v, want an internal error", err)
+	}
+	_, err = f.Kernel(context.Background(), memory.DefaultAllocator, []arrow.Array{col}, 2)
+	if sqlerr.CodeOf(err) != sqlerr.InternalError {
+		t.Errorf("length mismatch: got %v, want an internal error", err)
+	}
+}

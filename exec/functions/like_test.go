@@ -1,0 +1,46 @@
+package functions
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestLikeFastPathsAgreeWithBacktracking compares the segment matcher and
+// the substring fast paths with the simple backtracking matcher over
+// random patterns and strings (with multibyte characters).
+func TestLikeFastPathsAgreeWithBacktracking(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "b", "é", "日"}
+	patAlphabet := append([]string{"%", "_", `\%`, `\_`}, alphabet...)
+	gen := func(parts []string, max int) string {
+		var b strings.Builder
+		for i := rng.IntN(max + 1); i > 0; i-- {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		return b.String()
+	}
+	for i := 0; i < 20000; i++ {
+		pat := gen(patAlphabet, 6)
+		s := gen(alphabet, 8)
+		lp := compileLike(pat, '\\')
+		got, err := lp.match(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := matchTokens(s, lp.toks)
+		if got != want {
+			t.Fatalf("%q LIKE %q: got %v, backtracking says %v", s, pat, got, want)
+		}
+	}
+}
+
+func TestLikeDanglingEscapeIsLazy(t *testing.T) {
+	lp := compileLike(`ab\`, '\\')
+	if m, err := lp.match("ab"); err != nil || m {
+		t.Errorf("'ab' LIKE 'ab\\': got %v, %v; PostgreSQL says false", m, err)
+	}
+	if _, err := lp.match("abc"); err == nil {
+		t.Errorf("'abc' LIKE 'ab\\' must fail with 22025")
+	}
+}

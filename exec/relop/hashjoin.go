@@ -1,0 +1,1096 @@
+package relop
+
+import (
+	"context"
+	"encoding/binary"
+	"hash/maphash"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// JoinType is the kind of join.
+type JoinType uint8
+
+// The join types. Semi and Anti emit left rows only.
+const (
+	InnerJoin JoinType = iota
+	LeftJoin
+	RightJoin
+	FullJoin
+	SemiJoin
+	AntiJoin
+)
+
+var joinNames = [...]string{"inner", "left", "right", "full", "semi", "anti"}
+
+func (t JoinType) String() string {
+	if int(t) < len(joinNames) {
+		return joinNames[t]
+	}
+	return "join?"
+}
+
+// emitsPairs reports whether the join's output has the right side's columns.
+func (t JoinType) emitsPairs() bool { return t <= FullJoin }
+
+// Residual is an extra join condition, evaluated on joined rows (left
+// columns then right columns); rows where it is not true do not match.
+// exec.Expr satisfies it.
+type Residual interface {
+	Eval(ec *exec.EvalContext, batch arrow.RecordBatch) (arrow.Array, error)
+}
+
+// ResidualFunc adapts a function to Residual.
+type ResidualFunc func(batch arrow.RecordBatch) (arrow.Array, error)
+
+// Eval calls f.
+func (f ResidualFunc) Eval(_ *exec.EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	return f(batch)
+}
+
+// JoinSchema is the output schema of a join of left and right: left's
+// fields, then right's for every type but Semi and Anti, all nullable.
+func JoinSchema(left, right *arrow.Schema, t JoinType) *arrow.Schema {
+	var fs []arrow.Field
+	add := func(s *arrow.Schema) {
+		for _, f := range s.Fields() {
+			f.Nullable = true
+			fs = append(fs, f)
+		}
+	}
+	add(left)
+	if t.emitsPairs() {
+		add(right)
+	}
+	return arrow.NewSchema(fs, nil)
+}
+
+// HashJoin joins Left (the probe side, streamed) with Right (the build
+// side, hashed) on LeftKeys[i] = RightKeys[i]. NULL keys never match. Each
+// key pair must have the same type (the planner casts). With NullAware, an
+// Anti join has NOT IN semantics: an empty build side keeps every left row;
+// otherwise a NULL build key keeps none, and a left row with a NULL key is
+// not kept. (With several keys, a build row with a NULL in any key counts
+// as a NULL key, which is stricter than PostgreSQL's row comparison.)
+//
+// When the build side exceeds the memory limit and SpillDir is set, both
+// sides are hash-partitioned to disk (grace hash join) and joined partition
+// by partition; a partition whose build side still does not fit (a skewed
+// key) is joined in build chunks, each a pass over the probe partition.
+type HashJoin struct {
+	Left, Right         exec.Operator
+	LeftKeys, RightKeys []int
+	Type                JoinType
+	Residual            Residual
+	EC                  *exec.EvalContext
+	NullAware           bool
+	Mem                 *MemoryAccount
+	SpillDir            string
+	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
+	Alloc memory.Allocator
+	// BatchRows is the output batch size (0: 8192).
+	BatchRows int
+
+	out, joined *arrow.Schema
+	started     bool
+	closed      bool
+	hold        holding
+	buildEmpty  bool
+	buildNull   bool
+	spilled     bool
+
+	prober                 *prober
+	buildParts, probeParts *partitions
+	part                   int
+	partBuild              *spillReader
+	partMulti              bool
+	partProbeRows          []bool
+	pending                arrow.RecordBatch
+	cross                  bool // nested loop: every probe row meets every build row
+	multiChunk             int  // partitions joined in several build chunks
+}
+
+func (o *HashJoin) Schema() *arrow.Schema {
+	if o.out == nil {
+		o.out = JoinSchema(o.Left.Schema(), o.Right.Schema(), o.Type)
+	}
+	return o.out
+}
+
+// Spilled reports whether the join partitioned its inputs to disk.
+func (o *HashJoin) Spilled() bool { return o.spilled }
+
+func (o *HashJoin) Close() {
+	if o.closed {
+		return
+	}
+	o.closed = true
+	if o.prober != nil {
+		o.prober.release()
+	}
+	if o.partBuild != nil {
+		o.partBuild.close()
+	}
+	if o.pending != nil {
+		o.pending.Release()
+	}
+	o.buildParts.remove()
+	o.probeParts.remove()
+	o.hold.releaseAll()
+	o.Left.Close()
+	o.Right.Close()
+}
+
+func (o *HashJoin) ec() *exec.EvalContext {
+	if o.EC == nil {
+		o.EC = &exec.EvalContext{Mem: allocOr(o.Alloc)}
+	}
+	return o.EC
+}
+
+func (o *HashJoin) check() error {
+	if o.cross {
+		return nil
+	}
+	if len(o.LeftKeys) != len(o.RightKeys) || len(o.LeftKeys) == 0 {
+		return sqlerr.New(sqlerr.InternalError, "hash join needs as many left keys as right keys (at least one)")
+	}
+	ls, rs := o.Left.Schema(), o.Right.Schema()
+	for i := range o.LeftKeys {
+		l, r := o.LeftKeys[i], o.RightKeys[i]
+		if l < 0 || l >= ls.NumFields() || r < 0 || r >= rs.NumFields() {
+			return sqlerr.New(sqlerr.InternalError, "hash join key column out of range")
+		}
+		lt, rt := ls.Field(l).Type, rs.Field(r).Type
+		if !arrow.TypeEqual(lt, rt) && !(isIntClass(lt) && isIntClass(rt)) {
+			return sqlerr.New(sqlerr.InternalError, "hash join key %d: %s = %s needs a cast", i, lt, rt)
+		}
+	}
+	return nil
+}
+
+func (o *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.closed {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !o.started {
+		o.started = true
+		o.Schema()
+		o.joined = JoinSchema(o.Left.Schema(), o.Right.Schema(), InnerJoin)
+		o.hold = holding{acct: o.Mem}
+		if err := o.check(); err != nil {
+			return nil, err
+		}
+		if err := o.build(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		if o.prober != nil {
+			b, err := o.prober.next(ctx)
+			if err != nil || b != nil {
+				return b, err
+			}
+			done := o.prober
+			o.prober = nil
+			done.release()
+			o.hold.releaseAll()
+			if done.mode == passFinal || o.buildParts == nil {
+				if o.buildParts == nil {
+					return nil, nil
+				}
+				o.part++
+				if err := o.startPartition(ctx); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if err := o.nextChunk(ctx); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if o.buildParts == nil || o.part >= spillFanout {
+			return nil, nil
+		}
+		if err := o.startPartition(ctx); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// build reads the build side into one in-memory table, or partitions both
+// sides when it does not fit.
+func (o *HashJoin) build(ctx context.Context) error {
+	mem := allocOr(o.Alloc)
+	ht := newHashTable(o.Right.Schema(), o.RightKeys)
+	ht.cross = o.cross
+	rows := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			ht.release()
+			return err
+		}
+		b, err := o.Right.Next(ctx)
+		if err != nil {
+			ht.release()
+			return err
+		}
+		if b == nil {
+			break
+		}
+		rows += int(b.NumRows())
+		if o.buildParts != nil {
+			err = o.writePart(mem, o.buildParts, b, o.RightKeys, true)
+			b.Release()
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		before := ht.size()
+		err = ht.add(b)
+		b.Release()
+		if err != nil {
+			ht.release()
+			return err
+		}
+		o.buildNull = o.buildNull || ht.nullKeys
+		if err := o.hold.grow(ht.size() - before); err != nil {
+			if o.SpillDir == "" {
+				ht.release()
+				return err
+			}
+			// switch to grace hash join: partition what we hold and the rest
+			o.hold.force(ht.size() - before)
+			if err := o.startSpill(mem, ht); err != nil {
+				ht.release()
+				return err
+			}
+			ht.release()
+			o.hold.releaseAll()
+			ht = nil
+		}
+	}
+	o.buildEmpty = rows == 0
+	if o.buildParts == nil {
+		ht.finish()
+		o.prober = o.newProber(ht, o.Left, passOnly)
+		return nil
+	}
+	// partition the probe side
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := o.Left.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		err = o.writePart(mem, o.probeParts, b, o.LeftKeys, false)
+		b.Release()
+		if err != nil {
+			return err
+		}
+	}
+	for _, ps := range []*partitions{o.buildParts, o.probeParts} {
+		for _, f := range ps.files {
+			if err := f.finish(); err != nil {
+				return err
+			}
+		}
+	}
+	o.part = 0
+	return o.startPartition(ctx)
+}
+
+func (o *HashJoin) startSpill(mem memory.Allocator, ht *hashTable) error {
+	o.spilled = true
+	seed := maphash.MakeSeed()
+	var err error
+	if o.buildParts, err = newPartitions(o.SpillDir, o.Right.Schema(), mem, seed); err != nil {
+		return err
+	}
+	if o.probeParts, err = newPartitions(o.SpillDir, o.Left.Schema(), mem, seed); err != nil {
+		return err
+	}
+	for _, b := range ht.batches {
+		if err := o.writePart(mem, o.buildParts, b, o.RightKeys, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writePart spreads a batch over partitions by the hash of its keys; rows
+// with a NULL key never match and go to partition 0.
+func (o *HashJoin) writePart(mem memory.Allocator, ps *partitions, b arrow.RecordBatch, keys []int, build bool) error {
+	pk, nulls := partitionKeys(b, keys)
+	if build {
+		for _, isNull := range nulls {
+			o.buildNull = o.buildNull || isNull
+		}
+	}
+	return ps.write(mem, b, pk, nil)
+}
+
+// partitionKeys encodes join keys so that equal values of any integer
+// width hash alike; NULL-keyed rows get an empty key.
+func partitionKeys(b arrow.RecordBatch, keys []int) ([][]byte, []bool) {
+	n := int(b.NumRows())
+	out := make([][]byte, n)
+	nulls := make([]bool, n)
+	for _, k := range keys {
+		col := b.Column(k)
+		if isIntClass(col.DataType()) {
+			get, _ := intClass(col)
+			for i := 0; i < n; i++ {
+				if col.IsNull(i) {
+					nulls[i] = true
+					continue
+				}
+				out[i] = binary.BigEndian.AppendUint64(out[i], uint64(get(i)))
+			}
+			continue
+		}
+		one := make([][]byte, n)
+		if err := encodeColumn(col, false, false, one); err != nil {
+			for i := range one {
+				one[i] = nil
+			}
+		}
+		for i := 0; i < n; i++ {
+			if col.IsNull(i) {
+				nulls[i] = true
+			}
+			out[i] = append(out[i], one[i]...)
+		}
+	}
+	for i := range out {
+		if nulls[i] {
+			out[i] = nil
+		}
+	}
+	return out, nulls
+}
+
+// startPartition begins joining partition o.part (skipping empty ones).
+func (o *HashJoin) startPartition(ctx context.Context) error {
+	for ; o.part < spillFanout; o.part++ {
+		bf, pf := o.buildParts.files[o.part], o.probeParts.files[o.part]
+		if bf.rows == 0 && (pf.rows == 0 || o.Type == InnerJoin || o.Type == RightJoin || o.Type == SemiJoin) {
+			continue
+		}
+		if bf.rows == 0 && pf.rows == 0 {
+			continue
+		}
+		r, err := bf.open()
+		if err != nil {
+			return err
+		}
+		o.partBuild = r
+		o.partMulti = false
+		o.partProbeRows = nil
+		return o.nextChunk(ctx)
+	}
+	return nil
+}
+
+// nextChunk loads as much of the partition's build side as memory allows
+// and starts a pass over its probe side; after the last chunk of a
+// multi-chunk partition it starts the final pass.
+func (o *HashJoin) nextChunk(ctx context.Context) error {
+	if o.partBuild == nil {
+		// the partition's chunks are done
+		if o.partMulti && (o.Type == LeftJoin || o.Type == FullJoin || o.Type == AntiJoin) {
+			src, err := o.probeParts.files[o.part].open()
+			if err != nil {
+				return err
+			}
+			p := o.newProber(nil, &readerOp{r: src, schema: o.Left.Schema()}, passFinal)
+			p.ever = o.partProbeRows
+			o.prober = p
+			return nil
+		}
+		o.part++
+		return o.startPartition(ctx)
+	}
+	ht := newHashTable(o.Right.Schema(), o.RightKeys)
+	for {
+		if err := ctx.Err(); err != nil {
+			ht.release()
+			return err
+		}
+		b, err := o.partBuild.next()
+		if err != nil {
+			ht.release()
+			return err
+		}
+		if b == nil {
+			o.partBuild.close()
+			o.partBuild = nil
+			break
+		}
+		before := ht.size()
+		err = ht.add(b)
+		b.Release()
+		if err != nil {
+			ht.release()
+			return err
+		}
+		if err := o.hold.grow(ht.size() - before); err != nil {
+			// keep at least one batch per chunk so that every pass progresses
+			o.hold.force(ht.size() - before)
+			break
+		}
+	}
+	if o.partBuild != nil && !o.partMulti {
+		o.partMulti = true
+		o.multiChunk++
+	}
+	mode := passOnly
+	if o.partMulti {
+		mode = passChunk
+	}
+	ht.finish()
+	src, err := o.probeParts.files[o.part].open()
+	if err != nil {
+		ht.release()
+		return err
+	}
+	p := o.newProber(ht, &readerOp{r: src, schema: o.Left.Schema()}, mode)
+	if mode == passChunk {
+		p.ever = o.partProbeRows
+		p.keepEver = func(e []bool) { o.partProbeRows = e }
+	}
+	o.prober = p
+	return nil
+}
+
+// readerOp adapts a spill reader to exec.Operator.
+type readerOp struct {
+	r      *spillReader
+	schema *arrow.Schema
+}
+
+func (r *readerOp) Schema() *arrow.Schema { return r.schema }
+func (r *readerOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if r.r == nil {
+		return nil, nil
+	}
+	return r.r.next()
+}
+func (r *readerOp) Close() {
+	if r.r != nil {
+		r.r.close()
+		r.r = nil
+	}
+}
+
+// ---- the build-side hash table ----
+
+type hashTable struct {
+	cross    bool
+	schema   *arrow.Schema
+	keys     []int
+	intKey   bool
+	ints     map[int64]int32
+	strs     map[string]int32
+	batches  []arrow.RecordBatch
+	refs     []rowRef
+	next     []int32 // chain of rows with the same key
+	matched  []bool
+	nullKeys bool
+	held     int64
+	i64      []int64
+}
+
+func newHashTable(schema *arrow.Schema, keys []int) *hashTable {
+	t := &hashTable{schema: schema, keys: keys}
+	if len(keys) == 0 {
+		return t
+	}
+	if len(keys) == 1 && isIntClass(schema.Field(keys[0]).Type) {
+		t.intKey = true
+		t.ints = make(map[int64]int32)
+	} else {
+		t.strs = make(map[string]int32)
+	}
+	return t
+}
+
+func (t *hashTable) size() int64 { return t.held }
+
+func (t *hashTable) release() {
+	if t == nil {
+		return
+	}
+	for _, b := range t.batches {
+		b.Release()
+	}
+	t.batches = nil
+	t.ints, t.strs, t.refs, t.next, t.matched = nil, nil, nil, nil, nil
+}
+
+func (t *hashTable) add(b arrow.RecordBatch) error {
+	n := int(b.NumRows())
+	if n == 0 {
+		return nil
+	}
+	bi := uint32(len(t.batches))
+	b.Retain()
+	t.batches = append(t.batches, b)
+	base := int32(len(t.refs))
+	for i := 0; i < n; i++ {
+		t.refs = append(t.refs, rowRef{bi, uint32(i)})
+		t.next = append(t.next, -1)
+	}
+	t.held += batchBytes(b) + int64(n)*13
+	if t.cross {
+		if base > 0 {
+			t.next[base-1] = base
+		}
+		for i := 0; i < n-1; i++ {
+			t.next[base+int32(i)] = base + int32(i) + 1
+		}
+		return nil
+	}
+	if t.intKey {
+		col := b.Column(t.keys[0])
+		t.i64 = toInt64s(col, t.i64)
+		nulls := col.NullN() > 0
+		for i, v := range t.i64 {
+			if nulls && col.IsNull(i) {
+				t.nullKeys = true
+				continue
+			}
+			row := base + int32(i)
+			if h, ok := t.ints[v]; ok {
+				t.next[row] = h
+			} else {
+				t.held += 40
+			}
+			t.ints[v] = row
+		}
+		return nil
+	}
+	keys, nullRow, err := joinKeys(b, t.keys)
+	if err != nil {
+		return err
+	}
+	for i, k := range keys {
+		if nullRow[i] {
+			t.nullKeys = true
+			continue
+		}
+		row := base + int32(i)
+		if h, ok := t.strs[string(k)]; ok {
+			t.next[row] = h
+		} else {
+			t.held += int64(len(k)) + 56
+		}
+		t.strs[string(k)] = row
+	}
+	return nil
+}
+
+// finish prepares the match flags of the build rows.
+func (t *hashTable) finish() {
+	t.matched = make([]bool, len(t.refs))
+	t.held += int64(len(t.refs))
+}
+
+// joinKeys encodes the join keys of every row and flags rows with a NULL key.
+func joinKeys(b arrow.RecordBatch, keys []int) ([][]byte, []bool, error) {
+	n := int(b.NumRows())
+	cols := b.Columns()
+	ks := ascKeys(keys)
+	bufs, _ := keyBuffers(n, keyWidthHint(cols, ks), nil)
+	if err := encodeKeys(cols, ks, bufs); err != nil {
+		return nil, nil, err
+	}
+	nulls := make([]bool, n)
+	for _, k := range keys {
+		if c := b.Column(k); c.NullN() > 0 {
+			for i := 0; i < n; i++ {
+				if c.IsNull(i) {
+					nulls[i] = true
+				}
+			}
+		}
+	}
+	return bufs, nulls, nil
+}
+
+// ---- probing ----
+
+type passMode uint8
+
+const (
+	passOnly  passMode = iota // the whole build side is in the table
+	passChunk                 // one build chunk of several
+	passFinal                 // after all chunks: emit never-matched probe rows
+)
+
+// prober streams the probe side against one table.
+type prober struct {
+	j    *HashJoin
+	ht   *hashTable
+	src  exec.Operator
+	mode passMode
+
+	batch     arrow.RecordBatch
+	heads     []int32 // first build row of each probe row's chain (-1: none)
+	i         int
+	chain     int32
+	now       []bool // probe rows of the batch matched in this pass
+	seqBase   int
+	ever      []bool // multi-chunk: probe rows matched in any earlier chunk
+	keepEver  func([]bool)
+	queue     []arrow.RecordBatch
+	err       error
+	srcDone   bool
+	rightDone bool
+	rightPos  int
+	pl, pr    []rowRef
+	pb        []int32 // table row of each pair
+}
+
+func (o *HashJoin) newProber(ht *hashTable, src exec.Operator, mode passMode) *prober {
+	return &prober{j: o, ht: ht, src: src, mode: mode, chain: -2}
+}
+
+func (p *prober) release() {
+	if p.batch != nil {
+		p.batch.Release()
+		p.batch = nil
+	}
+	for _, b := range p.queue {
+		b.Release()
+	}
+	p.queue = nil
+	p.ht.release()
+	p.src.Close()
+}
+
+func (p *prober) batchRows() int { return rowsOr(p.j.BatchRows) }
+
+// next returns the pass's next output batch, nil at the end of the pass.
+func (p *prober) next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		if len(p.queue) > 0 {
+			b := p.queue[0]
+			p.queue = p.queue[1:]
+			return b, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if p.srcDone {
+			if !p.rightDone {
+				if err := p.emitUnmatchedBuild(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			return nil, nil
+		}
+		if p.batch == nil {
+			b, err := p.src.Next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if b == nil {
+				p.srcDone = true
+				if p.keepEver != nil {
+					p.keepEver(p.ever)
+				}
+				continue
+			}
+			if b.NumRows() == 0 {
+				b.Release()
+				continue
+			}
+			if err := p.startBatch(b); err != nil {
+				b.Release()
+				return nil, err
+			}
+		}
+		if err := p.step(); err != nil {
+			return nil, err
+		}
+		if p.err != nil {
+			return nil, p.err
+		}
+	}
+}
+
+// startBatch looks up the chain heads of a new probe batch.
+func (p *prober) startBatch(b arrow.RecordBatch) error {
+	p.batch = b
+	n := int(b.NumRows())
+	p.i, p.chain = 0, -2
+	p.now = make([]bool, n)
+	if p.mode == passChunk || p.mode == passFinal {
+		p.ever = grow(p.ever, p.seqBase+n)
+	}
+	if p.mode == passFinal {
+		return nil
+	}
+	p.heads = grow(p.heads[:0], n)[:n]
+	ht := p.ht
+	if ht.cross {
+		h := int32(-1)
+		if len(ht.refs) > 0 {
+			h = 0
+		}
+		for i := range p.heads {
+			p.heads[i] = h
+		}
+		return nil
+	}
+	if ht.intKey {
+		col := b.Column(p.j.LeftKeys[0])
+		ht.i64 = toInt64s(col, ht.i64)
+		nulls := col.NullN() > 0
+		for i, v := range ht.i64 {
+			h, ok := ht.ints[v]
+			if !ok || (nulls && col.IsNull(i)) {
+				h = -1
+			}
+			p.heads[i] = h
+		}
+		return nil
+	}
+	keys, nulls, err := joinKeys(b, p.j.LeftKeys)
+	if err != nil {
+		return err
+	}
+	for i, k := range keys {
+		h, ok := ht.strs[string(k)]
+		if !ok || nulls[i] {
+			h = -1
+		}
+		p.heads[i] = h
+	}
+	return nil
+}
+
+// step produces pairs of the current batch up to one output batch, and
+// the batch's unmatched or semi rows once it is done.
+func (p *prober) step() error {
+	j := p.j
+	n := int(p.batch.NumRows())
+	if p.mode == passFinal {
+		p.finishBatch()
+		return nil
+	}
+	needPairs := j.Type.emitsPairs() || j.Residual != nil
+	if !needPairs {
+		for i := 0; i < n; i++ {
+			p.now[i] = p.heads[i] >= 0
+		}
+		p.i = n
+	} else {
+		p.pl, p.pr, p.pb = p.pl[:0], p.pr[:0], p.pb[:0]
+		limit := p.batchRows()
+		for p.i < n && len(p.pl) < limit {
+			if p.chain == -2 {
+				p.chain = p.heads[p.i]
+			}
+			for p.chain >= 0 && len(p.pl) < limit {
+				p.pl = append(p.pl, rowRef{0, uint32(p.i)})
+				p.pr = append(p.pr, p.ht.refs[p.chain])
+				p.pb = append(p.pb, p.chain)
+				p.chain = p.ht.next[p.chain]
+			}
+			if p.chain < 0 {
+				p.i++
+				p.chain = -2
+			}
+		}
+		if len(p.pl) > 0 {
+			if err := p.emitPairs(); err != nil {
+				return err
+			}
+		}
+	}
+	if p.i >= n {
+		p.finishBatch()
+	}
+	return nil
+}
+
+// emitPairs evaluates the residual on the candidate pairs, records matches
+// and queues the matching pairs for joins that output them.
+func (p *prober) emitPairs() error {
+	j := p.j
+	mem := allocOr(j.Alloc)
+	joined, err := p.pairBatch(mem, j.joined, p.pl, p.pr)
+	if err != nil {
+		return err
+	}
+	keep := make([]bool, len(p.pl))
+	if j.Residual != nil {
+		mask, err := j.Residual.Eval(j.ec(), joined)
+		if err != nil {
+			joined.Release()
+			return err
+		}
+		mb, ok := mask.(*array.Boolean)
+		if !ok {
+			mask.Release()
+			joined.Release()
+			return sqlerr.New(sqlerr.DatatypeMismatch, "join condition must be boolean, not %s", mask.DataType())
+		}
+		for i := range keep {
+			keep[i] = mb.IsValid(i) && mb.Value(i)
+		}
+		mask.Release()
+	} else {
+		for i := range keep {
+			keep[i] = true
+		}
+	}
+	var rows []int
+	for i, k := range keep {
+		if !k {
+			continue
+		}
+		p.now[p.pl[i].r] = true
+		rows = append(rows, i)
+	}
+	// mark build rows matched (refs point into the table's batches)
+	if j.Type == RightJoin || j.Type == FullJoin {
+		for _, i := range rows {
+			p.ht.matched[p.pb[i]] = true
+		}
+	}
+	if !j.Type.emitsPairs() {
+		joined.Release()
+		return nil
+	}
+	if len(rows) == len(keep) {
+		p.queue = append(p.queue, joined)
+		return nil
+	}
+	defer joined.Release()
+	if len(rows) == 0 {
+		return nil
+	}
+	refs := make([]rowRef, len(rows))
+	for k, i := range rows {
+		refs[k] = rowRef{0, uint32(i)}
+	}
+	out, err := gatherBatch(mem, j.out, []arrow.RecordBatch{joined}, refs)
+	if err != nil {
+		return err
+	}
+	p.queue = append(p.queue, out)
+	return nil
+}
+
+// pairBatch builds joined rows: left columns from the probe batch, right
+// columns from the table (nullBatch refs give NULLs).
+func (p *prober) pairBatch(mem memory.Allocator, schema *arrow.Schema, l, r []rowRef) (arrow.RecordBatch, error) {
+	nl := p.batchLeftCols()
+	cols := make([]arrow.Array, 0, schema.NumFields())
+	for c := 0; c < nl; c++ {
+		var src []arrow.Array
+		if p.batch != nil {
+			src = []arrow.Array{p.batch.Column(c)}
+		}
+		a, err := gather(mem, schema.Field(c).Type, src, l)
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
+	for c := nl; c < schema.NumFields(); c++ {
+		var srcs []arrow.Array
+		if p.ht != nil {
+			srcs = make([]arrow.Array, len(p.ht.batches))
+			for i, b := range p.ht.batches {
+				srcs[i] = b.Column(c - nl)
+			}
+		}
+		a, err := gather(mem, schema.Field(c).Type, srcs, r)
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
+	out := array.NewRecordBatch(schema, cols, int64(len(l)))
+	releaseAll(cols)
+	return out, nil
+}
+
+func (p *prober) batchLeftCols() int { return p.j.Left.Schema().NumFields() }
+
+// finishBatch emits the batch's rows that a left, full, semi or anti join
+// outputs on their own, and moves to the next probe batch.
+func (p *prober) finishBatch() {
+	j := p.j
+	n := int(p.batch.NumRows())
+	everAt := func(i int) bool { return p.ever != nil && p.seqBase+i < len(p.ever) && p.ever[p.seqBase+i] }
+	var rows []rowRef
+	switch j.Type {
+	case SemiJoin:
+		if p.mode != passFinal {
+			for i := 0; i < n; i++ {
+				if p.now[i] && !everAt(i) {
+					rows = append(rows, rowRef{0, uint32(i)})
+				}
+			}
+		}
+	case LeftJoin, FullJoin, AntiJoin:
+		if p.mode == passChunk {
+			break
+		}
+		for i := 0; i < n; i++ {
+			matched := p.now[i]
+			if p.mode == passFinal {
+				matched = everAt(i)
+			}
+			if !matched && p.antiKeeps(i) {
+				rows = append(rows, rowRef{0, uint32(i)})
+			}
+		}
+	}
+	if p.mode == passChunk {
+		for i := 0; i < n; i++ {
+			if p.now[i] {
+				p.ever[p.seqBase+i] = true
+			}
+		}
+	}
+	if len(rows) > 0 {
+		p.queueRows(rows)
+	}
+	p.seqBase += n
+	p.batch.Release()
+	p.batch = nil
+}
+
+// antiKeeps applies NOT IN's NULL rules to an unmatched probe row.
+func (p *prober) antiKeeps(i int) bool {
+	j := p.j
+	if j.Type != AntiJoin || !j.NullAware || j.buildEmpty {
+		return true
+	}
+	if j.buildNull {
+		return false
+	}
+	for _, k := range j.LeftKeys {
+		if p.batch.Column(k).IsNull(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// queueRows queues probe rows alone (semi, anti) or with NULLs on the right.
+func (p *prober) queueRows(rows []rowRef) {
+	mem := allocOr(p.j.Alloc)
+	for lo := 0; lo < len(rows); lo += p.batchRows() {
+		part := rows[lo:min(lo+p.batchRows(), len(rows))]
+		var b arrow.RecordBatch
+		var err error
+		if p.j.Type.emitsPairs() {
+			nulls := make([]rowRef, len(part))
+			for i := range nulls {
+				nulls[i] = rowRef{nullBatch, 0}
+			}
+			b, err = p.pairBatch(mem, p.j.out, part, nulls)
+		} else {
+			b, err = gatherBatch(mem, p.j.out, []arrow.RecordBatch{p.batch}, part)
+		}
+		if err != nil {
+			p.err = err
+			return
+		}
+		p.queue = append(p.queue, b)
+	}
+}
+
+// emitUnmatchedBuild queues the table's never-matched rows (right, full).
+func (p *prober) emitUnmatchedBuild() error {
+	j := p.j
+	if p.mode == passFinal || (j.Type != RightJoin && j.Type != FullJoin) || p.ht == nil {
+		p.rightDone = true
+		return nil
+	}
+	var l, r []rowRef
+	for p.rightPos < len(p.ht.refs) && len(r) < p.batchRows() {
+		if !p.ht.matched[p.rightPos] {
+			l = append(l, rowRef{nullBatch, 0})
+			r = append(r, p.ht.refs[p.rightPos])
+		}
+		p.rightPos++
+	}
+	if p.rightPos >= len(p.ht.refs) {
+		p.rightDone = true
+	}
+	if len(r) == 0 {
+		return nil
+	}
+	b, err := p.pairBatch(allocOr(j.Alloc), j.out, l, r)
+	if err != nil {
+		return err
+	}
+	p.queue = append(p.queue, b)
+	return nil
+}
+
+// NestedLoopJoin joins every left row with every right row (the right side
+// is materialised) and keeps the pairs where Cond is true (nil: all pairs,
+// a cross join). All join types are supported; Semi and Anti give EXISTS
+// and NOT EXISTS with non-equality conditions. It does not spill: the right
+// side must fit in Mem.
+type NestedLoopJoin struct {
+	Left, Right exec.Operator
+	Type        JoinType
+	Cond        Residual
+	EC          *exec.EvalContext
+	Mem         *MemoryAccount
+	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
+	Alloc memory.Allocator
+	// BatchRows is the output batch size (0: 8192).
+	BatchRows int
+
+	j *HashJoin
+}
+
+// NewCrossJoin returns the cross product of left and right.
+func NewCrossJoin(left, right exec.Operator, mem *MemoryAccount) *NestedLoopJoin {
+	return &NestedLoopJoin{Left: left, Right: right, Type: InnerJoin, Mem: mem}
+}
+
+func (o *NestedLoopJoin) inner() *HashJoin {
+	if o.j == nil {
+		o.j = &HashJoin{Left: o.Left, Right: o.Right, Type: o.Type, Residual: o.Cond, EC: o.EC, Mem: o.Mem,
+			Alloc: o.Alloc, BatchRows: o.BatchRows, cross: true}
+	}
+	return o.j
+}
+
+func (o *NestedLoopJoin) Schema() *arrow.Schema { return o.inner().Schema() }
+func (o *NestedLoopJoin) Close()                { o.inner().Close() }
+func (o *NestedLoopJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	return o.inner().Next(ctx)
+}

@@ -1,0 +1,183 @@
+package relop
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// join test tables: l(id int, k int, s text, v int) and r(id int, k int, s text, w int)
+var joinTypes = []types.T{types.Int32Type, types.Int32Type, types.StringType, types.Int32Type}
+
+func joinRows(n int, seed uint64, keys int, skew bool, nulls bool) [][]any {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	rows := make([][]any, n)
+	for i := range rows {
+		var k any = rng.IntN(keys)
+		if skew && rng.IntN(10) < 9 {
+			k = 1
+		}
+		if nulls && rng.IntN(12) == 0 {
+			k = nil
+		}
+		var s any = fmt.Sprintf("x%d", rng.IntN(3))
+		if nulls && rng.IntN(15) == 0 {
+			s = nil
+		}
+		rows[i] = []any{i, k, s, rng.IntN(100)}
+	}
+	return rows
+}
+
+type joinCase struct {
+	name      string
+	typ       JoinType
+	lk, rk    []int
+	residual  bool
+	nullAware bool
+	sql       string
+}
+
+func joinCases() []joinCase {
+	var cs []joinCase
+	for _, typ := range []JoinType{InnerJoin, LeftJoin, RightJoin, FullJoin, SemiJoin, AntiJoin} {
+		for _, multi := range []bool{false, true} {
+			for _, res := range []bool{false, true} {
+				lk, rk := []int{1}, []int{1}
+				on := "l.k = r.k"
+				if multi {
+					lk, rk = []int{1, 2}, []int{1, 2}
+					on += " AND l.s = r.s"
+				}
+				if res {
+					on += " AND l.v < r.w"
+				}
+				var sql string
+				switch typ {
+				case SemiJoin:
+					sql = "SELECT l.* FROM l WHERE EXISTS (SELECT 1 FROM r WHERE " + on + ")"
+				case AntiJoin:
+					sql = "SELECT l.* FROM l WHERE NOT EXISTS (SELECT 1 FROM r WHERE " + on + ")"
+				default:
+					sql = fmt.Sprintf("SELECT l.*, r.* FROM l %s JOIN r ON %s", map[JoinType]string{InnerJoin: "INNER", LeftJoin: "LEFT", RightJoin: "RIGHT", FullJoin: "FULL"}[typ], on)
+				}
+				cs = append(cs, joinCase{name: fmt.Sprintf("%s/multi=%v/residual=%v", typ, multi, res), typ: typ, lk: lk, rk: rk, residual: res, sql: sql})
+			}
+		}
+	}
+	cs = append(cs, joinCase{name: "not-in", typ: AntiJoin, lk: []int{1}, rk: []int{1}, nullAware: true, sql: "SELECT l.* FROM l WHERE l.k NOT IN (SELECT k FROM r)"})
+	return cs
+}
+
+// lessVW is l.v < r.w over the joined row (left columns, then right).
+func lessVW() Residual {
+	return &exec.CmpExpr{Op: exec.Lt, L: &exec.ColExpr{Index: 3, T: types.Int32Type}, R: &exec.ColExpr{Index: 7, T: types.Int32Type}}
+}
+
+func runJoin(t testing.TB, l, r [][]any, c joinCase, mem *MemoryAccount, dir string) (*HashJoin, []string, error) {
+	s := schemaOf(joinTypes...)
+	op := &HashJoin{Left: rowsSource(t, s, l, 97), Right: rowsSource(t, s, r, 89), LeftKeys: c.lk, RightKeys: c.rk, Type: c.typ,
+		NullAware: c.nullAware, Mem: mem, SpillDir: dir, BatchRows: 128}
+	if c.residual {
+		op.Residual = lessVW()
+	}
+	got, err := drainErr(op)
+	return op, got, err
+}
+
+func TestHashJoinSpillMatchesInMemory(t *testing.T) {
+	for _, skew := range []bool{false, true} {
+		nl, nr := 1500, 1200
+		if skew { // the hot key's output is |l|*|r|*0.81 rows
+			nl, nr = 300, 200
+		}
+		l := joinRows(nl, 1, 40, skew, true)
+		r := joinRows(nr, 2, 40, skew, true)
+		for _, c := range joinCases() {
+			t.Run(fmt.Sprintf("%s/skew=%v", c.name, skew), func(t *testing.T) {
+				_, want, err := runJoin(t, l, r, c, nil, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				dir := tempDir(t)
+				mem := NewMemoryAccount(4 << 10)
+				op, got, err := runJoin(t, l, r, c, mem, dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				equalRows(t, c.name, sorted(got), sorted(want))
+				if !op.Spilled() {
+					t.Error("no spill under a 4 KiB limit")
+				}
+				if skew && op.multiChunk == 0 {
+					t.Error("the hot key's partition should need several build chunks")
+				}
+				if n := spillFiles(t, dir); n != 0 {
+					t.Errorf("%d spill files left", n)
+				}
+				if mem.Used() != 0 {
+					t.Errorf("account holds %d bytes after Close", mem.Used())
+				}
+			})
+		}
+	}
+}
+
+func TestHashJoinEdgeCases(t *testing.T) {
+	s := schemaOf(joinTypes...)
+	l := [][]any{{1, 1, "a", 1}, {2, nil, "b", 2}, {3, 2, "c", 3}}
+	cases := []struct {
+		name  string
+		right [][]any
+		typ   JoinType
+		na    bool
+		want  []string
+	}{
+		{"not-in-empty-build", nil, AntiJoin, true, []string{"1|1|a|1", "2|NULL|b|2", "3|2|c|3"}},
+		{"not-in-null-build", [][]any{{9, nil, "z", 0}}, AntiJoin, true, nil},
+		{"not-in-plain", [][]any{{9, 1, "z", 0}}, AntiJoin, true, []string{"3|2|c|3"}},
+		{"not-exists-null-build", [][]any{{9, nil, "z", 0}}, AntiJoin, false, []string{"1|1|a|1", "2|NULL|b|2", "3|2|c|3"}},
+		{"null-keys-never-match", [][]any{{9, nil, "z", 0}}, InnerJoin, false, nil},
+		{"full-empty-build", nil, FullJoin, false, []string{"1|1|a|1|NULL|NULL|NULL|NULL", "2|NULL|b|2|NULL|NULL|NULL|NULL", "3|2|c|3|NULL|NULL|NULL|NULL"}},
+		{"right-unmatched", [][]any{{9, 5, "z", 0}, {8, 1, "y", 0}}, RightJoin, false, []string{"1|1|a|1|8|1|y|0", "NULL|NULL|NULL|NULL|9|5|z|0"}},
+	}
+	for _, c := range cases {
+		op := &HashJoin{Left: rowsSource(t, s, l, 2), Right: rowsSource(t, s, c.right, 2), LeftKeys: []int{1}, RightKeys: []int{1}, Type: c.typ, NullAware: c.na}
+		equalRows(t, c.name, sorted(drain(t, op)), sorted(c.want))
+	}
+	// over the limit without a spill directory
+	op := &HashJoin{Left: rowsSource(t, s, l, 2), Right: rowsSource(t, s, joinRows(2000, 3, 10, false, false), 100), LeftKeys: []int{1}, RightKeys: []int{1}, Mem: NewMemoryAccount(1 << 10)}
+	if _, err := drainErr(op); sqlerr.CodeOf(err) != sqlerr.OutOfMemory {
+		t.Fatalf("got %v, want 53200", err)
+	}
+}
+
+func TestNestedLoopJoin(t *testing.T) {
+	s := schemaOf(joinTypes...)
+	l := joinRows(300, 4, 10, false, true)
+	r := joinRows(200, 5, 10, false, true)
+	for _, typ := range []JoinType{InnerJoin, LeftJoin, RightJoin, FullJoin, SemiJoin, AntiJoin} {
+		// k = k AND v < w through a nested loop equals the hash join
+		cond := &exec.LogicExpr{And: true,
+			L: &exec.CmpExpr{Op: exec.Eq, L: &exec.ColExpr{Index: 1, T: types.Int32Type}, R: &exec.ColExpr{Index: 5, T: types.Int32Type}},
+			R: lessVW().(exec.Expr)}
+		nl := &NestedLoopJoin{Left: rowsSource(t, s, l, 64), Right: rowsSource(t, s, r, 64), Type: typ, Cond: cond, BatchRows: 100}
+		_, want, err := runJoin(t, l, r, joinCase{typ: typ, lk: []int{1}, rk: []int{1}, residual: true}, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		equalRows(t, typ.String(), sorted(drain(t, nl)), sorted(want))
+	}
+	cj := NewCrossJoin(rowsSource(t, s, l[:30], 7), rowsSource(t, s, r[:20], 3), nil)
+	if got := drain(t, cj); len(got) != 600 {
+		t.Fatalf("cross join: %d rows, want 600", len(got))
+	}
+	empty := NewCrossJoin(rowsSource(t, s, l[:30], 7), rowsSource(t, s, nil, 3), nil)
+	if got := drain(t, empty); len(got) != 0 {
+		t.Fatalf("cross join with empty side: %d rows", len(got))
+	}
+}

@@ -1,0 +1,547 @@
+package relop
+
+import (
+	"bytes"
+	"container/heap"
+	"context"
+	"math"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
+)
+
+// Sort emits its input ordered by Keys, stably (rows with equal keys keep
+// their input order). Text compares bytewise (C collation); floats in
+// PostgreSQL's order. When Mem refuses to grow and SpillDir is set, the
+// buffered rows are sorted into a run on disk; the runs are merged at the
+// end (external merge sort).
+type Sort struct {
+	Input    exec.Operator
+	Keys     []SortKey
+	Mem      *MemoryAccount
+	SpillDir string
+	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
+	Alloc memory.Allocator
+	// BatchRows is the output batch size (0: 8192).
+	BatchRows int
+
+	started bool
+	closed  bool
+	hold    holding
+	buf     *sortBuffer
+	perm    []uint32
+	pos     int
+	runs    []*spillFile
+	merger  *merger
+}
+
+func (o *Sort) Schema() *arrow.Schema { return o.Input.Schema() }
+
+func allocOr(a memory.Allocator) memory.Allocator {
+	if a == nil {
+		return memory.DefaultAllocator
+	}
+	return a
+}
+
+func rowsOr(n int) int {
+	if n <= 0 {
+		return defaultBatchRows
+	}
+	return n
+}
+
+// Spilled reports whether the sort wrote runs to disk.
+func (o *Sort) Spilled() bool { return len(o.runs) > 0 }
+
+func (o *Sort) Close() {
+	if o.closed {
+		return
+	}
+	o.closed = true
+	if o.buf != nil {
+		o.buf.release()
+	}
+	if o.merger != nil {
+		o.merger.close()
+	}
+	for _, r := range o.runs {
+		r.remove()
+	}
+	o.hold.releaseAll()
+	o.Input.Close()
+}
+
+func (o *Sort) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.closed {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !o.started {
+		o.started = true
+		o.hold = holding{acct: o.Mem}
+		if err := o.consume(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if o.merger != nil {
+		return o.merger.next(ctx)
+	}
+	if o.buf == nil || o.pos >= len(o.perm) {
+		return nil, nil
+	}
+	hi := min(o.pos+rowsOr(o.BatchRows), len(o.perm))
+	out, err := o.buf.gather(allocOr(o.Alloc), o.Schema(), o.perm[o.pos:hi])
+	o.pos = hi
+	return out, err
+}
+
+func (o *Sort) consume(ctx context.Context) error {
+	o.buf = newSortBuffer(o.Input.Schema(), o.Keys)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := o.Input.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		if b.NumRows() == 0 {
+			b.Release()
+			continue
+		}
+		before := o.buf.size()
+		if err := o.buf.add(b); err != nil {
+			b.Release()
+			return err
+		}
+		b.Release()
+		if err := o.hold.grow(o.buf.size() - before); err != nil {
+			if o.SpillDir == "" {
+				return err
+			}
+			o.hold.force(o.buf.size() - before)
+			if err := o.spillRun(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	if len(o.runs) == 0 {
+		o.perm = o.buf.order()
+		return nil
+	}
+	if o.buf.rows() > 0 {
+		if err := o.spillRun(ctx); err != nil {
+			return err
+		}
+	}
+	o.buf.release()
+	o.buf = nil
+	m, err := newMerger(o.runs, o.Keys, allocOr(o.Alloc), rowsOr(o.BatchRows), &o.hold)
+	if err != nil {
+		return err
+	}
+	o.merger = m
+	return nil
+}
+
+// spillRun sorts the buffered rows into a new run file and empties the buffer.
+func (o *Sort) spillRun(ctx context.Context) error {
+	f, err := newSpillFile(o.SpillDir, o.Schema(), allocOr(o.Alloc))
+	if err != nil {
+		return err
+	}
+	o.runs = append(o.runs, f)
+	perm := o.buf.order()
+	for lo := 0; lo < len(perm); lo += defaultBatchRows {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := o.buf.gather(allocOr(o.Alloc), o.Schema(), perm[lo:min(lo+defaultBatchRows, len(perm))])
+		if err != nil {
+			return err
+		}
+		err = f.write(b)
+		b.Release()
+		if err != nil {
+			return err
+		}
+	}
+	if err := f.finish(); err != nil {
+		return err
+	}
+	o.buf.release()
+	o.hold.releaseAll()
+	o.buf = newSortBuffer(o.Schema(), o.Keys)
+	return nil
+}
+
+// sortBuffer holds batches and their rows' sort keys. A single integer or
+// float key is kept as one uint64 per row and radix-sorted; other keys are
+// byte-encoded into one arena and compared with bytes.Compare.
+type sortBuffer struct {
+	schema  *arrow.Schema
+	keys    []SortKey
+	batches []arrow.RecordBatch
+	refs    []rowRef
+	held    int64
+	// fast path
+	fast      bool
+	fastKeys  []uint64
+	nullRows  []uint32
+	nullFirst bool
+	// general path
+	arena []byte
+	offs  []uint32
+}
+
+func newSortBuffer(schema *arrow.Schema, keys []SortKey) *sortBuffer {
+	s := &sortBuffer{schema: schema, keys: keys, offs: []uint32{0}}
+	if len(keys) == 1 && keys[0].Column >= 0 && keys[0].Column < schema.NumFields() {
+		id := schema.Field(keys[0].Column).Type.ID()
+		s.fast = isIntClass(schema.Field(keys[0].Column).Type) || id == arrow.FLOAT32 || id == arrow.FLOAT64
+		s.nullFirst = keys[0].NullsFirst
+	}
+	return s
+}
+
+func (s *sortBuffer) rows() int   { return len(s.refs) }
+func (s *sortBuffer) size() int64 { return s.held }
+
+func (s *sortBuffer) release() {
+	for _, b := range s.batches {
+		b.Release()
+	}
+	s.batches = nil
+	s.refs, s.fastKeys, s.nullRows, s.arena, s.offs = nil, nil, nil, nil, nil
+}
+
+func (s *sortBuffer) add(b arrow.RecordBatch) error {
+	n := int(b.NumRows())
+	bi := uint32(len(s.batches))
+	first := uint32(len(s.refs))
+	if s.fast {
+		col := b.Column(s.keys[0].Column)
+		if err := appendFastKeys(col, s.keys[0].Desc, first, &s.fastKeys, &s.nullRows); err != nil {
+			return err
+		}
+		s.held += int64(n) * 8
+	} else {
+		cols := b.Columns()
+		bufs, _ := keyBuffers(n, keyWidthHint(cols, s.keys), nil)
+		if err := encodeKeys(cols, s.keys, bufs); err != nil {
+			return err
+		}
+		for _, k := range bufs {
+			s.arena = append(s.arena, k...)
+			s.offs = append(s.offs, uint32(len(s.arena)))
+		}
+		s.held += int64(n)*4 + int64(len(s.arena))
+	}
+	b.Retain()
+	s.batches = append(s.batches, b)
+	for i := 0; i < n; i++ {
+		s.refs = append(s.refs, rowRef{bi, uint32(i)})
+	}
+	s.held += batchBytes(b) + int64(n)*8
+	return nil
+}
+
+// appendFastKeys appends one order-preserving uint64 per non-NULL row
+// (row numbers from first), and lists NULL rows apart.
+func appendFastKeys(col arrow.Array, desc bool, first uint32, keys *[]uint64, nulls *[]uint32) error {
+	var flip uint64
+	if desc {
+		flip = math.MaxUint64
+	}
+	n := col.Len()
+	hasNulls := col.NullN() > 0
+	add := func(i int, k uint64) {
+		if hasNulls && col.IsNull(i) {
+			*nulls = append(*nulls, first+uint32(i))
+			*keys = append(*keys, 0)
+			return
+		}
+		*keys = append(*keys, k^flip)
+	}
+	switch x := col.(type) {
+	case *array.Int64:
+		for i, v := range x.Int64Values() {
+			add(i, uint64(v)^(1<<63))
+		}
+	case *array.Int32:
+		for i, v := range x.Int32Values() {
+			add(i, uint64(int64(v))^(1<<63))
+		}
+	case *array.Float64:
+		for i, v := range x.Float64Values() {
+			add(i, floatKey(v))
+		}
+	case *array.Float32:
+		for i, v := range x.Float32Values() {
+			add(i, floatKey(float64(v)))
+		}
+	default:
+		get, _ := intClass(col)
+		for i := 0; i < n; i++ {
+			add(i, uint64(get(i))^(1<<63))
+		}
+	}
+	return nil
+}
+
+// order returns the row numbers in sorted order (stable).
+func (s *sortBuffer) order() []uint32 {
+	n := len(s.refs)
+	if s.fast {
+		isNull := make([]bool, 0)
+		if len(s.nullRows) > 0 {
+			isNull = make([]bool, n)
+			for _, r := range s.nullRows {
+				isNull[r] = true
+			}
+		}
+		pairs := make([]keyRow, 0, n-len(s.nullRows))
+		for i, k := range s.fastKeys {
+			if len(isNull) > 0 && isNull[i] {
+				continue
+			}
+			pairs = append(pairs, keyRow{k, uint32(i)})
+		}
+		radixSort(pairs)
+		out := make([]uint32, 0, n)
+		if s.nullFirst {
+			out = append(out, s.nullRows...)
+		}
+		for _, p := range pairs {
+			out = append(out, p.row)
+		}
+		if !s.nullFirst {
+			out = append(out, s.nullRows...)
+		}
+		return out
+	}
+	perm := make([]uint32, n)
+	for i := range perm {
+		perm[i] = uint32(i)
+	}
+	arena, offs := s.arena, s.offs
+	slices.SortFunc(perm, func(a, b uint32) int {
+		if c := bytes.Compare(arena[offs[a]:offs[a+1]], arena[offs[b]:offs[b+1]]); c != 0 {
+			return c
+		}
+		return int(a) - int(b) // input order breaks ties: stable
+	})
+	return perm
+}
+
+func (s *sortBuffer) gather(mem memory.Allocator, schema *arrow.Schema, rows []uint32) (arrow.RecordBatch, error) {
+	refs := make([]rowRef, len(rows))
+	for i, r := range rows {
+		refs[i] = s.refs[r]
+	}
+	return gatherBatch(mem, schema, s.batches, refs)
+}
+
+type keyRow struct {
+	key uint64
+	row uint32
+}
+
+// radixSort sorts by key with a stable LSD radix sort (8 bits per pass),
+// skipping the passes where every key has the same byte.
+func radixSort(a []keyRow) {
+	if len(a) < 256 {
+		slices.SortStableFunc(a, func(x, y keyRow) int {
+			switch {
+			case x.key < y.key:
+				return -1
+			case x.key > y.key:
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	var counts [8][256]int
+	for _, p := range a {
+		k := p.key
+		for pass := 0; pass < 8; pass++ {
+			counts[pass][byte(k>>(8*pass))]++
+		}
+	}
+	tmp := make([]keyRow, len(a))
+	src, dst := a, tmp
+	for pass := 0; pass < 8; pass++ {
+		c := &counts[pass]
+		if c[byte(a[0].key>>(8*pass))] == len(a) {
+			continue
+		}
+		var offs [256]int
+		sum := 0
+		for i := 0; i < 256; i++ {
+			offs[i] = sum
+			sum += c[i]
+		}
+		shift := uint(8 * pass)
+		for _, p := range src {
+			d := byte(p.key >> shift)
+			dst[offs[d]] = p
+			offs[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
+}
+
+// ---- k-way merge of sorted runs ----
+
+type runCursor struct {
+	idx   int
+	r     *spillReader
+	batch arrow.RecordBatch
+	keys  [][]byte
+	pos   int
+	slot  int // index of batch in the current output's sources, -1 if none
+	bytes int64
+}
+
+type merger struct {
+	runs      []*spillFile
+	cursors   []*runCursor
+	h         cursorHeap
+	keys      []SortKey
+	mem       memory.Allocator
+	batchRows int
+	hold      *holding
+	schema    *arrow.Schema
+}
+
+func newMerger(runs []*spillFile, keys []SortKey, mem memory.Allocator, batchRows int, hold *holding) (*merger, error) {
+	m := &merger{runs: runs, keys: keys, mem: mem, batchRows: batchRows, hold: hold, schema: runs[0].schema}
+	for i, f := range runs {
+		r, err := f.open()
+		if err != nil {
+			m.close()
+			return nil, err
+		}
+		c := &runCursor{idx: i, r: r, slot: -1}
+		m.cursors = append(m.cursors, c)
+		ok, err := m.load(c)
+		if err != nil {
+			m.close()
+			return nil, err
+		}
+		if ok {
+			m.h = append(m.h, c)
+		}
+	}
+	heap.Init(&m.h)
+	return m, nil
+}
+
+// load reads a cursor's next batch; false at the run's end.
+func (m *merger) load(c *runCursor) (bool, error) {
+	if c.batch != nil {
+		c.batch.Release()
+		c.batch = nil
+		m.hold.shrink(c.bytes)
+	}
+	b, err := c.r.next()
+	if err != nil || b == nil {
+		return false, err
+	}
+	keys, err := encodeBatchKeys(b, m.keys)
+	if err != nil {
+		b.Release()
+		return false, err
+	}
+	c.batch, c.keys, c.pos = b, keys, 0
+	// one batch per run is the merge's working set: charged but never refused
+	c.bytes = batchBytes(b)
+	m.hold.force(c.bytes)
+	return true, nil
+}
+
+func (m *merger) next(ctx context.Context) (arrow.RecordBatch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(m.h) == 0 {
+		return nil, nil
+	}
+	var srcs []arrow.RecordBatch
+	var refs []rowRef
+	defer func() {
+		for _, s := range srcs {
+			s.Release()
+		}
+		for _, c := range m.cursors {
+			c.slot = -1
+		}
+	}()
+	for len(refs) < m.batchRows && len(m.h) > 0 {
+		c := m.h[0]
+		if c.slot < 0 {
+			c.slot = len(srcs)
+			c.batch.Retain()
+			srcs = append(srcs, c.batch)
+		}
+		refs = append(refs, rowRef{uint32(c.slot), uint32(c.pos)})
+		c.pos++
+		if c.pos >= int(c.batch.NumRows()) {
+			c.slot = -1
+			ok, err := m.load(c)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				heap.Pop(&m.h)
+				continue
+			}
+		}
+		heap.Fix(&m.h, 0)
+	}
+	return gatherBatch(m.mem, m.schema, srcs, refs)
+}
+
+func (m *merger) close() {
+	for _, c := range m.cursors {
+		if c.batch != nil {
+			c.batch.Release()
+			c.batch = nil
+		}
+		c.r.close()
+	}
+	m.cursors = nil
+	m.h = nil
+}
+
+type cursorHeap []*runCursor
+
+func (h cursorHeap) Len() int { return len(h) }
+func (h cursorHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
+	if c := bytes.Compare(a.keys[a.pos], b.keys[b.pos]); c != 0 {
+		return c < 0
+	}
+	return a.idx < b.idx // earlier runs hold earlier input rows: stable
+}
+func (h cursorHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *cursorHeap) Push(x any)   { *h = append(*h, x.(*runCursor)) }
+func (h *cursorHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

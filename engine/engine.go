@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"log/slog"
+	"os"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -22,6 +23,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Mem allocates Arrow buffers; nil = Go allocator.
 	Mem memory.Allocator
+	// QueryMemoryLimit bounds the bytes one query's operators hold before
+	// they spill (or fail with 53200); 0 = 1 GiB.
+	QueryMemoryLimit int64
+	// SpillDir is where operators spill; "" = the system's temporary directory.
+	SpillDir string
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.
@@ -29,6 +35,7 @@ type Engine struct {
 	store fluss.Store
 	log   *slog.Logger
 	mem   memory.Allocator
+	opts  Options
 	// ddl serialises catalog changes against statements that read the
 	// catalog twice (bind, then open).
 	ddl sync.RWMutex
@@ -36,7 +43,13 @@ type Engine struct {
 
 // New returns an engine over store.
 func New(store fluss.Store, opts Options) *Engine {
-	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem}
+	if opts.QueryMemoryLimit <= 0 {
+		opts.QueryMemoryLimit = 1 << 30
+	}
+	if opts.SpillDir == "" {
+		opts.SpillDir = os.TempDir()
+	}
+	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem, opts: opts}
 	if e.log == nil {
 		e.log = slog.Default()
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
@@ -279,7 +280,8 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return nil, err
 	}
 	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values}
-	rt := &lower.Runtime{Ctx: ctx, Tables: s.eng.store, EC: ec}
+	rt := &lower.Runtime{Ctx: ctx, Tables: s.eng.store, EC: ec,
+		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir}
 	switch b := ps.bound.(type) {
 	case *binder.Query:
 		op, err := lower.Build(rt, ps.plan)

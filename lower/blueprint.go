@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -26,6 +27,10 @@ type Runtime struct {
 	// operator to count batches, rows and time (EXPLAIN ANALYZE).
 	Metrics map[Node]*exec.Metrics
 	parent  *exec.Metrics
+	// Mem counts the memory the query's operators hold against its limit;
+	// SpillDir is where they spill past it.
+	Mem      *relop.MemoryAccount
+	SpillDir string
 }
 
 // Build instantiates n (and its inputs) as running operators, instrumented

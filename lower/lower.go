@@ -65,6 +65,10 @@ func lowerNode(n binder.Node) (Node, error) {
 			v.rows = append(v.rows, row)
 		}
 		return v, nil
+	case *binder.Aggregate:
+		return lowerAggregate(x)
+	case *binder.Join:
+		return lowerJoin(x)
 	case *binder.Filter:
 		in, err := lowerNode(x.Input)
 		if err != nil {

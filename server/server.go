@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -47,7 +48,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open data directory %s: %w", cfg.DataDir, err)
 	}
-	eng := engine.New(store, engine.Options{Logger: log})
+	spill := filepath.Join(cfg.DataDir, "tmp")
+	if err := os.MkdirAll(spill, 0o700); err != nil {
+		store.Close()
+		return nil, fmt.Errorf("create spill directory: %w", err)
+	}
+	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill})
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:        eng,
 		Logger:         log,

@@ -112,6 +112,8 @@ type Statement struct {
 	// Discard is the target of DISCARD: "all", "plans", "sequences", "temp".
 	Discard    string
 	Deallocate *DeallocateStmt
+	// Copy is the COPY statement's details (Kind Copy).
+	Copy *CopyStmt
 
 	input string    // the full input of Parse
 	segs  []segment // rewritten offset -> input offset

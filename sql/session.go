@@ -334,8 +334,7 @@ func parseSession(src string, toks []token, st *Statement) (bool, error) {
 		}
 		return true, p.done()
 	case "COPY":
-		st.Kind = Copy
-		return true, nil
+		return true, parseCopy(src, toks, st)
 	}
 	return false, nil
 }

@@ -233,6 +233,10 @@ func TestKernelsOverVaryingRows(t *testing.T) {
 	}{
 		{"lower", []arrow.Array{strCol("ABC", nil, "ÀÉÎ", "", "MiXeD ß")}, []string{"abc", "NULL", "àéî", "", "mixed ß"}},
 		{"upper", []arrow.Array{strCol("abc", "àéî", nil)}, []string{"ABC", "ÀÉÎ", "NULL"}},
+		// all-ASCII columns take the whole-buffer path
+		{"lower", []arrow.Array{strCol("ABC", nil, "xYz@[`{ 09", "", "A LONGER STRING OF SEVERAL WORDS")}, []string{"abc", "NULL", "xyz@[`{ 09", "", "a longer string of several words"}},
+		{"upper", []arrow.Array{strCol("abc", nil, "xYz@[`{ 09")}, []string{"ABC", "NULL", "XYZ@[`{ 09"}},
+		{"lower", []arrow.Array{array.NewSlice(strCol("SKIP", "ABC", "DeF"), 1, 3)}, []string{"abc", "def"}},
 		{"substr", []arrow.Array{strCol("hello", "héllo", "x", nil), intCol(2, -1, 5, 1), intCol(3, 4, 1, 1)}, []string{"ell", "hé", "", "NULL"}},
 		{"length", []arrow.Array{strCol("日本", "", nil, "abc")}, []string{"2", "0", "NULL", "3"}},
 		// the compiled pattern must change with the row's pattern

@@ -44,3 +44,24 @@ func TestLikeDanglingEscapeIsLazy(t *testing.T) {
 		t.Errorf("'abc' LIKE 'ab\\' must fail with 22025")
 	}
 }
+
+func TestASCIICaseMapMatchesPerByte(t *testing.T) {
+	src := make([]byte, 0, 300)
+	for i := 0; i < 300; i++ {
+		src = append(src, byte(i%128))
+	}
+	for _, upper := range []bool{false, true} {
+		for start := 0; start < 9; start++ { // every alignment and tail length
+			in := src[start:]
+			got := make([]byte, len(in))
+			asciiCaseMap(got, in, upper)
+			want := strings.ToLower(string(in))
+			if upper {
+				want = strings.ToUpper(string(in))
+			}
+			if string(got) != want {
+				t.Fatalf("upper=%v start=%d: got %q, want %q", upper, start, got, want)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package functions
 import (
 	"context"
 	"crypto/md5"
+	"encoding/binary"
 	"encoding/hex"
 	"math"
 	"strings"
@@ -111,7 +112,8 @@ func caseKernel(upper bool) Kernel {
 		b := array.NewStringBuilder(mem)
 		defer b.Release()
 		b.Reserve(n)
-		b.ReserveData(len(s.ValueBytes()))
+		raw, offs := s.ValueBytes(), s.ValueOffsets()
+		b.ReserveData(len(raw))
 		buf := make([]byte, 0, 64)
 		for i := 0; i < n; i++ {
 			if s.IsNull(i) {
@@ -120,22 +122,12 @@ func caseKernel(upper bool) Kernel {
 			}
 			v := s.Value(i)
 			buf = buf[:0]
-			ascii := true
-			for j := 0; j < len(v); j++ {
-				c := v[j]
-				if c >= utf8.RuneSelf {
-					ascii = false
-					break
-				}
-				if upper && 'a' <= c && c <= 'z' {
-					c -= 'a' - 'A'
-				} else if !upper && 'A' <= c && c <= 'Z' {
-					c += 'a' - 'A'
-				}
-				buf = append(buf, c)
-			}
-			if !ascii {
-				buf = buf[:0]
+			buf = buf[:0]
+			vb := raw[offs[i]-offs[0] : offs[i+1]-offs[0]]
+			if isASCII(vb) {
+				buf = append(buf, vb...)
+				asciiCaseMap(buf, vb, upper)
+			} else {
 				for _, r := range v {
 					if upper {
 						r = unicode.ToUpper(r)
@@ -169,21 +161,39 @@ func caseMapASCIIColumn(mem memory.Allocator, s *array.String, upper bool) arrow
 	valBuf := memory.NewResizableBuffer(mem)
 	valBuf.Resize(base + len(vals))
 	out := valBuf.Bytes()
-	lo, hi := byte('A'), byte('Z')
-	if upper {
-		lo, hi = 'a', 'z'
-	}
-	for i, c := range vals {
-		if lo <= c && c <= hi {
-			c ^= 0x20 // ASCII letters differ in case by this one bit
-		}
-		out[base+i] = c
-	}
+	asciiCaseMap(out[base:], vals, upper)
 	bufs := []*memory.Buffer{data.Buffers()[0], data.Buffers()[1], valBuf}
 	res := array.NewData(arrow.BinaryTypes.String, data.Len(), bufs, nil, data.NullN(), 0)
 	valBuf.Release()
 	defer res.Release()
 	return array.MakeFromData(res)
+}
+
+// asciiCaseMap maps the ASCII bytes of src into dst, eight at a time: a
+// byte is a letter to flip when adding (0x80-lo) sets its high bit and
+// adding (0x80-hi-1) does not; ASCII letters differ in case by bit 0x20.
+// All bytes are below 0x80, so no addition carries into the next byte.
+func asciiCaseMap(dst, src []byte, upper bool) {
+	lo, hi := byte('A'), byte('Z')
+	if upper {
+		lo, hi = 'a', 'z'
+	}
+	const ones = 0x0101010101010101
+	addLo := uint64(0x80-lo) * ones
+	addHi := uint64(0x80-hi-1) * ones
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		w := binary.LittleEndian.Uint64(src[i:])
+		mask := (w + addLo) &^ (w + addHi) & 0x8080808080808080
+		binary.LittleEndian.PutUint64(dst[i:], w^(mask>>2))
+	}
+	for ; i < len(src); i++ {
+		c := src[i]
+		if lo <= c && c <= hi {
+			c ^= 0x20
+		}
+		dst[i] = c
+	}
 }
 
 // isASCII reports whether b has no byte >= 0x80, eight bytes at a time.

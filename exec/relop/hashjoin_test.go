@@ -113,7 +113,7 @@ func TestHashJoinSpillMatchesInMemory(t *testing.T) {
 				if !op.Spilled() {
 					t.Error("no spill under a 4 KiB limit")
 				}
-				if skew && op.multiChunk == 0 {
+				if skew && len(c.lk) == 1 && op.multiChunk == 0 {
 					t.Error("the hot key's partition should need several build chunks")
 				}
 				if n := spillFiles(t, dir); n != 0 {

@@ -40,9 +40,8 @@ func TestPostgresOracle(t *testing.T) {
 	t.Run("join", func(t *testing.T) {
 		l := joinRows(400, 31, 30, false, true)
 		r := joinRows(300, 32, 30, false, true)
-		cols := []string{"id int", "k int", "s text", "v int"}
-		pg.load(t, "l", cols, l)
-		pg.load(t, "r", cols, r)
+		pg.load(t, "l", []string{"id int", "k int", "s text", "v int"}, l)
+		pg.load(t, "r", []string{"id int", "k int", "s text", "w int"}, r)
 		for _, c := range joinCases() {
 			t.Run(c.name, func(t *testing.T) {
 				_, got, err := runJoin(t, l, r, c, nil, "")

@@ -1,0 +1,427 @@
+package relop
+
+import (
+	"bytes"
+	"context"
+	"hash/maphash"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Distinct streams the first row of each distinct value of Columns (nil:
+// all columns); NULLs are equal to each other, floats compare as in
+// PostgreSQL. Over the memory limit with a SpillDir, rows of values not
+// yet seen go to hash partitions, each deduplicated afterwards.
+type Distinct struct {
+	Input    exec.Operator
+	Columns  []int
+	Mem      *MemoryAccount
+	SpillDir string
+	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
+	Alloc memory.Allocator
+
+	level    int
+	started  bool
+	closed   bool
+	hold     holding
+	seen     map[string]struct{}
+	parts    *partitions
+	partNext int
+	sub      *Distinct
+	spilled  bool
+}
+
+func (o *Distinct) Schema() *arrow.Schema { return o.Input.Schema() }
+
+// Spilled reports whether rows went to disk.
+func (o *Distinct) Spilled() bool { return o.spilled }
+
+func (o *Distinct) Close() {
+	if o.closed {
+		return
+	}
+	o.closed = true
+	o.seen = nil
+	if o.sub != nil {
+		o.sub.Close()
+	}
+	o.parts.remove()
+	o.hold.releaseAll()
+	o.Input.Close()
+}
+
+func (o *Distinct) keys() []SortKey {
+	cols := o.Columns
+	if cols == nil {
+		cols = make([]int, o.Input.Schema().NumFields())
+		for i := range cols {
+			cols[i] = i
+		}
+	}
+	return ascKeys(cols)
+}
+
+func (o *Distinct) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.closed {
+		return nil, nil
+	}
+	if !o.started {
+		o.started = true
+		o.hold = holding{acct: o.Mem}
+		o.seen = make(map[string]struct{})
+	}
+	mem := allocOr(o.Alloc)
+	keySpec := o.keys()
+	for o.seen != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := o.Input.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			// input done: free the set, then deduplicate the partitions
+			o.seen = nil
+			o.hold.releaseAll()
+			if o.parts != nil {
+				for _, f := range o.parts.files {
+					if err := f.finish(); err != nil {
+						return nil, err
+					}
+				}
+			}
+			break
+		}
+		out, err := o.filter(mem, b, keySpec)
+		b.Release()
+		if err != nil || out != nil {
+			return out, err
+		}
+	}
+	for {
+		if o.sub != nil {
+			b, err := o.sub.Next(ctx)
+			if err != nil || b != nil {
+				return b, err
+			}
+			o.sub.Close()
+			o.sub = nil
+		}
+		if o.parts == nil || o.partNext >= len(o.parts.files) {
+			return nil, nil
+		}
+		f := o.parts.files[o.partNext]
+		o.partNext++
+		if f.rows == 0 {
+			continue
+		}
+		src, err := newSpillSource(f)
+		if err != nil {
+			return nil, err
+		}
+		o.sub = &Distinct{Input: src, Columns: o.Columns, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc, level: o.level + 1}
+	}
+}
+
+// filter returns the batch's rows whose value is new (nil if none).
+func (o *Distinct) filter(mem memory.Allocator, b arrow.RecordBatch, keySpec []SortKey) (arrow.RecordBatch, error) {
+	keys, err := encodeBatchKeys(b, keySpec)
+	if err != nil {
+		return nil, err
+	}
+	var emit []rowRef
+	var spill []int32
+	var grown int64
+	for i, k := range keys {
+		if _, ok := o.seen[string(k)]; ok {
+			continue
+		}
+		if o.parts != nil {
+			spill = append(spill, int32(i))
+			continue
+		}
+		o.seen[string(k)] = struct{}{}
+		grown += int64(len(k)) + 48
+		emit = append(emit, rowRef{0, uint32(i)})
+	}
+	if err := o.hold.grow(grown); err != nil {
+		if o.SpillDir == "" || o.level >= maxSpillDepth {
+			return nil, err
+		}
+		o.hold.force(grown)
+		parts, err := newPartitions(o.SpillDir, o.Schema(), mem, maphash.MakeSeed())
+		if err != nil {
+			return nil, err
+		}
+		o.parts = parts
+		o.spilled = true
+	}
+	if len(spill) > 0 {
+		if err := o.parts.write(mem, b, keys, spill); err != nil {
+			return nil, err
+		}
+	}
+	if len(emit) == 0 {
+		return nil, nil
+	}
+	return gatherBatch(mem, o.Schema(), []arrow.RecordBatch{b}, emit)
+}
+
+// DistinctOn keeps the first row of each run of equal Keys (DISTINCT ON);
+// its input is sorted by Keys first, so the runs are the groups.
+type DistinctOn struct {
+	Input exec.Operator
+	Keys  []int
+	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
+	Alloc memory.Allocator
+
+	last    []byte
+	hasLast bool
+}
+
+func (o *DistinctOn) Schema() *arrow.Schema { return o.Input.Schema() }
+func (o *DistinctOn) Close()                { o.Input.Close() }
+func (o *DistinctOn) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := o.Input.Next(ctx)
+		if err != nil || b == nil {
+			return b, err
+		}
+		keys, err := encodeBatchKeys(b, ascKeys(o.Keys))
+		if err != nil {
+			b.Release()
+			return nil, err
+		}
+		var emit []rowRef
+		for i, k := range keys {
+			if o.hasLast && bytes.Equal(k, o.last) {
+				continue
+			}
+			o.last = append(o.last[:0], k...)
+			o.hasLast = true
+			emit = append(emit, rowRef{0, uint32(i)})
+		}
+		if len(emit) == 0 {
+			b.Release()
+			continue
+		}
+		if len(emit) == int(b.NumRows()) {
+			return b, nil
+		}
+		out, err := gatherBatch(allocOr(o.Alloc), o.Schema(), []arrow.RecordBatch{b}, emit)
+		b.Release()
+		return out, err
+	}
+}
+
+// SetOpKind is UNION, INTERSECT or EXCEPT.
+type SetOpKind uint8
+
+// The set operations.
+const (
+	Union SetOpKind = iota
+	Intersect
+	Except
+)
+
+// SetOp combines two inputs of the same column types with PostgreSQL's
+// duplicate rules: UNION ALL concatenates, UNION removes duplicates,
+// INTERSECT ALL keeps min(m, n) copies of a row that appears m times on the
+// left and n on the right, EXCEPT ALL keeps max(m - n, 0), and the forms
+// without ALL keep one copy of the qualifying rows. NULLs are equal here.
+// The right side's distinct rows with their counts must fit in Mem
+// (UNION's duplicate removal spills like Distinct).
+type SetOp struct {
+	Left, Right exec.Operator
+	Kind        SetOpKind
+	All         bool
+	Mem         *MemoryAccount
+	SpillDir    string
+	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
+	Alloc memory.Allocator
+
+	started bool
+	closed  bool
+	hold    holding
+	union   exec.Operator
+	counts  map[string]int64
+}
+
+func (o *SetOp) Schema() *arrow.Schema { return o.Left.Schema() }
+
+func (o *SetOp) Close() {
+	if o.closed {
+		return
+	}
+	o.closed = true
+	if o.union != nil {
+		o.union.Close() // closes Left and Right through concat
+	} else {
+		o.Left.Close()
+		o.Right.Close()
+	}
+	o.counts = nil
+	o.hold.releaseAll()
+}
+
+func (o *SetOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.closed {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !o.started {
+		o.started = true
+		o.hold = holding{acct: o.Mem}
+		if o.Left.Schema().NumFields() != o.Right.Schema().NumFields() {
+			return nil, sqlerr.New(sqlerr.SyntaxError, "each %s query must have the same number of columns", []string{"UNION", "INTERSECT", "EXCEPT"}[o.Kind])
+		}
+		if o.Kind == Union {
+			o.union = &concat{inputs: []exec.Operator{o.Left, o.Right}}
+			if !o.All {
+				o.union = &Distinct{Input: o.union, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc}
+			}
+		} else if err := o.countRight(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if o.union != nil {
+		return o.union.Next(ctx)
+	}
+	all := ascKeys(allColumns(o.Left.Schema().NumFields()))
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := o.Left.Next(ctx)
+		if err != nil || b == nil {
+			return b, err
+		}
+		keys, err := encodeBatchKeys(b, all)
+		if err != nil {
+			b.Release()
+			return nil, err
+		}
+		var emit []rowRef
+		for i, k := range keys {
+			c, seen := o.counts[string(k)]
+			keep := false
+			switch {
+			case o.Kind == Intersect && o.All:
+				if keep = c > 0; keep {
+					o.counts[string(k)] = c - 1
+				}
+			case o.Kind == Intersect:
+				if keep = c > 0; keep {
+					o.counts[string(k)] = 0 // once
+				}
+			case o.All: // EXCEPT ALL
+				if c > 0 {
+					o.counts[string(k)] = c - 1
+				} else {
+					keep = true
+				}
+			default: // EXCEPT
+				if !seen {
+					keep = true
+					o.counts[string(k)] = 0 // emitted: later copies are dropped
+					if err := o.hold.grow(int64(len(k)) + 56); err != nil {
+						b.Release()
+						return nil, err
+					}
+				}
+			}
+			if keep {
+				emit = append(emit, rowRef{0, uint32(i)})
+			}
+		}
+		if len(emit) == 0 {
+			b.Release()
+			continue
+		}
+		out, err := gatherBatch(allocOr(o.Alloc), o.Schema(), []arrow.RecordBatch{b}, emit)
+		b.Release()
+		return out, err
+	}
+}
+
+func (o *SetOp) countRight(ctx context.Context) error {
+	o.counts = make(map[string]int64)
+	all := ascKeys(allColumns(o.Right.Schema().NumFields()))
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := o.Right.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			return nil
+		}
+		keys, err := encodeBatchKeys(b, all)
+		b.Release()
+		if err != nil {
+			return err
+		}
+		var grown int64
+		for _, k := range keys {
+			c, ok := o.counts[string(k)]
+			if !ok {
+				grown += int64(len(k)) + 56
+			}
+			o.counts[string(k)] = c + 1
+		}
+		if err := o.hold.grow(grown); err != nil {
+			return err
+		}
+	}
+}
+
+func allColumns(n int) []int {
+	cols := make([]int, n)
+	for i := range cols {
+		cols[i] = i
+	}
+	return cols
+}
+
+// concat streams its inputs one after the other (UNION ALL).
+type concat struct {
+	inputs []exec.Operator
+	pos    int
+}
+
+func (c *concat) Schema() *arrow.Schema { return c.inputs[0].Schema() }
+func (c *concat) Close() {
+	for _, in := range c.inputs {
+		in.Close()
+	}
+}
+func (c *concat) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for c.pos < len(c.inputs) {
+		b, err := c.inputs[c.pos].Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b != nil {
+			if c.pos > 0 && !c.inputs[0].Schema().Equal(b.Schema()) {
+				// the right input's column names differ: the left's names win
+				out := arrowWithSchema(c.inputs[0].Schema(), b)
+				b.Release()
+				return out, nil
+			}
+			return b, nil
+		}
+		c.pos++
+	}
+	return nil, nil
+}

@@ -1,0 +1,337 @@
+package lower
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/exec/relop"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// aggregateNode groups the rows of its input. The input is a projection
+// that computes the group keys first, then each aggregate's argument (and
+// FILTER condition, and string_agg separator) as columns.
+type aggregateNode struct {
+	input   Node
+	groupBy []int
+	aggs    []relop.AggSpec
+	out     *arrow.Schema
+	names   []string
+}
+
+func (n *aggregateNode) Schema() *arrow.Schema { return n.out }
+func (n *aggregateNode) Inputs() []Node        { return []Node{n.input} }
+func (n *aggregateNode) Explain() (string, string) {
+	return "aggregate", fmt.Sprintf("keys=%d aggregates=[%s]", len(n.groupBy), strings.Join(n.names, ", "))
+}
+func (n *aggregateNode) Build(rt *Runtime) (exec.Operator, error) {
+	in, err := Build(rt, n.input)
+	if err != nil {
+		return nil, err
+	}
+	return &relop.HashAggregate{Input: in, GroupBy: n.groupBy, Aggs: n.aggs, Out: n.out, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
+}
+
+// lowerAggregate lowers an Aggregate: a projection computing keys and
+// arguments, the hash aggregation, and a cast where the executor's result
+// type differs from the binder's (both follow PostgreSQL; the cast only
+// adjusts representation such as a numeric's scale).
+func lowerAggregate(x *binder.Aggregate) (Node, error) {
+	in, err := lowerNode(x.Input)
+	if err != nil {
+		return nil, err
+	}
+	pre := &projectNode{input: in}
+	var names []string
+	var ts []types.T
+	add := func(e binder.Expr, name string) (int, error) {
+		le, err := lowerExpr(e)
+		if err != nil {
+			return 0, err
+		}
+		pre.exprs = append(pre.exprs, le)
+		names = append(names, name)
+		ts = append(ts, e.Type())
+		return len(pre.exprs) - 1, nil
+	}
+	agg := &aggregateNode{}
+	for i, k := range x.GroupBy {
+		idx, err := add(k, fmt.Sprintf("key%d", i))
+		if err != nil {
+			return nil, err
+		}
+		agg.groupBy = append(agg.groupBy, idx)
+	}
+	for i, call := range x.Aggs {
+		spec := relop.AggSpec{Func: call.Func, Arg: -1, Distinct: call.Distinct, Filter: -1, Sep: -1}
+		if len(call.Args) > 0 {
+			if spec.Arg, err = add(call.Args[0], fmt.Sprintf("arg%d", i)); err != nil {
+				return nil, err
+			}
+		}
+		if call.Func == "string_agg" && len(call.Args) > 1 {
+			if spec.Sep, err = add(call.Args[1], fmt.Sprintf("sep%d", i)); err != nil {
+				return nil, err
+			}
+		}
+		if call.Filter != nil {
+			if spec.Filter, err = add(call.Filter, fmt.Sprintf("filter%d", i)); err != nil {
+				return nil, err
+			}
+		}
+		agg.aggs = append(agg.aggs, spec)
+		agg.names = append(agg.names, call.String())
+	}
+	pre.out = exec.SchemaOf(names, ts)
+	agg.input = pre
+	// The executor's own output types, then a cast to the binder's where they differ.
+	cols := x.Columns()
+	execNames := make([]string, len(cols))
+	execTypes := make([]types.T, len(cols))
+	needCast := false
+	for i, c := range cols {
+		execNames[i] = c.Name
+		if i < len(x.GroupBy) {
+			execTypes[i] = x.GroupBy[i].Type()
+			continue
+		}
+		call := x.Aggs[i-len(x.GroupBy)]
+		var argT types.T
+		if len(call.Args) > 0 {
+			argT = call.Args[0].Type()
+		}
+		t, err := relop.AggResultType(call.Func, argT)
+		if err != nil {
+			return nil, sqlerr.Wrap(err, sqlerr.InternalError, "aggregate %s: %v", call.String(), err)
+		}
+		execTypes[i] = t
+		if !t.Nullable().Equal(c.T.Nullable()) {
+			needCast = true
+		}
+	}
+	agg.out = exec.SchemaOf(execNames, execTypes)
+	if !needCast {
+		return agg, nil
+	}
+	post := &projectNode{input: agg, out: schemaOf(cols)}
+	for i, c := range cols {
+		var e exec.Expr = &exec.ColExpr{Index: i, Name: c.Name, T: execTypes[i]}
+		if !execTypes[i].Nullable().Equal(c.T.Nullable()) {
+			e = &exec.CastExpr{X: e, T: c.T.Nullable()}
+		}
+		post.exprs = append(post.exprs, e)
+	}
+	return post, nil
+}
+
+// joinNode is a hash join on equality keys (or a nested-loop join when
+// there are none) with a residual condition over the joined row.
+type joinNode struct {
+	left, right         Node
+	leftKeys, rightKeys []int
+	typ                 relop.JoinType
+	residual            exec.Expr // nil: none
+	nullAware           bool
+	out                 *arrow.Schema
+}
+
+func (n *joinNode) Schema() *arrow.Schema { return n.out }
+func (n *joinNode) Inputs() []Node        { return []Node{n.left, n.right} }
+func (n *joinNode) Explain() (string, string) {
+	kind := "hash_join"
+	if len(n.leftKeys) == 0 {
+		kind = "nested_loop_join"
+	}
+	d := "type=" + n.typ.String()
+	if len(n.leftKeys) > 0 {
+		d += fmt.Sprintf(" keys=%v=%v", n.leftKeys, n.rightKeys)
+	}
+	if n.residual != nil {
+		d += " cond=" + n.residual.String()
+	}
+	return kind, d
+}
+
+func (n *joinNode) Build(rt *Runtime) (exec.Operator, error) {
+	l, err := Build(rt, n.left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := Build(rt, n.right)
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	var res relop.Residual
+	if n.residual != nil {
+		res = n.residual
+	}
+	if len(n.leftKeys) == 0 {
+		return &relop.NestedLoopJoin{Left: l, Right: r, Type: n.typ, Cond: res, EC: rt.EC, Mem: rt.Mem, Alloc: rt.EC.Mem}, nil
+	}
+	return &relop.HashJoin{Left: l, Right: r, LeftKeys: n.leftKeys, RightKeys: n.rightKeys, Type: n.typ,
+		Residual: res, EC: rt.EC, NullAware: n.nullAware, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
+}
+
+var joinTypes = map[binder.JoinType]relop.JoinType{
+	binder.InnerJoin: relop.InnerJoin, binder.CrossJoin: relop.InnerJoin, binder.LeftJoin: relop.LeftJoin,
+	binder.RightJoin: relop.RightJoin, binder.FullJoin: relop.FullJoin, binder.SemiJoin: relop.SemiJoin,
+	binder.AntiJoin: relop.AntiJoin,
+}
+
+// lowerJoin splits the join condition into equality keys (a left-only
+// expression = a right-only expression) and a residual. Keys that are not
+// plain columns are computed by a projection under each side; the extra
+// columns are projected away above the join.
+func lowerJoin(x *binder.Join) (Node, error) {
+	left, err := lowerNode(x.Left)
+	if err != nil {
+		return nil, err
+	}
+	right, err := lowerNode(x.Right)
+	if err != nil {
+		return nil, err
+	}
+	nl := len(x.Left.Columns())
+	nr := len(x.Right.Columns())
+	var lkeys, rkeys []binder.Expr
+	var rest []binder.Expr
+	if x.Cond != nil {
+		for _, c := range conjuncts(x.Cond) {
+			if l, r, ok := equiKey(c, nl); ok {
+				lkeys, rkeys = append(lkeys, l), append(rkeys, r)
+				continue
+			}
+			rest = append(rest, c)
+		}
+	}
+	j := &joinNode{typ: joinTypes[x.Type], nullAware: x.NullAware}
+	// Key columns: plain columns are used in place; others are appended.
+	lextra, rextra := 0, 0
+	leftP, rightP := &projectNode{input: left}, &projectNode{input: right}
+	identity := func(p *projectNode, cols []binder.Column) {
+		for i, c := range cols {
+			p.exprs = append(p.exprs, &exec.ColExpr{Index: i, Name: c.Name, T: c.T})
+		}
+	}
+	identity(leftP, x.Left.Columns())
+	identity(rightP, x.Right.Columns())
+	for i := range lkeys {
+		li, err := keyColumn(lkeys[i], leftP, 0, &lextra)
+		if err != nil {
+			return nil, err
+		}
+		ri, err := keyColumn(rkeys[i], rightP, nl, &rextra)
+		if err != nil {
+			return nil, err
+		}
+		j.leftKeys, j.rightKeys = append(j.leftKeys, li), append(j.rightKeys, ri)
+	}
+	j.left, j.right = left, right
+	if lextra > 0 {
+		leftP.out = schemaFromExprs(leftP.exprs, "lk")
+		j.left = leftP
+	}
+	if rextra > 0 {
+		rightP.out = schemaFromExprs(rightP.exprs, "rk")
+		j.right = rightP
+	}
+	// The residual sees left columns (with extras) then right columns (with extras).
+	if len(rest) > 0 {
+		var cond binder.Expr = rest[0]
+		for _, c := range rest[1:] {
+			cond = &binder.BinaryOp{Op: binder.OpAnd, L: cond, R: c, T: types.BoolType}
+		}
+		remap := map[int]int{}
+		for i := 0; i < nl+nr; i++ {
+			remap[i] = i
+			if i >= nl {
+				remap[i] = i + lextra
+			}
+		}
+		if j.residual, err = lowerExpr(remapColumns(cond, remap)); err != nil {
+			return nil, err
+		}
+	}
+	j.out = relop.JoinSchema(j.left.Schema(), j.right.Schema(), j.typ)
+	if lextra == 0 && rextra == 0 {
+		j.out = schemaOf(x.Columns())
+		return j, nil
+	}
+	// Drop the computed key columns again.
+	cols := x.Columns()
+	drop := &projectNode{input: j, out: schemaOf(cols)}
+	for i, c := range cols {
+		src := i
+		if i >= nl {
+			src = i + lextra
+		}
+		drop.exprs = append(drop.exprs, &exec.ColExpr{Index: src, Name: c.Name, T: c.T})
+	}
+	return drop, nil
+}
+
+func schemaFromExprs(es []exec.Expr, prefix string) *arrow.Schema {
+	names := make([]string, len(es))
+	ts := make([]types.T, len(es))
+	for i, e := range es {
+		names[i] = fmt.Sprintf("%s%d", prefix, i)
+		ts[i] = e.Type()
+	}
+	return exec.SchemaOf(names, ts)
+}
+
+// keyColumn returns the column of p holding key e (offset: the index of
+// p's first column in the join's combined numbering).
+func keyColumn(e binder.Expr, p *projectNode, offset int, extra *int) (int, error) {
+	if c, ok := e.(*binder.ColumnRef); ok {
+		return c.Index - offset, nil
+	}
+	remap := map[int]int{}
+	binder.Walk(e, func(x binder.Expr) {
+		if c, ok := x.(*binder.ColumnRef); ok {
+			remap[c.Index] = c.Index - offset
+		}
+	})
+	le, err := lowerExpr(remapColumns(e, remap))
+	if err != nil {
+		return 0, err
+	}
+	p.exprs = append(p.exprs, le)
+	*extra++
+	return len(p.exprs) - 1, nil
+}
+
+// equiKey matches l = r where l reads only left columns (< nl) and r only
+// right columns, or the mirror image.
+func equiKey(c binder.Expr, nl int) (binder.Expr, binder.Expr, bool) {
+	b, ok := c.(*binder.BinaryOp)
+	if !ok || b.Op != binder.OpEq {
+		return nil, nil, false
+	}
+	side := func(e binder.Expr) int { // 1 left, 2 right, 3 both, 0 none
+		s := 0
+		binder.Walk(e, func(x binder.Expr) {
+			if col, ok := x.(*binder.ColumnRef); ok {
+				if col.Index < nl {
+					s |= 1
+				} else {
+					s |= 2
+				}
+			}
+		})
+		return s
+	}
+	ls, rs := side(b.L), side(b.R)
+	switch {
+	case ls == 1 && rs == 2:
+		return b.L, b.R, true
+	case ls == 2 && rs == 1:
+		return b.R, b.L, true
+	}
+	return nil, nil, false
+}

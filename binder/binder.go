@@ -45,6 +45,12 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 			return nil, err
 		}
 		return &Query{Plan: b.finishParams(plan), params: b.params}, nil
+	case *ast.SetOprStmt:
+		plan, err := b.bindSetOpr(node)
+		if err != nil {
+			return nil, err
+		}
+		return &Query{Plan: b.finishParams(plan), params: b.params}, nil
 	case *ast.InsertStmt:
 		return b.bindInsert(node)
 	case *ast.UpdateStmt:

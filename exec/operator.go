@@ -179,3 +179,10 @@ func (o *Limit) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return out, nil
 	}
 }
+
+// SortKey orders by one input column.
+type SortKey struct {
+	Column     int
+	Desc       bool
+	NullsFirst bool
+}

@@ -97,12 +97,6 @@ type projectNode struct {
 	out   *arrow.Schema
 }
 
-type sortNode struct {
-	input Node
-	keys  []exec.SortKey
-	names []string
-}
-
 type limitNode struct {
 	input         Node
 	count, offset exec.Expr
@@ -113,7 +107,6 @@ func (n *lookupNode) Schema() *arrow.Schema  { return n.out }
 func (n *valuesNode) Schema() *arrow.Schema  { return n.out }
 func (n *filterNode) Schema() *arrow.Schema  { return n.input.Schema() }
 func (n *projectNode) Schema() *arrow.Schema { return n.out }
-func (n *sortNode) Schema() *arrow.Schema    { return n.input.Schema() }
 func (n *limitNode) Schema() *arrow.Schema   { return n.input.Schema() }
 
 func (n *scanNode) Inputs() []Node    { return nil }
@@ -121,7 +114,6 @@ func (n *lookupNode) Inputs() []Node  { return nil }
 func (n *valuesNode) Inputs() []Node  { return nil }
 func (n *filterNode) Inputs() []Node  { return []Node{n.input} }
 func (n *projectNode) Inputs() []Node { return []Node{n.input} }
-func (n *sortNode) Inputs() []Node    { return []Node{n.input} }
 func (n *limitNode) Inputs() []Node   { return []Node{n.input} }
 
 func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -158,14 +150,6 @@ func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
 		return nil, err
 	}
 	return &exec.Project{EC: rt.EC, Input: in, Exprs: n.exprs, Out: n.out}, nil
-}
-
-func (n *sortNode) Build(rt *Runtime) (exec.Operator, error) {
-	in, err := Build(rt, n.input)
-	if err != nil {
-		return nil, err
-	}
-	return &exec.Sort{EC: rt.EC, Input: in, Keys: n.keys}, nil
 }
 
 func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -219,16 +203,6 @@ func (n *projectNode) Explain() (string, string) {
 		parts[i] = e.String() + " AS " + n.out.Field(i).Name
 	}
 	return "projection", strings.Join(parts, ", ")
-}
-func (n *sortNode) Explain() (string, string) {
-	parts := make([]string, len(n.keys))
-	for i, k := range n.keys {
-		parts[i] = n.names[i]
-		if k.Desc {
-			parts[i] += " DESC"
-		}
-	}
-	return "sort", strings.Join(parts, ", ")
 }
 func (n *limitNode) Explain() (string, string) {
 	d := ""

@@ -69,6 +69,22 @@ func lowerNode(n binder.Node) (Node, error) {
 		return lowerAggregate(x)
 	case *binder.Join:
 		return lowerJoin(x)
+	case *binder.Distinct:
+		in, err := lowerNode(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &distinctNode{input: in}, nil
+	case *binder.SetOp:
+		l, err := lowerNode(x.Left)
+		if err != nil {
+			return nil, err
+		}
+		r, err := lowerNode(x.Right)
+		if err != nil {
+			return nil, err
+		}
+		return &setOpNode{left: l, right: r, kind: setOpKinds[x.Kind], all: x.All, name: x.Kind.String(), out: schemaOf(x.Columns())}, nil
 	case *binder.Filter:
 		in, err := lowerNode(x.Input)
 		if err != nil {
@@ -114,6 +130,13 @@ func lowerNode(n binder.Node) (Node, error) {
 			return nil, err
 		}
 		l := &limitNode{input: in}
+		// LIMIT n directly over a sort: keep only the first n (+ offset) rows.
+		if s, ok := in.(*sortNode); ok && s.topN == 0 {
+			if n, ok := constInt(x.Count); ok && n > 0 {
+				off, _ := constInt(x.Offset)
+				s.topN = n + max(off, 0)
+			}
+		}
 		if x.Count != nil {
 			if l.count, err = lowerExpr(x.Count); err != nil {
 				return nil, err
@@ -240,4 +263,24 @@ func planNodeName(n binder.Node) string {
 		return "SELECT DISTINCT"
 	}
 	return fmt.Sprintf("plan node %T", n)
+}
+
+// constInt reads a constant integer expression (nil: absent).
+func constInt(e binder.Expr) (int64, bool) {
+	if e == nil {
+		return 0, true
+	}
+	for {
+		c, ok := e.(*binder.Cast)
+		if !ok {
+			break
+		}
+		e = c.X
+	}
+	if c, ok := e.(*binder.Const); ok {
+		if v, ok := c.Value.(int64); ok {
+			return v, true
+		}
+	}
+	return 0, false
 }

@@ -1,7 +1,10 @@
 package lower
 
 import (
+	"context"
+
 	"fmt"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -334,4 +337,111 @@ func equiKey(c binder.Expr, nl int) (binder.Expr, binder.Expr, bool) {
 		return b.R, b.L, true
 	}
 	return nil, nil, false
+}
+
+// distinctNode removes duplicate rows.
+type distinctNode struct{ input Node }
+
+func (n *distinctNode) Schema() *arrow.Schema     { return n.input.Schema() }
+func (n *distinctNode) Inputs() []Node            { return []Node{n.input} }
+func (n *distinctNode) Explain() (string, string) { return "distinct", "" }
+func (n *distinctNode) Build(rt *Runtime) (exec.Operator, error) {
+	in, err := Build(rt, n.input)
+	if err != nil {
+		return nil, err
+	}
+	return &relop.Distinct{Input: in, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
+}
+
+// setOpNode is UNION / INTERSECT / EXCEPT [ALL].
+type setOpNode struct {
+	left, right Node
+	kind        relop.SetOpKind
+	all         bool
+	name        string
+	out         *arrow.Schema
+}
+
+func (n *setOpNode) Schema() *arrow.Schema { return n.out }
+func (n *setOpNode) Inputs() []Node        { return []Node{n.left, n.right} }
+func (n *setOpNode) Explain() (string, string) {
+	if n.all {
+		return "set_operation", n.name + " ALL"
+	}
+	return "set_operation", n.name
+}
+func (n *setOpNode) Build(rt *Runtime) (exec.Operator, error) {
+	l, err := Build(rt, n.left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := Build(rt, n.right)
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	return &relabelOp{Operator: &relop.SetOp{Left: l, Right: r, Kind: n.kind, All: n.all, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, out: n.out}, nil
+}
+
+var setOpKinds = map[binder.SetOpKind]relop.SetOpKind{binder.Union: relop.Union, binder.Intersect: relop.Intersect, binder.Except: relop.Except}
+
+// sortNode sorts with the spilling sort, or keeps only the first limit rows
+// (top-N) when a LIMIT sits directly above it.
+type sortNode struct {
+	input Node
+	keys  []exec.SortKey
+	names []string
+	// topN, when > 0, is LIMIT + OFFSET of the limit above.
+	topN int64
+}
+
+func (n *sortNode) Schema() *arrow.Schema { return n.input.Schema() }
+func (n *sortNode) Inputs() []Node        { return []Node{n.input} }
+func (n *sortNode) Explain() (string, string) {
+	parts := make([]string, len(n.keys))
+	for i, k := range n.keys {
+		parts[i] = n.names[i]
+		if k.Desc {
+			parts[i] += " DESC"
+		}
+		if k.NullsFirst != k.Desc {
+			if k.NullsFirst {
+				parts[i] += " NULLS FIRST"
+			} else {
+				parts[i] += " NULLS LAST"
+			}
+		}
+	}
+	if n.topN > 0 {
+		return "top_n", fmt.Sprintf("n=%d keys=%s", n.topN, strings.Join(parts, ", "))
+	}
+	return "sort", strings.Join(parts, ", ")
+}
+func (n *sortNode) Build(rt *Runtime) (exec.Operator, error) {
+	in, err := Build(rt, n.input)
+	if err != nil {
+		return nil, err
+	}
+	if n.topN > 0 {
+		return &relop.TopN{Input: in, Keys: n.keys, N: n.topN, Mem: rt.Mem, Alloc: rt.EC.Mem}, nil
+	}
+	return &relop.Sort{Input: in, Keys: n.keys, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
+}
+
+// relabelOp gives an operator's batches the blueprint's schema (names may
+// differ; types are the same).
+type relabelOp struct {
+	exec.Operator
+	out *arrow.Schema
+}
+
+func (o *relabelOp) Schema() *arrow.Schema { return o.out }
+func (o *relabelOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	b, err := o.Operator.Next(ctx)
+	if err != nil || b == nil {
+		return b, err
+	}
+	out := array.NewRecordBatch(o.out, b.Columns(), b.NumRows())
+	b.Release()
+	return out, nil
 }

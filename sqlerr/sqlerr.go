@@ -56,6 +56,7 @@ const (
 	IndeterminateDatatype         Code = "42P18"
 	ProtocolViolation             Code = "08P01"
 	ConnectionException           Code = "08000"
+	ConnectionFailure             Code = "08006"
 	TooManyConnections            Code = "53300"
 	OutOfMemory                   Code = "53200"
 	DiskFull                      Code = "53100"

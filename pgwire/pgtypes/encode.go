@@ -469,8 +469,10 @@ func (e *stringEncoder) reset(arr arrow.Array) error {
 }
 
 func (e *stringEncoder) appendValue(dst []byte, row int) []byte {
+	// ValueBytes starts at the first value of a sliced array, so offsets
+	// are taken relative to offs[0].
 	offs := e.arr.ValueOffsets()
-	v := e.arr.ValueBytes()[offs[row]:offs[row+1]]
+	v := e.arr.ValueBytes()[offs[row]-offs[0] : offs[row+1]-offs[0]]
 	if e.padTo > 0 {
 		// bpchar output is blank-padded to its declared length in characters.
 		if n := utf8.RuneCount(v); n < e.padTo {

@@ -1,0 +1,174 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// SetOpKind is UNION, INTERSECT or EXCEPT.
+type SetOpKind uint8
+
+// The set operations.
+const (
+	Union SetOpKind = iota
+	Intersect
+	Except
+)
+
+var setOpNames = [...]string{"UNION", "INTERSECT", "EXCEPT"}
+
+func (k SetOpKind) String() string { return setOpNames[k] }
+
+// SetOp combines two inputs with the same column types; without All the
+// result has no duplicates.
+type SetOp struct {
+	Left, Right Node
+	Kind        SetOpKind
+	All         bool
+	cols        []Column
+}
+
+func (n *SetOp) Columns() []Column { return n.cols }
+func (n *SetOp) Children() []Node  { return []Node{n.Left, n.Right} }
+
+// bindSetOpr binds a chain of UNION / INTERSECT / EXCEPT, then its ORDER BY
+// (output columns only) and LIMIT. Column types are resolved per column as
+// PostgreSQL's UNION resolution does; names come from the first query.
+func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
+	if st.With != nil {
+		return nil, sqlerr.NotSupported("WITH")
+	}
+	n, err := b.bindSetOprList(st.SelectList)
+	if err != nil {
+		return nil, err
+	}
+	if st.OrderBy != nil {
+		if n, err = b.bindSetOpOrder(n, st.OrderBy); err != nil {
+			return nil, err
+		}
+	}
+	if st.Limit != nil {
+		if n, err = b.bindLimit(n, st.Limit); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+func (b *binder) bindSetOprList(list *ast.SetOprSelectList) (Node, error) {
+	if list.OrderBy != nil || list.Limit != nil {
+		return nil, sqlerr.NotSupported("ORDER BY or LIMIT inside a parenthesised set operation")
+	}
+	var acc Node
+	for _, sel := range list.Selects {
+		var (
+			n   Node
+			err error
+			op  *ast.SetOprType
+		)
+		switch x := sel.(type) {
+		case *ast.SelectStmt:
+			op = x.AfterSetOperator
+			n, err = b.bindSelect(x)
+		case *ast.SetOprSelectList:
+			op = x.AfterSetOperator
+			n, err = b.bindSetOprList(x)
+		default:
+			return nil, sqlerr.NotSupported("this set operation operand")
+		}
+		if err != nil {
+			return nil, err
+		}
+		if acc == nil {
+			acc = n
+			continue
+		}
+		kind, all := Union, false
+		if op != nil {
+			switch *op {
+			case ast.UnionAll:
+				all = true
+			case ast.Except:
+				kind = Except
+			case ast.ExceptAll:
+				kind, all = Except, true
+			case ast.Intersect:
+				kind = Intersect
+			case ast.IntersectAll:
+				kind, all = Intersect, true
+			}
+		}
+		if acc, err = b.makeSetOp(acc, n, kind, all); err != nil {
+			return nil, err
+		}
+	}
+	return acc, nil
+}
+
+func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
+	lc, rc := l.Columns(), r.Columns()
+	if len(lc) != len(rc) {
+		return nil, sqlerr.New(sqlerr.SyntaxError, "each %s query must have the same number of columns", kind)
+	}
+	ts := make([]types.T, len(lc))
+	needL, needR := false, false
+	for i := range lc {
+		t, ok := commonType(lc[i].T, rc[i].T)
+		if isUnknown(lc[i].T) && isUnknown(rc[i].T) {
+			t, ok = types.StringType, true
+		}
+		if !ok {
+			return nil, sqlerr.New(sqlerr.DatatypeMismatch, "%s types %s and %s cannot be matched", kind, lc[i].T.PGName(), rc[i].T.PGName())
+		}
+		if t.Kind == types.Int8 {
+			t = types.Int16Type
+		}
+		ts[i] = t.Nullable()
+		needL = needL || !lc[i].T.Nullable().Equal(ts[i])
+		needR = needR || !rc[i].T.Nullable().Equal(ts[i])
+	}
+	conv := func(n Node, cols []Column) Node {
+		p := &Project{Input: n}
+		for i, c := range cols {
+			p.Exprs = append(p.Exprs, b.castTo(&ColumnRef{Index: i, Name: c.Name, T: c.T}, ts[i]))
+			p.Cols = append(p.Cols, Column{Name: lc[i].Name, T: ts[i]})
+		}
+		return p
+	}
+	if needL {
+		l = conv(l, lc)
+	}
+	if needR {
+		r = conv(r, rc)
+	}
+	out := &SetOp{Left: l, Right: r, Kind: kind, All: all}
+	for i, c := range lc {
+		out.cols = append(out.cols, Column{Name: c.Name, T: ts[i]})
+	}
+	return out, nil
+}
+
+// bindSetOpOrder orders a set operation's result by output columns
+// (ordinals or names), the only keys PostgreSQL allows there.
+func (b *binder) bindSetOpOrder(n Node, ob *ast.OrderByClause) (Node, error) {
+	cols := n.Columns()
+	proj := &Project{Input: n}
+	for i, c := range cols {
+		proj.Exprs = append(proj.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
+		proj.Cols = append(proj.Cols, c)
+	}
+	s := &Sort{Input: n}
+	for _, item := range ob.Items {
+		idx, err := b.orderKeyColumn(proj, item.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if idx < 0 {
+			return nil, b.errAt(item.Expr, sqlerr.New(sqlerr.FeatureNotSupported, "ORDER BY on a UNION/INTERSECT/EXCEPT result is only supported on result columns"))
+		}
+		c := cols[idx]
+		s.Keys = append(s.Keys, SortKey{Expr: &ColumnRef{Index: idx, Name: c.Name, T: c.T}, Desc: item.Desc, NullsFirst: item.Desc})
+	}
+	return s, nil
+}

@@ -204,6 +204,17 @@ func MapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 			c.Else = el
 		}
 		return c, nil
+	case *FuncCall:
+		c := *x
+		c.Args = make([]Expr, len(x.Args))
+		for i, a := range x.Args {
+			y, err := fn(a)
+			if err != nil {
+				return nil, err
+			}
+			c.Args[i] = y
+		}
+		return &c, nil
 	case *Coalesce:
 		c := &Coalesce{T: x.T}
 		for _, a := range x.Args {

@@ -82,6 +82,12 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		return b.bindExpr(s, e)
 	case *ast.CaseExpr:
 		return b.bindCase(s, n)
+	case *ast.TimeUnitExpr:
+		// EXTRACT(field FROM x) / date_trunc-style units reach us as a
+		// TiDB time unit; the library takes the field as text.
+		return &Const{Value: strings.ToLower(n.Unit.String()), T: types.UnknownType}, nil
+	case *ast.PatternLikeOrIlikeExpr:
+		return b.bindLike(s, n)
 	case *ast.FuncCallExpr:
 		if e, ok, err := b.bindConditionalFunc(s, n); ok {
 			return e, err

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -37,12 +38,61 @@ func (b *binder) bindFunc(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 		}
 		args[i] = e
 	}
-	names := make([]string, len(args))
-	for i, a := range args {
-		names[i] = a.Type().PGName()
+	return b.callFunction(n, name, args)
+}
+
+// FuncCall calls a scalar function of the library (exec/functions), whose
+// overload the binder resolved; Kernel is that overload bound to the
+// argument types.
+type FuncCall struct {
+	Name     string
+	Args     []Expr
+	T        types.T
+	Volatile bool
+	Kernel   functions.Kernel
+}
+
+func (e *FuncCall) Type() types.T { return e.T }
+func (e *FuncCall) String() string {
+	parts := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		parts[i] = a.String()
 	}
-	return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, joinComma(names)).
-		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+	return e.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// callFunction resolves name(args) with PostgreSQL's function resolution
+// and converts each argument to the chosen overload's type.
+func (b *binder) callFunction(n ast.Node, name string, args []Expr) (Expr, error) {
+	argTypes := make([]types.T, len(args))
+	for i, a := range args {
+		argTypes[i] = a.Type()
+		if argTypes[i].Kind == types.Null {
+			argTypes[i] = types.UnknownType
+		}
+	}
+	f, want, err := functions.Resolve(name, argTypes)
+	if err != nil {
+		if se := sqlerr.As(err); se != nil {
+			return nil, b.errAt(n, se)
+		}
+		return nil, err
+	}
+	consts := make([]any, len(args))
+	for i := range args {
+		if isUnknown(args[i].Type()) {
+			if args[i], err = b.coerceUnknown(n, args[i], want[i]); err != nil {
+				return nil, err
+			}
+		} else {
+			args[i] = b.castTo(args[i], want[i])
+		}
+		if c, ok := args[i].(*Const); ok {
+			consts[i] = c.Value
+		}
+	}
+	ret, kernel := f.Bind(want, consts)
+	return &FuncCall{Name: f.Name, Args: args, T: ret, Volatile: f.Volatile, Kernel: kernel}, nil
 }
 
 func joinComma(s []string) string {
@@ -325,4 +375,33 @@ func (b *binder) makeConcat(n ast.Node, l, r Expr) (Expr, error) {
 		return nil, err
 	}
 	return &BinaryOp{Op: OpConcat, L: l, R: r, T: types.StringType}, nil
+}
+
+// bindLike binds x [NOT] LIKE|ILIKE pattern [ESCAPE e] as the like/ilike
+// functions of the library (which implement PostgreSQL's escape rules).
+func (b *binder) bindLike(s *scope, n *ast.PatternLikeOrIlikeExpr) (Expr, error) {
+	x, err := b.bindExpr(s, n.Expr)
+	if err != nil {
+		return nil, err
+	}
+	p, err := b.bindExpr(s, n.Pattern)
+	if err != nil {
+		return nil, err
+	}
+	name := "like"
+	if !n.IsLike {
+		name = "ilike"
+	}
+	args := []Expr{x, p}
+	if n.Escape != '\\' {
+		args = append(args, &Const{Value: string([]byte{n.Escape}), T: types.StringType})
+	}
+	e, err := b.callFunction(n, name, args)
+	if err != nil {
+		return nil, err
+	}
+	if n.Not {
+		return &UnaryOp{Op: OpNot, X: e, T: types.BoolType}, nil
+	}
+	return e, nil
 }

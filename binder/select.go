@@ -224,7 +224,7 @@ func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(as
 		if e.Type().Kind == types.Null {
 			e = &Const{T: types.StringType}
 		}
-		col := Column{Name: outputName(f), T: e.Type().Nullable()}
+		col := Column{Name: b.outputName(f), T: e.Type().Nullable()}
 		if ref, ok := e.(*ColumnRef); ok && b.agg == nil {
 			src := s.cols[ref.Index]
 			col.TableID, col.Ordinal, col.Table = src.TableID, src.Ordinal, src.Table
@@ -238,29 +238,32 @@ func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(as
 // outputName names a select-list column as PostgreSQL does: the alias, the
 // column name for a column reference (also through casts), the type name for
 // a cast of anything else, the function name for a call, else ?column?.
-func outputName(f *ast.SelectField) string {
+func (b *binder) outputName(f *ast.SelectField) string {
 	if f.AsName.O != "" {
 		return ident(f.AsName)
 	}
-	return exprName(f.Expr)
+	return b.exprName(f.Expr)
 }
 
-func exprName(e ast.ExprNode) string {
+func (b *binder) exprName(e ast.ExprNode) string {
 	switch x := e.(type) {
 	case *ast.ColumnNameExpr:
 		return ident(x.Name.Name)
 	case *ast.ParenthesesExpr:
-		return exprName(x.Expr)
+		return b.exprName(x.Expr)
 	case *ast.AggregateFuncExpr:
 		return aggName(x.F)
 	case *ast.FuncCallExpr:
 		if x.FnName.L == castFunc && len(x.Args) == 2 {
-			if n := exprName(x.Args[0]); n != "?column?" {
+			if n := b.exprName(x.Args[0]); n != "?column?" {
 				return n
 			}
 			if v, ok := x.Args[1].(ast.ValueExpr); ok {
 				return castOutputName(v)
 			}
+		}
+		if x.FnName.L == "concat" && b.isPipes(x) {
+			return "?column?" // a || b
 		}
 		return x.FnName.L
 	}

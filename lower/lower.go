@@ -216,6 +216,16 @@ func lowerExpr(e binder.Expr) (exec.Expr, error) {
 			c.Else = el
 		}
 		return c, nil
+	case *binder.FuncCall:
+		f := &exec.FuncExpr{Name: x.Name, T: x.T, Kernel: exec.Kernel(x.Kernel)}
+		for _, a := range x.Args {
+			la, err := lowerExpr(a)
+			if err != nil {
+				return nil, err
+			}
+			f.Args = append(f.Args, la)
+		}
+		return f, nil
 	case *binder.Coalesce:
 		c := &exec.CoalesceExpr{T: x.T}
 		for _, a := range x.Args {

@@ -26,6 +26,11 @@ type binder struct {
 	// agg is the aggregate binder's state while an aggregating query's
 	// SELECT list, HAVING and ORDER BY are bound; nil elsewhere.
 	agg *aggState
+	// outer is the scope of the query enclosing the subquery being bound
+	// (nil at the top level), used to recognise correlated references.
+	outer *scope
+	// ctes are the WITH queries visible to the query being bound.
+	ctes map[string]*ast.CommonTableExpression
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the

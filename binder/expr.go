@@ -204,6 +204,17 @@ func MapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 			c.Else = el
 		}
 		return c, nil
+	case *Subquery:
+		if x.X == nil {
+			return e, nil
+		}
+		in, err := fn(x.X)
+		if err != nil {
+			return nil, err
+		}
+		c := *x
+		c.X = in
+		return &c, nil
 	case *FuncCall:
 		c := *x
 		c.Args = make([]Expr, len(x.Args))

@@ -62,9 +62,27 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 			e = &ast.UnaryOperationExpr{Op: opcode.Not, V: e}
 		}
 		return b.bindExpr(s, e)
+	case *ast.SubqueryExpr:
+		return b.bindScalarSubquery(s, n)
+	case *ast.ExistsSubqueryExpr:
+		return b.bindExists(s, n)
+	case *ast.CompareSubqueryExpr:
+		sq, ok := subqueryNode(n.R)
+		op, known := compareOps[n.Op]
+		if !ok || !known {
+			return nil, b.errAt(n, sqlerr.NotSupported("this quantified comparison"))
+		}
+		return b.bindQuantified(s, n, n.L, sq, op, n.All)
 	case *ast.PatternInExpr:
 		if n.Sel != nil {
-			return nil, b.errAt(n, sqlerr.NotSupported("IN (subquery)"))
+			sq, ok := subqueryNode(n.Sel)
+			if !ok {
+				return nil, b.errAt(n, sqlerr.NotSupported("IN with this operand"))
+			}
+			if n.Not { // x NOT IN (q) = x <> ALL (q)
+				return b.bindQuantified(s, n, n.Expr, sq, OpNe, true)
+			}
+			return b.bindQuantified(s, n, n.Expr, sq, OpEq, false)
 		}
 		// x IN (a, b) = x = a OR x = b, with SQL's three-valued logic.
 		var e ast.ExprNode

@@ -32,6 +32,16 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 	alias := ident(ts.AsName)
 	switch src := ts.Source.(type) {
 	case *ast.TableName:
+		if cte, ok := b.ctes[ident(src.Name)]; ok && src.Schema.O == "" {
+			if alias == "" {
+				alias = ident(src.Name)
+			}
+			inner, err := b.bindSubqueryPlan(nil, cte.Query.Query)
+			if err != nil {
+				return nil, err
+			}
+			return relabel(inner, alias, cte.ColNameList)
+		}
 		path := tablePath(src)
 		info, err := b.cat.GetTable(b.ctx, path)
 		if err != nil {
@@ -44,8 +54,8 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			alias = path.Table
 		}
 		return NewScan(info, alias), nil
-	case *ast.SelectStmt:
-		inner, err := b.bindSelect(src)
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		inner, err := b.bindSubqueryPlan(nil, src)
 		if err != nil {
 			return nil, err
 		}

@@ -9,9 +9,14 @@ import (
 // bindSelect binds a SELECT: FROM, then WHERE, GROUP BY and HAVING, the
 // select list, DISTINCT, ORDER BY and LIMIT, each by its own clause binder.
 func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
+	if sel.With != nil {
+		saved := b.ctes
+		defer func() { b.ctes = saved }()
+		if err := b.bindWith(sel.With); err != nil {
+			return nil, err
+		}
+	}
 	switch {
-	case sel.With != nil:
-		return nil, sqlerr.NotSupported("WITH")
 	case sel.Kind != ast.SelectStmtKindSelect:
 		return nil, sqlerr.NotSupported("VALUES and TABLE statements")
 	case len(sel.WindowSpecs) > 0:

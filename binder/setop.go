@@ -37,7 +37,11 @@ func (n *SetOp) Children() []Node  { return []Node{n.Left, n.Right} }
 // PostgreSQL's UNION resolution does; names come from the first query.
 func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
 	if st.With != nil {
-		return nil, sqlerr.NotSupported("WITH")
+		saved := b.ctes
+		defer func() { b.ctes = saved }()
+		if err := b.bindWith(st.With); err != nil {
+			return nil, err
+		}
 	}
 	n, err := b.bindSetOprList(st.SelectList)
 	if err != nil {

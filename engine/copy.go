@@ -2,12 +2,262 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
+// COPY. A prepared COPY is an ordinary *statement whose parsed statement is
+// the COPY (Kind sql.Copy):
+//
+//   - COPY ... TO STDOUT is the statement of its query (SELECT cols FROM t,
+//     or the inner query) bound through prepareOne, so Execute streams the
+//     rows like any SELECT; pgwire frames them as CopyData.
+//   - COPY ... FROM STDIN has no plan: cols lists the target columns (with
+//     their table OID and attribute number) and CopyFrom writes the rows
+//     pgwire decodes, all in one Table.Append / Upsert so that a COPY is
+//     atomic.
+//
+// Every *statement has the CopyStatement methods (the type is shared); for
+// statements other than COPY, CopyOptions has no Format, which pgwire reads
+// as "not a COPY".
+
 // prepareCopy prepares a COPY statement (see pgwire.CopyStatement).
 func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statement, error) {
-	return nil, sqlerr.NotSupported("COPY")
+	if s.txStatus == 'E' {
+		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	c := st.Copy
+	if c == nil {
+		return nil, sqlerr.New(sqlerr.InternalError, "COPY statement without details")
+	}
+	if !c.From {
+		return s.prepareCopyTo(ctx, st)
+	}
+	path := copyPath(c)
+	s.eng.ddl.RLock()
+	info, err := s.eng.store.GetTable(ctx, path)
+	s.eng.ddl.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	cols, err := copyColumns(info, c.Columns)
+	if err != nil {
+		return nil, err
+	}
+	return &statement{sess: s, parsed: st, cols: cols}, nil
+}
+
+func copyPath(c *sql.CopyStmt) fluss.TablePath {
+	db := c.Schema
+	if db == "" {
+		db = fluss.DefaultDatabase
+	}
+	return fluss.TablePath{Database: db, Table: c.Table}
+}
+
+// copyColumns resolves COPY's column list (all columns when empty).
+func copyColumns(info fluss.TableInfo, names []string) ([]pgwire.ResultColumn, error) {
+	schema := info.Descriptor.Schema.Columns
+	col := func(i int) pgwire.ResultColumn {
+		return pgwire.ResultColumn{Name: schema[i].Name, Type: schema[i].Type, TableOID: tableOID(info.TableID), ColumnNumber: int16(i + 1)}
+	}
+	var cols []pgwire.ResultColumn
+	if len(names) == 0 {
+		for i := range schema {
+			cols = append(cols, col(i))
+		}
+		return cols, nil
+	}
+	for _, n := range names {
+		i := info.ColumnIndex(n)
+		if i < 0 {
+			return nil, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, info.Path.Table)
+		}
+		cols = append(cols, col(i))
+	}
+	return cols, nil
+}
+
+// prepareCopyTo binds the query whose rows COPY ... TO STDOUT sends.
+func (s *session) prepareCopyTo(ctx context.Context, st *sql.Statement) (*statement, error) {
+	c := st.Copy
+	text := c.Query
+	if text == "" {
+		list := "*"
+		if len(c.Columns) > 0 {
+			q := make([]string, len(c.Columns))
+			for i, n := range c.Columns {
+				q[i] = quoteIdent(n)
+			}
+			list = strings.Join(q, ", ")
+		}
+		path := copyPath(c)
+		text = "SELECT " + list + " FROM " + quoteIdent(path.Database) + "." + quoteIdent(path.Table)
+	}
+	stmts, err := s.parser.Parse(text)
+	if err != nil {
+		if e := sqlerr.As(err); e != nil && e.Position > 0 && c.Query != "" {
+			// Point into the COPY statement, not into the inner query.
+			return nil, e.WithPosition(e.Position + len([]rune(st.Text[:c.QueryOffset-st.Offset])))
+		}
+		return nil, err
+	}
+	if len(stmts) != 1 || stmts[0].Kind != sql.Select {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "COPY (query) TO supports only SELECT queries")
+	}
+	ps, err := s.prepareOne(ctx, stmts[0], nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps.params) > 0 {
+		return nil, sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $1")
+	}
+	ps.parsed = st
+	return ps, nil
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// CopyIn reports whether the statement is COPY ... FROM STDIN.
+func (ps *statement) CopyIn() bool {
+	return ps.parsed.Kind == sql.Copy && ps.parsed.Copy != nil && ps.parsed.Copy.From
+}
+
+// CopyColumns are the columns COPY reads or writes, in data order.
+func (ps *statement) CopyColumns() []pgwire.ResultColumn { return ps.cols }
+
+// CopyOptions are the COPY's format options; zero for other statements.
+func (ps *statement) CopyOptions() pgwire.CopyOptions {
+	if ps.parsed.Kind != sql.Copy || ps.parsed.Copy == nil {
+		return pgwire.CopyOptions{}
+	}
+	c := ps.parsed.Copy
+	return pgwire.CopyOptions{Format: c.Format, Delimiter: c.Delimiter, Null: c.Null, Quote: c.Quote, Escape: c.Escape, Header: c.Header}
+}
+
+// CopyFrom writes the rows src yields into the table in one write.
+func (ps *statement) CopyFrom(ctx context.Context, src pgwire.BatchSource) (string, error) {
+	tag, err := ps.copyFrom(ctx, src)
+	if err != nil {
+		var cd *pgwire.CopyDataError
+		if errors.As(err, &cd) && cd.Table == "" && ps.parsed.Copy != nil {
+			cd.Table = ps.parsed.Copy.Table
+		}
+		return "", ps.sess.failed(mapContextError(ctx, err))
+	}
+	return tag, nil
+}
+
+func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (string, error) {
+	s := ps.sess
+	if !ps.CopyIn() {
+		return "", sqlerr.New(sqlerr.InternalError, "CopyFrom on a statement that is not COPY FROM")
+	}
+	if s.txStatus == 'E' {
+		return "", sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	if err := s.write(); err != nil {
+		return "", err
+	}
+	t, err := s.eng.store.Table(ctx, copyPath(ps.parsed.Copy))
+	if err != nil {
+		return "", err
+	}
+	info := t.Info()
+	if len(ps.cols) > 0 && ps.cols[0].TableOID != tableOID(info.TableID) {
+		return "", sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
+	}
+
+	var batches []arrow.RecordBatch
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	var rows int64
+	for {
+		b, err := src.Next(ctx)
+		if err != nil {
+			return "", err
+		}
+		if b == nil {
+			break
+		}
+		if int(b.NumCols()) != len(ps.cols) {
+			b.Release()
+			return "", sqlerr.New(sqlerr.InternalError, "COPY batch has %d columns, expected %d", b.NumCols(), len(ps.cols))
+		}
+		batches = append(batches, b)
+		rows += b.NumRows()
+	}
+	if rows == 0 {
+		return "COPY 0", nil
+	}
+	rec, err := ps.copyRecord(info, batches, rows)
+	if err != nil {
+		return "", err
+	}
+	defer rec.Release()
+	if info.HasPrimaryKey() {
+		_, err = t.Upsert(ctx, rec, fluss.UpsertOptions{})
+	} else {
+		_, err = t.Append(ctx, rec)
+	}
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("COPY %d", rows), nil
+}
+
+// copyRecord assembles the table's record from the decoded batches: the
+// copied columns concatenated, the others NULL.
+func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatch, rows int64) (arrow.RecordBatch, error) {
+	mem := ps.sess.eng.mem
+	schema := info.Descriptor.Schema.Columns
+	source := make([]int, len(schema)) // table column -> batch column, or -1
+	for i := range source {
+		source[i] = -1
+	}
+	for k, c := range ps.cols {
+		source[int(c.ColumnNumber)-1] = k
+	}
+	cols := make([]arrow.Array, 0, len(schema))
+	defer func() {
+		for _, a := range cols {
+			a.Release()
+		}
+	}()
+	for i, col := range schema {
+		var arr arrow.Array
+		if k := source[i]; k >= 0 {
+			parts := make([]arrow.Array, len(batches))
+			for j, b := range batches {
+				parts[j] = b.Column(k)
+			}
+			if len(parts) == 1 {
+				arr = parts[0]
+				arr.Retain()
+			} else {
+				var err error
+				if arr, err = array.Concatenate(parts, mem); err != nil {
+					return nil, sqlerr.Wrap(err, sqlerr.InternalError, "internal error")
+				}
+			}
+		} else {
+			arr = array.MakeArrayOfNull(mem, col.Type.ArrowType(), int(rows))
+		}
+		cols = append(cols, arr)
+		if col.Type.NotNull && arr.NullN() > 0 {
+			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, info.Path.Table)
+		}
+	}
+	return array.NewRecordBatch(info.ArrowSchema(), cols, rows), nil
 }

@@ -282,6 +282,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values}
 	rt := &lower.Runtime{Ctx: ctx, Tables: s.eng.store, EC: ec,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir}
+	ec.Env = rt
 	switch b := ps.bound.(type) {
 	case *binder.Query:
 		op, err := lower.Build(rt, ps.plan)

@@ -16,6 +16,11 @@ type EvalContext struct {
 	Ctx    context.Context
 	Mem    memory.Allocator
 	Params []any
+	// Env is the planner's per-execution runtime, for subquery plans
+	// (see SubqueryExpr.Open).
+	Env any
+	// subqueries caches each uncorrelated subquery's rows for this execution.
+	subqueries map[*SubqueryExpr]*subqueryRows
 }
 
 // Expr is a node of the lowerable expression tier. Eval returns an array of

@@ -216,6 +216,27 @@ func lowerExpr(e binder.Expr) (exec.Expr, error) {
 			c.Else = el
 		}
 		return c, nil
+	case *binder.Subquery:
+		plan, err := lowerNode(x.Plan)
+		if err != nil {
+			return nil, err
+		}
+		sq := &exec.SubqueryExpr{Mode: exec.SubqueryMode(x.Mode), T: x.T, Open: func(ec *exec.EvalContext) (exec.Operator, error) {
+			rt, ok := ec.Env.(*Runtime)
+			if !ok {
+				return nil, sqlerr.New(sqlerr.InternalError, "subquery evaluated without a runtime")
+			}
+			sub := *rt
+			sub.Metrics, sub.parent = nil, nil
+			return Build(&sub, plan)
+		}}
+		if x.X != nil {
+			if sq.X, err = lowerExpr(x.X); err != nil {
+				return nil, err
+			}
+			sq.Op = cmpOps[x.Op]
+		}
+		return sq, nil
 	case *binder.FuncCall:
 		f := &exec.FuncExpr{Name: x.Name, T: x.T, Kernel: exec.Kernel(x.Kernel)}
 		for _, a := range x.Args {

@@ -1,0 +1,171 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// SubqueryMode says how a subquery's rows become a value.
+type SubqueryMode uint8
+
+// The subquery modes.
+const (
+	// ScalarSubquery: the single value of a one-column query (NULL when no
+	// row, 21000 when several).
+	ScalarSubquery SubqueryMode = iota
+	// ExistsSubquery: whether the query returns a row.
+	ExistsSubquery
+	// AnySubquery: X op ANY (query) (IN is = ANY), with SQL's NULL rules.
+	AnySubquery
+	// AllSubquery: X op ALL (query) (NOT IN is <> ALL).
+	AllSubquery
+)
+
+// Subquery is an uncorrelated subquery used as an expression. The executor
+// runs Plan once per execution and caches its rows.
+type Subquery struct {
+	Plan Node
+	Mode SubqueryMode
+	X    Expr // AnySubquery / AllSubquery: the left operand
+	Op   Op   // AnySubquery / AllSubquery: the comparison
+	T    types.T
+}
+
+func (e *Subquery) Type() types.T { return e.T }
+func (e *Subquery) String() string {
+	switch e.Mode {
+	case ExistsSubquery:
+		return "EXISTS(subquery)"
+	case AnySubquery:
+		return e.X.String() + " " + e.Op.String() + " ANY(subquery)"
+	case AllSubquery:
+		return e.X.String() + " " + e.Op.String() + " ALL(subquery)"
+	}
+	return "(subquery)"
+}
+
+// bindSubqueryPlan binds a subquery's SELECT with s as its outer scope.
+func (b *binder) bindSubqueryPlan(s *scope, q ast.ResultSetNode) (Node, error) {
+	prevOuter, prevAgg := b.outer, b.agg
+	if s != nil {
+		ns := *s
+		ns.parent = b.outer
+		b.outer = &ns
+	}
+	b.agg = nil
+	defer func() { b.outer, b.agg = prevOuter, prevAgg }()
+	switch x := q.(type) {
+	case *ast.SelectStmt:
+		return b.bindSelect(x)
+	case *ast.SetOprStmt:
+		return b.bindSetOpr(x)
+	}
+	return nil, sqlerr.NotSupported("this kind of subquery")
+}
+
+func subqueryNode(e ast.ExprNode) (*ast.SubqueryExpr, bool) {
+	for {
+		p, ok := e.(*ast.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		e = p.Expr
+	}
+	sq, ok := e.(*ast.SubqueryExpr)
+	return sq, ok
+}
+
+// bindScalarSubquery binds (SELECT ...) used as a value.
+func (b *binder) bindScalarSubquery(s *scope, n *ast.SubqueryExpr) (Expr, error) {
+	plan, err := b.bindSubqueryPlan(s, n.Query)
+	if err != nil {
+		return nil, err
+	}
+	cols := plan.Columns()
+	if len(cols) != 1 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "subquery must return only one column"))
+	}
+	return &Subquery{Plan: plan, Mode: ScalarSubquery, T: cols[0].T.Nullable()}, nil
+}
+
+// bindExists binds [NOT] EXISTS (SELECT ...).
+func (b *binder) bindExists(s *scope, n *ast.ExistsSubqueryExpr) (Expr, error) {
+	sq, ok := subqueryNode(n.Sel)
+	if !ok {
+		return nil, b.errAt(n, sqlerr.NotSupported("EXISTS without a subquery"))
+	}
+	plan, err := b.bindSubqueryPlan(s, sq.Query)
+	if err != nil {
+		return nil, err
+	}
+	var e Expr = &Subquery{Plan: plan, Mode: ExistsSubquery, T: types.BoolType}
+	if n.Not {
+		e = &UnaryOp{Op: OpNot, X: e, T: types.BoolType}
+	}
+	return e, nil
+}
+
+// bindQuantified binds x op ANY|ALL (SELECT ...) and x [NOT] IN (SELECT ...).
+func (b *binder) bindQuantified(s *scope, node ast.Node, xNode ast.ExprNode, q *ast.SubqueryExpr, op Op, all bool) (Expr, error) {
+	x, err := b.bindExpr(s, xNode)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := b.bindSubqueryPlan(s, q.Query)
+	if err != nil {
+		return nil, err
+	}
+	cols := plan.Columns()
+	if len(cols) != 1 {
+		return nil, b.errAt(node, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
+	}
+	// Type the comparison as x op (a value of the subquery's column).
+	probe := &ColumnRef{Index: 0, Name: cols[0].Name, T: cols[0].T}
+	cmp, err := b.makeBinary(node, op, x, probe)
+	if err != nil {
+		return nil, err
+	}
+	bo := cmp.(*BinaryOp)
+	x = bo.L
+	if !bo.R.Type().Nullable().Equal(cols[0].T.Nullable()) {
+		p := &Project{Input: plan, Exprs: []Expr{bo.R}, Cols: []Column{{Name: cols[0].Name, T: bo.R.Type().Nullable()}}}
+		plan = p
+	}
+	mode := AnySubquery
+	if all {
+		mode = AllSubquery
+	}
+	return &Subquery{Plan: plan, Mode: mode, X: x, Op: op, T: types.BoolType}, nil
+}
+
+var compareOps = map[opcode.Op]Op{
+	opcode.EQ: OpEq, opcode.NE: OpNe, opcode.LT: OpLt, opcode.LE: OpLe, opcode.GT: OpGt, opcode.GE: OpGe,
+}
+
+// bindWith makes the WITH queries of a statement visible by name. Each
+// reference binds the query again (the CTE is inlined).
+func (b *binder) bindWith(w *ast.WithClause) error {
+	if w == nil {
+		return nil
+	}
+	if w.IsRecursive {
+		return sqlerr.NotSupported("WITH RECURSIVE")
+	}
+	next := map[string]*ast.CommonTableExpression{}
+	for k, v := range b.ctes {
+		next[k] = v
+	}
+	seen := map[string]bool{}
+	for _, cte := range w.CTEs {
+		name := ident(cte.Name)
+		if seen[name] { // an inner WITH may shadow an outer one, not repeat itself
+			return sqlerr.New(sqlerr.DuplicateAlias, "WITH query name %q specified more than once", name)
+		}
+		seen[name] = true
+		next[name] = cte
+	}
+	b.ctes = next
+	return nil
+}

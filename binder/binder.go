@@ -31,6 +31,9 @@ type binder struct {
 	outer *scope
 	// ctes are the WITH queries visible to the query being bound.
 	ctes map[string]*ast.CommonTableExpression
+	// excludedScope is the scope of ON CONFLICT DO UPDATE, where VALUES(x)
+	// names the proposed row's column x.
+	excludedScope *scope
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the

@@ -62,6 +62,17 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 			e = &ast.UnaryOperationExpr{Op: opcode.Not, V: e}
 		}
 		return b.bindExpr(s, e)
+	case *ast.ValuesExpr:
+		if b.excludedScope == nil || n.Column == nil {
+			return nil, b.errAt(n, sqlerr.NotSupported("VALUES() outside ON CONFLICT DO UPDATE"))
+		}
+		name := ident(n.Column.Name.Name)
+		for i, c := range b.excludedScope.cols {
+			if c.Table == "excluded" && c.Name == name {
+				return &ColumnRef{Index: i, Name: "excluded." + name, T: c.T}, nil
+			}
+		}
+		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedColumn, "column excluded.%s does not exist", name))
 	case *ast.SubqueryExpr:
 		return b.bindScalarSubquery(s, n)
 	case *ast.ExistsSubqueryExpr:
@@ -106,6 +117,8 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		return &Const{Value: strings.ToLower(n.Unit.String()), T: types.UnknownType}, nil
 	case *ast.PatternLikeOrIlikeExpr:
 		return b.bindLike(s, n)
+	case *ast.PatternRegexpExpr:
+		return b.bindRegexp(s, n)
 	case *ast.FuncCallExpr:
 		if e, ok, err := b.bindConditionalFunc(s, n); ok {
 			return e, err
@@ -471,6 +484,11 @@ func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 		if !ok {
 			return e, nil
 		}
+		if t.Kind == types.Decimal && t.Precision == 0 {
+			// An unconstrained numeric takes the literal's own scale, as
+			// PostgreSQL's numeric input keeps every digit written.
+			t.Scale = literalScale(s)
+		}
 		v, err := types.ParseText(s, t)
 		if err != nil {
 			if se := sqlerr.As(err); se != nil && n != nil {
@@ -519,4 +537,16 @@ func paramOrder(n ast.ParamMarkerExpr) int {
 		return o
 	}
 	return -1
+}
+
+// literalScale counts the digits after the decimal point of a number's text.
+func literalScale(s string) int {
+	s = strings.TrimSpace(s)
+	if strings.ContainsAny(s, "eE") {
+		return 0
+	}
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return len(s) - i - 1
+	}
+	return 0
 }

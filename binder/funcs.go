@@ -405,3 +405,29 @@ func (b *binder) bindLike(s *scope, n *ast.PatternLikeOrIlikeExpr) (Expr, error)
 	}
 	return e, nil
 }
+
+// bindRegexp binds x ~ p (and ~*, !~, !~*, which the rewrite turns into
+// [NOT] REGEXP, with __pg_ci(p) marking case-insensitivity) as regex_match.
+func (b *binder) bindRegexp(s *scope, n *ast.PatternRegexpExpr) (Expr, error) {
+	x, err := b.bindExpr(s, n.Expr)
+	if err != nil {
+		return nil, err
+	}
+	patNode := n.Pattern
+	ci := false
+	if f, ok := patNode.(*ast.FuncCallExpr); ok && f.FnName.L == "__pg_ci" && len(f.Args) == 1 {
+		patNode, ci = f.Args[0], true
+	}
+	p, err := b.bindExpr(s, patNode)
+	if err != nil {
+		return nil, err
+	}
+	e, err := b.callFunction(n, "regex_match", []Expr{x, p, &Const{Value: ci, T: types.BoolType}})
+	if err != nil {
+		return nil, err
+	}
+	if n.Not {
+		return &UnaryOp{Op: OpNot, X: e, T: types.BoolType}, nil
+	}
+	return e, nil
+}

@@ -16,8 +16,6 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 		return nil, sqlerr.NotSupported("REPLACE")
 	case ins.Setlist:
 		return nil, sqlerr.NotSupported("INSERT ... SET")
-	case len(ins.OnDuplicate) > 0:
-		return nil, sqlerr.NotSupported("INSERT ... ON CONFLICT DO UPDATE")
 	}
 	tsrc, err := b.bindResultSet(ins.Table.TableRefs)
 	if err != nil {
@@ -135,7 +133,20 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	default:
 		return nil, sqlerr.NotSupported("this INSERT form")
 	}
-	return &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: b.stmt.OnConflictDoNothing, params: b.params}, nil
+	out := &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: b.stmt.OnConflictDoNothing, params: b.params}
+	if len(ins.OnDuplicate) > 0 {
+		if !info.HasPrimaryKey() {
+			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification").
+				WithDetail("Table %q is a log table (no primary key).", info.Path.Table)
+		}
+		merge, err := b.bindOnConflictUpdate(scan, ins.OnDuplicate)
+		if err != nil {
+			return nil, err
+		}
+		out.OnConflictUpdate = merge
+		out.params = b.params
+	}
+	return out, nil
 }
 
 // assign converts e to a column's type with PostgreSQL's assignment rules:
@@ -164,4 +175,69 @@ func (b *binder) assign(node ast.Node, e Expr, col string, t types.T, table stri
 			WithHint("You will need to rewrite or cast the expression."))
 	}
 	return b.castTo(e, target), nil
+}
+
+// bindOnConflictUpdate binds ON CONFLICT ... DO UPDATE SET (TiDB's ON
+// DUPLICATE KEY UPDATE): each assignment is an expression over the existing
+// row (the table's columns) followed by the proposed row (EXCLUDED.x, which
+// the rewrite turns into VALUES(x)). The result has one expression per
+// table column; columns not assigned keep the existing value.
+func (b *binder) bindOnConflictUpdate(scan *Scan, list []*ast.Assignment) ([]Expr, error) {
+	info := scan.Table
+	cols := info.Descriptor.Schema.Columns
+	n := len(cols)
+	sc := &scope{tables: map[string]bool{scan.Alias: true, "excluded": true}}
+	for i, c := range cols {
+		sc.cols = append(sc.cols, Column{Name: c.Name, T: c.Type, Table: scan.Alias, Ordinal: i + 1})
+	}
+	for _, c := range cols {
+		sc.cols = append(sc.cols, Column{Name: c.Name, T: c.Type, Table: "excluded"})
+	}
+	// An unqualified name means the existing row's column, as in
+	// PostgreSQL; make it unambiguous by resolving it there first.
+	b.excludedScope = sc
+	defer func() { b.excludedScope = nil }()
+	out := make([]Expr, n)
+	pk := map[string]bool{}
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		pk[k] = true
+	}
+	for _, a := range list {
+		name := ident(a.Column.Name)
+		idx := info.ColumnIndex(name)
+		if idx < 0 {
+			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
+		}
+		if pk[name] {
+			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE cannot change primary-key column %q", name))
+		}
+		if out[idx] != nil {
+			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
+		}
+		e, err := b.bindExpr(sc, a.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = b.assign(a.Expr, e, name, cols[idx].Type, info.Path.Table); err != nil {
+			return nil, err
+		}
+		out[idx] = e
+	}
+	for i, c := range cols {
+		if out[i] == nil {
+			out[i] = &ColumnRef{Index: i, Name: c.Name, T: c.Type}
+		}
+		out[i] = finishParamsExpr(b, out[i])
+	}
+	return out, nil
+}
+
+// finishParamsExpr stamps final parameter types into one expression.
+func finishParamsExpr(b *binder, e Expr) Expr {
+	Walk(e, func(x Expr) {
+		if p, ok := x.(*Param); ok {
+			p.T = b.params[p.Index]
+		}
+	})
+	return e
 }

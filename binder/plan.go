@@ -112,7 +112,11 @@ type Insert struct {
 	Table               fluss.TableInfo
 	Source              Node
 	OnConflictDoNothing bool
-	params              []types.T
+	// OnConflictUpdate, when set, merges a proposed row into an existing
+	// row with the same key: one expression per table column over the
+	// existing row's columns followed by the proposed row's.
+	OnConflictUpdate []Expr
+	params           []types.T
 }
 
 // CreateTable creates a table.

@@ -41,6 +41,9 @@ func (b *binder) resolve(s *scope, cn *ast.ColumnNameExpr) (*ColumnRef, error) {
 		if c.Name != name || (table != "" && c.Table != table) {
 			continue
 		}
+		if table == "" && c.Table == "excluded" && s == b.excludedScope {
+			continue // unqualified names in DO UPDATE mean the existing row
+		}
 		if found >= 0 {
 			return nil, b.errAt(cn, sqlerr.New(sqlerr.AmbiguousColumn, "column reference %q is ambiguous", name))
 		}

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
@@ -26,6 +28,9 @@ type session struct {
 	info     pgwire.SessionInfo
 	settings map[string]string
 	changed  map[string]string
+	// txStart is when the current transaction (block or statement) began:
+	// now() within a transaction block returns it.
+	txStart time.Time
 	// txStatus is 'I', 'T' or 'E'. Statements autocommit; a transaction
 	// block only groups reads (writes inside one are refused, see write()).
 	txStatus byte
@@ -169,6 +174,11 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		if ps.plan, err = lower.Plan(b.Source); err != nil {
 			return nil, err
 		}
+		if b.OnConflictUpdate != nil {
+			if ps.merge, err = lower.LowerExprs(b.OnConflictUpdate); err != nil {
+				return nil, err
+			}
+		}
 	case *binder.Update:
 		if ps.plan, err = lower.Plan(b.Source); err != nil {
 			return nil, err
@@ -214,6 +224,7 @@ type statement struct {
 	parsed *sql.Statement
 	bound  binder.Statement
 	plan   lower.Node
+	merge  []exec.Expr // ON CONFLICT DO UPDATE
 	params []types.T
 	cols   []pgwire.ResultColumn
 }
@@ -241,6 +252,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case sql.Begin:
 		if s.txStatus == 'I' {
 			s.txStatus = 'T'
+			s.txStart = time.Now()
 		}
 		return tagOnly("BEGIN"), nil
 	case sql.Commit:
@@ -279,6 +291,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if err != nil {
 		return nil, err
 	}
+	now := time.Now()
+	if s.txStart.IsZero() || s.txStatus == 'I' {
+		s.txStart = now
+	}
+	ctx = functions.WithClock(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now})
 	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values}
 	rt := &lower.Runtime{Ctx: ctx, Tables: s.eng.store, EC: ec,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir}
@@ -320,7 +337,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		if err != nil {
 			return nil, err
 		}
-		ins := &exec.Insert{Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing}
+		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge}
 		if err := ins.Run(ctx); err != nil {
 			return nil, err
 		}

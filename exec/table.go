@@ -119,10 +119,15 @@ func (o *Lookup) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // Insert writes every batch of Source into a table (Append for log tables,
 // Upsert for primary-key tables) and returns the row count as its result.
 type Insert struct {
+	EC             *EvalContext
 	Table          fluss.Table
 	Source         Operator
 	IgnoreExisting bool
-	Rows           int64
+	// Merge, when set (ON CONFLICT DO UPDATE), computes the row that
+	// replaces an existing one: one expression per table column over the
+	// existing row's columns followed by the proposed row's.
+	Merge []Expr
+	Rows  int64
 }
 
 // Run drains Source into the table. Each batch is one durable write.
@@ -140,6 +145,14 @@ func (o *Insert) Run(ctx context.Context) error {
 		}
 		rec := array.NewRecordBatch(schema, b.Columns(), b.NumRows())
 		b.Release()
+		if o.Merge != nil {
+			merged, err := o.merge(ctx, rec)
+			rec.Release()
+			if err != nil {
+				return err
+			}
+			rec = merged
+		}
 		var res fluss.WriteResult
 		if info.HasPrimaryKey() {
 			res, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{IgnoreExisting: o.IgnoreExisting})
@@ -334,4 +347,126 @@ func (o *Delete) Run(ctx context.Context) error {
 		}
 		o.Rows += res.Rows
 	}
+}
+
+// merge applies ON CONFLICT DO UPDATE to one batch of proposed rows: rows
+// whose key exists are replaced by the Merge expressions evaluated over
+// (existing row, proposed row); the others are inserted as proposed. A key
+// proposed twice in one statement is an error, as in PostgreSQL.
+func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	info := o.Table.Info()
+	schema := info.ArrowSchema()
+	var keyCols []int
+	var keyFields []arrow.Field
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		i := info.ColumnIndex(k)
+		keyCols = append(keyCols, i)
+		keyFields = append(keyFields, schema.Field(i))
+	}
+	keyOf := func(b arrow.RecordBatch, row int) string {
+		var sb []byte
+		for _, c := range keyCols {
+			sb = fmt.Appendf(sb, "%v\x00", valueAt(b.Column(c), row))
+		}
+		return string(sb)
+	}
+	n := int(rec.NumRows())
+	seen := make(map[string]bool, n)
+	for r := 0; r < n; r++ {
+		k := keyOf(rec, r)
+		if seen[k] {
+			return nil, sqlerr.New(sqlerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+				WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+		}
+		seen[k] = true
+	}
+	keyArrs := make([]arrow.Array, len(keyCols))
+	for i, c := range keyCols {
+		keyArrs[i] = rec.Column(c)
+	}
+	keys := array.NewRecordBatch(arrow.NewSchema(keyFields, nil), keyArrs, rec.NumRows())
+	all := make([]int, len(schema.Fields()))
+	for i := range all {
+		all[i] = i
+	}
+	existing, err := o.Table.Lookup(ctx, keys, all)
+	keys.Release()
+	if err != nil {
+		return nil, err
+	}
+	if existing == nil || existing.NumRows() == 0 {
+		if existing != nil {
+			existing.Release()
+		}
+		rec.Retain()
+		return rec, nil
+	}
+	defer existing.Release()
+	at := make(map[string]int32, existing.NumRows())
+	for r := 0; r < int(existing.NumRows()); r++ {
+		at[keyOf(existing, r)] = int32(r)
+	}
+	// Pair each conflicting proposed row with its existing row.
+	var propIdx, oldIdx, keep []int32
+	for r := 0; r < n; r++ {
+		if e, ok := at[keyOf(rec, r)]; ok {
+			propIdx, oldIdx = append(propIdx, int32(r)), append(oldIdx, e)
+		} else {
+			keep = append(keep, int32(r))
+		}
+	}
+	olds, err := takeRows(o.EC, existing, oldIdx)
+	if err != nil {
+		return nil, err
+	}
+	defer olds.Release()
+	props, err := takeRows(o.EC, rec, propIdx)
+	if err != nil {
+		return nil, err
+	}
+	defer props.Release()
+	pairCols := append(append([]arrow.Array{}, olds.Columns()...), props.Columns()...)
+	var pairFields []arrow.Field
+	pairFields = append(append(pairFields, olds.Schema().Fields()...), props.Schema().Fields()...)
+	pair := array.NewRecordBatch(arrow.NewSchema(pairFields, nil), pairCols, int64(len(propIdx)))
+	defer pair.Release()
+	updated := make([]arrow.Array, len(o.Merge))
+	defer func() {
+		for _, a := range updated {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for i, e := range o.Merge {
+		if updated[i], err = e.Eval(o.EC, pair); err != nil {
+			return nil, err
+		}
+		if !arrow.TypeEqual(updated[i].DataType(), schema.Field(i).Type) {
+			return nil, sqlerr.New(sqlerr.InternalError, "ON CONFLICT merge of column %q produced %s", schema.Field(i).Name, updated[i].DataType())
+		}
+	}
+	upd := array.NewRecordBatch(schema, updated, int64(len(propIdx)))
+	defer upd.Release()
+	kept, err := takeRows(o.EC, rec, keep)
+	if err != nil {
+		return nil, err
+	}
+	defer kept.Release()
+	out := make([]arrow.Array, len(schema.Fields()))
+	for c := range out {
+		merged, err := array.Concatenate([]arrow.Array{kept.Column(c), upd.Column(c)}, o.EC.Mem)
+		if err != nil {
+			for _, done := range out[:c] {
+				done.Release()
+			}
+			return nil, err
+		}
+		out[c] = merged
+	}
+	res := array.NewRecordBatch(schema, out, int64(n))
+	for _, a := range out {
+		a.Release()
+	}
+	return res, nil
 }

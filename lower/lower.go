@@ -315,3 +315,17 @@ func constInt(e binder.Expr) (int64, bool) {
 	}
 	return 0, false
 }
+
+// LowerExprs lowers expressions that are not part of a plan (ON CONFLICT DO
+// UPDATE's merge expressions).
+func LowerExprs(es []binder.Expr) ([]exec.Expr, error) {
+	out := make([]exec.Expr, len(es))
+	for i, e := range es {
+		le, err := lowerExpr(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = le
+	}
+	return out, nil
+}

@@ -50,11 +50,11 @@ func bigLn(x *big.Float) *big.Float {
 	two := newBig().SetInt64(2)
 	for i := 0; i < 4; i++ {
 		ey := bigExp(y)
-		num := newBig().Sub(mant, ey)
+		tNumeric := newBig().Sub(mant, ey)
 		den := newBig().Add(mant, ey)
-		num.Quo(num, den)
-		num.Mul(num, two)
-		y.Add(y, num)
+		tNumeric.Quo(tNumeric, den)
+		tNumeric.Mul(tNumeric, two)
+		y.Add(y, tNumeric)
 	}
 	ln2 := bigLn2()
 	return y.Add(y, newBig().Mul(ln2, newBig().SetInt64(int64(exp))))

@@ -59,18 +59,18 @@ func timeFuncs() []*Func {
 		{Name: "clock_timestamp", Ret: tstzT, Volatile: true, Kernel: clockKernel(tstzT, wall)},
 		{Name: "localtimestamp", Ret: tsT, Volatile: true, Kernel: clockKernel(tsT, txn)},
 		{Name: "current_date", Ret: dateT, Volatile: true, Kernel: clockKernel(dateT, txn)},
-		{Name: "make_date", Args: []types.T{int4, int4, int4}, Ret: dateT, Strict: true, Kernel: makeDate},
+		{Name: "make_date", Args: []types.T{tInt4, tInt4, tInt4}, Ret: dateT, Strict: true, Kernel: makeDate},
 		{Name: "age", Args: []types.T{tsT, tsT}, Ret: ivT, Strict: true, Kernel: ageKernel(false)},
 		{Name: "age", Args: []types.T{tstzT, tstzT}, Ret: ivT, Strict: true, Kernel: ageKernel(false)},
 		{Name: "age", Args: []types.T{tsT}, Ret: ivT, Strict: true, Kernel: ageKernel(true)},
 		{Name: "age", Args: []types.T{tstzT}, Ret: ivT, Strict: true, Kernel: ageKernel(true)},
-		{Name: "to_char", Args: []types.T{tsT, text}, Ret: text, Strict: true, Kernel: toCharTime},
-		{Name: "to_char", Args: []types.T{tstzT, text}, Ret: text, Strict: true, Kernel: toCharTime},
+		{Name: "to_char", Args: []types.T{tsT, tText}, Ret: tText, Strict: true, Kernel: toCharTime},
+		{Name: "to_char", Args: []types.T{tstzT, tText}, Ret: tText, Strict: true, Kernel: toCharTime},
 	}
 	for _, t := range []types.T{dateT, tsT, tstzT} {
 		fs = append(fs,
-			&Func{Name: "date_part", Args: []types.T{text, t}, Ret: float, Strict: true, Kernel: extractKernel(false, -1)},
-			&Func{Name: "extract", Args: []types.T{text, t}, Ret: num, Strict: true, specialize: extractSpecialize(t)},
+			&Func{Name: "date_part", Args: []types.T{tText, t}, Ret: tFloat8, Strict: true, Kernel: extractKernel(false, -1)},
+			&Func{Name: "extract", Args: []types.T{tText, t}, Ret: tNumeric, Strict: true, specialize: extractSpecialize(t)},
 		)
 	}
 	// PostgreSQL also has interval and time overloads; they are declared
@@ -78,14 +78,14 @@ func timeFuncs() []*Func {
 	// exactly as PostgreSQL does, and fail with 0A000 when run.
 	timeT := types.T{Kind: types.Time, Precision: 6}
 	fs = append(fs,
-		&Func{Name: "date_trunc", Args: []types.T{text, ivT}, Ret: ivT, Strict: true, Kernel: unsupported("date_trunc(text, interval)")},
-		&Func{Name: "date_part", Args: []types.T{text, ivT}, Ret: float, Strict: true, Kernel: unsupported("date_part(text, interval)")},
-		&Func{Name: "extract", Args: []types.T{text, ivT}, Ret: num, Strict: true, Kernel: unsupported("extract(text, interval)")},
-		&Func{Name: "date_part", Args: []types.T{text, timeT}, Ret: float, Strict: true, Kernel: unsupported("date_part(text, time)")},
-		&Func{Name: "extract", Args: []types.T{text, timeT}, Ret: num, Strict: true, Kernel: unsupported("extract(text, time)")},
+		&Func{Name: "date_trunc", Args: []types.T{tText, ivT}, Ret: ivT, Strict: true, Kernel: unsupported("date_trunc(text, interval)")},
+		&Func{Name: "date_part", Args: []types.T{tText, ivT}, Ret: tFloat8, Strict: true, Kernel: unsupported("date_part(text, interval)")},
+		&Func{Name: "extract", Args: []types.T{tText, ivT}, Ret: tNumeric, Strict: true, Kernel: unsupported("extract(text, interval)")},
+		&Func{Name: "date_part", Args: []types.T{tText, timeT}, Ret: tFloat8, Strict: true, Kernel: unsupported("date_part(text, time)")},
+		&Func{Name: "extract", Args: []types.T{tText, timeT}, Ret: tNumeric, Strict: true, Kernel: unsupported("extract(text, time)")},
 	)
 	for _, t := range []types.T{tsT, tstzT} {
-		fs = append(fs, &Func{Name: "date_trunc", Args: []types.T{text, t}, Ret: t, Strict: true, Kernel: dateTrunc,
+		fs = append(fs, &Func{Name: "date_trunc", Args: []types.T{tText, t}, Ret: t, Strict: true, Kernel: dateTrunc,
 			specialize: func(args []types.T, _ []any) (types.T, Kernel) { return args[1].Nullable(), dateTrunc }})
 	}
 	return fs
@@ -320,7 +320,7 @@ func extractSpecialize(t types.T) func([]types.T, []any) (types.T, Kernel) {
 // a date is treated as a timestamp at midnight, as PostgreSQL's SQL-level
 // date_part(text, date) does).
 func extractKernel(numeric bool, outScale int) Kernel {
-	ret := float
+	ret := tFloat8
 	if numeric {
 		ret = decResultType(outScale)
 	}

@@ -1,19 +1,57 @@
 // Package functions is sqlgate's scalar function library: the overload
-// catalog, PostgreSQL 15's function-resolution rules (Resolve) and type
+// catalog, PostgreSQL 15's function-resolution rules (Resolve), type
 // unification for CASE/COALESCE/UNION-like contexts (CommonType), and the
 // kernels that evaluate each function over Arrow arrays, NULL-correct and
 // with PostgreSQL's results and SQLSTATEs.
 //
 // It owns: the list of built-in scalar functions, their declared argument
-// and result types, and their kernels; LIKE/ILIKE matching; the `~` regular
-// expression helper.
+// and result types, and their kernels; LIKE/ILIKE matching; the `~`
+// regular-expression helper (regex_match).
 //
 // It must not: import exec, binder, lower or sql (exec calls into this
 // package, so importing it back would be a cycle); parse SQL; cast
 // arguments (the caller casts every argument to the types Resolve returns
-// before calling a kernel); keep package-level mutable state.
+// before calling a kernel); keep package-level mutable state (the catalog
+// is built once and never changed).
 //
-// Session state the kernels need (the transaction and statement start
-// times for now() and friends) arrives through the context (WithClock).
-// The session time zone is UTC, as everywhere else in sqlgate.
+// How a caller uses it:
+//
+//	f, argTypes, err := functions.Resolve("round", []types.T{x.Type(), types.Int32Type})
+//	// cast each argument to argTypes[i]; collect constant argument values
+//	ret, kernel := f.Bind(argTypes, consts) // ret: the exact result type
+//	out, err := kernel(ctx, mem, arrays, n)
+//
+// Bind matters where PostgreSQL's result type depends on the inputs: numeric
+// scales (abs keeps its argument's type, round(x, 2) has scale 2,
+// extract('second', ts) scale 6) and GREATEST/LEAST/COALESCE (the common
+// type). Session state the kernels need (the transaction and statement
+// start times for now() and friends) arrives through the context
+// (WithClock). The session time zone is UTC, as everywhere else in sqlgate.
+//
+// Known differences from PostgreSQL 15, by design or not yet done:
+//   - numeric values carry one scale per column (decimal128), so results
+//     whose scale PostgreSQL chooses per value have one scale per call:
+//     with constant arguments Bind applies PostgreSQL's own rule (so
+//     sqrt(2.0), exp(10.5), power(3.5, 20.5) print as PostgreSQL prints
+//     them); over columns, sqrt has scale max(15, input scale) and
+//     exp/ln/log/power max(16, input scale) (PostgreSQL's choice for
+//     values of ordinary magnitude), and round(x, k) with a non-constant
+//     k keeps x's scale. The digits shown are always correctly rounded.
+//     GREATEST/LEAST/COALESCE over numerics of different scales show the
+//     largest scale (least(1.50, -3) is -3.00, PostgreSQL shows -3).
+//   - lower/upper/initcap/ilike use Unicode simple case mapping, which is
+//     what PostgreSQL does under a UTF-8 locale such as C.UTF-8; a
+//     database with the plain C locale maps only ASCII letters.
+//     GREATEST/LEAST compare text byte-wise (the C collation).
+//   - regex_match uses Go's RE2 syntax, not PostgreSQL's ARE flavour (no
+//     back-references, lookaround, \m \M \y, or ***: directors).
+//   - cbrt uses Go's math.Cbrt, which can differ from glibc's in the last
+//     binary digit (PostgreSQL: cbrt(27) = 3.0000000000000004, here 3).
+//   - to_char supports the common template patterns (YYYY YYY YY Y IYYY MM
+//     DD DDD D Q WW IW J HH24 HH12 HH MI SS SSSS MS US Month/MONTH/month
+//     Mon Day Dy AM PM A.M. TZ, FM, "quoted text"; for numbers 9 0 . D , G
+//     S FM) but not TH suffixes, EEEE, MI/PL/SG, RN or V.
+//   - extract('julian', timestamp), and date_part/extract/date_trunc over
+//     interval and time, are declared (so that resolution matches
+//     PostgreSQL's) but fail with 0A000.
 package functions

@@ -11,6 +11,9 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
+// Ret of a GREATEST/LEAST/COALESCE overload is types.UnknownType (the
+// caller learns the real type from Bind, which returns the common type).
+
 // Kernel evaluates a function over argument arrays of length n (constants
 // arrive broadcast to n). Each argument array has the Arrow type of the
 // declared argument type Resolve returned for it; the result has n rows.
@@ -40,6 +43,10 @@ type Func struct {
 	// where not constant). Used where PostgreSQL's result type depends on
 	// its inputs: decimal scales, round(numeric, s).
 	specialize func(args []types.T, consts []any) (types.T, Kernel)
+	// unify, when set, makes Resolve cast every argument to their
+	// CommonType (GREATEST, LEAST, COALESCE); it is the construct's name
+	// in CommonType's error messages.
+	unify string
 }
 
 // Bind returns the result type and the kernel of f for the concrete
@@ -53,7 +60,7 @@ func (f *Func) Bind(args []types.T, consts []any) (types.T, Kernel) {
 	if f.specialize == nil {
 		return f.Ret, f.Kernel
 	}
-	if consts == nil {
+	if len(consts) != len(args) { // nil, or a caller's miscount: treat as non-constant
 		consts = make([]any, len(args))
 	}
 	return f.specialize(args, consts)
@@ -83,6 +90,7 @@ func allFuncs() []*Func {
 	fs = append(fs, timeFuncs()...)
 	fs = append(fs, patternFuncs()...)
 	fs = append(fs, toCharNumberFuncs()...)
+	fs = append(fs, polyFuncs()...)
 	return fs
 }
 

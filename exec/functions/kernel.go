@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -189,9 +188,6 @@ func appendValue(b array.Builder, v any) error {
 	}
 	return nil
 }
-
-// strconvFloat is the shortest decimal text of f that reads back exactly.
-func strconvFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // decimalFromBig converts an unscaled value to decimal128, 22003 when it
 // does not fit 38 digits.

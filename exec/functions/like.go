@@ -16,13 +16,13 @@ import (
 
 func patternFuncs() []*Func {
 	return []*Func{
-		{Name: "like", Args: []types.T{text, text}, Ret: boolT, Strict: true, Kernel: likeKernel(false)},
-		{Name: "like", Args: []types.T{text, text, text}, Ret: boolT, Strict: true, Kernel: likeKernel(false)},
-		{Name: "ilike", Args: []types.T{text, text}, Ret: boolT, Strict: true, Kernel: likeKernel(true)},
-		{Name: "ilike", Args: []types.T{text, text, text}, Ret: boolT, Strict: true, Kernel: likeKernel(true)},
-		{Name: "like_escape", Args: []types.T{text, text}, Ret: text, Strict: true, Kernel: strictStringKernel(likeEscapeRow)},
-		{Name: "regex_match", Args: []types.T{text, text, boolT}, Ret: boolT, Strict: true, Kernel: regexKernel},
-		{Name: "regexp_like", Args: []types.T{text, text}, Ret: boolT, Strict: true, Kernel: regexKernel},
+		{Name: "like", Args: []types.T{tText, tText}, Ret: tBool, Strict: true, Kernel: likeKernel(false)},
+		{Name: "like", Args: []types.T{tText, tText, tText}, Ret: tBool, Strict: true, Kernel: likeKernel(false)},
+		{Name: "ilike", Args: []types.T{tText, tText}, Ret: tBool, Strict: true, Kernel: likeKernel(true)},
+		{Name: "ilike", Args: []types.T{tText, tText, tText}, Ret: tBool, Strict: true, Kernel: likeKernel(true)},
+		{Name: "like_escape", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: strictStringKernel(likeEscapeRow)},
+		{Name: "regex_match", Args: []types.T{tText, tText, tBool}, Ret: tBool, Strict: true, Kernel: regexKernel},
+		{Name: "regexp_like", Args: []types.T{tText, tText}, Ret: tBool, Strict: true, Kernel: regexKernel},
 	}
 }
 

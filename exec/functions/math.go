@@ -18,44 +18,44 @@ func mathFuncs() []*Func {
 	int2 := types.Int16Type
 	float4 := types.Float32Type
 	f1 := func(name string, fn func(float64) (float64, error)) *Func {
-		return &Func{Name: name, Args: []types.T{float}, Ret: float, Strict: true, Kernel: floatKernel(float, fn)}
+		return &Func{Name: name, Args: []types.T{tFloat8}, Ret: tFloat8, Strict: true, Kernel: floatKernel(tFloat8, fn)}
 	}
 	fs := []*Func{
 		{Name: "abs", Args: []types.T{int2}, Ret: int2, Strict: true, Kernel: intAbs(int2)},
-		{Name: "abs", Args: []types.T{int4}, Ret: int4, Strict: true, Kernel: intAbs(int4)},
-		{Name: "abs", Args: []types.T{int8}, Ret: int8, Strict: true, Kernel: intAbs(int8)},
+		{Name: "abs", Args: []types.T{tInt4}, Ret: tInt4, Strict: true, Kernel: intAbs(tInt4)},
+		{Name: "abs", Args: []types.T{tInt8}, Ret: tInt8, Strict: true, Kernel: intAbs(tInt8)},
 		{Name: "abs", Args: []types.T{float4}, Ret: float4, Strict: true, Kernel: floatKernel(float4, wrapF(math.Abs))},
-		{Name: "abs", Args: []types.T{float}, Ret: float, Strict: true, Kernel: floatKernel(float, wrapF(math.Abs))},
-		{Name: "abs", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(nil, decAbs)},
+		{Name: "abs", Args: []types.T{tFloat8}, Ret: tFloat8, Strict: true, Kernel: floatKernel(tFloat8, wrapF(math.Abs))},
+		{Name: "abs", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericUnary(nil, decAbs)},
 		{Name: "mod", Args: []types.T{int2, int2}, Ret: int2, Strict: true, Kernel: intMod(int2)},
-		{Name: "mod", Args: []types.T{int4, int4}, Ret: int4, Strict: true, Kernel: intMod(int4)},
-		{Name: "mod", Args: []types.T{int8, int8}, Ret: int8, Strict: true, Kernel: intMod(int8)},
-		{Name: "mod", Args: []types.T{num, num}, Ret: num, Strict: true, specialize: numericBinary(maxScale, decMod)},
-		{Name: "div", Args: []types.T{num, num}, Ret: num, Strict: true, specialize: numericBinary(zeroScale, decDiv)},
+		{Name: "mod", Args: []types.T{tInt4, tInt4}, Ret: tInt4, Strict: true, Kernel: intMod(tInt4)},
+		{Name: "mod", Args: []types.T{tInt8, tInt8}, Ret: tInt8, Strict: true, Kernel: intMod(tInt8)},
+		{Name: "mod", Args: []types.T{tNumeric, tNumeric}, Ret: tNumeric, Strict: true, specialize: numericBinary(maxScale, decMod)},
+		{Name: "div", Args: []types.T{tNumeric, tNumeric}, Ret: tNumeric, Strict: true, specialize: numericBinary(zeroScale, decDiv)},
 		f1("round", wrapF(math.RoundToEven)),
-		{Name: "round", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericRound(false)},
-		{Name: "round", Args: []types.T{num, int4}, Ret: num, Strict: true, specialize: numericRound(false)},
+		{Name: "round", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericRound(false)},
+		{Name: "round", Args: []types.T{tNumeric, tInt4}, Ret: tNumeric, Strict: true, specialize: numericRound(false)},
 		f1("trunc", wrapF(math.Trunc)),
-		{Name: "trunc", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericRound(true)},
-		{Name: "trunc", Args: []types.T{num, int4}, Ret: num, Strict: true, specialize: numericRound(true)},
+		{Name: "trunc", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericRound(true)},
+		{Name: "trunc", Args: []types.T{tNumeric, tInt4}, Ret: tNumeric, Strict: true, specialize: numericRound(true)},
 		f1("sign", wrapF(fsign)),
-		{Name: "sign", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(zeroScale, decSign)},
+		{Name: "sign", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericUnary(zeroScale, decSign)},
 		f1("sqrt", fsqrt),
-		{Name: "sqrt", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(15), decSqrt)},
+		{Name: "sqrt", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericMath(atLeastScale(15), sqrtScale, unaryNum(decSqrt))},
 		f1("cbrt", wrapF(math.Cbrt)),
 		f1("exp", fexp),
-		{Name: "exp", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), decExp)},
+		{Name: "exp", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericMath(atLeastScale(16), expScale, unaryNum(decExp))},
 		f1("ln", fln),
-		{Name: "ln", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), decLn(false))},
+		{Name: "ln", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericMath(atLeastScale(16), lnScale, unaryNum(decLn(false)))},
 		f1("log", flog10),
 		f1("log10", flog10),
-		{Name: "log", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), decLn(true))},
-		{Name: "log10", Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(atLeastScale(16), decLn(true))},
-		{Name: "log", Args: []types.T{num, num}, Ret: num, Strict: true, specialize: numericBinary(atLeastScale(16), decLogBase)},
+		{Name: "log", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericMath(atLeastScale(16), log10Scale, unaryNum(decLn(true)))},
+		{Name: "log10", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericMath(atLeastScale(16), log10Scale, unaryNum(decLn(true)))},
+		{Name: "log", Args: []types.T{tNumeric, tNumeric}, Ret: tNumeric, Strict: true, specialize: numericMath(atLeastScale(16), logScale, binaryNum(decLogBase))},
 		f1("degrees", func(x float64) (float64, error) { return checkOverflow(x*(180/math.Pi), x) }),
 		f1("radians", func(x float64) (float64, error) { return checkOverflow(x*(math.Pi/180), x) }),
-		{Name: "pi", Ret: float, Kernel: constFloat(func() float64 { return math.Pi })},
-		{Name: "random", Ret: float, Volatile: true, Kernel: constFloat(rand.Float64)},
+		{Name: "pi", Ret: tFloat8, Kernel: constFloat(func() float64 { return math.Pi })},
+		{Name: "random", Ret: tFloat8, Volatile: true, Kernel: constFloat(rand.Float64)},
 	}
 	for _, name := range []string{"floor", "ceil", "ceiling"} {
 		fn, dec := math.Floor, decFloor
@@ -63,12 +63,12 @@ func mathFuncs() []*Func {
 			fn, dec = math.Ceil, decCeil
 		}
 		fs = append(fs, f1(name, wrapF(fn)),
-			&Func{Name: name, Args: []types.T{num}, Ret: num, Strict: true, specialize: numericUnary(zeroScale, dec)})
+			&Func{Name: name, Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericUnary(zeroScale, dec)})
 	}
 	for _, name := range []string{"power", "pow"} {
 		fs = append(fs,
-			&Func{Name: name, Args: []types.T{float, float}, Ret: float, Strict: true, Kernel: floatBinary(fpow)},
-			&Func{Name: name, Args: []types.T{num, num}, Ret: num, Strict: true, specialize: numericBinary(atLeastScale(16), decPow)})
+			&Func{Name: name, Args: []types.T{tFloat8, tFloat8}, Ret: tFloat8, Strict: true, Kernel: floatBinary(fpow)},
+			&Func{Name: name, Args: []types.T{tNumeric, tNumeric}, Ret: tNumeric, Strict: true, specialize: numericMath(atLeastScale(16), powScale, binaryNum(decPow))})
 	}
 	return fs
 }
@@ -190,7 +190,7 @@ func floatKernel(ret types.T, fn func(float64) (float64, error)) Kernel {
 }
 
 func floatBinary(fn func(x, y float64) (float64, error)) Kernel {
-	return rowKernel(float, true, func(args []arrow.Array) (func(int) (any, error), error) {
+	return rowKernel(tFloat8, true, func(args []arrow.Array) (func(int) (any, error), error) {
 		gx, err := floatGetter(0, args[0])
 		if err != nil {
 			return nil, err
@@ -405,6 +405,134 @@ func numericBinary(rule scaleRule, body func(x, y *big.Int, sx, sy, outScale int
 			return body(vals[0], vals[1], scales[0], scales[1], outScale)
 		})
 	}
+}
+
+// numericMath builds sqrt/exp/ln/log/power over numeric. PostgreSQL
+// chooses these results' scale from the argument values (about 16
+// significant digits); when the arguments are constants Bind does the
+// same (pgScale), otherwise rule gives the column one fixed scale.
+func numericMath(rule scaleRule, pgScale func(xs []*big.Rat, scales []int) int,
+	body func(vals []*big.Int, scales []int, outScale int) (*big.Int, error)) func([]types.T, []any) (types.T, Kernel) {
+	return func(args []types.T, consts []any) (types.T, Kernel) {
+		scales := make([]int, len(args))
+		xs := make([]*big.Rat, len(args))
+		allConst := true
+		for i, a := range args {
+			scales[i] = a.Scale
+			d, ok := consts[i].(decimal128.Num)
+			if !ok {
+				allConst = false
+				continue
+			}
+			xs[i] = ratOf(d.BigInt(), a.Scale)
+		}
+		fixed := -1
+		if allConst {
+			fixed = min(max(pgScale(xs, scales), 0), 38)
+		}
+		ret := decResultType(rule(scales))
+		if fixed >= 0 {
+			ret = decResultType(fixed)
+		}
+		return ret, numericKernel(rule, fixed, false, func(vals []*big.Int, sc []int, out int, _ []int64) (*big.Int, error) {
+			return body(vals, sc, out)
+		})
+	}
+}
+
+func unaryNum(f func(v *big.Int, s, out int) (*big.Int, error)) func([]*big.Int, []int, int) (*big.Int, error) {
+	return func(vals []*big.Int, sc []int, out int) (*big.Int, error) { return f(vals[0], sc[0], out) }
+}
+
+func binaryNum(f func(x, y *big.Int, sx, sy, out int) (*big.Int, error)) func([]*big.Int, []int, int) (*big.Int, error) {
+	return func(vals []*big.Int, sc []int, out int) (*big.Int, error) {
+		return f(vals[0], vals[1], sc[0], sc[1], out)
+	}
+}
+
+// The scale rules below are numeric.c's (PostgreSQL 15), with
+// NUMERIC_MIN_SIG_DIGITS = 16 and DEC_DIGITS = 4.
+
+// decExponent is the decimal exponent of x's leading digit (0 for 0).
+func decExponent(x *big.Rat) int {
+	if x.Sign() == 0 {
+		return 0
+	}
+	a := new(big.Rat).Abs(x)
+	e := 0
+	ten := big.NewRat(10, 1)
+	one := big.NewRat(1, 1)
+	for a.Cmp(ten) >= 0 {
+		a.Quo(a, ten)
+		e++
+	}
+	for a.Cmp(one) < 0 {
+		a.Mul(a, ten)
+		e--
+	}
+	return e
+}
+
+// nbaseWeight is PostgreSQL's NumericVar weight: the base-10000 digit
+// position of x's leading group.
+func nbaseWeight(x *big.Rat) int {
+	e := decExponent(x)
+	if e >= 0 {
+		return e / 4
+	}
+	return -((-e + 3) / 4)
+}
+
+func sqrtScale(xs []*big.Rat, sc []int) int {
+	sweight := (nbaseWeight(xs[0])+1)*4/2 - 1
+	return max(16-sweight, sc[0])
+}
+
+func expScale(xs []*big.Rat, sc []int) int {
+	f, _ := xs[0].Float64()
+	val := min(max(f*0.434294481903252, -1000), 1000)
+	return max(16-int(val), sc[0])
+}
+
+// lnDweight is estimate_ln_dweight: the decimal weight of ln(x).
+func lnDweight(x *big.Rat) int {
+	if x.Sign() <= 0 {
+		return 0
+	}
+	if x.Cmp(big.NewRat(9, 10)) >= 0 && x.Cmp(big.NewRat(11, 10)) <= 0 {
+		d := new(big.Rat).Sub(x, big.NewRat(1, 1))
+		if d.Sign() == 0 {
+			return 0
+		}
+		return decExponent(d)
+	}
+	f, _ := x.Float64()
+	return int(math.Log10(math.Abs(math.Log(f))))
+}
+
+func lnScale(xs []*big.Rat, sc []int) int { return max(16-lnDweight(xs[0]), sc[0]) }
+
+func logScale(xs []*big.Rat, sc []int) int {
+	return max(16-(lnDweight(xs[1])-lnDweight(xs[0])), sc[0], sc[1])
+}
+
+func log10Scale(xs []*big.Rat, sc []int) int {
+	return logScale([]*big.Rat{big.NewRat(10, 1), xs[0]}, []int{0, sc[0]})
+}
+
+func powScale(xs []*big.Rat, sc []int) int {
+	base, exp := xs[0], xs[1]
+	if exp.IsInt() {
+		return max(16, sc[0])
+	}
+	bf, _ := base.Float64()
+	ef, _ := exp.Float64()
+	if bf <= 0 {
+		return max(16, sc[0], sc[1])
+	}
+	val := math.Log(bf) * ef * 0.434294481903252
+	val = min(max(val, -1000), 1000)
+	return max(16-int(val), sc[0], sc[1])
 }
 
 // numericRound is round/trunc over numeric: one argument rounds to an

@@ -191,6 +191,17 @@ func Resolve(name string, args []types.T) (*Func, []types.T, error) {
 	for i, a := range args {
 		in[i] = pgTypeOf(a)
 	}
+	if fs := Lookup(lname); len(fs) == 1 && fs[0].unify != "" && len(args) > 0 {
+		common, err := CommonType(fs[0].unify, args)
+		if err != nil {
+			return nil, nil, err
+		}
+		out := make([]types.T, len(args))
+		for i := range out {
+			out[i] = common
+		}
+		return fs[0], out, nil
+	}
 	var cands []candidate
 	for _, f := range Lookup(lname) {
 		c, ok := expand(f, len(args))

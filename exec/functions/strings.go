@@ -5,7 +5,6 @@ import (
 	"crypto/md5"
 	"encoding/binary"
 	"encoding/hex"
-	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -22,13 +21,13 @@ import (
 const maxAllocBytes = 1<<30 - 1
 
 var (
-	text  = types.StringType
-	int4  = types.Int32Type
-	int8  = types.Int64Type
-	float = types.Float64Type
-	num   = types.NumericType
-	boolT = types.BoolType
-	anyT  = types.UnknownType // a declared "any" argument
+	tText    = types.StringType
+	tInt4    = types.Int32Type
+	tInt8    = types.Int64Type
+	tFloat8  = types.Float64Type
+	tNumeric = types.NumericType
+	tBool    = types.BoolType
+	tAny     = types.UnknownType // a declared "any" argument
 )
 
 func errTooLong() error { return sqlerr.New(sqlerr.ProgramLimitExceeded, "requested length too large") }
@@ -37,54 +36,54 @@ func stringFuncs() []*Func {
 	length := intOfString(func(s string) int64 { return int64(utf8.RuneCountInString(s)) })
 	octets := intOfString(func(s string) int64 { return int64(len(s)) })
 	fs := []*Func{
-		{Name: "length", Args: []types.T{text}, Ret: int4, Strict: true, Kernel: length},
-		{Name: "char_length", Args: []types.T{text}, Ret: int4, Strict: true, Kernel: length},
-		{Name: "character_length", Args: []types.T{text}, Ret: int4, Strict: true, Kernel: length},
-		{Name: "octet_length", Args: []types.T{text}, Ret: int4, Strict: true, Kernel: octets},
-		{Name: "lower", Args: []types.T{text}, Ret: text, Strict: true, Kernel: caseKernel(false)},
-		{Name: "upper", Args: []types.T{text}, Ret: text, Strict: true, Kernel: caseKernel(true)},
-		{Name: "initcap", Args: []types.T{text}, Ret: text, Strict: true, Kernel: strictStringKernel(initcap)},
-		{Name: "reverse", Args: []types.T{text}, Ret: text, Strict: true, Kernel: strictStringKernel(reverse)},
-		{Name: "md5", Args: []types.T{text}, Ret: text, Strict: true, Kernel: strictStringKernel(md5Hex)},
-		{Name: "btrim", Args: []types.T{text}, Ret: text, Strict: true, Kernel: trimKernel(true, true)},
-		{Name: "btrim", Args: []types.T{text, text}, Ret: text, Strict: true, Kernel: trimKernel(true, true)},
-		{Name: "trim", Args: []types.T{text}, Ret: text, Strict: true, Kernel: trimKernel(true, true)},
-		{Name: "trim", Args: []types.T{text, text}, Ret: text, Strict: true, Kernel: trimKernel(true, true)},
-		{Name: "ltrim", Args: []types.T{text}, Ret: text, Strict: true, Kernel: trimKernel(true, false)},
-		{Name: "ltrim", Args: []types.T{text, text}, Ret: text, Strict: true, Kernel: trimKernel(true, false)},
-		{Name: "rtrim", Args: []types.T{text}, Ret: text, Strict: true, Kernel: trimKernel(false, true)},
-		{Name: "rtrim", Args: []types.T{text, text}, Ret: text, Strict: true, Kernel: trimKernel(false, true)},
-		{Name: "replace", Args: []types.T{text, text, text}, Ret: text, Strict: true, Kernel: strictStringKernel(replaceRow)},
-		{Name: "starts_with", Args: []types.T{text, text}, Ret: boolT, Strict: true, Kernel: startsWith},
-		{Name: "strpos", Args: []types.T{text, text}, Ret: int4, Strict: true, Kernel: strpos},
-		{Name: "position", Args: []types.T{text, text}, Ret: int4, Strict: true, Kernel: strpos},
-		{Name: "ascii", Args: []types.T{text}, Ret: int4, Strict: true, Kernel: intOfString(ascii)},
-		{Name: "chr", Args: []types.T{int4}, Ret: text, Strict: true, Kernel: chr},
-		{Name: "concat", Args: []types.T{anyT}, Variadic: true, Ret: text, specialize: concatSpecialize(false)},
-		{Name: "concat_ws", Args: []types.T{text, anyT}, Variadic: true, Ret: text, specialize: concatSpecialize(true)},
+		{Name: "length", Args: []types.T{tText}, Ret: tInt4, Strict: true, Kernel: length},
+		{Name: "char_length", Args: []types.T{tText}, Ret: tInt4, Strict: true, Kernel: length},
+		{Name: "character_length", Args: []types.T{tText}, Ret: tInt4, Strict: true, Kernel: length},
+		{Name: "octet_length", Args: []types.T{tText}, Ret: tInt4, Strict: true, Kernel: octets},
+		{Name: "lower", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: caseKernel(false)},
+		{Name: "upper", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: caseKernel(true)},
+		{Name: "initcap", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: strictStringKernel(initcap)},
+		{Name: "reverse", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: strictStringKernel(reverse)},
+		{Name: "md5", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: strictStringKernel(md5Hex)},
+		{Name: "btrim", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: trimKernel(true, true)},
+		{Name: "btrim", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: trimKernel(true, true)},
+		{Name: "trim", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: trimKernel(true, true)},
+		{Name: "trim", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: trimKernel(true, true)},
+		{Name: "ltrim", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: trimKernel(true, false)},
+		{Name: "ltrim", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: trimKernel(true, false)},
+		{Name: "rtrim", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: trimKernel(false, true)},
+		{Name: "rtrim", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: trimKernel(false, true)},
+		{Name: "replace", Args: []types.T{tText, tText, tText}, Ret: tText, Strict: true, Kernel: strictStringKernel(replaceRow)},
+		{Name: "starts_with", Args: []types.T{tText, tText}, Ret: tBool, Strict: true, Kernel: startsWith},
+		{Name: "strpos", Args: []types.T{tText, tText}, Ret: tInt4, Strict: true, Kernel: strpos},
+		{Name: "position", Args: []types.T{tText, tText}, Ret: tInt4, Strict: true, Kernel: strpos},
+		{Name: "ascii", Args: []types.T{tText}, Ret: tInt4, Strict: true, Kernel: intOfString(ascii)},
+		{Name: "chr", Args: []types.T{tInt4}, Ret: tText, Strict: true, Kernel: chr},
+		{Name: "concat", Args: []types.T{tAny}, Variadic: true, Ret: tText, specialize: concatSpecialize(false)},
+		{Name: "concat_ws", Args: []types.T{tText, tAny}, Variadic: true, Ret: tText, specialize: concatSpecialize(true)},
 	}
 	for _, name := range []string{"substring", "substr"} {
 		fs = append(fs,
-			&Func{Name: name, Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, substring)},
-			&Func{Name: name, Args: []types.T{text, int4, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, substring)},
+			&Func{Name: name, Args: []types.T{tText, tInt4}, Ret: tText, Strict: true, Kernel: textIntKernel(1, substring)},
+			&Func{Name: name, Args: []types.T{tText, tInt4, tInt4}, Ret: tText, Strict: true, Kernel: textIntKernel(1, substring)},
 		)
 	}
 	fs = append(fs,
-		&Func{Name: "left", Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, left)},
-		&Func{Name: "right", Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, right)},
-		&Func{Name: "repeat", Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, repeat)},
-		&Func{Name: "lpad", Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, pad(true))},
-		&Func{Name: "lpad", Args: []types.T{text, int4, text}, Ret: text, Strict: true, Kernel: textIntKernel(1, pad(true))},
-		&Func{Name: "rpad", Args: []types.T{text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(1, pad(false))},
-		&Func{Name: "rpad", Args: []types.T{text, int4, text}, Ret: text, Strict: true, Kernel: textIntKernel(1, pad(false))},
-		&Func{Name: "split_part", Args: []types.T{text, text, int4}, Ret: text, Strict: true, Kernel: textIntKernel(2, splitPart)},
+		&Func{Name: "left", Args: []types.T{tText, tInt4}, Ret: tText, Strict: true, Kernel: textIntKernel(1, left)},
+		&Func{Name: "right", Args: []types.T{tText, tInt4}, Ret: tText, Strict: true, Kernel: textIntKernel(1, right)},
+		&Func{Name: "repeat", Args: []types.T{tText, tInt4}, Ret: tText, Strict: true, Kernel: textIntKernel(1, repeat)},
+		&Func{Name: "lpad", Args: []types.T{tText, tInt4}, Ret: tText, Strict: true, Kernel: textIntKernel(1, pad(true))},
+		&Func{Name: "lpad", Args: []types.T{tText, tInt4, tText}, Ret: tText, Strict: true, Kernel: textIntKernel(1, pad(true))},
+		&Func{Name: "rpad", Args: []types.T{tText, tInt4}, Ret: tText, Strict: true, Kernel: textIntKernel(1, pad(false))},
+		&Func{Name: "rpad", Args: []types.T{tText, tInt4, tText}, Ret: tText, Strict: true, Kernel: textIntKernel(1, pad(false))},
+		&Func{Name: "split_part", Args: []types.T{tText, tText, tInt4}, Ret: tText, Strict: true, Kernel: textIntKernel(2, splitPart)},
 	)
 	return fs
 }
 
 // intOfString maps text to int4.
 func intOfString(f func(string) int64) Kernel {
-	return rowKernel(int4, true, func(args []arrow.Array) (func(int) (any, error), error) {
+	return rowKernel(tInt4, true, func(args []arrow.Array) (func(int) (any, error), error) {
 		ss, err := strArgs(args)
 		if err != nil {
 			return nil, err
@@ -272,7 +271,7 @@ func trimKernel(leading, trailing bool) Kernel {
 }
 
 func startsWith(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-	return rowKernel(boolT, true, func(args []arrow.Array) (func(int) (any, error), error) {
+	return rowKernel(tBool, true, func(args []arrow.Array) (func(int) (any, error), error) {
 		ss, err := strArgs(args)
 		if err != nil {
 			return nil, err
@@ -284,7 +283,7 @@ func startsWith(ctx context.Context, mem memory.Allocator, args []arrow.Array, n
 // strpos is the 1-based character position of the second argument in the
 // first, 0 when absent, 1 for an empty needle.
 func strpos(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-	return rowKernel(int4, true, func(args []arrow.Array) (func(int) (any, error), error) {
+	return rowKernel(tInt4, true, func(args []arrow.Array) (func(int) (any, error), error) {
 		ss, err := strArgs(args)
 		if err != nil {
 			return nil, err
@@ -309,7 +308,7 @@ func ascii(s string) int64 {
 }
 
 func chr(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-	return rowKernel(text, true, func(args []arrow.Array) (func(int) (any, error), error) {
+	return rowKernel(tText, true, func(args []arrow.Array) (func(int) (any, error), error) {
 		get, err := intGetter(0, args[0])
 		if err != nil {
 			return nil, err
@@ -522,7 +521,7 @@ func splitPart(strs []string, ints []int64, buf []byte) ([]byte, error) {
 // function (so booleans are t/f, as PostgreSQL's concat shows them).
 func concatSpecialize(withSep bool) func(args []types.T, consts []any) (types.T, Kernel) {
 	return func(argTypes []types.T, _ []any) (types.T, Kernel) {
-		return text, func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		return tText, func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 			if err := checkArity(args, n); err != nil {
 				return nil, err
 			}
@@ -627,5 +626,3 @@ func physicalValue(a arrow.Array, i int) any {
 	}
 	return nil
 }
-
-var _ = math.MaxInt32

@@ -1,7 +1,6 @@
 package functions
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -16,14 +15,14 @@ import (
 
 func toCharNumberFuncs() []*Func {
 	var fs []*Func
-	for _, t := range []types.T{int4, int8, types.Float32Type, float, num} {
-		fs = append(fs, &Func{Name: "to_char", Args: []types.T{t, text}, Ret: text, Strict: true, Kernel: toCharNumber})
+	for _, t := range []types.T{tInt4, tInt8, types.Float32Type, tFloat8, tNumeric} {
+		fs = append(fs, &Func{Name: "to_char", Args: []types.T{t, tText}, Ret: tText, Strict: true, Kernel: toCharNumber})
 	}
 	return fs
 }
 
 // toCharTime is to_char(timestamp[tz], format).
-var toCharTime = rowKernel(text, true, func(args []arrow.Array) (func(int) (any, error), error) {
+var toCharTime = rowKernel(tText, true, func(args []arrow.Array) (func(int) (any, error), error) {
 	get, kind, err := timeGetter(0, args[0])
 	if err != nil {
 		return nil, err
@@ -96,7 +95,7 @@ func isNumericPattern(p string) bool {
 }
 
 func timeField(t time.Time, kind types.Kind, pat string, fm bool) string {
-	num := func(v int, width int) string {
+	numField := func(v int, width int) string {
 		if fm {
 			return strconv.Itoa(v)
 		}
@@ -131,47 +130,47 @@ func timeField(t time.Time, kind types.Kind, pat string, fm bool) string {
 	}
 	switch pat {
 	case "YYYY":
-		return num(year, 4)
+		return numField(year, 4)
 	case "YYY":
-		return num(year%1000, 3)
+		return numField(year%1000, 3)
 	case "YY":
-		return num(year%100, 2)
+		return numField(year%100, 2)
 	case "Y":
-		return num(year%10, 1)
+		return numField(year%10, 1)
 	case "IYYY":
 		y, _ := t.ISOWeek()
-		return num(y, 4)
+		return numField(y, 4)
 	case "MM":
-		return num(int(t.Month()), 2)
+		return numField(int(t.Month()), 2)
 	case "DD":
-		return num(t.Day(), 2)
+		return numField(t.Day(), 2)
 	case "DDD":
-		return num(t.YearDay(), 3)
+		return numField(t.YearDay(), 3)
 	case "D":
-		return num(int(t.Weekday())+1, 1)
+		return numField(int(t.Weekday())+1, 1)
 	case "Q":
-		return num((int(t.Month())-1)/3+1, 1)
+		return numField((int(t.Month())-1)/3+1, 1)
 	case "WW":
-		return num((t.YearDay()-1)/7+1, 2)
+		return numField((t.YearDay()-1)/7+1, 2)
 	case "IW":
 		_, w := t.ISOWeek()
-		return num(w, 2)
+		return numField(w, 2)
 	case "J":
-		return num(int(math.Floor(float64(t.Unix())/86400))+2440588, 1)
+		return numField(int(math.Floor(float64(t.Unix())/86400))+2440588, 1)
 	case "HH24":
-		return num(t.Hour(), 2)
+		return numField(t.Hour(), 2)
 	case "HH12", "HH":
-		return num(hour12, 2)
+		return numField(hour12, 2)
 	case "MI":
-		return num(t.Minute(), 2)
+		return numField(t.Minute(), 2)
 	case "SS":
-		return num(t.Second(), 2)
+		return numField(t.Second(), 2)
 	case "SSSS", "SSSSS":
-		return num(t.Hour()*3600+t.Minute()*60+t.Second(), 1)
+		return numField(t.Hour()*3600+t.Minute()*60+t.Second(), 1)
 	case "MS":
-		return num(t.Nanosecond()/1e6, 3)
+		return numField(t.Nanosecond()/1e6, 3)
 	case "US":
-		return num(t.Nanosecond()/1e3, 6)
+		return numField(t.Nanosecond()/1e3, 6)
 	case "Month", "MONTH", "month":
 		return name(t.Month().String(), pat == "MONTH", pat == "month")
 	case "Mon", "MON", "mon":
@@ -224,7 +223,7 @@ func abs(v int) int {
 
 // toCharNumber is to_char(number, format) for the common template
 // patterns: 9, 0, . and D, "," and G, S, FM.
-var toCharNumber = rowKernel(text, true, func(args []arrow.Array) (func(int) (any, error), error) {
+var toCharNumber = rowKernel(tText, true, func(args []arrow.Array) (func(int) (any, error), error) {
 	ss, err := strArgs(args[1:])
 	if err != nil {
 		return nil, err
@@ -387,5 +386,3 @@ func formatNumber(value string, neg bool, format string) string {
 	}
 	return out
 }
-
-var _ = fmt.Sprint

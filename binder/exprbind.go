@@ -464,6 +464,12 @@ func (b *binder) resolveUnknown(e Expr, t types.T) Expr {
 	if !isUnknown(e.Type()) {
 		return e
 	}
+	if p, ok := e.(*Param); ok && t.Kind == types.String {
+		// A parameter nothing else types stays unspecified (OID 0 in
+		// ParameterDescription, so drivers may send any value as text);
+		// its value is used as text.
+		return &Param{Index: p.Index, T: types.StringType}
+	}
 	out, err := b.coerceUnknown(nil, e, t)
 	if err != nil {
 		return e

@@ -258,6 +258,8 @@ func (b *binder) exprName(e ast.ExprNode) string {
 		return b.exprName(x.Expr)
 	case *ast.AggregateFuncExpr:
 		return aggName(x.F)
+	case *ast.CaseExpr:
+		return "case"
 	case *ast.FuncCallExpr:
 		if x.FnName.L == castFunc && len(x.Args) == 2 {
 			if n := b.exprName(x.Args[0]); n != "?column?" {

@@ -1,0 +1,114 @@
+package lower
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+type catalog map[string]fluss.TableInfo
+
+func (c catalog) GetTable(_ context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
+	if t, ok := c[p.Table]; ok {
+		return t, nil
+	}
+	return fluss.TableInfo{}, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", p.Table)
+}
+
+func testCatalog() catalog {
+	id := types.Int64Type
+	id.NotNull = true
+	region := types.StringType
+	region.NotNull = true
+	return catalog{
+		"kv": {Path: fluss.TablePath{Database: "public", Table: "kv"}, TableID: 1, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
+			Columns:    []fluss.Column{{Name: "id", Type: id}, {Name: "region", Type: region}, {Name: "v", Type: types.StringType}, {Name: "n", Type: types.Int32Type}},
+			PrimaryKey: []string{"id", "region"},
+		}}},
+	}
+}
+
+func plan(t *testing.T, text string) []string {
+	t.Helper()
+	stmts, err := sql.NewParser().Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := binder.Bind(context.Background(), testCatalog(), stmts[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := Plan(st.(*binder.Query).Plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, l := range Explain(root, nil) {
+		kinds = append(kinds, strings.SplitN(strings.TrimSpace(l), " ", 2)[0])
+	}
+	return kinds
+}
+
+func TestAccessPathRules(t *testing.T) {
+	cases := []struct {
+		sql  string
+		want string // node kinds, top down
+	}{
+		// the full primary key fixed: a point lookup, only the needed columns
+		{"SELECT v FROM kv WHERE id = 1 AND region = 'eu'", "projection: filter: lookup:"},
+		{"SELECT v FROM kv WHERE region = $2 AND id = $1 AND n > 3", "projection: filter: lookup:"},
+		// part of the key: a scan
+		{"SELECT v FROM kv WHERE id = 1", "projection: filter: scan:"},
+		// OR is not a conjunction of key equalities
+		{"SELECT v FROM kv WHERE id = 1 OR region = 'eu'", "projection: filter: scan:"},
+		// ORDER BY + LIMIT keeps only the first rows
+		{"SELECT v FROM kv ORDER BY n LIMIT 5", "projection: limit: top_n: projection: scan:"},
+		{"SELECT v FROM kv ORDER BY n", "projection: sort: projection: scan:"},
+	}
+	for _, c := range cases {
+		if got := strings.Join(plan(t, c.sql), " "); got != c.want {
+			t.Errorf("%s:\n got  %s\n want %s", c.sql, got, c.want)
+		}
+	}
+}
+
+func TestProjectionPushdownDecodesOnlyNeededColumns(t *testing.T) {
+	stmts, _ := sql.NewParser().Parse("SELECT v FROM kv WHERE n > 1")
+	st, err := binder.Bind(context.Background(), testCatalog(), stmts[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := Plan(st.(*binder.Query).Plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := Explain(root, nil)
+	scan := lines[len(lines)-1]
+	if !strings.Contains(scan, "columns=[v, n]") {
+		t.Errorf("scan decodes %q, want only v and n", scan)
+	}
+}
+
+func TestOptimizeRejectsARuleThatChangesTheSchema(t *testing.T) {
+	saved := rules
+	defer func() { rules = saved }()
+	rules = []rule{{"drops_a_column", func(n binder.Node) binder.Node {
+		p := n.(*binder.Project)
+		return &binder.Project{Input: p.Input, Exprs: p.Exprs[:1], Cols: p.Cols[:1]}
+	}}}
+	stmts, _ := sql.NewParser().Parse("SELECT id, v FROM kv")
+	st, err := binder.Bind(context.Background(), testCatalog(), stmts[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Plan(st.(*binder.Query).Plan)
+	if e := sqlerr.As(err); e == nil || e.Code != sqlerr.InternalError || !strings.Contains(e.Message, "drops_a_column") {
+		t.Errorf("got %v, want an internal error naming the rule", err)
+	}
+}

@@ -28,6 +28,8 @@ type Options struct {
 	QueryMemoryLimit int64
 	// SpillDir is where operators spill; "" = the system's temporary directory.
 	SpillDir string
+	// Virtual serves pg_catalog and information_schema; nil: none.
+	Virtual VirtualTables
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.
@@ -36,6 +38,8 @@ type Engine struct {
 	log   *slog.Logger
 	mem   memory.Allocator
 	opts  Options
+	// tables resolves names for the binder and the executor.
+	tables tables
 	// ddl serialises catalog changes against statements that read the
 	// catalog twice (bind, then open).
 	ddl sync.RWMutex
@@ -49,7 +53,7 @@ func New(store fluss.Store, opts Options) *Engine {
 	if opts.SpillDir == "" {
 		opts.SpillDir = os.TempDir()
 	}
-	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem, opts: opts}
+	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem, opts: opts, tables: tables{store: store, virtual: opts.Virtual}}
 	if e.log == nil {
 		e.log = slog.Default()
 	}

@@ -155,7 +155,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
 	s.eng.ddl.RLock()
-	bound, err := binder.Bind(ctx, s.eng.store, st, declared)
+	bound, err := binder.Bind(ctx, s.eng.tables, st, declared)
 	s.eng.ddl.RUnlock()
 	if err != nil {
 		return nil, err
@@ -297,7 +297,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	}
 	ctx = functions.WithClock(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now})
 	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values}
-	rt := &lower.Runtime{Ctx: ctx, Tables: s.eng.store, EC: ec,
+	rt := &lower.Runtime{Ctx: ctx, Tables: s.eng.tables, EC: ec,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir}
 	ec.Env = rt
 	switch b := ps.bound.(type) {

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// VirtualTables serves relations that are not stored: PostgreSQL's
+// pg_catalog and information_schema, computed from the live catalog.
+type VirtualTables interface {
+	// Table returns the virtual relation schema.name; ok is false if there
+	// is none.
+	Table(ctx context.Context, schema, name string) (t fluss.Table, ok bool)
+}
+
+// tables is what the binder and the executor see: the store's tables, and
+// the virtual catalog relations. An unqualified name is looked up in
+// "public" first and then in pg_catalog (PostgreSQL searches pg_catalog
+// first; sqlgate's user tables never shadow a catalog name the other way
+// round because CREATE TABLE refuses pg_ names).
+type tables struct {
+	store   fluss.Store
+	virtual VirtualTables
+}
+
+func (t tables) virtualTable(ctx context.Context, p fluss.TablePath) (fluss.Table, bool) {
+	if t.virtual == nil {
+		return nil, false
+	}
+	switch p.Database {
+	case "pg_catalog", "information_schema":
+		return t.virtual.Table(ctx, p.Database, p.Table)
+	case fluss.DefaultDatabase:
+		return t.virtual.Table(ctx, "pg_catalog", p.Table)
+	}
+	return nil, false
+}
+
+// GetTable implements binder.Catalog.
+func (t tables) GetTable(ctx context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
+	info, err := t.store.GetTable(ctx, p)
+	if err == nil || sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+		return info, err
+	}
+	if v, ok := t.virtualTable(ctx, p); ok {
+		return v.Info(), nil
+	}
+	return info, err
+}
+
+// Table implements lower.Tables.
+func (t tables) Table(ctx context.Context, p fluss.TablePath) (fluss.Table, error) {
+	tb, err := t.store.Table(ctx, p)
+	if err == nil || sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+		return tb, err
+	}
+	if v, ok := t.virtualTable(ctx, p); ok {
+		return v, nil
+	}
+	return tb, err
+}

@@ -29,6 +29,8 @@ type binder struct {
 	// outer is the scope of the query enclosing the subquery being bound
 	// (nil at the top level), used to recognise correlated references.
 	outer *scope
+	// corr collects the outer references of the subquery being bound.
+	corr *corrState
 	// ctes are the WITH queries visible to the query being bound.
 	ctes map[string]*ast.CommonTableExpression
 	// excludedScope is the scope of ON CONFLICT DO UPDATE, where VALUES(x)
@@ -90,8 +92,11 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 func (b *binder) finishParams(n Node) Node {
 	visitExprs(n, func(e Expr) {
 		Walk(e, func(x Expr) {
-			if p, ok := x.(*Param); ok {
+			switch p := x.(type) {
+			case *Param:
 				p.T = b.params[p.Index]
+			case *Subquery:
+				b.finishParams(p.Plan)
 			}
 		})
 	})

@@ -205,15 +205,22 @@ func MapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		}
 		return c, nil
 	case *Subquery:
-		if x.X == nil {
-			return e, nil
-		}
-		in, err := fn(x.X)
-		if err != nil {
-			return nil, err
-		}
 		c := *x
-		c.X = in
+		if x.X != nil {
+			in, err := fn(x.X)
+			if err != nil {
+				return nil, err
+			}
+			c.X = in
+		}
+		c.Outer = make([]Expr, len(x.Outer))
+		for i, o := range x.Outer {
+			y, err := fn(o)
+			if err != nil {
+				return nil, err
+			}
+			c.Outer[i] = y
+		}
 		return &c, nil
 	case *FuncCall:
 		c := *x

@@ -36,7 +36,7 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			if alias == "" {
 				alias = ident(src.Name)
 			}
-			inner, err := b.bindSubqueryPlan(nil, cte.Query.Query)
+			inner, _, err := b.bindSubqueryPlan(nil, cte.Query.Query)
 			if err != nil {
 				return nil, err
 			}
@@ -55,7 +55,7 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 		}
 		return NewScan(info, alias), nil
 	case *ast.SelectStmt, *ast.SetOprStmt:
-		inner, err := b.bindSubqueryPlan(nil, src)
+		inner, _, err := b.bindSubqueryPlan(nil, src)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package binder
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // scope resolves column names against the columns of one input node.
@@ -25,14 +26,14 @@ func newScope(n Node) *scope {
 	return s
 }
 
-// resolve finds the column a (possibly qualified) name refers to.
-func (b *binder) resolve(s *scope, cn *ast.ColumnNameExpr) (*ColumnRef, error) {
+// resolve finds the column a (possibly qualified) name refers to: in s, or
+// in the query directly enclosing a subquery (a correlated reference).
+func (b *binder) resolve(s *scope, cn *ast.ColumnNameExpr) (Expr, error) {
 	name := ident(cn.Name.Name)
 	table := ident(cn.Name.Table)
 	if table != "" && !s.tables[table] {
-		if b.outer != nil && b.outer.has(table, name) {
-			return nil, b.errAt(cn, sqlerr.New(sqlerr.FeatureNotSupported, "correlated subqueries are not supported yet (column %s.%s belongs to an outer query)", table, name).
-				WithHint("Rewrite the subquery as a join."))
+		if ref, ok, err := b.outerRef(cn, table, name); ok || err != nil {
+			return ref, err
 		}
 		return nil, b.errAt(cn, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", table))
 	}
@@ -49,9 +50,10 @@ func (b *binder) resolve(s *scope, cn *ast.ColumnNameExpr) (*ColumnRef, error) {
 		}
 		found = i
 	}
-	if found < 0 && b.outer != nil && b.outer.has(table, name) {
-		return nil, b.errAt(cn, sqlerr.New(sqlerr.FeatureNotSupported, "correlated subqueries are not supported yet (column %q belongs to an outer query)", name).
-			WithHint("Rewrite the subquery as a join."))
+	if found < 0 {
+		if ref, ok, err := b.outerRef(cn, table, name); ok || err != nil {
+			return ref, err
+		}
 	}
 	if found < 0 {
 		if table != "" {
@@ -75,3 +77,56 @@ func (s *scope) has(table, name string) bool {
 	}
 	return false
 }
+
+// outerRef resolves a name in the scope enclosing the subquery being bound.
+// References to the directly enclosing query become OuterRef slots of the
+// subquery; deeper ones are not supported.
+func (b *binder) outerRef(cn *ast.ColumnNameExpr, table, name string) (Expr, bool, error) {
+	c := b.corr
+	if c == nil || c.outer == nil {
+		return nil, false, nil
+	}
+	found := -1
+	for i, col := range c.outer.cols {
+		if col.Name != name || (table != "" && col.Table != table) {
+			continue
+		}
+		if found >= 0 {
+			return nil, true, b.errAt(cn, sqlerr.New(sqlerr.AmbiguousColumn, "column reference %q is ambiguous", name))
+		}
+		found = i
+	}
+	if found < 0 {
+		if c.outer.parent != nil && c.outer.parent.has(table, name) {
+			return nil, true, b.errAt(cn, sqlerr.New(sqlerr.FeatureNotSupported, "subqueries that reference a query two or more levels out are not supported yet (column %q)", name))
+		}
+		return nil, false, nil
+	}
+	slot, ok := c.slots[found]
+	if !ok {
+		slot = len(c.refs)
+		col := c.outer.cols[found]
+		c.refs = append(c.refs, &ColumnRef{Index: found, Name: col.Name, T: col.T})
+		c.slots[found] = slot
+	}
+	col := c.outer.cols[found]
+	return &OuterRef{Slot: slot, Name: col.Name, T: col.T}, true, nil
+}
+
+// corrState collects a subquery's references to its enclosing query.
+type corrState struct {
+	outer *scope
+	refs  []Expr // over the outer scope, one per slot
+	slots map[int]int
+}
+
+// OuterRef reads, inside a correlated subquery, the value of the enclosing
+// query's current row for one of the subquery's outer slots.
+type OuterRef struct {
+	Slot int
+	Name string
+	T    types.T
+}
+
+func (e *OuterRef) Type() types.T  { return e.T }
+func (e *OuterRef) String() string { return "outer." + e.Name }

@@ -23,14 +23,20 @@ const (
 	AllSubquery
 )
 
-// Subquery is an uncorrelated subquery used as an expression. The executor
-// runs Plan once per execution and caches its rows.
+// Subquery is a subquery used as an expression. The executor runs an
+// uncorrelated Plan once per execution; a correlated one once per distinct
+// outer row (a nested-loop apply — the fallback where no decorrelation
+// rule applies).
 type Subquery struct {
 	Plan Node
-	Mode SubqueryMode
-	X    Expr // AnySubquery / AllSubquery: the left operand
-	Op   Op   // AnySubquery / AllSubquery: the comparison
-	T    types.T
+	// Outer are the enclosing query's values a correlated subquery reads
+	// (its OuterRef slots), over the enclosing query's columns; empty for an
+	// uncorrelated subquery, which runs once per execution.
+	Outer []Expr
+	Mode  SubqueryMode
+	X     Expr // AnySubquery / AllSubquery: the left operand
+	Op    Op   // AnySubquery / AllSubquery: the comparison
+	T     types.T
 }
 
 func (e *Subquery) Type() types.T { return e.T }
@@ -47,22 +53,39 @@ func (e *Subquery) String() string {
 }
 
 // bindSubqueryPlan binds a subquery's SELECT with s as its outer scope.
-func (b *binder) bindSubqueryPlan(s *scope, q ast.ResultSetNode) (Node, error) {
-	prevOuter, prevAgg := b.outer, b.agg
+func (b *binder) bindSubqueryPlan(s *scope, q ast.ResultSetNode) (Node, []Expr, error) {
+	prevOuter, prevAgg, prevCorr := b.outer, b.agg, b.corr
 	if s != nil {
 		ns := *s
 		ns.parent = b.outer
 		b.outer = &ns
+		b.corr = &corrState{outer: &ns, slots: map[int]int{}}
+	} else {
+		b.corr = nil // a derived table cannot see the enclosing row (no LATERAL)
 	}
 	b.agg = nil
-	defer func() { b.outer, b.agg = prevOuter, prevAgg }()
+	corr := b.corr
+	defer func() { b.outer, b.agg, b.corr = prevOuter, prevAgg, prevCorr }()
+	var (
+		n   Node
+		err error
+	)
 	switch x := q.(type) {
 	case *ast.SelectStmt:
-		return b.bindSelect(x)
+		n, err = b.bindSelect(x)
 	case *ast.SetOprStmt:
-		return b.bindSetOpr(x)
+		n, err = b.bindSetOpr(x)
+	default:
+		return nil, nil, sqlerr.NotSupported("this kind of subquery")
 	}
-	return nil, sqlerr.NotSupported("this kind of subquery")
+	if err != nil {
+		return nil, nil, err
+	}
+	var refs []Expr
+	if corr != nil {
+		refs = corr.refs
+	}
+	return n, refs, nil
 }
 
 func subqueryNode(e ast.ExprNode) (*ast.SubqueryExpr, bool) {
@@ -79,7 +102,7 @@ func subqueryNode(e ast.ExprNode) (*ast.SubqueryExpr, bool) {
 
 // bindScalarSubquery binds (SELECT ...) used as a value.
 func (b *binder) bindScalarSubquery(s *scope, n *ast.SubqueryExpr) (Expr, error) {
-	plan, err := b.bindSubqueryPlan(s, n.Query)
+	plan, outer, err := b.bindSubqueryPlan(s, n.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +110,7 @@ func (b *binder) bindScalarSubquery(s *scope, n *ast.SubqueryExpr) (Expr, error)
 	if len(cols) != 1 {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "subquery must return only one column"))
 	}
-	return &Subquery{Plan: plan, Mode: ScalarSubquery, T: cols[0].T.Nullable()}, nil
+	return &Subquery{Plan: plan, Outer: outer, Mode: ScalarSubquery, T: cols[0].T.Nullable()}, nil
 }
 
 // bindExists binds [NOT] EXISTS (SELECT ...).
@@ -96,11 +119,11 @@ func (b *binder) bindExists(s *scope, n *ast.ExistsSubqueryExpr) (Expr, error) {
 	if !ok {
 		return nil, b.errAt(n, sqlerr.NotSupported("EXISTS without a subquery"))
 	}
-	plan, err := b.bindSubqueryPlan(s, sq.Query)
+	plan, outer, err := b.bindSubqueryPlan(s, sq.Query)
 	if err != nil {
 		return nil, err
 	}
-	var e Expr = &Subquery{Plan: plan, Mode: ExistsSubquery, T: types.BoolType}
+	var e Expr = &Subquery{Plan: plan, Outer: outer, Mode: ExistsSubquery, T: types.BoolType}
 	if n.Not {
 		e = &UnaryOp{Op: OpNot, X: e, T: types.BoolType}
 	}
@@ -113,7 +136,7 @@ func (b *binder) bindQuantified(s *scope, node ast.Node, xNode ast.ExprNode, q *
 	if err != nil {
 		return nil, err
 	}
-	plan, err := b.bindSubqueryPlan(s, q.Query)
+	plan, outer, err := b.bindSubqueryPlan(s, q.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +160,7 @@ func (b *binder) bindQuantified(s *scope, node ast.Node, xNode ast.ExprNode, q *
 	if all {
 		mode = AllSubquery
 	}
-	return &Subquery{Plan: plan, Mode: mode, X: x, Op: op, T: types.BoolType}, nil
+	return &Subquery{Plan: plan, Outer: outer, Mode: mode, X: x, Op: op, T: types.BoolType}, nil
 }
 
 var compareOps = map[opcode.Op]Op{

@@ -19,6 +19,8 @@ type EvalContext struct {
 	// Env is the planner's per-execution runtime, for subquery plans
 	// (see SubqueryExpr.Open).
 	Env any
+	// Outer holds the enclosing row's values inside a correlated subquery.
+	Outer []any
 	// subqueries caches each uncorrelated subquery's rows for this execution.
 	subqueries map[*SubqueryExpr]*subqueryRows
 }

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -24,12 +25,17 @@ const (
 // rows are cached in the EvalContext) and then, per row, a scalar value,
 // EXISTS, or a quantified comparison x op ANY/ALL with SQL's NULL rules.
 type SubqueryExpr struct {
-	// Open instantiates the subquery's plan for this execution.
+	// Open instantiates the subquery's plan for this execution, evaluating
+	// its expressions in ec (whose Outer holds the enclosing row's values
+	// for a correlated subquery).
 	Open func(ec *EvalContext) (Operator, error)
-	Mode SubqueryMode
-	X    Expr  // AnyMode / AllMode
-	Op   CmpOp // AnyMode / AllMode
-	T    types.T
+	// Outer are the enclosing row's values a correlated subquery reads,
+	// one per OuterRefExpr slot; empty when uncorrelated.
+	Outer []Expr
+	Mode  SubqueryMode
+	X     Expr  // AnyMode / AllMode
+	Op    CmpOp // AnyMode / AllMode
+	T     types.T
 }
 
 func (e *SubqueryExpr) Type() types.T  { return e.T }
@@ -44,6 +50,19 @@ func (e *SubqueryExpr) rows(ec *EvalContext) (*subqueryRows, error) {
 	if r, ok := ec.subqueries[e]; ok {
 		return r, nil
 	}
+	r, err := e.run(ec)
+	if err != nil {
+		return nil, err
+	}
+	if ec.subqueries == nil {
+		ec.subqueries = map[*SubqueryExpr]*subqueryRows{}
+	}
+	ec.subqueries[e] = r
+	return r, nil
+}
+
+// run executes the subquery's plan once and collects its first column.
+func (e *SubqueryExpr) run(ec *EvalContext) (*subqueryRows, error) {
 	ctx := ec.Ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -89,14 +108,13 @@ func (e *SubqueryExpr) rows(ec *EvalContext) (*subqueryRows, error) {
 		}
 		r.values = merged
 	}
-	if ec.subqueries == nil {
-		ec.subqueries = map[*SubqueryExpr]*subqueryRows{}
-	}
-	ec.subqueries[e] = r
 	return r, nil
 }
 
 func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	if len(e.Outer) > 0 {
+		return e.evalCorrelated(ec, batch)
+	}
 	r, err := e.rows(ec)
 	if err != nil {
 		return nil, err
@@ -173,4 +191,126 @@ func cmpResult(op CmpOp, r int) bool {
 		return r > 0
 	}
 	return r >= 0
+}
+
+// evalCorrelated runs the subquery for each distinct outer row of batch (a
+// nested-loop apply) and combines each row's result as Eval does.
+func (e *SubqueryExpr) evalCorrelated(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	n := int(batch.NumRows())
+	outer := make([]arrow.Array, len(e.Outer))
+	defer func() {
+		for _, a := range outer {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for i, o := range e.Outer {
+		a, err := o.Eval(ec, batch)
+		if err != nil {
+			return nil, err
+		}
+		outer[i] = a
+	}
+	var x arrow.Array
+	if e.X != nil {
+		var err error
+		if x, err = e.X.Eval(ec, batch); err != nil {
+			return nil, err
+		}
+		defer x.Release()
+	}
+	cache := map[string]*subqueryRows{}
+	defer func() {
+		for _, r := range cache {
+			r.values.Release()
+		}
+	}()
+	out := make([]any, n)
+	for i := 0; i < n; i++ {
+		vals := make([]any, len(outer))
+		var key []byte
+		for k, a := range outer {
+			vals[k] = valueAt(a, i)
+			key = fmt.Appendf(key, "%T:%v\x00", vals[k], vals[k])
+		}
+		r, ok := cache[string(key)]
+		if !ok {
+			sub := &EvalContext{Ctx: ec.Ctx, Mem: ec.Mem, Params: ec.Params, Env: ec.Env, Outer: vals}
+			var err error
+			if r, err = e.run(sub); err != nil {
+				return nil, err
+			}
+			cache[string(key)] = r
+		}
+		switch e.Mode {
+		case ScalarMode:
+			if r.values.Len() > 1 {
+				return nil, sqlerr.New(sqlerr.CardinalityViolation, "more than one row returned by a subquery used as an expression")
+			}
+			if r.values.Len() == 1 {
+				out[i] = valueAt(r.values, 0)
+			}
+		case ExistsMode:
+			out[i] = r.values.Len() > 0
+		default:
+			v, isNull, err := e.quantified(x, i, r.values)
+			if err != nil {
+				return nil, err
+			}
+			if !isNull {
+				out[i] = v
+			}
+		}
+	}
+	return buildArray(ec, e.T, out), nil
+}
+
+// quantified computes x[i] op ANY|ALL (values) with SQL's NULL rules.
+func (e *SubqueryExpr) quantified(x arrow.Array, i int, values arrow.Array) (val, isNull bool, err error) {
+	m := values.Len()
+	if m == 0 {
+		return e.Mode == AllMode, false, nil
+	}
+	var li, lj int
+	cmpAt, err := rowComparator(x, values, func(int) (int, int) { return li, lj })
+	if err != nil {
+		return false, false, err
+	}
+	sawNull := false
+	for j := 0; j < m; j++ {
+		if x.IsNull(i) || values.IsNull(j) {
+			sawNull = true
+			continue
+		}
+		li, lj = i, j
+		res := cmpResult(e.Op, cmpAt(0))
+		if e.Mode == AnyMode && res {
+			return true, false, nil
+		}
+		if e.Mode == AllMode && !res {
+			return false, false, nil
+		}
+	}
+	if sawNull {
+		return false, true, nil
+	}
+	return e.Mode == AllMode, false, nil
+}
+
+// OuterRefExpr reads slot Slot of the enclosing row (correlated subqueries).
+type OuterRefExpr struct {
+	Slot int
+	Name string
+	T    types.T
+}
+
+func (e *OuterRefExpr) Type() types.T  { return e.T }
+func (e *OuterRefExpr) String() string { return "outer." + e.Name }
+func (e *OuterRefExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	var v any
+	if e.Slot < len(ec.Outer) {
+		v = ec.Outer[e.Slot]
+	}
+	return constArray(ec.Mem, v, e.T, int(batch.NumRows())), nil
 }

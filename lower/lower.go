@@ -227,9 +227,16 @@ func lowerExpr(e binder.Expr) (exec.Expr, error) {
 				return nil, sqlerr.New(sqlerr.InternalError, "subquery evaluated without a runtime")
 			}
 			sub := *rt
-			sub.Metrics, sub.parent = nil, nil
+			sub.Metrics, sub.parent, sub.EC = nil, nil, ec
 			return Build(&sub, plan)
 		}}
+		for _, o := range x.Outer {
+			lo, err := lowerExpr(o)
+			if err != nil {
+				return nil, err
+			}
+			sq.Outer = append(sq.Outer, lo)
+		}
 		if x.X != nil {
 			if sq.X, err = lowerExpr(x.X); err != nil {
 				return nil, err
@@ -237,6 +244,8 @@ func lowerExpr(e binder.Expr) (exec.Expr, error) {
 			sq.Op = cmpOps[x.Op]
 		}
 		return sq, nil
+	case *binder.OuterRef:
+		return &exec.OuterRefExpr{Slot: x.Slot, Name: x.Name, T: x.T}, nil
 	case *binder.FuncCall:
 		f := &exec.FuncExpr{Name: x.Name, T: x.T, Kernel: exec.Kernel(x.Kernel)}
 		for _, a := range x.Args {

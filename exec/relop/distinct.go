@@ -236,8 +236,9 @@ const (
 // INTERSECT ALL keeps min(m, n) copies of a row that appears m times on the
 // left and n on the right, EXCEPT ALL keeps max(m - n, 0), and the forms
 // without ALL keep one copy of the qualifying rows. NULLs are equal here.
-// The right side's distinct rows with their counts must fit in Mem
-// (UNION's duplicate removal spills like Distinct).
+// INTERSECT and EXCEPT hold the distinct rows of both sides with their
+// counts and must fit in Mem; UNION's duplicate removal spills like
+// Distinct.
 type SetOp struct {
 	Left, Right exec.Operator
 	Kind        SetOpKind
@@ -251,7 +252,11 @@ type SetOp struct {
 	closed  bool
 	hold    holding
 	union   exec.Operator
-	counts  map[string]int64
+	table   *groupTable
+	left    []int64
+	right   []int64
+	next    int
+	done    int64
 }
 
 func (o *SetOp) Schema() *arrow.Schema { return o.Left.Schema() }
@@ -267,7 +272,9 @@ func (o *SetOp) Close() {
 		o.Left.Close()
 		o.Right.Close()
 	}
-	o.counts = nil
+	if o.table != nil {
+		o.table.release()
+	}
 	o.hold.releaseAll()
 }
 
@@ -289,101 +296,105 @@ func (o *SetOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			if !o.All {
 				o.union = &Distinct{Input: o.union, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc}
 			}
-		} else if err := o.countRight(ctx); err != nil {
+		} else if err := o.count(ctx); err != nil {
 			return nil, err
 		}
 	}
 	if o.union != nil {
 		return o.union.Next(ctx)
 	}
-	all := ascKeys(allColumns(o.Left.Schema().NumFields()))
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		b, err := o.Left.Next(ctx)
-		if err != nil || b == nil {
-			return b, err
-		}
-		keys, err := encodeBatchKeys(b, all)
-		if err != nil {
-			b.Release()
-			return nil, err
-		}
-		var emit []rowRef
-		for i, k := range keys {
-			c, seen := o.counts[string(k)]
-			keep := false
-			switch {
-			case o.Kind == Intersect && o.All:
-				if keep = c > 0; keep {
-					o.counts[string(k)] = c - 1
-				}
-			case o.Kind == Intersect:
-				if keep = c > 0; keep {
-					o.counts[string(k)] = 0 // once
-				}
-			case o.All: // EXCEPT ALL
-				if c > 0 {
-					o.counts[string(k)] = c - 1
-				} else {
-					keep = true
-				}
-			default: // EXCEPT
-				if !seen {
-					keep = true
-					o.counts[string(k)] = 0 // emitted: later copies are dropped
-					if err := o.hold.grow(int64(len(k)) + 56); err != nil {
-						b.Release()
-						return nil, err
-					}
-				}
-			}
-			if keep {
-				emit = append(emit, rowRef{0, uint32(i)})
-			}
-		}
-		if len(emit) == 0 {
-			b.Release()
-			continue
-		}
-		out, err := gatherBatch(allocOr(o.Alloc), o.Schema(), []arrow.RecordBatch{b}, emit)
-		b.Release()
-		return out, err
-	}
+	return o.emit()
 }
 
-func (o *SetOp) countRight(ctx context.Context) error {
-	o.counts = make(map[string]int64)
-	all := ascKeys(allColumns(o.Right.Schema().NumFields()))
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		b, err := o.Right.Next(ctx)
-		if err != nil {
-			return err
-		}
-		if b == nil {
-			return nil
-		}
-		keys, err := encodeBatchKeys(b, all)
-		b.Release()
-		if err != nil {
-			return err
-		}
-		var grown int64
-		for _, k := range keys {
-			c, ok := o.counts[string(k)]
-			if !ok {
-				grown += int64(len(k)) + 56
+// count reads both sides into a table of distinct rows with their counts
+// on each side; each row is represented by its first left occurrence, as
+// PostgreSQL's hashed set operation does (it matters for -0 and +0).
+func (o *SetOp) count(ctx context.Context) error {
+	mem := allocOr(o.Alloc)
+	o.table = newGroupTable(o.Left.Schema(), allColumns(o.Left.Schema().NumFields()))
+	var groups []uint32
+	for side, in := range []exec.Operator{o.Left, o.Right} {
+		for {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-			o.counts[string(k)] = c + 1
-		}
-		if err := o.hold.grow(grown); err != nil {
-			return err
+			b, err := in.Next(ctx)
+			if err != nil {
+				return err
+			}
+			if b == nil {
+				break
+			}
+			n := int(b.NumRows())
+			groups = grow(groups[:0], n)[:n]
+			var missing []int32
+			before := o.table.size()
+			if side == 0 {
+				err = o.table.assign(mem, b, groups, true, nil)
+			} else {
+				err = o.table.assign(mem, b, groups, false, &missing)
+			}
+			b.Release()
+			if err != nil {
+				return err
+			}
+			o.left = grow(o.left, o.table.n)
+			o.right = grow(o.right, o.table.n)
+			for _, g := range groups {
+				if g == missingGroup {
+					continue
+				}
+				if side == 0 {
+					o.left[g]++
+				} else {
+					o.right[g]++
+				}
+			}
+			if err := o.hold.grow(o.table.size() - before + int64(o.table.n-len(o.left))*16); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
+}
+
+// emit returns the next batch of qualifying rows.
+func (o *SetOp) emit() (arrow.RecordBatch, error) {
+	var refs []rowRef
+	for o.next < o.table.n && len(refs) < defaultBatchRows {
+		g := o.next
+		l, r := o.left[g], o.right[g]
+		var copies int64
+		switch {
+		case o.Kind == Intersect && o.All:
+			copies = min(l, r)
+		case o.Kind == Intersect:
+			if l > 0 && r > 0 {
+				copies = 1
+			}
+		case o.All:
+			copies = max(l-r, 0)
+		default:
+			if l > 0 && r == 0 {
+				copies = 1
+			}
+		}
+		copies -= o.done
+		chunk := min(copies, int64(defaultBatchRows-len(refs)))
+		for i := int64(0); i < chunk; i++ {
+			refs = append(refs, o.table.keyRefs[g])
+		}
+		if chunk < copies {
+			o.done += chunk
+			break
+		}
+		o.done = 0
+		o.next++
+	}
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	return gatherBatch(allocOr(o.Alloc), o.Schema(), o.table.keyStore, refs)
 }
 
 func allColumns(n int) []int {

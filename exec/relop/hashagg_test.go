@@ -141,8 +141,9 @@ func runAgg(t testing.TB, rows [][]any, c aggCase, mem *MemoryAccount, spillDir 
 }
 
 func TestHashAggregateSpillMatchesInMemory(t *testing.T) {
+	t.Parallel()
 	for _, skew := range []bool{false, true} {
-		rows := aggRows(3000, 1, skew)
+		rows := aggRows(1200, 1, skew)
 		for _, c := range aggCases() {
 			t.Run(fmt.Sprintf("%s/skew=%v", c.name, skew), func(t *testing.T) {
 				_, want, err := runAgg(t, rows, c, nil, "", 256)
@@ -171,6 +172,7 @@ func TestHashAggregateSpillMatchesInMemory(t *testing.T) {
 }
 
 func TestHashAggregateEmptyInput(t *testing.T) {
+	t.Parallel()
 	for _, c := range aggCases() {
 		_, got, err := runAgg(t, nil, c, nil, "", 10)
 		if err != nil {
@@ -185,6 +187,7 @@ func TestHashAggregateEmptyInput(t *testing.T) {
 }
 
 func TestHashAggregateOutOfMemoryWithoutSpillDir(t *testing.T) {
+	t.Parallel()
 	c := aggCases()[0]
 	_, _, err := runAgg(t, aggRows(3000, 2, false), aggCase{groupBy: []int{1}, aggs: c.aggs}, NewMemoryAccount(1<<10), "", 100)
 	if sqlerr.CodeOf(err) != sqlerr.OutOfMemory {
@@ -196,6 +199,7 @@ func TestHashAggregateOutOfMemoryWithoutSpillDir(t *testing.T) {
 }
 
 func TestHashAggregateOverflow(t *testing.T) {
+	t.Parallel()
 	in := schemaOf(types.Int32Type, types.Int64Type)
 	rows := [][]any{{1, math.MaxInt64}, {1, math.MaxInt64}}
 	// sum(bigint) is numeric: no overflow
@@ -221,6 +225,7 @@ func TestHashAggregateOverflow(t *testing.T) {
 }
 
 func TestAggResultType(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		fn   string
 		arg  types.T

@@ -90,10 +90,11 @@ func runJoin(t testing.TB, l, r [][]any, c joinCase, mem *MemoryAccount, dir str
 }
 
 func TestHashJoinSpillMatchesInMemory(t *testing.T) {
+	t.Parallel()
 	for _, skew := range []bool{false, true} {
-		nl, nr := 1500, 1200
+		nl, nr := 500, 400
 		if skew { // the hot key's output is |l|*|r|*0.81 rows
-			nl, nr = 300, 200
+			nl, nr = 150, 100
 		}
 		l := joinRows(nl, 1, 40, skew, true)
 		r := joinRows(nr, 2, 40, skew, true)
@@ -104,14 +105,14 @@ func TestHashJoinSpillMatchesInMemory(t *testing.T) {
 					t.Fatal(err)
 				}
 				dir := tempDir(t)
-				mem := NewMemoryAccount(4 << 10)
+				mem := NewMemoryAccount(2 << 10)
 				op, got, err := runJoin(t, l, r, c, mem, dir)
 				if err != nil {
 					t.Fatal(err)
 				}
 				equalRows(t, c.name, sorted(got), sorted(want))
 				if !op.Spilled() {
-					t.Error("no spill under a 4 KiB limit")
+					t.Error("no spill under a 2 KiB limit")
 				}
 				if skew && len(c.lk) == 1 && op.multiChunk == 0 {
 					t.Error("the hot key's partition should need several build chunks")
@@ -128,6 +129,7 @@ func TestHashJoinSpillMatchesInMemory(t *testing.T) {
 }
 
 func TestHashJoinEdgeCases(t *testing.T) {
+	t.Parallel()
 	s := schemaOf(joinTypes...)
 	l := [][]any{{1, 1, "a", 1}, {2, nil, "b", 2}, {3, 2, "c", 3}}
 	cases := []struct {
@@ -157,9 +159,10 @@ func TestHashJoinEdgeCases(t *testing.T) {
 }
 
 func TestNestedLoopJoin(t *testing.T) {
+	t.Parallel()
 	s := schemaOf(joinTypes...)
-	l := joinRows(300, 4, 10, false, true)
-	r := joinRows(200, 5, 10, false, true)
+	l := joinRows(150, 4, 10, false, true)
+	r := joinRows(100, 5, 10, false, true)
 	for _, typ := range []JoinType{InnerJoin, LeftJoin, RightJoin, FullJoin, SemiJoin, AntiJoin} {
 		// k = k AND v < w through a nested loop equals the hash join
 		cond := &exec.LogicExpr{And: true,

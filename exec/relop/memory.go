@@ -133,8 +133,6 @@ func dataBytes(d arrow.ArrayData) int64 {
 // arrayBytes is the size of the buffers an array references.
 func arrayBytes(a arrow.Array) int64 { return dataBytes(a.Data()) }
 
-
-
 // arrowWithSchema rewraps a batch's columns under another schema with the
 // same types.
 func arrowWithSchema(s *arrow.Schema, b arrow.RecordBatch) arrow.RecordBatch {

@@ -7,6 +7,7 @@ import (
 // TestPostgresOracle runs each operator and the same query on PostgreSQL 15
 // over the same data, and compares the results.
 func TestPostgresOracle(t *testing.T) {
+	t.Parallel()
 	pg := startPG(t)
 	t.Run("aggregate", func(t *testing.T) {
 		rows := aggRows(2000, 11, true)
@@ -66,5 +67,31 @@ func TestPostgresOracle(t *testing.T) {
 		}
 		pg.exec(t, "CREATE TABLE r3 AS SELECT * FROM r2 ORDER BY id LIMIT 40")
 		equalRows(t, "not-in-no-nulls", sorted(got), sorted(pg.query(t, "SELECT l.* FROM l WHERE l.k NOT IN (SELECT k FROM r3)")))
+	})
+	t.Run("distinct-setop", func(t *testing.T) {
+		l := projectRows(sortRows(800, 51, true), 1, 2, 3)
+		r := projectRows(sortRows(600, 52, true), 1, 2, 3)
+		cols := []string{"k int", "f double precision", "t text"}
+		pg.load(t, "sl", cols, l)
+		pg.load(t, "sr", cols, r)
+		for _, c := range setOpCases() {
+			got := runSetOp(t, l, r, c, NewMemoryAccount(1<<20), tempDir(t))
+			equalRows(t, c.sql, sorted(got), sorted(pg.query(t, "SELECT * FROM sl "+c.sql+" SELECT * FROM sr")))
+		}
+		got := drain(t, &Distinct{Input: rowsSource(t, schemaOf(kftTypes...), l, 64)})
+		equalRows(t, "distinct", sorted(got), sorted(pg.query(t, "SELECT DISTINCT * FROM sl")))
+	})
+	t.Run("window", func(t *testing.T) {
+		rows := winRows(600, 61, true)
+		pg.load(t, "w", winPGCols, rows)
+		for _, c := range winCases() {
+			t.Run(c.name, func(t *testing.T) {
+				got, err := runWindow(t, rows, c, 50, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareRows(t, c.name, sorted(got), sorted(pg.query(t, c.pgSQL())), pgEqual)
+			})
+		}
 	})
 }

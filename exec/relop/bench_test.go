@@ -1,0 +1,134 @@
+package relop
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// benchBatches makes rows rows of (key int32 or int64, value int64) in
+// batches of 8192; keys are uniform in [0, groups).
+func benchBatches(rows, groups int, key64 bool, seed uint64) (*arrow.Schema, []arrow.RecordBatch) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	kt := types.Int32Type
+	if key64 {
+		kt = types.Int64Type
+	}
+	schema := schemaOf(kt, types.Int64Type)
+	var out []arrow.RecordBatch
+	for lo := 0; lo < rows; lo += defaultBatchRows {
+		n := min(defaultBatchRows, rows-lo)
+		vb := array.NewInt64Builder(memory.DefaultAllocator)
+		var ka arrow.Array
+		if key64 {
+			kb := array.NewInt64Builder(memory.DefaultAllocator)
+			for i := 0; i < n; i++ {
+				kb.Append(int64(rng.IntN(groups)))
+			}
+			ka = kb.NewArray()
+			kb.Release()
+		} else {
+			kb := array.NewInt32Builder(memory.DefaultAllocator)
+			for i := 0; i < n; i++ {
+				kb.Append(int32(rng.IntN(groups)))
+			}
+			ka = kb.NewArray()
+			kb.Release()
+		}
+		for i := 0; i < n; i++ {
+			vb.Append(int64(rng.IntN(1000)))
+		}
+		va := vb.NewArray()
+		vb.Release()
+		out = append(out, array.NewRecordBatch(schema, []arrow.Array{ka, va}, int64(n)))
+		ka.Release()
+		va.Release()
+	}
+	return schema, out
+}
+
+func benchSource(schema *arrow.Schema, bs []arrow.RecordBatch) exec.Operator {
+	return &source{schema: schema, batches: bs}
+}
+
+func drainCount(b *testing.B, op exec.Operator) int64 {
+	defer op.Close()
+	var n int64
+	for {
+		out, err := op.Next(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if out == nil {
+			return n
+		}
+		n += out.NumRows()
+		out.Release()
+	}
+}
+
+func benchAgg(b *testing.B, rows, groups int) {
+	schema, bs := benchBatches(rows, groups, false, 1)
+	aggs := []AggSpec{agg("sum", 1), agg("count", -1)}
+	out := outSchema(b, []types.T{types.Int32Type, types.Int64Type}, []int{0}, aggs)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		op := &HashAggregate{Input: benchSource(schema, bs), GroupBy: []int{0}, Aggs: aggs, Out: out}
+		if n := drainCount(b, op); n != int64(groups) {
+			b.Fatalf("%d groups", n)
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkAggregate100Groups: SELECT k, sum(v), count(*) FROM 10M rows GROUP BY k (100 groups).
+func BenchmarkAggregate100Groups(b *testing.B) { benchAgg(b, 10_000_000, 100) }
+
+// BenchmarkAggregate1MGroups: the same with a million groups.
+func BenchmarkAggregate1MGroups(b *testing.B) { benchAgg(b, 10_000_000, 1_000_000) }
+
+// BenchmarkHashJoin1Mx1M: 1M probe rows joined with 1M build rows on int64 keys.
+func BenchmarkHashJoin1Mx1M(b *testing.B) {
+	ls, lb := benchBatches(1_000_000, 1_000_000, true, 2)
+	rs, rb := benchBatches(1_000_000, 1_000_000, true, 3)
+	b.ResetTimer()
+	var n int64
+	for i := 0; i < b.N; i++ {
+		op := &HashJoin{Left: benchSource(ls, lb), Right: benchSource(rs, rb), LeftKeys: []int{0}, RightKeys: []int{0}}
+		n = drainCount(b, op)
+	}
+	b.ReportMetric(float64(2_000_000)*float64(b.N)/b.Elapsed().Seconds(), "input-rows/s")
+	b.ReportMetric(float64(n), "output-rows")
+}
+
+// BenchmarkSort10M sorts 10M int64 values.
+func BenchmarkSort10M(b *testing.B) {
+	s, bs := benchBatches(10_000_000, 1<<62, true, 4)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		op := &Sort{Input: benchSource(s, bs), Keys: []SortKey{{Column: 0}}}
+		if n := drainCount(b, op); n != 10_000_000 {
+			b.Fatal(n)
+		}
+	}
+	b.ReportMetric(float64(10_000_000)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkTop100Of10M: ORDER BY k LIMIT 100 over 10M int64 rows.
+func BenchmarkTop100Of10M(b *testing.B) {
+	s, bs := benchBatches(10_000_000, 1<<62, true, 5)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		op := &TopN{Input: benchSource(s, bs), Keys: []SortKey{{Column: 0}}, N: 100}
+		if n := drainCount(b, op); n != 100 {
+			b.Fatal(n)
+		}
+	}
+	b.ReportMetric(float64(10_000_000)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}

@@ -1,0 +1,743 @@
+package relop
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// FrameMode is ROWS or RANGE.
+type FrameMode uint8
+
+// The frame modes.
+const (
+	FrameRange FrameMode = iota
+	FrameRows
+)
+
+// BoundKind is the kind of a frame bound.
+type BoundKind uint8
+
+// The frame bounds.
+const (
+	UnboundedPreceding BoundKind = iota
+	Preceding
+	CurrentRow
+	Following
+	UnboundedFollowing
+)
+
+// FrameBound is one end of a window frame. Offset is the n of n PRECEDING /
+// n FOLLOWING: a row count in ROWS mode; in RANGE mode a distance in the
+// single ORDER BY column's physical unit (integers; days for dates; the
+// timestamp's unit) — or OffsetFloat for a float column.
+type FrameBound struct {
+	Kind        BoundKind
+	Offset      int64
+	OffsetFloat float64
+}
+
+// Frame is a window frame.
+type Frame struct {
+	Mode       FrameMode
+	Start, End FrameBound
+}
+
+// DefaultFrame is PostgreSQL's default: RANGE BETWEEN UNBOUNDED PRECEDING
+// AND CURRENT ROW (peers of the current row included).
+var DefaultFrame = Frame{Mode: FrameRange, Start: FrameBound{Kind: UnboundedPreceding}, End: FrameBound{Kind: CurrentRow}}
+
+// WindowSpec is one window function call.
+type WindowSpec struct {
+	// Func: row_number, rank, dense_rank, percent_rank, cume_dist, ntile,
+	// lag, lead, first_value, last_value, nth_value, sum, avg, count, min, max.
+	Func string
+	// Arg is the argument column (ntile: the bucket count; -1: none, as
+	// for count(*)).
+	Arg int
+	// Offset is lag/lead's offset column or nth_value's n column (-1: lag
+	// and lead use 1).
+	Offset int
+	// Default is lag/lead's default column, cast to Arg's type (-1: NULL).
+	Default int
+	// Frame is the frame (nil: DefaultFrame); ranking functions and
+	// lag/lead ignore it.
+	Frame *Frame
+}
+
+// WindowResultType is the type of window function fn over arg.
+func WindowResultType(fn string, arg types.T) (types.T, error) {
+	switch strings.ToLower(fn) {
+	case "row_number", "rank", "dense_rank", "count":
+		return types.Int64Type, nil
+	case "ntile":
+		return types.Int32Type, nil
+	case "percent_rank", "cume_dist":
+		return types.Float64Type, nil
+	case "lag", "lead", "first_value", "last_value", "nth_value":
+		return arg, nil
+	}
+	return AggResultType(fn, arg)
+}
+
+// Window computes window functions over an input already sorted by
+// PartitionBy then OrderBy. Its output is the input's columns followed by
+// one column per function (Out). Partitions stream: a partition is held
+// (and charged to Mem) until its last row has been read; it does not spill.
+type Window struct {
+	Input       exec.Operator
+	PartitionBy []int
+	OrderBy     []SortKeySpec
+	Funcs       []WindowSpec
+	Out         *arrow.Schema
+	Mem         *MemoryAccount
+	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
+	Alloc memory.Allocator
+
+	started bool
+	closed  bool
+	done    bool
+	hold    holding
+	pending []arrow.RecordBatch
+	lastKey []byte
+	hasLast bool
+}
+
+func (o *Window) Schema() *arrow.Schema { return o.Out }
+
+func (o *Window) Close() {
+	if o.closed {
+		return
+	}
+	o.closed = true
+	for _, b := range o.pending {
+		b.Release()
+	}
+	o.pending = nil
+	o.hold.releaseAll()
+	o.Input.Close()
+}
+
+func (o *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.closed || o.done {
+		return nil, nil
+	}
+	if !o.started {
+		o.started = true
+		o.hold = holding{acct: o.Mem}
+		if o.Out == nil || o.Out.NumFields() != o.Input.Schema().NumFields()+len(o.Funcs) {
+			return nil, sqlerr.New(sqlerr.InternalError, "window: output schema must have the input's columns and one per function")
+		}
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := o.Input.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			o.done = true
+			return o.flush(len(o.pending), 0)
+		}
+		if b.NumRows() == 0 {
+			b.Release()
+			continue
+		}
+		// the start of the batch's last partition: rows before it complete
+		// every pending partition
+		keys, err := encodeBatchKeys(b, ascKeys(o.PartitionBy))
+		if err != nil {
+			b.Release()
+			return nil, err
+		}
+		lastStart := -1
+		for i, k := range keys {
+			if !o.hasLast || !bytes.Equal(k, o.lastKey) {
+				lastStart = i
+				o.lastKey = append(o.lastKey[:0], k...)
+				o.hasLast = true
+			}
+		}
+		o.pending = append(o.pending, b)
+		if err := o.hold.grow(batchBytes(b)); err != nil {
+			return nil, err
+		}
+		if lastStart > 0 || (lastStart == 0 && len(o.pending) > 1) {
+			out, err := o.flush(len(o.pending)-1, lastStart)
+			if err != nil || out != nil {
+				return out, err
+			}
+		}
+	}
+}
+
+// flush computes the complete partitions: the first n pending batches and
+// the first rows of pending batch n.
+func (o *Window) flush(n, rows int) (arrow.RecordBatch, error) {
+	mem := allocOr(o.Alloc)
+	var parts []arrow.RecordBatch
+	for _, b := range o.pending[:n] {
+		parts = append(parts, b)
+	}
+	var tail arrow.RecordBatch
+	if n < len(o.pending) && rows > 0 {
+		tail = o.pending[n].NewSlice(0, int64(rows))
+		parts = append(parts, tail)
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	region, err := concatBatches(mem, o.Input.Schema(), parts)
+	if tail != nil {
+		tail.Release()
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer region.Release()
+	// drop what was consumed
+	var rest []arrow.RecordBatch
+	for i, b := range o.pending {
+		switch {
+		case i < n:
+			b.Release()
+		case i == n && rows > 0:
+			rest = append(rest, b.NewSlice(int64(rows), b.NumRows()))
+			b.Release()
+		default:
+			rest = append(rest, b)
+		}
+	}
+	o.pending = rest
+	o.hold.releaseAll()
+	for _, b := range rest {
+		o.hold.force(batchBytes(b))
+	}
+	return o.compute(mem, region)
+}
+
+func concatBatches(mem memory.Allocator, schema *arrow.Schema, bs []arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if len(bs) == 1 {
+		bs[0].Retain()
+		return bs[0], nil
+	}
+	cols := make([]arrow.Array, schema.NumFields())
+	var n int64
+	for _, b := range bs {
+		n += b.NumRows()
+	}
+	for c := range cols {
+		arrs := make([]arrow.Array, len(bs))
+		for i, b := range bs {
+			arrs[i] = b.Column(c)
+		}
+		a, err := array.Concatenate(arrs, mem)
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols[c] = a
+	}
+	out := array.NewRecordBatch(schema, cols, n)
+	releaseAll(cols)
+	return out, nil
+}
+
+// partInfo describes one partition of a region: rows [start, end) and the
+// end of each row's peer group.
+type partInfo struct {
+	start, end int
+}
+
+func (o *Window) compute(mem memory.Allocator, region arrow.RecordBatch) (arrow.RecordBatch, error) {
+	n := int(region.NumRows())
+	pkeys, err := encodeBatchKeys(region, ascKeys(o.PartitionBy))
+	if err != nil {
+		return nil, err
+	}
+	okeys, err := encodeBatchKeys(region, o.OrderBy)
+	if err != nil {
+		return nil, err
+	}
+	var parts []partInfo
+	for i := 0; i < n; i++ {
+		if i == 0 || !bytes.Equal(pkeys[i], pkeys[i-1]) {
+			if len(parts) > 0 {
+				parts[len(parts)-1].end = i
+			}
+			parts = append(parts, partInfo{start: i})
+		}
+	}
+	parts[len(parts)-1].end = n
+	// peer groups: peerStart[i], peerEnd[i]
+	peerStart := make([]int, n)
+	peerEnd := make([]int, n)
+	for _, p := range parts {
+		gs := p.start
+		for i := p.start; i < p.end; i++ {
+			if i > p.start && !bytes.Equal(okeys[i], okeys[i-1]) {
+				for j := gs; j < i; j++ {
+					peerEnd[j] = i
+				}
+				gs = i
+			}
+			peerStart[i] = gs
+		}
+		for j := gs; j < p.end; j++ {
+			peerEnd[j] = p.end
+		}
+	}
+	w := &windowCtx{o: o, mem: mem, region: region, parts: parts, peerStart: peerStart, peerEnd: peerEnd}
+	cols := append([]arrow.Array(nil), region.Columns()...)
+	for _, c := range cols {
+		c.Retain()
+	}
+	for i, f := range o.Funcs {
+		a, err := w.eval(f, o.Out.Field(int(region.NumCols())+i).Type)
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
+	out := array.NewRecordBatch(o.Out, cols, int64(n))
+	releaseAll(cols)
+	return out, nil
+}
+
+type windowCtx struct {
+	o                  *Window
+	mem                memory.Allocator
+	region             arrow.RecordBatch
+	parts              []partInfo
+	peerStart, peerEnd []int
+}
+
+func (w *windowCtx) col(i int, what string) (arrow.Array, error) {
+	if i < 0 || i >= int(w.region.NumCols()) {
+		return nil, sqlerr.New(sqlerr.InternalError, "window: %s column %d out of range", what, i)
+	}
+	return w.region.Column(i), nil
+}
+
+// intAt reads an integer argument (offset, n, bucket count); ok is false for NULL.
+func intAt(a arrow.Array, i int) (int64, bool) {
+	if a.IsNull(i) {
+		return 0, false
+	}
+	get, ok := intClass(a)
+	if !ok {
+		return 0, false
+	}
+	return get(i), true
+}
+
+func (w *windowCtx) eval(f WindowSpec, outType arrow.DataType) (arrow.Array, error) {
+	n := int(w.region.NumRows())
+	fn := strings.ToLower(f.Func)
+	switch fn {
+	case "row_number", "rank", "dense_rank":
+		b := array.NewInt64Builder(w.mem)
+		defer b.Release()
+		for _, p := range w.parts {
+			dense := int64(0)
+			for i := p.start; i < p.end; i++ {
+				if w.peerStart[i] == i {
+					dense++
+				}
+				switch fn {
+				case "row_number":
+					b.Append(int64(i - p.start + 1))
+				case "rank":
+					b.Append(int64(w.peerStart[i] - p.start + 1))
+				default:
+					b.Append(dense)
+				}
+			}
+		}
+		return b.NewArray(), nil
+	case "percent_rank", "cume_dist":
+		b := array.NewFloat64Builder(w.mem)
+		defer b.Release()
+		for _, p := range w.parts {
+			size := float64(p.end - p.start)
+			for i := p.start; i < p.end; i++ {
+				if fn == "cume_dist" {
+					b.Append(float64(w.peerEnd[i]-p.start) / size)
+				} else if size <= 1 {
+					b.Append(0)
+				} else {
+					b.Append(float64(w.peerStart[i]-p.start) / (size - 1))
+				}
+			}
+		}
+		return b.NewArray(), nil
+	case "ntile":
+		arg, err := w.col(f.Arg, "ntile")
+		if err != nil {
+			return nil, err
+		}
+		b := array.NewInt32Builder(w.mem)
+		defer b.Release()
+		for _, p := range w.parts {
+			// the bucket count is read at the partition's first row, as PostgreSQL does
+			k, ok := intAt(arg, p.start)
+			if !ok {
+				b.AppendNulls(p.end - p.start)
+				continue
+			}
+			if k <= 0 {
+				return nil, sqlerr.New("22014", "argument of ntile must be greater than zero")
+			}
+			total := int64(p.end - p.start)
+			per, extra := total/k, total%k
+			bucket, inBucket := int64(1), int64(0)
+			for i := p.start; i < p.end; i++ {
+				size := per
+				if bucket <= extra {
+					size++
+				}
+				if inBucket >= size {
+					bucket++
+					inBucket = 0
+				}
+				inBucket++
+				b.Append(int32(bucket))
+			}
+		}
+		return b.NewArray(), nil
+	case "lag", "lead":
+		arg, err := w.col(f.Arg, fn)
+		if err != nil {
+			return nil, err
+		}
+		srcs := []arrow.Array{arg}
+		var off, def arrow.Array
+		if f.Offset >= 0 {
+			if off, err = w.col(f.Offset, "offset"); err != nil {
+				return nil, err
+			}
+		}
+		if f.Default >= 0 {
+			if def, err = w.col(f.Default, "default"); err != nil {
+				return nil, err
+			}
+			srcs = append(srcs, def)
+		}
+		refs := make([]rowRef, n)
+		for _, p := range w.parts {
+			for i := p.start; i < p.end; i++ {
+				d := int64(1)
+				if off != nil {
+					v, ok := intAt(off, i)
+					if !ok {
+						refs[i] = rowRef{nullBatch, 0}
+						continue
+					}
+					d = v
+				}
+				if fn == "lag" {
+					d = -d
+				}
+				t := int64(i) + d
+				switch {
+				case t >= int64(p.start) && t < int64(p.end):
+					refs[i] = rowRef{0, uint32(t)}
+				case def != nil:
+					refs[i] = rowRef{1, uint32(i)}
+				default:
+					refs[i] = rowRef{nullBatch, 0}
+				}
+			}
+		}
+		return gather(w.mem, outType, srcs, refs)
+	case "first_value", "last_value", "nth_value":
+		arg, err := w.col(f.Arg, fn)
+		if err != nil {
+			return nil, err
+		}
+		var nth arrow.Array
+		if fn == "nth_value" {
+			if nth, err = w.col(f.Offset, "nth_value n"); err != nil {
+				return nil, err
+			}
+		}
+		refs := make([]rowRef, n)
+		for pi, p := range w.parts {
+			for i := p.start; i < p.end; i++ {
+				fs, fe, err := w.frameOf(f.Frame, pi, i)
+				if err != nil {
+					return nil, err
+				}
+				refs[i] = rowRef{nullBatch, 0}
+				switch fn {
+				case "first_value":
+					if fs < fe {
+						refs[i] = rowRef{0, uint32(fs)}
+					}
+				case "last_value":
+					if fs < fe {
+						refs[i] = rowRef{0, uint32(fe - 1)}
+					}
+				default:
+					k, ok := intAt(nth, i)
+					if !ok {
+						continue
+					}
+					if k <= 0 {
+						return nil, sqlerr.New("2201H", "argument of nth_value must be greater than zero")
+					}
+					if int64(fs)+k-1 < int64(fe) {
+						refs[i] = rowRef{0, uint32(int64(fs) + k - 1)}
+					}
+				}
+			}
+		}
+		return gather(w.mem, outType, []arrow.Array{arg}, refs)
+	case "sum", "avg", "count", "min", "max":
+		return w.aggregate(fn, f, outType)
+	}
+	return nil, sqlerr.New(sqlerr.UndefinedFunction, "window function %s does not exist", fn)
+}
+
+// aggregate computes an aggregate over each row's frame. A frame that
+// starts at UNBOUNDED PRECEDING grows monotonically: rows are added once
+// and the state is read at each distinct frame end. Other frames are
+// aggregated row by row.
+func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (arrow.Array, error) {
+	n := int(w.region.NumRows())
+	spec := AggSpec{Func: fn, Arg: f.Arg, Filter: -1, Sep: -1}
+	acc, err := newAccumulator(spec, w.region.Schema(), outType)
+	if err != nil {
+		return nil, err
+	}
+	cols := w.region.Columns()
+	frame := DefaultFrame
+	if f.Frame != nil {
+		frame = *f.Frame
+	}
+	groups := make([]uint32, n)
+	var snaps []arrow.Array
+	defer func() { releaseAll(snaps) }()
+	refs := make([]rowRef, n)
+	var rows []int32
+	next := uint32(0)
+	for pi, p := range w.parts {
+		if frame.Start.Kind == UnboundedPreceding {
+			g := next
+			next++
+			acc.resize(int(next))
+			fed := p.start
+			lastEnd := -1
+			for i := p.start; i < p.end; i++ {
+				_, fe, err := w.frameOf(&frame, pi, i)
+				if err != nil {
+					return nil, err
+				}
+				if fe != lastEnd {
+					if fe > fed {
+						rows = rows[:0]
+						for j := fed; j < fe; j++ {
+							groups[j] = g
+							rows = append(rows, int32(j))
+						}
+						if err := acc.update(cols, groups, rows); err != nil {
+							return nil, err
+						}
+						fed = fe
+					}
+					a, err := acc.finish(w.mem, []uint32{g})
+					if err != nil {
+						return nil, err
+					}
+					snaps = append(snaps, a)
+					lastEnd = fe
+				}
+				refs[i] = rowRef{uint32(len(snaps) - 1), 0}
+			}
+			continue
+		}
+		for i := p.start; i < p.end; i++ {
+			fs, fe, err := w.frameOf(&frame, pi, i)
+			if err != nil {
+				return nil, err
+			}
+			g := next
+			next++
+			acc.resize(int(next))
+			rows = rows[:0]
+			for j := fs; j < fe; j++ {
+				groups[j] = g
+				rows = append(rows, int32(j))
+			}
+			if len(rows) > 0 {
+				if err := acc.update(cols, groups, rows); err != nil {
+					return nil, err
+				}
+			}
+			a, err := acc.finish(w.mem, []uint32{g})
+			if err != nil {
+				return nil, err
+			}
+			snaps = append(snaps, a)
+			refs[i] = rowRef{uint32(len(snaps) - 1), 0}
+		}
+	}
+	return gather(w.mem, outType, snaps, refs)
+}
+
+// frameOf returns row i's frame [start, end) within partition pi.
+func (w *windowCtx) frameOf(f *Frame, pi, i int) (int, int, error) {
+	if f == nil {
+		f = &DefaultFrame
+	}
+	p := w.parts[pi]
+	var start, end int
+	var err error
+	if f.Mode == FrameRows {
+		start = rowsBound(f.Start, i, p, true)
+		end = rowsBound(f.End, i, p, false)
+	} else {
+		if start, err = w.rangeBound(f.Start, i, p, true); err != nil {
+			return 0, 0, err
+		}
+		if end, err = w.rangeBound(f.End, i, p, false); err != nil {
+			return 0, 0, err
+		}
+	}
+	start = max(start, p.start)
+	end = min(end, p.end)
+	if end < start {
+		end = start
+	}
+	return start, end, nil
+}
+
+func rowsBound(b FrameBound, i int, p partInfo, isStart bool) int {
+	edge := 0
+	if !isStart {
+		edge = 1 // an end bound includes its row
+	}
+	switch b.Kind {
+	case UnboundedPreceding:
+		return p.start
+	case Preceding:
+		return int(max(int64(i)-b.Offset, int64(p.start)-1)) + edge
+	case CurrentRow:
+		return i + edge
+	case Following:
+		return int(min(int64(i)+b.Offset, int64(p.end))) + edge
+	}
+	return p.end
+}
+
+// rangeBound finds a RANGE bound: peers for CURRENT ROW, and for n
+// PRECEDING / FOLLOWING the first row whose ORDER BY value is within
+// (start) or beyond (end) the offset.
+func (w *windowCtx) rangeBound(b FrameBound, i int, p partInfo, isStart bool) (int, error) {
+	switch b.Kind {
+	case UnboundedPreceding:
+		return p.start, nil
+	case UnboundedFollowing:
+		return p.end, nil
+	case CurrentRow:
+		if isStart {
+			return w.peerStart[i], nil
+		}
+		return w.peerEnd[i], nil
+	}
+	if len(w.o.OrderBy) != 1 {
+		return 0, sqlerr.New("42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
+	}
+	key := w.o.OrderBy[0]
+	col := w.region.Column(key.Column)
+	if col.IsNull(i) {
+		// a NULL row's offset frame is its NULL peers
+		if isStart {
+			return w.peerStart[i], nil
+		}
+		return w.peerEnd[i], nil
+	}
+	// the non-NULL rows of the partition, sorted by the key
+	lo, hi := p.start, p.end
+	for lo < hi && col.IsNull(lo) {
+		lo++
+	}
+	for hi > lo && col.IsNull(hi-1) {
+		hi--
+	}
+	// position relative to the current value: target = v -/+ offset in
+	// the direction of the ordering
+	sign := 1.0
+	if b.Kind == Preceding {
+		sign = -1
+	}
+	if key.Desc {
+		sign = -sign
+	}
+	var cmp func(j int) int // compares row j's value with the target
+	if get, ok := intClass(col); ok {
+		v := get(i)
+		off := b.Offset
+		target := satAdd(v, int64(sign)*off)
+		cmp = func(j int) int {
+			x := get(j)
+			switch {
+			case x < target:
+				return -1
+			case x > target:
+				return 1
+			}
+			return 0
+		}
+	} else if fl, ok := floatGetter(col); ok {
+		target := fl(i) + sign*b.OffsetFloat
+		cmp = func(j int) int { return cmpFloat(fl(j), target) }
+	} else {
+		return 0, sqlerr.New(sqlerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", col.DataType())
+	}
+	// rows in order: "before target" means smaller for ASC, larger for DESC
+	before := func(j int) bool {
+		c := cmp(j)
+		if key.Desc {
+			c = -c
+		}
+		if isStart {
+			return c < 0 // the frame starts at the first row not before the target
+		}
+		return c <= 0 // and ends after the last row not beyond it
+	}
+	return lo + sort.Search(hi-lo, func(k int) bool { return !before(lo + k) }), nil
+}
+
+func satAdd(a, b int64) int64 {
+	s := a + b
+	if (b > 0 && s < a) || (b < 0 && s > a) {
+		if b > 0 {
+			return math.MaxInt64
+		}
+		return math.MinInt64
+	}
+	return s
+}
+
+func floatGetter(a arrow.Array) (func(int) float64, bool) {
+	switch x := a.(type) {
+	case *array.Float64:
+		return x.Value, true
+	case *array.Float32:
+		return func(i int) float64 { return float64(x.Value(i)) }, true
+	}
+	return nil, false
+}

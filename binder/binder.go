@@ -72,15 +72,16 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 	case *ast.DropTableStmt:
 		return b.bindDropTable(node)
 	case *ast.ExplainStmt:
-		inner, ok := node.Stmt.(*ast.SelectStmt)
-		if !ok {
-			return nil, sqlerr.NotSupported("EXPLAIN of this statement")
-		}
-		plan, err := b.bindSelect(inner)
+		return b.bindExplain(node)
+	case *ast.TruncateTableStmt:
+		info, err := b.cat.GetTable(b.ctx, tablePath(node.Table))
 		if err != nil {
+			if se := sqlerr.As(err); se != nil {
+				return nil, b.errAt(node.Table, se)
+			}
 			return nil, err
 		}
-		return &Explain{Statement: &Query{Plan: b.finishParams(plan), params: b.params}, Analyze: node.Analyze}, nil
+		return &Truncate{Table: info}, nil
 	case nil:
 		return nil, sqlerr.New(sqlerr.InternalError, "statement has no syntax tree")
 	}
@@ -220,4 +221,46 @@ func firstWords(s string) string {
 		f = f[:2]
 	}
 	return strings.Join(f, " ")
+}
+
+// bindExplain binds EXPLAIN [ANALYZE] [(FORMAT JSON)] of a query, and
+// DESCRIBE t, which TiDB parses as EXPLAIN of SHOW COLUMNS.
+func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
+	if show, ok := node.Stmt.(*ast.ShowStmt); ok && show.Tp == ast.ShowColumns && show.Table != nil {
+		info, err := b.cat.GetTable(b.ctx, tablePath(show.Table))
+		if err != nil {
+			if se := sqlerr.As(err); se != nil {
+				return nil, b.errAt(show.Table, se)
+			}
+			return nil, err
+		}
+		return &Describe{Table: info}, nil
+	}
+	var plan Node
+	var err error
+	switch inner := node.Stmt.(type) {
+	case *ast.SelectStmt:
+		plan, err = b.bindSelect(inner)
+	case *ast.SetOprStmt:
+		plan, err = b.bindSetOpr(inner)
+	default:
+		return nil, sqlerr.NotSupported("EXPLAIN of this statement")
+	}
+	if err != nil {
+		return nil, err
+	}
+	format := "text"
+	analyze := node.Analyze
+	if b.stmt != nil {
+		if f, ok := b.stmt.ExplainOptions["format"]; ok {
+			format = strings.ToLower(f)
+		}
+		if v, ok := b.stmt.ExplainOptions["analyze"]; ok {
+			analyze = v == "true" || v == "on" || v == "1"
+		}
+	}
+	if format != "text" && format != "json" {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "EXPLAIN format %q is not supported (text and json are)", format)
+	}
+	return &Explain{Statement: &Query{Plan: b.finishParams(plan), params: b.params}, Analyze: analyze, Format: format}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // Table properties read from CREATE TABLE ... WITH (...): Fluss's own keys.
@@ -20,9 +21,10 @@ const (
 // spelling); constraints and options from the TiDB AST. The store validates
 // the Fluss rules (key types, reserved names, bucket keys).
 func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
+	if ct.Select != nil {
+		return b.bindCreateTableAs(ct)
+	}
 	switch {
-	case ct.Select != nil:
-		return nil, sqlerr.NotSupported("CREATE TABLE ... AS")
 	case ct.ReferTable != nil:
 		return nil, sqlerr.NotSupported("CREATE TABLE ... LIKE")
 	case ct.TemporaryKeyword != ast.TemporaryNone:
@@ -152,4 +154,49 @@ func (b *binder) bindDropTable(dt *ast.DropTableStmt) (Statement, error) {
 		out.Paths = append(out.Paths, tablePath(tn))
 	}
 	return out, nil
+}
+
+// bindCreateTableAs binds CREATE TABLE t [(names)] AS SELECT ...: a log
+// table whose columns are the query's (nullable, named by the list if any).
+func (b *binder) bindCreateTableAs(ct *ast.CreateTableStmt) (Statement, error) {
+	sel, ok := ct.Select.(*ast.SelectStmt)
+	var q Node
+	var err error
+	if ok {
+		q, err = b.bindSelect(sel)
+	} else if so, isSet := ct.Select.(*ast.SetOprStmt); isSet {
+		q, err = b.bindSetOpr(so)
+	} else {
+		return nil, sqlerr.NotSupported("CREATE TABLE ... AS of this query")
+	}
+	if err != nil {
+		return nil, err
+	}
+	cols := q.Columns()
+	if len(ct.Cols) > len(cols) {
+		return nil, sqlerr.New(sqlerr.SyntaxError, "too many column names were specified")
+	}
+	desc := fluss.TableDescriptor{Properties: map[string]string{}}
+	p := &Project{Input: q}
+	for i, c := range cols {
+		name := c.Name
+		if i < len(ct.Cols) {
+			name = ident(ct.Cols[i].Name.Name)
+		}
+		t := c.T.Nullable()
+		switch t.Kind {
+		case types.Unknown, types.Null:
+			t = types.StringType
+		case types.Decimal:
+			if t.Precision == 0 {
+				t.Precision = 38
+			}
+		case types.Oid, types.Name, types.Interval:
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "column %q of type %s cannot be stored in a Fluss table", name, t.PGName())
+		}
+		desc.Schema.Columns = append(desc.Schema.Columns, fluss.Column{Name: name, Type: t})
+		p.Exprs = append(p.Exprs, b.castTo(&ColumnRef{Index: i, Name: c.Name, T: c.T}, t))
+		p.Cols = append(p.Cols, Column{Name: name, T: t})
+	}
+	return &CreateTable{Path: tablePath(ct.Table), Descriptor: desc, IfNotExists: ct.IfNotExists, Source: b.finishParams(p), params: b.params}, nil
 }

@@ -119,11 +119,24 @@ type Insert struct {
 	params           []types.T
 }
 
-// CreateTable creates a table.
+// CreateTable creates a table; with Source (CREATE TABLE ... AS SELECT) it
+// then fills it with Source's rows, whose columns are the table's.
 type CreateTable struct {
 	Path        fluss.TablePath
 	Descriptor  fluss.TableDescriptor
 	IfNotExists bool
+	Source      Node
+	params      []types.T
+}
+
+// Truncate removes every row of a table.
+type Truncate struct {
+	Table fluss.TableInfo
+}
+
+// Describe lists a table's columns (DESCRIBE t).
+type Describe struct {
+	Table fluss.TableInfo
 }
 
 // DropTable drops tables.
@@ -137,11 +150,15 @@ type DropTable struct {
 type Explain struct {
 	Statement Statement
 	Analyze   bool
+	// Format is "text" (default) or "json".
+	Format string
 }
 
 func (s *Query) Params() []types.T       { return s.params }
 func (s *Insert) Params() []types.T      { return s.params }
-func (s *CreateTable) Params() []types.T { return nil }
+func (s *CreateTable) Params() []types.T { return s.params }
+func (s *Truncate) Params() []types.T    { return nil }
+func (s *Describe) Params() []types.T    { return nil }
 func (s *DropTable) Params() []types.T   { return nil }
 func (s *Explain) Params() []types.T     { return s.Statement.Params() }
 

@@ -147,7 +147,11 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		return ps, nil
 	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate:
 		if st.Kind == sql.Show {
-			ps.cols = []pgwire.ResultColumn{{Name: showColumnName(st.Show.Name), Type: types.StringType}}
+			name := showColumnName(st.Show.Name)
+			if st.Show.Name == "tables" {
+				name = "table_name"
+			}
+			ps.cols = []pgwire.ResultColumn{{Name: name, Type: types.StringType}}
 		}
 		return ps, nil
 	}
@@ -186,6 +190,15 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	case *binder.Delete:
 		if ps.plan, err = lower.Plan(b.Keys); err != nil {
 			return nil, err
+		}
+	case *binder.Describe:
+		ps.cols = []pgwire.ResultColumn{{Name: "column_name", Type: types.StringType}, {Name: "data_type", Type: types.StringType},
+			{Name: "is_nullable", Type: types.StringType}, {Name: "key", Type: types.StringType}}
+	case *binder.CreateTable:
+		if b.Source != nil {
+			if ps.plan, err = lower.Plan(b.Source); err != nil {
+				return nil, err
+			}
 		}
 	case *binder.Explain:
 		q, ok := b.Statement.(*binder.Query)
@@ -307,9 +320,13 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return nil, err
 		}
 		return &queryResult{op: op, verb: "SELECT"}, nil
+	case *binder.Describe:
+		return describeResult(s.eng, b.Table), nil
+	case *binder.Truncate:
+		return s.truncate(ctx, b.Table)
 	case *binder.Explain:
 		if !b.Analyze {
-			return explainResult(s.eng, ps.plan, nil), nil
+			return explainResult(s.eng, ps.plan, nil, b.Format), nil
 		}
 		// EXPLAIN ANALYZE runs the plan, discarding its rows, and reports
 		// what each node did.
@@ -331,7 +348,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		op.Close()
 		rt.Metrics[ps.plan].Finish()
-		return explainResult(s.eng, ps.plan, rt.Metrics), nil
+		return explainResult(s.eng, ps.plan, rt.Metrics, b.Format), nil
 	case *binder.Insert:
 		t, src, err := s.openWrite(rt, ps.plan, b.Table)
 		if err != nil {
@@ -367,11 +384,24 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return nil, err
 		}
 		s.eng.ddl.Lock()
-		defer s.eng.ddl.Unlock()
-		if _, err := s.eng.store.CreateTable(ctx, b.Path, b.Descriptor, b.IfNotExists); err != nil {
+		info, err := s.eng.store.CreateTable(ctx, b.Path, b.Descriptor, b.IfNotExists)
+		s.eng.ddl.Unlock()
+		if err != nil {
 			return nil, err
 		}
-		return tagOnly("CREATE TABLE"), nil
+		if b.Source == nil {
+			return tagOnly("CREATE TABLE"), nil
+		}
+		// CREATE TABLE ... AS: fill the new table; PostgreSQL reports SELECT n.
+		t, src, err := s.openWrite(rt, ps.plan, info)
+		if err != nil {
+			return nil, err
+		}
+		ins := &exec.Insert{EC: ec, Table: t, Source: src}
+		if err := ins.Run(ctx); err != nil {
+			return nil, err
+		}
+		return tagOnly(fmt.Sprintf("SELECT %d", ins.Rows)), nil
 	case *binder.DropTable:
 		if err := s.write(); err != nil {
 			return nil, err
@@ -471,6 +501,17 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 
 func (s *session) execShow(st *sql.ShowStmt) (pgwire.Result, error) {
 	name := strings.ToLower(st.Name)
+	if name == "tables" { // SHOW TABLES: the tables of the default database
+		infos, err := s.eng.store.ListTables(context.Background(), fluss.DefaultDatabase)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(infos))
+		for i, t := range infos {
+			names[i] = t.Path.Table
+		}
+		return stringsResult(s.eng, "table_name", names), nil
+	}
 	if name == "all" {
 		names := make([]string, 0, len(s.settings))
 		for k := range s.settings {
@@ -573,8 +614,12 @@ func stringsResult(e *Engine, name string, rows []string) pgwire.Result {
 	return &queryResult{op: &onceOperator{batch: rec}, verb: "SHOW"}
 }
 
-func explainResult(e *Engine, plan lower.Node, metrics map[lower.Node]*exec.Metrics) pgwire.Result {
-	r := stringsResult(e, "QUERY PLAN", lower.Explain(plan, metrics)).(*queryResult)
+func explainResult(e *Engine, plan lower.Node, metrics map[lower.Node]*exec.Metrics, format string) pgwire.Result {
+	lines := lower.Explain(plan, metrics)
+	if format == "json" {
+		lines = []string{lower.ExplainJSON(plan, metrics)}
+	}
+	r := stringsResult(e, "QUERY PLAN", lines).(*queryResult)
 	r.verb = "EXPLAIN"
 	return r
 }

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -256,4 +257,38 @@ func schemaText(s *arrow.Schema) string {
 		parts[i] = f.Name + " " + f.Type.String()
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ExplainJSON renders the blueprint as PostgreSQL's EXPLAIN (FORMAT JSON)
+// shape: a one-element array whose "Plan" nests "Plans", with sqlgate's
+// report fields.
+func ExplainJSON(root Node, metrics map[Node]*exec.Metrics) string {
+	var node func(n Node) map[string]any
+	node = func(n Node) map[string]any {
+		kind, details := n.Explain()
+		m := map[string]any{
+			"Node Type":         kind,
+			"Details":           details,
+			"Lowerable":         true,
+			"Requested Backend": "native",
+			"Selected Backend":  "native",
+			"Executor Tier":     "arrow_batch_kernel",
+			"Output":            strings.Split(schemaText(n.Schema()), ", "),
+		}
+		if mt, ok := metrics[n]; ok {
+			m["Actual Batches In"], m["Actual Batches Out"] = mt.BatchesIn, mt.BatchesOut
+			m["Actual Rows In"], m["Actual Rows"] = mt.RowsIn, mt.RowsOut
+			m["Processing Time Ns"] = mt.ProcessingNs
+		}
+		var kids []any
+		for _, in := range n.Inputs() {
+			kids = append(kids, node(in))
+		}
+		if kids != nil {
+			m["Plans"] = kids
+		}
+		return m
+	}
+	out, _ := json.MarshalIndent([]any{map[string]any{"Plan": node(root)}}, "", "  ")
+	return string(out)
 }

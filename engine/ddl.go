@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire"
+)
+
+// truncate empties a table. A primary-key table deletes every key (its
+// changelog records the deletes, as Fluss would); a log table is
+// append-only, so it is dropped and created again with the same descriptor.
+func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Result, error) {
+	if err := s.write(); err != nil {
+		return nil, err
+	}
+	s.eng.ddl.Lock()
+	defer s.eng.ddl.Unlock()
+	if !info.HasPrimaryKey() {
+		if err := s.eng.store.DropTable(ctx, info.Path, false); err != nil {
+			return nil, err
+		}
+		if _, err := s.eng.store.CreateTable(ctx, info.Path, info.Descriptor, false); err != nil {
+			return nil, err
+		}
+		return tagOnly("TRUNCATE TABLE"), nil
+	}
+	t, err := s.eng.store.Table(ctx, info.Path)
+	if err != nil {
+		return nil, err
+	}
+	var proj []int
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		proj = append(proj, info.ColumnIndex(k))
+	}
+	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: proj})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var keys []arrow.RecordBatch
+	defer func() {
+		for _, k := range keys {
+			k.Release()
+		}
+	}()
+	for {
+		b, err := r.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		keys = append(keys, b)
+	}
+	for _, k := range keys {
+		if _, err := t.Delete(ctx, k); err != nil {
+			return nil, err
+		}
+	}
+	return tagOnly("TRUNCATE TABLE"), nil
+}
+
+// describeResult lists a table's columns: name, Fluss type, nullability, key.
+func describeResult(e *Engine, info fluss.TableInfo) pgwire.Result {
+	str := arrow.BinaryTypes.String
+	schema := arrow.NewSchema([]arrow.Field{{Name: "column_name", Type: str, Nullable: true}, {Name: "data_type", Type: str, Nullable: true},
+		{Name: "is_nullable", Type: str, Nullable: true}, {Name: "key", Type: str, Nullable: true}}, nil)
+	b := array.NewRecordBuilder(e.mem, schema)
+	defer b.Release()
+	pk := map[string]bool{}
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		pk[k] = true
+	}
+	bucket := map[string]bool{}
+	for _, k := range info.Descriptor.BucketKey {
+		bucket[k] = true
+	}
+	for _, c := range info.Descriptor.Schema.Columns {
+		b.Field(0).(*array.StringBuilder).Append(c.Name)
+		b.Field(1).(*array.StringBuilder).Append(c.Type.Nullable().String())
+		nullable := "YES"
+		if c.Type.NotNull {
+			nullable = "NO"
+		}
+		b.Field(2).(*array.StringBuilder).Append(nullable)
+		key := ""
+		switch {
+		case pk[c.Name] && bucket[c.Name]:
+			key = "PRI, BUCKET"
+		case pk[c.Name]:
+			key = "PRI"
+		case bucket[c.Name]:
+			key = "BUCKET"
+		}
+		b.Field(3).(*array.StringBuilder).Append(key)
+	}
+	return &queryResult{op: &onceOperator{batch: b.NewRecordBatch()}, verb: "SELECT"}
+}

@@ -26,6 +26,9 @@ type binder struct {
 	// agg is the aggregate binder's state while an aggregating query's
 	// SELECT list, HAVING and ORDER BY are bound; nil elsewhere.
 	agg *aggState
+	// win is the window binder's state while a SELECT list and ORDER BY
+	// with window functions are bound; nil elsewhere.
+	win *winState
 	// outer is the scope of the query enclosing the subquery being bound
 	// (nil at the top level), used to recognise correlated references.
 	outer *scope
@@ -118,6 +121,16 @@ func visitExprs(n Node, fn func(Expr)) {
 	case *Join:
 		if x.Cond != nil {
 			fn(x.Cond)
+		}
+	case *Window:
+		for _, e := range x.Call.Args {
+			fn(e)
+		}
+		for _, e := range x.Call.Partition {
+			fn(e)
+		}
+		for _, k := range x.Call.Order {
+			fn(k.Expr)
 		}
 	case *Aggregate:
 		for _, k := range x.GroupBy {

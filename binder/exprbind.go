@@ -137,7 +137,7 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		}
 		return b.bindAggregateCall(n, name, n.Args, n.Distinct)
 	case *ast.WindowFuncExpr:
-		return nil, b.errAt(n, sqlerr.NotSupported("window functions"))
+		return b.bindWindowCall(n)
 	}
 	return nil, b.errAt(node, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", exprKind(node)))
 }

@@ -1,6 +1,8 @@
 package binder
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -69,6 +71,13 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		// ORDER BY may add calls too, so the node is built lazily below.
 		projInput = nil
 	}
+	var win *winState
+	if b.hasWindows(sel) {
+		prev := b.win
+		defer func() { b.win = prev }()
+		win = &winState{bind: bindOut}
+		b.win = win
+	}
 	proj, err := b.bindSelectList(inScope, sel.Fields, bindOut)
 	if err != nil {
 		return nil, err
@@ -99,6 +108,13 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		}
 		projInput = n
 	}
+	if win != nil && len(win.calls) > 0 {
+		base := len(projInput.Columns())
+		projInput = addWindows(projInput, win.calls)
+		for i, e := range proj.Exprs {
+			proj.Exprs[i] = resolveWinRefs(e, base)
+		}
+	}
 	proj.Input = projInput
 	var out Node = proj
 	if sel.Distinct {
@@ -116,6 +132,23 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		out = dropHidden(out, visible)
 	}
 	return out, nil
+}
+
+// hasWindows reports whether the select list or ORDER BY calls a window function.
+func (b *binder) hasWindows(sel *ast.SelectStmt) bool {
+	for _, f := range sel.Fields.Fields {
+		if f.Expr != nil && containsWindow(f.Expr) {
+			return true
+		}
+	}
+	if sel.OrderBy != nil {
+		for _, item := range sel.OrderBy.Items {
+			if containsWindow(item.Expr) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isAggregating reports whether a SELECT groups: GROUP BY, HAVING, or an
@@ -260,6 +293,8 @@ func (b *binder) exprName(e ast.ExprNode) string {
 		return aggName(x.F)
 	case *ast.CaseExpr:
 		return "case"
+	case *ast.WindowFuncExpr:
+		return strings.ToLower(x.Name)
 	case *ast.FuncCallExpr:
 		if x.FnName.L == castFunc && len(x.Args) == 2 {
 			if n := b.exprName(x.Args[0]); n != "?column?" {

@@ -69,6 +69,8 @@ func lowerNode(n binder.Node) (Node, error) {
 		return lowerAggregate(x)
 	case *binder.Join:
 		return lowerJoin(x)
+	case *binder.Window:
+		return lowerWindow(x)
 	case *binder.Distinct:
 		in, err := lowerNode(x.Input)
 		if err != nil {

@@ -445,3 +445,147 @@ func (o *relabelOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	b.Release()
 	return out, nil
 }
+
+// windowNode computes one window function: the input (with partition,
+// order and argument columns appended by a projection) is sorted by
+// partition then order keys, the window operator appends the result, and a
+// projection keeps the original columns plus the result.
+type windowNode struct {
+	input Node // the projection with the appended columns
+	sort  []exec.SortKey
+	part  []int
+	order []exec.SortKey
+	spec  relop.WindowSpec
+	desc  string
+	out   *arrow.Schema // input columns + result
+	// execT is the result type the window operator produces; a cast
+	// brings it to the binder's type wantT where they differ.
+	execT, wantT types.T
+}
+
+func (n *windowNode) Schema() *arrow.Schema { return n.out }
+func (n *windowNode) Inputs() []Node        { return []Node{n.input} }
+func (n *windowNode) Explain() (string, string) {
+	return "window", n.desc
+}
+func (n *windowNode) Build(rt *Runtime) (exec.Operator, error) {
+	in, err := Build(rt, n.input)
+	if err != nil {
+		return nil, err
+	}
+	var sorted exec.Operator = in
+	if len(n.sort) > 0 {
+		sorted = &relop.Sort{Input: in, Keys: n.sort, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
+	}
+	last := n.out.Field(len(n.out.Fields()) - 1)
+	last.Type = n.execT.ArrowType()
+	fields := append(append([]arrow.Field{}, n.input.Schema().Fields()...), last)
+	w := &relop.Window{Input: sorted, PartitionBy: n.part, OrderBy: n.order, Funcs: []relop.WindowSpec{n.spec},
+		Out: arrow.NewSchema(fields, nil), Mem: rt.Mem, Alloc: rt.EC.Mem}
+	// keep the original columns and the result
+	keep := make([]exec.Expr, len(n.out.Fields()))
+	base := len(n.out.Fields()) - 1
+	for i := 0; i < base; i++ {
+		f := n.out.Field(i)
+		keep[i] = &exec.ColExpr{Index: i, Name: f.Name}
+	}
+	var res exec.Expr = &exec.ColExpr{Index: len(fields) - 1, Name: n.out.Field(base).Name, T: n.execT}
+	if !n.execT.Nullable().Equal(n.wantT.Nullable()) {
+		res = &exec.CastExpr{X: res, T: n.wantT.Nullable()}
+	}
+	keep[base] = res
+	return &exec.Project{EC: rt.EC, Input: w, Exprs: keep, Out: n.out}, nil
+}
+
+func lowerWindow(x *binder.Window) (Node, error) {
+	in, err := lowerNode(x.Input)
+	if err != nil {
+		return nil, err
+	}
+	inCols := x.Input.Columns()
+	pre := &projectNode{input: in}
+	var names []string
+	var ts []types.T
+	for i, c := range inCols {
+		pre.exprs = append(pre.exprs, &exec.ColExpr{Index: i, Name: c.Name, T: c.T})
+		names, ts = append(names, c.Name), append(ts, c.T)
+	}
+	add := func(e binder.Expr, name string) (int, error) {
+		le, err := lowerExpr(e)
+		if err != nil {
+			return 0, err
+		}
+		pre.exprs = append(pre.exprs, le)
+		names, ts = append(names, name), append(ts, e.Type())
+		return len(pre.exprs) - 1, nil
+	}
+	w := &windowNode{}
+	call := x.Call
+	for i, p := range call.Partition {
+		idx, err := add(p, fmt.Sprintf("part%d", i))
+		if err != nil {
+			return nil, err
+		}
+		w.part = append(w.part, idx)
+		w.sort = append(w.sort, exec.SortKey{Column: idx})
+	}
+	for i, o := range call.Order {
+		idx, err := add(o.Expr, fmt.Sprintf("ord%d", i))
+		if err != nil {
+			return nil, err
+		}
+		k := exec.SortKey{Column: idx, Desc: o.Desc, NullsFirst: o.NullsFirst}
+		w.order = append(w.order, k)
+		w.sort = append(w.sort, k)
+	}
+	spec := relop.WindowSpec{Func: call.Func, Arg: -1, Offset: -1, Default: -1}
+	for i, a := range call.Args {
+		idx, err := add(a, fmt.Sprintf("arg%d", i))
+		if err != nil {
+			return nil, err
+		}
+		switch i {
+		case 0:
+			spec.Arg = idx
+		case 1:
+			spec.Offset = idx
+		case 2:
+			spec.Default = idx
+		}
+	}
+	if f := call.Frame; f != nil {
+		fr := &relop.Frame{Mode: relop.FrameRange}
+		if f.Rows {
+			fr.Mode = relop.FrameRows
+		}
+		conv := func(b binder.FrameBound) relop.FrameBound {
+			switch b.Kind {
+			case "unbounded preceding":
+				return relop.FrameBound{Kind: relop.UnboundedPreceding}
+			case "preceding":
+				return relop.FrameBound{Kind: relop.Preceding, Offset: b.Offset, OffsetFloat: float64(b.Offset)}
+			case "following":
+				return relop.FrameBound{Kind: relop.Following, Offset: b.Offset, OffsetFloat: float64(b.Offset)}
+			case "unbounded following":
+				return relop.FrameBound{Kind: relop.UnboundedFollowing}
+			}
+			return relop.FrameBound{Kind: relop.CurrentRow}
+		}
+		fr.Start, fr.End = conv(f.Start), conv(f.End)
+		spec.Frame = fr
+	}
+	w.spec = spec
+	var argT types.T
+	if len(call.Args) > 0 {
+		argT = call.Args[0].Type()
+	}
+	if w.execT, err = relop.WindowResultType(call.Func, argT); err != nil {
+		return nil, sqlerr.Wrap(err, sqlerr.InternalError, "window %s: %v", call.Func, err)
+	}
+	w.wantT = call.T
+	pre.out = exec.SchemaOf(names, ts)
+	w.input = pre
+	w.out = schemaOf(x.Columns())
+	w.desc = fmt.Sprintf("%s partitions=%d order_keys=%d", call.Func, len(call.Partition), len(call.Order))
+	return w, nil
+}

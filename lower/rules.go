@@ -75,6 +75,10 @@ func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Nod
 		c := *x
 		c.Left, c.Right = fn(x.Left), fn(x.Right)
 		return &c
+	case *binder.Window:
+		c := *x
+		c.Input = fn(x.Input)
+		return &c
 	case *binder.SetOp:
 		c := *x
 		c.Left, c.Right = fn(x.Left), fn(x.Right)

@@ -49,6 +49,7 @@ const (
 	DatatypeMismatch              Code = "42804"
 	CannotCoerce                  Code = "42846"
 	GroupingError                 Code = "42803"
+	WindowingError                Code = "42P20"
 	WrongObjectType               Code = "42809"
 	InvalidColumnDefinition       Code = "42611"
 	InvalidTableDefinition        Code = "42P16"

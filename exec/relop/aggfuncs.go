@@ -219,6 +219,14 @@ func (a *decAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error
 	}
 	if x, ok := arr.(*array.Int64); ok && !nulls {
 		vals := x.Int64Values()
+		if rows == nil {
+			sums, counts := a.sums, a.counts
+			for i, g := range groups {
+				sums[g] = sums[g].Add(decimal128.FromI64(vals[i]))
+				counts[g]++
+			}
+			return nil
+		}
 		forRows(len(groups), rows, func(i int) {
 			g := groups[i]
 			a.sums[g] = a.sums[g].Add(decimal128.FromI64(vals[i]))

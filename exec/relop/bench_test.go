@@ -80,7 +80,8 @@ func benchAgg(b *testing.B, rows, groups int) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		op := &HashAggregate{Input: benchSource(schema, bs), GroupBy: []int{0}, Aggs: aggs, Out: out}
-		if n := drainCount(b, op); n != int64(groups) {
+		// uniform random keys: a few of a million may never occur
+		if n := drainCount(b, op); n > int64(groups) || n < int64(groups)*99/100 {
 			b.Fatalf("%d groups", n)
 		}
 	}

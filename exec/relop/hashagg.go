@@ -347,6 +347,9 @@ func (o *HashAggregate) emit() (arrow.RecordBatch, error) {
 
 const missingGroup = ^uint32(0)
 
+// denseKeys bounds the integer keys looked up by direct indexing.
+const denseKeys = 1 << 14
+
 // groupTable maps group keys to dense group ids. A single integer-like key
 // uses a map[int64]; other keys use their byte encoding. The key values of
 // each group are kept in small compacted batches (the first row of each new
@@ -356,6 +359,7 @@ type groupTable struct {
 	keySchema *arrow.Schema
 	intKey    bool
 	ints      map[int64]uint32
+	dense     []uint32 // group+1 of keys in [0, denseKeys), 0 = none
 	nullGroup uint32
 	strs      map[string]uint32
 	n         int
@@ -423,6 +427,26 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 					t.nullGroup = newGroup(i)
 				}
 				groups[i] = t.nullGroup
+				continue
+			}
+			// small non-negative keys index a dense array: no hashing
+			if uint64(v) < denseKeys {
+				if t.dense == nil {
+					t.dense = make([]uint32, denseKeys)
+					t.held += denseKeys * 4
+				}
+				if d := t.dense[v]; d != 0 {
+					groups[i] = d - 1
+					continue
+				}
+				if !insert {
+					groups[i] = missingGroup
+					*missing = append(*missing, int32(i))
+					continue
+				}
+				g := newGroup(i)
+				t.dense[v] = g + 1
+				groups[i] = g
 				continue
 			}
 			g, ok := t.ints[v]

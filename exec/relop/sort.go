@@ -136,7 +136,9 @@ func (o *Sort) consume(ctx context.Context) error {
 	}
 	if len(o.runs) == 0 {
 		o.perm = o.buf.order()
-		return nil
+		// one contiguous batch makes the output gathers single-source
+		// loops; row k of the buffer is row k of the concatenation
+		return o.buf.compact(allocOr(o.Alloc))
 	}
 	if o.buf.rows() > 0 {
 		if err := o.spillRun(ctx); err != nil {
@@ -544,4 +546,23 @@ func (h *cursorHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// compact replaces the buffered batches by their concatenation.
+func (s *sortBuffer) compact(mem memory.Allocator) error {
+	if len(s.batches) < 2 || len(s.refs) >= math.MaxUint32 {
+		return nil
+	}
+	one, err := concatBatches(mem, s.schema, s.batches)
+	if err != nil {
+		return err
+	}
+	for _, b := range s.batches {
+		b.Release()
+	}
+	s.batches = []arrow.RecordBatch{one}
+	for i := range s.refs {
+		s.refs[i] = rowRef{0, uint32(i)}
+	}
+	return nil
 }

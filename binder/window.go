@@ -1,0 +1,234 @@
+package binder
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// FrameBound is one end of a window frame.
+type FrameBound struct {
+	// Kind: "unbounded preceding", "preceding", "current row", "following",
+	// "unbounded following".
+	Kind   string
+	Offset int64
+}
+
+// Frame is a window frame (ROWS or RANGE).
+type Frame struct {
+	Rows       bool
+	Start, End FrameBound
+}
+
+// WindowCall is one window function: Func over Args, per partition,
+// ordered, over Frame (nil: PostgreSQL's default frame).
+type WindowCall struct {
+	Func      string
+	Args      []Expr
+	Partition []Expr
+	Order     []SortKey
+	Frame     *Frame
+	T         types.T
+}
+
+// Window computes one window function over its input; its columns are the
+// input's followed by the function's result.
+type Window struct {
+	Input Node
+	Call  WindowCall
+	cols  []Column
+}
+
+func (n *Window) Columns() []Column { return n.cols }
+func (n *Window) Children() []Node  { return []Node{n.Input} }
+
+// winState is the window binder's state while a SELECT list and ORDER BY
+// with window functions are bound.
+type winState struct {
+	calls []WindowCall
+	// bind binds an expression the way the select list is bound (over the
+	// FROM columns, or the Aggregate node's, rebased).
+	bind   func(ast.ExprNode) (Expr, error)
+	inCall bool
+}
+
+// winRef stands for window call Index until the Window nodes exist.
+type winRef struct {
+	Index int
+	Name  string
+	T     types.T
+}
+
+func (e *winRef) Type() types.T  { return e.T }
+func (e *winRef) String() string { return e.Name }
+
+var windowOnly = map[string]bool{
+	"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true,
+	"ntile": true, "lag": true, "lead": true, "first_value": true, "last_value": true, "nth_value": true,
+}
+
+// containsWindow reports whether an expression calls a window function.
+func containsWindow(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	v := &winFinder{}
+	n.Accept(v)
+	return v.found
+}
+
+type winFinder struct{ found bool }
+
+func (v *winFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch n.(type) {
+	case *ast.WindowFuncExpr:
+		v.found = true
+		return n, true
+	case *ast.SubqueryExpr:
+		return n, true
+	}
+	return n, false
+}
+func (v *winFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// bindWindowCall binds f(args) OVER (PARTITION BY ... ORDER BY ... frame).
+func (b *binder) bindWindowCall(n *ast.WindowFuncExpr) (Expr, error) {
+	st := b.win
+	if st == nil {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.WindowingError, "window functions are not allowed here"))
+	}
+	if st.inCall {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.WindowingError, "window function calls cannot be nested"))
+	}
+	if n.Spec.Name.O != "" || n.Spec.Ref.O != "" {
+		return nil, b.errAt(n, sqlerr.NotSupported("named windows"))
+	}
+	if n.Distinct {
+		return nil, b.errAt(n, sqlerr.NotSupported("DISTINCT in window functions"))
+	}
+	st.inCall = true
+	defer func() { st.inCall = false }()
+	name := strings.ToLower(n.Name)
+	call := WindowCall{Func: name}
+	star := name == "count" && len(n.Args) == 1 && isStarArg(n.Args[0])
+	if !star {
+		for _, a := range n.Args {
+			e, err := st.bind(a)
+			if err != nil {
+				return nil, err
+			}
+			call.Args = append(call.Args, b.resolveUnknown(e, types.StringType))
+		}
+	}
+	if n.Spec.PartitionBy != nil {
+		for _, item := range n.Spec.PartitionBy.Items {
+			e, err := st.bind(item.Expr)
+			if err != nil {
+				return nil, err
+			}
+			call.Partition = append(call.Partition, b.resolveUnknown(e, types.StringType))
+		}
+	}
+	if n.Spec.OrderBy != nil {
+		for _, item := range n.Spec.OrderBy.Items {
+			e, err := st.bind(item.Expr)
+			if err != nil {
+				return nil, err
+			}
+			call.Order = append(call.Order, SortKey{Expr: b.resolveUnknown(e, types.StringType), Desc: item.Desc, NullsFirst: item.Desc})
+		}
+	}
+	if f := n.Spec.Frame; f != nil {
+		fr, err := b.bindFrame(f)
+		if err != nil {
+			return nil, err
+		}
+		call.Frame = fr
+	}
+	t, err := windowResultType(name, call.Args)
+	if err != nil {
+		return nil, b.errAt(n, sqlerr.As(err))
+	}
+	call.T = t
+	st.calls = append(st.calls, call)
+	return &winRef{Index: len(st.calls) - 1, Name: name, T: t}, nil
+}
+
+func (b *binder) bindFrame(f *ast.FrameClause) (*Frame, error) {
+	if f.Type == ast.Groups {
+		return nil, sqlerr.NotSupported("GROUPS frames")
+	}
+	bound := func(fb ast.FrameBound) (FrameBound, error) {
+		switch {
+		case fb.Type == ast.CurrentRow:
+			return FrameBound{Kind: "current row"}, nil
+		case fb.UnBounded && fb.Type == ast.Preceding:
+			return FrameBound{Kind: "unbounded preceding"}, nil
+		case fb.UnBounded:
+			return FrameBound{Kind: "unbounded following"}, nil
+		}
+		v, _ := literalValue(fb.Expr)
+		off, ok := v.(int64)
+		if !ok || off < 0 {
+			return FrameBound{}, sqlerr.NotSupported("frame offsets other than non-negative integer constants")
+		}
+		kind := "preceding"
+		if fb.Type == ast.Following {
+			kind = "following"
+		}
+		return FrameBound{Kind: kind, Offset: off}, nil
+	}
+	start, err := bound(f.Extent.Start)
+	if err != nil {
+		return nil, err
+	}
+	end, err := bound(f.Extent.End)
+	if err != nil {
+		return nil, err
+	}
+	return &Frame{Rows: f.Type == ast.Rows, Start: start, End: end}, nil
+}
+
+// windowResultType gives PostgreSQL's result type of a window function.
+func windowResultType(name string, args []Expr) (types.T, error) {
+	switch name {
+	case "row_number", "rank", "dense_rank":
+		return types.Int64Type, nil
+	case "ntile":
+		return types.Int32Type, nil
+	case "percent_rank", "cume_dist":
+		return types.Float64Type, nil
+	case "lag", "lead", "first_value", "last_value", "nth_value":
+		if len(args) == 0 {
+			return types.T{}, sqlerr.New(sqlerr.UndefinedFunction, "function %s() does not exist", name)
+		}
+		return args[0].Type().Nullable(), nil
+	}
+	var ts []types.T
+	for _, a := range args {
+		ts = append(ts, a.Type())
+	}
+	return aggResultType(name, ts)
+}
+
+// addWindows puts one Window node per call on top of input and returns the
+// node; call k's result is column len(input.Columns()) + k.
+func addWindows(input Node, calls []WindowCall) Node {
+	n := input
+	for _, c := range calls {
+		cols := append(append([]Column{}, n.Columns()...), Column{Name: c.Func, T: c.T})
+		n = &Window{Input: n, Call: c, cols: cols}
+	}
+	return n
+}
+
+// resolveWinRefs replaces window references by columns of the Window chain.
+func resolveWinRefs(e Expr, base int) Expr {
+	if w, ok := e.(*winRef); ok {
+		return &ColumnRef{Index: base + w.Index, Name: w.Name, T: w.T}
+	}
+	out, _ := MapChildren(e, func(c Expr) (Expr, error) { return resolveWinRefs(c, base), nil })
+	return out
+}

@@ -1,0 +1,36 @@
+package lower
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/sql"
+)
+
+// BenchmarkParseBindPlan measures the whole front end for a 200-character
+// SELECT: rewrite + parse (sql), bind (binder) and plan (lower). Target
+// (issue "PostgreSQL-compatible SQL surface"): at most 50 µs.
+func BenchmarkParseBindPlan(b *testing.B) {
+	const q = `SELECT id, region, v || '!' AS tagged, n * 2 + 1 AS score FROM kv WHERE id IN (1, 2, 3, 4, 5) AND region = 'eu' AND n BETWEEN 10 AND 20 AND v LIKE 'a%' AND n <> 15 ORDER BY score DESC, id LIMIT 10 OFFSET 0`
+	if len(q) < 190 || len(q) > 210 {
+		b.Fatalf("query is %d characters", len(q))
+	}
+	cat := testCatalog()
+	p := sql.NewParser()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		stmts, err := p.Parse(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := binder.Bind(ctx, cat, stmts[0], nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Plan(st.(*binder.Query).Plan); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -70,6 +70,11 @@ func TestAccessPathRules(t *testing.T) {
 		// ORDER BY + LIMIT keeps only the first rows
 		{"SELECT v FROM kv ORDER BY n LIMIT 5", "projection: limit: top_n: projection: scan:"},
 		{"SELECT v FROM kv ORDER BY n", "projection: sort: projection: scan:"},
+		// a WHERE equality across a comma join becomes a hash join, and each
+		// side's own predicate moves below it
+		{"SELECT a.v FROM kv a, kv b WHERE a.n = b.n AND b.v = 'x'", "projection: hash_join: scan: filter: scan:"},
+		// below a LEFT join only the preserved side's predicate moves
+		{"SELECT a.v FROM kv a LEFT JOIN kv b ON a.n = b.n WHERE b.v IS NULL", "projection: filter: hash_join: scan: scan:"},
 	}
 	for _, c := range cases {
 		if got := strings.Join(plan(t, c.sql), " "); got != c.want {

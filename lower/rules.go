@@ -18,6 +18,9 @@ type rule struct {
 // rules run in this order. The point-lookup rule runs before projection
 // pushdown because it needs the filter directly above the scan.
 var rules = []rule{
+	// Filters move into joins and below them first, so that the access-path
+	// rules see each table's own predicates directly above its scan.
+	{"filter_into_join", filterIntoJoin},
 	{"primary_key_lookup", primaryKeyLookup},
 	{"projection_pushdown", projectionPushdown},
 }
@@ -280,5 +283,103 @@ func remapColumns(e binder.Expr, remap map[int]int) binder.Expr {
 		return &out
 	}
 	out, _ := binder.MapChildren(e, func(x binder.Expr) (binder.Expr, error) { return remapColumns(x, remap), nil })
+	return out
+}
+
+// filterIntoJoin moves the conjuncts of a filter above a join to where they
+// belong: a conjunct over one side's columns only goes below the join on
+// that side when that side is not NULL-extended by the join (the left side
+// of a LEFT join, either side of an inner join), and one over both sides of
+// an inner or cross join becomes
+// part of the join condition, so that an equality turns a cross product
+// into a hash join. The rule keeps results equal: it never moves a
+// predicate across the NULL-extended side of an outer join.
+func filterIntoJoin(n binder.Node) binder.Node {
+	f, ok := n.(*binder.Filter)
+	if !ok {
+		return rewriteChildren(n, filterIntoJoin)
+	}
+	j, ok := f.Input.(*binder.Join)
+	if !ok {
+		return rewriteChildren(n, filterIntoJoin)
+	}
+	nl := len(j.Left.Columns())
+	var left, right, both, keep []binder.Expr
+	for _, c := range conjuncts(f.Cond) {
+		side := sidesOf(c, nl)
+		switch {
+		case side == 1 && (j.Type == binder.InnerJoin || j.Type == binder.CrossJoin || j.Type == binder.LeftJoin || j.Type == binder.SemiJoin || j.Type == binder.AntiJoin):
+			left = append(left, c)
+		case side == 2 && (j.Type == binder.InnerJoin || j.Type == binder.CrossJoin || j.Type == binder.RightJoin):
+			right = append(right, c)
+		case side == 3 && (j.Type == binder.InnerJoin || j.Type == binder.CrossJoin):
+			both = append(both, c)
+		default:
+			keep = append(keep, c)
+		}
+	}
+	if len(left)+len(right)+len(both) == 0 {
+		return rewriteChildren(n, filterIntoJoin)
+	}
+	nj := *j
+	if len(left) > 0 {
+		nj.Left = &binder.Filter{Input: j.Left, Cond: and(left)}
+	}
+	if len(right) > 0 {
+		remap := map[int]int{}
+		for i := range j.Right.Columns() {
+			remap[nl+i] = i
+		}
+		var rs []binder.Expr
+		for _, c := range right {
+			rs = append(rs, remapColumns(c, remap))
+		}
+		nj.Right = &binder.Filter{Input: j.Right, Cond: and(rs)}
+	}
+	if len(both) > 0 {
+		if nj.Cond != nil {
+			both = append([]binder.Expr{nj.Cond}, both...)
+		}
+		nj.Cond = and(both)
+		if nj.Type == binder.CrossJoin {
+			nj.Type = binder.InnerJoin
+		}
+	}
+	nj.Left, nj.Right = filterIntoJoin(nj.Left), filterIntoJoin(nj.Right)
+	var out binder.Node = &nj
+	if len(keep) > 0 {
+		out = &binder.Filter{Input: out, Cond: and(keep)}
+	}
+	return out
+}
+
+// sidesOf says which join inputs an expression reads: 1 left, 2 right, 3
+// both, 0 neither (a constant condition, kept where it is). Subqueries are
+// treated as reading both sides, so they stay above the join.
+func sidesOf(e binder.Expr, nl int) int {
+	s := 0
+	binder.Walk(e, func(x binder.Expr) {
+		switch c := x.(type) {
+		case *binder.ColumnRef:
+			if c.Index < nl {
+				s |= 1
+			} else {
+				s |= 2
+			}
+		case *binder.Subquery:
+			s |= 3
+		}
+	})
+	if s == 0 {
+		return 4
+	}
+	return s
+}
+
+func and(es []binder.Expr) binder.Expr {
+	out := es[0]
+	for _, e := range es[1:] {
+		out = &binder.BinaryOp{Op: binder.OpAnd, L: out, R: e, T: types.BoolType}
+	}
 	return out
 }

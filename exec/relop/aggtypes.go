@@ -38,8 +38,6 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 			return types.Float32Type, nil
 		case arg.Kind == types.Float64:
 			return types.Float64Type, nil
-		case arg.Kind == types.Interval:
-			return arg, nil
 		}
 		return bad()
 	case "avg":
@@ -66,8 +64,8 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 		if arg.IsNested() || arg.Kind == types.Unknown || arg.Kind == types.Null {
 			return bad()
 		}
-		if arg.Kind == types.Bool {
-			return bad()
+		if arg.Kind == types.Bool || arg.Kind == types.Interval {
+			return bad() // interval min/max are not implemented; bool has none in PostgreSQL
 		}
 		return arg, nil
 	case "bool_and", "bool_or", "every":

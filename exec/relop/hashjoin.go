@@ -166,7 +166,9 @@ func (o *HashJoin) check() error {
 			return sqlerr.New(sqlerr.InternalError, "hash join key column out of range")
 		}
 		lt, rt := ls.Field(l).Type, rs.Field(r).Type
-		if !arrow.TypeEqual(lt, rt) && !(isIntClass(lt) && isIntClass(rt)) {
+		// a single integer key is compared as int64 whatever its width;
+		// otherwise keys are compared by their encodings, which need equal types
+		if !arrow.TypeEqual(lt, rt) && !(len(o.LeftKeys) == 1 && isIntClass(lt) && isIntClass(rt)) {
 			return sqlerr.New(sqlerr.InternalError, "hash join key %d: %s = %s needs a cast", i, lt, rt)
 		}
 	}

@@ -1,6 +1,8 @@
 package binder
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -43,6 +45,12 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			return relabel(inner, alias, cte.ColNameList)
 		}
 		path := tablePath(src)
+		changelog := false
+		if base, ok := strings.CutSuffix(path.Table, "$changelog"); ok {
+			path.Table, changelog = base, true
+		} else if strings.HasSuffix(path.Table, "$binlog") {
+			return nil, b.errAt(src, sqlerr.NotSupported("the $binlog view"))
+		}
 		info, err := b.cat.GetTable(b.ctx, path)
 		if err != nil {
 			if se := sqlerr.As(err); se != nil {
@@ -51,7 +59,10 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			return nil, err
 		}
 		if alias == "" {
-			alias = path.Table
+			alias = ident(src.Name)
+		}
+		if changelog {
+			return NewChangelogScan(info, alias), nil
 		}
 		return NewScan(info, alias), nil
 	case *ast.SelectStmt, *ast.SetOprStmt:

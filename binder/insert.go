@@ -22,7 +22,7 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 		return nil, err
 	}
 	scan, ok := tsrc.(*Scan)
-	if !ok {
+	if !ok || scan.Changelog {
 		return nil, sqlerr.NotSupported("INSERT into this target")
 	}
 	info := scan.Table

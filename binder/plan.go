@@ -24,11 +24,13 @@ type Node interface {
 	Children() []Node
 }
 
-// Scan reads every current row of a table.
+// Scan reads every current row of a table, or, with Changelog, every
+// change recorded in its log (the t$changelog view).
 type Scan struct {
-	Table fluss.TableInfo
-	Alias string
-	cols  []Column
+	Table     fluss.TableInfo
+	Alias     string
+	Changelog bool
+	cols      []Column
 }
 
 // Values produces constant rows (SELECT without FROM has one row, no columns).
@@ -92,6 +94,16 @@ func NewScan(table fluss.TableInfo, alias string) *Scan {
 		cols[i] = Column{Name: c.Name, T: c.Type, Table: alias, TableID: table.TableID, Ordinal: i + 1}
 	}
 	return &Scan{Table: table, Alias: alias, cols: cols}
+}
+
+// NewChangelogScan returns a scan of table's changelog (t$changelog):
+// Fluss's metadata columns, then the table's columns.
+func NewChangelogScan(table fluss.TableInfo, alias string) *Scan {
+	var cols []Column
+	for i, c := range fluss.ChangelogColumns(table) {
+		cols = append(cols, Column{Name: c.Name, T: c.Type, Table: alias, Ordinal: i + 1})
+	}
+	return &Scan{Table: table, Alias: alias, Changelog: true, cols: cols}
 }
 
 // Statement is a bound statement.

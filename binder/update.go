@@ -40,7 +40,7 @@ func (b *binder) writableTable(refs *ast.TableRefsClause, verb string) (*Scan, e
 		return nil, err
 	}
 	scan, ok := n.(*Scan)
-	if !ok {
+	if !ok || scan.Changelog {
 		return nil, sqlerr.NotSupported(verb + " of this target")
 	}
 	if !scan.Table.HasPrimaryKey() {

@@ -13,10 +13,12 @@ import (
 // TableScan reads a consistent snapshot of a table, decoding only the
 // projected columns.
 type TableScan struct {
-	Table   fluss.Table
-	Options fluss.ScanOptions
-	Out     *arrow.Schema
-	reader  fluss.RecordReader
+	Table fluss.Table
+	// Changelog reads the table's changes (t$changelog) instead of its rows.
+	Changelog bool
+	Options   fluss.ScanOptions
+	Out       *arrow.Schema
+	reader    fluss.RecordReader
 }
 
 func (o *TableScan) Schema() *arrow.Schema { return o.Out }
@@ -29,7 +31,17 @@ func (o *TableScan) Close() {
 
 func (o *TableScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if o.reader == nil {
-		r, err := o.Table.Scan(ctx, o.Options)
+		var r fluss.RecordReader
+		var err error
+		if o.Changelog {
+			cs, ok := o.Table.(fluss.ChangelogScanner)
+			if !ok {
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "table %q has no readable changelog", o.Table.Info().Path.Table)
+			}
+			r, err = cs.ScanChangelog(ctx, o.Options)
+		} else {
+			r, err = o.Table.Scan(ctx, o.Options)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -162,3 +162,35 @@ type Table interface {
 	// of a log table, the current state of a primary-key table.
 	Scan(ctx context.Context, opts ScanOptions) (RecordReader, error)
 }
+
+// Changelog metadata columns of a table's $changelog view, as Fluss names
+// them; they come before the table's own columns.
+const (
+	ChangeTypeColumn      = "_change_type"
+	LogOffsetColumn       = "_log_offset"
+	CommitTimestampColumn = "_commit_timestamp"
+)
+
+// ChangelogColumns are the $changelog view's columns: the three metadata
+// columns (change type as Fluss spells it: insert, update_before,
+// update_after, delete; the record's log offset; the commit time with
+// millisecond precision), then the table's columns, all nullable.
+func ChangelogColumns(info TableInfo) []Column {
+	cols := []Column{
+		{Name: ChangeTypeColumn, Type: types.T{Kind: types.String, NotNull: true}},
+		{Name: LogOffsetColumn, Type: types.T{Kind: types.Int64, NotNull: true}},
+		{Name: CommitTimestampColumn, Type: types.T{Kind: types.TimestampTZ, Precision: 3, NotNull: true}},
+	}
+	for _, c := range info.Descriptor.Schema.Columns {
+		c.Type = c.Type.Nullable()
+		cols = append(cols, c)
+	}
+	return cols
+}
+
+// ChangelogScanner is implemented by tables that can read their changelog:
+// every change in log order within a bucket, buckets in order, with the
+// columns of ChangelogColumns (Projection indexes into those).
+type ChangelogScanner interface {
+	ScanChangelog(ctx context.Context, opts ScanOptions) (RecordReader, error)
+}

@@ -68,6 +68,7 @@ type Node interface {
 
 type scanNode struct {
 	path       fluss.TablePath
+	changelog  bool
 	table      string
 	projection []int
 	out        *arrow.Schema
@@ -122,7 +123,7 @@ func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.TableScan{Table: t, Options: fluss.ScanOptions{Projection: n.projection}, Out: n.out}, nil
+	return &exec.TableScan{Table: t, Changelog: n.changelog, Options: fluss.ScanOptions{Projection: n.projection}, Out: n.out}, nil
 }
 
 func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -191,6 +192,9 @@ func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *scanNode) Explain() (string, string) {
+	if n.changelog {
+		return "changelog_scan", fmt.Sprintf("table=%s columns=[%s]", n.path.Table, fieldNames(n.out))
+	}
 	return "scan", fmt.Sprintf("table=%s columns=[%s]", n.table, fieldNames(n.out))
 }
 func (n *lookupNode) Explain() (string, string) {

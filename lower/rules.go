@@ -93,6 +93,7 @@ func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Nod
 // scanProjection is a scan that decodes only some columns.
 type scanProjection struct {
 	table      fluss.TableInfo
+	changelog  bool
 	projection []int
 	cols       []binder.Column
 }
@@ -121,7 +122,7 @@ func primaryKeyLookup(n binder.Node) binder.Node {
 		return rewriteChildren(n, primaryKeyLookup)
 	}
 	scan, ok := f.Input.(*binder.Scan)
-	if !ok || !scan.Table.HasPrimaryKey() {
+	if !ok || !scan.Table.HasPrimaryKey() || scan.Changelog {
 		return rewriteChildren(n, primaryKeyLookup)
 	}
 	info := scan.Table
@@ -219,9 +220,10 @@ func projectionPushdown(n binder.Node) binder.Node {
 	}
 	var table fluss.TableInfo
 	var lookup *pkLookup
+	changelog := false
 	switch l := leaf.(type) {
 	case *binder.Scan:
-		table = l.Table
+		table, changelog = l.Table, l.Changelog
 	case *pkLookup:
 		table, lookup = l.Table(), l
 	default:
@@ -260,7 +262,7 @@ func projectionPushdown(n binder.Node) binder.Node {
 	if lookup != nil {
 		newLeaf = &pkLookup{table: table, keys: lookup.keys, projection: proj, cols: cols}
 	} else {
-		newLeaf = &scanProjection{table: table, projection: slices.Clone(proj), cols: cols}
+		newLeaf = &scanProjection{table: table, changelog: changelog, projection: slices.Clone(proj), cols: cols}
 	}
 	var input binder.Node = newLeaf
 	if filter != nil {

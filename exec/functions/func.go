@@ -91,6 +91,7 @@ func allFuncs() []*Func {
 	fs = append(fs, patternFuncs()...)
 	fs = append(fs, toCharNumberFuncs()...)
 	fs = append(fs, polyFuncs()...)
+	fs = append(fs, catalogFuncs()...)
 	return fs
 }
 

@@ -57,6 +57,9 @@ func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
 	ctx := WithClock(context.Background(), Clock{TransactionStart: time.Unix(1_700_000_000, 0)})
 	checked := 0
 	for _, name := range Names() {
+		if isCatalogFunc(name) {
+			continue // need a catalog in the context: catalog_test.go covers them
+		}
 		for _, f := range Lookup(name) {
 			argTypes := make([]types.T, len(f.Args))
 			vals := make([]any, len(f.Args))

@@ -142,8 +142,10 @@ func (s *stateScan) Close() {
 	}
 }
 
-// logScan reads a log table's bucket logs in bucket order.
+// logScan reads a table's bucket logs in bucket order: a log table's rows,
+// or (changelog set) any table's changes with the $changelog metadata.
 type logScan struct {
+	changelog bool
 	t         *tableState
 	schema    *arrow.Schema
 	proj      []int
@@ -188,12 +190,18 @@ func (s *logScan) readOne() (bool, error) {
 		return false, err
 	}
 	s.off += size
+	src := batch.Record
+	if s.changelog {
+		withMeta := changelogRecord(batch)
+		src.Release()
+		src = withMeta
+	}
 	cols := make([]arrow.Array, len(s.proj))
 	for i, c := range s.proj {
-		cols[i] = batch.Record.Column(c)
+		cols[i] = src.Column(c)
 	}
-	rec := array.NewRecordBatch(s.schema, cols, batch.Record.NumRows())
-	batch.Record.Release()
+	rec := array.NewRecordBatch(s.schema, cols, src.NumRows())
+	src.Release()
 	if rec.NumRows() == 0 {
 		rec.Release()
 		return true, nil
@@ -294,4 +302,86 @@ func (s *logScan) Close() {
 		r.Release()
 	}
 	s.pending = nil
+}
+
+// ScanChangelog implements fluss.ChangelogScanner: it reads every bucket log
+// of the table up to its committed length (a consistent snapshot, like Scan).
+func (h *tableHandle) ScanChangelog(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordReader, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := h.checkLive(); err != nil {
+		return nil, err
+	}
+	t := h.t
+	all := fluss.ChangelogColumns(t.info)
+	proj := opts.Projection
+	if proj == nil {
+		proj = make([]int, len(all))
+		for i := range proj {
+			proj[i] = i
+		}
+	}
+	fields := make([]arrow.Field, len(proj))
+	for i, c := range proj {
+		if c < 0 || c >= len(all) {
+			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "changelog column %d does not exist", c)
+		}
+		fields[i] = arrow.Field{Name: all[c].Name, Type: all[c].Type.ArrowType(), Nullable: !all[c].Type.NotNull}
+	}
+	batchRows := opts.BatchRows
+	if batchRows <= 0 {
+		batchRows = h.s.opts.BatchRows
+	}
+	t.mu.RLock()
+	if t.dropped {
+		t.mu.RUnlock()
+		return nil, undefinedTable(t.info.Path)
+	}
+	limits := make([]int64, len(t.buckets))
+	for i, b := range t.buckets {
+		limits[i] = b.committed
+	}
+	t.mu.RUnlock()
+	return &logScan{changelog: true, t: t, schema: arrow.NewSchema(fields, nil), proj: proj, limits: limits, batchRows: batchRows, left: opts.Limit}, nil
+}
+
+// changeTypeNames are the $changelog spellings of Fluss's change types.
+var changeTypeNames = map[format.ChangeType]string{
+	format.AppendOnly: "insert", format.Insert: "insert", format.UpdateBefore: "update_before",
+	format.UpdateAfter: "update_after", format.Delete: "delete",
+}
+
+// changelogRecord prepends the metadata columns to a decoded batch.
+func changelogRecord(b format.Batch) arrow.RecordBatch {
+	n := int(b.Record.NumRows())
+	mem := memory.DefaultAllocator
+	ct := array.NewStringBuilder(mem)
+	off := array.NewInt64Builder(mem)
+	ts := array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"})
+	defer ct.Release()
+	defer off.Release()
+	defer ts.Release()
+	for i := 0; i < n; i++ {
+		kind := "insert"
+		if b.Changes != nil && i < len(b.Changes) {
+			kind = changeTypeNames[b.Changes[i]]
+		}
+		ct.Append(kind)
+		off.Append(b.Header.BaseOffset + int64(i))
+		ts.Append(arrow.Timestamp(b.Header.CommitTimestamp * 1000))
+	}
+	cols := []arrow.Array{ct.NewArray(), off.NewArray(), ts.NewArray()}
+	cols = append(cols, b.Record.Columns()...)
+	for _, c := range b.Record.Columns() {
+		c.Retain()
+	}
+	fields := []arrow.Field{{Name: fluss.ChangeTypeColumn, Type: arrow.BinaryTypes.String}, {Name: fluss.LogOffsetColumn, Type: arrow.PrimitiveTypes.Int64},
+		{Name: fluss.CommitTimestampColumn, Type: cols[2].DataType()}}
+	fields = append(fields, b.Record.Schema().Fields()...)
+	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
 }

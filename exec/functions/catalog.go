@@ -1,0 +1,229 @@
+package functions
+
+import (
+	"context"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// CatalogInfo is what the catalog functions (pg_get_indexdef, format_type,
+// to_regclass, obj_description ...) need from the live catalog. pgcatalog's
+// Catalog implements it; the engine puts it in each statement's context
+// with WithCatalog. Names are resolved as PostgreSQL's regclass/regtype
+// input functions do (optionally schema-qualified, double quotes keep
+// case). Methods that read the store return its error.
+type CatalogInfo interface {
+	// Version is version()'s text ("PostgreSQL 15.8 (sqlgate ...) ...").
+	Version() string
+	// StartTime is pg_postmaster_start_time().
+	StartTime() time.Time
+	// Database and User are the defaults when the context has no Session.
+	Database() string
+	User() string
+	LookupRelation(ctx context.Context, name string) (oid uint32, ok bool, err error)
+	// RelationName is regclass output: the name, qualified when its schema
+	// is not on the search path.
+	RelationName(ctx context.Context, oid uint32) (name string, ok bool, err error)
+	RelationVisible(ctx context.Context, oid uint32) (bool, error)
+	// RelationSize is the relation's size in bytes (an estimate).
+	RelationSize(ctx context.Context, oid uint32) (size int64, ok bool, err error)
+	LookupType(name string) (oid uint32, ok bool)
+	TypeName(oid uint32) (name string, ok bool)
+	// FormatType is format_type(oid, typmod); hasTypmod false for a NULL typmod.
+	FormatType(oid uint32, typmod int32, hasTypmod bool) string
+	LookupNamespace(name string) (oid uint32, ok bool)
+	NamespaceName(oid uint32) (name string, ok bool)
+	RoleName(oid uint32) (name string, ok bool)
+	IndexDef(ctx context.Context, oid uint32, column int, pretty bool) (def string, ok bool, err error)
+	ConstraintDef(ctx context.Context, oid uint32, pretty bool) (def string, ok bool, err error)
+	// Description is obj_description(objoid, catalog); catalog "" = any.
+	Description(ctx context.Context, objoid uint32, catalog string) (text string, ok bool, err error)
+	ColumnDescription(ctx context.Context, reloid uint32, attnum int) (text string, ok bool, err error)
+	// FunctionSignature is a pg_proc row's result type and argument list
+	// as format_type spells them (pg_get_function_result/_arguments).
+	FunctionSignature(oid uint32) (result, args string, ok bool)
+}
+
+// Session is who is asking: current_user, current_database(),
+// pg_backend_pid().
+type Session struct {
+	User       string
+	Database   string
+	BackendPID int32
+}
+
+type catalogKey struct{}
+type sessionKey struct{}
+
+// WithCatalog returns a context whose catalog functions read c.
+func WithCatalog(ctx context.Context, c CatalogInfo) context.Context {
+	return context.WithValue(ctx, catalogKey{}, c)
+}
+
+// WithSession returns a context whose session functions report s.
+func WithSession(ctx context.Context, s Session) context.Context {
+	return context.WithValue(ctx, sessionKey{}, s)
+}
+
+func catalogOf(ctx context.Context) (CatalogInfo, error) {
+	if c, ok := ctx.Value(catalogKey{}).(CatalogInfo); ok && c != nil {
+		return c, nil
+	}
+	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "catalog functions are not available here (no catalog in the context)")
+}
+
+// sessionOf returns the session in ctx, filled from the catalog's defaults.
+func sessionOf(ctx context.Context) Session {
+	s, _ := ctx.Value(sessionKey{}).(Session)
+	if c, ok := ctx.Value(catalogKey{}).(CatalogInfo); ok && c != nil {
+		if s.User == "" {
+			s.User = c.User()
+		}
+		if s.Database == "" {
+			s.Database = c.Database()
+		}
+	}
+	if s.User == "" {
+		s.User = "sqlgate"
+	}
+	if s.Database == "" {
+		s.Database = "sqlgate"
+	}
+	return s
+}
+
+// rowValue reads row i of a catalog function's argument as a Go value:
+// string, int64 (every integer kind and oid), bool, float64, []any (lists),
+// nil for NULL.
+func rowValue(a arrow.Array, i int) any {
+	if a.IsNull(i) {
+		return nil
+	}
+	switch x := a.(type) {
+	case *array.String:
+		return x.Value(i)
+	case *array.Boolean:
+		return x.Value(i)
+	case *array.Int8:
+		return int64(x.Value(i))
+	case *array.Int16:
+		return int64(x.Value(i))
+	case *array.Int32:
+		return int64(x.Value(i))
+	case *array.Int64:
+		return x.Value(i)
+	case *array.Uint32:
+		return int64(x.Value(i))
+	case *array.Float32:
+		return float64(x.Value(i))
+	case *array.Float64:
+		return x.Value(i)
+	case *array.List:
+		start, end := x.ValueOffsets(i)
+		vals := x.ListValues()
+		out := make([]any, 0, end-start)
+		for k := start; k < end; k++ {
+			out = append(out, rowValue(vals, int(k)))
+		}
+		return out
+	}
+	return physicalValue(a, i)
+}
+
+// rowFunc is the kernel of a catalog function: body sees each row's
+// arguments as rowValue gives them and returns the result (nil = NULL) as
+// a Go value of ret: string, int64, bool, time.Time or []any of strings.
+// With strict, a NULL argument gives NULL without calling body.
+func rowFunc(ret types.T, strict bool, body func(ctx context.Context, args []any) (any, error)) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		if err := checkArity(args, n); err != nil {
+			return nil, err
+		}
+		b := array.NewBuilder(mem, ret.ArrowType())
+		defer b.Release()
+		b.Reserve(n)
+		vals := make([]any, len(args))
+		for i := 0; i < n; i++ {
+			null := false
+			for k, a := range args {
+				vals[k] = rowValue(a, i)
+				if vals[k] == nil {
+					null = true
+				}
+			}
+			if strict && null {
+				b.AppendNull()
+				continue
+			}
+			v, err := body(ctx, vals)
+			if err != nil {
+				return nil, err
+			}
+			if err := appendCatalogValue(b, v); err != nil {
+				return nil, err
+			}
+		}
+		return b.NewArray(), nil
+	}
+}
+
+func appendCatalogValue(b array.Builder, v any) error {
+	if v == nil {
+		b.AppendNull()
+		return nil
+	}
+	switch x := b.(type) {
+	case *array.Uint32Builder:
+		n, ok := v.(int64)
+		if !ok {
+			break
+		}
+		x.Append(uint32(n))
+		return nil
+	case *array.TimestampBuilder:
+		t, ok := v.(time.Time)
+		if !ok {
+			break
+		}
+		x.Append(arrow.Timestamp(t.UnixMicro()))
+		return nil
+	case *array.ListBuilder:
+		elems, ok := v.([]any)
+		if !ok {
+			break
+		}
+		x.Append(true)
+		for _, e := range elems {
+			if err := appendCatalogValue(x.ValueBuilder(), e); err != nil {
+				return err
+			}
+		}
+		return nil
+	default:
+		return appendValue(b, v)
+	}
+	return sqlerr.New(sqlerr.InternalError, "cannot append %T to %s", v, b.Type())
+}
+
+// oidArg converts a row value to an OID (PostgreSQL's oid is unsigned
+// 32-bit; integer arguments were cast to oid by the caller).
+func oidArg(v any) uint32 {
+	n, _ := v.(int64)
+	return uint32(n)
+}
+
+// isCatalogFunc reports whether name is one of catalogFuncs (whose kernels
+// need WithCatalog and whose arguments are oids, names and arrays).
+func isCatalogFunc(name string) bool {
+	for _, f := range catalogFuncs() {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}

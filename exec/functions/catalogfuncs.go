@@ -1,0 +1,595 @@
+package functions
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+var (
+	tOid      = types.T{Kind: types.Oid}
+	tName     = types.T{Kind: types.Name}
+	tTextArr  = types.ArrayOf(types.StringType)
+	tNameArr  = types.ArrayOf(types.T{Kind: types.Name})
+	tAnyArray = types.ArrayOf(types.StringType) // declared: any array (Resolve matches arrays by kind)
+)
+
+// catalogFuncs are the functions psql, drivers and BI tools call in their
+// catalog queries. Those that need the catalog read it from the context
+// (WithCatalog); the session functions read WithSession.
+func catalogFuncs() []*Func {
+	str := func(f func(ctx context.Context) (string, error)) Kernel {
+		return rowFunc(tText, false, func(ctx context.Context, _ []any) (any, error) { return f(ctx) })
+	}
+	name := func(f func(s Session) string) Kernel {
+		return rowFunc(tName, false, func(ctx context.Context, _ []any) (any, error) { return f(sessionOf(ctx)), nil })
+	}
+	user := name(func(s Session) string { return s.User })
+	db := name(func(s Session) string { return s.Database })
+	fs := []*Func{
+		{Name: "version", Ret: tText, Kernel: str(func(ctx context.Context) (string, error) {
+			c, err := catalogOf(ctx)
+			if err != nil {
+				return "PostgreSQL 15.8 (sqlgate)", nil
+			}
+			return c.Version(), nil
+		})},
+		{Name: "current_user", Ret: tName, Kernel: user},
+		{Name: "session_user", Ret: tName, Kernel: user},
+		{Name: "current_role", Ret: tName, Kernel: user},
+		{Name: "user", Ret: tName, Kernel: user},
+		{Name: "current_database", Ret: tName, Kernel: db},
+		{Name: "current_catalog", Ret: tName, Kernel: db},
+		{Name: "current_schema", Ret: tName, Kernel: name(func(Session) string { return "public" })},
+		{Name: "current_schemas", Args: []types.T{tBool}, Ret: tNameArr, Strict: true,
+			Kernel: rowFunc(tNameArr, true, func(_ context.Context, a []any) (any, error) {
+				if a[0].(bool) {
+					return []any{"pg_catalog", "public"}, nil
+				}
+				return []any{"public"}, nil
+			})},
+		{Name: "pg_backend_pid", Ret: tInt4, Volatile: true, Kernel: rowFunc(tInt4, false, func(ctx context.Context, _ []any) (any, error) {
+			if pid := sessionOf(ctx).BackendPID; pid != 0 {
+				return int64(pid), nil
+			}
+			return int64(os.Getpid()), nil
+		})},
+		{Name: "pg_is_in_recovery", Ret: tBool, Kernel: rowFunc(tBool, false, func(context.Context, []any) (any, error) { return false, nil })},
+		{Name: "txid_current", Ret: tInt8, Volatile: true, Kernel: rowFunc(tInt8, false, func(context.Context, []any) (any, error) { return int64(1), nil })},
+		{Name: "pg_postmaster_start_time", Ret: tstzT, Kernel: rowFunc(tstzT, false, func(ctx context.Context, _ []any) (any, error) {
+			c, err := catalogOf(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return c.StartTime().UTC(), nil
+		})},
+		{Name: "pg_encoding_to_char", Args: []types.T{tInt4}, Ret: tName, Strict: true, Kernel: rowFunc(tName, true, func(_ context.Context, a []any) (any, error) {
+			return encodingName(a[0].(int64)), nil
+		})},
+		{Name: "pg_get_userbyid", Args: []types.T{tOid}, Ret: tName, Strict: true, Kernel: withCatalog(tName, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			if n, ok := c.RoleName(oidArg(a[0])); ok {
+				return n, nil
+			}
+			return fmt.Sprintf("unknown (OID=%d)", oidArg(a[0])), nil
+		})},
+		{Name: "pg_table_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			return c.RelationVisible(ctx, oidArg(a[0]))
+		})},
+		{Name: "pg_type_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			_, ok := c.TypeName(oidArg(a[0]))
+			return ok, nil
+		})},
+		{Name: "pg_function_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return true, nil })},
+		// format_type is not strict: a NULL typmod means "no typmod given".
+		{Name: "format_type", Args: []types.T{tOid, tInt4}, Ret: tText, Kernel: rowFunc(tText, false, func(ctx context.Context, a []any) (any, error) {
+			if a[0] == nil {
+				return nil, nil
+			}
+			c, err := catalogOf(ctx)
+			if err != nil {
+				return nil, err
+			}
+			mod, has := a[1].(int64)
+			return c.FormatType(oidArg(a[0]), int32(mod), has), nil
+		})},
+		{Name: "pg_get_indexdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: indexDefKernel},
+		{Name: "pg_get_indexdef", Args: []types.T{tOid, tInt4, tBool}, Ret: tText, Strict: true, Kernel: indexDefKernel},
+		{Name: "pg_get_constraintdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: constraintDefKernel},
+		{Name: "pg_get_constraintdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: constraintDefKernel},
+		// sqlgate stores no expression trees (no defaults, no check
+		// constraints, no partition bounds): whatever text a catalog holds
+		// is shown as is.
+		{Name: "pg_get_expr", Args: []types.T{tText, tOid}, Ret: tText, Strict: true, Kernel: firstArgText},
+		{Name: "pg_get_expr", Args: []types.T{tText, tOid, tBool}, Ret: tText, Strict: true, Kernel: firstArgText},
+		{Name: "pg_get_viewdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_get_viewdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_get_viewdef", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_get_partkeydef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_get_statisticsobjdef_columns", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_get_triggerdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_get_triggerdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_relation_is_publishable", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			_, ok, err := c.RelationName(ctx, oidArg(a[0]))
+			return ok && oidArg(a[0]) >= 16384, err
+		})},
+		{Name: "obj_description", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: descriptionKernel},
+		{Name: "obj_description", Args: []types.T{tOid, tName}, Ret: tText, Strict: true, Kernel: descriptionKernel},
+		{Name: "shobj_description", Args: []types.T{tOid, tName}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "col_description", Args: []types.T{tOid, tInt4}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			return optional(c.ColumnDescription(ctx, oidArg(a[0]), int(a[1].(int64))))
+		})},
+		{Name: "pg_get_function_result", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(true)},
+		{Name: "pg_get_function_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
+		{Name: "pg_get_function_identity_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
+		{Name: "pg_encoding_max_length", Args: []types.T{tInt4}, Ret: tInt4, Strict: true, Kernel: rowFunc(tInt4, true, func(context.Context, []any) (any, error) { return int64(4), nil })},
+		// regclass, regtype, regnamespace and regrole input and output: the
+		// binder turns 'x'::regclass into regclass_in('x') and
+		// oid::regclass::text into regclass_out(oid).
+		{Name: "regclass_in", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("relation", true, lookupRelation)},
+		{Name: "to_regclass", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("relation", false, lookupRelation)},
+		{Name: "regclass_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			n, ok, err := c.RelationName(ctx, oidArg(a[0]))
+			if err != nil || !ok {
+				return strconv.FormatUint(uint64(oidArg(a[0])), 10), err
+			}
+			return n, nil
+		})},
+		{Name: "regtype_in", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("type", true, lookupType)},
+		{Name: "to_regtype", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("type", false, lookupType)},
+		{Name: "regtype_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
+			if _, ok := c.TypeName(oidArg(a[0])); ok {
+				return c.FormatType(oidArg(a[0]), -1, false), nil
+			}
+			return strconv.FormatUint(uint64(oidArg(a[0])), 10), nil
+		})},
+		{Name: "regnamespace_in", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("schema", true, lookupNamespace)},
+		{Name: "to_regnamespace", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("schema", false, lookupNamespace)},
+		{Name: "regnamespace_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
+			if n, ok := c.NamespaceName(oidArg(a[0])); ok {
+				return quoteIdent(n), nil
+			}
+			return strconv.FormatUint(uint64(oidArg(a[0])), 10), nil
+		})},
+		{Name: "regrole_in", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("role", true, lookupRole)},
+		{Name: "regrole_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
+			if n, ok := c.RoleName(oidArg(a[0])); ok {
+				return quoteIdent(n), nil
+			}
+			return strconv.FormatUint(uint64(oidArg(a[0])), 10), nil
+		})},
+		{Name: "pg_relation_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
+		{Name: "pg_total_relation_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
+		{Name: "pg_table_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
+		{Name: "pg_indexes_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: rowFunc(tInt8, true, func(context.Context, []any) (any, error) { return int64(0), nil })},
+		{Name: "pg_size_pretty", Args: []types.T{tInt8}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
+			return sizePretty(a[0].(int64)), nil
+		})},
+		{Name: "quote_ident", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
+			return quoteIdent(a[0].(string)), nil
+		})},
+		{Name: "quote_literal", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
+			return quoteLiteral(a[0].(string)), nil
+		})},
+		{Name: "quote_nullable", Args: []types.T{tText}, Ret: tText, Kernel: rowFunc(tText, false, func(_ context.Context, a []any) (any, error) {
+			if a[0] == nil {
+				return "NULL", nil
+			}
+			return quoteLiteral(a[0].(string)), nil
+		})},
+		{Name: "parse_ident", Args: []types.T{tText}, Ret: tTextArr, Strict: true, Kernel: parseIdentKernel},
+		{Name: "parse_ident", Args: []types.T{tText, tBool}, Ret: tTextArr, Strict: true, Kernel: parseIdentKernel},
+		{Name: "string_to_array", Args: []types.T{tText, tText}, Ret: tTextArr, Kernel: stringToArrayKernel},
+		{Name: "string_to_array", Args: []types.T{tText, tText, tText}, Ret: tTextArr, Kernel: stringToArrayKernel},
+		{Name: "array_to_string", Args: []types.T{tAnyArray, tText}, Ret: tText, Strict: true, specialize: arrayToStringSpecialize},
+		{Name: "array_to_string", Args: []types.T{tAnyArray, tText, tText}, Ret: tText, specialize: arrayToStringSpecialize},
+		{Name: "array_upper", Args: []types.T{tAnyArray, tInt4}, Ret: tInt4, Strict: true, Kernel: arrayBound(func(n int) int { return n })},
+		{Name: "array_lower", Args: []types.T{tAnyArray, tInt4}, Ret: tInt4, Strict: true, Kernel: arrayBound(func(int) int { return 1 })},
+		{Name: "array_length", Args: []types.T{tAnyArray, tInt4}, Ret: tInt4, Strict: true, Kernel: arrayBound(func(n int) int { return n })},
+		{Name: "cardinality", Args: []types.T{tAnyArray}, Ret: tInt4, Strict: true, Kernel: rowFunc(tInt4, true, func(_ context.Context, a []any) (any, error) {
+			return int64(len(a[0].([]any))), nil
+		})},
+		{Name: "format", Args: []types.T{tText}, Ret: tText, specialize: formatSpecialize},
+		{Name: "format", Args: []types.T{tText, tAny}, Variadic: true, Ret: tText, specialize: formatSpecialize},
+		{Name: "json_build_object", Args: []types.T{tAny}, Variadic: true, Ret: tText, specialize: jsonBuildObjectSpecialize},
+		{Name: "json_build_object", Ret: tText, Kernel: rowFunc(tText, false, func(context.Context, []any) (any, error) { return "{}", nil })},
+	}
+	fs = append(fs, privilegeFuncs()...)
+	// Functions that read the catalog or the session are never folded at
+	// bind time: a prepared statement must see later DDL, and only the
+	// execution context is sure to carry WithCatalog and WithSession.
+	for _, f := range fs {
+		if !pureCatalogFuncs[f.Name] {
+			f.Volatile = true
+		}
+	}
+	return fs
+}
+
+// pureCatalogFuncs depend on their arguments only.
+var pureCatalogFuncs = map[string]bool{
+	"pg_encoding_to_char": true, "pg_encoding_max_length": true, "pg_size_pretty": true, "quote_ident": true,
+	"quote_literal": true, "quote_nullable": true, "parse_ident": true, "string_to_array": true,
+	"array_to_string": true, "array_upper": true, "array_lower": true, "array_length": true,
+	"cardinality": true, "format": true, "json_build_object": true, "pg_get_expr": true,
+}
+
+// withCatalog is rowFunc (strict) for bodies that need the catalog.
+func withCatalog(ret types.T, body func(ctx context.Context, c CatalogInfo, args []any) (any, error)) Kernel {
+	return rowFunc(ret, true, func(ctx context.Context, args []any) (any, error) {
+		c, err := catalogOf(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return body(ctx, c, args)
+	})
+}
+
+// optional turns a (value, found, error) answer into a nullable value.
+func optional(s string, ok bool, err error) (any, error) {
+	if err != nil || !ok {
+		return nil, err
+	}
+	return s, nil
+}
+
+var (
+	indexDefKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+		col, pretty := 0, false
+		if len(a) == 3 {
+			col, pretty = int(a[1].(int64)), a[2].(bool)
+		}
+		return optional(c.IndexDef(ctx, oidArg(a[0]), col, pretty))
+	})
+	constraintDefKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+		pretty := len(a) == 2 && a[1].(bool)
+		return optional(c.ConstraintDef(ctx, oidArg(a[0]), pretty))
+	})
+	descriptionKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+		catalog := ""
+		if len(a) == 2 {
+			catalog = a[1].(string)
+		}
+		return optional(c.Description(ctx, oidArg(a[0]), catalog))
+	})
+	sizeKernel = withCatalog(tInt8, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+		n, ok, err := c.RelationSize(ctx, oidArg(a[0]))
+		if err != nil || !ok {
+			return nil, err
+		}
+		return n, nil
+	})
+	firstArgText = rowFunc(tText, true, func(_ context.Context, a []any) (any, error) { return a[0], nil })
+	nullText     = rowFunc(tText, true, func(context.Context, []any) (any, error) { return nil, nil })
+)
+
+func signatureKernel(result bool) Kernel {
+	return withCatalog(tText, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
+		res, args, ok := c.FunctionSignature(oidArg(a[0]))
+		switch {
+		case !ok:
+			return nil, nil
+		case result:
+			return res, nil
+		}
+		return args, nil
+	})
+}
+
+func lookupRelation(ctx context.Context, c CatalogInfo, s string) (uint32, bool, error) {
+	return c.LookupRelation(ctx, s)
+}
+
+func lookupType(_ context.Context, c CatalogInfo, s string) (uint32, bool, error) {
+	o, ok := c.LookupType(s)
+	return o, ok, nil
+}
+
+func lookupNamespace(_ context.Context, c CatalogInfo, s string) (uint32, bool, error) {
+	o, ok := c.LookupNamespace(strings.Trim(s, `"`))
+	return o, ok, nil
+}
+
+func lookupRole(_ context.Context, c CatalogInfo, s string) (uint32, bool, error) {
+	if n, ok := c.RoleName(10); ok && n == strings.Trim(s, `"`) {
+		return 10, true, nil
+	}
+	return 0, false, nil
+}
+
+// regIn builds the text -> oid input of a reg* type. A number is taken as
+// the OID itself, as PostgreSQL does. With must, a missing object is an
+// error (42P01 for relations, 42704 otherwise); without (to_regclass ...)
+// it is NULL.
+func regIn(what string, must bool, lookup func(context.Context, CatalogInfo, string) (uint32, bool, error)) Kernel {
+	return withCatalog(tOid, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+		s := strings.TrimSpace(a[0].(string))
+		if n, err := strconv.ParseUint(s, 10, 32); err == nil {
+			return int64(n), nil
+		}
+		oid, ok, err := lookup(ctx, c, s)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return int64(oid), nil
+		}
+		if !must {
+			return nil, nil
+		}
+		if what == "relation" {
+			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", s)
+		}
+		return nil, sqlerr.New(sqlerr.UndefinedObject, "%s %q does not exist", what, s)
+	})
+}
+
+func encodingName(n int64) string {
+	switch n {
+	case 0:
+		return "SQL_ASCII"
+	case 6:
+		return "UTF8"
+	case 8:
+		return "LATIN1"
+	}
+	return ""
+}
+
+// sizePretty is pg_size_pretty(bigint) with PostgreSQL 15's units and
+// rounding: bytes below 10240, then kB/MB/GB/TB/PB, each used below 20480
+// of itself, rounded half away from zero.
+func sizePretty(n int64) string {
+	abs := func(x int64) int64 {
+		if x < 0 {
+			return -x
+		}
+		return x
+	}
+	if abs(n) < 10*1024 {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	half := func(x int64) int64 {
+		if x < 0 {
+			return (x - 1) / 2
+		}
+		return (x + 1) / 2
+	}
+	n >>= 9 // one extra bit for rounding
+	units := []string{"kB", "MB", "GB", "TB", "PB"}
+	for i, u := range units {
+		if abs(n) < 20*1024-1 || i == len(units)-1 {
+			return strconv.FormatInt(half(n), 10) + " " + u
+		}
+		n >>= 10
+	}
+	return ""
+}
+
+// quoteIdent quotes s unless it is a lower-case identifier that needs no
+// quotes (PostgreSQL also quotes reserved keywords; the common ones are
+// listed).
+func quoteIdent(s string) string {
+	safe := s != ""
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && (r >= '0' && r <= '9')) {
+			safe = false
+			break
+		}
+	}
+	if safe && !reservedKeywords[s] {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// reservedKeywords are PostgreSQL 15's reserved keywords (and the
+// non-reserved ones that cannot be column names), which quote_ident quotes.
+var reservedKeywords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(`all analyse analyze and any array as asc asymmetric authorization binary both case cast
+		check collate collation column concurrently constraint create cross current_catalog current_date current_role
+		current_schema current_time current_timestamp current_user default deferrable desc distinct do else end except
+		false fetch for foreign freeze from full grant group having ilike in initially inner intersect into is isnull
+		join lateral leading left like limit localtime localtimestamp natural not notnull null offset on only or order
+		outer overlaps placing primary references returning right select session_user similar some symmetric
+		system_user table tablesample then to trailing true union unique user using variadic verbose when where window with`) {
+		m[k] = true
+	}
+	return m
+}()
+
+func quoteLiteral(s string) string {
+	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	if strings.Contains(s, `\`) {
+		return "E" + strings.ReplaceAll(q, `\`, `\\`)
+	}
+	return q
+}
+
+var parseIdentKernel = rowFunc(tTextArr, true, func(_ context.Context, a []any) (any, error) {
+	strict := true
+	if len(a) == 2 {
+		strict = a[1].(bool)
+	}
+	parts, err := parseIdent(a[0].(string), strict)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(parts))
+	for i, p := range parts {
+		out[i] = p
+	}
+	return out, nil
+})
+
+// parseIdent splits a qualified identifier as PostgreSQL's parse_ident:
+// unquoted parts are lower-cased, quoted parts keep their text.
+func parseIdent(s string, strict bool) ([]string, error) {
+	bad := func() error {
+		return sqlerr.New(sqlerr.InvalidParameterValue, "string is not a valid identifier: %q", s)
+	}
+	var parts []string
+	i := 0
+	for {
+		for i < len(s) && unicode.IsSpace(rune(s[i])) {
+			i++
+		}
+		if i >= len(s) {
+			return nil, bad()
+		}
+		if s[i] == '"' {
+			var b strings.Builder
+			i++
+			for {
+				if i >= len(s) {
+					return nil, bad()
+				}
+				if s[i] == '"' {
+					if i+1 < len(s) && s[i+1] == '"' {
+						b.WriteByte('"')
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				b.WriteByte(s[i])
+				i++
+			}
+			if b.Len() == 0 {
+				return nil, bad()
+			}
+			parts = append(parts, b.String())
+		} else {
+			start := i
+			for i < len(s) && s[i] != '.' && !unicode.IsSpace(rune(s[i])) && s[i] != '"' {
+				i++
+			}
+			if i == start {
+				return nil, bad()
+			}
+			parts = append(parts, strings.ToLower(s[start:i]))
+		}
+		for i < len(s) && unicode.IsSpace(rune(s[i])) {
+			i++
+		}
+		if i >= len(s) {
+			return parts, nil
+		}
+		if s[i] != '.' {
+			if strict {
+				return nil, bad()
+			}
+			return parts, nil
+		}
+		i++
+	}
+}
+
+var stringToArrayKernel = rowFunc(tTextArr, false, func(_ context.Context, a []any) (any, error) {
+	s, ok := a[0].(string)
+	if !ok {
+		return nil, nil
+	}
+	var null any
+	if len(a) == 3 {
+		null = a[2]
+	}
+	conv := func(p string) any {
+		if n, ok := null.(string); ok && p == n {
+			return nil
+		}
+		return p
+	}
+	if s == "" {
+		return []any{}, nil
+	}
+	var parts []string
+	switch d := a[1].(type) {
+	case nil: // NULL delimiter: one element per character
+		for _, r := range s {
+			parts = append(parts, string(r))
+		}
+	case string:
+		if d == "" {
+			parts = []string{s}
+		} else {
+			parts = strings.Split(s, d)
+		}
+	}
+	out := make([]any, len(parts))
+	for i, p := range parts {
+		out[i] = conv(p)
+	}
+	return out, nil
+})
+
+// arrayToStringSpecialize renders elements with their type's output
+// function; NULL elements are skipped unless a replacement is given.
+func arrayToStringSpecialize(args []types.T, _ []any) (types.T, Kernel) {
+	elem := types.StringType
+	if len(args) > 0 && args[0].Elem != nil {
+		elem = *args[0].Elem
+	}
+	return tText, rowFunc(tText, false, func(_ context.Context, a []any) (any, error) {
+		arr, ok := a[0].([]any)
+		sep, ok2 := a[1].(string)
+		if !ok || !ok2 {
+			return nil, nil
+		}
+		var repl *string
+		if len(a) == 3 {
+			if r, ok := a[2].(string); ok {
+				repl = &r
+			}
+		}
+		var parts []string
+		for _, e := range arr {
+			if e == nil {
+				if repl != nil {
+					parts = append(parts, *repl)
+				}
+				continue
+			}
+			parts = append(parts, elemText(e, elem))
+		}
+		return strings.Join(parts, sep), nil
+	})
+}
+
+// elemText renders a rowValue element of type t as text.
+func elemText(v any, t types.T) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case bool:
+		if x {
+			return "t"
+		}
+		return "f"
+	case int64:
+		if t.Kind == types.Oid || t.IsInteger() {
+			return strconv.FormatInt(x, 10)
+		}
+	}
+	return types.FormatText(v, t)
+}
+
+// arrayBound answers array_upper/array_length (f(n) = n) and array_lower
+// (1) for one-dimensional arrays; NULL for an empty array or another
+// dimension, as PostgreSQL does.
+func arrayBound(f func(n int) int) Kernel {
+	return rowFunc(tInt4, true, func(_ context.Context, a []any) (any, error) {
+		arr := a[0].([]any)
+		if a[1].(int64) != 1 || len(arr) == 0 {
+			return nil, nil
+		}
+		return int64(f(len(arr))), nil
+	})
+}

@@ -69,6 +69,7 @@ type Node interface {
 type scanNode struct {
 	path       fluss.TablePath
 	changelog  bool
+	limit      int64 // stop after this many rows (0: no limit)
 	table      string
 	projection []int
 	out        *arrow.Schema
@@ -123,7 +124,7 @@ func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.TableScan{Table: t, Changelog: n.changelog, Options: fluss.ScanOptions{Projection: n.projection}, Out: n.out}, nil
+	return &exec.TableScan{Table: t, Changelog: n.changelog, Options: fluss.ScanOptions{Projection: n.projection, Limit: n.limit}, Out: n.out}, nil
 }
 
 func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -194,6 +195,9 @@ func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
 func (n *scanNode) Explain() (string, string) {
 	if n.changelog {
 		return "changelog_scan", fmt.Sprintf("table=%s columns=[%s]", n.path.Table, fieldNames(n.out))
+	}
+	if n.limit > 0 {
+		return "scan", fmt.Sprintf("table=%s columns=[%s] limit=%d", n.table, fieldNames(n.out), n.limit)
 	}
 	return "scan", fmt.Sprintf("table=%s columns=[%s]", n.table, fieldNames(n.out))
 }

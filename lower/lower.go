@@ -1,7 +1,10 @@
 package lower
 
 import (
+	"context"
 	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/binder"
@@ -132,6 +135,14 @@ func lowerNode(n binder.Node) (Node, error) {
 			return nil, err
 		}
 		l := &limitNode{input: in}
+		// LIMIT over a plain scan (through projections, no filter or sort):
+		// the scan stops once it has produced enough rows.
+		if n, ok := constInt(x.Count); ok && x.Count != nil && n >= 0 {
+			off, _ := constInt(x.Offset)
+			if sc := plainScanUnder(in); sc != nil {
+				sc.limit = n + max(off, 0)
+			}
+		}
 		// LIMIT n directly over a sort: keep only the first n (+ offset) rows.
 		if s, ok := in.(*sortNode); ok && s.topN == 0 {
 			if n, ok := constInt(x.Count); ok && n > 0 {
@@ -163,8 +174,62 @@ var cmpOps = map[binder.Op]exec.CmpOp{
 	binder.OpGt: exec.Gt, binder.OpGe: exec.Ge, binder.OpIsNotDistinct: exec.NotDistinct, binder.OpIsDistinct: exec.Distinct,
 }
 
-// lowerExpr translates a bound expression into the lowerable tier.
+// lowerExpr translates a bound expression into the lowerable tier and
+// folds constant subtrees (the constant_folding rule of the expression
+// tier: an expression that reads no column, parameter, outer row or
+// volatile function is computed once here). A subtree whose evaluation
+// fails is left to fail at execution, where the row context exists.
 func lowerExpr(e binder.Expr) (exec.Expr, error) {
+	le, err := lowerExprRaw(e)
+	if err != nil {
+		return nil, err
+	}
+	return foldConstant(le), nil
+}
+
+func foldConstant(e exec.Expr) exec.Expr {
+	switch e.(type) {
+	case *exec.ConstExpr, *exec.ColExpr, *exec.ParamExpr, *exec.OuterRefExpr, *exec.SubqueryExpr:
+		return e
+	}
+	if !isConstant(e) {
+		return e
+	}
+	v, err := exec.EvalScalar(&exec.EvalContext{Ctx: context.Background(), Mem: memory.DefaultAllocator}, e)
+	if err != nil {
+		return e
+	}
+	return &exec.ConstExpr{Value: v, T: e.Type()}
+}
+
+// isConstant reports whether e reads nothing that varies between rows or
+// executions. Its children were folded already, so only direct children
+// need checking.
+func isConstant(e exec.Expr) bool {
+	switch x := e.(type) {
+	case *exec.ConstExpr:
+		return true
+	case *exec.ArithExpr:
+		return isConstant(x.L) && isConstant(x.R)
+	case *exec.CmpExpr:
+		return isConstant(x.L) && isConstant(x.R)
+	case *exec.LogicExpr:
+		return isConstant(x.L) && isConstant(x.R)
+	case *exec.ConcatExpr:
+		return isConstant(x.L) && isConstant(x.R)
+	case *exec.NotExpr:
+		return isConstant(x.X)
+	case *exec.NegExpr:
+		return isConstant(x.X)
+	case *exec.CastExpr:
+		return isConstant(x.X)
+	case *exec.IsNullExpr:
+		return isConstant(x.X)
+	}
+	return false // functions (possibly volatile), CASE, COALESCE, subqueries
+}
+
+func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 	switch x := e.(type) {
 	case *binder.ColumnRef:
 		return &exec.ColExpr{Index: x.Index, Name: x.Name, T: x.T}, nil
@@ -339,4 +404,18 @@ func LowerExprs(es []binder.Expr) ([]exec.Expr, error) {
 		out[i] = le
 	}
 	return out, nil
+}
+
+// plainScanUnder returns the scan under n when only projections lie between.
+func plainScanUnder(n Node) *scanNode {
+	for {
+		switch x := n.(type) {
+		case *projectNode:
+			n = x.input
+		case *scanNode:
+			return x
+		default:
+			return nil
+		}
+	}
 }

@@ -117,3 +117,32 @@ func TestOptimizeRejectsARuleThatChangesTheSchema(t *testing.T) {
 		t.Errorf("got %v, want an internal error naming the rule", err)
 	}
 }
+
+func TestConstantFoldingAndLimitPushdown(t *testing.T) {
+	explain := func(q string) []string {
+		stmts, _ := sql.NewParser().Parse(q)
+		st, err := binder.Bind(context.Background(), testCatalog(), stmts[0], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, err := Plan(st.(*binder.Query).Plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Explain(root, nil)
+	}
+	if l := explain("SELECT n + (2 * 3) FROM kv"); !strings.Contains(l[0], "(n + 6)") {
+		t.Errorf("constant subtree not folded: %q", l[0])
+	}
+	if l := explain("SELECT 1 / 0 FROM kv"); !strings.Contains(l[0], "(1 / 0)") {
+		t.Errorf("a failing constant must be left to execution: %q", l[0])
+	}
+	l := explain("SELECT v FROM kv LIMIT 5 OFFSET 2")
+	if !strings.Contains(l[len(l)-1], "limit=7") {
+		t.Errorf("scan under LIMIT should stop after 7 rows: %q", l)
+	}
+	l = explain("SELECT v FROM kv WHERE n > 1 LIMIT 5")
+	if strings.Contains(l[len(l)-1], "limit=") {
+		t.Errorf("a filtered scan must not stop early: %q", l)
+	}
+}

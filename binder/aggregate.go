@@ -85,6 +85,31 @@ func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 // bindAggregateCall binds an aggregate function call in the aggregate
 // context and returns a reference to its result column.
 func (b *binder) bindAggregateCall(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool) (Expr, error) {
+	return b.bindAggregateCallFiltered(node, name, args, distinct, nil)
+}
+
+// bindFilteredAggregate binds agg(...) FILTER (WHERE cond), which the
+// rewrite hands over as __pg_filter(agg(...), cond).
+func (b *binder) bindFilteredAggregate(n *ast.FuncCallExpr) (Expr, error) {
+	if len(n.Args) != 2 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed FILTER clause"))
+	}
+	switch a := n.Args[0].(type) {
+	case *ast.AggregateFuncExpr:
+		name := aggName(a.F)
+		if !aggregateNames[name] {
+			break
+		}
+		return b.bindAggregateCallFiltered(a, name, a.Args, a.Distinct, n.Args[1])
+	case *ast.FuncCallExpr:
+		if aggregateNames[a.FnName.L] {
+			return b.bindAggregateCallFiltered(a, a.FnName.L, a.Args, false, n.Args[1])
+		}
+	}
+	return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but it is not an aggregate function"))
+}
+
+func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, filter ast.ExprNode) (Expr, error) {
 	st := b.agg
 	if st == nil {
 		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here"))
@@ -95,6 +120,16 @@ func (b *binder) bindAggregateCall(node ast.ExprNode, name string, args []ast.Ex
 	st.inCall = true
 	defer func() { st.inCall = false }()
 	call := AggCall{Func: name, Distinct: distinct}
+	if filter != nil {
+		f, err := b.bindExpr(st.input, filter)
+		if err != nil {
+			return nil, err
+		}
+		if f, err = b.coerce(filter, f, types.BoolType, "argument of FILTER"); err != nil {
+			return nil, err
+		}
+		call.Filter = f
+	}
 	star := name == "count" && len(args) == 1 && isStarArg(args[0]) && !distinct
 	if !star {
 		for _, a := range args {

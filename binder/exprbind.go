@@ -120,6 +120,9 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 	case *ast.PatternRegexpExpr:
 		return b.bindRegexp(s, n)
 	case *ast.FuncCallExpr:
+		if n.FnName.L == "__pg_filter" {
+			return b.bindFilteredAggregate(n)
+		}
 		if e, ok, err := b.bindConditionalFunc(s, n); ok {
 			return e, err
 		}

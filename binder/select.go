@@ -296,6 +296,9 @@ func (b *binder) exprName(e ast.ExprNode) string {
 	case *ast.WindowFuncExpr:
 		return strings.ToLower(x.Name)
 	case *ast.FuncCallExpr:
+		if x.FnName.L == "__pg_filter" && len(x.Args) == 2 {
+			return b.exprName(x.Args[0])
+		}
 		if x.FnName.L == castFunc && len(x.Args) == 2 {
 			if n := b.exprName(x.Args[0]); n != "?column?" {
 				return n

@@ -868,6 +868,32 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out[:s], b.it)
 				k += 2
 				continue
+			case w == "FILTER" && k+2 < j && r.toks[k+1].isPunct(r.src, "(") && r.toks[k+2].is(r.src, "WHERE") &&
+				len(out) > 0 && r.itemIs(out[len(out)-1], ")"):
+				// agg(args) FILTER (WHERE cond) -> __pg_filter(agg(args), cond):
+				// TiDB has no FILTER clause; the binder turns the wrapper back
+				// into the aggregate's FILTER.
+				s := r.primaryStart(out)
+				if s < 0 {
+					return nil, r.errNear(k)
+				}
+				m := r.matchClose(k+1, j)
+				if m < 0 {
+					return nil, r.errNear(j)
+				}
+				cond, err := r.run(k+3, m)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(out[s].lead)
+				b.add("__pg_filter(", out[s].firstOrig())
+				b.addItems(out[s:], true)
+				b.add(", ", t.start)
+				b.addItems(cond, true)
+				b.add(")", r.toks[m].start)
+				out = append(out[:s], b.it)
+				k = m + 1
+				continue
 			case w == "ARRAY" && k+1 < j && r.toks[k+1].isPunct(r.src, "["):
 				m := r.matchClose(k+1, j)
 				if m < 0 {

@@ -280,3 +280,13 @@ type Distinct struct{ Input Node }
 
 func (n *Distinct) Columns() []Column { return n.Input.Columns() }
 func (n *Distinct) Children() []Node  { return []Node{n.Input} }
+
+// DistinctOn keeps the first row of each run of equal Keys (columns of its
+// input, which is sorted with those keys leading): SELECT DISTINCT ON.
+type DistinctOn struct {
+	Input Node
+	Keys  []int
+}
+
+func (n *DistinctOn) Columns() []Column { return n.Input.Columns() }
+func (n *DistinctOn) Children() []Node  { return []Node{n.Input} }

@@ -28,6 +28,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	case sel.SelectIntoOpt != nil:
 		return nil, sqlerr.NotSupported("SELECT INTO")
 	}
+	fields, distinctOn := splitDistinctOn(sel.Fields)
 	input, err := b.bindFrom(sel.From)
 	if err != nil {
 		return nil, err
@@ -78,7 +79,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		win = &winState{bind: bindOut}
 		b.win = win
 	}
-	proj, err := b.bindSelectList(inScope, sel.Fields, bindOut)
+	proj, err := b.bindSelectList(inScope, fields, bindOut)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +99,12 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	var sortKeys []SortKey
 	if sel.OrderBy != nil {
 		if sortKeys, err = b.bindOrderBy(proj, sel.OrderBy, bindOut, sel.Distinct); err != nil {
+			return nil, err
+		}
+	}
+	var onKeys []int
+	if distinctOn != nil {
+		if onKeys, sortKeys, err = b.bindDistinctOn(proj, distinctOn, sortKeys, bindOut); err != nil {
 			return nil, err
 		}
 	}
@@ -123,6 +130,9 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	if len(sortKeys) > 0 {
 		out = &Sort{Input: out, Keys: sortKeys}
 	}
+	if onKeys != nil {
+		out = &DistinctOn{Input: out, Keys: onKeys}
+	}
 	if sel.Limit != nil {
 		if out, err = b.bindLimit(out, sel.Limit); err != nil {
 			return nil, err
@@ -132,6 +142,52 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		out = dropHidden(out, visible)
 	}
 	return out, nil
+}
+
+// splitDistinctOn takes the __pg_distinct_on(...) marker that the rewrite
+// puts first in the select list for SELECT DISTINCT ON (...) back out.
+func splitDistinctOn(fields *ast.FieldList) (*ast.FieldList, []ast.ExprNode) {
+	if len(fields.Fields) == 0 {
+		return fields, nil
+	}
+	f, ok := fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "__pg_distinct_on" {
+		return fields, nil
+	}
+	return &ast.FieldList{Fields: fields.Fields[1:]}, f.Args
+}
+
+// bindDistinctOn binds the DISTINCT ON expressions (like ORDER BY items) and
+// returns their columns in proj and the sort keys: PostgreSQL requires the
+// ORDER BY to start with them (42P10), and sorts by them when there is no
+// ORDER BY.
+func (b *binder) bindDistinctOn(proj *Project, exprs []ast.ExprNode, sortKeys []SortKey, bindOut func(ast.ExprNode) (Expr, error)) ([]int, []SortKey, error) {
+	ob := &ast.OrderByClause{}
+	for _, e := range exprs {
+		ob.Items = append(ob.Items, &ast.ByItem{Expr: e})
+	}
+	keys, err := b.bindOrderBy(proj, ob, bindOut, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	on := make([]int, len(keys))
+	want := map[int]bool{}
+	for i, k := range keys {
+		on[i] = k.Expr.(*ColumnRef).Index
+		want[on[i]] = true
+	}
+	if len(sortKeys) == 0 {
+		return on, keys, nil
+	}
+	if len(sortKeys) < len(on) {
+		return nil, nil, sqlerr.New(sqlerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+	}
+	for _, k := range sortKeys[:len(on)] {
+		if !want[k.Expr.(*ColumnRef).Index] {
+			return nil, nil, sqlerr.New(sqlerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+		}
+	}
+	return on, sortKeys, nil
 }
 
 // hasWindows reports whether the select list or ORDER BY calls a window function.

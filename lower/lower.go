@@ -80,6 +80,12 @@ func lowerNode(n binder.Node) (Node, error) {
 			return nil, err
 		}
 		return &distinctNode{input: in}, nil
+	case *binder.DistinctOn:
+		in, err := lowerNode(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &distinctNode{input: in, on: x.Keys}, nil
 	case *binder.SetOp:
 		l, err := lowerNode(x.Left)
 		if err != nil {

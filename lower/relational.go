@@ -339,16 +339,28 @@ func equiKey(c binder.Expr, nl int) (binder.Expr, binder.Expr, bool) {
 	return nil, nil, false
 }
 
-// distinctNode removes duplicate rows.
-type distinctNode struct{ input Node }
+// distinctNode removes duplicate rows, or with on set (DISTINCT ON) keeps
+// the first row of each run of equal on-columns of its sorted input.
+type distinctNode struct {
+	input Node
+	on    []int
+}
 
-func (n *distinctNode) Schema() *arrow.Schema     { return n.input.Schema() }
-func (n *distinctNode) Inputs() []Node            { return []Node{n.input} }
-func (n *distinctNode) Explain() (string, string) { return "distinct", "" }
+func (n *distinctNode) Schema() *arrow.Schema { return n.input.Schema() }
+func (n *distinctNode) Inputs() []Node        { return []Node{n.input} }
+func (n *distinctNode) Explain() (string, string) {
+	if n.on != nil {
+		return "distinct_on", fmt.Sprintf("keys=%v", n.on)
+	}
+	return "distinct", ""
+}
 func (n *distinctNode) Build(rt *Runtime) (exec.Operator, error) {
 	in, err := Build(rt, n.input)
 	if err != nil {
 		return nil, err
+	}
+	if n.on != nil {
+		return &relop.DistinctOn{Input: in, Keys: n.on, Alloc: rt.EC.Mem}, nil
 	}
 	return &relop.Distinct{Input: in, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
 }

@@ -70,6 +70,8 @@ func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Nod
 		return &c
 	case *binder.Distinct:
 		return &binder.Distinct{Input: fn(x.Input)}
+	case *binder.DistinctOn:
+		return &binder.DistinctOn{Input: fn(x.Input), Keys: x.Keys}
 	case *binder.Aggregate:
 		c := *x
 		c.Input = fn(x.Input)

@@ -868,6 +868,25 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out[:s], b.it)
 				k += 2
 				continue
+			case w == "DISTINCT" && k+2 < j && r.toks[k+1].is(r.src, "ON") && r.toks[k+2].isPunct(r.src, "(") &&
+				len(out) > 0 && !out[len(out)-1].composite && out[len(out)-1].tok.is(r.src, "SELECT"):
+				// SELECT DISTINCT ON (e, ...) list -> SELECT __pg_distinct_on(e, ...), list:
+				// TiDB has no DISTINCT ON; the binder takes the marker column back out.
+				m := r.matchClose(k+2, j)
+				if m < 0 {
+					return nil, r.errNear(j)
+				}
+				inner, err := r.run(k+3, m)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("__pg_distinct_on(", t.start)
+				b.addItems(inner, true)
+				b.add("),", r.toks[m].start)
+				out = append(out, b.it)
+				k = m + 1
+				continue
 			case w == "FILTER" && k+2 < j && r.toks[k+1].isPunct(r.src, "(") && r.toks[k+2].is(r.src, "WHERE") &&
 				len(out) > 0 && r.itemIs(out[len(out)-1], ")"):
 				// agg(args) FILTER (WHERE cond) -> __pg_filter(agg(args), cond):

@@ -261,3 +261,39 @@ func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatc
 	}
 	return array.NewRecordBatch(info.ArrowSchema(), cols, rows), nil
 }
+
+// The statements of a multi-statement simple query bind lazily; a COPY
+// among them is a COPY too. CopyOptions binds it (pgwire asks for it
+// first); a statement that fails to bind is no COPY, and its Execute then
+// reports the binding error.
+
+// CopyIn implements pgwire.CopyStatement.
+func (l *lazyStatement) CopyIn() bool {
+	ps, err := l.bind()
+	return err == nil && ps.CopyIn()
+}
+
+// CopyColumns implements pgwire.CopyStatement.
+func (l *lazyStatement) CopyColumns() []pgwire.ResultColumn {
+	if ps, err := l.bind(); err == nil {
+		return ps.CopyColumns()
+	}
+	return nil
+}
+
+// CopyOptions implements pgwire.CopyStatement.
+func (l *lazyStatement) CopyOptions() pgwire.CopyOptions {
+	if ps, err := l.bind(); err == nil {
+		return ps.CopyOptions()
+	}
+	return pgwire.CopyOptions{}
+}
+
+// CopyFrom implements pgwire.CopyStatement.
+func (l *lazyStatement) CopyFrom(ctx context.Context, src pgwire.BatchSource) (string, error) {
+	ps, err := l.bind()
+	if err != nil {
+		return "", err
+	}
+	return ps.CopyFrom(ctx, src)
+}

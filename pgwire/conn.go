@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -52,6 +53,7 @@ type conn struct {
 
 	pid    uint32
 	secret [4]byte
+	tls    bool // the connection switched to TLS
 
 	// ctx lives as long as the connection; it ends when the socket dies or
 	// the server shuts down.
@@ -67,6 +69,8 @@ type conn struct {
 	stmts          map[string]*prepared
 	portals        map[string]*portal
 	ignoreTillSync bool
+	// frames is the reader's channel; COPY FROM reads its CopyData from it.
+	frames <-chan frame
 
 	out      []byte // pending output, written by flush
 	rowMark  int    // length of out before the DataRow being encoded, or -1
@@ -98,6 +102,9 @@ func (s *Server) serveConn(nc net.Conn) {
 	_ = nc.SetReadDeadline(time.Now().Add(startupTimeout))
 	params, ok := c.startup()
 	if !ok {
+		return
+	}
+	if !c.authenticate(params["user"]) {
 		return
 	}
 	_ = nc.SetReadDeadline(time.Time{})
@@ -140,6 +147,7 @@ func (s *Server) serveConn(nc net.Conn) {
 	c.logger.Debug("pgwire: session started", "pid", c.pid, "user", info.User, "database", info.Database)
 
 	frames := make(chan frame, 4)
+	c.frames = frames
 	go c.readLoop(frames)
 	c.run(frames)
 }
@@ -182,6 +190,18 @@ func (c *conn) startup() (map[string]string, bool) {
 				c.fatal(sqlerr.New(sqlerr.ProtocolViolation, "received unencrypted data after SSL request"))
 				return nil, false
 			}
+			if code == sslRequestCode && c.srv.cfg.TLS != nil && !c.tls {
+				if _, err := c.nc.Write([]byte{'S'}); err != nil {
+					return nil, false
+				}
+				tc := tls.Server(c.nc, c.srv.cfg.TLS)
+				if err := tc.HandshakeContext(c.ctx); err != nil {
+					c.logger.Debug("pgwire: TLS handshake failed", "error", err)
+					return nil, false
+				}
+				c.nc, c.br, c.tls = tc, bufio.NewReaderSize(tc, 16<<10), true
+				continue
+			}
 			if _, err := c.nc.Write([]byte{'N'}); err != nil {
 				return nil, false
 			}
@@ -206,6 +226,11 @@ func (c *conn) startup() (map[string]string, bool) {
 					}
 				}
 				c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: opts})
+			}
+			if c.srv.cfg.RequireTLS && !c.tls {
+				c.fatal(sqlerr.New(sqlerr.InvalidAuthorizationSpec, "this server accepts TLS connections only").
+					WithHint("Connect with sslmode=require (or verify-full)."))
+				return nil, false
 			}
 			if params["user"] == "" {
 				c.fatal(sqlerr.New(sqlerr.InvalidAuthorizationSpec, "no PostgreSQL user name specified in startup packet"))
@@ -545,10 +570,17 @@ func (c *conn) toSQLError(err error) *sqlerr.Error {
 }
 
 func (c *conn) sendError(err error) {
-	c.sendErrorResponse(c.toSQLError(err))
+	where := ""
+	var cd *CopyDataError
+	if errors.As(err, &cd) {
+		where = cd.Where()
+	}
+	c.sendErrorResponseWhere(c.toSQLError(err), where)
 }
 
-func (c *conn) sendErrorResponse(e *sqlerr.Error) {
+func (c *conn) sendErrorResponse(e *sqlerr.Error) { c.sendErrorResponseWhere(e, "") }
+
+func (c *conn) sendErrorResponseWhere(e *sqlerr.Error, where string) {
 	sev := e.Severity
 	if sev == "" {
 		sev = "ERROR"
@@ -565,6 +597,7 @@ func (c *conn) sendErrorResponse(e *sqlerr.Error) {
 		Detail:              e.Detail,
 		Hint:                e.Hint,
 		Position:            int32(e.Position),
+		Where:               where,
 	})
 }
 

@@ -14,30 +14,44 @@
 //   - query.go: the simple Query protocol and result streaming (shared with
 //     Execute).
 //   - extended.go: Parse, Bind, Describe, Execute, Close.
+//   - copy.go: the COPY sub-protocol (CopyIn/CopyOut responses, CopyData,
+//     CopyDone, CopyFail) and COPY TO's text/CSV/binary framing;
+//     copydata.go decodes COPY FROM data into Arrow batches.
+//   - auth.go: trust, cleartext password, md5 and SCRAM-SHA-256 exchanges;
+//     users.go: the users file of SCRAM verifiers (optionally md5 hashes).
 //
 // # Connection lifecycle
 //
 //  1. Accept (Server.Serve) starts serveConn in its own goroutine.
-//  2. Startup (conn.startup): an SSLRequest or GSSENCRequest is answered 'N'
-//     and the client continues in plaintext; a CancelRequest is matched
+//  2. Startup (conn.startup): an SSLRequest is answered 'S' and the socket
+//     switches to TLS when Config.TLS is set, 'N' otherwise (and a
+//     GSSENCRequest always 'N'), the client continuing in plaintext; with
+//     Config.RequireTLS a plaintext StartupMessage gets FATAL 28000. A
+//     CancelRequest is matched
 //     against the registry (pid and secret, compared in constant time) and
 //     cancels that connection's running statement, then the socket closes
 //     without a reply, whatever the outcome; a StartupMessage carries user,
 //     database and settings. Protocol 3.x with x > 0 gets
 //     NegotiateProtocolVersion (we speak 3.0).
-//  3. Admission: beyond Config.MaxConnections the client gets FATAL 53300.
-//  4. Session: Backend.NewSession; then AuthenticationOk (trust, for now),
+//  3. Authentication (conn.authenticate, auth.go) per Config.Auth: trust;
+//     cleartext password or SCRAM-SHA-256 checked against the user's SCRAM
+//     verifier; md5 for users with a stored md5 hash, SCRAM for the others
+//     (as PostgreSQL does). Unknown users go through the same exchange with
+//     a mock salt; every failure waits AuthConfig.FailureDelay, then FATAL
+//     28P01 "password authentication failed for user".
+//  4. Admission: beyond Config.MaxConnections the client gets FATAL 53300.
+//  5. Session: Backend.NewSession; then AuthenticationOk,
 //     the 13 ParameterStatus values PostgreSQL 15 sends (from
 //     Session.Status, with defaults), BackendKeyData (pid + random 4-byte
 //     secret) and ReadyForQuery with Session.TxStatus().
-//  5. Serving: two goroutines. The reader (conn.readLoop) frames messages,
+//  6. Serving: two goroutines. The reader (conn.readLoop) frames messages,
 //     refusing a length prefix above Config.MaxMessageSize (FATAL 08P01,
 //     nothing allocated), and cancels the connection's context when the
 //     socket fails, so that a statement whose client vanished stops (pgx
 //     cancels by dropping the connection). The executor (conn.run) handles
 //     one message at a time, in order, owning the session, the prepared
 //     statements, the portals and the output buffer.
-//  6. End: Terminate, a socket error, a FATAL error or Shutdown (FATAL
+//  7. End: Terminate, a socket error, a FATAL error or Shutdown (FATAL
 //     57P01). Portals and the session are closed.
 //
 // # Where each message is handled
@@ -62,6 +76,22 @@
 //	              outside a transaction block, ReadyForQuery, flush.
 //	Flush 'H'     writes buffered output.
 //	Terminate 'X' ends the connection.
+//	CopyData 'd', CopyDone 'c', CopyFail 'f'
+//	              read by copyInSource while a COPY FROM STDIN runs (Flush
+//	              and Sync are ignored then, anything else is 08P01);
+//	              outside COPY they are ignored, as PostgreSQL does.
+//
+// # COPY
+//
+// A Statement that implements CopyStatement with a non-empty
+// CopyOptions().Format is a COPY (asCopy): the simple Query and Execute run
+// it through conn.runCopy instead of streaming DataRows, and Describe
+// answers NoData. COPY FROM: CopyInResponse, then the statement's CopyFrom
+// pulls batches from copyInSource, which decodes CopyData as it arrives
+// (8192 rows per batch); a bad value ends the COPY with its SQLSTATE and a
+// CONTEXT line ("COPY t, line 3, column b: ...", CopyDataError) and the
+// statement writes nothing. COPY TO: Execute, CopyOutResponse, one CopyData
+// per row (binary: signature header and trailer), CopyDone, "COPY n".
 //
 // After an error in an extended-protocol message, every message up to Sync
 // is discarded, as PostgreSQL does.
@@ -91,6 +121,7 @@
 //
 // # Not yet
 //
-// TLS, password/SCRAM authentication, COPY, NOTICE/NOTIFY, function call
-// messages and protocol 3.2's longer cancel keys.
+// SCRAM-SHA-256-PLUS (channel binding), SASLprep of passwords (they are used
+// as given: the same for ASCII), NOTICE/NOTIFY, function call messages and
+// protocol 3.2's longer cancel keys.
 package pgwire

@@ -88,7 +88,7 @@ func (c *conn) handleBind(body []byte) error {
 		params[i] = v
 	}
 	p := &portal{name: m.DestinationPortal, stmt: ps, params: params, formats: append([]int16(nil), m.ResultFormatCodes...)}
-	if ps.stmt != nil {
+	if _, isCopy := asCopy(ps.stmt); ps.stmt != nil && !isCopy {
 		if cols := ps.stmt.Columns(); cols != nil {
 			enc, err := pgtypes.NewRowEncoder(columnTypes(cols), p.formats)
 			if err != nil {
@@ -115,7 +115,7 @@ func (c *conn) handleDescribe(body []byte) error {
 			return sqlerr.New(sqlerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", m.Name)
 		}
 		c.send(&pgproto3.ParameterDescription{ParameterOIDs: ps.paramOIDs})
-		if ps.stmt == nil || ps.stmt.Columns() == nil {
+		if _, isCopy := asCopy(ps.stmt); ps.stmt == nil || isCopy || ps.stmt.Columns() == nil {
 			c.send(&pgproto3.NoData{})
 			return nil
 		}
@@ -125,7 +125,7 @@ func (c *conn) handleDescribe(body []byte) error {
 		if !ok {
 			return sqlerr.New(sqlerr.InvalidCursorName, "portal \"%s\" does not exist", m.Name)
 		}
-		if p.stmt.stmt == nil || p.stmt.stmt.Columns() == nil {
+		if _, isCopy := asCopy(p.stmt.stmt); p.stmt.stmt == nil || isCopy || p.stmt.stmt.Columns() == nil {
 			c.send(&pgproto3.NoData{})
 			return nil
 		}
@@ -150,6 +150,13 @@ func (c *conn) handleExecute(body []byte) error {
 		return nil
 	}
 	defer c.watchPortal(p)()
+	if cs, ok := asCopy(p.stmt.stmt); ok {
+		// COPY runs to completion whatever the row limit, as in PostgreSQL.
+		err := c.runCopy(p.ctx, cs, p.params)
+		p.close()
+		delete(c.portals, p.name)
+		return err
+	}
 	if p.res == nil {
 		res, err := p.stmt.stmt.Execute(p.ctx, p.params)
 		if err != nil {

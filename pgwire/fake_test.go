@@ -31,18 +31,20 @@ import (
 //	INTERNAL            Execute fails with a non-SQL error
 //	PANIC / PANICNEXT   Execute / Next panics
 //	SLEEP               Next blocks until its context ends
+//	COPYIN / COPYOUT f  COPY of (a int4, b text) in format f (copy_test.go)
 //
 // Empty statements and "-- comments" are dropped, as a real parser does.
 type fakeBackend struct {
 	mu       sync.Mutex
-	started  chan string // receives the SQL of each SLEEP when it starts waiting
-	canceled chan string // receives the SQL of each SLEEP whose context ended
-	closed   int         // results closed
-	sessions int         // sessions closed
+	started  chan string   // receives the SQL of each SLEEP when it starts waiting
+	canceled chan string   // receives the SQL of each SLEEP whose context ended
+	closed   int           // results closed
+	sessions int           // sessions closed
+	copied   chan []string // the rows each fake COPY IN received
 }
 
 func newFakeBackend() *fakeBackend {
-	return &fakeBackend{started: make(chan string, 16), canceled: make(chan string, 16)}
+	return &fakeBackend{started: make(chan string, 16), canceled: make(chan string, 16), copied: make(chan []string, 16)}
 }
 
 func (b *fakeBackend) NewSession(ctx context.Context, info SessionInfo) (Session, error) {
@@ -67,6 +69,10 @@ func (s *fakeSession) Prepare(ctx context.Context, sql string, paramOIDs []uint3
 		}
 		if part == "BADPREP" {
 			return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \"BADPREP\"").WithPosition(1)
+		}
+		if strings.HasPrefix(part, "COPYIN ") || strings.HasPrefix(part, "COPYOUT ") {
+			out = append(out, newFakeCopy(s, part))
+			continue
 		}
 		st := &fakeStmt{s: s, sql: part}
 		if rest, ok := strings.CutPrefix(part, "ECHO "); ok {

@@ -128,6 +128,9 @@ func (c *conn) handleQuery(body []byte) {
 }
 
 func (c *conn) runSimple(ctx context.Context, st Statement) error {
+	if cs, ok := asCopy(st); ok {
+		return c.runCopy(ctx, cs, nil)
+	}
 	p := &portal{stmt: &prepared{stmt: st}, ctx: ctx}
 	defer p.close()
 	cols := st.Columns()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"crypto/tls"
 	"errors"
 	"log/slog"
 	"net"
@@ -31,6 +32,13 @@ type Config struct {
 	// FlushThreshold is how many bytes of DataRows are buffered before they
 	// are written to the socket. 0 means 64 KiB.
 	FlushThreshold int
+	// Auth is how clients authenticate; the zero value is trust.
+	Auth AuthConfig
+	// TLS, when set, makes the server answer SSLRequest with 'S' and switch
+	// the connection to TLS (1.2 at least).
+	TLS *tls.Config
+	// RequireTLS refuses clients that do not switch to TLS.
+	RequireTLS bool
 }
 
 // Server is a PostgreSQL protocol v3 server in front of a Backend.
@@ -45,6 +53,9 @@ type Server struct {
 	listeners map[net.Listener]struct{}
 	conns     map[uint32]*conn // by BackendKeyData process id
 	closing   bool
+
+	// mockKey derives the fake SCRAM salts of unknown users.
+	mockKey [32]byte
 
 	nextPID  atomic.Uint32
 	sessions atomic.Int64 // connections past the MaxConnections check
@@ -68,6 +79,12 @@ func NewServer(cfg Config) *Server {
 	if cfg.FlushThreshold <= 0 {
 		cfg.FlushThreshold = 64 << 10
 	}
+	if cfg.TLS != nil {
+		cfg.TLS = cfg.TLS.Clone()
+		if cfg.TLS.MinVersion < tls.VersionTLS12 {
+			cfg.TLS.MinVersion = tls.VersionTLS12
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		cfg:       cfg,
@@ -79,6 +96,7 @@ func NewServer(cfg Config) *Server {
 	}
 	// Process ids start at a random point so that ids of two server runs
 	// rarely collide in client logs; they only need to be unique per server.
+	_, _ = rand.Read(s.mockKey[:])
 	var b [2]byte
 	_, _ = rand.Read(b[:])
 	s.nextPID.Store(uint32(b[0])<<8 | uint32(b[1]) + 1000)

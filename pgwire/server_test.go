@@ -377,6 +377,8 @@ func describe(msg pgproto3.BackendMessage) string {
 		return fmt.Sprintf("RowDescription %d", len(m.Fields))
 	case *pgproto3.ParameterDescription:
 		return fmt.Sprintf("ParameterDescription %v", m.ParameterOIDs)
+	case *pgproto3.CopyData:
+		return "CopyData " + string(m.Data)
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", msg), "*pgproto3.")
 }

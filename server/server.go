@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -25,6 +26,11 @@ type Config struct {
 	Logger  *slog.Logger
 	// MaxConnections bounds concurrent sessions (0 = 100).
 	MaxConnections int
+	// Auth is how clients authenticate (zero value: trust).
+	Auth pgwire.AuthConfig
+	// TLS, when set, lets clients use TLS; RequireTLS refuses plaintext.
+	TLS        *tls.Config
+	RequireTLS bool
 }
 
 // Server is a running sqlgate.
@@ -59,6 +65,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		Logger:         log,
 		MaxConnections: cfg.MaxConnections,
 		ServerVersion:  engine.ServerVersion,
+		Auth:           cfg.Auth,
+		TLS:            cfg.TLS,
+		RequireTLS:     cfg.RequireTLS,
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

@@ -290,9 +290,16 @@ var epochDay = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 func parseDate(s string) (int32, error) {
 	t, err := time.Parse("2006-01-02", s)
 	if err != nil {
-		return 0, err
+		// PostgreSQL also reads a date from a timestamp's text (pgx's
+		// simple protocol sends time.Time values that way).
+		ts, terr := parseTimestamp(s, true)
+		if terr != nil {
+			return 0, err
+		}
+		t = ts
 	}
-	return int32(t.Sub(epochDay).Hours() / 24), nil
+	// Unix seconds, not a time.Duration (which overflows outside 1677-2262).
+	return int32(math.Floor(float64(t.Unix()) / 86400)), nil
 }
 
 var timestampLayouts = []string{

@@ -38,6 +38,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return serve(args[1:], stdout, stderr)
 	case "slt":
 		return slt(args[1:], stdout, stderr)
+	case "user":
+		return userCommand(args[1:], os.Stdin, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "sqlgate %s (PostgreSQL %s protocol)\n", engine.Version, engine.ServerVersion)
 		return 0
@@ -54,6 +56,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   sqlgate serve [--listen HOST:PORT] [--data DIR]   serve the tables in DIR to PostgreSQL clients
   sqlgate slt [--label NAME] FILE...                run sqllogictest files against a fresh in-process server per file
+  sqlgate user add|remove|list [--data DIR] NAME    manage the users file (passwords are read from stdin)
   sqlgate version                                   print the version
 `)
 }
@@ -63,22 +66,24 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:5433", "address to listen on")
 	data := fs.String("data", "./sqlgate-data", "data directory of the embedded store")
+	sec := registerSecurityFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	host, _, err := net.SplitHostPort(*listen)
-	if err != nil {
+	if _, _, err := net.SplitHostPort(*listen); err != nil {
 		fmt.Fprintf(stderr, "sqlgate: --listen %q: %v\n", *listen, err)
 		return 2
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		fmt.Fprintf(stderr, "sqlgate: refusing to listen on %s: only trust authentication exists yet, so sqlgate listens on loopback only (use --listen 127.0.0.1:PORT)\n", host)
+	security, err := sec.resolve(*listen, *data)
+	if err != nil {
+		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.Start(ctx, server.Config{Listen: *listen, DataDir: *data, Logger: log})
+	srv, err := server.Start(ctx, server.Config{Listen: *listen, DataDir: *data, Logger: log,
+		Auth: security.Auth, TLS: security.TLS, RequireTLS: security.RequireTLS})
 	if err != nil {
 		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 1

@@ -123,3 +123,30 @@ func AppendValue(dst []byte, t types.T, f int16, arr arrow.Array, row int) ([]by
 	}
 	return enc.appendValue(dst, row), true, nil
 }
+
+// AppendField appends the wire form of column col at row of the batch the
+// encoder was last Reset to (no length prefix); it reports false for NULL,
+// appending nothing. COPY TO uses it to frame values its own way.
+func (e *RowEncoder) AppendField(dst []byte, col, row int) ([]byte, bool) {
+	if e.hasNulls[col] && e.arrs[col].IsNull(row) {
+		return dst, false
+	}
+	return e.cols[col].appendValue(dst, row), true
+}
+
+// AppendRowFields appends a row's field count and its length-prefixed
+// fields (-1 for NULL): a DataRow's body, which is also a binary COPY tuple.
+func (e *RowEncoder) AppendRowFields(dst []byte, row int) []byte {
+	dst = binary.BigEndian.AppendUint16(dst, uint16(len(e.cols)))
+	for i, enc := range e.cols {
+		if e.hasNulls[i] && e.arrs[i].IsNull(row) {
+			dst = binary.BigEndian.AppendUint32(dst, math.MaxUint32)
+			continue
+		}
+		at := len(dst)
+		dst = append(dst, 0, 0, 0, 0)
+		dst = enc.appendValue(dst, row)
+		binary.BigEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
+	}
+	return dst
+}

@@ -1,0 +1,768 @@
+package pgwire
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"time"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// COPY FROM STDIN data decoding: the bytes of the client's CopyData messages
+// (text, CSV or binary, split anywhere) become Arrow batches of the COPY's
+// columns. Values go through the same input functions as literals and Bind
+// parameters (types.ParseText for text, pgtypes.DecodeParam for binary), so
+// a value COPY accepts is one INSERT accepts.
+
+// copyBatchRows is how many rows a decoded batch holds at most.
+const copyBatchRows = 8192
+
+// binaryCopySignature starts every binary COPY stream.
+var binaryCopySignature = []byte("PGCOPY\n\377\r\n\000")
+
+const codeBadCopyFileFormat sqlerr.Code = "22P04"
+
+// CopyDataError is a COPY data error with PostgreSQL's CONTEXT line
+// ("COPY t, line 3, column b: \"x\""). The decoder fills Line, Column and
+// Value; the engine, which knows the table's name, fills Table.
+type CopyDataError struct {
+	Err    *sqlerr.Error
+	Table  string
+	Line   int
+	Column string // "" when the error concerns the whole line
+	Value  string
+	// HasValue says Value is shown (text formats; binary values are not).
+	HasValue bool
+}
+
+func (e *CopyDataError) Error() string { return e.Err.Message }
+func (e *CopyDataError) Unwrap() error { return e.Err }
+
+// Where is the error's CONTEXT field.
+func (e *CopyDataError) Where() string {
+	s := fmt.Sprintf("COPY %s, line %d", e.Table, e.Line)
+	if e.Column != "" {
+		s += ", column " + e.Column
+	}
+	if e.HasValue {
+		v := e.Value
+		if len(v) > 100 { // PostgreSQL's limit_printout_length
+			cut := 100
+			for cut > 0 && !utf8.RuneStart(v[cut]) {
+				cut--
+			}
+			v = v[:cut] + "..."
+		}
+		s += fmt.Sprintf(": \"%s\"", v)
+	}
+	return s
+}
+
+// copyColumn builds the Arrow array of one COPY column.
+type copyColumn struct {
+	name string
+	t    types.T
+	oid  uint32
+	b    array.Builder
+}
+
+// supportedCopyType reports whether COPY FROM can decode values of t.
+func supportedCopyType(t types.T) bool {
+	switch t.Kind {
+	case types.Bool, types.Int8, types.Int16, types.Int32, types.Int64, types.Float32, types.Float64,
+		types.Decimal, types.String, types.Char, types.Bytes, types.Binary, types.Date, types.Time,
+		types.Timestamp, types.TimestampTZ:
+		return true
+	}
+	return false
+}
+
+func (c *copyColumn) appendText(s string) error {
+	if c.t.Kind == types.Date {
+		// types.ParseText's date arithmetic overflows outside 1677..2262
+		// (time.Duration); pgtypes' parser yields a time.Time instead.
+		v, err := pgtypes.DecodeParam(0, pgtypes.OIDDate, pgtypes.FormatText, []byte(s))
+		if err != nil {
+			return err
+		}
+		if tm, ok := v.(time.Time); ok {
+			return c.appendPhysical(types.TimeToValue(tm, c.t))
+		}
+	}
+	v, err := types.ParseText(s, c.t)
+	if err != nil {
+		return err
+	}
+	return c.appendPhysical(v)
+}
+
+// pgEpochMicros is 2000-01-01 (PostgreSQL's epoch) in Unix microseconds.
+const pgEpochMicros = 946684800000000
+
+// pgEpochDays is 2000-01-01 in days since 1970-01-01.
+const pgEpochDays = 10957
+
+func (c *copyColumn) appendBinary(index int, data []byte) error {
+	if c.appendBinaryFast(data) {
+		return nil
+	}
+	v, err := pgtypes.DecodeParam(index, c.oid, pgtypes.FormatBinary, data)
+	if err != nil {
+		if sqlerr.CodeOf(err) == sqlerr.ProtocolViolation {
+			// A Bind parameter's framing error; in COPY data it is the
+			// value's, as PostgreSQL's CopyReadBinaryAttribute reports it.
+			return sqlerr.New(sqlerr.InvalidBinaryRepresentation, "incorrect binary data format")
+		}
+		return err
+	}
+	switch x := v.(type) {
+	case string: // numeric, text types, time: their text
+		if v, err = types.ParseText(x, c.t); err != nil {
+			return err
+		}
+	case time.Time:
+		v = types.TimeToValue(x, c.t)
+	case int64:
+		if c.t.IsInteger() {
+			if lo, hi := types.IntRange(c.t.Kind); x < lo || x > hi {
+				return sqlerr.New(sqlerr.NumericValueOutOfRange, "value %d is out of range for type %s", x, c.t.PGName())
+			}
+		}
+	}
+	return c.appendPhysical(v)
+}
+
+// appendBinaryFast appends the fixed-width binary values of the common
+// types straight into their builders (no boxing: this is the hot loop of
+// pgx's CopyFrom). It reports false when the slow path must decide,
+// including for every malformed or special value (infinities).
+func (c *copyColumn) appendBinaryFast(data []byte) bool {
+	switch b := c.b.(type) {
+	case *array.Int64Builder:
+		if len(data) == 8 && c.t.Kind == types.Int64 {
+			b.Append(int64(binary.BigEndian.Uint64(data)))
+			return true
+		}
+	case *array.Int32Builder:
+		if len(data) == 4 {
+			b.Append(int32(binary.BigEndian.Uint32(data)))
+			return true
+		}
+	case *array.Int16Builder:
+		if len(data) == 2 {
+			b.Append(int16(binary.BigEndian.Uint16(data)))
+			return true
+		}
+	case *array.Float64Builder:
+		if len(data) == 8 {
+			b.Append(math.Float64frombits(binary.BigEndian.Uint64(data)))
+			return true
+		}
+	case *array.Float32Builder:
+		if len(data) == 4 {
+			b.Append(math.Float32frombits(binary.BigEndian.Uint32(data)))
+			return true
+		}
+	case *array.BooleanBuilder:
+		if len(data) == 1 && data[0] <= 1 {
+			b.Append(data[0] == 1)
+			return true
+		}
+	case *array.StringBuilder:
+		if c.t.Kind == types.String && c.t.Length == 0 && utf8.Valid(data) {
+			b.Append(string(data))
+			return true
+		}
+	case *array.TimestampBuilder:
+		if len(data) == 8 && types.TimestampUnit(c.t.Precision) == arrow.Microsecond && c.t.Precision >= 6 {
+			us := int64(binary.BigEndian.Uint64(data))
+			if us > math.MinInt64/2 && us < math.MaxInt64/2 { // not ±infinity, no overflow
+				b.Append(arrow.Timestamp(us + pgEpochMicros))
+				return true
+			}
+		}
+	case *array.Date32Builder:
+		if len(data) == 4 {
+			d := int32(binary.BigEndian.Uint32(data))
+			if d > math.MinInt32/2 && d < math.MaxInt32/2 {
+				b.Append(arrow.Date32(d + pgEpochDays))
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendPhysical appends a value in types/value.go's representation.
+func (c *copyColumn) appendPhysical(v any) error {
+	ok := true
+	switch b := c.b.(type) {
+	case *array.BooleanBuilder:
+		var x bool
+		if x, ok = v.(bool); ok {
+			b.Append(x)
+		}
+	case *array.Int8Builder:
+		var x int64
+		if x, ok = v.(int64); ok {
+			b.Append(int8(x))
+		}
+	case *array.Int16Builder:
+		var x int64
+		if x, ok = v.(int64); ok {
+			b.Append(int16(x))
+		}
+	case *array.Int32Builder:
+		var x int64
+		if x, ok = v.(int64); ok {
+			b.Append(int32(x))
+		}
+	case *array.Int64Builder:
+		var x int64
+		if x, ok = v.(int64); ok {
+			b.Append(x)
+		}
+	case *array.Float32Builder:
+		var x float64
+		if x, ok = v.(float64); ok {
+			b.Append(float32(x))
+		}
+	case *array.Float64Builder:
+		var x float64
+		if x, ok = v.(float64); ok {
+			b.Append(x)
+		}
+	case *array.Decimal128Builder:
+		var x decimal128.Num
+		if x, ok = v.(decimal128.Num); ok {
+			b.Append(x)
+		}
+	case *array.StringBuilder:
+		var x string
+		if x, ok = v.(string); ok {
+			b.Append(x)
+		}
+	case *array.BinaryBuilder:
+		var x []byte
+		if x, ok = v.([]byte); ok {
+			b.Append(x)
+		}
+	case *array.FixedSizeBinaryBuilder:
+		var x []byte
+		if x, ok = v.([]byte); ok {
+			if len(x) != c.t.Length {
+				return sqlerr.New(sqlerr.StringDataRightTruncation, "value of %d bytes does not fit BINARY(%d)", len(x), c.t.Length)
+			}
+			b.Append(x)
+		}
+	case *array.Date32Builder:
+		var x int32
+		if x, ok = v.(int32); ok {
+			b.Append(arrow.Date32(x))
+		}
+	case *array.TimestampBuilder:
+		var x int64
+		if x, ok = v.(int64); ok {
+			b.Append(arrow.Timestamp(x))
+		}
+	case *array.Time32Builder:
+		var x int64
+		if x, ok = v.(int64); ok {
+			b.Append(arrow.Time32(x))
+		}
+	case *array.Time64Builder:
+		var x int64
+		if x, ok = v.(int64); ok {
+			b.Append(arrow.Time64(x))
+		}
+	default:
+		ok = false
+	}
+	if !ok {
+		return sqlerr.New(sqlerr.InternalError, "COPY cannot store a %T in a column of type %s", v, c.t)
+	}
+	return nil
+}
+
+// copyDecoder turns COPY FROM data into batches.
+type copyDecoder struct {
+	opts   CopyOptions
+	cols   []*copyColumn
+	schema *arrow.Schema
+	mem    memory.Allocator
+
+	buf     []byte // received, not yet consumed bytes
+	line    int    // lines (text, CSV) or tuples (binary) consumed, including a header
+	rows    int    // rows in the builders
+	header  bool   // the header (line or binary header) is still to be read
+	ended   bool   // the end marker (\. or the binary trailer) was seen
+	fields  [][]byte
+	scratch []byte
+}
+
+func newCopyDecoder(opts CopyOptions, cols []ResultColumn, mem memory.Allocator) (*copyDecoder, error) {
+	switch opts.Format {
+	case "text", "csv", "binary":
+	default:
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "COPY format %q is not supported", opts.Format)
+	}
+	if opts.Format != "binary" && (len(opts.Delimiter) != 1 || (opts.Format == "csv" && (len(opts.Quote) != 1 || len(opts.Escape) != 1))) {
+		return nil, sqlerr.New(sqlerr.InternalError, "COPY options are not resolved")
+	}
+	d := &copyDecoder{opts: opts, mem: mem, header: opts.Header || opts.Format == "binary"}
+	fields := make([]arrow.Field, len(cols))
+	for i, col := range cols {
+		if !supportedCopyType(col.Type) {
+			d.release()
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "COPY FROM into a column of type %s (column %q) is not supported", col.Type, col.Name)
+		}
+		at := col.Type.ArrowType()
+		fields[i] = arrow.Field{Name: col.Name, Type: at, Nullable: true}
+		d.cols = append(d.cols, &copyColumn{name: col.Name, t: col.Type, oid: pgtypes.ParamOIDOf(col.Type), b: array.NewBuilder(mem, at)})
+	}
+	d.schema = arrow.NewSchema(fields, nil)
+	return d, nil
+}
+
+func (d *copyDecoder) release() {
+	for _, c := range d.cols {
+		c.b.Release()
+	}
+	d.cols = nil
+}
+
+// full reports whether a batch should be taken before decoding more.
+func (d *copyDecoder) full() bool { return d.rows >= copyBatchRows }
+
+// batch returns the rows decoded so far as one batch, or nil when none.
+func (d *copyDecoder) batch() arrow.RecordBatch {
+	if d.rows == 0 {
+		return nil
+	}
+	arrs := make([]arrow.Array, len(d.cols))
+	for i, c := range d.cols {
+		arrs[i] = c.b.NewArray()
+	}
+	rec := array.NewRecordBatch(d.schema, arrs, int64(d.rows))
+	for _, a := range arrs {
+		a.Release()
+	}
+	d.rows = 0
+	return rec
+}
+
+func (d *copyDecoder) lineError(err *sqlerr.Error, raw []byte) error {
+	return &CopyDataError{Err: err, Line: d.line, Value: string(raw), HasValue: true}
+}
+
+func (d *copyDecoder) valueError(err error, col int, raw []byte, showValue bool) error {
+	e := sqlerr.As(err)
+	if e == nil {
+		e = sqlerr.New(sqlerr.InternalError, "internal error")
+	}
+	return &CopyDataError{Err: e, Line: d.line, Column: d.cols[col].name, Value: string(raw), HasValue: showValue}
+}
+
+// decode decodes the complete rows buffered in d.buf (at EOF, a last line
+// without newline too). It stops early, keeping the rest buffered, when a
+// batch is full. After an error the decoder must not be used again: the
+// failed row may be half-appended to the builders.
+func (d *copyDecoder) decode(atEOF bool) error {
+	consumed := 0
+	defer func() {
+		// Keep the unconsumed tail at the start of buf.
+		n := copy(d.buf, d.buf[consumed:])
+		d.buf = d.buf[:n]
+	}()
+	for !d.full() {
+		rest := d.buf[consumed:]
+		if d.ended {
+			// PostgreSQL ignores whatever follows the end marker in text
+			// formats; after the binary trailer it is an error.
+			if d.opts.Format == "binary" && len(rest) > 0 {
+				return &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "received copy data after EOF marker"), Line: d.line}
+			}
+			consumed = len(d.buf)
+			return nil
+		}
+		if len(rest) == 0 {
+			return nil
+		}
+		var n int
+		var err error
+		if d.opts.Format == "binary" {
+			n, err = d.binaryRecord(rest, atEOF)
+		} else {
+			n, err = d.textRecord(rest, atEOF)
+		}
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil // need more data
+		}
+		consumed += n
+	}
+	return nil
+}
+
+// --- text and CSV ---
+
+// textRecord decodes one line (one CSV record) from b; it returns 0 when b
+// holds no complete record and more data may come.
+func (d *copyDecoder) textRecord(b []byte, atEOF bool) (int, error) {
+	csv := d.opts.Format == "csv"
+	end, next := -1, 0
+	if csv {
+		end, next = d.csvRecordEnd(b)
+	} else if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		end, next = i, i+1
+	}
+	if end < 0 {
+		if !atEOF {
+			return 0, nil
+		}
+		end, next = len(b), len(b) // a last line without newline
+	}
+	line := b[:end]
+	if len(line) > 0 && line[len(line)-1] == '\r' {
+		line = line[:len(line)-1]
+	}
+	d.line++
+	if string(line) == `\.` {
+		d.ended = true
+		return next, nil
+	}
+	if d.header {
+		d.header = false
+		return next, nil
+	}
+	if !utf8.Valid(line) {
+		return 0, d.lineError(sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\""), nil)
+	}
+	var err error
+	if csv {
+		err = d.csvFields(line)
+	} else {
+		err = d.textFields(line)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return next, nil
+}
+
+// textFields splits a text-format line and appends its values.
+func (d *copyDecoder) textFields(line []byte) error {
+	delim := d.opts.Delimiter[0]
+	d.fields = d.fields[:0]
+	start := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++ // the escaped byte is data, even a delimiter
+		case delim:
+			d.fields = append(d.fields, line[start:i])
+			start = i + 1
+		}
+	}
+	d.fields = append(d.fields, line[start:])
+	if err := d.checkFieldCount(line); err != nil {
+		return err
+	}
+	for i, raw := range d.fields {
+		c := d.cols[i]
+		if string(raw) == d.opts.Null { // compared before de-escaping, as PostgreSQL does
+			c.b.AppendNull()
+			continue
+		}
+		v := unescapeCopyText(d.scratch[:0], raw)
+		d.scratch = v
+		if !utf8.Valid(v) {
+			return d.valueError(sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\""), i, raw, false)
+		}
+		if err := c.appendText(string(v)); err != nil {
+			return d.valueError(err, i, v, true)
+		}
+	}
+	d.rows++
+	return nil
+}
+
+func (d *copyDecoder) checkFieldCount(line []byte) error {
+	if len(d.cols) == 0 && len(d.fields) == 1 && len(d.fields[0]) == 0 {
+		d.fields = d.fields[:0] // COPY t () FROM: empty lines
+	}
+	if len(d.fields) > len(d.cols) {
+		return d.lineError(sqlerr.New(codeBadCopyFileFormat, "extra data after last expected column"), line)
+	}
+	if len(d.fields) < len(d.cols) {
+		return d.lineError(sqlerr.New(codeBadCopyFileFormat, "missing data for column \"%s\"", d.cols[len(d.fields)].name), line)
+	}
+	return nil
+}
+
+// unescapeCopyText appends the de-escaped form of a text-format field.
+func unescapeCopyText(dst, raw []byte) []byte {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return append(dst, raw...)
+	}
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' || i+1 >= len(raw) {
+			dst = append(dst, c)
+			continue
+		}
+		i++
+		c = raw[i]
+		switch c {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'v':
+			dst = append(dst, '\v')
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			v := int(c - '0')
+			for k := 0; k < 2 && i+1 < len(raw) && raw[i+1] >= '0' && raw[i+1] <= '7'; k++ {
+				i++
+				v = v*8 + int(raw[i]-'0')
+			}
+			dst = append(dst, byte(v))
+		case 'x':
+			if i+1 < len(raw) && isHexDigit(raw[i+1]) {
+				i++
+				v := hexDigit(raw[i])
+				if i+1 < len(raw) && isHexDigit(raw[i+1]) {
+					i++
+					v = v*16 + hexDigit(raw[i])
+				}
+				dst = append(dst, byte(v))
+			} else {
+				dst = append(dst, 'x')
+			}
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexDigit(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return int(c-'A') + 10
+}
+
+// csvRecordEnd finds the newline ending the CSV record at the start of b,
+// skipping newlines inside quotes: it returns the record's end and the
+// offset after the newline, or -1 when b holds no complete record.
+func (d *copyDecoder) csvRecordEnd(b []byte) (int, int) {
+	quote, escape := d.opts.Quote[0], d.opts.Escape[0]
+	inQuote := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inQuote && c == escape && escape != quote && i+1 < len(b) && (b[i+1] == quote || b[i+1] == escape):
+			i++
+		case inQuote && c == escape && escape != quote && i+1 == len(b):
+			return -1, 0 // the escaped byte has not arrived yet
+		case c == quote:
+			inQuote = !inQuote // a doubled quote toggles twice
+		case !inQuote && c == '\n':
+			return i, i + 1
+		}
+	}
+	return -1, 0
+}
+
+// csvFields splits a CSV record and appends its values.
+func (d *copyDecoder) csvFields(line []byte) error {
+	delim, quote, escape := d.opts.Delimiter[0], d.opts.Quote[0], d.opts.Escape[0]
+	type field struct {
+		v      []byte
+		quoted bool
+	}
+	var fs []field
+	buf := d.scratch[:0]
+	i := 0
+	for {
+		start := len(buf)
+		quoted := false
+		inQuote := false
+		for i < len(line) {
+			c := line[i]
+			if inQuote {
+				switch {
+				case c == escape && i+1 < len(line) && (line[i+1] == quote || line[i+1] == escape) && (escape != quote || line[i+1] == quote):
+					buf = append(buf, line[i+1])
+					i += 2
+					continue
+				case c == quote:
+					inQuote = false
+				default:
+					buf = append(buf, c)
+				}
+				i++
+				continue
+			}
+			if c == delim {
+				break
+			}
+			if c == quote {
+				inQuote, quoted = true, true
+			} else {
+				buf = append(buf, c)
+			}
+			i++
+		}
+		if inQuote {
+			return d.lineError(sqlerr.New(codeBadCopyFileFormat, "unterminated CSV quoted field"), line)
+		}
+		fs = append(fs, field{v: buf[start:len(buf):len(buf)], quoted: quoted})
+		if i >= len(line) {
+			break
+		}
+		i++ // the delimiter
+	}
+	d.scratch = buf
+	d.fields = d.fields[:0]
+	for _, f := range fs {
+		d.fields = append(d.fields, f.v)
+	}
+	if err := d.checkFieldCount(line); err != nil {
+		return err
+	}
+	for k, f := range fs {
+		c := d.cols[k]
+		if !f.quoted && string(f.v) == d.opts.Null {
+			c.b.AppendNull()
+			continue
+		}
+		if err := c.appendText(string(f.v)); err != nil {
+			return d.valueError(err, k, f.v, true)
+		}
+	}
+	d.rows++
+	return nil
+}
+
+// --- binary ---
+
+// binaryRecord decodes the binary header or one tuple (or the trailer) from
+// b; it returns 0 when b does not hold all of it yet.
+func (d *copyDecoder) binaryRecord(b []byte, atEOF bool) (int, error) {
+	incomplete := func() (int, error) {
+		if atEOF {
+			msg := "unexpected EOF in COPY data"
+			if d.header {
+				msg = "COPY file signature not recognized"
+			}
+			return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "%s", msg), Line: d.line}
+		}
+		return 0, nil
+	}
+	if d.header {
+		if len(b) < len(binaryCopySignature) {
+			if !bytes.HasPrefix(binaryCopySignature, b) {
+				return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "COPY file signature not recognized"), Line: d.line}
+			}
+			return incomplete()
+		}
+		if !bytes.Equal(b[:len(binaryCopySignature)], binaryCopySignature) {
+			return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "COPY file signature not recognized"), Line: d.line}
+		}
+		n := len(binaryCopySignature)
+		if len(b) < n+8 {
+			return incomplete()
+		}
+		flags := binary.BigEndian.Uint32(b[n:])
+		if flags&(1<<16) != 0 {
+			return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "invalid COPY file header (WITH OIDS)"), Line: d.line}
+		}
+		if flags&^(1<<16)>>16 != 0 {
+			return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "unrecognized critical flags in COPY file header"), Line: d.line}
+		}
+		ext := int64(binary.BigEndian.Uint32(b[n+4:]))
+		if ext > int64(len(b)-n-8) {
+			if ext > 1<<20 {
+				return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "invalid COPY file header (wrong length)"), Line: d.line}
+			}
+			return incomplete()
+		}
+		d.header = false
+		return n + 8 + int(ext), nil
+	}
+	if len(b) < 2 {
+		return incomplete()
+	}
+	count := int16(binary.BigEndian.Uint16(b))
+	if count == -1 {
+		d.line++
+		d.ended = true
+		return 2, nil
+	}
+	if int(count) != len(d.cols) {
+		d.line++
+		return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "row field count is %d, expected %d", count, len(d.cols)), Line: d.line}
+	}
+	// Check that the whole tuple is here before decoding any of it.
+	p := 2
+	for k := 0; k < int(count); k++ {
+		if len(b) < p+4 {
+			return incomplete()
+		}
+		n := int32(binary.BigEndian.Uint32(b[p:]))
+		p += 4
+		if n < -1 {
+			d.line++
+			return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "invalid field size"), Line: d.line}
+		}
+		if n > 0 {
+			if len(b) < p+int(n) {
+				return incomplete()
+			}
+			p += int(n)
+		}
+	}
+	d.line++
+	q := 2
+	for k, c := range d.cols {
+		n := int32(binary.BigEndian.Uint32(b[q:]))
+		q += 4
+		if n == -1 {
+			c.b.AppendNull()
+			continue
+		}
+		v := b[q : q+int(n) : q+int(n)]
+		q += int(n)
+		if err := c.appendBinary(k+1, v); err != nil {
+			return 0, d.valueError(err, k, nil, false)
+		}
+	}
+	d.rows++
+	return p, nil
+}

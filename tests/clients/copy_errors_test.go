@@ -1,0 +1,76 @@
+package clients
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+func TestCopyErrors(t *testing.T) {
+	srv := startServer(t)
+	conn := connectPgx(t, srv.ConnString())
+	ctx := context.Background()
+	mustExec(t, conn, "CREATE TABLE ce (id INT NOT NULL, name TEXT, PRIMARY KEY (id))")
+	pg := conn.PgConn()
+	copyIn := func(sql, data string) (string, error) {
+		tag, err := pg.CopyFrom(ctx, strings.NewReader(data), sql)
+		return tag.String(), err
+	}
+	code := func(err error) string {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) {
+			return pe.Code
+		}
+		return ""
+	}
+	tests := []struct {
+		sql, data, code string
+	}{
+		{"COPY nope FROM STDIN", "", "42P01"},
+		{"COPY ce (id, nope) FROM STDIN", "", "42703"},
+		{"COPY ce FROM '/etc/passwd'", "", "0A000"},
+		{"COPY ce FROM STDIN (FORMAT xml)", "", "22023"},
+		{"COPY ce FROM STDIN", "1\tx\n1\t\\N\n\\N\tz\n", "23502"},
+		{"COPY ce FROM STDIN (FORMAT binary)", "not binary", "22P04"},
+	}
+	for _, tt := range tests {
+		_, err := copyIn(tt.sql, tt.data)
+		if code(err) != tt.code {
+			t.Errorf("%s: got %v, want %s", tt.sql, err, tt.code)
+		}
+	}
+	// A primary-key table upserts, as INSERT does: the last row of a key wins.
+	if tag, err := copyIn("COPY ce FROM STDIN", "1\tone\n2\ttwo\n1\tuno\n"); err != nil || tag != "COPY 3" {
+		t.Fatalf("copy into a primary-key table: %s %v", tag, err)
+	}
+	var name string
+	if err := conn.QueryRow(ctx, "SELECT name FROM ce WHERE id = 1").Scan(&name); err != nil || name != "uno" {
+		t.Fatalf("after copy: %q %v", name, err)
+	}
+	// COPY TO of something that is not a SELECT.
+	var sink strings.Builder
+	if _, err := pg.CopyTo(ctx, &sink, "COPY (INSERT INTO ce VALUES (9, 'x')) TO STDOUT"); code(err) != "0A000" {
+		t.Errorf("COPY (INSERT) TO: %v", err)
+	}
+	// Inside a transaction block COPY FROM is refused like every write, and
+	// the block is failed; COPY TO reads.
+	mustExec(t, conn, "BEGIN")
+	sink.Reset()
+	if tag, err := pg.CopyTo(ctx, &sink, "COPY ce TO STDOUT"); err != nil || tag.String() != "COPY 2" || sink.String() != "1\tuno\n2\ttwo\n" && sink.String() != "2\ttwo\n1\tuno\n" {
+		t.Errorf("COPY TO in a block: %v %v %q", tag, err, sink.String())
+	}
+	if _, err := copyIn("COPY ce FROM STDIN", "5\tfive\n"); code(err) != "0A000" {
+		t.Errorf("COPY FROM in a block: %v", err)
+	}
+	if _, err := pg.CopyTo(ctx, &sink, "COPY ce TO STDOUT"); code(err) != "25P02" {
+		t.Errorf("COPY in a failed block: %v", err)
+	}
+	mustExec(t, conn, "ROLLBACK")
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM ce").Scan(&n); err != nil || n != 2 {
+		t.Fatalf("rows: %d %v", n, err)
+	}
+}

@@ -6,7 +6,7 @@ LISTEN    ?= 127.0.0.1:5433
 DATA      ?= ./sqlgate-data
 FUZZTIME  ?= 10m
 
-.PHONY: all build run test test-go test-slt vet fuzz soak bench clean
+.PHONY: all build run test test-go test-slt vet fuzz soak bench bench-go clean
 
 all: build
 
@@ -39,9 +39,21 @@ fuzz:
 soak:
 	SQLGATE_CRASH_ROUNDS=200 $(GO) test -timeout 60m -run Crash ./...
 
-# Benchmarks; figures go to bench/LEDGER.md.
+# Benchmarks: sqlgate, PostgreSQL 15 and DuckDB side by side (bench/, its own
+# module because DuckDB needs cgo). Prints a table, writes bench/results/*.json;
+# figures worth keeping go to bench/LEDGER.md. BENCHFLAGS passes options, e.g.
+# BENCHFLAGS='--cpuprofile /tmp/cpu.prof --workloads W5'.
 bench:
+	cd bench && $(GO) run . $(BENCHFLAGS)
+
+# The Go micro-benchmarks of the packages (kernels, operators, store, parser).
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The same with 200k rows and short runs: about two minutes.
+.PHONY: bench-quick
+bench-quick:
+	cd bench && $(GO) run . --quick $(BENCHFLAGS)
 
 clean:
 	rm -rf bin

@@ -1,0 +1,267 @@
+// Command bench runs sqlgate, PostgreSQL 15 and DuckDB side by side on the
+// same deterministic data set and the same query text, checks that they
+// agree on every answer, and reports each workload's figure per system and
+// the ratio to PostgreSQL (issue 11). `make bench` and `make bench-quick`
+// run it; the figures go to stdout (a Markdown table), to
+// results/<date>.json, and by hand to LEDGER.md.
+//
+// sqlgate runs as a child process (cmd/benchserver: server.Start plus
+// profiling) with a fresh data directory; PostgreSQL is a throwaway cluster
+// (internal/pgtest); DuckDB runs in this process. All on loopback. The
+// client is this process for every system.
+//
+// It must not tune one system's query text or data for another: a workload
+// a system cannot run is reported as "unsupported: <error>", never skipped.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	quick := flag.Bool("quick", false, "200k rows, short runs: about two minutes")
+	rows := flag.Int64("rows", 0, "rows in events (default 10M, or 200k with --quick)")
+	runs := flag.Int("runs", 0, "measured runs per figure (default 5, or 3 with --quick)")
+	warmups := flag.Int("warmups", 1, "unmeasured warm-up runs per figure")
+	w1Dur := flag.Duration("w1-duration", 0, "length of one W1 run (default 3s, or 1s with --quick)")
+	copyRows := flag.Int64("copy-rows", 0, "rows per W8 COPY run (default min(rows, 1M), or 50k with --quick)")
+	insertRows := flag.Int64("insert-rows", 0, "rows per W8 INSERT run (default 100k, or 20k with --quick)")
+	insertConns := flag.Int("load-conns", 2, "connections for loading sqlgate when it has no COPY")
+	workloads := flag.String("workloads", "", "comma-separated subset, e.g. W2,W5 (default all)")
+	serverBin := flag.String("server-bin", "", "prebuilt cmd/benchserver (default: go build it)")
+	cpuProfile := flag.String("cpuprofile", "", "write sqlgate's CPU profile over the workloads (not the load) to this file")
+	memProfile := flag.String("memprofile", "", "write sqlgate's allocation profile to this file (FILE.base is taken after the load: use pprof -base)")
+	mutexProfile := flag.String("mutexprofile", "", "write sqlgate's mutex contention profile over the workloads to this file")
+	resultsDir := flag.String("results", "results", "directory for the JSON report")
+	noDuck := flag.Bool("no-duckdb", false, "leave DuckDB out")
+	flag.Parse()
+
+	cfg := config{Rows: 10_000_000, Quick: *quick, Warmups: *warmups, Runs: 5, W1Duration: 3 * time.Second,
+		InsertRows: 100_000, InsertConns: *insertConns, Workloads: map[string]bool{}}
+	if *quick {
+		cfg.Rows, cfg.Runs, cfg.W1Duration = 200_000, 3, time.Second
+	}
+	if *rows > 0 {
+		cfg.Rows = *rows
+	}
+	if *runs > 0 {
+		cfg.Runs = *runs
+	}
+	if *w1Dur > 0 {
+		cfg.W1Duration = *w1Dur
+	}
+	cfg.CopyRows = min(cfg.Rows, 1_000_000)
+	if *quick {
+		// The quick mode's two-minute budget; the row counts are in the table.
+		cfg.CopyRows, cfg.InsertRows = min(cfg.Rows, 50_000), 20_000
+	}
+	if *insertRows > 0 {
+		cfg.InsertRows = *insertRows
+	}
+	if *copyRows > 0 {
+		cfg.CopyRows = *copyRows
+	}
+	for _, w := range strings.Split(*workloads, ",") {
+		if w = strings.ToUpper(strings.TrimSpace(w)); w != "" {
+			cfg.Workloads[w] = true
+		}
+	}
+	for _, p := range []*string{cpuProfile, memProfile, mutexProfile} {
+		if *p != "" {
+			abs, err := filepath.Abs(*p)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+				return 2
+			}
+			*p = abs
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	prof := profiles{CPU: *cpuProfile, Mem: *memProfile, Mutex: *mutexProfile}
+	rep, err := benchmark(ctx, cfg, *serverBin, prof, !*noDuck)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		return 1
+	}
+	rep.Command = "bench " + strings.Join(os.Args[1:], " ")
+	printTable(os.Stdout, rep)
+	path, err := writeJSON(*resultsDir, rep)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench: write results: %v\n", err)
+		return 1
+	}
+	fmt.Printf("\nJSON: %s\n", path)
+	if prof.any() {
+		fmt.Printf("Profiles of sqlgate's side: %s %s %s (go tool pprof -top FILE; for memory add -sample_index=alloc_space -base FILE.base)\n", *cpuProfile, *memProfile, *mutexProfile)
+	}
+	if len(rep.Mismatches) > 0 {
+		fmt.Fprintf(os.Stderr, "bench: %d answers disagree; see above\n", len(rep.Mismatches))
+		return 3
+	}
+	return 0
+}
+
+// benchmark starts the systems, loads them, runs the workloads and stops
+// everything it started.
+func benchmark(ctx context.Context, cfg config, serverBin string, prof profiles, withDuck bool) (*report, error) {
+	began := time.Now()
+	rep := &report{Date: began.UTC().Format(time.RFC3339), Commit: gitCommit(), Machine: describeMachine(), Config: cfg, Loads: map[string]loadResult{},
+		LoadAvgStart: loadAverage()}
+	h := &harness{cfg: cfg, log: os.Stderr}
+
+	dir, err := os.MkdirTemp("", "sqlgate-bench-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+
+	if serverBin == "" {
+		h.logf("building cmd/benchserver")
+		if serverBin, err = buildServer(ctx, dir); err != nil {
+			return nil, err
+		}
+	}
+	h.logf("starting PostgreSQL 15")
+	pg, err := startPostgres(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer pg.Stop()
+	h.logf("starting sqlgate")
+	sg, err := startSqlgate(ctx, serverBin, dir, prof, os.Stderr)
+	if err != nil {
+		return nil, err
+	}
+	defer sg.stop()
+	h.sqlgate = sg
+	h.targets = []target{{sysPostgres, pg.ConnString()}, {sysSqlgate, sg.connString()}}
+	if withDuck {
+		if h.duck, err = openDuckDB(); err != nil {
+			return nil, fmt.Errorf("open duckdb: %w", err)
+		}
+		defer h.duck.close()
+	}
+
+	// Loading is not measured (W8 is), so the systems load concurrently.
+	h.logf("loading %d rows into each system, and computing the expected checksums", cfg.Rows)
+	type loaded struct {
+		system string
+		res    loadResult
+		err    error
+	}
+	done := make(chan loaded, 4)
+	go func() {
+		r, err := loadPG(ctx, pg.ConnString(), cfg.Rows, 1)
+		if err == nil {
+			conn, cerr := pgx.Connect(ctx, pg.ConnString())
+			if cerr == nil {
+				// What any PostgreSQL user does after a bulk load.
+				_, err = conn.Exec(ctx, "VACUUM ANALYZE")
+				conn.Close(context.Background())
+			} else {
+				err = cerr
+			}
+		}
+		done <- loaded{sysPostgres, r, err}
+	}()
+	go func() {
+		r, err := loadPG(ctx, sg.connString(), cfg.Rows, cfg.InsertConns)
+		done <- loaded{sysSqlgate, r, err}
+	}()
+	go func() {
+		h.expectAll, h.expectProj = expectedSums(cfg.Rows)
+		done <- loaded{system: "generator"}
+	}()
+	waiting := 3
+	if h.duck != nil {
+		waiting++
+		go func() {
+			r, err := h.duck.load(ctx, cfg.Rows)
+			done <- loaded{sysDuckDB, r, err}
+		}()
+	}
+	for range waiting {
+		var l loaded
+		select {
+		case l = <-done:
+		case <-ctx.Done():
+			// Interrupted: the deferred stops end the systems, and with
+			// them any load still running.
+			return nil, ctx.Err()
+		}
+		if l.err != nil {
+			return nil, fmt.Errorf("load %s: %w", l.system, l.err)
+		}
+		if l.system != "generator" {
+			rep.Loads[l.system] = l.res
+			h.logf("loaded %s in %.1fs by %s %s", l.system, l.res.Seconds, l.res.Method, l.res.Note)
+		}
+	}
+	if prof.any() {
+		if err := sg.startProfile(); err != nil {
+			return nil, fmt.Errorf("start sqlgate's profile: %w", err)
+		}
+	}
+
+	peakW2 := &figure{Workload: "W9 sqlgate peak RSS during W2", Metric: "RSS", Unit: "MiB", Systems: map[string]*stat{}}
+	peakW5 := &figure{Workload: "W9 sqlgate peak RSS during W5", Metric: "RSS", Unit: "MiB", Systems: map[string]*stat{}}
+	if h.enabled("W1") {
+		h.runW1(ctx)
+	}
+	if h.enabled("W2") {
+		h.runStream(ctx, "W2 SELECT * streamed", h.expectAll, streamAll, peakW2)
+	}
+	if h.enabled("W3") {
+		h.runStream(ctx, "W3 SELECT id, amount * 2 + qty WHERE qty >= 20", h.expectProj, streamProjected, nil)
+	}
+	analytic := []struct{ w, name, query string }{
+		{"W4", "W4 filtered aggregate", queryW4},
+		{"W5", "W5 GROUP BY qty", queryW5},
+		{"W6", "W6 ORDER BY amount DESC LIMIT 100", queryW6},
+		{"W7", "W7 join users, GROUP BY country", queryW7},
+	}
+	for _, a := range analytic {
+		if h.enabled(a.w) {
+			var peak *figure
+			if a.w == "W5" {
+				peak = peakW5
+			}
+			h.runAnalytic(ctx, a.name, a.query, peak)
+		}
+	}
+	if h.enabled("W8") {
+		h.runW8(ctx)
+	}
+	if h.enabled("W2") {
+		h.figures = append(h.figures, peakW2)
+	}
+	if h.enabled("W5") {
+		h.figures = append(h.figures, peakW5)
+	}
+	for _, f := range h.figures {
+		f.computeRatios()
+	}
+	if err := sg.stop(); err != nil {
+		h.logf("sqlgate stop: %v", err)
+	}
+	rep.Figures, rep.Mismatches = h.figures, h.mismatches
+	rep.Seconds = time.Since(began).Seconds()
+	rep.LoadAvgEnd = loadAverage()
+	return rep, nil
+}

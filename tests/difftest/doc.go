@@ -3,27 +3,47 @@
 // a real PostgreSQL 15; the two answers are compared (as multisets unless
 // the query orders its rows completely), each mismatch is shrunk to a small
 // reproduction, and the run ends with a coverage summary (node kinds, types,
-// functions and query shapes produced).
+// functions, query shapes and outcomes).
 //
 // Layout:
-//   - schema.go: the fixture tables and rows, created identically on both.
+//   - schema.go: the fixture tables (every scalar type; NULLs, integer
+//     bounds, NaN, ±Infinity, -0, float extremes, empty strings; t0 is
+//     empty), created identically on both systems.
 //   - ast.go: the query AST the generator builds and the minimiser shrinks.
-//   - gen.go: the generator; feature families beyond the core (aggregates,
-//     joins, subqueries, set operations, scalar functions...) are switched on
-//     only after a probe query succeeds on sqlgate, so the test grows as
-//     sqlgate does.
-//   - run.go: executing a query on one system (pgconn, text results) and
-//     comparing two outcomes.
+//     Everything is rendered fully parenthesised.
+//   - gen.go: the generator. The core (scalar expressions over every type,
+//     WHERE, ORDER BY with NULLS FIRST/LAST, LIMIT/OFFSET only under a
+//     complete order, primary-key lookups) is always on; each optional
+//     family (aggregates, DISTINCT, joins, subqueries, set operations,
+//     scalar functions...) is switched on only when its probe query
+//     succeeds on sqlgate, so the test grows as sqlgate does.
+//   - run.go: executing a query on one system (pgconn, simple protocol,
+//     text results) and comparing two outcomes: same SQLSTATE when both
+//     fail, else same column types and rows.
+//   - minimise.go: shrinking a mismatching query (hoisting a subexpression
+//     into a query of its own, dropping clauses, items, order keys and
+//     conjuncts, lowering LIMIT/OFFSET, replacing nodes by an operand or a
+//     simple literal) while the same class of mismatch persists.
 //   - semantics.go: the ONE list of documented semantic differences (rules
-//     over the AST or the error pair, never over query text) and the list of
-//     known sqlgate bugs, each with its reproduction.
-//   - minimise.go: shrinking a mismatching query while the mismatch persists.
+//     over the AST and the outcome pair, never over query text) and the list
+//     of known sqlgate bugs, each with its reproduction.
+//   - driver.go: the run: probe, generate, compare, classify, report.
 //   - coverage.go: counting what was generated.
 //
-// TestDifferential (difftest_test.go) runs SQLGATE_DIFF_QUERIES queries
-// (default 2000) with seed SQLGATE_DIFF_SEED (default 1).
+// A mismatch is judged in this order: documented differences that apply to
+// the generated query (not-yet-implemented 0A000, numeric display scale,
+// 38-digit numeric) → minimise → differences judged on the minimised query
+// (evaluation order) → known bugs → unexplained (the test fails).
+//
+// TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
+// under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
+// PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:
+//
+//	SQLGATE_DIFF_QUERIES=20000 go test ./tests/difftest/ -run TestDifferential -count=1 -v -timeout 60m
+//
+// cmd/difftest runs the same against two servers given by URL.
 //
 // This package must not change sqlgate: a mismatch that is a sqlgate bug is
-// recorded in knownBugs with its reproduction, and the test fails when a
+// recorded in KnownBugs with its reproduction, and the test fails when a
 // known bug stops reproducing so that the list stays honest.
 package difftest

@@ -1,0 +1,153 @@
+package difftest
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqlgate/sqlgate/internal/pgtest"
+	"github.com/sqlgate/sqlgate/server"
+)
+
+// queryTimeout bounds one query on either system.
+const queryTimeout = 10 * time.Second
+
+func envInt(t *testing.T, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		t.Fatalf("%s=%q: want a non-negative integer", name, v)
+	}
+	return n
+}
+
+// startPair starts a throwaway PostgreSQL and an in-process sqlgate, both
+// loaded with schema.
+func startPair(t *testing.T, ctx context.Context, schema *Schema) *Runner {
+	t.Helper()
+	pg := pgtest.Start(t)
+	sgURL, cleanup, err := server.InProcess(ctx, "")
+	if err != nil {
+		t.Fatalf("start sqlgate: %v", err)
+	}
+	t.Cleanup(cleanup)
+	sg, err := Connect(ctx, sgURL, queryTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sg.Close(context.Background()) })
+	ps, err := Connect(ctx, pg.ConnString(), queryTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ps.Close(context.Background()) })
+	setup := schema.SetupStatements()
+	if err := sg.Exec(ctx, setup); err != nil {
+		t.Fatalf("sqlgate setup: %v", err)
+	}
+	if err := ps.Exec(ctx, setup); err != nil {
+		t.Fatalf("postgres setup: %v", err)
+	}
+	return &Runner{SQLGate: sg, Postgres: ps}
+}
+
+// TestDifferential runs SQLGATE_DIFF_QUERIES (default 2000, 300 under
+// -race) generated
+// queries with seed SQLGATE_DIFF_SEED (default 1) on sqlgate and PostgreSQL
+// 15, fails listing every distinct minimised unexplained mismatch, and logs
+// the coverage summary. It also fails when a known bug stops reproducing.
+func TestDifferential(t *testing.T) {
+	t.Parallel()
+	def := 2000
+	if raceEnabled {
+		def = 300
+	}
+	n := envInt(t, "SQLGATE_DIFF_QUERIES", def)
+	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	ctx := context.Background()
+	schema := DefaultSchema()
+	r := startPair(t, ctx, schema)
+
+	for _, name := range r.CheckKnownBugs(ctx) {
+		t.Errorf("known bug %q no longer reproduces: remove it from KnownBugs", name)
+	}
+	features, err := r.ProbeFeatures(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Seed: uint64(seed), Queries: n, MaxMinimise: 5000, MinimiseBudget: 400}
+	if testing.Verbose() {
+		cfg.Progress = testWriter{t}
+	}
+	start := time.Now()
+	rep, err := r.Run(ctx, cfg, schema, features)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d queries in %s (seed %d)\n%s\n%s", n, time.Since(start).Round(time.Millisecond), seed, rep.Coverage, rep.Summary())
+	if rep.Coverage.Outcomes["both ok"] < n/4 {
+		t.Errorf("only %d of %d queries ran on both systems: the generator emits too many failing queries", rep.Coverage.Outcomes["both ok"], n)
+	}
+	if len(rep.Mismatches) > 0 || rep.Unshrunk > 0 {
+		t.Errorf("%d distinct unexplained mismatches (see summary above)", len(rep.Mismatches))
+	}
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// TestGeneratedSQLIsValidPostgres generates queries with every optional
+// family on (including those sqlgate lacks today) and runs them on
+// PostgreSQL alone: none may fail with a syntax, name or type error, so a
+// family is ready the day its probe starts to pass.
+func TestGeneratedSQLIsValidPostgres(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	schema := DefaultSchema()
+	pg := pgtest.Start(t)
+	s, err := Connect(ctx, pg.ConnString(), queryTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	if err := s.Exec(ctx, schema.SetupStatements()); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Features() {
+		if o := s.Run(ctx, f.Probe); o.Err != nil {
+			t.Errorf("probe %s fails on PostgreSQL: %s", f.Name, o.Err.Message)
+		}
+	}
+	on := map[string]bool{}
+	for _, f := range Features() {
+		on[f.Name] = true
+	}
+	g := NewGenerator(99, schema, on)
+	okCount := 0
+	const n = 1500
+	for i := 0; i < n; i++ {
+		q := g.Query()
+		o := s.Run(ctx, q.SQL())
+		if o.Err == nil {
+			okCount++
+			continue
+		}
+		if strings.HasPrefix(o.Err.Code, "42") || o.Err.Code == connErrorCode {
+			t.Errorf("generated query is invalid SQL for PostgreSQL (%s %s):\n%s", o.Err.Code, o.Err.Message, q.SQL())
+		}
+	}
+	if okCount < n/2 {
+		t.Errorf("only %d of %d queries succeeded on PostgreSQL", okCount, n)
+	}
+}

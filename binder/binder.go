@@ -224,9 +224,9 @@ func tablePath(tn *ast.TableName) fluss.TablePath {
 
 // ident is the one place that decides how an identifier is folded.
 // PostgreSQL folds unquoted identifiers to lower case and keeps quoted ones;
-// the TiDB AST no longer tells the two apart, so every identifier is folded
-// (a quoted mixed-case name is the known casualty until sql/ marks quoting).
-func ident(s ast.CIStr) string { return s.L }
+// the sql/ rewrite already lower-cased the unquoted ones, so the name as
+// written in the rewritten text (CIStr.O) is PostgreSQL's name.
+func ident(s ast.CIStr) string { return s.O }
 
 func firstWords(s string) string {
 	f := strings.Fields(s)

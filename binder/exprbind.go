@@ -21,9 +21,20 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		return b.bindExpr(s, n.Expr)
 	case *ast.ColumnNameExpr:
 		if s == nil {
+			if f, ok := sqlValueFunctions[ident(n.Name.Name)]; ok && n.Name.Table.O == "" {
+				return b.callFunction(n, f, nil)
+			}
 			return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedColumn, "column %q does not exist", ident(n.Name.Name)))
 		}
-		return b.resolve(s, n)
+		e, err := b.resolve(s, n)
+		if err != nil && n.Name.Table.O == "" {
+			// CURRENT_USER, SESSION_USER, USER, CURRENT_CATALOG and
+			// CURRENT_SCHEMA are functions written without parentheses.
+			if f, ok := sqlValueFunctions[ident(n.Name.Name)]; ok && sqlerr.CodeOf(err) == sqlerr.UndefinedColumn {
+				return b.callFunction(n, f, nil)
+			}
+		}
+		return e, err
 	case ast.ParamMarkerExpr:
 		return b.bindParam(n)
 	case ast.ValueExpr:
@@ -221,7 +232,11 @@ func (b *binder) bindUnary(s *scope, n *ast.UnaryOperationExpr) (Expr, error) {
 				if c.T.Kind == types.Int64 && v == -math.MinInt32 {
 					return &Const{Value: int64(math.MinInt32), T: types.Int32Type}, nil
 				}
-				return &Const{Value: -v, T: c.T}, nil
+				// Fold only when the result fits; otherwise the negation
+				// runs and reports 22003 as PostgreSQL does.
+				if lo, hi := types.IntRange(c.T.Kind); v != math.MinInt64 && -v >= lo && -v <= hi {
+					return &Const{Value: -v, T: c.T}, nil
+				}
 			case float64:
 				return &Const{Value: -v, T: c.T}, nil
 			case decimal128.Num:
@@ -415,6 +430,13 @@ func commonType(a, b types.T) (types.T, bool) {
 		}
 		return b, true
 	}
+	// oid compares with integers (PostgreSQL casts int4 to oid implicitly).
+	if a.Kind == types.Oid && b.IsInteger() || b.Kind == types.Oid && a.IsInteger() {
+		return types.T{Kind: types.Oid}, true
+	}
+	if (a.Kind == types.Name && b.IsString()) || (b.Kind == types.Name && a.IsString()) {
+		return types.StringType, true
+	}
 	if a.IsString() && b.IsString() {
 		if a.Kind == types.Char && b.Kind == types.Char {
 			return a, true
@@ -558,4 +580,11 @@ func literalScale(s string) int {
 		return len(s) - i - 1
 	}
 	return 0
+}
+
+// sqlValueFunctions are SQL's parameterless functions spelled without
+// parentheses, which TiDB reads as column names when it does not know them.
+var sqlValueFunctions = map[string]string{
+	"current_user": "current_user", "session_user": "session_user", "user": "user",
+	"current_catalog": "current_catalog", "current_schema": "current_schema", "current_role": "current_role",
 }

@@ -127,6 +127,17 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if reg := regTypeOf(tn.Name); reg != "" {
+		// 'name'::regclass looks the name up; an oid or integer is
+		// already one. (sqlgate has no separate reg* types: the result
+		// is an oid.)
+		if isUnknown(x.Type()) || x.Type().IsString() {
+			return b.callFunction(n, reg+"_in", []Expr{b.resolveUnknown(x, types.StringType)})
+		}
+		if x.Type().IsInteger() || x.Type().Kind == types.Oid {
+			return b.castTo(x, target), nil
+		}
+	}
 	if isUnknown(x.Type()) {
 		return b.coerceUnknown(n, x, target)
 	}
@@ -137,6 +148,15 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 		return x, nil
 	}
 	return &Cast{X: x, T: target}, nil
+}
+
+// regTypeOf names the reg* type a cast targets ("" for other types).
+func regTypeOf(name string) string {
+	switch name {
+	case "regclass", "regtype", "regnamespace", "regrole", "regproc":
+		return name
+	}
+	return ""
 }
 
 // castable reports whether an explicit cast from a to b exists.
@@ -151,6 +171,9 @@ func castable(a, b types.T) bool {
 		return true // every scalar type has a text form and a text input
 	}
 	if a.IsNumeric() && b.IsNumeric() {
+		return true
+	}
+	if (a.Kind == types.Oid && b.IsInteger()) || (a.IsInteger() && b.Kind == types.Oid) {
 		return true
 	}
 	if a.Kind == types.Bool && b.Kind == types.Int32 || a.Kind == types.Int32 && b.Kind == types.Bool {

@@ -1,6 +1,9 @@
 package binder
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -85,7 +88,56 @@ func (b *binder) orderKeyColumn(proj *Project, e ast.ExprNode) (int, error) {
 	return -1, nil
 }
 
-func sameExpr(a, b Expr) bool { return a.String() == b.String() }
+// sameExpr reports whether two bound expressions are the same computation:
+// the same shape, types, constants and column positions (names alone do not
+// tell a.id from b.id).
+func sameExpr(a, b Expr) bool { return exprKey(a) == exprKey(b) }
+
+// exprKey renders an expression with its column positions and types.
+func exprKey(e Expr) string {
+	var sb strings.Builder
+	var walk func(Expr)
+	walk = func(e Expr) {
+		switch x := e.(type) {
+		case *ColumnRef:
+			fmt.Fprintf(&sb, "col%d:%s", x.Index, x.T)
+			return
+		case *OuterRef:
+			fmt.Fprintf(&sb, "outer%d:%s", x.Slot, x.T)
+			return
+		case *Param:
+			fmt.Fprintf(&sb, "$%d:%s", x.Index, x.T)
+			return
+		case *Const:
+			fmt.Fprintf(&sb, "const(%T %v):%s", x.Value, x.Value, x.T)
+			return
+		case *Subquery:
+			fmt.Fprintf(&sb, "subquery%p", x)
+			return
+		}
+		fmt.Fprintf(&sb, "%T:%s(", e, e.Type())
+		if b, ok := e.(*BinaryOp); ok {
+			sb.WriteString(b.Op.String())
+		}
+		if u, ok := e.(*UnaryOp); ok {
+			sb.WriteString(u.Op.String())
+		}
+		if f, ok := e.(*FuncCall); ok {
+			sb.WriteString(f.Name)
+		}
+		if n, ok := e.(*IsNull); ok && n.Not {
+			sb.WriteString("not")
+		}
+		MapChildren(e, func(c Expr) (Expr, error) {
+			walk(c)
+			sb.WriteString(",")
+			return c, nil
+		})
+		sb.WriteString(")")
+	}
+	walk(e)
+	return sb.String()
+}
 
 // bindLimit is the LIMIT/OFFSET binder: constants or parameters of type bigint.
 func (b *binder) bindLimit(input Node, l *ast.Limit) (Node, error) {

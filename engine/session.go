@@ -309,6 +309,10 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		s.txStart = now
 	}
 	ctx = functions.WithClock(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now})
+	if ci, ok := s.eng.opts.Virtual.(functions.CatalogInfo); ok {
+		ctx = functions.WithCatalog(ctx, ci)
+	}
+	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.Status})
 	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values}
 	rt := &lower.Runtime{Ctx: ctx, Tables: s.eng.tables, EC: ec,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir}

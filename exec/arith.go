@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -187,7 +188,8 @@ func floatArith[T floatT](mem memory.Allocator, op ArithOp, t types.T, validity 
 		case Mul:
 			r = x * y
 		case Div:
-			if y == 0 {
+			// PostgreSQL's float8div: x / 0 is an error unless x is NaN.
+			if y == 0 && !math.IsNaN(float64(x)) {
 				if valid(i) {
 					return nil, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
 				}
@@ -205,6 +207,11 @@ func floatArith[T floatT](mem memory.Allocator, op ArithOp, t types.T, validity 
 		}
 		if math.IsInf(float64(r), 0) && !math.IsInf(float64(x), 0) && !math.IsInf(float64(y), 0) && valid(i) {
 			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "value out of range: overflow")
+		}
+		// PostgreSQL also reports a product or quotient of non-zero
+		// values that rounds to zero.
+		if r == 0 && x != 0 && (op == Div || (op == Mul && y != 0)) && !math.IsInf(float64(y), 0) && valid(i) {
+			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "value out of range: underflow")
 		}
 		out[i] = r
 	}
@@ -244,7 +251,17 @@ func decimalArith(mem memory.Allocator, op ArithOp, t types.T, a, b *array.Decim
 				_, r = x.Div(y)
 			}
 		case Mul:
-			r = x.Mul(y) // scale sa+sb = t.Scale
+			// scale sa+sb = t.Scale; decimal128 wraps silently, so a product
+			// that could exceed 127 bits is computed exactly first.
+			if bitLen(x)+bitLen(y) > 120 {
+				p := new(big.Int).Mul(x.BigInt(), y.BigInt())
+				if p.CmpAbs(decimalLimit.BigInt()) > 0 {
+					return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "value overflows numeric format")
+				}
+				r = decimal128.FromBigInt(p)
+			} else {
+				r = x.Mul(y)
+			}
 		default:
 			return nil, sqlerr.NotSupported("division of numeric values")
 		}
@@ -262,4 +279,9 @@ func rescale(v decimal128.Num, from, to int) decimal128.Num {
 		from++
 	}
 	return v
+}
+
+// bitLen is the number of bits of |v|.
+func bitLen(v decimal128.Num) int {
+	return new(big.Int).Abs(v.BigInt()).BitLen()
 }

@@ -88,6 +88,9 @@ func CastValue(v any, from, to types.T) (any, error) {
 			if !math.IsInf(x, 0) && math.IsInf(float64(float32(x)), 0) {
 				return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "value out of range: overflow")
 			}
+			if x != 0 && float32(x) == 0 {
+				return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "value out of range: underflow")
+			}
 			return float64(float32(x)), nil
 		case to.Kind == types.Float64:
 			return x, nil

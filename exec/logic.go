@@ -114,6 +114,10 @@ type NegExpr struct {
 func (e *NegExpr) Type() types.T  { return e.T }
 func (e *NegExpr) String() string { return "-" + e.X.String() }
 func (e *NegExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	if e.T.IsFloat() {
+		// -x, not 0 - x: the sign of zero flips (-(0.0) is -0).
+		return (&ArithExpr{Op: Mul, L: &ConstExpr{Value: float64(-1), T: e.T}, R: e.X, T: e.T}).Eval(ec, batch)
+	}
 	zero := &ConstExpr{Value: zeroOf(e.T), T: e.T}
 	return (&ArithExpr{Op: Sub, L: zero, R: e.X, T: e.T}).Eval(ec, batch)
 }

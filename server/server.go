@@ -14,6 +14,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
+	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
 )
 
@@ -59,7 +60,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		store.Close()
 		return nil, fmt.Errorf("create spill directory: %w", err)
 	}
-	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill})
+	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, Virtual: pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version})})
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:        eng,
 		Logger:         log,

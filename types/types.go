@@ -111,9 +111,28 @@ func (t T) IsString() bool { return t.Kind == Char || t.Kind == String }
 // IsNested reports whether t is ARRAY, MAP or ROW.
 func (t T) IsNested() bool { return t.Kind == Array || t.Kind == Map || t.Kind == Row }
 
-// Equal reports whether a and b are the same type, ignoring top-level nullability.
+// Equal reports whether a and b are the same type, ignoring top-level
+// nullability (nested NOT NULL counts). Unlike String, it tells apart the
+// scales of unconstrained numerics, which print alike.
 func (t T) Equal(o T) bool {
-	return t.Nullable().String() == o.Nullable().String()
+	if t.Kind != o.Kind || t.Precision != o.Precision || t.Scale != o.Scale || t.Length != o.Length || len(t.Fields) != len(o.Fields) {
+		return false
+	}
+	sub := func(a, b *T) bool {
+		if a == nil || b == nil {
+			return a == b
+		}
+		return a.NotNull == b.NotNull && a.Equal(*b)
+	}
+	if !sub(t.Elem, o.Elem) || !sub(t.Key, o.Key) {
+		return false
+	}
+	for i := range t.Fields {
+		if t.Fields[i].Name != o.Fields[i].Name || !sub(&t.Fields[i].Type, &o.Fields[i].Type) {
+			return false
+		}
+	}
+	return true
 }
 
 // String prints the type as seed 000 prints Fluss types ("int NOT NULL",

@@ -85,7 +85,12 @@ func (t T) PGName() string {
 }
 
 func invalidInput(t T, s string) *sqlerr.Error {
-	return sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type %s: %q", t.pgTypeName(), s)
+	code := sqlerr.InvalidTextRepresentation
+	switch t.Kind {
+	case Date, Time, Timestamp, TimestampTZ:
+		code = sqlerr.InvalidDatetimeFormat // PostgreSQL's datetime input errors are 22007
+	}
+	return sqlerr.New(code, "invalid input syntax for type %s: %q", t.pgTypeName(), s)
 }
 
 func outOfRange(t T, s string) *sqlerr.Error {
@@ -145,6 +150,9 @@ func ParseText(s string, t T) (any, error) {
 	case Date:
 		d, err := parseDate(strings.TrimSpace(s))
 		if err != nil {
+			if wellFormedDate(strings.TrimSpace(s)) {
+				return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s)
+			}
 			return nil, invalidInput(t, s)
 		}
 		return d, nil
@@ -392,4 +400,18 @@ func ValueToTime(v any, t T) time.Time {
 		return time.UnixMicro(v.(int64)).UTC()
 	}
 	return time.Time{}
+}
+
+// wellFormedDate reports whether s has the shape YYYY-MM-DD, so that a
+// failure to read it is a field out of range (22008), not bad syntax.
+func wellFormedDate(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i, c := range s {
+		if i != 4 && i != 7 && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -47,6 +47,9 @@ type CatalogInfo interface {
 	// FunctionSignature is a pg_proc row's result type and argument list
 	// as format_type spells them (pg_get_function_result/_arguments).
 	FunctionSignature(oid uint32) (result, args string, ok bool)
+	// DefaultSetting is a configuration parameter's server default
+	// (current_setting when the session has no value of its own).
+	DefaultSetting(name string) (value string, ok bool)
 }
 
 // Session is who is asking: current_user, current_database(),
@@ -55,6 +58,9 @@ type Session struct {
 	User       string
 	Database   string
 	BackendPID int32
+	// Setting returns the session's current value of a configuration
+	// parameter (SET ...); nil or not found: the catalog's default.
+	Setting func(name string) (value string, ok bool)
 }
 
 type catalogKey struct{}

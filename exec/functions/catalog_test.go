@@ -77,6 +77,10 @@ func (fakeCatalog) FunctionSignature(oid uint32) (string, string, bool) {
 	return "text", "integer, text", oid == 100000
 }
 
+func (fakeCatalog) DefaultSetting(name string) (string, bool) {
+	return "150008", name == "server_version_num"
+}
+
 // arg is a typed argument value (types/value.go's physical values; []any
 // for arrays; nil for NULL).
 type arg struct {
@@ -137,7 +141,8 @@ func renderValue(v any) string {
 }
 
 func TestCatalogFunctions(t *testing.T) {
-	ctx := WithSession(WithCatalog(context.Background(), fakeCatalog{}), Session{User: "bob", BackendPID: 42})
+	ctx := WithSession(WithCatalog(context.Background(), fakeCatalog{}), Session{User: "bob", BackendPID: 42,
+		Setting: func(name string) (string, bool) { return "Europe/Paris", name == "timezone" }})
 	cases := []struct {
 		name string
 		args []arg
@@ -186,6 +191,12 @@ func TestCatalogFunctions(t *testing.T) {
 		{"regnamespace_out", []arg{oid(2200)}, "public"},
 		{"pg_relation_size", []arg{oid(16385)}, "8192"},
 		{"pg_relation_size", []arg{oid(1)}, "∅"},
+		{"pg_total_relation_size", []arg{arg{types.UnknownType, "t"}}, "8192"},
+		{"pg_total_relation_size", []arg{arg{types.UnknownType, "nope"}}, "ERROR 42P01"},
+		{"current_setting", []arg{txt("TimeZone")}, "Europe/Paris"},
+		{"current_setting", []arg{txt("server_version_num")}, "150008"},
+		{"current_setting", []arg{txt("nope")}, "ERROR 42704"},
+		{"current_setting", []arg{txt("nope"), bl(true)}, "∅"},
 		{"has_table_privilege", []arg{txt("t"), txt("select")}, "true"},
 		{"has_table_privilege", []arg{txt("nope"), txt("SELECT")}, "ERROR 42P01"},
 		{"has_table_privilege", []arg{txt("t"), txt("fly")}, "ERROR 22023"},

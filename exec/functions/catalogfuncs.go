@@ -163,6 +163,13 @@ func catalogFuncs() []*Func {
 			}
 			return strconv.FormatUint(uint64(oidArg(a[0])), 10), nil
 		})},
+		{Name: "current_setting", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: settingKernel},
+		{Name: "current_setting", Args: []types.T{tText, tBool}, Ret: tText, Strict: true, Kernel: settingKernel},
+		// the size functions take regclass in PostgreSQL: a quoted name
+		// resolves to the text overload, an oid column to the oid one
+		{Name: "pg_relation_size", Args: []types.T{tText}, Ret: tInt8, Strict: true, Kernel: sizeByNameKernel},
+		{Name: "pg_total_relation_size", Args: []types.T{tText}, Ret: tInt8, Strict: true, Kernel: sizeByNameKernel},
+		{Name: "pg_table_size", Args: []types.T{tText}, Ret: tInt8, Strict: true, Kernel: sizeByNameKernel},
 		{Name: "pg_relation_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
 		{Name: "pg_total_relation_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
 		{Name: "pg_table_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
@@ -263,6 +270,37 @@ var (
 			return nil, err
 		}
 		return n, nil
+	})
+	sizeByNameKernel = withCatalog(tInt8, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+		oid, ok, err := c.LookupRelation(ctx, a[0].(string))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", a[0].(string))
+		}
+		n, _, err := c.RelationSize(ctx, oid)
+		return n, err
+	})
+	// settingKernel is current_setting(name [, missing_ok]): the session's
+	// value, else the server default; 42704 for an unknown name unless
+	// missing_ok. Names are case-insensitive.
+	settingKernel = rowFunc(tText, true, func(ctx context.Context, a []any) (any, error) {
+		name := strings.ToLower(a[0].(string))
+		if s := sessionOf(ctx); s.Setting != nil {
+			if v, ok := s.Setting(name); ok {
+				return v, nil
+			}
+		}
+		if c, err := catalogOf(ctx); err == nil {
+			if v, ok := c.DefaultSetting(name); ok {
+				return v, nil
+			}
+		}
+		if len(a) == 2 && a[1].(bool) {
+			return nil, nil
+		}
+		return nil, sqlerr.New(sqlerr.UndefinedObject, "unrecognized configuration parameter %q", a[0].(string))
 	})
 	firstArgText = rowFunc(tText, true, func(_ context.Context, a []any) (any, error) { return a[0], nil })
 	nullText     = rowFunc(tText, true, func(context.Context, []any) (any, error) { return nil, nil })

@@ -1,0 +1,269 @@
+package pgcatalog
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Fixed OIDs. Namespaces, roles, access methods, collations and the
+// database use PostgreSQL 15's own OIDs (information_schema's is what
+// initdb gave it on PostgreSQL 15), so that queries with those numbers
+// spelled out still work.
+const (
+	nsPgCatalog  = 11
+	nsPublic     = 2200
+	nsInfoSchema = 13207
+	nsToast      = 99
+
+	ownerOID         = 10   // the bootstrap superuser: sqlgate's one user
+	dbOwnerRoleOID   = 6171 // pg_database_owner, owner of public in PostgreSQL 15
+	databaseOID      = 5    // the slot of PostgreSQL's "postgres" database
+	amHeap           = 2
+	amBtree          = 403
+	collDefault      = 100
+	collC            = 950
+	collPOSIX        = 951
+	tablespaceDef    = 1663
+	tablespaceGlobal = 1664
+	langInternal     = 12
+	encodingUTF8     = 6
+	classPgClass     = 1259 // pg_description.classoid of relations and columns
+	procOIDBase      = 100000
+)
+
+// OIDs of user tables and the objects derived from them. A table's OID is
+// 16384 + TableID (as engine/session.go's tableOID reports in
+// RowDescription); its row type, primary-key index and primary-key
+// constraint are the same number plus 1<<22, 2<<22 and 3<<22, so they never
+// collide for the first four million tables and survive restarts (TableID
+// is persistent).
+const (
+	firstUserOID = 16384
+	oidStride    = 1 << 22
+)
+
+// RelationOID is the OID of the table with the given TableID.
+func RelationOID(tableID int64) uint32 { return uint32(firstUserOID + tableID) }
+
+func rowTypeOID(tableID int64) uint32      { return RelationOID(tableID) + oidStride }
+func pkIndexOID(tableID int64) uint32      { return RelationOID(tableID) + 2*oidStride }
+func pkConstraintOID(tableID int64) uint32 { return RelationOID(tableID) + 3*oidStride }
+
+// Options describe the server the catalog reports.
+type Options struct {
+	// ServerVersion is PostgreSQL's version sqlgate speaks for, e.g. "15.8".
+	ServerVersion string
+	// Version is sqlgate's own version, e.g. "0.1.0".
+	Version string
+	// Database is the one database's name; "" = "sqlgate".
+	Database string
+	// User is the one user's name; "" = "sqlgate".
+	User string
+	// StartTime is when the server started (pg_postmaster_start_time).
+	StartTime time.Time
+}
+
+// Catalog serves pg_catalog and information_schema relations computed from
+// a live fluss.Catalog. It implements engine.VirtualTables and
+// functions.CatalogInfo. It holds no mutable state: every scan reads the
+// store's catalog afresh.
+type Catalog struct {
+	store  fluss.Catalog
+	opts   Options
+	specs  map[string]*relSpec // "schema.name"
+	rows   map[string]rowsFunc
+	byOID  map[uint32]*relSpec
+	types  map[uint32]*typeSpec
+	typeBy map[string]*typeSpec
+	procs  []procInfo
+}
+
+// New returns the catalog of store.
+func New(store fluss.Catalog, opts Options) *Catalog {
+	if opts.Database == "" {
+		opts.Database = "sqlgate"
+	}
+	if opts.User == "" {
+		opts.User = "sqlgate"
+	}
+	if opts.ServerVersion == "" {
+		opts.ServerVersion = "15.8"
+	}
+	if opts.StartTime.IsZero() {
+		opts.StartTime = time.Now()
+	}
+	c := &Catalog{store: store, opts: opts, specs: map[string]*relSpec{}, byOID: map[uint32]*relSpec{},
+		types: map[uint32]*typeSpec{}, typeBy: map[string]*typeSpec{}}
+	for i := range relationSpecs {
+		s := &relationSpecs[i]
+		c.specs[s.schema+"."+s.name] = s
+		c.byOID[s.oid] = s
+	}
+	for i := range pgTypes {
+		t := &pgTypes[i]
+		c.types[t.oid] = t
+		c.typeBy[t.name] = t
+	}
+	c.rows = c.generators()
+	c.procs = functionProcs()
+	return c
+}
+
+// Table implements engine.VirtualTables.
+func (c *Catalog) Table(ctx context.Context, schema, name string) (fluss.Table, bool) {
+	spec, ok := c.specs[schema+"."+name]
+	if !ok {
+		return nil, false
+	}
+	return newVirtualTable(c, spec, c.rows[spec.name]), true
+}
+
+// snapshot is the store's catalog as one scan sees it.
+type snapshot struct {
+	tables []fluss.TableInfo
+}
+
+func (c *Catalog) snapshot(ctx context.Context) (*snapshot, error) {
+	ts, err := c.store.ListTables(ctx, fluss.DefaultDatabase)
+	if err != nil {
+		return nil, err
+	}
+	return &snapshot{tables: ts}, nil
+}
+
+// typeSpec is one pg_type row for a built-in type.
+type typeSpec struct {
+	oid       uint32
+	name      string
+	len       int
+	byVal     bool
+	typtype   string
+	category  string
+	preferred bool
+	elem      uint32
+	array     uint32
+	align     string
+	storage   string
+	collation uint32
+}
+
+// colType is what pg_attribute says about a column of type t.
+type colType struct {
+	oid       uint32
+	typmod    int32
+	len       int
+	byVal     bool
+	align     string
+	storage   string
+	collation uint32
+	ndims     int
+}
+
+func (c *Catalog) colType(t types.T) colType {
+	oid, typmod, _ := pgtypes.OIDOf(t)
+	ct := colType{oid: oid, typmod: typmod, len: -1, align: "i", storage: "x"}
+	if ts, ok := c.types[oid]; ok {
+		ct.len, ct.byVal, ct.align, ct.storage, ct.collation = ts.len, ts.byVal, ts.align, ts.storage, ts.collation
+	}
+	if t.Kind == types.Array {
+		ct.ndims = 1
+	}
+	return ct
+}
+
+// tableComment is what obj_description shows for a table: its comment, or
+// else a summary of its Fluss properties (kind, buckets, bucket key).
+func tableComment(t fluss.TableInfo) string {
+	if t.Descriptor.Comment != "" {
+		return t.Descriptor.Comment
+	}
+	var b strings.Builder
+	if t.HasPrimaryKey() {
+		b.WriteString("fluss primary-key table")
+	} else {
+		b.WriteString("fluss log table")
+	}
+	n := t.Descriptor.BucketCount
+	if n <= 0 {
+		n = 1
+	}
+	if n == 1 {
+		b.WriteString(", 1 bucket")
+	} else {
+		fmt.Fprintf(&b, ", %d buckets", n)
+	}
+	key := t.Descriptor.BucketKey
+	if len(key) == 0 && t.HasPrimaryKey() {
+		key = t.Descriptor.Schema.PrimaryKey
+	}
+	if len(key) > 0 {
+		fmt.Fprintf(&b, ", bucket key (%s)", strings.Join(key, ", "))
+	}
+	if len(t.Descriptor.Properties) > 0 {
+		keys := make([]string, 0, len(t.Descriptor.Properties))
+		for k := range t.Descriptor.Properties {
+			if k != "bucket.num" && k != "bucket.key" { // already said above
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, ", %s=%s", k, t.Descriptor.Properties[k])
+		}
+	}
+	return b.String()
+}
+
+// pkAttnums are the attnums of t's primary-key columns, in key order.
+func pkAttnums(t fluss.TableInfo) []int {
+	var out []int
+	for _, name := range t.Descriptor.Schema.PrimaryKey {
+		if i := t.ColumnIndex(name); i >= 0 {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+func pkName(t fluss.TableInfo) string { return t.Path.Table + "_pkey" }
+
+func int2s(ns []int) []any {
+	out := make([]any, len(ns))
+	for i, n := range ns {
+		out[i] = n
+	}
+	return out
+}
+
+func namespaceOID(schema string) uint32 {
+	switch schema {
+	case pgCatalog:
+		return nsPgCatalog
+	case infoSchema:
+		return nsInfoSchema
+	case "pg_toast":
+		return nsToast
+	}
+	return nsPublic
+}
+
+func namespaceName(oid uint32) (string, bool) {
+	switch oid {
+	case nsPgCatalog:
+		return pgCatalog, true
+	case nsInfoSchema:
+		return infoSchema, true
+	case nsToast:
+		return "pg_toast", true
+	case nsPublic:
+		return fluss.DefaultDatabase, true
+	}
+	return "", false
+}

@@ -1,0 +1,378 @@
+package pgcatalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// fakeStore is a fluss.Catalog holding fixed tables.
+type fakeStore struct {
+	tables []fluss.TableInfo
+	err    error
+}
+
+func (f *fakeStore) CreateTable(context.Context, fluss.TablePath, fluss.TableDescriptor, bool) (fluss.TableInfo, error) {
+	return fluss.TableInfo{}, errors.New("read-only fake")
+}
+func (f *fakeStore) DropTable(context.Context, fluss.TablePath, bool) error {
+	return errors.New("read-only fake")
+}
+func (f *fakeStore) GetTable(_ context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
+	for _, t := range f.tables {
+		if t.Path == p {
+			return t, nil
+		}
+	}
+	return fluss.TableInfo{}, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", p.Table)
+}
+func (f *fakeStore) ListTables(_ context.Context, db string) ([]fluss.TableInfo, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	var out []fluss.TableInfo
+	for _, t := range f.tables {
+		if t.Path.Database == db {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func notNull(t types.T) types.T { t.NotNull = true; return t }
+
+func testStore() *fakeStore {
+	return &fakeStore{tables: []fluss.TableInfo{
+		{Path: fluss.TablePath{Database: "public", Table: "events"}, TableID: 2, Descriptor: fluss.TableDescriptor{
+			Schema:      fluss.Schema{Columns: []fluss.Column{{Name: "ts", Type: types.TimestampType(3)}, {Name: "msg", Type: types.StringType, Comment: "the message"}}},
+			BucketCount: 3,
+		}},
+		{Path: fluss.TablePath{Database: "public", Table: "orders"}, TableID: 1, Descriptor: fluss.TableDescriptor{
+			Schema: fluss.Schema{Columns: []fluss.Column{
+				{Name: "id", Type: notNull(types.Int64Type)},
+				{Name: "region", Type: notNull(types.T{Kind: types.String, Length: 8})},
+				{Name: "amount", Type: types.DecimalType(10, 2)},
+				{Name: "tags", Type: types.ArrayOf(types.StringType)},
+			}, PrimaryKey: []string{"region", "id"}},
+			BucketCount: 4, BucketKey: []string{"region"},
+		}},
+	}}
+}
+
+// scanAll scans a relation and renders each row as "v1|v2|..." (NULL as ∅).
+func scanAll(t *testing.T, c *Catalog, schema, name string, cols ...string) []string {
+	t.Helper()
+	tb, ok := c.Table(context.Background(), schema, name)
+	if !ok {
+		t.Fatalf("%s.%s: not served", schema, name)
+	}
+	var proj []int
+	for _, col := range cols {
+		i := tb.Info().ColumnIndex(col)
+		if i < 0 {
+			t.Fatalf("%s.%s has no column %s", schema, name, col)
+		}
+		proj = append(proj, i)
+	}
+	r, err := tb.Scan(context.Background(), fluss.ScanOptions{Projection: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []string
+	for {
+		rec, err := r.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec == nil {
+			return out
+		}
+		for i := 0; i < int(rec.NumRows()); i++ {
+			parts := make([]string, rec.NumCols())
+			for k, a := range rec.Columns() {
+				parts[k] = render(a, i)
+			}
+			out = append(out, strings.Join(parts, "|"))
+		}
+		rec.Release()
+	}
+}
+
+func render(a arrow.Array, i int) string {
+	if a.IsNull(i) {
+		return "∅"
+	}
+	if l, ok := a.(*array.List); ok {
+		s, e := l.ValueOffsets(i)
+		var parts []string
+		for k := s; k < e; k++ {
+			parts = append(parts, render(l.ListValues(), int(k)))
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	}
+	return a.ValueStr(i)
+}
+
+func TestRelationsHavePostgresShape(t *testing.T) {
+	c := New(testStore(), Options{})
+	seen := map[string]bool{}
+	for _, s := range relationSpecs {
+		key := s.schema + "." + s.name
+		if seen[key] {
+			t.Errorf("%s declared twice", key)
+		}
+		seen[key] = true
+		tb, ok := c.Table(context.Background(), s.schema, s.name)
+		if !ok {
+			t.Fatalf("%s not served", key)
+		}
+		if tb.Info().HasPrimaryKey() || tb.Info().TableID != 0 {
+			t.Errorf("%s: virtual relations have no key and no TableID", key)
+		}
+		// every relation scans, generated or empty, with all its columns
+		r, err := tb.Scan(context.Background(), fluss.ScanOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		for {
+			rec, err := r.Next(context.Background())
+			if err != nil {
+				t.Fatalf("%s: %v", key, err)
+			}
+			if rec == nil {
+				break
+			}
+			if !rec.Schema().Equal(tb.Info().ArrowSchema()) {
+				t.Errorf("%s: batch schema %v, want %v", key, rec.Schema(), tb.Info().ArrowSchema())
+			}
+			rec.Release()
+		}
+		r.Close()
+	}
+	for _, want := range []string{"pg_catalog.pg_class", "pg_catalog.pg_attribute", "pg_catalog.pg_type",
+		"pg_catalog.pg_index", "pg_catalog.pg_constraint", "pg_catalog.pg_stat_activity", "pg_catalog.pg_foreign_table",
+		"information_schema.columns", "information_schema.parameters", "information_schema.referential_constraints"} {
+		if !seen[want] {
+			t.Errorf("%s missing", want)
+		}
+	}
+	if _, ok := c.Table(context.Background(), "pg_catalog", "pg_nosuch"); ok {
+		t.Error("pg_nosuch served")
+	}
+	if _, ok := c.Table(context.Background(), "public", "pg_class"); ok {
+		t.Error("pg_class served under public: the engine routes unqualified names itself")
+	}
+}
+
+func TestGeneratedRows(t *testing.T) {
+	c := New(testStore(), Options{User: "alice"})
+	cases := []struct {
+		schema, rel string
+		cols        []string
+		filter      string // keep rows containing this
+		want        []string
+	}{
+		{"pg_catalog", "pg_class", []string{"oid", "relname", "relnamespace", "relkind", "relnatts", "relhasindex", "relam", "reltype", "relreplident"}, "|2200|",
+			[]string{"16386|events|2200|r|2|false|2|4210690|d", "16385|orders|2200|r|4|true|2|4210689|d", "8404993|orders_pkey|2200|i|2|false|403|0|n"}},
+		{"pg_catalog", "pg_attribute", []string{"attrelid", "attname", "atttypid", "atttypmod", "attnum", "attnotnull", "attlen", "attndims", "attcollation", "attidentity"}, "16385|",
+			[]string{"16385|id|20|-1|1|true|8|0|0|", "16385|region|1043|12|2|true|-1|0|100|",
+				"16385|amount|1700|655366|3|false|-1|0|0|", "16385|tags|1009|-1|4|false|-1|1|100|"}},
+		{"pg_catalog", "pg_attribute", []string{"attrelid", "attname", "attnum"}, "8404993|",
+			[]string{"8404993|region|1", "8404993|id|2"}},
+		{"pg_catalog", "pg_index", []string{"indexrelid", "indrelid", "indnatts", "indisprimary", "indisunique", "indkey"}, "",
+			[]string{"8404993|16385|2|true|true|{2,1}"}},
+		{"pg_catalog", "pg_constraint", []string{"oid", "conname", "contype", "conrelid", "conindid", "conkey"}, "",
+			[]string{"12599297|orders_pkey|p|16385|8404993|{2,1}"}},
+		{"pg_catalog", "pg_description", []string{"objoid", "classoid", "objsubid", "description"}, "",
+			[]string{"16386|1259|0|fluss log table, 3 buckets", "16386|1259|2|the message",
+				"16385|1259|0|fluss primary-key table, 4 buckets, bucket key (region)"}},
+		{"pg_catalog", "pg_namespace", []string{"oid", "nspname", "nspowner"}, "",
+			[]string{"11|pg_catalog|10", "2200|public|6171", "13207|information_schema|10", "99|pg_toast|10"}},
+		{"pg_catalog", "pg_type", []string{"oid", "typname", "typrelid", "typtype"}, "|163",
+			[]string{"4210690|events|16386|c", "4210689|orders|16385|c"}},
+		{"pg_catalog", "pg_roles", []string{"oid", "rolname", "rolsuper"}, "", []string{"10|alice|true"}},
+		{"pg_catalog", "pg_database", []string{"oid", "datname", "datdba", "encoding"}, "", []string{"5|sqlgate|10|6"}},
+		{"pg_catalog", "pg_tables", []string{"schemaname", "tablename", "tableowner", "hasindexes"}, "public|",
+			[]string{"public|events|alice|false", "public|orders|alice|true"}},
+		{"pg_catalog", "pg_indexes", []string{"indexname", "indexdef"}, "",
+			[]string{"orders_pkey|CREATE UNIQUE INDEX orders_pkey ON public.orders USING btree (region, id)"}},
+		{"pg_catalog", "pg_settings", []string{"name", "setting"}, "server_version", []string{"server_version|15.8", "server_version_num|150008"}},
+		{"pg_catalog", "pg_am", []string{"oid", "amname", "amtype"}, "|t", []string{"2|heap|t"}},
+		{"pg_catalog", "pg_stat_user_tables", []string{"relid", "relname", "n_live_tup"}, "", []string{"16386|events|0", "16385|orders|0"}},
+		{"information_schema", "table_constraints", []string{"constraint_name", "table_name", "constraint_type"}, "",
+			[]string{"orders_pkey|orders|PRIMARY KEY", "2200_16385_1_not_null|orders|CHECK", "2200_16385_2_not_null|orders|CHECK"}},
+		{"information_schema", "key_column_usage", []string{"constraint_name", "column_name", "ordinal_position"}, "",
+			[]string{"orders_pkey|region|1", "orders_pkey|id|2"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.schema+"."+tc.rel, func(t *testing.T) {
+			var got []string
+			for _, r := range scanAll(t, c, tc.schema, tc.rel, tc.cols...) {
+				if strings.Contains(r, tc.filter) || strings.Contains("|"+r, tc.filter) {
+					got = append(got, r)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+		})
+	}
+	var cols []string
+	for _, r := range scanAll(t, c, "information_schema", "columns", "table_schema", "table_name", "column_name", "ordinal_position",
+		"is_nullable", "data_type", "character_maximum_length", "numeric_precision", "numeric_scale", "datetime_precision", "udt_name") {
+		if strings.HasPrefix(r, "public|") {
+			cols = append(cols, r)
+		}
+	}
+	want := []string{
+		"public|events|ts|1|YES|timestamp without time zone|∅|∅|∅|3|timestamp",
+		"public|events|msg|2|YES|text|∅|∅|∅|∅|text",
+		"public|orders|id|1|NO|bigint|∅|64|0|∅|int8",
+		"public|orders|region|2|NO|character varying|8|∅|∅|∅|varchar",
+		"public|orders|amount|3|YES|numeric|∅|10|2|∅|numeric",
+		"public|orders|tags|4|YES|ARRAY|∅|∅|∅|∅|_text",
+	}
+	if fmt.Sprint(cols) != fmt.Sprint(want) {
+		t.Errorf("information_schema.columns:\n  %s\nwant\n  %s", strings.Join(cols, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+func TestScanOptionsAndErrors(t *testing.T) {
+	store := testStore()
+	c := New(store, Options{})
+	tb, _ := c.Table(context.Background(), "pg_catalog", "pg_class")
+	r, err := tb.Scan(context.Background(), fluss.ScanOptions{Projection: []int{1}, Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := r.Next(context.Background())
+	if err != nil || rec == nil || rec.NumRows() != 2 || rec.NumCols() != 1 || rec.Schema().Field(0).Name != "relname" {
+		t.Fatalf("limit/projection: %v %v", rec, err)
+	}
+	rec.Release()
+	r.Close()
+	if _, err := tb.Scan(context.Background(), fluss.ScanOptions{Projection: []int{999}}); sqlerr.CodeOf(err) != sqlerr.InternalError {
+		t.Errorf("bad projection: %v", err)
+	}
+	for _, write := range []func() error{
+		func() error { _, err := tb.Append(context.Background(), nil); return err },
+		func() error { _, err := tb.Upsert(context.Background(), nil, fluss.UpsertOptions{}); return err },
+		func() error { _, err := tb.Delete(context.Background(), nil); return err },
+	} {
+		if err := write(); sqlerr.CodeOf(err) != sqlerr.InsufficientPrivilege || !strings.Contains(err.Error(), "permission denied for table pg_class") {
+			t.Errorf("write: %v", err)
+		}
+	}
+	view, _ := c.Table(context.Background(), "information_schema", "tables")
+	if _, err := view.Append(context.Background(), nil); sqlerr.CodeOf(err) != sqlerr.FeatureNotSupported {
+		t.Errorf("write to view: %v", err)
+	}
+	store.err = sqlerr.New(sqlerr.Code("58030"), "disk on fire")
+	if _, err := tb.Scan(context.Background(), fluss.ScanOptions{}); sqlerr.CodeOf(err) != sqlerr.Code("58030") {
+		t.Errorf("store error not passed on: %v", err)
+	}
+}
+
+func TestCatalogInfo(t *testing.T) {
+	ctx := context.Background()
+	var c functions.CatalogInfo = New(testStore(), Options{ServerVersion: "15.8", Version: "0.1.0"})
+	if v := c.Version(); !strings.HasPrefix(v, "PostgreSQL 15.8 (sqlgate 0.1.0) on ") {
+		t.Errorf("version %q", v)
+	}
+	rels := []struct {
+		name string
+		oid  uint32
+		ok   bool
+	}{
+		{"orders", 16385, true}, {"public.orders", 16385, true}, {`"orders"`, 16385, true}, {"ORDERS", 16385, true},
+		{`"ORDERS"`, 0, false}, {"orders_pkey", 8404993, true}, {"pg_class", 1259, true},
+		{"pg_catalog.pg_class", 1259, true}, {"information_schema.tables", 13425, true}, {"tables", 0, false},
+		{"sqlgate.public.orders", 16385, true}, {"nosuch", 0, false},
+	}
+	for _, r := range rels {
+		oid, ok, err := c.LookupRelation(ctx, r.name)
+		if err != nil || ok != r.ok || oid != r.oid {
+			t.Errorf("LookupRelation(%s) = %d %v %v, want %d %v", r.name, oid, ok, err, r.oid, r.ok)
+		}
+	}
+	if _, _, err := c.LookupRelation(ctx, `a.b.c.d`); sqlerr.CodeOf(err) != invalidName {
+		t.Errorf("too many dots: %v", err)
+	}
+	if _, _, err := c.LookupRelation(ctx, `other.public.t`); sqlerr.CodeOf(err) != sqlerr.FeatureNotSupported {
+		t.Errorf("cross-database: %v", err)
+	}
+	names := map[uint32]string{16385: "orders", 8404993: "orders_pkey", 1259: "pg_class", 13425: "information_schema.tables"}
+	for oid, want := range names {
+		if got, ok, err := c.RelationName(ctx, oid); got != want || !ok || err != nil {
+			t.Errorf("RelationName(%d) = %q %v %v", oid, got, ok, err)
+		}
+	}
+	for _, oid := range []uint32{0, 16384, 16399, 4210689, 12599297} {
+		if _, ok, _ := c.RelationName(ctx, oid); ok {
+			t.Errorf("RelationName(%d) found", oid)
+		}
+	}
+	if vis, _ := c.RelationVisible(ctx, 13425); vis {
+		t.Error("information_schema.tables visible")
+	}
+	if vis, _ := c.RelationVisible(ctx, 16385); !vis {
+		t.Error("orders not visible")
+	}
+	if d, ok, _ := c.IndexDef(ctx, 8404993, 0, false); !ok || d != "CREATE UNIQUE INDEX orders_pkey ON public.orders USING btree (region, id)" {
+		t.Errorf("IndexDef %q", d)
+	}
+	if d, ok, _ := c.IndexDef(ctx, 8404993, 0, true); !ok || d != "CREATE UNIQUE INDEX orders_pkey ON orders USING btree (region, id)" {
+		t.Errorf("IndexDef pretty %q", d)
+	}
+	if d, ok, _ := c.IndexDef(ctx, 8404993, 2, true); !ok || d != "id" {
+		t.Errorf("IndexDef column 2 %q", d)
+	}
+	if _, ok, _ := c.IndexDef(ctx, 16385, 0, true); ok {
+		t.Error("IndexDef of a table")
+	}
+	if d, ok, _ := c.ConstraintDef(ctx, 12599297, true); !ok || d != "PRIMARY KEY (region, id)" {
+		t.Errorf("ConstraintDef %q", d)
+	}
+	if d, ok, _ := c.Description(ctx, 16385, "pg_class"); !ok || d != "fluss primary-key table, 4 buckets, bucket key (region)" {
+		t.Errorf("Description %q", d)
+	}
+	if d, ok, _ := c.ColumnDescription(ctx, 16386, 2); !ok || d != "the message" {
+		t.Errorf("ColumnDescription %q", d)
+	}
+	if _, ok, _ := c.ColumnDescription(ctx, 16386, 1); ok {
+		t.Error("comment on a column without one")
+	}
+	types := map[string]uint32{"int4": 23, "integer": 23, "INTEGER": 23, "pg_catalog.int8": 20, "text[]": 1009,
+		"character varying(10)": 1043, "double precision": 701, "timestamp(3) with time zone": 1184, `"char"`: 18,
+		"regclass": 2205, "nosuch": 0}
+	for name, want := range types {
+		if got, _ := c.LookupType(name); got != want {
+			t.Errorf("LookupType(%s) = %d, want %d", name, got, want)
+		}
+	}
+}
+
+func TestTypeTableIsConsistent(t *testing.T) {
+	byOID := map[uint32]typeSpec{}
+	for _, ts := range pgTypes {
+		byOID[ts.oid] = ts
+	}
+	for _, ts := range pgTypes {
+		if ts.array != 0 {
+			arr, ok := byOID[ts.array]
+			if !ok || arr.elem != ts.oid || arr.category != "A" {
+				t.Errorf("%s: array type %d missing or not pointing back", ts.name, ts.array)
+			}
+		}
+	}
+}

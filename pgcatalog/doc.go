@@ -1,0 +1,42 @@
+// Package pgcatalog serves PostgreSQL 15's catalog relations - pg_catalog
+// and information_schema - computed from a live fluss.Catalog, so that
+// psql's \d commands, drivers' metadata calls and BI tools' schema sync
+// work against sqlgate.
+//
+// It owns: the list of virtual relations with PostgreSQL 15's column names
+// and types and PostgreSQL's own relation OIDs (schema.go, generated from a
+// PostgreSQL 15 server by testdata/gen_schema.sql), the rows each one
+// shows (generated at scan time from the store's catalog, never cached),
+// pg_type's rows for the types sqlgate emits, the OID scheme for user
+// objects, and the answers the catalog functions in exec/functions need
+// (Catalog implements functions.CatalogInfo: regclass/regtype lookups,
+// format_type, pg_get_indexdef, obj_description ...).
+//
+// It must not: write to the store (virtual relations reject writes with
+// 42501, views with 0A000); parse or bind SQL; keep mutable state (every
+// scan lists the store's tables afresh).
+//
+// OIDs are stable across restarts: a table's OID is 16384 + TableID (the
+// OID engine/session.go reports in RowDescription), its row type, its
+// primary-key index and its primary-key constraint are that plus 1<<22,
+// 2<<22 and 3<<22. Namespaces use PostgreSQL's OIDs (pg_catalog 11, public
+// 2200, information_schema 13207), the one user is OID 10, the one
+// database OID 5.
+//
+// Known differences from PostgreSQL 15:
+//   - PostgreSQL's "char" columns (relkind, contype ...) are text, since
+//     char(1) would show ” as a blank.
+//   - regproc/regtype/regclass columns are plain oids (they print as
+//     numbers), int2vector/oidvector are int2[]/oid[], aclitem[] is
+//     text[] and always NULL, pg_node_tree is text.
+//   - pg_settings is a fixed list of server defaults, not the session's
+//     current values.
+//   - pg_stat_user_tables counts nothing (n_live_tup 0; reltuples -1) and
+//     pg_relation_size reports 0: sqlgate keeps no statistics.
+//   - The table comment (obj_description) is the table's COMMENT if it has
+//     one, else a summary of its Fluss properties: "fluss primary-key
+//     table, 4 buckets, bucket key (id)".
+//   - pg_stat_activity, pg_views, pg_matviews, pg_proc's argument names,
+//     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no views,
+//     triggers, policies, sequences or partitions.
+package pgcatalog

@@ -1,0 +1,488 @@
+package pgcatalog
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Catalog answers the catalog functions' questions.
+var _ functions.CatalogInfo = (*Catalog)(nil)
+
+// Version implements functions.CatalogInfo: version()'s text, which
+// starts "PostgreSQL 15." as SQLAlchemy and others require.
+func (c *Catalog) Version() string {
+	v := c.opts.Version
+	if v == "" {
+		v = "dev"
+	}
+	arch := map[string]string{"amd64": "x86_64", "arm64": "aarch64"}[runtime.GOARCH]
+	if arch == "" {
+		arch = runtime.GOARCH
+	}
+	return fmt.Sprintf("PostgreSQL %s (sqlgate %s) on %s-pc-%s-gnu, compiled by %s, 64-bit",
+		c.opts.ServerVersion, v, arch, runtime.GOOS, runtime.Version())
+}
+
+// StartTime implements functions.CatalogInfo.
+func (c *Catalog) StartTime() time.Time { return c.opts.StartTime }
+
+// Database implements functions.CatalogInfo.
+func (c *Catalog) Database() string { return c.opts.Database }
+
+// User implements functions.CatalogInfo.
+func (c *Catalog) User() string { return c.opts.User }
+
+// splitQualified splits an optionally schema-qualified name as regclass
+// input does: unquoted parts fold to lower case, quoted parts keep theirs.
+func splitQualified(s string) ([]string, error) {
+	var parts []string
+	var b strings.Builder
+	inQuote, quoted := false, false
+	flush := func() error {
+		p := b.String()
+		if !quoted {
+			p = strings.ToLower(strings.TrimSpace(p))
+		}
+		if p == "" {
+			return sqlerr.New(invalidName, "invalid name syntax")
+		}
+		parts = append(parts, p)
+		b.Reset()
+		quoted = false
+		return nil
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case inQuote && ch == '"' && i+1 < len(s) && s[i+1] == '"':
+			b.WriteByte('"')
+			i++
+		case ch == '"':
+			inQuote = !inQuote
+			quoted = true
+		case !inQuote && ch == '.':
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	if inQuote {
+		return nil, sqlerr.New(invalidName, "invalid name syntax")
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	if len(parts) > 3 {
+		return nil, sqlerr.New(invalidName, "improper relation name (too many dotted names): %s", s)
+	}
+	return parts, nil
+}
+
+// LookupRelation implements functions.CatalogInfo. Unqualified names are
+// searched in pg_catalog, then public, as PostgreSQL's default search path
+// does.
+func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool, error) {
+	parts, err := splitQualified(name)
+	if err != nil {
+		return 0, false, err
+	}
+	if len(parts) == 3 {
+		if parts[0] != c.opts.Database {
+			return 0, false, sqlerr.New(sqlerr.FeatureNotSupported, "cross-database references are not implemented: %s", name)
+		}
+		parts = parts[1:]
+	}
+	rel := parts[len(parts)-1]
+	schemas := []string{pgCatalog, fluss.DefaultDatabase}
+	if len(parts) == 2 {
+		schemas = parts[:1]
+	}
+	for _, schema := range schemas {
+		if sp, ok := c.specs[schema+"."+rel]; ok {
+			return sp.oid, true, nil
+		}
+		if schema != fluss.DefaultDatabase {
+			continue
+		}
+		tables, err := c.store.ListTables(ctx, fluss.DefaultDatabase)
+		if err != nil {
+			return 0, false, err
+		}
+		for _, t := range tables {
+			if t.Path.Table == rel {
+				return RelationOID(t.TableID), true, nil
+			}
+			if t.HasPrimaryKey() && pkName(t) == rel {
+				return pkIndexOID(t.TableID), true, nil
+			}
+		}
+	}
+	return 0, false, nil
+}
+
+// relation finds what a relation OID names: a user table (or its primary
+// key index, index true) or a catalog relation.
+func (c *Catalog) relation(ctx context.Context, oid uint32) (t fluss.TableInfo, index bool, spec *relSpec, ok bool, err error) {
+	if sp, found := c.byOID[oid]; found {
+		return t, false, sp, true, nil
+	}
+	if oid < firstUserOID {
+		return t, false, nil, false, nil
+	}
+	id := int64(oid - firstUserOID)
+	switch {
+	case id >= 2*oidStride && id < 3*oidStride:
+		id -= 2 * oidStride
+		index = true
+	case id >= oidStride:
+		return t, false, nil, false, nil
+	}
+	tables, err := c.store.ListTables(ctx, fluss.DefaultDatabase)
+	if err != nil {
+		return t, false, nil, false, err
+	}
+	for _, tb := range tables {
+		if tb.TableID == id && (!index || tb.HasPrimaryKey()) {
+			return tb, index, nil, true, nil
+		}
+	}
+	return t, false, nil, false, nil
+}
+
+// RelationName implements functions.CatalogInfo.
+func (c *Catalog) RelationName(ctx context.Context, oid uint32) (string, bool, error) {
+	t, index, sp, ok, err := c.relation(ctx, oid)
+	if err != nil || !ok {
+		return "", false, err
+	}
+	switch {
+	case sp != nil && sp.schema == infoSchema:
+		return infoSchema + "." + quoteIdent(sp.name), true, nil
+	case sp != nil:
+		return quoteIdent(sp.name), true, nil
+	case index:
+		return quoteIdent(pkName(t)), true, nil
+	}
+	return quoteIdent(t.Path.Table), true, nil
+}
+
+// RelationVisible implements functions.CatalogInfo: relations in public
+// and pg_catalog are on the search path.
+func (c *Catalog) RelationVisible(ctx context.Context, oid uint32) (bool, error) {
+	_, _, sp, ok, err := c.relation(ctx, oid)
+	if err != nil || !ok {
+		return false, err
+	}
+	return sp == nil || sp.schema == pgCatalog, nil
+}
+
+// RelationSize implements functions.CatalogInfo. sqlgate does not track
+// sizes: every existing relation reports 0 bytes.
+func (c *Catalog) RelationSize(ctx context.Context, oid uint32) (int64, bool, error) {
+	_, _, _, ok, err := c.relation(ctx, oid)
+	return 0, ok, err
+}
+
+// typeAliases maps SQL spellings to pg_type names.
+var typeAliases = map[string]string{
+	"integer": "int4", "int": "int4", "smallint": "int2", "bigint": "int8", "real": "float4",
+	"double precision": "float8", "float": "float8", "boolean": "bool", "character varying": "varchar",
+	"character": "bpchar", "char": "bpchar", `"char"`: "char", "decimal": "numeric",
+	"timestamp without time zone": "timestamp", "timestamp with time zone": "timestamptz",
+	"time without time zone": "time",
+}
+
+// LookupType implements functions.CatalogInfo (regtype input).
+func (c *Catalog) LookupType(name string) (uint32, bool) {
+	s := strings.ToLower(strings.Join(strings.Fields(name), " "))
+	s = strings.TrimPrefix(s, "pg_catalog.")
+	array := false
+	if strings.HasSuffix(s, "[]") {
+		array = true
+		s = strings.TrimSpace(strings.TrimSuffix(s, "[]"))
+	}
+	// drop a type modifier: varchar(10), numeric(10,2), timestamp(3) with time zone
+	if i := strings.IndexByte(s, '('); i >= 0 {
+		if j := strings.IndexByte(s[i:], ')'); j >= 0 {
+			s = strings.TrimSpace(s[:i] + s[i+j+1:])
+			s = strings.Join(strings.Fields(s), " ")
+		}
+	}
+	if a, ok := typeAliases[s]; ok {
+		s = a
+	}
+	s = strings.Trim(s, `"`)
+	t, ok := c.typeBy[s]
+	if !ok {
+		return 0, false
+	}
+	if array {
+		if t.array == 0 {
+			return 0, false
+		}
+		return t.array, true
+	}
+	return t.oid, true
+}
+
+// TypeName implements functions.CatalogInfo.
+func (c *Catalog) TypeName(oid uint32) (string, bool) {
+	if t, ok := c.types[oid]; ok {
+		return t.name, true
+	}
+	return "", false
+}
+
+// FormatType implements functions.CatalogInfo.
+func (c *Catalog) FormatType(oid uint32, typmod int32, hasTypmod bool) string {
+	return FormatType(oid, typmod, hasTypmod)
+}
+
+// FormatType is PostgreSQL's format_type(oid, typmod): the SQL name of a
+// type with its modifier; hasTypmod false is a NULL typmod (which, unlike
+// -1, names bpchar "character").
+func FormatType(oid uint32, typmod int32, hasTypmod bool) string {
+	var ts *typeSpec
+	for i := range pgTypes {
+		if pgTypes[i].oid == oid {
+			ts = &pgTypes[i]
+			break
+		}
+	}
+	if ts == nil {
+		return "???"
+	}
+	if strings.HasPrefix(ts.name, "_") && ts.elem != 0 { // an array type (not int2vector/oidvector)
+		return FormatType(ts.elem, typmod, hasTypmod) + "[]"
+	}
+	// As format_type_extended: the SQL-named types ignore typmods; others
+	// show one only when given and >= 0, through the type's typmodout
+	// function where it has one, else as (n).
+	withMod := hasTypmod && typmod >= 0
+	charMod := func(base string) string {
+		if withMod && typmod > 4 {
+			return fmt.Sprintf("%s(%d)", base, typmod-4)
+		}
+		return base
+	}
+	timeMod := func(base, suffix string) string {
+		if withMod {
+			return fmt.Sprintf("%s(%d)%s", base, typmod, suffix)
+		}
+		return base + suffix
+	}
+	var base string
+	switch oid {
+	case pgtypes.OIDBPChar:
+		if !withMod && hasTypmod {
+			return "bpchar"
+		}
+		return charMod("character")
+	case pgtypes.OIDVarchar:
+		return charMod("character varying")
+	case pgtypes.OIDNumeric:
+		if withMod && typmod >= 4 {
+			precision := ((typmod - 4) >> 16) & 0xffff
+			scale := (((typmod - 4) & 0x7ff) ^ 1024) - 1024
+			return fmt.Sprintf("numeric(%d,%d)", precision, scale)
+		}
+		return "numeric"
+	case pgtypes.OIDTime:
+		return timeMod("time", " without time zone")
+	case pgtypes.OIDTimestamp:
+		return timeMod("timestamp", " without time zone")
+	case pgtypes.OIDTimestampTZ:
+		return timeMod("timestamp", " with time zone")
+	case pgtypes.OIDInterval:
+		return "interval" // intervaltypmodout's field names are not reproduced
+	case pgtypes.OIDBool:
+		return "boolean"
+	case pgtypes.OIDInt2:
+		return "smallint"
+	case pgtypes.OIDInt4:
+		return "integer"
+	case pgtypes.OIDInt8:
+		return "bigint"
+	case pgtypes.OIDFloat4:
+		return "real"
+	case pgtypes.OIDFloat8:
+		return "double precision"
+	case 18:
+		base = `"char"`
+	default:
+		base = quoteIdent(ts.name)
+	}
+	if withMod {
+		return fmt.Sprintf("%s(%d)", base, typmod)
+	}
+	return base
+}
+
+// LookupNamespace implements functions.CatalogInfo.
+func (c *Catalog) LookupNamespace(name string) (uint32, bool) {
+	switch name {
+	case pgCatalog, infoSchema, fluss.DefaultDatabase, "pg_toast":
+		return namespaceOID(name), true
+	}
+	return 0, false
+}
+
+// NamespaceName implements functions.CatalogInfo.
+func (c *Catalog) NamespaceName(oid uint32) (string, bool) { return namespaceName(oid) }
+
+// RoleName implements functions.CatalogInfo.
+func (c *Catalog) RoleName(oid uint32) (string, bool) {
+	switch oid {
+	case ownerOID:
+		return c.opts.User, true
+	case dbOwnerRoleOID:
+		return "pg_database_owner", true
+	}
+	return "", false
+}
+
+// indexDef is pg_get_indexdef of t's primary-key index: the whole
+// definition for column 0 (the table schema-qualified unless pretty), else
+// that key column's name ("" past the end).
+func indexDef(t fluss.TableInfo, column int, pretty bool) string {
+	pk := t.Descriptor.Schema.PrimaryKey
+	if column > 0 {
+		if column > len(pk) {
+			return ""
+		}
+		return quoteIdent(pk[column-1])
+	}
+	cols := make([]string, len(pk))
+	for i, n := range pk {
+		cols[i] = quoteIdent(n)
+	}
+	table := fluss.DefaultDatabase + "." + quoteIdent(t.Path.Table)
+	if pretty { // the pretty form leaves out schemas on the search path
+		table = quoteIdent(t.Path.Table)
+	}
+	return fmt.Sprintf("CREATE UNIQUE INDEX %s ON %s USING btree (%s)", quoteIdent(pkName(t)), table, strings.Join(cols, ", "))
+}
+
+// IndexDef implements functions.CatalogInfo.
+func (c *Catalog) IndexDef(ctx context.Context, oid uint32, column int, pretty bool) (string, bool, error) {
+	t, index, _, ok, err := c.relation(ctx, oid)
+	if err != nil || !ok || !index {
+		return "", false, err
+	}
+	return indexDef(t, column, pretty), true, nil
+}
+
+// ConstraintDef implements functions.CatalogInfo.
+func (c *Catalog) ConstraintDef(ctx context.Context, oid uint32, _ bool) (string, bool, error) {
+	if oid < firstUserOID+3*oidStride || oid >= firstUserOID+4*oidStride {
+		return "", false, nil
+	}
+	t, index, _, ok, err := c.relation(ctx, oid-oidStride)
+	if err != nil || !ok || !index {
+		return "", false, err
+	}
+	cols := make([]string, len(t.Descriptor.Schema.PrimaryKey))
+	for i, n := range t.Descriptor.Schema.PrimaryKey {
+		cols[i] = quoteIdent(n)
+	}
+	return "PRIMARY KEY (" + strings.Join(cols, ", ") + ")", true, nil
+}
+
+// Description implements functions.CatalogInfo: a user table's comment
+// (or its Fluss properties, see tableComment).
+func (c *Catalog) Description(ctx context.Context, objoid uint32, catalog string) (string, bool, error) {
+	if catalog != "" && catalog != "pg_class" {
+		return "", false, nil
+	}
+	t, index, sp, ok, err := c.relation(ctx, objoid)
+	if err != nil || !ok || index || sp != nil {
+		return "", false, err
+	}
+	return tableComment(t), true, nil
+}
+
+// ColumnDescription implements functions.CatalogInfo.
+func (c *Catalog) ColumnDescription(ctx context.Context, reloid uint32, attnum int) (string, bool, error) {
+	t, index, sp, ok, err := c.relation(ctx, reloid)
+	if err != nil || !ok || index || sp != nil {
+		return "", false, err
+	}
+	cols := t.Descriptor.Schema.Columns
+	if attnum < 1 || attnum > len(cols) || cols[attnum-1].Comment == "" {
+		return "", false, nil
+	}
+	return cols[attnum-1].Comment, true, nil
+}
+
+// quoteIdent quotes a name unless it is a plain lower-case identifier.
+func quoteIdent(s string) string {
+	plain := s != ""
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && (r >= '0' && r <= '9')) {
+			plain = false
+			break
+		}
+	}
+	if plain && !reserved[s] {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// reserved are the PostgreSQL keywords that must be quoted as names
+// (the common reserved ones).
+var reserved = map[string]bool{
+	"all": true, "and": true, "any": true, "array": true, "as": true, "asc": true, "case": true, "cast": true,
+	"check": true, "column": true, "constraint": true, "create": true, "default": true, "desc": true,
+	"distinct": true, "do": true, "else": true, "end": true, "except": true, "false": true, "for": true,
+	"foreign": true, "from": true, "grant": true, "group": true, "having": true, "in": true, "into": true,
+	"is": true, "join": true, "limit": true, "not": true, "null": true, "offset": true, "on": true, "or": true,
+	"order": true, "primary": true, "references": true, "select": true, "table": true, "then": true, "to": true,
+	"true": true, "union": true, "unique": true, "user": true, "using": true, "when": true, "where": true,
+	"with": true, "window": true,
+}
+
+// invalidName is PostgreSQL's invalid_name (42602).
+const invalidName = sqlerr.Code("42602")
+
+// FunctionSignature implements functions.CatalogInfo.
+func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
+	for _, p := range c.procs {
+		if p.oid != oid {
+			continue
+		}
+		args := make([]string, len(p.args))
+		for i, a := range p.args {
+			args[i] = FormatType(a.(uint32), -1, false)
+			if a.(uint32) == 2276 {
+				args[i] = `"any"`
+			}
+			if p.varArgs && i == len(p.args)-1 {
+				args[i] = "VARIADIC " + args[i] + "[]"
+			}
+		}
+		return FormatType(p.ret, -1, false), strings.Join(args, ", "), true
+	}
+	return "", "", false
+}
+
+// DefaultSetting implements functions.CatalogInfo from pg_settings' list
+// (names compare case-insensitively).
+func (c *Catalog) DefaultSetting(name string) (string, bool) {
+	for _, r := range c.settingRows() {
+		if strings.EqualFold(r["name"].(string), name) {
+			return r["setting"].(string), true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,445 @@
+package pgcatalog
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// generators maps relation names to their row generators; relations not
+// listed are always empty (sqlgate has no triggers, policies, enums ...).
+func (c *Catalog) generators() map[string]rowsFunc {
+	static := func(rows []row) rowsFunc {
+		return func(context.Context, *snapshot) ([]row, error) { return rows, nil }
+	}
+	return map[string]rowsFunc{
+		"pg_namespace":        static(c.namespaceRows()),
+		"pg_class":            c.classRows,
+		"pg_attribute":        c.attributeRows,
+		"pg_type":             c.typeRows,
+		"pg_index":            c.indexRows,
+		"pg_indexes":          c.indexesViewRows,
+		"pg_constraint":       c.constraintRows,
+		"pg_description":      c.descriptionRows,
+		"pg_database":         static(c.databaseRows()),
+		"pg_roles":            static(c.roleRows("rol")),
+		"pg_authid":           static(c.roleRows("rol")),
+		"pg_user":             static(c.userRows()),
+		"pg_settings":         static(c.settingRows()),
+		"pg_am":               static(amRows()),
+		"pg_proc":             static(c.procRows()),
+		"pg_tables":           c.tablesViewRows,
+		"pg_stat_user_tables": c.statTableRows,
+		"pg_stat_all_tables":  c.statTableRows,
+		"pg_extension":        static(extensionRows()),
+		"pg_collation":        static(collationRows()),
+		"pg_language":         static(languageRows()),
+		"pg_tablespace":       static(tablespaceRows()),
+		// information_schema
+		"schemata":          static(c.schemataRows()),
+		"tables":            c.infoTablesRows,
+		"columns":           c.infoColumnsRows,
+		"table_constraints": c.infoTableConstraintRows,
+		"key_column_usage":  c.infoKeyColumnRows,
+		"routines":          static(c.infoRoutineRows()),
+	}
+}
+
+func (c *Catalog) namespaceRows() []row {
+	return []row{
+		{"oid": nsPgCatalog, "nspname": pgCatalog, "nspowner": ownerOID},
+		{"oid": nsPublic, "nspname": fluss.DefaultDatabase, "nspowner": dbOwnerRoleOID},
+		{"oid": nsInfoSchema, "nspname": infoSchema, "nspowner": ownerOID},
+		{"oid": nsToast, "nspname": "pg_toast", "nspowner": ownerOID},
+	}
+}
+
+// classBase is a pg_class row with PostgreSQL's values for an ordinary
+// relation; callers override what differs.
+func classBase(oid uint32, name string, ns uint32, kind string, natts int) row {
+	return row{
+		"oid": oid, "relname": name, "relnamespace": ns, "reltype": 0, "reloftype": 0,
+		"relowner": ownerOID, "relam": 0, "relfilenode": oid, "reltablespace": 0,
+		"relpages": 0, "reltuples": -1.0, "relallvisible": 0, "reltoastrelid": 0,
+		"relhasindex": false, "relisshared": false, "relpersistence": "p", "relkind": kind,
+		"relnatts": natts, "relchecks": 0, "relhasrules": false, "relhastriggers": false,
+		"relhassubclass": false, "relrowsecurity": false, "relforcerowsecurity": false,
+		"relispopulated": true, "relreplident": "n", "relispartition": false, "relrewrite": 0,
+		"relfrozenxid": 0, "relminmxid": 0,
+	}
+}
+
+func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	for _, t := range s.tables {
+		r := classBase(RelationOID(t.TableID), t.Path.Table, nsPublic, "r", len(t.Descriptor.Schema.Columns))
+		r["reltype"] = rowTypeOID(t.TableID)
+		r["relam"] = amHeap
+		r["relreplident"] = "d"
+		r["relhasindex"] = t.HasPrimaryKey()
+		rows = append(rows, r)
+		if t.HasPrimaryKey() {
+			ir := classBase(pkIndexOID(t.TableID), pkName(t), nsPublic, "i", len(t.Descriptor.Schema.PrimaryKey))
+			ir["relam"] = amBtree
+			ir["reltuples"] = 0.0
+			rows = append(rows, ir)
+		}
+	}
+	for i := range relationSpecs {
+		sp := &relationSpecs[i]
+		r := classBase(sp.oid, sp.name, namespaceOID(sp.schema), string(sp.kind), len(sp.cols))
+		if sp.kind == 'r' {
+			r["relam"] = amHeap
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+func (c *Catalog) attributeRow(rel uint32, num int, name string, t types.T) row {
+	ct := c.colType(t)
+	return row{
+		"attrelid": rel, "attname": name, "atttypid": ct.oid, "attstattarget": -1, "attlen": ct.len,
+		"attnum": num, "attndims": ct.ndims, "attcacheoff": -1, "atttypmod": int(ct.typmod),
+		"attbyval": ct.byVal, "attalign": ct.align, "attstorage": ct.storage, "attcompression": "",
+		"attnotnull": t.NotNull, "atthasdef": false, "atthasmissing": false, "attidentity": "",
+		"attgenerated": "", "attisdropped": false, "attislocal": true, "attinhcount": 0,
+		"attcollation": ct.collation,
+	}
+}
+
+func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	for _, t := range s.tables {
+		rel := RelationOID(t.TableID)
+		cols := t.Descriptor.Schema.Columns
+		for i, col := range cols {
+			rows = append(rows, c.attributeRow(rel, i+1, col.Name, col.Type))
+		}
+		if t.HasPrimaryKey() {
+			for k, num := range pkAttnums(t) {
+				col := cols[num-1]
+				r := c.attributeRow(pkIndexOID(t.TableID), k+1, col.Name, col.Type)
+				r["attnotnull"] = false
+				rows = append(rows, r)
+			}
+		}
+	}
+	for i := range relationSpecs {
+		sp := &relationSpecs[i]
+		for k, col := range sp.cols {
+			r := c.attributeRow(sp.oid, k+1, col.name, col.t)
+			r["attnotnull"] = sp.kind == 'r' && (k == 0 && col.name == "oid")
+			rows = append(rows, r)
+		}
+	}
+	return rows, nil
+}
+
+func (c *Catalog) typeRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	for i := range pgTypes {
+		t := &pgTypes[i]
+		rows = append(rows, typeRow(t.oid, t.name, nsPgCatalog, t.len, t.byVal, t.typtype, t.category, t.preferred,
+			t.elem, t.array, 0, t.align, t.storage, t.collation))
+	}
+	for _, t := range s.tables {
+		rows = append(rows, typeRow(rowTypeOID(t.TableID), t.Path.Table, nsPublic, -1, false, "c", "C", false,
+			0, 0, RelationOID(t.TableID), "d", "x", 0))
+	}
+	return rows, nil
+}
+
+func typeRow(oid uint32, name string, ns uint32, length int, byVal bool, typtype, category string, preferred bool,
+	elem, arr, rel uint32, align, storage string, collation uint32) row {
+	return row{
+		"oid": oid, "typname": name, "typnamespace": ns, "typowner": ownerOID, "typlen": length,
+		"typbyval": byVal, "typtype": typtype, "typcategory": category, "typispreferred": preferred,
+		"typisdefined": true, "typdelim": ",", "typrelid": rel, "typsubscript": 0, "typelem": elem,
+		"typarray": arr, "typinput": 0, "typoutput": 0, "typreceive": 0, "typsend": 0,
+		"typmodin": 0, "typmodout": 0, "typanalyze": 0, "typalign": align, "typstorage": storage,
+		"typnotnull": false, "typbasetype": 0, "typtypmod": -1, "typndims": 0, "typcollation": collation,
+	}
+}
+
+func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	for _, t := range s.tables {
+		if !t.HasPrimaryKey() {
+			continue
+		}
+		nums := pkAttnums(t)
+		colls := make([]any, len(nums))
+		zeros := make([]any, len(nums))
+		opts := make([]any, len(nums))
+		for i, n := range nums {
+			colls[i] = c.colType(t.Descriptor.Schema.Columns[n-1].Type).collation
+			zeros[i] = 0
+			opts[i] = 0
+		}
+		rows = append(rows, row{
+			"indexrelid": pkIndexOID(t.TableID), "indrelid": RelationOID(t.TableID), "indnatts": len(nums),
+			"indnkeyatts": len(nums), "indisunique": true, "indnullsnotdistinct": false, "indisprimary": true,
+			"indisexclusion": false, "indimmediate": true, "indisclustered": false, "indisvalid": true,
+			"indcheckxmin": false, "indisready": true, "indislive": true, "indisreplident": false,
+			"indkey": int2s(nums), "indcollation": colls, "indclass": zeros, "indoption": opts,
+		})
+	}
+	return rows, nil
+}
+
+func (c *Catalog) indexesViewRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	for _, t := range s.tables {
+		if t.HasPrimaryKey() {
+			rows = append(rows, row{"schemaname": fluss.DefaultDatabase, "tablename": t.Path.Table,
+				"indexname": pkName(t), "indexdef": indexDef(t, 0, false)})
+		}
+	}
+	return rows, nil
+}
+
+func (c *Catalog) constraintRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	for _, t := range s.tables {
+		if !t.HasPrimaryKey() {
+			continue
+		}
+		rows = append(rows, row{
+			"oid": pkConstraintOID(t.TableID), "conname": pkName(t), "connamespace": nsPublic, "contype": "p",
+			"condeferrable": false, "condeferred": false, "convalidated": true, "conrelid": RelationOID(t.TableID),
+			"contypid": 0, "conindid": pkIndexOID(t.TableID), "conparentid": 0, "confrelid": 0,
+			"confupdtype": " ", "confdeltype": " ", "confmatchtype": " ", "conislocal": true, "coninhcount": 0,
+			"connoinherit": true, "conkey": int2s(pkAttnums(t)),
+		})
+	}
+	return rows, nil
+}
+
+func (c *Catalog) descriptionRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	for _, t := range s.tables {
+		rel := RelationOID(t.TableID)
+		rows = append(rows, row{"objoid": rel, "classoid": classPgClass, "objsubid": 0, "description": tableComment(t)})
+		for i, col := range t.Descriptor.Schema.Columns {
+			if col.Comment != "" {
+				rows = append(rows, row{"objoid": rel, "classoid": classPgClass, "objsubid": i + 1, "description": col.Comment})
+			}
+		}
+	}
+	return rows, nil
+}
+
+func (c *Catalog) databaseRows() []row {
+	return []row{{
+		"oid": databaseOID, "datname": c.opts.Database, "datdba": ownerOID, "encoding": encodingUTF8,
+		"datlocprovider": "c", "datistemplate": false, "datallowconn": true, "datconnlimit": -1,
+		"datfrozenxid": 0, "datminmxid": 1, "dattablespace": tablespaceDef,
+		"datcollate": "C.UTF-8", "datctype": "C.UTF-8",
+	}}
+}
+
+func (c *Catalog) roleRows(prefix string) []row {
+	return []row{{
+		"oid": ownerOID, "rolname": c.opts.User, "rolsuper": true, "rolinherit": true, "rolcreaterole": true,
+		"rolcreatedb": true, "rolcanlogin": true, "rolreplication": true, "rolconnlimit": -1,
+		"rolpassword": "********", "rolbypassrls": true,
+	}}
+}
+
+func (c *Catalog) userRows() []row {
+	return []row{{
+		"usename": c.opts.User, "usesysid": ownerOID, "usecreatedb": true, "usesuper": true,
+		"userepl": true, "usebypassrls": true, "passwd": "********",
+	}}
+}
+
+// settingRows is a fixed list: the server's defaults, not the session's
+// current values (SET in a session does not show here).
+func (c *Catalog) settingRows() []row {
+	num := c.serverVersionNum()
+	type st struct{ name, setting, vartype, category, context string }
+	list := []st{
+		{"application_name", "", "string", "Reporting and Logging / What to Log", "user"},
+		{"block_size", "8192", "integer", "Preset Options", "internal"},
+		{"client_encoding", "UTF8", "string", "Client Connection Defaults / Locale and Formatting", "user"},
+		{"DateStyle", "ISO, MDY", "string", "Client Connection Defaults / Locale and Formatting", "user"},
+		{"default_transaction_isolation", "read committed", "enum", "Client Connection Defaults / Statement Behavior", "user"},
+		{"default_transaction_read_only", "off", "bool", "Client Connection Defaults / Statement Behavior", "user"},
+		{"extra_float_digits", "1", "integer", "Client Connection Defaults / Locale and Formatting", "user"},
+		{"in_hot_standby", "off", "bool", "Preset Options", "internal"},
+		{"integer_datetimes", "on", "bool", "Preset Options", "internal"},
+		{"IntervalStyle", "postgres", "enum", "Client Connection Defaults / Locale and Formatting", "user"},
+		{"is_superuser", "on", "bool", "Preset Options", "internal"},
+		{"lc_collate", "C.UTF-8", "string", "Preset Options", "internal"},
+		{"lc_ctype", "C.UTF-8", "string", "Preset Options", "internal"},
+		{"max_connections", "100", "integer", "Connections and Authentication / Connection Settings", "postmaster"},
+		{"max_identifier_length", "63", "integer", "Preset Options", "internal"},
+		{"max_index_keys", "32", "integer", "Preset Options", "internal"},
+		{"search_path", `"$user", public`, "string", "Client Connection Defaults / Statement Behavior", "user"},
+		{"server_encoding", "UTF8", "string", "Preset Options", "internal"},
+		{"server_version", c.opts.ServerVersion, "string", "Preset Options", "internal"},
+		{"server_version_num", strconv.Itoa(num), "integer", "Preset Options", "internal"},
+		{"standard_conforming_strings", "on", "bool", "Version and Platform Compatibility / Previous PostgreSQL Versions", "user"},
+		{"TimeZone", "UTC", "string", "Client Connection Defaults / Locale and Formatting", "user"},
+		{"transaction_isolation", "read committed", "string", "Client Connection Defaults / Statement Behavior", "user"},
+		{"transaction_read_only", "off", "bool", "Client Connection Defaults / Statement Behavior", "user"},
+	}
+	rows := make([]row, len(list))
+	for i, s := range list {
+		rows[i] = row{"name": s.name, "setting": s.setting, "category": s.category, "context": s.context,
+			"vartype": s.vartype, "source": "default", "boot_val": s.setting, "reset_val": s.setting,
+			"pending_restart": false, "short_desc": ""}
+	}
+	return rows
+}
+
+// serverVersionNum turns "15.8" into 150008.
+func (c *Catalog) serverVersionNum() int {
+	parts := strings.SplitN(c.opts.ServerVersion, ".", 3)
+	major, _ := strconv.Atoi(parts[0])
+	minor := 0
+	if len(parts) > 1 {
+		minor, _ = strconv.Atoi(parts[1])
+	}
+	return major*10000 + minor
+}
+
+func amRows() []row {
+	// PostgreSQL 15's access methods; sqlgate's tables are "heap" and its
+	// primary keys "btree", the others are listed because clients list them
+	return []row{
+		{"oid": amHeap, "amname": "heap", "amhandler": 3, "amtype": "t"},
+		{"oid": amBtree, "amname": "btree", "amhandler": 330, "amtype": "i"},
+		{"oid": 405, "amname": "hash", "amhandler": 331, "amtype": "i"},
+		{"oid": 783, "amname": "gist", "amhandler": 332, "amtype": "i"},
+		{"oid": 2742, "amname": "gin", "amhandler": 333, "amtype": "i"},
+		{"oid": 4000, "amname": "spgist", "amhandler": 334, "amtype": "i"},
+		{"oid": 3580, "amname": "brin", "amhandler": 335, "amtype": "i"},
+	}
+}
+
+// procInfo is one overload of a library function, as pg_proc shows it.
+type procInfo struct {
+	oid     uint32
+	name    string
+	args    []any
+	ret     uint32
+	nargs   int
+	varArgs bool
+}
+
+// functionProcs lists exec/functions' overloads; the OIDs follow the
+// sorted order of names, so they are stable for a given build.
+func functionProcs() []procInfo {
+	var out []procInfo
+	next := uint32(procOIDBase)
+	for _, name := range functions.Names() {
+		if strings.HasPrefix(name, "__") {
+			continue
+		}
+		for _, f := range functions.Lookup(name) {
+			args := make([]any, len(f.Args))
+			for i, a := range f.Args {
+				oid, _, _ := pgtypes.OIDOf(a)
+				if a.Kind == types.Unknown { // a polymorphic "any" argument
+					oid = 2276
+				}
+				args[i] = oid
+			}
+			ret, _, _ := pgtypes.OIDOf(f.Ret)
+			out = append(out, procInfo{oid: next, name: name, args: args, ret: ret, nargs: len(f.Args), varArgs: f.Variadic})
+			next++
+		}
+	}
+	return out
+}
+
+func (c *Catalog) procRows() []row {
+	rows := make([]row, len(c.procs))
+	for i, p := range c.procs {
+		variadic := 0
+		if p.varArgs && len(p.args) > 0 {
+			variadic = int(p.args[len(p.args)-1].(uint32))
+		}
+		rows[i] = row{
+			"oid": p.oid, "proname": p.name, "pronamespace": nsPgCatalog, "proowner": ownerOID,
+			"prolang": langInternal, "procost": 1.0, "prorows": 0.0, "provariadic": variadic,
+			"prosupport": 0, "prokind": "f", "prosecdef": false, "proleakproof": false,
+			"proisstrict": true, "proretset": false, "provolatile": "i", "proparallel": "s",
+			"pronargs": p.nargs, "pronargdefaults": 0, "prorettype": p.ret, "proargtypes": p.args,
+			"prosrc": p.name,
+		}
+	}
+	return rows
+}
+
+func (c *Catalog) tablesViewRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	for _, t := range s.tables {
+		rows = append(rows, row{"schemaname": fluss.DefaultDatabase, "tablename": t.Path.Table,
+			"tableowner": c.opts.User, "hasindexes": t.HasPrimaryKey(), "hasrules": false,
+			"hastriggers": false, "rowsecurity": false})
+	}
+	for i := range relationSpecs {
+		sp := &relationSpecs[i]
+		if sp.kind == 'r' {
+			rows = append(rows, row{"schemaname": sp.schema, "tablename": sp.name, "tableowner": c.opts.User,
+				"hasindexes": false, "hasrules": false, "hastriggers": false, "rowsecurity": false})
+		}
+	}
+	return rows, nil
+}
+
+// statTableRows reports no activity: sqlgate keeps no access statistics,
+// and n_live_tup is 0 rather than a count (counting would scan every table).
+func (c *Catalog) statTableRows(_ context.Context, s *snapshot) ([]row, error) {
+	var rows []row
+	for _, t := range s.tables {
+		r := row{"relid": RelationOID(t.TableID), "schemaname": fluss.DefaultDatabase, "relname": t.Path.Table}
+		for _, n := range []string{"seq_scan", "seq_tup_read", "n_tup_ins", "n_tup_upd", "n_tup_del",
+			"n_tup_hot_upd", "n_live_tup", "n_dead_tup", "n_mod_since_analyze", "n_ins_since_vacuum",
+			"vacuum_count", "autovacuum_count", "analyze_count", "autoanalyze_count"} {
+			r[n] = 0
+		}
+		if t.HasPrimaryKey() {
+			r["idx_scan"], r["idx_tup_fetch"] = 0, 0
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+func extensionRows() []row {
+	return []row{{"oid": 13535, "extname": "plpgsql", "extowner": ownerOID, "extnamespace": nsPgCatalog,
+		"extrelocatable": false, "extversion": "1.0"}}
+}
+
+func collationRows() []row {
+	mk := func(oid uint32, name, provider string, collate any) row {
+		return row{"oid": oid, "collname": name, "collnamespace": nsPgCatalog, "collowner": ownerOID,
+			"collprovider": provider, "collisdeterministic": true, "collencoding": -1,
+			"collcollate": collate, "collctype": collate}
+	}
+	return []row{mk(collDefault, "default", "d", nil), mk(collC, "C", "c", "C"), mk(collPOSIX, "POSIX", "c", "POSIX")}
+}
+
+func languageRows() []row {
+	mk := func(oid uint32, name string, pl, trusted bool) row {
+		return row{"oid": oid, "lanname": name, "lanowner": ownerOID, "lanispl": pl, "lanpltrusted": trusted,
+			"lanplcallfoid": 0, "laninline": 0, "lanvalidator": 0}
+	}
+	return []row{mk(langInternal, "internal", false, false), mk(13, "c", false, false), mk(14, "sql", false, true)}
+}
+
+func tablespaceRows() []row {
+	return []row{
+		{"oid": tablespaceDef, "spcname": "pg_default", "spcowner": ownerOID},
+		{"oid": tablespaceGlobal, "spcname": "pg_global", "spcowner": ownerOID},
+	}
+}

@@ -474,9 +474,6 @@ func (b *binder) castTo(e Expr, t types.T) Expr {
 	if et.Nullable().Equal(t.Nullable()) {
 		return e
 	}
-	if et.Kind == types.Decimal && t.Kind == types.Decimal && t.Precision == 0 && et.Scale == t.Scale && et.Precision != 0 {
-		return e // same scale: the physical value is the same
-	}
 	if c, ok := e.(*Const); ok && c.Value == nil {
 		return &Const{T: t.Nullable()}
 	}

@@ -141,9 +141,11 @@ func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Arr
 	m := r.values.Len()
 	out := newBoolBuilder(ec.Mem, n, true)
 	var li, lj int
-	cmpAt, err := rowComparator(x, r.values, func(int) (int, int) { return li, lj })
-	if err != nil && m > 0 {
-		return nil, err
+	var cmpAt func(int) int
+	if m > 0 { // an empty result has no typed column to compare with
+		if cmpAt, err = rowComparator(x, r.values, func(int) (int, int) { return li, lj }); err != nil {
+			return nil, err
+		}
 	}
 	for i := 0; i < n; i++ {
 		// ANY: true if some comparison is true, else NULL if some is NULL,

@@ -254,6 +254,11 @@ func projectionPushdown(n binder.Node) binder.Node {
 	if len(proj) == len(leaf.Columns()) {
 		return n
 	}
+	if len(proj) == 0 {
+		// Nothing is read (SELECT 1 FROM t): decode one column anyway,
+		// which carries the row count.
+		proj = []int{0}
+	}
 	remap := map[int]int{}
 	cols := make([]binder.Column, len(proj))
 	for newIdx, old := range proj {

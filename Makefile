@@ -6,7 +6,7 @@ LISTEN    ?= 127.0.0.1:5433
 DATA      ?= ./sqlgate-data
 FUZZTIME  ?= 10m
 
-.PHONY: all build run test test-go test-slt vet fuzz soak bench bench-go clean
+.PHONY: all build run test deps test-go test-slt vet fuzz soak bench bench-go clean
 
 all: build
 
@@ -19,7 +19,12 @@ run: build
 
 # Every test: vet, the Go tests (unit, wire, crash and end-to-end, with the
 # race detector) and the sqllogictest suites through the CLI.
-test: vet test-go test-slt
+test: deps vet test-go test-slt
+
+# Installs what the tests need beyond Go (PostgreSQL 15, psql, the drivers);
+# only what is missing.
+deps:
+	./scripts/install-test-deps.sh
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)

@@ -868,6 +868,14 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out[:s], b.it)
 				k += 2
 				continue
+			case w == "OFFSET" && !r.limitBefore(out):
+				// OFFSET without LIMIT: TiDB requires LIMIT first, so add a
+				// limit no table reaches (PostgreSQL's LIMIT ALL).
+				b := newComposite(r.leadOf(t))
+				b.add("LIMIT 9223372036854775807 OFFSET", t.start)
+				out = append(out, b.it)
+				k++
+				continue
 			case w == "DISTINCT" && k+2 < j && r.toks[k+1].is(r.src, "ON") && r.toks[k+2].isPunct(r.src, "(") &&
 				len(out) > 0 && !out[len(out)-1].composite && out[len(out)-1].tok.is(r.src, "SELECT"):
 				// SELECT DISTINCT ON (e, ...) list -> SELECT __pg_distinct_on(e, ...), list:
@@ -1099,4 +1107,25 @@ func mapOffset(segs []segment, rw int, endOrig int) int {
 		return s.orig + (rw - s.rw)
 	}
 	return s.orig
+}
+
+// limitBefore reports whether a LIMIT stands earlier in the same query
+// level as the end of out (not inside parentheses, not in an enclosing query).
+func (r *rewriter) limitBefore(out []item) bool {
+	depth := 0
+	for i := len(out) - 1; i >= 0; i-- {
+		it := out[i]
+		switch {
+		case r.itemIs(it, ")"):
+			depth++
+		case r.itemIs(it, "("):
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth == 0 && !it.composite && it.tok.is(r.src, "LIMIT"):
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what `make test` needs beyond Go, only what is missing: PostgreSQL
+# 15 (the oracle) and psql, the drivers of tests/clients (pgJDBC with a JDK to
+# compile its test program, psycopg2, node-postgres). Debian packages need
+# root (or sudo); npm packages go to tests/clients/node/node_modules.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export DEBIAN_FRONTEND=noninteractive
+need=()
+command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
+[ -x /usr/lib/postgresql/15/bin/postgres ] || need+=(postgresql-15)
+[ -f /usr/share/java/postgresql.jar ] || need+=(libpostgresql-jdbc-java)
+command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
+{ [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import psycopg2' >/dev/null 2>&1; } || need+=(python3-psycopg2)
+command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing Debian packages: ${need[*]}"
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if [ ! -f tests/clients/node/node_modules/pg/package.json ]; then
+  (cd tests/clients/node && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi

@@ -36,13 +36,18 @@ test-go:
 test-slt: build
 	./$(BIN) slt tests/sqllogic/*.slt
 
-# Long fuzzing runs (each target for $(FUZZTIME)).
+# Long fuzzing runs (each target for $(FUZZTIME)); `make test` runs their seeds.
 fuzz:
-	$(GO) test ./sql -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./sql -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./pgwire/pgtypes -run '^$$' -fuzz '^FuzzDecodeParam$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./pgwire -run '^$$' -fuzz '^FuzzClientMessages$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./tests/reliability -run '^$$' -fuzz '^FuzzPipeline$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./fluss/format -run '^$$' -fuzz '^FuzzDecodeBatch$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./fluss/format -run '^$$' -fuzz '^FuzzDecodeRow$$' -fuzztime $(FUZZTIME)
 
-# Long crash and soak runs.
+# Long crash and load runs.
 soak:
-	SQLGATE_CRASH_ROUNDS=200 $(GO) test -timeout 60m -run Crash ./...
+	SQLGATE_CRASH_ROUNDS=200 SQLGATE_LOAD_SECONDS=120 $(GO) test -timeout 60m -run 'Crash|Load' ./...
 
 # Benchmarks: sqlgate, PostgreSQL 15 and DuckDB side by side (bench/, its own
 # module because DuckDB needs cgo). Prints a table, writes bench/results/*.json;

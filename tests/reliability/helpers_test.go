@@ -1,0 +1,174 @@
+package reliability
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// envInt reads a positive integer from the environment, def when unset.
+func envInt(t *testing.T, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		t.Fatalf("%s=%q: want a positive integer", name, v)
+	}
+	return n
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// binaryCache builds cmd/sqlgate once per test binary run.
+type binaryCache struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+func (b *binaryCache) get(t *testing.T) string {
+	t.Helper()
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "sqlgate-reliability-bin-*")
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(dir, "sqlgate")
+		out, err := exec.Command("go", "build", "-o", b.path, "github.com/sqlgate/sqlgate/cmd/sqlgate").CombinedOutput()
+		if err != nil {
+			b.err = errors.New("go build: " + string(out))
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+// process is a `sqlgate serve` child process.
+type process struct {
+	cmd    *exec.Cmd
+	port   int
+	exited chan struct{}
+}
+
+// startProcess runs `sqlgate serve` on dir on a free port and waits for its
+// ready line. The process is killed at the end of the test if still running.
+func startProcess(t *testing.T, bin, dir string) *process {
+	t.Helper()
+	port := freePort(t)
+	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--data", dir)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &lockedWriter{w: &stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &process{cmd: cmd, port: port, exited: make(chan struct{})}
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		signalled := false
+		for sc.Scan() {
+			if !signalled && strings.Contains(sc.Text(), "listening on") {
+				close(ready)
+				signalled = true
+			}
+		}
+		io.Copy(io.Discard, stdout)
+	}()
+	go func() { cmd.Wait(); close(p.exited) }()
+	t.Cleanup(func() { p.kill() })
+	select {
+	case <-ready:
+	case <-p.exited:
+		t.Fatalf("sqlgate exited before its ready line; stderr:\n%s", cmd.Stderr.(*lockedWriter).String())
+	case <-time.After(60 * time.Second):
+		t.Fatalf("sqlgate did not print its ready line; stderr:\n%s", cmd.Stderr.(*lockedWriter).String())
+	}
+	return p
+}
+
+// kill sends SIGKILL and waits for the process to be gone.
+func (p *process) kill() {
+	p.cmd.Process.Kill()
+	<-p.exited
+}
+
+func (p *process) connString() string {
+	return "postgres://sqlgate@127.0.0.1:" + strconv.Itoa(p.port) + "/sqlgate?sslmode=disable&connect_timeout=10"
+}
+
+// lockedWriter collects a child's stderr safely.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *strings.Builder
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.String()
+}
+
+func connect(t *testing.T, connString string) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, connString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+func mustExec(t *testing.T, conn *pgx.Conn, sql string, args ...any) {
+	t.Helper()
+	if _, err := conn.Exec(context.Background(), sql, args...); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// sqlState is err's SQLSTATE, "" when err is not a server error.
+func sqlState(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}

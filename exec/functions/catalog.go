@@ -106,40 +106,7 @@ func sessionOf(ctx context.Context) Session {
 // rowValue reads row i of a catalog function's argument as a Go value:
 // string, int64 (every integer kind and oid), bool, float64, []any (lists),
 // nil for NULL.
-func rowValue(a arrow.Array, i int) any {
-	if a.IsNull(i) {
-		return nil
-	}
-	switch x := a.(type) {
-	case *array.String:
-		return x.Value(i)
-	case *array.Boolean:
-		return x.Value(i)
-	case *array.Int8:
-		return int64(x.Value(i))
-	case *array.Int16:
-		return int64(x.Value(i))
-	case *array.Int32:
-		return int64(x.Value(i))
-	case *array.Int64:
-		return x.Value(i)
-	case *array.Uint32:
-		return int64(x.Value(i))
-	case *array.Float32:
-		return float64(x.Value(i))
-	case *array.Float64:
-		return x.Value(i)
-	case *array.List:
-		start, end := x.ValueOffsets(i)
-		vals := x.ListValues()
-		out := make([]any, 0, end-start)
-		for k := start; k < end; k++ {
-			out = append(out, rowValue(vals, int(k)))
-		}
-		return out
-	}
-	return physicalValue(a, i)
-}
+func rowValue(a arrow.Array, i int) any { return types.ValueAt(a, i) }
 
 // rowFunc is the kernel of a catalog function: body sees each row's
 // arguments as rowValue gives them and returns the result (nil = NULL) as

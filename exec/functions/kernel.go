@@ -2,7 +2,6 @@ package functions
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -155,39 +154,7 @@ func rowKernel(ret types.T, strict bool, prepare func(args []arrow.Array) (func(
 }
 
 // appendValue appends a Go value (nil = NULL) to a builder of its type.
-func appendValue(b array.Builder, v any) error {
-	if v == nil {
-		b.AppendNull()
-		return nil
-	}
-	switch x := b.(type) {
-	case *array.BooleanBuilder:
-		x.Append(v.(bool))
-	case *array.Int16Builder:
-		x.Append(int16(v.(int64)))
-	case *array.Int32Builder:
-		x.Append(int32(v.(int64)))
-	case *array.Int64Builder:
-		x.Append(v.(int64))
-	case *array.Float32Builder:
-		x.Append(float32(v.(float64)))
-	case *array.Float64Builder:
-		x.Append(v.(float64))
-	case *array.Decimal128Builder:
-		x.Append(v.(decimal128.Num))
-	case *array.StringBuilder:
-		x.Append(v.(string))
-	case *array.Date32Builder:
-		x.Append(arrow.Date32(v.(int32)))
-	case *array.TimestampBuilder:
-		x.Append(arrow.Timestamp(v.(int64)))
-	case *array.MonthDayNanoIntervalBuilder:
-		x.Append(v.(arrow.MonthDayNanoInterval))
-	default:
-		return sqlerr.New(sqlerr.InternalError, "cannot append %T to %s", v, fmt.Sprint(b.Type()))
-	}
-	return nil
-}
+func appendValue(b array.Builder, v any) error { return types.AppendValue(b, v) }
 
 // decimalFromBig converts an unscaled value to decimal128, 22003 when it
 // does not fit 38 digits.

@@ -586,43 +586,4 @@ func outputText(a arrow.Array, i int, t types.T) string {
 }
 
 // physicalValue returns row i of a as types/value.go's physical value.
-func physicalValue(a arrow.Array, i int) any {
-	if a.IsNull(i) {
-		return nil
-	}
-	switch x := a.(type) {
-	case *array.Boolean:
-		return x.Value(i)
-	case *array.Int8:
-		return int64(x.Value(i))
-	case *array.Int16:
-		return int64(x.Value(i))
-	case *array.Int32:
-		return int64(x.Value(i))
-	case *array.Int64:
-		return x.Value(i)
-	case *array.Uint32:
-		return int64(x.Value(i))
-	case *array.Float32:
-		return float64(x.Value(i))
-	case *array.Float64:
-		return x.Value(i)
-	case *array.Decimal128:
-		return x.Value(i)
-	case *array.String:
-		return x.Value(i)
-	case *array.Binary:
-		return x.Value(i)
-	case *array.FixedSizeBinary:
-		return x.Value(i)
-	case *array.Date32:
-		return int32(x.Value(i))
-	case *array.Time32:
-		return int64(x.Value(i))
-	case *array.Time64:
-		return int64(x.Value(i))
-	case *array.Timestamp:
-		return int64(x.Value(i))
-	}
-	return nil
-}
+func physicalValue(a arrow.Array, i int) any { return types.ValueAt(a, i) }

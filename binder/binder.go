@@ -109,6 +109,14 @@ func (b *binder) finishParams(n Node) Node {
 
 // visitExprs calls fn on every expression held by n and its inputs.
 func visitExprs(n Node, fn func(Expr)) {
+	nodeExprs(n, fn)
+	for _, c := range n.Children() {
+		visitExprs(c, fn)
+	}
+}
+
+// nodeExprs calls fn on the expressions n itself holds (not its inputs').
+func nodeExprs(n Node, fn func(Expr)) {
 	switch x := n.(type) {
 	case *Values:
 		for _, r := range x.Rows {
@@ -159,9 +167,6 @@ func visitExprs(n Node, fn func(Expr)) {
 		if x.Offset != nil {
 			fn(x.Offset)
 		}
-	}
-	for _, c := range n.Children() {
-		visitExprs(c, fn)
 	}
 }
 

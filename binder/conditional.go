@@ -78,15 +78,21 @@ func (b *binder) bindCase(s *scope, n *ast.CaseExpr) (Expr, error) {
 		}
 		results = append(results, e)
 	}
+	// PostgreSQL resolves a CASE's type with the ELSE result first, then
+	// the THEN results in order (transformCaseExpr).
+	if n.ElseClause != nil {
+		results = append(results[len(results)-1:], results[:len(results)-1]...)
+	}
 	unified, t, err := b.unify(n, "CASE", results)
 	if err != nil {
 		return nil, err
 	}
+	if n.ElseClause != nil {
+		out.Else = unified[0]
+		unified = unified[1:]
+	}
 	for i := range out.Whens {
 		out.Whens[i].Result = unified[i]
-	}
-	if n.ElseClause != nil {
-		out.Else = unified[len(unified)-1]
 	}
 	out.T = t
 	return out, nil
@@ -120,9 +126,13 @@ func (b *binder) unify(n ast.Node, what string, es []Expr) ([]Expr, types.T, err
 		t = types.Int16Type
 	}
 	out := make([]Expr, len(es))
+	litT := t
+	if litT.Kind == types.String {
+		litT.Length = 0 // an unknown literal is text, whatever the varchar limit
+	}
 	for i, e := range es {
 		if isUnknown(e.Type()) {
-			x, err := b.coerceUnknown(n, e, t)
+			x, err := b.coerceUnknown(n, e, litT)
 			if err != nil {
 				return nil, t, err
 			}

@@ -355,7 +355,8 @@ func isUnknown(t types.T) bool { return t.Kind == types.Unknown || t.Kind == typ
 // operandType is the type an unknown operand takes next to t.
 func operandType(t types.T) types.T {
 	t = t.Nullable()
-	if t.Kind == types.Char {
+	if t.IsString() {
+		// compared as text: a literal longer than a varchar(n) is just unequal
 		return types.StringType
 	}
 	return t
@@ -400,6 +401,9 @@ func decimalResultType(op Op, l, r types.T) (types.T, error) {
 // wider of two numeric kinds (int < numeric < float), or text for text/char.
 func commonType(a, b types.T) (types.T, bool) {
 	a, b = a.Nullable(), b.Nullable()
+	if a.Equal(b) {
+		return a, true // e.g. two varchar(20) stay varchar(20)
+	}
 	if a.Kind == types.Null {
 		return b, true
 	}
@@ -438,10 +442,13 @@ func commonType(a, b types.T) (types.T, bool) {
 		return types.StringType, true
 	}
 	if a.IsString() && b.IsString() {
-		if a.Kind == types.Char && b.Kind == types.Char {
-			return a, true
+		// PostgreSQL's select_common_type keeps the first of two string
+		// types that convert to each other implicitly (varchar then text
+		// is varchar); a length limit only survives when both agree.
+		if a.Kind == types.String && a.Length != 0 && a.Length != b.Length {
+			a.Length = -1 // varchar without a limit, see types.T.Length
 		}
-		return types.StringType, true
+		return a, true
 	}
 	if (a.Kind == types.Timestamp || a.Kind == types.TimestampTZ) && (b.Kind == types.Timestamp || b.Kind == types.TimestampTZ) {
 		p := max(a.Precision, b.Precision)

@@ -112,7 +112,15 @@ func exprKey(e Expr) string {
 			fmt.Fprintf(&sb, "const(%T %v):%s", x.Value, x.Value, x.T)
 			return
 		case *Subquery:
-			fmt.Fprintf(&sb, "subquery%p", x)
+			// Two bindings of the same subquery text are the same value.
+			fmt.Fprintf(&sb, "subquery%d(%s;", x.Mode, planKey(x.Plan))
+			for _, o := range x.Outer {
+				sb.WriteString(exprKey(o) + ",")
+			}
+			if x.X != nil {
+				sb.WriteString(x.Op.String() + exprKey(x.X))
+			}
+			sb.WriteString(")")
 			return
 		}
 		fmt.Fprintf(&sb, "%T:%s(", e, e.Type())
@@ -167,4 +175,19 @@ func (b *binder) bindLimit(input Node, l *ast.Limit) (Node, error) {
 		}
 	}
 	return lim, nil
+}
+
+// planKey renders a plan's shape and expressions, to compare subqueries.
+func planKey(n Node) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%T(", n)
+	if sc, ok := n.(*Scan); ok {
+		fmt.Fprintf(&sb, "table%d:%v", sc.Table.TableID, sc.Changelog)
+	}
+	nodeExprs(n, func(e Expr) { sb.WriteString(exprKey(e) + ";") })
+	for _, c := range n.Children() {
+		sb.WriteString(planKey(c))
+	}
+	sb.WriteString(")")
+	return sb.String()
 }

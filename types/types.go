@@ -55,7 +55,8 @@ type T struct {
 	Precision int
 	// Scale is DECIMAL's scale.
 	Scale int
-	// Length is CHAR(n)'s and BINARY(n)'s length; VARCHAR(n)'s limit for String (0 = none).
+	// Length is CHAR(n)'s and BINARY(n)'s length; for String, VARCHAR(n)'s
+	// limit, 0 for text, -1 for varchar without a limit.
 	Length int
 	// Elem is the element type of an ARRAY and the value type of a MAP.
 	Elem *T

@@ -96,6 +96,9 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 	case types.Char:
 		return OIDBPChar, int32(t.Length) + 4, -1
 	case types.String:
+		if t.Length < 0 { // varchar without a limit
+			return OIDVarchar, -1, -1
+		}
 		if t.Length > 0 {
 			return OIDVarchar, int32(t.Length) + 4, -1
 		}

@@ -299,31 +299,6 @@ func KnownBugs() []KnownBug {
 				})
 			},
 		},
-		{
-			// sqlgate types the result text (25); PostgreSQL varchar (1043).
-			// The same for UNION ALL of varchar and text.
-			Name:  "CASE/COALESCE/NULLIF/UNION over varchar yields text",
-			Repro: "SELECT CASE WHEN a.f THEN a.v WHEN true THEN a.v END FROM t1 a",
-			Matches: func(q *Query, sg, pg Outcome) bool {
-				if sg.Err != nil || pg.Err != nil || equalOIDs(sg.OIDs, pg.OIDs) {
-					return false
-				}
-				if q.SetOp != "" {
-					return true
-				}
-				return q.anyExpr(func(e *Expr) bool {
-					if e.Kind != KCase && e.Kind != KCoalesce && e.Kind != KNullif {
-						return false
-					}
-					for _, a := range e.Args {
-						if a.Type == Varchar {
-							return true
-						}
-					}
-					return false
-				})
-			},
-		},
 	}
 }
 

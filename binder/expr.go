@@ -213,36 +213,38 @@ func MapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 			}
 			c.X = in
 		}
-		c.Outer = make([]Expr, len(x.Outer))
-		for i, o := range x.Outer {
-			y, err := fn(o)
-			if err != nil {
-				return nil, err
-			}
-			c.Outer[i] = y
+		var err error
+		if c.Outer, err = mapAll(x.Outer, fn); err != nil {
+			return nil, err
 		}
 		return &c, nil
 	case *FuncCall:
 		c := *x
-		c.Args = make([]Expr, len(x.Args))
-		for i, a := range x.Args {
-			y, err := fn(a)
-			if err != nil {
-				return nil, err
-			}
-			c.Args[i] = y
+		var err error
+		if c.Args, err = mapAll(x.Args, fn); err != nil {
+			return nil, err
 		}
 		return &c, nil
 	case *Coalesce:
-		c := &Coalesce{T: x.T}
-		for _, a := range x.Args {
-			y, err := fn(a)
-			if err != nil {
-				return nil, err
-			}
-			c.Args = append(c.Args, y)
+		c := *x
+		var err error
+		if c.Args, err = mapAll(x.Args, fn); err != nil {
+			return nil, err
 		}
-		return c, nil
+		return &c, nil
 	}
 	return e, nil
+}
+
+// mapAll applies fn to each expression of a list, into a new list.
+func mapAll(es []Expr, fn func(Expr) (Expr, error)) ([]Expr, error) {
+	out := make([]Expr, len(es))
+	for i, e := range es {
+		y, err := fn(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = y
+	}
+	return out, nil
 }

@@ -178,5 +178,10 @@ func (b *binder) bindConditionalFunc(s *scope, n *ast.FuncCallExpr) (Expr, bool,
 		return nil, true, err
 	}
 	a := b.resolveUnknown(args[0], eq.(*BinaryOp).L.Type())
+	if t := a.Type(); t.Kind == types.String && t.Length != 0 {
+		// PostgreSQL's NULLIF has the type of its = operator's left input:
+		// varchar compares as text, so NULLIF(varchar, ...) is text.
+		a = &Cast{X: a, T: types.StringType}
+	}
 	return &Case{Whens: []When{{Cond: eq, Result: &Const{T: a.Type().Nullable()}}}, Else: a, T: a.Type().Nullable()}, true, nil
 }

@@ -201,6 +201,16 @@ func foldConstant(e exec.Expr) exec.Expr {
 	if !isConstant(e) {
 		return e
 	}
+	if c, ok := e.(*exec.CastExpr); ok {
+		// the common case (a literal brought to a column's type) without
+		// building Arrow arrays
+		if k, ok := c.X.(*exec.ConstExpr); ok {
+			if v, err := exec.CastValue(k.Value, k.T, c.T); err == nil {
+				return &exec.ConstExpr{Value: v, T: c.T}
+			}
+			return e
+		}
+	}
 	v, err := exec.EvalScalar(&exec.EvalContext{Ctx: context.Background(), Mem: memory.DefaultAllocator}, e)
 	if err != nil {
 		return e

@@ -43,6 +43,15 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 
 // CastValue converts one physical value between types.
 func CastValue(v any, from, to types.T) (any, error) {
+	out, err := castValue(v, from, to)
+	if f, ok := out.(float64); ok && err == nil && to.Kind == types.Float32 {
+		// a real holds only float32 precision, wherever the value came from
+		out = float64(float32(f))
+	}
+	return out, err
+}
+
+func castValue(v any, from, to types.T) (any, error) {
 	if v == nil {
 		return nil, nil
 	}

@@ -16,12 +16,13 @@ import (
 func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(ast.ExprNode) (Expr, error), distinct bool) ([]SortKey, error) {
 	var keys []SortKey
 	for _, item := range ob.Items {
-		idx, err := b.orderKeyColumn(proj, item.Expr)
+		expr, nullsFirst := unwrapNulls(item.Expr, item.Desc)
+		idx, err := b.orderKeyColumn(proj, expr)
 		if err != nil {
 			return nil, err
 		}
 		if idx < 0 {
-			e, err := bindOut(item.Expr)
+			e, err := bindOut(expr)
 			if err != nil {
 				return nil, err
 			}
@@ -34,7 +35,7 @@ func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(
 			}
 			if idx < 0 {
 				if distinct {
-					return nil, b.errAt(item.Expr, sqlerr.New(sqlerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"))
+					return nil, b.errAt(expr, sqlerr.New(sqlerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"))
 				}
 				proj.Exprs = append(proj.Exprs, e)
 				proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: e.Type().Nullable()})
@@ -45,10 +46,7 @@ func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(
 		if c.T.IsNested() {
 			return nil, b.errAt(item.Expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()))
 		}
-		// PostgreSQL: NULLs sort as larger than every value, so they come
-		// last ascending and first descending unless NULLS FIRST/LAST says.
-		// (TiDB's ByItem.NullOrder only says no ASC/DESC was written.)
-		keys = append(keys, SortKey{Expr: &ColumnRef{Index: idx, Name: c.Name, T: c.T}, Desc: item.Desc, NullsFirst: item.Desc})
+		keys = append(keys, SortKey{Expr: &ColumnRef{Index: idx, Name: c.Name, T: c.T}, Desc: item.Desc, NullsFirst: nullsFirst})
 	}
 	return keys, nil
 }
@@ -190,4 +188,17 @@ func planKey(n Node) string {
 	}
 	sb.WriteString(")")
 	return sb.String()
+}
+
+// unwrapNulls reads the __pg_nulls(e, 'first'|'last') marker the rewrite
+// makes of e NULLS FIRST|LAST. Without one, PostgreSQL's default applies:
+// NULLs sort as larger than every value, so they come last ascending and
+// first descending. (TiDB's ByItem.NullOrder only says no ASC/DESC was
+// written.)
+func unwrapNulls(e ast.ExprNode, desc bool) (ast.ExprNode, bool) {
+	f, ok := e.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "__pg_nulls" || len(f.Args) != 2 {
+		return e, desc
+	}
+	return f.Args[0], literalString(f.Args[1]) == "first"
 }

@@ -164,15 +164,16 @@ func (b *binder) bindSetOpOrder(n Node, ob *ast.OrderByClause) (Node, error) {
 	}
 	s := &Sort{Input: n}
 	for _, item := range ob.Items {
-		idx, err := b.orderKeyColumn(proj, item.Expr)
+		expr, nullsFirst := unwrapNulls(item.Expr, item.Desc)
+		idx, err := b.orderKeyColumn(proj, expr)
 		if err != nil {
 			return nil, err
 		}
 		if idx < 0 {
-			return nil, b.errAt(item.Expr, sqlerr.New(sqlerr.FeatureNotSupported, "ORDER BY on a UNION/INTERSECT/EXCEPT result is only supported on result columns"))
+			return nil, b.errAt(expr, sqlerr.New(sqlerr.FeatureNotSupported, "ORDER BY on a UNION/INTERSECT/EXCEPT result is only supported on result columns"))
 		}
 		c := cols[idx]
-		s.Keys = append(s.Keys, SortKey{Expr: &ColumnRef{Index: idx, Name: c.Name, T: c.T}, Desc: item.Desc, NullsFirst: item.Desc})
+		s.Keys = append(s.Keys, SortKey{Expr: &ColumnRef{Index: idx, Name: c.Name, T: c.T}, Desc: item.Desc, NullsFirst: nullsFirst})
 	}
 	return s, nil
 }

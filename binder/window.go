@@ -133,11 +133,12 @@ func (b *binder) bindWindowCall(n *ast.WindowFuncExpr) (Expr, error) {
 	}
 	if n.Spec.OrderBy != nil {
 		for _, item := range n.Spec.OrderBy.Items {
-			e, err := st.bind(item.Expr)
+			expr, nullsFirst := unwrapNulls(item.Expr, item.Desc)
+			e, err := st.bind(expr)
 			if err != nil {
 				return nil, err
 			}
-			call.Order = append(call.Order, SortKey{Expr: b.resolveUnknown(e, types.StringType), Desc: item.Desc, NullsFirst: item.Desc})
+			call.Order = append(call.Order, SortKey{Expr: b.resolveUnknown(e, types.StringType), Desc: item.Desc, NullsFirst: nullsFirst})
 		}
 	}
 	if f := n.Spec.Frame; f != nil {

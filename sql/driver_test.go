@@ -21,7 +21,7 @@ func TestDriverStatements(t *testing.T) {
 		{"DELETE FROM t WHERE id = $1", "delete from t where id = ?", []int{1}},
 		{"SELECT t.key FROM kv t", "select t.key from kv t", nil},
 		{"SELECT a FROM t WHERE a IN (SELECT b FROM u WHERE u.c = $1)", "select a from t where a in (select b from u where u.c = ?)", []int{1}},
-		{"SELECT a FROM t ORDER BY $1 NULLS FIRST", "select a from t order by (?) is null desc, ?", []int{1, 1}},
+		{"SELECT a FROM t ORDER BY $1 NULLS FIRST", "select a from t order by __pg_nulls(?, 'first')", []int{1}},
 	}
 	p := NewParser()
 	for _, tc := range tests {

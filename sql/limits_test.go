@@ -36,13 +36,13 @@ func TestPathologicalInputsStayFast(t *testing.T) {
 			t.Errorf("Parse(%.40q...): non-SQLSTATE error %v", in, err)
 		}
 	}
-	// nested NULLS FIRST doubles the text at every level: bounded.
+	// nested NULLS FIRST rewrites each level once (no copy of the key):
+	// the text grows linearly and parses.
 	q := "a"
 	for range 40 {
 		q = "(SELECT x FROM t ORDER BY " + q + " NULLS FIRST)"
 	}
-	_, err := p.Parse("SELECT " + q)
-	if e := sqlerr.As(err); e == nil || e.Code != sqlerr.ProgramLimitExceeded {
-		t.Errorf("nested NULLS FIRST: %v, want 54000", err)
+	if _, err := p.Parse("SELECT " + q); err != nil {
+		t.Errorf("nested NULLS FIRST: %v", err)
 	}
 }

@@ -72,16 +72,10 @@ type rewriter struct {
 	// match[i] is the index of the token closing the bracket at i (-1 if
 	// none), computed on first use.
 	match []int
-	// copied counts bytes the NULLS FIRST/LAST rewrite duplicated; nested
-	// duplication could otherwise grow the text exponentially.
-	copied int
 }
 
 // maxNumberLiteral is the longest numeric constant handed to TiDB as is.
 const maxNumberLiteral = 60
-
-// maxCopied bounds rewrite growth beyond the input's own length.
-const maxCopied = 1 << 16
 
 func (r *rewriter) errNear(i int) error {
 	if i >= len(r.toks) {
@@ -830,15 +824,14 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				k = m + 1
 				continue
 			case w == "NULLS" && k+1 < j && (r.toks[k+1].is(r.src, "FIRST") || r.toks[k+1].is(r.src, "LAST")):
-				// e [ASC|DESC] NULLS FIRST -> (e) IS NULL DESC, e [ASC|DESC]
-				// (LAST: ASC). TiDB has no NULLS clause; false sorts before
-				// true, so the extra key groups the NULLs where asked and the
-				// original key orders the rest.
+				// e [ASC|DESC] NULLS FIRST -> __pg_nulls(e, 'first') [ASC|DESC]:
+				// TiDB has no NULLS clause; the binder reads the marker (so that
+				// an ORDER BY position or alias inside it still resolves).
 				end := len(out)
-				dir := ""
+				var dirItem *item
 				if end > 0 && !out[end-1].composite {
 					if d := out[end-1].tok.word(r.src); d == "ASC" || d == "DESC" {
-						dir = strings.ToLower(d)
+						dirItem = &out[end-1]
 						end--
 					}
 				}
@@ -846,26 +839,20 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				if s >= end {
 					return nil, r.errNear(k)
 				}
-				nullsDir := "desc"
+				which := "'first'"
 				if r.toks[k+1].is(r.src, "LAST") {
-					nullsDir = "asc"
+					which = "'last'"
 				}
 				expr := out[s:end]
-				for i := range expr {
-					r.copied += expr[i].textSize()
-				}
-				if r.copied > len(r.src)+maxCopied {
-					return nil, sqlerr.New(sqlerr.ProgramLimitExceeded, "statement is too complex: nested NULLS FIRST/LAST").WithPosition(charPos(r.src, t.start))
-				}
 				b := newComposite(expr[0].lead)
-				b.add("(", expr[0].firstOrig())
+				b.add("__pg_nulls(", expr[0].firstOrig())
 				b.addItems(expr, true)
-				b.add(") is null "+nullsDir+", ", t.start)
-				b.addItems(expr, true)
-				if dir != "" {
-					b.add(" "+dir, t.start)
+				b.add(", "+which+")", t.start)
+				items := []item{b.it}
+				if dirItem != nil {
+					items = append(items, *dirItem)
 				}
-				out = append(out[:s], b.it)
+				out = append(out[:s], items...)
 				k += 2
 				continue
 			case w == "OFFSET" && !r.limitBefore(out):

@@ -182,23 +182,6 @@ type KnownBug struct {
 func KnownBugs() []KnownBug {
 	return []KnownBug{
 		{
-			// sqlgate sorts NULL last; PostgreSQL first.
-			Name:    "NULLS FIRST/LAST ignored on an ORDER BY position",
-			Repro:   "SELECT a.dt FROM t1 a ORDER BY 1 NULLS FIRST, a.id",
-			Ordered: true,
-			Matches: func(q *Query, sg, pg Outcome) bool {
-				if !onlyOrderDiffers(sg, pg) {
-					return false
-				}
-				for _, o := range q.OrderBy {
-					if o.Pos > 0 && o.Nulls != "" {
-						return true
-					}
-				}
-				return false
-			},
-		},
-		{
 			// sqlgate: 1.234, 1.234, 12.340...; PostgreSQL: 12.34, -0.001, 12.340.
 			Name:    "CASE/COALESCE over numerics of different scales returns wrong values",
 			Repro:   "SELECT CASE WHEN a.f THEN 12.34 ELSE a.n END FROM t2 a ORDER BY a.id",
@@ -245,23 +228,6 @@ func KnownBugs() []KnownBug {
 				return sg.Err == nil && pg.Err == nil && q.anyExpr(func(e *Expr) bool {
 					return e.Kind == KCast && e.Type.isFloat() && e.Args[0].Type == Numeric
 				})
-			},
-		},
-		{
-			// sqlgate: 42P10 "for SELECT DISTINCT, ORDER BY expressions must
-			// appear in select list"; PostgreSQL runs it.
-			Name:  "SELECT DISTINCT rejects ORDER BY position with NULLS FIRST/LAST",
-			Repro: "SELECT DISTINCT a.s FROM t1 a ORDER BY 1 NULLS FIRST",
-			Matches: func(q *Query, sg, pg Outcome) bool {
-				if !q.Distinct || sg.Err == nil || sg.Err.Code != "42P10" {
-					return false
-				}
-				for _, o := range q.OrderBy {
-					if o.Pos > 0 && o.Nulls != "" {
-						return true
-					}
-				}
-				return false
 			},
 		},
 		{

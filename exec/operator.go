@@ -31,11 +31,10 @@ func SchemaOf(names []string, ts []types.T) *arrow.Schema {
 
 // Values emits constant rows as one batch.
 type Values struct {
-	EC    *EvalContext
-	Rows  [][]Expr
-	Out   *arrow.Schema
-	Types []types.T
-	done  bool
+	EC   *EvalContext
+	Rows [][]Expr
+	Out  *arrow.Schema
+	done bool
 }
 
 func (o *Values) Schema() *arrow.Schema { return o.Out }

@@ -11,7 +11,6 @@ import (
 	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
-	"github.com/sqlgate/sqlgate/types"
 )
 
 // Tables opens tables for the executor.
@@ -86,7 +85,6 @@ type lookupNode struct {
 type valuesNode struct {
 	rows [][]exec.Expr
 	out  *arrow.Schema
-	ts   []types.T
 }
 
 type filterNode struct {
@@ -136,7 +134,7 @@ func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *valuesNode) Build(rt *Runtime) (exec.Operator, error) {
-	return &exec.Values{EC: rt.EC, Rows: n.rows, Out: n.out, Types: n.ts}, nil
+	return &exec.Values{EC: rt.EC, Rows: n.rows, Out: n.out}, nil
 }
 
 func (n *filterNode) Build(rt *Runtime) (exec.Operator, error) {

@@ -53,9 +53,6 @@ func lowerNode(n binder.Node) (Node, error) {
 		return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: schemaOf(x.Columns())}, nil
 	case *binder.Values:
 		v := &valuesNode{out: schemaOf(x.Cols)}
-		for _, c := range x.Cols {
-			v.ts = append(v.ts, c.T)
-		}
 		for _, r := range x.Rows {
 			row := make([]exec.Expr, len(r))
 			for i, e := range r {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -202,95 +201,14 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 	return false
 }
 
-// appendPhysical appends a value in types/value.go's representation.
+// appendPhysical appends a value in types/value.go's representation. A
+// BINARY(n) value must have exactly n bytes (the Arrow builder would
+// otherwise misalign the column).
 func (c *copyColumn) appendPhysical(v any) error {
-	ok := true
-	switch b := c.b.(type) {
-	case *array.BooleanBuilder:
-		var x bool
-		if x, ok = v.(bool); ok {
-			b.Append(x)
-		}
-	case *array.Int8Builder:
-		var x int64
-		if x, ok = v.(int64); ok {
-			b.Append(int8(x))
-		}
-	case *array.Int16Builder:
-		var x int64
-		if x, ok = v.(int64); ok {
-			b.Append(int16(x))
-		}
-	case *array.Int32Builder:
-		var x int64
-		if x, ok = v.(int64); ok {
-			b.Append(int32(x))
-		}
-	case *array.Int64Builder:
-		var x int64
-		if x, ok = v.(int64); ok {
-			b.Append(x)
-		}
-	case *array.Float32Builder:
-		var x float64
-		if x, ok = v.(float64); ok {
-			b.Append(float32(x))
-		}
-	case *array.Float64Builder:
-		var x float64
-		if x, ok = v.(float64); ok {
-			b.Append(x)
-		}
-	case *array.Decimal128Builder:
-		var x decimal128.Num
-		if x, ok = v.(decimal128.Num); ok {
-			b.Append(x)
-		}
-	case *array.StringBuilder:
-		var x string
-		if x, ok = v.(string); ok {
-			b.Append(x)
-		}
-	case *array.BinaryBuilder:
-		var x []byte
-		if x, ok = v.([]byte); ok {
-			b.Append(x)
-		}
-	case *array.FixedSizeBinaryBuilder:
-		var x []byte
-		if x, ok = v.([]byte); ok {
-			if len(x) != c.t.Length {
-				return sqlerr.New(sqlerr.StringDataRightTruncation, "value of %d bytes does not fit BINARY(%d)", len(x), c.t.Length)
-			}
-			b.Append(x)
-		}
-	case *array.Date32Builder:
-		var x int32
-		if x, ok = v.(int32); ok {
-			b.Append(arrow.Date32(x))
-		}
-	case *array.TimestampBuilder:
-		var x int64
-		if x, ok = v.(int64); ok {
-			b.Append(arrow.Timestamp(x))
-		}
-	case *array.Time32Builder:
-		var x int64
-		if x, ok = v.(int64); ok {
-			b.Append(arrow.Time32(x))
-		}
-	case *array.Time64Builder:
-		var x int64
-		if x, ok = v.(int64); ok {
-			b.Append(arrow.Time64(x))
-		}
-	default:
-		ok = false
+	if x, ok := v.([]byte); ok && c.t.Kind == types.Binary && len(x) != c.t.Length {
+		return sqlerr.New(sqlerr.StringDataRightTruncation, "value of %d bytes does not fit BINARY(%d)", len(x), c.t.Length)
 	}
-	if !ok {
-		return sqlerr.New(sqlerr.InternalError, "COPY cannot store a %T in a column of type %s", v, c.t)
-	}
-	return nil
+	return types.AppendValue(c.b, v)
 }
 
 // copyDecoder turns COPY FROM data into batches.

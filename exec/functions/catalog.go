@@ -146,41 +146,15 @@ func rowFunc(ret types.T, strict bool, body func(ctx context.Context, args []any
 }
 
 func appendCatalogValue(b array.Builder, v any) error {
-	if v == nil {
-		b.AppendNull()
-		return nil
+	// Catalog functions return times as time.Time; everything else is
+	// already types/value.go's representation.
+	if t, ok := v.(time.Time); ok {
+		if x, ok := b.(*array.TimestampBuilder); ok {
+			x.Append(arrow.Timestamp(t.UnixMicro()))
+			return nil
+		}
 	}
-	switch x := b.(type) {
-	case *array.Uint32Builder:
-		n, ok := v.(int64)
-		if !ok {
-			break
-		}
-		x.Append(uint32(n))
-		return nil
-	case *array.TimestampBuilder:
-		t, ok := v.(time.Time)
-		if !ok {
-			break
-		}
-		x.Append(arrow.Timestamp(t.UnixMicro()))
-		return nil
-	case *array.ListBuilder:
-		elems, ok := v.([]any)
-		if !ok {
-			break
-		}
-		x.Append(true)
-		for _, e := range elems {
-			if err := appendCatalogValue(x.ValueBuilder(), e); err != nil {
-				return err
-			}
-		}
-		return nil
-	default:
-		return appendValue(b, v)
-	}
-	return sqlerr.New(sqlerr.InternalError, "cannot append %T to %s", v, b.Type())
+	return appendValue(b, v)
 }
 
 // oidArg converts a row value to an OID (PostgreSQL's oid is unsigned

@@ -4,18 +4,16 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/sqlgate/sqlgate/internal/testbin"
 	"github.com/sqlgate/sqlgate/server"
 )
 
@@ -70,42 +68,8 @@ func pgError(t *testing.T, err error) *pgconn.PgError {
 	return pe
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// sqlgateBinary builds cmd/sqlgate once per test run.
-func sqlgateBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "sqlgate-bin-*")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "sqlgate")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/sqlgate/sqlgate/cmd/sqlgate").CombinedOutput()
-		if err != nil {
-			buildErr = errors.New(string(out))
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binPath
-}
+// bins builds cmd/sqlgate once for this test binary.
+var bins testbin.Cache
 
 // process is a sqlgate serve child process.
 type process struct {
@@ -116,8 +80,8 @@ type process struct {
 // startProcess runs `sqlgate serve` on dir and waits for its ready line.
 func startProcess(t *testing.T, dir string) *process {
 	t.Helper()
-	port := freePort(t)
-	cmd := exec.Command(sqlgateBinary(t), "serve", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--data", dir)
+	port := testbin.FreePort(t)
+	cmd := exec.Command(bins.Sqlgate(t), "serve", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--data", dir)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/sqlgate/sqlgate/internal/testbin"
 )
 
 // The crash workload. Each writer owns a disjoint range of primary keys and
@@ -334,9 +335,9 @@ func contains(xs []int64, x int64) bool {
 // is wholly applied or wholly absent, and that every table scans.
 func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
 	rounds := envInt(t, "SQLGATE_CRASH_ROUNDS", 10)
-	var bins binaryCache
+	var bins testbin.Cache
 	began := time.Now()
-	bin := bins.get(t)
+	bin := bins.Sqlgate(t)
 	t.Logf("built cmd/sqlgate in %v", time.Since(began).Round(time.Millisecond))
 	dir := t.TempDir()
 	seed := uint64(time.Now().UnixNano())

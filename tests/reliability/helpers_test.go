@@ -5,10 +5,8 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/sqlgate/sqlgate/internal/testbin"
 )
 
 // envInt reads a positive integer from the environment, def when unset.
@@ -33,43 +32,6 @@ func envInt(t *testing.T, name string, def int) int {
 	return n
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// binaryCache builds cmd/sqlgate once per test binary run.
-type binaryCache struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-func (b *binaryCache) get(t *testing.T) string {
-	t.Helper()
-	b.once.Do(func() {
-		dir, err := os.MkdirTemp("", "sqlgate-reliability-bin-*")
-		if err != nil {
-			b.err = err
-			return
-		}
-		b.path = filepath.Join(dir, "sqlgate")
-		out, err := exec.Command("go", "build", "-o", b.path, "github.com/sqlgate/sqlgate/cmd/sqlgate").CombinedOutput()
-		if err != nil {
-			b.err = errors.New("go build: " + string(out))
-		}
-	})
-	if b.err != nil {
-		t.Fatal(b.err)
-	}
-	return b.path
-}
-
 // process is a `sqlgate serve` child process.
 type process struct {
 	cmd    *exec.Cmd
@@ -81,7 +43,7 @@ type process struct {
 // ready line. The process is killed at the end of the test if still running.
 func startProcess(t *testing.T, bin, dir string) *process {
 	t.Helper()
-	port := freePort(t)
+	port := testbin.FreePort(t)
 	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--data", dir)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

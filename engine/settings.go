@@ -2,8 +2,10 @@ package engine
 
 import (
 	"strings"
+	"time"
 
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // reported are the settings sent as ParameterStatus (PostgreSQL 15's set).
@@ -51,9 +53,28 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 		case "user", "database", "options", "replication":
 			continue
 		}
+		if k == "timezone" {
+			// pgJDBC sends the JVM's zone ("Europe/Berlin"): keep it as SHOW
+			// spells it. A value PostgreSQL would refuse leaves UTC (the
+			// connection is not refused, unlike PostgreSQL's FATAL 22023).
+			_, canon, err := types.LoadZone(v)
+			if err != nil {
+				continue
+			}
+			v = canon
+		}
 		s[k] = v
 	}
 	return s
+}
+
+// location is the session's TimeZone as a zone (UTC if it does not load,
+// which SET and defaultSettings prevent).
+func (s *session) location() *time.Location {
+	if loc, _, err := types.LoadZone(s.settings["timezone"]); err == nil {
+		return loc
+	}
+	return time.UTC
 }
 
 func displayName(name string) string {

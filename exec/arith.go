@@ -262,8 +262,34 @@ func decimalArith(mem memory.Allocator, op ArithOp, t types.T, a, b *array.Decim
 			} else {
 				r = x.Mul(y)
 			}
+		case Div:
+			// round(x / y) at t.Scale, half away from zero, as PostgreSQL
+			// rounds a quotient at its result scale.
+			if y == (decimal128.Num{}) {
+				return nil, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
+			}
+			num := x.BigInt()
+			den := y.BigInt()
+			// x/10^sa / (y/10^sb) * 10^t = x * 10^(t - sa + sb) / y
+			if e := t.Scale - sa + sb; e >= 0 {
+				num.Mul(num, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e)), nil))
+			} else {
+				den.Mul(den, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-e)), nil))
+			}
+			q, rem := new(big.Int).QuoRem(num, den, new(big.Int))
+			if new(big.Int).Mul(rem.Abs(rem), big.NewInt(2)).CmpAbs(den) >= 0 {
+				if (num.Sign() < 0) != (den.Sign() < 0) {
+					q.Sub(q, big.NewInt(1))
+				} else {
+					q.Add(q, big.NewInt(1))
+				}
+			}
+			if q.CmpAbs(decimalLimit.BigInt()) > 0 {
+				return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "value overflows numeric format")
+			}
+			r = decimal128.FromBigInt(q)
 		default:
-			return nil, sqlerr.NotSupported("division of numeric values")
+			return nil, sqlerr.NotSupported("this numeric operator")
 		}
 		if r.Greater(decimalLimit) || r.Less(decimalLimit.Negate()) {
 			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "value overflows numeric format")

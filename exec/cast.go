@@ -3,6 +3,8 @@ package exec
 import (
 	"math"
 	"math/big"
+	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -27,12 +29,16 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	}
 	defer xa.Release()
 	from := e.X.Type()
+	var loc *time.Location
+	if CastNeedsZone(from, e.T) {
+		loc = ec.Location()
+	}
 	b := array.NewBuilder(ec.Mem, e.T.ArrowType())
 	defer b.Release()
 	n := xa.Len()
 	b.Reserve(n)
 	for i := 0; i < n; i++ {
-		v, err := CastValue(valueAt(xa, i), from, e.T)
+		v, err := CastValueIn(valueAt(xa, i), from, e.T, loc)
 		if err != nil {
 			return nil, err
 		}
@@ -41,9 +47,51 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	return b.NewArray(), nil
 }
 
-// CastValue converts one physical value between types.
+// CastValue converts one physical value between types where the result
+// does not depend on the session's TimeZone. A conversion that does
+// (CastNeedsZone) fails with 0A000 rather than guess a zone: plan-time
+// constant folding then leaves the cast to run with the session's zone.
 func CastValue(v any, from, to types.T) (any, error) {
-	out, err := castValue(v, from, to)
+	if CastNeedsZone(from, to) {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cast from %s to %s needs the session time zone", from.PGName(), to.PGName())
+	}
+	return CastValueIn(v, from, to, time.UTC)
+}
+
+// CastNeedsZone reports whether converting from -> to depends on the
+// session's TimeZone, as PostgreSQL's stable (not immutable) casts do:
+// timestamptz to and from timestamp, date, time and text.
+func CastNeedsZone(from, to types.T) bool {
+	zoned := func(a, b types.T) bool {
+		if a.Kind != types.TimestampTZ {
+			return false
+		}
+		switch b.Kind {
+		case types.Timestamp, types.Date, types.Time, types.Unknown, types.String, types.Char, types.Name:
+			return true
+		}
+		return false
+	}
+	if from.Kind == types.Array || to.Kind == types.Array {
+		// arrays convert element by element (text sides stay text)
+		if from.Kind == types.Array {
+			from = *from.Elem
+		}
+		if to.Kind == types.Array {
+			to = *to.Elem
+		}
+		return CastNeedsZone(from, to)
+	}
+	return zoned(from, to) || zoned(to, from)
+}
+
+// CastValueIn converts one physical value between types in a session whose
+// TimeZone is loc (nil means UTC).
+func CastValueIn(v any, from, to types.T, loc *time.Location) (any, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	out, err := castValue(v, from, to, loc)
 	if f, ok := out.(float64); ok && err == nil && to.Kind == types.Float32 {
 		// a real holds only float32 precision, wherever the value came from
 		out = float64(float32(f))
@@ -51,20 +99,32 @@ func CastValue(v any, from, to types.T) (any, error) {
 	return out, err
 }
 
-func castValue(v any, from, to types.T) (any, error) {
+func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
+	if from.Kind == types.Array || to.Kind == types.Array {
+		return castArray(v, from, to, loc)
+	}
 	switch {
 	case to.IsString():
-		s := types.FormatText(v, from)
-		if to.Length > 0 && to.Kind == types.String && len([]rune(s)) > to.Length {
-			// explicit casts to varchar(n) truncate, as PostgreSQL does
+		s := types.FormatTextIn(v, from, loc)
+		if from.Kind == types.Char && to.Kind != types.Char {
+			// character(n) to text drops the padding, as PostgreSQL's rtrim
+			s = strings.TrimRight(s, " ")
+		}
+		if to.Length > 0 && (to.Kind == types.String || to.Kind == types.Char) && len([]rune(s)) > to.Length {
+			// explicit casts to varchar(n) and char(n) truncate, as PostgreSQL does
 			s = string([]rune(s)[:to.Length])
+		}
+		if to.Kind == types.Char {
+			if n := max(to.Length, 1); len([]rune(s)) < n {
+				s += strings.Repeat(" ", n-len([]rune(s)))
+			}
 		}
 		return s, nil
 	case from.Kind == types.Unknown || from.IsString():
-		return types.ParseText(v.(string), to)
+		return types.ParseTextIn(v.(string), to, loc)
 	}
 	switch from.Kind {
 	case types.Int8, types.Int16, types.Int32, types.Int64, types.Oid:
@@ -134,9 +194,30 @@ func castValue(v any, from, to types.T) (any, error) {
 			return int64(0), nil
 		}
 	case types.Date, types.Timestamp, types.TimestampTZ:
+		tm := types.ValueToTime(v, from)
+		switch {
+		case from.Kind == types.TimestampTZ && to.Kind != types.TimestampTZ:
+			// the session's wall clock at that instant
+			tm = types.WallClock(tm, loc)
+		case from.Kind != types.TimestampTZ && to.Kind == types.TimestampTZ:
+			// a wall time in the session's zone
+			tm = types.LocalToInstant(tm, loc)
+		}
 		switch to.Kind {
 		case types.Date, types.Timestamp, types.TimestampTZ:
-			return types.TimeToValue(types.ValueToTime(v, from), to), nil
+			return types.TimeToValue(tm, to), nil
+		case types.Time:
+			if from.Kind == types.Date {
+				break
+			}
+			ns := int64(tm.Hour())*3600e9 + int64(tm.Minute())*60e9 + int64(tm.Second())*1e9 + int64(tm.Nanosecond())
+			switch {
+			case to.Precision <= 3:
+				return ns / 1e6, nil
+			case to.Precision <= 6:
+				return ns / 1e3, nil
+			}
+			return ns, nil
 		}
 	case types.Bytes, types.Binary:
 		if to.Kind == types.Bytes || to.Kind == types.Binary {

@@ -3,10 +3,12 @@ package exec
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -23,6 +25,15 @@ type EvalContext struct {
 	Outer []any
 	// subqueries caches each uncorrelated subquery's rows for this execution.
 	subqueries map[*SubqueryExpr]*subqueryRows
+}
+
+// Location is the session's TimeZone (functions.LocationOf of Ctx): what
+// timestamptz casts and output use. UTC without a session in Ctx.
+func (ec *EvalContext) Location() *time.Location {
+	if ec == nil {
+		return time.UTC
+	}
+	return functions.LocationOf(ec.Ctx)
 }
 
 // Expr is a node of the lowerable expression tier. Eval returns an array of

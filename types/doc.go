@@ -4,6 +4,11 @@
 // (unknown literals, unconstrained numeric, interval, oid, name). It maps each
 // type to its Arrow type (DESIGN.md's table) and prints it as seed 000 does.
 //
+// It also holds PostgreSQL's TimeZone rules (zone.go: the values SET
+// TimeZone accepts, offsets as timestamptz prints them, wall time to instant
+// across DST), since input (ParseTextIn), output (FormatTextIn) and casts
+// all need them; the zone itself is always an argument, never package state.
+//
 // One type system serves storage and queries so that no layer converts between
 // two near-identical trees. It must not know about tables, SQL text or the wire
 // protocol; pgwire maps these types to PostgreSQL OIDs and codecs.

@@ -13,7 +13,12 @@ import (
 
 // FormatText renders a physical value of t as PostgreSQL 15's output
 // function does (with the default extra_float_digits = 1 and TimeZone UTC).
-func FormatText(v any, t T) string {
+func FormatText(v any, t T) string { return FormatTextIn(v, t, time.UTC) }
+
+// FormatTextIn is FormatText in a session whose TimeZone is loc (nil means
+// UTC): a timestamptz prints as its wall time there with the offset in
+// force, "2024-07-01 02:00:00+02".
+func FormatTextIn(v any, t T, loc *time.Location) string {
 	if v == nil {
 		return ""
 	}
@@ -45,15 +50,33 @@ func FormatText(v any, t T) string {
 		case t.Precision <= 6:
 			ns *= 1e3
 		}
+		if ns >= 86400e9 { // 24:00:00, which PostgreSQL accepts and keeps
+			return "24:00:00"
+		}
 		tm := time.Unix(0, ns).UTC()
 		return tm.Format("15:04:05") + fraction(int64(tm.Nanosecond()/1000))
 	case Timestamp:
 		tm := ValueToTime(v, t)
 		return formatTS(tm)
 	case TimestampTZ:
-		return formatTS(ValueToTime(v, t)) + "+00"
+		return FormatTimestampTZ(ValueToTime(v, t), loc)
 	}
 	return ""
+}
+
+// FormatTimestampTZ renders an instant as PostgreSQL prints a timestamptz
+// in TimeZone loc (nil means UTC).
+func FormatTimestampTZ(tm time.Time, loc *time.Location) string {
+	if loc == nil {
+		loc = time.UTC
+	}
+	tm = tm.In(loc)
+	_, off := tm.Zone()
+	s := formatTS(tm)
+	if strings.HasSuffix(s, " BC") {
+		return s[:len(s)-3] + ZoneOffset(off) + " BC"
+	}
+	return s + ZoneOffset(off)
 }
 
 func formatTS(tm time.Time) string {

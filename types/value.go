@@ -2,8 +2,10 @@ package types
 
 import (
 	"encoding/hex"
+	"errors"
 	"math"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -110,16 +112,41 @@ func IntRange(k Kind) (lo, hi int64) {
 	return math.MinInt64, math.MaxInt64
 }
 
-// ParseText converts s to a value of t with PostgreSQL's input rules.
-func ParseText(s string, t T) (any, error) {
+// ParseText converts s to a value of t with PostgreSQL's input rules, in a
+// session whose TimeZone is UTC (see ParseTextIn).
+func ParseText(s string, t T) (any, error) { return ParseTextIn(s, t, time.UTC) }
+
+// ParseTextIn converts s to a value of t with PostgreSQL's input rules; loc
+// is the session's TimeZone, which places a timestamptz literal written
+// without a zone (nil means UTC).
+func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 	switch t.Kind {
 	case Unknown, String, Name:
 		if t.Length > 0 && len([]rune(s)) > t.Length {
-			return nil, sqlerr.New(sqlerr.StringDataRightTruncation, "value too long for type character varying(%d)", t.Length)
+			// Excess characters that are all spaces are dropped silently,
+			// anything else is an error, as PostgreSQL's varchar input.
+			r := []rune(s)
+			if strings.TrimRight(string(r[t.Length:]), " ") != "" {
+				return nil, sqlerr.New(sqlerr.StringDataRightTruncation, "value too long for type character varying(%d)", t.Length)
+			}
+			s = string(r[:t.Length])
 		}
 		return s, nil
 	case Char:
-		return s, nil
+		// character(n) holds exactly n characters: shorter values are
+		// padded with spaces, excess spaces dropped, other excess refused.
+		n := t.Length
+		if n <= 0 {
+			n = 1
+		}
+		r := []rune(s)
+		if len(r) > n {
+			if strings.TrimRight(string(r[n:]), " ") != "" {
+				return nil, sqlerr.New(sqlerr.StringDataRightTruncation, "value too long for type character(%d)", n)
+			}
+			return string(r[:n]), nil
+		}
+		return s + strings.Repeat(" ", n-len(r)), nil
 	case Bool:
 		return parseBool(s)
 	case Int8, Int16, Int32, Int64, Oid:
@@ -150,31 +177,23 @@ func ParseText(s string, t T) (any, error) {
 	case Date:
 		d, err := parseDate(strings.TrimSpace(s))
 		if err != nil {
-			if wellFormedDate(strings.TrimSpace(s)) {
+			if sqlerr.CodeOf(err) == sqlerr.DatetimeFieldOverflow || wellFormedDate(strings.TrimSpace(s)) {
 				return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s)
 			}
 			return nil, invalidInput(t, s)
 		}
 		return d, nil
 	case Timestamp, TimestampTZ:
-		ts, err := parseTimestamp(strings.TrimSpace(s), t.Kind == TimestampTZ)
+		ts, err := parseTimestamp(strings.TrimSpace(s), t.Kind == TimestampTZ, loc)
 		if err != nil {
-			return nil, invalidInput(t, s)
+			if se := sqlerr.As(err); se != nil && se.Code == sqlerr.InvalidDatetimeFormat {
+				return nil, invalidInput(t, s)
+			}
+			return nil, err
 		}
 		return TimeToValue(ts, t), nil
 	case Time:
-		tm, err := time.Parse("15:04:05.999999999", strings.TrimSpace(s))
-		if err != nil {
-			return nil, invalidInput(t, s)
-		}
-		ns := int64(tm.Hour())*3600e9 + int64(tm.Minute())*60e9 + int64(tm.Second())*1e9 + int64(tm.Nanosecond())
-		switch {
-		case t.Precision <= 3:
-			return ns / 1e6, nil
-		case t.Precision <= 6:
-			return ns / 1e3, nil
-		}
-		return ns, nil
+		return parseTimeOfDay(s, t)
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "input of type %s is not supported", t)
 }
@@ -261,7 +280,12 @@ func parseBytea(s string) (any, error) {
 	if strings.HasPrefix(s, `\x`) {
 		b, err := hex.DecodeString(s[2:])
 		if err != nil {
-			return nil, invalidInput(BytesType, s)
+			// PostgreSQL's messages and code for bad hex data.
+			var bad hex.InvalidByteError
+			if errors.As(err, &bad) {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "invalid hexadecimal digit: \"%c\"", rune(bad))
+			}
+			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "invalid hexadecimal data: odd number of digits")
 		}
 		return b, nil
 	}
@@ -298,9 +322,16 @@ var epochDay = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 func parseDate(s string) (int32, error) {
 	t, err := time.Parse("2006-01-02", s)
 	if err != nil {
+		if t2, ok, outOfRange := parseOtherDate(s); ok {
+			return int32(math.Floor(float64(t2.Unix()) / 86400)), nil
+		} else if outOfRange {
+			return 0, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s)
+		}
+	}
+	if err != nil {
 		// PostgreSQL also reads a date from a timestamp's text (pgx's
 		// simple protocol sends time.Time values that way).
-		ts, terr := parseTimestamp(s, true)
+		ts, terr := parseTimestamp(s, false, time.UTC)
 		if terr != nil {
 			return 0, err
 		}
@@ -310,46 +341,65 @@ func parseDate(s string) (int32, error) {
 	return int32(math.Floor(float64(t.Unix()) / 86400)), nil
 }
 
-var timestampLayouts = []string{
-	"2006-01-02 15:04:05.999999999",
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02 15:04",
-	"2006-01-02",
-}
+// tsLiteral is the shape of the timestamp literals sqlgate reads: ISO date,
+// optional time (space or T), then an optional zone and era.
+var tsLiteral = regexp.MustCompile(`^(\d{4,})-(\d{1,2})-(\d{1,2})(?:(?:\s+|T)(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d*))?)?)?(?:\s*([+-][\d:]+|[A-Za-z][A-Za-z0-9_/+\-]*))?$`)
 
-var timestampTZLayouts = []string{
-	"2006-01-02 15:04:05.999999999Z07:00:00",
-	"2006-01-02 15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999Z07",
-	"2006-01-02T15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999 Z07:00",
-	"2006-01-02 15:04:05.999999999 MST",
-}
-
-func parseTimestamp(s string, withZone bool) (time.Time, error) {
-	if withZone {
-		for _, l := range timestampTZLayouts {
-			if t, err := time.Parse(l, s); err == nil {
-				return t.UTC(), nil
-			}
+// parseTimestamp reads a timestamp literal. A timestamp with time zone
+// without a zone in the text is a wall time in loc (the session's zone); a
+// zone written in the text of a timestamp without time zone is checked and
+// ignored, as PostgreSQL does.
+func parseTimestamp(s string, withZone bool, loc *time.Location) (time.Time, error) {
+	orig, era := s, ""
+	if n := len(s); n > 3 && (s[n-3] == ' ' || s[n-3] == '\t') {
+		if e := strings.ToUpper(s[n-2:]); e == "BC" || e == "AD" {
+			era, s = e, strings.TrimRight(s[:n-3], " \t")
 		}
 	}
-	var lastErr error
-	for _, l := range timestampLayouts {
-		t, err := time.Parse(l, s)
-		if err == nil {
-			return t, nil
-		}
-		lastErr = err
+	m := tsLiteral.FindStringSubmatch(s)
+	if m == nil {
+		return time.Time{}, invalidInput(TimestampType(6), orig)
 	}
-	if !withZone { // PostgreSQL ignores a zone given to a timestamp without time zone
-		for _, l := range timestampTZLayouts {
-			if t, err := time.Parse(l, s); err == nil {
-				return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC), nil
-			}
+	num := func(x string) int { v, _ := strconv.Atoi(x); return v }
+	year, month, day := num(m[1]), num(m[2]), num(m[3])
+	hour, minute, sec := num(m[4]), num(m[5]), num(m[6])
+	ns := 0
+	if f := m[7]; f != "" {
+		if len(f) > 9 {
+			f = f[:9]
 		}
+		ns = num(f + strings.Repeat("0", 9-len(f)))
 	}
-	return time.Time{}, lastErr
+	if year == 0 {
+		return time.Time{}, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", orig)
+	}
+	if era == "BC" {
+		year = 1 - year
+	}
+	if len(m[1]) > 6 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || minute > 59 || sec > 60 ||
+		hour == 24 && (minute != 0 || sec != 0 || ns != 0) {
+		return time.Time{}, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", orig)
+	}
+	if time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC).Day() != day {
+		return time.Time{}, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", orig)
+	}
+	wall := time.Date(year, time.Month(month), day, hour, minute, sec, ns, time.UTC)
+	z, ok, err := parseInputZone(m[8])
+	if err != nil {
+		return time.Time{}, err
+	}
+	if !ok {
+		return time.Time{}, invalidInput(TimestampType(6), orig)
+	}
+	switch {
+	case !withZone:
+		return wall, nil
+	case z.set && z.loc == nil:
+		return wall.Add(-time.Duration(z.offset) * time.Second), nil
+	case z.set:
+		return LocalToInstant(wall, z.loc), nil
+	}
+	return LocalToInstant(wall, loc), nil
 }
 
 // TimeToValue converts a time to t's physical value (Date, Timestamp, TimestampTZ).
@@ -367,10 +417,17 @@ func TimeToValue(tm time.Time, t T) any {
 }
 
 // roundToPrecision rounds microseconds us (with leftover nanoseconds) to p
-// fractional digits, half away from zero as PostgreSQL does.
+// fractional digits as PostgreSQL does: its input keeps whole microseconds
+// as rint(seconds fraction * 1e6) in floating point (so exact halves go to
+// even), and a typmod below 6 then rounds half up.
 func roundToPrecision(us int64, restNs int, p int) int64 {
-	if restNs >= 500 {
-		us++
+	if restNs != 0 {
+		within := us % 1e6
+		if within < 0 {
+			within += 1e6
+		}
+		frac := float64(within*1000+int64(restNs)) / 1e9
+		us += int64(math.RoundToEven(frac*1e6)) - within
 	}
 	if p >= 6 || p < 0 {
 		return us
@@ -414,4 +471,91 @@ func wellFormedDate(s string) bool {
 		}
 	}
 	return true
+}
+
+// timeOfDay is the shape of the time literals sqlgate reads.
+var timeOfDay = regexp.MustCompile(`^(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d*))?)?$`)
+
+// parseTimeOfDay reads a TIME literal: H:M[:S[.frac]], 24:00:00 included,
+// fields out of range with 22008, microseconds rounded as PostgreSQL rounds
+// them (see roundToPrecision), then to t's precision.
+func parseTimeOfDay(s string, t T) (any, error) {
+	m := timeOfDay.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return nil, invalidInput(t, s)
+	}
+	num := func(x string) int64 { v, _ := strconv.ParseInt(x, 10, 64); return v }
+	h, mi, sec := num(m[1]), num(m[2]), num(m[3])
+	var ns int64
+	if f := m[4]; f != "" {
+		if len(f) > 9 {
+			f = f[:9]
+		}
+		ns = num(f + strings.Repeat("0", 9-len(f)))
+	}
+	if mi > 59 || sec > 60 || h > 24 || h == 24 && (mi != 0 || sec != 0 || ns != 0) {
+		return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s)
+	}
+	us := roundToPrecision((h*3600+mi*60+sec)*1e6+ns/1000, int(ns%1000), t.Precision)
+	switch {
+	case t.Precision <= 3:
+		return us / 1e3, nil
+	case t.Precision <= 6:
+		return us, nil
+	}
+	return (h*3600+mi*60+sec)*1e9 + ns, nil
+}
+
+var monthNames = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
+	"sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12, "january": 1, "february": 2, "march": 3, "april": 4,
+	"june": 6, "july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
+
+// parseOtherDate reads the other date spellings PostgreSQL accepts with
+// DateStyle ISO, MDY: 20240102, 2024/01/02, 1/2/2024 (month first),
+// Jan 2 2024, January 2, 2024, 2 Jan 2024, 2024-Jan-02. ok is false when
+// s is none of them (the caller reports the error); outOfRange when it has
+// one of those shapes but no such day exists.
+func parseOtherDate(s string) (t time.Time, ok, outOfRange bool) {
+	fields := strings.FieldsFunc(strings.TrimSpace(s), func(r rune) bool {
+		return r == ' ' || r == '-' || r == '/' || r == ',' || r == '.' || r == '\t'
+	})
+	var nums []string
+	month := 0
+	for _, f := range fields {
+		if m, ok := monthNames[strings.ToLower(f)]; ok && month == 0 {
+			month = m
+			continue
+		}
+		if _, err := strconv.Atoi(f); err != nil {
+			return time.Time{}, false, false
+		}
+		nums = append(nums, f)
+	}
+	atoi := func(x string) int { v, _ := strconv.Atoi(x); return v }
+	var y, m, d int
+	switch {
+	case month == 0 && len(nums) == 1 && len(nums[0]) == 8: // 20240102
+		y, m, d = atoi(nums[0][:4]), atoi(nums[0][4:6]), atoi(nums[0][6:])
+	case month == 0 && len(nums) == 3 && len(nums[0]) >= 3: // 2024/01/02
+		y, m, d = atoi(nums[0]), atoi(nums[1]), atoi(nums[2])
+	case month == 0 && len(nums) == 3: // 1/2/2024: DateStyle MDY
+		m, d, y = atoi(nums[0]), atoi(nums[1]), atoi(nums[2])
+	case month != 0 && len(nums) == 2:
+		m = month
+		if len(nums[0]) >= 3 { // 2024 Jan 02
+			y, d = atoi(nums[0]), atoi(nums[1])
+		} else { // Jan 2 2024, 2 Jan 2024
+			d, y = atoi(nums[0]), atoi(nums[1])
+		}
+	default:
+		return time.Time{}, false, false
+	}
+	if y < 1 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return time.Time{}, false, true
+	}
+	t = time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d {
+		return time.Time{}, false, true
+	}
+	return t, true, false
 }

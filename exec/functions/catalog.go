@@ -61,6 +61,34 @@ type Session struct {
 	// Setting returns the session's current value of a configuration
 	// parameter (SET ...); nil or not found: the catalog's default.
 	Setting func(name string) (value string, ok bool)
+	// Location is the session's TimeZone, which timestamptz casts, output
+	// and date/time functions use. Nil: read the TimeZone setting through
+	// Setting (and UTC without one).
+	Location *time.Location
+}
+
+// LocationOf returns the session time zone in ctx: Session.Location, else
+// the zone the session's TimeZone setting names, else UTC (a context
+// without a session, or a setting that does not load). ctx may be nil.
+func LocationOf(ctx context.Context) *time.Location {
+	if ctx == nil {
+		return time.UTC
+	}
+	s, ok := ctx.Value(sessionKey{}).(Session)
+	if !ok {
+		return time.UTC
+	}
+	if s.Location != nil {
+		return s.Location
+	}
+	if s.Setting != nil {
+		if v, ok := s.Setting("timezone"); ok {
+			if loc, _, err := types.LoadZone(v); err == nil {
+				return loc
+			}
+		}
+	}
+	return time.UTC
 }
 
 type catalogKey struct{}

@@ -22,6 +22,7 @@ func textArgsKernel(argTypes []types.T, body func(vals []*string) (any, error)) 
 		if len(args) != len(argTypes) {
 			return nil, sqlerr.New(sqlerr.InternalError, "%d arguments for %d types", len(args), len(argTypes))
 		}
+		loc := LocationOf(ctx)
 		b := array.NewStringBuilder(mem)
 		defer b.Release()
 		vals := make([]*string, len(args))
@@ -31,7 +32,7 @@ func textArgsKernel(argTypes []types.T, body func(vals []*string) (any, error)) 
 					vals[k] = nil
 					continue
 				}
-				s := outputText(a, i, argTypes[k])
+				s := outputText(a, i, argTypes[k], loc)
 				vals[k] = &s
 			}
 			v, err := body(vals)

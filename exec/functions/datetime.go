@@ -84,11 +84,52 @@ func timeFuncs() []*Func {
 		&Func{Name: "date_part", Args: []types.T{tText, timeT}, Ret: tFloat8, Strict: true, Kernel: unsupported("date_part(text, time)")},
 		&Func{Name: "extract", Args: []types.T{tText, timeT}, Ret: tNumeric, Strict: true, Kernel: unsupported("extract(text, time)")},
 	)
+	// timezone(zone, x) is x AT TIME ZONE zone: a timestamptz's wall time
+	// in zone, or the instant a timestamp's wall time denotes there.
+	fs = append(fs,
+		&Func{Name: "timezone", Args: []types.T{tText, tstzT}, Ret: tsT, Strict: true, Kernel: atTimeZone(true)},
+		&Func{Name: "timezone", Args: []types.T{tText, tsT}, Ret: tstzT, Strict: true, Kernel: atTimeZone(false)},
+	)
 	for _, t := range []types.T{tsT, tstzT} {
 		fs = append(fs, &Func{Name: "date_trunc", Args: []types.T{tText, t}, Ret: t, Strict: true, Kernel: dateTrunc,
 			specialize: func(args []types.T, _ []any) (types.T, Kernel) { return args[1].Nullable(), dateTrunc }})
 	}
 	return fs
+}
+
+// atTimeZone is timezone(zone text, timestamptz) -> timestamp (fromTZ) or
+// timezone(zone text, timestamp) -> timestamptz. The zone is looked up
+// once per distinct name in a batch (it is nearly always a constant).
+func atTimeZone(fromTZ bool) Kernel {
+	ret := tstzT
+	if fromTZ {
+		ret = tsT
+	}
+	return rowKernel(ret, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		ss, err := strArgs(args[:1])
+		if err != nil {
+			return nil, err
+		}
+		get, _, err := timeGetter(1, args[1], time.UTC)
+		if err != nil {
+			return nil, err
+		}
+		lastName, lastLoc := "", (*time.Location)(nil)
+		return func(i int) (any, error) {
+			name := ss[0].Value(i)
+			if lastLoc == nil || name != lastName {
+				loc, err := types.ZoneByName(name)
+				if err != nil {
+					return nil, err
+				}
+				lastName, lastLoc = name, loc
+			}
+			if fromTZ {
+				return types.TimeToValue(types.WallClock(get(i), lastLoc), ret), nil
+			}
+			return types.TimeToValue(types.LocalToInstant(get(i), lastLoc), ret), nil
+		}, nil
+	})
 }
 
 // unsupported is the kernel of an overload declared for resolution only.
@@ -100,7 +141,12 @@ func unsupported(what string) Kernel {
 
 func clockKernel(ret types.T, pick func(Clock) time.Time) Kernel {
 	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-		v := types.TimeToValue(pick(clockOf(ctx)).UTC(), ret)
+		at := pick(clockOf(ctx)).UTC()
+		if ret.Kind != types.TimestampTZ {
+			// localtimestamp and current_date read the session's wall clock
+			at = types.WallClock(at, LocationOf(ctx))
+		}
+		v := types.TimeToValue(at, ret)
 		b := array.NewBuilder(mem, ret.ArrowType())
 		defer b.Release()
 		b.Reserve(n)
@@ -113,9 +159,11 @@ func clockKernel(ret types.T, pick func(Clock) time.Time) Kernel {
 	}
 }
 
-// timeGetter reads a date32 or timestamp array as UTC times; the kind is
-// returned for error messages.
-func timeGetter(k int, a arrow.Array) (func(int) time.Time, types.Kind, error) {
+// timeGetter reads a date32 or timestamp array as times: dates and
+// timestamps as UTC times holding their fields, timestamptz values in loc
+// (the session's TimeZone), so that field extraction sees the session's
+// wall clock. The kind is returned for error messages.
+func timeGetter(k int, a arrow.Array, loc *time.Location) (func(int) time.Time, types.Kind, error) {
 	switch x := a.(type) {
 	case *array.Date32:
 		return func(i int) time.Time { return time.Unix(int64(x.Value(i))*86400, 0).UTC() }, types.Date, nil
@@ -126,20 +174,25 @@ func timeGetter(k int, a arrow.Array) (func(int) time.Time, types.Kind, error) {
 			kind = types.TimestampTZ
 		}
 		unit := dt.Unit
-		return func(i int) time.Time {
-			v := int64(x.Value(i))
-			switch unit {
-			case arrow.Second:
-				return time.Unix(v, 0).UTC()
-			case arrow.Millisecond:
-				return time.UnixMilli(v).UTC()
-			case arrow.Microsecond:
-				return time.UnixMicro(v).UTC()
-			}
-			return time.Unix(0, v).UTC()
-		}, kind, nil
+		if kind == types.TimestampTZ && loc != nil && loc != time.UTC {
+			return func(i int) time.Time { return arrowTime(int64(x.Value(i)), unit).In(loc) }, kind, nil
+		}
+		return func(i int) time.Time { return arrowTime(int64(x.Value(i)), unit) }, kind, nil
 	}
 	return nil, 0, badArg(k, a, "a date or timestamp")
+}
+
+// arrowTime is the UTC time of an Arrow timestamp value of unit u.
+func arrowTime(v int64, unit arrow.TimeUnit) time.Time {
+	switch unit {
+	case arrow.Second:
+		return time.Unix(v, 0).UTC()
+	case arrow.Millisecond:
+		return time.UnixMilli(v).UTC()
+	case arrow.Microsecond:
+		return time.UnixMicro(v).UTC()
+	}
+	return time.Unix(0, v).UTC()
 }
 
 // timeToArrow converts t to the value of an Arrow timestamp of unit u.
@@ -297,7 +350,15 @@ func extractField(unitText string, t time.Time, kind types.Kind) (int64, int, er
 		if kind != types.TimestampTZ {
 			return notSupported()
 		}
-		return 0, 0, nil // the session time zone is UTC
+		// t is in the session's zone (timeGetter): its offset east of UTC
+		_, off := t.Zone()
+		switch unit {
+		case "timezone_hour":
+			return int64(off / 3600), 0, nil
+		case "timezone_minute":
+			return int64(off / 60 % 60), 0, nil
+		}
+		return int64(off), 0, nil
 	}
 	return notSupported()
 }
@@ -324,12 +385,18 @@ func extractKernel(numeric bool, outScale int) Kernel {
 	if numeric {
 		ret = decResultType(outScale)
 	}
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		return extractRows(ret, numeric, outScale, LocationOf(ctx))(ctx, mem, args, n)
+	}
+}
+
+func extractRows(ret types.T, numeric bool, outScale int, loc *time.Location) Kernel {
 	return rowKernel(ret, true, func(args []arrow.Array) (func(int) (any, error), error) {
 		ss, err := strArgs(args[:1])
 		if err != nil {
 			return nil, err
 		}
-		get, kind, err := timeGetter(1, args[1])
+		get, kind, err := timeGetter(1, args[1], loc)
 		if err != nil {
 			return nil, err
 		}
@@ -362,7 +429,8 @@ func dateTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array, n 
 	if err != nil {
 		return nil, err
 	}
-	get, kind, err := timeGetter(1, args[1])
+	loc := LocationOf(ctx)
+	get, kind, err := timeGetter(1, args[1], loc)
 	if err != nil {
 		return nil, err
 	}
@@ -378,13 +446,33 @@ func dateTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array, n 
 			b.AppendNull()
 			continue
 		}
-		t, err := truncTime(ss[0].Value(i), get(i), kind)
+		at := get(i)
+		if kind == types.TimestampTZ {
+			at = types.WallClock(at, loc)
+		}
+		t, err := truncTime(ss[0].Value(i), at, kind)
 		if err != nil {
 			return nil, err
+		}
+		if kind == types.TimestampTZ {
+			t = truncInstant(get(i), t, ss[0].Value(i), loc)
 		}
 		b.Append(arrow.Timestamp(timeToArrow(t, dt.Unit)))
 	}
 	return b.NewArray(), nil
+}
+
+// truncInstant turns a truncated wall time of timestamptz orig back into an
+// instant as PostgreSQL's timestamptz_trunc does: units of a day or more
+// look the offset up again for the new wall time; smaller units keep the
+// offset orig had.
+func truncInstant(orig, wall time.Time, unitText string, loc *time.Location) time.Time {
+	switch u, _ := canonicalUnit(unitText); u {
+	case "microseconds", "milliseconds", "second", "minute", "hour":
+		_, off := orig.In(loc).Zone()
+		return wall.Add(-time.Duration(off) * time.Second)
+	}
+	return types.LocalToInstant(wall, loc)
 }
 
 func truncTime(unitText string, t time.Time, kind types.Kind) (time.Time, error) {
@@ -546,11 +634,12 @@ func age(t1, t2 time.Time) arrow.MonthDayNanoInterval {
 // ageKernel is age(a, b), or age(a) = age(current_date at midnight, a).
 func ageKernel(sinceToday bool) Kernel {
 	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-		today := clockOf(ctx).TransactionStart.UTC().Truncate(24 * time.Hour)
+		loc := LocationOf(ctx)
+		today := types.WallClock(clockOf(ctx).TransactionStart, loc).Truncate(24 * time.Hour)
 		return rowKernel(ivT, true, func(args []arrow.Array) (func(int) (any, error), error) {
 			var gets []func(int) time.Time
 			for k, a := range args {
-				g, _, err := timeGetter(k, a)
+				g, _, err := timeGetter(k, a, loc)
 				if err != nil {
 					return nil, err
 				}

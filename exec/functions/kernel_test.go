@@ -25,6 +25,8 @@ func sampleValue(name string, t types.T) (types.T, any) {
 			return t, "day"
 		case "to_char":
 			return t, "FM9999"
+		case "timezone":
+			return t, "Europe/Paris"
 		case "like", "ilike", "like_escape": // '' is also a valid escape (none)
 			return t, ""
 		}

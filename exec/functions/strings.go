@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -528,6 +529,7 @@ func concatSpecialize(withSep bool) func(args []types.T, consts []any) (types.T,
 			if len(args) != len(argTypes) {
 				return nil, sqlerr.New(sqlerr.InternalError, "concat: %d arguments for %d types", len(args), len(argTypes))
 			}
+			loc := LocationOf(ctx)
 			b := array.NewStringBuilder(mem)
 			defer b.Release()
 			b.Reserve(n)
@@ -556,7 +558,7 @@ func concatSpecialize(withSep bool) func(args []types.T, consts []any) (types.T,
 					if wrote && sep != nil {
 						sb.WriteString(sep.Value(i))
 					}
-					sb.WriteString(outputText(a, i, argTypes[k]))
+					sb.WriteString(outputText(a, i, argTypes[k], loc))
 					wrote = true
 				}
 				b.Append(sb.String())
@@ -568,7 +570,7 @@ func concatSpecialize(withSep bool) func(args []types.T, consts []any) (types.T,
 
 // outputText renders row i of a (of type t) as PostgreSQL's output
 // function for t does.
-func outputText(a arrow.Array, i int, t types.T) string {
+func outputText(a arrow.Array, i int, t types.T, loc *time.Location) string {
 	switch x := a.(type) {
 	case *array.String:
 		return x.Value(i)
@@ -582,7 +584,7 @@ func outputText(a arrow.Array, i int, t types.T) string {
 	if v == nil {
 		return ""
 	}
-	return types.FormatText(v, t)
+	return types.FormatTextIn(v, t, loc)
 }
 
 // physicalValue returns row i of a as types/value.go's physical value.

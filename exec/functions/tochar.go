@@ -1,6 +1,9 @@
 package functions
 
 import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"math"
 	"math/big"
 	"strconv"
@@ -22,17 +25,23 @@ func toCharNumberFuncs() []*Func {
 }
 
 // toCharTime is to_char(timestamp[tz], format).
-var toCharTime = rowKernel(tText, true, func(args []arrow.Array) (func(int) (any, error), error) {
-	get, kind, err := timeGetter(0, args[0])
-	if err != nil {
-		return nil, err
-	}
-	ss, err := strArgs(args[1:])
-	if err != nil {
-		return nil, err
-	}
-	return func(i int) (any, error) { return formatTime(get(i), kind, ss[0].Value(i)), nil }, nil
-})
+func toCharTime(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	return toCharTimeIn(LocationOf(ctx))(ctx, mem, args, n)
+}
+
+func toCharTimeIn(loc *time.Location) Kernel {
+	return rowKernel(tText, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		get, kind, err := timeGetter(0, args[0], loc)
+		if err != nil {
+			return nil, err
+		}
+		ss, err := strArgs(args[1:])
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (any, error) { return formatTime(get(i), kind, ss[0].Value(i)), nil }, nil
+	})
+}
 
 // timePatterns are the to_char template patterns sqlgate supports, longest
 // first so that matching is greedy as in PostgreSQL.
@@ -196,10 +205,12 @@ func timeField(t time.Time, kind types.Kind, pat string, fm bool) string {
 		if kind != types.TimestampTZ {
 			return ""
 		}
+		// t is in the session's zone: its abbreviation (CET, CEST, -05)
+		name, _ := t.Zone()
 		if pat == "tz" {
-			return "utc"
+			return strings.ToLower(name)
 		}
-		return "UTC"
+		return strings.ToUpper(name)
 	}
 	return pat
 }

@@ -331,10 +331,39 @@ type floatAcc struct {
 	sums   []float64
 	sums32 []float32
 	counts []int64
+	// sxx is avg's running sum of squared deviations (Youngs-Cramer, as
+	// PostgreSQL's float8_accum keeps it): PostgreSQL reports an overflow
+	// when it becomes infinite from finite inputs, so avg does too.
+	sxx []float64
 }
 
 func (a *floatAcc) resize(n int) {
 	a.sums, a.sums32, a.counts = grow(a.sums, n), grow(a.sums32, n), grow(a.counts, n)
+	if a.avg {
+		a.sxx = grow(a.sxx, n)
+	}
+}
+
+// accumulateSquares advances avg's sum of squared deviations of group g by
+// v, given the sum s before v; it reports an overflow as PostgreSQL does.
+func (a *floatAcc) accumulateSquares(g uint32, s, v float64) bool {
+	n := float64(a.counts[g] + 1)
+	if a.counts[g] == 0 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			a.sxx[g] = math.NaN()
+		}
+		return false
+	}
+	tmp := v*n - (s + v)
+	sxx := a.sxx[g] + tmp*tmp/(n*float64(a.counts[g]))
+	if math.IsInf(s+v, 0) || math.IsInf(sxx, 0) {
+		if !math.IsInf(s, 0) && !math.IsInf(v, 0) {
+			return true
+		}
+		sxx = math.NaN()
+	}
+	a.sxx[g] = sxx
+	return false
 }
 func (a *floatAcc) size() int64 { return int64(cap(a.sums)) * 20 }
 
@@ -364,6 +393,9 @@ func (a *floatAcc) update(cols []arrow.Array, groups []uint32, rows []int32) err
 				if math.IsInf(r, 0) && !math.IsInf(s, 0) && !math.IsInf(float64(v), 0) {
 					err = floatOverflow()
 				}
+				if a.avg && a.accumulateSquares(g, s, float64(v)) {
+					err = floatOverflow()
+				}
 				a.sums[g] = r
 			}
 			a.counts[g]++
@@ -378,6 +410,9 @@ func (a *floatAcc) update(cols []arrow.Array, groups []uint32, rows []int32) err
 			s, v := a.sums[g], vals[i]
 			r := s + v
 			if math.IsInf(r, 0) && !math.IsInf(s, 0) && !math.IsInf(v, 0) {
+				err = floatOverflow()
+			}
+			if a.avg && a.accumulateSquares(g, s, v) {
 				err = floatOverflow()
 			}
 			a.sums[g] = r

@@ -2,7 +2,9 @@ package pgtypes
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // DecodeParam decodes the value of bind parameter number index (1-based, for
@@ -31,6 +34,24 @@ func DecodeParam(index int, oid uint32, format int16, data []byte) (any, error) 
 		return decodeBinary(index, oid, data)
 	}
 	return nil, sqlerr.New(sqlerr.ProtocolViolation, "unsupported format code: %d", format)
+}
+
+// DecodeParamIn is DecodeParam in a session whose TimeZone is loc (nil:
+// UTC): a timestamptz sent as text without a zone is a wall time there,
+// as PostgreSQL reads it.
+func DecodeParamIn(index int, oid uint32, format int16, data []byte, loc *time.Location) (any, error) {
+	if data == nil || format != FormatText || oid != OIDTimestampTZ || loc == nil || loc == time.UTC {
+		return DecodeParam(index, oid, format, data)
+	}
+	if err := checkUTF8(data); err != nil {
+		return nil, err
+	}
+	v, err := types.ParseTextIn(string(data), types.TimestampTZType(6), loc)
+	if err != nil {
+		// forms only DecodeParam reads (infinity, ...) and its errors
+		return DecodeParam(index, oid, format, data)
+	}
+	return time.UnixMicro(v.(int64)).UTC(), nil
 }
 
 func checkUTF8(data []byte) error {
@@ -483,6 +504,9 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 		data = data[1:]
 	case OIDUnknown, OIDText, OIDVarchar, OIDBPChar, OIDName, OIDJSON:
 	default:
+		if elem, ok := elemOfArrayOID(oid); ok {
+			return decodeBinaryArray(index, elem, data)
+		}
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "binary format for parameters of type %d is not supported", oid)
 	}
 	if err := checkUTF8(data); err != nil {
@@ -564,4 +588,124 @@ func decodeNumericBinary(index int, data []byte) (any, error) {
 func pad4(d int) string {
 	s := strconv.Itoa(d)
 	return strings.Repeat("0", 4-len(s)) + s
+}
+
+// elemOfArrayOID is the element type of an array type OID.
+func elemOfArrayOID(oid uint32) (uint32, bool) {
+	for e, a := range arrayOIDs {
+		if a == oid {
+			return e, true
+		}
+	}
+	return 0, false
+}
+
+// decodeBinaryArray reads PostgreSQL's binary array format (dimensions,
+// a null flag, the element type, per dimension its size and lower bound,
+// then each element as a length and its binary value, -1 for NULL) and
+// returns the array's text form ('{1,NULL,3}', nested braces for several
+// dimensions), which the engine parses like a text parameter.
+func decodeBinaryArray(index int, elem uint32, data []byte) (any, error) {
+	be := binary.BigEndian
+	if len(data) < 12 {
+		return nil, insufficientData()
+	}
+	ndim := int(int32(be.Uint32(data)))
+	if ndim < 0 || ndim > 6 {
+		return nil, sqlerr.New(sqlerr.InvalidBinaryRepresentation, "invalid number of dimensions: %d", ndim)
+	}
+	if got := be.Uint32(data[8:]); got != elem {
+		return nil, sqlerr.New(sqlerr.DatatypeMismatch, "binary data has array element type %d instead of expected %d", got, elem)
+	}
+	data = data[12:]
+	if ndim == 0 {
+		return "{}", nil
+	}
+	if len(data) < 8*ndim {
+		return nil, insufficientData()
+	}
+	dims := make([]int, ndim)
+	total := 1
+	for d := range dims {
+		n := int(int32(be.Uint32(data[8*d:])))
+		if n < 0 || n > 1<<24 {
+			return nil, sqlerr.New(sqlerr.ProgramLimitExceeded, "array size exceeds the maximum allowed")
+		}
+		dims[d] = n
+		total *= n
+		if total > 1<<24 {
+			return nil, sqlerr.New(sqlerr.ProgramLimitExceeded, "array size exceeds the maximum allowed")
+		}
+	}
+	data = data[8*ndim:]
+	elems := make([]string, 0, total)
+	for i := 0; i < total; i++ {
+		if len(data) < 4 {
+			return nil, insufficientData()
+		}
+		n := int(int32(be.Uint32(data)))
+		data = data[4:]
+		if n == -1 {
+			elems = append(elems, "NULL")
+			continue
+		}
+		if n < 0 || n > len(data) {
+			return nil, insufficientData()
+		}
+		v, err := decodeBinary(index, elem, data[:n])
+		if err != nil {
+			return nil, err
+		}
+		data = data[n:]
+		elems = append(elems, arrayElemText(v))
+	}
+	if len(data) != 0 {
+		return nil, sqlerr.New(sqlerr.InvalidBinaryRepresentation, "incorrect binary data format in bind parameter %d", index)
+	}
+	var b strings.Builder
+	var build func(d int)
+	next := 0
+	build = func(d int) {
+		b.WriteByte('{')
+		for i := 0; i < dims[d]; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if d == ndim-1 {
+				b.WriteString(elems[next])
+				next++
+			} else {
+				build(d + 1)
+			}
+		}
+		b.WriteByte('}')
+	}
+	build(0)
+	return b.String(), nil
+}
+
+// arrayElemText is one decoded element in array text: numbers and
+// booleans as they print, everything else quoted with " and \ escaped.
+func arrayElemText(v any) string {
+	var s string
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return "t"
+		}
+		return "f"
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case []byte:
+		s = `\x` + hex.EncodeToString(x)
+	case time.Time:
+		s = x.Format("2006-01-02 15:04:05.999999Z07:00")
+	case string:
+		s = x
+	default:
+		s = fmt.Sprint(x)
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }

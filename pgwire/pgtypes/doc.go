@@ -5,8 +5,11 @@
 // of Bind parameters (DecodeParam).
 //
 // Text output matches PostgreSQL 15 byte for byte with the settings sqlgate
-// reports: DateStyle ISO, IntervalStyle postgres, TimeZone UTC and
-// extra_float_digits 1 (shortest round-trip floats). MAP, ROW and arrays of
+// reports: DateStyle ISO, IntervalStyle postgres and extra_float_digits 1
+// (shortest round-trip floats). timestamptz text is rendered in the session's
+// TimeZone, which the caller passes as a *time.Location (NewRowEncoderIn,
+// AppendValueIn, AppendTimestampTZ; nil or the plain forms mean UTC); binary
+// timestamptz is UTC microseconds whatever the zone, as in PostgreSQL. MAP, ROW and arrays of
 // nested types travel as json; arrays of scalars as PostgreSQL arrays.
 //
 // It is a leaf: it imports types and sqlerr only (plus Arrow), and must not

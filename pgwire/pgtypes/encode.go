@@ -3,6 +3,7 @@ package pgtypes
 import (
 	"encoding/binary"
 	"math"
+	"time"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -42,8 +43,9 @@ func mismatch(arr arrow.Array, t types.T) error {
 	return sqlerr.New(sqlerr.InternalError, "result batch has Arrow type %s for a column of type %s", arr.DataType(), t)
 }
 
-// newEncoder builds the encoder of a value of type t in mode m.
-func newEncoder(t types.T, m mode) (valueEncoder, error) {
+// newEncoder builds the encoder of a value of type t in mode m; loc is the
+// session's TimeZone (nil: UTC), in which timestamptz text is rendered.
+func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 	switch t.Kind {
 	case types.Bool:
 		return &boolEncoder{mode: m}, nil
@@ -74,7 +76,11 @@ func newEncoder(t types.T, m mode) (valueEncoder, error) {
 	case types.Time:
 		return &timeEncoder{mode: m}, nil
 	case types.Timestamp, types.TimestampTZ:
-		return &timestampEncoder{mode: m, withZone: t.Kind == types.TimestampTZ}, nil
+		e := &timestampEncoder{mode: m, withZone: t.Kind == types.TimestampTZ}
+		if e.withZone && loc != nil && loc != time.UTC {
+			e.zone = &zoneCache{loc: loc}
+		}
+		return e, nil
 	case types.Interval:
 		return &intervalEncoder{mode: m}, nil
 	case types.Array:
@@ -82,14 +88,14 @@ func newEncoder(t types.T, m mode) (valueEncoder, error) {
 			break
 		}
 		if IsPGArray(t) && m != modeJSON {
-			elem, err := newEncoder(*t.Elem, m)
+			elem, err := newEncoder(*t.Elem, m, loc)
 			if err != nil {
 				return nil, err
 			}
 			elemOID, _, _ := OIDOf(*t.Elem)
 			return &pgArrayEncoder{mode: m, elem: elem, elemOID: elemOID}, nil
 		}
-		elem, err := newEncoder(*t.Elem, modeJSON)
+		elem, err := newEncoder(*t.Elem, modeJSON, loc)
 		if err != nil {
 			return nil, err
 		}
@@ -98,11 +104,11 @@ func newEncoder(t types.T, m mode) (valueEncoder, error) {
 		if t.Key == nil || t.Elem == nil {
 			break
 		}
-		key, err := newEncoder(*t.Key, modeJSON)
+		key, err := newEncoder(*t.Key, modeJSON, loc)
 		if err != nil {
 			return nil, err
 		}
-		val, err := newEncoder(*t.Elem, modeJSON)
+		val, err := newEncoder(*t.Elem, modeJSON, loc)
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +116,7 @@ func newEncoder(t types.T, m mode) (valueEncoder, error) {
 	case types.Row:
 		enc := &rowEncoder{fields: make([]valueEncoder, len(t.Fields)), names: make([][]byte, len(t.Fields))}
 		for i, f := range t.Fields {
-			fe, err := newEncoder(f.Type, modeJSON)
+			fe, err := newEncoder(f.Type, modeJSON, loc)
 			if err != nil {
 				return nil, err
 			}
@@ -592,6 +598,7 @@ func (e *timeEncoder) appendValue(dst []byte, row int) []byte {
 type timestampEncoder struct {
 	mode     mode
 	withZone bool
+	zone     *zoneCache // nil: UTC
 	vals     []arrow.Timestamp
 	nanos    bool
 	scratch  []byte
@@ -627,10 +634,36 @@ func (e *timestampEncoder) appendValue(dst []byte, row int) []byte {
 		return appendUint64(dst, uint64(us))
 	case modeJSON:
 		start := len(dst)
-		dst = appendTimestamp(dst, us, e.withZone, true)
+		dst = appendTimestampIn(dst, us, e.withZone, e.zone, true)
 		return quoteJSONTail(dst, start, &e.scratch)
 	}
-	return appendTimestamp(dst, us, e.withZone, false)
+	return appendTimestampIn(dst, us, e.withZone, e.zone, false)
+}
+
+// zoneCache finds the UTC offset of instants in a zone, remembering the
+// span of the last one's offset: the values of a column mostly fall in a
+// few spans, so the time-zone lookup runs rarely.
+type zoneCache struct {
+	loc        *time.Location
+	start, end int64 // [start, end) in Unix seconds; end == start: empty
+	off        int
+}
+
+func (z *zoneCache) offset(unixSec int64) int {
+	if unixSec >= z.start && unixSec < z.end {
+		return z.off
+	}
+	t := time.Unix(unixSec, 0).In(z.loc)
+	_, z.off = t.Zone()
+	st, en := t.ZoneBounds()
+	z.start, z.end = math.MinInt64, math.MaxInt64
+	if !st.IsZero() {
+		z.start = st.Unix()
+	}
+	if !en.IsZero() {
+		z.end = en.Unix()
+	}
+	return z.off
 }
 
 type intervalEncoder struct {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"time"
 )
 
 // This file holds the text renderings of scalar values, byte for byte as
@@ -241,12 +242,34 @@ func AppendTimestamp(dst []byte, us int64, withZone bool) []byte {
 	return appendTimestamp(dst, us, withZone, false)
 }
 
+// AppendTimestampTZ appends a timestamptz given in microseconds since
+// 1970-01-01 00:00:00 UTC as PostgreSQL prints it in TimeZone loc (nil:
+// UTC): the wall time there and its offset, "2024-07-01 02:00:00+02".
+func AppendTimestampTZ(dst []byte, us int64, loc *time.Location) []byte {
+	var z *zoneCache
+	if loc != nil && loc != time.UTC {
+		z = &zoneCache{loc: loc}
+	}
+	return appendTimestampIn(dst, us, true, z, false)
+}
+
 func appendTimestamp(dst []byte, us int64, withZone, json bool) []byte {
+	return appendTimestampIn(dst, us, withZone, nil, json)
+}
+
+// appendTimestampIn renders us (a timestamp, or a timestamptz in zone z;
+// nil z is UTC).
+func appendTimestampIn(dst []byte, us int64, withZone bool, z *zoneCache, json bool) []byte {
 	switch us {
 	case math.MaxInt64:
 		return append(dst, "infinity"...)
 	case math.MinInt64:
 		return append(dst, "-infinity"...)
+	}
+	off := 0
+	if withZone && z != nil {
+		off = z.offset(floorDiv(us, 1e6))
+		us += int64(off) * 1e6
 	}
 	days := floorDiv(us, usPerDay)
 	dst, bc := appendDateParts(dst, days)
@@ -257,14 +280,32 @@ func appendTimestamp(dst []byte, us int64, withZone, json bool) []byte {
 	}
 	dst = appendClock(dst, us-days*usPerDay)
 	if withZone {
-		if json {
-			dst = append(dst, "+00:00"...)
-		} else {
-			dst = append(dst, "+00"...)
-		}
+		dst = appendZoneOffset(dst, off, json)
 	}
 	if bc {
 		dst = append(dst, " BC"...)
+	}
+	return dst
+}
+
+// appendZoneOffset appends an offset east of UTC as PostgreSQL's ISO
+// output does ("+01", "+05:30", "+00:09:21"); JSON (XSD) always has the
+// minutes ("+01:00").
+func appendZoneOffset(dst []byte, off int, json bool) []byte {
+	if off < 0 {
+		dst = append(dst, '-')
+		off = -off
+	} else {
+		dst = append(dst, '+')
+	}
+	dst = appendPadded(dst, int64(off/3600), 2)
+	if m, s := off/60%60, off%60; m != 0 || s != 0 || json {
+		dst = append(dst, ':')
+		dst = appendPadded(dst, int64(m), 2)
+		if s != 0 {
+			dst = append(dst, ':')
+			dst = appendPadded(dst, int64(s), 2)
+		}
 	}
 	return dst
 }

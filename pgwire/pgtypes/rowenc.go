@@ -3,6 +3,7 @@ package pgtypes
 import (
 	"encoding/binary"
 	"math"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -25,6 +26,13 @@ type RowEncoder struct {
 // sent in the given format codes: none means all text, one applies to every
 // column, otherwise one per column (as Bind's result format codes).
 func NewRowEncoder(cols []types.T, formats []int16) (*RowEncoder, error) {
+	return NewRowEncoderIn(cols, formats, nil)
+}
+
+// NewRowEncoderIn is NewRowEncoder for a session whose TimeZone is loc
+// (nil: UTC): timestamptz text is the wall time there with its offset.
+// Binary timestamptz stays UTC microseconds, as in PostgreSQL.
+func NewRowEncoderIn(cols []types.T, formats []int16, loc *time.Location) (*RowEncoder, error) {
 	if len(formats) > 1 && len(formats) != len(cols) {
 		return nil, sqlerr.New(sqlerr.ProtocolViolation, "bind message has %d result formats but query has %d columns", len(formats), len(cols))
 	}
@@ -43,7 +51,7 @@ func NewRowEncoder(cols []types.T, formats []int16) (*RowEncoder, error) {
 		default:
 			return nil, sqlerr.New(sqlerr.ProtocolViolation, "unsupported format code: %d", f)
 		}
-		enc, err := newEncoder(t, m)
+		enc, err := newEncoder(t, m, loc)
 		if err != nil {
 			return nil, err
 		}
@@ -107,11 +115,16 @@ func (e *RowEncoder) AppendDataRow(dst []byte, row int) []byte {
 // of arr[row] of type t in format f; it reports false for NULL. It is the
 // slow, one-off form of RowEncoder, for tests and catalog code.
 func AppendValue(dst []byte, t types.T, f int16, arr arrow.Array, row int) ([]byte, bool, error) {
+	return AppendValueIn(dst, t, f, arr, row, nil)
+}
+
+// AppendValueIn is AppendValue in a session whose TimeZone is loc (nil: UTC).
+func AppendValueIn(dst []byte, t types.T, f int16, arr arrow.Array, row int, loc *time.Location) ([]byte, bool, error) {
 	m := modeText
 	if f == FormatBinary {
 		m = modeBinary
 	}
-	enc, err := newEncoder(t, m)
+	enc, err := newEncoder(t, m, loc)
 	if err != nil {
 		return dst, false, err
 	}

@@ -1,0 +1,306 @@
+package types
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// This file holds PostgreSQL's TimeZone semantics: which values the
+// TimeZone setting accepts and how SHOW spells them (LoadZone), how a
+// timestamptz prints its offset (ZoneOffset), how a local wall time maps to
+// an instant across DST transitions (LocalToInstant), and the zone suffixes
+// timestamptz input accepts. Every function takes the zone as an argument:
+// the session's zone travels with the session, never in package state.
+
+// zoneinfoDir is where the tz database lives on Debian-like systems. Only
+// used to find a zone whose name was written in another letter case (PG
+// accepts 'europe/paris'); exact names also load from Go's embedded tzdata
+// when the binary imports time/tzdata.
+const zoneinfoDir = "/usr/share/zoneinfo"
+
+// LoadZone interprets a value of the TimeZone setting as PostgreSQL 15's
+// check_timezone does and returns the zone and the value SHOW TimeZone
+// reports: a tz database name in its canonical spelling ("Europe/Paris"), a
+// plain number of hours east of UTC ("-5" shows as "<-05>+05"), or a POSIX
+// zone without DST rules ("UTC+3", "+02:30": POSIX signs count west).
+// Anything else is 22023 invalid value for parameter "TimeZone".
+func LoadZone(setting string) (*time.Location, string, error) {
+	bad := func() (*time.Location, string, error) {
+		return nil, "", sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": %q", setting)
+	}
+	s := strings.TrimSpace(setting)
+	if s == "" {
+		return bad()
+	}
+	// A plain number is hours east of UTC (SET TIME ZONE -5, '5.5', '+00').
+	if h, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "xXpPnNiI_") {
+		if h < -15 || h > 15 { // PostgreSQL limits offsets to 15 hours
+			return bad()
+		}
+		secs := int(h*3600 + copysignHalf(h))
+		posix := ZoneOffset(-secs)
+		if secs == 0 {
+			posix = "-00" // PostgreSQL's spelling of UTC+0 in POSIX terms
+		}
+		return fixedZone(secs), "<" + ZoneOffset(secs) + ">" + posix, nil
+	}
+	if loc, name, ok := lookupZoneName(s); ok {
+		return loc, name, nil
+	}
+	if secs, ok := parsePOSIXStd(s); ok {
+		// the zone's abbreviation is the POSIX name part ("UTC" of
+		// "UTC+3"), else the offset as PostgreSQL prints it
+		abbr := s[:strings.IndexAny(s+"+-0123456789", "+-0123456789")]
+		if strings.HasPrefix(s, "<") {
+			abbr = s[1:strings.IndexByte(s, '>')]
+		}
+		if abbr == "" {
+			abbr = ZoneOffset(secs)
+		}
+		return time.FixedZone(abbr, secs), s, nil
+	}
+	return bad()
+}
+
+func copysignHalf(h float64) float64 {
+	if h < 0 {
+		return -0.5
+	}
+	return 0.5
+}
+
+// fixedZone is a zone at secs east of UTC named as PostgreSQL names the
+// abbreviation of a numeric zone ("+05:30").
+func fixedZone(secs int) *time.Location {
+	return time.FixedZone(ZoneOffset(secs), secs)
+}
+
+// ZoneOffset renders an offset east of UTC as PostgreSQL's ISO output does:
+// "+01", "+05:30", "-03:30", and seconds only when present ("+00:09:21",
+// Paris local mean time).
+func ZoneOffset(secs int) string {
+	sign := byte('+')
+	if secs < 0 {
+		sign = '-'
+		secs = -secs
+	}
+	b := []byte{sign}
+	b = append2(b, secs/3600)
+	if m, s := secs/60%60, secs%60; m != 0 || s != 0 {
+		b = append(b, ':')
+		b = append2(b, m)
+		if s != 0 {
+			b = append(b, ':')
+			b = append2(b, s)
+		}
+	}
+	return string(b)
+}
+
+func append2(b []byte, v int) []byte {
+	if v < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+// lookupZoneName finds a tz database zone by name, ignoring letter case as
+// PostgreSQL does, and returns its canonical spelling.
+func lookupZoneName(s string) (*time.Location, string, bool) {
+	if s == "" || strings.Contains(s, "..") || strings.HasPrefix(s, "/") || strings.EqualFold(s, "local") || strings.EqualFold(s, "localtime") {
+		return nil, "", false
+	}
+	for _, name := range []string{s, zoneTitle(s), strings.ToUpper(s)} {
+		if loc, err := time.LoadLocation(name); err == nil {
+			return loc, name, true
+		}
+	}
+	// Another spelling (e.g. "america/port-au-prince"): look the name up in
+	// the system's tz database, part by part.
+	dir, name := zoneinfoDir, ""
+	for _, part := range strings.Split(s, "/") {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, "", false
+		}
+		found := ""
+		for _, e := range ents {
+			if strings.EqualFold(e.Name(), part) {
+				found = e.Name()
+				break
+			}
+		}
+		if found == "" {
+			return nil, "", false
+		}
+		dir = filepath.Join(dir, found)
+		if name != "" {
+			name += "/"
+		}
+		name += found
+	}
+	if loc, err := time.LoadLocation(name); err == nil {
+		return loc, name, true
+	}
+	return nil, "", false
+}
+
+// zoneTitle capitalises each word of a zone name the way the tz database
+// mostly spells them: "america/new_york" -> "America/New_York".
+func zoneTitle(s string) string {
+	b := []byte(strings.ToLower(s))
+	up := true
+	for i, c := range b {
+		if up && c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+		up = c == '/' || c == '_' || c == '-'
+	}
+	return string(b)
+}
+
+// posixStd matches a POSIX TZ value without a DST part: an optional
+// abbreviation (3+ letters or <...>) and an offset west of UTC.
+var posixStd = regexp.MustCompile(`^(?:[A-Za-z]{3,}|<[A-Za-z0-9:+\-]{1,}>)?([+-]?)(\d{1,2})(?::(\d{1,2})(?::(\d{1,2}))?)?$`)
+
+// parsePOSIXStd returns the offset east of UTC of a POSIX TZ value without
+// DST rules ("UTC+3" is three hours west, so -10800).
+func parsePOSIXStd(s string) (int, bool) {
+	m := posixStd.FindStringSubmatch(s)
+	if m == nil {
+		return 0, false
+	}
+	h, _ := strconv.Atoi(m[2])
+	mi, _ := strconv.Atoi(m[3])
+	se, _ := strconv.Atoi(m[4])
+	if h > 24 || mi > 59 || se > 59 {
+		return 0, false
+	}
+	secs := h*3600 + mi*60 + se
+	if m[1] != "-" {
+		secs = -secs
+	}
+	return secs, true
+}
+
+// LocalToInstant converts a wall-clock time (its fields read as UTC) to the
+// instant it denotes in loc, resolving DST gaps and overlaps as
+// PostgreSQL's DetermineTimeZoneOffset does: a time skipped by a
+// spring-forward transition takes the offset from before it (02:30 in
+// Paris on 2024-03-31 is 03:30+02), an ambiguous time the offset from after
+// the transition (02:30 on 2024-10-27 is 02:30+01).
+func LocalToInstant(wall time.Time, loc *time.Location) time.Time {
+	if loc == nil || loc == time.UTC {
+		return wall
+	}
+	my := wall.Unix()
+	prec := time.Unix(my-86400, 0).In(loc)
+	_, before := prec.Zone()
+	_, end := prec.ZoneBounds()
+	off := before
+	if !end.IsZero() {
+		boundary := end.Unix()
+		_, after := end.In(loc).Zone()
+		bt, at := my-int64(before), my-int64(after)
+		switch {
+		case bt < boundary && at < boundary:
+		case bt >= boundary && at >= boundary:
+			off = after
+		case bt > at:
+		default:
+			off = after
+		}
+	}
+	return wall.Add(-time.Duration(off) * time.Second)
+}
+
+// WallClock returns the wall-clock time of instant t in loc, with its
+// fields in a UTC time (what timestamptz -> timestamp yields).
+func WallClock(t time.Time, loc *time.Location) time.Time {
+	if loc == nil || loc == time.UTC {
+		return t.UTC()
+	}
+	l := t.In(loc)
+	return time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), l.Nanosecond(), time.UTC)
+}
+
+// zoneAbbrevs are the fixed-offset abbreviations of PostgreSQL's Default
+// timezone_abbreviations set that timestamptz input accepts most often
+// (seconds east of UTC, from pg_timezone_abbrevs).
+var zoneAbbrevs = map[string]int{
+	"ACST": 34200, "AEDT": 39600, "AEST": 36000, "AKDT": -28800, "AKST": -32400,
+	"BST": 3600, "CDT": -18000, "CEST": 7200, "CET": 3600, "CST": -21600,
+	"EDT": -14400, "EEST": 10800, "EET": 7200, "EST": -18000, "GMT": 0,
+	"HKT": 28800, "HST": -36000, "IST": 7200, "JST": 32400, "KST": 32400,
+	"MDT": -21600, "MEST": 7200, "MET": 3600, "MST": -25200, "NZDT": 46800,
+	"NZST": 43200, "PDT": -25200, "PST": -28800, "SGT": 28800, "UT": 0,
+	"UTC": 0, "WET": 0, "Z": 0, "ZULU": 0,
+}
+
+// inputZone is the zone written in a timestamptz literal: a fixed offset
+// or a tz database zone.
+type inputZone struct {
+	set    bool
+	offset int
+	loc    *time.Location
+}
+
+var isoOffset = regexp.MustCompile(`^([+-])(\d{1,2})(?::?(\d{2})(?::?(\d{2}))?)?$`)
+
+// parseInputZone reads the zone suffix of a timestamp literal. ok is false
+// for something that is no zone at all (a syntax error); err is set for a
+// zone-like name PostgreSQL does not know (22023, as PostgreSQL reports it).
+func parseInputZone(s string) (z inputZone, ok bool, err error) {
+	if s == "" {
+		return z, true, nil
+	}
+	if m := isoOffset.FindStringSubmatch(s); m != nil {
+		h, _ := strconv.Atoi(m[2])
+		mi, _ := strconv.Atoi(m[3])
+		se, _ := strconv.Atoi(m[4])
+		if h > 15 || mi > 59 || se > 59 {
+			return z, false, nil
+		}
+		secs := h*3600 + mi*60 + se
+		if m[1] == "-" {
+			secs = -secs
+		}
+		return inputZone{set: true, offset: secs}, true, nil
+	}
+	if off, ok := zoneAbbrevs[strings.ToUpper(s)]; ok {
+		return inputZone{set: true, offset: off}, true, nil
+	}
+	if loc, _, ok := lookupZoneName(s); ok {
+		return inputZone{set: true, loc: loc}, true, nil
+	}
+	if strings.Contains(s, "/") {
+		return z, false, sqlerr.New(sqlerr.InvalidParameterValue, "time zone %q not recognized", strings.ToLower(s))
+	}
+	return z, false, nil
+}
+
+// ZoneByName resolves the zone argument of timezone(zone, ts) (x AT TIME
+// ZONE zone) as PostgreSQL's timestamptz_zone does: a time zone
+// abbreviation ("EST", fixed offset), a tz database name in any letter case,
+// or a POSIX zone ("UTC+3", "+05": POSIX signs count west). Unlike SET
+// TimeZone, a plain number is POSIX too. Anything else is 22023 time zone
+// "x" not recognized.
+func ZoneByName(name string) (*time.Location, error) {
+	s := strings.TrimSpace(name)
+	if off, ok := zoneAbbrevs[strings.ToUpper(s)]; ok {
+		return time.FixedZone(strings.ToUpper(s), off), nil
+	}
+	if loc, _, ok := lookupZoneName(s); ok {
+		return loc, nil
+	}
+	if secs, ok := parsePOSIXStd(s); ok {
+		return fixedZone(secs), nil
+	}
+	return nil, sqlerr.New(sqlerr.InvalidParameterValue, "time zone %q not recognized", name)
+}

@@ -137,7 +137,11 @@ func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args 
 			if err != nil {
 				return nil, err
 			}
-			call.Args = append(call.Args, b.resolveUnknown(e, types.StringType))
+			e = b.resolveUnknown(e, types.StringType)
+			if name == "string_agg" && e.Type().Kind == types.Name {
+				e = b.castTo(e, types.StringType) // name -> text, as PostgreSQL's implicit cast
+			}
+			call.Args = append(call.Args, e)
 		}
 	}
 	var argTypes []types.T
@@ -210,7 +214,8 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 			return types.Float64Type, nil
 		}
 	case "min", "max":
-		if !a.IsNested() && a.Kind != types.Bool {
+		// PostgreSQL has no min/max over boolean or bytea.
+		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary {
 			return a, nil
 		}
 	case "bool_and", "bool_or", "every":

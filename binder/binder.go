@@ -29,6 +29,9 @@ type binder struct {
 	// win is the window binder's state while a SELECT list and ORDER BY
 	// with window functions are bound; nil elsewhere.
 	win *winState
+	// srf collects the set-returning calls of the SELECT list being bound
+	// (see ProjectSet); nil where they are not allowed.
+	srf *srfState
 	// outer is the scope of the query enclosing the subquery being bound
 	// (nil at the top level), used to recognise correlated references.
 	outer *scope

@@ -47,6 +47,13 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 		if err != nil {
 			return nil, b.errAt(cd, sqlerr.As(err))
 		}
+		if t.Kind == types.Decimal && t.Precision == 0 {
+			// PostgreSQL's unconstrained numeric keeps every digit of every
+			// value; a Fluss DECIMAL has one precision and scale. Guessing
+			// one would round users' values silently.
+			return nil, b.errAt(cd, sqlerr.New(sqlerr.FeatureNotSupported, "column \"%s\": NUMERIC without a precision and scale is not supported", name).
+				WithHint("A Fluss DECIMAL has a fixed precision (up to 38) and scale: declare it as NUMERIC(p, s), for example NUMERIC(38, 10)."))
+		}
 		col := fluss.Column{Name: name, Type: t}
 		for _, opt := range cd.Options {
 			switch opt.Tp {
@@ -55,6 +62,9 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 			case ast.ColumnOptionNull:
 				col.Type.NotNull = false
 			case ast.ColumnOptionPrimaryKey:
+				if len(pk) > 0 {
+					return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", ident(ct.Table.Name))
+				}
 				pk = append(pk, name)
 			case ast.ColumnOptionComment:
 				if v, ok := opt.Expr.(ast.ValueExpr); ok {

@@ -8,7 +8,12 @@
 // One binder per clause, as DuckDB does: select.go binds the SELECT list,
 // where.go the WHERE clause (a boolean target type), order.go ORDER BY (ordinals,
 // output aliases, then input expressions), limit.go LIMIT/OFFSET, insert.go the
-// INSERT source against the table's columns, ddl.go CREATE/DROP TABLE. The
+// INSERT source against the table's columns, ddl.go CREATE/DROP TABLE,
+// arrays.go PostgreSQL's array syntax (the rewrite's __pg_array,
+// __pg_subscript, __pg_slice, __pg_any/__pg_all, __pg_array_subquery
+// markers; array comparison and ||), srf.go set-returning functions in
+// FROM (the __pg_srf marker, bound to a TableFunc node) and in the SELECT
+// list (a ProjectSet node under the projection). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.
 //

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -133,6 +134,12 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 	case *ast.FuncCallExpr:
 		if n.FnName.L == "__pg_filter" {
 			return b.bindFilteredAggregate(n)
+		}
+		if e, ok, err := b.bindArrayMarker(s, n); ok {
+			return e, err
+		}
+		if functions.IsSetFunc(n.FnName.L) {
+			return b.bindSetCall(n)
 		}
 		if e, ok, err := b.bindConditionalFunc(s, n); ok {
 			return e, err
@@ -317,6 +324,9 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 		}
 	}
 	lt, rt = l.Type(), r.Type()
+	if op.IsComparison() && (lt.Kind == types.Array || rt.Kind == types.Array) {
+		return b.makeArrayComparison(n, op, l, r)
+	}
 	common, ok := commonType(lt, rt)
 	if !ok {
 		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
@@ -380,8 +390,9 @@ func operandDecimal(t types.T) types.T {
 // decimalResultType gives the result type of decimal arithmetic. PostgreSQL's
 // numeric has a per-value scale; sqlgate keeps one scale per column, chosen as
 // PostgreSQL chooses the display scale for + - * (max and sum of the input
-// scales). Division's scale depends on the values in PostgreSQL, so numeric
-// division is refused until the expression tier implements it faithfully.
+// scales). Division's scale depends on the values in PostgreSQL (at least 16
+// significant digits); sqlgate uses PostgreSQL's minimum, 16 decimals (or
+// the operands' larger scale), for every value.
 func decimalResultType(op Op, l, r types.T) (types.T, error) {
 	switch op {
 	case OpAdd, OpSub, OpMod:
@@ -393,9 +404,15 @@ func decimalResultType(op Op, l, r types.T) (types.T, error) {
 			return types.T{}, sqlerr.New(sqlerr.NumericValueOutOfRange, "numeric scale %d exceeds 38", s)
 		}
 		return types.T{Kind: types.Decimal, Scale: s}, nil
+	case OpDiv:
+		return types.T{Kind: types.Decimal, Scale: max(l.Scale, r.Scale, numericDivScale)}, nil
 	}
-	return types.T{}, sqlerr.NotSupported("division of numeric values")
+	return types.T{}, sqlerr.NotSupported("this numeric operator")
 }
+
+// numericDivScale is PostgreSQL's NUMERIC_MIN_SIG_DIGITS, the smallest
+// scale it gives a quotient.
+const numericDivScale = 16
 
 // commonType is the type both operands are cast to: the same kind, or the
 // wider of two numeric kinds (int < numeric < float), or text for text/char.
@@ -524,7 +541,14 @@ func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 			// PostgreSQL's numeric input keeps every digit written.
 			t.Scale = literalScale(s)
 		}
-		v, err := types.ParseText(s, t)
+		var v any
+		var err error
+		if t.Kind == types.Array {
+			v, err = b.parseArrayLiteral(s, t)
+		} else {
+			// A timestamptz literal without an offset is in the session's zone.
+			v, err = types.ParseTextIn(s, t, functions.LocationOf(b.ctx))
+		}
 		if err != nil {
 			if se := sqlerr.As(err); se != nil && n != nil {
 				return nil, b.errAt(n, se)

@@ -66,6 +66,9 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 		}
 		return NewScan(info, alias), nil
 	case *ast.SelectStmt, *ast.SetOprStmt:
+		if f, ok := setFuncMarker(src); ok {
+			return b.bindTableFunc(f, alias)
+		}
 		inner, _, err := b.bindSubqueryPlan(nil, src)
 		if err != nil {
 			return nil, err

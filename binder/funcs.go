@@ -123,6 +123,9 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.As(err))
 	}
+	if target.Kind == types.Array && isEmptyArrayMarker(n.Args[0]) {
+		return &Const{Value: []any{}, T: target.Nullable()}, nil // ARRAY[]::int[]
+	}
 	x, err := b.bindExpr(s, n.Args[0])
 	if err != nil {
 		return nil, err
@@ -139,6 +142,15 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 		}
 	}
 	if isUnknown(x.Type()) {
+		if target.Kind == types.String && target.Length > 0 || target.Kind == types.Char {
+			// An explicit cast to varchar(n) truncates (only an
+			// assignment refuses a longer value): read the literal as
+			// text, then cast.
+			if x, err = b.coerceUnknown(n, x, types.StringType); err != nil {
+				return nil, err
+			}
+			return &Cast{X: x, T: target}, nil
+		}
 		return b.coerceUnknown(n, x, target)
 	}
 	if target.Kind == types.Decimal && target.Precision == 0 && x.Type().Kind == types.Decimal {
@@ -169,6 +181,12 @@ func castable(a, b types.T) bool {
 	if a.Equal(b) {
 		return true
 	}
+	if a.Kind == types.Array && b.Kind == types.Array {
+		return castable(*a.Elem, *b.Elem)
+	}
+	if a.Kind == types.Array && b.IsString() || a.IsString() && b.Kind == types.Array {
+		return true // PostgreSQL's array output and input
+	}
 	if a.IsNested() || b.IsNested() {
 		return false
 	}
@@ -187,6 +205,9 @@ func castable(a, b types.T) bool {
 	dt := func(k types.Kind) bool { return k == types.Date || k == types.Timestamp || k == types.TimestampTZ }
 	if dt(a.Kind) && dt(b.Kind) {
 		return true
+	}
+	if (a.Kind == types.Timestamp || a.Kind == types.TimestampTZ) && b.Kind == types.Time {
+		return true // the time of day (in the session's zone for timestamptz)
 	}
 	if (a.Kind == types.Bytes || a.Kind == types.Binary) && (b.Kind == types.Bytes || b.Kind == types.Binary) {
 		return true
@@ -300,7 +321,11 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 			return t, sqlerr.New(sqlerr.InvalidParameterValue, "%s precision %d must be between 0 and 9", tn.Name, t.Precision)
 		}
 	}
-	for i := 0; i < tn.ArrayDims; i++ {
+	dims := tn.ArrayDims
+	if tn.Name == "array" && dims > 0 {
+		dims-- // T[] arrives as array of T with ArrayDims 1: one level built above
+	}
+	for i := 0; i < dims; i++ {
 		t = types.ArrayOf(t)
 	}
 	t.NotNull = tn.NotNull
@@ -318,6 +343,9 @@ func castOutputName(v ast.ValueExpr) string {
 	t, err := typeFromName(tn)
 	if err != nil {
 		return "?column?"
+	}
+	for t.Kind == types.Array && tn.ArrayDims > 0 {
+		t = *t.Elem // PostgreSQL names x::int[] after the element type (int4)
 	}
 	return typname(t)
 }
@@ -383,6 +411,9 @@ func (b *binder) isPipes(n *ast.FuncCallExpr) bool {
 // makeConcat types a || b: PostgreSQL's textcat and anynonarray || text,
 // so a non-text side is converted to text; NULL on either side gives NULL.
 func (b *binder) makeConcat(n ast.Node, l, r Expr) (Expr, error) {
+	if l.Type().Kind == types.Array || r.Type().Kind == types.Array {
+		return b.makeArrayConcat(n, l, r)
+	}
 	toText := func(e Expr) (Expr, error) {
 		t := e.Type()
 		switch {

@@ -2,6 +2,7 @@ package binder
 
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -133,6 +134,9 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	default:
 		return nil, sqlerr.NotSupported("this INSERT form")
 	}
+	if err := checkConflictTarget(b.stmt.ConflictTarget, b.stmt.ConflictTargetPos, info); err != nil {
+		return nil, err
+	}
 	out := &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: b.stmt.OnConflictDoNothing, params: b.params}
 	if len(ins.OnDuplicate) > 0 {
 		if !info.HasPrimaryKey() {
@@ -240,4 +244,31 @@ func finishParamsExpr(b *binder, e Expr) Expr {
 		}
 	})
 	return e
+}
+
+// checkConflictTarget checks that ON CONFLICT (cols) names the primary key,
+// a Fluss table's only unique constraint (in any order), as PostgreSQL
+// requires a matching unique index.
+func checkConflictTarget(target []string, pos int, info fluss.TableInfo) error {
+	if target == nil {
+		return nil
+	}
+	pk := info.Descriptor.Schema.PrimaryKey
+	for _, c := range target {
+		if info.ColumnIndex(c) < 0 {
+			return sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" does not exist", c).WithPosition(pos)
+		}
+	}
+	same := len(target) == len(pk)
+	for _, k := range pk {
+		found := false
+		for _, c := range target {
+			found = found || c == k
+		}
+		same = same && found
+	}
+	if !same {
+		return sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+	}
+	return nil
 }

@@ -28,6 +28,9 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	case sel.SelectIntoOpt != nil:
 		return nil, sqlerr.NotSupported("SELECT INTO")
 	}
+	prevSrf := b.srf
+	b.srf = nil // only this SELECT's own list may hold set-returning calls
+	defer func() { b.srf = prevSrf }()
 	fields, distinctOn := splitDistinctOn(sel.Fields)
 	input, err := b.bindFrom(sel.From)
 	if err != nil {
@@ -79,10 +82,13 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		win = &winState{bind: bindOut}
 		b.win = win
 	}
+	srf := &srfState{bind: bindOut}
+	b.srf = srf
 	proj, err := b.bindSelectList(inScope, fields, bindOut)
 	if err != nil {
 		return nil, err
 	}
+	b.srf = nil
 	var having Expr
 	if sel.Having != nil {
 		if b.agg == nil {
@@ -97,6 +103,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	}
 	visible := len(proj.Cols)
 	var sortKeys []SortKey
+	b.srf = srf
 	if sel.OrderBy != nil {
 		if sortKeys, err = b.bindOrderBy(proj, sel.OrderBy, bindOut, sel.Distinct); err != nil {
 			return nil, err
@@ -108,6 +115,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 			return nil, err
 		}
 	}
+	b.srf = nil
 	if projInput == nil {
 		var n Node = b.agg.node(input)
 		if having != nil {
@@ -121,6 +129,14 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		for i, e := range proj.Exprs {
 			proj.Exprs[i] = resolveWinRefs(e, base)
 		}
+		for _, c := range srf.calls {
+			for i, a := range c.Args {
+				c.Args[i] = resolveWinRefs(a, base)
+			}
+		}
+	}
+	if len(srf.calls) > 0 {
+		projInput = srf.addProjectSet(projInput, proj.Exprs)
 	}
 	proj.Input = projInput
 	var out Node = proj
@@ -349,6 +365,19 @@ func (b *binder) exprName(e ast.ExprNode) string {
 		return aggName(x.F)
 	case *ast.CaseExpr:
 		return "case"
+	case *ast.SubqueryExpr:
+		// (SELECT x ...) is named after its first output column
+		var q ast.Node = x.Query
+		for {
+			so, ok := q.(*ast.SetOprStmt)
+			if !ok || so.SelectList == nil || len(so.SelectList.Selects) == 0 {
+				break
+			}
+			q = so.SelectList.Selects[0]
+		}
+		if sel, ok := q.(*ast.SelectStmt); ok && sel.Fields != nil && len(sel.Fields.Fields) > 0 && sel.Fields.Fields[0].WildCard == nil {
+			return b.outputName(sel.Fields.Fields[0])
+		}
 	case *ast.WindowFuncExpr:
 		return strings.ToLower(x.Name)
 	case *ast.FuncCallExpr:
@@ -365,6 +394,9 @@ func (b *binder) exprName(e ast.ExprNode) string {
 		}
 		if x.FnName.L == "concat" && b.isPipes(x) {
 			return "?column?" // a || b
+		}
+		if n, ok := arrayMarkerName(b, x); ok {
+			return n
 		}
 		return x.FnName.L
 	}

@@ -21,6 +21,8 @@ const (
 	AnySubquery
 	// AllSubquery: X op ALL (query) (NOT IN is <> ALL).
 	AllSubquery
+	// ArraySubquery: ARRAY(query), the column's values as an array.
+	ArraySubquery
 )
 
 // Subquery is a subquery used as an expression. The executor runs an

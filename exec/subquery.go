@@ -19,6 +19,9 @@ const (
 	ExistsMode
 	AnyMode
 	AllMode
+	// ArrayMode: ARRAY(subquery), the first column's values as one array
+	// (empty, not NULL, over no rows).
+	ArrayMode
 )
 
 // SubqueryExpr evaluates an uncorrelated subquery once per execution (the
@@ -132,6 +135,8 @@ func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Arr
 		return constArray(ec.Mem, v, e.T, n), nil
 	case ExistsMode:
 		return constArray(ec.Mem, r.values.Len() > 0, types.BoolType, n), nil
+	case ArrayMode:
+		return constArray(ec.Mem, arrayOf(r.values), e.T, n), nil
 	}
 	x, err := e.X.Eval(ec, batch)
 	if err != nil {
@@ -255,6 +260,8 @@ func (e *SubqueryExpr) evalCorrelated(ec *EvalContext, batch arrow.RecordBatch) 
 			}
 		case ExistsMode:
 			out[i] = r.values.Len() > 0
+		case ArrayMode:
+			out[i] = arrayOf(r.values)
 		default:
 			v, isNull, err := e.quantified(x, i, r.values)
 			if err != nil {
@@ -315,4 +322,13 @@ func (e *OuterRefExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Arr
 		v = ec.Outer[e.Slot]
 	}
 	return constArray(ec.Mem, v, e.T, int(batch.NumRows())), nil
+}
+
+// arrayOf collects a subquery's first column as an array value.
+func arrayOf(values arrow.Array) []any {
+	out := make([]any, values.Len())
+	for i := range out {
+		out[i] = valueAt(values, i)
+	}
+	return out
 }

@@ -50,7 +50,8 @@ func lowerNode(n binder.Node) (Node, error) {
 				keys[i] = append(keys[i], le)
 			}
 		}
-		return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: schemaOf(x.Columns())}, nil
+		return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: schemaOf(x.Columns()),
+			keySchema: exec.KeySchemaOf(x.table)}, nil
 	case *binder.Values:
 		v := &valuesNode{out: schemaOf(x.Cols)}
 		for _, r := range x.Rows {
@@ -65,6 +66,8 @@ func lowerNode(n binder.Node) (Node, error) {
 			v.rows = append(v.rows, row)
 		}
 		return v, nil
+	case *binder.TableFunc, *binder.ProjectSet:
+		return lowerSetReturning(x)
 	case *binder.Aggregate:
 		return lowerAggregate(x)
 	case *binder.Join:

@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"strings"
 	"time"
@@ -34,7 +35,10 @@ const (
 	tablespaceGlobal = 1664
 	langInternal     = 12
 	encodingUTF8     = 6
-	classPgClass     = 1259 // pg_description.classoid of relations and columns
+	classPgClass     = 1259  // pg_description.classoid of relations and columns
+	classPgNamespace = 2615  // ... of schemas
+	classPgExtension = 3079  // ... of extensions
+	plpgsqlOID       = 13535 // the one extension, plpgsql
 	procOIDBase      = 100000
 )
 
@@ -68,6 +72,64 @@ type Options struct {
 	User string
 	// StartTime is when the server started (pg_postmaster_start_time).
 	StartTime time.Time
+	// Roles, when set, lists the roles besides User and says who owns
+	// each table and what was granted on it; nil: User is the only role
+	// and owns everything.
+	Roles Roles
+}
+
+// Roles is the role and privilege information the catalog shows in
+// pg_roles, pg_class.relowner / relacl and pg_tables.tableowner.
+type Roles interface {
+	// RoleList lists the roles that can log in, sorted by name.
+	RoleList() []RoleInfo
+	// TableOwner is a table's owner ("" = User, the bootstrap superuser).
+	TableOwner(tableID int64) string
+	// TableACL is a table's aclitem list (nil = NULL: default privileges).
+	TableACL(tableID int64) []string
+}
+
+// RoleInfo is one role.
+type RoleInfo struct {
+	Name      string
+	Superuser bool
+}
+
+// roleOID is a role's OID: 10 for the bootstrap superuser (User), else a
+// hash of the name in a range no table OID reaches, so it is stable
+// across restarts.
+func (c *Catalog) roleOID(name string) uint32 {
+	if name == "" || name == c.opts.User {
+		return ownerOID
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return 1<<31 | h.Sum32()>>1
+}
+
+// roles lists every role: User first (the bootstrap superuser), then the
+// others.
+func (c *Catalog) roles() []RoleInfo {
+	out := []RoleInfo{{Name: c.opts.User, Superuser: true}}
+	if c.opts.Roles == nil {
+		return out
+	}
+	for _, r := range c.opts.Roles.RoleList() {
+		if r.Name != c.opts.User {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// tableOwner is the name of a table's owner.
+func (c *Catalog) tableOwner(tableID int64) string {
+	if c.opts.Roles != nil {
+		if o := c.opts.Roles.TableOwner(tableID); o != "" {
+			return o
+		}
+	}
+	return c.opts.User
 }
 
 // Catalog serves pg_catalog and information_schema relations computed from

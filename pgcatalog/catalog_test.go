@@ -194,10 +194,12 @@ func TestGeneratedRows(t *testing.T) {
 		{"pg_catalog", "pg_constraint", []string{"oid", "conname", "contype", "conrelid", "conindid", "conkey"}, "",
 			[]string{"12599297|orders_pkey|p|16385|8404993|{2,1}"}},
 		{"pg_catalog", "pg_description", []string{"objoid", "classoid", "objsubid", "description"}, "",
-			[]string{"16386|1259|0|fluss log table, 3 buckets", "16386|1259|2|the message",
+			[]string{"11|2615|0|system catalog schema", "2200|2615|0|standard public schema", "99|2615|0|reserved schema for TOAST tables",
+				"13535|3079|0|PL/pgSQL procedural language", "16386|1259|0|fluss log table, 3 buckets", "16386|1259|2|the message",
 				"16385|1259|0|fluss primary-key table, 4 buckets, bucket key (region)"}},
-		{"pg_catalog", "pg_namespace", []string{"oid", "nspname", "nspowner"}, "",
-			[]string{"11|pg_catalog|10", "2200|public|6171", "13207|information_schema|10", "99|pg_toast|10"}},
+		{"pg_catalog", "pg_namespace", []string{"oid", "nspname", "nspowner", "nspacl"}, "",
+			[]string{"11|pg_catalog|10|{alice=UC/alice,=U/alice}", "2200|public|6171|{pg_database_owner=UC/pg_database_owner,=U/pg_database_owner}",
+				"13207|information_schema|10|{alice=UC/alice,=U/alice}", "99|pg_toast|10|∅"}},
 		{"pg_catalog", "pg_type", []string{"oid", "typname", "typrelid", "typtype"}, "|163",
 			[]string{"4210690|events|16386|c", "4210689|orders|16385|c"}},
 		{"pg_catalog", "pg_roles", []string{"oid", "rolname", "rolsuper"}, "", []string{"10|alice|true"}},
@@ -346,6 +348,21 @@ func TestCatalogInfo(t *testing.T) {
 	if d, ok, _ := c.Description(ctx, 16385, "pg_class"); !ok || d != "fluss primary-key table, 4 buckets, bucket key (region)" {
 		t.Errorf("Description %q", d)
 	}
+	for _, tc := range []struct {
+		oid     uint32
+		catalog string
+		want    string
+	}{
+		{2200, "pg_namespace", "standard public schema"},
+		{11, "pg_namespace", "system catalog schema"},
+		{13535, "pg_extension", "PL/pgSQL procedural language"},
+		{13207, "pg_namespace", ""},
+		{2200, "pg_extension", ""},
+	} {
+		if d, ok, _ := c.Description(ctx, tc.oid, tc.catalog); d != tc.want || ok != (tc.want != "") {
+			t.Errorf("Description(%d, %s) = %q, %v; want %q", tc.oid, tc.catalog, d, ok, tc.want)
+		}
+	}
 	if d, ok, _ := c.ColumnDescription(ctx, 16386, 2); !ok || d != "the message" {
 		t.Errorf("ColumnDescription %q", d)
 	}
@@ -374,5 +391,69 @@ func TestTypeTableIsConsistent(t *testing.T) {
 				t.Errorf("%s: array type %d missing or not pointing back", ts.name, ts.array)
 			}
 		}
+	}
+}
+
+// fixedRoles is a Roles for tests: orders (table id 1) belongs to bob and
+// has grants; events has neither owner nor grants.
+type fixedRoles struct{}
+
+func (fixedRoles) RoleList() []RoleInfo {
+	return []RoleInfo{{Name: "alice", Superuser: true}, {Name: "bob"}, {Name: "carol"}}
+}
+func (fixedRoles) TableOwner(id int64) string {
+	if id == 1 {
+		return "bob"
+	}
+	return ""
+}
+func (fixedRoles) TableACL(id int64) []string {
+	if id == 1 {
+		return []string{"bob=arwdDxt/bob", "carol=r/bob"}
+	}
+	return nil
+}
+
+func TestRolesAndPrivileges(t *testing.T) {
+	c := New(testStore(), Options{User: "alice", Roles: fixedRoles{}})
+	bob := c.roleOID("bob")
+	if bob == ownerOID || bob == c.roleOID("carol") || bob < 1<<31 {
+		t.Fatalf("role OIDs: bob %d carol %d", bob, c.roleOID("carol"))
+	}
+	if c.roleOID("bob") != bob {
+		t.Fatal("role OIDs must be stable")
+	}
+	cases := []struct {
+		rel  string
+		cols []string
+		want []string
+	}{
+		{"pg_roles", []string{"rolname", "rolsuper", "rolcanlogin"}, []string{"alice|true|true", "bob|false|true", "carol|false|true"}},
+		{"pg_user", []string{"usename", "usesuper"}, []string{"alice|true", "bob|false", "carol|false"}},
+		{"pg_tables", []string{"tablename", "tableowner"}, []string{"events|alice", "orders|bob"}},
+	}
+	for _, tc := range cases {
+		var got []string
+		for _, r := range scanAll(t, c, "pg_catalog", tc.rel, tc.cols...) {
+			if !strings.HasPrefix(r, "pg_") && !strings.HasPrefix(r, "sql_") {
+				got = append(got, r)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: got %v want %v", tc.rel, got, tc.want)
+		}
+	}
+	var acl []string
+	for _, r := range scanAll(t, c, "pg_catalog", "pg_class", "relname", "relowner", "relacl") {
+		if strings.HasPrefix(r, "orders") || strings.HasPrefix(r, "events|") {
+			acl = append(acl, r)
+		}
+	}
+	want := []string{"events|10|∅", fmt.Sprintf("orders|%d|{bob=arwdDxt/bob,carol=r/bob}", bob), fmt.Sprintf("orders_pkey|%d|∅", bob)}
+	if fmt.Sprint(acl) != fmt.Sprint(want) {
+		t.Errorf("pg_class: got %v want %v", acl, want)
+	}
+	if n, ok := c.RoleName(bob); !ok || n != "bob" {
+		t.Errorf("RoleName(bob) = %q %v", n, ok)
 	}
 }

@@ -28,7 +28,7 @@
 //     char(1) would show ” as a blank.
 //   - regproc/regtype/regclass columns are plain oids (they print as
 //     numbers), int2vector/oidvector are int2[]/oid[], aclitem[] is
-//     text[] and always NULL, pg_node_tree is text.
+//     text[] (NULL except the schemas' default ACLs), pg_node_tree is text.
 //   - pg_settings is a fixed list of server defaults, not the session's
 //     current values.
 //   - pg_stat_user_tables counts nothing (n_live_tup 0; reltuples -1) and

@@ -342,11 +342,13 @@ func (c *Catalog) NamespaceName(oid uint32) (string, bool) { return namespaceNam
 
 // RoleName implements functions.CatalogInfo.
 func (c *Catalog) RoleName(oid uint32) (string, bool) {
-	switch oid {
-	case ownerOID:
-		return c.opts.User, true
-	case dbOwnerRoleOID:
+	if oid == dbOwnerRoleOID {
 		return "pg_database_owner", true
+	}
+	for _, r := range c.roles() {
+		if c.roleOID(r.Name) == oid {
+			return r.Name, true
+		}
 	}
 	return "", false
 }
@@ -401,6 +403,18 @@ func (c *Catalog) ConstraintDef(ctx context.Context, oid uint32, _ bool) (string
 // Description implements functions.CatalogInfo: a user table's comment
 // (or its Fluss properties, see tableComment).
 func (c *Catalog) Description(ctx context.Context, objoid uint32, catalog string) (string, bool, error) {
+	if catalog == "pg_namespace" || catalog == "pg_extension" {
+		class := uint32(classPgNamespace)
+		if catalog == "pg_extension" {
+			class = classPgExtension
+		}
+		for _, d := range builtinDescriptions {
+			if d.classoid == class && d.objoid == objoid {
+				return d.text, true, nil
+			}
+		}
+		return "", false, nil
+	}
 	if catalog != "" && catalog != "pg_class" {
 		return "", false, nil
 	}

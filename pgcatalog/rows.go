@@ -52,9 +52,9 @@ func (c *Catalog) generators() map[string]rowsFunc {
 
 func (c *Catalog) namespaceRows() []row {
 	return []row{
-		{"oid": nsPgCatalog, "nspname": pgCatalog, "nspowner": ownerOID},
-		{"oid": nsPublic, "nspname": fluss.DefaultDatabase, "nspowner": dbOwnerRoleOID},
-		{"oid": nsInfoSchema, "nspname": infoSchema, "nspowner": ownerOID},
+		{"oid": nsPgCatalog, "nspname": pgCatalog, "nspowner": ownerOID, "nspacl": c.schemaACL(c.opts.User)},
+		{"oid": nsPublic, "nspname": fluss.DefaultDatabase, "nspowner": dbOwnerRoleOID, "nspacl": c.schemaACL("pg_database_owner")},
+		{"oid": nsInfoSchema, "nspname": infoSchema, "nspowner": ownerOID, "nspacl": c.schemaACL(c.opts.User)},
 		{"oid": nsToast, "nspname": "pg_toast", "nspowner": ownerOID},
 	}
 }
@@ -82,10 +82,21 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		r["relam"] = amHeap
 		r["relreplident"] = "d"
 		r["relhasindex"] = t.HasPrimaryKey()
+		r["relowner"] = c.roleOID(c.tableOwner(t.TableID))
+		if c.opts.Roles != nil {
+			if acl := c.opts.Roles.TableACL(t.TableID); acl != nil {
+				items := make([]any, len(acl))
+				for i, a := range acl {
+					items[i] = a
+				}
+				r["relacl"] = items
+			}
+		}
 		rows = append(rows, r)
 		if t.HasPrimaryKey() {
 			ir := classBase(pkIndexOID(t.TableID), pkName(t), nsPublic, "i", len(t.Descriptor.Schema.PrimaryKey))
 			ir["relam"] = amBtree
+			ir["relowner"] = r["relowner"]
 			ir["reltuples"] = 0.0
 			rows = append(rows, ir)
 		}
@@ -221,8 +232,30 @@ func (c *Catalog) constraintRows(_ context.Context, s *snapshot) ([]row, error) 
 	return rows, nil
 }
 
+// schemaACL is PostgreSQL's default ACL of a schema owned by owner:
+// USAGE and CREATE for the owner, USAGE for everyone.
+func (c *Catalog) schemaACL(owner string) []any {
+	return []any{owner + "=UC/" + owner, "=U/" + owner}
+}
+
+// builtinDescriptions are the comments PostgreSQL 15 ships on the schemas
+// and the extension sqlgate shows, by catalog and OID.
+var builtinDescriptions = []struct {
+	classoid uint32
+	objoid   uint32
+	text     string
+}{
+	{classPgNamespace, nsPgCatalog, "system catalog schema"},
+	{classPgNamespace, nsPublic, "standard public schema"},
+	{classPgNamespace, nsToast, "reserved schema for TOAST tables"},
+	{classPgExtension, plpgsqlOID, "PL/pgSQL procedural language"},
+}
+
 func (c *Catalog) descriptionRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
+	for _, d := range builtinDescriptions {
+		rows = append(rows, row{"objoid": d.objoid, "classoid": d.classoid, "objsubid": 0, "description": d.text})
+	}
 	for _, t := range s.tables {
 		rel := RelationOID(t.TableID)
 		rows = append(rows, row{"objoid": rel, "classoid": classPgClass, "objsubid": 0, "description": tableComment(t)})
@@ -245,18 +278,26 @@ func (c *Catalog) databaseRows() []row {
 }
 
 func (c *Catalog) roleRows(prefix string) []row {
-	return []row{{
-		"oid": ownerOID, "rolname": c.opts.User, "rolsuper": true, "rolinherit": true, "rolcreaterole": true,
-		"rolcreatedb": true, "rolcanlogin": true, "rolreplication": true, "rolconnlimit": -1,
-		"rolpassword": "********", "rolbypassrls": true,
-	}}
+	var rows []row
+	for _, r := range c.roles() {
+		rows = append(rows, row{
+			"oid": c.roleOID(r.Name), "rolname": r.Name, "rolsuper": r.Superuser, "rolinherit": true,
+			"rolcreaterole": r.Superuser, "rolcreatedb": r.Superuser, "rolcanlogin": true, "rolreplication": r.Superuser,
+			"rolconnlimit": -1, "rolpassword": "********", "rolbypassrls": r.Superuser,
+		})
+	}
+	return rows
 }
 
 func (c *Catalog) userRows() []row {
-	return []row{{
-		"usename": c.opts.User, "usesysid": ownerOID, "usecreatedb": true, "usesuper": true,
-		"userepl": true, "usebypassrls": true, "passwd": "********",
-	}}
+	var rows []row
+	for _, r := range c.roles() {
+		rows = append(rows, row{
+			"usename": r.Name, "usesysid": c.roleOID(r.Name), "usecreatedb": r.Superuser, "usesuper": r.Superuser,
+			"userepl": r.Superuser, "usebypassrls": r.Superuser, "passwd": "********",
+		})
+	}
+	return rows
 }
 
 // settingRows is a fixed list: the server's defaults, not the session's
@@ -383,7 +424,7 @@ func (c *Catalog) tablesViewRows(_ context.Context, s *snapshot) ([]row, error) 
 	var rows []row
 	for _, t := range s.tables {
 		rows = append(rows, row{"schemaname": fluss.DefaultDatabase, "tablename": t.Path.Table,
-			"tableowner": c.opts.User, "hasindexes": t.HasPrimaryKey(), "hasrules": false,
+			"tableowner": c.tableOwner(t.TableID), "hasindexes": t.HasPrimaryKey(), "hasrules": false,
 			"hastriggers": false, "rowsecurity": false})
 	}
 	for i := range relationSpecs {
@@ -416,7 +457,7 @@ func (c *Catalog) statTableRows(_ context.Context, s *snapshot) ([]row, error) {
 }
 
 func extensionRows() []row {
-	return []row{{"oid": 13535, "extname": "plpgsql", "extowner": ownerOID, "extnamespace": nsPgCatalog,
+	return []row{{"oid": plpgsqlOID, "extname": "plpgsql", "extowner": ownerOID, "extnamespace": nsPgCatalog,
 		"extrelocatable": false, "extversion": "1.0"}}
 }
 

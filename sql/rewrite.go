@@ -72,6 +72,9 @@ type rewriter struct {
 	// match[i] is the index of the token closing the bracket at i (-1 if
 	// none), computed on first use.
 	match []int
+	// arrayDepth > 0 while the elements of an ARRAY[...] constructor are
+	// rewritten: there a bare [a, b] is a sub-array (ARRAY[[1,2],[3,4]]).
+	arrayDepth int
 }
 
 // maxNumberLiteral is the longest numeric constant handed to TiDB as is.
@@ -679,6 +682,24 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 			}
 		case tkPunct:
 			if text == "[" {
+				if r.arrayDepth > 0 && (len(out) == 0 || r.itemIs(out[len(out)-1], ",")) {
+					// [a, b] as an element of ARRAY[...]: a sub-array
+					m := r.matchClose(k, j)
+					if m < 0 {
+						return nil, r.errNear(j)
+					}
+					inner, err := r.run(k+1, m)
+					if err != nil {
+						return nil, err
+					}
+					b := newComposite(r.leadOf(t))
+					b.add("__pg_array(", t.start)
+					b.addItems(inner, true)
+					b.add(")", r.toks[m].start)
+					out = append(out, b.it)
+					k = m + 1
+					continue
+				}
 				if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
 					return nil, r.errNear(k)
 				}
@@ -687,10 +708,53 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				if s < 0 || m < 0 {
 					return nil, r.errNear(k)
 				}
+				colon := -1
 				for q := k + 1; q < m; q++ {
-					if r.toks[q].isPunct(r.src, ":") {
-						return nil, sqlerr.New(sqlerr.FeatureNotSupported, "array slices are not supported").WithPosition(charPos(r.src, r.toks[q].start))
+					if r.toks[q].isPunct(r.src, "(") || r.toks[q].isPunct(r.src, "[") {
+						if c := r.matchClose(q, m); c > q {
+							q = c
+						}
+					} else if r.toks[q].isPunct(r.src, ":") {
+						colon = q
+						break
 					}
+				}
+				if colon >= 0 {
+					// x[lo:hi] -> __pg_slice(x, lo, hi); an omitted bound
+					// is __pg_open()
+					bound := func(from, to int) ([]item, error) {
+						if from == to {
+							return nil, nil
+						}
+						return r.run(from, to)
+					}
+					lo, err := bound(k+1, colon)
+					if err != nil {
+						return nil, err
+					}
+					hi, err := bound(colon+1, m)
+					if err != nil {
+						return nil, err
+					}
+					b := newComposite(out[s].lead)
+					b.add("__pg_slice(", out[s].firstOrig())
+					b.addItems(out[s:], true)
+					b.add(", ", t.start)
+					if lo == nil {
+						b.add("__pg_open()", t.start)
+					} else {
+						b.addItems(lo, true)
+					}
+					b.add(", ", r.toks[colon].start)
+					if hi == nil {
+						b.add("__pg_open()", r.toks[colon].start)
+					} else {
+						b.addItems(hi, true)
+					}
+					b.add(")", r.toks[m].start)
+					out = append(out[:s], b.it)
+					k = m + 1
+					continue
 				}
 				inner, err := r.run(k+1, m)
 				if err != nil {
@@ -709,6 +773,26 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		case tkIdent:
 			w := strings.ToUpper(text)
 			switch {
+			case keywordFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
+				// a function whose name TiDB's grammar takes as a keyword:
+				// quoted, it is an ordinary function name
+				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: `"` + foldASCII(text) + `"`, orig: t.start}}})
+				k++
+				continue
+			case setFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
+				// a table function in FROM (qualified by pg_catalog. or not)
+				qual := len(out)
+				if qual >= 2 && r.itemIs(out[qual-1], ".") && !out[qual-2].composite && out[qual-2].tok.is(r.src, "PG_CATALOG") {
+					qual -= 2
+				}
+				if !r.fromItemHere(out[:qual]) {
+					break
+				}
+				var err error
+				if out, k, err = r.setFunction(out, qual, k, j); err != nil {
+					return nil, err
+				}
+				continue
 			case w == "CAST" && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
 				m := r.matchClose(k+1, j)
 				if m < 0 {
@@ -913,7 +997,9 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				if m < 0 {
 					return nil, r.errNear(j)
 				}
+				r.arrayDepth++
 				inner, err := r.run(k+2, m)
+				r.arrayDepth--
 				if err != nil {
 					return nil, err
 				}
@@ -945,12 +1031,85 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 4
 				continue
+			case w == "POSITION" && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && r.positionIn(k+1, j) > 0:
+				// position(x IN y) is strpos(y, x): TiDB keeps the
+				// operands in written order (and its POSITION takes no
+				// comma form), PostgreSQL's function takes the string first.
+				open := k + 1
+				m := r.matchClose(open, j)
+				in := r.positionIn(open, j)
+				needle, err := r.run(open+1, in)
+				if err != nil {
+					return nil, err
+				}
+				hay, err := r.run(in+1, m)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("strpos(", t.start)
+				b.addItems(hay, true)
+				b.add(", ", r.toks[in].start)
+				b.addItems(needle, true)
+				b.add(")", r.toks[m].start)
+				out = append(out, b.it)
+				k = m + 1
+				continue
+			case w == "AT" && k+2 < j && r.toks[k+1].is(r.src, "TIME") && r.toks[k+2].is(r.src, "ZONE"):
+				// x AT TIME ZONE z -> timezone(z, x), PostgreSQL's own
+				// meaning. AT binds tighter than every binary operator, so
+				// both operands are primaries (with their casts).
+				s := r.primaryStart(out)
+				if s < 0 {
+					return nil, r.errNear(k)
+				}
+				if k+3 >= j {
+					return nil, r.errNear(j)
+				}
+				e, err := r.primaryEnd(k+3, j)
+				if err != nil {
+					return nil, err
+				}
+				zone, err := r.run(k+3, e)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(out[s].lead)
+				b.add("timezone(", out[s].firstOrig())
+				b.addItems(zone, true)
+				b.add(", ", t.start)
+				b.addItems(out[s:], true)
+				b.add(")", r.toks[e-1].end)
+				out = append(out[:s], b.it)
+				k = e
+				continue
 			}
 		}
 		out = append(out, r.simple(t))
 		k++
 	}
 	return out, nil
+}
+
+// positionIn returns the index of the IN at the top level of the
+// parenthesised list opening at open (position(x IN y)), or -1.
+func (r *rewriter) positionIn(open, j int) int {
+	m := r.matchClose(open, j)
+	if m < 0 {
+		return -1
+	}
+	depth := 0
+	for k := open + 1; k < m; k++ {
+		switch {
+		case r.toks[k].isPunct(r.src, "("):
+			depth++
+		case r.toks[k].isPunct(r.src, ")"):
+			depth--
+		case depth == 0 && r.toks[k].is(r.src, "IN"):
+			return k
+		}
+	}
+	return -1
 }
 
 // normalizeTokens replaces OPERATOR(schema.op) by the bare operator and

@@ -6,7 +6,12 @@
 //
 // It owns: the list of built-in scalar functions, their declared argument
 // and result types, and their kernels; LIKE/ILIKE matching; the `~`
-// regular-expression helper (regex_match).
+// regular-expression helper (regex_match); PostgreSQL's array text input
+// and output (ParseArray, FormatArray) and the array kernels the binder
+// builds for ARRAY[..], subscripts, slices, op ANY/ALL (array) and array
+// comparison (arrays.go); the set-returning functions (ResolveSetFunc:
+// unnest, generate_series, generate_subscripts; srf.go), which exec runs
+// as FROM items and in SELECT lists.
 //
 // It must not: import exec, binder, lower or sql (exec calls into this
 // package, so importing it back would be a cycle); parse SQL; cast
@@ -26,7 +31,11 @@
 // extract('second', ts) scale 6) and GREATEST/LEAST/COALESCE (the common
 // type). Session state the kernels need (the transaction and statement
 // start times for now() and friends) arrives through the context
-// (WithClock). The session time zone is UTC, as everywhere else in sqlgate.
+// (WithClock), and the session's identity, settings and TimeZone arrive
+// through WithSession: LocationOf(ctx) is the zone in which timestamptz
+// values are read by extract/date_part/date_trunc/to_char/age and rendered
+// by concat/format, and in which localtimestamp and current_date are taken
+// (UTC without a session).
 //
 // Known differences from PostgreSQL 15, by design or not yet done:
 //   - numeric values carry one scale per column (decimal128), so results
@@ -51,6 +60,11 @@
 //     DD DDD D Q WW IW J HH24 HH12 HH MI SS SSSS MS US Month/MONTH/month
 //     Mon Day Dy AM PM A.M. TZ, FM, "quoted text"; for numbers 9 0 . D , G
 //     S FM) but not TH suffixes, EEEE, MI/PL/SG, RN or V.
+//   - arrays are one-dimensional with lower bound 1; PostgreSQL's
+//     multi-dimensional arrays exist only as arrays of arrays
+//     (ARRAY[ARRAY[1,2]] is array<array<int>>, so array_length(a, 2) is
+//     NULL), and text input with explicit bounds ('[0:1]={1,2}') is 0A000.
+//     generate_series covers int4 and int8 (not numeric or timestamps).
 //   - extract('julian', timestamp), and date_part/extract/date_trunc over
 //     interval and time, are declared (so that resolution matches
 //     PostgreSQL's) but fail with 0A000.

@@ -1,0 +1,491 @@
+package binder
+
+import (
+	"context"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// PostgreSQL arrays. The rewrite (sql/rewrite.go) turns array syntax into
+// markers: ARRAY[a, b] -> __pg_array(a, b), x[i] -> __pg_subscript(x, i),
+// x[lo:hi] -> __pg_slice(x, lo, hi) (an omitted bound is __pg_open()),
+// x op ANY|ALL (arr) -> __pg_any|__pg_all(x, 'op', arr), ARRAY(SELECT ..)
+// -> __pg_array_subquery((SELECT ..)). Each binds to a FuncCall whose
+// kernel is in exec/functions/arrays.go, or to an ARRAY subquery.
+
+// bindArrayMarker binds the array markers; ok is false for other calls.
+func (b *binder) bindArrayMarker(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
+	var e Expr
+	var err error
+	switch n.FnName.L {
+	case "__pg_array":
+		e, err = b.bindArrayConstructor(s, n)
+	case "__pg_subscript":
+		e, err = b.bindSubscript(s, n)
+	case "__pg_slice":
+		e, err = b.bindSlice(s, n)
+	case "__pg_any", "__pg_all":
+		e, err = b.bindQuantifiedArray(s, n, n.FnName.L == "__pg_all")
+	case "__pg_array_subquery":
+		e, err = b.bindArraySubquery(s, n)
+	default:
+		return nil, false, nil
+	}
+	return e, true, err
+}
+
+func (b *binder) bindArgs(s *scope, nodes []ast.ExprNode) ([]Expr, error) {
+	out := make([]Expr, len(nodes))
+	for i, a := range nodes {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// isEmptyArrayMarker reports whether e is ARRAY[] (legal only under a cast).
+func isEmptyArrayMarker(e ast.ExprNode) bool {
+	f, ok := e.(*ast.FuncCallExpr)
+	return ok && f.FnName.L == "__pg_array" && len(f.Args) == 0
+}
+
+// bindArrayConstructor types ARRAY[...] as an array of its elements'
+// common type (text when every element is an unknown literal).
+func (b *binder) bindArrayConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error) {
+	if len(n.Args) == 0 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.IndeterminateDatatype, "cannot determine type of empty array").
+			WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[]."))
+	}
+	args, err := b.bindArgs(s, n.Args)
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]types.T, len(args))
+	for i, a := range args {
+		ts[i] = a.Type()
+	}
+	elem, err := functions.CommonType("ARRAY", ts)
+	if err != nil {
+		// point at the first element that does not fit, as PostgreSQL does
+		at := len(ts) - 1
+		for i := 1; i < len(ts); i++ {
+			if _, e := functions.CommonType("ARRAY", ts[:i+1]); e != nil {
+				at = i
+				break
+			}
+		}
+		return nil, b.errAt(n.Args[at], sqlerr.As(err))
+	}
+	allConst := true
+	vals := make([]any, len(args))
+	for i := range args {
+		if isUnknown(args[i].Type()) {
+			if args[i], err = b.coerceUnknown(n.Args[i], args[i], elem); err != nil {
+				return nil, err
+			}
+		} else {
+			args[i] = b.castTo(args[i], elem)
+		}
+		if c, ok := args[i].(*Const); ok {
+			vals[i] = c.Value
+		} else {
+			allConst = false
+		}
+	}
+	t := types.ArrayOf(elem.Nullable())
+	if allConst {
+		return &Const{Value: vals, T: t}, nil
+	}
+	return &FuncCall{Name: "array", Args: args, T: t, Kernel: functions.ArrayConstructorKernel(elem.Nullable())}, nil
+}
+
+// arrayOperand binds an expression that must be an array (an unknown
+// literal is read as text[] unless want says otherwise).
+func (b *binder) arrayOperand(n ast.Node, e Expr, want *types.T) (Expr, error) {
+	if isUnknown(e.Type()) {
+		t := types.ArrayOf(types.StringType)
+		if want != nil {
+			t = *want
+		}
+		return b.coerceUnknown(n, e, t)
+	}
+	return e, nil
+}
+
+// subscriptChain unrolls x[a][b:c]... (written without parentheses, which
+// PostgreSQL reads as one multi-dimensional subscript): the base
+// expression and the subscripts, innermost first.
+func subscriptChain(n *ast.FuncCallExpr) (ast.ExprNode, []*ast.FuncCallExpr) {
+	var chain []*ast.FuncCallExpr
+	var base ast.ExprNode = n
+	for {
+		f, ok := base.(*ast.FuncCallExpr)
+		if !ok || (f.FnName.L != "__pg_subscript" && f.FnName.L != "__pg_slice") || len(f.Args) == 0 {
+			break
+		}
+		chain = append([]*ast.FuncCallExpr{f}, chain...)
+		base = f.Args[0]
+	}
+	return base, chain
+}
+
+// bindDeepSubscript handles a chain of subscripts deeper than the array's
+// nesting, which PostgreSQL allows since its array types do not fix the
+// number of dimensions: without a slice the result is NULL (a[1][1] on a
+// one-dimensional array), with one an empty array (a[1:2][1]). ok is false
+// when the chain is not deeper than the array, which the ordinary
+// subscript path binds.
+func (b *binder) bindDeepSubscript(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
+	baseNode, chain := subscriptChain(n)
+	if len(chain) < 2 {
+		return nil, false, nil
+	}
+	base, err := b.bindExpr(s, baseNode)
+	if err != nil {
+		return nil, true, err
+	}
+	depth, scalar := 0, base.Type()
+	for scalar.Kind == types.Array {
+		depth, scalar = depth+1, *scalar.Elem
+	}
+	slice := false
+	for _, f := range chain {
+		slice = slice || f.FnName.L == "__pg_slice"
+	}
+	if depth == 0 {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", base.Type().PGName()))
+	}
+	if len(chain) <= depth {
+		if slice {
+			return nil, true, b.errAt(n, sqlerr.NotSupported("slices of nested arrays"))
+		}
+		return nil, false, nil
+	}
+	// type-check every subscript, as PostgreSQL does
+	for _, f := range chain {
+		for _, a := range f.Args[1:] {
+			if g, ok := a.(*ast.FuncCallExpr); ok && g.FnName.L == "__pg_open" {
+				continue
+			}
+			e, err := b.bindExpr(s, a)
+			if err != nil {
+				return nil, true, err
+			}
+			if _, err := b.subscriptIndex(a, e); err != nil {
+				return nil, true, err
+			}
+		}
+	}
+	if !slice {
+		return &Const{T: scalar.Nullable()}, true, nil
+	}
+	t := base.Type().Nullable()
+	empty := func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		bld := array.NewBuilder(mem, t.ArrowType())
+		defer bld.Release()
+		for i := 0; i < n; i++ {
+			var v any
+			if !args[0].IsNull(i) {
+				v = []any{}
+			}
+			if err := types.AppendValue(bld, v); err != nil {
+				return nil, err
+			}
+		}
+		return bld.NewArray(), nil
+	}
+	return &FuncCall{Name: "slice", Args: []Expr{base}, T: t, Kernel: empty}, true, nil
+}
+
+// bindSubscript binds x[i]: 1-based, NULL when out of range.
+func (b *binder) bindSubscript(s *scope, n *ast.FuncCallExpr) (Expr, error) {
+	if len(n.Args) != 2 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed subscript"))
+	}
+	if e, ok, err := b.bindDeepSubscript(s, n); ok {
+		return e, err
+	}
+	args, err := b.bindArgs(s, n.Args)
+	if err != nil {
+		return nil, err
+	}
+	arr := args[0]
+	if arr.Type().Kind != types.Array {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arr.Type().PGName()))
+	}
+	idx, err := b.subscriptIndex(n.Args[1], args[1])
+	if err != nil {
+		return nil, err
+	}
+	elem := arr.Type().Elem.Nullable()
+	return &FuncCall{Name: "subscript", Args: []Expr{arr, idx}, T: elem, Kernel: functions.SubscriptKernel(elem)}, nil
+}
+
+// subscriptIndex brings an array subscript to bigint (PostgreSQL takes
+// int4; integers of every width are accepted, others are 42804).
+func (b *binder) subscriptIndex(n ast.Node, e Expr) (Expr, error) {
+	t := e.Type()
+	switch {
+	case isUnknown(t):
+		i4, err := b.coerceUnknown(n, e, types.Int32Type)
+		if err != nil {
+			return nil, err
+		}
+		return b.castTo(i4, types.Int64Type), nil
+	case t.IsInteger():
+		return b.castTo(e, types.Int64Type), nil
+	}
+	return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "array subscript must have type integer"))
+}
+
+// bindSlice binds x[lo:hi], either bound possibly omitted (__pg_open()).
+func (b *binder) bindSlice(s *scope, n *ast.FuncCallExpr) (Expr, error) {
+	if len(n.Args) != 3 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed array slice"))
+	}
+	if e, ok, err := b.bindDeepSubscript(s, n); ok {
+		return e, err
+	}
+	arr, err := b.bindExpr(s, n.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	if arr.Type().Kind != types.Array {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arr.Type().PGName()))
+	}
+	args := []Expr{arr}
+	has := [2]bool{}
+	for i, a := range n.Args[1:] {
+		if f, ok := a.(*ast.FuncCallExpr); ok && f.FnName.L == "__pg_open" {
+			continue
+		}
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = b.subscriptIndex(a, e); err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+		has[i] = true
+	}
+	t := arr.Type().Nullable()
+	return &FuncCall{Name: "slice", Args: args, T: t, Kernel: functions.SliceKernel(t, has[0], has[1])}, nil
+}
+
+// bindQuantifiedArray binds x op ANY|ALL (array): x and the elements are
+// compared in their common type, with SQL's three-valued logic.
+func (b *binder) bindQuantifiedArray(s *scope, n *ast.FuncCallExpr, all bool) (Expr, error) {
+	if len(n.Args) != 3 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed ANY/ALL"))
+	}
+	op := literalString(n.Args[1])
+	x, err := b.bindExpr(s, n.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	arr, err := b.bindExpr(s, n.Args[2])
+	if err != nil {
+		return nil, err
+	}
+	if isUnknown(arr.Type()) {
+		elem := types.StringType
+		if !isUnknown(x.Type()) {
+			elem = operandType(x.Type())
+		}
+		want := types.ArrayOf(elem)
+		if arr, err = b.arrayOperand(n.Args[2], arr, &want); err != nil {
+			return nil, err
+		}
+	}
+	if arr.Type().Kind != types.Array {
+		return nil, b.errAt(n.Args[1], sqlerr.New(sqlerr.WrongObjectType, "op ANY/ALL (array) requires array on right side"))
+	}
+	elem := arr.Type().Elem.Nullable()
+	var common types.T
+	if isUnknown(x.Type()) {
+		common = elem
+		if x, err = b.coerceUnknown(n, x, operandType(elem)); err != nil {
+			return nil, err
+		}
+	} else {
+		c, ok := commonType(x.Type(), elem)
+		if !ok || c.Kind == types.Map || c.Kind == types.Row {
+			return nil, b.errAt(n, noBinaryOperator(op, x.Type(), elem))
+		}
+		common = c
+	}
+	kernel, err := functions.QuantifiedKernel(op, all)
+	if err != nil {
+		return nil, b.errAt(n, sqlerr.As(err))
+	}
+	x = b.castTo(x, common)
+	if !elem.Equal(common) {
+		arr = &Cast{X: arr, T: types.ArrayOf(common)}
+	}
+	name := "any"
+	if all {
+		name = "all"
+	}
+	return &FuncCall{Name: op + " " + name, Args: []Expr{x, arr}, T: types.BoolType, Kernel: kernel}, nil
+}
+
+// bindArraySubquery binds ARRAY(SELECT ...): the subquery's one column
+// as an array, empty over no rows.
+func (b *binder) bindArraySubquery(s *scope, n *ast.FuncCallExpr) (Expr, error) {
+	if len(n.Args) != 1 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed ARRAY subquery"))
+	}
+	sq, ok := subqueryNode(n.Args[0])
+	if !ok {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "ARRAY() needs a subquery"))
+	}
+	plan, outer, err := b.bindSubqueryPlan(s, sq.Query)
+	if err != nil {
+		return nil, err
+	}
+	cols := plan.Columns()
+	if len(cols) != 1 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "subquery must return only one column"))
+	}
+	elem := cols[0].T.Nullable()
+	if isUnknown(elem) {
+		elem = types.StringType
+	}
+	return &Subquery{Plan: plan, Outer: outer, Mode: ArraySubquery, T: types.ArrayOf(elem)}, nil
+}
+
+// makeArrayComparison binds a op b over two arrays: element types are
+// brought to their common type, and the arrays compare element by element.
+func (b *binder) makeArrayComparison(n ast.Node, op Op, l, r Expr) (Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	if lt.Kind != types.Array || rt.Kind != types.Array {
+		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+	}
+	common, ok := commonType(*lt.Elem, *rt.Elem)
+	if !ok || common.Kind == types.Map || common.Kind == types.Row {
+		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+	}
+	kernel, err := functions.ArrayCompareKernel(op.String())
+	if err != nil {
+		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+	}
+	at := types.ArrayOf(common.Nullable())
+	return &FuncCall{Name: "array " + op.String(), Args: []Expr{b.castTo(l, at), b.castTo(r, at)}, T: types.BoolType, Kernel: kernel}, nil
+}
+
+// makeArrayConcat binds a || b where a side is an array: array || array
+// (array_cat: a NULL side gives the other), array || element and
+// element || array (array_append / array_prepend).
+func (b *binder) makeArrayConcat(n ast.Node, l, r Expr) (Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	var err error
+	switch {
+	case lt.Kind == types.Array && isUnknown(rt):
+		if r, err = b.coerceUnknown(n, r, lt); err != nil {
+			return nil, err
+		}
+	case rt.Kind == types.Array && isUnknown(lt):
+		if l, err = b.coerceUnknown(n, l, rt); err != nil {
+			return nil, err
+		}
+	}
+	lt, rt = l.Type(), r.Type()
+	var at types.T
+	mode := 0 // 0 cat, 1 append, 2 prepend
+	switch {
+	case lt.Kind == types.Array && rt.Kind == types.Array:
+		c, ok := commonType(*lt.Elem, *rt.Elem)
+		if !ok {
+			return nil, b.errAt(n, noBinaryOperator("||", lt, rt))
+		}
+		at = types.ArrayOf(c.Nullable())
+		l, r = b.castTo(l, at), b.castTo(r, at)
+	case lt.Kind == types.Array:
+		c, ok := commonType(*lt.Elem, rt)
+		if !ok {
+			return nil, b.errAt(n, noBinaryOperator("||", lt, rt))
+		}
+		at, mode = types.ArrayOf(c.Nullable()), 1
+		l, r = b.castTo(l, at), b.castTo(r, c.Nullable())
+	default:
+		c, ok := commonType(lt, *rt.Elem)
+		if !ok {
+			return nil, b.errAt(n, noBinaryOperator("||", lt, rt))
+		}
+		at, mode = types.ArrayOf(c.Nullable()), 2
+		l, r = b.castTo(l, c.Nullable()), b.castTo(r, at)
+	}
+	return &FuncCall{Name: "array_cat", Args: []Expr{l, r}, T: at, Kernel: arrayConcatKernel(at, mode)}, nil
+}
+
+func arrayConcatKernel(at types.T, mode int) functions.Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		vals := make([]any, n)
+		for i := 0; i < n; i++ {
+			a, c := types.ValueAt(args[0], i), types.ValueAt(args[1], i)
+			switch mode {
+			case 0:
+				x, _ := a.([]any)
+				y, _ := c.([]any)
+				if a == nil && c == nil {
+					continue
+				}
+				vals[i] = append(append([]any{}, x...), y...)
+			case 1:
+				if a == nil {
+					vals[i] = []any{c}
+					continue
+				}
+				vals[i] = append(append([]any{}, a.([]any)...), c)
+			case 2:
+				if c == nil {
+					vals[i] = []any{a}
+					continue
+				}
+				vals[i] = append([]any{a}, c.([]any)...)
+			}
+		}
+		bld := array.NewBuilder(mem, at.ArrowType())
+		defer bld.Release()
+		for _, v := range vals {
+			if err := types.AppendValue(bld, v); err != nil {
+				return nil, err
+			}
+		}
+		return bld.NewArray(), nil
+	}
+}
+
+// parseArrayLiteral reads an unknown literal as an array of t's elements.
+func (b *binder) parseArrayLiteral(s string, t types.T) (any, error) {
+	var loc *time.Location = functions.LocationOf(b.ctx)
+	return functions.ParseArray(s, *t.Elem, loc)
+}
+
+// arrayMarkerName is PostgreSQL's output column name for an array marker:
+// "array" for ARRAY[..] and ARRAY(..), the subscripted expression's name
+// for x[i] and x[lo:hi], ?column? for op ANY/ALL.
+func arrayMarkerName(b *binder, f *ast.FuncCallExpr) (string, bool) {
+	switch f.FnName.L {
+	case "__pg_array", "__pg_array_subquery":
+		return "array", true
+	case "__pg_subscript", "__pg_slice":
+		if len(f.Args) > 0 {
+			return b.exprName(f.Args[0]), true
+		}
+	case "__pg_any", "__pg_all":
+		return "?column?", true
+	}
+	return "", false
+}

@@ -1,0 +1,125 @@
+package binder_test
+
+import (
+	"testing"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// TestArraysBindAsPostgres checks the output names and types of array
+// expressions and table functions (PostgreSQL 15's names: "array" for
+// constructors, the element type for a cast to T[], the relation alias for
+// a table function's column), and their bind-time errors.
+func TestArraysBindAsPostgres(t *testing.T) {
+	cases := []struct {
+		sql   string
+		names []string
+		types []string
+		code  sqlerr.Code
+	}{
+		{sql: "SELECT ARRAY[1, 2], ARRAY['a'], ARRAY[n, 2.5] FROM t", names: []string{"array", "array", "array"},
+			types: []string{"array<int>", "array<string>", "array<numeric>"}},
+		{sql: "SELECT '{1,2}'::int[], ARRAY[1]::text[], '{a}'::varchar(3)[]", names: []string{"int4", "array", "varchar"},
+			types: []string{"array<int>", "array<string>", "array<string>"}},
+		{sql: "SELECT (ARRAY[1, 2])[1], (ARRAY[1, 2])[1:1], (ARRAY[n])[:1] FROM t", names: []string{"array", "array", "array"},
+			types: []string{"int", "array<int>", "array<int>"}},
+		{sql: "SELECT n = ANY (ARRAY[1, 2]), 'x' = ANY ('{a}'), id <> ALL ('{1}') FROM t", names: []string{"?column?", "?column?", "?column?"},
+			types: []string{"boolean", "boolean", "boolean"}},
+		{sql: "SELECT ARRAY(SELECT label FROM u), ARRAY(SELECT id FROM u WHERE u.id = t.n) FROM t", names: []string{"array", "array"},
+			types: []string{"array<string>", "array<int>"}},
+		{sql: "SELECT ARRAY[1] = ARRAY[2], ARRAY[1] || ARRAY[2], ARRAY[1] || 2, ARRAY[]::int[]", names: []string{"?column?", "?column?", "?column?", "array"},
+			types: []string{"boolean", "array<int>", "array<int>", "array<int>"}},
+		{sql: "SELECT array_to_string(ARRAY[1], ','), cardinality(ARRAY[1]), array_upper(ARRAY[1], 1)",
+			names: []string{"array_to_string", "cardinality", "array_upper"}, types: []string{"string", "int", "int"}},
+		{sql: "SELECT * FROM unnest(ARRAY[1, 2])", names: []string{"unnest"}, types: []string{"int"}},
+		{sql: "SELECT * FROM unnest(ARRAY['a']) WITH ORDINALITY", names: []string{"unnest", "ordinality"}, types: []string{"string", "bigint NOT NULL"}},
+		{sql: "SELECT * FROM unnest(ARRAY['a']) WITH ORDINALITY AS x(v)", names: []string{"v", "ordinality"}, types: []string{"string", "bigint NOT NULL"}},
+		{sql: "SELECT x.* FROM pg_catalog.generate_series(1, 3) x", names: []string{"x"}, types: []string{"int"}},
+		{sql: "SELECT * FROM generate_series(1, 3::bigint) AS g(v)", names: []string{"v"}, types: []string{"bigint"}},
+		{sql: "SELECT s FROM t, generate_subscripts(ARRAY[1], 1) s", names: []string{"s"}, types: []string{"int"}},
+		{sql: "SELECT (SELECT count(*) FROM unnest(ARRAY[t.n]) v) FROM t", names: []string{"count"}, types: []string{"bigint"}},
+
+		{sql: "SELECT (ARRAY[1])[1][2], (ARRAY[1])[1:1][2], ARRAY[[1], [2]], (ARRAY[[1], [2]])[1][1]", names: []string{"array", "array", "array", "array"},
+			types: []string{"int", "array<int>", "array<array<int>>", "int"}},
+
+		{sql: "SELECT generate_series(1, 2), unnest(ARRAY['a']) AS u, n FROM t", names: []string{"generate_series", "u", "n"}, types: []string{"int", "string", "int"}},
+		{sql: "SELECT unnest(array_agg(n)) + 1 FROM t GROUP BY id", names: []string{"?column?"}, types: []string{"int"}},
+
+		{sql: "SELECT 1 FROM t WHERE unnest(ARRAY[true])", code: sqlerr.FeatureNotSupported},
+		{sql: "SELECT sum(unnest(ARRAY[1])) FROM t", code: sqlerr.FeatureNotSupported},
+		{sql: "SELECT count(*) FROM t HAVING unnest(ARRAY[true])", code: sqlerr.FeatureNotSupported},
+		{sql: "SELECT unnest(unnest(ARRAY[1]))", code: sqlerr.FeatureNotSupported},
+		{sql: "SELECT ARRAY[]", code: sqlerr.IndeterminateDatatype},
+		{sql: "SELECT (ARRAY[[1], [2]])[1:1][1]", code: sqlerr.FeatureNotSupported},
+		{sql: "SELECT (ARRAY[1])[1]['x']", code: sqlerr.InvalidTextRepresentation},
+		{sql: "SELECT ARRAY[1, 'x']", code: sqlerr.InvalidTextRepresentation},
+		{sql: "SELECT ARRAY[1, true]", code: sqlerr.DatatypeMismatch},
+		{sql: "SELECT '{1,x}'::int[]", code: sqlerr.InvalidTextRepresentation},
+		{sql: "SELECT n[1] FROM t", code: sqlerr.DatatypeMismatch},
+		{sql: "SELECT (ARRAY[1])['a']", code: sqlerr.InvalidTextRepresentation},
+		{sql: "SELECT (ARRAY[1])[1.5]", code: sqlerr.DatatypeMismatch},
+		{sql: "SELECT 1 = ANY (1)", code: sqlerr.WrongObjectType},
+		{sql: "SELECT true = ANY (ARRAY[1])", code: sqlerr.UndefinedFunction},
+		{sql: "SELECT ARRAY[1] = 1", code: sqlerr.UndefinedFunction},
+		{sql: "SELECT ARRAY(SELECT id, label FROM u)", code: sqlerr.SyntaxError},
+		{sql: "SELECT * FROM unnest(1)", code: sqlerr.UndefinedFunction},
+		{sql: "SELECT * FROM unnest('{1}')", code: sqlerr.IndeterminateDatatype},
+		{sql: "SELECT * FROM generate_series(1, 'x')", code: sqlerr.InvalidTextRepresentation},
+		{sql: "SELECT * FROM unnest(ARRAY[1]) AS x(a, b)", code: sqlerr.InvalidColumnReference},
+		{sql: "SELECT * FROM t, unnest(ARRAY[t.n])", code: sqlerr.UndefinedTable}, // no LATERAL
+	}
+	for _, c := range cases {
+		st, err := bind(t, c.sql)
+		if c.code != "" {
+			if se := sqlerr.As(err); se == nil || se.Code != c.code {
+				t.Errorf("%s: err %v, want %s", c.sql, err, c.code)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.sql, err)
+			continue
+		}
+		cols := st.(*binder.Query).Plan.Columns()
+		if len(cols) != len(c.names) {
+			t.Errorf("%s: %d columns, want %d", c.sql, len(cols), len(c.names))
+			continue
+		}
+		for i, col := range cols {
+			if col.Name != c.names[i] || col.T.String() != c.types[i] {
+				t.Errorf("%s: column %d is %s %s, want %s %s", c.sql, i, col.Name, col.T, c.names[i], c.types[i])
+			}
+		}
+	}
+}
+
+// TestProjectSetPlan: set-returning calls of a SELECT list become a
+// ProjectSet under the projection, with the calls' arguments over its input.
+func TestProjectSetPlan(t *testing.T) {
+	st, err := bind(t, "SELECT n, generate_series(1, n), unnest(ARRAY[name]) FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := st.(*binder.Query).Plan.(*binder.Project)
+	if !ok {
+		t.Fatalf("plan %T", st.(*binder.Query).Plan)
+	}
+	ps, ok := p.Input.(*binder.ProjectSet)
+	if !ok {
+		t.Fatalf("projection input %T", p.Input)
+	}
+	if len(ps.Calls) != 2 || ps.Calls[0].Func.Name != "generate_series" || ps.Calls[1].Func.Name != "unnest" {
+		t.Fatalf("calls %+v", ps.Calls)
+	}
+	in := len(ps.Input.Columns())
+	if got := len(ps.Columns()); got != in+2 {
+		t.Errorf("ProjectSet has %d columns, want %d", got, in+2)
+	}
+	if got := p.Exprs[1].String(); got != "generate_series" {
+		t.Errorf("projection reads %s", got)
+	}
+	if ref, ok := p.Exprs[2].(*binder.ColumnRef); !ok || ref.Index != in+1 {
+		t.Errorf("unnest is read as %#v", p.Exprs[2])
+	}
+}

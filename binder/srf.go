@@ -1,0 +1,208 @@
+package binder
+
+import (
+	"fmt"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// TableFunc is a set-returning function used as a FROM item: unnest,
+// generate_series, generate_subscripts. Its arguments are evaluated once
+// per execution (they may read the enclosing query's row in a correlated
+// subquery, but not other FROM items: there is no LATERAL); its one value
+// column is followed, WITH ORDINALITY, by a bigint row number.
+type TableFunc struct {
+	Func       *functions.SetFunc
+	Args       []Expr
+	Ordinality bool
+	cols       []Column
+}
+
+func (n *TableFunc) Columns() []Column { return n.cols }
+func (n *TableFunc) Children() []Node  { return nil }
+
+// setFuncMarker recognizes the derived table the rewrite makes of a table
+// function: (SELECT __pg_srf('f', ord, explicit, __pg_cols(..), args..)).
+func setFuncMarker(rs ast.ResultSetNode) (*ast.FuncCallExpr, bool) {
+	sel, ok := rs.(*ast.SelectStmt)
+	if !ok || sel.From != nil || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Where != nil {
+		return nil, false
+	}
+	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "__pg_srf" || len(f.Args) < 4 {
+		return nil, false
+	}
+	return f, true
+}
+
+// bindTableFunc binds a table function marker under alias.
+func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) {
+	name := literalString(f.Args[0])
+	ord := literalInt(f.Args[1]) == 1
+	explicit := literalInt(f.Args[2]) == 1
+	var colNames []string
+	if c, ok := f.Args[3].(*ast.FuncCallExpr); ok && c.FnName.L == "__pg_cols" {
+		for _, a := range c.Args {
+			colNames = append(colNames, literalString(a))
+		}
+	}
+	// The arguments see no FROM item of this level (no LATERAL), but do
+	// see the enclosing query of a correlated subquery.
+	s := &scope{tables: map[string]bool{}}
+	args, err := b.bindArgs(s, f.Args[4:])
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]types.T, len(args))
+	for i, a := range args {
+		ts[i] = a.Type()
+	}
+	sf, err := functions.ResolveSetFunc(name, ts)
+	if err != nil {
+		return nil, b.errAt(f, sqlerr.As(err))
+	}
+	for i := range args {
+		if isUnknown(args[i].Type()) {
+			if args[i], err = b.coerceUnknown(f.Args[4+i], args[i], sf.Args[i]); err != nil {
+				return nil, err
+			}
+		} else {
+			args[i] = b.castTo(args[i], sf.Args[i])
+		}
+	}
+	first := name
+	if explicit {
+		first = alias
+	}
+	names := []string{first}
+	if ord {
+		names = append(names, "ordinality")
+	}
+	if len(colNames) > len(names) {
+		return nil, b.errAt(f, sqlerr.New(sqlerr.InvalidColumnReference, "too many column aliases specified for function %s", name))
+	}
+	copy(names, colNames)
+	n := &TableFunc{Func: sf, Args: args, Ordinality: ord}
+	n.cols = append(n.cols, Column{Name: names[0], T: sf.Ret, Table: alias})
+	if ord {
+		n.cols = append(n.cols, Column{Name: names[1], T: types.T{Kind: types.Int64, NotNull: true}, Table: alias})
+	}
+	return n, nil
+}
+
+// literalInt reads an integer literal (0 when it is not one).
+func literalInt(e ast.ExprNode) int64 {
+	v, _ := literalValue(e)
+	n, _ := v.(int64)
+	return n
+}
+
+// ProjectSet evaluates set-returning functions of a SELECT list (SELECT
+// unnest(a), generate_series(1, n) FROM t): for each input row every call
+// runs with that row's arguments, and the row repeats once per value of
+// the longest result, the shorter ones padded with NULL (PostgreSQL 10's
+// lockstep rule); an input row for which every call is empty produces no
+// row. Its columns are the input's, then one per call.
+type ProjectSet struct {
+	Input Node
+	Calls []SetCall
+	cols  []Column
+}
+
+// SetCall is one set-returning call of a ProjectSet, its arguments over
+// the ProjectSet's input.
+type SetCall struct {
+	Func *functions.SetFunc
+	Args []Expr
+}
+
+func (n *ProjectSet) Columns() []Column { return n.cols }
+func (n *ProjectSet) Children() []Node  { return []Node{n.Input} }
+
+// srfState collects the set-returning calls of the SELECT list being
+// bound; nil where such calls are not allowed.
+type srfState struct {
+	calls  []SetCall
+	names  []string
+	bind   func(ast.ExprNode) (Expr, error)
+	inCall bool
+}
+
+// srfRef stands for set-returning call Index until the ProjectSet exists.
+type srfRef struct {
+	Index int
+	Name  string
+	T     types.T
+}
+
+func (e *srfRef) Type() types.T  { return e.T }
+func (e *srfRef) String() string { return e.Name }
+
+// bindSetCall binds a set-returning function called in a SELECT list.
+func (b *binder) bindSetCall(n *ast.FuncCallExpr) (Expr, error) {
+	name := n.FnName.L
+	st := b.srf
+	switch {
+	case st == nil:
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "set-returning functions are not allowed here"))
+	case b.agg != nil && b.agg.inCall:
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
+			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."))
+	case b.win != nil && b.win.inCall:
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "window function calls cannot contain set-returning function calls"))
+	case st.inCall:
+		return nil, b.errAt(n, sqlerr.NotSupported("set-returning function calls nested in another's arguments"))
+	}
+	st.inCall = true
+	defer func() { st.inCall = false }()
+	args := make([]Expr, len(n.Args))
+	ts := make([]types.T, len(n.Args))
+	for i, a := range n.Args {
+		e, err := st.bind(a)
+		if err != nil {
+			return nil, err
+		}
+		args[i], ts[i] = e, e.Type()
+	}
+	sf, err := functions.ResolveSetFunc(name, ts)
+	if err != nil {
+		return nil, b.errAt(n, sqlerr.As(err))
+	}
+	for i := range args {
+		if isUnknown(args[i].Type()) {
+			if args[i], err = b.coerceUnknown(n.Args[i], args[i], sf.Args[i]); err != nil {
+				return nil, err
+			}
+		} else {
+			args[i] = b.castTo(args[i], sf.Args[i])
+		}
+	}
+	st.calls = append(st.calls, SetCall{Func: sf, Args: args})
+	return &srfRef{Index: len(st.calls) - 1, Name: name, T: sf.Ret}, nil
+}
+
+// addProjectSet puts the collected calls under the projection and turns
+// the references to them into columns; exprs are the projection's.
+func (st *srfState) addProjectSet(input Node, exprs []Expr) Node {
+	base := len(input.Columns())
+	n := &ProjectSet{Input: input, Calls: st.calls}
+	n.cols = append(n.cols, input.Columns()...)
+	for i, c := range st.calls {
+		n.cols = append(n.cols, Column{Name: fmt.Sprintf("%s_%d", c.Func.Name, i+1), T: c.Func.Ret})
+	}
+	for i, e := range exprs {
+		exprs[i] = resolveSrfRefs(e, base)
+	}
+	return n
+}
+
+func resolveSrfRefs(e Expr, base int) Expr {
+	if r, ok := e.(*srfRef); ok {
+		return &ColumnRef{Index: base + r.Index, Name: r.Name, T: r.T}
+	}
+	out, _ := MapChildren(e, func(c Expr) (Expr, error) { return resolveSrfRefs(c, base), nil })
+	return out
+}

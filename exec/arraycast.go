@@ -1,0 +1,34 @@
+package exec
+
+import (
+	"time"
+
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// castArray converts a non-NULL value to or from an array type: text to
+// an array with PostgreSQL's array input ('{1,2}'), an array to text with
+// its output, and an array to another array element by element (so
+// ARRAY[1,2]::text[] casts each integer).
+func castArray(v any, from, to types.T, loc *time.Location) (any, error) {
+	switch {
+	case to.Kind == types.Array && (from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name):
+		return functions.ParseArray(v.(string), *to.Elem, loc)
+	case from.Kind == types.Array && (to.IsString() || to.Kind == types.Name):
+		return functions.FormatArray(v.([]any), *from.Elem, loc), nil
+	case from.Kind == types.Array && to.Kind == types.Array:
+		in := v.([]any)
+		out := make([]any, len(in))
+		for i, e := range in {
+			c, err := CastValueIn(e, *from.Elem, *to.Elem, loc)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = c
+		}
+		return out, nil
+	}
+	return nil, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", from.PGName(), to.PGName())
+}

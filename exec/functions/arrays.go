@@ -1,0 +1,514 @@
+package functions
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// PostgreSQL's one-dimensional arrays. An array value is a []any of its
+// elements' physical values (types.ValueAt's form), 1-based in SQL.
+// Multi-dimensional arrays exist only as arrays of arrays
+// (ARRAY[ARRAY[1,2]] is array<array<int>>); the text form of a nested
+// array nests its braces, as PostgreSQL's does.
+
+// ParseArray reads PostgreSQL's array text input ('{a,"b c",NULL}') for
+// an array of elem, converting each element with elem's input function
+// (in TimeZone loc, nil meaning UTC).
+func ParseArray(s string, elem types.T, loc *time.Location) ([]any, error) {
+	p := arrayParser{src: s, elem: elem, loc: loc}
+	p.skipSpace()
+	if p.i < len(s) && s[p.i] == '[' {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "array literals with explicit bounds are not supported: %q", s)
+	}
+	if p.i >= len(s) || s[p.i] != '{' {
+		return nil, p.malformed(`Array value must start with "{" or dimension information.`)
+	}
+	v, err := p.array()
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.i < len(s) {
+		return nil, p.malformed("Junk after closing right brace.")
+	}
+	return v, nil
+}
+
+type arrayParser struct {
+	src  string
+	i    int
+	elem types.T
+	loc  *time.Location
+}
+
+func (p *arrayParser) malformed(detail string) error {
+	return sqlerr.New(sqlerr.InvalidTextRepresentation, "malformed array literal: %q", p.src).WithDetail("%s", detail)
+}
+
+func (p *arrayParser) skipSpace() {
+	for p.i < len(p.src) && isArraySpace(p.src[p.i]) {
+		p.i++
+	}
+}
+
+func isArraySpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// array reads {elem, ...} starting at the '{'.
+func (p *arrayParser) array() ([]any, error) {
+	p.i++ // '{'
+	out := []any{}
+	p.skipSpace()
+	if p.i < len(p.src) && p.src[p.i] == '}' {
+		p.i++
+		return out, nil
+	}
+	for {
+		p.skipSpace()
+		if p.i >= len(p.src) {
+			return nil, p.malformed("Unexpected end of input.")
+		}
+		var v any
+		var err error
+		switch c := p.src[p.i]; {
+		case c == '{':
+			if p.elem.Kind != types.Array {
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "multidimensional arrays are not supported: %q", p.src)
+			}
+			sub := arrayParser{src: p.src, i: p.i, elem: *p.elem.Elem, loc: p.loc}
+			v, err = sub.array()
+			p.i = sub.i
+		case c == ',' || c == '}':
+			return nil, p.malformed(`Unexpected "` + string(c) + `" character.`)
+		default:
+			v, err = p.scalar()
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+		p.skipSpace()
+		if p.i >= len(p.src) {
+			return nil, p.malformed("Unexpected end of input.")
+		}
+		switch p.src[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return out, nil
+		default:
+			return nil, p.malformed(`Unexpected array element.`)
+		}
+	}
+}
+
+// scalar reads one element: quoted ("...", backslash escapes) or bare
+// (up to , or }, trailing blanks dropped; NULL means a null element).
+func (p *arrayParser) scalar() (any, error) {
+	var b strings.Builder
+	quoted, sawQuote := false, false
+	lastKept := 0 // length of b up to the last character that is not trailing blank
+	for p.i < len(p.src) {
+		c := p.src[p.i]
+		switch {
+		case c == '\\':
+			if p.i+1 >= len(p.src) {
+				return nil, p.malformed("Unexpected end of input.")
+			}
+			b.WriteByte(p.src[p.i+1])
+			p.i += 2
+			lastKept = b.Len()
+			continue
+		case c == '"':
+			if !quoted && sawQuote {
+				return nil, p.malformed(`Unexpected array element.`)
+			}
+			if !quoted && b.Len() > 0 {
+				return nil, p.malformed(`Unexpected array element.`)
+			}
+			quoted, sawQuote = !quoted, true
+			p.i++
+			lastKept = b.Len()
+			continue
+		case quoted:
+			b.WriteByte(c)
+			lastKept = b.Len()
+			p.i++
+			continue
+		case c == ',' || c == '}':
+			s := b.String()[:lastKept]
+			if !sawQuote && strings.EqualFold(s, "NULL") {
+				return nil, nil
+			}
+			return p.convert(s)
+		case c == '{':
+			return nil, p.malformed(`Unexpected "{" character.`)
+		case isArraySpace(c):
+			if sawQuote {
+				p.i++ // blanks after a closing quote
+				continue
+			}
+			b.WriteByte(c)
+			p.i++
+			continue
+		}
+		if sawQuote {
+			return nil, p.malformed(`Unexpected array element.`)
+		}
+		b.WriteByte(c)
+		lastKept = b.Len()
+		p.i++
+	}
+	return nil, p.malformed("Unexpected end of input.")
+}
+
+func (p *arrayParser) convert(s string) (any, error) {
+	if p.elem.Kind == types.Array {
+		return nil, p.malformed(`Expected array element or "{".`)
+	}
+	return types.ParseTextIn(s, p.elem, p.loc)
+}
+
+// FormatArray renders an array as PostgreSQL's array_out does: elements
+// with their type's output function (booleans as t/f), double-quoted when
+// empty, NULL-like, or holding blanks, braces, commas, quotes or
+// backslashes; NULL elements as NULL.
+func FormatArray(v []any, elem types.T, loc *time.Location) string {
+	var b strings.Builder
+	formatArrayTo(&b, v, elem, loc)
+	return b.String()
+}
+
+func formatArrayTo(b *strings.Builder, v []any, elem types.T, loc *time.Location) {
+	b.WriteByte('{')
+	for i, e := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if e == nil {
+			b.WriteString("NULL")
+			continue
+		}
+		if sub, ok := e.([]any); ok && elem.Kind == types.Array {
+			formatArrayTo(b, sub, *elem.Elem, loc)
+			continue
+		}
+		writeArrayElem(b, ElemText(e, elem, loc))
+	}
+	b.WriteByte('}')
+}
+
+// ElemText is an array element's text as array_out writes it (before
+// quoting): booleans are t and f, other types print as their cast to text.
+func ElemText(v any, t types.T, loc *time.Location) string {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return "t"
+		}
+		return "f"
+	case []any:
+		if t.Kind == types.Array {
+			return FormatArray(x, *t.Elem, loc)
+		}
+	}
+	return types.FormatTextIn(v, t, loc)
+}
+
+func writeArrayElem(b *strings.Builder, s string) {
+	need := s == "" || strings.EqualFold(s, "NULL")
+	for i := 0; i < len(s) && !need; i++ {
+		switch c := s[i]; c {
+		case '{', '}', ',', '"', '\\':
+			need = true
+		default:
+			need = isArraySpace(c)
+		}
+	}
+	if !need {
+		b.WriteString(s)
+		return
+	}
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' || s[i] == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	b.WriteByte('"')
+}
+
+// CompareValues orders two non-NULL physical values of the same type as
+// PostgreSQL's btree operators do: NaN equals NaN and sorts above every
+// number, text compares bytewise (the C collation), arrays element by
+// element (a NULL element sorts above any value) and then by length.
+func CompareValues(a, b any) (int, error) {
+	switch x := a.(type) {
+	case int64:
+		if y, ok := b.(int64); ok {
+			return cmpArr(x, y), nil
+		}
+	case float64:
+		if y, ok := b.(float64); ok {
+			xn, yn := math.IsNaN(x), math.IsNaN(y)
+			switch {
+			case xn && yn:
+				return 0, nil
+			case xn:
+				return 1, nil
+			case yn:
+				return -1, nil
+			}
+			return cmpArr(x, y), nil
+		}
+	case string:
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y), nil
+		}
+	case []byte:
+		if y, ok := b.([]byte); ok {
+			return bytes.Compare(x, y), nil
+		}
+	case bool:
+		if y, ok := b.(bool); ok {
+			switch {
+			case x == y:
+				return 0, nil
+			case !x:
+				return -1, nil
+			}
+			return 1, nil
+		}
+	case int32:
+		if y, ok := b.(int32); ok {
+			return cmpArr(x, y), nil
+		}
+	case decimal128.Num:
+		if y, ok := b.(decimal128.Num); ok {
+			return x.Cmp(y), nil
+		}
+	case arrow.MonthDayNanoInterval:
+		if y, ok := b.(arrow.MonthDayNanoInterval); ok {
+			// PostgreSQL compares intervals as 30-day months and 24-hour days
+			span := func(v arrow.MonthDayNanoInterval) float64 {
+				return (float64(v.Months)*30+float64(v.Days))*86400e9 + float64(v.Nanoseconds)
+			}
+			return cmpArr(span(x), span(y)), nil
+		}
+	case []any:
+		if y, ok := b.([]any); ok {
+			for i := 0; i < len(x) && i < len(y); i++ {
+				switch {
+				case x[i] == nil && y[i] == nil:
+					continue
+				case x[i] == nil:
+					return 1, nil
+				case y[i] == nil:
+					return -1, nil
+				}
+				c, err := CompareValues(x[i], y[i])
+				if err != nil || c != 0 {
+					return c, err
+				}
+			}
+			return cmpArr(len(x), len(y)), nil
+		}
+	}
+	return 0, sqlerr.New(sqlerr.InternalError, "cannot compare %T with %T", a, b)
+}
+
+func cmpArr[T int | int32 | int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// CompareOp applies a comparison operator ("=", "<>", "!=", "<", "<=",
+// ">", ">=") to CompareValues' result; ok is false for another operator.
+func CompareOp(op string) (func(c int) bool, bool) {
+	switch op {
+	case "=":
+		return func(c int) bool { return c == 0 }, true
+	case "<>", "!=":
+		return func(c int) bool { return c != 0 }, true
+	case "<":
+		return func(c int) bool { return c < 0 }, true
+	case "<=":
+		return func(c int) bool { return c <= 0 }, true
+	case ">":
+		return func(c int) bool { return c > 0 }, true
+	case ">=":
+		return func(c int) bool { return c >= 0 }, true
+	}
+	return nil, false
+}
+
+// valueKernel builds a kernel from a per-row body over the arguments'
+// physical values (NULLs included: body decides), returning values of ret.
+func valueKernel(ret types.T, body func(args []any) (any, error)) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		if err := checkArity(args, n); err != nil {
+			return nil, err
+		}
+		b := array.NewBuilder(mem, ret.ArrowType())
+		defer b.Release()
+		b.Reserve(n)
+		vals := make([]any, len(args))
+		for i := 0; i < n; i++ {
+			if i%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			for k, a := range args {
+				vals[k] = rowValue(a, i)
+			}
+			v, err := body(vals)
+			if err != nil {
+				return nil, err
+			}
+			if err := types.AppendValue(b, v); err != nil {
+				return nil, err
+			}
+		}
+		return b.NewArray(), nil
+	}
+}
+
+// ArrayConstructorKernel builds ARRAY[a, b, ...] of arrays of elem from
+// its arguments (already cast to elem); NULL arguments are NULL elements.
+func ArrayConstructorKernel(elem types.T) Kernel {
+	return valueKernel(types.ArrayOf(elem), func(args []any) (any, error) {
+		out := make([]any, len(args))
+		copy(out, args)
+		return out, nil
+	})
+}
+
+// SubscriptKernel answers array[i] (1-based; NULL when out of range or
+// when either side is NULL) for arrays of elem; the index is int64.
+func SubscriptKernel(elem types.T) Kernel {
+	return valueKernel(elem, func(args []any) (any, error) {
+		arr, ok := args[0].([]any)
+		i, ok2 := args[1].(int64)
+		if !ok || !ok2 || i < 1 || i > int64(len(arr)) {
+			return nil, nil
+		}
+		return arr[i-1], nil
+	})
+}
+
+// SliceKernel answers array[lo:hi] for arrays of type arr. hasLo/hasHi
+// say whether each bound was written (an omitted bound is the array's
+// own); the bound arguments follow the array in that order. A NULL array
+// or bound gives NULL, an empty range an empty array.
+func SliceKernel(arr types.T, hasLo, hasHi bool) Kernel {
+	return valueKernel(arr, func(args []any) (any, error) {
+		a, ok := args[0].([]any)
+		if !ok {
+			return nil, nil
+		}
+		lo, hi := int64(1), int64(len(a))
+		k := 1
+		if hasLo {
+			v, ok := args[k].(int64)
+			if !ok {
+				return nil, nil
+			}
+			lo, k = max(v, 1), k+1
+		}
+		if hasHi {
+			v, ok := args[k].(int64)
+			if !ok {
+				return nil, nil
+			}
+			hi = min(v, int64(len(a)))
+		}
+		if lo > hi {
+			return []any{}, nil
+		}
+		out := make([]any, hi-lo+1)
+		copy(out, a[lo-1:hi])
+		return out, nil
+	})
+}
+
+// QuantifiedKernel answers x op ANY (array) (all: op ALL) over x and an
+// array of x's type, with SQL's three-valued logic: ANY is true if some
+// comparison is true, else NULL if some is NULL, else false; ALL is false
+// if some is false, else NULL if some is NULL, else true. A NULL array
+// gives NULL; an empty one false (ANY) or true (ALL).
+func QuantifiedKernel(op string, all bool) (Kernel, error) {
+	test, ok := CompareOp(op)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s ANY/ALL (array) is not supported", op)
+	}
+	return valueKernel(types.BoolType, func(args []any) (any, error) {
+		arr, ok := args[1].([]any)
+		if !ok {
+			return nil, nil
+		}
+		if len(arr) == 0 {
+			return all, nil
+		}
+		if args[0] == nil {
+			return nil, nil
+		}
+		sawNull := false
+		for _, e := range arr {
+			if e == nil {
+				sawNull = true
+				continue
+			}
+			c, err := CompareValues(args[0], e)
+			if err != nil {
+				return nil, err
+			}
+			if r := test(c); r != all {
+				return r, nil
+			}
+		}
+		if sawNull {
+			return nil, nil
+		}
+		return all, nil
+	}), nil
+}
+
+// ArrayCompareKernel compares two arrays of the same type with op (=, <>,
+// <, <=, >, >=) as PostgreSQL's array operators do: NULL when either array
+// is NULL, else element by element with NULL elements equal to each other
+// and above any value.
+func ArrayCompareKernel(op string) (Kernel, error) {
+	test, ok := CompareOp(op)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s on arrays is not supported", op)
+	}
+	return valueKernel(types.BoolType, func(args []any) (any, error) {
+		if args[0] == nil || args[1] == nil {
+			return nil, nil
+		}
+		c, err := CompareValues(args[0], args[1])
+		if err != nil {
+			return nil, err
+		}
+		return test(c), nil
+	}), nil
+}

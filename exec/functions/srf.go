@@ -1,0 +1,151 @@
+package functions
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// SetFunc is a resolved set-returning function used as a FROM item
+// (unnest, generate_series, generate_subscripts): one output column of
+// type Ret, produced by Rows from the argument values.
+type SetFunc struct {
+	Name string
+	// Args are the types the caller casts each argument to.
+	Args []types.T
+	Ret  types.T
+	// Rows starts the function for one set of argument values (types.go's
+	// physical values, nil = NULL) and returns an iterator: next gives the
+	// following value, ok false at the end. Values are produced lazily, so
+	// generate_series(1, 1e9) holds one value at a time.
+	Rows func(args []any) (next func() (v any, ok bool, err error), err error)
+}
+
+// IsSetFunc reports whether name is a set-returning function sqlgate has.
+func IsSetFunc(name string) bool {
+	switch strings.ToLower(name) {
+	case "unnest", "generate_series", "generate_subscripts":
+		return true
+	}
+	return false
+}
+
+// ResolveSetFunc picks the set-returning function for name(args...) as
+// PostgreSQL 15 does for the overloads sqlgate has: unnest(anyarray),
+// generate_series(int4|int8, int4|int8 [, step]) and
+// generate_subscripts(anyarray, int4 [, bool]).
+func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
+	lname := strings.ToLower(name)
+	switch lname {
+	case "unnest":
+		if len(args) == 1 && args[0].Kind == types.Array {
+			return &SetFunc{Name: lname, Args: []types.T{args[0].Nullable()}, Ret: args[0].Elem.Nullable(), Rows: unnestRows}, nil
+		}
+		if len(args) == 1 && pgTypeOf(args[0]) == pgUnknown {
+			return nil, sqlerr.New(sqlerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
+		}
+	case "generate_series":
+		if len(args) == 2 || len(args) == 3 {
+			t := types.Int32Type
+			ok := true
+			for _, a := range args {
+				switch pgTypeOf(a) {
+				case pgUnknown, pgInt2, pgInt4:
+				case pgInt8:
+					t = types.Int64Type
+				default:
+					ok = false
+				}
+			}
+			if ok {
+				want := make([]types.T, len(args))
+				for i := range want {
+					want[i] = t
+				}
+				return &SetFunc{Name: lname, Args: want, Ret: t, Rows: seriesRows(t)}, nil
+			}
+		}
+	case "generate_subscripts":
+		if (len(args) == 2 || len(args) == 3) && args[0].Kind == types.Array && canCoerce(pgTypeOf(args[1]), pgInt4) &&
+			(len(args) == 2 || canCoerce(pgTypeOf(args[2]), pgBool)) {
+			want := []types.T{args[0].Nullable(), types.Int32Type}
+			if len(args) == 3 {
+				want = append(want, types.BoolType)
+			}
+			return &SetFunc{Name: lname, Args: want, Ret: types.Int32Type, Rows: subscriptRows}, nil
+		}
+	}
+	return nil, undefinedFunction(lname, args)
+}
+
+func none() (any, bool, error) { return nil, false, nil }
+
+func unnestRows(args []any) (func() (any, bool, error), error) {
+	arr, _ := args[0].([]any)
+	i := 0
+	return func() (any, bool, error) {
+		if i >= len(arr) {
+			return nil, false, nil
+		}
+		i++
+		return arr[i-1], true, nil
+	}, nil
+}
+
+// seriesRows is generate_series over integers of type t: start, start +
+// step, ... while not past stop (none for a NULL argument); a zero step
+// is 22023, and the series stops before overflowing t.
+func seriesRows(t types.T) func(args []any) (func() (any, bool, error), error) {
+	lo, hi := types.IntRange(t.Kind)
+	return func(args []any) (func() (any, bool, error), error) {
+		for _, a := range args {
+			if a == nil {
+				return none, nil
+			}
+		}
+		cur, stop, step := args[0].(int64), args[1].(int64), int64(1)
+		if len(args) == 3 {
+			step = args[2].(int64)
+		}
+		if step == 0 {
+			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "step size cannot equal zero")
+		}
+		done := false
+		return func() (any, bool, error) {
+			if done || (step > 0 && cur > stop) || (step < 0 && cur < stop) {
+				return nil, false, nil
+			}
+			v := cur
+			if (step > 0 && cur > hi-step) || (step < 0 && cur < lo-step) {
+				done = true // the next value would overflow: v is the last
+			} else {
+				cur += step
+			}
+			return v, true, nil
+		}, nil
+	}
+}
+
+// subscriptRows is generate_subscripts(array, dim [, reverse]): the valid
+// subscripts of dimension dim (1..n for dimension 1 of sqlgate's
+// one-dimensional arrays; none otherwise or for a NULL argument).
+func subscriptRows(args []any) (func() (any, bool, error), error) {
+	arr, ok := args[0].([]any)
+	dim, ok2 := args[1].(int64)
+	if !ok || !ok2 || dim != 1 {
+		return none, nil
+	}
+	reverse := len(args) == 3 && args[2] == true
+	i := 0
+	return func() (any, bool, error) {
+		if i >= len(arr) {
+			return nil, false, nil
+		}
+		i++
+		if reverse {
+			return int64(len(arr) - i + 1), true, nil
+		}
+		return int64(i), true, nil
+	}, nil
+}

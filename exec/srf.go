@@ -1,0 +1,217 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// tableFuncBatch is how many rows a set-returning function emits per batch.
+const tableFuncBatch = 1024
+
+// TableFunc runs a set-returning function used as a FROM item (unnest,
+// generate_series, generate_subscripts): its arguments are evaluated once
+// (they may read the enclosing row of a correlated subquery), then its
+// values stream out in batches, with a bigint row number after them WITH
+// ORDINALITY.
+type TableFunc struct {
+	EC         *EvalContext
+	Args       []Expr
+	Rows       func(args []any) (next func() (any, bool, error), err error)
+	Ordinality bool
+	Out        *arrow.Schema
+	next       func() (any, bool, error)
+	n          int64
+	done       bool
+}
+
+func (o *TableFunc) Schema() *arrow.Schema { return o.Out }
+func (o *TableFunc) Close()                { o.done = true }
+func (o *TableFunc) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.done {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if o.next == nil {
+		vals := make([]any, len(o.Args))
+		for i, a := range o.Args {
+			v, err := EvalScalar(o.EC, a)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+		}
+		next, err := o.Rows(vals)
+		if err != nil {
+			return nil, err
+		}
+		o.next = next
+	}
+	bld := array.NewRecordBuilder(o.EC.Mem, o.Out)
+	defer bld.Release()
+	rows := 0
+	for rows < tableFuncBatch {
+		v, ok, err := o.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			o.done = true
+			break
+		}
+		o.n++
+		appendValue(bld.Field(0), v)
+		if o.Ordinality {
+			appendValue(bld.Field(1), o.n)
+		}
+		rows++
+	}
+	if rows == 0 {
+		return nil, nil
+	}
+	return bld.NewRecordBatch(), nil
+}
+
+// SetCall is one set-returning call of a ProjectSet.
+type SetCall struct {
+	Args []Expr
+	Rows func(args []any) (next func() (any, bool, error), err error)
+}
+
+// ProjectSet runs the set-returning calls of a SELECT list: each input
+// row repeats once per value of its longest call, with the calls' values
+// (NULL past a shorter call's end) after the input's columns; a row whose
+// calls are all empty produces nothing. Output batches hold at most
+// tableFuncBatch rows, however many values one row's calls produce.
+type ProjectSet struct {
+	EC    *EvalContext
+	Input Operator
+	Calls []SetCall
+	Out   *arrow.Schema
+
+	batch arrow.RecordBatch // the input batch being expanded
+	args  [][]arrow.Array   // per call, its arguments over batch
+	row   int               // the next row of batch to start
+	iters []func() (any, bool, error)
+	live  bool // iters belong to row-1 and may have more values
+	done  bool
+}
+
+func (o *ProjectSet) Schema() *arrow.Schema { return o.Out }
+func (o *ProjectSet) Close() {
+	o.release()
+	o.done = true
+	o.Input.Close()
+}
+
+func (o *ProjectSet) release() {
+	for _, as := range o.args {
+		for _, a := range as {
+			a.Release()
+		}
+	}
+	o.args = nil
+	if o.batch != nil {
+		o.batch.Release()
+		o.batch = nil
+	}
+}
+
+// load pulls the next input batch and evaluates the calls' arguments.
+func (o *ProjectSet) load(ctx context.Context) (bool, error) {
+	o.release()
+	b, err := o.Input.Next(ctx)
+	if err != nil || b == nil {
+		return false, err
+	}
+	o.batch, o.row, o.live = b, 0, false
+	o.args = make([][]arrow.Array, len(o.Calls))
+	for c, call := range o.Calls {
+		for _, e := range call.Args {
+			a, err := e.Eval(o.EC, b)
+			if err != nil {
+				return false, err
+			}
+			o.args[c] = append(o.args[c], a)
+		}
+	}
+	return true, nil
+}
+
+func (o *ProjectSet) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.done {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	bld := array.NewRecordBuilder(o.EC.Mem, o.Out)
+	defer bld.Release()
+	nIn := len(o.Out.Fields()) - len(o.Calls)
+	rows := 0
+	vals := make([]any, len(o.Calls))
+	for rows < tableFuncBatch {
+		if !o.live {
+			if o.batch == nil || o.row >= int(o.batch.NumRows()) {
+				ok, err := o.load(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					o.done = true
+					break
+				}
+				continue
+			}
+			o.iters = o.iters[:0]
+			for c, call := range o.Calls {
+				argv := make([]any, len(o.args[c]))
+				for k, a := range o.args[c] {
+					argv[k] = valueAt(a, o.row)
+				}
+				next, err := call.Rows(argv)
+				if err != nil {
+					return nil, err
+				}
+				o.iters = append(o.iters, next)
+			}
+			o.row++
+			o.live = true
+		}
+		got := false
+		for c, next := range o.iters {
+			vals[c] = nil
+			if next == nil {
+				continue
+			}
+			v, ok, err := next()
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				o.iters[c] = nil
+				continue
+			}
+			vals[c], got = v, true
+		}
+		if !got {
+			o.live = false
+			continue
+		}
+		r := o.row - 1
+		for i := 0; i < nIn; i++ {
+			appendValue(bld.Field(i), valueAt(o.batch.Column(i), r))
+		}
+		for c, v := range vals {
+			appendValue(bld.Field(nIn+c), v)
+		}
+		rows++
+	}
+	if rows == 0 {
+		return nil, nil
+	}
+	return bld.NewRecordBatch(), nil
+}

@@ -69,7 +69,21 @@ type Lookup struct {
 	Keys       [][]Expr
 	Projection []int
 	Out        *arrow.Schema
-	done       bool
+	// KeySchema is the primary-key columns' schema (KeySchemaOf), built once
+	// per prepared statement; nil = built per execution from the table.
+	KeySchema *arrow.Schema
+	done      bool
+}
+
+// KeySchemaOf is the schema of a table's primary-key columns, in key order:
+// what Lookup sends the table.
+func KeySchemaOf(info fluss.TableInfo) *arrow.Schema {
+	full := info.ArrowSchema()
+	var fields []arrow.Field
+	for _, name := range info.Descriptor.Schema.PrimaryKey {
+		fields = append(fields, full.Field(info.ColumnIndex(name)))
+	}
+	return arrow.NewSchema(fields, nil)
 }
 
 func (o *Lookup) Schema() *arrow.Schema { return o.Out }
@@ -79,20 +93,18 @@ func (o *Lookup) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return nil, nil
 	}
 	o.done = true
-	info := o.Table.Info()
-	full := info.ArrowSchema()
-	var fields []arrow.Field
-	for _, name := range info.Descriptor.Schema.PrimaryKey {
-		fields = append(fields, full.Field(info.ColumnIndex(name)))
+	keySchema := o.KeySchema
+	if keySchema == nil {
+		keySchema = KeySchemaOf(o.Table.Info())
 	}
-	keySchema := arrow.NewSchema(fields, nil)
 	bld := array.NewRecordBuilder(o.EC.Mem, keySchema)
 	defer bld.Release()
 	rows := 0
+	var vals []any
 	for _, key := range o.Keys {
-		vals := make([]any, len(key))
+		vals = vals[:0]
 		null := false
-		for i, e := range key {
+		for _, e := range key {
 			v, err := EvalScalar(o.EC, e)
 			if err != nil {
 				return nil, err
@@ -100,7 +112,7 @@ func (o *Lookup) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			if v == nil {
 				null = true // key = NULL matches nothing
 			}
-			vals[i] = v
+			vals = append(vals, v)
 		}
 		if null {
 			continue

@@ -194,3 +194,37 @@ func ChangelogColumns(info TableInfo) []Column {
 type ChangelogScanner interface {
 	ScanChangelog(ctx context.Context, opts ScanOptions) (RecordReader, error)
 }
+
+// WriteKind says what a TableWrite does.
+type WriteKind int
+
+// The kinds of TableWrite.
+const (
+	// WriteAppend appends Rec's rows to a log table.
+	WriteAppend WriteKind = iota
+	// WriteUpsert writes Rec's rows to a primary-key table (full rows).
+	WriteUpsert
+	// WriteDelete removes the rows whose primary keys Rec carries.
+	WriteDelete
+)
+
+// TableWrite is one write of an atomic group (see AtomicWriter).
+type TableWrite struct {
+	Path TablePath
+	// TableID must match the table's current id: a table dropped and
+	// re-created since the writes were prepared fails the whole group.
+	TableID int64
+	Kind    WriteKind
+	Rec     arrow.RecordBatch
+	// Opts apply to WriteUpsert (IgnoreExisting only: rows are full rows).
+	Opts UpsertOptions
+}
+
+// AtomicWriter is implemented by stores that can make several writes, over
+// several tables, durable and visible at once: a transaction's COMMIT. Either
+// every write is applied, in order, or none is (the error says why); a crash
+// during the call leaves all or nothing after recovery. A concurrent scan sees
+// the group entirely or not at all per table.
+type AtomicWriter interface {
+	WriteAtomically(ctx context.Context, writes []TableWrite) ([]WriteResult, error)
+}

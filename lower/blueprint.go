@@ -80,6 +80,7 @@ type lookupNode struct {
 	keys       [][]exec.Expr
 	projection []int
 	out        *arrow.Schema
+	keySchema  *arrow.Schema // the table's primary-key columns, built once here
 }
 
 type valuesNode struct {
@@ -130,7 +131,7 @@ func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Lookup{EC: rt.EC, Table: t, Keys: n.keys, Projection: n.projection, Out: n.out}, nil
+	return &exec.Lookup{EC: rt.EC, Table: t, Keys: n.keys, Projection: n.projection, Out: n.out, KeySchema: n.keySchema}, nil
 }
 
 func (n *valuesNode) Build(rt *Runtime) (exec.Operator, error) {

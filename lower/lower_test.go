@@ -31,6 +31,11 @@ func testCatalog() catalog {
 			Columns:    []fluss.Column{{Name: "id", Type: id}, {Name: "region", Type: region}, {Name: "v", Type: types.StringType}, {Name: "n", Type: types.Int32Type}},
 			PrimaryKey: []string{"id", "region"},
 		}}},
+		// keys whose SQL equality is not equality of their encodings
+		"fk": {Path: fluss.TablePath{Database: "public", Table: "fk"}, TableID: 2, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
+			Columns:    []fluss.Column{{Name: "f", Type: types.T{Kind: types.Float64, NotNull: true}}, {Name: "c", Type: types.T{Kind: types.Char, Length: 4, NotNull: true}}, {Name: "v", Type: types.StringType}},
+			PrimaryKey: []string{"f", "c"},
+		}}},
 	}
 }
 
@@ -61,8 +66,14 @@ func TestAccessPathRules(t *testing.T) {
 		want string // node kinds, top down
 	}{
 		// the full primary key fixed: a point lookup, only the needed columns
-		{"SELECT v FROM kv WHERE id = 1 AND region = 'eu'", "projection: filter: lookup:"},
+		// and the key equalities need no filter over the looked-up row
+		{"SELECT v FROM kv WHERE id = 1 AND region = 'eu'", "projection: lookup:"},
+		{"SELECT * FROM kv WHERE region = $2 AND id = $1", "projection: lookup:"},
 		{"SELECT v FROM kv WHERE region = $2 AND id = $1 AND n > 3", "projection: filter: lookup:"},
+		// a second equality on a key column is not the key: it stays
+		{"SELECT v FROM kv WHERE id = 1 AND region = 'eu' AND id = 2", "projection: filter: lookup:"},
+		// float and char(n) equality is not equality of the key bytes
+		{"SELECT v FROM fk WHERE f = 1.5 AND c = 'ab'", "projection: filter: lookup:"},
 		// part of the key: a scan
 		{"SELECT v FROM kv WHERE id = 1", "projection: filter: scan:"},
 		// OR is not a conjunction of key equalities

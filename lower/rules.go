@@ -114,10 +114,21 @@ type pkLookup struct {
 func (n *pkLookup) Columns() []binder.Column { return n.cols }
 func (n *pkLookup) Children() []binder.Node  { return nil }
 
-// primaryKeyLookup turns Filter(Scan) into Filter(Lookup) when the filter's
+// primaryKeyLookup turns Filter(Scan) into a Lookup when the filter's
 // conjuncts fix every primary-key column to a constant or parameter
-// (col = c). The remaining filter still runs on the looked-up rows, so the
-// rule never changes results, only the access path.
+// (col = c). The conjuncts the lookup key answers exactly are dropped; the
+// others stay as a filter over the looked-up rows, so the rule never changes
+// results, only the access path.
+//
+// A conjunct col = v is answered exactly when v has the column's own type
+// (castToColumn adds no cast): the lookup then finds the row whose stored key
+// has v's encoding, and equal encodings are equal values of that type, so
+// the looked-up row satisfies col = v. (The converse is the lookup's job: the
+// key encoding is canonical for a type, so a row whose key equals v is the
+// one stored under v's encoding.) A NULL v matches nothing in both: the
+// lookup skips a key with a NULL. Floating-point and CHAR(n) columns keep
+// their filter, whose equality is not the encoding's (-0 = +0; blank
+// padding).
 func primaryKeyLookup(n binder.Node) binder.Node {
 	f, ok := n.(*binder.Filter)
 	if !ok {
@@ -129,7 +140,9 @@ func primaryKeyLookup(n binder.Node) binder.Node {
 	}
 	info := scan.Table
 	fixed := map[int]binder.Expr{}
-	for _, c := range conjuncts(f.Cond) {
+	from := map[int]int{} // key column -> the conjunct that fixed it
+	all := conjuncts(f.Cond)
+	for ci, c := range all {
 		b, ok := c.(*binder.BinaryOp)
 		if !ok || b.Op != binder.OpEq {
 			continue
@@ -140,23 +153,49 @@ func primaryKeyLookup(n binder.Node) binder.Node {
 		}
 		if _, dup := fixed[col.Index]; !dup {
 			fixed[col.Index] = val
+			from[col.Index] = ci
 		}
 	}
 	var key []binder.Expr
+	answered := map[int]bool{} // conjuncts the lookup key answers exactly
 	for _, name := range info.Descriptor.Schema.PrimaryKey {
 		idx := info.ColumnIndex(name)
 		v, ok := fixed[idx]
 		if !ok {
 			return n
 		}
-		key = append(key, castToColumn(v, info.Descriptor.Schema.Columns[idx].Type))
+		t := info.Descriptor.Schema.Columns[idx].Type
+		kv := castToColumn(v, t)
+		if kv == v && exactKeyEquality(t) {
+			answered[from[idx]] = true
+		}
+		key = append(key, kv)
 	}
-	all := make([]int, len(scan.Columns()))
-	for i := range all {
-		all[i] = i
+	cols := make([]int, len(scan.Columns()))
+	for i := range cols {
+		cols[i] = i
 	}
-	lk := &pkLookup{table: info, keys: [][]binder.Expr{key}, projection: all, cols: scan.Columns()}
-	return &binder.Filter{Input: lk, Cond: f.Cond}
+	lk := &pkLookup{table: info, keys: [][]binder.Expr{key}, projection: cols, cols: scan.Columns()}
+	var rest []binder.Expr
+	for ci, c := range all {
+		if !answered[ci] {
+			rest = append(rest, c)
+		}
+	}
+	if len(rest) == 0 {
+		return lk
+	}
+	return &binder.Filter{Input: lk, Cond: and(rest)}
+}
+
+// exactKeyEquality reports whether SQL equality on a key column of type t is
+// equality of the values' key encodings.
+func exactKeyEquality(t types.T) bool {
+	switch t.Kind {
+	case types.Float32, types.Float64, types.Char:
+		return false
+	}
+	return true
 }
 
 // castToColumn makes a key value carry the key column's exact type. The

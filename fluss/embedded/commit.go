@@ -2,12 +2,16 @@ package embedded
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"slices"
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -22,6 +26,7 @@ const (
 	reqUpsert
 	reqDelete
 	reqDrop
+	reqGroup // an atomic group of writes (atomic.go)
 )
 
 // bucketBatch is one encoded log batch bound for a bucket.
@@ -34,8 +39,10 @@ type bucketBatch struct {
 // pkRow is one row of an upsert or delete, encoded by the caller.
 type pkRow struct {
 	bucket int
-	key    []byte // CompactedKeyEncoder bytes of the primary key
-	row    []byte // compacted row (upserts only)
+	// key is the row's pebble key: prefixData, table, bucket, then the
+	// CompactedKeyEncoder bytes of the primary key.
+	key []byte
+	row []byte // compacted row (upserts only)
 }
 
 // request is one write call (or a drop) waiting for the committer.
@@ -46,7 +53,15 @@ type request struct {
 	rows    []pkRow       // upserts and deletes
 	opts    fluss.UpsertOptions
 	target  []bool // partial update: which columns the upsert writes
-	done    chan result
+	// rec, for a full-row upsert, is the validated record rows were encoded
+	// from (row i of rec is rows[i]); the caller keeps it alive until done.
+	rec  arrow.RecordBatch
+	done chan result
+	// atomic: the request belongs to an atomic group (atomic.go);
+	// group is a reqGroup's requests, groupRows what each one wrote.
+	atomic    bool
+	group     []*request
+	groupRows int64
 }
 
 type result struct {
@@ -60,6 +75,9 @@ const maxGroup = 512
 // submit queues r and waits for its result. Once queued, a request is
 // waited for even if ctx ends, so a write's outcome is never left unknown.
 func (s *Store) submit(ctx context.Context, r *request) (result, error) {
+	if res, ok := collect(ctx, r); ok {
+		return res, nil
+	}
 	select {
 	case s.reqs <- r:
 	case <-s.quit:
@@ -120,6 +138,12 @@ func (s *Store) runGroup(group []*request) {
 			r.done <- result{err: s.drop(r.table)}
 			continue
 		}
+		if r.kind == reqGroup {
+			s.commit(pending)
+			pending = nil
+			s.commitGroup(r)
+			continue
+		}
 		pending = append(pending, r)
 	}
 	s.commit(pending)
@@ -148,8 +172,9 @@ type bucketWrite struct {
 	next int64
 }
 
-// commit writes a group: prepare every request (reading and updating the
-// primary-key state through one indexed pebble batch), append the batches to
+// commit writes a group: prepare every request (reading the primary-key
+// state from pebble and from the overlays of the group's earlier requests,
+// and writing the new state into one pebble batch), append the batches to
 // the bucket logs, fsync each touched log once, commit the state and the new
 // committed lengths in one synced pebble batch, publish, reply.
 func (s *Store) commit(reqs []*request) {
@@ -157,8 +182,19 @@ func (s *Store) commit(reqs []*request) {
 		return
 	}
 	s.groups.Add(1)
-	kv := s.db.NewIndexedBatch()
+	// The batch is not indexed: a request reads the state the previous
+	// groups committed straight from pebble, and what earlier requests of
+	// this group wrote from their overlays (indexing every key of a bulk
+	// write cost more than writing it).
+	size := 64
+	for _, r := range reqs {
+		for _, pr := range r.rows {
+			size += len(pr.key) + len(pr.row) + 16 // + kind and two varint lengths
+		}
+	}
+	kv := s.db.NewBatchWithSize(size)
 	defer kv.Close()
+	overlays := map[*tableState][]*overlay{}
 	results := make([]result, len(reqs))
 	live := make([]bool, len(reqs))
 	writes := map[*bucketLog]*bucketWrite{}
@@ -180,7 +216,11 @@ func (s *Store) commit(reqs []*request) {
 				rows += b.records
 			}
 		} else {
-			batches, rows, err = s.preparePK(kv, r)
+			var ov *overlay
+			batches, rows, ov, err = s.preparePK(kv, r, overlays[t])
+			if err == nil && ov != nil {
+				overlays[t] = append(overlays[t], ov)
+			}
 		}
 		if err != nil {
 			results[i].err = err
@@ -201,6 +241,12 @@ func (s *Store) commit(reqs []*request) {
 		}
 		results[i].rows = rows
 		live[i] = true
+	}
+	if failAtomic(reqs, results) {
+		for i, r := range reqs {
+			r.done <- results[i]
+		}
+		return
 	}
 	fail := func(err error) {
 		for _, w := range order {
@@ -290,142 +336,264 @@ func (s *Store) publish(order []*bucketWrite) {
 	}
 }
 
+// changelog is one bucket's part of a request's changelog.
 type changelog struct {
 	changes []format.ChangeType
 	rows    [][]byte
+	// src[i] is the request row whose record row is entry i, as long as
+	// every entry is an insert of a request row as given (fromRec); the
+	// batch is then cut from the request's Arrow record instead of decoded
+	// back from compacted rows.
+	src     []int32
+	fromRec bool
+}
+
+// overlay is the state one request of a group left for the keys it wrote,
+// in key order: what later requests of the same group must read instead of
+// pebble, which does not have it yet.
+type overlay struct {
+	keys    [][]byte
+	vals    [][]byte
+	present []bool
+}
+
+// get returns the overlay's entry for k, if it has one.
+func (o *overlay) get(k []byte) (v []byte, present, ok bool) {
+	i, found := slices.BinarySearchFunc(o.keys, k, bytes.Compare)
+	if !found {
+		return nil, false, false
+	}
+	return o.vals[i], o.present[i], true
 }
 
 // preparePK turns an upsert or delete into changelog batches per bucket and
-// state updates in kv. Nothing reaches kv unless the whole request succeeds.
-func (s *Store) preparePK(kv *pebble.Batch, r *request) ([]bucketBatch, int64, error) {
+// state updates in kv, and returns the overlay of what it wrote. Nothing
+// reaches kv unless the whole request succeeds.
+//
+// The request's keys are ordered once (equal keys stay in request order) and
+// numbered: every key's previous value is read in one ordered pass (see
+// readStored), and the rows are then applied in request order against
+// per-key slots, without a map per row.
+func (s *Store) preparePK(kv *pebble.Batch, r *request, prior []*overlay) ([]bucketBatch, int64, *overlay, error) {
 	t := r.table
-	type entry struct {
-		v       []byte
-		present bool
+	n := len(r.rows)
+	order := sortKeys(r.rows)
+	// slot[i] numbers row i's key; keys[g] is key g, in key order.
+	slot := make([]int32, n)
+	keys := make([][]byte, 0, n)
+	for i, ri := range order {
+		if i == 0 || !bytes.Equal(r.rows[ri].key, r.rows[order[i-1]].key) {
+			keys = append(keys, r.rows[ri].key)
+		}
+		slot[ri] = int32(len(keys) - 1)
 	}
-	local := map[string]entry{}
-	stored, err := s.readStored(kv, r)
+	order = nil
+	cur, exists, err := s.readStored(t, keys, prior)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
-	get := func(k []byte) ([]byte, bool, error) {
-		if e, ok := local[string(k)]; ok {
-			return e.v, e.present, nil
-		}
-		v, ok := stored[string(k)]
-		return v, ok, nil
-	}
-	logs := map[int]*changelog{}
-	var order []string
+	touched := make([]bool, len(keys))
+	logs := make([]*changelog, len(t.buckets))
 	var rows int64
-	for _, pr := range r.rows {
-		k := dataKey(t.info.TableID, pr.bucket, pr.key)
-		old, exists, err := get(k)
-		if err != nil {
-			return nil, 0, err
-		}
+	for i, pr := range r.rows {
+		g := slot[i]
+		old, had := cur[g], exists[g]
 		cl := logs[pr.bucket]
 		if cl == nil {
-			cl = &changelog{}
+			// Sized for the common case, every row an insert into one bucket.
+			size := n / len(t.buckets)
+			cl = &changelog{fromRec: r.rec != nil, changes: make([]format.ChangeType, 0, size), rows: make([][]byte, 0, size)}
+			if cl.fromRec {
+				cl.src = make([]int32, 0, size)
+			}
 			logs[pr.bucket] = cl
 		}
 		switch r.kind {
 		case reqDelete:
-			if !exists {
+			if !had {
 				continue
 			}
 			cl.changes = append(cl.changes, format.Delete)
 			cl.rows = append(cl.rows, old)
-			order = remember(local, order, k)
-			local[string(k)] = entry{}
+			cl.fromRec = false
+			cur[g], exists[g] = nil, false
 		case reqUpsert:
-			if exists && r.opts.IgnoreExisting {
+			if had && r.opts.IgnoreExisting {
 				continue
 			}
 			row := pr.row
 			if r.target != nil {
-				if row, err = mergePartial(t, old, exists, pr.row, r.target); err != nil {
-					return nil, 0, err
+				if row, err = mergePartial(t, old, had, pr.row, r.target); err != nil {
+					return nil, 0, nil, err
 				}
 			}
-			if exists {
+			if had {
 				cl.changes = append(cl.changes, format.UpdateBefore, format.UpdateAfter)
 				cl.rows = append(cl.rows, old, row)
+				cl.fromRec = false
 			} else {
 				cl.changes = append(cl.changes, format.Insert)
 				cl.rows = append(cl.rows, row)
+				if cl.fromRec {
+					cl.src = append(cl.src, int32(i))
+				}
 			}
-			order = remember(local, order, k)
-			local[string(k)] = entry{v: row, present: true}
+			cur[g], exists[g] = row, true
 		}
+		touched[g] = true
 		rows++
 	}
 	var out []bucketBatch
-	for b := range t.buckets {
-		cl := logs[b]
+	for b, cl := range logs {
 		if cl == nil || len(cl.rows) == 0 {
 			continue
 		}
-		data, err := encodeChangelog(t, cl)
+		data, err := encodeChangelog(t, cl, r.rec)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		out = append(out, bucketBatch{bucket: b, data: data, records: int64(len(cl.rows))})
+		cl.rows, cl.src = nil, nil // free for GC while the group commits
 	}
-	for _, k := range order {
-		e := local[k]
+	ov := &overlay{keys: make([][]byte, 0, len(keys)), vals: make([][]byte, 0, len(keys)), present: make([]bool, 0, len(keys))}
+	for g, k := range keys {
+		if !touched[g] {
+			continue
+		}
 		var err error
-		if e.present {
-			err = kv.Set([]byte(k), e.v, nil)
+		if exists[g] {
+			err = kv.Set(k, cur[g], nil)
 		} else {
-			err = kv.Delete([]byte(k), nil)
+			err = kv.Delete(k, nil)
 		}
 		if err != nil {
-			return nil, 0, ioErr(err, "updating the state of %s", t.info.Path)
+			return nil, 0, nil, ioErr(err, "updating the state of %s", t.info.Path)
 		}
+		ov.keys = append(ov.keys, k)
+		ov.vals = append(ov.vals, cur[g])
+		ov.present = append(ov.present, exists[g])
 	}
-	return out, rows, nil
+	return out, rows, ov, nil
 }
 
-// readStored returns the stored rows of the request's keys (as the group
-// has left them so far), reading them in key order with one iterator:
-// sequential seeks are much cheaper than a pebble Get per row.
-func (s *Store) readStored(kv *pebble.Batch, r *request) (map[string][]byte, error) {
-	t := r.table
-	keys := make([][]byte, len(r.rows))
-	for i, pr := range r.rows {
-		keys[i] = dataKey(t.info.TableID, pr.bucket, pr.key)
+// sortKeys returns the indexes of rows ordered by key, equal keys in row
+// order. It sorts fixed-size prefixes (the 16 bytes after the table prefix:
+// bucket and the key's first 12 bytes, zero-padded) and compares whole keys
+// only on a tie: comparing the keys themselves through the rows cost more
+// than the rest of a bulk write's preparation.
+func sortKeys(rows []pkRow) []int32 {
+	type entry struct {
+		hi, lo uint64
+		i      int32
 	}
-	slices.SortFunc(keys, bytes.Compare)
-	keys = slices.CompactFunc(keys, bytes.Equal)
+	es := make([]entry, len(rows))
+	var pad [16]byte
+	for i, r := range rows {
+		k := r.key[min(len(r.key), 9):]
+		if len(k) < 16 {
+			pad = [16]byte{}
+			copy(pad[:], k)
+			k = pad[:]
+		}
+		es[i] = entry{hi: binary.BigEndian.Uint64(k), lo: binary.BigEndian.Uint64(k[8:]), i: int32(i)}
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		switch {
+		case a.hi != b.hi:
+			return cmp.Compare(a.hi, b.hi)
+		case a.lo != b.lo:
+			return cmp.Compare(a.lo, b.lo)
+		}
+		if c := bytes.Compare(rows[a.i].key, rows[b.i].key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	out := make([]int32, len(es))
+	for i, e := range es {
+		out[i] = e.i
+	}
+	return out
+}
+
+// readStored returns the current value of each key (keys in key order,
+// distinct): from the newest prior overlay that has it, else from pebble's
+// committed state. Pebble is read with one iterator in a merge with the
+// keys: a key below the iterator's position is absent without a seek, so
+// writing new keys into an empty table (or past its last key) reads nothing
+// after the first seek, and sequential seeks reuse pebble's position.
+func (s *Store) readStored(t *tableState, keys [][]byte, prior []*overlay) ([][]byte, []bool, error) {
+	vals := make([][]byte, len(keys))
+	exists := make([]bool, len(keys))
 	p := tablePrefix(prefixData, t.info.TableID)
-	it, err := kv.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p)})
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p)})
 	if err != nil {
-		return nil, ioErr(err, "reading the state of %s", t.info.Path)
+		return nil, nil, ioErr(err, "reading the state of %s", t.info.Path)
 	}
 	defer it.Close()
-	out := make(map[string][]byte)
-	for _, k := range keys {
-		if it.SeekGE(k) && bytes.Equal(it.Key(), k) {
-			out[string(k)] = slices.Clone(it.Value())
+	// Values are copied into one buffer and sliced once it stops growing.
+	var buf []byte
+	var at []int // per key: end offset in buf, or -1
+	positioned, exhausted := false, false
+outer:
+	for g, k := range keys {
+		for j := len(prior) - 1; j >= 0; j-- {
+			if v, present, ok := prior[j].get(k); ok {
+				vals[g], exists[g] = v, present
+				continue outer
+			}
+		}
+		if exhausted {
+			continue
+		}
+		if positioned {
+			c := bytes.Compare(it.Key(), k)
+			if c > 0 {
+				continue
+			}
+			if c == 0 {
+				at = markValue(at, g, len(keys))
+				buf = append(buf, it.Value()...)
+				at[g] = len(buf)
+				exists[g] = true
+				continue
+			}
+		}
+		if !it.SeekGE(k) {
+			exhausted = true
+			continue
+		}
+		positioned = true
+		if bytes.Equal(it.Key(), k) {
+			at = markValue(at, g, len(keys))
+			buf = append(buf, it.Value()...)
+			at[g] = len(buf)
+			exists[g] = true
 		}
 	}
 	if err := it.Error(); err != nil {
-		return nil, ioErr(err, "reading the state of %s", t.info.Path)
+		return nil, nil, ioErr(err, "reading the state of %s", t.info.Path)
 	}
-	return out, nil
+	start := 0
+	for g, end := range at {
+		if end >= 0 {
+			vals[g] = buf[start:end:end]
+			start = end
+		}
+	}
+	return vals, exists, nil
 }
 
-func dataKey(tableID int64, bucket int, key []byte) []byte {
-	return append(bucketKey(prefixData, tableID, bucket), key...)
-}
-
-// remember appends k to order the first time the request touches it.
-func remember[E any](local map[string]E, order []string, k []byte) []string {
-	if _, seen := local[string(k)]; seen {
-		return order
+// markValue makes at (the value end offsets of readStored) long enough,
+// filling new entries with -1 (no value read from pebble).
+func markValue(at []int, g, n int) []int {
+	if at == nil {
+		at = make([]int, n)
+		for i := range at {
+			at[i] = -1
+		}
 	}
-	return append(order, string(k))
+	return at
 }
 
 // mergePartial builds the row a partial update leaves: target columns from
@@ -458,20 +626,66 @@ func mergePartial(t *tableState, old []byte, exists bool, row []byte, target []b
 }
 
 // encodeChangelog encodes a bucket's changelog rows as one log batch with
-// full row images.
-func encodeChangelog(t *tableState, cl *changelog) ([]byte, error) {
-	rb := array.NewRecordBuilder(memory.DefaultAllocator, t.info.ArrowSchema())
-	defer rb.Release()
-	for _, row := range cl.rows {
-		if _, err := format.DecodeRow(row, t.colTypes, rb.Fields()); err != nil {
-			return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, err)
+// full row images: cut from the request's record when every entry is an
+// insert of a request row (a bulk load), else decoded from the compacted rows.
+func encodeChangelog(t *tableState, cl *changelog, rec arrow.RecordBatch) ([]byte, error) {
+	var out arrow.RecordBatch
+	if cl.fromRec && rec != nil && len(cl.src) == len(cl.rows) {
+		var err error
+		if out, err = takeRows(t, rec, cl.src); err != nil {
+			return nil, err
 		}
+	} else {
+		rb := array.NewRecordBuilder(memory.DefaultAllocator, t.schema)
+		defer rb.Release()
+		for _, row := range cl.rows {
+			if _, err := format.DecodeRow(row, t.colTypes, rb.Fields()); err != nil {
+				return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, err)
+			}
+		}
+		out = rb.NewRecordBatch()
 	}
-	rec := rb.NewRecordBatch()
-	defer rec.Release()
-	data, err := format.EncodeBatch(rec, cl.changes, t.info.SchemaID)
+	defer out.Release()
+	data, err := format.EncodeBatch(out, cl.changes, t.info.SchemaID)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.InternalError, "encoding the changelog of %s: %v", t.info.Path, err)
 	}
 	return data, nil
+}
+
+// takeRows returns the rows idx (ascending) of rec: rec itself when idx is
+// every row in order.
+func takeRows(t *tableState, rec arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
+	whole := len(idx) == int(rec.NumRows())
+	for i, v := range idx {
+		if !whole {
+			break
+		}
+		whole = v == int32(i)
+	}
+	if whole {
+		rec.Retain()
+		return rec, nil
+	}
+	ib := array.NewInt32Builder(memory.DefaultAllocator)
+	ib.AppendValues(idx, nil)
+	ind := ib.NewArray()
+	ib.Release()
+	defer ind.Release()
+	cols := make([]arrow.Array, rec.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for c := range cols {
+		a, err := compute.TakeArray(context.Background(), rec.Column(c), ind)
+		if err != nil {
+			return nil, sqlerr.Wrap(err, sqlerr.InternalError, "cutting the changelog of %s: %v", t.info.Path, err)
+		}
+		cols[c] = a
+	}
+	return array.NewRecordBatch(t.schema, cols, int64(len(idx))), nil
 }

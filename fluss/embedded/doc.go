@@ -14,6 +14,13 @@
 // with the logs, and on Open anything past a log's committed length (a torn
 // or unacknowledged tail) is truncated.
 //
+// Reads see committed state only: a scan iterates a pebble snapshot (a
+// primary-key table) or reads each bucket log up to the committed length
+// captured when it starts; a point lookup of one key is one pebble Get
+// (each group's state lands in one atomic pebble commit), of several keys
+// one snapshot. Within a group, a request reads what the group's earlier
+// requests wrote from their overlays, since the batch is not committed yet.
+//
 // It must not know SQL: it implements fluss.Store and returns *sqlerr.Error
 // values; it must not reach outside its directory.
 package embedded

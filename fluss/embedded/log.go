@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
@@ -27,6 +29,22 @@ type tableState struct {
 	decoder  *format.BatchDecoder
 	buckets  []*bucketLog
 	sticky   atomic.Uint64 // bucket choice for log tables without a bucket key
+
+	// Derived once per table so that the per-call paths (point lookups
+	// above all) allocate none of it: the table's Arrow schema, the key
+	// columns' types, where each bucket-key column sits in the primary key,
+	// and the primary key's Arrow types and TableInfo for key validation.
+	schema   *arrow.Schema
+	pkTypes  []types.T
+	bkTypes  []types.T
+	bkInPK   []int
+	keyArrow []arrow.DataType
+	keyInfo  fluss.TableInfo
+
+	// projs caches the output schema and decode targets of each projection
+	// that scans and lookups asked for (see projectionFor).
+	projMu sync.RWMutex
+	projs  map[string]*projPlan
 
 	// mu guards the published (committed) view: bucketLog.committed and dropped.
 	mu      sync.RWMutex
@@ -64,10 +82,21 @@ func columnIndexes(info fluss.TableInfo, names []string) []int {
 // openTable opens (or, with create, creates) the table's bucket logs and
 // recovers them against the committed lengths in pebble.
 func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error) {
-	t := &tableState{info: info, dir: s.tableDir(info.TableID), decoder: format.NewBatchDecoder(info.ArrowSchema()),
-		pkIdx: columnIndexes(info, info.Descriptor.Schema.PrimaryKey), bkIdx: columnIndexes(info, info.Descriptor.BucketKey)}
+	schema := info.ArrowSchema()
+	t := &tableState{info: info, dir: s.tableDir(info.TableID), decoder: format.NewBatchDecoder(schema), schema: schema,
+		pkIdx: columnIndexes(info, info.Descriptor.Schema.PrimaryKey), bkIdx: columnIndexes(info, info.Descriptor.BucketKey),
+		projs: map[string]*projPlan{}}
 	for _, c := range info.Descriptor.Schema.Columns {
 		t.colTypes = append(t.colTypes, c.Type)
+	}
+	t.pkTypes, t.bkTypes = keyTypes(info, t.pkIdx), keyTypes(info, t.bkIdx)
+	t.keyInfo.Path = info.Path
+	for _, c := range t.pkIdx {
+		t.keyInfo.Descriptor.Schema.Columns = append(t.keyInfo.Descriptor.Schema.Columns, info.Descriptor.Schema.Columns[c])
+		t.keyArrow = append(t.keyArrow, schema.Field(c).Type)
+	}
+	for _, c := range t.bkIdx {
+		t.bkInPK = append(t.bkInPK, slices.Index(t.pkIdx, c))
 	}
 	if create {
 		if err := os.MkdirAll(t.dir, 0o755); err != nil {

@@ -25,10 +25,11 @@ func (h *tableHandle) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.R
 		return nil, err
 	}
 	t := h.t
-	schema, pos, err := projectedSchema(t, opts.Projection)
+	plan, err := projectionFor(t, opts.Projection)
 	if err != nil {
 		return nil, err
 	}
+	schema, pos := plan.schema, plan.pos
 	batchRows := opts.BatchRows
 	if batchRows <= 0 {
 		batchRows = h.s.opts.BatchRows
@@ -52,7 +53,8 @@ func (h *tableHandle) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.R
 			return nil, ioErr(err, "scanning %s", t.info.Path)
 		}
 		it.First()
-		return &stateScan{t: t, schema: schema, pos: pos, snap: snap, it: it, batchRows: batchRows, left: opts.Limit}, nil
+		return &stateScan{t: t, schema: schema, pos: pos, snap: snap, it: it, batchRows: batchRows, left: opts.Limit,
+			dec: format.NewRowDecoder(t.colTypes)}, nil
 	}
 	t.mu.RLock()
 	if t.dropped {
@@ -84,6 +86,7 @@ type stateScan struct {
 	batchRows int
 	left      int64 // rows still allowed by the limit; 0 = unlimited
 	done      bool
+	dec       *format.RowDecoder
 }
 
 func (s *stateScan) Schema() *arrow.Schema { return s.schema }
@@ -102,9 +105,15 @@ func (s *stateScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	rb := array.NewRecordBuilder(memory.DefaultAllocator, s.schema)
 	defer rb.Release()
 	targets := decodeTargets(rb, s.pos)
+	for _, b := range targets {
+		if b != nil {
+			b.Reserve(want)
+		}
+	}
+	s.dec.Bind(targets)
 	n := 0
 	for ; n < want && s.it.Valid(); s.it.Next() {
-		if _, err := format.DecodeRow(s.it.Value(), s.t.colTypes, targets); err != nil {
+		if _, err := s.dec.Decode(s.it.Value()); err != nil {
 			return nil, corrupt("stored row of %s is unreadable: %v", s.t.info.Path, err)
 		}
 		n++

@@ -80,12 +80,21 @@ const (
 	prefixData      = 'd' // 'd' table(8) bucket(4) key -> compacted row
 )
 
+// dataKeyPrefix is the length of a bucket key's prefix: prefix byte,
+// table, bucket.
+const dataKeyPrefix = 13
+
 func bucketKey(prefix byte, tableID int64, bucket int) []byte {
-	k := make([]byte, 13, 13+32)
+	k := make([]byte, dataKeyPrefix, dataKeyPrefix+32)
+	putBucketKey(k, prefix, tableID, bucket)
+	return k
+}
+
+// putBucketKey writes the dataKeyPrefix bytes of a bucket key into k.
+func putBucketKey(k []byte, prefix byte, tableID int64, bucket int) {
 	k[0] = prefix
 	binary.BigEndian.PutUint64(k[1:], uint64(tableID))
 	binary.BigEndian.PutUint32(k[9:], uint32(bucket))
-	return k
 }
 
 func tablePrefix(prefix byte, tableID int64) []byte {

@@ -2,8 +2,10 @@ package embedded
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"slices"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -147,26 +149,39 @@ func (h *tableHandle) requirePK(op string) error {
 	return h.checkLive()
 }
 
-// encodeKeys returns each row's primary-key bytes and bucket.
+// encodeKeys returns each row's bucket and pebble key (the data prefix,
+// table, bucket, then the primary key's CompactedKeyEncoder bytes). The keys
+// share one buffer: a bulk write of a million rows makes a handful of
+// allocations here, not a million.
 func encodeKeys(t *tableState, rec arrow.RecordBatch, pkCols, bkCols []arrow.Array) ([]pkRow, error) {
-	pkTypes, bkTypes := keyTypes(t.info, t.pkIdx), keyTypes(t.info, t.bkIdx)
 	sameKey := slices.Equal(t.pkIdx, t.bkIdx)
-	rows := make([]pkRow, rec.NumRows())
+	n := int(rec.NumRows())
+	rows := make([]pkRow, n)
+	ends := make([]int, n)
+	buf := make([]byte, 0, n*(dataKeyPrefix+12))
 	var bk []byte
 	for i := range rows {
-		key, err := format.AppendKey(nil, pkTypes, pkCols, i)
-		if err != nil {
+		start := len(buf)
+		buf = append(buf, make([]byte, dataKeyPrefix)...)
+		var err error
+		if buf, err = format.AppendKey(buf, t.pkTypes, pkCols, i); err != nil {
 			return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "primary key of relation \"%s\" is null in row %d", t.info.Path.Table, i+1)
 		}
 		if !sameKey {
-			if bk, err = format.AppendKey(bk[:0], bkTypes, bkCols, i); err != nil {
+			if bk, err = format.AppendKey(bk[:0], t.bkTypes, bkCols, i); err != nil {
 				return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "bucket key of relation \"%s\" is null in row %d", t.info.Path.Table, i+1)
 			}
 			rows[i].bucket = format.BucketOf(bk, len(t.buckets))
 		} else {
-			rows[i].bucket = format.BucketOf(key, len(t.buckets))
+			rows[i].bucket = format.BucketOf(buf[start+dataKeyPrefix:], len(t.buckets))
 		}
-		rows[i].key = key
+		putBucketKey(buf[start:], prefixData, t.info.TableID, rows[i].bucket)
+		ends[i] = len(buf)
+	}
+	start := 0
+	for i := range rows {
+		rows[i].key = buf[start:ends[i]:ends[i]]
+		start = ends[i]
 	}
 	return rows, nil
 }
@@ -216,12 +231,34 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
+	// One buffer for every row, sliced once it stops growing.
+	ends := make([]int, len(rows))
+	var buf []byte
+	cols := conv.Columns()
 	for i := range rows {
-		if rows[i].row, err = format.AppendRow(nil, t.colTypes, conv.Columns(), i); err != nil {
+		if buf, err = format.AppendRow(buf, t.colTypes, cols, i); err != nil {
 			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding a row of %s: %v", info.Path, err)
 		}
+		ends[i] = len(buf)
+		if i == 0 {
+			// Sized from the first row, so that a bulk write copies its
+			// rows about once instead of at every doubling (bounded: the
+			// first row may be much larger than the others).
+			buf = slices.Grow(buf, min(len(buf)*len(rows)*5/4, 64<<20))
+		}
 	}
-	res, err := h.s.submit(ctx, &request{table: t, kind: reqUpsert, rows: rows, opts: opts, target: target, done: make(chan result, 1)})
+	start := 0
+	for i := range rows {
+		rows[i].row = buf[start:ends[i]:ends[i]]
+		start = ends[i]
+	}
+	r := &request{table: t, kind: reqUpsert, rows: rows, opts: opts, target: target, done: make(chan result, 1)}
+	if target == nil {
+		// A full-row upsert's rows are conv's rows: the changelog of rows
+		// that turn out to be inserts is built from it without decoding.
+		r.rec = conv
+	}
+	res, err := h.s.submit(ctx, r)
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
@@ -229,23 +266,33 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 }
 
 // keyRecord validates a batch of primary keys (in key order; names are not
-// checked) and returns it converted to the key columns' types.
+// checked) and returns it converted to the key columns' types. Keys that
+// already have exactly those types and no nulls (what the executor's point
+// lookups send) are returned as they are.
 func (h *tableHandle) keyRecord(keys arrow.RecordBatch) (arrow.RecordBatch, error) {
 	t := h.t
 	pk := t.info.Descriptor.Schema.PrimaryKey
 	if int(keys.NumCols()) != len(pk) {
 		return nil, sqlerr.New(sqlerr.InvalidColumnReference, "the primary key of \"%s\" has %d columns but %d key columns were given", t.info.Path.Table, len(pk), keys.NumCols())
 	}
-	var keyInfo fluss.TableInfo
-	keyInfo.Path = t.info.Path
+	exact := true
+	for i, c := range keys.Columns() {
+		if c.NullN() > 0 || !arrow.TypeEqual(c.DataType(), t.keyArrow[i]) {
+			exact = false
+			break
+		}
+	}
+	if exact {
+		keys.Retain()
+		return keys, nil
+	}
 	fields := make([]arrow.Field, len(pk))
-	for i, c := range t.pkIdx {
-		keyInfo.Descriptor.Schema.Columns = append(keyInfo.Descriptor.Schema.Columns, t.info.Descriptor.Schema.Columns[c])
+	for i := range t.pkIdx {
 		fields[i] = arrow.Field{Name: pk[i], Type: keys.Column(i).DataType(), Nullable: true}
 	}
 	renamed := array.NewRecordBatch(arrow.NewSchema(fields, nil), keys.Columns(), keys.NumRows())
 	defer renamed.Release()
-	return fluss.ValidateRecord(keyInfo, renamed)
+	return fluss.ValidateRecord(t.keyInfo, renamed)
 }
 
 // Delete implements fluss.Table.
@@ -262,11 +309,7 @@ func (h *tableHandle) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss
 	if conv.NumRows() == 0 {
 		return fluss.WriteResult{}, nil
 	}
-	bkCols := make([]arrow.Array, len(t.bkIdx))
-	for i, c := range t.bkIdx {
-		bkCols[i] = conv.Column(slices.Index(t.pkIdx, c))
-	}
-	rows, err := encodeKeys(t, conv, conv.Columns(), bkCols)
+	rows, err := encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK))
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
@@ -277,10 +320,60 @@ func (h *tableHandle) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss
 	return fluss.WriteResult{Rows: res.rows}, res.err
 }
 
+// projPlan is what reading a projection of a table needs: the output
+// schema, per table column the output position (-1 = not projected), and a
+// pool of record builders for that schema (a lookup returns one row; building
+// a RecordBuilder for it cost more than reading the row).
+type projPlan struct {
+	schema *arrow.Schema
+	pos    []int
+	pool   sync.Pool // of *array.RecordBuilder
+}
+
+// maxCachedProjections bounds a table's projection cache; past it, plans
+// are built per call (and still correct).
+const maxCachedProjections = 256
+
+// projectionFor returns the plan of a projection (nil = every column),
+// cached per table: the projections a table sees are those of its prepared
+// statements, few and reused.
+func projectionFor(t *tableState, projection []int) (*projPlan, error) {
+	var kb [64]byte
+	key := kb[:0]
+	if projection == nil {
+		key = append(key, 'a')
+	} else {
+		key = append(key, 'p')
+		for _, c := range projection {
+			key = binary.AppendUvarint(key, uint64(c))
+		}
+	}
+	t.projMu.RLock()
+	p := t.projs[string(key)]
+	t.projMu.RUnlock()
+	if p != nil {
+		return p, nil
+	}
+	schema, pos, err := projectedSchema(t, projection)
+	if err != nil {
+		return nil, err
+	}
+	p = &projPlan{schema: schema, pos: pos}
+	p.pool.New = func() any { return array.NewRecordBuilder(memory.DefaultAllocator, schema) }
+	t.projMu.Lock()
+	if q := t.projs[string(key)]; q != nil {
+		p = q
+	} else if len(t.projs) < maxCachedProjections {
+		t.projs[string(key)] = p
+	}
+	t.projMu.Unlock()
+	return p, nil
+}
+
 // projectedSchema returns the schema of the projected columns and, per
 // table column, the output position (-1 = not projected).
 func projectedSchema(t *tableState, projection []int) (*arrow.Schema, []int, error) {
-	full := t.info.ArrowSchema()
+	full := t.schema
 	if projection == nil {
 		pos := make([]int, len(t.colTypes))
 		for i := range pos {
@@ -317,8 +410,16 @@ func decodeTargets(rb *array.RecordBuilder, pos []int) []array.Builder {
 	return out
 }
 
-// Lookup implements fluss.Table: point reads of the current state, all from
-// one pebble snapshot.
+// Lookup implements fluss.Table: point reads of the current state.
+//
+// One key is read with a plain pebble Get, without a snapshot: a Get reads
+// at the latest visible sequence number, and the committer applies each
+// group's state in one atomic pebble batch, so the row it returns is a whole
+// committed row (never half of a write call's rows, which this single row
+// cannot show anyway). Several keys are read from one snapshot so that
+// they come from the same state. Either way the row is one whose write has
+// reached the synced pebble commit; as with a snapshot, it may become
+// visible a moment before its writer's call returns.
 func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projection []int) (arrow.RecordBatch, error) {
 	if err := h.requirePK("look up rows of"); err != nil {
 		return nil, err
@@ -327,7 +428,7 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 		return nil, err
 	}
 	t := h.t
-	schema, pos, err := projectedSchema(t, projection)
+	plan, err := projectionFor(t, projection)
 	if err != nil {
 		return nil, err
 	}
@@ -336,34 +437,52 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 		return nil, err
 	}
 	defer conv.Release()
-	bkCols := make([]arrow.Array, len(t.bkIdx))
-	for i, c := range t.bkIdx {
-		bkCols[i] = conv.Column(slices.Index(t.pkIdx, c))
-	}
-	rows, err := encodeKeys(t, conv, conv.Columns(), bkCols)
+	rows, err := encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK))
 	if err != nil {
 		return nil, err
 	}
-	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer rb.Release()
-	targets := decodeTargets(rb, pos)
-	snap := h.s.db.NewSnapshot()
-	defer snap.Close()
+	rb := plan.pool.Get().(*array.RecordBuilder)
+	// A builder goes back to the pool empty: NewRecordBatch resets it, and
+	// an error path throws it away rather than return half a row.
+	var targetsBuf [16]array.Builder
+	targets := targetsBuf[:0]
+	for _, o := range plan.pos {
+		if o >= 0 {
+			targets = append(targets, rb.Field(o))
+		} else {
+			targets = append(targets, nil)
+		}
+	}
+	get := h.s.db.Get
+	if len(rows) > 1 {
+		snap := h.s.db.NewSnapshot()
+		defer snap.Close()
+		get = snap.Get
+	}
 	found := 0
 	for _, r := range rows {
-		v, c, err := snap.Get(append(bucketKey(prefixData, t.info.TableID, r.bucket), r.key...))
+		v, c, err := get(r.key)
 		if errors.Is(err, pebble.ErrNotFound) {
 			continue
 		}
 		if err != nil {
+			rb.Release()
 			return nil, ioErr(err, "looking up %s", t.info.Path)
 		}
 		_, derr := format.DecodeRow(v, t.colTypes, targets)
 		c.Close()
 		if derr != nil {
+			rb.Release()
 			return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, derr)
 		}
 		found++
 	}
-	return buildRecord(rb, schema, found), nil
+	rec := buildRecord(rb, plan.schema, found)
+	if plan.schema.NumFields() == 0 {
+		// buildRecord did not drain rb; it holds nothing (no fields).
+		rb.Release()
+		return rec, nil
+	}
+	plan.pool.Put(rb)
+	return rec, nil
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -187,50 +188,83 @@ func (c *conn) authMD5(user string, entry UserEntry, known bool) (bool, *sqlerr.
 }
 
 // authSCRAM runs SCRAM-SHA-256 (RFC 5802 / 7677) without channel binding.
+// Malformed messages get PostgreSQL 15's errors (auth-scram.c), in the same
+// order of checks.
 func (c *conn) authSCRAM(user string, entry UserEntry, known bool) (bool, *sqlerr.Error) {
-	malformed := func(what string) *sqlerr.Error {
-		return sqlerr.New(sqlerr.ProtocolViolation, "malformed SCRAM message (%s)", what)
+	malformed := func(detail string, args ...any) *sqlerr.Error {
+		return sqlerr.New(sqlerr.ProtocolViolation, "malformed SCRAM message").WithDetail(detail, args...)
 	}
 	c.send(&pgproto3.AuthenticationSASL{AuthMechanisms: []string{"SCRAM-SHA-256"}})
 	body, err := c.readAuthMessage()
 	if err != nil {
 		return false, err
 	}
-	var first pgproto3.SASLInitialResponse
-	if first.Decode(body) != nil {
-		return false, sqlerr.New(sqlerr.ProtocolViolation, "invalid SASL initial response")
+	// SASLInitialResponse, read field by field as PostgreSQL does: the
+	// mechanism is checked before the rest is decoded.
+	mech, perr := cString(body)
+	if perr != nil {
+		return false, sqlerr.New(sqlerr.ProtocolViolation, "invalid string in message")
 	}
-	if first.AuthMechanism != "SCRAM-SHA-256" {
+	if mech != "SCRAM-SHA-256" {
 		return false, sqlerr.New(sqlerr.ProtocolViolation, "client selected an invalid SASL authentication mechanism")
 	}
-	msg := string(first.Data)
-	// gs2-header: channel-binding flag, authzid, then client-first-bare.
-	var gs2 string
-	switch {
-	case strings.HasPrefix(msg, "n,"), strings.HasPrefix(msg, "y,"):
-	case strings.HasPrefix(msg, "p="):
-		return false, sqlerr.New(sqlerr.ProtocolViolation, "channel binding is not supported by this server")
-	default:
-		return false, malformed("unexpected channel-binding flag")
+	data := body[len(mech)+1:]
+	if len(data) < 4 {
+		return false, sqlerr.New(sqlerr.ProtocolViolation, "insufficient data left in message")
 	}
-	rest := msg[2:]
-	if !strings.HasPrefix(rest, ",") {
-		return false, malformed("authorization identities are not supported")
+	n := int32(binary.BigEndian.Uint32(data))
+	data = data[4:]
+	if n < -1 || int(n) > len(data) {
+		return false, sqlerr.New(sqlerr.ProtocolViolation, "insufficient data left in message")
 	}
-	gs2 = msg[:3]
-	clientFirstBare := rest[1:]
-	var clientNonce string
-	for _, attr := range strings.Split(clientFirstBare, ",") {
-		switch {
-		case strings.HasPrefix(attr, "r="):
-			clientNonce = attr[2:]
-		case strings.HasPrefix(attr, "n="):
-		default:
-			return false, malformed("unexpected attribute")
+	if n >= 0 && int(n) != len(data) || n == -1 && len(data) != 0 {
+		return false, sqlerr.New(sqlerr.ProtocolViolation, "invalid message format")
+	}
+	if n <= 0 {
+		return false, malformed("The message is empty.")
+	}
+	msg := string(data)
+	// gs2-header: channel-binding flag, ',', optional authzid, ','.
+	at := func(i int) byte {
+		if i < len(msg) {
+			return msg[i]
 		}
+		return 0
 	}
-	if clientNonce == "" || strings.ContainsAny(clientNonce, ",") {
-		return false, malformed("missing nonce")
+	switch at(0) {
+	case 'n', 'y':
+	case 'p':
+		return false, malformed("The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message includes channel binding data.")
+	default:
+		return false, malformed("Unexpected channel-binding flag \"%s\".", sanitizeChar(at(0)))
+	}
+	if at(1) != ',' {
+		return false, malformed("Comma expected, but found character \"%s\".", sanitizeChar(at(1)))
+	}
+	switch at(2) {
+	case ',':
+	case 'a':
+		return false, sqlerr.New(sqlerr.FeatureNotSupported, "client uses authorization identity, but it is not supported")
+	default:
+		return false, malformed("Unexpected attribute \"%s\" in client-first-message.", sanitizeChar(at(2)))
+	}
+	gs2 := msg[:3]
+	clientFirstBare := msg[3:]
+	if strings.HasPrefix(clientFirstBare, "m") {
+		return false, sqlerr.New(sqlerr.FeatureNotSupported, "client requires an unsupported SCRAM extension")
+	}
+	rest := clientFirstBare
+	if _, e := readSCRAMAttr(&rest, 'n'); e != nil {
+		return false, e
+	}
+	clientNonce, e := readSCRAMAttr(&rest, 'r')
+	if e != nil {
+		return false, e
+	}
+	for _, ch := range []byte(clientNonce) {
+		if ch < 0x21 || ch > 0x7e {
+			return false, sqlerr.New(sqlerr.ProtocolViolation, "non-printable characters in SCRAM nonce")
+		}
 	}
 	v, real := c.verifierOf(user, entry, known)
 	var nb [18]byte
@@ -248,31 +282,42 @@ func (c *conn) authSCRAM(user string, entry UserEntry, known bool) (bool, *sqler
 		return false, sqlerr.New(sqlerr.ProtocolViolation, "invalid SASL response")
 	}
 	final := string(resp.Data)
-	at := strings.LastIndex(final, ",p=")
-	if at < 0 {
-		return false, malformed("missing proof")
+	rest = final
+	binding, e := readSCRAMAttr(&rest, 'c')
+	if e != nil {
+		return false, e
 	}
-	withoutProof := final[:at]
-	proof, derr := base64.StdEncoding.DecodeString(final[at+3:])
-	if derr != nil || len(proof) != sha256.Size {
-		return false, malformed("invalid proof")
+	if binding != base64.StdEncoding.EncodeToString([]byte(gs2)) {
+		return false, sqlerr.New(sqlerr.ProtocolViolation, "unexpected SCRAM channel-binding attribute in client-final-message")
 	}
-	var gotBinding, gotNonce string
-	for _, attr := range strings.Split(withoutProof, ",") {
-		switch {
-		case strings.HasPrefix(attr, "c="):
-			gotBinding = attr[2:]
-		case strings.HasPrefix(attr, "r="):
-			gotNonce = attr[2:]
-		default:
-			return false, malformed("unexpected attribute")
+	gotNonce, e := readSCRAMAttr(&rest, 'r')
+	if e != nil {
+		return false, e
+	}
+	// Extensions are ignored up to the proof.
+	var proofText string
+	withoutProof := ""
+	for {
+		begin := len(final) - len(rest)
+		attr, value, e := readAnySCRAMAttr(&rest)
+		if e != nil {
+			return false, e
+		}
+		if attr == 'p' {
+			withoutProof = final[:max(begin-1, 0)]
+			proofText = value
+			break
 		}
 	}
-	if gotBinding != base64.StdEncoding.EncodeToString([]byte(gs2)) {
-		return false, malformed("unexpected channel binding")
+	proof, derr := base64.StdEncoding.DecodeString(proofText)
+	if derr != nil || len(proof) != sha256.Size {
+		return false, malformed("Malformed proof in client-final-message.")
+	}
+	if rest != "" {
+		return false, malformed("Garbage found at the end of client-final-message.")
 	}
 	if gotNonce != nonce {
-		return false, malformed("nonce does not match")
+		return false, sqlerr.New(sqlerr.ProtocolViolation, "invalid SCRAM response").WithDetail("Nonce does not match.")
 	}
 	authMessage := []byte(clientFirstBare + "," + serverFirst + "," + withoutProof)
 	clientSig := hmacSHA256(v.storedKey, authMessage)
@@ -287,4 +332,61 @@ func (c *conn) authSCRAM(user string, entry UserEntry, known bool) (bool, *sqler
 	serverSig := hmacSHA256(v.serverKey, authMessage)
 	c.send(&pgproto3.AuthenticationSASLFinal{Data: []byte("v=" + base64.StdEncoding.EncodeToString(serverSig))})
 	return true, nil
+}
+
+// sanitizeChar shows a byte in an error as PostgreSQL's sanitize_char does.
+func sanitizeChar(c byte) string {
+	if c >= 0x21 && c <= 0x7e {
+		return "'" + string(rune(c)) + "'"
+	}
+	return fmt.Sprintf("0x%02x", c)
+}
+
+// readSCRAMAttr reads "attr=value" followed by ',' or the end from *s, as
+// PostgreSQL's read_attr_value.
+func readSCRAMAttr(s *string, attr byte) (string, *sqlerr.Error) {
+	in := *s
+	if len(in) == 0 || in[0] != attr {
+		var found byte
+		if len(in) > 0 {
+			found = in[0]
+		}
+		return "", sqlerr.New(sqlerr.ProtocolViolation, "malformed SCRAM message").
+			WithDetail("Expected attribute \"%c\" but found \"%s\".", attr, sanitizeChar(found))
+	}
+	if len(in) < 2 || in[1] != '=' {
+		return "", sqlerr.New(sqlerr.ProtocolViolation, "malformed SCRAM message").
+			WithDetail("Expected character \"=\" for attribute \"%c\".", attr)
+	}
+	value, rest, found := strings.Cut(in[2:], ",")
+	if !found {
+		rest = ""
+	}
+	*s = rest
+	return value, nil
+}
+
+// readAnySCRAMAttr reads the next "x=value" attribute, as PostgreSQL's
+// read_any_attr.
+func readAnySCRAMAttr(s *string) (byte, string, *sqlerr.Error) {
+	in := *s
+	bad := func(detail string) (byte, string, *sqlerr.Error) {
+		return 0, "", sqlerr.New(sqlerr.ProtocolViolation, "malformed SCRAM message").WithDetail("%s", detail)
+	}
+	if len(in) == 0 {
+		return bad("Attribute expected, but found end of string.")
+	}
+	attr := in[0]
+	if !(attr >= 'A' && attr <= 'Z') && !(attr >= 'a' && attr <= 'z') {
+		return bad(fmt.Sprintf("Attribute expected, but found invalid character \"%s\".", sanitizeChar(attr)))
+	}
+	if len(in) < 2 || in[1] != '=' {
+		return bad(fmt.Sprintf("Expected character \"=\" for attribute \"%c\".", attr))
+	}
+	value, rest, found := strings.Cut(in[2:], ",")
+	if !found {
+		rest = ""
+	}
+	*s = rest
+	return attr, value, nil
 }

@@ -128,3 +128,13 @@ type CopyStatement interface {
 	// CommandComplete tag ("COPY n"). Nothing is written when it fails.
 	CopyFrom(ctx context.Context, src BatchSource) (tag string, err error)
 }
+
+// TransactionFailer is an optional Session interface. pgwire calls
+// FailTransaction after every error it reports while the session is open,
+// including those the session did not raise itself (a Bind with bad
+// parameters, a missing portal, a portal name in use...), so that an open
+// transaction block becomes failed ('E', then 25P02 until ROLLBACK) as in
+// PostgreSQL. Outside a transaction block it must do nothing.
+type TransactionFailer interface {
+	FailTransaction()
+}

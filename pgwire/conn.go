@@ -13,8 +13,8 @@ import (
 	"net"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -64,6 +64,9 @@ type conn struct {
 	// cancel-request path calls it from another connection's goroutine.
 	runMu     sync.Mutex
 	runCancel context.CancelFunc
+	// timedOut is set when statement_timeout cancelled the running
+	// statement (timeouts.go), to word its 57014.
+	timedOut atomic.Bool
 
 	session        Session
 	stmts          map[string]*prepared
@@ -104,16 +107,25 @@ func (s *Server) serveConn(nc net.Conn) {
 	if !ok {
 		return
 	}
-	if !c.authenticate(params["user"]) {
-		return
-	}
-	_ = nc.SetReadDeadline(time.Time{})
+	// Before authentication, as in PostgreSQL (the postmaster refuses the
+	// connection once the startup packet is read): a client in the middle
+	// of authenticating holds a slot.
 	if n := s.sessions.Add(1); n > int64(s.cfg.MaxConnections) {
 		s.sessions.Add(-1)
 		c.fatal(sqlerr.New(sqlerr.TooManyConnections, "sorry, too many clients already"))
 		return
 	}
 	defer s.sessions.Add(-1)
+	if !c.authenticate(params["user"]) {
+		return
+	}
+	_ = nc.SetReadDeadline(time.Time{})
+	// After authentication, as PostgreSQL checks a role's CONNECTION LIMIT.
+	if !s.admitUser(params["user"]) {
+		c.fatal(sqlerr.New(sqlerr.TooManyConnections, "too many connections for role \"%s\"", params["user"]))
+		return
+	}
+	defer s.releaseUser(params["user"])
 	s.register(c)
 	defer s.unregister(c)
 
@@ -174,7 +186,9 @@ func (c *conn) startup() (map[string]string, bool) {
 		}
 		n := int(int32(binary.BigEndian.Uint32(hdr[:])))
 		if n < 8 || n > maxStartupPacket {
-			c.fatal(sqlerr.New(sqlerr.ProtocolViolation, "invalid length of startup packet"))
+			// PostgreSQL logs "invalid length of startup packet" as a
+			// COMMERROR, sent to nobody, and closes: so do we.
+			c.logger.Debug("pgwire: invalid length of startup packet", "length", n)
 			return nil, false
 		}
 		body := make([]byte, n-4)
@@ -218,14 +232,11 @@ func (c *conn) startup() (map[string]string, bool) {
 			}
 			if code&0xffff != 0 {
 				// We speak 3.0 only; tell newer clients so, with the
-				// protocol options (_pq_.*) we did not recognise.
-				var opts []string
-				for k := range params {
-					if strings.HasPrefix(k, "_pq_.") {
-						opts = append(opts, k)
-					}
-				}
-				c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: opts})
+				// protocol options (_pq_.*) we did not recognise, in the
+				// order they came. The field carries the whole newest
+				// version, 3.0 = 196608, as PostgreSQL sends it.
+				opts := protocolOptions(body[4:])
+				c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 3 << 16, UnrecognizedOptions: opts})
 			}
 			if c.srv.cfg.RequireTLS && !c.tls {
 				c.fatal(sqlerr.New(sqlerr.InvalidAuthorizationSpec, "this server accepts TLS connections only").
@@ -238,10 +249,33 @@ func (c *conn) startup() (map[string]string, bool) {
 			}
 			return params, true
 		default:
-			c.fatal(sqlerr.New(sqlerr.ProtocolViolation, "unsupported frontend protocol %d.%d: server supports 3.0 to 3.0", code>>16, code&0xffff))
+			c.fatal(sqlerr.New(sqlerr.FeatureNotSupported, "unsupported frontend protocol %d.%d: server supports 3.0 to 3.0", code>>16, code&0xffff))
 			return nil, false
 		}
 	}
+}
+
+// protocolOptions lists the _pq_.* parameter names of a well-formed startup
+// packet's parameter list, in order.
+func protocolOptions(b []byte) []string {
+	var opts []string
+	for len(b) > 0 && b[0] != 0 {
+		k := bytes.IndexByte(b, 0)
+		if k < 0 {
+			break
+		}
+		key := b[:k]
+		b = b[k+1:]
+		v := bytes.IndexByte(b, 0)
+		if v < 0 {
+			break
+		}
+		b = b[v+1:]
+		if bytes.HasPrefix(key, []byte("_pq_.")) {
+			opts = append(opts, string(key))
+		}
+	}
+	return opts
 }
 
 func parseStartupParams(b []byte) (map[string]string, *sqlerr.Error) {
@@ -348,9 +382,19 @@ func (c *conn) readLoop(frames chan<- frame) {
 	}
 }
 
-// run is the executor loop: one message at a time, in order.
+// run is the executor loop: one message at a time, in order. While the
+// session waits for a message after ReadyForQuery, the idle timeouts run.
 func (c *conn) run(frames <-chan frame) {
+	readySent := true // the startup ended with ReadyForQuery
 	for {
+		var idle <-chan time.Time
+		var idleTimer *time.Timer
+		var idleErr *sqlerr.Error
+		if readySent {
+			if idleTimer, idleErr = c.idleTimer(); idleTimer != nil {
+				idle = idleTimer.C
+			}
+		}
 		select {
 		case f, ok := <-frames:
 			if !ok {
@@ -364,10 +408,17 @@ func (c *conn) run(frames <-chan frame) {
 			if f.typ == 'X' {
 				return
 			}
+			if idleTimer != nil {
+				idleTimer.Stop()
+			}
 			c.handle(f)
 			if c.writeErr != nil {
 				return
 			}
+			readySent = f.typ == 'Q' || f.typ == 'S'
+		case <-idle:
+			c.fatal(idleErr)
+			return
 		case <-c.ctx.Done():
 			if c.srv.ctx.Err() != nil {
 				c.fatal(&sqlerr.Error{Code: sqlerr.AdminShutdown, Severity: "FATAL", Message: "terminating connection due to administrator command"})
@@ -557,11 +608,17 @@ func (c *conn) fatal(err error) {
 func (c *conn) toSQLError(err error) *sqlerr.Error {
 	if e := sqlerr.As(err); e != nil {
 		cp := *e
+		if cp.Code == sqlerr.QueryCanceled && c.timedOut.Load() {
+			cp.Message = statementTimeoutMessage
+		}
 		return &cp
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		if c.srv.ctx.Err() != nil {
 			return &sqlerr.Error{Code: sqlerr.AdminShutdown, Severity: "FATAL", Message: "terminating connection due to administrator command"}
+		}
+		if c.timedOut.Load() {
+			return sqlerr.New(sqlerr.QueryCanceled, statementTimeoutMessage)
 		}
 		return sqlerr.New(sqlerr.QueryCanceled, "canceling statement due to user request")
 	}
@@ -570,6 +627,9 @@ func (c *conn) toSQLError(err error) *sqlerr.Error {
 }
 
 func (c *conn) sendError(err error) {
+	if tf, ok := c.session.(TransactionFailer); ok {
+		tf.FailTransaction()
+	}
 	where := ""
 	var cd *CopyDataError
 	if errors.As(err, &cd) {

@@ -65,6 +65,7 @@ func (c *conn) runCopyIn(ctx context.Context, cs CopyStatement) error {
 		return err
 	}
 	defer dec.release()
+	dec.setLocation(c.location())
 	c.send(&pgproto3.CopyInResponse{OverallFormat: copyFormatCode(opts), ColumnFormatCodes: copyColumnFormats(opts, len(cols))})
 	if err := c.flush(); err != nil {
 		return err
@@ -144,7 +145,9 @@ func (s *copyInSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			s.gotDone = true
 		case 'f':
 			msg, _ := cString(f.body)
-			return s.fail(sqlerr.New(sqlerr.QueryCanceled, "COPY from stdin failed: %s", msg))
+			// PostgreSQL's CONTEXT names the line it was reading: the one
+			// after the last complete line.
+			return s.fail(&CopyDataError{Err: sqlerr.New(sqlerr.QueryCanceled, "COPY from stdin failed: %s", msg), Line: s.dec.line + 1})
 		case 'H', 'S':
 			// Flush and Sync are ignored during COPY IN, as PostgreSQL does.
 		case 'X':
@@ -164,7 +167,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 	if opts.Format == "binary" {
 		formats = []int16{pgtypes.FormatBinary}
 	}
-	enc, err := pgtypes.NewRowEncoder(columnTypes(cols), formats)
+	enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, c.location())
 	if err != nil {
 		return err
 	}
@@ -175,13 +178,20 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 	defer res.Close()
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: copyFormatCode(opts), ColumnFormatCodes: copyColumnFormats(opts, len(cols))})
 	w := copyWriter{opts: opts}
-	switch {
-	case opts.Format == "binary":
+	// PostgreSQL sends the binary header in the same CopyData as the first
+	// tuple (or the trailer when there is none), not on its own.
+	binaryHeader := opts.Format == "binary"
+	beginMessage := func() int {
 		msg := c.beginCopyData()
-		c.out = append(c.out, binaryCopySignature...)
-		c.out = append(c.out, 0, 0, 0, 0, 0, 0, 0, 0) // flags, header extension length
-		c.endCopyData(msg)
-	case opts.Header:
+		if binaryHeader {
+			c.out = append(c.out, binaryCopySignature...)
+			c.out = append(c.out, 0, 0, 0, 0, 0, 0, 0, 0) // flags, header extension length
+			binaryHeader = false
+		}
+		return msg
+	}
+	switch {
+	case opts.Header && opts.Format != "binary":
 		msg := c.beginCopyData()
 		for i, col := range cols {
 			if i > 0 {
@@ -208,7 +218,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 		}
 		n := int(b.NumRows())
 		for r := 0; r < n; r++ {
-			msg := c.beginCopyData()
+			msg := beginMessage()
 			if opts.Format == "binary" {
 				c.out = enc.AppendRowFields(c.out, r)
 			} else {
@@ -226,6 +236,11 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 				}
 				c.out = append(c.out, '\n')
 			}
+			if err := c.checkRowSize(len(c.out) - msg); err != nil {
+				c.out = c.out[:msg]
+				b.Release()
+				return err
+			}
 			c.endCopyData(msg)
 			if len(c.out) >= c.srv.cfg.FlushThreshold {
 				if err := c.flush(); err != nil {
@@ -241,7 +256,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 		}
 	}
 	if opts.Format == "binary" {
-		msg := c.beginCopyData()
+		msg := beginMessage()
 		c.out = append(c.out, 0xff, 0xff)
 		c.endCopyData(msg)
 	}

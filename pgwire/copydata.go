@@ -72,6 +72,9 @@ type copyColumn struct {
 	t    types.T
 	oid  uint32
 	b    array.Builder
+	// loc is the session's TimeZone: a timestamptz without offset is
+	// local time there (nil = UTC).
+	loc *time.Location
 }
 
 // supportedCopyType reports whether COPY FROM can decode values of t.
@@ -97,7 +100,7 @@ func (c *copyColumn) appendText(s string) error {
 			return c.appendPhysical(types.TimeToValue(tm, c.t))
 		}
 	}
-	v, err := types.ParseText(s, c.t)
+	v, err := types.ParseTextIn(s, c.t, c.loc)
 	if err != nil {
 		return err
 	}
@@ -249,6 +252,13 @@ func newCopyDecoder(opts CopyOptions, cols []ResultColumn, mem memory.Allocator)
 	}
 	d.schema = arrow.NewSchema(fields, nil)
 	return d, nil
+}
+
+// setLocation sets the zone text timestamptz values are read in.
+func (d *copyDecoder) setLocation(loc *time.Location) {
+	for _, c := range d.cols {
+		c.loc = loc
+	}
 }
 
 func (d *copyDecoder) release() {

@@ -17,8 +17,12 @@
 //   - copy.go: the COPY sub-protocol (CopyIn/CopyOut responses, CopyData,
 //     CopyDone, CopyFail) and COPY TO's text/CSV/binary framing;
 //     copydata.go decodes COPY FROM data into Arrow batches.
-//   - auth.go: trust, cleartext password, md5 and SCRAM-SHA-256 exchanges;
-//     users.go: the users file of SCRAM verifiers (optionally md5 hashes).
+//   - auth.go: trust, cleartext password, md5 and SCRAM-SHA-256 exchanges
+//     (malformed SCRAM messages get PostgreSQL 15's errors, checked in its
+//     order); users.go: the users file of SCRAM verifiers (optionally md5
+//     hashes).
+//   - timeouts.go: statement_timeout, idle_in_transaction_session_timeout
+//     and idle_session_timeout, read from the session's settings.
 //
 // # Connection lifecycle
 //
@@ -38,8 +42,12 @@
 //     verifier; md5 for users with a stored md5 hash, SCRAM for the others
 //     (as PostgreSQL does). Unknown users go through the same exchange with
 //     a mock salt; every failure waits AuthConfig.FailureDelay, then FATAL
-//     28P01 "password authentication failed for user".
-//  4. Admission: beyond Config.MaxConnections the client gets FATAL 53300.
+//     28P01 "password authentication failed for user". Before it, as in
+//     PostgreSQL, a connection beyond Config.MaxConnections gets FATAL 53300
+//     "sorry, too many clients already".
+//  4. Admission: beyond Config.MaxConnectionsPerUser sessions of one user,
+//     FATAL 53300 "too many connections for role" (checked after
+//     authentication, as PostgreSQL checks a role's CONNECTION LIMIT).
 //  5. Session: Backend.NewSession; then AuthenticationOk,
 //     the 13 ParameterStatus values PostgreSQL 15 sends (from
 //     Session.Status, with defaults), BackendKeyData (pid + random 4-byte
@@ -50,7 +58,10 @@
 //     socket fails, so that a statement whose client vanished stops (pgx
 //     cancels by dropping the connection). The executor (conn.run) handles
 //     one message at a time, in order, owning the session, the prepared
-//     statements, the portals and the output buffer.
+//     statements, the portals and the output buffer. While it waits for a
+//     message after ReadyForQuery, idle_in_transaction_session_timeout
+//     (status T or E: FATAL 25P03) or idle_session_timeout (status I: FATAL
+//     57P05) may end the session.
 //  7. End: Terminate, a socket error, a FATAL error or Shutdown (FATAL
 //     57P01). Portals and the session are closed.
 //
@@ -61,13 +72,19 @@
 //	              CommandComplete and changed ParameterStatus; stop at the
 //	              first error; zero statements -> EmptyQueryResponse. Drops
 //	              the unnamed statement and portal.
-//	Parse 'P'     conn.handleParse: one statement (more -> 42601), named or
+//	Parse 'P'     conn.handleParse: in a failed block (E) only a
+//	              transaction-exit statement (COMMIT, ROLLBACK...), else
+//	              25P02; one statement (more -> 42601), named or
 //	              unnamed (replaced); parameter OIDs from the client or
 //	              inferred (Unknown -> 0).
-//	Bind 'B'      conn.handleBind: parameters decoded with their format codes
-//	              (pgtypes.DecodeParam), result formats fixed, encoder built.
+//	Bind 'B'      conn.handleBind: PostgreSQL's checks in its order (format
+//	              and parameter counts, 25P02 in a failed block, 42P03 for
+//	              a portal name in use); parameters decoded with their
+//	              format codes (pgtypes.DecodeParam), result formats fixed,
+//	              encoder built.
 //	Describe 'D'  conn.handleDescribe: S -> ParameterDescription +
-//	              RowDescription/NoData; P -> RowDescription with the
+//	              RowDescription/NoData (25P02 in a failed block for a
+//	              statement returning rows); P -> RowDescription with the
 //	              portal's formats, or NoData.
 //	Execute 'E'   conn.handleExecute: starts or resumes the portal; maxRows
 //	              -> PortalSuspended; exhausted -> CommandComplete.
@@ -94,25 +111,39 @@
 // per row (binary: signature header and trailer), CopyDone, "COPY n".
 //
 // After an error in an extended-protocol message, every message up to Sync
-// is discarded, as PostgreSQL does.
+// is discarded, as PostgreSQL does. Every error reported while a session is
+// open is passed to the session's optional TransactionFailer, so that an
+// error pgwire raises itself (Bind, Describe, a missing portal) fails a
+// transaction block as in PostgreSQL.
 //
 // # Results
 //
 // Results stream batch by batch: each Arrow batch is turned into DataRows by
 // a pgtypes.RowEncoder (per-column encoders chosen once per result) appended
 // to the connection's output buffer, which is written whenever it passes
-// Config.FlushThreshold. No result is ever held whole.
+// Config.FlushThreshold. No result is ever held whole. A row whose encoding
+// exceeds Config.MaxRowSize fails its statement with 54000 (nothing of that
+// row is sent) and the session goes on.
 //
 // # Errors and cancellation
 //
 // A *sqlerr.Error becomes an ErrorResponse with its severity, SQLSTATE,
 // message, detail, hint and position. Any other error is logged and sent as
 // XX000 "internal error": Go error strings never reach clients. A context
-// error is 57014. A panic while serving a message is recovered, logged with
-// its stack and answered with XX000; the connection stays usable and the
-// process never dies. Statement contexts descend from the connection's,
+// error is 57014 ("canceling statement due to user request", or "... due
+// to statement timeout" when statement_timeout fired: each statement of a
+// simple Query and each Execute has its own timer). A panic while serving
+// a message is recovered, logged with its stack and answered with XX000;
+// the connection stays usable and the process never dies. Statement contexts descend from the connection's,
 // which descends from the server's: CancelRequest cancels the statement,
 // a dead socket cancels the connection, Shutdown cancels everything.
+//
+// # Tests
+//
+// Beside the code, against a fake Backend (fake_test.go); FuzzClientMessages
+// and FuzzStartup (the startup and authentication handshake, with a seed
+// corpus in testdata/fuzz/FuzzStartup) run their seeds in every go test.
+// tests/protocol runs byte-level scripts against PostgreSQL 15 and sqlgate.
 //
 // # Must not
 //

@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"context"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
@@ -23,6 +24,9 @@ func (c *conn) handleParse(body []byte) error {
 	var m pgproto3.Parse
 	if err := m.Decode(body); err != nil {
 		return malformed("Parse")
+	}
+	if c.session.TxStatus() == 'E' && !isTransactionExit(m.Query) {
+		return errAbortedTransaction()
 	}
 	if m.Name != "" {
 		if _, ok := c.stmts[m.Name]; ok {
@@ -65,23 +69,28 @@ func (c *conn) handleBind(body []byte) error {
 	if !ok {
 		return sqlerr.New(sqlerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", m.PreparedStatement)
 	}
-	if m.DestinationPortal != "" {
-		if _, ok := c.portals[m.DestinationPortal]; ok {
-			return sqlerr.New(codeDuplicateCursor, "portal \"%s\" already exists", m.DestinationPortal)
-		}
-	} else if old := c.portals[""]; old != nil {
-		old.close()
-		delete(c.portals, "")
-	}
+	// The checks in PostgreSQL's order (exec_bind_message, CreatePortal).
 	if n := len(m.ParameterFormatCodes); n > 1 && n != len(m.Parameters) {
 		return sqlerr.New(sqlerr.ProtocolViolation, "bind message has %d parameter formats but %d parameters", n, len(m.Parameters))
 	}
 	if len(m.Parameters) != len(ps.paramOIDs) {
 		return sqlerr.New(sqlerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"%s\" requires %d", len(m.Parameters), ps.name, len(ps.paramOIDs))
 	}
+	if c.session.TxStatus() == 'E' && (ps.stmt == nil || !isTransactionExit(ps.stmt.SQL()) || len(m.Parameters) != 0) {
+		return errAbortedTransaction()
+	}
+	if m.DestinationPortal != "" {
+		if _, ok := c.portals[m.DestinationPortal]; ok {
+			return sqlerr.New(codeDuplicateCursor, "cursor \"%s\" already exists", m.DestinationPortal)
+		}
+	} else if old := c.portals[""]; old != nil {
+		old.close()
+		delete(c.portals, "")
+	}
 	params := make([]any, len(m.Parameters))
+	loc := c.location() // a timestamptz parameter without offset is in the session's zone
 	for i, raw := range m.Parameters {
-		v, err := pgtypes.DecodeParam(i+1, ps.paramOIDs[i], pgtypes.FormatOf(m.ParameterFormatCodes, i), raw)
+		v, err := pgtypes.DecodeParamIn(i+1, ps.paramOIDs[i], pgtypes.FormatOf(m.ParameterFormatCodes, i), raw, loc)
 		if err != nil {
 			return err
 		}
@@ -90,7 +99,7 @@ func (c *conn) handleBind(body []byte) error {
 	p := &portal{name: m.DestinationPortal, stmt: ps, params: params, formats: append([]int16(nil), m.ResultFormatCodes...)}
 	if _, isCopy := asCopy(ps.stmt); ps.stmt != nil && !isCopy {
 		if cols := ps.stmt.Columns(); cols != nil {
-			enc, err := pgtypes.NewRowEncoder(columnTypes(cols), p.formats)
+			enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), p.formats, c.location())
 			if err != nil {
 				return err
 			}
@@ -114,8 +123,14 @@ func (c *conn) handleDescribe(body []byte) error {
 		if !ok {
 			return sqlerr.New(sqlerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", m.Name)
 		}
+		_, isCopy := asCopy(ps.stmt)
+		returnsRows := ps.stmt != nil && !isCopy && ps.stmt.Columns() != nil
+		if returnsRows && c.session.TxStatus() == 'E' {
+			// PostgreSQL needs the catalogs to describe a result.
+			return errAbortedTransaction()
+		}
 		c.send(&pgproto3.ParameterDescription{ParameterOIDs: ps.paramOIDs})
-		if _, isCopy := asCopy(ps.stmt); ps.stmt == nil || isCopy || ps.stmt.Columns() == nil {
+		if !returnsRows {
 			c.send(&pgproto3.NoData{})
 			return nil
 		}
@@ -150,6 +165,8 @@ func (c *conn) handleExecute(body []byte) error {
 		return nil
 	}
 	defer c.watchPortal(p)()
+	// statement_timeout bounds each Execute; a portal it cancels is gone.
+	defer c.startStatementTimer(p.cancel)()
 	if cs, ok := asCopy(p.stmt.stmt); ok {
 		// COPY runs to completion whatever the row limit, as in PostgreSQL.
 		err := c.runCopy(p.ctx, cs, p.params)
@@ -192,4 +209,46 @@ func (c *conn) handleClose(body []byte) error {
 	}
 	c.send(&pgproto3.CloseComplete{})
 	return nil
+}
+
+func errAbortedTransaction() error {
+	return sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+}
+
+// isTransactionExit reports whether sql is a statement PostgreSQL accepts in
+// a failed transaction block (IsTransactionExitStmt: COMMIT, END,
+// ROLLBACK, ABORT, ROLLBACK TO). Only the first keyword is looked at,
+// after blanks and comments: this is not SQL parsing, the engine still
+// decides what the statement is.
+func isTransactionExit(sql string) bool {
+	s := sql
+	for {
+		s = strings.TrimLeft(s, " \t\r\n\f")
+		switch {
+		case strings.HasPrefix(s, "--"):
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				return false
+			}
+			s = s[i+1:]
+			continue
+		case strings.HasPrefix(s, "/*"):
+			i := strings.Index(s, "*/")
+			if i < 0 {
+				return false
+			}
+			s = s[i+2:]
+			continue
+		}
+		break
+	}
+	end := 0
+	for end < len(s) && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z') {
+		end++
+	}
+	switch strings.ToUpper(s[:end]) {
+	case "COMMIT", "END", "ROLLBACK", "ABORT":
+		return true
+	}
+	return false
 }

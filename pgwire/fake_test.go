@@ -26,6 +26,7 @@ import (
 //	INSERT              no rows, tag "INSERT 0 1"
 //	BEGIN / COMMIT      transaction status T / I
 //	SET APP name        reports application_name=name as a status change
+//	SETTING name value  sets a setting Session.Status reports (timeouts)
 //	FAIL                Execute fails with 42P01
 //	BADPREP             Prepare fails with 42601 at position 1
 //	INTERNAL            Execute fails with a non-SQL error
@@ -55,9 +56,10 @@ func (b *fakeBackend) NewSession(ctx context.Context, info SessionInfo) (Session
 }
 
 type fakeSession struct {
-	b       *fakeBackend
-	tx      byte
-	changes map[string]string
+	b        *fakeBackend
+	tx       byte
+	changes  map[string]string
+	settings map[string]string
 }
 
 func (s *fakeSession) Prepare(ctx context.Context, sql string, paramOIDs []uint32) ([]Statement, error) {
@@ -113,6 +115,12 @@ func typeByName(name string) types.T {
 
 func (s *fakeSession) TxStatus() byte { return s.tx }
 
+func (s *fakeSession) FailTransaction() {
+	if s.tx == 'T' {
+		s.tx = 'E'
+	}
+}
+
 func (s *fakeSession) StatusChanges() map[string]string {
 	c := s.changes
 	s.changes = nil
@@ -123,7 +131,8 @@ func (s *fakeSession) Status(name string) (string, bool) {
 	if name == "TimeZone" {
 		return "Etc/UTC", true
 	}
-	return "", false
+	v, ok := s.settings[name]
+	return v, ok
 }
 
 func (s *fakeSession) Close() {
@@ -204,10 +213,25 @@ func (st *fakeStmt) Execute(ctx context.Context, params []any) (Result, error) {
 		st.s.tx = 'T'
 		r.tag = "BEGIN"
 	case st.sql == "COMMIT":
+		if st.s.tx == 'E' {
+			r.tag = "ROLLBACK"
+		} else {
+			r.tag = "COMMIT"
+		}
 		st.s.tx = 'I'
-		r.tag = "COMMIT"
+
 	case strings.HasPrefix(st.sql, "SET APP "):
 		st.s.changes = map[string]string{"application_name": strings.TrimPrefix(st.sql, "SET APP ")}
+		r.tag = "SET"
+	case strings.HasPrefix(st.sql, "SETTING "):
+		f := strings.Fields(st.sql)
+		if len(f) != 3 {
+			return nil, sqlerr.New(sqlerr.SyntaxError, "fake: SETTING name value")
+		}
+		if st.s.settings == nil {
+			st.s.settings = map[string]string{}
+		}
+		st.s.settings[f[1]] = f[2]
 		r.tag = "SET"
 	case st.sql == "FAIL":
 		return nil, sqlerr.New(sqlerr.UndefinedTable, "relation \"nope\" does not exist").WithHint("check the name")

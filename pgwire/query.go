@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -11,6 +12,17 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
+
+// location is the session's TimeZone, in which timestamptz results are
+// rendered as text (UTC when the session reports none that loads).
+func (c *conn) location() *time.Location {
+	if v, ok := c.session.Status("TimeZone"); ok {
+		if loc, _, err := types.LoadZone(v); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
+}
 
 // prepared is a statement created by Parse (or, transiently, by a simple
 // Query). stmt is nil for an empty query string.
@@ -108,7 +120,11 @@ func (c *conn) handleQuery(body []byte) {
 		c.send(&pgproto3.EmptyQueryResponse{})
 	default:
 		for _, st := range stmts {
-			err := c.runSimple(ctx, st)
+			// statement_timeout applies to each statement of the string
+			// separately, as in PostgreSQL 13 and later.
+			sctx, stop := c.withStatementTimeout(ctx)
+			err := c.runSimple(sctx, st)
+			stop()
 			c.sendStatusChanges()
 			if err != nil {
 				c.sendError(err)
@@ -135,7 +151,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	defer p.close()
 	cols := st.Columns()
 	if cols != nil {
-		enc, err := pgtypes.NewRowEncoder(columnTypes(cols), nil)
+		enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), nil, c.location())
 		if err != nil {
 			return err
 		}
@@ -204,6 +220,11 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			// rowMark lets panic recovery cut a half-written DataRow.
 			c.rowMark = len(c.out)
 			c.out = p.enc.AppendDataRow(c.out, p.row)
+			if err := c.checkRowSize(len(c.out) - c.rowMark); err != nil {
+				c.out = c.out[:c.rowMark]
+				c.rowMark = -1
+				return false, err
+			}
 			if len(c.out) >= threshold {
 				if err := c.flush(); err != nil {
 					c.rowMark = -1
@@ -235,6 +256,15 @@ func (p *portal) tag(sentNow int) string {
 		return "SELECT " + strconv.Itoa(sentNow)
 	}
 	return tag
+}
+
+// checkRowSize fails a statement whose row encodes to more than
+// Config.MaxRowSize bytes; the caller drops the row from the output.
+func (c *conn) checkRowSize(n int) error {
+	if max := c.srv.cfg.MaxRowSize; n > max {
+		return sqlerr.New(sqlerr.ProgramLimitExceeded, "result row of %d bytes exceeds the maximum row size of %d bytes", n, max)
+	}
+	return nil
 }
 
 func cString(b []byte) (string, error) {

@@ -22,6 +22,14 @@ type Config struct {
 	// MaxConnections bounds concurrent client sessions; a connection beyond
 	// it gets FATAL 53300. 0 means 100, PostgreSQL's default.
 	MaxConnections int
+	// MaxConnectionsPerUser bounds the concurrent sessions of one user, as
+	// a role's CONNECTION LIMIT does; beyond it the client gets FATAL 53300
+	// "too many connections for role". 0 means no limit.
+	MaxConnectionsPerUser int
+	// MaxRowSize bounds the encoded size of one result row (a DataRow, or a
+	// COPY TO row) in bytes: a larger row fails its statement with 54000 and
+	// the session goes on. 0 means 1 GiB, PostgreSQL's own limit.
+	MaxRowSize int
 	// ServerVersion is the server_version ParameterStatus when the session
 	// does not report one ("15.8" when empty). It must look like "15.x":
 	// psql picks its catalog queries from it.
@@ -57,6 +65,10 @@ type Server struct {
 	// mockKey derives the fake SCRAM salts of unknown users.
 	mockKey [32]byte
 
+	// perUser counts the sessions of each user (MaxConnectionsPerUser);
+	// guarded by mu.
+	perUser map[string]int
+
 	nextPID  atomic.Uint32
 	sessions atomic.Int64 // connections past the MaxConnections check
 	wg       sync.WaitGroup
@@ -79,6 +91,9 @@ func NewServer(cfg Config) *Server {
 	if cfg.FlushThreshold <= 0 {
 		cfg.FlushThreshold = 64 << 10
 	}
+	if cfg.MaxRowSize <= 0 {
+		cfg.MaxRowSize = 1 << 30
+	}
 	if cfg.TLS != nil {
 		cfg.TLS = cfg.TLS.Clone()
 		if cfg.TLS.MinVersion < tls.VersionTLS12 {
@@ -93,6 +108,7 @@ func NewServer(cfg Config) *Server {
 		cancel:    cancel,
 		listeners: map[net.Listener]struct{}{},
 		conns:     map[uint32]*conn{},
+		perUser:   map[string]int{},
 	}
 	// Process ids start at a random point so that ids of two server runs
 	// rarely collide in client logs; they only need to be unique per server.
@@ -205,6 +221,27 @@ func (s *Server) register(c *conn) {
 	}
 	_, _ = rand.Read(c.secret[:])
 	s.conns[c.pid] = c
+}
+
+// admitUser counts a session of user against MaxConnectionsPerUser; it
+// returns false, counting nothing, when the user is at the limit. A true
+// answer must be paired with releaseUser.
+func (s *Server) admitUser(user string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if max := s.cfg.MaxConnectionsPerUser; max > 0 && s.perUser[user] >= max {
+		return false
+	}
+	s.perUser[user]++
+	return true
+}
+
+func (s *Server) releaseUser(user string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.perUser[user]--; s.perUser[user] <= 0 {
+		delete(s.perUser, user)
+	}
 }
 
 func (s *Server) unregister(c *conn) {

@@ -35,6 +35,9 @@ const scramIterations = 4096
 type UserEntry struct {
 	SCRAM string `json:"scram"`
 	MD5   string `json:"md5,omitempty"`
+	// Superuser bypasses table privileges (GRANT/REVOKE) and may create
+	// and drop tables.
+	Superuser bool `json:"superuser,omitempty"`
 }
 
 // Users is the content of a users file. It is read-only once handed to a

@@ -1,0 +1,130 @@
+package pgwire
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Session time limits, read from the session's settings (Session.Status)
+// when they start, so that a SET takes effect at the next statement:
+//
+//   - statement_timeout bounds each statement: each statement of a simple
+//     Query separately (PostgreSQL 13 and later), each Execute of the
+//     extended protocol, a COPY including the wait for the client's data.
+//     It cancels the statement with 57014 "canceling statement due to
+//     statement timeout".
+//   - idle_in_transaction_session_timeout ends a session left idle inside a
+//     transaction block (status T or E after ReadyForQuery) with FATAL 25P03.
+//   - idle_session_timeout ends a session left idle outside one with FATAL
+//     57P05.
+
+const statementTimeoutMessage = "canceling statement due to statement timeout"
+
+// Codes PostgreSQL uses for the idle timeouts.
+const (
+	codeIdleInTransactionTimeout sqlerr.Code = "25P03"
+	codeIdleSessionTimeout       sqlerr.Code = "57P05"
+)
+
+// settingDuration reads a time setting of the session. A missing, zero,
+// negative or unparsable value means no limit.
+func (c *conn) settingDuration(name string) time.Duration {
+	if c.session == nil {
+		return 0
+	}
+	v, ok := c.session.Status(name)
+	if !ok {
+		return 0
+	}
+	d, ok := parseGUCDuration(v)
+	if !ok || d <= 0 {
+		return 0
+	}
+	return d
+}
+
+// parseGUCDuration parses a time setting as PostgreSQL does for a GUC whose
+// base unit is milliseconds: a number with an optional unit (us, ms, s,
+// min, h, d), possibly separated by spaces, optionally quoted.
+func parseGUCDuration(s string) (time.Duration, bool) {
+	s = strings.Trim(strings.TrimSpace(s), "'")
+	i := 0
+	for i < len(s) && (s[i] == '.' || s[i] == '-' || s[i] == '+' || (s[i] >= '0' && s[i] <= '9')) {
+		i++
+	}
+	n, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil {
+		return 0, false
+	}
+	unit := time.Millisecond
+	switch strings.TrimSpace(s[i:]) {
+	case "", "ms":
+	case "us":
+		unit = time.Microsecond
+	case "s":
+		unit = time.Second
+	case "min":
+		unit = time.Minute
+	case "h":
+		unit = time.Hour
+	case "d":
+		unit = 24 * time.Hour
+	default:
+		return 0, false
+	}
+	f := n * float64(unit)
+	if f > float64(1<<62) {
+		f = float64(1 << 62)
+	}
+	return time.Duration(f), true
+}
+
+// startStatementTimer arms statement_timeout for the statement that starts
+// now: when it fires, cancel is called and the statement's error becomes
+// "canceling statement due to statement timeout". The returned function
+// disarms it.
+func (c *conn) startStatementTimer(cancel func()) (stop func()) {
+	c.timedOut.Store(false)
+	d := c.settingDuration("statement_timeout")
+	if d <= 0 {
+		return func() {}
+	}
+	t := time.AfterFunc(d, func() {
+		c.timedOut.Store(true)
+		cancel()
+	})
+	return func() { t.Stop() }
+}
+
+// withStatementTimeout is startStatementTimer for a context of its own.
+func (c *conn) withStatementTimeout(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	stop := c.startStatementTimer(cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
+}
+
+// idleTimer returns the timer that ends the session if no message arrives
+// in time, and the error to end it with, for a session that has just sent
+// ReadyForQuery; nil when no limit applies.
+func (c *conn) idleTimer() (*time.Timer, *sqlerr.Error) {
+	var d time.Duration
+	var e *sqlerr.Error
+	if c.session.TxStatus() == 'I' {
+		d = c.settingDuration("idle_session_timeout")
+		e = &sqlerr.Error{Code: codeIdleSessionTimeout, Severity: "FATAL", Message: "terminating connection due to idle-session timeout"}
+	} else {
+		d = c.settingDuration("idle_in_transaction_session_timeout")
+		e = &sqlerr.Error{Code: codeIdleInTransactionTimeout, Severity: "FATAL", Message: "terminating connection due to idle-in-transaction timeout"}
+	}
+	if d <= 0 {
+		return nil, nil
+	}
+	return time.NewTimer(d), e
+}

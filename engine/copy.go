@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
@@ -146,6 +147,7 @@ func (ps *statement) CopyOptions() pgwire.CopyOptions {
 // CopyFrom writes the rows src yields into the table in one write.
 func (ps *statement) CopyFrom(ctx context.Context, src pgwire.BatchSource) (string, error) {
 	tag, err := ps.copyFrom(ctx, src)
+	err = ps.sess.finishImplicit(ctx, err)
 	if err != nil {
 		var cd *pgwire.CopyDataError
 		if errors.As(err, &cd) && cd.Table == "" && ps.parsed.Copy != nil {
@@ -164,16 +166,19 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if s.txStatus == 'E' {
 		return "", sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
-	if err := s.write(); err != nil {
-		return "", err
-	}
-	t, err := s.eng.store.Table(ctx, copyPath(ps.parsed.Copy))
+	info, err := s.eng.store.GetTable(ctx, copyPath(ps.parsed.Copy))
 	if err != nil {
 		return "", err
 	}
-	info := t.Info()
 	if len(ps.cols) > 0 && ps.cols[0].TableOID != tableOID(info.TableID) {
 		return "", sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
+	}
+	if err := s.need(info.TableID, info.Path, access.Insert); err != nil {
+		return "", err
+	}
+	t, err := s.writeTable(ctx, "COPY FROM", info)
+	if err != nil {
+		return "", err
 	}
 
 	var batches []arrow.RecordBatch

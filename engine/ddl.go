@@ -7,13 +7,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // truncate empties a table. A primary-key table deletes every key (its
 // changelog records the deletes, as Fluss would); a log table is
 // append-only, so it is dropped and created again with the same descriptor.
 func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Result, error) {
-	if err := s.write(); err != nil {
+	if err := s.noTxnBlock("TRUNCATE TABLE"); err != nil {
 		return nil, err
 	}
 	s.eng.ddl.Lock()
@@ -22,8 +23,12 @@ func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Re
 		if err := s.eng.store.DropTable(ctx, info.Path, false); err != nil {
 			return nil, err
 		}
-		if _, err := s.eng.store.CreateTable(ctx, info.Path, info.Descriptor, false); err != nil {
+		created, err := s.eng.store.CreateTable(ctx, info.Path, info.Descriptor, false)
+		if err != nil {
 			return nil, err
+		}
+		if err := s.eng.access.Move(info.TableID, created.TableID); err != nil {
+			return nil, sqlerr.Wrap(err, sqlerr.IOError, "could not save the privileges: %v", err)
 		}
 		return tagOnly("TRUNCATE TABLE"), nil
 	}

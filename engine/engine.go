@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
@@ -26,10 +27,18 @@ type Options struct {
 	// QueryMemoryLimit bounds the bytes one query's operators hold before
 	// they spill (or fail with 53200); 0 = 1 GiB.
 	QueryMemoryLimit int64
+	// TransactionMemoryLimit bounds the bytes of uncommitted writes a
+	// transaction (or one write statement, or a COPY) holds until it
+	// commits (53200 beyond); 0 = 4 GiB.
+	TransactionMemoryLimit int64
 	// SpillDir is where operators spill; "" = the system's temporary directory.
 	SpillDir string
 	// Virtual serves pg_catalog and information_schema; nil: none.
 	Virtual VirtualTables
+	// Roles tells superusers from other roles; nil: AllSuperusers.
+	Roles Roles
+	// Access holds table owners and grants; nil: kept in memory only.
+	Access *access.Store
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.
@@ -42,13 +51,18 @@ type Engine struct {
 	tables tables
 	// ddl serialises catalog changes against statements that read the
 	// catalog twice (bind, then open).
-	ddl sync.RWMutex
+	ddl    sync.RWMutex
+	roles  Roles
+	access *access.Store
 }
 
 // New returns an engine over store.
 func New(store fluss.Store, opts Options) *Engine {
 	if opts.QueryMemoryLimit <= 0 {
 		opts.QueryMemoryLimit = 1 << 30
+	}
+	if opts.TransactionMemoryLimit <= 0 {
+		opts.TransactionMemoryLimit = 4 << 30
 	}
 	if opts.SpillDir == "" {
 		opts.SpillDir = os.TempDir()
@@ -59,6 +73,14 @@ func New(store fluss.Store, opts Options) *Engine {
 	}
 	if e.mem == nil {
 		e.mem = memory.NewGoAllocator()
+	}
+	e.roles = opts.Roles
+	if e.roles == nil {
+		e.roles = AllSuperusers{}
+	}
+	e.access = opts.Access
+	if e.access == nil {
+		e.access, _ = access.Open("") // in memory: cannot fail
 	}
 	return e
 }
@@ -72,6 +94,10 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 		settings: defaultSettings(info),
 		txStatus: 'I',
 		changed:  map[string]string{},
+	}
+	_, s.superuser = e.roles.Role(info.User)
+	if !s.superuser {
+		s.settings["is_superuser"] = "off"
 	}
 	return s, nil
 }

@@ -12,13 +12,16 @@ import (
 
 // paramValue converts a parameter as the wire decoded it (nil, bool, int64,
 // float64, string, []byte, time.Time) to the physical value of t.
-func paramValue(v any, t types.T) (any, error) {
+func paramValue(v any, t types.T, loc *time.Location) (any, error) {
 	switch x := v.(type) {
 	case string:
 		if t.Kind == types.Unknown {
 			return x, nil
 		}
-		return types.ParseText(x, t)
+		if t.Kind == types.Array { // '{1,2}' array text
+			return exec.CastValueIn(x, types.StringType, t, loc)
+		}
+		return types.ParseTextIn(x, t, loc)
 	case int64:
 		return exec.CastValue(x, types.Int64Type, t)
 	case float64:
@@ -32,8 +35,10 @@ func paramValue(v any, t types.T) (any, error) {
 		switch t.Kind {
 		case types.Bytes, types.Binary:
 			return x, nil
+		case types.Array:
+			return exec.CastValueIn(string(x), types.StringType, t, loc)
 		}
-		return types.ParseText(string(x), t)
+		return types.ParseTextIn(string(x), t, loc)
 	case time.Time:
 		switch t.Kind {
 		case types.Date, types.Timestamp, types.TimestampTZ:
@@ -80,8 +85,19 @@ func typeOfOID(oid uint32) (types.T, error) {
 		return types.TimestampTZType(6), nil
 	case 26:
 		return types.T{Kind: types.Oid}, nil
+	case 1000, 1005, 1007, 1016, 1009, 1015, 1021, 1022, 1028, 1001, 1182, 1115, 1185:
+		// arrays of the types above, passed as '{...}' text
+		elem, err := typeOfOID(arrayElemOID[oid])
+		if err != nil {
+			return types.T{}, err
+		}
+		return types.ArrayOf(elem), nil
 	}
 	return types.T{}, sqlerr.New(sqlerr.FeatureNotSupported, "parameter type OID %s is not supported", strconv.FormatUint(uint64(oid), 10))
 }
 
 var _ = math.MaxInt
+
+// arrayElemOID is the element type of each array type OID typeOfOID knows.
+var arrayElemOID = map[uint32]uint32{1000: 16, 1005: 21, 1007: 23, 1016: 20, 1009: 25, 1015: 1043,
+	1021: 700, 1022: 701, 1028: 26, 1001: 17, 1182: 1082, 1115: 1114, 1185: 1184}

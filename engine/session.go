@@ -31,13 +31,79 @@ type session struct {
 	// txStart is when the current transaction (block or statement) began:
 	// now() within a transaction block returns it.
 	txStart time.Time
-	// txStatus is 'I', 'T' or 'E'. Statements autocommit; a transaction
-	// block only groups reads (writes inside one are refused, see write()).
+	// txStatus is 'I', 'T' or 'E'.
 	txStatus byte
+	// tx holds the writes of the open transaction block (txn.go); implicit
+	// holds those of the running statement outside a block.
+	tx, implicit *txn
+	// superuser: the role bypasses privilege checks (privileges.go).
+	superuser bool
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }
-func (s *session) Close()         {}
+
+// Close ends the session; an open transaction is rolled back.
+func (s *session) Close() { s.endTxn() }
+
+// chain opens a new transaction block at once (COMMIT / ROLLBACK AND
+// CHAIN) when on.
+func (s *session) chain(on bool) {
+	if !on {
+		return
+	}
+	s.txStatus = 'T'
+	s.txStart = time.Now()
+	s.tx = newTxn(s.eng.opts.TransactionMemoryLimit)
+}
+
+// endTxn forgets the open transaction block.
+func (s *session) endTxn() {
+	if s.tx != nil {
+		s.tx.release()
+		s.tx = nil
+	}
+	s.txStatus = 'I'
+}
+
+// writeTxn is the transaction a write joins: the open block, or an
+// implicit one that the statement commits (finishImplicit).
+func (s *session) writeTxn() *txn {
+	if s.tx != nil {
+		return s.tx
+	}
+	if s.implicit == nil {
+		s.implicit = newTxn(s.eng.opts.TransactionMemoryLimit)
+	}
+	return s.implicit
+}
+
+// finishImplicit commits the statement's implicit transaction when the
+// statement succeeded (err == nil) and forgets it either way.
+func (s *session) finishImplicit(ctx context.Context, err error) error {
+	tx := s.implicit
+	if tx == nil {
+		return err
+	}
+	s.implicit = nil
+	defer tx.release()
+	if err != nil {
+		return err
+	}
+	return tx.commit(ctx, s.eng.store)
+}
+
+// runtimeTables is what a statement's executor reads: inside a
+// transaction, the tables it wrote show its pending writes.
+func (s *session) runtimeTables() lower.Tables {
+	tx := s.tx
+	if tx == nil {
+		tx = s.implicit
+	}
+	if tx == nil {
+		return s.eng.tables
+	}
+	return txnTables{tables: s.eng.tables, tx: tx}
+}
 
 func (s *session) StatusChanges() map[string]string {
 	if len(s.changed) == 0 {
@@ -131,6 +197,14 @@ func (l *lazyStatement) Execute(ctx context.Context, params []any) (pgwire.Resul
 
 // failed marks an open transaction block as failed, as PostgreSQL does after
 // any error inside one.
+// FailTransaction implements pgwire.TransactionFailer: an error pgwire
+// reported itself (a bad Bind, a missing portal) fails an open block too.
+func (s *session) FailTransaction() {
+	if s.txStatus == 'T' {
+		s.txStatus = 'E'
+	}
+}
+
 func (s *session) failed(err error) error {
 	if s.txStatus == 'T' {
 		s.txStatus = 'E'
@@ -145,7 +219,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		return s.prepareCopy(ctx, st)
 	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
 		return ps, nil
-	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate:
+	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate, sql.Grant, sql.Revoke:
 		if st.Kind == sql.Show {
 			name := showColumnName(st.Show.Name)
 			if st.Show.Name == "tables" {
@@ -158,13 +232,19 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
+	cat := &recordingCatalog{tables: s.eng.tables}
+	// The binder parses literals (a timestamptz without offset is in the
+	// session's zone) and folds session functions.
+	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
+		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: s.location()})
 	s.eng.ddl.RLock()
-	bound, err := binder.Bind(ctx, s.eng.tables, st, declared)
+	bound, err := binder.Bind(ctx, cat, st, declared)
 	s.eng.ddl.RUnlock()
 	if err != nil {
 		return nil, err
 	}
 	ps.bound = bound
+	ps.reads = cat.seen
 	ps.params = bound.Params()
 	switch b := bound.(type) {
 	case *binder.Query:
@@ -240,6 +320,8 @@ type statement struct {
 	merge  []exec.Expr // ON CONFLICT DO UPDATE
 	params []types.T
 	cols   []pgwire.ResultColumn
+	// reads are the stored tables the statement resolved (privileges.go).
+	reads []tableRef
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -249,6 +331,7 @@ func (ps *statement) Columns() []pgwire.ResultColumn { return ps.cols }
 // Execute runs the statement.
 func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, error) {
 	res, err := ps.execute(ctx, params)
+	err = ps.sess.finishImplicit(ctx, err)
 	if err != nil {
 		return nil, ps.sess.failed(mapContextError(ctx, err))
 	}
@@ -266,41 +349,93 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		if s.txStatus == 'I' {
 			s.txStatus = 'T'
 			s.txStart = time.Now()
+			s.tx = newTxn(s.eng.opts.TransactionMemoryLimit)
+			s.tx.readOnly = ps.parsed.Tx != nil && ps.parsed.Tx.ReadOnly ||
+				(ps.parsed.Tx == nil || !ps.parsed.Tx.ReadWrite) && s.settings["default_transaction_read_only"] == "on"
 		}
 		return tagOnly("BEGIN"), nil
 	case sql.Commit:
-		tag := "COMMIT"
+		chain := ps.parsed.Tx != nil && ps.parsed.Tx.Chain
 		if s.txStatus == 'E' {
-			tag = "ROLLBACK"
+			s.endTxn()
+			s.chain(chain)
+			return tagOnly("ROLLBACK"), nil
 		}
+		tx := s.tx
+		s.tx = nil
 		s.txStatus = 'I'
-		return tagOnly(tag), nil
+		if tx != nil {
+			defer tx.release()
+			if err := tx.commit(ctx, s.eng.store); err != nil {
+				return nil, err
+			}
+			s.chain(chain)
+			if chain {
+				s.tx.readOnly = tx.readOnly
+			}
+		}
+		return tagOnly("COMMIT"), nil
 	case sql.Rollback:
-		s.txStatus = 'I'
+		var readOnly bool
+		if s.tx != nil {
+			readOnly = s.tx.readOnly
+		}
+		s.endTxn()
+		if ps.parsed.Tx != nil && ps.parsed.Tx.Chain {
+			s.chain(true)
+			s.tx.readOnly = readOnly
+		}
 		return tagOnly("ROLLBACK"), nil
 	case sql.Discard:
 		return tagOnly("DISCARD ALL"), nil
 	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
 		// Writes never happen inside a transaction block (see write), so a
 		// savepoint has nothing to undo; it only has to exist in a block.
-		if s.txStatus == 'I' {
+		if s.txStatus == 'I' || s.tx == nil {
 			return nil, sqlerr.New(sqlerr.NoActiveSQLTransaction, "%s can only be used in transaction blocks", savepointVerb(ps.parsed.Kind))
 		}
+		name := ""
+		if ps.parsed.Tx != nil {
+			name = ps.parsed.Tx.Savepoint
+		}
 		if ps.parsed.Kind == sql.RollbackToSavepoint {
+			i, err := s.tx.findSavepoint(name)
+			if err != nil {
+				return nil, err
+			}
+			s.tx.rollbackTo(i)
 			s.txStatus = 'T'
 			return tagOnly("ROLLBACK"), nil
 		}
 		if s.txStatus == 'E' {
 			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
+		if ps.parsed.Kind == sql.ReleaseSavepoint {
+			i, err := s.tx.findSavepoint(name)
+			if err != nil {
+				return nil, err
+			}
+			s.tx.releaseSavepoint(i)
+		} else {
+			s.tx.savepoint(name)
+		}
 		return tagOnly(savepointVerb(ps.parsed.Kind)), nil
 	case sql.Deallocate:
 		return tagOnly("DEALLOCATE"), nil
+	case sql.Grant, sql.Revoke:
+		if s.txStatus == 'E' {
+			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		}
+		return s.execGrant(ctx, ps.parsed.Grant)
 	}
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
-	values, err := convertParams(params, ps.params)
+	if err := s.authorize(ps); err != nil {
+		return nil, err
+	}
+	loc := s.location()
+	values, err := convertParams(params, ps.params, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -312,9 +447,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if ci, ok := s.eng.opts.Virtual.(functions.CatalogInfo); ok {
 		ctx = functions.WithCatalog(ctx, ci)
 	}
-	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.Status})
+	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: loc})
 	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values}
-	rt := &lower.Runtime{Ctx: ctx, Tables: s.eng.tables, EC: ec,
+	rt := &lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir}
 	ec.Env = rt
 	switch b := ps.bound.(type) {
@@ -323,7 +458,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		if err != nil {
 			return nil, err
 		}
-		return &queryResult{op: op, verb: "SELECT"}, nil
+		return &queryResult{op: op, verb: "SELECT", sess: s}, nil
 	case *binder.Describe:
 		return describeResult(s.eng, b.Table), nil
 	case *binder.Truncate:
@@ -354,7 +489,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		rt.Metrics[ps.plan].Finish()
 		return explainResult(s.eng, ps.plan, rt.Metrics, b.Format), nil
 	case *binder.Insert:
-		t, src, err := s.openWrite(rt, ps.plan, b.Table)
+		t, src, err := s.openWrite(rt, "INSERT", ps.plan, b.Table)
 		if err != nil {
 			return nil, err
 		}
@@ -364,7 +499,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		return tagOnly(fmt.Sprintf("INSERT 0 %d", ins.Rows)), nil
 	case *binder.Update:
-		t, src, err := s.openWrite(rt, ps.plan, b.Table)
+		t, src, err := s.openWrite(rt, "UPDATE", ps.plan, b.Table)
 		if err != nil {
 			return nil, err
 		}
@@ -374,7 +509,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		return tagOnly(fmt.Sprintf("UPDATE %d", up.Rows)), nil
 	case *binder.Delete:
-		t, src, err := s.openWrite(rt, ps.plan, b.Table)
+		t, src, err := s.openWrite(rt, "DELETE", ps.plan, b.Table)
 		if err != nil {
 			return nil, err
 		}
@@ -384,11 +519,14 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		return tagOnly(fmt.Sprintf("DELETE %d", del.Rows)), nil
 	case *binder.CreateTable:
-		if err := s.write(); err != nil {
+		if err := s.noTxnBlock("CREATE TABLE"); err != nil {
 			return nil, err
 		}
 		s.eng.ddl.Lock()
 		info, err := s.eng.store.CreateTable(ctx, b.Path, b.Descriptor, b.IfNotExists)
+		if err == nil && s.eng.access.Owner(info.TableID) == "" {
+			err = s.eng.access.SetOwner(info.TableID, info.Path.String(), s.info.User)
+		}
 		s.eng.ddl.Unlock()
 		if err != nil {
 			return nil, err
@@ -397,7 +535,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return tagOnly("CREATE TABLE"), nil
 		}
 		// CREATE TABLE ... AS: fill the new table; PostgreSQL reports SELECT n.
-		t, src, err := s.openWrite(rt, ps.plan, info)
+		t, src, err := s.openWrite(rt, "CREATE TABLE AS", ps.plan, info)
 		if err != nil {
 			return nil, err
 		}
@@ -407,14 +545,27 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		return tagOnly(fmt.Sprintf("SELECT %d", ins.Rows)), nil
 	case *binder.DropTable:
-		if err := s.write(); err != nil {
+		if err := s.noTxnBlock("DROP TABLE"); err != nil {
 			return nil, err
 		}
 		s.eng.ddl.Lock()
 		defer s.eng.ddl.Unlock()
 		for _, p := range b.Paths {
+			info, err := s.eng.store.GetTable(ctx, p)
+			if err != nil {
+				if b.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+					continue
+				}
+				return nil, err
+			}
+			if err := s.mayDrop(info); err != nil {
+				return nil, err
+			}
 			if err := s.eng.store.DropTable(ctx, p, b.IfExists); err != nil {
 				return nil, err
+			}
+			if err := s.eng.access.Forget(info.TableID); err != nil {
+				s.eng.log.Error("forgetting the privileges of a dropped table", "table", p.String(), "error", err)
 			}
 		}
 		return tagOnly("DROP TABLE"), nil
@@ -425,17 +576,14 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 // openWrite opens the target table of a write and instantiates the plan
 // that feeds it, after checking that writing is allowed here and that the
 // table is still the one the statement was bound against.
-func (s *session) openWrite(rt *lower.Runtime, plan lower.Node, info fluss.TableInfo) (fluss.Table, exec.Operator, error) {
-	if err := s.write(); err != nil {
-		return nil, nil, err
-	}
-	t, err := s.eng.store.Table(rt.Ctx, info.Path)
+func (s *session) openWrite(rt *lower.Runtime, verb string, plan lower.Node, info fluss.TableInfo) (fluss.Table, exec.Operator, error) {
+	t, err := s.writeTable(rt.Ctx, verb, info)
 	if err != nil {
 		return nil, nil, err
 	}
-	if t.Info().TableID != info.TableID {
-		return nil, nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
-	}
+	// The source reads through the transaction's tables, now including
+	// the target.
+	rt.Tables = s.runtimeTables()
 	src, err := lower.Build(rt, plan)
 	if err != nil {
 		return nil, nil, err
@@ -443,13 +591,32 @@ func (s *session) openWrite(rt *lower.Runtime, plan lower.Node, info fluss.Table
 	return t, src, nil
 }
 
-// write refuses writes inside a transaction block: statements autocommit,
-// so a later ROLLBACK could not undo them, and pretending otherwise would
-// lose the user's intent.
-func (s *session) write() error {
+// writeTable opens the target of a write as the transaction sees it,
+// checking that the table is still the one the statement was bound against.
+func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableInfo) (*pendingTable, error) {
+	tx := s.writeTxn()
+	if tx.readOnly {
+		return nil, sqlerr.New(sqlerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", verb)
+	}
+	if pt := tx.tables[info.TableID]; pt != nil {
+		return pt, nil
+	}
+	t, err := s.eng.store.Table(ctx, info.Path)
+	if err != nil {
+		return nil, err
+	}
+	if t.Info().TableID != info.TableID {
+		return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
+	}
+	return tx.table(t), nil
+}
+
+// noTxnBlock refuses DDL inside a transaction block: the catalog changes
+// at once and could not be rolled back, so PostgreSQL's answer for
+// statements that cannot run in a block (25001) is the honest one.
+func (s *session) noTxnBlock(what string) error {
 	if s.txStatus != 'I' {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "writes inside a transaction block are not supported yet").
-			WithHint("Run the statement outside BEGIN ... COMMIT; every statement commits on its own.")
+		return sqlerr.New(sqlerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", what)
 	}
 	return nil
 }
@@ -486,10 +653,13 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		}
 		v = "UTF8"
 	case "timezone":
-		if u := strings.ToUpper(v); u != "UTC" && u != "GMT" && u != "ETC/UTC" && u != "Z" && v != "0" && u != "+00" {
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "time zone %q is not supported yet; sqlgate renders timestamptz in UTC", v)
+		// PostgreSQL's accepted forms, stored as SHOW spells them
+		// ("europe/paris" -> "Europe/Paris", -5 -> "<-05>+05"); else 22023
+		_, canon, err := types.LoadZone(v)
+		if err != nil {
+			return nil, err
 		}
-		v = "UTC"
+		v = canon
 	}
 	if s.settings[name] != v {
 		s.settings[name] = v
@@ -537,13 +707,13 @@ func (s *session) execShow(st *sql.ShowStmt) (pgwire.Result, error) {
 
 // convertParams converts the wire's decoded parameters to the physical
 // values of the parameters' types.
-func convertParams(in []any, ts []types.T) ([]any, error) {
+func convertParams(in []any, ts []types.T, loc *time.Location) ([]any, error) {
 	out := make([]any, len(ts))
 	for i := range ts {
 		if i >= len(in) || in[i] == nil {
 			continue
 		}
-		v, err := paramValue(in[i], ts[i])
+		v, err := paramValue(in[i], ts[i], loc)
 		if err != nil {
 			return nil, err
 		}
@@ -573,6 +743,9 @@ type queryResult struct {
 	verb string
 	rows int64
 	done bool
+	// sess, when set, learns of an error raised while streaming: it aborts
+	// the transaction block like an error from Execute.
+	sess *session
 }
 
 func (r *queryResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -582,7 +755,11 @@ func (r *queryResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	b, err := r.op.Next(ctx)
 	if err != nil {
 		r.Close()
-		return nil, mapContextError(ctx, err)
+		err = mapContextError(ctx, err)
+		if r.sess != nil {
+			err = r.sess.failed(err)
+		}
+		return nil, err
 	}
 	if b == nil {
 		r.Close()

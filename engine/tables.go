@@ -61,3 +61,23 @@ func (t tables) Table(ctx context.Context, p fluss.TablePath) (fluss.Table, erro
 	}
 	return tb, err
 }
+
+// txnTables is tables as a transaction sees them: a table it has written
+// answers with its pending writes laid over the store's rows.
+type txnTables struct {
+	tables
+	tx *txn
+}
+
+// Table implements lower.Tables.
+func (t txnTables) Table(ctx context.Context, p fluss.TablePath) (fluss.Table, error) {
+	tb, err := t.tables.Table(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	info := tb.Info()
+	if pt := t.tx.tables[info.TableID]; pt != nil && pt.info.Path == info.Path {
+		return pt, nil
+	}
+	return tb, nil
+}

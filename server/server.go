@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/pgcatalog"
@@ -27,6 +28,10 @@ type Config struct {
 	Logger  *slog.Logger
 	// MaxConnections bounds concurrent sessions (0 = 100).
 	MaxConnections int
+	// MaxConnectionsPerUser bounds one user's concurrent sessions (0 = no limit).
+	MaxConnectionsPerUser int
+	// MaxRowSize bounds a result row's encoded size in bytes (0 = 1 GiB).
+	MaxRowSize int
 	// Auth is how clients authenticate (zero value: trust).
 	Auth pgwire.AuthConfig
 	// TLS, when set, lets clients use TLS; RequireTLS refuses plaintext.
@@ -60,15 +65,25 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		store.Close()
 		return nil, fmt.Errorf("create spill directory: %w", err)
 	}
-	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, Virtual: pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version})})
+	acl, err := access.Open(filepath.Join(cfg.DataDir, privilegesFile))
+	if err != nil {
+		store.Close()
+		return nil, fmt.Errorf("read privileges: %w", err)
+	}
+	roles := rolesOf(cfg.Auth, log)
+	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
+		Roles: catalogRoles{roles: roles, acl: acl}})
+	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, Roles: roles, Access: acl, Virtual: catalog})
 	wire := pgwire.NewServer(pgwire.Config{
-		Backend:        eng,
-		Logger:         log,
-		MaxConnections: cfg.MaxConnections,
-		ServerVersion:  engine.ServerVersion,
-		Auth:           cfg.Auth,
-		TLS:            cfg.TLS,
-		RequireTLS:     cfg.RequireTLS,
+		Backend:               eng,
+		Logger:                log,
+		MaxConnections:        cfg.MaxConnections,
+		MaxConnectionsPerUser: cfg.MaxConnectionsPerUser,
+		MaxRowSize:            cfg.MaxRowSize,
+		ServerVersion:         engine.ServerVersion,
+		Auth:                  cfg.Auth,
+		TLS:                   cfg.TLS,
+		RequireTLS:            cfg.RequireTLS,
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
@@ -79,6 +94,56 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	go func() { s.done <- wire.Serve(context.WithoutCancel(ctx), ln) }()
 	return s, nil
 }
+
+// privilegesFile holds GRANTs and table owners, in the data directory.
+const privilegesFile = "privileges.json"
+
+// rolesOf tells superusers apart by the users file. Without authentication
+// (trust) nobody can be told apart, so every session is a superuser.
+func rolesOf(auth pgwire.AuthConfig, log *slog.Logger) engine.Roles {
+	if auth.Method == "" || auth.Method == pgwire.AuthTrust || auth.Users == nil {
+		return engine.AllSuperusers{}
+	}
+	r := usersRoles{users: auth.Users}
+	super := false
+	for _, e := range auth.Users.Users {
+		super = super || e.Superuser
+	}
+	if !super {
+		log.Warn("the users file has no superuser: nobody can create tables or grant privileges; add one with `sqlgate user add NAME --superuser`")
+	}
+	return r
+}
+
+// usersRoles are the roles of a users file.
+type usersRoles struct{ users *pgwire.Users }
+
+func (r usersRoles) Role(name string) (bool, bool) {
+	e, ok := r.users.Users[name]
+	return ok, ok && e.Superuser
+}
+
+// catalogRoles shows the roles and the privileges in pg_catalog.
+type catalogRoles struct {
+	roles engine.Roles
+	acl   *access.Store
+}
+
+func (c catalogRoles) RoleList() []pgcatalog.RoleInfo {
+	u, ok := c.roles.(usersRoles)
+	if !ok {
+		return nil
+	}
+	var out []pgcatalog.RoleInfo
+	for _, n := range u.users.Names() {
+		out = append(out, pgcatalog.RoleInfo{Name: n, Superuser: u.users.Users[n].Superuser})
+	}
+	return out
+}
+
+func (c catalogRoles) TableOwner(id int64) string { return c.acl.Owner(id) }
+
+func (c catalogRoles) TableACL(id int64) []string { return c.acl.Items(id, "sqlgate") }
 
 // Addr is the address the server listens on.
 func (s *Server) Addr() net.Addr { return s.listener.Addr() }

@@ -244,6 +244,16 @@ func rewriteOnConflict(src string, toks []token, st *Statement) ([]token, error)
 		if m < 0 {
 			return nil, syntaxErrorAt(src, toks, len(toks))
 		}
+		// The conflict target: the binder checks it names the primary key.
+		st.ConflictTarget = []string{}
+		for k := i + 1; k < m; k++ {
+			if n, ok := identName(src, toks[k]); ok {
+				st.ConflictTarget = append(st.ConflictTarget, n)
+				st.ConflictTargetPos = charPos(src, toks[k].start)
+			} else if !toks[k].isPunct(src, ",") {
+				return nil, sqlerr.NotSupported("ON CONFLICT on an expression").WithPosition(charPos(src, toks[k].start))
+			}
+		}
 		i = m + 1
 		if i < len(toks) && toks[i].is(src, "WHERE") {
 			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT ... WHERE is not supported").WithPosition(charPos(src, toks[i].start))

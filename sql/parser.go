@@ -39,11 +39,13 @@ const (
 	Discard
 	Deallocate
 	Copy
+	Grant
+	Revoke
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
 	"Explain", "Set", "Show", "Reset", "Begin", "Commit", "Rollback", "Savepoint", "ReleaseSavepoint",
-	"RollbackToSavepoint", "Discard", "Deallocate", "Copy"}
+	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -104,6 +106,11 @@ type Statement struct {
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format
 	// ...), lower-case, value "true" when written without one.
 	ExplainOptions map[string]string
+	// ConflictTarget is the column list of ON CONFLICT (cols) (nil when
+	// none was given); ConflictTargetPos is a 1-based character position in
+	// it for errors.
+	ConflictTarget    []string
+	ConflictTargetPos int
 	// OnConflictDoNothing is INSERT ... ON CONFLICT [(cols)] DO NOTHING.
 	OnConflictDoNothing bool
 	Set                 *SetStmt
@@ -114,6 +121,8 @@ type Statement struct {
 	Deallocate *DeallocateStmt
 	// Copy is the COPY statement's details (Kind Copy).
 	Copy *CopyStmt
+	// Grant is GRANT / REVOKE (Kind Grant, Revoke).
+	Grant *GrantStmt
 
 	input string    // the full input of Parse
 	segs  []segment // rewritten offset -> input offset

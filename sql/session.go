@@ -196,6 +196,8 @@ func (p *sessionParser) txModes(tx *TxStmt, required bool) error {
 func parseSession(src string, toks []token, st *Statement) (bool, error) {
 	p := &sessionParser{src: src, toks: toks}
 	switch p.word(0) {
+	case "GRANT", "REVOKE":
+		return true, p.parseGrant(st)
 	case "SET":
 		p.pos++
 		return true, p.parseSet(st)

@@ -1,7 +1,7 @@
 // Command sqlgate serves Apache Fluss tables to PostgreSQL clients.
 //
 //	sqlgate serve [--listen HOST:PORT] [--data DIR]
-//	sqlgate slt [--label NAME] FILE...
+//	sqlgate slt [--label NAME] [--postgres URL [--complete]] FILE...
 //	sqlgate version
 package main
 
@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+	// Zone names must load on hosts without /usr/share/zoneinfo.
+	_ "time/tzdata"
 
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/server"
@@ -55,7 +57,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   sqlgate serve [--listen HOST:PORT] [--data DIR]   serve the tables in DIR to PostgreSQL clients
-  sqlgate slt [--label NAME] FILE...                run sqllogictest files against a fresh in-process server per file
+  sqlgate slt [--label NAME] [--postgres URL [--complete]] FILE...
+                                                   run sqllogictest files against a fresh in-process server per file
+                                                   (or PostgreSQL; --complete rewrites their expected results from it)
   sqlgate user add|remove|list [--data DIR] NAME    manage the users file (passwords are read from stdin)
   sqlgate version                                   print the version
 `)
@@ -66,6 +70,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:5433", "address to listen on")
 	data := fs.String("data", "./sqlgate-data", "data directory of the embedded store")
+	maxConns := fs.Int("max-connections", 100, "concurrent sessions (53300 beyond)")
+	maxPerUser := fs.Int("max-connections-per-user", 0, "concurrent sessions of one user (0 = no limit)")
+	maxRow := fs.Int("max-row-size", 0, "largest result row in bytes (54000 beyond; 0 = 1 GiB)")
 	sec := registerSecurityFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -83,7 +90,8 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv, err := server.Start(ctx, server.Config{Listen: *listen, DataDir: *data, Logger: log,
-		Auth: security.Auth, TLS: security.TLS, RequireTLS: security.RequireTLS})
+		Auth: security.Auth, TLS: security.TLS, RequireTLS: security.RequireTLS,
+		MaxConnections: *maxConns, MaxConnectionsPerUser: *maxPerUser, MaxRowSize: *maxRow})
 	if err != nil {
 		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 1
@@ -114,6 +122,7 @@ func slt(args []string, stdout, stderr io.Writer) int {
 	label := fs.String("label", "sqlgate", "engine name for skipif/onlyif")
 	postgres := fs.String("postgres", "", "run against this PostgreSQL connection string instead of an in-process sqlgate")
 	parallel := fs.Int("parallel", 1, "files run at once")
+	complete := fs.Bool("complete", false, "rewrite the files' expected results with what the target answers (use with --postgres)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -122,7 +131,7 @@ func slt(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sqlgate slt: no files given")
 		return 2
 	}
-	opts := sqllogic.Options{Label: *label, Out: stdout, Parallel: *parallel}
+	opts := sqllogic.Options{Label: *label, Out: stdout, Parallel: *parallel, Complete: *complete}
 	if *postgres != "" {
 		if *label == "sqlgate" {
 			opts.Label = "postgresql"

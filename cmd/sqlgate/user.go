@@ -27,7 +27,7 @@ const defaultUsersFile = "users.json"
 func userCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	usage := func() {
 		fmt.Fprint(stderr, `usage:
-  sqlgate user add [--data DIR | --users FILE] [--md5] NAME   set NAME's password (read from standard input)
+  sqlgate user add [--data DIR | --users FILE] [--md5] [--superuser] NAME   set NAME's password (read from standard input); the first user of a file is a superuser
   sqlgate user remove [--data DIR | --users FILE] NAME
   sqlgate user list [--data DIR | --users FILE]
 `)
@@ -42,6 +42,7 @@ func userCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	data := fs.String("data", "./sqlgate-data", "data directory (the users file defaults to DIR/users.json)")
 	usersPath := fs.String("users", "", "users file")
 	withMD5 := fs.Bool("md5", false, "also store the md5 hash, for clients that can only do md5 authentication (password-equivalent: prefer SCRAM)")
+	superuser := fs.Bool("superuser", false, "make the user a superuser (default: only the first user of a file is one)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -85,10 +86,22 @@ func userCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sqlgate user: %v\n", err)
 			return 1
 		}
+		old, existed := users.Users[name]
+		// The first user of a file is its superuser, so that somebody can
+		// create tables and grant on them; later users are not unless asked.
+		super := old.Superuser || !existed && !anySuperuser(users)
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "superuser" {
+				super = *superuser
+			}
+		})
 		if err := users.SetPassword(name, password, *withMD5); err != nil {
 			fmt.Fprintf(stderr, "sqlgate user: %v\n", err)
 			return 1
 		}
+		e := users.Users[name]
+		e.Superuser = super
+		users.Users[name] = e
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		fmt.Fprintf(stderr, "sqlgate user: %v\n", err)
@@ -98,8 +111,21 @@ func userCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sqlgate user: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "user %q %s in %s\n", name, map[string]string{"add": "saved", "remove": "removed"}[verb], path)
+	what := map[string]string{"add": "saved", "remove": "removed"}[verb]
+	if verb == "add" && users.Users[name].Superuser {
+		what = "saved as a superuser"
+	}
+	fmt.Fprintf(stdout, "user %q %s in %s\n", name, what, path)
 	return 0
+}
+
+func anySuperuser(u *pgwire.Users) bool {
+	for _, e := range u.Users {
+		if e.Superuser {
+			return true
+		}
+	}
+	return false
 }
 
 // readPassword reads a password: from a terminal with a prompt, no echo and

@@ -30,13 +30,17 @@ type keyState struct {
 	ver     int64
 }
 
-// uncertainOp is a statement whose outcome the client never learnt.
-type uncertainOp struct {
-	// a kv statement: the key, its state before, and after if applied
+// kvChange is what a statement or transaction does to one key.
+type kvChange struct {
 	key           int64
 	before, after keyState
-	isKV          bool
-	// log rows (an INSERT or a COPY): all of them or none
+}
+
+// uncertainOp is a statement or transaction whose outcome the client never
+// learnt: after a restart, all of its effects must be there or none.
+type uncertainOp struct {
+	kvs []kvChange
+	// log rows (an INSERT, a COPY or a transaction's): all of them or none
 	seqs []int64
 }
 
@@ -46,11 +50,12 @@ type writer struct {
 	rng     *rand.Rand
 	keys    map[int64]keyState // exact state of each owned key
 	logged  map[int64]bool     // log seqs acknowledged (or seen after a restart)
-	refused []int64            // log seqs whose INSERT was refused inside BEGIN
+	refused []int64            // log seqs of transactions rolled back: never visible
 	pending *uncertainOp
 	nextSeq int64
 	nextVer int64
 	acked   int // statements acknowledged, for the report
+	txs     int // transactions committed or rolled back, for the report
 	failure error
 }
 
@@ -67,13 +72,8 @@ func (w *writer) key(i int) int64 { return int64(w.id*1000 + i) }
 // run issues statements on conn until one fails or stop is closed. A
 // connection error ends the run with that statement left uncertain; a
 // server error is a test failure (the workload is valid SQL).
-func (w *writer) run(conn *pgx.Conn, stop <-chan struct{}, tryTx bool) {
+func (w *writer) run(conn *pgx.Conn, stop <-chan struct{}) {
 	ctx := context.Background()
-	if tryTx {
-		if !w.refusedTxWrite(ctx, conn) {
-			return
-		}
-	}
 	for {
 		select {
 		case <-stop:
@@ -85,6 +85,11 @@ func (w *writer) run(conn *pgx.Conn, stop <-chan struct{}, tryTx bool) {
 		var un *uncertainOp
 		var apply func()
 		switch {
+		case op < 15: // a transaction: all of it or none
+			if !w.transaction(ctx, conn) {
+				return
+			}
+			continue
 		case op < 25: // one log row
 			seq := w.nextSeq
 			w.nextSeq++
@@ -137,7 +142,7 @@ func (w *writer) run(conn *pgx.Conn, stop <-chan struct{}, tryTx bool) {
 				}
 				sql, args = "DELETE FROM kv WHERE k = $1", []any{k}
 			}
-			un = &uncertainOp{isKV: true, key: k, before: before, after: after}
+			un = &uncertainOp{kvs: []kvChange{{key: k, before: before, after: after}}}
 			tag, e := conn.Exec(ctx, sql, args...)
 			err = e
 			if err == nil && tag.String() != wantTag {
@@ -159,32 +164,94 @@ func (w *writer) run(conn *pgx.Conn, stop <-chan struct{}, tryTx bool) {
 	}
 }
 
-// refusedTxWrite checks that a write inside BEGIN is refused with 0A000
-// (rather than accepted and silently dropped) and that the session
-// recovers with ROLLBACK. It returns false when the connection died.
-func (w *writer) refusedTxWrite(ctx context.Context, conn *pgx.Conn) bool {
+// transaction runs BEGIN, a few writes (log rows, upserts and deletes of
+// distinct keys) and COMMIT, or ROLLBACK one time in four. It returns false
+// when the run must end (connection lost: the transaction is left
+// uncertain unless it was rolling back; or a failure).
+func (w *writer) transaction(ctx context.Context, conn *pgx.Conn) bool {
+	rollback := w.rng.IntN(4) == 0
+	un := &uncertainOp{}
+	lost := func(err error) bool {
+		if code := sqlState(err); code != "" {
+			w.failure = fmt.Errorf("writer %d: in a transaction: server error %s: %v", w.id, code, err)
+			return false
+		}
+		if rollback { // never committed: none of it may appear
+			w.refused = append(w.refused, un.seqs...)
+		} else {
+			w.pending = un
+		}
+		return false
+	}
 	if _, err := conn.Exec(ctx, "BEGIN"); err != nil {
-		return w.connError(err)
+		return lost(err)
 	}
-	seq := w.nextSeq
-	w.nextSeq++
-	_, err := conn.Exec(ctx, "INSERT INTO log (writer, seq, note) VALUES ($1, $2, 'in-tx')", w.id, seq)
-	switch code := sqlState(err); {
-	case err == nil:
-		w.failure = fmt.Errorf("writer %d: INSERT inside BEGIN was accepted; writes in transactions are not implemented, so it must be refused", w.id)
-		return false
-	case code == "0A000":
-		w.refused = append(w.refused, seq)
-	case code != "":
-		w.failure = fmt.Errorf("writer %d: INSERT inside BEGIN: %s %v, want 0A000", w.id, code, err)
-		return false
-	default:
-		w.pending = &uncertainOp{seqs: []int64{seq}}
+	used := map[int64]bool{}
+	for n := 1 + w.rng.IntN(4); n > 0; n-- {
+		if w.rng.IntN(2) == 0 {
+			seq := w.nextSeq
+			w.nextSeq++
+			un.seqs = append(un.seqs, seq)
+			if _, err := conn.Exec(ctx, "INSERT INTO log (writer, seq, note) VALUES ($1, $2, 'tx')", w.id, seq); err != nil {
+				return lost(err)
+			}
+			continue
+		}
+		k := w.key(w.rng.IntN(crashKeysPerWriter))
+		if used[k] {
+			continue
+		}
+		used[k] = true
+		before := w.keys[k]
+		ch := kvChange{key: k, before: before}
+		var err error
+		if w.rng.IntN(3) == 0 {
+			_, err = conn.Exec(ctx, "DELETE FROM kv WHERE k = $1", k)
+		} else {
+			ver := w.nextVer
+			w.nextVer++
+			ch.after = keyState{present: true, ver: ver}
+			_, err = conn.Exec(ctx, "INSERT INTO kv (k, ver, writer) VALUES ($1, $2, $3)", k, ver, w.id)
+		}
+		un.kvs = append(un.kvs, ch)
+		if err != nil {
+			return lost(err)
+		}
+		// Inside the transaction the write is visible to itself.
+		var got int64
+		err = conn.QueryRow(ctx, "SELECT count(*) FROM kv WHERE k = $1", k).Scan(&got)
+		if err != nil {
+			return lost(err)
+		}
+		if want := map[bool]int64{true: 1, false: 0}[ch.after.present]; got != want {
+			w.failure = fmt.Errorf("writer %d: inside a transaction key %d counts %d rows after its own write, want %d", w.id, k, got, want)
+			return false
+		}
+	}
+	end := "COMMIT"
+	if rollback {
+		end = "ROLLBACK"
+	}
+	tag, err := conn.Exec(ctx, end)
+	if err != nil {
+		return lost(err)
+	}
+	if tag.String() != end {
+		w.failure = fmt.Errorf("writer %d: %s answered %q", w.id, end, tag)
 		return false
 	}
-	if _, err := conn.Exec(ctx, "ROLLBACK"); err != nil {
-		return w.connError(err)
+	if rollback {
+		w.refused = append(w.refused, un.seqs...)
+	} else {
+		for _, s := range un.seqs {
+			w.logged[s] = true
+		}
+		for _, c := range un.kvs {
+			w.keys[c.key] = c.after
+		}
 	}
+	w.acked++
+	w.txs++
 	return true
 }
 
@@ -255,19 +322,38 @@ func verify(ctx context.Context, conn *pgx.Conn, writers []*writer) []string {
 		got := logRows[w.id]
 		delete(logRows, w.id)
 		var uncertain map[int64]bool
-		if w.pending != nil && !w.pending.isKV {
+		pendingKV := map[int64]kvChange{}
+		if w.pending != nil {
+			// Which effects of the unacknowledged statement or transaction
+			// did recovery keep? All or none.
 			uncertain = map[int64]bool{}
-			present := 0
+			kept, lost := 0, 0
 			for _, s := range w.pending.seqs {
 				uncertain[s] = true
 				if got[s] > 0 {
-					present++
+					kept++
+				} else {
+					lost++
 				}
 			}
-			if present != 0 && present != len(w.pending.seqs) {
-				problems = append(problems, fmt.Sprintf("writer %d: an unacknowledged statement of %d log rows is half-visible (%d rows)", w.id, len(w.pending.seqs), present))
+			for _, c := range w.pending.kvs {
+				pendingKV[c.key] = c
+				if c.before == c.after {
+					continue // tells nothing
+				}
+				switch kv[c.key] {
+				case c.after:
+					kept++
+				case c.before:
+					lost++
+				default:
+					problems = append(problems, fmt.Sprintf("writer %d: key %d holds %+v after an unacknowledged write; want %+v (not applied) or %+v (applied)", w.id, c.key, kv[c.key], c.before, c.after))
+				}
 			}
-			if present > 0 { // recovery kept it: from now on it must stay
+			if kept > 0 && lost > 0 {
+				problems = append(problems, fmt.Sprintf("writer %d: an unacknowledged statement or transaction is half-visible (%d effects kept, %d lost): %+v", w.id, kept, lost, *w.pending))
+			}
+			if kept > 0 { // recovery kept it: from now on it must stay
 				for _, s := range w.pending.seqs {
 					w.logged[s] = true
 				}
@@ -280,7 +366,7 @@ func verify(ctx context.Context, conn *pgx.Conn, writers []*writer) []string {
 		}
 		for _, s := range w.refused {
 			if got[s] != 0 {
-				problems = append(problems, fmt.Sprintf("writer %d: log row seq %d written inside BEGIN was refused with 0A000 but is present", w.id, s))
+				problems = append(problems, fmt.Sprintf("writer %d: log row seq %d of a rolled-back transaction is present", w.id, s))
 			}
 		}
 		for s, n := range got {
@@ -292,11 +378,8 @@ func verify(ctx context.Context, conn *pgx.Conn, writers []*writer) []string {
 		for k, want := range w.keys {
 			known[k] = true
 			have := kv[k]
-			if w.pending != nil && w.pending.isKV && w.pending.key == k {
-				if have != w.pending.before && have != w.pending.after {
-					problems = append(problems, fmt.Sprintf("writer %d: key %d holds %+v after an unacknowledged statement; want %+v (not applied) or %+v (applied)", w.id, k, have, w.pending.before, w.pending.after))
-				}
-				w.keys[k] = have
+			if _, ok := pendingKV[k]; ok {
+				w.keys[k] = have // checked above
 				continue
 			}
 			if have != want {
@@ -334,7 +417,7 @@ func contains(xs []int64, x int64) bool {
 // statement's effect is there, that each statement in flight at the kill
 // is wholly applied or wholly absent, and that every table scans.
 func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
-	rounds := envInt(t, "SQLGATE_CRASH_ROUNDS", 10)
+	rounds := envInt(t, "SQLGATE_CRASH_ROUNDS", 50)
 	var bins testbin.Cache
 	began := time.Now()
 	bin := bins.Sqlgate(t)
@@ -373,7 +456,7 @@ func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				w.run(conns[i], stop, i == round%len(writers))
+				w.run(conns[i], stop)
 			}()
 		}
 		// Kill at a random moment while the writers are busy.
@@ -395,13 +478,20 @@ func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
 		restart := time.Since(restarted)
 		conn := connect(t, proc.connString())
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		inFlight := 0
+		for _, w := range writers {
+			if w.pending != nil {
+				inFlight++
+			}
+		}
 		problems := verify(ctx, conn, writers)
 		cancel()
 		conn.Close(context.Background())
-		acked := 0
+		acked, txs := 0, 0
 		for _, w := range writers {
 			acked += w.acked
-			w.acked = 0
+			txs += w.txs
+			w.acked, w.txs = 0, 0
 		}
 		totalAcked += acked
 		if len(problems) > 0 {
@@ -410,7 +500,8 @@ func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
 			}
 			t.Fatalf("round %d (seed %d): after SIGKILL and restart:\n%s", round, seed, joinLines(problems))
 		}
-		t.Logf("round %d: %d statements acknowledged before SIGKILL, all present after a restart of %v", round, acked, restart.Round(time.Millisecond))
+		t.Logf("round %d: %d statements acknowledged before SIGKILL (%d of them transactions), %d in flight resolved all-or-nothing, all present after a restart of %v",
+			round, acked, txs, inFlight, restart.Round(time.Millisecond))
 	}
 	if totalAcked == 0 {
 		t.Fatal("no statement was acknowledged in any round: the workload never ran")

@@ -48,7 +48,7 @@ func TestCrashVerifierCatchesLoss(t *testing.T) {
 			w.logged = map[int64]bool{1: true, 2: true, 5: true}
 			w.refused = []int64{9}
 			w.keys[1000], w.keys[1001] = keyState{true, 3}, keyState{true, 7}
-		}, "refused with 0A000 but is present"},
+		}, "of a rolled-back transaction is present"},
 		{"half a COPY", func(w *writer) {
 			w.logged = map[int64]bool{1: true, 2: true, 9: true}
 			w.pending = &uncertainOp{seqs: []int64{4, 5}}
@@ -65,13 +65,34 @@ func TestCrashVerifierCatchesLoss(t *testing.T) {
 		{"uncertain update either way", func(w *writer) {
 			w.logged = map[int64]bool{1: true, 2: true, 5: true, 9: true}
 			w.keys[1000] = keyState{true, 3}
-			w.pending = &uncertainOp{isKV: true, key: 1001, before: keyState{true, 6}, after: keyState{true, 7}}
+			w.pending = &uncertainOp{kvs: []kvChange{{key: 1001, before: keyState{true, 6}, after: keyState{true, 7}}}}
 		}, ""},
 		{"uncertain update, neither state", func(w *writer) {
 			w.logged = map[int64]bool{1: true, 2: true, 5: true, 9: true}
 			w.keys[1000] = keyState{true, 3}
-			w.pending = &uncertainOp{isKV: true, key: 1001, before: keyState{true, 5}, after: keyState{true, 6}}
-		}, "after an unacknowledged statement"},
+			w.pending = &uncertainOp{kvs: []kvChange{{key: 1001, before: keyState{true, 5}, after: keyState{true, 6}}}}
+		}, "after an unacknowledged write"},
+		{"uncertain transaction applied whole", func(w *writer) {
+			w.logged = map[int64]bool{1: true, 2: true, 9: true}
+			w.pending = &uncertainOp{seqs: []int64{5}, kvs: []kvChange{
+				{key: 1000, before: keyState{}, after: keyState{true, 3}}, {key: 1001, before: keyState{true, 6}, after: keyState{true, 7}}}}
+		}, ""},
+		{"uncertain transaction lost whole", func(w *writer) {
+			w.logged = map[int64]bool{1: true, 2: true, 5: true, 9: true}
+			w.pending = &uncertainOp{seqs: []int64{6}, kvs: []kvChange{
+				{key: 1000, before: keyState{true, 3}, after: keyState{}}, {key: 1001, before: keyState{true, 7}, after: keyState{true, 8}}}}
+		}, ""},
+		{"uncertain transaction half kept", func(w *writer) {
+			w.logged = map[int64]bool{1: true, 2: true, 5: true, 9: true}
+			w.pending = &uncertainOp{seqs: []int64{6}, kvs: []kvChange{
+				{key: 1000, before: keyState{true, 2}, after: keyState{true, 3}}, {key: 1001, before: keyState{true, 7}, after: keyState{true, 8}}}}
+		}, "half-visible"},
+		{"uncertain transaction: log kept, key lost", func(w *writer) {
+			w.logged = map[int64]bool{1: true, 2: true, 9: true}
+			w.pending = &uncertainOp{seqs: []int64{5}, kvs: []kvChange{
+				{key: 1001, before: keyState{true, 7}, after: keyState{true, 8}}}}
+			w.keys[1000] = keyState{true, 3}
+		}, "half-visible"},
 	}
 	for _, c := range cases {
 		w := newWriter(1, 1)

@@ -1,0 +1,251 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/access"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Privileges.
+//
+// A superuser may do anything. Every other role needs, as in PostgreSQL:
+// SELECT on each table a statement reads (including the target of an
+// UPDATE or DELETE whose WHERE or SET reads its columns, and of INSERT ...
+// ON CONFLICT DO UPDATE), INSERT / UPDATE / DELETE / TRUNCATE on the table
+// it writes, ownership to DROP a table or GRANT on it (or a grant option),
+// and superuser rights to CREATE a table (PostgreSQL 15's public schema
+// accepts CREATE only from its owner). pg_catalog and information_schema
+// are readable by everyone. Privileges are checked when a statement runs,
+// not when it is prepared, so a REVOKE takes effect on prepared statements.
+
+// Roles says who can log in and who is a superuser.
+type Roles interface {
+	// Role reports whether name is a role and whether it is a superuser.
+	Role(name string) (exists, superuser bool)
+}
+
+// AllSuperusers is the Roles of a server without authentication: whoever
+// connects is a superuser (there is nobody to tell apart).
+type AllSuperusers struct{}
+
+// Role implements Roles.
+func (AllSuperusers) Role(string) (bool, bool) { return true, true }
+
+// tableRef is a stored table a statement reads.
+type tableRef struct {
+	id   int64
+	path fluss.TablePath
+}
+
+// recordingCatalog is the binder's catalog that remembers which stored
+// tables a statement resolved.
+type recordingCatalog struct {
+	tables tables
+	seen   []tableRef
+}
+
+func (c *recordingCatalog) GetTable(ctx context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
+	info, err := c.tables.store.GetTable(ctx, p)
+	if err == nil {
+		c.seen = append(c.seen, tableRef{id: info.TableID, path: info.Path})
+		return info, nil
+	}
+	return c.tables.GetTable(ctx, p) // a catalog relation, or the error
+}
+
+func permissionDenied(p fluss.TablePath) error {
+	return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for table %s", p.Table)
+}
+
+// need checks that the session's role holds p on a table.
+func (s *session) need(id int64, path fluss.TablePath, p access.Privilege) error {
+	if s.superuser || s.eng.access.Has(s.info.User, id, p) {
+		return nil
+	}
+	return permissionDenied(path)
+}
+
+// authorize checks a bound statement's privileges before it runs.
+func (s *session) authorize(ps *statement) error {
+	if s.superuser {
+		return nil
+	}
+	var target int64
+	var write access.Privilege
+	readsTarget := false
+	switch b := ps.bound.(type) {
+	case *binder.Insert:
+		target, write = b.Table.TableID, access.Insert
+		if b.OnConflictUpdate != nil {
+			write |= access.Update
+			readsTarget = true
+		}
+	case *binder.Update:
+		target, write = b.Table.TableID, access.Update
+		readsTarget = updateReadsColumns(ps.parsed.AST)
+	case *binder.Delete:
+		target, write = b.Table.TableID, access.Delete
+		if del, ok := ps.parsed.AST.(*ast.DeleteStmt); ok && del.Where != nil {
+			readsTarget = true
+		}
+	case *binder.Truncate:
+		return s.need(b.Table.TableID, b.Table.Path, access.Truncate)
+	case *binder.CreateTable:
+		return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for schema %s", publicName(b.Path.Database))
+	case *binder.DropTable:
+		return nil // checked per table when it runs (the table may not exist)
+	case *binder.Describe:
+		return nil // as psql's \d: the catalog is public
+	}
+	for _, r := range ps.reads {
+		if r.id == target && write != 0 {
+			if err := s.need(r.id, r.path, write); err != nil {
+				return err
+			}
+			if !readsTarget {
+				continue
+			}
+		}
+		if err := s.need(r.id, r.path, access.Select); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// publicName shows the default Fluss database as PostgreSQL's schema.
+func publicName(db string) string {
+	if db == fluss.DefaultDatabase {
+		return "public"
+	}
+	return db
+}
+
+// updateReadsColumns reports whether an UPDATE reads its table's columns
+// (in WHERE or on the right of SET), which needs SELECT in PostgreSQL.
+func updateReadsColumns(n ast.StmtNode) bool {
+	up, ok := n.(*ast.UpdateStmt)
+	if !ok {
+		return true
+	}
+	if up.Where != nil {
+		return true
+	}
+	for _, a := range up.List {
+		v := &columnFinder{}
+		a.Expr.Accept(v)
+		if v.found {
+			return true
+		}
+	}
+	return false
+}
+
+type columnFinder struct{ found bool }
+
+func (v *columnFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(*ast.ColumnNameExpr); ok {
+		v.found = true
+		return n, true
+	}
+	return n, false
+}
+
+func (v *columnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// mayDrop checks that the session may drop (or otherwise own-change) a table.
+func (s *session) mayDrop(info fluss.TableInfo) error {
+	if s.superuser || (s.eng.access.Owner(info.TableID) == s.info.User && s.info.User != "") {
+		return nil
+	}
+	return sqlerr.New(sqlerr.InsufficientPrivilege, "must be owner of table %s", info.Path.Table)
+}
+
+// execGrant runs GRANT / REVOKE.
+func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Result, error) {
+	verb := "GRANT"
+	if g.Revoke {
+		verb = "REVOKE"
+	}
+	if s.txStatus != 'I' {
+		return nil, sqlerr.New(sqlerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", verb)
+	}
+	privs := access.All
+	if g.Privileges != nil {
+		privs = 0
+		for _, n := range g.Privileges {
+			p, ok := access.ParsePrivilege(n)
+			if !ok {
+				return nil, sqlerr.New(sqlerr.InvalidGrantOperation, "unrecognized privilege type \"%s\"", n)
+			}
+			privs |= p
+		}
+	}
+	var grantees []string
+	for _, r := range g.Grantees {
+		switch r {
+		case "current_user", "session_user":
+			r = s.info.User
+		case access.Public:
+		default:
+			if exists, _ := s.eng.roles.Role(r); !exists {
+				return nil, sqlerr.New(sqlerr.UndefinedObject, "role \"%s\" does not exist", r)
+			}
+		}
+		grantees = append(grantees, r)
+	}
+	var infos []fluss.TableInfo
+	for _, t := range g.Tables {
+		db := t[0]
+		if db == "" || db == "public" {
+			db = fluss.DefaultDatabase
+		}
+		info, err := s.eng.store.GetTable(ctx, fluss.TablePath{Database: db, Table: t[1]})
+		if err != nil {
+			return nil, err
+		}
+		infos = append(infos, info)
+	}
+	for _, schema := range g.AllInSchemas {
+		db := schema
+		if db == "public" {
+			db = fluss.DefaultDatabase
+		}
+		all, err := s.eng.store.ListTables(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		if len(all) == 0 && schema != "public" {
+			return nil, sqlerr.New(sqlerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+		}
+		infos = append(infos, all...)
+	}
+	for _, info := range infos {
+		if !s.superuser && !s.eng.access.CanGrant(s.info.User, info.TableID, privs) {
+			return nil, permissionDenied(info.Path)
+		}
+	}
+	for _, info := range infos {
+		for _, r := range grantees {
+			var err error
+			if g.Revoke {
+				err = s.eng.access.Revoke(info.TableID, info.Path.String(), r, privs, g.GrantOptionFor)
+			} else {
+				err = s.eng.access.Grant(info.TableID, info.Path.String(), r, privs, g.WithGrantOption)
+			}
+			if err != nil {
+				return nil, sqlerr.Wrap(err, sqlerr.IOError, "could not save the privileges: %v", err)
+			}
+		}
+	}
+	return tagOnly(verb), nil
+}
+
+// tableACL is the aclitem[] text of a table for pg_class.relacl ("" = NULL).
+func (e *Engine) tableACL(id int64) string { return e.access.ACL(id) }

@@ -6,7 +6,7 @@ LISTEN    ?= 127.0.0.1:5433
 DATA      ?= ./sqlgate-data
 FUZZTIME  ?= 10m
 
-.PHONY: all build run test deps test-go test-slt vet fuzz soak bench bench-go clean
+.PHONY: all build run test deps test-go test-slt vet fuzz fuzz-short soak bench bench-go clean
 
 all: build
 
@@ -19,7 +19,7 @@ run: build
 
 # Every test: vet, the Go tests (unit, wire, crash and end-to-end, with the
 # race detector) and the sqllogictest suites through the CLI.
-test: deps vet test-go test-slt
+test: deps vet test-go test-slt fuzz-short
 
 # Installs what the tests need beyond Go (PostgreSQL 15, psql, the drivers);
 # only what is missing.
@@ -34,16 +34,26 @@ test-go:
 	$(GO) test -race -timeout 15m ./...
 
 test-slt: build
-	./$(BIN) slt tests/sqllogic/*.slt
+	./$(BIN) slt --parallel 2 tests/sqllogic/*.slt tests/sqllogic/generated/*.slt
 
-# Long fuzzing runs (each target for $(FUZZTIME)); `make test` runs their seeds.
+# Every fuzz target, as package:Name. `make fuzz` runs each for $(FUZZTIME);
+# `make test` runs each briefly (fuzz-short), after `go test` ran their seeds
+# and committed corpora (testdata/fuzz) as regression inputs.
+FUZZ_TARGETS = ./sql:FuzzParse ./pgwire/pgtypes:FuzzDecodeParam ./pgwire:FuzzClientMessages \
+	./pgwire:FuzzCopyDecode ./pgwire:FuzzStartup ./tests/reliability:FuzzPipeline ./fluss/format:FuzzDecodeBatch \
+	./fluss/format:FuzzDecodeRow ./fluss/format:FuzzEncodeBatch ./fluss/format:FuzzRowDecoder \
+	./fluss/embedded:FuzzRecover ./types:FuzzTimestampTZText
+FUZZ_SHORT ?= 5s
+
 fuzz:
-	$(GO) test ./sql -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./pgwire/pgtypes -run '^$$' -fuzz '^FuzzDecodeParam$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./pgwire -run '^$$' -fuzz '^FuzzClientMessages$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./tests/reliability -run '^$$' -fuzz '^FuzzPipeline$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./fluss/format -run '^$$' -fuzz '^FuzzDecodeBatch$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./fluss/format -run '^$$' -fuzz '^FuzzDecodeRow$$' -fuzztime $(FUZZTIME)
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) || exit 1; \
+	done
+
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZ_SHORT)
 
 # Long crash and load runs.
 soak:

@@ -89,11 +89,14 @@ func (e *errorExpectation) String() string {
 }
 
 type record struct {
-	file  string
-	line  int // 1-based line of the record's header (statement/query/...)
-	kind  recordKind
-	conds []condition
-	sql   string
+	file string
+	line int // 1-based line of the record's header (statement/query/...)
+	end  int // 0-based index of the line after the record (blank or EOF)
+	// header is the header line as written (complete mode keeps it).
+	header string
+	kind   recordKind
+	conds  []condition
+	sql    string
 
 	// statement and query
 	expectErr *errorExpectation // nil: must succeed
@@ -131,6 +134,7 @@ func parseScript(file, text string) []record {
 		if !ok {
 			return recs
 		}
+		rec.end = p.pos
 		recs = append(recs, rec)
 	}
 }
@@ -227,8 +231,10 @@ func (p *parser) next() (record, bool) {
 			rec.conds = append(rec.conds, condition{onlyIf: strings.EqualFold(fields[0], "onlyif"), engine: fields[1]})
 			continue
 		case "statement":
+			rec.header = line
 			return p.statement(rec, line, fields), true
 		case "query":
+			rec.header = line
 			return p.query(rec, line, fields), true
 		case "hash-threshold":
 			p.skipRecord()

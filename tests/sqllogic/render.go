@@ -1,6 +1,7 @@
 package sqllogic
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -30,9 +31,14 @@ func renderValue(letter byte, raw []byte, isBool bool) string {
 
 // renderText maps the empty string to (empty) and every byte outside
 // printable ASCII to '@', byte by byte (a 2-byte UTF-8 character gives @@).
+// A value of spaces only renders as "(N spaces)": written as is, it would
+// be a blank line, which ends a record (sqlgate's extension of the rules).
 func renderText(raw []byte) string {
 	if len(raw) == 0 {
 		return "(empty)"
+	}
+	if strings.Trim(string(raw), " ") == "" {
+		return fmt.Sprintf("(%d spaces)", len(raw))
 	}
 	out := make([]byte, len(raw))
 	for i, c := range raw {

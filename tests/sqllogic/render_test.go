@@ -15,6 +15,7 @@ func TestRenderValue(t *testing.T) {
 		{"null real", 'R', nil, false, "NULL"},
 		{"text", 'T', []byte("hello world"), false, "hello world"},
 		{"empty text", 'T', []byte(""), false, "(empty)"},
+		{"spaces only", 'T', []byte("   "), false, "(3 spaces)"},
 		{"utf8 two bytes", 'T', []byte("é"), false, "@@"},
 		{"control bytes", 'T', []byte("a\tb\nc\x7f"), false, "a@b@c@"},
 		{"tilde and space kept", 'T', []byte(" ~ "), false, " ~ "},

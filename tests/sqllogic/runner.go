@@ -51,6 +51,11 @@ type Options struct {
 	// hash-threshold record: 0 means the SQLite default of 8, a negative
 	// value means never hash.
 	HashThreshold int
+	// Complete rewrites each file's expected results (and statement
+	// outcomes) with what the target answered, instead of comparing: run
+	// against a reference engine (PostgreSQL) to write or refresh a suite.
+	// Records in included files are run but not rewritten.
+	Complete bool
 }
 
 // Failure is one failed record.
@@ -171,16 +176,20 @@ type fileRun struct {
 	layout    layout
 	labels    map[string]string // label key -> hash
 	halted    bool
+	// completions are the rewritten records (Complete mode), by the
+	// 0-based index of their header line.
+	completions map[int]completion
 }
 
 func runFile(ctx context.Context, file string, opts Options, out io.Writer) FileSummary {
 	start := time.Now()
 	r := &fileRun{
-		opts:      opts,
-		out:       out,
-		summary:   FileSummary{File: file},
-		threshold: opts.HashThreshold,
-		labels:    map[string]string{},
+		opts:        opts,
+		out:         out,
+		summary:     FileSummary{File: file},
+		threshold:   opts.HashThreshold,
+		labels:      map[string]string{},
+		completions: map[int]completion{},
 	}
 	defer func() {
 		r.summary.Duration = time.Since(start)
@@ -221,6 +230,11 @@ func runFile(ctx context.Context, file string, opts Options, out io.Writer) File
 		}
 	}()
 	r.runRecords(ctx, parseScript(file, string(text)), 0)
+	if opts.Complete && r.connErr == nil && ctx.Err() == nil {
+		if err := r.rewrite(file, string(text)); err != nil {
+			r.fail(file, 0, fmt.Sprintf("cannot rewrite: %v", err))
+		}
+	}
 	return r.summary
 }
 
@@ -304,9 +318,12 @@ func (r *fileRun) runRecords(ctx context.Context, recs []record, depth int) {
 				continue
 			}
 			var msg string
-			if rec.kind == kindStatement {
+			switch {
+			case r.opts.Complete && depth == 0:
+				msg = r.complete(ctx, rec)
+			case rec.kind == kindStatement:
 				msg = r.runStatement(ctx, rec)
-			} else {
+			default:
 				msg = r.runQuery(ctx, rec)
 			}
 			if msg == "" {

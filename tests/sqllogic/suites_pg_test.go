@@ -3,7 +3,6 @@ package sqllogic_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,7 +17,7 @@ import (
 // expected results are PostgreSQL's wherever PostgreSQL runs the same SQL;
 // records only sqlgate can run are marked onlyif sqlgate.
 func TestSuitesMatchPostgres(t *testing.T) {
-	files, err := filepath.Glob("*.slt")
+	files, err := suiteFiles()
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no suites found: %v", err)
 	}

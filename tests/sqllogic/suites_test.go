@@ -11,7 +11,7 @@ import (
 // TestSuites runs sqlgate's own suites (tests/sqllogic/*.slt) against a
 // fresh in-process server per file, as `sqlgate slt` does.
 func TestSuites(t *testing.T) {
-	files, err := filepath.Glob("*.slt")
+	files, err := suiteFiles()
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no suites found: %v", err)
 	}
@@ -19,4 +19,15 @@ func TestSuites(t *testing.T) {
 	if sum.Passed == 0 {
 		t.Fatal("no record passed")
 	}
+}
+
+// suiteFiles are the hand-written suites and the generated ones
+// (tests/sqllogic/gen writes their SQL; their answers are PostgreSQL's).
+func suiteFiles() ([]string, error) {
+	hand, err := filepath.Glob("*.slt")
+	if err != nil {
+		return nil, err
+	}
+	gen, err := filepath.Glob(filepath.Join("generated", "*.slt"))
+	return append(hand, gen...), err
 }

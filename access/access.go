@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/sqlgate/sqlgate/internal/atomicfile"
 )
 
 // Privilege is a set of table privileges.
@@ -127,34 +128,7 @@ func (s *Store) save() error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".privileges-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), s.path); err != nil {
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(s.path)); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+	return atomicfile.Write(s.path, b, 0o600)
 }
 
 // clone copies an ACL so that a failed save leaves the store unchanged.
@@ -230,21 +204,18 @@ func (s *Store) Owner(tableID int64) string {
 // Has reports whether role holds every privilege of need on the table,
 // as its owner, through its own grants or through PUBLIC's.
 func (s *Store) Has(role string, tableID int64, need Privilege) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	a := s.tables[tableID]
-	if a == nil {
-		return false
-	}
-	if a.Owner != "" && a.Owner == role {
-		return true
-	}
-	return (a.Grants[role]|a.Grants[Public])&need == need
+	return s.holds(role, tableID, need, func(a *TableACL) map[string]Privilege { return a.Grants })
 }
 
 // CanGrant reports whether role may grant every privilege of p on the
 // table: as its owner or through grant options.
 func (s *Store) CanGrant(role string, tableID int64, p Privilege) bool {
+	return s.holds(role, tableID, p, func(a *TableACL) map[string]Privilege { return a.GrantOptions })
+}
+
+// holds is Has and CanGrant: the owner holds everything; anyone else what
+// the chosen map gives them or PUBLIC.
+func (s *Store) holds(role string, tableID int64, need Privilege, from func(*TableACL) map[string]Privilege) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	a := s.tables[tableID]
@@ -254,7 +225,8 @@ func (s *Store) CanGrant(role string, tableID int64, p Privilege) bool {
 	if a.Owner != "" && a.Owner == role {
 		return true
 	}
-	return (a.GrantOptions[role]|a.GrantOptions[Public])&p == p
+	m := from(a)
+	return (m[role]|m[Public])&need == need
 }
 
 // Grant gives grantee the privileges p on the table (with the right to

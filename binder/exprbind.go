@@ -132,6 +132,9 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 	case *ast.PatternRegexpExpr:
 		return b.bindRegexp(s, n)
 	case *ast.FuncCallExpr:
+		if n.FnName.L == "__pg_extract" { // EXTRACT(field FROM x), see sql's rewrite
+			n.FnName.L, n.FnName.O = "extract", "extract"
+		}
 		if n.FnName.L == "__pg_filter" {
 			return b.bindFilteredAggregate(n)
 		}
@@ -327,6 +330,15 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	if op.IsComparison() && (lt.Kind == types.Array || rt.Kind == types.Array) {
 		return b.makeArrayComparison(n, op, l, r)
 	}
+	if fn, swap := dateArithmetic(op, lt, rt); fn != "" {
+		if swap { // integer + date
+			l, r = r, l
+		}
+		if r.Type().IsInteger() {
+			r = b.castTo(r, types.Int32Type)
+		}
+		return b.callFunction(n, fn, []Expr{l, r})
+	}
 	common, ok := commonType(lt, rt)
 	if !ok {
 		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
@@ -358,6 +370,24 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 		}
 	}
 	return &BinaryOp{Op: op, L: b.castTo(l, common), R: b.castTo(r, common), T: resT}, nil
+}
+
+// dateArithmetic names the function behind PostgreSQL's date operators:
+// date + integer, integer + date, date - integer (days) and date - date.
+// swap says the integer came first.
+func dateArithmetic(op Op, l, r types.T) (fn string, swap bool) {
+	small := func(t types.T) bool { return t.Kind == types.Int16 || t.Kind == types.Int32 || t.Kind == types.Int8 }
+	switch {
+	case op == OpAdd && l.Kind == types.Date && small(r):
+		return "__date_pl_days", false
+	case op == OpAdd && small(l) && r.Kind == types.Date:
+		return "__date_pl_days", true
+	case op == OpSub && l.Kind == types.Date && small(r):
+		return "__date_mi_days", false
+	case op == OpSub && l.Kind == types.Date && r.Kind == types.Date:
+		return "__date_mi_date", false
+	}
+	return "", false
 }
 
 func isUnknown(t types.T) bool { return t.Kind == types.Unknown || t.Kind == types.Null }

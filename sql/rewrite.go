@@ -1031,6 +1031,30 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 4
 				continue
+			case w == "EXTRACT" && k+3 < j && r.toks[k+1].isPunct(r.src, "(") &&
+				(r.toks[k+2].kind == tkIdent || r.toks[k+2].kind == tkString) && r.toks[k+3].is(r.src, "FROM"):
+				// EXTRACT(field FROM x) -> __pg_extract('field', x): TiDB's
+				// EXTRACT knows MySQL's units only (no dow, doy, epoch,
+				// isodow, century, ...); the binder calls extract(text, x).
+				m := r.matchClose(k+1, j)
+				if m < 0 {
+					return nil, r.errNear(j)
+				}
+				field := strings.ToLower(r.toks[k+2].text(r.src))
+				if r.toks[k+2].kind == tkString {
+					field = strings.ToLower(unquoteString(r.toks[k+2].text(r.src)))
+				}
+				arg, err := r.run(k+4, m)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("__pg_extract("+sqlQuote(field)+", ", t.start)
+				b.addItems(arg, true)
+				b.add(")", r.toks[m].start)
+				out = append(out, b.it)
+				k = m + 1
+				continue
 			case w == "POSITION" && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && r.positionIn(k+1, j) > 0:
 				// position(x IN y) is strpos(y, x): TiDB keeps the
 				// operands in written order (and its POSITION takes no

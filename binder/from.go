@@ -58,6 +58,12 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			}
 			return nil, err
 		}
+		// The catalog answers an unqualified name from pg_catalog when no
+		// table has it; a name qualified with a schema must come from that
+		// schema (public.pg_class is no table on PostgreSQL either).
+		if src.Schema.O != "" && info.Path.Database != path.Database {
+			return nil, b.errAt(src, sqlerr.New(sqlerr.UndefinedTable, "relation \"%s.%s\" does not exist", path.Database, path.Table))
+		}
 		if alias == "" {
 			alias = ident(src.Name)
 		}

@@ -126,6 +126,20 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if target.Kind == types.Array && isEmptyArrayMarker(n.Args[0]) {
 		return &Const{Value: []any{}, T: target.Nullable()}, nil // ARRAY[]::int[]
 	}
+	if reg := innerRegCast(n.Args[0]); reg != "" && target.IsString() {
+		// x::regclass::text is the object's name, as PostgreSQL's reg*
+		// output function prints it (sqlgate's reg* values are oids, whose
+		// own text form is the number).
+		oid, err := b.bindExpr(s, n.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		name, err := b.callFunction(n, reg+"_out", []Expr{oid})
+		if err != nil {
+			return nil, err
+		}
+		return b.castTo(name, target), nil
+	}
 	x, err := b.bindExpr(s, n.Args[0])
 	if err != nil {
 		return nil, err
@@ -165,6 +179,28 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 		return x, nil
 	}
 	return &Cast{X: x, T: target}, nil
+}
+
+// innerRegCast names the reg* type e casts to when e is itself a cast
+// (x::regclass), "" otherwise.
+func innerRegCast(e ast.ExprNode) string {
+	f, ok := e.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != castFunc || len(f.Args) != 2 {
+		return ""
+	}
+	lit, ok := f.Args[1].(ast.ValueExpr)
+	if !ok {
+		return ""
+	}
+	tn, err := sql.ParseTypeName(literalString(lit))
+	if err != nil {
+		return ""
+	}
+	switch reg := regTypeOf(tn.Name); reg {
+	case "regclass", "regtype", "regnamespace", "regrole":
+		return reg // the ones with an _out function
+	}
+	return ""
 }
 
 // regTypeOf names the reg* type a cast targets ("" for other types).

@@ -173,8 +173,9 @@ func New(store fluss.Catalog, opts Options) *Catalog {
 		c.types[t.oid] = t
 		c.typeBy[t.name] = t
 	}
-	c.rows = c.generators()
+	// procs first: the pg_proc generator snapshots them
 	c.procs = functionProcs()
+	c.rows = c.generators()
 	return c
 }
 

@@ -185,12 +185,16 @@ func TestGeneratedRows(t *testing.T) {
 		{"pg_catalog", "pg_class", []string{"oid", "relname", "relnamespace", "relkind", "relnatts", "relhasindex", "relam", "reltype", "relreplident"}, "|2200|",
 			[]string{"16386|events|2200|r|2|false|2|4210690|d", "16385|orders|2200|r|4|true|2|4210689|d", "8404993|orders_pkey|2200|i|2|false|403|0|n"}},
 		{"pg_catalog", "pg_attribute", []string{"attrelid", "attname", "atttypid", "atttypmod", "attnum", "attnotnull", "attlen", "attndims", "attcollation", "attidentity"}, "16385|",
-			[]string{"16385|id|20|-1|1|true|8|0|0|", "16385|region|1043|12|2|true|-1|0|100|",
+			[]string{"16385|ctid|27|-1|-1|true|6|0|0|", "16385|xmin|28|-1|-2|true|4|0|0|", "16385|cmin|29|-1|-3|true|4|0|0|",
+				"16385|xmax|28|-1|-4|true|4|0|0|", "16385|cmax|29|-1|-5|true|4|0|0|", "16385|tableoid|26|-1|-6|true|4|0|0|",
+				"16385|id|20|-1|1|true|8|0|0|", "16385|region|1043|12|2|true|-1|0|100|",
 				"16385|amount|1700|655366|3|false|-1|0|0|", "16385|tags|1009|-1|4|false|-1|1|100|"}},
 		{"pg_catalog", "pg_attribute", []string{"attrelid", "attname", "attnum"}, "8404993|",
 			[]string{"8404993|region|1", "8404993|id|2"}},
 		{"pg_catalog", "pg_index", []string{"indexrelid", "indrelid", "indnatts", "indisprimary", "indisunique", "indkey"}, "",
 			[]string{"8404993|16385|2|true|true|{2,1}"}},
+		{"pg_catalog", "pg_index", []string{"indexrelid", "indclass", "indcollation"}, "",
+			[]string{"8404993|{3126,3124}|{100,0}"}}, // text_ops (varchar), int8_ops
 		{"pg_catalog", "pg_constraint", []string{"oid", "conname", "contype", "conrelid", "conindid", "conkey"}, "",
 			[]string{"12599297|orders_pkey|p|16385|8404993|{2,1}"}},
 		{"pg_catalog", "pg_description", []string{"objoid", "classoid", "objsubid", "description"}, "",
@@ -210,6 +214,8 @@ func TestGeneratedRows(t *testing.T) {
 			[]string{"orders_pkey|CREATE UNIQUE INDEX orders_pkey ON public.orders USING btree (region, id)"}},
 		{"pg_catalog", "pg_settings", []string{"name", "setting"}, "server_version", []string{"server_version|15.8", "server_version_num|150008"}},
 		{"pg_catalog", "pg_am", []string{"oid", "amname", "amtype"}, "|t", []string{"2|heap|t"}},
+		// pg_proc lists exec/functions' overloads (it once came out empty)
+		{"pg_catalog", "pg_proc", []string{"proname", "pronargs", "prorettype"}, "|lower|", []string{"lower|1|25"}},
 		{"pg_catalog", "pg_stat_user_tables", []string{"relid", "relname", "n_live_tup"}, "", []string{"16386|events|0", "16385|orders|0"}},
 		{"information_schema", "table_constraints", []string{"constraint_name", "table_name", "constraint_type"}, "",
 			[]string{"orders_pkey|orders|PRIMARY KEY", "2200_16385_1_not_null|orders|CHECK", "2200_16385_2_not_null|orders|CHECK"}},
@@ -322,6 +328,16 @@ func TestCatalogInfo(t *testing.T) {
 	for _, oid := range []uint32{0, 16384, 16399, 4210689, 12599297} {
 		if _, ok, _ := c.RelationName(ctx, oid); ok {
 			t.Errorf("RelationName(%d) found", oid)
+		}
+	}
+	// row types print as their table's name; other OIDs are no row type
+	rt := c.(functions.RowTypes)
+	if got, ok, err := rt.RowTypeName(ctx, 4210689); got != "orders" || !ok || err != nil {
+		t.Errorf("RowTypeName(4210689) = %q %v %v", got, ok, err)
+	}
+	for _, oid := range []uint32{16385, 23, 4210699, 8404993} {
+		if got, ok, err := rt.RowTypeName(ctx, oid); ok || err != nil {
+			t.Errorf("RowTypeName(%d) = %q %v %v, want not found", oid, got, ok, err)
 		}
 	}
 	if vis, _ := c.RelationVisible(ctx, 13425); vis {

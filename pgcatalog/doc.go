@@ -29,6 +29,15 @@
 //   - regproc/regtype/regclass columns are plain oids (they print as
 //     numbers), int2vector/oidvector are int2[]/oid[], aclitem[] is
 //     text[] (NULL except the schemas' default ACLs), pg_node_tree is text.
+//   - information_schema's character_data columns are varchar without a
+//     limit (as clients see PostgreSQL's domain over varchar); its
+//     sql_identifier, cardinal_number and time_stamp columns are name,
+//     int4 and timestamptz (the domains' base types, which is also what
+//     PostgreSQL sends in RowDescription).
+//   - Tables have no TOAST table (reltoastrelid 0) and relfrozenxid 0;
+//     pg_attribute lists their system columns (ctid, xmin, cmin, xmax,
+//     cmax, tableoid; attnum -1 to -6) as PostgreSQL does. The catalog
+//     relations themselves have no row type (reltype 0).
 //   - pg_settings is a fixed list of server defaults, not the session's
 //     current values.
 //   - pg_stat_user_tables counts nothing (n_live_tup 0; reltuples -1) and

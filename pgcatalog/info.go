@@ -15,6 +15,7 @@ import (
 
 // Catalog answers the catalog functions' questions.
 var _ functions.CatalogInfo = (*Catalog)(nil)
+var _ functions.RowTypes = (*Catalog)(nil)
 
 // Version implements functions.CatalogInfo: version()'s text, which
 // starts "PostgreSQL 15." as SQLAlchemy and others require.
@@ -241,6 +242,19 @@ func (c *Catalog) TypeName(oid uint32) (string, bool) {
 		return t.name, true
 	}
 	return "", false
+}
+
+// RowTypeName implements functions.RowTypes: a table's row type prints
+// as the table's name (its schema, public, is on the search path).
+func (c *Catalog) RowTypeName(ctx context.Context, oid uint32) (string, bool, error) {
+	if oid < firstUserOID+oidStride || oid >= firstUserOID+2*oidStride {
+		return "", false, nil
+	}
+	t, _, _, ok, err := c.relation(ctx, oid-oidStride)
+	if err != nil || !ok {
+		return "", false, err
+	}
+	return quoteIdent(t.Path.Table), true, nil
 }
 
 // FormatType implements functions.CatalogInfo.

@@ -81,6 +81,8 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		r["reltype"] = rowTypeOID(t.TableID)
 		r["relam"] = amHeap
 		r["relreplident"] = "d"
+		// PostgreSQL's FirstMultiXactId, what every new table starts with
+		r["relminmxid"] = 1
 		r["relhasindex"] = t.HasPrimaryKey()
 		r["relowner"] = c.roleOID(c.tableOwner(t.TableID))
 		if c.opts.Roles != nil {
@@ -106,6 +108,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		r := classBase(sp.oid, sp.name, namespaceOID(sp.schema), string(sp.kind), len(sp.cols))
 		if sp.kind == 'r' {
 			r["relam"] = amHeap
+			r["relminmxid"] = 1
 		}
 		rows = append(rows, r)
 	}
@@ -124,11 +127,47 @@ func (c *Catalog) attributeRow(rel uint32, num int, name string, t types.T) row 
 	}
 }
 
+// systemAttributes are the system columns PostgreSQL lists in pg_attribute
+// (attnum -1 to -6) for every table: tools that read pg_attribute without
+// "attnum > 0" (DBeaver's column cache) show them as hidden columns.
+var systemAttributes = []struct {
+	name   string
+	typ    uint32
+	len    int
+	byVal  bool
+	align  string
+	attnum int
+}{
+	{"ctid", 27, 6, false, "s", -1},
+	{"xmin", 28, 4, true, "i", -2},
+	{"cmin", 29, 4, true, "i", -3},
+	{"xmax", 28, 4, true, "i", -4},
+	{"cmax", 29, 4, true, "i", -5},
+	{"tableoid", 26, 4, true, "i", -6},
+}
+
+// systemAttributeRows are rel's system columns, with PostgreSQL 15's values.
+func systemAttributeRows(rel uint32) []row {
+	rows := make([]row, 0, len(systemAttributes))
+	for _, a := range systemAttributes {
+		rows = append(rows, row{
+			"attrelid": rel, "attname": a.name, "atttypid": a.typ, "attstattarget": 0, "attlen": a.len,
+			"attnum": a.attnum, "attndims": 0, "attcacheoff": -1, "atttypmod": -1,
+			"attbyval": a.byVal, "attalign": a.align, "attstorage": "p", "attcompression": "",
+			"attnotnull": true, "atthasdef": false, "atthasmissing": false, "attidentity": "",
+			"attgenerated": "", "attisdropped": false, "attislocal": true, "attinhcount": 0,
+			"attcollation": 0,
+		})
+	}
+	return rows
+}
+
 func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
 		rel := RelationOID(t.TableID)
 		cols := t.Descriptor.Schema.Columns
+		rows = append(rows, systemAttributeRows(rel)...)
 		for i, col := range cols {
 			rows = append(rows, c.attributeRow(rel, i+1, col.Name, col.Type))
 		}
@@ -143,6 +182,9 @@ func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 	}
 	for i := range relationSpecs {
 		sp := &relationSpecs[i]
+		if sp.kind == 'r' {
+			rows = append(rows, systemAttributeRows(sp.oid)...)
+		}
 		for k, col := range sp.cols {
 			r := c.attributeRow(sp.oid, k+1, col.name, col.t)
 			r["attnotnull"] = sp.kind == 'r' && (k == 0 && col.name == "oid")
@@ -178,6 +220,13 @@ func typeRow(oid uint32, name string, ns uint32, length int, byVal bool, typtype
 	}
 }
 
+// btreeOpclass is PostgreSQL 15's default btree operator class (pg_index.
+// indclass) of each key column type sqlgate has (varchar uses text_ops).
+var btreeOpclass = map[uint32]int{
+	16: 10003, 17: 10006, 20: 3124, 21: 1979, 23: 1978, 25: 3126, 700: 10012, 701: 3123,
+	1042: 10004, 1043: 3126, 1082: 3122, 1083: 10038, 1114: 3128, 1184: 3127, 1700: 3125,
+}
+
 func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
@@ -186,11 +235,12 @@ func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 		}
 		nums := pkAttnums(t)
 		colls := make([]any, len(nums))
-		zeros := make([]any, len(nums))
+		classes := make([]any, len(nums))
 		opts := make([]any, len(nums))
 		for i, n := range nums {
-			colls[i] = c.colType(t.Descriptor.Schema.Columns[n-1].Type).collation
-			zeros[i] = 0
+			ct := c.colType(t.Descriptor.Schema.Columns[n-1].Type)
+			colls[i] = ct.collation
+			classes[i] = btreeOpclass[ct.oid] // 0 where PostgreSQL has no btree class
 			opts[i] = 0
 		}
 		rows = append(rows, row{
@@ -198,7 +248,7 @@ func (c *Catalog) indexRows(_ context.Context, s *snapshot) ([]row, error) {
 			"indnkeyatts": len(nums), "indisunique": true, "indnullsnotdistinct": false, "indisprimary": true,
 			"indisexclusion": false, "indimmediate": true, "indisclustered": false, "indisvalid": true,
 			"indcheckxmin": false, "indisready": true, "indislive": true, "indisreplident": false,
-			"indkey": int2s(nums), "indcollation": colls, "indclass": zeros, "indoption": opts,
+			"indkey": int2s(nums), "indcollation": colls, "indclass": classes, "indoption": opts,
 		})
 	}
 	return rows, nil

@@ -18,15 +18,18 @@ var (
 	tName = types.T{Kind: types.Name}
 	// PostgreSQL's "char" (relkind, contype ...) is text here: char(1)
 	// would pad the empty value ('' in attidentity) to a blank.
-	tChar      = types.StringType
-	tInt2      = types.Int16Type
-	tInt4      = types.Int32Type
-	tInt8      = types.Int64Type
-	tBool      = types.BoolType
-	tFloat4    = types.Float32Type
-	tFloat8    = types.Float64Type
-	tText      = types.StringType
-	tYesNo     = types.T{Kind: types.String, Length: 3} // information_schema.yes_or_no
+	tChar   = types.StringType
+	tInt2   = types.Int16Type
+	tInt4   = types.Int32Type
+	tInt8   = types.Int64Type
+	tBool   = types.BoolType
+	tFloat4 = types.Float32Type
+	tFloat8 = types.Float64Type
+	tText   = types.StringType
+	tYesNo  = types.T{Kind: types.String, Length: 3} // information_schema.yes_or_no
+	// information_schema.character_data: a domain over varchar without a
+	// limit, which clients see as varchar (1043), not text
+	tCharData  = types.T{Kind: types.String, Length: -1}
 	tTSTZ      = types.TimestampTZType(6)
 	tInterval  = types.T{Kind: types.Interval}
 	tBytea     = types.BytesType

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs beyond Go, only what is missing: PostgreSQL
 # 15 (the oracle) and psql, the drivers of tests/clients (pgJDBC with a JDK to
-# compile its test program, psycopg2, node-postgres). Debian packages need
+# compile its test programs, psycopg2 and SQLAlchemy, node-postgres). Debian packages need
 # root (or sudo); npm packages go to tests/clients/node/node_modules.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +13,7 @@ command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
 [ -f /usr/share/java/postgresql.jar ] || need+=(libpostgresql-jdbc-java)
 command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import psycopg2' >/dev/null 2>&1; } || need+=(python3-psycopg2)
+{ [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import sqlalchemy' >/dev/null 2>&1; } || need+=(python3-sqlalchemy)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then

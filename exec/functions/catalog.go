@@ -52,6 +52,22 @@ type CatalogInfo interface {
 	DefaultSetting(name string) (value string, ok bool)
 }
 
+// RowTypes is implemented by a CatalogInfo whose tables have row types
+// (pg_type rows with typtype 'c'): format_type and regtype output print
+// such a type as its table's name, as PostgreSQL does.
+type RowTypes interface {
+	// RowTypeName is the name of the table whose row type oid is.
+	RowTypeName(ctx context.Context, oid uint32) (name string, ok bool, err error)
+}
+
+// rowTypeName asks c for a row type's name when c knows row types.
+func rowTypeName(ctx context.Context, c CatalogInfo, oid uint32) (string, bool, error) {
+	if rt, ok := c.(RowTypes); ok {
+		return rt.RowTypeName(ctx, oid)
+	}
+	return "", false, nil
+}
+
 // Session is who is asking: current_user, current_database(),
 // pg_backend_pid().
 type Session struct {

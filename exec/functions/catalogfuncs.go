@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -79,13 +80,28 @@ func catalogFuncs() []*Func {
 			return fmt.Sprintf("unknown (OID=%d)", oidArg(a[0])), nil
 		})},
 		{Name: "pg_table_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			// an OID that names no relation is NULL, not false (as on
+			// PostgreSQL, so that a concurrent DROP does not fail a scan)
+			if _, ok, err := c.RelationName(ctx, oidArg(a[0])); err != nil || !ok {
+				return nil, err
+			}
 			return c.RelationVisible(ctx, oidArg(a[0]))
 		})},
 		{Name: "pg_type_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			_, ok := c.TypeName(oidArg(a[0]))
-			return ok, nil
+			if _, ok := c.TypeName(oidArg(a[0])); ok {
+				return true, nil
+			}
+			if _, ok, err := rowTypeName(ctx, c, oidArg(a[0])); err != nil || ok {
+				return ok, err
+			}
+			return nil, nil // no such type: NULL, as on PostgreSQL
 		})},
-		{Name: "pg_function_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return true, nil })},
+		{Name: "pg_function_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
+			if _, _, ok := c.FunctionSignature(oidArg(a[0])); !ok {
+				return nil, nil // no such function: NULL, as on PostgreSQL
+			}
+			return true, nil // sqlgate's functions all live in pg_catalog
+		})},
 		// format_type is not strict: a NULL typmod means "no typmod given".
 		{Name: "format_type", Args: []types.T{tOid, tInt4}, Ret: tText, Kernel: rowFunc(tText, false, func(ctx context.Context, a []any) (any, error) {
 			if a[0] == nil {
@@ -94,6 +110,11 @@ func catalogFuncs() []*Func {
 			c, err := catalogOf(ctx)
 			if err != nil {
 				return nil, err
+			}
+			if _, ok := c.TypeName(oidArg(a[0])); !ok {
+				if n, ok, err := rowTypeName(ctx, c, oidArg(a[0])); err != nil || ok {
+					return n, err
+				}
 			}
 			mod, has := a[1].(int64)
 			return c.FormatType(oidArg(a[0]), int32(mod), has), nil
@@ -142,9 +163,12 @@ func catalogFuncs() []*Func {
 		})},
 		{Name: "regtype_in", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("type", true, lookupType)},
 		{Name: "to_regtype", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("type", false, lookupType)},
-		{Name: "regtype_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
+		{Name: "regtype_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			if _, ok := c.TypeName(oidArg(a[0])); ok {
 				return c.FormatType(oidArg(a[0]), -1, false), nil
+			}
+			if n, ok, err := rowTypeName(ctx, c, oidArg(a[0])); err != nil || ok {
+				return n, err
 			}
 			return strconv.FormatUint(uint64(oidArg(a[0])), 10), nil
 		})},
@@ -203,6 +227,20 @@ func catalogFuncs() []*Func {
 		})},
 		{Name: "format", Args: []types.T{tText}, Ret: tText, specialize: formatSpecialize},
 		{Name: "format", Args: []types.T{tText, tAny}, Variadic: true, Ret: tText, specialize: formatSpecialize},
+		// pg_get_serial_sequence: sqlgate has no sequences, so no column
+		// owns one (NULL); an unknown table is 42P01 as on PostgreSQL
+		{Name: "pg_get_serial_sequence", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			if _, ok, err := c.LookupRelation(ctx, a[0].(string)); err != nil || !ok {
+				if err == nil {
+					err = sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", a[0].(string))
+				}
+				return nil, err
+			}
+			return nil, nil
+		})},
+		// pg_typeof returns regtype in PostgreSQL; sqlgate has no reg*
+		// types, so it returns the type's name as regtype prints it
+		{Name: "pg_typeof", Args: []types.T{tAny}, Ret: tText, specialize: pgTypeofSpecialize},
 		{Name: "json_build_object", Args: []types.T{tAny}, Variadic: true, Ret: tText, specialize: jsonBuildObjectSpecialize},
 		{Name: "json_build_object", Ret: tText, Kernel: rowFunc(tText, false, func(context.Context, []any) (any, error) { return "{}", nil })},
 	}
@@ -360,8 +398,12 @@ func regIn(what string, must bool, lookup func(context.Context, CatalogInfo, str
 		if !must {
 			return nil, nil
 		}
-		if what == "relation" {
+		switch what {
+		case "relation":
 			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", s)
+		case "schema":
+			// PostgreSQL's regnamespacein reports invalid_schema_name
+			return nil, sqlerr.New(sqlerr.InvalidSchemaName, "schema %q does not exist", s)
 		}
 		return nil, sqlerr.New(sqlerr.UndefinedObject, "%s %q does not exist", what, s)
 	})
@@ -629,5 +671,18 @@ func arrayBound(f func(n int) int) Kernel {
 			return nil, nil
 		}
 		return int64(f(len(arr))), nil
+	})
+}
+
+// pgTypeofSpecialize answers pg_typeof(x) from x's type alone (a NULL of a
+// type has that type): the name format_type gives its OID, without typmod.
+func pgTypeofSpecialize(args []types.T, _ []any) (types.T, Kernel) {
+	oid, _, _ := pgtypes.OIDOf(args[0])
+	return tText, rowFunc(tText, false, func(ctx context.Context, _ []any) (any, error) {
+		c, err := catalogOf(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return c.FormatType(oid, -1, false), nil
 	})
 }

@@ -5,5 +5,14 @@
 // extreme values. A driver that is not installed fails its test: .ci/run
 // installs them (Debian packages and npm).
 //
+// The introspection tests compare sqlgate with a throwaway PostgreSQL 15
+// holding the same tables (oracle_test.go): pgJDBC's DatabaseMetaData
+// (java/Metadata.java), SQLAlchemy's inspector over psycopg2
+// (python/inspect_tables.py), the schema, table and column queries of
+// Grafana's, Metabase's and DBeaver's PostgreSQL integrations, copied from
+// their sources into bi/queries.sql, and the SQLSTATEs of unknown catalog
+// relations, functions and names. What sqlgate cannot answer yet is listed
+// in each test with the exact error it gives, so each list stays true.
+//
 // It owns only tests; it must not reach any address but loopback.
 package clients

@@ -1031,6 +1031,17 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 4
 				continue
+			case w == "AS" && k+1 < j && r.toks[k+1].kind == tkIdent && r.isLabelAfterAS(k+1, j):
+				// A column or table label: PostgreSQL accepts any keyword
+				// after AS (AS default, AS key, AS schema, AS table, AS
+				// update: catalog queries of BI tools use them), TiDB only
+				// non-reserved words, so the label goes quoted (folded to
+				// lower case first, as PostgreSQL folds it).
+				out = append(out, r.simple(t))
+				lt := r.toks[k+1]
+				out = append(out, item{tok: lt, lead: r.leadOf(lt), pieces: []piece{{text: `"` + foldASCII(r.src[lt.start:lt.end]) + `"`, orig: lt.start}}})
+				k += 2
+				continue
 			case w == "EXTRACT" && k+3 < j && r.toks[k+1].isPunct(r.src, "(") &&
 				(r.toks[k+2].kind == tkIdent || r.toks[k+2].kind == tkString) && r.toks[k+3].is(r.src, "FROM"):
 				// EXTRACT(field FROM x) -> __pg_extract('field', x): TiDB's
@@ -1113,6 +1124,27 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		k++
 	}
 	return out, nil
+}
+
+// asFollowers are the words after AS that may start something else than a
+// label: a query (CREATE TABLE ... AS SELECT, AS TABLE t), a CTE's
+// [NOT] MATERIALIZED.
+var asFollowers = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true, "TABLE": true,
+	"NOT": true, "MATERIALIZED": true}
+
+// isLabelAfterAS reports whether the word at k (after AS) is a label: not
+// followed by "(" (a CTE body, a column alias list), and, for the words of
+// asFollowers, followed by what ends a select item (",", ")", FROM, the
+// end).
+func (r *rewriter) isLabelAfterAS(k, j int) bool {
+	next := k + 1
+	if next < j && r.toks[next].isPunct(r.src, "(") {
+		return false
+	}
+	if !asFollowers[r.toks[k].word(r.src)] {
+		return true
+	}
+	return next >= j || r.toks[next].isPunct(r.src, ",") || r.toks[next].isPunct(r.src, ")") || r.toks[next].is(r.src, "FROM")
 }
 
 // positionIn returns the index of the IN at the top level of the

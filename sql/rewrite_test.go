@@ -108,6 +108,8 @@ func TestExpressionStructure(t *testing.T) {
 		{"-2 ^ 2 = 4", "(power((minus 2), 2) eq 4)"},
 		{"ts AT TIME ZONE 'UTC' > x + 1", "(timezone('UTC', ts) gt (x plus 1))"},
 		{"position('l' IN name) = 3", "(strpos(name, 'l') eq 3)"},
+		{"(SELECT a AS default FROM t) = (SELECT b AS KEY FROM t AS tbl)", "((SELECT a AS default FROM t) eq (SELECT b AS key FROM t AS tbl))"},
+		{"(SELECT a AS select, b AS table FROM t) IS NULL", "(SELECT a AS select,b AS table FROM t) IS NULL"},
 		{"extract(dow FROM d) = 1 + extract('epoch' from ts::date)", "(__pg_extract('dow', d) eq (1 plus __pg_extract('epoch', __pg_cast(ts, 'date'))))"},
 		{"position(substring(a, 1, 2) IN b || c) > 1", "(strpos(concat(b, c), substring(a, 1, 2)) gt 1)"},
 		{"a + t.ts::timestamp AT TIME ZONE z::text = b", "((a plus timezone(__pg_cast(z, 'text'), __pg_cast(t.ts, 'timestamp'))) eq b)"},

@@ -81,12 +81,16 @@ var biNormalisedColumns = map[string]string{
 //   - PostgreSQL reserved or MySQL-only keywords used as column aliases
 //     after AS (as schema, as table, as keys), which PostgreSQL allows.
 var biGaps = map[string]string{
-	"grafana showTables()":                   `42601: syntax error at or near "(" (position 410)`,
-	"grafana getSchema('every_type')":        `42601: syntax error at or near "(" (position 771)`,
-	"grafana getSchema('public.events')":     `42601: syntax error at or near "(" (position 783)`,
-	"metabase current-user-table-privileges": `42601: syntax error at or near "schema" (position 72)`,
-	"dbeaver IndexCache":                     `42601: syntax error at or near "keys" (position 24)`,
-	"dbeaver IndexCache one table":           `42601: syntax error at or near "keys" (position 24)`,
+	"grafana showTables()":               `42601: syntax error at or near "(" (position 410)`,
+	"grafana getSchema('every_type')":    `42601: syntax error at or near "(" (position 771)`,
+	"grafana getSchema('public.events')": `42601: syntax error at or near "(" (position 783)`,
+}
+
+// biResultGaps are the queries sqlgate runs but answers differently, with
+// the reason; the test fails once one answers like PostgreSQL.
+var biResultGaps = map[string]string{
+	"dbeaver IndexCache":           "pg_index.indkey/indclass/indoption print as arrays ({2,1}); PostgreSQL's int2vector/oidvector print as \"2 1\"",
+	"dbeaver IndexCache one table": "pg_index.indkey/indclass/indoption print as arrays ({2,1}); PostgreSQL's int2vector/oidvector print as \"2 1\"",
 }
 
 // TestBIIntrospectionQueries runs the Grafana, Metabase and DBeaver
@@ -124,6 +128,12 @@ func TestBIIntrospectionQueries(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatalf("sqlgate: %v\n%s", err, q.sql)
+			}
+			if why, ok := biResultGaps[q.name]; ok {
+				if got == want {
+					t.Fatalf("known difference (%s) is gone: the query now answers like PostgreSQL; remove it from biResultGaps", why)
+				}
+				return
 			}
 			if got != want {
 				t.Errorf("%s (%s) differs\n--- sqlgate:\n%s\n--- PostgreSQL:\n%s", q.name, q.source, got, want)

@@ -91,7 +91,7 @@ func SemanticDifferences() []SemanticDifference {
 			// The same rule judged after minimising: shrinking a query whose
 			// quotients differed in scale can leave only a display-scale
 			// difference (a UNION of a numeric column and a constant).
-			Name:          "numeric-display-scale",
+			Name:          "numeric-display-scale-minimised",
 			AfterMinimise: true,
 			Why: "a sqlgate numeric column has one scale (Arrow decimal128(p,s)), so COALESCE(n, 1) " +
 				"prints 1.00 where PostgreSQL keeps each value's own scale and prints 1; the values are equal",

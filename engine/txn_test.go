@@ -203,3 +203,19 @@ func TestPrivileges(t *testing.T) {
 		t.Error("grants did not persist")
 	}
 }
+
+func TestTransactionMemoryLimit(t *testing.T) {
+	s := sessions(t, t.TempDir(), engine.Options{TransactionMemoryLimit: 64 << 10}, "u")[0]
+	mustRun(t, s, "CREATE TABLE ten (n INT)")
+	mustRun(t, s, "INSERT INTO ten VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)")
+	mustRun(t, s, "CREATE TABLE big (id INT PRIMARY KEY, pad TEXT)")
+	// 10,000 rows of 40 bytes and more: past 64 KiB of uncommitted writes.
+	_, _, err := run(t, s, "INSERT INTO big SELECT a.n * 1000 + b.n * 100 + c.n * 10 + d.n, repeat('x', 40) FROM ten a, ten b, ten c, ten d")
+	if sqlerr.CodeOf(err) != sqlerr.OutOfMemory {
+		t.Fatalf("a statement past the transaction memory limit: %v, want 53200", err)
+	}
+	if got := mustRun(t, s, "SELECT count(*) FROM big"); got[0] != "0" {
+		t.Errorf("the refused statement left %s rows", got[0])
+	}
+	mustRun(t, s, "INSERT INTO big VALUES (1, 'small')") // the session goes on
+}

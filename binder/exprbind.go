@@ -135,6 +135,15 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		if n.FnName.L == "__pg_extract" { // EXTRACT(field FROM x), see sql's rewrite
 			n.FnName.L, n.FnName.O = "extract", "extract"
 		}
+		if d, ok := trimDirection(n); ok {
+			// TRIM(BOTH|LEADING|TRAILING chars FROM x) is btrim/ltrim/rtrim(x, chars).
+			name := map[ast.TrimDirectionType]string{ast.TrimLeading: "ltrim", ast.TrimTrailing: "rtrim"}[d]
+			if name == "" {
+				name = "btrim"
+			}
+			n.FnName.L, n.FnName.O = name, name
+			n.Args = n.Args[:2]
+		}
 		if n.FnName.L == "__pg_filter" {
 			return b.bindFilteredAggregate(n)
 		}
@@ -370,6 +379,19 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 		}
 	}
 	return &BinaryOp{Op: op, L: b.castTo(l, common), R: b.castTo(r, common), T: resT}, nil
+}
+
+// trimDirection reports TRIM's direction when TiDB parsed TRIM(dir chars
+// FROM x) as trim(x, chars, direction).
+func trimDirection(n *ast.FuncCallExpr) (ast.TrimDirectionType, bool) {
+	if n.FnName.L != "trim" || len(n.Args) != 3 {
+		return 0, false
+	}
+	d, ok := n.Args[2].(*ast.TrimDirectionExpr)
+	if !ok {
+		return 0, false
+	}
+	return d.Direction, true
 }
 
 // dateArithmetic names the function behind PostgreSQL's date operators:

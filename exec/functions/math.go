@@ -29,6 +29,8 @@ func mathFuncs() []*Func {
 		{Name: "abs", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericUnary(nil, decAbs)},
 		{Name: "mod", Args: []types.T{int2, int2}, Ret: int2, Strict: true, Kernel: intMod(int2)},
 		{Name: "mod", Args: []types.T{tInt4, tInt4}, Ret: tInt4, Strict: true, Kernel: intMod(tInt4)},
+		{Name: "gcd", Args: []types.T{tInt4, tInt4}, Ret: tInt4, Strict: true, Kernel: intGCD(tInt4)},
+		{Name: "gcd", Args: []types.T{tInt8, tInt8}, Ret: tInt8, Strict: true, Kernel: intGCD(tInt8)},
 		{Name: "mod", Args: []types.T{tInt8, tInt8}, Ret: tInt8, Strict: true, Kernel: intMod(tInt8)},
 		{Name: "mod", Args: []types.T{tNumeric, tNumeric}, Ret: tNumeric, Strict: true, specialize: numericBinary(maxScale, decMod)},
 		{Name: "div", Args: []types.T{tNumeric, tNumeric}, Ret: tNumeric, Strict: true, specialize: numericBinary(zeroScale, decDiv)},
@@ -266,6 +268,30 @@ func intMod(t types.T) Kernel {
 				return int64(0), nil
 			}
 			return x % y, nil
+		}, nil
+	})
+}
+
+// intGCD is gcd(a, b): never negative, gcd(0, 0) = 0; a result that does
+// not fit (gcd(min, 0), gcd(min, min)) is out of range, as in PostgreSQL.
+func intGCD(t types.T) Kernel {
+	return rowKernel(t, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		gx, err := intGetter(0, args[0])
+		if err != nil {
+			return nil, err
+		}
+		gy, err := intGetter(1, args[1])
+		if err != nil {
+			return nil, err
+		}
+		lo, hi := types.IntRange(t.Kind)
+		return func(i int) (any, error) {
+			x, y := new(big.Int).SetInt64(gx(i)), new(big.Int).SetInt64(gy(i))
+			g := new(big.Int).GCD(nil, nil, x.Abs(x), y.Abs(y))
+			if !g.IsInt64() || g.Int64() < lo || g.Int64() > hi {
+				return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "%s out of range", map[types.Kind]string{types.Int32: "integer", types.Int64: "bigint"}[t.Kind])
+			}
+			return g.Int64(), nil
 		}, nil
 	})
 }

@@ -55,6 +55,7 @@ func stringFuncs() []*Func {
 		{Name: "rtrim", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: trimKernel(false, true)},
 		{Name: "rtrim", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: trimKernel(false, true)},
 		{Name: "replace", Args: []types.T{tText, tText, tText}, Ret: tText, Strict: true, Kernel: strictStringKernel(replaceRow)},
+		{Name: "translate", Args: []types.T{tText, tText, tText}, Ret: tText, Strict: true, Kernel: strictStringKernel(translateRow)},
 		{Name: "starts_with", Args: []types.T{tText, tText}, Ret: tBool, Strict: true, Kernel: startsWith},
 		{Name: "strpos", Args: []types.T{tText, tText}, Ret: tInt4, Strict: true, Kernel: strpos},
 		{Name: "position", Args: []types.T{tText, tText}, Ret: tInt4, Strict: true, Kernel: strpos},
@@ -251,6 +252,29 @@ func replaceRow(ss []*array.String, i int, buf []byte) ([]byte, error) {
 		return append(buf, s...), nil
 	}
 	return append(buf, strings.ReplaceAll(s, from, to)...), nil
+}
+
+// translateRow is translate(s, from, to): each character of s found in
+// from becomes the character at the same place in to, or is removed when
+// to is shorter (the first occurrence in from counts).
+func translateRow(ss []*array.String, i int, buf []byte) ([]byte, error) {
+	s, from, to := ss[0].Value(i), []rune(ss[1].Value(i)), []rune(ss[2].Value(i))
+	for _, c := range s {
+		at := -1
+		for k, f := range from {
+			if f == c {
+				at = k
+				break
+			}
+		}
+		switch {
+		case at < 0:
+			buf = utf8.AppendRune(buf, c)
+		case at < len(to):
+			buf = utf8.AppendRune(buf, to[at])
+		}
+	}
+	return buf, nil
 }
 
 // trimKernel is btrim/ltrim/rtrim; the optional second argument is the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -87,7 +88,8 @@ func typeOfOID(oid uint32) (types.T, error) {
 		return types.T{Kind: types.Oid}, nil
 	case 1000, 1005, 1007, 1016, 1009, 1015, 1021, 1022, 1028, 1001, 1182, 1115, 1185:
 		// arrays of the types above, passed as '{...}' text
-		elem, err := typeOfOID(arrayElemOID[oid])
+		e, _ := pgtypes.ElemOIDOf(oid)
+		elem, err := typeOfOID(e)
 		if err != nil {
 			return types.T{}, err
 		}
@@ -97,7 +99,3 @@ func typeOfOID(oid uint32) (types.T, error) {
 }
 
 var _ = math.MaxInt
-
-// arrayElemOID is the element type of each array type OID typeOfOID knows.
-var arrayElemOID = map[uint32]uint32{1000: 16, 1005: 21, 1007: 23, 1016: 20, 1009: 25, 1015: 1043,
-	1021: 700, 1022: 701, 1028: 26, 1001: 17, 1182: 1082, 1115: 1114, 1185: 1184}

@@ -56,7 +56,12 @@ func (c *recordingCatalog) GetTable(ctx context.Context, p fluss.TablePath) (flu
 		c.seen = append(c.seen, tableRef{id: info.TableID, path: info.Path})
 		return info, nil
 	}
-	return c.tables.GetTable(ctx, p) // a catalog relation, or the error
+	if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+		if v, ok := c.tables.virtualTable(ctx, p); ok { // a catalog relation
+			return v.Info(), nil
+		}
+	}
+	return info, err
 }
 
 func permissionDenied(p fluss.TablePath) error {
@@ -246,6 +251,3 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 	}
 	return tagOnly(verb), nil
 }
-
-// tableACL is the aclitem[] text of a table for pg_class.relacl ("" = NULL).
-func (e *Engine) tableACL(id int64) string { return e.access.ACL(id) }

@@ -185,14 +185,7 @@ func (tx *txn) commit(ctx context.Context, store fluss.Store) error {
 		if t.Info().TableID != w.TableID {
 			return droppedTable(w.Path)
 		}
-		switch w.Kind {
-		case fluss.WriteAppend:
-			_, err = t.Append(ctx, w.Rec)
-		case fluss.WriteUpsert:
-			_, err = t.Upsert(ctx, w.Rec, w.Opts)
-		case fluss.WriteDelete:
-			_, err = t.Delete(ctx, w.Rec)
-		}
+		_, err = w.Apply(ctx, t)
 		return err
 	}
 	aw, ok := store.(fluss.AtomicWriter)
@@ -336,18 +329,8 @@ func (pt *pendingTable) keyColumns(rec arrow.RecordBatch) []arrow.Array {
 	return cols
 }
 
-func (pt *pendingTable) checkWritable() error {
-	if pt.tx.readOnly {
-		return sqlerr.New(sqlerr.ReadOnlySQLTransaction, "cannot execute a write in a read-only transaction")
-	}
-	return nil
-}
-
 // Append implements fluss.Table for log tables.
 func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
-	if err := pt.checkWritable(); err != nil {
-		return fluss.WriteResult{}, err
-	}
 	if pt.info.HasPrimaryKey() {
 		return pt.base.Append(ctx, rec) // the store's error
 	}
@@ -366,9 +349,6 @@ func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (flus
 
 // Upsert implements fluss.Table for primary-key tables.
 func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
-	if err := pt.checkWritable(); err != nil {
-		return fluss.WriteResult{}, err
-	}
 	if !pt.info.HasPrimaryKey() {
 		return pt.base.Upsert(ctx, rec, opts) // the store's error
 	}
@@ -493,9 +473,6 @@ func (pt *pendingTable) keyRecord(rec arrow.RecordBatch, cols []int, idx []int) 
 
 // Delete implements fluss.Table for primary-key tables.
 func (pt *pendingTable) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.WriteResult, error) {
-	if err := pt.checkWritable(); err != nil {
-		return fluss.WriteResult{}, err
-	}
 	if !pt.info.HasPrimaryKey() {
 		return pt.base.Delete(ctx, keys) // the store's error
 	}

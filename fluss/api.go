@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -218,6 +219,19 @@ type TableWrite struct {
 	Rec     arrow.RecordBatch
 	// Opts apply to WriteUpsert (IgnoreExisting only: rows are full rows).
 	Opts UpsertOptions
+}
+
+// Apply runs one write on t with the matching Table call.
+func (w TableWrite) Apply(ctx context.Context, t Table) (WriteResult, error) {
+	switch w.Kind {
+	case WriteAppend:
+		return t.Append(ctx, w.Rec)
+	case WriteUpsert:
+		return t.Upsert(ctx, w.Rec, w.Opts)
+	case WriteDelete:
+		return t.Delete(ctx, w.Rec)
+	}
+	return WriteResult{}, sqlerr.New(sqlerr.InternalError, "unknown write kind %d", w.Kind)
 }
 
 // AtomicWriter is implemented by stores that can make several writes, over

@@ -67,17 +67,7 @@ func (s *Store) WriteAtomically(ctx context.Context, writes []fluss.TableWrite) 
 			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created while the transaction ran", w.Path.Table)
 		}
 		before := len(c.reqs)
-		switch w.Kind {
-		case fluss.WriteAppend:
-			_, err = t.Append(cctx, w.Rec)
-		case fluss.WriteUpsert:
-			_, err = t.Upsert(cctx, w.Rec, w.Opts)
-		case fluss.WriteDelete:
-			_, err = t.Delete(cctx, w.Rec)
-		default:
-			err = sqlerr.New(sqlerr.InternalError, "unknown write kind %d", w.Kind)
-		}
-		if err != nil {
+		if _, err = w.Apply(cctx, t); err != nil {
 			return nil, err
 		}
 		for range c.reqs[before:] {

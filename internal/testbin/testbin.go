@@ -1,18 +1,38 @@
 // Package testbin builds the sqlgate binary for tests that run it as a child
-// process (crash tests, signal handling), once per test process, and finds
-// free loopback ports for it. It holds no other logic.
+// process (crash tests, signal handling), once per test process, finds free
+// loopback ports for it, and starts in-process servers for tests that need
+// no child process. It holds no other logic.
 package testbin
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sqlgate/sqlgate/internal/pgtest"
+	"github.com/sqlgate/sqlgate/server"
 )
+
+// StartServer runs an in-process sqlgate on a free loopback port over the
+// data directory dir, stopped when the test ends.
+func StartServer(t testing.TB, dir string) *server.Server {
+	t.Helper()
+	srv, err := server.Start(context.Background(), server.Config{Listen: "127.0.0.1:0", DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Stop(ctx)
+	})
+	return srv
+}
 
 // Cache builds cmd/sqlgate at most once; its zero value is ready to use.
 type Cache struct {

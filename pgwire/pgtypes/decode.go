@@ -504,7 +504,7 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 		data = data[1:]
 	case OIDUnknown, OIDText, OIDVarchar, OIDBPChar, OIDName, OIDJSON:
 	default:
-		if elem, ok := elemOfArrayOID(oid); ok {
+		if elem, ok := ElemOIDOf(oid); ok {
 			return decodeBinaryArray(index, elem, data)
 		}
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "binary format for parameters of type %d is not supported", oid)
@@ -590,8 +590,9 @@ func pad4(d int) string {
 	return strings.Repeat("0", 4-len(s)) + s
 }
 
-// elemOfArrayOID is the element type of an array type OID.
-func elemOfArrayOID(oid uint32) (uint32, bool) {
+// ElemOIDOf returns the element type OID of an array type OID (the
+// inverse of ArrayOIDOf).
+func ElemOIDOf(oid uint32) (uint32, bool) {
 	for e, a := range arrayOIDs {
 		if a == oid {
 			return e, true

@@ -7,22 +7,14 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/sqlgate/sqlgate/internal/testbin"
 	"github.com/sqlgate/sqlgate/server"
 )
 
 // startServer runs an in-process sqlgate on a free loopback port.
 func startServer(t *testing.T) *server.Server {
 	t.Helper()
-	srv, err := server.Start(context.Background(), server.Config{Listen: "127.0.0.1:0", DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Stop(ctx)
-	})
-	return srv
+	return testbin.StartServer(t, t.TempDir())
 }
 
 func connectPgx(t *testing.T, connString string) *pgx.Conn {

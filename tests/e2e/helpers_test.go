@@ -25,16 +25,7 @@ func startServer(t *testing.T) *server.Server {
 
 func startServerIn(t *testing.T, dir string) *server.Server {
 	t.Helper()
-	srv, err := server.Start(context.Background(), server.Config{Listen: "127.0.0.1:0", DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Stop(ctx)
-	})
-	return srv
+	return testbin.StartServer(t, dir)
 }
 
 func connect(t *testing.T, connString string) *pgx.Conn {

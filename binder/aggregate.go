@@ -212,6 +212,8 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 			return types.T{Kind: types.Decimal, Scale: max(a.Scale, 16)}, nil
 		case a.IsFloat():
 			return types.Float64Type, nil
+		case a.Kind == types.Interval:
+			return a, nil
 		}
 	case "min", "max":
 		// PostgreSQL has no min/max over boolean or bytea.

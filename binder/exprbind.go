@@ -267,6 +267,9 @@ func (b *binder) bindUnary(s *scope, n *ast.UnaryOperationExpr) (Expr, error) {
 				}
 			}
 		}
+		if x.Type().Kind == types.Interval {
+			return b.callFunction(n, "__interval_um", []Expr{x})
+		}
 		x = b.resolveUnknown(x, types.Float64Type)
 		if !x.Type().IsNumeric() && x.Type().Kind != types.Null {
 			return nil, b.errAt(n, noOperator("-", x.Type()))
@@ -320,6 +323,13 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 		return &BinaryOp{Op: op, L: l, R: r, T: types.BoolType}, nil
 	}
 	lt, rt := l.Type(), r.Type()
+	if isUnknown(lt) != isUnknown(rt) {
+		var err error
+		if l, r, err = b.coerceUnknownDatetimeOperand(n, op, l, r); err != nil {
+			return nil, err
+		}
+		lt, rt = l.Type(), r.Type()
+	}
 	// An unknown side takes the other side's type; two unknowns are text.
 	switch {
 	case isUnknown(lt) && isUnknown(rt):
@@ -339,14 +349,11 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	if op.IsComparison() && (lt.Kind == types.Array || rt.Kind == types.Array) {
 		return b.makeArrayComparison(n, op, l, r)
 	}
-	if fn, swap := dateArithmetic(op, lt, rt); fn != "" {
-		if swap { // integer + date
+	if t, ok := datetimeArithmetic(op, lt, rt); ok {
+		if t.swap { // integer + date, interval + timestamp, 2 * interval ...
 			l, r = r, l
 		}
-		if r.Type().IsInteger() {
-			r = b.castTo(r, types.Int32Type)
-		}
-		return b.callFunction(n, fn, []Expr{l, r})
+		return b.callFunction(n, t.fn, []Expr{b.castTo(l, t.args[0]), b.castTo(r, t.args[1])})
 	}
 	common, ok := commonType(lt, rt)
 	if !ok {
@@ -394,22 +401,113 @@ func trimDirection(n *ast.FuncCallExpr) (ast.TrimDirectionType, bool) {
 	return d.Direction, true
 }
 
-// dateArithmetic names the function behind PostgreSQL's date operators:
-// date + integer, integer + date, date - integer (days) and date - date.
-// swap says the integer came first.
-func dateArithmetic(op Op, l, r types.T) (fn string, swap bool) {
+// datetimeOp is the function behind one of PostgreSQL's date/time
+// operators, with the argument types it takes (after swapping the operands
+// when swap is set).
+type datetimeOp struct {
+	fn   string
+	swap bool
+	args [2]types.T
+}
+
+// datetimeArithmetic resolves PostgreSQL's date, time, timestamp and
+// interval operators: date ± integer, date - date, date + time,
+// timestamp[tz] ± interval (a date taken as a timestamp), time ± interval,
+// timestamp[tz] - timestamp[tz], interval ± interval and interval * / a
+// number, each with its commuted form where PostgreSQL has one. A
+// timestamp next to a timestamptz is taken as timestamptz, as PostgreSQL's
+// implicit cast does.
+func datetimeArithmetic(op Op, l, r types.T) (datetimeOp, bool) {
+	ts, tstz := types.TimestampType(6), types.TimestampTZType(6)
+	iv, f8, i4 := types.T{Kind: types.Interval}, types.Float64Type, types.Int32Type
+	tm := types.T{Kind: types.Time, Precision: 6}
 	small := func(t types.T) bool { return t.Kind == types.Int16 || t.Kind == types.Int32 || t.Kind == types.Int8 }
+	stamp := func(t types.T) bool {
+		return t.Kind == types.Date || t.Kind == types.Timestamp || t.Kind == types.TimestampTZ
+	}
+	// the timestamp type a date/timestamp/timestamptz operand computes in
+	stampOf := func(a, b types.T) (types.T, string) {
+		if a.Kind == types.TimestampTZ || b.Kind == types.TimestampTZ {
+			return tstz, "__tstz"
+		}
+		return ts, "__ts"
+	}
+	isIv := func(t types.T) bool { return t.Kind == types.Interval }
+	d := types.DateType
 	switch {
 	case op == OpAdd && l.Kind == types.Date && small(r):
-		return "__date_pl_days", false
+		return datetimeOp{"__date_pl_days", false, [2]types.T{d, i4}}, true
 	case op == OpAdd && small(l) && r.Kind == types.Date:
-		return "__date_pl_days", true
+		return datetimeOp{"__date_pl_days", true, [2]types.T{d, i4}}, true
 	case op == OpSub && l.Kind == types.Date && small(r):
-		return "__date_mi_days", false
+		return datetimeOp{"__date_mi_days", false, [2]types.T{d, i4}}, true
 	case op == OpSub && l.Kind == types.Date && r.Kind == types.Date:
-		return "__date_mi_date", false
+		return datetimeOp{"__date_mi_date", false, [2]types.T{d, d}}, true
+	case op == OpAdd && l.Kind == types.Date && r.Kind == types.Time:
+		return datetimeOp{"__date_pl_time", false, [2]types.T{d, tm}}, true
+	case op == OpAdd && l.Kind == types.Time && r.Kind == types.Date:
+		return datetimeOp{"__date_pl_time", true, [2]types.T{d, tm}}, true
+	case (op == OpAdd || op == OpSub) && stamp(l) && isIv(r):
+		t, prefix := stampOf(l, l)
+		return datetimeOp{prefix + map[Op]string{OpAdd: "_pl_interval", OpSub: "_mi_interval"}[op], false, [2]types.T{t, iv}}, true
+	case op == OpAdd && isIv(l) && stamp(r):
+		t, prefix := stampOf(r, r)
+		return datetimeOp{prefix + "_pl_interval", true, [2]types.T{t, iv}}, true
+	case (op == OpAdd || op == OpSub) && l.Kind == types.Time && isIv(r):
+		return datetimeOp{map[Op]string{OpAdd: "__time_pl_interval", OpSub: "__time_mi_interval"}[op], false, [2]types.T{tm, iv}}, true
+	case op == OpAdd && isIv(l) && r.Kind == types.Time:
+		return datetimeOp{"__time_pl_interval", true, [2]types.T{tm, iv}}, true
+	case op == OpSub && stamp(l) && stamp(r) && !(l.Kind == types.Date && r.Kind == types.Date):
+		t, prefix := stampOf(l, r)
+		return datetimeOp{prefix + "_mi" + prefix[1:], false, [2]types.T{t, t}}, true
+	case (op == OpAdd || op == OpSub) && isIv(l) && isIv(r):
+		return datetimeOp{map[Op]string{OpAdd: "__interval_pl", OpSub: "__interval_mi"}[op], false, [2]types.T{iv, iv}}, true
+	case (op == OpMul || op == OpDiv) && isIv(l) && r.IsNumeric():
+		return datetimeOp{map[Op]string{OpMul: "__interval_mul", OpDiv: "__interval_div"}[op], false, [2]types.T{iv, f8}}, true
+	case op == OpMul && l.IsNumeric() && isIv(r):
+		return datetimeOp{"__interval_mul", true, [2]types.T{iv, f8}}, true
 	}
-	return "", false
+	return datetimeOp{}, false
+}
+
+// coerceUnknownDatetimeOperand types an unknown literal next to a date/time
+// operand where PostgreSQL's operator resolution does not simply give it
+// the other side's type: timestamp[tz] + '1 day' and time + '1 hour' take
+// an interval (no timestamp + timestamp operator exists), interval * '2'
+// a double, and date + '...' is ambiguous (date + integer, + interval and
+// + time all fit).
+func (b *binder) coerceUnknownDatetimeOperand(n ast.Node, op Op, l, r Expr) (Expr, Expr, error) {
+	unknownLeft := isUnknown(l.Type())
+	known := l.Type()
+	if unknownLeft {
+		known = r.Type()
+	}
+	var target types.T
+	switch {
+	case op == OpAdd && (known.Kind == types.Timestamp || known.Kind == types.TimestampTZ || known.Kind == types.Time):
+		target = types.T{Kind: types.Interval}
+	case (op == OpMul || (op == OpDiv && !unknownLeft)) && known.Kind == types.Interval:
+		target = types.Float64Type
+	case op == OpAdd && known.Kind == types.Date:
+		lt, rt := l.Type(), r.Type()
+		if isUnknown(lt) {
+			lt = types.UnknownType
+		}
+		if isUnknown(rt) {
+			rt = types.UnknownType
+		}
+		return nil, nil, b.errAt(n, sqlerr.New(sqlerr.AmbiguousFunction, "operator is not unique: %s + %s", lt.PGName(), rt.PGName()).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."))
+	default:
+		return l, r, nil
+	}
+	var err error
+	if unknownLeft {
+		l, err = b.coerceUnknown(n, l, target)
+	} else {
+		r, err = b.coerceUnknown(n, r, target)
+	}
+	return l, r, err
 }
 
 func isUnknown(t types.T) bool { return t.Kind == types.Unknown || t.Kind == types.Null }

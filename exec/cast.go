@@ -223,8 +223,47 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		if to.Kind == types.Bytes || to.Kind == types.Binary {
 			return v, nil
 		}
+	case types.Time:
+		if to.Kind == types.Interval {
+			return types.NewInterval(0, 0, timeMicros(v.(int64), from))
+		}
+	case types.Interval:
+		if to.Kind == types.Time {
+			// the time part, modulo a day (interval_time)
+			us := types.IntervalMicros(v.(arrow.MonthDayNanoInterval)) % types.USecsPerDay
+			if us < 0 {
+				us += types.USecsPerDay
+			}
+			return timeFromMicros(us, to), nil
+		}
+		if to.Kind == types.Interval {
+			return v, nil
+		}
 	}
 	return nil, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", from.PGName(), to.PGName())
+}
+
+// timeMicros converts a time value (ms, µs or ns by precision) to
+// microseconds since midnight.
+func timeMicros(v int64, t types.T) int64 {
+	switch {
+	case t.Precision <= 3:
+		return v * 1000
+	case t.Precision <= 6:
+		return v
+	}
+	return v / 1000
+}
+
+// timeFromMicros is timeMicros' inverse.
+func timeFromMicros(us int64, t types.T) int64 {
+	switch {
+	case t.Precision <= 3:
+		return us / 1000
+	case t.Precision <= 6:
+		return us
+	}
+	return us * 1000
 }
 
 func checkInt(x int64, to types.T) (any, error) {

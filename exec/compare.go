@@ -152,6 +152,9 @@ func rowComparator(a, b arrow.Array, idx func(int) (int, int)) (func(i int) int,
 	case *array.Timestamp:
 		y := b.(*array.Timestamp)
 		return func(i int) int { l, r := idx(i); return cmp.Compare(x.Value(l), y.Value(r)) }, nil
+	case *array.MonthDayNanoInterval:
+		y := b.(*array.MonthDayNanoInterval)
+		return func(i int) int { l, r := idx(i); return types.CompareIntervals(x.Value(l), y.Value(r)) }, nil
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "comparison of %s values is not supported", a.DataType())
 }

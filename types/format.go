@@ -60,6 +60,8 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 		return formatTS(tm)
 	case TimestampTZ:
 		return FormatTimestampTZ(ValueToTime(v, t), loc)
+	case Interval:
+		return FormatInterval(v.(arrow.MonthDayNanoInterval))
 	}
 	return ""
 }

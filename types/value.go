@@ -194,6 +194,8 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 		return TimeToValue(ts, t), nil
 	case Time:
 		return parseTimeOfDay(s, t)
+	case Interval:
+		return ParseInterval(s)
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "input of type %s is not supported", t)
 }

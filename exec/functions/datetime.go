@@ -73,14 +73,11 @@ func timeFuncs() []*Func {
 			&Func{Name: "extract", Args: []types.T{tText, t}, Ret: tNumeric, Strict: true, specialize: extractSpecialize(t)},
 		)
 	}
-	// PostgreSQL also has interval and time overloads; they are declared
+	// PostgreSQL also has time overloads (the interval ones are in interval.go); they are declared
 	// so that resolution (of unknown literals especially) picks or rejects
 	// exactly as PostgreSQL does, and fail with 0A000 when run.
 	timeT := types.T{Kind: types.Time, Precision: 6}
 	fs = append(fs,
-		&Func{Name: "date_trunc", Args: []types.T{tText, ivT}, Ret: ivT, Strict: true, Kernel: unsupported("date_trunc(text, interval)")},
-		&Func{Name: "date_part", Args: []types.T{tText, ivT}, Ret: tFloat8, Strict: true, Kernel: unsupported("date_part(text, interval)")},
-		&Func{Name: "extract", Args: []types.T{tText, ivT}, Ret: tNumeric, Strict: true, Kernel: unsupported("extract(text, interval)")},
 		&Func{Name: "date_part", Args: []types.T{tText, timeT}, Ret: tFloat8, Strict: true, Kernel: unsupported("date_part(text, time)")},
 		&Func{Name: "extract", Args: []types.T{tText, timeT}, Ret: tNumeric, Strict: true, Kernel: unsupported("extract(text, time)")},
 	)

@@ -89,6 +89,7 @@ func allFuncs() []*Func {
 	fs = append(fs, mathFuncs()...)
 	fs = append(fs, timeFuncs()...)
 	fs = append(fs, dateArithFuncs()...)
+	fs = append(fs, intervalFuncs()...)
 	fs = append(fs, patternFuncs()...)
 	fs = append(fs, toCharNumberFuncs()...)
 	fs = append(fs, polyFuncs()...)

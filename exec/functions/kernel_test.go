@@ -47,6 +47,10 @@ func sampleValue(name string, t types.T) (types.T, any) {
 		return t, int32(19000)
 	case types.Timestamp, types.TimestampTZ:
 		return t, int64(1_700_000_000_000_000)
+	case types.Interval:
+		return t, arrow.MonthDayNanoInterval{Months: 14, Days: 3, Nanoseconds: 3_723_000_000_000}
+	case types.Time:
+		return t, int64(45_296_000_000) // 12:34:56 in microseconds (precision 6)
 	}
 	return t, nil
 }

@@ -180,6 +180,10 @@ func comparer(a arrow.Array) (func(x arrow.Array, i int, y arrow.Array, j int) i
 		return func(x arrow.Array, i int, y arrow.Array, j int) int {
 			return bytes.Compare(x.(*array.Binary).Value(i), y.(*array.Binary).Value(j))
 		}, nil
+	case *array.MonthDayNanoInterval:
+		return func(x arrow.Array, i int, y arrow.Array, j int) int {
+			return types.CompareIntervals(x.(*array.MonthDayNanoInterval).Value(i), y.(*array.MonthDayNanoInterval).Value(j))
+		}, nil
 	case *array.Boolean:
 		return func(x arrow.Array, i int, y arrow.Array, j int) int {
 			xb, yb := x.(*array.Boolean).Value(i), y.(*array.Boolean).Value(j)

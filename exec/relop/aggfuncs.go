@@ -1155,6 +1155,8 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 	case "sum", "avg":
 		avg := fn == "avg"
 		switch {
+		case argType.ID() == arrow.INTERVAL_MONTH_DAY_NANO:
+			acc = &intervalAcc{arg: spec.Arg, kind: map[bool]intervalKind{false: intervalSum, true: intervalAvg}[avg]}
 		case argType.ID() == arrow.FLOAT32 || argType.ID() == arrow.FLOAT64:
 			acc = &floatAcc{arg: spec.Arg, avg: avg, out32: !avg && out.ID() == arrow.FLOAT32}
 		case !avg && out.ID() == arrow.INT64 && isIntClass(argType):
@@ -1184,6 +1186,8 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 			acc = &minMaxFloat{arg: spec.Arg, max: isMax, is32: argType.ID() == arrow.FLOAT32}
 		case argType.ID() == arrow.DECIMAL128:
 			acc = &minMaxDecimal{arg: spec.Arg, max: isMax, dt: argType}
+		case argType.ID() == arrow.INTERVAL_MONTH_DAY_NANO:
+			acc = &intervalAcc{arg: spec.Arg, kind: map[bool]intervalKind{false: intervalMin, true: intervalMax}[isMax]}
 		case argType.ID() == arrow.STRING || argType.ID() == arrow.BINARY || argType.ID() == arrow.FIXED_SIZE_BINARY || argType.ID() == arrow.LARGE_STRING:
 			acc = &minMaxBytes{arg: spec.Arg, max: isMax, dt: argType}
 		default:

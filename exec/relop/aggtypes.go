@@ -38,10 +38,14 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 			return types.Float32Type, nil
 		case arg.Kind == types.Float64:
 			return types.Float64Type, nil
+		case arg.Kind == types.Interval:
+			return arg.Nullable(), nil
 		}
 		return bad()
 	case "avg":
 		switch {
+		case arg.Kind == types.Interval:
+			return arg.Nullable(), nil
 		case arg.IsInteger():
 			return types.T{Kind: types.Decimal, Scale: NumericAvgScale}, nil
 		case arg.Kind == types.Decimal:
@@ -64,8 +68,8 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 		if arg.IsNested() || arg.Kind == types.Unknown || arg.Kind == types.Null {
 			return bad()
 		}
-		if arg.Kind == types.Bool || arg.Kind == types.Interval {
-			return bad() // interval min/max are not implemented; bool has none in PostgreSQL
+		if arg.Kind == types.Bool {
+			return bad() // PostgreSQL has no min/max over booleans
 		}
 		return arg, nil
 	case "bool_and", "bool_or", "every":

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // SortKey orders by one input column (the shape of exec.SortKey).
@@ -160,7 +161,11 @@ func encodeColumn(a arrow.Array, desc, nullsFirst bool, out [][]byte) error {
 	case *array.MonthDayNanoInterval:
 		for i := 0; i < n; i++ {
 			put(i, func(dst []byte) []byte {
-				return binary.BigEndian.AppendUint64(dst, uint64(intervalNanos(x.Value(i)))^(1<<63))
+				// PostgreSQL orders and groups intervals by their span with
+				// 30-day months and 24-hour days: '1 day' = '24 hours'.
+				days, us := types.IntervalSpan(x.Value(i))
+				dst = binary.BigEndian.AppendUint64(dst, uint64(days)^(1<<63))
+				return binary.BigEndian.AppendUint64(dst, uint64(us))
 			})
 		}
 	case *array.List, *array.Struct:
@@ -219,11 +224,6 @@ func appendOne(dst []byte, a arrow.Array, j int) ([]byte, error) {
 	}
 	one[0][0]++
 	return append(dst, one[0]...), nil
-}
-
-func intervalNanos(v arrow.MonthDayNanoInterval) int64 {
-	// PostgreSQL compares intervals by their span with 30-day months and 24-hour days.
-	return (int64(v.Months)*30+int64(v.Days))*86400e9 + v.Nanoseconds
 }
 
 func invert(b []byte) {

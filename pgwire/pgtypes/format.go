@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"strconv"
 	"time"
+
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // This file holds the text renderings of scalar values, byte for byte as
@@ -319,50 +321,10 @@ func roundNanosToMicros(ns int64) int64 {
 	return -((-ns + 500) / 1000)
 }
 
-// AppendInterval appends an interval in IntervalStyle postgres
-// ("1 year 2 mons 3 days 04:05:06.789", "-1 days -00:00:01", "00:00:00").
-// It follows EncodeInterval in PostgreSQL's datetime.c.
+// AppendInterval appends an interval in IntervalStyle postgres; see
+// types.AppendInterval.
 func AppendInterval(dst []byte, months, days int32, us int64) []byte {
-	isZero, isBefore := true, false
-	part := func(v int64, unit string) {
-		if v == 0 {
-			return
-		}
-		if !isZero {
-			dst = append(dst, ' ')
-		}
-		if isBefore && v > 0 {
-			dst = append(dst, '+')
-		}
-		dst = strconv.AppendInt(dst, v, 10)
-		dst = append(dst, ' ')
-		dst = append(dst, unit...)
-		if v != 1 {
-			dst = append(dst, 's')
-		}
-		isBefore = v < 0
-		isZero = false
-	}
-	part(int64(months/12), "year")
-	part(int64(months%12), "mon")
-	part(int64(days), "day")
-	if isZero || us != 0 {
-		if !isZero {
-			dst = append(dst, ' ')
-		}
-		switch {
-		case us < 0:
-			dst = append(dst, '-')
-		case isBefore:
-			dst = append(dst, '+')
-		}
-		abs := us
-		if abs < 0 {
-			abs = -abs
-		}
-		dst = appendClock(dst, abs)
-	}
-	return dst
+	return types.AppendInterval(dst, months, days, us)
 }
 
 // decimal128Digits renders the absolute value of the 128-bit two's-complement

@@ -1,0 +1,696 @@
+package types
+
+import (
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Interval values are PostgreSQL's three fields (months, days, microseconds)
+// held in Arrow's MonthDayNano layout with the nanoseconds a multiple of
+// 1000. Arrow's nanosecond field is what bounds the time part: PostgreSQL
+// keeps an int64 of microseconds, sqlgate an int64 of nanoseconds, so a time
+// part beyond about 106,751 days of hours fails with "interval out of
+// range" instead of wrapping.
+
+// Microseconds per unit, as PostgreSQL's timestamp.h defines them.
+const (
+	USecsPerSecond = int64(1e6)
+	USecsPerMinute = 60 * USecsPerSecond
+	USecsPerHour   = 60 * USecsPerMinute
+	USecsPerDay    = 24 * USecsPerHour
+	// DaysPerMonth and the 24-hour day are PostgreSQL's conventions for
+	// comparing and converting intervals.
+	DaysPerMonth  = 30
+	maxIntervalUS = math.MaxInt64 / 1000
+)
+
+// NewInterval builds an interval from PostgreSQL's fields, failing with
+// 22008 when the microseconds do not fit Arrow's nanosecond field.
+func NewInterval(months, days int64, us int64) (arrow.MonthDayNanoInterval, error) {
+	if months != int64(int32(months)) || days != int64(int32(days)) || us > maxIntervalUS || us < -maxIntervalUS {
+		return arrow.MonthDayNanoInterval{}, IntervalOutOfRange()
+	}
+	return arrow.MonthDayNanoInterval{Months: int32(months), Days: int32(days), Nanoseconds: us * 1000}, nil
+}
+
+// IntervalOutOfRange is PostgreSQL's error for an interval that overflows.
+func IntervalOutOfRange() *sqlerr.Error {
+	return sqlerr.New(sqlerr.DatetimeFieldOverflow, "interval out of range")
+}
+
+// AddIntervals is interval + interval, field by field (interval_pl).
+func AddIntervals(a, b arrow.MonthDayNanoInterval) (arrow.MonthDayNanoInterval, error) {
+	us, ok := addInt64(IntervalMicros(a), IntervalMicros(b))
+	if !ok {
+		return arrow.MonthDayNanoInterval{}, IntervalOutOfRange()
+	}
+	return NewInterval(int64(a.Months)+int64(b.Months), int64(a.Days)+int64(b.Days), us)
+}
+
+// SubIntervals is interval - interval (interval_mi).
+func SubIntervals(a, b arrow.MonthDayNanoInterval) (arrow.MonthDayNanoInterval, error) {
+	us, ok := addInt64(IntervalMicros(a), -IntervalMicros(b))
+	if !ok {
+		return arrow.MonthDayNanoInterval{}, IntervalOutOfRange()
+	}
+	return NewInterval(int64(a.Months)-int64(b.Months), int64(a.Days)-int64(b.Days), us)
+}
+
+func addInt64(a, b int64) (int64, bool) {
+	s := a + b
+	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
+		return 0, false
+	}
+	return s, true
+}
+
+// MulInterval is interval * float8 (interval_mul): months and days scale
+// and truncate, and their fractions cascade down to days and to time.
+func MulInterval(v arrow.MonthDayNanoInterval, factor float64) (arrow.MonthDayNanoInterval, error) {
+	return scaleInterval(v, func(x float64) float64 { return x * factor })
+}
+
+// DivInterval is interval / float8 (interval_div); it divides rather than
+// multiplying by the reciprocal, as PostgreSQL does, so the last bit agrees.
+func DivInterval(v arrow.MonthDayNanoInterval, divisor float64) (arrow.MonthDayNanoInterval, error) {
+	if divisor == 0 {
+		return arrow.MonthDayNanoInterval{}, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
+	}
+	return scaleInterval(v, func(x float64) float64 { return x / divisor })
+}
+
+// tsRound is PostgreSQL's TSROUND: round to microsecond precision.
+func tsRound(x float64) float64 { return math.RoundToEven(x*1e6) / 1e6 }
+
+func scaleInterval(span arrow.MonthDayNanoInterval, op func(float64) float64) (arrow.MonthDayNanoInterval, error) {
+	fits32 := func(x float64) bool { return !math.IsNaN(x) && x <= math.MaxInt32 && x >= math.MinInt32 }
+	m, d := op(float64(span.Months)), op(float64(span.Days))
+	if !fits32(m) || !fits32(d) {
+		return arrow.MonthDayNanoInterval{}, IntervalOutOfRange()
+	}
+	month, day := int32(m), int32(d)
+	monthRemainderDays := tsRound((m - float64(month)) * DaysPerMonth)
+	secRemainder := tsRound((d - float64(day) + monthRemainderDays - float64(int32(monthRemainderDays))) * 86400)
+	if math.Abs(secRemainder) >= 86400 {
+		whole := int32(secRemainder / 86400)
+		day += whole
+		secRemainder -= float64(whole) * 86400
+	}
+	day += int32(monthRemainderDays)
+	t := math.RoundToEven(op(float64(IntervalMicros(span))) + secRemainder*1e6)
+	if math.IsNaN(t) || t >= 9223372036854775807 || t < -9223372036854775808 {
+		return arrow.MonthDayNanoInterval{}, IntervalOutOfRange()
+	}
+	return NewInterval(int64(month), int64(day), int64(t))
+}
+
+// IntervalMicros is the time part of an interval in microseconds.
+func IntervalMicros(v arrow.MonthDayNanoInterval) int64 { return v.Nanoseconds / 1000 }
+
+// CompareIntervals orders intervals as PostgreSQL does: by their span with
+// 30-day months and 24-hour days, so '1 day' = '24 hours' and
+// '1 mon' = '30 days'. The span is compared as (whole days, remaining
+// microseconds) so that no product overflows.
+func CompareIntervals(a, b arrow.MonthDayNanoInterval) int {
+	ad, au := IntervalSpan(a)
+	bd, bu := IntervalSpan(b)
+	switch {
+	case ad < bd:
+		return -1
+	case ad > bd:
+		return 1
+	case au < bu:
+		return -1
+	case au > bu:
+		return 1
+	}
+	return 0
+}
+
+// IntervalSpan is an interval's span as whole days (months counted as 30)
+// and microseconds in [0, 1 day): the key that equal intervals share.
+func IntervalSpan(v arrow.MonthDayNanoInterval) (days, us int64) {
+	us = IntervalMicros(v)
+	days = int64(v.Months)*DaysPerMonth + int64(v.Days) + floorDiv(us, USecsPerDay)
+	return days, us - floorDiv(us, USecsPerDay)*USecsPerDay
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// AppendInterval appends an interval in IntervalStyle postgres
+// ("1 year 2 mons 3 days 04:05:06.789", "-1 days -00:00:01", "00:00:00").
+// It follows EncodeInterval in PostgreSQL's datetime.c.
+func AppendInterval(dst []byte, months, days int32, us int64) []byte {
+	isZero, isBefore := true, false
+	part := func(v int64, unit string) {
+		if v == 0 {
+			return
+		}
+		if !isZero {
+			dst = append(dst, ' ')
+		}
+		if isBefore && v > 0 {
+			dst = append(dst, '+')
+		}
+		dst = strconv.AppendInt(dst, v, 10)
+		dst = append(dst, ' ')
+		dst = append(dst, unit...)
+		if v != 1 {
+			dst = append(dst, 's')
+		}
+		isBefore = v < 0
+		isZero = false
+	}
+	part(int64(months/12), "year")
+	part(int64(months%12), "mon")
+	part(int64(days), "day")
+	if isZero || us != 0 {
+		if !isZero {
+			dst = append(dst, ' ')
+		}
+		switch {
+		case us < 0:
+			dst = append(dst, '-')
+		case isBefore:
+			dst = append(dst, '+')
+		}
+		abs := uint64(us)
+		if us < 0 {
+			abs = uint64(-us)
+		}
+		dst = appendTwo(dst, abs/uint64(USecsPerHour))
+		dst = append(dst, ':')
+		dst = appendTwo(dst, abs/uint64(USecsPerMinute)%60)
+		dst = append(dst, ':')
+		dst = appendTwo(dst, abs/uint64(USecsPerSecond)%60)
+		dst = append(dst, fraction(int64(abs%uint64(USecsPerSecond)))...)
+	}
+	return dst
+}
+
+func appendTwo(dst []byte, v uint64) []byte {
+	if v < 10 {
+		dst = append(dst, '0')
+	}
+	return strconv.AppendUint(dst, v, 10)
+}
+
+// FormatInterval is AppendInterval into a string.
+func FormatInterval(v arrow.MonthDayNanoInterval) string {
+	return string(AppendInterval(nil, v.Months, v.Days, IntervalMicros(v)))
+}
+
+// intervalFields accumulates a parsed interval as PostgreSQL 15's
+// pg_itm_in does: 64-bit microseconds, 32-bit days and months, each add
+// checked for overflow.
+type intervalFields struct {
+	us          int64
+	days, month int32
+}
+
+func (f *intervalFields) addMicros(v int64) bool {
+	s := f.us + v // wraps on overflow, detected below
+	// signed overflow: both operands share a sign the result lacks
+	if (f.us >= 0) == (v >= 0) && (s >= 0) != (v >= 0) {
+		return false
+	}
+	f.us = s
+	return true
+}
+
+func (f *intervalFields) addDays(v int64) bool {
+	r := int64(f.days) + v
+	if r != int64(int32(r)) {
+		return false
+	}
+	f.days = int32(r)
+	return true
+}
+
+func (f *intervalFields) addMonths(v int64) bool {
+	r := int64(f.month) + v
+	if r != int64(int32(r)) {
+		return false
+	}
+	f.month = int32(r)
+	return true
+}
+
+// mulAdd adds val*scale microseconds plus the fraction frac*scale rounded
+// to a microsecond (PostgreSQL's AdjustMicroseconds).
+func (f *intervalFields) addScaledMicros(val int64, frac float64, scale int64) bool {
+	hi, lo := bits.Mul64(uint64(abs64(val)), uint64(scale))
+	if hi != 0 || lo > math.MaxInt64 {
+		return false
+	}
+	p := int64(lo)
+	if val < 0 {
+		p = -p
+	}
+	return f.addMicros(p) && f.addFracMicros(frac, scale)
+}
+
+// addFracMicros is PostgreSQL's AdjustFractMicroseconds.
+func (f *intervalFields) addFracMicros(frac float64, scale int64) bool {
+	if frac == 0 {
+		return true
+	}
+	frac *= float64(scale)
+	if frac > math.MaxInt64 || frac < math.MinInt64 {
+		return false
+	}
+	us := int64(frac)
+	frac -= float64(us)
+	us += int64(math.RoundToEven(frac))
+	return f.addMicros(us)
+}
+
+// addFracDays is PostgreSQL's AdjustFractDays.
+func (f *intervalFields) addFracDays(frac float64, scale int) bool {
+	if frac == 0 {
+		return true
+	}
+	frac *= float64(scale)
+	extra := int64(frac)
+	if !f.addDays(extra) {
+		return false
+	}
+	return f.addFracMicros(frac-float64(extra), USecsPerDay)
+}
+
+// addYears adds val*scale years plus PostgreSQL's rounding of the fraction
+// to whole months (AdjustYears, AdjustFractYears).
+func (f *intervalFields) addYears(val int64, frac float64, scale int64) bool {
+	m := val * scale * 12
+	if m/12/scale != val {
+		return false
+	}
+	return f.addMonths(m) && f.addMonths(int64(math.Round(frac*float64(scale)*12)))
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// intervalUnit is a unit word of PostgreSQL's interval input (deltatktbl),
+// looked up by its first ten characters as PostgreSQL does (TOKMAXLEN).
+type intervalUnit int
+
+const (
+	unitNone intervalUnit = iota
+	unitMicrosecond
+	unitMillisecond
+	unitSecond
+	unitMinute
+	unitHour
+	unitDay
+	unitWeek
+	unitMonth
+	unitYear
+	unitDecade
+	unitCentury
+	unitMillennium
+)
+
+var intervalUnitWords = map[string]intervalUnit{
+	"microsecon": unitMicrosecond, "us": unitMicrosecond, "usec": unitMicrosecond, "usecs": unitMicrosecond,
+	"usecond": unitMicrosecond, "useconds": unitMicrosecond,
+	"millisecon": unitMillisecond, "ms": unitMillisecond, "msec": unitMillisecond, "msecs": unitMillisecond,
+	"msecond": unitMillisecond, "mseconds": unitMillisecond,
+	"s": unitSecond, "sec": unitSecond, "secs": unitSecond, "second": unitSecond, "seconds": unitSecond,
+	"m": unitMinute, "min": unitMinute, "mins": unitMinute, "minute": unitMinute, "minutes": unitMinute,
+	"h": unitHour, "hr": unitHour, "hrs": unitHour, "hour": unitHour, "hours": unitHour,
+	"d": unitDay, "day": unitDay, "days": unitDay,
+	"w": unitWeek, "week": unitWeek, "weeks": unitWeek,
+	"mon": unitMonth, "mons": unitMonth, "month": unitMonth, "months": unitMonth,
+	"y": unitYear, "yr": unitYear, "yrs": unitYear, "year": unitYear, "years": unitYear,
+	"dec": unitDecade, "decs": unitDecade, "decade": unitDecade, "decades": unitDecade,
+	"c": unitCentury, "cent": unitCentury, "century": unitCentury, "centuries": unitCentury,
+	"mil": unitMillennium, "mils": unitMillennium, "millennium": unitMillennium, "millennia": unitMillennium,
+}
+
+func lookupIntervalUnit(w string) intervalUnit {
+	if len(w) > 10 {
+		w = w[:10]
+	}
+	return intervalUnitWords[w]
+}
+
+// ParseInterval reads PostgreSQL's interval input: the postgres and
+// postgres_verbose forms ("1 year 2 mons -3 days +04:05:06.5", "@ 1 hour
+// ago", "1.5 weeks"), SQL-standard fields ("1-2" years-months, "3 4:05:06"
+// days and time) and ISO 8601 designators ("P1Y2M3DT4H5M6S"). Errors are
+// PostgreSQL's: 22007 for bad syntax, 22015 for a field out of range.
+func ParseInterval(s string) (arrow.MonthDayNanoInterval, error) {
+	in := strings.TrimSpace(s)
+	bad := func() (arrow.MonthDayNanoInterval, error) {
+		return arrow.MonthDayNanoInterval{}, sqlerr.New(sqlerr.InvalidDatetimeFormat, "invalid input syntax for type interval: %q", s)
+	}
+	overflow := func() (arrow.MonthDayNanoInterval, error) {
+		return arrow.MonthDayNanoInterval{}, sqlerr.New(sqlerr.IntervalFieldOverflow, "interval field value out of range: %q", s)
+	}
+	var f intervalFields
+	var ok, syntax bool
+	if len(in) > 1 && (in[0] == 'P' || in[0] == 'p') {
+		ok, syntax = parseISOInterval(in[1:], &f)
+	} else {
+		ok, syntax = parsePostgresInterval(strings.ToLower(in), &f)
+	}
+	switch {
+	case !syntax:
+		return bad()
+	case !ok:
+		return overflow()
+	}
+	v, err := NewInterval(int64(f.month), int64(f.days), f.us)
+	if err != nil {
+		return overflow()
+	}
+	return v, nil
+}
+
+// splitIntervalFields splits the postgres form into words and numbers the
+// way PostgreSQL's ParseDateTime does for intervals: "1day" is "1" "day",
+// "+05:06" stays whole, "-4" stays signed.
+func splitIntervalFields(s string) []string {
+	var out []string
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',':
+			i++
+		case c == '@':
+			out = append(out, "@")
+			i++
+		case isDigit(c) || c == '.' || ((c == '+' || c == '-') && i+1 < len(s) && (isDigit(s[i+1]) || s[i+1] == '.')):
+			j := i + 1
+			for j < len(s) && (isDigit(s[j]) || s[j] == '.' || s[j] == ':' || s[j] == '-') {
+				j++
+			}
+			out = append(out, s[i:j])
+			i = j
+		case c >= 'a' && c <= 'z':
+			j := i + 1
+			for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
+				j++
+			}
+			out = append(out, s[i:j])
+			i = j
+		default:
+			out = append(out, s[i:i+1]) // rejected by the caller
+			i++
+		}
+	}
+	return out
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// parsePostgresInterval follows DecodeInterval: fields are read from last
+// to first so that a unit word applies to the number before it, a time
+// field makes a bare number before it a count of days, and a trailing bare
+// number is seconds. It returns (fits, well-formed).
+func parsePostgresInterval(s string, f *intervalFields) (bool, bool) {
+	fields := splitIntervalFields(s)
+	if len(fields) == 0 {
+		return true, false
+	}
+	if fields[0] == "@" {
+		fields = fields[1:]
+	}
+	ago := false
+	if n := len(fields); n > 0 && fields[n-1] == "ago" {
+		ago = true
+		fields = fields[:n-1]
+	}
+	if len(fields) == 0 {
+		return true, false
+	}
+	unit := unitSecond
+	seen := map[intervalUnit]bool{}
+	haveTime := false
+	for i := len(fields) - 1; i >= 0; i-- {
+		fld := fields[i]
+		c := fld[0]
+		switch {
+		case c >= 'a' && c <= 'z':
+			u := lookupIntervalUnit(fld)
+			if u == unitNone {
+				return true, false
+			}
+			unit = u
+			continue
+		case strings.Contains(fld, ":"):
+			if haveTime {
+				return true, false
+			}
+			haveTime = true
+			us, ok := parseIntervalClock(fld)
+			if !ok {
+				return true, false
+			}
+			if !f.addMicros(us) {
+				return false, true
+			}
+			unit = unitDay // "3 4:05:06": the number before a time is days
+			continue
+		case strings.Contains(fld[1:], "-"):
+			// SQL standard years-months, "1-2" or "-1-2"
+			neg := c == '-'
+			body := strings.TrimLeft(fld, "+-")
+			y, m, found := strings.Cut(body, "-")
+			yv, err1 := strconv.ParseInt(y, 10, 32)
+			mv, err2 := strconv.ParseInt(m, 10, 32)
+			if !found || err1 != nil || err2 != nil || mv > 11 {
+				return true, false
+			}
+			total := yv*12 + mv
+			if neg {
+				total = -total
+			}
+			if !f.addMonths(total) {
+				return false, true
+			}
+			unit = unitDay
+			continue
+		}
+		val, frac, status := parseIntervalNumber(fld)
+		if status != numberOK {
+			return status != numberTooBig, status == numberTooBig
+		}
+		if seen[unit] {
+			return true, false // the same unit twice
+		}
+		seen[unit] = true
+		fits := true
+		switch unit {
+		case unitMicrosecond:
+			fits = f.addScaledMicros(val, frac, 1)
+		case unitMillisecond:
+			fits = f.addScaledMicros(val, frac, 1000)
+		case unitSecond:
+			fits = f.addScaledMicros(val, frac, USecsPerSecond)
+		case unitMinute:
+			fits = f.addScaledMicros(val, frac, USecsPerMinute)
+		case unitHour:
+			fits = f.addScaledMicros(val, frac, USecsPerHour)
+		case unitDay:
+			fits = f.addDays(val) && f.addFracMicros(frac, USecsPerDay)
+		case unitWeek:
+			fits = val == int64(int32(val)) && f.addDays(val*7) && f.addFracDays(frac, 7)
+		case unitMonth:
+			fits = f.addMonths(val) && f.addFracDays(frac, DaysPerMonth)
+		case unitYear:
+			fits = f.addYears(val, frac, 1)
+		case unitDecade:
+			fits = f.addYears(val, frac, 10)
+		case unitCentury:
+			fits = f.addYears(val, frac, 100)
+		case unitMillennium:
+			fits = f.addYears(val, frac, 1000)
+		}
+		if !fits {
+			return false, true
+		}
+		unit = unitSecond
+	}
+	if ago {
+		if f.us == math.MinInt64 || f.days == math.MinInt32 || f.month == math.MinInt32 {
+			return false, true
+		}
+		f.us, f.days, f.month = -f.us, -f.days, -f.month
+	}
+	return true, true
+}
+
+type numberStatus int
+
+const (
+	numberOK numberStatus = iota
+	numberBad
+	numberTooBig
+)
+
+// parseIntervalNumber reads "[+-]digits[.digits]" as PostgreSQL's strtoint
+// plus ParseFraction: the fraction carries the number's sign.
+func parseIntervalNumber(s string) (val int64, frac float64, status numberStatus) {
+	neg := false
+	body := s
+	if body != "" && (body[0] == '+' || body[0] == '-') {
+		neg = body[0] == '-'
+		body = body[1:]
+	}
+	ip, fp, hasFrac := strings.Cut(body, ".")
+	if ip == "" && (!hasFrac || fp == "") {
+		return 0, 0, numberBad
+	}
+	if ip != "" {
+		for i := 0; i < len(ip); i++ {
+			if !isDigit(ip[i]) {
+				return 0, 0, numberBad
+			}
+		}
+		v, err := strconv.ParseInt(ip, 10, 32) // PostgreSQL reads an int here
+		if err != nil {
+			return 0, 0, numberTooBig
+		}
+		val = v
+	}
+	if hasFrac && fp != "" {
+		for i := 0; i < len(fp); i++ {
+			if !isDigit(fp[i]) {
+				return 0, 0, numberBad
+			}
+		}
+		fv, err := strconv.ParseFloat("0."+fp, 64)
+		if err != nil {
+			return 0, 0, numberBad
+		}
+		frac = fv
+	}
+	if neg {
+		val, frac = -val, -frac
+	}
+	return val, frac, numberOK
+}
+
+// parseIntervalClock reads "[+-]h:m[:s[.frac]]" (hours unbounded, minutes
+// and seconds below 60) into signed microseconds.
+func parseIntervalClock(s string) (int64, bool) {
+	neg := false
+	if s[0] == '+' || s[0] == '-' {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return 0, false
+	}
+	h, err := strconv.ParseInt(parts[0], 10, 64)
+	if err != nil || parts[0] == "" || h > math.MaxInt64/USecsPerHour {
+		return 0, false
+	}
+	m, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil || m < 0 || m > 59 {
+		return 0, false
+	}
+	us := h*USecsPerHour + m*USecsPerMinute
+	if len(parts) == 3 {
+		ip, fp, hasFrac := strings.Cut(parts[2], ".")
+		sec, err := strconv.ParseInt(ip, 10, 64)
+		if err != nil || sec < 0 || sec > 59 {
+			return 0, false
+		}
+		us += sec * USecsPerSecond
+		if hasFrac && fp != "" {
+			fv, err := strconv.ParseFloat("0."+fp, 64)
+			if err != nil || strings.ContainsAny(fp, "+-eE") {
+				return 0, false
+			}
+			us += int64(math.RoundToEven(fv * 1e6))
+		}
+	}
+	if neg {
+		us = -us
+	}
+	return us, true
+}
+
+// parseISOInterval reads ISO 8601's designator form after the 'P':
+// nY nM nW nD, then after 'T' nH nM nS, each n possibly fractional.
+func parseISOInterval(s string, f *intervalFields) (bool, bool) {
+	datePart := true
+	have := false
+	for len(s) > 0 {
+		if s[0] == 'T' || s[0] == 't' {
+			if !datePart {
+				return true, false
+			}
+			datePart = false
+			s = s[1:]
+			if len(s) == 0 {
+				return true, false
+			}
+			continue
+		}
+		j := 0
+		for j < len(s) && (isDigit(s[j]) || s[j] == '.' || s[j] == '-' || s[j] == '+') {
+			j++
+		}
+		if j == 0 || j == len(s) {
+			return true, false
+		}
+		val, frac, status := parseIntervalNumber(s[:j])
+		if status != numberOK {
+			return status != numberTooBig, status == numberTooBig
+		}
+		unit := s[j] | 0x20 // lower case
+		s = s[j+1:]
+		fits := true
+		if datePart {
+			switch unit {
+			case 'y':
+				fits = f.addYears(val, frac, 1)
+			case 'm':
+				fits = f.addMonths(val) && f.addFracDays(frac, DaysPerMonth)
+			case 'w':
+				fits = val == int64(int32(val)) && f.addDays(val*7) && f.addFracDays(frac, 7)
+			case 'd':
+				fits = f.addDays(val) && f.addFracMicros(frac, USecsPerDay)
+			default:
+				return true, false
+			}
+		} else {
+			switch unit {
+			case 'h':
+				fits = f.addScaledMicros(val, frac, USecsPerHour)
+			case 'm':
+				fits = f.addScaledMicros(val, frac, USecsPerMinute)
+			case 's':
+				fits = f.addScaledMicros(val, frac, USecsPerSecond)
+			default:
+				return true, false
+			}
+		}
+		if !fits {
+			return false, true
+		}
+		have = true
+	}
+	return true, have
+}

@@ -119,32 +119,38 @@ func (b *binder) bindJoin(j *ast.Join) (Node, error) {
 	if err := checkDuplicateAliases(left, right); err != nil {
 		return nil, err
 	}
+	spec, err := joinSpecOf(j)
+	if err != nil {
+		return nil, err
+	}
 	jt := InnerJoin
-	switch j.Tp {
-	case ast.LeftJoin:
+	switch {
+	case spec.full:
+		jt = FullJoin
+	case j.Tp == ast.LeftJoin:
 		jt = LeftJoin
-	case ast.RightJoin:
+	case j.Tp == ast.RightJoin:
 		jt = RightJoin
 	default:
-		if j.On == nil && len(j.Using) == 0 && !j.NaturalJoin {
+		if spec.on == nil && len(spec.using) == 0 && !spec.natural {
 			jt = CrossJoin
 		}
 	}
 	join := NewJoin(left, right, jt, nil)
 	switch {
-	case j.On != nil:
-		cond, err := b.bindExpr(newScope(join), j.On.Expr)
+	case spec.on != nil:
+		cond, err := b.bindExpr(newScope(join), spec.on)
 		if err != nil {
 			return nil, err
 		}
-		if cond, err = b.coerce(j.On.Expr, cond, types.BoolType, "argument of JOIN/ON"); err != nil {
+		if cond, err = b.coerce(spec.on, cond, types.BoolType, "argument of JOIN/ON"); err != nil {
 			return nil, err
 		}
 		join.Cond = cond
 		return join, nil
-	case len(j.Using) > 0 || j.NaturalJoin:
-		var names []string
-		if j.NaturalJoin {
+	case len(spec.using) > 0 || spec.natural:
+		names := spec.using
+		if spec.natural {
 			rightNames := map[string]bool{}
 			for _, c := range right.Columns() {
 				rightNames[c.Name] = true
@@ -153,10 +159,6 @@ func (b *binder) bindJoin(j *ast.Join) (Node, error) {
 				if rightNames[c.Name] {
 					names = append(names, c.Name)
 				}
-			}
-		} else {
-			for _, cn := range j.Using {
-				names = append(names, ident(cn.Name))
 			}
 		}
 		return b.bindUsing(join, names)
@@ -231,11 +233,20 @@ func (b *binder) bindUsing(join *Join, names []string) (Node, error) {
 		if join.Type == RightJoin {
 			src = ri
 		}
-		if join.Type == FullJoin {
-			return nil, sqlerr.NotSupported("FULL JOIN ... USING")
-		}
 		c := cols[src]
-		p.Exprs = append(p.Exprs, &ColumnRef{Index: src, Name: name, T: c.T})
+		var shown Expr = &ColumnRef{Index: src, Name: name, T: c.T}
+		if join.Type == FullJoin {
+			// the column of whichever side has the row, in the type both
+			// take, as PostgreSQL's COALESCE(l.x, r.x)
+			t, ok := commonType(cols[li].T, cols[ri].T)
+			if !ok {
+				return nil, noBinaryOperator("=", cols[li].T, cols[ri].T)
+			}
+			shown = &Coalesce{Args: []Expr{b.castTo(&ColumnRef{Index: li, Name: name, T: cols[li].T}, t),
+				b.castTo(&ColumnRef{Index: ri, Name: name, T: cols[ri].T}, t)}, T: t.Nullable()}
+			c.T = t.Nullable()
+		}
+		p.Exprs = append(p.Exprs, shown)
 		c.Table = ""
 		p.Cols = append(p.Cols, c)
 	}

@@ -1031,6 +1031,15 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 4
 				continue
+			case (w == "FULL" || w == "NATURAL") && r.startsFullJoin(k, j):
+				next, natural, _ := r.isFullJoinAt(k, j)
+				items, nk, err := r.fullJoin(k, next, j, natural)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, items...)
+				k = nk
+				continue
 			case w == "AS" && k+1 < j && r.toks[k+1].kind == tkIdent && r.isLabelAfterAS(k+1, j):
 				// A column or table label: PostgreSQL accepts any keyword
 				// after AS (AS default, AS key, AS schema, AS table, AS

@@ -1,9 +1,11 @@
 package binder
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -18,6 +20,22 @@ var aggregateNames = map[string]bool{
 }
 
 // aggName maps TiDB's spelling of an aggregate to PostgreSQL's.
+// pgAggregate reads an aggregate call as PostgreSQL wrote it: sql's rewrite
+// turns agg(args ORDER BY keys) into group_concat(args ORDER BY keys
+// SEPARATOR '__pg_agg:agg') (sql/aggorder.go), and TiDB keeps the
+// separator as the last argument.
+func pgAggregate(a *ast.AggregateFuncExpr) (name string, args []ast.ExprNode, order *ast.OrderByClause) {
+	name, args = aggName(a.F), a.Args
+	if strings.EqualFold(a.F, "group_concat") && len(args) > 0 {
+		if s, ok := literalValue(args[len(args)-1]); ok {
+			if str, ok := s.(string); ok && strings.HasPrefix(str, sql.AggregateMarkerPrefix) {
+				return aggName(strings.TrimPrefix(str, sql.AggregateMarkerPrefix)), args[:len(args)-1], a.Order
+			}
+		}
+	}
+	return name, args, nil
+}
+
 func aggName(n string) string {
 	n = strings.ToLower(n)
 	switch n {
@@ -84,8 +102,8 @@ func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // bindAggregateCall binds an aggregate function call in the aggregate
 // context and returns a reference to its result column.
-func (b *binder) bindAggregateCall(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool) (Expr, error) {
-	return b.bindAggregateCallFiltered(node, name, args, distinct, nil)
+func (b *binder) bindAggregateCall(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, order *ast.OrderByClause) (Expr, error) {
+	return b.bindAggregateCallFiltered(node, name, args, distinct, nil, order)
 }
 
 // bindFilteredAggregate binds agg(...) FILTER (WHERE cond), which the
@@ -96,20 +114,20 @@ func (b *binder) bindFilteredAggregate(n *ast.FuncCallExpr) (Expr, error) {
 	}
 	switch a := n.Args[0].(type) {
 	case *ast.AggregateFuncExpr:
-		name := aggName(a.F)
+		name, args, order := pgAggregate(a)
 		if !aggregateNames[name] {
 			break
 		}
-		return b.bindAggregateCallFiltered(a, name, a.Args, a.Distinct, n.Args[1])
+		return b.bindAggregateCallFiltered(a, name, args, a.Distinct, n.Args[1], order)
 	case *ast.FuncCallExpr:
 		if aggregateNames[a.FnName.L] {
-			return b.bindAggregateCallFiltered(a, a.FnName.L, a.Args, false, n.Args[1])
+			return b.bindAggregateCallFiltered(a, a.FnName.L, a.Args, false, n.Args[1], nil)
 		}
 	}
 	return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but it is not an aggregate function"))
 }
 
-func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, filter ast.ExprNode) (Expr, error) {
+func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, filter ast.ExprNode, order *ast.OrderByClause) (Expr, error) {
 	st := b.agg
 	if st == nil {
 		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here"))
@@ -144,6 +162,13 @@ func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args 
 			call.Args = append(call.Args, e)
 		}
 	}
+	if order != nil {
+		keys, err := b.bindAggregateOrder(call, order)
+		if err != nil {
+			return nil, err
+		}
+		call.OrderBy = keys
+	}
 	var argTypes []types.T
 	for _, a := range call.Args {
 		argTypes = append(argTypes, a.Type())
@@ -156,6 +181,26 @@ func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args 
 	idx := len(st.keys) + len(st.calls)
 	st.calls = append(st.calls, call)
 	return &aggRef{Index: idx, Name: name, T: t}, nil
+}
+
+// bindAggregateOrder binds an aggregate's ORDER BY over the aggregate's
+// input. As in PostgreSQL, an integer there is a constant, not an ordinal,
+// and with DISTINCT every key must be one of the arguments (42P10).
+func (b *binder) bindAggregateOrder(call AggCall, order *ast.OrderByClause) ([]SortKey, error) {
+	var keys []SortKey
+	for _, item := range order.Items {
+		expr, nullsFirst := unwrapNulls(item.Expr, item.Desc)
+		e, err := b.bindExpr(b.agg.input, expr)
+		if err != nil {
+			return nil, err
+		}
+		e = b.resolveUnknown(e, types.StringType)
+		if call.Distinct && !slices.ContainsFunc(call.Args, func(a Expr) bool { return a.String() == e.String() }) {
+			return nil, b.errAt(expr, sqlerr.New(sqlerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"))
+		}
+		keys = append(keys, SortKey{Expr: e, Desc: item.Desc, NullsFirst: nullsFirst})
+	}
+	return keys, nil
 }
 
 // isStarArg recognises the argument TiDB puts in count(*): the literal 1.

@@ -157,18 +157,18 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 			return e, err
 		}
 		if aggregateNames[n.FnName.L] {
-			return b.bindAggregateCall(n, n.FnName.L, n.Args, false)
+			return b.bindAggregateCall(n, n.FnName.L, n.Args, false, nil)
 		}
 		return b.bindFunc(s, n)
 	case *ast.AggregateFuncExpr:
-		name := aggName(n.F)
+		name, args, order := pgAggregate(n)
 		if !aggregateNames[name] {
+			if order != nil {
+				return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "ORDER BY specified, but %s is not an aggregate function", name))
+			}
 			return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", name))
 		}
-		if n.Order != nil {
-			return nil, b.errAt(n, sqlerr.NotSupported("ORDER BY inside an aggregate"))
-		}
-		return b.bindAggregateCall(n, name, n.Args, n.Distinct)
+		return b.bindAggregateCall(n, name, args, n.Distinct, order)
 	case *ast.WindowFuncExpr:
 		return b.bindWindowCall(n)
 	}

@@ -256,6 +256,20 @@ func (a AggCall) String() string {
 		}
 		s += e.String()
 	}
+	for i, k := range a.OrderBy {
+		if i == 0 {
+			s += " ORDER BY "
+		} else {
+			s += ", "
+		}
+		s += k.Expr.String()
+		if k.Desc {
+			s += " DESC"
+		}
+		if k.NullsFirst != k.Desc {
+			s += map[bool]string{true: " NULLS FIRST", false: " NULLS LAST"}[k.NullsFirst]
+		}
+	}
 	s += ")"
 	if a.Filter != nil {
 		s += " FILTER (WHERE " + a.Filter.String() + ")"

@@ -86,6 +86,13 @@ func lowerAggregate(x *binder.Aggregate) (Node, error) {
 				return nil, err
 			}
 		}
+		for k, key := range call.OrderBy {
+			col, err := add(key.Expr, fmt.Sprintf("order%d_%d", i, k))
+			if err != nil {
+				return nil, err
+			}
+			spec.OrderBy = append(spec.OrderBy, relop.SortKeySpec{Column: col, Desc: key.Desc, NullsFirst: key.NullsFirst})
+		}
 		agg.aggs = append(agg.aggs, spec)
 		agg.names = append(agg.names, call.String())
 	}

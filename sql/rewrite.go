@@ -967,8 +967,9 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				k = m + 1
 				continue
 			case w == "FILTER" && k+2 < j && r.toks[k+1].isPunct(r.src, "(") && r.toks[k+2].is(r.src, "WHERE") &&
-				len(out) > 0 && r.itemIs(out[len(out)-1], ")"):
-				// agg(args) FILTER (WHERE cond) -> __pg_filter(agg(args), cond):
+				len(out) > 0 && (r.itemIs(out[len(out)-1], ")") || out[len(out)-1].composite):
+				// agg(args) FILTER (WHERE cond) -> __pg_filter(agg(args), cond)
+				// (a composite: an ordered aggregate, see aggorder.go):
 				// TiDB has no FILTER clause; the binder turns the wrapper back
 				// into the aggregate's FILTER.
 				s := r.primaryStart(out)
@@ -1030,6 +1031,14 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 			case w == "IS" && k+3 < j && r.toks[k+1].is(r.src, "NOT") && r.toks[k+2].is(r.src, "DISTINCT") && r.toks[k+3].is(r.src, "FROM"):
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 4
+				continue
+			case r.startsOrderedAggregate(k, j):
+				items, nk, err := r.orderedAggregate(k, j)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, items...)
+				k = nk
 				continue
 			case (w == "FULL" || w == "NATURAL") && r.startsFullJoin(k, j):
 				next, natural, _ := r.isFullJoinAt(k, j)

@@ -1,0 +1,99 @@
+package sql
+
+import "strings"
+
+// Ordered aggregates: PostgreSQL's agg(args ORDER BY keys), such as
+// string_agg(name, ', ' ORDER BY name) and array_agg(x ORDER BY t DESC).
+// TiDB's grammar allows ORDER BY inside GROUP_CONCAT only, so the rewrite
+// hands TiDB
+//
+//	group_concat([DISTINCT] args ORDER BY keys SEPARATOR '__pg_agg:NAME')
+//
+// and the binder (binder.pgAggregate) reads the aggregate's real name from
+// the separator, which TiDB keeps as the call's last argument.
+
+// AggregateMarkerPrefix starts the separator that names the aggregate.
+const AggregateMarkerPrefix = "__pg_agg:"
+
+// notCallWords are words that a parenthesised list can follow without the
+// two forming a function call.
+var notCallWords = map[string]bool{
+	"OVER": true, "AS": true, "IN": true, "EXISTS": true, "ARRAY": true, "ANY": true, "SOME": true, "ALL": true,
+	"LATERAL": true, "USING": true, "VALUES": true, "WINDOW": true, "FROM": true, "JOIN": true, "ON": true,
+	"WITHIN": true, "FILTER": true, "ROWS": true, "INTO": true, "TABLE": true, "VIEW": true,
+}
+
+// orderedAggregateAt reports whether token k is a bare function name whose
+// argument list (from the "(" at k+1) has ORDER BY at its own depth; it
+// returns the closing ")" and the ORDER token.
+func (r *rewriter) orderedAggregateAt(k, j int) (closeIdx, orderIdx int, ok bool) {
+	if k+1 >= j || r.toks[k].kind != tkIdent || !r.toks[k+1].isPunct(r.src, "(") {
+		return 0, 0, false
+	}
+	if k > 0 && r.toks[k-1].isPunct(r.src, ".") {
+		return 0, 0, false // schema-qualified: left as is
+	}
+	// OVER (... ORDER BY), AS (SELECT ... ORDER BY), IN (SELECT ...) and
+	// the like are no function calls; neither is a parenthesised query.
+	if w := r.toks[k].word(r.src); nonOperandWords[w] || notCallWords[w] {
+		return 0, 0, false
+	}
+	m := r.matchClose(k+1, j)
+	if m < k+3 { // no closing bracket, or nothing inside
+		return 0, 0, false
+	}
+	if first := r.toks[k+2]; first.is(r.src, "SELECT") || first.is(r.src, "WITH") || first.is(r.src, "VALUES") || first.is(r.src, "TABLE") {
+		return 0, 0, false
+	}
+	for q := k + 2; q+1 < m; q++ {
+		t := r.toks[q]
+		if t.isPunct(r.src, "(") || t.isPunct(r.src, "[") {
+			if c := r.matchClose(q, m); c > q {
+				q = c
+			}
+			continue
+		}
+		if t.is(r.src, "ORDER") && r.toks[q+1].is(r.src, "BY") {
+			return m, q, true
+		}
+	}
+	return 0, 0, false
+}
+
+func (r *rewriter) startsOrderedAggregate(k, j int) bool {
+	_, _, ok := r.orderedAggregateAt(k, j)
+	return ok
+}
+
+func (r *rewriter) orderedAggregate(k, j int) ([]item, int, error) {
+	m, order, _ := r.orderedAggregateAt(k, j)
+	t := r.toks[k]
+	name := strings.ToLower(t.text(r.src))
+	argStart := k + 2
+	distinct := false
+	if argStart < order && (r.toks[argStart].is(r.src, "DISTINCT") || r.toks[argStart].is(r.src, "ALL")) {
+		distinct = r.toks[argStart].is(r.src, "DISTINCT")
+		argStart++
+	}
+	if argStart == order || order+2 == m {
+		return nil, 0, r.errNear(order)
+	}
+	args, err := r.run(argStart, order)
+	if err != nil {
+		return nil, 0, err
+	}
+	keys, err := r.run(order+2, m)
+	if err != nil {
+		return nil, 0, err
+	}
+	b := newComposite(r.leadOf(t))
+	b.add("group_concat(", t.start)
+	if distinct {
+		b.add("distinct ", r.toks[k+2].start)
+	}
+	b.addItems(args, true)
+	b.add(" order by ", r.toks[order].start)
+	b.addItems(keys, true)
+	b.add(" separator "+sqlQuote(AggregateMarkerPrefix+name)+")", r.toks[m].start)
+	return []item{b.it}, m + 1, nil
+}

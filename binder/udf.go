@@ -128,3 +128,14 @@ func (b *binder) bindUDFTable(f *ast.FuncCallExpr, name, alias string, ord bool,
 	}
 	return n, true, nil
 }
+
+// CheckUDFNames refuses UDFs named like a built-in scalar, set-returning,
+// aggregate or window function: a call must mean one thing.
+func CheckUDFNames(r *udf.Registry) error {
+	for _, n := range r.Names() {
+		if len(functions.Lookup(n)) > 0 || functions.IsSetFunc(n) || aggregateNames[n] || windowOnly[n] {
+			return sqlerr.New(sqlerr.Code("42723"), "Go UDF %s: a built-in function has that name", n)
+		}
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -174,4 +175,44 @@ func lowerUDFFilter(x *binder.Filter) (Node, error) {
 // udfPlacement is the error for a UDF call where no node can run it.
 func udfPlacement(x *binder.UDFCall) error {
 	return sqlerr.NotSupported(fmt.Sprintf("calling Go UDF %s outside a SELECT list or WHERE clause", x.UDF.Name))
+}
+
+// aggregateUDFs puts the UDF calls of an aggregation's keys and aggregate
+// arguments under it (SELECT sum(f(x)) ... GROUP BY g(y)).
+func aggregateUDFs(in Node, x *binder.Aggregate) (Node, *binder.Aggregate, error) {
+	var all []binder.Expr
+	all = append(all, x.GroupBy...)
+	for _, a := range x.Aggs {
+		all = append(all, a.Args...)
+		if a.Filter != nil {
+			all = append(all, a.Filter)
+		}
+		for _, k := range a.OrderBy {
+			all = append(all, k.Expr)
+		}
+	}
+	if !slices.ContainsFunc(all, hasUDF) {
+		return in, x, nil
+	}
+	in, all, err := extractUDFs(in, all)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := *x
+	c.GroupBy, all = all[:len(x.GroupBy)], all[len(x.GroupBy):]
+	c.Aggs = make([]binder.AggCall, len(x.Aggs))
+	for i, a := range x.Aggs {
+		a.Args, all = all[:len(a.Args)], all[len(a.Args):]
+		if a.Filter != nil {
+			a.Filter, all = all[0], all[1:]
+		}
+		keys := make([]binder.SortKey, len(a.OrderBy))
+		for k, key := range a.OrderBy {
+			key.Expr, all = all[0], all[1:]
+			keys[k] = key
+		}
+		a.OrderBy = keys
+		c.Aggs[i] = a
+	}
+	return in, &c, nil
 }

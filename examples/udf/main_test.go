@@ -50,7 +50,9 @@ func testUDFs(t *testing.T, sawCancel *atomic.Bool) *udf.Registry {
 		{Name: "bad_length", Args: []types.T{types.Int64Type}, Returns: types.Int64Type,
 			Fn: func(context.Context, []arrow.Array) (arrow.Array, error) { return int64s(1, 2, 3, 4, 5), nil }},
 		{Name: "bad_type", Args: []types.T{types.Int64Type}, Returns: types.StringType,
-			Fn: func(_ context.Context, args []arrow.Array) (arrow.Array, error) { return int64s(make([]int64, args[0].Len())...), nil }},
+			Fn: func(_ context.Context, args []arrow.Array) (arrow.Array, error) {
+				return int64s(make([]int64, args[0].Len())...), nil
+			}},
 		{Name: "sleepy", Args: []types.T{types.Int64Type}, Returns: types.Int64Type,
 			Fn: func(ctx context.Context, args []arrow.Array) (arrow.Array, error) {
 				select {
@@ -194,12 +196,21 @@ func TestExampleUDFs(t *testing.T) {
 		{"SELECT a, b FROM fizzbuzz(3) AS z(a, b) WHERE b = 'fizz'", []string{"3|fizz"}},
 		{"SELECT d.id, f.word FROM docs d JOIN fizzbuzz(3) f ON f.n = d.id ORDER BY d.id", []string{"1|1", "2|2", "3|fizz"}},
 		{"SELECT word_count(word) FROM fizzbuzz(3)", []string{"1", "1", "1"}},
+		{"SELECT sum(word_count(body))::bigint, count(*) FILTER (WHERE word_count(body) = 1) FROM docs", []string{"9|1"}},
+		{"SELECT word_count(body) AS w, count(*) FROM docs GROUP BY word_count(body) ORDER BY w", []string{"1|1", "2|1", "6|1", "<nil>|1"}},
+		{"SELECT id FROM docs ORDER BY word_count(body) DESC NULLS LAST, id", []string{"1", "4", "2", "3"}},
 	}
 	for _, c := range cases {
 		got := rows(t, conn, c.q)
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 			t.Errorf("%s:\n got %q\nwant %q", c.q, got, c.want)
 		}
+	}
+	if _, err := conn.Exec(ctx, "INSERT INTO docs SELECT n + 10, word FROM fizzbuzz(3) WHERE word_count(word) = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(t, conn, "SELECT id, body FROM docs WHERE id > 10 ORDER BY id"); strings.Join(got, ",") != "11|1,12|2,13|fizz" {
+		t.Errorf("INSERT ... SELECT FROM a UDF: %q", got)
 	}
 	if got := rows(t, conn, "SELECT word_count($1)", "one two"); len(got) != 1 || got[0] != "2" {
 		t.Errorf("with a parameter: %q", got)
@@ -215,11 +226,11 @@ func TestExampleUDFs(t *testing.T) {
 		{"SELECT * FROM fizzbuzz(1.5::float8)", "42883", []string{"fizzbuzz(double precision)"}},
 		{"SELECT * FROM no_such_fn(1)", "42883", []string{"no_such_fn(integer)"}},
 		{"SELECT * FROM fizzbuzz(3) WITH ORDINALITY", "0A000", nil},
-		{"SELECT sum(word_count(body)) FROM docs", "0A000", []string{"word_count"}},
+		{"SELECT d.id FROM docs d JOIN fizzbuzz(3) f ON word_count(f.word) + 1 = d.id", "0A000", []string{"word_count"}},
 		{"SELECT fail_if_negative(id - 3) FROM docs", "38000", []string{"fail_if_negative", "negative input -2"}},
 		{"SELECT * FROM fizzbuzz(-1)", "38000", []string{"fizzbuzz", "at least 0"}},
 		{"SELECT * FROM table_fails()", "38000", []string{"table_fails", "no rows today"}},
-		{"SELECT bad_length(id) FROM docs", "39000", []string{"bad_length", "5 values", "4 rows"}},
+		{"SELECT bad_length(id) FROM docs", "39000", []string{"bad_length", "returned 5 values for a batch of 7 rows"}},
 		{"SELECT bad_type(id) FROM docs", "39000", []string{"bad_type", "int64", "utf8"}},
 		{"SELECT * FROM table_bad_schema()", "39000", []string{"table_bad_schema", "column 1 (x)", "utf8", "int64"}},
 	}

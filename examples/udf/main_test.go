@@ -48,7 +48,9 @@ func testUDFs(t *testing.T, sawCancel *atomic.Bool) *udf.Registry {
 		{Name: "boom", Args: []types.T{types.Int64Type}, Returns: types.Int64Type,
 			Fn: func(context.Context, []arrow.Array) (arrow.Array, error) { panic("kaboom in a UDF") }},
 		{Name: "bad_length", Args: []types.T{types.Int64Type}, Returns: types.Int64Type,
-			Fn: func(context.Context, []arrow.Array) (arrow.Array, error) { return int64s(1, 2, 3, 4, 5), nil }},
+			Fn: func(_ context.Context, args []arrow.Array) (arrow.Array, error) {
+				return int64s(make([]int64, args[0].Len()+1)...), nil
+			}},
 		{Name: "bad_type", Args: []types.T{types.Int64Type}, Returns: types.StringType,
 			Fn: func(_ context.Context, args []arrow.Array) (arrow.Array, error) {
 				return int64s(make([]int64, args[0].Len())...), nil
@@ -212,6 +214,20 @@ func TestExampleUDFs(t *testing.T) {
 	if got := rows(t, conn, "SELECT id, body FROM docs WHERE id > 10 ORDER BY id"); strings.Join(got, ",") != "11|1,12|2,13|fizz" {
 		t.Errorf("INSERT ... SELECT FROM a UDF: %q", got)
 	}
+	for _, q := range []string{
+		"UPDATE docs SET body = body || ' x' WHERE word_count(body) = 1 AND id > 10",
+		"DELETE FROM docs WHERE id > 10 AND word_count(body) = 2 AND body <> '2 x'",
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if got := rows(t, conn, "SELECT id, body FROM docs WHERE id > 10 ORDER BY id"); strings.Join(got, ",") != "12|2 x" {
+		t.Errorf("UPDATE and DELETE with a UDF: %q", got)
+	}
+	if got := rows(t, conn, "SELECT word_count(body) AS w FROM docs GROUP BY 1 HAVING word_count(min(body)) >= 2 ORDER BY 1"); strings.Join(got, ",") != "2,6" {
+		t.Errorf("HAVING with a UDF: %q", got)
+	}
 	if got := rows(t, conn, "SELECT word_count($1)", "one two"); len(got) != 1 || got[0] != "2" {
 		t.Errorf("with a parameter: %q", got)
 	}
@@ -227,10 +243,11 @@ func TestExampleUDFs(t *testing.T) {
 		{"SELECT * FROM no_such_fn(1)", "42883", []string{"no_such_fn(integer)"}},
 		{"SELECT * FROM fizzbuzz(3) WITH ORDINALITY", "0A000", nil},
 		{"SELECT d.id FROM docs d JOIN fizzbuzz(3) f ON word_count(f.word) + 1 = d.id", "0A000", []string{"word_count"}},
+		{"INSERT INTO docs VALUES (100, 'x'), (word_count('a b c'), 'y')", "0A000", []string{"word_count"}},
 		{"SELECT fail_if_negative(id - 3) FROM docs", "38000", []string{"fail_if_negative", "negative input -2"}},
 		{"SELECT * FROM fizzbuzz(-1)", "38000", []string{"fizzbuzz", "at least 0"}},
 		{"SELECT * FROM table_fails()", "38000", []string{"table_fails", "no rows today"}},
-		{"SELECT bad_length(id) FROM docs", "39000", []string{"bad_length", "returned 5 values for a batch of 7 rows"}},
+		{"SELECT bad_length(id) FROM docs", "39000", []string{"bad_length", "returned 6 values for a batch of 5 rows"}},
 		{"SELECT bad_type(id) FROM docs", "39000", []string{"bad_type", "int64", "utf8"}},
 		{"SELECT * FROM table_bad_schema()", "39000", []string{"table_bad_schema", "column 1 (x)", "utf8", "int64"}},
 	}

@@ -104,11 +104,20 @@ type TableUDF struct {
 	next func() (arrow.RecordBatch, error, bool)
 	stop func()
 	done bool
+	// udfCtx is the UDF's context. It outlives one Next (the UDF is
+	// suspended between them, and a portal may resume the query under
+	// another context), so it carries the first context's values and is
+	// cancelled by the context of the Next running, or by Close.
+	udfCtx    context.Context
+	cancelUDF context.CancelFunc
 }
 
 func (o *TableUDF) Schema() *arrow.Schema { return o.Out }
 func (o *TableUDF) Close() {
 	o.done = true
+	if o.cancelUDF != nil {
+		defer o.cancelUDF()
+	}
 	if o.stop != nil {
 		// Resumes the UDF with emit failing (errUDFStopped); a UDF that
 		// panics on the way out has nobody left to tell.
@@ -123,7 +132,7 @@ func (o *TableUDF) Close() {
 // errUDFStopped is what emit returns once the consumer needs no more rows.
 var errUDFStopped = errors.New("the query needs no more rows")
 
-func (o *TableUDF) start(ctx context.Context) error {
+func (o *TableUDF) start(first context.Context) error {
 	args := make([]arrow.Array, len(o.Args))
 	defer func() {
 		for _, a := range args {
@@ -145,6 +154,8 @@ func (o *TableUDF) start(ctx context.Context) error {
 		a.Retain() // the UDF's run outlives this call; released when it ends
 	}
 	f := o.UDF
+	o.udfCtx, o.cancelUDF = context.WithCancel(context.WithoutCancel(first))
+	ctx := o.udfCtx
 	seq := iter.Seq2[arrow.RecordBatch, error](func(yield func(arrow.RecordBatch, error) bool) {
 		defer func() {
 			for _, a := range args {
@@ -205,6 +216,9 @@ func (o *TableUDF) Next(ctx context.Context) (b arrow.RecordBatch, err error) {
 			return nil, err
 		}
 	}
+	// This statement's cancellation (statement_timeout, a cancel request)
+	// reaches the UDF while it runs for this Next.
+	defer context.AfterFunc(ctx, o.cancelUDF)()
 	defer func() {
 		// runTable recovers the UDF's panics; this is for one in a
 		// deferred call of the UDF's that runs after, which Pull

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -216,9 +217,26 @@ func TestTableUDF(t *testing.T) {
 		t.Error("the declared names are kept")
 	}
 
+	// A portal resumes the query under another context: the first one's
+	// end does not stop the UDF.
+	op = tableOp(mem, count, 4)
+	first, cancelFirst := context.WithCancel(context.Background())
+	b, err := op.Next(first)
+	if err != nil || b.NumRows() != 2 {
+		t.Fatalf("first batch: %v", err)
+	}
+	b.Release()
+	cancelFirst()
+	b, err = op.Next(context.Background())
+	if err != nil || b == nil || b.NumRows() != 2 {
+		t.Fatalf("resumed under a new context: %v", err)
+	}
+	b.Release()
+	op.Close()
+
 	// Closing early resumes the UDF with emit failing, so it returns.
 	op = tableOp(mem, count, 100)
-	b, err := op.Next(context.Background())
+	b, err = op.Next(context.Background())
 	if err != nil || b.NumRows() != 2 {
 		t.Fatalf("first batch: %v", err)
 	}
@@ -300,5 +318,32 @@ func TestTableUDFFailures(t *testing.T) {
 				t.Errorf("%s: no stack in the detail: %v", c.name, se)
 			}
 		}
+	}
+}
+
+// TestTableUDFSeesCancellation: a UDF blocked on its context is released
+// when the running statement's context ends.
+func TestTableUDFSeesCancellation(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	saw := make(chan error, 1)
+	op := tableOp(mem, func(ctx context.Context, _ []arrow.Array, _ func(arrow.RecordBatch) error) error {
+		<-ctx.Done()
+		saw <- ctx.Err()
+		return errors.New("interrupted")
+	}, 1)
+	defer op.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := op.Next(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Next: %v, want the cancellation", err)
+	}
+	select {
+	case err := <-saw:
+		if err == nil {
+			t.Error("no context error")
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the UDF never saw its context end")
 	}
 }

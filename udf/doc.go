@@ -23,6 +23,14 @@
 // stack in DETAIL, and the server and the session go on. Its context is the
 // statement's: statement_timeout and cancel requests reach it there.
 //
+// A scalar UDF runs over whole batches before the expression around it: a
+// CASE, AND or OR around a call does not keep rows from it, so a UDF must
+// accept every row of its input (NULLs included) without failing. Calls
+// are allowed in SELECT lists, WHERE, HAVING, ORDER BY, GROUP BY and
+// aggregate arguments; elsewhere (join conditions, INSERT ... VALUES) they
+// fail with 0A000. A UDF that starts goroutines must recover their panics
+// itself: only the calling goroutine's are caught.
+//
 // The package holds only declarations and the Registry; exec/ runs them,
 // binder/ resolves them, server.Config carries them. It must not import the
 // engine.

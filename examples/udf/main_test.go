@@ -76,6 +76,15 @@ func testUDFs(t *testing.T, sawCancel *atomic.Bool) *udf.Registry {
 	}
 	one := []udf.Column{{Name: "x", Type: types.Int64Type}}
 	tables := []udf.Table{
+		{Name: "table_sleepy", Columns: one, Fn: func(ctx context.Context, _ []arrow.Array, _ func(arrow.RecordBatch) error) error {
+			select {
+			case <-ctx.Done():
+				sawCancel.Store(true)
+				return errors.New("interrupted")
+			case <-time.After(30 * time.Second):
+				return errors.New("the context never ended")
+			}
+		}},
 		{Name: "table_fails", Columns: one, Fn: func(context.Context, []arrow.Array, func(arrow.RecordBatch) error) error {
 			return errors.New("no rows today")
 		}},
@@ -292,6 +301,11 @@ func TestExampleUDFs(t *testing.T) {
 	}
 	if !sawCancel.Load() {
 		t.Error("the UDF did not see its context end")
+	}
+	sawCancel.Store(false)
+	pe = queryError(t, conn, "SELECT * FROM table_sleepy()")
+	if pe.Code != "57014" || !sawCancel.Load() {
+		t.Errorf("timeout in a record-batch UDF: %s %q, saw cancel %v", pe.Code, pe.Message, sawCancel.Load())
 	}
 	if _, err := conn.Exec(ctx, "RESET statement_timeout"); err != nil {
 		t.Fatal(err)

@@ -29,7 +29,8 @@
 // are allowed in SELECT lists, WHERE, HAVING, ORDER BY, GROUP BY and
 // aggregate arguments; elsewhere (join conditions, INSERT ... VALUES) they
 // fail with 0A000. A UDF that starts goroutines must recover their panics
-// itself: only the calling goroutine's are caught.
+// itself: only the calling goroutine's are caught. Sessions run statements
+// concurrently, so a UDF's function must be safe for concurrent calls.
 //
 // The package holds only declarations and the Registry; exec/ runs them,
 // binder/ resolves them, server.Config carries them. It must not import the

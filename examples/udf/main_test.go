@@ -207,6 +207,9 @@ func TestExampleUDFs(t *testing.T) {
 		{"SELECT a, b FROM fizzbuzz(3) AS z(a, b) WHERE b = 'fizz'", []string{"3|fizz"}},
 		{"SELECT d.id, f.word FROM docs d JOIN fizzbuzz(3) f ON f.n = d.id ORDER BY d.id", []string{"1|1", "2|2", "3|fizz"}},
 		{"SELECT word_count(word) FROM fizzbuzz(3)", []string{"1", "1", "1"}},
+		// in correlated subqueries, over the inner and the outer row
+		{"SELECT d.id, (SELECT count(*) FROM fizzbuzz(3) f WHERE word_count(f.word) = d.id) FROM docs d ORDER BY d.id", []string{"1|3", "2|0", "3|0", "4|0"}},
+		{"SELECT d.id, (SELECT max(n + word_count(d.body)) FROM fizzbuzz(2)) FROM docs d ORDER BY d.id", []string{"1|8", "2|3", "3|<nil>", "4|4"}},
 		{"SELECT sum(word_count(body))::bigint, count(*) FILTER (WHERE word_count(body) = 1) FROM docs", []string{"9|1"}},
 		{"SELECT word_count(body) AS w, count(*) FROM docs GROUP BY word_count(body) ORDER BY w", []string{"1|1", "2|1", "6|1", "<nil>|1"}},
 		{"SELECT id FROM docs ORDER BY word_count(body) DESC NULLS LAST, id", []string{"1", "4", "2", "3"}},

@@ -13,7 +13,9 @@
 // __pg_subscript, __pg_slice, __pg_any/__pg_all, __pg_array_subquery
 // markers; array comparison and ||), srf.go set-returning functions in
 // FROM (the __pg_srf marker, bound to a TableFunc node) and in the SELECT
-// list (a ProjectSet node under the projection). The
+// list (a ProjectSet node under the projection), udf.go the server's Go
+// UDFs (scalar calls and record-batch UDFs in FROM, found through the
+// optional UDFCatalog and resolved with the built-ins' rules). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.
 //

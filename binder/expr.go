@@ -232,6 +232,13 @@ func MapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 			return nil, err
 		}
 		return &c, nil
+	case *UDFCall:
+		c := *x
+		var err error
+		if c.Args, err = mapAll(x.Args, fn); err != nil {
+			return nil, err
+		}
+		return &c, nil
 	}
 	return e, nil
 }

@@ -64,6 +64,9 @@ func (e *FuncCall) String() string {
 // callFunction resolves name(args) with PostgreSQL's function resolution
 // and converts each argument to the chosen overload's type.
 func (b *binder) callFunction(n ast.Node, name string, args []Expr) (Expr, error) {
+	if e, ok, err := b.callUDF(n, name, args); ok {
+		return e, err
+	}
 	argTypes := make([]types.T, len(args))
 	for i, a := range args {
 		argTypes[i] = a.Type()

@@ -56,6 +56,9 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 	if err != nil {
 		return nil, err
 	}
+	if n, ok, err := b.bindUDFTable(f, name, alias, ord, colNames, args); ok {
+		return n, err
+	}
 	ts := make([]types.T, len(args))
 	for i, a := range args {
 		ts[i] = a.Type()

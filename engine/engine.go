@@ -11,6 +11,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/udf"
 )
 
 // Version is sqlgate's version, reported by `sqlgate version` and version().
@@ -39,6 +40,8 @@ type Options struct {
 	Roles Roles
 	// Access holds table owners and grants; nil: kept in memory only.
 	Access *access.Store
+	// UDFs are the Go UDFs SQL may call; nil: none.
+	UDFs *udf.Registry
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.

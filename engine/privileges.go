@@ -10,6 +10,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/udf"
 )
 
 // Privileges.
@@ -48,7 +49,11 @@ type tableRef struct {
 type recordingCatalog struct {
 	tables tables
 	seen   []tableRef
+	udfs   *udf.Registry
 }
+
+// UDFs are the server's Go UDFs (binder.UDFCatalog).
+func (c *recordingCatalog) UDFs() *udf.Registry { return c.udfs }
 
 func (c *recordingCatalog) GetTable(ctx context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
 	info, err := c.tables.store.GetTable(ctx, p)

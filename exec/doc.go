@@ -12,5 +12,9 @@
 // follows PostgreSQL (NaN equals NaN and sorts above every number, -0 = +0),
 // NULLs propagate and a NULL filter mask entry drops the row.
 //
+// udf.go runs the opaque tier, Go UDFs (package udf): their output is
+// checked against the declaration, an error becomes 38000 and a panic 39000
+// with its stack, and the UDF gets the statement's context.
+//
 // It must not parse or bind SQL; lower/ builds its blueprints.
 package exec

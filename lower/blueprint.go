@@ -243,7 +243,11 @@ func Explain(root Node, metrics map[Node]*exec.Metrics) []string {
 		if details != "" {
 			line += ": " + details
 		}
-		line += " (lowerable=true requested_backend=native selected_backend=native executor_tier=arrow_batch_kernel"
+		if o, ok := n.(opaqueNode); ok {
+			line += " (lowerable=false executor_tier=" + o.opaqueTier() // no kernel backend
+		} else {
+			line += " (lowerable=true requested_backend=native selected_backend=native executor_tier=arrow_batch_kernel"
+		}
 		line += " schema=[" + schemaText(n.Schema()) + "])"
 		if m, ok := metrics[n]; ok {
 			line += fmt.Sprintf(" (actual batches_in=%d batches_out=%d rows_in=%d rows_out=%d processing_time_ns=%d)",
@@ -281,6 +285,11 @@ func ExplainJSON(root Node, metrics map[Node]*exec.Metrics) string {
 			"Selected Backend":  "native",
 			"Executor Tier":     "arrow_batch_kernel",
 			"Output":            strings.Split(schemaText(n.Schema()), ", "),
+		}
+		if o, ok := n.(opaqueNode); ok {
+			m["Lowerable"], m["Executor Tier"] = false, o.opaqueTier()
+			delete(m, "Requested Backend")
+			delete(m, "Selected Backend")
 		}
 		if mt, ok := metrics[n]; ok {
 			m["Actual Batches In"], m["Actual Batches Out"] = mt.BatchesIn, mt.BatchesOut

@@ -9,6 +9,10 @@
 // lookup instead of a scan, and a scan decodes only the columns the plan
 // reads. Explain renders the blueprint without running anything.
 //
+// Go UDFs (package udf) are the opaque tier (udf.go): each call is its own
+// node, never lowered, folded or rewritten, and the report shows it as
+// kind=opaque_udf, lowerable=false, executor_tier=go_udf.
+//
 // It must not run kernels or touch data: instantiating reads nothing until
 // the executor pulls.
 package lower

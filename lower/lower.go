@@ -68,6 +68,8 @@ func lowerNode(n binder.Node) (Node, error) {
 		return v, nil
 	case *binder.TableFunc, *binder.ProjectSet:
 		return lowerSetReturning(x)
+	case *binder.UDFTable:
+		return lowerUDFTable(x)
 	case *binder.Aggregate:
 		return lowerAggregate(x)
 	case *binder.Join:
@@ -97,6 +99,9 @@ func lowerNode(n binder.Node) (Node, error) {
 		}
 		return &setOpNode{left: l, right: r, kind: setOpKinds[x.Kind], all: x.All, name: x.Kind.String(), out: schemaOf(x.Columns())}, nil
 	case *binder.Filter:
+		if hasUDF(x.Cond) {
+			return lowerUDFFilter(x)
+		}
 		in, err := lowerNode(x.Input)
 		if err != nil {
 			return nil, err
@@ -111,8 +116,12 @@ func lowerNode(n binder.Node) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
+		exprs := x.Exprs
+		if in, exprs, err = extractUDFs(in, exprs); err != nil {
+			return nil, err
+		}
 		p := &projectNode{input: in, out: schemaOf(x.Cols)}
-		for _, e := range x.Exprs {
+		for _, e := range exprs {
 			le, err := lowerExpr(e)
 			if err != nil {
 				return nil, err
@@ -329,6 +338,8 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 		return sq, nil
 	case *binder.OuterRef:
 		return &exec.OuterRefExpr{Slot: x.Slot, Name: x.Name, T: x.T}, nil
+	case *binder.UDFCall:
+		return nil, udfPlacement(x)
 	case *binder.FuncCall:
 		f := &exec.FuncExpr{Name: x.Name, T: x.T, Kernel: exec.Kernel(x.Kernel)}
 		for _, a := range x.Args {

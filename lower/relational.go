@@ -48,6 +48,9 @@ func lowerAggregate(x *binder.Aggregate) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if in, x, err = aggregateUDFs(in, x); err != nil {
+		return nil, err
+	}
 	pre := &projectNode{input: in}
 	var names []string
 	var ts []types.T

@@ -1,7 +1,8 @@
 // Package server assembles a running sqlgate: it opens the embedded store in
 // a data directory, puts the engine behind the PostgreSQL wire server, and
 // listens. cmd/sqlgate, the sqllogictest runner and the end-to-end tests all
-// start servers through it, so that every path runs the same wiring.
+// start servers through it, so that every path runs the same wiring. An
+// embedding program hands it Go UDFs (Config.UDFs; examples/udf).
 //
 // It holds no SQL or protocol logic of its own.
 package server

@@ -13,10 +13,12 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/access"
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/udf"
 )
 
 // Config configures a server.
@@ -37,6 +39,9 @@ type Config struct {
 	// TLS, when set, lets clients use TLS; RequireTLS refuses plaintext.
 	TLS        *tls.Config
 	RequireTLS bool
+	// UDFs are Go functions SQL may call by name (package udf); Start
+	// takes a copy, so fill the registry before. nil: none.
+	UDFs *udf.Registry
 }
 
 // Server is a running sqlgate.
@@ -56,6 +61,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	udfs, err := checkUDFs(cfg.UDFs)
+	if err != nil {
+		return nil, err
+	}
 	store, err := embedded.Open(cfg.DataDir, embedded.Options{Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("open data directory %s: %w", cfg.DataDir, err)
@@ -73,7 +82,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	roles := rolesOf(cfg.Auth, log)
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
 		Roles: catalogRoles{roles: roles, acl: acl}})
-	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, Roles: roles, Access: acl, Virtual: catalog})
+	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, Roles: roles, Access: acl, Virtual: catalog, UDFs: udfs})
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,
 		Logger:                log,
@@ -93,6 +102,16 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	s := &Server{store: store, wire: wire, listener: ln, done: make(chan error, 1)}
 	go func() { s.done <- wire.Serve(context.WithoutCancel(ctx), ln) }()
 	return s, nil
+}
+
+// checkUDFs copies the registry, refusing a UDF named like a built-in
+// function: a call must mean one thing.
+func checkUDFs(r *udf.Registry) (*udf.Registry, error) {
+	r = r.Clone()
+	if err := binder.CheckUDFNames(r); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // privilegesFile holds GRANTs and table owners, in the data directory.

@@ -779,7 +779,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: `"` + foldASCII(text) + `"`, orig: t.start}}})
 				k++
 				continue
-			case setFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
+			case k+1 < j && r.toks[k+1].isPunct(r.src, "(") && (setFuncNames[w] || r.anyTableFunction(out, k)):
 				// a table function in FROM (qualified by pg_catalog. or not)
 				qual := len(out)
 				if qual >= 2 && r.itemIs(out[qual-1], ".") && !out[qual-2].composite && out[qual-2].tok.is(r.src, "PG_CATALOG") {

@@ -67,6 +67,37 @@ func (r *rewriter) fromItemHere(out []item) bool {
 	return false
 }
 
+// notTableFuncWords are words that may follow FROM or JOIN with a "("
+// after them and are no function name.
+var notTableFuncWords = map[string]bool{"LATERAL": true, "ONLY": true, "SELECT": true, "VALUES": true, "TABLE": true, "ROWS": true, "WITH": true}
+
+// anyTableFunction reports whether identifier k (followed by "(") is a
+// function called as a FROM item whatever its name (a Go UDF's, or an
+// unknown one the binder reports as 42883, as PostgreSQL does): a FROM item
+// may start there, and the FROM is a clause's, not the FROM inside a
+// function's parentheses (EXTRACT(YEAR FROM f(x)), TRIM(BOTH FROM f(x))).
+func (r *rewriter) anyTableFunction(out []item, k int) bool {
+	if notTableFuncWords[r.toks[k].word(r.src)] || !r.fromItemHere(out) {
+		return false
+	}
+	depth := 0
+	for i := k - 1; i >= 0; i-- {
+		t := r.toks[i]
+		switch {
+		case t.isPunct(r.src, ")"):
+			depth++
+		case t.isPunct(r.src, "("):
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth == 0 && (t.is(r.src, "SELECT") || t.is(r.src, "DELETE") || t.is(r.src, "UPDATE")):
+			return true
+		}
+	}
+	return true
+}
+
 // identName is the name an identifier token stands for: folded to lower
 // case when bare, unquoted when quoted.
 func (r *rewriter) identName(t token) string {

@@ -73,17 +73,16 @@ var biNormalisedColumns = map[string]string{
 // the exact error sqlgate gives; the test fails once one of them answers
 // anything else, so the list stays true.
 //
-// All of them are grammar gaps of sql/'s rewrite in front of TiDB's parser
-// (reported with the fix to its owner):
-//   - a plain function in FROM (string_to_array(...) s, a one-row table in
-//     PostgreSQL): only unnest, generate_series and generate_subscripts are
-//     rewritten to table functions;
+// The gaps:
+//   - a plain scalar function in FROM (string_to_array(...) s, a one-row
+//     table in PostgreSQL): only set-returning functions and record-batch Go
+//     UDFs are table functions;
 //   - PostgreSQL reserved or MySQL-only keywords used as column aliases
 //     after AS (as schema, as table, as keys), which PostgreSQL allows.
 var biGaps = map[string]string{
-	"grafana showTables()":               `42601: syntax error at or near "(" (position 410)`,
-	"grafana getSchema('every_type')":    `42601: syntax error at or near "(" (position 771)`,
-	"grafana getSchema('public.events')": `42601: syntax error at or near "(" (position 783)`,
+	"grafana showTables()":               `0A000: a scalar function (string_to_array) in FROM is not supported (position 395)`,
+	"grafana getSchema('every_type')":    `0A000: a scalar function (string_to_array) in FROM is not supported (position 756)`,
+	"grafana getSchema('public.events')": `0A000: a scalar function (string_to_array) in FROM is not supported (position 768)`,
 }
 
 // biResultGaps are the queries sqlgate runs but answers differently, with

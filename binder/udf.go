@@ -1,0 +1,148 @@
+package binder
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/udf"
+)
+
+// UDFCatalog is the optional part of a Catalog that knows the server's Go
+// UDFs (package udf); a catalog without it has none.
+type UDFCatalog interface {
+	UDFs() *udf.Registry
+}
+
+// UDFCall calls a scalar Go UDF over its arguments' columns. It is opaque:
+// never folded or rewritten; lower/ gives it its own blueprint node.
+type UDFCall struct {
+	UDF  *udf.Scalar
+	Args []Expr
+}
+
+func (e *UDFCall) Type() types.T { return e.UDF.Returns.Nullable() }
+func (e *UDFCall) String() string {
+	parts := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		parts[i] = a.String()
+	}
+	return e.UDF.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// UDFTable is a record-batch Go UDF used as a FROM item: its arguments are
+// evaluated once per execution (like TableFunc's) and its columns are the
+// declared output columns.
+type UDFTable struct {
+	UDF  *udf.Table
+	Args []Expr
+	cols []Column
+}
+
+func (n *UDFTable) Columns() []Column { return n.cols }
+func (n *UDFTable) Children() []Node  { return nil }
+
+func (b *binder) udfs() *udf.Registry {
+	if c, ok := b.cat.(UDFCatalog); ok {
+		return c.UDFs()
+	}
+	return nil
+}
+
+// resolveUDFArgs picks the overload of a UDF for args (the usual function
+// resolution: implicit casts, 42883 naming the argument types) and casts
+// each argument to its declared type; it returns the overload's index.
+func (b *binder) resolveUDFArgs(n ast.Node, argNodes func(i int) ast.Node, name string, decls [][]types.T, args []Expr) (int, error) {
+	ts := make([]types.T, len(args))
+	for i, a := range args {
+		ts[i] = a.Type()
+		if ts[i].Kind == types.Null {
+			ts[i] = types.UnknownType
+		}
+	}
+	k, want, err := functions.ResolveDeclared(name, decls, ts)
+	if err != nil {
+		return 0, b.errAt(n, sqlerr.As(err))
+	}
+	for i := range args {
+		if isUnknown(args[i].Type()) {
+			if args[i], err = b.coerceUnknown(argNodes(i), args[i], want[i]); err != nil {
+				return 0, err
+			}
+		} else {
+			args[i] = b.castTo(args[i], want[i])
+		}
+	}
+	return k, nil
+}
+
+// callUDF binds name(args) to a scalar Go UDF when one has that name
+// (ok false: none has, resolve it as a built-in).
+func (b *binder) callUDF(n ast.Node, name string, args []Expr) (Expr, bool, error) {
+	fs := b.udfs().Scalars(name)
+	if len(fs) == 0 {
+		return nil, false, nil
+	}
+	decls := make([][]types.T, len(fs))
+	for i, f := range fs {
+		decls[i] = f.Args
+	}
+	k, err := b.resolveUDFArgs(n, func(int) ast.Node { return n }, name, decls, args)
+	if err != nil {
+		return nil, true, err
+	}
+	return &UDFCall{UDF: fs[k], Args: args}, true, nil
+}
+
+// bindUDFTable binds a record-batch Go UDF called in FROM (ok false: no
+// UDF has that name, resolve a built-in set-returning function). colNames
+// are the alias's column names. A scalar function in FROM (a one-row table
+// in PostgreSQL) is not supported: it fails here with 0A000 rather than
+// as an unknown function.
+func (b *binder) bindUDFTable(f *ast.FuncCallExpr, name, alias string, ord bool, colNames []string, args []Expr) (Node, bool, error) {
+	fs := b.udfs().Tables(name)
+	if len(fs) == 0 {
+		if !functions.IsSetFunc(name) && (len(functions.Lookup(name)) > 0 || len(b.udfs().Scalars(name)) > 0) {
+			return nil, true, b.errAt(f, sqlerr.NotSupported(fmt.Sprintf("a scalar function (%s) in FROM", name)))
+		}
+		return nil, false, nil
+	}
+	if ord {
+		return nil, true, b.errAt(f, sqlerr.NotSupported("WITH ORDINALITY on a Go UDF"))
+	}
+	decls := make([][]types.T, len(fs))
+	for i, t := range fs {
+		decls[i] = t.Args
+	}
+	k, err := b.resolveUDFArgs(f, func(i int) ast.Node { return f.Args[4+i] }, name, decls, args)
+	if err != nil {
+		return nil, true, err
+	}
+	t := fs[k]
+	if len(colNames) > len(t.Columns) {
+		return nil, true, b.errAt(f, sqlerr.New(sqlerr.InvalidColumnReference, "too many column aliases specified for function %s", name))
+	}
+	n := &UDFTable{UDF: t, Args: args}
+	for i, c := range t.Columns {
+		cn := c.Name
+		if i < len(colNames) {
+			cn = colNames[i]
+		}
+		n.cols = append(n.cols, Column{Name: cn, T: c.Type.Nullable(), Table: alias})
+	}
+	return n, true, nil
+}
+
+// CheckUDFNames refuses UDFs named like a built-in scalar, set-returning,
+// aggregate or window function: a call must mean one thing.
+func CheckUDFNames(r *udf.Registry) error {
+	for _, n := range r.Names() {
+		if len(functions.Lookup(n)) > 0 || functions.IsSetFunc(n) || aggregateNames[n] || windowOnly[n] {
+			return sqlerr.New(sqlerr.Code("42723"), "Go UDF %s: a built-in function has that name", n)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,400 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/sqlgate/sqlgate/server"
+	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/udf"
+)
+
+// testUDFs adds, to the example's registry, UDFs that misbehave on
+// purpose. sawCancel is set when sleepy sees its context end.
+func testUDFs(t *testing.T, sawCancel *atomic.Bool) *udf.Registry {
+	t.Helper()
+	reg, err := registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	int64s := func(vals ...int64) arrow.Array {
+		b := array.NewInt64Builder(memory.DefaultAllocator)
+		defer b.Release()
+		b.AppendValues(vals, nil)
+		return b.NewArray()
+	}
+	scalars := []udf.Scalar{
+		{Name: "fail_if_negative", Args: []types.T{types.Int64Type}, Returns: types.Int64Type,
+			Fn: func(_ context.Context, args []arrow.Array) (arrow.Array, error) {
+				a := args[0].(*array.Int64)
+				for i := 0; i < a.Len(); i++ {
+					if a.Value(i) < 0 {
+						return nil, fmt.Errorf("negative input %d", a.Value(i))
+					}
+				}
+				a.Retain()
+				return a, nil
+			}},
+		{Name: "boom", Args: []types.T{types.Int64Type}, Returns: types.Int64Type,
+			Fn: func(context.Context, []arrow.Array) (arrow.Array, error) { panic("kaboom in a UDF") }},
+		{Name: "bad_length", Args: []types.T{types.Int64Type}, Returns: types.Int64Type,
+			Fn: func(_ context.Context, args []arrow.Array) (arrow.Array, error) {
+				return int64s(make([]int64, args[0].Len()+1)...), nil
+			}},
+		{Name: "bad_type", Args: []types.T{types.Int64Type}, Returns: types.StringType,
+			Fn: func(_ context.Context, args []arrow.Array) (arrow.Array, error) {
+				return int64s(make([]int64, args[0].Len())...), nil
+			}},
+		{Name: "sleepy", Args: []types.T{types.Int64Type}, Returns: types.Int64Type,
+			Fn: func(ctx context.Context, args []arrow.Array) (arrow.Array, error) {
+				select {
+				case <-ctx.Done():
+					sawCancel.Store(true)
+					return nil, ctx.Err()
+				case <-time.After(30 * time.Second):
+					return nil, errors.New("the context never ended")
+				}
+			}},
+		// overloads: resolution picks by argument type, as for built-ins
+		{Name: "kind_of", Args: []types.T{types.Int64Type}, Returns: types.StringType, Fn: constString("bigint")},
+		{Name: "kind_of", Args: []types.T{types.StringType}, Returns: types.StringType, Fn: constString("text")},
+	}
+	for _, s := range scalars {
+		if err := reg.AddScalar(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	one := []udf.Column{{Name: "x", Type: types.Int64Type}}
+	tables := []udf.Table{
+		{Name: "table_sleepy", Columns: one, Fn: func(ctx context.Context, _ []arrow.Array, _ func(arrow.RecordBatch) error) error {
+			select {
+			case <-ctx.Done():
+				sawCancel.Store(true)
+				return errors.New("interrupted")
+			case <-time.After(30 * time.Second):
+				return errors.New("the context never ended")
+			}
+		}},
+		{Name: "table_fails", Columns: one, Fn: func(context.Context, []arrow.Array, func(arrow.RecordBatch) error) error {
+			return errors.New("no rows today")
+		}},
+		{Name: "table_panics", Columns: one, Fn: func(context.Context, []arrow.Array, func(arrow.RecordBatch) error) error {
+			panic(fmt.Sprintf("table %s", "kaboom"))
+		}},
+		{Name: "table_bad_schema", Columns: one, Fn: func(_ context.Context, _ []arrow.Array, emit func(arrow.RecordBatch) error) error {
+			b := array.NewStringBuilder(memory.DefaultAllocator)
+			defer b.Release()
+			b.Append("not a bigint")
+			col := b.NewArray()
+			defer col.Release()
+			rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.BinaryTypes.String}}, nil), []arrow.Array{col}, 1)
+			defer rec.Release()
+			return emit(rec)
+		}},
+	}
+	for _, tb := range tables {
+		if err := reg.AddTable(tb); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return reg
+}
+
+func constString(s string) udf.ScalarFunc {
+	return func(_ context.Context, args []arrow.Array) (arrow.Array, error) {
+		b := array.NewStringBuilder(memory.DefaultAllocator)
+		defer b.Release()
+		for i := 0; i < args[0].Len(); i++ {
+			b.Append(s)
+		}
+		return b.NewArray(), nil
+	}
+}
+
+func startTest(t *testing.T, reg *udf.Registry) *pgx.Conn {
+	t.Helper()
+	srv, err := server.Start(context.Background(), server.Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), UDFs: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Stop(ctx)
+	})
+	conn, err := pgx.Connect(context.Background(), srv.ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// rows runs q and returns its rows as text, cells joined by "|".
+func rows(t *testing.T, conn *pgx.Conn, q string, args ...any) []string {
+	t.Helper()
+	r, err := conn.Query(context.Background(), q, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer r.Close()
+	var out []string
+	for r.Next() {
+		vals, err := r.Values()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells := make([]string, len(vals))
+		for i, v := range vals {
+			cells[i] = fmt.Sprint(v)
+		}
+		out = append(out, strings.Join(cells, "|"))
+	}
+	if err := r.Err(); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return out
+}
+
+func queryError(t *testing.T, conn *pgx.Conn, q string) *pgconn.PgError {
+	t.Helper()
+	_, err := conn.Exec(context.Background(), q)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		t.Fatalf("%s: want a server error, got %v", q, err)
+	}
+	return pe
+}
+
+func TestExampleUDFs(t *testing.T) {
+	var sawCancel atomic.Bool
+	conn := startTest(t, testUDFs(t, &sawCancel))
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE docs (id INT PRIMARY KEY, body TEXT)",
+		"INSERT INTO docs VALUES (1, 'to be or not to be'), (2, 'hello'), (3, NULL), (4, '  spaced   out  ')",
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	cases := []struct {
+		q    string
+		want []string
+	}{
+		{"SELECT id, word_count(body) FROM docs ORDER BY id", []string{"1|6", "2|1", "3|<nil>", "4|2"}},
+		{"SELECT word_count('a b c') + 1", []string{"4"}},
+		{"SELECT word_count(body::varchar) AS w FROM docs WHERE id = 2", []string{"1"}},
+		{"SELECT id FROM docs WHERE word_count(body) > 1 ORDER BY id", []string{"1", "4"}},
+		{"SELECT id, word_count(body) * word_count(body) FROM docs WHERE word_count(body) = 1", []string{"2|1"}},
+		{"SELECT kind_of(1), kind_of('x'), kind_of(2::smallint)", []string{"bigint|text|bigint"}},
+		{"SELECT * FROM fizzbuzz(5)", []string{"1|1", "2|2", "3|fizz", "4|4", "5|buzz"}},
+		{"SELECT f.word FROM fizzbuzz(15) f WHERE f.n = 15", []string{"fizzbuzz"}},
+		{"SELECT count(*), max(n) FROM fizzbuzz(2500)", []string{"2500|2500"}},
+		{"SELECT n FROM fizzbuzz(100000) LIMIT 2", []string{"1", "2"}},
+		{"SELECT * FROM fizzbuzz(0)", nil},
+		{"SELECT * FROM fizzbuzz(NULL)", nil},
+		{"SELECT a, b FROM fizzbuzz(3) AS z(a, b) WHERE b = 'fizz'", []string{"3|fizz"}},
+		{"SELECT d.id, f.word FROM docs d JOIN fizzbuzz(3) f ON f.n = d.id ORDER BY d.id", []string{"1|1", "2|2", "3|fizz"}},
+		{"SELECT word_count(word) FROM fizzbuzz(3)", []string{"1", "1", "1"}},
+		// in correlated subqueries, over the inner and the outer row
+		{"SELECT d.id, (SELECT count(*) FROM fizzbuzz(3) f WHERE word_count(f.word) = d.id) FROM docs d ORDER BY d.id", []string{"1|3", "2|0", "3|0", "4|0"}},
+		{"SELECT d.id, (SELECT max(n + word_count(d.body)) FROM fizzbuzz(2)) FROM docs d ORDER BY d.id", []string{"1|8", "2|3", "3|<nil>", "4|4"}},
+		{"SELECT sum(word_count(body))::bigint, count(*) FILTER (WHERE word_count(body) = 1) FROM docs", []string{"9|1"}},
+		{"SELECT word_count(body) AS w, count(*) FROM docs GROUP BY word_count(body) ORDER BY w", []string{"1|1", "2|1", "6|1", "<nil>|1"}},
+		{"SELECT id FROM docs ORDER BY word_count(body) DESC NULLS LAST, id", []string{"1", "4", "2", "3"}},
+	}
+	for _, c := range cases {
+		got := rows(t, conn, c.q)
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", c.q, got, c.want)
+		}
+	}
+	if _, err := conn.Exec(ctx, "INSERT INTO docs SELECT n + 10, word FROM fizzbuzz(3) WHERE word_count(word) = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(t, conn, "SELECT id, body FROM docs WHERE id > 10 ORDER BY id"); strings.Join(got, ",") != "11|1,12|2,13|fizz" {
+		t.Errorf("INSERT ... SELECT FROM a UDF: %q", got)
+	}
+	for _, q := range []string{
+		"UPDATE docs SET body = body || ' x' WHERE word_count(body) = 1 AND id > 10",
+		"DELETE FROM docs WHERE id > 10 AND word_count(body) = 2 AND body <> '2 x'",
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if got := rows(t, conn, "SELECT id, body FROM docs WHERE id > 10 ORDER BY id"); strings.Join(got, ",") != "12|2 x" {
+		t.Errorf("UPDATE and DELETE with a UDF: %q", got)
+	}
+	if got := rows(t, conn, "SELECT word_count(body) AS w FROM docs GROUP BY 1 HAVING word_count(min(body)) >= 2 ORDER BY 1"); strings.Join(got, ",") != "2,6" {
+		t.Errorf("HAVING with a UDF: %q", got)
+	}
+	if got := rows(t, conn, "SELECT word_count($1)", "one two"); len(got) != 1 || got[0] != "2" {
+		t.Errorf("with a parameter: %q", got)
+	}
+
+	errs := []struct {
+		q, code  string
+		contains []string
+	}{
+		{"SELECT word_count(42)", "42883", []string{"function word_count(integer) does not exist"}},
+		{"SELECT word_count('a', 'b')", "42883", []string{"word_count(unknown, unknown)"}},
+		{"SELECT * FROM fizzbuzz('x')", "22P02", nil},
+		{"SELECT * FROM fizzbuzz(1.5::float8)", "42883", []string{"fizzbuzz(double precision)"}},
+		{"SELECT * FROM no_such_fn(1)", "42883", []string{"no_such_fn(integer)"}},
+		{"SELECT * FROM fizzbuzz(3) WITH ORDINALITY", "0A000", nil},
+		{"SELECT d.id FROM docs d JOIN fizzbuzz(3) f ON word_count(f.word) + 1 = d.id", "0A000", []string{"word_count"}},
+		{"INSERT INTO docs VALUES (100, 'x'), (word_count('a b c'), 'y')", "0A000", []string{"word_count"}},
+		{"SELECT fail_if_negative(id - 3) FROM docs", "38000", []string{"fail_if_negative", "negative input -2"}},
+		{"SELECT * FROM fizzbuzz(-1)", "38000", []string{"fizzbuzz", "at least 0"}},
+		{"SELECT * FROM table_fails()", "38000", []string{"table_fails", "no rows today"}},
+		{"SELECT bad_length(id) FROM docs", "39000", []string{"bad_length", "returned 6 values for a batch of 5 rows"}},
+		{"SELECT bad_type(id) FROM docs", "39000", []string{"bad_type", "int64", "utf8"}},
+		{"SELECT * FROM table_bad_schema()", "39000", []string{"table_bad_schema", "column 1 (x)", "utf8", "int64"}},
+	}
+	for _, e := range errs {
+		pe := queryError(t, conn, e.q)
+		if pe.Code != e.code {
+			t.Errorf("%s: code %s (%s), want %s", e.q, pe.Code, pe.Message, e.code)
+		}
+		for _, s := range e.contains {
+			if !strings.Contains(pe.Message, s) {
+				t.Errorf("%s: message %q lacks %q", e.q, pe.Message, s)
+			}
+		}
+	}
+
+	// A panic is 39000 with the panic value and the stack, and the session
+	// goes on.
+	for _, c := range []struct{ q, value, frame string }{
+		{"SELECT boom(id) FROM docs", "kaboom in a UDF", "examples/udf.testUDFs"},
+		{"SELECT * FROM table_panics()", "table kaboom", "examples/udf.testUDFs"},
+	} {
+		pe := queryError(t, conn, c.q)
+		if pe.Code != "39000" || !strings.Contains(pe.Message, c.value) {
+			t.Errorf("%s: %s %q", c.q, pe.Code, pe.Message)
+		}
+		if !strings.Contains(pe.Detail, "goroutine") || !strings.Contains(pe.Detail, c.frame) {
+			t.Errorf("%s: detail has no stack with %s:\n%s", c.q, c.frame, pe.Detail)
+		}
+		if got := rows(t, conn, "SELECT word_count('still here')"); len(got) != 1 || got[0] != "2" {
+			t.Errorf("after a panic: %q", got)
+		}
+	}
+
+	// statement_timeout reaches the UDF through its context.
+	if _, err := conn.Exec(ctx, "SET statement_timeout = '200ms'"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	pe := queryError(t, conn, "SELECT sleepy(1)")
+	if pe.Code != "57014" || time.Since(start) > 10*time.Second {
+		t.Errorf("timeout: %s %q after %v", pe.Code, pe.Message, time.Since(start))
+	}
+	if !sawCancel.Load() {
+		t.Error("the UDF did not see its context end")
+	}
+	sawCancel.Store(false)
+	pe = queryError(t, conn, "SELECT * FROM table_sleepy()")
+	if pe.Code != "57014" || !sawCancel.Load() {
+		t.Errorf("timeout in a record-batch UDF: %s %q, saw cancel %v", pe.Code, pe.Message, sawCancel.Load())
+	}
+	if _, err := conn.Exec(ctx, "RESET statement_timeout"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestExampleExplain(t *testing.T) {
+	conn := startTest(t, testUDFs(t, new(atomic.Bool)))
+	ctx := context.Background()
+	if _, err := conn.Exec(ctx, "CREATE TABLE docs (id INT PRIMARY KEY, body TEXT)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "INSERT INTO docs VALUES (1, 'a b'), (2, 'c')"); err != nil {
+		t.Fatal(err)
+	}
+	plan := strings.Join(rows(t, conn, "EXPLAIN SELECT id, word_count(body) FROM docs"), "\n")
+	udfLine := lineWith(plan, "opaque_udf")
+	for _, want := range []string{"opaque_udf: word_count(body) AS", "lowerable=false", "executor_tier=go_udf", "word_count_3 int64"} {
+		if !strings.Contains(udfLine, want) {
+			t.Errorf("EXPLAIN's UDF line lacks %q:\n%s", want, plan)
+		}
+	}
+	if strings.Contains(udfLine, "backend") {
+		t.Errorf("an opaque node has no kernel backend:\n%s", plan)
+	}
+	if scan := lineWith(plan, "scan"); !strings.Contains(scan, "lowerable=true") {
+		t.Errorf("the scan stays lowerable:\n%s", plan)
+	}
+
+	plan = strings.Join(rows(t, conn, "EXPLAIN SELECT * FROM fizzbuzz(3)"), "\n")
+	if l := lineWith(plan, "opaque_udf"); !strings.Contains(l, "fizzbuzz(3)") || !strings.Contains(l, "executor_tier=go_udf") ||
+		!strings.Contains(l, "lowerable=false") {
+		t.Errorf("EXPLAIN of a record-batch UDF:\n%s", plan)
+	}
+
+	plan = strings.Join(rows(t, conn, "EXPLAIN ANALYZE SELECT n FROM fizzbuzz(2500)"), "\n")
+	if l := lineWith(plan, "opaque_udf"); !strings.Contains(l, "batches_out=3") || !strings.Contains(l, "rows_out=2500") {
+		t.Errorf("EXPLAIN ANALYZE of a record-batch UDF:\n%s", plan)
+	}
+	plan = strings.Join(rows(t, conn, "EXPLAIN ANALYZE SELECT word_count(body) FROM docs"), "\n")
+	if l := lineWith(plan, "opaque_udf"); !strings.Contains(l, "rows_in=2") || !strings.Contains(l, "rows_out=2") || !strings.Contains(l, "processing_time_ns=") {
+		t.Errorf("EXPLAIN ANALYZE of a scalar UDF:\n%s", plan)
+	}
+
+	js := strings.Join(rows(t, conn, "EXPLAIN (FORMAT JSON) SELECT word_count(body) FROM docs"), "\n")
+	for _, want := range []string{`"Node Type": "opaque_udf"`, `"Lowerable": false`, `"Executor Tier": "go_udf"`} {
+		if !strings.Contains(js, want) {
+			t.Errorf("EXPLAIN JSON lacks %s:\n%s", want, js)
+		}
+	}
+}
+
+func lineWith(text, s string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestRunServes runs the example's own entry point: it serves until its
+// context ends.
+func TestRunServes(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, "127.0.0.1:0", t.TempDir()) }()
+	time.Sleep(100 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("run did not stop")
+	}
+}
+
+func TestBuiltinNameRefused(t *testing.T) {
+	reg := udf.NewRegistry()
+	if err := reg.AddScalar(udf.Scalar{Name: "upper", Args: []types.T{types.StringType}, Returns: types.StringType, Fn: constString("x")}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := server.Start(context.Background(), server.Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), UDFs: reg})
+	if err == nil || !strings.Contains(err.Error(), "upper") {
+		t.Fatalf("a UDF named like a built-in: %v", err)
+	}
+}

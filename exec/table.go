@@ -101,6 +101,12 @@ func (o *Lookup) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	defer bld.Release()
 	rows := 0
 	var vals []any
+	// An IN list may name a key twice (id IN (1, 1), or two parameters
+	// with one value): each row is still returned once.
+	var seen map[string]bool
+	if len(o.Keys) > 1 {
+		seen = make(map[string]bool, len(o.Keys))
+	}
 	for _, key := range o.Keys {
 		vals = vals[:0]
 		null := false
@@ -116,6 +122,13 @@ func (o *Lookup) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		if null {
 			continue
+		}
+		if seen != nil {
+			id := fmt.Sprintf("%#v", vals)
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
 		}
 		for i, v := range vals {
 			appendValue(bld.Field(i), v)

@@ -74,6 +74,12 @@ func TestAccessPathRules(t *testing.T) {
 		{"SELECT v FROM kv WHERE id = 1 AND region = 'eu' AND id = 2", "projection: filter: lookup:"},
 		// float and char(n) equality is not equality of the key bytes
 		{"SELECT v FROM fk WHERE f = 1.5 AND c = 'ab'", "projection: filter: lookup:"},
+		// IN lists on key columns: one lookup of every combination
+		{"SELECT v FROM kv WHERE id IN (1, 2) AND region = 'eu'", "projection: lookup:"},
+		{"SELECT v FROM kv WHERE id IN (1, 2, 3) AND region IN ('eu', $1)", "projection: lookup:"},
+		{"SELECT v FROM kv WHERE (id = 1 OR id = $1) AND region = 'eu' AND n > 0", "projection: filter: lookup:"},
+		// an OR over two columns fixes neither
+		{"SELECT v FROM kv WHERE (id = 1 OR n = 2) AND region = 'eu'", "projection: filter: scan:"},
 		// part of the key: a scan
 		{"SELECT v FROM kv WHERE id = 1", "projection: filter: scan:"},
 		// OR is not a conjunction of key equalities

@@ -139,43 +139,51 @@ func primaryKeyLookup(n binder.Node) binder.Node {
 		return rewriteChildren(n, primaryKeyLookup)
 	}
 	info := scan.Table
-	fixed := map[int]binder.Expr{}
-	from := map[int]int{} // key column -> the conjunct that fixed it
+	fixed := map[int][]binder.Expr{} // key column -> the values it may take
+	from := map[int]int{}            // key column -> the conjunct that fixed it
 	all := conjuncts(f.Cond)
 	for ci, c := range all {
-		b, ok := c.(*binder.BinaryOp)
-		if !ok || b.Op != binder.OpEq {
-			continue
-		}
-		col, val := asColumnEqualsValue(b)
+		col, vals := asColumnInValues(c)
 		if col == nil {
 			continue
 		}
 		if _, dup := fixed[col.Index]; !dup {
-			fixed[col.Index] = val
+			fixed[col.Index] = vals
 			from[col.Index] = ci
 		}
 	}
-	var key []binder.Expr
-	answered := map[int]bool{} // conjuncts the lookup key answers exactly
+	// the keys are every combination of the key columns' values
+	keys := [][]binder.Expr{nil}
+	answered := map[int]bool{} // conjuncts the lookup keys answer exactly
 	for _, name := range info.Descriptor.Schema.PrimaryKey {
 		idx := info.ColumnIndex(name)
-		v, ok := fixed[idx]
-		if !ok {
-			return n
+		vals, ok := fixed[idx]
+		if !ok || len(keys)*len(vals) > maxLookupKeys {
+			return rewriteChildren(n, primaryKeyLookup)
 		}
 		t := info.Descriptor.Schema.Columns[idx].Type
-		kv := castToColumn(v, t)
-		if kv == v && exactKeyEquality(t) {
+		exact := exactKeyEquality(t)
+		kvs := make([]binder.Expr, len(vals))
+		for i, v := range vals {
+			kvs[i] = castToColumn(v, t)
+			exact = exact && kvs[i] == v
+		}
+		if exact {
 			answered[from[idx]] = true
 		}
-		key = append(key, kv)
+		var next [][]binder.Expr
+		for _, k := range keys {
+			for _, kv := range kvs {
+				next = append(next, append(k[:len(k):len(k)], kv))
+			}
+		}
+		keys = next
 	}
 	cols := make([]int, len(scan.Columns()))
 	for i := range cols {
 		cols[i] = i
 	}
-	lk := &pkLookup{table: info, keys: [][]binder.Expr{key}, projection: cols, cols: scan.Columns()}
+	lk := &pkLookup{table: info, keys: keys, projection: cols, cols: scan.Columns()}
 	var rest []binder.Expr
 	for ci, c := range all {
 		if !answered[ci] {
@@ -186,6 +194,36 @@ func primaryKeyLookup(n binder.Node) binder.Node {
 		return lk
 	}
 	return &binder.Filter{Input: lk, Cond: and(rest)}
+}
+
+// maxLookupKeys bounds the keys one lookup may read (the product of the
+// key columns' IN lists); beyond it a scan with the filter is used.
+const maxLookupKeys = 1024
+
+// asColumnInValues matches a conjunct that fixes a column to one value
+// (col = v) or to a list (col = v1 OR col = v2 ..., which is how the binder
+// binds col IN (v1, v2, ...)), every value of the column's own type.
+func asColumnInValues(e binder.Expr) (*binder.ColumnRef, []binder.Expr) {
+	b, ok := e.(*binder.BinaryOp)
+	if !ok {
+		return nil, nil
+	}
+	switch b.Op {
+	case binder.OpEq:
+		col, val := asColumnEqualsValue(b)
+		if col == nil {
+			return nil, nil
+		}
+		return col, []binder.Expr{val}
+	case binder.OpOr:
+		lc, lv := asColumnInValues(b.L)
+		rc, rv := asColumnInValues(b.R)
+		if lc == nil || rc == nil || lc.Index != rc.Index {
+			return nil, nil
+		}
+		return lc, append(lv[:len(lv):len(lv)], rv...)
+	}
+	return nil, nil
 }
 
 // exactKeyEquality reports whether SQL equality on a key column of type t is

@@ -219,6 +219,9 @@ func (b *binder) bindSubscript(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if args[0].Type().Kind == types.Map {
+		return b.bindMapLookup(n, args[0], args[1])
+	}
 	arr := args[0]
 	if arr.Type().Kind != types.Array {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arr.Type().PGName()))

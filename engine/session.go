@@ -447,7 +447,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if ci, ok := s.eng.opts.Virtual.(functions.CatalogInfo); ok {
 		ctx = functions.WithCatalog(ctx, ci)
 	}
-	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: loc})
+	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: loc, SetSetting: s.setConfig})
 	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values}
 	rt := &lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir}
@@ -671,6 +671,18 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		return tagOnly("RESET"), nil
 	}
 	return tagOnly("SET"), nil
+}
+
+// setConfig is set_config(name, value, is_local): SET through the same
+// rules, returning the value now in force. (SET LOCAL is taken as a
+// session-level SET, as sqlgate's SET LOCAL is.)
+func (s *session) setConfig(name, value string, reset, local bool) (string, error) {
+	st := &sql.SetStmt{Name: name, Values: []string{value}, Default: reset}
+	if _, err := s.execSet(st); err != nil {
+		return "", err
+	}
+	v, _ := s.Status(name)
+	return v, nil
 }
 
 func (s *session) execShow(st *sql.ShowStmt) (pgwire.Result, error) {

@@ -77,6 +77,10 @@ type Session struct {
 	// Setting returns the session's current value of a configuration
 	// parameter (SET ...); nil or not found: the catalog's default.
 	Setting func(name string) (value string, ok bool)
+	// SetSetting changes a parameter for the session (or, with local, for
+	// the transaction) as SET does, reset meaning SET name TO DEFAULT, and
+	// returns its new value (set_config). Nil: the context cannot set.
+	SetSetting func(name, value string, reset, local bool) (string, error)
 	// Location is the session's TimeZone, which timestamptz casts, output
 	// and date/time functions use. Nil: read the TimeZone setting through
 	// Setting (and UTC without one).

@@ -90,6 +90,7 @@ func allFuncs() []*Func {
 	fs = append(fs, timeFuncs()...)
 	fs = append(fs, dateArithFuncs()...)
 	fs = append(fs, intervalFuncs()...)
+	fs = append(fs, settingFuncs()...)
 	fs = append(fs, patternFuncs()...)
 	fs = append(fs, toCharNumberFuncs()...)
 	fs = append(fs, polyFuncs()...)

@@ -46,6 +46,17 @@ func TestArraysBindAsPostgres(t *testing.T) {
 		{sql: "SELECT generate_series(1, 2), unnest(ARRAY['a']) AS u, n FROM t", names: []string{"generate_series", "u", "n"}, types: []string{"int", "string", "int"}},
 		{sql: "SELECT unnest(array_agg(n)) + 1 FROM t GROUP BY id", names: []string{"?column?"}, types: []string{"int"}},
 
+		{sql: "SELECT (information_schema._pg_expandarray(ARRAY[1])).n, (_pg_expandarray(ARRAY['a'])).x, (_pg_expandarray(ARRAY[1])).x AS v",
+			names: []string{"n", "x", "v"}, types: []string{"int", "string", "int"}},
+		{sql: "SELECT (k).x, (s.k).n FROM (SELECT information_schema._pg_expandarray(ARRAY[n]) AS k FROM t) s", names: []string{"x", "n"}, types: []string{"int", "int"}},
+		{sql: "SELECT n & 1, n | 2::int8, 1::int2 & 3::int2, n << 1, '6' >> 1 FROM t", names: []string{"?column?", "?column?", "?column?", "?column?", "?column?"},
+			types: []string{"int", "bigint", "smallint", "int", "int"}},
+
+		{sql: "SELECT (1).x", code: sqlerr.WrongObjectType},
+		{sql: "SELECT (_pg_expandarray(ARRAY[1])).z", code: sqlerr.UndefinedColumn},
+		{sql: "SELECT (n).* FROM t", code: sqlerr.FeatureNotSupported},
+		{sql: "SELECT '1' & '2'", code: sqlerr.Code("42725")},
+		{sql: "SELECT 1.5 & 1", code: sqlerr.UndefinedFunction},
 		{sql: "SELECT 1 FROM t WHERE unnest(ARRAY[true])", code: sqlerr.FeatureNotSupported},
 		{sql: "SELECT sum(unnest(ARRAY[1])) FROM t", code: sqlerr.FeatureNotSupported},
 		{sql: "SELECT count(*) FROM t HAVING unnest(ARRAY[true])", code: sqlerr.FeatureNotSupported},

@@ -55,6 +55,7 @@ func TestRewrittenText(t *testing.T) {
 		{"array of subquery", "SELECT ARRAY(SELECT a FROM t)", "SELECT __pg_array_subquery((SELECT a FROM t))", nil},
 		{"array slices", "SELECT a[1:2], a[:n+1], (b)[f(1):], a[:], x[g(1, 2):]",
 			"SELECT __pg_slice(a, 1, 2), __pg_slice(a, __pg_open(), n+1), __pg_slice((b), f(1), __pg_open()), __pg_slice(a, __pg_open(), __pg_open()), __pg_slice(x, g(1, 2), __pg_open())", nil},
+		{"field selection", "SELECT (f(x)).n, (t.k).\"X\" FROM t WHERE (k).a = 1", "SELECT __pg_field((f(x)), 'n'), __pg_field((t.k), 'X') FROM t WHERE __pg_field((k), 'a') = 1", nil},
 		{"nested array constructor", "SELECT ARRAY[[1, 2], [3, x[1]]], ARRAY[ARRAY[1]]", "SELECT __pg_array(__pg_array(1, 2), __pg_array(3, __pg_subscript(x, 1))), __pg_array(__pg_array(1))", nil},
 		{"keyword-named function", "SELECT cardinality(a), pg_catalog.cardinality(b) FROM t", `SELECT "cardinality"(a), pg_catalog."cardinality"(b) FROM t`, nil},
 		{"table function", "SELECT * FROM unnest(a)", "SELECT * FROM (select __pg_srf('unnest', 0, 0, __pg_cols(), a)) as unnest", nil},

@@ -52,6 +52,15 @@ func TestArraysBindAsPostgres(t *testing.T) {
 		{sql: "SELECT n & 1, n | 2::int8, 1::int2 & 3::int2, n << 1, '6' >> 1 FROM t", names: []string{"?column?", "?column?", "?column?", "?column?", "?column?"},
 			types: []string{"int", "bigint", "smallint", "int", "int"}},
 
+		{sql: "SELECT * FROM string_to_array('a,b', ',') s, current_schema(), lower('A') AS x(y), upper('b') WITH ORDINALITY",
+			names: []string{"s", "current_schema", "y", "upper", "ordinality"}, types: []string{"array<string>", "name", "string", "string", "bigint NOT NULL"}},
+		{sql: "SELECT s[2], x.* FROM string_to_array('a,b', ',') s, pg_catalog.lower('Q') x", names: []string{"s", "x"}, types: []string{"string", "string"}},
+		{sql: "SELECT * FROM information_schema._pg_expandarray(ARRAY['a']) WITH ORDINALITY AS e(v)", names: []string{"v", "n", "ordinality"},
+			types: []string{"string", "int", "bigint NOT NULL"}},
+		{sql: "SELECT * FROM sum(1)", code: sqlerr.GroupingError},
+		{sql: "SELECT * FROM nosuchfunc(1)", code: sqlerr.UndefinedFunction},
+		{sql: "SELECT * FROM lower('a') AS x(a, b)", code: sqlerr.InvalidColumnReference},
+
 		{sql: "SELECT (1).x", code: sqlerr.WrongObjectType},
 		{sql: "SELECT (_pg_expandarray(ARRAY[1])).z", code: sqlerr.UndefinedColumn},
 		{sql: "SELECT (n).* FROM t", code: sqlerr.FeatureNotSupported},

@@ -808,17 +808,12 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: `"` + foldASCII(text) + `"`, orig: t.start}}})
 				k++
 				continue
-			case setFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
-				// a table function in FROM (qualified by pg_catalog. or not)
-				qual := len(out)
-				if qual >= 2 && r.itemIs(out[qual-1], ".") && !out[qual-2].composite && out[qual-2].tok.is(r.src, "PG_CATALOG") {
-					qual -= 2
-				}
-				if !r.fromItemHere(out[:qual]) {
-					break
-				}
+			case k+1 < j && r.toks[k+1].isPunct(r.src, "(") && !notFromFuncWords[w] && r.fromFuncAt(out) >= 0:
+				// a function in FROM (qualified by pg_catalog. or
+				// information_schema. or not): a table function, or
+				// PostgreSQL's one-row table of a plain function's value
 				var err error
-				if out, k, err = r.setFunction(out, qual, k, j); err != nil {
+				if out, k, err = r.setFunction(out, r.fromFuncAt(out), k, j); err != nil {
 					return nil, err
 				}
 				continue

@@ -71,20 +71,8 @@ var biNormalisedColumns = map[string]string{
 
 // biGaps are the queries sqlgate cannot answer like PostgreSQL yet, with
 // the exact error sqlgate gives; the test fails once one of them answers
-// anything else, so the list stays true.
-//
-// All of them are grammar gaps of sql/'s rewrite in front of TiDB's parser
-// (reported with the fix to its owner):
-//   - a plain function in FROM (string_to_array(...) s, a one-row table in
-//     PostgreSQL): only unnest, generate_series and generate_subscripts are
-//     rewritten to table functions;
-//   - PostgreSQL reserved or MySQL-only keywords used as column aliases
-//     after AS (as schema, as table, as keys), which PostgreSQL allows.
-var biGaps = map[string]string{
-	"grafana showTables()":               `42601: syntax error at or near "(" (position 410)`,
-	"grafana getSchema('every_type')":    `42601: syntax error at or near "(" (position 771)`,
-	"grafana getSchema('public.events')": `42601: syntax error at or near "(" (position 783)`,
-}
+// anything else, so the list stays true. None today.
+var biGaps = map[string]string{}
 
 // biResultGaps are the queries sqlgate runs but answers differently, with
 // the reason; the test fails once one answers like PostgreSQL.

@@ -415,6 +415,21 @@ func SubscriptKernel(elem types.T) Kernel {
 	})
 }
 
+// ParseVector reads int2vector/oidvector text input: elements of type elem
+// separated by white space ("2 1").
+func ParseVector(s string, elem types.T, loc *time.Location) ([]any, error) {
+	fs := strings.Fields(s)
+	out := make([]any, len(fs))
+	for i, f := range fs {
+		e, err := types.ParseTextIn(f, elem, loc)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
 // FieldSelectKernel answers (row).field for field number k of a ROW
 // value whose field has type field (NULL when the row is NULL).
 func FieldSelectKernel(field types.T, k int) Kernel {

@@ -145,6 +145,11 @@ func catalogFuncs() []*Func {
 		{Name: "col_description", Args: []types.T{tOid, tInt4}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			return optional(c.ColumnDescription(ctx, oidArg(a[0]), int(a[1].(int64))))
 		})},
+		// sqlgate's functions have no SQL-standard body (BEGIN ATOMIC ...)
+		{Name: "pg_get_function_sqlbody", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
+		// pg_operator lists no operator: none is visible (NULL, PostgreSQL's
+		// answer for an OID that is no operator)
+		{Name: "pg_operator_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return nil, nil })},
 		{Name: "pg_get_function_result", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(true)},
 		{Name: "pg_get_function_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
 		{Name: "pg_get_function_identity_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
@@ -198,6 +203,19 @@ func catalogFuncs() []*Func {
 		{Name: "pg_total_relation_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
 		{Name: "pg_table_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
 		{Name: "pg_indexes_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: rowFunc(tInt8, true, func(context.Context, []any) (any, error) { return int64(0), nil })},
+		// sqlgate keeps no statistics: its one database reports 0 bytes
+		{Name: "pg_database_size", Args: []types.T{tName}, Ret: tInt8, Strict: true, Kernel: withCatalog(tInt8, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
+			if a[0].(string) != c.Database() {
+				return nil, sqlerr.New(sqlerr.InvalidCatalogName, "database %q does not exist", a[0].(string))
+			}
+			return int64(0), nil
+		})},
+		{Name: "pg_database_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: rowFunc(tInt8, true, func(_ context.Context, a []any) (any, error) {
+			if oidArg(a[0]) != databaseOID {
+				return nil, nil // no such database: NULL, as on PostgreSQL
+			}
+			return int64(0), nil
+		})},
 		{Name: "pg_size_pretty", Args: []types.T{tInt8}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return sizePretty(a[0].(int64)), nil
 		})},

@@ -15,7 +15,10 @@ import (
 // ARRAY[1,2]::text[] casts each integer).
 func castArray(v any, from, to types.T, loc *time.Location) (any, error) {
 	switch {
-	case to.Variant.IsVector() && (from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name):
+	case to.Variant.IsVector() && (from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name) &&
+		!strings.HasPrefix(strings.TrimSpace(v.(string)), "{"):
+		// int2vector/oidvector text ("2 1"); array text ('{2,1}', which a
+		// binary vector parameter decodes to) is read as an array below
 		return functions.ParseVector(v.(string), *to.Elem, loc)
 	case from.Variant.IsVector() && (to.IsString() || to.Kind == types.Name):
 		parts := make([]string, 0, len(v.([]any)))

@@ -230,6 +230,11 @@ func (b *binder) bindSubscript(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if arr.Type().Variant.IsVector() {
+		// int2vector/oidvector subscripts start at 0 (indkey[0] is the
+		// first key column); the kernel counts from 1
+		idx = &BinaryOp{Op: OpAdd, L: idx, R: &Const{Value: int64(1), T: types.Int64Type}, T: types.Int64Type}
+	}
 	elem := arr.Type().Elem.Nullable()
 	return &FuncCall{Name: "subscript", Args: []Expr{arr, idx}, T: elem, Kernel: functions.SubscriptKernel(elem)}, nil
 }
@@ -473,6 +478,9 @@ func arrayConcatKernel(at types.T, mode int) functions.Kernel {
 // parseArrayLiteral reads an unknown literal as an array of t's elements.
 func (b *binder) parseArrayLiteral(s string, t types.T) (any, error) {
 	var loc *time.Location = functions.LocationOf(b.ctx)
+	if t.Variant.IsVector() {
+		return functions.ParseVector(s, *t.Elem, loc)
+	}
 	return functions.ParseArray(s, *t.Elem, loc)
 }
 

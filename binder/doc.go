@@ -11,11 +11,14 @@
 // INSERT source against the table's columns, ddl.go CREATE/DROP TABLE,
 // arrays.go PostgreSQL's array syntax (the rewrite's __pg_array,
 // __pg_subscript, __pg_slice, __pg_any/__pg_all, __pg_array_subquery
-// markers; array comparison and ||), srf.go set-returning functions in
-// FROM (the __pg_srf marker, bound to a TableFunc node) and in the SELECT
-// list (a ProjectSet node under the projection), udf.go the server's Go
-// UDFs (scalar calls and record-batch UDFs in FROM, found through the
-// optional UDFCatalog and resolved with the built-ins' rules). The
+// markers; array comparison and ||), srf.go functions in FROM (the
+// __pg_srf marker, bound to a TableFunc node, or for a plain function a
+// one-row Project) and set-returning functions in the SELECT list (a
+// ProjectSet node under the projection), fields.go field selection from
+// a ROW value (__pg_field), bitwise.go the integer & | << >>, udf.go the
+// server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
+// through the optional UDFCatalog and resolved with the built-ins' rules),
+// maps.go MAP lookup by key, fulljoin.go FULL JOIN markers. The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.
 //

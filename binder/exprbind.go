@@ -150,6 +150,9 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		if e, ok, err := b.bindArrayMarker(s, n); ok {
 			return e, err
 		}
+		if e, ok, err := b.bindFieldSelect(s, n); ok {
+			return e, err
+		}
 		if functions.IsSetFunc(n.FnName.L) {
 			return b.bindSetCall(n)
 		}
@@ -294,6 +297,9 @@ var binaryOps = map[opcode.Op]Op{
 
 func (b *binder) bindBinary(s *scope, n *ast.BinaryOperationExpr) (Expr, error) {
 	op, ok := binaryOps[n.Op]
+	if bop, isBit := bitwiseOps[n.Op]; isBit {
+		return b.bindBitwise(s, n, bop)
+	}
 	if !ok {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
 	}

@@ -322,6 +322,12 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 		t = types.T{Kind: types.Oid}
 	case "name":
 		t = types.T{Kind: types.Name}
+	case `"char"`:
+		t = types.QCharType
+	case "int2vector":
+		t = types.Int2VectorType
+	case "oidvector":
+		t = types.OidVectorType
 	case "array":
 		if tn.Elem == nil {
 			return t, sqlerr.New(sqlerr.SyntaxError, "ARRAY needs an element type")
@@ -394,6 +400,14 @@ func castOutputName(v ast.ValueExpr) string {
 
 // typname is PostgreSQL's pg_type.typname of t.
 func typname(t types.T) string {
+	switch t.Variant {
+	case types.QChar:
+		return "char"
+	case types.Int2Vector:
+		return "int2vector"
+	case types.OidVector:
+		return "oidvector"
+	}
 	switch t.Kind {
 	case types.Bool:
 		return "bool"

@@ -398,6 +398,9 @@ func (b *binder) exprName(e ast.ExprNode) string {
 		if n, ok := arrayMarkerName(b, x); ok {
 			return n
 		}
+		if n, ok := fieldSelectName(x); ok {
+			return n
+		}
 		return x.FnName.L
 	}
 	return "?column?"

@@ -52,6 +52,9 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 	// The arguments see no FROM item of this level (no LATERAL), but do
 	// see the enclosing query of a correlated subquery.
 	s := &scope{tables: map[string]bool{}}
+	if !functions.IsSetFunc(name) && len(b.udfs().Tables(name)) == 0 {
+		return b.bindScalarFromItem(s, f, name, alias, explicit, ord, colNames)
+	}
 	args, err := b.bindArgs(s, f.Args[4:])
 	if err != nil {
 		return nil, err
@@ -76,6 +79,9 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 			args[i] = b.castTo(args[i], sf.Args[i])
 		}
 	}
+	if sf.Ret.Kind == types.Row {
+		return b.expandRowTableFunc(f, &TableFunc{Func: sf, Args: args, Ordinality: ord}, alias, colNames)
+	}
 	first := name
 	if explicit {
 		first = alias
@@ -94,6 +100,74 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 		n.cols = append(n.cols, Column{Name: names[1], T: types.T{Kind: types.Int64, NotNull: true}, Table: alias})
 	}
 	return n, nil
+}
+
+// expandRowTableFunc makes the columns of a table function returning a
+// composite (_pg_expandarray's (x, n)) one per field, as PostgreSQL does,
+// then the ordinality; column aliases rename them in that order.
+func (b *binder) expandRowTableFunc(f *ast.FuncCallExpr, n *TableFunc, alias string, colNames []string) (Node, error) {
+	ret := n.Func.Ret
+	n.cols = []Column{{Name: n.Func.Name, T: ret, Table: alias}}
+	if n.Ordinality {
+		n.cols = append(n.cols, Column{Name: "ordinality", T: types.T{Kind: types.Int64, NotNull: true}, Table: alias})
+	}
+	p := &Project{Input: n}
+	row := &ColumnRef{Index: 0, Name: n.Func.Name, T: ret}
+	for k, fl := range ret.Fields {
+		ft := fl.Type.Nullable()
+		p.Exprs = append(p.Exprs, &FuncCall{Name: "fieldselect", Args: []Expr{row}, T: ft, Kernel: functions.FieldSelectKernel(ft, k)})
+		p.Cols = append(p.Cols, Column{Name: fl.Name, T: ft, Table: alias})
+	}
+	if n.Ordinality {
+		p.Exprs = append(p.Exprs, &ColumnRef{Index: 1, Name: "ordinality", T: n.cols[1].T})
+		p.Cols = append(p.Cols, Column{Name: "ordinality", T: n.cols[1].T, Table: alias})
+	}
+	if len(colNames) > len(p.Cols) {
+		return nil, b.errAt(f, sqlerr.New(sqlerr.InvalidColumnReference, "too many column aliases specified for function %s", n.Func.Name))
+	}
+	for i, c := range colNames {
+		p.Cols[i].Name = c
+	}
+	return p, nil
+}
+
+// bindScalarFromItem binds a function that returns no set, used as a FROM
+// item (FROM string_to_array(..) s, FROM current_schema()): PostgreSQL's
+// one-row table whose one column is named by the column alias, else the
+// table alias, else the function (and, WITH ORDINALITY, a bigint 1).
+func (b *binder) bindScalarFromItem(s *scope, f *ast.FuncCallExpr, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
+	if aggregateNames[name] {
+		return nil, b.errAt(f, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in functions in FROM"))
+	}
+	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: f.Args[4:]}
+	call.SetOriginTextPosition(f.OriginTextPosition())
+	e, err := b.bindExpr(s, call)
+	if err != nil {
+		return nil, err
+	}
+	first := name
+	if explicit {
+		first = alias
+	}
+	names := []string{first}
+	if ord {
+		names = append(names, "ordinality")
+	}
+	if len(colNames) > len(names) {
+		return nil, b.errAt(f, sqlerr.New(sqlerr.InvalidColumnReference, "too many column aliases specified for function %s", name))
+	}
+	copy(names, colNames)
+	t := e.Type()
+	if isUnknown(t) {
+		e, t = b.resolveUnknown(e, types.StringType), types.StringType
+	}
+	p := &Project{Input: &Values{Rows: [][]Expr{{}}}, Exprs: []Expr{e}}
+	p.Cols = append(p.Cols, Column{Name: names[0], T: t.Nullable(), Table: alias})
+	if ord {
+		p.Exprs = append(p.Exprs, &Const{Value: int64(1), T: types.Int64Type})
+		p.Cols = append(p.Cols, Column{Name: names[1], T: types.T{Kind: types.Int64, NotNull: true}, Table: alias})
+	}
+	return p, nil
 }
 
 // literalInt reads an integer literal (0 when it is not one).

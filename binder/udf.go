@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -99,15 +98,11 @@ func (b *binder) callUDF(n ast.Node, name string, args []Expr) (Expr, bool, erro
 
 // bindUDFTable binds a record-batch Go UDF called in FROM (ok false: no
 // UDF has that name, resolve a built-in set-returning function). colNames
-// are the alias's column names. A scalar function in FROM (a one-row table
-// in PostgreSQL) is not supported: it fails here with 0A000 rather than
-// as an unknown function.
+// are the alias's column names. (A scalar UDF in FROM is PostgreSQL's
+// one-row table, bound like any plain function there: srf.go.)
 func (b *binder) bindUDFTable(f *ast.FuncCallExpr, name, alias string, ord bool, colNames []string, args []Expr) (Node, bool, error) {
 	fs := b.udfs().Tables(name)
 	if len(fs) == 0 {
-		if !functions.IsSetFunc(name) && (len(functions.Lookup(name)) > 0 || len(b.udfs().Scalars(name)) > 0) {
-			return nil, true, b.errAt(f, sqlerr.NotSupported(fmt.Sprintf("a scalar function (%s) in FROM", name)))
-		}
 		return nil, false, nil
 	}
 	if ord {

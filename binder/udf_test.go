@@ -82,8 +82,8 @@ func TestUDFResolution(t *testing.T) {
 		{sql: "SELECT * FROM gen(1, 'a') AS g(x, y, z)", code: sqlerr.InvalidColumnReference},
 		{sql: "SELECT * FROM gen(1, 'a') WITH ORDINALITY", code: sqlerr.FeatureNotSupported},
 		{sql: "SELECT gen(1, 'a')", code: sqlerr.UndefinedFunction}, // a record-batch UDF is no scalar function
-		{sql: "SELECT * FROM twice(1)", code: sqlerr.FeatureNotSupported, msg: "a scalar function (twice) in FROM is not supported"},
-		{sql: "SELECT * FROM upper('x')", code: sqlerr.FeatureNotSupported, msg: "a scalar function (upper) in FROM is not supported"},
+		// a scalar UDF in FROM is PostgreSQL's one-row table, like any plain function
+		{sql: "SELECT * FROM twice(1) AS d", types: []string{"bigint"}},
 		{sql: "SELECT * FROM nothing_like_it(1)", code: sqlerr.UndefinedFunction, msg: "function nothing_like_it(integer) does not exist"},
 	}
 	for _, c := range cases {

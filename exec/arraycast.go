@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"strings"
 	"time"
 
 	"github.com/sqlgate/sqlgate/exec/functions"
@@ -14,6 +15,19 @@ import (
 // ARRAY[1,2]::text[] casts each integer).
 func castArray(v any, from, to types.T, loc *time.Location) (any, error) {
 	switch {
+	case to.Variant.IsVector() && (from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name) &&
+		!strings.HasPrefix(strings.TrimSpace(v.(string)), "{"):
+		// int2vector/oidvector text ("2 1"); array text ('{2,1}', which a
+		// binary vector parameter decodes to) is read as an array below
+		return functions.ParseVector(v.(string), *to.Elem, loc)
+	case from.Variant.IsVector() && (to.IsString() || to.Kind == types.Name):
+		parts := make([]string, 0, len(v.([]any)))
+		for _, e := range v.([]any) {
+			if e != nil {
+				parts = append(parts, types.FormatTextIn(e, *from.Elem, loc))
+			}
+		}
+		return strings.Join(parts, " "), nil
 	case to.Kind == types.Array && (from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name):
 		return functions.ParseArray(v.(string), *to.Elem, loc)
 	case from.Kind == types.Array && (to.IsString() || to.Kind == types.Name):

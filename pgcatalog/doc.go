@@ -24,11 +24,10 @@
 // database OID 5.
 //
 // Known differences from PostgreSQL 15:
-//   - PostgreSQL's "char" columns (relkind, contype ...) are text, since
-//     char(1) would show ” as a blank.
 //   - regproc/regtype/regclass columns are plain oids (they print as
-//     numbers), int2vector/oidvector are int2[]/oid[], aclitem[] is
-//     text[] (NULL except the schemas' default ACLs), pg_node_tree is text.
+//     numbers), aclitem[] is text[] (NULL except the schemas' default
+//     ACLs), pg_node_tree is text. "char", int2vector and oidvector
+//     columns have PostgreSQL's types (types.QChar, Int2Vector, OidVector).
 //   - information_schema's character_data columns are varchar without a
 //     limit (as clients see PostgreSQL's domain over varchar); its
 //     sql_identifier, cardinal_number and time_stamp columns are name,

@@ -100,6 +100,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 			ir["relam"] = amBtree
 			ir["relowner"] = r["relowner"]
 			ir["reltuples"] = 0.0
+			ir["relpages"] = 1 // an empty btree index is its metapage, as in PostgreSQL
 			rows = append(rows, ir)
 		}
 	}

@@ -16,9 +16,8 @@ import (
 var (
 	tOid  = types.T{Kind: types.Oid}
 	tName = types.T{Kind: types.Name}
-	// PostgreSQL's "char" (relkind, contype ...) is text here: char(1)
-	// would pad the empty value ('' in attidentity) to a blank.
-	tChar   = types.StringType
+	// PostgreSQL's one-byte "char" (relkind, contype ...), computed as text
+	tChar   = types.QCharType
 	tInt2   = types.Int16Type
 	tInt4   = types.Int32Type
 	tInt8   = types.Int64Type
@@ -36,6 +35,8 @@ var (
 	tNumeric   = types.NumericType
 	tInt2Arr   = types.ArrayOf(tInt2)
 	tOidArr    = types.ArrayOf(tOid)
+	tInt2Vec   = types.Int2VectorType // int2vector: printed "2 1", subscripts from 0
+	tOidVec    = types.OidVectorType  // oidvector
 	tTextArr   = types.ArrayOf(tText)
 	tNameArr   = types.ArrayOf(tName)
 	tCharArr   = types.ArrayOf(tChar)

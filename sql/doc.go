@@ -18,6 +18,8 @@
 //     ~ / !~ -> REGEXP / NOT REGEXP, ~* / !~* -> REGEXP __pg_ci(pattern),
 //     ^ -> POWER(a, b), ARRAY[..] -> __pg_array(..), x[i] -> __pg_subscript(x, i),
 //     OPERATOR(pg_catalog.op) -> op, COLLATE default/"C" removed,
+//     (expr).field -> __pg_field((expr), 'field'), any function call as a
+//     FROM item -> a __pg_srf derived table (srf.go),
 //     x op ANY|ALL (array) -> __pg_any|__pg_all(x, 'op', array) (op ANY
 //     (subquery) is left to TiDB), ARRAY(SELECT ..) -> __pg_array_subquery((..)),
 //     e NULLS FIRST|LAST -> (e) IS NULL DESC|ASC, e, EXPLAIN (opts) ->
@@ -36,7 +38,8 @@
 // The synthetic functions the binder must know: __pg_cast(x, 'type'),
 // __pg_ci(pattern) (case-insensitive regex pattern), __pg_array(elems...),
 // __pg_array_subquery((subquery)), __pg_subscript(array, index),
-// __pg_any(x, 'op', array), __pg_all(x, 'op', array); plus power(a, b) for
+// __pg_any(x, 'op', array), __pg_all(x, 'op', array), __pg_field(x,
+// 'field'), __pg_srf('f', ord, explicit, __pg_cols(..), args..); plus power(a, b) for
 // PostgreSQL's ^. A TiDB AST offset (node.OriginTextPosition()) maps to the
 // user's text with Statement.Position.
 //

@@ -305,6 +305,15 @@ func (r *rewriter) primaryStart(out []item) int {
 	return s
 }
 
+// isCallName reports whether it, before an open parenthesis, makes the
+// parenthesis a function call's: a name that is no keyword.
+func (r *rewriter) isCallName(it item) bool {
+	if it.composite {
+		return false
+	}
+	return (it.tok.kind == tkIdent && !nonOperandWords[it.tok.word(r.src)]) || it.tok.kind == tkQIdent
+}
+
 // exprStart returns where the left operand of IS [NOT] DISTINCT FROM
 // begins: everything back to the nearest lower-precedence keyword, comma
 // or unmatched open parenthesis.
@@ -681,6 +690,26 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator is not supported: #").WithPosition(charPos(r.src, t.start))
 			}
 		case tkPunct:
+			if text == "." && k+1 < j && len(out) > 0 && r.itemIs(out[len(out)-1], ")") {
+				// (expr).field -> __pg_field((expr), 'field'): field
+				// selection from a composite; not after a call's
+				// parentheses (f(x).y is no PostgreSQL syntax)
+				if s := r.matchOpenItem(out, len(out)-1, "(", ")"); s >= 0 && (s == 0 || !r.isCallName(out[s-1])) {
+					nt := r.toks[k+1]
+					switch {
+					case nt.kind == tkIdent || nt.kind == tkQIdent:
+						b := newComposite(out[s].lead)
+						b.add("__pg_field(", out[s].firstOrig())
+						b.addItems(out[s:], true)
+						b.add(", "+sqlQuote(r.identName(nt))+")", nt.start)
+						out = append(out[:s], b.it)
+						k += 2
+						continue
+					case nt.isPunct(r.src, "*"):
+						return nil, sqlerr.New(sqlerr.FeatureNotSupported, "(expression).* is not supported").WithPosition(charPos(r.src, t.start))
+					}
+				}
+			}
 			if text == "[" {
 				if r.arrayDepth > 0 && (len(out) == 0 || r.itemIs(out[len(out)-1], ",")) {
 					// [a, b] as an element of ARRAY[...]: a sub-array
@@ -779,17 +808,12 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: `"` + foldASCII(text) + `"`, orig: t.start}}})
 				k++
 				continue
-			case k+1 < j && r.toks[k+1].isPunct(r.src, "(") && (setFuncNames[w] || r.anyTableFunction(out, k)):
-				// a table function in FROM (qualified by pg_catalog. or not)
-				qual := len(out)
-				if qual >= 2 && r.itemIs(out[qual-1], ".") && !out[qual-2].composite && out[qual-2].tok.is(r.src, "PG_CATALOG") {
-					qual -= 2
-				}
-				if !r.fromItemHere(out[:qual]) {
-					break
-				}
+			case k+1 < j && r.toks[k+1].isPunct(r.src, "(") && !notFromFuncWords[w] && r.fromFuncAt(out) >= 0:
+				// a function in FROM (qualified by pg_catalog. or
+				// information_schema. or not): a table function, or
+				// PostgreSQL's one-row table of a plain function's value
 				var err error
-				if out, k, err = r.setFunction(out, qual, k, j); err != nil {
+				if out, k, err = r.setFunction(out, r.fromFuncAt(out), k, j); err != nil {
 					return nil, err
 				}
 				continue

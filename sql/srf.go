@@ -2,21 +2,43 @@ package sql
 
 import "strings"
 
-// Set-returning functions in FROM. TiDB's grammar has no table functions,
-// so the rewrite turns
+// Functions in FROM. TiDB's grammar has no table functions, so the
+// rewrite turns
 //
-//	FROM [pg_catalog.]f(args) [WITH ORDINALITY] [[AS] alias [(c1, ...)]]
+//	FROM [pg_catalog.|information_schema.]f(args) [WITH ORDINALITY] [[AS] alias [(c1, ...)]]
 //
-// for f in unnest, generate_series, generate_subscripts into a derived
-// table TiDB accepts,
+// for any function f (the set-returning unnest, generate_series,
+// generate_subscripts, _pg_expandarray, or a plain function, which
+// PostgreSQL reads as a one-row table) into a derived table TiDB accepts,
 //
 //	FROM (SELECT __pg_srf('f', ordinality, explicitAlias, __pg_cols('c1', ...), args)) AS alias
 //
 // (ordinality and explicitAlias are 0 or 1; alias defaults to f), which
 // the binder turns back into a table-function node.
 
-// setFuncNames are the set-returning functions recognized in FROM.
-var setFuncNames = map[string]bool{"UNNEST": true, "GENERATE_SERIES": true, "GENERATE_SUBSCRIPTS": true}
+// notFromFuncWords are words that may stand before "(" at the start of a
+// FROM item without being a function: LATERAL (subquery), ROWS FROM (..),
+// and the calls with their own argument syntax (CAST(x AS t) ...), which
+// are left to the rest of the rewrite.
+var notFromFuncWords = map[string]bool{
+	"LATERAL": true, "ROWS": true, "ONLY": true, "VALUES": true, "SELECT": true, "CAST": true, "EXTRACT": true,
+	"POSITION": true, "ARRAY": true, "TRIM": true, "SUBSTRING": true, "OVERLAY": true,
+}
+
+// fromFuncAt returns where a function call in FROM whose name ends out
+// begins (before a pg_catalog. or information_schema. qualifier), or -1
+// when no FROM item may start there.
+func (r *rewriter) fromFuncAt(out []item) int {
+	qual := len(out)
+	if qual >= 2 && r.itemIs(out[qual-1], ".") && !out[qual-2].composite &&
+		(out[qual-2].tok.is(r.src, "PG_CATALOG") || out[qual-2].tok.is(r.src, "INFORMATION_SCHEMA")) {
+		qual -= 2
+	}
+	if !r.fromItemHere(out[:qual]) {
+		return -1
+	}
+	return qual
+}
 
 // keywordFuncNames are PostgreSQL functions whose names TiDB's grammar
 // reads as keywords before "(": the rewrite quotes them.
@@ -38,7 +60,10 @@ func (r *rewriter) fromItemHere(out []item) bool {
 		return false
 	}
 	last := out[len(out)-1].tok
-	if last.is(r.src, "FROM") || last.is(r.src, "JOIN") {
+	if last.is(r.src, "FROM") {
+		return r.fromIsClause(out[:len(out)-1])
+	}
+	if last.is(r.src, "JOIN") {
 		return true
 	}
 	if !last.isPunct(r.src, ",") {
@@ -57,7 +82,9 @@ func (r *rewriter) fromItemHere(out []item) bool {
 			depth--
 		case depth == 0 && !it.composite && it.tok.kind == tkIdent:
 			switch it.tok.word(r.src) {
-			case "FROM", "JOIN":
+			case "FROM":
+				return r.fromIsClause(out[:i])
+			case "JOIN":
 				return true
 			case "SELECT", "WHERE", "ON", "GROUP", "HAVING", "ORDER", "LIMIT", "SET", "VALUES", "RETURNING", "USING", "BY":
 				return false
@@ -67,32 +94,31 @@ func (r *rewriter) fromItemHere(out []item) bool {
 	return false
 }
 
-// notTableFuncWords are words that may follow FROM or JOIN with a "("
-// after them and are no function name.
-var notTableFuncWords = map[string]bool{"LATERAL": true, "ONLY": true, "SELECT": true, "VALUES": true, "TABLE": true, "ROWS": true, "WITH": true}
-
-// anyTableFunction reports whether identifier k (followed by "(") is a
-// function called as a FROM item whatever its name (a Go UDF's, or an
-// unknown one the binder reports as 42883, as PostgreSQL does): a FROM item
-// may start there, and the FROM is a clause's, not the FROM inside a
-// function's parentheses (EXTRACT(YEAR FROM f(x)), TRIM(BOTH FROM f(x))).
-func (r *rewriter) anyTableFunction(out []item, k int) bool {
-	if notTableFuncWords[r.toks[k].word(r.src)] || !r.fromItemHere(out) {
-		return false
-	}
+// fromIsClause reports whether a FROM after out starts a FROM clause
+// rather than being part of a call's own syntax (substring(x FROM n),
+// trim(.. FROM x), IS DISTINCT FROM): a FROM clause follows its SELECT
+// (or DELETE, UPDATE) at the same parenthesis depth.
+func (r *rewriter) fromIsClause(out []item) bool {
 	depth := 0
-	for i := k - 1; i >= 0; i-- {
-		t := r.toks[i]
+	for i := len(out) - 1; i >= 0; i-- {
+		it := out[i]
 		switch {
-		case t.isPunct(r.src, ")"):
+		case r.itemIs(it, ")"):
 			depth++
-		case t.isPunct(r.src, "("):
+		case r.itemIs(it, "("):
 			if depth == 0 {
 				return false
 			}
 			depth--
-		case depth == 0 && (t.is(r.src, "SELECT") || t.is(r.src, "DELETE") || t.is(r.src, "UPDATE")):
-			return true
+		case depth == 0 && !it.composite && it.tok.kind == tkIdent:
+			switch it.tok.word(r.src) {
+			case "SELECT", "DELETE", "UPDATE":
+				return true
+			case "DISTINCT":
+				if i == len(out)-1 {
+					return false // IS [NOT] DISTINCT FROM
+				}
+			}
 		}
 	}
 	return true

@@ -11,7 +11,8 @@ import (
 )
 
 // ValueAt returns row i of a as the physical value of its type (see
-// value.go): nil for NULL; a list's value is a []any of its elements'.
+// value.go): nil for NULL; a list's value is a []any of its elements', a
+// struct's (ROW) a []any of its fields'.
 // It is the one place the executor and the function library read single
 // values out of Arrow arrays.
 func ValueAt(a arrow.Array, i int) any {
@@ -59,6 +60,12 @@ func ValueAt(a arrow.Array, i int) any {
 		out := make([]any, 0, end-start)
 		for k := start; k < end; k++ {
 			out = append(out, ValueAt(vals, int(k)))
+		}
+		return out
+	case *array.Struct:
+		out := make([]any, x.NumField())
+		for k := range out {
+			out[k] = ValueAt(x.Field(k), i)
 		}
 		return out
 	}
@@ -168,6 +175,18 @@ func AppendValue(b array.Builder, v any) error {
 					return err
 				}
 			}
+		}
+	case *array.StructBuilder:
+		var fields []any
+		if fields, ok = v.([]any); ok && len(fields) == x.NumField() {
+			x.Append(true)
+			for k, f := range fields {
+				if err := AppendValue(x.FieldBuilder(k), f); err != nil {
+					return err
+				}
+			}
+		} else {
+			ok = false
 		}
 	default:
 		ok = false

@@ -1,8 +1,11 @@
 // Package types owns the type of every value in sqlgate: the Fluss type system
 // (BOOLEAN .. ROW, with NOT NULL at every nesting level), which fluss/ uses for
 // table schemas, plus the few PostgreSQL types that only exist in queries
-// (unknown literals, unconstrained numeric, interval, oid, name). It maps each
-// type to its Arrow type (DESIGN.md's table) and prints it as seed 000 does.
+// (unknown literals, unconstrained numeric, interval, oid, name), and the
+// catalog types "char", int2vector and oidvector as Variants of STRING,
+// ARRAY<SMALLINT> and ARRAY<OID> (computed as those, shown to clients as
+// PostgreSQL's own types). It maps each type to its Arrow type (DESIGN.md's
+// table) and prints it as seed 000 does.
 //
 // It also holds PostgreSQL's TimeZone rules (zone.go: the values SET
 // TimeZone accepts, offsets as timestamptz prints them, wall time to instant

@@ -39,6 +39,23 @@ const (
 	Name                    // PostgreSQL name (catalog queries)
 )
 
+// Variant marks a PostgreSQL catalog type that sqlgate computes as the
+// type's Kind but shows to clients under the PostgreSQL type's own OID,
+// text and binary forms. Everything but the wire (pgwire/pgtypes), type
+// names, subscripts and casts to and from text treats it as its Kind.
+type Variant uint8
+
+// The variants.
+const (
+	NoVariant  Variant = iota
+	QChar              // PostgreSQL's one-byte "char" (OID 18: relkind, contype ...), a String
+	Int2Vector         // int2vector (OID 22: pg_index.indkey), an ARRAY<SMALLINT> printed "2 1", subscripts from 0
+	OidVector          // oidvector (OID 30: pg_index.indclass), an ARRAY<OID> printed "0 0", subscripts from 0
+)
+
+// IsVector reports whether v is int2vector or oidvector.
+func (v Variant) IsVector() bool { return v == Int2Vector || v == OidVector }
+
 // Field is one field of a ROW type.
 type Field struct {
 	Name string
@@ -64,6 +81,8 @@ type T struct {
 	Key *T
 	// Fields are the fields of a ROW.
 	Fields []Field
+	// Variant is the PostgreSQL catalog type this type stands for, if any.
+	Variant Variant
 }
 
 // Common types.
@@ -80,6 +99,11 @@ var (
 	BytesType   = T{Kind: Bytes}
 	DateType    = T{Kind: Date}
 	NumericType = T{Kind: Decimal} // unconstrained numeric
+	// QCharType is PostgreSQL's "char"; Int2VectorType and OidVectorType
+	// are int2vector and oidvector.
+	QCharType      = T{Kind: String, Variant: QChar}
+	Int2VectorType = T{Kind: Array, Elem: &T{Kind: Int16}, Variant: Int2Vector}
+	OidVectorType  = T{Kind: Array, Elem: &T{Kind: Oid}, Variant: OidVector}
 )
 
 // DecimalType returns DECIMAL(p,s).
@@ -116,7 +140,7 @@ func (t T) IsNested() bool { return t.Kind == Array || t.Kind == Map || t.Kind =
 // nullability (nested NOT NULL counts). Unlike String, it tells apart the
 // scales of unconstrained numerics, which print alike.
 func (t T) Equal(o T) bool {
-	if t.Kind != o.Kind || t.Precision != o.Precision || t.Scale != o.Scale || t.Length != o.Length || len(t.Fields) != len(o.Fields) {
+	if t.Kind != o.Kind || t.Precision != o.Precision || t.Scale != o.Scale || t.Length != o.Length || len(t.Fields) != len(o.Fields) || t.Variant != o.Variant {
 		return false
 	}
 	sub := func(a, b *T) bool {
@@ -145,6 +169,20 @@ func (t T) String() string {
 }
 
 func (t T) write(b *strings.Builder) {
+	switch t.Variant {
+	case QChar:
+		b.WriteString(`"char"`)
+	case Int2Vector:
+		b.WriteString("int2vector")
+	case OidVector:
+		b.WriteString("oidvector")
+	}
+	if t.Variant != NoVariant {
+		if t.NotNull {
+			b.WriteString(" NOT NULL")
+		}
+		return
+	}
 	switch t.Kind {
 	case Unknown:
 		b.WriteString("unknown")

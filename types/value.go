@@ -68,6 +68,14 @@ func (t T) pgTypeName() string {
 
 // PGName is PostgreSQL's name of t (for messages such as 42883's argument list).
 func (t T) PGName() string {
+	switch t.Variant {
+	case QChar:
+		return `"char"`
+	case Int2Vector:
+		return "int2vector"
+	case OidVector:
+		return "oidvector"
+	}
 	switch t.Kind {
 	case String:
 		if t.Length > 0 {
@@ -120,6 +128,13 @@ func ParseText(s string, t T) (any, error) { return ParseTextIn(s, t, time.UTC) 
 // is the session's TimeZone, which places a timestamptz literal written
 // without a zone (nil means UTC).
 func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
+	if t.Variant == QChar {
+		// "char" keeps the first character (PostgreSQL: the first byte)
+		for _, r := range s {
+			return string(r), nil
+		}
+		return "", nil
+	}
 	switch t.Kind {
 	case Unknown, String, Name:
 		if t.Length > 0 && len([]rune(s)) > t.Length {

@@ -415,6 +415,77 @@ func SubscriptKernel(elem types.T) Kernel {
 	})
 }
 
+// ParseVector reads int2vector/oidvector text input: elements of type elem
+// separated by white space ("2 1").
+func ParseVector(s string, elem types.T, loc *time.Location) ([]any, error) {
+	fs := strings.Fields(s)
+	out := make([]any, len(fs))
+	for i, f := range fs {
+		e, err := types.ParseTextIn(f, elem, loc)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// FieldSelectKernel answers (row).field for field number k of a ROW
+// value whose field has type field (NULL when the row is NULL).
+func FieldSelectKernel(field types.T, k int) Kernel {
+	return valueKernel(field, func(args []any) (any, error) {
+		fs, ok := args[0].([]any)
+		if !ok || k < 0 || k >= len(fs) {
+			return nil, nil
+		}
+		return fs[k], nil
+	})
+}
+
+// BitwiseKernel answers PostgreSQL's integer operators a & b, a | b,
+// a << b and a >> b over integers of type t (the shift count is int4;
+// PostgreSQL shifts by the count modulo the type's width, as C does on
+// its platforms); NULL in, NULL out.
+func BitwiseKernel(op string, t types.T) Kernel {
+	bits := int64(64)
+	switch t.Kind {
+	case types.Int8, types.Int16:
+		bits = 16
+	case types.Int32:
+		bits = 32
+	}
+	lo, hi := types.IntRange(t.Kind)
+	return valueKernel(t, func(args []any) (any, error) {
+		a, ok := args[0].(int64)
+		c, ok2 := args[1].(int64)
+		if !ok || !ok2 {
+			return nil, nil
+		}
+		var v int64
+		switch op {
+		case "&":
+			v = a & c
+		case "|":
+			v = a | c
+		case "<<":
+			v = a << uint64(c&(bits-1))
+		case ">>":
+			v = a >> uint64(c&(bits-1))
+		}
+		// wrap to t's width, as the C operators on int16/int32 do
+		switch bits {
+		case 16:
+			v = int64(int16(v))
+		case 32:
+			v = int64(int32(v))
+		}
+		if v < lo || v > hi {
+			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "%s out of range", t.PGName())
+		}
+		return v, nil
+	})
+}
+
 // SliceKernel answers array[lo:hi] for arrays of type arr. hasLo/hasHi
 // say whether each bound was written (an omitted bound is the array's
 // own); the bound arguments follow the array in that order. A NULL array

@@ -145,6 +145,11 @@ func catalogFuncs() []*Func {
 		{Name: "col_description", Args: []types.T{tOid, tInt4}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			return optional(c.ColumnDescription(ctx, oidArg(a[0]), int(a[1].(int64))))
 		})},
+		// sqlgate's functions have no SQL-standard body (BEGIN ATOMIC ...)
+		{Name: "pg_get_function_sqlbody", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
+		// pg_operator lists no operator: none is visible (NULL, PostgreSQL's
+		// answer for an OID that is no operator)
+		{Name: "pg_operator_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return nil, nil })},
 		{Name: "pg_get_function_result", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(true)},
 		{Name: "pg_get_function_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
 		{Name: "pg_get_function_identity_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
@@ -198,6 +203,19 @@ func catalogFuncs() []*Func {
 		{Name: "pg_total_relation_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
 		{Name: "pg_table_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
 		{Name: "pg_indexes_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: rowFunc(tInt8, true, func(context.Context, []any) (any, error) { return int64(0), nil })},
+		// sqlgate keeps no statistics: its one database reports 0 bytes
+		{Name: "pg_database_size", Args: []types.T{tName}, Ret: tInt8, Strict: true, Kernel: withCatalog(tInt8, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
+			if a[0].(string) != c.Database() {
+				return nil, sqlerr.New(sqlerr.InvalidCatalogName, "database %q does not exist", a[0].(string))
+			}
+			return int64(0), nil
+		})},
+		{Name: "pg_database_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: rowFunc(tInt8, true, func(_ context.Context, a []any) (any, error) {
+			if oidArg(a[0]) != databaseOID {
+				return nil, nil // no such database: NULL, as on PostgreSQL
+			}
+			return int64(0), nil
+		})},
 		{Name: "pg_size_pretty", Args: []types.T{tInt8}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return sizePretty(a[0].(int64)), nil
 		})},
@@ -452,8 +470,8 @@ func sizePretty(n int64) string {
 }
 
 // quoteIdent quotes s unless it is a lower-case identifier that needs no
-// quotes (PostgreSQL also quotes reserved keywords; the common ones are
-// listed).
+// quotes and no keyword (PostgreSQL quotes every keyword but the
+// unreserved ones).
 func quoteIdent(s string) string {
 	safe := s != ""
 	for i, r := range s {
@@ -468,17 +486,22 @@ func quoteIdent(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// reservedKeywords are PostgreSQL 15's reserved keywords (and the
-// non-reserved ones that cannot be column names), which quote_ident quotes.
+// reservedKeywords are PostgreSQL 15's keywords that are not unreserved
+// (reserved, column-name and type/function-name keywords: pg_get_keywords()
+// WHERE catcode <> 'U'), which quote_ident quotes.
 var reservedKeywords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, k := range strings.Fields(`all analyse analyze and any array as asc asymmetric authorization binary both case cast
-		check collate collation column concurrently constraint create cross current_catalog current_date current_role
-		current_schema current_time current_timestamp current_user default deferrable desc distinct do else end except
-		false fetch for foreign freeze from full grant group having ilike in initially inner intersect into is isnull
-		join lateral leading left like limit localtime localtimestamp natural not notnull null offset on only or order
-		outer overlaps placing primary references returning right select session_user similar some symmetric
-		system_user table tablesample then to trailing true union unique user using variadic verbose when where window with`) {
+	for _, k := range strings.Fields(`all analyse analyze and any array as asc asymmetric authorization between bigint binary bit boolean both case
+		cast char character check coalesce collate collation column concurrently constraint create cross
+		current_catalog current_date current_role current_schema current_time current_timestamp current_user dec
+		decimal default deferrable desc distinct do else end except exists extract false fetch float for foreign
+		freeze from full grant greatest group grouping having ilike in initially inner inout int integer intersect
+		interval into is isnull join lateral leading least left like limit localtime localtimestamp national natural
+		nchar none normalize not notnull null nullif numeric offset on only or order out outer overlaps overlay
+		placing position precision primary real references returning right row select session_user setof similar
+		smallint some substring symmetric table tablesample then time timestamp to trailing treat trim true union
+		unique user using values varchar variadic verbose when where window with xmlattributes xmlconcat xmlelement
+		xmlexists xmlforest xmlnamespaces xmlparse xmlpi xmlroot xmlserialize xmltable`) {
 		m[k] = true
 	}
 	return m

@@ -10,8 +10,8 @@
 // and output (ParseArray, FormatArray) and the array kernels the binder
 // builds for ARRAY[..], subscripts, slices, op ANY/ALL (array) and array
 // comparison (arrays.go); the set-returning functions (ResolveSetFunc:
-// unnest, generate_series, generate_subscripts; srf.go), which exec runs
-// as FROM items and in SELECT lists.
+// unnest, generate_series, generate_subscripts, _pg_expandarray; srf.go),
+// which exec runs as FROM items and in SELECT lists.
 //
 // It must not: import exec, binder, lower or sql (exec calls into this
 // package, so importing it back would be a cycle); parse SQL; cast
@@ -64,6 +64,8 @@
 //     multi-dimensional arrays exist only as arrays of arrays
 //     (ARRAY[ARRAY[1,2]] is array<array<int>>, so array_length(a, 2) is
 //     NULL), and text input with explicit bounds ('[0:1]={1,2}') is 0A000.
+//     int2vector/oidvector subscripts start at 0 as in PostgreSQL, but
+//     array_lower/array_upper/generate_subscripts still count them from 1.
 //     generate_series covers int4 and int8 (not numeric or timestamps).
 //   - extract('julian', timestamp), and date_part/extract/date_trunc over
 //     interval and time, are declared (so that resolution matches

@@ -25,7 +25,7 @@ type SetFunc struct {
 // IsSetFunc reports whether name is a set-returning function sqlgate has.
 func IsSetFunc(name string) bool {
 	switch strings.ToLower(name) {
-	case "unnest", "generate_series", "generate_subscripts":
+	case "unnest", "generate_series", "generate_subscripts", "_pg_expandarray":
 		return true
 	}
 	return false
@@ -34,13 +34,23 @@ func IsSetFunc(name string) bool {
 // ResolveSetFunc picks the set-returning function for name(args...) as
 // PostgreSQL 15 does for the overloads sqlgate has: unnest(anyarray),
 // generate_series(int4|int8, int4|int8 [, step]) and
-// generate_subscripts(anyarray, int4 [, bool]).
+// generate_subscripts(anyarray, int4 [, bool]), and
+// information_schema._pg_expandarray(anyarray), which pgJDBC's metadata
+// queries call: a composite (x, n) per element, ROW<x elem, n int>.
 func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 	lname := strings.ToLower(name)
 	switch lname {
 	case "unnest":
 		if len(args) == 1 && args[0].Kind == types.Array {
 			return &SetFunc{Name: lname, Args: []types.T{args[0].Nullable()}, Ret: args[0].Elem.Nullable(), Rows: unnestRows}, nil
+		}
+		if len(args) == 1 && pgTypeOf(args[0]) == pgUnknown {
+			return nil, sqlerr.New(sqlerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
+		}
+	case "_pg_expandarray":
+		if len(args) == 1 && args[0].Kind == types.Array {
+			ret := types.T{Kind: types.Row, Fields: []types.Field{{Name: "x", Type: args[0].Elem.Nullable()}, {Name: "n", Type: types.Int32Type}}}
+			return &SetFunc{Name: lname, Args: []types.T{args[0].Nullable()}, Ret: ret, Rows: expandArrayRows}, nil
 		}
 		if len(args) == 1 && pgTypeOf(args[0]) == pgUnknown {
 			return nil, sqlerr.New(sqlerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
@@ -90,6 +100,20 @@ func unnestRows(args []any) (func() (any, bool, error), error) {
 		}
 		i++
 		return arr[i-1], true, nil
+	}, nil
+}
+
+// expandArrayRows is _pg_expandarray: (element, its 1-based position) for
+// each element, whatever the array's lower bound (int2vector's is 0).
+func expandArrayRows(args []any) (func() (any, bool, error), error) {
+	arr, _ := args[0].([]any)
+	i := 0
+	return func() (any, bool, error) {
+		if i >= len(arr) {
+			return nil, false, nil
+		}
+		i++
+		return []any{arr[i-1], int64(i)}, true, nil
 	}, nil
 }
 

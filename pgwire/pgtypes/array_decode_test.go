@@ -43,6 +43,10 @@ func TestDecodeBinaryArrays(t *testing.T) {
 		{"two dimensions", 1007, binArray(23, []int32{2, 2}, [][]byte{i4(1), i4(2), i4(3), i4(4)}), "{{1,2},{3,4}}", ""},
 		{"empty", 1007, binArray(23, nil, nil), "{}", ""},
 		{"text quoted", 1009, binArray(25, []int32{2}, [][]byte{[]byte(`a"b\c`), []byte("NULL")}), `{"a\"b\\c","NULL"}`, ""},
+		// int2vectorsend('2 1'): lower bound 0
+		{"int2vector", 22, []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 21, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 0, 0, 2, 0, 1}, "{2,1}", ""},
+		{"oidvector", 30, binArray(26, []int32{1}, [][]byte{i4(1978)}), "{1978}", ""},
+		{"\"char\"", 18, []byte("r"), "r", ""},
 		{"wrong element type", 1007, binArray(20, []int32{1}, [][]byte{i4(1)}), "", sqlerr.DatatypeMismatch},
 		{"truncated", 1007, binArray(23, []int32{2}, [][]byte{i4(1)}), "", sqlerr.ProtocolViolation},
 		{"huge dimension", 1007, binArray(23, []int32{1 << 30}, nil), "", sqlerr.ProgramLimitExceeded},

@@ -502,7 +502,12 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 			return nil, sqlerr.New(sqlerr.InvalidBinaryRepresentation, "unsupported jsonb version number %d", data[0])
 		}
 		data = data[1:]
-	case OIDUnknown, OIDText, OIDVarchar, OIDBPChar, OIDName, OIDJSON:
+	case OIDUnknown, OIDText, OIDVarchar, OIDBPChar, OIDName, OIDJSON, OIDChar:
+		// "char"'s binary form is its one byte, like text's
+	case OIDInt2Vector:
+		return decodeBinaryArray(index, OIDInt2, data)
+	case OIDOidVector:
+		return decodeBinaryArray(index, OIDOid, data)
 	default:
 		if elem, ok := ElemOIDOf(oid); ok {
 			return decodeBinaryArray(index, elem, data)

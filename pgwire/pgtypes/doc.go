@@ -10,7 +10,9 @@
 // TimeZone, which the caller passes as a *time.Location (NewRowEncoderIn,
 // AppendValueIn, AppendTimestampTZ; nil or the plain forms mean UTC); binary
 // timestamptz is UTC microseconds whatever the zone, as in PostgreSQL. MAP, ROW and arrays of
-// nested types travel as json; arrays of scalars as PostgreSQL arrays.
+// nested types travel as json; arrays of scalars as PostgreSQL arrays;
+// int2vector and oidvector (types.Int2Vector, OidVector) as PostgreSQL
+// sends them ("2 1"; binary arrays with lower bound 0), "char" as OID 18.
 //
 // It is a leaf: it imports types and sqlerr only (plus Arrow), and must not
 // know about connections, sessions or SQL. It keeps no mutable package state.

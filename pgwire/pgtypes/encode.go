@@ -93,7 +93,7 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 				return nil, err
 			}
 			elemOID, _, _ := OIDOf(*t.Elem)
-			return &pgArrayEncoder{mode: m, elem: elem, elemOID: elemOID}, nil
+			return &pgArrayEncoder{mode: m, elem: elem, elemOID: elemOID, vector: t.Variant.IsVector()}, nil
 		}
 		elem, err := newEncoder(*t.Elem, modeJSON, loc)
 		if err != nil {
@@ -698,11 +698,14 @@ func (e *intervalEncoder) appendValue(dst []byte, row int) []byte {
 }
 
 // pgArrayEncoder renders ARRAY<scalar> as a one-dimensional PostgreSQL
-// array: text '{1,2,NULL}' (array_out) or the binary array format.
+// array: text '{1,2,NULL}' (array_out) or the binary array format. An
+// int2vector or oidvector (vector) prints its elements separated by
+// spaces ("2 1", int2vectorout) and is sent as an array with lower bound 0.
 type pgArrayEncoder struct {
 	mode    mode
 	elem    valueEncoder
 	elemOID uint32
+	vector  bool
 	arr     *array.List
 	values  arrow.Array
 	scratch []byte
@@ -722,6 +725,17 @@ func (e *pgArrayEncoder) appendValue(dst []byte, row int) []byte {
 	start, end := e.arr.ValueOffsets(row)
 	if e.mode == modeBinary {
 		return e.appendBinary(dst, int(start), int(end))
+	}
+	if e.vector {
+		for i := int(start); i < int(end); i++ {
+			if i > int(start) {
+				dst = append(dst, ' ')
+			}
+			if !e.values.IsNull(i) { // vectors hold no NULLs; print one as nothing
+				dst = e.elem.appendValue(dst, i)
+			}
+		}
+		return dst
 	}
 	dst = append(dst, '{')
 	for i := int(start); i < int(end); i++ {
@@ -787,7 +801,11 @@ func (e *pgArrayEncoder) appendBinary(dst []byte, start, end int) []byte {
 	dst = appendUint32(dst, hasNull)
 	dst = appendUint32(dst, e.elemOID)
 	dst = appendUint32(dst, uint32(n))
-	dst = appendUint32(dst, 1) // lower bound
+	if e.vector {
+		dst = appendUint32(dst, 0) // int2vector/oidvector subscripts start at 0
+	} else {
+		dst = appendUint32(dst, 1) // lower bound
+	}
 	for i := start; i < end; i++ {
 		if e.values.IsNull(i) {
 			dst = appendUint32(dst, math.MaxUint32) // -1

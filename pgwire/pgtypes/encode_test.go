@@ -3,6 +3,7 @@ package pgtypes
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"math"
 	"math/big"
 	"testing"
@@ -285,6 +286,54 @@ func TestArrayText(t *testing.T) {
 	}
 }
 
+// TestVectorAndQCharWireForms checks int2vector, oidvector and "char"
+// against PostgreSQL 15's output and send functions: SELECT
+// '2 1'::int2vector, int2vectorsend('2 1'), oidvectorsend('0 1978'),
+// charsend('r').
+func TestVectorAndQCharWireForms(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	ib := array.NewListBuilder(mem, arrow.PrimitiveTypes.Int16)
+	defer ib.Release()
+	ib.Append(true)
+	ib.ValueBuilder().(*array.Int16Builder).AppendValues([]int16{2, 1}, nil)
+	ib.Append(true) // empty
+	ints := ib.NewArray()
+	defer ints.Release()
+	got := encodeColumn(t, types.Int2VectorType, FormatText, ints)
+	if *got[0] != "2 1" || *got[1] != "" {
+		t.Errorf("int2vector text: %q %q", *got[0], *got[1])
+	}
+	bin := encodeColumn(t, types.Int2VectorType, FormatBinary, ints)
+	if h := hex.EncodeToString([]byte(*bin[0])); h != "0000000100000000000000150000000200000000000000020002000000020001" {
+		t.Errorf("int2vector binary: %s", h)
+	}
+
+	ob := array.NewListBuilder(mem, arrow.PrimitiveTypes.Uint32)
+	defer ob.Release()
+	ob.Append(true)
+	ob.ValueBuilder().(*array.Uint32Builder).AppendValues([]uint32{0, 1978}, nil)
+	oids := ob.NewArray()
+	defer oids.Release()
+	if got := encodeColumn(t, types.OidVectorType, FormatText, oids); *got[0] != "0 1978" {
+		t.Errorf("oidvector text: %q", *got[0])
+	}
+	bin = encodeColumn(t, types.OidVectorType, FormatBinary, oids)
+	if h := hex.EncodeToString([]byte(*bin[0])); h != "00000001000000000000001a0000000200000000000000040000000000000004000007ba" {
+		t.Errorf("oidvector binary: %s", h)
+	}
+
+	sb := array.NewStringBuilder(mem)
+	defer sb.Release()
+	sb.Append("r")
+	chars := sb.NewArray()
+	defer chars.Release()
+	for _, f := range []int16{FormatText, FormatBinary} {
+		if got := encodeColumn(t, types.QCharType, f, chars); *got[0] != "r" {
+			t.Errorf("\"char\" format %d: %q", f, *got[0])
+		}
+	}
+}
+
 func TestJSONForMapAndRow(t *testing.T) {
 	mem := memory.NewGoAllocator()
 	mapType := types.T{Kind: types.Map, Key: &types.StringType, Elem: &types.Float64Type}
@@ -365,6 +414,10 @@ func TestOIDOf(t *testing.T) {
 		{types.ArrayOf(types.Int32Type), 1007, -1, -1},
 		{types.ArrayOf(types.StringType), 1009, -1, -1},
 		{types.ArrayOf(types.ArrayOf(types.Int32Type)), 114, -1, -1},
+		{types.QCharType, 18, -1, 1},
+		{types.ArrayOf(types.QCharType), 1002, -1, -1},
+		{types.Int2VectorType, 22, -1, -1},
+		{types.OidVectorType, 30, -1, -1},
 		{types.T{Kind: types.Map, Key: &types.StringType, Elem: &types.StringType}, 114, -1, -1},
 	}
 	for _, tt := range tests {

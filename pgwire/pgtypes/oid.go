@@ -7,12 +7,15 @@ const (
 	OIDUnknown     uint32 = 0
 	OIDBool        uint32 = 16
 	OIDBytea       uint32 = 17
+	OIDChar        uint32 = 18 // "char", one byte
 	OIDName        uint32 = 19
 	OIDInt8        uint32 = 20
 	OIDInt2        uint32 = 21
+	OIDInt2Vector  uint32 = 22
 	OIDInt4        uint32 = 23
 	OIDText        uint32 = 25
 	OIDOid         uint32 = 26
+	OIDOidVector   uint32 = 30
 	OIDJSON        uint32 = 114
 	OIDFloat4      uint32 = 700
 	OIDFloat8      uint32 = 701
@@ -29,6 +32,7 @@ const (
 	OIDJSONArray        uint32 = 199
 	OIDBoolArray        uint32 = 1000
 	OIDByteaArray       uint32 = 1001
+	OIDCharArray        uint32 = 1002
 	OIDNameArray        uint32 = 1003
 	OIDInt2Array        uint32 = 1005
 	OIDInt4Array        uint32 = 1007
@@ -50,7 +54,7 @@ const (
 // arrayOIDs maps an element type OID to its PostgreSQL array type OID
 // (pg_type.typarray).
 var arrayOIDs = map[uint32]uint32{
-	OIDBool: OIDBoolArray, OIDBytea: OIDByteaArray, OIDName: OIDNameArray,
+	OIDBool: OIDBoolArray, OIDBytea: OIDByteaArray, OIDName: OIDNameArray, OIDChar: OIDCharArray,
 	OIDInt2: OIDInt2Array, OIDInt4: OIDInt4Array, OIDInt8: OIDInt8Array,
 	OIDText: OIDTextArray, OIDBPChar: OIDBPCharArray, OIDVarchar: OIDVarcharArray,
 	OIDFloat4: OIDFloat4Array, OIDFloat8: OIDFloat8Array, OIDOid: OIDOidArray,
@@ -78,6 +82,14 @@ func IsPGArray(t types.T) bool {
 // variable length), as RowDescription carries them. Unknown and Null columns are
 // text, as PostgreSQL resolves unknown-typed output columns.
 func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
+	switch {
+	case t.Variant == types.QChar:
+		return OIDChar, -1, 1
+	case t.Variant == types.Int2Vector:
+		return OIDInt2Vector, -1, -1
+	case t.Variant == types.OidVector:
+		return OIDOidVector, -1, -1
+	}
 	switch t.Kind {
 	case types.Unknown, types.Null:
 		return OIDText, -1, -1

@@ -71,26 +71,12 @@ var biNormalisedColumns = map[string]string{
 
 // biGaps are the queries sqlgate cannot answer like PostgreSQL yet, with
 // the exact error sqlgate gives; the test fails once one of them answers
-// anything else, so the list stays true.
-//
-// The gaps:
-//   - a plain scalar function in FROM (string_to_array(...) s, a one-row
-//     table in PostgreSQL): only set-returning functions and record-batch Go
-//     UDFs are table functions;
-//   - PostgreSQL reserved or MySQL-only keywords used as column aliases
-//     after AS (as schema, as table, as keys), which PostgreSQL allows.
-var biGaps = map[string]string{
-	"grafana showTables()":               `0A000: a scalar function (string_to_array) in FROM is not supported (position 395)`,
-	"grafana getSchema('every_type')":    `0A000: a scalar function (string_to_array) in FROM is not supported (position 756)`,
-	"grafana getSchema('public.events')": `0A000: a scalar function (string_to_array) in FROM is not supported (position 768)`,
-}
+// anything else, so the list stays true. None today.
+var biGaps = map[string]string{}
 
 // biResultGaps are the queries sqlgate runs but answers differently, with
-// the reason; the test fails once one answers like PostgreSQL.
-var biResultGaps = map[string]string{
-	"dbeaver IndexCache":           "pg_index.indkey/indclass/indoption print as arrays ({2,1}); PostgreSQL's int2vector/oidvector print as \"2 1\"",
-	"dbeaver IndexCache one table": "pg_index.indkey/indclass/indoption print as arrays ({2,1}); PostgreSQL's int2vector/oidvector print as \"2 1\"",
-}
+// the reason; the test fails once one answers like PostgreSQL. None today.
+var biResultGaps = map[string]string{}
 
 // TestBIIntrospectionQueries runs the Grafana, Metabase and DBeaver
 // introspection queries of bi/queries.sql on sqlgate and on PostgreSQL 15

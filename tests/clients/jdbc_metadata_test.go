@@ -42,19 +42,10 @@ func TestPgJDBCMetadata(t *testing.T) {
 }
 
 // jdbcMetadataGaps are the calls sqlgate cannot answer yet, with the exact
-// error it gives. pgJDBC 42.5's getPrimaryKeys and getIndexInfo select a
-// field of a composite returned by a set-returning function,
-// (information_schema._pg_expandarray(i.indkey)).n, and the parser has no
-// field selection from a parenthesised expression yet (sql/, reported).
-// The test fails once a call answers anything else, so the list stays true.
-var jdbcMetadataGaps = map[string]string{
-	`getPrimaryKeys(null, "public", "every_type")`:             `ERROR 42601: ERROR: syntax error at or near "."   Position: 323`,
-	`getPrimaryKeys(null, "public", "events")`:                 `ERROR 42601: ERROR: syntax error at or near "."   Position: 323`,
-	`getIndexInfo(null, "public", "every_type", false, false)`: `ERROR 42601: ERROR: syntax error at or near "."   Position: 872`,
-	`getIndexInfo(null, "public", "every_type", true, true)`:   `ERROR 42601: ERROR: syntax error at or near "."   Position: 872`,
-	`getIndexInfo(null, "public", "events", false, false)`:     `ERROR 42601: ERROR: syntax error at or near "."   Position: 872`,
-	`getIndexInfo(null, "public", "events", true, true)`:       `ERROR 42601: ERROR: syntax error at or near "."   Position: 872`,
-}
+// error it gives; the test fails once a call answers anything else, so the
+// list stays true. None today: getPrimaryKeys and getIndexInfo select a
+// field of the composite information_schema._pg_expandarray returns.
+var jdbcMetadataGaps = map[string]string{}
 
 // compareSections compares two outputs made of "== call" sections and
 // reports each section that differs with both versions. A section named in

@@ -1,0 +1,76 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// bitwiseOps are PostgreSQL's integer bitwise operators that TiDB's grammar
+// parses with the same spelling (pgJDBC's getIndexInfo tests an indoption
+// bit with &). PostgreSQL's # (xor) is rejected by the rewrite, and its ^
+// is power.
+var bitwiseOps = map[opcode.Op]string{
+	opcode.And: "&", opcode.Or: "|", opcode.LeftShift: "<<", opcode.RightShift: ">>",
+}
+
+// bindBitwise binds a & b, a | b (both sides brought to the wider of their
+// integer types, as PostgreSQL's int2/int4/int8 operators resolve) and
+// a << b, a >> b (the left side's type, an int4 shift count).
+func (b *binder) bindBitwise(s *scope, n *ast.BinaryOperationExpr, op string) (Expr, error) {
+	l, err := b.bindExpr(s, n.L)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindExpr(s, n.R)
+	if err != nil {
+		return nil, err
+	}
+	shift := op == "<<" || op == ">>"
+	switch {
+	case isUnknown(l.Type()) && isUnknown(r.Type()):
+		return nil, b.errAt(n, sqlerr.New(sqlerr.Code("42725"), "operator is not unique: unknown %s unknown", op).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."))
+	case isUnknown(l.Type()):
+		l, err = b.coerceUnknown(n.L, l, intOperand(r.Type(), shift))
+	case isUnknown(r.Type()):
+		want := types.Int32Type
+		if !shift {
+			want = intOperand(l.Type(), false)
+		}
+		r, err = b.coerceUnknown(n.R, r, want)
+	}
+	if err != nil {
+		return nil, err
+	}
+	lt, rt := l.Type(), r.Type()
+	if !lt.IsInteger() || !rt.IsInteger() {
+		return nil, b.errAt(n, noBinaryOperator(op, lt, rt))
+	}
+	t := intOperand(lt, false)
+	if shift {
+		r = b.castTo(r, types.Int32Type)
+	} else {
+		if wide := intOperand(rt, false); wide.Kind > t.Kind {
+			t = wide
+		}
+		r = b.castTo(r, t)
+	}
+	l = b.castTo(l, t)
+	return &FuncCall{Name: op, Args: []Expr{l, r}, T: t, Kernel: functions.BitwiseKernel(op, t)}, nil
+}
+
+// intOperand is the PostgreSQL integer type an operand of t is read as:
+// tinyint is int2 (sqlgate's TINYINT has no PostgreSQL type of its own);
+// an unknown literal facing a shift count is int4.
+func intOperand(t types.T, shift bool) types.T {
+	switch {
+	case shift || !t.IsInteger():
+		return types.Int32Type
+	case t.Kind == types.Int8:
+		return types.Int16Type
+	}
+	return t.Nullable()
+}

@@ -1,0 +1,48 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Field selection from a composite value, PostgreSQL's (expr).field: the
+// rewrite turns it into __pg_field((expr), 'field'), since TiDB's grammar
+// has no such syntax. pgJDBC's metadata queries select the fields of the
+// composite (x, n) that information_schema._pg_expandarray returns.
+
+// bindFieldSelect binds __pg_field(e, 'name'); ok is false for other calls.
+func (b *binder) bindFieldSelect(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
+	if n.FnName.L != "__pg_field" {
+		return nil, false, nil
+	}
+	if len(n.Args) != 2 {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
+	}
+	name := literalString(n.Args[1])
+	e, err := b.bindExpr(s, n.Args[0])
+	if err != nil {
+		return nil, true, err
+	}
+	t := e.Type()
+	if t.Kind != types.Row {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", name, t.PGName()))
+	}
+	for k, f := range t.Fields {
+		if f.Name == name {
+			ft := f.Type.Nullable()
+			return &FuncCall{Name: "fieldselect", Args: []Expr{e}, T: ft, Kernel: functions.FieldSelectKernel(ft, k)}, true, nil
+		}
+	}
+	return nil, true, b.errAt(n, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" not found in data type record", name))
+}
+
+// fieldSelectName is PostgreSQL's output column name for (expr).field:
+// the field's name.
+func fieldSelectName(f *ast.FuncCallExpr) (string, bool) {
+	if f.FnName.L != "__pg_field" || len(f.Args) != 2 {
+		return "", false
+	}
+	return literalString(f.Args[1]), true
+}

@@ -150,6 +150,17 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 		out.OnConflictUpdate = merge
 		out.params = b.params
 	}
+	if b.stmt.Returning != nil {
+		ret, err := b.bindReturning(newScope(scan), b.stmt.Returning)
+		if err != nil {
+			return nil, err
+		}
+		for i := range ret.Exprs {
+			ret.Exprs[i] = finishParamsExpr(b, ret.Exprs[i])
+		}
+		out.Returning = &Returning{Cols: ret.Cols, Exprs: ret.Exprs}
+		out.params = b.params
+	}
 	return out, nil
 }
 

@@ -128,7 +128,9 @@ type Insert struct {
 	// row with the same key: one expression per table column over the
 	// existing row's columns followed by the proposed row's.
 	OnConflictUpdate []Expr
-	params           []types.T
+	// Returning is the RETURNING list (nil when none).
+	Returning *Returning
+	params    []types.T
 }
 
 // CreateTable creates a table; with Source (CREATE TABLE ... AS SELECT) it

@@ -123,7 +123,14 @@ type Statement struct {
 	Copy *CopyStmt
 	// Grant is GRANT / REVOKE (Kind Grant, Revoke).
 	Grant *GrantStmt
+	// Returning is the RETURNING list of INSERT/UPDATE/DELETE (nil when
+	// none), parsed as a SELECT list; DMLFrom holds UPDATE ... FROM's and
+	// DELETE ... USING's extra tables (From) and the statement's WHERE
+	// clause (Where), which then is not in AST. See dml.go.
+	Returning *ast.FieldList
+	DMLFrom   *ast.SelectStmt
 
+	tail  dmlTail   // extra statements rewriteDML appended
 	input string    // the full input of Parse
 	segs  []segment // rewritten offset -> input offset
 	end   int       // input offset of the end of Text
@@ -197,11 +204,19 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		if toks, err = rewriteOnConflict(src, toks, st); err != nil {
 			return nil, err
 		}
+		if toks, err = rewriteDML(src, toks, st); err != nil {
+			return nil, err
+		}
+	case "UPDATE", "DELETE":
+		if toks, err = rewriteDML(src, toks, st); err != nil {
+			return nil, err
+		}
 	case "EXPLAIN":
 		if toks, err = rewriteExplain(src, toks, st); err != nil {
 			return nil, err
 		}
 	}
+	toks = rewriteSymmetric(src, toks)
 	rw := &rewriter{src: src, toks: toks}
 	items, err := rw.run(0, len(toks))
 	if err != nil {
@@ -219,6 +234,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 		return nil, st.syntaxError(err, toks, terminated)
 	}
+	nodes = st.takeTail(nodes)
 	if len(nodes) != 1 {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(st.Text)).WithPosition(charPos(src, st.Offset))
 	}
@@ -290,6 +306,12 @@ func orderParams(st *Statement) error {
 	}
 	c := &paramCollector{}
 	st.AST.Accept(c)
+	if st.DMLFrom != nil {
+		st.DMLFrom.Accept(c)
+	}
+	if st.Returning != nil {
+		st.Returning.Accept(c)
+	}
 	if len(c.markers) != len(st.ParamNumbers) {
 		return sqlerr.New(sqlerr.FeatureNotSupported, "parameters are not supported in this statement")
 	}

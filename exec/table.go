@@ -16,9 +16,14 @@ type TableScan struct {
 	Table fluss.Table
 	// Changelog reads the table's changes (t$changelog) instead of its rows.
 	Changelog bool
-	Options   fluss.ScanOptions
-	Out       *arrow.Schema
-	reader    fluss.RecordReader
+	// Binlog (with Changelog) pairs the changes into t$binlog rows; the
+	// changelog is then read whole (Options' projection and limit are
+	// not applied to it).
+	Binlog  bool
+	Options fluss.ScanOptions
+	Out     *arrow.Schema
+	reader  fluss.RecordReader
+	binlog  *binlogPairer
 }
 
 func (o *TableScan) Schema() *arrow.Schema { return o.Out }
@@ -26,6 +31,9 @@ func (o *TableScan) Close() {
 	if o.reader != nil {
 		o.reader.Close()
 		o.reader = nil
+	}
+	if o.binlog != nil {
+		o.binlog.close()
 	}
 }
 
@@ -38,7 +46,12 @@ func (o *TableScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			if !ok {
 				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "table %q has no readable changelog", o.Table.Info().Path.Table)
 			}
-			r, err = cs.ScanChangelog(ctx, o.Options)
+			opts := o.Options
+			if o.Binlog {
+				opts = fluss.ScanOptions{BatchRows: opts.BatchRows}
+				o.binlog = &binlogPairer{out: o.Out}
+			}
+			r, err = cs.ScanChangelog(ctx, opts)
 		} else {
 			r, err = o.Table.Scan(ctx, o.Options)
 		}
@@ -53,6 +66,11 @@ func (o *TableScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	b, err := o.reader.Next(ctx)
 	if err != nil || b == nil {
 		return nil, err
+	}
+	if o.binlog != nil {
+		out, err := o.binlog.convert(b)
+		b.Release()
+		return out, err
 	}
 	// The store names and types columns as the table does; re-label with
 	// the blueprint's schema so downstream nodes see their own field names.

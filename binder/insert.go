@@ -26,6 +26,9 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	if !ok || scan.Changelog {
 		return nil, sqlerr.NotSupported("INSERT into this target")
 	}
+	if a := b.stmt.InsertAlias; a != "" { // INSERT INTO t AS a: only a names it
+		scan = NewScan(scan.Table, a)
+	}
 	info := scan.Table
 	tableCols := info.Descriptor.Schema.Columns
 	// target[i] = table column index of the i-th value

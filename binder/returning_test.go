@@ -32,6 +32,7 @@ func TestReturningColumnsNamedAndTypedAsPostgres(t *testing.T) {
 		{"INSERT INTO t (id) VALUES (1) RETURNING id AS new_id, n + 1, upper(name), 'x'", []string{"new_id", "?column?", "upper", "?column?"}, []string{"bigint", "int", "string", "string"}, -1},
 		{"INSERT INTO t (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET n = EXCLUDED.n + 1 RETURNING t.n", []string{"n"}, []string{"int"}, -1},
 		{"INSERT INTO t (id) VALUES (1) ON CONFLICT DO NOTHING RETURNING id", []string{"id"}, []string{"bigint"}, -1},
+		{"INSERT INTO t AS x (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET n = x.n + 1 RETURNING x.n, x.*", []string{"n", "id", "name", "score", "n"}, []string{"int", "bigint", "string", "double", "int"}, -1},
 		// UPDATE: table columns, then RETURNING at 4
 		{"UPDATE t SET n = n + 1 RETURNING *", []string{"id", "name", "score", "n"}, []string{"bigint", "string", "double", "int"}, 4},
 		// the key moves: table columns, the old key, then RETURNING at 5
@@ -155,6 +156,8 @@ func TestDMLErrorsAsPostgres(t *testing.T) {
 		{"DELETE FROM t RETURNING row_number() OVER ()", sqlerr.WindowingError, 25},
 		{"INSERT INTO t (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET n = 1 RETURNING excluded.n", sqlerr.UndefinedTable, 0},
 		{"UPDATE u SET label = 'x' FROM t WHERE t.n = u.id", sqlerr.FeatureNotSupported, 0},
+		{"INSERT INTO t AS x (id) VALUES (1) RETURNING t.id", sqlerr.UndefinedTable, 46},
+		{"WITH w AS (SELECT 1) UPDATE t SET n = 1 RETURNING n", sqlerr.FeatureNotSupported, 0},
 		{"DELETE FROM u USING t WHERE t.n = u.id", sqlerr.FeatureNotSupported, 0},
 		{"UPDATE t SET n = 1 FROM t", sqlerr.DuplicateAlias, 0},
 		{"UPDATE t SET n = 1 FROM u WHERE id = 1", sqlerr.AmbiguousColumn, 0},

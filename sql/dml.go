@@ -28,10 +28,14 @@ type dmlTail struct {
 // rewriteDML rewrites the RETURNING clause of INSERT/UPDATE/DELETE, the
 // FROM list of UPDATE and the USING list of DELETE (see above).
 func rewriteDML(src string, toks []token, st *Statement) ([]token, error) {
-	verb := toks[0].word(src)
+	at := dmlVerb(src, toks)
+	if at < 0 {
+		return toks, nil
+	}
+	verb := toks[at].word(src)
 	fromAt, retAt, setSeen := -1, -1, false
 	depth := 0
-	for i := 1; i < len(toks); i++ {
+	for i := at + 1; i < len(toks); i++ {
 		t := toks[i]
 		switch {
 		case t.isPunct(src, "(") || t.isPunct(src, "["):
@@ -48,7 +52,7 @@ func rewriteDML(src string, toks []token, st *Statement) ([]token, error) {
 			setSeen = true
 		case verb == "UPDATE" && setSeen && fromAt < 0 && t.is(src, "FROM"):
 			fromAt = i
-		case verb == "DELETE" && i > 2 && fromAt < 0 && t.is(src, "USING"):
+		case verb == "DELETE" && i > at+2 && fromAt < 0 && t.is(src, "USING"):
 			fromAt = i
 		}
 	}
@@ -84,6 +88,29 @@ func rewriteDML(src string, toks []token, st *Statement) ([]token, error) {
 		st.tail.returning = true
 	}
 	return out, nil
+}
+
+// dmlVerb returns the index of the INSERT, UPDATE or DELETE keyword of a
+// statement, after a WITH clause (whose queries are parenthesised), or -1.
+func dmlVerb(src string, toks []token) int {
+	depth := 0
+	for i, t := range toks {
+		switch {
+		case t.isPunct(src, "("):
+			depth++
+		case t.isPunct(src, ")"):
+			depth--
+		case depth != 0:
+		case t.is(src, "INSERT") || t.is(src, "UPDATE") || t.is(src, "DELETE"):
+			return i
+		case t.is(src, "SELECT") || t.is(src, "VALUES") || t.is(src, "TABLE"):
+			return -1
+		}
+		if i == 0 && !t.is(src, "WITH") {
+			return -1
+		}
+	}
+	return -1
 }
 
 // takeTail moves the extra statements rewriteDML asked for from nodes into
@@ -164,4 +191,25 @@ func rewriteSymmetric(src string, toks []token) []token {
 		i++
 	}
 	return out
+}
+
+// rewriteInsertAlias removes the alias of INSERT INTO t AS alias, which
+// TiDB's grammar lacks, recording it in st.InsertAlias.
+func rewriteInsertAlias(src string, toks []token, st *Statement) []token {
+	if len(toks) < 5 || !toks[0].is(src, "INSERT") || !toks[1].is(src, "INTO") {
+		return toks
+	}
+	i := 3 // after the table name
+	if i+1 < len(toks) && toks[i].isPunct(src, ".") {
+		i += 2
+	}
+	if i+1 >= len(toks) || !toks[i].is(src, "AS") {
+		return toks
+	}
+	alias, ok := identName(src, toks[i+1])
+	if !ok {
+		return toks
+	}
+	st.InsertAlias = alias
+	return append(append(make([]token, 0, len(toks)-2), toks[:i]...), toks[i+2:]...)
 }

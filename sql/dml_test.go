@@ -31,6 +31,8 @@ func TestDMLClausesMoveIntoExtraStatements(t *testing.T) {
 		{"DELETE FROM t USING o WHERE o.id = t.id RETURNING *", Delete, "delete from t ; select * from o where o.id = t.id ; select *", 1, true, nil},
 		{"DELETE FROM t AS x USING o", Delete, `delete from t as "x" ; select * from o`, -1, true, nil},
 		{"DELETE FROM t WHERE id IN (SELECT id FROM o)", Delete, "delete from t where id in (select id from o)", -1, false, nil},
+		{"WITH x AS (SELECT 1) UPDATE t SET v = 'z' RETURNING *", Update, "with x as (select 1) update t set v = 'z' ; select *", 1, false, nil},
+		{"WITH x AS (SELECT 1 AS k) DELETE FROM t USING x WHERE x.k = t.k", Delete, `with x as (select 1 as "k") delete from t ; select * from x where x.k = t.k`, -1, true, nil},
 		// RETURNING and USING only mean something at the top level
 		{"SELECT 1 FROM t JOIN o USING (id)", Select, "select 1 from t join o using (id)", -1, false, nil},
 	}
@@ -60,6 +62,26 @@ func TestDMLClausesMoveIntoExtraStatements(t *testing.T) {
 		}
 		if len(st.ParamNumbers) != len(tc.params) || (len(tc.params) > 0 && !reflect.DeepEqual(st.ParamNumbers, tc.params)) {
 			t.Errorf("%s: params %v, want %v", tc.in, st.ParamNumbers, tc.params)
+		}
+	}
+}
+
+func TestInsertAlias(t *testing.T) {
+	tests := []struct{ in, alias, rewritten string }{
+		{"INSERT INTO t AS x VALUES (1) RETURNING x.id", "x", "insert into t values (1) ; select x.id"},
+		{`INSERT INTO public.t AS "X" (id) VALUES (1)`, "X", "insert into public.t (id) values (1)"},
+		{"INSERT INTO t VALUES (1)", "", "insert into t values (1)"},
+		{"INSERT INTO t (a) SELECT b AS a FROM o", "", `insert into t (a) select b as "a" from o`},
+	}
+	p := NewParser()
+	for _, tc := range tests {
+		stmts, err := p.Parse(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if stmts[0].InsertAlias != tc.alias || !strings.EqualFold(stmts[0].Rewritten, tc.rewritten) {
+			t.Errorf("%s: alias %q, rewritten %q; want %q, %q", tc.in, stmts[0].InsertAlias, stmts[0].Rewritten, tc.alias, tc.rewritten)
 		}
 	}
 }

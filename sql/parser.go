@@ -129,6 +129,8 @@ type Statement struct {
 	// clause (Where), which then is not in AST. See dml.go.
 	Returning *ast.FieldList
 	DMLFrom   *ast.SelectStmt
+	// InsertAlias is the alias of INSERT INTO t AS alias ("" when none).
+	InsertAlias string
 
 	tail  dmlTail   // extra statements rewriteDML appended
 	input string    // the full input of Parse
@@ -201,13 +203,14 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			return nil, err
 		}
 	case "INSERT":
+		toks = rewriteInsertAlias(src, toks, st)
 		if toks, err = rewriteOnConflict(src, toks, st); err != nil {
 			return nil, err
 		}
 		if toks, err = rewriteDML(src, toks, st); err != nil {
 			return nil, err
 		}
-	case "UPDATE", "DELETE":
+	case "UPDATE", "DELETE", "WITH":
 		if toks, err = rewriteDML(src, toks, st); err != nil {
 			return nil, err
 		}

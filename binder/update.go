@@ -187,6 +187,9 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 func (b *binder) bindDMLFrom(scan *Scan, where ast.ExprNode) (Node, error) {
 	var input Node = scan
 	if from := b.stmt.DMLFrom; from != nil {
+		if where != nil { // the parser moves WHERE along with FROM / USING
+			return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", "WHERE")
+		}
 		if from.From == nil || from.From.TableRefs == nil {
 			return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error: a table list must follow FROM / USING")
 		}

@@ -33,7 +33,7 @@ func rewriteDML(src string, toks []token, st *Statement) ([]token, error) {
 		return toks, nil
 	}
 	verb := toks[at].word(src)
-	fromAt, retAt, setSeen := -1, -1, false
+	fromAt, retAt, setSeen, whereSeen := -1, -1, false, false
 	depth := 0
 	for i := at + 1; i < len(toks); i++ {
 		t := toks[i]
@@ -48,6 +48,11 @@ func rewriteDML(src string, toks []token, st *Statement) ([]token, error) {
 				retAt = i
 			}
 		case retAt >= 0:
+		case t.is(src, "WHERE"):
+			// FROM / USING after WHERE is PostgreSQL's syntax error too:
+			// leave it where it is for TiDB to reject
+			whereSeen = true
+		case whereSeen:
 		case verb == "UPDATE" && t.is(src, "SET"):
 			setSeen = true
 		case verb == "UPDATE" && setSeen && fromAt < 0 && t.is(src, "FROM"):
@@ -115,20 +120,31 @@ func dmlVerb(src string, toks []token) int {
 
 // takeTail moves the extra statements rewriteDML asked for from nodes into
 // st, returning the main statement's nodes.
+// A statement that is not of the expected shape (RETURNING 1 UNION ...,
+// FROM o ORDER BY x) stays in nodes, which the caller rejects as a syntax
+// error, as PostgreSQL's grammar does.
 func (st *Statement) takeTail(nodes []ast.StmtNode) []ast.StmtNode {
 	if st.tail.returning && len(nodes) > 1 {
-		if sel, ok := nodes[len(nodes)-1].(*ast.SelectStmt); ok {
+		if sel, ok := nodes[len(nodes)-1].(*ast.SelectStmt); ok && plainSelect(sel) && sel.From == nil && sel.Where == nil {
 			st.Returning = sel.Fields
 			nodes = nodes[:len(nodes)-1]
 		}
 	}
 	if st.tail.from && len(nodes) > 1 {
-		if sel, ok := nodes[len(nodes)-1].(*ast.SelectStmt); ok {
+		if sel, ok := nodes[len(nodes)-1].(*ast.SelectStmt); ok && plainSelect(sel) {
 			st.DMLFrom = sel
 			nodes = nodes[:len(nodes)-1]
 		}
 	}
 	return nodes
+}
+
+// plainSelect reports whether sel has no clause beyond its list, FROM and
+// WHERE.
+func plainSelect(sel *ast.SelectStmt) bool {
+	return !sel.Distinct && sel.GroupBy == nil && sel.Having == nil && sel.WindowSpecs == nil && sel.OrderBy == nil &&
+		sel.Limit == nil && sel.LockInfo == nil && sel.SelectIntoOpt == nil && sel.With == nil && sel.Kind == ast.SelectStmtKindSelect &&
+		len(sel.TableHints) == 0
 }
 
 // rewriteSymmetric turns x BETWEEN SYMMETRIC a AND b into x BETWEEN

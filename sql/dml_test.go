@@ -138,6 +138,11 @@ func TestDMLSyntaxErrors(t *testing.T) {
 		{"UPDATE t SET a = 1 FROM", "syntax error at end of input", 24},
 		{"DELETE FROM t USING WHERE true", `syntax error at or near "WHERE"`, 21},
 		{"INSERT INTO t VALUES (1) RETURNING id,", "syntax error at end of input", 39},
+		{"INSERT INTO t VALUES (1) RETURNING 1 UNION SELECT 2", `syntax error at or near "INSERT INTO t VALUES (1) RETURNING 1 UNION SELECT 2"`, 1},
+		{"DELETE FROM t RETURNING * FROM o", `syntax error at or near "DELETE FROM t RETURNING * FROM o"`, 1},
+		{"UPDATE t SET a = 1 FROM o ORDER BY a", `syntax error at or near "UPDATE t SET a = 1 FROM o ORDER BY a"`, 1},
+		{"DELETE FROM t WHERE a USING o", `syntax error at or near "USING"`, 23},
+		{"UPDATE t SET a = 1 WHERE b FROM o", `syntax error at or near "FROM"`, 28},
 	}
 	p := NewParser()
 	for _, tc := range tests {

@@ -677,13 +677,3 @@ var sqlValueFunctions = map[string]string{
 	"current_user": "current_user", "session_user": "session_user", "user": "user",
 	"current_catalog": "current_catalog", "current_schema": "current_schema", "current_role": "current_role",
 }
-
-// symmetricBound unwraps the lower bound of BETWEEN SYMMETRIC, which the
-// rewrite marks as __pg_symmetric(bound).
-func symmetricBound(e ast.ExprNode) (ast.ExprNode, bool) {
-	f, ok := e.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "__pg_symmetric" || len(f.Args) != 1 {
-		return nil, false
-	}
-	return f.Args[0], true
-}

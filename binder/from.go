@@ -71,12 +71,7 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			return NewChangelogScan(info, alias), nil
 		}
 		if binlog {
-			if !info.HasPrimaryKey() {
-				// Fluss's words (its $changelog refusal, for $binlog).
-				return nil, b.errAt(src, sqlerr.New(sqlerr.FeatureNotSupported,
-					"Virtual $binlog tables are only supported for primary key tables. Table %s does not have a primary key.", info.Path))
-			}
-			return NewBinlogScan(info, alias), nil
+			return b.binlogScan(src, info, alias)
 		}
 		return NewScan(info, alias), nil
 	case *ast.SelectStmt, *ast.SetOprStmt:

@@ -30,10 +30,11 @@ type Scan struct {
 	Table     fluss.TableInfo
 	Alias     string
 	Changelog bool
-	// Binlog reads the changes as Fluss's t$binlog shows them: one row per
-	// change with the row before and after it (NewBinlogScan).
+	cols      []Column
+
+	// Binlog (with Changelog) reads the changes as Fluss's t$binlog shows
+	// them: one row per change with the row before and after it (binlog.go).
 	Binlog bool
-	cols   []Column
 }
 
 // Values produces constant rows (SELECT without FROM has one row, no columns).
@@ -109,36 +110,6 @@ func NewChangelogScan(table fluss.TableInfo, alias string) *Scan {
 	return &Scan{Table: table, Alias: alias, Changelog: true, cols: cols}
 }
 
-// NewBinlogScan returns a scan of a primary-key table's binlog (t$binlog):
-// Fluss's metadata columns, then the row before and after each change.
-func NewBinlogScan(table fluss.TableInfo, alias string) *Scan {
-	var cols []Column
-	for i, c := range binlogColumns(table) {
-		cols = append(cols, Column{Name: c.Name, T: c.Type, Table: alias, Ordinal: i + 1})
-	}
-	return &Scan{Table: table, Alias: alias, Changelog: true, Binlog: true, cols: cols}
-}
-
-// binlogColumns are the $binlog view's columns, as Fluss's Flink connector
-// shapes them: the $changelog metadata columns (the change type being
-// insert, update or delete), then before and after, each a nullable ROW of
-// the table's columns (before is NULL for an insert, after for a delete).
-func binlogColumns(info fluss.TableInfo) []fluss.Column {
-	meta := fluss.ChangelogColumns(info)[:3]
-	row := types.T{Kind: types.Row}
-	for _, c := range info.Descriptor.Schema.Columns {
-		row.Fields = append(row.Fields, types.Field{Name: c.Name, Type: c.Type})
-	}
-	return append(append([]fluss.Column(nil), meta...),
-		fluss.Column{Name: BinlogBeforeColumn, Type: row}, fluss.Column{Name: BinlogAfterColumn, Type: row})
-}
-
-// The $binlog view's row columns.
-const (
-	BinlogBeforeColumn = "before"
-	BinlogAfterColumn  = "after"
-)
-
 // Statement is a bound statement.
 type Statement interface {
 	// Params are the types of $1..$n (types.Unknown where nothing decided).
@@ -161,9 +132,10 @@ type Insert struct {
 	// row with the same key: one expression per table column over the
 	// existing row's columns followed by the proposed row's.
 	OnConflictUpdate []Expr
+	params           []types.T
+
 	// Returning is the RETURNING list (nil when none).
 	Returning *Returning
-	params    []types.T
 }
 
 // CreateTable creates a table; with Source (CREATE TABLE ... AS SELECT) it

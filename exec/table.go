@@ -16,14 +16,15 @@ type TableScan struct {
 	Table fluss.Table
 	// Changelog reads the table's changes (t$changelog) instead of its rows.
 	Changelog bool
+	Options   fluss.ScanOptions
+	Out       *arrow.Schema
+	reader    fluss.RecordReader
+
 	// Binlog (with Changelog) pairs the changes into t$binlog rows; the
 	// changelog is then read whole (Options' projection and limit are
 	// not applied to it).
-	Binlog  bool
-	Options fluss.ScanOptions
-	Out     *arrow.Schema
-	reader  fluss.RecordReader
-	binlog  *binlogPairer
+	Binlog bool
+	binlog *binlogPairer
 }
 
 func (o *TableScan) Schema() *arrow.Schema { return o.Out }
@@ -249,6 +250,8 @@ type Update struct {
 	Table      fluss.Table
 	Source     Operator
 	KeyChanged bool
+	Rows       int64
+
 	// Joined (UPDATE ... FROM): a target row may come several times; only
 	// its first one is written.
 	Joined bool
@@ -256,7 +259,6 @@ type Update struct {
 	// collected into Ret for the rows written.
 	RetAt int
 	Ret   *Returned
-	Rows  int64
 }
 
 // Run drains Source into the table.
@@ -412,16 +414,17 @@ func duplicateKey(info fluss.TableInfo) error {
 
 // Delete deletes the keys Source yields from a primary-key table.
 type Delete struct {
-	EC     *EvalContext
 	Table  fluss.Table
 	Source Operator
+	Rows   int64
+
+	EC *EvalContext
 	// Joined (DELETE ... USING): a key may come several times.
 	Joined bool
 	// RetAt > 0: Source's columns from RetAt on are the RETURNING values
 	// of the deleted row, collected into Ret.
 	RetAt int
 	Ret   *Returned
-	Rows  int64
 }
 
 // Run drains Source into deletes, one durable write per batch.

@@ -64,6 +64,9 @@ func rewriteDML(src string, toks []token, st *Statement) ([]token, error) {
 	if fromAt < 0 && retAt < 0 {
 		return toks, nil
 	}
+	if i := misplacedClause(src, toks, fromAt, retAt); i >= 0 {
+		return nil, syntaxErrorAt(src, toks, i)
+	}
 	synth := func(at token, kind tokKind, text string) token {
 		return token{kind: kind, start: at.start, end: at.start, lead: at.start, synth: text}
 	}
@@ -93,6 +96,45 @@ func rewriteDML(src string, toks []token, st *Statement) ([]token, error) {
 		st.tail.returning = true
 	}
 	return out, nil
+}
+
+// misplacedClause returns the index of the first top-level keyword that
+// PostgreSQL's grammar does not allow in a FROM (USING) list or after
+// RETURNING, where a SELECT would take it, or -1: the error then points
+// where PostgreSQL's does.
+func misplacedClause(src string, toks []token, fromAt, retAt int) int {
+	end := len(toks)
+	if retAt >= 0 {
+		end = retAt
+	}
+	bad := func(from, to int, returning bool) int {
+		depth := 0
+		for i := from; i < to; i++ {
+			t := toks[i]
+			switch {
+			case t.isPunct(src, "(") || t.isPunct(src, "["):
+				depth++
+			case t.isPunct(src, ")") || t.isPunct(src, "]"):
+				depth--
+			case depth != 0:
+			case t.is(src, "GROUP"), t.is(src, "HAVING"), t.is(src, "ORDER"), t.is(src, "LIMIT"), t.is(src, "OFFSET"),
+				t.is(src, "UNION"), t.is(src, "INTERSECT"), t.is(src, "EXCEPT"), t.is(src, "WINDOW"), t.is(src, "FETCH"):
+				return i
+			case returning && (t.is(src, "WHERE") || t.is(src, "INTO") || t.is(src, "FROM") && !toks[i-1].is(src, "DISTINCT")):
+				return i
+			}
+		}
+		return -1
+	}
+	if fromAt >= 0 {
+		if i := bad(fromAt+1, end, false); i >= 0 {
+			return i
+		}
+	}
+	if retAt >= 0 {
+		return bad(retAt+1, len(toks), true)
+	}
+	return -1
 }
 
 // dmlVerb returns the index of the INSERT, UPDATE or DELETE keyword of a

@@ -8,7 +8,8 @@
 // One binder per clause, as DuckDB does: select.go binds the SELECT list,
 // where.go the WHERE clause (a boolean target type), order.go ORDER BY (ordinals,
 // output aliases, then input expressions), limit.go LIMIT/OFFSET, insert.go the
-// INSERT source against the table's columns, ddl.go CREATE/DROP TABLE,
+// INSERT source against the table's columns, update.go UPDATE and DELETE
+// (with FROM / USING), returning.go their RETURNING lists, ddl.go CREATE/DROP TABLE,
 // arrays.go PostgreSQL's array syntax (the rewrite's __pg_array,
 // __pg_subscript, __pg_slice, __pg_any/__pg_all, __pg_array_subquery
 // markers; array comparison and ||), srf.go functions in FROM (the

@@ -70,6 +70,15 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		lo := &ast.BinaryOperationExpr{Op: opcode.GE, L: n.Expr, R: n.Left}
 		hi := &ast.BinaryOperationExpr{Op: opcode.LE, L: n.Expr, R: n.Right}
 		var e ast.ExprNode = &ast.BinaryOperationExpr{Op: opcode.LogicAnd, L: lo, R: hi}
+		if left, ok := symmetricBound(n.Left); ok {
+			// BETWEEN SYMMETRIC: (x >= a AND x <= b) OR (x >= b AND x <= a),
+			// as PostgreSQL expands it (NULL bounds included).
+			lo.R = left
+			swapped := &ast.BinaryOperationExpr{Op: opcode.LogicAnd,
+				L: &ast.BinaryOperationExpr{Op: opcode.GE, L: n.Expr, R: n.Right},
+				R: &ast.BinaryOperationExpr{Op: opcode.LE, L: n.Expr, R: left}}
+			e = &ast.BinaryOperationExpr{Op: opcode.LogicOr, L: e, R: swapped}
+		}
 		if n.Not {
 			e = &ast.UnaryOperationExpr{Op: opcode.Not, V: e}
 		}

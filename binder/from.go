@@ -45,11 +45,11 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			return relabel(inner, alias, cte.ColNameList)
 		}
 		path := tablePath(src)
-		changelog := false
+		changelog, binlog := false, false
 		if base, ok := strings.CutSuffix(path.Table, "$changelog"); ok {
 			path.Table, changelog = base, true
-		} else if strings.HasSuffix(path.Table, "$binlog") {
-			return nil, b.errAt(src, sqlerr.NotSupported("the $binlog view"))
+		} else if base, ok := strings.CutSuffix(path.Table, "$binlog"); ok {
+			path.Table, binlog = base, true
 		}
 		info, err := b.cat.GetTable(b.ctx, path)
 		if err != nil {
@@ -69,6 +69,9 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 		}
 		if changelog {
 			return NewChangelogScan(info, alias), nil
+		}
+		if binlog {
+			return b.binlogScan(src, info, alias)
 		}
 		return NewScan(info, alias), nil
 	case *ast.SelectStmt, *ast.SetOprStmt:

@@ -26,6 +26,9 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	if !ok || scan.Changelog {
 		return nil, sqlerr.NotSupported("INSERT into this target")
 	}
+	if a := b.stmt.InsertAlias; a != "" { // INSERT INTO t AS a: only a names it
+		scan = NewScan(scan.Table, a)
+	}
 	info := scan.Table
 	tableCols := info.Descriptor.Schema.Columns
 	// target[i] = table column index of the i-th value
@@ -148,6 +151,17 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 			return nil, err
 		}
 		out.OnConflictUpdate = merge
+		out.params = b.params
+	}
+	if b.stmt.Returning != nil {
+		ret, err := b.bindReturning(newScope(scan), b.stmt.Returning)
+		if err != nil {
+			return nil, err
+		}
+		for i := range ret.Exprs {
+			ret.Exprs[i] = finishParamsExpr(b, ret.Exprs[i])
+		}
+		out.Returning = &Returning{Cols: ret.Cols, Exprs: ret.Exprs}
 		out.params = b.params
 	}
 	return out, nil

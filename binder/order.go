@@ -180,7 +180,7 @@ func planKey(n Node) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%T(", n)
 	if sc, ok := n.(*Scan); ok {
-		fmt.Fprintf(&sb, "table%d:%v", sc.Table.TableID, sc.Changelog)
+		fmt.Fprintf(&sb, "table%d:%v:%v", sc.Table.TableID, sc.Changelog, sc.Binlog)
 	}
 	nodeExprs(n, func(e Expr) { sb.WriteString(exprKey(e) + ";") })
 	for _, c := range n.Children() {

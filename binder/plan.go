@@ -31,6 +31,10 @@ type Scan struct {
 	Alias     string
 	Changelog bool
 	cols      []Column
+
+	// Binlog (with Changelog) reads the changes as Fluss's t$binlog shows
+	// them: one row per change with the row before and after it (binlog.go).
+	Binlog bool
 }
 
 // Values produces constant rows (SELECT without FROM has one row, no columns).
@@ -129,6 +133,9 @@ type Insert struct {
 	// existing row's columns followed by the proposed row's.
 	OnConflictUpdate []Expr
 	params           []types.T
+
+	// Returning is the RETURNING list (nil when none).
+	Returning *Returning
 }
 
 // CreateTable creates a table; with Source (CREATE TABLE ... AS SELECT) it

@@ -10,20 +10,27 @@ import (
 // Update rewrites the rows of a primary-key table that Source selects:
 // Source yields the new rows (every column, in table order) and, when
 // KeyChanged is set, after them the primary key each row had before (which
-// is deleted first). One scan feeds both, so they always agree.
+// is deleted first), then the RETURNING values (Returning.At). One scan
+// feeds both, so they always agree. With FROM (Joined), a target row can
+// come several times; it is updated once, with the first one.
 type Update struct {
 	Table      fluss.TableInfo
 	Source     Node
 	KeyChanged bool
+	Joined     bool
+	Returning  *Returning
 	params     []types.T
 }
 
 // Delete removes the rows of a primary-key table whose keys Keys yields
-// (the primary-key columns, in key order).
+// (the primary-key columns, in key order, then the RETURNING values at
+// Returning.At). With USING (Joined) a key can come several times.
 type Delete struct {
-	Table  fluss.TableInfo
-	Keys   Node
-	params []types.T
+	Table     fluss.TableInfo
+	Keys      Node
+	Joined    bool
+	Returning *Returning
+	params    []types.T
 }
 
 func (s *Update) Params() []types.T { return s.params }
@@ -64,11 +71,9 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 		return nil, err
 	}
 	info := scan.Table
-	var input Node = scan
-	if up.Where != nil {
-		if input, err = b.bindWhere(input, up.Where); err != nil {
-			return nil, err
-		}
+	input, err := b.bindDMLFrom(scan, up.Where)
+	if err != nil {
+		return nil, err
 	}
 	s := newScope(input)
 	cols := info.Descriptor.Schema.Columns
@@ -115,15 +120,93 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 		newRows.Exprs = append(newRows.Exprs, e)
 		newRows.Cols = append(newRows.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
 	}
+	out := &Update{Table: info, KeyChanged: keyChanged, Joined: b.stmt.DMLFrom != nil}
+	if b.stmt.Returning == nil {
+		if keyChanged {
+			old := keyProjection(input, info)
+			newRows.Exprs = append(newRows.Exprs, old.Exprs...)
+			for _, c := range old.Cols {
+				c.Name = "old_" + c.Name
+				newRows.Cols = append(newRows.Cols, c)
+			}
+		}
+		out.Source, out.params = b.finishParams(newRows), b.params
+		return out, nil
+	}
+	// RETURNING sees the new row under the target's name and the FROM
+	// tables' columns: newRows passes those through, then carries the old
+	// key, which no name reaches.
+	ncols, nin := len(cols), len(input.Columns())
+	for i := ncols; i < nin; i++ {
+		c := input.Columns()[i]
+		newRows.Exprs = append(newRows.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
+		newRows.Cols = append(newRows.Cols, c)
+	}
+	sc := &scope{tables: map[string]bool{}}
+	for i, c := range newRows.Cols {
+		if i < ncols {
+			c.Table, c.TableID, c.Ordinal = scan.Alias, info.TableID, i+1
+		}
+		if c.Table != "" {
+			sc.tables[c.Table] = true
+		}
+		sc.cols = append(sc.cols, c)
+	}
+	oldAt := len(newRows.Exprs)
 	if keyChanged {
 		old := keyProjection(input, info)
 		newRows.Exprs = append(newRows.Exprs, old.Exprs...)
-		for _, c := range old.Cols {
-			c.Name = "old_" + c.Name
-			newRows.Cols = append(newRows.Cols, c)
-		}
+		newRows.Cols = append(newRows.Cols, old.Cols...)
 	}
-	return &Update{Table: info, Source: b.finishParams(newRows), KeyChanged: keyChanged, params: b.params}, nil
+	ret, err := b.bindReturning(sc, b.stmt.Returning)
+	if err != nil {
+		return nil, err
+	}
+	src := &Project{Input: newRows}
+	pass := func(i int) {
+		c := newRows.Cols[i]
+		src.Exprs = append(src.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
+		src.Cols = append(src.Cols, c)
+	}
+	for i := 0; i < ncols; i++ {
+		pass(i)
+	}
+	for i := oldAt; i < len(newRows.Cols); i++ {
+		pass(i)
+	}
+	out.Returning = &Returning{Cols: ret.Cols, At: len(src.Exprs)}
+	src.Exprs = append(src.Exprs, ret.Exprs...)
+	src.Cols = append(src.Cols, ret.Cols...)
+	out.Source, out.params = b.finishParams(src), b.params
+	return out, nil
+}
+
+// bindDMLFrom binds the rows UPDATE and DELETE read: the target's scan,
+// joined with UPDATE ... FROM's (DELETE ... USING's) tables when there
+// are some, filtered by WHERE (which the parser moved with them).
+func (b *binder) bindDMLFrom(scan *Scan, where ast.ExprNode) (Node, error) {
+	var input Node = scan
+	if from := b.stmt.DMLFrom; from != nil {
+		if where != nil { // the parser moves WHERE along with FROM / USING
+			return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", "WHERE")
+		}
+		if from.From == nil || from.From.TableRefs == nil {
+			return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error: a table list must follow FROM / USING")
+		}
+		other, err := b.bindFrom(from.From)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkDuplicateAliases(scan, other); err != nil {
+			return nil, err
+		}
+		input = NewJoin(scan, other, CrossJoin, nil)
+		where = from.Where
+	}
+	if where == nil {
+		return input, nil
+	}
+	return b.bindWhere(input, where)
 }
 
 // keyProjection projects the primary-key columns of a table's rows, in key order.
@@ -141,7 +224,7 @@ func keyProjection(input Node, info fluss.TableInfo) *Project {
 func (b *binder) bindDelete(del *ast.DeleteStmt) (Statement, error) {
 	switch {
 	case del.IsMultiTable:
-		return nil, sqlerr.NotSupported("DELETE ... USING")
+		return nil, sqlerr.NotSupported("MySQL's multiple-table DELETE")
 	case del.Order != nil || del.Limit != nil:
 		return nil, sqlerr.NotSupported("DELETE ... ORDER BY / LIMIT")
 	case del.With != nil:
@@ -151,11 +234,22 @@ func (b *binder) bindDelete(del *ast.DeleteStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	var input Node = scan
-	if del.Where != nil {
-		if input, err = b.bindWhere(input, del.Where); err != nil {
+	input, err := b.bindDMLFrom(scan, del.Where)
+	if err != nil {
+		return nil, err
+	}
+	keys := keyProjection(input, scan.Table)
+	out := &Delete{Table: scan.Table, Joined: b.stmt.DMLFrom != nil}
+	if b.stmt.Returning != nil {
+		// RETURNING sees the deleted row and the USING tables' columns.
+		ret, err := b.bindReturning(newScope(input), b.stmt.Returning)
+		if err != nil {
 			return nil, err
 		}
+		out.Returning = &Returning{Cols: ret.Cols, At: len(keys.Exprs)}
+		keys.Exprs = append(keys.Exprs, ret.Exprs...)
+		keys.Cols = append(keys.Cols, ret.Cols...)
 	}
-	return &Delete{Table: scan.Table, Keys: b.finishParams(keyProjection(input, scan.Table)), params: b.params}, nil
+	out.Keys, out.params = b.finishParams(keys), b.params
+	return out, nil
 }

@@ -113,6 +113,11 @@ func (s *session) authorize(ps *statement) error {
 	case *binder.Describe:
 		return nil // as psql's \d: the catalog is public
 	}
+	if ps.parsed.Returning != nil || ps.parsed.DMLFrom != nil {
+		// RETURNING reads the rows written; UPDATE ... FROM and DELETE ...
+		// USING join the target (their WHERE sits in DMLFrom).
+		readsTarget = true
+	}
 	for _, r := range ps.reads {
 		if r.id == target && write != 0 {
 			if err := s.need(r.id, r.path, write); err != nil {

@@ -263,14 +263,22 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 				return nil, err
 			}
 		}
+		if b.Returning != nil {
+			if ps.ret, err = lower.LowerExprs(b.Returning.Exprs); err != nil {
+				return nil, err
+			}
+			ps.cols = returningColumns(b.Returning)
+		}
 	case *binder.Update:
 		if ps.plan, err = lower.Plan(b.Source); err != nil {
 			return nil, err
 		}
+		ps.cols = returningColumns(b.Returning)
 	case *binder.Delete:
 		if ps.plan, err = lower.Plan(b.Keys); err != nil {
 			return nil, err
 		}
+		ps.cols = returningColumns(b.Returning)
 	case *binder.Describe:
 		ps.cols = []pgwire.ResultColumn{{Name: "column_name", Type: types.StringType}, {Name: "data_type", Type: types.StringType},
 			{Name: "is_nullable", Type: types.StringType}, {Name: "key", Type: types.StringType}}
@@ -318,6 +326,7 @@ type statement struct {
 	bound  binder.Statement
 	plan   lower.Node
 	merge  []exec.Expr // ON CONFLICT DO UPDATE
+	ret    []exec.Expr // INSERT ... RETURNING
 	params []types.T
 	cols   []pgwire.ResultColumn
 	// reads are the stored tables the statement resolved (privileges.go).
@@ -333,6 +342,9 @@ func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, 
 	res, err := ps.execute(ctx, params)
 	err = ps.sess.finishImplicit(ctx, err)
 	if err != nil {
+		if res != nil {
+			res.Close()
+		}
 		return nil, ps.sess.failed(mapContextError(ctx, err))
 	}
 	return res, nil
@@ -493,31 +505,43 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		if err != nil {
 			return nil, err
 		}
-		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge}
+		ret := ps.returned()
+		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, Returning: ps.ret, Ret: ret}
 		if err := ins.Run(ctx); err != nil {
+			ret.Release()
 			return nil, err
 		}
-		return tagOnly(fmt.Sprintf("INSERT 0 %d", ins.Rows)), nil
+		return writeResult(fmt.Sprintf("INSERT 0 %d", ins.Rows), ret), nil
 	case *binder.Update:
 		t, src, err := s.openWrite(rt, "UPDATE", ps.plan, b.Table)
 		if err != nil {
 			return nil, err
 		}
-		up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged}
+		ret := ps.returned()
+		up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret}
+		if b.Returning != nil {
+			up.RetAt = b.Returning.At
+		}
 		if err := up.Run(ctx); err != nil {
+			ret.Release()
 			return nil, err
 		}
-		return tagOnly(fmt.Sprintf("UPDATE %d", up.Rows)), nil
+		return writeResult(fmt.Sprintf("UPDATE %d", up.Rows), ret), nil
 	case *binder.Delete:
 		t, src, err := s.openWrite(rt, "DELETE", ps.plan, b.Table)
 		if err != nil {
 			return nil, err
 		}
-		del := &exec.Delete{Table: t, Source: src}
+		ret := ps.returned()
+		del := &exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret}
+		if b.Returning != nil {
+			del.RetAt = b.Returning.At
+		}
 		if err := del.Run(ctx); err != nil {
+			ret.Release()
 			return nil, err
 		}
-		return tagOnly(fmt.Sprintf("DELETE %d", del.Rows)), nil
+		return writeResult(fmt.Sprintf("DELETE %d", del.Rows), ret), nil
 	case *binder.CreateTable:
 		if err := s.noTxnBlock("CREATE TABLE"); err != nil {
 			return nil, err

@@ -19,6 +19,12 @@ type TableScan struct {
 	Options   fluss.ScanOptions
 	Out       *arrow.Schema
 	reader    fluss.RecordReader
+
+	// Binlog (with Changelog) pairs the changes into t$binlog rows; the
+	// changelog is then read whole (Options' projection and limit are
+	// not applied to it).
+	Binlog bool
+	binlog *binlogPairer
 }
 
 func (o *TableScan) Schema() *arrow.Schema { return o.Out }
@@ -26,6 +32,9 @@ func (o *TableScan) Close() {
 	if o.reader != nil {
 		o.reader.Close()
 		o.reader = nil
+	}
+	if o.binlog != nil {
+		o.binlog.close()
 	}
 }
 
@@ -38,7 +47,12 @@ func (o *TableScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			if !ok {
 				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "table %q has no readable changelog", o.Table.Info().Path.Table)
 			}
-			r, err = cs.ScanChangelog(ctx, o.Options)
+			opts := o.Options
+			if o.Binlog {
+				opts = fluss.ScanOptions{BatchRows: opts.BatchRows}
+				o.binlog = &binlogPairer{out: o.Out}
+			}
+			r, err = cs.ScanChangelog(ctx, opts)
 		} else {
 			r, err = o.Table.Scan(ctx, o.Options)
 		}
@@ -53,6 +67,11 @@ func (o *TableScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	b, err := o.reader.Next(ctx)
 	if err != nil || b == nil {
 		return nil, err
+	}
+	if o.binlog != nil {
+		out, err := o.binlog.convert(b)
+		b.Release()
+		return out, err
 	}
 	// The store names and types columns as the table does; re-label with
 	// the blueprint's schema so downstream nodes see their own field names.
@@ -165,6 +184,10 @@ type Insert struct {
 	// existing row's columns followed by the proposed row's.
 	Merge []Expr
 	Rows  int64
+	// Returning, when set, is evaluated over every row as written (after
+	// Merge; with IgnoreExisting, only the rows that were absent) into Ret.
+	Returning []Expr
+	Ret       *Returned
 }
 
 // Run drains Source into the table. Each batch is one durable write.
@@ -172,6 +195,7 @@ func (o *Insert) Run(ctx context.Context) error {
 	defer o.Source.Close()
 	info := o.Table.Info()
 	schema := info.ArrowSchema()
+	var proposed map[string]bool // IgnoreExisting keys proposed so far
 	for {
 		b, err := o.Source.Next(ctx)
 		if err != nil {
@@ -190,6 +214,18 @@ func (o *Insert) Run(ctx context.Context) error {
 			}
 			rec = merged
 		}
+		written := rec
+		if o.Returning != nil && o.IgnoreExisting && info.HasPrimaryKey() {
+			if proposed == nil {
+				proposed = map[string]bool{}
+			}
+			if written, err = absentRows(ctx, o.EC, o.Table, rec, proposed); err != nil {
+				rec.Release()
+				return err
+			}
+		} else {
+			written.Retain()
+		}
 		var res fluss.WriteResult
 		if info.HasPrimaryKey() {
 			res, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{IgnoreExisting: o.IgnoreExisting})
@@ -197,6 +233,10 @@ func (o *Insert) Run(ctx context.Context) error {
 			res, err = o.Table.Append(ctx, rec)
 		}
 		rec.Release()
+		if err == nil && o.Returning != nil {
+			err = evalReturning(o.EC, o.Returning, written, o.Ret)
+		}
+		written.Release()
 		if err != nil {
 			return err
 		}
@@ -224,6 +264,14 @@ type Update struct {
 	Source     Operator
 	KeyChanged bool
 	Rows       int64
+
+	// Joined (UPDATE ... FROM): a target row may come several times; only
+	// its first one is written.
+	Joined bool
+	// RetAt > 0: Source's columns from RetAt on are the RETURNING values,
+	// collected into Ret for the rows written.
+	RetAt int
+	Ret   *Returned
 }
 
 // Run drains Source into the table.
@@ -232,17 +280,44 @@ func (o *Update) Run(ctx context.Context) error {
 	info := o.Table.Info()
 	schema := info.ArrowSchema()
 	ncols := len(schema.Fields())
+	pk := info.Descriptor.Schema.PrimaryKey
+	// the columns identifying the target row: its old key when it moves
+	var targetKey []int
+	for i, k := range pk {
+		if o.KeyChanged {
+			targetKey = append(targetKey, ncols+i)
+		} else {
+			targetKey = append(targetKey, info.ColumnIndex(k))
+		}
+	}
+	seen := map[string]bool{}
+	next := func() (arrow.RecordBatch, error) {
+		b, err := o.Source.Next(ctx)
+		if err != nil || b == nil || !o.Joined {
+			return b, err
+		}
+		defer b.Release()
+		return firstPerKey(o.EC, b, targetKey, seen)
+	}
+	returned := func(b arrow.RecordBatch) {
+		if o.RetAt > 0 {
+			o.Ret.add(b.Columns()[o.RetAt:], b.NumRows())
+		}
+	}
 	if !o.KeyChanged {
 		for {
-			b, err := o.Source.Next(ctx)
+			b, err := next()
 			if err != nil || b == nil {
 				return err
 			}
 			rec := array.NewRecordBatch(schema, b.Columns()[:ncols], b.NumRows())
-			b.Release()
 			_, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
 			n := rec.NumRows()
 			rec.Release()
+			if err == nil {
+				returned(b)
+			}
+			b.Release()
 			if err != nil {
 				return err
 			}
@@ -256,7 +331,7 @@ func (o *Update) Run(ctx context.Context) error {
 		}
 	}()
 	for {
-		b, err := o.Source.Next(ctx)
+		b, err := next()
 		if err != nil {
 			return err
 		}
@@ -268,7 +343,6 @@ func (o *Update) Run(ctx context.Context) error {
 	if len(batches) == 0 {
 		return nil
 	}
-	pk := info.Descriptor.Schema.PrimaryKey
 	keyOf := func(b arrow.RecordBatch, row int, cols []int) string {
 		var sb []byte
 		for _, c := range cols {
@@ -327,7 +401,7 @@ func (o *Update) Run(ctx context.Context) error {
 		}
 	}
 	for _, b := range batches {
-		keys := array.NewRecordBatch(keySchema, b.Columns()[ncols:], b.NumRows())
+		keys := array.NewRecordBatch(keySchema, b.Columns()[ncols:ncols+len(pk)], b.NumRows())
 		_, err := o.Table.Delete(ctx, keys)
 		keys.Release()
 		if err != nil {
@@ -341,6 +415,7 @@ func (o *Update) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		returned(b)
 		o.Rows += b.NumRows()
 	}
 	return nil
@@ -355,6 +430,14 @@ type Delete struct {
 	Table  fluss.Table
 	Source Operator
 	Rows   int64
+
+	EC *EvalContext
+	// Joined (DELETE ... USING): a key may come several times.
+	Joined bool
+	// RetAt > 0: Source's columns from RetAt on are the RETURNING values
+	// of the deleted row, collected into Ret.
+	RetAt int
+	Ret   *Returned
 }
 
 // Run drains Source into deletes, one durable write per batch.
@@ -367,6 +450,12 @@ func (o *Delete) Run(ctx context.Context) error {
 		fs = append(fs, schema.Field(info.ColumnIndex(k)))
 	}
 	keySchema := arrow.NewSchema(fs, nil)
+	nk := len(fs)
+	keyCols := make([]int, nk)
+	for i := range keyCols {
+		keyCols[i] = i
+	}
+	seen := map[string]bool{}
 	for {
 		b, err := o.Source.Next(ctx)
 		if err != nil {
@@ -375,10 +464,21 @@ func (o *Delete) Run(ctx context.Context) error {
 		if b == nil {
 			return nil
 		}
-		keys := array.NewRecordBatch(keySchema, b.Columns(), b.NumRows())
-		b.Release()
+		if o.Joined {
+			first, err := firstPerKey(o.EC, b, keyCols, seen)
+			b.Release()
+			if err != nil {
+				return err
+			}
+			b = first
+		}
+		keys := array.NewRecordBatch(keySchema, b.Columns()[:nk], b.NumRows())
 		res, err := o.Table.Delete(ctx, keys)
 		keys.Release()
+		if err == nil && o.RetAt > 0 {
+			o.Ret.add(b.Columns()[o.RetAt:], b.NumRows())
+		}
+		b.Release()
 		if err != nil {
 			return err
 		}

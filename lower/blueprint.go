@@ -68,6 +68,7 @@ type Node interface {
 type scanNode struct {
 	path       fluss.TablePath
 	changelog  bool
+	binlog     bool  // t$binlog: changelog rows paired into before/after
 	limit      int64 // stop after this many rows (0: no limit)
 	table      string
 	projection []int
@@ -123,7 +124,7 @@ func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.TableScan{Table: t, Changelog: n.changelog, Options: fluss.ScanOptions{Projection: n.projection, Limit: n.limit}, Out: n.out}, nil
+	return &exec.TableScan{Table: t, Changelog: n.changelog, Binlog: n.binlog, Options: fluss.ScanOptions{Projection: n.projection, Limit: n.limit}, Out: n.out}, nil
 }
 
 func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -192,6 +193,9 @@ func (n *limitNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *scanNode) Explain() (string, string) {
+	if n.binlog {
+		return "binlog_scan", fmt.Sprintf("table=%s columns=[%s]", n.path.Table, fieldNames(n.out))
+	}
 	if n.changelog {
 		return "changelog_scan", fmt.Sprintf("table=%s columns=[%s]", n.path.Table, fieldNames(n.out))
 	}

@@ -36,7 +36,7 @@ func schemaOf(cols []binder.Column) *arrow.Schema {
 func lowerNode(n binder.Node) (Node, error) {
 	switch x := n.(type) {
 	case *binder.Scan:
-		return &scanNode{path: x.Table.Path, table: x.Alias, changelog: x.Changelog, out: schemaOf(x.Columns())}, nil
+		return &scanNode{path: x.Table.Path, table: x.Alias, changelog: x.Changelog, binlog: x.Binlog, out: schemaOf(x.Columns())}, nil
 	case *scanProjection:
 		return &scanNode{path: x.table.Path, table: x.table.Path.Table, changelog: x.changelog, projection: x.projection, out: schemaOf(x.Columns())}, nil
 	case *pkLookup:

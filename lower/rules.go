@@ -302,6 +302,9 @@ func projectionPushdown(n binder.Node) binder.Node {
 	changelog := false
 	switch l := leaf.(type) {
 	case *binder.Scan:
+		if l.Binlog { // a binlog row pairs changes: it reads every column
+			return n
+		}
 		table, changelog = l.Table, l.Changelog
 	case *pkLookup:
 		table, lookup = l.Table(), l

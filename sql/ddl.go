@@ -276,6 +276,9 @@ func rewriteOnConflict(src string, toks []token, st *Statement) ([]token, error)
 		}
 		for j := i + 3; j < len(toks); j++ {
 			t := toks[j]
+			if t.is(src, "RETURNING") { // EXCLUDED means nothing there
+				return append(out, toks[j:]...), nil
+			}
 			if t.is(src, "WHERE") {
 				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE ... WHERE is not supported").WithPosition(charPos(src, t.start))
 			}

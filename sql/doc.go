@@ -31,6 +31,11 @@
 //     T[], MAP<K,V>, ROW<..>) parsed into Statement.ColumnTypes and replaced
 //     by TEXT for TiDB; WITH (...) properties; NOT ENFORCED stripped;
 //   - INSERT ... ON CONFLICT DO NOTHING / DO UPDATE SET x = EXCLUDED.x;
+//   - RETURNING, UPDATE ... FROM and DELETE ... USING (dml.go): moved into
+//     extra SELECT statements after the main one in the same rewritten text
+//     (Statement.Returning, Statement.DMLFrom), INSERT INTO t AS alias
+//     (Statement.InsertAlias), and x BETWEEN SYMMETRIC a AND b -> x BETWEEN
+//     __pg_symmetric(a) AND b;
 //   - PostgreSQL's syntax-error wording (42601, "syntax error at or near")
 //     with the position in the user's original text, mapped back through the
 //     rewrite's offset map.

@@ -28,6 +28,9 @@ func FuzzParse(f *testing.F) {
 		"SELECT a FROM t WHERE a = ANY('{1}'::int[]) ORDER BY a DESC NULLS LAST, $1 NULLS FIRST",
 		"EXPLAIN (ANALYZE, COSTS OFF) SELECT ARRAY(SELECT 1), row_number() OVER (ORDER BY a)::int",
 		"SELECT INTERVAL '1' DAY TO SECOND, x::timestamp(3) with time zone",
+		"UPDATE t AS x SET a = o.b FROM o, (SELECT 1) s WHERE o.k = x.k RETURNING x.*, $1",
+		"WITH w AS (SELECT 1) DELETE FROM t USING w WHERE a BETWEEN SYMMETRIC $2 AND (CASE WHEN b AND c THEN 1 END) RETURNING *",
+		"INSERT INTO t AS x VALUES (1) ON CONFLICT DO NOTHING RETURNING x.a NOT BETWEEN ASYMMETRIC 1 AND 2",
 	}
 	for _, s := range seeds {
 		f.Add(s)

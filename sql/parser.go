@@ -123,7 +123,16 @@ type Statement struct {
 	Copy *CopyStmt
 	// Grant is GRANT / REVOKE (Kind Grant, Revoke).
 	Grant *GrantStmt
+	// Returning is the RETURNING list of INSERT/UPDATE/DELETE (nil when
+	// none), parsed as a SELECT list; DMLFrom holds UPDATE ... FROM's and
+	// DELETE ... USING's extra tables (From) and the statement's WHERE
+	// clause (Where), which then is not in AST. See dml.go.
+	Returning *ast.FieldList
+	DMLFrom   *ast.SelectStmt
+	// InsertAlias is the alias of INSERT INTO t AS alias ("" when none).
+	InsertAlias string
 
+	tail  dmlTail   // extra statements rewriteDML appended
 	input string    // the full input of Parse
 	segs  []segment // rewritten offset -> input offset
 	end   int       // input offset of the end of Text
@@ -194,7 +203,15 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			return nil, err
 		}
 	case "INSERT":
+		toks = rewriteInsertAlias(src, toks, st)
 		if toks, err = rewriteOnConflict(src, toks, st); err != nil {
+			return nil, err
+		}
+		if toks, err = rewriteDML(src, toks, st); err != nil {
+			return nil, err
+		}
+	case "UPDATE", "DELETE", "WITH":
+		if toks, err = rewriteDML(src, toks, st); err != nil {
 			return nil, err
 		}
 	case "EXPLAIN":
@@ -202,6 +219,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			return nil, err
 		}
 	}
+	toks = rewriteSymmetric(src, toks)
 	rw := &rewriter{src: src, toks: toks}
 	items, err := rw.run(0, len(toks))
 	if err != nil {
@@ -219,6 +237,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 		return nil, st.syntaxError(err, toks, terminated)
 	}
+	nodes = st.takeTail(nodes)
 	if len(nodes) != 1 {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(st.Text)).WithPosition(charPos(src, st.Offset))
 	}
@@ -290,6 +309,12 @@ func orderParams(st *Statement) error {
 	}
 	c := &paramCollector{}
 	st.AST.Accept(c)
+	if st.DMLFrom != nil {
+		st.DMLFrom.Accept(c)
+	}
+	if st.Returning != nil {
+		st.Returning.Accept(c)
+	}
 	if len(c.markers) != len(st.ParamNumbers) {
 		return sqlerr.New(sqlerr.FeatureNotSupported, "parameters are not supported in this statement")
 	}

@@ -92,6 +92,10 @@ var pipelineSeeds = []string{
 	"SET search_path TO public; SHOW search_path; BEGIN; COMMIT",
 	"SELECT * FROM missing",
 	"SELECT nope FROM t",
+	"UPDATE t SET name = u.label FROM u WHERE u.id = t.n RETURNING t.id, u.label",
+	"DELETE FROM t USING u WHERE u.id = t.n AND t.n BETWEEN SYMMETRIC 5 AND 1 RETURNING *",
+	"INSERT INTO t VALUES (3, 'c', 0, 1) ON CONFLICT (id) DO UPDATE SET n = t.n + 1 RETURNING *",
+	"SELECT _change_type, before, after FROM t$binlog WHERE _log_offset > 0",
 }
 
 // FuzzPipeline: parse, bind and plan must never panic or hang on any input,

@@ -42,6 +42,10 @@ type binder struct {
 	// excludedScope is the scope of ON CONFLICT DO UPDATE, where VALUES(x)
 	// names the proposed row's column x.
 	excludedScope *scope
+	// uses collects the relations a CREATE VIEW query names (view.go);
+	// viewStack are the views being expanded, innermost last.
+	uses      *[]ViewRelation
+	viewStack []fluss.TablePath
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the
@@ -77,6 +81,8 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 		return b.bindCreateTable(node)
 	case *ast.DropTableStmt:
 		return b.bindDropTable(node)
+	case *ast.CreateViewStmt:
+		return b.bindCreateView(node)
 	case *ast.ExplainStmt:
 		return b.bindExplain(node)
 	case *ast.TruncateTableStmt:

@@ -44,6 +44,9 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			}
 			return relabel(inner, alias, cte.ColNameList)
 		}
+		if n, ok, err := b.bindViewRef(src, alias); ok {
+			return n, err
+		}
 		path := tablePath(src)
 		changelog := false
 		if base, ok := strings.CutSuffix(path.Table, "$changelog"); ok {
@@ -67,6 +70,7 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 		if alias == "" {
 			alias = ident(src.Name)
 		}
+		b.noteUse(ViewRelation{Path: info.Path, TableID: info.TableID})
 		if changelog {
 			return NewChangelogScan(info, alias), nil
 		}

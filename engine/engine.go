@@ -11,6 +11,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // Version is sqlgate's version, reported by `sqlgate version` and version().
@@ -39,6 +40,8 @@ type Options struct {
 	Roles Roles
 	// Access holds table owners and grants; nil: kept in memory only.
 	Access *access.Store
+	// Views holds the views; nil: kept in memory only.
+	Views *views.Store
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.
@@ -54,6 +57,7 @@ type Engine struct {
 	ddl    sync.RWMutex
 	roles  Roles
 	access *access.Store
+	views  *views.Store
 }
 
 // New returns an engine over store.
@@ -81,6 +85,10 @@ func New(store fluss.Store, opts Options) *Engine {
 	e.access = opts.Access
 	if e.access == nil {
 		e.access, _ = access.Open("") // in memory: cannot fail
+	}
+	e.views = opts.Views
+	if e.views == nil {
+		e.views, _ = views.Open("") // in memory: cannot fail
 	}
 	return e
 }

@@ -128,9 +128,9 @@ func catalogFuncs() []*Func {
 		// is shown as is.
 		{Name: "pg_get_expr", Args: []types.T{tText, tOid}, Ret: tText, Strict: true, Kernel: firstArgText},
 		{Name: "pg_get_expr", Args: []types.T{tText, tOid, tBool}, Ret: tText, Strict: true, Kernel: firstArgText},
-		{Name: "pg_get_viewdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
-		{Name: "pg_get_viewdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: nullText},
-		{Name: "pg_get_viewdef", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_get_viewdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: viewDefKernel},
+		{Name: "pg_get_viewdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: viewDefKernel},
+		{Name: "pg_get_viewdef", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: viewDefKernel},
 		{Name: "pg_get_partkeydef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_get_statisticsobjdef_columns", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_get_triggerdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
@@ -284,6 +284,25 @@ func optional(s string, ok bool, err error) (any, error) {
 }
 
 var (
+	// viewDefKernel is pg_get_viewdef(oid [, pretty]) and
+	// pg_get_viewdef(name).
+	viewDefKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+		vd, ok := c.(ViewDefs)
+		if !ok {
+			return nil, nil
+		}
+		var oid uint32
+		if name, isName := a[0].(string); isName {
+			o, found, err := c.LookupRelation(ctx, name)
+			if err != nil || !found {
+				return nil, err
+			}
+			oid = o
+		} else {
+			oid = oidArg(a[0])
+		}
+		return optional(vd.ViewDef(ctx, oid))
+	})
 	indexDefKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 		col, pretty := 0, false
 		if len(a) == 3 {

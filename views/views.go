@@ -42,8 +42,8 @@ type View struct {
 	Definition string `json:"definition"`
 	// ColumnNames is the explicit column list of CREATE VIEW v (a, b), nil
 	// when none was given.
-	ColumnNames []string `json:"column_names,omitempty"`
-	Columns     []Column `json:"columns"`
+	ColumnNames []string   `json:"column_names,omitempty"`
+	Columns     []Column   `json:"columns"`
 	Uses        []Relation `json:"uses,omitempty"`
 	// CreatedAt is the creation time in Unix milliseconds.
 	CreatedAt int64 `json:"created_at"`

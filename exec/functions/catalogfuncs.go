@@ -135,6 +135,9 @@ func catalogFuncs() []*Func {
 		{Name: "pg_get_statisticsobjdef_columns", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_get_triggerdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_get_triggerdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: nullText},
+		// psql's \d+ of a view lists its rules other than _RETURN; sqlgate has none
+		{Name: "pg_get_ruledef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_get_ruledef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_relation_is_publishable", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			_, ok, err := c.RelationName(ctx, oidArg(a[0]))
 			return ok && oidArg(a[0]) >= 16384, err

@@ -13,7 +13,8 @@
 // __pg_subscript, __pg_slice, __pg_any/__pg_all, __pg_array_subquery
 // markers; array comparison and ||), srf.go set-returning functions in
 // FROM (the __pg_srf marker, bound to a TableFunc node) and in the SELECT
-// list (a ProjectSet node under the projection). The
+// list (a ProjectSet node under the projection), view.go CREATE VIEW and
+// the expansion of views named in FROM (ViewCatalog). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.
 //

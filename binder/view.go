@@ -69,6 +69,9 @@ type CreateView struct {
 	Columns     []ViewColumn
 	// Uses are the tables and views the query names directly.
 	Uses []ViewRelation
+	// Printed is the definition as PostgreSQL would print it, for the
+	// simple views printViewDef knows (zero otherwise).
+	Printed ViewText
 }
 
 // DropView is DROP VIEW [IF EXISTS] v, ...
@@ -146,6 +149,15 @@ func (b *binder) bindCreateView(cv *ast.CreateViewStmt) (Statement, error) {
 	}
 	if b.stmt != nil {
 		out.Definition = b.stmt.OriginalFrom(len(b.stmt.Rewritten) - len(strings.TrimSpace(cv.Select.Text())))
+	}
+	if len(uses) == 1 && uses[0].TableID != 0 {
+		if info, err := b.cat.GetTable(b.ctx, uses[0].Path); err == nil {
+			names := make([]string, len(out.Columns))
+			for i, c := range out.Columns {
+				names[i] = c.Name
+			}
+			out.Printed, _ = printViewDef(cv.Select, info, names)
+		}
 	}
 	return out, nil
 }

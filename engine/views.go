@@ -84,7 +84,8 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 			return nil, err
 		}
 	}
-	v := views.View{Path: b.Path, Definition: b.Definition, ColumnNames: b.ColumnNames, CreatedAt: time.Now().UnixMilli()}
+	v := views.View{Path: b.Path, Definition: b.Definition, Pretty: b.Printed.Pretty, Plain: b.Printed.Plain,
+		ColumnNames: b.ColumnNames, CreatedAt: time.Now().UnixMilli()}
 	for _, c := range b.Columns {
 		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T})
 	}

@@ -17,9 +17,10 @@ import (
 // pg_views, information_schema.tables (VIEW), .columns and .views.
 //
 // Known differences: the definition (pg_views.definition,
-// pg_get_viewdef, information_schema.views.view_definition) is the text
-// the user wrote, framed as PostgreSQL frames its own (a leading space, a
-// trailing semicolon), not PostgreSQL's re-printed, fully qualified form;
+// pg_get_viewdef, information_schema.views.view_definition) is printed
+// as PostgreSQL prints it for simple views only (binder/viewdef.go); for
+// the others it is the text the user wrote, framed as PostgreSQL frames
+// its own (a leading space, a trailing semicolon);
 // views are not updatable (is_updatable NO); pg_rewrite and pg_depend have
 // no rows for them.
 
@@ -77,16 +78,26 @@ func (c *Catalog) viewOIDByName(name string) (uint32, bool) {
 	return 0, false
 }
 
-// viewDefinition is how PostgreSQL frames a definition it prints.
-func viewDefinition(v views.View) string { return " " + v.Definition + ";" }
+// viewDefinition is the definition as PostgreSQL prints it when the
+// engine could print it so (simple views), else the text as written,
+// framed as PostgreSQL frames its own.
+func viewDefinition(v views.View, pretty bool) string {
+	switch {
+	case pretty && v.Pretty != "":
+		return v.Pretty
+	case !pretty && v.Plain != "":
+		return v.Plain
+	}
+	return " " + v.Definition + ";"
+}
 
 // ViewDef implements functions.ViewDefs.
-func (c *Catalog) ViewDef(_ context.Context, oid uint32) (string, bool, error) {
+func (c *Catalog) ViewDef(_ context.Context, oid uint32, pretty bool) (string, bool, error) {
 	v, ok := c.viewByOID(oid)
 	if !ok {
 		return "", false, nil
 	}
-	return viewDefinition(v), true, nil
+	return viewDefinition(v, pretty), true, nil
 }
 
 // withViewRows adds the views' rows to the generators of the relations
@@ -161,7 +172,7 @@ func (c *Catalog) pgViewsRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
 		rows = append(rows, row{"schemaname": fluss.DefaultDatabase, "viewname": v.Path.Table,
-			"viewowner": c.tableOwner(v.ACLKey()), "definition": viewDefinition(v)})
+			"viewowner": c.tableOwner(v.ACLKey()), "definition": viewDefinition(v, false)})
 	}
 	return rows
 }
@@ -191,7 +202,7 @@ func (c *Catalog) viewInfoViewsRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
 		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": fluss.DefaultDatabase,
-			"table_name": v.Path.Table, "view_definition": viewDefinition(v), "check_option": "NONE",
+			"table_name": v.Path.Table, "view_definition": viewDefinition(v, false), "check_option": "NONE",
 			"is_updatable": "NO", "is_insertable_into": "NO", "is_trigger_updatable": "NO",
 			"is_trigger_deletable": "NO", "is_trigger_insertable_into": "NO"})
 	}

@@ -85,10 +85,10 @@ func TestViewRows(t *testing.T) {
 	if vis, err := c.RelationVisible(ctx, oid); err != nil || !vis {
 		t.Errorf("visible: %v %v", vis, err)
 	}
-	if def, ok, err := c.ViewDef(ctx, oid); err != nil || !ok || def != " SELECT ts, msg FROM events;" {
+	if def, ok, err := c.ViewDef(ctx, oid, true); err != nil || !ok || def != " SELECT ts, msg FROM events;" {
 		t.Errorf("ViewDef: %q %v %v", def, ok, err)
 	}
-	if _, ok, _ := c.ViewDef(ctx, RelationOID(2)); ok {
+	if _, ok, _ := c.ViewDef(ctx, RelationOID(2), false); ok {
 		t.Error("a table has a view definition")
 	}
 	if _, ok, _ := c.Description(ctx, oid, "pg_class"); ok {

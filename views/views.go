@@ -40,6 +40,11 @@ type View struct {
 	Path fluss.TablePath `json:"path"`
 	// Definition is the SELECT (or set operation, or WITH query) as written.
 	Definition string `json:"definition"`
+	// Pretty and Plain are the definition as PostgreSQL prints it
+	// (pg_get_viewdef(v, true) and pg_get_viewdef(v)), when the engine
+	// could print it so; "" otherwise.
+	Pretty string `json:"pretty,omitempty"`
+	Plain  string `json:"plain,omitempty"`
 	// ColumnNames is the explicit column list of CREATE VIEW v (a, b), nil
 	// when none was given.
 	ColumnNames []string   `json:"column_names,omitempty"`

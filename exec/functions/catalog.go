@@ -55,8 +55,9 @@ type CatalogInfo interface {
 // ViewDefs is implemented by a CatalogInfo that holds views:
 // pg_get_viewdef returns a view's definition (NULL without it).
 type ViewDefs interface {
-	// ViewDef is the definition of the view with the given OID.
-	ViewDef(ctx context.Context, oid uint32) (def string, ok bool, err error)
+	// ViewDef is the definition of the view with the given OID (pretty:
+	// pg_get_viewdef's second argument).
+	ViewDef(ctx context.Context, oid uint32, pretty bool) (def string, ok bool, err error)
 }
 
 // RowTypes is implemented by a CatalogInfo whose tables have row types

@@ -304,7 +304,11 @@ var (
 		} else {
 			oid = oidArg(a[0])
 		}
-		return optional(vd.ViewDef(ctx, oid))
+		pretty := false
+		if len(a) == 2 {
+			pretty, _ = a[1].(bool)
+		}
+		return optional(vd.ViewDef(ctx, oid, pretty))
 	})
 	indexDefKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 		col, pretty := 0, false

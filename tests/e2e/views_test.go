@@ -34,7 +34,7 @@ func TestViewSurvivesRestart(t *testing.T) {
 	}
 	var def string
 	if err := conn.QueryRow(ctx, "SELECT pg_get_viewdef('open_orders'::regclass)").Scan(&def); err != nil ||
-		def != " SELECT id, amount FROM orders WHERE status = 'open';" {
+		def != " SELECT orders.id,\n    orders.amount\n   FROM orders\n  WHERE (orders.status = 'open'::text);" {
 		t.Errorf("definition: %q %v", def, err)
 	}
 	if _, err := conn.Exec(ctx, "DROP TABLE orders"); pgError(t, err).Code != "2BP01" {

@@ -254,6 +254,9 @@ func firstWords(s string) string {
 // DESCRIBE t, which TiDB parses as EXPLAIN of SHOW COLUMNS.
 func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 	if show, ok := node.Stmt.(*ast.ShowStmt); ok && show.Tp == ast.ShowColumns && show.Table != nil {
+		if d, ok, err := b.describeView(show.Table); ok {
+			return d, err
+		}
 		info, err := b.cat.GetTable(b.ctx, tablePath(show.Table))
 		if err != nil {
 			if se := sqlerr.As(err); se != nil {

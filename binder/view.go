@@ -148,7 +148,18 @@ func (b *binder) bindCreateView(cv *ast.CreateViewStmt) (Statement, error) {
 		out.Columns = append(out.Columns, ViewColumn{Name: name, T: viewColumnType(c.T)})
 	}
 	if b.stmt != nil {
-		out.Definition = b.stmt.OriginalFrom(len(b.stmt.Rewritten) - len(strings.TrimSpace(cv.Select.Text())))
+		// The query is the rewritten text's tail; anything after it is a
+		// WITH [LOCAL | CASCADED] CHECK OPTION.
+		sel := strings.TrimSpace(cv.Select.Text())
+		start := strings.LastIndex(b.stmt.Rewritten, sel)
+		if start < 0 {
+			return nil, sqlerr.New(sqlerr.InternalError, "cannot find the query of CREATE VIEW in its text")
+		}
+		if tail := strings.TrimSpace(b.stmt.Rewritten[start+len(sel):]); tail != "" {
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").
+				WithDetail("sqlgate's views are read-only.")
+		}
+		out.Definition = b.stmt.OriginalFrom(start)
 	}
 	if len(uses) == 1 && uses[0].TableID != 0 {
 		if info, err := b.cat.GetTable(b.ctx, uses[0].Path); err == nil {
@@ -220,6 +231,23 @@ func (b *binder) bindViewRef(src *ast.TableName, alias string) (n Node, ok bool,
 	}
 	n, err = b.expandView(v, alias)
 	return n, true, err
+}
+
+// describeView is DESCRIBE of a view: its stored columns (no key).
+func (b *binder) describeView(tn *ast.TableName) (Statement, bool, error) {
+	vc, isViews := b.cat.(ViewCatalog)
+	if !isViews {
+		return nil, false, nil
+	}
+	v, err := vc.GetView(b.ctx, tablePath(tn))
+	if err != nil || v == nil {
+		return nil, err != nil, err
+	}
+	info := fluss.TableInfo{Path: v.Path}
+	for _, c := range v.Columns {
+		info.Descriptor.Schema.Columns = append(info.Descriptor.Schema.Columns, fluss.Column{Name: c.Name, Type: c.T})
+	}
+	return &Describe{Table: info}, true, nil
 }
 
 // expandView binds v's definition and checks it against v's stored columns.

@@ -93,6 +93,10 @@ func TestCreateViewRecordsDefinitionColumnsAndUses(t *testing.T) {
 		t.Errorf("uses %+v", cv.Uses)
 	}
 	// a view over the view uses the view only, not its tables
+	// a parenthesised query, a trailing semicolon
+	if p := c.create(t, "CREATE VIEW p AS (SELECT id FROM t);"); p.Definition != "(SELECT id FROM t)" {
+		t.Errorf("parenthesised: %q", p.Definition)
+	}
 	v2 := c.create(t, "CREATE VIEW v2 AS SELECT ident FROM big WHERE ident > (SELECT max(id) FROM t)")
 	if len(v2.Uses) != 2 || v2.Uses[0].Path.Table != "big" || v2.Uses[0].ViewID == 0 || v2.Uses[1].Path.Table != "t" {
 		t.Errorf("v2 uses %+v", v2.Uses)
@@ -112,6 +116,8 @@ func TestCreateViewErrors(t *testing.T) {
 		{"CREATE VIEW v AS SELECT 1, 2", sqlerr.DuplicateColumn}, // two ?column?, as on PostgreSQL
 		{"CREATE VIEW v AS SELECT id FROM t WHERE id = $1", sqlerr.UndefinedParameter},
 		{"CREATE VIEW pg_catalog.v AS SELECT 1", sqlerr.InsufficientPrivilege},
+		{"CREATE VIEW v AS SELECT id FROM t WITH LOCAL CHECK OPTION", sqlerr.FeatureNotSupported},
+		{"CREATE VIEW v AS SELECT id FROM t WITH CASCADED CHECK OPTION", sqlerr.FeatureNotSupported},
 	} {
 		if _, err := c.bind(t, tc.sql); sqlerr.CodeOf(err) != tc.code {
 			t.Errorf("%s: %v, want %s", tc.sql, err, tc.code)
@@ -146,6 +152,9 @@ func TestViewExpansion(t *testing.T) {
 		if strings.Join(got, "|") != tc.cols {
 			t.Errorf("%s: columns %q, want %q", tc.sql, strings.Join(got, "|"), tc.cols)
 		}
+	}
+	if st, err := c.bind(t, "DESCRIBE v"); err != nil || len(st.(*binder.Describe).Table.Descriptor.Schema.Columns) != 2 {
+		t.Errorf("DESCRIBE v: %v %v", st, err)
 	}
 	// tables are looked up on behalf of the innermost view naming them
 	c.expanding = map[string]string{}

@@ -38,7 +38,10 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			if alias == "" {
 				alias = ident(src.Name)
 			}
+			saved := b.ctes
+			b.ctes = withoutCTE(saved, ident(src.Name))
 			inner, _, err := b.bindSubqueryPlan(nil, cte.Query.Query)
+			b.ctes = saved
 			if err != nil {
 				return nil, err
 			}

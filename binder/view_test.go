@@ -270,3 +270,21 @@ func TestViewDefinitionPrintedAsPostgres(t *testing.T) {
 		}
 	}
 }
+
+// A WITH query naming itself reads the table of that name (none here),
+// as in PostgreSQL, rather than recursing without end (found by
+// FuzzPipeline); two WITH queries naming each other end the same way.
+func TestSelfReferencingCTEIsNoRecursion(t *testing.T) {
+	c := newViewCatalog()
+	for _, q := range []string{
+		"WITH x AS (SELECT id FROM x) SELECT * FROM x UNION SELECT 1",
+		"WITH a AS (SELECT * FROM b), b AS (SELECT * FROM a) SELECT * FROM a",
+	} {
+		if _, err := c.bind(t, q); sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+			t.Errorf("%s: %v, want 42P01", q, err)
+		}
+	}
+	if _, err := c.bind(t, "WITH t AS (SELECT id FROM t WHERE id > 1) SELECT count(*) FROM t"); err != nil {
+		t.Errorf("a WITH query over the table it shadows: %v", err)
+	}
+}

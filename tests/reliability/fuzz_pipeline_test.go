@@ -92,6 +92,8 @@ var pipelineSeeds = []string{
 	"SET search_path TO public; SHOW search_path; BEGIN; COMMIT",
 	"SELECT * FROM missing",
 	"SELECT nope FROM t",
+	"CREATE OR REPLACE VIEW v (a, b) AS SELECT * FROM t WHERE (a = 1 OR b IS NULL) AND a <> 'x' WITH LOCAL CHECK OPTION",
+	"DROP VIEW IF EXISTS v, w",
 }
 
 // FuzzPipeline: parse, bind and plan must never panic or hang on any input,

@@ -42,6 +42,10 @@ type binder struct {
 	// excludedScope is the scope of ON CONFLICT DO UPDATE, where VALUES(x)
 	// names the proposed row's column x.
 	excludedScope *scope
+	// uses collects the relations a CREATE VIEW query names (view.go);
+	// viewStack are the views being expanded, innermost last.
+	uses      *[]ViewRelation
+	viewStack []fluss.TablePath
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the
@@ -77,6 +81,8 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 		return b.bindCreateTable(node)
 	case *ast.DropTableStmt:
 		return b.bindDropTable(node)
+	case *ast.CreateViewStmt:
+		return b.bindCreateView(node)
 	case *ast.ExplainStmt:
 		return b.bindExplain(node)
 	case *ast.TruncateTableStmt:
@@ -248,6 +254,9 @@ func firstWords(s string) string {
 // DESCRIBE t, which TiDB parses as EXPLAIN of SHOW COLUMNS.
 func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 	if show, ok := node.Stmt.(*ast.ShowStmt); ok && show.Tp == ast.ShowColumns && show.Table != nil {
+		if d, ok, err := b.describeView(show.Table); ok {
+			return d, err
+		}
 		info, err := b.cat.GetTable(b.ctx, tablePath(show.Table))
 		if err != nil {
 			if se := sqlerr.As(err); se != nil {

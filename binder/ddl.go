@@ -157,7 +157,7 @@ func columnOptionName(opt *ast.ColumnOption) string {
 
 func (b *binder) bindDropTable(dt *ast.DropTableStmt) (Statement, error) {
 	if dt.IsView {
-		return nil, sqlerr.NotSupported("DROP VIEW")
+		return b.bindDropView(dt)
 	}
 	out := &DropTable{IfExists: dt.IfExists}
 	for _, tn := range dt.Tables {

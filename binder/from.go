@@ -38,11 +38,17 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			if alias == "" {
 				alias = ident(src.Name)
 			}
+			saved := b.ctes
+			b.ctes = withoutCTE(saved, ident(src.Name))
 			inner, _, err := b.bindSubqueryPlan(nil, cte.Query.Query)
+			b.ctes = saved
 			if err != nil {
 				return nil, err
 			}
 			return relabel(inner, alias, cte.ColNameList)
+		}
+		if n, ok, err := b.bindViewRef(src, alias); ok {
+			return n, err
 		}
 		path := tablePath(src)
 		changelog, binlog := false, false
@@ -67,6 +73,7 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 		if alias == "" {
 			alias = ident(src.Name)
 		}
+		b.noteUse(ViewRelation{Path: info.Path, TableID: info.TableID})
 		if changelog {
 			return NewChangelogScan(info, alias), nil
 		}

@@ -171,6 +171,19 @@ var compareOps = map[opcode.Op]Op{
 
 // bindWith makes the WITH queries of a statement visible by name. Each
 // reference binds the query again (the CTE is inlined).
+// withoutCTE is ctes without name: a (non-recursive) WITH query does not
+// see itself, so "WITH x AS (SELECT * FROM x)" reads a table x, as in
+// PostgreSQL, instead of recursing without end.
+func withoutCTE(ctes map[string]*ast.CommonTableExpression, name string) map[string]*ast.CommonTableExpression {
+	out := make(map[string]*ast.CommonTableExpression, len(ctes))
+	for k, v := range ctes {
+		if k != name {
+			out[k] = v
+		}
+	}
+	return out
+}
+
 func (b *binder) bindWith(w *ast.WithClause) error {
 	if w == nil {
 		return nil

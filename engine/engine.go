@@ -12,6 +12,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/udf"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // Version is sqlgate's version, reported by `sqlgate version` and version().
@@ -42,6 +43,8 @@ type Options struct {
 	Access *access.Store
 	// UDFs are the Go UDFs SQL may call; nil: none.
 	UDFs *udf.Registry
+	// Views holds the views; nil: kept in memory only.
+	Views *views.Store
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.
@@ -57,6 +60,7 @@ type Engine struct {
 	ddl    sync.RWMutex
 	roles  Roles
 	access *access.Store
+	views  *views.Store
 }
 
 // New returns an engine over store.
@@ -84,6 +88,10 @@ func New(store fluss.Store, opts Options) *Engine {
 	e.access = opts.Access
 	if e.access == nil {
 		e.access, _ = access.Open("") // in memory: cannot fail
+	}
+	e.views = opts.Views
+	if e.views == nil {
+		e.views, _ = views.Open("") // in memory: cannot fail
 	}
 	return e
 }

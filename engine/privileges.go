@@ -11,6 +11,7 @@ import (
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/udf"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // Privileges.
@@ -38,16 +39,23 @@ type AllSuperusers struct{}
 // Role implements Roles.
 func (AllSuperusers) Role(string) (bool, bool) { return true, true }
 
-// tableRef is a stored table a statement reads.
+// tableRef is a stored table or a view a statement reads: id is its key
+// in access.Store (a view's is views.ACLKeyOf(its id)); via is the view
+// whose definition names it (nil when the statement itself does), whose
+// owner's privileges it is read with.
 type tableRef struct {
 	id   int64
 	path fluss.TablePath
+	view bool
+	via  *tableRef
 }
 
 // recordingCatalog is the binder's catalog that remembers which stored
-// tables a statement resolved.
+// tables and views a statement resolved.
 type recordingCatalog struct {
 	tables tables
+	views  *views.Store
+	parse  func(string) ([]*sql.Statement, error)
 	seen   []tableRef
 	udfs   *udf.Registry
 }
@@ -58,7 +66,7 @@ func (c *recordingCatalog) UDFs() *udf.Registry { return c.udfs }
 func (c *recordingCatalog) GetTable(ctx context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
 	info, err := c.tables.store.GetTable(ctx, p)
 	if err == nil {
-		c.seen = append(c.seen, tableRef{id: info.TableID, path: info.Path})
+		c.seen = append(c.seen, tableRef{id: info.TableID, path: info.Path, via: viaOf(ctx)})
 		return info, nil
 	}
 	if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
@@ -73,6 +81,27 @@ func permissionDenied(p fluss.TablePath) error {
 	return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for table %s", p.Table)
 }
 
+func (r tableRef) denied() error {
+	if r.view {
+		return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for view %s", r.path.Table)
+	}
+	return permissionDenied(r.path)
+}
+
+// needVia checks a relation read through a view with the privileges of
+// the view's owner, as PostgreSQL does (a view without a recorded owner
+// belongs to the bootstrap superuser).
+func (s *session) needVia(r tableRef) error {
+	owner := s.eng.access.Owner(r.via.id)
+	if owner == "" {
+		return nil
+	}
+	if _, super := s.eng.roles.Role(owner); super || s.eng.access.Has(owner, r.id, access.Select) {
+		return nil
+	}
+	return r.denied()
+}
+
 // need checks that the session's role holds p on a table.
 func (s *session) need(id int64, path fluss.TablePath, p access.Privilege) error {
 	if s.superuser || s.eng.access.Has(s.info.User, id, p) {
@@ -83,6 +112,13 @@ func (s *session) need(id int64, path fluss.TablePath, p access.Privilege) error
 
 // authorize checks a bound statement's privileges before it runs.
 func (s *session) authorize(ps *statement) error {
+	for _, r := range ps.reads {
+		if r.via != nil {
+			if err := s.needVia(r); err != nil {
+				return err
+			}
+		}
+	}
 	if s.superuser {
 		return nil
 	}
@@ -108,8 +144,10 @@ func (s *session) authorize(ps *statement) error {
 		return s.need(b.Table.TableID, b.Table.Path, access.Truncate)
 	case *binder.CreateTable:
 		return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for schema %s", publicName(b.Path.Database))
-	case *binder.DropTable:
-		return nil // checked per table when it runs (the table may not exist)
+	case *binder.CreateView:
+		return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for schema %s", publicName(b.Path.Database))
+	case *binder.DropTable, *binder.DropView:
+		return nil // checked per relation when it runs (it may not exist)
 	case *binder.Describe:
 		return nil // as psql's \d: the catalog is public
 	}
@@ -119,7 +157,10 @@ func (s *session) authorize(ps *statement) error {
 		readsTarget = true
 	}
 	for _, r := range ps.reads {
-		if r.id == target && write != 0 {
+		if r.via != nil {
+			continue // checked above, as the view's owner
+		}
+		if r.id == target && write != 0 && !r.view {
 			if err := s.need(r.id, r.path, write); err != nil {
 				return err
 			}
@@ -127,8 +168,8 @@ func (s *session) authorize(ps *statement) error {
 				continue
 			}
 		}
-		if err := s.need(r.id, r.path, access.Select); err != nil {
-			return err
+		if !s.eng.access.Has(s.info.User, r.id, access.Select) {
+			return r.denied()
 		}
 	}
 	return nil
@@ -215,17 +256,22 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 		}
 		grantees = append(grantees, r)
 	}
-	var infos []fluss.TableInfo
+	var infos []tableRef
 	for _, t := range g.Tables {
 		db := t[0]
 		if db == "" || db == "public" {
 			db = fluss.DefaultDatabase
 		}
-		info, err := s.eng.store.GetTable(ctx, fluss.TablePath{Database: db, Table: t[1]})
+		p := fluss.TablePath{Database: db, Table: t[1]}
+		info, err := s.eng.store.GetTable(ctx, p)
 		if err != nil {
+			if v, ok := s.eng.views.Get(p); ok {
+				infos = append(infos, tableRef{id: v.ACLKey(), path: v.Path, view: true})
+				continue
+			}
 			return nil, err
 		}
-		infos = append(infos, info)
+		infos = append(infos, tableRef{id: info.TableID, path: info.Path})
 	}
 	for _, schema := range g.AllInSchemas {
 		db := schema
@@ -236,23 +282,29 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 		if err != nil {
 			return nil, err
 		}
-		if len(all) == 0 && schema != "public" {
+		vs := s.eng.views.List(db)
+		if len(all) == 0 && len(vs) == 0 && schema != "public" {
 			return nil, sqlerr.New(sqlerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 		}
-		infos = append(infos, all...)
+		for _, info := range all {
+			infos = append(infos, tableRef{id: info.TableID, path: info.Path})
+		}
+		for _, v := range vs { // ALL TABLES includes views in PostgreSQL
+			infos = append(infos, tableRef{id: v.ACLKey(), path: v.Path, view: true})
+		}
 	}
 	for _, info := range infos {
-		if !s.superuser && !s.eng.access.CanGrant(s.info.User, info.TableID, privs) {
-			return nil, permissionDenied(info.Path)
+		if !s.superuser && !s.eng.access.CanGrant(s.info.User, info.id, privs) {
+			return nil, info.denied()
 		}
 	}
 	for _, info := range infos {
 		for _, r := range grantees {
 			var err error
 			if g.Revoke {
-				err = s.eng.access.Revoke(info.TableID, info.Path.String(), r, privs, g.GrantOptionFor)
+				err = s.eng.access.Revoke(info.id, info.path.String(), r, privs, g.GrantOptionFor)
 			} else {
-				err = s.eng.access.Grant(info.TableID, info.Path.String(), r, privs, g.WithGrantOption)
+				err = s.eng.access.Grant(info.id, info.path.String(), r, privs, g.WithGrantOption)
 			}
 			if err != nil {
 				return nil, sqlerr.Wrap(err, sqlerr.IOError, "could not save the privileges: %v", err)

@@ -38,6 +38,8 @@ type session struct {
 	tx, implicit *txn
 	// superuser: the role bypasses privilege checks (privileges.go).
 	superuser bool
+	// viewParser parses the definitions of the views queries name (views.go).
+	viewParser *sql.Parser
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }
@@ -232,13 +234,17 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.views, parse: s.parseView}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions.
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
 		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: s.location()})
 	s.eng.ddl.RLock()
-	bound, err := binder.Bind(ctx, cat, st, declared)
+	err := s.viewTarget(st)
+	var bound binder.Statement
+	if err == nil {
+		bound, err = binder.Bind(ctx, cat, st, declared)
+	}
 	s.eng.ddl.RUnlock()
 	if err != nil {
 		return nil, err
@@ -547,6 +553,13 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return nil, err
 		}
 		s.eng.ddl.Lock()
+		if _, isView := s.eng.views.Get(b.Path); isView {
+			s.eng.ddl.Unlock()
+			if b.IfNotExists {
+				return tagOnly("CREATE TABLE"), nil
+			}
+			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
+		}
 		info, err := s.eng.store.CreateTable(ctx, b.Path, b.Descriptor, b.IfNotExists)
 		if err == nil && s.eng.access.Owner(info.TableID) == "" {
 			err = s.eng.access.SetOwner(info.TableID, info.Path.String(), s.info.User)
@@ -568,6 +581,10 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return nil, err
 		}
 		return tagOnly(fmt.Sprintf("SELECT %d", ins.Rows)), nil
+	case *binder.CreateView:
+		return s.createView(ctx, b)
+	case *binder.DropView:
+		return s.dropView(ctx, b)
 	case *binder.DropTable:
 		if err := s.noTxnBlock("DROP TABLE"); err != nil {
 			return nil, err
@@ -577,12 +594,18 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		for _, p := range b.Paths {
 			info, err := s.eng.store.GetTable(ctx, p)
 			if err != nil {
+				if _, isView := s.eng.views.Get(p); isView {
+					return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a table", p.Table).WithHint("Use DROP VIEW to remove a view.")
+				}
 				if b.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 					continue
 				}
 				return nil, err
 			}
 			if err := s.mayDrop(info); err != nil {
+				return nil, err
+			}
+			if err := s.noDependents("table", p, nil); err != nil {
 				return nil, err
 			}
 			if err := s.eng.store.DropTable(ctx, p, b.IfExists); err != nil {

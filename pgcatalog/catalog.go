@@ -76,6 +76,8 @@ type Options struct {
 	// each table and what was granted on it; nil: User is the only role
 	// and owns everything.
 	Roles Roles
+	// Views, when set, lists the views (views.go).
+	Views ViewLister
 }
 
 // Roles is the role and privilege information the catalog shows in
@@ -176,6 +178,7 @@ func New(store fluss.Catalog, opts Options) *Catalog {
 	// procs first: the pg_proc generator snapshots them
 	c.procs = functionProcs()
 	c.rows = c.generators()
+	c.withViewRows()
 	return c
 }
 

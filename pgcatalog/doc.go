@@ -44,7 +44,9 @@
 //   - The table comment (obj_description) is the table's COMMENT if it has
 //     one, else a summary of its Fluss properties: "fluss primary-key
 //     table, 4 buckets, bucket key (id)".
-//   - pg_stat_activity, pg_views, pg_matviews, pg_proc's argument names,
-//     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no views,
+//   - pg_stat_activity, pg_matviews, pg_proc's argument names,
+//     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no
 //     triggers, policies, sequences or partitions.
+//   - Views (views.go) show their definition as written, not re-printed;
+//     they are not updatable, and pg_rewrite / pg_depend have no rows.
 package pgcatalog

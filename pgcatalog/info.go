@@ -127,6 +127,9 @@ func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool
 				return pkIndexOID(t.TableID), true, nil
 			}
 		}
+		if oid, ok := c.viewOIDByName(rel); ok {
+			return oid, true, nil
+		}
 	}
 	return 0, false, nil
 }
@@ -139,6 +142,9 @@ func (c *Catalog) relation(ctx context.Context, oid uint32) (t fluss.TableInfo, 
 	}
 	if oid < firstUserOID {
 		return t, false, nil, false, nil
+	}
+	if v, isView := c.viewByOID(oid); isView {
+		return viewTableInfo(v), false, nil, true, nil
 	}
 	id := int64(oid - firstUserOID)
 	switch {
@@ -431,6 +437,9 @@ func (c *Catalog) Description(ctx context.Context, objoid uint32, catalog string
 	}
 	if catalog != "" && catalog != "pg_class" {
 		return "", false, nil
+	}
+	if _, isView := c.viewByOID(objoid); isView {
+		return "", false, nil // views have no COMMENT
 	}
 	t, index, sp, ok, err := c.relation(ctx, objoid)
 	if err != nil || !ok || index || sp != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/udf"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // Config configures a server.
@@ -79,10 +80,15 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		store.Close()
 		return nil, fmt.Errorf("read privileges: %w", err)
 	}
+	vs, err := views.Open(filepath.Join(cfg.DataDir, viewsFile))
+	if err != nil {
+		store.Close()
+		return nil, fmt.Errorf("read views: %w", err)
+	}
 	roles := rolesOf(cfg.Auth, log)
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
-		Roles: catalogRoles{roles: roles, acl: acl}})
-	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, Roles: roles, Access: acl, Virtual: catalog, UDFs: udfs})
+		Roles: catalogRoles{roles: roles, acl: acl}, Views: vs})
+	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, Roles: roles, Access: acl, Views: vs, Virtual: catalog, UDFs: udfs})
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,
 		Logger:                log,
@@ -116,6 +122,9 @@ func checkUDFs(r *udf.Registry) (*udf.Registry, error) {
 
 // privilegesFile holds GRANTs and table owners, in the data directory.
 const privilegesFile = "privileges.json"
+
+// viewsFile holds the views, in the data directory.
+const viewsFile = "views.json"
 
 // rolesOf tells superusers apart by the users file. Without authentication
 // (trust) nobody can be told apart, so every session is a superuser.

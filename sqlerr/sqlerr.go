@@ -59,6 +59,8 @@ const (
 	WrongObjectType               Code = "42809"
 	InvalidColumnDefinition       Code = "42611"
 	InvalidTableDefinition        Code = "42P16"
+	InvalidObjectDefinition       Code = "42P17"
+	DependentObjectsStillExist    Code = "2BP01"
 	InvalidColumnReference        Code = "42P10"
 	IndeterminateDatatype         Code = "42P18"
 	ProtocolViolation             Code = "08P01"

@@ -52,6 +52,14 @@ type CatalogInfo interface {
 	DefaultSetting(name string) (value string, ok bool)
 }
 
+// ViewDefs is implemented by a CatalogInfo that holds views:
+// pg_get_viewdef returns a view's definition (NULL without it).
+type ViewDefs interface {
+	// ViewDef is the definition of the view with the given OID (pretty:
+	// pg_get_viewdef's second argument).
+	ViewDef(ctx context.Context, oid uint32, pretty bool) (def string, ok bool, err error)
+}
+
 // RowTypes is implemented by a CatalogInfo whose tables have row types
 // (pg_type rows with typtype 'c'): format_type and regtype output print
 // such a type as its table's name, as PostgreSQL does.

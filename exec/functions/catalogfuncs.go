@@ -128,13 +128,16 @@ func catalogFuncs() []*Func {
 		// is shown as is.
 		{Name: "pg_get_expr", Args: []types.T{tText, tOid}, Ret: tText, Strict: true, Kernel: firstArgText},
 		{Name: "pg_get_expr", Args: []types.T{tText, tOid, tBool}, Ret: tText, Strict: true, Kernel: firstArgText},
-		{Name: "pg_get_viewdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
-		{Name: "pg_get_viewdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: nullText},
-		{Name: "pg_get_viewdef", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_get_viewdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: viewDefKernel},
+		{Name: "pg_get_viewdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: viewDefKernel},
+		{Name: "pg_get_viewdef", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: viewDefKernel},
 		{Name: "pg_get_partkeydef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_get_statisticsobjdef_columns", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_get_triggerdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_get_triggerdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: nullText},
+		// psql's \d+ of a view lists its rules other than _RETURN; sqlgate has none
+		{Name: "pg_get_ruledef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
+		{Name: "pg_get_ruledef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_relation_is_publishable", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			_, ok, err := c.RelationName(ctx, oidArg(a[0]))
 			return ok && oidArg(a[0]) >= 16384, err
@@ -302,6 +305,29 @@ func optional(s string, ok bool, err error) (any, error) {
 }
 
 var (
+	// viewDefKernel is pg_get_viewdef(oid [, pretty]) and
+	// pg_get_viewdef(name).
+	viewDefKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+		vd, ok := c.(ViewDefs)
+		if !ok {
+			return nil, nil
+		}
+		var oid uint32
+		if name, isName := a[0].(string); isName {
+			o, found, err := c.LookupRelation(ctx, name)
+			if err != nil || !found {
+				return nil, err
+			}
+			oid = o
+		} else {
+			oid = oidArg(a[0])
+		}
+		pretty := false
+		if len(a) == 2 {
+			pretty, _ = a[1].(bool)
+		}
+		return optional(vd.ViewDef(ctx, oid, pretty))
+	})
 	indexDefKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 		col, pretty := 0, false
 		if len(a) == 3 {

@@ -15,6 +15,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // catalogBackend puts the catalog and the session into every statement's
@@ -85,8 +86,12 @@ func startSqlgate(t testing.TB) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version})
-	eng := engine.New(store, engine.Options{Virtual: cat, SpillDir: dir})
+	vs, err := views.Open(filepath.Join(dir, "views.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version, Views: vs})
+	eng := engine.New(store, engine.Options{Virtual: cat, SpillDir: dir, Views: vs})
 	wire := pgwire.NewServer(pgwire.Config{Backend: catalogBackend{Backend: eng, cat: cat}, ServerVersion: engine.ServerVersion})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

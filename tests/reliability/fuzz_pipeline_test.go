@@ -96,6 +96,8 @@ var pipelineSeeds = []string{
 	"DELETE FROM t USING u WHERE u.id = t.n AND t.n BETWEEN SYMMETRIC 5 AND 1 RETURNING *",
 	"INSERT INTO t VALUES (3, 'c', 0, 1) ON CONFLICT (id) DO UPDATE SET n = t.n + 1 RETURNING *",
 	"SELECT _change_type, before, after FROM t$binlog WHERE _log_offset > 0",
+	"CREATE OR REPLACE VIEW v (a, b) AS SELECT * FROM t WHERE (a = 1 OR b IS NULL) AND a <> 'x' WITH LOCAL CHECK OPTION",
+	"DROP VIEW IF EXISTS v, w",
 }
 
 // FuzzPipeline: parse, bind and plan must never panic or hang on any input,

@@ -1,0 +1,237 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/views"
+)
+
+// Views: CREATE [OR REPLACE] VIEW and DROP VIEW run here against the
+// views.Store; the binder expands a view named in FROM through
+// recordingCatalog.GetView, which parses the stored definition with the
+// session's view parser (a parser of its own, since the session's parser
+// may still own the AST of the statements being run).
+
+// parseView parses a view's definition with the session's view parser,
+// created on first use.
+func (s *session) parseView(text string) ([]*sql.Statement, error) {
+	if s.viewParser == nil {
+		s.viewParser = sql.NewParser()
+	}
+	return s.viewParser.Parse(text)
+}
+
+// GetView implements binder.ViewCatalog.
+func (c *recordingCatalog) GetView(ctx context.Context, p fluss.TablePath) (*binder.View, error) {
+	if c.views == nil || c.parse == nil {
+		return nil, nil
+	}
+	v, ok := c.views.Get(p)
+	if !ok {
+		return nil, nil
+	}
+	sts, err := c.parse(v.Definition)
+	if err != nil || len(sts) != 1 || sts[0].AST == nil {
+		return nil, sqlerr.New(sqlerr.DataCorrupted, "the stored definition of view \"%s\" does not parse: %v", v.Path.Table, err)
+	}
+	c.seen = append(c.seen, tableRef{id: v.ACLKey(), path: v.Path, view: true, via: viaOf(ctx)})
+	bv := &binder.View{Path: v.Path, ID: v.ID, Query: sts[0], Named: len(v.ColumnNames)}
+	for _, col := range v.Columns {
+		bv.Columns = append(bv.Columns, binder.ViewColumn{Name: col.Name, T: col.Type})
+	}
+	return bv, nil
+}
+
+// viaOf is the view through which the binder is resolving a relation, as
+// a privilege reference (nil at the top level).
+func viaOf(ctx context.Context) *tableRef {
+	v := binder.ExpandingView(ctx)
+	if v == nil {
+		return nil
+	}
+	return &tableRef{id: views.ACLKeyOf(v.ID), path: v.Path, view: true}
+}
+
+// createView runs CREATE [OR REPLACE] VIEW.
+func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.Result, error) {
+	if err := s.noTxnBlock("CREATE VIEW"); err != nil {
+		return nil, err
+	}
+	s.eng.ddl.Lock()
+	defer s.eng.ddl.Unlock()
+	if _, err := s.eng.store.GetTable(ctx, b.Path); err == nil {
+		if b.OrReplace {
+			return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a view", b.Path.Table)
+		}
+		return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
+	} else if sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+		return nil, err
+	}
+	old, exists := s.eng.views.Get(b.Path)
+	if exists && b.OrReplace {
+		// A definition naming the view itself is accepted, as PostgreSQL
+		// does; querying it then fails with 42P17 (binder/view.go).
+		if err := s.mayOwnView(old); err != nil {
+			return nil, err
+		}
+	}
+	v := views.View{Path: b.Path, Definition: b.Definition, Pretty: b.Printed.Pretty, Plain: b.Printed.Plain,
+		ColumnNames: b.ColumnNames, CreatedAt: time.Now().UnixMilli()}
+	for _, c := range b.Columns {
+		v.Columns = append(v.Columns, views.Column{Name: c.Name, Type: c.T})
+	}
+	for _, u := range b.Uses {
+		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
+	}
+	stored, err := s.eng.views.Create(v, b.OrReplace)
+	if err != nil {
+		if sqlerr.As(err) == nil {
+			return nil, sqlerr.Wrap(err, sqlerr.IOError, "could not save the views: %v", err)
+		}
+		return nil, err
+	}
+	if !exists {
+		if err := s.eng.access.SetOwner(stored.ACLKey(), stored.Path.String(), s.info.User); err != nil {
+			return nil, sqlerr.Wrap(err, sqlerr.IOError, "could not save the privileges: %v", err)
+		}
+	}
+	return tagOnly("CREATE VIEW"), nil
+}
+
+// dropView runs DROP VIEW [IF EXISTS] v, ...
+func (s *session) dropView(ctx context.Context, b *binder.DropView) (pgwire.Result, error) {
+	if err := s.noTxnBlock("DROP VIEW"); err != nil {
+		return nil, err
+	}
+	s.eng.ddl.Lock()
+	defer s.eng.ddl.Unlock()
+	dropping := map[fluss.TablePath]bool{}
+	var drop []views.View
+	for _, p := range b.Paths {
+		v, ok := s.eng.views.Get(p)
+		if !ok {
+			if _, err := s.eng.store.GetTable(ctx, p); err == nil {
+				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a view", p.Table).WithHint("Use DROP TABLE to remove a table.")
+			}
+			if b.IfExists {
+				continue
+			}
+			return nil, sqlerr.New(sqlerr.UndefinedTable, "view \"%s\" does not exist", p.Table)
+		}
+		if err := s.mayOwnView(v); err != nil {
+			return nil, err
+		}
+		dropping[p] = true
+		drop = append(drop, v)
+	}
+	for _, v := range drop {
+		if err := s.noDependents("view", v.Path, dropping); err != nil {
+			return nil, err
+		}
+	}
+	for _, v := range drop {
+		if err := s.eng.views.Drop(v.Path); err != nil {
+			if sqlerr.As(err) == nil {
+				return nil, sqlerr.Wrap(err, sqlerr.IOError, "could not save the views: %v", err)
+			}
+			return nil, err
+		}
+		if err := s.eng.access.Forget(v.ACLKey()); err != nil {
+			s.eng.log.Error("forgetting the privileges of a dropped view", "view", v.Path.String(), "error", err)
+		}
+	}
+	return tagOnly("DROP VIEW"), nil
+}
+
+// noDependents refuses to drop the relation at path (a "table" or a
+// "view") while views outside dropping use it, with PostgreSQL's 2BP01:
+// the detail lists every dependent view, directly or through others.
+func (s *session) noDependents(kind string, path fluss.TablePath, dropping map[fluss.TablePath]bool) error {
+	var lines []string
+	seen := map[fluss.TablePath]bool{}
+	var walk func(kind string, p fluss.TablePath)
+	walk = func(kind string, p fluss.TablePath) {
+		for _, d := range s.eng.views.Dependents(p) {
+			if dropping[d.Path] || seen[d.Path] {
+				continue
+			}
+			seen[d.Path] = true
+			lines = append(lines, fmt.Sprintf("view %s depends on %s %s", d.Path.Table, kind, p.Table))
+			walk("view", d.Path)
+		}
+	}
+	walk(kind, path)
+	if len(lines) == 0 {
+		return nil
+	}
+	return sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, path.Table).
+		WithDetail("%s", strings.Join(lines, "\n")).
+		WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+}
+
+// mayOwnView checks that the session may drop or replace a view.
+func (s *session) mayOwnView(v views.View) error {
+	if s.superuser || (s.info.User != "" && s.eng.access.Owner(v.ACLKey()) == s.info.User) {
+		return nil
+	}
+	return sqlerr.New(sqlerr.InsufficientPrivilege, "must be owner of view %s", v.Path.Table)
+}
+
+// viewTarget refuses a write or TRUNCATE whose target is a view, before
+// it is bound: views are read-only here (TRUNCATE of a view is 42809 on
+// PostgreSQL too).
+func (s *session) viewTarget(st *sql.Statement) error {
+	if st.AST == nil {
+		return nil
+	}
+	var target *ast.TableName
+	verb := ""
+	switch x := st.AST.(type) {
+	case *ast.InsertStmt:
+		target, verb = singleTable(x.Table), "insert into"
+	case *ast.UpdateStmt:
+		target, verb = singleTable(x.TableRefs), "update"
+	case *ast.DeleteStmt:
+		target, verb = singleTable(x.TableRefs), "delete from"
+	case *ast.TruncateTableStmt:
+		target = x.Table
+	}
+	if target == nil {
+		return nil
+	}
+	p := fluss.TablePath{Database: target.Schema.O, Table: target.Name.O}
+	if p.Database == "" || p.Database == "public" {
+		p.Database = fluss.DefaultDatabase
+	}
+	if _, ok := s.eng.views.Get(p); !ok {
+		return nil
+	}
+	if verb == "" {
+		return sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a table", p.Table)
+	}
+	// PostgreSQL's error for a view that is not automatically updatable
+	// (55000); sqlgate updates no view.
+	return sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "cannot %s view \"%s\"", verb, p.Table).
+		WithDetail("Views are read-only in sqlgate: write to the tables the view reads instead.")
+}
+
+// singleTable is the one table a write statement names, or nil.
+func singleTable(refs *ast.TableRefsClause) *ast.TableName {
+	if refs == nil || refs.TableRefs == nil {
+		return nil
+	}
+	if ts, ok := refs.TableRefs.Left.(*ast.TableSource); ok {
+		tn, _ := ts.Source.(*ast.TableName)
+		return tn
+	}
+	return nil
+}

@@ -1,0 +1,210 @@
+package pgcatalog
+
+import (
+	"context"
+
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/views"
+)
+
+// Views.
+//
+// A view's OID is 16384 + 4<<22 + its view id, its row type's that plus
+// 1<<22 (after the OID ranges of tables and what derives from them, see
+// RelationOID), so both survive restarts. Views show in pg_class (relkind
+// 'v', relhasrules as PostgreSQL's _RETURN rule makes it), pg_attribute
+// (no system columns, as PostgreSQL), pg_type (their row type),
+// pg_views, information_schema.tables (VIEW), .columns and .views.
+//
+// Known differences: the definition (pg_views.definition,
+// pg_get_viewdef, information_schema.views.view_definition) is printed
+// as PostgreSQL prints it for simple views only (binder/viewdef.go); for
+// the others it is the text the user wrote, framed as PostgreSQL frames
+// its own (a leading space, a trailing semicolon);
+// views are not updatable (is_updatable NO); pg_rewrite and pg_depend have
+// no rows for them.
+
+// ViewLister lists the stored views (views.Store implements it).
+type ViewLister interface {
+	List(database string) []views.View
+}
+
+const viewOIDBase = firstUserOID + 4*oidStride
+
+// ViewOID is the OID of the view with the given id.
+func ViewOID(id int64) uint32 { return uint32(viewOIDBase + id) }
+
+func viewRowTypeOID(id int64) uint32 { return ViewOID(id) + oidStride }
+
+// listViews lists the views clients see (those of the default database).
+func (c *Catalog) listViews() []views.View {
+	if c.opts.Views == nil {
+		return nil
+	}
+	return c.opts.Views.List(fluss.DefaultDatabase)
+}
+
+// viewByOID finds the view an OID names.
+func (c *Catalog) viewByOID(oid uint32) (views.View, bool) {
+	if oid <= viewOIDBase || oid >= viewOIDBase+oidStride {
+		return views.View{}, false
+	}
+	for _, v := range c.listViews() {
+		if ViewOID(v.ID) == oid {
+			return v, true
+		}
+	}
+	return views.View{}, false
+}
+
+// viewTableInfo shows a view as the table-shaped record relation()
+// returns (name and columns, no comment), so that regclass output,
+// pg_table_is_visible and col_description treat it as a relation.
+func viewTableInfo(v views.View) fluss.TableInfo {
+	info := fluss.TableInfo{Path: v.Path}
+	for _, col := range v.Columns {
+		info.Descriptor.Schema.Columns = append(info.Descriptor.Schema.Columns, fluss.Column{Name: col.Name, Type: col.Type})
+	}
+	return info
+}
+
+// viewOIDByName finds a view of the default database by name.
+func (c *Catalog) viewOIDByName(name string) (uint32, bool) {
+	for _, v := range c.listViews() {
+		if v.Path.Table == name {
+			return ViewOID(v.ID), true
+		}
+	}
+	return 0, false
+}
+
+// viewDefinition is the definition as PostgreSQL prints it when the
+// engine could print it so (simple views), else the text as written,
+// framed as PostgreSQL frames its own.
+func viewDefinition(v views.View, pretty bool) string {
+	switch {
+	case pretty && v.Pretty != "":
+		return v.Pretty
+	case !pretty && v.Plain != "":
+		return v.Plain
+	}
+	return " " + v.Definition + ";"
+}
+
+// ViewDef implements functions.ViewDefs.
+func (c *Catalog) ViewDef(_ context.Context, oid uint32, pretty bool) (string, bool, error) {
+	v, ok := c.viewByOID(oid)
+	if !ok {
+		return "", false, nil
+	}
+	return viewDefinition(v, pretty), true, nil
+}
+
+// withViewRows adds the views' rows to the generators of the relations
+// that list them.
+func (c *Catalog) withViewRows() {
+	add := map[string]func([]views.View) []row{
+		"pg_class":     c.viewClassRows,
+		"pg_attribute": c.viewAttributeRows,
+		"pg_type":      c.viewTypeRows,
+		"pg_views":     c.pgViewsRows,
+		"tables":       c.viewInfoTablesRows,
+		"columns":      c.viewInfoColumnsRows,
+		"views":        c.viewInfoViewsRows,
+	}
+	for name, fn := range add {
+		prev := c.rows[name]
+		c.rows[name] = func(ctx context.Context, s *snapshot) ([]row, error) {
+			var rows []row
+			if prev != nil {
+				var err error
+				if rows, err = prev(ctx, s); err != nil {
+					return nil, err
+				}
+			}
+			return append(rows, fn(c.listViews())...), nil
+		}
+	}
+}
+
+func (c *Catalog) viewClassRows(vs []views.View) []row {
+	var rows []row
+	for _, v := range vs {
+		r := classBase(ViewOID(v.ID), v.Path.Table, nsPublic, "v", len(v.Columns))
+		r["reltype"] = viewRowTypeOID(v.ID)
+		r["relfilenode"] = 0
+		r["relhasrules"] = true
+		r["relowner"] = c.roleOID(c.tableOwner(v.ACLKey()))
+		if c.opts.Roles != nil {
+			if acl := c.opts.Roles.TableACL(v.ACLKey()); acl != nil {
+				items := make([]any, len(acl))
+				for i, a := range acl {
+					items[i] = a
+				}
+				r["relacl"] = items
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func (c *Catalog) viewAttributeRows(vs []views.View) []row {
+	var rows []row
+	for _, v := range vs {
+		for i, col := range v.Columns {
+			rows = append(rows, c.attributeRow(ViewOID(v.ID), i+1, col.Name, col.Type.Nullable()))
+		}
+	}
+	return rows
+}
+
+func (c *Catalog) viewTypeRows(vs []views.View) []row {
+	var rows []row
+	for _, v := range vs {
+		rows = append(rows, typeRow(viewRowTypeOID(v.ID), v.Path.Table, nsPublic, -1, false, "c", "C", false,
+			0, 0, ViewOID(v.ID), "d", "x", 0))
+	}
+	return rows
+}
+
+func (c *Catalog) pgViewsRows(vs []views.View) []row {
+	var rows []row
+	for _, v := range vs {
+		rows = append(rows, row{"schemaname": fluss.DefaultDatabase, "viewname": v.Path.Table,
+			"viewowner": c.tableOwner(v.ACLKey()), "definition": viewDefinition(v, false)})
+	}
+	return rows
+}
+
+func (c *Catalog) viewInfoTablesRows(vs []views.View) []row {
+	var rows []row
+	for _, v := range vs {
+		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": fluss.DefaultDatabase,
+			"table_name": v.Path.Table, "table_type": "VIEW", "is_insertable_into": "NO", "is_typed": "NO"})
+	}
+	return rows
+}
+
+func (c *Catalog) viewInfoColumnsRows(vs []views.View) []row {
+	var rows []row
+	for _, v := range vs {
+		for i, col := range v.Columns {
+			r := c.columnRow(fluss.DefaultDatabase, v.Path.Table, i+1, col.Name, col.Type.Nullable())
+			r["is_updatable"] = "NO"
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+func (c *Catalog) viewInfoViewsRows(vs []views.View) []row {
+	var rows []row
+	for _, v := range vs {
+		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": fluss.DefaultDatabase,
+			"table_name": v.Path.Table, "view_definition": viewDefinition(v, false), "check_option": "NONE",
+			"is_updatable": "NO", "is_insertable_into": "NO", "is_trigger_updatable": "NO",
+			"is_trigger_deletable": "NO", "is_trigger_insertable_into": "NO"})
+	}
+	return rows
+}

@@ -1,0 +1,266 @@
+package views
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"sync"
+
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/internal/atomicfile"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Column is one output column of a view.
+type Column struct {
+	Name string  `json:"name"`
+	Type types.T `json:"type"`
+	// TypeText is Type.String() when the view was stored: the file keeps
+	// types.T's kinds by number, and Open refuses a file whose numbers no
+	// longer print the same type, rather than misread it.
+	TypeText string `json:"type_text"`
+}
+
+// Relation is a table or view a view's definition names directly.
+type Relation struct {
+	Path fluss.TablePath `json:"path"`
+	// TableID is the Fluss table id of a table, 0 for a view.
+	TableID int64 `json:"table_id,omitempty"`
+	// ViewID is the id of a view, 0 for a table.
+	ViewID int64 `json:"view_id,omitempty"`
+}
+
+// View is one stored view.
+type View struct {
+	ID   int64           `json:"id"`
+	Path fluss.TablePath `json:"path"`
+	// Definition is the SELECT (or set operation, or WITH query) as written.
+	Definition string `json:"definition"`
+	// Pretty and Plain are the definition as PostgreSQL prints it
+	// (pg_get_viewdef(v, true) and pg_get_viewdef(v)), when the engine
+	// could print it so; "" otherwise.
+	Pretty string `json:"pretty,omitempty"`
+	Plain  string `json:"plain,omitempty"`
+	// ColumnNames is the explicit column list of CREATE VIEW v (a, b), nil
+	// when none was given.
+	ColumnNames []string   `json:"column_names,omitempty"`
+	Columns     []Column   `json:"columns"`
+	Uses        []Relation `json:"uses,omitempty"`
+	// CreatedAt is the creation time in Unix milliseconds.
+	CreatedAt int64 `json:"created_at"`
+}
+
+// ACLKey is the view's key in access.Store, which keys tables by their
+// (positive) Fluss table id.
+func (v View) ACLKey() int64 { return -v.ID }
+
+// ACLKeyOf is ACLKey for a view id.
+func ACLKeyOf(id int64) int64 { return -id }
+
+// Store holds every view and persists each change before it returns. It is
+// safe for concurrent use.
+type Store struct {
+	path string // "" = in memory only
+
+	mu     sync.RWMutex
+	nextID int64
+	views  map[fluss.TablePath]View
+}
+
+type fileFormat struct {
+	FormatVersion int    `json:"format_version"`
+	NextID        int64  `json:"next_id"`
+	Views         []View `json:"views"`
+}
+
+const formatVersion = 1
+
+// Open reads the views file at path (a missing file is an empty store).
+// path "" keeps the views in memory.
+func Open(path string) (*Store, error) {
+	s := &Store{path: path, nextID: 1, views: map[fluss.TablePath]View{}}
+	if path == "" {
+		return s, nil
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var f fileFormat
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("views file %s: %v", path, err)
+	}
+	if f.FormatVersion != formatVersion {
+		return nil, fmt.Errorf("views file %s: format version %d is not supported (want %d)", path, f.FormatVersion, formatVersion)
+	}
+	for _, v := range f.Views {
+		for _, c := range v.Columns {
+			if c.Type.String() != c.TypeText {
+				return nil, fmt.Errorf("views file %s: view %s column %s: stored type %q reads back as %q", path, v.Path, c.Name, c.TypeText, c.Type.String())
+			}
+		}
+		if v.ID <= 0 || v.ID >= f.NextID {
+			return nil, fmt.Errorf("views file %s: view %s has id %d outside 1..%d", path, v.Path, v.ID, f.NextID-1)
+		}
+		s.views[v.Path] = v
+	}
+	s.nextID = f.NextID
+	return s, nil
+}
+
+// save writes the file atomically; the caller holds mu.
+func (s *Store) save() error {
+	if s.path == "" {
+		return nil
+	}
+	f := fileFormat{FormatVersion: formatVersion, NextID: s.nextID, Views: s.sortedLocked("")}
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(s.path, b, 0o600)
+}
+
+// sortedLocked lists the views of database (every database when ""),
+// sorted by database and name.
+func (s *Store) sortedLocked(database string) []View {
+	out := make([]View, 0, len(s.views))
+	for p, v := range s.views {
+		if database == "" || p.Database == database {
+			out = append(out, v)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Path.Database != out[j].Path.Database {
+			return out[i].Path.Database < out[j].Path.Database
+		}
+		return out[i].Path.Table < out[j].Path.Table
+	})
+	return out
+}
+
+// Get returns the view at path.
+func (s *Store) Get(path fluss.TablePath) (View, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	v, ok := s.views[path]
+	return v, ok
+}
+
+// ByID returns the view with the given id.
+func (s *Store) ByID(id int64) (View, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, v := range s.views {
+		if v.ID == id {
+			return v, true
+		}
+	}
+	return View{}, false
+}
+
+// List lists the views of a database ("" = every database), sorted by name.
+func (s *Store) List(database string) []View {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.sortedLocked(database)
+}
+
+// Create stores v (its ID and CreatedAt are assigned here). A view of that
+// name that exists is an error (42P07) unless replace, in which case v
+// replaces it under PostgreSQL's rule and keeps its id: v's columns must
+// start with the old view's columns, same names and types (42P16).
+func (s *Store) Create(v View, replace bool) (View, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v.Columns = append([]Column(nil), v.Columns...)
+	for i := range v.Columns {
+		v.Columns[i].TypeText = v.Columns[i].Type.String()
+	}
+	old, exists := s.views[v.Path]
+	if exists {
+		if !replace {
+			return View{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", v.Path.Table)
+		}
+		if err := CheckReplace(old, v); err != nil {
+			return View{}, err
+		}
+		v.ID, v.CreatedAt = old.ID, old.CreatedAt
+	} else {
+		v.ID = s.nextID
+		s.nextID++
+	}
+	s.views[v.Path] = v
+	if err := s.save(); err != nil {
+		if exists {
+			s.views[v.Path] = old
+		} else {
+			delete(s.views, v.Path)
+			s.nextID--
+		}
+		return View{}, err
+	}
+	return v, nil
+}
+
+// CheckReplace applies PostgreSQL's CREATE OR REPLACE VIEW rule: the new
+// query may add columns at the end, but must keep every existing column's
+// name and type.
+func CheckReplace(old, repl View) error {
+	if len(repl.Columns) < len(old.Columns) {
+		return sqlerr.New(sqlerr.InvalidTableDefinition, "cannot drop columns from view")
+	}
+	for i, o := range old.Columns {
+		n := repl.Columns[i]
+		if n.Name != o.Name {
+			return sqlerr.New(sqlerr.InvalidTableDefinition, "cannot change name of view column \"%s\" to \"%s\"", o.Name, n.Name).
+				WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
+		}
+		if !n.Type.Equal(o.Type) {
+			return sqlerr.New(sqlerr.InvalidTableDefinition, "cannot change data type of view column \"%s\" from %s to %s", o.Name, o.Type.PGName(), n.Type.PGName())
+		}
+	}
+	return nil
+}
+
+// Drop removes the view at path; 42P01 if there is none.
+func (s *Store) Drop(path fluss.TablePath) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, ok := s.views[path]
+	if !ok {
+		return sqlerr.New(sqlerr.UndefinedTable, "view \"%s\" does not exist", path.Table)
+	}
+	delete(s.views, path)
+	if err := s.save(); err != nil {
+		s.views[path] = old
+		return err
+	}
+	return nil
+}
+
+// Dependents lists the views whose definitions name the relation at path
+// directly, oldest first (PostgreSQL lists dependents in OID order).
+func (s *Store) Dependents(path fluss.TablePath) []View {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	all := s.sortedLocked("")
+	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })
+	var out []View
+	for _, v := range all {
+		for _, r := range v.Uses {
+			if r.Path == path {
+				out = append(out, v)
+				break
+			}
+		}
+	}
+	return out
+}

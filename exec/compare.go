@@ -48,6 +48,9 @@ func (e *CmpExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, e
 	}
 	defer la.Release()
 	defer ra.Release()
+	if ec.backendFor(cmpFamily(e.Op, e.L.Type())) == BackendArrow {
+		return arrowCompare(ec, e, la, ra)
+	}
 	n := la.Len()
 	c, err := comparator(la, ra)
 	if err != nil {

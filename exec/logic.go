@@ -28,6 +28,9 @@ func (e *LogicExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array,
 	}
 	defer la.Release()
 	defer ra.Release()
+	if ec.backendFor(FamBoolLogic) == BackendArrow {
+		return arrowLogic(ec, e.And, la, ra)
+	}
 	l, r := la.(*array.Boolean), ra.(*array.Boolean)
 	n := l.Len()
 	hasNulls := l.NullN() > 0 || r.NullN() > 0
@@ -67,6 +70,9 @@ func (e *NotExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, e
 		return nil, err
 	}
 	defer xa.Release()
+	if ec.backendFor(FamBoolLogic) == BackendArrow {
+		return arrowNot(ec, xa)
+	}
 	x := xa.(*array.Boolean)
 	out := newBoolBuilder(ec.Mem, x.Len(), x.NullN() > 0)
 	for i := 0; i < x.Len(); i++ {
@@ -98,6 +104,9 @@ func (e *IsNullExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array
 		return nil, err
 	}
 	defer xa.Release()
+	if ec.backendFor(isNullFamily(e.X.Type())) == BackendArrow {
+		return arrowIsNull(ec, e.Not, xa)
+	}
 	out := newBoolBuilder(ec.Mem, xa.Len(), false)
 	for i := 0; i < xa.Len(); i++ {
 		out.set(i, xa.IsNull(i) != e.Not)

@@ -61,9 +61,9 @@ const (
 	FamBoolLogic    Family = "bool_logic"    // three-valued AND, OR, NOT
 	FamIsNull       Family = "is_null"       // IS [NOT] NULL, except on numeric
 	FamDecIsNull    Family = "decimal_is_null"
-	FamFilter       Family = "filter"        // dropping rows by a boolean mask
-	FamIntCast      Family = "int_cast"      // casts between integer types
-	FamOtherCast    Family = "other_cast"    // every other cast
+	FamFilter       Family = "filter"     // dropping rows by a boolean mask
+	FamIntCast      Family = "int_cast"   // casts between integer types
+	FamOtherCast    Family = "other_cast" // every other cast
 )
 
 // familyInfo says whether arrow-go can serve a family and, if not, why.

@@ -187,7 +187,7 @@ func crossExprs() map[Family][]Expr {
 	}
 	for _, col := range []string{"i64a", "sa", "ba", "f64a", "deca"} {
 		out[FamDecIsNull] = append(out[FamDecIsNull], &IsNullExpr{X: c("deca")})
-	out[FamIsNull] = append(out[FamIsNull], &IsNullExpr{X: c(col)}, &IsNullExpr{X: c(col), Not: true})
+		out[FamIsNull] = append(out[FamIsNull], &IsNullExpr{X: c(col)}, &IsNullExpr{X: c(col), Not: true})
 	}
 	out[FamOtherCast] = []Expr{&CastExpr{X: c("i64a"), T: types.Float64Type}, &CastExpr{X: c("i32a"), T: types.StringType},
 		&CastExpr{X: c("f64a"), T: types.Int32Type}}

@@ -42,6 +42,11 @@ func (e *CmpExpr) String() string {
 }
 
 func (e *CmpExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	if ec.backendFor(cmpFamily(e.Op, e.L.Type())) == BackendNative {
+		if out, ok, err := e.evalIntCmp(ec, batch); ok {
+			return out, err
+		}
+	}
 	la, ra, err := evalBoth(ec, batch, e.L, e.R)
 	if err != nil {
 		return nil, err

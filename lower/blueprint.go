@@ -284,8 +284,8 @@ func ExplainJSONFor(root Node, metrics map[Node]*exec.Metrics, req exec.Backend)
 	node = func(n Node) map[string]any {
 		kind, details := n.Explain()
 		m := map[string]any{
-			"Node Type":         kind,
-			"Details":           details,
+			"Node Type":     kind,
+			"Details":       details,
 			"Lowerable":     true,
 			"Executor Tier": "arrow_batch_kernel",
 			"Output":        strings.Split(schemaText(n.Schema()), ", "),

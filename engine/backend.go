@@ -76,7 +76,7 @@ func isTag(s string) bool {
 }
 
 // skipQuoted returns the index of the quote closing the literal opened at
-// i (” and "" are escaped quotes; a backslash escapes in E'...').
+// i (a doubled quote is an escaped quote; a backslash escapes in E'...').
 func skipQuoted(text string, i int, q byte) int {
 	escapes := q == '\'' && i > 0 && (text[i-1] == 'E' || text[i-1] == 'e')
 	for j := i + 1; j < len(text); j++ {

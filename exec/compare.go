@@ -46,6 +46,9 @@ func (e *CmpExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, e
 		if out, ok, err := e.evalIntCmp(ec, batch); ok {
 			return out, err
 		}
+		if out, ok, err := e.evalStringCmp(ec, batch); ok {
+			return out, err
+		}
 	}
 	la, ra, err := evalBoth(ec, batch, e.L, e.R)
 	if err != nil {

@@ -107,7 +107,7 @@ func (o *Filter) apply(ctx context.Context, b arrow.RecordBatch, mask arrow.Arra
 		b.Retain()
 		return b, nil
 	}
-	if o.EC.backendFor(FamFilter) == BackendArrow {
+	if o.EC.backendFor(FilterFamily(b.Schema())) == BackendArrow {
 		return arrowFilter(ctx, o.EC, b, mask)
 	}
 	m, ok := mask.(*array.Boolean)

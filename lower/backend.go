@@ -53,7 +53,7 @@ func NodeBackends(n Node, req exec.Backend) []exec.Choice {
 		}
 	}
 	if _, ok := n.(*filterNode); ok {
-		add(exec.FamFilter)
+		add(exec.FilterFamily(n.Schema()))
 	}
 	return out
 }

@@ -429,3 +429,5 @@ func TestCrossBackend(t *testing.T) {
 		}
 	}
 }
+
+func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(9, 9)) }

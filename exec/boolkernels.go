@@ -125,15 +125,17 @@ func logicBitmap(mem memory.Allocator, and bool, l, r *array.Boolean) (arrow.Arr
 	}
 	vbuf, valid := newBitmap(mem, n)
 	defer vbuf.Release()
+	// a side without NULLs is known everywhere
 	lk, rk := bitmapOf(l, 0), bitmapOf(r, 0)
+	if l.NullN() == 0 || lk == nil {
+		lk = allOnes(len(out))
+	}
+	if r.NullN() == 0 || rk == nil {
+		rk = allOnes(len(out))
+	}
+	lk, rk, lv, rv = lk[:len(out)], rk[:len(out)], lv[:len(out)], rv[:len(out)]
 	for i := range out {
-		a, b := byte(0xff), byte(0xff) // known bits
-		if l.NullN() > 0 && lk != nil {
-			a = lk[i]
-		}
-		if r.NullN() > 0 && rk != nil {
-			b = rk[i]
-		}
+		a, b := lk[i], rk[i] // known bits
 		x, y := lv[i], rv[i]
 		if and {
 			out[i] = x & y
@@ -151,6 +153,14 @@ func logicBitmap(mem memory.Allocator, and bool, l, r *array.Boolean) (arrow.Arr
 		return boolArray(n, nil, buf, 0), true
 	}
 	return boolArray(n, vbuf, buf, nulls), true
+}
+
+func allOnes(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = 0xff
+	}
+	return b
 }
 
 // evalStringCmp is the native fast path for text compared with a constant:

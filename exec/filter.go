@@ -173,7 +173,9 @@ func gatherVar(mem memory.Allocator, a arrow.Array, offs []int32, bytes []byte, 
 	}
 	offBuf := newOutputBuffer(mem, (n+1)*4)
 	outOffs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())[:n+1]
-	dataBuf := newOutputBuffer(mem, max(total, 1))
+	// string bytes are not pooled: Value aliases them (see PoolAllocator)
+	dataBuf := memory.NewResizableBuffer(mem)
+	dataBuf.Resize(max(total, 1))
 	outBytes := dataBuf.Bytes()[:total]
 	pos := int32(0)
 	for i, r := range sel {

@@ -3,6 +3,7 @@ package exec
 import (
 	"math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -12,13 +13,21 @@ import (
 // of the same size class instead of being allocated (and zeroed) again.
 // Sizes are rounded up to a power of two; at most Limit bytes are kept.
 // It is safe for concurrent use.
+//
+// Only buffers handed out by AllocateUninit (the fixed-width values and
+// bitmaps the native kernels write) go back to the pool when freed. Any
+// other buffer is left to the garbage collector, because arrow-go's
+// String.Value aliases the buffer's bytes: a string read from a batch may
+// outlive the batch (a cached subquery value, a sort key...), which is
+// harmless with Go's allocator and would be corrupted by reuse.
 type PoolAllocator struct {
-	mu    sync.Mutex
-	free  map[int][][]byte // by capacity (a power of two)
-	held  int
-	limit int
-	base  memory.Allocator
-	stats PoolStats
+	mu         sync.Mutex
+	free       map[int][][]byte // by capacity (a power of two)
+	recyclable map[*byte]bool   // outstanding AllocateUninit buffers
+	held       int
+	limit      int
+	base       memory.Allocator
+	stats      PoolStats
 }
 
 // PoolStats counts what the pool did.
@@ -31,7 +40,7 @@ const minPoolClass = 64
 // NewPoolAllocator recycles up to limit bytes of freed buffers, allocating
 // new ones from Go's heap (64-byte aligned).
 func NewPoolAllocator(limit int) *PoolAllocator {
-	return &PoolAllocator{free: map[int][][]byte{}, limit: limit, base: memory.NewGoAllocator()}
+	return &PoolAllocator{free: map[int][][]byte{}, recyclable: map[*byte]bool{}, limit: limit, base: memory.NewGoAllocator()}
 }
 
 func poolClass(size int) int {
@@ -54,6 +63,9 @@ func (p *PoolAllocator) Allocate(size int) []byte {
 // that write every byte.
 func (p *PoolAllocator) AllocateUninit(size int) []byte {
 	b, _ := p.get(size)
+	p.mu.Lock()
+	p.recyclable[unsafe.SliceData(b[:cap(b)])] = true
+	p.mu.Unlock()
 	return b
 }
 
@@ -89,7 +101,8 @@ func (p *PoolAllocator) Reallocate(size int, b []byte) []byte {
 	return nb
 }
 
-// Free keeps b for reuse, unless the pool is full or b did not come from it.
+// Free keeps b for reuse if AllocateUninit handed it out and the pool has
+// room; anything else is left to the garbage collector.
 func (p *PoolAllocator) Free(b []byte) {
 	c := cap(b)
 	if c < minPoolClass || c&(c-1) != 0 {
@@ -97,6 +110,11 @@ func (p *PoolAllocator) Free(b []byte) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	key := unsafe.SliceData(b[:c])
+	if !p.recyclable[key] {
+		return
+	}
+	delete(p.recyclable, key)
 	p.stats.Freed++
 	if p.held+c > p.limit {
 		p.stats.Dropped++

@@ -97,14 +97,14 @@ func TestPoolAllocatorRecyclesKernelOutputs(t *testing.T) {
 	}
 	// a full pool drops what it cannot keep
 	small := NewPoolAllocator(64)
-	b := small.Allocate(1000)
+	b := small.AllocateUninit(1000)
 	small.Free(b)
 	if st := small.Stats(); st.Dropped != 1 {
 		t.Errorf("over the limit: %+v", st)
 	}
 	// reused memory is zeroed for Allocate, as Go's allocator's is
 	p := NewPoolAllocator(1 << 20)
-	x := p.Allocate(100)
+	x := p.AllocateUninit(100)
 	for i := range x {
 		x[i] = 0xAB
 	}
@@ -114,5 +114,15 @@ func TestPoolAllocatorRecyclesKernelOutputs(t *testing.T) {
 		if v != 0 {
 			t.Fatalf("byte %d of a reused buffer is %#x", i, v)
 		}
+	}
+	if st := p.Stats(); st.Reused != 1 {
+		t.Errorf("the freed kernel buffer was not reused: %+v", st)
+	}
+	// a buffer from Allocate (a builder's, perhaps string bytes that a
+	// Value still aliases) is never recycled
+	p.Free(y)
+	z := p.AllocateUninit(100)
+	if unsafe.SliceData(z) == unsafe.SliceData(y) {
+		t.Error("a buffer from Allocate was recycled")
 	}
 }

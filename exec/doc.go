@@ -12,5 +12,13 @@
 // follows PostgreSQL (NaN equals NaN and sorts above every number, -0 = +0),
 // NULLs propagate and a NULL filter mask entry drops the row.
 //
+// Kernels come in families (backend.go) that run on one of two backends:
+// native (the Go loops above) or arrow (arrow-go compute), for the families
+// arrow-go serves with identical results; the others always run natively,
+// for a reason the execution report shows. EvalContext.Backend carries the
+// statement's request (auto by default: the committed ledger.json, written
+// by `make ledger`, picks per family). PoolAllocator recycles the buffers
+// kernels write, so a steady stream of batches allocates nothing new.
+//
 // It must not parse or bind SQL; lower/ builds its blueprints.
 package exec

@@ -93,6 +93,31 @@ func TestBackendSettingAndHint(t *testing.T) {
 	}
 }
 
+// Issue 4's acceptance queries give PostgreSQL's answers on every backend.
+func TestAcceptanceQueriesOnEveryBackend(t *testing.T) {
+	s := newSession(t)
+	for _, b := range []string{"native", "arrow", "auto"} {
+		if _, _, err := run(t, s, "SET sqlgate.backend = "+b); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := run(t, s, "SELECT 9223372036854775807::bigint + 1"); sqlerr.CodeOf(err) != sqlerr.NumericValueOutOfRange {
+			t.Errorf("%s: bigint overflow gave %v", b, err)
+		}
+		if _, _, err := run(t, s, "SELECT (-9223372036854775807)::bigint * 2"); sqlerr.CodeOf(err) != sqlerr.NumericValueOutOfRange {
+			t.Errorf("%s: bigint multiply overflow gave %v", b, err)
+		}
+		if _, _, err := run(t, s, "SELECT 1/0"); sqlerr.CodeOf(err) != sqlerr.DivisionByZero {
+			t.Errorf("%s: 1/0 gave %v", b, err)
+		}
+		for _, q := range []string{"SELECT 'NaN'::float8 = 'NaN'::float8", "SELECT '-0'::float8 = 0::float8", "SELECT 'NaN'::float8 > 'Infinity'::float8"} {
+			lines, _, err := run(t, s, q)
+			if err != nil || len(lines) != 1 || lines[0] != "true" {
+				t.Errorf("%s: %s gave %q %v", b, q, lines, err)
+			}
+		}
+	}
+}
+
 func TestExplainAnalyzeStallsAndJSON(t *testing.T) {
 	s := newSession(t)
 	if _, _, err := run(t, s, "CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT); INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)"); err != nil {

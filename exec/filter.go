@@ -77,10 +77,10 @@ func leUint64(b []byte) uint64 {
 }
 
 // nativeFilter keeps the rows sel lists (sel is sorted).
-func nativeFilter(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch, sel []int32) (arrow.RecordBatch, error) {
+func nativeFilter(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch, mask *array.Boolean, sel []int32) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, b.NumCols())
 	for i, c := range b.Columns() {
-		g, err := gather(ctx, mem, c, sel)
+		g, err := gather(ctx, mem, c, mask, sel)
 		if err != nil {
 			for _, done := range cols[:i] {
 				done.Release()
@@ -96,8 +96,8 @@ func nativeFilter(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch
 	return out, nil
 }
 
-// gather returns the rows sel of a.
-func gather(ctx context.Context, mem memory.Allocator, a arrow.Array, sel []int32) (arrow.Array, error) {
+// gather returns the rows sel of a (the rows mask selects).
+func gather(ctx context.Context, mem memory.Allocator, a arrow.Array, mask *array.Boolean, sel []int32) (arrow.Array, error) {
 	n := len(sel)
 	validity, nulls := gatherValidity(mem, a, sel)
 	if validity != nil {
@@ -144,12 +144,9 @@ func gather(ctx context.Context, mem memory.Allocator, a arrow.Array, sel []int3
 	case *array.Binary:
 		return gatherVar(mem, a, x.ValueOffsets(), x.ValueBytes(), sel, validity, nulls), nil
 	}
-	// nested and other layouts: arrow-go's take (identical by construction)
-	idx := array.NewData(arrow.PrimitiveTypes.Int32, n, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(sel))}, nil, 0, 0)
-	defer idx.Release()
-	ia := array.MakeFromData(idx)
-	defer ia.Release()
-	return compute.TakeArray(compute.WithAllocator(ctx, mem), a, ia)
+	// nested and other layouts (lists, maps, structs, decimals): arrow-go's
+	// filter, as before the native backend existed
+	return compute.FilterArray(compute.WithAllocator(ctx, mem), a, mask, *compute.DefaultFilterOptions())
 }
 
 func gatherFixed[T arrow.FixedWidthType](mem memory.Allocator, dt arrow.DataType, src []T, sel []int32, validity *memory.Buffer, nulls int) arrow.Array {

@@ -151,14 +151,16 @@ func mulChecked(x, y int64) (int64, uint64) {
 }
 
 func intArithFast[T int16 | int32 | int64](mem memory.Allocator, op ArithOp, t types.T, l, r *operand, n int, validity *memory.Buffer, nulls int) (arrow.Array, error) {
-	// the output: an owned temporary operand's buffer, else a new one
+	// the output: an owned temporary operand's buffer, else a new one. In
+	// place only without NULLs: then any overflow is an error and the
+	// overwritten operand is never needed for the row-by-row recheck.
 	var out []T
 	var data *array.Data
 	switch {
-	case l.owned:
+	case validity == nil && l.owned:
 		out = intValues[T](l.arr)
 		data = array.NewData(t.ArrowType(), n, []*memory.Buffer{validity, l.arr.Data().Buffers()[1]}, nil, nulls, 0)
-	case r.owned:
+	case validity == nil && r.owned:
 		out = intValues[T](r.arr)
 		data = array.NewData(t.ArrowType(), n, []*memory.Buffer{validity, r.arr.Data().Buffers()[1]}, nil, nulls, 0)
 	default:
@@ -174,7 +176,7 @@ func intArithFast[T int16 | int32 | int64](mem memory.Allocator, op ArithOp, t t
 	default:
 		bad = intKernelVV(op, t, intValues[T](l.arr), intValues[T](r.arr), out)
 	}
-	if bad != 0 && overflowsValidRow(op, t, l, r, n, validity) {
+	if bad != 0 && (validity == nil || overflowsValidRow(op, t, l, r, n, validity)) {
 		return nil, outOfRangeErr(t)
 	}
 	return array.MakeFromData(data), nil

@@ -115,11 +115,14 @@ func (o *Filter) apply(ctx context.Context, b arrow.RecordBatch, mask arrow.Arra
 		return arrowFilter(ctx, o.EC, b, mask)
 	}
 	o.sel = selection(m, o.sel)
-	if len(o.sel) == int(b.NumRows()) {
+	switch len(o.sel) {
+	case int(b.NumRows()):
 		b.Retain() // every row kept: the input passes through
 		return b, nil
+	case 0:
+		return b.NewSlice(0, 0), nil
 	}
-	return nativeFilter(ctx, o.EC.Mem, b, o.sel)
+	return nativeFilter(ctx, o.EC.Mem, b, m, o.sel)
 }
 
 // Project computes one expression per output column. A column reference

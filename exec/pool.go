@@ -23,7 +23,7 @@ import (
 type PoolAllocator struct {
 	mu         sync.Mutex
 	free       map[int][][]byte // by capacity (a power of two)
-	recyclable map[*byte]bool   // outstanding AllocateUninit buffers
+	recyclable map[*byte]int    // outstanding AllocateUninit buffers: their class
 	held       int
 	limit      int
 	base       memory.Allocator
@@ -40,7 +40,7 @@ const minPoolClass = 64
 // NewPoolAllocator recycles up to limit bytes of freed buffers, allocating
 // new ones from Go's heap (64-byte aligned).
 func NewPoolAllocator(limit int) *PoolAllocator {
-	return &PoolAllocator{free: map[int][][]byte{}, recyclable: map[*byte]bool{}, limit: limit, base: memory.NewGoAllocator()}
+	return &PoolAllocator{free: map[int][][]byte{}, recyclable: map[*byte]int{}, limit: limit, base: memory.NewGoAllocator()}
 }
 
 func poolClass(size int) int {
@@ -50,7 +50,8 @@ func poolClass(size int) int {
 	return 1 << bits.Len(uint(size-1))
 }
 
-// Allocate returns a zeroed buffer of size bytes, as the Go allocator does.
+// Allocate returns a zeroed buffer of size bytes with capacity size, as
+// Go's allocator does (arrow-go's builders rely on len == cap).
 func (p *PoolAllocator) Allocate(size int) []byte {
 	b, reused := p.get(size)
 	if reused {
@@ -60,15 +61,19 @@ func (p *PoolAllocator) Allocate(size int) []byte {
 }
 
 // AllocateUninit returns a buffer whose contents are arbitrary, for kernels
-// that write every byte.
+// that write every byte; it goes back to the pool when freed.
 func (p *PoolAllocator) AllocateUninit(size int) []byte {
 	b, _ := p.get(size)
-	p.mu.Lock()
-	p.recyclable[unsafe.SliceData(b[:cap(b)])] = true
-	p.mu.Unlock()
+	if size > 0 {
+		p.mu.Lock()
+		p.recyclable[unsafe.SliceData(b)] = poolClass(size)
+		p.mu.Unlock()
+	}
 	return b
 }
 
+// get returns size bytes (len and cap) of a pooled or new buffer of size's
+// class.
 func (p *PoolAllocator) get(size int) ([]byte, bool) {
 	c := poolClass(size)
 	p.mu.Lock()
@@ -79,21 +84,16 @@ func (p *PoolAllocator) get(size int) ([]byte, bool) {
 		p.held -= c
 		p.stats.Reused++
 		p.mu.Unlock()
-		return b[:size], true
+		return b[:size:size], true
 	}
 	p.mu.Unlock()
-	return p.base.Allocate(c)[:size], false
+	return p.base.Allocate(c)[:size:size], false
 }
 
-// Reallocate grows b in place when its capacity allows.
+// Reallocate returns a buffer of size bytes holding b's contents.
 func (p *PoolAllocator) Reallocate(size int, b []byte) []byte {
-	if size <= cap(b) {
-		old := len(b)
-		b = b[:size]
-		if size > old {
-			clear(b[old:])
-		}
-		return b
+	if size <= len(b) {
+		return b[:size]
 	}
 	nb := p.Allocate(size)
 	copy(nb, b)
@@ -104,14 +104,14 @@ func (p *PoolAllocator) Reallocate(size int, b []byte) []byte {
 // Free keeps b for reuse if AllocateUninit handed it out and the pool has
 // room; anything else is left to the garbage collector.
 func (p *PoolAllocator) Free(b []byte) {
-	c := cap(b)
-	if c < minPoolClass || c&(c-1) != 0 {
+	if cap(b) == 0 {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	key := unsafe.SliceData(b[:c])
-	if !p.recyclable[key] {
+	key := unsafe.SliceData(b)
+	c, ok := p.recyclable[key]
+	if !ok {
 		return
 	}
 	delete(p.recyclable, key)
@@ -120,7 +120,7 @@ func (p *PoolAllocator) Free(b []byte) {
 		p.stats.Dropped++
 		return
 	}
-	p.free[c] = append(p.free[c], b[:c])
+	p.free[c] = append(p.free[c], unsafe.Slice(key, c))
 	p.held += c
 }
 

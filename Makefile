@@ -6,7 +6,7 @@ LISTEN    ?= 127.0.0.1:5433
 DATA      ?= ./sqlgate-data
 FUZZTIME  ?= 10m
 
-.PHONY: all build run test deps test-go test-slt vet fuzz fuzz-short soak bench bench-go clean
+.PHONY: all build run test deps test-go test-slt vet fuzz fuzz-short soak bench bench-go ledger clean
 
 all: build
 
@@ -69,6 +69,12 @@ bench:
 # The Go micro-benchmarks of the packages (kernels, operators, store, parser).
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Regenerates exec/ledger.json, the kernel-backend ledger the auto backend
+# decides from (native vs arrow-go per kernel family at 64 KiB, 1 MiB and
+# 16 MiB batches); commit it with the figures noted in bench/LEDGER.md.
+ledger:
+	$(GO) run ./exec/ledgergen -o exec/ledger.json
 
 # The same with 200k rows and short runs: about two minutes.
 .PHONY: bench-quick

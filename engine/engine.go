@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/access"
+	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
@@ -79,7 +80,9 @@ func New(store fluss.Store, opts Options) *Engine {
 		e.log = slog.Default()
 	}
 	if e.mem == nil {
-		e.mem = memory.NewGoAllocator()
+		// kernel outputs released after a batch are recycled for the next
+		// one instead of being allocated and zeroed again (exec.PoolAllocator)
+		e.mem = exec.NewPoolAllocator(64 << 20)
 	}
 	e.roles = opts.Roles
 	if e.roles == nil {

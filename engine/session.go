@@ -466,7 +466,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		ctx = functions.WithCatalog(ctx, ci)
 	}
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: loc, SetSetting: s.setConfig})
-	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values}
+	backend, err := s.requestedBackend(ps.parsed)
+	if err != nil {
+		return nil, err
+	}
+	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values, Backend: backend}
 	rt := &lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir}
 	ec.Env = rt
@@ -483,7 +487,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return s.truncate(ctx, b.Table)
 	case *binder.Explain:
 		if !b.Analyze {
-			return explainResult(s.eng, ps.plan, nil, b.Format), nil
+			return explainResult(s.eng, ps.plan, nil, b.Format, backend), nil
 		}
 		// EXPLAIN ANALYZE runs the plan, discarding its rows, and reports
 		// what each node did.
@@ -505,7 +509,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		op.Close()
 		rt.Metrics[ps.plan].Finish()
-		return explainResult(s.eng, ps.plan, rt.Metrics, b.Format), nil
+		return explainResult(s.eng, ps.plan, rt.Metrics, b.Format, backend), nil
 	case *binder.Insert:
 		t, src, err := s.openWrite(rt, "INSERT", ps.plan, b.Table)
 		if err != nil {
@@ -699,6 +703,12 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "client encoding %q is not supported; sqlgate speaks UTF8", v)
 		}
 		v = "UTF8"
+	case backendSetting:
+		b, err := exec.ParseBackend(v)
+		if err != nil {
+			return nil, err
+		}
+		v = b.String()
 	case "timezone":
 		// PostgreSQL's accepted forms, stored as SHOW spells them
 		// ("europe/paris" -> "Europe/Paris", -5 -> "<-05>+05"); else 22023
@@ -854,10 +864,10 @@ func stringsResult(e *Engine, name string, rows []string) pgwire.Result {
 	return &queryResult{op: &onceOperator{batch: rec}, verb: "SHOW"}
 }
 
-func explainResult(e *Engine, plan lower.Node, metrics map[lower.Node]*exec.Metrics, format string) pgwire.Result {
-	lines := lower.Explain(plan, metrics)
+func explainResult(e *Engine, plan lower.Node, metrics map[lower.Node]*exec.Metrics, format string, backend exec.Backend) pgwire.Result {
+	lines := lower.ExplainFor(plan, metrics, backend)
 	if format == "json" {
-		lines = []string{lower.ExplainJSON(plan, metrics)}
+		lines = []string{lower.ExplainJSONFor(plan, metrics, backend)}
 	}
 	r := stringsResult(e, "QUERY PLAN", lines).(*queryResult)
 	r.verb = "EXPLAIN"

@@ -46,6 +46,7 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 		"idle_in_transaction_session_timeout": "0",
 		"client_min_messages":                 "notice",
 		"max_identifier_length":               "63",
+		backendSetting:                        "auto",
 	}
 	for k, v := range info.Params {
 		k = strings.ToLower(k)

@@ -41,12 +41,19 @@ func (e *ArithExpr) String() string {
 }
 
 func (e *ArithExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	if f := arithFamily(e.Op, e.T); (f == FamIntMul || f == FamIntAddSub) && ec.backendFor(f) == BackendNative &&
+		e.L.Type().Kind == e.T.Kind && e.R.Type().Kind == e.T.Kind {
+		return e.evalIntArith(ec, batch)
+	}
 	la, ra, err := evalBoth(ec, batch, e.L, e.R)
 	if err != nil {
 		return nil, err
 	}
 	defer la.Release()
 	defer ra.Release()
+	if ec.backendFor(arithFamily(e.Op, e.T)) == BackendArrow {
+		return arrowIntArith(ec, e, la, ra)
+	}
 	n := la.Len()
 	validity, nulls := combinedValidity(ec.Mem, n, la, ra)
 	if validity != nil {

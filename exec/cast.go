@@ -29,6 +29,12 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	}
 	defer xa.Release()
 	from := e.X.Type()
+	if castFamily(from, e.T) == FamIntCast {
+		if ec.backendFor(FamIntCast) == BackendArrow {
+			return arrowIntCast(ec, xa, e.T)
+		}
+		return intCast(ec, xa, from, e.T)
+	}
 	var loc *time.Location
 	if CastNeedsZone(from, e.T) {
 		loc = ec.Location()

@@ -42,12 +42,23 @@ func (e *CmpExpr) String() string {
 }
 
 func (e *CmpExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	if ec.backendFor(cmpFamily(e.Op, e.L.Type())) == BackendNative {
+		if out, ok, err := e.evalIntCmp(ec, batch); ok {
+			return out, err
+		}
+		if out, ok, err := e.evalStringCmp(ec, batch); ok {
+			return out, err
+		}
+	}
 	la, ra, err := evalBoth(ec, batch, e.L, e.R)
 	if err != nil {
 		return nil, err
 	}
 	defer la.Release()
 	defer ra.Release()
+	if ec.backendFor(cmpFamily(e.Op, e.L.Type())) == BackendArrow {
+		return arrowCompare(ec, e, la, ra)
+	}
 	n := la.Len()
 	c, err := comparator(la, ra)
 	if err != nil {

@@ -16,5 +16,13 @@
 // checked against the declaration, an error becomes 38000 and a panic 39000
 // with its stack, and the UDF gets the statement's context.
 //
+// Kernels come in families (backend.go) that run on one of two backends:
+// native (the Go loops above) or arrow (arrow-go compute), for the families
+// arrow-go serves with identical results; the others always run natively,
+// for a reason the execution report shows. EvalContext.Backend carries the
+// statement's request (auto by default: the committed ledger.json, written
+// by `make ledger`, picks per family). PoolAllocator recycles the buffers
+// kernels write, so a steady stream of batches allocates nothing new.
+//
 // It must not parse or bind SQL; lower/ builds its blueprints.
 package exec

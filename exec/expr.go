@@ -23,6 +23,10 @@ type EvalContext struct {
 	Env any
 	// Outer holds the enclosing row's values inside a correlated subquery.
 	Outer []any
+	// Backend is the kernel backend the statement requested (the
+	// sqlgate.backend setting or a backend hint); SelectBackend resolves it
+	// per kernel family. The zero value is auto.
+	Backend Backend
 	// subqueries caches each uncorrelated subquery's rows for this execution.
 	subqueries map[*SubqueryExpr]*subqueryRows
 }

@@ -28,7 +28,13 @@ func (e *LogicExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array,
 	}
 	defer la.Release()
 	defer ra.Release()
+	if ec.backendFor(FamBoolLogic) == BackendArrow {
+		return arrowLogic(ec, e.And, la, ra)
+	}
 	l, r := la.(*array.Boolean), ra.(*array.Boolean)
+	if out, ok := logicBitmap(ec.Mem, e.And, l, r); ok {
+		return out, nil
+	}
 	n := l.Len()
 	hasNulls := l.NullN() > 0 || r.NullN() > 0
 	out := newBoolBuilder(ec.Mem, n, hasNulls)
@@ -67,7 +73,13 @@ func (e *NotExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, e
 		return nil, err
 	}
 	defer xa.Release()
+	if ec.backendFor(FamBoolLogic) == BackendArrow {
+		return arrowNot(ec, xa)
+	}
 	x := xa.(*array.Boolean)
+	if out, ok := notBitmap(ec.Mem, x); ok {
+		return out, nil
+	}
 	out := newBoolBuilder(ec.Mem, x.Len(), x.NullN() > 0)
 	for i := 0; i < x.Len(); i++ {
 		if x.IsNull(i) {
@@ -98,6 +110,12 @@ func (e *IsNullExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array
 		return nil, err
 	}
 	defer xa.Release()
+	if ec.backendFor(isNullFamily(e.X.Type())) == BackendArrow {
+		return arrowIsNull(ec, e.Not, xa)
+	}
+	if out, ok := isNullBitmap(ec.Mem, xa, e.Not); ok {
+		return out, nil
+	}
 	out := newBoolBuilder(ec.Mem, xa.Len(), false)
 	for i := 0; i < xa.Len(); i++ {
 		out.set(i, xa.IsNull(i) != e.Not)

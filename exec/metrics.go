@@ -14,6 +14,13 @@ type Metrics struct {
 	BatchesIn, BatchesOut int64
 	RowsIn, RowsOut       int64
 	ProcessingNs          int64
+	// StallNs is the time the node's operator spent blocked on a queue or
+	// a producer it does not own (Staller); a synchronous pull operator
+	// never stalls, so it is 0 for every operator of today's plans.
+	StallNs int64
+	// Queue depth, sampled once per batch returned from operators with an
+	// internal queue (QueueDepther); QueueSamples 0 means none was taken.
+	QueueSamples, QueueDepthSum, QueueDepthMax int64
 	// totalNs includes the children's time; children are the metrics of
 	// the node's inputs, for the in-counts and the exclusive time.
 	totalNs  int64
@@ -37,6 +44,27 @@ func (m *Metrics) Finish() {
 // AddChild records that c measures an input of m's node.
 func (m *Metrics) AddChild(c *Metrics) { m.children = append(m.children, c) }
 
+// QueueDepthAvg is the mean sampled queue depth (0 without samples).
+func (m *Metrics) QueueDepthAvg() float64 {
+	if m.QueueSamples == 0 {
+		return 0
+	}
+	return float64(m.QueueDepthSum) / float64(m.QueueSamples)
+}
+
+// Staller is implemented by operators that can block on something other
+// than their inputs' Next (a queue fed by another goroutine): StallNs is
+// the total time spent blocked so far.
+type Staller interface {
+	StallNs() int64
+}
+
+// QueueDepther is implemented by operators with an internal queue of
+// batches; QueueDepth is its current length.
+type QueueDepther interface {
+	QueueDepth() int
+}
+
 // Instrumented wraps an operator and counts what it returns.
 type Instrumented struct {
 	Op Operator
@@ -52,6 +80,15 @@ func (o *Instrumented) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if b != nil {
 		o.M.BatchesOut++
 		o.M.RowsOut += b.NumRows()
+	}
+	if q, ok := o.Op.(QueueDepther); ok {
+		d := int64(q.QueueDepth())
+		o.M.QueueSamples++
+		o.M.QueueDepthSum += d
+		o.M.QueueDepthMax = max(o.M.QueueDepthMax, d)
+	}
+	if s, ok := o.Op.(Staller); ok {
+		o.M.StallNs = s.StallNs()
 	}
 	return b, err
 }

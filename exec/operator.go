@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -69,6 +68,7 @@ type Filter struct {
 	EC    *EvalContext
 	Input Operator
 	Cond  Expr
+	sel   []int32 // the native backend's selection vector, reused
 }
 
 func (o *Filter) Schema() *arrow.Schema { return o.Input.Schema() }
@@ -84,8 +84,7 @@ func (o *Filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			b.Release()
 			return nil, err
 		}
-		// a NULL mask entry drops the row (FilterOptions' default, NullSelection DROP)
-		out, err := compute.FilterRecordBatch(ctx, b, mask, compute.DefaultFilterOptions())
+		out, err := o.apply(ctx, b, mask)
 		mask.Release()
 		b.Release()
 		if err != nil {
@@ -97,6 +96,33 @@ func (o *Filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		return out, nil
 	}
+}
+
+// apply keeps the rows of b whose mask entry is true; a NULL entry drops
+// the row.
+func (o *Filter) apply(ctx context.Context, b arrow.RecordBatch, mask arrow.Array) (arrow.RecordBatch, error) {
+	if b.NumRows() == 0 {
+		// nothing to drop (and arrow-go v18.8's take panics, in a goroutine
+		// no recover reaches, on empty string columns)
+		b.Retain()
+		return b, nil
+	}
+	if o.EC.backendFor(FilterFamily(b.Schema())) == BackendArrow {
+		return arrowFilter(ctx, o.EC, b, mask)
+	}
+	m, ok := mask.(*array.Boolean)
+	if !ok {
+		return arrowFilter(ctx, o.EC, b, mask)
+	}
+	o.sel = selection(m, o.sel)
+	switch len(o.sel) {
+	case int(b.NumRows()):
+		b.Retain() // every row kept: the input passes through
+		return b, nil
+	case 0:
+		return b.NewSlice(0, 0), nil
+	}
+	return nativeFilter(ctx, o.EC.Mem, b, m, o.sel)
 }
 
 // Project computes one expression per output column. A column reference

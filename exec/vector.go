@@ -12,8 +12,7 @@ import (
 func fixedArray[T arrow.FixedWidthType](mem memory.Allocator, dt arrow.DataType, n int, validity *memory.Buffer, nulls int) ([]T, *array.Data) {
 	var zero T
 	size := n * int(sizeOf(zero))
-	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(size)
+	buf := newOutputBuffer(mem, size)
 	data := array.NewData(dt, n, []*memory.Buffer{validity, buf}, nil, nulls, 0)
 	buf.Release()
 	return arrow.GetData[T](buf.Bytes())[:n], data
@@ -32,8 +31,26 @@ func sizeOf[T arrow.FixedWidthType](v T) uintptr {
 }
 
 // combinedValidity returns the AND of the validity bitmaps of arrs (nil when
-// none has nulls) and the resulting null count.
+// none has nulls) and the resulting null count. When only one operand has
+// nulls and starts at offset 0, its bitmap is shared, not copied.
 func combinedValidity(mem memory.Allocator, n int, arrs ...arrow.Array) (*memory.Buffer, int) {
+	var only arrow.Array
+	for _, a := range arrs {
+		if a.NullN() == 0 {
+			continue
+		}
+		if only != nil {
+			only = nil
+			break
+		}
+		only = a
+	}
+	if only != nil && only.Data().Offset() == 0 && only.Len() == n {
+		if buf := only.Data().Buffers()[0]; buf != nil {
+			buf.Retain()
+			return buf, only.NullN()
+		}
+	}
 	var out *memory.Buffer
 	for _, a := range arrs {
 		if a.NullN() == 0 {

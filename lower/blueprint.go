@@ -237,8 +237,14 @@ func fieldNames(s *arrow.Schema) string {
 
 // Explain renders a blueprint as indented text lines, one per node, with
 // the report fields of the expression tier and the node's output schema;
-// with metrics (EXPLAIN ANALYZE) each line also carries its counters.
+// with metrics (EXPLAIN ANALYZE) each line also carries its counters. The
+// backend fields are those of the default requested backend, auto.
 func Explain(root Node, metrics map[Node]*exec.Metrics) []string {
+	return ExplainFor(root, metrics, exec.BackendAuto)
+}
+
+// ExplainFor is Explain for a statement that requested backend req.
+func ExplainFor(root Node, metrics map[Node]*exec.Metrics, req exec.Backend) []string {
 	var lines []string
 	var walk func(n Node, depth int)
 	walk = func(n Node, depth int) {
@@ -250,12 +256,11 @@ func Explain(root Node, metrics map[Node]*exec.Metrics) []string {
 		if o, ok := n.(opaqueNode); ok {
 			line += " (lowerable=false executor_tier=" + o.opaqueTier() // no kernel backend
 		} else {
-			line += " (lowerable=true requested_backend=native selected_backend=native executor_tier=arrow_batch_kernel"
+			line += " (lowerable=true " + backendText(n, req) + " executor_tier=arrow_batch_kernel"
 		}
 		line += " schema=[" + schemaText(n.Schema()) + "])"
 		if m, ok := metrics[n]; ok {
-			line += fmt.Sprintf(" (actual batches_in=%d batches_out=%d rows_in=%d rows_out=%d processing_time_ns=%d)",
-				m.BatchesIn, m.BatchesOut, m.RowsIn, m.RowsOut, m.ProcessingNs)
+			line += metricsText(m)
 		}
 		lines = append(lines, line)
 		for _, in := range n.Inputs() {
@@ -278,27 +283,28 @@ func schemaText(s *arrow.Schema) string {
 // shape: a one-element array whose "Plan" nests "Plans", with sqlgate's
 // report fields.
 func ExplainJSON(root Node, metrics map[Node]*exec.Metrics) string {
+	return ExplainJSONFor(root, metrics, exec.BackendAuto)
+}
+
+// ExplainJSONFor is ExplainJSON for a statement that requested backend req.
+func ExplainJSONFor(root Node, metrics map[Node]*exec.Metrics, req exec.Backend) string {
 	var node func(n Node) map[string]any
 	node = func(n Node) map[string]any {
 		kind, details := n.Explain()
 		m := map[string]any{
-			"Node Type":         kind,
-			"Details":           details,
-			"Lowerable":         true,
-			"Requested Backend": "native",
-			"Selected Backend":  "native",
-			"Executor Tier":     "arrow_batch_kernel",
-			"Output":            strings.Split(schemaText(n.Schema()), ", "),
+			"Node Type":     kind,
+			"Details":       details,
+			"Lowerable":     true,
+			"Executor Tier": "arrow_batch_kernel",
+			"Output":        strings.Split(schemaText(n.Schema()), ", "),
 		}
 		if o, ok := n.(opaqueNode); ok {
 			m["Lowerable"], m["Executor Tier"] = false, o.opaqueTier()
-			delete(m, "Requested Backend")
-			delete(m, "Selected Backend")
+		} else {
+			backendJSON(m, n, req)
 		}
 		if mt, ok := metrics[n]; ok {
-			m["Actual Batches In"], m["Actual Batches Out"] = mt.BatchesIn, mt.BatchesOut
-			m["Actual Rows In"], m["Actual Rows"] = mt.RowsIn, mt.RowsOut
-			m["Processing Time Ns"] = mt.ProcessingNs
+			metricsJSON(m, mt)
 		}
 		var kids []any
 		for _, in := range n.Inputs() {

@@ -38,6 +38,10 @@ type session struct {
 	tx, implicit *txn
 	// superuser: the role bypasses privilege checks (privileges.go).
 	superuser bool
+	// zoneSetting is the timezone setting zoneLoc was loaded from
+	// (location).
+	zoneSetting string
+	zoneLoc     *time.Location
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }

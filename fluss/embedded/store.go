@@ -62,6 +62,8 @@ type Store struct {
 	pebbleOpts *pebble.Options
 	// ingestSeq numbers the sstables the committer builds (ingest.go).
 	ingestSeq int64
+	// iters serves point lookups between writes (itercache.go).
+	iters iterCache
 
 	catMu   sync.Mutex
 	catalog catalogFile
@@ -181,6 +183,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, ioErr(err, "opening the key-value state in %s", filepath.Join(dir, "kv"))
 	}
 	s.db = db
+	s.iters.db = db
 	if err := s.recover(); err != nil {
 		s.closeFiles()
 		_ = db.Close()
@@ -342,7 +345,10 @@ func (s *Store) deleteTableState(id int64) error {
 			return ioErr(err, "deleting the state of table %d", id)
 		}
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	s.iters.beginWrite()
+	err := b.Commit(pebble.Sync)
+	s.iters.endWrite()
+	if err != nil {
 		return ioErr(err, "deleting the state of table %d", id)
 	}
 	return nil
@@ -497,6 +503,7 @@ func (s *Store) Close() error {
 		s.closeFiles()
 		s.tables = nil
 		s.catMu.Unlock()
+		s.iters.close()
 		err = s.db.Close()
 	})
 	return err

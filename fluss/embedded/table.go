@@ -304,7 +304,7 @@ func (h *tableHandle) keyRecord(keys arrow.RecordBatch) (arrow.RecordBatch, erro
 	}
 	exact := true
 	for i, c := range keys.Columns() {
-		if c.NullN() > 0 || !arrow.TypeEqual(c.DataType(), t.keyArrow[i]) {
+		if c.NullN() > 0 || !sameType(c.DataType(), t.keyArrow[i]) {
 			exact = false
 			break
 		}
@@ -320,6 +320,20 @@ func (h *tableHandle) keyRecord(keys arrow.RecordBatch) (arrow.RecordBatch, erro
 	renamed := array.NewRecordBatch(arrow.NewSchema(fields, nil), keys.Columns(), keys.NumRows())
 	defer renamed.Release()
 	return fluss.ValidateRecord(t.keyInfo, renamed)
+}
+
+// sameType is arrow.TypeEqual without its allocation for the parameterless
+// types point-lookup keys mostly have.
+func sameType(a, b arrow.DataType) bool {
+	if a.ID() != b.ID() {
+		return false
+	}
+	switch a.ID() {
+	case arrow.BOOL, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.FLOAT32, arrow.FLOAT64,
+		arrow.STRING, arrow.BINARY, arrow.LARGE_STRING, arrow.LARGE_BINARY, arrow.DATE32:
+		return true
+	}
+	return arrow.TypeEqual(a, b)
 }
 
 // Delete implements fluss.Table.

@@ -453,11 +453,11 @@ func decodeTargets(rb *array.RecordBuilder, pos []int) []array.Builder {
 
 // Lookup implements fluss.Table: point reads of the current state.
 //
-// One key is read with a plain pebble Get, without a snapshot: a Get reads
-// at the latest visible sequence number, and the committer applies each
-// group's state in one atomic pebble batch, so the row it returns is a whole
-// committed row (never half of a write call's rows, which this single row
-// cannot show anyway). Several keys are read from one snapshot so that
+// One key is read without a snapshot, by a seek of a cached iterator
+// (itercache.go) that shows the latest committed state: the committer
+// applies each group's state in one atomic pebble batch or ingestion, so the
+// row it returns is a whole committed row (never half of a write call's
+// rows, which this single row cannot show anyway). Several keys are read from one snapshot so that
 // they come from the same state. Either way the row is one whose write has
 // reached the synced pebble commit; as with a snapshot, it may become
 // visible a moment before its writer's call returns.

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 )
@@ -49,6 +50,9 @@ type Engine struct {
 	opts  Options
 	// tables resolves names for the binder and the executor.
 	tables tables
+	// runtime is tables as lower.Tables, boxed once: a statement outside a
+	// transaction reads through it (session.runtimeTables).
+	runtime lower.Tables
 	// ddl serialises catalog changes against statements that read the
 	// catalog twice (bind, then open).
 	ddl    sync.RWMutex
@@ -68,6 +72,7 @@ func New(store fluss.Store, opts Options) *Engine {
 		opts.SpillDir = os.TempDir()
 	}
 	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem, opts: opts, tables: tables{store: store, virtual: opts.Virtual}}
+	e.runtime = e.tables
 	if e.log == nil {
 		e.log = slog.Default()
 	}

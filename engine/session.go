@@ -104,7 +104,7 @@ func (s *session) runtimeTables() lower.Tables {
 		tx = s.implicit
 	}
 	if tx == nil {
-		return s.eng.tables
+		return s.eng.runtime
 	}
 	return txnTables{tables: s.eng.tables, tx: tx}
 }

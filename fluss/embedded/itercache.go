@@ -27,9 +27,16 @@ type iterCache struct {
 // maxCachedIters bounds the idle iterators (one per concurrent lookup).
 const maxCachedIters = 8
 
+// maxIterUses retires an iterator after that many lookups: an iterator pins
+// the sstables of its version, which pebble's background compactions
+// replace without a write of ours, so a read-only stream of lookups must
+// not keep one alive for ever.
+const maxIterUses = 4096
+
 type cachedIter struct {
-	it  *pebble.Iterator
-	gen uint64 // iterCache.gen when it was created; odd = single-use
+	it   *pebble.Iterator
+	gen  uint64 // iterCache.gen when it was created; odd = single-use
+	uses int
 }
 
 // get returns an iterator over the current state, or nil once the cache is
@@ -62,7 +69,8 @@ func (c *iterCache) get() (*cachedIter, error) {
 // current state, else closed.
 func (c *iterCache) put(ci *cachedIter) {
 	c.mu.Lock()
-	if !c.closed && ci.gen == c.gen && ci.gen%2 == 0 && len(c.free) < maxCachedIters {
+	ci.uses++
+	if !c.closed && ci.gen == c.gen && ci.gen%2 == 0 && ci.uses < maxIterUses && len(c.free) < maxCachedIters {
 		c.free = append(c.free, ci)
 		c.mu.Unlock()
 		return

@@ -10,6 +10,7 @@ import (
 	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/udf"
@@ -56,6 +57,9 @@ type Engine struct {
 	opts  Options
 	// tables resolves names for the binder and the executor.
 	tables tables
+	// runtime is tables as lower.Tables, boxed once: a statement outside a
+	// transaction reads through it (session.runtimeTables).
+	runtime lower.Tables
 	// ddl serialises catalog changes against statements that read the
 	// catalog twice (bind, then open).
 	ddl    sync.RWMutex
@@ -76,6 +80,7 @@ func New(store fluss.Store, opts Options) *Engine {
 		opts.SpillDir = os.TempDir()
 	}
 	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem, opts: opts, tables: tables{store: store, virtual: opts.Virtual}}
+	e.runtime = e.tables
 	if e.log == nil {
 		e.log = slog.Default()
 	}

@@ -40,6 +40,10 @@ type session struct {
 	superuser bool
 	// viewParser parses the definitions of the views queries name (views.go).
 	viewParser *sql.Parser
+	// zoneSetting is the timezone setting zoneLoc was loaded from
+	// (location).
+	zoneSetting string
+	zoneLoc     *time.Location
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }
@@ -102,7 +106,7 @@ func (s *session) runtimeTables() lower.Tables {
 		tx = s.implicit
 	}
 	if tx == nil {
-		return s.eng.tables
+		return s.eng.runtime
 	}
 	return txnTables{tables: s.eng.tables, tx: tx}
 }

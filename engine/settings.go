@@ -72,10 +72,18 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 // location is the session's TimeZone as a zone (UTC if it does not load,
 // which SET and defaultSettings prevent).
 func (s *session) location() *time.Location {
-	if loc, _, err := types.LoadZone(s.settings["timezone"]); err == nil {
-		return loc
+	v := s.settings["timezone"]
+	// Every statement asks: the zone is loaded again only when the setting
+	// changed.
+	if s.zoneLoc != nil && v == s.zoneSetting {
+		return s.zoneLoc
 	}
-	return time.UTC
+	loc, _, err := types.LoadZone(v)
+	if err != nil {
+		loc = time.UTC
+	}
+	s.zoneSetting, s.zoneLoc = v, loc
+	return loc
 }
 
 func displayName(name string) string {

@@ -75,6 +75,11 @@ type conn struct {
 	// frames is the reader's channel; COPY FROM reads its CopyData from it.
 	frames <-chan frame
 
+	// zoneSetting is the TimeZone setting zoneLoc was loaded from
+	// (location).
+	zoneSetting string
+	zoneLoc     *time.Location
+
 	out      []byte // pending output, written by flush
 	rowMark  int    // length of out before the DataRow being encoded, or -1
 	writeErr error

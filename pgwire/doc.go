@@ -81,7 +81,8 @@
 //	              and parameter counts, 25P02 in a failed block, 42P03 for
 //	              a portal name in use); parameters decoded with their
 //	              format codes (pgtypes.DecodeParam), result formats fixed,
-//	              encoder built.
+//	              encoder built (or the statement's last one reused
+//	              when its formats and zone match).
 //	Describe 'D'  conn.handleDescribe: S -> ParameterDescription +
 //	              RowDescription/NoData (25P02 in a failed block for a
 //	              statement returning rows); P -> RowDescription with the

@@ -96,10 +96,11 @@ func (c *conn) handleBind(body []byte) error {
 		}
 		params[i] = v
 	}
-	p := &portal{name: m.DestinationPortal, stmt: ps, params: params, formats: append([]int16(nil), m.ResultFormatCodes...)}
+	// m's slices are decoded fresh for this message: the portal keeps them.
+	p := &portal{name: m.DestinationPortal, stmt: ps, params: params, formats: m.ResultFormatCodes}
 	if _, isCopy := asCopy(ps.stmt); ps.stmt != nil && !isCopy {
 		if cols := ps.stmt.Columns(); cols != nil {
-			enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), p.formats, c.location())
+			enc, err := ps.encoder(cols, p.formats, c.location())
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,12 +17,20 @@ import (
 // location is the session's TimeZone, in which timestamptz results are
 // rendered as text (UTC when the session reports none that loads).
 func (c *conn) location() *time.Location {
-	if v, ok := c.session.Status("TimeZone"); ok {
-		if loc, _, err := types.LoadZone(v); err == nil {
-			return loc
-		}
+	v, ok := c.session.Status("TimeZone")
+	if !ok {
+		return time.UTC
 	}
-	return time.UTC
+	// Every Bind asks: the zone is loaded again only when the setting changed.
+	if c.zoneLoc != nil && v == c.zoneSetting {
+		return c.zoneLoc
+	}
+	loc, _, err := types.LoadZone(v)
+	if err != nil {
+		loc = time.UTC
+	}
+	c.zoneSetting, c.zoneLoc = v, loc
+	return loc
 }
 
 // prepared is a statement created by Parse (or, transiently, by a simple
@@ -30,6 +39,32 @@ type prepared struct {
 	name      string
 	stmt      Statement
 	paramOIDs []uint32
+
+	// enc is the row encoder of the statement's last portal, kept for the
+	// next Bind with the same result formats and zone (a prepared
+	// statement executed again and again builds it once); encBusy while a
+	// live portal uses it.
+	enc        *pgtypes.RowEncoder
+	encFormats []int16
+	encLoc     *time.Location
+	encBusy    bool
+}
+
+// encoder returns a row encoder for a portal of the statement: the cached
+// one when it is free and was built for the same formats and zone.
+func (ps *prepared) encoder(cols []ResultColumn, formats []int16, loc *time.Location) (*pgtypes.RowEncoder, error) {
+	if ps.enc != nil && !ps.encBusy && ps.encLoc == loc && slices.Equal(ps.encFormats, formats) {
+		ps.encBusy = true
+		return ps.enc, nil
+	}
+	enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, loc)
+	if err != nil {
+		return nil, err
+	}
+	if !ps.encBusy {
+		ps.enc, ps.encFormats, ps.encLoc, ps.encBusy = enc, formats, loc, true
+	}
+	return enc, nil
 }
 
 // portal is a bound statement: parameters and result formats fixed, its
@@ -56,6 +91,11 @@ type portal struct {
 }
 
 func (p *portal) close() {
+	if p.enc != nil && p.stmt != nil && p.stmt.enc == p.enc {
+		// The next Bind may take it; this portal never runs again.
+		p.stmt.encBusy = false
+		p.enc = nil
+	}
 	if p.batch != nil {
 		p.batch.Release()
 		p.batch = nil

@@ -114,17 +114,18 @@ func (c *conn) withStatementTimeout(parent context.Context) (context.Context, fu
 // in time, and the error to end it with, for a session that has just sent
 // ReadyForQuery; nil when no limit applies.
 func (c *conn) idleTimer() (*time.Timer, *sqlerr.Error) {
-	var d time.Duration
-	var e *sqlerr.Error
+	// Checked before anything is allocated: this runs after every
+	// ReadyForQuery, and the timeouts are usually off.
 	if c.session.TxStatus() == 'I' {
-		d = c.settingDuration("idle_session_timeout")
-		e = &sqlerr.Error{Code: codeIdleSessionTimeout, Severity: "FATAL", Message: "terminating connection due to idle-session timeout"}
-	} else {
-		d = c.settingDuration("idle_in_transaction_session_timeout")
-		e = &sqlerr.Error{Code: codeIdleInTransactionTimeout, Severity: "FATAL", Message: "terminating connection due to idle-in-transaction timeout"}
+		d := c.settingDuration("idle_session_timeout")
+		if d <= 0 {
+			return nil, nil
+		}
+		return time.NewTimer(d), &sqlerr.Error{Code: codeIdleSessionTimeout, Severity: "FATAL", Message: "terminating connection due to idle-session timeout"}
 	}
+	d := c.settingDuration("idle_in_transaction_session_timeout")
 	if d <= 0 {
 		return nil, nil
 	}
-	return time.NewTimer(d), e
+	return time.NewTimer(d), &sqlerr.Error{Code: codeIdleInTransactionTimeout, Severity: "FATAL", Message: "terminating connection due to idle-in-transaction timeout"}
 }

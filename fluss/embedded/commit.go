@@ -267,9 +267,15 @@ func (s *Store) commit(reqs []*request) {
 		}
 	}
 	if err == nil && !kv.Empty() {
-		if cerr := kv.Commit(pebble.Sync); cerr != nil {
+		s.iters.beginWrite()
+		if s.opts.IngestBytes > 0 && kv.Len() >= s.opts.IngestBytes {
+			if ierr := s.ingestBatch(kv); ierr != nil {
+				err = ioErr(ierr, "ingesting the key-value state")
+			}
+		} else if cerr := kv.Commit(pebble.Sync); cerr != nil {
 			err = ioErr(cerr, "committing the key-value state")
 		}
+		s.iters.endWrite()
 	}
 	if err != nil {
 		s.log.Error("group commit failed", "error", err)

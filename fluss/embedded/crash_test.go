@@ -26,6 +26,9 @@ const (
 	crashChildEnv = "SQLGATE_EMBEDDED_CRASH_CHILD"
 	crashStartEnv = "SQLGATE_EMBEDDED_CRASH_START"
 	crashRowsLog  = 50
+	// crashIngestEnv makes the child ingest every group commit's state as
+	// sstables (Options.IngestBytes = 1), the path bulk loads take.
+	crashIngestEnv = "SQLGATE_EMBEDDED_CRASH_INGEST"
 )
 
 func TestMain(m *testing.M) {
@@ -63,7 +66,11 @@ func crashTables(ctx context.Context, s *Store) (fluss.Table, fluss.Table, error
 // to the log table and upserts key id into the PK table, then prints "ack id".
 func runCrashChild(dir string, start int32) error {
 	ctx := context.Background()
-	s, err := Open(dir, Options{})
+	opts := Options{}
+	if os.Getenv(crashIngestEnv) != "" {
+		opts.IngestBytes = 1
+	}
+	s, err := Open(dir, opts)
 	if err != nil {
 		return err
 	}
@@ -113,12 +120,22 @@ func crashRounds() int {
 	return 20 // issue 3: twenty SIGKILLs in every `make test`
 }
 
-func TestCrashRecovery(t *testing.T) {
+func TestCrashRecovery(t *testing.T) { crashRecovery(t, crashRounds(), false) }
+
+// TestCrashRecoveryIngest is TestCrashRecovery with every group commit's
+// state ingested as sstables: the committed lengths must stay atomic with
+// the state there too.
+func TestCrashRecoveryIngest(t *testing.T) { crashRecovery(t, max(crashRounds()/2, 1), true) }
+
+func crashRecovery(t *testing.T, rounds int, ingest bool) {
 	dir := t.TempDir()
 	acked := map[int32]bool{}
-	for round := 1; round <= crashRounds(); round++ {
+	for round := 1; round <= rounds; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashRecovery$")
 		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashStartEnv+"="+strconv.Itoa(round*1_000_000))
+		if ingest {
+			cmd.Env = append(cmd.Env, crashIngestEnv+"=1")
+		}
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)

@@ -12,13 +12,18 @@
 // committed length. A write returns only after both. Because the committed
 // lengths live in the same pebble commit as the state, the state always agrees
 // with the logs, and on Open anything past a log's committed length (a torn
-// or unacknowledged tail) is truncated.
+// or unacknowledged tail) is truncated. A group whose state passes
+// Options.IngestBytes (a bulk load) is not committed as a batch but built
+// into sstables, committed lengths included, and ingested in one atomic,
+// durable pebble Ingest (ingest.go): no WAL copy, no flush, and a fresh key
+// range lands in the lowest level without later compactions.
 //
 // Reads see committed state only: a scan iterates a pebble snapshot (a
 // primary-key table) or reads each bucket log up to the committed length
-// captured when it starts; a point lookup of one key is one pebble Get
-// (each group's state lands in one atomic pebble commit), of several keys
-// one snapshot. Within a group, a request reads what the group's earlier
+// captured when it starts; a point lookup of one key is one seek of a
+// cached pebble iterator, reused only while no state write has happened
+// since it was opened (itercache.go; each group's state lands in one atomic
+// pebble commit), of several keys one snapshot. Within a group, a request reads what the group's earlier
 // requests wrote from their overlays, since the batch is not committed yet.
 //
 // It must not know SQL: it implements fluss.Store and returns *sqlerr.Error

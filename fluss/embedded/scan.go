@@ -104,13 +104,8 @@ func (s *stateScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	rb := array.NewRecordBuilder(memory.DefaultAllocator, s.schema)
 	defer rb.Release()
-	targets := decodeTargets(rb, s.pos)
-	for _, b := range targets {
-		if b != nil {
-			b.Reserve(want)
-		}
-	}
-	s.dec.Bind(targets)
+	s.dec.Bind(decodeTargets(rb, s.pos))
+	s.dec.Reserve(want)
 	n := 0
 	for ; n < want && s.it.Valid(); s.it.Next() {
 		if _, err := s.dec.Decode(s.it.Value()); err != nil {

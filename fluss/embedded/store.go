@@ -46,6 +46,10 @@ type Options struct {
 	SkipVerify bool
 	// Now returns the commit time stamped on log batches; nil = time.Now.
 	Now func() time.Time
+	// IngestBytes is the size of a group commit's state batch from which
+	// it is ingested as sstables instead of committed as a batch (ingest.go):
+	// 0 = 8 MiB, negative = never.
+	IngestBytes int
 }
 
 // Store is the embedded Fluss store. It implements fluss.Store.
@@ -54,6 +58,12 @@ type Store struct {
 	opts Options
 	log  *slog.Logger
 	db   *pebble.DB
+	// pebbleOpts are db's options; ingest.go builds sstables with them.
+	pebbleOpts *pebble.Options
+	// ingestSeq numbers the sstables the committer builds (ingest.go).
+	ingestSeq int64
+	// iters serves point lookups between writes (itercache.go).
+	iters iterCache
 
 	catMu   sync.Mutex
 	catalog catalogFile
@@ -159,11 +169,21 @@ func Open(dir string, opts Options) (*Store, error) {
 	if _, err := os.Stat(filepath.Join(dir, "kv")); errors.Is(err, os.ErrNotExist) && len(s.catalog.Tables) > 0 {
 		return nil, corrupt("store %s has tables but its key-value state %s is missing", dir, filepath.Join(dir, "kv"))
 	}
-	db, err := pebble.Open(filepath.Join(dir, "kv"), pebbleOptions(s.log))
+	if s.opts.IngestBytes == 0 {
+		s.opts.IngestBytes = defaultIngestBytes
+	}
+	// sstables a crash left half built were never ingested.
+	if err := os.RemoveAll(filepath.Join(dir, ingestDir)); err != nil {
+		return nil, ioErr(err, "removing %s", filepath.Join(dir, ingestDir))
+	}
+	s.pebbleOpts = pebbleOptions(s.log)
+	s.pebbleOpts.EnsureDefaults()
+	db, err := pebble.Open(filepath.Join(dir, "kv"), s.pebbleOpts)
 	if err != nil {
 		return nil, ioErr(err, "opening the key-value state in %s", filepath.Join(dir, "kv"))
 	}
 	s.db = db
+	s.iters.db = db
 	if err := s.recover(); err != nil {
 		s.closeFiles()
 		_ = db.Close()
@@ -325,7 +345,10 @@ func (s *Store) deleteTableState(id int64) error {
 			return ioErr(err, "deleting the state of table %d", id)
 		}
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	s.iters.beginWrite()
+	err := b.Commit(pebble.Sync)
+	s.iters.endWrite()
+	if err != nil {
 		return ioErr(err, "deleting the state of table %d", id)
 	}
 	return nil
@@ -480,6 +503,7 @@ func (s *Store) Close() error {
 		s.closeFiles()
 		s.tables = nil
 		s.catMu.Unlock()
+		s.iters.close()
 		err = s.db.Close()
 	})
 	return err

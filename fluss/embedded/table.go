@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -186,6 +187,32 @@ func encodeKeys(t *tableState, rec arrow.RecordBatch, pkCols, bkCols []arrow.Arr
 	return rows, nil
 }
 
+// encodeOneKey appends to dst the pebble key of the single row of keys (the
+// primary-key columns, in key order), as encodeKeys would.
+func encodeOneKey(t *tableState, keys arrow.RecordBatch, dst []byte) ([]byte, error) {
+	var cols [8]arrow.Array
+	pk := keys.Columns()
+	dst = append(dst, make([]byte, dataKeyPrefix)...)
+	var err error
+	if dst, err = format.AppendKey(dst, t.pkTypes, pk, 0); err != nil {
+		return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "primary key of relation \"%s\" is null in row 1", t.info.Path.Table)
+	}
+	bucket := format.BucketOf(dst[dataKeyPrefix:], len(t.buckets))
+	if !slices.Equal(t.pkIdx, t.bkIdx) {
+		bk := cols[:0]
+		for _, i := range t.bkInPK {
+			bk = append(bk, pk[i])
+		}
+		kb, err := format.AppendKey(nil, t.bkTypes, bk, 0)
+		if err != nil {
+			return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "bucket key of relation \"%s\" is null in row 1", t.info.Path.Table)
+		}
+		bucket = format.BucketOf(kb, len(t.buckets))
+	}
+	putBucketKey(dst, prefixData, t.info.TableID, bucket)
+	return dst, nil
+}
+
 // Upsert implements fluss.Table.
 func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.UpsertOptions) (fluss.WriteResult, error) {
 	t := h.t
@@ -277,7 +304,7 @@ func (h *tableHandle) keyRecord(keys arrow.RecordBatch) (arrow.RecordBatch, erro
 	}
 	exact := true
 	for i, c := range keys.Columns() {
-		if c.NullN() > 0 || !arrow.TypeEqual(c.DataType(), t.keyArrow[i]) {
+		if c.NullN() > 0 || !sameType(c.DataType(), t.keyArrow[i]) {
 			exact = false
 			break
 		}
@@ -293,6 +320,20 @@ func (h *tableHandle) keyRecord(keys arrow.RecordBatch) (arrow.RecordBatch, erro
 	renamed := array.NewRecordBatch(arrow.NewSchema(fields, nil), keys.Columns(), keys.NumRows())
 	defer renamed.Release()
 	return fluss.ValidateRecord(t.keyInfo, renamed)
+}
+
+// sameType is arrow.TypeEqual without its allocation for the parameterless
+// types point-lookup keys mostly have.
+func sameType(a, b arrow.DataType) bool {
+	if a.ID() != b.ID() {
+		return false
+	}
+	switch a.ID() {
+	case arrow.BOOL, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.FLOAT32, arrow.FLOAT64,
+		arrow.STRING, arrow.BINARY, arrow.LARGE_STRING, arrow.LARGE_BINARY, arrow.DATE32:
+		return true
+	}
+	return arrow.TypeEqual(a, b)
 }
 
 // Delete implements fluss.Table.
@@ -359,7 +400,7 @@ func projectionFor(t *tableState, projection []int) (*projPlan, error) {
 		return nil, err
 	}
 	p = &projPlan{schema: schema, pos: pos}
-	p.pool.New = func() any { return array.NewRecordBuilder(memory.DefaultAllocator, schema) }
+	p.pool.New = func() any { return array.NewRecordBuilder(&slabAllocator{}, schema) }
 	t.projMu.Lock()
 	if q := t.projs[string(key)]; q != nil {
 		p = q
@@ -412,11 +453,11 @@ func decodeTargets(rb *array.RecordBuilder, pos []int) []array.Builder {
 
 // Lookup implements fluss.Table: point reads of the current state.
 //
-// One key is read with a plain pebble Get, without a snapshot: a Get reads
-// at the latest visible sequence number, and the committer applies each
-// group's state in one atomic pebble batch, so the row it returns is a whole
-// committed row (never half of a write call's rows, which this single row
-// cannot show anyway). Several keys are read from one snapshot so that
+// One key is read without a snapshot, by a seek of a cached iterator
+// (itercache.go) that shows the latest committed state: the committer
+// applies each group's state in one atomic pebble batch or ingestion, so the
+// row it returns is a whole committed row (never half of a write call's
+// rows, which this single row cannot show anyway). Several keys are read from one snapshot so that
 // they come from the same state. Either way the row is one whose write has
 // reached the synced pebble commit; as with a snapshot, it may become
 // visible a moment before its writer's call returns.
@@ -437,8 +478,17 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 		return nil, err
 	}
 	defer conv.Release()
-	rows, err := encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK))
-	if err != nil {
+	var rows []pkRow
+	var one [1]pkRow
+	var keyBuf [64]byte
+	if conv.NumRows() == 1 {
+		// A point lookup (the prepared `WHERE id = $1`): its key is encoded
+		// into a local buffer, without encodeKeys' slices.
+		if one[0].key, err = encodeOneKey(t, conv, keyBuf[:0]); err != nil {
+			return nil, err
+		}
+		rows = one[:]
+	} else if rows, err = encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK)); err != nil {
 		return nil, err
 	}
 	rb := plan.pool.Get().(*array.RecordBuilder)
@@ -454,7 +504,18 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 		}
 	}
 	get := h.s.db.Get
-	if len(rows) > 1 {
+	if len(rows) == 1 {
+		// One key: seek a cached iterator rather than build a Get's.
+		ci, err := h.s.iters.get()
+		if err != nil {
+			rb.Release()
+			return nil, ioErr(err, "looking up %s", t.info.Path)
+		}
+		if ci != nil {
+			defer h.s.iters.put(ci)
+			get = ci.get
+		}
+	} else if len(rows) > 1 {
 		snap := h.s.db.NewSnapshot()
 		defer snap.Close()
 		get = snap.Get
@@ -486,3 +547,42 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 	plan.pool.Put(rb)
 	return rec, nil
 }
+
+// slabAllocator hands the buffers of a pooled lookup builder out of shared
+// slabs instead of one Go allocation each: a one-row result needs a dozen
+// tiny buffers (validity, values, offsets per column). Memory is never
+// reused: a slab is garbage once every array cut from it is, so Free does
+// nothing and an array outliving its lookup stays valid.
+type slabAllocator struct{ slab []byte }
+
+const (
+	slabSize     = 8 << 10
+	slabMaxAlloc = 1 << 10 // larger buffers get their own allocation
+	slabAlign    = 64      // arrow's buffer alignment
+)
+
+func (a *slabAllocator) Allocate(size int) []byte {
+	n := (size + slabAlign - 1) &^ (slabAlign - 1)
+	if n > slabMaxAlloc {
+		return memory.DefaultAllocator.Allocate(size)
+	}
+	if n > len(a.slab) {
+		s := make([]byte, slabSize+slabAlign)
+		off := int(-uintptr(unsafe.Pointer(&s[0])) & (slabAlign - 1))
+		a.slab = s[off : off+slabSize]
+	}
+	b := a.slab[:size:n]
+	a.slab = a.slab[n:]
+	return b
+}
+
+func (a *slabAllocator) Reallocate(size int, b []byte) []byte {
+	if size <= cap(b) {
+		return b[:size]
+	}
+	nb := a.Allocate(size)
+	copy(nb, b)
+	return nb
+}
+
+func (a *slabAllocator) Free([]byte) {}

@@ -17,6 +17,10 @@ type RowDecoder struct {
 	ts   []types.T
 	nb   int // null bitset bytes
 	cols []rowCol
+	// room is how many more rows the bound builders have reserved
+	// (Reserve): while it lasts, fixed-width values skip the builders'
+	// per-value capacity check.
+	room int
 }
 
 // rowCol is one column's decoding: the fast kinds keep their typed
@@ -52,6 +56,7 @@ func NewRowDecoder(ts []types.T) *RowDecoder {
 // Bind sets the builders the following rows go to (builders[f] for column
 // f; nil skips it). The builders must have the column types' Arrow types.
 func (d *RowDecoder) Bind(builders []array.Builder) {
+	d.room = 0
 	for f := range d.cols {
 		c := &d.cols[f]
 		kind, wide := c.kind, c.wide
@@ -113,11 +118,26 @@ func (d *RowDecoder) Bind(builders []array.Builder) {
 	}
 }
 
+// Reserve makes room for n more rows in every bound builder; the next n
+// rows decode without a capacity check per value.
+func (d *RowDecoder) Reserve(n int) {
+	for f := range d.cols {
+		if b := d.cols[f].b; b != nil {
+			b.Reserve(n)
+		}
+	}
+	d.room = n
+}
+
 // Decode decodes one row into the bound builders and returns its length.
 // On an error the builders may hold part of the row.
 func (d *RowDecoder) Decode(row []byte) (int, error) {
 	if len(row) < d.nb {
 		return 0, errShortRow
+	}
+	if d.room > 0 {
+		d.room--
+		return d.decodeReserved(row)
 	}
 	pos := d.nb
 	for f := range d.cols {
@@ -128,73 +148,51 @@ func (d *RowDecoder) Decode(row []byte) (int, error) {
 			}
 			continue
 		}
-		b := row[pos:]
-		if c.b == nil || c.other {
-			n, err := DecodeValue(b, d.ts[f], c.b)
-			if err != nil {
-				return 0, err
+		n, err := d.decodeColumn(f, row[pos:])
+		if err != nil {
+			return 0, err
+		}
+		pos += n
+	}
+	return pos, nil
+}
+
+// decodeReserved is Decode for a row the builders have room for: the
+// common fixed-width kinds append without a capacity check; the others
+// take Decode's path.
+func (d *RowDecoder) decodeReserved(row []byte) (int, error) {
+	pos := d.nb
+	for f := range d.cols {
+		c := &d.cols[f]
+		if row[f>>3]&(1<<(f&7)) != 0 {
+			if c.b != nil {
+				c.b.AppendNull()
 			}
-			pos += n
 			continue
 		}
-		var n int
-		switch c.kind {
-		case types.Bool:
-			if len(b) < 1 {
-				return 0, errShortRow
-			}
-			c.bool.Append(b[0] != 0)
-			n = 1
-		case types.Int8:
-			if len(b) < 1 {
-				return 0, errShortRow
-			}
-			c.i8.Append(int8(b[0]))
-			n = 1
-		case types.Int16:
-			if len(b) < 2 {
-				return 0, errShortRow
-			}
-			c.i16.Append(int16(binary.LittleEndian.Uint16(b)))
-			n = 2
-		case types.Int32, types.Date:
-			v, m := binary.Uvarint(b)
-			if m <= 0 || v > math.MaxUint32 {
-				return 0, errShortRow
-			}
-			if c.kind == types.Date {
-				c.date.Append(arrow.Date32(int32(uint32(v))))
-			} else {
-				c.i32.Append(int32(uint32(v)))
-			}
-			n = m
-		case types.Int64:
+		b := row[pos:]
+		switch {
+		case c.i64 != nil && c.kind == types.Int64:
 			v, m := binary.Uvarint(b)
 			if m <= 0 {
 				return 0, errShortRow
 			}
-			c.i64.Append(int64(v))
-			n = m
-		case types.Float32:
-			if len(b) < 4 {
+			c.i64.UnsafeAppend(int64(v))
+			pos += m
+		case c.i32 != nil && c.kind == types.Int32:
+			v, m := binary.Uvarint(b)
+			if m <= 0 || v > math.MaxUint32 {
 				return 0, errShortRow
 			}
-			c.f32.Append(math.Float32frombits(binary.LittleEndian.Uint32(b)))
-			n = 4
-		case types.Float64:
+			c.i32.UnsafeAppend(int32(uint32(v)))
+			pos += m
+		case c.f64 != nil && c.kind == types.Float64:
 			if len(b) < 8 {
 				return 0, errShortRow
 			}
-			c.f64.Append(math.Float64frombits(binary.LittleEndian.Uint64(b)))
-			n = 8
-		case types.Char, types.String, types.Bytes:
-			v, m, err := readBytes(b)
-			if err != nil {
-				return 0, err
-			}
-			c.bin.Append(v)
-			n = m
-		case types.Timestamp, types.TimestampTZ:
+			c.f64.UnsafeAppend(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+			pos += 8
+		case c.ts != nil && (c.kind == types.Timestamp || c.kind == types.TimestampTZ):
 			ms, m := binary.Uvarint(b)
 			if m <= 0 {
 				return 0, errShortRow
@@ -208,13 +206,106 @@ func (d *RowDecoder) Decode(row []byte) (int, error) {
 				nano, m = int32(uint32(v)), m+k
 			}
 			if c.nanos {
-				c.ts.Append(arrow.Timestamp(int64(ms)*1_000_000 + int64(nano)))
+				c.ts.UnsafeAppend(arrow.Timestamp(int64(ms)*1_000_000 + int64(nano)))
 			} else {
-				c.ts.Append(arrow.Timestamp(int64(ms)*1000 + int64(nano)/1000))
+				c.ts.UnsafeAppend(arrow.Timestamp(int64(ms)*1000 + int64(nano)/1000))
 			}
-			n = m
+			pos += m
+		default:
+			// Decode of this one column: the builder checks capacity.
+			n, err := d.decodeColumn(f, b)
+			if err != nil {
+				return 0, err
+			}
+			pos += n
 		}
-		pos += n
 	}
 	return pos, nil
+}
+
+// decodeColumn decodes the non-null value of column f at the start of b into
+// its builder (if bound) and returns its length.
+func (d *RowDecoder) decodeColumn(f int, b []byte) (int, error) {
+	c := &d.cols[f]
+	if c.b == nil || c.other {
+		return DecodeValue(b, d.ts[f], c.b)
+	}
+	var n int
+	switch c.kind {
+	case types.Bool:
+		if len(b) < 1 {
+			return 0, errShortRow
+		}
+		c.bool.Append(b[0] != 0)
+		n = 1
+	case types.Int8:
+		if len(b) < 1 {
+			return 0, errShortRow
+		}
+		c.i8.Append(int8(b[0]))
+		n = 1
+	case types.Int16:
+		if len(b) < 2 {
+			return 0, errShortRow
+		}
+		c.i16.Append(int16(binary.LittleEndian.Uint16(b)))
+		n = 2
+	case types.Int32, types.Date:
+		v, m := binary.Uvarint(b)
+		if m <= 0 || v > math.MaxUint32 {
+			return 0, errShortRow
+		}
+		if c.kind == types.Date {
+			c.date.Append(arrow.Date32(int32(uint32(v))))
+		} else {
+			c.i32.Append(int32(uint32(v)))
+		}
+		n = m
+	case types.Int64:
+		v, m := binary.Uvarint(b)
+		if m <= 0 {
+			return 0, errShortRow
+		}
+		c.i64.Append(int64(v))
+		n = m
+	case types.Float32:
+		if len(b) < 4 {
+			return 0, errShortRow
+		}
+		c.f32.Append(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+		n = 4
+	case types.Float64:
+		if len(b) < 8 {
+			return 0, errShortRow
+		}
+		c.f64.Append(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+		n = 8
+	case types.Char, types.String, types.Bytes:
+		v, m, err := readBytes(b)
+		if err != nil {
+			return 0, err
+		}
+		c.bin.Append(v)
+		n = m
+	case types.Timestamp, types.TimestampTZ:
+		ms, m := binary.Uvarint(b)
+		if m <= 0 {
+			return 0, errShortRow
+		}
+		var nano int32
+		if c.wide {
+			v, k := binary.Uvarint(b[m:])
+			if k <= 0 || v > math.MaxUint32 {
+				return 0, errShortRow
+			}
+			nano, m = int32(uint32(v)), m+k
+		}
+		if c.nanos {
+			c.ts.Append(arrow.Timestamp(int64(ms)*1_000_000 + int64(nano)))
+		} else {
+			c.ts.Append(arrow.Timestamp(int64(ms)*1000 + int64(nano)/1000))
+		}
+		n = m
+	}
+	return n, nil
 }

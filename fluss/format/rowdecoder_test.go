@@ -14,7 +14,10 @@ import (
 // decodeBoth decodes rows with DecodeRow and with a RowDecoder into two
 // builders of schema s (skip[f] leaves column f out) and returns, per
 // decoded column, both arrays printed, and both errors.
-func decodeBoth(s *arrow.Schema, rows [][]byte, skip []bool) ([]string, []string, error, error) {
+//
+// reserve > 0 reserves that many rows first (RowDecoder.Reserve), so that
+// the rows up to it take the unchecked path.
+func decodeBoth(s *arrow.Schema, rows [][]byte, skip []bool, reserve int) ([]string, []string, error, error) {
 	ts := colTypes()
 	a := array.NewRecordBuilder(memory.DefaultAllocator, s)
 	b := array.NewRecordBuilder(memory.DefaultAllocator, s)
@@ -28,6 +31,9 @@ func decodeBoth(s *arrow.Schema, rows [][]byte, skip []bool) ([]string, []string
 	}
 	d := NewRowDecoder(ts)
 	d.Bind(tb)
+	if reserve > 0 {
+		d.Reserve(reserve)
+	}
 	var errA, errB error
 	for _, r := range rows {
 		na, ea := DecodeRow(r, ts, ta)
@@ -78,8 +84,12 @@ func TestRowDecoderMatchesDecodeRow(t *testing.T) {
 	for f := range skipOdd {
 		skipOdd[f] = f%2 == 1
 	}
-	for _, skip := range [][]bool{nil, skipOdd} {
-		a, b, ea, eb := decodeBoth(rec.Schema(), rows, skip)
+	for _, tc := range []struct {
+		skip    []bool
+		reserve int
+	}{{nil, 0}, {skipOdd, 0}, {nil, len(rows)}, {skipOdd, len(rows)}, {nil, len(rows) / 2}} {
+		skip := tc.skip
+		a, b, ea, eb := decodeBoth(rec.Schema(), rows, skip, tc.reserve)
 		if ea != nil || eb != nil {
 			t.Fatalf("errors: %v / %v", ea, eb)
 		}
@@ -88,14 +98,16 @@ func TestRowDecoderMatchesDecodeRow(t *testing.T) {
 		}
 		for i := range a {
 			if a[i] != b[i] {
-				t.Errorf("column %d (skip %v): DecodeRow %s, RowDecoder %s", i, skip != nil, a[i], b[i])
+				t.Errorf("column %d (skip %v, reserve %d): DecodeRow %s, RowDecoder %s", i, skip != nil, tc.reserve, a[i], b[i])
 			}
 		}
 	}
 	// A truncated row fails in both.
-	_, _, ea, eb := decodeBoth(rec.Schema(), [][]byte{rows[1][:len(rows[1])/2]}, nil)
-	if ea == nil || eb == nil {
-		t.Errorf("truncated row: DecodeRow %v, RowDecoder %v; want errors from both", ea, eb)
+	for _, reserve := range []int{0, 1} {
+		_, _, ea, eb := decodeBoth(rec.Schema(), [][]byte{rows[1][:len(rows[1])/2]}, nil, reserve)
+		if ea == nil || eb == nil {
+			t.Errorf("truncated row (reserve %d): DecodeRow %v, RowDecoder %v; want errors from both", reserve, ea, eb)
+		}
 	}
 }
 
@@ -114,12 +126,14 @@ func FuzzRowDecoder(f *testing.F) {
 	}
 	schema := rec.Schema()
 	f.Fuzz(func(t *testing.T, row []byte) {
-		a, b, ea, eb := decodeBoth(schema, [][]byte{row}, nil)
-		if (ea == nil) != (eb == nil) {
-			t.Fatalf("DecodeRow error %v, RowDecoder error %v", ea, eb)
-		}
-		if ea == nil && fmt.Sprint(a) != fmt.Sprint(b) {
-			t.Fatalf("decoders disagree on %x:\n%v\n%v", row, a, b)
+		for _, reserve := range []int{0, 1} {
+			a, b, ea, eb := decodeBoth(schema, [][]byte{row}, nil, reserve)
+			if (ea == nil) != (eb == nil) {
+				t.Fatalf("reserve %d: DecodeRow error %v, RowDecoder error %v", reserve, ea, eb)
+			}
+			if ea == nil && fmt.Sprint(a) != fmt.Sprint(b) {
+				t.Fatalf("reserve %d: decoders disagree on %x:\n%v\n%v", reserve, row, a, b)
+			}
 		}
 	})
 }

@@ -79,10 +79,16 @@ func (s *scope) has(table, name string) bool {
 }
 
 // outerRef resolves a name in the scope enclosing the subquery being bound.
-// References to the directly enclosing query become OuterRef slots of the
-// subquery; deeper ones are not supported.
+// A reference to the directly enclosing query becomes an OuterRef slot of
+// the subquery. A reference further out goes through every query between:
+// each enclosing subquery gets a slot for the column, and the inner one's
+// slot reads the outer one's (its ref is an OuterRef), so at run time the
+// value travels down one level per subquery.
 func (b *binder) outerRef(cn *ast.ColumnNameExpr, table, name string) (Expr, bool, error) {
-	c := b.corr
+	return b.outerRefIn(b.corr, cn, table, name)
+}
+
+func (b *binder) outerRefIn(c *corrState, cn *ast.ColumnNameExpr, table, name string) (Expr, bool, error) {
 	if c == nil || c.outer == nil {
 		return nil, false, nil
 	}
@@ -97,10 +103,23 @@ func (b *binder) outerRef(cn *ast.ColumnNameExpr, table, name string) (Expr, boo
 		found = i
 	}
 	if found < 0 {
-		if c.outer.parent != nil && c.outer.parent.has(table, name) {
-			return nil, true, b.errAt(cn, sqlerr.New(sqlerr.FeatureNotSupported, "subqueries that reference a query two or more levels out are not supported yet (column %q)", name))
+		// the query enclosing this subquery is itself a subquery: resolve
+		// there, and pass the value down through a slot of this one
+		outer, ok, err := b.outerRefIn(c.parent, cn, table, name)
+		if !ok || err != nil {
+			return nil, ok, err
 		}
-		return nil, false, nil
+		o := outer.(*OuterRef)
+		slot, seen := c.passSlots[o.Slot]
+		if !seen {
+			slot = len(c.refs)
+			c.refs = append(c.refs, o)
+			if c.passSlots == nil {
+				c.passSlots = map[int]int{}
+			}
+			c.passSlots[o.Slot] = slot
+		}
+		return &OuterRef{Slot: slot, Name: o.Name, T: o.T}, true, nil
 	}
 	slot, ok := c.slots[found]
 	if !ok {
@@ -118,6 +137,11 @@ type corrState struct {
 	outer *scope
 	refs  []Expr // over the outer scope, one per slot
 	slots map[int]int
+	// parent is the enclosing subquery's state (nil at the top query);
+	// passSlots maps a slot of the parent to the slot of this subquery that
+	// passes its value down.
+	parent    *corrState
+	passSlots map[int]int
 }
 
 // OuterRef reads, inside a correlated subquery, the value of the enclosing

@@ -61,7 +61,7 @@ func (b *binder) bindSubqueryPlan(s *scope, q ast.ResultSetNode) (Node, []Expr, 
 		ns := *s
 		ns.parent = b.outer
 		b.outer = &ns
-		b.corr = &corrState{outer: &ns, slots: map[int]int{}}
+		b.corr = &corrState{outer: &ns, slots: map[int]int{}, parent: prevCorr}
 	} else {
 		b.corr = nil // a derived table cannot see the enclosing row (no LATERAL)
 	}

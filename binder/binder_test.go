@@ -65,6 +65,7 @@ func TestOutputColumnsNamedAndTypedAsPostgres(t *testing.T) {
 		{"SELECT t.id, u.label FROM t JOIN u ON t.n = u.id", []string{"id", "label"}, []string{"bigint", "string"}},
 		{"SELECT lower(name), name || '!' FROM t", []string{"lower", "?column?"}, []string{"string", "string"}},
 		{"SELECT CASE WHEN n > 0 THEN 1 ELSE 2.5 END FROM t", []string{"case"}, []string{"numeric"}},
+		{"SELECT array_agg(n ORDER BY id), string_agg(name, ',' ORDER BY name DESC) FROM t", []string{"array_agg", "string_agg"}, []string{"array<int>", "string"}},
 	}
 	for _, c := range cases {
 		st, err := bind(t, c.sql)

@@ -362,7 +362,8 @@ func (b *binder) exprName(e ast.ExprNode) string {
 	case *ast.ParenthesesExpr:
 		return b.exprName(x.Expr)
 	case *ast.AggregateFuncExpr:
-		return aggName(x.F)
+		name, _, _ := pgAggregate(x) // array_agg(x ORDER BY y), not group_concat
+		return name
 	case *ast.CaseExpr:
 		return "case"
 	case *ast.SubqueryExpr:

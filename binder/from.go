@@ -85,6 +85,13 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 		if f, ok := setFuncMarker(src); ok {
 			return b.bindTableFunc(f, alias)
 		}
+		if q, names, ok := colAliasMarker(src); ok {
+			inner, _, err := b.bindSubqueryPlan(nil, q)
+			if err != nil {
+				return nil, err
+			}
+			return relabel(inner, alias, names)
+		}
 		inner, _, err := b.bindSubqueryPlan(nil, src)
 		if err != nil {
 			return nil, err

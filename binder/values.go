@@ -30,7 +30,7 @@ func (b *binder) bindValues(sel *ast.SelectStmt) (Node, error) {
 		}
 		for _, v := range row.Values {
 			if _, ok := v.(*ast.DefaultExpr); ok {
-				return nil, b.errAt(v, sqlerr.New(sqlerr.FeatureNotSupported, "DEFAULT is not allowed in this context"))
+				return nil, b.errAt(v, sqlerr.New(sqlerr.SyntaxError, "DEFAULT is not allowed in this context"))
 			}
 			e, err := b.bindExpr(s, v)
 			if err != nil {

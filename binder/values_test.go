@@ -68,6 +68,7 @@ func TestValuesErrors(t *testing.T) {
 		{"select * from (select 1 a, 2 b) as t(x,y,z)", sqlerr.InvalidColumnReference, `table "t" has 2 columns available but 3 columns specified`, 0},
 		{"SELECT * FROM (VALUES (1)) v(a, b)", sqlerr.InvalidColumnReference, `table "v" has 1 columns available but 2 columns specified`, 0},
 		{"SELECT a FROM (SELECT 1 a) t(x)", sqlerr.UndefinedColumn, `column "a" does not exist`, 8},
+		{"VALUES (DEFAULT)", sqlerr.SyntaxError, "DEFAULT is not allowed in this context", 9},
 		{"VALUES (1) ORDER BY nope", sqlerr.UndefinedColumn, `column "nope" does not exist`, 21},
 	}
 	for _, c := range cases {
@@ -82,6 +83,33 @@ func TestValuesErrors(t *testing.T) {
 		}
 		if e.Position != c.pos {
 			t.Errorf("%s: position %d, want %d", c.sql, e.Position, c.pos)
+		}
+	}
+}
+
+// A parameter in a VALUES list takes its column's type, as in PostgreSQL
+// (PREPARE p AS VALUES ($1), (2) has parameter_types {integer}).
+func TestValuesParameterTypes(t *testing.T) {
+	cases := []struct {
+		sql  string
+		want string
+	}{
+		{"VALUES ($1), (2)", "integer"},
+		{"SELECT * FROM (VALUES (1.5, 'x'), ($1, $2)) t(a, b)", "numeric,text"},
+		{"VALUES ($1)", "text"},
+	}
+	for _, c := range cases {
+		st, err := bind(t, c.sql)
+		if err != nil {
+			t.Errorf("%s: %v", c.sql, err)
+			continue
+		}
+		var got []string
+		for _, p := range st.Params() {
+			got = append(got, p.PGName())
+		}
+		if g := strings.Join(got, ","); g != c.want {
+			t.Errorf("%s: params %s, want %s", c.sql, g, c.want)
 		}
 	}
 }

@@ -834,6 +834,9 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				if err != nil {
 					return nil, err
 				}
+				if wrapped, ok, err := r.ctasValues(out, items, nk, j); err != nil || ok {
+					return append(out, wrapped...), err
+				}
 				out = append(out, items...)
 				k = nk
 				continue

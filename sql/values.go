@@ -57,7 +57,7 @@ func (r *rewriter) valuesRows(k, j int) ([]item, int, error) {
 		}
 		m := r.matchClose(q, j)
 		if m < 0 {
-			return nil, 0, r.errNear(j)
+			return nil, 0, syntaxErrorAt(r.src, r.toks, j)
 		}
 		if m == q+1 {
 			return nil, 0, r.errNear(m) // VALUES () is a syntax error in PostgreSQL too
@@ -79,6 +79,36 @@ func (r *rewriter) valuesRows(k, j int) ([]item, int, error) {
 		}
 		return out, q, nil
 	}
+}
+
+// ctasValues wraps the VALUES query that ends a CREATE TABLE .. AS (items,
+// the rewritten rows, up to rowsEnd) and the rest of the statement in
+// SELECT * FROM (..) AS "*VALUES*" (PostgreSQL's name for it): TiDB's CREATE
+// TABLE .. AS takes no VALUES statement. ok is false for other statements.
+func (r *rewriter) ctasValues(out, items []item, rowsEnd, j int) ([]item, bool, error) {
+	if len(out) < 3 || out[0].composite || !out[0].tok.is(r.src, "CREATE") || !out[len(out)-1].tok.is(r.src, "AS") {
+		return nil, false, nil
+	}
+	table := false
+	for _, it := range out[1:] {
+		if !it.composite && it.tok.is(r.src, "TABLE") {
+			table = true
+			break
+		}
+	}
+	if !table {
+		return nil, false, nil
+	}
+	rest, err := r.run(rowsEnd, j)
+	if err != nil {
+		return nil, false, err
+	}
+	b := newComposite(items[0].lead)
+	b.add("select * from (", items[0].firstOrig())
+	b.addItems(items, true)
+	b.addItems(rest, false)
+	b.add(`) as "*VALUES*"`, r.toks[j-1].end)
+	return []item{b.it}, true, nil
 }
 
 // derivedQueryWords are the words that may follow the "(" of a derived
@@ -114,7 +144,7 @@ func (r *rewriter) columnAliasList(out []item, k, j int) (_ []item, next int, ok
 	}
 	m := r.matchClose(k, j)
 	if m < 0 {
-		return nil, 0, false, r.errNear(j)
+		return nil, 0, false, syntaxErrorAt(r.src, r.toks, j)
 	}
 	var names []string
 	for q := k + 1; q < m; q++ {

@@ -29,6 +29,8 @@ func TestValuesRewrite(t *testing.T) {
 		{"SELECT * FROM generate_series(1, 3) AS g(n)",
 			"SELECT * FROM (select __pg_srf('generate_series', 0, 1, __pg_cols('n'), 1, 3)) as g"},
 		{"SELECT f(x) FROM t", "SELECT f(x) FROM t"},
+		{"CREATE TABLE c AS VALUES (1, 'a') ORDER BY 1", `CREATE TABLE c AS select * from (VALUES row(1, 'a') ORDER BY 1) as "*VALUES*"`},
+		{"CREATE VIEW w AS VALUES (1)", "CREATE VIEW w AS VALUES row(1)"},
 		{"SELECT (x) AS y FROM t", `SELECT (x) AS "y" FROM t`},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
@@ -68,6 +70,8 @@ func TestValuesRewriteErrors(t *testing.T) {
 		{"SELECT * FROM (SELECT 1) AS t()", 31},
 		{"SELECT * FROM (SELECT 1) AS t(x + 1)", 33},
 		{"VALUES (1 +)", 12},
+		{"VALUES (1), (2), (", 19},
+		{"SELECT * FROM (SELECT 1) t(x", 29},
 	} {
 		_, err := NewParser().Parse(tc.in)
 		var se *sqlerr.Error

@@ -29,6 +29,8 @@ func TestValuesRewrite(t *testing.T) {
 		{"SELECT * FROM generate_series(1, 3) AS g(n)",
 			"SELECT * FROM (select __pg_srf('generate_series', 0, 1, __pg_cols('n'), 1, 3)) as g"},
 		{"SELECT f(x) FROM t", "SELECT f(x) FROM t"},
+		{"DELETE FROM t USING (VALUES (3)) AS d(id) WHERE t.id = d.id",
+			"DELETE FROM t ; select * from (select __pg_colalias('id') from (VALUES row(3)) as __pg_colalias) AS d WHERE t.id = d.id"},
 		{"CREATE TABLE c AS VALUES (1, 'a') ORDER BY 1", `CREATE TABLE c AS select * from (VALUES row(1, 'a') ORDER BY 1) as "*VALUES*"`},
 		{"CREATE VIEW w AS VALUES (1)", "CREATE VIEW w AS VALUES row(1)"},
 		{"SELECT (x) AS y FROM t", `SELECT (x) AS "y" FROM t`},

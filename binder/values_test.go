@@ -67,6 +67,7 @@ func TestValuesErrors(t *testing.T) {
 		{"values (1),('x')", sqlerr.InvalidTextRepresentation, `invalid input syntax for type integer: "x"`, 13},
 		{"select * from (select 1 a, 2 b) as t(x,y,z)", sqlerr.InvalidColumnReference, `table "t" has 2 columns available but 3 columns specified`, 0},
 		{"SELECT * FROM (VALUES (1)) v(a, b)", sqlerr.InvalidColumnReference, `table "v" has 1 columns available but 2 columns specified`, 0},
+		{"WITH t(x, y) AS (SELECT 1) SELECT * FROM t", sqlerr.InvalidColumnReference, `WITH query "t" has 1 columns available but 2 columns specified`, 0},
 		{"SELECT a FROM (SELECT 1 a) t(x)", sqlerr.UndefinedColumn, `column "a" does not exist`, 8},
 		{"VALUES (DEFAULT)", sqlerr.SyntaxError, "DEFAULT is not allowed in this context", 9},
 		{"VALUES (1) ORDER BY nope", sqlerr.UndefinedColumn, `column "nope" does not exist`, 21},

@@ -45,6 +45,9 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			if err != nil {
 				return nil, err
 			}
+			if n := len(inner.Columns()); len(cte.ColNameList) > n {
+				return nil, sqlerr.New(sqlerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", ident(src.Name), n, len(cte.ColNameList))
+			}
 			return relabel(inner, alias, cte.ColNameList)
 		}
 		if n, ok, err := b.bindViewRef(src, alias); ok {
@@ -84,6 +87,13 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		if f, ok := setFuncMarker(src); ok {
 			return b.bindTableFunc(f, alias)
+		}
+		if q, names, ok := colAliasMarker(src); ok {
+			inner, _, err := b.bindSubqueryPlan(nil, q)
+			if err != nil {
+				return nil, err
+			}
+			return relabel(inner, alias, names)
 		}
 		inner, _, err := b.bindSubqueryPlan(nil, src)
 		if err != nil {

@@ -19,6 +19,8 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		}
 	}
 	switch {
+	case sel.Kind == ast.SelectStmtKindValues:
+		return b.bindValues(sel)
 	case sel.Kind != ast.SelectStmtKindSelect:
 		return nil, sqlerr.NotSupported("VALUES and TABLE statements")
 	case len(sel.WindowSpecs) > 0:

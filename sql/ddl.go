@@ -49,8 +49,8 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 	if i+2 < len(toks) && toks[i].is(src, "IF") && toks[i+1].is(src, "NOT") && toks[i+2].is(src, "EXISTS") {
 		i += 3
 	}
-	for i < len(toks) && (toks[i].kind == tkIdent || toks[i].kind == tkQIdent || toks[i].isPunct(src, ".")) {
-		i++
+	for i < len(toks) && (toks[i].kind == tkIdent && !toks[i].is(src, "AS") || toks[i].kind == tkQIdent || toks[i].isPunct(src, ".")) {
+		i++ // the name (AS ends it: CREATE TABLE t AS VALUES (..) has no column list)
 	}
 	if i >= len(toks) || !toks[i].isPunct(src, "(") {
 		return toks, nil // CREATE TABLE ... AS / LIKE: nothing to do here

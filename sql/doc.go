@@ -44,7 +44,9 @@
 // __pg_ci(pattern) (case-insensitive regex pattern), __pg_array(elems...),
 // __pg_array_subquery((subquery)), __pg_subscript(array, index),
 // __pg_any(x, 'op', array), __pg_all(x, 'op', array), __pg_field(x,
-// 'field'), __pg_srf('f', ord, explicit, __pg_cols(..), args..); plus power(a, b) for
+// 'field'), __pg_srf('f', ord, explicit, __pg_cols(..), args..),
+// __pg_colalias('c1', ..) (values.go: a derived table's column alias list;
+// a VALUES query reaches TiDB as VALUES ROW(..), ..); plus power(a, b) for
 // PostgreSQL's ^. A TiDB AST offset (node.OriginTextPosition()) maps to the
 // user's text with Statement.Position.
 //

@@ -31,6 +31,7 @@ func FuzzParse(f *testing.F) {
 		"UPDATE t AS x SET a = o.b FROM o, (SELECT 1) s WHERE o.k = x.k RETURNING x.*, $1",
 		"WITH w AS (SELECT 1) DELETE FROM t USING w WHERE a BETWEEN SYMMETRIC $2 AND (CASE WHEN b AND c THEN 1 END) RETURNING *",
 		"INSERT INTO t AS x VALUES (1) ON CONFLICT DO NOTHING RETURNING x.a NOT BETWEEN ASYMMETRIC 1 AND 2",
+		"SELECT * FROM (VALUES (1, 'a'), ($1, NULL)) AS t(x, \"Y\") WHERE x IN (VALUES (1)) UNION VALUES (2, 'b') ORDER BY 1",
 	}
 	for _, s := range seeds {
 		f.Add(s)

@@ -710,6 +710,17 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					}
 				}
 			}
+			if text == "(" {
+				// (query) AS t(x, y): see values.go
+				o, nk, ok, err := r.columnAliasList(out, k, j)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					out, k = o, nk
+					continue
+				}
+			}
 			if text == "[" {
 				if r.arrayDepth > 0 && (len(out) == 0 || r.itemIs(out[len(out)-1], ",")) {
 					// [a, b] as an element of ARRAY[...]: a sub-array
@@ -816,6 +827,18 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				if out, k, err = r.setFunction(out, r.fromFuncAt(out), k, j); err != nil {
 					return nil, err
 				}
+				continue
+			case w == "VALUES" && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && r.valuesIsQuery(out):
+				// VALUES (..), (..) as a query: see values.go
+				items, nk, err := r.valuesRows(k, j)
+				if err != nil {
+					return nil, err
+				}
+				if wrapped, ok, err := r.ctasValues(out, items, nk, j); err != nil || ok {
+					return append(out, wrapped...), err
+				}
+				out = append(out, items...)
+				k = nk
 				continue
 			case w == "CAST" && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
 				m := r.matchClose(k+1, j)

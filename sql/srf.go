@@ -60,7 +60,7 @@ func (r *rewriter) fromItemHere(out []item) bool {
 		return false
 	}
 	last := out[len(out)-1].tok
-	if last.is(r.src, "FROM") {
+	if last.word(r.src) == "FROM" { // also the FROM dml.go puts for DELETE's USING
 		return r.fromIsClause(out[:len(out)-1])
 	}
 	if last.is(r.src, "JOIN") {

@@ -23,6 +23,10 @@ type binder struct {
 	cat    Catalog
 	stmt   *sql.Statement
 	params []types.T
+	// setOpBranch is set while the SELECT about to be bound is a branch of
+	// a set operation, whose unknown literals stay unknown for the set
+	// operation to type (select.go, setop.go).
+	setOpBranch bool
 	// agg is the aggregate binder's state while an aggregating query's
 	// SELECT list, HAVING and ORDER BY are bound; nil elsewhere.
 	agg *aggState

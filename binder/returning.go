@@ -32,5 +32,5 @@ func (b *binder) bindReturning(s *scope, fields *ast.FieldList) (*Project, error
 			return nil, b.errAt(f.Expr, sqlerr.New(sqlerr.WindowingError, "window functions are not allowed in RETURNING"))
 		}
 	}
-	return b.bindSelectList(s, fields, func(e ast.ExprNode) (Expr, error) { return b.bindExpr(s, e) })
+	return b.bindSelectList(s, fields, func(e ast.ExprNode) (Expr, error) { return b.bindExpr(s, e) }, false)
 }

@@ -11,6 +11,8 @@ import (
 // bindSelect binds a SELECT: FROM, then WHERE, GROUP BY and HAVING, the
 // select list, DISTINCT, ORDER BY and LIMIT, each by its own clause binder.
 func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
+	branch := b.setOpBranch
+	b.setOpBranch = false // not for the subqueries inside
 	if sel.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
@@ -86,7 +88,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	}
 	srf := &srfState{bind: bindOut}
 	b.srf = srf
-	proj, err := b.bindSelectList(inScope, fields, bindOut)
+	proj, err := b.bindSelectList(inScope, fields, bindOut, branch)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +307,7 @@ func (b *binder) bindWhere(input Node, where ast.ExprNode) (Node, error) {
 // expression (an unknown literal becomes text) and names the output columns
 // as PostgreSQL does. Its Project has no input yet: the caller sets it once
 // the clauses that may still add aggregates are bound.
-func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(ast.ExprNode) (Expr, error)) (*Project, error) {
+func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(ast.ExprNode) (Expr, error), setOpBranch bool) (*Project, error) {
 	p := &Project{}
 	for _, f := range fields.Fields {
 		if f.WildCard != nil {
@@ -332,8 +334,12 @@ func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(as
 		if err != nil {
 			return nil, err
 		}
-		e = b.resolveUnknown(e, types.StringType)
-		if e.Type().Kind == types.Null {
+		if c, ok := e.(*Const); !setOpBranch || !ok || !isUnknown(c.T) {
+			// PostgreSQL types a set operation branch's literal with the
+			// other branches ('x' UNION a varchar column is varchar)
+			e = b.resolveUnknown(e, types.StringType)
+		}
+		if e.Type().Kind == types.Null && !setOpBranch {
 			e = &Const{T: types.StringType}
 		}
 		col := Column{Name: b.outputName(f), T: e.Type().Nullable()}

@@ -74,6 +74,7 @@ func (b *binder) bindSetOprList(list *ast.SetOprSelectList) (Node, error) {
 		switch x := sel.(type) {
 		case *ast.SelectStmt:
 			op = x.AfterSetOperator
+			b.setOpBranch = len(list.Selects) > 1
 			n, err = b.bindSelect(x)
 		case *ast.SetOprSelectList:
 			op = x.AfterSetOperator
@@ -119,8 +120,21 @@ func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
 	needL, needR := false, false
 	for i := range lc {
 		t, ok := commonType(lc[i].T, rc[i].T)
-		if isUnknown(lc[i].T) && isUnknown(rc[i].T) {
+		switch lu, ru := isUnknown(lc[i].T), isUnknown(rc[i].T); {
+		case lu && ru:
 			t, ok = types.StringType, true
+		case lu != ru:
+			// PostgreSQL's select_common_type: an unknown literal takes the
+			// other branch's type ('x' UNION a varchar column is varchar,
+			// '1' UNION 2 is integer), and a length limit does not survive
+			// (the literal has none)
+			t, ok = rc[i].T, true
+			if ru {
+				t = lc[i].T
+			}
+			if t.Kind == types.String && t.Length != 0 {
+				t.Length = -1
+			}
 		}
 		if !ok {
 			return nil, sqlerr.New(sqlerr.DatatypeMismatch, "%s types %s and %s cannot be matched", kind, lc[i].T.PGName(), rc[i].T.PGName())

@@ -218,7 +218,10 @@ func compareRows(sg, pg Outcome, ordered, approxFloats, numericByValue bool, sig
 	return true, ""
 }
 
-const oidNumeric = 1700
+const (
+	oidNumeric = 1700
+	oidText    = 25
+)
 
 // normaliseNumeric rewrites numeric cells without trailing fractional
 // zeros, so that equal values compare equal whatever their scale.

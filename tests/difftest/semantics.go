@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"math/big"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -110,7 +111,8 @@ func SemanticDifferences() []SemanticDifference {
 				"column has one scale, so a numeric division keeps 16 decimals (or the operands' larger " +
 				"scale). The values agree once each column is rounded to the fewer decimals of the two. " +
 				"Judged on the minimised query: further arithmetic on a quotient carries the difference " +
-				"past any rounding",
+				"past any rounding. A quotient cast to text is compared the same way when every value " +
+				"of that text column on both sides is a decimal number",
 			AfterMinimise: true,
 			Applies: func(q *Query, sg, pg Outcome) bool {
 				if sg.Err != nil || pg.Err != nil || !q.anyExpr(func(e *Expr) bool {
@@ -355,9 +357,30 @@ func knownBugFor(q *Query, sg, pg Outcome) *KnownBug {
 // roundNumericColumns rounds every numeric cell of both outcomes to the
 // fewest decimals any cell of its column shows in either (half away from
 // zero, as numeric rounds).
+// decimalText is a decimal number as numeric's text output prints one.
+var decimalText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+
 func roundNumericColumns(sg, pg Outcome) (Outcome, Outcome) {
 	if len(sg.OIDs) != len(pg.OIDs) {
 		return sg, pg
+	}
+	// numeric columns, and text columns holding only decimal numbers on
+	// both sides (a quotient cast to text)
+	numeric := make([]bool, len(pg.OIDs))
+	for j, oid := range pg.OIDs {
+		numeric[j] = oid == oidNumeric
+		if oid != oidText || sg.OIDs[j] != oidText {
+			continue
+		}
+		all := true
+		for _, o := range []Outcome{sg, pg} {
+			for _, r := range o.Rows {
+				if j < len(r) && !r[j].Null && !decimalText.MatchString(r[j].Text) {
+					all = false
+				}
+			}
+		}
+		numeric[j] = all
 	}
 	scale := make([]int, len(pg.OIDs))
 	for j := range scale {
@@ -366,7 +389,7 @@ func roundNumericColumns(sg, pg Outcome) (Outcome, Outcome) {
 	for _, o := range []Outcome{sg, pg} {
 		for _, r := range o.Rows {
 			for j, c := range r {
-				if j >= len(pg.OIDs) || pg.OIDs[j] != oidNumeric || c.Null {
+				if j >= len(pg.OIDs) || !numeric[j] || c.Null {
 					continue
 				}
 				d := 0
@@ -385,7 +408,7 @@ func roundNumericColumns(sg, pg Outcome) (Outcome, Outcome) {
 		for i, r := range o.Rows {
 			out.Rows[i] = slices.Clone(r)
 			for j, c := range r {
-				if j >= len(scale) || scale[j] < 0 || c.Null || pg.OIDs[j] != oidNumeric {
+				if j >= len(scale) || scale[j] < 0 || c.Null || !numeric[j] {
 					continue
 				}
 				v, ok := new(big.Rat).SetString(c.Text)

@@ -491,6 +491,8 @@ func arrayMarkerName(b *binder, f *ast.FuncCallExpr) (string, bool) {
 	switch f.FnName.L {
 	case "__pg_array", "__pg_array_subquery":
 		return "array", true
+	case "__pg_row", "__pg_map":
+		return f.FnName.L[len("__pg_"):], true // PostgreSQL's "row"; "map" alike
 	case "__pg_subscript", "__pg_slice":
 		if len(f.Args) > 0 {
 			return b.exprName(f.Args[0]), true

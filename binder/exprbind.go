@@ -159,6 +159,9 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		if e, ok, err := b.bindArrayMarker(s, n); ok {
 			return e, err
 		}
+		if e, ok, err := b.bindMapMarker(s, n); ok {
+			return e, err
+		}
 		if e, ok, err := b.bindFieldSelect(s, n); ok {
 			return e, err
 		}
@@ -183,6 +186,8 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		return b.bindAggregateCall(n, name, args, n.Distinct, order)
 	case *ast.WindowFuncExpr:
 		return b.bindWindowCall(n)
+	case *ast.RowExpr:
+		return b.bindRowConstructor(s, n, n.Values)
 	}
 	return nil, b.errAt(node, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", exprKind(node)))
 }

@@ -211,6 +211,8 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 		return parseTimeOfDay(s, t)
 	case Interval:
 		return ParseInterval(s)
+	case Map, Row:
+		return parseNestedText(s, t, loc)
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "input of type %s is not supported", t)
 }

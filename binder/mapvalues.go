@@ -52,8 +52,10 @@ func (b *binder) bindMapMarker(s *scope, n *ast.FuncCallExpr) (Expr, bool, error
 
 func (b *binder) bindMapConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if len(n.Args) == 0 {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.IndeterminateDatatype, "cannot determine type of empty map").
-			WithHint("Explicitly cast to the desired type, for example MAP[]::map<string, int>."))
+		// no keys or values: both are text, as when every one is an
+		// unknown literal; assigned or cast, it takes the target's types
+		t := mapType(types.StringType, types.StringType)
+		return b.rememberCtor(&Const{Value: []types.MapEntry{}, T: t}, nil, nil), nil
 	}
 	if len(n.Args)%2 != 0 {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "MAP constructor needs an even number of arguments (key, value pairs), not %d", len(n.Args)))

@@ -3,6 +3,10 @@ package exec
 import (
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -50,4 +54,18 @@ func castNested(v any, from, to types.T, loc *time.Location) (any, error) {
 		return out, nil
 	}
 	return nil, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", from.PGName(), to.PGName())
+}
+
+// gatherValues copies rows sel of a value by value (for layouts such as
+// MAP that arrow-go's filter kernels do not handle).
+func gatherValues(mem memory.Allocator, a arrow.Array, sel []int32) (arrow.Array, error) {
+	b := array.NewBuilder(mem, a.DataType())
+	defer b.Release()
+	b.Reserve(len(sel))
+	for _, r := range sel {
+		if err := types.AppendValue(b, types.ValueAt(a, int(r))); err != nil {
+			return nil, err
+		}
+	}
+	return b.NewArray(), nil
 }

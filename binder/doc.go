@@ -19,7 +19,9 @@
 // a ROW value (__pg_field), bitwise.go the integer & | << >>, udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
-// maps.go MAP lookup by key, fulljoin.go FULL JOIN markers, view.go
+// maps.go MAP lookup by key, rows.go ROW(...) record constructors (the
+// rewrite's __pg_row and TiDB's RowExpr) and assignment of ROW and MAP
+// values, mapvalues.go MAP[...] (__pg_map) and cardinality/map_keys/map_values, fulljoin.go FULL JOIN markers, view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.

@@ -104,7 +104,11 @@ func (b *binder) bindMapConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error)
 		if i%2 == 1 {
 			t = vt
 		}
-		if isUnknown(args[i].Type()) {
+		if _, isParam := args[i].(*Param); isParam && t.Kind == types.String {
+			// leave the parameter's type open: an assignment or cast of
+			// the map may still give it the target's key or value type
+			args[i] = b.resolveUnknown(args[i], t)
+		} else if isUnknown(args[i].Type()) {
 			if args[i], err = b.coerceUnknown(n.Args[i], args[i], t); err != nil {
 				return nil, err
 			}

@@ -28,6 +28,9 @@ import (
 //	Time                      int64 in the Arrow unit of the type (ms, us or ns of day)
 //	Timestamp, TimestampTZ    int64 in the Arrow unit of the type (us or ns since the epoch, UTC)
 //	Oid                       int64
+//	Array                     []any of the elements' values
+//	Row                       []any of the fields' values, in field order
+//	Map                       []MapEntry in the map's order (nested.go)
 //
 // Converting values between kinds is the executor's job (exec's cast kernels);
 // this file holds only PostgreSQL's input functions, shared by literal folding

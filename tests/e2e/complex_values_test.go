@@ -29,7 +29,19 @@ func TestComplexValuesThroughPgx(t *testing.T) {
 	mustExec(t, conn, `INSERT INTO cx (id, m, r, arr, nr) VALUES ($1, $2, $3, $4, $5)`,
 		int32(3), `[["k",3],["k",4]]`, `{"a":3,"b":"param"}`, `{6}`, `{"x":3,"y":[],"z":null}`)
 
+	// parameters inside constructors take the target's field, key and
+	// value types
+	sd, err := conn.Prepare(ctx, "ctor", `INSERT INTO cx (id, m, r) VALUES ($1, MAP['p', $2], ROW($3, $4))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sd.ParamOIDs) != 4 || sd.ParamOIDs[1] != 23 || sd.ParamOIDs[2] != 23 || sd.ParamOIDs[3] != 25 {
+		t.Errorf("parameter OIDs %v, want [23 23 23 25]", sd.ParamOIDs)
+	}
+	mustExec(t, conn, "ctor", int32(4), int32(44), int32(45), "prep")
+
 	want := map[int32][4]string{
+		4:  {`[["p",44]]`, `{"a":45,"b":"prep"}`, ``, ``},
 		1:  {`[["a",1],["b",null]]`, `{"a":1,"b":"x"}`, `{4,5}`, `{"x":7,"y":["s",null],"z":{"p":1.5,"q":[[2,["two"]]]}}`},
 		2:  {`[["u",20]]`, `{"a":102,"b":"merged"}`, ``, ``},
 		3:  {`[["k",3],["k",4]]`, `{"a":3,"b":"param"}`, `{6}`, `{"x":3,"y":[],"z":null}`},
@@ -86,7 +98,7 @@ func TestComplexValuesThroughPgx(t *testing.T) {
 	if err != nil {
 		t.Fatalf("COPY FROM text: %v\n%s", err, out.String())
 	}
-	if tag.RowsAffected() != 4 {
+	if tag.RowsAffected() != 5 {
 		t.Errorf("COPY FROM text: %d rows", tag.RowsAffected())
 	}
 	csv := "20,\"[[\"\"c\"\",1]]\",\"{\"\"a\"\":5,\"\"b\"\":\"\"csv, quoted\"\"}\",\n"

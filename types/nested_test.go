@@ -30,7 +30,11 @@ func TestMapAndRowText(t *testing.T) {
 		{t: row, in: `{"b": "<&>"}`, want: []any{nil, "<&>", nil}, out: `{"a":null,"b":"<&>","c":null}`},
 		{t: row, in: `[1, "x", []]`, want: []any{int64(1), "x", []any{}}, out: `{"a":1,"b":"x","c":[]}`},
 
+		{t: ArrayOf(mapSI), in: `[[["a",1]],null,[]]`, want: []any{[]MapEntry{{"a", int64(1)}}, nil, []MapEntry{}}},
+		{t: ArrayOf(ArrayOf(Int32Type)), in: `[[1,null],[]]`, want: []any{[]any{int64(1), nil}, []any{}}},
+
 		{t: mapSI, in: `[["a",1]`, code: sqlerr.InvalidTextRepresentation},
+		{t: ArrayOf(mapSI), in: `{1}`, code: sqlerr.InvalidTextRepresentation},
 		{t: mapSI, in: `[["a",1]] x`, code: sqlerr.InvalidTextRepresentation},
 		{t: mapSI, in: `[["a"]]`, code: sqlerr.InvalidTextRepresentation},
 		{t: mapSI, in: `[[null, 1]]`, code: sqlerr.NullValueNotAllowed},
@@ -61,7 +65,7 @@ func TestMapAndRowText(t *testing.T) {
 		if want == "" {
 			want = c.in
 		}
-		if got := FormatText(v, c.t); got != want {
+		if got := FormatText(v, c.t); got != want && c.t.Kind != Array { // arrays print in exec/functions
 			t.Errorf("%s %q prints %q, want %q", c.t, c.in, got, want)
 		}
 		// through Arrow and back

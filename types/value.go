@@ -216,6 +216,11 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 		return ParseInterval(s)
 	case Map, Row:
 		return parseNestedText(s, t, loc)
+	case Array:
+		if t.Elem.IsNested() {
+			// an array of MAP, ROW or ARRAY values prints as JSON
+			return parseNestedText(s, t, loc)
+		}
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "input of type %s is not supported", t)
 }

@@ -478,6 +478,9 @@ func arrayConcatKernel(at types.T, mode int) functions.Kernel {
 // parseArrayLiteral reads an unknown literal as an array of t's elements.
 func (b *binder) parseArrayLiteral(s string, t types.T) (any, error) {
 	var loc *time.Location = functions.LocationOf(b.ctx)
+	if t.Elem.IsNested() {
+		return types.ParseTextIn(s, t, loc) // arrays of MAP/ROW/ARRAY: their JSON text
+	}
 	if t.Variant.IsVector() {
 		return functions.ParseVector(s, *t.Elem, loc)
 	}
@@ -491,6 +494,8 @@ func arrayMarkerName(b *binder, f *ast.FuncCallExpr) (string, bool) {
 	switch f.FnName.L {
 	case "__pg_array", "__pg_array_subquery":
 		return "array", true
+	case "__pg_row", "__pg_map":
+		return f.FnName.L[len("__pg_"):], true // PostgreSQL's "row"; "map" alike
 	case "__pg_subscript", "__pg_slice":
 		if len(f.Args) > 0 {
 			return b.exprName(f.Args[0]), true

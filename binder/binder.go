@@ -50,6 +50,9 @@ type binder struct {
 	// viewStack are the views being expanded, innermost last.
 	uses      *[]ViewRelation
 	viewStack []fluss.TablePath
+	// ctors are the ROW(...) and MAP[...] constructors bound so far, with
+	// their arguments as written (rows.go), so an assignment can re-type them.
+	ctors map[Expr]*ctorInfo
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the

@@ -19,9 +19,12 @@
 // a ROW value (__pg_field), bitwise.go the integer & | << >>, udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
-// maps.go MAP lookup by key, fulljoin.go FULL JOIN markers, values.go
-// VALUES queries (a Values node, types resolved across rows) and the
-// __pg_colalias marker of a derived table's column alias list, view.go
+// maps.go MAP lookup by key, rows.go ROW(...) record constructors (the
+// rewrite's __pg_row and TiDB's RowExpr) and assignment of ROW and MAP
+// values, mapvalues.go MAP[...] (__pg_map) and cardinality/map_keys/
+// map_values, fulljoin.go FULL JOIN markers, values.go VALUES queries (a
+// Values node, types resolved across rows) and the __pg_colalias marker of
+// a derived table's column alias list, view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.

@@ -159,6 +159,9 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		if e, ok, err := b.bindArrayMarker(s, n); ok {
 			return e, err
 		}
+		if e, ok, err := b.bindMapMarker(s, n); ok {
+			return e, err
+		}
 		if e, ok, err := b.bindFieldSelect(s, n); ok {
 			return e, err
 		}
@@ -183,6 +186,8 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		return b.bindAggregateCall(n, name, args, n.Distinct, order)
 	case *ast.WindowFuncExpr:
 		return b.bindWindowCall(n)
+	case *ast.RowExpr:
+		return b.bindRowConstructor(s, n, n.Values)
 	}
 	return nil, b.errAt(node, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", exprKind(node)))
 }
@@ -336,6 +341,9 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 			return nil, err
 		}
 		return &BinaryOp{Op: op, L: l, R: r, T: types.BoolType}, nil
+	}
+	if l.Type().Kind == types.Row && r.Type().Kind == types.Row {
+		return nil, b.errAt(n, sqlerr.NotSupported("row comparison"))
 	}
 	lt, rt := l.Type(), r.Type()
 	if isUnknown(lt) != isUnknown(rt) {

@@ -129,6 +129,9 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if target.Kind == types.Array && isEmptyArrayMarker(n.Args[0]) {
 		return &Const{Value: []any{}, T: target.Nullable()}, nil // ARRAY[]::int[]
 	}
+	if target.Kind == types.Map && isEmptyMapMarker(n.Args[0]) {
+		return &Const{Value: []types.MapEntry{}, T: target.Nullable()}, nil // MAP[]::map<k, v>
+	}
 	if reg := innerRegCast(n.Args[0]); reg != "" && target.IsString() {
 		// x::regclass::text is the object's name, as PostgreSQL's reg*
 		// output function prints it (sqlgate's reg* values are oids, whose
@@ -169,6 +172,9 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 			return &Cast{X: x, T: target}, nil
 		}
 		return b.coerceUnknown(n, x, target)
+	}
+	if e, ok, err := b.castConstructor(n, x, target); ok {
+		return e, err
 	}
 	if target.Kind == types.Decimal && target.Precision == 0 && x.Type().Kind == types.Decimal {
 		// ::numeric without a precision keeps the value's digits: the
@@ -219,6 +225,9 @@ func regTypeOf(name string) string {
 func castable(a, b types.T) bool {
 	if a.Equal(b) {
 		return true
+	}
+	if ok, handled := nestedCastable(a, b, false); handled {
+		return ok
 	}
 	if a.Kind == types.Array && b.Kind == types.Array {
 		return castable(*a.Elem, *b.Elem)

@@ -172,6 +172,9 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 // checked when the row is built), anything converts to a string type, and
 // other mismatches are 42804.
 func (b *binder) assign(node ast.Node, e Expr, col string, t types.T, table string) (Expr, error) {
+	if out, ok, err := b.assignNested(node, e, col, t, table); ok {
+		return out, err
+	}
 	target := t.Nullable()
 	et := e.Type()
 	if isUnknown(et) {

@@ -112,6 +112,9 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 	if from.Kind == types.Array || to.Kind == types.Array {
 		return castArray(v, from, to, loc)
 	}
+	if (from.Kind == types.Row || from.Kind == types.Map) && from.Kind == to.Kind {
+		return castNested(v, from, to, loc)
+	}
 	switch {
 	case to.IsString():
 		s := types.FormatTextIn(v, from, loc)

@@ -143,6 +143,8 @@ func gather(ctx context.Context, mem memory.Allocator, a arrow.Array, mask *arra
 		return gatherVar(mem, a, x.ValueOffsets(), x.ValueBytes(), sel, validity, nulls), nil
 	case *array.Binary:
 		return gatherVar(mem, a, x.ValueOffsets(), x.ValueBytes(), sel, validity, nulls), nil
+	case *array.Map:
+		return gatherValues(mem, a, sel) // arrow-go's filter has no MAP kernel
 	}
 	// nested and other layouts (lists, maps, structs, decimals): arrow-go's
 	// filter, as before the native backend existed

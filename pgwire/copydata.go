@@ -82,7 +82,8 @@ func supportedCopyType(t types.T) bool {
 	switch t.Kind {
 	case types.Bool, types.Int8, types.Int16, types.Int32, types.Int64, types.Float32, types.Float64,
 		types.Decimal, types.String, types.Char, types.Bytes, types.Binary, types.Date, types.Time,
-		types.Timestamp, types.TimestampTZ:
+		types.Timestamp, types.TimestampTZ,
+		types.Map, types.Row: // their JSON text (types/nested.go)
 		return true
 	}
 	return false

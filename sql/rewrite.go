@@ -516,7 +516,7 @@ func (r *rewriter) primaryEnd(k, j int) (int, error) {
 		}
 		if typedLiteralWords[w] && e < j && (r.toks[e].kind == tkString || r.toks[e].kind == tkEString) {
 			e++
-		} else if e < j && (r.toks[e].isPunct(r.src, "(") || (w == "ARRAY" && r.toks[e].isPunct(r.src, "["))) {
+		} else if e < j && (r.toks[e].isPunct(r.src, "(") || ((w == "ARRAY" || w == "MAP") && r.toks[e].isPunct(r.src, "["))) {
 			m := r.matchClose(e, j)
 			if m < 0 {
 				return 0, r.errNear(j)
@@ -1039,6 +1039,18 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				b.add(")", r.toks[m].start)
 				out = append(out[:s], b.it)
 				k = m + 1
+				continue
+			case w == "ROW" && r.isRowConstructor(out, k, j):
+				out = append(out, r.rowConstructor(k))
+				k++
+				continue
+			case w == "MAP" && r.isMapConstructor(out, k, j):
+				it, next, err := r.mapConstructor(k, j)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, it)
+				k = next
 				continue
 			case w == "ARRAY" && k+1 < j && r.toks[k+1].isPunct(r.src, "["):
 				m := r.matchClose(k+1, j)

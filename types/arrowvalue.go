@@ -54,6 +54,8 @@ func ValueAt(a arrow.Array, i int) any {
 		return int64(x.Value(i))
 	case *array.MonthDayNanoInterval:
 		return x.Value(i)
+	case *array.Map:
+		return mapValueAt(x, i)
 	case *array.List:
 		start, end := x.ValueOffsets(i)
 		vals := x.ListValues()
@@ -165,6 +167,11 @@ func AppendValue(b array.Builder, v any) error {
 		var iv arrow.MonthDayNanoInterval
 		if iv, ok = v.(arrow.MonthDayNanoInterval); ok {
 			x.Append(iv)
+		}
+	case *array.MapBuilder:
+		var err error
+		if ok, err = appendMap(x, v); err != nil {
+			return err
 		}
 	case *array.ListBuilder:
 		var items []any

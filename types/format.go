@@ -62,6 +62,8 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 		return FormatTimestampTZ(ValueToTime(v, t), loc)
 	case Interval:
 		return FormatInterval(v.(arrow.MonthDayNanoInterval))
+	case Map, Row:
+		return formatNestedText(v, t, loc)
 	}
 	return ""
 }

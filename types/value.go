@@ -28,6 +28,9 @@ import (
 //	Time                      int64 in the Arrow unit of the type (ms, us or ns of day)
 //	Timestamp, TimestampTZ    int64 in the Arrow unit of the type (us or ns since the epoch, UTC)
 //	Oid                       int64
+//	Array                     []any of the elements' values
+//	Row                       []any of the fields' values, in field order
+//	Map                       []MapEntry in the map's order (nested.go)
 //
 // Converting values between kinds is the executor's job (exec's cast kernels);
 // this file holds only PostgreSQL's input functions, shared by literal folding
@@ -211,6 +214,13 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 		return parseTimeOfDay(s, t)
 	case Interval:
 		return ParseInterval(s)
+	case Map, Row:
+		return parseNestedText(s, t, loc)
+	case Array:
+		if t.Elem.IsNested() {
+			// an array of MAP, ROW or ARRAY values prints as JSON
+			return parseNestedText(s, t, loc)
+		}
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "input of type %s is not supported", t)
 }

@@ -1,0 +1,265 @@
+package binder
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// ROW values. ROW(a, b, ...) and the bare (a, b, ...) are TiDB RowExprs;
+// they bind to an anonymous record, a ROW type whose fields are named f1,
+// f2, ... as PostgreSQL names them. Assigned to a ROW column (or cast to a
+// ROW type) a constructor is re-typed field by field against the target,
+// so unknown literals are read as the field's type, as PostgreSQL's
+// coerce_record_to_complex does; any other ROW value converts by position
+// with assignment casts per field (exec/nestedcast.go).
+
+// ctorInfo remembers how a ROW(...) or MAP[...] constructor was written:
+// its arguments as bound before unknown literals were resolved, and their
+// syntax nodes (for error positions).
+type ctorInfo struct {
+	args  []Expr
+	nodes []ast.ExprNode
+}
+
+func (b *binder) rememberCtor(e Expr, args []Expr, nodes []ast.ExprNode) Expr {
+	if b.ctors == nil {
+		b.ctors = map[Expr]*ctorInfo{}
+	}
+	raw := make([]Expr, len(args))
+	copy(raw, args)
+	b.ctors[e] = &ctorInfo{args: raw, nodes: nodes}
+	return e
+}
+
+// recordType is the anonymous record type of fields typed ts.
+func recordType(ts []types.T) types.T {
+	fs := make([]types.Field, len(ts))
+	for i, t := range ts {
+		fs[i] = types.Field{Name: fmt.Sprintf("f%d", i+1), Type: t.Nullable()}
+	}
+	return types.T{Kind: types.Row, Fields: fs}
+}
+
+// bindRowConstructor binds ROW(a, b, ...) (the rewrite's __pg_row call)
+// or a bare (a, b, ...) as an anonymous record.
+func (b *binder) bindRowConstructor(s *scope, n ast.Node, values []ast.ExprNode) (Expr, error) {
+	if len(values) == 0 {
+		return nil, b.errAt(n, sqlerr.NotSupported("ROW() without fields"))
+	}
+	args, err := b.bindArgs(s, values)
+	if err != nil {
+		return nil, err
+	}
+	raw := make([]Expr, len(args))
+	copy(raw, args)
+	ts := make([]types.T, len(args))
+	for i := range args {
+		args[i] = b.resolveUnknown(args[i], types.StringType)
+		ts[i] = args[i].Type()
+	}
+	return b.rememberCtor(makeRow(args, recordType(ts)), raw, values), nil
+}
+
+// makeRow builds a ROW of t from field expressions already typed as t's
+// fields: a constant when every field is one.
+func makeRow(args []Expr, t types.T) Expr {
+	vals := make([]any, len(args))
+	for i, a := range args {
+		c, ok := a.(*Const)
+		if !ok {
+			return &FuncCall{Name: "row", Args: args, T: t, Kernel: rowConstructorKernel(t)}
+		}
+		vals[i] = c.Value
+	}
+	return &Const{Value: vals, T: t}
+}
+
+// rowConstructorKernel assembles a struct array from its fields' arrays.
+func rowConstructorKernel(t types.T) func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		bld := array.NewBuilder(mem, t.ArrowType())
+		defer bld.Release()
+		bld.Reserve(n)
+		vals := make([]any, len(args))
+		for i := 0; i < n; i++ {
+			for k, a := range args {
+				vals[k] = types.ValueAt(a, i)
+			}
+			if err := types.AppendValue(bld, vals); err != nil {
+				return nil, err
+			}
+		}
+		return bld.NewArray(), nil
+	}
+}
+
+// assignNested handles an assignment (or cast, when col is "") to a ROW or
+// MAP type; ok is false when neither side is one, leaving assign's rules.
+func (b *binder) assignNested(node ast.Node, e Expr, col string, target types.T, table string) (Expr, bool, error) {
+	et := e.Type()
+	if target.Kind != types.Row && target.Kind != types.Map || isUnknown(et) {
+		return nil, false, nil
+	}
+	target = target.Nullable()
+	mismatch := func(detail string, args ...any) *sqlerr.Error {
+		got := et.PGName()
+		if et.Kind == types.Row && b.ctors[e] != nil {
+			got = "record"
+		}
+		var err *sqlerr.Error
+		if col == "" {
+			err = sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", got, target.PGName())
+		} else {
+			err = sqlerr.New(sqlerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, target.PGName(), got).
+				WithHint("You will need to rewrite or cast the expression.")
+		}
+		if detail != "" {
+			err = err.WithDetail(detail, args...)
+		}
+		return b.errAt(node, err)
+	}
+	if et.Kind != target.Kind {
+		return nil, true, mismatch("")
+	}
+	info := b.ctors[e]
+	switch target.Kind {
+	case types.Row:
+		n := len(target.Fields)
+		if info != nil {
+			if len(info.args) != n {
+				if len(info.args) > n {
+					return nil, true, mismatch("Input has too many columns.")
+				}
+				return nil, true, mismatch("Input has too few columns.")
+			}
+			out := make([]Expr, n)
+			for i, a := range info.args {
+				ft := target.Fields[i].Type
+				at := info.nodes[i]
+				if c, ok := a.(*Const); ok && c.Value == nil && ft.NotNull && col != "" {
+					return nil, true, b.errAt(at, sqlerr.New(sqlerr.NotNullViolation, "null value in field %q of column %q of relation %q violates not-null constraint", target.Fields[i].Name, col, table))
+				}
+				x, err := b.assignField(at, a, col, ft, table, func() *sqlerr.Error {
+					return mismatch("Cannot cast type %s to %s in column %d.", a.Type().PGName(), ft.PGName(), i+1)
+				})
+				if err != nil {
+					return nil, true, err
+				}
+				out[i] = x
+			}
+			return makeRow(out, target), true, nil
+		}
+		if len(et.Fields) != n {
+			if len(et.Fields) > n {
+				return nil, true, mismatch("Input has too many columns.")
+			}
+			return nil, true, mismatch("Input has too few columns.")
+		}
+		for i, f := range et.Fields {
+			if !assignableType(f.Type, target.Fields[i].Type) {
+				return nil, true, mismatch("Cannot cast type %s to %s in column %d.", f.Type.PGName(), target.Fields[i].Type.PGName(), i+1)
+			}
+		}
+	case types.Map:
+		if info != nil {
+			return b.retargetMap(node, e, info, col, target, table, mismatch)
+		}
+		if !assignableType(*et.Key, *target.Key) || !assignableType(*et.Elem, *target.Elem) {
+			return nil, true, mismatch("")
+		}
+	}
+	return b.castTo(e, target), true, nil
+}
+
+// assignField converts one constructor argument to t: an unknown literal
+// is read as t, a nested constructor is re-typed, anything else takes an
+// assignment cast (fail reports a mismatch naming the column).
+func (b *binder) assignField(node ast.Node, a Expr, col string, t types.T, table string, fail func() *sqlerr.Error) (Expr, error) {
+	if isUnknown(a.Type()) {
+		x, err := b.coerceUnknown(node, a, t)
+		if err != nil {
+			return nil, err
+		}
+		return b.castTo(x, t), nil
+	}
+	if t.Kind == types.Row || t.Kind == types.Map {
+		x, ok, err := b.assignNested(node, a, col, t, table)
+		if ok {
+			return x, err
+		}
+	}
+	if !assignableType(a.Type(), t) {
+		return nil, fail()
+	}
+	return b.castTo(a, t), nil
+}
+
+// assignableType reports whether PostgreSQL converts from to to in an
+// assignment (assign's rule, applied inside ROW and MAP values).
+func assignableType(from, to types.T) bool {
+	if from.Kind == types.Row || from.Kind == types.Map || to.Kind == types.Row || to.Kind == types.Map {
+		ok, _ := nestedCastable(from, to, true)
+		return ok
+	}
+	if from.Kind == types.Array && to.Kind == types.Array {
+		return assignableType(*from.Elem, *to.Elem)
+	}
+	return isUnknown(from) || from.Nullable().Equal(to.Nullable()) ||
+		(from.IsNumeric() && to.IsNumeric()) ||
+		to.IsString() ||
+		castable(from, to) && !(from.IsString() && !to.IsString()) && from.Kind != types.Bool && to.Kind != types.Bool
+}
+
+// nestedCastable decides casts involving ROW and MAP types (handled is
+// false when neither side is one): ROW to ROW by position with the same
+// arity, MAP to MAP by key and value, both to and from text (the JSON text
+// form) in explicit casts only.
+func nestedCastable(a, b types.T, assignment bool) (ok, handled bool) {
+	if a.Kind != types.Row && a.Kind != types.Map && b.Kind != types.Row && b.Kind != types.Map {
+		return false, false
+	}
+	if isUnknown(a) {
+		return true, true
+	}
+	if a.IsString() || b.IsString() {
+		return !assignment || b.IsString(), true
+	}
+	if a.Kind != b.Kind {
+		return false, true
+	}
+	if a.Kind == types.Map {
+		return assignableOrCastable(*a.Key, *b.Key, assignment) && assignableOrCastable(*a.Elem, *b.Elem, assignment), true
+	}
+	if len(a.Fields) != len(b.Fields) {
+		return false, true
+	}
+	for i := range a.Fields {
+		if !assignableOrCastable(a.Fields[i].Type, b.Fields[i].Type, assignment) {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+func assignableOrCastable(a, b types.T, assignment bool) bool {
+	if assignment {
+		return assignableType(a, b)
+	}
+	return castable(a, b)
+}
+
+// castConstructor binds ROW(...)::row<...> and MAP[...]::map<...>: the
+// constructor re-typed against the target; ok is false for other casts.
+func (b *binder) castConstructor(n ast.Node, x Expr, target types.T) (Expr, bool, error) {
+	if b.ctors[x] == nil || x.Type().Kind != target.Kind {
+		return nil, false, nil
+	}
+	return b.assignNested(n, x, "", target, "")
+}

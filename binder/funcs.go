@@ -200,7 +200,7 @@ func innerRegCast(e ast.ExprNode) string {
 		return ""
 	}
 	switch reg := regTypeOf(tn.Name); reg {
-	case "regclass", "regtype", "regnamespace", "regrole":
+	case "regclass", "regtype", "regnamespace", "regrole", "regproc", "regprocedure":
 		return reg // the ones with an _out function
 	}
 	return ""
@@ -209,7 +209,7 @@ func innerRegCast(e ast.ExprNode) string {
 // regTypeOf names the reg* type a cast targets ("" for other types).
 func regTypeOf(name string) string {
 	switch name {
-	case "regclass", "regtype", "regnamespace", "regrole", "regproc":
+	case "regclass", "regtype", "regnamespace", "regrole", "regproc", "regprocedure":
 		return name
 	}
 	return ""
@@ -318,7 +318,7 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 		t = types.TimestampTZType(arg(0, 6))
 	case "interval":
 		t = types.T{Kind: types.Interval}
-	case "oid", "regclass", "regtype", "regproc", "regnamespace":
+	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole":
 		t = types.T{Kind: types.Oid}
 	case "name":
 		t = types.T{Kind: types.Name}

@@ -263,9 +263,13 @@ func catalogFuncs() []*Func {
 		// types, so it returns the type's name as regtype prints it
 		{Name: "pg_typeof", Args: []types.T{tAny}, Ret: tText, specialize: pgTypeofSpecialize},
 		{Name: "json_build_object", Args: []types.T{tAny}, Variadic: true, Ret: tText, specialize: jsonBuildObjectSpecialize},
+		{Name: "row_to_json", Args: []types.T{tAny}, Ret: tText, specialize: rowToJSONSpecialize},
+		{Name: "row_to_json", Args: []types.T{tAny, tBool}, Ret: tText, specialize: rowToJSONSpecialize},
+		{Name: "to_json", Args: []types.T{tAny}, Ret: tText, specialize: toJSONSpecialize},
 		{Name: "json_build_object", Ret: tText, Kernel: rowFunc(tText, false, func(context.Context, []any) (any, error) { return "{}", nil })},
 	}
 	fs = append(fs, privilegeFuncs()...)
+	fs = append(fs, regprocFuncs()...)
 	// Functions that read the catalog or the session are never folded at
 	// bind time: a prepared statement must see later DDL, and only the
 	// execution context is sure to carry WithCatalog and WithSession.
@@ -282,7 +286,7 @@ var pureCatalogFuncs = map[string]bool{
 	"pg_encoding_to_char": true, "pg_encoding_max_length": true, "pg_size_pretty": true, "quote_ident": true,
 	"quote_literal": true, "quote_nullable": true, "parse_ident": true, "string_to_array": true,
 	"array_to_string": true, "array_upper": true, "array_lower": true, "array_length": true,
-	"cardinality": true, "format": true, "json_build_object": true, "pg_get_expr": true,
+	"cardinality": true, "format": true, "json_build_object": true, "row_to_json": true, "to_json": true, "pg_get_expr": true,
 }
 
 // withCatalog is rowFunc (strict) for bodies that need the catalog.
@@ -511,27 +515,6 @@ func quoteIdent(s string) string {
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
-
-// reservedKeywords are PostgreSQL 15's keywords that are not unreserved
-// (reserved, column-name and type/function-name keywords: pg_get_keywords()
-// WHERE catcode <> 'U'), which quote_ident quotes.
-var reservedKeywords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, k := range strings.Fields(`all analyse analyze and any array as asc asymmetric authorization between bigint binary bit boolean both case
-		cast char character check coalesce collate collation column concurrently constraint create cross
-		current_catalog current_date current_role current_schema current_time current_timestamp current_user dec
-		decimal default deferrable desc distinct do else end except exists extract false fetch float for foreign
-		freeze from full grant greatest group grouping having ilike in initially inner inout int integer intersect
-		interval into is isnull join lateral leading least left like limit localtime localtimestamp national natural
-		nchar none normalize not notnull null nullif numeric offset on only or order out outer overlaps overlay
-		placing position precision primary real references returning right row select session_user setof similar
-		smallint some substring symmetric table tablesample then time timestamp to trailing treat trim true union
-		unique user using values varchar variadic verbose when where window with xmlattributes xmlconcat xmlelement
-		xmlexists xmlforest xmlnamespaces xmlparse xmlpi xmlroot xmlserialize xmltable`) {
-		m[k] = true
-	}
-	return m
-}()
 
 func quoteLiteral(s string) string {
 	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"

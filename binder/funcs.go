@@ -206,6 +206,17 @@ func innerRegCast(e ast.ExprNode) string {
 	return ""
 }
 
+// innerCast is e when e is itself a cast (x::type), else nil.
+func innerCast(e ast.ExprNode) *ast.FuncCallExpr {
+	if p, ok := e.(*ast.ParenthesesExpr); ok {
+		e = p.Expr
+	}
+	if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == castFunc && len(f.Args) == 2 {
+		return f
+	}
+	return nil
+}
+
 // regTypeOf names the reg* type a cast targets ("" for other types).
 func regTypeOf(name string) string {
 	switch name {
@@ -387,6 +398,9 @@ func castOutputName(v ast.ValueExpr) string {
 	tn, err := sql.ParseTypeName(text)
 	if err != nil {
 		return "?column?"
+	}
+	if reg := regTypeOf(tn.Name); reg != "" && tn.ArrayDims == 0 {
+		return reg // sqlgate's reg* values are oids, but the name is the type's
 	}
 	t, err := typeFromName(tn)
 	if err != nil {

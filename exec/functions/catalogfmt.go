@@ -293,8 +293,8 @@ const databaseOID = 5
 // checkPrivilege validates a privilege list such as "SELECT, INSERT WITH
 // GRANT OPTION".
 func checkPrivilege(s string, valid []string) error {
-	for _, p := range strings.Split(s, ",") {
-		p = strings.ToUpper(strings.Join(strings.Fields(p), " "))
+	for _, raw := range strings.Split(s, ",") {
+		p := strings.ToUpper(strings.Join(strings.Fields(raw), " "))
 		p = strings.TrimSuffix(p, " WITH GRANT OPTION")
 		found := false
 		for _, v := range valid {
@@ -304,7 +304,7 @@ func checkPrivilege(s string, valid []string) error {
 			}
 		}
 		if !found {
-			return sqlerr.New(sqlerr.InvalidParameterValue, "unrecognized privilege type: %q", p)
+			return sqlerr.New(sqlerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(raw)) // as written, like PostgreSQL
 		}
 	}
 	return nil

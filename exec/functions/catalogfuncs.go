@@ -116,6 +116,9 @@ func catalogFuncs() []*Func {
 					return n, err
 				}
 			}
+			if oidArg(a[0]) == 0 {
+				return "-", nil // InvalidOid, as PostgreSQL prints it
+			}
 			mod, has := a[1].(int64)
 			return c.FormatType(oidArg(a[0]), int32(mod), has), nil
 		})},
@@ -228,6 +231,10 @@ func catalogFuncs() []*Func {
 		{Name: "quote_literal", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return quoteLiteral(a[0].(string)), nil
 		})},
+		// quote_literal(anyelement) / quote_nullable(anyelement): the
+		// value's text form, quoted (quote_literal(42) is '42')
+		{Name: "quote_literal", Args: []types.T{tAny}, Ret: tText, Strict: true, specialize: quoteAnySpecialize(false)},
+		{Name: "quote_nullable", Args: []types.T{tAny}, Ret: tText, specialize: quoteAnySpecialize(true)},
 		{Name: "quote_nullable", Args: []types.T{tText}, Ret: tText, Kernel: rowFunc(tText, false, func(_ context.Context, a []any) (any, error) {
 			if a[0] == nil {
 				return "NULL", nil

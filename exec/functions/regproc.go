@@ -69,9 +69,7 @@ func regprocIn(withArgs, must bool) Kernel {
 		if withArgs {
 			i := strings.IndexByte(s, '(')
 			if i < 0 || !strings.HasSuffix(s, ")") {
-				if !must {
-					return nil, nil
-				}
+				// to_regprocedure fails here too, as on PostgreSQL
 				return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "expected a left parenthesis")
 			}
 			nameText, argText = s[:i], strings.TrimSpace(s[i+1:len(s)-1])

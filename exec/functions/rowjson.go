@@ -136,3 +136,24 @@ func jsonZone(s string) string {
 	}
 	return s
 }
+
+// quoteAnySpecialize is quote_literal(anyelement) and (nullable)
+// quote_nullable(anyelement): the value's text form as a literal.
+func quoteAnySpecialize(nullable bool) func(args []types.T, _ []any) (types.T, Kernel) {
+	return func(args []types.T, _ []any) (types.T, Kernel) {
+		t := args[0]
+		return tText, rowFunc(tText, false, func(ctx context.Context, a []any) (any, error) {
+			if a[0] == nil {
+				if nullable {
+					return "NULL", nil
+				}
+				return nil, nil
+			}
+			s := types.FormatTextIn(a[0], t, LocationOf(ctx))
+			if arr, ok := a[0].([]any); ok && t.Kind == types.Array {
+				s = FormatArray(arr, *t.Elem, LocationOf(ctx))
+			}
+			return quoteLiteral(s), nil
+		})
+	}
+}

@@ -136,12 +136,12 @@ func splitTypeList(s string) []string {
 			depth--
 		case ',':
 			if depth == 0 {
-				out = append(out, s[start:i])
+				out = append(out, strings.TrimSpace(s[start:i]))
 				start = i + 1
 			}
 		}
 	}
-	return append(out, s[start:])
+	return append(out, strings.TrimSpace(s[start:]))
 }
 
 func equalOIDs(a, b []uint32) bool {

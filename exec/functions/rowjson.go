@@ -26,11 +26,11 @@ func WholeRowKernel(t types.T) Kernel {
 func rowToJSONSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	rt := args[0]
 	return tText, rowFunc(tText, false, func(ctx context.Context, a []any) (any, error) {
-		if rt.Kind != types.Row {
-			return nil, sqlerr.New(sqlerr.UndefinedFunction, "function row_to_json(%s) does not exist", rt.PGName())
-		}
 		if a[0] == nil {
 			return nil, nil
+		}
+		if rt.Kind != types.Row {
+			return nil, sqlerr.New(sqlerr.UndefinedFunction, "function row_to_json(%s) does not exist", rt.PGName())
 		}
 		pretty := len(a) == 2 && a[1] == true
 		var b strings.Builder

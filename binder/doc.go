@@ -19,7 +19,8 @@
 // a ROW value (__pg_field), bitwise.go the integer & | << >>, udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
-// maps.go MAP lookup by key, fulljoin.go FULL JOIN markers, view.go
+// maps.go MAP lookup by key, wholerow.go a table alias used as a value
+// (the whole row as a composite, row_to_json(t)), fulljoin.go FULL JOIN markers, view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.

@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -11,7 +10,7 @@ import (
 // row: a composite with one field per column of that FROM item, named and
 // typed as the columns. ok is false when name is no alias of s, so the
 // caller reports its own "column does not exist".
-func (b *binder) wholeRow(s *scope, cn *ast.ColumnNameExpr, name string) (Expr, bool) {
+func (b *binder) wholeRow(s *scope, name string) (Expr, bool) {
 	if s == nil || !s.tables[name] {
 		return nil, false
 	}

@@ -32,7 +32,7 @@ func (b *binder) bindFunc(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	}
 	args := make([]Expr, len(n.Args))
 	for i, a := range n.Args {
-		e, err := b.bindExpr(s, a)
+		e, err := b.bindFuncArg(s, name, a)
 		if err != nil {
 			return nil, err
 		}

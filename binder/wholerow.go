@@ -1,6 +1,9 @@
 package binder
 
 import (
+	"fmt"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -27,4 +30,29 @@ func (b *binder) wholeRow(s *scope, name string) (Expr, bool) {
 		return nil, false
 	}
 	return &FuncCall{Name: name + ".*", Args: args, T: t, Kernel: functions.WholeRowKernel(t)}, true
+}
+
+// bindFuncArg binds argument a of function name. ROW(a, b) is bound here
+// only as the argument of row_to_json/to_json (a composite with fields f1,
+// f2, ... as PostgreSQL names them); ROW constructors elsewhere are the
+// value-constructor binder's.
+func (b *binder) bindFuncArg(s *scope, name string, a ast.ExprNode) (Expr, error) {
+	r, ok := a.(*ast.RowExpr)
+	if !ok || (name != "row_to_json" && name != "to_json") {
+		return b.bindExpr(s, a)
+	}
+	t := types.T{Kind: types.Row}
+	args := make([]Expr, len(r.Values))
+	for i, v := range r.Values {
+		e, err := b.bindExpr(s, v)
+		if err != nil {
+			return nil, err
+		}
+		if isUnknown(e.Type()) {
+			e = b.resolveUnknown(e, types.StringType)
+		}
+		args[i] = e
+		t.Fields = append(t.Fields, types.Field{Name: fmt.Sprintf("f%d", i+1), Type: e.Type().Nullable()})
+	}
+	return &FuncCall{Name: "row", Args: args, T: t, Kernel: functions.WholeRowKernel(t)}, nil
 }

@@ -3,6 +3,7 @@ package functions
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -173,5 +174,34 @@ func TestKeywordsMatchPostgres(t *testing.T) {
 	}
 	if _, err := ResolveSetFunc("pg_get_keywords", []types.T{types.Int32Type}); sqlerr.CodeOf(err) != sqlerr.UndefinedFunction {
 		t.Errorf("pg_get_keywords(int) = %v, want 42883", err)
+	}
+}
+
+// TestParseIdentMatchesPostgres runs parse_ident over odd inputs on both.
+func TestParseIdentMatchesPostgres(t *testing.T) {
+	srv := pgtest.Start(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, srv.ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, in := range []string{"a.b", ` A . "B c" `, "a.b(", "a.b(c)", "a$b.c1", "1a", "a..b", "a.", `"".a`, "x y", "é.ü", "Ém.X", `"a"b`, "a.b ", ""} {
+		for _, strict := range []bool{true, false} {
+			var want string
+			pgErr := conn.QueryRow(ctx, "SELECT array_to_string(parse_ident($1, $2), '|')", in, strict).Scan(&want)
+			v, err := call(ctx, "parse_ident", txt(in), bl(strict))
+			if (pgErr != nil) != (err != nil) {
+				t.Errorf("parse_ident(%q, %v): error %v, PostgreSQL %v", in, strict, err, pgErr)
+				continue
+			}
+			if err == nil {
+				if got := strings.ReplaceAll(strings.Trim(v, "{}"), ",", "|"); got != want {
+					t.Errorf("parse_ident(%q, %v) = %q, PostgreSQL %q", in, strict, got, want)
+				}
+			} else if sqlerr.CodeOf(err) != sqlerr.InvalidParameterValue {
+				t.Errorf("parse_ident(%q, %v): %v, want 22023", in, strict, err)
+			}
+		}
 	}
 }

@@ -547,6 +547,10 @@ var parseIdentKernel = rowFunc(tTextArr, true, func(_ context.Context, a []any) 
 	return out, nil
 })
 
+func identStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
+}
+
 // parseIdent splits a qualified identifier as PostgreSQL's parse_ident:
 // unquoted parts are lower-cased, quoted parts keep their text.
 func parseIdent(s string, strict bool) ([]string, error) {
@@ -586,14 +590,21 @@ func parseIdent(s string, strict bool) ([]string, error) {
 			}
 			parts = append(parts, b.String())
 		} else {
+			// an unquoted part is an identifier as the SQL lexer reads
+			// one: a letter, _ or non-ASCII byte, then those, digits or $
 			start := i
-			for i < len(s) && s[i] != '.' && !unicode.IsSpace(rune(s[i])) && s[i] != '"' {
+			for i < len(s) && (identStart(s[i]) || i > start && (s[i] >= '0' && s[i] <= '9' || s[i] == '$')) {
 				i++
 			}
 			if i == start {
 				return nil, bad()
 			}
-			parts = append(parts, strings.ToLower(s[start:i]))
+			parts = append(parts, strings.Map(func(r rune) rune {
+				if r >= 'A' && r <= 'Z' {
+					return r + 'a' - 'A' // only ASCII, as PostgreSQL's downcase_identifier in UTF-8
+				}
+				return r
+			}, s[start:i]))
 		}
 		for i < len(s) && unicode.IsSpace(rune(s[i])) {
 			i++

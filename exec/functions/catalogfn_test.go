@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -202,6 +203,40 @@ func TestParseIdentMatchesPostgres(t *testing.T) {
 			} else if sqlerr.CodeOf(err) != sqlerr.InvalidParameterValue {
 				t.Errorf("parse_ident(%q, %v): %v, want 22023", in, strict, err)
 			}
+		}
+	}
+}
+
+// TestSizePrettyNumericMatchesPostgres: pg_size_pretty(numeric), which
+// pg_size_pretty(sum(bigint)) calls.
+func TestSizePrettyNumericMatchesPostgres(t *testing.T) {
+	srv := pgtest.Start(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, srv.ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, c := range []struct {
+		text  string
+		n     int64 // unscaled
+		scale int
+	}{
+		{"0", 0, 0}, {"1023.5", 10235, 1}, {"10239.9", 102399, 1}, {"10240", 10240, 0}, {"10752.7", 107527, 1},
+		{"-10752.7", -107527, 1}, {"20479.5", 204795, 1}, {"123456789012.5", 1234567890125, 1},
+		{"-0.5", -5, 1}, {"1.50", 150, 2}, {"9223372036854775807", 9223372036854775807, 0},
+		{"92233720368547758.07", 9223372036854775807, 2},
+	} {
+		var want string
+		if err := conn.QueryRow(ctx, "SELECT pg_size_pretty("+c.text+"::numeric)").Scan(&want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := call(ctx, "pg_size_pretty", arg{types.DecimalType(38, c.scale), decimal128.FromI64(c.n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("pg_size_pretty(%s::numeric) = %q, PostgreSQL %q", c.text, got, want)
 		}
 	}
 }

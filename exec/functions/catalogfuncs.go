@@ -225,6 +225,7 @@ func catalogFuncs() []*Func {
 		{Name: "pg_size_pretty", Args: []types.T{tInt8}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return sizePretty(a[0].(int64)), nil
 		})},
+		{Name: "pg_size_pretty", Args: []types.T{tNumeric}, Ret: tText, Strict: true, specialize: sizePrettyNumericSpecialize},
 		{Name: "quote_ident", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return quoteIdent(a[0].(string)), nil
 		})},

@@ -2,10 +2,12 @@ package functions
 
 import (
 	"context"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -156,4 +158,35 @@ func quoteAnySpecialize(nullable bool) func(args []types.T, _ []any) (types.T, K
 			return quoteLiteral(s), nil
 		})
 	}
+}
+
+// sizePrettyNumericSpecialize is pg_size_pretty(numeric) (the type of
+// sum(bigint)): below 10240 the value as it prints followed by "bytes",
+// else the bigint algorithm over the truncated value, with PostgreSQL's
+// truncating division so that values beyond bigint work too.
+func sizePrettyNumericSpecialize(args []types.T, _ []any) (types.T, Kernel) {
+	scale := args[0].Scale
+	return tText, rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
+		d := a[0].(decimal128.Num)
+		n := d.BigInt()
+		n.Quo(n, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+		if new(big.Int).Abs(n).Cmp(big.NewInt(10*1024)) < 0 {
+			return types.FormatDecimal(d, scale) + " bytes", nil
+		}
+		n.Quo(n, big.NewInt(512)) // one extra bit for rounding
+		limit := big.NewInt(20*1024 - 1)
+		units := []string{"kB", "MB", "GB", "TB", "PB"}
+		for i, u := range units {
+			if new(big.Int).Abs(n).Cmp(limit) < 0 || i == len(units)-1 {
+				if n.Sign() < 0 {
+					n.Sub(n, big.NewInt(1))
+				} else {
+					n.Add(n, big.NewInt(1))
+				}
+				return n.Quo(n, big.NewInt(2)).String() + " " + u, nil
+			}
+			n.Quo(n, big.NewInt(1024))
+		}
+		return nil, nil
+	})
 }

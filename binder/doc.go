@@ -22,7 +22,8 @@
 // maps.go MAP lookup by key, rows.go ROW(...) record constructors (the
 // rewrite's __pg_row and TiDB's RowExpr) and assignment of ROW and MAP
 // values, mapvalues.go MAP[...] (__pg_map) and cardinality/map_keys/
-// map_values, fulljoin.go FULL JOIN markers, values.go VALUES queries (a
+// map_values, wholerow.go a table alias used as a value (the whole row as
+// a composite, row_to_json(t)), fulljoin.go FULL JOIN markers, values.go VALUES queries (a
 // Values node, types resolved across rows) and the __pg_colalias marker of
 // a derived table's column alias list, view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog). The

@@ -34,6 +34,9 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 			if f, ok := sqlValueFunctions[ident(n.Name.Name)]; ok && sqlerr.CodeOf(err) == sqlerr.UndefinedColumn {
 				return b.callFunction(n, f, nil)
 			}
+			if w, ok := b.wholeRow(s, ident(n.Name.Name)); ok && sqlerr.CodeOf(err) == sqlerr.UndefinedColumn {
+				return w, nil // a table alias as a value: the whole row (wholerow.go)
+			}
 		}
 		return e, err
 	case ast.ParamMarkerExpr:

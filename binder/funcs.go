@@ -32,7 +32,7 @@ func (b *binder) bindFunc(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	}
 	args := make([]Expr, len(n.Args))
 	for i, a := range n.Args {
-		e, err := b.bindExpr(s, a)
+		e, err := b.bindFuncArg(s, name, a)
 		if err != nil {
 			return nil, err
 		}
@@ -206,16 +206,27 @@ func innerRegCast(e ast.ExprNode) string {
 		return ""
 	}
 	switch reg := regTypeOf(tn.Name); reg {
-	case "regclass", "regtype", "regnamespace", "regrole":
+	case "regclass", "regtype", "regnamespace", "regrole", "regproc", "regprocedure":
 		return reg // the ones with an _out function
 	}
 	return ""
 }
 
+// innerCast is e when e is itself a cast (x::type), else nil.
+func innerCast(e ast.ExprNode) *ast.FuncCallExpr {
+	if p, ok := e.(*ast.ParenthesesExpr); ok {
+		e = p.Expr
+	}
+	if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == castFunc && len(f.Args) == 2 {
+		return f
+	}
+	return nil
+}
+
 // regTypeOf names the reg* type a cast targets ("" for other types).
 func regTypeOf(name string) string {
 	switch name {
-	case "regclass", "regtype", "regnamespace", "regrole", "regproc":
+	case "regclass", "regtype", "regnamespace", "regrole", "regproc", "regprocedure":
 		return name
 	}
 	return ""
@@ -327,7 +338,7 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 		t = types.TimestampTZType(arg(0, 6))
 	case "interval":
 		t = types.T{Kind: types.Interval}
-	case "oid", "regclass", "regtype", "regproc", "regnamespace":
+	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole":
 		t = types.T{Kind: types.Oid}
 	case "name":
 		t = types.T{Kind: types.Name}
@@ -396,6 +407,9 @@ func castOutputName(v ast.ValueExpr) string {
 	tn, err := sql.ParseTypeName(text)
 	if err != nil {
 		return "?column?"
+	}
+	if reg := regTypeOf(tn.Name); reg != "" && tn.ArrayDims == 0 {
+		return reg // sqlgate's reg* values are oids, but the name is the type's
 	}
 	t, err := typeFromName(tn)
 	if err != nil {

@@ -394,7 +394,10 @@ func (b *binder) exprName(e ast.ExprNode) string {
 			return b.exprName(x.Args[0])
 		}
 		if x.FnName.L == castFunc && len(x.Args) == 2 {
-			if n := b.exprName(x.Args[0]); n != "?column?" {
+			// PostgreSQL's FigureColname: a column or function name
+			// inside wins, a nested cast's type name does not (1::int::text
+			// is "text")
+			if n := b.exprName(x.Args[0]); n != "?column?" && innerCast(x.Args[0]) == nil {
 				return n
 			}
 			if v, ok := x.Args[1].(ast.ValueExpr); ok {

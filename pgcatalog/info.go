@@ -513,6 +513,31 @@ func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
 	return "", "", false
 }
 
+// FunctionOIDs implements functions.Procs: the pg_proc rows named name.
+func (c *Catalog) FunctionOIDs(name string) []uint32 {
+	var out []uint32
+	for _, p := range c.procs {
+		if p.name == name {
+			out = append(out, p.oid)
+		}
+	}
+	return out
+}
+
+// FunctionProc implements functions.Procs.
+func (c *Catalog) FunctionProc(oid uint32) (string, []uint32, bool) {
+	for _, p := range c.procs {
+		if p.oid == oid {
+			args := make([]uint32, len(p.args))
+			for i, a := range p.args {
+				args[i] = a.(uint32)
+			}
+			return p.name, args, true
+		}
+	}
+	return "", nil, false
+}
+
 // DefaultSetting implements functions.CatalogInfo from pg_settings' list
 // (names compare case-insensitively).
 func (c *Catalog) DefaultSetting(name string) (string, bool) {

@@ -146,11 +146,12 @@ func pgFormat(f string, args []*string) (any, error) {
 // jsonBuildObjectSpecialize is json_build_object(k1, v1, ...); the result
 // is json text (sqlgate has no json type of its own: it travels as text).
 func jsonBuildObjectSpecialize(argTypes []types.T, _ []any) (types.T, Kernel) {
-	return tText, textArgsKernel(argTypes, func(vals []*string) (any, error) {
+	return tText, rowFunc(tText, false, func(ctx context.Context, vals []any) (any, error) {
 		if len(vals)%2 != 0 {
 			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "argument list must have even number of elements").
 				WithHint("The arguments of json_build_object() must consist of alternating keys and values.")
 		}
+		loc := LocationOf(ctx)
 		var b strings.Builder
 		b.WriteByte('{')
 		for k := 0; k < len(vals); k += 2 {
@@ -160,24 +161,13 @@ func jsonBuildObjectSpecialize(argTypes []types.T, _ []any) (types.T, Kernel) {
 			if k > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(strconv.Quote(*vals[k]))
-			b.WriteString(" : ")
-			v := vals[k+1]
-			t := argTypes[k+1]
-			switch {
-			case v == nil:
-				b.WriteString("null")
-			case t.Kind == types.Bool:
-				if *v == "t" {
-					b.WriteString("true")
-				} else {
-					b.WriteString("false")
-				}
-			case t.IsNumeric() && *v != "NaN" && *v != "Infinity" && *v != "-Infinity":
-				b.WriteString(*v)
-			default:
-				b.WriteString(jsonQuote(*v))
+			key := types.FormatTextIn(vals[k], argTypes[k], loc)
+			if argTypes[k].Kind == types.Array {
+				key = FormatArray(vals[k].([]any), *argTypes[k].Elem, loc)
 			}
+			b.WriteString(jsonQuote(key))
+			b.WriteString(" : ")
+			writeJSONValue(&b, vals[k+1], argTypes[k+1], loc)
 		}
 		b.WriteByte('}')
 		return b.String(), nil
@@ -303,8 +293,8 @@ const databaseOID = 5
 // checkPrivilege validates a privilege list such as "SELECT, INSERT WITH
 // GRANT OPTION".
 func checkPrivilege(s string, valid []string) error {
-	for _, p := range strings.Split(s, ",") {
-		p = strings.ToUpper(strings.Join(strings.Fields(p), " "))
+	for _, raw := range strings.Split(s, ",") {
+		p := strings.ToUpper(strings.Join(strings.Fields(raw), " "))
 		p = strings.TrimSuffix(p, " WITH GRANT OPTION")
 		found := false
 		for _, v := range valid {
@@ -314,7 +304,7 @@ func checkPrivilege(s string, valid []string) error {
 			}
 		}
 		if !found {
-			return sqlerr.New(sqlerr.InvalidParameterValue, "unrecognized privilege type: %q", p)
+			return sqlerr.New(sqlerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(raw)) // as written, like PostgreSQL
 		}
 	}
 	return nil

@@ -116,6 +116,9 @@ func catalogFuncs() []*Func {
 					return n, err
 				}
 			}
+			if oidArg(a[0]) == 0 {
+				return "-", nil // InvalidOid, as PostgreSQL prints it
+			}
 			mod, has := a[1].(int64)
 			return c.FormatType(oidArg(a[0]), int32(mod), has), nil
 		})},
@@ -222,12 +225,17 @@ func catalogFuncs() []*Func {
 		{Name: "pg_size_pretty", Args: []types.T{tInt8}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return sizePretty(a[0].(int64)), nil
 		})},
+		{Name: "pg_size_pretty", Args: []types.T{tNumeric}, Ret: tText, Strict: true, specialize: sizePrettyNumericSpecialize},
 		{Name: "quote_ident", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return quoteIdent(a[0].(string)), nil
 		})},
 		{Name: "quote_literal", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 			return quoteLiteral(a[0].(string)), nil
 		})},
+		// quote_literal(anyelement) / quote_nullable(anyelement): the
+		// value's text form, quoted (quote_literal(42) is '42')
+		{Name: "quote_literal", Args: []types.T{tAny}, Ret: tText, Strict: true, specialize: quoteAnySpecialize(false)},
+		{Name: "quote_nullable", Args: []types.T{tAny}, Ret: tText, specialize: quoteAnySpecialize(true)},
 		{Name: "quote_nullable", Args: []types.T{tText}, Ret: tText, Kernel: rowFunc(tText, false, func(_ context.Context, a []any) (any, error) {
 			if a[0] == nil {
 				return "NULL", nil
@@ -263,9 +271,13 @@ func catalogFuncs() []*Func {
 		// types, so it returns the type's name as regtype prints it
 		{Name: "pg_typeof", Args: []types.T{tAny}, Ret: tText, specialize: pgTypeofSpecialize},
 		{Name: "json_build_object", Args: []types.T{tAny}, Variadic: true, Ret: tText, specialize: jsonBuildObjectSpecialize},
+		{Name: "row_to_json", Args: []types.T{tAny}, Ret: tText, specialize: rowToJSONSpecialize},
+		{Name: "row_to_json", Args: []types.T{tAny, tBool}, Ret: tText, specialize: rowToJSONSpecialize},
+		{Name: "to_json", Args: []types.T{tAny}, Ret: tText, specialize: toJSONSpecialize},
 		{Name: "json_build_object", Ret: tText, Kernel: rowFunc(tText, false, func(context.Context, []any) (any, error) { return "{}", nil })},
 	}
 	fs = append(fs, privilegeFuncs()...)
+	fs = append(fs, regprocFuncs()...)
 	// Functions that read the catalog or the session are never folded at
 	// bind time: a prepared statement must see later DDL, and only the
 	// execution context is sure to carry WithCatalog and WithSession.
@@ -282,7 +294,7 @@ var pureCatalogFuncs = map[string]bool{
 	"pg_encoding_to_char": true, "pg_encoding_max_length": true, "pg_size_pretty": true, "quote_ident": true,
 	"quote_literal": true, "quote_nullable": true, "parse_ident": true, "string_to_array": true,
 	"array_to_string": true, "array_upper": true, "array_lower": true, "array_length": true,
-	"cardinality": true, "format": true, "json_build_object": true, "pg_get_expr": true,
+	"cardinality": true, "format": true, "json_build_object": true, "row_to_json": true, "to_json": true, "pg_get_expr": true,
 }
 
 // withCatalog is rowFunc (strict) for bodies that need the catalog.
@@ -512,27 +524,6 @@ func quoteIdent(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// reservedKeywords are PostgreSQL 15's keywords that are not unreserved
-// (reserved, column-name and type/function-name keywords: pg_get_keywords()
-// WHERE catcode <> 'U'), which quote_ident quotes.
-var reservedKeywords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, k := range strings.Fields(`all analyse analyze and any array as asc asymmetric authorization between bigint binary bit boolean both case
-		cast char character check coalesce collate collation column concurrently constraint create cross
-		current_catalog current_date current_role current_schema current_time current_timestamp current_user dec
-		decimal default deferrable desc distinct do else end except exists extract false fetch float for foreign
-		freeze from full grant greatest group grouping having ilike in initially inner inout int integer intersect
-		interval into is isnull join lateral leading least left like limit localtime localtimestamp national natural
-		nchar none normalize not notnull null nullif numeric offset on only or order out outer overlaps overlay
-		placing position precision primary real references returning right row select session_user setof similar
-		smallint some substring symmetric table tablesample then time timestamp to trailing treat trim true union
-		unique user using values varchar variadic verbose when where window with xmlattributes xmlconcat xmlelement
-		xmlexists xmlforest xmlnamespaces xmlparse xmlpi xmlroot xmlserialize xmltable`) {
-		m[k] = true
-	}
-	return m
-}()
-
 func quoteLiteral(s string) string {
 	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
 	if strings.Contains(s, `\`) {
@@ -556,6 +547,10 @@ var parseIdentKernel = rowFunc(tTextArr, true, func(_ context.Context, a []any) 
 	}
 	return out, nil
 })
+
+func identStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
+}
 
 // parseIdent splits a qualified identifier as PostgreSQL's parse_ident:
 // unquoted parts are lower-cased, quoted parts keep their text.
@@ -596,14 +591,21 @@ func parseIdent(s string, strict bool) ([]string, error) {
 			}
 			parts = append(parts, b.String())
 		} else {
+			// an unquoted part is an identifier as the SQL lexer reads
+			// one: a letter, _ or non-ASCII byte, then those, digits or $
 			start := i
-			for i < len(s) && s[i] != '.' && !unicode.IsSpace(rune(s[i])) && s[i] != '"' {
+			for i < len(s) && (identStart(s[i]) || i > start && (s[i] >= '0' && s[i] <= '9' || s[i] == '$')) {
 				i++
 			}
 			if i == start {
 				return nil, bad()
 			}
-			parts = append(parts, strings.ToLower(s[start:i]))
+			parts = append(parts, strings.Map(func(r rune) rune {
+				if r >= 'A' && r <= 'Z' {
+					return r + 'a' - 'A' // only ASCII, as PostgreSQL's downcase_identifier in UTF-8
+				}
+				return r
+			}, s[start:i]))
 		}
 		for i < len(s) && unicode.IsSpace(rune(s[i])) {
 			i++

@@ -10,8 +10,13 @@
 // and output (ParseArray, FormatArray) and the array kernels the binder
 // builds for ARRAY[..], subscripts, slices, op ANY/ALL (array) and array
 // comparison (arrays.go); the set-returning functions (ResolveSetFunc:
-// unnest, generate_series, generate_subscripts, _pg_expandarray; srf.go),
-// which exec runs as FROM items and in SELECT lists.
+// unnest, generate_series, generate_subscripts, _pg_expandarray,
+// pg_get_keywords; srf.go), which exec runs as FROM items and in SELECT
+// lists; PostgreSQL 15's keyword table (keywords.go: pg_get_keywords and
+// quote_ident); JSON output of values (rowjson.go: row_to_json, to_json,
+// json_build_object, and the whole-row kernel the binder uses for a table
+// alias used as a value); regproc/regprocedure input and output over the
+// optional Procs catalog (regproc.go).
 //
 // It must not: import exec, binder, lower or sql (exec calls into this
 // package, so importing it back would be a cycle); parse SQL; cast
@@ -67,6 +72,9 @@
 //     int2vector/oidvector subscripts start at 0 as in PostgreSQL, but
 //     array_lower/array_upper/generate_subscripts still count them from 1.
 //     generate_series covers int4 and int8 (not numeric or timestamps).
+//   - JSON results (row_to_json, to_json, json_build_object) are text, not
+//     json (OID 25 on the wire), and reg* values are oids: 'x'::regclass
+//     prints its number unless cast on to text.
 //   - extract('julian', timestamp), and date_part/extract/date_trunc over
 //     interval and time, are declared (so that resolution matches
 //     PostgreSQL's) but fail with 0A000.

@@ -25,7 +25,7 @@ type SetFunc struct {
 // IsSetFunc reports whether name is a set-returning function sqlgate has.
 func IsSetFunc(name string) bool {
 	switch strings.ToLower(name) {
-	case "unnest", "generate_series", "generate_subscripts", "_pg_expandarray":
+	case "unnest", "generate_series", "generate_subscripts", "_pg_expandarray", "pg_get_keywords":
 		return true
 	}
 	return false
@@ -54,6 +54,10 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 		}
 		if len(args) == 1 && pgTypeOf(args[0]) == pgUnknown {
 			return nil, sqlerr.New(sqlerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
+		}
+	case "pg_get_keywords":
+		if len(args) == 0 {
+			return &SetFunc{Name: lname, Ret: keywordRowType, Rows: keywordRows}, nil
 		}
 	case "generate_series":
 		if len(args) == 2 || len(args) == 3 {

@@ -608,6 +608,9 @@ func outputText(a arrow.Array, i int, t types.T, loc *time.Location) string {
 	if v == nil {
 		return ""
 	}
+	if arr, ok := v.([]any); ok && t.Kind == types.Array {
+		return FormatArray(arr, *t.Elem, loc) // format('%s', ARRAY[1,2]) is {1,2}
+	}
 	return types.FormatTextIn(v, t, loc)
 }
 

@@ -1,0 +1,58 @@
+package binder
+
+import (
+	"fmt"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// wholeRow binds a FROM item's alias used as a value (row_to_json(t) in
+// SELECT row_to_json(t) FROM (...) t), which PostgreSQL reads as the whole
+// row: a composite with one field per column of that FROM item, named and
+// typed as the columns. ok is false when name is no alias of s, so the
+// caller reports its own "column does not exist".
+func (b *binder) wholeRow(s *scope, name string) (Expr, bool) {
+	if s == nil || !s.tables[name] {
+		return nil, false
+	}
+	t := types.T{Kind: types.Row}
+	var args []Expr
+	for i, c := range s.cols {
+		if c.Table != name {
+			continue
+		}
+		args = append(args, &ColumnRef{Index: i, Name: c.Name, T: c.T})
+		t.Fields = append(t.Fields, types.Field{Name: c.Name, Type: c.T.Nullable()})
+	}
+	if len(args) == 0 {
+		return nil, false
+	}
+	return &FuncCall{Name: name + ".*", Args: args, T: t, Kernel: functions.WholeRowKernel(t)}, true
+}
+
+// bindFuncArg binds argument a of function name. ROW(a, b) is bound here
+// only as the argument of row_to_json/to_json (a composite with fields f1,
+// f2, ... as PostgreSQL names them); ROW constructors elsewhere are the
+// value-constructor binder's.
+func (b *binder) bindFuncArg(s *scope, name string, a ast.ExprNode) (Expr, error) {
+	r, ok := a.(*ast.RowExpr)
+	if !ok || (name != "row_to_json" && name != "to_json") {
+		return b.bindExpr(s, a)
+	}
+	t := types.T{Kind: types.Row}
+	args := make([]Expr, len(r.Values))
+	for i, v := range r.Values {
+		e, err := b.bindExpr(s, v)
+		if err != nil {
+			return nil, err
+		}
+		if isUnknown(e.Type()) {
+			e = b.resolveUnknown(e, types.StringType)
+		}
+		args[i] = e
+		t.Fields = append(t.Fields, types.Field{Name: fmt.Sprintf("f%d", i+1), Type: e.Type().Nullable()})
+	}
+	return &FuncCall{Name: "row", Args: args, T: t, Kernel: functions.WholeRowKernel(t)}, nil
+}

@@ -1,0 +1,192 @@
+package functions
+
+import (
+	"context"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// WholeRowKernel builds the composite value of a whole-row reference (a
+// table alias used as a value, row_to_json(t)): its arguments are the
+// table's columns in order, its result a ROW of type t with one field per
+// column.
+func WholeRowKernel(t types.T) Kernel {
+	return rowFunc(t, false, func(_ context.Context, a []any) (any, error) {
+		return append([]any(nil), a...), nil
+	})
+}
+
+// rowToJSONSpecialize is row_to_json(record [, pretty]): the composite as
+// a JSON object, {"a":1,"b":"x"}, each field in PostgreSQL's JSON form of
+// its type (pretty puts one field per line, as PostgreSQL does).
+func rowToJSONSpecialize(args []types.T, _ []any) (types.T, Kernel) {
+	rt := args[0]
+	return tText, rowFunc(tText, false, func(ctx context.Context, a []any) (any, error) {
+		if a[0] == nil {
+			return nil, nil
+		}
+		if rt.Kind != types.Row {
+			return nil, sqlerr.New(sqlerr.UndefinedFunction, "function row_to_json(%s) does not exist", rt.PGName())
+		}
+		pretty := len(a) == 2 && a[1] == true
+		var b strings.Builder
+		writeJSONRow(&b, a[0].([]any), rt, pretty, LocationOf(ctx))
+		return b.String(), nil
+	})
+}
+
+// toJSONSpecialize is to_json(anyelement): the value's JSON form.
+func toJSONSpecialize(args []types.T, _ []any) (types.T, Kernel) {
+	t := args[0]
+	return tText, rowFunc(tText, true, func(ctx context.Context, a []any) (any, error) {
+		var b strings.Builder
+		writeJSONValue(&b, a[0], t, LocationOf(ctx))
+		return b.String(), nil
+	})
+}
+
+func writeJSONRow(b *strings.Builder, vals []any, t types.T, pretty bool, loc *time.Location) {
+	b.WriteByte('{')
+	for i, f := range t.Fields {
+		if i > 0 {
+			b.WriteByte(',')
+			if pretty {
+				b.WriteString("\n ")
+			}
+		}
+		b.WriteString(jsonQuote(f.Name))
+		b.WriteByte(':')
+		var v any
+		if i < len(vals) {
+			v = vals[i]
+		}
+		writeJSONValue(b, v, f.Type, loc)
+	}
+	b.WriteByte('}')
+}
+
+// writeJSONValue writes one physical value of type t as PostgreSQL's
+// to_json does: numbers bare (NaN and infinities quoted), booleans
+// true/false, NULL null, arrays [a,b], composites {"f":v}, date and time
+// types in ISO 8601 ("2024-01-02T03:04:05"), everything else as its text
+// form in a JSON string.
+func writeJSONValue(b *strings.Builder, v any, t types.T, loc *time.Location) {
+	if v == nil {
+		b.WriteString("null")
+		return
+	}
+	switch t.Kind {
+	case types.Bool:
+		if v.(bool) {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+		return
+	case types.Array:
+		b.WriteByte('[')
+		for i, e := range v.([]any) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONValue(b, e, *t.Elem, loc)
+		}
+		b.WriteByte(']')
+		return
+	case types.Row:
+		if vals, ok := v.([]any); ok {
+			writeJSONRow(b, vals, t, false, loc)
+			return
+		}
+	case types.Timestamp, types.TimestampTZ, types.Date:
+		s := types.FormatTextIn(v, t, loc)
+		if t.Kind != types.Date && len(s) > 10 && s[10] == ' ' {
+			s = s[:10] + "T" + s[11:]
+		}
+		if t.Kind == types.TimestampTZ {
+			s = jsonZone(s)
+		}
+		b.WriteString(jsonQuote(s))
+		return
+	}
+	s := types.FormatTextIn(v, t, loc)
+	if t.IsNumeric() && s != "NaN" && s != "Infinity" && s != "-Infinity" {
+		b.WriteString(s)
+		return
+	}
+	b.WriteString(jsonQuote(s))
+}
+
+// jsonZone writes a timestamptz's offset as PostgreSQL's JSON does:
+// +00:00 rather than +00 (hours and minutes always).
+func jsonZone(s string) string {
+	i := strings.LastIndexAny(s, "+-")
+	if i < 11 {
+		return s
+	}
+	off := s[i+1:]
+	if len(off) == 2 {
+		if _, err := strconv.Atoi(off); err == nil {
+			return s + ":00"
+		}
+	}
+	return s
+}
+
+// quoteAnySpecialize is quote_literal(anyelement) and (nullable)
+// quote_nullable(anyelement): the value's text form as a literal.
+func quoteAnySpecialize(nullable bool) func(args []types.T, _ []any) (types.T, Kernel) {
+	return func(args []types.T, _ []any) (types.T, Kernel) {
+		t := args[0]
+		return tText, rowFunc(tText, false, func(ctx context.Context, a []any) (any, error) {
+			if a[0] == nil {
+				if nullable {
+					return "NULL", nil
+				}
+				return nil, nil
+			}
+			s := types.FormatTextIn(a[0], t, LocationOf(ctx))
+			if arr, ok := a[0].([]any); ok && t.Kind == types.Array {
+				s = FormatArray(arr, *t.Elem, LocationOf(ctx))
+			}
+			return quoteLiteral(s), nil
+		})
+	}
+}
+
+// sizePrettyNumericSpecialize is pg_size_pretty(numeric) (the type of
+// sum(bigint)): below 10240 the value as it prints followed by "bytes",
+// else the bigint algorithm over the truncated value, with PostgreSQL's
+// truncating division so that values beyond bigint work too.
+func sizePrettyNumericSpecialize(args []types.T, _ []any) (types.T, Kernel) {
+	scale := args[0].Scale
+	return tText, rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
+		d := a[0].(decimal128.Num)
+		n := d.BigInt()
+		n.Quo(n, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+		if new(big.Int).Abs(n).Cmp(big.NewInt(10*1024)) < 0 {
+			return types.FormatDecimal(d, scale) + " bytes", nil
+		}
+		n.Quo(n, big.NewInt(512)) // one extra bit for rounding
+		limit := big.NewInt(20*1024 - 1)
+		units := []string{"kB", "MB", "GB", "TB", "PB"}
+		for i, u := range units {
+			if new(big.Int).Abs(n).Cmp(limit) < 0 || i == len(units)-1 {
+				if n.Sign() < 0 {
+					n.Sub(n, big.NewInt(1))
+				} else {
+					n.Add(n, big.NewInt(1))
+				}
+				return n.Quo(n, big.NewInt(2)).String() + " " + u, nil
+			}
+			n.Quo(n, big.NewInt(1024))
+		}
+		return nil, nil
+	})
+}

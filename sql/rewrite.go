@@ -828,7 +828,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, err
 				}
 				continue
-			case w == "VALUES" && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && r.valuesIsQuery(out):
+			case w == "VALUES" && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && r.valuesIsQueryAt(out, k):
 				// VALUES (..), (..) as a query: see values.go
 				items, nk, err := r.valuesRows(k, j)
 				if err != nil {

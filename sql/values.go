@@ -29,9 +29,16 @@ var valuesStartWords = map[string]bool{
 	"EXPLAIN": true, "ANALYZE": true, "VERBOSE": true, "AS": true,
 }
 
-// valuesIsQuery reports whether a VALUES after out starts a query rather
-// than INSERT's row list (INSERT INTO t [(cols)] VALUES ..).
-func (r *rewriter) valuesIsQuery(out []item) bool {
+// valuesIsQueryAt reports whether the VALUES token k, after out, starts a
+// query rather than INSERT's row list (INSERT INTO t [(cols)] VALUES ..).
+// The VALUES(col) that the ON CONFLICT rewrite writes for EXCLUDED.col (a
+// synthesised token, ddl.go) is MySQL's function, never a VALUES list.
+func (r *rewriter) valuesIsQueryAt(out []item, k int) bool {
+	return r.toks[k].synth == "" && r.valuesQueryAfter(out)
+}
+
+// valuesQueryAfter: after out, a VALUES starts a query.
+func (r *rewriter) valuesQueryAfter(out []item) bool {
 	if len(out) == 0 {
 		return true
 	}

@@ -174,6 +174,31 @@ func expand(f *Func, n int) (candidate, bool) {
 	return c, true
 }
 
+// viableCandidates are the overloads of fs that take len(in) arguments of
+// the argument types in, each through an implicit cast at most: the first
+// step of PostgreSQL's function resolution, shared by the library's
+// functions and declared (UDF) overloads.
+func viableCandidates(fs []*Func, in []pgType) []candidate {
+	var cands []candidate
+	for _, f := range fs {
+		c, ok := expand(f, len(in))
+		if !ok {
+			continue
+		}
+		fits := true
+		for i := range in {
+			if !canCoerce(in[i], c.pg[i]) {
+				fits = false
+				break
+			}
+		}
+		if fits {
+			cands = append(cands, c)
+		}
+	}
+	return cands
+}
+
 // Resolve picks the overload PostgreSQL 15 would pick for name(args...),
 // following parse_func.c's func_select_candidate in simplified form, and
 // returns it with the types the caller must cast each argument to.
@@ -202,23 +227,7 @@ func Resolve(name string, args []types.T) (*Func, []types.T, error) {
 		}
 		return fs[0], out, nil
 	}
-	var cands []candidate
-	for _, f := range Lookup(lname) {
-		c, ok := expand(f, len(args))
-		if !ok {
-			continue
-		}
-		fits := true
-		for i := range args {
-			if !canCoerce(in[i], c.pg[i]) {
-				fits = false
-				break
-			}
-		}
-		if fits {
-			cands = append(cands, c)
-		}
-	}
+	cands := viableCandidates(Lookup(lname), in)
 	if len(cands) == 0 {
 		return nil, nil, undefinedFunction(lname, args)
 	}

@@ -23,25 +23,11 @@ func ResolveDeclared(name string, decls [][]types.T, args []types.T) (int, []typ
 	}
 	fs := make([]*Func, len(decls))
 	index := map[*Func]int{}
-	var cands []candidate
 	for k, d := range decls {
 		fs[k] = &Func{Name: lname, Args: d}
 		index[fs[k]] = k
-		c, ok := expand(fs[k], len(args))
-		if !ok {
-			continue
-		}
-		fits := true
-		for i := range args {
-			if !canCoerce(in[i], c.pg[i]) {
-				fits = false
-				break
-			}
-		}
-		if fits {
-			cands = append(cands, c)
-		}
 	}
+	cands := viableCandidates(fs, in)
 	if len(cands) == 0 {
 		return 0, nil, undefinedFunction(lname, args)
 	}

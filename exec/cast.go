@@ -220,13 +220,7 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 				break
 			}
 			ns := int64(tm.Hour())*3600e9 + int64(tm.Minute())*60e9 + int64(tm.Second())*1e9 + int64(tm.Nanosecond())
-			switch {
-			case to.Precision <= 3:
-				return ns / 1e6, nil
-			case to.Precision <= 6:
-				return ns / 1e3, nil
-			}
-			return ns, nil
+			return timeFromNanos(ns, to), nil
 		}
 	case types.Bytes, types.Binary:
 		if to.Kind == types.Bytes || to.Kind == types.Binary {
@@ -243,7 +237,7 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 			if us < 0 {
 				us += types.USecsPerDay
 			}
-			return timeFromMicros(us, to), nil
+			return timeFromNanos(us*1000, to), nil
 		}
 		if to.Kind == types.Interval {
 			return v, nil
@@ -264,15 +258,16 @@ func timeMicros(v int64, t types.T) int64 {
 	return v / 1000
 }
 
-// timeFromMicros is timeMicros' inverse.
-func timeFromMicros(us int64, t types.T) int64 {
+// timeFromNanos converts nanoseconds since midnight to a time value of t's
+// precision (ms, µs or ns).
+func timeFromNanos(ns int64, t types.T) int64 {
 	switch {
 	case t.Precision <= 3:
-		return us / 1000
+		return ns / 1e6
 	case t.Precision <= 6:
-		return us
+		return ns / 1e3
 	}
-	return us * 1000
+	return ns
 }
 
 func checkInt(x int64, to types.T) (any, error) {

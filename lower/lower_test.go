@@ -2,6 +2,7 @@ package lower
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,6 +61,23 @@ func plan(t *testing.T, text string) []string {
 	return kinds
 }
 
+// intList and strList write n distinct integer / text literals.
+func intList(n int) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = fmt.Sprint(i)
+	}
+	return strings.Join(items, ", ")
+}
+
+func strList(n int) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = fmt.Sprintf("'r%d'", i)
+	}
+	return strings.Join(items, ", ")
+}
+
 func TestAccessPathRules(t *testing.T) {
 	cases := []struct {
 		sql  string
@@ -78,6 +96,8 @@ func TestAccessPathRules(t *testing.T) {
 		{"SELECT v FROM kv WHERE id IN (1, 2) AND region = 'eu'", "projection: lookup:"},
 		{"SELECT v FROM kv WHERE id IN (1, 2, 3) AND region IN ('eu', $1)", "projection: lookup:"},
 		{"SELECT v FROM kv WHERE (id = 1 OR id = $1) AND region = 'eu' AND n > 0", "projection: filter: lookup:"},
+		// more key combinations than one lookup reads (33 x 33 > 1,024): a scan
+		{"SELECT v FROM kv WHERE id IN (" + intList(33) + ") AND region IN (" + strList(33) + ")", "projection: filter: scan:"},
 		// an OR over two columns fixes neither
 		{"SELECT v FROM kv WHERE (id = 1 OR n = 2) AND region = 'eu'", "projection: filter: scan:"},
 		// part of the key: a scan

@@ -45,7 +45,7 @@ func IntervalOutOfRange() *sqlerr.Error {
 
 // AddIntervals is interval + interval, field by field (interval_pl).
 func AddIntervals(a, b arrow.MonthDayNanoInterval) (arrow.MonthDayNanoInterval, error) {
-	us, ok := addInt64(IntervalMicros(a), IntervalMicros(b))
+	us, ok := AddInt64(IntervalMicros(a), IntervalMicros(b))
 	if !ok {
 		return arrow.MonthDayNanoInterval{}, IntervalOutOfRange()
 	}
@@ -54,14 +54,15 @@ func AddIntervals(a, b arrow.MonthDayNanoInterval) (arrow.MonthDayNanoInterval, 
 
 // SubIntervals is interval - interval (interval_mi).
 func SubIntervals(a, b arrow.MonthDayNanoInterval) (arrow.MonthDayNanoInterval, error) {
-	us, ok := addInt64(IntervalMicros(a), -IntervalMicros(b))
+	us, ok := AddInt64(IntervalMicros(a), -IntervalMicros(b))
 	if !ok {
 		return arrow.MonthDayNanoInterval{}, IntervalOutOfRange()
 	}
 	return NewInterval(int64(a.Months)-int64(b.Months), int64(a.Days)-int64(b.Days), us)
 }
 
-func addInt64(a, b int64) (int64, bool) {
+// AddInt64 adds two int64s, reporting false on overflow.
+func AddInt64(a, b int64) (int64, bool) {
 	s := a + b
 	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
 		return 0, false

@@ -71,17 +71,6 @@ func intervalGetter(k int, a arrow.Array) (*array.MonthDayNanoInterval, error) {
 	return x, nil
 }
 
-func micros(v arrow.MonthDayNanoInterval) int64 { return types.IntervalMicros(v) }
-
-// addChecked adds two int64s, reporting overflow.
-func addChecked(a, b int64) (int64, bool) {
-	s := a + b
-	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
-		return 0, false
-	}
-	return s, true
-}
-
 func intervalPair(sign int64) Kernel {
 	return rowKernel(ivT, true, func(args []arrow.Array) (func(int) (any, error), error) {
 		a, err := intervalGetter(0, args[0])
@@ -103,7 +92,7 @@ func intervalPair(sign int64) Kernel {
 
 func intervalNegate(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 	return intervalMap(func(v arrow.MonthDayNanoInterval) (arrow.MonthDayNanoInterval, error) {
-		return types.NewInterval(-int64(v.Months), -int64(v.Days), -micros(v))
+		return types.NewInterval(-int64(v.Months), -int64(v.Days), -types.IntervalMicros(v))
 	})(ctx, mem, args, n)
 }
 
@@ -204,7 +193,7 @@ func timestampPlusInterval(sign int64, zoned bool) Kernel {
 			return func(i int) (any, error) {
 				us := int64(ts.Value(i))
 				span := iv.Value(i)
-				months, days, t := sign*int64(span.Months), sign*int64(span.Days), sign*micros(span)
+				months, days, t := sign*int64(span.Months), sign*int64(span.Days), sign*types.IntervalMicros(span)
 				if months != 0 || days != 0 {
 					at := time.UnixMicro(us).UTC()
 					if zoned {
@@ -222,7 +211,7 @@ func timestampPlusInterval(sign int64, zoned bool) Kernel {
 						return nil, timestampOutOfRange()
 					}
 				}
-				r, ok := addChecked(us, t)
+				r, ok := types.AddInt64(us, t)
 				if !ok || r < minTimestampMicros {
 					return nil, timestampOutOfRange()
 				}
@@ -242,7 +231,7 @@ func timestampDiff(ctx context.Context, mem memory.Allocator, args []arrow.Array
 			return nil, badArg(0, args[0], "timestamp")
 		}
 		return func(i int) (any, error) {
-			d, ok := addChecked(int64(a.Value(i)), -int64(b.Value(i)))
+			d, ok := types.AddInt64(int64(a.Value(i)), -int64(b.Value(i)))
 			if !ok {
 				return nil, types.IntervalOutOfRange()
 			}
@@ -265,7 +254,7 @@ func timePlusInterval(sign int64) Kernel {
 			return nil, err
 		}
 		return func(i int) (any, error) {
-			r := (int64(tm.Value(i)) + sign*(micros(iv.Value(i))%types.USecsPerDay)) % types.USecsPerDay
+			r := (int64(tm.Value(i)) + sign*(types.IntervalMicros(iv.Value(i))%types.USecsPerDay)) % types.USecsPerDay
 			if r < 0 {
 				r += types.USecsPerDay
 			}
@@ -290,7 +279,7 @@ func datePlusTime(ctx context.Context, mem memory.Allocator, args []arrow.Array,
 // justifyHours moves whole 24-hour periods of the time part into days,
 // keeping days and time of one sign (interval_justify_hours).
 func justifyHours(v arrow.MonthDayNanoInterval) (arrow.MonthDayNanoInterval, error) {
-	t := micros(v)
+	t := types.IntervalMicros(v)
 	days := int64(v.Days) + t/types.USecsPerDay
 	t %= types.USecsPerDay
 	switch {
@@ -317,13 +306,13 @@ func justifyDays(v arrow.MonthDayNanoInterval) (arrow.MonthDayNanoInterval, erro
 		days -= types.DaysPerMonth
 		months++
 	}
-	return types.NewInterval(months, days, micros(v))
+	return types.NewInterval(months, days, types.IntervalMicros(v))
 }
 
 // justifyInterval is interval_justify_interval: both cascades, with one
 // sign throughout.
 func justifyInterval(v arrow.MonthDayNanoInterval) (arrow.MonthDayNanoInterval, error) {
-	t := micros(v)
+	t := types.IntervalMicros(v)
 	months := int64(v.Months) + int64(v.Days)/types.DaysPerMonth
 	days := int64(v.Days) % types.DaysPerMonth
 	days += t / types.USecsPerDay
@@ -413,7 +402,7 @@ func intervalField(unitText string, v arrow.MonthDayNanoInterval) (*big.Int, int
 	if !ok {
 		return nil, 0, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type interval", strings.ToLower(unitText))
 	}
-	t := micros(v)
+	t := types.IntervalMicros(v)
 	years, mons := int64(v.Months)/12, int64(v.Months)%12
 	hours := t / types.USecsPerHour
 	rest := t - hours*types.USecsPerHour
@@ -501,7 +490,7 @@ func intervalTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array
 				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type interval", strings.ToLower(unitText))
 			}
 			v := iv.Value(i)
-			months, days, t := int64(v.Months), int64(v.Days), micros(v)
+			months, days, t := int64(v.Months), int64(v.Days), types.IntervalMicros(v)
 			years := months / 12
 			trunc := func(x, unit int64) int64 { return x / unit * unit }
 			switch unit {

@@ -144,7 +144,10 @@ func Walk(e Expr, fn func(Expr)) {
 }
 
 // MapChildren returns e with each direct sub-expression replaced by fn's
-// result (e itself when it has none). The copy leaves e untouched.
+// result (e itself when it has none). It copies only what changed: when fn
+// returns every child unchanged, the result is e itself, so walks that only
+// look (Walk, the UDF search) allocate nothing; a copy never shares a
+// changed child list with e, so e is never modified.
 func MapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 	switch x := e.(type) {
 	case *BinaryOp:
@@ -156,36 +159,40 @@ func MapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if l == x.L && r == x.R {
+			return x, nil
+		}
 		c := *x
 		c.L, c.R = l, r
 		return &c, nil
 	case *UnaryOp:
 		in, err := fn(x.X)
-		if err != nil {
-			return nil, err
+		if err != nil || in == x.X {
+			return orNil(x, err)
 		}
 		c := *x
 		c.X = in
 		return &c, nil
 	case *IsNull:
 		in, err := fn(x.X)
-		if err != nil {
-			return nil, err
+		if err != nil || in == x.X {
+			return orNil(x, err)
 		}
 		c := *x
 		c.X = in
 		return &c, nil
 	case *Cast:
 		in, err := fn(x.X)
-		if err != nil {
-			return nil, err
+		if err != nil || in == x.X {
+			return orNil(x, err)
 		}
 		c := *x
 		c.X = in
 		return &c, nil
 	case *Case:
-		c := &Case{T: x.T}
-		for _, w := range x.Whens {
+		changed := false
+		whens := make([]When, len(x.Whens))
+		for i, w := range x.Whens {
 			cond, err := fn(w.Cond)
 			if err != nil {
 				return nil, err
@@ -194,64 +201,93 @@ func MapChildren(e Expr, fn func(Expr) (Expr, error)) (Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			c.Whens = append(c.Whens, When{Cond: cond, Result: res})
+			whens[i] = When{Cond: cond, Result: res}
+			changed = changed || cond != w.Cond || res != w.Result
 		}
+		el := x.Else
 		if x.Else != nil {
-			el, err := fn(x.Else)
-			if err != nil {
+			var err error
+			if el, err = fn(x.Else); err != nil {
 				return nil, err
 			}
-			c.Else = el
+			changed = changed || el != x.Else
 		}
-		return c, nil
+		if !changed {
+			return x, nil
+		}
+		return &Case{T: x.T, Whens: whens, Else: el}, nil
 	case *Subquery:
-		c := *x
+		in := x.X
 		if x.X != nil {
-			in, err := fn(x.X)
-			if err != nil {
+			var err error
+			if in, err = fn(x.X); err != nil {
 				return nil, err
 			}
-			c.X = in
 		}
-		var err error
-		if c.Outer, err = mapAll(x.Outer, fn); err != nil {
+		outer, changed, err := mapAll(x.Outer, fn)
+		if err != nil {
 			return nil, err
 		}
+		if !changed && in == x.X {
+			return x, nil
+		}
+		c := *x
+		c.X, c.Outer = in, outer
 		return &c, nil
 	case *FuncCall:
-		c := *x
-		var err error
-		if c.Args, err = mapAll(x.Args, fn); err != nil {
-			return nil, err
+		args, changed, err := mapAll(x.Args, fn)
+		if err != nil || !changed {
+			return orNil(x, err)
 		}
+		c := *x
+		c.Args = args
 		return &c, nil
 	case *Coalesce:
-		c := *x
-		var err error
-		if c.Args, err = mapAll(x.Args, fn); err != nil {
-			return nil, err
+		args, changed, err := mapAll(x.Args, fn)
+		if err != nil || !changed {
+			return orNil(x, err)
 		}
+		c := *x
+		c.Args = args
 		return &c, nil
 	case *UDFCall:
-		c := *x
-		var err error
-		if c.Args, err = mapAll(x.Args, fn); err != nil {
-			return nil, err
+		args, changed, err := mapAll(x.Args, fn)
+		if err != nil || !changed {
+			return orNil(x, err)
 		}
+		c := *x
+		c.Args = args
 		return &c, nil
 	}
 	return e, nil
 }
 
-// mapAll applies fn to each expression of a list, into a new list.
-func mapAll(es []Expr, fn func(Expr) (Expr, error)) ([]Expr, error) {
-	out := make([]Expr, len(es))
+// orNil is (e, nil), or (nil, err) when err is set.
+func orNil(e Expr, err error) (Expr, error) {
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// mapAll applies fn to each expression of a list. The list is copied on
+// the first change only: changed is false and the result is es itself when
+// fn returned every element unchanged.
+func mapAll(es []Expr, fn func(Expr) (Expr, error)) (out []Expr, changed bool, err error) {
+	out = es
 	for i, e := range es {
 		y, err := fn(e)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		out[i] = y
+		if y != e && !changed {
+			out = make([]Expr, len(es))
+			copy(out, es[:i])
+			changed = true
+		}
+		if changed {
+			out[i] = y
+		}
 	}
-	return out, nil
+	return out, changed, nil
 }

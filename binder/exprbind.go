@@ -337,11 +337,17 @@ func (b *binder) bindBinary(s *scope, n *ast.BinaryOperationExpr) (Expr, error) 
 func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	if op == OpAnd || op == OpOr {
 		var err error
-		if l, err = b.coerce(n, l, types.BoolType, "argument of "+op.String()); err != nil {
-			return nil, err
+		// The operands are nearly always boolean already: the error text is
+		// built only when one is not.
+		if l.Type().Kind != types.Bool {
+			if l, err = b.coerce(n, l, types.BoolType, "argument of "+op.String()); err != nil {
+				return nil, err
+			}
 		}
-		if r, err = b.coerce(n, r, types.BoolType, "argument of "+op.String()); err != nil {
-			return nil, err
+		if r.Type().Kind != types.Bool {
+			if r, err = b.coerce(n, r, types.BoolType, "argument of "+op.String()); err != nil {
+				return nil, err
+			}
 		}
 		return &BinaryOp{Op: op, L: l, R: r, T: types.BoolType}, nil
 	}

@@ -75,6 +75,10 @@ type rewriter struct {
 	// arrayDepth > 0 while the elements of an ARRAY[...] constructor are
 	// rewritten: there a bare [a, b] is a sub-array (ARRAY[[1,2],[3,4]]).
 	arrayDepth int
+	// folded is src with ASCII letters lower-cased, made on first use.
+	folded string
+	// slab is where simple items' pieces are cut from.
+	slab []piece
 }
 
 // maxNumberLiteral is the longest numeric constant handed to TiDB as is.
@@ -89,22 +93,40 @@ func (r *rewriter) errNear(i int) error {
 }
 
 func (r *rewriter) leadOf(t token) []piece {
-	if t.synth != "" && t.lead >= t.start {
-		return []piece{{text: " ", orig: t.start}}
-	}
-	if t.lead >= t.start {
+	var p piece
+	if !r.leadPiece(t, &p) {
 		return nil
 	}
-	if t.hasComment {
-		return []piece{{text: " ", orig: t.lead}}
-	}
-	return []piece{{text: r.src[t.lead:t.start], orig: t.lead, verbatim: true}}
+	return []piece{p}
 }
 
+// leadPiece sets *p to the whitespace before t and reports whether there is
+// any.
+func (r *rewriter) leadPiece(t token, p *piece) bool {
+	switch {
+	case t.synth != "" && t.lead >= t.start:
+		*p = piece{text: " ", orig: t.start}
+	case t.lead >= t.start:
+		return false
+	case t.hasComment:
+		*p = piece{text: " ", orig: t.lead}
+	default:
+		*p = piece{text: r.src[t.lead:t.start], orig: t.lead, verbatim: true}
+	}
+	return true
+}
+
+// simple is the item that copies token t. Its lead and text are cut from
+// the rewriter's slab (most tokens of a statement are simple items, and the
+// rewrite runs on every statement).
 func (r *rewriter) simple(t token) item {
-	it := item{tok: t, lead: r.leadOf(t)}
+	buf := r.piecePair()
+	it := item{tok: t}
+	if r.leadPiece(t, &buf[0]) {
+		it.lead = buf[0:1:1]
+	}
 	if t.synth != "" {
-		it.pieces = []piece{{text: t.synth, orig: t.start}}
+		buf[1] = piece{text: t.synth, orig: t.start}
 	} else {
 		text := r.src[t.start:t.end]
 		if t.kind == tkIdent {
@@ -112,11 +134,46 @@ func (r *rewriter) simple(t token) item {
 			// only, so byte offsets still map 1:1). TiDB keywords are
 			// case-insensitive, so folding every bare word is harmless, and
 			// the binder can read CIStr.O as the PostgreSQL name.
-			text = foldASCII(text)
+			text = r.foldedText(t)
 		}
-		it.pieces = []piece{{text: text, orig: t.start, verbatim: true}}
+		buf[1] = piece{text: text, orig: t.start, verbatim: true}
 	}
+	it.pieces = buf[1:2:2]
 	return it
+}
+
+// piecePair returns two zero pieces cut from r.slab. The slices handed out
+// have their capacity capped, so an append to one never writes into another.
+func (r *rewriter) piecePair() []piece {
+	if len(r.slab)+2 > cap(r.slab) {
+		r.slab = make([]piece, 0, 64)
+	}
+	n := len(r.slab)
+	r.slab = r.slab[:n+2]
+	return r.slab[n : n+2 : n+2]
+}
+
+// foldedText is token t's text with ASCII letters lower-cased. The whole
+// input is folded once (folding keeps byte offsets), instead of one string
+// per upper-case word.
+func (r *rewriter) foldedText(t token) string {
+	text := r.src[t.start:t.end]
+	if !hasUpperASCII(text) {
+		return text
+	}
+	if r.folded == "" {
+		r.folded = foldASCII(r.src)
+	}
+	return r.folded[t.start:t.end]
+}
+
+func hasUpperASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // foldASCII lower-cases ASCII letters only, keeping the byte length.

@@ -351,8 +351,8 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 		}
 		return &BinaryOp{Op: op, L: l, R: r, T: types.BoolType}, nil
 	}
-	if l.Type().Kind == types.Row && r.Type().Kind == types.Row {
-		return nil, b.errAt(n, sqlerr.NotSupported("row comparison"))
+	if l.Type().Kind == types.Row && r.Type().Kind == types.Row && op.IsComparison() {
+		return b.makeRowComparison(n, op, l, r)
 	}
 	lt, rt := l.Type(), r.Type()
 	if isUnknown(lt) != isUnknown(rt) {

@@ -11,6 +11,9 @@ import (
 // bindSelect binds a SELECT: FROM, then WHERE, GROUP BY and HAVING, the
 // select list, DISTINCT, ORDER BY and LIMIT, each by its own clause binder.
 func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
+	if sel.Kind == ast.SelectStmtKindTable {
+		sel = tableAsSelect(sel)
+	}
 	branch := b.setOpBranch
 	b.setOpBranch = false // not for the subqueries inside
 	if sel.With != nil {
@@ -24,7 +27,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	case sel.Kind == ast.SelectStmtKindValues:
 		return b.bindValues(sel)
 	case sel.Kind != ast.SelectStmtKindSelect:
-		return nil, sqlerr.NotSupported("VALUES and TABLE statements")
+		return nil, sqlerr.NotSupported("this kind of SELECT")
 	case len(sel.WindowSpecs) > 0:
 		return nil, sqlerr.NotSupported("WINDOW")
 	case sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone:
@@ -426,4 +429,14 @@ func dropHidden(n Node, visible int) Node {
 		exprs[i] = &ColumnRef{Index: i, Name: c.Name, T: c.T}
 	}
 	return &Project{Input: n, Exprs: exprs, Cols: cols}
+}
+
+// tableAsSelect is TABLE name as the SELECT * FROM name it stands for in
+// PostgreSQL (TiDB parses the statement with its own kind, the table in
+// From, ORDER BY and LIMIT kept).
+func tableAsSelect(sel *ast.SelectStmt) *ast.SelectStmt {
+	c := *sel
+	c.Kind = ast.SelectStmtKindSelect
+	c.Fields = &ast.FieldList{Fields: []*ast.SelectField{{WildCard: &ast.WildCardField{}}}}
+	return &c
 }

@@ -1,0 +1,96 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Row comparisons: (a, b) op (c, d), ROW(...) op ROW(...) and any two
+// ROW-typed values, as PostgreSQL's row-wise comparison defines them
+// (functions-comparisons.html, "Row Constructor Comparison"). They expand
+// into comparisons of the fields with SQL's three-valued AND/OR, which gives
+// exactly PostgreSQL's NULL rules:
+//
+//   - = is the AND of the pairs' =: false when a pair differs, else NULL
+//     when a pair is NULL, else true; <> is the OR of the pairs' <>.
+//   - IS [NOT] DISTINCT FROM is the AND / OR of the pairs' own.
+//   - < <= > >= compare left to right and stop at the first pair that is
+//     unequal or NULL: (a1, a2) < (b1, b2) is a1 < b1 OR (a1 = b1 AND a2 < b2),
+//     which is NULL as soon as the deciding pair has a NULL.
+//
+// x IN ((1, 2), (3, 4)) becomes an OR of row equalities before it gets here.
+
+// makeRowComparison expands a comparison of two ROW values.
+func (b *binder) makeRowComparison(n ast.Node, op Op, l, r Expr) (Expr, error) {
+	ls, rs := b.rowElements(l), b.rowElements(r)
+	if len(ls) != len(rs) {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "unequal number of entries in row expressions"))
+	}
+	pair := func(op Op, i int) (Expr, error) { return b.makeBinary(n, op, ls[i], rs[i]) }
+	switch op {
+	case OpEq, OpNe, OpIsDistinct, OpIsNotDistinct:
+		join := OpAnd
+		if op == OpNe || op == OpIsDistinct {
+			join = OpOr
+		}
+		var acc Expr
+		for i := range ls {
+			c, err := pair(op, i)
+			if err != nil {
+				return nil, err
+			}
+			if acc == nil {
+				acc = c
+			} else if acc, err = b.makeBinary(n, join, acc, c); err != nil {
+				return nil, err
+			}
+		}
+		return acc, nil
+	case OpLt, OpLe, OpGt, OpGe:
+		strict := OpLt
+		if op == OpGt || op == OpGe {
+			strict = OpGt
+		}
+		last := len(ls) - 1
+		acc, err := pair(op, last)
+		if err != nil {
+			return nil, err
+		}
+		for i := last - 1; i >= 0; i-- {
+			before, err := pair(strict, i)
+			if err != nil {
+				return nil, err
+			}
+			same, err := pair(OpEq, i)
+			if err != nil {
+				return nil, err
+			}
+			rest, err := b.makeBinary(n, OpAnd, same, acc)
+			if err != nil {
+				return nil, err
+			}
+			if acc, err = b.makeBinary(n, OpOr, before, rest); err != nil {
+				return nil, err
+			}
+		}
+		return acc, nil
+	}
+	return nil, b.errAt(n, noBinaryOperator(op.String(), l.Type(), r.Type()))
+}
+
+// rowElements are the fields of ROW value e: a constructor's arguments as
+// written (so that an unknown literal is typed by the other row's field,
+// as PostgreSQL types (a, b) = (1, '2')), else a field selection per field.
+func (b *binder) rowElements(e Expr) []Expr {
+	if info := b.ctors[e]; info != nil && len(info.args) == len(e.Type().Fields) {
+		return info.args
+	}
+	fs := e.Type().Fields
+	out := make([]Expr, len(fs))
+	for k, f := range fs {
+		ft := f.Type.Nullable()
+		out[k] = &FuncCall{Name: "fieldselect", Args: []Expr{e}, T: ft, Kernel: functions.FieldSelectKernel(ft, k)}
+	}
+	return out
+}

@@ -145,7 +145,8 @@ func TestRowAndMapAssignment(t *testing.T) {
 		{sql: "SELECT MAP['a', 1, 'b', true]", code: sqlerr.DatatypeMismatch},
 		{sql: "SELECT map_keys(arr) FROM cx", code: sqlerr.UndefinedFunction},
 		{sql: "SELECT ROW(1, 2)::row<a int>", code: sqlerr.CannotCoerce},
-		{sql: "SELECT (1, 2) = (1, 2)", code: sqlerr.FeatureNotSupported},
+		{sql: "SELECT (1, 2) = (1, 2, 3)", code: sqlerr.SyntaxError},
+		{sql: "SELECT (1, 2) < (1, true)", code: sqlerr.UndefinedFunction},
 		{sql: "SELECT 'x'::map<string, int>", code: sqlerr.InvalidTextRepresentation},
 	}
 	for _, c := range cases {

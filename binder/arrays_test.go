@@ -63,7 +63,7 @@ func TestArraysBindAsPostgres(t *testing.T) {
 
 		{sql: "SELECT (1).x", code: sqlerr.WrongObjectType},
 		{sql: "SELECT (_pg_expandarray(ARRAY[1])).z", code: sqlerr.UndefinedColumn},
-		{sql: "SELECT (n).* FROM t", code: sqlerr.FeatureNotSupported},
+		{sql: "SELECT (n).* FROM t", code: sqlerr.WrongObjectType},
 		{sql: "SELECT '1' & '2'", code: sqlerr.Code("42725")},
 		{sql: "SELECT 1.5 & 1", code: sqlerr.UndefinedFunction},
 		{sql: "SELECT 1 FROM t WHERE unnest(ARRAY[true])", code: sqlerr.FeatureNotSupported},

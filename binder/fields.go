@@ -21,6 +21,9 @@ func (b *binder) bindFieldSelect(s *scope, n *ast.FuncCallExpr) (Expr, bool, err
 		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
 	}
 	name := literalString(n.Args[1])
+	if name == "*" {
+		return nil, true, b.errAt(n, sqlerr.NotSupported("(expression).* outside a SELECT list"))
+	}
 	e, err := b.bindExpr(s, n.Args[0])
 	if err != nil {
 		return nil, true, err
@@ -45,4 +48,30 @@ func fieldSelectName(f *ast.FuncCallExpr) (string, bool) {
 		return "", false
 	}
 	return literalString(f.Args[1]), true
+}
+
+// rowExpansion reports whether a select-list item is (expr).*, and returns
+// expr.
+func rowExpansion(e ast.ExprNode) (ast.ExprNode, bool) {
+	f, ok := e.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "__pg_field" || len(f.Args) != 2 || literalString(f.Args[1]) != "*" {
+		return nil, false
+	}
+	return f.Args[0], true
+}
+
+// expandRow is (expr).* in a select list: one column per field of the
+// composite value e, named after the field, as PostgreSQL expands it (e is
+// evaluated once per field, as PostgreSQL does for a function call).
+func (b *binder) expandRow(n ast.Node, e Expr, p *Project) error {
+	t := e.Type()
+	if t.Kind != types.Row {
+		return b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "type %s is not composite", t.PGName()))
+	}
+	for k, f := range t.Fields {
+		ft := f.Type.Nullable()
+		p.Exprs = append(p.Exprs, &FuncCall{Name: "fieldselect", Args: []Expr{e}, T: ft, Kernel: functions.FieldSelectKernel(ft, k)})
+		p.Cols = append(p.Cols, Column{Name: f.Name, T: ft})
+	}
+	return nil
 }

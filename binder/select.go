@@ -333,6 +333,16 @@ func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(as
 			}
 			continue
 		}
+		if inner, ok := rowExpansion(f.Expr); ok {
+			e, err := bindOut(inner)
+			if err != nil {
+				return nil, err
+			}
+			if err := b.expandRow(f.Expr, e, p); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		e, err := bindOut(f.Expr)
 		if err != nil {
 			return nil, err

@@ -753,17 +753,23 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				// parentheses (f(x).y is no PostgreSQL syntax)
 				if s := r.matchOpenItem(out, len(out)-1, "(", ")"); s >= 0 && (s == 0 || !r.isCallName(out[s-1])) {
 					nt := r.toks[k+1]
+					// (expr).* becomes __pg_field((expr), '*'), which
+					// the select list expands into one column per field.
+					name := ""
 					switch {
 					case nt.kind == tkIdent || nt.kind == tkQIdent:
+						name = r.identName(nt)
+					case nt.isPunct(r.src, "*"):
+						name = "*"
+					}
+					if name != "" {
 						b := newComposite(out[s].lead)
 						b.add("__pg_field(", out[s].firstOrig())
 						b.addItems(out[s:], true)
-						b.add(", "+sqlQuote(r.identName(nt))+")", nt.start)
+						b.add(", "+sqlQuote(name)+")", nt.start)
 						out = append(out[:s], b.it)
 						k += 2
 						continue
-					case nt.isPunct(r.src, "*"):
-						return nil, sqlerr.New(sqlerr.FeatureNotSupported, "(expression).* is not supported").WithPosition(charPos(r.src, t.start))
 					}
 				}
 			}

@@ -235,6 +235,9 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		if e := sqlerr.As(err); e != nil {
 			return nil, e
 		}
+		if e := dataModifyingWith(src, toks); e != nil {
+			return nil, e
+		}
 		return nil, st.syntaxError(err, toks, terminated)
 	}
 	nodes = st.takeTail(nodes)
@@ -247,6 +250,24 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		return nil, err
 	}
 	return st, nil
+}
+
+// dataModifyingWith reports a data-modifying statement in WITH (WITH x AS
+// (INSERT | UPDATE | DELETE ...)) as the unsupported feature it is, instead
+// of the syntax error TiDB's grammar gives. "AS (" followed by one of those
+// words is valid PostgreSQL nowhere else, so the token pattern suffices.
+func dataModifyingWith(src string, toks []token) error {
+	for i := 2; i < len(toks); i++ {
+		t := toks[i]
+		if !(t.is(src, "INSERT") || t.is(src, "UPDATE") || t.is(src, "DELETE") || t.is(src, "MERGE")) {
+			continue
+		}
+		open, before := toks[i-1], toks[i-2]
+		if open.isPunct(src, "(") && (before.is(src, "AS") || before.is(src, "MATERIALIZED")) {
+			return sqlerr.New(sqlerr.FeatureNotSupported, "data-modifying statements in WITH are not supported").WithPosition(charPos(src, t.start))
+		}
+	}
+	return nil
 }
 
 // parseTiDB runs the TiDB parser. A panic inside it (its value driver

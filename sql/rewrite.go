@@ -1454,20 +1454,5 @@ func mapOffset(segs []segment, rw int, endOrig int) int {
 // limitBefore reports whether a LIMIT stands earlier in the same query
 // level as the end of out (not inside parentheses, not in an enclosing query).
 func (r *rewriter) limitBefore(out []item) bool {
-	depth := 0
-	for i := len(out) - 1; i >= 0; i-- {
-		it := out[i]
-		switch {
-		case r.itemIs(it, ")"):
-			depth++
-		case r.itemIs(it, "("):
-			if depth == 0 {
-				return false
-			}
-			depth--
-		case depth == 0 && !it.composite && it.tok.is(r.src, "LIMIT"):
-			return true
-		}
-	}
-	return false
+	return r.walkLevelBack(out, func(_ int, t token) bool { return t.is(r.src, "LIMIT") }) == levelStopped
 }

@@ -69,29 +69,20 @@ func (r *rewriter) fromItemHere(out []item) bool {
 	if !last.isPunct(r.src, ",") {
 		return false
 	}
-	depth := 0
-	for i := len(out) - 2; i >= 0; i-- {
-		it := out[i]
-		switch {
-		case r.itemIs(it, ")"):
-			depth++
-		case r.itemIs(it, "("):
-			if depth == 0 {
-				return false
-			}
-			depth--
-		case depth == 0 && !it.composite && it.tok.kind == tkIdent:
-			switch it.tok.word(r.src) {
-			case "FROM":
-				return r.fromIsClause(out[:i])
-			case "JOIN":
-				return true
-			case "SELECT", "WHERE", "ON", "GROUP", "HAVING", "ORDER", "LIMIT", "SET", "VALUES", "RETURNING", "USING", "BY":
-				return false
-			}
+	result := false
+	r.walkLevelBack(out[:len(out)-1], func(i int, t token) bool {
+		switch t.word(r.src) {
+		case "FROM":
+			result = r.fromIsClause(out[:i])
+		case "JOIN":
+			result = true
+		case "SELECT", "WHERE", "ON", "GROUP", "HAVING", "ORDER", "LIMIT", "SET", "VALUES", "RETURNING", "USING", "BY":
+		default:
+			return false
 		}
-	}
-	return false
+		return true
+	})
+	return result
 }
 
 // fromIsClause reports whether a FROM after out starts a FROM clause
@@ -99,6 +90,43 @@ func (r *rewriter) fromItemHere(out []item) bool {
 // trim(.. FROM x), IS DISTINCT FROM): a FROM clause follows its SELECT
 // (or DELETE, UPDATE) at the same parenthesis depth.
 func (r *rewriter) fromIsClause(out []item) bool {
+	result := false
+	switch r.walkLevelBack(out, func(i int, t token) bool {
+		switch t.word(r.src) {
+		case "SELECT", "DELETE", "UPDATE":
+			result = true
+		case "DISTINCT":
+			result = false
+			return i == len(out)-1 // IS [NOT] DISTINCT FROM
+		default:
+			return false
+		}
+		return true
+	}) {
+	case levelOpened:
+		return false // FROM inside a call's parentheses
+	case levelStart:
+		return true // the statement's own FROM (DELETE FROM, or after dml.go's rewrite)
+	}
+	return result
+}
+
+// levelEnd says how walkLevelBack ended.
+type levelEnd int
+
+const (
+	levelStopped levelEnd = iota // fn returned true
+	levelOpened                  // an enclosing "(" ended the level
+	levelStart                   // the items ran out
+)
+
+// walkLevelBack walks out backward over its last parenthesis level,
+// skipping nested (...) groups, and calls fn with the index and token of
+// each bare word until fn returns true. The rewrite's backward
+// questions (is this FROM a clause? may a FROM item start here? is there a
+// LIMIT before?) are all answered by the first deciding word at the same
+// level.
+func (r *rewriter) walkLevelBack(out []item, fn func(i int, t token) bool) levelEnd {
 	depth := 0
 	for i := len(out) - 1; i >= 0; i-- {
 		it := out[i]
@@ -107,21 +135,16 @@ func (r *rewriter) fromIsClause(out []item) bool {
 			depth++
 		case r.itemIs(it, "("):
 			if depth == 0 {
-				return false
+				return levelOpened
 			}
 			depth--
 		case depth == 0 && !it.composite && it.tok.kind == tkIdent:
-			switch it.tok.word(r.src) {
-			case "SELECT", "DELETE", "UPDATE":
-				return true
-			case "DISTINCT":
-				if i == len(out)-1 {
-					return false // IS [NOT] DISTINCT FROM
-				}
+			if fn(i, it.tok) {
+				return levelStopped
 			}
 		}
 	}
-	return true
+	return levelStart
 }
 
 // identName is the name an identifier token stands for: folded to lower

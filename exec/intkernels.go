@@ -81,6 +81,11 @@ func intValues[T int8 | int16 | int32 | int64](a arrow.Array) []T {
 // evalIntArith evaluates checked + - * on Int16/Int32/Int64 natively; ok is
 // false when the operands are not of the shape it handles.
 func (e *ArithExpr) evalIntArith(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	if s, ok := e.mulAddOf(ec); ok && batch.NumRows() > 0 {
+		if out, ok, err := s.eval(ec, e.T, batch); ok {
+			return out, err
+		}
+	}
 	l, err := evalIntOperand(ec, e.L, batch)
 	if err != nil {
 		return nil, err

@@ -307,6 +307,7 @@ func intKernelVS[T int16 | int32 | int64](op ArithOp, t types.T, a []T, y int64,
 // mulByConst is checked x*c for int64: x*c overflows exactly when x lies
 // outside [MinInt64/c, MaxInt64/c] (bounds precomputed once).
 func mulByConst[T int16 | int32 | int64](a []T, c int64, out []T) uint64 {
+	out = out[:len(a)] // equal lengths: the loops need no bounds checks
 	var acc uint64
 	switch {
 	case c == 0:

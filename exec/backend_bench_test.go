@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"syscall"
 	"testing"
@@ -238,6 +239,30 @@ func BenchmarkSixNodeExprFromStore(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			reportPerRow(b, n, cpu0)
+		})
+	}
+}
+
+// BenchmarkMulAddKernel is the fused a*2+b loop alone at batch sizes whose
+// three columns fit L1/L2 (4K rows: 96 KiB), L3 (64K rows: 1.5 MiB) and
+// not the share of L3 a busy machine leaves (1M rows: 24 MiB): the loop's
+// compute cost against its memory traffic.
+func BenchmarkMulAddKernel(b *testing.B) {
+	for _, n := range []int{4 << 10, 64 << 10, 1 << 20} {
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			x, y, out := make([]int64, n), make([]int64, n), make([]int64, n)
+			for i := range x {
+				x[i], y[i] = int64(rng.IntN(40)), int64(rng.IntN(40))
+			}
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				if mulConstAdd(x, y, 2, false, out) {
+					b.Fatal("overflow")
+				}
+			}
 			reportPerRow(b, n, cpu0)
 		})
 	}

@@ -11,21 +11,29 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// The native filter: the mask (true and not NULL) becomes a selection
-// vector of row indices, and every column is gathered through it with a
-// typed loop over its buffers. A mask that keeps every row passes the input
-// batch through untouched (no copy).
+// The native filter: the mask (true and not NULL) becomes a bitmap of the
+// rows to keep, one uint64 per 64 rows. Fixed-width columns are compacted
+// straight from that bitmap, word by word: a word that keeps every row is
+// one copy, a sparse word visits only its set bits, and any other word
+// runs a branch-free loop that stores every value and advances the output
+// position by the row's bit (50% random selectivity costs no
+// mispredictions). Validity bitmaps and the other layouts are gathered
+// through a selection vector of row indices, built only when some column
+// needs it. A mask that keeps every row passes the input batch through
+// untouched (no copy).
 
-// selection returns the indices of rows whose mask entry is true and not
-// NULL, reusing sel's storage.
-func selection(mask *array.Boolean, sel []int32) []int32 {
+// keepWords returns the rows whose mask entry is true and not NULL as a
+// little-endian bitmap of len (n+63)/64 words (bits past n clear), reusing
+// words' storage, and how many rows it keeps.
+func keepWords(mask *array.Boolean, words []uint64) ([]uint64, int) {
 	n := mask.Len()
-	sel = sel[:0]
-	if n == 0 {
-		return sel
+	nw := (n + 63) / 64
+	if cap(words) < nw {
+		words = make([]uint64, nw)
 	}
-	if cap(sel) < n {
-		sel = make([]int32, 0, n)
+	words = words[:nw]
+	if n == 0 {
+		return words, 0
 	}
 	vals := mask.Data().Buffers()[1].Bytes()
 	off := mask.Data().Offset()
@@ -33,41 +41,64 @@ func selection(mask *array.Boolean, sel []int32) []int32 {
 	if mask.NullN() > 0 {
 		valid = mask.Data().Buffers()[0].Bytes()
 	}
-	if off%8 == 0 {
+	if off%8 != 0 {
+		// a mask sliced mid-byte: bit by bit
+		clear(words)
+		for i := 0; i < n; i++ {
+			if mask.IsValid(i) && mask.Value(i) {
+				words[i/64] |= 1 << (i % 64)
+			}
+		}
+	} else {
 		vals = vals[off/8:]
 		if valid != nil {
 			valid = valid[off/8:]
 		}
-		out := sel[:n]
-		k := 0
-		// whole 64-row words: iterate over the set bits only
-		words := n / 64
-		for w := 0; w < words; w++ {
+		full := n / 64
+		for w := 0; w < full; w++ {
 			word := leUint64(vals[w*8:])
 			if valid != nil {
 				word &= leUint64(valid[w*8:])
 			}
-			base := int32(w * 64)
-			for word != 0 {
-				out[k] = base + int32(bits.TrailingZeros64(word))
-				k++
-				word &= word - 1
-			}
+			words[w] = word
 		}
-		for i := words * 64; i < n; i++ {
-			if bitutil.BitIsSet(vals, i) && (valid == nil || bitutil.BitIsSet(valid, i)) {
-				out[k] = int32(i)
-				k++
+		if full < nw {
+			// the last partial word, byte by byte (the buffer may end there)
+			var word uint64
+			for b := full * 8; b < (n+7)/8; b++ {
+				x := vals[b]
+				if valid != nil {
+					x &= valid[b]
+				}
+				word |= uint64(x) << (8 * (b - full*8))
 			}
-		}
-		return out[:k]
-	}
-	for i := 0; i < n; i++ {
-		if mask.IsValid(i) && mask.Value(i) {
-			sel = append(sel, int32(i))
+			words[full] = word & (1<<(n%64) - 1)
 		}
 	}
-	return sel
+	count := 0
+	for _, w := range words {
+		count += bits.OnesCount64(w)
+	}
+	return words, count
+}
+
+// selectionOf returns the indices of the set bits of keep (count of them),
+// reusing sel's storage.
+func selectionOf(keep []uint64, count int, sel []int32) []int32 {
+	if cap(sel) < count {
+		sel = make([]int32, count)
+	}
+	out := sel[:count]
+	k := 0
+	for w, word := range keep {
+		base := int32(w * 64)
+		for word != 0 {
+			out[k] = base + int32(bits.TrailingZeros64(word))
+			k++
+			word &= word - 1
+		}
+	}
+	return out
 }
 
 func leUint64(b []byte) uint64 {
@@ -76,24 +107,160 @@ func leUint64(b []byte) uint64 {
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
-// nativeFilter keeps the rows sel lists (sel is sorted).
-func nativeFilter(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch, mask *array.Boolean, sel []int32) (arrow.RecordBatch, error) {
+// nativeFilter keeps the rows keep marks (count of them); *sel is the
+// selection vector's reusable storage, filled only if a column needs it.
+func nativeFilter(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch, mask *array.Boolean, keep []uint64, count int, sel *[]int32) (arrow.RecordBatch, error) {
+	built := false
+	selection := func() []int32 {
+		if !built {
+			*sel = selectionOf(keep, count, *sel)
+			built = true
+		}
+		return *sel
+	}
 	cols := make([]arrow.Array, b.NumCols())
 	for i, c := range b.Columns() {
-		g, err := gather(ctx, mem, c, mask, sel)
-		if err != nil {
-			for _, done := range cols[:i] {
-				done.Release()
+		g, ok := compactColumn(mem, c, keep, count, selection)
+		if !ok {
+			var err error
+			if g, err = gather(ctx, mem, c, mask, selection()); err != nil {
+				for _, done := range cols[:i] {
+					done.Release()
+				}
+				return nil, err
 			}
-			return nil, err
 		}
 		cols[i] = g
 	}
-	out := array.NewRecordBatch(b.Schema(), cols, int64(len(sel)))
+	out := array.NewRecordBatch(b.Schema(), cols, int64(count))
 	for _, c := range cols {
 		c.Release()
 	}
 	return out, nil
+}
+
+// fixedWidth is the byte width of the values of a primitive fixed-width
+// layout compactColumn handles (0: not one).
+func fixedWidth(dt arrow.DataType) int {
+	switch dt.ID() {
+	case arrow.INT8, arrow.UINT8:
+		return 1
+	case arrow.INT16, arrow.UINT16:
+		return 2
+	case arrow.INT32, arrow.UINT32, arrow.FLOAT32, arrow.DATE32, arrow.TIME32:
+		return 4
+	case arrow.INT64, arrow.UINT64, arrow.FLOAT64, arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION:
+		return 8
+	}
+	return 0
+}
+
+// compactColumn keeps the rows keep marks of a fixed-width column: the
+// values are compacted from the bitmap, a validity bitmap is gathered
+// through the selection vector. ok is false for other layouts.
+func compactColumn(mem memory.Allocator, a arrow.Array, keep []uint64, count int, selection func() []int32) (arrow.Array, bool) {
+	w := fixedWidth(a.DataType())
+	n := a.Len()
+	if w == 0 || len(a.Data().Buffers()) < 2 || a.Data().Buffers()[1] == nil {
+		return nil, false
+	}
+	raw := a.Data().Buffers()[1].Bytes()
+	start := a.Data().Offset() * w
+	if len(raw) < start+n*w {
+		return nil, false // an all-NULL array without a full values buffer
+	}
+	raw = raw[start : start+n*w]
+	// room for count values plus one word's worth of scratch stores
+	buf := newOutputBuffer(mem, (count+64)*w)
+	switch w {
+	case 1:
+		compactWords(arrow.GetData[int8](raw), keep, arrow.GetData[int8](buf.Bytes())[:count+64])
+	case 2:
+		compactWords(arrow.GetData[int16](raw), keep, arrow.GetData[int16](buf.Bytes())[:count+64])
+	case 4:
+		compactWords(arrow.GetData[int32](raw), keep, arrow.GetData[int32](buf.Bytes())[:count+64])
+	default:
+		compactWords(arrow.GetData[int64](raw), keep, arrow.GetData[int64](buf.Bytes())[:count+64])
+	}
+	var validity *memory.Buffer
+	nulls := 0
+	if a.NullN() > 0 {
+		validity, nulls = gatherValidity(mem, a, selection())
+	}
+	data := array.NewData(a.DataType(), count, []*memory.Buffer{validity, buf}, nil, nulls, 0)
+	buf.Release()
+	if validity != nil {
+		validity.Release()
+	}
+	defer data.Release()
+	return array.MakeFromData(data), true
+}
+
+// sparseWord is the popcount below which a word's set bits are visited one
+// by one rather than every row of the word being stored.
+const sparseWord = 12
+
+// compactWords stores the rows of src whose bit is set in keep at the start
+// of out, in order. out must hold the kept rows plus 64 (the branch-free
+// loop stores each row of a word before knowing whether it stays).
+func compactWords[T int8 | int16 | int32 | int64](src []T, keep []uint64, out []T) {
+	n := len(src)
+	full := n / 64
+	keep = keep[:(n+63)/64]
+	k := 0
+	for w, word := range keep[:full] {
+		s := (*[64]T)(src[w*64 : w*64+64])
+		d := (*[64]T)(out[k : k+64])
+		c := bits.OnesCount64(word)
+		switch {
+		case c == 64:
+			*d = *s
+		case c < sparseWord:
+			for j := 0; word != 0; j++ {
+				d[j&63] = s[bits.TrailingZeros64(word)&63]
+				word &= word - 1
+			}
+		default:
+			compactDense(s, word, d)
+		}
+		k += c
+	}
+	if full < len(keep) {
+		word := keep[full]
+		for i := full * 64; i < n; i++ {
+			out[k] = src[i]
+			k += int(word >> uint(i-full*64) & 1)
+		}
+	}
+}
+
+// compactDense stores the rows of s whose bit is set in word at the start
+// of d without a branch per row: every row is stored at the current output
+// position, which advances by the row's bit. Not inlined: alone, its loop
+// keeps every variable in a register.
+//
+//go:noinline
+func compactDense[T int8 | int16 | int32 | int64](s *[64]T, word uint64, d *[64]T) {
+	j := 0
+	for i := 0; i < 64; i += 8 {
+		d[j&63] = s[i]
+		j += int(word & 1)
+		d[j&63] = s[i+1]
+		j += int(word >> 1 & 1)
+		d[j&63] = s[i+2]
+		j += int(word >> 2 & 1)
+		d[j&63] = s[i+3]
+		j += int(word >> 3 & 1)
+		d[j&63] = s[i+4]
+		j += int(word >> 4 & 1)
+		d[j&63] = s[i+5]
+		j += int(word >> 5 & 1)
+		d[j&63] = s[i+6]
+		j += int(word >> 6 & 1)
+		d[j&63] = s[i+7]
+		j += int(word >> 7 & 1)
+		word >>= 8
+	}
 }
 
 // gather returns the rows sel of a (the rows mask selects).

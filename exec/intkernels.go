@@ -81,6 +81,11 @@ func intValues[T int8 | int16 | int32 | int64](a arrow.Array) []T {
 // evalIntArith evaluates checked + - * on Int16/Int32/Int64 natively; ok is
 // false when the operands are not of the shape it handles.
 func (e *ArithExpr) evalIntArith(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	if s, ok := e.mulAddOf(ec); ok && batch.NumRows() > 0 {
+		if out, ok, err := s.eval(ec, e.T, batch); ok {
+			return out, err
+		}
+	}
 	l, err := evalIntOperand(ec, e.L, batch)
 	if err != nil {
 		return nil, err
@@ -302,6 +307,7 @@ func intKernelVS[T int16 | int32 | int64](op ArithOp, t types.T, a []T, y int64,
 // mulByConst is checked x*c for int64: x*c overflows exactly when x lies
 // outside [MinInt64/c, MaxInt64/c] (bounds precomputed once).
 func mulByConst[T int16 | int32 | int64](a []T, c int64, out []T) uint64 {
+	out = out[:len(a)] // equal lengths: the loops need no bounds checks
 	var acc uint64
 	switch {
 	case c == 0:

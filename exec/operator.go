@@ -68,7 +68,8 @@ type Filter struct {
 	EC    *EvalContext
 	Input Operator
 	Cond  Expr
-	sel   []int32 // the native backend's selection vector, reused
+	sel   []int32  // the native backend's selection vector, reused
+	keep  []uint64 // the native backend's bitmap of kept rows, reused
 }
 
 func (o *Filter) Schema() *arrow.Schema { return o.Input.Schema() }
@@ -114,15 +115,16 @@ func (o *Filter) apply(ctx context.Context, b arrow.RecordBatch, mask arrow.Arra
 	if !ok {
 		return arrowFilter(ctx, o.EC, b, mask)
 	}
-	o.sel = selection(m, o.sel)
-	switch len(o.sel) {
+	var count int
+	o.keep, count = keepWords(m, o.keep)
+	switch count {
 	case int(b.NumRows()):
 		b.Retain() // every row kept: the input passes through
 		return b, nil
 	case 0:
 		return b.NewSlice(0, 0), nil
 	}
-	return nativeFilter(ctx, o.EC.Mem, b, m, o.sel)
+	return nativeFilter(ctx, o.EC.Mem, b, m, o.keep, count, &o.sel)
 }
 
 // Project computes one expression per output column. A column reference

@@ -564,6 +564,11 @@ func nodeCorrelated(n binder.Node) bool {
 				es = append(es, k.Expr)
 			}
 		}
+	case *binder.Window:
+		es = append(append(es, x.Call.Args...), x.Call.Partition...)
+		for _, k := range x.Call.Order {
+			es = append(es, k.Expr)
+		}
 	default:
 		return true
 	}

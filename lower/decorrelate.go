@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"slices"
+
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -21,7 +23,8 @@ import (
 //     picked by equalities with the outer row, anywhere in a SELECT list or
 //     WHERE clause, becomes a left join with that aggregate grouped by the
 //     correlation keys; an outer row without a group gets the aggregate's
-//     value over no rows (0 for count, NULL for the others).
+//     value over no rows (0 for count, NULL for the others). In an
+//     aggregate's argument too: the join is below the Aggregate.
 //
 // Only WHERE conjuncts become semi and anti joins: there a NULL result
 // drops the row just as false does, while in a SELECT list (or under NOT,
@@ -41,8 +44,8 @@ import (
 // carries the rule itself: x = y OR x IS NULL OR y IS NULL, which becomes
 // plain x = y when both sides are declared NOT NULL.
 
-// decorrelate is the rule: bottom-up, each Filter and Project has its
-// subqueries turned into joins where the forms above allow.
+// decorrelate is the rule: bottom-up, each Filter, Project and Aggregate
+// has its subqueries turned into joins where the forms above allow.
 func decorrelate(n binder.Node) binder.Node {
 	n = rewriteChildren(n, decorrelate)
 	switch x := n.(type) {
@@ -58,6 +61,29 @@ func decorrelate(n binder.Node) binder.Node {
 			return n
 		}
 		return &binder.Project{Input: in, Exprs: exprs, Cols: x.Cols}
+	case *binder.Aggregate: // sum((SELECT count(*) ...)): the arguments read the join
+		c := *x
+		in := x.Input
+		c.GroupBy = make([]binder.Expr, len(x.GroupBy))
+		for i, e := range x.GroupBy {
+			c.GroupBy[i] = replaceScalarAggs(e, &in)
+		}
+		c.Aggs = make([]binder.AggCall, len(x.Aggs))
+		for i, call := range x.Aggs {
+			call.Args = slices.Clone(call.Args)
+			for j, e := range call.Args {
+				call.Args[j] = replaceScalarAggs(e, &in)
+			}
+			if call.Filter != nil {
+				call.Filter = replaceScalarAggs(call.Filter, &in)
+			}
+			c.Aggs[i] = call
+		}
+		if in == x.Input {
+			return n
+		}
+		c.Input = in
+		return &c
 	}
 	return n
 }
@@ -118,7 +144,7 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 		if len(sq.Outer) == 0 {
 			return nil // runs once per execution already
 		}
-		body, preds, ok := pull(sq.Plan, pullMode{set: true, exists: true})
+		body, preds, ok := pull(sq.Plan, pullMode{set: true, exists: true, top: true})
 		if !ok {
 			return nil
 		}
@@ -143,7 +169,7 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 		if len(sq.Outer) == 0 && !(op == binder.OpEq && !all) && !(op == binder.OpNe && all) {
 			return nil // only IN and NOT IN have a hash key of their own
 		}
-		body, preds, ok := pull(sq.Plan, pullMode{set: true})
+		body, preds, ok := pull(sq.Plan, pullMode{set: true, top: true})
 		if !ok {
 			return nil
 		}
@@ -379,8 +405,17 @@ type pullMode struct {
 	// DISTINCT can go.
 	set bool
 	// exists: not even the columns (EXISTS), so a LIMIT of at least one row
-	// can go and the SELECT list is free.
+	// can go and the SELECT list is not computed (as PostgreSQL, which
+	// never evaluates an EXISTS subquery's target list).
 	exists bool
+	// top: n is the subquery's own SELECT, not a derived table under it.
+	top bool
+}
+
+// below is m for an input of a node that uses its input's columns.
+func (m pullMode) below() pullMode {
+	m.top = false
+	return m
 }
 
 // pull removes the correlated conjuncts from a subquery plan: it returns the
@@ -395,7 +430,7 @@ func pull(n binder.Node, m pullMode) (binder.Node, []binder.Expr, bool) {
 	}
 	switch x := n.(type) {
 	case *binder.Filter:
-		in, preds, ok := pull(x.Input, m)
+		in, preds, ok := pull(x.Input, m.below())
 		if !ok {
 			return nil, nil, false
 		}
@@ -415,16 +450,13 @@ func pull(n binder.Node, m pullMode) (binder.Node, []binder.Expr, bool) {
 		}
 		return &binder.Filter{Input: in, Cond: and(keep)}, preds, true
 	case *binder.Project:
-		drop := false
+		drop := m.exists && m.top
 		for _, e := range x.Exprs {
-			if hasOuterRef(e) {
-				if !m.exists {
-					return nil, nil, false
-				}
-				drop = true
+			if hasOuterRef(e) && !drop {
+				return nil, nil, false
 			}
 		}
-		in, preds, ok := pull(x.Input, m)
+		in, preds, ok := pull(x.Input, m.below())
 		if !ok {
 			return nil, nil, false
 		}

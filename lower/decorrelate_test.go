@@ -79,6 +79,12 @@ func TestDecorrelationPlanShapes(t *testing.T) {
 		// several subqueries in one WHERE clause, with a plain conjunct
 		{sql: "SELECT v FROM kv WHERE EXISTS (SELECT 1 FROM kv b WHERE b.n = kv.n) AND n NOT IN (SELECT n FROM kv c) AND kv.v > 'a'",
 			want: []string{"type=anti keys=[3]=[0] null_aware", "type=semi keys=[3]=[1]", "filter: (v > a)"}},
+		// in an aggregate's argument: the left join is below the aggregate
+		{sql: "SELECT sum((SELECT count(*) FROM kv b WHERE b.n = kv.n)) FROM kv",
+			want: []string{"aggregate: keys=0 aggregates=[sum(COALESCE(count, 0))]", "hash_join: type=left keys=[3]=[0]"}},
+		// EXISTS never computes the SELECT list (1/0 does not fail, as in PostgreSQL)
+		{sql: "SELECT v FROM kv WHERE EXISTS (SELECT 1 / 0, b.v FROM kv b WHERE b.n = kv.n)",
+			want: []string{"hash_join: type=semi", "projection: 1 AS ?column?, n AS n"}, not: "1 / 0"},
 		// the fallbacks: NOT IN as a value (its NULL is a result) ...
 		{sql: "SELECT n NOT IN (SELECT n FROM kv b WHERE b.v = kv.v) FROM kv", not: "join"},
 		// ... under OR
@@ -245,6 +251,7 @@ func TestDecorrelationMatchesFallback(t *testing.T) {
 		{"SELECT a, (SELECT coalesce(max(v), -1) FROM o WHERE o.k = t.a AND o.v > 1) FROM t", "type=left"},
 		{"SELECT a, (SELECT avg(v) FROM o WHERE o.k + 1 = t.a + 1) FROM t", "type=left"},
 		{"SELECT a, b FROM t WHERE (SELECT count(*) FROM o WHERE o.k = t.a) = 0", "type=left"},
+		{"SELECT b, sum((SELECT count(*) FROM o WHERE o.k = t.a)), max((SELECT min(v) FROM o WHERE o.k = t.b)) FROM t GROUP BY b", "type=left"},
 		{"SELECT a, b FROM t WHERE (SELECT count(*) FROM o WHERE o.k = t.a) > b", "type=left"},
 		{"SELECT a, b FROM t WHERE EXISTS (SELECT 1 FROM o WHERE o.k = t.a AND o.v IN (SELECT a FROM t t2 WHERE t2.b = o.w))", "type=semi"},
 		// the fallback stays correct

@@ -254,6 +254,10 @@ func TestDecorrelationMatchesFallback(t *testing.T) {
 		{"SELECT b, sum((SELECT count(*) FROM o WHERE o.k = t.a)), max((SELECT min(v) FROM o WHERE o.k = t.b)) FROM t GROUP BY b", "type=left"},
 		{"SELECT a, b FROM t WHERE (SELECT count(*) FROM o WHERE o.k = t.a) > b", "type=left"},
 		{"SELECT a, b FROM t WHERE EXISTS (SELECT 1 FROM o WHERE o.k = t.a AND o.v IN (SELECT a FROM t t2 WHERE t2.b = o.w))", "type=semi"},
+		// over a join, and with the keys of different types (int = bigint)
+		{"SELECT t.a, t2.b FROM t, t t2 WHERE t.a = t2.c AND EXISTS (SELECT 1 FROM o WHERE o.k = t2.b AND o.w > t.c)", "type=semi"},
+		{"SELECT a, b FROM t WHERE b * 1::bigint NOT IN (SELECT v FROM o WHERE o.k = t.a * 1::bigint)", "type=anti"},
+		{"SELECT a, (SELECT count(*) FROM o WHERE o.k = t.a * 1::bigint) FROM t", "type=left"},
 		// the fallback stays correct
 		{"SELECT a, a NOT IN (SELECT v FROM o WHERE o.k = t.b) FROM t", ""},
 		{"SELECT a, a IN (SELECT v FROM o) FROM t", ""},

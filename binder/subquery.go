@@ -207,3 +207,23 @@ func (b *binder) bindWith(w *ast.WithClause) error {
 	b.ctes = next
 	return nil
 }
+
+// NewAggregate builds an Aggregate of input grouped by groupBy: the planner's
+// subquery decorrelation (lower/) groups a correlated scalar subquery's
+// aggregate by its correlation keys, so it needs the node's columns built
+// as the binder builds them (keys, then the aggregates).
+func NewAggregate(input Node, groupBy []Expr, aggs []AggCall) *Aggregate {
+	a := &Aggregate{Input: input, GroupBy: groupBy, Aggs: aggs}
+	in := input.Columns()
+	for _, k := range groupBy {
+		c := Column{Name: exprLabel(k), T: k.Type().Nullable()}
+		if ref, ok := k.(*ColumnRef); ok && ref.Index < len(in) {
+			c = in[ref.Index]
+		}
+		a.cols = append(a.cols, c)
+	}
+	for _, call := range aggs {
+		a.cols = append(a.cols, Column{Name: call.Func, T: call.T})
+	}
+	return a
+}

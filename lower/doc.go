@@ -7,7 +7,10 @@
 // each checked to keep the plan's output schema. The first rules choose the
 // access path: a WHERE clause that fixes the full primary key becomes a point
 // lookup instead of a scan, and a scan decodes only the columns the plan
-// reads. Explain renders the blueprint without running anything, with each
+// reads. Before them, subquery decorrelation (decorrelate.go) turns WHERE
+// conjuncts EXISTS / IN / NOT IN into semi and anti joins and correlated
+// scalar aggregates into a left join with a grouped aggregate; the rest
+// keeps the per-outer-row apply. Explain renders the blueprint without running anything, with each
 // node's requested and selected kernel backend per family (backend.go).
 //
 // Go UDFs (package udf) are the opaque tier (udf.go): each call is its own

@@ -166,6 +166,9 @@ func (n *joinNode) Explain() (string, string) {
 	if n.residual != nil {
 		d += " cond=" + n.residual.String()
 	}
+	if n.nullAware {
+		d += " null_aware" // NOT IN's NULL rules
+	}
 	return kind, d
 }
 

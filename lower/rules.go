@@ -18,6 +18,7 @@ type rule struct {
 // rules run in this order. The point-lookup rule runs before projection
 // pushdown because it needs the filter directly above the scan.
 var rules = []rule{
+	{"subquery_decorrelation", decorrelate}, // decorrelate.go: subqueries become joins the rules below then place
 	// Filters move into joins and below them first, so that the access-path
 	// rules see each table's own predicates directly above its scan.
 	{"filter_into_join", filterIntoJoin},

@@ -1,0 +1,626 @@
+package lower
+
+import (
+	"slices"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Subquery decorrelation (the subquery_decorrelation rule).
+//
+// The binder leaves every subquery as an expression; the executor runs a
+// correlated one once per distinct outer row (a nested-loop apply). This
+// rule turns the forms whose meaning a join expresses exactly into joins,
+// so the inner query runs once and meets the outer rows in a hash join:
+//
+//   - a WHERE conjunct EXISTS (S) / NOT EXISTS (S) becomes a semi / anti
+//     join whose condition is S's correlated predicates;
+//   - a WHERE conjunct x op ANY (S) (x IN (S)) becomes a semi join on
+//     x op y; x op ALL (S) (x NOT IN (S)) an anti join that keeps
+//     PostgreSQL's NULL rules (below);
+//   - a correlated scalar subquery whose value is an aggregate over rows
+//     picked by equalities with the outer row, anywhere in a SELECT list or
+//     WHERE clause, becomes a left join with that aggregate grouped by the
+//     correlation keys; an outer row without a group gets the aggregate's
+//     value over no rows (0 for count, NULL for the others). In an
+//     aggregate's argument too: the join is below the Aggregate.
+//
+// Only WHERE conjuncts become semi and anti joins: there a NULL result
+// drops the row just as false does, while in a SELECT list (or under NOT,
+// OR, CASE ...) the NULL of x NOT IN (S) is a value and the fallback keeps
+// it. A subquery the rule cannot prove equal to a join stays the apply
+// fallback; so does one whose join would have no equality key (a nested
+// loop over a materialised inner side is no better than the apply, which
+// streams), and an uncorrelated EXISTS or scalar subquery, which already
+// runs once per execution.
+//
+// NOT IN. In a WHERE clause x NOT IN (S) keeps an outer row exactly when no
+// row of S (those matching the correlated predicates) has x = y true or
+// NULL. Uncorrelated, that is the hash join's null-aware anti join (an
+// empty S keeps every row, a NULL y keeps none, a NULL x is not kept); a
+// correlated S is judged per outer row, which the null-aware join (one
+// verdict for the whole build side) cannot do, so the anti join's residual
+// carries the rule itself: x = y OR x IS NULL OR y IS NULL, which becomes
+// plain x = y when both sides are declared NOT NULL.
+
+// decorrelate is the rule: bottom-up, each Filter, Project and Aggregate
+// has its subqueries turned into joins where the forms above allow.
+func decorrelate(n binder.Node) binder.Node {
+	n = rewriteChildren(n, decorrelate)
+	switch x := n.(type) {
+	case *binder.Filter:
+		return decorrelateFilter(x)
+	case *binder.Project:
+		in := x.Input
+		exprs := make([]binder.Expr, len(x.Exprs))
+		for i, e := range x.Exprs {
+			exprs[i] = replaceScalarAggs(e, &in)
+		}
+		if in == x.Input {
+			return n
+		}
+		return &binder.Project{Input: in, Exprs: exprs, Cols: x.Cols}
+	case *binder.Aggregate: // sum((SELECT count(*) ...)): the arguments read the join
+		c := *x
+		in := x.Input
+		c.GroupBy = make([]binder.Expr, len(x.GroupBy))
+		for i, e := range x.GroupBy {
+			c.GroupBy[i] = replaceScalarAggs(e, &in)
+		}
+		c.Aggs = make([]binder.AggCall, len(x.Aggs))
+		for i, call := range x.Aggs {
+			call.Args = slices.Clone(call.Args)
+			for j, e := range call.Args {
+				call.Args[j] = replaceScalarAggs(e, &in)
+			}
+			if call.Filter != nil {
+				call.Filter = replaceScalarAggs(call.Filter, &in)
+			}
+			c.Aggs[i] = call
+		}
+		if in == x.Input {
+			return n
+		}
+		c.Input = in
+		return &c
+	}
+	return n
+}
+
+// decorrelateFilter joins the filter's input with each decorrelated
+// subquery of its conjuncts; the other conjuncts stay in a filter above.
+func decorrelateFilter(f *binder.Filter) binder.Node {
+	in := f.Input
+	nl := len(in.Columns())
+	var rest []binder.Expr
+	for _, c := range conjuncts(f.Cond) {
+		if j := semiJoinFor(in, c); j != nil {
+			in = j // a semi or anti join keeps the left side's columns
+			continue
+		}
+		rest = append(rest, c)
+	}
+	for i, c := range rest {
+		rest[i] = replaceScalarAggs(c, &in)
+	}
+	if in == f.Input {
+		return f
+	}
+	var out binder.Node = in
+	if len(rest) > 0 {
+		out = &binder.Filter{Input: in, Cond: and(rest)}
+	}
+	if len(in.Columns()) != nl { // left joins appended the aggregates: drop them again
+		cols := f.Input.Columns()
+		p := &binder.Project{Input: out, Cols: cols}
+		for i, c := range cols {
+			p.Exprs = append(p.Exprs, &binder.ColumnRef{Index: i, Name: c.Name, T: c.T})
+		}
+		out = p
+	}
+	return out
+}
+
+// semiJoinFor returns the semi or anti join of in with the subquery of WHERE
+// conjunct c, or nil when c is not one of the forms that become one.
+func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
+	neg := false
+	if u, ok := c.(*binder.UnaryOp); ok && u.Op == binder.OpNot {
+		neg, c = true, u.X
+	}
+	sq, ok := c.(*binder.Subquery)
+	if !ok {
+		return nil
+	}
+	nl := len(in.Columns())
+	var (
+		typ       binder.JoinType
+		cond      []binder.Expr
+		nullAware bool
+	)
+	switch sq.Mode {
+	case binder.ExistsSubquery:
+		if len(sq.Outer) == 0 {
+			return nil // runs once per execution already
+		}
+		body, preds, ok := pull(sq.Plan, pullMode{set: true, exists: true, top: true})
+		if !ok {
+			return nil
+		}
+		typ = binder.SemiJoin
+		if neg {
+			typ = binder.AntiJoin
+		}
+		cond = substitute(preds, sq.Outer, nl)
+		return finishSemiJoin(in, body, typ, cond, false)
+	case binder.AnySubquery, binder.AllSubquery:
+		all, op := sq.Mode == binder.AllSubquery, sq.Op
+		if neg { // NOT (x op ANY S) is x negop ALL S, and the reverse
+			all, op = !all, negateCmp[op]
+		}
+		if _, ok := negateCmp[op]; !ok {
+			return nil
+		}
+		x := sq.X
+		if x == nil || !readsColumns(x) || hasSubquery(x) || hasUDF(x) {
+			return nil
+		}
+		if len(sq.Outer) == 0 && !(op == binder.OpEq && !all) && !(op == binder.OpNe && all) {
+			return nil // only IN and NOT IN have a hash key of their own
+		}
+		body, preds, ok := pull(sq.Plan, pullMode{set: true, top: true})
+		if !ok {
+			return nil
+		}
+		cond = substitute(preds, sq.Outer, nl)
+		yc := body.Columns()[0]
+		y := &binder.ColumnRef{Index: nl, Name: yc.Name, T: yc.T}
+		cmp := func(op binder.Op) binder.Expr {
+			return &binder.BinaryOp{Op: op, L: x, R: y, T: types.BoolType}
+		}
+		switch {
+		case !all:
+			typ = binder.SemiJoin
+			cond = append([]binder.Expr{cmp(op)}, cond...)
+		case len(sq.Outer) == 0: // x NOT IN (uncorrelated S)
+			typ, nullAware = binder.AntiJoin, true
+			cond = []binder.Expr{cmp(binder.OpEq)}
+		default:
+			// keep the outer row when no row of S makes x op y anything but
+			// true: an anti join on NOT (x op y) IS NOT FALSE
+			typ = binder.AntiJoin
+			var fails binder.Expr = cmp(negateCmp[op])
+			if !x.Type().NotNull || !outputNotNull(body) {
+				fails = or(fails, &binder.IsNull{X: x}, &binder.IsNull{X: y})
+			}
+			cond = append([]binder.Expr{fails}, cond...)
+		}
+		return finishSemiJoin(in, body, typ, cond, nullAware)
+	}
+	return nil
+}
+
+// finishSemiJoin builds the join when its condition has an equality key
+// (see the package comment on why there must be one), decorrelating the
+// subquery body's own subqueries too.
+func finishSemiJoin(in, body binder.Node, typ binder.JoinType, cond []binder.Expr, nullAware bool) *binder.Join {
+	if len(cond) == 0 || !hasEquiKey(cond, len(in.Columns())) {
+		return nil
+	}
+	j := binder.NewJoin(in, decorrelate(body), typ, and(cond))
+	j.NullAware = nullAware
+	return j
+}
+
+// outputNotNull reports whether a plan's first column is declared NOT NULL
+// (a SELECT list's columns are typed nullable, so its expression is asked).
+func outputNotNull(n binder.Node) bool {
+	if p, ok := n.(*binder.Project); ok && len(p.Exprs) > 0 {
+		return p.Exprs[0].Type().NotNull
+	}
+	return n.Columns()[0].T.NotNull
+}
+
+func hasEquiKey(cond []binder.Expr, nl int) bool {
+	for _, c := range cond {
+		if _, _, ok := equiKey(c, nl); ok {
+			return true
+		}
+	}
+	return false
+}
+
+var negateCmp = map[binder.Op]binder.Op{
+	binder.OpEq: binder.OpNe, binder.OpNe: binder.OpEq,
+	binder.OpLt: binder.OpGe, binder.OpGe: binder.OpLt,
+	binder.OpGt: binder.OpLe, binder.OpLe: binder.OpGt,
+}
+
+// replaceScalarAggs replaces each correlated scalar aggregate subquery of e
+// that decorrelates by an expression over *in, which it extends with a left
+// join to the grouped aggregate.
+func replaceScalarAggs(e binder.Expr, in *binder.Node) binder.Expr {
+	if sq, ok := e.(*binder.Subquery); ok && sq.Mode == binder.ScalarSubquery {
+		if r, next, ok := scalarAggJoin(sq, *in); ok {
+			*in = next
+			return r
+		}
+		return e
+	}
+	out, _ := binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) { return replaceScalarAggs(c, in), nil })
+	return out
+}
+
+// emptyAggNull are the aggregates whose value over no rows is NULL (count's
+// is 0; an aggregate in neither list keeps the fallback).
+var emptyAggNull = map[string]bool{
+	"sum": true, "avg": true, "min": true, "max": true, "bool_and": true, "bool_or": true, "every": true,
+	"string_agg": true, "array_agg": true, "stddev": true, "stddev_samp": true, "stddev_pop": true,
+	"variance": true, "var_samp": true, "var_pop": true,
+}
+
+// scalarAggJoin decorrelates (SELECT f(agg...) FROM ... WHERE inner = outer
+// AND ...): the aggregate without GROUP BY is grouped by the inner sides of
+// the correlated equalities and left-joined to in on the outer sides. It
+// returns the subquery's value as an expression over the join's columns.
+func scalarAggJoin(sq *binder.Subquery, in binder.Node) (binder.Expr, binder.Node, bool) {
+	if len(sq.Outer) == 0 {
+		return nil, nil, false
+	}
+	var (
+		agg  *binder.Aggregate
+		expr binder.Expr // the subquery's value over agg's columns
+	)
+	switch p := sq.Plan.(type) {
+	case *binder.Project:
+		a, ok := p.Input.(*binder.Aggregate)
+		if !ok || len(p.Exprs) != 1 {
+			return nil, nil, false
+		}
+		agg, expr = a, p.Exprs[0]
+	case *binder.Aggregate:
+		if len(p.Aggs) != 1 {
+			return nil, nil, false
+		}
+		agg, expr = p, &binder.ColumnRef{Index: 0, Name: p.Columns()[0].Name, T: p.Columns()[0].T}
+	default:
+		return nil, nil, false
+	}
+	if len(agg.GroupBy) > 0 || hasSubquery(expr) || hasUDF(expr) {
+		return nil, nil, false
+	}
+	for _, call := range agg.Aggs {
+		if call.Func != "count" && !emptyAggNull[call.Func] {
+			return nil, nil, false
+		}
+		es := append([]binder.Expr{}, call.Args...)
+		if call.Filter != nil {
+			es = append(es, call.Filter)
+		}
+		for _, k := range call.OrderBy {
+			es = append(es, k.Expr)
+		}
+		for _, e := range es {
+			if hasOuterRef(e) {
+				return nil, nil, false
+			}
+		}
+	}
+	body, preds, ok := pull(agg.Input, pullMode{})
+	if !ok || len(preds) == 0 {
+		return nil, nil, false
+	}
+	// every correlated predicate must be inner = outer, to group by
+	var innerKeys, outerKeys []binder.Expr
+	for _, p := range preds {
+		b, ok := p.(*binder.BinaryOp)
+		if !ok || b.Op != binder.OpEq {
+			return nil, nil, false
+		}
+		l, r := b.L, b.R
+		if hasOuterRef(l) {
+			l, r = r, l
+		}
+		if !readsColumns(l) || hasOuterRef(l) || readsColumns(r) || !hasOuterRef(r) {
+			return nil, nil, false
+		}
+		innerKeys, outerKeys = append(innerKeys, l), append(outerKeys, r)
+	}
+	nl := len(in.Columns())
+	body, innerKeys, aggs := narrow(decorrelate(body), innerKeys, agg.Aggs)
+	grouped := binder.NewAggregate(body, innerKeys, aggs)
+	k := len(innerKeys)
+	var cond []binder.Expr
+	for i, o := range substitute(outerKeys, sq.Outer, nl) {
+		kc := grouped.Columns()[i]
+		cond = append(cond, &binder.BinaryOp{Op: binder.OpEq, L: o, R: &binder.ColumnRef{Index: nl + i, Name: kc.Name, T: kc.T.Nullable()}, T: types.BoolType})
+	}
+	j := binder.NewJoin(in, grouped, binder.LeftJoin, and(cond))
+	var value func(e binder.Expr) binder.Expr
+	value = func(e binder.Expr) binder.Expr {
+		switch x := e.(type) {
+		case *binder.ColumnRef:
+			call := agg.Aggs[x.Index]
+			var ref binder.Expr = &binder.ColumnRef{Index: nl + k + x.Index, Name: x.Name, T: call.T.Nullable()}
+			if call.Func == "count" { // no group: count over no rows
+				ref = &binder.Coalesce{Args: []binder.Expr{ref, &binder.Const{Value: int64(0), T: types.Int64Type}}, T: call.T}
+			}
+			return ref
+		case *binder.OuterRef:
+			return sq.Outer[x.Slot]
+		}
+		out, _ := binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) { return value(c), nil })
+		return out
+	}
+	return value(expr), j, true
+}
+
+// narrow puts a projection of only the columns the grouped aggregate reads
+// over its input, so that the scan below decodes only those (the
+// projection_pushdown rule sees a projection above the scan).
+func narrow(body binder.Node, keys []binder.Expr, aggs []binder.AggCall) (binder.Node, []binder.Expr, []binder.AggCall) {
+	cols := body.Columns()
+	p := &binder.Project{Input: body}
+	remap := map[int]int{}
+	use := func(e binder.Expr) binder.Expr {
+		binder.Walk(e, func(x binder.Expr) {
+			if c, ok := x.(*binder.ColumnRef); ok {
+				if _, seen := remap[c.Index]; !seen {
+					remap[c.Index] = len(p.Exprs)
+					p.Exprs = append(p.Exprs, &binder.ColumnRef{Index: c.Index, Name: cols[c.Index].Name, T: cols[c.Index].T})
+					p.Cols = append(p.Cols, cols[c.Index])
+				}
+			}
+		})
+		return remapColumns(e, remap)
+	}
+	outKeys := make([]binder.Expr, len(keys))
+	for i, k := range keys {
+		outKeys[i] = use(k)
+	}
+	outAggs := make([]binder.AggCall, len(aggs))
+	for i, a := range aggs {
+		c := a
+		c.Args = nil
+		for _, e := range a.Args {
+			c.Args = append(c.Args, use(e))
+		}
+		if a.Filter != nil {
+			c.Filter = use(a.Filter)
+		}
+		c.OrderBy = nil
+		for _, k := range a.OrderBy {
+			k.Expr = use(k.Expr)
+			c.OrderBy = append(c.OrderBy, k)
+		}
+		outAggs[i] = c
+	}
+	return p, outKeys, outAggs
+}
+
+// pullMode says what of a subquery's result matters where it is used.
+type pullMode struct {
+	// set: only which rows exist, not how often (EXISTS, IN, ALL), so a
+	// DISTINCT can go.
+	set bool
+	// exists: not even the columns (EXISTS), so a LIMIT of at least one row
+	// can go and the SELECT list is not computed (as PostgreSQL, which
+	// never evaluates an EXISTS subquery's target list).
+	exists bool
+	// top: n is the subquery's own SELECT, not a derived table under it.
+	top bool
+}
+
+// below is m for an input of a node that uses its input's columns.
+func (m pullMode) below() pullMode {
+	m.top = false
+	return m
+}
+
+// pull removes the correlated conjuncts from a subquery plan: it returns the
+// plan without them, now uncorrelated, and the conjuncts, over the returned
+// plan's columns (the original ones first, then any appended for the
+// conjuncts) and the subquery's OuterRef slots. It fails (ok false) where a
+// correlated expression is not a filter conjunct that it can move, or it
+// would have to move one through a node that does not commute with it.
+func pull(n binder.Node, m pullMode) (binder.Node, []binder.Expr, bool) {
+	if !nodeCorrelated(n) {
+		return n, nil, true
+	}
+	switch x := n.(type) {
+	case *binder.Filter:
+		in, preds, ok := pull(x.Input, m.below())
+		if !ok {
+			return nil, nil, false
+		}
+		var keep []binder.Expr
+		for _, c := range conjuncts(x.Cond) {
+			if !hasOuterRef(c) {
+				keep = append(keep, c)
+				continue
+			}
+			if hasSubquery(c) || hasUDF(c) {
+				return nil, nil, false
+			}
+			preds = append(preds, c)
+		}
+		if len(keep) == 0 {
+			return in, preds, true
+		}
+		return &binder.Filter{Input: in, Cond: and(keep)}, preds, true
+	case *binder.Project:
+		drop := m.exists && m.top
+		for _, e := range x.Exprs {
+			if hasOuterRef(e) && !drop {
+				return nil, nil, false
+			}
+		}
+		in, preds, ok := pull(x.Input, m.below())
+		if !ok {
+			return nil, nil, false
+		}
+		out := &binder.Project{Input: in}
+		if drop { // EXISTS ignores the SELECT list
+			out.Exprs = []binder.Expr{&binder.Const{Value: int64(1), T: types.Int64Type}}
+			out.Cols = []binder.Column{{Name: "?column?", T: types.Int64Type}}
+		} else {
+			out.Exprs = append(out.Exprs, x.Exprs...)
+			out.Cols = append(out.Cols, x.Cols...)
+		}
+		inCols := in.Columns()
+		remap := map[int]int{}
+		for _, p := range preds {
+			binder.Walk(p, func(e binder.Expr) {
+				c, ok := e.(*binder.ColumnRef)
+				if !ok {
+					return
+				}
+				if _, seen := remap[c.Index]; !seen {
+					remap[c.Index] = len(out.Exprs)
+					out.Exprs = append(out.Exprs, &binder.ColumnRef{Index: c.Index, Name: inCols[c.Index].Name, T: inCols[c.Index].T})
+					out.Cols = append(out.Cols, inCols[c.Index])
+				}
+			})
+		}
+		for i, p := range preds {
+			preds[i] = remapColumns(p, remap)
+		}
+		return out, preds, true
+	case *binder.Sort: // where pull is used the order of rows never matters
+		return pull(x.Input, m)
+	case *binder.Distinct:
+		if m.set {
+			return pull(x.Input, m)
+		}
+	case *binder.Limit:
+		if c, ok := constInt(x.Count); m.exists && x.Count != nil && ok && c >= 1 {
+			if off, ok := constInt(x.Offset); ok && off == 0 {
+				return pull(x.Input, m)
+			}
+		}
+	}
+	return nil, nil, false
+}
+
+// substitute rewrites pulled predicates to the join's columns: the
+// subquery's column i becomes nl+i, and an OuterRef slot the outer value it
+// stands for (an expression over the join's left side).
+func substitute(preds []binder.Expr, outer []binder.Expr, nl int) []binder.Expr {
+	var sub func(e binder.Expr) binder.Expr
+	sub = func(e binder.Expr) binder.Expr {
+		switch x := e.(type) {
+		case *binder.ColumnRef:
+			c := *x
+			c.Index += nl
+			return &c
+		case *binder.OuterRef:
+			return outer[x.Slot]
+		}
+		out, _ := binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) { return sub(c), nil })
+		return out
+	}
+	out := make([]binder.Expr, len(preds))
+	for i, p := range preds {
+		out[i] = sub(p)
+	}
+	return out
+}
+
+func hasOuterRef(e binder.Expr) bool {
+	found := false
+	binder.Walk(e, func(x binder.Expr) {
+		if _, ok := x.(*binder.OuterRef); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+func hasSubquery(e binder.Expr) bool {
+	found := false
+	binder.Walk(e, func(x binder.Expr) {
+		if _, ok := x.(*binder.Subquery); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+func readsColumns(e binder.Expr) bool {
+	found := false
+	binder.Walk(e, func(x binder.Expr) {
+		if _, ok := x.(*binder.ColumnRef); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+// nodeCorrelated reports whether a plan reads an OuterRef of its subquery
+// anywhere (a node kind it does not know counts as correlated).
+func nodeCorrelated(n binder.Node) bool {
+	var es []binder.Expr
+	switch x := n.(type) {
+	case *binder.Scan, *binder.Distinct, *binder.DistinctOn, *binder.SetOp:
+	case *binder.Filter:
+		es = []binder.Expr{x.Cond}
+	case *binder.Project:
+		es = x.Exprs
+	case *binder.Sort:
+		for _, k := range x.Keys {
+			es = append(es, k.Expr)
+		}
+	case *binder.Limit:
+		for _, e := range []binder.Expr{x.Count, x.Offset} {
+			if e != nil {
+				es = append(es, e)
+			}
+		}
+	case *binder.Join:
+		if x.Cond != nil {
+			es = []binder.Expr{x.Cond}
+		}
+	case *binder.Values:
+		for _, r := range x.Rows {
+			es = append(es, r...)
+		}
+	case *binder.Aggregate:
+		es = append(es, x.GroupBy...)
+		for _, c := range x.Aggs {
+			es = append(es, c.Args...)
+			if c.Filter != nil {
+				es = append(es, c.Filter)
+			}
+			for _, k := range c.OrderBy {
+				es = append(es, k.Expr)
+			}
+		}
+	case *binder.Window:
+		es = append(append(es, x.Call.Args...), x.Call.Partition...)
+		for _, k := range x.Call.Order {
+			es = append(es, k.Expr)
+		}
+	default:
+		return true
+	}
+	for _, e := range es {
+		if hasOuterRef(e) {
+			return true
+		}
+	}
+	for _, c := range n.Children() {
+		if nodeCorrelated(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func or(es ...binder.Expr) binder.Expr {
+	out := es[0]
+	for _, e := range es[1:] {
+		out = &binder.BinaryOp{Op: binder.OpOr, L: out, R: e, T: types.BoolType}
+	}
+	return out
+}

@@ -196,6 +196,18 @@ type ChangelogScanner interface {
 	ScanChangelog(ctx context.Context, opts ScanOptions) (RecordReader, error)
 }
 
+// PrefixScanner is implemented by primary-key tables that can read the rows
+// of given bucket-key values without reading the whole table (a prefix
+// lookup: the bucket key is a subset of the primary key, so its rows share
+// one bucket).
+type PrefixScanner interface {
+	// ScanPrefix reads a consistent snapshot of the current rows whose
+	// bucket-key columns equal one of keys' rows (keys carries the
+	// bucket-key columns in bucket-key order; a row with a NULL matches
+	// nothing, a repeated row counts once), with opts as for Scan.
+	ScanPrefix(ctx context.Context, keys arrow.RecordBatch, opts ScanOptions) (RecordReader, error)
+}
+
 // WriteKind says what a TableWrite does.
 type WriteKind int
 

@@ -219,3 +219,47 @@ func TestLimitStopsScanEarly(t *testing.T) {
 		}
 	}
 }
+
+// TestChangelogOffsetBounds compares bounded changelog scans with the same
+// query the rule cannot bound (_log_offset + 0), on a log table and a
+// primary-key table of three buckets, and checks that the scan reads
+// fewer rows than the whole changelog.
+func TestChangelogOffsetBounds(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, `CREATE TABLE cl (k INT, v INT) WITH ('bucket.num' = '3', 'bucket.key' = 'k')`)
+	mustRun(t, s, `CREATE TABLE cp (k INT PRIMARY KEY, v INT) WITH ('bucket.num' = '3')`)
+	for i := 0; i < 30; i++ {
+		mustRun(t, s, fmt.Sprintf("INSERT INTO cl SELECT g %% 7, g FROM generate_series(%d, %d) g", i*10, i*10+9))
+		mustRun(t, s, fmt.Sprintf("INSERT INTO cp SELECT g %% 40, g FROM generate_series(%d, %d) g", i*10, i*10+9))
+	}
+	for _, tb := range []string{"cl", "cp"} {
+		total := len(rowsOf(t, s, "SELECT 1 FROM "+tb+"$changelog"))
+		for _, cond := range []string{"_log_offset >= %d", "_log_offset > %d", "%d <= _log_offset", "_log_offset = %d", "_log_offset >= %d AND v %% 2 = 0"} {
+			for _, n := range []int{0, 1, 17, 60, 95, 1000} {
+				where := fmt.Sprintf(cond, n)
+				fast := fmt.Sprintf("SELECT _change_type, _log_offset, k, v FROM %s$changelog WHERE %s ORDER BY _log_offset, k, v", tb, where)
+				slow := strings.ReplaceAll(fast, "WHERE _log_offset", "WHERE _log_offset + 0")
+				slow = strings.ReplaceAll(slow, "<= _log_offset", "<= _log_offset + 0")
+				plan := strings.Join(mustRun(t, s, "EXPLAIN "+fast), "\n")
+				if !strings.Contains(plan, "changelog_scan: table="+tb) || !strings.Contains(plan, "_log_offset>") {
+					t.Fatalf("%s: no bounded changelog scan:\n%s", fast, plan)
+				}
+				got, want := rowsOf(t, s, fast), rowsOf(t, s, slow)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s:\n got %q\nwant %q", fast, got, want)
+				}
+				if n >= 60 {
+					if _, rows := scanActuals(t, s, fast); rows >= total {
+						t.Errorf("%s: the scan read %d of %d changes", fast, rows, total)
+					}
+				}
+			}
+		}
+		// a parameter bound
+		got := rowsOf(t, s, "SELECT count(*) FROM "+tb+"$changelog WHERE _log_offset >= $1", int64(50))
+		want := rowsOf(t, s, "SELECT count(*) FROM "+tb+"$changelog WHERE _log_offset + 0 >= 50")
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: $1 bound %q, want %q", tb, got, want)
+		}
+	}
+}

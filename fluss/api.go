@@ -127,6 +127,12 @@ type ScanOptions struct {
 	Limit int64
 	// BatchRows is the preferred number of rows per output batch; 0 = store default.
 	BatchRows int
+	// FromOffset and FromTimestamp (Unix microseconds), for a changelog
+	// scan, let the store skip the stored batches whose changes all have a
+	// lower log offset (per bucket) or an earlier commit time, without
+	// reading them; 0 = no bound. They are hints: rows outside the bounds
+	// may still be returned, so the caller keeps its filter.
+	FromOffset, FromTimestamp int64
 }
 
 // RecordReader streams Arrow records. Next returns (nil, nil) at the end. The

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // Access paths beyond the point lookup of rules.go.
@@ -137,4 +139,173 @@ func (n *prefixNode) Build(rt *Runtime) (exec.Operator, error) {
 
 func (n *prefixNode) Explain() (string, string) {
 	return "prefix_lookup", fmt.Sprintf("table=%s bucket_key=[%s] keys=%d columns=[%s]", n.path.Table, strings.Join(n.bucketKey, ", "), len(n.keys), fieldNames(n.out))
+}
+
+// changelogRange is a changelog scan bounded below by a log offset and/or a
+// commit time: the store skips the batches wholly below the bounds.
+type changelogRange struct {
+	table        fluss.TableInfo
+	projection   []int
+	cols         []binder.Column
+	fromOffset   binder.Expr // nil: no bound
+	offsetStrict bool        // _log_offset > v rather than >=
+	fromTime     binder.Expr // nil: no bound
+}
+
+func (n *changelogRange) Columns() []binder.Column { return n.cols }
+func (n *changelogRange) Children() []binder.Node  { return nil }
+
+// changelogBounds turns Filter(changelog scan) into a filter over a bounded
+// changelog scan when a conjunct bounds _log_offset (>=, >, =) or
+// _commit_timestamp (>=, >, =) from below by a constant or parameter. The
+// filter stays: the bounds only let the store skip whole batches (a bucket
+// log's batches below the offset, or committed before the time), never
+// decide a row.
+func changelogBounds(n binder.Node) binder.Node {
+	f, ok := n.(*binder.Filter)
+	if !ok {
+		return rewriteChildren(n, changelogBounds)
+	}
+	var info fluss.TableInfo
+	var proj []int
+	var cols []binder.Column
+	switch l := f.Input.(type) {
+	case *binder.Scan:
+		if !l.Changelog || l.Binlog {
+			return rewriteChildren(n, changelogBounds)
+		}
+		info, cols = l.Table, l.Columns()
+		proj = make([]int, len(cols))
+		for i := range proj {
+			proj[i] = i
+		}
+	case *scanProjection:
+		if !l.changelog {
+			return n
+		}
+		info, proj, cols = l.table, l.projection, l.cols
+	default:
+		return rewriteChildren(n, changelogBounds)
+	}
+	r := &changelogRange{table: info, projection: slices.Clone(proj), cols: cols}
+	for _, c := range conjuncts(f.Cond) {
+		col, val, op := asLowerBound(c)
+		if col == nil {
+			continue
+		}
+		switch proj[col.Index] {
+		case 1: // _log_offset
+			if r.fromOffset == nil && val.Type().Kind == types.Int64 {
+				r.fromOffset, r.offsetStrict = val, op == binder.OpGt
+			}
+		case 2: // _commit_timestamp: microseconds at any precision up to 6
+			if t := val.Type(); r.fromTime == nil && t.Kind == types.TimestampTZ && t.Precision <= 6 {
+				r.fromTime = val
+			}
+		}
+	}
+	if r.fromOffset == nil && r.fromTime == nil {
+		return n
+	}
+	return &binder.Filter{Input: r, Cond: f.Cond}
+}
+
+// asLowerBound matches col >= v, col > v, col = v and their mirrored forms
+// (v <= col, ...), where v reads no column; op is the form's operator as
+// seen from the column.
+func asLowerBound(e binder.Expr) (*binder.ColumnRef, binder.Expr, binder.Op) {
+	b, ok := e.(*binder.BinaryOp)
+	if !ok {
+		return nil, nil, 0
+	}
+	mirror := map[binder.Op]binder.Op{binder.OpGe: binder.OpLe, binder.OpGt: binder.OpLt, binder.OpEq: binder.OpEq}
+	for op, mop := range mirror {
+		if col, ok := b.L.(*binder.ColumnRef); ok && b.Op == op && isValue(b.R) {
+			return col, b.R, op
+		}
+		if col, ok := b.R.(*binder.ColumnRef); ok && b.Op == mop && isValue(b.L) {
+			return col, b.L, op
+		}
+	}
+	return nil, nil, 0
+}
+
+// changelogRangeNode is the blueprint of a bounded changelog scan.
+type changelogRangeNode struct {
+	path         fluss.TablePath
+	projection   []int
+	out          *arrow.Schema
+	fromOffset   exec.Expr
+	offsetStrict bool
+	fromTime     exec.Expr
+}
+
+func lowerChangelogRange(x *changelogRange) (Node, error) {
+	n := &changelogRangeNode{path: x.table.Path, projection: x.projection, out: schemaOf(x.Columns()), offsetStrict: x.offsetStrict}
+	var err error
+	if x.fromOffset != nil {
+		if n.fromOffset, err = lowerExpr(x.fromOffset); err != nil {
+			return nil, err
+		}
+	}
+	if x.fromTime != nil {
+		if n.fromTime, err = lowerExpr(x.fromTime); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+func (n *changelogRangeNode) Schema() *arrow.Schema { return n.out }
+func (n *changelogRangeNode) Inputs() []Node        { return nil }
+
+// bound evaluates a bound; NULL or an unusable value is no bound (the
+// filter above then decides every row, as without this node).
+func (n *changelogRangeNode) bound(rt *Runtime, e exec.Expr) (int64, error) {
+	if e == nil {
+		return 0, nil
+	}
+	v, err := exec.EvalScalar(rt.EC, e)
+	if err != nil {
+		return 0, err
+	}
+	x, ok := v.(int64)
+	if !ok || x < 0 {
+		return 0, nil
+	}
+	return x, nil
+}
+
+func (n *changelogRangeNode) Build(rt *Runtime) (exec.Operator, error) {
+	off, err := n.bound(rt, n.fromOffset)
+	if err != nil {
+		return nil, err
+	}
+	if n.offsetStrict && off < math.MaxInt64 {
+		off++
+	}
+	ts, err := n.bound(rt, n.fromTime)
+	if err != nil {
+		return nil, err
+	}
+	t, err := rt.Tables.Table(rt.Ctx, n.path)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.TableScan{Table: t, Changelog: true, Options: fluss.ScanOptions{Projection: n.projection, FromOffset: off, FromTimestamp: ts}, Out: n.out}, nil
+}
+
+func (n *changelogRangeNode) Explain() (string, string) {
+	d := fmt.Sprintf("table=%s columns=[%s]", n.path.Table, fieldNames(n.out))
+	if n.fromOffset != nil {
+		op := ">="
+		if n.offsetStrict {
+			op = ">"
+		}
+		d += " _log_offset" + op + n.fromOffset.String()
+	}
+	if n.fromTime != nil {
+		d += " _commit_timestamp>=" + n.fromTime.String()
+	}
+	return "changelog_scan", d
 }

@@ -211,23 +211,61 @@ func changelogBounds(n binder.Node) binder.Node {
 }
 
 // asLowerBound matches col >= v, col > v, col = v and their mirrored forms
-// (v <= col, ...), where v reads no column; op is the form's operator as
-// seen from the column.
+// (v <= col, ...), where v reads no row (boundValue); op is the form's
+// operator as seen from the column. A timestamptz column may sit under a
+// cast to another timestamptz precision (_commit_timestamp >= now() - ...
+// compares at microseconds), which keeps its value.
 func asLowerBound(e binder.Expr) (*binder.ColumnRef, binder.Expr, binder.Op) {
 	b, ok := e.(*binder.BinaryOp)
 	if !ok {
 		return nil, nil, 0
 	}
+	column := func(x binder.Expr) *binder.ColumnRef {
+		if c, ok := x.(*binder.Cast); ok && c.T.Kind == types.TimestampTZ && c.X.Type().Kind == types.TimestampTZ {
+			x = c.X
+		}
+		col, _ := x.(*binder.ColumnRef)
+		return col
+	}
 	mirror := map[binder.Op]binder.Op{binder.OpGe: binder.OpLe, binder.OpGt: binder.OpLt, binder.OpEq: binder.OpEq}
 	for op, mop := range mirror {
-		if col, ok := b.L.(*binder.ColumnRef); ok && b.Op == op && isValue(b.R) {
+		if col := column(b.L); col != nil && b.Op == op && boundValue(b.R) {
 			return col, b.R, op
 		}
-		if col, ok := b.R.(*binder.ColumnRef); ok && b.Op == mop && isValue(b.L) {
+		if col := column(b.R); col != nil && b.Op == mop && boundValue(b.L) {
 			return col, b.L, op
 		}
 	}
 	return nil, nil, 0
+}
+
+// boundValue reports whether e is computed from constants, parameters,
+// non-volatile functions and the transaction's clock only, so that it can
+// be evaluated once before the scan. now() and its synonyms are marked
+// volatile to keep them from being folded into a prepared plan, but within
+// one execution they are one value (PostgreSQL calls them stable).
+func boundValue(e binder.Expr) bool {
+	ok := true
+	binder.Walk(e, func(x binder.Expr) {
+		switch c := x.(type) {
+		case *binder.Const, *binder.Param, *binder.Cast, *binder.BinaryOp, *binder.UnaryOp, *binder.Case, *binder.Coalesce, *binder.IsNull:
+		case *binder.FuncCall:
+			ok = ok && (!c.Volatile || stableClock(c.Name))
+		default:
+			ok = false
+		}
+	})
+	return ok
+}
+
+// stableClock reports the clock functions whose value is fixed for a
+// transaction (or statement): not clock_timestamp(), which moves.
+func stableClock(name string) bool {
+	switch name {
+	case "now", "current_timestamp", "transaction_timestamp", "statement_timestamp":
+		return true
+	}
+	return false
 }
 
 // changelogRangeNode is the blueprint of a bounded changelog scan.

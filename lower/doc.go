@@ -6,7 +6,10 @@
 // Optimisation happens here as small named rules applied in order (rules.go),
 // each checked to keep the plan's output schema. The first rules choose the
 // access path: a WHERE clause that fixes the full primary key becomes a point
-// lookup instead of a scan, and a scan decodes only the columns the plan
+// lookup instead of a scan, one that fixes a bucket key narrower than the
+// primary key a prefix lookup, a changelog filter bounding _log_offset or
+// _commit_timestamp from below a scan that skips the log batches before the
+// bound (accesspath.go), and a scan decodes only the columns the plan
 // reads. Explain renders the blueprint without running anything, with each
 // node's requested and selected kernel backend per family (backend.go).
 //

@@ -56,3 +56,5 @@ func (pt *pendingTable) ScanPrefix(ctx context.Context, keys arrow.RecordBatch, 
 		return ps.ScanPrefix(ctx, keys, o)
 	})
 }
+
+var _ fluss.PrefixScanner = (*pendingTable)(nil)

@@ -581,6 +581,13 @@ func (pt *pendingTable) Lookup(ctx context.Context, keys arrow.RecordBatch, proj
 // then the pending rows (or, for a log table, the store's rows then the
 // appended ones), as they are when the scan starts.
 func (pt *pendingTable) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordReader, error) {
+	return pt.scan(ctx, opts, nil, pt.base.Scan)
+}
+
+// scan is Scan over the store rows that baseScan reads, with only the
+// pending rows keep accepts (nil: all of them).
+func (pt *pendingTable) scan(ctx context.Context, opts fluss.ScanOptions, keep func(slot) bool,
+	baseScan func(context.Context, fluss.ScanOptions) (fluss.RecordReader, error)) (fluss.RecordReader, error) {
 	pt.mu.Lock()
 	if err := pt.indexLazy(); err != nil {
 		pt.mu.Unlock()
@@ -591,7 +598,7 @@ func (pt *pendingTable) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss
 	if pt.info.HasPrimaryKey() {
 		if len(pt.rows) == 0 {
 			pt.mu.Unlock()
-			return pt.base.Scan(ctx, opts)
+			return baseScan(ctx, opts)
 		}
 		r.hidden = make(map[string]struct{}, len(pt.rows))
 		for k := range pt.rows {
@@ -602,7 +609,7 @@ func (pt *pendingTable) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss
 				continue
 			}
 			for i, cur := range pr.current {
-				if cur {
+				if cur && (keep == nil || keep(slot{rec: pr, row: i})) {
 					r.pending = append(r.pending, slot{rec: pr, row: i})
 				}
 			}
@@ -627,13 +634,13 @@ func (pt *pendingTable) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss
 	} else {
 		if len(pt.appended) == 0 {
 			pt.mu.Unlock()
-			return pt.base.Scan(ctx, opts)
+			return baseScan(ctx, opts)
 		}
 		r.appended = append([]arrow.RecordBatch(nil), pt.appended...)
 		r.scanProj = proj
 	}
 	pt.mu.Unlock()
-	base, err := pt.base.Scan(ctx, fluss.ScanOptions{Projection: r.scanProj, BatchRows: opts.BatchRows})
+	base, err := baseScan(ctx, fluss.ScanOptions{Projection: r.scanProj, BatchRows: opts.BatchRows})
 	if err != nil {
 		return nil, err
 	}

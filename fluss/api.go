@@ -127,6 +127,12 @@ type ScanOptions struct {
 	Limit int64
 	// BatchRows is the preferred number of rows per output batch; 0 = store default.
 	BatchRows int
+	// FromOffset and FromTimestamp (Unix microseconds), for a changelog
+	// scan, let the store skip the stored batches whose changes all have a
+	// lower log offset (per bucket) or an earlier commit time, without
+	// reading them; 0 = no bound. They are hints: rows outside the bounds
+	// may still be returned, so the caller keeps its filter.
+	FromOffset, FromTimestamp int64
 }
 
 // RecordReader streams Arrow records. Next returns (nil, nil) at the end. The
@@ -194,6 +200,18 @@ func ChangelogColumns(info TableInfo) []Column {
 // columns of ChangelogColumns (Projection indexes into those).
 type ChangelogScanner interface {
 	ScanChangelog(ctx context.Context, opts ScanOptions) (RecordReader, error)
+}
+
+// PrefixScanner is implemented by primary-key tables that can read the rows
+// of given bucket-key values without reading the whole table (a prefix
+// lookup: the bucket key is a subset of the primary key, so its rows share
+// one bucket).
+type PrefixScanner interface {
+	// ScanPrefix reads a consistent snapshot of the current rows whose
+	// bucket-key columns equal one of keys' rows (keys carries the
+	// bucket-key columns in bucket-key order; a row with a NULL matches
+	// nothing, a repeated row counts once), with opts as for Scan.
+	ScanPrefix(ctx context.Context, keys arrow.RecordBatch, opts ScanOptions) (RecordReader, error)
 }
 
 // WriteKind says what a TableWrite does.

@@ -6,11 +6,15 @@
 // Optimisation happens here as small named rules applied in order (rules.go),
 // each checked to keep the plan's output schema. The first rules choose the
 // access path: a WHERE clause that fixes the full primary key becomes a point
-// lookup instead of a scan, and a scan decodes only the columns the plan
+// lookup instead of a scan, one that fixes a bucket key narrower than the
+// primary key a prefix lookup, a changelog filter bounding _log_offset or
+// _commit_timestamp from below a scan that skips the log batches before the
+// bound (accesspath.go), and a scan decodes only the columns the plan
 // reads. Before them, subquery decorrelation (decorrelate.go) turns WHERE
 // conjuncts EXISTS / IN / NOT IN into semi and anti joins and correlated
 // scalar aggregates into a left join with a grouped aggregate; the rest
-// keeps the per-outer-row apply. Explain renders the blueprint without running anything, with each
+// keeps the per-outer-row apply. Explain renders the blueprint without
+// running anything, with each
 // node's requested and selected kernel backend per family (backend.go).
 //
 // Go UDFs (package udf) are the opaque tier (udf.go): each call is its own

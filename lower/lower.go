@@ -39,6 +39,10 @@ func lowerNode(n binder.Node) (Node, error) {
 		return &scanNode{path: x.Table.Path, table: x.Alias, changelog: x.Changelog, binlog: x.Binlog, out: schemaOf(x.Columns())}, nil
 	case *scanProjection:
 		return &scanNode{path: x.table.Path, table: x.table.Path.Table, changelog: x.changelog, projection: x.projection, out: schemaOf(x.Columns())}, nil
+	case *prefixLookup:
+		return lowerPrefixLookup(x)
+	case *changelogRange:
+		return lowerChangelogRange(x)
 	case *pkLookup:
 		keys := make([][]exec.Expr, len(x.keys))
 		for i, k := range x.keys {

@@ -24,6 +24,8 @@ var rules = []rule{
 	{"filter_into_join", filterIntoJoin},
 	{"primary_key_lookup", primaryKeyLookup},
 	{"projection_pushdown", projectionPushdown},
+	{"bucket_key_lookup", bucketKeyLookup}, // accesspath.go
+	{"changelog_bounds", changelogBounds},  // accesspath.go
 }
 
 // optimize applies every rule and checks that each kept the output schema.

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -85,6 +86,10 @@ func supportedCopyType(t types.T) bool {
 		types.Timestamp, types.TimestampTZ,
 		types.Map, types.Row: // their JSON text (types/nested.go)
 		return true
+	case types.Array:
+		// PostgreSQL's array text ({1,2,NULL}); an array of MAP, ROW or
+		// ARRAY values, which PostgreSQL has no array type for, as JSON
+		return t.Elem.IsNested() || supportedCopyType(*t.Elem)
 	}
 	return false
 }
@@ -101,7 +106,21 @@ func (c *copyColumn) appendText(s string) error {
 			return c.appendPhysical(types.TimeToValue(tm, c.t))
 		}
 	}
+	if c.t.Kind == types.Array && !c.t.Elem.IsNested() {
+		return c.appendArrayText(s)
+	}
 	v, err := types.ParseTextIn(s, c.t, c.loc)
+	if err != nil {
+		return err
+	}
+	return c.appendPhysical(v)
+}
+
+// appendArrayText appends an array given in PostgreSQL's array text form:
+// what COPY's text and CSV formats carry, and what pgtypes turns a binary
+// array into.
+func (c *copyColumn) appendArrayText(s string) error {
+	v, err := functions.ParseArray(s, *c.t.Elem, c.loc)
 	if err != nil {
 		return err
 	}
@@ -128,7 +147,10 @@ func (c *copyColumn) appendBinary(index int, data []byte) error {
 		return err
 	}
 	switch x := v.(type) {
-	case string: // numeric, text types, time: their text
+	case string: // numeric, text types, time, arrays: their text
+		if c.t.Kind == types.Array && !c.t.Elem.IsNested() {
+			return c.appendArrayText(x)
+		}
 		if v, err = types.ParseText(x, c.t); err != nil {
 			return err
 		}

@@ -23,7 +23,10 @@
 // captured when it starts; a point lookup of one key is one seek of a
 // cached pebble iterator, reused only while no state write has happened
 // since it was opened (itercache.go; each group's state lands in one atomic
-// pebble commit), of several keys one snapshot. Within a group, a request reads what the group's earlier
+// pebble commit), of several keys one snapshot. A prefix lookup by bucket
+// key (prefix.go) iterates one snapshot over each key's range of its
+// bucket; a changelog scan with an offset or time bound steps over the
+// batches below it by their headers alone (logrange.go). Within a group, a request reads what the group's earlier
 // requests wrote from their overlays, since the batch is not committed yet.
 //
 // It must not know SQL: it implements fluss.Store and returns *sqlerr.Error

@@ -163,6 +163,12 @@ type logScan struct {
 	f       *os.File
 	pending []arrow.RecordBatch
 	pRows   int64
+
+	// skip, when set, returns the size of the stored batch at the offset
+	// if the scan does not need it (0 to read it); decoded counts the
+	// batches read (logrange.go).
+	skip    func(s *logScan) (int64, error)
+	decoded int64
 }
 
 func (s *logScan) Schema() *arrow.Schema { return s.schema }
@@ -189,10 +195,17 @@ func (s *logScan) readOne() (bool, error) {
 		}
 		s.f = f
 	}
+	if s.skip != nil {
+		if n, err := s.skip(s); err != nil || n > 0 {
+			s.off += n
+			return err == nil, err
+		}
+	}
 	batch, size, err := readBatch(s.f, bl.path, s.t.decoder, s.off, s.limits[s.bucket])
 	if err != nil {
 		return false, err
 	}
+	s.decoded++
 	s.off += size
 	src := batch.Record
 	if s.changelog {
@@ -347,7 +360,8 @@ func (h *tableHandle) ScanChangelog(ctx context.Context, opts fluss.ScanOptions)
 		limits[i] = b.committed
 	}
 	t.mu.RUnlock()
-	return &logScan{changelog: true, t: t, schema: arrow.NewSchema(fields, nil), proj: proj, limits: limits, batchRows: batchRows, left: opts.Limit}, nil
+	return &logScan{changelog: true, t: t, schema: arrow.NewSchema(fields, nil), proj: proj, limits: limits, batchRows: batchRows, left: opts.Limit,
+		skip: skipBefore(opts.FromOffset, opts.FromTimestamp)}, nil
 }
 
 // changeTypeNames are the $changelog spellings of Fluss's change types.

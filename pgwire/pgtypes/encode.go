@@ -297,6 +297,9 @@ func (e *float32Encoder) appendValue(dst []byte, row int) []byte {
 	v := e.vals[row]
 	switch e.mode {
 	case modeBinary:
+		if v != v {
+			return appendUint32(dst, pgNaN32)
+		}
 		return appendUint32(dst, math.Float32bits(v))
 	case modeJSON:
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
@@ -307,6 +310,14 @@ func (e *float32Encoder) appendValue(dst []byte, row int) []byte {
 	}
 	return AppendFloat32(dst, v)
 }
+
+// PostgreSQL sends every NaN as C's NAN, the positive quiet NaN with an
+// empty payload; Go's math.NaN() sets the lowest payload bit, and a NaN
+// computed by a kernel may carry any sign or payload.
+const (
+	pgNaN32 uint32 = 0x7fc00000
+	pgNaN64 uint64 = 0x7ff8000000000000
+)
 
 type float64Encoder struct {
 	mode mode
@@ -326,6 +337,9 @@ func (e *float64Encoder) appendValue(dst []byte, row int) []byte {
 	v := e.vals[row]
 	switch e.mode {
 	case modeBinary:
+		if v != v {
+			return appendUint64(dst, pgNaN64)
+		}
 		return appendUint64(dst, math.Float64bits(v))
 	case modeJSON:
 		if math.IsNaN(v) || math.IsInf(v, 0) {

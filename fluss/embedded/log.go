@@ -228,27 +228,89 @@ func (s *Store) walkLog(t *tableState, bl *bucketLog, length int64) error {
 	return nil
 }
 
-// readBatch reads and decodes the batch at pos of the log at path (f open
-// for reading), checking that it ends within limit.
-func readBatch(f *os.File, path string, dec *format.BatchDecoder, pos, limit int64) (format.Batch, int64, error) {
-	hdr := make([]byte, format.HeaderSize)
-	if _, err := f.ReadAt(hdr, pos); err != nil {
-		return format.Batch{}, 0, corrupt("log file %s is corrupt at byte offset %d: %v", path, pos, err)
+// logReadAhead is how much of a bucket log a scan reads at once: large
+// sequential reads, a few stored batches each. A batch larger than that is
+// read whole.
+const logReadAhead = 2 << 20
+
+// logReader reads one bucket log's batches in order, up to a committed
+// length, with large sequential reads into a chunk. The decoded records
+// point into the chunk (format.BatchReader), so a chunk is never reused: a
+// refill allocates a new one, and the old one lives on only while records
+// cut from it do.
+type logReader struct {
+	f     *os.File
+	path  string
+	limit int64
+	chunk []byte // the file's bytes [base, base+len(chunk))
+	base  int64
+}
+
+func openLogReader(path string, limit int64) (*logReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, ioErr(err, "opening %s", path)
+	}
+	return &logReader{f: f, path: path, limit: limit}, nil
+}
+
+func (r *logReader) close() {
+	if r.f != nil {
+		_ = r.f.Close()
+		r.f = nil
+	}
+	r.chunk = nil
+}
+
+// bytesAt returns n bytes of the log at pos (pos+n within the limit),
+// reading a new chunk when the current one does not hold them.
+func (r *logReader) bytesAt(pos int64, n int64) ([]byte, error) {
+	if pos < r.base || pos+n > r.base+int64(len(r.chunk)) {
+		size := min(max(logReadAhead, n), r.limit-pos)
+		buf := make([]byte, size)
+		if _, err := r.f.ReadAt(buf, pos); err != nil {
+			return nil, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
+		}
+		r.chunk, r.base = buf, pos
+	}
+	off := pos - r.base
+	return r.chunk[off : off+n : off+n], nil
+}
+
+// header parses the header of the batch at pos and checks that the batch
+// ends within the limit.
+func (r *logReader) header(pos int64) (format.BatchHeader, error) {
+	if pos+format.HeaderSize > r.limit {
+		return format.BatchHeader{}, corrupt("log file %s is corrupt at byte offset %d: a batch header overruns the committed length %d", r.path, pos, r.limit)
+	}
+	hdr, err := r.bytesAt(pos, format.HeaderSize)
+	if err != nil {
+		return format.BatchHeader{}, err
 	}
 	h, err := format.ParseHeader(hdr)
-	if err == nil && pos+h.Size() > limit {
-		err = fmt.Errorf("batch of %d bytes overruns the committed length %d", h.Size(), limit)
+	if err == nil && pos+h.Size() > r.limit {
+		err = fmt.Errorf("batch of %d bytes overruns the committed length %d", h.Size(), r.limit)
 	}
 	if err != nil {
-		return format.Batch{}, 0, corrupt("log file %s is corrupt at byte offset %d: %v", path, pos, err)
+		return format.BatchHeader{}, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
 	}
-	buf := make([]byte, h.Size())
-	if _, err := f.ReadAt(buf, pos); err != nil {
-		return format.Batch{}, 0, corrupt("log file %s is corrupt at byte offset %d: %v", path, pos, err)
-	}
-	batch, err := dec.Decode(buf)
+	return h, nil
+}
+
+// batch reads, verifies and decodes the batch at pos (sharing the chunk's
+// bytes) and returns it with its size.
+func (r *logReader) batch(dec *format.BatchReader, pos int64) (format.Batch, int64, error) {
+	h, err := r.header(pos)
 	if err != nil {
-		return format.Batch{}, 0, corrupt("log file %s is corrupt at byte offset %d: %v", path, pos, err)
+		return format.Batch{}, 0, err
+	}
+	b, err := r.bytesAt(pos, h.Size())
+	if err != nil {
+		return format.Batch{}, 0, err
+	}
+	batch, err := dec.Decode(b)
+	if err != nil {
+		return format.Batch{}, 0, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
 	}
 	return batch, h.Size(), nil
 }

@@ -72,7 +72,14 @@ func (h *tableHandle) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.R
 			proj[i] = i
 		}
 	}
-	return &logScan{t: t, schema: schema, proj: proj, limits: limits, batchRows: batchRows, left: opts.Limit}, nil
+	scan := &logScan{t: t, schema: schema, proj: proj, limits: limits, batchRows: batchRows, left: opts.Limit}
+	if len(proj) < len(t.colTypes) {
+		// A projection leaves bytes unread only if it leaves out columns.
+		if plan, ok := t.decoder.NewProjectionPlan(proj, schema); ok {
+			scan.plan = plan
+		}
+	}
+	return scan, nil
 }
 
 // stateScan reads a primary-key table's current state.
@@ -168,6 +175,9 @@ type logScan struct {
 	r       *logReader
 	dec     *format.BatchReader
 	pending arrow.RecordBatch // the rest of a stored batch, projected
+	// plan, when set, reads batches whose CRC was checked before by
+	// projected reads: only the projected columns' bytes.
+	plan *format.ProjectionPlan
 }
 
 func (s *logScan) Schema() *arrow.Schema { return s.schema }
@@ -216,6 +226,20 @@ func (s *logScan) readOne() (arrow.RecordBatch, error) {
 		more, err := s.advance()
 		if err != nil || !more {
 			return nil, err
+		}
+		if bl := s.t.buckets[s.bucket]; s.plan != nil && s.off >= bl.unverified && !bl.bad[s.off] {
+			rec, size, ok, err := s.r.projected(s.plan, s.off)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				s.off += size
+				if rec.NumRows() > 0 {
+					return rec, nil
+				}
+				rec.Release()
+				continue
+			}
 		}
 		if s.dec == nil {
 			s.dec = s.t.decoder.NewReader()

@@ -370,6 +370,9 @@ type projPlan struct {
 	schema *arrow.Schema
 	pos    []int
 	pool   sync.Pool // of *lookupBuilder
+	// one, when the projected kinds allow, builds a one-key lookup's row
+	// without a builder (format.OneRow).
+	one *format.OneRow
 }
 
 // lookupBuilder is a pooled record builder and a decoder bound to its
@@ -408,6 +411,9 @@ func projectionFor(t *tableState, projection []int) (*projPlan, error) {
 		return nil, err
 	}
 	p = &projPlan{schema: schema, pos: pos}
+	if one, ok := format.NewOneRow(t.colTypes, pos, schema); ok {
+		p.one = one
+	}
 	p.pool.New = func() any {
 		rb := array.NewRecordBuilder(&slabAllocator{}, schema)
 		dec := format.NewRowDecoder(t.colTypes)
@@ -534,6 +540,15 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 		if err != nil {
 			rb.Release()
 			return nil, ioErr(err, "looking up %s", t.info.Path)
+		}
+		if plan.one != nil && len(rows) == 1 {
+			rec, derr := plan.one.Decode(v)
+			c.Close()
+			plan.pool.Put(lb) // unused, still empty
+			if derr != nil {
+				return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, derr)
+			}
+			return rec, nil
 		}
 		_, derr := lb.dec.Decode(v)
 		c.Close()

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -190,6 +191,7 @@ func benchScan(b *testing.B, tb fluss.Table, proj []int, rows int) {
 	ctx := context.Background()
 	var rates []float64
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		r, err := tb.Scan(ctx, fluss.ScanOptions{Projection: proj})
@@ -224,6 +226,18 @@ func benchScan(b *testing.B, tb fluss.Table, proj []int, rows int) {
 		_ = sum
 	}
 	reportRates(b, rates, "values/s")
+	// Process CPU (every goroutine, the collector's included) per row: on
+	// a shared machine a steadier figure than the wall clock.
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/float64(rows), "cpu-ns/row")
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // benchScanMemory reports the peak heap in use while a consumer reads the
@@ -286,6 +300,7 @@ func benchLookup(b *testing.B, tb fluss.Table, rows int) {
 	lat := make([]time.Duration, 0, per*b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N*per; i++ {
 		t0 := time.Now()
 		rec, err := tb.Lookup(ctx, keys[i%len(keys)], nil)
@@ -296,6 +311,7 @@ func benchLookup(b *testing.B, tb fluss.Table, rows int) {
 		rec.Release()
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(per*b.N), "cpu-ns/lookup")
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns")

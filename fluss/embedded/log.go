@@ -264,9 +264,10 @@ type logReader struct {
 	headAt int64
 }
 
-// headRead is the size of a small read: a batch header, its change-type
-// vector for a few thousand rows and the Arrow metadata of a wide table.
-const headRead = 16 << 10
+// headRead is the size of a small read: a batch header and the Arrow
+// metadata of a table of a few dozen columns (a longer change-type vector
+// or metadata takes a second read). Every byte of it is copied per batch.
+const headRead = 4 << 10
 
 func openLogReader(path string, limit int64) (*logReader, error) {
 	f, err := os.Open(path)

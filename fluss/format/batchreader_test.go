@@ -104,24 +104,7 @@ func TestProjectedReadMatchesDecodeAndSurvivesDamage(t *testing.T) {
 	if _, ok := dec.NewProjectionPlan([]int{22}, arrow.NewSchema([]arrow.Field{rec.Schema().Field(22)}, nil)); ok {
 		t.Error("a projection of an ARRAY column got a plan; nested columns are read whole")
 	}
-	read := func(b []byte) (arrow.RecordBatch, error) {
-		l, need, ok := ParseLayout(b)
-		if !ok || need > 0 {
-			return nil, errors.New("declined")
-		}
-		spans, ok := plan.Spans(&l, 64)
-		if !ok {
-			return nil, errors.New("declined")
-		}
-		data := make([][]byte, len(spans))
-		for i, s := range spans {
-			if l.BodyOffset+s.Off+s.Len > int64(len(b)) {
-				return nil, errors.New("span past the batch")
-			}
-			data[i] = b[l.BodyOffset+s.Off : l.BodyOffset+s.Off+s.Len]
-		}
-		return plan.Build(&l, spans, data)
-	}
+	read := func(b []byte) (arrow.RecordBatch, error) { return readProjected(plan, b) }
 	for _, changes := range [][]ChangeType{nil, make([]ChangeType, 12)} {
 		b, _ := EncodeBatch(rec, changes, 1)
 		got, err := read(b)
@@ -150,4 +133,36 @@ func TestProjectedReadMatchesDecodeAndSurvivesDamage(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readProjected does what the store's projected read does, with b holding
+// the whole batch: parse the layout, pick the spans, build the columns.
+func readProjected(plan *ProjectionPlan, b []byte) (arrow.RecordBatch, error) {
+	l, need, ok := ParseLayout(b)
+	if !ok || need > 0 {
+		return nil, errors.New("declined")
+	}
+	spans, ok := plan.Spans(&l, 64)
+	if !ok {
+		return nil, errors.New("declined")
+	}
+	data := make([][]byte, len(spans))
+	for i, s := range spans {
+		if l.BodyOffset+s.Off+s.Len > int64(len(b)) {
+			return nil, errors.New("span past the batch")
+		}
+		data[i] = b[l.BodyOffset+s.Off : l.BodyOffset+s.Off+s.Len]
+	}
+	return plan.Build(&l, spans, data)
+}
+
+// flatPlan is a projection plan of the fixture's flat columns.
+func flatPlan(dec *BatchDecoder, s *arrow.Schema) *ProjectionPlan {
+	proj := []int{0, 1, 3, 6, 9, 11, 12, 13, 20}
+	fields := make([]arrow.Field, len(proj))
+	for i, c := range proj {
+		fields[i] = s.Field(c)
+	}
+	plan, _ := dec.NewProjectionPlan(proj, arrow.NewSchema(fields, nil))
+	return plan
 }

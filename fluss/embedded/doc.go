@@ -20,7 +20,11 @@
 //
 // Reads see committed state only: a scan iterates a pebble snapshot (a
 // primary-key table) or reads each bucket log up to the committed length
-// captured when it starts; a point lookup of one key is one seek of a
+// captured when it starts, in large sequential reads whose Arrow bodies
+// the records share (no copy). A scan that leaves columns out reads only
+// the projected columns' buffers of a batch whose CRC Open checked or that
+// this process wrote; any other batch is read whole and its CRC checked.
+// A point lookup of one key is one seek of a
 // cached pebble iterator, reused only while no state write has happened
 // since it was opened (itercache.go; each group's state lands in one atomic
 // pebble commit), of several keys one snapshot. A prefix lookup by bucket

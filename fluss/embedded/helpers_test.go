@@ -162,10 +162,14 @@ func readChangelog(t testing.TB, s *Store, name string) []logEntry {
 		ts.mu.RLock()
 		limit := bl.committed
 		ts.mu.RUnlock()
-		f := openForRead(t, bl.path)
+		r, err := openLogReader(bl.path, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := ts.decoder.NewReader()
 		var pos int64
 		for pos < limit {
-			batch, size, err := readBatch(f, bl.path, ts.decoder, pos, limit)
+			batch, size, err := r.batch(dec, pos)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +184,8 @@ func readChangelog(t testing.TB, s *Store, name string) []logEntry {
 			batch.Record.Release()
 			pos += size
 		}
-		f.Close()
+		dec.Release()
+		r.close()
 	}
 	return out
 }

@@ -60,6 +60,13 @@ type bucketLog struct {
 	next int64 // next log offset
 	// committed is the length scans may read; guarded by tableState.mu.
 	committed int64
+	// unverified is the length of the log whose CRCs Open did not check
+	// (Options.SkipVerify); bad holds the positions of the batches whose
+	// CRC failed when Open checked it. Everything else has had its CRC
+	// checked by Open or was written by this process, so a scan may read
+	// only some of its bytes (a projected read). Both are set by Open only.
+	unverified int64
+	bad        map[int64]bool
 }
 
 func (t *tableState) closeFiles() {
@@ -217,10 +224,17 @@ func (s *Store) walkLog(t *tableState, bl *bucketLog, length int64) error {
 			}
 			if err := format.VerifyBatch(buf); err != nil {
 				s.reportCorruption(corrupt("log file %s is corrupt at byte offset %d: %v", bl.path, pos, err))
+				if bl.bad == nil {
+					bl.bad = map[int64]bool{}
+				}
+				bl.bad[pos] = true
 			}
 		}
 		offset = h.NextOffset()
 		pos += h.Size()
+	}
+	if s.opts.SkipVerify {
+		bl.unverified = length
 	}
 	if length > 0 && offset != bl.next {
 		s.reportCorruption(corrupt("log file %s ends at log offset %d but %d was committed", bl.path, offset, bl.next))
@@ -228,27 +242,176 @@ func (s *Store) walkLog(t *tableState, bl *bucketLog, length int64) error {
 	return nil
 }
 
-// readBatch reads and decodes the batch at pos of the log at path (f open
-// for reading), checking that it ends within limit.
-func readBatch(f *os.File, path string, dec *format.BatchDecoder, pos, limit int64) (format.Batch, int64, error) {
-	hdr := make([]byte, format.HeaderSize)
-	if _, err := f.ReadAt(hdr, pos); err != nil {
-		return format.Batch{}, 0, corrupt("log file %s is corrupt at byte offset %d: %v", path, pos, err)
+// logReadAhead is how much of a bucket log a scan reads at once: large
+// sequential reads, a few stored batches each. A batch larger than that is
+// read whole.
+const logReadAhead = 2 << 20
+
+// logReader reads one bucket log's batches in order, up to a committed
+// length, with large sequential reads into a chunk. The decoded records
+// point into the chunk (format.BatchReader), so a chunk is never reused: a
+// refill allocates a new one, and the old one lives on only while records
+// cut from it do.
+type logReader struct {
+	f     *os.File
+	path  string
+	limit int64
+	chunk []byte // the file's bytes [base, base+len(chunk))
+	base  int64
+	// head is a small read of the file at headAt: batch headers and Arrow
+	// metadata for projected reads, which do not read whole chunks.
+	head   []byte
+	headAt int64
+}
+
+// headRead is the size of a small read: a batch header and the Arrow
+// metadata of a table of a few dozen columns (a longer change-type vector
+// or metadata takes a second read). Every byte of it is copied per batch.
+const headRead = 4 << 10
+
+func openLogReader(path string, limit int64) (*logReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, ioErr(err, "opening %s", path)
+	}
+	return &logReader{f: f, path: path, limit: limit}, nil
+}
+
+func (r *logReader) close() {
+	if r.f != nil {
+		_ = r.f.Close()
+		r.f = nil
+	}
+	r.chunk = nil
+}
+
+// bytesAt returns n bytes of the log at pos (pos+n within the limit),
+// reading a new chunk when the current one does not hold them.
+func (r *logReader) bytesAt(pos int64, n int64) ([]byte, error) {
+	if pos < r.base || pos+n > r.base+int64(len(r.chunk)) {
+		size := min(max(logReadAhead, n), r.limit-pos)
+		buf := make([]byte, size)
+		if _, err := r.f.ReadAt(buf, pos); err != nil {
+			return nil, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
+		}
+		r.chunk, r.base = buf, pos
+	}
+	off := pos - r.base
+	return r.chunk[off : off+n : off+n], nil
+}
+
+// small returns n bytes of the log at pos (pos+n within the limit) from
+// the chunk or the last small read if either holds them, else from a new
+// small read of at least headRead bytes.
+func (r *logReader) small(pos, n int64) ([]byte, error) {
+	if pos >= r.base && pos+n <= r.base+int64(len(r.chunk)) {
+		return r.chunk[pos-r.base : pos-r.base+n], nil
+	}
+	if pos < r.headAt || pos+n > r.headAt+int64(len(r.head)) {
+		size := min(max(headRead, n), r.limit-pos)
+		if int64(cap(r.head)) < size {
+			r.head = make([]byte, size)
+		}
+		r.head = r.head[:size]
+		if _, err := r.f.ReadAt(r.head, pos); err != nil {
+			r.head = r.head[:0]
+			return nil, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
+		}
+		r.headAt = pos
+	}
+	return r.head[pos-r.headAt : pos-r.headAt+n], nil
+}
+
+// projected reads only the projected columns of the batch at pos (see
+// format.ProjectionPlan) and returns their record and the batch's size; ok
+// is false when the batch is better read whole (a compressed or unusual
+// batch, or a projection that covers most of its bytes). The caller has
+// made sure that the batch's CRC was checked before (bucketLog.bad).
+func (r *logReader) projected(plan *format.ProjectionPlan, pos int64) (rec arrow.RecordBatch, size int64, ok bool, err error) {
+	h, err := r.header(pos)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	n := min(h.Size(), headRead)
+	var l format.BatchLayout
+	for {
+		head, err := r.small(pos, n)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		var need int
+		if l, need, ok = format.ParseLayout(head); !ok {
+			return nil, 0, false, nil
+		}
+		if need == 0 {
+			break
+		}
+		if int64(need) <= n || int64(need) > h.Size() {
+			return nil, 0, false, nil
+		}
+		n = int64(need)
+	}
+	// Buffers up to 16 KiB apart are read together: one read instead of two
+	// costs less than copying that gap.
+	spans, ok := plan.Spans(&l, 16<<10)
+	if !ok {
+		return nil, 0, false, nil
+	}
+	var total int64
+	for _, s := range spans {
+		total += s.Len
+	}
+	if total*4 > l.BodyBytes()*3 {
+		return nil, 0, false, nil
+	}
+	data := make([][]byte, len(spans))
+	for i, s := range spans {
+		data[i] = make([]byte, s.Len)
+		if _, err := r.f.ReadAt(data[i], pos+l.BodyOffset+s.Off); err != nil {
+			return nil, 0, false, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
+		}
+	}
+	rec, err = plan.Build(&l, spans, data)
+	if err != nil {
+		return nil, 0, false, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
+	}
+	return rec, h.Size(), true, nil
+}
+
+// header parses the header of the batch at pos and checks that the batch
+// ends within the limit.
+func (r *logReader) header(pos int64) (format.BatchHeader, error) {
+	if pos+format.HeaderSize > r.limit {
+		return format.BatchHeader{}, corrupt("log file %s is corrupt at byte offset %d: a batch header overruns the committed length %d", r.path, pos, r.limit)
+	}
+	hdr, err := r.small(pos, format.HeaderSize)
+	if err != nil {
+		return format.BatchHeader{}, err
 	}
 	h, err := format.ParseHeader(hdr)
-	if err == nil && pos+h.Size() > limit {
-		err = fmt.Errorf("batch of %d bytes overruns the committed length %d", h.Size(), limit)
+	if err == nil && pos+h.Size() > r.limit {
+		err = fmt.Errorf("batch of %d bytes overruns the committed length %d", h.Size(), r.limit)
 	}
 	if err != nil {
-		return format.Batch{}, 0, corrupt("log file %s is corrupt at byte offset %d: %v", path, pos, err)
+		return format.BatchHeader{}, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
 	}
-	buf := make([]byte, h.Size())
-	if _, err := f.ReadAt(buf, pos); err != nil {
-		return format.Batch{}, 0, corrupt("log file %s is corrupt at byte offset %d: %v", path, pos, err)
-	}
-	batch, err := dec.Decode(buf)
+	return h, nil
+}
+
+// batch reads, verifies and decodes the batch at pos (sharing the chunk's
+// bytes) and returns it with its size.
+func (r *logReader) batch(dec *format.BatchReader, pos int64) (format.Batch, int64, error) {
+	h, err := r.header(pos)
 	if err != nil {
-		return format.Batch{}, 0, corrupt("log file %s is corrupt at byte offset %d: %v", path, pos, err)
+		return format.Batch{}, 0, err
+	}
+	b, err := r.bytesAt(pos, h.Size())
+	if err != nil {
+		return format.Batch{}, 0, err
+	}
+	batch, err := dec.Decode(b)
+	if err != nil {
+		return format.Batch{}, 0, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
 	}
 	return batch, h.Size(), nil
 }

@@ -1,9 +1,5 @@
 package embedded
 
-import (
-	"github.com/sqlgate/sqlgate/fluss/format"
-)
-
 // skipBefore returns a logScan's skip function for a changelog scan bounded
 // below by a log offset and a commit time (Unix microseconds; 0 = no
 // bound), or nil without bounds. It reads only the header of the batch at
@@ -19,18 +15,10 @@ func skipBefore(fromOffset, fromMicros int64) func(*logScan) (int64, error) {
 	if fromOffset <= 0 && fromMicros <= 0 {
 		return nil
 	}
-	var hdr [format.HeaderSize]byte
 	return func(s *logScan) (int64, error) {
-		limit := s.limits[s.bucket]
-		if s.off+format.HeaderSize > limit {
-			return 0, nil // readBatch reports the damage
-		}
-		if _, err := s.f.ReadAt(hdr[:], s.off); err != nil {
-			return 0, nil
-		}
-		h, err := format.ParseHeader(hdr[:])
-		if err != nil || h.Size() <= 0 || s.off+h.Size() > limit {
-			return 0, nil
+		h, err := s.r.header(s.off)
+		if err != nil {
+			return 0, nil // reading the batch reports the damage
 		}
 		if fromOffset > 0 && h.NextOffset() <= fromOffset {
 			return h.Size(), nil

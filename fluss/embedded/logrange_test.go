@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -98,22 +97,20 @@ func TestChangelogSkipsBatchesBelowOffset(t *testing.T) {
 func lastCommitMillis(t *testing.T, ts *tableState) int64 {
 	t.Helper()
 	var last int64
-	for b, bl := range ts.buckets {
-		_ = b
-		f, err := os.Open(bl.path)
+	for _, bl := range ts.buckets {
+		r, err := openLogReader(bl.path, bl.committed)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for off := int64(0); off < bl.committed; {
-			batch, size, err := readBatch(f, bl.path, ts.decoder, off, bl.committed)
+			h, err := r.header(off)
 			if err != nil {
 				t.Fatal(err)
 			}
-			last = max(last, batch.Header.CommitTimestamp)
-			batch.Record.Release()
-			off += size
+			last = max(last, h.CommitTimestamp)
+			off += h.Size()
 		}
-		f.Close()
+		r.close()
 	}
 	return last
 }

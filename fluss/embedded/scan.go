@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"context"
-	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -73,7 +72,14 @@ func (h *tableHandle) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.R
 			proj[i] = i
 		}
 	}
-	return &logScan{t: t, schema: schema, proj: proj, limits: limits, batchRows: batchRows, left: opts.Limit}, nil
+	scan := &logScan{t: t, schema: schema, proj: proj, limits: limits, batchRows: batchRows, left: opts.Limit}
+	if len(proj) < len(t.colTypes) {
+		// A projection leaves bytes unread only if it leaves out columns.
+		if plan, ok := t.decoder.NewProjectionPlan(proj, schema); ok {
+			scan.plan = plan
+		}
+	}
+	return scan, nil
 }
 
 // stateScan reads a primary-key table's current state.
@@ -148,6 +154,12 @@ func (s *stateScan) Close() {
 
 // logScan reads a table's bucket logs in bucket order: a log table's rows,
 // or (changelog set) any table's changes with the $changelog metadata.
+//
+// Stored batches are handed out as they are decoded, sharing the read
+// buffer (no copy): a batch larger than the scan's batch size is cut into
+// slices, and only batches small enough to fit several into one output
+// batch are concatenated. Memory stays at the read-ahead chunk and the
+// batch in hand per scan (plus what the consumer holds).
 type logScan struct {
 	changelog bool
 	t         *tableState
@@ -160,9 +172,12 @@ type logScan struct {
 
 	bucket  int
 	off     int64
-	f       *os.File
-	pending []arrow.RecordBatch
-	pRows   int64
+	r       *logReader
+	dec     *format.BatchReader
+	pending arrow.RecordBatch // the rest of a stored batch, projected
+	// plan, when set, reads batches whose CRC was checked before by
+	// projected reads: only the projected columns' bytes.
+	plan *format.ProjectionPlan
 
 	// skip, when set, returns the size of the stored batch at the offset
 	// if the scan does not need it (0 to read it); decoded counts the
@@ -173,13 +188,13 @@ type logScan struct {
 
 func (s *logScan) Schema() *arrow.Schema { return s.schema }
 
-// readOne appends the next stored batch (projected) to pending; it reports
-// false at the end of the last bucket.
-func (s *logScan) readOne() (bool, error) {
+// advance moves to the next bucket with unread batches and opens its log;
+// it reports false after the last bucket.
+func (s *logScan) advance() (bool, error) {
 	for s.bucket < len(s.limits) && s.off >= s.limits[s.bucket] {
-		if s.f != nil {
-			s.f.Close()
-			s.f = nil
+		if s.r != nil {
+			s.r.close()
+			s.r = nil
 		}
 		s.bucket++
 		s.off = 0
@@ -187,45 +202,87 @@ func (s *logScan) readOne() (bool, error) {
 	if s.bucket >= len(s.limits) {
 		return false, nil
 	}
-	bl := s.t.buckets[s.bucket]
-	if s.f == nil {
-		f, err := os.Open(bl.path)
+	if s.r == nil {
+		r, err := openLogReader(s.t.buckets[s.bucket].path, s.limits[s.bucket])
 		if err != nil {
-			return false, ioErr(err, "opening %s", bl.path)
+			return false, err
 		}
-		s.f = f
+		s.r = r
 	}
-	if s.skip != nil {
-		if n, err := s.skip(s); err != nil || n > 0 {
-			s.off += n
-			return err == nil, err
-		}
-	}
-	batch, size, err := readBatch(s.f, bl.path, s.t.decoder, s.off, s.limits[s.bucket])
-	if err != nil {
-		return false, err
-	}
-	s.decoded++
-	s.off += size
-	src := batch.Record
-	if s.changelog {
-		withMeta := changelogRecord(batch)
-		src.Release()
-		src = withMeta
-	}
-	cols := make([]arrow.Array, len(s.proj))
-	for i, c := range s.proj {
-		cols[i] = src.Column(c)
-	}
-	rec := array.NewRecordBatch(s.schema, cols, src.NumRows())
-	src.Release()
-	if rec.NumRows() == 0 {
-		rec.Release()
-		return true, nil
-	}
-	s.pending = append(s.pending, rec)
-	s.pRows += rec.NumRows()
 	return true, nil
+}
+
+// peekRows returns the record count of the next stored batch of the
+// current bucket (false when the bucket has no more).
+func (s *logScan) peekRows() (int64, bool, error) {
+	if s.r == nil || s.off >= s.limits[s.bucket] {
+		return 0, false, nil
+	}
+	h, err := s.r.header(s.off)
+	if err != nil {
+		return 0, false, err
+	}
+	return int64(h.RecordCount), true, nil
+}
+
+// readOne returns the next stored batch, projected (nil at the end of the
+// last bucket).
+func (s *logScan) readOne() (arrow.RecordBatch, error) {
+	for {
+		more, err := s.advance()
+		if err != nil || !more {
+			return nil, err
+		}
+		if s.skip != nil {
+			n, err := s.skip(s)
+			if err != nil {
+				return nil, err
+			}
+			if n > 0 {
+				s.off += n
+				continue
+			}
+		}
+		s.decoded++
+		if bl := s.t.buckets[s.bucket]; s.plan != nil && s.off >= bl.unverified && !bl.bad[s.off] {
+			rec, size, ok, err := s.r.projected(s.plan, s.off)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				s.off += size
+				if rec.NumRows() > 0 {
+					return rec, nil
+				}
+				rec.Release()
+				continue
+			}
+		}
+		if s.dec == nil {
+			s.dec = s.t.decoder.NewReader()
+		}
+		batch, size, err := s.r.batch(s.dec, s.off)
+		if err != nil {
+			return nil, err
+		}
+		s.off += size
+		src := batch.Record
+		if s.changelog {
+			withMeta := changelogRecord(batch)
+			src.Release()
+			src = withMeta
+		}
+		cols := make([]arrow.Array, len(s.proj))
+		for i, c := range s.proj {
+			cols[i] = src.Column(c)
+		}
+		rec := array.NewRecordBatch(s.schema, cols, src.NumRows())
+		src.Release()
+		if rec.NumRows() > 0 {
+			return rec, nil
+		}
+		rec.Release()
+	}
 }
 
 func (s *logScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -239,43 +296,63 @@ func (s *logScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if s.left > 0 && want > s.left {
 		want = s.left
 	}
-	for s.pRows < want {
-		more, err := s.readOne()
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			break
+	var parts []arrow.RecordBatch
+	release := func() {
+		for _, p := range parts {
+			p.Release()
 		}
 	}
-	if s.pRows == 0 {
+	var n int64
+	for n < want {
+		if s.pending == nil {
+			if len(parts) > 0 {
+				// Only whole stored batches that fit are combined.
+				rows, ok, err := s.peekRows()
+				if err != nil {
+					release()
+					return nil, err
+				}
+				if !ok || n+rows > want {
+					break
+				}
+			}
+			rec, err := s.readOne()
+			if err != nil {
+				release()
+				return nil, err
+			}
+			if rec == nil {
+				break
+			}
+			s.pending = rec
+		}
+		p := s.pending
+		if take := want - n; p.NumRows() > take {
+			parts = append(parts, p.NewSlice(0, take))
+			s.pending = p.NewSlice(take, p.NumRows())
+			p.Release()
+			n += take
+			break
+		}
+		parts = append(parts, p)
+		s.pending = nil
+		n += p.NumRows()
+	}
+	if n == 0 {
 		s.done = true
 		return nil, nil
 	}
-	var out arrow.RecordBatch
-	if len(s.pending) == 1 {
-		out = s.pending[0]
-	} else {
-		cat, err := concatRecords(s.schema, s.pending)
-		for _, r := range s.pending {
-			r.Release()
-		}
+	out := parts[0]
+	if len(parts) > 1 {
+		cat, err := concatRecords(s.schema, parts)
+		release()
 		if err != nil {
-			s.pending, s.pRows = nil, 0
 			return nil, err
 		}
 		out = cat
 	}
-	s.pending, s.pRows = nil, 0
-	if out.NumRows() > want {
-		rest := out.NewSlice(want, out.NumRows())
-		head := out.NewSlice(0, want)
-		out.Release()
-		s.pending, s.pRows = []arrow.RecordBatch{rest}, rest.NumRows()
-		out = head
-	}
 	if s.left > 0 {
-		s.left -= out.NumRows()
+		s.left -= n
 		if s.left == 0 {
 			s.done = true
 		}
@@ -311,14 +388,18 @@ func concatRecords(schema *arrow.Schema, recs []arrow.RecordBatch) (arrow.Record
 }
 
 func (s *logScan) Close() {
-	if s.f != nil {
-		s.f.Close()
-		s.f = nil
+	if s.r != nil {
+		s.r.close()
+		s.r = nil
 	}
-	for _, r := range s.pending {
-		r.Release()
+	if s.dec != nil {
+		s.dec.Release()
+		s.dec = nil
 	}
-	s.pending = nil
+	if s.pending != nil {
+		s.pending.Release()
+		s.pending = nil
+	}
 }
 
 // ScanChangelog implements fluss.ChangelogScanner: it reads every bucket log

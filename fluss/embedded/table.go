@@ -363,12 +363,23 @@ func (h *tableHandle) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss
 
 // projPlan is what reading a projection of a table needs: the output
 // schema, per table column the output position (-1 = not projected), and a
-// pool of record builders for that schema (a lookup returns one row; building
-// a RecordBuilder for it cost more than reading the row).
+// pool of record builders for that schema with a row decoder bound to them
+// (a lookup returns one row; building a RecordBuilder for it cost more than
+// reading the row).
 type projPlan struct {
 	schema *arrow.Schema
 	pos    []int
-	pool   sync.Pool // of *array.RecordBuilder
+	pool   sync.Pool // of *lookupBuilder
+	// one, when the projected kinds allow, builds a one-key lookup's row
+	// without a builder (format.OneRow).
+	one *format.OneRow
+}
+
+// lookupBuilder is a pooled record builder and a decoder bound to its
+// fields (the builders stay the same across NewRecordBatch calls).
+type lookupBuilder struct {
+	rb  *array.RecordBuilder
+	dec *format.RowDecoder
 }
 
 // maxCachedProjections bounds a table's projection cache; past it, plans
@@ -400,7 +411,15 @@ func projectionFor(t *tableState, projection []int) (*projPlan, error) {
 		return nil, err
 	}
 	p = &projPlan{schema: schema, pos: pos}
-	p.pool.New = func() any { return array.NewRecordBuilder(&slabAllocator{}, schema) }
+	if one, ok := format.NewOneRow(t.colTypes, pos, schema); ok {
+		p.one = one
+	}
+	p.pool.New = func() any {
+		rb := array.NewRecordBuilder(&slabAllocator{}, schema)
+		dec := format.NewRowDecoder(t.colTypes)
+		dec.Bind(decodeTargets(rb, pos))
+		return &lookupBuilder{rb: rb, dec: dec}
+	}
 	t.projMu.Lock()
 	if q := t.projs[string(key)]; q != nil {
 		p = q
@@ -491,18 +510,10 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 	} else if rows, err = encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK)); err != nil {
 		return nil, err
 	}
-	rb := plan.pool.Get().(*array.RecordBuilder)
+	lb := plan.pool.Get().(*lookupBuilder)
 	// A builder goes back to the pool empty: NewRecordBatch resets it, and
 	// an error path throws it away rather than return half a row.
-	var targetsBuf [16]array.Builder
-	targets := targetsBuf[:0]
-	for _, o := range plan.pos {
-		if o >= 0 {
-			targets = append(targets, rb.Field(o))
-		} else {
-			targets = append(targets, nil)
-		}
-	}
+	rb := lb.rb
 	get := h.s.db.Get
 	if len(rows) == 1 {
 		// One key: seek a cached iterator rather than build a Get's.
@@ -530,7 +541,16 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 			rb.Release()
 			return nil, ioErr(err, "looking up %s", t.info.Path)
 		}
-		_, derr := format.DecodeRow(v, t.colTypes, targets)
+		if plan.one != nil && len(rows) == 1 {
+			rec, derr := plan.one.Decode(v)
+			c.Close()
+			plan.pool.Put(lb) // unused, still empty
+			if derr != nil {
+				return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, derr)
+			}
+			return rec, nil
+		}
+		_, derr := lb.dec.Decode(v)
 		c.Close()
 		if derr != nil {
 			rb.Release()
@@ -544,7 +564,7 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 		rb.Release()
 		return rec, nil
 	}
-	plan.pool.Put(rb)
+	plan.pool.Put(lb)
 	return rec, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss/internal/fixture"
@@ -23,11 +24,28 @@ func FuzzDecodeRow(f *testing.F) {
 		}
 		f.Add(row)
 	}
+	// OneRow of some columns of the kinds it builds, stepping over the rest.
+	pos := make([]int, len(ts))
+	for i := range pos {
+		pos[i] = -1
+	}
+	proj := []int{0, 1, 5, 9, 11, 12, 20}
+	fields := make([]arrow.Field, len(proj))
+	for o, c := range proj {
+		pos[c], fields[o] = o, rec.Schema().Field(c)
+	}
+	one, ok := NewOneRow(ts, pos, arrow.NewSchema(fields, nil))
+	if !ok {
+		f.Fatal("OneRow declined flat columns")
+	}
 	f.Fuzz(func(t *testing.T, row []byte) {
 		rb := array.NewRecordBuilder(memory.DefaultAllocator, rec.Schema())
 		defer rb.Release()
 		_, _ = DecodeRow(row, ts, rb.Fields())
 		_, _ = SplitRow(ts, row)
+		if r, err := one.Decode(row); err == nil {
+			r.Release()
+		}
 	})
 }
 
@@ -41,6 +59,7 @@ func FuzzDecodeBatch(f *testing.F) {
 	}
 	f.Add(b)
 	dec := NewBatchDecoder(rec.Schema())
+	plan := flatPlan(dec, rec.Schema())
 	f.Fuzz(func(t *testing.T, b []byte) {
 		// Re-seal length and CRC so that mutations reach the Arrow decoder.
 		if len(b) >= HeaderSize {
@@ -49,6 +68,19 @@ func FuzzDecodeBatch(f *testing.F) {
 		}
 		if got, err := dec.Decode(b); err == nil {
 			got.Record.Release()
+		}
+		// The zero-copy reader and the projected read (which the store
+		// uses on CRC-checked batches only) fail as cleanly.
+		r := dec.NewReader()
+		if got, err := r.Decode(b); err == nil {
+			got.Record.Release()
+		}
+		r.Release()
+		if got, err := readProjected(plan, b); err == nil {
+			for _, c := range got.Columns() {
+				_ = c.String()
+			}
+			got.Release()
 		}
 	})
 }

@@ -41,7 +41,21 @@ type rowCol struct {
 	ts    *array.TimestampBuilder
 	bool  *array.BooleanBuilder
 	other bool // decoded by DecodeValue
+	// skip says how an unbound column (not projected) is stepped over
+	// without DecodeValue: skipFixed bytes, one varint (two for a wide
+	// timestamp), or a length-prefixed byte string.
+	skip      skipKind
+	skipFixed int
 }
+
+type skipKind uint8
+
+const (
+	skipGeneric skipKind = iota // DecodeValue with no builder
+	skipFixedWidth
+	skipVarint
+	skipBytes
+)
 
 // NewRowDecoder returns a decoder of rows of types ts.
 func NewRowDecoder(ts []types.T) *RowDecoder {
@@ -62,6 +76,7 @@ func (d *RowDecoder) Bind(builders []array.Builder) {
 		kind, wide := c.kind, c.wide
 		*c = rowCol{kind: kind, wide: wide, b: builders[f]}
 		if c.b == nil {
+			c.skip, c.skipFixed = skipOf(kind)
 			continue
 		}
 		switch b := c.b.(type) {
@@ -118,6 +133,55 @@ func (d *RowDecoder) Bind(builders []array.Builder) {
 	}
 }
 
+// skipOf returns how a column of kind k is stepped over when not decoded.
+func skipOf(k types.Kind) (skipKind, int) {
+	switch k {
+	case types.Bool, types.Int8:
+		return skipFixedWidth, 1
+	case types.Int16:
+		return skipFixedWidth, 2
+	case types.Float32:
+		return skipFixedWidth, 4
+	case types.Float64:
+		return skipFixedWidth, 8
+	case types.Int32, types.Date, types.Int64, types.Timestamp, types.TimestampTZ:
+		return skipVarint, 0
+	case types.Char, types.String, types.Bytes:
+		return skipBytes, 0
+	}
+	return skipGeneric, 0
+}
+
+// skipValue returns the length of the non-null value of column c at the
+// start of b without decoding it, checking what decoding would check
+// about its length.
+func (c *rowCol) skipValue(b []byte) (int, bool) {
+	switch c.skip {
+	case skipFixedWidth:
+		return c.skipFixed, len(b) >= c.skipFixed
+	case skipVarint:
+		v, m := binary.Uvarint(b)
+		if m <= 0 || (c.kind == types.Int32 || c.kind == types.Date) && v > math.MaxUint32 {
+			return 0, false
+		}
+		if c.wide && (c.kind == types.Timestamp || c.kind == types.TimestampTZ) {
+			v, k := binary.Uvarint(b[m:])
+			if k <= 0 || v > math.MaxUint32 {
+				return 0, false
+			}
+			m += k
+		}
+		return m, true
+	case skipBytes:
+		l, m := binary.Uvarint(b)
+		if m <= 0 || l > uint64(len(b)-m) {
+			return 0, false
+		}
+		return m + int(l), true
+	}
+	return 0, false
+}
+
 // Reserve makes room for n more rows in every bound builder; the next n
 // rows decode without a capacity check per value.
 func (d *RowDecoder) Reserve(n int) {
@@ -172,6 +236,12 @@ func (d *RowDecoder) decodeReserved(row []byte) (int, error) {
 		}
 		b := row[pos:]
 		switch {
+		case c.b == nil && c.skip != skipGeneric:
+			n, ok := c.skipValue(b)
+			if !ok {
+				return 0, errShortRow
+			}
+			pos += n
 		case c.i64 != nil && c.kind == types.Int64:
 			v, m := binary.Uvarint(b)
 			if m <= 0 {
@@ -227,6 +297,13 @@ func (d *RowDecoder) decodeReserved(row []byte) (int, error) {
 // its builder (if bound) and returns its length.
 func (d *RowDecoder) decodeColumn(f int, b []byte) (int, error) {
 	c := &d.cols[f]
+	if c.b == nil && c.skip != skipGeneric {
+		n, ok := c.skipValue(b)
+		if !ok {
+			return 0, errShortRow
+		}
+		return n, nil
+	}
 	if c.b == nil || c.other {
 		return DecodeValue(b, d.ts[f], c.b)
 	}

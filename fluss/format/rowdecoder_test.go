@@ -80,14 +80,15 @@ func TestRowDecoderMatchesDecodeRow(t *testing.T) {
 		}
 		rows = append(rows, row)
 	}
-	skipOdd := make([]bool, len(ts))
+	skipOdd, skipEven, skipAllButFirst := make([]bool, len(ts)), make([]bool, len(ts)), make([]bool, len(ts))
 	for f := range skipOdd {
-		skipOdd[f] = f%2 == 1
+		skipOdd[f], skipEven[f], skipAllButFirst[f] = f%2 == 1, f%2 == 0, f > 0
 	}
 	for _, tc := range []struct {
 		skip    []bool
 		reserve int
-	}{{nil, 0}, {skipOdd, 0}, {nil, len(rows)}, {skipOdd, len(rows)}, {nil, len(rows) / 2}} {
+	}{{nil, 0}, {skipOdd, 0}, {nil, len(rows)}, {skipOdd, len(rows)}, {nil, len(rows) / 2},
+		{skipEven, 0}, {skipEven, len(rows)}, {skipAllButFirst, 0}, {skipAllButFirst, len(rows)}} {
 		skip := tc.skip
 		a, b, ea, eb := decodeBoth(rec.Schema(), rows, skip, tc.reserve)
 		if ea != nil || eb != nil {
@@ -102,9 +103,13 @@ func TestRowDecoderMatchesDecodeRow(t *testing.T) {
 			}
 		}
 	}
-	// A truncated row fails in both.
+	// A truncated row fails in both, also when the cut falls in skipped columns.
 	for _, reserve := range []int{0, 1} {
 		_, _, ea, eb := decodeBoth(rec.Schema(), [][]byte{rows[1][:len(rows[1])/2]}, nil, reserve)
+		if ea == nil || eb == nil {
+			t.Errorf("truncated row (reserve %d): DecodeRow %v, RowDecoder %v; want errors from both", reserve, ea, eb)
+		}
+		_, _, ea, eb = decodeBoth(rec.Schema(), [][]byte{rows[1][:len(rows[1])/2]}, skipAllButFirst, reserve)
 		if ea == nil || eb == nil {
 			t.Errorf("truncated row (reserve %d): DecodeRow %v, RowDecoder %v; want errors from both", reserve, ea, eb)
 		}

@@ -498,17 +498,24 @@ func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
 		if p.oid != oid {
 			continue
 		}
-		args := make([]string, len(p.args))
+		args := make([]string, len(p.args), len(p.args)+len(p.outTypes))
 		for i, a := range p.args {
 			args[i] = FormatType(a.(uint32), -1, false)
-			if a.(uint32) == 2276 {
+			if a.(uint32) == oidAny {
 				args[i] = `"any"`
 			}
 			if p.varArgs && i == len(p.args)-1 {
 				args[i] = "VARIADIC " + args[i] + "[]"
 			}
 		}
-		return FormatType(p.ret, -1, false), strings.Join(args, ", "), true
+		for i, t := range p.outTypes {
+			args = append(args, "OUT "+p.outNames[i]+" "+FormatType(t, -1, false))
+		}
+		result := FormatType(p.ret, -1, false)
+		if p.retset {
+			result = "SETOF " + result
+		}
+		return result, strings.Join(args, ", "), true
 	}
 	return "", "", false
 }

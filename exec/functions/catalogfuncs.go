@@ -158,6 +158,8 @@ func catalogFuncs() []*Func {
 		{Name: "pg_operator_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return nil, nil })},
 		{Name: "pg_get_function_result", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(true)},
 		{Name: "pg_get_function_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
+		// PostgreSQL's identity arguments list OUT columns too
+		// (pg_get_keywords' are "OUT word text, ...")
 		{Name: "pg_get_function_identity_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
 		{Name: "pg_encoding_max_length", Args: []types.T{tInt4}, Ret: tInt4, Strict: true, Kernel: rowFunc(tInt4, true, func(context.Context, []any) (any, error) { return int64(4), nil })},
 		// regclass, regtype, regnamespace and regrole input and output: the

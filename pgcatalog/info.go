@@ -177,10 +177,32 @@ func (c *Catalog) RelationName(ctx context.Context, oid uint32) (string, bool, e
 		return infoSchema + "." + quoteIdent(sp.name), true, nil
 	case sp != nil:
 		return quoteIdent(sp.name), true, nil
-	case index:
-		return quoteIdent(pkName(t)), true, nil
 	}
-	return quoteIdent(t.Path.Table), true, nil
+	name := quoteIdent(t.Path.Table)
+	if index {
+		name = quoteIdent(pkName(t))
+	}
+	if !publicOnPath(ctx) {
+		return "public." + name, true, nil
+	}
+	return name, true, nil
+}
+
+// publicOnPath reports whether the session's search_path names public
+// (as it does by default): regclass output qualifies a table's name
+// otherwise, as PostgreSQL does for a relation it would not find.
+func publicOnPath(ctx context.Context) bool {
+	v, ok := functions.SettingOf(ctx, "search_path")
+	if !ok {
+		return true
+	}
+	for _, s := range strings.Split(v, ",") {
+		s = strings.TrimSpace(s)
+		if s == "public" || s == `"public"` {
+			return true
+		}
+	}
+	return false
 }
 
 // RelationVisible implements functions.CatalogInfo: relations in public

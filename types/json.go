@@ -18,7 +18,8 @@ import (
 // space after ':' and ',', numbers as numeric prints them (1e2 is 100).
 func ParseJSON(s string, normalize bool) (string, error) {
 	bad := func() (string, error) {
-		return "", sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type %s", jsonTypeName(normalize))
+		// jsonb's input reports json too, as PostgreSQL's does
+		return "", sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
 	}
 	if !normalize {
 		if !json.Valid([]byte(s)) {
@@ -181,11 +182,4 @@ func jsonbNumber(n string) string {
 		out = "-" + out
 	}
 	return out
-}
-
-func jsonTypeName(b bool) string {
-	if b {
-		return "jsonb"
-	}
-	return "json"
 }

@@ -132,34 +132,28 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if target.Kind == types.Map && isEmptyMapMarker(n.Args[0]) {
 		return &Const{Value: []types.MapEntry{}, T: target.Nullable()}, nil // MAP[]::map<k, v>
 	}
-	if reg := innerRegCast(n.Args[0]); reg != "" && target.IsString() {
-		// x::regclass::text is the object's name, as PostgreSQL's reg*
-		// output function prints it (sqlgate's reg* values are oids, whose
-		// own text form is the number).
-		oid, err := b.bindExpr(s, n.Args[0])
-		if err != nil {
-			return nil, err
-		}
-		name, err := b.callFunction(n, reg+"_out", []Expr{oid})
-		if err != nil {
-			return nil, err
-		}
-		return b.castTo(name, target), nil
-	}
 	x, err := b.bindExpr(s, n.Args[0])
 	if err != nil {
 		return nil, err
 	}
-	if reg := regTypeOf(tn.Name); reg != "" {
-		// 'name'::regclass looks the name up; an oid or integer is
-		// already one. (sqlgate has no separate reg* types: the result
-		// is an oid.)
-		if isUnknown(x.Type()) || x.Type().IsString() {
-			return b.callFunction(n, reg+"_in", []Expr{b.resolveUnknown(x, types.StringType)})
+	if target.Variant.IsReg() {
+		// 'name'::regclass looks the name up; an oid, an integer or
+		// another reg* value is already one.
+		if isUnknown(x.Type()) || x.Type().IsString() || x.Type().Kind == types.Name {
+			return b.callFunction(n, target.Variant.Name()+"_in", []Expr{b.resolveUnknown(x, types.StringType)})
 		}
 		if x.Type().IsInteger() || x.Type().Kind == types.Oid {
 			return b.castTo(x, target), nil
 		}
+	}
+	if x.Type().Variant.IsReg() && (target.IsString() || target.Kind == types.Name) {
+		// x::regclass::text is the object's name, as the reg* type's
+		// output function prints it
+		name, err := b.regText(n, x)
+		if err != nil {
+			return nil, err
+		}
+		return b.castTo(name, target), nil
 	}
 	if isUnknown(x.Type()) {
 		if target.Kind == types.String && target.Length > 0 || target.Kind == types.Char {
@@ -190,28 +184,6 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	return &Cast{X: x, T: target}, nil
 }
 
-// innerRegCast names the reg* type e casts to when e is itself a cast
-// (x::regclass), "" otherwise.
-func innerRegCast(e ast.ExprNode) string {
-	f, ok := e.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != castFunc || len(f.Args) != 2 {
-		return ""
-	}
-	lit, ok := f.Args[1].(ast.ValueExpr)
-	if !ok {
-		return ""
-	}
-	tn, err := sql.ParseTypeName(literalString(lit))
-	if err != nil {
-		return ""
-	}
-	switch reg := regTypeOf(tn.Name); reg {
-	case "regclass", "regtype", "regnamespace", "regrole", "regproc", "regprocedure":
-		return reg // the ones with an _out function
-	}
-	return ""
-}
-
 // innerCast is e when e is itself a cast (x::type), else nil.
 func innerCast(e ast.ExprNode) *ast.FuncCallExpr {
 	if p, ok := e.(*ast.ParenthesesExpr); ok {
@@ -223,13 +195,10 @@ func innerCast(e ast.ExprNode) *ast.FuncCallExpr {
 	return nil
 }
 
-// regTypeOf names the reg* type a cast targets ("" for other types).
-func regTypeOf(name string) string {
-	switch name {
-	case "regclass", "regtype", "regnamespace", "regrole", "regproc", "regprocedure":
-		return name
-	}
-	return ""
+// regText is a reg* value as text: the name its type's output function
+// (regclass_out ...) prints.
+func (b *binder) regText(n ast.Node, e Expr) (Expr, error) {
+	return b.callFunction(n, e.Type().Variant.Name()+"_out", []Expr{e})
 }
 
 // castable reports whether an explicit cast from a to b exists.
@@ -239,6 +208,11 @@ func castable(a, b types.T) bool {
 	}
 	if ok, handled := nestedCastable(a, b, false); handled {
 		return ok
+	}
+	if a.Variant.IsJSON() || b.Variant.IsJSON() {
+		// json converts only to and from text (and between json and jsonb)
+		ok := func(t types.T) bool { return t.IsString() || t.Kind == types.Unknown || t.Kind == types.Name }
+		return ok(a) && ok(b)
 	}
 	if a.Kind == types.Array && b.Kind == types.Array {
 		return castable(*a.Elem, *b.Elem)
@@ -255,8 +229,8 @@ func castable(a, b types.T) bool {
 	if a.IsNumeric() && b.IsNumeric() {
 		return true
 	}
-	if (a.Kind == types.Oid && b.IsInteger()) || (a.IsInteger() && b.Kind == types.Oid) {
-		return true
+	if (a.Kind == types.Oid && b.IsInteger()) || (a.IsInteger() && b.Kind == types.Oid) || (a.Kind == types.Oid && b.Kind == types.Oid) {
+		return true // oid and the reg* types convert to each other as they are
 	}
 	if a.Kind == types.Bool && b.Kind == types.Int32 || a.Kind == types.Int32 && b.Kind == types.Bool {
 		return true
@@ -338,8 +312,14 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 		t = types.TimestampTZType(arg(0, 6))
 	case "interval":
 		t = types.T{Kind: types.Interval}
-	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole":
+	case "oid":
 		t = types.T{Kind: types.Oid}
+	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "json", "jsonb":
+		v, _ := types.VariantNamed(tn.Name)
+		t = types.T{Kind: types.Oid, Variant: v}
+		if v.IsJSON() {
+			t.Kind = types.String
+		}
 	case "name":
 		t = types.T{Kind: types.Name}
 	case `"char"`:
@@ -408,9 +388,6 @@ func castOutputName(v ast.ValueExpr) string {
 	if err != nil {
 		return "?column?"
 	}
-	if reg := regTypeOf(tn.Name); reg != "" && tn.ArrayDims == 0 {
-		return reg // sqlgate's reg* values are oids, but the name is the type's
-	}
 	t, err := typeFromName(tn)
 	if err != nil {
 		return "?column?"
@@ -424,12 +401,11 @@ func castOutputName(v ast.ValueExpr) string {
 // typname is PostgreSQL's pg_type.typname of t.
 func typname(t types.T) string {
 	switch t.Variant {
+	case types.NoVariant:
 	case types.QChar:
 		return "char"
-	case types.Int2Vector:
-		return "int2vector"
-	case types.OidVector:
-		return "oidvector"
+	default:
+		return t.Variant.Name()
 	}
 	switch t.Kind {
 	case types.Bool:
@@ -500,6 +476,8 @@ func (b *binder) makeConcat(n ast.Node, l, r Expr) (Expr, error) {
 			return b.coerceUnknown(n, e, types.StringType)
 		case t.Kind == types.String:
 			return e, nil
+		case t.Variant.IsReg():
+			return b.regText(n, e)
 		case t.IsNested():
 			return nil, b.errAt(n, noBinaryOperator("||", l.Type(), r.Type()))
 		}

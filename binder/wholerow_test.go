@@ -16,11 +16,11 @@ func TestWholeRowReference(t *testing.T) {
 		typ  string
 		code sqlerr.Code // "" when it binds
 	}{
-		{sql: "SELECT row_to_json(t) FROM t", name: "row_to_json", typ: "string"},
-		{sql: "SELECT row_to_json(x) FROM t AS x JOIN u ON x.n = u.id", name: "row_to_json", typ: "string"},
-		{sql: "SELECT row_to_json(s) FROM (SELECT 1 AS a, 'x' AS b) s", name: "row_to_json", typ: "string"},
-		{sql: "SELECT row_to_json(ROW(1, 'x'))", name: "row_to_json", typ: "string"},
-		{sql: "SELECT to_json(ROW(n, name)) FROM t", name: "to_json", typ: "string"},
+		{sql: "SELECT row_to_json(t) FROM t", name: "row_to_json", typ: "json"},
+		{sql: "SELECT row_to_json(x) FROM t AS x JOIN u ON x.n = u.id", name: "row_to_json", typ: "json"},
+		{sql: "SELECT row_to_json(s) FROM (SELECT 1 AS a, 'x' AS b) s", name: "row_to_json", typ: "json"},
+		{sql: "SELECT row_to_json(ROW(1, 'x'))", name: "row_to_json", typ: "json"},
+		{sql: "SELECT to_json(ROW(n, name)) FROM t", name: "to_json", typ: "json"},
 		{sql: "SELECT id FROM (SELECT 1 AS id) id", name: "id", typ: "int"}, // the column, not the row
 		{sql: "SELECT row_to_json(nosuch) FROM t", code: sqlerr.UndefinedColumn},
 		{sql: "SELECT row_to_json(u) FROM t", code: sqlerr.UndefinedColumn},

@@ -116,6 +116,9 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		return castNested(v, from, to, loc)
 	}
 	switch {
+	case to.Variant.IsJSON() && (from.Variant != to.Variant || from.Kind != types.String):
+		// text to json checks the text; json to jsonb normalises it
+		return types.ParseJSON(types.FormatTextIn(v, from, loc), to.Variant == types.JSONB)
 	case to.IsString():
 		s := types.FormatTextIn(v, from, loc)
 		if from.Kind == types.Char && to.Kind != types.Char {

@@ -24,8 +24,12 @@
 // database OID 5.
 //
 // Known differences from PostgreSQL 15:
-//   - regproc/regtype/regclass columns are plain oids (they print as
-//     numbers), aclitem[] is text[] (NULL except the schemas' default
+//   - Catalog columns of type regproc (pg_type.typinput ...) are plain
+//     oids (they print as numbers; sqlgate lists no input functions); the
+//     reg* types themselves exist (casts, to_regclass, pg_typeof) and print
+//     names. pg_proc lists exec/functions' overloads and, after them, the
+//     set-returning functions (proretset, prorows and OUT columns as
+//     PostgreSQL's). aclitem[] is text[] (NULL except the schemas' default
 //     ACLs), pg_node_tree is text. "char", int2vector and oidvector
 //     columns have PostgreSQL's types (types.QChar, Int2Vector, OidVector).
 //   - information_schema's character_data columns are varchar without a

@@ -177,10 +177,32 @@ func (c *Catalog) RelationName(ctx context.Context, oid uint32) (string, bool, e
 		return infoSchema + "." + quoteIdent(sp.name), true, nil
 	case sp != nil:
 		return quoteIdent(sp.name), true, nil
-	case index:
-		return quoteIdent(pkName(t)), true, nil
 	}
-	return quoteIdent(t.Path.Table), true, nil
+	name := quoteIdent(t.Path.Table)
+	if index {
+		name = quoteIdent(pkName(t))
+	}
+	if !publicOnPath(ctx) {
+		return "public." + name, true, nil
+	}
+	return name, true, nil
+}
+
+// publicOnPath reports whether the session's search_path names public
+// (as it does by default): regclass output qualifies a table's name
+// otherwise, as PostgreSQL does for a relation it would not find.
+func publicOnPath(ctx context.Context) bool {
+	v, ok := functions.SettingOf(ctx, "search_path")
+	if !ok {
+		return true
+	}
+	for _, s := range strings.Split(v, ",") {
+		s = strings.TrimSpace(s)
+		if s == "public" || s == `"public"` {
+			return true
+		}
+	}
+	return false
 }
 
 // RelationVisible implements functions.CatalogInfo: relations in public
@@ -498,17 +520,24 @@ func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
 		if p.oid != oid {
 			continue
 		}
-		args := make([]string, len(p.args))
+		args := make([]string, len(p.args), len(p.args)+len(p.outTypes))
 		for i, a := range p.args {
 			args[i] = FormatType(a.(uint32), -1, false)
-			if a.(uint32) == 2276 {
+			if a.(uint32) == oidAny {
 				args[i] = `"any"`
 			}
 			if p.varArgs && i == len(p.args)-1 {
 				args[i] = "VARIADIC " + args[i] + "[]"
 			}
 		}
-		return FormatType(p.ret, -1, false), strings.Join(args, ", "), true
+		for i, t := range p.outTypes {
+			args = append(args, "OUT "+p.outNames[i]+" "+FormatType(t, -1, false))
+		}
+		result := FormatType(p.ret, -1, false)
+		if p.retset {
+			result = "SETOF " + result
+		}
+		return result, strings.Join(args, ", "), true
 	}
 	return "", "", false
 }

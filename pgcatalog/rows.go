@@ -424,6 +424,41 @@ type procInfo struct {
 	ret     uint32
 	nargs   int
 	varArgs bool
+
+	// set-returning functions only: proretset, prorows, the namespace
+	// when not pg_catalog, and the OUT columns of a function returning
+	// record (proallargtypes / proargmodes / proargnames list the IN
+	// arguments, then these)
+	retset   bool
+	rows     float64
+	ns       uint32
+	outTypes []uint32
+	outNames []string
+}
+
+// Pseudo-types of pg_proc's polymorphic signatures.
+const (
+	oidAny        = 2276
+	oidAnyArray   = 2277
+	oidAnyElement = 2283
+	oidRecord     = 2249
+)
+
+// setFuncProcs are the set-returning functions sqlgate has (exec/functions'
+// ResolveSetFunc), with PostgreSQL 15's signatures and row estimates for
+// the overloads it implements.
+var setFuncProcs = []procInfo{
+	{name: "_pg_expandarray", ns: nsInfoSchema, args: []any{uint32(oidAnyArray)}, ret: oidRecord, rows: 1000,
+		outTypes: []uint32{oidAnyElement, 23}, outNames: []string{"x", "n"}},
+	{name: "generate_series", args: []any{uint32(23), uint32(23)}, ret: 23, rows: 1000},
+	{name: "generate_series", args: []any{uint32(23), uint32(23), uint32(23)}, ret: 23, rows: 1000},
+	{name: "generate_series", args: []any{uint32(20), uint32(20)}, ret: 20, rows: 1000},
+	{name: "generate_series", args: []any{uint32(20), uint32(20), uint32(20)}, ret: 20, rows: 1000},
+	{name: "generate_subscripts", args: []any{uint32(oidAnyArray), uint32(23)}, ret: 23, rows: 1000},
+	{name: "generate_subscripts", args: []any{uint32(oidAnyArray), uint32(23), uint32(16)}, ret: 23, rows: 1000},
+	{name: "pg_get_keywords", args: []any{}, ret: oidRecord, rows: 500,
+		outTypes: []uint32{25, 18, 16, 25, 25}, outNames: []string{"word", "catcode", "barelabel", "catdesc", "baredesc"}},
+	{name: "unnest", args: []any{uint32(oidAnyArray)}, ret: oidAnyElement, rows: 100},
 }
 
 // functionProcs lists exec/functions' overloads; the OIDs follow the
@@ -440,7 +475,7 @@ func functionProcs() []procInfo {
 			for i, a := range f.Args {
 				oid, _, _ := pgtypes.OIDOf(a)
 				if a.Kind == types.Unknown { // a polymorphic "any" argument
-					oid = 2276
+					oid = oidAny
 				}
 				args[i] = oid
 			}
@@ -448,6 +483,13 @@ func functionProcs() []procInfo {
 			out = append(out, procInfo{oid: next, name: name, args: args, ret: ret, nargs: len(f.Args), varArgs: f.Variadic})
 			next++
 		}
+	}
+	// the set-returning functions follow, so that adding one leaves the
+	// OIDs of the others as they were
+	for _, p := range setFuncProcs {
+		p.oid, p.nargs, p.retset = next, len(p.args), true
+		out = append(out, p)
+		next++
 	}
 	return out
 }
@@ -459,13 +501,30 @@ func (c *Catalog) procRows() []row {
 		if p.varArgs && len(p.args) > 0 {
 			variadic = int(p.args[len(p.args)-1].(uint32))
 		}
+		ns := p.ns
+		if ns == 0 {
+			ns = nsPgCatalog
+		}
 		rows[i] = row{
-			"oid": p.oid, "proname": p.name, "pronamespace": nsPgCatalog, "proowner": ownerOID,
-			"prolang": langInternal, "procost": 1.0, "prorows": 0.0, "provariadic": variadic,
+			"oid": p.oid, "proname": p.name, "pronamespace": ns, "proowner": ownerOID,
+			"prolang": langInternal, "procost": 1.0, "prorows": p.rows, "provariadic": variadic,
 			"prosupport": 0, "prokind": "f", "prosecdef": false, "proleakproof": false,
-			"proisstrict": true, "proretset": false, "provolatile": "i", "proparallel": "s",
+			"proisstrict": true, "proretset": p.retset, "provolatile": "i", "proparallel": "s",
 			"pronargs": p.nargs, "pronargdefaults": 0, "prorettype": p.ret, "proargtypes": p.args,
 			"prosrc": p.name,
+		}
+		if p.name == "pg_get_keywords" {
+			rows[i]["provolatile"] = "s" // as PostgreSQL marks it
+		}
+		if len(p.outTypes) > 0 {
+			var all, modes, names []any
+			for _, a := range p.args {
+				all, modes, names = append(all, a), append(modes, "i"), append(names, "")
+			}
+			for j, t := range p.outTypes {
+				all, modes, names = append(all, t), append(modes, "o"), append(names, p.outNames[j])
+			}
+			rows[i]["proallargtypes"], rows[i]["proargmodes"], rows[i]["proargnames"] = all, modes, names
 		}
 	}
 	return rows

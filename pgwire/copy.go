@@ -171,6 +171,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 	if err != nil {
 		return err
 	}
+	c.nameRegs(ctx, enc)
 	res, err := cs.Execute(ctx, params)
 	if err != nil {
 		return err

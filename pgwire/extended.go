@@ -108,6 +108,7 @@ func (c *conn) handleBind(body []byte) error {
 		}
 	}
 	p.ctx, p.cancel = context.WithCancel(c.ctx)
+	c.nameRegs(p.ctx, p.enc)
 	c.portals[p.name] = p
 	c.send(&pgproto3.BindComplete{})
 	return nil

@@ -109,6 +109,23 @@ func (p *portal) close() {
 	}
 }
 
+// RegNamers is implemented by a Session whose reg* result values
+// (regclass ...) print as names in text format: the namer answers under
+// ctx, the query's context.
+type RegNamers interface {
+	RegNamer(ctx context.Context) pgtypes.RegNamer
+}
+
+// nameRegs gives enc's reg* columns the session's namer.
+func (c *conn) nameRegs(ctx context.Context, enc *pgtypes.RowEncoder) {
+	if enc == nil || !enc.HasReg() {
+		return
+	}
+	if rn, ok := c.session.(RegNamers); ok {
+		enc.SetRegNamer(rn.RegNamer(ctx))
+	}
+}
+
 func columnTypes(cols []ResultColumn) []types.T {
 	ts := make([]types.T, len(cols))
 	for i, col := range cols {
@@ -196,6 +213,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 			return err
 		}
 		p.enc = enc
+		c.nameRegs(ctx, enc)
 	}
 	res, err := st.Execute(ctx, nil)
 	if err != nil {

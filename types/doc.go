@@ -4,7 +4,10 @@
 // (unknown literals, unconstrained numeric, interval, oid, name), and the
 // catalog types "char", int2vector and oidvector as Variants of STRING,
 // ARRAY<SMALLINT> and ARRAY<OID> (computed as those, shown to clients as
-// PostgreSQL's own types). It maps each type to its Arrow type (DESIGN.md's
+// PostgreSQL's own types), the reg* types (regclass, regtype, regproc,
+// regprocedure, regnamespace, regrole) as Variants of OID, and json and
+// jsonb as Variants of STRING (json.go: their input checks and, for
+// jsonb, normalises the text). It maps each type to its Arrow type (DESIGN.md's
 // table) and prints it as seed 000 does.
 //
 // It also holds PostgreSQL's TimeZone rules (zone.go: the values SET

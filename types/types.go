@@ -51,10 +51,60 @@ const (
 	QChar              // PostgreSQL's one-byte "char" (OID 18: relkind, contype ...), a String
 	Int2Vector         // int2vector (OID 22: pg_index.indkey), an ARRAY<SMALLINT> printed "2 1", subscripts from 0
 	OidVector          // oidvector (OID 30: pg_index.indclass), an ARRAY<OID> printed "0 0", subscripts from 0
+
+	// The reg* types are OIDs (Kind Oid) that print as the name of the
+	// object they identify. Only the wire's text output (which asks the
+	// catalog) and casts to text tell them from oid; binary is the OID.
+	RegClass     // regclass (OID 2205)
+	RegType      // regtype (OID 2206)
+	RegProc      // regproc (OID 24)
+	RegProcedure // regprocedure (OID 2202)
+	RegNamespace // regnamespace (OID 4089)
+	RegRole      // regrole (OID 4096)
+
+	// JSON and JSONB are Strings holding JSON text: json (OID 114) as
+	// written, jsonb (OID 3802) normalised as PostgreSQL prints it.
+	JSON
+	JSONB
 )
 
 // IsVector reports whether v is int2vector or oidvector.
 func (v Variant) IsVector() bool { return v == Int2Vector || v == OidVector }
+
+// IsReg reports whether v is one of the reg* OID types.
+func (v Variant) IsReg() bool { return v >= RegClass && v <= RegRole }
+
+// IsJSON reports whether v is json or jsonb.
+func (v Variant) IsJSON() bool { return v == JSON || v == JSONB }
+
+// variantNames are PostgreSQL's type names (pg_type.typname) of the variants.
+var variantNames = [...]string{
+	QChar: `"char"`, Int2Vector: "int2vector", OidVector: "oidvector",
+	RegClass: "regclass", RegType: "regtype", RegProc: "regproc", RegProcedure: "regprocedure",
+	RegNamespace: "regnamespace", RegRole: "regrole", JSON: "json", JSONB: "jsonb",
+}
+
+// Name is PostgreSQL's name of the variant's type ("" for NoVariant);
+// "char" keeps its double quotes.
+func (v Variant) Name() string {
+	if int(v) < len(variantNames) {
+		return variantNames[v]
+	}
+	return ""
+}
+
+// VariantNamed is the variant whose PostgreSQL type name is name.
+func VariantNamed(name string) (Variant, bool) {
+	for v, n := range variantNames {
+		if n != "" && n == name {
+			return Variant(v), true
+		}
+	}
+	return NoVariant, false
+}
+
+// RegOf is the reg* type v (an OID printed as a name).
+func RegOf(v Variant) T { return T{Kind: Oid, Variant: v} }
 
 // Field is one field of a ROW type.
 type Field struct {
@@ -104,6 +154,9 @@ var (
 	QCharType      = T{Kind: String, Variant: QChar}
 	Int2VectorType = T{Kind: Array, Elem: &T{Kind: Int16}, Variant: Int2Vector}
 	OidVectorType  = T{Kind: Array, Elem: &T{Kind: Oid}, Variant: OidVector}
+	// JSONType and JSONBType are json and jsonb.
+	JSONType  = T{Kind: String, Variant: JSON}
+	JSONBType = T{Kind: String, Variant: JSONB}
 )
 
 // DecimalType returns DECIMAL(p,s).
@@ -169,15 +222,8 @@ func (t T) String() string {
 }
 
 func (t T) write(b *strings.Builder) {
-	switch t.Variant {
-	case QChar:
-		b.WriteString(`"char"`)
-	case Int2Vector:
-		b.WriteString("int2vector")
-	case OidVector:
-		b.WriteString("oidvector")
-	}
 	if t.Variant != NoVariant {
+		b.WriteString(t.Variant.Name())
 		if t.NotNull {
 			b.WriteString(" NOT NULL")
 		}

@@ -38,6 +38,9 @@ import (
 
 // pgTypeName is how PostgreSQL names t in input-syntax error messages.
 func (t T) pgTypeName() string {
+	if t.Variant.IsJSON() || t.Variant.IsReg() {
+		return t.Variant.Name()
+	}
 	switch t.Kind {
 	case Bool:
 		return "boolean"
@@ -71,13 +74,8 @@ func (t T) pgTypeName() string {
 
 // PGName is PostgreSQL's name of t (for messages such as 42883's argument list).
 func (t T) PGName() string {
-	switch t.Variant {
-	case QChar:
-		return `"char"`
-	case Int2Vector:
-		return "int2vector"
-	case OidVector:
-		return "oidvector"
+	if t.Variant != NoVariant {
+		return t.Variant.Name()
 	}
 	switch t.Kind {
 	case String:
@@ -137,6 +135,9 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 			return string(r), nil
 		}
 		return "", nil
+	}
+	if t.Variant.IsJSON() {
+		return ParseJSON(s, t.Variant == JSONB)
 	}
 	switch t.Kind {
 	case Unknown, String, Name:

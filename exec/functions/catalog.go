@@ -95,6 +95,21 @@ type Session struct {
 	Location *time.Location
 }
 
+// SettingOf returns the current value of the session's configuration
+// parameter name in ctx (search_path ...), else the catalog's default.
+func SettingOf(ctx context.Context, name string) (string, bool) {
+	s := sessionOf(ctx)
+	if s.Setting != nil {
+		if v, ok := s.Setting(name); ok {
+			return v, true
+		}
+	}
+	if c, ok := ctx.Value(catalogKey{}).(CatalogInfo); ok && c != nil {
+		return c.DefaultSetting(name)
+	}
+	return "", false
+}
+
 // LocationOf returns the session time zone in ctx: Session.Location, else
 // the zone the session's TimeZone setting names, else UTC (a context
 // without a session, or a setting that does not load). ctx may be nil.

@@ -144,9 +144,9 @@ func pgFormat(f string, args []*string) (any, error) {
 }
 
 // jsonBuildObjectSpecialize is json_build_object(k1, v1, ...); the result
-// is json text (sqlgate has no json type of its own: it travels as text).
+// is json.
 func jsonBuildObjectSpecialize(argTypes []types.T, _ []any) (types.T, Kernel) {
-	return tText, rowFunc(tText, false, func(ctx context.Context, vals []any) (any, error) {
+	return tJSON, rowFunc(tJSON, false, func(ctx context.Context, vals []any) (any, error) {
 		if len(vals)%2 != 0 {
 			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "argument list must have even number of elements").
 				WithHint("The arguments of json_build_object() must consist of alternating keys and values.")

@@ -158,46 +158,25 @@ func catalogFuncs() []*Func {
 		{Name: "pg_operator_is_visible", Args: []types.T{tOid}, Ret: tBool, Strict: true, Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return nil, nil })},
 		{Name: "pg_get_function_result", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(true)},
 		{Name: "pg_get_function_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
+		// PostgreSQL's identity arguments list OUT columns too
+		// (pg_get_keywords' are "OUT word text, ...")
 		{Name: "pg_get_function_identity_arguments", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: signatureKernel(false)},
 		{Name: "pg_encoding_max_length", Args: []types.T{tInt4}, Ret: tInt4, Strict: true, Kernel: rowFunc(tInt4, true, func(context.Context, []any) (any, error) { return int64(4), nil })},
 		// regclass, regtype, regnamespace and regrole input and output: the
 		// binder turns 'x'::regclass into regclass_in('x') and
 		// oid::regclass::text into regclass_out(oid).
-		{Name: "regclass_in", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("relation", true, lookupRelation)},
-		{Name: "to_regclass", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("relation", false, lookupRelation)},
-		{Name: "regclass_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			n, ok, err := c.RelationName(ctx, oidArg(a[0]))
-			if err != nil || !ok {
-				return strconv.FormatUint(uint64(oidArg(a[0])), 10), err
-			}
-			return n, nil
-		})},
-		{Name: "regtype_in", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("type", true, lookupType)},
-		{Name: "to_regtype", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("type", false, lookupType)},
-		{Name: "regtype_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			if _, ok := c.TypeName(oidArg(a[0])); ok {
-				return c.FormatType(oidArg(a[0]), -1, false), nil
-			}
-			if n, ok, err := rowTypeName(ctx, c, oidArg(a[0])); err != nil || ok {
-				return n, err
-			}
-			return strconv.FormatUint(uint64(oidArg(a[0])), 10), nil
-		})},
-		{Name: "regnamespace_in", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("schema", true, lookupNamespace)},
-		{Name: "to_regnamespace", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("schema", false, lookupNamespace)},
-		{Name: "regnamespace_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
-			if n, ok := c.NamespaceName(oidArg(a[0])); ok {
-				return quoteIdent(n), nil
-			}
-			return strconv.FormatUint(uint64(oidArg(a[0])), 10), nil
-		})},
-		{Name: "regrole_in", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regIn("role", true, lookupRole)},
-		{Name: "regrole_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
-			if n, ok := c.RoleName(oidArg(a[0])); ok {
-				return quoteIdent(n), nil
-			}
-			return strconv.FormatUint(uint64(oidArg(a[0])), 10), nil
-		})},
+		{Name: "regclass_in", Args: []types.T{tText}, Ret: types.RegOf(types.RegClass), Strict: true, Kernel: regIn("relation", true, lookupRelation)},
+		{Name: "to_regclass", Args: []types.T{tText}, Ret: types.RegOf(types.RegClass), Strict: true, Kernel: regIn("relation", false, lookupRelation)},
+		{Name: "regclass_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: regOutKernel(types.RegClass)},
+		{Name: "regtype_in", Args: []types.T{tText}, Ret: types.RegOf(types.RegType), Strict: true, Kernel: regIn("type", true, lookupType)},
+		{Name: "to_regtype", Args: []types.T{tText}, Ret: types.RegOf(types.RegType), Strict: true, Kernel: regIn("type", false, lookupType)},
+		{Name: "regtype_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: regOutKernel(types.RegType)},
+		{Name: "regnamespace_in", Args: []types.T{tText}, Ret: types.RegOf(types.RegNamespace), Strict: true, Kernel: regIn("schema", true, lookupNamespace)},
+		{Name: "to_regnamespace", Args: []types.T{tText}, Ret: types.RegOf(types.RegNamespace), Strict: true, Kernel: regIn("schema", false, lookupNamespace)},
+		{Name: "regnamespace_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: regOutKernel(types.RegNamespace)},
+		{Name: "regrole_in", Args: []types.T{tText}, Ret: types.RegOf(types.RegRole), Strict: true, Kernel: regIn("role", true, lookupRole)},
+		{Name: "to_regrole", Args: []types.T{tText}, Ret: types.RegOf(types.RegRole), Strict: true, Kernel: regIn("role", false, lookupRole)},
+		{Name: "regrole_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: regOutKernel(types.RegRole)},
 		{Name: "current_setting", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: settingKernel},
 		{Name: "current_setting", Args: []types.T{tText, tBool}, Ret: tText, Strict: true, Kernel: settingKernel},
 		// the size functions take regclass in PostgreSQL: a quoted name
@@ -267,14 +246,14 @@ func catalogFuncs() []*Func {
 			}
 			return nil, nil
 		})},
-		// pg_typeof returns regtype in PostgreSQL; sqlgate has no reg*
-		// types, so it returns the type's name as regtype prints it
-		{Name: "pg_typeof", Args: []types.T{tAny}, Ret: tText, specialize: pgTypeofSpecialize},
-		{Name: "json_build_object", Args: []types.T{tAny}, Variadic: true, Ret: tText, specialize: jsonBuildObjectSpecialize},
-		{Name: "row_to_json", Args: []types.T{tAny}, Ret: tText, specialize: rowToJSONSpecialize},
-		{Name: "row_to_json", Args: []types.T{tAny, tBool}, Ret: tText, specialize: rowToJSONSpecialize},
-		{Name: "to_json", Args: []types.T{tAny}, Ret: tText, specialize: toJSONSpecialize},
-		{Name: "json_build_object", Ret: tText, Kernel: rowFunc(tText, false, func(context.Context, []any) (any, error) { return "{}", nil })},
+		{Name: "pg_typeof", Args: []types.T{tAny}, Ret: types.RegOf(types.RegType), specialize: pgTypeofSpecialize},
+		{Name: "json_build_object", Args: []types.T{tAny}, Variadic: true, Ret: tJSON, specialize: jsonBuildObjectSpecialize},
+		{Name: "row_to_json", Args: []types.T{tAny}, Ret: tJSON, specialize: rowToJSONSpecialize},
+		{Name: "row_to_json", Args: []types.T{tAny, tBool}, Ret: tJSON, specialize: rowToJSONSpecialize},
+		{Name: "to_json", Args: []types.T{tAny}, Ret: tJSON, specialize: toJSONSpecialize},
+		{Name: "json_build_object", Ret: tJSON, Kernel: rowFunc(tJSON, false, func(context.Context, []any) (any, error) { return "{}", nil })},
+		{Name: "json_build_array", Args: []types.T{tAny}, Variadic: true, Ret: tJSON, specialize: jsonBuildArraySpecialize},
+		{Name: "json_build_array", Ret: tJSON, Kernel: rowFunc(tJSON, false, func(context.Context, []any) (any, error) { return "[]", nil })},
 	}
 	fs = append(fs, privilegeFuncs()...)
 	fs = append(fs, regprocFuncs()...)
@@ -294,7 +273,8 @@ var pureCatalogFuncs = map[string]bool{
 	"pg_encoding_to_char": true, "pg_encoding_max_length": true, "pg_size_pretty": true, "quote_ident": true,
 	"quote_literal": true, "quote_nullable": true, "parse_ident": true, "string_to_array": true,
 	"array_to_string": true, "array_upper": true, "array_lower": true, "array_length": true,
-	"cardinality": true, "format": true, "json_build_object": true, "row_to_json": true, "to_json": true, "pg_get_expr": true,
+	"cardinality": true, "format": true, "json_build_object": true, "json_build_array": true, "row_to_json": true, "to_json": true, "pg_get_expr": true,
+	"pg_typeof": true,
 }
 
 // withCatalog is rowFunc (strict) for bodies that need the catalog.
@@ -432,6 +412,59 @@ func lookupRole(_ context.Context, c CatalogInfo, s string) (uint32, bool, error
 		return 10, true, nil
 	}
 	return 0, false, nil
+}
+
+// regOutKernel is the reg* type v's output function (regclass_out ...).
+func regOutKernel(v types.Variant) Kernel {
+	return withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+		return regOutput(ctx, c, v, oidArg(a[0]))
+	})
+}
+
+// RegName is the text PostgreSQL's output function of the reg* type v
+// prints for oid (a relation's name, qualified when its schema is not on
+// the search path; a type as format_type spells it ...), the OID's digits
+// when no object has it. ctx must carry the catalog (WithCatalog) and the
+// session (for search_path).
+func RegName(ctx context.Context, v types.Variant, oid uint32) (string, error) {
+	c, err := catalogOf(ctx)
+	if err != nil {
+		return "", err
+	}
+	return regOutput(ctx, c, v, oid)
+}
+
+func regOutput(ctx context.Context, c CatalogInfo, v types.Variant, oid uint32) (string, error) {
+	number := strconv.FormatUint(uint64(oid), 10)
+	if oid == 0 {
+		return "-", nil // InvalidOid, in every reg* type's output
+	}
+	switch v {
+	case types.RegClass:
+		n, ok, err := c.RelationName(ctx, oid)
+		if err != nil || !ok {
+			return number, err
+		}
+		return n, nil
+	case types.RegType:
+		if _, ok := c.TypeName(oid); ok {
+			return c.FormatType(oid, -1, false), nil
+		}
+		if n, ok, err := rowTypeName(ctx, c, oid); err != nil || ok {
+			return n, err
+		}
+	case types.RegNamespace:
+		if n, ok := c.NamespaceName(oid); ok {
+			return quoteIdent(n), nil
+		}
+	case types.RegRole:
+		if n, ok := c.RoleName(oid); ok {
+			return quoteIdent(n), nil
+		}
+	case types.RegProc, types.RegProcedure:
+		return regprocText(c, oid, v == types.RegProcedure), nil
+	}
+	return number, nil
 }
 
 // regIn builds the text -> oid input of a reg* type. A number is taken as
@@ -729,11 +762,6 @@ func arrayBound(f func(n int) int) Kernel {
 // type has that type): the name format_type gives its OID, without typmod.
 func pgTypeofSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	oid, _, _ := pgtypes.OIDOf(args[0])
-	return tText, rowFunc(tText, false, func(ctx context.Context, _ []any) (any, error) {
-		c, err := catalogOf(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return c.FormatType(oid, -1, false), nil
-	})
+	rt := types.RegOf(types.RegType)
+	return rt, rowFunc(rt, false, func(context.Context, []any) (any, error) { return int64(oid), nil })
 }

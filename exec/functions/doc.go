@@ -72,9 +72,11 @@
 //     int2vector/oidvector subscripts start at 0 as in PostgreSQL, but
 //     array_lower/array_upper/generate_subscripts still count them from 1.
 //     generate_series covers int4 and int8 (not numeric or timestamps).
-//   - JSON results (row_to_json, to_json, json_build_object) are text, not
-//     json (OID 25 on the wire), and reg* values are oids: 'x'::regclass
-//     prints its number unless cast on to text.
+//   - JSON results (row_to_json, to_json, json_build_object,
+//     json_build_array) are json (types.JSONType, OID 114); json_agg,
+//     json_object_agg and the -> / ->> operators do not exist. reg* values
+//     (regclass_in ..., pg_typeof) are OIDs typed as their reg* type; the
+//     wire prints them as names through RegName (the _out functions' text).
 //   - extract('julian', timestamp), and date_part/extract/date_trunc over
 //     interval and time, are declared (so that resolution matches
 //     PostgreSQL's) but fail with 0A000.

@@ -24,12 +24,12 @@ type Procs interface {
 // regproc_in('upper') and oid::regproc::text into regproc_out(oid).
 func regprocFuncs() []*Func {
 	return []*Func{
-		{Name: "regproc_in", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regprocIn(false, true)},
-		{Name: "to_regproc", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regprocIn(false, false)},
-		{Name: "regproc_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: regprocOut(false)},
-		{Name: "regprocedure_in", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regprocIn(true, true)},
-		{Name: "to_regprocedure", Args: []types.T{tText}, Ret: tOid, Strict: true, Kernel: regprocIn(true, false)},
-		{Name: "regprocedure_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: regprocOut(true)},
+		{Name: "regproc_in", Args: []types.T{tText}, Ret: types.RegOf(types.RegProc), Strict: true, Kernel: regprocIn(false, true)},
+		{Name: "to_regproc", Args: []types.T{tText}, Ret: types.RegOf(types.RegProc), Strict: true, Kernel: regprocIn(false, false)},
+		{Name: "regproc_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: regOutKernel(types.RegProc)},
+		{Name: "regprocedure_in", Args: []types.T{tText}, Ret: types.RegOf(types.RegProcedure), Strict: true, Kernel: regprocIn(true, true)},
+		{Name: "to_regprocedure", Args: []types.T{tText}, Ret: types.RegOf(types.RegProcedure), Strict: true, Kernel: regprocIn(true, false)},
+		{Name: "regprocedure_out", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: regOutKernel(types.RegProcedure)},
 	}
 }
 
@@ -156,26 +156,23 @@ func equalOIDs(a, b []uint32) bool {
 	return true
 }
 
-// regprocOut is regproc's output (the name; 0 is "-") or regprocedure's
+// regprocText is regproc's output (the name; 0 is "-") or regprocedure's
 // (name(type, ...), types as format_type spells them); an OID that names
 // no function prints as its number, as PostgreSQL does.
-func regprocOut(withArgs bool) Kernel {
-	return withCatalog(tText, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
-		oid := oidArg(a[0])
-		if oid == 0 {
-			return "-", nil
-		}
-		name, args, ok := procsOf(c).FunctionProc(oid)
-		if !ok {
-			return strconv.FormatUint(uint64(oid), 10), nil
-		}
-		if !withArgs {
-			return quoteIdent(name), nil
-		}
-		ts := make([]string, len(args))
-		for i, t := range args {
-			ts[i] = c.FormatType(t, -1, false)
-		}
-		return quoteIdent(name) + "(" + strings.Join(ts, ",") + ")", nil
-	})
+func regprocText(c CatalogInfo, oid uint32, withArgs bool) string {
+	if oid == 0 {
+		return "-"
+	}
+	name, args, ok := procsOf(c).FunctionProc(oid)
+	if !ok {
+		return strconv.FormatUint(uint64(oid), 10)
+	}
+	if !withArgs {
+		return quoteIdent(name)
+	}
+	ts := make([]string, len(args))
+	for i, t := range args {
+		ts[i] = c.FormatType(t, -1, false)
+	}
+	return quoteIdent(name) + "(" + strings.Join(ts, ",") + ")"
 }

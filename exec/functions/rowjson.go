@@ -27,7 +27,7 @@ func WholeRowKernel(t types.T) Kernel {
 // its type (pretty puts one field per line, as PostgreSQL does).
 func rowToJSONSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	rt := args[0]
-	return tText, rowFunc(tText, false, func(ctx context.Context, a []any) (any, error) {
+	return tJSON, rowFunc(tJSON, false, func(ctx context.Context, a []any) (any, error) {
 		if a[0] == nil {
 			return nil, nil
 		}
@@ -41,10 +41,31 @@ func rowToJSONSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	})
 }
 
+// tJSON is PostgreSQL's json, the result of the json functions.
+var tJSON = types.JSONType
+
+// jsonBuildArraySpecialize is json_build_array(v1, ...): a JSON array of
+// the values' JSON forms, "[1, "x", null]" with PostgreSQL's spacing.
+func jsonBuildArraySpecialize(argTypes []types.T, _ []any) (types.T, Kernel) {
+	return tJSON, rowFunc(tJSON, false, func(ctx context.Context, vals []any) (any, error) {
+		loc := LocationOf(ctx)
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, v := range vals {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeJSONValue(&b, v, argTypes[i], loc)
+		}
+		b.WriteByte(']')
+		return b.String(), nil
+	})
+}
+
 // toJSONSpecialize is to_json(anyelement): the value's JSON form.
 func toJSONSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	t := args[0]
-	return tText, rowFunc(tText, true, func(ctx context.Context, a []any) (any, error) {
+	return tJSON, rowFunc(tJSON, true, func(ctx context.Context, a []any) (any, error) {
 		var b strings.Builder
 		writeJSONValue(&b, a[0], t, LocationOf(ctx))
 		return b.String(), nil
@@ -79,6 +100,10 @@ func writeJSONRow(b *strings.Builder, vals []any, t types.T, pretty bool, loc *t
 func writeJSONValue(b *strings.Builder, v any, t types.T, loc *time.Location) {
 	if v == nil {
 		b.WriteString("null")
+		return
+	}
+	if t.Variant.IsJSON() {
+		b.WriteString(v.(string)) // json is embedded as it is
 		return
 	}
 	switch t.Kind {

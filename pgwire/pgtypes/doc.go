@@ -13,6 +13,11 @@
 // nested types travel as json; arrays of scalars as PostgreSQL arrays;
 // int2vector and oidvector (types.Int2Vector, OidVector) as PostgreSQL
 // sends them ("2 1"; binary arrays with lower bound 0), "char" as OID 18.
+// The reg* types (regclass ...) travel under their own OIDs: binary is the
+// uint32 OID, text is the object's name, which a RegNamer the session
+// supplies (RowEncoder.SetRegNamer) gives; without one, the number. json
+// and jsonb (OIDs 114, 3802) are their text (binary jsonb: a version byte 1
+// first).
 //
 // It is a leaf: it imports types and sqlerr only (plus Arrow), and must not
 // know about connections, sessions or SQL. It keeps no mutable package state.

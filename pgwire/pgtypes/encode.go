@@ -58,6 +58,9 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 	case types.Int64:
 		return &intEncoder[int64]{t: t, mode: m, width: 8}, nil
 	case types.Oid:
+		if t.Variant.IsReg() && m == modeText {
+			return &regEncoder{intEncoder: intEncoder[uint32]{t: t, mode: m, width: 4}, variant: t.Variant}, nil
+		}
 		return &intEncoder[uint32]{t: t, mode: m, width: 4}, nil
 	case types.Float32:
 		return &float32Encoder{mode: m}, nil
@@ -66,7 +69,10 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 	case types.Decimal:
 		return &decimalEncoder{mode: m}, nil
 	case types.Unknown, types.Null, types.String, types.Name:
-		return &stringEncoder{mode: m}, nil
+		// json travels as its text in both formats (jsonb's binary form
+		// is a version byte, 1, then the text); inside a json document a
+		// json value is embedded as it is, not quoted as a string
+		return &stringEncoder{mode: m, json: t.Variant.IsJSON(), jsonbBinary: t.Variant == types.JSONB && m == modeBinary}, nil
 	case types.Char:
 		return &stringEncoder{mode: m, padTo: t.Length}, nil
 	case types.Bytes, types.Binary:
@@ -473,10 +479,12 @@ func parseGroup(b []byte) uint16 {
 }
 
 type stringEncoder struct {
-	mode    mode
-	padTo   int
-	arr     *array.String
-	scratch []byte
+	mode        mode
+	padTo       int
+	json        bool // the strings are json values
+	jsonbBinary bool // binary jsonb: a version byte before the text
+	arr         *array.String
+	scratch     []byte
 }
 
 func (e *stringEncoder) reset(arr arrow.Array) error {
@@ -503,8 +511,11 @@ func (e *stringEncoder) appendValue(dst []byte, row int) []byte {
 			v = e.scratch
 		}
 	}
-	if e.mode == modeJSON {
+	if e.mode == modeJSON && !e.json {
 		return appendJSONString(dst, v)
+	}
+	if e.jsonbBinary {
+		dst = append(dst, 1)
 	}
 	return append(dst, v...)
 }

@@ -29,6 +29,13 @@ const (
 	OIDNumeric     uint32 = 1700
 	OIDJSONB       uint32 = 3802
 
+	OIDRegProc      uint32 = 24
+	OIDRegProcedure uint32 = 2202
+	OIDRegClass     uint32 = 2205
+	OIDRegType      uint32 = 2206
+	OIDRegNamespace uint32 = 4089
+	OIDRegRole      uint32 = 4096
+
 	OIDJSONArray        uint32 = 199
 	OIDBoolArray        uint32 = 1000
 	OIDByteaArray       uint32 = 1001
@@ -49,7 +56,23 @@ const (
 	OIDTimestampTZArray uint32 = 1185
 	OIDIntervalArray    uint32 = 1187
 	OIDNumericArray     uint32 = 1231
+	OIDJSONBArray       uint32 = 3807
+
+	OIDRegProcArray      uint32 = 1008
+	OIDRegProcedureArray uint32 = 2207
+	OIDRegClassArray     uint32 = 2210
+	OIDRegTypeArray      uint32 = 2211
+	OIDRegNamespaceArray uint32 = 4090
+	OIDRegRoleArray      uint32 = 4097
 )
+
+// variantOIDs are the OIDs of the types.Variant types that travel as
+// scalars of their own (the vectors are handled beside "char").
+var variantOIDs = map[types.Variant]uint32{
+	types.RegClass: OIDRegClass, types.RegType: OIDRegType, types.RegProc: OIDRegProc,
+	types.RegProcedure: OIDRegProcedure, types.RegNamespace: OIDRegNamespace, types.RegRole: OIDRegRole,
+	types.JSON: OIDJSON, types.JSONB: OIDJSONB,
+}
 
 // arrayOIDs maps an element type OID to its PostgreSQL array type OID
 // (pg_type.typarray).
@@ -60,7 +83,9 @@ var arrayOIDs = map[uint32]uint32{
 	OIDFloat4: OIDFloat4Array, OIDFloat8: OIDFloat8Array, OIDOid: OIDOidArray,
 	OIDTimestamp: OIDTimestampArray, OIDDate: OIDDateArray, OIDTime: OIDTimeArray,
 	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray,
-	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray,
+	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray,
+	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
+	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
 }
 
 // ArrayOIDOf returns the OID of the PostgreSQL array type whose elements have
@@ -89,6 +114,10 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return OIDInt2Vector, -1, -1
 	case t.Variant == types.OidVector:
 		return OIDOidVector, -1, -1
+	case t.Variant.IsReg():
+		return variantOIDs[t.Variant], -1, 4
+	case t.Variant.IsJSON():
+		return variantOIDs[t.Variant], -1, -1
 	}
 	switch t.Kind {
 	case types.Unknown, types.Null:

@@ -20,6 +20,7 @@ type RowEncoder struct {
 	cols     []valueEncoder
 	arrs     []arrow.Array
 	hasNulls []bool
+	regs     []*regEncoder // reg* columns, which SetRegNamer reaches
 }
 
 // NewRowEncoder builds the encoder of a result whose columns have types cols,
@@ -57,6 +58,7 @@ func NewRowEncoderIn(cols []types.T, formats []int16, loc *time.Location) (*RowE
 		}
 		e.cols[i] = enc
 	}
+	e.regs = regEncoders(e.cols)
 	return e, nil
 }
 

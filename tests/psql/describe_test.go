@@ -108,6 +108,25 @@ var describeCases = []struct {
 	{cmd: `\dT`},
 	{cmd: `\dT+`},
 	{cmd: `\df+`},
+	// set-returning functions: SETOF results and OUT columns as on
+	// PostgreSQL; sqlgate has generate_series over integers only and
+	// unnest over arrays only, so the goldens are PostgreSQL's lists
+	// without the numeric, timestamp, multirange and tsvector overloads
+	{cmd: `\df generate_series`, golden: `                                 List of functions
+   Schema   |      Name       | Result data type |    Argument data types    | Type 
+------------+-----------------+------------------+---------------------------+------
+ pg_catalog | generate_series | SETOF bigint     | bigint, bigint            | func
+ pg_catalog | generate_series | SETOF bigint     | bigint, bigint, bigint    | func
+ pg_catalog | generate_series | SETOF integer    | integer, integer          | func
+ pg_catalog | generate_series | SETOF integer    | integer, integer, integer | func
+(4 rows)`},
+	{cmd: `\df unnest`, golden: `                          List of functions
+   Schema   |  Name  | Result data type | Argument data types | Type 
+------------+--------+------------------+---------------------+------
+ pg_catalog | unnest | SETOF anyelement | anyarray            | func
+(1 row)`},
+	{cmd: `\df generate_subscripts`},
+	{cmd: `\df pg_get_keywords`},
 	{cmd: `\do`},
 	// sqlgate keeps no statistics: its database's size is 0 bytes (the
 	// oracle's is its files' size); the rest is PostgreSQL's \l+

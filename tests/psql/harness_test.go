@@ -15,6 +15,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 	"github.com/sqlgate/sqlgate/views"
 )
 
@@ -40,6 +41,15 @@ type catalogSession struct {
 	pgwire.Session
 	cat  *pgcatalog.Catalog
 	sess functions.Session
+}
+
+// RegNamer passes the engine's reg* namer through the wrapper, so that
+// regclass ... values print as names as the server prints them.
+func (s catalogSession) RegNamer(ctx context.Context) pgtypes.RegNamer {
+	if rn, ok := s.Session.(pgwire.RegNamers); ok {
+		return rn.RegNamer(ctx)
+	}
+	return nil
 }
 
 func (s catalogSession) Prepare(ctx context.Context, sql string, paramOIDs []uint32) ([]pgwire.Statement, error) {

@@ -86,7 +86,7 @@ func TestAccessPathRules(t *testing.T) {
 		// the full primary key fixed: a point lookup, only the needed columns
 		// and the key equalities need no filter over the looked-up row
 		{"SELECT v FROM kv WHERE id = 1 AND region = 'eu'", "projection: lookup:"},
-		{"SELECT * FROM kv WHERE region = $2 AND id = $1", "projection: lookup:"},
+		{"SELECT * FROM kv WHERE region = $2 AND id = $1", "lookup:"}, // (every column in order: no projection)
 		{"SELECT v FROM kv WHERE region = $2 AND id = $1 AND n > 3", "projection: filter: lookup:"},
 		// a second equality on a key column is not the key: it stays
 		{"SELECT v FROM kv WHERE id = 1 AND region = 'eu' AND id = 2", "projection: filter: lookup:"},

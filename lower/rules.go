@@ -29,10 +29,14 @@ var rules = []rule{
 	{"filter_pushdown", pushFilters},
 	{"primary_key_lookup", primaryKeyLookup},
 	{"join_order", nil}, // needs the planning's row estimates: estimatedRules
-	{"limit_pushdown", pushLimits},
-	{"sort_elimination", eliminateSorts},
+	// Projections merge first, so that sorts meet and scans see what the
+	// projection above them reads.
 	{"projection_elimination", eliminateProjections},
+	{"sort_elimination", eliminateSorts},
 	{"projection_pushdown", projectionPushdown},
+	// After projection pushdown, which needs the projection directly
+	// above the scan; lowering then finds the scan right below the limit.
+	{"limit_pushdown", pushLimits},
 }
 
 // estimatedRules are the rules that read row estimates, by name; their

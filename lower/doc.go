@@ -7,8 +7,13 @@
 // each checked to keep the plan's output schema. The first rules choose the
 // access path: a WHERE clause that fixes the full primary key becomes a point
 // lookup instead of a scan, and a scan decodes only the columns the plan
-// reads. Explain renders the blueprint without running anything, with each
-// node's requested and selected kernel backend per family (backend.go).
+// reads. Later rules simplify constant conditions, push predicates and
+// LIMITs down, order inner joins greedily over their equality graph by
+// estimated rows (joinorder.go; table sizes come from Stats, estimate.go),
+// and drop sorts and projections that do nothing (rewrite.go). Explain
+// renders the blueprint without running anything, with each node's
+// requested and selected kernel backend per family (backend.go) and its
+// estimated rows.
 //
 // Go UDFs (package udf) are the opaque tier (udf.go): each call is its own
 // node, never lowered, folded or rewritten, and the report shows it as

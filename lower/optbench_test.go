@@ -240,4 +240,3 @@ func (t genTables) Table(_ context.Context, p fluss.TablePath) (fluss.Table, err
 	}
 	return t.g, nil
 }
-

@@ -29,9 +29,10 @@ var rules = []rule{
 	{"filter_pushdown", pushFilters},
 	{"primary_key_lookup", primaryKeyLookup},
 	{"join_order", nil}, // needs the planning's row estimates: estimatedRules
-	// Projections merge first, so that sorts meet and scans see what the
-	// projection above them reads.
+	// Projections merge first, so that sorts meet, joins see what the
+	// projection above them reads, and so do scans.
 	{"projection_elimination", eliminateProjections},
+	{"join_input_pruning", pruneJoinInputs},
 	{"sort_elimination", eliminateSorts},
 	{"projection_pushdown", projectionPushdown},
 	// After projection pushdown, which needs the projection directly

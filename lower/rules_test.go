@@ -129,26 +129,26 @@ func TestRulePlanShapes(t *testing.T) {
 		// join_order: the smallest join first, the smaller input built
 		{"join order by estimates", "SELECT b.v FROM big b, mid m, small s WHERE b.k = m.id AND m.k = s.id", nil, []string{
 			"projection: v AS v (estimated rows=1000000)",
-			"  hash_join: type=inner keys=[1]=[0] (estimated rows=1000000)",
-			"    scan: table=b columns=[id, k, v] (estimated rows=1000000)",
+			"  hash_join: type=inner keys=[0]=[0] (estimated rows=1000000)",
+			"    scan: table=big columns=[k, v] (estimated rows=1000000)",
 			"    hash_join: type=inner keys=[1]=[0] (estimated rows=1000)",
-			"      scan: table=m columns=[id, k, v] (estimated rows=1000)",
-			"      scan: table=s columns=[id, k, v] (estimated rows=10)"}},
+			"      scan: table=mid columns=[id, k] (estimated rows=1000)",
+			"      scan: table=small columns=[id] (estimated rows=10)"}},
 		{"no cross product for a connected graph written out of order", "SELECT s.v FROM small s, big b, mid m WHERE b.k = m.id AND m.k = s.id", nil, []string{
 			"projection: v AS v (estimated rows=1000000)",
-			"  hash_join: type=inner keys=[1]=[0] (estimated rows=1000000)",
-			"    scan: table=b columns=[id, k, v] (estimated rows=1000000)",
+			"  hash_join: type=inner keys=[0]=[0] (estimated rows=1000000)",
+			"    scan: table=big columns=[k] (estimated rows=1000000)",
 			"    hash_join: type=inner keys=[1]=[0] (estimated rows=1000)",
-			"      scan: table=m columns=[id, k, v] (estimated rows=1000)",
-			"      scan: table=s columns=[id, k, v] (estimated rows=10)"}},
+			"      scan: table=mid columns=[id, k] (estimated rows=1000)",
+			"      scan: table=small columns=[id, v] (estimated rows=10)"}},
 		// without the rule: the cross product the FROM list wrote
 		{"written order without the rule", "SELECT s.v FROM small s, big b, mid m WHERE b.k = m.id AND m.k = s.id", []string{"join_order"}, []string{
 			"projection: v AS v (estimated rows=10000000)",
-			"  hash_join: type=inner keys=[4 0]=[0 1] (estimated rows=10000000)",
+			"  hash_join: type=inner keys=[2 0]=[0 1] (estimated rows=10000000)",
 			"    nested_loop_join: type=inner (estimated rows=10000000)",
-			"      scan: table=s columns=[id, k, v] (estimated rows=10)",
-			"      scan: table=b columns=[id, k, v] (estimated rows=1000000)",
-			"    scan: table=m columns=[id, k, v] (estimated rows=1000)"}},
+			"      scan: table=small columns=[id, v] (estimated rows=10)",
+			"      scan: table=big columns=[k] (estimated rows=1000000)",
+			"    scan: table=mid columns=[id, k] (estimated rows=1000)"}},
 		{"build side is the smaller input", "SELECT * FROM small s JOIN big b ON s.id = b.k", nil, []string{
 			"projection: id AS id, k AS k, v AS v, id AS id, k AS k, v AS v (estimated rows=1000000)",
 			"  hash_join: type=inner keys=[1]=[0] (estimated rows=1000000)",

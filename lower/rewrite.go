@@ -95,7 +95,7 @@ func simplifyCond(e binder.Expr) binder.Expr {
 // foldLeaf replaces a constant expression by its value, computed the way
 // lowering computes it.
 func foldLeaf(e binder.Expr) binder.Expr {
-	if _, ok := e.(*binder.Const); ok || !deterministic(e) || readsRow(e) {
+	if _, ok := e.(*binder.Const); ok || readsRow(e) || !deterministic(e) {
 		return e
 	}
 	le, err := lowerExpr(e)

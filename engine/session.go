@@ -258,7 +258,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	ps.params = bound.Params()
 	switch b := bound.(type) {
 	case *binder.Query:
-		if ps.plan, err = lower.Plan(b.Plan); err != nil {
+		if ps.plan, err = lower.PlanWith(b.Plan, lower.Options{Ctx: ctx, Stats: s.eng.tables}); err != nil {
 			return nil, err
 		}
 		for _, c := range b.Plan.Columns() {
@@ -303,7 +303,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		if !ok {
 			return nil, sqlerr.NotSupported("EXPLAIN of this statement")
 		}
-		if ps.plan, err = lower.Plan(q.Plan); err != nil {
+		if ps.plan, err = lower.PlanWith(q.Plan, lower.Options{Ctx: ctx, Stats: s.eng.tables}); err != nil {
 			return nil, err
 		}
 		ps.cols = []pgwire.ResultColumn{{Name: "QUERY PLAN", Type: types.StringType}}

@@ -62,6 +62,18 @@ func (t tables) Table(ctx context.Context, p fluss.TablePath) (fluss.Table, erro
 	return tb, err
 }
 
+// EstimateRows implements lower.Stats from the store's metadata.
+func (t tables) EstimateRows(ctx context.Context, p fluss.TablePath) (int64, bool) {
+	tb, err := t.Table(ctx, p)
+	if err != nil {
+		return 0, false
+	}
+	if e, ok := tb.(fluss.RowEstimator); ok {
+		return e.EstimateRows(), true
+	}
+	return 0, false
+}
+
 // txnTables is tables as a transaction sees them: a table it has written
 // answers with its pending writes laid over the store's rows.
 type txnTables struct {

@@ -170,6 +170,13 @@ type Table interface {
 	Scan(ctx context.Context, opts ScanOptions) (RecordReader, error)
 }
 
+// RowEstimator is implemented by tables that can estimate their row count
+// from metadata alone, without reading rows: what the planner orders joins
+// by. A primary-key table may count the changes written (an upper bound).
+type RowEstimator interface {
+	EstimateRows() int64
+}
+
 // Changelog metadata columns of a table's $changelog view, as Fluss names
 // them; they come before the table's own columns.
 const (

@@ -73,6 +73,7 @@ type scanNode struct {
 	table      string
 	projection []int
 	out        *arrow.Schema
+	rows       float64 // the table's estimated rows (Stats), for EXPLAIN
 }
 
 type lookupNode struct {
@@ -259,6 +260,7 @@ func ExplainFor(root Node, metrics map[Node]*exec.Metrics, req exec.Backend) []s
 			line += " (lowerable=true " + backendText(n, req) + " executor_tier=arrow_batch_kernel"
 		}
 		line += " schema=[" + schemaText(n.Schema()) + "])"
+		line += fmt.Sprintf(" (estimated rows=%d)", estimatedRows(n))
 		if m, ok := metrics[n]; ok {
 			line += metricsText(m)
 		}
@@ -297,6 +299,7 @@ func ExplainJSONFor(root Node, metrics map[Node]*exec.Metrics, req exec.Backend)
 			"Lowerable":     true,
 			"Executor Tier": "arrow_batch_kernel",
 			"Output":        strings.Split(schemaText(n.Schema()), ", "),
+			"Plan Rows":     estimatedRows(n),
 		}
 		if o, ok := n.(opaqueNode); ok {
 			m["Lowerable"], m["Executor Tier"] = false, o.opaqueTier()

@@ -152,7 +152,7 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 		if neg {
 			typ = binder.AntiJoin
 		}
-		cond = substitute(preds, sq.Outer, nl)
+		cond = joinPredicates(preds, sq.Outer, nl)
 		return finishSemiJoin(in, body, typ, cond, false)
 	case binder.AnySubquery, binder.AllSubquery:
 		all, op := sq.Mode == binder.AllSubquery, sq.Op
@@ -173,7 +173,7 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 		if !ok {
 			return nil
 		}
-		cond = substitute(preds, sq.Outer, nl)
+		cond = joinPredicates(preds, sq.Outer, nl)
 		yc := body.Columns()[0]
 		y := &binder.ColumnRef{Index: nl, Name: yc.Name, T: yc.T}
 		cmp := func(op binder.Op) binder.Expr {
@@ -332,7 +332,7 @@ func scalarAggJoin(sq *binder.Subquery, in binder.Node) (binder.Expr, binder.Nod
 	grouped := binder.NewAggregate(body, innerKeys, aggs)
 	k := len(innerKeys)
 	var cond []binder.Expr
-	for i, o := range substitute(outerKeys, sq.Outer, nl) {
+	for i, o := range joinPredicates(outerKeys, sq.Outer, nl) {
 		kc := grouped.Columns()[i]
 		cond = append(cond, &binder.BinaryOp{Op: binder.OpEq, L: o, R: &binder.ColumnRef{Index: nl + i, Name: kc.Name, T: kc.T.Nullable()}, T: types.BoolType})
 	}
@@ -503,10 +503,10 @@ func pull(n binder.Node, m pullMode) (binder.Node, []binder.Expr, bool) {
 	return nil, nil, false
 }
 
-// substitute rewrites pulled predicates to the join's columns: the
+// joinPredicates rewrites pulled predicates to the join's columns: the
 // subquery's column i becomes nl+i, and an OuterRef slot the outer value it
 // stands for (an expression over the join's left side).
-func substitute(preds []binder.Expr, outer []binder.Expr, nl int) []binder.Expr {
+func joinPredicates(preds []binder.Expr, outer []binder.Expr, nl int) []binder.Expr {
 	var sub func(e binder.Expr) binder.Expr
 	sub = func(e binder.Expr) binder.Expr {
 		switch x := e.(type) {

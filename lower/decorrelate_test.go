@@ -133,7 +133,7 @@ func (c storeCatalog) GetTable(ctx context.Context, p fluss.TablePath) (fluss.Ta
 // runQuery binds and plans text with every rule, or without the
 // decorrelation rule (the apply fallback), runs it, and returns its rows
 // as sorted text lines and its EXPLAIN lines.
-func runQuery(t *testing.T, st *embedded.Store, text string, decorrelated bool) ([]string, []string, error) {
+func runDecorrelationQuery(t *testing.T, st *embedded.Store, text string, decorrelated bool) ([]string, []string, error) {
 	t.Helper()
 	ctx := context.Background()
 	stmts, err := sql.NewParser().Parse(text)
@@ -292,8 +292,8 @@ func TestDecorrelationMatchesFallback(t *testing.T) {
 		fillTable(t, st, "t", []fluss.Column{{Name: "a", Type: nullable}, {Name: "b", Type: nullable}, {Name: "c", Type: notNull}}, trows)
 		fillTable(t, st, "o", []fluss.Column{{Name: "k", Type: nullable}, {Name: "v", Type: nullable}, {Name: "w", Type: notNull}}, orows)
 		for _, q := range queries {
-			want, _, werr := runQuery(t, st, q.sql, false)
-			got, lines, gerr := runQuery(t, st, q.sql, true)
+			want, _, werr := runDecorrelationQuery(t, st, q.sql, false)
+			got, lines, gerr := runDecorrelationQuery(t, st, q.sql, true)
 			if (werr == nil) != (gerr == nil) {
 				t.Fatalf("round %d %s: fallback error %v, decorrelated error %v", round, q.sql, werr, gerr)
 			}

@@ -13,9 +13,13 @@
 // reads. Before them, subquery decorrelation (decorrelate.go) turns WHERE
 // conjuncts EXISTS / IN / NOT IN into semi and anti joins and correlated
 // scalar aggregates into a left join with a grouped aggregate; the rest
-// keeps the per-outer-row apply. Explain renders the blueprint without
-// running anything, with each
-// node's requested and selected kernel backend per family (backend.go).
+// keeps the per-outer-row apply. Other rules simplify constant conditions,
+// push predicates and LIMITs down, order inner joins greedily over their
+// equality graph by estimated rows (joinorder.go; table sizes come from
+// Stats, estimate.go), and drop sorts and projections that do nothing
+// (rewrite.go). Explain renders the blueprint without running anything,
+// with each node's requested and selected kernel backend per family
+// (backend.go) and its estimated rows.
 //
 // Go UDFs (package udf) are the opaque tier (udf.go): each call is its own
 // node, never lowered, folded or rewritten, and the report shows it as

@@ -17,11 +17,23 @@ import (
 // rewrite the logical plan first, then every node and expression is
 // translated one to one.
 func Plan(n binder.Node) (Node, error) {
-	opt, err := optimize(n)
+	return PlanWith(n, Options{})
+}
+
+// PlanWith is Plan with row estimates from o.Stats (for join ordering and
+// EXPLAIN) and, for tests, some rules disabled.
+func PlanWith(n binder.Node, o Options) (Node, error) {
+	e := newEstimator(o)
+	opt, err := optimizeWith(n, e, o.Disabled)
 	if err != nil {
 		return nil, err
 	}
-	return lowerNode(opt)
+	root, err := lowerNode(opt)
+	if err != nil {
+		return nil, err
+	}
+	setTableRows(root, e)
+	return root, nil
 }
 
 func schemaOf(cols []binder.Column) *arrow.Schema {

@@ -86,7 +86,7 @@ func TestAccessPathRules(t *testing.T) {
 		// the full primary key fixed: a point lookup, only the needed columns
 		// and the key equalities need no filter over the looked-up row
 		{"SELECT v FROM kv WHERE id = 1 AND region = 'eu'", "projection: lookup:"},
-		{"SELECT * FROM kv WHERE region = $2 AND id = $1", "projection: lookup:"},
+		{"SELECT * FROM kv WHERE region = $2 AND id = $1", "lookup:"}, // (every column in order: no projection)
 		{"SELECT v FROM kv WHERE region = $2 AND id = $1 AND n > 3", "projection: filter: lookup:"},
 		// a second equality on a key column is not the key: it stays
 		{"SELECT v FROM kv WHERE id = 1 AND region = 'eu' AND id = 2", "projection: filter: lookup:"},
@@ -109,7 +109,8 @@ func TestAccessPathRules(t *testing.T) {
 		{"SELECT v FROM kv ORDER BY n", "projection: sort: projection: scan:"},
 		// a WHERE equality across a comma join becomes a hash join, and each
 		// side's own predicate moves below it
-		{"SELECT a.v FROM kv a, kv b WHERE a.n = b.n AND b.v = 'x'", "projection: hash_join: scan: filter: scan:"},
+		// (and b's rows carry only n into the join)
+		{"SELECT a.v FROM kv a, kv b WHERE a.n = b.n AND b.v = 'x'", "projection: hash_join: scan: projection: filter: scan:"},
 		// below a LEFT join only the preserved side's predicate moves
 		{"SELECT a.v FROM kv a LEFT JOIN kv b ON a.n = b.n WHERE b.v IS NULL", "projection: filter: hash_join: scan: scan:"},
 	}

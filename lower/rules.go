@@ -16,23 +16,56 @@ type rule struct {
 }
 
 // rules run in this order. The point-lookup rule runs before projection
-// pushdown because it needs the filter directly above the scan.
+// pushdown because it needs the filter directly above the scan, and before
+// join ordering, whose estimates then count the keys a lookup reads.
 var rules = []rule{
 	{"subquery_decorrelation", decorrelate}, // decorrelate.go: subqueries become joins the rules below then place
+	// Constant conditions go next, so that no rule moves a filter that
+	// is always true or makes its subtree empty.
+	{"simplify_boolean", simplifyBoolean},
 	// Filters move into joins and below them first, so that the access-path
 	// rules see each table's own predicates directly above its scan.
 	{"filter_into_join", filterIntoJoin},
+	{"join_condition_pushdown", pushJoinConditions},
+	{"filter_pushdown", pushFilters},
 	{"primary_key_lookup", primaryKeyLookup},
+	{"join_order", nil}, // needs the planning's row estimates: estimatedRules
+	// Projections merge first, so that sorts meet, joins see what the
+	// projection above them reads, and so do scans.
+	{"projection_elimination", eliminateProjections},
+	{"join_input_pruning", pruneJoinInputs},
+	{"sort_elimination", eliminateSorts},
 	{"projection_pushdown", projectionPushdown},
 	{"bucket_key_lookup", bucketKeyLookup}, // accesspath.go
 	{"changelog_bounds", changelogBounds},  // accesspath.go
+	// After projection pushdown, which needs the projection directly
+	// above the scan; lowering then finds the scan right below the limit.
+	{"limit_pushdown", pushLimits},
+}
+
+// estimatedRules are the rules that read row estimates, by name; their
+// entry in rules says where they run.
+var estimatedRules = map[string]func(*estimator, binder.Node) binder.Node{
+	"join_order": (*estimator).orderJoins,
 }
 
 // optimize applies every rule and checks that each kept the output schema.
 func optimize(n binder.Node) (binder.Node, error) {
+	return optimizeWith(n, newEstimator(Options{}), nil)
+}
+
+// optimizeWith applies the rules not disabled, estimating with e.
+func optimizeWith(n binder.Node, e *estimator, disabled map[string]bool) (binder.Node, error) {
 	for _, r := range rules {
+		if disabled[r.name] {
+			continue
+		}
 		before := n.Columns()
-		n = r.apply(n)
+		if r.apply != nil {
+			n = r.apply(n)
+		} else if f := estimatedRules[r.name]; f != nil {
+			n = f(e, n)
+		}
 		if err := sameSchema(before, n.Columns()); err != nil {
 			return nil, sqlerr.New(sqlerr.InternalError, "optimizer rule %s changed the plan schema: %v", r.name, err)
 		}

@@ -1,0 +1,175 @@
+package lower
+
+import (
+	"slices"
+
+	"github.com/sqlgate/sqlgate/binder"
+)
+
+// pruneJoinInputs makes each input of the joins under a projection keep
+// only the columns that something above reads (the projection, a filter
+// between, the join conditions): the input gets a projection of those
+// columns, which projection pushdown then turns into a scan that decodes
+// only them, and the joins carry narrower rows. The projection on top is
+// rewritten over the narrower join, so the plan's schema stays.
+func pruneJoinInputs(n binder.Node) binder.Node {
+	p, ok := n.(*binder.Project)
+	if !ok {
+		return rewriteChildren(n, pruneJoinInputs)
+	}
+	in := p.Input
+	f, _ := in.(*binder.Filter)
+	if f != nil {
+		in = f.Input
+	}
+	j, ok := in.(*binder.Join)
+	if !ok {
+		return rewriteChildren(n, pruneJoinInputs)
+	}
+	need := map[int]bool{}
+	for _, e := range p.Exprs {
+		markColumns(e, need)
+	}
+	if f != nil {
+		markColumns(f.Cond, need)
+	}
+	nj, remap := pruneJoin(j, need)
+	var out binder.Node = nj
+	if f != nil {
+		out = &binder.Filter{Input: out, Cond: remapColumns(f.Cond, remap)}
+	}
+	np := &binder.Project{Input: out, Cols: p.Cols}
+	for _, e := range p.Exprs {
+		np.Exprs = append(np.Exprs, remapColumns(e, remap))
+	}
+	return np
+}
+
+func markColumns(e binder.Expr, need map[int]bool) {
+	for _, c := range columnsOf(e) {
+		need[c] = true
+	}
+}
+
+// pruneJoin narrows j's inputs to the columns in need (of j's output) and
+// its condition's; it returns the new join and where each needed column of
+// j now is.
+func pruneJoin(j *binder.Join, need map[int]bool) (binder.Node, map[int]int) {
+	nl := len(j.Left.Columns())
+	ln, rn := map[int]bool{}, map[int]bool{}
+	all := map[int]bool{}
+	for c := range need {
+		all[c] = true
+	}
+	if j.Cond != nil {
+		markColumns(j.Cond, all)
+	}
+	for c := range all {
+		if c < nl {
+			ln[c] = true
+		} else {
+			rn[c-nl] = true
+		}
+	}
+	left, lmap := pruneInput(j.Left, ln)
+	right, rmap := pruneInput(j.Right, rn)
+	nlNew := len(left.Columns())
+	remap := map[int]int{}
+	for c := range all {
+		if c < nl {
+			remap[c] = lmap[c]
+		} else {
+			remap[c] = nlNew + rmap[c-nl]
+		}
+	}
+	var cond binder.Expr
+	if j.Cond != nil {
+		cond = remapColumns(j.Cond, remap)
+	}
+	out := binder.NewJoin(left, right, j.Type, cond)
+	out.NullAware = j.NullAware
+	return out, remap
+}
+
+// pruneInput narrows n to the columns in need, returning where each is.
+func pruneInput(n binder.Node, need map[int]bool) (binder.Node, map[int]int) {
+	if j, ok := n.(*binder.Join); ok {
+		return pruneJoin(j, need)
+	}
+	n = pruneJoinInputs(n)
+	cols := n.Columns()
+	keep := make([]int, 0, len(need))
+	for c := range need {
+		keep = append(keep, c)
+	}
+	slices.Sort(keep)
+	if len(keep) == 0 {
+		keep = []int{0} // a join input still counts rows
+	}
+	remap := map[int]int{}
+	if len(keep) == len(cols) {
+		for i := range cols {
+			remap[i] = i
+		}
+		return n, remap
+	}
+	if leaf := narrowLeaf(n, keep); leaf != nil {
+		for i, c := range keep {
+			remap[c] = i
+		}
+		return leaf, remap
+	}
+	p := &binder.Project{Input: n}
+	for i, c := range keep {
+		remap[c] = i
+		p.Exprs = append(p.Exprs, &binder.ColumnRef{Index: c, Name: cols[c].Name, T: cols[c].T})
+		p.Cols = append(p.Cols, cols[c])
+	}
+	return p, remap
+}
+
+// narrowLeaf makes a scan or lookup (under a filter or not) decode only
+// the columns keep, or returns nil for any other node.
+func narrowLeaf(n binder.Node, keep []int) binder.Node {
+	if f, ok := n.(*binder.Filter); ok {
+		leaf := narrowLeaf(f.Input, keep)
+		if leaf == nil {
+			return nil
+		}
+		remap := map[int]int{}
+		for i, c := range keep {
+			remap[c] = i
+		}
+		for _, c := range columnsOf(f.Cond) {
+			if _, ok := remap[c]; !ok {
+				return nil // the filter reads a column the join does not
+			}
+		}
+		return &binder.Filter{Input: leaf, Cond: remapColumns(f.Cond, remap)}
+	}
+	cols := n.Columns()
+	sub := make([]binder.Column, len(keep))
+	for i, c := range keep {
+		sub[i] = cols[c]
+	}
+	switch x := n.(type) {
+	case *binder.Scan:
+		if x.Binlog {
+			return nil
+		}
+		return &scanProjection{table: x.Table, changelog: x.Changelog, projection: slices.Clone(keep), cols: sub}
+	case *scanProjection:
+		proj := make([]int, len(keep))
+		for i, c := range keep {
+			proj[i] = x.projection[c]
+		}
+		return &scanProjection{table: x.table, changelog: x.changelog, projection: proj, cols: sub}
+	case *pkLookup:
+		proj := make([]int, len(keep))
+		for i, c := range keep {
+			proj[i] = x.projection[c]
+		}
+		return &pkLookup{table: x.table, keys: x.keys, projection: proj, cols: sub}
+	}
+	return nil
+}

@@ -1,0 +1,516 @@
+package lower
+
+import (
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// The rules of this file rewrite the logical plan without changing its
+// results: boolean simplification, predicate pushdown, LIMIT pushdown and
+// the removal of sorts and projections that do nothing. Each is a pure
+// function of the plan (rules.go orders them).
+
+// simplifyBoolean folds the constant parts of filter and join conditions
+// and simplifies the boolean structure around them: x AND true is x, x OR
+// false is x, x AND false is false, x OR true is true, NOT NOT x is x. A
+// filter that is always true goes away; one that is never true (false or
+// NULL) makes its subtree an empty relation, which nothing below is read
+// for.
+func simplifyBoolean(n binder.Node) binder.Node {
+	n = rewriteChildren(n, simplifyBoolean)
+	switch x := n.(type) {
+	case *binder.Filter:
+		cond := simplifyCond(x.Cond)
+		if v, ok := boolConst(cond); ok {
+			if v {
+				return x.Input
+			}
+			return &binder.Values{Cols: x.Columns()}
+		}
+		if isNullConst(cond) {
+			return &binder.Values{Cols: x.Columns()}
+		}
+		return &binder.Filter{Input: x.Input, Cond: cond}
+	case *binder.Join:
+		if x.Cond == nil {
+			return x
+		}
+		c := *x
+		c.Cond = simplifyCond(x.Cond)
+		if v, ok := boolConst(c.Cond); ok && v {
+			c.Cond = nil
+		}
+		return &c
+	}
+	return n
+}
+
+// simplifyCond simplifies a boolean expression (see simplifyBoolean). Its
+// leaves that read nothing row-dependent are folded by the lowering's own
+// constant folding; a leaf whose evaluation fails stays as it is, to fail
+// at execution only if it is reached.
+func simplifyCond(e binder.Expr) binder.Expr {
+	switch x := e.(type) {
+	case *binder.BinaryOp:
+		if x.Op != binder.OpAnd && x.Op != binder.OpOr {
+			break
+		}
+		l, r := simplifyCond(x.L), simplifyCond(x.R)
+		and := x.Op == binder.OpAnd
+		// the absorbing value (false for AND, true for OR) decides the result
+		for _, s := range []binder.Expr{l, r} {
+			if v, ok := boolConst(s); ok && v != and {
+				return boolExpr(v)
+			}
+		}
+		// the neutral value (true for AND, false for OR) drops out
+		if v, ok := boolConst(l); ok && v == and {
+			return r
+		}
+		if v, ok := boolConst(r); ok && v == and {
+			return l
+		}
+		c := *x
+		c.L, c.R = l, r
+		return &c
+	case *binder.UnaryOp:
+		if x.Op != binder.OpNot {
+			break
+		}
+		in := simplifyCond(x.X)
+		if v, ok := boolConst(in); ok {
+			return boolExpr(!v)
+		}
+		if inner, ok := in.(*binder.UnaryOp); ok && inner.Op == binder.OpNot {
+			return inner.X // NOT NOT x is x, NULL included
+		}
+		c := *x
+		c.X = in
+		return &c
+	}
+	return foldLeaf(e)
+}
+
+// foldLeaf replaces a constant expression by its value, computed the way
+// lowering computes it.
+func foldLeaf(e binder.Expr) binder.Expr {
+	if _, ok := e.(*binder.Const); ok || readsRow(e) || !deterministic(e) {
+		return e
+	}
+	le, err := lowerExpr(e)
+	if err != nil {
+		return e
+	}
+	return constOf(le, e)
+}
+
+// readsRow reports whether e reads a column, parameter or outer row.
+func readsRow(e binder.Expr) bool {
+	reads := false
+	binder.Walk(e, func(x binder.Expr) {
+		switch x.(type) {
+		case *binder.ColumnRef, *binder.Param, *binder.OuterRef, *binder.Subquery:
+			reads = true
+		}
+	})
+	return reads
+}
+
+// deterministic reports whether e gives the same value each time it is
+// evaluated on the same row: no volatile function, subquery or opaque UDF
+// (whose evaluation the rules must neither repeat nor move).
+func deterministic(e binder.Expr) bool {
+	ok := true
+	binder.Walk(e, func(x binder.Expr) {
+		switch f := x.(type) {
+		case *binder.FuncCall:
+			if f.Volatile {
+				ok = false
+			}
+		case *binder.Subquery, *binder.UDFCall:
+			ok = false
+		}
+	})
+	return ok
+}
+
+func boolConst(e binder.Expr) (bool, bool) {
+	c, ok := e.(*binder.Const)
+	if !ok {
+		return false, false
+	}
+	v, ok := c.Value.(bool)
+	return v, ok
+}
+
+func isNullConst(e binder.Expr) bool {
+	c, ok := e.(*binder.Const)
+	return ok && c.Value == nil
+}
+
+func boolExpr(v bool) binder.Expr { return &binder.Const{Value: v, T: types.BoolType} }
+
+// pushJoinConditions moves the conjuncts of a join's ON condition that
+// read one side only below the join, where that is the same: into either
+// side of an inner join; into the NULL-extended side of an outer join (a
+// row that fails them never matches, which is what filtering it first
+// does); into the inner side of a semi or anti join, and the outer side of
+// a semi join.
+func pushJoinConditions(n binder.Node) binder.Node {
+	n = rewriteChildren(n, pushJoinConditions)
+	j, ok := n.(*binder.Join)
+	if !ok || j.Cond == nil || j.NullAware {
+		return n
+	}
+	nl := len(j.Left.Columns())
+	var left, right, keep []binder.Expr
+	for _, c := range conjuncts(j.Cond) {
+		if !deterministic(c) {
+			keep = append(keep, c)
+			continue
+		}
+		switch side := sidesOf(c, nl); {
+		case side == 1 && (j.Type == binder.InnerJoin || j.Type == binder.CrossJoin || j.Type == binder.RightJoin || j.Type == binder.SemiJoin):
+			left = append(left, c)
+		case side == 2 && j.Type != binder.RightJoin && j.Type != binder.FullJoin:
+			right = append(right, c)
+		default:
+			keep = append(keep, c)
+		}
+	}
+	if len(left)+len(right) == 0 {
+		return n
+	}
+	out := *j
+	if len(left) > 0 {
+		out.Left = &binder.Filter{Input: j.Left, Cond: and(left)}
+	}
+	if len(right) > 0 {
+		out.Right = &binder.Filter{Input: j.Right, Cond: shiftColumns(and(right), -nl)}
+	}
+	out.Cond = nil
+	if len(keep) > 0 {
+		out.Cond = and(keep)
+	}
+	return &out
+}
+
+// shiftColumns adds delta to every column index of e.
+func shiftColumns(e binder.Expr, delta int) binder.Expr {
+	if c, ok := e.(*binder.ColumnRef); ok {
+		out := *c
+		out.Index += delta
+		return &out
+	}
+	out, _ := binder.MapChildren(e, func(x binder.Expr) (binder.Expr, error) { return shiftColumns(x, delta), nil })
+	return out
+}
+
+// substitute replaces each column reference i of e by exprs[i].
+func substitute(e binder.Expr, exprs []binder.Expr) binder.Expr {
+	if c, ok := e.(*binder.ColumnRef); ok {
+		return exprs[c.Index]
+	}
+	out, _ := binder.MapChildren(e, func(x binder.Expr) (binder.Expr, error) { return substitute(x, exprs), nil })
+	return out
+}
+
+// columnsOf lists the column indexes e reads.
+func columnsOf(e binder.Expr) []int {
+	var out []int
+	binder.Walk(e, func(x binder.Expr) {
+		if c, ok := x.(*binder.ColumnRef); ok {
+			out = append(out, c.Index)
+		}
+	})
+	return out
+}
+
+// pushFilters moves filter conjuncts as far down as they stay the same:
+// through projections (rewritten over the projection's input), through an
+// aggregation when they read grouping columns only (rewritten over the
+// grouping expressions), into both inputs of a set operation, below a
+// sort, and into joins (filterIntoJoin's rules). Only deterministic
+// conjuncts move, and only through deterministic expressions, so nothing
+// is evaluated a different number of times per row or group.
+func pushFilters(n binder.Node) binder.Node {
+	f, ok := n.(*binder.Filter)
+	if !ok {
+		return rewriteChildren(n, pushFilters)
+	}
+	var push, keep []binder.Expr
+	for _, c := range conjuncts(f.Cond) {
+		if deterministic(c) {
+			push = append(push, c)
+		} else {
+			keep = append(keep, c)
+		}
+	}
+	if len(push) == 0 {
+		return rewriteChildren(n, pushFilters)
+	}
+	wrap := func(in binder.Node, rest []binder.Expr) binder.Node {
+		if len(rest) == 0 {
+			return in
+		}
+		return &binder.Filter{Input: in, Cond: and(rest)}
+	}
+	switch in := f.Input.(type) {
+	case *binder.Filter:
+		return pushFilters(&binder.Filter{Input: in.Input, Cond: and(append(conjuncts(in.Cond), conjuncts(f.Cond)...))})
+	case *binder.Project:
+		var below []binder.Expr
+		for _, c := range push {
+			if allDeterministic(in.Exprs, columnsOf(c)) {
+				below = append(below, substitute(c, in.Exprs))
+			} else {
+				keep = append(keep, c)
+			}
+		}
+		if len(below) == 0 {
+			break
+		}
+		p := *in
+		p.Input = pushFilters(&binder.Filter{Input: in.Input, Cond: and(below)})
+		return wrap(&p, keep)
+	case *binder.Aggregate:
+		var below []binder.Expr
+		for _, c := range push {
+			if groupingOnly(c, len(in.GroupBy)) && allDeterministic(in.GroupBy, columnsOf(c)) {
+				below = append(below, substitute(c, in.GroupBy))
+			} else {
+				keep = append(keep, c)
+			}
+		}
+		if len(below) == 0 || len(in.GroupBy) == 0 {
+			break
+		}
+		a := *in
+		a.Input = pushFilters(&binder.Filter{Input: in.Input, Cond: and(below)})
+		return wrap(&a, keep)
+	case *binder.SetOp:
+		if !sameTypes(in.Columns(), in.Left.Columns()) || !sameTypes(in.Columns(), in.Right.Columns()) {
+			break
+		}
+		s := *in
+		s.Left = pushFilters(&binder.Filter{Input: in.Left, Cond: and(push)})
+		s.Right = pushFilters(&binder.Filter{Input: in.Right, Cond: and(push)})
+		return wrap(&s, keep)
+	case *binder.Sort:
+		s := *in
+		s.Input = pushFilters(&binder.Filter{Input: in.Input, Cond: and(push)})
+		return wrap(&s, keep)
+	case *binder.Join:
+		out := filterIntoJoin(f)
+		if g, ok := out.(*binder.Filter); ok {
+			if j, ok := g.Input.(*binder.Join); ok {
+				return &binder.Filter{Input: rewriteChildren(j, pushFilters), Cond: g.Cond}
+			}
+		}
+		return rewriteChildren(out, pushFilters)
+	}
+	return rewriteChildren(n, pushFilters)
+}
+
+func allDeterministic(exprs []binder.Expr, cols []int) bool {
+	for _, i := range cols {
+		if !deterministic(exprs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func groupingOnly(c binder.Expr, keys int) bool {
+	for _, i := range columnsOf(c) {
+		if i >= keys {
+			return false
+		}
+	}
+	return true
+}
+
+func sameTypes(a, b []binder.Column) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].T.Nullable().Equal(b[i].T.Nullable()) {
+			return false
+		}
+	}
+	return true
+}
+
+// pushLimits moves a LIMIT below the projections under it, towards the sort
+// (which becomes a top-N) or the scan (which stops early), and gives each
+// input of a UNION ALL the limit too (LIMIT + OFFSET rows of each are all
+// the outer limit can use).
+func pushLimits(n binder.Node) binder.Node {
+	l, ok := n.(*binder.Limit)
+	if !ok {
+		return rewriteChildren(n, pushLimits)
+	}
+	switch in := l.Input.(type) {
+	case *binder.Project:
+		p := *in
+		lim := *l
+		lim.Input = in.Input
+		p.Input = pushLimits(&lim)
+		return &p
+	case *binder.SetOp:
+		count, okc := constInt(l.Count)
+		off, oko := constInt(l.Offset)
+		if in.Kind != binder.Union || !in.All || l.Count == nil || !okc || !oko || count < 0 || off < 0 {
+			break
+		}
+		each := &binder.Const{Value: count + off, T: types.Int64Type}
+		s := *in
+		s.Left = pushLimits(&binder.Limit{Input: in.Left, Count: each})
+		s.Right = pushLimits(&binder.Limit{Input: in.Right, Count: each})
+		lim := *l
+		lim.Input = &s
+		return &lim
+	}
+	return rewriteChildren(n, pushLimits)
+}
+
+// eliminateSorts removes sorts whose order nobody sees: one under an
+// aggregation or a (hash) DISTINCT whose results do not depend on input
+// order (through projections and filters), and one directly under another
+// sort, whose keys the outer sort then takes as tie-breakers (the sort is
+// stable, so the order stays the same).
+func eliminateSorts(n binder.Node) binder.Node {
+	n = rewriteChildren(n, eliminateSorts)
+	switch x := n.(type) {
+	case *binder.Aggregate:
+		if !orderInsensitive(x.Aggs) {
+			return n
+		}
+		a := *x
+		a.Input = dropSorts(x.Input)
+		return &a
+	case *binder.Distinct:
+		return &binder.Distinct{Input: dropSorts(x.Input)}
+	case *binder.Sort:
+		inner, ok := x.Input.(*binder.Sort)
+		if !ok {
+			return n
+		}
+		return &binder.Sort{Input: inner.Input, Keys: append(x.Keys[:len(x.Keys):len(x.Keys)], inner.Keys...)}
+	}
+	return n
+}
+
+// dropSorts removes the sorts of a chain of projections, filters and sorts.
+func dropSorts(n binder.Node) binder.Node {
+	switch x := n.(type) {
+	case *binder.Sort:
+		return dropSorts(x.Input)
+	case *binder.Project:
+		p := *x
+		p.Input = dropSorts(x.Input)
+		return &p
+	case *binder.Filter:
+		f := *x
+		f.Input = dropSorts(x.Input)
+		return &f
+	}
+	return n
+}
+
+// orderInsensitive reports whether aggregates give the same result for any
+// order of their input: not array_agg or string_agg (whose result is the
+// order), nor a floating-point sum (whose rounding depends on it).
+func orderInsensitive(aggs []binder.AggCall) bool {
+	for _, a := range aggs {
+		switch a.Func {
+		case "count", "min", "max", "bool_and", "bool_or", "every":
+		case "sum", "avg":
+			if len(a.Args) != 1 {
+				return false
+			}
+			switch a.Args[0].Type().Kind {
+			case types.Int16, types.Int32, types.Int64, types.Decimal:
+			default:
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// eliminateProjections removes projections that keep every input column in
+// order under the same names, and merges a projection into the one below
+// when either only picks columns of the other.
+func eliminateProjections(n binder.Node) binder.Node {
+	n = rewriteChildren(n, eliminateProjections)
+	p, ok := n.(*binder.Project)
+	if !ok {
+		return n
+	}
+	if inner, ok := p.Input.(*binder.Project); ok {
+		if refs, ok := columnRefs(p.Exprs); ok && singleUse(refs, inner.Exprs) {
+			exprs := make([]binder.Expr, len(refs))
+			for i, r := range refs {
+				exprs[i] = inner.Exprs[r]
+			}
+			p = &binder.Project{Input: inner.Input, Exprs: exprs, Cols: p.Cols}
+		} else if _, ok := columnRefs(inner.Exprs); ok {
+			exprs := make([]binder.Expr, len(p.Exprs))
+			for i, e := range p.Exprs {
+				exprs[i] = substitute(e, inner.Exprs)
+			}
+			p = &binder.Project{Input: inner.Input, Exprs: exprs, Cols: p.Cols}
+		}
+	}
+	in := p.Input.Columns()
+	if len(in) != len(p.Exprs) {
+		return p
+	}
+	for i, e := range p.Exprs {
+		c, ok := e.(*binder.ColumnRef)
+		if !ok || c.Index != i || in[i].Name != p.Cols[i].Name || !in[i].T.Equal(p.Cols[i].T) {
+			return p
+		}
+	}
+	return p.Input
+}
+
+// columnRefs returns the column indexes of exprs when each is a column.
+func columnRefs(exprs []binder.Expr) ([]int, bool) {
+	out := make([]int, len(exprs))
+	for i, e := range exprs {
+		c, ok := e.(*binder.ColumnRef)
+		if !ok {
+			return nil, false
+		}
+		out[i] = c.Index
+	}
+	return out, true
+}
+
+// singleUse reports whether picking refs of exprs evaluates no
+// non-deterministic expression twice.
+func singleUse(refs []int, exprs []binder.Expr) bool {
+	seen := map[int]bool{}
+	for _, r := range refs {
+		if seen[r] && !deterministic(exprs[r]) {
+			return false
+		}
+		seen[r] = true
+	}
+	return true
+}
+
+// constOf turns a lowered expression that folded to a constant back into a
+// bound constant of e's type (e otherwise).
+func constOf(le exec.Expr, e binder.Expr) binder.Expr {
+	if c, ok := le.(*exec.ConstExpr); ok {
+		return &binder.Const{Value: c.Value, T: e.Type()}
+	}
+	return e
+}

@@ -1,0 +1,227 @@
+package lower
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// sizedCatalog is testCatalog plus tables big, mid and small (id bigint
+// not null, k bigint, v text), which sizedStats estimates at 1,000,000,
+// 1,000 and 10 rows.
+func sizedCatalog() catalog {
+	c := testCatalog()
+	id := types.Int64Type
+	id.NotNull = true
+	for i, name := range []string{"big", "mid", "small"} {
+		c[name] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: name}, TableID: int64(10 + i), Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
+			Columns: []fluss.Column{{Name: "id", Type: id}, {Name: "k", Type: types.Int64Type}, {Name: "v", Type: types.StringType}}}}}
+	}
+	return c
+}
+
+var sizedStats = tableStats{"big": 1_000_000, "mid": 1_000, "small": 10, "kv": 100}
+
+// explainLines plans query with some rules disabled and returns EXPLAIN's
+// lines without the report fields: "kind: details (estimated rows=N)",
+// indented by depth.
+func explainLines(t *testing.T, query string, disabled ...string) []string {
+	t.Helper()
+	stmts, err := sql.NewParser().Parse(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := binder.Bind(context.Background(), sizedCatalog(), stmts[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := map[string]bool{}
+	for _, d := range disabled {
+		off[d] = true
+	}
+	root, err := PlanWith(st.(*binder.Query).Plan, Options{Stats: sizedStats, Disabled: off})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range Explain(root, nil) {
+		i := strings.Index(l, " (lowerable")
+		j := strings.LastIndex(l, " (estimated rows=")
+		out = append(out, l[:i]+l[j:])
+	}
+	return out
+}
+
+// TestRulePlanShapes asserts the plan each rule makes, and the plan
+// without it where that shows what the rule did.
+func TestRulePlanShapes(t *testing.T) {
+	cases := []struct {
+		name, sql string
+		disabled  []string // rules off
+		want      []string
+	}{
+		// simplify_boolean
+		{"x AND true is x", "SELECT * FROM kv WHERE n > 1 AND true", nil, []string{
+			"filter: (n > 1) (estimated rows=33)",
+			"  scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+		{"NOT NOT x, x OR false", "SELECT * FROM kv WHERE NOT NOT (n > 1 OR false)", nil, []string{
+			"filter: (n > 1) (estimated rows=33)",
+			"  scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+		{"an always-true filter goes", "SELECT * FROM kv WHERE n > 1 OR 1 = 1", nil, []string{
+			"scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+		{"WHERE false reads nothing", "SELECT v FROM kv WHERE 1 = 0 AND n > 1", nil, []string{
+			"projection: v AS v (estimated rows=0)",
+			"  values: rows=0 (estimated rows=0)"}},
+		{"WHERE NULL reads nothing", "SELECT * FROM big b JOIN mid m ON b.k = m.id WHERE NULL", nil, []string{
+			"values: rows=0 (estimated rows=0)"}},
+		{"without simplify_boolean", "SELECT * FROM kv WHERE n > 1 AND true", []string{"simplify_boolean"}, []string{
+			"filter: ((n > 1) AND true) (estimated rows=33)",
+			"  scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+
+		// filter_pushdown: through an aggregation on grouping columns only
+		{"filter below aggregation", "SELECT * FROM (SELECT region, count(*) c FROM kv GROUP BY region) s WHERE region = 'x' AND c > 1", nil, []string{
+			"projection: region AS region, count AS c (estimated rows=0)",
+			"  filter: (count > 1) (estimated rows=0)",
+			"    aggregate: keys=1 aggregates=[count(*)] (estimated rows=1)",
+			"      projection: region AS key0 (estimated rows=1)",
+			"        filter: (region = x) (estimated rows=1)",
+			"          scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+		{"filter above aggregation without the rule", "SELECT * FROM (SELECT region, count(*) c FROM kv GROUP BY region) s WHERE region = 'x'", []string{"filter_pushdown"}, []string{
+			"filter: (region = x) (estimated rows=0)",
+			"  projection: region AS region, count AS c (estimated rows=10)",
+			"    aggregate: keys=1 aggregates=[count(*)] (estimated rows=10)",
+			"      projection: region AS key0 (estimated rows=100)",
+			"        scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+		{"filter into both inputs of a set operation", "SELECT * FROM (SELECT id, v FROM kv UNION SELECT n, v FROM kv) u WHERE v = 'a'", nil, []string{
+			"set_operation: UNION (estimated rows=1)",
+			"  projection: id AS id, v AS v (estimated rows=1)",
+			"    filter: (v = a) (estimated rows=1)",
+			"      scan: table=kv columns=[id, v] (estimated rows=100)",
+			"  projection: CAST(n AS bigint) AS id, v AS v (estimated rows=1)",
+			"    filter: (v = a) (estimated rows=1)",
+			"      scan: table=kv columns=[v, n] (estimated rows=100)"}},
+		{"filter below a sort, through projections", "SELECT * FROM (SELECT v, n FROM kv ORDER BY n) s WHERE n = 1", nil, []string{
+			"sort: n (estimated rows=1)",
+			"  projection: v AS v, n AS n (estimated rows=1)",
+			"    filter: (n = 1) (estimated rows=1)",
+			"      scan: table=kv columns=[v, n] (estimated rows=100)"}},
+		// a volatile condition stays where it was written
+		{"volatile filter stays", "SELECT * FROM (SELECT region, count(*) c FROM kv GROUP BY region) s WHERE random() < 0.5", nil, []string{
+			"filter: (random() < 0.5) (estimated rows=3)",
+			"  projection: region AS region, count AS c (estimated rows=10)",
+			"    aggregate: keys=1 aggregates=[count(*)] (estimated rows=10)",
+			"      projection: region AS key0 (estimated rows=100)",
+			"        scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+
+		// join_condition_pushdown: ON's right-only conjunct filters the
+		// NULL-extended side; the left-only one stays in the join
+		{"outer join's safe side", "SELECT * FROM mid a LEFT JOIN small b ON a.id = b.k AND b.v = 'x' AND a.v = 'y'", nil, []string{
+			"hash_join: type=left keys=[0]=[1] cond=(v = y) (estimated rows=1000)",
+			"  scan: table=a columns=[id, k, v] (estimated rows=1000)",
+			"  filter: (v = x) (estimated rows=0)",
+			"    scan: table=b columns=[id, k, v] (estimated rows=10)"}},
+		// join_order: the smallest join first, the smaller input built
+		{"join order by estimates", "SELECT b.v FROM big b, mid m, small s WHERE b.k = m.id AND m.k = s.id", nil, []string{
+			"projection: v AS v (estimated rows=1000000)",
+			"  hash_join: type=inner keys=[0]=[0] (estimated rows=1000000)",
+			"    scan: table=big columns=[k, v] (estimated rows=1000000)",
+			"    hash_join: type=inner keys=[1]=[0] (estimated rows=1000)",
+			"      scan: table=mid columns=[id, k] (estimated rows=1000)",
+			"      scan: table=small columns=[id] (estimated rows=10)"}},
+		{"no cross product for a connected graph written out of order", "SELECT s.v FROM small s, big b, mid m WHERE b.k = m.id AND m.k = s.id", nil, []string{
+			"projection: v AS v (estimated rows=1000000)",
+			"  hash_join: type=inner keys=[0]=[0] (estimated rows=1000000)",
+			"    scan: table=big columns=[k] (estimated rows=1000000)",
+			"    hash_join: type=inner keys=[1]=[0] (estimated rows=1000)",
+			"      scan: table=mid columns=[id, k] (estimated rows=1000)",
+			"      scan: table=small columns=[id, v] (estimated rows=10)"}},
+		// without the rule: the cross product the FROM list wrote
+		{"written order without the rule", "SELECT s.v FROM small s, big b, mid m WHERE b.k = m.id AND m.k = s.id", []string{"join_order"}, []string{
+			"projection: v AS v (estimated rows=10000000)",
+			"  hash_join: type=inner keys=[2 0]=[0 1] (estimated rows=10000000)",
+			"    nested_loop_join: type=inner (estimated rows=10000000)",
+			"      scan: table=small columns=[id, v] (estimated rows=10)",
+			"      scan: table=big columns=[k] (estimated rows=1000000)",
+			"    scan: table=mid columns=[id, k] (estimated rows=1000)"}},
+		{"build side is the smaller input", "SELECT * FROM small s JOIN big b ON s.id = b.k", nil, []string{
+			"projection: id AS id, k AS k, v AS v, id AS id, k AS k, v AS v (estimated rows=1000000)",
+			"  hash_join: type=inner keys=[1]=[0] (estimated rows=1000000)",
+			"    scan: table=b columns=[id, k, v] (estimated rows=1000000)",
+			"    scan: table=s columns=[id, k, v] (estimated rows=10)"}},
+
+		// limit_pushdown
+		{"limit through projections to the scan", "SELECT v FROM (SELECT v, n FROM kv) s LIMIT 3", nil, []string{
+			"projection: v AS v (estimated rows=3)",
+			"  limit: count=3 (estimated rows=3)",
+			"    scan: table=kv columns=[v] limit=3 (estimated rows=3)"}},
+		{"limit into UNION ALL", "SELECT id FROM kv UNION ALL SELECT n FROM kv LIMIT 3", nil, []string{
+			"limit: count=3 (estimated rows=3)",
+			"  set_operation: UNION ALL (estimated rows=6)",
+			"    projection: id AS id (estimated rows=3)",
+			"      limit: count=3 (estimated rows=3)",
+			"        scan: table=kv columns=[id] limit=3 (estimated rows=3)",
+			"    projection: CAST(n AS bigint) AS id (estimated rows=3)",
+			"      limit: count=3 (estimated rows=3)",
+			"        scan: table=kv columns=[n] limit=3 (estimated rows=3)"}},
+		{"ORDER BY LIMIT is a top-N", "SELECT v FROM (SELECT v, n FROM kv) s ORDER BY n LIMIT 10 OFFSET 2", nil, []string{
+			"projection: v AS v (estimated rows=10)",
+			"  limit: count=10 offset=2 (estimated rows=10)",
+			"    top_n: n=12 keys=?sort? (estimated rows=12)",
+			"      projection: v AS v, n AS ?sort? (estimated rows=100)",
+			"        scan: table=kv columns=[v, n] (estimated rows=100)"}},
+
+		// sort_elimination
+		{"no sort under count", "SELECT count(*) FROM (SELECT * FROM kv ORDER BY n) s", nil, []string{
+			"aggregate: keys=0 aggregates=[count(*)] (estimated rows=1)",
+			"  projection (estimated rows=100)",
+			"    scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+		{"string_agg keeps its sort", "SELECT string_agg(v, ',') FROM (SELECT * FROM kv ORDER BY n) s", nil, []string{
+			"aggregate: keys=0 aggregates=[string_agg(v, ',')] (estimated rows=1)",
+			"  projection: v AS arg0, , AS sep0 (estimated rows=100)",
+			"    sort: n (estimated rows=100)",
+			"      scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+		{"sort over sort is one sort", "SELECT * FROM (SELECT * FROM kv ORDER BY n) s ORDER BY v", nil, []string{
+			"sort: v, n (estimated rows=100)",
+			"  scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+
+		// projection_elimination
+		{"a projection of every column in order goes", "SELECT * FROM (SELECT * FROM kv) s", nil, []string{
+			"scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+		{"projections merge", "SELECT x FROM (SELECT n + 1 AS x, v FROM kv) s", nil, []string{
+			"projection: (n + 1) AS x (estimated rows=100)",
+			"  scan: table=kv columns=[n] (estimated rows=100)"}},
+	}
+	for _, c := range cases {
+		got := explainLines(t, c.sql, c.disabled...)
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s: %s\n got:\n%s\nwant:\n%s", c.name, c.sql, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+}
+
+func TestExplainJSONHasEstimatedRows(t *testing.T) {
+	stmts, _ := sql.NewParser().Parse("SELECT * FROM kv WHERE n > 1")
+	st, err := binder.Bind(context.Background(), sizedCatalog(), stmts[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := PlanWith(st.(*binder.Query).Plan, Options{Stats: sizedStats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc []struct{ Plan map[string]any }
+	if err := json.Unmarshal([]byte(ExplainJSON(root, nil)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	top := doc[0].Plan
+	scan := top["Plans"].([]any)[0].(map[string]any)
+	if top["Plan Rows"] != 33.0 || scan["Plan Rows"] != 100.0 {
+		t.Errorf("Plan Rows: filter %v, scan %v; want 33 and 100", top["Plan Rows"], scan["Plan Rows"])
+	}
+}

@@ -101,12 +101,11 @@ func planFor(b *testing.B, st *embedded.Store, text string, decorrelated bool) N
 		b.Fatal(err)
 	}
 	n := bound.(*binder.Query).Plan
-	for _, r := range rules {
-		if r.name != "subquery_decorrelation" || decorrelated {
-			n = r.apply(n)
-		}
+	var disabled map[string]bool
+	if !decorrelated {
+		disabled = map[string]bool{"subquery_decorrelation": true}
 	}
-	root, err := lowerNode(n)
+	root, err := PlanWith(n, Options{Disabled: disabled})
 	if err != nil {
 		b.Fatal(err)
 	}

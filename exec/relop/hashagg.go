@@ -351,14 +351,15 @@ const missingGroup = ^uint32(0)
 const denseKeys = 1 << 14
 
 // groupTable maps group keys to dense group ids. A single integer-like key
-// uses a map[int64]; other keys use their byte encoding. The key values of
+// uses direct indexing for small non-negative values and an open-addressing
+// intTable for the rest; other keys use their byte encoding in a map. The key values of
 // each group are kept in small compacted batches (the first row of each new
 // group per input batch), not by retaining input batches.
 type groupTable struct {
 	keyCols   []int
 	keySchema *arrow.Schema
 	intKey    bool
-	ints      map[int64]uint32
+	ints      *intTable
 	dense     []uint32 // group+1 of keys in [0, denseKeys), 0 = none
 	nullGroup uint32
 	strs      map[string]uint32
@@ -377,16 +378,22 @@ func newGroupTable(in *arrow.Schema, keyCols []int) *groupTable {
 		fs[i] = in.Field(c)
 	}
 	t := &groupTable{keyCols: keyCols, keySchema: arrow.NewSchema(fs, nil), nullGroup: missingGroup}
-	if len(keyCols) == 1 && isIntClass(in.Field(keyCols[0]).Type) {
+	if len(keyCols) == 1 && isFixedKey(in.Field(keyCols[0]).Type) {
 		t.intKey = true
-		t.ints = make(map[int64]uint32)
+		t.ints = newIntTable()
 	} else {
 		t.strs = make(map[string]uint32)
 	}
 	return t
 }
 
-func (t *groupTable) size() int64 { return t.held + int64(len(t.keyRefs))*8 }
+func (t *groupTable) size() int64 {
+	n := t.held + int64(len(t.keyRefs))*8
+	if t.ints != nil {
+		n += t.ints.bytes()
+	}
+	return n
+}
 
 func (t *groupTable) release() {
 	for _, b := range t.keyStore {
@@ -414,7 +421,7 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 	}
 	if t.intKey {
 		col := b.Column(t.keyCols[0])
-		t.i64 = toInt64s(col, t.i64)
+		t.i64 = fixedKeys(col, t.i64)
 		nulls := col.NullN() > 0
 		for i, v := range t.i64 {
 			if nulls && col.IsNull(i) {
@@ -449,18 +456,21 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 				groups[i] = g
 				continue
 			}
-			g, ok := t.ints[v]
-			if !ok {
-				if !insert {
+			if !insert {
+				g, ok := t.ints.get(v)
+				if !ok {
 					groups[i] = missingGroup
 					*missing = append(*missing, int32(i))
 					continue
 				}
-				g = newGroup(i)
-				t.ints[v] = g
-				t.held += 40
+				groups[i] = uint32(g)
+				continue
 			}
-			groups[i] = g
+			g, added := t.ints.getOrPut(v, int32(t.n))
+			if added {
+				newGroup(i)
+			}
+			groups[i] = uint32(g)
 		}
 	} else {
 		cols := b.Columns()

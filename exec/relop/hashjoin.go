@@ -509,7 +509,7 @@ type hashTable struct {
 	schema   *arrow.Schema
 	keys     []int
 	intKey   bool
-	ints     map[int64]int32
+	ints     *intTable
 	strs     map[string]int32
 	batches  []arrow.RecordBatch
 	refs     []rowRef
@@ -525,16 +525,21 @@ func newHashTable(schema *arrow.Schema, keys []int) *hashTable {
 	if len(keys) == 0 {
 		return t
 	}
-	if len(keys) == 1 && isIntClass(schema.Field(keys[0]).Type) {
+	if len(keys) == 1 && isFixedKey(schema.Field(keys[0]).Type) {
 		t.intKey = true
-		t.ints = make(map[int64]int32)
+		t.ints = newIntTable()
 	} else {
 		t.strs = make(map[string]int32)
 	}
 	return t
 }
 
-func (t *hashTable) size() int64 { return t.held }
+func (t *hashTable) size() int64 {
+	if t.ints != nil {
+		return t.held + t.ints.bytes()
+	}
+	return t.held
+}
 
 func (t *hashTable) release() {
 	if t == nil {
@@ -572,20 +577,18 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 	}
 	if t.intKey {
 		col := b.Column(t.keys[0])
-		t.i64 = toInt64s(col, t.i64)
+		t.i64 = fixedKeys(col, t.i64)
 		nulls := col.NullN() > 0
+		next := t.next
 		for i, v := range t.i64 {
 			if nulls && col.IsNull(i) {
 				t.nullKeys = true
 				continue
 			}
 			row := base + int32(i)
-			if h, ok := t.ints[v]; ok {
-				t.next[row] = h
-			} else {
-				t.held += 40
+			if h, ok := t.ints.put(v, row); ok {
+				next[row] = h
 			}
-			t.ints[v] = row
 		}
 		return nil
 	}
@@ -766,10 +769,10 @@ func (p *prober) startBatch(b arrow.RecordBatch) error {
 	}
 	if ht.intKey {
 		col := b.Column(p.j.LeftKeys[0])
-		ht.i64 = toInt64s(col, ht.i64)
+		ht.i64 = fixedKeys(col, ht.i64)
 		nulls := col.NullN() > 0
 		for i, v := range ht.i64 {
-			h, ok := ht.ints[v]
+			h, ok := ht.ints.get(v)
 			if !ok || (nulls && col.IsNull(i)) {
 				h = -1
 			}

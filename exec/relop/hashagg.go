@@ -423,7 +423,25 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 		col := b.Column(t.keyCols[0])
 		t.i64 = fixedKeys(col, t.i64)
 		nulls := col.NullN() > 0
-		for i, v := range t.i64 {
+		// the common case first, in a loop the compiler keeps tight: a
+		// run of small keys of groups that already exist
+		start := 0
+		if !nulls && t.dense != nil {
+			dense, i64 := t.dense, t.i64
+			for ; start < len(i64); start++ {
+				v := i64[start]
+				if uint64(v) >= denseKeys {
+					break
+				}
+				d := dense[v]
+				if d == 0 {
+					break
+				}
+				groups[start] = d - 1
+			}
+		}
+		for i := start; i < len(t.i64); i++ {
+			v := t.i64[i]
 			if nulls && col.IsNull(i) {
 				if t.nullGroup == missingGroup {
 					if !insert {

@@ -51,6 +51,9 @@ type HashAggregate struct {
 	// BatchRows is the output batch size (0: 8192).
 	BatchRows int
 
+	// generic forces the byte-encoded key path (tests compare the two).
+	generic bool
+
 	level     int
 	started   bool
 	hold      holding
@@ -121,7 +124,7 @@ func (o *HashAggregate) init() error {
 		}
 	}
 	o.hold = holding{acct: o.Mem}
-	o.table = newGroupTable(in, o.GroupBy)
+	o.table = newGroupTable(in, o.GroupBy, o.generic)
 	o.accs = make([]accumulator, len(o.Aggs))
 	for i, a := range o.Aggs {
 		acc, err := newAccumulator(a, in, o.Out.Field(len(o.GroupBy)+i).Type)
@@ -311,7 +314,7 @@ func (o *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		o.sub = &HashAggregate{Input: src, GroupBy: o.GroupBy, Aggs: o.Aggs, Out: o.Out, Mem: o.Mem,
-			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, level: o.level + 1}
+			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, level: o.level + 1, generic: o.generic}
 	}
 }
 
@@ -372,13 +375,13 @@ type groupTable struct {
 	newRows   []rowRef
 }
 
-func newGroupTable(in *arrow.Schema, keyCols []int) *groupTable {
+func newGroupTable(in *arrow.Schema, keyCols []int, generic bool) *groupTable {
 	fs := make([]arrow.Field, len(keyCols))
 	for i, c := range keyCols {
 		fs[i] = in.Field(c)
 	}
 	t := &groupTable{keyCols: keyCols, keySchema: arrow.NewSchema(fs, nil), nullGroup: missingGroup}
-	if len(keyCols) == 1 && isFixedKey(in.Field(keyCols[0]).Type) {
+	if len(keyCols) == 1 && !generic && isFixedKey(in.Field(keyCols[0]).Type) {
 		t.intKey = true
 		t.ints = newIntTable()
 	} else {

@@ -15,7 +15,7 @@ type intTable struct {
 	n     int
 }
 
-const intTableMinCap = 1 << 10
+const intTableMinCap = 16
 
 func newIntTable() *intTable {
 	t := &intTable{}

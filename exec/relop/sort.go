@@ -29,6 +29,9 @@ type Sort struct {
 	// BatchRows is the output batch size (0: 8192).
 	BatchRows int
 
+	// generic forces the byte-encoded key path (tests compare the two).
+	generic bool
+
 	started bool
 	closed  bool
 	hold    holding
@@ -103,7 +106,7 @@ func (o *Sort) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (o *Sort) consume(ctx context.Context) error {
-	o.buf = newSortBuffer(o.Input.Schema(), o.Keys)
+	o.buf = newSortBuffer(o.Input.Schema(), o.Keys, o.generic)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -183,7 +186,7 @@ func (o *Sort) spillRun(ctx context.Context) error {
 	}
 	o.buf.release()
 	o.hold.releaseAll()
-	o.buf = newSortBuffer(o.Schema(), o.Keys)
+	o.buf = newSortBuffer(o.Schema(), o.Keys, o.generic)
 	return nil
 }
 
@@ -208,9 +211,9 @@ type sortBuffer struct {
 	offs  []uint32
 }
 
-func newSortBuffer(schema *arrow.Schema, keys []SortKey) *sortBuffer {
+func newSortBuffer(schema *arrow.Schema, keys []SortKey, generic bool) *sortBuffer {
 	s := &sortBuffer{schema: schema, keys: keys, offs: []uint32{0}}
-	if len(keys) == 1 && keys[0].Column >= 0 && keys[0].Column < schema.NumFields() {
+	if len(keys) == 1 && !generic && keys[0].Column >= 0 && keys[0].Column < schema.NumFields() {
 		s.fast = isFixedKey(schema.Field(keys[0].Column).Type)
 		s.nullFirst = keys[0].NullsFirst
 	}

@@ -6,7 +6,7 @@ LISTEN    ?= 127.0.0.1:5433
 DATA      ?= ./sqlgate-data
 FUZZTIME  ?= 10m
 
-.PHONY: all build run test deps test-go test-slt vet fuzz fuzz-short soak bench bench-go ledger clean
+.PHONY: all build run test deps test-go test-slt vet fuzz fuzz-short soak soak-relop bench bench-go ledger clean
 
 all: build
 
@@ -62,6 +62,10 @@ fuzz-short:
 # Long crash and load runs.
 soak:
 	SQLGATE_CRASH_ROUNDS=200 SQLGATE_LOAD_SECONDS=120 $(GO) test -timeout 60m -run 'Crash|Load' ./...
+
+# Issue 5 acceptance 3: GROUP BY over 100M generated rows, 512 MiB limit, peak RSS < 1 GiB.
+soak-relop:
+	GOMEMLIMIT=800MiB $(GO) test -tags soak -timeout 20m -run '^$$' -bench SoakGroupBy100M -benchtime 1x ./exec/relop
 
 # Benchmarks: sqlgate, PostgreSQL 15 and DuckDB side by side (bench/, its own
 # module because DuckDB needs cgo). Prints a table, writes bench/results/*.json;

@@ -180,10 +180,27 @@ type decAcc struct {
 	avg      bool
 	sums     []decimal128.Num
 	counts   []int64
+	// parts are integer partial sums not yet added to sums: adding an
+	// int64 is one machine add, and only an overflowing add (or finish)
+	// moves the partial into the 128-bit sum.
+	parts []int64
 }
 
-func (a *decAcc) resize(n int) { a.sums = grow(a.sums, n); a.counts = grow(a.counts, n) }
-func (a *decAcc) size() int64  { return int64(cap(a.sums)) * 24 }
+func (a *decAcc) resize(n int) {
+	a.sums, a.counts, a.parts = grow(a.sums, n), grow(a.counts, n), grow(a.parts, n)
+}
+func (a *decAcc) size() int64 { return int64(cap(a.sums)) * 32 }
+
+// addPart adds v to group g's partial sum, flushing it on overflow.
+func (a *decAcc) addPart(g uint32, v int64) {
+	p := a.parts[g]
+	s := p + v
+	if (s^p)&(s^v) < 0 {
+		a.sums[g] = a.sums[g].Add(decimal128.FromI64(p))
+		s = v
+	}
+	a.parts[g] = s
+}
 
 func addChecked(s, v decimal128.Num) (decimal128.Num, bool) {
 	r := s.Add(v)
@@ -220,16 +237,24 @@ func (a *decAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error
 	if x, ok := arr.(*array.Int64); ok && !nulls {
 		vals := x.Int64Values()
 		if rows == nil {
-			sums, counts := a.sums, a.counts
+			parts, counts := a.parts, a.counts
+			vals = vals[:len(groups)]
 			for i, g := range groups {
-				sums[g] = sums[g].Add(decimal128.FromI64(vals[i]))
+				v := vals[i]
+				p := parts[g]
+				s := p + v
+				if (s^p)&(s^v) < 0 {
+					a.addPart(g, v)
+				} else {
+					parts[g] = s
+				}
 				counts[g]++
 			}
 			return nil
 		}
 		forRows(len(groups), rows, func(i int) {
 			g := groups[i]
-			a.sums[g] = a.sums[g].Add(decimal128.FromI64(vals[i]))
+			a.addPart(g, vals[i])
 			a.counts[g]++
 		})
 		return nil
@@ -239,7 +264,7 @@ func (a *decAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error
 			return
 		}
 		g := groups[i]
-		a.sums[g] = a.sums[g].Add(decimal128.FromI64(get(i)))
+		a.addPart(g, get(i))
 		a.counts[g]++
 	})
 	return nil
@@ -301,6 +326,10 @@ func (a *decAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, err
 	b := array.NewDecimal128Builder(mem, &arrow.Decimal128Type{Precision: 38, Scale: int32(a.outScale)})
 	defer b.Release()
 	for _, g := range groups {
+		if p := a.parts[g]; p != 0 {
+			a.sums[g] = a.sums[g].Add(decimal128.FromI64(p))
+			a.parts[g] = 0
+		}
 		if a.counts[g] == 0 {
 			b.AppendNull()
 			continue

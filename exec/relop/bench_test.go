@@ -3,7 +3,9 @@ package relop
 import (
 	"context"
 	"math/rand/v2"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -53,6 +55,21 @@ func benchBatches(rows, groups int, key64 bool, seed uint64) (*arrow.Schema, []a
 	return schema, out
 }
 
+// cpuTime is the process's user+system CPU time so far: on a shared
+// machine the CPU an operator burns is a steadier figure than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU seconds per operation since start.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s/op")
+}
+
 func benchSource(schema *arrow.Schema, bs []arrow.RecordBatch) exec.Operator {
 	return &source{schema: schema, batches: bs}
 }
@@ -78,6 +95,7 @@ func benchAgg(b *testing.B, rows, groups int) {
 	aggs := []AggSpec{agg("sum", 1), agg("count", -1)}
 	out := outSchema(b, []types.T{types.Int32Type, types.Int64Type}, []int{0}, aggs)
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		op := &HashAggregate{Input: benchSource(schema, bs), GroupBy: []int{0}, Aggs: aggs, Out: out}
 		// uniform random keys: a few of a million may never occur
@@ -85,6 +103,7 @@ func benchAgg(b *testing.B, rows, groups int) {
 			b.Fatalf("%d groups", n)
 		}
 	}
+	reportCPU(b, cpu0)
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
@@ -99,12 +118,15 @@ func BenchmarkHashJoin1Mx1M(b *testing.B) {
 	ls, lb := benchBatches(1_000_000, 1_000_000, true, 2)
 	rs, rb := benchBatches(1_000_000, 1_000_000, true, 3)
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	var n int64
 	for i := 0; i < b.N; i++ {
 		op := &HashJoin{Left: benchSource(ls, lb), Right: benchSource(rs, rb), LeftKeys: []int{0}, RightKeys: []int{0}}
 		n = drainCount(b, op)
 	}
+	reportCPU(b, cpu0)
 	b.ReportMetric(float64(2_000_000)*float64(b.N)/b.Elapsed().Seconds(), "input-rows/s")
+	b.ReportMetric(float64(1_000_000)*float64(b.N)/b.Elapsed().Seconds(), "probe-rows/s")
 	b.ReportMetric(float64(n), "output-rows")
 }
 
@@ -112,12 +134,14 @@ func BenchmarkHashJoin1Mx1M(b *testing.B) {
 func BenchmarkSort10M(b *testing.B) {
 	s, bs := benchBatches(10_000_000, 1<<62, true, 4)
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		op := &Sort{Input: benchSource(s, bs), Keys: []SortKey{{Column: 0}}}
 		if n := drainCount(b, op); n != 10_000_000 {
 			b.Fatal(n)
 		}
 	}
+	reportCPU(b, cpu0)
 	b.ReportMetric(float64(10_000_000)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
@@ -125,11 +149,13 @@ func BenchmarkSort10M(b *testing.B) {
 func BenchmarkTop100Of10M(b *testing.B) {
 	s, bs := benchBatches(10_000_000, 1<<62, true, 5)
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		op := &TopN{Input: benchSource(s, bs), Keys: []SortKey{{Column: 0}}, N: 100}
 		if n := drainCount(b, op); n != 100 {
 			b.Fatal(n)
 		}
 	}
+	reportCPU(b, cpu0)
 	b.ReportMetric(float64(10_000_000)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }

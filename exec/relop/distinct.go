@@ -311,7 +311,7 @@ func (o *SetOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // PostgreSQL's hashed set operation does (it matters for -0 and +0).
 func (o *SetOp) count(ctx context.Context) error {
 	mem := allocOr(o.Alloc)
-	o.table = newGroupTable(o.Left.Schema(), allColumns(o.Left.Schema().NumFields()))
+	o.table = newGroupTable(o.Left.Schema(), allColumns(o.Left.Schema().NumFields()), false)
 	var groups []uint32
 	for side, in := range []exec.Operator{o.Left, o.Right} {
 		for {

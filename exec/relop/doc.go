@@ -14,6 +14,12 @@
 // floats compare with NaN equal to NaN and above every number and -0 = +0,
 // text compares bytewise (C collation).
 //
+// Keys are byte-encoded (keys.go) for grouping, joins and sorting, except a
+// single fixed-width key (integers, dates, times, timestamps, floats via an
+// order-preserving uint64): it groups and joins through an open-addressing
+// int64 table (inttable.go), sorts by a radix sort of (key, row) pairs and
+// feeds top-N a typed heap, with the same results as the encoded path.
+//
 // It must not parse or bind SQL: it must not import binder/, lower/, sql/ or
 // pgwire/.
 package relop

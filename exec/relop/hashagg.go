@@ -51,6 +51,9 @@ type HashAggregate struct {
 	// BatchRows is the output batch size (0: 8192).
 	BatchRows int
 
+	// generic forces the byte-encoded key path (tests compare the two).
+	generic bool
+
 	level     int
 	started   bool
 	hold      holding
@@ -121,7 +124,7 @@ func (o *HashAggregate) init() error {
 		}
 	}
 	o.hold = holding{acct: o.Mem}
-	o.table = newGroupTable(in, o.GroupBy)
+	o.table = newGroupTable(in, o.GroupBy, o.generic)
 	o.accs = make([]accumulator, len(o.Aggs))
 	for i, a := range o.Aggs {
 		acc, err := newAccumulator(a, in, o.Out.Field(len(o.GroupBy)+i).Type)
@@ -311,7 +314,7 @@ func (o *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		o.sub = &HashAggregate{Input: src, GroupBy: o.GroupBy, Aggs: o.Aggs, Out: o.Out, Mem: o.Mem,
-			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, level: o.level + 1}
+			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, level: o.level + 1, generic: o.generic}
 	}
 }
 
@@ -351,14 +354,15 @@ const missingGroup = ^uint32(0)
 const denseKeys = 1 << 14
 
 // groupTable maps group keys to dense group ids. A single integer-like key
-// uses a map[int64]; other keys use their byte encoding. The key values of
+// uses direct indexing for small non-negative values and an open-addressing
+// intTable for the rest; other keys use their byte encoding in a map. The key values of
 // each group are kept in small compacted batches (the first row of each new
 // group per input batch), not by retaining input batches.
 type groupTable struct {
 	keyCols   []int
 	keySchema *arrow.Schema
 	intKey    bool
-	ints      map[int64]uint32
+	ints      *intTable
 	dense     []uint32 // group+1 of keys in [0, denseKeys), 0 = none
 	nullGroup uint32
 	strs      map[string]uint32
@@ -371,22 +375,28 @@ type groupTable struct {
 	newRows   []rowRef
 }
 
-func newGroupTable(in *arrow.Schema, keyCols []int) *groupTable {
+func newGroupTable(in *arrow.Schema, keyCols []int, generic bool) *groupTable {
 	fs := make([]arrow.Field, len(keyCols))
 	for i, c := range keyCols {
 		fs[i] = in.Field(c)
 	}
 	t := &groupTable{keyCols: keyCols, keySchema: arrow.NewSchema(fs, nil), nullGroup: missingGroup}
-	if len(keyCols) == 1 && isIntClass(in.Field(keyCols[0]).Type) {
+	if len(keyCols) == 1 && !generic && isFixedKey(in.Field(keyCols[0]).Type) {
 		t.intKey = true
-		t.ints = make(map[int64]uint32)
+		t.ints = newIntTable()
 	} else {
 		t.strs = make(map[string]uint32)
 	}
 	return t
 }
 
-func (t *groupTable) size() int64 { return t.held + int64(len(t.keyRefs))*8 }
+func (t *groupTable) size() int64 {
+	n := t.held + int64(len(t.keyRefs))*8
+	if t.ints != nil {
+		n += t.ints.bytes()
+	}
+	return n
+}
 
 func (t *groupTable) release() {
 	for _, b := range t.keyStore {
@@ -414,9 +424,27 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 	}
 	if t.intKey {
 		col := b.Column(t.keyCols[0])
-		t.i64 = toInt64s(col, t.i64)
+		t.i64 = fixedKeys(col, t.i64)
 		nulls := col.NullN() > 0
-		for i, v := range t.i64 {
+		// the common case first, in a loop the compiler keeps tight: a
+		// run of small keys of groups that already exist
+		start := 0
+		if !nulls && t.dense != nil {
+			dense, i64 := t.dense, t.i64
+			for ; start < len(i64); start++ {
+				v := i64[start]
+				if uint64(v) >= denseKeys {
+					break
+				}
+				d := dense[v]
+				if d == 0 {
+					break
+				}
+				groups[start] = d - 1
+			}
+		}
+		for i := start; i < len(t.i64); i++ {
+			v := t.i64[i]
 			if nulls && col.IsNull(i) {
 				if t.nullGroup == missingGroup {
 					if !insert {
@@ -449,18 +477,21 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 				groups[i] = g
 				continue
 			}
-			g, ok := t.ints[v]
-			if !ok {
-				if !insert {
+			if !insert {
+				g, ok := t.ints.get(v)
+				if !ok {
 					groups[i] = missingGroup
 					*missing = append(*missing, int32(i))
 					continue
 				}
-				g = newGroup(i)
-				t.ints[v] = g
-				t.held += 40
+				groups[i] = uint32(g)
+				continue
 			}
-			groups[i] = g
+			g, added := t.ints.getOrPut(v, int32(t.n))
+			if added {
+				newGroup(i)
+			}
+			groups[i] = uint32(g)
 		}
 	} else {
 		cols := b.Columns()

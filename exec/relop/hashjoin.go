@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"hash/maphash"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -94,6 +95,9 @@ type HashJoin struct {
 	Alloc memory.Allocator
 	// BatchRows is the output batch size (0: 8192).
 	BatchRows int
+
+	// generic forces the byte-encoded key path (tests compare the two).
+	generic bool
 
 	out, joined *arrow.Schema
 	started     bool
@@ -232,7 +236,7 @@ func (o *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // sides when it does not fit.
 func (o *HashJoin) build(ctx context.Context) error {
 	mem := allocOr(o.Alloc)
-	ht := newHashTable(o.Right.Schema(), o.RightKeys)
+	ht := newHashTable(o.Right.Schema(), o.RightKeys, o.generic)
 	ht.cross = o.cross
 	rows := 0
 	for {
@@ -427,7 +431,7 @@ func (o *HashJoin) nextChunk(ctx context.Context) error {
 		o.part++
 		return o.startPartition(ctx)
 	}
-	ht := newHashTable(o.Right.Schema(), o.RightKeys)
+	ht := newHashTable(o.Right.Schema(), o.RightKeys, o.generic)
 	for {
 		if err := ctx.Err(); err != nil {
 			ht.release()
@@ -509,7 +513,7 @@ type hashTable struct {
 	schema   *arrow.Schema
 	keys     []int
 	intKey   bool
-	ints     map[int64]int32
+	ints     *intTable
 	strs     map[string]int32
 	batches  []arrow.RecordBatch
 	refs     []rowRef
@@ -518,23 +522,34 @@ type hashTable struct {
 	nullKeys bool
 	held     int64
 	i64      []int64
+	// dups: some key has several rows (next chains are not all empty).
+	dups bool
+	// rowShift >= 0: every batch but the last has 1<<rowShift rows, so
+	// row r is rowRef{r >> rowShift, r & mask} without reading refs.
+	rowShift int
+	lastRows int
 }
 
-func newHashTable(schema *arrow.Schema, keys []int) *hashTable {
-	t := &hashTable{schema: schema, keys: keys}
+func newHashTable(schema *arrow.Schema, keys []int, generic bool) *hashTable {
+	t := &hashTable{schema: schema, keys: keys, rowShift: -2}
 	if len(keys) == 0 {
 		return t
 	}
-	if len(keys) == 1 && isIntClass(schema.Field(keys[0]).Type) {
+	if len(keys) == 1 && !generic && isFixedKey(schema.Field(keys[0]).Type) {
 		t.intKey = true
-		t.ints = make(map[int64]int32)
+		t.ints = newIntTable()
 	} else {
 		t.strs = make(map[string]int32)
 	}
 	return t
 }
 
-func (t *hashTable) size() int64 { return t.held }
+func (t *hashTable) size() int64 {
+	if t.ints != nil {
+		return t.held + t.ints.bytes()
+	}
+	return t.held
+}
 
 func (t *hashTable) release() {
 	if t == nil {
@@ -553,6 +568,17 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 		return nil
 	}
 	bi := uint32(len(t.batches))
+	switch {
+	case t.rowShift == -2 && n&(n-1) == 0: // the first batch sets the size
+		t.rowShift = bits.TrailingZeros(uint(n))
+	case t.rowShift >= 0 && t.lastRows != 1<<t.rowShift:
+		t.rowShift = -1 // a short batch before this one
+	case t.rowShift >= 0 && n > 1<<t.rowShift:
+		t.rowShift = -1
+	case t.rowShift == -2:
+		t.rowShift = -1
+	}
+	t.lastRows = n
 	b.Retain()
 	t.batches = append(t.batches, b)
 	base := int32(len(t.refs))
@@ -572,20 +598,19 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 	}
 	if t.intKey {
 		col := b.Column(t.keys[0])
-		t.i64 = toInt64s(col, t.i64)
+		t.i64 = fixedKeys(col, t.i64)
 		nulls := col.NullN() > 0
+		next := t.next
 		for i, v := range t.i64 {
 			if nulls && col.IsNull(i) {
 				t.nullKeys = true
 				continue
 			}
 			row := base + int32(i)
-			if h, ok := t.ints[v]; ok {
-				t.next[row] = h
-			} else {
-				t.held += 40
+			if h, ok := t.ints.put(v, row); ok {
+				next[row] = h
+				t.dups = true
 			}
-			t.ints[v] = row
 		}
 		return nil
 	}
@@ -601,12 +626,22 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 		row := base + int32(i)
 		if h, ok := t.strs[string(k)]; ok {
 			t.next[row] = h
+			t.dups = true
 		} else {
 			t.held += int64(len(k)) + 56
 		}
 		t.strs[string(k)] = row
 	}
 	return nil
+}
+
+// ref locates build row r; with equal power-of-two batches it is computed
+// (refs is a random read, a cache miss per probe match on a large table).
+func (t *hashTable) ref(r int32) rowRef {
+	if t.rowShift >= 0 {
+		return rowRef{uint32(r >> t.rowShift), uint32(r & (1<<t.rowShift - 1))}
+	}
+	return t.refs[r]
 }
 
 // finish prepares the match flags of the build rows.
@@ -766,10 +801,10 @@ func (p *prober) startBatch(b arrow.RecordBatch) error {
 	}
 	if ht.intKey {
 		col := b.Column(p.j.LeftKeys[0])
-		ht.i64 = toInt64s(col, ht.i64)
+		ht.i64 = fixedKeys(col, ht.i64)
 		nulls := col.NullN() > 0
 		for i, v := range ht.i64 {
-			h, ok := ht.ints[v]
+			h, ok := ht.ints.get(v)
 			if !ok || (nulls && col.IsNull(i)) {
 				h = -1
 			}
@@ -809,13 +844,30 @@ func (p *prober) step() error {
 	} else {
 		p.pl, p.pr, p.pb = p.pl[:0], p.pr[:0], p.pb[:0]
 		limit := p.batchRows()
+		if ht := p.ht; !ht.cross && !ht.dups && ht.rowShift >= 0 && p.chain == -2 {
+			// unique build keys in equal power-of-two batches: a match is
+			// one pair, located without reading refs or next
+			shift, mask := uint(ht.rowShift), int32(1)<<ht.rowShift-1
+			heads := p.heads[:n]
+			i := p.i
+			for ; i < n && len(p.pl) < limit; i++ {
+				h := heads[i]
+				if h < 0 {
+					continue
+				}
+				p.pl = append(p.pl, rowRef{0, uint32(i)})
+				p.pr = append(p.pr, rowRef{uint32(h >> shift), uint32(h & mask)})
+				p.pb = append(p.pb, h)
+			}
+			p.i = i
+		}
 		for p.i < n && len(p.pl) < limit {
 			if p.chain == -2 {
 				p.chain = p.heads[p.i]
 			}
 			for p.chain >= 0 && len(p.pl) < limit {
 				p.pl = append(p.pl, rowRef{0, uint32(p.i)})
-				p.pr = append(p.pr, p.ht.refs[p.chain])
+				p.pr = append(p.pr, p.ht.ref(p.chain))
 				p.pb = append(p.pb, p.chain)
 				p.chain = p.ht.next[p.chain]
 			}

@@ -379,3 +379,31 @@ func encodeBatchKeys(b arrow.RecordBatch, keys []SortKey) ([][]byte, error) {
 
 // unsafeBytes views a string's bytes without copying; callers never write.
 func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// isFixedKey reports whether a single key of type dt can be hashed and
+// compared as one int64: integer-like types by value, floats through
+// floatKey (NaN = NaN, -0 = +0, as PostgreSQL's float equality).
+func isFixedKey(dt arrow.DataType) bool {
+	return isIntClass(dt) || dt.ID() == arrow.FLOAT32 || dt.ID() == arrow.FLOAT64
+}
+
+// fixedKeys converts a fixed-key array's values into buf (resized): equal
+// keys (in PostgreSQL's sense) get equal int64s. NULL rows get arbitrary
+// values; callers test validity themselves.
+func fixedKeys(a arrow.Array, buf []int64) []int64 {
+	switch x := a.(type) {
+	case *array.Float64:
+		buf = grow(buf[:0], x.Len())[:x.Len()]
+		for i, v := range x.Float64Values() {
+			buf[i] = int64(floatKey(v))
+		}
+		return buf
+	case *array.Float32:
+		buf = grow(buf[:0], x.Len())[:x.Len()]
+		for i, v := range x.Float32Values() {
+			buf[i] = int64(floatKey(float64(v)))
+		}
+		return buf
+	}
+	return toInt64s(a, buf)
+}

@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"context"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -27,6 +28,9 @@ type Sort struct {
 	Alloc memory.Allocator
 	// BatchRows is the output batch size (0: 8192).
 	BatchRows int
+
+	// generic forces the byte-encoded key path (tests compare the two).
+	generic bool
 
 	started bool
 	closed  bool
@@ -102,7 +106,7 @@ func (o *Sort) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (o *Sort) consume(ctx context.Context) error {
-	o.buf = newSortBuffer(o.Input.Schema(), o.Keys)
+	o.buf = newSortBuffer(o.Input.Schema(), o.Keys, o.generic)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -182,22 +186,24 @@ func (o *Sort) spillRun(ctx context.Context) error {
 	}
 	o.buf.release()
 	o.hold.releaseAll()
-	o.buf = newSortBuffer(o.Schema(), o.Keys)
+	o.buf = newSortBuffer(o.Schema(), o.Keys, o.generic)
 	return nil
 }
 
 // sortBuffer holds batches and their rows' sort keys. A single integer or
-// float key is kept as one uint64 per row and radix-sorted; other keys are
-// byte-encoded into one arena and compared with bytes.Compare.
+// float key is kept as one (uint64 key, row) pair per non-NULL row and
+// radix-sorted; other keys are byte-encoded into one arena and compared
+// with bytes.Compare. Rows are numbered across the batches in input order.
 type sortBuffer struct {
 	schema  *arrow.Schema
 	keys    []SortKey
 	batches []arrow.RecordBatch
-	refs    []rowRef
+	starts  []uint32 // first row number of each batch
+	n       int
 	held    int64
 	// fast path
 	fast      bool
-	fastKeys  []uint64
+	chunks    [][]keyRow // one per batch: no regrowth of one big slice
 	nullRows  []uint32
 	nullFirst bool
 	// general path
@@ -205,37 +211,35 @@ type sortBuffer struct {
 	offs  []uint32
 }
 
-func newSortBuffer(schema *arrow.Schema, keys []SortKey) *sortBuffer {
+func newSortBuffer(schema *arrow.Schema, keys []SortKey, generic bool) *sortBuffer {
 	s := &sortBuffer{schema: schema, keys: keys, offs: []uint32{0}}
-	if len(keys) == 1 && keys[0].Column >= 0 && keys[0].Column < schema.NumFields() {
-		id := schema.Field(keys[0].Column).Type.ID()
-		s.fast = isIntClass(schema.Field(keys[0].Column).Type) || id == arrow.FLOAT32 || id == arrow.FLOAT64
+	if len(keys) == 1 && !generic && keys[0].Column >= 0 && keys[0].Column < schema.NumFields() {
+		s.fast = isFixedKey(schema.Field(keys[0].Column).Type)
 		s.nullFirst = keys[0].NullsFirst
 	}
 	return s
 }
 
-func (s *sortBuffer) rows() int   { return len(s.refs) }
+func (s *sortBuffer) rows() int   { return s.n }
 func (s *sortBuffer) size() int64 { return s.held }
 
 func (s *sortBuffer) release() {
 	for _, b := range s.batches {
 		b.Release()
 	}
-	s.batches = nil
-	s.refs, s.fastKeys, s.nullRows, s.arena, s.offs = nil, nil, nil, nil, nil
+	s.batches, s.starts = nil, nil
+	s.chunks, s.nullRows, s.arena, s.offs = nil, nil, nil, nil
 }
 
 func (s *sortBuffer) add(b arrow.RecordBatch) error {
 	n := int(b.NumRows())
-	bi := uint32(len(s.batches))
-	first := uint32(len(s.refs))
+	first := uint32(s.n)
 	if s.fast {
 		col := b.Column(s.keys[0].Column)
-		if err := appendFastKeys(col, s.keys[0].Desc, first, &s.fastKeys, &s.nullRows); err != nil {
-			return err
-		}
-		s.held += int64(n) * 8
+		var pairs []keyRow
+		appendFastKeys(col, s.keys[0].Desc, first, &pairs, &s.nullRows)
+		s.chunks = append(s.chunks, pairs)
+		s.held += int64(cap(pairs))*16 + int64(col.NullN())*4
 	} else {
 		cols := b.Columns()
 		bufs, _ := keyBuffers(n, keyWidthHint(cols, s.keys), nil)
@@ -250,75 +254,87 @@ func (s *sortBuffer) add(b arrow.RecordBatch) error {
 	}
 	b.Retain()
 	s.batches = append(s.batches, b)
-	for i := 0; i < n; i++ {
-		s.refs = append(s.refs, rowRef{bi, uint32(i)})
-	}
-	s.held += batchBytes(b) + int64(n)*8
+	s.starts = append(s.starts, first)
+	s.n += n
+	s.held += batchBytes(b) + 8
 	return nil
 }
 
-// appendFastKeys appends one order-preserving uint64 per non-NULL row
-// (row numbers from first), and lists NULL rows apart.
-func appendFastKeys(col arrow.Array, desc bool, first uint32, keys *[]uint64, nulls *[]uint32) error {
+// appendFastKeys appends an order-preserving (key, row) pair per non-NULL
+// row (row numbers from first), and lists NULL rows apart.
+func appendFastKeys(col arrow.Array, desc bool, first uint32, pairs *[]keyRow, nulls *[]uint32) {
 	var flip uint64
 	if desc {
 		flip = math.MaxUint64
 	}
 	n := col.Len()
-	hasNulls := col.NullN() > 0
-	add := func(i int, k uint64) {
-		if hasNulls && col.IsNull(i) {
-			*nulls = append(*nulls, first+uint32(i))
-			*keys = append(*keys, 0)
-			return
+	ps := slices.Grow(*pairs, n)
+	if col.NullN() > 0 {
+		keys := fixedSortKeys(col, nil)
+		for i := 0; i < n; i++ {
+			if col.IsNull(i) {
+				*nulls = append(*nulls, first+uint32(i))
+				continue
+			}
+			ps = append(ps, keyRow{keys[i] ^ flip, first + uint32(i)})
 		}
-		*keys = append(*keys, k^flip)
+		*pairs = ps
+		return
 	}
 	switch x := col.(type) {
 	case *array.Int64:
 		for i, v := range x.Int64Values() {
-			add(i, uint64(v)^(1<<63))
+			ps = append(ps, keyRow{(uint64(v) ^ (1 << 63)) ^ flip, first + uint32(i)})
 		}
 	case *array.Int32:
 		for i, v := range x.Int32Values() {
-			add(i, uint64(int64(v))^(1<<63))
+			ps = append(ps, keyRow{(uint64(int64(v)) ^ (1 << 63)) ^ flip, first + uint32(i)})
+		}
+	default:
+		for i, k := range fixedSortKeys(col, nil) {
+			ps = append(ps, keyRow{k ^ flip, first + uint32(i)})
+		}
+	}
+	*pairs = ps
+}
+
+// fixedSortKeys maps a fixed-key array's values to uint64s in PostgreSQL's
+// ascending order (NULL rows get arbitrary values).
+func fixedSortKeys(col arrow.Array, buf []uint64) []uint64 {
+	n := col.Len()
+	buf = grow(buf[:0], n)[:n]
+	switch x := col.(type) {
+	case *array.Int64:
+		for i, v := range x.Int64Values() {
+			buf[i] = uint64(v) ^ (1 << 63)
+		}
+	case *array.Int32:
+		for i, v := range x.Int32Values() {
+			buf[i] = uint64(int64(v)) ^ (1 << 63)
 		}
 	case *array.Float64:
 		for i, v := range x.Float64Values() {
-			add(i, floatKey(v))
+			buf[i] = floatKey(v)
 		}
 	case *array.Float32:
 		for i, v := range x.Float32Values() {
-			add(i, floatKey(float64(v)))
+			buf[i] = floatKey(float64(v))
 		}
 	default:
 		get, _ := intClass(col)
-		for i := 0; i < n; i++ {
-			add(i, uint64(get(i))^(1<<63))
+		for i := range buf {
+			buf[i] = uint64(get(i)) ^ (1 << 63)
 		}
 	}
-	return nil
+	return buf
 }
 
 // order returns the row numbers in sorted order (stable).
 func (s *sortBuffer) order() []uint32 {
-	n := len(s.refs)
+	n := s.n
 	if s.fast {
-		isNull := make([]bool, 0)
-		if len(s.nullRows) > 0 {
-			isNull = make([]bool, n)
-			for _, r := range s.nullRows {
-				isNull[r] = true
-			}
-		}
-		pairs := make([]keyRow, 0, n-len(s.nullRows))
-		for i, k := range s.fastKeys {
-			if len(isNull) > 0 && isNull[i] {
-				continue
-			}
-			pairs = append(pairs, keyRow{k, uint32(i)})
-		}
-		radixSort(pairs)
+		pairs := radixSortChunks(s.chunks)
+		s.chunks = nil
 		out := make([]uint32, 0, n)
 		if s.nullFirst {
 			out = append(out, s.nullRows...)
@@ -345,10 +361,22 @@ func (s *sortBuffer) order() []uint32 {
 	return perm
 }
 
+// ref locates row number r in the batches.
+func (s *sortBuffer) ref(r uint32) rowRef {
+	if len(s.starts) == 1 {
+		return rowRef{0, r}
+	}
+	bi, found := slices.BinarySearch(s.starts, r)
+	if !found {
+		bi--
+	}
+	return rowRef{uint32(bi), r - s.starts[bi]}
+}
+
 func (s *sortBuffer) gather(mem memory.Allocator, schema *arrow.Schema, rows []uint32) (arrow.RecordBatch, error) {
 	refs := make([]rowRef, len(rows))
 	for i, r := range rows {
-		refs[i] = s.refs[r]
+		refs[i] = s.ref(r)
 	}
 	return gatherBatch(mem, schema, s.batches, refs)
 }
@@ -358,51 +386,115 @@ type keyRow struct {
 	row uint32
 }
 
-// radixSort sorts by key with a stable LSD radix sort (8 bits per pass),
-// skipping the passes where every key has the same byte.
+// radixSort sorts by key, stably. One most-significant-digit pass on the
+// 11 highest bits in which the keys differ spreads the pairs over 2048
+// buckets (a single scatter over the whole array: few TLB-hostile passes);
+// each bucket, small enough for the cache, is then finished by an LSD radix
+// sort on the remaining bits, 8 at a time, skipping constant bytes.
 func radixSort(a []keyRow) {
-	if len(a) < 256 {
-		slices.SortStableFunc(a, func(x, y keyRow) int {
-			switch {
-			case x.key < y.key:
-				return -1
-			case x.key > y.key:
-				return 1
-			}
-			return 0
-		})
-		return
-	}
-	var counts [8][256]int
-	for _, p := range a {
-		k := p.key
-		for pass := 0; pass < 8; pass++ {
-			counts[pass][byte(k>>(8*pass))]++
+	copy(a, radixSortChunks([][]keyRow{a}))
+}
+
+// radixSortChunks sorts the concatenation of chunks (as radixSort) into a
+// new slice.
+func radixSortChunks(chunks [][]keyRow) []keyRow {
+	n := 0
+	var diff uint64
+	var k0 uint64
+	for _, c := range chunks {
+		if n == 0 && len(c) > 0 {
+			k0 = c[0].key
+		}
+		n += len(c)
+		for _, p := range c {
+			diff |= p.key ^ k0
 		}
 	}
-	tmp := make([]keyRow, len(a))
-	src, dst := a, tmp
-	for pass := 0; pass < 8; pass++ {
-		c := &counts[pass]
-		if c[byte(a[0].key>>(8*pass))] == len(a) {
+	a := make([]keyRow, n)
+	if n < 256 || diff == 0 {
+		a = a[:0]
+		for _, c := range chunks {
+			a = append(a, c...)
+		}
+		insertionSortPairs(a)
+		return a
+	}
+	const msdBits = 11
+	const buckets = 1 << msdBits
+	shift := max(0, 64-bits.LeadingZeros64(diff)-msdBits)
+	var counts [buckets + 1]int
+	for _, c := range chunks {
+		for _, p := range c {
+			counts[(p.key>>shift)&(buckets-1)+1]++
+		}
+	}
+	for i := 1; i <= buckets; i++ {
+		counts[i] += counts[i-1]
+	}
+	tmp := make([]keyRow, n)
+	var offs [buckets]int
+	copy(offs[:], counts[:buckets])
+	for _, c := range chunks {
+		for _, p := range c {
+			d := (p.key >> shift) & (buckets - 1)
+			tmp[offs[d]] = p
+			offs[d]++
+		}
+	}
+	for b := 0; b < buckets; b++ {
+		lo, hi := counts[b], counts[b+1]
+		if hi-lo == 0 {
 			continue
 		}
-		var offs [256]int
-		sum := 0
-		for i := 0; i < 256; i++ {
-			offs[i] = sum
-			sum += c[i]
+		lsdSort(tmp[lo:hi], a[lo:hi], uint(shift))
+	}
+	return a
+}
+
+// lsdSort sorts src by the key bits below lowBits, leaving the result in
+// dst (same length; used as scratch).
+func lsdSort(src, dst []keyRow, lowBits uint) {
+	if len(src) < 64 || lowBits == 0 {
+		copy(dst, src)
+		if lowBits > 0 {
+			insertionSortPairs(dst)
 		}
-		shift := uint(8 * pass)
+		return
+	}
+	out := dst
+	for shift := uint(0); shift < lowBits; shift += 8 {
+		var c [256]int
+		for _, p := range src {
+			c[byte(p.key>>shift)]++
+		}
+		if c[byte(src[0].key>>shift)] == len(src) {
+			continue
+		}
+		sum := 0
+		for i := range c {
+			c[i], sum = sum, sum+c[i]
+		}
 		for _, p := range src {
 			d := byte(p.key >> shift)
-			dst[offs[d]] = p
-			offs[d]++
+			dst[c[d]] = p
+			c[d]++
 		}
 		src, dst = dst, src
 	}
-	if &src[0] != &a[0] {
-		copy(a, src)
+	if &src[0] != &out[0] {
+		copy(out, src) // the sorted pairs are in the other buffer
+	}
+}
+
+func insertionSortPairs(a []keyRow) {
+	for i := 1; i < len(a); i++ {
+		p := a[i]
+		j := i
+		for j > 0 && a[j-1].key > p.key {
+			a[j] = a[j-1]
+			j--
+		}
+		a[j] = p
 	}
 }
 
@@ -550,7 +642,7 @@ func (h *cursorHeap) Pop() any {
 
 // compact replaces the buffered batches by their concatenation.
 func (s *sortBuffer) compact(mem memory.Allocator) error {
-	if len(s.batches) < 2 || len(s.refs) >= math.MaxUint32 {
+	if len(s.batches) < 2 || s.n >= math.MaxUint32 {
 		return nil
 	}
 	one, err := concatBatches(mem, s.schema, s.batches)
@@ -561,8 +653,6 @@ func (s *sortBuffer) compact(mem memory.Allocator) error {
 		b.Release()
 	}
 	s.batches = []arrow.RecordBatch{one}
-	for i := range s.refs {
-		s.refs[i] = rowRef{0, uint32(i)}
-	}
+	s.starts = []uint32{0}
 	return nil
 }

@@ -26,12 +26,18 @@ type TopN struct {
 	// BatchRows is the output batch size (0: 8192).
 	BatchRows int
 
+	// generic forces the byte-encoded path (tests compare the two).
+	generic bool
+
 	started bool
 	closed  bool
 	hold    holding
 	h       topHeap
+	fh      fixedTopHeap
+	fast    bool
 	batches []arrow.RecordBatch
-	out     []topEntry
+	keyBuf  []uint64
+	out     []rowRef
 	pos     int
 }
 
@@ -93,25 +99,42 @@ func (o *TopN) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if !o.started {
 		o.started = true
 		o.hold = holding{acct: o.Mem}
+		if len(o.Keys) == 1 && !o.generic && o.Keys[0].Column >= 0 && o.Keys[0].Column < o.Schema().NumFields() &&
+			isFixedKey(o.Schema().Field(o.Keys[0].Column).Type) {
+			o.fast = true
+		}
 		if err := o.consume(ctx); err != nil {
 			return nil, err
 		}
-		o.out = []topEntry(o.h)
-		slices.SortFunc(o.out, func(a, b topEntry) int {
-			if topLess(&a, &b) {
-				return -1
+		if o.fast {
+			es := []fixedTop(o.fh)
+			slices.SortFunc(es, func(a, b fixedTop) int {
+				if a.less(&b) {
+					return -1
+				}
+				return 1
+			})
+			for _, e := range es {
+				o.out = append(o.out, e.ref)
 			}
-			return 1
-		})
+		} else {
+			es := []topEntry(o.h)
+			slices.SortFunc(es, func(a, b topEntry) int {
+				if topLess(&a, &b) {
+					return -1
+				}
+				return 1
+			})
+			for _, e := range es {
+				o.out = append(o.out, e.ref)
+			}
+		}
 	}
 	if o.pos >= len(o.out) {
 		return nil, nil
 	}
 	hi := min(o.pos+rowsOr(o.BatchRows), len(o.out))
-	refs := make([]rowRef, hi-o.pos)
-	for i := range refs {
-		refs[i] = o.out[o.pos+i].ref
-	}
+	refs := o.out[o.pos:hi]
 	o.pos = hi
 	return gatherBatch(allocOr(o.Alloc), o.Schema(), o.batches, refs)
 }
@@ -132,28 +155,17 @@ func (o *TopN) consume(ctx context.Context) error {
 		if b == nil {
 			return nil
 		}
-		keys, err := encodeBatchKeys(b, o.Keys)
-		if err != nil {
-			b.Release()
-			return err
-		}
 		bi := uint32(len(o.batches))
 		used := false
-		for i, k := range keys {
-			e := topEntry{key: k, seq: seq, ref: rowRef{bi, uint32(i)}}
-			seq++
-			if int64(len(o.h)) < o.N {
-				e.key = bytes.Clone(k)
-				heap.Push(&o.h, e)
-				used = true
-				continue
+		if o.fast {
+			used = o.fh.offer(b.Column(o.Keys[0].Column), o.Keys[0], o.N, &seq, bi, &o.keyBuf)
+		} else {
+			keys, err := encodeBatchKeys(b, o.Keys)
+			if err != nil {
+				b.Release()
+				return err
 			}
-			if topLess(&e, &o.h[0]) {
-				e.key = bytes.Clone(k)
-				o.h[0] = e
-				heap.Fix(&o.h, 0)
-				used = true
-			}
+			used = o.offer(keys, bi, &seq)
 		}
 		if used {
 			o.batches = append(o.batches, b)
@@ -173,6 +185,31 @@ func (o *TopN) consume(ctx context.Context) error {
 	}
 }
 
+// offer pushes the rows of a batch (by their encoded keys) into the heap;
+// true if any was kept.
+func (o *TopN) offer(keys [][]byte, bi uint32, seq *uint64) bool {
+	used := false
+	{
+		for i, k := range keys {
+			e := topEntry{key: k, seq: *seq, ref: rowRef{bi, uint32(i)}}
+			*seq++
+			if int64(len(o.h)) < o.N {
+				e.key = bytes.Clone(k)
+				heap.Push(&o.h, e)
+				used = true
+				continue
+			}
+			if topLess(&e, &o.h[0]) {
+				e.key = bytes.Clone(k)
+				o.h[0] = e
+				heap.Fix(&o.h, 0)
+				used = true
+			}
+		}
+	}
+	return used
+}
+
 func (o *TopN) charge() error {
 	var n int64
 	for _, b := range o.batches {
@@ -181,6 +218,7 @@ func (o *TopN) charge() error {
 	for _, e := range o.h {
 		n += int64(len(e.key)) + 40
 	}
+	n += int64(cap(o.fh)) * 32
 	if d := n - o.hold.n; d > 0 {
 		return o.hold.grow(d)
 	} else {
@@ -190,9 +228,12 @@ func (o *TopN) charge() error {
 }
 
 func (o *TopN) compact() error {
-	refs := make([]rowRef, len(o.h))
-	for i, e := range o.h {
-		refs[i] = e.ref
+	refs := make([]rowRef, 0, len(o.h)+len(o.fh))
+	for _, e := range o.h {
+		refs = append(refs, e.ref)
+	}
+	for _, e := range o.fh {
+		refs = append(refs, e.ref)
 	}
 	b, err := gatherBatch(allocOr(o.Alloc), o.Schema(), o.batches, refs)
 	if err != nil {
@@ -203,5 +244,106 @@ func (o *TopN) compact() error {
 	for i := range o.h {
 		o.h[i].ref = rowRef{0, uint32(i)}
 	}
+	for i := range o.fh {
+		o.fh[i].ref = rowRef{0, uint32(i)}
+	}
 	return nil
+}
+
+// ---- the fixed-width key fast path ----
+
+// fixedTop is a kept row of a single fixed-width key: NULL rank (NULLs
+// first or last), the key as an order-preserving uint64 (DESC flipped),
+// and the input sequence number that breaks ties.
+type fixedTop struct {
+	null uint8
+	key  uint64
+	seq  uint64
+	ref  rowRef
+}
+
+func (a *fixedTop) less(b *fixedTop) bool {
+	if a.null != b.null {
+		return a.null < b.null
+	}
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	return a.seq < b.seq
+}
+
+// fixedTopHeap is a max-heap of fixedTop: the worst kept row on top.
+type fixedTopHeap []fixedTop
+
+func (h fixedTopHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[p].less(&h[i]) {
+			return
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func (h fixedTopHeap) down(i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		c := l
+		if r := l + 1; r < n && h[l].less(&h[r]) {
+			c = r
+		}
+		if !h[i].less(&h[c]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// offer keeps the rows of col that belong to the first n; a row no better
+// than the current bound (the heap's top) is rejected with two integer
+// comparisons and never materialised. True if any row was kept.
+func (h *fixedTopHeap) offer(col arrow.Array, k SortKey, n int64, seq *uint64, bi uint32, buf *[]uint64) bool {
+	keys := fixedSortKeys(col, *buf)
+	*buf = keys
+	var flip uint64
+	if k.Desc {
+		flip = ^uint64(0)
+	}
+	nullRank, valRank := uint8(1), uint8(0) // NULLS LAST
+	if k.NullsFirst {
+		nullRank, valRank = 0, 1
+	}
+	hasNulls := col.NullN() > 0
+	used := false
+	base := *seq
+	*seq += uint64(len(keys))
+	for i, key := range keys {
+		e := fixedTop{null: valRank, key: key ^ flip}
+		if hasNulls && col.IsNull(i) {
+			e.null, e.key = nullRank, 0
+		}
+		if int64(len(*h)) >= n {
+			top := &(*h)[0]
+			// later rows lose ties: equal (null, key) is rejected too
+			if e.null > top.null || (e.null == top.null && e.key >= top.key) {
+				continue
+			}
+			e.seq, e.ref = base+uint64(i), rowRef{bi, uint32(i)}
+			(*h)[0] = e
+			h.down(0)
+			used = true
+			continue
+		}
+		e.seq, e.ref = base+uint64(i), rowRef{bi, uint32(i)}
+		*h = append(*h, e)
+		h.up(len(*h) - 1)
+		used = true
+	}
+	return used
 }

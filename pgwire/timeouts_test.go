@@ -134,10 +134,13 @@ func TestIdleTimeouts(t *testing.T) {
 	ts := startServer(t, nil)
 	rc := dialRaw(t, ts.addr, "tester")
 	rc.until("ReadyForQuery")
-	rc.send(&pgproto3.Query{String: "SETTING idle_in_transaction_session_timeout 100"})
+	// The limit is well above the gaps of the busy loop below, so that a
+	// loaded machine (make test runs packages in parallel) cannot stretch
+	// a gap past it.
+	rc.send(&pgproto3.Query{String: "SETTING idle_in_transaction_session_timeout 400"})
 	rc.until("ReadyForQuery")
 	// Idle outside a transaction block: nothing happens.
-	time.Sleep(250 * time.Millisecond)
+	time.Sleep(600 * time.Millisecond)
 	rc.send(&pgproto3.Query{String: "BEGIN"})
 	if got := rc.until("ReadyForQuery"); got[len(got)-1] != "ReadyForQuery T" {
 		t.Fatalf("BEGIN: %v", got)

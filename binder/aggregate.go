@@ -263,6 +263,11 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 	case "min", "max":
 		// PostgreSQL has no min/max over boolean or bytea.
 		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary {
+			if a.Variant.IsReg() {
+				// min(regclass) is min(oid): the reg types are binary-
+				// coercible to oid, PostgreSQL's only candidate.
+				a.Variant = types.NoVariant
+			}
 			return a, nil
 		}
 	case "bool_and", "bool_or", "every":

@@ -699,6 +699,8 @@ func buildInts(mem memory.Allocator, dt arrow.DataType, groups []uint32, vals []
 			x.Append(int32(v))
 		case *array.Int64Builder:
 			x.Append(v)
+		case *array.Uint32Builder:
+			x.Append(uint32(v))
 		case *array.Date32Builder:
 			x.Append(arrow.Date32(v))
 		case *array.Date64Builder:
@@ -1209,7 +1211,7 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 	case "min", "max":
 		isMax := fn == "max"
 		switch {
-		case isIntClass(argType):
+		case isIntClass(argType) || argType.ID() == arrow.UINT32: // uint32: oid
 			acc = &minMaxInt{arg: spec.Arg, max: isMax, dt: argType}
 		case argType.ID() == arrow.FLOAT32 || argType.ID() == arrow.FLOAT64:
 			acc = &minMaxFloat{arg: spec.Arg, max: isMax, is32: argType.ID() == arrow.FLOAT32}

@@ -71,6 +71,11 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 		if arg.Kind == types.Bool {
 			return bad() // PostgreSQL has no min/max over booleans
 		}
+		if arg.Variant.IsReg() {
+			// min(regclass) is min(oid): the reg types are binary-coercible
+			// to oid, PostgreSQL's only candidate.
+			arg.Variant = types.NoVariant
+		}
 		return arg, nil
 	case "bool_and", "bool_or", "every":
 		if arg.Kind != types.Bool {

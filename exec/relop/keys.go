@@ -295,6 +295,9 @@ func intClass(a arrow.Array) (func(i int) int64, bool) {
 	case *array.Duration:
 		v := x.DurationValues()
 		return func(i int) int64 { return int64(v[i]) }, true
+	case *array.Uint32: // oid (min/max only: isIntClass leaves it out of keys)
+		v := x.Uint32Values()
+		return func(i int) int64 { return int64(v[i]) }, true
 	}
 	return nil, false
 }

@@ -87,43 +87,65 @@ func sameSchema(a, b []binder.Column) error {
 
 // rewriteChildren rebuilds n with its inputs rewritten by fn.
 func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Node {
+	// Every rule runs over the whole plan and most of its nodes come back
+	// unchanged: a node is copied only when one of its inputs changed.
 	switch x := n.(type) {
 	case *binder.Filter:
-		c := *x
-		c.Input = fn(x.Input)
-		return &c
+		if in := fn(x.Input); in != x.Input {
+			c := *x
+			c.Input = in
+			return &c
+		}
 	case *binder.Project:
-		c := *x
-		c.Input = fn(x.Input)
-		return &c
+		if in := fn(x.Input); in != x.Input {
+			c := *x
+			c.Input = in
+			return &c
+		}
 	case *binder.Sort:
-		c := *x
-		c.Input = fn(x.Input)
-		return &c
+		if in := fn(x.Input); in != x.Input {
+			c := *x
+			c.Input = in
+			return &c
+		}
 	case *binder.Limit:
-		c := *x
-		c.Input = fn(x.Input)
-		return &c
+		if in := fn(x.Input); in != x.Input {
+			c := *x
+			c.Input = in
+			return &c
+		}
 	case *binder.Distinct:
-		return &binder.Distinct{Input: fn(x.Input)}
+		if in := fn(x.Input); in != x.Input {
+			return &binder.Distinct{Input: in}
+		}
 	case *binder.DistinctOn:
-		return &binder.DistinctOn{Input: fn(x.Input), Keys: x.Keys}
+		if in := fn(x.Input); in != x.Input {
+			return &binder.DistinctOn{Input: in, Keys: x.Keys}
+		}
 	case *binder.Aggregate:
-		c := *x
-		c.Input = fn(x.Input)
-		return &c
+		if in := fn(x.Input); in != x.Input {
+			c := *x
+			c.Input = in
+			return &c
+		}
 	case *binder.Join:
-		c := *x
-		c.Left, c.Right = fn(x.Left), fn(x.Right)
-		return &c
+		if l, r := fn(x.Left), fn(x.Right); l != x.Left || r != x.Right {
+			c := *x
+			c.Left, c.Right = l, r
+			return &c
+		}
 	case *binder.Window:
-		c := *x
-		c.Input = fn(x.Input)
-		return &c
+		if in := fn(x.Input); in != x.Input {
+			c := *x
+			c.Input = in
+			return &c
+		}
 	case *binder.SetOp:
-		c := *x
-		c.Left, c.Right = fn(x.Left), fn(x.Right)
-		return &c
+		if l, r := fn(x.Left), fn(x.Right); l != x.Left || r != x.Right {
+			c := *x
+			c.Left, c.Right = l, r
+			return &c
+		}
 	}
 	return n
 }
@@ -315,10 +337,16 @@ func isValue(e binder.Expr) bool {
 }
 
 func conjuncts(e binder.Expr) []binder.Expr {
+	return appendConjuncts(nil, e)
+}
+
+// appendConjuncts appends e's AND-ed terms to out, left to right (one
+// slice for the whole tree instead of one per AND).
+func appendConjuncts(out []binder.Expr, e binder.Expr) []binder.Expr {
 	if b, ok := e.(*binder.BinaryOp); ok && b.Op == binder.OpAnd {
-		return append(conjuncts(b.L), conjuncts(b.R)...)
+		return appendConjuncts(appendConjuncts(out, b.L), b.R)
 	}
-	return []binder.Expr{e}
+	return append(out, e)
 }
 
 // projectionPushdown makes a scan (or lookup) under a Project decode only

@@ -276,6 +276,28 @@ func TestCatalogFunctions(t *testing.T) {
 	if got, _ := call(context.Background(), "current_user"); got != "sqlgate" {
 		t.Errorf("default user %s", got)
 	}
+	// A session connected under another database name (sqlgate accepts any)
+	// has that database too, as current_database() says.
+	other := WithSession(WithCatalog(context.Background(), fakeCatalog{}), Session{User: "bob", Database: "postgres"})
+	for _, tc := range []struct {
+		name string
+		args []arg
+		want string
+	}{
+		{"current_database", nil, "postgres"},
+		{"has_database_privilege", []arg{txt("postgres"), txt("CONNECT")}, "true"},
+		{"has_database_privilege", []arg{txt("db"), txt("CONNECT")}, "true"},
+		{"has_database_privilege", []arg{txt("nope"), txt("CONNECT")}, "ERROR 3D000"},
+		{"pg_database_size", []arg{arg{types.T{Kind: types.Name}, "postgres"}}, "0"},
+	} {
+		got, err := call(other, tc.name, tc.args...)
+		if err != nil {
+			got = "ERROR " + string(sqlerr.CodeOf(err))
+		}
+		if got != tc.want {
+			t.Errorf("connected as postgres: %s%v = %s, want %s (%v)", tc.name, tc.args, got, tc.want, err)
+		}
+	}
 }
 
 // TestCatalogFunctionsNullsAndEmptyBatches runs every catalog overload over

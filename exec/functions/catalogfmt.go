@@ -276,8 +276,8 @@ func privilegeFuncs() []*Func {
 		_, ok := c.NamespaceName(oid)
 		return ok, nil
 	})
-	add("has_database_privilege", dbPrivs, func(_ context.Context, c CatalogInfo, s string) (bool, error) {
-		if s != c.Database() {
+	add("has_database_privilege", dbPrivs, func(ctx context.Context, c CatalogInfo, s string) (bool, error) {
+		if !isOwnDatabase(ctx, c, s) {
 			return false, sqlerr.New(sqlerr.Code("3D000"), "database %q does not exist", s)
 		}
 		return true, nil
@@ -285,6 +285,14 @@ func privilegeFuncs() []*Func {
 		return oid == databaseOID, nil
 	})
 	return fs
+}
+
+// isOwnDatabase reports whether name is the one database: the catalog's
+// name, or the name the session connected with (sqlgate accepts any
+// database name at startup and current_database() returns it, so that a
+// tool connecting to "postgres" works).
+func isOwnDatabase(ctx context.Context, c CatalogInfo, name string) bool {
+	return name == c.Database() || name == sessionOf(ctx).Database
 }
 
 // databaseOID is the one database's OID (pgcatalog reports the same).

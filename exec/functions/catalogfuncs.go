@@ -189,8 +189,8 @@ func catalogFuncs() []*Func {
 		{Name: "pg_table_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: sizeKernel},
 		{Name: "pg_indexes_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: rowFunc(tInt8, true, func(context.Context, []any) (any, error) { return int64(0), nil })},
 		// sqlgate keeps no statistics: its one database reports 0 bytes
-		{Name: "pg_database_size", Args: []types.T{tName}, Ret: tInt8, Strict: true, Kernel: withCatalog(tInt8, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
-			if a[0].(string) != c.Database() {
+		{Name: "pg_database_size", Args: []types.T{tName}, Ret: tInt8, Strict: true, Kernel: withCatalog(tInt8, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			if !isOwnDatabase(ctx, c, a[0].(string)) {
 				return nil, sqlerr.New(sqlerr.InvalidCatalogName, "database %q does not exist", a[0].(string))
 			}
 			return int64(0), nil

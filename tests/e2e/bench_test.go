@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,5 +141,52 @@ func BenchmarkWireCopyFrom(b *testing.B) {
 		if err != nil || n != rows {
 			b.Fatalf("%d rows, %v", n, err)
 		}
+	}
+}
+
+// BenchmarkPointSelectBySize is issue 7's access-path check: a prepared
+// primary-key point SELECT on a 10M-row table costs about what it costs on
+// a 1k-row table (the plan is a lookup, never a scan). Run both sizes in one
+// run and compare ns/op:
+//
+//	go test ./tests/e2e -run '^$' -bench PointSelectBySize -benchtime 20000x
+func BenchmarkPointSelectBySize(b *testing.B) {
+	for _, rows := range []int64{1_000, 10_000_000} {
+		b.Run(strconv.FormatInt(rows, 10), func(b *testing.B) {
+			conn := benchConn(b, 0)
+			ctx := context.Background()
+			// COPY in pieces of 1M rows: one COPY is held until it commits.
+			for first := int64(0); first < rows; first += 1_000_000 {
+				n := min(1_000_000, rows-first)
+				src := &benchEvents{n: first + n, i: first}
+				got, err := conn.CopyFrom(ctx, pgx.Identifier{"events"}, []string{"id", "user_id", "amount", "qty", "name", "ts"}, src)
+				if err != nil || got != n {
+					b.Fatalf("loading: %d rows, %v", got, err)
+				}
+			}
+			lines, err := conn.Query(ctx, "EXPLAIN SELECT * FROM events WHERE id = $1", int64(42))
+			if err != nil {
+				b.Fatal(err)
+			}
+			plan, err := pgx.CollectRows(lines, pgx.RowTo[string])
+			if err != nil || !strings.Contains(strings.Join(plan, "\n"), "lookup") {
+				b.Fatalf("plan is not a lookup: %v %v", plan, err)
+			}
+			if _, err := conn.Prepare(ctx, "point", `SELECT * FROM events WHERE id = $1`); err != nil {
+				b.Fatal(err)
+			}
+			var id int64
+			var rest [5]any
+			b.ResetTimer()
+			for i := range b.N {
+				want := int64(i)*7919%rows + 1
+				if err := conn.QueryRow(ctx, "point", want).Scan(&id, &rest[0], &rest[1], &rest[2], &rest[3], &rest[4]); err != nil {
+					b.Fatal(err)
+				}
+				if id != want {
+					b.Fatalf("got id %d, want %d", id, want)
+				}
+			}
+		})
 	}
 }

@@ -181,3 +181,49 @@ func (r *rechunk) Close() {
 	}
 	r.Operator.Close()
 }
+
+// TestWindowSpillSeveralFuncs: one Window computing several functions over
+// a spilled partition lines their columns up with the rows.
+func TestWindowSpillSeveralFuncs(t *testing.T) {
+	t.Parallel()
+	rows := winRows(4000, 11, true)
+	lead := wf("lead", 3)
+	lead.Offset, lead.Default = 6, 7
+	funcs := []WindowSpec{wf("rank", -1), wf("sum", 3), lead, wf("last_value", 0), wf("cume_dist", -1)}
+	outTypes := append([]types.T(nil), winTypes...)
+	for _, f := range funcs {
+		var arg types.T
+		if f.Arg >= 0 {
+			arg = winTypes[f.Arg]
+		}
+		rt, err := WindowResultType(f.Func, arg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outTypes = append(outTypes, rt)
+	}
+	order := []SortKeySpec{{Column: 2}}
+	run := func(mem *MemoryAccount, dir string) (*Window, []string, error) {
+		in := schemaOf(winTypes...)
+		src := &rechunk{Operator: &Sort{Input: rowsSource(t, in, rows, 100), Keys: append([]SortKey{{Column: 1}}, order...)}, rows: 33}
+		op := &Window{Input: src, PartitionBy: []int{1}, OrderBy: order, Funcs: funcs, Out: schemaOf(outTypes...), Mem: mem, SpillDir: dir}
+		got, err := drainErr(op)
+		return op, got, err
+	}
+	_, want, err := run(nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := tempDir(t)
+	op, got, err := run(NewMemoryAccount(16<<10), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op.Spills() == 0 {
+		t.Error("nothing spilled")
+	}
+	if n := spillFiles(t, dir); n != 0 {
+		t.Errorf("%d spill files left", n)
+	}
+	equalRows(t, "several", sorted(got), sorted(want))
+}

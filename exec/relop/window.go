@@ -303,13 +303,14 @@ func (o *Window) startSpilling() error {
 	}
 	o.spilling = f
 	o.spills++
-	for _, b := range o.pending {
+	for len(o.pending) > 0 {
+		b := o.pending[0]
 		if err := f.write(b); err != nil {
-			return err
+			return err // Close releases what is still pending
 		}
 		b.Release()
+		o.pending = o.pending[1:]
 	}
-	o.pending = o.pending[:0]
 	o.hold.releaseAll()
 	return nil
 }

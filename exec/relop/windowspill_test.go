@@ -215,9 +215,14 @@ func TestWindowSpillSeveralFuncs(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := tempDir(t)
-	op, got, err := run(NewMemoryAccount(16<<10), dir)
+	mem := NewMemoryAccount(16 << 10)
+	op, got, err := run(mem, dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// every byte charged (forced cursor batches included) is given back
+	if mem.Used() != 0 {
+		t.Errorf("%d bytes still charged after the query", mem.Used())
 	}
 	if op.Spills() == 0 {
 		t.Error("nothing spilled")

@@ -506,7 +506,7 @@ func (n *windowNode) Build(rt *Runtime) (exec.Operator, error) {
 	last.Type = n.execT.ArrowType()
 	fields := append(append([]arrow.Field{}, n.input.Schema().Fields()...), last)
 	w := &relop.Window{Input: sorted, PartitionBy: n.part, OrderBy: n.order, Funcs: []relop.WindowSpec{n.spec},
-		Out: arrow.NewSchema(fields, nil), Mem: rt.Mem, Alloc: rt.EC.Mem}
+		Out: arrow.NewSchema(fields, nil), Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
 	// keep the original columns and the result
 	keep := make([]exec.Expr, len(n.out.Fields()))
 	base := len(n.out.Fields()) - 1

@@ -92,7 +92,9 @@ func WindowResultType(fn string, arg types.T) (types.T, error) {
 // Window computes window functions over an input already sorted by
 // PartitionBy then OrderBy. Its output is the input's columns followed by
 // one column per function (Out). Partitions stream: a partition is held
-// (and charged to Mem) until its last row has been read; it does not spill.
+// (and charged to Mem) until its last row has been read. One that Mem
+// refuses goes to a spill file in SpillDir (windowspill.go) when every
+// function can be computed from there; without SpillDir it fails with 53200.
 type Window struct {
 	Input       exec.Operator
 	PartitionBy []int
@@ -100,8 +102,17 @@ type Window struct {
 	Funcs       []WindowSpec
 	Out         *arrow.Schema
 	Mem         *MemoryAccount
+	// SpillDir is where a partition larger than Mem's limit is spilled
+	// ("": it fails with 53200).
+	SpillDir string
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
 	Alloc memory.Allocator
+
+	spilling  *spillFile // the open partition being spilled
+	sp        *winSpill  // a spilled partition being emitted
+	carry     arrow.RecordBatch
+	inputDone bool
+	spills    int
 
 	started bool
 	closed  bool
@@ -123,6 +134,18 @@ func (o *Window) Close() {
 		b.Release()
 	}
 	o.pending = nil
+	if o.carry != nil {
+		o.carry.Release()
+		o.carry = nil
+	}
+	if o.spilling != nil {
+		o.spilling.remove()
+		o.spilling = nil
+	}
+	if o.sp != nil {
+		o.sp.close()
+		o.sp = nil
+	}
 	o.hold.releaseAll()
 	o.Input.Close()
 }
@@ -142,16 +165,43 @@ func (o *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b, err := o.Input.Next(ctx)
-		if err != nil {
-			return nil, err
+		if o.sp != nil {
+			out, err := o.sp.next(ctx)
+			if err != nil || out != nil {
+				return out, err
+			}
+			o.sp.close()
+			o.sp = nil
+			continue
+		}
+		var b arrow.RecordBatch
+		if o.carry != nil {
+			b, o.carry = o.carry, nil
+		} else if !o.inputDone {
+			var err error
+			if b, err = o.Input.Next(ctx); err != nil {
+				return nil, err
+			}
 		}
 		if b == nil {
+			o.inputDone = true
+			if o.spilling != nil {
+				if err := o.startSpilled(ctx); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			o.done = true
 			return o.flush(len(o.pending), 0)
 		}
 		if b.NumRows() == 0 {
 			b.Release()
+			continue
+		}
+		if o.spilling != nil {
+			if err := o.spillMore(ctx, b); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		// the start of the batch's last partition: rows before it complete
@@ -170,10 +220,22 @@ func (o *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 		}
 		o.pending = append(o.pending, b)
+		boundary := lastStart > 0 || (lastStart == 0 && len(o.pending) > 1)
 		if err := o.hold.grow(batchBytes(b)); err != nil {
-			return nil, err
+			if o.SpillDir == "" {
+				return nil, err
+			}
+			// over by one batch at most: complete partitions are computed
+			// in memory as before, the open one goes to disk
+			o.hold.force(batchBytes(b))
+			if !boundary {
+				if err := o.startSpilling(); err != nil {
+					return nil, err
+				}
+				continue
+			}
 		}
-		if lastStart > 0 || (lastStart == 0 && len(o.pending) > 1) {
+		if boundary {
 			out, err := o.flush(len(o.pending)-1, lastStart)
 			if err != nil || out != nil {
 				return out, err
@@ -226,6 +288,79 @@ func (o *Window) flush(n, rows int) (arrow.RecordBatch, error) {
 	}
 	return o.compute(mem, region)
 }
+
+// startSpilling moves the pending batches (all of one open partition) to a
+// spill file.
+func (o *Window) startSpilling() error {
+	for _, f := range o.Funcs {
+		if !winSpillable(f) {
+			return winNotSpillable(f, o.Mem.Limit())
+		}
+	}
+	f, err := newSpillFile(o.SpillDir, o.Input.Schema(), allocOr(o.Alloc))
+	if err != nil {
+		return err
+	}
+	o.spilling = f
+	o.spills++
+	for len(o.pending) > 0 {
+		b := o.pending[0]
+		if err := f.write(b); err != nil {
+			return err // Close releases what is still pending
+		}
+		b.Release()
+		o.pending = o.pending[1:]
+	}
+	o.hold.releaseAll()
+	return nil
+}
+
+// spillMore appends the rows of b that belong to the spilling partition;
+// at its end, the rest of b is carried over and the partition computed.
+func (o *Window) spillMore(ctx context.Context, b arrow.RecordBatch) error {
+	keys, err := encodeBatchKeys(b, ascKeys(o.PartitionBy))
+	if err != nil {
+		b.Release()
+		return err
+	}
+	cut := 0
+	for cut < len(keys) && bytes.Equal(keys[cut], o.lastKey) {
+		cut++
+	}
+	if cut == len(keys) {
+		err := o.spilling.write(b)
+		b.Release()
+		return err
+	}
+	if cut > 0 {
+		head := b.NewSlice(0, int64(cut))
+		err := o.spilling.write(head)
+		head.Release()
+		if err != nil {
+			b.Release()
+			return err
+		}
+	}
+	o.carry = b.NewSlice(int64(cut), b.NumRows())
+	b.Release()
+	return o.startSpilled(ctx)
+}
+
+// startSpilled computes the window functions of the spilled partition.
+func (o *Window) startSpilled(ctx context.Context) error {
+	f := o.spilling
+	o.spilling = nil
+	if err := f.finish(); err != nil {
+		f.remove()
+		return err
+	}
+	s := &winSpill{o: o, mem: allocOr(o.Alloc), in: f, n: f.rows, hold: holding{acct: o.Mem}}
+	o.sp = s
+	return s.compute(ctx)
+}
+
+// Spills is the number of partitions that were spilled to disk.
+func (o *Window) Spills() int { return o.spills }
 
 func concatBatches(mem memory.Allocator, schema *arrow.Schema, bs []arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if len(bs) == 1 {

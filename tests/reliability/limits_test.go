@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/pgwire"
@@ -187,6 +188,43 @@ func TestQueryMemoryLimitHolds(t *testing.T) {
 	}
 	if want != -1 {
 		t.Errorf("ORDER BY returned %d rows, want %d", rows-1-want, rows)
+	}
+
+	// Window functions over one partition of ~1 MiB: the partition spills
+	// and the functions stream over it (row_number, a running sum, lag).
+	r, err = b.Query(ctx, "SELECT id, row_number() OVER (ORDER BY id), sum(id) OVER (ORDER BY id), lag(name) OVER (ORDER BY id) FROM big ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := int64(0)
+	for r.Next() {
+		var id, rn int64
+		var sum pgtype.Numeric
+		var prev pgtype.Text
+		if err := r.Scan(&id, &rn, &sum, &prev); err != nil {
+			t.Fatal(err)
+		}
+		var total int64
+		if v, err := sum.Int64Value(); err == nil {
+			total = v.Int64
+		}
+		wantPrev := pgtype.Text{}
+		if id > 0 {
+			wantPrev = pgtype.Text{String: bigName(int(id - 1)), Valid: true}
+		}
+		if id != next || rn != id+1 || total != id*(id+1)/2 || prev != wantPrev {
+			t.Fatalf("window row %d: id %d row_number %d sum %d lag %v", next, id, rn, total, prev)
+		}
+		next++
+	}
+	if err := r.Err(); err != nil || next != rows {
+		t.Fatalf("window functions over the limit: %d rows, %v", next, err)
+	}
+	// A sliding frame cannot stream over a spilled partition: 53200.
+	var n int64
+	err = a.QueryRow(ctx, "SELECT count(*) FROM (SELECT sum(id) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM big) s").Scan(&n)
+	if code := sqlState(err); code != "53200" {
+		t.Errorf("sliding window frame over the limit: %v (SQLSTATE %q), want 53200", err, code)
 	}
 
 	entries, err := os.ReadDir(srv.spillDir)

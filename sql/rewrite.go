@@ -746,7 +746,8 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				// friends (exec/functions/jsonops.go); MySQL's -> means
 				// something else and # starts a comment. The left operand
 				// is the preceding primary (so a -> 'x' -> 'y' nests), the
-				// right one a primary, optionally negated (j -> -1).
+				// right one a primary, optionally negated (j -> -1), with any
+				// arithmetic after it.
 				s := r.primaryStart(out)
 				if s < 0 {
 					return nil, r.errNear(k)
@@ -761,6 +762,20 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				e, err := r.primaryEnd(rs, j)
 				if err != nil {
 					return nil, err
+				}
+				// + - * / % ^ bind tighter than these operators, so the
+				// right operand takes them in (j -> 1 + 1 is j -> 2).
+				for e+1 < j && r.toks[e].kind == tkOp && strings.Contains("+-*/%^", r.toks[e].text(r.src)) && len(r.toks[e].text(r.src)) == 1 {
+					n := e + 1
+					if r.toks[n].kind == tkOp && (r.toks[n].text(r.src) == "-" || r.toks[n].text(r.src) == "+") {
+						n++
+					}
+					if n >= j {
+						break
+					}
+					if e, err = r.primaryEnd(n, j); err != nil {
+						return nil, err
+					}
 				}
 				right, err := r.run(k+1, e)
 				if err != nil {

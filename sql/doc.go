@@ -16,7 +16,9 @@
 //     INTERVAL '..' -> __pg_cast('..', 'interval'), E'...' and $$...$$ strings -> standard
 //     literals, IS NOT DISTINCT FROM -> <=>, IS DISTINCT FROM -> NOT a <=> b,
 //     ~ / !~ -> REGEXP / NOT REGEXP, ~* / !~* -> REGEXP __pg_ci(pattern),
-//     ^ -> POWER(a, b), ARRAY[..] -> __pg_array(..), x[i] -> __pg_subscript(x, i),
+//     ^ -> POWER(a, b), a -> b / ->> / #> / #>> -> __pg_json_get(a, b) /
+//     __pg_json_get_text / __pg_json_path / __pg_json_path_text (left
+//     operand the preceding primary, so chains nest), ARRAY[..] -> __pg_array(..), x[i] -> __pg_subscript(x, i),
 //     MAP[k, v, ..] -> __pg_map(k, v, ..) and ROW(..) -> __pg_row(..) (mapctor.go),
 //     OPERATOR(pg_catalog.op) -> op, COLLATE default/"C" removed,
 //     (expr).field -> __pg_field((expr), 'field'), any function call as a
@@ -44,7 +46,8 @@
 // The synthetic functions the binder must know: __pg_cast(x, 'type'),
 // __pg_ci(pattern) (case-insensitive regex pattern), __pg_array(elems...),
 // __pg_array_subquery((subquery)), __pg_subscript(array, index),
-// __pg_map(k1, v1, ..), __pg_row(fields..),
+// __pg_map(k1, v1, ..), __pg_row(fields..), __pg_json_get(j, key) and
+// __pg_json_get_text, __pg_json_path(j, path) and __pg_json_path_text,
 // __pg_any(x, 'op', array), __pg_all(x, 'op', array), __pg_field(x,
 // 'field'), __pg_srf('f', ord, explicit, __pg_cols(..), args..),
 // __pg_colalias('c1', ..) (values.go: a derived table's column alias list;

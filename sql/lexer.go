@@ -73,7 +73,7 @@ func (t token) word(src string) string {
 // other operator character is a token of its own; that is enough because
 // operators the rewrite does not touch are copied verbatim and TiDB lexes
 // them again.
-var multiOps = [...]string{"<=>", "!~*", "->>", "::", "!~", "~*", "<=", ">=", "<>", "!=", "||", "->", "=>", ":=", "&&", "<<"}
+var multiOps = [...]string{"<=>", "!~*", "->>", "#>>", "::", "!~", "~*", "<=", ">=", "<>", "!=", "||", "->", "#>", "=>", ":=", "&&", "<<"}
 
 func isIdentStart(c byte) bool {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80

@@ -741,6 +741,56 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out[:s], b.it)
 				k = e
 				continue
+			case "->", "->>", "#>", "#>>":
+				// PostgreSQL's JSON operators -> __pg_json_get(a, b) and
+				// friends (exec/functions/jsonops.go); MySQL's -> means
+				// something else and # starts a comment. The left operand
+				// is the preceding primary (so a -> 'x' -> 'y' nests), the
+				// right one a primary, optionally negated (j -> -1), with any
+				// arithmetic after it.
+				s := r.primaryStart(out)
+				if s < 0 {
+					return nil, r.errNear(k)
+				}
+				rs := k + 1
+				if rs < j && r.toks[rs].kind == tkOp && (r.toks[rs].text(r.src) == "-" || r.toks[rs].text(r.src) == "+") {
+					rs++
+				}
+				if rs >= j {
+					return nil, r.errNear(j)
+				}
+				e, err := r.primaryEnd(rs, j)
+				if err != nil {
+					return nil, err
+				}
+				// + - * / % ^ bind tighter than these operators, so the
+				// right operand takes them in (j -> 1 + 1 is j -> 2).
+				for e+1 < j && r.toks[e].kind == tkOp && strings.Contains("+-*/%^", r.toks[e].text(r.src)) && len(r.toks[e].text(r.src)) == 1 {
+					n := e + 1
+					if r.toks[n].kind == tkOp && (r.toks[n].text(r.src) == "-" || r.toks[n].text(r.src) == "+") {
+						n++
+					}
+					if n >= j {
+						break
+					}
+					if e, err = r.primaryEnd(n, j); err != nil {
+						return nil, err
+					}
+				}
+				right, err := r.run(k+1, e)
+				if err != nil {
+					return nil, err
+				}
+				fn := map[string]string{"->": "__pg_json_get(", "->>": "__pg_json_get_text(", "#>": "__pg_json_path(", "#>>": "__pg_json_path_text("}[text]
+				b := newComposite(out[s].lead)
+				b.add(fn, out[s].firstOrig())
+				b.addItems(out[s:], true)
+				b.add(", ", t.start)
+				b.addItems(right, true)
+				b.add(")", r.toks[e-1].end)
+				out = append(out[:s], b.it)
+				k = e
+				continue
 			case "?", "`":
 				return nil, r.errNear(k)
 			case "#":

@@ -49,6 +49,8 @@ func TestRewrittenText(t *testing.T) {
 			"SELECT 1 FROM t WHERE c.relname REGEXP '^(orders)$'", nil},
 		{"operator = and collate C", `SELECT 1 FROM t WHERE a OPERATOR(pg_catalog.=) b COLLATE "C"`, "SELECT 1 FROM t WHERE a = b", nil},
 		{"power", "SELECT 2 ^ 3, -2 ^ 2, 2 * x ^ 2", "SELECT POWER(2, 3), POWER(-2, 2), 2 * POWER(x, 2)", nil},
+		{"json operators", "SELECT j -> 'a' -> 0, j ->> -1, t.j #> '{a,b}', (j)#>>p, j -> 1 + n * 2 = x FROM t WHERE j->>'k' = 'v'",
+			"SELECT __pg_json_get(__pg_json_get(j, 'a'), 0), __pg_json_get_text(j, -1), __pg_json_path(t.j, '{a,b}'), __pg_json_path_text((j), p), __pg_json_get(j, 1 + n * 2) = x FROM t WHERE __pg_json_get_text(j, 'k') = 'v'", nil},
 		{"array constructor and subscript", "SELECT ARRAY[1, 2], (current_schemas(true))[1]", "SELECT __pg_array(1, 2), __pg_subscript((current_schemas(true)), 1)", nil},
 		{"cast of window function", "SELECT row_number() OVER (PARTITION BY a ORDER BY b)::int FROM t",
 			"SELECT __pg_cast(row_number() OVER (PARTITION BY a ORDER BY b), 'int') FROM t", nil},

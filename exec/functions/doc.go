@@ -73,8 +73,11 @@
 //     array_lower/array_upper/generate_subscripts still count them from 1.
 //     generate_series covers int4 and int8 (not numeric or timestamps).
 //   - JSON results (row_to_json, to_json, json_build_object,
-//     json_build_array) are json (types.JSONType, OID 114); json_agg,
-//     json_object_agg and the -> / ->> operators do not exist. reg* values
+//     json_build_array) are json (types.JSONType, OID 114); json_agg and
+//     json_object_agg do not exist. The operators -> ->> #> #>> arrive
+//     as __pg_json_get/_text and __pg_json_path/_text (jsonops.go); on a
+//     type other than json/jsonb they fail with 42883 when run (not when
+//     resolved), naming the key's resolved type (text, not unknown). reg* values
 //     (regclass_in ..., pg_typeof) are OIDs typed as their reg* type; the
 //     wire prints them as names through RegName (the _out functions' text).
 //   - extract('julian', timestamp), and date_part/extract/date_trunc over

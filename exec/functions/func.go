@@ -95,6 +95,7 @@ func allFuncs() []*Func {
 	fs = append(fs, toCharNumberFuncs()...)
 	fs = append(fs, polyFuncs()...)
 	fs = append(fs, catalogFuncs()...)
+	fs = append(fs, jsonOpFuncs()...)
 	return fs
 }
 

@@ -1,0 +1,175 @@
+package functions
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// The JSON operators -> ->> #> #>> reach this package as the synthetic
+// functions the sql rewrite produces (sql/rewrite.go):
+//
+//	j -> k    __pg_json_get(j, k)        json (jsonb for jsonb)
+//	j ->> k   __pg_json_get_text(j, k)   text
+//	j #> p    __pg_json_path(j, p)       json (jsonb for jsonb)
+//	j #>> p   __pg_json_path_text(j, p)  text
+//
+// k is text (an object key) or int4 (an array element, negative counting
+// from the end); p is text[]. A missing key or element, or a step into the
+// wrong kind of container, is NULL, as in PostgreSQL. json values keep the
+// text as written (PostgreSQL returns the substring of the input); jsonb
+// values are stored normalised, so their substrings are normalised too.
+func jsonOpFuncs() []*Func {
+	get := func(name string, asText bool, key types.T) *Func {
+		return &Func{Name: name, Args: []types.T{tAny, key}, Ret: tJSON, Strict: true, specialize: jsonOpSpecialize(name, asText, false)}
+	}
+	path := func(name string, asText bool) *Func {
+		return &Func{Name: name, Args: []types.T{tAny, tTextArr}, Ret: tJSON, Strict: true, specialize: jsonOpSpecialize(name, asText, true)}
+	}
+	return []*Func{
+		get("__pg_json_get", false, tText),
+		get("__pg_json_get", false, tInt4),
+		get("__pg_json_get_text", true, tText),
+		get("__pg_json_get_text", true, tInt4),
+		path("__pg_json_path", false),
+		path("__pg_json_path_text", true),
+	}
+}
+
+// jsonOpOperators names each synthetic function's operator for the
+// "operator does not exist" error.
+var jsonOpOperators = map[string]string{
+	"__pg_json_get": "->", "__pg_json_get_text": "->>",
+	"__pg_json_path": "#>", "__pg_json_path_text": "#>>",
+}
+
+func jsonOpSpecialize(name string, asText, isPath bool) func(args []types.T, _ []any) (types.T, Kernel) {
+	return func(args []types.T, _ []any) (types.T, Kernel) {
+		ret := tText
+		if !asText {
+			ret = args[0].Nullable()
+		}
+		if !args[0].Variant.IsJSON() {
+			// PostgreSQL defines these operators on json and jsonb only.
+			err := sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s %s", args[0].PGName(), jsonOpOperators[name], args[1].PGName()).
+				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+			return tText, func(context.Context, memory.Allocator, []arrow.Array, int) (arrow.Array, error) { return nil, err }
+		}
+		return ret, rowFunc(ret, true, func(_ context.Context, a []any) (any, error) {
+			var steps []any
+			if isPath {
+				steps = a[1].([]any)
+			} else {
+				steps = a[1:2]
+			}
+			v, ok := JSONPath(a[0].(string), steps, isPath)
+			if !ok {
+				return nil, nil
+			}
+			if asText {
+				return jsonAsText(v)
+			}
+			return v, nil
+		})
+	}
+}
+
+// JSONPath follows steps (string keys or int64 element indexes; with
+// textIndex a string step on an array is read as an integer, as #> does,
+// while -> with a text key finds nothing in an array) from the JSON text
+// doc and returns the text of the value reached, as written in doc. ok is
+// false when a step is NULL, a key or element is missing, or a step meets
+// a scalar.
+func JSONPath(doc string, steps []any, textIndex bool) (string, bool) {
+	cur := json.RawMessage(doc)
+	for _, s := range steps {
+		if s == nil {
+			return "", false
+		}
+		b := firstNonSpace(cur)
+		switch b {
+		case '{':
+			k, ok := s.(string)
+			if !ok {
+				return "", false
+			}
+			var m map[string]json.RawMessage // the last duplicate key wins, as in PostgreSQL
+			if json.Unmarshal(cur, &m) != nil {
+				return "", false
+			}
+			v, ok := m[k]
+			if !ok {
+				return "", false
+			}
+			cur = v
+		case '[':
+			var idx int64
+			switch x := s.(type) {
+			case int64:
+				idx = x
+			case string:
+				if !textIndex {
+					return "", false
+				}
+				n, err := strconv.ParseInt(strings.TrimLeft(x, " \t\n\r\v\f"), 10, 32)
+				if err != nil {
+					return "", false
+				}
+				idx = n
+			default:
+				return "", false
+			}
+			var elems []json.RawMessage
+			if json.Unmarshal(cur, &elems) != nil {
+				return "", false
+			}
+			if idx < 0 {
+				idx += int64(len(elems))
+			}
+			if idx < 0 || idx >= int64(len(elems)) {
+				return "", false
+			}
+			cur = elems[idx]
+		default:
+			return "", false
+		}
+	}
+	return strings.TrimSpace(string(cur)), true
+}
+
+// jsonAsText is ->>'s result: a JSON string unescaped, null as SQL NULL,
+// anything else as its JSON text.
+func jsonAsText(v string) (any, error) {
+	switch firstNonSpace([]byte(v)) {
+	case 'n':
+		return nil, nil
+	case '"':
+		var s string
+		if err := json.Unmarshal([]byte(v), &s); err != nil {
+			return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+		}
+		if strings.IndexByte(s, 0) >= 0 {
+			return nil, sqlerr.New(sqlerr.Code("22P05"), "unsupported Unicode escape sequence").
+				WithDetail("%s", `\u0000 cannot be converted to text.`)
+		}
+		return s, nil
+	}
+	return v, nil
+}
+
+func firstNonSpace(b []byte) byte {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c
+	}
+	return 0
+}

@@ -112,6 +112,15 @@ func writeJSONB(b *bytes.Buffer, dec *json.Decoder) error {
 	return nil
 }
 
+// QuoteJSON is s as a JSON string, quoted as PostgreSQL's escape_json
+// quotes it (json_build_object, row_to_json, jsonb output).
+func QuoteJSON(s string) string {
+	var b bytes.Buffer
+	b.Grow(len(s) + 2)
+	writeJSONBString(&b, s)
+	return b.String()
+}
+
 // writeJSONBString quotes s as PostgreSQL's escape_json does: ", \ and the
 // control characters are escaped, everything else is kept (no \/, no
 // \u escapes for non-ASCII).

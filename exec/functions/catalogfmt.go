@@ -176,38 +176,7 @@ func jsonBuildObjectSpecialize(argTypes []types.T, _ []any) (types.T, Kernel) {
 
 // jsonQuote quotes s as a JSON string the way PostgreSQL's escape_json
 // does.
-func jsonQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteString(strconv.FormatInt(int64(r)>>4, 16))
-				b.WriteString(strconv.FormatInt(int64(r)&15, 16))
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+func jsonQuote(s string) string { return types.QuoteJSON(s) }
 
 // privilegeFuncs: sqlgate has one user, a superuser, so every privilege
 // check on an existing object is true. The object must exist (42P01 /

@@ -65,21 +65,9 @@ func (f *messageFeed) Release() {}
 // Decode verifies the CRC of one whole batch (b holds exactly one batch, as
 // VerifyBatch wants) and decodes it, sharing b's bytes.
 func (r *BatchReader) Decode(b []byte) (Batch, error) {
-	if err := VerifyBatch(b); err != nil {
+	h, changes, pos, err := verifiedParts(b)
+	if err != nil {
 		return Batch{}, err
-	}
-	h, _ := ParseHeader(b)
-	pos := HeaderSize
-	var changes []ChangeType
-	if !h.AppendOnly() {
-		if h.RecordCount < 0 || int(h.RecordCount) > len(b)-pos {
-			return Batch{}, fmt.Errorf("change-type vector of %d records overruns the batch", h.RecordCount)
-		}
-		changes = make([]ChangeType, h.RecordCount)
-		for i := range changes {
-			changes[i] = ChangeType(b[pos+i])
-		}
-		pos += int(h.RecordCount)
 	}
 	msg, err := splitMessage(b[pos:], ipc.MessageRecordBatch)
 	if err != nil {

@@ -220,23 +220,34 @@ type Batch struct {
 	Record arrow.RecordBatch
 }
 
-// Decode verifies and decodes one whole batch.
-func (d *BatchDecoder) Decode(b []byte) (Batch, error) {
+// verifiedParts checks the CRC of one whole batch and returns its header,
+// its change-type vector (nil for an append-only batch) and the offset of
+// its Arrow message: the part of decoding that BatchDecoder.Decode and
+// BatchReader.Decode share.
+func verifiedParts(b []byte) (BatchHeader, []ChangeType, int, error) {
 	if err := VerifyBatch(b); err != nil {
-		return Batch{}, err
+		return BatchHeader{}, nil, 0, err
 	}
 	h, _ := ParseHeader(b)
 	pos := HeaderSize
-	var changes []ChangeType
-	if !h.AppendOnly() {
-		if h.RecordCount < 0 || int(h.RecordCount) > len(b)-pos {
-			return Batch{}, fmt.Errorf("change-type vector of %d records overruns the batch", h.RecordCount)
-		}
-		changes = make([]ChangeType, h.RecordCount)
-		for i := range changes {
-			changes[i] = ChangeType(b[pos+i])
-		}
-		pos += int(h.RecordCount)
+	if h.AppendOnly() {
+		return h, nil, pos, nil
+	}
+	if h.RecordCount < 0 || int(h.RecordCount) > len(b)-pos {
+		return BatchHeader{}, nil, 0, fmt.Errorf("change-type vector of %d records overruns the batch", h.RecordCount)
+	}
+	changes := make([]ChangeType, h.RecordCount)
+	for i := range changes {
+		changes[i] = ChangeType(b[pos+i])
+	}
+	return h, changes, pos + int(h.RecordCount), nil
+}
+
+// Decode verifies and decodes one whole batch.
+func (d *BatchDecoder) Decode(b []byte) (Batch, error) {
+	h, changes, pos, err := verifiedParts(b)
+	if err != nil {
+		return Batch{}, err
 	}
 	// Bound what the IPC reader may allocate by the batch's own size, so a
 	// damaged (or hostile) length inside the message cannot claim gigabytes.

@@ -22,10 +22,15 @@ import (
 // each cursor reads the file once. Each pass writes the function's column to
 // its own file, batch-aligned with the input; a last pass zips them.
 //
-// A frame whose edges can move backwards or whose aggregate would need rows
-// removed (sum over a sliding frame, RANGE offsets) cannot be computed this
-// way: it fails with 53200 naming the function rather than holding the
-// partition.
+// An aggregate over a sliding frame (its start moves: ROWS offsets, or
+// RANGE from CURRENT ROW) keeps the frame's batches in a buffer (frameBuf)
+// and recomputes the aggregate over the frame whenever its start moves, as
+// the in-memory path does; the buffer holds the frame, not the partition.
+//
+// A frame whose edges can move backwards, whose RANGE bounds have offsets,
+// or whose sliding frame ends at UNBOUNDED FOLLOWING cannot be computed
+// this way: it fails with 53200 naming the function rather than holding
+// the partition.
 
 // winSpillable reports whether f can be computed over a spilled partition.
 func winSpillable(f WindowSpec) bool {
@@ -40,7 +45,12 @@ func winSpillable(f WindowSpec) bool {
 	case "first_value", "last_value", "nth_value":
 		return fr.Mode == FrameRows || (!offsetBound(fr.Start) && !offsetBound(fr.End))
 	case "sum", "avg", "count", "min", "max":
-		return fr.Start.Kind == UnboundedPreceding && (fr.Mode == FrameRows || !offsetBound(fr.End))
+		if fr.Start.Kind == UnboundedPreceding {
+			return fr.Mode == FrameRows || !offsetBound(fr.End)
+		}
+		// a sliding frame is recomputed from a buffer of its rows, which an
+		// end at UNBOUNDED FOLLOWING would make the rest of the partition
+		return fr.End.Kind != UnboundedFollowing && (fr.Mode == FrameRows || !offsetBound(fr.Start) && !offsetBound(fr.End))
 	}
 	return false
 }
@@ -374,6 +384,66 @@ func frameBounds(fr Frame, i, n int64, peers *peerFinder) (int64, int64, error) 
 	return fs, max(fe, fs), nil
 }
 
+// frameBuf holds the batches of a sliding frame, read forward through its
+// own cursor; batches before the frame's start are dropped.
+type frameBuf struct {
+	c    *winCursor
+	hold *holding
+	bs   []arrow.RecordBatch
+	base []int64 // partition row of each batch's first row
+	end  int64   // rows loaded: [base[0], end)
+}
+
+// feed gives the accumulator rows [from, to) of the partition, after
+// dropping the batches before start (start <= from) and loading up to to.
+func (f *frameBuf) feed(acc accumulator, start, from, to int64, groups *[]uint32, rows *[]int32) error {
+	for len(f.bs) > 0 && f.base[0]+f.bs[0].NumRows() <= start {
+		f.hold.shrink(batchBytes(f.bs[0]))
+		f.bs[0].Release()
+		f.bs, f.base = f.bs[1:], f.base[1:]
+	}
+	for f.end < to {
+		b, r, ok, err := f.c.at(f.end)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		b.Retain()
+		f.hold.force(batchBytes(b))
+		f.bs = append(f.bs, b)
+		f.base = append(f.base, f.end-int64(r))
+		f.end += b.NumRows() - int64(r)
+	}
+	for k, b := range f.bs {
+		lo, hi := max(from, f.base[k]), min(to, f.base[k]+b.NumRows())
+		if lo >= hi {
+			continue
+		}
+		if len(*groups) < int(b.NumRows()) {
+			*groups = make([]uint32, b.NumRows())
+		}
+		rs := (*rows)[:0]
+		for j := lo; j < hi; j++ {
+			rs = append(rs, int32(j-f.base[k]))
+		}
+		*rows = rs
+		if err := acc.update(b.Columns(), *groups, rs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *frameBuf) release() {
+	for _, b := range f.bs {
+		f.hold.shrink(batchBytes(b))
+		b.Release()
+	}
+	f.bs, f.base = nil, nil
+}
+
 // constantInt checks that column col holds one value on its non-NULL rows
 // (lag/lead offsets, nth_value's n): only then is the looked-at row a
 // monotone function of the current row.
@@ -446,6 +516,9 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 		groups                  []uint32
 		rows                    []int32
 		g                       gatherer
+		fb                      *frameBuf
+		newAcc                  func() (accumulator, error)
+		lastStart               = int64(-1)
 	)
 	defer g.reset()
 	defer func() {
@@ -496,6 +569,17 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 		acc.resize(1)
 		if target, err = s.cursor(ctx); err != nil {
 			return err
+		}
+		if frame.Start.Kind != UnboundedPreceding {
+			fb = &frameBuf{c: target, hold: &s.hold}
+			defer fb.release()
+			newAcc = func() (accumulator, error) {
+				a, err := newAccumulator(spec, s.in.schema, dt)
+				if err == nil {
+					a.resize(1)
+				}
+				return a, err
+			}
 		}
 	}
 	main, err := s.cursor(ctx)
@@ -670,9 +754,35 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 		case "sum", "avg", "count", "min", "max":
 			for r := 0; r < nb; r++ {
 				row := i + int64(r)
-				_, fe, err := frameBounds(frame, row, s.n, peers)
+				fs, fe, err := frameBounds(frame, row, s.n, peers)
 				if err != nil {
 					return err
+				}
+				if fb != nil {
+					if fs != lastStart || fe != lastEnd {
+						if snap != nil {
+							snap.Release()
+							snap = nil
+						}
+						if fs != lastStart || fe < lastEnd {
+							// the start moved: recompute over the frame
+							if acc, err = newAcc(); err != nil {
+								return err
+							}
+							fed = fs
+						}
+						if err := fb.feed(acc, fs, fed, fe, &groups, &rows); err != nil {
+							return err
+						}
+						fed = max(fed, fe)
+						if snap, err = acc.finish(s.mem, []uint32{0}); err != nil {
+							snap = nil
+							return err
+						}
+						lastStart, lastEnd = fs, fe
+					}
+					g.addArray(snap, 0)
+					continue
 				}
 				if fe != lastEnd {
 					for fed < fe {

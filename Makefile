@@ -65,7 +65,7 @@ soak:
 
 # Issue 5 acceptance 3: GROUP BY over 100M generated rows, 512 MiB limit, peak RSS < 1 GiB.
 soak-relop:
-	GOMEMLIMIT=800MiB $(GO) test -tags soak -timeout 20m -run '^$$' -bench SoakGroupBy100M -benchtime 1x ./exec/relop
+	$(GO) test -tags soak -timeout 20m -run '^$$' -bench SoakGroupBy100M -benchtime 1x ./exec/relop
 
 # Benchmarks: sqlgate, PostgreSQL 15 and DuckDB side by side (bench/, its own
 # module because DuckDB needs cgo). Prints a table, writes bench/results/*.json;

@@ -43,6 +43,10 @@ type Config struct {
 	// UDFs are Go functions SQL may call by name (package udf); Start
 	// takes a copy, so fill the registry before. nil: none.
 	UDFs *udf.Registry
+	// QueryMemoryLimit bounds the bytes one query's operators hold before
+	// they spill (0 = 1 GiB). The process's Go soft memory limit should
+	// follow it (relop.ApplyGoMemoryLimit; cmd/sqlgate sets it).
+	QueryMemoryLimit int64
 }
 
 // Server is a running sqlgate.
@@ -88,7 +92,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	roles := rolesOf(cfg.Auth, log)
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
 		Roles: catalogRoles{roles: roles, acl: acl}, Views: vs})
-	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, Roles: roles, Access: acl, Views: vs, Virtual: catalog, UDFs: udfs})
+	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Access: acl, Views: vs, Virtual: catalog, UDFs: udfs})
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,
 		Logger:                log,

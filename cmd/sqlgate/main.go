@@ -22,6 +22,7 @@ import (
 	_ "time/tzdata"
 
 	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/server"
 	"github.com/sqlgate/sqlgate/tests/sqllogic"
 )
@@ -73,8 +74,14 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	maxConns := fs.Int("max-connections", 100, "concurrent sessions (53300 beyond)")
 	maxPerUser := fs.Int("max-connections-per-user", 0, "concurrent sessions of one user (0 = no limit)")
 	maxRow := fs.Int("max-row-size", 0, "largest result row in bytes (54000 beyond; 0 = 1 GiB)")
+	queryMem := fs.Int64("query-memory-mib", 1024, "MiB one query's operators hold before they spill to the data directory; "+
+		"the Go soft memory limit follows it unless GOMEMLIMIT is set")
 	sec := registerSecurityFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *queryMem <= 0 || *queryMem > 1<<40 {
+		fmt.Fprintf(stderr, "sqlgate: --query-memory-mib %d: want 1 to %d\n", *queryMem, int64(1)<<40)
 		return 2
 	}
 	if _, _, err := net.SplitHostPort(*listen); err != nil {
@@ -87,11 +94,19 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	// the Go heap runs at up to twice its live size without a soft limit:
+	// a query spilling at its limit would take twice the memory it counts
+	if limit, set := relop.ApplyGoMemoryLimit(*queryMem<<20, os.Getenv); set {
+		log.Info("go soft memory limit", "bytes", limit)
+	} else {
+		log.Info("go soft memory limit from GOMEMLIMIT", "bytes", limit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv, err := server.Start(ctx, server.Config{Listen: *listen, DataDir: *data, Logger: log,
 		Auth: security.Auth, TLS: security.TLS, RequireTLS: security.RequireTLS,
-		MaxConnections: *maxConns, MaxConnectionsPerUser: *maxPerUser, MaxRowSize: *maxRow})
+		MaxConnections: *maxConns, MaxConnectionsPerUser: *maxPerUser, MaxRowSize: *maxRow,
+		QueryMemoryLimit: *queryMem << 20})
 	if err != nil {
 		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 1

@@ -10,7 +10,8 @@
 // aggregation, grace hash join with chunked build fallback) so that large
 // inputs finish within the limit; without a SpillDir they fail with 53200.
 // Window spills a partition that does not fit and computes the functions
-// whose frames only move forward by passes over the file (windowspill.go).
+// whose frames only move forward by passes over the file, aggregates over
+// sliding frames from a buffer of the frame (windowspill.go).
 //
 // Semantics are PostgreSQL 15's: NULL keys group together but never join,
 // floats compare with NaN equal to NaN and above every number and -0 = +0,

@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -146,6 +149,102 @@ func TestFastPathSortAndTopN(t *testing.T) {
 						}
 						equalRows(t, fmt.Sprintf("top-%d vs sort", n), got, want[:len(got)])
 					}
+				})
+			}
+		}
+	}
+}
+
+// TestFastPathJoinRuns: the fixed-key table's runs of duplicated keys,
+// split across small output batches, with equal power-of-two build
+// batches (rows located by shift) and odd ones (rows located by refs),
+// with a residual, spilled and not, give what the generic path gives.
+func TestFastPathJoinRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	var build, probe [][]any
+	for i := 0; i < 3000; i++ {
+		var k any = rng.IntN(300)
+		switch {
+		case rng.IntN(10) < 6:
+			k = 7 // a hot key: runs far longer than an output batch
+		case rng.IntN(20) == 0:
+			k = nil
+		case rng.IntN(20) == 0:
+			k = math.MinInt64
+		}
+		build = append(build, []any{k, i})
+	}
+	for i := 0; i < 400; i++ {
+		var k any = rng.IntN(400)
+		if rng.IntN(15) == 0 {
+			k = nil
+		} else if rng.IntN(10) == 0 {
+			k = 7
+		} else if rng.IntN(20) == 0 {
+			k = math.MinInt64
+		}
+		probe = append(probe, []any{k, i})
+	}
+	schema := schemaOf(types.Int64Type, types.Int64Type)
+	// the row numbers' parities differ: keeps about half of the pairs
+	residual := ResidualFunc(func(b arrow.RecordBatch) (arrow.Array, error) {
+		l, r := b.Column(1).(*array.Int64), b.Column(3).(*array.Int64)
+		bb := array.NewBooleanBuilder(memory.DefaultAllocator)
+		defer bb.Release()
+		for i := 0; i < int(b.NumRows()); i++ {
+			bb.Append((l.Value(i)+r.Value(i))%2 == 1)
+		}
+		return bb.NewArray(), nil
+	})
+	for _, jt := range []JoinType{InnerJoin, LeftJoin, RightJoin, FullJoin, SemiJoin, AntiJoin} {
+		for _, buildBatch := range []int{256, 1000} {
+			for _, res := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/batch=%d/residual=%v", jt, buildBatch, res), func(t *testing.T) {
+					run := func(generic bool, mem *MemoryAccount, dir string) []string {
+						op := &HashJoin{Left: rowsSource(t, schema, probe, 300), Right: rowsSource(t, schema, build, buildBatch),
+							LeftKeys: []int{0}, RightKeys: []int{0}, Type: jt, NullAware: jt == AntiJoin && !res,
+							BatchRows: 100, Mem: mem, SpillDir: dir, generic: generic}
+						if res {
+							op.Residual = residual
+						}
+						return sorted(drain(t, op))
+					}
+					want := run(true, nil, "")
+					if len(want) == 0 && jt != AntiJoin {
+						t.Fatal("no rows: the case tests nothing")
+					}
+					equalRows(t, "fast", run(false, nil, ""), want)
+					equalRows(t, "fast spilled", run(false, NewMemoryAccount(64<<10), tempDir(t)), want)
+				})
+			}
+		}
+	}
+}
+
+// TestSortDecodedKeyColumn: the decoded key column (int32, int64, date,
+// timestamp keys) across small output batches whose edges fall among the
+// NULLs, ascending and descending, equals the generic path's.
+func TestSortDecodedKeyColumn(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, kt := range []types.T{types.Int32Type, types.Int64Type, types.DateType, types.TimestampType(6)} {
+		var rows [][]any
+		for i := 0; i < 700; i++ {
+			var k any = rng.IntN(2000) - 1000
+			if rng.IntN(5) == 0 {
+				k = nil
+			}
+			rows = append(rows, []any{k, i})
+		}
+		rows = append(rows, []any{math.MinInt32, 700}, []any{math.MaxInt32, 701})
+		schema := schemaOf(kt, types.Int64Type)
+		for _, desc := range []bool{false, true} {
+			for _, nullsFirst := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/desc=%v/nullsfirst=%v", kt, desc, nullsFirst), func(t *testing.T) {
+					run := func(generic bool) []string {
+						return drain(t, &Sort{Input: rowsSource(t, schema, rows, 64), Keys: []SortKey{{Column: 0, Desc: desc, NullsFirst: nullsFirst}},
+							BatchRows: 37, generic: generic})
+					}
+					equalRows(t, "decoded", run(false), run(true))
 				})
 			}
 		}

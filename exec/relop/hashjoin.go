@@ -513,7 +513,7 @@ type hashTable struct {
 	schema   *arrow.Schema
 	keys     []int
 	intKey   bool
-	ints     *intTable
+	ints     *joinTable
 	strs     map[string]int32
 	batches  []arrow.RecordBatch
 	refs     []rowRef
@@ -537,7 +537,7 @@ func newHashTable(schema *arrow.Schema, keys []int, generic bool) *hashTable {
 	}
 	if len(keys) == 1 && !generic && isFixedKey(schema.Field(keys[0]).Type) {
 		t.intKey = true
-		t.ints = newIntTable()
+		t.ints = &joinTable{}
 	} else {
 		t.strs = make(map[string]int32)
 	}
@@ -584,7 +584,12 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 	base := int32(len(t.refs))
 	for i := 0; i < n; i++ {
 		t.refs = append(t.refs, rowRef{bi, uint32(i)})
-		t.next = append(t.next, -1)
+	}
+	if !t.intKey {
+		// the fixed-key table keeps duplicates in runs, not chains
+		for i := 0; i < n; i++ {
+			t.next = append(t.next, -1)
+		}
 	}
 	t.held += batchBytes(b) + int64(n)*13
 	if t.cross {
@@ -599,18 +604,12 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 	if t.intKey {
 		col := b.Column(t.keys[0])
 		t.i64 = fixedKeys(col, t.i64)
-		nulls := col.NullN() > 0
-		next := t.next
-		for i, v := range t.i64 {
-			if nulls && col.IsNull(i) {
-				t.nullKeys = true
-				continue
-			}
-			row := base + int32(i)
-			if h, ok := t.ints.put(v, row); ok {
-				next[row] = h
-				t.dups = true
-			}
+		var isNull func(int) bool
+		if col.NullN() > 0 {
+			isNull = col.IsNull
+		}
+		if t.ints.add(t.i64, isNull) {
+			t.nullKeys = true
 		}
 		return nil
 	}
@@ -646,6 +645,9 @@ func (t *hashTable) ref(r int32) rowRef {
 
 // finish prepares the match flags of the build rows.
 func (t *hashTable) finish() {
+	if t.ints != nil {
+		t.ints.finish()
+	}
 	t.matched = make([]bool, len(t.refs))
 	t.held += int64(len(t.refs))
 }
@@ -690,9 +692,12 @@ type prober struct {
 	mode passMode
 
 	batch     arrow.RecordBatch
-	heads     []int32 // first build row of each probe row's chain (-1: none)
+	heads     []int32  // first build row of each probe row's chain (-1: none)
+	runs      []uint32 // fixed key: build rows of each probe row (0: none), at starts (joinTable.lookup)
+	starts    []uint32
 	i         int
 	chain     int32
+	off       uint32 // fixed key: the next row of the current probe row's run
 	now       []bool // probe rows of the batch matched in this pass
 	seqBase   int
 	ever      []bool // multi-chunk: probe rows matched in any earlier chunk
@@ -779,7 +784,7 @@ func (p *prober) next(ctx context.Context) (arrow.RecordBatch, error) {
 func (p *prober) startBatch(b arrow.RecordBatch) error {
 	p.batch = b
 	n := int(b.NumRows())
-	p.i, p.chain = 0, -2
+	p.i, p.chain, p.off = 0, -2, 0
 	p.now = make([]bool, n)
 	if p.mode == passChunk || p.mode == passFinal {
 		p.ever = grow(p.ever, p.seqBase+n)
@@ -802,13 +807,15 @@ func (p *prober) startBatch(b arrow.RecordBatch) error {
 	if ht.intKey {
 		col := b.Column(p.j.LeftKeys[0])
 		ht.i64 = fixedKeys(col, ht.i64)
-		nulls := col.NullN() > 0
-		for i, v := range ht.i64 {
-			h, ok := ht.ints.get(v)
-			if !ok || (nulls && col.IsNull(i)) {
-				h = -1
+		p.runs = grow(p.runs[:0], n)[:n]
+		p.starts = grow(p.starts[:0], n)[:n]
+		ht.ints.lookup(ht.i64, p.starts, p.runs)
+		if col.NullN() > 0 {
+			for i := range p.runs {
+				if col.IsNull(i) {
+					p.runs[i] = 0
+				}
 			}
-			p.heads[i] = h
 		}
 		return nil
 	}
@@ -836,12 +843,25 @@ func (p *prober) step() error {
 		return nil
 	}
 	needPairs := j.Type.emitsPairs() || j.Residual != nil
-	if !needPairs {
+	switch {
+	case !needPairs && p.ht.intKey:
+		for i := 0; i < n; i++ {
+			p.now[i] = p.runs[i] > 0
+		}
+		p.i = n
+	case !needPairs:
 		for i := 0; i < n; i++ {
 			p.now[i] = p.heads[i] >= 0
 		}
 		p.i = n
-	} else {
+	case p.ht.intKey:
+		p.intPairs(n)
+		if len(p.pl) > 0 {
+			if err := p.emitPairs(); err != nil {
+				return err
+			}
+		}
+	default:
 		p.pl, p.pr, p.pb = p.pl[:0], p.pr[:0], p.pb[:0]
 		limit := p.batchRows()
 		if ht := p.ht; !ht.cross && !ht.dups && ht.rowShift >= 0 && p.chain == -2 {
@@ -888,6 +908,54 @@ func (p *prober) step() error {
 	return nil
 }
 
+// intPairs collects the next pairs of a fixed-key probe batch, up to one
+// output batch: a probe row with one build row is one pair; the rows of a
+// duplicated key come from its run in perm, resumed at p.off when the
+// previous output batch filled up in the middle of it.
+func (p *prober) intPairs(n int) {
+	ht := p.ht
+	limit := p.batchRows()
+	p.pl, p.pr, p.pb = grow(p.pl[:0], limit), grow(p.pr[:0], limit), grow(p.pb[:0], limit)
+	pl, pr, pb := p.pl[:0], p.pr[:0], p.pb[:0]
+	runs, starts := p.runs[:n], p.starts[:n]
+	i := p.i
+	shift, mask := uint(max(ht.rowShift, 0)), int32(1)<<max(ht.rowShift, 0)-1
+	for i < n && len(pl) < limit {
+		c := runs[i]
+		if c == 0 {
+			i++
+			continue
+		}
+		if c == 1 {
+			row := int32(starts[i])
+			var ref rowRef
+			if ht.rowShift >= 0 {
+				ref = rowRef{uint32(row >> shift), uint32(row & mask)}
+			} else {
+				ref = ht.refs[row]
+			}
+			pl = append(pl, rowRef{0, uint32(i)})
+			pr = append(pr, ref)
+			pb = append(pb, row)
+			i++
+			continue
+		}
+		for p.off < c && len(pl) < limit {
+			row := ht.ints.row(starts[i], c, p.off)
+			pl = append(pl, rowRef{0, uint32(i)})
+			pr = append(pr, ht.ref(row))
+			pb = append(pb, row)
+			p.off++
+		}
+		if p.off == c {
+			p.off = 0
+			i++
+		}
+	}
+	p.i = i
+	p.pl, p.pr, p.pb = pl, pr, pb
+}
+
 // emitPairs evaluates the residual on the candidate pairs, records matches
 // and queues the matching pairs for joins that output them.
 func (p *prober) emitPairs() error {
@@ -896,6 +964,23 @@ func (p *prober) emitPairs() error {
 	joined, err := p.pairBatch(mem, j.joined, p.pl, p.pr)
 	if err != nil {
 		return err
+	}
+	if j.Residual == nil {
+		// every candidate pair matches
+		for _, l := range p.pl {
+			p.now[l.r] = true
+		}
+		if j.Type == RightJoin || j.Type == FullJoin {
+			for _, b := range p.pb {
+				p.ht.matched[b] = true
+			}
+		}
+		if !j.Type.emitsPairs() {
+			joined.Release()
+			return nil
+		}
+		p.queue = append(p.queue, joined)
+		return nil
 	}
 	keep := make([]bool, len(p.pl))
 	if j.Residual != nil {

@@ -4,8 +4,10 @@ package relop
 
 import (
 	"context"
+	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,8 +24,9 @@ import (
 //	go test -tags soak -run '^$' -bench SoakGroupBy100M -benchtime 1x ./exec/relop
 //
 // The rows are generated batch by batch, never held. The Go heap runs at
-// up to twice its live size unless the runtime has a soft limit, as a
-// deployment gives it with GOMEMLIMIT: run with GOMEMLIMIT=800MiB.
+// up to twice its live size unless the runtime has a soft limit: the
+// benchmark sets it as `sqlgate serve` does, from the query memory limit
+// (ApplyGoMemoryLimit; an explicit GOMEMLIMIT wins).
 
 // genSource emits rows (k int64, v int64) with k = i*7919 mod groups (every
 // key occurs rows/groups times, spread over the whole input) and v = i mod 1000.
@@ -88,6 +91,9 @@ func BenchmarkSoakGroupBy100M(b *testing.B) {
 	schema := schemaOf(types.Int64Type, types.Int64Type)
 	aggs := []AggSpec{agg("sum", 1), agg("count", -1)}
 	out := outSchema(b, []types.T{types.Int64Type, types.Int64Type}, []int{0}, aggs)
+	goLimit, _ := ApplyGoMemoryLimit(limit, os.Getenv)
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	b.ReportMetric(float64(goLimit)/(1<<20), "go-limit-MiB")
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		mem := NewMemoryAccount(limit)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/exec"
 )
@@ -100,7 +101,13 @@ func (o *Sort) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return nil, nil
 	}
 	hi := min(o.pos+rowsOr(o.BatchRows), len(o.perm))
-	out, err := o.buf.gather(allocOr(o.Alloc), o.Schema(), o.perm[o.pos:hi])
+	var out arrow.RecordBatch
+	var err error
+	if o.buf.sorted != nil {
+		out, err = o.buf.gatherSorted(allocOr(o.Alloc), o.Schema(), o.perm, o.pos, hi)
+	} else {
+		out, err = o.buf.gather(allocOr(o.Alloc), o.Schema(), o.perm[o.pos:hi])
+	}
 	o.pos = hi
 	return out, err
 }
@@ -139,7 +146,7 @@ func (o *Sort) consume(ctx context.Context) error {
 		}
 	}
 	if len(o.runs) == 0 {
-		o.perm = o.buf.order()
+		o.perm = o.buf.order(true)
 		// one contiguous batch makes the output gathers single-source
 		// loops; row k of the buffer is row k of the concatenation
 		return o.buf.compact(allocOr(o.Alloc))
@@ -166,7 +173,7 @@ func (o *Sort) spillRun(ctx context.Context) error {
 		return err
 	}
 	o.runs = append(o.runs, f)
-	perm := o.buf.order()
+	perm := o.buf.order(false)
 	for lo := 0; lo < len(perm); lo += defaultBatchRows {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -206,6 +213,10 @@ type sortBuffer struct {
 	chunks    [][]keyRow // one per batch: no regrowth of one big slice
 	nullRows  []uint32
 	nullFirst bool
+	// decodable: the key column is rebuilt from the sorted keys instead of
+	// gathered (a random read per row); sorted holds them after order.
+	decodable bool
+	sorted    []uint64
 	// general path
 	arena []byte
 	offs  []uint32
@@ -216,6 +227,10 @@ func newSortBuffer(schema *arrow.Schema, keys []SortKey, generic bool) *sortBuff
 	if len(keys) == 1 && !generic && keys[0].Column >= 0 && keys[0].Column < schema.NumFields() {
 		s.fast = isFixedKey(schema.Field(keys[0].Column).Type)
 		s.nullFirst = keys[0].NullsFirst
+		switch schema.Field(keys[0].Column).Type.ID() {
+		case arrow.INT32, arrow.INT64, arrow.DATE32, arrow.DATE64, arrow.TIME32, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION:
+			s.decodable = true
+		}
 	}
 	return s
 }
@@ -228,7 +243,7 @@ func (s *sortBuffer) release() {
 		b.Release()
 	}
 	s.batches, s.starts = nil, nil
-	s.chunks, s.nullRows, s.arena, s.offs = nil, nil, nil, nil
+	s.chunks, s.nullRows, s.arena, s.offs, s.sorted = nil, nil, nil, nil, nil
 }
 
 func (s *sortBuffer) add(b arrow.RecordBatch) error {
@@ -329,8 +344,9 @@ func fixedSortKeys(col arrow.Array, buf []uint64) []uint64 {
 	return buf
 }
 
-// order returns the row numbers in sorted order (stable).
-func (s *sortBuffer) order() []uint32 {
+// order returns the row numbers in sorted order (stable); withKeys keeps
+// the sorted keys for gatherSorted when the key column is decodable.
+func (s *sortBuffer) order(withKeys bool) []uint32 {
 	n := s.n
 	if s.fast {
 		pairs := radixSortChunks(s.chunks)
@@ -339,8 +355,18 @@ func (s *sortBuffer) order() []uint32 {
 		if s.nullFirst {
 			out = append(out, s.nullRows...)
 		}
-		for _, p := range pairs {
-			out = append(out, p.row)
+		if withKeys && s.decodable {
+			s.sorted = make([]uint64, len(pairs))
+			rows := out[len(out) : len(out)+len(pairs)]
+			for i, p := range pairs {
+				s.sorted[i] = p.key
+				rows[i] = p.row
+			}
+			out = out[:len(out)+len(pairs)]
+		} else {
+			for _, p := range pairs {
+				out = append(out, p.row)
+			}
 		}
 		if !s.nullFirst {
 			out = append(out, s.nullRows...)
@@ -381,6 +407,87 @@ func (s *sortBuffer) gather(mem memory.Allocator, schema *arrow.Schema, rows []u
 	return gatherBatch(mem, schema, s.batches, refs)
 }
 
+// gatherSorted builds output rows [lo, hi) of perm: the key column from
+// the sorted keys (sequential, no gather), the others gathered.
+func (s *sortBuffer) gatherSorted(mem memory.Allocator, schema *arrow.Schema, perm []uint32, lo, hi int) (arrow.RecordBatch, error) {
+	rows := perm[lo:hi]
+	refs := make([]rowRef, len(rows))
+	for i, r := range rows {
+		refs[i] = s.ref(r)
+	}
+	kc := s.keys[0].Column
+	cols := make([]arrow.Array, schema.NumFields())
+	srcs := make([]arrow.Array, len(s.batches))
+	for c := range cols {
+		if c == kc {
+			cols[c] = s.keyColumn(mem, schema.Field(c).Type, lo, hi)
+			continue
+		}
+		for i, b := range s.batches {
+			srcs[i] = b.Column(c)
+		}
+		a, err := gather(mem, schema.Field(c).Type, srcs, refs)
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols[c] = a
+	}
+	out := array.NewRecordBatch(schema, cols, int64(len(rows)))
+	releaseAll(cols)
+	return out, nil
+}
+
+// keyColumn decodes output rows [lo, hi) of the key column: the NULL rows
+// come first or last, the others are s.sorted in order.
+func (s *sortBuffer) keyColumn(mem memory.Allocator, dt arrow.DataType, lo, hi int) arrow.Array {
+	n := hi - lo
+	first := 0 // output position of s.sorted[0]
+	if s.nullFirst {
+		first = len(s.nullRows)
+	}
+	// the non-NULL output rows of [lo, hi), as indexes of s.sorted
+	a, b := max(lo, first)-first, min(hi, first+len(s.sorted))-first
+	if b < a {
+		a, b = 0, 0
+	}
+	at := max(lo, first) - lo // their position in the output
+	flip := uint64(1 << 63)
+	if s.keys[0].Desc {
+		flip ^= math.MaxUint64
+	}
+	width := dt.(arrow.FixedWidthDataType).BitWidth() / 8
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * width)
+	if width == 8 {
+		out := castBytes[int64](buf.Bytes())[:n]
+		clear(out)
+		for i, k := range s.sorted[a:b] {
+			out[at+i] = int64(k ^ flip)
+		}
+	} else {
+		out := castBytes[int32](buf.Bytes())[:n]
+		clear(out)
+		for i, k := range s.sorted[a:b] {
+			out[at+i] = int32(int64(k ^ flip))
+		}
+	}
+	var vbuf *memory.Buffer
+	nulls := n - (b - a)
+	if nulls > 0 {
+		var bits []byte
+		vbuf, bits = newValidity(mem, n)
+		bitutil.SetBitsTo(bits, int64(at), int64(b-a), true)
+	}
+	data := array.NewData(dt, n, []*memory.Buffer{vbuf, buf}, nil, nulls, 0)
+	buf.Release()
+	if vbuf != nil {
+		vbuf.Release()
+	}
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
 type keyRow struct {
 	key uint64
 	row uint32
@@ -410,9 +517,8 @@ func radixSortChunks(chunks [][]keyRow) []keyRow {
 			diff |= p.key ^ k0
 		}
 	}
-	a := make([]keyRow, n)
 	if n < 256 || diff == 0 {
-		a = a[:0]
+		a := make([]keyRow, 0, n)
 		for _, c := range chunks {
 			a = append(a, c...)
 		}
@@ -428,7 +534,9 @@ func radixSortChunks(chunks [][]keyRow) []keyRow {
 			counts[(p.key>>shift)&(buckets-1)+1]++
 		}
 	}
+	largest := 0
 	for i := 1; i <= buckets; i++ {
+		largest = max(largest, counts[i])
 		counts[i] += counts[i-1]
 	}
 	tmp := make([]keyRow, n)
@@ -441,36 +549,50 @@ func radixSortChunks(chunks [][]keyRow) []keyRow {
 			offs[d]++
 		}
 	}
+	// each bucket is sorted in place with one bucket-sized scratch (not a
+	// second n-sized array: less to allocate, zero and fault in)
+	scratch := make([]keyRow, largest)
 	for b := 0; b < buckets; b++ {
 		lo, hi := counts[b], counts[b+1]
 		if hi-lo == 0 {
 			continue
 		}
-		lsdSort(tmp[lo:hi], a[lo:hi], uint(shift))
+		lsdSort(tmp[lo:hi], scratch, uint(shift))
 	}
-	return a
+	return tmp
 }
 
-// lsdSort sorts src by the key bits below lowBits, leaving the result in
-// dst (same length; used as scratch).
-func lsdSort(src, dst []keyRow, lowBits uint) {
-	if len(src) < 64 || lowBits == 0 {
-		copy(dst, src)
+// lsdSort sorts a by the key bits below lowBits, in place, with scratch
+// (at least len(a) long). The histograms of all the digits come from one
+// pass (the keys' multiset does not change between passes); a digit that
+// is the same in every key is skipped.
+func lsdSort(a, scratch []keyRow, lowBits uint) {
+	if len(a) < 64 || lowBits == 0 {
 		if lowBits > 0 {
-			insertionSortPairs(dst)
+			insertionSortPairs(a)
 		}
 		return
 	}
-	out := dst
-	for shift := uint(0); shift < lowBits; shift += 8 {
-		var c [256]int
-		for _, p := range src {
-			c[byte(p.key>>shift)]++
-		}
-		if c[byte(src[0].key>>shift)] == len(src) {
+	var hist [8][256]uint32
+	for _, p := range a {
+		k := p.key
+		hist[0][byte(k)]++
+		hist[1][byte(k>>8)]++
+		hist[2][byte(k>>16)]++
+		hist[3][byte(k>>24)]++
+		hist[4][byte(k>>32)]++
+		hist[5][byte(k>>40)]++
+		hist[6][byte(k>>48)]++
+		hist[7][byte(k>>56)]++
+	}
+	src, dst := a, scratch[:len(a)]
+	for d := 0; d < 8 && uint(8*d) < lowBits; d++ {
+		shift := uint(8 * d)
+		c := &hist[d]
+		if c[byte(src[0].key>>shift)] == uint32(len(src)) {
 			continue
 		}
-		sum := 0
+		sum := uint32(0)
 		for i := range c {
 			c[i], sum = sum, sum+c[i]
 		}
@@ -481,8 +603,8 @@ func lsdSort(src, dst []keyRow, lowBits uint) {
 		}
 		src, dst = dst, src
 	}
-	if &src[0] != &out[0] {
-		copy(out, src) // the sorted pairs are in the other buffer
+	if &src[0] != &a[0] {
+		copy(a, src) // the sorted pairs are in the scratch
 	}
 }
 

@@ -22,10 +22,17 @@ import (
 // each cursor reads the file once. Each pass writes the function's column to
 // its own file, batch-aligned with the input; a last pass zips them.
 //
-// A frame whose edges can move backwards or whose aggregate would need rows
-// removed (sum over a sliding frame, RANGE offsets) cannot be computed this
-// way: it fails with 53200 naming the function rather than holding the
-// partition.
+// An aggregate over a sliding frame (its start moves: ROWS offsets, or
+// RANGE from CURRENT ROW) keeps the frame's batches in a buffer (frameBuf)
+// and recomputes the aggregate over the frame whenever its start moves, as
+// the in-memory path does; the buffer holds the frame, not the partition.
+//
+// RANGE bounds with offsets come from forward cursors too (rangeBounder).
+//
+// A frame whose edges can move backwards, a sliding aggregate frame ending
+// at UNBOUNDED FOLLOWING, or first_value / last_value / nth_value over a
+// RANGE frame with offsets cannot be computed this way: it fails with
+// 53200 naming the function rather than holding the partition.
 
 // winSpillable reports whether f can be computed over a spilled partition.
 func winSpillable(f WindowSpec) bool {
@@ -40,14 +47,19 @@ func winSpillable(f WindowSpec) bool {
 	case "first_value", "last_value", "nth_value":
 		return fr.Mode == FrameRows || (!offsetBound(fr.Start) && !offsetBound(fr.End))
 	case "sum", "avg", "count", "min", "max":
-		return fr.Start.Kind == UnboundedPreceding && (fr.Mode == FrameRows || !offsetBound(fr.End))
+		if fr.Start.Kind == UnboundedPreceding {
+			return true
+		}
+		// a sliding frame is recomputed from a buffer of its rows, which an
+		// end at UNBOUNDED FOLLOWING would make the rest of the partition
+		return fr.End.Kind != UnboundedFollowing
 	}
 	return false
 }
 
 func winNotSpillable(f WindowSpec, limit int64) error {
 	return sqlerr.New(sqlerr.OutOfMemory, "out of memory: window function %s cannot spill a partition larger than the memory limit with its frame", strings.ToLower(f.Func)).WithDetail(
-		"The query's memory limit is %d bytes; only frames starting at UNBOUNDED PRECEDING (aggregates), ROWS frames or RANGE frames without offsets (first_value, last_value, nth_value) and constant offsets (lag, lead, nth_value) are computed from a spill file.", limit)
+		"The query's memory limit is %d bytes; only aggregates over frames that start at UNBOUNDED PRECEDING or do not end at UNBOUNDED FOLLOWING, ROWS frames or RANGE frames without offsets (first_value, last_value, nth_value) and constant offsets (lag, lead, nth_value) are computed from a spill file.", limit)
 }
 
 // winCursor reads a spilled partition's rows forward, through its own file
@@ -337,7 +349,7 @@ func (s *winSpill) next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // frameBounds gives a spilled row's frame [start, end) for the frames
 // winSpillable accepts; both only grow with i.
-func frameBounds(fr Frame, i, n int64, peers *peerFinder) (int64, int64, error) {
+func frameBounds(fr Frame, i, n int64, peers *peerFinder, rb *rangeBounder) (int64, int64, error) {
 	bound := func(b FrameBound, isStart bool) (int64, error) {
 		edge := int64(0)
 		if !isStart {
@@ -357,6 +369,11 @@ func frameBounds(fr Frame, i, n int64, peers *peerFinder) (int64, int64, error) 
 				return ps, err
 			}
 			return pe, err
+		}
+		if fr.Mode == FrameRange {
+			return rb.bound(b, i, isStart, peers)
+		}
+		switch b.Kind {
 		case Preceding:
 			return max(satAdd(i, -b.Offset), -1) + edge, nil
 		}
@@ -372,6 +389,204 @@ func frameBounds(fr Frame, i, n int64, peers *peerFinder) (int64, int64, error) 
 	}
 	fs, fe = max(fs, 0), min(fe, n)
 	return fs, max(fe, fs), nil
+}
+
+// rangeBounder finds RANGE n PRECEDING / FOLLOWING bounds on a spilled
+// partition sorted by one column: the bound of a row is the first row at
+// or beyond (start) or past (end) its value minus or plus the offset, which
+// only moves forward as the current row does, so each bound is a cursor
+// that reads the file once. NULL rows (together at one end) frame their
+// peers.
+type rangeBounder struct {
+	key     SortKeySpec
+	cur     *winCursor // the current row's value
+	edge    [2]*winCursor
+	pos     [2]int64 // each bound's current row (start, end)
+	lo, hi  int64    // the non-NULL rows
+	isFloat bool
+}
+
+func (s *winSpill) newRangeBounder(ctx context.Context) (*rangeBounder, error) {
+	if len(s.o.OrderBy) != 1 {
+		return nil, sqlerr.New("42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
+	}
+	key := s.o.OrderBy[0]
+	dt := s.in.schema.Field(key.Column).Type
+	rb := &rangeBounder{key: key, isFloat: dt.ID() == arrow.FLOAT32 || dt.ID() == arrow.FLOAT64}
+	if !rb.isFloat && !isIntClass(dt) {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", dt)
+	}
+	// one pass finds the non-NULL rows
+	c, err := s.cursor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rb.lo, rb.hi = -1, 0
+	for j := int64(0); ; {
+		b, _, ok, err := c.at(j)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		a := b.Column(key.Column)
+		for r := 0; r < a.Len(); r++ {
+			if a.IsValid(r) {
+				if rb.lo < 0 {
+					rb.lo = j + int64(r)
+				}
+				rb.hi = j + int64(r) + 1
+			}
+		}
+		j += b.NumRows()
+	}
+	if rb.lo < 0 {
+		rb.lo = 0
+	}
+	rb.pos = [2]int64{rb.lo, rb.lo}
+	if rb.cur, err = s.cursor(ctx); err != nil {
+		return nil, err
+	}
+	for k := range rb.edge {
+		if rb.edge[k], err = s.cursor(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return rb, nil
+}
+
+// value reads row j's key through cursor c (valid: not NULL).
+func (rb *rangeBounder) value(c *winCursor, j int64) (iv int64, fv float64, valid bool, err error) {
+	b, r, ok, err := c.at(j)
+	if err != nil || !ok {
+		return 0, 0, false, err
+	}
+	a := b.Column(rb.key.Column)
+	if a.IsNull(r) {
+		return 0, 0, false, nil
+	}
+	if rb.isFloat {
+		get, _ := floatGetter(a)
+		return 0, get(r), true, nil
+	}
+	get, _ := intClass(a)
+	return get(r), 0, true, nil
+}
+
+// bound is row i's RANGE offset bound b (rows asked in order).
+func (rb *rangeBounder) bound(b FrameBound, i int64, isStart bool, peers *peerFinder) (int64, error) {
+	iv, fv, valid, err := rb.value(rb.cur, i)
+	if err != nil {
+		return 0, err
+	}
+	if !valid {
+		ps, pe, err := peers.of(i)
+		if isStart {
+			return ps, err
+		}
+		return pe, err
+	}
+	sign := int64(1)
+	if b.Kind == Preceding {
+		sign = -1
+	}
+	if rb.key.Desc {
+		sign = -sign
+	}
+	ti := satAdd(iv, sign*b.Offset)
+	tf := fv + float64(sign)*b.OffsetFloat
+	k := 0
+	if !isStart {
+		k = 1
+	}
+	// advance while the row is before the target: smaller for ASC, larger
+	// for DESC; the start stops at the first row not before it, the end
+	// after the last row not beyond it
+	for ; rb.pos[k] < rb.hi; rb.pos[k]++ {
+		xi, xf, _, err := rb.value(rb.edge[k], rb.pos[k])
+		if err != nil {
+			return 0, err
+		}
+		var c int
+		if rb.isFloat {
+			c = cmpFloat(xf, tf)
+		} else {
+			switch {
+			case xi < ti:
+				c = -1
+			case xi > ti:
+				c = 1
+			}
+		}
+		if rb.key.Desc {
+			c = -c
+		}
+		if (isStart && c >= 0) || (!isStart && c > 0) {
+			break
+		}
+	}
+	return rb.pos[k], nil
+}
+
+// frameBuf holds the batches of a sliding frame, read forward through its
+// own cursor; batches before the frame's start are dropped.
+type frameBuf struct {
+	c    *winCursor
+	hold *holding
+	bs   []arrow.RecordBatch
+	base []int64 // partition row of each batch's first row
+	end  int64   // rows loaded: [base[0], end)
+}
+
+// feed gives the accumulator rows [from, to) of the partition, after
+// dropping the batches before start (start <= from) and loading up to to.
+func (f *frameBuf) feed(acc accumulator, start, from, to int64, groups *[]uint32, rows *[]int32) error {
+	for len(f.bs) > 0 && f.base[0]+f.bs[0].NumRows() <= start {
+		f.hold.shrink(batchBytes(f.bs[0]))
+		f.bs[0].Release()
+		f.bs, f.base = f.bs[1:], f.base[1:]
+	}
+	for f.end < to {
+		b, r, ok, err := f.c.at(f.end)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		b.Retain()
+		f.hold.force(batchBytes(b))
+		f.bs = append(f.bs, b)
+		f.base = append(f.base, f.end-int64(r))
+		f.end += b.NumRows() - int64(r)
+	}
+	for k, b := range f.bs {
+		lo, hi := max(from, f.base[k]), min(to, f.base[k]+b.NumRows())
+		if lo >= hi {
+			continue
+		}
+		if len(*groups) < int(b.NumRows()) {
+			*groups = make([]uint32, b.NumRows())
+		}
+		rs := (*rows)[:0]
+		for j := lo; j < hi; j++ {
+			rs = append(rs, int32(j-f.base[k]))
+		}
+		*rows = rs
+		if err := acc.update(b.Columns(), *groups, rs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *frameBuf) release() {
+	for _, b := range f.bs {
+		f.hold.shrink(batchBytes(b))
+		b.Release()
+	}
+	f.bs, f.base = nil, nil
 }
 
 // constantInt checks that column col holds one value on its non-NULL rows
@@ -424,13 +639,20 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 	var err error
 	var peers *peerFinder
 	needPeers := fn == "rank" || fn == "dense_rank" || fn == "percent_rank" || fn == "cume_dist" ||
-		(frame.Mode == FrameRange && (frame.Start.Kind == CurrentRow || frame.End.Kind == CurrentRow))
+		(frame.Mode == FrameRange && (frame.Start.Kind != UnboundedPreceding || frame.End.Kind != UnboundedFollowing))
 	if needPeers {
 		pc, err := s.cursor(ctx)
 		if err != nil {
 			return err
 		}
 		peers = &peerFinder{c: pc, end: 0}
+	}
+	var rb *rangeBounder
+	offsetBound := func(b FrameBound) bool { return b.Kind == Preceding || b.Kind == Following }
+	if frame.Mode == FrameRange && (offsetBound(frame.Start) || offsetBound(frame.End)) {
+		if rb, err = s.newRangeBounder(ctx); err != nil {
+			return err
+		}
 	}
 	// per-function state
 	var (
@@ -446,6 +668,9 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 		groups                  []uint32
 		rows                    []int32
 		g                       gatherer
+		fb                      *frameBuf
+		newAcc                  func() (accumulator, error)
+		lastStart               = int64(-1)
 	)
 	defer g.reset()
 	defer func() {
@@ -496,6 +721,17 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 		acc.resize(1)
 		if target, err = s.cursor(ctx); err != nil {
 			return err
+		}
+		if frame.Start.Kind != UnboundedPreceding {
+			fb = &frameBuf{c: target, hold: &s.hold}
+			defer fb.release()
+			newAcc = func() (accumulator, error) {
+				a, err := newAccumulator(spec, s.in.schema, dt)
+				if err == nil {
+					a.resize(1)
+				}
+				return a, err
+			}
 		}
 	}
 	main, err := s.cursor(ctx)
@@ -624,7 +860,7 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 		case "first_value", "last_value", "nth_value":
 			for r := 0; r < nb; r++ {
 				row := i + int64(r)
-				fs, fe, err := frameBounds(frame, row, s.n, peers)
+				fs, fe, err := frameBounds(frame, row, s.n, peers, rb)
 				if err != nil {
 					return err
 				}
@@ -670,9 +906,35 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 		case "sum", "avg", "count", "min", "max":
 			for r := 0; r < nb; r++ {
 				row := i + int64(r)
-				_, fe, err := frameBounds(frame, row, s.n, peers)
+				fs, fe, err := frameBounds(frame, row, s.n, peers, rb)
 				if err != nil {
 					return err
+				}
+				if fb != nil {
+					if fs != lastStart || fe != lastEnd {
+						if snap != nil {
+							snap.Release()
+							snap = nil
+						}
+						if fs != lastStart || fe < lastEnd {
+							// the start moved: recompute over the frame
+							if acc, err = newAcc(); err != nil {
+								return err
+							}
+							fed = fs
+						}
+						if err := fb.feed(acc, fs, fed, fe, &groups, &rows); err != nil {
+							return err
+						}
+						fed = max(fed, fe)
+						if snap, err = acc.finish(s.mem, []uint32{0}); err != nil {
+							snap = nil
+							return err
+						}
+						lastStart, lastEnd = fs, fe
+					}
+					g.addArray(snap, 0)
+					continue
 				}
 				if fe != lastEnd {
 					for fed < fe {

@@ -50,6 +50,14 @@ func spillCases() []winCase {
 		winCase{"cume_dist-asc", true, false, wf("cume_dist", -1), "cume_dist()", ""},
 		winCase{"percent_rank-desc", true, true, wf("percent_rank", -1), "percent_rank()", ""},
 		winCase{"ntile-peers", true, false, wf("ntile", 6), "ntile(c2)", ""},
+		// sliding frames, recomputed from a buffer of the frame
+		winCase{"min-rows-behind", false, false, withFrame(wf("min", 3), fr(FrameRows, pre(3), pre(1))), "min(v)", "ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING"},
+		winCase{"count-rows-ahead", false, true, withFrame(wf("count", -1), fr(FrameRows, fol(2), fol(5))), "count(*)", "ROWS BETWEEN 2 FOLLOWING AND 5 FOLLOWING"},
+		winCase{"avg-peers-only", true, false, withFrame(wf("avg", 3), fr(FrameRange, cur, cur)), "avg(v)", "RANGE BETWEEN CURRENT ROW AND CURRENT ROW"},
+		winCase{"max-rows-window", true, true, withFrame(wf("max", 4), fr(FrameRows, cur, fol(40))), "max(f)", "ROWS BETWEEN CURRENT ROW AND 40 FOLLOWING"},
+		winCase{"sum-range-ahead", true, false, withFrame(wf("sum", 3), fr(FrameRange, unbPre, fol(2))), "sum(v)", "RANGE BETWEEN UNBOUNDED PRECEDING AND 2 FOLLOWING"},
+		winCase{"min-range-sliding-desc", true, true, withFrame(wf("min", 3), fr(FrameRange, pre(1), fol(2))), "min(v)", "RANGE BETWEEN 1 PRECEDING AND 2 FOLLOWING"},
+		winCase{"sum-rows-wide", false, false, withFrame(wf("sum", 3), fr(FrameRows, pre(300), fol(300))), "sum(v)", "ROWS BETWEEN 300 PRECEDING AND 300 FOLLOWING"},
 	)
 }
 

@@ -1,0 +1,204 @@
+package relop
+
+import "math/bits"
+
+// joinTable is the build side of a hash join on one fixed-width key (the
+// int64s of fixedKeys). The build collects the keys of every row; finish
+// sizes an open-addressing table once for all of them, so that building
+// never rehashes.
+//
+// A slot holds a distinct key, how many build rows have it and where they
+// are: with one row, the row itself; with several, the start of the key's
+// run in perm, where the rows of each duplicated key are contiguous (in
+// build order). A probe therefore touches one 16-byte slot (one cache line)
+// and, for a duplicated key, one run of perm: no chain of next pointers to
+// chase through memory, which is what made the 1M x 1M join slow.
+type joinTable struct {
+	keys  []int64 // each build row's key (arbitrary for NULL rows)
+	null  []bool  // NULL-keyed build rows; nil while there is none
+	slots []joinSlot
+	shift uint // 64 - log2(len(slots))
+	perm  []int32
+	// touched sums the slots lookup touches in advance, so that the
+	// compiler keeps those loads.
+	touched uint32
+}
+
+type joinSlot struct {
+	key int64
+	v   uint32 // n == 1: the build row; n > 1: the start of its run in perm
+	n   uint32 // build rows with this key; 0: an empty slot
+}
+
+const joinSlotBytes = 16
+
+// joinTableCap is the slot count for n rows: a power of two at least twice
+// n (at most half full, so that a miss stops within a slot or two).
+func joinTableCap(n int) int {
+	return 1 << bits.Len(uint(max(2*n, 16)-1))
+}
+
+// bytes is what the table holds or will hold once finished for the rows
+// added so far: their keys (then perm) and the slots.
+func (t *joinTable) bytes() int64 {
+	n := len(t.keys)
+	if t.slots != nil {
+		return int64(len(t.slots))*joinSlotBytes + int64(len(t.perm))*4
+	}
+	return int64(n)*12 + int64(joinTableCap(n))*joinSlotBytes
+}
+
+// add appends a batch's keys; nulls flags the NULL rows (nil: none).
+func (t *joinTable) add(ks []int64, isNull func(i int) bool) (anyNull bool) {
+	base := len(t.keys)
+	t.keys = append(t.keys, ks...)
+	if isNull == nil {
+		if t.null != nil {
+			t.null = append(t.null, make([]bool, len(ks))...)
+		}
+		return false
+	}
+	if t.null == nil {
+		t.null = make([]bool, base, cap(t.keys))
+	}
+	for i := range ks {
+		v := isNull(i)
+		anyNull = anyNull || v
+		t.null = append(t.null, v)
+	}
+	return anyNull
+}
+
+func (t *joinTable) slot(k int64) uint64 {
+	return (uint64(k) * 0x9E3779B97F4A7C15) >> t.shift
+}
+
+// finish builds the slots and perm from the collected keys.
+func (t *joinTable) finish() {
+	capacity := joinTableCap(len(t.keys))
+	t.slots = make([]joinSlot, capacity)
+	t.shift = uint(64 - bits.TrailingZeros(uint(capacity)))
+	mask := uint64(capacity - 1)
+	slots, null := t.slots, t.null
+	dups := false
+	for r, k := range t.keys {
+		if r%lookupGroup == 0 && capacity >= lookupPrefetchSlots {
+			t.prefetch(t.keys[r:min(r+lookupGroup, len(t.keys))])
+		}
+		if null != nil && null[r] {
+			continue
+		}
+		for s := t.slot(k); ; s = (s + 1) & mask {
+			e := &slots[s]
+			if e.n == 0 {
+				e.key, e.v, e.n = k, uint32(r), 1
+				break
+			}
+			if e.key == k {
+				e.n++
+				dups = true
+				break
+			}
+		}
+	}
+	if dups {
+		// runs in slot order; v first holds the run's end, and filling the
+		// run backwards from the last row leaves v at its start
+		pos := uint32(0)
+		for i := range slots {
+			if n := slots[i].n; n > 1 {
+				pos += n
+				slots[i].v = pos
+			}
+		}
+		t.perm = make([]int32, pos)
+		for r := len(t.keys) - 1; r >= 0; r-- {
+			if r%lookupGroup == lookupGroup-1 && capacity >= lookupPrefetchSlots {
+				t.prefetch(t.keys[r+1-lookupGroup : r+1])
+			}
+			if null != nil && null[r] {
+				continue
+			}
+			k := t.keys[r]
+			s := t.slot(k)
+			for slots[s].key != k || slots[s].n == 0 {
+				s = (s + 1) & mask
+			}
+			if e := &slots[s]; e.n > 1 {
+				e.v--
+				t.perm[e.v] = int32(r)
+			}
+		}
+	}
+	t.keys, t.null = nil, nil
+}
+
+// lookup finds each probe key's rows: n[i] rows (0: none) at v[i] (the
+// row when n[i] == 1, a start in perm otherwise).
+//
+// A large table is a cache (and TLB) miss per key, and the probing loop's
+// unpredictable branches keep the processor from overlapping many of them.
+// So keys go in groups: a branch-free pass computes the group's first
+// slots and touches them, which lets the misses of the whole group run in
+// parallel (Go has no prefetch instruction; a load whose value is summed
+// is the next best thing), and the probing pass then finds them in cache.
+func (t *joinTable) lookup(ks []int64, v, n []uint32) {
+	slots := t.slots
+	mask := uint64(len(slots) - 1)
+	shift := t.shift
+	v, n = v[:len(ks)], n[:len(ks)]
+	var first [lookupGroup]uint32
+	var touch uint32
+	for lo := 0; lo < len(ks); lo += lookupGroup {
+		g := ks[lo:min(lo+lookupGroup, len(ks))]
+		if len(slots) >= lookupPrefetchSlots {
+			for i, k := range g {
+				s := (uint64(k) * 0x9E3779B97F4A7C15) >> shift
+				first[i] = uint32(s)
+				touch += slots[s].n
+			}
+		} else {
+			for i, k := range g {
+				first[i] = uint32((uint64(k) * 0x9E3779B97F4A7C15) >> shift)
+			}
+		}
+		gv, gn := v[lo:lo+len(g)], n[lo:lo+len(g)]
+		for i, k := range g {
+			s := uint64(first[i])
+			for {
+				e := &slots[s]
+				if e.n == 0 || e.key == k {
+					gv[i], gn[i] = e.v, e.n
+					break
+				}
+				s = (s + 1) & mask
+			}
+		}
+	}
+	t.touched += touch
+}
+
+const (
+	// lookupGroup keys are looked up together: their slots' cache lines
+	// (4 KiB of them) stay in L1 between the two passes.
+	lookupGroup = 64
+	// lookupPrefetchSlots: smaller tables live in cache anyway.
+	lookupPrefetchSlots = 1 << 15
+)
+
+// prefetch touches the first slots of keys (see lookup).
+func (t *joinTable) prefetch(keys []int64) {
+	var touch uint32
+	for _, k := range keys {
+		touch += t.slots[t.slot(k)].n
+	}
+	t.touched += touch
+}
+
+// row returns the j-th build row of a lookup result (v, n).
+func (t *joinTable) row(v, n, j uint32) int32 {
+	if n == 1 {
+		return int32(v)
+	}
+	return t.perm[v+j]
+}

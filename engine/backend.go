@@ -22,6 +22,20 @@ func (s *session) requestedBackend(st *sql.Statement) (exec.Backend, error) {
 	return exec.ParseBackend(s.settings[backendSetting])
 }
 
+// backend is the kernel backend of one execution of ps: what
+// requestedBackend answers, with the statement's hint looked for in its
+// text once rather than at every execution.
+func (ps *statement) backend() (exec.Backend, error) {
+	if !ps.hintDone {
+		ps.hint, ps.hasHint, ps.hintErr = backendHint(ps.parsed.Text)
+		ps.hintDone = true
+	}
+	if ps.hasHint || ps.hintErr != nil {
+		return ps.hint, ps.hintErr
+	}
+	return exec.ParseBackend(ps.sess.settings[backendSetting])
+}
+
 // backendHint finds a hint comment /*+ backend(name) */ in a statement's
 // text. The statement splitter drops comments before the first keyword,
 // so the hint goes after it, as optimizer hints do in MySQL, TiDB and

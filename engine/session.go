@@ -341,6 +341,11 @@ type statement struct {
 	cols   []pgwire.ResultColumn
 	// reads are the stored tables the statement resolved (privileges.go).
 	reads []tableRef
+	// The backend hint in the statement's text (backend.go), once found.
+	hint     exec.Backend
+	hasHint  bool
+	hintErr  error
+	hintDone bool
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -470,7 +475,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		ctx = functions.WithCatalog(ctx, ci)
 	}
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: loc, SetSetting: s.setConfig})
-	backend, err := s.requestedBackend(ps.parsed)
+	backend, err := ps.backend()
 	if err != nil {
 		return nil, err
 	}

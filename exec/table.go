@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -116,6 +117,20 @@ func (o *Lookup) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if keySchema == nil {
 		keySchema = KeySchemaOf(o.Table.Info())
 	}
+	if len(o.Keys) == 1 && len(o.Keys[0]) == 1 && keySchema.NumFields() == 1 && keySchema.Field(0).Type.ID() == arrow.INT64 {
+		// The prepared `WHERE id = $1` on a BIGINT key: its key record is
+		// built without a record builder.
+		v, err := EvalScalar(o.EC, o.Keys[0][0])
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return nil, nil // key = NULL matches nothing
+		}
+		if id, ok := v.(int64); ok {
+			return o.lookup(ctx, oneInt64Key(keySchema, id))
+		}
+	}
 	bld := array.NewRecordBuilder(o.EC.Mem, keySchema)
 	defer bld.Release()
 	rows := 0
@@ -157,7 +172,11 @@ func (o *Lookup) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if rows == 0 {
 		return nil, nil
 	}
-	keys := bld.NewRecordBatch()
+	return o.lookup(ctx, bld.NewRecordBatch())
+}
+
+// lookup reads the rows of keys (released here), labelled with Out.
+func (o *Lookup) lookup(ctx context.Context, keys arrow.RecordBatch) (arrow.RecordBatch, error) {
 	defer keys.Release()
 	b, err := o.Table.Lookup(ctx, keys, o.Projection)
 	if err != nil || b == nil {
@@ -167,9 +186,23 @@ func (o *Lookup) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		b.Release()
 		return nil, nil
 	}
+	if b.Schema() == o.Out || b.Schema().Equal(o.Out) {
+		return b, nil // already labelled as the plan labels it
+	}
 	out := array.NewRecordBatch(o.Out, b.Columns(), b.NumRows())
 	b.Release()
 	return out, nil
+}
+
+// oneInt64Key is the one-row record of a single BIGINT key column.
+func oneInt64Key(schema *arrow.Schema, id int64) arrow.RecordBatch {
+	vals := []int64{id}
+	data := array.NewData(schema.Field(0).Type, 1, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(vals))}, nil, 0, 0)
+	col := array.NewInt64Data(data)
+	data.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 1)
+	col.Release()
+	return rec
 }
 
 // Insert writes every batch of Source into a table (Append for log tables,

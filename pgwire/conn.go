@@ -72,8 +72,19 @@ type conn struct {
 	stmts          map[string]*prepared
 	portals        map[string]*portal
 	ignoreTillSync bool
-	// frames is the reader's channel; COPY FROM reads its CopyData from it.
+	// rd is the reader goroutine while one runs (readLoop: all along for
+	// a socket the watcher cannot peek at, else during a COPY FROM's data),
+	// and frames its channel, from which COPY FROM reads its CopyData; both
+	// are nil while the executor reads the socket itself (readInline).
+	rd     *frameReader
 	frames <-chan frame
+	// watch notices a vanished client while a message is handled and
+	// nobody reads the socket (watch.go); nil in reader mode.
+	watch *sockWatch
+	// hdr is the message header being read (one reader at a time).
+	hdr [5]byte
+	// deadline: readInline armed an idle timeout on the socket.
+	deadline bool
 
 	// zoneSetting is the TimeZone setting zoneLoc was loaded from
 	// (location).
@@ -163,10 +174,18 @@ func (s *Server) serveConn(nc net.Conn) {
 	}
 	c.logger.Debug("pgwire: session started", "pid", c.pid, "user", info.User, "database", info.Database)
 
-	frames := make(chan frame, 4)
-	c.frames = frames
-	go c.readLoop(frames)
-	c.run(frames)
+	if rc := rawConnOf(c.nc); rc != nil {
+		// The executor reads the socket itself; the watcher covers the
+		// time a statement runs; shutdown or a vanished client interrupts
+		// a read in progress through its deadline.
+		c.watch = newSockWatch(rc)
+		go c.watchLoop(c.watch)
+		stop := context.AfterFunc(c.ctx, func() { _ = c.nc.SetReadDeadline(time.Unix(1, 0)) })
+		defer stop()
+	} else {
+		c.startReader(false)
+	}
+	c.run()
 }
 
 func (c *conn) newSession(info SessionInfo) (s Session, err error) {
@@ -343,45 +362,72 @@ func (c *conn) sendInitialStatus(info SessionInfo) {
 	}
 }
 
-// readLoop frames client messages and hands them to the executor. It checks
-// a message's length before allocating its body. When the socket fails it
-// cancels the connection's context, which cancels a running statement.
-func (c *conn) readLoop(frames chan<- frame) {
-	defer close(frames)
+// frameReader is a reader goroutine's hand-over. handedBack is set before
+// frames closes when the reader stopped after the end of a COPY's data
+// (CopyDone or CopyFail), leaving the socket to the executor again.
+type frameReader struct {
+	frames     chan frame
+	handedBack bool
+}
+
+// startReader starts a reader goroutine; with copyOnly it stops after the
+// COPY data ends.
+func (c *conn) startReader(copyOnly bool) {
+	r := &frameReader{frames: make(chan frame, 4)}
+	c.rd, c.frames = r, r.frames
+	go c.readLoop(r, copyOnly)
+}
+
+// readFrame reads one message. A length prefix out of bounds is a frame
+// with err, before anything is allocated; an I/O error is returned.
+func (c *conn) readFrame() (frame, error) {
+	if _, err := io.ReadFull(c.br, c.hdr[:]); err != nil {
+		return frame{}, err
+	}
+	n := int64(int32(binary.BigEndian.Uint32(c.hdr[1:])))
+	var f frame
+	switch max := c.srv.cfg.MaxMessageSize; {
+	case n < 4:
+		f.err = sqlerr.New(sqlerr.ProtocolViolation, "invalid message length")
+	case n-4 > int64(max):
+		f.err = sqlerr.New(sqlerr.ProtocolViolation, "message length %d exceeds the maximum of %d bytes", n-4, max)
+	default:
+		f.typ = c.hdr[0]
+		f.body = make([]byte, n-4)
+		if _, err := io.ReadFull(c.br, f.body); err != nil {
+			return frame{}, err
+		}
+	}
+	return f, nil
+}
+
+// readLoop frames client messages and hands them to the executor. When the
+// socket fails it cancels the connection's context, which cancels a running
+// statement.
+func (c *conn) readLoop(r *frameReader, copyOnly bool) {
+	defer close(r.frames)
 	defer func() {
-		if r := recover(); r != nil {
-			c.logger.Error("pgwire: panic in reader", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+		if rec := recover(); rec != nil {
+			c.logger.Error("pgwire: panic in reader", "panic", fmt.Sprint(rec), "stack", string(debug.Stack()))
 			c.cancel()
 		}
 	}()
-	max := c.srv.cfg.MaxMessageSize
 	for {
-		var hdr [5]byte
-		if _, err := io.ReadFull(c.br, hdr[:]); err != nil {
+		f, err := c.readFrame()
+		if err != nil {
 			c.cancel() // the client is gone: stop whatever runs for it
 			return
 		}
-		n := int64(int32(binary.BigEndian.Uint32(hdr[1:])))
-		var f frame
-		switch {
-		case n < 4:
-			f.err = sqlerr.New(sqlerr.ProtocolViolation, "invalid message length")
-		case n-4 > int64(max):
-			f.err = sqlerr.New(sqlerr.ProtocolViolation, "message length %d exceeds the maximum of %d bytes", n-4, max)
-		default:
-			f.typ = hdr[0]
-			f.body = make([]byte, n-4)
-			if _, err := io.ReadFull(c.br, f.body); err != nil {
-				c.cancel()
-				return
-			}
-		}
 		select {
-		case frames <- f:
+		case r.frames <- f:
 		case <-c.ctx.Done():
 			return
 		}
 		if f.err != nil || f.typ == 'X' {
+			return
+		}
+		if copyOnly && (f.typ == 'c' || f.typ == 'f') {
+			r.handedBack = true
 			return
 		}
 	}
@@ -389,47 +435,113 @@ func (c *conn) readLoop(frames chan<- frame) {
 
 // run is the executor loop: one message at a time, in order. While the
 // session waits for a message after ReadyForQuery, the idle timeouts run.
-func (c *conn) run(frames <-chan frame) {
+func (c *conn) run() {
 	readySent := true // the startup ended with ReadyForQuery
 	for {
-		var idle <-chan time.Time
-		var idleTimer *time.Timer
-		var idleErr *sqlerr.Error
-		if readySent {
-			if idleTimer, idleErr = c.idleTimer(); idleTimer != nil {
-				idle = idleTimer.C
-			}
+		f, ok := c.nextFrame(readySent)
+		if !ok {
+			return
 		}
-		select {
-		case f, ok := <-frames:
-			if !ok {
-				return
-			}
-			if f.err != nil {
-				f.err.Severity = "FATAL"
-				c.fatal(f.err)
-				return
-			}
-			if f.typ == 'X' {
-				return
-			}
-			if idleTimer != nil {
-				idleTimer.Stop()
-			}
-			c.handle(f)
-			if c.writeErr != nil {
-				return
-			}
-			readySent = f.typ == 'Q' || f.typ == 'S'
-		case <-idle:
+		if f.err != nil {
+			f.err.Severity = "FATAL"
+			c.fatal(f.err)
+			return
+		}
+		if f.typ == 'X' {
+			return
+		}
+		if c.watch != nil {
+			c.watch.begin()
+		}
+		c.handle(f)
+		if c.watch != nil {
+			c.watch.end()
+		}
+		if c.writeErr != nil {
+			return
+		}
+		readySent = f.typ == 'Q' || f.typ == 'S'
+	}
+}
+
+// nextFrame returns the next message, from the reader goroutine while one
+// runs, else read from the socket here. idle: ReadyForQuery was the last
+// thing sent, so the idle timeouts apply to the wait. false ends the
+// connection (what had to be said to the client was sent).
+func (c *conn) nextFrame(idle bool) (frame, bool) {
+	if c.rd != nil {
+		f, ok, closed := c.receive(idle)
+		if !closed || !c.rd.handedBack {
+			return f, ok
+		}
+		c.rd, c.frames = nil, nil
+	}
+	return c.readInline(idle)
+}
+
+// receive takes the next frame from the reader goroutine; closed reports
+// that its channel closed.
+func (c *conn) receive(idle bool) (f frame, ok, closed bool) {
+	var idleC <-chan time.Time
+	var idleErr *sqlerr.Error
+	if idle {
+		if d, e := c.idleLimit(); d > 0 {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			idleC, idleErr = t.C, e
+		}
+	}
+	select {
+	case f, ok := <-c.frames:
+		return f, ok, !ok
+	case <-idleC:
+		c.fatal(idleErr)
+	case <-c.ctx.Done():
+		c.connectionEnded()
+	}
+	return frame{}, false, false
+}
+
+// readInline reads the next message from the socket in the executor's
+// goroutine: no hand-off between goroutines, and no timer unless an idle
+// timeout is set (then as the socket's read deadline).
+func (c *conn) readInline(idle bool) (frame, bool) {
+	var idleErr *sqlerr.Error
+	if idle {
+		if d, e := c.idleLimit(); d > 0 {
+			_ = c.nc.SetReadDeadline(time.Now().Add(d))
+			c.deadline, idleErr = true, e
+		}
+	}
+	// After arming the deadline: a shutdown that set its own past deadline
+	// before is seen here, one after makes the read fail.
+	if c.ctx.Err() != nil {
+		c.connectionEnded()
+		return frame{}, false
+	}
+	f, err := c.readFrame()
+	if c.deadline {
+		_ = c.nc.SetReadDeadline(time.Time{})
+		c.deadline = false
+	}
+	if err != nil {
+		var ne net.Error
+		switch {
+		case c.ctx.Err() != nil:
+			c.connectionEnded()
+		case idleErr != nil && errors.As(err, &ne) && ne.Timeout():
 			c.fatal(idleErr)
-			return
-		case <-c.ctx.Done():
-			if c.srv.ctx.Err() != nil {
-				c.fatal(&sqlerr.Error{Code: sqlerr.AdminShutdown, Severity: "FATAL", Message: "terminating connection due to administrator command"})
-			}
-			return
 		}
+		return frame{}, false
+	}
+	return f, true
+}
+
+// connectionEnded tells the client why, when the server is shutting down;
+// otherwise the client is gone and there is nobody to tell.
+func (c *conn) connectionEnded() {
+	if c.srv.ctx.Err() != nil {
+		c.fatal(&sqlerr.Error{Code: sqlerr.AdminShutdown, Severity: "FATAL", Message: "terminating connection due to administrator command"})
 	}
 }
 
@@ -521,12 +633,12 @@ func (c *conn) beginRunning(parent context.Context) (context.Context, func()) {
 	}
 }
 
-// watchPortal makes a CancelRequest cancel p while one of its Executes runs.
-func (c *conn) watchPortal(p *portal) func() {
+// watchPortal makes a CancelRequest cancel p while one of its Executes runs,
+// until clearRunning.
+func (c *conn) watchPortal(p *portal) {
 	c.runMu.Lock()
 	c.runCancel = p.cancel
 	c.runMu.Unlock()
-	return c.clearRunning
 }
 
 func (c *conn) clearRunning() {

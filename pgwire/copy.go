@@ -70,6 +70,12 @@ func (c *conn) runCopyIn(ctx context.Context, cs CopyStatement) error {
 	if err := c.flush(); err != nil {
 		return err
 	}
+	if c.rd == nil {
+		// The data is read ahead by a reader goroutine while the
+		// statement decodes and writes; it hands the socket back after
+		// CopyDone or CopyFail.
+		c.startReader(true)
+	}
 	src := &copyInSource{c: c, dec: dec}
 	tag, err := cs.CopyFrom(ctx, src)
 	if src.fatal != nil {

@@ -52,16 +52,24 @@
 //     the 13 ParameterStatus values PostgreSQL 15 sends (from
 //     Session.Status, with defaults), BackendKeyData (pid + random 4-byte
 //     secret) and ReadyForQuery with Session.TxStatus().
-//  6. Serving: two goroutines. The reader (conn.readLoop) frames messages,
-//     refusing a length prefix above Config.MaxMessageSize (FATAL 08P01,
-//     nothing allocated), and cancels the connection's context when the
-//     socket fails, so that a statement whose client vanished stops (pgx
-//     cancels by dropping the connection). The executor (conn.run) handles
-//     one message at a time, in order, owning the session, the prepared
-//     statements, the portals and the output buffer. While it waits for a
-//     message after ReadyForQuery, idle_in_transaction_session_timeout
-//     (status T or E: FATAL 25P03) or idle_session_timeout (status I: FATAL
-//     57P05) may end the session.
+//  6. Serving: the executor (conn.run) handles one message at a time, in
+//     order, owning the session, the prepared statements, the portals and
+//     the output buffer. On a plain TCP socket it reads the messages itself
+//     (conn.readInline: one read, the handling, one write per round trip,
+//     no goroutine hand-off), while a watcher goroutine (watch.go) peeks at
+//     the socket when a message has run for 100 ms and cancels the
+//     connection's context when the client is gone, so that a statement
+//     whose client vanished stops (pgx cancels by dropping the
+//     connection); shutdown interrupts a read through the socket's
+//     deadline. A reader goroutine (conn.readLoop) frames the messages
+//     instead for a TLS connection, all along, and during a COPY FROM's
+//     data, which it reads ahead of the decoding. Either way a length
+//     prefix above Config.MaxMessageSize gets FATAL 08P01 before anything
+//     is allocated. While the executor waits for a message after
+//     ReadyForQuery, idle_in_transaction_session_timeout (status T or E:
+//     FATAL 25P03) or idle_session_timeout (status I: FATAL 57P05) may end
+//     the session (a read deadline, or a timer in reader mode; nothing is
+//     armed when they are off).
 //  7. End: Terminate, a socket error, a FATAL error or Shutdown (FATAL
 //     57P01). Portals and the session are closed.
 //

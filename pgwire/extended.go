@@ -146,7 +146,7 @@ func (c *conn) handleDescribe(body []byte) error {
 			c.send(&pgproto3.NoData{})
 			return nil
 		}
-		c.send(rowDescription(p.stmt.stmt.Columns(), p.formats))
+		c.out = p.stmt.appendPortalDescription(c.out, p.formats)
 	default:
 		return sqlerr.New(sqlerr.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType)
 	}
@@ -166,7 +166,8 @@ func (c *conn) handleExecute(body []byte) error {
 		c.send(&pgproto3.EmptyQueryResponse{})
 		return nil
 	}
-	defer c.watchPortal(p)()
+	c.watchPortal(p)
+	defer c.clearRunning()
 	// statement_timeout bounds each Execute; a portal it cancels is gone.
 	defer c.startStatementTimer(p.cancel)()
 	if cs, ok := asCopy(p.stmt.stmt); ok {

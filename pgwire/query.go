@@ -48,6 +48,26 @@ type prepared struct {
 	encFormats []int16
 	encLoc     *time.Location
 	encBusy    bool
+
+	// rd is the encoded RowDescription of the statement's portals for the
+	// result formats rdFormats: pgx describes the portal before every
+	// execution of a prepared statement.
+	rd        []byte
+	rdFormats []int16
+}
+
+// appendPortalDescription appends the RowDescription of a portal of the
+// statement with the given result formats, encoded once per formats.
+func (ps *prepared) appendPortalDescription(out []byte, formats []int16) []byte {
+	if ps.rd == nil || !slices.Equal(ps.rdFormats, formats) {
+		rd, err := rowDescription(ps.stmt.Columns(), formats).Encode(nil)
+		if err != nil {
+			// Only a message too large for the protocol fails to encode.
+			return out
+		}
+		ps.rd, ps.rdFormats = rd, formats
+	}
+	return append(out, ps.rd...)
 }
 
 // encoder returns a row encoder for a portal of the statement: the cached

@@ -110,22 +110,22 @@ func (c *conn) withStatementTimeout(parent context.Context) (context.Context, fu
 	}
 }
 
-// idleTimer returns the timer that ends the session if no message arrives
-// in time, and the error to end it with, for a session that has just sent
-// ReadyForQuery; nil when no limit applies.
-func (c *conn) idleTimer() (*time.Timer, *sqlerr.Error) {
+// idleLimit returns how long the session may wait for a message, and the
+// error that ends it then, for a session that has just sent ReadyForQuery;
+// 0 when no limit applies.
+func (c *conn) idleLimit() (time.Duration, *sqlerr.Error) {
 	// Checked before anything is allocated: this runs after every
 	// ReadyForQuery, and the timeouts are usually off.
 	if c.session.TxStatus() == 'I' {
 		d := c.settingDuration("idle_session_timeout")
 		if d <= 0 {
-			return nil, nil
+			return 0, nil
 		}
-		return time.NewTimer(d), &sqlerr.Error{Code: codeIdleSessionTimeout, Severity: "FATAL", Message: "terminating connection due to idle-session timeout"}
+		return d, &sqlerr.Error{Code: codeIdleSessionTimeout, Severity: "FATAL", Message: "terminating connection due to idle-session timeout"}
 	}
 	d := c.settingDuration("idle_in_transaction_session_timeout")
 	if d <= 0 {
-		return nil, nil
+		return 0, nil
 	}
-	return time.NewTimer(d), &sqlerr.Error{Code: codeIdleInTransactionTimeout, Severity: "FATAL", Message: "terminating connection due to idle-in-transaction timeout"}
+	return d, &sqlerr.Error{Code: codeIdleInTransactionTimeout, Severity: "FATAL", Message: "terminating connection due to idle-in-transaction timeout"}
 }

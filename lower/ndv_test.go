@@ -1,0 +1,102 @@
+package lower
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
+)
+
+// ndvStats is tableStats plus per-column distinct counts by table name
+// (-1: unknown).
+type ndvStats struct {
+	tableStats
+	ndv map[string][]int64
+}
+
+func (s ndvStats) EstimateDistinct(_ context.Context, p fluss.TablePath, col int) (int64, bool) {
+	cols, ok := s.ndv[p.Table]
+	if !ok || col >= len(cols) || cols[col] < 0 {
+		return 0, false
+	}
+	return cols[col], true
+}
+
+// explainWith is explainLines with the given Stats.
+func explainWith(t *testing.T, stats Stats, query string, disabled ...string) []string {
+	t.Helper()
+	stmts, err := sql.NewParser().Parse(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := binder.Bind(context.Background(), sizedCatalog(), stmts[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := map[string]bool{}
+	for _, d := range disabled {
+		off[d] = true
+	}
+	root, err := PlanWith(st.(*binder.Query).Plan, Options{Stats: stats, Disabled: off})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range Explain(root, nil) {
+		i := strings.Index(l, " (lowerable")
+		j := strings.LastIndex(l, " (estimated rows=")
+		out = append(out, l[:i]+l[j:])
+	}
+	return out
+}
+
+// big.k has 2 distinct values, big.id is unique; small.k has 10.
+var skewed = ndvStats{sizedStats, map[string][]int64{
+	"big": {1_000_000, 2, -1}, "mid": {1000, 1000, -1}, "small": {10, 10, -1}}}
+
+// TestDistinctCountsDrivePlans: with the store's distinct counts the join
+// order and the estimates change; without them the row-count heuristics
+// decide.
+func TestDistinctCountsDrivePlans(t *testing.T) {
+	cases := []struct {
+		name, sql string
+		stats     Stats
+		want      []string
+	}{
+		// b.k = m.id matches every big row (k has 2 values, each a mid id);
+		// b.id = s.k keeps 10 rows: joined first with the counts (its
+		// 10-row result then the build side against mid), while the
+		// row-count heuristic (a tie) keeps the written order without them.
+		{"join order by distinct counts", "SELECT b.v FROM big b, mid m, small s WHERE b.k = m.id AND b.id = s.k", skewed, []string{
+			"projection: v AS v (estimated rows=10)",
+			"  hash_join: type=inner keys=[0]=[1] (estimated rows=10)",
+			"    scan: table=mid columns=[id] (estimated rows=1000)",
+			"    hash_join: type=inner keys=[0]=[0] (estimated rows=10)",
+			"      scan: table=b columns=[id, k, v] (estimated rows=1000000)",
+			"      scan: table=small columns=[k] (estimated rows=10)"}},
+		{"join order without distinct counts", "SELECT b.v FROM big b, mid m, small s WHERE b.k = m.id AND b.id = s.k", sizedStats, []string{
+			"projection: v AS v (estimated rows=1000000)",
+			"  hash_join: type=inner keys=[0]=[0] (estimated rows=1000000)",
+			"    hash_join: type=inner keys=[1]=[0] (estimated rows=1000000)",
+			"      scan: table=b columns=[id, k, v] (estimated rows=1000000)",
+			"      scan: table=mid columns=[id] (estimated rows=1000)",
+			"    scan: table=small columns=[k] (estimated rows=10)"}},
+		{"GROUP BY estimate from distinct counts", "SELECT k, count(*) FROM big GROUP BY k", skewed, []string{
+			"aggregate: keys=1 aggregates=[count(*)] (estimated rows=2)",
+			"  projection: k AS key0 (estimated rows=1000000)",
+			"    scan: table=big columns=[id, k, v] (estimated rows=1000000)"}},
+		{"GROUP BY estimate without", "SELECT k, count(*) FROM big GROUP BY k", sizedStats, []string{
+			"aggregate: keys=1 aggregates=[count(*)] (estimated rows=100000)",
+			"  projection: k AS key0 (estimated rows=1000000)",
+			"    scan: table=big columns=[id, k, v] (estimated rows=1000000)"}},
+	}
+	for _, c := range cases {
+		got := explainWith(t, c.stats, c.sql)
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s: %s\n got:\n%s\nwant:\n%s", c.name, c.sql, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+}

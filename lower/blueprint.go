@@ -73,7 +73,7 @@ type scanNode struct {
 	table      string
 	projection []int
 	out        *arrow.Schema
-	rows       float64 // the table's estimated rows (Stats), for EXPLAIN
+	rows       float64   // the table's estimated rows (Stats), for EXPLAIN
 	ndv        []float64 // each output column's distinct count (-1 unknown; nil none)
 }
 

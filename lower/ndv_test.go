@@ -100,3 +100,35 @@ func TestDistinctCountsDrivePlans(t *testing.T) {
 		}
 	}
 }
+
+// TestAggregationPushdownFollowsEstimates: the pre-aggregation goes below
+// the join only when the distinct counts say it at least halves its input.
+func TestAggregationPushdownFollowsEstimates(t *testing.T) {
+	q := "SELECT c.region, sum(o.amount), count(*) FROM orders o JOIN customers c ON o.cust = c.id GROUP BY c.region"
+	fewCustomers := ndvStats{sizedStats, map[string][]int64{"orders": {1_000_000, 1000, 1000, -1}, "customers": {1000, 10, 1000}}}
+	want := []string{
+		"projection: region AS region, CAST(sum AS bigint) AS sum, COALESCE(CAST(sum AS bigint), 0) AS count (estimated rows=10)",
+		"  aggregate: keys=1 aggregates=[sum(sum), sum(count)] (estimated rows=10)",
+		"    projection: region AS key0, sum AS arg0, count AS arg1 (estimated rows=1000)",
+		"      hash_join: type=inner keys=[0]=[0] (estimated rows=1000)",
+		"        aggregate: keys=1 aggregates=[sum(amount), count(*)] (estimated rows=1000)",
+		"          projection: cust AS key0, amount AS arg0 (estimated rows=1000000)",
+		"            projection: cust AS cust, amount AS amount (estimated rows=1000000)",
+		"              scan: table=orders columns=[cust, amount] (estimated rows=1000000)",
+		"        projection: id AS id, region AS region (estimated rows=1000)",
+		"          scan: table=customers columns=[id, region] (estimated rows=1000)"}
+	if got := explainWith(t, fewCustomers, q); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("1,000 distinct customers:\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// 900,000 distinct cust values: grouping by them would not halve the rows
+	manyCustomers := ndvStats{sizedStats, map[string][]int64{"orders": {1_000_000, 900_000, 1000, -1}, "customers": {1000, 10, 1000}}}
+	want = []string{
+		"aggregate: keys=1 aggregates=[sum(amount), count(*)] (estimated rows=10)",
+		"  projection: region AS key0, amount AS arg0 (estimated rows=1111)",
+		"    hash_join: type=inner keys=[1]=[0] (estimated rows=1111)",
+		"      scan: table=o columns=[id, cust, amount, note] (estimated rows=1000000)",
+		"      scan: table=c columns=[id, region, name] (estimated rows=1000)"}
+	if got := explainWith(t, manyCustomers, q); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("900,000 distinct customers:\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -35,6 +35,10 @@ var rules = []rule{
 	{"projection_elimination", eliminateProjections},
 	{"join_input_pruning", pruneJoinInputs},
 	{"sort_elimination", eliminateSorts},
+	// After join order and input pruning, which it needs settled (it reads
+	// the join's final inputs and their estimates), and before projection
+	// pushdown, which then narrows the scans below the new aggregation.
+	{"aggregation_pushdown", nil}, // aggpush.go
 	{"projection_pushdown", projectionPushdown},
 	{"bucket_key_lookup", bucketKeyLookup}, // accesspath.go
 	{"changelog_bounds", changelogBounds},  // accesspath.go
@@ -46,7 +50,8 @@ var rules = []rule{
 // estimatedRules are the rules that read row estimates, by name; their
 // entry in rules says where they run.
 var estimatedRules = map[string]func(*estimator, binder.Node) binder.Node{
-	"join_order": (*estimator).orderJoins,
+	"join_order":           (*estimator).orderJoins,
+	"aggregation_pushdown": (*estimator).pushAggregates,
 }
 
 // optimize applies every rule and checks that each kept the output schema.

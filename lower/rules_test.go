@@ -23,10 +23,17 @@ func sizedCatalog() catalog {
 		c[name] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: name}, TableID: int64(10 + i), Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
 			Columns: []fluss.Column{{Name: "id", Type: id}, {Name: "k", Type: types.Int64Type}, {Name: "v", Type: types.StringType}}}}}
 	}
+	// orders and customers, keyed by id, for aggregation pushdown
+	c["orders"] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: "orders"}, TableID: 20, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
+		Columns:    []fluss.Column{{Name: "id", Type: id}, {Name: "cust", Type: types.Int64Type}, {Name: "amount", Type: types.Int32Type}, {Name: "note", Type: types.StringType}},
+		PrimaryKey: []string{"id"}}}}
+	c["customers"] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: "customers"}, TableID: 21, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
+		Columns:    []fluss.Column{{Name: "id", Type: id}, {Name: "region", Type: types.StringType}, {Name: "name", Type: types.StringType}},
+		PrimaryKey: []string{"id"}}}}
 	return c
 }
 
-var sizedStats = tableStats{"big": 1_000_000, "mid": 1_000, "small": 10, "kv": 100}
+var sizedStats = tableStats{"big": 1_000_000, "mid": 1_000, "small": 10, "kv": 100, "orders": 1_000_000, "customers": 1000}
 
 // explainLines plans query with some rules disabled and returns EXPLAIN's
 // lines without the report fields: "kind: details (estimated rows=N)",
@@ -189,6 +196,50 @@ func TestRulePlanShapes(t *testing.T) {
 		{"sort over sort is one sort", "SELECT * FROM (SELECT * FROM kv ORDER BY n) s ORDER BY v", nil, []string{
 			"sort: v, n (estimated rows=100)",
 			"  scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
+
+		// aggregation_pushdown: orders pre-aggregated by cust below the
+		// join with customers (unique on id); the final aggregation sums
+		// the partials and casts them back to the original types
+		{"aggregation below a join", "SELECT c.region, sum(o.amount), count(*), min(o.note) FROM orders o JOIN customers c ON o.cust = c.id GROUP BY c.region", nil, []string{
+			"projection: region AS region, CAST(sum AS bigint) AS sum, COALESCE(CAST(sum AS bigint), 0) AS count, min AS min (estimated rows=10000)",
+			"  aggregate: keys=1 aggregates=[sum(sum), sum(count), min(min)] (estimated rows=10000)",
+			"    projection: region AS key0, sum AS arg0, count AS arg1, min AS arg2 (estimated rows=100000)",
+			"      hash_join: type=inner keys=[0]=[0] (estimated rows=100000)",
+			"        aggregate: keys=1 aggregates=[sum(amount), count(*), min(note)] (estimated rows=100000)",
+			"          projection: cust AS key0, amount AS arg0, note AS arg2 (estimated rows=1000000)",
+			"            projection: cust AS cust, amount AS amount, note AS note (estimated rows=1000000)",
+			"              scan: table=orders columns=[cust, amount, note] (estimated rows=1000000)",
+			"        projection: id AS id, region AS region (estimated rows=1000)",
+			"          scan: table=customers columns=[id, region] (estimated rows=1000)"}},
+		{"aggregation above the join without the rule", "SELECT c.region, sum(o.amount), count(*), min(o.note) FROM orders o JOIN customers c ON o.cust = c.id GROUP BY c.region", []string{"aggregation_pushdown"}, []string{
+			"aggregate: keys=1 aggregates=[sum(amount), count(*), min(note)] (estimated rows=100000)",
+			"  projection: region AS key0, amount AS arg0, note AS arg2 (estimated rows=1000000)",
+			"    hash_join: type=inner keys=[1]=[0] (estimated rows=1000000)",
+			"      scan: table=o columns=[id, cust, amount, note] (estimated rows=1000000)",
+			"      scan: table=c columns=[id, region, name] (estimated rows=1000)"}},
+		{"a scalar aggregation, the unique side on the left", "SELECT sum(o.amount) FROM customers c JOIN orders o ON o.cust = c.id", nil, []string{
+			"projection: CAST(sum AS bigint) AS sum (estimated rows=1)",
+			"  aggregate: keys=0 aggregates=[sum(sum)] (estimated rows=1)",
+			"    projection: sum AS arg0 (estimated rows=100000)",
+			"      hash_join: type=inner keys=[0]=[0] (estimated rows=100000)",
+			"        aggregate: keys=1 aggregates=[sum(amount)] (estimated rows=100000)",
+			"          projection: cust AS key0, amount AS arg0 (estimated rows=1000000)",
+			"            projection: cust AS cust, amount AS amount (estimated rows=1000000)",
+			"              scan: table=orders columns=[cust, amount] (estimated rows=1000000)",
+			"        projection: id AS id (estimated rows=1000)",
+			"          scan: table=customers columns=[id] (estimated rows=1000)"}},
+		{"not for DISTINCT aggregates", "SELECT c.region, count(DISTINCT o.amount) FROM orders o JOIN customers c ON o.cust = c.id GROUP BY c.region", nil, []string{
+			"aggregate: keys=1 aggregates=[count(DISTINCT amount)] (estimated rows=100000)",
+			"  projection: region AS key0, amount AS arg0 (estimated rows=1000000)",
+			"    hash_join: type=inner keys=[1]=[0] (estimated rows=1000000)",
+			"      scan: table=o columns=[id, cust, amount, note] (estimated rows=1000000)",
+			"      scan: table=c columns=[id, region, name] (estimated rows=1000)"}},
+		{"not when the other side's join key is not unique", "SELECT m.v, sum(b.k) FROM big b JOIN mid m ON b.k = m.id GROUP BY m.v", nil, []string{
+			"aggregate: keys=1 aggregates=[sum(k)] (estimated rows=100000)",
+			"  projection: v AS key0, k AS arg0 (estimated rows=1000000)",
+			"    hash_join: type=inner keys=[1]=[0] (estimated rows=1000000)",
+			"      scan: table=b columns=[id, k, v] (estimated rows=1000000)",
+			"      scan: table=m columns=[id, k, v] (estimated rows=1000)"}},
 
 		// projection_elimination
 		{"a projection of every column in order goes", "SELECT * FROM (SELECT * FROM kv) s", nil, []string{

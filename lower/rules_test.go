@@ -30,6 +30,10 @@ func sizedCatalog() catalog {
 	c["customers"] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: "customers"}, TableID: 21, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
 		Columns:    []fluss.Column{{Name: "id", Type: id}, {Name: "region", Type: types.StringType}, {Name: "name", Type: types.StringType}},
 		PrimaryKey: []string{"id"}}}}
+	// ev is keyed by (id, seq) and bucketed by id: prefix lookups
+	c["ev"] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: "ev"}, TableID: 22, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
+		Columns:    []fluss.Column{{Name: "id", Type: id}, {Name: "seq", Type: id}, {Name: "v", Type: types.StringType}},
+		PrimaryKey: []string{"id", "seq"}}, BucketKey: []string{"id"}, BucketCount: 4}}
 	return c
 }
 
@@ -162,6 +166,23 @@ func TestRulePlanShapes(t *testing.T) {
 			"    scan: table=b columns=[id, k, v] (estimated rows=1000000)",
 			"    scan: table=s columns=[id, k, v] (estimated rows=10)"}},
 
+		// outer_join_build_side: the smaller input of an outer hash join
+		// is built, a LEFT join turned RIGHT with its inputs swapped
+		{"outer join builds the smaller input", "SELECT * FROM small s LEFT JOIN big b ON s.id = b.k", nil, []string{
+			"projection: id AS id, k AS k, v AS v, id AS id, k AS k, v AS v (estimated rows=1000000)",
+			"  hash_join: type=right keys=[1]=[0] (estimated rows=1000000)",
+			"    scan: table=b columns=[id, k, v] (estimated rows=1000000)",
+			"    scan: table=s columns=[id, k, v] (estimated rows=10)"}},
+		{"outer join as written without the rule", "SELECT * FROM small s LEFT JOIN big b ON s.id = b.k", []string{"outer_join_build_side"}, []string{
+			"hash_join: type=left keys=[0]=[1] (estimated rows=1000000)",
+			"  scan: table=s columns=[id, k, v] (estimated rows=10)",
+			"  scan: table=b columns=[id, k, v] (estimated rows=1000000)"}},
+		{"a FULL join swaps its inputs and stays FULL", "SELECT s.v, b.v FROM small s FULL JOIN big b ON s.id = b.k AND b.v > s.v", nil, []string{
+			"projection: v AS v, v AS v (estimated rows=1000010)",
+			"  hash_join: type=full keys=[0]=[0] cond=(v > v) (estimated rows=1000010)",
+			"    scan: table=big columns=[k, v] (estimated rows=1000000)",
+			"    scan: table=small columns=[id, v] (estimated rows=10)"}},
+
 		// limit_pushdown
 		{"limit through projections to the scan", "SELECT v FROM (SELECT v, n FROM kv) s LIMIT 3", nil, []string{
 			"projection: v AS v (estimated rows=3)",
@@ -274,5 +295,49 @@ func TestExplainJSONHasEstimatedRows(t *testing.T) {
 	scan := top["Plans"].([]any)[0].(map[string]any)
 	if top["Plan Rows"] != 33.0 || scan["Plan Rows"] != 100.0 {
 		t.Errorf("Plan Rows: filter %v, scan %v; want 33 and 100", top["Plan Rows"], scan["Plan Rows"])
+	}
+}
+
+// ruleEffects is, for every rule, a query whose plan the rule changes
+// (with the rules in alsoOff disabled too).
+var ruleEffects = map[string]struct {
+	query   string
+	alsoOff []string
+}{
+	"subquery_decorrelation": {"SELECT v FROM kv WHERE EXISTS (SELECT 1 FROM kv b WHERE b.n = kv.n)", nil},
+	"simplify_boolean":       {"SELECT * FROM kv WHERE n > 1 AND true", nil},
+	// filter_pushdown moves what filter_into_join moves (it applies it at
+	// every join it meets): the rule shows on its own only without it
+	"filter_into_join":        {"SELECT a.v FROM mid a, small b WHERE a.k = b.id AND b.v = 'x'", []string{"filter_pushdown"}},
+	"join_condition_pushdown": {"SELECT * FROM mid a LEFT JOIN small b ON a.id = b.k AND b.v = 'x'", nil},
+	"filter_pushdown":         {"SELECT * FROM (SELECT region, count(*) c FROM kv GROUP BY region) s WHERE region = 'x'", nil},
+	"primary_key_lookup":      {"SELECT v FROM kv WHERE id = 1 AND region = 'eu'", nil},
+	"join_order":              {"SELECT s.v FROM small s, big b, mid m WHERE b.k = m.id AND m.k = s.id", nil},
+	"outer_join_build_side":   {"SELECT * FROM small s LEFT JOIN big b ON s.id = b.k", nil},
+	"projection_elimination":  {"SELECT x FROM (SELECT n + 1 AS x, v FROM kv) s", nil},
+	"join_input_pruning":      {"SELECT a.v FROM mid a JOIN small b ON a.k = b.id", nil},
+	"sort_elimination":        {"SELECT count(*) FROM (SELECT * FROM kv ORDER BY n) s", nil},
+	"aggregation_pushdown":    {"SELECT c.region, sum(o.amount) FROM orders o JOIN customers c ON o.cust = c.id GROUP BY c.region", nil},
+	"projection_pushdown":     {"SELECT v FROM kv WHERE n > 1", nil},
+	"bucket_key_lookup":       {"SELECT v FROM ev WHERE id = 7", nil},
+	"changelog_bounds":        {"SELECT v FROM ev$changelog WHERE _log_offset >= 5", nil},
+	"limit_pushdown":          {"SELECT v FROM (SELECT v, n FROM kv) s LIMIT 3", nil},
+}
+
+// TestEveryRuleChangesSomePlan: each rule of the ordered list has a query
+// whose EXPLAIN differs with the rule disabled (the plan shapes above and
+// in the other tests show what each does).
+func TestEveryRuleChangesSomePlan(t *testing.T) {
+	for _, r := range rules {
+		e, ok := ruleEffects[r.name]
+		if !ok {
+			t.Errorf("rule %s has no query in ruleEffects", r.name)
+			continue
+		}
+		q := e.query
+		with, without := explainLines(t, q, e.alsoOff...), explainLines(t, q, append([]string{r.name}, e.alsoOff...)...)
+		if strings.Join(with, "\n") == strings.Join(without, "\n") {
+			t.Errorf("rule %s does not change the plan of %s:\n%s", r.name, q, strings.Join(with, "\n"))
+		}
 	}
 }

@@ -2,6 +2,8 @@ package lower
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,5 +132,42 @@ func TestAggregationPushdownFollowsEstimates(t *testing.T) {
 		"      scan: table=c columns=[id, region, name] (estimated rows=1000)"}
 	if got := explainWith(t, manyCustomers, q); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("900,000 distinct customers:\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestStoreDistinctCountsReachThePlan: the embedded store's sketches, read
+// through Stats, set the GROUP BY estimate and turn on aggregation
+// pushdown, and the pushed plan's rows are the unoptimised plan's.
+func TestStoreDistinctCountsReachThePlan(t *testing.T) {
+	s := openStore(t)
+	orders := make([][3]any, 5000)
+	for i := range orders {
+		orders[i] = [3]any{int64(i % 40), int64(i % 7), nil}
+		if i%11 == 0 {
+			orders[i][0] = nil // a NULL customer joins nothing
+		}
+	}
+	s.create(t, "orders", false, orders)
+	var customers [][3]any
+	for i := range 30 { // customers 30..39 of the orders do not exist
+		customers = append(customers, [3]any{int64(i), nil, fmt.Sprintf("r%d", i%4)})
+	}
+	s.create(t, "customers", true, customers)
+	opts := Options{Stats: storeStats{s}}
+
+	_, plan := s.run(t, "SELECT a, count(*) FROM orders GROUP BY a", opts)
+	if !strings.Contains(plan[0], "aggregate: keys=1") || !strings.HasSuffix(plan[0], "(estimated rows=40)") {
+		t.Errorf("GROUP BY over 40 distinct values: %s", plan[0])
+	}
+	q := "SELECT c.c, sum(o.b), count(*), count(o.c), max(o.b) FROM orders o JOIN customers c ON o.a = c.a GROUP BY c.c"
+	got, plan := s.run(t, q, opts)
+	if n := strings.Count(strings.Join(plan, "\n"), "aggregate:"); n != 2 {
+		t.Errorf("want the aggregation pushed below the join:\n%s", strings.Join(plan, "\n"))
+	}
+	want, _ := s.run(t, q, Options{Stats: storeStats{s}, Disabled: map[string]bool{"aggregation_pushdown": true}})
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) || len(got) != 4 {
+		t.Errorf("pushed:\n%v\nnot pushed:\n%v", got, want)
 	}
 }

@@ -117,6 +117,14 @@ func TestRulePlanShapes(t *testing.T) {
 			"  projection: CAST(n AS bigint) AS id, v AS v (estimated rows=1)",
 			"    filter: (v = a) (estimated rows=1)",
 			"      scan: table=kv columns=[v, n] (estimated rows=100)"}},
+		{"filter into both inputs of EXCEPT", "SELECT * FROM (SELECT id, v FROM kv EXCEPT SELECT n, v FROM kv) u WHERE id > 3", nil, []string{
+			"set_operation: EXCEPT (estimated rows=33)",
+			"  projection: id AS id, v AS v (estimated rows=33)",
+			"    filter: (id > 3) (estimated rows=33)",
+			"      scan: table=kv columns=[id, v] (estimated rows=100)",
+			"  projection: CAST(n AS bigint) AS id, v AS v (estimated rows=33)",
+			"    filter: (CAST(n AS bigint) > 3) (estimated rows=33)",
+			"      scan: table=kv columns=[v, n] (estimated rows=100)"}},
 		{"filter below a sort, through projections", "SELECT * FROM (SELECT v, n FROM kv ORDER BY n) s WHERE n = 1", nil, []string{
 			"sort: n (estimated rows=1)",
 			"  projection: v AS v, n AS n (estimated rows=1)",

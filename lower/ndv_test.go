@@ -7,9 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // ndvStats is tableStats plus per-column distinct counts by table name
@@ -168,6 +172,75 @@ func TestStoreDistinctCountsReachThePlan(t *testing.T) {
 	slices.Sort(got)
 	slices.Sort(want)
 	if !slices.Equal(got, want) || len(got) != 4 {
+		t.Errorf("pushed:\n%v\nnot pushed:\n%v", got, want)
+	}
+}
+
+// TestPushedSumOfIntegersKeepsItsType: sum(int) is bigint and sum(bigint)
+// numeric; the partials' sums (bigint, numeric) are summed again (numeric)
+// and cast back, so the pushed plan returns the same values and types.
+func TestPushedSumOfIntegersKeepsItsType(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	i32 := types.Int32Type
+	id := types.Int64Type
+	id.NotNull = true
+	for _, d := range []struct {
+		name string
+		desc fluss.TableDescriptor
+	}{
+		{"o", fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{{Name: "cust", Type: types.Int64Type}, {Name: "qty", Type: i32}, {Name: "small", Type: types.Int16Type}}}}},
+		{"c", fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{{Name: "id", Type: id}, {Name: "region", Type: types.StringType}}, PrimaryKey: []string{"id"}}}},
+	} {
+		if _, err := s.CreateTable(ctx, fluss.TablePath{Database: fluss.DefaultDatabase, Table: d.name}, d.desc, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(name string, rows func(i int) []any, n int, pk bool) {
+		tb, err := s.Table(ctx, fluss.TablePath{Database: fluss.DefaultDatabase, Table: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bld := array.NewRecordBuilder(memory.DefaultAllocator, tb.Info().ArrowSchema())
+		defer bld.Release()
+		for i := range n {
+			for c, v := range rows(i) {
+				switch b := bld.Field(c).(type) {
+				case *array.Int64Builder:
+					b.Append(v.(int64))
+				case *array.Int32Builder:
+					b.Append(v.(int32))
+				case *array.Int16Builder:
+					b.Append(v.(int16))
+				case *array.StringBuilder:
+					b.Append(v.(string))
+				}
+			}
+		}
+		rec := bld.NewRecordBatch()
+		defer rec.Release()
+		if pk {
+			_, err = tb.Upsert(ctx, rec, fluss.UpsertOptions{})
+		} else {
+			_, err = tb.Append(ctx, rec)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// qty near int32's top: per-customer sums pass it, the bigint result holds them
+	write("o", func(i int) []any { return []any{int64(i % 50), int32(2_000_000_000 - i), int16(i % 7)} }, 3000, false)
+	write("c", func(i int) []any { return []any{int64(i), fmt.Sprintf("r%d", i%3)} }, 40, true)
+	q := "SELECT c.region, sum(o.qty), sum(o.small), sum(o.cust), count(*) FROM o JOIN c ON o.cust = c.id GROUP BY c.region"
+	opts := Options{Stats: storeStats{s}}
+	got, plan := s.run(t, q, opts)
+	if strings.Count(strings.Join(plan, "\n"), "aggregate:") != 2 {
+		t.Fatalf("want the aggregation pushed:\n%s", strings.Join(plan, "\n"))
+	}
+	want, _ := s.run(t, q, Options{Stats: storeStats{s}, Disabled: map[string]bool{"aggregation_pushdown": true}})
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) || len(got) != 3 {
 		t.Errorf("pushed:\n%v\nnot pushed:\n%v", got, want)
 	}
 }

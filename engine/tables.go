@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -70,6 +71,20 @@ func (t tables) EstimateRows(ctx context.Context, p fluss.TablePath) (int64, boo
 	}
 	if e, ok := tb.(fluss.RowEstimator); ok {
 		return e.EstimateRows(), true
+	}
+	return 0, false
+}
+
+var _ lower.DistinctStats = tables{}
+
+// EstimateDistinct implements lower.DistinctStats from the store's sketches.
+func (t tables) EstimateDistinct(ctx context.Context, p fluss.TablePath, column int) (int64, bool) {
+	tb, err := t.Table(ctx, p)
+	if err != nil {
+		return 0, false
+	}
+	if e, ok := tb.(fluss.DistinctEstimator); ok {
+		return e.EstimateDistinct(column)
 	}
 	return 0, false
 }

@@ -177,6 +177,15 @@ type RowEstimator interface {
 	EstimateRows() int64
 }
 
+// DistinctEstimator is implemented by tables that keep a distinct-count
+// estimate per column (a sketch, read without reading rows): what the
+// planner estimates equi-join and GROUP BY outputs by. It counts the
+// non-null values ever written, so after deletes it is an upper bound; ok
+// is false when the table cannot tell.
+type DistinctEstimator interface {
+	EstimateDistinct(column int) (ndv int64, ok bool)
+}
+
 // Changelog metadata columns of a table's $changelog view, as Fluss names
 // them; they come before the table's own columns.
 const (

@@ -73,7 +73,8 @@ type scanNode struct {
 	table      string
 	projection []int
 	out        *arrow.Schema
-	rows       float64 // the table's estimated rows (Stats), for EXPLAIN
+	rows       float64   // the table's estimated rows (Stats), for EXPLAIN
+	ndv        []float64 // each output column's distinct count (-1 unknown; nil none)
 }
 
 type lookupNode struct {
@@ -83,6 +84,7 @@ type lookupNode struct {
 	projection []int
 	out        *arrow.Schema
 	keySchema  *arrow.Schema // the table's primary-key columns, built once here
+	ndv        []float64     // as scanNode's
 }
 
 type valuesNode struct {

@@ -15,9 +15,12 @@
 // scalar aggregates into a left join with a grouped aggregate; the rest
 // keeps the per-outer-row apply. Other rules simplify constant conditions,
 // push predicates and LIMITs down, order inner joins greedily over their
-// equality graph by estimated rows (joinorder.go; table sizes come from
-// Stats, estimate.go), and drop sorts and projections that do nothing
-// (rewrite.go). Explain renders the blueprint without running anything,
+// equality graph by estimated rows (joinorder.go; table sizes and, through
+// DistinctStats, per-column distinct counts come from Stats, estimate.go),
+// build outer hash joins on their smaller input (buildside.go),
+// pre-aggregate a join input below the join when the other input is unique
+// on the join key (aggpush.go), and drop sorts and projections that do
+// nothing (rewrite.go). Explain renders the blueprint without running anything,
 // with each node's requested and selected kernel backend per family
 // (backend.go) and its estimated rows.
 //

@@ -38,11 +38,22 @@ func openStore(t testing.TB) store {
 // createTable makes log table name(a bigint, b bigint, c text) holding
 // rows; a nil in a row is NULL.
 func (s store) createTable(t testing.TB, name string, rows [][3]any) {
+	s.create(t, name, false, rows)
+}
+
+// create makes table name(a bigint, b bigint, c text), with primary key a
+// when pk (rows then must have distinct, non-NULL a).
+func (s store) create(t testing.TB, name string, pk bool, rows [][3]any) {
 	t.Helper()
 	ctx := context.Background()
 	path := fluss.TablePath{Database: fluss.DefaultDatabase, Table: name}
+	a := types.Int64Type
+	var key []string
+	if pk {
+		a.NotNull, key = true, []string{"a"}
+	}
 	info, err := s.CreateTable(ctx, path, fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{
-		{Name: "a", Type: types.Int64Type}, {Name: "b", Type: types.Int64Type}, {Name: "c", Type: types.StringType}}}}, false)
+		{Name: "a", Type: a}, {Name: "b", Type: types.Int64Type}, {Name: "c", Type: types.StringType}}, PrimaryKey: key}}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +86,12 @@ func (s store) createTable(t testing.TB, name string, rows [][3]any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tbl.Append(ctx, rec); err != nil {
+	if pk {
+		_, err = tbl.Upsert(ctx, rec, fluss.UpsertOptions{})
+	} else {
+		_, err = tbl.Append(ctx, rec)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 }
@@ -155,6 +171,23 @@ func randomTables(t *testing.T, s store, rng *rand.Rand) {
 		}
 		s.createTable(t, fmt.Sprintf("t%d", ti), rows)
 	}
+	// p0 is keyed by a (0..4, some missing): the unique side that
+	// aggregation pushdown needs
+	var rows [][3]any
+	for a := range 5 {
+		if rng.IntN(4) == 0 {
+			continue
+		}
+		r := [3]any{int64(a), nil, nil}
+		if rng.IntN(6) > 0 {
+			r[1] = int64(rng.IntN(3))
+		}
+		if rng.IntN(6) > 0 {
+			r[2] = fmt.Sprintf("k%d", rng.IntN(3))
+		}
+		rows = append(rows, r)
+	}
+	s.create(t, "p0", true, rows)
 }
 
 // randomQuery writes a query whose result does not depend on the plan: no
@@ -179,7 +212,21 @@ func randomQuery(rng *rand.Rand) string {
 		}
 		return "true"
 	}
-	switch rng.IntN(9) {
+	switch rng.IntN(11) {
+	case 9, 10: // aggregates over a join with a table unique on its join key
+		group := []string{"y.c", "x.c", "y.b", "x.b, y.c", ""}[rng.IntN(5)]
+		from := fmt.Sprintf("%s x JOIN p0 y ON %s = y.a", tbl(), col("x"))
+		if rng.IntN(2) == 0 {
+			from = fmt.Sprintf("p0 y JOIN %s x ON y.a = %s", tbl(), col("x"))
+		}
+		if rng.IntN(3) == 0 {
+			from += " AND " + pred("x")
+		}
+		list := "sum(x.b), count(*), count(x.c), min(x.c), max(x.a), sum(x.a + 1)"
+		if group != "" {
+			return fmt.Sprintf("SELECT %s, %s FROM %s WHERE %s GROUP BY %s", group, list, from, pred("y"), group)
+		}
+		return fmt.Sprintf("SELECT %s FROM %s WHERE %s", list, from, pred("y"))
 	case 0, 1: // a join graph in written order, conditions in WHERE
 		n := 2 + rng.IntN(3)
 		var from, where []string
@@ -244,14 +291,23 @@ func TestRulesKeepResults(t *testing.T) {
 		slices.Sort(rows)
 		return strings.Join(rows, "\n")
 	}
-	queries := 0
+	queries, pushed := 0, 0
 	for seed := range uint64(8) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		s := openStore(t)
 		randomTables(t, s, rng)
-		stats := tableStats{}
-		for i := range 4 {
-			stats[fmt.Sprintf("t%d", i)] = int64(rng.IntN(10_000))
+		// row counts and, for some columns, distinct counts: random, so
+		// that join orders and pushdowns vary
+		stats := ndvStats{tableStats{}, map[string][]int64{}}
+		for _, name := range []string{"t0", "t1", "t2", "t3", "p0"} {
+			stats.tableStats[name] = int64(rng.IntN(10_000))
+			for range 3 {
+				v := int64(-1)
+				if rng.IntN(2) == 0 {
+					v = int64(rng.IntN(2_000))
+				}
+				stats.ndv[name] = append(stats.ndv[name], v)
+			}
 		}
 		for range 20 {
 			q := randomQuery(rng)
@@ -264,13 +320,19 @@ func TestRulesKeepResults(t *testing.T) {
 			}
 			for name, off := range configs {
 				got, plan := s.run(t, q, Options{Disabled: off, Stats: stats})
+				if name == "every rule" && strings.Count(strings.Join(plan, "\n"), "aggregate:") >= 2 {
+					pushed++ // only aggregation pushdown makes two here
+				}
 				if g := sorted(got); g != want {
 					t.Fatalf("seed %d, %s, %s:\n got %d rows:\n%s\nwant %d rows:\n%s\nplan:\n%s", seed, name, q, len(got), g, len(base), want, strings.Join(plan, "\n"))
 				}
 			}
 		}
 	}
-	t.Logf("%d queries, %d configurations each", queries, len(all)+1)
+	t.Logf("%d queries, %d configurations each; %d with an aggregation pushed below a join", queries, len(all)+1, pushed)
+	if pushed == 0 {
+		t.Errorf("no query had its aggregation pushed below a join")
+	}
 }
 
 // tableStats estimates tables by name.

@@ -19,6 +19,17 @@ type Stats interface {
 	EstimateRows(ctx context.Context, path fluss.TablePath) (rows int64, ok bool)
 }
 
+// DistinctStats is the optional part of a Stats that knows how many
+// distinct values a stored table's column holds (the store's sketches,
+// fluss.DistinctEstimator): with them an equi-join is estimated as
+// |L||R|/max(ndv(L.key), ndv(R.key)) and a GROUP BY as the product of its
+// keys' distinct counts, instead of the fixed guesses below.
+type DistinctStats interface {
+	// EstimateDistinct estimates the distinct non-null values of the
+	// table's column (its position in the table's schema).
+	EstimateDistinct(ctx context.Context, path fluss.TablePath, column int) (ndv int64, ok bool)
+}
+
 // Options control one planning.
 type Options struct {
 	// Ctx bounds the Stats calls (nil: context.Background()).
@@ -47,6 +58,13 @@ type estimator struct {
 	ctx    context.Context
 	stats  Stats
 	tables map[fluss.TablePath]float64
+	ndvs   map[columnOf]float64 // < 0: unknown
+}
+
+// columnOf is a stored table's column.
+type columnOf struct {
+	path   fluss.TablePath
+	column int
 }
 
 func newEstimator(o Options) *estimator {
@@ -54,7 +72,7 @@ func newEstimator(o Options) *estimator {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &estimator{ctx: ctx, stats: o.Stats, tables: map[fluss.TablePath]float64{}}
+	return &estimator{ctx: ctx, stats: o.Stats, tables: map[fluss.TablePath]float64{}, ndvs: map[columnOf]float64{}}
 }
 
 // tableRows is the estimated row count of a stored table.
@@ -73,6 +91,136 @@ func (e *estimator) tableRows(p fluss.TablePath) float64 {
 	}
 	e.tables[p] = r
 	return r
+}
+
+// tableNDV is the estimated distinct count of a stored table's column.
+func (e *estimator) tableNDV(p fluss.TablePath, col int) (float64, bool) {
+	if e == nil {
+		return 0, false
+	}
+	k := columnOf{p, col}
+	if v, ok := e.ndvs[k]; ok {
+		return v, v >= 0
+	}
+	v := -1.0
+	if ds, ok := e.stats.(DistinctStats); ok {
+		if n, ok := ds.EstimateDistinct(e.ctx, p, col); ok {
+			v = float64(max(n, 0))
+		}
+	}
+	e.ndvs[k] = v
+	return v, v >= 0
+}
+
+// colNDV estimates the distinct values of column col of a logical plan,
+// following it down to a stored table's column; ok is false when it is
+// computed or the store keeps no estimate. The caller caps it by the rows
+// it applies to.
+func (e *estimator) colNDV(n binder.Node, col int) (float64, bool) {
+	switch x := n.(type) {
+	case *binder.Scan:
+		if x.Changelog || x.Binlog {
+			return 0, false
+		}
+		return e.tableNDV(x.Table.Path, col)
+	case *scanProjection:
+		if x.changelog {
+			return 0, false
+		}
+		return e.tableNDV(x.table.Path, x.projection[col])
+	case *pkLookup:
+		v, ok := e.tableNDV(x.table.Path, x.projection[col])
+		return math.Min(v, float64(len(x.keys))), ok
+	case *prefixLookup:
+		return e.tableNDV(x.table.Path, x.projection[col])
+	case *binder.Filter, *binder.Sort, *binder.Limit, *binder.Distinct, *binder.DistinctOn:
+		return e.colNDV(n.Children()[0], col)
+	case *binder.Project:
+		if c := underlyingColumn(x.Exprs[col]); c != nil {
+			return e.colNDV(x.Input, c.Index)
+		}
+	case *binder.Aggregate:
+		if col < len(x.GroupBy) {
+			if c := underlyingColumn(x.GroupBy[col]); c != nil {
+				return e.colNDV(x.Input, c.Index)
+			}
+		}
+	case *binder.Join:
+		if nl := len(x.Left.Columns()); col < nl {
+			return e.colNDV(x.Left, col)
+		} else if x.Type != binder.SemiJoin && x.Type != binder.AntiJoin {
+			return e.colNDV(x.Right, col-nl)
+		}
+	}
+	return 0, false
+}
+
+// underlyingColumn is the column e reads, when e is a column or a cast of
+// one (a cast keeps distinct values distinct for the types keys have).
+func underlyingColumn(e binder.Expr) *binder.ColumnRef {
+	switch x := e.(type) {
+	case *binder.ColumnRef:
+		return x
+	case *binder.Cast:
+		return underlyingColumn(x.X)
+	}
+	return nil
+}
+
+// joinNDV is the divisor of an equi-join's estimate: over the equality
+// conjuncts whose both sides have known distinct counts (each capped by
+// its side's rows), the largest max(ndv(l), ndv(r)); 0 when none has.
+func (e *estimator) joinNDV(j *binder.Join, cond []binder.Expr, lrows, rrows float64) float64 {
+	nl := len(j.Left.Columns())
+	best := 0.0
+	for _, c := range cond {
+		l, r, ok := equiKey(c, nl)
+		if !ok {
+			continue
+		}
+		lc, rc := underlyingColumn(l), underlyingColumn(r)
+		if lc == nil || rc == nil {
+			continue
+		}
+		ln, lok := e.colNDV(j.Left, lc.Index)
+		rn, rok := e.colNDV(j.Right, rc.Index-nl)
+		if lok && rok {
+			best = math.Max(best, math.Max(math.Min(ln, lrows), math.Min(rn, rrows)))
+		}
+	}
+	return best
+}
+
+// groupNDV estimates the groups of an aggregation from its keys' distinct
+// counts (their product, capped by the input's rows); ok is false when a
+// key's count is unknown.
+func groupNDV(keys int, rows float64, ndv func(int) (float64, bool)) (float64, bool) {
+	if keys == 0 {
+		return 1, true
+	}
+	out := 1.0
+	for k := range keys {
+		v, ok := ndv(k)
+		if !ok {
+			return 0, false
+		}
+		out *= math.Max(v, 1)
+	}
+	return math.Max(1, math.Min(out, rows)), true
+}
+
+// aggregateRows estimates a logical aggregation's groups.
+func (e *estimator) aggregateRows(x *binder.Aggregate) float64 {
+	in := e.rows(x.Input)
+	if g, ok := groupNDV(len(x.GroupBy), in, func(k int) (float64, bool) {
+		if c := underlyingColumn(x.GroupBy[k]); c != nil {
+			return e.colNDV(x.Input, c.Index)
+		}
+		return 0, false
+	}); ok {
+		return g
+	}
+	return groupRows(in, len(x.GroupBy))
 }
 
 // rows estimates the rows a logical plan produces.
@@ -95,7 +243,7 @@ func (e *estimator) rows(n binder.Node) float64 {
 		}
 		return r
 	case *binder.Aggregate:
-		return groupRows(e.rows(x.Input), len(x.GroupBy))
+		return e.aggregateRows(x)
 	case *binder.Distinct, *binder.DistinctOn:
 		return groupRows(e.rows(n.Children()[0]), 1)
 	case *binder.Join:
@@ -103,7 +251,8 @@ func (e *estimator) rows(n binder.Node) float64 {
 		if x.Cond != nil {
 			cond = conjuncts(x.Cond)
 		}
-		return joinRows(e.rows(x.Left), e.rows(x.Right), x.Type, countEqui(cond, len(x.Left.Columns())), len(cond))
+		l, r := e.rows(x.Left), e.rows(x.Right)
+		return joinRows(l, r, x.Type, countEqui(cond, len(x.Left.Columns())), len(cond), e.joinNDV(x, cond, l, r))
 	case *binder.SetOp:
 		return setOpRows(e.rows(x.Left), e.rows(x.Right), x.Kind == binder.Union, x.Kind == binder.Intersect)
 	}
@@ -152,13 +301,18 @@ func countEqui(cond []binder.Expr, nl int) int {
 	return n
 }
 
-// joinRows estimates a join's output. An equi-join is taken to match each
-// row of the larger side with about one row of the smaller (a foreign key
-// into a key); further conditions filter.
-func joinRows(l, r float64, t binder.JoinType, equi, conds int) float64 {
+// joinRows estimates a join's output. An equi-join with a known distinct
+// count ndv of its most selective key (the larger of the two sides') matches
+// |L||R|/ndv rows; without one it is taken to match each row of the larger
+// side with about one row of the smaller (a foreign key into a key).
+// Further conditions filter.
+func joinRows(l, r float64, t binder.JoinType, equi, conds int, ndv float64) float64 {
 	var out float64
 	if equi > 0 {
 		out = math.Max(l, r)
+		if ndv > 0 {
+			out = l * r / ndv
+		}
 		for range conds - equi {
 			out *= otherSelectivity
 		}
@@ -231,7 +385,11 @@ func estimateNode(n Node) float64 {
 		}
 		return r
 	case *aggregateNode:
-		return groupRows(estimateNode(x.input), len(x.groupBy))
+		in := estimateNode(x.input)
+		if g, ok := groupNDV(len(x.groupBy), in, func(k int) (float64, bool) { return nodeNDV(x.input, x.groupBy[k]) }); ok {
+			return g
+		}
+		return groupRows(in, len(x.groupBy))
 	case *distinctNode:
 		return groupRows(estimateNode(x.input), 1)
 	case *joinNode:
@@ -239,7 +397,16 @@ func estimateNode(n Node) float64 {
 		if x.residual != nil {
 			conds += len(execConjuncts(x.residual))
 		}
-		return joinRows(estimateNode(x.left), estimateNode(x.right), logicalJoinType(x.typ), len(x.leftKeys), conds)
+		l, r := estimateNode(x.left), estimateNode(x.right)
+		ndv := 0.0
+		for i := range x.leftKeys {
+			ln, lok := nodeNDV(x.left, x.leftKeys[i])
+			rn, rok := nodeNDV(x.right, x.rightKeys[i])
+			if lok && rok {
+				ndv = math.Max(ndv, math.Max(math.Min(ln, l), math.Min(rn, r)))
+			}
+		}
+		return joinRows(l, r, logicalJoinType(x.typ), len(x.leftKeys), conds, ndv)
 	case *setOpNode:
 		return setOpRows(estimateNode(x.left), estimateNode(x.right), x.name == "UNION", x.name == "INTERSECT")
 	}
@@ -281,10 +448,68 @@ func execSelectivity(c exec.Expr) float64 {
 	return otherSelectivity
 }
 
-// setTableRows gives every scan of the blueprint its table's estimate.
+// nodeNDV is colNDV over a blueprint: the distinct values of column col
+// of n, traced to a scan's or lookup's column.
+func nodeNDV(n Node, col int) (float64, bool) {
+	switch x := n.(type) {
+	case *scanNode:
+		if col < len(x.ndv) && x.ndv[col] >= 0 {
+			return x.ndv[col], true
+		}
+	case *lookupNode:
+		if col < len(x.ndv) && x.ndv[col] >= 0 {
+			return math.Min(x.ndv[col], float64(len(x.keys))), true
+		}
+	case *filterNode, *sortNode, *limitNode, *distinctNode:
+		return nodeNDV(n.Inputs()[0], col)
+	case *projectNode:
+		e := x.exprs[col]
+		if c, ok := e.(*exec.CastExpr); ok {
+			e = c.X
+		}
+		if c, ok := e.(*exec.ColExpr); ok {
+			return nodeNDV(x.input, c.Index)
+		}
+	case *aggregateNode:
+		if col < len(x.groupBy) {
+			return nodeNDV(x.input, x.groupBy[col])
+		}
+	case *joinNode:
+		if nl := x.left.Schema().NumFields(); col < nl {
+			return nodeNDV(x.left, col)
+		} else if x.typ != relop.SemiJoin && x.typ != relop.AntiJoin {
+			return nodeNDV(x.right, col-nl)
+		}
+	}
+	return 0, false
+}
+
+// setTableRows gives every scan and lookup of the blueprint its table's
+// estimates: rows, and each read column's distinct count (-1: unknown).
 func setTableRows(n Node, e *estimator) {
-	if s, ok := n.(*scanNode); ok {
+	ndvs := func(p fluss.TablePath, projection []int, cols int) []float64 {
+		out := make([]float64, cols)
+		for i := range out {
+			c := i
+			if projection != nil {
+				c = projection[i]
+			}
+			if v, ok := e.tableNDV(p, c); ok {
+				out[i] = v
+			} else {
+				out[i] = -1
+			}
+		}
+		return out
+	}
+	switch s := n.(type) {
+	case *scanNode:
 		s.rows = e.tableRows(s.path)
+		if !s.changelog && !s.binlog {
+			s.ndv = ndvs(s.path, s.projection, s.out.NumFields())
+		}
+	case *lookupNode:
+		s.ndv = ndvs(s.path, s.projection, s.out.NumFields())
 	}
 	for _, in := range n.Inputs() {
 		setTableRows(in, e)

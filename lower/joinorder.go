@@ -76,6 +76,41 @@ type pending struct {
 	expr   binder.Expr
 	leaves []int // the leaves it reads
 	equi   bool  // an equality between two leaves' expressions
+	// For an equality of two columns with known distinct counts: each
+	// side's leaf and count (ndvOK false otherwise).
+	ndvLeaf [2]int
+	ndvVal  [2]float64
+	ndvOK   bool
+}
+
+// keyNDV is the divisor of the join estimate p gives between groups (the
+// larger side's distinct count, each capped by its group's rows); 0 when
+// unknown.
+func (p *pending) keyNDV(groups []*group, groupOf []int) float64 {
+	if !p.ndvOK {
+		return 0
+	}
+	a := math.Min(p.ndvVal[0], groups[groupOf[p.ndvLeaf[0]]].rows)
+	b := math.Min(p.ndvVal[1], groups[groupOf[p.ndvLeaf[1]]].rows)
+	return math.Max(a, b)
+}
+
+// setNDV records the distinct counts of an equality's two columns.
+func (g *joinGraph) setNDV(p *pending, e *estimator) {
+	b := p.expr.(*binder.BinaryOp)
+	for i, side := range []binder.Expr{b.L, b.R} {
+		c := underlyingColumn(side)
+		if c == nil {
+			return
+		}
+		leaf := g.leafOf[c.Index]
+		v, ok := e.colNDV(g.leaves[leaf], c.Index-g.first[leaf])
+		if !ok {
+			return
+		}
+		p.ndvLeaf[i], p.ndvVal[i] = leaf, v
+	}
+	p.ndvOK = true
 }
 
 func (g *joinGraph) order(e *estimator, out []binder.Column) binder.Node {
@@ -105,6 +140,9 @@ func (g *joinGraph) order(e *estimator, out []binder.Column) binder.Node {
 			continue
 		}
 		p.equi = isEquiJoin(c, g.leafOf)
+		if p.equi {
+			g.setNDV(p, e)
+		}
 		conds = append(conds, p)
 	}
 	alive := len(groups)
@@ -113,20 +151,21 @@ func (g *joinGraph) order(e *estimator, out []binder.Column) binder.Node {
 		ga, gb := groups[a], groups[b]
 		// conditions within the two groups join them
 		var here []binder.Expr
-		equi := 0
+		equi, ndv := 0, 0.0
 		rest := conds[:0]
 		for _, p := range conds {
 			if within(p.leaves, groupOf, a, b) {
 				here = append(here, p.expr)
 				if p.equi {
 					equi++
+					ndv = math.Max(ndv, p.keyNDV(groups, groupOf))
 				}
 				continue
 			}
 			rest = append(rest, p)
 		}
 		conds = rest
-		rows := joinRows(ga.rows, gb.rows, binder.InnerJoin, equi, len(here))
+		rows := joinRows(ga.rows, gb.rows, binder.InnerJoin, equi, len(here), ndv)
 		left, right := ga, gb
 		if right.rows > left.rows {
 			left, right = right, left // build the hash table on the smaller input
@@ -187,7 +226,11 @@ func (g *joinGraph) pick(groups []*group, groupOf []int, conds []*pending) (int,
 				continue
 			}
 			ga, gb := groups[a], groups[b]
-			est := joinRows(ga.rows, gb.rows, binder.InnerJoin, b2i(p.equi), 1)
+			ndv := 0.0
+			if p.equi {
+				ndv = p.keyNDV(groups, groupOf)
+			}
+			est := joinRows(ga.rows, gb.rows, binder.InnerJoin, b2i(p.equi), 1, ndv)
 			// ties go to the pair seen first, which keeps the written order
 			if est < best {
 				best, ba, bb = est, a, b

@@ -21,7 +21,7 @@ import (
 
 // Benchmarks of issue 7's acceptance (recorded in bench/LEDGER.md):
 //
-//	go test ./lower -run '^$' -bench 'ChainJoin64|InListJoin8|TopN10M' -benchtime 3x -count 3
+//	go test ./lower -run '^$' -bench 'ChainJoin64|InListJoin8|TopN10M|AggPushdown' -benchtime 3x -count 3
 
 // storeStats answers Stats from the embedded store's row estimates.
 type storeStats struct{ store }
@@ -36,6 +36,19 @@ func (s storeStats) EstimateRows(ctx context.Context, p fluss.TablePath) (int64,
 		return 0, false
 	}
 	return e.EstimateRows(), true
+}
+
+// EstimateDistinct answers DistinctStats from the store's sketches.
+func (s storeStats) EstimateDistinct(ctx context.Context, p fluss.TablePath, col int) (int64, bool) {
+	tb, err := s.Table(ctx, p)
+	if err != nil {
+		return 0, false
+	}
+	e, ok := tb.(fluss.DistinctEstimator)
+	if !ok {
+		return 0, false
+	}
+	return e.EstimateDistinct(col)
 }
 
 // chainTables makes n tables t0..t{n-1} of rows rows each, whose a and b
@@ -69,6 +82,11 @@ func chainQuery(n int, where ...string) string {
 // runQuery is parse to last row: parse, bind, plan (with the store's
 // estimates), build and drain. It returns the rows.
 func runQuery(b testing.TB, s store, q string, tables Tables, mem *relop.MemoryAccount) int64 {
+	return runQueryWithout(b, s, q, tables, mem, nil)
+}
+
+// runQueryWithout is runQuery with some rules disabled.
+func runQueryWithout(b testing.TB, s store, q string, tables Tables, mem *relop.MemoryAccount, disabled map[string]bool) int64 {
 	ctx := context.Background()
 	stmts, err := sql.NewParser().Parse(q)
 	if err != nil {
@@ -78,7 +96,7 @@ func runQuery(b testing.TB, s store, q string, tables Tables, mem *relop.MemoryA
 	if err != nil {
 		b.Fatal(err)
 	}
-	root, err := PlanWith(st.(*binder.Query).Plan, Options{Ctx: ctx, Stats: storeStats{s}})
+	root, err := PlanWith(st.(*binder.Query).Plan, Options{Ctx: ctx, Stats: storeStats{s}, Disabled: disabled})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -132,6 +150,37 @@ func BenchmarkInListJoin8(b *testing.B) {
 		if n := runQuery(b, s, q, s.Store, nil); n == 0 {
 			b.Fatal("no rows")
 		}
+	}
+}
+
+// BenchmarkAggPushdown: 1,000,000 orders (a = customer 0..999, b =
+// amount) joined with 1,000 customers keyed by a (c = one of 10 regions),
+// summed and counted by region, with and without aggregation_pushdown (the
+// store's distinct counts say grouping orders by customer leaves 1,000 rows).
+func BenchmarkAggPushdown(b *testing.B) {
+	s := openStore(b)
+	orders := make([][3]any, 1_000_000)
+	for i := range orders {
+		orders[i] = [3]any{int64(i % 1000), int64(i % 97), nil}
+	}
+	s.create(b, "orders", false, orders)
+	customers := make([][3]any, 1000)
+	for i := range customers {
+		customers[i] = [3]any{int64(i), nil, fmt.Sprintf("region%d", i%10)}
+	}
+	s.create(b, "customers", true, customers)
+	q := "SELECT c.c, sum(o.b), count(*) FROM orders o JOIN customers c ON o.a = c.a GROUP BY c.c"
+	for _, bc := range []struct {
+		name string
+		off  map[string]bool
+	}{{"pushed", nil}, {"not_pushed", map[string]bool{"aggregation_pushdown": true}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for range b.N {
+				if n := runQueryWithout(b, s, q, s.Store, nil, bc.off); n != 10 {
+					b.Fatalf("%d rows, want 10", n)
+				}
+			}
+		})
 	}
 }
 

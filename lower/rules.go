@@ -29,12 +29,17 @@ var rules = []rule{
 	{"join_condition_pushdown", pushJoinConditions},
 	{"filter_pushdown", pushFilters},
 	{"primary_key_lookup", primaryKeyLookup},
-	{"join_order", nil}, // needs the planning's row estimates: estimatedRules
+	{"join_order", nil},            // needs the planning's row estimates: estimatedRules
+	{"outer_join_build_side", nil}, // buildside.go
 	// Projections merge first, so that sorts meet, joins see what the
 	// projection above them reads, and so do scans.
 	{"projection_elimination", eliminateProjections},
 	{"join_input_pruning", pruneJoinInputs},
 	{"sort_elimination", eliminateSorts},
+	// After join order and input pruning, which it needs settled (it reads
+	// the join's final inputs and their estimates), and before projection
+	// pushdown, which then narrows the scans below the new aggregation.
+	{"aggregation_pushdown", nil}, // aggpush.go
 	{"projection_pushdown", projectionPushdown},
 	{"bucket_key_lookup", bucketKeyLookup}, // accesspath.go
 	{"changelog_bounds", changelogBounds},  // accesspath.go
@@ -46,7 +51,9 @@ var rules = []rule{
 // estimatedRules are the rules that read row estimates, by name; their
 // entry in rules says where they run.
 var estimatedRules = map[string]func(*estimator, binder.Node) binder.Node{
-	"join_order": (*estimator).orderJoins,
+	"join_order":            (*estimator).orderJoins,
+	"aggregation_pushdown":  (*estimator).pushAggregates,
+	"outer_join_build_side": (*estimator).outerBuildSide,
 }
 
 // optimize applies every rule and checks that each kept the output schema.

@@ -23,10 +23,21 @@ func sizedCatalog() catalog {
 		c[name] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: name}, TableID: int64(10 + i), Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
 			Columns: []fluss.Column{{Name: "id", Type: id}, {Name: "k", Type: types.Int64Type}, {Name: "v", Type: types.StringType}}}}}
 	}
+	// orders and customers, keyed by id, for aggregation pushdown
+	c["orders"] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: "orders"}, TableID: 20, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
+		Columns:    []fluss.Column{{Name: "id", Type: id}, {Name: "cust", Type: types.Int64Type}, {Name: "amount", Type: types.Int32Type}, {Name: "note", Type: types.StringType}},
+		PrimaryKey: []string{"id"}}}}
+	c["customers"] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: "customers"}, TableID: 21, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
+		Columns:    []fluss.Column{{Name: "id", Type: id}, {Name: "region", Type: types.StringType}, {Name: "name", Type: types.StringType}},
+		PrimaryKey: []string{"id"}}}}
+	// ev is keyed by (id, seq) and bucketed by id: prefix lookups
+	c["ev"] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: "ev"}, TableID: 22, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
+		Columns:    []fluss.Column{{Name: "id", Type: id}, {Name: "seq", Type: id}, {Name: "v", Type: types.StringType}},
+		PrimaryKey: []string{"id", "seq"}}, BucketKey: []string{"id"}, BucketCount: 4}}
 	return c
 }
 
-var sizedStats = tableStats{"big": 1_000_000, "mid": 1_000, "small": 10, "kv": 100}
+var sizedStats = tableStats{"big": 1_000_000, "mid": 1_000, "small": 10, "kv": 100, "orders": 1_000_000, "customers": 1000}
 
 // explainLines plans query with some rules disabled and returns EXPLAIN's
 // lines without the report fields: "kind: details (estimated rows=N)",
@@ -106,6 +117,14 @@ func TestRulePlanShapes(t *testing.T) {
 			"  projection: CAST(n AS bigint) AS id, v AS v (estimated rows=1)",
 			"    filter: (v = a) (estimated rows=1)",
 			"      scan: table=kv columns=[v, n] (estimated rows=100)"}},
+		{"filter into both inputs of EXCEPT", "SELECT * FROM (SELECT id, v FROM kv EXCEPT SELECT n, v FROM kv) u WHERE id > 3", nil, []string{
+			"set_operation: EXCEPT (estimated rows=33)",
+			"  projection: id AS id, v AS v (estimated rows=33)",
+			"    filter: (id > 3) (estimated rows=33)",
+			"      scan: table=kv columns=[id, v] (estimated rows=100)",
+			"  projection: CAST(n AS bigint) AS id, v AS v (estimated rows=33)",
+			"    filter: (CAST(n AS bigint) > 3) (estimated rows=33)",
+			"      scan: table=kv columns=[v, n] (estimated rows=100)"}},
 		{"filter below a sort, through projections", "SELECT * FROM (SELECT v, n FROM kv ORDER BY n) s WHERE n = 1", nil, []string{
 			"sort: n (estimated rows=1)",
 			"  projection: v AS v, n AS n (estimated rows=1)",
@@ -155,6 +174,23 @@ func TestRulePlanShapes(t *testing.T) {
 			"    scan: table=b columns=[id, k, v] (estimated rows=1000000)",
 			"    scan: table=s columns=[id, k, v] (estimated rows=10)"}},
 
+		// outer_join_build_side: the smaller input of an outer hash join
+		// is built, a LEFT join turned RIGHT with its inputs swapped
+		{"outer join builds the smaller input", "SELECT * FROM small s LEFT JOIN big b ON s.id = b.k", nil, []string{
+			"projection: id AS id, k AS k, v AS v, id AS id, k AS k, v AS v (estimated rows=1000000)",
+			"  hash_join: type=right keys=[1]=[0] (estimated rows=1000000)",
+			"    scan: table=b columns=[id, k, v] (estimated rows=1000000)",
+			"    scan: table=s columns=[id, k, v] (estimated rows=10)"}},
+		{"outer join as written without the rule", "SELECT * FROM small s LEFT JOIN big b ON s.id = b.k", []string{"outer_join_build_side"}, []string{
+			"hash_join: type=left keys=[0]=[1] (estimated rows=1000000)",
+			"  scan: table=s columns=[id, k, v] (estimated rows=10)",
+			"  scan: table=b columns=[id, k, v] (estimated rows=1000000)"}},
+		{"a FULL join swaps its inputs and stays FULL", "SELECT s.v, b.v FROM small s FULL JOIN big b ON s.id = b.k AND b.v > s.v", nil, []string{
+			"projection: v AS v, v AS v (estimated rows=1000010)",
+			"  hash_join: type=full keys=[0]=[0] cond=(v > v) (estimated rows=1000010)",
+			"    scan: table=big columns=[k, v] (estimated rows=1000000)",
+			"    scan: table=small columns=[id, v] (estimated rows=10)"}},
+
 		// limit_pushdown
 		{"limit through projections to the scan", "SELECT v FROM (SELECT v, n FROM kv) s LIMIT 3", nil, []string{
 			"projection: v AS v (estimated rows=3)",
@@ -190,6 +226,50 @@ func TestRulePlanShapes(t *testing.T) {
 			"sort: v, n (estimated rows=100)",
 			"  scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
 
+		// aggregation_pushdown: orders pre-aggregated by cust below the
+		// join with customers (unique on id); the final aggregation sums
+		// the partials and casts them back to the original types
+		{"aggregation below a join", "SELECT c.region, sum(o.amount), count(*), min(o.note) FROM orders o JOIN customers c ON o.cust = c.id GROUP BY c.region", nil, []string{
+			"projection: region AS region, CAST(sum AS bigint) AS sum, COALESCE(CAST(sum AS bigint), 0) AS count, min AS min (estimated rows=10000)",
+			"  aggregate: keys=1 aggregates=[sum(sum), sum(count), min(min)] (estimated rows=10000)",
+			"    projection: region AS key0, sum AS arg0, count AS arg1, min AS arg2 (estimated rows=100000)",
+			"      hash_join: type=inner keys=[0]=[0] (estimated rows=100000)",
+			"        aggregate: keys=1 aggregates=[sum(amount), count(*), min(note)] (estimated rows=100000)",
+			"          projection: cust AS key0, amount AS arg0, note AS arg2 (estimated rows=1000000)",
+			"            projection: cust AS cust, amount AS amount, note AS note (estimated rows=1000000)",
+			"              scan: table=orders columns=[cust, amount, note] (estimated rows=1000000)",
+			"        projection: id AS id, region AS region (estimated rows=1000)",
+			"          scan: table=customers columns=[id, region] (estimated rows=1000)"}},
+		{"aggregation above the join without the rule", "SELECT c.region, sum(o.amount), count(*), min(o.note) FROM orders o JOIN customers c ON o.cust = c.id GROUP BY c.region", []string{"aggregation_pushdown"}, []string{
+			"aggregate: keys=1 aggregates=[sum(amount), count(*), min(note)] (estimated rows=100000)",
+			"  projection: region AS key0, amount AS arg0, note AS arg2 (estimated rows=1000000)",
+			"    hash_join: type=inner keys=[1]=[0] (estimated rows=1000000)",
+			"      scan: table=o columns=[id, cust, amount, note] (estimated rows=1000000)",
+			"      scan: table=c columns=[id, region, name] (estimated rows=1000)"}},
+		{"a scalar aggregation, the unique side on the left", "SELECT sum(o.amount) FROM customers c JOIN orders o ON o.cust = c.id", nil, []string{
+			"projection: CAST(sum AS bigint) AS sum (estimated rows=1)",
+			"  aggregate: keys=0 aggregates=[sum(sum)] (estimated rows=1)",
+			"    projection: sum AS arg0 (estimated rows=100000)",
+			"      hash_join: type=inner keys=[0]=[0] (estimated rows=100000)",
+			"        aggregate: keys=1 aggregates=[sum(amount)] (estimated rows=100000)",
+			"          projection: cust AS key0, amount AS arg0 (estimated rows=1000000)",
+			"            projection: cust AS cust, amount AS amount (estimated rows=1000000)",
+			"              scan: table=orders columns=[cust, amount] (estimated rows=1000000)",
+			"        projection: id AS id (estimated rows=1000)",
+			"          scan: table=customers columns=[id] (estimated rows=1000)"}},
+		{"not for DISTINCT aggregates", "SELECT c.region, count(DISTINCT o.amount) FROM orders o JOIN customers c ON o.cust = c.id GROUP BY c.region", nil, []string{
+			"aggregate: keys=1 aggregates=[count(DISTINCT amount)] (estimated rows=100000)",
+			"  projection: region AS key0, amount AS arg0 (estimated rows=1000000)",
+			"    hash_join: type=inner keys=[1]=[0] (estimated rows=1000000)",
+			"      scan: table=o columns=[id, cust, amount, note] (estimated rows=1000000)",
+			"      scan: table=c columns=[id, region, name] (estimated rows=1000)"}},
+		{"not when the other side's join key is not unique", "SELECT m.v, sum(b.k) FROM big b JOIN mid m ON b.k = m.id GROUP BY m.v", nil, []string{
+			"aggregate: keys=1 aggregates=[sum(k)] (estimated rows=100000)",
+			"  projection: v AS key0, k AS arg0 (estimated rows=1000000)",
+			"    hash_join: type=inner keys=[1]=[0] (estimated rows=1000000)",
+			"      scan: table=b columns=[id, k, v] (estimated rows=1000000)",
+			"      scan: table=m columns=[id, k, v] (estimated rows=1000)"}},
+
 		// projection_elimination
 		{"a projection of every column in order goes", "SELECT * FROM (SELECT * FROM kv) s", nil, []string{
 			"scan: table=kv columns=[id, region, v, n] (estimated rows=100)"}},
@@ -223,5 +303,49 @@ func TestExplainJSONHasEstimatedRows(t *testing.T) {
 	scan := top["Plans"].([]any)[0].(map[string]any)
 	if top["Plan Rows"] != 33.0 || scan["Plan Rows"] != 100.0 {
 		t.Errorf("Plan Rows: filter %v, scan %v; want 33 and 100", top["Plan Rows"], scan["Plan Rows"])
+	}
+}
+
+// ruleEffects is, for every rule, a query whose plan the rule changes
+// (with the rules in alsoOff disabled too).
+var ruleEffects = map[string]struct {
+	query   string
+	alsoOff []string
+}{
+	"subquery_decorrelation": {"SELECT v FROM kv WHERE EXISTS (SELECT 1 FROM kv b WHERE b.n = kv.n)", nil},
+	"simplify_boolean":       {"SELECT * FROM kv WHERE n > 1 AND true", nil},
+	// filter_pushdown moves what filter_into_join moves (it applies it at
+	// every join it meets): the rule shows on its own only without it
+	"filter_into_join":        {"SELECT a.v FROM mid a, small b WHERE a.k = b.id AND b.v = 'x'", []string{"filter_pushdown"}},
+	"join_condition_pushdown": {"SELECT * FROM mid a LEFT JOIN small b ON a.id = b.k AND b.v = 'x'", nil},
+	"filter_pushdown":         {"SELECT * FROM (SELECT region, count(*) c FROM kv GROUP BY region) s WHERE region = 'x'", nil},
+	"primary_key_lookup":      {"SELECT v FROM kv WHERE id = 1 AND region = 'eu'", nil},
+	"join_order":              {"SELECT s.v FROM small s, big b, mid m WHERE b.k = m.id AND m.k = s.id", nil},
+	"outer_join_build_side":   {"SELECT * FROM small s LEFT JOIN big b ON s.id = b.k", nil},
+	"projection_elimination":  {"SELECT x FROM (SELECT n + 1 AS x, v FROM kv) s", nil},
+	"join_input_pruning":      {"SELECT a.v FROM mid a JOIN small b ON a.k = b.id", nil},
+	"sort_elimination":        {"SELECT count(*) FROM (SELECT * FROM kv ORDER BY n) s", nil},
+	"aggregation_pushdown":    {"SELECT c.region, sum(o.amount) FROM orders o JOIN customers c ON o.cust = c.id GROUP BY c.region", nil},
+	"projection_pushdown":     {"SELECT v FROM kv WHERE n > 1", nil},
+	"bucket_key_lookup":       {"SELECT v FROM ev WHERE id = 7", nil},
+	"changelog_bounds":        {"SELECT v FROM ev$changelog WHERE _log_offset >= 5", nil},
+	"limit_pushdown":          {"SELECT v FROM (SELECT v, n FROM kv) s LIMIT 3", nil},
+}
+
+// TestEveryRuleChangesSomePlan: each rule of the ordered list has a query
+// whose EXPLAIN differs with the rule disabled (the plan shapes above and
+// in the other tests show what each does).
+func TestEveryRuleChangesSomePlan(t *testing.T) {
+	for _, r := range rules {
+		e, ok := ruleEffects[r.name]
+		if !ok {
+			t.Errorf("rule %s has no query in ruleEffects", r.name)
+			continue
+		}
+		q := e.query
+		with, without := explainLines(t, q, e.alsoOff...), explainLines(t, q, append([]string{r.name}, e.alsoOff...)...)
+		if strings.Join(with, "\n") == strings.Join(without, "\n") {
+			t.Errorf("rule %s does not change the plan of %s:\n%s", r.name, q, strings.Join(with, "\n"))
+		}
 	}
 }

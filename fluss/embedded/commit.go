@@ -56,6 +56,7 @@ type request struct {
 	// rec, for a full-row upsert, is the validated record rows were encoded
 	// from (row i of rec is rows[i]); the caller keeps it alive until done.
 	rec  arrow.RecordBatch
+	ndv  *ndvDelta // what the write adds to the distinct-count sketches
 	done chan result
 	// atomic: the request belongs to an atomic group (atomic.go);
 	// group is a reqGroup's requests, groupRows what each one wrote.
@@ -259,6 +260,12 @@ func (s *Store) commit(reqs []*request) {
 		}
 	}
 	err := s.writeLogs(order)
+	if err == nil {
+		// Folded before the state commits so that a sketch persisted in
+		// this batch covers it; a failed commit leaves them over-counted,
+		// which an estimate tolerates.
+		err = s.foldNDV(kv, reqs, live)
+	}
 	if err == nil {
 		for _, w := range order {
 			if err = kv.Set(bucketKey(prefixCommitted, w.t.info.TableID, w.b), encodeCommitted(w.bl.size+int64(len(w.data)), w.next), nil); err != nil {

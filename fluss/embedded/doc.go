@@ -18,6 +18,11 @@
 // durable pebble Ingest (ingest.go): no WAL copy, no flush, and a fresh key
 // range lands in the lowest level without later compactions.
 //
+// Each table keeps a HyperLogLog sketch per column (ndv.go): writers hash
+// their records, the committer folds the hashes in, and the sketches are
+// stored in pebble beside the state at most once a second and at Close;
+// they answer fluss.DistinctEstimator for the planner.
+//
 // Reads see committed state only: a scan iterates a pebble snapshot (a
 // primary-key table) or reads each bucket log up to the committed length
 // captured when it starts, in large sequential reads whose Arrow bodies

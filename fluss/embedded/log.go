@@ -49,6 +49,8 @@ type tableState struct {
 	// mu guards the published (committed) view: bucketLog.committed and dropped.
 	mu      sync.RWMutex
 	dropped bool
+
+	ndv ndvState // per-column distinct-count sketches (ndv.go)
 }
 
 // bucketLog is one bucket's log file.
@@ -93,6 +95,7 @@ func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error
 	t := &tableState{info: info, dir: s.tableDir(info.TableID), decoder: format.NewBatchDecoder(schema), schema: schema,
 		pkIdx: columnIndexes(info, info.Descriptor.Schema.PrimaryKey), bkIdx: columnIndexes(info, info.Descriptor.BucketKey),
 		projs: map[string]*projPlan{}}
+	t.ndv.known = create // a new table's sketches cover all its rows
 	for _, c := range info.Descriptor.Schema.Columns {
 		t.colTypes = append(t.colTypes, c.Type)
 	}

@@ -298,6 +298,9 @@ func (s *Store) recover() error {
 		if err != nil {
 			return err
 		}
+		if err := s.loadNDV(t); err != nil {
+			return err
+		}
 		s.tables[info.Path] = t
 		live[info.TableID] = true
 	}
@@ -340,7 +343,7 @@ func (s *Store) recover() error {
 func (s *Store) deleteTableState(id int64) error {
 	b := s.db.NewBatch()
 	defer b.Close()
-	for _, p := range [][]byte{tablePrefix(prefixCommitted, id), tablePrefix(prefixData, id)} {
+	for _, p := range [][]byte{tablePrefix(prefixCommitted, id), tablePrefix(prefixData, id), tablePrefix(prefixNDV, id)} {
 		if err := b.DeleteRange(p, prefixEnd(p), nil); err != nil {
 			return ioErr(err, "deleting the state of table %d", id)
 		}
@@ -500,11 +503,12 @@ func (s *Store) Close() error {
 		close(s.quit)
 		<-s.committed
 		s.catMu.Lock()
+		perr := s.persistNDV()
 		s.closeFiles()
 		s.tables = nil
 		s.catMu.Unlock()
 		s.iters.close()
-		err = s.db.Close()
+		err = errors.Join(perr, s.db.Close())
 	})
 	return err
 }

@@ -63,7 +63,7 @@ func (h *tableHandle) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
-	r := &request{table: t, kind: reqAppend, done: make(chan result, 1)}
+	r := &request{table: t, kind: reqAppend, ndv: sketchRecord(conv, nil), done: make(chan result, 1)}
 	for b, part := range parts {
 		if part == nil {
 			continue
@@ -279,7 +279,7 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 		rows[i].row = buf[start:ends[i]:ends[i]]
 		start = ends[i]
 	}
-	r := &request{table: t, kind: reqUpsert, rows: rows, opts: opts, target: target, done: make(chan result, 1)}
+	r := &request{table: t, kind: reqUpsert, rows: rows, opts: opts, target: target, ndv: sketchRecord(conv, target), done: make(chan result, 1)}
 	if target == nil {
 		// A full-row upsert's rows are conv's rows: the changelog of rows
 		// that turn out to be inserts is built from it without decoding.

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -36,13 +37,28 @@ func PlanWith(n binder.Node, o Options) (Node, error) {
 	return root, nil
 }
 
+// schemaOf is exec.SchemaOf of the columns' names and types (every field
+// nullable), built without the two intermediate slices: planning builds
+// one per node.
 func schemaOf(cols []binder.Column) *arrow.Schema {
-	names := make([]string, len(cols))
-	ts := make([]types.T, len(cols))
+	fs := make([]arrow.Field, len(cols))
 	for i, c := range cols {
-		names[i], ts[i] = c.Name, c.T
+		fs[i] = arrow.Field{Name: c.Name, Type: c.T.ArrowType(), Nullable: true}
 	}
-	return exec.SchemaOf(names, ts)
+	return arrow.NewSchema(fs, nil)
+}
+
+// keySchemaOf is exec.KeySchemaOf(info) without building the whole
+// table's schema first: the primary-key columns as the table stores them.
+func keySchemaOf(info fluss.TableInfo) *arrow.Schema {
+	pk := info.Descriptor.Schema.PrimaryKey
+	cols := info.Descriptor.Schema.Columns
+	fs := make([]arrow.Field, len(pk))
+	for i, name := range pk {
+		c := cols[info.ColumnIndex(name)]
+		fs[i] = arrow.Field{Name: c.Name, Type: c.Type.ArrowType(), Nullable: !c.Type.NotNull}
+	}
+	return arrow.NewSchema(fs, nil)
 }
 
 func lowerNode(n binder.Node) (Node, error) {
@@ -56,18 +72,26 @@ func lowerNode(n binder.Node) (Node, error) {
 	case *changelogRange:
 		return lowerChangelogRange(x)
 	case *pkLookup:
+		// one backing array for every key's expressions
+		n := 0
+		for _, k := range x.keys {
+			n += len(k)
+		}
+		flat := make([]exec.Expr, 0, n)
 		keys := make([][]exec.Expr, len(x.keys))
 		for i, k := range x.keys {
+			start := len(flat)
 			for _, e := range k {
 				le, err := lowerExpr(e)
 				if err != nil {
 					return nil, err
 				}
-				keys[i] = append(keys[i], le)
+				flat = append(flat, le)
 			}
+			keys[i] = flat[start:len(flat):len(flat)]
 		}
 		return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: schemaOf(x.Columns()),
-			keySchema: exec.KeySchemaOf(x.table)}, nil
+			keySchema: keySchemaOf(x.table)}, nil
 	case *binder.Values:
 		v := &valuesNode{out: schemaOf(x.Cols)}
 		for _, r := range x.Rows {
@@ -136,13 +160,13 @@ func lowerNode(n binder.Node) (Node, error) {
 		if in, exprs, err = extractUDFs(in, exprs); err != nil {
 			return nil, err
 		}
-		p := &projectNode{input: in, out: schemaOf(x.Cols)}
-		for _, e := range exprs {
+		p := &projectNode{input: in, out: schemaOf(x.Cols), exprs: make([]exec.Expr, len(exprs))}
+		for i, e := range exprs {
 			le, err := lowerExpr(e)
 			if err != nil {
 				return nil, err
 			}
-			p.exprs = append(p.exprs, le)
+			p.exprs[i] = le
 		}
 		return p, nil
 	case *binder.Sort:
@@ -150,7 +174,7 @@ func lowerNode(n binder.Node) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := &sortNode{input: in}
+		s := &sortNode{input: in, keys: make([]exec.SortKey, 0, len(x.Keys)), names: make([]string, 0, len(x.Keys))}
 		for _, k := range x.Keys {
 			ref, ok := k.Expr.(*binder.ColumnRef)
 			if !ok {
@@ -283,6 +307,14 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 		}
 		return &exec.ParamExpr{Index: x.Index, T: t}, nil
 	case *binder.Cast:
+		if k, ok := x.X.(*binder.Const); ok {
+			// a literal brought to a column's type, the commonest cast:
+			// folded here as foldConstant would, without the two
+			// intermediate nodes
+			if v, err := exec.CastValue(k.Value, k.T, x.T); err == nil {
+				return &exec.ConstExpr{Value: v, T: x.T}, nil
+			}
+		}
 		in, err := lowerExpr(x.X)
 		if err != nil {
 			return nil, err
@@ -358,6 +390,9 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 		return nil, udfPlacement(x)
 	case *binder.FuncCall:
 		f := &exec.FuncExpr{Name: x.Name, T: x.T, Kernel: exec.Kernel(x.Kernel)}
+		if len(x.Args) > 0 {
+			f.Args = make([]exec.Expr, 0, len(x.Args))
+		}
 		for _, a := range x.Args {
 			la, err := lowerExpr(a)
 			if err != nil {
@@ -367,7 +402,7 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 		}
 		return f, nil
 	case *binder.Coalesce:
-		c := &exec.CoalesceExpr{T: x.T}
+		c := &exec.CoalesceExpr{T: x.T, Args: make([]exec.Expr, 0, len(x.Args))}
 		for _, a := range x.Args {
 			la, err := lowerExpr(a)
 			if err != nil {

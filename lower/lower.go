@@ -79,10 +79,15 @@ func lowerNode(n binder.Node) (Node, error) {
 		}
 		flat := make([]exec.Expr, 0, n)
 		keys := make([][]exec.Expr, len(x.keys))
+		var slab exprSlab
+		for _, k := range x.keys {
+			slab.add(k...)
+		}
+		slab.make()
 		for i, k := range x.keys {
 			start := len(flat)
 			for _, e := range k {
-				le, err := lowerExpr(e)
+				le, err := slab.expr(e)
 				if err != nil {
 					return nil, err
 				}
@@ -94,10 +99,15 @@ func lowerNode(n binder.Node) (Node, error) {
 			keySchema: keySchemaOf(x.table)}, nil
 	case *binder.Values:
 		v := &valuesNode{out: schemaOf(x.Cols)}
+		var slab exprSlab
+		for _, r := range x.Rows {
+			slab.add(r...)
+		}
+		slab.make()
 		for _, r := range x.Rows {
 			row := make([]exec.Expr, len(r))
 			for i, e := range r {
-				le, err := lowerExpr(e)
+				le, err := slab.expr(e)
 				if err != nil {
 					return nil, err
 				}
@@ -161,8 +171,9 @@ func lowerNode(n binder.Node) (Node, error) {
 			return nil, err
 		}
 		p := &projectNode{input: in, out: schemaOf(x.Cols), exprs: make([]exec.Expr, len(exprs))}
+		slab := newExprSlab(exprs...)
 		for i, e := range exprs {
-			le, err := lowerExpr(e)
+			le, err := slab.expr(e)
 			if err != nil {
 				return nil, err
 			}
@@ -205,13 +216,14 @@ func lowerNode(n binder.Node) (Node, error) {
 				s.topN = n + max(off, 0)
 			}
 		}
+		slab := newExprSlab(x.Count, x.Offset)
 		if x.Count != nil {
-			if l.count, err = lowerExpr(x.Count); err != nil {
+			if l.count, err = slab.expr(x.Count); err != nil {
 				return nil, err
 			}
 		}
 		if x.Offset != nil {
-			if l.offset, err = lowerExpr(x.Offset); err != nil {
+			if l.offset, err = slab.expr(x.Offset); err != nil {
 				return nil, err
 			}
 		}
@@ -235,7 +247,13 @@ var cmpOps = map[binder.Op]exec.CmpOp{
 // volatile function is computed once here). A subtree whose evaluation
 // fails is left to fail at execution, where the row context exists.
 func lowerExpr(e binder.Expr) (exec.Expr, error) {
-	le, err := lowerExprRaw(e)
+	s := newExprSlab(e)
+	return s.expr(e)
+}
+
+// expr is lowerExpr with the nodes from s.
+func (s *exprSlab) expr(e binder.Expr) (exec.Expr, error) {
+	le, err := s.raw(e)
 	if err != nil {
 		return nil, err
 	}
@@ -294,12 +312,17 @@ func isConstant(e exec.Expr) bool {
 	return false // functions (possibly volatile), CASE, COALESCE, subqueries
 }
 
-func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
+// raw lowers e, its sub-expressions through expr (folded), its nodes from s.
+func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 	switch x := e.(type) {
 	case *binder.ColumnRef:
-		return &exec.ColExpr{Index: x.Index, Name: x.Name, T: x.T}, nil
+		c := take(&s.cols)
+		*c = exec.ColExpr{Index: x.Index, Name: x.Name, T: x.T}
+		return c, nil
 	case *binder.Const:
-		return &exec.ConstExpr{Value: x.Value, T: x.T}, nil
+		c := take(&s.consts)
+		*c = exec.ConstExpr{Value: x.Value, T: x.T}
+		return c, nil
 	case *binder.Param:
 		t := x.T
 		if t.Kind == types.Unknown {
@@ -312,22 +335,24 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 			// folded here as foldConstant would, without the two
 			// intermediate nodes
 			if v, err := exec.CastValue(k.Value, k.T, x.T); err == nil {
-				return &exec.ConstExpr{Value: v, T: x.T}, nil
+				c := take(&s.consts)
+				*c = exec.ConstExpr{Value: v, T: x.T}
+				return c, nil
 			}
 		}
-		in, err := lowerExpr(x.X)
+		in, err := s.expr(x.X)
 		if err != nil {
 			return nil, err
 		}
 		return &exec.CastExpr{X: in, T: x.T}, nil
 	case *binder.IsNull:
-		in, err := lowerExpr(x.X)
+		in, err := s.expr(x.X)
 		if err != nil {
 			return nil, err
 		}
 		return &exec.IsNullExpr{X: in, Not: x.Not}, nil
 	case *binder.UnaryOp:
-		in, err := lowerExpr(x.X)
+		in, err := s.expr(x.X)
 		if err != nil {
 			return nil, err
 		}
@@ -338,18 +363,18 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 	case *binder.Case:
 		c := &exec.CaseExpr{T: x.T}
 		for _, w := range x.Whens {
-			cond, err := lowerExpr(w.Cond)
+			cond, err := s.expr(w.Cond)
 			if err != nil {
 				return nil, err
 			}
-			res, err := lowerExpr(w.Result)
+			res, err := s.expr(w.Result)
 			if err != nil {
 				return nil, err
 			}
 			c.Whens = append(c.Whens, exec.CaseWhen{Cond: cond, Result: res})
 		}
 		if x.Else != nil {
-			el, err := lowerExpr(x.Else)
+			el, err := s.expr(x.Else)
 			if err != nil {
 				return nil, err
 			}
@@ -371,14 +396,14 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 			return Build(&sub, plan)
 		}}
 		for _, o := range x.Outer {
-			lo, err := lowerExpr(o)
+			lo, err := s.expr(o)
 			if err != nil {
 				return nil, err
 			}
 			sq.Outer = append(sq.Outer, lo)
 		}
 		if x.X != nil {
-			if sq.X, err = lowerExpr(x.X); err != nil {
+			if sq.X, err = s.expr(x.X); err != nil {
 				return nil, err
 			}
 			sq.Op = cmpOps[x.Op]
@@ -394,7 +419,7 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 			f.Args = make([]exec.Expr, 0, len(x.Args))
 		}
 		for _, a := range x.Args {
-			la, err := lowerExpr(a)
+			la, err := s.expr(a)
 			if err != nil {
 				return nil, err
 			}
@@ -404,7 +429,7 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 	case *binder.Coalesce:
 		c := &exec.CoalesceExpr{T: x.T, Args: make([]exec.Expr, 0, len(x.Args))}
 		for _, a := range x.Args {
-			la, err := lowerExpr(a)
+			la, err := s.expr(a)
 			if err != nil {
 				return nil, err
 			}
@@ -412,25 +437,33 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 		}
 		return c, nil
 	case *binder.BinaryOp:
-		l, err := lowerExpr(x.L)
+		l, err := s.expr(x.L)
 		if err != nil {
 			return nil, err
 		}
-		r, err := lowerExpr(x.R)
+		r, err := s.expr(x.R)
 		if err != nil {
 			return nil, err
 		}
 		if op, ok := arithOps[x.Op]; ok {
-			return &exec.ArithExpr{Op: op, L: l, R: r, T: x.T}, nil
+			a := take(&s.ariths)
+			*a = exec.ArithExpr{Op: op, L: l, R: r, T: x.T}
+			return a, nil
 		}
 		if op, ok := cmpOps[x.Op]; ok {
-			return &exec.CmpExpr{Op: op, L: l, R: r}, nil
+			c := take(&s.cmps)
+			*c = exec.CmpExpr{Op: op, L: l, R: r}
+			return c, nil
 		}
 		switch x.Op {
 		case binder.OpAnd:
-			return &exec.LogicExpr{And: true, L: l, R: r}, nil
+			g := take(&s.logics)
+			*g = exec.LogicExpr{And: true, L: l, R: r}
+			return g, nil
 		case binder.OpOr:
-			return &exec.LogicExpr{L: l, R: r}, nil
+			g := take(&s.logics)
+			*g = exec.LogicExpr{L: l, R: r}
+			return g, nil
 		case binder.OpConcat:
 			return &exec.ConcatExpr{L: l, R: r}, nil
 		}

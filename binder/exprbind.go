@@ -209,22 +209,23 @@ func (b *binder) bindLiteral(n ast.ValueExpr) (Expr, error) {
 	if !ok {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "this literal is not supported"))
 	}
+	// v, not x, goes into a constant: the value is boxed once already
 	switch x := v.(type) {
 	case nil:
 		return b.newConst(nil, types.NullType), nil
 	case bool:
-		return b.newConst(x, types.BoolType), nil
+		return b.newConst(v, types.BoolType), nil
 	case int64:
 		if x >= math.MinInt32 && x <= math.MaxInt32 {
-			return b.newConst(x, types.Int32Type), nil
+			return b.newConst(v, types.Int32Type), nil
 		}
-		return b.newConst(x, types.Int64Type), nil
+		return b.newConst(v, types.Int64Type), nil
 	case float64:
-		return b.newConst(x, types.Float64Type), nil
+		return b.newConst(v, types.Float64Type), nil
 	case decimalText:
 		return numericLiteral(string(x))
 	case string:
-		return b.newConst(x, types.UnknownType), nil
+		return b.newConst(v, types.UnknownType), nil
 	case []byte:
 		return &Const{Value: x, T: types.BytesType}, nil
 	}

@@ -53,6 +53,12 @@ type binder struct {
 	// ctors are the ROW(...) and MAP[...] constructors bound so far, with
 	// their arguments as written (rows.go), so an assignment can re-type them.
 	ctors map[Expr]*ctorInfo
+	// arena allocates the commonest bound expression nodes (arena.go).
+	arena arena
+	// expanded stands for the operators of an expansion (x IN (a, b) is
+	// x = a OR x = b) in errors: like the syntax nodes such an expansion
+	// would build, it has no position of its own.
+	expanded ast.BinaryOperationExpr
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the
@@ -110,6 +116,9 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 // finishParams stamps the final parameter types into every Param node, since
 // a parameter's type may have been inferred after its first use.
 func (b *binder) finishParams(n Node) Node {
+	if len(b.params) == 0 {
+		return n // no parameter: no Param node anywhere, subqueries included
+	}
 	visitExprs(n, func(e Expr) {
 		Walk(e, func(x Expr) {
 			switch p := x.(type) {

@@ -70,6 +70,9 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		}
 		return &BinaryOp{Op: op, L: x, R: want, T: types.BoolType}, nil
 	case *ast.BetweenExpr:
+		if _, symmetric := symmetricBound(n.Left); !symmetric {
+			return b.bindBetween(s, n) // inlist.go
+		}
 		lo := &ast.BinaryOperationExpr{Op: opcode.GE, L: n.Expr, R: n.Left}
 		hi := &ast.BinaryOperationExpr{Op: opcode.LE, L: n.Expr, R: n.Right}
 		var e ast.ExprNode = &ast.BinaryOperationExpr{Op: opcode.LogicAnd, L: lo, R: hi}
@@ -119,20 +122,7 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 			}
 			return b.bindQuantified(s, n, n.Expr, sq, OpEq, false)
 		}
-		// x IN (a, b) = x = a OR x = b, with SQL's three-valued logic.
-		var e ast.ExprNode
-		for _, item := range n.List {
-			eq := &ast.BinaryOperationExpr{Op: opcode.EQ, L: n.Expr, R: item}
-			if e == nil {
-				e = eq
-			} else {
-				e = &ast.BinaryOperationExpr{Op: opcode.LogicOr, L: e, R: eq}
-			}
-		}
-		if n.Not {
-			e = &ast.UnaryOperationExpr{Op: opcode.Not, V: e}
-		}
-		return b.bindExpr(s, e)
+		return b.bindInList(s, n) // inlist.go
 	case *ast.CaseExpr:
 		return b.bindCase(s, n)
 	case *ast.TimeUnitExpr:
@@ -219,22 +209,23 @@ func (b *binder) bindLiteral(n ast.ValueExpr) (Expr, error) {
 	if !ok {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "this literal is not supported"))
 	}
+	// v, not x, goes into a constant: the value is boxed once already
 	switch x := v.(type) {
 	case nil:
-		return &Const{T: types.NullType}, nil
+		return b.newConst(nil, types.NullType), nil
 	case bool:
-		return &Const{Value: x, T: types.BoolType}, nil
+		return b.newConst(v, types.BoolType), nil
 	case int64:
 		if x >= math.MinInt32 && x <= math.MaxInt32 {
-			return &Const{Value: x, T: types.Int32Type}, nil
+			return b.newConst(v, types.Int32Type), nil
 		}
-		return &Const{Value: x, T: types.Int64Type}, nil
+		return b.newConst(v, types.Int64Type), nil
 	case float64:
-		return &Const{Value: x, T: types.Float64Type}, nil
+		return b.newConst(v, types.Float64Type), nil
 	case decimalText:
 		return numericLiteral(string(x))
 	case string:
-		return &Const{Value: x, T: types.UnknownType}, nil
+		return b.newConst(v, types.UnknownType), nil
 	case []byte:
 		return &Const{Value: x, T: types.BytesType}, nil
 	}
@@ -349,7 +340,7 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 				return nil, err
 			}
 		}
-		return &BinaryOp{Op: op, L: l, R: r, T: types.BoolType}, nil
+		return b.newBinaryOp(op, l, r, types.BoolType), nil
 	}
 	if l.Type().Kind == types.Row && r.Type().Kind == types.Row && op.IsComparison() {
 		return b.makeRowComparison(n, op, l, r)
@@ -414,10 +405,10 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 			if resT, err = decimalResultType(op, ld, rd); err != nil {
 				return nil, b.errAt(n, err.(*sqlerr.Error))
 			}
-			return &BinaryOp{Op: op, L: b.castTo(l, types.T{Kind: types.Decimal, Scale: ld.Scale}), R: b.castTo(r, types.T{Kind: types.Decimal, Scale: rd.Scale}), T: resT}, nil
+			return b.newBinaryOp(op, b.castTo(l, types.T{Kind: types.Decimal, Scale: ld.Scale}), b.castTo(r, types.T{Kind: types.Decimal, Scale: rd.Scale}), resT), nil
 		}
 	}
-	return &BinaryOp{Op: op, L: b.castTo(l, common), R: b.castTo(r, common), T: resT}, nil
+	return b.newBinaryOp(op, b.castTo(l, common), b.castTo(r, common), resT), nil
 }
 
 // trimDirection reports TRIM's direction when TiDB parsed TRIM(dir chars
@@ -681,9 +672,9 @@ func (b *binder) castTo(e Expr, t types.T) Expr {
 		return e
 	}
 	if c, ok := e.(*Const); ok && c.Value == nil {
-		return &Const{T: t.Nullable()}
+		return b.newConst(nil, t.Nullable())
 	}
-	return &Cast{X: e, T: t.Nullable()}
+	return b.newCast(e, t.Nullable())
 }
 
 // resolveUnknown gives an unknown-typed literal or parameter the type t
@@ -712,7 +703,7 @@ func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 	switch x := e.(type) {
 	case *Const:
 		if x.Value == nil {
-			return &Const{T: t}, nil
+			return b.newConst(nil, t), nil
 		}
 		s, ok := x.Value.(string)
 		if !ok {
@@ -737,7 +728,7 @@ func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 			}
 			return nil, err
 		}
-		return &Const{Value: v, T: t}, nil
+		return b.newConst(v, t), nil
 	case *Param:
 		if b.params[x.Index].Kind == types.Unknown {
 			if t.Kind == types.Decimal && t.Precision == 0 {

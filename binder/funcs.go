@@ -490,7 +490,7 @@ func (b *binder) makeConcat(n ast.Node, l, r Expr) (Expr, error) {
 	if r, err = toText(r); err != nil {
 		return nil, err
 	}
-	return &BinaryOp{Op: OpConcat, L: l, R: r, T: types.StringType}, nil
+	return b.newBinaryOp(OpConcat, l, r, types.StringType), nil
 }
 
 // bindLike binds x [NOT] LIKE|ILIKE pattern [ESCAPE e] as the like/ilike

@@ -14,7 +14,7 @@ import (
 // expression bound like the select list (added to proj as a hidden column;
 // with DISTINCT that is an error, since the rows are already distinct).
 func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(ast.ExprNode) (Expr, error), distinct bool) ([]SortKey, error) {
-	var keys []SortKey
+	keys := make([]SortKey, 0, len(ob.Items))
 	for _, item := range ob.Items {
 		expr, nullsFirst := unwrapNulls(item.Expr, item.Desc)
 		idx, err := b.orderKeyColumn(proj, expr)
@@ -46,7 +46,7 @@ func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(
 		if c.T.IsNested() {
 			return nil, b.errAt(item.Expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()))
 		}
-		keys = append(keys, SortKey{Expr: &ColumnRef{Index: idx, Name: c.Name, T: c.T}, Desc: item.Desc, NullsFirst: nullsFirst})
+		keys = append(keys, SortKey{Expr: b.newColumnRef(idx, c.Name, c.T), Desc: item.Desc, NullsFirst: nullsFirst})
 	}
 	return keys, nil
 }

@@ -12,18 +12,28 @@ type scope struct {
 	parent *scope
 	cols   []Column
 	// tables are the aliases visible in this scope, for "missing FROM-clause
-	// entry" errors.
+	// entry" errors; nil when they are exactly the columns' tables
+	// (newScope), which hasTable then reads from cols.
 	tables map[string]bool
 }
 
+// newScope is the scope of n's columns. It builds no alias set: a scope is
+// made for every SELECT, and a qualified name looks its table up once.
 func newScope(n Node) *scope {
-	s := &scope{cols: n.Columns(), tables: map[string]bool{}}
+	return &scope{cols: n.Columns()}
+}
+
+// hasTable reports whether table is an alias visible in s.
+func (s *scope) hasTable(table string) bool {
+	if s.tables != nil {
+		return s.tables[table]
+	}
 	for _, c := range s.cols {
-		if c.Table != "" {
-			s.tables[c.Table] = true
+		if c.Table == table {
+			return true
 		}
 	}
-	return s
+	return false
 }
 
 // resolve finds the column a (possibly qualified) name refers to: in s, or
@@ -31,7 +41,7 @@ func newScope(n Node) *scope {
 func (b *binder) resolve(s *scope, cn *ast.ColumnNameExpr) (Expr, error) {
 	name := ident(cn.Name.Name)
 	table := ident(cn.Name.Table)
-	if table != "" && !s.tables[table] {
+	if table != "" && !s.hasTable(table) {
 		if ref, ok, err := b.outerRef(cn, table, name); ok || err != nil {
 			return ref, err
 		}
@@ -62,7 +72,7 @@ func (b *binder) resolve(s *scope, cn *ast.ColumnNameExpr) (Expr, error) {
 		return nil, b.errAt(cn, sqlerr.New(sqlerr.UndefinedColumn, "column %q does not exist", name))
 	}
 	c := s.cols[found]
-	return &ColumnRef{Index: found, Name: c.Name, T: c.T}, nil
+	return b.newColumnRef(found, c.Name, c.T), nil
 }
 
 // has reports whether a (possibly qualified) name resolves in s or in the

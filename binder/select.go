@@ -311,11 +311,11 @@ func (b *binder) bindWhere(input Node, where ast.ExprNode) (Node, error) {
 // as PostgreSQL does. Its Project has no input yet: the caller sets it once
 // the clauses that may still add aggregates are bound.
 func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(ast.ExprNode) (Expr, error), setOpBranch bool) (*Project, error) {
-	p := &Project{}
+	p := &Project{Exprs: make([]Expr, 0, len(fields.Fields)), Cols: make([]Column, 0, len(fields.Fields))}
 	for _, f := range fields.Fields {
 		if f.WildCard != nil {
 			table := ident(f.WildCard.Table)
-			if table != "" && !s.tables[table] {
+			if table != "" && !s.hasTable(table) {
 				return nil, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", table)
 			}
 			if table == "" && len(s.cols) == 0 {
@@ -328,7 +328,7 @@ func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(as
 				if table != "" && c.Table != table {
 					continue
 				}
-				p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
+				p.Exprs = append(p.Exprs, b.newColumnRef(i, c.Name, c.T))
 				p.Cols = append(p.Cols, c)
 			}
 			continue

@@ -14,7 +14,7 @@ import (
 // typed as the columns. ok is false when name is no alias of s, so the
 // caller reports its own "column does not exist".
 func (b *binder) wholeRow(s *scope, name string) (Expr, bool) {
-	if s == nil || !s.tables[name] {
+	if s == nil || !s.hasTable(name) {
 		return nil, false
 	}
 	t := types.T{Kind: types.Row}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/exec"
@@ -118,9 +119,15 @@ func (n *limitNode) Schema() *arrow.Schema   { return n.input.Schema() }
 func (n *scanNode) Inputs() []Node    { return nil }
 func (n *lookupNode) Inputs() []Node  { return nil }
 func (n *valuesNode) Inputs() []Node  { return nil }
-func (n *filterNode) Inputs() []Node  { return []Node{n.input} }
-func (n *projectNode) Inputs() []Node { return []Node{n.input} }
-func (n *limitNode) Inputs() []Node   { return []Node{n.input} }
+func (n *filterNode) Inputs() []Node  { return oneInput(&n.input) }
+func (n *projectNode) Inputs() []Node { return oneInput(&n.input) }
+func (n *limitNode) Inputs() []Node   { return oneInput(&n.input) }
+
+// oneInput is the Inputs of a node with one input: a one-element slice over
+// the node's own field rather than a new slice per call, since planning
+// walks the blueprint (row estimates) and EXPLAIN walks it again. Callers
+// only read it.
+func oneInput(in *Node) []Node { return unsafe.Slice(in, 1) }
 
 func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
 	t, err := rt.Tables.Table(rt.Ctx, n.path)

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -36,13 +37,28 @@ func PlanWith(n binder.Node, o Options) (Node, error) {
 	return root, nil
 }
 
+// schemaOf is exec.SchemaOf of the columns' names and types (every field
+// nullable), built without the two intermediate slices: planning builds
+// one per node.
 func schemaOf(cols []binder.Column) *arrow.Schema {
-	names := make([]string, len(cols))
-	ts := make([]types.T, len(cols))
+	fs := make([]arrow.Field, len(cols))
 	for i, c := range cols {
-		names[i], ts[i] = c.Name, c.T
+		fs[i] = arrow.Field{Name: c.Name, Type: c.T.ArrowType(), Nullable: true}
 	}
-	return exec.SchemaOf(names, ts)
+	return arrow.NewSchema(fs, nil)
+}
+
+// keySchemaOf is exec.KeySchemaOf(info) without building the whole
+// table's schema first: the primary-key columns as the table stores them.
+func keySchemaOf(info fluss.TableInfo) *arrow.Schema {
+	pk := info.Descriptor.Schema.PrimaryKey
+	cols := info.Descriptor.Schema.Columns
+	fs := make([]arrow.Field, len(pk))
+	for i, name := range pk {
+		c := cols[info.ColumnIndex(name)]
+		fs[i] = arrow.Field{Name: c.Name, Type: c.Type.ArrowType(), Nullable: !c.Type.NotNull}
+	}
+	return arrow.NewSchema(fs, nil)
 }
 
 func lowerNode(n binder.Node) (Node, error) {
@@ -56,24 +72,42 @@ func lowerNode(n binder.Node) (Node, error) {
 	case *changelogRange:
 		return lowerChangelogRange(x)
 	case *pkLookup:
+		// one backing array for every key's expressions
+		n := 0
+		for _, k := range x.keys {
+			n += len(k)
+		}
+		flat := make([]exec.Expr, 0, n)
 		keys := make([][]exec.Expr, len(x.keys))
+		var slab exprSlab
+		for _, k := range x.keys {
+			slab.add(k...)
+		}
+		slab.make()
 		for i, k := range x.keys {
+			start := len(flat)
 			for _, e := range k {
-				le, err := lowerExpr(e)
+				le, err := slab.expr(e)
 				if err != nil {
 					return nil, err
 				}
-				keys[i] = append(keys[i], le)
+				flat = append(flat, le)
 			}
+			keys[i] = flat[start:len(flat):len(flat)]
 		}
 		return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: schemaOf(x.Columns()),
-			keySchema: exec.KeySchemaOf(x.table)}, nil
+			keySchema: keySchemaOf(x.table)}, nil
 	case *binder.Values:
 		v := &valuesNode{out: schemaOf(x.Cols)}
+		var slab exprSlab
+		for _, r := range x.Rows {
+			slab.add(r...)
+		}
+		slab.make()
 		for _, r := range x.Rows {
 			row := make([]exec.Expr, len(r))
 			for i, e := range r {
-				le, err := lowerExpr(e)
+				le, err := slab.expr(e)
 				if err != nil {
 					return nil, err
 				}
@@ -136,13 +170,14 @@ func lowerNode(n binder.Node) (Node, error) {
 		if in, exprs, err = extractUDFs(in, exprs); err != nil {
 			return nil, err
 		}
-		p := &projectNode{input: in, out: schemaOf(x.Cols)}
-		for _, e := range exprs {
-			le, err := lowerExpr(e)
+		p := &projectNode{input: in, out: schemaOf(x.Cols), exprs: make([]exec.Expr, len(exprs))}
+		slab := newExprSlab(exprs...)
+		for i, e := range exprs {
+			le, err := slab.expr(e)
 			if err != nil {
 				return nil, err
 			}
-			p.exprs = append(p.exprs, le)
+			p.exprs[i] = le
 		}
 		return p, nil
 	case *binder.Sort:
@@ -150,7 +185,7 @@ func lowerNode(n binder.Node) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := &sortNode{input: in}
+		s := &sortNode{input: in, keys: make([]exec.SortKey, 0, len(x.Keys)), names: make([]string, 0, len(x.Keys))}
 		for _, k := range x.Keys {
 			ref, ok := k.Expr.(*binder.ColumnRef)
 			if !ok {
@@ -181,13 +216,14 @@ func lowerNode(n binder.Node) (Node, error) {
 				s.topN = n + max(off, 0)
 			}
 		}
+		slab := newExprSlab(x.Count, x.Offset)
 		if x.Count != nil {
-			if l.count, err = lowerExpr(x.Count); err != nil {
+			if l.count, err = slab.expr(x.Count); err != nil {
 				return nil, err
 			}
 		}
 		if x.Offset != nil {
-			if l.offset, err = lowerExpr(x.Offset); err != nil {
+			if l.offset, err = slab.expr(x.Offset); err != nil {
 				return nil, err
 			}
 		}
@@ -211,7 +247,13 @@ var cmpOps = map[binder.Op]exec.CmpOp{
 // volatile function is computed once here). A subtree whose evaluation
 // fails is left to fail at execution, where the row context exists.
 func lowerExpr(e binder.Expr) (exec.Expr, error) {
-	le, err := lowerExprRaw(e)
+	s := newExprSlab(e)
+	return s.expr(e)
+}
+
+// expr is lowerExpr with the nodes from s.
+func (s *exprSlab) expr(e binder.Expr) (exec.Expr, error) {
+	le, err := s.raw(e)
 	if err != nil {
 		return nil, err
 	}
@@ -270,12 +312,17 @@ func isConstant(e exec.Expr) bool {
 	return false // functions (possibly volatile), CASE, COALESCE, subqueries
 }
 
-func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
+// raw lowers e, its sub-expressions through expr (folded), its nodes from s.
+func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 	switch x := e.(type) {
 	case *binder.ColumnRef:
-		return &exec.ColExpr{Index: x.Index, Name: x.Name, T: x.T}, nil
+		c := take(&s.cols)
+		*c = exec.ColExpr{Index: x.Index, Name: x.Name, T: x.T}
+		return c, nil
 	case *binder.Const:
-		return &exec.ConstExpr{Value: x.Value, T: x.T}, nil
+		c := take(&s.consts)
+		*c = exec.ConstExpr{Value: x.Value, T: x.T}
+		return c, nil
 	case *binder.Param:
 		t := x.T
 		if t.Kind == types.Unknown {
@@ -283,19 +330,29 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 		}
 		return &exec.ParamExpr{Index: x.Index, T: t}, nil
 	case *binder.Cast:
-		in, err := lowerExpr(x.X)
+		if k, ok := x.X.(*binder.Const); ok {
+			// a literal brought to a column's type, the commonest cast:
+			// folded here as foldConstant would, without the two
+			// intermediate nodes
+			if v, err := exec.CastValue(k.Value, k.T, x.T); err == nil {
+				c := take(&s.consts)
+				*c = exec.ConstExpr{Value: v, T: x.T}
+				return c, nil
+			}
+		}
+		in, err := s.expr(x.X)
 		if err != nil {
 			return nil, err
 		}
 		return &exec.CastExpr{X: in, T: x.T}, nil
 	case *binder.IsNull:
-		in, err := lowerExpr(x.X)
+		in, err := s.expr(x.X)
 		if err != nil {
 			return nil, err
 		}
 		return &exec.IsNullExpr{X: in, Not: x.Not}, nil
 	case *binder.UnaryOp:
-		in, err := lowerExpr(x.X)
+		in, err := s.expr(x.X)
 		if err != nil {
 			return nil, err
 		}
@@ -306,18 +363,18 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 	case *binder.Case:
 		c := &exec.CaseExpr{T: x.T}
 		for _, w := range x.Whens {
-			cond, err := lowerExpr(w.Cond)
+			cond, err := s.expr(w.Cond)
 			if err != nil {
 				return nil, err
 			}
-			res, err := lowerExpr(w.Result)
+			res, err := s.expr(w.Result)
 			if err != nil {
 				return nil, err
 			}
 			c.Whens = append(c.Whens, exec.CaseWhen{Cond: cond, Result: res})
 		}
 		if x.Else != nil {
-			el, err := lowerExpr(x.Else)
+			el, err := s.expr(x.Else)
 			if err != nil {
 				return nil, err
 			}
@@ -339,14 +396,14 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 			return Build(&sub, plan)
 		}}
 		for _, o := range x.Outer {
-			lo, err := lowerExpr(o)
+			lo, err := s.expr(o)
 			if err != nil {
 				return nil, err
 			}
 			sq.Outer = append(sq.Outer, lo)
 		}
 		if x.X != nil {
-			if sq.X, err = lowerExpr(x.X); err != nil {
+			if sq.X, err = s.expr(x.X); err != nil {
 				return nil, err
 			}
 			sq.Op = cmpOps[x.Op]
@@ -358,8 +415,11 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 		return nil, udfPlacement(x)
 	case *binder.FuncCall:
 		f := &exec.FuncExpr{Name: x.Name, T: x.T, Kernel: exec.Kernel(x.Kernel)}
+		if len(x.Args) > 0 {
+			f.Args = make([]exec.Expr, 0, len(x.Args))
+		}
 		for _, a := range x.Args {
-			la, err := lowerExpr(a)
+			la, err := s.expr(a)
 			if err != nil {
 				return nil, err
 			}
@@ -367,9 +427,9 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 		}
 		return f, nil
 	case *binder.Coalesce:
-		c := &exec.CoalesceExpr{T: x.T}
+		c := &exec.CoalesceExpr{T: x.T, Args: make([]exec.Expr, 0, len(x.Args))}
 		for _, a := range x.Args {
-			la, err := lowerExpr(a)
+			la, err := s.expr(a)
 			if err != nil {
 				return nil, err
 			}
@@ -377,25 +437,33 @@ func lowerExprRaw(e binder.Expr) (exec.Expr, error) {
 		}
 		return c, nil
 	case *binder.BinaryOp:
-		l, err := lowerExpr(x.L)
+		l, err := s.expr(x.L)
 		if err != nil {
 			return nil, err
 		}
-		r, err := lowerExpr(x.R)
+		r, err := s.expr(x.R)
 		if err != nil {
 			return nil, err
 		}
 		if op, ok := arithOps[x.Op]; ok {
-			return &exec.ArithExpr{Op: op, L: l, R: r, T: x.T}, nil
+			a := take(&s.ariths)
+			*a = exec.ArithExpr{Op: op, L: l, R: r, T: x.T}
+			return a, nil
 		}
 		if op, ok := cmpOps[x.Op]; ok {
-			return &exec.CmpExpr{Op: op, L: l, R: r}, nil
+			c := take(&s.cmps)
+			*c = exec.CmpExpr{Op: op, L: l, R: r}
+			return c, nil
 		}
 		switch x.Op {
 		case binder.OpAnd:
-			return &exec.LogicExpr{And: true, L: l, R: r}, nil
+			g := take(&s.logics)
+			*g = exec.LogicExpr{And: true, L: l, R: r}
+			return g, nil
 		case binder.OpOr:
-			return &exec.LogicExpr{L: l, R: r}, nil
+			g := take(&s.logics)
+			*g = exec.LogicExpr{L: l, R: r}
+			return g, nil
 		case binder.OpConcat:
 			return &exec.ConcatExpr{L: l, R: r}, nil
 		}

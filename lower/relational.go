@@ -27,7 +27,7 @@ type aggregateNode struct {
 }
 
 func (n *aggregateNode) Schema() *arrow.Schema { return n.out }
-func (n *aggregateNode) Inputs() []Node        { return []Node{n.input} }
+func (n *aggregateNode) Inputs() []Node        { return oneInput(&n.input) }
 func (n *aggregateNode) Explain() (string, string) {
 	return "aggregate", fmt.Sprintf("keys=%d aggregates=[%s]", len(n.groupBy), strings.Join(n.names, ", "))
 }
@@ -360,7 +360,7 @@ type distinctNode struct {
 }
 
 func (n *distinctNode) Schema() *arrow.Schema { return n.input.Schema() }
-func (n *distinctNode) Inputs() []Node        { return []Node{n.input} }
+func (n *distinctNode) Inputs() []Node        { return oneInput(&n.input) }
 func (n *distinctNode) Explain() (string, string) {
 	if n.on != nil {
 		return "distinct_on", fmt.Sprintf("keys=%v", n.on)
@@ -421,7 +421,7 @@ type sortNode struct {
 }
 
 func (n *sortNode) Schema() *arrow.Schema { return n.input.Schema() }
-func (n *sortNode) Inputs() []Node        { return []Node{n.input} }
+func (n *sortNode) Inputs() []Node        { return oneInput(&n.input) }
 func (n *sortNode) Explain() (string, string) {
 	parts := make([]string, len(n.keys))
 	for i, k := range n.keys {
@@ -489,7 +489,7 @@ type windowNode struct {
 }
 
 func (n *windowNode) Schema() *arrow.Schema { return n.out }
-func (n *windowNode) Inputs() []Node        { return []Node{n.input} }
+func (n *windowNode) Inputs() []Node        { return oneInput(&n.input) }
 func (n *windowNode) Explain() (string, string) {
 	return "window", n.desc
 }

@@ -31,16 +31,23 @@ func simplifyBoolean(n binder.Node) binder.Node {
 		if isNullConst(cond) {
 			return &binder.Values{Cols: x.Columns()}
 		}
+		if cond == x.Cond {
+			return x // nothing simplified: no copy
+		}
 		return &binder.Filter{Input: x.Input, Cond: cond}
 	case *binder.Join:
 		if x.Cond == nil {
 			return x
 		}
-		c := *x
-		c.Cond = simplifyCond(x.Cond)
-		if v, ok := boolConst(c.Cond); ok && v {
-			c.Cond = nil
+		cond := simplifyCond(x.Cond)
+		if v, ok := boolConst(cond); ok && v {
+			cond = nil
 		}
+		if cond == x.Cond {
+			return x
+		}
+		c := *x
+		c.Cond = cond
 		return &c
 	}
 	return n
@@ -71,6 +78,9 @@ func simplifyCond(e binder.Expr) binder.Expr {
 		if v, ok := boolConst(r); ok && v == and {
 			return l
 		}
+		if l == x.L && r == x.R {
+			return e // nothing simplified below: no copy
+		}
 		c := *x
 		c.L, c.R = l, r
 		return &c
@@ -84,6 +94,9 @@ func simplifyCond(e binder.Expr) binder.Expr {
 		}
 		if inner, ok := in.(*binder.UnaryOp); ok && inner.Op == binder.OpNot {
 			return inner.X // NOT NOT x is x, NULL included
+		}
+		if in == x.X {
+			return e
 		}
 		c := *x
 		c.X = in
@@ -240,9 +253,11 @@ func pushFilters(n binder.Node) binder.Node {
 		return rewriteChildren(n, pushFilters)
 	}
 	var push, keep []binder.Expr
-	for _, c := range conjuncts(f.Cond) {
+	cs := conjuncts(f.Cond) // a fresh slice: push may be it
+	push = cs[:0]
+	for _, c := range cs {
 		if deterministic(c) {
-			push = append(push, c)
+			push = append(push, c) // never overtakes the range over cs
 		} else {
 			keep = append(keep, c)
 		}

@@ -230,7 +230,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	for _, n := range params {
 		st.NumParams = max(st.NumParams, n)
 	}
-	nodes, err := p.parseTiDB(text)
+	nodes, err := p.parseRewritten(text)
 	if err != nil {
 		if e := sqlerr.As(err); e != nil {
 			return nil, e
@@ -268,6 +268,15 @@ func dataModifyingWith(src string, toks []token) error {
 		}
 	}
 	return nil
+}
+
+// parseRewritten parses the rewritten text: with the fast path (fastparse.go)
+// when the statement lies in its subset, else with TiDB.
+func (p *Parser) parseRewritten(text string) ([]ast.StmtNode, error) {
+	if n, ok := fastStmt(text); ok {
+		return []ast.StmtNode{n}, nil
+	}
+	return p.parseTiDB(text)
 }
 
 // parseTiDB runs the TiDB parser. A panic inside it (its value driver

@@ -49,8 +49,8 @@ func fastStmt(text string) (_ ast.StmtNode, ok bool) {
 	if !ok || fp.pos != len(fp.toks) {
 		return nil, false
 	}
-	st.SetText(utf8Encoding, text)
 	st.SetNoBackslashEscapes(true)
+	st.SetText(utf8Encoding, text)
 	ast.SetFlag(st)
 	return st, true
 }
@@ -113,10 +113,20 @@ const (
 	ftOp                       // operator or punctuation
 )
 
+// ftok is one token: 12 bytes, so a statement's tokens take one small
+// allocation.
 type ftok struct {
+	start, end int32
 	kind       ftKind
-	start, end int
-	val        string // word / operator text, unescaped string or identifier
+}
+
+// val is the token's text; for a string or quoted identifier its value.
+func (fp *fastParser) val(t *ftok) string {
+	if t.kind == ftString || t.kind == ftQIdent {
+		v, _, _ := unquote(fp.src, int(t.start), fp.src[t.start])
+		return v
+	}
+	return fp.src[t.start:t.end]
 }
 
 type fastParser struct {
@@ -133,7 +143,10 @@ func isWordByte(c byte) bool  { return isWordStart(c) || c >= '0' && c <= '9' ||
 // backquotes, ...), which TiDB then handles.
 func (fp *fastParser) lex() bool {
 	s := fp.src
-	fp.toks = make([]ftok, 0, len(s)/4+4)
+	if len(s) > math.MaxInt32 {
+		return false
+	}
+	fp.toks = make([]ftok, 0, len(s)/2+8)
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -148,7 +161,7 @@ func (fp *fastParser) lex() bool {
 			if j < len(s) && (s[j] >= 0x80 || s[j] >= 'A' && s[j] <= 'Z' || s[j] == '\'' || s[j] == '"') {
 				return false
 			}
-			fp.toks = append(fp.toks, ftok{kind: ftWord, start: i, end: j, val: s[i:j]})
+			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j)})
 			i = j
 			continue
 		case c >= '0' && c <= '9':
@@ -183,7 +196,7 @@ func (fp *fastParser) lex() bool {
 			if j < len(s) && (isWordByte(s[j]) || s[j] >= 0x80 || s[j] == '.' || s[j] >= 'A' && s[j] <= 'Z') {
 				return false
 			}
-			fp.toks = append(fp.toks, ftok{kind: kind, start: i, end: j, val: s[i:j]})
+			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
 			i = j
 			continue
 		case c == '\'' || c == '"':
@@ -198,11 +211,11 @@ func (fp *fastParser) lex() bool {
 					return false
 				}
 			}
-			fp.toks = append(fp.toks, ftok{kind: kind, start: i, end: j, val: val})
+			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
 			i = j
 			continue
 		case c == '?':
-			fp.toks = append(fp.toks, ftok{kind: ftParam, start: i, end: i + 1, val: "?"})
+			fp.toks = append(fp.toks, ftok{kind: ftParam, start: int32(i), end: int32(i + 1)})
 			i++
 			continue
 		}
@@ -248,7 +261,7 @@ func (fp *fastParser) lex() bool {
 		default:
 			return false
 		}
-		fp.toks = append(fp.toks, ftok{kind: ftOp, start: i, end: i + n, val: s[i : i+n]})
+		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n)})
 		i += n
 	}
 	return true
@@ -304,12 +317,12 @@ func (fp *fastParser) peekAt(k int) *ftok {
 // isWord reports whether the next token is the word w (lower case).
 func (fp *fastParser) isWord(w string) bool {
 	t := fp.peek()
-	return t != nil && t.kind == ftWord && t.val == w
+	return t != nil && t.kind == ftWord && fp.val(t) == w
 }
 
 func (fp *fastParser) isOp(op string) bool {
 	t := fp.peek()
-	return t != nil && t.kind == ftOp && t.val == op
+	return t != nil && t.kind == ftOp && fp.val(t) == op
 }
 
 func (fp *fastParser) acceptWord(w string) bool {
@@ -341,19 +354,19 @@ func (fp *fastParser) ident(soft bool) (string, bool) {
 	switch t.kind {
 	case ftQIdent:
 		fp.pos++
-		return t.val, true
+		return fp.val(t), true
 	case ftWord:
-		class := tidbWords[t.val]
+		class := tidbWords[fp.val(t)]
 		if class != 0 && !fp.qualified(t) {
 			if class == wordHard || !soft {
 				return "", false
 			}
-			if n := fp.peekAt(1); n != nil && (n.kind == ftString || n.kind == ftOp && n.val == "(") {
+			if n := fp.peekAt(1); n != nil && (n.kind == ftString || n.kind == ftOp && fp.val(n) == "(") {
 				return "", false
 			}
 		}
 		fp.pos++
-		return t.val, true
+		return fp.val(t), true
 	}
 	return "", false
 }
@@ -361,7 +374,7 @@ func (fp *fastParser) ident(soft bool) (string, bool) {
 // qualified reports whether a '.' immediately follows the word or precedes
 // it (spaces allowed), where TiDB's lexer never returns a keyword.
 func (fp *fastParser) qualified(t *ftok) bool {
-	if t.end < len(fp.src) && fp.src[t.end] == '.' {
+	if int(t.end) < len(fp.src) && fp.src[t.end] == '.' {
 		return true
 	}
 	for i := t.start - 1; i >= 0; i-- {
@@ -375,7 +388,7 @@ func (fp *fastParser) qualified(t *ftok) bool {
 // implicitAlias reports whether the next token can be an alias without AS.
 func (fp *fastParser) implicitAlias() bool {
 	t := fp.peek()
-	return t != nil && (t.kind == ftQIdent || t.kind == ftWord && tidbWords[t.val] == 0)
+	return t != nil && (t.kind == ftQIdent || t.kind == ftWord && tidbWords[fp.val(t)] == 0)
 }
 
 // endOffset is TiDB's parser.endOffset: the offset of token k, less the
@@ -383,7 +396,7 @@ func (fp *fastParser) implicitAlias() bool {
 func (fp *fastParser) endOffset(k int) int {
 	off := len(fp.src)
 	if k < len(fp.toks) {
-		off = fp.toks[k].start
+		off = int(fp.toks[k].start)
 	}
 	for off > 0 && isFastSpace(fp.src[off-1]) {
 		off--
@@ -399,7 +412,7 @@ func isFastSpace(c byte) bool {
 // lookahead offset.
 func (fp *fastParser) tokStart(k int) int {
 	if k < len(fp.toks) {
-		return fp.toks[k].start
+		return int(fp.toks[k].start)
 	}
 	return len(fp.src)
 }
@@ -435,7 +448,6 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		st.From = &ast.TableRefsClause{TableRefs: refs}
 		if last := fields[len(fields)-1]; last.Expr != nil && last.AsName.O == "" {
 			last.SetText(utf8Encoding, fp.src[last.Offset:fp.endOffset(fromTok)])
-			last.SetNoBackslashEscapes(true)
 		}
 	}
 	if fp.acceptWord("where") {
@@ -500,7 +512,7 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 		return &ast.SelectField{Offset: start, WildCard: &ast.WildCardField{}}, true
 	}
 	if t, dot, star := fp.peek(), fp.peekAt(1), fp.peekAt(2); t != nil && dot != nil && star != nil &&
-		dot.kind == ftOp && dot.val == "." && star.kind == ftOp && star.val == "*" {
+		dot.kind == ftOp && fp.val(dot) == "." && star.kind == ftOp && fp.val(star) == "*" {
 		name, ok := fp.ident(true)
 		if !ok {
 			return nil, false
@@ -527,8 +539,8 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 		name, _ := fp.ident(false)
 		f.AsName = ast.NewCIStr(name)
 	}
-	f.SetText(utf8Encoding, strings.TrimSpace(fp.src[start:fp.tokStart(fp.pos)]))
 	f.SetNoBackslashEscapes(true)
+	f.SetText(utf8Encoding, strings.TrimSpace(fp.src[start:fp.tokStart(fp.pos)]))
 	return f, true
 }
 
@@ -539,7 +551,7 @@ func (fp *fastParser) limitOption() (ast.ExprNode, bool) {
 	}
 	switch t.kind {
 	case ftInt:
-		n, err := strconv.ParseUint(t.val, 10, 64)
+		n, err := strconv.ParseUint(fp.val(t), 10, 64)
 		if err != nil {
 			return nil, false
 		}
@@ -547,14 +559,14 @@ func (fp *fastParser) limitOption() (ast.ExprNode, bool) {
 		return ast.NewValueExpr(n, mysql.DefaultCharset, mysql.DefaultCollationName), true
 	case ftParam:
 		fp.pos++
-		return ast.NewParamMarkerExpr(t.start), true
+		return ast.NewParamMarkerExpr(int(t.start)), true
 	}
 	return nil, false
 }
 
 func (fp *fastParser) param(t *ftok) ast.ExprNode {
-	p := ast.NewParamMarkerExpr(t.start)
-	p.SetOriginTextPosition(t.start)
+	p := ast.NewParamMarkerExpr(int(t.start))
+	p.SetOriginTextPosition(int(t.start))
 	return p
 }
 
@@ -760,7 +772,7 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 		if t == nil {
 			return l, true
 		}
-		if t.kind == ftWord && t.val == "is" {
+		if t.kind == ftWord && fp.val(t) == "is" {
 			fp.pos++
 			not := fp.acceptWord("not")
 			if !fp.acceptWord("null") {
@@ -775,7 +787,7 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 			return l, true
 		}
 		var op opcode.Op
-		switch t.val {
+		switch fp.val(t) {
 		case ">=":
 			op = opcode.GE
 		case ">":
@@ -976,18 +988,18 @@ func (fp *fastParser) unary() (ast.ExprNode, bool) {
 	if t == nil {
 		return nil, false
 	}
-	if t.kind == ftOp && (t.val == "-" || t.val == "+") {
+	if t.kind == ftOp && (fp.val(t) == "-" || fp.val(t) == "+") {
 		fp.pos++
 		v, ok := fp.unary()
 		if !ok {
 			return nil, false
 		}
 		op := opcode.Minus
-		if t.val == "+" {
+		if fp.val(t) == "+" {
 			op = opcode.Plus
 		}
 		u := &ast.UnaryOperationExpr{Op: op, V: v}
-		u.SetOriginTextPosition(t.start)
+		u.SetOriginTextPosition(int(t.start))
 		return u, true
 	}
 	return fp.primary()
@@ -1008,9 +1020,9 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		if n := fp.peek(); n != nil && n.kind == ftString {
 			return nil, false // adjacent literals concatenate in TiDB
 		}
-		v = ast.NewValueExpr(t.val, mysql.DefaultCharset, mysql.DefaultCollationName)
+		v = ast.NewValueExpr(fp.val(t), mysql.DefaultCharset, mysql.DefaultCollationName)
 	case ftInt:
-		n, err := strconv.ParseUint(t.val, 10, 64)
+		n, err := strconv.ParseUint(fp.val(t), 10, 64)
 		if err != nil {
 			return nil, false
 		}
@@ -1021,21 +1033,21 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 			v = ast.NewValueExpr(n, mysql.DefaultCharset, mysql.DefaultCollationName)
 		}
 	case ftDec:
-		d, err := ast.NewDecimal(t.val)
+		d, err := ast.NewDecimal(fp.val(t))
 		if err != nil {
 			return nil, false
 		}
 		fp.pos++
 		v = ast.NewValueExpr(d, mysql.DefaultCharset, mysql.DefaultCollationName)
 	case ftFloat:
-		f, err := strconv.ParseFloat(t.val, 64)
+		f, err := strconv.ParseFloat(fp.val(t), 64)
 		if err != nil {
 			return nil, false
 		}
 		fp.pos++
 		v = ast.NewValueExpr(f, mysql.DefaultCharset, mysql.DefaultCollationName)
 	case ftOp:
-		if t.val != "(" {
+		if fp.val(t) != "(" {
 			return nil, false
 		}
 		fp.pos++
@@ -1049,22 +1061,24 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		}
 		// TiDB's '(' Expression ')' sets the inner expression's text to the
 		// source up to the ')', trailing whitespace trimmed.
-		inner.SetText(utf8Encoding, fp.src[innerStart:fp.endOffset(fp.pos)])
+		// (The flag first: set before the text, it costs no allocation, and
+		// the node ends up as TiDB's setNodeText leaves it.)
 		if n, ok := inner.(interface{ SetNoBackslashEscapes(bool) }); ok {
 			n.SetNoBackslashEscapes(true)
 		}
+		inner.SetText(utf8Encoding, fp.src[innerStart:fp.endOffset(fp.pos)])
 		fp.pos++
 		p := &ast.ParenthesesExpr{Expr: inner}
-		p.SetOriginTextPosition(t.start)
+		p.SetOriginTextPosition(int(t.start))
 		return p, true
 	case ftWord:
-		switch t.val {
+		switch fp.val(t) {
 		case "null":
 			fp.pos++
 			v = ast.NewValueExpr(nil, mysql.DefaultCharset, mysql.DefaultCollationName)
 		case "true", "false":
 			fp.pos++
-			v = ast.NewValueExpr(t.val == "true", mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = ast.NewValueExpr(fp.val(t) == "true", mysql.DefaultCharset, mysql.DefaultCollationName)
 		default:
 			return fp.identExpr()
 		}
@@ -1073,7 +1087,7 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 	default:
 		return nil, false
 	}
-	v.SetOriginTextPosition(t.start)
+	v.SetOriginTextPosition(int(t.start))
 	return v, true
 }
 
@@ -1081,16 +1095,16 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 // or an aggregate count/sum/avg/min/max(..).
 func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 	t := fp.peek()
-	start := t.start
-	if t.kind == ftWord && fp.peekAt(1) != nil && fp.peekAt(1).kind == ftOp && fp.peekAt(1).val == "(" {
-		switch t.val {
+	start := int(t.start)
+	if t.kind == ftWord && fp.peekAt(1) != nil && fp.peekAt(1).kind == ftOp && fp.val(fp.peekAt(1)) == "(" {
+		switch fp.val(t) {
 		case "count", "sum", "avg", "min", "max":
 			return fp.aggregate()
 		}
-		if tidbWords[t.val] != 0 {
+		if tidbWords[fp.val(t)] != 0 {
 			return nil, false
 		}
-		name := t.val
+		name := fp.val(t)
 		fp.pos += 2 // name (
 		args := []ast.ExprNode{}
 		if !fp.isOp(")") {
@@ -1146,8 +1160,8 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 func (fp *fastParser) aggregate() (ast.ExprNode, bool) {
 	t := fp.peek()
 	fp.pos += 2 // name (
-	agg := &ast.AggregateFuncExpr{F: t.val}
-	if t.val == "count" && fp.isOp("*") {
+	agg := &ast.AggregateFuncExpr{F: fp.val(t)}
+	if fp.val(t) == "count" && fp.isOp("*") {
 		fp.pos++
 		one := ast.NewValueExpr(1, mysql.DefaultCharset, mysql.DefaultCollationName)
 		agg.Args = []ast.ExprNode{one}
@@ -1169,6 +1183,6 @@ func (fp *fastParser) aggregate() (ast.ExprNode, bool) {
 	if !fp.acceptOp(")") || fp.isWord("over") || fp.isWord("filter") {
 		return nil, false
 	}
-	agg.SetOriginTextPosition(t.start)
+	agg.SetOriginTextPosition(int(t.start))
 	return agg, true
 }

@@ -79,6 +79,31 @@ type rewriter struct {
 	folded string
 	// slab is where simple items' pieces are cut from.
 	slab []piece
+	// upper is src with ASCII letters upper-cased, made on first use.
+	upper string
+}
+
+// upperWord is strings.ToUpper(text) for token t, cut from r.upper for an
+// ASCII word: one allocation per statement instead of one per word.
+func (r *rewriter) upperWord(t token, text string) string {
+	if t.synth != "" {
+		return strings.ToUpper(text)
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] >= 0x80 {
+			return strings.ToUpper(text)
+		}
+	}
+	if r.upper == "" {
+		b := []byte(r.src)
+		for i, c := range b {
+			if c >= 'a' && c <= 'z' {
+				b[i] = c - ('a' - 'A')
+			}
+		}
+		r.upper = string(b)
+	}
+	return r.upper[t.start:t.end]
 }
 
 // maxNumberLiteral is the longest numeric constant handed to TiDB as is.
@@ -146,7 +171,13 @@ func (r *rewriter) simple(t token) item {
 // have their capacity capped, so an append to one never writes into another.
 func (r *rewriter) piecePair() []piece {
 	if len(r.slab)+2 > cap(r.slab) {
-		r.slab = make([]piece, 0, 64)
+		// The first slab holds two pieces per token of the statement, so a
+		// typical statement needs one allocation, not one per 32 tokens.
+		n := 64
+		if cap(r.slab) == 0 {
+			n = max(n, 2*len(r.toks)+2)
+		}
+		r.slab = make([]piece, 0, n)
 	}
 	n := len(r.slab)
 	r.slab = r.slab[:n+2]
@@ -924,7 +955,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				continue
 			}
 		case tkIdent:
-			w := strings.ToUpper(text)
+			w := r.upperWord(t, text)
 			switch {
 			case keywordFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
 				// a function whose name TiDB's grammar takes as a keyword:

@@ -81,6 +81,9 @@ type rewriter struct {
 	slab []piece
 	// upper is src with ASCII letters upper-cased, made on first use.
 	upper string
+	// items, when not nil, is a buffer for the output of the top-level
+	// run (the whole token range), handed over by the Parser.
+	items []item
 }
 
 // upperWord is strings.ToUpper(text) for token t, cut from r.upper for an
@@ -171,13 +174,10 @@ func (r *rewriter) simple(t token) item {
 // have their capacity capped, so an append to one never writes into another.
 func (r *rewriter) piecePair() []piece {
 	if len(r.slab)+2 > cap(r.slab) {
-		// The first slab holds two pieces per token of the statement, so a
-		// typical statement needs one allocation, not one per 32 tokens.
-		n := 64
-		if cap(r.slab) == 0 {
-			n = max(n, 2*len(r.toks)+2)
-		}
-		r.slab = make([]piece, 0, n)
+		// A slab holds two pieces per token of the statement, so a typical
+		// statement needs one allocation (none when the Parser's slab from
+		// the previous statement is large enough), not one per 32 tokens.
+		r.slab = make([]piece, 0, max(64, 2*len(r.toks)+2))
 	}
 	n := len(r.slab)
 	r.slab = r.slab[:n+2]
@@ -653,7 +653,12 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 	if i > 0 || j < len(r.toks) {
 		n = min(n, 16) // nested ranges: deep nesting must not allocate O(n) each
 	}
-	out := make([]item, 0, n)
+	var out []item
+	if i == 0 && j == len(r.toks) && r.items != nil {
+		out, r.items = r.items[:0], nil
+	} else {
+		out = make([]item, 0, n)
+	}
 	for k := i; k < j; {
 		t := r.toks[k]
 		text := t.text(r.src)

@@ -76,5 +76,18 @@
 // the preceding primary, found on the output item list (so a::text::int
 // nests).
 //
-// A Parser wraps a TiDB parser and is not goroutine-safe: one per session.
+// Fast path (fastparse.go): the rewritten text of a statement in the common
+// SELECT subset (select list, FROM with [LEFT|RIGHT|INNER] JOIN .. ON,
+// WHERE, GROUP BY, HAVING, ORDER BY, LIMIT/OFFSET; literals, ?, column
+// refs, calls, count/sum/avg/min/max, arithmetic, comparisons, AND/OR/NOT,
+// IN lists, BETWEEN, LIKE, REGEXP, IS [NOT] NULL, ||) is parsed by a
+// hand-written recursive-descent parser that builds exactly TiDB's AST
+// (reflect.DeepEqual, offsets and node texts included: fastparse_test.go
+// over the sqllogictest corpus, FuzzFastPath); anything else, and every
+// error, goes to TiDB. The marker functions are spelled pg__* rather than
+// __pg_* because TiDB's lexer looks up every word starting with '_' as a
+// charset introducer (and builds a stack-traced error when it is none).
+//
+// A Parser wraps a TiDB parser and the rewrite's reusable scratch, and is
+// not goroutine-safe: one per session.
 package sql

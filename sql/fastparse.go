@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -161,6 +162,13 @@ func (fp *fastParser) lex() bool {
 			if j < len(s) && (s[j] >= 0x80 || s[j] >= 'A' && s[j] <= 'Z' || s[j] == '\'' || s[j] == '"') {
 				return false
 			}
+			if c == '_' {
+				// TiDB reads _charset as a character set introducer, as
+				// its lexer decides (aliases and unsupported sets included).
+				if cs, _ := charset.GetCharsetInfo(s[i+1 : j]); cs != nil {
+					return false
+				}
+			}
 			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j)})
 			i = j
 			continue
@@ -294,6 +302,15 @@ func unquote(s string, i int, q byte) (string, int, bool) {
 		}
 		if c == 0 || c == '\\' && q == '"' {
 			return "", 0, false
+		}
+		if c >= 0x80 {
+			// TiDB replaces invalid UTF-8 in names; leave such text to it.
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if r == utf8.RuneError && n <= 1 {
+				return "", 0, false
+			}
+			j += n
+			continue
 		}
 		j++
 	}

@@ -247,6 +247,7 @@ func TestFastPathCases(t *testing.T) {
 		{"SELECT a FROM t WHERE (a, b) = (1, 2)", false},
 		{"SELECT a FROM t WHERE a IS TRUE", false},
 		{"SELECT a FROM t WHERE a = 1 -- c", true}, // the rewrite drops the comment
+		{"SELECT t._change_type, _x FROM t", true},
 		{"SELECT a FROM t UNION SELECT b FROM u", false},
 	} {
 		stmts, err := p.Parse(tc.sql)
@@ -264,6 +265,17 @@ func TestFastPathCases(t *testing.T) {
 	}
 }
 
+// TestFastPathDeclinesCharsetIntroducers: TiDB reads _binary, _gbk,
+// _utf8mb3 ... as character set introducers (a syntax error without a
+// string after them); the fast path must not take them for column names.
+func TestFastPathDeclinesCharsetIntroducers(t *testing.T) {
+	for _, in := range []string{"select _binary from t", "select a, _gbk from t", "select _utf8mb3 from t", "select _latin1 from t"} {
+		if _, ok := fastStmt(in); ok {
+			t.Errorf("fast path accepted %q", in)
+		}
+	}
+}
+
 // FuzzFastPath: on any input the fast path accepts, its AST equals TiDB's.
 func FuzzFastPath(f *testing.F) {
 	for _, s := range []string{benchQuery, fastBenchQuery, "select a from t where b in (1, 2) order by 1",
@@ -272,6 +284,8 @@ func FuzzFastPath(f *testing.F) {
 		f.Add(s)
 	}
 	p := NewParser()
+	f.Add("  select _binary 'x' from t  ")
+	f.Add("select a as date, b status from t1 as status")
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, text := range []string{in, strings.ToLower(in)} {
 			if _, diff := fastDiff(p, text); diff != "" {

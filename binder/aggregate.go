@@ -22,7 +22,7 @@ var aggregateNames = map[string]bool{
 // aggName maps TiDB's spelling of an aggregate to PostgreSQL's.
 // pgAggregate reads an aggregate call as PostgreSQL wrote it: sql's rewrite
 // turns agg(args ORDER BY keys) into group_concat(args ORDER BY keys
-// SEPARATOR '__pg_agg:agg') (sql/aggorder.go), and TiDB keeps the
+// SEPARATOR 'pg__agg:agg') (sql/aggorder.go), and TiDB keeps the
 // separator as the last argument.
 func pgAggregate(a *ast.AggregateFuncExpr) (name string, args []ast.ExprNode, order *ast.OrderByClause) {
 	name, args = aggName(a.F), a.Args
@@ -107,7 +107,7 @@ func (b *binder) bindAggregateCall(node ast.ExprNode, name string, args []ast.Ex
 }
 
 // bindFilteredAggregate binds agg(...) FILTER (WHERE cond), which the
-// rewrite hands over as __pg_filter(agg(...), cond).
+// rewrite hands over as pg__filter(agg(...), cond).
 func (b *binder) bindFilteredAggregate(n *ast.FuncCallExpr) (Expr, error) {
 	if len(n.Args) != 2 {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed FILTER clause"))

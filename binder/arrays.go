@@ -14,10 +14,10 @@ import (
 )
 
 // PostgreSQL arrays. The rewrite (sql/rewrite.go) turns array syntax into
-// markers: ARRAY[a, b] -> __pg_array(a, b), x[i] -> __pg_subscript(x, i),
-// x[lo:hi] -> __pg_slice(x, lo, hi) (an omitted bound is __pg_open()),
-// x op ANY|ALL (arr) -> __pg_any|__pg_all(x, 'op', arr), ARRAY(SELECT ..)
-// -> __pg_array_subquery((SELECT ..)). Each binds to a FuncCall whose
+// markers: ARRAY[a, b] -> pg__array(a, b), x[i] -> pg__subscript(x, i),
+// x[lo:hi] -> pg__slice(x, lo, hi) (an omitted bound is pg__open()),
+// x op ANY|ALL (arr) -> pg__any|pg__all(x, 'op', arr), ARRAY(SELECT ..)
+// -> pg__array_subquery((SELECT ..)). Each binds to a FuncCall whose
 // kernel is in exec/functions/arrays.go, or to an ARRAY subquery.
 
 // bindArrayMarker binds the array markers; ok is false for other calls.
@@ -25,15 +25,15 @@ func (b *binder) bindArrayMarker(s *scope, n *ast.FuncCallExpr) (Expr, bool, err
 	var e Expr
 	var err error
 	switch n.FnName.L {
-	case "__pg_array":
+	case "pg__array":
 		e, err = b.bindArrayConstructor(s, n)
-	case "__pg_subscript":
+	case "pg__subscript":
 		e, err = b.bindSubscript(s, n)
-	case "__pg_slice":
+	case "pg__slice":
 		e, err = b.bindSlice(s, n)
-	case "__pg_any", "__pg_all":
-		e, err = b.bindQuantifiedArray(s, n, n.FnName.L == "__pg_all")
-	case "__pg_array_subquery":
+	case "pg__any", "pg__all":
+		e, err = b.bindQuantifiedArray(s, n, n.FnName.L == "pg__all")
+	case "pg__array_subquery":
 		e, err = b.bindArraySubquery(s, n)
 	default:
 		return nil, false, nil
@@ -56,7 +56,7 @@ func (b *binder) bindArgs(s *scope, nodes []ast.ExprNode) ([]Expr, error) {
 // isEmptyArrayMarker reports whether e is ARRAY[] (legal only under a cast).
 func isEmptyArrayMarker(e ast.ExprNode) bool {
 	f, ok := e.(*ast.FuncCallExpr)
-	return ok && f.FnName.L == "__pg_array" && len(f.Args) == 0
+	return ok && f.FnName.L == "pg__array" && len(f.Args) == 0
 }
 
 // bindArrayConstructor types ARRAY[...] as an array of its elements'
@@ -130,7 +130,7 @@ func subscriptChain(n *ast.FuncCallExpr) (ast.ExprNode, []*ast.FuncCallExpr) {
 	var base ast.ExprNode = n
 	for {
 		f, ok := base.(*ast.FuncCallExpr)
-		if !ok || (f.FnName.L != "__pg_subscript" && f.FnName.L != "__pg_slice") || len(f.Args) == 0 {
+		if !ok || (f.FnName.L != "pg__subscript" && f.FnName.L != "pg__slice") || len(f.Args) == 0 {
 			break
 		}
 		chain = append([]*ast.FuncCallExpr{f}, chain...)
@@ -160,7 +160,7 @@ func (b *binder) bindDeepSubscript(s *scope, n *ast.FuncCallExpr) (Expr, bool, e
 	}
 	slice := false
 	for _, f := range chain {
-		slice = slice || f.FnName.L == "__pg_slice"
+		slice = slice || f.FnName.L == "pg__slice"
 	}
 	if depth == 0 {
 		return nil, true, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", base.Type().PGName()))
@@ -174,7 +174,7 @@ func (b *binder) bindDeepSubscript(s *scope, n *ast.FuncCallExpr) (Expr, bool, e
 	// type-check every subscript, as PostgreSQL does
 	for _, f := range chain {
 		for _, a := range f.Args[1:] {
-			if g, ok := a.(*ast.FuncCallExpr); ok && g.FnName.L == "__pg_open" {
+			if g, ok := a.(*ast.FuncCallExpr); ok && g.FnName.L == "pg__open" {
 				continue
 			}
 			e, err := b.bindExpr(s, a)
@@ -256,7 +256,7 @@ func (b *binder) subscriptIndex(n ast.Node, e Expr) (Expr, error) {
 	return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "array subscript must have type integer"))
 }
 
-// bindSlice binds x[lo:hi], either bound possibly omitted (__pg_open()).
+// bindSlice binds x[lo:hi], either bound possibly omitted (pg__open()).
 func (b *binder) bindSlice(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if len(n.Args) != 3 {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed array slice"))
@@ -274,7 +274,7 @@ func (b *binder) bindSlice(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	args := []Expr{arr}
 	has := [2]bool{}
 	for i, a := range n.Args[1:] {
-		if f, ok := a.(*ast.FuncCallExpr); ok && f.FnName.L == "__pg_open" {
+		if f, ok := a.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__open" {
 			continue
 		}
 		e, err := b.bindExpr(s, a)
@@ -492,15 +492,15 @@ func (b *binder) parseArrayLiteral(s string, t types.T) (any, error) {
 // for x[i] and x[lo:hi], ?column? for op ANY/ALL.
 func arrayMarkerName(b *binder, f *ast.FuncCallExpr) (string, bool) {
 	switch f.FnName.L {
-	case "__pg_array", "__pg_array_subquery":
+	case "pg__array", "pg__array_subquery":
 		return "array", true
-	case "__pg_row", "__pg_map":
-		return f.FnName.L[len("__pg_"):], true // PostgreSQL's "row"; "map" alike
-	case "__pg_subscript", "__pg_slice":
+	case "pg__row", "pg__map":
+		return f.FnName.L[len("pg__"):], true // PostgreSQL's "row"; "map" alike
+	case "pg__subscript", "pg__slice":
 		if len(f.Args) > 0 {
 			return b.exprName(f.Args[0]), true
 		}
-	case "__pg_any", "__pg_all":
+	case "pg__any", "pg__all":
 		return "?column?", true
 	}
 	return "", false

@@ -3,10 +3,10 @@ package binder
 import "github.com/pingcap/tidb/pkg/parser/ast"
 
 // symmetricBound unwraps the lower bound of BETWEEN SYMMETRIC, which the
-// rewrite marks as __pg_symmetric(bound).
+// rewrite marks as pg__symmetric(bound).
 func symmetricBound(e ast.ExprNode) (ast.ExprNode, bool) {
 	f, ok := e.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "__pg_symmetric" || len(f.Args) != 1 {
+	if !ok || f.FnName.L != "pg__symmetric" || len(f.Args) != 1 {
 		return nil, false
 	}
 	return f.Args[0], true

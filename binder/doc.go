@@ -10,21 +10,21 @@
 // output aliases, then input expressions), limit.go LIMIT/OFFSET, insert.go the
 // INSERT source against the table's columns, update.go UPDATE and DELETE
 // (with FROM / USING), returning.go their RETURNING lists, ddl.go CREATE/DROP TABLE,
-// arrays.go PostgreSQL's array syntax (the rewrite's __pg_array,
-// __pg_subscript, __pg_slice, __pg_any/__pg_all, __pg_array_subquery
+// arrays.go PostgreSQL's array syntax (the rewrite's pg__array,
+// pg__subscript, pg__slice, pg__any/pg__all, pg__array_subquery
 // markers; array comparison and ||), srf.go functions in FROM (the
-// __pg_srf marker, bound to a TableFunc node, or for a plain function a
+// pg__srf marker, bound to a TableFunc node, or for a plain function a
 // one-row Project) and set-returning functions in the SELECT list (a
 // ProjectSet node under the projection), fields.go field selection from
-// a ROW value (__pg_field), bitwise.go the integer & | << >>, udf.go the
+// a ROW value (pg__field), bitwise.go the integer & | << >>, udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // maps.go MAP lookup by key, rows.go ROW(...) record constructors (the
-// rewrite's __pg_row and TiDB's RowExpr) and assignment of ROW and MAP
-// values, mapvalues.go MAP[...] (__pg_map) and cardinality/map_keys/
+// rewrite's pg__row and TiDB's RowExpr) and assignment of ROW and MAP
+// values, mapvalues.go MAP[...] (pg__map) and cardinality/map_keys/
 // map_values, wholerow.go a table alias used as a value (the whole row as
 // a composite, row_to_json(t)), fulljoin.go FULL JOIN markers, values.go VALUES queries (a
-// Values node, types resolved across rows) and the __pg_colalias marker of
+// Values node, types resolved across rows) and the pg__colalias marker of
 // a derived table's column alias list, view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner

@@ -134,7 +134,7 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 	case *ast.PatternRegexpExpr:
 		return b.bindRegexp(s, n)
 	case *ast.FuncCallExpr:
-		if n.FnName.L == "__pg_extract" { // EXTRACT(field FROM x), see sql's rewrite
+		if n.FnName.L == "pg__extract" { // EXTRACT(field FROM x), see sql's rewrite
 			n.FnName.L, n.FnName.O = "extract", "extract"
 		}
 		if d, ok := trimDirection(n); ok {
@@ -146,7 +146,7 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 			n.FnName.L, n.FnName.O = name, name
 			n.Args = n.Args[:2]
 		}
-		if n.FnName.L == "__pg_filter" {
+		if n.FnName.L == "pg__filter" {
 			return b.bindFilteredAggregate(n)
 		}
 		if e, ok, err := b.bindArrayMarker(s, n); ok {

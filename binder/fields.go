@@ -8,13 +8,13 @@ import (
 )
 
 // Field selection from a composite value, PostgreSQL's (expr).field: the
-// rewrite turns it into __pg_field((expr), 'field'), since TiDB's grammar
+// rewrite turns it into pg__field((expr), 'field'), since TiDB's grammar
 // has no such syntax. pgJDBC's metadata queries select the fields of the
 // composite (x, n) that information_schema._pg_expandarray returns.
 
-// bindFieldSelect binds __pg_field(e, 'name'); ok is false for other calls.
+// bindFieldSelect binds pg__field(e, 'name'); ok is false for other calls.
 func (b *binder) bindFieldSelect(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
-	if n.FnName.L != "__pg_field" {
+	if n.FnName.L != "pg__field" {
 		return nil, false, nil
 	}
 	if len(n.Args) != 2 {
@@ -44,7 +44,7 @@ func (b *binder) bindFieldSelect(s *scope, n *ast.FuncCallExpr) (Expr, bool, err
 // fieldSelectName is PostgreSQL's output column name for (expr).field:
 // the field's name.
 func fieldSelectName(f *ast.FuncCallExpr) (string, bool) {
-	if f.FnName.L != "__pg_field" || len(f.Args) != 2 {
+	if f.FnName.L != "pg__field" || len(f.Args) != 2 {
 		return "", false
 	}
 	return literalString(f.Args[1]), true
@@ -54,7 +54,7 @@ func fieldSelectName(f *ast.FuncCallExpr) (string, bool) {
 // expr.
 func rowExpansion(e ast.ExprNode) (ast.ExprNode, bool) {
 	f, ok := e.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "__pg_field" || len(f.Args) != 2 || literalString(f.Args[1]) != "*" {
+	if !ok || f.FnName.L != "pg__field" || len(f.Args) != 2 || literalString(f.Args[1]) != "*" {
 		return nil, false
 	}
 	return f.Args[0], true

@@ -30,12 +30,12 @@ func joinSpecOf(j *ast.Join) (joinSpec, error) {
 		return spec, nil
 	}
 	switch f.FnName.L {
-	case "__pg_full_join":
+	case "pg__full_join":
 		if len(f.Args) != 1 {
 			return spec, sqlerr.New(sqlerr.InternalError, "malformed FULL JOIN marker")
 		}
 		spec.full, spec.on = true, f.Args[0]
-	case "__pg_full_join_using":
+	case "pg__full_join_using":
 		spec.full, spec.on = true, nil
 		for _, a := range f.Args {
 			v, ok := a.(*test_driver.ValueExpr)
@@ -44,7 +44,7 @@ func joinSpecOf(j *ast.Join) (joinSpec, error) {
 			}
 			spec.using = append(spec.using, v.GetString())
 		}
-	case "__pg_full_join_natural":
+	case "pg__full_join_natural":
 		spec.full, spec.on, spec.natural = true, nil, true
 	}
 	return spec, nil

@@ -11,8 +11,8 @@ import (
 )
 
 // castFunc is the function the sql/ rewrite turns every x::type and
-// CAST(x AS type) into: __pg_cast(x, 'type text').
-const castFunc = "__pg_cast"
+// CAST(x AS type) into: pg__cast(x, 'type text').
+const castFunc = "pg__cast"
 
 func (b *binder) bindFunc(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	name := n.FnName.L
@@ -523,7 +523,7 @@ func (b *binder) bindLike(s *scope, n *ast.PatternLikeOrIlikeExpr) (Expr, error)
 }
 
 // bindRegexp binds x ~ p (and ~*, !~, !~*, which the rewrite turns into
-// [NOT] REGEXP, with __pg_ci(p) marking case-insensitivity) as regex_match.
+// [NOT] REGEXP, with pg__ci(p) marking case-insensitivity) as regex_match.
 func (b *binder) bindRegexp(s *scope, n *ast.PatternRegexpExpr) (Expr, error) {
 	x, err := b.bindExpr(s, n.Expr)
 	if err != nil {
@@ -531,7 +531,7 @@ func (b *binder) bindRegexp(s *scope, n *ast.PatternRegexpExpr) (Expr, error) {
 	}
 	patNode := n.Pattern
 	ci := false
-	if f, ok := patNode.(*ast.FuncCallExpr); ok && f.FnName.L == "__pg_ci" && len(f.Args) == 1 {
+	if f, ok := patNode.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__ci" && len(f.Args) == 1 {
 		patNode, ci = f.Args[0], true
 	}
 	p, err := b.bindExpr(s, patNode)

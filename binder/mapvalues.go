@@ -13,20 +13,20 @@ import (
 )
 
 // MAP values. The rewrite turns Flink's MAP['k1', v1, 'k2', v2, ...] into
-// __pg_map('k1', v1, ...) (sql/mapctor.go). Keys and values each take
+// pg__map('k1', v1, ...) (sql/mapctor.go). Keys and values each take
 // their common type as ARRAY[] elements do (text when all are unknown
 // literals); assigned to a MAP column or cast to a MAP type the
 // constructor is re-typed against the target's key and value types.
 // Fluss map keys are never NULL: a NULL key is 22004.
 
-// bindMapMarker binds __pg_map, __pg_row (rows.go) and the map functions that take a MAP
+// bindMapMarker binds pg__map, pg__row (rows.go) and the map functions that take a MAP
 // argument; ok is false for other calls.
 func (b *binder) bindMapMarker(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
 	switch n.FnName.L {
-	case "__pg_map":
+	case "pg__map":
 		e, err := b.bindMapConstructor(s, n)
 		return e, true, err
-	case "__pg_row":
+	case "pg__row":
 		e, err := b.bindRowConstructor(s, n, n.Args)
 		return e, true, err
 	case "cardinality", "map_keys", "map_values":
@@ -235,5 +235,5 @@ func (b *binder) mapFunction(name string, m Expr) Expr {
 // isEmptyMapMarker reports whether e is MAP[] (legal only under a cast).
 func isEmptyMapMarker(e ast.ExprNode) bool {
 	f, ok := e.(*ast.FuncCallExpr)
-	return ok && f.FnName.L == "__pg_map" && len(f.Args) == 0
+	return ok && f.FnName.L == "pg__map" && len(f.Args) == 0
 }

@@ -190,14 +190,14 @@ func planKey(n Node) string {
 	return sb.String()
 }
 
-// unwrapNulls reads the __pg_nulls(e, 'first'|'last') marker the rewrite
+// unwrapNulls reads the pg__nulls(e, 'first'|'last') marker the rewrite
 // makes of e NULLS FIRST|LAST. Without one, PostgreSQL's default applies:
 // NULLs sort as larger than every value, so they come last ascending and
 // first descending. (TiDB's ByItem.NullOrder only says no ASC/DESC was
 // written.)
 func unwrapNulls(e ast.ExprNode, desc bool) (ast.ExprNode, bool) {
 	f, ok := e.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "__pg_nulls" || len(f.Args) != 2 {
+	if !ok || f.FnName.L != "pg__nulls" || len(f.Args) != 2 {
 		return e, desc
 	}
 	return f.Args[0], literalString(f.Args[1]) == "first"

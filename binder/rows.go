@@ -47,7 +47,7 @@ func recordType(ts []types.T) types.T {
 	return types.T{Kind: types.Row, Fields: fs}
 }
 
-// bindRowConstructor binds ROW(a, b, ...) (the rewrite's __pg_row call)
+// bindRowConstructor binds ROW(a, b, ...) (the rewrite's pg__row call)
 // or a bare (a, b, ...) as an anonymous record.
 func (b *binder) bindRowConstructor(s *scope, n ast.Node, values []ast.ExprNode) (Expr, error) {
 	if len(values) == 0 {

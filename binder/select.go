@@ -167,14 +167,14 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	return out, nil
 }
 
-// splitDistinctOn takes the __pg_distinct_on(...) marker that the rewrite
+// splitDistinctOn takes the pg__distinct_on(...) marker that the rewrite
 // puts first in the select list for SELECT DISTINCT ON (...) back out.
 func splitDistinctOn(fields *ast.FieldList) (*ast.FieldList, []ast.ExprNode) {
 	if len(fields.Fields) == 0 {
 		return fields, nil
 	}
 	f, ok := fields.Fields[0].Expr.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "__pg_distinct_on" {
+	if !ok || f.FnName.L != "pg__distinct_on" {
 		return fields, nil
 	}
 	return &ast.FieldList{Fields: fields.Fields[1:]}, f.Args
@@ -403,7 +403,7 @@ func (b *binder) exprName(e ast.ExprNode) string {
 	case *ast.WindowFuncExpr:
 		return strings.ToLower(x.Name)
 	case *ast.FuncCallExpr:
-		if x.FnName.L == "__pg_filter" && len(x.Args) == 2 {
+		if x.FnName.L == "pg__filter" && len(x.Args) == 2 {
 			return b.exprName(x.Args[0])
 		}
 		if x.FnName.L == castFunc && len(x.Args) == 2 {

@@ -25,14 +25,14 @@ func (n *TableFunc) Columns() []Column { return n.cols }
 func (n *TableFunc) Children() []Node  { return nil }
 
 // setFuncMarker recognizes the derived table the rewrite makes of a table
-// function: (SELECT __pg_srf('f', ord, explicit, __pg_cols(..), args..)).
+// function: (SELECT pg__srf('f', ord, explicit, pg__cols(..), args..)).
 func setFuncMarker(rs ast.ResultSetNode) (*ast.FuncCallExpr, bool) {
 	sel, ok := rs.(*ast.SelectStmt)
 	if !ok || sel.From != nil || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Where != nil {
 		return nil, false
 	}
 	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "__pg_srf" || len(f.Args) < 4 {
+	if !ok || f.FnName.L != "pg__srf" || len(f.Args) < 4 {
 		return nil, false
 	}
 	return f, true
@@ -44,7 +44,7 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 	ord := literalInt(f.Args[1]) == 1
 	explicit := literalInt(f.Args[2]) == 1
 	var colNames []string
-	if c, ok := f.Args[3].(*ast.FuncCallExpr); ok && c.FnName.L == "__pg_cols" {
+	if c, ok := f.Args[3].(*ast.FuncCallExpr); ok && c.FnName.L == "pg__cols" {
 		for _, a := range c.Args {
 			colNames = append(colNames, literalString(a))
 		}

@@ -121,7 +121,7 @@ func (b *binder) valuesColumnType(lists []*ast.RowExpr, rows [][]Expr, c int) (t
 
 // colAliasMarker recognizes the derived table the rewrite makes of a
 // column alias list (sql/values.go):
-// (SELECT __pg_colalias('x', ...) FROM (query) AS __pg_colalias). It returns
+// (SELECT pg__colalias('x', ...) FROM (query) AS pg__colalias). It returns
 // the query and the names.
 func colAliasMarker(rs ast.ResultSetNode) (ast.ResultSetNode, []ast.CIStr, bool) {
 	sel, ok := rs.(*ast.SelectStmt)
@@ -130,11 +130,11 @@ func colAliasMarker(rs ast.ResultSetNode) (ast.ResultSetNode, []ast.CIStr, bool)
 		return nil, nil, false
 	}
 	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "__pg_colalias" {
+	if !ok || f.FnName.L != "pg__colalias" {
 		return nil, nil, false
 	}
 	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
-	if !ok || ts.AsName.L != "__pg_colalias" {
+	if !ok || ts.AsName.L != "pg__colalias" {
 		return nil, nil, false
 	}
 	names := make([]ast.CIStr, len(f.Args))

@@ -74,7 +74,7 @@ func TestCreateViewRecordsDefinitionColumnsAndUses(t *testing.T) {
 	if cv.Path != (fluss.TablePath{Database: "public", Table: "big"}) || !cv.OrReplace {
 		t.Errorf("path %v replace %v", cv.Path, cv.OrReplace)
 	}
-	// the text as written (not the rewrite: no __pg_cast, case kept), up
+	// the text as written (not the rewrite: no pg__cast, case kept), up
 	// to the statement's end (the trailing comment is not part of it)
 	if want := "SELECT t.id, u.label, 'x', NULL AS z, t.n::TEXT FROM t JOIN u ON t.n = u.id"; cv.Definition != want {
 		t.Errorf("definition %q, want %q", cv.Definition, want)

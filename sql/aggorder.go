@@ -7,13 +7,13 @@ import "strings"
 // TiDB's grammar allows ORDER BY inside GROUP_CONCAT only, so the rewrite
 // hands TiDB
 //
-//	group_concat([DISTINCT] args ORDER BY keys SEPARATOR '__pg_agg:NAME')
+//	group_concat([DISTINCT] args ORDER BY keys SEPARATOR 'pg__agg:NAME')
 //
 // and the binder (binder.pgAggregate) reads the aggregate's real name from
 // the separator, which TiDB keeps as the call's last argument.
 
 // AggregateMarkerPrefix starts the separator that names the aggregate.
-const AggregateMarkerPrefix = "__pg_agg:"
+const AggregateMarkerPrefix = "pg__agg:"
 
 // notCallWords are words that a parenthesised list can follow without the
 // two forming a function call.

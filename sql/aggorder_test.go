@@ -4,10 +4,10 @@ import "testing"
 
 func TestOrderedAggregateRewrite(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"SELECT string_agg(s, ',' ORDER BY s DESC) FROM t", "SELECT group_concat(s, ',' order by s DESC separator '__pg_agg:string_agg') FROM t"},
-		{"SELECT array_agg(DISTINCT x ORDER BY x NULLS FIRST) FROM t", "SELECT group_concat(distinct x order by __pg_nulls(x, 'first') separator '__pg_agg:array_agg') FROM t"},
+		{"SELECT string_agg(s, ',' ORDER BY s DESC) FROM t", "SELECT group_concat(s, ',' order by s DESC separator 'pg__agg:string_agg') FROM t"},
+		{"SELECT array_agg(DISTINCT x ORDER BY x NULLS FIRST) FROM t", "SELECT group_concat(distinct x order by pg__nulls(x, 'first') separator 'pg__agg:array_agg') FROM t"},
 		{"SELECT array_agg(x ORDER BY f(x, y), (z)) FILTER (WHERE x > 0) FROM t",
-			"SELECT __pg_filter(group_concat(x order by f(x, y), (z) separator '__pg_agg:array_agg'), x > 0) FROM t"},
+			"SELECT pg__filter(group_concat(x order by f(x, y), (z) separator 'pg__agg:array_agg'), x > 0) FROM t"},
 		{"SELECT f(x) FROM t ORDER BY x", "SELECT f(x) FROM t ORDER BY x"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {

@@ -190,7 +190,7 @@ func plainSelect(sel *ast.SelectStmt) bool {
 }
 
 // rewriteSymmetric turns x BETWEEN SYMMETRIC a AND b into x BETWEEN
-// __pg_symmetric(a) AND b (the binder swaps the bounds as PostgreSQL does)
+// pg__symmetric(a) AND b (the binder swaps the bounds as PostgreSQL does)
 // and drops ASYMMETRIC, the default. The lower bound of BETWEEN cannot
 // hold a top-level AND, so the first AND at its bracket and CASE depth ends
 // it.
@@ -243,7 +243,7 @@ func rewriteSymmetric(src string, toks []token) []token {
 		if and < 0 {
 			continue // no AND: leave SYMMETRIC for TiDB to reject
 		}
-		out = append(out, token{kind: tkIdent, start: next.start, end: next.start, lead: next.lead, synth: "__pg_symmetric"},
+		out = append(out, token{kind: tkIdent, start: next.start, end: next.start, lead: next.lead, synth: "pg__symmetric"},
 			token{kind: tkPunct, start: next.end, end: next.end, lead: next.end, synth: "("})
 		closeAt[and] = true
 		i++

@@ -29,7 +29,7 @@ func TestDMLClausesMoveIntoExtraStatements(t *testing.T) {
 		{"UPDATE t SET a = (SELECT b FROM o) WHERE c RETURNING a", Update, "update t set a = (select b from o) where c ; select a", 1, false, nil},
 		{"UPDATE t SET a = substring(b FROM 2) WHERE c", Update, "update t set a = substring(b from 2) where c", -1, false, nil},
 		{"DELETE FROM t RETURNING a IS DISTINCT FROM b, extract(year FROM d), (SELECT x FROM o ORDER BY x LIMIT 1)", Delete,
-			"delete from t ; select not a <=> b, __pg_extract('year', d), (select x from o order by x limit 1)", 3, false, nil},
+			"delete from t ; select not a <=> b, pg__extract('year', d), (select x from o order by x limit 1)", 3, false, nil},
 		{"DELETE FROM t USING o WHERE o.id = t.id RETURNING *", Delete, "delete from t ; select * from o where o.id = t.id ; select *", 1, true, nil},
 		{"DELETE FROM t AS x USING o", Delete, `delete from t as "x" ; select * from o`, -1, true, nil},
 		{"DELETE FROM t WHERE id IN (SELECT id FROM o)", Delete, "delete from t where id in (select id from o)", -1, false, nil},
@@ -165,11 +165,11 @@ func TestDMLSyntaxErrors(t *testing.T) {
 
 func TestBetweenSymmetricMarksTheLowerBound(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"SELECT a BETWEEN SYMMETRIC 3 AND 1", "select a between __pg_symmetric ( 3 ) and 1"},
-		{"SELECT a NOT BETWEEN SYMMETRIC b + 1 AND c", "select a not between __pg_symmetric ( b + 1 ) and c"},
+		{"SELECT a BETWEEN SYMMETRIC 3 AND 1", "select a between pg__symmetric ( 3 ) and 1"},
+		{"SELECT a NOT BETWEEN SYMMETRIC b + 1 AND c", "select a not between pg__symmetric ( b + 1 ) and c"},
 		{"SELECT a BETWEEN ASYMMETRIC 1 AND 3", "select a between 1 and 3"},
-		{"SELECT a BETWEEN SYMMETRIC (CASE WHEN p AND q THEN 1 END) AND 2 AND r", "select a between __pg_symmetric ( (case when p and q then 1 end) ) and 2 and r"},
-		{"SELECT a BETWEEN SYMMETRIC CASE WHEN p AND q THEN 1 END AND 2", "select a between __pg_symmetric ( case when p and q then 1 end ) and 2"},
+		{"SELECT a BETWEEN SYMMETRIC (CASE WHEN p AND q THEN 1 END) AND 2 AND r", "select a between pg__symmetric ( (case when p and q then 1 end) ) and 2 and r"},
+		{"SELECT a BETWEEN SYMMETRIC CASE WHEN p AND q THEN 1 END AND 2", "select a between pg__symmetric ( case when p and q then 1 end ) and 2"},
 		{"SELECT 'BETWEEN SYMMETRIC' AS x", `select 'BETWEEN SYMMETRIC' as "x"`},
 	}
 	p := NewParser()

@@ -11,20 +11,20 @@
 //     SAVEPOINT/RELEASE, DISCARD, DEALLOCATE, COPY): AST nil, details in
 //     Statement.Set/Show/Tx/...;
 //   - the token-level rewrite in front of TiDB: $n -> ? (Statement.ParamNumbers
-//     maps markers back), x::type and CAST(x AS type) -> __pg_cast(x, 'type')
+//     maps markers back), x::type and CAST(x AS type) -> pg__cast(x, 'type')
 //     (the binder parses 'type' with ParseTypeName), typed literals DATE '..',
-//     INTERVAL '..' -> __pg_cast('..', 'interval'), E'...' and $$...$$ strings -> standard
+//     INTERVAL '..' -> pg__cast('..', 'interval'), E'...' and $$...$$ strings -> standard
 //     literals, IS NOT DISTINCT FROM -> <=>, IS DISTINCT FROM -> NOT a <=> b,
-//     ~ / !~ -> REGEXP / NOT REGEXP, ~* / !~* -> REGEXP __pg_ci(pattern),
-//     ^ -> POWER(a, b), a -> b / ->> / #> / #>> -> __pg_json_get(a, b) /
-//     __pg_json_get_text / __pg_json_path / __pg_json_path_text (left
-//     operand the preceding primary, so chains nest), ARRAY[..] -> __pg_array(..), x[i] -> __pg_subscript(x, i),
-//     MAP[k, v, ..] -> __pg_map(k, v, ..) and ROW(..) -> __pg_row(..) (mapctor.go),
+//     ~ / !~ -> REGEXP / NOT REGEXP, ~* / !~* -> REGEXP pg__ci(pattern),
+//     ^ -> POWER(a, b), a -> b / ->> / #> / #>> -> pg__json_get(a, b) /
+//     pg__json_get_text / pg__json_path / pg__json_path_text (left
+//     operand the preceding primary, so chains nest), ARRAY[..] -> pg__array(..), x[i] -> pg__subscript(x, i),
+//     MAP[k, v, ..] -> pg__map(k, v, ..) and ROW(..) -> pg__row(..) (mapctor.go),
 //     OPERATOR(pg_catalog.op) -> op, COLLATE default/"C" removed,
-//     (expr).field -> __pg_field((expr), 'field'), any function call as a
-//     FROM item -> a __pg_srf derived table (srf.go),
-//     x op ANY|ALL (array) -> __pg_any|__pg_all(x, 'op', array) (op ANY
-//     (subquery) is left to TiDB), ARRAY(SELECT ..) -> __pg_array_subquery((..)),
+//     (expr).field -> pg__field((expr), 'field'), any function call as a
+//     FROM item -> a pg__srf derived table (srf.go),
+//     x op ANY|ALL (array) -> pg__any|pg__all(x, 'op', array) (op ANY
+//     (subquery) is left to TiDB), ARRAY(SELECT ..) -> pg__array_subquery((..)),
 //     e NULLS FIRST|LAST -> (e) IS NULL DESC|ASC, e, EXPLAIN (opts) ->
 //     EXPLAIN [ANALYZE] with Statement.ExplainOptions;
 //   - identifier case: every unquoted word is folded to lower case (ASCII,
@@ -38,19 +38,19 @@
 //     extra SELECT statements after the main one in the same rewritten text
 //     (Statement.Returning, Statement.DMLFrom), INSERT INTO t AS alias
 //     (Statement.InsertAlias), and x BETWEEN SYMMETRIC a AND b -> x BETWEEN
-//     __pg_symmetric(a) AND b;
+//     pg__symmetric(a) AND b;
 //   - PostgreSQL's syntax-error wording (42601, "syntax error at or near")
 //     with the position in the user's original text, mapped back through the
 //     rewrite's offset map.
 //
-// The synthetic functions the binder must know: __pg_cast(x, 'type'),
-// __pg_ci(pattern) (case-insensitive regex pattern), __pg_array(elems...),
-// __pg_array_subquery((subquery)), __pg_subscript(array, index),
-// __pg_map(k1, v1, ..), __pg_row(fields..), __pg_json_get(j, key) and
-// __pg_json_get_text, __pg_json_path(j, path) and __pg_json_path_text,
-// __pg_any(x, 'op', array), __pg_all(x, 'op', array), __pg_field(x,
-// 'field'), __pg_srf('f', ord, explicit, __pg_cols(..), args..),
-// __pg_colalias('c1', ..) (values.go: a derived table's column alias list;
+// The synthetic functions the binder must know: pg__cast(x, 'type'),
+// pg__ci(pattern) (case-insensitive regex pattern), pg__array(elems...),
+// pg__array_subquery((subquery)), pg__subscript(array, index),
+// pg__map(k1, v1, ..), pg__row(fields..), pg__json_get(j, key) and
+// pg__json_get_text, pg__json_path(j, path) and pg__json_path_text,
+// pg__any(x, 'op', array), pg__all(x, 'op', array), pg__field(x,
+// 'field'), pg__srf('f', ord, explicit, pg__cols(..), args..),
+// pg__colalias('c1', ..) (values.go: a derived table's column alias list;
 // a VALUES query reaches TiDB as VALUES ROW(..), ..); plus power(a, b) for
 // PostgreSQL's ^. A TiDB AST offset (node.OriginTextPosition()) maps to the
 // user's text with Statement.Position.
@@ -71,10 +71,23 @@
 // lower precedence than IS); only the left extent is needed. MySQL's REGEXP
 // sits at comparison precedence, close to PostgreSQL's ~ (which binds a bit
 // tighter), and needs no operand extents at all; ~* wraps only its pattern
-// (a primary in practice) with __pg_ci, meaning "prefix (?i)", which is also
+// (a primary in practice) with pg__ci, meaning "prefix (?i)", which is also
 // valid ARE syntax. :: binds tighter than any operator, so its operand is
 // the preceding primary, found on the output item list (so a::text::int
 // nests).
 //
-// A Parser wraps a TiDB parser and is not goroutine-safe: one per session.
+// Fast path (fastparse.go): the rewritten text of a statement in the common
+// SELECT subset (select list, FROM with [LEFT|RIGHT|INNER] JOIN .. ON,
+// WHERE, GROUP BY, HAVING, ORDER BY, LIMIT/OFFSET; literals, ?, column
+// refs, calls, count/sum/avg/min/max, arithmetic, comparisons, AND/OR/NOT,
+// IN lists, BETWEEN, LIKE, REGEXP, IS [NOT] NULL, ||) is parsed by a
+// hand-written recursive-descent parser that builds exactly TiDB's AST
+// (reflect.DeepEqual, offsets and node texts included: fastparse_test.go
+// over the sqllogictest corpus, FuzzFastPath); anything else, and every
+// error, goes to TiDB. The marker functions are spelled pg__* rather than
+// __pg_* because TiDB's lexer looks up every word starting with '_' as a
+// charset introducer (and builds a stack-traced error when it is none).
+//
+// A Parser wraps a TiDB parser and the rewrite's reusable scratch, and is
+// not goroutine-safe: one per session.
 package sql

@@ -6,9 +6,9 @@ import "strings"
 // none), so the rewrite hands TiDB a LEFT JOIN whose join condition carries
 // a marker the binder unwraps (binder.joinSpecOf):
 //
-//	a FULL JOIN b ON cond        -> a LEFT JOIN b ON __pg_full_join((cond))
-//	a FULL JOIN b USING (x, y)   -> a LEFT JOIN b ON __pg_full_join_using('x', 'y')
-//	a NATURAL FULL JOIN b        -> a LEFT JOIN b ON __pg_full_join_natural()
+//	a FULL JOIN b ON cond        -> a LEFT JOIN b ON pg__full_join((cond))
+//	a FULL JOIN b USING (x, y)   -> a LEFT JOIN b ON pg__full_join_using('x', 'y')
+//	a NATURAL FULL JOIN b        -> a LEFT JOIN b ON pg__full_join_natural()
 //
 // A marker function rather than a side table, because the AST is all that
 // reaches the binder. (A query that writes the marker itself just gets the
@@ -89,7 +89,7 @@ func (r *rewriter) fullJoin(k, afterJoin, j int, natural bool) ([]item, int, err
 	b.addItems(table, false)
 	switch {
 	case natural:
-		b.add(" on __pg_full_join_natural()", r.toks[tableEnd-1].end)
+		b.add(" on pg__full_join_natural()", r.toks[tableEnd-1].end)
 		return []item{b.it}, tableEnd, nil
 	case tableEnd < j && r.toks[tableEnd].is(r.src, "ON"):
 		on := tableEnd
@@ -101,7 +101,7 @@ func (r *rewriter) fullJoin(k, afterJoin, j int, natural bool) ([]item, int, err
 		if err != nil {
 			return nil, 0, err
 		}
-		b.add(" on __pg_full_join((", r.toks[on].start)
+		b.add(" on pg__full_join((", r.toks[on].start)
 		b.addItems(cond, true)
 		b.add("))", r.toks[condEnd-1].end)
 		return []item{b.it}, condEnd, nil
@@ -130,7 +130,7 @@ func (r *rewriter) fullJoin(k, afterJoin, j int, natural bool) ([]item, int, err
 		if len(names) == 0 {
 			return nil, 0, r.errNear(close)
 		}
-		b.add(" on __pg_full_join_using("+strings.Join(names, ", ")+")", r.toks[tableEnd].start)
+		b.add(" on pg__full_join_using("+strings.Join(names, ", ")+")", r.toks[tableEnd].start)
 		return []item{b.it}, close + 1, nil
 	}
 	// PostgreSQL: a FULL JOIN needs ON, USING or NATURAL

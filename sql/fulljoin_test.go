@@ -4,13 +4,13 @@ import "testing"
 
 func TestFullJoinRewrite(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"SELECT * FROM a FULL JOIN b ON a.x = b.x", "SELECT * FROM a LEFT JOIN b ON __pg_full_join((a.x = b.x))"},
-		{"SELECT * FROM a FULL OUTER JOIN b ON a.x = b.x OR a.y = 1 WHERE a.z", "SELECT * FROM a LEFT JOIN b ON __pg_full_join((a.x = b.x OR a.y = 1)) WHERE a.z"},
-		{`SELECT * FROM a full join b USING (x, "Y")`, "SELECT * FROM a LEFT JOIN b ON __pg_full_join_using('x', 'Y')"},
-		{"SELECT * FROM a NATURAL FULL JOIN b ORDER BY 1", "SELECT * FROM a LEFT JOIN b ON __pg_full_join_natural() ORDER BY 1"},
+		{"SELECT * FROM a FULL JOIN b ON a.x = b.x", "SELECT * FROM a LEFT JOIN b ON pg__full_join((a.x = b.x))"},
+		{"SELECT * FROM a FULL OUTER JOIN b ON a.x = b.x OR a.y = 1 WHERE a.z", "SELECT * FROM a LEFT JOIN b ON pg__full_join((a.x = b.x OR a.y = 1)) WHERE a.z"},
+		{`SELECT * FROM a full join b USING (x, "Y")`, "SELECT * FROM a LEFT JOIN b ON pg__full_join_using('x', 'Y')"},
+		{"SELECT * FROM a NATURAL FULL JOIN b ORDER BY 1", "SELECT * FROM a LEFT JOIN b ON pg__full_join_natural() ORDER BY 1"},
 		{"SELECT * FROM a FULL JOIN (SELECT x FROM c WHERE y) s ON a.x = s.x JOIN d ON true",
-			"SELECT * FROM a LEFT JOIN (SELECT x FROM c WHERE y) s ON __pg_full_join((a.x = s.x)) JOIN d ON true"},
-		{"SELECT * FROM a FULL JOIN b ON a.x = b.x, c", "SELECT * FROM a LEFT JOIN b ON __pg_full_join((a.x = b.x)), c"},
+			"SELECT * FROM a LEFT JOIN (SELECT x FROM c WHERE y) s ON pg__full_join((a.x = s.x)) JOIN d ON true"},
+		{"SELECT * FROM a FULL JOIN b ON a.x = b.x, c", "SELECT * FROM a LEFT JOIN b ON pg__full_join((a.x = b.x)), c"},
 		{"SELECT full FROM t", "SELECT full FROM t"}, // a column named full is left alone
 	} {
 		t.Run(tc.in, func(t *testing.T) {

@@ -1,7 +1,7 @@
 package sql
 
 // Flink SQL's map constructor: MAP['k1', v1, 'k2', v2, ...] (and MAP[] for
-// an empty map) -> __pg_map('k1', v1, 'k2', v2, ...). TiDB's grammar has no
+// an empty map) -> pg__map('k1', v1, 'k2', v2, ...). TiDB's grammar has no
 // bracketed constructor, and PostgreSQL none for maps, so the binder reads
 // the marker call (binder/mapvalues.go): pairs of arguments, keys and
 // values typed like ARRAY[] elements.
@@ -34,7 +34,7 @@ func (r *rewriter) mapConstructor(k, j int) (item, int, error) {
 		return item{}, 0, err
 	}
 	b := newComposite(r.leadOf(t))
-	b.add("__pg_map(", t.start)
+	b.add("pg__map(", t.start)
 	b.addItems(inner, true)
 	b.add(")", r.toks[m].start)
 	return b.it, m + 1, nil
@@ -42,7 +42,7 @@ func (r *rewriter) mapConstructor(k, j int) (item, int, error) {
 
 // isRowConstructor reports whether toks[k] is the word ROW opening a row
 // constructor ROW(...). TiDB's grammar reads ROW(a, b) but not ROW(a), so
-// every ROW( becomes __pg_row( (binder/rows.go), not after a '.' (a
+// every ROW( becomes pg__row( (binder/rows.go), not after a '.' (a
 // qualified function named row).
 func (r *rewriter) isRowConstructor(out []item, k, j int) bool {
 	if k+1 >= j || !r.toks[k].is(r.src, "ROW") || !r.toks[k+1].isPunct(r.src, "(") {
@@ -51,9 +51,9 @@ func (r *rewriter) isRowConstructor(out []item, k, j int) bool {
 	return len(out) == 0 || !r.itemIs(out[len(out)-1], ".")
 }
 
-// rowConstructor renames the word ROW to __pg_row; the parenthesised
+// rowConstructor renames the word ROW to pg__row; the parenthesised
 // arguments that follow are rewritten as any call's.
 func (r *rewriter) rowConstructor(k int) item {
 	t := r.toks[k]
-	return item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "__pg_row", orig: t.start}}}
+	return item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "pg__row", orig: t.start}}}
 }

@@ -4,15 +4,15 @@ import "testing"
 
 func TestMapConstructorRewrite(t *testing.T) {
 	tests := []struct{ name, in, want string }{
-		{"pairs", "SELECT MAP['a', 1, 'b', 2]", "SELECT __pg_map('a', 1, 'b', 2)"},
-		{"empty", "SELECT MAP[]::map<string, int>", "SELECT __pg_cast(__pg_map(), 'map<string, int>')"},
-		{"lower case", "SELECT map['k', x[1]]", "SELECT __pg_map('k', __pg_subscript(x, 1))"},
-		{"nested in array", "SELECT ARRAY[MAP['a', ARRAY[1]]]", "SELECT __pg_array(__pg_map('a', __pg_array(1)))"},
-		{"nested values", "SELECT MAP['a', MAP[1, ROW(1, 'x')]]", "SELECT __pg_map('a', __pg_map(1, __pg_row(1, 'x')))"},
-		{"insert", "INSERT INTO cx VALUES (2, MAP['a', 1], ROW(1, 'x'), ARRAY[4])", "INSERT INTO cx VALUES (2, __pg_map('a', 1), __pg_row(1, 'x'), __pg_array(4))"},
-		{"column named map", "SELECT t.map[1] FROM t", "SELECT __pg_subscript(t.map, 1) FROM t"},
-		{"one-field row", "SELECT ROW(1)::row<a int>", "SELECT __pg_cast(__pg_row(1), 'row<a int>')"},
-		{"row field select", "SELECT (ROW(1, 2)).f1", "SELECT __pg_field((__pg_row(1, 2)), 'f1')"},
+		{"pairs", "SELECT MAP['a', 1, 'b', 2]", "SELECT pg__map('a', 1, 'b', 2)"},
+		{"empty", "SELECT MAP[]::map<string, int>", "SELECT pg__cast(pg__map(), 'map<string, int>')"},
+		{"lower case", "SELECT map['k', x[1]]", "SELECT pg__map('k', pg__subscript(x, 1))"},
+		{"nested in array", "SELECT ARRAY[MAP['a', ARRAY[1]]]", "SELECT pg__array(pg__map('a', pg__array(1)))"},
+		{"nested values", "SELECT MAP['a', MAP[1, ROW(1, 'x')]]", "SELECT pg__map('a', pg__map(1, pg__row(1, 'x')))"},
+		{"insert", "INSERT INTO cx VALUES (2, MAP['a', 1], ROW(1, 'x'), ARRAY[4])", "INSERT INTO cx VALUES (2, pg__map('a', 1), pg__row(1, 'x'), pg__array(4))"},
+		{"column named map", "SELECT t.map[1] FROM t", "SELECT pg__subscript(t.map, 1) FROM t"},
+		{"one-field row", "SELECT ROW(1)::row<a int>", "SELECT pg__cast(pg__row(1), 'row<a int>')"},
+		{"row field select", "SELECT (ROW(1, 2)).f1", "SELECT pg__field((pg__row(1, 2)), 'f1')"},
 		{"bare row stays", "SELECT (1, 2)", "SELECT (1, 2)"},
 		{"map string stays", "SELECT 'MAP[1]'", "SELECT 'MAP[1]'"},
 	}

@@ -63,6 +63,11 @@ const sqlMode = "ANSI_QUOTES,PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES,REAL_AS_FLOAT"
 // parser, which is not goroutine-safe.
 type Parser struct {
 	tidb *parser.Parser
+	// slab and items are the rewrite's scratch (rewriter.slab, its
+	// top-level output), kept for the next statement: emit copies out all
+	// the text, so nothing refers to them once a statement is parsed.
+	slab  []piece
+	items []item
 }
 
 // NewParser returns a Parser.
@@ -220,17 +225,18 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 	}
 	toks = rewriteSymmetric(src, toks)
-	rw := &rewriter{src: src, toks: toks}
+	rw := &rewriter{src: src, toks: toks, slab: p.slab[:0], items: p.items}
 	items, err := rw.run(0, len(toks))
 	if err != nil {
 		return nil, err
 	}
 	text, segs, params := emit(items)
+	p.slab, p.items = rw.slab[:0], items[:0]
 	st.Rewritten, st.segs, st.ParamNumbers = text, segs, params
 	for _, n := range params {
 		st.NumParams = max(st.NumParams, n)
 	}
-	nodes, err := p.parseTiDB(text)
+	nodes, err := p.parseRewritten(text)
 	if err != nil {
 		if e := sqlerr.As(err); e != nil {
 			return nil, e
@@ -268,6 +274,15 @@ func dataModifyingWith(src string, toks []token) error {
 		}
 	}
 	return nil
+}
+
+// parseRewritten parses the rewritten text: with the fast path (fastparse.go)
+// when the statement lies in its subset, else with TiDB.
+func (p *Parser) parseRewritten(text string) ([]ast.StmtNode, error) {
+	if n, ok := fastStmt(text); ok {
+		return []ast.StmtNode{n}, nil
+	}
+	return p.parseTiDB(text)
 }
 
 // parseTiDB runs the TiDB parser. A panic inside it (its value driver

@@ -11,7 +11,7 @@ import (
 // The rewrite turns one PostgreSQL statement (as tokens) into text the TiDB
 // parser accepts. It works on a list of output items: each item is either a
 // copied token or a composite (a rewritten primary such as
-// __pg_cast(x, 'int4')). Operators that need their left operand (::, [i],
+// pg__cast(x, 'int4')). Operators that need their left operand (::, [i],
 // ^) pop the items that form the preceding primary and wrap them, which is
 // how a::text::int and f(x)::int get the right extent. Operators that need
 // their right operand find its token range and rewrite it recursively.
@@ -79,6 +79,34 @@ type rewriter struct {
 	folded string
 	// slab is where simple items' pieces are cut from.
 	slab []piece
+	// upper is src with ASCII letters upper-cased, made on first use.
+	upper string
+	// items, when not nil, is a buffer for the output of the top-level
+	// run (the whole token range), handed over by the Parser.
+	items []item
+}
+
+// upperWord is strings.ToUpper(text) for token t, cut from r.upper for an
+// ASCII word: one allocation per statement instead of one per word.
+func (r *rewriter) upperWord(t token, text string) string {
+	if t.synth != "" {
+		return strings.ToUpper(text)
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] >= 0x80 {
+			return strings.ToUpper(text)
+		}
+	}
+	if r.upper == "" {
+		b := []byte(r.src)
+		for i, c := range b {
+			if c >= 'a' && c <= 'z' {
+				b[i] = c - ('a' - 'A')
+			}
+		}
+		r.upper = string(b)
+	}
+	return r.upper[t.start:t.end]
 }
 
 // maxNumberLiteral is the longest numeric constant handed to TiDB as is.
@@ -146,7 +174,10 @@ func (r *rewriter) simple(t token) item {
 // have their capacity capped, so an append to one never writes into another.
 func (r *rewriter) piecePair() []piece {
 	if len(r.slab)+2 > cap(r.slab) {
-		r.slab = make([]piece, 0, 64)
+		// A slab holds two pieces per token of the statement, so a typical
+		// statement needs one allocation (none when the Parser's slab from
+		// the previous statement is large enough), not one per 32 tokens.
+		r.slab = make([]piece, 0, max(64, 2*len(r.toks)+2))
 	}
 	n := len(r.slab)
 	r.slab = r.slab[:n+2]
@@ -622,7 +653,12 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 	if i > 0 || j < len(r.toks) {
 		n = min(n, 16) // nested ranges: deep nesting must not allocate O(n) each
 	}
-	out := make([]item, 0, n)
+	var out []item
+	if i == 0 && j == len(r.toks) && r.items != nil {
+		out, r.items = r.items[:0], nil
+	} else {
+		out = make([]item, 0, n)
+	}
 	for k := i; k < j; {
 		t := r.toks[k]
 		text := t.text(r.src)
@@ -641,7 +677,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				// beyond 81); PostgreSQL reads any long constant as numeric,
 				// which is what this cast says.
 				b := newComposite(r.leadOf(t))
-				b.add("__pg_cast("+sqlQuote(text)+", 'numeric')", t.start)
+				b.add("pg__cast("+sqlQuote(text)+", 'numeric')", t.start)
 				out = append(out, b.it)
 				k++
 				continue
@@ -675,7 +711,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, err
 				}
 				b := newComposite(out[s].lead)
-				b.add("__pg_cast(", out[s].firstOrig())
+				b.add("pg__cast(", out[s].firstOrig())
 				b.addItems(out[s:], true)
 				b.add(", "+sqlQuote(typeText)+")", t.start)
 				out = append(out[:s], b.it)
@@ -708,7 +744,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, err
 				}
 				b := newComposite(r.leadOf(r.toks[k+1]))
-				b.add("__pg_ci(", r.toks[k+1].start)
+				b.add("pg__ci(", r.toks[k+1].start)
 				b.addItems(inner, true)
 				b.add(")", r.toks[e-1].end)
 				out = append(out, b.it)
@@ -742,7 +778,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				k = e
 				continue
 			case "->", "->>", "#>", "#>>":
-				// PostgreSQL's JSON operators -> __pg_json_get(a, b) and
+				// PostgreSQL's JSON operators -> pg__json_get(a, b) and
 				// friends (exec/functions/jsonops.go); MySQL's -> means
 				// something else and # starts a comment. The left operand
 				// is the preceding primary (so a -> 'x' -> 'y' nests), the
@@ -781,7 +817,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				if err != nil {
 					return nil, err
 				}
-				fn := map[string]string{"->": "__pg_json_get(", "->>": "__pg_json_get_text(", "#>": "__pg_json_path(", "#>>": "__pg_json_path_text("}[text]
+				fn := map[string]string{"->": "pg__json_get(", "->>": "pg__json_get_text(", "#>": "pg__json_path(", "#>>": "pg__json_path_text("}[text]
 				b := newComposite(out[s].lead)
 				b.add(fn, out[s].firstOrig())
 				b.addItems(out[s:], true)
@@ -798,12 +834,12 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 			}
 		case tkPunct:
 			if text == "." && k+1 < j && len(out) > 0 && r.itemIs(out[len(out)-1], ")") {
-				// (expr).field -> __pg_field((expr), 'field'): field
+				// (expr).field -> pg__field((expr), 'field'): field
 				// selection from a composite; not after a call's
 				// parentheses (f(x).y is no PostgreSQL syntax)
 				if s := r.matchOpenItem(out, len(out)-1, "(", ")"); s >= 0 && (s == 0 || !r.isCallName(out[s-1])) {
 					nt := r.toks[k+1]
-					// (expr).* becomes __pg_field((expr), '*'), which
+					// (expr).* becomes pg__field((expr), '*'), which
 					// the select list expands into one column per field.
 					name := ""
 					switch {
@@ -814,7 +850,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					}
 					if name != "" {
 						b := newComposite(out[s].lead)
-						b.add("__pg_field(", out[s].firstOrig())
+						b.add("pg__field(", out[s].firstOrig())
 						b.addItems(out[s:], true)
 						b.add(", "+sqlQuote(name)+")", nt.start)
 						out = append(out[:s], b.it)
@@ -846,7 +882,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 						return nil, err
 					}
 					b := newComposite(r.leadOf(t))
-					b.add("__pg_array(", t.start)
+					b.add("pg__array(", t.start)
 					b.addItems(inner, true)
 					b.add(")", r.toks[m].start)
 					out = append(out, b.it)
@@ -873,8 +909,8 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					}
 				}
 				if colon >= 0 {
-					// x[lo:hi] -> __pg_slice(x, lo, hi); an omitted bound
-					// is __pg_open()
+					// x[lo:hi] -> pg__slice(x, lo, hi); an omitted bound
+					// is pg__open()
 					bound := func(from, to int) ([]item, error) {
 						if from == to {
 							return nil, nil
@@ -890,17 +926,17 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 						return nil, err
 					}
 					b := newComposite(out[s].lead)
-					b.add("__pg_slice(", out[s].firstOrig())
+					b.add("pg__slice(", out[s].firstOrig())
 					b.addItems(out[s:], true)
 					b.add(", ", t.start)
 					if lo == nil {
-						b.add("__pg_open()", t.start)
+						b.add("pg__open()", t.start)
 					} else {
 						b.addItems(lo, true)
 					}
 					b.add(", ", r.toks[colon].start)
 					if hi == nil {
-						b.add("__pg_open()", r.toks[colon].start)
+						b.add("pg__open()", r.toks[colon].start)
 					} else {
 						b.addItems(hi, true)
 					}
@@ -914,7 +950,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, err
 				}
 				b := newComposite(out[s].lead)
-				b.add("__pg_subscript(", out[s].firstOrig())
+				b.add("pg__subscript(", out[s].firstOrig())
 				b.addItems(out[s:], true)
 				b.add(", ", t.start)
 				b.addItems(inner, true)
@@ -924,7 +960,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				continue
 			}
 		case tkIdent:
-			w := strings.ToUpper(text)
+			w := r.upperWord(t, text)
 			switch {
 			case keywordFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
 				// a function whose name TiDB's grammar takes as a keyword:
@@ -985,7 +1021,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, r.errNear(end)
 				}
 				b := newComposite(r.leadOf(t))
-				b.add("__pg_cast(", t.start)
+				b.add("pg__cast(", t.start)
 				b.addItems(inner, true)
 				b.add(", "+sqlQuote(typeText)+")", r.toks[as].start)
 				out = append(out, b.it)
@@ -1010,7 +1046,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					}
 				}
 				b := newComposite(r.leadOf(t))
-				b.add("__pg_cast(", t.start)
+				b.add("pg__cast(", t.start)
 				b.addItems(lit, true)
 				b.add(", "+sqlQuote(typeText)+")", t.start)
 				out = append(out, b.it)
@@ -1018,7 +1054,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				continue
 			case w == "ARRAY" && k+2 < j && r.toks[k+1].isPunct(r.src, "(") &&
 				(r.toks[k+2].is(r.src, "SELECT") || r.toks[k+2].is(r.src, "WITH") || r.toks[k+2].is(r.src, "VALUES")):
-				// ARRAY(SELECT ...) -> __pg_array_subquery((SELECT ...))
+				// ARRAY(SELECT ...) -> pg__array_subquery((SELECT ...))
 				m := r.matchClose(k+1, j)
 				if m < 0 {
 					return nil, r.errNear(j)
@@ -1028,7 +1064,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, err
 				}
 				b := newComposite(r.leadOf(t))
-				b.add("__pg_array_subquery(", t.start)
+				b.add("pg__array_subquery(", t.start)
 				b.addItems(inner, true)
 				b.add(")", r.toks[m].start)
 				out = append(out, b.it)
@@ -1038,7 +1074,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				!r.toks[k+2].is(r.src, "SELECT") && !r.toks[k+2].is(r.src, "WITH") && !r.toks[k+2].is(r.src, "VALUES") &&
 				len(out) >= 2 && !out[len(out)-1].composite && out[len(out)-1].tok.kind == tkOp &&
 				comparisonOps[out[len(out)-1].tok.text(r.src)]:
-				// x op ANY (array) -> __pg_any(x, 'op', array); TiDB only
+				// x op ANY (array) -> pg__any(x, 'op', array); TiDB only
 				// knows op ANY (subquery), which is left as it is.
 				opItem := out[len(out)-1]
 				left := out[:len(out)-1]
@@ -1054,9 +1090,9 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				if err != nil {
 					return nil, err
 				}
-				fn := "__pg_any("
+				fn := "pg__any("
 				if w == "ALL" {
-					fn = "__pg_all("
+					fn = "pg__all("
 				}
 				b := newComposite(left[s].lead)
 				b.add(fn, left[s].firstOrig())
@@ -1068,7 +1104,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				k = m + 1
 				continue
 			case w == "NULLS" && k+1 < j && (r.toks[k+1].is(r.src, "FIRST") || r.toks[k+1].is(r.src, "LAST")):
-				// e [ASC|DESC] NULLS FIRST -> __pg_nulls(e, 'first') [ASC|DESC]:
+				// e [ASC|DESC] NULLS FIRST -> pg__nulls(e, 'first') [ASC|DESC]:
 				// TiDB has no NULLS clause; the binder reads the marker (so that
 				// an ORDER BY position or alias inside it still resolves).
 				end := len(out)
@@ -1089,7 +1125,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				}
 				expr := out[s:end]
 				b := newComposite(expr[0].lead)
-				b.add("__pg_nulls(", expr[0].firstOrig())
+				b.add("pg__nulls(", expr[0].firstOrig())
 				b.addItems(expr, true)
 				b.add(", "+which+")", t.start)
 				items := []item{b.it}
@@ -1109,7 +1145,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				continue
 			case w == "DISTINCT" && k+2 < j && r.toks[k+1].is(r.src, "ON") && r.toks[k+2].isPunct(r.src, "(") &&
 				len(out) > 0 && !out[len(out)-1].composite && out[len(out)-1].tok.is(r.src, "SELECT"):
-				// SELECT DISTINCT ON (e, ...) list -> SELECT __pg_distinct_on(e, ...), list:
+				// SELECT DISTINCT ON (e, ...) list -> SELECT pg__distinct_on(e, ...), list:
 				// TiDB has no DISTINCT ON; the binder takes the marker column back out.
 				m := r.matchClose(k+2, j)
 				if m < 0 {
@@ -1120,7 +1156,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, err
 				}
 				b := newComposite(r.leadOf(t))
-				b.add("__pg_distinct_on(", t.start)
+				b.add("pg__distinct_on(", t.start)
 				b.addItems(inner, true)
 				b.add("),", r.toks[m].start)
 				out = append(out, b.it)
@@ -1128,7 +1164,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				continue
 			case w == "FILTER" && k+2 < j && r.toks[k+1].isPunct(r.src, "(") && r.toks[k+2].is(r.src, "WHERE") &&
 				len(out) > 0 && (r.itemIs(out[len(out)-1], ")") || out[len(out)-1].composite):
-				// agg(args) FILTER (WHERE cond) -> __pg_filter(agg(args), cond)
+				// agg(args) FILTER (WHERE cond) -> pg__filter(agg(args), cond)
 				// (a composite: an ordered aggregate, see aggorder.go):
 				// TiDB has no FILTER clause; the binder turns the wrapper back
 				// into the aggregate's FILTER.
@@ -1145,7 +1181,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, err
 				}
 				b := newComposite(out[s].lead)
-				b.add("__pg_filter(", out[s].firstOrig())
+				b.add("pg__filter(", out[s].firstOrig())
 				b.addItems(out[s:], true)
 				b.add(", ", t.start)
 				b.addItems(cond, true)
@@ -1177,7 +1213,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, err
 				}
 				b := newComposite(r.leadOf(t))
-				b.add("__pg_array(", t.start)
+				b.add("pg__array(", t.start)
 				b.addItems(inner, true)
 				b.add(")", r.toks[m].start)
 				out = append(out, b.it)
@@ -1234,7 +1270,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				continue
 			case w == "EXTRACT" && k+3 < j && r.toks[k+1].isPunct(r.src, "(") &&
 				(r.toks[k+2].kind == tkIdent || r.toks[k+2].kind == tkString) && r.toks[k+3].is(r.src, "FROM"):
-				// EXTRACT(field FROM x) -> __pg_extract('field', x): TiDB's
+				// EXTRACT(field FROM x) -> pg__extract('field', x): TiDB's
 				// EXTRACT knows MySQL's units only (no dow, doy, epoch,
 				// isodow, century, ...); the binder calls extract(text, x).
 				m := r.matchClose(k+1, j)
@@ -1250,7 +1286,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, err
 				}
 				b := newComposite(r.leadOf(t))
-				b.add("__pg_extract("+sqlQuote(field)+", ", t.start)
+				b.add("pg__extract("+sqlQuote(field)+", ", t.start)
 				b.addItems(arg, true)
 				b.add(")", r.toks[m].start)
 				out = append(out, b.it)

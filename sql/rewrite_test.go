@@ -22,67 +22,67 @@ func TestRewrittenText(t *testing.T) {
 		{"param inside comment dropped", "SELECT 1 /* $1 */ + $2", "SELECT 1 + ?", []int{2}},
 		{"cast inside comment stays out", "SELECT a -- a::int\n FROM t", "SELECT a FROM t", nil},
 		{"cast inside string stays", "SELECT 'a::int'", "SELECT 'a::int'", nil},
-		{"simple cast", "SELECT a::int", "SELECT __pg_cast(a, 'int')", nil},
-		{"nested casts", "SELECT a::text::int", "SELECT __pg_cast(__pg_cast(a, 'text'), 'int')", nil},
-		{"qualified cast target", "SELECT c.oid::pg_catalog.regclass::pg_catalog.text", "SELECT __pg_cast(__pg_cast(c.oid, 'pg_catalog.regclass'), 'pg_catalog.text')", nil},
-		{"cast with args and array", "SELECT x::numeric(10,2)[]", "SELECT __pg_cast(x, 'numeric(10,2)[]')", nil},
+		{"simple cast", "SELECT a::int", "SELECT pg__cast(a, 'int')", nil},
+		{"nested casts", "SELECT a::text::int", "SELECT pg__cast(pg__cast(a, 'text'), 'int')", nil},
+		{"qualified cast target", "SELECT c.oid::pg_catalog.regclass::pg_catalog.text", "SELECT pg__cast(pg__cast(c.oid, 'pg_catalog.regclass'), 'pg_catalog.text')", nil},
+		{"cast with args and array", "SELECT x::numeric(10,2)[]", "SELECT pg__cast(x, 'numeric(10,2)[]')", nil},
 		{"multi-word cast", "SELECT x::double precision, y::timestamp with time zone, z::character varying(5)",
-			"SELECT __pg_cast(x, 'double precision'), __pg_cast(y, 'timestamp with time zone'), __pg_cast(z, 'character varying(5)')", nil},
-		{"cast of param", "SELECT $1::int8", "SELECT __pg_cast(?, 'int8')", []int{1}},
-		{"cast of parenthesised expr", "SELECT (a + 1)::text", "SELECT __pg_cast((a + 1), 'text')", nil},
-		{"cast of function call", "SELECT current_setting('server_version_num')::int/100", "SELECT __pg_cast(current_setting('server_version_num'), 'int')/100", nil},
-		{"cast of qualified call", "SELECT pg_catalog.f(a, b)::text", "SELECT __pg_cast(pg_catalog.f(a, b), 'text')", nil},
-		{"cast of literal", "SELECT NULL::text, '{r,p}'::\"char\"[]", "SELECT __pg_cast(NULL, 'text'), __pg_cast('{r,p}', '\"char\"[]')", nil},
-		{"cast binds tighter than minus", "SELECT -1::text", "SELECT -__pg_cast(1, 'text')", nil},
-		{"cast of CASE", "SELECT CASE WHEN a THEN 1 END::text", "SELECT __pg_cast(CASE WHEN a THEN 1 END, 'text')", nil},
-		{"CAST AS", "SELECT CAST(a AS integer)", "SELECT __pg_cast(a, 'integer')", nil},
-		{"CAST with inner cast and param", "SELECT CAST($1::text AS varchar(10))", "SELECT __pg_cast(__pg_cast(?, 'text'), 'varchar(10)')", []int{1}},
+			"SELECT pg__cast(x, 'double precision'), pg__cast(y, 'timestamp with time zone'), pg__cast(z, 'character varying(5)')", nil},
+		{"cast of param", "SELECT $1::int8", "SELECT pg__cast(?, 'int8')", []int{1}},
+		{"cast of parenthesised expr", "SELECT (a + 1)::text", "SELECT pg__cast((a + 1), 'text')", nil},
+		{"cast of function call", "SELECT current_setting('server_version_num')::int/100", "SELECT pg__cast(current_setting('server_version_num'), 'int')/100", nil},
+		{"cast of qualified call", "SELECT pg_catalog.f(a, b)::text", "SELECT pg__cast(pg_catalog.f(a, b), 'text')", nil},
+		{"cast of literal", "SELECT NULL::text, '{r,p}'::\"char\"[]", "SELECT pg__cast(NULL, 'text'), pg__cast('{r,p}', '\"char\"[]')", nil},
+		{"cast binds tighter than minus", "SELECT -1::text", "SELECT -pg__cast(1, 'text')", nil},
+		{"cast of CASE", "SELECT CASE WHEN a THEN 1 END::text", "SELECT pg__cast(CASE WHEN a THEN 1 END, 'text')", nil},
+		{"CAST AS", "SELECT CAST(a AS integer)", "SELECT pg__cast(a, 'integer')", nil},
+		{"CAST with inner cast and param", "SELECT CAST($1::text AS varchar(10))", "SELECT pg__cast(pg__cast(?, 'text'), 'varchar(10)')", []int{1}},
 		{"E string", `SELECT E'a\'b\n\x41\u00e9\\'`, "SELECT 'a''b\nAé\\'", nil},
 		{"E string doubled quote", `SELECT E'it''s'`, "SELECT 'it''s'", nil},
 		{"dollar quote", "SELECT $$it's$$, $tag$a$$b$tag$", "SELECT 'it''s', 'a$$b'", nil},
 		{"is not distinct from", "SELECT 1 FROM t WHERE a IS NOT DISTINCT FROM b", "SELECT 1 FROM t WHERE a <=> b", nil},
 		{"is distinct from", "SELECT 1 FROM t WHERE a IS DISTINCT FROM b", "SELECT 1 FROM t WHERE NOT a <=> b", nil},
 		{"regex", "SELECT 1 FROM t WHERE n !~ '^pg_' AND m ~ 'x'", "SELECT 1 FROM t WHERE n NOT REGEXP '^pg_' AND m REGEXP 'x'", nil},
-		{"regex case-insensitive", "SELECT a ~* 'x', a !~* $1", "SELECT a REGEXP __pg_ci('x'), a NOT REGEXP __pg_ci(?)", []int{1}},
+		{"regex case-insensitive", "SELECT a ~* 'x', a !~* $1", "SELECT a REGEXP pg__ci('x'), a NOT REGEXP pg__ci(?)", []int{1}},
 		{"unary tilde stays", "SELECT ~5", "SELECT ~5", nil},
 		{"operator()", "SELECT 1 FROM t WHERE c.relname OPERATOR(pg_catalog.~) '^(orders)$' COLLATE pg_catalog.default",
 			"SELECT 1 FROM t WHERE c.relname REGEXP '^(orders)$'", nil},
 		{"operator = and collate C", `SELECT 1 FROM t WHERE a OPERATOR(pg_catalog.=) b COLLATE "C"`, "SELECT 1 FROM t WHERE a = b", nil},
 		{"power", "SELECT 2 ^ 3, -2 ^ 2, 2 * x ^ 2", "SELECT POWER(2, 3), POWER(-2, 2), 2 * POWER(x, 2)", nil},
 		{"json operators", "SELECT j -> 'a' -> 0, j ->> -1, t.j #> '{a,b}', (j)#>>p, j -> 1 + n * 2 = x FROM t WHERE j->>'k' = 'v'",
-			"SELECT __pg_json_get(__pg_json_get(j, 'a'), 0), __pg_json_get_text(j, -1), __pg_json_path(t.j, '{a,b}'), __pg_json_path_text((j), p), __pg_json_get(j, 1 + n * 2) = x FROM t WHERE __pg_json_get_text(j, 'k') = 'v'", nil},
-		{"array constructor and subscript", "SELECT ARRAY[1, 2], (current_schemas(true))[1]", "SELECT __pg_array(1, 2), __pg_subscript((current_schemas(true)), 1)", nil},
+			"SELECT pg__json_get(pg__json_get(j, 'a'), 0), pg__json_get_text(j, -1), pg__json_path(t.j, '{a,b}'), pg__json_path_text((j), p), pg__json_get(j, 1 + n * 2) = x FROM t WHERE pg__json_get_text(j, 'k') = 'v'", nil},
+		{"array constructor and subscript", "SELECT ARRAY[1, 2], (current_schemas(true))[1]", "SELECT pg__array(1, 2), pg__subscript((current_schemas(true)), 1)", nil},
 		{"cast of window function", "SELECT row_number() OVER (PARTITION BY a ORDER BY b)::int FROM t",
-			"SELECT __pg_cast(row_number() OVER (PARTITION BY a ORDER BY b), 'int') FROM t", nil},
-		{"array of subquery", "SELECT ARRAY(SELECT a FROM t)", "SELECT __pg_array_subquery((SELECT a FROM t))", nil},
+			"SELECT pg__cast(row_number() OVER (PARTITION BY a ORDER BY b), 'int') FROM t", nil},
+		{"array of subquery", "SELECT ARRAY(SELECT a FROM t)", "SELECT pg__array_subquery((SELECT a FROM t))", nil},
 		{"array slices", "SELECT a[1:2], a[:n+1], (b)[f(1):], a[:], x[g(1, 2):]",
-			"SELECT __pg_slice(a, 1, 2), __pg_slice(a, __pg_open(), n+1), __pg_slice((b), f(1), __pg_open()), __pg_slice(a, __pg_open(), __pg_open()), __pg_slice(x, g(1, 2), __pg_open())", nil},
-		{"field selection", "SELECT (f(x)).n, (t.k).\"X\" FROM t WHERE (k).a = 1", "SELECT __pg_field((f(x)), 'n'), __pg_field((t.k), 'X') FROM t WHERE __pg_field((k), 'a') = 1", nil},
-		{"nested array constructor", "SELECT ARRAY[[1, 2], [3, x[1]]], ARRAY[ARRAY[1]]", "SELECT __pg_array(__pg_array(1, 2), __pg_array(3, __pg_subscript(x, 1))), __pg_array(__pg_array(1))", nil},
+			"SELECT pg__slice(a, 1, 2), pg__slice(a, pg__open(), n+1), pg__slice((b), f(1), pg__open()), pg__slice(a, pg__open(), pg__open()), pg__slice(x, g(1, 2), pg__open())", nil},
+		{"field selection", "SELECT (f(x)).n, (t.k).\"X\" FROM t WHERE (k).a = 1", "SELECT pg__field((f(x)), 'n'), pg__field((t.k), 'X') FROM t WHERE pg__field((k), 'a') = 1", nil},
+		{"nested array constructor", "SELECT ARRAY[[1, 2], [3, x[1]]], ARRAY[ARRAY[1]]", "SELECT pg__array(pg__array(1, 2), pg__array(3, pg__subscript(x, 1))), pg__array(pg__array(1))", nil},
 		{"keyword-named function", "SELECT cardinality(a), pg_catalog.cardinality(b) FROM t", `SELECT "cardinality"(a), pg_catalog."cardinality"(b) FROM t`, nil},
-		{"table function", "SELECT * FROM unnest(a)", "SELECT * FROM (select __pg_srf('unnest', 0, 0, __pg_cols(), a)) as unnest", nil},
+		{"table function", "SELECT * FROM unnest(a)", "SELECT * FROM (select pg__srf('unnest', 0, 0, pg__cols(), a)) as unnest", nil},
 		{"table functions in a FROM list", "SELECT * FROM t, pg_catalog.generate_series(1, $1) s, unnest(ARRAY['x']) WITH ORDINALITY AS u(v, \"N\") WHERE x",
-			"SELECT * FROM t, (select __pg_srf('generate_series', 0, 1, __pg_cols(), 1, ?)) as s, (select __pg_srf('unnest', 1, 1, __pg_cols('v', 'N'), __pg_array('x'))) as u WHERE x", []int{1}},
+			"SELECT * FROM t, (select pg__srf('generate_series', 0, 1, pg__cols(), 1, ?)) as s, (select pg__srf('unnest', 1, 1, pg__cols('v', 'N'), pg__array('x'))) as u WHERE x", []int{1}},
 		{"plain functions in FROM", "SELECT * FROM string_to_array('a,b', ',') s, pg_catalog.current_schema(), information_schema._pg_expandarray(a) e",
-			"SELECT * FROM (select __pg_srf('string_to_array', 0, 1, __pg_cols(), 'a,b', ',')) as s, (select __pg_srf('current_schema', 0, 0, __pg_cols())) as current_schema, (select __pg_srf('_pg_expandarray', 0, 1, __pg_cols(), a)) as e", nil},
+			"SELECT * FROM (select pg__srf('string_to_array', 0, 1, pg__cols(), 'a,b', ',')) as s, (select pg__srf('current_schema', 0, 0, pg__cols())) as current_schema, (select pg__srf('_pg_expandarray', 0, 1, pg__cols(), a)) as e", nil},
 		{"FROM inside calls is no FROM clause", "SELECT substring(x FROM lower(y)), trim(both 'x' FROM lower(y)), a IS DISTINCT FROM lower(b) FROM t",
 			"SELECT substring(x FROM lower(y)), trim(both 'x' FROM lower(y)), NOT a <=> lower(b) FROM t", nil},
 		{"table function in JOIN and subquery", "SELECT (SELECT x FROM generate_subscripts(a, 1) x) FROM t JOIN unnest(b) ON true",
-			"SELECT (SELECT x FROM (select __pg_srf('generate_subscripts', 0, 1, __pg_cols(), a, 1)) as x) FROM t JOIN (select __pg_srf('unnest', 0, 0, __pg_cols(), b)) as unnest ON true", nil},
+			"SELECT (SELECT x FROM (select pg__srf('generate_subscripts', 0, 1, pg__cols(), a, 1)) as x) FROM t JOIN (select pg__srf('unnest', 0, 0, pg__cols(), b)) as unnest ON true", nil},
 		{"any function in FROM", "SELECT * FROM my_gen(3) g, t JOIN other_fn('a') ON true",
-			"SELECT * FROM (select __pg_srf('my_gen', 0, 1, __pg_cols(), 3)) as g, t JOIN (select __pg_srf('other_fn', 0, 0, __pg_cols(), 'a')) as other_fn ON true", nil},
+			"SELECT * FROM (select pg__srf('my_gen', 0, 1, pg__cols(), 3)) as g, t JOIN (select pg__srf('other_fn', 0, 0, pg__cols(), 'a')) as other_fn ON true", nil},
 		{"FROM inside a function's parentheses stays", "SELECT extract(year FROM now()), trim(BOTH FROM lower(x)) FROM t",
-			"SELECT __pg_extract('year', now()), trim(BOTH FROM lower(x)) FROM t", nil},
+			"SELECT pg__extract('year', now()), trim(BOTH FROM lower(x)) FROM t", nil},
 		{"LATERAL subquery stays", "SELECT * FROM t JOIN LATERAL (SELECT 1) s ON true", "SELECT * FROM t JOIN LATERAL (SELECT 1) s ON true", nil},
 		{"set function outside FROM stays", "SELECT unnest(a), f(x, unnest(b)) FROM t", "SELECT unnest(a), f(x, unnest(b)) FROM t", nil},
 		{"op ANY array", "SELECT 1 FROM t WHERE a.x + 1 = ANY('{1,2}'::int[]) AND b <> ALL (c) AND 'd' = any(stxkind)",
-			"SELECT 1 FROM t WHERE __pg_any(a.x + 1, '=', __pg_cast('{1,2}', 'int[]')) AND __pg_all(b, '<>', c) AND __pg_any('d', '=', stxkind)", nil},
+			"SELECT 1 FROM t WHERE pg__any(a.x + 1, '=', pg__cast('{1,2}', 'int[]')) AND pg__all(b, '<>', c) AND pg__any('d', '=', stxkind)", nil},
 		{"op ANY subquery stays", "SELECT 1 FROM t WHERE a = ANY (SELECT b FROM u)", "SELECT 1 FROM t WHERE a = ANY (SELECT b FROM u)", nil},
 		{"nulls first/last", "SELECT a FROM t ORDER BY a + 1 DESC NULLS LAST, f(b, c) NULLS FIRST",
-			"SELECT a FROM t ORDER BY __pg_nulls(a + 1, 'last') desc, __pg_nulls(f(b, c), 'first')", nil},
+			"SELECT a FROM t ORDER BY pg__nulls(a + 1, 'last') desc, pg__nulls(f(b, c), 'first')", nil},
 		{"long numeric constant", "SELECT 1234567890123456789012345678901234567890123456789012345678901234567890",
-			"SELECT __pg_cast('1234567890123456789012345678901234567890123456789012345678901234567890', 'numeric')", nil},
-		{"typed literals", "SELECT DATE '2024-01-02', interval '1 day'", "SELECT __pg_cast('2024-01-02', 'date'), __pg_cast('1 day', 'interval')", nil},
+			"SELECT pg__cast('1234567890123456789012345678901234567890123456789012345678901234567890', 'numeric')", nil},
+		{"typed literals", "SELECT DATE '2024-01-02', interval '1 day'", "SELECT pg__cast('2024-01-02', 'date'), pg__cast('1 day', 'interval')", nil},
 		{"backslash is ordinary", `SELECT 'a\'`, `SELECT 'a\'`, nil},
 		{"mysql hint comment neutralised", "SELECT /*! 1, */ 2", "SELECT 2", nil},
 		{"nested comment", "SELECT /* a /* b */ c */ 1", "SELECT 1", nil},
@@ -114,17 +114,17 @@ func TestExpressionStructure(t *testing.T) {
 		{"CASE WHEN a THEN 1 END IS DISTINCT FROM 2", "(not (case when a then 1 end nulleq 2))"},
 		{"f(a, b) IS NOT DISTINCT FROM $1 OR c", "((f(a, b) nulleq ?0) or c)"},
 		{"n.nspname !~ '^pg_toast' AND n.nspname <> 'x'", "((n.nspname not regexp '^pg_toast') and (n.nspname ne 'x'))"},
-		{"a ~* 'x' OR b", "((a regexp __pg_ci('x')) or b)"},
-		{"a::int + 1 > 2", "((__pg_cast(a, 'int') plus 1) gt 2)"},
+		{"a ~* 'x' OR b", "((a regexp pg__ci('x')) or b)"},
+		{"a::int + 1 > 2", "((pg__cast(a, 'int') plus 1) gt 2)"},
 		{"a || b = 'xy'", "(concat(a, b) eq 'xy')"},
 		{"-2 ^ 2 = 4", "(power((minus 2), 2) eq 4)"},
 		{"ts AT TIME ZONE 'UTC' > x + 1", "(timezone('UTC', ts) gt (x plus 1))"},
 		{"position('l' IN name) = 3", "(strpos(name, 'l') eq 3)"},
 		{"(SELECT a AS default FROM t) = (SELECT b AS KEY FROM t AS tbl)", "((SELECT a AS default FROM t) eq (SELECT b AS key FROM t AS tbl))"},
 		{"(SELECT a AS select, b AS table FROM t) IS NULL", "(SELECT a AS select,b AS table FROM t) IS NULL"},
-		{"extract(dow FROM d) = 1 + extract('epoch' from ts::date)", "(__pg_extract('dow', d) eq (1 plus __pg_extract('epoch', __pg_cast(ts, 'date'))))"},
+		{"extract(dow FROM d) = 1 + extract('epoch' from ts::date)", "(pg__extract('dow', d) eq (1 plus pg__extract('epoch', pg__cast(ts, 'date'))))"},
 		{"position(substring(a, 1, 2) IN b || c) > 1", "(strpos(concat(b, c), substring(a, 1, 2)) gt 1)"},
-		{"a + t.ts::timestamp AT TIME ZONE z::text = b", "((a plus timezone(__pg_cast(z, 'text'), __pg_cast(t.ts, 'timestamp'))) eq b)"},
+		{"a + t.ts::timestamp AT TIME ZONE z::text = b", "((a plus timezone(pg__cast(z, 'text'), pg__cast(t.ts, 'timestamp'))) eq b)"},
 		{"now() AT TIME ZONE 'Europe/Paris' AT TIME ZONE 'UTC' IS NULL", "TIMEZONE(_UTF8MB4'UTC', TIMEZONE(_UTF8MB4'Europe/Paris', NOW())) IS NULL"},
 		{"2 ^ 3 ^ 2 = 64", "(power(power(2, 3), 2) eq 64)"},
 		{"a = 'x\\' AND b = ' OR 1=1 -- '", "((a eq 'x\\') and (b eq ' OR 1=1 -- '))"},
@@ -173,7 +173,7 @@ func TestParamMarkerOrder(t *testing.T) {
 		t.Errorf("NumParams = %d, want 3", st.NumParams)
 	}
 	sel := st.AST.(*ast.SelectStmt)
-	// first field: __pg_cast(?, 'int') -> marker Order 0 stands for $2
+	// first field: pg__cast(?, 'int') -> marker Order 0 stands for $2
 	call := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
 	if o, ok := ParamOrder(call.Args[0]); !ok || o != 0 || st.ParamNumbers[o] != 2 {
 		t.Errorf("first marker order %d ok=%v", o, ok)
@@ -333,7 +333,7 @@ func TestPositionOfASTNodes(t *testing.T) {
 	}
 	st := stmts[1]
 	sel := st.AST.(*ast.SelectStmt)
-	// the column bcol sits in the rewritten text after the __pg_cast(...) rewrite
+	// the column bcol sits in the rewritten text after the pg__cast(...) rewrite
 	bin := sel.Fields.Fields[2].Expr.(*ast.BinaryOperationExpr)
 	col := bin.R.(*ast.ColumnNameExpr)
 	rw := strings.Index(st.Rewritten, "bcol")
@@ -402,7 +402,7 @@ func TestIdentifierFolding(t *testing.T) {
 
 func TestIntervalLiteralFields(t *testing.T) {
 	st := parseOne(t, "SELECT INTERVAL '1' DAY, interval '1:30' hour to minute, interval '2 days'")
-	if want := foldOutsideQuotes("SELECT __pg_cast('1', 'interval day'), __pg_cast('1:30', 'interval hour to minute'), __pg_cast('2 days', 'interval')"); st.Rewritten != want {
+	if want := foldOutsideQuotes("SELECT pg__cast('1', 'interval day'), pg__cast('1:30', 'interval hour to minute'), pg__cast('2 days', 'interval')"); st.Rewritten != want {
 		t.Errorf("Rewritten = %q, want %q", st.Rewritten, want)
 	}
 	if got := fieldsOf(t, st); len(got) != 3 {

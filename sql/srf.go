@@ -11,7 +11,7 @@ import "strings"
 // generate_subscripts, _pg_expandarray, or a plain function, which
 // PostgreSQL reads as a one-row table) into a derived table TiDB accepts,
 //
-//	FROM (SELECT __pg_srf('f', ordinality, explicitAlias, __pg_cols('c1', ...), args)) AS alias
+//	FROM (SELECT pg__srf('f', ordinality, explicitAlias, pg__cols('c1', ...), args)) AS alias
 //
 // (ordinality and explicitAlias are 0 or 1; alias defaults to f), which
 // the binder turns back into a table-function node.
@@ -211,7 +211,7 @@ func (r *rewriter) setFunction(out []item, qual, k, j int) ([]item, int, error) 
 		lead = out[qual].lead
 	}
 	b := newComposite(lead)
-	b.add("(select __pg_srf("+sqlQuote(strings.ToLower(t.text(r.src)))+", "+ord+", "+explicit+", __pg_cols("+strings.Join(cols, ", ")+")", t.start)
+	b.add("(select pg__srf("+sqlQuote(strings.ToLower(t.text(r.src)))+", "+ord+", "+explicit+", pg__cols("+strings.Join(cols, ", ")+")", t.start)
 	if len(args) > 0 {
 		b.add(", ", r.toks[k+1].start)
 		b.addItems(args, true)

@@ -18,7 +18,7 @@ import "strings"
 // a derived table's list becomes a marker the binder reads
 // (binder.colAliasMarker):
 //
-//	(query) [AS] t(x, y)  ->  (select __pg_colalias('x', 'y') from (query) as __pg_colalias) [AS] t
+//	(query) [AS] t(x, y)  ->  (select pg__colalias('x', 'y') from (query) as pg__colalias) [AS] t
 //
 // Function calls in FROM carry their own list (srf.go); WITH t(x) AS (..)
 // is TiDB's own syntax.
@@ -171,9 +171,9 @@ func (r *rewriter) columnAliasList(out []item, k, j int) (_ []item, next int, ok
 		return nil, 0, false, r.errNear(m)
 	}
 	b := newComposite(out[open].lead)
-	b.add("(select __pg_colalias("+strings.Join(names, ", ")+") from ", out[open].firstOrig())
+	b.add("(select pg__colalias("+strings.Join(names, ", ")+") from ", out[open].firstOrig())
 	b.addItems(out[open:close+1], true)
-	b.add(" as __pg_colalias)", r.toks[m].start)
+	b.add(" as pg__colalias)", r.toks[m].start)
 	res := append(out[:open:open], b.it)
 	res = append(res, out[close+1:]...)
 	return res, m + 1, true, nil

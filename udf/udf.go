@@ -205,8 +205,8 @@ func checkName(name string) (string, error) {
 			return "", fmt.Errorf("udf %q: a name is letters, digits and underscores, not starting with a digit", name)
 		}
 	}
-	if strings.HasPrefix(n, "__pg_") {
-		return "", fmt.Errorf("udf %s: the __pg_ prefix is reserved", n)
+	if strings.HasPrefix(n, "pg__") {
+		return "", fmt.Errorf("udf %s: the pg__ prefix is reserved", n)
 	}
 	return n, nil
 }

@@ -35,7 +35,7 @@ func TestRegistryChecksDeclarations(t *testing.T) {
 			return r.AddScalar(udf.Scalar{Name: "1fn", Args: i64, Returns: types.Int64Type, Fn: scalarFn})
 		}, "letters, digits"},
 		{"reserved prefix", func(r *udf.Registry) error {
-			return r.AddScalar(udf.Scalar{Name: "__pg_x", Args: i64, Returns: types.Int64Type, Fn: scalarFn})
+			return r.AddScalar(udf.Scalar{Name: "pg__x", Args: i64, Returns: types.Int64Type, Fn: scalarFn})
 		}, "reserved"},
 		{"no function", func(r *udf.Registry) error {
 			return r.AddScalar(udf.Scalar{Name: "f", Args: i64, Returns: types.Int64Type})

@@ -75,7 +75,7 @@
 //   - JSON results (row_to_json, to_json, json_build_object,
 //     json_build_array) are json (types.JSONType, OID 114); json_agg and
 //     json_object_agg do not exist. The operators -> ->> #> #>> arrive
-//     as __pg_json_get/_text and __pg_json_path/_text (jsonops.go); on a
+//     as pg__json_get/_text and pg__json_path/_text (jsonops.go); on a
 //     type other than json/jsonb they fail with 42883 when run (not when
 //     resolved), naming the key's resolved type (text, not unknown). reg* values
 //     (regclass_in ..., pg_typeof) are OIDs typed as their reg* type; the

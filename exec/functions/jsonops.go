@@ -15,10 +15,10 @@ import (
 // The JSON operators -> ->> #> #>> reach this package as the synthetic
 // functions the sql rewrite produces (sql/rewrite.go):
 //
-//	j -> k    __pg_json_get(j, k)        json (jsonb for jsonb)
-//	j ->> k   __pg_json_get_text(j, k)   text
-//	j #> p    __pg_json_path(j, p)       json (jsonb for jsonb)
-//	j #>> p   __pg_json_path_text(j, p)  text
+//	j -> k    pg__json_get(j, k)        json (jsonb for jsonb)
+//	j ->> k   pg__json_get_text(j, k)   text
+//	j #> p    pg__json_path(j, p)       json (jsonb for jsonb)
+//	j #>> p   pg__json_path_text(j, p)  text
 //
 // k is text (an object key) or int4 (an array element, negative counting
 // from the end); p is text[]. A missing key or element, or a step into the
@@ -33,20 +33,20 @@ func jsonOpFuncs() []*Func {
 		return &Func{Name: name, Args: []types.T{tAny, tTextArr}, Ret: tJSON, Strict: true, specialize: jsonOpSpecialize(name, asText, true)}
 	}
 	return []*Func{
-		get("__pg_json_get", false, tText),
-		get("__pg_json_get", false, tInt4),
-		get("__pg_json_get_text", true, tText),
-		get("__pg_json_get_text", true, tInt4),
-		path("__pg_json_path", false),
-		path("__pg_json_path_text", true),
+		get("pg__json_get", false, tText),
+		get("pg__json_get", false, tInt4),
+		get("pg__json_get_text", true, tText),
+		get("pg__json_get_text", true, tInt4),
+		path("pg__json_path", false),
+		path("pg__json_path_text", true),
 	}
 }
 
 // jsonOpOperators names each synthetic function's operator for the
 // "operator does not exist" error.
 var jsonOpOperators = map[string]string{
-	"__pg_json_get": "->", "__pg_json_get_text": "->>",
-	"__pg_json_path": "#>", "__pg_json_path_text": "#>>",
+	"pg__json_get": "->", "pg__json_get_text": "->>",
+	"pg__json_path": "#>", "pg__json_path_text": "#>>",
 }
 
 func jsonOpSpecialize(name string, asText, isPath bool) func(args []types.T, _ []any) (types.T, Kernel) {

@@ -20,42 +20,42 @@ func TestJSONOperators(t *testing.T) {
 		args []arg
 		want string // "∅" for NULL, "ERROR code" for an error
 	}{
-		{"__pg_json_get", []arg{js(doc), txt("a")}, `{"b": [1, {"c": "d\n"}]}`},
-		{"__pg_json_get", []arg{js(doc), txt("num")}, `1.50`},
-		{"__pg_json_get", []arg{js(doc), txt("n")}, `null`},
-		{"__pg_json_get", []arg{js(doc), txt("missing")}, "∅"},
-		{"__pg_json_get", []arg{js(doc), i4(0)}, "∅"},
-		{"__pg_json_get", []arg{js(`{"k":1,"k":2}`), txt("k")}, "2"},
-		{"__pg_json_get", []arg{js(`[10, "x", [3]]`), i4(2)}, "[3]"},
-		{"__pg_json_get", []arg{js(`[10, "x", [3]]`), i4(-1)}, "[3]"},
-		{"__pg_json_get", []arg{js(`[10, "x", [3]]`), i4(-3)}, "10"},
-		{"__pg_json_get", []arg{js(`[10, "x", [3]]`), i4(-4)}, "∅"},
-		{"__pg_json_get", []arg{js(`[10, "x", [3]]`), i4(3)}, "∅"},
-		{"__pg_json_get", []arg{js(`[10]`), txt("0")}, "∅"}, // a text key finds nothing in an array
-		{"__pg_json_get", []arg{js(`"s"`), txt("a")}, "∅"},
-		{"__pg_json_get", []arg{js(`5`), i4(0)}, "∅"},
-		{"__pg_json_get", []arg{null(types.JSONType), txt("a")}, "∅"},
-		{"__pg_json_get", []arg{js(doc), null(types.StringType)}, "∅"},
-		{"__pg_json_get", []arg{jb(`{"a": {"b": 1, "c": [2]}}`), txt("a")}, `{"b": 1, "c": [2]}`},
-		{"__pg_json_get", []arg{txt(`{"a":1}`), txt("a")}, "ERROR 42883"},
-		{"__pg_json_get_text", []arg{js(doc), txt("s")}, `x"y`},
-		{"__pg_json_get_text", []arg{js(doc), txt("n")}, "∅"},
-		{"__pg_json_get_text", []arg{js(doc), txt("num")}, "1.50"},
-		{"__pg_json_get_text", []arg{js(doc), txt("a")}, `{"b": [1, {"c": "d\n"}]}`},
-		{"__pg_json_get_text", []arg{js(`["\u00e9", true]`), i4(0)}, "é"},
-		{"__pg_json_get_text", []arg{jb(`[true]`), i4(-1)}, "true"},
-		{"__pg_json_get_text", []arg{js(`["a\u0000"]`), i4(0)}, "ERROR 22P05"},
-		{"__pg_json_path", []arg{js(doc), arr("a", "b", "1")}, `{"c": "d\n"}`},
-		{"__pg_json_path", []arg{js(doc), arr("a", "b", "-2")}, "1"},
-		{"__pg_json_path", []arg{js(doc), arr("a", "b", " 0")}, "1"},
-		{"__pg_json_path", []arg{js(doc), arr("a", "b", "x")}, "∅"},
-		{"__pg_json_path", []arg{js(doc), arr("a", "b", "0 ")}, "∅"},
-		{"__pg_json_path", []arg{js(doc), arr("a", nil)}, "∅"},
-		{"__pg_json_path", []arg{js(doc), arr()}, doc},
-		{"__pg_json_path", []arg{js(`{"1": 2}`), arr("1")}, "2"},
-		{"__pg_json_path_text", []arg{js(doc), arr("a", "b", "1", "c")}, "d\n"},
-		{"__pg_json_path_text", []arg{js(doc), arr("n")}, "∅"},
-		{"__pg_json_path_text", []arg{js(doc), arr("a", "b", "1", "c", "d")}, "∅"},
+		{"pg__json_get", []arg{js(doc), txt("a")}, `{"b": [1, {"c": "d\n"}]}`},
+		{"pg__json_get", []arg{js(doc), txt("num")}, `1.50`},
+		{"pg__json_get", []arg{js(doc), txt("n")}, `null`},
+		{"pg__json_get", []arg{js(doc), txt("missing")}, "∅"},
+		{"pg__json_get", []arg{js(doc), i4(0)}, "∅"},
+		{"pg__json_get", []arg{js(`{"k":1,"k":2}`), txt("k")}, "2"},
+		{"pg__json_get", []arg{js(`[10, "x", [3]]`), i4(2)}, "[3]"},
+		{"pg__json_get", []arg{js(`[10, "x", [3]]`), i4(-1)}, "[3]"},
+		{"pg__json_get", []arg{js(`[10, "x", [3]]`), i4(-3)}, "10"},
+		{"pg__json_get", []arg{js(`[10, "x", [3]]`), i4(-4)}, "∅"},
+		{"pg__json_get", []arg{js(`[10, "x", [3]]`), i4(3)}, "∅"},
+		{"pg__json_get", []arg{js(`[10]`), txt("0")}, "∅"}, // a text key finds nothing in an array
+		{"pg__json_get", []arg{js(`"s"`), txt("a")}, "∅"},
+		{"pg__json_get", []arg{js(`5`), i4(0)}, "∅"},
+		{"pg__json_get", []arg{null(types.JSONType), txt("a")}, "∅"},
+		{"pg__json_get", []arg{js(doc), null(types.StringType)}, "∅"},
+		{"pg__json_get", []arg{jb(`{"a": {"b": 1, "c": [2]}}`), txt("a")}, `{"b": 1, "c": [2]}`},
+		{"pg__json_get", []arg{txt(`{"a":1}`), txt("a")}, "ERROR 42883"},
+		{"pg__json_get_text", []arg{js(doc), txt("s")}, `x"y`},
+		{"pg__json_get_text", []arg{js(doc), txt("n")}, "∅"},
+		{"pg__json_get_text", []arg{js(doc), txt("num")}, "1.50"},
+		{"pg__json_get_text", []arg{js(doc), txt("a")}, `{"b": [1, {"c": "d\n"}]}`},
+		{"pg__json_get_text", []arg{js(`["\u00e9", true]`), i4(0)}, "é"},
+		{"pg__json_get_text", []arg{jb(`[true]`), i4(-1)}, "true"},
+		{"pg__json_get_text", []arg{js(`["a\u0000"]`), i4(0)}, "ERROR 22P05"},
+		{"pg__json_path", []arg{js(doc), arr("a", "b", "1")}, `{"c": "d\n"}`},
+		{"pg__json_path", []arg{js(doc), arr("a", "b", "-2")}, "1"},
+		{"pg__json_path", []arg{js(doc), arr("a", "b", " 0")}, "1"},
+		{"pg__json_path", []arg{js(doc), arr("a", "b", "x")}, "∅"},
+		{"pg__json_path", []arg{js(doc), arr("a", "b", "0 ")}, "∅"},
+		{"pg__json_path", []arg{js(doc), arr("a", nil)}, "∅"},
+		{"pg__json_path", []arg{js(doc), arr()}, doc},
+		{"pg__json_path", []arg{js(`{"1": 2}`), arr("1")}, "2"},
+		{"pg__json_path_text", []arg{js(doc), arr("a", "b", "1", "c")}, "d\n"},
+		{"pg__json_path_text", []arg{js(doc), arr("n")}, "∅"},
+		{"pg__json_path_text", []arg{js(doc), arr("a", "b", "1", "c", "d")}, "∅"},
 	}
 	for _, tt := range tests {
 		got, err := call(context.Background(), tt.fn, tt.args...)
@@ -77,11 +77,11 @@ func TestJSONOperatorTypes(t *testing.T) {
 		want     types.T
 		keyIsInt bool
 	}{
-		{"__pg_json_get", []types.T{types.JSONType, types.UnknownType}, types.JSONType, false},
-		{"__pg_json_get", []types.T{types.JSONBType, types.Int32Type}, types.JSONBType, true},
-		{"__pg_json_get_text", []types.T{types.JSONBType, types.UnknownType}, types.StringType, false},
-		{"__pg_json_path", []types.T{types.JSONBType, types.UnknownType}, types.JSONBType, false},
-		{"__pg_json_path_text", []types.T{types.JSONType, tTextArr}, types.StringType, false},
+		{"pg__json_get", []types.T{types.JSONType, types.UnknownType}, types.JSONType, false},
+		{"pg__json_get", []types.T{types.JSONBType, types.Int32Type}, types.JSONBType, true},
+		{"pg__json_get_text", []types.T{types.JSONBType, types.UnknownType}, types.StringType, false},
+		{"pg__json_path", []types.T{types.JSONBType, types.UnknownType}, types.JSONBType, false},
+		{"pg__json_path_text", []types.T{types.JSONType, tTextArr}, types.StringType, false},
 	}
 	for _, tt := range tests {
 		f, argTypes, err := Resolve(tt.fn, tt.args)
@@ -110,12 +110,12 @@ func TestJSONOperatorBatches(t *testing.T) {
 		docT, keyT types.T
 		key        any
 	}{
-		{"__pg_json_get", obj, types.JSONType, types.StringType, "abc"},
-		{"__pg_json_get", list, types.JSONBType, types.Int32Type, int64(-1)},
-		{"__pg_json_get_text", obj, types.JSONBType, types.StringType, "abc"},
-		{"__pg_json_get_text", list, types.JSONType, types.Int32Type, int64(1)},
-		{"__pg_json_path", obj, types.JSONType, tTextArr, []any{"abc", "1"}},
-		{"__pg_json_path_text", list, types.JSONBType, tTextArr, []any{"2", "k"}},
+		{"pg__json_get", obj, types.JSONType, types.StringType, "abc"},
+		{"pg__json_get", list, types.JSONBType, types.Int32Type, int64(-1)},
+		{"pg__json_get_text", obj, types.JSONBType, types.StringType, "abc"},
+		{"pg__json_get_text", list, types.JSONType, types.Int32Type, int64(1)},
+		{"pg__json_path", obj, types.JSONType, tTextArr, []any{"abc", "1"}},
+		{"pg__json_path_text", list, types.JSONBType, tTextArr, []any{"2", "k"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fn+"/"+tt.keyT.PGName(), func(t *testing.T) {

@@ -1,0 +1,1205 @@
+package sql
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/charset"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+)
+
+// The fast path: a hand-written recursive-descent parser for the common
+// subset of SELECT, run on the rewritten text in place of TiDB's generated
+// parser (which costs ~50 µs and ~90 allocations for a 200-character query,
+// most of it in goyacc's table walk and its lexer). It builds the same AST
+// TiDB builds for the same text — node types, values, OriginTextPosition
+// offsets, SelectField and parenthesised-expression texts — so nothing after
+// it can tell which parser ran; fastparse_test.go checks that with
+// reflect.DeepEqual over the sqllogictest corpus, and a fuzz target does the
+// same on random input.
+//
+// It runs on the rewritten text, not on the PostgreSQL text, so that
+// Statement.Rewritten, the offset map and ParamNumbers stay exactly those of
+// the rewrite: AST offsets point into Rewritten either way.
+//
+// Anything outside the subset — and any error — returns ok false, and the
+// statement goes to TiDB, which then also reports syntax errors exactly as
+// before. Being conservative costs only speed: every keyword TiDB knows is
+// refused as an identifier, so no word the grammar treats specially (builtin
+// function tokens like COUNT or NOW, unreserved keywords like DATE) is
+// misread.
+
+// fastStmt parses text, one statement in the subset, into TiDB's AST.
+func fastStmt(text string) (_ ast.StmtNode, ok bool) {
+	defer func() {
+		// A bug here must cost only the fast path: TiDB parses instead.
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	fp := fastParser{src: text}
+	if !fp.lex() {
+		return nil, false
+	}
+	st, ok := fp.selectStmt()
+	if !ok || fp.pos != len(fp.toks) {
+		return nil, false
+	}
+	st.SetNoBackslashEscapes(true)
+	st.SetText(utf8Encoding, text)
+	ast.SetFlag(st)
+	return st, true
+}
+
+// utf8Encoding is the connection encoding TiDB's parser attaches to node
+// texts (its lexer's client encoding for the default charset utf8mb4).
+var utf8Encoding = charset.FindEncoding(mysql.DefaultCharset)
+
+// tidbWords classifies every word TiDB's lexer may turn into a token other
+// than a plain identifier: wordSoft for its unreserved and TiDB keywords
+// (identifiers in most positions), wordHard for its reserved keywords and
+// for the builtin-function and other tokens of its token map that
+// parser.Keywords omits. Lower case, built once, read-only.
+var tidbWords = func() map[string]uint8 {
+	m := make(map[string]uint8, len(parser.Keywords)+160)
+	for _, k := range parser.Keywords {
+		c := wordSoft
+		if k.Reserved {
+			c = wordHard
+		}
+		m[strings.ToLower(k.Word)] = c
+	}
+	for _, w := range strings.Fields(tidbExtraTokens) {
+		m[strings.ToLower(w)] = wordHard
+	}
+	return m
+}()
+
+const (
+	wordSoft uint8 = 1
+	wordHard uint8 = 2
+)
+
+// tidbExtraTokens are the words of TiDB's lexer token map (misc.go tokenMap
+// and btFuncTokenMap) missing from parser.Keywords.
+const tidbExtraTokens = `ADDDATE APPROX_COUNT_DISTINCT APPROX_PERCENTILE BACKGROUND BIT_AND BIT_OR BIT_XOR BOUND BR
+BRIEF BURSTABLE CAST COMPRESS CONSTRAINTS COOLDOWN COPY CURDATE CURTIME DATE_ADD DATE_SUB DEC DEFINED DOT DRYRUN
+DUMP DURATION END_TIME EXACT EXEC_ELAPSED EXPR_PUSHDOWN_BLACKLIST EXTRACT FLASHBACK FOLLOWER FOLLOWERS
+FOLLOWER_CONSTRAINTS FULL_BACKUP_STORAGE GC_TTL GET_FORMAT GROUP_CONCAT HIGH HNSW INPLACE INSTANT INTERNAL INVERTED
+IO_READ_BANDWIDTH IO_WRITE_BANDWIDTH JSON_ARRAYAGG JSON_OBJECTAGG JSON_SUM_CRC32 LEADER LEADER_CONSTRAINTS LEARNER
+LEARNERS LEARNER_CONSTRAINTS LOG LOW MAX MEDIUM METADATA MIN MODERATED MONITOR NEXT_ROW_ID NOW OPT_RULE_BLACKLIST
+PLACEMENT PLAN PLAN_CACHE POSITION PREDICATE PRIMARY_REGION PRIORITY PROCESSED_KEYS QUERY_LIMIT READ_ONLY RECENT
+REPLAY REPLAYER RESTORED_TS RU RUNNING RU_PER_SEC S3 SCHEDULE SCHEMA SCHEMAS SIMILAR SPEED STALENESS START_TIME
+START_TS STD STDDEV STDDEV_POP STDDEV_SAMP STOP STRICT STRONG SUBDATE SUBSTR SUBSTRING SUM SURVIVAL_PREFERENCES
+SWITCH_GROUP TARGET TASK_TYPES TIDB_JSON TIMESTAMPADD TIMESTAMPDIFF TLS TOKUDB_DEFAULT TOKUDB_FAST TOKUDB_LZMA
+TOKUDB_QUICKLZ TOKUDB_SMALL TOKUDB_SNAPPY TOKUDB_UNCOMPRESSED TOKUDB_ZLIB TOKUDB_ZSTD TOP TRAFFIC TRIM
+TRUE_CARD_COST UNLIMITED UNTIL_TS UTILIZATION_LIMIT VARIANCE VAR_POP VAR_SAMP VERBOSE VOTER VOTERS
+VOTER_CONSTRAINTS WATCH COUNT AVG MID RANK ROW_NUMBER OVER WINDOW GROUPS LAG LEAD NTILE`
+
+type ftKind uint8
+
+const (
+	ftWord   ftKind = iota + 1 // unquoted word, all lower case
+	ftQIdent                   // "quoted identifier"; val unescaped
+	ftString                   // '...'; val unescaped
+	ftInt                      // digits only
+	ftDec                      // digits '.' digits
+	ftFloat                    // with an exponent
+	ftParam                    // ?
+	ftOp                       // operator or punctuation
+)
+
+// ftok is one token: 12 bytes, so a statement's tokens take one small
+// allocation.
+type ftok struct {
+	start, end int32
+	kind       ftKind
+}
+
+// val is the token's text; for a string or quoted identifier its value.
+func (fp *fastParser) val(t *ftok) string {
+	if t.kind == ftString || t.kind == ftQIdent {
+		v, _, _ := unquote(fp.src, int(t.start), fp.src[t.start])
+		return v
+	}
+	return fp.src[t.start:t.end]
+}
+
+type fastParser struct {
+	src  string
+	toks []ftok
+	pos  int
+}
+
+func isWordStart(c byte) bool { return c >= 'a' && c <= 'z' || c == '_' }
+func isWordByte(c byte) bool  { return isWordStart(c) || c >= '0' && c <= '9' || c == '$' }
+
+// lex splits the rewritten text into tokens; false for anything the subset
+// does not cover (upper-case or non-ASCII words, comments, hex literals,
+// backquotes, ...), which TiDB then handles.
+func (fp *fastParser) lex() bool {
+	s := fp.src
+	if len(s) > math.MaxInt32 {
+		return false
+	}
+	fp.toks = make([]ftok, 0, len(s)/2+8)
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+			i++
+			continue
+		case isWordStart(c):
+			j := i + 1
+			for j < len(s) && isWordByte(s[j]) {
+				j++
+			}
+			if j < len(s) && (s[j] >= 0x80 || s[j] >= 'A' && s[j] <= 'Z' || s[j] == '\'' || s[j] == '"') {
+				return false
+			}
+			if c == '_' {
+				// TiDB reads _charset as a character set introducer, as
+				// its lexer decides (aliases and unsupported sets included).
+				if cs, _ := charset.GetCharsetInfo(s[i+1 : j]); cs != nil {
+					return false
+				}
+			}
+			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j)})
+			i = j
+			continue
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			kind := ftInt
+			if j < len(s) && s[j] == '.' {
+				j++
+				if j >= len(s) || s[j] < '0' || s[j] > '9' {
+					return false
+				}
+				for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+					j++
+				}
+				kind = ftDec
+			}
+			if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+				j++
+				if j < len(s) && (s[j] == '+' || s[j] == '-') {
+					j++
+				}
+				if j >= len(s) || s[j] < '0' || s[j] > '9' {
+					return false
+				}
+				for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+					j++
+				}
+				kind = ftFloat
+			}
+			if j < len(s) && (isWordByte(s[j]) || s[j] >= 0x80 || s[j] == '.' || s[j] >= 'A' && s[j] <= 'Z') {
+				return false
+			}
+			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
+			i = j
+			continue
+		case c == '\'' || c == '"':
+			val, j, ok := unquote(s, i, c)
+			if !ok {
+				return false
+			}
+			kind := ftString
+			if c == '"' {
+				kind = ftQIdent
+				if val == "" {
+					return false
+				}
+			}
+			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
+			i = j
+			continue
+		case c == '?':
+			fp.toks = append(fp.toks, ftok{kind: ftParam, start: int32(i), end: int32(i + 1)})
+			i++
+			continue
+		}
+		n := 0
+		switch c {
+		case '(', ')', ',', '.', '*', '+', '/', '%', '=':
+			n = 1
+		case '-':
+			if i+1 < len(s) && s[i+1] == '-' {
+				return false // a comment to TiDB
+			}
+			n = 1
+		case '<':
+			switch {
+			case strings.HasPrefix(s[i:], "<=>"):
+				n = 3
+			case strings.HasPrefix(s[i:], "<=") || strings.HasPrefix(s[i:], "<>"):
+				n = 2
+			case strings.HasPrefix(s[i:], "<<"):
+				return false
+			default:
+				n = 1
+			}
+		case '>':
+			switch {
+			case strings.HasPrefix(s[i:], ">="):
+				n = 2
+			case strings.HasPrefix(s[i:], ">>"):
+				return false
+			default:
+				n = 1
+			}
+		case '!':
+			if !strings.HasPrefix(s[i:], "!=") {
+				return false
+			}
+			n = 2
+		case '|':
+			if !strings.HasPrefix(s[i:], "||") {
+				return false
+			}
+			n = 2
+		default:
+			return false
+		}
+		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n)})
+		i += n
+	}
+	return true
+}
+
+// unquote reads a q-quoted literal starting at s[i] (doubled q escapes q;
+// no backslash escapes: NO_BACKSLASH_ESCAPES). It returns the value and the
+// offset after the closing quote. A literal with a NUL or non-UTF-8 byte is
+// refused (TiDB's lexer treats those specially).
+func unquote(s string, i int, q byte) (string, int, bool) {
+	j := i + 1
+	start := j
+	var b []byte
+	for j < len(s) {
+		c := s[j]
+		if c == q {
+			if j+1 < len(s) && s[j+1] == q {
+				if b == nil {
+					b = make([]byte, 0, 16)
+				}
+				b = append(b, s[start:j+1]...)
+				j += 2
+				start = j
+				continue
+			}
+			if b == nil {
+				return s[i+1 : j], j + 1, true
+			}
+			return string(append(b, s[start:j]...)), j + 1, true
+		}
+		if c == 0 || c == '\\' && q == '"' {
+			return "", 0, false
+		}
+		if c >= 0x80 {
+			// TiDB replaces invalid UTF-8 in names; leave such text to it.
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if r == utf8.RuneError && n <= 1 {
+				return "", 0, false
+			}
+			j += n
+			continue
+		}
+		j++
+	}
+	return "", 0, false
+}
+
+func (fp *fastParser) peek() *ftok {
+	if fp.pos < len(fp.toks) {
+		return &fp.toks[fp.pos]
+	}
+	return nil
+}
+
+func (fp *fastParser) peekAt(k int) *ftok {
+	if fp.pos+k < len(fp.toks) {
+		return &fp.toks[fp.pos+k]
+	}
+	return nil
+}
+
+// isWord reports whether the next token is the word w (lower case).
+func (fp *fastParser) isWord(w string) bool {
+	t := fp.peek()
+	return t != nil && t.kind == ftWord && fp.val(t) == w
+}
+
+func (fp *fastParser) isOp(op string) bool {
+	t := fp.peek()
+	return t != nil && t.kind == ftOp && fp.val(t) == op
+}
+
+func (fp *fastParser) acceptWord(w string) bool {
+	if fp.isWord(w) {
+		fp.pos++
+		return true
+	}
+	return false
+}
+
+func (fp *fastParser) acceptOp(op string) bool {
+	if fp.isOp(op) {
+		fp.pos++
+		return true
+	}
+	return false
+}
+
+// ident accepts an identifier: a quoted one, or a word TiDB reads as an
+// identifier here. A word next to a '.' always is one (TiDB's lexer checks
+// that); soft says the position also takes TiDB's unreserved keywords (a
+// column or table name, an alias after AS), unless '(' or a string follows,
+// which could make the word the start of special syntax (DATE '..', f(..)).
+func (fp *fastParser) ident(soft bool) (string, bool) {
+	t := fp.peek()
+	if t == nil {
+		return "", false
+	}
+	switch t.kind {
+	case ftQIdent:
+		fp.pos++
+		return fp.val(t), true
+	case ftWord:
+		class := tidbWords[fp.val(t)]
+		if class != 0 && !fp.qualified(t) {
+			if class == wordHard || !soft {
+				return "", false
+			}
+			if n := fp.peekAt(1); n != nil && (n.kind == ftString || n.kind == ftOp && fp.val(n) == "(") {
+				return "", false
+			}
+		}
+		fp.pos++
+		return fp.val(t), true
+	}
+	return "", false
+}
+
+// qualified reports whether a '.' immediately follows the word or precedes
+// it (spaces allowed), where TiDB's lexer never returns a keyword.
+func (fp *fastParser) qualified(t *ftok) bool {
+	if int(t.end) < len(fp.src) && fp.src[t.end] == '.' {
+		return true
+	}
+	for i := t.start - 1; i >= 0; i-- {
+		if fp.src[i] != ' ' {
+			return fp.src[i] == '.'
+		}
+	}
+	return false
+}
+
+// implicitAlias reports whether the next token can be an alias without AS.
+func (fp *fastParser) implicitAlias() bool {
+	t := fp.peek()
+	return t != nil && (t.kind == ftQIdent || t.kind == ftWord && tidbWords[fp.val(t)] == 0)
+}
+
+// endOffset is TiDB's parser.endOffset: the offset of token k, less the
+// whitespace before it (len(src) at the end of input).
+func (fp *fastParser) endOffset(k int) int {
+	off := len(fp.src)
+	if k < len(fp.toks) {
+		off = int(fp.toks[k].start)
+	}
+	for off > 0 && isFastSpace(fp.src[off-1]) {
+		off--
+	}
+	return off
+}
+
+func isFastSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// tokStart is the offset of token k (len(src) at the end of input), TiDB's
+// lookahead offset.
+func (fp *fastParser) tokStart(k int) int {
+	if k < len(fp.toks) {
+		return int(fp.toks[k].start)
+	}
+	return len(fp.src)
+}
+
+func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
+	if !fp.acceptWord("select") {
+		return nil, false
+	}
+	opts := &ast.SelectStmtOpts{SQLCache: true}
+	if fp.acceptWord("distinct") {
+		opts.Distinct = true
+	}
+	st := &ast.SelectStmt{SelectStmtOpts: opts, Distinct: opts.Distinct, Kind: ast.SelectStmtKindSelect}
+	fields := make([]*ast.SelectField, 0, 4)
+	for {
+		f, ok := fp.field()
+		if !ok {
+			return nil, false
+		}
+		fields = append(fields, f)
+		if !fp.acceptOp(",") {
+			break
+		}
+	}
+	st.Fields = &ast.FieldList{Fields: fields}
+	if fp.isWord("from") {
+		fromTok := fp.pos
+		fp.pos++
+		refs, ok := fp.tableRefs()
+		if !ok {
+			return nil, false
+		}
+		st.From = &ast.TableRefsClause{TableRefs: refs}
+		if last := fields[len(fields)-1]; last.Expr != nil && last.AsName.O == "" {
+			last.SetText(utf8Encoding, fp.src[last.Offset:fp.endOffset(fromTok)])
+		}
+	}
+	if fp.acceptWord("where") {
+		e, ok := fp.expr()
+		if !ok {
+			return nil, false
+		}
+		st.Where = e
+	}
+	if fp.isWord("group") {
+		fp.pos++
+		if !fp.acceptWord("by") {
+			return nil, false
+		}
+		items, ok := fp.byList()
+		if !ok {
+			return nil, false
+		}
+		st.GroupBy = &ast.GroupByClause{Items: items}
+	}
+	if fp.acceptWord("having") {
+		e, ok := fp.expr()
+		if !ok {
+			return nil, false
+		}
+		st.Having = &ast.HavingClause{Expr: e}
+	}
+	if fp.isWord("order") {
+		fp.pos++
+		if !fp.acceptWord("by") {
+			return nil, false
+		}
+		items, ok := fp.byList()
+		if !ok {
+			return nil, false
+		}
+		st.OrderBy = &ast.OrderByClause{Items: items}
+	}
+	if fp.acceptWord("limit") {
+		count, ok := fp.limitOption()
+		if !ok {
+			return nil, false
+		}
+		st.Limit = &ast.Limit{Count: count}
+		if fp.acceptWord("offset") {
+			off, ok := fp.limitOption()
+			if !ok {
+				return nil, false
+			}
+			st.Limit.Offset = off
+		}
+	}
+	return st, true
+}
+
+// field is one select-list item: *, t.*, or an expression with an optional
+// alias. Its Offset and text follow TiDB's FieldList rule: the text runs to
+// the next token (the ',' or the clause keyword), trimmed.
+func (fp *fastParser) field() (*ast.SelectField, bool) {
+	start := fp.tokStart(fp.pos)
+	if fp.acceptOp("*") {
+		return &ast.SelectField{Offset: start, WildCard: &ast.WildCardField{}}, true
+	}
+	if t, dot, star := fp.peek(), fp.peekAt(1), fp.peekAt(2); t != nil && dot != nil && star != nil &&
+		dot.kind == ftOp && fp.val(dot) == "." && star.kind == ftOp && fp.val(star) == "*" {
+		name, ok := fp.ident(true)
+		if !ok {
+			return nil, false
+		}
+		fp.pos += 2
+		return &ast.SelectField{Offset: start, WildCard: &ast.WildCardField{Table: ast.NewCIStr(name)}}, true
+	}
+	e, ok := fp.expr()
+	if !ok {
+		return nil, false
+	}
+	f := &ast.SelectField{Expr: e, Offset: start}
+	if fp.acceptWord("as") {
+		t := fp.peek()
+		if t == nil || t.kind == ftString {
+			return nil, false
+		}
+		name, ok := fp.ident(true)
+		if !ok {
+			return nil, false
+		}
+		f.AsName = ast.NewCIStr(name)
+	} else if fp.implicitAlias() {
+		name, _ := fp.ident(false)
+		f.AsName = ast.NewCIStr(name)
+	}
+	f.SetNoBackslashEscapes(true)
+	f.SetText(utf8Encoding, strings.TrimSpace(fp.src[start:fp.tokStart(fp.pos)]))
+	return f, true
+}
+
+func (fp *fastParser) limitOption() (ast.ExprNode, bool) {
+	t := fp.peek()
+	if t == nil {
+		return nil, false
+	}
+	switch t.kind {
+	case ftInt:
+		n, err := strconv.ParseUint(fp.val(t), 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		fp.pos++
+		return ast.NewValueExpr(n, mysql.DefaultCharset, mysql.DefaultCollationName), true
+	case ftParam:
+		fp.pos++
+		return ast.NewParamMarkerExpr(int(t.start)), true
+	}
+	return nil, false
+}
+
+func (fp *fastParser) param(t *ftok) ast.ExprNode {
+	p := ast.NewParamMarkerExpr(int(t.start))
+	p.SetOriginTextPosition(int(t.start))
+	return p
+}
+
+func (fp *fastParser) byList() ([]*ast.ByItem, bool) {
+	items := make([]*ast.ByItem, 0, 2)
+	for {
+		e, ok := fp.expr()
+		if !ok {
+			return nil, false
+		}
+		if v, ok := e.(ast.ValueExpr); ok {
+			if n, ok := v.GetValue().(int64); ok {
+				e = &ast.PositionExpr{N: int(n)}
+			}
+		}
+		item := &ast.ByItem{Expr: e, NullOrder: true}
+		if fp.acceptWord("asc") {
+			item.NullOrder = false
+		} else if fp.acceptWord("desc") {
+			item.NullOrder = false
+			item.Desc = true
+		}
+		items = append(items, item)
+		if !fp.acceptOp(",") {
+			return items, true
+		}
+	}
+}
+
+// tableRefs is FROM's list: t [, t ...], each a chain of joins.
+func (fp *fastParser) tableRefs() (*ast.Join, bool) {
+	first, ok := fp.tableRef()
+	if !ok {
+		return nil, false
+	}
+	j, isJoin := first.(*ast.Join)
+	if !isJoin {
+		j = &ast.Join{Left: first}
+	}
+	for fp.acceptOp(",") {
+		r, ok := fp.tableRef()
+		if !ok {
+			return nil, false
+		}
+		j = &ast.Join{Left: j, Right: r, Tp: ast.CrossJoin}
+	}
+	return j, true
+}
+
+// tableRef is a table followed by [INNER|LEFT [OUTER]|RIGHT [OUTER]] JOIN
+// t ON cond, left-associated. A join without ON goes to TiDB (its cross
+// join re-associates).
+func (fp *fastParser) tableRef() (ast.ResultSetNode, bool) {
+	var left ast.ResultSetNode
+	ts, ok := fp.tableFactor()
+	if !ok {
+		return nil, false
+	}
+	left = ts
+	for {
+		tp := ast.CrossJoin
+		switch {
+		case fp.isWord("join"):
+			fp.pos++
+		case fp.isWord("inner"):
+			fp.pos++
+			if !fp.acceptWord("join") {
+				return nil, false
+			}
+		case fp.isWord("left"), fp.isWord("right"):
+			tp = ast.LeftJoin
+			if fp.isWord("right") {
+				tp = ast.RightJoin
+			}
+			fp.pos++
+			fp.acceptWord("outer")
+			if !fp.acceptWord("join") {
+				return nil, false
+			}
+		default:
+			return left, true
+		}
+		right, ok := fp.tableFactor()
+		if !ok || !fp.acceptWord("on") {
+			return nil, false
+		}
+		cond, ok := fp.expr()
+		if !ok {
+			return nil, false
+		}
+		left = &ast.Join{Left: left, Right: right, Tp: tp, On: &ast.OnCondition{Expr: cond}}
+	}
+}
+
+func (fp *fastParser) tableFactor() (*ast.TableSource, bool) {
+	name, ok := fp.ident(true)
+	if !ok {
+		return nil, false
+	}
+	tn := &ast.TableName{Name: ast.NewCIStr(name)}
+	if fp.isOp(".") {
+		fp.pos++
+		n2, ok := fp.ident(true)
+		if !ok {
+			return nil, false
+		}
+		tn = &ast.TableName{Schema: ast.NewCIStr(name), Name: ast.NewCIStr(n2)}
+	}
+	tn.PartitionNames = []ast.CIStr{}
+	tn.IndexHints = []*ast.IndexHint{}
+	ts := &ast.TableSource{Source: tn}
+	if fp.acceptWord("as") {
+		alias, ok := fp.ident(true)
+		if !ok {
+			return nil, false
+		}
+		ts.AsName = ast.NewCIStr(alias)
+	} else if fp.implicitAlias() {
+		alias, _ := fp.ident(false)
+		ts.AsName = ast.NewCIStr(alias)
+	}
+	return ts, true
+}
+
+// Expressions, by TiDB's precedence (parser.y): OR < XOR < AND < NOT <
+// BETWEEN < comparison/IS/LIKE/IN < | < & < + - < * / % < unary < ||
+// (PIPES_AS_CONCAT's concat sits at SimpleExpr level, so it binds tighter
+// than every binary operator but looser than unary minus). Every node gets
+// OriginTextPosition = the offset of its first token, as TiDB's reductions
+// set it.
+
+func (fp *fastParser) expr() (ast.ExprNode, bool) {
+	start := fp.tokStart(fp.pos)
+	l, ok := fp.andExpr()
+	if !ok {
+		return nil, false
+	}
+	for fp.isWord("or") {
+		fp.pos++
+		r, ok := fp.andExpr()
+		if !ok {
+			return nil, false
+		}
+		l = bin(opcode.LogicOr, l, r, start)
+	}
+	if fp.isWord("xor") {
+		return nil, false
+	}
+	return l, true
+}
+
+func bin(op opcode.Op, l, r ast.ExprNode, start int) ast.ExprNode {
+	b := &ast.BinaryOperationExpr{Op: op, L: l, R: r}
+	b.SetOriginTextPosition(start)
+	return b
+}
+
+func (fp *fastParser) andExpr() (ast.ExprNode, bool) {
+	start := fp.tokStart(fp.pos)
+	l, ok := fp.notExpr()
+	if !ok {
+		return nil, false
+	}
+	for fp.isWord("and") {
+		fp.pos++
+		r, ok := fp.notExpr()
+		if !ok {
+			return nil, false
+		}
+		l = bin(opcode.LogicAnd, l, r, start)
+	}
+	return l, true
+}
+
+func (fp *fastParser) notExpr() (ast.ExprNode, bool) {
+	if fp.isWord("not") {
+		start := fp.tokStart(fp.pos)
+		fp.pos++
+		if fp.isWord("exists") {
+			return nil, false
+		}
+		v, ok := fp.notExpr()
+		if !ok {
+			return nil, false
+		}
+		u := &ast.UnaryOperationExpr{Op: opcode.Not, V: v}
+		u.SetOriginTextPosition(start)
+		return u, true
+	}
+	return fp.boolPri()
+}
+
+// boolPri is TiDB's BoolPri: left-associative comparisons and IS [NOT] NULL
+// over predicates.
+func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
+	start := fp.tokStart(fp.pos)
+	l, ok := fp.predicate()
+	if !ok {
+		return nil, false
+	}
+	for {
+		t := fp.peek()
+		if t == nil {
+			return l, true
+		}
+		if t.kind == ftWord && fp.val(t) == "is" {
+			fp.pos++
+			not := fp.acceptWord("not")
+			if !fp.acceptWord("null") {
+				return nil, false // IS TRUE / FALSE / UNKNOWN
+			}
+			n := &ast.IsNullExpr{Expr: l, Not: not}
+			n.SetOriginTextPosition(start)
+			l = n
+			continue
+		}
+		if t.kind != ftOp {
+			return l, true
+		}
+		var op opcode.Op
+		switch fp.val(t) {
+		case ">=":
+			op = opcode.GE
+		case ">":
+			op = opcode.GT
+		case "<=":
+			op = opcode.LE
+		case "<":
+			op = opcode.LT
+		case "!=", "<>":
+			op = opcode.NE
+		case "=":
+			op = opcode.EQ
+		case "<=>":
+			op = opcode.NullEQ
+		default:
+			return l, true
+		}
+		fp.pos++
+		if fp.isWord("any") || fp.isWord("some") || fp.isWord("all") {
+			return nil, false
+		}
+		r, ok := fp.predicate()
+		if !ok {
+			return nil, false
+		}
+		l = bin(op, l, r, start)
+	}
+}
+
+// predicate is TiDB's PredicateExpr: [NOT] IN (list), [NOT] BETWEEN,
+// [NOT] LIKE, [NOT] REGEXP over a bit expression.
+func (fp *fastParser) predicate() (ast.ExprNode, bool) {
+	start := fp.tokStart(fp.pos)
+	l, ok := fp.bitExpr()
+	if !ok {
+		return nil, false
+	}
+	not := false
+	save := fp.pos
+	if fp.acceptWord("not") {
+		not = true
+	}
+	switch {
+	case fp.isWord("in"):
+		fp.pos++
+		if !fp.acceptOp("(") || fp.isWord("select") || fp.isWord("with") || fp.isWord("values") || fp.isWord("table") {
+			return nil, false
+		}
+		list, ok := fp.exprList()
+		if !ok || !fp.acceptOp(")") {
+			return nil, false
+		}
+		n := &ast.PatternInExpr{Expr: l, Not: not, List: list}
+		n.SetOriginTextPosition(start)
+		return n, true
+	case fp.isWord("between"):
+		fp.pos++
+		lo, ok := fp.bitExpr()
+		if !ok || !fp.acceptWord("and") {
+			return nil, false
+		}
+		hi, ok := fp.predicate()
+		if !ok {
+			return nil, false
+		}
+		n := &ast.BetweenExpr{Expr: l, Left: lo, Right: hi, Not: not}
+		n.SetOriginTextPosition(start)
+		return n, true
+	case fp.isWord("like"):
+		fp.pos++
+		pat, ok := fp.simpleExpr()
+		if !ok || fp.isWord("escape") {
+			return nil, false
+		}
+		n := &ast.PatternLikeOrIlikeExpr{Expr: l, Pattern: pat, Not: not, Escape: '\\', IsLike: true}
+		n.SetOriginTextPosition(start)
+		return n, true
+	case fp.isWord("regexp"):
+		fp.pos++
+		pat, ok := fp.simpleExpr()
+		if !ok {
+			return nil, false
+		}
+		n := &ast.PatternRegexpExpr{Expr: l, Pattern: pat, Not: not}
+		n.SetOriginTextPosition(start)
+		return n, true
+	}
+	if not {
+		fp.pos = save
+		return nil, false // NOT after an operand: something this subset does not know
+	}
+	return l, true
+}
+
+func (fp *fastParser) exprList() ([]ast.ExprNode, bool) {
+	list := make([]ast.ExprNode, 0, 4)
+	for {
+		e, ok := fp.expr()
+		if !ok {
+			return nil, false
+		}
+		list = append(list, e)
+		if !fp.acceptOp(",") {
+			return list, true
+		}
+	}
+}
+
+// bitExpr is TiDB's BitExpr restricted to + - * / % (left-associative, two
+// levels); | & << >> ^ DIV MOD go to TiDB.
+func (fp *fastParser) bitExpr() (ast.ExprNode, bool) {
+	start := fp.tokStart(fp.pos)
+	l, ok := fp.term()
+	if !ok {
+		return nil, false
+	}
+	for {
+		var op opcode.Op
+		switch {
+		case fp.isOp("+"):
+			op = opcode.Plus
+		case fp.isOp("-"):
+			op = opcode.Minus
+		default:
+			if fp.isWord("div") || fp.isWord("mod") {
+				return nil, false
+			}
+			return l, true
+		}
+		fp.pos++
+		if fp.isWord("interval") {
+			return nil, false
+		}
+		r, ok := fp.term()
+		if !ok {
+			return nil, false
+		}
+		l = bin(op, l, r, start)
+	}
+}
+
+func (fp *fastParser) term() (ast.ExprNode, bool) {
+	start := fp.tokStart(fp.pos)
+	l, ok := fp.simpleExpr()
+	if !ok {
+		return nil, false
+	}
+	for {
+		var op opcode.Op
+		switch {
+		case fp.isOp("*"):
+			op = opcode.Mul
+		case fp.isOp("/"):
+			op = opcode.Div
+		case fp.isOp("%"):
+			op = opcode.Mod
+		default:
+			if fp.isWord("div") || fp.isWord("mod") {
+				return nil, false
+			}
+			return l, true
+		}
+		fp.pos++
+		r, ok := fp.simpleExpr()
+		if !ok {
+			return nil, false
+		}
+		l = bin(op, l, r, start)
+	}
+}
+
+// simpleExpr is TiDB's SimpleExpr: a unary expression, then || chains
+// (concat).
+func (fp *fastParser) simpleExpr() (ast.ExprNode, bool) {
+	start := fp.tokStart(fp.pos)
+	l, ok := fp.unary()
+	if !ok {
+		return nil, false
+	}
+	for fp.isOp("||") {
+		fp.pos++
+		r, ok := fp.unary()
+		if !ok {
+			return nil, false
+		}
+		f := &ast.FuncCallExpr{FnName: ast.NewCIStr(ast.Concat), Args: []ast.ExprNode{l, r}}
+		f.SetOriginTextPosition(start)
+		l = f
+	}
+	if fp.isWord("collate") {
+		return nil, false
+	}
+	return l, true
+}
+
+func (fp *fastParser) unary() (ast.ExprNode, bool) {
+	t := fp.peek()
+	if t == nil {
+		return nil, false
+	}
+	if t.kind == ftOp && (fp.val(t) == "-" || fp.val(t) == "+") {
+		fp.pos++
+		v, ok := fp.unary()
+		if !ok {
+			return nil, false
+		}
+		op := opcode.Minus
+		if fp.val(t) == "+" {
+			op = opcode.Plus
+		}
+		u := &ast.UnaryOperationExpr{Op: op, V: v}
+		u.SetOriginTextPosition(int(t.start))
+		return u, true
+	}
+	return fp.primary()
+}
+
+func (fp *fastParser) primary() (ast.ExprNode, bool) {
+	t := fp.peek()
+	if t == nil {
+		return nil, false
+	}
+	var v ast.ExprNode
+	switch t.kind {
+	case ftParam:
+		fp.pos++
+		return fp.param(t), true
+	case ftString:
+		fp.pos++
+		if n := fp.peek(); n != nil && n.kind == ftString {
+			return nil, false // adjacent literals concatenate in TiDB
+		}
+		v = ast.NewValueExpr(fp.val(t), mysql.DefaultCharset, mysql.DefaultCollationName)
+	case ftInt:
+		n, err := strconv.ParseUint(fp.val(t), 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		fp.pos++
+		if n <= math.MaxInt64 {
+			v = ast.NewValueExpr(int64(n), mysql.DefaultCharset, mysql.DefaultCollationName)
+		} else {
+			v = ast.NewValueExpr(n, mysql.DefaultCharset, mysql.DefaultCollationName)
+		}
+	case ftDec:
+		d, err := ast.NewDecimal(fp.val(t))
+		if err != nil {
+			return nil, false
+		}
+		fp.pos++
+		v = ast.NewValueExpr(d, mysql.DefaultCharset, mysql.DefaultCollationName)
+	case ftFloat:
+		f, err := strconv.ParseFloat(fp.val(t), 64)
+		if err != nil {
+			return nil, false
+		}
+		fp.pos++
+		v = ast.NewValueExpr(f, mysql.DefaultCharset, mysql.DefaultCollationName)
+	case ftOp:
+		if fp.val(t) != "(" {
+			return nil, false
+		}
+		fp.pos++
+		if fp.isWord("select") || fp.isWord("with") || fp.isWord("values") || fp.isWord("table") || fp.isOp("(") {
+			return nil, false
+		}
+		innerStart := fp.tokStart(fp.pos)
+		inner, ok := fp.expr()
+		if !ok || !fp.isOp(")") {
+			return nil, false
+		}
+		// TiDB's '(' Expression ')' sets the inner expression's text to the
+		// source up to the ')', trailing whitespace trimmed.
+		// (The flag first: set before the text, it costs no allocation, and
+		// the node ends up as TiDB's setNodeText leaves it.)
+		if n, ok := inner.(interface{ SetNoBackslashEscapes(bool) }); ok {
+			n.SetNoBackslashEscapes(true)
+		}
+		inner.SetText(utf8Encoding, fp.src[innerStart:fp.endOffset(fp.pos)])
+		fp.pos++
+		p := &ast.ParenthesesExpr{Expr: inner}
+		p.SetOriginTextPosition(int(t.start))
+		return p, true
+	case ftWord:
+		switch fp.val(t) {
+		case "null":
+			fp.pos++
+			v = ast.NewValueExpr(nil, mysql.DefaultCharset, mysql.DefaultCollationName)
+		case "true", "false":
+			fp.pos++
+			v = ast.NewValueExpr(fp.val(t) == "true", mysql.DefaultCharset, mysql.DefaultCollationName)
+		default:
+			return fp.identExpr()
+		}
+	case ftQIdent:
+		return fp.identExpr()
+	default:
+		return nil, false
+	}
+	v.SetOriginTextPosition(int(t.start))
+	return v, true
+}
+
+// identExpr is a column reference (a, t.a, s.t.a), a function call f(..)
+// or an aggregate count/sum/avg/min/max(..).
+func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
+	t := fp.peek()
+	start := int(t.start)
+	if t.kind == ftWord && fp.peekAt(1) != nil && fp.peekAt(1).kind == ftOp && fp.val(fp.peekAt(1)) == "(" {
+		switch fp.val(t) {
+		case "count", "sum", "avg", "min", "max":
+			return fp.aggregate()
+		}
+		if tidbWords[fp.val(t)] != 0 {
+			return nil, false
+		}
+		name := fp.val(t)
+		fp.pos += 2 // name (
+		args := []ast.ExprNode{}
+		if !fp.isOp(")") {
+			if fp.isWord("distinct") || fp.isWord("all") {
+				return nil, false
+			}
+			var ok bool
+			if args, ok = fp.exprList(); !ok {
+				return nil, false
+			}
+		}
+		if !fp.acceptOp(")") || fp.isWord("over") || fp.isWord("filter") {
+			return nil, false
+		}
+		f := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: args}
+		f.SetOriginTextPosition(start)
+		return f, true
+	}
+	var parts [3]string
+	n := 0
+	for {
+		name, ok := fp.ident(true)
+		if !ok {
+			return nil, false
+		}
+		parts[n] = name
+		n++
+		if !fp.isOp(".") {
+			break
+		}
+		if n == 3 {
+			return nil, false
+		}
+		fp.pos++
+	}
+	if fp.isOp("(") {
+		return nil, false // qualified function name
+	}
+	col := &ast.ColumnName{}
+	switch n {
+	case 1:
+		col.Name = ast.NewCIStr(parts[0])
+	case 2:
+		col.Table, col.Name = ast.NewCIStr(parts[0]), ast.NewCIStr(parts[1])
+	case 3:
+		col.Schema, col.Table, col.Name = ast.NewCIStr(parts[0]), ast.NewCIStr(parts[1]), ast.NewCIStr(parts[2])
+	}
+	c := &ast.ColumnNameExpr{Name: col}
+	c.SetOriginTextPosition(start)
+	return c, true
+}
+
+func (fp *fastParser) aggregate() (ast.ExprNode, bool) {
+	t := fp.peek()
+	fp.pos += 2 // name (
+	agg := &ast.AggregateFuncExpr{F: fp.val(t)}
+	if fp.val(t) == "count" && fp.isOp("*") {
+		fp.pos++
+		one := ast.NewValueExpr(1, mysql.DefaultCharset, mysql.DefaultCollationName)
+		agg.Args = []ast.ExprNode{one}
+	} else {
+		if fp.acceptWord("distinct") {
+			agg.Distinct = true
+		} else if fp.isWord("all") || fp.isWord("distinctrow") {
+			return nil, false
+		}
+		e, ok := fp.expr()
+		if !ok {
+			return nil, false
+		}
+		if fp.isOp(",") {
+			return nil, false
+		}
+		agg.Args = []ast.ExprNode{e}
+	}
+	if !fp.acceptOp(")") || fp.isWord("over") || fp.isWord("filter") {
+		return nil, false
+	}
+	agg.SetOriginTextPosition(int(t.start))
+	return agg, true
+}

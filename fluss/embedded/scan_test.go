@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
@@ -190,5 +191,66 @@ func TestProjectedScanReadsOnlyProjectedBytes(t *testing.T) {
 		r.Close()
 		wantCode(t, err, sqlerr.DataCorrupted, "CRC")
 		s.Close()
+	}
+}
+
+// TestProjectedScanRecordsOutliveTheirScan: a projected scan's records
+// point into a mapping of the log, which stays while any record uses it
+// (after the scan is closed too) and is removed with the last release.
+func TestProjectedScanRecordsOutliveTheirScan(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	defer s.Close()
+	tb := createTable(t, s, "l", sixColDesc(false, 1))
+	for first := int64(0); first < 300; first += 100 {
+		rec := sixColRecord(tb.Info().ArrowSchema(), first, 100)
+		if _, err := tb.Append(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+	}
+	r, err := tb.Scan(ctx, fluss.ScanOptions{Projection: []int{5, 1}, BatchRows: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []arrow.RecordBatch
+	var m *logMap
+	for {
+		rec, err := r.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec == nil {
+			break
+		}
+		if m == nil {
+			m = r.(*logScan).r.m
+		}
+		recs = append(recs, rec)
+	}
+	r.Close()
+	if m == nil {
+		t.Fatal("the scan did not map the log")
+	}
+	if refs := m.refs.Load(); refs != int64(len(recs)*3) {
+		// Each record: a string column (offsets, data) and a bigint one.
+		t.Fatalf("%d references to the mapping after the scan, want %d", refs, len(recs)*3)
+	}
+	names := [...]string{"alpha", "bravo-charlie", "delta", "echo-foxtrot-golf", "hotel", "india-juliet"}
+	for i, rec := range recs {
+		for j := 0; j < int(rec.NumRows()); j++ {
+			id := int64(i*100 + j)
+			if got := rec.Column(0).(*array.String).Value(j); got != names[id%6] {
+				t.Fatalf("row %d: s = %q, want %q", id, got, names[id%6])
+			}
+			if got := rec.Column(1).(*array.Int64).Value(j); got != id%1000 {
+				t.Fatalf("row %d: a = %d", id, got)
+			}
+		}
+	}
+	for _, rec := range recs {
+		rec.Release()
+	}
+	if refs := m.refs.Load(); refs != 0 || m.data != nil {
+		t.Fatalf("after the last release: %d references, mapped %v", refs, m.data != nil)
 	}
 }

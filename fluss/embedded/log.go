@@ -67,6 +67,8 @@ type bucketLog struct {
 	// only some of its bytes (a projected read). Both are set by Open only.
 	unverified int64
 	bad        map[int64]bool
+	// maps are the log's mappings for projected scans (logmap.go).
+	maps logMaps
 }
 
 func (t *tableState) closeFiles() {
@@ -75,6 +77,7 @@ func (t *tableState) closeFiles() {
 			_ = b.f.Close()
 			b.f = nil
 		}
+		b.maps.retire()
 	}
 }
 
@@ -252,14 +255,15 @@ const logReadAhead = 2 << 20
 // point into the chunk (format.BatchReader), so a chunk is never reused: a
 // refill allocates a new one, and the old one lives on only while records
 // cut from it do. Projected reads and headers come from a mapping of the
-// log (logmap.go) when the file could be mapped.
+// log (logmap.go) when there is one.
 type logReader struct {
-	f     *os.File
-	path  string
-	limit int64
-	m     *logMap // nil = read with pread only
-	chunk []byte  // the file's bytes [base, base+len(chunk))
-	base  int64
+	f      *os.File
+	path   string
+	limit  int64
+	mapped []byte   // the log's first limit bytes, mapped; nil = pread only
+	maps   *logMaps // where mapped came from
+	chunk  []byte   // the file's bytes [base, base+len(chunk))
+	base   int64
 	// head is a small read of the file at headAt: batch headers and Arrow
 	// metadata for projected reads, which do not read whole chunks.
 	head   []byte
@@ -276,17 +280,7 @@ func openLogReader(path string, limit int64) (*logReader, error) {
 	if err != nil {
 		return nil, ioErr(err, "opening %s", path)
 	}
-	r := &logReader{f: f, path: path, limit: limit}
-	// A file shorter than its committed length (damaged behind the store's
-	// back) is not mapped: touching a mapped page past the end of a file
-	// kills the process, while a pread reports the damage.
-	if st, err := f.Stat(); err == nil && st.Size() >= limit {
-		if b := mapFile(f, limit); b != nil {
-			r.m = &logMap{data: b}
-			r.m.refs.Store(1)
-		}
-	}
-	return r, nil
+	return &logReader{f: f, path: path, limit: limit}, nil
 }
 
 func (r *logReader) close() {
@@ -294,10 +288,7 @@ func (r *logReader) close() {
 		_ = r.f.Close()
 		r.f = nil
 	}
-	if r.m != nil {
-		r.m.release()
-		r.m = nil
-	}
+	r.mapped = nil
 	r.chunk = nil
 }
 
@@ -320,8 +311,8 @@ func (r *logReader) bytesAt(pos int64, n int64) ([]byte, error) {
 // the chunk or the last small read if either holds them, else from a new
 // small read of at least headRead bytes.
 func (r *logReader) small(pos, n int64) ([]byte, error) {
-	if r.m != nil && pos >= 0 && n >= 0 && pos+n <= int64(len(r.m.data)) {
-		return r.m.data[pos : pos+n : pos+n], nil
+	if pos >= 0 && n >= 0 && pos+n <= int64(len(r.mapped)) {
+		return r.mapped[pos : pos+n : pos+n], nil
 	}
 	if pos >= r.base && pos+n <= r.base+int64(len(r.chunk)) {
 		return r.chunk[pos-r.base : pos-r.base+n], nil
@@ -374,7 +365,7 @@ func (r *logReader) projected(plan *format.ProjectionPlan, pos int64) (rec arrow
 	// costs less than copying that gap. From a mapping nothing is copied:
 	// each buffer is its own span, and any projection is worth it.
 	gap := int64(16 << 10)
-	if r.m != nil {
+	if r.mapped != nil {
 		gap = 0
 	}
 	spans, ok := plan.Spans(&l, gap)
@@ -385,19 +376,18 @@ func (r *logReader) projected(plan *format.ProjectionPlan, pos int64) (rec arrow
 	for _, s := range spans {
 		total += s.Len
 	}
-	if r.m == nil && total*4 > l.BodyBytes()*3 {
+	if r.mapped == nil && total*4 > l.BodyBytes()*3 {
 		return nil, 0, false, nil
 	}
 	data := make([][]byte, len(spans))
-	var owner format.BytesOwner
 	for i, s := range spans {
 		at := pos + l.BodyOffset + s.Off
-		if r.m != nil && at >= 0 && s.Len >= 0 && at+s.Len <= int64(len(r.m.data)) {
+		if at >= 0 && s.Len >= 0 && at+s.Len <= int64(len(r.mapped)) {
 			// Straight from the mapping, unless Arrow's typed views would
 			// see misaligned values (a batch after one whose size is not a
 			// multiple of 8).
-			if b := r.m.data[at : at+s.Len : at+s.Len]; aligned(b) {
-				data[i], owner = b, r.m
+			if b := r.mapped[at : at+s.Len : at+s.Len]; aligned(b) {
+				data[i] = b
 				continue
 			}
 		}
@@ -406,7 +396,7 @@ func (r *logReader) projected(plan *format.ProjectionPlan, pos int64) (rec arrow
 			return nil, 0, false, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
 		}
 	}
-	rec, err = plan.Build(&l, spans, data, owner)
+	rec, err = plan.Build(&l, spans, data)
 	if err != nil {
 		return nil, 0, false, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
 	}

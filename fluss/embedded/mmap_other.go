@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !linux
 
 package embedded
 
@@ -7,4 +7,4 @@ import "os"
 // mapFile does not map on this platform: scans read with pread.
 func mapFile(*os.File, int64) []byte { return nil }
 
-func unmapFile([]byte) {}
+func retireMapping([]byte) {}

@@ -3,9 +3,9 @@ package embedded
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
@@ -195,8 +195,11 @@ func TestProjectedScanReadsOnlyProjectedBytes(t *testing.T) {
 }
 
 // TestProjectedScanRecordsOutliveTheirScan: a projected scan's records
-// point into a mapping of the log, which stays while any record uses it
-// (after the scan is closed too) and is removed with the last release.
+// point into a mapping of the log, which stays readable after the scan
+// and its records are closed and released (Arrow's strings alias it), is
+// kept while a scan is open across a DROP, and is then replaced by zeros
+// rather than removed, so a string kept from a dropped table's record reads
+// zeros instead of faulting.
 func TestProjectedScanRecordsOutliveTheirScan(t *testing.T) {
 	s := openStore(t, t.TempDir())
 	defer s.Close()
@@ -208,49 +211,61 @@ func TestProjectedScanRecordsOutliveTheirScan(t *testing.T) {
 		}
 		rec.Release()
 	}
-	r, err := tb.Scan(ctx, fluss.ScanOptions{Projection: []int{5, 1}, BatchRows: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []arrow.RecordBatch
-	var m *logMap
-	for {
-		rec, err := r.Next(ctx)
+	bl := s.tables[path("l")].buckets[0]
+	names := [...]string{"alpha", "bravo-charlie", "delta", "echo-foxtrot-golf", "hotel", "india-juliet"}
+	// read scans columns s and a, checks them, and returns the strings of
+	// column s, kept past the records' release; close ends the scan.
+	read := func() (strs []string, close func()) {
+		r, err := tb.Scan(ctx, fluss.ScanOptions{Projection: []int{5, 1}, BatchRows: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rec == nil {
-			break
-		}
-		if m == nil {
-			m = r.(*logScan).r.m
-		}
-		recs = append(recs, rec)
-	}
-	r.Close()
-	if m == nil {
-		t.Fatal("the scan did not map the log")
-	}
-	if refs := m.refs.Load(); refs != int64(len(recs)*3) {
-		// Each record: a string column (offsets, data) and a bigint one.
-		t.Fatalf("%d references to the mapping after the scan, want %d", refs, len(recs)*3)
-	}
-	names := [...]string{"alpha", "bravo-charlie", "delta", "echo-foxtrot-golf", "hotel", "india-juliet"}
-	for i, rec := range recs {
-		for j := 0; j < int(rec.NumRows()); j++ {
-			id := int64(i*100 + j)
-			if got := rec.Column(0).(*array.String).Value(j); got != names[id%6] {
-				t.Fatalf("row %d: s = %q, want %q", id, got, names[id%6])
+		for {
+			rec, err := r.Next(ctx)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if got := rec.Column(1).(*array.Int64).Value(j); got != id%1000 {
-				t.Fatalf("row %d: a = %d", id, got)
+			if rec == nil {
+				break
 			}
+			if r.(*logScan).r.mapped == nil {
+				t.Fatal("the scan did not map the log")
+			}
+			for j := 0; j < int(rec.NumRows()); j++ {
+				id := int64(len(strs))
+				strs = append(strs, rec.Column(0).(*array.String).Value(j))
+				if strs[id] != names[id%6] {
+					t.Fatalf("row %d: s = %q, want %q", id, strs[id], names[id%6])
+				}
+				if got := rec.Column(1).(*array.Int64).Value(j); got != id%1000 {
+					t.Fatalf("row %d: a = %d", id, got)
+				}
+			}
+			rec.Release()
+		}
+		return strs, r.Close
+	}
+	kept, closeScan := read()
+	closeScan()
+	again, closeOpen := read() // still open across the DROP
+	if len(bl.maps.maps) != 1 {
+		t.Fatalf("%d mappings of one log, want 1 shared by both scans", len(bl.maps.maps))
+	}
+	if err := s.DropTable(ctx, path("l"), false); err != nil {
+		t.Fatal(err)
+	}
+	for i, str := range append(kept, again...) {
+		if str != names[i%300%6] {
+			t.Fatalf("string %d after DROP, its scan open: %q", i, str)
 		}
 	}
-	for _, rec := range recs {
-		rec.Release()
+	closeOpen()
+	if bl.maps.maps != nil {
+		t.Fatal("mapping kept after the DROP and the last scan's close")
 	}
-	if refs := m.refs.Load(); refs != 0 || m.data != nil {
-		t.Fatalf("after the last release: %d references, mapped %v", refs, m.data != nil)
+	for i, str := range kept {
+		if str != strings.Repeat("\x00", len(names[i%6])) {
+			t.Fatalf("string %d after DROP: %q, want zeros", i, str)
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss/internal/fixture"
 )
 
@@ -105,16 +104,7 @@ func TestProjectedReadMatchesDecodeAndSurvivesDamage(t *testing.T) {
 	if _, ok := dec.NewProjectionPlan([]int{22}, arrow.NewSchema([]arrow.Field{rec.Schema().Field(22)}, nil)); ok {
 		t.Error("a projection of an ARRAY column got a plan; nested columns are read whole")
 	}
-	// Every buffer made over the read bytes is reported to their owner
-	// and handed back once the record is released, damaged batches and
-	// refused ones included (the store unmaps the log on the last Free).
-	owner := &countingOwner{}
-	read := func(b []byte) (arrow.RecordBatch, error) { return readProjected(plan, b, owner) }
-	defer func() {
-		if owner.retains == 0 || owner.retains != owner.frees {
-			t.Errorf("owner: %d buffers made, %d freed", owner.retains, owner.frees)
-		}
-	}()
+	read := func(b []byte) (arrow.RecordBatch, error) { return readProjected(plan, b) }
 	for _, changes := range [][]ChangeType{nil, make([]ChangeType, 12)} {
 		b, _ := EncodeBatch(rec, changes, 1)
 		got, err := read(b)
@@ -147,7 +137,7 @@ func TestProjectedReadMatchesDecodeAndSurvivesDamage(t *testing.T) {
 
 // readProjected does what the store's projected read does, with b holding
 // the whole batch: parse the layout, pick the spans, build the columns.
-func readProjected(plan *ProjectionPlan, b []byte, owner BytesOwner) (arrow.RecordBatch, error) {
+func readProjected(plan *ProjectionPlan, b []byte) (arrow.RecordBatch, error) {
 	l, need, ok := ParseLayout(b)
 	if !ok || need > 0 {
 		return nil, errors.New("declined")
@@ -163,17 +153,8 @@ func readProjected(plan *ProjectionPlan, b []byte, owner BytesOwner) (arrow.Reco
 		}
 		data[i] = b[l.BodyOffset+s.Off : l.BodyOffset+s.Off+s.Len]
 	}
-	return plan.Build(&l, spans, data, owner)
+	return plan.Build(&l, spans, data)
 }
-
-// countingOwner counts the buffers Build makes over its bytes and frees.
-type countingOwner struct {
-	memory.GoAllocator
-	retains, frees int
-}
-
-func (o *countingOwner) Retain()     { o.retains++ }
-func (o *countingOwner) Free([]byte) { o.frees++ }
 
 // flatPlan is a projection plan of the fixture's flat columns.
 func flatPlan(dec *BatchDecoder, s *arrow.Schema) *ProjectionPlan {

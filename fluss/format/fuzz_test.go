@@ -76,7 +76,7 @@ func FuzzDecodeBatch(f *testing.F) {
 			got.Record.Release()
 		}
 		r.Release()
-		if got, err := readProjected(plan, b, nil); err == nil {
+		if got, err := readProjected(plan, b); err == nil {
 			for _, c := range got.Columns() {
 				_ = c.String()
 			}

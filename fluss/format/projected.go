@@ -312,21 +312,10 @@ func (l *BatchLayout) bodyLen() int64 { return l.Header.Size() - l.BodyOffset }
 // BodyBytes returns the size of the batch's Arrow body.
 func (l *BatchLayout) BodyBytes() int64 { return l.bodyLen() }
 
-// BytesOwner owns bytes that Build's arrays point into without Go's
-// collector keeping them alive (a memory-mapped file): Build calls Retain
-// once for each Arrow buffer it makes over them, and that buffer's last
-// Release calls Free (memory.Allocator's), so the owner knows when no
-// array uses its bytes any more. Allocate and Reallocate are not called.
-type BytesOwner interface {
-	memory.Allocator
-	Retain()
-}
-
 // Build returns the projected record of a batch whose spans (Spans's, in
 // order) have been read into data (data[i] holds spans[i]). The arrays
-// point into data; owner, when not nil, is told of every buffer made over
-// it (see BytesOwner).
-func (p *ProjectionPlan) Build(l *BatchLayout, spans []Span, data [][]byte, owner BytesOwner) (arrow.RecordBatch, error) {
+// point into data.
+func (p *ProjectionPlan) Build(l *BatchLayout, spans []Span, data [][]byte) (arrow.RecordBatch, error) {
 	rows := l.rows
 	if rows != int64(l.Header.RecordCount) {
 		return nil, fmt.Errorf("batch header says %d records, arrow data has %d", l.Header.RecordCount, rows)
@@ -372,7 +361,7 @@ func (p *ProjectionPlan) Build(l *BatchLayout, spans []Span, data [][]byte, owne
 				return nil, err
 			}
 		}
-		a, err := buildFlat(p.schema.Field(o).Type, int(rows), int(node.nulls), raw, owner)
+		a, err := buildFlat(p.schema.Field(o).Type, int(rows), int(node.nulls), raw)
 		if err != nil {
 			release()
 			return nil, fmt.Errorf("column %d: %w", c, err)
@@ -386,21 +375,23 @@ func (p *ProjectionPlan) Build(l *BatchLayout, spans []Span, data [][]byte, owne
 
 // buildFlat makes an array of a flat type from its buffers, checking that
 // they are long enough and (for strings) that the offsets stay inside the
-// data, so that no later access can index out of range. Every check comes
-// before the first buffer is made, so that an error leaves no buffer of
-// owner's behind.
-func buildFlat(dt arrow.DataType, rows, nulls int, raw [][]byte, owner BytesOwner) (arrow.Array, error) {
+// data, so that no later access can index out of range.
+func buildFlat(dt arrow.DataType, rows, nulls int, raw [][]byte) (arrow.Array, error) {
 	bitmap := (rows + 7) / 8
-	if nulls > 0 && len(raw[0]) < bitmap {
-		return nil, fmt.Errorf("validity bitmap of %d bytes for %d rows", len(raw[0]), rows)
+	var validity *memory.Buffer
+	if nulls > 0 {
+		if len(raw[0]) < bitmap {
+			return nil, fmt.Errorf("validity bitmap of %d bytes for %d rows", len(raw[0]), rows)
+		}
+		validity = memory.NewBufferBytes(raw[0])
 	}
-	var values [][]byte // raw[1:] as the array's buffers take them
+	var bufs []*memory.Buffer
 	switch dt := dt.(type) {
 	case *arrow.BooleanType:
 		if len(raw[1]) < bitmap {
 			return nil, fmt.Errorf("boolean values of %d bytes for %d rows", len(raw[1]), rows)
 		}
-		values = raw[1:2]
+		bufs = []*memory.Buffer{validity, memory.NewBufferBytes(raw[1])}
 	case *arrow.BinaryType, *arrow.StringType:
 		offs, data := raw[1], raw[2]
 		if len(offs) < 4*(rows+1) {
@@ -420,37 +411,17 @@ func buildFlat(dt arrow.DataType, rows, nulls int, raw [][]byte, owner BytesOwne
 		if int(prev) > len(data) {
 			return nil, fmt.Errorf("offsets reach byte %d of %d", prev, len(data))
 		}
-		values = raw[1:3]
+		bufs = []*memory.Buffer{validity, memory.NewBufferBytes(offs), memory.NewBufferBytes(data)}
 	case arrow.FixedWidthDataType:
 		width := dt.BitWidth() / 8
 		if width <= 0 || len(raw[1]) < width*rows {
 			return nil, fmt.Errorf("values of %d bytes for %d rows of %v", len(raw[1]), rows, dt)
 		}
-		values = raw[1:2]
+		bufs = []*memory.Buffer{validity, memory.NewBufferBytes(raw[1])}
 	default:
 		return nil, fmt.Errorf("type %v is not read by projected reads", dt)
 	}
-	buf := func(b []byte) *memory.Buffer {
-		if owner == nil {
-			return memory.NewBufferBytes(b)
-		}
-		owner.Retain()
-		return memory.NewBufferWithAllocator(b, owner)
-	}
-	bufs := make([]*memory.Buffer, 1+len(values))
-	if nulls > 0 {
-		bufs[0] = buf(raw[0])
-	}
-	for i, v := range values {
-		bufs[1+i] = buf(v)
-	}
 	data := array.NewData(dt, rows, bufs, nil, nulls, 0)
-	// The array holds its own references; these are the ones made here.
-	for _, b := range bufs {
-		if b != nil {
-			b.Release()
-		}
-	}
 	defer data.Release()
 	return array.MakeFromData(data), nil
 }

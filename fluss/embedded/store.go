@@ -534,14 +534,15 @@ const minCacheBytes = 64 << 20
 //   - bloom filters, so that a seek skips the sstables of other levels
 //     without reading their blocks, and upserts of new keys read nothing;
 //   - one-level indexes up to 1 MiB (sstables up to ~100 MB), so that a
-//     seek reads one index block rather than two;
-//   - large compaction outputs (64 MiB in the first level below L0,
-//     doubling per level), since every lookup that lands in another
-//     sstable of a level than the previous one reopens that level's
-//     sstable iterator, which costs more than the seek itself.
+//     seek reads one index block rather than two.
+//
+// Larger compaction outputs (fewer sstables per level, so that a lookup
+// reopens a level's sstable iterator less often) made lookups and upserts
+// of existing keys faster after a bulk load, but the long compactions held
+// up L0 and upserts of new keys got ten times slower: pebble's default
+// target sizes stay.
 func pebbleOptions(l *slog.Logger, cacheBytes int64) *pebble.Options {
 	o := &pebble.Options{Logger: pebbleLogger{l}, CacheSize: cacheBytes}
-	o.TargetFileSizes[0] = 32 << 20
 	for i := range o.Levels {
 		o.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 		o.Levels[i].IndexBlockSize = 1 << 20

@@ -295,6 +295,9 @@ func (r *logReader) close() {
 // bytesAt returns n bytes of the log at pos (pos+n within the limit),
 // reading a new chunk when the current one does not hold them.
 func (r *logReader) bytesAt(pos int64, n int64) ([]byte, error) {
+	if pos >= 0 && n >= 0 && pos+n <= int64(len(r.mapped)) {
+		return r.mapped[pos : pos+n : pos+n], nil
+	}
 	if pos < r.base || pos+n > r.base+int64(len(r.chunk)) {
 		size := min(max(logReadAhead, n), r.limit-pos)
 		buf := make([]byte, size)

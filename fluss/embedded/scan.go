@@ -211,12 +211,10 @@ func (s *logScan) advance() (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if s.plan != nil {
-			// Held until Close: the query may still use records of this
-			// bucket after the scan has moved on.
-			if r.mapped = bl.maps.get(r.f, r.limit); r.mapped != nil {
-				s.maps = append(s.maps, &bl.maps)
-			}
+		// Held until Close: the query may still use records of this
+		// bucket after the scan has moved on.
+		if r.mapped = bl.maps.get(r.f, r.limit); r.mapped != nil {
+			s.maps = append(s.maps, &bl.maps)
 		}
 		s.r = r
 	}

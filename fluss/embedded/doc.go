@@ -28,7 +28,9 @@
 // captured when it starts, in large sequential reads whose Arrow bodies
 // the records share (no copy). A scan that leaves columns out reads only
 // the projected columns' buffers of a batch whose CRC Open checked or that
-// this process wrote; any other batch is read whole and its CRC checked.
+// this process wrote, pointing its arrays into a read-only mapping of the
+// log that lasts as long as the table (logmap.go); any other batch is read
+// whole and its CRC checked.
 // A point lookup of one key is one seek of a
 // cached pebble iterator, reused only while no state write has happened
 // since it was opened (itercache.go; each group's state lands in one atomic

@@ -69,6 +69,8 @@ type bucketLog struct {
 	// only some of its bytes (a projected read). Both are set by Open only.
 	unverified int64
 	bad        map[int64]bool
+	// maps are the log's mappings for projected scans (logmap.go).
+	maps logMaps
 }
 
 func (t *tableState) closeFiles() {
@@ -77,6 +79,7 @@ func (t *tableState) closeFiles() {
 			_ = b.f.Close()
 			b.f = nil
 		}
+		b.maps.retire()
 	}
 }
 
@@ -254,13 +257,16 @@ const logReadAhead = 2 << 20
 // length, with large sequential reads into a chunk. The decoded records
 // point into the chunk (format.BatchReader), so a chunk is never reused: a
 // refill allocates a new one, and the old one lives on only while records
-// cut from it do.
+// cut from it do. Projected reads and headers come from a mapping of the
+// log (logmap.go) when there is one.
 type logReader struct {
-	f     *os.File
-	path  string
-	limit int64
-	chunk []byte // the file's bytes [base, base+len(chunk))
-	base  int64
+	f      *os.File
+	path   string
+	limit  int64
+	mapped []byte   // the log's first limit bytes, mapped; nil = pread only
+	maps   *logMaps // where mapped came from
+	chunk  []byte   // the file's bytes [base, base+len(chunk))
+	base   int64
 	// head is a small read of the file at headAt: batch headers and Arrow
 	// metadata for projected reads, which do not read whole chunks.
 	head   []byte
@@ -285,12 +291,16 @@ func (r *logReader) close() {
 		_ = r.f.Close()
 		r.f = nil
 	}
+	r.mapped = nil
 	r.chunk = nil
 }
 
 // bytesAt returns n bytes of the log at pos (pos+n within the limit),
 // reading a new chunk when the current one does not hold them.
 func (r *logReader) bytesAt(pos int64, n int64) ([]byte, error) {
+	if pos >= 0 && n >= 0 && pos+n <= int64(len(r.mapped)) {
+		return r.mapped[pos : pos+n : pos+n], nil
+	}
 	if pos < r.base || pos+n > r.base+int64(len(r.chunk)) {
 		size := min(max(logReadAhead, n), r.limit-pos)
 		buf := make([]byte, size)
@@ -307,6 +317,9 @@ func (r *logReader) bytesAt(pos int64, n int64) ([]byte, error) {
 // the chunk or the last small read if either holds them, else from a new
 // small read of at least headRead bytes.
 func (r *logReader) small(pos, n int64) ([]byte, error) {
+	if pos >= 0 && n >= 0 && pos+n <= int64(len(r.mapped)) {
+		return r.mapped[pos : pos+n : pos+n], nil
+	}
 	if pos >= r.base && pos+n <= r.base+int64(len(r.chunk)) {
 		return r.chunk[pos-r.base : pos-r.base+n], nil
 	}
@@ -355,8 +368,13 @@ func (r *logReader) projected(plan *format.ProjectionPlan, pos int64) (rec arrow
 		n = int64(need)
 	}
 	// Buffers up to 16 KiB apart are read together: one read instead of two
-	// costs less than copying that gap.
-	spans, ok := plan.Spans(&l, 16<<10)
+	// costs less than copying that gap. From a mapping nothing is copied:
+	// each buffer is its own span, and any projection is worth it.
+	gap := int64(16 << 10)
+	if r.mapped != nil {
+		gap = 0
+	}
+	spans, ok := plan.Spans(&l, gap)
 	if !ok {
 		return nil, 0, false, nil
 	}
@@ -364,13 +382,23 @@ func (r *logReader) projected(plan *format.ProjectionPlan, pos int64) (rec arrow
 	for _, s := range spans {
 		total += s.Len
 	}
-	if total*4 > l.BodyBytes()*3 {
+	if r.mapped == nil && total*4 > l.BodyBytes()*3 {
 		return nil, 0, false, nil
 	}
 	data := make([][]byte, len(spans))
 	for i, s := range spans {
+		at := pos + l.BodyOffset + s.Off
+		if at >= 0 && s.Len >= 0 && at+s.Len <= int64(len(r.mapped)) {
+			// Straight from the mapping, unless Arrow's typed views would
+			// see misaligned values (a batch after one whose size is not a
+			// multiple of 8).
+			if b := r.mapped[at : at+s.Len : at+s.Len]; aligned(b) {
+				data[i] = b
+				continue
+			}
+		}
 		data[i] = make([]byte, s.Len)
-		if _, err := r.f.ReadAt(data[i], pos+l.BodyOffset+s.Off); err != nil {
+		if _, err := r.f.ReadAt(data[i], at); err != nil {
 			return nil, 0, false, corrupt("log file %s is corrupt at byte offset %d: %v", r.path, pos, err)
 		}
 	}

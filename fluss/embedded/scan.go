@@ -184,6 +184,9 @@ type logScan struct {
 	// batches read (logrange.go).
 	skip    func(s *logScan) (int64, error)
 	decoded int64
+
+	// maps are the bucket logs' mappings this scan reads (logmap.go).
+	maps []*logMaps
 }
 
 func (s *logScan) Schema() *arrow.Schema { return s.schema }
@@ -203,9 +206,15 @@ func (s *logScan) advance() (bool, error) {
 		return false, nil
 	}
 	if s.r == nil {
-		r, err := openLogReader(s.t.buckets[s.bucket].path, s.limits[s.bucket])
+		bl := s.t.buckets[s.bucket]
+		r, err := openLogReader(bl.path, s.limits[s.bucket])
 		if err != nil {
 			return false, err
+		}
+		// Held until Close: the query may still use records of this
+		// bucket after the scan has moved on.
+		if r.mapped = bl.maps.get(r.f, r.limit); r.mapped != nil {
+			s.maps = append(s.maps, &bl.maps)
 		}
 		s.r = r
 	}
@@ -392,6 +401,10 @@ func (s *logScan) Close() {
 		s.r.close()
 		s.r = nil
 	}
+	for _, m := range s.maps {
+		m.put()
+	}
+	s.maps = nil
 	if s.dec != nil {
 		s.dec.Release()
 		s.dec = nil

@@ -3,6 +3,7 @@ package embedded
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -190,5 +191,81 @@ func TestProjectedScanReadsOnlyProjectedBytes(t *testing.T) {
 		r.Close()
 		wantCode(t, err, sqlerr.DataCorrupted, "CRC")
 		s.Close()
+	}
+}
+
+// TestProjectedScanRecordsOutliveTheirScan: a projected scan's records
+// point into a mapping of the log, which stays readable after the scan
+// and its records are closed and released (Arrow's strings alias it), is
+// kept while a scan is open across a DROP, and is then replaced by zeros
+// rather than removed, so a string kept from a dropped table's record reads
+// zeros instead of faulting.
+func TestProjectedScanRecordsOutliveTheirScan(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	defer s.Close()
+	tb := createTable(t, s, "l", sixColDesc(false, 1))
+	for first := int64(0); first < 300; first += 100 {
+		rec := sixColRecord(tb.Info().ArrowSchema(), first, 100)
+		if _, err := tb.Append(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+	}
+	bl := s.tables[path("l")].buckets[0]
+	names := [...]string{"alpha", "bravo-charlie", "delta", "echo-foxtrot-golf", "hotel", "india-juliet"}
+	// read scans columns s and a, checks them, and returns the strings of
+	// column s, kept past the records' release; close ends the scan.
+	read := func() (strs []string, close func()) {
+		r, err := tb.Scan(ctx, fluss.ScanOptions{Projection: []int{5, 1}, BatchRows: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			rec, err := r.Next(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec == nil {
+				break
+			}
+			if r.(*logScan).r.mapped == nil {
+				t.Fatal("the scan did not map the log")
+			}
+			for j := 0; j < int(rec.NumRows()); j++ {
+				id := int64(len(strs))
+				strs = append(strs, rec.Column(0).(*array.String).Value(j))
+				if strs[id] != names[id%6] {
+					t.Fatalf("row %d: s = %q, want %q", id, strs[id], names[id%6])
+				}
+				if got := rec.Column(1).(*array.Int64).Value(j); got != id%1000 {
+					t.Fatalf("row %d: a = %d", id, got)
+				}
+			}
+			rec.Release()
+		}
+		return strs, r.Close
+	}
+	kept, closeScan := read()
+	closeScan()
+	again, closeOpen := read() // still open across the DROP
+	if len(bl.maps.maps) != 1 {
+		t.Fatalf("%d mappings of one log, want 1 shared by both scans", len(bl.maps.maps))
+	}
+	if err := s.DropTable(ctx, path("l"), false); err != nil {
+		t.Fatal(err)
+	}
+	for i, str := range append(kept, again...) {
+		if str != names[i%300%6] {
+			t.Fatalf("string %d after DROP, its scan open: %q", i, str)
+		}
+	}
+	closeOpen()
+	if bl.maps.maps != nil {
+		t.Fatal("mapping kept after the DROP and the last scan's close")
+	}
+	for i, str := range kept {
+		if str != strings.Repeat("\x00", len(names[i%6])) {
+			t.Fatalf("string %d after DROP: %q, want zeros", i, str)
+		}
 	}
 }

@@ -50,6 +50,11 @@ type Options struct {
 	// it is ingested as sstables instead of committed as a batch (ingest.go):
 	// 0 = 8 MiB, negative = never.
 	IngestBytes int
+	// CacheBytes is the size of the block cache of primary-key state
+	// (decompressed pebble blocks): 0 = an eighth of the machine's memory,
+	// at least 64 MiB. A point lookup whose blocks are cached reads no
+	// file and decompresses nothing.
+	CacheBytes int64
 }
 
 // Store is the embedded Fluss store. It implements fluss.Store.
@@ -176,7 +181,10 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err := os.RemoveAll(filepath.Join(dir, ingestDir)); err != nil {
 		return nil, ioErr(err, "removing %s", filepath.Join(dir, ingestDir))
 	}
-	s.pebbleOpts = pebbleOptions(s.log)
+	if s.opts.CacheBytes <= 0 {
+		s.opts.CacheBytes = max(physicalMemory()/8, minCacheBytes)
+	}
+	s.pebbleOpts = pebbleOptions(s.log, s.opts.CacheBytes)
 	s.pebbleOpts.EnsureDefaults()
 	db, err := pebble.Open(filepath.Join(dir, "kv"), s.pebbleOpts)
 	if err != nil {
@@ -519,13 +527,29 @@ func (s *Store) closeFiles() {
 	}
 }
 
-// pebbleOptions tunes pebble for the state of primary-key tables: a block
-// cache big enough for hot index blocks, and bloom filters so that upserts
-// of new keys (misses) do not read data blocks.
-func pebbleOptions(l *slog.Logger) *pebble.Options {
-	o := &pebble.Options{Logger: pebbleLogger{l}, CacheSize: 64 << 20}
+// minCacheBytes is the smallest default block cache (Options.CacheBytes).
+const minCacheBytes = 64 << 20
+
+// pebbleOptions tunes pebble for the state of primary-key tables, whose
+// reads are mostly point lookups (one SeekPrefixGE of a cached iterator):
+//   - a block cache of cacheBytes, so that the blocks of a working set stay
+//     decompressed in memory (a few MiB made nearly every lookup of a large
+//     table read and decompress a block);
+//   - bloom filters, so that a seek skips the sstables of other levels
+//     without reading their blocks, and upserts of new keys read nothing;
+//   - one-level indexes up to 1 MiB (sstables up to ~100 MB), so that a
+//     seek reads one index block rather than two.
+//
+// Larger compaction outputs (fewer sstables per level, so that a lookup
+// reopens a level's sstable iterator less often) made lookups and upserts
+// of existing keys faster after a bulk load, but the long compactions held
+// up L0 and upserts of new keys got ten times slower: pebble's default
+// target sizes stay.
+func pebbleOptions(l *slog.Logger, cacheBytes int64) *pebble.Options {
+	o := &pebble.Options{Logger: pebbleLogger{l}, CacheSize: cacheBytes}
 	for i := range o.Levels {
 		o.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+		o.Levels[i].IndexBlockSize = 1 << 20
 	}
 	return o
 }

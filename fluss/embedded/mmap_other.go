@@ -1,0 +1,10 @@
+//go:build !linux
+
+package embedded
+
+import "os"
+
+// mapFile does not map on this platform: scans read with pread.
+func mapFile(*os.File, int64) []byte { return nil }
+
+func retireMapping([]byte) {}

@@ -267,3 +267,29 @@ func BenchmarkMulAddKernel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSixNodeKernels is BenchmarkSixNodeExprFromStore's filter over
+// 64K-row in-memory batches (the store's batch size) without the scan: the
+// kernels' share of that benchmark's cost per row.
+func BenchmarkSixNodeKernels(b *testing.B) {
+	const n = 1 << 16
+	rec := int64Batch(n)
+	defer rec.Release()
+	for _, backend := range []Backend{BackendNative, BackendArrow} {
+		b.Run(backend.String(), func(b *testing.B) {
+			ec := &EvalContext{Ctx: context.Background(), Mem: NewPoolAllocator(64 << 20), Backend: backend}
+			f := &Filter{EC: ec, Input: &repeatOperator{batch: rec}, Cond: sixNodes()}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				out, err := f.Next(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Release()
+			}
+			reportPerRow(b, n, cpu0)
+		})
+	}
+}

@@ -108,23 +108,46 @@ func cmpInts[T int8 | int16 | int32 | int64](op CmpOp, l, r *operand, n int, out
 	case Ne:
 		base = Eq
 	}
+	done := 0 // bytes of out already inverted (by the AVX2 loop)
 	switch {
 	case r.isScalar:
-		cmpVS(base, intValues[T](l.arr), T(r.v), out)
+		cmpVSInvert(base, intValues[T](l.arr), T(r.v), invert, out)
+		done = len(out)
 	case l.isScalar:
 		// c op x is x (mirrored op) c
 		m := map[CmpOp]CmpOp{Lt: Gt, Gt: Lt, Eq: Eq}[base]
-		cmpVS(m, intValues[T](r.arr), T(l.v), out)
+		cmpVSInvert(m, intValues[T](r.arr), T(l.v), invert, out)
+		done = len(out)
 	default:
 		cmpVV(base, intValues[T](l.arr), intValues[T](r.arr), out)
 	}
 	if invert {
-		for i := range out {
-			out[i] = ^out[i]
+		for i := range out[done:] {
+			out[done+i] = ^out[done+i]
 		}
 	}
 	if n%8 != 0 && len(out) > 0 {
 		out[len(out)-1] &= byte(1)<<(n%8) - 1
+	}
+}
+
+// cmpVSInvert is cmpVS with the result bits inverted when invert is set;
+// bigint runs its leading rows through the AVX2 loop where it can.
+func cmpVSInvert[T int8 | int16 | int32 | int64](op CmpOp, a []T, y T, invert bool, out []byte) {
+	done := 0
+	flip := byte(0)
+	if invert {
+		flip = 0xff
+	}
+	if a64, ok := any(a).([]int64); ok {
+		done = cmpInt64VSSIMD(op, a64, int64(y), flip, out)
+	}
+	tail := out[done/8:]
+	cmpVS(op, a[done:], y, tail)
+	if invert {
+		for i := range tail {
+			tail[i] = ^tail[i]
+		}
 	}
 }
 

@@ -180,7 +180,9 @@ func compactColumn(mem memory.Allocator, a arrow.Array, keep []uint64, count int
 	case 4:
 		compactWords(arrow.GetData[int32](raw), keep, arrow.GetData[int32](buf.Bytes())[:count+64])
 	default:
-		compactWords(arrow.GetData[int64](raw), keep, arrow.GetData[int64](buf.Bytes())[:count+64])
+		src, out := arrow.GetData[int64](raw), arrow.GetData[int64](buf.Bytes())[:count+64]
+		words, k := compactInt64SIMD(src, keep, out)
+		compactWords(src[words*64:], keep[words:], out[k:])
 	}
 	var validity *memory.Buffer
 	nulls := 0

@@ -86,17 +86,37 @@ func (s mulAddShape) eval(ec *EvalContext, t types.T, batch arrow.RecordBatch) (
 	return array.MakeFromData(data), true, nil
 }
 
-// mulConstAdd is out = x*c ± y for c other than 0 and -1; true when some
-// slot overflowed (x*c does exactly when x lies outside [lo, hi], so the
-// loop keeps the largest unsigned distance x-lo; the sum's sign test is
-// ORed). Not inlined: alone, its loop keeps every variable in a register.
+// mulConstAdd is out = x*c ± y (wrapping); true when some
+// slot overflowed (x*c does exactly when x lies outside [lo, hi]; the
+// sum's sign test is ORed). The AVX2 loop (simd_amd64.go) does the leading
+// rows where it runs, mulConstAddGo the rest.
+func mulConstAdd(x, y []int64, c int64, sub bool, out []int64) bool {
+	lo, hi := mulRange(c)
+	y = y[:len(x)]
+	out = out[:len(x)]
+	done, overflow := mulConstAddSIMD(x, y, c, lo, hi, sub, out)
+	return mulConstAddGo(x[done:], y[done:], c, lo, hi, sub, out[done:]) || overflow
+}
+
+// mulRange is the range [lo, hi] of the x for which x*c does not overflow.
+func mulRange(c int64) (lo, hi int64) {
+	switch {
+	case c == 0:
+		return -1 << 63, 1<<63 - 1
+	case c == -1:
+		return -(1<<63 - 1), 1<<63 - 1 // MinInt64 / -1 wraps in Go
+	case c < 0:
+		return int64(1<<63-1) / c, int64(-1<<63) / c
+	}
+	return int64(-1<<63) / c, int64(1<<63-1) / c
+}
+
+// mulConstAddGo is mulConstAdd's pure-Go loop, given x*c's range [lo, hi]:
+// it keeps the largest unsigned distance x-lo. Not inlined: alone, its
+// loop keeps every variable in a register.
 //
 //go:noinline
-func mulConstAdd(x, y []int64, c int64, sub bool, out []int64) bool {
-	lo, hi := int64(-1<<63)/c, int64(1<<63-1)/c
-	if c < 0 {
-		lo, hi = int64(1<<63-1)/c, int64(-1<<63)/c
-	}
+func mulConstAddGo(x, y []int64, c, lo, hi int64, sub bool, out []int64) bool {
 	span := uint64(hi - lo)
 	y = y[:len(x)]
 	out = out[:len(x)]

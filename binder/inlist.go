@@ -18,15 +18,7 @@ func (b *binder) bindInList(s *scope, n *ast.PatternInExpr) (Expr, error) {
 	}
 	var e Expr
 	for _, item := range n.List {
-		l, err := b.bindExpr(s, n.Expr)
-		if err != nil {
-			return nil, err
-		}
-		r, err := b.bindExpr(s, item)
-		if err != nil {
-			return nil, err
-		}
-		eq, err := b.makeBinary(&b.expanded, OpEq, l, r)
+		eq, err := b.bindComparison(s, OpEq, n.Expr, item)
 		if err != nil {
 			return nil, err
 		}
@@ -46,22 +38,11 @@ func (b *binder) bindInList(s *scope, n *ast.PatternInExpr) (Expr, error) {
 // its negation), binding x for each comparison as that expansion would.
 // BETWEEN SYMMETRIC is expanded as syntax by bindExpr.
 func (b *binder) bindBetween(s *scope, n *ast.BetweenExpr) (Expr, error) {
-	cmp := func(op Op, bound ast.ExprNode) (Expr, error) {
-		l, err := b.bindExpr(s, n.Expr)
-		if err != nil {
-			return nil, err
-		}
-		r, err := b.bindExpr(s, bound)
-		if err != nil {
-			return nil, err
-		}
-		return b.makeBinary(&b.expanded, op, l, r)
-	}
-	lo, err := cmp(OpGe, n.Left)
+	lo, err := b.bindComparison(s, OpGe, n.Expr, n.Left)
 	if err != nil {
 		return nil, err
 	}
-	hi, err := cmp(OpLe, n.Right)
+	hi, err := b.bindComparison(s, OpLe, n.Expr, n.Right)
 	if err != nil {
 		return nil, err
 	}
@@ -73,4 +54,19 @@ func (b *binder) bindBetween(s *scope, n *ast.BetweenExpr) (Expr, error) {
 		return &UnaryOp{Op: OpNot, X: e, T: types.BoolType}, nil
 	}
 	return e, nil
+}
+
+// bindComparison binds x op y from syntax, x bound afresh for this one
+// comparison: the expansions of IN and BETWEEN bind their left operand once
+// per comparison, so each comparison types its own copy.
+func (b *binder) bindComparison(s *scope, op Op, x, y ast.ExprNode) (Expr, error) {
+	l, err := b.bindExpr(s, x)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindExpr(s, y)
+	if err != nil {
+		return nil, err
+	}
+	return b.makeBinary(&b.expanded, op, l, r)
 }

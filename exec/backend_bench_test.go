@@ -139,7 +139,11 @@ func benchFilter(b *testing.B, backend Backend) {
 	ec := &EvalContext{Ctx: context.Background(), Mem: NewPoolAllocator(64 << 20), Backend: backend}
 	cond := &CmpExpr{Op: Ge, L: benchA, R: int64Const(20)}
 	in := &repeatOperator{batch: one}
-	f := &Filter{EC: ec, Input: in, Cond: cond}
+	runFilterBench(b, &Filter{EC: ec, Input: in, Cond: cond}, n)
+}
+
+// runFilterBench measures f.Next over a repeating input of n rows per batch.
+func runFilterBench(b *testing.B, f *Filter, n int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuTime()
@@ -278,18 +282,7 @@ func BenchmarkSixNodeKernels(b *testing.B) {
 	for _, backend := range []Backend{BackendNative, BackendArrow} {
 		b.Run(backend.String(), func(b *testing.B) {
 			ec := &EvalContext{Ctx: context.Background(), Mem: NewPoolAllocator(64 << 20), Backend: backend}
-			f := &Filter{EC: ec, Input: &repeatOperator{batch: rec}, Cond: sixNodes()}
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu0 := cpuTime()
-			for i := 0; i < b.N; i++ {
-				out, err := f.Next(context.Background())
-				if err != nil {
-					b.Fatal(err)
-				}
-				out.Release()
-			}
-			reportPerRow(b, n, cpu0)
+			runFilterBench(b, &Filter{EC: ec, Input: &repeatOperator{batch: rec}, Cond: sixNodes()}, n)
 		})
 	}
 }

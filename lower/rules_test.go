@@ -44,29 +44,7 @@ var sizedStats = tableStats{"big": 1_000_000, "mid": 1_000, "small": 10, "kv": 1
 // indented by depth.
 func explainLines(t *testing.T, query string, disabled ...string) []string {
 	t.Helper()
-	stmts, err := sql.NewParser().Parse(query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := binder.Bind(context.Background(), sizedCatalog(), stmts[0], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	off := map[string]bool{}
-	for _, d := range disabled {
-		off[d] = true
-	}
-	root, err := PlanWith(st.(*binder.Query).Plan, Options{Stats: sizedStats, Disabled: off})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, l := range Explain(root, nil) {
-		i := strings.Index(l, " (lowerable")
-		j := strings.LastIndex(l, " (estimated rows=")
-		out = append(out, l[:i]+l[j:])
-	}
-	return out
+	return explainWith(t, sizedStats, query, disabled...)
 }
 
 // TestRulePlanShapes asserts the plan each rule makes, and the plan

@@ -142,13 +142,7 @@ func gatherFixed[T any](mem memory.Allocator, dt arrow.DataType, srcs []arrow.Ar
 			out[i] = vals[r.b][r.r]
 		}
 	}
-	data := array.NewData(dt, n, []*memory.Buffer{vbuf, buf}, nil, nulls, 0)
-	buf.Release()
-	if vbuf != nil {
-		vbuf.Release()
-	}
-	defer data.Release()
-	return array.MakeFromData(data)
+	return fixedWidthArray(dt, n, vbuf, buf, nulls)
 }
 
 type varBinary interface {
@@ -288,4 +282,17 @@ func castBytes[T any](b []byte) []T {
 		return nil
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/size)
+}
+
+// fixedWidthArray makes an array of n fixed-width values from its validity
+// (nil when nulls is 0) and value buffers, taking over the caller's
+// references to them.
+func fixedWidthArray(dt arrow.DataType, n int, vbuf, buf *memory.Buffer, nulls int) arrow.Array {
+	data := array.NewData(dt, n, []*memory.Buffer{vbuf, buf}, nil, nulls, 0)
+	buf.Release()
+	if vbuf != nil {
+		vbuf.Release()
+	}
+	defer data.Release()
+	return array.MakeFromData(data)
 }

@@ -479,13 +479,7 @@ func (s *sortBuffer) keyColumn(mem memory.Allocator, dt arrow.DataType, lo, hi i
 		vbuf, bits = newValidity(mem, n)
 		bitutil.SetBitsTo(bits, int64(at), int64(b-a), true)
 	}
-	data := array.NewData(dt, n, []*memory.Buffer{vbuf, buf}, nil, nulls, 0)
-	buf.Release()
-	if vbuf != nil {
-		vbuf.Release()
-	}
-	defer data.Release()
-	return array.MakeFromData(data)
+	return fixedWidthArray(dt, n, vbuf, buf, nulls)
 }
 
 type keyRow struct {

@@ -535,20 +535,9 @@ func (w *windowCtx) eval(f WindowSpec, outType arrow.DataType) (arrow.Array, err
 			if k <= 0 {
 				return nil, sqlerr.New("22014", "argument of ntile must be greater than zero")
 			}
-			total := int64(p.end - p.start)
-			per, extra := total/k, total%k
-			bucket, inBucket := int64(1), int64(0)
+			nt := newNtile(int64(p.end-p.start), k)
 			for i := p.start; i < p.end; i++ {
-				size := per
-				if bucket <= extra {
-					size++
-				}
-				if inBucket >= size {
-					bucket++
-					inBucket = 0
-				}
-				inBucket++
-				b.Append(int32(bucket))
+				b.Append(nt.next())
 			}
 		}
 		return b.NewArray(), nil
@@ -875,4 +864,29 @@ func floatGetter(a arrow.Array) (func(int) float64, bool) {
 		return func(i int) float64 { return float64(x.Value(i)) }, true
 	}
 	return nil, false
+}
+
+// ntile deals a partition's rows into k buckets in order, as PostgreSQL's
+// ntile does: sizes differ by at most one, the larger buckets first.
+type ntile struct {
+	per, extra       int64 // rows per bucket; how many buckets get one more
+	bucket, inBucket int64
+}
+
+func newNtile(rows, k int64) ntile {
+	return ntile{per: rows / k, extra: rows % k, bucket: 1}
+}
+
+// next returns the bucket of the next row.
+func (t *ntile) next() int32 {
+	size := t.per
+	if t.bucket <= t.extra {
+		size++
+	}
+	if t.inBucket >= size {
+		t.bucket++
+		t.inBucket = 0
+	}
+	t.inBucket++
+	return int32(t.bucket)
 }

@@ -656,21 +656,21 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 	}
 	// per-function state
 	var (
-		dense, bucket, inBucket int64
-		ntileK                  int64
-		ntileNull               bool
-		d                       int64 // lag/lead distance (signed)
-		target                  *winCursor
-		acc                     accumulator
-		fed                     int64
-		lastEnd                 = int64(-1)
-		snap                    arrow.Array
-		groups                  []uint32
-		rows                    []int32
-		g                       gatherer
-		fb                      *frameBuf
-		newAcc                  func() (accumulator, error)
-		lastStart               = int64(-1)
+		dense     int64
+		nt        ntile
+		ntileNull bool
+		d         int64 // lag/lead distance (signed)
+		target    *winCursor
+		acc       accumulator
+		fed       int64
+		lastEnd   = int64(-1)
+		snap      arrow.Array
+		groups    []uint32
+		rows      []int32
+		g         gatherer
+		fb        *frameBuf
+		newAcc    func() (accumulator, error)
+		lastStart = int64(-1)
 	)
 	defer g.reset()
 	defer func() {
@@ -767,27 +767,19 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 							return err
 						}
 						k, ok := intAt(b.Column(f.Arg), 0)
-						ntileK, ntileNull = k, !ok
+						ntileNull = !ok
 						if ok && k <= 0 {
 							return sqlerr.New("22014", "argument of ntile must be greater than zero")
 						}
-						bucket = 1
+						if ok {
+							nt = newNtile(s.n, k)
+						}
 					}
 					if ntileNull {
 						b32.AppendNull()
 						continue
 					}
-					per, extra := s.n/ntileK, s.n%ntileK
-					size := per
-					if bucket <= extra {
-						size++
-					}
-					if inBucket >= size {
-						bucket++
-						inBucket = 0
-					}
-					inBucket++
-					b32.Append(int32(bucket))
+					b32.Append(nt.next())
 				default:
 					ps, _, err := peers.of(row)
 					if err != nil {

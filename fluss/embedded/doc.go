@@ -25,11 +25,11 @@
 //
 // Reads see committed state only: a scan iterates a pebble snapshot (a
 // primary-key table) or reads each bucket log up to the committed length
-// captured when it starts, in large sequential reads whose Arrow bodies
-// the records share (no copy). A scan that leaves columns out reads only
-// the projected columns' buffers of a batch whose CRC Open checked or that
-// this process wrote, pointing its arrays into a read-only mapping of the
-// log that lasts as long as the table (logmap.go); any other batch is read
+// captured when it starts, from a read-only mapping of the log that lasts
+// as long as the table (logmap.go; pread where the log cannot be mapped),
+// the records' arrays pointing into it (no copy). A scan that leaves
+// columns out reads only the projected columns' buffers of a batch whose
+// CRC Open checked or that this process wrote; any other batch is read
 // whole and its CRC checked.
 // A point lookup of one key is one seek of a
 // cached pebble iterator, reused only while no state write has happened

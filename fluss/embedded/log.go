@@ -69,7 +69,7 @@ type bucketLog struct {
 	// only some of its bytes (a projected read). Both are set by Open only.
 	unverified int64
 	bad        map[int64]bool
-	// maps are the log's mappings for projected scans (logmap.go).
+	// maps are the log's mappings that scans read from (logmap.go).
 	maps logMaps
 }
 
@@ -257,8 +257,8 @@ const logReadAhead = 2 << 20
 // length, with large sequential reads into a chunk. The decoded records
 // point into the chunk (format.BatchReader), so a chunk is never reused: a
 // refill allocates a new one, and the old one lives on only while records
-// cut from it do. Projected reads and headers come from a mapping of the
-// log (logmap.go) when there is one.
+// cut from it do. When the log is mapped (logmap.go), batches, projected
+// reads and headers come from the mapping instead and nothing is copied.
 type logReader struct {
 	f      *os.File
 	path   string

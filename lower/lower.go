@@ -41,9 +41,12 @@ func PlanWith(n binder.Node, o Options) (Node, error) {
 // nullable), built without the two intermediate slices: planning builds
 // one per node.
 func schemaOf(cols []binder.Column) *arrow.Schema {
-	fs := make([]arrow.Field, len(cols))
-	for i, c := range cols {
-		fs[i] = arrow.Field{Name: c.Name, Type: c.T.ArrowType(), Nullable: true}
+	// arrow.NewSchema copies the fields: a narrow schema's are built on
+	// the stack
+	var buf [8]arrow.Field
+	fs := buf[:0]
+	for _, c := range cols {
+		fs = append(fs, arrow.Field{Name: c.Name, Type: c.T.ArrowType(), Nullable: true})
 	}
 	return arrow.NewSchema(fs, nil)
 }
@@ -53,10 +56,11 @@ func schemaOf(cols []binder.Column) *arrow.Schema {
 func keySchemaOf(info fluss.TableInfo) *arrow.Schema {
 	pk := info.Descriptor.Schema.PrimaryKey
 	cols := info.Descriptor.Schema.Columns
-	fs := make([]arrow.Field, len(pk))
-	for i, name := range pk {
+	var buf [8]arrow.Field // as in schemaOf
+	fs := buf[:0]
+	for _, name := range pk {
 		c := cols[info.ColumnIndex(name)]
-		fs[i] = arrow.Field{Name: c.Name, Type: c.Type.ArrowType(), Nullable: !c.Type.NotNull}
+		fs = append(fs, arrow.Field{Name: c.Name, Type: c.Type.ArrowType(), Nullable: !c.Type.NotNull})
 	}
 	return arrow.NewSchema(fs, nil)
 }

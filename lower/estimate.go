@@ -98,15 +98,17 @@ func (e *estimator) tableNDV(p fluss.TablePath, col int) (float64, bool) {
 	if e == nil {
 		return 0, false
 	}
+	ds, ok := e.stats.(DistinctStats)
+	if !ok { // nothing to ask or to cache
+		return 0, false
+	}
 	k := columnOf{p, col}
 	if v, ok := e.ndvs[k]; ok {
 		return v, v >= 0
 	}
 	v := -1.0
-	if ds, ok := e.stats.(DistinctStats); ok {
-		if n, ok := ds.EstimateDistinct(e.ctx, p, col); ok {
-			v = float64(max(n, 0))
-		}
+	if n, ok := ds.EstimateDistinct(e.ctx, p, col); ok {
+		v = float64(max(n, 0))
 	}
 	e.ndvs[k] = v
 	return v, v >= 0

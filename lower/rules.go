@@ -67,13 +67,16 @@ func optimizeWith(n binder.Node, e *estimator, disabled map[string]bool) (binder
 		if disabled[r.name] {
 			continue
 		}
-		before := n.Columns()
+		in := n
 		if r.apply != nil {
 			n = r.apply(n)
 		} else if f := estimatedRules[r.name]; f != nil {
 			n = f(e, n)
 		}
-		if err := sameSchema(before, n.Columns()); err != nil {
+		if n == in { // the rule changed nothing (rules copy what they change)
+			continue
+		}
+		if err := sameSchema(in.Columns(), n.Columns()); err != nil {
 			return nil, sqlerr.New(sqlerr.InternalError, "optimizer rule %s changed the plan schema: %v", r.name, err)
 		}
 	}
@@ -454,10 +457,16 @@ func projectionPushdown(n binder.Node) binder.Node {
 	default:
 		return rewriteChildren(n, projectionPushdown)
 	}
-	used := map[int]bool{}
+	var usedBuf [32]bool
+	used := usedBuf[:0]
+	if nc := len(leaf.Columns()); nc <= len(usedBuf) {
+		used = usedBuf[:nc]
+	} else {
+		used = make([]bool, nc)
+	}
 	mark := func(e binder.Expr) {
 		binder.Walk(e, func(x binder.Expr) {
-			if c, ok := x.(*binder.ColumnRef); ok {
+			if c, ok := x.(*binder.ColumnRef); ok && c.Index >= 0 && c.Index < len(used) {
 				used[c.Index] = true
 			}
 		})

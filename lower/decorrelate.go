@@ -586,16 +586,10 @@ func hasOuterRef(e binder.Expr) bool {
 }
 
 func hasSubquery(e binder.Expr) bool {
-	if _, ok := e.(*binder.Subquery); ok {
-		return true
-	}
-	// stops at the first one found (binder.Walk visits every node)
-	found := false
-	binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) {
-		found = found || hasSubquery(c)
-		return c, nil
+	return anyExpr(e, func(x binder.Expr) bool {
+		_, ok := x.(*binder.Subquery)
+		return ok
 	})
-	return found
 }
 
 func readsColumns(e binder.Expr) bool {

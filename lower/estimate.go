@@ -72,7 +72,9 @@ func newEstimator(o Options) *estimator {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &estimator{ctx: ctx, stats: o.Stats, tables: map[fluss.TablePath]float64{}, ndvs: map[columnOf]float64{}}
+	// the caches are made on first use: a plan without a stored table's
+	// estimate needs neither
+	return &estimator{ctx: ctx, stats: o.Stats}
 }
 
 // tableRows is the estimated row count of a stored table.
@@ -88,6 +90,9 @@ func (e *estimator) tableRows(p fluss.TablePath) float64 {
 		if n, ok := e.stats.EstimateRows(e.ctx, p); ok {
 			r = float64(max(n, 0))
 		}
+	}
+	if e.tables == nil {
+		e.tables = map[fluss.TablePath]float64{}
 	}
 	e.tables[p] = r
 	return r
@@ -109,6 +114,9 @@ func (e *estimator) tableNDV(p fluss.TablePath, col int) (float64, bool) {
 	v := -1.0
 	if n, ok := ds.EstimateDistinct(e.ctx, p, col); ok {
 		v = float64(max(n, 0))
+	}
+	if e.ndvs == nil {
+		e.ndvs = map[columnOf]float64{}
 	}
 	e.ndvs[k] = v
 	return v, v >= 0

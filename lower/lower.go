@@ -236,13 +236,44 @@ func lowerNode(n binder.Node) (Node, error) {
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported yet", planNodeName(n))
 }
 
-var arithOps = map[binder.Op]exec.ArithOp{
-	binder.OpAdd: exec.Add, binder.OpSub: exec.Sub, binder.OpMul: exec.Mul, binder.OpDiv: exec.Div, binder.OpMod: exec.Mod,
+// arithOp and cmpOp map a binder operator to its kernel's (a switch: they
+// are asked for every operator of every lowered expression).
+func arithOp(op binder.Op) (exec.ArithOp, bool) {
+	switch op {
+	case binder.OpAdd:
+		return exec.Add, true
+	case binder.OpSub:
+		return exec.Sub, true
+	case binder.OpMul:
+		return exec.Mul, true
+	case binder.OpDiv:
+		return exec.Div, true
+	case binder.OpMod:
+		return exec.Mod, true
+	}
+	return 0, false
 }
 
-var cmpOps = map[binder.Op]exec.CmpOp{
-	binder.OpEq: exec.Eq, binder.OpNe: exec.Ne, binder.OpLt: exec.Lt, binder.OpLe: exec.Le,
-	binder.OpGt: exec.Gt, binder.OpGe: exec.Ge, binder.OpIsNotDistinct: exec.NotDistinct, binder.OpIsDistinct: exec.Distinct,
+func cmpOp(op binder.Op) (exec.CmpOp, bool) {
+	switch op {
+	case binder.OpEq:
+		return exec.Eq, true
+	case binder.OpNe:
+		return exec.Ne, true
+	case binder.OpLt:
+		return exec.Lt, true
+	case binder.OpLe:
+		return exec.Le, true
+	case binder.OpGt:
+		return exec.Gt, true
+	case binder.OpGe:
+		return exec.Ge, true
+	case binder.OpIsNotDistinct:
+		return exec.NotDistinct, true
+	case binder.OpIsDistinct:
+		return exec.Distinct, true
+	}
+	return 0, false
 }
 
 // lowerExpr translates a bound expression into the lowerable tier and
@@ -410,7 +441,7 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 			if sq.X, err = s.expr(x.X); err != nil {
 				return nil, err
 			}
-			sq.Op = cmpOps[x.Op]
+			sq.Op, _ = cmpOp(x.Op)
 		}
 		return sq, nil
 	case *binder.OuterRef:
@@ -449,12 +480,12 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if op, ok := arithOps[x.Op]; ok {
+		if op, ok := arithOp(x.Op); ok {
 			a := take(&s.ariths)
 			*a = exec.ArithExpr{Op: op, L: l, R: r, T: x.T}
 			return a, nil
 		}
-		if op, ok := cmpOps[x.Op]; ok {
+		if op, ok := cmpOp(x.Op); ok {
 			c := take(&s.cmps)
 			*c = exec.CmpExpr{Op: op, L: l, R: r}
 			return c, nil

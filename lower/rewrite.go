@@ -136,6 +136,14 @@ func anyExpr(e binder.Expr, pred func(binder.Expr) bool) bool {
 	if pred(e) {
 		return true
 	}
+	switch x := e.(type) { // the commonest nodes without MapChildren's callback
+	case *binder.ColumnRef, *binder.Const:
+		return false
+	case *binder.BinaryOp:
+		return anyExpr(x.L, pred) || anyExpr(x.R, pred)
+	case *binder.Cast:
+		return anyExpr(x.X, pred)
+	}
 	found := false
 	binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) {
 		found = found || anyExpr(c, pred)

@@ -477,14 +477,14 @@ func projectionPushdown(n binder.Node) binder.Node {
 	if filter != nil {
 		mark(filter.Cond)
 	}
+	if !slices.Contains(used, false) { // every column is read: nothing to narrow
+		return n
+	}
 	var proj []int
-	for i := range leaf.Columns() {
-		if used[i] {
+	for i, u := range used {
+		if u {
 			proj = append(proj, i)
 		}
-	}
-	if len(proj) == len(leaf.Columns()) {
-		return n
 	}
 	if len(proj) == 0 {
 		// Nothing is read (SELECT 1 FROM t): decode one column anyway,

@@ -3,6 +3,7 @@ package lower
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -84,6 +85,32 @@ func lowerNode(n binder.Node) (Node, error) {
 		flat := make([]exec.Expr, 0, n)
 		keys := make([][]exec.Expr, len(x.keys))
 		var slab exprSlab
+		// A value several keys share (the fixed column's of id IN (...)
+		// AND region = 'eu') is lowered once when the keys hold few
+		// distinct values: the keys only read their expressions.
+		var distinctBuf [32]binder.Expr
+		if distinct, ok := distinctKeyValues(x.keys, distinctBuf[:0]); ok {
+			slab.add(distinct...)
+			slab.make()
+			var loweredBuf [32]exec.Expr
+			lowered := loweredBuf[:len(distinct)]
+			for i, e := range distinct {
+				le, err := slab.expr(e)
+				if err != nil {
+					return nil, err
+				}
+				lowered[i] = le
+			}
+			for i, k := range x.keys {
+				start := len(flat)
+				for _, e := range k {
+					flat = append(flat, lowered[slices.Index(distinct, e)])
+				}
+				keys[i] = flat[start:len(flat):len(flat)]
+			}
+			return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: schemaOf(x.Columns()),
+				keySchema: keySchemaOf(x.table)}, nil
+		}
 		for _, k := range x.keys {
 			slab.add(k...)
 		}
@@ -234,6 +261,25 @@ func lowerNode(n binder.Node) (Node, error) {
 		return l, nil
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported yet", planNodeName(n))
+}
+
+// distinctKeyValues appends the distinct expressions of keys to out, and
+// reports false when there are more than out's capacity (then finding
+// each one again would cost more than lowering it twice).
+func distinctKeyValues(keys [][]binder.Expr, out []binder.Expr) ([]binder.Expr, bool) {
+	limit := cap(out)
+	for _, k := range keys {
+		for _, e := range k {
+			if slices.Contains(out, e) {
+				continue
+			}
+			if len(out) == limit {
+				return nil, false
+			}
+			out = append(out, e)
+		}
+	}
+	return out, true
 }
 
 // arithOp and cmpOp map a binder operator to its kernel's (a switch: they

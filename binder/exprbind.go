@@ -718,6 +718,10 @@ func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 		var err error
 		if t.Kind == types.Array {
 			v, err = b.parseArrayLiteral(s, t)
+		} else if (t.Kind == types.String || t.Kind == types.Unknown) && t.Length <= 0 && t.Variant == types.NoVariant {
+			// text as written, as ParseTextIn gives it: the literal's
+			// value is already that string, boxed once
+			v = x.Value
 		} else {
 			// A timestamptz literal without an offset is in the session's zone.
 			v, err = types.ParseTextIn(s, t, functions.LocationOf(b.ctx))

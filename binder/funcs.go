@@ -67,12 +67,14 @@ func (b *binder) callFunction(n ast.Node, name string, args []Expr) (Expr, error
 	if e, ok, err := b.callUDF(n, name, args); ok {
 		return e, err
 	}
-	argTypes := make([]types.T, len(args))
-	for i, a := range args {
-		argTypes[i] = a.Type()
-		if argTypes[i].Kind == types.Null {
-			argTypes[i] = types.UnknownType
+	var typeBuf [4]types.T // Resolve reads the types only: most calls' fit on the stack
+	argTypes := typeBuf[:0]
+	for _, a := range args {
+		t := a.Type()
+		if t.Kind == types.Null {
+			t = types.UnknownType
 		}
+		argTypes = append(argTypes, t)
 	}
 	f, want, err := functions.Resolve(name, argTypes)
 	if err != nil {

@@ -44,7 +44,55 @@ import (
 // carries the rule itself: x = y OR x IS NULL OR y IS NULL, which becomes
 // plain x = y when both sides are declared NOT NULL.
 
-// decorrelate is the rule: bottom-up, each Filter, Project and Aggregate
+// decorrelateRule is the rule's entry: most plans hold no subquery, and
+// one walk that finds none leaves them as they are, where decorrelate would
+// still visit (and, for projections and aggregates, copy lists of) every
+// node.
+func decorrelateRule(n binder.Node) binder.Node {
+	if !reachesSubquery(n) {
+		return n
+	}
+	return decorrelate(n)
+}
+
+// reachesSubquery reports whether an expression decorrelate looks at holds
+// a subquery: it follows the nodes decorrelate's rewriteChildren follows
+// and reads the Filter, Project and Aggregate expressions it rewrites.
+func reachesSubquery(n binder.Node) bool {
+	switch x := n.(type) {
+	case *binder.Filter:
+		return hasSubquery(x.Cond) || reachesSubquery(x.Input)
+	case *binder.Project:
+		return slices.ContainsFunc(x.Exprs, hasSubquery) || reachesSubquery(x.Input)
+	case *binder.Aggregate:
+		if slices.ContainsFunc(x.GroupBy, hasSubquery) {
+			return true
+		}
+		for _, a := range x.Aggs {
+			if slices.ContainsFunc(a.Args, hasSubquery) || (a.Filter != nil && hasSubquery(a.Filter)) {
+				return true
+			}
+		}
+		return reachesSubquery(x.Input)
+	case *binder.Sort:
+		return reachesSubquery(x.Input)
+	case *binder.Limit:
+		return reachesSubquery(x.Input)
+	case *binder.Distinct:
+		return reachesSubquery(x.Input)
+	case *binder.DistinctOn:
+		return reachesSubquery(x.Input)
+	case *binder.Window:
+		return reachesSubquery(x.Input)
+	case *binder.Join:
+		return reachesSubquery(x.Left) || reachesSubquery(x.Right)
+	case *binder.SetOp:
+		return reachesSubquery(x.Left) || reachesSubquery(x.Right)
+	}
+	return false
+}
+
+// decorrelate rewrites bottom-up: each Filter, Project and Aggregate
 // has its subqueries turned into joins where the forms above allow.
 func decorrelate(n binder.Node) binder.Node {
 	n = rewriteChildren(n, decorrelate)
@@ -538,13 +586,10 @@ func hasOuterRef(e binder.Expr) bool {
 }
 
 func hasSubquery(e binder.Expr) bool {
-	found := false
-	binder.Walk(e, func(x binder.Expr) {
-		if _, ok := x.(*binder.Subquery); ok {
-			found = true
-		}
+	return anyExpr(e, func(x binder.Expr) bool {
+		_, ok := x.(*binder.Subquery)
+		return ok
 	})
-	return found
 }
 
 func readsColumns(e binder.Expr) bool {

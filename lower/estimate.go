@@ -72,7 +72,9 @@ func newEstimator(o Options) *estimator {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &estimator{ctx: ctx, stats: o.Stats, tables: map[fluss.TablePath]float64{}, ndvs: map[columnOf]float64{}}
+	// the caches are made on first use: a plan without a stored table's
+	// estimate needs neither
+	return &estimator{ctx: ctx, stats: o.Stats}
 }
 
 // tableRows is the estimated row count of a stored table.
@@ -89,6 +91,9 @@ func (e *estimator) tableRows(p fluss.TablePath) float64 {
 			r = float64(max(n, 0))
 		}
 	}
+	if e.tables == nil {
+		e.tables = map[fluss.TablePath]float64{}
+	}
 	e.tables[p] = r
 	return r
 }
@@ -98,15 +103,20 @@ func (e *estimator) tableNDV(p fluss.TablePath, col int) (float64, bool) {
 	if e == nil {
 		return 0, false
 	}
+	ds, ok := e.stats.(DistinctStats)
+	if !ok { // nothing to ask or to cache
+		return 0, false
+	}
 	k := columnOf{p, col}
 	if v, ok := e.ndvs[k]; ok {
 		return v, v >= 0
 	}
 	v := -1.0
-	if ds, ok := e.stats.(DistinctStats); ok {
-		if n, ok := ds.EstimateDistinct(e.ctx, p, col); ok {
-			v = float64(max(n, 0))
-		}
+	if n, ok := ds.EstimateDistinct(e.ctx, p, col); ok {
+		v = float64(max(n, 0))
+	}
+	if e.ndvs == nil {
+		e.ndvs = map[columnOf]float64{}
 	}
 	e.ndvs[k] = v
 	return v, v >= 0

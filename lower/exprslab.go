@@ -49,9 +49,9 @@ func (s *exprSlab) add(es ...binder.Expr) {
 					s.n.logics++
 				case x.Op == binder.OpConcat:
 				default:
-					if _, ok := arithOps[x.Op]; ok {
+					if _, ok := arithOp(x.Op); ok {
 						s.n.ariths++
-					} else if _, ok := cmpOps[x.Op]; ok {
+					} else if _, ok := cmpOp(x.Op); ok {
 						s.n.cmps++
 					}
 				}

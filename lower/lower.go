@@ -3,6 +3,7 @@ package lower
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -41,9 +42,12 @@ func PlanWith(n binder.Node, o Options) (Node, error) {
 // nullable), built without the two intermediate slices: planning builds
 // one per node.
 func schemaOf(cols []binder.Column) *arrow.Schema {
-	fs := make([]arrow.Field, len(cols))
-	for i, c := range cols {
-		fs[i] = arrow.Field{Name: c.Name, Type: c.T.ArrowType(), Nullable: true}
+	// arrow.NewSchema copies the fields: a narrow schema's are built on
+	// the stack
+	var buf [8]arrow.Field
+	fs := buf[:0]
+	for _, c := range cols {
+		fs = append(fs, arrow.Field{Name: c.Name, Type: c.T.ArrowType(), Nullable: true})
 	}
 	return arrow.NewSchema(fs, nil)
 }
@@ -53,10 +57,11 @@ func schemaOf(cols []binder.Column) *arrow.Schema {
 func keySchemaOf(info fluss.TableInfo) *arrow.Schema {
 	pk := info.Descriptor.Schema.PrimaryKey
 	cols := info.Descriptor.Schema.Columns
-	fs := make([]arrow.Field, len(pk))
-	for i, name := range pk {
+	var buf [8]arrow.Field // as in schemaOf
+	fs := buf[:0]
+	for _, name := range pk {
 		c := cols[info.ColumnIndex(name)]
-		fs[i] = arrow.Field{Name: c.Name, Type: c.Type.ArrowType(), Nullable: !c.Type.NotNull}
+		fs = append(fs, arrow.Field{Name: c.Name, Type: c.Type.ArrowType(), Nullable: !c.Type.NotNull})
 	}
 	return arrow.NewSchema(fs, nil)
 }
@@ -80,6 +85,32 @@ func lowerNode(n binder.Node) (Node, error) {
 		flat := make([]exec.Expr, 0, n)
 		keys := make([][]exec.Expr, len(x.keys))
 		var slab exprSlab
+		// A value several keys share (the fixed column's of id IN (...)
+		// AND region = 'eu') is lowered once when the keys hold few
+		// distinct values: the keys only read their expressions.
+		var distinctBuf [32]binder.Expr
+		if distinct, ok := distinctKeyValues(x.keys, distinctBuf[:0]); ok {
+			slab.add(distinct...)
+			slab.make()
+			var loweredBuf [32]exec.Expr
+			lowered := loweredBuf[:len(distinct)]
+			for i, e := range distinct {
+				le, err := slab.expr(e)
+				if err != nil {
+					return nil, err
+				}
+				lowered[i] = le
+			}
+			for i, k := range x.keys {
+				start := len(flat)
+				for _, e := range k {
+					flat = append(flat, lowered[slices.Index(distinct, e)])
+				}
+				keys[i] = flat[start:len(flat):len(flat)]
+			}
+			return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: schemaOf(x.Columns()),
+				keySchema: keySchemaOf(x.table)}, nil
+		}
 		for _, k := range x.keys {
 			slab.add(k...)
 		}
@@ -232,13 +263,63 @@ func lowerNode(n binder.Node) (Node, error) {
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported yet", planNodeName(n))
 }
 
-var arithOps = map[binder.Op]exec.ArithOp{
-	binder.OpAdd: exec.Add, binder.OpSub: exec.Sub, binder.OpMul: exec.Mul, binder.OpDiv: exec.Div, binder.OpMod: exec.Mod,
+// distinctKeyValues appends the distinct expressions of keys to out, and
+// reports false when there are more than out's capacity (then finding
+// each one again would cost more than lowering it twice).
+func distinctKeyValues(keys [][]binder.Expr, out []binder.Expr) ([]binder.Expr, bool) {
+	limit := cap(out)
+	for _, k := range keys {
+		for _, e := range k {
+			if slices.Contains(out, e) {
+				continue
+			}
+			if len(out) == limit {
+				return nil, false
+			}
+			out = append(out, e)
+		}
+	}
+	return out, true
 }
 
-var cmpOps = map[binder.Op]exec.CmpOp{
-	binder.OpEq: exec.Eq, binder.OpNe: exec.Ne, binder.OpLt: exec.Lt, binder.OpLe: exec.Le,
-	binder.OpGt: exec.Gt, binder.OpGe: exec.Ge, binder.OpIsNotDistinct: exec.NotDistinct, binder.OpIsDistinct: exec.Distinct,
+// arithOp and cmpOp map a binder operator to its kernel's (a switch: they
+// are asked for every operator of every lowered expression).
+func arithOp(op binder.Op) (exec.ArithOp, bool) {
+	switch op {
+	case binder.OpAdd:
+		return exec.Add, true
+	case binder.OpSub:
+		return exec.Sub, true
+	case binder.OpMul:
+		return exec.Mul, true
+	case binder.OpDiv:
+		return exec.Div, true
+	case binder.OpMod:
+		return exec.Mod, true
+	}
+	return 0, false
+}
+
+func cmpOp(op binder.Op) (exec.CmpOp, bool) {
+	switch op {
+	case binder.OpEq:
+		return exec.Eq, true
+	case binder.OpNe:
+		return exec.Ne, true
+	case binder.OpLt:
+		return exec.Lt, true
+	case binder.OpLe:
+		return exec.Le, true
+	case binder.OpGt:
+		return exec.Gt, true
+	case binder.OpGe:
+		return exec.Ge, true
+	case binder.OpIsNotDistinct:
+		return exec.NotDistinct, true
+	case binder.OpIsDistinct:
+		return exec.Distinct, true
+	}
+	return 0, false
 }
 
 // lowerExpr translates a bound expression into the lowerable tier and
@@ -406,7 +487,7 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 			if sq.X, err = s.expr(x.X); err != nil {
 				return nil, err
 			}
-			sq.Op = cmpOps[x.Op]
+			sq.Op, _ = cmpOp(x.Op)
 		}
 		return sq, nil
 	case *binder.OuterRef:
@@ -445,12 +526,12 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if op, ok := arithOps[x.Op]; ok {
+		if op, ok := arithOp(x.Op); ok {
 			a := take(&s.ariths)
 			*a = exec.ArithExpr{Op: op, L: l, R: r, T: x.T}
 			return a, nil
 		}
-		if op, ok := cmpOps[x.Op]; ok {
+		if op, ok := cmpOp(x.Op); ok {
 			c := take(&s.cmps)
 			*c = exec.CmpExpr{Op: op, L: l, R: r}
 			return c, nil

@@ -120,32 +120,51 @@ func foldLeaf(e binder.Expr) binder.Expr {
 
 // readsRow reports whether e reads a column, parameter or outer row.
 func readsRow(e binder.Expr) bool {
-	reads := false
-	binder.Walk(e, func(x binder.Expr) {
+	return anyExpr(e, func(x binder.Expr) bool {
 		switch x.(type) {
 		case *binder.ColumnRef, *binder.Param, *binder.OuterRef, *binder.Subquery:
-			reads = true
+			return true
 		}
+		return false
 	})
-	return reads
+}
+
+// anyExpr reports whether pred holds for e or a sub-expression, parents
+// first, stopping at the first (binder.Walk visits every node): the rules
+// ask such questions of every conjunct.
+func anyExpr(e binder.Expr, pred func(binder.Expr) bool) bool {
+	if pred(e) {
+		return true
+	}
+	switch x := e.(type) { // the commonest nodes without MapChildren's callback
+	case *binder.ColumnRef, *binder.Const:
+		return false
+	case *binder.BinaryOp:
+		return anyExpr(x.L, pred) || anyExpr(x.R, pred)
+	case *binder.Cast:
+		return anyExpr(x.X, pred)
+	}
+	found := false
+	binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) {
+		found = found || anyExpr(c, pred)
+		return c, nil
+	})
+	return found
 }
 
 // deterministic reports whether e gives the same value each time it is
 // evaluated on the same row: no volatile function, subquery or opaque UDF
 // (whose evaluation the rules must neither repeat nor move).
 func deterministic(e binder.Expr) bool {
-	ok := true
-	binder.Walk(e, func(x binder.Expr) {
+	return !anyExpr(e, func(x binder.Expr) bool {
 		switch f := x.(type) {
 		case *binder.FuncCall:
-			if f.Volatile {
-				ok = false
-			}
+			return f.Volatile
 		case *binder.Subquery, *binder.UDFCall:
-			ok = false
+			return true
 		}
+		return false
 	})
-	return ok
 }
 
 func boolConst(e binder.Expr) (bool, bool) {
@@ -250,6 +269,11 @@ func columnsOf(e binder.Expr) []int {
 func pushFilters(n binder.Node) binder.Node {
 	f, ok := n.(*binder.Filter)
 	if !ok {
+		return rewriteChildren(n, pushFilters)
+	}
+	switch f.Input.(type) {
+	case *binder.Filter, *binder.Project, *binder.Aggregate, *binder.SetOp, *binder.Sort, *binder.Join:
+	default: // nothing to push into (a scan, most often): skip splitting the condition
 		return rewriteChildren(n, pushFilters)
 	}
 	var push, keep []binder.Expr

@@ -19,7 +19,7 @@ type rule struct {
 // pushdown because it needs the filter directly above the scan, and before
 // join ordering, whose estimates then count the keys a lookup reads.
 var rules = []rule{
-	{"subquery_decorrelation", decorrelate}, // decorrelate.go: subqueries become joins the rules below then place
+	{"subquery_decorrelation", decorrelateRule}, // decorrelate.go: subqueries become joins the rules below then place
 	// Constant conditions go next, so that no rule moves a filter that
 	// is always true or makes its subtree empty.
 	{"simplify_boolean", simplifyBoolean},
@@ -67,13 +67,16 @@ func optimizeWith(n binder.Node, e *estimator, disabled map[string]bool) (binder
 		if disabled[r.name] {
 			continue
 		}
-		before := n.Columns()
+		in := n
 		if r.apply != nil {
 			n = r.apply(n)
 		} else if f := estimatedRules[r.name]; f != nil {
 			n = f(e, n)
 		}
-		if err := sameSchema(before, n.Columns()); err != nil {
+		if n == in { // the rule changed nothing (rules copy what they change)
+			continue
+		}
+		if err := sameSchema(in.Columns(), n.Columns()); err != nil {
 			return nil, sqlerr.New(sqlerr.InternalError, "optimizer rule %s changed the plan schema: %v", r.name, err)
 		}
 	}
@@ -204,54 +207,81 @@ func primaryKeyLookup(n binder.Node) binder.Node {
 		return rewriteChildren(n, primaryKeyLookup)
 	}
 	info := scan.Table
-	fixed := map[int][]binder.Expr{} // key column -> the values it may take
-	from := map[int]int{}            // key column -> the conjunct that fixed it
-	all := conjuncts(f.Cond)
-	for ci, c := range all {
-		col, vals := asColumnInValues(c)
-		if col == nil {
-			continue
-		}
-		if _, dup := fixed[col.Index]; !dup {
-			fixed[col.Index] = vals
-			from[col.Index] = ci
-		}
+	pk := info.Descriptor.Schema.PrimaryKey
+	// Planning runs this for every filtered scan of a keyed table, and most
+	// do not fix the key: the conjuncts and their matches live in stack
+	// buffers, and nothing is allocated until every key column is known to
+	// be fixed.
+	var conjBuf [16]binder.Expr
+	all := appendConjuncts(conjBuf[:0], f.Cond)
+	var matchBuf [16]inListMatch
+	matches := matchBuf[:0]
+	for _, c := range all {
+		col, nv := inListColumn(c)
+		matches = append(matches, inListMatch{col, nv})
 	}
-	// the keys are every combination of the key columns' values
-	keys := [][]binder.Expr{nil}
-	answered := map[int]bool{} // conjuncts the lookup keys answer exactly
-	for _, name := range info.Descriptor.Schema.PrimaryKey {
+	// from[j]: the first conjunct that fixes key column j (as a map keyed
+	// by column, first one wins, would).
+	var fromBuf [8]int
+	from := fromBuf[:0]
+	total, nvals := 1, 0
+	for _, name := range pk {
 		idx := info.ColumnIndex(name)
-		vals, ok := fixed[idx]
-		if !ok || len(keys)*len(vals) > maxLookupKeys {
+		ci := slices.IndexFunc(matches, func(m inListMatch) bool { return m.col != nil && m.col.Index == idx })
+		if ci < 0 || total*matches[ci].n > maxLookupKeys {
 			return rewriteChildren(n, primaryKeyLookup)
 		}
+		total *= matches[ci].n
+		nvals += matches[ci].n
+		from = append(from, ci)
+	}
+	// each key column's values, cast to the column's type, one after another
+	var valBuf [16]binder.Expr
+	vals := valBuf[:0]
+	var answeredBuf [8]int // conjuncts the lookup keys answer exactly
+	answered := answeredBuf[:0]
+	for j, name := range pk {
+		idx := info.ColumnIndex(name)
 		t := info.Descriptor.Schema.Columns[idx].Type
 		exact := exactKeyEquality(t)
-		kvs := make([]binder.Expr, len(vals))
-		for i, v := range vals {
-			kvs[i] = castToColumn(v, t)
-			exact = exact && kvs[i] == v
+		start := len(vals)
+		vals = appendInValues(vals, all[from[j]])
+		for i := start; i < len(vals); i++ {
+			v := vals[i]
+			vals[i] = castToColumn(v, t)
+			exact = exact && vals[i] == v
 		}
 		if exact {
-			answered[from[idx]] = true
+			answered = append(answered, from[j])
 		}
-		var next [][]binder.Expr
-		for _, k := range keys {
-			for _, kv := range kvs {
-				next = append(next, append(k[:len(k):len(k)], kv))
-			}
+	}
+	// The keys are every combination of the key columns' values, the last
+	// column varying fastest, in one backing array.
+	flat := make([]binder.Expr, total*len(pk))
+	keys := make([][]binder.Expr, total)
+	for k := range keys {
+		key := flat[k*len(pk) : (k+1)*len(pk) : (k+1)*len(pk)]
+		rem, off := k, nvals
+		for j := len(pk) - 1; j >= 0; j-- {
+			nj := matches[from[j]].n
+			off -= nj
+			key[j] = vals[off+rem%nj]
+			rem /= nj
 		}
-		keys = next
+		keys[k] = key
 	}
 	cols := make([]int, len(scan.Columns()))
 	for i := range cols {
 		cols[i] = i
 	}
 	lk := &pkLookup{table: info, keys: keys, projection: cols, cols: scan.Columns()}
-	var rest []binder.Expr
+	if len(answered) == len(all) {
+		return lk
+	}
+	var restBuf [16]binder.Expr
+	rest := restBuf[:0]
 	for ci, c := range all {
-		if !answered[ci] {
+		if !slices.Contains(answered, ci) {
 			rest = append(rest, c)
 		}
 	}
@@ -259,6 +289,13 @@ func primaryKeyLookup(n binder.Node) binder.Node {
 		return lk
 	}
 	return &binder.Filter{Input: lk, Cond: and(rest)}
+}
+
+// inListMatch is a conjunct matched by inListColumn: the column it fixes
+// (nil: none) and to how many values.
+type inListMatch struct {
+	col *binder.ColumnRef
+	n   int
 }
 
 // maxLookupKeys bounds the keys one lookup may read (the product of the
@@ -289,6 +326,44 @@ func asColumnInValues(e binder.Expr) (*binder.ColumnRef, []binder.Expr) {
 		return lc, append(lv[:len(lv):len(lv)], rv...)
 	}
 	return nil, nil
+}
+
+// inListColumn is asColumnInValues without building the list: the column
+// a conjunct fixes and the number of values (appendInValues then appends
+// them), so that a conjunct that fixes no key column costs no allocation.
+func inListColumn(e binder.Expr) (*binder.ColumnRef, int) {
+	b, ok := e.(*binder.BinaryOp)
+	if !ok {
+		return nil, 0
+	}
+	switch b.Op {
+	case binder.OpEq:
+		if col, _ := asColumnEqualsValue(b); col != nil {
+			return col, 1
+		}
+	case binder.OpOr:
+		lc, ln := inListColumn(b.L)
+		if lc == nil {
+			return nil, 0
+		}
+		rc, rn := inListColumn(b.R)
+		if rc == nil || lc.Index != rc.Index {
+			return nil, 0
+		}
+		return lc, ln + rn
+	}
+	return nil, 0
+}
+
+// appendInValues appends the values of a conjunct inListColumn matched, in
+// asColumnInValues' order.
+func appendInValues(out []binder.Expr, e binder.Expr) []binder.Expr {
+	b := e.(*binder.BinaryOp)
+	if b.Op == binder.OpOr {
+		return appendInValues(appendInValues(out, b.L), b.R)
+	}
+	_, v := asColumnEqualsValue(b)
+	return append(out, v)
 }
 
 // exactKeyEquality reports whether SQL equality on a key column of type t is
@@ -382,10 +457,16 @@ func projectionPushdown(n binder.Node) binder.Node {
 	default:
 		return rewriteChildren(n, projectionPushdown)
 	}
-	used := map[int]bool{}
+	var usedBuf [32]bool
+	used := usedBuf[:0]
+	if nc := len(leaf.Columns()); nc <= len(usedBuf) {
+		used = usedBuf[:nc]
+	} else {
+		used = make([]bool, nc)
+	}
 	mark := func(e binder.Expr) {
 		binder.Walk(e, func(x binder.Expr) {
-			if c, ok := x.(*binder.ColumnRef); ok {
+			if c, ok := x.(*binder.ColumnRef); ok && c.Index >= 0 && c.Index < len(used) {
 				used[c.Index] = true
 			}
 		})
@@ -396,14 +477,14 @@ func projectionPushdown(n binder.Node) binder.Node {
 	if filter != nil {
 		mark(filter.Cond)
 	}
+	if !slices.Contains(used, false) { // every column is read: nothing to narrow
+		return n
+	}
 	var proj []int
-	for i := range leaf.Columns() {
-		if used[i] {
+	for i, u := range used {
+		if u {
 			proj = append(proj, i)
 		}
-	}
-	if len(proj) == len(leaf.Columns()) {
-		return n
 	}
 	if len(proj) == 0 {
 		// Nothing is read (SELECT 1 FROM t): decode one column anyway,
@@ -538,8 +619,14 @@ func sidesOf(e binder.Expr, nl int) int {
 
 func and(es []binder.Expr) binder.Expr {
 	out := es[0]
-	for _, e := range es[1:] {
-		out = &binder.BinaryOp{Op: binder.OpAnd, L: out, R: e, T: types.BoolType}
+	if len(es) == 1 {
+		return out
+	}
+	// the ANDs in one array: one allocation however many conjuncts
+	ops := make([]binder.BinaryOp, len(es)-1)
+	for i, e := range es[1:] {
+		ops[i] = binder.BinaryOp{Op: binder.OpAnd, L: out, R: e, T: types.BoolType}
+		out = &ops[i]
 	}
 	return out
 }

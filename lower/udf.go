@@ -89,17 +89,10 @@ func lowerUDFTable(x *binder.UDFTable) (Node, error) {
 // hasUDF reports whether e calls a scalar Go UDF (outside subquery plans,
 // which are lowered on their own).
 func hasUDF(e binder.Expr) bool {
-	found := false
-	var walk func(binder.Expr) (binder.Expr, error)
-	walk = func(x binder.Expr) (binder.Expr, error) {
-		if _, ok := x.(*binder.UDFCall); ok {
-			found = true
-			return x, nil
-		}
-		return binder.MapChildren(x, walk)
-	}
-	walk(e)
-	return found
+	return anyExpr(e, func(x binder.Expr) bool {
+		_, ok := x.(*binder.UDFCall)
+		return ok
+	})
 }
 
 // extractUDFs puts one udfNode over in per scalar UDF call of exprs,
@@ -107,6 +100,9 @@ func hasUDF(e binder.Expr) bool {
 // and returns the expressions with each call replaced by a reference to
 // its column.
 func extractUDFs(in Node, exprs []binder.Expr) (Node, []binder.Expr, error) {
+	if !slices.ContainsFunc(exprs, hasUDF) { // the common case: nothing to extract, nothing copied
+		return in, exprs, nil
+	}
 	cur := in
 	var rewrite func(binder.Expr) (binder.Expr, error)
 	rewrite = func(e binder.Expr) (binder.Expr, error) {

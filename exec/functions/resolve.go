@@ -181,18 +181,27 @@ func expand(f *Func, n int) (candidate, bool) {
 func viableCandidates(fs []*Func, in []pgType) []candidate {
 	var cands []candidate
 	for _, f := range fs {
-		c, ok := expand(f, len(in))
-		if !ok {
+		if f.Variadic && len(in) < len(f.Args) || !f.Variadic && len(in) != len(f.Args) {
 			continue
 		}
+		// the fit is checked before expand builds the candidate: most
+		// overloads of a name do not fit, and need no lists
 		fits := true
 		for i := range in {
-			if !canCoerce(in[i], c.pg[i]) {
+			d := f.Args[min(i, len(f.Args)-1)]
+			pg := pgAny
+			if d.Kind != types.Unknown {
+				pg = pgTypeOf(d)
+			}
+			if !canCoerce(in[i], pg) {
 				fits = false
 				break
 			}
 		}
-		if fits {
+		if !fits {
+			continue
+		}
+		if c, ok := expand(f, len(in)); ok {
 			cands = append(cands, c)
 		}
 	}

@@ -71,6 +71,10 @@ type Parser struct {
 	// noPlain turns the plain shortcut (plain.go) off, for the tests that
 	// compare it with the general rewrite.
 	noPlain bool
+	// toks and ftoks are the lexers' token buffers, kept for the next
+	// statement (no Statement or AST refers to tokens).
+	toks  []token
+	ftoks []ftok
 }
 
 // NewParser returns a Parser.
@@ -162,10 +166,11 @@ func (s *Statement) Position(rewrittenOffset int) int {
 // the whole call, as in PostgreSQL, whose parser reads the whole string
 // before running any of it.
 func (p *Parser) Parse(text string) ([]*Statement, error) {
-	toks, err := lex(text)
+	toks, err := lexInto(text, p.toks)
 	if err != nil {
 		return nil, err
 	}
+	p.toks = toks[:0]
 	var stmts []*Statement
 	start := 0
 	for i := 0; i <= len(toks); i++ {
@@ -295,7 +300,9 @@ func dataModifyingWith(src string, toks []token) error {
 // parseRewritten parses the rewritten text: with the fast path (fastparse.go)
 // when the statement lies in its subset, else with TiDB.
 func (p *Parser) parseRewritten(text string) ([]ast.StmtNode, error) {
-	if n, ok := fastStmt(text); ok {
+	n, ftoks, ok := fastStmtBuf(text, p.ftoks)
+	p.ftoks = ftoks[:0]
+	if ok {
 		return []ast.StmtNode{n}, nil
 	}
 	return p.parseTiDB(text)

@@ -147,6 +147,7 @@ type fastParser struct {
 	nLits, nOps int
 	vals        []test_driver.ValueExpr
 	bins        []ast.BinaryOperationExpr
+	fields      []ast.SelectField
 }
 
 func isWordStart(c byte) bool { return c >= 'a' && c <= 'z' || c == '_' }
@@ -465,12 +466,27 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 	if !fp.acceptWord("select") {
 		return nil, false
 	}
-	opts := &ast.SelectStmtOpts{SQLCache: true}
+	// The statement's one-per-query nodes come in one allocation (they
+	// share the AST's lifetime); unused ones cost only their bytes.
+	a := &struct {
+		st      ast.SelectStmt
+		opts    ast.SelectStmtOpts
+		fields  ast.FieldList
+		from    ast.TableRefsClause
+		group   ast.GroupByClause
+		having  ast.HavingClause
+		order   ast.OrderByClause
+		limit   ast.Limit
+		fieldPs [4]*ast.SelectField
+	}{}
+	opts := &a.opts
+	opts.SQLCache = true
 	if fp.acceptWord("distinct") {
 		opts.Distinct = true
 	}
-	st := &ast.SelectStmt{SelectStmtOpts: opts, Distinct: opts.Distinct, Kind: ast.SelectStmtKindSelect}
-	fields := make([]*ast.SelectField, 0, 4)
+	st := &a.st
+	st.SelectStmtOpts, st.Distinct, st.Kind = opts, opts.Distinct, ast.SelectStmtKindSelect
+	fields := a.fieldPs[:0]
 	for {
 		f, ok := fp.field()
 		if !ok {
@@ -481,7 +497,8 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 			break
 		}
 	}
-	st.Fields = &ast.FieldList{Fields: fields}
+	a.fields.Fields = fields
+	st.Fields = &a.fields
 	if fp.isWord("from") {
 		fromTok := fp.pos
 		fp.pos++
@@ -489,7 +506,8 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		if !ok {
 			return nil, false
 		}
-		st.From = &ast.TableRefsClause{TableRefs: refs}
+		a.from.TableRefs = refs
+		st.From = &a.from
 		if last := fields[len(fields)-1]; last.Expr != nil && last.AsName.O == "" {
 			last.SetText(utf8Encoding, fp.src[last.Offset:fp.endOffset(fromTok)])
 		}
@@ -510,14 +528,16 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		if !ok {
 			return nil, false
 		}
-		st.GroupBy = &ast.GroupByClause{Items: items}
+		a.group.Items = items
+		st.GroupBy = &a.group
 	}
 	if fp.acceptWord("having") {
 		e, ok := fp.expr()
 		if !ok {
 			return nil, false
 		}
-		st.Having = &ast.HavingClause{Expr: e}
+		a.having.Expr = e
+		st.Having = &a.having
 	}
 	if fp.isWord("order") {
 		fp.pos++
@@ -528,14 +548,16 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		if !ok {
 			return nil, false
 		}
-		st.OrderBy = &ast.OrderByClause{Items: items}
+		a.order.Items = items
+		st.OrderBy = &a.order
 	}
 	if fp.acceptWord("limit") {
 		count, ok := fp.limitOption()
 		if !ok {
 			return nil, false
 		}
-		st.Limit = &ast.Limit{Count: count}
+		a.limit.Count = count
+		st.Limit = &a.limit
 		if fp.acceptWord("offset") {
 			off, ok := fp.limitOption()
 			if !ok {
@@ -568,7 +590,12 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 	if !ok {
 		return nil, false
 	}
-	f := &ast.SelectField{Expr: e, Offset: start}
+	if len(fp.fields) == cap(fp.fields) {
+		fp.fields = make([]ast.SelectField, 0, 4)
+	}
+	fp.fields = fp.fields[:len(fp.fields)+1]
+	f := &fp.fields[len(fp.fields)-1]
+	f.Expr, f.Offset = e, start
 	if fp.acceptWord("as") {
 		t := fp.peek()
 		if t == nil || t.kind == ftString {
@@ -710,18 +737,25 @@ func (fp *fastParser) tableFactor() (*ast.TableSource, bool) {
 	if !ok {
 		return nil, false
 	}
-	tn := &ast.TableName{Name: ast.NewCIStr(name)}
+	// one allocation for the source and its name
+	ref := &struct {
+		ts ast.TableSource
+		tn ast.TableName
+	}{}
+	tn := &ref.tn
+	tn.Name = ast.NewCIStr(name)
 	if fp.isOp(".") {
 		fp.pos++
 		n2, ok := fp.ident(true)
 		if !ok {
 			return nil, false
 		}
-		tn = &ast.TableName{Schema: ast.NewCIStr(name), Name: ast.NewCIStr(n2)}
+		tn.Schema, tn.Name = ast.NewCIStr(name), ast.NewCIStr(n2)
 	}
 	tn.PartitionNames = []ast.CIStr{}
 	tn.IndexHints = []*ast.IndexHint{}
-	ts := &ast.TableSource{Source: tn}
+	ts := &ref.ts
+	ts.Source = tn
 	if fp.acceptWord("as") {
 		alias, ok := fp.ident(true)
 		if !ok {

@@ -88,6 +88,12 @@
 // __pg_* because TiDB's lexer looks up every word starting with '_' as a
 // charset introducer (and builds a stack-traced error when it is none).
 //
+// Plain shortcut (plain.go): a SELECT whose tokens the rewrite would only
+// case-fold (and whose AS labels it would quote) is rewritten in one pass,
+// with a one-segment offset map when nothing is quoted; a whitelist that
+// declines anything else, checked against the general rewrite over the
+// corpus, mutations of it and FuzzPlainRewrite.
+//
 // A Parser wraps a TiDB parser and the rewrite's reusable scratch, and is
 // not goroutine-safe: one per session.
 package sql

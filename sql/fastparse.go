@@ -11,6 +11,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/charset"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
 )
 
 // The fast path: a hand-written recursive-descent parser for the common
@@ -35,25 +36,32 @@ import (
 // misread.
 
 // fastStmt parses text, one statement in the subset, into TiDB's AST.
-func fastStmt(text string) (_ ast.StmtNode, ok bool) {
+func fastStmt(text string) (ast.StmtNode, bool) {
+	n, _, ok := fastStmtBuf(text, nil)
+	return n, ok
+}
+
+// fastStmtBuf is fastStmt lexing into buf[:0] when it is large enough; it
+// returns the token buffer for the next call (the AST does not refer to it).
+func fastStmtBuf(text string, buf []ftok) (_ ast.StmtNode, toks []ftok, ok bool) {
+	fp := fastParser{src: text, toks: buf[:0]}
 	defer func() {
 		// A bug here must cost only the fast path: TiDB parses instead.
 		if recover() != nil {
-			ok = false
+			toks, ok = nil, false
 		}
 	}()
-	fp := fastParser{src: text}
 	if !fp.lex() {
-		return nil, false
+		return nil, fp.toks, false
 	}
 	st, ok := fp.selectStmt()
 	if !ok || fp.pos != len(fp.toks) {
-		return nil, false
+		return nil, fp.toks, false
 	}
 	st.SetNoBackslashEscapes(true)
 	st.SetText(utf8Encoding, text)
 	ast.SetFlag(st)
-	return st, true
+	return st, fp.toks, true
 }
 
 // utf8Encoding is the connection encoding TiDB's parser attaches to node
@@ -134,6 +142,12 @@ type fastParser struct {
 	src  string
 	toks []ftok
 	pos  int
+	// nLits and nOps bound the statement's literals and binary operators
+	// (counted by lex): the sizes of the vals and bins slabs.
+	nLits, nOps int
+	vals        []test_driver.ValueExpr
+	bins        []ast.BinaryOperationExpr
+	fields      []ast.SelectField
 }
 
 func isWordStart(c byte) bool { return c >= 'a' && c <= 'z' || c == '_' }
@@ -147,7 +161,9 @@ func (fp *fastParser) lex() bool {
 	if len(s) > math.MaxInt32 {
 		return false
 	}
-	fp.toks = make([]ftok, 0, len(s)/2+8)
+	if cap(fp.toks) < len(s)/2+8 {
+		fp.toks = make([]ftok, 0, len(s)/2+8)
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -168,6 +184,12 @@ func (fp *fastParser) lex() bool {
 				if cs, _ := charset.GetCharsetInfo(s[i+1 : j]); cs != nil {
 					return false
 				}
+			}
+			switch s[i:j] {
+			case "null", "true", "false":
+				fp.nLits++
+			case "and", "or":
+				fp.nOps++
 			}
 			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j)})
 			i = j
@@ -204,6 +226,7 @@ func (fp *fastParser) lex() bool {
 			if j < len(s) && (isWordByte(s[j]) || s[j] >= 0x80 || s[j] == '.' || s[j] >= 'A' && s[j] <= 'Z') {
 				return false
 			}
+			fp.nLits++
 			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
 			i = j
 			continue
@@ -218,6 +241,8 @@ func (fp *fastParser) lex() bool {
 				if val == "" {
 					return false
 				}
+			} else {
+				fp.nLits++
 			}
 			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
 			i = j
@@ -268,6 +293,9 @@ func (fp *fastParser) lex() bool {
 			n = 2
 		default:
 			return false
+		}
+		if c != '(' && c != ')' && c != ',' && c != '.' {
+			fp.nOps++
 		}
 		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n)})
 		i += n
@@ -438,12 +466,27 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 	if !fp.acceptWord("select") {
 		return nil, false
 	}
-	opts := &ast.SelectStmtOpts{SQLCache: true}
+	// The statement's one-per-query nodes come in one allocation (they
+	// share the AST's lifetime); unused ones cost only their bytes.
+	a := &struct {
+		st      ast.SelectStmt
+		opts    ast.SelectStmtOpts
+		fields  ast.FieldList
+		from    ast.TableRefsClause
+		group   ast.GroupByClause
+		having  ast.HavingClause
+		order   ast.OrderByClause
+		limit   ast.Limit
+		fieldPs [4]*ast.SelectField
+	}{}
+	opts := &a.opts
+	opts.SQLCache = true
 	if fp.acceptWord("distinct") {
 		opts.Distinct = true
 	}
-	st := &ast.SelectStmt{SelectStmtOpts: opts, Distinct: opts.Distinct, Kind: ast.SelectStmtKindSelect}
-	fields := make([]*ast.SelectField, 0, 4)
+	st := &a.st
+	st.SelectStmtOpts, st.Distinct, st.Kind = opts, opts.Distinct, ast.SelectStmtKindSelect
+	fields := a.fieldPs[:0]
 	for {
 		f, ok := fp.field()
 		if !ok {
@@ -454,7 +497,8 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 			break
 		}
 	}
-	st.Fields = &ast.FieldList{Fields: fields}
+	a.fields.Fields = fields
+	st.Fields = &a.fields
 	if fp.isWord("from") {
 		fromTok := fp.pos
 		fp.pos++
@@ -462,7 +506,8 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		if !ok {
 			return nil, false
 		}
-		st.From = &ast.TableRefsClause{TableRefs: refs}
+		a.from.TableRefs = refs
+		st.From = &a.from
 		if last := fields[len(fields)-1]; last.Expr != nil && last.AsName.O == "" {
 			last.SetText(utf8Encoding, fp.src[last.Offset:fp.endOffset(fromTok)])
 		}
@@ -483,14 +528,16 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		if !ok {
 			return nil, false
 		}
-		st.GroupBy = &ast.GroupByClause{Items: items}
+		a.group.Items = items
+		st.GroupBy = &a.group
 	}
 	if fp.acceptWord("having") {
 		e, ok := fp.expr()
 		if !ok {
 			return nil, false
 		}
-		st.Having = &ast.HavingClause{Expr: e}
+		a.having.Expr = e
+		st.Having = &a.having
 	}
 	if fp.isWord("order") {
 		fp.pos++
@@ -501,14 +548,16 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		if !ok {
 			return nil, false
 		}
-		st.OrderBy = &ast.OrderByClause{Items: items}
+		a.order.Items = items
+		st.OrderBy = &a.order
 	}
 	if fp.acceptWord("limit") {
 		count, ok := fp.limitOption()
 		if !ok {
 			return nil, false
 		}
-		st.Limit = &ast.Limit{Count: count}
+		a.limit.Count = count
+		st.Limit = &a.limit
 		if fp.acceptWord("offset") {
 			off, ok := fp.limitOption()
 			if !ok {
@@ -541,7 +590,12 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 	if !ok {
 		return nil, false
 	}
-	f := &ast.SelectField{Expr: e, Offset: start}
+	if len(fp.fields) == cap(fp.fields) {
+		fp.fields = make([]ast.SelectField, 0, 4)
+	}
+	fp.fields = fp.fields[:len(fp.fields)+1]
+	f := &fp.fields[len(fp.fields)-1]
+	f.Expr, f.Offset = e, start
 	if fp.acceptWord("as") {
 		t := fp.peek()
 		if t == nil || t.kind == ftString {
@@ -573,7 +627,7 @@ func (fp *fastParser) limitOption() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		fp.pos++
-		return ast.NewValueExpr(n, mysql.DefaultCharset, mysql.DefaultCollationName), true
+		return fp.value(n, mysql.DefaultCharset, mysql.DefaultCollationName), true
 	case ftParam:
 		fp.pos++
 		return ast.NewParamMarkerExpr(int(t.start)), true
@@ -683,18 +737,25 @@ func (fp *fastParser) tableFactor() (*ast.TableSource, bool) {
 	if !ok {
 		return nil, false
 	}
-	tn := &ast.TableName{Name: ast.NewCIStr(name)}
+	// one allocation for the source and its name
+	ref := &struct {
+		ts ast.TableSource
+		tn ast.TableName
+	}{}
+	tn := &ref.tn
+	tn.Name = ast.NewCIStr(name)
 	if fp.isOp(".") {
 		fp.pos++
 		n2, ok := fp.ident(true)
 		if !ok {
 			return nil, false
 		}
-		tn = &ast.TableName{Schema: ast.NewCIStr(name), Name: ast.NewCIStr(n2)}
+		tn.Schema, tn.Name = ast.NewCIStr(name), ast.NewCIStr(n2)
 	}
 	tn.PartitionNames = []ast.CIStr{}
 	tn.IndexHints = []*ast.IndexHint{}
-	ts := &ast.TableSource{Source: tn}
+	ts := &ref.ts
+	ts.Source = tn
 	if fp.acceptWord("as") {
 		alias, ok := fp.ident(true)
 		if !ok {
@@ -727,7 +788,7 @@ func (fp *fastParser) expr() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = bin(opcode.LogicOr, l, r, start)
+		l = fp.bin(opcode.LogicOr, l, r, start)
 	}
 	if fp.isWord("xor") {
 		return nil, false
@@ -735,10 +796,33 @@ func (fp *fastParser) expr() (ast.ExprNode, bool) {
 	return l, true
 }
 
-func bin(op opcode.Op, l, r ast.ExprNode, start int) ast.ExprNode {
-	b := &ast.BinaryOperationExpr{Op: op, L: l, R: r}
+// bin is a BinaryOperationExpr cut from a slab sized by the lexer's
+// operator count (see value).
+func (fp *fastParser) bin(op opcode.Op, l, r ast.ExprNode, start int) ast.ExprNode {
+	if len(fp.bins) == cap(fp.bins) {
+		fp.bins = make([]ast.BinaryOperationExpr, 0, max(fp.nOps, 4))
+	}
+	fp.bins = fp.bins[:len(fp.bins)+1]
+	b := &fp.bins[len(fp.bins)-1]
+	b.Op, b.L, b.R = op, l, r
 	b.SetOriginTextPosition(start)
 	return b
+}
+
+// value is ast.NewValueExpr (test_driver's newValueExpr, step by step),
+// with the node cut from a slab sized by the lexer's literal count: one
+// allocation per statement instead of one per literal. The slab lives as
+// long as the AST, whose nodes all share one lifetime anyway.
+func (fp *fastParser) value(v any, charset, collate string) ast.ValueExpr {
+	if len(fp.vals) == cap(fp.vals) {
+		fp.vals = make([]test_driver.ValueExpr, 0, max(fp.nLits, 4))
+	}
+	fp.vals = fp.vals[:len(fp.vals)+1]
+	ve := &fp.vals[len(fp.vals)-1]
+	ve.SetValue(v)
+	test_driver.DefaultTypeForValue(v, &ve.Type, charset, collate)
+	ve.SetProjectionOffset(-1)
+	return ve
 }
 
 func (fp *fastParser) andExpr() (ast.ExprNode, bool) {
@@ -753,7 +837,7 @@ func (fp *fastParser) andExpr() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = bin(opcode.LogicAnd, l, r, start)
+		l = fp.bin(opcode.LogicAnd, l, r, start)
 	}
 	return l, true
 }
@@ -830,7 +914,7 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = bin(op, l, r, start)
+		l = fp.bin(op, l, r, start)
 	}
 }
 
@@ -942,7 +1026,7 @@ func (fp *fastParser) bitExpr() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = bin(op, l, r, start)
+		l = fp.bin(op, l, r, start)
 	}
 }
 
@@ -972,7 +1056,7 @@ func (fp *fastParser) term() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = bin(op, l, r, start)
+		l = fp.bin(op, l, r, start)
 	}
 }
 
@@ -1037,7 +1121,7 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		if n := fp.peek(); n != nil && n.kind == ftString {
 			return nil, false // adjacent literals concatenate in TiDB
 		}
-		v = ast.NewValueExpr(fp.val(t), mysql.DefaultCharset, mysql.DefaultCollationName)
+		v = fp.value(fp.val(t), mysql.DefaultCharset, mysql.DefaultCollationName)
 	case ftInt:
 		n, err := strconv.ParseUint(fp.val(t), 10, 64)
 		if err != nil {
@@ -1045,9 +1129,9 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		}
 		fp.pos++
 		if n <= math.MaxInt64 {
-			v = ast.NewValueExpr(int64(n), mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = fp.value(int64(n), mysql.DefaultCharset, mysql.DefaultCollationName)
 		} else {
-			v = ast.NewValueExpr(n, mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = fp.value(n, mysql.DefaultCharset, mysql.DefaultCollationName)
 		}
 	case ftDec:
 		d, err := ast.NewDecimal(fp.val(t))
@@ -1055,14 +1139,14 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		fp.pos++
-		v = ast.NewValueExpr(d, mysql.DefaultCharset, mysql.DefaultCollationName)
+		v = fp.value(d, mysql.DefaultCharset, mysql.DefaultCollationName)
 	case ftFloat:
 		f, err := strconv.ParseFloat(fp.val(t), 64)
 		if err != nil {
 			return nil, false
 		}
 		fp.pos++
-		v = ast.NewValueExpr(f, mysql.DefaultCharset, mysql.DefaultCollationName)
+		v = fp.value(f, mysql.DefaultCharset, mysql.DefaultCollationName)
 	case ftOp:
 		if fp.val(t) != "(" {
 			return nil, false
@@ -1092,10 +1176,10 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		switch fp.val(t) {
 		case "null":
 			fp.pos++
-			v = ast.NewValueExpr(nil, mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = fp.value(nil, mysql.DefaultCharset, mysql.DefaultCollationName)
 		case "true", "false":
 			fp.pos++
-			v = ast.NewValueExpr(fp.val(t) == "true", mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = fp.value(fp.val(t) == "true", mysql.DefaultCharset, mysql.DefaultCollationName)
 		default:
 			return fp.identExpr()
 		}
@@ -1160,7 +1244,12 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 	if fp.isOp("(") {
 		return nil, false // qualified function name
 	}
-	col := &ast.ColumnName{}
+	// one allocation for the expression and its name
+	ref := &struct {
+		e ast.ColumnNameExpr
+		n ast.ColumnName
+	}{}
+	col := &ref.n
 	switch n {
 	case 1:
 		col.Name = ast.NewCIStr(parts[0])
@@ -1169,7 +1258,8 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 	case 3:
 		col.Schema, col.Table, col.Name = ast.NewCIStr(parts[0]), ast.NewCIStr(parts[1]), ast.NewCIStr(parts[2])
 	}
-	c := &ast.ColumnNameExpr{Name: col}
+	c := &ref.e
+	c.Name = col
 	c.SetOriginTextPosition(start)
 	return c, true
 }
@@ -1180,7 +1270,7 @@ func (fp *fastParser) aggregate() (ast.ExprNode, bool) {
 	agg := &ast.AggregateFuncExpr{F: fp.val(t)}
 	if fp.val(t) == "count" && fp.isOp("*") {
 		fp.pos++
-		one := ast.NewValueExpr(1, mysql.DefaultCharset, mysql.DefaultCollationName)
+		one := fp.value(1, mysql.DefaultCharset, mysql.DefaultCollationName)
 		agg.Args = []ast.ExprNode{one}
 	} else {
 		if fp.acceptWord("distinct") {

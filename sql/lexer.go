@@ -113,8 +113,15 @@ func charPos(src string, off int) int {
 // lex splits src into tokens (whitespace and comments are not tokens; they
 // are remembered through token.lead). It never panics; unterminated
 // strings, identifiers and comments are reported as PostgreSQL does.
-func lex(src string) ([]token, error) {
-	toks := make([]token, 0, len(src)/3+8)
+func lex(src string) ([]token, error) { return lexInto(src, nil) }
+
+// lexInto is lex appending to buf[:0] (the Parser's tokens of the previous
+// call, whose statements no longer refer to them) when it is large enough.
+func lexInto(src string, buf []token) ([]token, error) {
+	toks := buf[:0]
+	if cap(toks) < len(src)/3+8 {
+		toks = make([]token, 0, len(src)/3+8)
+	}
 	i := 0
 	for {
 		lead := i

@@ -68,6 +68,13 @@ type Parser struct {
 	// the text, so nothing refers to them once a statement is parsed.
 	slab  []piece
 	items []item
+	// noPlain turns the plain shortcut (plain.go) off, for the tests that
+	// compare it with the general rewrite.
+	noPlain bool
+	// toks and ftoks are the lexers' token buffers, kept for the next
+	// statement (no Statement or AST refers to tokens).
+	toks  []token
+	ftoks []ftok
 }
 
 // NewParser returns a Parser.
@@ -137,10 +144,11 @@ type Statement struct {
 	// InsertAlias is the alias of INSERT INTO t AS alias ("" when none).
 	InsertAlias string
 
-	tail  dmlTail   // extra statements rewriteDML appended
-	input string    // the full input of Parse
-	segs  []segment // rewritten offset -> input offset
-	end   int       // input offset of the end of Text
+	tail  dmlTail    // extra statements rewriteDML appended
+	input string     // the full input of Parse
+	segs  []segment  // rewritten offset -> input offset
+	end   int        // input offset of the end of Text
+	seg1  [1]segment // segs' storage when the rewrite is the identity (plain.go)
 }
 
 // Position returns the 1-based character position in the original input
@@ -158,10 +166,11 @@ func (s *Statement) Position(rewrittenOffset int) int {
 // the whole call, as in PostgreSQL, whose parser reads the whole string
 // before running any of it.
 func (p *Parser) Parse(text string) ([]*Statement, error) {
-	toks, err := lex(text)
+	toks, err := lexInto(text, p.toks)
 	if err != nil {
 		return nil, err
 	}
+	p.toks = toks[:0]
 	var stmts []*Statement
 	start := 0
 	for i := 0; i <= len(toks); i++ {
@@ -187,6 +196,12 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		Offset: first.start,
 		input:  src,
 		end:    last.end,
+	}
+	if !p.noPlain {
+		if text, segs, ok := plainRewrite(src, toks, &st.seg1); ok {
+			st.Rewritten, st.segs = text, segs
+			return p.finish(st, src, toks, terminated)
+		}
 	}
 	orig := toks
 	toks, err := normalizeTokens(src, toks)
@@ -236,7 +251,13 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	for _, n := range params {
 		st.NumParams = max(st.NumParams, n)
 	}
-	nodes, err := p.parseRewritten(text)
+	return p.finish(st, src, toks, terminated)
+}
+
+// finish parses st.Rewritten (toks are the rewritten statement's tokens,
+// for error positions) and completes st.
+func (p *Parser) finish(st *Statement, src string, toks []token, terminated bool) (*Statement, error) {
+	nodes, err := p.parseRewritten(st.Rewritten)
 	if err != nil {
 		if e := sqlerr.As(err); e != nil {
 			return nil, e
@@ -279,7 +300,9 @@ func dataModifyingWith(src string, toks []token) error {
 // parseRewritten parses the rewritten text: with the fast path (fastparse.go)
 // when the statement lies in its subset, else with TiDB.
 func (p *Parser) parseRewritten(text string) ([]ast.StmtNode, error) {
-	if n, ok := fastStmt(text); ok {
+	n, ftoks, ok := fastStmtBuf(text, p.ftoks)
+	p.ftoks = ftoks[:0]
+	if ok {
 		return []ast.StmtNode{n}, nil
 	}
 	return p.parseTiDB(text)

@@ -1,0 +1,254 @@
+package sql
+
+import "strings"
+
+// The plain shortcut: most statements clients send are SELECTs in which the
+// rewrite changes nothing but the case of bare words (and quotes a label
+// after AS). For those, plainRewrite produces the rewrite's exact output —
+// Rewritten, an offset map equivalent under mapOffset, no parameters — in
+// one pass over the tokens and at most two allocations, instead of running
+// the general rewriter (items, pieces, segments: ~40% of Parse).
+//
+// It is a whitelist: any token, word or shape the rewriter might act on
+// (casts, $n, E'' and dollar strings, comments, PostgreSQL operators,
+// brackets, subqueries, functions in FROM, typed literals, OFFSET without a
+// LIMIT before it, ...) makes it decline, and the general rewrite runs.
+// plain_test.go checks it against the general rewrite over the
+// sqllogictest corpus, and FuzzPlainRewrite on random input.
+
+// plainRejectWords are the words the rewriter (or a statement-level
+// rewrite before it) may act on, upper case. Any of them sends the
+// statement to the general rewrite.
+var plainRejectWords = map[string]bool{
+	"CAST": true, "ARRAY": true, "ANY": true, "SOME": true, "ALL": true, "NULLS": true,
+	"FILTER": true, "ROW": true, "MAP": true, "FULL": true, "NATURAL": true, "EXTRACT": true,
+	"POSITION": true, "AT": true, "COLLATE": true, "OPERATOR": true, "SYMMETRIC": true,
+	"VALUES": true, "WITH": true, "SELECT": true, "TABLE": true, "WITHIN": true, "OVER": true,
+	"UNION": true, "INTERSECT": true, "EXCEPT": true, "LATERAL": true, "USING": true,
+	"DATE": true, "TIME": true, "TIMESTAMP": true, "TIMESTAMPTZ": true, "INTERVAL": true,
+	"CARDINALITY": true, "FETCH": true, "FOR": true, "INTO": true, "WINDOW": true,
+	"RETURNING": true, "DISTINCT": true, "IS": true, "ORDER": true, "OFFSET": true,
+	"AS": true, "FROM": true, "LIMIT": true, "ASYMMETRIC": true,
+}
+
+// plainOps are the operators the rewriter copies as they are.
+func plainOp(op string) bool {
+	switch op {
+	case "=", "<", ">", "<=", ">=", "<>", "!=", "+", "-", "*", "/", "%", "||":
+		return true
+	}
+	return false
+}
+
+// plainClause words end FROM's list at the top level.
+func plainClause(w string) bool {
+	switch w {
+	case "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET":
+		return true
+	}
+	return false
+}
+
+// plainRewrite is the rewrite of toks (one statement of src) when it is
+// plain; ok false otherwise. seg is storage for a one-segment offset map.
+func plainRewrite(src string, toks []token, seg *[1]segment) (text string, segs []segment, ok bool) {
+	if len(toks) == 0 || !toks[0].is(src, "SELECT") {
+		return "", nil, false
+	}
+	depth := 0
+	inFrom := false
+	limitSeen := false
+	labels := 0
+	upper := false
+	var buf [24]byte
+	for k := 1; k < len(toks); k++ {
+		t := toks[k]
+		if t.hasComment || t.synth != "" {
+			return "", nil, false
+		}
+		s := src[t.start:t.end]
+		switch t.kind {
+		case tkQIdent:
+		case tkString:
+			if s[0] != '\'' {
+				return "", nil, false
+			}
+		case tkNumber:
+			if len(s) > maxNumberLiteral {
+				return "", nil, false
+			}
+		case tkOp:
+			if !plainOp(s) {
+				return "", nil, false
+			}
+		case tkPunct:
+			switch s {
+			case "(":
+				if inFrom {
+					return "", nil, false
+				}
+				depth++
+			case ")":
+				depth--
+				if depth < 0 {
+					return "", nil, false
+				}
+			case ",":
+			case ".":
+				// a qualified name: a word before it (not ")": field
+				// selection), a word, quoted name or * after it
+				p := toks[k-1]
+				if p.kind != tkIdent && p.kind != tkQIdent || k+1 >= len(toks) {
+					return "", nil, false
+				}
+				if n := toks[k+1]; n.kind != tkIdent && n.kind != tkQIdent && !(n.kind == tkOp && src[n.start:n.end] == "*") {
+					return "", nil, false
+				}
+			default:
+				return "", nil, false
+			}
+		case tkIdent:
+			wb, isUpper, plainWord := plainUpper(s, &buf)
+			if !plainWord {
+				return "", nil, false
+			}
+			upper = upper || isUpper
+			w := string(wb) // does not escape: no allocation
+			if plainRejectWords[w] {
+				switch w {
+				case "FROM":
+					if depth != 0 || inFrom {
+						return "", nil, false
+					}
+					inFrom = true
+				case "AS":
+					if k+1 >= len(toks) {
+						return "", nil, false
+					}
+					if n := toks[k+1]; n.kind == tkIdent {
+						lb, _, ok := plainUpper(src[n.start:n.end], &buf)
+						if !ok || asFollowers[string(lb)] || k+2 < len(toks) && toks[k+2].isPunct(src, "(") {
+							return "", nil, false
+						}
+						labels++
+						k++ // the label is a name, whatever word it is
+					}
+				case "LIMIT":
+					if depth != 0 {
+						return "", nil, false
+					}
+					limitSeen = true
+				case "OFFSET":
+					if depth != 0 || !limitSeen {
+						return "", nil, false
+					}
+				case "ORDER":
+					if depth != 0 {
+						return "", nil, false
+					}
+				case "DISTINCT":
+					if k+1 < len(toks) && toks[k+1].is(src, "ON") {
+						return "", nil, false
+					}
+				case "IS":
+					if k+1 < len(toks) && toks[k+1].is(src, "DISTINCT") ||
+						k+2 < len(toks) && toks[k+1].is(src, "NOT") && toks[k+2].is(src, "DISTINCT") {
+						return "", nil, false
+					}
+				default:
+					return "", nil, false
+				}
+			}
+			if inFrom && depth == 0 && plainClause(w) {
+				inFrom = false
+			}
+		default:
+			return "", nil, false
+		}
+	}
+	if depth != 0 {
+		return "", nil, false
+	}
+	first, last := toks[0], toks[len(toks)-1]
+	if labels == 0 && !upper && !hasUpperASCII(src[first.start:first.end]) {
+		seg[0] = segment{rw: 0, orig: first.start, n: last.end - first.start, verbatim: true}
+		return src[first.start:last.end], seg[:], true
+	}
+	return plainText(src, toks, labels, seg)
+}
+
+// plainUpper writes the ASCII word s upper-cased into buf and returns the
+// written bytes (nil when s is longer than buf: longer than every word the
+// shortcut looks for), whether s held an upper-case letter, and false for a
+// non-ASCII word (the rewriter's Unicode case rules are left to it).
+func plainUpper(s string, buf *[24]byte) ([]byte, bool, bool) {
+	up := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return nil, false, false
+		}
+		if c >= 'A' && c <= 'Z' {
+			up = true
+		} else if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if i < len(buf) {
+			buf[i] = c
+		}
+	}
+	if len(s) > len(buf) {
+		return nil, up, true
+	}
+	return buf[:len(s)], up, true
+}
+
+// plainText writes plainRewrite's output for a plain statement with
+// upper-case words or labels: bare words folded to lower case (strings and
+// quoted names kept), each label after AS in '"', and an offset map whose
+// quoted labels map to the label's start, as the general rewrite's do.
+func plainText(src string, toks []token, labels int, seg *[1]segment) (string, []segment, bool) {
+	first, last := toks[0], toks[len(toks)-1]
+	var b strings.Builder
+	b.Grow(last.end - first.start + 2*labels)
+	var segs []segment
+	if labels == 0 {
+		segs = seg[:0]
+	} else {
+		segs = make([]segment, 0, 2*labels+1)
+	}
+	runRW, runOrig := 0, first.start // the verbatim run being written
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
+		if k > 0 {
+			b.WriteString(src[toks[k-1].end:t.start])
+		}
+		if t.kind != tkIdent {
+			b.WriteString(src[t.start:t.end])
+			continue
+		}
+		label := k > 0 && toks[k-1].is(src, "AS")
+		if label {
+			if n := b.Len() - runRW; n > 0 {
+				segs = append(segs, segment{rw: runRW, orig: runOrig, n: n, verbatim: true})
+			}
+			segs = append(segs, segment{rw: b.Len(), orig: t.start, n: t.end - t.start + 2})
+			b.WriteByte('"')
+		}
+		for i := t.start; i < t.end; i++ {
+			c := src[i]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+		}
+		if label {
+			b.WriteByte('"')
+			runRW, runOrig = b.Len(), t.end
+		}
+	}
+	if n := b.Len() - runRW; n > 0 {
+		segs = append(segs, segment{rw: runRW, orig: runOrig, n: n, verbatim: true})
+	}
+	return b.String(), segs, true
+}

@@ -103,6 +103,48 @@ func TestSIMDMulConstAdd(t *testing.T) {
 	}
 }
 
+// TestSIMDMulConstAddLarge: outputs of ntStoreBytes and more, which the
+// AVX2 loop writes with non-temporal stores after the Go loop has done the
+// rows before the output's first 32-byte boundary, at each of the four
+// 8-byte alignments, match the pure-Go loop, and an overflow is seen in
+// the leading rows, in the middle and in the tail.
+func TestSIMDMulConstAddLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	n := ntStoreBytes/8 + 13
+	x, y := make([]int64, n), make([]int64, n)
+	for i := range x {
+		x[i], y[i] = int64(rng.IntN(2000))-1000, int64(rng.IntN(2000))-1000
+	}
+	buf := make([]int64, n+4)
+	goOut := make([]int64, n)
+	for _, c := range []int64{2, 3, -3} {
+		lo, hi := mulRange(c)
+		for _, sub := range []bool{false, true} {
+			for off := range 4 {
+				for _, bad := range []int{-1, 1, n / 2, n - 2} {
+					desc := fmt.Sprintf("c=%d sub=%v off=%d overflow at %d", c, sub, off, bad)
+					if bad >= 0 {
+						x[bad] = hi + 1
+					}
+					out := buf[off : off+n]
+					clear(out)
+					over := mulConstAdd(x, y, c, sub, out)
+					goOver := mulConstAddGo(x, y, c, lo, hi, sub, goOut)
+					if over != (bad >= 0) || goOver != over {
+						t.Fatalf("%s: overflow %v, pure Go %v", desc, over, goOver)
+					}
+					if !slices.Equal(out, goOut) {
+						t.Fatalf("%s: results differ from the pure-Go loop", desc)
+					}
+					if bad >= 0 {
+						x[bad] = 7
+					}
+				}
+			}
+		}
+	}
+}
+
 // refCmp is the bitmap of a[i] op y, inverted when invert is set.
 func refCmp(op CmpOp, a []int64, y int64, invert bool) []byte {
 	out := make([]byte, (len(a)+7)/8)

@@ -10,7 +10,7 @@ import (
 )
 
 // The AVX2 versions of the hottest bigint kernels (simd_amd64.s): the
-// fused checked x*c ± y, the comparison of a column with a scalar, and the
+// fused checked x*c ± y, checked column ± column, the comparison of a column with a scalar, and the
 // compaction of a filtered column. Go's compiler does not vectorize, and
 // its scalar loops stop at ~4 cycles a row (bench/LEDGER.md); these do 4
 // rows an instruction. Each wrapper hands the assembly a prefix of whole
@@ -24,6 +24,9 @@ func simdKernels() bool { return cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT }
 
 //go:noescape
 func mulConstAddAVX2(x, y, out []int64, c, lo, hi, shift int64, sub, nt bool) (overflow bool)
+
+//go:noescape
+func addSubInt64AVX2(a, b, out []int64, sub bool) (overflow bool)
 
 //go:noescape
 func cmpInt64VSAVX2(a []int64, y int64, op int64, flip uint32, out []byte)
@@ -54,6 +57,17 @@ func mulConstAddSIMD(x, y []int64, c, lo, hi int64, sub bool, out []int64) (int,
 		return head, overflow
 	}
 	return n, mulConstAddAVX2(x[head:n], y[head:n], out[head:n], c, lo, hi, shift, sub, nt) || overflow
+}
+
+// addSubInt64SIMD computes out = a ± b for the leading rows of a (a
+// multiple of 8; len(b) and len(out) at least len(a)) and returns how many
+// it did and whether any of them overflowed.
+func addSubInt64SIMD(a, b, out []int64, sub bool) (int, bool) {
+	n := len(a) &^ 7
+	if n == 0 || !simdKernels() {
+		return 0, false
+	}
+	return n, addSubInt64AVX2(a[:n], b[:n], out[:n], sub)
 }
 
 // cmpInt64VSSIMD writes the result bits of a[i] op y (op Lt, Gt or Eq),

@@ -185,6 +185,72 @@ done:
 	VZEROUPPER
 	RET
 
+// ---- addSubInt64AVX2: out = a ± b, 8 rows a loop ----
+//
+// Y15 and Y10 accumulate the sign tests of the two groups: (a^s)&(b^s)
+// for a sum, (a^b)&(a^s) for a difference.
+
+// func addSubInt64AVX2(a, b, out []int64, sub bool) (overflow bool)
+TEXT ·addSubInt64AVX2(SB), NOSPLIT, $0-81
+	MOVQ    a_base+0(FP), SI
+	MOVQ    a_len+8(FP), CX
+	MOVQ    b_base+24(FP), DX
+	MOVQ    out_base+48(FP), DI
+	MOVBLZX sub+72(FP), BX
+	VPXOR   Y15, Y15, Y15
+	VPXOR   Y10, Y10, Y10
+	XORQ    R8, R8
+	TESTQ   BX, BX
+	JNZ     vvsub
+
+vvadd:
+	CMPQ    R8, CX
+	JGE     vvdone
+	LOAD2(0, Y0, Y1)
+	LOAD2(32, Y5, Y6)
+	VPADDQ  Y1, Y0, Y2
+	VPADDQ  Y6, Y5, Y7
+	VMOVDQU Y2, 0(DI)(R8*8)
+	VMOVDQU Y7, 32(DI)(R8*8)
+	VPXOR   Y0, Y2, Y0
+	VPXOR   Y1, Y2, Y1
+	VPAND   Y0, Y1, Y1
+	VPOR    Y1, Y15, Y15
+	VPXOR   Y5, Y7, Y5
+	VPXOR   Y6, Y7, Y6
+	VPAND   Y5, Y6, Y6
+	VPOR    Y6, Y10, Y10
+	ADDQ    $8, R8
+	JMP     vvadd
+
+vvsub:
+	CMPQ    R8, CX
+	JGE     vvdone
+	LOAD2(0, Y0, Y1)
+	LOAD2(32, Y5, Y6)
+	VPSUBQ  Y1, Y0, Y2
+	VPSUBQ  Y6, Y5, Y7
+	VMOVDQU Y2, 0(DI)(R8*8)
+	VMOVDQU Y7, 32(DI)(R8*8)
+	VPXOR   Y0, Y1, Y1
+	VPXOR   Y0, Y2, Y0
+	VPAND   Y0, Y1, Y1
+	VPOR    Y1, Y15, Y15
+	VPXOR   Y5, Y6, Y6
+	VPXOR   Y5, Y7, Y5
+	VPAND   Y5, Y6, Y6
+	VPOR    Y6, Y10, Y10
+	ADDQ    $8, R8
+	JMP     vvsub
+
+vvdone:
+	VPOR      Y10, Y15, Y15
+	VMOVMSKPD Y15, AX
+	TESTL     AX, AX
+	SETNE     overflow+80(FP)
+	VZEROUPPER
+	RET
+
 // ---- cmpInt64VSAVX2: 32 rows a loop, one uint32 of result bits each ----
 
 // MASK32 packs the sign bits of Y0..Y7 (4 rows each) into 32 bits, flips

@@ -11,7 +11,8 @@
 // on division by zero), floating division follows IEEE, floating comparison
 // follows PostgreSQL (NaN equals NaN and sorts above every number, -0 = +0),
 // NULLs propagate and a NULL filter mask entry drops the row. The hottest
-// bigint loops (fused x*c ± y, compare with a scalar, filter compaction)
+// bigint loops (fused x*c ± y, column ± column, compare with a scalar,
+// filter compaction)
 // have AVX2 assembly on amd64 (simd_amd64.s; the Go loops remain the
 // fallback and the reference, and -tags purego selects them).
 //

@@ -217,19 +217,32 @@ func intKernelVV[T int16 | int32 | int64](op ArithOp, t types.T, a, b, out []T) 
 	out = out[:len(a)]
 	if t.Kind == types.Int64 {
 		switch op {
-		case Add:
-			for i := range a {
-				x, y := int64(a[i]), int64(b[i])
-				s := x + y
-				acc |= uint64((x ^ s) & (y ^ s))
-				out[i] = T(s)
+		case Add, Sub:
+			// The AVX2 loop (simd_amd64.go) does the leading rows where
+			// it runs; T is int64 here, so the assertions hold.
+			done := 0
+			if a64, ok := any(a).([]int64); ok {
+				var over bool
+				done, over = addSubInt64SIMD(a64, any(b).([]int64), any(out).([]int64), op == Sub)
+				if over {
+					acc = 1 << 63
+				}
 			}
-		case Sub:
-			for i := range a {
-				x, y := int64(a[i]), int64(b[i])
-				s := x - y
-				acc |= uint64((x ^ y) & (x ^ s))
-				out[i] = T(s)
+			a, b, out = a[done:], b[done:], out[done:]
+			if op == Add {
+				for i := range a {
+					x, y := int64(a[i]), int64(b[i])
+					s := x + y
+					acc |= uint64((x ^ s) & (y ^ s))
+					out[i] = T(s)
+				}
+			} else {
+				for i := range a {
+					x, y := int64(a[i]), int64(b[i])
+					s := x - y
+					acc |= uint64((x ^ y) & (x ^ s))
+					out[i] = T(s)
+				}
 			}
 		default:
 			for i := range a {

@@ -98,6 +98,15 @@ func mulConstAdd(x, y []int64, c int64, sub bool, out []int64) bool {
 	return mulConstAddGo(x[done:], y[done:], c, lo, hi, sub, out[done:]) || overflow
 }
 
+// ntStoreBytes is the output size from which the fused AVX2 kernel stores
+// around the cache: an output this large, with the inputs it is computed
+// from (twice its size), no longer fits the share of the L3 cache a core
+// can count on, so caching it would only evict the inputs and cost a read
+// of every output line before it is overwritten (the write-allocate: a
+// third more memory traffic). Smaller outputs, like the store's 64K-row
+// batches, stay cached for the next kernel that reads them.
+const ntStoreBytes = 4 << 20
+
 // mulRange is the range [lo, hi] of the x for which x*c does not overflow.
 func mulRange(c int64) (lo, hi int64) {
 	switch {

@@ -4,12 +4,13 @@ package exec
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
 
 // The AVX2 versions of the hottest bigint kernels (simd_amd64.s): the
-// fused checked x*c ± y, the comparison of a column with a scalar, and the
+// fused checked x*c ± y, checked column ± column, the comparison of a column with a scalar, and the
 // compaction of a filtered column. Go's compiler does not vectorize, and
 // its scalar loops stop at ~4 cycles a row (bench/LEDGER.md); these do 4
 // rows an instruction. Each wrapper hands the assembly a prefix of whole
@@ -22,7 +23,10 @@ import (
 func simdKernels() bool { return cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT }
 
 //go:noescape
-func mulConstAddAVX2(x, y, out []int64, c, lo, hi, shift int64, sub bool) (overflow bool)
+func mulConstAddAVX2(x, y, out []int64, c, lo, hi, shift int64, sub, nt bool) (overflow bool)
+
+//go:noescape
+func addSubInt64AVX2(a, b, out []int64, sub bool) (overflow bool)
 
 //go:noescape
 func cmpInt64VSAVX2(a []int64, y int64, op int64, flip uint32, out []byte)
@@ -30,20 +34,40 @@ func cmpInt64VSAVX2(a []int64, y int64, op int64, flip uint32, out []byte)
 //go:noescape
 func compactInt64AVX2(src []int64, keep []uint64, out []int64) (k int)
 
-// mulConstAddSIMD computes out = x*c ± y for the leading rows of x (a
-// multiple of 8; len(y) and len(out) at least len(x)) and returns how many
-// it did, and whether x fell outside [lo, hi] or the sum overflowed in any
-// of them.
+// mulConstAddSIMD computes out = x*c ± y for the leading rows of x (len(y)
+// and len(out) at least len(x)) and returns how many it did, and whether x
+// fell outside [lo, hi] or the sum overflowed in any of them. An output of
+// ntStoreBytes or more is written with non-temporal stores (the Go loop
+// does the rows before its first 32-byte boundary).
 func mulConstAddSIMD(x, y []int64, c, lo, hi int64, sub bool, out []int64) (int, bool) {
-	n := len(x) &^ 7
-	if n == 0 || !simdKernels() {
+	if len(x) < 8 || !simdKernels() {
 		return 0, false
 	}
 	shift := int64(-1) // a power of two multiplies by a shift
 	if c > 0 && c&(c-1) == 0 {
 		shift = int64(bits.TrailingZeros64(uint64(c)))
 	}
-	return n, mulConstAddAVX2(x[:n], y[:n], out[:n], c, lo, hi, shift, sub)
+	head, nt := 0, false
+	if addr := uintptr(unsafe.Pointer(unsafe.SliceData(out))); len(x)*8 >= ntStoreBytes && addr%8 == 0 {
+		head, nt = int(-addr%32/8), true
+	}
+	overflow := head > 0 && mulConstAddGo(x[:head], y[:head], c, lo, hi, sub, out[:head])
+	n := head + (len(x)-head)&^7
+	if n == head {
+		return head, overflow
+	}
+	return n, mulConstAddAVX2(x[head:n], y[head:n], out[head:n], c, lo, hi, shift, sub, nt) || overflow
+}
+
+// addSubInt64SIMD computes out = a ± b for the leading rows of a (a
+// multiple of 8; len(b) and len(out) at least len(a)) and returns how many
+// it did and whether any of them overflowed.
+func addSubInt64SIMD(a, b, out []int64, sub bool) (int, bool) {
+	n := len(a) &^ 7
+	if n == 0 || !simdKernels() {
+		return 0, false
+	}
+	return n, addSubInt64AVX2(a[:n], b[:n], out[:n], sub)
 }
 
 // cmpInt64VSSIMD writes the result bits of a[i] op y (op Lt, Gt or Eq),

@@ -34,27 +34,59 @@
 	VPSLLQ   $32, tr, tr; \
 	VPADDQ   tr, pr, pr
 
-// ADDSTORE stores r = p + y and ORs the sign test (p^r)&(y^r) into rr;
-// clobbers xr, yr, tr.
-#define ADDSTORE(off, xr, yr, pr, tr, rr) \
+// ADDSTORE stores r = p + y (by mov: VMOVDQU, or VMOVNTDQ to an aligned
+// output) and ORs the sign test (p^r)&(y^r) into rr; clobbers xr, yr, tr.
+#define ADDSTORE(mov, off, xr, yr, pr, tr, rr) \
 	VPADDQ  yr, pr, tr; \
-	VMOVDQU tr, off(DI)(R8*8); \
+	mov     tr, off(DI)(R8*8); \
 	VPXOR   pr, tr, xr; \
 	VPXOR   yr, tr, yr; \
 	VPAND   xr, yr, yr; \
 	VPOR    yr, rr, rr
 
-// SUBSTORE stores r = p - y and ORs the sign test (p^y)&(p^r) into rr;
-// clobbers xr, yr, tr.
-#define SUBSTORE(off, xr, yr, pr, tr, rr) \
+// SUBSTORE stores r = p - y (by mov) and ORs the sign test (p^y)&(p^r)
+// into rr; clobbers xr, yr, tr.
+#define SUBSTORE(mov, off, xr, yr, pr, tr, rr) \
 	VPSUBQ  yr, pr, tr; \
-	VMOVDQU tr, off(DI)(R8*8); \
+	mov     tr, off(DI)(R8*8); \
 	VPXOR   pr, yr, xr; \
 	VPXOR   pr, tr, yr; \
 	VPAND   xr, yr, yr; \
 	VPOR    yr, rr, rr
 
-// func mulConstAddAVX2(x, y, out []int64, c, lo, hi, shift int64, sub bool) (overflow bool)
+// SHIFTBODY and GENBODY are one 8-row iteration, x*c by a shift or by
+// partial products, the sum or difference stored by STORE(mov, ...).
+#define SHIFTBODY(STORE, mov) \
+	LOAD2(0, Y0, Y1); \
+	LOAD2(32, Y5, Y6); \
+	RANGE(Y0, Y4, Y3); \
+	RANGE(Y5, Y9, Y8); \
+	VPSLLQ X11, Y0, Y2; \
+	VPSLLQ X11, Y5, Y7; \
+	STORE(mov, 0, Y0, Y1, Y2, Y3, Y4); \
+	STORE(mov, 32, Y5, Y6, Y7, Y8, Y9); \
+	VPOR   Y4, Y15, Y15; \
+	VPOR   Y9, Y10, Y10; \
+	ADDQ   $8, R8
+
+#define GENBODY(STORE, mov) \
+	LOAD2(0, Y0, Y1); \
+	LOAD2(32, Y5, Y6); \
+	RANGE(Y0, Y4, Y3); \
+	RANGE(Y5, Y9, Y8); \
+	MULGEN(Y0, Y2, Y3); \
+	MULGEN(Y5, Y7, Y8); \
+	STORE(mov, 0, Y0, Y1, Y2, Y3, Y4); \
+	STORE(mov, 32, Y5, Y6, Y7, Y8, Y9); \
+	VPOR   Y4, Y15, Y15; \
+	VPOR   Y9, Y10, Y10; \
+	ADDQ   $8, R8
+
+// func mulConstAddAVX2(x, y, out []int64, c, lo, hi, shift int64, sub, nt bool) (overflow bool)
+//
+// nt: out is 32-byte aligned and larger than the caches; the results go
+// straight to memory (VMOVNTDQ), without first reading each output line
+// into the cache (the write-allocate) or evicting x and y from it.
 TEXT ·mulConstAddAVX2(SB), NOSPLIT, $0-113
 	MOVQ         x_base+0(FP), SI
 	MOVQ         x_len+8(FP), CX
@@ -68,86 +100,154 @@ TEXT ·mulConstAddAVX2(SB), NOSPLIT, $0-113
 	XORQ         R8, R8
 	MOVQ         shift+96(FP), AX
 	MOVBLZX      sub+104(FP), BX
+	MOVBLZX      nt+105(FP), R9
 	TESTQ        AX, AX
 	JLT          general
 	MOVQ         AX, X11
+	TESTQ        R9, R9
+	JNZ          ntshift
 	TESTQ        BX, BX
 	JNZ          subshift
 
 addshift:
-	CMPQ     R8, CX
-	JGE      done
-	LOAD2(0, Y0, Y1)
-	LOAD2(32, Y5, Y6)
-	RANGE(Y0, Y4, Y3)
-	RANGE(Y5, Y9, Y8)
-	VPSLLQ   X11, Y0, Y2
-	VPSLLQ   X11, Y5, Y7
-	ADDSTORE(0, Y0, Y1, Y2, Y3, Y4)
-	ADDSTORE(32, Y5, Y6, Y7, Y8, Y9)
-	VPOR     Y4, Y15, Y15
-	VPOR     Y9, Y10, Y10
-	ADDQ     $8, R8
-	JMP      addshift
+	CMPQ R8, CX
+	JGE  done
+	SHIFTBODY(ADDSTORE, VMOVDQU)
+	JMP  addshift
 
 subshift:
-	CMPQ     R8, CX
-	JGE      done
-	LOAD2(0, Y0, Y1)
-	LOAD2(32, Y5, Y6)
-	RANGE(Y0, Y4, Y3)
-	RANGE(Y5, Y9, Y8)
-	VPSLLQ   X11, Y0, Y2
-	VPSLLQ   X11, Y5, Y7
-	SUBSTORE(0, Y0, Y1, Y2, Y3, Y4)
-	SUBSTORE(32, Y5, Y6, Y7, Y8, Y9)
-	VPOR     Y4, Y15, Y15
-	VPOR     Y9, Y10, Y10
-	ADDQ     $8, R8
-	JMP      subshift
+	CMPQ R8, CX
+	JGE  done
+	SHIFTBODY(SUBSTORE, VMOVDQU)
+	JMP  subshift
+
+ntshift:
+	TESTQ BX, BX
+	JNZ   ntsubshift
+
+ntaddshift:
+	CMPQ R8, CX
+	JGE  ntdone
+	SHIFTBODY(ADDSTORE, VMOVNTDQ)
+	JMP  ntaddshift
+
+ntsubshift:
+	CMPQ R8, CX
+	JGE  ntdone
+	SHIFTBODY(SUBSTORE, VMOVNTDQ)
+	JMP  ntsubshift
 
 general:
 	VPSRLQ $32, Y12, Y11
+	TESTQ  R9, R9
+	JNZ    ntgen
 	TESTQ  BX, BX
 	JNZ    subgen
 
 addgen:
-	CMPQ     R8, CX
-	JGE      done
-	LOAD2(0, Y0, Y1)
-	LOAD2(32, Y5, Y6)
-	RANGE(Y0, Y4, Y3)
-	RANGE(Y5, Y9, Y8)
-	MULGEN(Y0, Y2, Y3)
-	MULGEN(Y5, Y7, Y8)
-	ADDSTORE(0, Y0, Y1, Y2, Y3, Y4)
-	ADDSTORE(32, Y5, Y6, Y7, Y8, Y9)
-	VPOR     Y4, Y15, Y15
-	VPOR     Y9, Y10, Y10
-	ADDQ     $8, R8
-	JMP      addgen
+	CMPQ R8, CX
+	JGE  done
+	GENBODY(ADDSTORE, VMOVDQU)
+	JMP  addgen
 
 subgen:
-	CMPQ     R8, CX
-	JGE      done
-	LOAD2(0, Y0, Y1)
-	LOAD2(32, Y5, Y6)
-	RANGE(Y0, Y4, Y3)
-	RANGE(Y5, Y9, Y8)
-	MULGEN(Y0, Y2, Y3)
-	MULGEN(Y5, Y7, Y8)
-	SUBSTORE(0, Y0, Y1, Y2, Y3, Y4)
-	SUBSTORE(32, Y5, Y6, Y7, Y8, Y9)
-	VPOR     Y4, Y15, Y15
-	VPOR     Y9, Y10, Y10
-	ADDQ     $8, R8
-	JMP      subgen
+	CMPQ R8, CX
+	JGE  done
+	GENBODY(SUBSTORE, VMOVDQU)
+	JMP  subgen
+
+ntgen:
+	TESTQ BX, BX
+	JNZ   ntsubgen
+
+ntaddgen:
+	CMPQ R8, CX
+	JGE  ntdone
+	GENBODY(ADDSTORE, VMOVNTDQ)
+	JMP  ntaddgen
+
+ntsubgen:
+	CMPQ R8, CX
+	JGE  ntdone
+	GENBODY(SUBSTORE, VMOVNTDQ)
+	JMP  ntsubgen
+
+ntdone:
+	// Non-temporal stores are weakly ordered: fence them before anything
+	// the caller stores (publishing the array to another goroutine).
+	SFENCE
 
 done:
 	VPOR      Y10, Y15, Y15
 	VMOVMSKPD Y15, AX
 	TESTL     AX, AX
 	SETNE     overflow+112(FP)
+	VZEROUPPER
+	RET
+
+// ---- addSubInt64AVX2: out = a ± b, 8 rows a loop ----
+//
+// Y15 and Y10 accumulate the sign tests of the two groups: (a^s)&(b^s)
+// for a sum, (a^b)&(a^s) for a difference.
+
+// func addSubInt64AVX2(a, b, out []int64, sub bool) (overflow bool)
+TEXT ·addSubInt64AVX2(SB), NOSPLIT, $0-81
+	MOVQ    a_base+0(FP), SI
+	MOVQ    a_len+8(FP), CX
+	MOVQ    b_base+24(FP), DX
+	MOVQ    out_base+48(FP), DI
+	MOVBLZX sub+72(FP), BX
+	VPXOR   Y15, Y15, Y15
+	VPXOR   Y10, Y10, Y10
+	XORQ    R8, R8
+	TESTQ   BX, BX
+	JNZ     vvsub
+
+vvadd:
+	CMPQ    R8, CX
+	JGE     vvdone
+	LOAD2(0, Y0, Y1)
+	LOAD2(32, Y5, Y6)
+	VPADDQ  Y1, Y0, Y2
+	VPADDQ  Y6, Y5, Y7
+	VMOVDQU Y2, 0(DI)(R8*8)
+	VMOVDQU Y7, 32(DI)(R8*8)
+	VPXOR   Y0, Y2, Y0
+	VPXOR   Y1, Y2, Y1
+	VPAND   Y0, Y1, Y1
+	VPOR    Y1, Y15, Y15
+	VPXOR   Y5, Y7, Y5
+	VPXOR   Y6, Y7, Y6
+	VPAND   Y5, Y6, Y6
+	VPOR    Y6, Y10, Y10
+	ADDQ    $8, R8
+	JMP     vvadd
+
+vvsub:
+	CMPQ    R8, CX
+	JGE     vvdone
+	LOAD2(0, Y0, Y1)
+	LOAD2(32, Y5, Y6)
+	VPSUBQ  Y1, Y0, Y2
+	VPSUBQ  Y6, Y5, Y7
+	VMOVDQU Y2, 0(DI)(R8*8)
+	VMOVDQU Y7, 32(DI)(R8*8)
+	VPXOR   Y0, Y1, Y1
+	VPXOR   Y0, Y2, Y0
+	VPAND   Y0, Y1, Y1
+	VPOR    Y1, Y15, Y15
+	VPXOR   Y5, Y6, Y6
+	VPXOR   Y5, Y7, Y5
+	VPAND   Y5, Y6, Y6
+	VPOR    Y6, Y10, Y10
+	ADDQ    $8, R8
+	JMP     vvsub
+
+vvdone:
+	VPOR      Y10, Y15, Y15
+	VMOVMSKPD Y15, AX
+	TESTL     AX, AX
+	SETNE     overflow+80(FP)
 	VZEROUPPER
 	RET
 

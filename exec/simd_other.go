@@ -11,6 +11,8 @@ func mulConstAddSIMD(x, y []int64, c, lo, hi int64, sub bool, out []int64) (int,
 	return 0, false
 }
 
+func addSubInt64SIMD(a, b, out []int64, sub bool) (int, bool) { return 0, false }
+
 func cmpInt64VSSIMD(op CmpOp, a []int64, y int64, flip byte, out []byte) int { return 0 }
 
 func compactInt64SIMD(src []int64, keep []uint64, out []int64) (words, k int) { return 0, 0 }

@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // The AVX2 kernels (simd_amd64.s) against the pure-Go loops and a
@@ -96,6 +98,104 @@ func TestSIMDMulConstAdd(t *testing.T) {
 					goOut := make([]int64, n)
 					if goOver := mulConstAddGo(x, y, c, lo, hi, sub, goOut); goOver != wantOver || !slices.Equal(goOut, want) {
 						t.Fatalf("%s: pure Go: overflow %v, %v; want %v, %v", desc, goOver, goOut, wantOver, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSIMDAddSubInt64: checked column + column and column - column at
+// every length 0..67 and three alignments, on extremes and small values:
+// the result and the overflow flag match a row-by-row reference, through
+// the AVX2 loop and through intKernelVV (which finishes the tail).
+func TestSIMDAddSubInt64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	minI, maxI := big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)
+	for _, sub := range []bool{false, true} {
+		for n := 0; n <= 67; n++ {
+			for off := 0; off < 3; off++ {
+				xs, ys := simdValues(rng, n+off, 3), simdValues(rng, n+off, 3)
+				if off == 1 {
+					for i := range xs {
+						xs[i], ys[i] = int64(rng.IntN(1000))-500, int64(rng.IntN(1000))-500
+					}
+				}
+				x, y := xs[off:], ys[off:]
+				want, wantOver := make([]int64, n), false
+				for i := range x {
+					r := new(big.Int).Add(big.NewInt(x[i]), big.NewInt(y[i]))
+					want[i] = x[i] + y[i]
+					if sub {
+						r = new(big.Int).Sub(big.NewInt(x[i]), big.NewInt(y[i]))
+						want[i] = x[i] - y[i]
+					}
+					if r.Cmp(minI) < 0 || r.Cmp(maxI) > 0 {
+						wantOver = true
+					}
+				}
+				desc := fmt.Sprintf("sub=%v n=%d off=%d", sub, n, off)
+				out := make([]int64, n+2*off+1)[2*off:]
+				done, over := addSubInt64SIMD(x, y, out, sub)
+				simdOver := false
+				for i := range done {
+					r := new(big.Int).Add(big.NewInt(x[i]), big.NewInt(y[i]))
+					if sub {
+						r = new(big.Int).Sub(big.NewInt(x[i]), big.NewInt(y[i]))
+					}
+					simdOver = simdOver || r.Cmp(minI) < 0 || r.Cmp(maxI) > 0
+				}
+				if over != simdOver || !slices.Equal(out[:done], want[:done]) {
+					t.Fatalf("%s: AVX2 rows 0..%d: overflow %v, want %v; %v, want %v", desc, done, over, simdOver, out[:done], want[:done])
+				}
+				op := Add
+				if sub {
+					op = Sub
+				}
+				out = make([]int64, n)
+				if bad := intKernelVV(op, types.Int64Type, x, y, out) != 0; bad != wantOver || !slices.Equal(out, want) {
+					t.Fatalf("%s: intKernelVV: overflow %v, want %v; %v, want %v", desc, bad, wantOver, out, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSIMDMulConstAddLarge: outputs of ntStoreBytes and more, which the
+// AVX2 loop writes with non-temporal stores after the Go loop has done the
+// rows before the output's first 32-byte boundary, at each of the four
+// 8-byte alignments, match the pure-Go loop, and an overflow is seen in
+// the leading rows and in the tail.
+func TestSIMDMulConstAddLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	n := ntStoreBytes/8 + 13
+	x, y := make([]int64, n), make([]int64, n)
+	for i := range x {
+		x[i], y[i] = int64(rng.IntN(2000))-1000, int64(rng.IntN(2000))-1000
+	}
+	buf := make([]int64, n+4)
+	goOut := make([]int64, n)
+	for _, c := range []int64{2, -3} { // by a shift, by partial products
+		lo, hi := mulRange(c)
+		for _, sub := range []bool{false, true} {
+			for off := range 4 {
+				for _, bad := range []int{-1, 1, n - 2} {
+					desc := fmt.Sprintf("c=%d sub=%v off=%d overflow at %d", c, sub, off, bad)
+					if bad >= 0 {
+						x[bad] = hi + 1
+					}
+					out := buf[off : off+n]
+					clear(out)
+					over := mulConstAdd(x, y, c, sub, out)
+					goOver := mulConstAddGo(x, y, c, lo, hi, sub, goOut)
+					if over != (bad >= 0) || goOver != over {
+						t.Fatalf("%s: overflow %v, pure Go %v", desc, over, goOver)
+					}
+					if !slices.Equal(out, goOut) {
+						t.Fatalf("%s: results differ from the pure-Go loop", desc)
+					}
+					if bad >= 0 {
+						x[bad] = 7
 					}
 				}
 			}
@@ -211,6 +311,9 @@ func TestSIMDKernelsRun(t *testing.T) {
 	}
 	if done, _ := mulConstAddSIMD(x, x, 3, -5, 5, false, make([]int64, 70)); done != wantMul {
 		t.Errorf("mulConstAddSIMD did %d rows of 70, want %d", done, wantMul)
+	}
+	if done, _ := addSubInt64SIMD(x, x, make([]int64, 70), true); done != wantMul {
+		t.Errorf("addSubInt64SIMD did %d rows of 70, want %d", done, wantMul)
 	}
 	if done := cmpInt64VSSIMD(Lt, x, 1, 0, make([]byte, 9)); done != wantCmp {
 		t.Errorf("cmpInt64VSSIMD did %d rows of 70, want %d", done, wantCmp)

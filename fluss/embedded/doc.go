@@ -27,10 +27,14 @@
 // primary-key table) or reads each bucket log up to the committed length
 // captured when it starts, from a read-only mapping of the log that lasts
 // as long as the table (logmap.go; pread where the log cannot be mapped),
-// the records' arrays pointing into it (no copy). A scan that leaves
-// columns out reads only the projected columns' buffers of a batch whose
-// CRC Open checked or that this process wrote; any other batch is read
-// whole and its CRC checked.
+// the records' arrays pointing into it (no copy). A batch's CRC is checked
+// once per process: by Open, or not at all for a batch this process wrote.
+// Such a batch is read by its flat columns' buffers alone (only the
+// projected ones; all of them, in place, for a scan of every column of a
+// mapped log), without hashing it again; any other batch (Open found it
+// damaged or did not check it, SkipVerify; a nested column read; no mapping for
+// a scan of every column) is read whole and its CRC checked. Damage done
+// to a log behind the store's back after Open is found by the next Open.
 // A point lookup of one key is one seek of a
 // cached pebble iterator, reused only while no state write has happened
 // since it was opened (itercache.go; each group's state lands in one atomic

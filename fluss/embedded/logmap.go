@@ -28,9 +28,10 @@ import (
 // except that a failed group write cuts the file back to the length
 // committed before it, at or past every scan's limit, so no byte a scan
 // reads can vanish under it. A mapping extends past the end of the file;
-// only bytes below a scan's committed limit are read. Only batches whose
-// CRC Open checked or that this process wrote are read from a mapping (as
-// for any projected read); the rest are read whole and checked.
+// only bytes below a scan's committed limit are read. Batches whose CRC
+// Open checked or that this process wrote are built in place from the
+// mapping without hashing them again (doc.go); the rest are read whole
+// from it and their CRC checked.
 type logMaps struct {
 	mu      sync.Mutex
 	maps    [][]byte // the last is the largest

@@ -73,11 +73,14 @@ func (h *tableHandle) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.R
 		}
 	}
 	scan := &logScan{t: t, schema: schema, proj: proj, limits: limits, batchRows: batchRows, left: opts.Limit}
-	if len(proj) < len(t.colTypes) {
-		// A projection leaves bytes unread only if it leaves out columns.
-		if plan, ok := t.decoder.NewProjectionPlan(proj, schema); ok {
-			scan.plan = plan
-		}
+	// A scan of every column takes the projected path too: from a mapping it
+	// builds the arrays in place without checking the CRC again (checked
+	// once per batch and process: doc.go), where a whole read would hash
+	// every byte on every scan. Without a mapping only a projection that
+	// leaves columns out saves a read (partial).
+	if plan, ok := t.decoder.NewProjectionPlan(proj, schema); ok {
+		scan.plan = plan
+		scan.partial = len(proj) < len(t.colTypes)
 	}
 	return scan, nil
 }
@@ -176,8 +179,12 @@ type logScan struct {
 	dec     *format.BatchReader
 	pending arrow.RecordBatch // the rest of a stored batch, projected
 	// plan, when set, reads batches whose CRC was checked before by
-	// projected reads: only the projected columns' bytes.
-	plan *format.ProjectionPlan
+	// projected reads: only the projected columns' bytes, in place when
+	// the log is mapped. partial says that the projection leaves columns
+	// out (without a mapping, a projected read of every column would only
+	// add a small read to the whole one).
+	plan    *format.ProjectionPlan
+	partial bool
 
 	// skip, when set, returns the size of the stored batch at the offset
 	// if the scan does not need it (0 to read it); decoded counts the
@@ -253,7 +260,7 @@ func (s *logScan) readOne() (arrow.RecordBatch, error) {
 			}
 		}
 		s.decoded++
-		if bl := s.t.buckets[s.bucket]; s.plan != nil && s.off >= bl.unverified && !bl.bad[s.off] {
+		if bl := s.t.buckets[s.bucket]; s.plan != nil && (s.partial || s.r.mapped != nil) && s.off >= bl.unverified && !bl.bad[s.off] {
 			rec, size, ok, err := s.r.projected(s.plan, s.off)
 			if err != nil {
 				return nil, err

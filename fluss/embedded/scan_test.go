@@ -6,11 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
 	"github.com/sqlgate/sqlgate/fluss/internal/fixture"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // TestProjectedScansMatchFullScans: a log scan of some columns (which reads
@@ -141,7 +144,9 @@ func TestProjectedScanRefusesCorruptBatch(t *testing.T) {
 // TestProjectedScanReadsOnlyProjectedBytes shows which path a scan takes:
 // damage written into a column's bytes after Open (which checked every
 // CRC) is not seen by a scan of other columns, which reads only theirs,
-// while a scan of every column checks the CRC and refuses the batch. With
+// while a scan of every column of a table with a nested column (which
+// projected reads do not build) reads the batch whole, checks the CRC and
+// refuses it. With
 // SkipVerify, Open checked nothing, so both scans read the batch whole.
 func TestProjectedScanReadsOnlyProjectedBytes(t *testing.T) {
 	for _, skipVerify := range []bool{false, true} {
@@ -268,4 +273,115 @@ func TestProjectedScanRecordsOutliveTheirScan(t *testing.T) {
 			t.Fatalf("string %d after DROP: %q, want zeros", i, str)
 		}
 	}
+}
+
+// flatRecord is n rows of (id bigint, v bigint, s text, ok boolean, x
+// double) from id first, every third v and s NULL.
+func flatRecord(sc *arrow.Schema, first int64, n int) arrow.RecordBatch {
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer rb.Release()
+	for i := first; i < first+int64(n); i++ {
+		rb.Field(0).(*array.Int64Builder).Append(i)
+		if i%3 == 0 {
+			rb.Field(1).AppendNull()
+			rb.Field(2).AppendNull()
+		} else {
+			rb.Field(1).(*array.Int64Builder).Append(-i * 1000)
+			rb.Field(2).(*array.StringBuilder).Append(strings.Repeat("x", int(i%7)))
+		}
+		rb.Field(3).(*array.BooleanBuilder).Append(i%2 == 0)
+		rb.Field(4).(*array.Float64Builder).Append(float64(i) / 4)
+	}
+	return rb.NewRecordBatch()
+}
+
+// TestFullScanChecksEachCRCOncePerProcess: a scan of every column of a
+// flat table reads the batches whose CRC Open checked (or that this process
+// wrote) in place from the log's mapping, without hashing them again, and
+// returns what whole reads that check every CRC (SkipVerify) return. Damage
+// written behind the store's back after Open is therefore not looked for
+// by scans; the next Open finds it and refuses the batch, naming file and
+// offset, while the batch before it stays readable.
+func TestFullScanChecksEachCRCOncePerProcess(t *testing.T) {
+	dir := t.TempDir()
+	s := openStore(t, dir)
+	desc := fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{
+		{Name: "id", Type: types.Int64Type}, {Name: "v", Type: types.Int64Type}, {Name: "s", Type: types.StringType},
+		{Name: "ok", Type: types.BoolType}, {Name: "x", Type: types.Float64Type}}}, BucketCount: 1}
+	tb := createTable(t, s, "f", desc)
+	for first := int64(0); first < 300; first += 100 {
+		rec := flatRecord(tb.Info().ArrowSchema(), first, 100)
+		if _, err := tb.Append(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+	}
+	bl := s.tables[path("f")].buckets[0]
+	file := bl.path
+	written, _ := scanAll(t, tb, fluss.ScanOptions{})
+	defer written.Release()
+	if bl.maps.maps == nil {
+		t.Fatal("the log was not mapped: the test would not cover reads in place")
+	}
+	want := flatRecord(tb.Info().ArrowSchema(), 0, 300)
+	defer want.Release()
+	if !array.RecordEqual(written, want) {
+		t.Fatalf("scan of what this process wrote:\n%v\nwant\n%v", written, want)
+	}
+	s.Close()
+
+	for _, skipVerify := range []bool{false, true} {
+		s, err := Open(dir, Options{SkipVerify: skipVerify})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb, _ := s.Table(ctx, path("f"))
+		got, _ := scanAll(t, tb, fluss.ScanOptions{BatchRows: 100})
+		if !array.RecordEqual(got, want) {
+			t.Fatalf("skipVerify=%v: full scan differs from what was written:\n%v", skipVerify, got)
+		}
+		got.Release()
+		s.Close()
+	}
+
+	s = openStore(t, dir)
+	tb, _ = s.Table(ctx, path("f"))
+	data, _ := os.ReadFile(file)
+	h, _ := format.ParseHeader(data)
+	second := h.Size()
+	f, err := os.OpenFile(file, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last buffer of the second batch is column x's values.
+	if _, err := f.WriteAt([]byte{data[second+h.Size()-3] ^ 0x10}, second+h.Size()-3); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if got, _ := scanAll(t, tb, fluss.ScanOptions{}); got.NumRows() != 300 {
+		t.Fatalf("%d rows after damage behind the store's back", got.NumRows())
+	} else {
+		got.Release()
+	}
+	s.Close()
+
+	s = openStore(t, dir)
+	defer s.Close()
+	where := fmt.Sprintf("%s is corrupt at byte offset %d", file, second)
+	if c := s.Corruptions(); len(c) != 1 || !strings.Contains(c[0].Error(), where) {
+		t.Fatalf("corruptions %v, want one naming %q", c, where)
+	}
+	tb, _ = s.Table(ctx, path("f"))
+	r, err := tb.Scan(ctx, fluss.ScanOptions{BatchRows: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	first, err := r.Next(ctx)
+	if err != nil || first.NumRows() != 100 || first.Column(0).(*array.Int64).Value(99) != 99 {
+		t.Fatalf("first batch: %v %v", first, err)
+	}
+	first.Release()
+	_, err = r.Next(ctx)
+	wantCode(t, err, sqlerr.DataCorrupted, where)
 }

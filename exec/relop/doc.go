@@ -21,7 +21,9 @@
 // single fixed-width key (integers, dates, times, timestamps, floats via an
 // order-preserving uint64): it groups and joins through an open-addressing
 // int64 table (inttable.go), sorts by a radix sort of (key, row) pairs and
-// feeds top-N a typed heap, with the same results as the encoded path.
+// feeds top-N a typed heap, with the same results as the encoded path. A
+// large build of such a key is a radix-partitioned table of cache-sized
+// partitions, probed in chunks scattered by partition (radixjoin.go).
 //
 // It must not parse or bind SQL: it must not import binder/, lower/, sql/ or
 // pgwire/.

@@ -98,6 +98,9 @@ type HashJoin struct {
 
 	// generic forces the byte-encoded key path (tests compare the two).
 	generic bool
+	// radix, when set, replaces defaultRadix (tests reach the partitioned
+	// table with small inputs).
+	radix *radixConfig
 
 	out, joined *arrow.Schema
 	started     bool
@@ -116,6 +119,7 @@ type HashJoin struct {
 	pending                arrow.RecordBatch
 	cross                  bool // nested loop: every probe row meets every build row
 	multiChunk             int  // partitions joined in several build chunks
+	partitioned            int  // tables built radix-partitioned (radixjoin.go)
 }
 
 func (o *HashJoin) Schema() *arrow.Schema {
@@ -236,7 +240,7 @@ func (o *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // sides when it does not fit.
 func (o *HashJoin) build(ctx context.Context) error {
 	mem := allocOr(o.Alloc)
-	ht := newHashTable(o.Right.Schema(), o.RightKeys, o.generic)
+	ht := newHashTable(o.Right.Schema(), o.RightKeys, o.generic, o.radixConfig())
 	ht.cross = o.cross
 	rows := 0
 	for {
@@ -287,7 +291,7 @@ func (o *HashJoin) build(ctx context.Context) error {
 	}
 	o.buildEmpty = rows == 0
 	if o.buildParts == nil {
-		ht.finish()
+		o.finishTable(ht)
 		o.prober = o.newProber(ht, o.Left, passOnly)
 		return nil
 	}
@@ -431,7 +435,7 @@ func (o *HashJoin) nextChunk(ctx context.Context) error {
 		o.part++
 		return o.startPartition(ctx)
 	}
-	ht := newHashTable(o.Right.Schema(), o.RightKeys, o.generic)
+	ht := newHashTable(o.Right.Schema(), o.RightKeys, o.generic, o.radixConfig())
 	for {
 		if err := ctx.Err(); err != nil {
 			ht.release()
@@ -468,7 +472,7 @@ func (o *HashJoin) nextChunk(ctx context.Context) error {
 	if o.partMulti {
 		mode = passChunk
 	}
-	ht.finish()
+	o.finishTable(ht)
 	src, err := o.probeParts.files[o.part].open()
 	if err != nil {
 		ht.release()
@@ -481,6 +485,29 @@ func (o *HashJoin) nextChunk(ctx context.Context) error {
 	}
 	o.prober = p
 	return nil
+}
+
+func (o *HashJoin) radixConfig() *radixConfig {
+	if o.radix != nil {
+		return o.radix
+	}
+	c := defaultRadix
+	return &c
+}
+
+// finishTable finishes a build table; a partitioned one's slots are sized
+// per partition, so what it holds is charged again.
+func (o *HashJoin) finishTable(ht *hashTable) {
+	before := ht.size()
+	ht.finish()
+	if ht.ints != nil && ht.ints.pbits > 0 {
+		o.partitioned++
+		if d := ht.size() - before; d > 0 {
+			o.hold.force(d)
+		} else {
+			o.hold.shrink(-d)
+		}
+	}
 }
 
 // readerOp adapts a spill reader to exec.Operator.
@@ -530,14 +557,14 @@ type hashTable struct {
 	lastRows int
 }
 
-func newHashTable(schema *arrow.Schema, keys []int, generic bool) *hashTable {
+func newHashTable(schema *arrow.Schema, keys []int, generic bool, radix *radixConfig) *hashTable {
 	t := &hashTable{schema: schema, keys: keys, rowShift: -2}
 	if len(keys) == 0 {
 		return t
 	}
 	if len(keys) == 1 && !generic && isFixedKey(schema.Field(keys[0]).Type) {
 		t.intKey = true
-		t.ints = &joinTable{}
+		t.ints = &joinTable{cfg: radix}
 	} else {
 		t.strs = make(map[string]int32)
 	}
@@ -709,6 +736,10 @@ type prober struct {
 	rightPos  int
 	pl, pr    []rowRef
 	pb        []int32 // table row of each pair
+	// a partitioned table is probed in chunks of several batches (see read)
+	chunkRows int   // rows the next chunk gathers (0: one batch)
+	chunkHeld int64 // bytes of the current chunk charged to the account
+	srcEOF    bool  // the source ended while a chunk was gathered
 }
 
 func (o *HashJoin) newProber(ht *hashTable, src exec.Operator, mode passMode) *prober {
@@ -751,7 +782,7 @@ func (p *prober) next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, nil
 		}
 		if p.batch == nil {
-			b, err := p.src.Next(ctx)
+			b, err := p.read(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -1124,6 +1155,10 @@ func (p *prober) finishBatch() {
 	p.seqBase += n
 	p.batch.Release()
 	p.batch = nil
+	if p.chunkHeld > 0 {
+		j.hold.shrink(p.chunkHeld)
+		p.chunkHeld = 0
+	}
 }
 
 // antiKeeps applies NOT IN's NULL rules to an unmatched probe row.

@@ -22,6 +22,13 @@ type joinTable struct {
 	// touched sums the slots lookup touches in advance, so that the
 	// compiler keeps those loads.
 	touched uint32
+
+	// cfg, when set, lets finish partition a large build (radixjoin.go):
+	// then slots holds 1<<pbits partition tables described by parts.
+	cfg     *radixConfig
+	pbits   uint
+	parts   []joinPart
+	scratch radixScratch
 }
 
 type joinSlot struct {
@@ -75,6 +82,12 @@ func (t *joinTable) slot(k int64) uint64 {
 
 // finish builds the slots and perm from the collected keys.
 func (t *joinTable) finish() {
+	if t.cfg != nil {
+		if t.pbits = t.cfg.bits(len(t.keys)); t.pbits > 0 {
+			t.finishRadix()
+			return
+		}
+	}
 	capacity := joinTableCap(len(t.keys))
 	t.slots = make([]joinSlot, capacity)
 	t.shift = uint(64 - bits.TrailingZeros(uint(capacity)))
@@ -143,6 +156,10 @@ func (t *joinTable) finish() {
 // parallel (Go has no prefetch instruction; a load whose value is summed
 // is the next best thing), and the probing pass then finds them in cache.
 func (t *joinTable) lookup(ks []int64, v, n []uint32) {
+	if t.pbits > 0 {
+		t.lookupRadix(ks, v, n)
+		return
+	}
 	slots := t.slots
 	mask := uint64(len(slots) - 1)
 	shift := t.shift

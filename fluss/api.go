@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -168,6 +169,20 @@ type Table interface {
 	// Scan reads a consistent snapshot of the table's current rows: every row
 	// of a log table, the current state of a primary-key table.
 	Scan(ctx context.Context, opts ScanOptions) (RecordReader, error)
+}
+
+// RowLookuper is implemented by primary-key tables that can decode one key's
+// current row straight into the caller's Arrow builders, without building a
+// record per call: what a prepared point lookup (`WHERE pk = $1`) runs once
+// per execution. It reads the same state as Lookup.
+type RowLookuper interface {
+	// LookupRow looks up the primary key in row i of keys (the primary-key
+	// columns in key order, as Lookup takes them) and, when it exists,
+	// appends its row to dst and returns true: dst[f] receives table column
+	// f (nil skips the column) and must have that column's Arrow type
+	// (TableInfo.ArrowSchema). A missing key appends nothing. On an error
+	// dst may hold part of a row, and the caller should discard it.
+	LookupRow(ctx context.Context, keys arrow.RecordBatch, i int, dst []array.Builder) (bool, error)
 }
 
 // RowEstimator is implemented by tables that can estimate their row count

@@ -38,7 +38,11 @@
 // A point lookup of one key is one seek of a
 // cached pebble iterator, reused only while no state write has happened
 // since it was opened (itercache.go; each group's state lands in one atomic
-// pebble commit), of several keys one snapshot. A prefix lookup by bucket
+// pebble commit), of several keys one snapshot; fluss.RowLookuper decodes
+// one key's row into the caller's builders (lookuprow.go). A bulk load's
+// ingested sstables overlap the table's older ones, so once loads pause the
+// table's key range is compacted to one level in the background
+// (settle.go), which the load's acknowledgement does not wait for. A prefix lookup by bucket
 // key (prefix.go) iterates one snapshot over each key's range of its
 // bucket; a changelog scan with an offset or time bound steps over the
 // batches below it by their headers alone (logrange.go). Within a group, a request reads what the group's earlier

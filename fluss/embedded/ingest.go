@@ -3,6 +3,7 @@ package embedded
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -79,7 +80,22 @@ func (s *Store) ingestBatch(kv *pebble.Batch) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	return s.db.Ingest(context.Background(), paths)
+	if err := s.db.Ingest(context.Background(), paths); err != nil {
+		return err
+	}
+	// The tables' new sstables likely sit above their older state: have
+	// their ranges compacted to one level once the load pauses (settle.go).
+	for start := 0; start < len(entries); {
+		end := start + 1
+		for end < len(entries) && sameTablePrefix(entries[end].key, entries[start].key) {
+			end++
+		}
+		if k := entries[start].key; k[0] == prefixData && len(k) >= 9 {
+			s.settle.schedule(int64(binary.BigEndian.Uint64(k[1:9])))
+		}
+		start = end
+	}
+	return nil
 }
 
 // sameTablePrefix reports whether two keys share the prefix byte and table.

@@ -97,6 +97,14 @@ func (c *iterCache) endWrite() {
 	c.mu.Unlock()
 }
 
+// invalidate retires the idle iterators and those in use (they are closed
+// when put back) although the state did not change: after a compaction
+// they still read the sstables it replaced.
+func (c *iterCache) invalidate() {
+	c.beginWrite()
+	c.endWrite()
+}
+
 // close closes the idle iterators and stops caching (before pebble closes).
 func (c *iterCache) close() {
 	c.mu.Lock()

@@ -69,6 +69,8 @@ type Store struct {
 	ingestSeq int64
 	// iters serves point lookups between writes (itercache.go).
 	iters iterCache
+	// settle compacts the state of bulk-loaded tables (settle.go).
+	settle *settler
 
 	catMu   sync.Mutex
 	catalog catalogFile
@@ -197,6 +199,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
+	s.settle = newSettler(db, s.log, &s.iters)
 	go s.commitLoop()
 	return s, nil
 }
@@ -515,6 +518,7 @@ func (s *Store) Close() error {
 		s.closeFiles()
 		s.tables = nil
 		s.catMu.Unlock()
+		s.settle.close()
 		s.iters.close()
 		err = errors.Join(perr, s.db.Close())
 	})

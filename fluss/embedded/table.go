@@ -187,25 +187,25 @@ func encodeKeys(t *tableState, rec arrow.RecordBatch, pkCols, bkCols []arrow.Arr
 	return rows, nil
 }
 
-// encodeOneKey appends to dst the pebble key of the single row of keys (the
+// encodeOneKey appends to dst the pebble key of row i of keys (the
 // primary-key columns, in key order), as encodeKeys would.
-func encodeOneKey(t *tableState, keys arrow.RecordBatch, dst []byte) ([]byte, error) {
+func encodeOneKey(t *tableState, keys arrow.RecordBatch, i int, dst []byte) ([]byte, error) {
 	var cols [8]arrow.Array
 	pk := keys.Columns()
 	dst = append(dst, make([]byte, dataKeyPrefix)...)
 	var err error
-	if dst, err = format.AppendKey(dst, t.pkTypes, pk, 0); err != nil {
-		return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "primary key of relation \"%s\" is null in row 1", t.info.Path.Table)
+	if dst, err = format.AppendKey(dst, t.pkTypes, pk, i); err != nil {
+		return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "primary key of relation \"%s\" is null in row %d", t.info.Path.Table, i+1)
 	}
 	bucket := format.BucketOf(dst[dataKeyPrefix:], len(t.buckets))
 	if !slices.Equal(t.pkIdx, t.bkIdx) {
 		bk := cols[:0]
-		for _, i := range t.bkInPK {
-			bk = append(bk, pk[i])
+		for _, c := range t.bkInPK {
+			bk = append(bk, pk[c])
 		}
-		kb, err := format.AppendKey(nil, t.bkTypes, bk, 0)
+		kb, err := format.AppendKey(nil, t.bkTypes, bk, i)
 		if err != nil {
-			return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "bucket key of relation \"%s\" is null in row 1", t.info.Path.Table)
+			return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "bucket key of relation \"%s\" is null in row %d", t.info.Path.Table, i+1)
 		}
 		bucket = format.BucketOf(kb, len(t.buckets))
 	}
@@ -373,6 +373,12 @@ type projPlan struct {
 	// one, when the projected kinds allow, builds a one-key lookup's row
 	// without a builder (format.OneRow).
 	one *format.OneRow
+	// decs are row decoders of every column for LookupRow (lookuprow.go),
+	// bound to the caller's builders per call.
+	decs sync.Pool // of *format.RowDecoder
+	// none unbinds a decoder before it goes back to decs (nil builders,
+	// never written), so that the pool keeps no caller's builders alive.
+	none []array.Builder
 }
 
 // lookupBuilder is a pooled record builder and a decoder bound to its
@@ -410,7 +416,7 @@ func projectionFor(t *tableState, projection []int) (*projPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p = &projPlan{schema: schema, pos: pos}
+	p = &projPlan{schema: schema, pos: pos, none: make([]array.Builder, len(t.colTypes))}
 	if one, ok := format.NewOneRow(t.colTypes, pos, schema); ok {
 		p.one = one
 	}
@@ -503,7 +509,7 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 	if conv.NumRows() == 1 {
 		// A point lookup (the prepared `WHERE id = $1`): its key is encoded
 		// into a local buffer, without encodeKeys' slices.
-		if one[0].key, err = encodeOneKey(t, conv, keyBuf[:0]); err != nil {
+		if one[0].key, err = encodeOneKey(t, conv, 0, keyBuf[:0]); err != nil {
 			return nil, err
 		}
 		rows = one[:]

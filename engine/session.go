@@ -244,6 +244,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
 		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: s.location()})
 	s.eng.ddl.RLock()
+	ps.catalog, ps.searchPath, ps.declared = s.eng.catalog.Load(), s.settings["search_path"], declared
 	err := s.viewTarget(st)
 	var bound binder.Statement
 	if err == nil {
@@ -341,6 +342,12 @@ type statement struct {
 	cols   []pgwire.ResultColumn
 	// reads are the stored tables the statement resolved (privileges.go).
 	reads []tableRef
+	// What the bound plan depends on besides the text (replan): the
+	// catalog count and search_path it was bound at, the declared
+	// parameter types.
+	catalog    uint64
+	searchPath string
+	declared   []types.T
 	// The backend hint in the statement's text (backend.go), once found.
 	hint     exec.Backend
 	hasHint  bool
@@ -458,6 +465,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
+	if ps.bound != nil && (ps.catalog != s.eng.catalog.Load() || ps.searchPath != s.settings["search_path"]) {
+		if err := ps.replan(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.authorize(ps); err != nil {
 		return nil, err
 	}
@@ -566,6 +578,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return nil, err
 		}
 		s.eng.ddl.Lock()
+		s.eng.catalog.Add(1)
 		if _, isView := s.eng.views.Get(b.Path); isView {
 			s.eng.ddl.Unlock()
 			if b.IfNotExists {
@@ -603,6 +616,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return nil, err
 		}
 		s.eng.ddl.Lock()
+		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
 		for _, p := range b.Paths {
 			info, err := s.eng.store.GetTable(ctx, p)
@@ -631,6 +645,49 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return tagOnly("DROP TABLE"), nil
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %T", ps.bound)
+}
+
+// replan binds and plans ps again after the catalog or search_path
+// changed since it was bound: a table dropped and created again (or a
+// TRUNCATEd log table) has a new id, a view a new definition. As in
+// PostgreSQL, a statement whose result columns or parameter types would
+// change fails with 0A000 instead, since the client already holds its
+// descriptions.
+func (ps *statement) replan(ctx context.Context) error {
+	fresh, err := ps.sess.prepareOne(ctx, ps.parsed, ps.declared)
+	if err != nil {
+		return err
+	}
+	if !sameColumns(fresh.cols, ps.cols) || !sameTypes(fresh.params, ps.params) {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "cached plan must not change result type")
+	}
+	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads
+	ps.catalog, ps.searchPath = fresh.catalog, fresh.searchPath
+	return nil
+}
+
+func sameColumns(a, b []pgwire.ResultColumn) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !a[i].Type.Equal(b[i].Type) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameTypes(a, b []types.T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].Equal(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // openWrite opens the target table of a write and instantiates the plan

@@ -44,6 +44,11 @@ type session struct {
 	// (location).
 	zoneSetting string
 	zoneLoc     *time.Location
+	// statusFn and setFn are s.Status and s.setConfig as func values,
+	// made once: every execution hands them to the session functions,
+	// and a method value allocates each time it is taken.
+	statusFn func(string) (string, bool)
+	setFn    func(name, value string, reset, local bool) (string, error)
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }
@@ -121,7 +126,23 @@ func (s *session) StatusChanges() map[string]string {
 }
 
 func (s *session) Status(name string) (string, bool) {
-	v, ok := s.settings[strings.ToLower(name)]
+	// Lowered in a stack buffer: pgwire asks for "TimeZone" at every Bind,
+	// and strings.ToLower would allocate each time (a map index by
+	// string(bytes) does not).
+	var buf [64]byte
+	if len(name) > len(buf) {
+		v, ok := s.settings[strings.ToLower(name)]
+		return v, ok
+	}
+	b := buf[:len(name)]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	v, ok := s.settings[string(b)]
 	return v, ok
 }
 
@@ -486,7 +507,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if ci, ok := s.eng.opts.Virtual.(functions.CatalogInfo); ok {
 		ctx = functions.WithCatalog(ctx, ci)
 	}
-	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: loc, SetSetting: s.setConfig})
+	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn})
 	backend, err := ps.backend()
 	if err != nil {
 		return nil, err

@@ -100,7 +100,7 @@ func (c *conn) handleBind(body []byte) error {
 	p := &portal{name: m.DestinationPortal, stmt: ps, params: params, formats: m.ResultFormatCodes}
 	if _, isCopy := asCopy(ps.stmt); ps.stmt != nil && !isCopy {
 		if cols := ps.stmt.Columns(); cols != nil {
-			enc, err := ps.encoder(cols, p.formats, c.location())
+			enc, err := ps.encoder(cols, p.formats, loc)
 			if err != nil {
 				return err
 			}

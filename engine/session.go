@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -927,10 +928,13 @@ func (r *queryResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // Tag is "SELECT n" for queries; SHOW and EXPLAIN report their verb alone.
 func (r *queryResult) Tag() string {
-	if r.verb != "SELECT" {
+	switch {
+	case r.verb != "SELECT":
 		return r.verb
+	case r.rows == 1:
+		return "SELECT 1" // a point lookup's: no formatting
 	}
-	return fmt.Sprintf("SELECT %d", r.rows)
+	return "SELECT " + strconv.FormatInt(r.rows, 10)
 }
 func (r *queryResult) Close() {
 	if !r.done {

@@ -57,3 +57,17 @@ func TestBindDecodeMatchesPgproto3(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendCommandCompleteMatchesPgproto3: the same bytes as
+// pgproto3.CommandComplete, appended after what is already buffered.
+func TestAppendCommandCompleteMatchesPgproto3(t *testing.T) {
+	for _, tag := range []string{"SELECT 1", "INSERT 0 12345", ""} {
+		want, err := (&pgproto3.CommandComplete{CommandTag: []byte(tag)}).Encode([]byte("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendCommandComplete([]byte("x"), tag); string(got) != string(want) {
+			t.Errorf("%q: %q, want %q", tag, got, want)
+		}
+	}
+}

@@ -18,6 +18,7 @@ func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Re
 		return nil, err
 	}
 	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
 	if !info.HasPrimaryKey() {
 		if err := s.eng.store.DropTable(ctx, info.Path, false); err != nil {

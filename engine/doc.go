@@ -7,4 +7,11 @@
 // It is the only package that sees every stage; it holds no logic of its
 // own beyond sequencing them and the session statements (SET, SHOW, BEGIN,
 // COMMIT, ROLLBACK) that never reach the binder.
+//
+// A prepared statement is bound and planned once and keeps its plan, as
+// PostgreSQL's plan cache does: a catalog change (any DDL bumps
+// Engine.catalog) or a search_path change binds and plans it again before
+// it runs (statement.replan), failing with 0A000 "cached plan must not
+// change result type" when its result columns would change. Privileges
+// are checked at every execution, so a REVOKE reaches prepared statements.
 package engine

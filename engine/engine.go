@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/access"
@@ -66,6 +67,11 @@ type Engine struct {
 	roles  Roles
 	access *access.Store
 	views  *views.Store
+
+	// catalog counts catalog changes (bumped under ddl's write lock): a
+	// prepared statement bound at another count is bound and planned again
+	// before it runs (statement.replan), as PostgreSQL's plan cache does.
+	catalog atomic.Uint64
 }
 
 // New returns an engine over store.
@@ -114,6 +120,7 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 		txStatus: 'I',
 		changed:  map[string]string{},
 	}
+	s.statusFn, s.setFn = s.Status, s.setConfig
 	_, s.superuser = e.roles.Role(info.User)
 	if !s.superuser {
 		s.settings["is_superuser"] = "off"

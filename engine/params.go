@@ -24,8 +24,14 @@ func paramValue(v any, t types.T, loc *time.Location) (any, error) {
 		}
 		return types.ParseTextIn(x, t, loc)
 	case int64:
+		if t.Kind == types.Int64 {
+			return v, nil // the common bigint key: no cast, no boxing again
+		}
 		return exec.CastValue(x, types.Int64Type, t)
 	case float64:
+		if t.Kind == types.Float64 {
+			return v, nil
+		}
 		return exec.CastValue(x, types.Float64Type, t)
 	case bool:
 		if t.Kind == types.Bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +45,11 @@ type session struct {
 	// (location).
 	zoneSetting string
 	zoneLoc     *time.Location
+	// statusFn and setFn are s.Status and s.setConfig as func values,
+	// made once: every execution hands them to the session functions,
+	// and a method value allocates each time it is taken.
+	statusFn func(string) (string, bool)
+	setFn    func(name, value string, reset, local bool) (string, error)
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }
@@ -121,7 +127,23 @@ func (s *session) StatusChanges() map[string]string {
 }
 
 func (s *session) Status(name string) (string, bool) {
-	v, ok := s.settings[strings.ToLower(name)]
+	// Lowered in a stack buffer: pgwire asks for "TimeZone" at every Bind,
+	// and strings.ToLower would allocate each time (a map index by
+	// string(bytes) does not).
+	var buf [64]byte
+	if len(name) > len(buf) {
+		v, ok := s.settings[strings.ToLower(name)]
+		return v, ok
+	}
+	b := buf[:len(name)]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	v, ok := s.settings[string(b)]
 	return v, ok
 }
 
@@ -244,6 +266,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
 		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: s.location()})
 	s.eng.ddl.RLock()
+	ps.catalog, ps.searchPath, ps.declared = s.eng.catalog.Load(), s.settings["search_path"], declared
 	err := s.viewTarget(st)
 	var bound binder.Statement
 	if err == nil {
@@ -341,6 +364,12 @@ type statement struct {
 	cols   []pgwire.ResultColumn
 	// reads are the stored tables the statement resolved (privileges.go).
 	reads []tableRef
+	// What the bound plan depends on besides the text (replan): the
+	// catalog count and search_path it was bound at, the declared
+	// parameter types.
+	catalog    uint64
+	searchPath string
+	declared   []types.T
 	// The backend hint in the statement's text (backend.go), once found.
 	hint     exec.Backend
 	hasHint  bool
@@ -458,6 +487,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
+	if ps.bound != nil && (ps.catalog != s.eng.catalog.Load() || ps.searchPath != s.settings["search_path"]) {
+		if err := ps.replan(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.authorize(ps); err != nil {
 		return nil, err
 	}
@@ -474,7 +508,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if ci, ok := s.eng.opts.Virtual.(functions.CatalogInfo); ok {
 		ctx = functions.WithCatalog(ctx, ci)
 	}
-	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: loc, SetSetting: s.setConfig})
+	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn})
 	backend, err := ps.backend()
 	if err != nil {
 		return nil, err
@@ -566,6 +600,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return nil, err
 		}
 		s.eng.ddl.Lock()
+		s.eng.catalog.Add(1)
 		if _, isView := s.eng.views.Get(b.Path); isView {
 			s.eng.ddl.Unlock()
 			if b.IfNotExists {
@@ -603,6 +638,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return nil, err
 		}
 		s.eng.ddl.Lock()
+		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
 		for _, p := range b.Paths {
 			info, err := s.eng.store.GetTable(ctx, p)
@@ -631,6 +667,49 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return tagOnly("DROP TABLE"), nil
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %T", ps.bound)
+}
+
+// replan binds and plans ps again after the catalog or search_path
+// changed since it was bound: a table dropped and created again (or a
+// TRUNCATEd log table) has a new id, a view a new definition. As in
+// PostgreSQL, a statement whose result columns or parameter types would
+// change fails with 0A000 instead, since the client already holds its
+// descriptions.
+func (ps *statement) replan(ctx context.Context) error {
+	fresh, err := ps.sess.prepareOne(ctx, ps.parsed, ps.declared)
+	if err != nil {
+		return err
+	}
+	if !sameColumns(fresh.cols, ps.cols) || !sameTypes(fresh.params, ps.params) {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "cached plan must not change result type")
+	}
+	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads
+	ps.catalog, ps.searchPath = fresh.catalog, fresh.searchPath
+	return nil
+}
+
+func sameColumns(a, b []pgwire.ResultColumn) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !a[i].Type.Equal(b[i].Type) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameTypes(a, b []types.T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].Equal(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // openWrite opens the target table of a write and instantiates the plan
@@ -849,10 +928,13 @@ func (r *queryResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // Tag is "SELECT n" for queries; SHOW and EXPLAIN report their verb alone.
 func (r *queryResult) Tag() string {
-	if r.verb != "SELECT" {
+	switch {
+	case r.verb != "SELECT":
 		return r.verb
+	case r.rows == 1:
+		return "SELECT 1" // a point lookup's: no formatting
 	}
-	return fmt.Sprintf("SELECT %d", r.rows)
+	return "SELECT " + strconv.FormatInt(r.rows, 10)
 }
 func (r *queryResult) Close() {
 	if !r.done {

@@ -67,6 +67,7 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 		return nil, err
 	}
 	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
 	if _, err := s.eng.store.GetTable(ctx, b.Path); err == nil {
 		if b.OrReplace {
@@ -113,6 +114,7 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView) (pgwire.Resu
 		return nil, err
 	}
 	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
 	dropping := map[fluss.TablePath]bool{}
 	var drop []views.View

@@ -50,6 +50,8 @@ type conn struct {
 	nc     net.Conn
 	logger *slog.Logger
 	br     *bufio.Reader
+	// bind is the last Bind message, decoded into reused slices.
+	bind bindMessage
 
 	pid    uint32
 	secret [4]byte

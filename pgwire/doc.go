@@ -85,7 +85,8 @@
 //	              25P02; one statement (more -> 42601), named or
 //	              unnamed (replaced); parameter OIDs from the client or
 //	              inferred (Unknown -> 0).
-//	Bind 'B'      conn.handleBind: PostgreSQL's checks in its order (format
+//	Bind 'B'      conn.handleBind (decoded in place, bindMessage, into
+//	              slices reused by the next Bind): PostgreSQL's checks in its order (format
 //	              and parameter counts, 25P02 in a failed block, 42P03 for
 //	              a portal name in use); parameters decoded with their
 //	              format codes (pgtypes.DecodeParam), result formats fixed,

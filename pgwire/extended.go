@@ -1,7 +1,10 @@
 package pgwire
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -60,47 +63,125 @@ func (c *conn) handleParse(body []byte) error {
 	return nil
 }
 
+// bindMessage is a Bind decoded in place: the names and parameter values
+// alias the message body, the format codes are in slices reused from one
+// Bind to the next (conn.bind), so that a prepared statement executed
+// again and again decodes its Bind without allocating.
+type bindMessage struct {
+	portal, stmt  []byte
+	paramFormats  []int16
+	params        [][]byte // nil: NULL
+	resultFormats []int16
+}
+
+// decode reads src as pgproto3.Bind.Decode does, with its checks.
+func (m *bindMessage) decode(src []byte) bool {
+	m.paramFormats, m.params, m.resultFormats = m.paramFormats[:0], m.params[:0], m.resultFormats[:0]
+	cstring := func() ([]byte, bool) {
+		i := bytes.IndexByte(src, 0)
+		if i < 0 {
+			return nil, false
+		}
+		b := src[:i]
+		src = src[i+1:]
+		return b, true
+	}
+	codes := func(out []int16) ([]int16, bool) {
+		if len(src) < 2 {
+			return out, false
+		}
+		n := int(binary.BigEndian.Uint16(src))
+		src = src[2:]
+		if len(src) < 2*n {
+			return out, false
+		}
+		for i := 0; i < n; i++ {
+			out = append(out, int16(binary.BigEndian.Uint16(src[2*i:])))
+		}
+		src = src[2*n:]
+		return out, true
+	}
+	var ok bool
+	if m.portal, ok = cstring(); !ok {
+		return false
+	}
+	if m.stmt, ok = cstring(); !ok {
+		return false
+	}
+	if m.paramFormats, ok = codes(m.paramFormats); !ok || len(src) < 2 {
+		return false
+	}
+	n := int(binary.BigEndian.Uint16(src))
+	src = src[2:]
+	for i := 0; i < n; i++ {
+		if len(src) < 4 {
+			return false
+		}
+		size := int(int32(binary.BigEndian.Uint32(src)))
+		src = src[4:]
+		if size == -1 {
+			m.params = append(m.params, nil)
+			continue
+		}
+		if size < 0 || len(src) < size {
+			return false
+		}
+		m.params = append(m.params, src[:size:size])
+		src = src[size:]
+	}
+	m.resultFormats, ok = codes(m.resultFormats)
+	return ok
+}
+
 func (c *conn) handleBind(body []byte) error {
-	var m pgproto3.Bind
-	if err := m.Decode(body); err != nil {
+	m := &c.bind
+	if !m.decode(body) {
 		return malformed("Bind")
 	}
-	ps, ok := c.stmts[m.PreparedStatement]
+	ps, ok := c.stmts[string(m.stmt)]
 	if !ok {
-		return sqlerr.New(sqlerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", m.PreparedStatement)
+		return sqlerr.New(sqlerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", m.stmt)
 	}
 	// The checks in PostgreSQL's order (exec_bind_message, CreatePortal).
-	if n := len(m.ParameterFormatCodes); n > 1 && n != len(m.Parameters) {
-		return sqlerr.New(sqlerr.ProtocolViolation, "bind message has %d parameter formats but %d parameters", n, len(m.Parameters))
+	if n := len(m.paramFormats); n > 1 && n != len(m.params) {
+		return sqlerr.New(sqlerr.ProtocolViolation, "bind message has %d parameter formats but %d parameters", n, len(m.params))
 	}
-	if len(m.Parameters) != len(ps.paramOIDs) {
-		return sqlerr.New(sqlerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"%s\" requires %d", len(m.Parameters), ps.name, len(ps.paramOIDs))
+	if len(m.params) != len(ps.paramOIDs) {
+		return sqlerr.New(sqlerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"%s\" requires %d", len(m.params), ps.name, len(ps.paramOIDs))
 	}
-	if c.session.TxStatus() == 'E' && (ps.stmt == nil || !isTransactionExit(ps.stmt.SQL()) || len(m.Parameters) != 0) {
+	if c.session.TxStatus() == 'E' && (ps.stmt == nil || !isTransactionExit(ps.stmt.SQL()) || len(m.params) != 0) {
 		return errAbortedTransaction()
 	}
-	if m.DestinationPortal != "" {
-		if _, ok := c.portals[m.DestinationPortal]; ok {
-			return sqlerr.New(codeDuplicateCursor, "cursor \"%s\" already exists", m.DestinationPortal)
+	if len(m.portal) != 0 {
+		if _, ok := c.portals[string(m.portal)]; ok {
+			return sqlerr.New(codeDuplicateCursor, "cursor \"%s\" already exists", m.portal)
 		}
 	} else if old := c.portals[""]; old != nil {
 		old.close()
 		delete(c.portals, "")
 	}
-	params := make([]any, len(m.Parameters))
+	params := make([]any, len(m.params))
 	loc := c.location() // a timestamptz parameter without offset is in the session's zone
-	for i, raw := range m.Parameters {
-		v, err := pgtypes.DecodeParamIn(i+1, ps.paramOIDs[i], pgtypes.FormatOf(m.ParameterFormatCodes, i), raw, loc)
+	for i, raw := range m.params {
+		v, err := pgtypes.DecodeParamIn(i+1, ps.paramOIDs[i], pgtypes.FormatOf(m.paramFormats, i), raw, loc)
 		if err != nil {
 			return err
 		}
 		params[i] = v
 	}
-	// m's slices are decoded fresh for this message: the portal keeps them.
-	p := &portal{name: m.DestinationPortal, stmt: ps, params: params, formats: m.ResultFormatCodes}
+	// The portal keeps its result formats: the statement's cached
+	// encoder's when they are the same (never modified), else a copy of
+	// the reused slice.
+	formats := m.resultFormats
+	if ps.enc != nil && slices.Equal(formats, ps.encFormats) {
+		formats = ps.encFormats
+	} else {
+		formats = slices.Clone(formats)
+	}
+	p := &portal{name: string(m.portal), stmt: ps, params: params, formats: formats}
 	if _, isCopy := asCopy(ps.stmt); ps.stmt != nil && !isCopy {
 		if cols := ps.stmt.Columns(); cols != nil {
-			enc, err := ps.encoder(cols, p.formats, c.location())
+			enc, err := ps.encoder(cols, p.formats, loc)
 			if err != nil {
 				return err
 			}
@@ -154,13 +235,18 @@ func (c *conn) handleDescribe(body []byte) error {
 }
 
 func (c *conn) handleExecute(body []byte) error {
-	var m pgproto3.Execute
-	if err := m.Decode(body); err != nil {
+	// Decoded in place (portal name, NUL, int32 row limit), as
+	// pgproto3.Execute would but without copying the name: the portal is
+	// found by a map index that does not allocate.
+	nul := bytes.IndexByte(body, 0)
+	if nul < 0 || len(body)-nul-1 < 4 {
 		return malformed("Execute")
 	}
-	p, ok := c.portals[m.Portal]
+	name := body[:nul]
+	maxRows := binary.BigEndian.Uint32(body[nul+1:])
+	p, ok := c.portals[string(name)]
 	if !ok {
-		return sqlerr.New(sqlerr.InvalidCursorName, "portal \"%s\" does not exist", m.Portal)
+		return sqlerr.New(sqlerr.InvalidCursorName, "portal \"%s\" does not exist", name)
 	}
 	if p.stmt.stmt == nil {
 		c.send(&pgproto3.EmptyQueryResponse{})
@@ -184,7 +270,7 @@ func (c *conn) handleExecute(body []byte) error {
 		}
 		p.res = res
 	}
-	_, err := c.stream(p, int(m.MaxRows))
+	_, err := c.stream(p, int(maxRows))
 	c.sendStatusChanges()
 	if err != nil {
 		p.close()

@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"context"
+	"encoding/binary"
 	"slices"
 	"strconv"
 	"strings"
@@ -320,10 +321,21 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			return false, err
 		}
 	}
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag(sent))})
+	c.out = appendCommandComplete(c.out, p.tag(sent))
 	// Executing an exhausted portal again reports "SELECT 0".
 	p.suspended = true
 	return false, nil
+}
+
+// appendCommandComplete appends CommandComplete with tag, encoded as
+// pgproto3.CommandComplete does but without copying the tag first.
+func appendCommandComplete(out []byte, tag string) []byte {
+	out = append(out, 'C', 0, 0, 0, 0)
+	at := len(out) - 4
+	out = append(out, tag...)
+	out = append(out, 0)
+	binary.BigEndian.PutUint32(out[at:], uint32(len(out)-at))
+	return out
 }
 
 // tag is the CommandComplete tag. A portal run in several Executes reports,

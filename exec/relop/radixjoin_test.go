@@ -366,6 +366,20 @@ func TestRadixJoinChunkWithinLimit(t *testing.T) {
 			if a := alloc.cur; a != 0 {
 				t.Fatalf("%d bytes still allocated", a)
 			}
+			// closed in the middle of a chunk's rows: everything given back
+			op = &HashJoin{Left: rowsSource(t, schema, probe, 1000), Right: rowsSource(t, schema, build, 1000),
+				LeftKeys: []int{0}, RightKeys: []int{0}, Type: jt, BatchRows: 1000, radix: &cfg, Mem: mem, Alloc: alloc}
+			for range 20 {
+				b, err := op.Next(context.Background())
+				if err != nil || b == nil {
+					t.Fatal(b, err)
+				}
+				b.Release()
+			}
+			op.Close()
+			if u, a := mem.Used(), alloc.cur; u != 0 || a != 0 {
+				t.Fatalf("closed early: %d bytes still charged, %d allocated", u, a)
+			}
 		})
 	}
 }

@@ -737,9 +737,16 @@ type prober struct {
 	pl, pr    []rowRef
 	pb        []int32 // table row of each pair
 	// a partitioned table is probed in chunks of several batches (see read)
-	chunkRows int   // rows the next chunk gathers (0: one batch)
-	chunkHeld int64 // bytes of the current chunk charged to the account
-	srcEOF    bool  // the source ended while a chunk was gathered
+	chunkRows int               // rows the next chunk gathers (0: one batch)
+	chunkHeld int64             // bytes of the current chunk charged to the account
+	srcEOF    bool              // the source ended while a chunk was gathered
+	carry     arrow.RecordBatch // read but left for the next chunk (no room)
+	bufRows   int               // probe rows the per-row buffers are charged for
+	// the batch's own rows (unmatched, semi) still to emit, one output
+	// batch per step, so that a chunk's are never all queued at once
+	rest      []rowRef
+	restPos   int
+	finishing bool
 }
 
 func (o *HashJoin) newProber(ht *hashTable, src exec.Operator, mode passMode) *prober {
@@ -755,6 +762,10 @@ func (p *prober) release() {
 		b.Release()
 	}
 	p.queue = nil
+	if p.carry != nil {
+		p.carry.Release()
+		p.carry = nil
+	}
 	p.ht.release()
 	p.src.Close()
 }
@@ -869,6 +880,10 @@ func (p *prober) startBatch(b arrow.RecordBatch) error {
 func (p *prober) step() error {
 	j := p.j
 	n := int(p.batch.NumRows())
+	if p.finishing {
+		p.drainRows()
+		return nil
+	}
 	if p.mode == passFinal {
 		p.finishBatch()
 		return nil
@@ -1112,13 +1127,13 @@ func (p *prober) pairBatch(mem memory.Allocator, schema *arrow.Schema, l, r []ro
 
 func (p *prober) batchLeftCols() int { return p.j.Left.Schema().NumFields() }
 
-// finishBatch emits the batch's rows that a left, full, semi or anti join
-// outputs on their own, and moves to the next probe batch.
+// finishBatch collects the batch's rows that a left, full, semi or anti
+// join outputs on their own and starts emitting them (drainRows).
 func (p *prober) finishBatch() {
 	j := p.j
 	n := int(p.batch.NumRows())
 	everAt := func(i int) bool { return p.ever != nil && p.seqBase+i < len(p.ever) && p.ever[p.seqBase+i] }
-	var rows []rowRef
+	rows := p.rest[:0]
 	switch j.Type {
 	case SemiJoin:
 		if p.mode != passFinal {
@@ -1149,10 +1164,24 @@ func (p *prober) finishBatch() {
 			}
 		}
 	}
-	if len(rows) > 0 {
-		p.queueRows(rows)
+	p.rest, p.restPos, p.finishing = rows, 0, true
+	p.drainRows()
+}
+
+// drainRows queues the next output batch of the batch's own rows; after
+// the last it moves to the next probe batch.
+func (p *prober) drainRows() {
+	j := p.j
+	if p.restPos < len(p.rest) {
+		end := min(p.restPos+p.batchRows(), len(p.rest))
+		p.queueRows(p.rest[p.restPos:end])
+		p.restPos = end
+		if p.restPos < len(p.rest) && p.err == nil {
+			return
+		}
 	}
-	p.seqBase += n
+	p.finishing = false
+	p.seqBase += int(p.batch.NumRows())
 	p.batch.Release()
 	p.batch = nil
 	if p.chunkHeld > 0 {
@@ -1178,7 +1207,8 @@ func (p *prober) antiKeeps(i int) bool {
 	return true
 }
 
-// queueRows queues probe rows alone (semi, anti) or with NULLs on the right.
+// queueRows queues probe rows alone (semi, anti) or with NULLs on the
+// right, in output batches.
 func (p *prober) queueRows(rows []rowRef) {
 	mem := allocOr(p.j.Alloc)
 	for lo := 0; lo < len(rows); lo += p.batchRows() {

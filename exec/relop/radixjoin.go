@@ -251,31 +251,53 @@ func (p *prober) chunked() bool {
 	return p.mode != passFinal && ht != nil && !ht.cross && ht.intKey && ht.ints.pbits > 0
 }
 
+// chunkRowBytes is what the prober holds per probe row of a chunk beside
+// the chunk's own buffers, while the chunk is probed: its keys (8), the
+// lookup's scatter buffers (keys 8, positions 4), the results and heads
+// (4+4+4), the matched flags (1) and the list of rows to emit alone (8).
+// These buffers are kept at their largest size until the prober ends.
+const chunkRowBytes = 41
+
 // read returns the next probe batch. For a partitioned table that is a
 // chunk of several source batches concatenated: the first chunk is one
 // batch (a LIMIT above the join stops early at the same cost as before),
-// each next one up to 8 times larger, up to maxChunk rows. Every batch but
-// a chunk's first is charged to the account; when the limit is reached the
-// chunk stops growing.
+// each next one up to 8 times larger, up to maxChunk rows.
+//
+// Every batch but a chunk's first is charged to the account twice (the
+// batches and their combined copy coexist while they are concatenated;
+// the second charge is given back after) with the growth of the per-row
+// buffers (chunkRowBytes). When the account cannot take a batch, the
+// chunk stops growing and that batch begins the next chunk: a chunk never
+// takes the account beyond its limit, and at worst is one batch (as when
+// the table is not partitioned).
 func (p *prober) read(ctx context.Context) (arrow.RecordBatch, error) {
-	if p.srcEOF {
-		return nil, nil
-	}
-	b, err := p.src.Next(ctx)
-	if err != nil || b == nil || !p.chunked() || b.NumRows() == 0 {
-		return b, err
+	b := p.carry
+	p.carry = nil
+	if b == nil {
+		if p.srcEOF {
+			return nil, nil
+		}
+		var err error
+		b, err = p.src.Next(ctx)
+		if err != nil || b == nil || !p.chunked() || b.NumRows() == 0 {
+			return b, err
+		}
 	}
 	cfg := p.j.radixConfig()
 	bs := []arrow.RecordBatch{b}
 	rows := int(b.NumRows())
+	// the first batch's buffers are not charged (as an unpartitioned
+	// join's one batch), those of the rows beyond it are
+	p.bufRows = max(p.bufRows, rows)
+	var copyHeld int64 // the second charge of the batches, while combined
 	release := func() {
 		for _, x := range bs {
 			x.Release()
 		}
-		p.j.hold.shrink(p.chunkHeld)
+		p.j.hold.shrink(p.chunkHeld + copyHeld)
 		p.chunkHeld = 0
 	}
-	for rows < p.chunkRows {
+	for rows < p.chunkRows && !p.srcEOF {
 		if err := ctx.Err(); err != nil {
 			release()
 			return nil, err
@@ -289,15 +311,18 @@ func (p *prober) read(ctx context.Context) (arrow.RecordBatch, error) {
 			p.srcEOF = true
 			break
 		}
-		bs = append(bs, nb)
-		rows += int(nb.NumRows())
+		r := int(nb.NumRows())
 		n := batchBytes(nb)
-		if err := p.j.hold.grow(n); err != nil {
-			p.j.hold.force(n)
-			p.chunkHeld += n
+		bufs := int64(max(rows+r-p.bufRows, 0)) * chunkRowBytes
+		if err := p.j.hold.grow(2*n + bufs); err != nil {
+			p.carry = nb
 			break
 		}
+		p.bufRows = max(p.bufRows, rows+r)
+		bs = append(bs, nb)
+		rows += r
 		p.chunkHeld += n
+		copyHeld += n
 	}
 	p.chunkRows = min(max(rows*8, cfg.minProbe), cfg.maxChunk)
 	if len(bs) == 1 {
@@ -311,5 +336,6 @@ func (p *prober) read(ctx context.Context) (arrow.RecordBatch, error) {
 	for _, x := range bs {
 		x.Release()
 	}
+	p.j.hold.shrink(copyHeld)
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -276,5 +277,109 @@ func TestRadixJoinFirstBatchEarly(t *testing.T) {
 	op.Close()
 	if u := mem.Used(); u != 0 {
 		t.Fatalf("%d bytes still charged", u)
+	}
+}
+
+// peakAllocator records the most bytes it had allocated at once.
+type peakAllocator struct {
+	memory.Allocator
+	cur, peak int
+}
+
+func (a *peakAllocator) add(n int) {
+	a.cur += n
+	a.peak = max(a.peak, a.cur)
+}
+
+func (a *peakAllocator) Allocate(n int) []byte {
+	a.add(n)
+	return a.Allocator.Allocate(n)
+}
+
+func (a *peakAllocator) Reallocate(n int, b []byte) []byte {
+	a.add(n - len(b))
+	return a.Allocator.Reallocate(n, b)
+}
+
+func (a *peakAllocator) Free(b []byte) {
+	a.add(-len(b))
+	a.Allocator.Free(b)
+}
+
+// TestRadixJoinChunkWithinLimit: under a memory limit, a partitioned join
+// whose probe chunks could grow to 200,000 rows keeps the Arrow bytes it
+// holds (the chunk, its combined copy and the output it has queued, e.g.
+// the unmatched rows of a left or anti join) within the limit, charges no
+// more than the limit, gives the result of an unlimited join, and returns
+// every byte after Close.
+func TestRadixJoinChunkWithinLimit(t *testing.T) {
+	var build, probe [][]any
+	for i := range 2000 {
+		build = append(build, []any{i, i})
+	}
+	for i := range 200_000 {
+		probe = append(probe, []any{i % 4000, i})
+	}
+	schema := schemaOf(types.Int64Type, types.Int64Type)
+	const limit = 1 << 20
+	for _, jt := range []JoinType{InnerJoin, LeftJoin, FullJoin, SemiJoin, AntiJoin} {
+		t.Run(jt.String(), func(t *testing.T) {
+			cfg := radixConfig{minBuild: 2, partRows: 64, minProbe: 128, maxChunk: 1 << 20}
+			want := sorted(drain(t, &HashJoin{Left: rowsSource(t, schema, probe, 1000), Right: rowsSource(t, schema, build, 1000),
+				LeftKeys: []int{0}, RightKeys: []int{0}, Type: jt, generic: true}))
+			alloc := &peakAllocator{Allocator: memory.NewGoAllocator()}
+			mem := NewMemoryAccount(limit)
+			op := &HashJoin{Left: rowsSource(t, schema, probe, 1000), Right: rowsSource(t, schema, build, 1000),
+				LeftKeys: []int{0}, RightKeys: []int{0}, Type: jt, BatchRows: 1000, radix: &cfg, Mem: mem, Alloc: alloc}
+			var got []string
+			for {
+				b, err := op.Next(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b == nil {
+					break
+				}
+				for i := 0; i < int(b.NumRows()); i++ {
+					cells := make([]string, b.NumCols())
+					for c := range cells {
+						cells[c] = formatCell(b.Column(c), i)
+					}
+					got = append(got, strings.Join(cells, "|"))
+				}
+				b.Release()
+			}
+			equalRows(t, "limited", sorted(got), want)
+			if op.partitioned != 1 {
+				t.Fatalf("%d partitioned tables", op.partitioned)
+			}
+			if held := alloc.peak; held > limit {
+				t.Fatalf("the join held %d bytes of Arrow buffers, limit %d", held, limit)
+			}
+			if p := mem.Peak(); p > limit || p == 0 {
+				t.Fatalf("peak charge %d, limit %d", p, limit)
+			}
+			op.Close()
+			if u := mem.Used(); u != 0 {
+				t.Fatalf("%d bytes still charged", u)
+			}
+			if a := alloc.cur; a != 0 {
+				t.Fatalf("%d bytes still allocated", a)
+			}
+			// closed in the middle of a chunk's rows: everything given back
+			op = &HashJoin{Left: rowsSource(t, schema, probe, 1000), Right: rowsSource(t, schema, build, 1000),
+				LeftKeys: []int{0}, RightKeys: []int{0}, Type: jt, BatchRows: 1000, radix: &cfg, Mem: mem, Alloc: alloc}
+			for range 20 {
+				b, err := op.Next(context.Background())
+				if err != nil || b == nil {
+					t.Fatal(b, err)
+				}
+				b.Release()
+			}
+			op.Close()
+			if u, a := mem.Used(), alloc.cur; u != 0 || a != 0 {
+				t.Fatalf("closed early: %d bytes still charged, %d allocated", u, a)
+			}
+		})
 	}
 }

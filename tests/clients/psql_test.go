@@ -94,3 +94,35 @@ func TestPsqlCopy(t *testing.T) {
 		t.Fatalf("COPY in a multi-statement query: %v\n%q", err, out)
 	}
 }
+
+// TestPsqlArithmeticEdges is issue 4's acceptance 3 as a user sees it in
+// psql: overflow and division by zero fail with their SQLSTATEs (psql prints
+// the code with VERBOSITY verbose) and NaN equals NaN.
+func TestPsqlArithmeticEdges(t *testing.T) {
+	srv := startServer(t)
+	cs := srv.ConnString()
+	for _, tc := range []struct {
+		query   string
+		want    string // a line psql must print
+		wantErr bool
+	}{
+		{"SELECT 9223372036854775807::bigint + 1", "ERROR:  22003: bigint out of range", true},
+		{"SELECT 1/0", "ERROR:  22012: division by zero", true},
+		{"SELECT 'NaN'::float8 = 'NaN'::float8", "t", false},
+		{"SELECT '-0'::float8 = 0::float8", "t", false},
+	} {
+		out, err := psql(t, cs, `\set VERBOSITY verbose`, tc.query)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("%s: psql error %v, want error %v; output %q", tc.query, err, tc.wantErr, out)
+		}
+		found := false
+		for _, line := range strings.Split(out, "\n") {
+			if strings.TrimSpace(line) == tc.want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: psql printed %q, want a line %q", tc.query, out, tc.want)
+		}
+	}
+}

@@ -1,11 +1,7 @@
 package access
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -94,16 +90,12 @@ func Open(path string) (*Store, error) {
 	if path == "" {
 		return s, nil
 	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var f fileFormat
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("privileges file %s: %v", path, err)
+	if found, err := atomicfile.ReadJSON(path, "privileges file", &f); err != nil || !found {
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
 	}
 	for id, acl := range f.Tables {
 		n, err := strconv.ParseInt(id, 10, 64)
@@ -124,11 +116,7 @@ func (s *Store) save() error {
 	for id, acl := range s.tables {
 		f.Tables[strconv.FormatInt(id, 10)] = acl
 	}
-	b, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(s.path, b, 0o600)
+	return atomicfile.WriteJSON(s.path, f)
 }
 
 // clone copies an ACL so that a failed save leaves the store unchanged.

@@ -1,11 +1,7 @@
 package views
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"sort"
 	"sync"
 
@@ -86,16 +82,12 @@ func Open(path string) (*Store, error) {
 	if path == "" {
 		return s, nil
 	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var f fileFormat
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("views file %s: %v", path, err)
+	if found, err := atomicfile.ReadJSON(path, "views file", &f); err != nil || !found {
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
 	}
 	if f.FormatVersion != formatVersion {
 		return nil, fmt.Errorf("views file %s: format version %d is not supported (want %d)", path, f.FormatVersion, formatVersion)
@@ -121,11 +113,7 @@ func (s *Store) save() error {
 		return nil
 	}
 	f := fileFormat{FormatVersion: formatVersion, NextID: s.nextID, Views: s.sortedLocked("")}
-	b, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(s.path, b, 0o600)
+	return atomicfile.WriteJSON(s.path, f)
 }
 
 // sortedLocked lists the views of database (every database when ""),

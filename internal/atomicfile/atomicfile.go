@@ -1,7 +1,8 @@
 // Package atomicfile replaces small files (the users file, the privileges
 // file) so that a crash leaves the old content or the new one, never a
 // mix: write a temporary file beside the target with its final mode, fsync
-// it, rename it over the target, fsync the directory.
+// it, rename it over the target, fsync the directory. ReadJSON and WriteJSON
+// are the read and replace of the JSON files built on it (privileges, views).
 package atomicfile
 
 import (

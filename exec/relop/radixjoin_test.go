@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -127,41 +125,10 @@ func TestRadixJoinMatchesGeneric(t *testing.T) {
 // partitioned: as the generic path.
 func TestRadixJoinRunsResidualSpill(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 1))
-	var build, probe [][]any
-	for i := range 2000 {
-		var k any = rng.IntN(500)
-		switch {
-		case rng.IntN(10) < 3:
-			k = 7
-		case rng.IntN(30) == 0:
-			k = nil
-		case rng.IntN(30) == 0:
-			k = math.MaxInt64
-		}
-		build = append(build, []any{k, i})
-	}
-	for i := range 1500 {
-		var k any = rng.IntN(700)
-		switch {
-		case rng.IntN(20) == 0:
-			k = nil
-		case rng.IntN(50) == 0:
-			k = 7
-		case rng.IntN(30) == 0:
-			k = math.MaxInt64
-		}
-		probe = append(probe, []any{k, i})
-	}
+	build := skewedRows(rng, 2000, 500, skewKey{3, 10, 7}, skewKey{1, 30, nil}, skewKey{1, 30, math.MaxInt64})
+	probe := skewedRows(rng, 1500, 700, skewKey{1, 20, nil}, skewKey{1, 50, 7}, skewKey{1, 30, math.MaxInt64})
 	schema := schemaOf(types.Int64Type, types.Int64Type)
-	residual := ResidualFunc(func(b arrow.RecordBatch) (arrow.Array, error) {
-		l, r := b.Column(1).(*array.Int64), b.Column(3).(*array.Int64)
-		bb := array.NewBooleanBuilder(memory.DefaultAllocator)
-		defer bb.Release()
-		for i := 0; i < int(b.NumRows()); i++ {
-			bb.Append((l.Value(i)+r.Value(i))%3 == 0)
-		}
-		return bb.NewArray(), nil
-	})
+	residual := moduloResidual(3, 0)
 	for _, jt := range []JoinType{InnerJoin, LeftJoin, RightJoin, FullJoin, SemiJoin, AntiJoin} {
 		for _, res := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/residual=%v", jt, res), func(t *testing.T) {

@@ -291,7 +291,10 @@ func (o *HashJoin) build(ctx context.Context) error {
 	}
 	o.buildEmpty = rows == 0
 	if o.buildParts == nil {
-		o.finishTable(ht)
+		if err := o.finishTable(ht); err != nil {
+			ht.release()
+			return err
+		}
 		o.prober = o.newProber(ht, o.Left, passOnly)
 		return nil
 	}
@@ -472,7 +475,10 @@ func (o *HashJoin) nextChunk(ctx context.Context) error {
 	if o.partMulti {
 		mode = passChunk
 	}
-	o.finishTable(ht)
+	if err := o.finishTable(ht); err != nil {
+		ht.release()
+		return err
+	}
 	src, err := o.probeParts.files[o.part].open()
 	if err != nil {
 		ht.release()
@@ -496,10 +502,26 @@ func (o *HashJoin) radixConfig() *radixConfig {
 }
 
 // finishTable finishes a build table; a partitioned one's slots are sized
-// per partition, so what it holds is charged again.
-func (o *HashJoin) finishTable(ht *hashTable) {
+// per partition, so what it holds is charged again. A partitioned table's
+// rows are reordered by partition when the account can take their copy
+// for a moment (else they stay in build order: the probe is slower).
+func (o *HashJoin) finishTable(ht *hashTable) error {
 	before := ht.size()
-	ht.finish()
+	var copyBytes int64
+	reorder := ht.partitions() && scatterable(ht.schema)
+	if reorder {
+		for _, b := range ht.batches {
+			copyBytes += batchBytes(b)
+		}
+		reorder = o.hold.grow(copyBytes) == nil
+	}
+	err := ht.finish(allocOr(o.Alloc), reorder)
+	if reorder {
+		o.hold.shrink(copyBytes)
+	}
+	if err != nil {
+		return err
+	}
 	if ht.ints != nil && ht.ints.pbits > 0 {
 		o.partitioned++
 		if d := ht.size() - before; d > 0 {
@@ -508,6 +530,7 @@ func (o *HashJoin) finishTable(ht *hashTable) {
 			o.hold.shrink(-d)
 		}
 	}
+	return nil
 }
 
 // readerOp adapts a spill reader to exec.Operator.
@@ -536,19 +559,22 @@ func (r *readerOp) Close() {
 // ---- the build-side hash table ----
 
 type hashTable struct {
-	cross    bool
-	schema   *arrow.Schema
-	keys     []int
-	intKey   bool
-	ints     *joinTable
-	strs     map[string]int32
-	batches  []arrow.RecordBatch
-	refs     []rowRef
-	next     []int32 // chain of rows with the same key
-	matched  []bool
-	nullKeys bool
-	held     int64
-	i64      []int64
+	cross   bool
+	schema  *arrow.Schema
+	keys    []int
+	intKey  bool
+	ints    *joinTable
+	strs    map[string]int32
+	batches []arrow.RecordBatch
+	refs    []rowRef
+	rows    int
+	// reordered: the rows are one batch in partition order (finish)
+	reordered bool
+	next      []int32 // chain of rows with the same key
+	matched   []bool
+	nullKeys  bool
+	held      int64
+	i64       []int64
 	// dups: some key has several rows (next chains are not all empty).
 	dups bool
 	// rowShift >= 0: every batch but the last has 1<<rowShift rows, so
@@ -606,6 +632,7 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 		t.rowShift = -1
 	}
 	t.lastRows = n
+	t.rows += n
 	b.Retain()
 	t.batches = append(t.batches, b)
 	base := int32(len(t.refs))
@@ -670,13 +697,35 @@ func (t *hashTable) ref(r int32) rowRef {
 	return t.refs[r]
 }
 
-// finish prepares the match flags of the build rows.
-func (t *hashTable) finish() {
+// partitions reports whether finish will partition the table.
+func (t *hashTable) partitions() bool {
+	ints := t.ints
+	return !t.cross && ints != nil && ints.cfg != nil && ints.cfg.bits(len(ints.keys)) > 0
+}
+
+// finish prepares the match flags of the build rows. With reorder, a
+// partitioned table also copies its rows into one batch in partition
+// order (see radixjoin.go), renumbering them.
+func (t *hashTable) finish(mem memory.Allocator, reorder bool) error {
 	if t.ints != nil {
+		t.ints.renumber = reorder
 		t.ints.finish()
+		if order := t.ints.order; order != nil {
+			t.ints.order = nil
+			b, err := scatterBatch(mem, t.schema, t.batches, order)
+			if err != nil {
+				return err
+			}
+			for _, x := range t.batches {
+				x.Release()
+			}
+			// one batch: row r is rowRef{0, r}, computed by ref
+			t.batches, t.refs, t.rowShift, t.reordered = []arrow.RecordBatch{b}, nil, 31, true
+		}
 	}
-	t.matched = make([]bool, len(t.refs))
-	t.held += int64(len(t.refs))
+	t.matched = make([]bool, t.rows)
+	t.held += int64(t.rows)
+	return nil
 }
 
 // joinKeys encodes the join keys of every row and flags rows with a NULL key.
@@ -742,6 +791,9 @@ type prober struct {
 	srcEOF    bool              // the source ended while a chunk was gathered
 	carry     arrow.RecordBatch // read but left for the next chunk (no room)
 	bufRows   int               // probe rows the per-row buffers are charged for
+	// the batch is a chunk reordered by partition, its keys scattered in
+	// the table's scratch (partitionOrder)
+	ordered bool
 	// the batch's own rows (unmatched, semi) still to emit, one output
 	// batch per step, so that a chunk's are never all queued at once
 	rest      []rowRef
@@ -838,7 +890,7 @@ func (p *prober) startBatch(b arrow.RecordBatch) error {
 	ht := p.ht
 	if ht.cross {
 		h := int32(-1)
-		if len(ht.refs) > 0 {
+		if ht.rows > 0 {
 			h = 0
 		}
 		for i := range p.heads {
@@ -848,10 +900,14 @@ func (p *prober) startBatch(b arrow.RecordBatch) error {
 	}
 	if ht.intKey {
 		col := b.Column(p.j.LeftKeys[0])
-		ht.i64 = fixedKeys(col, ht.i64)
 		p.runs = grow(p.runs[:0], n)[:n]
 		p.starts = grow(p.starts[:0], n)[:n]
-		ht.ints.lookup(ht.i64, p.starts, p.runs)
+		if p.ordered {
+			ht.ints.probeScattered(p.starts, p.runs, true)
+		} else {
+			ht.i64 = fixedKeys(col, ht.i64)
+			ht.ints.lookup(ht.i64, p.starts, p.runs)
+		}
 		if col.NullN() > 0 {
 			for i := range p.runs {
 				if col.IsNull(i) {
@@ -1240,14 +1296,14 @@ func (p *prober) emitUnmatchedBuild() error {
 		return nil
 	}
 	var l, r []rowRef
-	for p.rightPos < len(p.ht.refs) && len(r) < p.batchRows() {
+	for p.rightPos < p.ht.rows && len(r) < p.batchRows() {
 		if !p.ht.matched[p.rightPos] {
 			l = append(l, rowRef{nullBatch, 0})
-			r = append(r, p.ht.refs[p.rightPos])
+			r = append(r, p.ht.ref(int32(p.rightPos)))
 		}
 		p.rightPos++
 	}
-	if p.rightPos >= len(p.ht.refs) {
+	if p.rightPos >= p.ht.rows {
 		p.rightDone = true
 	}
 	if len(r) == 0 {

@@ -72,6 +72,63 @@ func gather(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, refs []
 	return gatherByTake(mem, dt, srcs, refs)
 }
 
+// gatherIdx builds an array of type dt from the rows idx of one source
+// (a join's pairs: no NULL rows to add).
+func gatherIdx(mem memory.Allocator, dt arrow.DataType, src arrow.Array, idx []uint32) (arrow.Array, error) {
+	switch fixedWidth(dt) {
+	case 1:
+		return gatherFixedIdx[uint8](mem, dt, src, idx), nil
+	case 2:
+		return gatherFixedIdx[uint16](mem, dt, src, idx), nil
+	case 4:
+		return gatherFixedIdx[uint32](mem, dt, src, idx), nil
+	case 8:
+		return gatherFixedIdx[uint64](mem, dt, src, idx), nil
+	case 16:
+		return gatherFixedIdx[[2]uint64](mem, dt, src, idx), nil
+	}
+	refs := make([]rowRef, len(idx))
+	for i, r := range idx {
+		refs[i] = rowRef{0, r}
+	}
+	return gather(mem, dt, []arrow.Array{src}, refs)
+}
+
+func gatherFixedIdx[T any](mem memory.Allocator, dt arrow.DataType, src arrow.Array, idx []uint32) arrow.Array {
+	n := len(idx)
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * fixedWidth(dt))
+	out := castBytes[T](buf.Bytes())[:n]
+	vals := fixedSlice[T](src)
+	if src.NullN() == 0 {
+		for i, r := range idx {
+			out[i] = vals[r]
+		}
+		return fixedWidthArray(dt, n, nil, buf, 0)
+	}
+	vbuf, bits := newValidity(mem, n)
+	var zero T
+	nulls := 0
+	for i, r := range idx {
+		if src.IsNull(int(r)) {
+			out[i] = zero
+			nulls++
+			continue
+		}
+		bitutil.SetBit(bits, i)
+		out[i] = vals[r]
+	}
+	return fixedWidthArray(dt, n, vbuf, buf, nulls)
+}
+
+// castInt32s views non-negative int32s as uint32s.
+func castInt32s(s []int32) []uint32 {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&s[0])), len(s))
+}
+
 // fixedWidth is the byte width of the fixed-width types that gather and
 // scatter copy by typed loops (0: another type).
 func fixedWidth(dt arrow.DataType) int {

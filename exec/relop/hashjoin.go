@@ -783,8 +783,10 @@ type prober struct {
 	srcDone   bool
 	rightDone bool
 	rightPos  int
-	pl, pr    []rowRef
-	pb        []int32 // table row of each pair
+	// the candidate pairs of the next output batch: probe row (of batch)
+	// and table row (hashTable.ref locates it)
+	pl []uint32
+	pb []int32
 	// a partitioned table is probed in chunks of several batches (see read)
 	chunkRows int               // rows the next chunk gathers (0: one batch)
 	chunkHeld int64             // bytes of the current chunk charged to the account
@@ -964,12 +966,11 @@ func (p *prober) step() error {
 			}
 		}
 	default:
-		p.pl, p.pr, p.pb = p.pl[:0], p.pr[:0], p.pb[:0]
+		p.pl, p.pb = p.pl[:0], p.pb[:0]
 		limit := p.batchRows()
-		if ht := p.ht; !ht.cross && !ht.dups && ht.rowShift >= 0 && p.chain == -2 {
-			// unique build keys in equal power-of-two batches: a match is
-			// one pair, located without reading refs or next
-			shift, mask := uint(ht.rowShift), int32(1)<<ht.rowShift-1
+		if ht := p.ht; !ht.cross && !ht.dups && p.chain == -2 {
+			// unique build keys: a match is one pair, found without
+			// reading next
 			heads := p.heads[:n]
 			i := p.i
 			for ; i < n && len(p.pl) < limit; i++ {
@@ -977,8 +978,7 @@ func (p *prober) step() error {
 				if h < 0 {
 					continue
 				}
-				p.pl = append(p.pl, rowRef{0, uint32(i)})
-				p.pr = append(p.pr, rowRef{uint32(h >> shift), uint32(h & mask)})
+				p.pl = append(p.pl, uint32(i))
 				p.pb = append(p.pb, h)
 			}
 			p.i = i
@@ -988,8 +988,7 @@ func (p *prober) step() error {
 				p.chain = p.heads[p.i]
 			}
 			for p.chain >= 0 && len(p.pl) < limit {
-				p.pl = append(p.pl, rowRef{0, uint32(p.i)})
-				p.pr = append(p.pr, p.ht.ref(p.chain))
+				p.pl = append(p.pl, uint32(p.i))
 				p.pb = append(p.pb, p.chain)
 				p.chain = p.ht.next[p.chain]
 			}
@@ -1017,36 +1016,23 @@ func (p *prober) step() error {
 func (p *prober) intPairs(n int) {
 	ht := p.ht
 	limit := p.batchRows()
-	p.pl, p.pr, p.pb = grow(p.pl[:0], limit), grow(p.pr[:0], limit), grow(p.pb[:0], limit)
-	pl, pr, pb := p.pl[:0], p.pr[:0], p.pb[:0]
+	p.pl, p.pb = grow(p.pl[:0], limit)[:limit], grow(p.pb[:0], limit)[:limit]
+	pl, pb := p.pl, p.pb
 	runs, starts := p.runs[:n], p.starts[:n]
-	i := p.i
-	shift, mask := uint(max(ht.rowShift, 0)), int32(1)<<max(ht.rowShift, 0)-1
-	for i < n && len(pl) < limit {
+	i, k := p.i, 0
+	for i < n && k < limit {
 		c := runs[i]
-		if c == 0 {
+		if c <= 1 {
+			// no row or one: written either way, kept when c is 1 (no
+			// branch to mispredict on random keys)
+			pl[k], pb[k] = uint32(i), int32(starts[i])
+			k += int(c)
 			i++
 			continue
 		}
-		if c == 1 {
-			row := int32(starts[i])
-			var ref rowRef
-			if ht.rowShift >= 0 {
-				ref = rowRef{uint32(row >> shift), uint32(row & mask)}
-			} else {
-				ref = ht.refs[row]
-			}
-			pl = append(pl, rowRef{0, uint32(i)})
-			pr = append(pr, ref)
-			pb = append(pb, row)
-			i++
-			continue
-		}
-		for p.off < c && len(pl) < limit {
-			row := ht.ints.row(starts[i], c, p.off)
-			pl = append(pl, rowRef{0, uint32(i)})
-			pr = append(pr, ht.ref(row))
-			pb = append(pb, row)
+		for p.off < c && k < limit {
+			pl[k], pb[k] = uint32(i), ht.ints.perm[starts[i]+p.off]
+			k++
 			p.off++
 		}
 		if p.off == c {
@@ -1055,7 +1041,7 @@ func (p *prober) intPairs(n int) {
 		}
 	}
 	p.i = i
-	p.pl, p.pr, p.pb = pl, pr, pb
+	p.pl, p.pb = pl[:k], pb[:k]
 }
 
 // emitPairs evaluates the residual on the candidate pairs, records matches
@@ -1063,14 +1049,16 @@ func (p *prober) intPairs(n int) {
 func (p *prober) emitPairs() error {
 	j := p.j
 	mem := allocOr(j.Alloc)
-	joined, err := p.pairBatch(mem, j.joined, p.pl, p.pr)
+	joined, err := p.pairsBatch(mem, j.joined)
 	if err != nil {
 		return err
 	}
 	if j.Residual == nil {
 		// every candidate pair matches
-		for _, l := range p.pl {
-			p.now[l.r] = true
+		if j.Type != InnerJoin && j.Type != RightJoin || p.mode != passOnly {
+			for _, l := range p.pl {
+				p.now[l] = true
+			}
 		}
 		if j.Type == RightJoin || j.Type == FullJoin {
 			for _, b := range p.pb {
@@ -1111,7 +1099,7 @@ func (p *prober) emitPairs() error {
 		if !k {
 			continue
 		}
-		p.now[p.pl[i].r] = true
+		p.now[p.pl[i]] = true
 		rows = append(rows, i)
 	}
 	// mark build rows matched (refs point into the table's batches)
@@ -1142,6 +1130,44 @@ func (p *prober) emitPairs() error {
 	}
 	p.queue = append(p.queue, out)
 	return nil
+}
+
+// pairsBatch builds the joined rows of the candidate pairs (pl, pb).
+func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.RecordBatch, error) {
+	nl := p.batchLeftCols()
+	cols := make([]arrow.Array, 0, schema.NumFields())
+	var refs []rowRef // the table's rows when they are in several batches
+	for c := 0; c < schema.NumFields(); c++ {
+		var a arrow.Array
+		var err error
+		switch ht := p.ht; {
+		case c < nl:
+			a, err = gatherIdx(mem, schema.Field(c).Type, p.batch.Column(c), p.pl)
+		case len(ht.batches) == 1 && ht.rowShift >= 0:
+			// one batch: the table rows are its positions
+			a, err = gatherIdx(mem, schema.Field(c).Type, ht.batches[0].Column(c-nl), castInt32s(p.pb))
+		default:
+			if refs == nil {
+				refs = make([]rowRef, len(p.pb))
+				for i, r := range p.pb {
+					refs[i] = ht.ref(r)
+				}
+			}
+			srcs := make([]arrow.Array, len(ht.batches))
+			for i, b := range ht.batches {
+				srcs[i] = b.Column(c - nl)
+			}
+			a, err = gather(mem, schema.Field(c).Type, srcs, refs)
+		}
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
+	out := array.NewRecordBatch(schema, cols, int64(len(p.pl)))
+	releaseAll(cols)
+	return out, nil
 }
 
 // pairBatch builds joined rows: left columns from the probe batch, right

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -796,6 +797,7 @@ type prober struct {
 	// the batch is a chunk reordered by partition, its keys scattered in
 	// the table's scratch (partitionOrder)
 	ordered bool
+	touched byte // sums the bytes touchLines read, to keep the loads
 	// the batch's own rows (unmatched, semi) still to emit, one output
 	// batch per step, so that a chunk's are never all queued at once
 	rest      []rowRef
@@ -1137,6 +1139,7 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 	nl := p.batchLeftCols()
 	cols := make([]arrow.Array, 0, schema.NumFields())
 	var refs []rowRef // the table's rows when they are in several batches
+	lo, hi := int32(-1), int32(-1)
 	for c := 0; c < schema.NumFields(); c++ {
 		var a arrow.Array
 		var err error
@@ -1145,7 +1148,20 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 			a, err = gatherIdx(mem, schema.Field(c).Type, p.batch.Column(c), p.pl)
 		case len(ht.batches) == 1 && ht.rowShift >= 0:
 			// one batch: the table rows are its positions
-			a, err = gatherIdx(mem, schema.Field(c).Type, ht.batches[0].Column(c-nl), castInt32s(p.pb))
+			col := ht.batches[0].Column(c - nl)
+			if w := fixedWidth(col.DataType()); w > 0 && ht.reordered && len(p.pb) > 0 {
+				if lo < 0 {
+					lo, hi = slices.Min(p.pb), slices.Max(p.pb)
+				}
+				// rows in partition order fall in a narrow range: reading
+				// it in order first (streaming) is cheaper than a miss per
+				// cache line in random order
+				if int(hi-lo) < 4*len(p.pb) {
+					vals := col.Data().Buffers()[1].Bytes()[col.Data().Offset()*w:]
+					p.touched += touchLines(vals[int(lo)*w : int(hi+1)*w])
+				}
+			}
+			a, err = gatherIdx(mem, schema.Field(c).Type, col, castInt32s(p.pb))
 		default:
 			if refs == nil {
 				refs = make([]rowRef, len(p.pb))

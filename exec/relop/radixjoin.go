@@ -188,6 +188,16 @@ func rowAt(pr []int32, j uint32) int32 {
 	return pr[j]
 }
 
+// touchLines reads one byte per cache line of b and returns their sum
+// (so that the compiler keeps the loads).
+func touchLines(b []byte) byte {
+	var sum byte
+	for i := 0; i < len(b); i += 64 {
+		sum += b[i]
+	}
+	return sum
+}
+
 // touchSlots reads one slot per cache line (4 slots) of a partition's
 // table and returns a sum so that the compiler keeps the loads.
 func touchSlots(slots []joinSlot) uint32 {

@@ -121,6 +121,8 @@ type HashJoin struct {
 	cross                  bool // nested loop: every probe row meets every build row
 	multiChunk             int  // partitions joined in several build chunks
 	partitioned            int  // tables built radix-partitioned (radixjoin.go)
+	reordered              int  // of those, tables whose rows were put in partition order
+	orderedChunks          int  // probe chunks joined in partition order
 }
 
 func (o *HashJoin) Schema() *arrow.Schema {
@@ -522,6 +524,9 @@ func (o *HashJoin) finishTable(ht *hashTable) error {
 	}
 	if err != nil {
 		return err
+	}
+	if ht.reordered {
+		o.reordered++
 	}
 	if ht.ints != nil && ht.ints.pbits > 0 {
 		o.partitioned++
@@ -1021,7 +1026,8 @@ func (p *prober) intPairs(n int) {
 	p.pl, p.pb = grow(p.pl[:0], limit)[:limit], grow(p.pb[:0], limit)[:limit]
 	pl, pb := p.pl, p.pb
 	runs, starts := p.runs[:n], p.starts[:n]
-	i, k := p.i, 0
+	// locals: the stores to pl and pb could alias fields of p
+	i, k, off, perm := p.i, 0, p.off, ht.ints.perm
 	for i < n && k < limit {
 		c := runs[i]
 		if c <= 1 {
@@ -1032,17 +1038,18 @@ func (p *prober) intPairs(n int) {
 			i++
 			continue
 		}
-		for p.off < c && k < limit {
-			pl[k], pb[k] = uint32(i), ht.ints.perm[starts[i]+p.off]
+		run := perm[starts[i]:][:c]
+		for off < c && k < limit {
+			pl[k], pb[k] = uint32(i), run[off]
 			k++
-			p.off++
+			off++
 		}
-		if p.off == c {
-			p.off = 0
+		if off == c {
+			off = 0
 			i++
 		}
 	}
-	p.i = i
+	p.i, p.off = i, off
 	p.pl, p.pb = pl[:k], pb[:k]
 }
 

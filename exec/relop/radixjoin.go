@@ -442,5 +442,9 @@ func (p *prober) partitionOrder(bs []arrow.RecordBatch, rows int) (out arrow.Rec
 	ht.i64 = keys
 	ht.ints.scatterProbe(keys, true)
 	out, err = scatterBatch(allocOr(p.j.Alloc), p.src.Schema(), bs, ht.ints.scratch.pos)
-	return out, err == nil, err
+	if err != nil {
+		return nil, false, err
+	}
+	p.j.orderedChunks++
+	return out, true, nil
 }

@@ -641,9 +641,20 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 	t.rows += n
 	b.Retain()
 	t.batches = append(t.batches, b)
-	base := int32(len(t.refs))
-	for i := 0; i < n; i++ {
-		t.refs = append(t.refs, rowRef{bi, uint32(i)})
+	base := int32(t.rows - n)
+	if t.rowShift < 0 {
+		// rows are located by refs (ref); after equal batches, whose rows
+		// were computed, list theirs first
+		if len(t.refs) == 0 {
+			for b, x := range t.batches[:bi] {
+				for i := range int(x.NumRows()) {
+					t.refs = append(t.refs, rowRef{uint32(b), uint32(i)})
+				}
+			}
+		}
+		for i := 0; i < n; i++ {
+			t.refs = append(t.refs, rowRef{bi, uint32(i)})
+		}
 	}
 	if !t.intKey {
 		// the fixed-key table keeps duplicates in runs, not chains

@@ -906,22 +906,11 @@ func (p *prober) startBatch(b arrow.RecordBatch) error {
 	if p.mode == passFinal {
 		return nil
 	}
-	p.heads = grow(p.heads[:0], n)[:n]
 	ht := p.ht
-	if ht.cross {
-		h := int32(-1)
-		if ht.rows > 0 {
-			h = 0
-		}
-		for i := range p.heads {
-			p.heads[i] = h
-		}
-		return nil
-	}
 	if ht.intKey {
 		col := b.Column(p.j.LeftKeys[0])
-		p.runs = grow(p.runs[:0], n)[:n]
-		p.starts = grow(p.starts[:0], n)[:n]
+		p.runs = resize(p.runs, n)
+		p.starts = resize(p.starts, n)
 		if p.ordered {
 			ht.ints.probeScattered(p.starts, p.runs, true)
 		} else {
@@ -934,6 +923,17 @@ func (p *prober) startBatch(b arrow.RecordBatch) error {
 					p.runs[i] = 0
 				}
 			}
+		}
+		return nil
+	}
+	p.heads = resize(p.heads, n)
+	if ht.cross {
+		h := int32(-1)
+		if ht.rows > 0 {
+			h = 0
+		}
+		for i := range p.heads {
+			p.heads[i] = h
 		}
 		return nil
 	}
@@ -1034,7 +1034,7 @@ func (p *prober) step() error {
 func (p *prober) intPairs(n int) {
 	ht := p.ht
 	limit := p.batchRows()
-	p.pl, p.pb = grow(p.pl[:0], limit)[:limit], grow(p.pb[:0], limit)[:limit]
+	p.pl, p.pb = resize(p.pl, limit), resize(p.pb, limit)
 	pl, pb := p.pl, p.pb
 	runs, starts := p.runs[:n], p.starts[:n]
 	// locals: the stores to pl and pb could alias fields of p

@@ -247,7 +247,7 @@ func (t *joinTable) scatterProbe(ks []int64, toDst bool) {
 	pb := t.pbits
 	nparts := 1 << pb
 	sc := &t.scratch
-	sc.counts = grow(sc.counts[:0], nparts+1)[:nparts+1]
+	sc.counts = resize(sc.counts, nparts+1)
 	counts := sc.counts
 	clear(counts)
 	for _, k := range ks {
@@ -258,8 +258,8 @@ func (t *joinTable) scatterProbe(ks []int64, toDst bool) {
 	}
 	// counts[p] is now partition p's start; the scatter advances it to
 	// p's end, which is partition p+1's start
-	sc.keys = grow(sc.keys[:0], len(ks))[:len(ks)]
-	sc.pos = grow(sc.pos[:0], len(ks))[:len(ks)]
+	sc.keys = resize(sc.keys, len(ks))
+	sc.pos = resize(sc.pos, len(ks))
 	pk, pi := sc.keys, sc.pos
 	if toDst {
 		for i, k := range ks {
@@ -436,7 +436,7 @@ func (p *prober) partitionOrder(bs []arrow.RecordBatch, rows int) (out arrow.Rec
 		}
 		defer p.j.hold.shrink(n)
 	}
-	keys := grow(ht.i64[:0], rows)[:rows]
+	keys := resize(ht.i64, rows)
 	off := 0
 	for _, b := range bs {
 		r := int(b.NumRows())

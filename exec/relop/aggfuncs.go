@@ -46,6 +46,16 @@ func grow[T any](s []T, n int) []T {
 	return append(s, make([]T, n-len(s))...)
 }
 
+// resize returns s with length n for a scratch buffer that the caller
+// overwrites whole: unlike grow(s[:0], n) it neither clears the n values
+// nor copies old ones when it reallocates.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
 func bigintOverflow() error {
 	return sqlerr.New(sqlerr.NumericValueOutOfRange, "bigint out of range")
 }

@@ -23,7 +23,9 @@
 // int64 table (inttable.go), sorts by a radix sort of (key, row) pairs and
 // feeds top-N a typed heap, with the same results as the encoded path. A
 // large build of such a key is a radix-partitioned table of cache-sized
-// partitions, probed in chunks scattered by partition (radixjoin.go).
+// partitions, probed in chunks scattered by partition; both sides' rows are
+// put in partition order, so such a join emits its rows in that order
+// (radixjoin.go).
 //
 // It must not parse or bind SQL: it must not import binder/, lower/, sql/ or
 // pgwire/.

@@ -6,9 +6,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -161,41 +158,12 @@ func TestFastPathSortAndTopN(t *testing.T) {
 // with a residual, spilled and not, give what the generic path gives.
 func TestFastPathJoinRuns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
-	var build, probe [][]any
-	for i := 0; i < 3000; i++ {
-		var k any = rng.IntN(300)
-		switch {
-		case rng.IntN(10) < 6:
-			k = 7 // a hot key: runs far longer than an output batch
-		case rng.IntN(20) == 0:
-			k = nil
-		case rng.IntN(20) == 0:
-			k = math.MinInt64
-		}
-		build = append(build, []any{k, i})
-	}
-	for i := 0; i < 400; i++ {
-		var k any = rng.IntN(400)
-		if rng.IntN(15) == 0 {
-			k = nil
-		} else if rng.IntN(10) == 0 {
-			k = 7
-		} else if rng.IntN(20) == 0 {
-			k = math.MinInt64
-		}
-		probe = append(probe, []any{k, i})
-	}
+	// a hot key: runs far longer than an output batch
+	build := skewedRows(rng, 3000, 300, skewKey{6, 10, 7}, skewKey{1, 20, nil}, skewKey{1, 20, math.MinInt64})
+	probe := skewedRows(rng, 400, 400, skewKey{1, 15, nil}, skewKey{1, 10, 7}, skewKey{1, 20, math.MinInt64})
 	schema := schemaOf(types.Int64Type, types.Int64Type)
 	// the row numbers' parities differ: keeps about half of the pairs
-	residual := ResidualFunc(func(b arrow.RecordBatch) (arrow.Array, error) {
-		l, r := b.Column(1).(*array.Int64), b.Column(3).(*array.Int64)
-		bb := array.NewBooleanBuilder(memory.DefaultAllocator)
-		defer bb.Release()
-		for i := 0; i < int(b.NumRows()); i++ {
-			bb.Append((l.Value(i)+r.Value(i))%2 == 1)
-		}
-		return bb.NewArray(), nil
-	})
+	residual := moduloResidual(2, 1)
 	for _, jt := range []JoinType{InnerJoin, LeftJoin, RightJoin, FullJoin, SemiJoin, AntiJoin} {
 		for _, buildBatch := range []int{256, 1000} {
 			for _, res := range []bool{false, true} {

@@ -51,25 +51,213 @@ func releaseAll(as []arrow.Array) {
 // gather builds an array of type dt from the referenced rows of srcs, with
 // typed loops over the source buffers for the scalar types.
 func gather(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, refs []rowRef) (arrow.Array, error) {
-	switch dt.ID() {
-	case arrow.INT8, arrow.UINT8:
+	switch fixedWidth(dt) {
+	case 1:
 		return gatherFixed[uint8](mem, dt, srcs, refs), nil
-	case arrow.INT16, arrow.UINT16:
+	case 2:
 		return gatherFixed[uint16](mem, dt, srcs, refs), nil
-	case arrow.INT32, arrow.UINT32, arrow.FLOAT32, arrow.DATE32, arrow.TIME32:
+	case 4:
 		return gatherFixed[uint32](mem, dt, srcs, refs), nil
-	case arrow.INT64, arrow.UINT64, arrow.FLOAT64, arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION:
+	case 8:
 		return gatherFixed[uint64](mem, dt, srcs, refs), nil
-	case arrow.DECIMAL128:
+	case 16:
 		return gatherFixed[[2]uint64](mem, dt, srcs, refs), nil
-	case arrow.INTERVAL_MONTH_DAY_NANO:
-		return gatherFixed[arrow.MonthDayNanoInterval](mem, dt, srcs, refs), nil
+	}
+	switch dt.ID() {
 	case arrow.STRING, arrow.BINARY:
 		return gatherVarBinary(mem, dt, srcs, refs), nil
 	case arrow.BOOL:
 		return gatherBool(mem, srcs, refs), nil
 	}
 	return gatherByTake(mem, dt, srcs, refs)
+}
+
+// gatherIdx builds an array of type dt from the rows idx of one source
+// (a join's pairs: no NULL rows to add).
+func gatherIdx(mem memory.Allocator, dt arrow.DataType, src arrow.Array, idx []uint32) (arrow.Array, error) {
+	switch fixedWidth(dt) {
+	case 1:
+		return gatherFixedIdx[uint8](mem, dt, src, idx), nil
+	case 2:
+		return gatherFixedIdx[uint16](mem, dt, src, idx), nil
+	case 4:
+		return gatherFixedIdx[uint32](mem, dt, src, idx), nil
+	case 8:
+		return gatherFixedIdx[uint64](mem, dt, src, idx), nil
+	case 16:
+		return gatherFixedIdx[[2]uint64](mem, dt, src, idx), nil
+	}
+	refs := make([]rowRef, len(idx))
+	for i, r := range idx {
+		refs[i] = rowRef{0, r}
+	}
+	return gather(mem, dt, []arrow.Array{src}, refs)
+}
+
+func gatherFixedIdx[T any](mem memory.Allocator, dt arrow.DataType, src arrow.Array, idx []uint32) arrow.Array {
+	n := len(idx)
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * fixedWidth(dt))
+	out := castBytes[T](buf.Bytes())[:n]
+	vals := fixedSlice[T](src)
+	if src.NullN() == 0 {
+		for i, r := range idx {
+			out[i] = vals[r]
+		}
+		return fixedWidthArray(dt, n, nil, buf, 0)
+	}
+	vbuf, bits := newValidity(mem, n)
+	var zero T
+	nulls := 0
+	for i, r := range idx {
+		if src.IsNull(int(r)) {
+			out[i] = zero
+			nulls++
+			continue
+		}
+		bitutil.SetBit(bits, i)
+		out[i] = vals[r]
+	}
+	return fixedWidthArray(dt, n, vbuf, buf, nulls)
+}
+
+// castInt32s views non-negative int32s as uint32s.
+func castInt32s(s []int32) []uint32 {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&s[0])), len(s))
+}
+
+// fixedWidth is the byte width of the fixed-width types that gather and
+// scatter copy by typed loops (0: another type).
+func fixedWidth(dt arrow.DataType) int {
+	switch dt.ID() {
+	case arrow.INT8, arrow.UINT8:
+		return 1
+	case arrow.INT16, arrow.UINT16:
+		return 2
+	case arrow.INT32, arrow.UINT32, arrow.FLOAT32, arrow.DATE32, arrow.TIME32:
+		return 4
+	case arrow.INT64, arrow.UINT64, arrow.FLOAT64, arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION:
+		return 8
+	case arrow.DECIMAL128, arrow.INTERVAL_MONTH_DAY_NANO:
+		return 16
+	}
+	return 0
+}
+
+// scatterable reports whether scatterBatch can reorder batches of schema
+// (without arrow-go's kernels, which may fail).
+func scatterable(schema *arrow.Schema) bool {
+	for _, f := range schema.Fields() {
+		switch id := f.Type.ID(); {
+		case fixedWidth(f.Type) > 0, id == arrow.STRING, id == arrow.BINARY, id == arrow.BOOL:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// scatterBatch builds one batch of schema from the rows of srcs, taken in
+// order as if concatenated, row r landing at position dst[r] (dst is a
+// permutation). Fixed-width columns are read in order and written to
+// their destinations, which is cheaper than a gather's random reads when
+// the destinations form a few sequential streams (a radix partitioning);
+// other types (scatterable ones only) are gathered through the inverse
+// permutation.
+func scatterBatch(mem memory.Allocator, schema *arrow.Schema, srcs []arrow.RecordBatch, dst []uint32) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, schema.NumFields())
+	arrs := make([]arrow.Array, len(srcs))
+	var inv []rowRef
+	for c := range cols {
+		for i, s := range srcs {
+			arrs[i] = s.Column(c)
+		}
+		dt := schema.Field(c).Type
+		switch fixedWidth(dt) {
+		case 1:
+			cols[c] = scatterFixed[uint8](mem, dt, arrs, dst)
+		case 2:
+			cols[c] = scatterFixed[uint16](mem, dt, arrs, dst)
+		case 4:
+			cols[c] = scatterFixed[uint32](mem, dt, arrs, dst)
+		case 8:
+			cols[c] = scatterFixed[uint64](mem, dt, arrs, dst)
+		case 16:
+			cols[c] = scatterFixed[[2]uint64](mem, dt, arrs, dst)
+		default:
+			if inv == nil {
+				inv = inverseRefs(srcs, dst)
+			}
+			a, err := gather(mem, dt, arrs, inv)
+			if err != nil {
+				releaseAll(cols[:c])
+				return nil, err
+			}
+			cols[c] = a
+		}
+	}
+	out := array.NewRecordBatch(schema, cols, int64(len(dst)))
+	releaseAll(cols)
+	return out, nil
+}
+
+// inverseRefs is the source row of each destination of scatterBatch.
+func inverseRefs(srcs []arrow.RecordBatch, dst []uint32) []rowRef {
+	inv := make([]rowRef, len(dst))
+	base := 0
+	for b, s := range srcs {
+		for i := range int(s.NumRows()) {
+			inv[dst[base+i]] = rowRef{uint32(b), uint32(i)}
+		}
+		base += int(s.NumRows())
+	}
+	return inv
+}
+
+func scatterFixed[T any](mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, dst []uint32) arrow.Array {
+	n := len(dst)
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * fixedWidth(dt))
+	out := castBytes[T](buf.Bytes())[:n]
+	var vbuf *memory.Buffer
+	var bits []byte
+	for _, s := range srcs {
+		if s.NullN() > 0 {
+			vbuf, bits = newValidity(mem, n)
+			break
+		}
+	}
+	var zero T
+	nulls, base := 0, 0
+	for _, s := range srcs {
+		d := dst[base : base+s.Len()]
+		base += s.Len()
+		vals := fixedSlice[T](s)
+		if s.NullN() == 0 {
+			for i, w := range d {
+				out[w] = vals[i]
+			}
+			if bits != nil {
+				for _, w := range d {
+					bitutil.SetBit(bits, int(w))
+				}
+			}
+			continue
+		}
+		for i, w := range d {
+			if s.IsNull(i) {
+				out[w] = zero
+				nulls++
+				continue
+			}
+			bitutil.SetBit(bits, int(w))
+			out[w] = vals[i]
+		}
+	}
+	return fixedWidthArray(dt, n, vbuf, buf, nulls)
 }
 
 // validityFor allocates the output validity bitmap when any referenced row
@@ -114,9 +302,8 @@ func gatherFixed[T any](mem memory.Allocator, dt arrow.DataType, srcs []arrow.Ar
 		vals[i] = fixedSlice[T](s)
 	}
 	var zero T
-	width := int(dt.(arrow.FixedWidthDataType).BitWidth() / 8)
 	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(n * width)
+	buf.Resize(n * fixedWidth(dt))
 	out := castBytes[T](buf.Bytes())[:n]
 	var vbuf *memory.Buffer
 	nulls := 0

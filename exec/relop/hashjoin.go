@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -120,6 +121,8 @@ type HashJoin struct {
 	cross                  bool // nested loop: every probe row meets every build row
 	multiChunk             int  // partitions joined in several build chunks
 	partitioned            int  // tables built radix-partitioned (radixjoin.go)
+	reordered              int  // of those, tables whose rows were put in partition order
+	orderedChunks          int  // probe chunks joined in partition order
 }
 
 func (o *HashJoin) Schema() *arrow.Schema {
@@ -291,7 +294,10 @@ func (o *HashJoin) build(ctx context.Context) error {
 	}
 	o.buildEmpty = rows == 0
 	if o.buildParts == nil {
-		o.finishTable(ht)
+		if err := o.finishTable(ht); err != nil {
+			ht.release()
+			return err
+		}
 		o.prober = o.newProber(ht, o.Left, passOnly)
 		return nil
 	}
@@ -472,7 +478,10 @@ func (o *HashJoin) nextChunk(ctx context.Context) error {
 	if o.partMulti {
 		mode = passChunk
 	}
-	o.finishTable(ht)
+	if err := o.finishTable(ht); err != nil {
+		ht.release()
+		return err
+	}
 	src, err := o.probeParts.files[o.part].open()
 	if err != nil {
 		ht.release()
@@ -496,10 +505,29 @@ func (o *HashJoin) radixConfig() *radixConfig {
 }
 
 // finishTable finishes a build table; a partitioned one's slots are sized
-// per partition, so what it holds is charged again.
-func (o *HashJoin) finishTable(ht *hashTable) {
+// per partition, so what it holds is charged again. A partitioned table's
+// rows are reordered by partition when the account can take their copy
+// for a moment (else they stay in build order: the probe is slower).
+func (o *HashJoin) finishTable(ht *hashTable) error {
 	before := ht.size()
-	ht.finish()
+	var copyBytes int64
+	reorder := ht.partitions() && scatterable(ht.schema)
+	if reorder {
+		for _, b := range ht.batches {
+			copyBytes += batchBytes(b)
+		}
+		reorder = o.hold.grow(copyBytes) == nil
+	}
+	err := ht.finish(allocOr(o.Alloc), reorder)
+	if reorder {
+		o.hold.shrink(copyBytes)
+	}
+	if err != nil {
+		return err
+	}
+	if ht.reordered {
+		o.reordered++
+	}
 	if ht.ints != nil && ht.ints.pbits > 0 {
 		o.partitioned++
 		if d := ht.size() - before; d > 0 {
@@ -508,6 +536,7 @@ func (o *HashJoin) finishTable(ht *hashTable) {
 			o.hold.shrink(-d)
 		}
 	}
+	return nil
 }
 
 // readerOp adapts a spill reader to exec.Operator.
@@ -536,19 +565,22 @@ func (r *readerOp) Close() {
 // ---- the build-side hash table ----
 
 type hashTable struct {
-	cross    bool
-	schema   *arrow.Schema
-	keys     []int
-	intKey   bool
-	ints     *joinTable
-	strs     map[string]int32
-	batches  []arrow.RecordBatch
-	refs     []rowRef
-	next     []int32 // chain of rows with the same key
-	matched  []bool
-	nullKeys bool
-	held     int64
-	i64      []int64
+	cross   bool
+	schema  *arrow.Schema
+	keys    []int
+	intKey  bool
+	ints    *joinTable
+	strs    map[string]int32
+	batches []arrow.RecordBatch
+	refs    []rowRef
+	rows    int
+	// reordered: the rows are one batch in partition order (finish)
+	reordered bool
+	next      []int32 // chain of rows with the same key
+	matched   []bool
+	nullKeys  bool
+	held      int64
+	i64       []int64
 	// dups: some key has several rows (next chains are not all empty).
 	dups bool
 	// rowShift >= 0: every batch but the last has 1<<rowShift rows, so
@@ -606,11 +638,23 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 		t.rowShift = -1
 	}
 	t.lastRows = n
+	t.rows += n
 	b.Retain()
 	t.batches = append(t.batches, b)
-	base := int32(len(t.refs))
-	for i := 0; i < n; i++ {
-		t.refs = append(t.refs, rowRef{bi, uint32(i)})
+	base := int32(t.rows - n)
+	if t.rowShift < 0 {
+		// rows are located by refs (ref); after equal batches, whose rows
+		// were computed, list theirs first
+		if len(t.refs) == 0 {
+			for b, x := range t.batches[:bi] {
+				for i := range int(x.NumRows()) {
+					t.refs = append(t.refs, rowRef{uint32(b), uint32(i)})
+				}
+			}
+		}
+		for i := 0; i < n; i++ {
+			t.refs = append(t.refs, rowRef{bi, uint32(i)})
+		}
 	}
 	if !t.intKey {
 		// the fixed-key table keeps duplicates in runs, not chains
@@ -670,13 +714,35 @@ func (t *hashTable) ref(r int32) rowRef {
 	return t.refs[r]
 }
 
-// finish prepares the match flags of the build rows.
-func (t *hashTable) finish() {
+// partitions reports whether finish will partition the table.
+func (t *hashTable) partitions() bool {
+	ints := t.ints
+	return !t.cross && ints != nil && ints.cfg != nil && ints.cfg.bits(len(ints.keys)) > 0
+}
+
+// finish prepares the match flags of the build rows. With reorder, a
+// partitioned table also copies its rows into one batch in partition
+// order (see radixjoin.go), renumbering them.
+func (t *hashTable) finish(mem memory.Allocator, reorder bool) error {
 	if t.ints != nil {
+		t.ints.renumber = reorder
 		t.ints.finish()
+		if order := t.ints.order; order != nil {
+			t.ints.order = nil
+			b, err := scatterBatch(mem, t.schema, t.batches, order)
+			if err != nil {
+				return err
+			}
+			for _, x := range t.batches {
+				x.Release()
+			}
+			// one batch: row r is rowRef{0, r}, computed by ref
+			t.batches, t.refs, t.rowShift, t.reordered = []arrow.RecordBatch{b}, nil, 31, true
+		}
 	}
-	t.matched = make([]bool, len(t.refs))
-	t.held += int64(len(t.refs))
+	t.matched = make([]bool, t.rows)
+	t.held += int64(t.rows)
+	return nil
 }
 
 // joinKeys encodes the join keys of every row and flags rows with a NULL key.
@@ -734,14 +800,20 @@ type prober struct {
 	srcDone   bool
 	rightDone bool
 	rightPos  int
-	pl, pr    []rowRef
-	pb        []int32 // table row of each pair
+	// the candidate pairs of the next output batch: probe row (of batch)
+	// and table row (hashTable.ref locates it)
+	pl []uint32
+	pb []int32
 	// a partitioned table is probed in chunks of several batches (see read)
 	chunkRows int               // rows the next chunk gathers (0: one batch)
 	chunkHeld int64             // bytes of the current chunk charged to the account
 	srcEOF    bool              // the source ended while a chunk was gathered
 	carry     arrow.RecordBatch // read but left for the next chunk (no room)
 	bufRows   int               // probe rows the per-row buffers are charged for
+	// the batch is a chunk reordered by partition, its keys scattered in
+	// the table's scratch (partitionOrder)
+	ordered bool
+	touched byte // sums the bytes touchLines read, to keep the loads
 	// the batch's own rows (unmatched, semi) still to emit, one output
 	// batch per step, so that a chunk's are never all queued at once
 	rest      []rowRef
@@ -834,30 +906,34 @@ func (p *prober) startBatch(b arrow.RecordBatch) error {
 	if p.mode == passFinal {
 		return nil
 	}
-	p.heads = grow(p.heads[:0], n)[:n]
 	ht := p.ht
-	if ht.cross {
-		h := int32(-1)
-		if len(ht.refs) > 0 {
-			h = 0
-		}
-		for i := range p.heads {
-			p.heads[i] = h
-		}
-		return nil
-	}
 	if ht.intKey {
 		col := b.Column(p.j.LeftKeys[0])
-		ht.i64 = fixedKeys(col, ht.i64)
-		p.runs = grow(p.runs[:0], n)[:n]
-		p.starts = grow(p.starts[:0], n)[:n]
-		ht.ints.lookup(ht.i64, p.starts, p.runs)
+		p.runs = resize(p.runs, n)
+		p.starts = resize(p.starts, n)
+		if p.ordered {
+			ht.ints.probeScattered(p.starts, p.runs, true)
+		} else {
+			ht.i64 = fixedKeys(col, ht.i64)
+			ht.ints.lookup(ht.i64, p.starts, p.runs)
+		}
 		if col.NullN() > 0 {
 			for i := range p.runs {
 				if col.IsNull(i) {
 					p.runs[i] = 0
 				}
 			}
+		}
+		return nil
+	}
+	p.heads = resize(p.heads, n)
+	if ht.cross {
+		h := int32(-1)
+		if ht.rows > 0 {
+			h = 0
+		}
+		for i := range p.heads {
+			p.heads[i] = h
 		}
 		return nil
 	}
@@ -908,12 +984,11 @@ func (p *prober) step() error {
 			}
 		}
 	default:
-		p.pl, p.pr, p.pb = p.pl[:0], p.pr[:0], p.pb[:0]
+		p.pl, p.pb = p.pl[:0], p.pb[:0]
 		limit := p.batchRows()
-		if ht := p.ht; !ht.cross && !ht.dups && ht.rowShift >= 0 && p.chain == -2 {
-			// unique build keys in equal power-of-two batches: a match is
-			// one pair, located without reading refs or next
-			shift, mask := uint(ht.rowShift), int32(1)<<ht.rowShift-1
+		if ht := p.ht; !ht.cross && !ht.dups && p.chain == -2 {
+			// unique build keys: a match is one pair, found without
+			// reading next
 			heads := p.heads[:n]
 			i := p.i
 			for ; i < n && len(p.pl) < limit; i++ {
@@ -921,8 +996,7 @@ func (p *prober) step() error {
 				if h < 0 {
 					continue
 				}
-				p.pl = append(p.pl, rowRef{0, uint32(i)})
-				p.pr = append(p.pr, rowRef{uint32(h >> shift), uint32(h & mask)})
+				p.pl = append(p.pl, uint32(i))
 				p.pb = append(p.pb, h)
 			}
 			p.i = i
@@ -932,8 +1006,7 @@ func (p *prober) step() error {
 				p.chain = p.heads[p.i]
 			}
 			for p.chain >= 0 && len(p.pl) < limit {
-				p.pl = append(p.pl, rowRef{0, uint32(p.i)})
-				p.pr = append(p.pr, p.ht.ref(p.chain))
+				p.pl = append(p.pl, uint32(p.i))
 				p.pb = append(p.pb, p.chain)
 				p.chain = p.ht.next[p.chain]
 			}
@@ -961,45 +1034,34 @@ func (p *prober) step() error {
 func (p *prober) intPairs(n int) {
 	ht := p.ht
 	limit := p.batchRows()
-	p.pl, p.pr, p.pb = grow(p.pl[:0], limit), grow(p.pr[:0], limit), grow(p.pb[:0], limit)
-	pl, pr, pb := p.pl[:0], p.pr[:0], p.pb[:0]
+	p.pl, p.pb = resize(p.pl, limit), resize(p.pb, limit)
+	pl, pb := p.pl, p.pb
 	runs, starts := p.runs[:n], p.starts[:n]
-	i := p.i
-	shift, mask := uint(max(ht.rowShift, 0)), int32(1)<<max(ht.rowShift, 0)-1
-	for i < n && len(pl) < limit {
+	// locals: the stores to pl and pb could alias fields of p
+	i, k, off, perm := p.i, 0, p.off, ht.ints.perm
+	for i < n && k < limit {
 		c := runs[i]
-		if c == 0 {
+		if c <= 1 {
+			// no row or one: written either way, kept when c is 1 (no
+			// branch to mispredict on random keys)
+			pl[k], pb[k] = uint32(i), int32(starts[i])
+			k += int(c)
 			i++
 			continue
 		}
-		if c == 1 {
-			row := int32(starts[i])
-			var ref rowRef
-			if ht.rowShift >= 0 {
-				ref = rowRef{uint32(row >> shift), uint32(row & mask)}
-			} else {
-				ref = ht.refs[row]
-			}
-			pl = append(pl, rowRef{0, uint32(i)})
-			pr = append(pr, ref)
-			pb = append(pb, row)
-			i++
-			continue
+		run := perm[starts[i]:][:c]
+		for off < c && k < limit {
+			pl[k], pb[k] = uint32(i), run[off]
+			k++
+			off++
 		}
-		for p.off < c && len(pl) < limit {
-			row := ht.ints.row(starts[i], c, p.off)
-			pl = append(pl, rowRef{0, uint32(i)})
-			pr = append(pr, ht.ref(row))
-			pb = append(pb, row)
-			p.off++
-		}
-		if p.off == c {
-			p.off = 0
+		if off == c {
+			off = 0
 			i++
 		}
 	}
-	p.i = i
-	p.pl, p.pr, p.pb = pl, pr, pb
+	p.i, p.off = i, off
+	p.pl, p.pb = pl[:k], pb[:k]
 }
 
 // emitPairs evaluates the residual on the candidate pairs, records matches
@@ -1007,14 +1069,16 @@ func (p *prober) intPairs(n int) {
 func (p *prober) emitPairs() error {
 	j := p.j
 	mem := allocOr(j.Alloc)
-	joined, err := p.pairBatch(mem, j.joined, p.pl, p.pr)
+	joined, err := p.pairsBatch(mem, j.joined)
 	if err != nil {
 		return err
 	}
 	if j.Residual == nil {
 		// every candidate pair matches
-		for _, l := range p.pl {
-			p.now[l.r] = true
+		if j.Type != InnerJoin && j.Type != RightJoin || p.mode != passOnly {
+			for _, l := range p.pl {
+				p.now[l] = true
+			}
 		}
 		if j.Type == RightJoin || j.Type == FullJoin {
 			for _, b := range p.pb {
@@ -1055,7 +1119,7 @@ func (p *prober) emitPairs() error {
 		if !k {
 			continue
 		}
-		p.now[p.pl[i].r] = true
+		p.now[p.pl[i]] = true
 		rows = append(rows, i)
 	}
 	// mark build rows matched (refs point into the table's batches)
@@ -1086,6 +1150,58 @@ func (p *prober) emitPairs() error {
 	}
 	p.queue = append(p.queue, out)
 	return nil
+}
+
+// pairsBatch builds the joined rows of the candidate pairs (pl, pb).
+func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.RecordBatch, error) {
+	nl := p.batchLeftCols()
+	cols := make([]arrow.Array, 0, schema.NumFields())
+	var refs []rowRef // the table's rows when they are in several batches
+	lo, hi := int32(-1), int32(-1)
+	for c := 0; c < schema.NumFields(); c++ {
+		var a arrow.Array
+		var err error
+		switch ht := p.ht; {
+		case c < nl:
+			a, err = gatherIdx(mem, schema.Field(c).Type, p.batch.Column(c), p.pl)
+		case len(ht.batches) == 1 && ht.rowShift >= 0:
+			// one batch: the table rows are its positions
+			col := ht.batches[0].Column(c - nl)
+			if w := fixedWidth(col.DataType()); w > 0 && ht.reordered && len(p.pb) > 0 {
+				if lo < 0 {
+					lo, hi = slices.Min(p.pb), slices.Max(p.pb)
+				}
+				// rows in partition order fall in a narrow range: reading
+				// it in order first (streaming) is cheaper than a miss per
+				// cache line in random order
+				if int(hi-lo) < 4*len(p.pb) {
+					vals := col.Data().Buffers()[1].Bytes()[col.Data().Offset()*w:]
+					p.touched += touchLines(vals[int(lo)*w : int(hi+1)*w])
+				}
+			}
+			a, err = gatherIdx(mem, schema.Field(c).Type, col, castInt32s(p.pb))
+		default:
+			if refs == nil {
+				refs = make([]rowRef, len(p.pb))
+				for i, r := range p.pb {
+					refs[i] = ht.ref(r)
+				}
+			}
+			srcs := make([]arrow.Array, len(ht.batches))
+			for i, b := range ht.batches {
+				srcs[i] = b.Column(c - nl)
+			}
+			a, err = gather(mem, schema.Field(c).Type, srcs, refs)
+		}
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
+	out := array.NewRecordBatch(schema, cols, int64(len(p.pl)))
+	releaseAll(cols)
+	return out, nil
 }
 
 // pairBatch builds joined rows: left columns from the probe batch, right
@@ -1240,14 +1356,14 @@ func (p *prober) emitUnmatchedBuild() error {
 		return nil
 	}
 	var l, r []rowRef
-	for p.rightPos < len(p.ht.refs) && len(r) < p.batchRows() {
+	for p.rightPos < p.ht.rows && len(r) < p.batchRows() {
 		if !p.ht.matched[p.rightPos] {
 			l = append(l, rowRef{nullBatch, 0})
-			r = append(r, p.ht.refs[p.rightPos])
+			r = append(r, p.ht.ref(int32(p.rightPos)))
 		}
 		p.rightPos++
 	}
-	if p.rightPos >= len(p.ht.refs) {
+	if p.rightPos >= p.ht.rows {
 		p.rightDone = true
 	}
 	if len(r) == 0 {

@@ -184,3 +184,36 @@ func TestNestedLoopJoin(t *testing.T) {
 		t.Fatalf("cross join with empty side: %d rows", len(got))
 	}
 }
+
+// TestHashTableRefs: build rows are located by computation while the
+// batches are equal powers of two, by refs once they are not (listing the
+// earlier batches' rows then), in every order of batch sizes.
+func TestHashTableRefs(t *testing.T) {
+	schema := schemaOf(types.Int64Type, types.Int64Type)
+	for _, sizes := range [][]int{{256, 256, 100}, {256, 256, 100, 256}, {256, 512}, {100, 256}, {64, 64, 64}, {1, 1, 3}} {
+		t.Run(fmt.Sprint(sizes), func(t *testing.T) {
+			ht := newHashTable(schema, []int{0}, false, nil)
+			defer ht.release()
+			var want []rowRef
+			for b, n := range sizes {
+				rows := make([][]any, n)
+				for i := range rows {
+					rows[i] = []any{i, len(want) + i}
+				}
+				bt := buildBatch(t, schema, rows)
+				if err := ht.add(bt); err != nil {
+					t.Fatal(err)
+				}
+				bt.Release()
+				for i := range n {
+					want = append(want, rowRef{uint32(b), uint32(i)})
+				}
+			}
+			for r, w := range want {
+				if got := ht.ref(int32(r)); got != w {
+					t.Fatalf("row %d: %v, want %v", r, got, w)
+				}
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -371,4 +372,43 @@ func spillFiles(t testing.TB, dir string) int {
 		t.Fatal(err)
 	}
 	return len(es)
+}
+
+// moduloResidual is a join condition on the row numbers of two (key, row
+// number) sides: (left row + right row) % n == want. It keeps a known
+// share of the candidate pairs, so residual paths are exercised.
+func moduloResidual(n, want int64) Residual {
+	return ResidualFunc(func(b arrow.RecordBatch) (arrow.Array, error) {
+		l, r := b.Column(1).(*array.Int64), b.Column(3).(*array.Int64)
+		bb := array.NewBooleanBuilder(memory.DefaultAllocator)
+		defer bb.Release()
+		for i := 0; i < int(b.NumRows()); i++ {
+			bb.Append((l.Value(i)+r.Value(i))%n == want)
+		}
+		return bb.NewArray(), nil
+	})
+}
+
+// skewKey replaces a row's key with key with probability in/of.
+type skewKey struct {
+	in, of int
+	key    any
+}
+
+// skewedRows makes n (key, row number) rows whose keys are uniform in
+// [0, keys) unless one of skews (tried in order, each a fresh draw)
+// replaces it: hot keys, NULLs and extremes for the join tests.
+func skewedRows(rng *rand.Rand, n, keys int, skews ...skewKey) [][]any {
+	rows := make([][]any, n)
+	for i := range rows {
+		var k any = rng.IntN(keys)
+		for _, s := range skews {
+			if rng.IntN(s.of) < s.in {
+				k = s.key
+				break
+			}
+		}
+		rows[i] = []any{k, i}
+	}
+	return rows
 }

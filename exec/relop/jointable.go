@@ -29,6 +29,11 @@ type joinTable struct {
 	pbits   uint
 	parts   []joinPart
 	scratch radixScratch
+	// renumber (set before finish) numbers a partitioned table's rows in
+	// partition order; finish then leaves in order each build row's new
+	// number, for the owner to reorder its rows likewise.
+	renumber bool
+	order    []uint32
 }
 
 type joinSlot struct {

@@ -396,13 +396,13 @@ func isFixedKey(dt arrow.DataType) bool {
 func fixedKeys(a arrow.Array, buf []int64) []int64 {
 	switch x := a.(type) {
 	case *array.Float64:
-		buf = grow(buf[:0], x.Len())[:x.Len()]
+		buf = resize(buf, x.Len())
 		for i, v := range x.Float64Values() {
 			buf[i] = int64(floatKey(v))
 		}
 		return buf
 	case *array.Float32:
-		buf = grow(buf[:0], x.Len())[:x.Len()]
+		buf = resize(buf, x.Len())
 		for i, v := range x.Float32Values() {
 			buf[i] = int64(floatKey(float64(v)))
 		}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -127,41 +127,10 @@ func TestRadixJoinMatchesGeneric(t *testing.T) {
 // partitioned: as the generic path.
 func TestRadixJoinRunsResidualSpill(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 1))
-	var build, probe [][]any
-	for i := range 2000 {
-		var k any = rng.IntN(500)
-		switch {
-		case rng.IntN(10) < 3:
-			k = 7
-		case rng.IntN(30) == 0:
-			k = nil
-		case rng.IntN(30) == 0:
-			k = math.MaxInt64
-		}
-		build = append(build, []any{k, i})
-	}
-	for i := range 1500 {
-		var k any = rng.IntN(700)
-		switch {
-		case rng.IntN(20) == 0:
-			k = nil
-		case rng.IntN(50) == 0:
-			k = 7
-		case rng.IntN(30) == 0:
-			k = math.MaxInt64
-		}
-		probe = append(probe, []any{k, i})
-	}
+	build := skewedRows(rng, 2000, 500, skewKey{3, 10, 7}, skewKey{1, 30, nil}, skewKey{1, 30, math.MaxInt64})
+	probe := skewedRows(rng, 1500, 700, skewKey{1, 20, nil}, skewKey{1, 50, 7}, skewKey{1, 30, math.MaxInt64})
 	schema := schemaOf(types.Int64Type, types.Int64Type)
-	residual := ResidualFunc(func(b arrow.RecordBatch) (arrow.Array, error) {
-		l, r := b.Column(1).(*array.Int64), b.Column(3).(*array.Int64)
-		bb := array.NewBooleanBuilder(memory.DefaultAllocator)
-		defer bb.Release()
-		for i := 0; i < int(b.NumRows()); i++ {
-			bb.Append((l.Value(i)+r.Value(i))%3 == 0)
-		}
-		return bb.NewArray(), nil
-	})
+	residual := moduloResidual(3, 0)
 	for _, jt := range []JoinType{InnerJoin, LeftJoin, RightJoin, FullJoin, SemiJoin, AntiJoin} {
 		for _, res := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/residual=%v", jt, res), func(t *testing.T) {
@@ -379,6 +348,103 @@ func TestRadixJoinChunkWithinLimit(t *testing.T) {
 			op.Close()
 			if u, a := mem.Used(), alloc.cur; u != 0 || a != 0 {
 				t.Fatalf("closed early: %d bytes still charged, %d allocated", u, a)
+			}
+		})
+	}
+}
+
+// TestRadixJoinPartitionOrder: sides carrying every scattered type (with
+// NULLs) are joined in partition order (the build table and the probe
+// chunks reordered) and give the generic path's rows for every join type,
+// also under a limit of the unlimited join's peak charge. With a list
+// column (not scattered) the table keeps build order and the rows are the
+// same.
+func TestRadixJoinPartitionOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	schema, rows := payloadRows(t, rng, 3000)
+	for _, r := range rows {
+		if r[0] != nil {
+			r[0] = rng.IntN(600) // int16 keys with short runs of duplicates
+		}
+	}
+	build, probe := rows[:2000], rows[1000:]
+	list := schemaOf(types.Int16Type, types.T{Kind: types.Array, Elem: &types.Int64Type})
+	var lbuild, lprobe [][]any
+	for _, r := range build {
+		lbuild = append(lbuild, []any{r[0], []any{r[2], r[1]}})
+	}
+	for _, r := range probe {
+		lprobe = append(lprobe, []any{r[0], []any{r[2]}})
+	}
+	run := func(s *arrow.Schema, build, probe [][]any, jt JoinType, generic bool, mem *MemoryAccount) ([]string, *HashJoin) {
+		op := &HashJoin{Left: rowsSource(t, s, probe, 300), Right: rowsSource(t, s, build, 512),
+			LeftKeys: []int{0}, RightKeys: []int{0}, Type: jt, generic: generic, BatchRows: 700, radix: &tinyRadix, Mem: mem}
+		return sorted(drain(t, op)), op
+	}
+	for _, jt := range []JoinType{InnerJoin, LeftJoin, RightJoin, FullJoin, SemiJoin, AntiJoin} {
+		t.Run(jt.String(), func(t *testing.T) {
+			want, _ := run(schema, build, probe, jt, true, nil)
+			mem := NewMemoryAccount(1 << 30)
+			got, op := run(schema, build, probe, jt, false, mem)
+			equalRows(t, "partition order", got, want)
+			if op.partitioned != 1 || op.reordered != 1 || op.orderedChunks == 0 {
+				t.Fatalf("%d partitioned, %d reordered tables, %d ordered chunks", op.partitioned, op.reordered, op.orderedChunks)
+			}
+			equalRows(t, "accounted", sorted(drain(t, &HashJoin{Left: rowsSource(t, schema, probe, 300),
+				Right: rowsSource(t, schema, build, 512), LeftKeys: []int{0}, RightKeys: []int{0}, Type: jt,
+				radix: &tinyRadix, Mem: NewMemoryAccount(mem.Peak())})), want)
+			want, _ = run(list, lbuild, lprobe, jt, true, nil)
+			got, op = run(list, lbuild, lprobe, jt, false, nil)
+			equalRows(t, "list", got, want)
+			if op.partitioned != 1 || op.reordered != 0 || op.orderedChunks != 0 {
+				t.Fatalf("list: %d partitioned, %d reordered tables, %d ordered chunks", op.partitioned, op.reordered, op.orderedChunks)
+			}
+		})
+	}
+}
+
+// TestRadixReorderWithinLimit: a partitioned table is put in partition
+// order only when the account can take the copy of its rows beside it;
+// the copy is given back after.
+func TestRadixReorderWithinLimit(t *testing.T) {
+	schema, rows := payloadRows(t, rand.New(rand.NewPCG(1, 9)), 2000)
+	batches := rowsSource(t, schema, rows, 256).batches
+	var copyBytes int64
+	for _, b := range batches {
+		copyBytes += batchBytes(b)
+	}
+	for _, room := range []int64{copyBytes, copyBytes - 1, copyBytes / 2, 0} {
+		t.Run(fmt.Sprint(room), func(t *testing.T) {
+			ht := newHashTable(schema, []int{2}, false, &tinyRadix)
+			defer ht.release()
+			for _, b := range batches {
+				if err := ht.add(b); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o := &HashJoin{Mem: NewMemoryAccount(ht.size() + room)}
+			o.hold = holding{acct: o.Mem}
+			if err := o.hold.grow(ht.size()); err != nil {
+				t.Fatal(err)
+			}
+			if err := o.finishTable(ht); err != nil {
+				t.Fatal(err)
+			}
+			if ht.reordered != (room == copyBytes) || o.partitioned != 1 {
+				t.Fatalf("room %d of %d: reordered %v, %d partitioned", room, copyBytes, ht.reordered, o.partitioned)
+			}
+			if o.Mem.Peak() > o.Mem.limit {
+				t.Fatalf("peak %d over the limit", o.Mem.Peak())
+			}
+			// every row is still found, at its key
+			for r, row := range rows {
+				if row[2] == nil {
+					continue
+				}
+				v, n := ht.ints.find(int64(row[2].(int)))
+				if n != 1 || formatCell(ht.batches[ht.ref(int32(v)).b].Column(7), int(ht.ref(int32(v)).r)) != formatCell(batches[r/256].Column(7), r%256) {
+					t.Fatalf("row %d: table row %d (%d rows)", r, v, n)
+				}
 			}
 		})
 	}

@@ -519,15 +519,9 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		}
 		st.Where = e
 	}
-	if fp.isWord("group") {
-		fp.pos++
-		if !fp.acceptWord("by") {
-			return nil, false
-		}
-		items, ok := fp.byList()
-		if !ok {
-			return nil, false
-		}
+	if items, ok := fp.byClause("group"); !ok {
+		return nil, false
+	} else if items != nil {
 		a.group.Items = items
 		st.GroupBy = &a.group
 	}
@@ -539,15 +533,9 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		a.having.Expr = e
 		st.Having = &a.having
 	}
-	if fp.isWord("order") {
-		fp.pos++
-		if !fp.acceptWord("by") {
-			return nil, false
-		}
-		items, ok := fp.byList()
-		if !ok {
-			return nil, false
-		}
+	if items, ok := fp.byClause("order"); !ok {
+		return nil, false
+	} else if items != nil {
 		a.order.Items = items
 		st.OrderBy = &a.order
 	}
@@ -639,6 +627,19 @@ func (fp *fastParser) param(t *ftok) ast.ExprNode {
 	p := ast.NewParamMarkerExpr(int(t.start))
 	p.SetOriginTextPosition(int(t.start))
 	return p
+}
+
+// byClause reads "word BY list" (GROUP BY, ORDER BY): nil items and ok
+// true when the next token is not word, ok false on anything outside the
+// subset.
+func (fp *fastParser) byClause(word string) ([]*ast.ByItem, bool) {
+	if !fp.acceptWord(word) {
+		return nil, true
+	}
+	if !fp.acceptWord("by") {
+		return nil, false
+	}
+	return fp.byList()
 }
 
 func (fp *fastParser) byList() ([]*ast.ByItem, bool) {

@@ -307,12 +307,7 @@ func FuzzFastPath(f *testing.F) {
 // BenchmarkFastPathOnly is the fast path alone on the rewritten text of
 // benchQuery: compare with BenchmarkTiDBOnly.
 func BenchmarkFastPathOnly(b *testing.B) {
-	p := NewParser()
-	stmts, err := p.Parse(benchQuery)
-	if err != nil {
-		b.Fatal(err)
-	}
-	text := stmts[0].Rewritten
+	text := rewrittenBenchQuery(b, NewParser())
 	b.SetBytes(int64(len(benchQuery)))
 	b.ReportAllocs()
 	for b.Loop() {

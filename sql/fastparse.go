@@ -250,12 +250,43 @@ type fastParser struct {
 	src  string
 	toks []ftok
 	pos  int
-	// nLits and nOps bound the statement's literals and binary operators
-	// (counted by lex): the sizes of the vals and bins slabs.
-	nLits, nOps int
-	vals        []test_driver.ValueExpr
-	bins        []ast.BinaryOperationExpr
-	fields      []ast.SelectField
+	// nLits, nOps and nNames estimate the statement's literals, binary
+	// operators and column references (counted by lex: the sizes of the
+	// slabs below); strBytes bounds its string literals' bytes.
+	nLits, nOps, nNames, strBytes int
+	// The AST's nodes of the common kinds are cut from slabs, so that a
+	// statement costs a few allocations, not one per node. A slab lives as
+	// long as the AST, whose nodes all share one lifetime anyway.
+	vals   slab[test_driver.ValueExpr]
+	bins   slab[ast.BinaryOperationExpr]
+	fields slab[ast.SelectField]
+	cols   slab[colRef]
+	// strs holds the bytes of the string literals' values (Datum keeps a
+	// []byte: one buffer for all of them instead of one copy each).
+	strs []byte
+}
+
+// slab hands out zeroed T's from one backing array. The first array holds
+// max(hint, 4) (hint: the lexer's estimate); when the estimate falls short,
+// the next arrays are half as large as the last, at least 4.
+type slab[T any] []T
+
+func (s *slab[T]) next(hint int) *T {
+	if len(*s) == cap(*s) {
+		n := hint
+		if cap(*s) > 0 {
+			n = cap(*s) / 2
+		}
+		*s = make([]T, 0, max(n, 4))
+	}
+	*s = (*s)[:len(*s)+1]
+	return &(*s)[len(*s)-1]
+}
+
+// colRef is a column reference and its name: one slab element.
+type colRef struct {
+	e ast.ColumnNameExpr
+	n ast.ColumnName
 }
 
 func isWordStart(c byte) bool { return c >= 'a' && c <= 'z' || c == '_' }
@@ -272,6 +303,7 @@ func (fp *fastParser) lex() bool {
 	if cap(fp.toks) < len(s)/2+8 {
 		fp.toks = make([]ftok, 0, len(s)/2+8)
 	}
+	between := 0 // BETWEENs whose AND is still to come
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -297,8 +329,19 @@ func (fp *fastParser) lex() bool {
 			switch info.id {
 			case kwNull, kwTrue, kwFalse:
 				fp.nLits++
-			case kwAnd, kwOr:
+			case kwBetween:
+				between++
+			case kwAnd:
+				if between > 0 {
+					between-- // BETWEEN's AND
+				} else {
+					fp.nOps++
+				}
+			case kwOr:
 				fp.nOps++
+			}
+			if info.class != wordHard && info.id == kwNone && fp.maybeColumn(len(fp.toks)) {
+				fp.nNames++ // a column, unless '(' follows (see below)
 			}
 			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j), id: info.id, class: info.class})
 			i = j
@@ -352,6 +395,7 @@ func (fp *fastParser) lex() bool {
 				}
 			} else {
 				fp.nLits++
+				fp.strBytes += len(val)
 			}
 			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
 			i = j
@@ -365,11 +409,38 @@ func (fp *fastParser) lex() bool {
 		if id == opNone {
 			return false
 		}
-		if id > opDot {
+		if id > opDot && id != opConcat { // || is a call (concat)
 			fp.nOps++
+		}
+		if id == opLParen && len(fp.toks) > 0 {
+			if k := len(fp.toks) - 1; fp.toks[k].kind == ftWord && fp.toks[k].class != wordHard && fp.toks[k].id == kwNone &&
+				fp.maybeColumn(k) {
+				fp.nNames-- // a function name
+			}
 		}
 		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n), id: id})
 		i += n
+	}
+	return true
+}
+
+// maybeColumn reports whether a name at token k may start a column
+// reference, for the estimate of nNames: not when it follows AS, '.',
+// FROM, JOIN or another name (an alias). A name before '(' is not one
+// either; lex checks that when it reads the '('.
+func (fp *fastParser) maybeColumn(k int) bool {
+	if k == 0 {
+		return true
+	}
+	p := &fp.toks[k-1]
+	switch p.kind {
+	case ftWord:
+		if p.id == kwNone {
+			return p.class == wordHard
+		}
+		return p.id != kwAs && p.id != kwFrom && p.id != kwJoin
+	case ftOp:
+		return p.id != opDot
 	}
 	return true
 }
@@ -709,11 +780,7 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 	if !ok {
 		return nil, false
 	}
-	if len(fp.fields) == cap(fp.fields) {
-		fp.fields = make([]ast.SelectField, 0, 4)
-	}
-	fp.fields = fp.fields[:len(fp.fields)+1]
-	f := &fp.fields[len(fp.fields)-1]
+	f := fp.fields.next(4)
 	f.Expr, f.Offset = e, start
 	if fp.acceptWord(kwAs) {
 		t := fp.peek()
@@ -746,7 +813,7 @@ func (fp *fastParser) limitOption() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		fp.pos++
-		return fp.value(n, mysql.DefaultCharset, mysql.DefaultCollationName), true
+		return fp.value(n), true
 	case ftParam:
 		fp.pos++
 		return ast.NewParamMarkerExpr(int(t.start)), true
@@ -774,7 +841,9 @@ func (fp *fastParser) byClause(word fid) ([]*ast.ByItem, bool) {
 }
 
 func (fp *fastParser) byList() ([]*ast.ByItem, bool) {
-	items := make([]*ast.ByItem, 0, 2)
+	n := fp.listLen()
+	items := make([]*ast.ByItem, 0, n)
+	var store slab[ast.ByItem] // the items, one allocation
 	for {
 		e, ok := fp.expr()
 		if !ok {
@@ -785,7 +854,8 @@ func (fp *fastParser) byList() ([]*ast.ByItem, bool) {
 				e = &ast.PositionExpr{N: int(n)}
 			}
 		}
-		item := &ast.ByItem{Expr: e, NullOrder: true}
+		item := store.next(n)
+		item.Expr, item.NullOrder = e, true
 		if fp.acceptWord(kwAsc) {
 			item.NullOrder = false
 		} else if fp.acceptWord(kwDesc) {
@@ -931,11 +1001,7 @@ func (fp *fastParser) expr() (ast.ExprNode, bool) {
 // bin is a BinaryOperationExpr cut from a slab sized by the lexer's
 // operator count (see value).
 func (fp *fastParser) bin(op opcode.Op, l, r ast.ExprNode, start int) ast.ExprNode {
-	if len(fp.bins) == cap(fp.bins) {
-		fp.bins = make([]ast.BinaryOperationExpr, 0, max(fp.nOps, 4))
-	}
-	fp.bins = fp.bins[:len(fp.bins)+1]
-	b := &fp.bins[len(fp.bins)-1]
+	b := fp.bins.next(fp.nOps)
 	b.Op, b.L, b.R = op, l, r
 	b.SetOriginTextPosition(start)
 	return b
@@ -943,16 +1009,40 @@ func (fp *fastParser) bin(op opcode.Op, l, r ast.ExprNode, start int) ast.ExprNo
 
 // value is ast.NewValueExpr (test_driver's newValueExpr, step by step),
 // with the node cut from a slab sized by the lexer's literal count: one
-// allocation per statement instead of one per literal. The slab lives as
-// long as the AST, whose nodes all share one lifetime anyway.
-func (fp *fastParser) value(v any, charset, collate string) ast.ValueExpr {
-	if len(fp.vals) == cap(fp.vals) {
-		fp.vals = make([]test_driver.ValueExpr, 0, max(fp.nLits, 4))
-	}
-	fp.vals = fp.vals[:len(fp.vals)+1]
-	ve := &fp.vals[len(fp.vals)-1]
+// allocation per statement instead of one per literal.
+func (fp *fastParser) value(v any) ast.ValueExpr {
+	ve := fp.newValue(v)
 	ve.SetValue(v)
-	test_driver.DefaultTypeForValue(v, &ve.Type, charset, collate)
+	return ve
+}
+
+// intValue and stringValue are value for the commonest literals without
+// boxing them into an interface that escapes (Datum.SetValue keeps it): an
+// allocation each saved. stringValue's bytes come from strs, sized by the
+// lexer's count.
+func (fp *fastParser) intValue(n int64) ast.ValueExpr {
+	ve := fp.newValue(n)
+	ve.SetInt64(n)
+	return ve
+}
+
+func (fp *fastParser) stringValue(s string) ast.ValueExpr {
+	ve := fp.newValue(s)
+	if fp.strs == nil {
+		// never nil, even for '': TiDB's []byte(s) is not nil either
+		fp.strs = make([]byte, 0, fp.strBytes)
+	}
+	k := len(fp.strs)
+	fp.strs = append(fp.strs, s...)
+	ve.SetBytesAsString(fp.strs[k:len(fp.strs):len(fp.strs)])
+	return ve
+}
+
+// newValue is a value node from the slab, its type set as for typeOf (which
+// does not escape: DefaultTypeForValue only reads it).
+func (fp *fastParser) newValue(typeOf any) *test_driver.ValueExpr {
+	ve := fp.vals.next(fp.nLits)
+	test_driver.DefaultTypeForValue(typeOf, &ve.Type, mysql.DefaultCharset, mysql.DefaultCollationName)
 	ve.SetProjectionOffset(-1)
 	return ve
 }
@@ -1116,7 +1206,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 }
 
 func (fp *fastParser) exprList() ([]ast.ExprNode, bool) {
-	list := make([]ast.ExprNode, 0, 4)
+	list := make([]ast.ExprNode, 0, fp.listLen())
 	for {
 		e, ok := fp.expr()
 		if !ok {
@@ -1127,6 +1217,38 @@ func (fp *fastParser) exprList() ([]ast.ExprNode, bool) {
 			return list, true
 		}
 	}
+}
+
+// listLen is the number of items of the comma-separated list at pos, up to
+// the ')' that closes it, a clause keyword or the end of input: the
+// capacity exprList and byList need.
+func (fp *fastParser) listLen() int {
+	n, depth := 1, 0
+	for _, t := range fp.toks[fp.pos:] {
+		if t.kind == ftWord && depth == 0 {
+			switch t.id {
+			case kwFrom, kwWhere, kwGroup, kwHaving, kwOrder, kwLimit, kwOffset:
+				return n
+			}
+		}
+		if t.kind != ftOp {
+			continue
+		}
+		switch t.id {
+		case opLParen:
+			depth++
+		case opRParen:
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case opComma:
+			if depth == 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // bitExpr is TiDB's BitExpr restricted to + - * / % (left-associative, two
@@ -1206,9 +1328,14 @@ func (fp *fastParser) simpleExpr() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		f := &ast.FuncCallExpr{FnName: ast.NewCIStr(ast.Concat), Args: []ast.ExprNode{l, r}}
-		f.SetOriginTextPosition(start)
-		l = f
+		// one allocation for the call and its arguments
+		c := &struct {
+			f    ast.FuncCallExpr
+			args [2]ast.ExprNode
+		}{args: [2]ast.ExprNode{l, r}}
+		c.f.FnName, c.f.Args = ast.NewCIStr(ast.Concat), c.args[:]
+		c.f.SetOriginTextPosition(start)
+		l = &c.f
 	}
 	if fp.isWord(kwCollate) {
 		return nil, false
@@ -1253,7 +1380,7 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		if n := fp.peek(); n != nil && n.kind == ftString {
 			return nil, false // adjacent literals concatenate in TiDB
 		}
-		v = fp.value(fp.val(t), mysql.DefaultCharset, mysql.DefaultCollationName)
+		v = fp.stringValue(fp.val(t))
 	case ftInt:
 		n, err := strconv.ParseUint(fp.val(t), 10, 64)
 		if err != nil {
@@ -1261,9 +1388,9 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		}
 		fp.pos++
 		if n <= math.MaxInt64 {
-			v = fp.value(int64(n), mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = fp.intValue(int64(n))
 		} else {
-			v = fp.value(n, mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = fp.value(n)
 		}
 	case ftDec:
 		d, err := ast.NewDecimal(fp.val(t))
@@ -1271,14 +1398,14 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		fp.pos++
-		v = fp.value(d, mysql.DefaultCharset, mysql.DefaultCollationName)
+		v = fp.value(d)
 	case ftFloat:
 		f, err := strconv.ParseFloat(fp.val(t), 64)
 		if err != nil {
 			return nil, false
 		}
 		fp.pos++
-		v = fp.value(f, mysql.DefaultCharset, mysql.DefaultCollationName)
+		v = fp.value(f)
 	case ftOp:
 		if t.id != opLParen {
 			return nil, false
@@ -1308,10 +1435,10 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		switch t.id {
 		case kwNull:
 			fp.pos++
-			v = fp.value(nil, mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = fp.value(nil)
 		case kwTrue, kwFalse:
 			fp.pos++
-			v = fp.value(t.id == kwTrue, mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = fp.value(t.id == kwTrue)
 		default:
 			return fp.identExpr()
 		}
@@ -1376,11 +1503,7 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 	if fp.isOp(opLParen) {
 		return nil, false // qualified function name
 	}
-	// one allocation for the expression and its name
-	ref := &struct {
-		e ast.ColumnNameExpr
-		n ast.ColumnName
-	}{}
+	ref := fp.cols.next(fp.nNames)
 	col := &ref.n
 	switch n {
 	case 1:
@@ -1402,7 +1525,7 @@ func (fp *fastParser) aggregate() (ast.ExprNode, bool) {
 	agg := &ast.AggregateFuncExpr{F: fp.val(t)}
 	if t.id == kwCount && fp.isOp(opMul) {
 		fp.pos++
-		one := fp.value(1, mysql.DefaultCharset, mysql.DefaultCollationName)
+		one := fp.value(1)
 		agg.Args = []ast.ExprNode{one}
 	} else {
 		if fp.acceptWord(kwDistinct) {

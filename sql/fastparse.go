@@ -60,8 +60,26 @@ func fastStmtBuf(text string, buf []ftok) (_ ast.StmtNode, toks []ftok, ok bool)
 	}
 	st.SetNoBackslashEscapes(true)
 	st.SetText(utf8Encoding, text)
-	ast.SetFlag(st)
 	return st, fp.toks, true
+}
+
+// mark sets an expression node's offset (TiDB's reduction sets it to its
+// first token's) and its flag. The flag is what ast.SetFlag's walk, which
+// TiDB's parser runs over every statement, would set: the node's own bits
+// and its children's, which are final by the time their parent is built,
+// so no second walk over the tree is needed.
+func mark(n ast.ExprNode, offset int, flag uint64) {
+	n.SetOriginTextPosition(offset)
+	n.SetFlag(flag)
+}
+
+// flagsOf is the union of the expressions' flags.
+func flagsOf(list []ast.ExprNode) uint64 {
+	var f uint64
+	for _, e := range list {
+		f |= e.GetFlag()
+	}
+	return f
 }
 
 // utf8Encoding is the connection encoding TiDB's parser attaches to node
@@ -816,14 +834,16 @@ func (fp *fastParser) limitOption() (ast.ExprNode, bool) {
 		return fp.value(n), true
 	case ftParam:
 		fp.pos++
-		return ast.NewParamMarkerExpr(int(t.start)), true
+		p := ast.NewParamMarkerExpr(int(t.start))
+		p.SetFlag(ast.FlagHasParamMarker)
+		return p, true
 	}
 	return nil, false
 }
 
 func (fp *fastParser) param(t *ftok) ast.ExprNode {
 	p := ast.NewParamMarkerExpr(int(t.start))
-	p.SetOriginTextPosition(int(t.start))
+	mark(p, int(t.start), ast.FlagHasParamMarker)
 	return p
 }
 
@@ -851,7 +871,9 @@ func (fp *fastParser) byList() ([]*ast.ByItem, bool) {
 		}
 		if v, ok := e.(ast.ValueExpr); ok {
 			if n, ok := v.GetValue().(int64); ok {
-				e = &ast.PositionExpr{N: int(n)}
+				p := &ast.PositionExpr{N: int(n)}
+				p.SetFlag(ast.FlagHasReference)
+				e = p
 			}
 		}
 		item := store.next(n)
@@ -1003,7 +1025,7 @@ func (fp *fastParser) expr() (ast.ExprNode, bool) {
 func (fp *fastParser) bin(op opcode.Op, l, r ast.ExprNode, start int) ast.ExprNode {
 	b := fp.bins.next(fp.nOps)
 	b.Op, b.L, b.R = op, l, r
-	b.SetOriginTextPosition(start)
+	mark(b, start, l.GetFlag()|r.GetFlag())
 	return b
 }
 
@@ -1076,7 +1098,7 @@ func (fp *fastParser) notExpr() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		u := &ast.UnaryOperationExpr{Op: opcode.Not, V: v}
-		u.SetOriginTextPosition(start)
+		mark(u, start, v.GetFlag())
 		return u, true
 	}
 	return fp.boolPri()
@@ -1102,7 +1124,7 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 				return nil, false // IS TRUE / FALSE / UNKNOWN
 			}
 			n := &ast.IsNullExpr{Expr: l, Not: not}
-			n.SetOriginTextPosition(start)
+			mark(n, start, l.GetFlag())
 			l = n
 			continue
 		}
@@ -1164,7 +1186,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.PatternInExpr{Expr: l, Not: not, List: list}
-		n.SetOriginTextPosition(start)
+		mark(n, start, l.GetFlag()|flagsOf(list))
 		return n, true
 	case fp.isWord(kwBetween):
 		fp.pos++
@@ -1177,7 +1199,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.BetweenExpr{Expr: l, Left: lo, Right: hi, Not: not}
-		n.SetOriginTextPosition(start)
+		mark(n, start, l.GetFlag()|lo.GetFlag()|hi.GetFlag())
 		return n, true
 	case fp.isWord(kwLike):
 		fp.pos++
@@ -1186,7 +1208,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.PatternLikeOrIlikeExpr{Expr: l, Pattern: pat, Not: not, Escape: '\\', IsLike: true}
-		n.SetOriginTextPosition(start)
+		mark(n, start, l.GetFlag()|pat.GetFlag())
 		return n, true
 	case fp.isWord(kwRegexp):
 		fp.pos++
@@ -1195,7 +1217,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.PatternRegexpExpr{Expr: l, Pattern: pat, Not: not}
-		n.SetOriginTextPosition(start)
+		mark(n, start, l.GetFlag()|pat.GetFlag())
 		return n, true
 	}
 	if not {
@@ -1334,7 +1356,7 @@ func (fp *fastParser) simpleExpr() (ast.ExprNode, bool) {
 			args [2]ast.ExprNode
 		}{args: [2]ast.ExprNode{l, r}}
 		c.f.FnName, c.f.Args = ast.NewCIStr(ast.Concat), c.args[:]
-		c.f.SetOriginTextPosition(start)
+		mark(&c.f, start, ast.FlagHasFunc|l.GetFlag()|r.GetFlag())
 		l = &c.f
 	}
 	if fp.isWord(kwCollate) {
@@ -1359,7 +1381,7 @@ func (fp *fastParser) unary() (ast.ExprNode, bool) {
 			op = opcode.Plus
 		}
 		u := &ast.UnaryOperationExpr{Op: op, V: v}
-		u.SetOriginTextPosition(int(t.start))
+		mark(u, int(t.start), v.GetFlag())
 		return u, true
 	}
 	return fp.primary()
@@ -1429,7 +1451,7 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		inner.SetText(utf8Encoding, fp.src[innerStart:fp.endOffset(fp.pos)])
 		fp.pos++
 		p := &ast.ParenthesesExpr{Expr: inner}
-		p.SetOriginTextPosition(int(t.start))
+		mark(p, int(t.start), inner.GetFlag())
 		return p, true
 	case ftWord:
 		switch t.id {
@@ -1480,7 +1502,7 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		f := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: args}
-		f.SetOriginTextPosition(start)
+		mark(f, start, ast.FlagHasFunc|flagsOf(args))
 		return f, true
 	}
 	var parts [3]string
@@ -1515,7 +1537,7 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 	}
 	c := &ref.e
 	c.Name = col
-	c.SetOriginTextPosition(start)
+	mark(c, start, ast.FlagHasReference)
 	return c, true
 }
 
@@ -1545,6 +1567,6 @@ func (fp *fastParser) aggregate() (ast.ExprNode, bool) {
 	if !fp.acceptOp(opRParen) || fp.isWord(kwOver) || fp.isWord(kwFilter) {
 		return nil, false
 	}
-	agg.SetOriginTextPosition(int(t.start))
+	mark(agg, int(t.start), ast.FlagHasAggregateFunc|flagsOf(agg.Args))
 	return agg, true
 }

@@ -84,7 +84,10 @@
 // hand-written recursive-descent parser that builds exactly TiDB's AST
 // (reflect.DeepEqual, offsets and node texts included: fastparse_test.go
 // over the sqllogictest corpus, FuzzFastPath); anything else, and every
-// error, goes to TiDB. The marker functions are spelled pg__* rather than
+// error, goes to TiDB. Its common nodes (values, column references, binary
+// operators, select fields, ORDER BY items) come from slabs sized by the
+// lexer's counts, and it sets each node's flag as it builds it, so no
+// ast.SetFlag walk follows. The marker functions are spelled pg__* rather than
 // __pg_* because TiDB's lexer looks up every word starting with '_' as a
 // charset introducer (and builds a stack-traced error when it is none).
 //

@@ -60,37 +60,160 @@ func fastStmtBuf(text string, buf []ftok) (_ ast.StmtNode, toks []ftok, ok bool)
 	}
 	st.SetNoBackslashEscapes(true)
 	st.SetText(utf8Encoding, text)
-	ast.SetFlag(st)
 	return st, fp.toks, true
+}
+
+// mark sets an expression node's offset (TiDB's reduction sets it to its
+// first token's) and its flag. The flag is what ast.SetFlag's walk, which
+// TiDB's parser runs over every statement, would set: the node's own bits
+// and its children's, which are final by the time their parent is built,
+// so no second walk over the tree is needed.
+func mark(n ast.ExprNode, offset int, flag uint64) {
+	n.SetOriginTextPosition(offset)
+	n.SetFlag(flag)
+}
+
+// flagsOf is the union of the expressions' flags.
+func flagsOf(list []ast.ExprNode) uint64 {
+	var f uint64
+	for _, e := range list {
+		f |= e.GetFlag()
+	}
+	return f
 }
 
 // utf8Encoding is the connection encoding TiDB's parser attaches to node
 // texts (its lexer's client encoding for the default charset utf8mb4).
 var utf8Encoding = charset.FindEncoding(mysql.DefaultCharset)
 
-// tidbWords classifies every word TiDB's lexer may turn into a token other
-// than a plain identifier: wordSoft for its unreserved and TiDB keywords
-// (identifiers in most positions), wordHard for its reserved keywords and
-// for the builtin-function and other tokens of its token map that
-// parser.Keywords omits. Lower case, built once, read-only.
-var tidbWords = func() map[string]uint8 {
-	m := make(map[string]uint8, len(parser.Keywords)+160)
+// fastWords classifies every word the fast path must tell from a plain
+// identifier, once per word at lex time (fwInfo: TiDB's class and the
+// parser's own keyword id). class is wordSoft for TiDB's unreserved and TiDB
+// keywords (identifiers in most positions), wordHard for its reserved
+// keywords and for the builtin-function and other tokens of its token map
+// that parser.Keywords omits. Lower case, built once, read-only.
+var fastWords = func() map[string]fwInfo {
+	m := make(map[string]fwInfo, len(parser.Keywords)+160)
 	for _, k := range parser.Keywords {
 		c := wordSoft
 		if k.Reserved {
 			c = wordHard
 		}
-		m[strings.ToLower(k.Word)] = c
+		m[strings.ToLower(k.Word)] = fwInfo{class: c}
 	}
 	for _, w := range strings.Fields(tidbExtraTokens) {
-		m[strings.ToLower(w)] = wordHard
+		m[strings.ToLower(w)] = fwInfo{class: wordHard}
+	}
+	for id, w := range fastKeywords {
+		if w != "" {
+			info := m[w]
+			info.id = fid(id)
+			m[w] = info
+		}
 	}
 	return m
 }()
 
+// fwInfo is a word's entry in fastWords.
+type fwInfo struct {
+	class uint8
+	id    fid
+}
+
 const (
 	wordSoft uint8 = 1
 	wordHard uint8 = 2
+)
+
+// fid identifies the words and operators the fast parser looks for, so
+// that it compares small integers, not text, at every precedence level.
+type fid uint8
+
+// Keyword ids (fastKeywords spells them).
+const (
+	kwNone fid = iota
+	kwAll
+	kwAnd
+	kwAny
+	kwAs
+	kwAsc
+	kwAvg
+	kwBetween
+	kwBy
+	kwCollate
+	kwCount
+	kwDesc
+	kwDistinct
+	kwDistinctrow
+	kwDiv
+	kwEscape
+	kwExists
+	kwFalse
+	kwFilter
+	kwFrom
+	kwGroup
+	kwHaving
+	kwIn
+	kwInner
+	kwInterval
+	kwIs
+	kwJoin
+	kwLeft
+	kwLike
+	kwLimit
+	kwMax
+	kwMin
+	kwMod
+	kwNot
+	kwNull
+	kwOffset
+	kwOn
+	kwOr
+	kwOrder
+	kwOuter
+	kwOver
+	kwRegexp
+	kwRight
+	kwSelect
+	kwSome
+	kwSum
+	kwTable
+	kwTrue
+	kwValues
+	kwWhere
+	kwWith
+	kwXor
+	numKeywords
+)
+
+// fastKeywords spells the keyword ids.
+var fastKeywords = [numKeywords]string{"", "all", "and", "any", "as", "asc", "avg", "between", "by", "collate",
+	"count", "desc", "distinct", "distinctrow", "div", "escape", "exists", "false", "filter", "from", "group",
+	"having", "in", "inner", "interval", "is", "join", "left", "like", "limit", "max", "min", "mod", "not", "null",
+	"offset", "on", "or", "order", "outer", "over", "regexp", "right", "select", "some", "sum", "table", "true",
+	"values", "where", "with", "xor"}
+
+// Operator ids, in the id space of ftOp tokens.
+const (
+	opNone fid = iota
+	opLParen
+	opRParen
+	opComma
+	opDot
+	opMul
+	opPlus
+	opMinus
+	opDiv
+	opMod
+	opEQ
+	opLT
+	opLE
+	opNE  // <>
+	opNE2 // !=
+	opNullEQ
+	opGT
+	opGE
+	opConcat
 )
 
 // tidbExtraTokens are the words of TiDB's lexer token map (misc.go tokenMap
@@ -123,10 +246,13 @@ const (
 )
 
 // ftok is one token: 12 bytes, so a statement's tokens take one small
-// allocation.
+// allocation. id is the keyword (ftWord) or operator (ftOp) id, class a
+// word's fastWords class.
 type ftok struct {
 	start, end int32
 	kind       ftKind
+	id         fid
+	class      uint8
 }
 
 // val is the token's text; for a string or quoted identifier its value.
@@ -142,12 +268,43 @@ type fastParser struct {
 	src  string
 	toks []ftok
 	pos  int
-	// nLits and nOps bound the statement's literals and binary operators
-	// (counted by lex): the sizes of the vals and bins slabs.
-	nLits, nOps int
-	vals        []test_driver.ValueExpr
-	bins        []ast.BinaryOperationExpr
-	fields      []ast.SelectField
+	// nLits, nOps and nNames estimate the statement's literals, binary
+	// operators and column references (counted by lex: the sizes of the
+	// slabs below); strBytes bounds its string literals' bytes.
+	nLits, nOps, nNames, strBytes int
+	// The AST's nodes of the common kinds are cut from slabs, so that a
+	// statement costs a few allocations, not one per node. A slab lives as
+	// long as the AST, whose nodes all share one lifetime anyway.
+	vals   slab[test_driver.ValueExpr]
+	bins   slab[ast.BinaryOperationExpr]
+	fields slab[ast.SelectField]
+	cols   slab[colRef]
+	// strs holds the bytes of the string literals' values (Datum keeps a
+	// []byte: one buffer for all of them instead of one copy each).
+	strs []byte
+}
+
+// slab hands out zeroed T's from one backing array. The first array holds
+// max(hint, 4) (hint: the lexer's estimate); when the estimate falls short,
+// the next arrays are half as large as the last, at least 4.
+type slab[T any] []T
+
+func (s *slab[T]) next(hint int) *T {
+	if len(*s) == cap(*s) {
+		n := hint
+		if cap(*s) > 0 {
+			n = cap(*s) / 2
+		}
+		*s = make([]T, 0, max(n, 4))
+	}
+	*s = (*s)[:len(*s)+1]
+	return &(*s)[len(*s)-1]
+}
+
+// colRef is a column reference and its name: one slab element.
+type colRef struct {
+	e ast.ColumnNameExpr
+	n ast.ColumnName
 }
 
 func isWordStart(c byte) bool { return c >= 'a' && c <= 'z' || c == '_' }
@@ -164,6 +321,7 @@ func (fp *fastParser) lex() bool {
 	if cap(fp.toks) < len(s)/2+8 {
 		fp.toks = make([]ftok, 0, len(s)/2+8)
 	}
+	between := 0 // BETWEENs whose AND is still to come
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -185,13 +343,25 @@ func (fp *fastParser) lex() bool {
 					return false
 				}
 			}
-			switch s[i:j] {
-			case "null", "true", "false":
+			info := fastWords[s[i:j]]
+			switch info.id {
+			case kwNull, kwTrue, kwFalse:
 				fp.nLits++
-			case "and", "or":
+			case kwBetween:
+				between++
+			case kwAnd:
+				if between > 0 {
+					between-- // BETWEEN's AND
+				} else {
+					fp.nOps++
+				}
+			case kwOr:
 				fp.nOps++
 			}
-			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j)})
+			if info.class != wordHard && info.id == kwNone && fp.maybeColumn(len(fp.toks)) {
+				fp.nNames++ // a column, unless '(' follows (see below)
+			}
+			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j), id: info.id, class: info.class})
 			i = j
 			continue
 		case c >= '0' && c <= '9':
@@ -243,6 +413,7 @@ func (fp *fastParser) lex() bool {
 				}
 			} else {
 				fp.nLits++
+				fp.strBytes += len(val)
 			}
 			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
 			i = j
@@ -252,55 +423,104 @@ func (fp *fastParser) lex() bool {
 			i++
 			continue
 		}
-		n := 0
-		switch c {
-		case '(', ')', ',', '.', '*', '+', '/', '%', '=':
-			n = 1
-		case '-':
-			if i+1 < len(s) && s[i+1] == '-' {
-				return false // a comment to TiDB
-			}
-			n = 1
-		case '<':
-			switch {
-			case strings.HasPrefix(s[i:], "<=>"):
-				n = 3
-			case strings.HasPrefix(s[i:], "<=") || strings.HasPrefix(s[i:], "<>"):
-				n = 2
-			case strings.HasPrefix(s[i:], "<<"):
-				return false
-			default:
-				n = 1
-			}
-		case '>':
-			switch {
-			case strings.HasPrefix(s[i:], ">="):
-				n = 2
-			case strings.HasPrefix(s[i:], ">>"):
-				return false
-			default:
-				n = 1
-			}
-		case '!':
-			if !strings.HasPrefix(s[i:], "!=") {
-				return false
-			}
-			n = 2
-		case '|':
-			if !strings.HasPrefix(s[i:], "||") {
-				return false
-			}
-			n = 2
-		default:
+		id, n := lexOp(s[i:])
+		if id == opNone {
 			return false
 		}
-		if c != '(' && c != ')' && c != ',' && c != '.' {
+		if id > opDot && id != opConcat { // || is a call (concat)
 			fp.nOps++
 		}
-		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n)})
+		if id == opLParen && len(fp.toks) > 0 {
+			if k := len(fp.toks) - 1; fp.toks[k].kind == ftWord && fp.toks[k].class != wordHard && fp.toks[k].id == kwNone &&
+				fp.maybeColumn(k) {
+				fp.nNames-- // a function name
+			}
+		}
+		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n), id: id})
 		i += n
 	}
 	return true
+}
+
+// maybeColumn reports whether a name at token k may start a column
+// reference, for the estimate of nNames: not when it follows AS, '.',
+// FROM, JOIN or another name (an alias). A name before '(' is not one
+// either; lex checks that when it reads the '('.
+func (fp *fastParser) maybeColumn(k int) bool {
+	if k == 0 {
+		return true
+	}
+	p := &fp.toks[k-1]
+	switch p.kind {
+	case ftWord:
+		if p.id == kwNone {
+			return p.class == wordHard
+		}
+		return p.id != kwAs && p.id != kwFrom && p.id != kwJoin
+	case ftOp:
+		return p.id != opDot
+	}
+	return true
+}
+
+// lexOp reads the operator or punctuation at the start of s: its id and
+// length, opNone for anything outside the subset (a "--" comment, << >>,
+// a lone ! or |, ...).
+func lexOp(s string) (fid, int) {
+	switch s[0] {
+	case '(':
+		return opLParen, 1
+	case ')':
+		return opRParen, 1
+	case ',':
+		return opComma, 1
+	case '.':
+		return opDot, 1
+	case '*':
+		return opMul, 1
+	case '+':
+		return opPlus, 1
+	case '/':
+		return opDiv, 1
+	case '%':
+		return opMod, 1
+	case '=':
+		return opEQ, 1
+	case '-':
+		if strings.HasPrefix(s, "--") {
+			return opNone, 0 // a comment to TiDB
+		}
+		return opMinus, 1
+	case '<':
+		switch {
+		case strings.HasPrefix(s, "<=>"):
+			return opNullEQ, 3
+		case strings.HasPrefix(s, "<="):
+			return opLE, 2
+		case strings.HasPrefix(s, "<>"):
+			return opNE, 2
+		case strings.HasPrefix(s, "<<"):
+			return opNone, 0
+		}
+		return opLT, 1
+	case '>':
+		switch {
+		case strings.HasPrefix(s, ">="):
+			return opGE, 2
+		case strings.HasPrefix(s, ">>"):
+			return opNone, 0
+		}
+		return opGT, 1
+	case '!':
+		if strings.HasPrefix(s, "!=") {
+			return opNE2, 2
+		}
+	case '|':
+		if strings.HasPrefix(s, "||") {
+			return opConcat, 2
+		}
+	}
+	return opNone, 0
 }
 
 // unquote reads a q-quoted literal starting at s[i] (doubled q escapes q;
@@ -359,26 +579,27 @@ func (fp *fastParser) peekAt(k int) *ftok {
 	return nil
 }
 
-// isWord reports whether the next token is the word w (lower case).
-func (fp *fastParser) isWord(w string) bool {
+// isWord reports whether the next token is the keyword kw.
+func (fp *fastParser) isWord(kw fid) bool {
 	t := fp.peek()
-	return t != nil && t.kind == ftWord && fp.val(t) == w
+	return t != nil && t.kind == ftWord && t.id == kw
 }
 
-func (fp *fastParser) isOp(op string) bool {
+// isOp reports whether the next token is the operator op.
+func (fp *fastParser) isOp(op fid) bool {
 	t := fp.peek()
-	return t != nil && t.kind == ftOp && fp.val(t) == op
+	return t != nil && t.kind == ftOp && t.id == op
 }
 
-func (fp *fastParser) acceptWord(w string) bool {
-	if fp.isWord(w) {
+func (fp *fastParser) acceptWord(kw fid) bool {
+	if fp.isWord(kw) {
 		fp.pos++
 		return true
 	}
 	return false
 }
 
-func (fp *fastParser) acceptOp(op string) bool {
+func (fp *fastParser) acceptOp(op fid) bool {
 	if fp.isOp(op) {
 		fp.pos++
 		return true
@@ -401,12 +622,11 @@ func (fp *fastParser) ident(soft bool) (string, bool) {
 		fp.pos++
 		return fp.val(t), true
 	case ftWord:
-		class := tidbWords[fp.val(t)]
-		if class != 0 && !fp.qualified(t) {
-			if class == wordHard || !soft {
+		if t.class != 0 && !fp.qualified(t) {
+			if t.class == wordHard || !soft {
 				return "", false
 			}
-			if n := fp.peekAt(1); n != nil && (n.kind == ftString || n.kind == ftOp && fp.val(n) == "(") {
+			if n := fp.peekAt(1); n != nil && (n.kind == ftString || n.kind == ftOp && n.id == opLParen) {
 				return "", false
 			}
 		}
@@ -433,7 +653,7 @@ func (fp *fastParser) qualified(t *ftok) bool {
 // implicitAlias reports whether the next token can be an alias without AS.
 func (fp *fastParser) implicitAlias() bool {
 	t := fp.peek()
-	return t != nil && (t.kind == ftQIdent || t.kind == ftWord && tidbWords[fp.val(t)] == 0)
+	return t != nil && (t.kind == ftQIdent || t.kind == ftWord && t.class == 0)
 }
 
 // endOffset is TiDB's parser.endOffset: the offset of token k, less the
@@ -463,7 +683,7 @@ func (fp *fastParser) tokStart(k int) int {
 }
 
 func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
-	if !fp.acceptWord("select") {
+	if !fp.acceptWord(kwSelect) {
 		return nil, false
 	}
 	// The statement's one-per-query nodes come in one allocation (they
@@ -481,7 +701,7 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 	}{}
 	opts := &a.opts
 	opts.SQLCache = true
-	if fp.acceptWord("distinct") {
+	if fp.acceptWord(kwDistinct) {
 		opts.Distinct = true
 	}
 	st := &a.st
@@ -493,13 +713,13 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 			return nil, false
 		}
 		fields = append(fields, f)
-		if !fp.acceptOp(",") {
+		if !fp.acceptOp(opComma) {
 			break
 		}
 	}
 	a.fields.Fields = fields
 	st.Fields = &a.fields
-	if fp.isWord("from") {
+	if fp.isWord(kwFrom) {
 		fromTok := fp.pos
 		fp.pos++
 		refs, ok := fp.tableRefs()
@@ -512,26 +732,20 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 			last.SetText(utf8Encoding, fp.src[last.Offset:fp.endOffset(fromTok)])
 		}
 	}
-	if fp.acceptWord("where") {
+	if fp.acceptWord(kwWhere) {
 		e, ok := fp.expr()
 		if !ok {
 			return nil, false
 		}
 		st.Where = e
 	}
-	if fp.isWord("group") {
-		fp.pos++
-		if !fp.acceptWord("by") {
-			return nil, false
-		}
-		items, ok := fp.byList()
-		if !ok {
-			return nil, false
-		}
+	if items, ok := fp.byClause(kwGroup); !ok {
+		return nil, false
+	} else if items != nil {
 		a.group.Items = items
 		st.GroupBy = &a.group
 	}
-	if fp.acceptWord("having") {
+	if fp.acceptWord(kwHaving) {
 		e, ok := fp.expr()
 		if !ok {
 			return nil, false
@@ -539,26 +753,20 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		a.having.Expr = e
 		st.Having = &a.having
 	}
-	if fp.isWord("order") {
-		fp.pos++
-		if !fp.acceptWord("by") {
-			return nil, false
-		}
-		items, ok := fp.byList()
-		if !ok {
-			return nil, false
-		}
+	if items, ok := fp.byClause(kwOrder); !ok {
+		return nil, false
+	} else if items != nil {
 		a.order.Items = items
 		st.OrderBy = &a.order
 	}
-	if fp.acceptWord("limit") {
+	if fp.acceptWord(kwLimit) {
 		count, ok := fp.limitOption()
 		if !ok {
 			return nil, false
 		}
 		a.limit.Count = count
 		st.Limit = &a.limit
-		if fp.acceptWord("offset") {
+		if fp.acceptWord(kwOffset) {
 			off, ok := fp.limitOption()
 			if !ok {
 				return nil, false
@@ -574,11 +782,11 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 // the next token (the ',' or the clause keyword), trimmed.
 func (fp *fastParser) field() (*ast.SelectField, bool) {
 	start := fp.tokStart(fp.pos)
-	if fp.acceptOp("*") {
+	if fp.acceptOp(opMul) {
 		return &ast.SelectField{Offset: start, WildCard: &ast.WildCardField{}}, true
 	}
 	if t, dot, star := fp.peek(), fp.peekAt(1), fp.peekAt(2); t != nil && dot != nil && star != nil &&
-		dot.kind == ftOp && fp.val(dot) == "." && star.kind == ftOp && fp.val(star) == "*" {
+		dot.kind == ftOp && dot.id == opDot && star.kind == ftOp && star.id == opMul {
 		name, ok := fp.ident(true)
 		if !ok {
 			return nil, false
@@ -590,13 +798,9 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 	if !ok {
 		return nil, false
 	}
-	if len(fp.fields) == cap(fp.fields) {
-		fp.fields = make([]ast.SelectField, 0, 4)
-	}
-	fp.fields = fp.fields[:len(fp.fields)+1]
-	f := &fp.fields[len(fp.fields)-1]
+	f := fp.fields.next(4)
 	f.Expr, f.Offset = e, start
-	if fp.acceptWord("as") {
+	if fp.acceptWord(kwAs) {
 		t := fp.peek()
 		if t == nil || t.kind == ftString {
 			return nil, false
@@ -627,22 +831,39 @@ func (fp *fastParser) limitOption() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		fp.pos++
-		return fp.value(n, mysql.DefaultCharset, mysql.DefaultCollationName), true
+		return fp.value(n), true
 	case ftParam:
 		fp.pos++
-		return ast.NewParamMarkerExpr(int(t.start)), true
+		p := ast.NewParamMarkerExpr(int(t.start))
+		p.SetFlag(ast.FlagHasParamMarker)
+		return p, true
 	}
 	return nil, false
 }
 
 func (fp *fastParser) param(t *ftok) ast.ExprNode {
 	p := ast.NewParamMarkerExpr(int(t.start))
-	p.SetOriginTextPosition(int(t.start))
+	mark(p, int(t.start), ast.FlagHasParamMarker)
 	return p
 }
 
+// byClause reads "word BY list" (GROUP BY, ORDER BY): nil items and ok
+// true when the next token is not word, ok false on anything outside the
+// subset.
+func (fp *fastParser) byClause(word fid) ([]*ast.ByItem, bool) {
+	if !fp.acceptWord(word) {
+		return nil, true
+	}
+	if !fp.acceptWord(kwBy) {
+		return nil, false
+	}
+	return fp.byList()
+}
+
 func (fp *fastParser) byList() ([]*ast.ByItem, bool) {
-	items := make([]*ast.ByItem, 0, 2)
+	n := fp.listLen()
+	items := make([]*ast.ByItem, 0, n)
+	var store slab[ast.ByItem] // the items, one allocation
 	for {
 		e, ok := fp.expr()
 		if !ok {
@@ -650,18 +871,21 @@ func (fp *fastParser) byList() ([]*ast.ByItem, bool) {
 		}
 		if v, ok := e.(ast.ValueExpr); ok {
 			if n, ok := v.GetValue().(int64); ok {
-				e = &ast.PositionExpr{N: int(n)}
+				p := &ast.PositionExpr{N: int(n)}
+				p.SetFlag(ast.FlagHasReference)
+				e = p
 			}
 		}
-		item := &ast.ByItem{Expr: e, NullOrder: true}
-		if fp.acceptWord("asc") {
+		item := store.next(n)
+		item.Expr, item.NullOrder = e, true
+		if fp.acceptWord(kwAsc) {
 			item.NullOrder = false
-		} else if fp.acceptWord("desc") {
+		} else if fp.acceptWord(kwDesc) {
 			item.NullOrder = false
 			item.Desc = true
 		}
 		items = append(items, item)
-		if !fp.acceptOp(",") {
+		if !fp.acceptOp(opComma) {
 			return items, true
 		}
 	}
@@ -677,7 +901,7 @@ func (fp *fastParser) tableRefs() (*ast.Join, bool) {
 	if !isJoin {
 		j = &ast.Join{Left: first}
 	}
-	for fp.acceptOp(",") {
+	for fp.acceptOp(opComma) {
 		r, ok := fp.tableRef()
 		if !ok {
 			return nil, false
@@ -700,28 +924,28 @@ func (fp *fastParser) tableRef() (ast.ResultSetNode, bool) {
 	for {
 		tp := ast.CrossJoin
 		switch {
-		case fp.isWord("join"):
+		case fp.isWord(kwJoin):
 			fp.pos++
-		case fp.isWord("inner"):
+		case fp.isWord(kwInner):
 			fp.pos++
-			if !fp.acceptWord("join") {
+			if !fp.acceptWord(kwJoin) {
 				return nil, false
 			}
-		case fp.isWord("left"), fp.isWord("right"):
+		case fp.isWord(kwLeft), fp.isWord(kwRight):
 			tp = ast.LeftJoin
-			if fp.isWord("right") {
+			if fp.isWord(kwRight) {
 				tp = ast.RightJoin
 			}
 			fp.pos++
-			fp.acceptWord("outer")
-			if !fp.acceptWord("join") {
+			fp.acceptWord(kwOuter)
+			if !fp.acceptWord(kwJoin) {
 				return nil, false
 			}
 		default:
 			return left, true
 		}
 		right, ok := fp.tableFactor()
-		if !ok || !fp.acceptWord("on") {
+		if !ok || !fp.acceptWord(kwOn) {
 			return nil, false
 		}
 		cond, ok := fp.expr()
@@ -744,7 +968,7 @@ func (fp *fastParser) tableFactor() (*ast.TableSource, bool) {
 	}{}
 	tn := &ref.tn
 	tn.Name = ast.NewCIStr(name)
-	if fp.isOp(".") {
+	if fp.isOp(opDot) {
 		fp.pos++
 		n2, ok := fp.ident(true)
 		if !ok {
@@ -756,7 +980,7 @@ func (fp *fastParser) tableFactor() (*ast.TableSource, bool) {
 	tn.IndexHints = []*ast.IndexHint{}
 	ts := &ref.ts
 	ts.Source = tn
-	if fp.acceptWord("as") {
+	if fp.acceptWord(kwAs) {
 		alias, ok := fp.ident(true)
 		if !ok {
 			return nil, false
@@ -782,7 +1006,7 @@ func (fp *fastParser) expr() (ast.ExprNode, bool) {
 	if !ok {
 		return nil, false
 	}
-	for fp.isWord("or") {
+	for fp.isWord(kwOr) {
 		fp.pos++
 		r, ok := fp.andExpr()
 		if !ok {
@@ -790,7 +1014,7 @@ func (fp *fastParser) expr() (ast.ExprNode, bool) {
 		}
 		l = fp.bin(opcode.LogicOr, l, r, start)
 	}
-	if fp.isWord("xor") {
+	if fp.isWord(kwXor) {
 		return nil, false
 	}
 	return l, true
@@ -799,28 +1023,48 @@ func (fp *fastParser) expr() (ast.ExprNode, bool) {
 // bin is a BinaryOperationExpr cut from a slab sized by the lexer's
 // operator count (see value).
 func (fp *fastParser) bin(op opcode.Op, l, r ast.ExprNode, start int) ast.ExprNode {
-	if len(fp.bins) == cap(fp.bins) {
-		fp.bins = make([]ast.BinaryOperationExpr, 0, max(fp.nOps, 4))
-	}
-	fp.bins = fp.bins[:len(fp.bins)+1]
-	b := &fp.bins[len(fp.bins)-1]
+	b := fp.bins.next(fp.nOps)
 	b.Op, b.L, b.R = op, l, r
-	b.SetOriginTextPosition(start)
+	mark(b, start, l.GetFlag()|r.GetFlag())
 	return b
 }
 
 // value is ast.NewValueExpr (test_driver's newValueExpr, step by step),
 // with the node cut from a slab sized by the lexer's literal count: one
-// allocation per statement instead of one per literal. The slab lives as
-// long as the AST, whose nodes all share one lifetime anyway.
-func (fp *fastParser) value(v any, charset, collate string) ast.ValueExpr {
-	if len(fp.vals) == cap(fp.vals) {
-		fp.vals = make([]test_driver.ValueExpr, 0, max(fp.nLits, 4))
-	}
-	fp.vals = fp.vals[:len(fp.vals)+1]
-	ve := &fp.vals[len(fp.vals)-1]
+// allocation per statement instead of one per literal.
+func (fp *fastParser) value(v any) ast.ValueExpr {
+	ve := fp.newValue(v)
 	ve.SetValue(v)
-	test_driver.DefaultTypeForValue(v, &ve.Type, charset, collate)
+	return ve
+}
+
+// intValue and stringValue are value for the commonest literals without
+// boxing them into an interface that escapes (Datum.SetValue keeps it): an
+// allocation each saved. stringValue's bytes come from strs, sized by the
+// lexer's count.
+func (fp *fastParser) intValue(n int64) ast.ValueExpr {
+	ve := fp.newValue(n)
+	ve.SetInt64(n)
+	return ve
+}
+
+func (fp *fastParser) stringValue(s string) ast.ValueExpr {
+	ve := fp.newValue(s)
+	if fp.strs == nil {
+		// never nil, even for '': TiDB's []byte(s) is not nil either
+		fp.strs = make([]byte, 0, fp.strBytes)
+	}
+	k := len(fp.strs)
+	fp.strs = append(fp.strs, s...)
+	ve.SetBytesAsString(fp.strs[k:len(fp.strs):len(fp.strs)])
+	return ve
+}
+
+// newValue is a value node from the slab, its type set as for typeOf (which
+// does not escape: DefaultTypeForValue only reads it).
+func (fp *fastParser) newValue(typeOf any) *test_driver.ValueExpr {
+	ve := fp.vals.next(fp.nLits)
+	test_driver.DefaultTypeForValue(typeOf, &ve.Type, mysql.DefaultCharset, mysql.DefaultCollationName)
 	ve.SetProjectionOffset(-1)
 	return ve
 }
@@ -831,7 +1075,7 @@ func (fp *fastParser) andExpr() (ast.ExprNode, bool) {
 	if !ok {
 		return nil, false
 	}
-	for fp.isWord("and") {
+	for fp.isWord(kwAnd) {
 		fp.pos++
 		r, ok := fp.notExpr()
 		if !ok {
@@ -843,10 +1087,10 @@ func (fp *fastParser) andExpr() (ast.ExprNode, bool) {
 }
 
 func (fp *fastParser) notExpr() (ast.ExprNode, bool) {
-	if fp.isWord("not") {
+	if fp.isWord(kwNot) {
 		start := fp.tokStart(fp.pos)
 		fp.pos++
-		if fp.isWord("exists") {
+		if fp.isWord(kwExists) {
 			return nil, false
 		}
 		v, ok := fp.notExpr()
@@ -854,7 +1098,7 @@ func (fp *fastParser) notExpr() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		u := &ast.UnaryOperationExpr{Op: opcode.Not, V: v}
-		u.SetOriginTextPosition(start)
+		mark(u, start, v.GetFlag())
 		return u, true
 	}
 	return fp.boolPri()
@@ -873,14 +1117,14 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 		if t == nil {
 			return l, true
 		}
-		if t.kind == ftWord && fp.val(t) == "is" {
+		if t.kind == ftWord && t.id == kwIs {
 			fp.pos++
-			not := fp.acceptWord("not")
-			if !fp.acceptWord("null") {
+			not := fp.acceptWord(kwNot)
+			if !fp.acceptWord(kwNull) {
 				return nil, false // IS TRUE / FALSE / UNKNOWN
 			}
 			n := &ast.IsNullExpr{Expr: l, Not: not}
-			n.SetOriginTextPosition(start)
+			mark(n, start, l.GetFlag())
 			l = n
 			continue
 		}
@@ -888,26 +1132,26 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 			return l, true
 		}
 		var op opcode.Op
-		switch fp.val(t) {
-		case ">=":
+		switch t.id {
+		case opGE:
 			op = opcode.GE
-		case ">":
+		case opGT:
 			op = opcode.GT
-		case "<=":
+		case opLE:
 			op = opcode.LE
-		case "<":
+		case opLT:
 			op = opcode.LT
-		case "!=", "<>":
+		case opNE, opNE2:
 			op = opcode.NE
-		case "=":
+		case opEQ:
 			op = opcode.EQ
-		case "<=>":
+		case opNullEQ:
 			op = opcode.NullEQ
 		default:
 			return l, true
 		}
 		fp.pos++
-		if fp.isWord("any") || fp.isWord("some") || fp.isWord("all") {
+		if fp.isWord(kwAny) || fp.isWord(kwSome) || fp.isWord(kwAll) {
 			return nil, false
 		}
 		r, ok := fp.predicate()
@@ -928,26 +1172,26 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 	}
 	not := false
 	save := fp.pos
-	if fp.acceptWord("not") {
+	if fp.acceptWord(kwNot) {
 		not = true
 	}
 	switch {
-	case fp.isWord("in"):
+	case fp.isWord(kwIn):
 		fp.pos++
-		if !fp.acceptOp("(") || fp.isWord("select") || fp.isWord("with") || fp.isWord("values") || fp.isWord("table") {
+		if !fp.acceptOp(opLParen) || fp.isWord(kwSelect) || fp.isWord(kwWith) || fp.isWord(kwValues) || fp.isWord(kwTable) {
 			return nil, false
 		}
 		list, ok := fp.exprList()
-		if !ok || !fp.acceptOp(")") {
+		if !ok || !fp.acceptOp(opRParen) {
 			return nil, false
 		}
 		n := &ast.PatternInExpr{Expr: l, Not: not, List: list}
-		n.SetOriginTextPosition(start)
+		mark(n, start, l.GetFlag()|flagsOf(list))
 		return n, true
-	case fp.isWord("between"):
+	case fp.isWord(kwBetween):
 		fp.pos++
 		lo, ok := fp.bitExpr()
-		if !ok || !fp.acceptWord("and") {
+		if !ok || !fp.acceptWord(kwAnd) {
 			return nil, false
 		}
 		hi, ok := fp.predicate()
@@ -955,25 +1199,25 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.BetweenExpr{Expr: l, Left: lo, Right: hi, Not: not}
-		n.SetOriginTextPosition(start)
+		mark(n, start, l.GetFlag()|lo.GetFlag()|hi.GetFlag())
 		return n, true
-	case fp.isWord("like"):
+	case fp.isWord(kwLike):
 		fp.pos++
 		pat, ok := fp.simpleExpr()
-		if !ok || fp.isWord("escape") {
+		if !ok || fp.isWord(kwEscape) {
 			return nil, false
 		}
 		n := &ast.PatternLikeOrIlikeExpr{Expr: l, Pattern: pat, Not: not, Escape: '\\', IsLike: true}
-		n.SetOriginTextPosition(start)
+		mark(n, start, l.GetFlag()|pat.GetFlag())
 		return n, true
-	case fp.isWord("regexp"):
+	case fp.isWord(kwRegexp):
 		fp.pos++
 		pat, ok := fp.simpleExpr()
 		if !ok {
 			return nil, false
 		}
 		n := &ast.PatternRegexpExpr{Expr: l, Pattern: pat, Not: not}
-		n.SetOriginTextPosition(start)
+		mark(n, start, l.GetFlag()|pat.GetFlag())
 		return n, true
 	}
 	if not {
@@ -984,17 +1228,49 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 }
 
 func (fp *fastParser) exprList() ([]ast.ExprNode, bool) {
-	list := make([]ast.ExprNode, 0, 4)
+	list := make([]ast.ExprNode, 0, fp.listLen())
 	for {
 		e, ok := fp.expr()
 		if !ok {
 			return nil, false
 		}
 		list = append(list, e)
-		if !fp.acceptOp(",") {
+		if !fp.acceptOp(opComma) {
 			return list, true
 		}
 	}
+}
+
+// listLen is the number of items of the comma-separated list at pos, up to
+// the ')' that closes it, a clause keyword or the end of input: the
+// capacity exprList and byList need.
+func (fp *fastParser) listLen() int {
+	n, depth := 1, 0
+	for _, t := range fp.toks[fp.pos:] {
+		if t.kind == ftWord && depth == 0 {
+			switch t.id {
+			case kwFrom, kwWhere, kwGroup, kwHaving, kwOrder, kwLimit, kwOffset:
+				return n
+			}
+		}
+		if t.kind != ftOp {
+			continue
+		}
+		switch t.id {
+		case opLParen:
+			depth++
+		case opRParen:
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case opComma:
+			if depth == 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // bitExpr is TiDB's BitExpr restricted to + - * / % (left-associative, two
@@ -1008,18 +1284,18 @@ func (fp *fastParser) bitExpr() (ast.ExprNode, bool) {
 	for {
 		var op opcode.Op
 		switch {
-		case fp.isOp("+"):
+		case fp.isOp(opPlus):
 			op = opcode.Plus
-		case fp.isOp("-"):
+		case fp.isOp(opMinus):
 			op = opcode.Minus
 		default:
-			if fp.isWord("div") || fp.isWord("mod") {
+			if fp.isWord(kwDiv) || fp.isWord(kwMod) {
 				return nil, false
 			}
 			return l, true
 		}
 		fp.pos++
-		if fp.isWord("interval") {
+		if fp.isWord(kwInterval) {
 			return nil, false
 		}
 		r, ok := fp.term()
@@ -1039,14 +1315,14 @@ func (fp *fastParser) term() (ast.ExprNode, bool) {
 	for {
 		var op opcode.Op
 		switch {
-		case fp.isOp("*"):
+		case fp.isOp(opMul):
 			op = opcode.Mul
-		case fp.isOp("/"):
+		case fp.isOp(opDiv):
 			op = opcode.Div
-		case fp.isOp("%"):
+		case fp.isOp(opMod):
 			op = opcode.Mod
 		default:
-			if fp.isWord("div") || fp.isWord("mod") {
+			if fp.isWord(kwDiv) || fp.isWord(kwMod) {
 				return nil, false
 			}
 			return l, true
@@ -1068,17 +1344,22 @@ func (fp *fastParser) simpleExpr() (ast.ExprNode, bool) {
 	if !ok {
 		return nil, false
 	}
-	for fp.isOp("||") {
+	for fp.isOp(opConcat) {
 		fp.pos++
 		r, ok := fp.unary()
 		if !ok {
 			return nil, false
 		}
-		f := &ast.FuncCallExpr{FnName: ast.NewCIStr(ast.Concat), Args: []ast.ExprNode{l, r}}
-		f.SetOriginTextPosition(start)
-		l = f
+		// one allocation for the call and its arguments
+		c := &struct {
+			f    ast.FuncCallExpr
+			args [2]ast.ExprNode
+		}{args: [2]ast.ExprNode{l, r}}
+		c.f.FnName, c.f.Args = ast.NewCIStr(ast.Concat), c.args[:]
+		mark(&c.f, start, ast.FlagHasFunc|l.GetFlag()|r.GetFlag())
+		l = &c.f
 	}
-	if fp.isWord("collate") {
+	if fp.isWord(kwCollate) {
 		return nil, false
 	}
 	return l, true
@@ -1089,18 +1370,18 @@ func (fp *fastParser) unary() (ast.ExprNode, bool) {
 	if t == nil {
 		return nil, false
 	}
-	if t.kind == ftOp && (fp.val(t) == "-" || fp.val(t) == "+") {
+	if t.kind == ftOp && (t.id == opMinus || t.id == opPlus) {
 		fp.pos++
 		v, ok := fp.unary()
 		if !ok {
 			return nil, false
 		}
 		op := opcode.Minus
-		if fp.val(t) == "+" {
+		if t.id == opPlus {
 			op = opcode.Plus
 		}
 		u := &ast.UnaryOperationExpr{Op: op, V: v}
-		u.SetOriginTextPosition(int(t.start))
+		mark(u, int(t.start), v.GetFlag())
 		return u, true
 	}
 	return fp.primary()
@@ -1121,7 +1402,7 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		if n := fp.peek(); n != nil && n.kind == ftString {
 			return nil, false // adjacent literals concatenate in TiDB
 		}
-		v = fp.value(fp.val(t), mysql.DefaultCharset, mysql.DefaultCollationName)
+		v = fp.stringValue(fp.val(t))
 	case ftInt:
 		n, err := strconv.ParseUint(fp.val(t), 10, 64)
 		if err != nil {
@@ -1129,9 +1410,9 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		}
 		fp.pos++
 		if n <= math.MaxInt64 {
-			v = fp.value(int64(n), mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = fp.intValue(int64(n))
 		} else {
-			v = fp.value(n, mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = fp.value(n)
 		}
 	case ftDec:
 		d, err := ast.NewDecimal(fp.val(t))
@@ -1139,25 +1420,25 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		fp.pos++
-		v = fp.value(d, mysql.DefaultCharset, mysql.DefaultCollationName)
+		v = fp.value(d)
 	case ftFloat:
 		f, err := strconv.ParseFloat(fp.val(t), 64)
 		if err != nil {
 			return nil, false
 		}
 		fp.pos++
-		v = fp.value(f, mysql.DefaultCharset, mysql.DefaultCollationName)
+		v = fp.value(f)
 	case ftOp:
-		if fp.val(t) != "(" {
+		if t.id != opLParen {
 			return nil, false
 		}
 		fp.pos++
-		if fp.isWord("select") || fp.isWord("with") || fp.isWord("values") || fp.isWord("table") || fp.isOp("(") {
+		if fp.isWord(kwSelect) || fp.isWord(kwWith) || fp.isWord(kwValues) || fp.isWord(kwTable) || fp.isOp(opLParen) {
 			return nil, false
 		}
 		innerStart := fp.tokStart(fp.pos)
 		inner, ok := fp.expr()
-		if !ok || !fp.isOp(")") {
+		if !ok || !fp.isOp(opRParen) {
 			return nil, false
 		}
 		// TiDB's '(' Expression ')' sets the inner expression's text to the
@@ -1170,16 +1451,16 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		inner.SetText(utf8Encoding, fp.src[innerStart:fp.endOffset(fp.pos)])
 		fp.pos++
 		p := &ast.ParenthesesExpr{Expr: inner}
-		p.SetOriginTextPosition(int(t.start))
+		mark(p, int(t.start), inner.GetFlag())
 		return p, true
 	case ftWord:
-		switch fp.val(t) {
-		case "null":
+		switch t.id {
+		case kwNull:
 			fp.pos++
-			v = fp.value(nil, mysql.DefaultCharset, mysql.DefaultCollationName)
-		case "true", "false":
+			v = fp.value(nil)
+		case kwTrue, kwFalse:
 			fp.pos++
-			v = fp.value(fp.val(t) == "true", mysql.DefaultCharset, mysql.DefaultCollationName)
+			v = fp.value(t.id == kwTrue)
 		default:
 			return fp.identExpr()
 		}
@@ -1197,19 +1478,19 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 	t := fp.peek()
 	start := int(t.start)
-	if t.kind == ftWord && fp.peekAt(1) != nil && fp.peekAt(1).kind == ftOp && fp.val(fp.peekAt(1)) == "(" {
-		switch fp.val(t) {
-		case "count", "sum", "avg", "min", "max":
+	if n := fp.peekAt(1); t.kind == ftWord && n != nil && n.kind == ftOp && n.id == opLParen {
+		switch t.id {
+		case kwCount, kwSum, kwAvg, kwMin, kwMax:
 			return fp.aggregate()
 		}
-		if tidbWords[fp.val(t)] != 0 {
+		if t.class != 0 {
 			return nil, false
 		}
 		name := fp.val(t)
 		fp.pos += 2 // name (
 		args := []ast.ExprNode{}
-		if !fp.isOp(")") {
-			if fp.isWord("distinct") || fp.isWord("all") {
+		if !fp.isOp(opRParen) {
+			if fp.isWord(kwDistinct) || fp.isWord(kwAll) {
 				return nil, false
 			}
 			var ok bool
@@ -1217,11 +1498,11 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 				return nil, false
 			}
 		}
-		if !fp.acceptOp(")") || fp.isWord("over") || fp.isWord("filter") {
+		if !fp.acceptOp(opRParen) || fp.isWord(kwOver) || fp.isWord(kwFilter) {
 			return nil, false
 		}
 		f := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: args}
-		f.SetOriginTextPosition(start)
+		mark(f, start, ast.FlagHasFunc|flagsOf(args))
 		return f, true
 	}
 	var parts [3]string
@@ -1233,7 +1514,7 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 		}
 		parts[n] = name
 		n++
-		if !fp.isOp(".") {
+		if !fp.isOp(opDot) {
 			break
 		}
 		if n == 3 {
@@ -1241,14 +1522,10 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 		}
 		fp.pos++
 	}
-	if fp.isOp("(") {
+	if fp.isOp(opLParen) {
 		return nil, false // qualified function name
 	}
-	// one allocation for the expression and its name
-	ref := &struct {
-		e ast.ColumnNameExpr
-		n ast.ColumnName
-	}{}
+	ref := fp.cols.next(fp.nNames)
 	col := &ref.n
 	switch n {
 	case 1:
@@ -1260,7 +1537,7 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 	}
 	c := &ref.e
 	c.Name = col
-	c.SetOriginTextPosition(start)
+	mark(c, start, ast.FlagHasReference)
 	return c, true
 }
 
@@ -1268,28 +1545,28 @@ func (fp *fastParser) aggregate() (ast.ExprNode, bool) {
 	t := fp.peek()
 	fp.pos += 2 // name (
 	agg := &ast.AggregateFuncExpr{F: fp.val(t)}
-	if fp.val(t) == "count" && fp.isOp("*") {
+	if t.id == kwCount && fp.isOp(opMul) {
 		fp.pos++
-		one := fp.value(1, mysql.DefaultCharset, mysql.DefaultCollationName)
+		one := fp.value(1)
 		agg.Args = []ast.ExprNode{one}
 	} else {
-		if fp.acceptWord("distinct") {
+		if fp.acceptWord(kwDistinct) {
 			agg.Distinct = true
-		} else if fp.isWord("all") || fp.isWord("distinctrow") {
+		} else if fp.isWord(kwAll) || fp.isWord(kwDistinctrow) {
 			return nil, false
 		}
 		e, ok := fp.expr()
 		if !ok {
 			return nil, false
 		}
-		if fp.isOp(",") {
+		if fp.isOp(opComma) {
 			return nil, false
 		}
 		agg.Args = []ast.ExprNode{e}
 	}
-	if !fp.acceptOp(")") || fp.isWord("over") || fp.isWord("filter") {
+	if !fp.acceptOp(opRParen) || fp.isWord(kwOver) || fp.isWord(kwFilter) {
 		return nil, false
 	}
-	agg.SetOriginTextPosition(int(t.start))
+	mark(agg, int(t.start), ast.FlagHasAggregateFunc|flagsOf(agg.Args))
 	return agg, true
 }

@@ -239,7 +239,7 @@ func lexInto(src string, buf []token) ([]token, error) {
 			kind = tkOp
 			n := 1
 			for _, op := range multiOps {
-				if strings.HasPrefix(src[i:], op) {
+				if op[0] == c && strings.HasPrefix(src[i:], op) { // first byte: a cheap filter
 					n = len(op)
 					break
 				}

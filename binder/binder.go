@@ -55,10 +55,6 @@ type binder struct {
 	ctors map[Expr]*ctorInfo
 	// arena allocates the commonest bound expression nodes (arena.go).
 	arena arena
-	// expanded stands for the operators of an expansion (x IN (a, b) is
-	// x = a OR x = b) in errors: like the syntax nodes such an expansion
-	// would build, it has no position of its own.
-	expanded ast.BinaryOperationExpr
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the

@@ -441,6 +441,12 @@ type datetimeOp struct {
 // timestamp next to a timestamptz is taken as timestamptz, as PostgreSQL's
 // implicit cast does.
 func datetimeArithmetic(op Op, l, r types.T) (datetimeOp, bool) {
+	// Every operator below is + - * or / with a date/time or interval
+	// operand: the rest (nearly every operator bound) return before the
+	// operand types below are built.
+	if (op != OpAdd && op != OpSub && op != OpMul && op != OpDiv) || (!isDatetimeKind(l.Kind) && !isDatetimeKind(r.Kind)) {
+		return datetimeOp{}, false
+	}
 	ts, tstz := types.TimestampType(6), types.TimestampTZType(6)
 	iv, f8, i4 := types.T{Kind: types.Interval}, types.Float64Type, types.Int32Type
 	tm := types.T{Kind: types.Time, Precision: 6}
@@ -491,6 +497,16 @@ func datetimeArithmetic(op Op, l, r types.T) (datetimeOp, bool) {
 		return datetimeOp{"__interval_mul", true, [2]types.T{iv, f8}}, true
 	}
 	return datetimeOp{}, false
+}
+
+// isDatetimeKind reports whether k is a date, time, timestamp[tz] or
+// interval: the kinds datetimeArithmetic's operators take.
+func isDatetimeKind(k types.Kind) bool {
+	switch k {
+	case types.Date, types.Time, types.Timestamp, types.TimestampTZ, types.Interval:
+		return true
+	}
+	return false
 }
 
 // coerceUnknownDatetimeOperand types an unknown literal next to a date/time
@@ -667,8 +683,9 @@ func commonType(a, b types.T) (types.T, bool) {
 
 // castTo wraps e in a Cast when its type differs from t.
 func (b *binder) castTo(e Expr, t types.T) Expr {
-	et := e.Type()
-	if et.Nullable().Equal(t.Nullable()) {
+	// Equal compares the types and not their top-level NOT NULL, which is
+	// what matters here: no copies with NOT NULL cleared are needed.
+	if e.Type().Equal(t) {
 		return e
 	}
 	if c, ok := e.(*Const); ok && c.Value == nil {

@@ -225,9 +225,9 @@ func TestHarnessEndToEnd(t *testing.T) {
 	if len(rep.Mismatches) > 0 {
 		t.Errorf("answers disagree: %v", rep.Mismatches)
 	}
-	// 3 W1 metrics x 2 client counts, 2x W2, 2x W3, W4-W7, 2x W8, 2x W9.
-	if len(rep.Figures) != 6+2+2+4+2+2 {
-		t.Errorf("%d figures, want 18", len(rep.Figures))
+	// 4 W1 metrics x 2 client counts, 2x W2, 2x W3, W4-W7, 2x W8, 2x W9.
+	if len(rep.Figures) != 8+2+2+4+2+2 {
+		t.Errorf("%d figures, want 20", len(rep.Figures))
 	}
 	for _, f := range rep.Figures {
 		pg := f.Systems[sysPostgres]

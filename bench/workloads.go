@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -107,15 +109,20 @@ func (h *harness) runW1(ctx context.Context) {
 		qps := h.addFigure(&figure{Workload: name, Metric: "QPS", Unit: "queries/s", HigherBetter: true, Systems: map[string]*stat{}})
 		p50 := h.addFigure(&figure{Workload: name, Metric: "p50", Unit: "µs", Systems: map[string]*stat{}})
 		p99 := h.addFigure(&figure{Workload: name, Metric: "p99", Unit: "µs", Systems: map[string]*stat{}})
+		cpu := h.addFigure(&figure{Workload: name, Metric: "server CPU", Unit: "µs/query", Systems: map[string]*stat{}})
 		for _, t := range h.targets {
 			h.logf("W1 %s, %d clients", t.name, clients)
-			q, a, b := h.w1(ctx, t, clients, name)
-			qps.Systems[t.name], p50.Systems[t.name], p99.Systems[t.name] = q, a, b
+			q, a, b, c := h.w1(ctx, t, clients, name)
+			qps.Systems[t.name], p50.Systems[t.name], p99.Systems[t.name], cpu.Systems[t.name] = q, a, b, c
 		}
 	}
 }
 
-func (h *harness) w1(ctx context.Context, t target, clients int, workload string) (qps, p50, p99 *stat) {
+// w1 runs the prepared lookups of one target with clients connections.
+// Besides the client-side figures it measures the server's CPU time per
+// query: of the sqlgate process (every thread, background work included),
+// or of the PostgreSQL backends serving the connections.
+func (h *harness) w1(ctx context.Context, t target, clients int, workload string) (qps, p50, p99, cpu *stat) {
 	conns := make([]*pgx.Conn, clients)
 	defer func() {
 		for _, c := range conns {
@@ -128,15 +135,23 @@ func (h *harness) w1(ctx context.Context, t target, clients int, workload string
 		c, err := pgx.Connect(ctx, t.connString)
 		if err != nil {
 			e := errStat(err)
-			return e, e, e
+			return e, e, e, e
 		}
 		conns[i] = c
 		if _, err := c.Prepare(ctx, "w1", queryW1); err != nil {
 			e := errStat(err)
-			return e, e, e
+			return e, e, e, e
 		}
 	}
-	var qpsS, p50S, p99S []float64
+	var pids []int
+	if t.name == sysSqlgate {
+		pids = []int{h.sqlgate.pid()}
+	} else {
+		for _, c := range conns {
+			pids = append(pids, int(c.PgConn().PID()))
+		}
+	}
+	var qpsS, p50S, p99S, cpuS []float64
 	var reported bool
 	run := func(measured bool) error {
 		var (
@@ -146,6 +161,7 @@ func (h *harness) w1(ctx context.Context, t target, clients int, workload string
 			firstErr error
 			bad      string
 		)
+		cpu0, cpuErr := cpuTime(pids)
 		deadline := time.Now().Add(h.cfg.W1Duration)
 		start := time.Now()
 		for i, c := range conns {
@@ -192,6 +208,10 @@ func (h *harness) w1(ctx context.Context, t target, clients int, workload string
 		}
 		wg.Wait()
 		elapsed := time.Since(start)
+		cpu1, err := cpuTime(pids)
+		if cpuErr == nil {
+			cpuErr = err
+		}
 		if firstErr != nil {
 			return firstErr
 		}
@@ -203,22 +223,60 @@ func (h *harness) w1(ctx context.Context, t target, clients int, workload string
 			qpsS = append(qpsS, float64(len(all))/elapsed.Seconds())
 			p50S = append(p50S, float64(percentile(all, 50).Nanoseconds())/1e3)
 			p99S = append(p99S, float64(percentile(all, 99).Nanoseconds())/1e3)
+			if cpuErr == nil && len(all) > 0 {
+				cpuS = append(cpuS, float64((cpu1-cpu0).Nanoseconds())/1e3/float64(len(all)))
+			}
 		}
 		return nil
 	}
 	for range h.cfg.Warmups {
 		if err := run(false); err != nil {
 			e := errStat(err)
-			return e, e, e
+			return e, e, e, e
 		}
 	}
 	for range h.cfg.Runs {
 		if err := run(true); err != nil {
 			e := errStat(err)
-			return e, e, e
+			return e, e, e, e
 		}
 	}
-	return newStat(qpsS), newStat(p50S), newStat(p99S)
+	cpu = newStat(cpuS)
+	if len(cpuS) == 0 {
+		cpu = errStat(errors.New("no CPU times: /proc/PID/task/*/schedstat unreadable"))
+	}
+	return newStat(qpsS), newStat(p50S), newStat(p99S), cpu
+}
+
+// cpuTime is the CPU time the processes pids have used, summed over their
+// threads' /proc/PID/task/TID/schedstat (nanoseconds on the CPU, where
+// /proc/PID/stat counts 10 ms ticks: too coarse for a short run). A thread
+// that has exited is not counted; Go's and PostgreSQL's stay.
+func cpuTime(pids []int) (time.Duration, error) {
+	var total time.Duration
+	for _, pid := range pids {
+		dir := fmt.Sprintf("/proc/%d/task", pid)
+		tasks, err := os.ReadDir(dir)
+		if err != nil {
+			return 0, err
+		}
+		for _, task := range tasks {
+			b, err := os.ReadFile(dir + "/" + task.Name() + "/schedstat")
+			if errors.Is(err, os.ErrNotExist) {
+				continue // the thread ended meanwhile
+			}
+			if err != nil {
+				return 0, err
+			}
+			first, _, _ := bytes.Cut(b, []byte{' '})
+			ns, err := strconv.ParseInt(string(first), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("%s/%s/schedstat: %v", dir, task.Name(), err)
+			}
+			total += time.Duration(ns)
+		}
+	}
+	return total, nil
 }
 
 // ---- W2 and W3: streaming ----

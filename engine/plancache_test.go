@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgate/sqlgate/access"
-	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -140,12 +138,7 @@ func TestPreparedPlanFollowsSearchPathAndViews(t *testing.T) {
 // TestRevokeReachesPreparedStatement: privileges are checked at every
 // execution, not when the plan was cached.
 func TestRevokeReachesPreparedStatement(t *testing.T) {
-	dir := t.TempDir()
-	acl, err := access.Open(dir + "/privileges.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss := sessions(t, dir+"/data", engine.Options{Access: acl, Roles: roles{"admin": true, "alice": false}}, "admin", "alice")
+	ss := aclSessions(t, t.TempDir(), "admin", "alice")
 	admin, alice := ss[0], ss[1]
 	mustRun(t, admin, "CREATE TABLE t (k BIGINT PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'a')")
 	mustRun(t, admin, "GRANT SELECT ON t TO alice")

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgate/sqlgate/access"
-	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -14,12 +12,7 @@ import (
 // read the target's rows, so, as in PostgreSQL, they need SELECT on the
 // target besides the write privilege, and SELECT on the other tables.
 func TestReturningAndJoinedWritesNeedSelect(t *testing.T) {
-	dir := t.TempDir()
-	acl, err := access.Open(dir + "/privileges.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss := sessions(t, dir+"/data", engine.Options{Access: acl, Roles: roles{"admin": true, "alice": false}}, "admin", "alice")
+	ss := aclSessions(t, t.TempDir(), "admin", "alice")
 	admin, alice := ss[0], ss[1]
 	mustRun(t, admin, "CREATE TABLE t (k INT PRIMARY KEY, v TEXT)")
 	mustRun(t, admin, "CREATE TABLE o (k INT PRIMARY KEY, v TEXT)")

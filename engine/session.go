@@ -504,17 +504,19 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if s.txStart.IsZero() || s.txStatus == 'I' {
 		s.txStart = now
 	}
-	ctx = functions.WithClock(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now})
-	if ci, ok := s.eng.opts.Virtual.(functions.CatalogInfo); ok {
-		ctx = functions.WithCatalog(ctx, ci)
-	}
-	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn})
+	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
+	ctx = functions.WithStatement(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
+		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn})
 	backend, err := ps.backend()
 	if err != nil {
 		return nil, err
 	}
-	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values, Backend: backend}
-	rt := &lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec,
+	// One allocation for the execution's state: a prepared point lookup
+	// runs this per Execute.
+	st := &execState{}
+	ec, rt := &st.ec, &st.rt
+	*ec = exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values, Backend: backend}
+	*rt = lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir}
 	ec.Env = rt
 	switch b := ps.bound.(type) {
@@ -523,7 +525,8 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		if err != nil {
 			return nil, err
 		}
-		return &queryResult{op: op, verb: "SELECT", sess: s}, nil
+		st.res = queryResult{op: op, verb: "SELECT", sess: s}
+		return &st.res, nil
 	case *binder.Describe:
 		return describeResult(s.eng, b.Table), nil
 	case *binder.Truncate:
@@ -893,6 +896,14 @@ func tagOnly(tag string) *tagResult                                  { return &t
 func (r *tagResult) Next(context.Context) (arrow.RecordBatch, error) { return nil, nil }
 func (r *tagResult) Tag() string                                     { return r.tag }
 func (r *tagResult) Close()                                          {}
+
+// execState is what one execution allocates: its evaluation context, its
+// runtime and, for a query, its result.
+type execState struct {
+	ec  exec.EvalContext
+	rt  lower.Runtime
+	res queryResult
+}
 
 // queryResult streams an operator's batches.
 type queryResult struct {

@@ -136,13 +136,25 @@ func (r roles) Role(name string) (bool, bool) {
 	return ok, s
 }
 
-func TestPrivileges(t *testing.T) {
-	dir := t.TempDir()
+// aclSessions opens an engine whose privileges are kept in
+// dir/privileges.json and a session for each user: the first user is a
+// superuser, the others are not.
+func aclSessions(t *testing.T, dir string, users ...string) []pgwire.Session {
+	t.Helper()
 	acl, err := access.Open(dir + "/privileges.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss := sessions(t, dir+"/data", engine.Options{Access: acl, Roles: roles{"admin": true, "alice": false, "bob": false}}, "admin", "alice", "bob")
+	rs := roles{}
+	for i, u := range users {
+		rs[u] = i == 0
+	}
+	return sessions(t, dir+"/data", engine.Options{Access: acl, Roles: rs}, users...)
+}
+
+func TestPrivileges(t *testing.T) {
+	dir := t.TempDir()
+	ss := aclSessions(t, dir, "admin", "alice", "bob")
 	admin, alice, bob := ss[0], ss[1], ss[2]
 	mustRun(t, admin, "CREATE TABLE t (k INT PRIMARY KEY, v TEXT)")
 	mustRun(t, admin, "INSERT INTO t VALUES (1, 'a')")

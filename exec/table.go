@@ -194,10 +194,20 @@ func (o *Lookup) lookup(ctx context.Context, keys arrow.RecordBatch) (arrow.Reco
 	return out, nil
 }
 
+// int64Key is the storage of oneInt64Key's column, allocated at once
+// rather than as a value slice, a buffer header and a buffer list.
+type int64Key struct {
+	val  [1]int64
+	buf  memory.Buffer
+	bufs [2]*memory.Buffer
+}
+
 // oneInt64Key is the one-row record of a single BIGINT key column.
 func oneInt64Key(schema *arrow.Schema, id int64) arrow.RecordBatch {
-	vals := []int64{id}
-	data := array.NewData(schema.Field(0).Type, 1, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(vals))}, nil, 0, 0)
+	k := &int64Key{val: [1]int64{id}}
+	k.buf.Reset(arrow.Int64Traits.CastToBytes(k.val[:]))
+	k.bufs[1] = &k.buf
+	data := array.NewData(schema.Field(0).Type, 1, k.bufs[:], nil, 0, 0)
 	col := array.NewInt64Data(data)
 	data.Release()
 	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 1)

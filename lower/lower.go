@@ -52,6 +52,32 @@ func schemaOf(cols []binder.Column) *arrow.Schema {
 	return arrow.NewSchema(fs, nil)
 }
 
+// lookupSchemaOf is schemaOf(cols) for a lookup of the table's projection
+// (nil: every column), with each column read straight from the table as
+// nullable as the table declares it: the schema the store labels the rows
+// with, so that exec.Lookup hands them on without building a relabelled
+// record per execution.
+func lookupSchemaOf(info fluss.TableInfo, projection []int, cols []binder.Column) *arrow.Schema {
+	tcols := info.Descriptor.Schema.Columns
+	var buf [8]arrow.Field // as in schemaOf
+	fs := buf[:0]
+	for i, c := range cols {
+		f := arrow.Field{Name: c.Name, Type: c.T.ArrowType(), Nullable: true}
+		t := i
+		if projection != nil {
+			t = -1
+			if i < len(projection) {
+				t = projection[i]
+			}
+		}
+		if t >= 0 && t < len(tcols) && tcols[t].Name == c.Name && arrow.TypeEqual(tcols[t].Type.ArrowType(), f.Type) {
+			f.Nullable = !tcols[t].Type.NotNull
+		}
+		fs = append(fs, f)
+	}
+	return arrow.NewSchema(fs, nil)
+}
+
 // keySchemaOf is exec.KeySchemaOf(info) without building the whole
 // table's schema first: the primary-key columns as the table stores them.
 func keySchemaOf(info fluss.TableInfo) *arrow.Schema {
@@ -108,7 +134,7 @@ func lowerNode(n binder.Node) (Node, error) {
 				}
 				keys[i] = flat[start:len(flat):len(flat)]
 			}
-			return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: schemaOf(x.Columns()),
+			return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: lookupSchemaOf(x.table, x.projection, x.Columns()),
 				keySchema: keySchemaOf(x.table)}, nil
 		}
 		for _, k := range x.keys {
@@ -126,7 +152,7 @@ func lowerNode(n binder.Node) (Node, error) {
 			}
 			keys[i] = flat[start:len(flat):len(flat)]
 		}
-		return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: schemaOf(x.Columns()),
+		return &lookupNode{path: x.table.Path, table: x.table.Path.Table, keys: keys, projection: x.projection, out: lookupSchemaOf(x.table, x.projection, x.Columns()),
 			keySchema: keySchemaOf(x.table)}, nil
 	case *binder.Values:
 		v := &valuesNode{out: schemaOf(x.Cols)}

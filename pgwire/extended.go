@@ -160,7 +160,13 @@ func (c *conn) handleBind(body []byte) error {
 		old.close()
 		delete(c.portals, "")
 	}
-	params := make([]any, len(m.params))
+	p := &portal{name: string(m.portal), stmt: ps}
+	var params []any
+	if n := len(m.params); n <= len(p.paramBuf) {
+		params = p.paramBuf[:n:n]
+	} else {
+		params = make([]any, n)
+	}
 	loc := c.location() // a timestamptz parameter without offset is in the session's zone
 	for i, raw := range m.params {
 		v, err := pgtypes.DecodeParamIn(i+1, ps.paramOIDs[i], pgtypes.FormatOf(m.paramFormats, i), raw, loc)
@@ -178,7 +184,7 @@ func (c *conn) handleBind(body []byte) error {
 	} else {
 		formats = slices.Clone(formats)
 	}
-	p := &portal{name: string(m.portal), stmt: ps, params: params, formats: formats}
+	p.params, p.formats = params, formats
 	if _, isCopy := asCopy(ps.stmt); ps.stmt != nil && !isCopy {
 		if cols := ps.stmt.Columns(); cols != nil {
 			enc, err := ps.encoder(cols, p.formats, loc)

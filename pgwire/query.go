@@ -97,6 +97,9 @@ type portal struct {
 	params  []any
 	formats []int16
 	enc     *pgtypes.RowEncoder // nil when the statement returns no rows
+	// paramBuf holds params when they are few (a prepared lookup's key),
+	// so that Bind allocates the portal and its parameters together.
+	paramBuf [4]any
 
 	// ctx spans every Execute of the portal: a suspended result keeps
 	// streaming under it. cancel ends it (Close, Sync, CancelRequest).

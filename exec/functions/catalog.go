@@ -104,7 +104,7 @@ func SettingOf(ctx context.Context, name string) (string, bool) {
 			return v, true
 		}
 	}
-	if c, ok := ctx.Value(catalogKey{}).(CatalogInfo); ok && c != nil {
+	if c := valuesOf(ctx).catalog; c != nil {
 		return c.DefaultSetting(name)
 	}
 	return "", false
@@ -117,10 +117,11 @@ func LocationOf(ctx context.Context) *time.Location {
 	if ctx == nil {
 		return time.UTC
 	}
-	s, ok := ctx.Value(sessionKey{}).(Session)
-	if !ok {
+	v := valuesOf(ctx)
+	if !v.hasSession {
 		return time.UTC
 	}
+	s := v.session
 	if s.Location != nil {
 		return s.Location
 	}
@@ -134,21 +135,8 @@ func LocationOf(ctx context.Context) *time.Location {
 	return time.UTC
 }
 
-type catalogKey struct{}
-type sessionKey struct{}
-
-// WithCatalog returns a context whose catalog functions read c.
-func WithCatalog(ctx context.Context, c CatalogInfo) context.Context {
-	return context.WithValue(ctx, catalogKey{}, c)
-}
-
-// WithSession returns a context whose session functions report s.
-func WithSession(ctx context.Context, s Session) context.Context {
-	return context.WithValue(ctx, sessionKey{}, s)
-}
-
 func catalogOf(ctx context.Context) (CatalogInfo, error) {
-	if c, ok := ctx.Value(catalogKey{}).(CatalogInfo); ok && c != nil {
+	if c := valuesOf(ctx).catalog; c != nil {
 		return c, nil
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "catalog functions are not available here (no catalog in the context)")
@@ -156,8 +144,9 @@ func catalogOf(ctx context.Context) (CatalogInfo, error) {
 
 // sessionOf returns the session in ctx, filled from the catalog's defaults.
 func sessionOf(ctx context.Context) Session {
-	s, _ := ctx.Value(sessionKey{}).(Session)
-	if c, ok := ctx.Value(catalogKey{}).(CatalogInfo); ok && c != nil {
+	v := valuesOf(ctx)
+	s := v.session
+	if c := v.catalog; c != nil {
 		if s.User == "" {
 			s.User = c.User()
 		}

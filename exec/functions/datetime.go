@@ -21,16 +21,10 @@ type Clock struct {
 	StatementStart   time.Time
 }
 
-type clockKey struct{}
-
-// WithClock returns a context whose kernels see c as the session clock.
-func WithClock(ctx context.Context, c Clock) context.Context {
-	return context.WithValue(ctx, clockKey{}, c)
-}
-
 // clockOf returns the clock in ctx; without one, both times are now.
 func clockOf(ctx context.Context) Clock {
-	if c, ok := ctx.Value(clockKey{}).(Clock); ok {
+	if v := valuesOf(ctx); v.hasClock {
+		c := v.clock
 		if c.StatementStart.IsZero() {
 			c.StatementStart = c.TransactionStart
 		}

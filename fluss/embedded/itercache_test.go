@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -200,5 +203,90 @@ func TestIterCacheRegions(t *testing.T) {
 		if s.compactAfterwards && (regions < 4 || regions > maxRegions || idle != regions) {
 			t.Errorf("%s: %d regions, %d with an idle iterator; want 4..%d, all", s.name, regions, idle, maxRegions)
 		}
+	}
+}
+
+// Lookups from several goroutines while writes and compactions run never
+// read a state older than the last write committed before they started.
+func TestIterCacheConcurrentWrites(t *testing.T) {
+	var c iterCache
+	opts := &pebble.Options{FS: vfs.NewMem(), TargetFileSizes: [7]int64{8 << 10}, Logger: pebbleLogger{slog.New(slog.DiscardHandler)}}
+	opts.AddEventListener(pebble.EventListener{
+		CompactionEnd: func(pebble.CompactionInfo) { c.layoutChanged() },
+		FlushEnd:      func(pebble.FlushInfo) { c.layoutChanged() },
+	})
+	db, err := pebble.Open("", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	c.db = db
+	defer c.close()
+	const keys, versions, readers = 500, 30, 3
+	key := func(i int) []byte { return fmt.Appendf(nil, "k%06d", i) }
+	var committed atomic.Int64
+	write := func(v int) error {
+		c.beginWrite()
+		defer c.endWrite()
+		b := db.NewBatch()
+		for i := range keys {
+			r := rand.New(rand.NewPCG(uint64(i), uint64(v)))
+			if err := b.Set(key(i), fmt.Appendf(nil, "%08d-%x%x%x", v, r.Uint64(), r.Uint64(), r.Uint64()), nil); err != nil {
+				return err
+			}
+		}
+		return b.Commit(pebble.NoSync)
+	}
+	if err := write(0); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errs := make(chan error, readers+1)
+	var wg sync.WaitGroup
+	for g := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := g; ctx.Err() == nil; n += 7 {
+				floor := committed.Load()
+				k := key(n % keys)
+				ci, err := c.get(k)
+				if err != nil {
+					errs <- err
+					return
+				}
+				v, cl, err := ci.get(k)
+				if err != nil {
+					c.put(ci)
+					errs <- fmt.Errorf("key %s: %v", k, err)
+					return
+				}
+				got, perr := strconv.Atoi(string(v[:8]))
+				cl.Close()
+				c.put(ci)
+				if perr != nil || int64(got) < floor {
+					errs <- fmt.Errorf("key %s read version %d (%v) after version %d was committed", k, got, perr, floor)
+					return
+				}
+			}
+		}()
+	}
+	for v := 1; v <= versions; v++ {
+		if err := write(v); err != nil {
+			t.Fatal(err)
+		}
+		committed.Store(int64(v))
+		if v%5 == 0 {
+			if err := db.Compact(ctx, []byte("k"), []byte("l"), false); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cancel()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

@@ -71,19 +71,23 @@ type cachedIter struct {
 // nil once the cache is closed (the caller then reads without it).
 func (c *iterCache) get(key []byte) (*cachedIter, error) {
 	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil, nil
-	}
-	if c.layoutStale || c.regions == nil {
+	if !c.closed && (c.layoutStale || c.regions == nil) {
 		c.layoutStale = false
 		stale := c.takeIdleLocked()
 		c.mu.Unlock()
 		closeIters(stale)
 		bounds := regionBounds(c.db)
 		c.mu.Lock()
-		c.bounds = bounds
-		c.regions = make([]*cachedIter, len(bounds)+1)
+		// Iterators put back meanwhile went by the old regions.
+		stale = c.takeIdleLocked()
+		c.bounds, c.regions = bounds, make([]*cachedIter, len(bounds)+1)
+		c.mu.Unlock()
+		closeIters(stale)
+		c.mu.Lock()
+	}
+	if c.closed {
+		c.mu.Unlock()
+		return nil, nil
 	}
 	r := c.regionLocked(key)
 	if r < len(c.regions) {

@@ -146,6 +146,9 @@ func BenchmarkPK10M(b *testing.B) {
 	b.Run("scan-2of6", func(b *testing.B) { benchScan(b, pkT, []int{1, 2}, rows) })
 	b.Run("lookup", func(b *testing.B) { benchLookup(b, pkT, rows, false) })
 	b.Run("lookup-row", func(b *testing.B) { benchLookup(b, pkT, rows, true) })
+	s.iters.mu.Lock()
+	b.Logf("point lookups: %d key regions (itercache.go)", len(s.iters.bounds)+1)
+	s.iters.mu.Unlock()
 	tables := 0
 	for _, replace := range []bool{false, true} {
 		name := map[bool]string{false: "upsert-new-10k", true: "upsert-replace-10k"}[replace]

@@ -38,7 +38,8 @@
 // A point lookup of one key is one seek of a
 // cached pebble iterator, reused only while no state write has happened
 // since it was opened (itercache.go; each group's state lands in one atomic
-// pebble commit), of several keys one snapshot; fluss.RowLookuper decodes
+// pebble commit) and kept per sstable key region, so that it has the key's
+// sstable open already; of several keys one snapshot; fluss.RowLookuper decodes
 // one key's row into the caller's builders (lookuprow.go). A bulk load's
 // ingested sstables overlap the table's older ones, so once loads pause the
 // table's key range is compacted to one level in the background

@@ -3,6 +3,7 @@ package embedded
 import (
 	"bytes"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -16,16 +17,42 @@ import (
 // every state write runs between beginWrite and endWrite, which advance gen
 // (odd while a write runs) and close the idle iterators. A write under way
 // makes the iterators created meanwhile single-use.
+//
+// Idle iterators are also kept per key region: the key ranges of the
+// sstables of the level holding the most files (after a bulk load's settle
+// compaction, the one level all keys are in), grouped into at most
+// maxRegions regions. An iterator's level iterator keeps the sstable it
+// last read open, and opening another one costs about a third of a seek;
+// a lookup takes the iterator last used in its key's region, which has
+// that region's sstable open already. The regions are only a hint: every
+// iterator reads the whole state, so stale regions cost time, never a
+// wrong row. They are computed again after pebble changes its sstables
+// (layoutChanged, from pebble's event listener), when the idle iterators,
+// which pin the replaced sstables, are closed too.
 type iterCache struct {
 	db     *pebble.DB
 	mu     sync.Mutex
 	gen    uint64
 	free   []*cachedIter
 	closed bool
+
+	// bounds[i] is the largest key of region i; keys above the last bound
+	// are region len(bounds). regions[r] is region r's idle iterator.
+	bounds  [][]byte
+	regions []*cachedIter
+	// layoutStale asks the next get to recompute the regions.
+	layoutStale bool
 }
 
-// maxCachedIters bounds the idle iterators (one per concurrent lookup).
+// maxCachedIters bounds the idle iterators not kept in a region (one per
+// concurrent lookup beyond the first in a region).
 const maxCachedIters = 8
+
+// maxRegions bounds the key regions, hence the idle iterators kept in them:
+// at most maxRegions+maxCachedIters iterators are idle, each a few KiB of
+// pebble's iterator state plus the pinned (block-cached) index and data
+// block of the sstable it has open.
+const maxRegions = 32
 
 // maxIterUses retires an iterator after that many lookups: an iterator pins
 // the sstables of its version, which pebble's background compactions
@@ -34,24 +61,49 @@ const maxCachedIters = 8
 const maxIterUses = 4096
 
 type cachedIter struct {
-	it   *pebble.Iterator
-	gen  uint64 // iterCache.gen when it was created; odd = single-use
-	uses int
+	it     *pebble.Iterator
+	gen    uint64 // iterCache.gen when it was created; odd = single-use
+	uses   int
+	region int // the region of the key it last looked up
 }
 
-// get returns an iterator over the current state, or nil once the cache is
-// closed (the caller then reads without it).
-func (c *iterCache) get() (*cachedIter, error) {
+// get returns an iterator over the current state for looking up key, or
+// nil once the cache is closed (the caller then reads without it).
+func (c *iterCache) get(key []byte) (*cachedIter, error) {
 	c.mu.Lock()
+	if !c.closed && (c.layoutStale || c.regions == nil) {
+		c.layoutStale = false
+		stale := c.takeIdleLocked()
+		c.mu.Unlock()
+		closeIters(stale)
+		bounds := regionBounds(c.db)
+		c.mu.Lock()
+		// Iterators put back meanwhile went by the old regions.
+		stale = c.takeIdleLocked()
+		c.bounds, c.regions = bounds, make([]*cachedIter, len(bounds)+1)
+		c.mu.Unlock()
+		closeIters(stale)
+		c.mu.Lock()
+	}
 	if c.closed {
 		c.mu.Unlock()
 		return nil, nil
+	}
+	r := c.regionLocked(key)
+	if r < len(c.regions) {
+		// Idle iterators show the current state: beginWrite takes them.
+		if ci := c.regions[r]; ci != nil {
+			c.regions[r] = nil
+			c.mu.Unlock()
+			return ci, nil
+		}
 	}
 	for n := len(c.free); n > 0; n = len(c.free) {
 		ci := c.free[n-1]
 		c.free = c.free[:n-1]
 		if ci.gen == c.gen {
 			c.mu.Unlock()
+			ci.region = r
 			return ci, nil
 		}
 		_ = ci.it.Close()
@@ -62,7 +114,21 @@ func (c *iterCache) get() (*cachedIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cachedIter{it: it, gen: gen}, nil
+	return &cachedIter{it: it, gen: gen, region: r}, nil
+}
+
+// regionLocked is the region of key (c.mu held).
+func (c *iterCache) regionLocked(key []byte) int {
+	lo, hi := 0, len(c.bounds)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if bytes.Compare(c.bounds[m], key) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // put gives back an iterator get returned: kept while it still shows the
@@ -70,25 +136,48 @@ func (c *iterCache) get() (*cachedIter, error) {
 func (c *iterCache) put(ci *cachedIter) {
 	c.mu.Lock()
 	ci.uses++
-	if !c.closed && ci.gen == c.gen && ci.gen%2 == 0 && ci.uses < maxIterUses && len(c.free) < maxCachedIters {
-		c.free = append(c.free, ci)
-		c.mu.Unlock()
-		return
+	if !c.closed && ci.gen == c.gen && ci.gen%2 == 0 && ci.uses < maxIterUses {
+		if ci.region < len(c.regions) && c.regions[ci.region] == nil {
+			c.regions[ci.region] = ci
+			c.mu.Unlock()
+			return
+		}
+		if len(c.free) < maxCachedIters {
+			c.free = append(c.free, ci)
+			c.mu.Unlock()
+			return
+		}
 	}
 	c.mu.Unlock()
 	_ = ci.it.Close()
+}
+
+// takeIdleLocked removes and returns every idle iterator (c.mu held).
+func (c *iterCache) takeIdleLocked() []*cachedIter {
+	stale := c.free
+	c.free = nil
+	for r, ci := range c.regions {
+		if ci != nil {
+			stale = append(stale, ci)
+			c.regions[r] = nil
+		}
+	}
+	return stale
+}
+
+func closeIters(its []*cachedIter) {
+	for _, ci := range its {
+		_ = ci.it.Close()
+	}
 }
 
 // beginWrite is called before a write to pebble's state, endWrite after it.
 func (c *iterCache) beginWrite() {
 	c.mu.Lock()
 	c.gen++
-	stale := c.free
-	c.free = nil
+	stale := c.takeIdleLocked()
 	c.mu.Unlock()
-	for _, ci := range stale {
-		_ = ci.it.Close()
-	}
+	closeIters(stale)
 }
 
 func (c *iterCache) endWrite() {
@@ -105,16 +194,50 @@ func (c *iterCache) invalidate() {
 	c.endWrite()
 }
 
+// layoutChanged records that pebble replaced sstables (a flush, compaction
+// or ingestion ended): the next get recomputes the regions and closes the
+// idle iterators. It only sets a flag, as pebble calls it from its own
+// goroutines, possibly holding its locks.
+func (c *iterCache) layoutChanged() {
+	c.mu.Lock()
+	c.layoutStale = true
+	c.mu.Unlock()
+}
+
 // close closes the idle iterators and stops caching (before pebble closes).
 func (c *iterCache) close() {
 	c.mu.Lock()
 	c.closed = true
-	stale := c.free
-	c.free = nil
+	stale := c.takeIdleLocked()
 	c.mu.Unlock()
-	for _, ci := range stale {
-		_ = ci.it.Close()
+	closeIters(stale)
+}
+
+// regionBounds splits the key space at the sstables of the level with the
+// most of them, into at most maxRegions regions of consecutive sstables,
+// and returns each region's largest key but the last's (nil: one region).
+func regionBounds(db *pebble.DB) [][]byte {
+	levels, err := db.SSTables()
+	if err != nil {
+		// Only a hint: one region, as without regions.
+		return nil
 	}
+	var files []pebble.SSTableInfo
+	for _, l := range levels {
+		if len(l) > len(files) {
+			files = l
+		}
+	}
+	n := min(len(files), maxRegions)
+	bounds := make([][]byte, 0, max(n-1, 0))
+	for r := 1; r < n; r++ {
+		// Region r-1 ends with the last of its share of the files.
+		last := r*len(files)/n - 1
+		bounds = append(bounds, slices.Clone(files[last].Largest.UserKey))
+	}
+	// L0's sstables overlap and are not in key order.
+	slices.SortFunc(bounds, bytes.Compare)
+	return bounds
 }
 
 // noopCloser is the io.Closer of a value read through a cached iterator: the

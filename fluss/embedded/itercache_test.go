@@ -2,9 +2,18 @@ package embedded
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/sqlgate/sqlgate/fluss"
 )
 
@@ -78,5 +87,206 @@ func TestPointLookupSeesEveryWrite(t *testing.T) {
 	tb = createTable(t, s, "c", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v"), PrimaryKey: []string{"k"}}, BucketCount: 2})
 	if _, ok := lookup(2); ok {
 		t.Fatal("a re-created table shows a row of the dropped one")
+	}
+}
+
+// The iterator cache keeps an idle iterator per key region (the sstables of
+// the fullest level): lookups through it read every key right across the
+// regions, after overwrites and deletes, and after compactions that change
+// the regions under the idle iterators.
+func TestIterCacheRegions(t *testing.T) {
+	var c iterCache
+	opts := &pebble.Options{FS: vfs.NewMem(), TargetFileSizes: [7]int64{16 << 10}, Logger: pebbleLogger{slog.New(slog.DiscardHandler)}}
+	opts.AddEventListener(pebble.EventListener{
+		CompactionEnd: func(pebble.CompactionInfo) { c.layoutChanged() },
+		FlushEnd:      func(pebble.FlushInfo) { c.layoutChanged() },
+	})
+	db, err := pebble.Open("", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	c.db = db
+	defer c.close()
+	const n = 4000
+	key := func(i int) []byte { return fmt.Appendf(nil, "k%06d", i) }
+	want := map[int]string{}
+	write := func(from, to, step int, val string) {
+		t.Helper()
+		c.beginWrite()
+		defer c.endWrite()
+		b := db.NewBatch()
+		for i := from; i < to; i += step {
+			var err error
+			if val == "" {
+				err = b.Delete(key(i), nil)
+				delete(want, i)
+			} else {
+				// Incompressible, so that the rows fill many sstables.
+				r := rand.New(rand.NewPCG(uint64(i), uint64(len(val))))
+				v := fmt.Sprintf("%s%d-%x%x%x%x", val, i, r.Uint64(), r.Uint64(), r.Uint64(), r.Uint64())
+				err = b.Set(key(i), []byte(v), nil)
+				want[i] = v
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := b.Commit(pebble.Sync); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compact := func() {
+		t.Helper()
+		if err := db.Compact(context.Background(), []byte("k"), []byte("l"), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(step string) {
+		t.Helper()
+		for i := 0; i < n+10; i += 7 {
+			ci, err := c.get(key(i))
+			if err != nil || ci == nil {
+				t.Fatalf("%s: get: %v, %v", step, ci, err)
+			}
+			v, cl, err := ci.get(key(i))
+			got, found := string(v), err == nil
+			if found {
+				cl.Close()
+			} else if !errors.Is(err, pebble.ErrNotFound) {
+				t.Fatalf("%s: key %d: %v", step, i, err)
+			}
+			c.put(ci)
+			if w, ok := want[i]; ok != found || got != w {
+				t.Fatalf("%s: key %d = %.12q, %v; want %.12q, %v", step, i, got, found, w, ok)
+			}
+		}
+	}
+	for _, s := range []struct {
+		name              string
+		from, to, step    int
+		val               string
+		compactAfterwards bool
+	}{
+		{"load", 0, n, 1, "a", true},
+		{"overwrite", 0, n, 3, "b", false},
+		{"delete", 1, n, 5, "", false},
+		{"compacted", 0, 0, 1, "", true},
+		{"re-insert", 1, n, 10, "c", true},
+		{"held across a write", 0, n, 2, "d", false},
+	} {
+		var held *cachedIter
+		if s.name == "held across a write" {
+			// An iterator in use while a write runs shows the old state:
+			// it must not be kept when put back.
+			if held, err = c.get(key(0)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write(s.from, s.to, s.step, s.val)
+		if held != nil {
+			c.put(held)
+		}
+		if s.compactAfterwards {
+			compact()
+		}
+		check(s.name)
+		check(s.name + ", again") // through the iterators put back
+		c.mu.Lock()
+		regions, idle := len(c.bounds)+1, 0
+		for _, ci := range c.regions {
+			if ci != nil {
+				idle++
+			}
+		}
+		c.mu.Unlock()
+		if s.compactAfterwards && (regions < 4 || regions > maxRegions || idle != regions) {
+			t.Errorf("%s: %d regions, %d with an idle iterator; want 4..%d, all", s.name, regions, idle, maxRegions)
+		}
+	}
+}
+
+// Lookups from several goroutines while writes and compactions run never
+// read a state older than the last write committed before they started.
+func TestIterCacheConcurrentWrites(t *testing.T) {
+	var c iterCache
+	opts := &pebble.Options{FS: vfs.NewMem(), TargetFileSizes: [7]int64{8 << 10}, Logger: pebbleLogger{slog.New(slog.DiscardHandler)}}
+	opts.AddEventListener(pebble.EventListener{
+		CompactionEnd: func(pebble.CompactionInfo) { c.layoutChanged() },
+		FlushEnd:      func(pebble.FlushInfo) { c.layoutChanged() },
+	})
+	db, err := pebble.Open("", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	c.db = db
+	defer c.close()
+	const keys, versions, readers = 500, 30, 3
+	key := func(i int) []byte { return fmt.Appendf(nil, "k%06d", i) }
+	var committed atomic.Int64
+	write := func(v int) error {
+		c.beginWrite()
+		defer c.endWrite()
+		b := db.NewBatch()
+		for i := range keys {
+			r := rand.New(rand.NewPCG(uint64(i), uint64(v)))
+			if err := b.Set(key(i), fmt.Appendf(nil, "%08d-%x%x%x", v, r.Uint64(), r.Uint64(), r.Uint64()), nil); err != nil {
+				return err
+			}
+		}
+		return b.Commit(pebble.NoSync)
+	}
+	if err := write(0); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errs := make(chan error, readers+1)
+	var wg sync.WaitGroup
+	for g := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := g; ctx.Err() == nil; n += 7 {
+				floor := committed.Load()
+				k := key(n % keys)
+				ci, err := c.get(k)
+				if err != nil {
+					errs <- err
+					return
+				}
+				v, cl, err := ci.get(k)
+				if err != nil {
+					c.put(ci)
+					errs <- fmt.Errorf("key %s: %v", k, err)
+					return
+				}
+				got, perr := strconv.Atoi(string(v[:8]))
+				cl.Close()
+				c.put(ci)
+				if perr != nil || int64(got) < floor {
+					errs <- fmt.Errorf("key %s read version %d (%v) after version %d was committed", k, got, perr, floor)
+					return
+				}
+			}
+		}()
+	}
+	for v := 1; v <= versions; v++ {
+		if err := write(v); err != nil {
+			t.Fatal(err)
+		}
+		committed.Store(int64(v))
+		if v%5 == 0 {
+			if err := db.Compact(ctx, []byte("k"), []byte("l"), false); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cancel()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

@@ -52,7 +52,7 @@ func (h *tableHandle) LookupRow(ctx context.Context, keys arrow.RecordBatch, i i
 		return false, err
 	}
 	get := h.s.db.Get
-	ci, err := h.s.iters.get()
+	ci, err := h.s.iters.get(key)
 	if err != nil {
 		return false, ioErr(err, "looking up %s", t.info.Path)
 	}

@@ -187,6 +187,13 @@ func Open(dir string, opts Options) (*Store, error) {
 		s.opts.CacheBytes = max(physicalMemory()/8, minCacheBytes)
 	}
 	s.pebbleOpts = pebbleOptions(s.log, s.opts.CacheBytes)
+	// Point lookups keep iterators per sstable key range (itercache.go);
+	// pebble tells when its sstables change.
+	s.pebbleOpts.AddEventListener(pebble.EventListener{
+		CompactionEnd: func(pebble.CompactionInfo) { s.iters.layoutChanged() },
+		FlushEnd:      func(pebble.FlushInfo) { s.iters.layoutChanged() },
+		TableIngested: func(pebble.TableIngestInfo) { s.iters.layoutChanged() },
+	})
 	s.pebbleOpts.EnsureDefaults()
 	db, err := pebble.Open(filepath.Join(dir, "kv"), s.pebbleOpts)
 	if err != nil {

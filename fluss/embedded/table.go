@@ -523,7 +523,7 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 	get := h.s.db.Get
 	if len(rows) == 1 {
 		// One key: seek a cached iterator rather than build a Get's.
-		ci, err := h.s.iters.get()
+		ci, err := h.s.iters.get(rows[0].key)
 		if err != nil {
 			rb.Release()
 			return nil, ioErr(err, "looking up %s", t.info.Path)

@@ -91,10 +91,11 @@ func Open(path string) (*Store, error) {
 		return s, nil
 	}
 	var f fileFormat
-	if found, err := atomicfile.ReadJSON(path, "privileges file", &f); err != nil || !found {
-		if err != nil {
-			return nil, err
-		}
+	found, err := atomicfile.ReadJSON(path, "privileges file", &f)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
 		return s, nil
 	}
 	for id, acl := range f.Tables {

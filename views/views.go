@@ -83,10 +83,11 @@ func Open(path string) (*Store, error) {
 		return s, nil
 	}
 	var f fileFormat
-	if found, err := atomicfile.ReadJSON(path, "views file", &f); err != nil || !found {
-		if err != nil {
-			return nil, err
-		}
+	found, err := atomicfile.ReadJSON(path, "views file", &f)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
 		return s, nil
 	}
 	if f.FormatVersion != formatVersion {

@@ -115,14 +115,18 @@ func TestPsqlArithmeticEdges(t *testing.T) {
 		if (err != nil) != tc.wantErr {
 			t.Errorf("%s: psql error %v, want error %v; output %q", tc.query, err, tc.wantErr, out)
 		}
-		found := false
-		for _, line := range strings.Split(out, "\n") {
-			if strings.TrimSpace(line) == tc.want {
-				found = true
-			}
-		}
-		if !found {
+		if !hasLine(out, tc.want) {
 			t.Errorf("%s: psql printed %q, want a line %q", tc.query, out, tc.want)
 		}
 	}
+}
+
+// hasLine reports whether out has a line equal to want once trimmed, as psql pads its result lines.
+func hasLine(out, want string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.TrimSpace(line) == want {
+			return true
+		}
+	}
+	return false
 }

@@ -1241,12 +1241,22 @@ func (fp *fastParser) exprList() ([]ast.ExprNode, bool) {
 	}
 }
 
+// listLenScan bounds how many tokens listLen looks at. Its answer is only a
+// capacity hint, and an unbounded scan from every nested list (pg__cast of
+// pg__cast of ..., subqueries in subqueries) made deeply nested input
+// quadratic: 5000 nested casts took seconds.
+const listLenScan = 256
+
 // listLen is the number of items of the comma-separated list at pos, up to
-// the ')' that closes it, a clause keyword or the end of input: the
-// capacity exprList and byList need.
+// the ')' that closes it, a clause keyword, the end of input or
+// listLenScan tokens: the capacity exprList and byList start with.
 func (fp *fastParser) listLen() int {
 	n, depth := 1, 0
-	for _, t := range fp.toks[fp.pos:] {
+	toks := fp.toks[fp.pos:]
+	if len(toks) > listLenScan {
+		toks = toks[:listLenScan]
+	}
+	for _, t := range toks {
 		if t.kind == ftWord && depth == 0 {
 			switch t.id {
 			case kwFrom, kwWhere, kwGroup, kwHaving, kwOrder, kwLimit, kwOffset:

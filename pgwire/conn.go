@@ -66,6 +66,8 @@ type conn struct {
 	// cancel-request path calls it from another connection's goroutine.
 	runMu     sync.Mutex
 	runCancel context.CancelFunc
+	// spareCtx keeps a finished portal's live context for the next Bind.
+	spareCtx spareContext
 	// timedOut is set when statement_timeout cancelled the running
 	// statement (timeouts.go), to word its 57014.
 	timedOut atomic.Bool
@@ -649,12 +651,15 @@ func (c *conn) clearRunning() {
 	c.runMu.Unlock()
 }
 
+// cancelRunning cancels the running statement. The cancel function is
+// called under runMu, so that once clearRunning returns no cancel of the
+// statement is still in flight: a portal's context may then be reused
+// (portal.reusable).
 func (c *conn) cancelRunning() {
 	c.runMu.Lock()
-	cancel := c.runCancel
-	c.runMu.Unlock()
-	if cancel != nil {
-		cancel()
+	defer c.runMu.Unlock()
+	if c.runCancel != nil {
+		c.runCancel()
 	}
 }
 
@@ -668,6 +673,7 @@ func (c *conn) closePortals() {
 // closeAll releases every portal and the session when the connection ends.
 func (c *conn) closeAll() {
 	c.closePortals()
+	c.spareCtx.put(nil, nil)
 	func() {
 		defer func() {
 			if r := recover(); r != nil {

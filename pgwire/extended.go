@@ -2,7 +2,6 @@ package pgwire
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"slices"
 	"strings"
@@ -194,7 +193,8 @@ func (c *conn) handleBind(body []byte) error {
 			p.enc = enc
 		}
 	}
-	p.ctx, p.cancel = context.WithCancel(c.ctx)
+	p.ctx, p.cancel = c.spareCtx.get(c.ctx)
+	p.spare = &c.spareCtx
 	c.nameRegs(p.ctx, p.enc)
 	c.portals[p.name] = p
 	c.send(&pgproto3.BindComplete{})
@@ -261,7 +261,9 @@ func (c *conn) handleExecute(body []byte) error {
 	c.watchPortal(p)
 	defer c.clearRunning()
 	// statement_timeout bounds each Execute; a portal it cancels is gone.
-	defer c.startStatementTimer(p.cancel)()
+	stop, armed := c.startStatementTimer(p.cancel)
+	defer stop()
+	p.timed = p.timed || armed
 	if cs, ok := asCopy(p.stmt.stmt); ok {
 		// COPY runs to completion whatever the row limit, as in PostgreSQL.
 		err := c.runCopy(p.ctx, cs, p.params)

@@ -105,6 +105,11 @@ type portal struct {
 	// streaming under it. cancel ends it (Close, Sync, CancelRequest).
 	ctx    context.Context
 	cancel context.CancelFunc
+	// spare, when set, takes ctx back at close for the next Bind, when
+	// nothing can still use or cancel it (reusable).
+	spare *spareContext
+	// timed: statement_timeout was armed on ctx by an Execute.
+	timed bool
 
 	res       Result
 	batch     arrow.RecordBatch // current batch, partly sent
@@ -129,8 +134,56 @@ func (p *portal) close() {
 		p.res = nil
 	}
 	if p.cancel != nil {
-		p.cancel()
+		if p.spare != nil && p.reusable() {
+			p.spare.put(p.ctx, p.cancel)
+		} else {
+			p.cancel()
+		}
+		p.ctx, p.cancel = nil, nil
 	}
+}
+
+// reusable reports whether the portal's context can serve another portal:
+// its result ran to its end and was closed (p.done), so no work of it runs
+// under ctx any more; nothing cancelled ctx; and no statement_timeout
+// timer was armed on it, which could still fire after being stopped.
+// A CancelRequest cannot reach it any more either: cancelRunning calls
+// the cancel function under runMu, and Execute unregistered it
+// (clearRunning) before the portal can close.
+func (p *portal) reusable() bool {
+	return p.done && !p.timed && p.ctx.Err() == nil
+}
+
+// spareContext keeps one portal context that is still live, so that a
+// prepared statement executed again and again (Bind, Execute, Sync) does
+// not create and tear down a context per Bind: context.WithCancel
+// allocates and registers the child with the connection's context under a
+// lock, and cancelling unregisters it (about 3% of the server's CPU per
+// point lookup).
+type spareContext struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// get returns the spare context, or a new child of parent.
+func (s *spareContext) get(parent context.Context) (context.Context, context.CancelFunc) {
+	if s.ctx != nil {
+		ctx, cancel := s.ctx, s.cancel
+		s.ctx, s.cancel = nil, nil
+		if ctx.Err() == nil {
+			return ctx, cancel
+		}
+		cancel()
+	}
+	return context.WithCancel(parent)
+}
+
+// put keeps ctx for the next get; a context already kept is cancelled.
+func (s *spareContext) put(ctx context.Context, cancel context.CancelFunc) {
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.ctx, s.cancel = ctx, cancel
 }
 
 // RegNamers is implemented by a Session whose reg* result values

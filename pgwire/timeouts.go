@@ -86,24 +86,24 @@ func parseGUCDuration(s string) (time.Duration, bool) {
 // startStatementTimer arms statement_timeout for the statement that starts
 // now: when it fires, cancel is called and the statement's error becomes
 // "canceling statement due to statement timeout". The returned function
-// disarms it.
-func (c *conn) startStatementTimer(cancel func()) (stop func()) {
+// disarms it; armed is false when no statement_timeout is set.
+func (c *conn) startStatementTimer(cancel func()) (stop func(), armed bool) {
 	c.timedOut.Store(false)
 	d := c.settingDuration("statement_timeout")
 	if d <= 0 {
-		return func() {}
+		return func() {}, false
 	}
 	t := time.AfterFunc(d, func() {
 		c.timedOut.Store(true)
 		cancel()
 	})
-	return func() { t.Stop() }
+	return func() { t.Stop() }, true
 }
 
 // withStatementTimeout is startStatementTimer for a context of its own.
 func (c *conn) withStatementTimeout(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(parent)
-	stop := c.startStatementTimer(cancel)
+	stop, _ := c.startStatementTimer(cancel)
 	return ctx, func() {
 		stop()
 		cancel()

@@ -1,0 +1,88 @@
+package pgwire
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// TestPortalContextReuse: a portal's context goes back to the connection
+// for the next Bind only when its result ended normally and nothing
+// cancelled it or armed a timer on it; otherwise close cancels it, and the
+// next Bind gets a fresh one.
+func TestPortalContextReuse(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		done      bool // the result was exhausted and closed
+		timed     bool // statement_timeout was armed
+		cancelled bool // a CancelRequest or the connection cancelled it
+		reused    bool
+	}{
+		{name: "exhausted", done: true, reused: true},
+		{name: "closed early", done: false},
+		{name: "timer armed", done: true, timed: true},
+		{name: "cancelled", done: true, cancelled: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parent, stop := context.WithCancel(context.Background())
+			defer stop()
+			var spare spareContext
+			ctx, cancel := spare.get(parent)
+			p := &portal{ctx: ctx, cancel: cancel, spare: &spare, done: tc.done, timed: tc.timed}
+			if tc.cancelled {
+				cancel()
+			}
+			p.close()
+			if p.ctx != nil || p.cancel != nil {
+				t.Error("a closed portal keeps its context")
+			}
+			next, nextCancel := spare.get(parent)
+			defer nextCancel()
+			if got := next == ctx; got != tc.reused {
+				t.Errorf("context reused: %v, want %v", got, tc.reused)
+			}
+			if !tc.reused && ctx.Err() == nil {
+				t.Error("a context not reused was not cancelled")
+			}
+			if next.Err() != nil {
+				t.Errorf("the next portal's context is already done: %v", next.Err())
+			}
+			stop()
+			if next.Err() == nil {
+				t.Error("the next portal's context does not end with the connection's")
+			}
+		})
+	}
+}
+
+// TestPortalContextAfterCancel: a statement cancelled by a CancelRequest
+// (its context not reused) leaves the next executions of a prepared
+// statement unaffected, and so does one that ran to its end before.
+func TestPortalContextAfterCancel(t *testing.T) {
+	ts := startServer(t, nil)
+	rc := dialRaw(t, ts.addr, "tester")
+	rc.until("ReadyForQuery")
+	rc.send(&pgproto3.Parse{Name: "s", Query: "SELECT series 2"}, &pgproto3.Parse{Name: "z", Query: "SLEEP"}, &pgproto3.Sync{})
+	rc.until("ReadyForQuery")
+	series := func(when string) {
+		t.Helper()
+		rc.send(&pgproto3.Bind{PreparedStatement: "s"}, &pgproto3.Execute{}, &pgproto3.Sync{})
+		if got := rc.until("ReadyForQuery"); len(got) != 5 || got[3] != "CommandComplete SELECT 2" {
+			t.Fatalf("%s: %v", when, got)
+		}
+	}
+	for range 3 {
+		series("before the cancel")
+	}
+	rc.send(&pgproto3.Bind{PreparedStatement: "z"}, &pgproto3.Execute{}, &pgproto3.Sync{})
+	waitStarted(t, ts)
+	cancelConn(t, ts.addr, rc.key)
+	if e := receiveError(t, rc); e.Code != "57014" {
+		t.Errorf("cancel: %s %q", e.Code, e.Message)
+	}
+	rc.until("ReadyForQuery")
+	for range 3 {
+		series("after the cancel")
+	}
+}

@@ -45,6 +45,10 @@ type tableState struct {
 	// that scans and lookups asked for (see projectionFor).
 	projMu sync.RWMutex
 	projs  map[string]*projPlan
+	// all is the plan of every column (projection nil), which point
+	// lookups ask for on every call: read without projMu, whose read lock
+	// is a write to a cache line every lookup goroutine shares.
+	all atomic.Pointer[projPlan]
 
 	// mu guards the published (committed) view: bucketLog.committed and dropped.
 	mu      sync.RWMutex

@@ -199,6 +199,7 @@ func TestLookupPaths(t *testing.T) {
 		{[]int32{2}, []int{2, 0}, "[[200 2]]"},
 		{[]int32{2}, []int{2, 0}, "[[200 2]]"}, // the cached projection
 		{[]int32{9}, []int{1}, "[]"},
+		{[]int32{9}, nil, "[]"},
 		{[]int32{3, 9, 1}, []int{1}, "[[30] [10]]"},
 		{[]int32{1, 2, 3}, nil, "[[1 10 100] [2 20 200] [3 30 300]]"},
 	}
@@ -208,6 +209,14 @@ func TestLookupPaths(t *testing.T) {
 		keys.Release()
 		if err != nil {
 			t.Fatalf("Lookup %v %v: %v", c.keys, c.proj, err)
+		}
+		// Found or not, the record has the projection's columns.
+		wantCols := len(c.proj)
+		if c.proj == nil {
+			wantCols = 3
+		}
+		if int(got.NumCols()) != wantCols {
+			t.Errorf("Lookup %v %v: %d columns, want %d", c.keys, c.proj, got.NumCols(), wantCols)
 		}
 		var rows [][]int32
 		for i := 0; i < int(got.NumRows()); i++ {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"io"
 	"slices"
 	"sync"
 	"unsafe"
@@ -396,6 +397,11 @@ const maxCachedProjections = 256
 // cached per table: the projections a table sees are those of its prepared
 // statements, few and reused.
 func projectionFor(t *tableState, projection []int) (*projPlan, error) {
+	if projection == nil {
+		if p := t.all.Load(); p != nil {
+			return p, nil
+		}
+	}
 	var kb [64]byte
 	key := kb[:0]
 	if projection == nil {
@@ -433,6 +439,9 @@ func projectionFor(t *tableState, projection []int) (*projPlan, error) {
 		t.projs[string(key)] = p
 	}
 	t.projMu.Unlock()
+	if projection == nil {
+		t.all.CompareAndSwap(nil, p)
+	}
 	return p, nil
 }
 
@@ -516,23 +525,31 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 	} else if rows, err = encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK)); err != nil {
 		return nil, err
 	}
-	lb := plan.pool.Get().(*lookupBuilder)
-	// A builder goes back to the pool empty: NewRecordBatch resets it, and
-	// an error path throws it away rather than return half a row.
-	rb := lb.rb
 	get := h.s.db.Get
 	if len(rows) == 1 {
 		// One key: seek a cached iterator rather than build a Get's.
 		ci, err := h.s.iters.get(rows[0].key)
 		if err != nil {
-			rb.Release()
 			return nil, ioErr(err, "looking up %s", t.info.Path)
 		}
 		if ci != nil {
 			defer h.s.iters.put(ci)
 			get = ci.get
 		}
-	} else if len(rows) > 1 {
+		if plan.one != nil {
+			rec, err := readOneRow(t, plan.one, get, rows[0].key)
+			if rec != nil || err != nil {
+				return rec, err
+			}
+			// Absent: the empty record comes from the builder below.
+			rows = nil
+		}
+	}
+	lb := plan.pool.Get().(*lookupBuilder)
+	// A builder goes back to the pool empty: NewRecordBatch resets it, and
+	// an error path throws it away rather than return half a row.
+	rb := lb.rb
+	if len(rows) > 1 {
 		snap := h.s.db.NewSnapshot()
 		defer snap.Close()
 		get = snap.Get
@@ -546,15 +563,6 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 		if err != nil {
 			rb.Release()
 			return nil, ioErr(err, "looking up %s", t.info.Path)
-		}
-		if plan.one != nil && len(rows) == 1 {
-			rec, derr := plan.one.Decode(v)
-			c.Close()
-			plan.pool.Put(lb) // unused, still empty
-			if derr != nil {
-				return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, derr)
-			}
-			return rec, nil
 		}
 		_, derr := lb.dec.Decode(v)
 		c.Close()
@@ -571,6 +579,24 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 		return rec, nil
 	}
 	plan.pool.Put(lb)
+	return rec, nil
+}
+
+// readOneRow reads one key as a one-row record decoded by one without a
+// builder (nil, nil: the key is absent).
+func readOneRow(t *tableState, one *format.OneRow, get func([]byte) ([]byte, io.Closer, error), key []byte) (arrow.RecordBatch, error) {
+	v, c, err := get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, ioErr(err, "looking up %s", t.info.Path)
+	}
+	rec, derr := one.Decode(v)
+	c.Close()
+	if derr != nil {
+		return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, derr)
+	}
 	return rec, nil
 }
 

@@ -21,6 +21,12 @@ type OneRow struct {
 	schema *arrow.Schema
 	nb     int
 	cols   []oneCol
+	// The buffers a row without NULLs needs (one for a fixed-width column,
+	// two for a variable-width one), their buffer slots (plus a validity
+	// slot per column), and the slab bytes, beside the variable-width
+	// values: Decode allocates exactly these, as every byte a lookup
+	// allocates is paid again by the collector.
+	nbufs, nslots, nslab int
 }
 
 type oneCol struct {
@@ -30,6 +36,7 @@ type oneCol struct {
 	nanos bool // Arrow timestamp in nanoseconds (else microseconds)
 	out   int  // output position; -1 = not projected
 	width int  // value bytes of a fixed-width kind (0 = variable)
+	slot  int  // its first buffer slot (validity) in Decode's slots
 	// skipper steps over a column left out (RowDecoder's way).
 	skipper rowCol
 }
@@ -67,6 +74,13 @@ func NewOneRow(ts []types.T, pos []int, schema *arrow.Schema) (*OneRow, bool) {
 		default:
 			return nil, false
 		}
+		c.slot = d.nslots
+		if c.width > 0 {
+			d.nbufs, d.nslots, d.nslab = d.nbufs+1, d.nslots+2, d.nslab+8
+		} else {
+			// Offsets, and the value's padding to 8 bytes.
+			d.nbufs, d.nslots, d.nslab = d.nbufs+2, d.nslots+3, d.nslab+16
+		}
 	}
 	return d, true
 }
@@ -77,7 +91,15 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 		return nil, errShortRow
 	}
 	n := d.schema.NumFields()
-	slab := make([]byte, 0, len(row)+24*n+8)
+	// A NULL value needs a validity buffer (8 slab bytes).
+	nulls := 0
+	for f := range d.cols {
+		if d.cols[f].out >= 0 && row[f>>3]&(1<<(f&7)) != 0 {
+			nulls++
+		}
+	}
+	// The variable-width values are parts of row, so len(row) bounds them.
+	slab := make([]byte, 0, d.nslab+8*nulls+len(row))
 	alloc := func(size int) []byte {
 		need := (size + 7) &^ 7 // 8-byte aligned, as typed views need
 		if len(slab)+need > cap(slab) {
@@ -87,14 +109,22 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 		slab = slab[:off+need]
 		return slab[off : off+size : off+size]
 	}
-	hdrs := make([]memory.Buffer, 3*n)
-	ptrs := make([]*memory.Buffer, 3*n)
-	buf := func(i int, b []byte) *memory.Buffer {
-		hdrs[i].Reset(b)
-		ptrs[i] = &hdrs[i]
-		return ptrs[i]
+	hdrs := make([]memory.Buffer, d.nbufs+nulls)
+	ptrs := make([]*memory.Buffer, d.nslots)
+	buf := func(i int, b []byte) {
+		h := &hdrs[0]
+		hdrs = hdrs[1:]
+		h.Reset(b)
+		ptrs[i] = h
 	}
-	cols := make([]arrow.Array, n)
+	// NewRecordBatch copies cols: a projection of up to 16 columns keeps
+	// them on the stack.
+	var stackCols [16]arrow.Array
+	cols := stackCols[:0]
+	if n > len(stackCols) {
+		cols = make([]arrow.Array, 0, n)
+	}
+	cols = cols[:n]
 	release := func() {
 		for _, a := range cols {
 			if a != nil {
@@ -124,11 +154,11 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 			}
 			continue
 		}
-		o := c.out
-		nulls := 0
+		o, p := c.out, c.slot
+		nullN := 0
 		if null {
-			nulls = 1
-			buf(3*o, alloc(1)) // a zero validity bit
+			nullN = 1
+			buf(p, alloc(1)) // a zero validity bit
 		}
 		b := row[pos:]
 		var m int
@@ -141,7 +171,7 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 					return nil, errShortRow
 				}
 			}
-			buf(3*o+1, v)
+			buf(p+1, v)
 		} else {
 			var val []byte
 			if !null {
@@ -156,15 +186,15 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 			binary.LittleEndian.PutUint32(offs[4:], uint32(len(val)))
 			data := alloc(len(val))
 			copy(data, val) // row belongs to pebble's iterator
-			buf(3*o+1, offs)
-			buf(3*o+2, data)
+			buf(p+1, offs)
+			buf(p+2, data)
 		}
 		pos += m
 		nb := 2
 		if c.width == 0 {
 			nb = 3
 		}
-		data := array.NewData(d.schema.Field(o).Type, 1, ptrs[3*o:3*o+nb:3*o+nb], nil, nulls, 0)
+		data := array.NewData(d.schema.Field(o).Type, 1, ptrs[p:p+nb:p+nb], nil, nullN, 0)
 		cols[o] = array.MakeFromData(data)
 		data.Release()
 	}

@@ -144,7 +144,8 @@ func FuzzRowDecoder(f *testing.F) {
 }
 
 // BenchmarkDecodeEventsRow decodes the benchmark's events row (BIGINT, INT,
-// DOUBLE, INT, STRING, TIMESTAMP(6)) with DecodeRow and with a RowDecoder.
+// DOUBLE, INT, STRING, TIMESTAMP(6)) with DecodeRow, with a RowDecoder and
+// as a one-row record (OneRow).
 func BenchmarkDecodeEventsRow(b *testing.B) {
 	ts := []types.T{types.Int64Type, types.Int32Type, types.Float64Type, types.Int32Type, types.StringType, types.TimestampType(6)}
 	fs := make([]arrow.Field, len(ts))
@@ -189,4 +190,23 @@ func BenchmarkDecodeEventsRow(b *testing.B) {
 			}
 		})
 	}
+	// OneRow: the row as a one-row record (a point lookup's result).
+	b.Run("OneRow", func(b *testing.B) {
+		pos := make([]int, len(ts))
+		for i := range pos {
+			pos[i] = i
+		}
+		one, ok := NewOneRow(ts, pos, s)
+		if !ok {
+			b.Fatal("OneRow declined the events row")
+		}
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			rec, err := one.Decode(row)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rec.Release()
+		}
+	})
 }

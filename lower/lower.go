@@ -56,8 +56,51 @@ func schemaOf(cols []binder.Column) *arrow.Schema {
 // (nil: every column), with each column read straight from the table as
 // nullable as the table declares it: the schema the store labels the rows
 // with, so that exec.Lookup hands them on without building a relabelled
-// record per execution.
+// record per execution. It is kept in the table's ArrowSchemas under the
+// projection and the columns' names (a table's column types are fixed by
+// its schema version; the check on a hit guards the binder's types).
 func lookupSchemaOf(info fluss.TableInfo, projection []int, cols []binder.Column) *arrow.Schema {
+	if info.ArrowSchemas == nil {
+		return buildLookupSchema(info, projection, cols)
+	}
+	var buf [128]byte
+	key := append(buf[:0], 'l')
+	for i, c := range cols {
+		t := i // as in buildLookupSchema
+		if projection != nil {
+			t = -1
+			if i < len(projection) {
+				t = projection[i]
+			}
+		}
+		key = append(key, byte(t), byte(t>>8), byte(t>>16))
+		key = append(key, c.Name...)
+		key = append(key, 0)
+	}
+	if projection == nil {
+		key = append(key, '*')
+	}
+	s := info.ArrowSchemas.Get(key, func() *arrow.Schema { return buildLookupSchema(info, projection, cols) })
+	if !fieldTypesAre(s, cols) {
+		return buildLookupSchema(info, projection, cols)
+	}
+	return s
+}
+
+// fieldTypesAre reports whether s has one field per column, of its type.
+func fieldTypesAre(s *arrow.Schema, cols []binder.Column) bool {
+	if s.NumFields() != len(cols) {
+		return false
+	}
+	for i, c := range cols {
+		if !arrow.TypeEqual(s.Field(i).Type, c.T.ArrowType()) {
+			return false
+		}
+	}
+	return true
+}
+
+func buildLookupSchema(info fluss.TableInfo, projection []int, cols []binder.Column) *arrow.Schema {
 	tcols := info.Descriptor.Schema.Columns
 	var buf [8]arrow.Field // as in schemaOf
 	fs := buf[:0]
@@ -79,8 +122,13 @@ func lookupSchemaOf(info fluss.TableInfo, projection []int, cols []binder.Column
 }
 
 // keySchemaOf is exec.KeySchemaOf(info) without building the whole
-// table's schema first: the primary-key columns as the table stores them.
+// table's schema first: the primary-key columns as the table stores them,
+// kept in the table's ArrowSchemas (it depends on the schema alone).
 func keySchemaOf(info fluss.TableInfo) *arrow.Schema {
+	return info.ArrowSchemas.Get([]byte{'k'}, func() *arrow.Schema { return buildKeySchema(info) })
+}
+
+func buildKeySchema(info fluss.TableInfo) *arrow.Schema {
 	pk := info.Descriptor.Schema.PrimaryKey
 	cols := info.Descriptor.Schema.Columns
 	var buf [8]arrow.Field // as in schemaOf

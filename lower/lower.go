@@ -56,15 +56,27 @@ func schemaOf(cols []binder.Column) *arrow.Schema {
 // (nil: every column), with each column read straight from the table as
 // nullable as the table declares it: the schema the store labels the rows
 // with, so that exec.Lookup hands them on without building a relabelled
-// record per execution. It is kept in the table's ArrowSchemas under the
+// record per execution.
+func lookupSchemaOf(info fluss.TableInfo, projection []int, cols []binder.Column) *arrow.Schema {
+	return tableSchemaOf(info, 'l', projection, cols, func() *arrow.Schema { return buildLookupSchema(info, projection, cols) })
+}
+
+// scanSchemaOf is schemaOf(cols) for a scan of the table's projection
+// (nil: every column, and the changelog's columns when it reads them).
+func scanSchemaOf(info fluss.TableInfo, projection []int, cols []binder.Column) *arrow.Schema {
+	return tableSchemaOf(info, 's', projection, cols, func() *arrow.Schema { return schemaOf(cols) })
+}
+
+// tableSchemaOf returns the schema build makes for reading the table's
+// projection as cols, kept in the table's ArrowSchemas under kind, the
 // projection and the columns' names (a table's column types are fixed by
 // its schema version; the check on a hit guards the binder's types).
-func lookupSchemaOf(info fluss.TableInfo, projection []int, cols []binder.Column) *arrow.Schema {
+func tableSchemaOf(info fluss.TableInfo, kind byte, projection []int, cols []binder.Column, build func() *arrow.Schema) *arrow.Schema {
 	if info.ArrowSchemas == nil {
-		return buildLookupSchema(info, projection, cols)
+		return build()
 	}
 	var buf [128]byte
-	key := append(buf[:0], 'l')
+	key := append(buf[:0], kind)
 	for i, c := range cols {
 		t := i // as in buildLookupSchema
 		if projection != nil {
@@ -77,12 +89,9 @@ func lookupSchemaOf(info fluss.TableInfo, projection []int, cols []binder.Column
 		key = append(key, c.Name...)
 		key = append(key, 0)
 	}
-	if projection == nil {
-		key = append(key, '*')
-	}
-	s := info.ArrowSchemas.Get(key, func() *arrow.Schema { return buildLookupSchema(info, projection, cols) })
+	s := info.ArrowSchemas.Get(key, build)
 	if !fieldTypesAre(s, cols) {
-		return buildLookupSchema(info, projection, cols)
+		return build()
 	}
 	return s
 }
@@ -143,9 +152,9 @@ func buildKeySchema(info fluss.TableInfo) *arrow.Schema {
 func lowerNode(n binder.Node) (Node, error) {
 	switch x := n.(type) {
 	case *binder.Scan:
-		return &scanNode{path: x.Table.Path, table: x.Alias, changelog: x.Changelog, binlog: x.Binlog, out: schemaOf(x.Columns())}, nil
+		return &scanNode{path: x.Table.Path, table: x.Alias, changelog: x.Changelog, binlog: x.Binlog, out: scanSchemaOf(x.Table, nil, x.Columns())}, nil
 	case *scanProjection:
-		return &scanNode{path: x.table.Path, table: x.table.Path.Table, changelog: x.changelog, projection: x.projection, out: schemaOf(x.Columns())}, nil
+		return &scanNode{path: x.table.Path, table: x.table.Path.Table, changelog: x.changelog, projection: x.projection, out: scanSchemaOf(x.table, x.projection, x.Columns())}, nil
 	case *prefixLookup:
 		return lowerPrefixLookup(x)
 	case *changelogRange:

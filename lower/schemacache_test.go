@@ -4,25 +4,33 @@ import (
 	"context"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/sql"
 )
 
-// findLookup returns the point-lookup node of a blueprint, or nil.
-func findLookup(n Node) *lookupNode {
-	if l, ok := n.(*lookupNode); ok {
-		return l
+// tableRead is the schemas of the node that reads a table.
+type tableRead struct{ out, keySchema *arrow.Schema }
+
+// findTableRead returns the schemas of the blueprint's point lookup or
+// scan, or false.
+func findTableRead(n Node) (tableRead, bool) {
+	switch x := n.(type) {
+	case *lookupNode:
+		return tableRead{x.out, x.keySchema}, true
+	case *scanNode:
+		return tableRead{out: x.out}, true
 	}
 	for _, in := range n.Inputs() {
-		if l := findLookup(in); l != nil {
-			return l
+		if r, ok := findTableRead(in); ok {
+			return r, true
 		}
 	}
-	return nil
+	return tableRead{}, false
 }
 
-// planLookup plans text over cat and returns its lookup node.
-func planLookup(t *testing.T, cat catalog, text string) *lookupNode {
+// planTableRead plans text over cat and returns its table read's schemas.
+func planTableRead(t *testing.T, cat catalog, text string) tableRead {
 	t.Helper()
 	stmts, err := sql.NewParser().Parse(text)
 	if err != nil {
@@ -36,18 +44,18 @@ func planLookup(t *testing.T, cat catalog, text string) *lookupNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := findLookup(root)
-	if l == nil {
-		t.Fatalf("%s: no lookup in\n%v", text, Explain(root, nil))
+	r, ok := findTableRead(root)
+	if !ok {
+		t.Fatalf("%s: no lookup or scan in\n%v", text, Explain(root, nil))
 	}
-	return l
+	return r
 }
 
-// TestLookupSchemasComeFromTheTableCache checks that a lookup's schemas
+// TestReadSchemasComeFromTheTableCache checks that a lookup's or scan's schemas
 // read from the table's ArrowSchemas are the ones built without it, that a
 // second plan shares them, and that lookups of other columns, column
 // orders or names get their own.
-func TestLookupSchemasComeFromTheTableCache(t *testing.T) {
+func TestReadSchemasComeFromTheTableCache(t *testing.T) {
 	queries := []string{
 		`SELECT id, region, v, n FROM kv WHERE id = 1 AND region = 'a'`,
 		`SELECT * FROM kv WHERE id = 1 AND region = 'a'`,
@@ -56,18 +64,25 @@ func TestLookupSchemasComeFromTheTableCache(t *testing.T) {
 		`SELECT n AS v, v AS n FROM kv WHERE id = 1 AND region = 'a'`,
 		`SELECT k.v FROM kv AS k WHERE k.id = 1 AND k.region = 'a'`,
 		`SELECT x FROM (SELECT id, region, v AS x FROM kv) AS s WHERE id = 1 AND region = 'a'`,
+		`SELECT * FROM kv`,
+		`SELECT v FROM kv WHERE n > 1`,
+		`SELECT n, v FROM kv`,
+		`SELECT v, n FROM kv`,
+		`SELECT * FROM kv$changelog`,
+		`SELECT v, _change_type FROM kv$changelog`,
 	}
 	cached := testCatalog()
 	uncached := testCatalog()
 	kv := uncached["kv"]
 	kv.ArrowSchemas = nil
 	uncached["kv"] = kv
-	seen := map[string]*lookupNode{}
+	seen := map[string]tableRead{}
 	for _, q := range queries {
-		first := planLookup(t, cached, q)
-		again := planLookup(t, cached, q)
-		fresh := planLookup(t, uncached, q)
-		if !first.out.Equal(fresh.out) || !first.keySchema.Equal(fresh.keySchema) {
+		first := planTableRead(t, cached, q)
+		again := planTableRead(t, cached, q)
+		fresh := planTableRead(t, uncached, q)
+		if !first.out.Equal(fresh.out) || (first.keySchema != nil) != (fresh.keySchema != nil) ||
+			(first.keySchema != nil && !first.keySchema.Equal(fresh.keySchema)) {
 			t.Errorf("%s: cached schemas %v / %v, built %v / %v", q, first.out, first.keySchema, fresh.out, fresh.keySchema)
 		}
 		if again.out != first.out || again.keySchema != first.keySchema {

@@ -70,14 +70,16 @@ func (e *aggRef) Type() types.T  { return e.T }
 func (e *aggRef) String() string { return e.Name }
 
 // containsAggregate reports whether an expression calls an aggregate
-// (outside subqueries, which aggregate on their own).
-func containsAggregate(n ast.Node) bool {
+// (outside subqueries, which aggregate on their own). The visitor is the
+// binder's (Accept takes an interface, so a new one would be a heap
+// allocation per call; a walk never re-enters the binder).
+func (b *binder) containsAggregate(n ast.Node) bool {
 	if n == nil {
 		return false
 	}
-	v := &aggFinder{}
-	n.Accept(v)
-	return v.found
+	b.finders.agg = aggFinder{}
+	n.Accept(&b.finders.agg)
+	return b.finders.agg.found
 }
 
 type aggFinder struct{ found bool }

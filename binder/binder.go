@@ -55,6 +55,11 @@ type binder struct {
 	ctors map[Expr]*ctorInfo
 	// arena allocates the commonest bound expression nodes (arena.go).
 	arena arena
+	// finders are the AST visitors of containsAggregate and containsWindow.
+	finders struct {
+		agg aggFinder
+		win winFinder
+	}
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the

@@ -26,9 +26,9 @@ func (b *binder) bindReturning(s *scope, fields *ast.FieldList) (*Project, error
 	for _, f := range fields.Fields {
 		switch {
 		case f.Expr == nil:
-		case containsAggregate(f.Expr):
+		case b.containsAggregate(f.Expr):
 			return nil, b.errAt(f.Expr, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in RETURNING"))
-		case containsWindow(f.Expr):
+		case b.containsWindow(f.Expr):
 			return nil, b.errAt(f.Expr, sqlerr.New(sqlerr.WindowingError, "window functions are not allowed in RETURNING"))
 		}
 	}

@@ -44,7 +44,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		return nil, err
 	}
 	if sel.Where != nil {
-		if containsAggregate(sel.Where) {
+		if b.containsAggregate(sel.Where) {
 			return nil, b.errAt(sel.Where, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
 		}
 		if input, err = b.bindWhere(input, sel.Where); err != nil {
@@ -216,13 +216,13 @@ func (b *binder) bindDistinctOn(proj *Project, exprs []ast.ExprNode, sortKeys []
 // hasWindows reports whether the select list or ORDER BY calls a window function.
 func (b *binder) hasWindows(sel *ast.SelectStmt) bool {
 	for _, f := range sel.Fields.Fields {
-		if f.Expr != nil && containsWindow(f.Expr) {
+		if f.Expr != nil && b.containsWindow(f.Expr) {
 			return true
 		}
 	}
 	if sel.OrderBy != nil {
 		for _, item := range sel.OrderBy.Items {
-			if containsWindow(item.Expr) {
+			if b.containsWindow(item.Expr) {
 				return true
 			}
 		}
@@ -237,13 +237,13 @@ func (b *binder) isAggregating(sel *ast.SelectStmt) bool {
 		return true
 	}
 	for _, f := range sel.Fields.Fields {
-		if f.Expr != nil && containsAggregate(f.Expr) {
+		if f.Expr != nil && b.containsAggregate(f.Expr) {
 			return true
 		}
 	}
 	if sel.OrderBy != nil {
 		for _, item := range sel.OrderBy.Items {
-			if containsAggregate(item.Expr) {
+			if b.containsAggregate(item.Expr) {
 				return true
 			}
 		}
@@ -254,7 +254,7 @@ func (b *binder) isAggregating(sel *ast.SelectStmt) bool {
 // bindGroupKey is the GROUP BY binder: an output-column ordinal, an input
 // column, an output alias (PostgreSQL's fallback), or an expression.
 func (b *binder) bindGroupKey(in *scope, fields *ast.FieldList, e ast.ExprNode) (Expr, error) {
-	if containsAggregate(e) {
+	if b.containsAggregate(e) {
 		return nil, b.errAt(e, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in GROUP BY"))
 	}
 	pick := func(n int) (ast.ExprNode, error) {

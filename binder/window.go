@@ -69,14 +69,15 @@ var windowOnly = map[string]bool{
 	"ntile": true, "lag": true, "lead": true, "first_value": true, "last_value": true, "nth_value": true,
 }
 
-// containsWindow reports whether an expression calls a window function.
-func containsWindow(n ast.Node) bool {
+// containsWindow reports whether an expression calls a window function
+// (with the binder's visitor, as containsAggregate).
+func (b *binder) containsWindow(n ast.Node) bool {
 	if n == nil {
 		return false
 	}
-	v := &winFinder{}
-	n.Accept(v)
-	return v.found
+	b.finders.win = winFinder{}
+	n.Accept(&b.finders.win)
+	return b.finders.win.found
 }
 
 type winFinder struct{ found bool }

@@ -56,6 +56,10 @@ type TableInfo struct {
 	Descriptor TableDescriptor
 	// CreatedAt is the creation time in Unix milliseconds.
 	CreatedAt int64
+	// ArrowSchemas caches the Arrow schemas planners build from this
+	// version of the schema; nil when the catalog keeps none (then they are
+	// built each time).
+	ArrowSchemas *ArrowSchemas
 }
 
 // HasPrimaryKey reports whether the table is a primary-key table.

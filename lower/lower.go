@@ -58,6 +58,58 @@ func schemaOf(cols []binder.Column) *arrow.Schema {
 // with, so that exec.Lookup hands them on without building a relabelled
 // record per execution.
 func lookupSchemaOf(info fluss.TableInfo, projection []int, cols []binder.Column) *arrow.Schema {
+	return tableSchemaOf(info, 'l', projection, cols, func() *arrow.Schema { return buildLookupSchema(info, projection, cols) })
+}
+
+// scanSchemaOf is schemaOf(cols) for a scan of the table's projection
+// (nil: every column, and the changelog's columns when it reads them).
+func scanSchemaOf(info fluss.TableInfo, projection []int, cols []binder.Column) *arrow.Schema {
+	return tableSchemaOf(info, 's', projection, cols, func() *arrow.Schema { return schemaOf(cols) })
+}
+
+// tableSchemaOf returns the schema build makes for reading the table's
+// projection as cols, kept in the table's ArrowSchemas under kind, the
+// projection and the columns' names (a table's column types are fixed by
+// its schema version; the check on a hit guards the binder's types).
+func tableSchemaOf(info fluss.TableInfo, kind byte, projection []int, cols []binder.Column, build func() *arrow.Schema) *arrow.Schema {
+	if info.ArrowSchemas == nil {
+		return build()
+	}
+	var buf [128]byte
+	key := append(buf[:0], kind)
+	for i, c := range cols {
+		t := i // as in buildLookupSchema
+		if projection != nil {
+			t = -1
+			if i < len(projection) {
+				t = projection[i]
+			}
+		}
+		key = append(key, byte(t), byte(t>>8), byte(t>>16))
+		key = append(key, c.Name...)
+		key = append(key, 0)
+	}
+	s := info.ArrowSchemas.Get(key, build)
+	if !fieldTypesAre(s, cols) {
+		return build()
+	}
+	return s
+}
+
+// fieldTypesAre reports whether s has one field per column, of its type.
+func fieldTypesAre(s *arrow.Schema, cols []binder.Column) bool {
+	if s.NumFields() != len(cols) {
+		return false
+	}
+	for i, c := range cols {
+		if !arrow.TypeEqual(s.Field(i).Type, c.T.ArrowType()) {
+			return false
+		}
+	}
+	return true
+}
+
+func buildLookupSchema(info fluss.TableInfo, projection []int, cols []binder.Column) *arrow.Schema {
 	tcols := info.Descriptor.Schema.Columns
 	var buf [8]arrow.Field // as in schemaOf
 	fs := buf[:0]
@@ -79,8 +131,13 @@ func lookupSchemaOf(info fluss.TableInfo, projection []int, cols []binder.Column
 }
 
 // keySchemaOf is exec.KeySchemaOf(info) without building the whole
-// table's schema first: the primary-key columns as the table stores them.
+// table's schema first: the primary-key columns as the table stores them,
+// kept in the table's ArrowSchemas (it depends on the schema alone).
 func keySchemaOf(info fluss.TableInfo) *arrow.Schema {
+	return info.ArrowSchemas.Get([]byte{'k'}, func() *arrow.Schema { return buildKeySchema(info) })
+}
+
+func buildKeySchema(info fluss.TableInfo) *arrow.Schema {
 	pk := info.Descriptor.Schema.PrimaryKey
 	cols := info.Descriptor.Schema.Columns
 	var buf [8]arrow.Field // as in schemaOf
@@ -95,9 +152,9 @@ func keySchemaOf(info fluss.TableInfo) *arrow.Schema {
 func lowerNode(n binder.Node) (Node, error) {
 	switch x := n.(type) {
 	case *binder.Scan:
-		return &scanNode{path: x.Table.Path, table: x.Alias, changelog: x.Changelog, binlog: x.Binlog, out: schemaOf(x.Columns())}, nil
+		return &scanNode{path: x.Table.Path, table: x.Alias, changelog: x.Changelog, binlog: x.Binlog, out: scanSchemaOf(x.Table, nil, x.Columns())}, nil
 	case *scanProjection:
-		return &scanNode{path: x.table.Path, table: x.table.Path.Table, changelog: x.changelog, projection: x.projection, out: schemaOf(x.Columns())}, nil
+		return &scanNode{path: x.table.Path, table: x.table.Path.Table, changelog: x.changelog, projection: x.projection, out: scanSchemaOf(x.table, x.projection, x.Columns())}, nil
 	case *prefixLookup:
 		return lowerPrefixLookup(x)
 	case *changelogRange:

@@ -31,7 +31,7 @@ func testCatalog() catalog {
 		"kv": {Path: fluss.TablePath{Database: "public", Table: "kv"}, TableID: 1, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
 			Columns:    []fluss.Column{{Name: "id", Type: id}, {Name: "region", Type: region}, {Name: "v", Type: types.StringType}, {Name: "n", Type: types.Int32Type}},
 			PrimaryKey: []string{"id", "region"},
-		}}},
+		}}, ArrowSchemas: fluss.NewArrowSchemas()},
 		// keys whose SQL equality is not equality of their encodings
 		"fk": {Path: fluss.TablePath{Database: "public", Table: "fk"}, TableID: 2, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
 			Columns:    []fluss.Column{{Name: "f", Type: types.T{Kind: types.Float64, NotNull: true}}, {Name: "c", Type: types.T{Kind: types.Char, Length: 4, NotNull: true}}, {Name: "v", Type: types.StringType}},

@@ -98,6 +98,8 @@ func columnIndexes(info fluss.TableInfo, names []string) []int {
 // openTable opens (or, with create, creates) the table's bucket logs and
 // recovers them against the committed lengths in pebble.
 func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error) {
+	// one cache per table state: a table's schema never changes in place
+	info.ArrowSchemas = fluss.NewArrowSchemas()
 	schema := info.ArrowSchema()
 	t := &tableState{info: info, dir: s.tableDir(info.TableID), decoder: format.NewBatchDecoder(schema), schema: schema,
 		pkIdx: columnIndexes(info, info.Descriptor.Schema.PrimaryKey), bkIdx: columnIndexes(info, info.Descriptor.BucketKey),

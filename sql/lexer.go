@@ -249,8 +249,27 @@ func lexInto(src string, buf []token) ([]token, error) {
 			}
 			i += n
 		}
-		toks = append(toks, token{kind: kind, start: start, end: i, lead: lead, hasComment: comment})
+		toks = appendToken(toks, kind, start, i, lead, comment)
 	}
+}
+
+// appendToken appends a lexed token field by field. Appending a token
+// value would copy it with typedmemmove, which runs the write barrier over
+// the whole element whenever the GC is marking (its synth string is a
+// pointer): a tenth of the lexer's cost in a parse-heavy loop. Only a stale
+// synth left by the buffer's previous use needs a pointer write at all.
+func appendToken(toks []token, kind tokKind, start, end, lead int, comment bool) []token {
+	if len(toks) == cap(toks) {
+		toks = append(toks, token{})
+	} else {
+		toks = toks[:len(toks)+1]
+	}
+	t := &toks[len(toks)-1]
+	t.kind, t.start, t.end, t.lead, t.hasComment = kind, start, end, lead, comment
+	if t.synth != "" {
+		t.synth = ""
+	}
+	return toks
 }
 
 // scanQuoted returns the offset just past the closing quote of a literal

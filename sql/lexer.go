@@ -53,7 +53,30 @@ func (t token) text(src string) string {
 
 // is reports whether the token is the bare word w (w must be upper case).
 func (t token) is(src string, w string) bool {
-	return t.kind == tkIdent && t.synth == "" && t.end-t.start == len(w) && strings.EqualFold(src[t.start:t.end], w)
+	return t.kind == tkIdent && t.synth == "" && t.end-t.start == len(w) && equalFoldWord(src[t.start:t.end], w)
+}
+
+// equalFoldWord is strings.EqualFold(s, w) for len(s) == len(w), without
+// its call and rune decoding when w is ASCII (every word the rewrite looks
+// for): then a non-ASCII s never matches, because a multi-byte rune makes
+// s fewer runes than w, and EqualFold compares rune by rune.
+func equalFoldWord(s, w string) bool {
+	for i := 0; i < len(w); i++ {
+		c, d := s[i], w[i]
+		if c|d >= 0x80 {
+			return strings.EqualFold(s, w)
+		}
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if d >= 'a' && d <= 'z' {
+			d -= 'a' - 'A'
+		}
+		if c != d {
+			return false
+		}
+	}
+	return true
 }
 
 // isPunct reports whether the token is the punctuation or operator p.

@@ -58,3 +58,20 @@ func TestLexTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestEqualFoldWord compares equalFoldWord with strings.EqualFold on words
+// of equal byte length, ASCII and not.
+func TestEqualFoldWord(t *testing.T) {
+	words := []string{"AS", "as", "aS", "At", "A1", "SELECT", "select", "SeLeCt", "SELECU", "éA", "Aé", "ſS", "ſs",
+		"KELVIN", "\u212aELVIN", "K\u212aELV", "ǅǅ", "ǆǅ", "ÉÉ", "éé", "[A", "{a", "@a", "`A"}
+	for _, a := range words {
+		for _, b := range words {
+			if len(a) != len(b) {
+				continue
+			}
+			if got, want := equalFoldWord(a, b), strings.EqualFold(a, b); got != want {
+				t.Errorf("equalFoldWord(%q, %q) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}

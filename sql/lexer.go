@@ -53,14 +53,16 @@ func (t token) text(src string) string {
 
 // is reports whether the token is the bare word w (w must be upper case).
 func (t token) is(src string, w string) bool {
-	return t.kind == tkIdent && t.synth == "" && t.end-t.start == len(w) && equalFoldWord(src[t.start:t.end], w)
+	return t.kind == tkIdent && t.synth == "" && t.end-t.start == len(w) && equalFoldWord(src, t.start, w)
 }
 
-// equalFoldWord is strings.EqualFold(s, w) for len(s) == len(w), without
-// its call and rune decoding when w is ASCII (every word the rewrite looks
-// for): then a non-ASCII s never matches, because a multi-byte rune makes
-// s fewer runes than w, and EqualFold compares rune by rune.
-func equalFoldWord(s, w string) bool {
+// equalFoldWord is strings.EqualFold(s, w) for s = src[start:start+len(w)],
+// without its call and rune decoding when w is ASCII (every word the
+// rewrite looks for): then a non-ASCII s never matches, because a
+// multi-byte rune makes s fewer runes than w, and EqualFold compares rune
+// by rune.
+func equalFoldWord(src string, start int, w string) bool {
+	s := src[start : start+len(w)]
 	for i := 0; i < len(w); i++ {
 		c, d := s[i], w[i]
 		if c|d >= 0x80 {

@@ -69,7 +69,7 @@ func TestEqualFoldWord(t *testing.T) {
 			if len(a) != len(b) {
 				continue
 			}
-			if got, want := equalFoldWord(a, b), strings.EqualFold(a, b); got != want {
+			if got, want := equalFoldWord(a, 0, b), strings.EqualFold(a, b); got != want {
 				t.Errorf("equalFoldWord(%q, %q) = %v, want %v", a, b, got, want)
 			}
 		}

@@ -233,7 +233,8 @@ func plainText(src string, toks []token, labels int, seg *[1]segment) (string, [
 			continue
 		}
 		word := src[t.start:t.end]
-		label := k > 0 && toks[k-1].is(src, "AS")
+		// a two-byte word before it first: is is a call, and runs for every word
+		label := k > 0 && toks[k-1].end-toks[k-1].start == 2 && toks[k-1].is(src, "AS")
 		if !label && !hasUpperASCII(word) {
 			continue // copied with the run it is in
 		}

@@ -324,3 +324,25 @@ func BenchmarkFastPathOnly(b *testing.B) {
 		}
 	}
 }
+
+// TestWordTable checks the lexer's word table against the map it is built
+// from: every word's entry, and the zero entry for words that are none.
+func TestWordTable(t *testing.T) {
+	m := fastWordMap()
+	for w, want := range m {
+		if got := fastWords.get(w); got != want {
+			t.Errorf("%q: got %+v, want %+v", w, got, want)
+		}
+	}
+	for _, w := range []string{"", "id", "regionx", "kv", "selec", "selectx", "x_1", "froms", "a$b", "tagged"} {
+		if _, ok := m[w]; ok {
+			t.Fatalf("%q is a keyword: pick another", w)
+		}
+		if got := fastWords.get(w); got != (fwInfo{}) {
+			t.Errorf("%q: got %+v, want none", w, got)
+		}
+	}
+	if got := fastWords.get("select"); got.id != kwSelect || got.class != wordHard {
+		t.Errorf("select: %+v", got)
+	}
+}

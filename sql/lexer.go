@@ -53,7 +53,32 @@ func (t token) text(src string) string {
 
 // is reports whether the token is the bare word w (w must be upper case).
 func (t token) is(src string, w string) bool {
-	return t.kind == tkIdent && t.synth == "" && t.end-t.start == len(w) && strings.EqualFold(src[t.start:t.end], w)
+	return t.kind == tkIdent && t.synth == "" && t.end-t.start == len(w) && equalFoldWord(src, t.start, w)
+}
+
+// equalFoldWord is strings.EqualFold(s, w) for s = src[start:start+len(w)],
+// without its call and rune decoding when w is ASCII (every word the
+// rewrite looks for): then a non-ASCII s never matches, because a
+// multi-byte rune makes s fewer runes than w, and EqualFold compares rune
+// by rune.
+func equalFoldWord(src string, start int, w string) bool {
+	s := src[start : start+len(w)]
+	for i := 0; i < len(w); i++ {
+		c, d := s[i], w[i]
+		if c|d >= 0x80 {
+			return strings.EqualFold(s, w)
+		}
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if d >= 'a' && d <= 'z' {
+			d -= 'a' - 'A'
+		}
+		if c != d {
+			return false
+		}
+	}
+	return true
 }
 
 // isPunct reports whether the token is the punctuation or operator p.
@@ -75,19 +100,41 @@ func (t token) word(src string) string {
 // them again.
 var multiOps = [...]string{"<=>", "!~*", "->>", "#>>", "::", "!~", "~*", "<=", ">=", "<>", "!=", "||", "->", "#>", "=>", ":=", "&&", "<<"}
 
-func isIdentStart(c byte) bool {
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
-}
+func isIdentStart(c byte) bool { return byteClass[c]&bcIdentStart != 0 }
 
-func isIdentCont(c byte) bool {
-	return isIdentStart(c) || (c >= '0' && c <= '9') || c == '$'
-}
+func isIdentCont(c byte) bool { return byteClass[c]&bcIdentCont != 0 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
+func isSpace(c byte) bool { return byteClass[c]&bcSpace != 0 }
+
+// Byte classes of the lexer: one table load per byte instead of a chain of
+// compares in its inner loops.
+const (
+	bcSpace      uint8 = 1 << iota // ' ' \t \n \r \f \v
+	bcIdentStart                   // _ a-z A-Z and every byte >= 0x80
+	bcIdentCont                    // bcIdentStart, 0-9 and $
+	bcMultiOp                      // the first byte of a multiOps entry
+)
+
+// byteClass is built once and only read.
+var byteClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \t\n\r\f\v") {
+		t[c] |= bcSpace
+	}
+	for c := 0; c < 256; c++ {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 {
+			t[c] |= bcIdentStart | bcIdentCont
+		}
+		if c >= '0' && c <= '9' || c == '$' {
+			t[c] |= bcIdentCont
+		}
+	}
+	for _, op := range multiOps {
+		t[op[0]] |= bcMultiOp
+	}
+	return t
+}()
 
 // lexError is a lexical error in PostgreSQL's wording, positioned at off.
 func lexError(src string, off int, what string) *sqlerr.Error {
@@ -173,13 +220,13 @@ func lexInto(src string, buf []token) ([]token, error) {
 		c := src[i]
 		var kind tokKind
 		switch {
-		case (c == 'e' || c == 'E') && i+1 < len(src) && src[i+1] == '\'':
+		case i+1 < len(src) && src[i+1] == '\'' && (c == 'e' || c == 'E'): // quote first: rarely true
 			end, ok := scanQuoted(src, i+1, '\'', true)
 			if !ok {
 				return nil, lexError(src, start, "unterminated quoted string")
 			}
 			i, kind = end, tkEString
-		case (c == 'x' || c == 'X' || c == 'b' || c == 'B' || c == 'n' || c == 'N') && i+1 < len(src) && src[i+1] == '\'':
+		case i+1 < len(src) && src[i+1] == '\'' && (c == 'x' || c == 'X' || c == 'b' || c == 'B' || c == 'n' || c == 'N'):
 			end, ok := scanQuoted(src, i+1, '\'', false)
 			if !ok {
 				return nil, lexError(src, start, "unterminated quoted string")
@@ -238,10 +285,12 @@ func lexInto(src string, buf []token) ([]token, error) {
 		default:
 			kind = tkOp
 			n := 1
-			for _, op := range multiOps {
-				if op[0] == c && strings.HasPrefix(src[i:], op) { // first byte: a cheap filter
-					n = len(op)
-					break
+			if byteClass[c]&bcMultiOp != 0 { // most operators are one byte
+				for _, op := range multiOps {
+					if op[0] == c && strings.HasPrefix(src[i:], op) { // first byte: a cheap filter
+						n = len(op)
+						break
+					}
 				}
 			}
 			if c >= 0x80 { // cannot happen (isIdentStart), kept for safety
@@ -249,8 +298,27 @@ func lexInto(src string, buf []token) ([]token, error) {
 			}
 			i += n
 		}
-		toks = append(toks, token{kind: kind, start: start, end: i, lead: lead, hasComment: comment})
+		toks = appendToken(toks, kind, start, i, lead, comment)
 	}
+}
+
+// appendToken appends a lexed token field by field. Appending a token
+// value would copy it with typedmemmove, which runs the write barrier over
+// the whole element whenever the GC is marking (its synth string is a
+// pointer): a tenth of the lexer's cost in a parse-heavy loop. Only a stale
+// synth left by the buffer's previous use needs a pointer write at all.
+func appendToken(toks []token, kind tokKind, start, end, lead int, comment bool) []token {
+	if len(toks) == cap(toks) {
+		toks = append(toks, token{})
+	} else {
+		toks = toks[:len(toks)+1]
+	}
+	t := &toks[len(toks)-1]
+	t.kind, t.start, t.end, t.lead, t.hasComment = kind, start, end, lead, comment
+	if t.synth != "" {
+		t.synth = ""
+	}
+	return toks
 }
 
 // scanQuoted returns the offset just past the closing quote of a literal

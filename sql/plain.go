@@ -1,6 +1,6 @@
 package sql
 
-import "strings"
+import "unsafe"
 
 // The plain shortcut: most statements clients send are SELECTs in which the
 // rewrite changes nothing but the case of bare words (and quotes a label
@@ -66,9 +66,9 @@ func plainRewrite(src string, toks []token, seg *[1]segment) (text string, segs 
 	limitSeen := false
 	labels := 0
 	upper := false
-	var buf [24]byte
+	var buf, lbuf [24]byte // a word and an AS label, upper-cased
 	for k := 1; k < len(toks); k++ {
-		t := toks[k]
+		t := &toks[k]
 		if t.hasComment || t.synth != "" {
 			return "", nil, false
 		}
@@ -114,12 +114,11 @@ func plainRewrite(src string, toks []token, seg *[1]segment) (text string, segs 
 				return "", nil, false
 			}
 		case tkIdent:
-			wb, isUpper, plainWord := plainUpper(s, &buf)
+			w, isUpper, plainWord := plainUpper(s, &buf)
 			if !plainWord {
 				return "", nil, false
 			}
 			upper = upper || isUpper
-			w := string(wb) // does not escape: no allocation
 			if plainReject(w) {
 				switch w {
 				case "FROM":
@@ -132,8 +131,8 @@ func plainRewrite(src string, toks []token, seg *[1]segment) (text string, segs 
 						return "", nil, false
 					}
 					if n := toks[k+1]; n.kind == tkIdent {
-						lb, _, ok := plainUpper(src[n.start:n.end], &buf)
-						if !ok || asFollowers[string(lb)] || k+2 < len(toks) && toks[k+2].isPunct(src, "(") {
+						lb, _, ok := plainUpper(src[n.start:n.end], &lbuf)
+						if !ok || asFollowers[lb] || k+2 < len(toks) && toks[k+2].isPunct(src, "(") {
 							return "", nil, false
 						}
 						labels++
@@ -183,16 +182,18 @@ func plainRewrite(src string, toks []token, seg *[1]segment) (text string, segs 
 	return plainText(src, toks, labels, seg)
 }
 
-// plainUpper writes the ASCII word s upper-cased into buf and returns the
-// written bytes (nil when s is longer than buf: longer than every word the
-// shortcut looks for), whether s held an upper-case letter, and false for a
-// non-ASCII word (the rewriter's Unicode case rules are left to it).
-func plainUpper(s string, buf *[24]byte) ([]byte, bool, bool) {
+// plainUpper writes the ASCII word s upper-cased into buf and returns it
+// as a string that shares buf's bytes (so it is valid until buf is next
+// written: no copy, no allocation; "" when s is longer than buf, i.e.
+// longer than every word the shortcut looks for), whether s held an
+// upper-case letter, and false for a non-ASCII word (the rewriter's Unicode
+// case rules are left to it).
+func plainUpper(s string, buf *[24]byte) (string, bool, bool) {
 	up := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x80 {
-			return nil, false, false
+			return "", false, false
 		}
 		if c >= 'A' && c <= 'Z' {
 			up = true
@@ -204,19 +205,20 @@ func plainUpper(s string, buf *[24]byte) ([]byte, bool, bool) {
 		}
 	}
 	if len(s) > len(buf) {
-		return nil, up, true
+		return "", up, true
 	}
-	return buf[:len(s)], up, true
+	return unsafe.String(&buf[0], len(s)), up, true
 }
 
 // plainText writes plainRewrite's output for a plain statement with
 // upper-case words or labels: bare words folded to lower case (strings and
 // quoted names kept), each label after AS in '"', and an offset map whose
-// quoted labels map to the label's start, as the general rewrite's do.
+// quoted labels map to the label's start, as the general rewrite's do. It
+// appends to one byte slice sized up front, which becomes the string
+// without a copy (as strings.Builder does, without its per-call checks).
 func plainText(src string, toks []token, labels int, seg *[1]segment) (string, []segment, bool) {
-	first, last := toks[0], toks[len(toks)-1]
-	var b strings.Builder
-	b.Grow(last.end - first.start + 2*labels)
+	first, last := &toks[0], &toks[len(toks)-1]
+	b := make([]byte, 0, last.end-first.start+2*labels)
 	var segs []segment
 	if labels == 0 {
 		segs = seg[:0]
@@ -226,51 +228,47 @@ func plainText(src string, toks []token, labels int, seg *[1]segment) (string, [
 	runRW, runOrig := 0, first.start // the verbatim run being written
 	from := first.start              // the source not yet written
 	for k := 0; k < len(toks); k++ {
-		t := toks[k]
+		t := &toks[k]
 		if t.kind != tkIdent {
 			continue
 		}
 		word := src[t.start:t.end]
-		label := k > 0 && toks[k-1].is(src, "AS")
+		// a two-byte word before it first: is is a call, and runs for every word
+		label := k > 0 && toks[k-1].end-toks[k-1].start == 2 && toks[k-1].is(src, "AS")
 		if !label && !hasUpperASCII(word) {
 			continue // copied with the run it is in
 		}
-		b.WriteString(src[from:t.start])
+		b = append(b, src[from:t.start]...)
 		if label {
-			if n := b.Len() - runRW; n > 0 {
+			if n := len(b) - runRW; n > 0 {
 				segs = append(segs, segment{rw: runRW, orig: runOrig, n: n, verbatim: true})
 			}
-			segs = append(segs, segment{rw: b.Len(), orig: t.start, n: t.end - t.start + 2})
-			b.WriteByte('"')
+			segs = append(segs, segment{rw: len(b), orig: t.start, n: t.end - t.start + 2})
+			b = append(b, '"')
 		}
-		writeLowerASCII(&b, word)
+		b = appendLowerASCII(b, word)
 		if label {
-			b.WriteByte('"')
-			runRW, runOrig = b.Len(), t.end
+			b = append(b, '"')
+			runRW, runOrig = len(b), t.end
 		}
 		from = t.end
 	}
-	b.WriteString(src[from:last.end])
-	if n := b.Len() - runRW; n > 0 {
+	b = append(b, src[from:last.end]...)
+	if n := len(b) - runRW; n > 0 {
 		segs = append(segs, segment{rw: runRW, orig: runOrig, n: n, verbatim: true})
 	}
-	return b.String(), segs, true
+	// b is never written again: the string may share its bytes.
+	return unsafe.String(unsafe.SliceData(b), len(b)), segs, true
 }
 
-// writeLowerASCII writes w with its ASCII letters lower-cased, a chunk at a
-// time (byte-by-byte WriteByte was a tenth of Parse).
-func writeLowerASCII(b *strings.Builder, w string) {
-	var buf [32]byte
-	for len(w) > 0 {
-		n := min(len(w), len(buf))
-		for i := 0; i < n; i++ {
-			c := w[i]
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			buf[i] = c
+// appendLowerASCII appends w with its ASCII letters lower-cased.
+func appendLowerASCII(b []byte, w string) []byte {
+	n := len(b)
+	b = append(b, w...)
+	for i := n; i < len(b); i++ {
+		if c := b[i]; c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
 		}
-		b.Write(buf[:n])
-		w = w[n:]
 	}
+	return b
 }

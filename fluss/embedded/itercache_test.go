@@ -95,19 +95,7 @@ func TestPointLookupSeesEveryWrite(t *testing.T) {
 // regions, after overwrites and deletes, and after compactions that change
 // the regions under the idle iterators.
 func TestIterCacheRegions(t *testing.T) {
-	var c iterCache
-	opts := &pebble.Options{FS: vfs.NewMem(), TargetFileSizes: [7]int64{16 << 10}, Logger: pebbleLogger{slog.New(slog.DiscardHandler)}}
-	opts.AddEventListener(pebble.EventListener{
-		CompactionEnd: func(pebble.CompactionInfo) { c.layoutChanged() },
-		FlushEnd:      func(pebble.FlushInfo) { c.layoutChanged() },
-	})
-	db, err := pebble.Open("", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	c.db = db
-	defer c.close()
+	c, db := openIterCacheDB(t, 16<<10)
 	const n = 4000
 	key := func(i int) []byte { return fmt.Appendf(nil, "k%06d", i) }
 	want := map[int]string{}
@@ -179,6 +167,7 @@ func TestIterCacheRegions(t *testing.T) {
 		if s.name == "held across a write" {
 			// An iterator in use while a write runs shows the old state:
 			// it must not be kept when put back.
+			var err error
 			if held, err = c.get(key(0)); err != nil {
 				t.Fatal(err)
 			}
@@ -209,19 +198,7 @@ func TestIterCacheRegions(t *testing.T) {
 // Lookups from several goroutines while writes and compactions run never
 // read a state older than the last write committed before they started.
 func TestIterCacheConcurrentWrites(t *testing.T) {
-	var c iterCache
-	opts := &pebble.Options{FS: vfs.NewMem(), TargetFileSizes: [7]int64{8 << 10}, Logger: pebbleLogger{slog.New(slog.DiscardHandler)}}
-	opts.AddEventListener(pebble.EventListener{
-		CompactionEnd: func(pebble.CompactionInfo) { c.layoutChanged() },
-		FlushEnd:      func(pebble.FlushInfo) { c.layoutChanged() },
-	})
-	db, err := pebble.Open("", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	c.db = db
-	defer c.close()
+	c, db := openIterCacheDB(t, 8<<10)
 	const keys, versions, readers = 500, 30, 3
 	key := func(i int) []byte { return fmt.Appendf(nil, "k%06d", i) }
 	var committed atomic.Int64
@@ -289,4 +266,27 @@ func TestIterCacheConcurrentWrites(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// openIterCacheDB opens an in-memory pebble with sstables of targetFileSize
+// bytes and an iterator cache told of every flush and compaction, as the
+// store wires them; both close when the test ends.
+func openIterCacheDB(t *testing.T, targetFileSize int64) (*iterCache, *pebble.DB) {
+	t.Helper()
+	c := &iterCache{}
+	opts := &pebble.Options{FS: vfs.NewMem(), TargetFileSizes: [7]int64{targetFileSize}, Logger: pebbleLogger{slog.New(slog.DiscardHandler)}}
+	opts.AddEventListener(pebble.EventListener{
+		CompactionEnd: func(pebble.CompactionInfo) { c.layoutChanged() },
+		FlushEnd:      func(pebble.FlushInfo) { c.layoutChanged() },
+	})
+	db, err := pebble.Open("", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.db = db
+	t.Cleanup(func() {
+		c.close()
+		db.Close()
+	})
+	return c, db
 }

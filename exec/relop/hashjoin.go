@@ -1158,10 +1158,16 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 	cols := make([]arrow.Array, 0, schema.NumFields())
 	var refs []rowRef // the table's rows when they are in several batches
 	lo, hi := int32(-1), int32(-1)
+	shared := p.sharedKeyCol()
 	for c := 0; c < schema.NumFields(); c++ {
 		var a arrow.Array
 		var err error
 		switch ht := p.ht; {
+		case c == shared:
+			// the build key of a pair equals its probe key, gathered
+			// already (left columns come first)
+			a = cols[p.j.LeftKeys[0]]
+			a.Retain()
 		case c < nl:
 			a, err = gatherIdx(mem, schema.Field(c).Type, p.batch.Column(c), p.pl)
 		case len(ht.batches) == 1 && ht.rowShift >= 0:
@@ -1202,6 +1208,22 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 	out := array.NewRecordBatch(schema, cols, int64(len(p.pl)))
 	releaseAll(cols)
 	return out, nil
+}
+
+// sharedKeyCol is the output column of the build key when it can be the
+// probe key column's copy (-1: it is gathered): pairs match on one integer
+// key of the same type on both sides, so the two keys of a pair are the
+// same value, and neither is NULL (NULL keys never match).
+func (p *prober) sharedKeyCol() int {
+	j := p.j
+	if !p.ht.intKey || len(j.LeftKeys) != 1 {
+		return -1
+	}
+	lt := j.Left.Schema().Field(j.LeftKeys[0]).Type
+	if !isIntClass(lt) || !arrow.TypeEqual(lt, j.Right.Schema().Field(j.RightKeys[0]).Type) {
+		return -1
+	}
+	return p.batchLeftCols() + j.RightKeys[0]
 }
 
 // pairBatch builds joined rows: left columns from the probe batch, right

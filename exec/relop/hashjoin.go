@@ -729,7 +729,7 @@ func (t *hashTable) finish(mem memory.Allocator, reorder bool) error {
 		t.ints.finish()
 		if order := t.ints.order; order != nil {
 			t.ints.order = nil
-			b, err := scatterBatch(mem, t.schema, t.batches, order)
+			b, err := scatterBatch(mem, t.schema, t.batches, order, nil)
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // Radix-partitioned join table. A large build side (radixConfig.minBuild
@@ -68,8 +69,11 @@ type joinPart struct {
 // radixScratch holds a lookup's scatter buffers between probe chunks.
 type radixScratch struct {
 	counts []uint32
-	keys   []int64
-	pos    []uint32
+	// keys: the last scatter's keys, in own or in a buffer of the
+	// scatter's caller (partitionOrder's key column)
+	keys []int64
+	own  []int64
+	pos  []uint32
 }
 
 // finishRadix builds the partitioned table from the collected keys (see
@@ -236,14 +240,15 @@ func (t *joinTable) lookupRadix(ks []int64, v, n []uint32) {
 		}
 		return
 	}
-	t.scatterProbe(ks, false)
+	t.scatterProbe(ks, nil, false)
 	t.probeScattered(v, n, false)
 }
 
 // scatterProbe partitions probe keys: scratch.keys holds them in partition
-// order, scratch.counts[p] the end of partition p's, and scratch.pos either
-// each scattered key's index in ks or (toDst) each key's scattered index.
-func (t *joinTable) scatterProbe(ks []int64, toDst bool) {
+// order (in pk when not nil, else in scratch.own), scratch.counts[p] the end
+// of partition p's, and scratch.pos either each scattered key's index in ks
+// or (toDst) each key's scattered index.
+func (t *joinTable) scatterProbe(ks, pk []int64, toDst bool) {
 	pb := t.pbits
 	nparts := 1 << pb
 	sc := &t.scratch
@@ -258,9 +263,14 @@ func (t *joinTable) scatterProbe(ks []int64, toDst bool) {
 	}
 	// counts[p] is now partition p's start; the scatter advances it to
 	// p's end, which is partition p+1's start
-	sc.keys = resize(sc.keys, len(ks))
+	if pk == nil {
+		sc.own = resize(sc.own, len(ks))
+		pk = sc.own
+	}
+	pk = pk[:len(ks)]
+	sc.keys = pk
 	sc.pos = resize(sc.pos, len(ks))
-	pk, pi := sc.keys, sc.pos
+	pi := sc.pos
 	if toDst {
 		for i, k := range ks {
 			p := (uint64(k) * hashMul) >> (64 - pb)
@@ -444,11 +454,36 @@ func (p *prober) partitionOrder(bs []arrow.RecordBatch, rows int) (out arrow.Rec
 		off += r
 	}
 	ht.i64 = keys
-	ht.ints.scatterProbe(keys, true)
-	out, err = scatterBatch(allocOr(p.j.Alloc), p.src.Schema(), bs, ht.ints.scratch.pos)
+	mem := allocOr(p.j.Alloc)
+	schema := p.src.Schema()
+	// the scattered keys are the key column in partition order when the
+	// column holds the int64s themselves: scatter them there, once
+	var pre []arrow.Array
+	var pk []int64
+	kc := p.j.LeftKeys[0]
+	dt := schema.Field(kc).Type
+	if isIntClass(dt) && fixedWidth(dt) == 8 && !anyNulls(bs, kc) {
+		buf := memory.NewResizableBuffer(mem)
+		buf.Resize(rows * 8)
+		pk = castBytes[int64](buf.Bytes())[:rows]
+		pre = make([]arrow.Array, schema.NumFields())
+		pre[kc] = fixedWidthArray(dt, rows, nil, buf, 0)
+	}
+	ht.ints.scatterProbe(keys, pk, true)
+	out, err = scatterBatch(mem, schema, bs, ht.ints.scratch.pos, pre)
 	if err != nil {
 		return nil, false, err
 	}
 	p.j.orderedChunks++
 	return out, true, nil
+}
+
+// anyNulls reports whether column c of any of bs has a NULL.
+func anyNulls(bs []arrow.RecordBatch, c int) bool {
+	for _, b := range bs {
+		if b.Column(c).NullN() > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -1034,9 +1034,16 @@ func (p *prober) step() error {
 func (p *prober) intPairs(n int) {
 	ht := p.ht
 	limit := p.batchRows()
-	p.pl, p.pb = resize(p.pl, limit), resize(p.pb, limit)
+	// 4 entries of slack: see consecutivePairs
+	p.pl, p.pb = resize(p.pl, limit+4), resize(p.pb, limit+4)
 	pl, pb := p.pl, p.pb
 	runs, starts := p.runs[:n], p.starts[:n]
+	if ht.ints.consecutive {
+		var k int
+		p.i, p.off, k = consecutivePairs(pl, pb, runs, starts, p.i, p.off, limit)
+		p.pl, p.pb = pl[:k], pb[:k]
+		return
+	}
 	// locals: the stores to pl and pb could alias fields of p
 	i, k, off, perm := p.i, 0, p.off, ht.ints.perm
 	for i < n && k < limit {
@@ -1062,6 +1069,40 @@ func (p *prober) intPairs(n int) {
 	}
 	p.i, p.off = i, off
 	p.pl, p.pb = pl[:k], pb[:k]
+}
+
+// consecutivePairs is intPairs for a table whose rows of a key are
+// consecutive (from starts[i], runs[i] of them), from probe row i and the
+// offset off in its run, up to limit pairs; it returns where the next call
+// resumes and the pairs written. A run of up to 4 rows is written as 4
+// pairs whatever its length (the slack of pl and pb takes the excess) and
+// kept as long as it is: random keys give runs of 0, 1, 2, ... rows, and
+// branching on the length would be mispredicted at every other row.
+func consecutivePairs(pl []uint32, pb []int32, runs, starts []uint32, i int, off uint32, limit int) (int, uint32, int) {
+	n := len(runs)
+	pl, pb = pl[:limit+4], pb[:limit+4]
+	k := 0
+	for i < n && k < limit {
+		c, s := runs[i], int32(starts[i])
+		if off == 0 && c <= 4 && k+int(c) <= limit {
+			u := uint32(i)
+			pl[k], pl[k+1], pl[k+2], pl[k+3] = u, u, u, u
+			pb[k], pb[k+1], pb[k+2], pb[k+3] = s, s+1, s+2, s+3
+			k += int(c)
+			i++
+			continue
+		}
+		for off < c && k < limit {
+			pl[k], pb[k] = uint32(i), s+int32(off)
+			k++
+			off++
+		}
+		if off == c {
+			off = 0
+			i++
+		}
+	}
+	return i, off, k
 }
 
 // emitPairs evaluates the residual on the candidate pairs, records matches

@@ -15,7 +15,9 @@ import (
 // build keys into partition order (sequential reads, one write stream per
 // partition) and builds each partition's table while the partition is in
 // cache; when the account has room for a moment, the build rows themselves
-// are copied into partition order too and renumbered (hashTable.finish).
+// are copied into partition order too and renumbered (hashTable.finish),
+// key by key within a partition: a key's rows are then consecutive, found
+// from the slot alone (no perm) and read as one run by the output gathers.
 // The prober then reads its probe side in chunks, scatters each chunk's
 // keys and rows the same way (partitionOrder), looks every partition's
 // keys up in its cache-resident table and emits the chunk's output in
@@ -133,7 +135,15 @@ func (t *joinTable) finishRadix() {
 	}
 	t.keys, t.null = nil, nil
 	t.slots = make([]joinSlot, slotOff)
-	t.perm = make([]int32, 0, pos)
+	// remap: the final number of the j-th scattered row when the rows are
+	// renumbered (they need no perm then: see consecutive)
+	var remap []uint32
+	if order != nil {
+		remap = make([]uint32, pos)
+		t.consecutive = true
+	} else {
+		t.perm = make([]int32, 0, pos)
+	}
 	var touch uint32
 	for p := range nparts {
 		part := t.parts[p]
@@ -158,7 +168,16 @@ func (t *joinTable) finishRadix() {
 				}
 			}
 		}
-		if !dups {
+		switch {
+		case remap != nil && !dups:
+			for j := start[p]; j < start[p+1]; j++ {
+				remap[j] = j
+			}
+			continue
+		case remap != nil:
+			renumberRuns(slots, pk, remap, start[p], start[p+1], pb, part.shift)
+			continue
+		case !dups:
 			continue
 		}
 		// the partition's runs, while it is in cache: as in finish, v first
@@ -185,6 +204,36 @@ func (t *joinTable) finishRadix() {
 		}
 	}
 	t.touched += touch
+	for r, i := range order {
+		if i < pos { // not a NULL-keyed row
+			order[r] = remap[i]
+		}
+	}
+}
+
+// renumberRuns numbers the rows lo..hi-1 of one partition (scattered keys
+// pk, its table slots) key by key in slot order, from lo: remap[j] is row
+// j's number, and each slot's v its key's first row, the key's rows being
+// consecutive (in build order). As in finish, v first holds a run's end;
+// filling the runs backwards leaves it at their start.
+func renumberRuns(slots []joinSlot, pk []int64, remap []uint32, lo, hi uint32, pb uint, shift uint8) {
+	mask := uint64(len(slots) - 1)
+	run := lo
+	for i := range slots {
+		if n := slots[i].n; n > 0 {
+			run += n
+			slots[i].v = run
+		}
+	}
+	for j := int(hi) - 1; j >= int(lo); j-- {
+		k := pk[j]
+		s := ((uint64(k) * hashMul) << pb) >> shift
+		for slots[s].key != k || slots[s].n == 0 {
+			s = (s + 1) & mask
+		}
+		slots[s].v--
+		remap[j] = slots[s].v
+	}
 }
 
 // rowAt is the build row of the j-th scattered key (pr nil: the rows are

@@ -123,6 +123,23 @@ type HashJoin struct {
 	partitioned            int  // tables built radix-partitioned (radixjoin.go)
 	reordered              int  // of those, tables whose rows were put in partition order
 	orderedChunks          int  // probe chunks joined in partition order
+	// outMem allocates the joined pairs' buffers, reusing those of the
+	// batches the consumer released (nil until needed; see outAlloc)
+	outMem *recycler
+}
+
+// outAlloc is the allocator of the joined pairs: a recycler over Alloc
+// when every column is gathered by gather's typed loops (which write
+// every value and clear their bitmaps: recycled buffers are not zeroed),
+// Alloc itself otherwise.
+func (o *HashJoin) outAlloc() memory.Allocator {
+	if o.outMem == nil {
+		if !scatterable(o.joined) {
+			return allocOr(o.Alloc)
+		}
+		o.outMem = newRecycler(allocOr(o.Alloc))
+	}
+	return o.outMem
 }
 
 func (o *HashJoin) Schema() *arrow.Schema {
@@ -142,6 +159,9 @@ func (o *HashJoin) Close() {
 	o.closed = true
 	if o.prober != nil {
 		o.prober.release()
+	}
+	if o.outMem != nil {
+		o.outMem.close()
 	}
 	if o.partBuild != nil {
 		o.partBuild.close()
@@ -1109,7 +1129,7 @@ func consecutivePairs(pl []uint32, pb []int32, runs, starts []uint32, i int, off
 // and queues the matching pairs for joins that output them.
 func (p *prober) emitPairs() error {
 	j := p.j
-	mem := allocOr(j.Alloc)
+	mem := j.outAlloc()
 	joined, err := p.pairsBatch(mem, j.joined)
 	if err != nil {
 		return err

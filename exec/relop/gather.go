@@ -166,12 +166,18 @@ func scatterable(schema *arrow.Schema) bool {
 // their destinations, which is cheaper than a gather's random reads when
 // the destinations form a few sequential streams (a radix partitioning);
 // other types (scatterable ones only) are gathered through the inverse
-// permutation.
-func scatterBatch(mem memory.Allocator, schema *arrow.Schema, srcs []arrow.RecordBatch, dst []uint32) (arrow.RecordBatch, error) {
+// permutation. pre (nil, or one entry per column) gives columns the caller
+// has already built in destination order; scatterBatch takes over their
+// references.
+func scatterBatch(mem memory.Allocator, schema *arrow.Schema, srcs []arrow.RecordBatch, dst []uint32, pre []arrow.Array) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, schema.NumFields())
+	copy(cols, pre)
 	arrs := make([]arrow.Array, len(srcs))
 	var inv []rowRef
 	for c := range cols {
+		if cols[c] != nil {
+			continue
+		}
 		for i, s := range srcs {
 			arrs[i] = s.Column(c)
 		}
@@ -193,7 +199,7 @@ func scatterBatch(mem memory.Allocator, schema *arrow.Schema, srcs []arrow.Recor
 			}
 			a, err := gather(mem, dt, arrs, inv)
 			if err != nil {
-				releaseAll(cols[:c])
+				releaseAll(cols)
 				return nil, err
 			}
 			cols[c] = a

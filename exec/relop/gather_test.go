@@ -68,7 +68,7 @@ func TestScatterBatch(t *testing.T) {
 			if !scatterable(schema) {
 				t.Fatal("not scatterable")
 			}
-			out, err := scatterBatch(memory.DefaultAllocator, schema, src.batches, dst)
+			out, err := scatterBatch(memory.DefaultAllocator, schema, src.batches, dst, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -123,6 +123,23 @@ type HashJoin struct {
 	partitioned            int  // tables built radix-partitioned (radixjoin.go)
 	reordered              int  // of those, tables whose rows were put in partition order
 	orderedChunks          int  // probe chunks joined in partition order
+	// outMem allocates the joined pairs' buffers, reusing those of the
+	// batches the consumer released (nil until needed; see outAlloc)
+	outMem *recycler
+}
+
+// outAlloc is the allocator of the joined pairs: a recycler over Alloc
+// when every column is gathered by gather's typed loops (which write
+// every value and clear their bitmaps: recycled buffers are not zeroed),
+// Alloc itself otherwise.
+func (o *HashJoin) outAlloc() memory.Allocator {
+	if o.outMem == nil {
+		if !scatterable(o.joined) {
+			return allocOr(o.Alloc)
+		}
+		o.outMem = newRecycler(allocOr(o.Alloc))
+	}
+	return o.outMem
 }
 
 func (o *HashJoin) Schema() *arrow.Schema {
@@ -142,6 +159,9 @@ func (o *HashJoin) Close() {
 	o.closed = true
 	if o.prober != nil {
 		o.prober.release()
+	}
+	if o.outMem != nil {
+		o.outMem.close()
 	}
 	if o.partBuild != nil {
 		o.partBuild.close()
@@ -729,7 +749,7 @@ func (t *hashTable) finish(mem memory.Allocator, reorder bool) error {
 		t.ints.finish()
 		if order := t.ints.order; order != nil {
 			t.ints.order = nil
-			b, err := scatterBatch(mem, t.schema, t.batches, order)
+			b, err := scatterBatch(mem, t.schema, t.batches, order, nil)
 			if err != nil {
 				return err
 			}
@@ -1034,9 +1054,16 @@ func (p *prober) step() error {
 func (p *prober) intPairs(n int) {
 	ht := p.ht
 	limit := p.batchRows()
-	p.pl, p.pb = resize(p.pl, limit), resize(p.pb, limit)
+	// 4 entries of slack: see consecutivePairs
+	p.pl, p.pb = resize(p.pl, limit+4), resize(p.pb, limit+4)
 	pl, pb := p.pl, p.pb
 	runs, starts := p.runs[:n], p.starts[:n]
+	if ht.ints.consecutive {
+		var k int
+		p.i, p.off, k = consecutivePairs(pl, pb, runs, starts, p.i, p.off, limit)
+		p.pl, p.pb = pl[:k], pb[:k]
+		return
+	}
 	// locals: the stores to pl and pb could alias fields of p
 	i, k, off, perm := p.i, 0, p.off, ht.ints.perm
 	for i < n && k < limit {
@@ -1064,11 +1091,45 @@ func (p *prober) intPairs(n int) {
 	p.pl, p.pb = pl[:k], pb[:k]
 }
 
+// consecutivePairs is intPairs for a table whose rows of a key are
+// consecutive (from starts[i], runs[i] of them), from probe row i and the
+// offset off in its run, up to limit pairs; it returns where the next call
+// resumes and the pairs written. A run of up to 4 rows is written as 4
+// pairs whatever its length (the slack of pl and pb takes the excess) and
+// kept as long as it is: random keys give runs of 0, 1, 2, ... rows, and
+// branching on the length would be mispredicted at every other row.
+func consecutivePairs(pl []uint32, pb []int32, runs, starts []uint32, i int, off uint32, limit int) (int, uint32, int) {
+	n := len(runs)
+	pl, pb = pl[:limit+4], pb[:limit+4]
+	k := 0
+	for i < n && k < limit {
+		c, s := runs[i], int32(starts[i])
+		if off == 0 && c <= 4 && k+int(c) <= limit {
+			u := uint32(i)
+			pl[k], pl[k+1], pl[k+2], pl[k+3] = u, u, u, u
+			pb[k], pb[k+1], pb[k+2], pb[k+3] = s, s+1, s+2, s+3
+			k += int(c)
+			i++
+			continue
+		}
+		for off < c && k < limit {
+			pl[k], pb[k] = uint32(i), s+int32(off)
+			k++
+			off++
+		}
+		if off == c {
+			off = 0
+			i++
+		}
+	}
+	return i, off, k
+}
+
 // emitPairs evaluates the residual on the candidate pairs, records matches
 // and queues the matching pairs for joins that output them.
 func (p *prober) emitPairs() error {
 	j := p.j
-	mem := allocOr(j.Alloc)
+	mem := j.outAlloc()
 	joined, err := p.pairsBatch(mem, j.joined)
 	if err != nil {
 		return err
@@ -1158,10 +1219,16 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 	cols := make([]arrow.Array, 0, schema.NumFields())
 	var refs []rowRef // the table's rows when they are in several batches
 	lo, hi := int32(-1), int32(-1)
+	shared := p.sharedKeyCol()
 	for c := 0; c < schema.NumFields(); c++ {
 		var a arrow.Array
 		var err error
 		switch ht := p.ht; {
+		case c == shared:
+			// the build key of a pair equals its probe key, gathered
+			// already (left columns come first)
+			a = cols[p.j.LeftKeys[0]]
+			a.Retain()
 		case c < nl:
 			a, err = gatherIdx(mem, schema.Field(c).Type, p.batch.Column(c), p.pl)
 		case len(ht.batches) == 1 && ht.rowShift >= 0:
@@ -1202,6 +1269,22 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 	out := array.NewRecordBatch(schema, cols, int64(len(p.pl)))
 	releaseAll(cols)
 	return out, nil
+}
+
+// sharedKeyCol is the output column of the build key when it can be the
+// probe key column's copy (-1: it is gathered): pairs match on one integer
+// key of the same type on both sides, so the two keys of a pair are the
+// same value, and neither is NULL (NULL keys never match).
+func (p *prober) sharedKeyCol() int {
+	j := p.j
+	if !p.ht.intKey || len(j.LeftKeys) != 1 {
+		return -1
+	}
+	lt := j.Left.Schema().Field(j.LeftKeys[0]).Type
+	if !isIntClass(lt) || !arrow.TypeEqual(lt, j.Right.Schema().Field(j.RightKeys[0]).Type) {
+		return -1
+	}
+	return p.batchLeftCols() + j.RightKeys[0]
 }
 
 // pairBatch builds joined rows: left columns from the probe batch, right

@@ -185,15 +185,22 @@ func drainErr(op exec.Operator) ([]string, error) {
 		if b == nil {
 			return rows, nil
 		}
-		for i := 0; i < int(b.NumRows()); i++ {
-			cells := make([]string, b.NumCols())
-			for c := range cells {
-				cells[c] = formatCell(b.Column(c), i)
-			}
-			rows = append(rows, strings.Join(cells, "|"))
-		}
+		rows = append(rows, batchRows(b)...)
 		b.Release()
 	}
+}
+
+// batchRows formats a batch's rows as drain does.
+func batchRows(b arrow.RecordBatch) []string {
+	rows := make([]string, b.NumRows())
+	for i := range rows {
+		cells := make([]string, b.NumCols())
+		for c := range cells {
+			cells[c] = formatCell(b.Column(c), i)
+		}
+		rows[i] = strings.Join(cells, "|")
+	}
+	return rows
 }
 
 func sorted(rows []string) []string {

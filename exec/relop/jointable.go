@@ -34,6 +34,9 @@ type joinTable struct {
 	// number, for the owner to reorder its rows likewise.
 	renumber bool
 	order    []uint32
+	// consecutive: the rows of a key are numbered consecutively (a
+	// renumbered table), so a slot's v is its first row and perm is empty
+	consecutive bool
 }
 
 type joinSlot struct {
@@ -219,8 +222,8 @@ func (t *joinTable) prefetch(keys []int64) {
 
 // row returns the j-th build row of a lookup result (v, n).
 func (t *joinTable) row(v, n, j uint32) int32 {
-	if n == 1 {
-		return int32(v)
+	if n == 1 || t.consecutive {
+		return int32(v + j)
 	}
 	return t.perm[v+j]
 }

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // Radix-partitioned join table. A large build side (radixConfig.minBuild
@@ -14,7 +15,9 @@ import (
 // build keys into partition order (sequential reads, one write stream per
 // partition) and builds each partition's table while the partition is in
 // cache; when the account has room for a moment, the build rows themselves
-// are copied into partition order too and renumbered (hashTable.finish).
+// are copied into partition order too and renumbered (hashTable.finish),
+// key by key within a partition: a key's rows are then consecutive, found
+// from the slot alone (no perm) and read as one run by the output gathers.
 // The prober then reads its probe side in chunks, scatters each chunk's
 // keys and rows the same way (partitionOrder), looks every partition's
 // keys up in its cache-resident table and emits the chunk's output in
@@ -68,8 +71,11 @@ type joinPart struct {
 // radixScratch holds a lookup's scatter buffers between probe chunks.
 type radixScratch struct {
 	counts []uint32
-	keys   []int64
-	pos    []uint32
+	// keys: the last scatter's keys, in own or in a buffer of the
+	// scatter's caller (partitionOrder's key column)
+	keys []int64
+	own  []int64
+	pos  []uint32
 }
 
 // finishRadix builds the partitioned table from the collected keys (see
@@ -129,7 +135,15 @@ func (t *joinTable) finishRadix() {
 	}
 	t.keys, t.null = nil, nil
 	t.slots = make([]joinSlot, slotOff)
-	t.perm = make([]int32, 0, pos)
+	// remap: the final number of the j-th scattered row when the rows are
+	// renumbered (they need no perm then: see consecutive)
+	var remap []uint32
+	if order != nil {
+		remap = make([]uint32, pos)
+		t.consecutive = true
+	} else {
+		t.perm = make([]int32, 0, pos)
+	}
 	var touch uint32
 	for p := range nparts {
 		part := t.parts[p]
@@ -154,7 +168,16 @@ func (t *joinTable) finishRadix() {
 				}
 			}
 		}
-		if !dups {
+		switch {
+		case remap != nil && !dups:
+			for j := start[p]; j < start[p+1]; j++ {
+				remap[j] = j
+			}
+			continue
+		case remap != nil:
+			renumberRuns(slots, pk, remap, start[p], start[p+1], pb, part.shift)
+			continue
+		case !dups:
 			continue
 		}
 		// the partition's runs, while it is in cache: as in finish, v first
@@ -181,6 +204,36 @@ func (t *joinTable) finishRadix() {
 		}
 	}
 	t.touched += touch
+	for r, i := range order {
+		if i < pos { // not a NULL-keyed row
+			order[r] = remap[i]
+		}
+	}
+}
+
+// renumberRuns numbers the rows lo..hi-1 of one partition (scattered keys
+// pk, its table slots) key by key in slot order, from lo: remap[j] is row
+// j's number, and each slot's v its key's first row, the key's rows being
+// consecutive (in build order). As in finish, v first holds a run's end;
+// filling the runs backwards leaves it at their start.
+func renumberRuns(slots []joinSlot, pk []int64, remap []uint32, lo, hi uint32, pb uint, shift uint8) {
+	mask := uint64(len(slots) - 1)
+	run := lo
+	for i := range slots {
+		if n := slots[i].n; n > 0 {
+			run += n
+			slots[i].v = run
+		}
+	}
+	for j := int(hi) - 1; j >= int(lo); j-- {
+		k := pk[j]
+		s := ((uint64(k) * hashMul) << pb) >> shift
+		for slots[s].key != k || slots[s].n == 0 {
+			s = (s + 1) & mask
+		}
+		slots[s].v--
+		remap[j] = slots[s].v
+	}
 }
 
 // rowAt is the build row of the j-th scattered key (pr nil: the rows are
@@ -236,14 +289,15 @@ func (t *joinTable) lookupRadix(ks []int64, v, n []uint32) {
 		}
 		return
 	}
-	t.scatterProbe(ks, false)
+	t.scatterProbe(ks, nil, false)
 	t.probeScattered(v, n, false)
 }
 
 // scatterProbe partitions probe keys: scratch.keys holds them in partition
-// order, scratch.counts[p] the end of partition p's, and scratch.pos either
-// each scattered key's index in ks or (toDst) each key's scattered index.
-func (t *joinTable) scatterProbe(ks []int64, toDst bool) {
+// order (in pk when not nil, else in scratch.own), scratch.counts[p] the end
+// of partition p's, and scratch.pos either each scattered key's index in ks
+// or (toDst) each key's scattered index.
+func (t *joinTable) scatterProbe(ks, pk []int64, toDst bool) {
 	pb := t.pbits
 	nparts := 1 << pb
 	sc := &t.scratch
@@ -258,9 +312,14 @@ func (t *joinTable) scatterProbe(ks []int64, toDst bool) {
 	}
 	// counts[p] is now partition p's start; the scatter advances it to
 	// p's end, which is partition p+1's start
-	sc.keys = resize(sc.keys, len(ks))
+	if pk == nil {
+		sc.own = resize(sc.own, len(ks))
+		pk = sc.own
+	}
+	pk = pk[:len(ks)]
+	sc.keys = pk
 	sc.pos = resize(sc.pos, len(ks))
-	pk, pi := sc.keys, sc.pos
+	pi := sc.pos
 	if toDst {
 		for i, k := range ks {
 			p := (uint64(k) * hashMul) >> (64 - pb)
@@ -444,11 +503,36 @@ func (p *prober) partitionOrder(bs []arrow.RecordBatch, rows int) (out arrow.Rec
 		off += r
 	}
 	ht.i64 = keys
-	ht.ints.scatterProbe(keys, true)
-	out, err = scatterBatch(allocOr(p.j.Alloc), p.src.Schema(), bs, ht.ints.scratch.pos)
+	mem := allocOr(p.j.Alloc)
+	schema := p.src.Schema()
+	// the scattered keys are the key column in partition order when the
+	// column holds the int64s themselves: scatter them there, once
+	var pre []arrow.Array
+	var pk []int64
+	kc := p.j.LeftKeys[0]
+	dt := schema.Field(kc).Type
+	if isIntClass(dt) && fixedWidth(dt) == 8 && !anyNulls(bs, kc) {
+		buf := memory.NewResizableBuffer(mem)
+		buf.Resize(rows * 8)
+		pk = castBytes[int64](buf.Bytes())[:rows]
+		pre = make([]arrow.Array, schema.NumFields())
+		pre[kc] = fixedWidthArray(dt, rows, nil, buf, 0)
+	}
+	ht.ints.scatterProbe(keys, pk, true)
+	out, err = scatterBatch(mem, schema, bs, ht.ints.scratch.pos, pre)
 	if err != nil {
 		return nil, false, err
 	}
 	p.j.orderedChunks++
 	return out, true, nil
+}
+
+// anyNulls reports whether column c of any of bs has a NULL.
+func anyNulls(bs []arrow.RecordBatch, c int) bool {
+	for _, b := range bs {
+		if b.Column(c).NullN() > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -21,61 +21,89 @@ import (
 // ones, chunks of several batches, key-by-key lookups).
 var tinyRadix = radixConfig{minBuild: 2, partRows: 64, minProbe: 128, maxChunk: 2000}
 
+// With renumber, the table numbers its rows anew (order): the rows of a key
+// must then be consecutive numbers, in build order, and order a permutation.
 func TestJoinTableRadixLookup(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{2, 3, 100, 5000, 20000} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			keys := make([]int64, n)
-			for i := range keys {
-				switch rng.IntN(100) {
-				case 0:
-					keys[i] = math.MinInt64
-				case 1:
-					keys[i] = math.MaxInt64
-				case 2, 3:
-					keys[i] = 0
-				default:
-					keys[i] = int64(rng.IntN(n)) - int64(n/2)
+		for _, renumber := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%d/renumber=%v", n, renumber), func(t *testing.T) {
+				radixLookupCase(t, rng, n, renumber)
+			})
+		}
+	}
+}
+
+func radixLookupCase(t *testing.T, rng *rand.Rand, n int, renumber bool) {
+	keys := make([]int64, n)
+	for i := range keys {
+		switch rng.IntN(100) {
+		case 0:
+			keys[i] = math.MinInt64
+		case 1:
+			keys[i] = math.MaxInt64
+		case 2, 3:
+			keys[i] = 0
+		default:
+			keys[i] = int64(rng.IntN(n)) - int64(n/2)
+		}
+	}
+	want := map[int64][]int32{}
+	for r, k := range keys {
+		want[k] = append(want[k], int32(r))
+	}
+	cfg := tinyRadix
+	jt := &joinTable{cfg: &cfg, renumber: renumber}
+	jt.add(keys, nil)
+	jt.finish()
+	if jt.pbits == 0 {
+		t.Fatal("table not partitioned")
+	}
+	if renumber {
+		if len(jt.order) != n || !jt.consecutive || len(jt.perm) != 0 {
+			t.Fatalf("order of %d rows, consecutive %v, perm %d", len(jt.order), jt.consecutive, len(jt.perm))
+		}
+		seen := make([]bool, n)
+		for _, o := range jt.order {
+			if int(o) >= n || seen[o] {
+				t.Fatalf("order is not a permutation: %d", o)
+			}
+			seen[o] = true
+		}
+		for k, rows := range want {
+			for i, r := range rows {
+				rows[i] = int32(jt.order[r])
+				if i > 0 && rows[i] != rows[i-1]+1 {
+					t.Fatalf("key %d: rows %v not consecutive", k, rows)
 				}
 			}
-			want := map[int64][]int32{}
-			for r, k := range keys {
-				want[k] = append(want[k], int32(r))
-			}
-			cfg := tinyRadix
-			jt := &joinTable{cfg: &cfg}
-			jt.add(keys, nil)
-			jt.finish()
-			if jt.pbits == 0 {
-				t.Fatal("table not partitioned")
-			}
-			probe := make([]int64, 3*n)
-			for i := range probe {
-				if i < n {
-					probe[i] = keys[i]
-				} else {
-					probe[i] = int64(rng.IntN(2*n)) - int64(n)
+		}
+	}
+	probe := make([]int64, 3*n)
+	for i := range probe {
+		if i < n {
+			probe[i] = keys[i]
+		} else {
+			probe[i] = int64(rng.IntN(2*n)) - int64(n)
+		}
+	}
+	probe = append(probe, math.MinInt64+1, math.MaxInt64-1)
+	// a large lookup (scattered) and small ones (key by key)
+	for _, step := range []int{len(probe), 50} {
+		v, c := make([]uint32, step), make([]uint32, step)
+		for lo := 0; lo < len(probe); lo += step {
+			ks := probe[lo:min(lo+step, len(probe))]
+			jt.lookup(ks, v, c)
+			for i, k := range ks {
+				var got []int32
+				for j := uint32(0); j < c[i]; j++ {
+					got = append(got, jt.row(v[i], c[i], j))
+				}
+				if !slices.Equal(got, want[k]) {
+					t.Fatalf("key %d: rows %v, want %v", k, got, want[k])
 				}
 			}
-			probe = append(probe, math.MinInt64+1, math.MaxInt64-1)
-			// a large lookup (scattered) and small ones (key by key)
-			for _, step := range []int{len(probe), 50} {
-				v, c := make([]uint32, step), make([]uint32, step)
-				for lo := 0; lo < len(probe); lo += step {
-					ks := probe[lo:min(lo+step, len(probe))]
-					jt.lookup(ks, v, c)
-					for i, k := range ks {
-						var got []int32
-						for j := uint32(0); j < c[i]; j++ {
-							got = append(got, jt.row(v[i], c[i], j))
-						}
-						if !slices.Equal(got, want[k]) {
-							t.Fatalf("key %d: rows %v, want %v", k, got, want[k])
-						}
-					}
-				}
-			}
-		})
+		}
 	}
 }
 
@@ -445,6 +473,88 @@ func TestRadixReorderWithinLimit(t *testing.T) {
 				if n != 1 || formatCell(ht.batches[ht.ref(int32(v)).b].Column(7), int(ht.ref(int32(v)).r)) != formatCell(batches[r/256].Column(7), r%256) {
 					t.Fatalf("row %d: table row %d (%d rows)", r, v, n)
 				}
+			}
+		})
+	}
+}
+
+// TestConsecutivePairs: resumed call after call, consecutivePairs lists
+// every (probe row, table row) pair of the runs once, in order, at most
+// limit per call, for runs shorter, as long as and longer than the 4 it
+// writes at once, and limits that cut runs.
+func TestConsecutivePairs(t *testing.T) {
+	cases := []struct {
+		name  string
+		runs  []uint32
+		limit int
+	}{
+		{"empty", nil, 8},
+		{"no matches", []uint32{0, 0, 0}, 8},
+		{"short runs", []uint32{1, 0, 2, 3, 4, 1, 0, 1}, 100},
+		{"long runs", []uint32{5, 0, 9, 1, 17}, 100},
+		{"limit cuts runs", []uint32{3, 4, 1, 2, 5, 0, 4, 4}, 3},
+		{"limit 1", []uint32{2, 0, 4, 1, 6}, 1},
+		{"limit 4", []uint32{4, 4, 3, 1, 4, 7}, 4},
+		{"limit 5", []uint32{4, 4, 3, 1, 4, 7}, 5},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			starts := make([]uint32, len(c.runs))
+			var want [][2]int32
+			next := uint32(10)
+			for i, r := range c.runs {
+				starts[i] = next
+				for j := range r {
+					want = append(want, [2]int32{int32(i), int32(next + j)})
+				}
+				next += r + 3
+			}
+			pl, pb := make([]uint32, c.limit+4), make([]int32, c.limit+4)
+			var got [][2]int32
+			i, off := 0, uint32(0)
+			for calls := 0; i < len(c.runs); calls++ {
+				if calls > len(want)+len(c.runs) {
+					t.Fatal("no progress")
+				}
+				var k int
+				i, off, k = consecutivePairs(pl, pb, c.runs, starts, i, off, c.limit)
+				if k > c.limit {
+					t.Fatalf("%d pairs, limit %d", k, c.limit)
+				}
+				for x := range k {
+					got = append(got, [2]int32{int32(pl[x]), pb[x]})
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("pairs %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestSharedKeyCol: a pair's build key column is the copy of its probe key
+// column only for one integer key of the same type on both sides.
+func TestSharedKeyCol(t *testing.T) {
+	cases := []struct {
+		name        string
+		left, right types.T
+		keys        int
+		want        int // output column, -1: gathered
+	}{
+		{"int64", types.Int64Type, types.Int64Type, 1, 2 + 0},
+		{"int32", types.Int32Type, types.Int32Type, 1, 2 + 0},
+		{"int32 = int64", types.Int32Type, types.Int64Type, 1, -1},
+		{"float64", types.Float64Type, types.Float64Type, 1, -1},
+		{"two keys", types.Int64Type, types.Int64Type, 2, -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ls, rs := schemaOf(c.left, types.Int64Type), schemaOf(c.right, types.Int64Type)
+			keys := []int{0, 1}[:c.keys]
+			j := &HashJoin{Left: rowsSource(t, ls, nil, 8), Right: rowsSource(t, rs, nil, 8), LeftKeys: keys, RightKeys: keys}
+			ht := newHashTable(rs, keys, false, nil)
+			if got := j.newProber(ht, j.Left, passOnly).sharedKeyCol(); got != c.want {
+				t.Fatalf("shared column %d, want %d", got, c.want)
 			}
 		})
 	}

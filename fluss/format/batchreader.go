@@ -22,9 +22,10 @@ import (
 // array does). A BatchReader is not safe for concurrent use; Release it when
 // done.
 type BatchReader struct {
-	dec  *BatchDecoder
-	feed *messageFeed
-	r    *ipc.Reader
+	dec   *BatchDecoder
+	feed  *messageFeed
+	alloc *decodeAllocator // bounds each batch's decompressed buffers
+	r     *ipc.Reader
 }
 
 // NewReader returns a zero-copy reader of batches of d's schema.
@@ -79,13 +80,15 @@ func (r *BatchReader) Decode(b []byte) (Batch, error) {
 			return Batch{}, fmt.Errorf("decoding arrow schema: %w", err)
 		}
 		r.feed = &messageFeed{schema: schema}
-		rd, err := ipc.NewReaderFromMessageReader(r.feed, ipc.WithSchema(r.dec.schema))
+		r.alloc = newDecodeAllocator()
+		rd, err := ipc.NewReaderFromMessageReader(r.feed, ipc.WithSchema(r.dec.schema), ipc.WithAllocator(r.alloc))
 		if err != nil {
 			return Batch{}, fmt.Errorf("decoding arrow schema: %w", err)
 		}
 		r.r = rd
 	}
 	r.feed.next = msg
+	r.alloc.reset(len(b))
 	if !r.r.Next() {
 		err := r.r.Err()
 		// A reader that failed stays failed: the next batch gets a new one.

@@ -156,11 +156,17 @@ func SetCommitTimestamp(b []byte, ms int64) {
 // idempotent). changes is nil for an append-only batch, else one change type
 // per row.
 func EncodeBatch(rec arrow.RecordBatch, changes []ChangeType, schemaID int16) ([]byte, error) {
+	return encodeBatch(rec, changes, schemaID)
+}
+
+// encodeBatch is EncodeBatch with IPC writer options (tests write
+// compressed batches, as Fluss clients may).
+func encodeBatch(rec arrow.RecordBatch, changes []ChangeType, schemaID int16, opts ...ipc.Option) ([]byte, error) {
 	n := int(rec.NumRows())
 	if changes != nil && len(changes) != n {
 		return nil, fmt.Errorf("%d change types for %d rows", len(changes), n)
 	}
-	payload, err := ipc.GetRecordBatchPayload(rec)
+	payload, err := ipc.GetRecordBatchPayload(rec, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("encoding arrow record batch: %w", err)
 	}
@@ -255,7 +261,9 @@ func (d *BatchDecoder) Decode(b []byte) (Batch, error) {
 	mr := ipc.NewMessageReader(&multiReader{parts: [][]byte{d.schemaMsg, b[pos:]}},
 		ipc.WithBodySizeLimit(limit), ipc.WithMetadataSizeLimit(limit))
 	defer mr.Release()
-	r, err := ipc.NewReaderFromMessageReader(mr, ipc.WithSchema(d.schema))
+	alloc := newDecodeAllocator()
+	alloc.reset(len(b))
+	r, err := ipc.NewReaderFromMessageReader(mr, ipc.WithSchema(d.schema), ipc.WithAllocator(alloc))
 	if err != nil {
 		return Batch{}, fmt.Errorf("decoding arrow record batch: %w", err)
 	}

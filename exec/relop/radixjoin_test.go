@@ -559,3 +559,62 @@ func TestSharedKeyCol(t *testing.T) {
 		})
 	}
 }
+
+// A finished partition table is sized for its distinct keys, not its rows:
+// at most 2/3 full (a miss stops within a few slots) and at least 1/3 full
+// (when not the minimum size), whatever the duplicates.
+func TestRadixPartsSizedByDistinctKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		rows     int
+		distinct int
+	}{
+		{"all distinct", 20000, 20000},
+		{"8 rows a key", 20000, 2500},
+		{"one key", 5000, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			keys := make([]int64, tc.rows)
+			for i := range keys {
+				keys[i] = int64(i % tc.distinct)
+			}
+			cfg := tinyRadix
+			jt := &joinTable{cfg: &cfg}
+			jt.add(keys, nil)
+			jt.finish()
+			if jt.pbits == 0 {
+				t.Fatal("table not partitioned")
+			}
+			slots, keysSeen := 0, 0
+			for p, part := range jt.parts {
+				d := 0
+				for _, e := range part.slots {
+					if e.n > 0 {
+						d++
+					}
+				}
+				keysSeen += d
+				slots += len(part.slots)
+				if 3*d > 2*len(part.slots) || (len(part.slots) > 16 && 3*d < len(part.slots)) {
+					t.Fatalf("partition %d: %d keys in %d slots", p, d, len(part.slots))
+				}
+			}
+			if keysSeen != tc.distinct || slots != jt.nslots {
+				t.Fatalf("%d keys in %d slots (nslots %d), want %d keys", keysSeen, slots, jt.nslots, tc.distinct)
+			}
+			if got, want := jt.bytes(), int64(slots)*joinSlotBytes+int64(len(jt.perm))*4; got != want {
+				t.Fatalf("bytes %d, want %d", got, want)
+			}
+		})
+	}
+}
+
+func TestCompactCap(t *testing.T) {
+	for _, tc := range []struct{ d, want int }{
+		{0, 16}, {1, 16}, {10, 16}, {11, 32}, {21, 32}, {22, 64}, {4940, 8192}, {5461, 8192}, {5462, 16384},
+	} {
+		if got := compactCap(tc.d); got != tc.want {
+			t.Errorf("compactCap(%d) = %d, want %d", tc.d, got, tc.want)
+		}
+	}
+}

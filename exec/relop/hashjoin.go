@@ -919,7 +919,10 @@ func (p *prober) startBatch(b arrow.RecordBatch) error {
 	p.batch = b
 	n := int(b.NumRows())
 	p.i, p.chain, p.off = 0, -2, 0
-	p.now = make([]bool, n)
+	// kept between batches (a chunk's fresh megabyte is a page fault per
+	// 4 KiB), as chunkRowBytes counts it
+	p.now = resize(p.now, n)
+	clear(p.now)
 	if p.mode == passChunk || p.mode == passFinal {
 		p.ever = grow(p.ever, p.seqBase+n)
 	}

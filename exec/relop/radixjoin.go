@@ -339,23 +339,29 @@ func (t *joinTable) lookupRadix(ks []int64, v, n []uint32) {
 		}
 		return
 	}
-	t.scatterProbe(ks, nil, false)
+	t.scatterProbe([][]int64{ks}, nil, false)
 	t.probeScattered(v, n, false)
 }
 
-// scatterProbe partitions probe keys: scratch.keys holds them in partition
-// order (in pk when not nil, else in scratch.own), scratch.counts[p] the end
-// of partition p's, and scratch.pos either each scattered key's index in ks
-// or (toDst) each key's scattered index.
-func (t *joinTable) scatterProbe(ks, pk []int64, toDst bool) {
+// scatterProbe partitions probe keys, the concatenation of segs (the key
+// columns of a chunk's batches, read in place: no copy of the chunk's keys
+// to read again): scratch.keys holds them in partition order (in pk when
+// not nil, else in scratch.own), scratch.counts[p] the end of partition
+// p's, and scratch.pos either each scattered key's index in the
+// concatenation or (toDst) each key's scattered index.
+func (t *joinTable) scatterProbe(segs [][]int64, pk []int64, toDst bool) {
 	pb := t.pbits
 	nparts := 1 << pb
 	sc := &t.scratch
 	sc.counts = resize(sc.counts, nparts+1)
 	counts := sc.counts
 	clear(counts)
-	for _, k := range ks {
-		counts[1+(uint64(k)*hashMul)>>(64-pb)]++
+	rows := 0
+	for _, ks := range segs {
+		rows += len(ks)
+		for _, k := range ks {
+			counts[1+(uint64(k)*hashMul)>>(64-pb)]++
+		}
 	}
 	for p := 1; p <= nparts; p++ {
 		counts[p] += counts[p-1]
@@ -363,27 +369,32 @@ func (t *joinTable) scatterProbe(ks, pk []int64, toDst bool) {
 	// counts[p] is now partition p's start; the scatter advances it to
 	// p's end, which is partition p+1's start
 	if pk == nil {
-		sc.own = resize(sc.own, len(ks))
+		sc.own = resize(sc.own, rows)
 		pk = sc.own
 	}
-	pk = pk[:len(ks)]
+	pk = pk[:rows]
 	sc.keys = pk
-	sc.pos = resize(sc.pos, len(ks))
+	sc.pos = resize(sc.pos, rows)
 	pi := sc.pos
-	if toDst {
-		for i, k := range ks {
-			p := (uint64(k) * hashMul) >> (64 - pb)
-			w := counts[p]
-			counts[p]++
-			pk[w], pi[i] = k, w
+	base := 0
+	for _, ks := range segs {
+		if toDst {
+			dst := pi[base : base+len(ks)]
+			for i, k := range ks {
+				p := (uint64(k) * hashMul) >> (64 - pb)
+				w := counts[p]
+				counts[p]++
+				pk[w], dst[i] = k, w
+			}
+		} else {
+			for i, k := range ks {
+				p := (uint64(k) * hashMul) >> (64 - pb)
+				w := counts[p]
+				counts[p]++
+				pk[w], pi[w] = k, uint32(base+i)
+			}
 		}
-		return
-	}
-	for i, k := range ks {
-		p := (uint64(k) * hashMul) >> (64 - pb)
-		w := counts[p]
-		counts[p]++
-		pk[w], pi[w] = k, uint32(i)
+		base += len(ks)
 	}
 }
 
@@ -545,30 +556,37 @@ func (p *prober) partitionOrder(bs []arrow.RecordBatch, rows int) (out arrow.Rec
 		}
 		defer p.j.hold.shrink(n)
 	}
-	keys := resize(ht.i64, rows)
-	off := 0
-	for _, b := range bs {
-		r := int(b.NumRows())
-		fixedKeys(b.Column(p.j.LeftKeys[0]), keys[off:off+r])
-		off += r
-	}
-	ht.i64 = keys
 	mem := allocOr(p.j.Alloc)
 	schema := p.src.Schema()
 	// the scattered keys are the key column in partition order when the
-	// column holds the int64s themselves: scatter them there, once
+	// column holds the int64s themselves: scatter them there, once, read
+	// from the batches in place
 	var pre []arrow.Array
 	var pk []int64
 	kc := p.j.LeftKeys[0]
 	dt := schema.Field(kc).Type
+	segs := make([][]int64, len(bs))
 	if isIntClass(dt) && fixedWidth(dt) == 8 && !anyNulls(bs, kc) {
 		buf := memory.NewResizableBuffer(mem)
 		buf.Resize(rows * 8)
 		pk = castBytes[int64](buf.Bytes())[:rows]
 		pre = make([]arrow.Array, schema.NumFields())
 		pre[kc] = fixedWidthArray(dt, rows, nil, buf, 0)
+		for i, b := range bs {
+			segs[i] = fixedSlice[int64](b.Column(kc))
+		}
+	} else {
+		keys := resize(ht.i64, rows)
+		off := 0
+		for _, b := range bs {
+			r := int(b.NumRows())
+			fixedKeys(b.Column(kc), keys[off:off+r])
+			off += r
+		}
+		ht.i64 = keys
+		segs = [][]int64{keys}
 	}
-	ht.ints.scatterProbe(keys, pk, true)
+	ht.ints.scatterProbe(segs, pk, true)
 	out, err = scatterBatch(mem, schema, bs, ht.ints.scratch.pos, pre)
 	if err != nil {
 		return nil, false, err

@@ -317,16 +317,7 @@ func touchSlots(slots []joinSlot) uint32 {
 
 // find looks one key up in the partitioned table.
 func (t *joinTable) find(k int64) (v, n uint32) {
-	h := uint64(k) * hashMul
-	part := &t.parts[h>>(64-t.pbits)]
-	slots := part.slots
-	mask := uint64(len(slots) - 1)
-	for s := (h << t.pbits) >> part.shift; ; s = (s + 1) & mask {
-		e := &slots[s]
-		if e.n == 0 || e.key == k {
-			return e.v, e.n
-		}
-	}
+	return t.parts[(uint64(k)*hashMul)>>(64-t.pbits)].probe(k, t.pbits, 0)
 }
 
 // lookupRadix is lookup on the partitioned table: small batches key by
@@ -410,28 +401,76 @@ func (t *joinTable) probeScattered(v, n []uint32, inOrder bool) {
 	for p := range 1 << pb {
 		hi := sc.counts[p]
 		part := &t.parts[p]
-		slots := part.slots
-		mask := uint64(len(slots) - 1)
-		if int(hi-lo) >= len(slots)/16 {
+		if int(hi-lo) >= len(part.slots)/16 {
 			// enough keys to touch a good part of the table's lines: read
 			// it in order first (streaming) rather than miss per key
-			t.touched += touchSlots(slots)
+			t.touched += touchSlots(part.slots)
 		}
-		for j := lo; j < hi; j++ {
-			k := pk[j]
-			for s := ((uint64(k) * hashMul) << pb) >> part.shift; ; s = (s + 1) & mask {
-				e := &slots[s]
-				if e.n == 0 || e.key == k {
-					i := j
-					if !inOrder {
-						i = pi[j]
-					}
-					v[i], n[i] = e.v, e.n
-					break
-				}
-			}
+		idx := pi
+		if inOrder {
+			idx = nil
 		}
+		lookupPart(part, pb, pk, idx, lo, hi, v, n)
 		lo = hi
+	}
+}
+
+// probeGroup keys of a partition go through the two passes of lookupPart
+// together.
+const probeGroup = 256
+
+// lookupPart looks the keys pk[lo:hi] up in one partition's table, writing
+// the result of key j at index j (idx nil) or idx[j] of v and n.
+func lookupPart(part *joinPart, pb uint, pk []int64, idx []uint32, lo, hi uint32, v, n []uint32) {
+	if idx != nil {
+		for j := lo; j < hi; j++ {
+			i := idx[j]
+			v[i], n[i] = part.probe(pk[j], pb, 0)
+		}
+		return
+	}
+	var rest [probeGroup]uint32
+	for g := lo; g < hi; g += probeGroup {
+		e := min(g+probeGroup, hi)
+		m := firstSlots(part, pb, pk[g:e], v[g:e], n[g:e], &rest)
+		for _, r := range rest[:m] {
+			j := g + r
+			v[j], n[j] = part.probe(pk[j], pb, 1)
+		}
+	}
+}
+
+// firstSlots reads each key's first slot, which settles most keys (it
+// holds the key, or is empty), without a branch on what it holds: on
+// random keys such a branch is mispredicted about every other key, which
+// costs more than the slot's read from L2. It writes every key's result
+// and lists in rest the keys whose first slot holds another key (their
+// result is to be found by probe), returning how many.
+func firstSlots(part *joinPart, pb uint, ks []int64, v, n []uint32, rest *[probeGroup]uint32) int {
+	slots, shift := part.slots, part.shift
+	v, n = v[:len(ks)], n[:len(ks)]
+	m := 0
+	for j, k := range ks {
+		e := slots[((uint64(k)*hashMul)<<pb)>>shift]
+		v[j], n[j] = e.v, e.n
+		// counted when the slot holds neither the key (x != 0) nor
+		// nothing (e.n != 0)
+		rest[m&(probeGroup-1)] = uint32(j)
+		x := min(uint64(e.key)^uint64(k), uint64(e.n))
+		m += int((x | -x) >> 63)
+	}
+	return m
+}
+
+// probe looks k up in the partition's table from its first slot's
+// successor at offset from (0: the first slot itself).
+func (part *joinPart) probe(k int64, pb uint, from uint64) (v, n uint32) {
+	slots := part.slots
+	mask := uint64(len(slots) - 1)
+	for s := (((uint64(k)*hashMul)<<pb)>>part.shift + from) & mask; ; s = (s + 1) & mask {
+		if e := &slots[s]; e.n == 0 || e.key == k {
+			return e.v, e.n
+		}
 	}
 }
 

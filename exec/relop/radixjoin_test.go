@@ -28,13 +28,21 @@ func TestJoinTableRadixLookup(t *testing.T) {
 	for _, n := range []int{2, 3, 100, 5000, 20000} {
 		for _, renumber := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%d/renumber=%v", n, renumber), func(t *testing.T) {
-				radixLookupCase(t, rng, n, renumber)
+				radixLookupCase(t, rng, n, renumber, tinyRadix)
 			})
 		}
 	}
+	// few large partitions: thousands of keys each, several groups of
+	// lookupPart's two passes
+	big := radixConfig{minBuild: 2, partRows: 4096, minProbe: 128, maxChunk: 1 << 20}
+	for _, renumber := range []bool{false, true} {
+		t.Run(fmt.Sprintf("big partitions/renumber=%v", renumber), func(t *testing.T) {
+			radixLookupCase(t, rng, 20000, renumber, big)
+		})
+	}
 }
 
-func radixLookupCase(t *testing.T, rng *rand.Rand, n int, renumber bool) {
+func radixLookupCase(t *testing.T, rng *rand.Rand, n int, renumber bool, cfg radixConfig) {
 	keys := make([]int64, n)
 	for i := range keys {
 		switch rng.IntN(100) {
@@ -52,7 +60,6 @@ func radixLookupCase(t *testing.T, rng *rand.Rand, n int, renumber bool) {
 	for r, k := range keys {
 		want[k] = append(want[k], int32(r))
 	}
-	cfg := tinyRadix
 	jt := &joinTable{cfg: &cfg, renumber: renumber}
 	jt.add(keys, nil)
 	jt.finish()
@@ -103,6 +110,23 @@ func radixLookupCase(t *testing.T, rng *rand.Rand, n int, renumber bool) {
 					t.Fatalf("key %d: rows %v, want %v", k, got, want[k])
 				}
 			}
+		}
+	}
+	// in partition order, as a chunk reordered by partitionOrder is
+	pk := make([]int64, len(probe))
+	jt.scatterProbe([][]int64{probe[:n], probe[n:]}, pk, true)
+	v, c := make([]uint32, len(probe)), make([]uint32, len(probe))
+	jt.probeScattered(v, c, true)
+	for j, k := range pk {
+		if pk[jt.scratch.pos[j]] != probe[j] {
+			t.Fatalf("probe key %d scattered to %d, which holds %d", j, jt.scratch.pos[j], pk[jt.scratch.pos[j]])
+		}
+		var got []int32
+		for r := uint32(0); r < c[j]; r++ {
+			got = append(got, jt.row(v[j], c[j], r))
+		}
+		if !slices.Equal(got, want[k]) {
+			t.Fatalf("scattered key %d: rows %v, want %v", k, got, want[k])
 		}
 	}
 }

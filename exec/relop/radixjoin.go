@@ -14,7 +14,7 @@ import (
 // about partRows rows so that it fits in L2. finishRadix scatters the
 // build keys into partition order (sequential reads, one write stream per
 // partition) and builds each partition's table while the partition is in
-// cache; when the account has room for a moment, the build rows themselves
+// cache, then keeps it at the size of its distinct keys (compactCap); when the account has room for a moment, the build rows themselves
 // are copied into partition order too and renumbered (hashTable.finish),
 // key by key within a partition: a key's rows are then consecutive, found
 // from the slot alone (no perm) and read as one run by the output gathers.

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -919,7 +918,10 @@ func (p *prober) startBatch(b arrow.RecordBatch) error {
 	p.batch = b
 	n := int(b.NumRows())
 	p.i, p.chain, p.off = 0, -2, 0
-	p.now = make([]bool, n)
+	// kept between batches (a chunk's fresh megabyte is a page fault per
+	// 4 KiB), as chunkRowBytes counts it
+	p.now = resize(p.now, n)
+	clear(p.now)
 	if p.mode == passChunk || p.mode == passFinal {
 		p.ever = grow(p.ever, p.seqBase+n)
 	}
@@ -1236,7 +1238,7 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 			col := ht.batches[0].Column(c - nl)
 			if w := fixedWidth(col.DataType()); w > 0 && ht.reordered && len(p.pb) > 0 {
 				if lo < 0 {
-					lo, hi = slices.Min(p.pb), slices.Max(p.pb)
+					lo, hi = minMax(p.pb)
 				}
 				// rows in partition order fall in a narrow range: reading
 				// it in order first (streaming) is cheaper than a miss per
@@ -1269,6 +1271,16 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 	out := array.NewRecordBatch(schema, cols, int64(len(p.pl)))
 	releaseAll(cols)
 	return out, nil
+}
+
+// minMax is the least and the greatest of s (not empty), found in one
+// pass instead of two.
+func minMax(s []int32) (lo, hi int32) {
+	lo, hi = s[0], s[0]
+	for _, x := range s[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo, hi
 }
 
 // sharedKeyCol is the output column of the build key when it can be the

@@ -217,3 +217,19 @@ func TestHashTableRefs(t *testing.T) {
 		})
 	}
 }
+
+func TestMinMax(t *testing.T) {
+	for _, tc := range []struct {
+		s      []int32
+		lo, hi int32
+	}{
+		{[]int32{5}, 5, 5},
+		{[]int32{3, 1, 2}, 1, 3},
+		{[]int32{-7, 9, 0, 9, -7}, -7, 9},
+		{[]int32{1 << 30, 0, 1<<31 - 1}, 0, 1<<31 - 1},
+	} {
+		if lo, hi := minMax(tc.s); lo != tc.lo || hi != tc.hi {
+			t.Errorf("minMax(%v) = %d, %d, want %d, %d", tc.s, lo, hi, tc.lo, tc.hi)
+		}
+	}
+}

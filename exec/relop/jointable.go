@@ -28,6 +28,7 @@ type joinTable struct {
 	cfg     *radixConfig
 	pbits   uint
 	parts   []joinPart
+	nslots  int // the slots of parts, all together
 	scratch radixScratch
 	// renumber (set before finish) numbers a partitioned table's rows in
 	// partition order; finish then leaves in order each build row's new
@@ -57,8 +58,8 @@ func joinTableCap(n int) int {
 // added so far: their keys (then perm) and the slots.
 func (t *joinTable) bytes() int64 {
 	n := len(t.keys)
-	if t.slots != nil {
-		return int64(len(t.slots))*joinSlotBytes + int64(len(t.perm))*4
+	if t.slots != nil || t.parts != nil {
+		return int64(len(t.slots)+t.nslots)*joinSlotBytes + int64(len(t.perm))*4
 	}
 	return int64(n)*12 + int64(joinTableCap(n))*joinSlotBytes
 }

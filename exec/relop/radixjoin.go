@@ -14,7 +14,7 @@ import (
 // about partRows rows so that it fits in L2. finishRadix scatters the
 // build keys into partition order (sequential reads, one write stream per
 // partition) and builds each partition's table while the partition is in
-// cache; when the account has room for a moment, the build rows themselves
+// cache, then keeps it at the size of its distinct keys (compactCap); when the account has room for a moment, the build rows themselves
 // are copied into partition order too and renumbered (hashTable.finish),
 // key by key within a partition: a key's rows are then consecutive, found
 // from the slot alone (no perm) and read as one run by the output gathers.
@@ -60,12 +60,28 @@ func (c *radixConfig) bits(n int) uint {
 	return min(max(uint(bits.Len(uint((n-1)/max(c.partRows, 1)))), 1), maxRadixBits)
 }
 
-// joinPart is one partition's table: slots[off : off+mask+1], a key's
-// first slot being (hash << pbits) >> shift.
+// joinPart is one partition's table, a key's first slot being
+// (hash << pbits) >> shift. Its own allocation: it is sized for the
+// partition's distinct keys, known only once the partition is built.
 type joinPart struct {
-	off   uint32
-	mask  uint32
+	slots []joinSlot
 	shift uint8
+}
+
+// compactCap is the slot count of a finished partition table with d
+// distinct keys: a power of two at least 1.5 d. A partition is first built
+// in a scratch table sized for its rows (twice them, before the keys are
+// known), which for keys with duplicates is mostly empty; the probe reads
+// each partition's table from memory once per chunk, so a smaller table is
+// fewer bytes to read (a load of 1/3 to 2/3 keeps a miss within a few
+// slots, mostly of the same cache line).
+func compactCap(d int) int {
+	return 1 << bits.Len(uint(max(d+(d+1)/2, 16)-1))
+}
+
+// partShift is the shift of a partition table of capacity slots.
+func partShift(capacity int) uint8 {
+	return uint8(64 - bits.TrailingZeros(uint(capacity)))
 }
 
 // radixScratch holds a lookup's scatter buffers between probe chunks.
@@ -93,13 +109,12 @@ func (t *joinTable) finishRadix() {
 	}
 	t.parts = make([]joinPart, nparts)
 	start := make([]uint32, nparts+1)
-	var pos, slotOff uint32
+	var pos uint32
+	maxCap := 0
 	for p, c := range counts {
 		start[p] = pos
 		pos += c
-		capacity := joinTableCap(int(c))
-		t.parts[p] = joinPart{off: slotOff, mask: uint32(capacity - 1), shift: uint8(64 - bits.TrailingZeros(uint(capacity)))}
-		slotOff += uint32(capacity)
+		maxCap = max(maxCap, joinTableCap(int(c)))
 	}
 	start[nparts] = pos
 	pk := make([]int64, pos)
@@ -134,7 +149,9 @@ func (t *joinTable) finishRadix() {
 		}
 	}
 	t.keys, t.null = nil, nil
-	t.slots = make([]joinSlot, slotOff)
+	// each partition is built in scratch (in L2, reused), then copied into
+	// its own table sized for its distinct keys (compactPart)
+	scratch := make([]joinSlot, maxCap)
 	// remap: the final number of the j-th scattered row when the rows are
 	// renumbered (they need no perm then: see consecutive)
 	var remap []uint32
@@ -144,21 +161,21 @@ func (t *joinTable) finishRadix() {
 	} else {
 		t.perm = make([]int32, 0, pos)
 	}
-	var touch uint32
 	for p := range nparts {
-		part := t.parts[p]
-		slots := t.slots[part.off : part.off+part.mask+1]
-		// the slots were zeroed long ago: reading them in order brings
-		// them into cache at streaming speed, instead of a miss per insert
-		touch += touchSlots(slots)
-		mask := uint64(part.mask)
+		capacity := joinTableCap(int(start[p+1] - start[p]))
+		slots := scratch[:capacity]
+		clear(slots)
+		shift := partShift(capacity)
+		mask := uint64(capacity - 1)
 		dups := false
+		distinct := 0
 		for j := start[p]; j < start[p+1]; j++ {
 			k := pk[j]
-			for s := ((uint64(k) * hashMul) << pb) >> part.shift; ; s = (s + 1) & mask {
+			for s := ((uint64(k) * hashMul) << pb) >> shift; ; s = (s + 1) & mask {
 				e := &slots[s]
 				if e.n == 0 {
 					e.key, e.v, e.n = k, uint32(rowAt(pr, j)), 1
+					distinct++
 					break
 				}
 				if e.key == k {
@@ -168,18 +185,29 @@ func (t *joinTable) finishRadix() {
 				}
 			}
 		}
-		switch {
-		case remap != nil && !dups:
-			for j := start[p]; j < start[p+1]; j++ {
-				remap[j] = j
-			}
-			continue
-		case remap != nil:
-			renumberRuns(slots, pk, remap, start[p], start[p+1], pb, part.shift)
-			continue
-		case !dups:
-			continue
+		t.parts[p] = t.partRuns(slots, pk, pr, remap, start[p], start[p+1], shift, dups, distinct)
+	}
+	for r, i := range order {
+		if i < pos { // not a NULL-keyed row
+			order[r] = remap[i]
 		}
+	}
+}
+
+// partRuns lays out the rows lo..hi-1 of one partition, built in slots
+// (see finishRadix): renumbered (remap) or as runs of perm for duplicated
+// keys, and returns the partition's compact table.
+func (t *joinTable) partRuns(slots []joinSlot, pk []int64, pr []int32, remap []uint32, lo, hi uint32, shift uint8, dups bool, distinct int) joinPart {
+	pb := t.pbits
+	mask := uint64(len(slots) - 1)
+	switch {
+	case remap != nil && !dups:
+		for j := lo; j < hi; j++ {
+			remap[j] = j
+		}
+	case remap != nil:
+		renumberRuns(slots, pk, remap, lo, hi, pb, shift)
+	case dups:
 		// the partition's runs, while it is in cache: as in finish, v first
 		// holds a run's end and filling it backwards (rows ascend within a
 		// partition) leaves v at its start with the rows in build order
@@ -191,9 +219,9 @@ func (t *joinTable) finishRadix() {
 			}
 		}
 		t.perm = t.perm[:run]
-		for j := int(start[p+1]) - 1; j >= int(start[p]); j-- {
+		for j := int(hi) - 1; j >= int(lo); j-- {
 			k := pk[j]
-			s := ((uint64(k) * hashMul) << pb) >> part.shift
+			s := ((uint64(k) * hashMul) << pb) >> shift
 			for slots[s].key != k || slots[s].n == 0 {
 				s = (s + 1) & mask
 			}
@@ -203,12 +231,34 @@ func (t *joinTable) finishRadix() {
 			}
 		}
 	}
-	t.touched += touch
-	for r, i := range order {
-		if i < pos { // not a NULL-keyed row
-			order[r] = remap[i]
-		}
+	part := compactPart(slots, distinct, pb)
+	t.nslots += len(part.slots)
+	return part
+}
+
+// compactPart copies a partition's scratch table (slots, distinct keys)
+// into a new one of compactCap slots.
+func compactPart(slots []joinSlot, distinct int, pb uint) joinPart {
+	capacity := compactCap(distinct)
+	shift := partShift(capacity)
+	out := make([]joinSlot, capacity)
+	if capacity == len(slots) {
+		copy(out, slots)
+		return joinPart{slots: out, shift: shift}
 	}
+	mask := uint64(capacity - 1)
+	for i := range slots {
+		e := &slots[i]
+		if e.n == 0 {
+			continue
+		}
+		s := ((uint64(e.key) * hashMul) << pb) >> shift
+		for out[s].n != 0 {
+			s = (s + 1) & mask
+		}
+		out[s] = *e
+	}
+	return joinPart{slots: out, shift: shift}
 }
 
 // renumberRuns numbers the rows lo..hi-1 of one partition (scattered keys
@@ -267,16 +317,7 @@ func touchSlots(slots []joinSlot) uint32 {
 
 // find looks one key up in the partitioned table.
 func (t *joinTable) find(k int64) (v, n uint32) {
-	h := uint64(k) * hashMul
-	part := t.parts[h>>(64-t.pbits)]
-	mask := uint64(part.mask)
-	slots := t.slots[part.off : part.off+part.mask+1]
-	for s := (h << t.pbits) >> part.shift; ; s = (s + 1) & mask {
-		e := &slots[s]
-		if e.n == 0 || e.key == k {
-			return e.v, e.n
-		}
-	}
+	return t.parts[(uint64(k)*hashMul)>>(64-t.pbits)].probe(k, t.pbits, 0)
 }
 
 // lookupRadix is lookup on the partitioned table: small batches key by
@@ -289,23 +330,29 @@ func (t *joinTable) lookupRadix(ks []int64, v, n []uint32) {
 		}
 		return
 	}
-	t.scatterProbe(ks, nil, false)
+	t.scatterProbe([][]int64{ks}, nil, false)
 	t.probeScattered(v, n, false)
 }
 
-// scatterProbe partitions probe keys: scratch.keys holds them in partition
-// order (in pk when not nil, else in scratch.own), scratch.counts[p] the end
-// of partition p's, and scratch.pos either each scattered key's index in ks
-// or (toDst) each key's scattered index.
-func (t *joinTable) scatterProbe(ks, pk []int64, toDst bool) {
+// scatterProbe partitions probe keys, the concatenation of segs (the key
+// columns of a chunk's batches, read in place: no copy of the chunk's keys
+// to read again): scratch.keys holds them in partition order (in pk when
+// not nil, else in scratch.own), scratch.counts[p] the end of partition
+// p's, and scratch.pos either each scattered key's index in the
+// concatenation or (toDst) each key's scattered index.
+func (t *joinTable) scatterProbe(segs [][]int64, pk []int64, toDst bool) {
 	pb := t.pbits
 	nparts := 1 << pb
 	sc := &t.scratch
 	sc.counts = resize(sc.counts, nparts+1)
 	counts := sc.counts
 	clear(counts)
-	for _, k := range ks {
-		counts[1+(uint64(k)*hashMul)>>(64-pb)]++
+	rows := 0
+	for _, ks := range segs {
+		rows += len(ks)
+		for _, k := range ks {
+			counts[1+(uint64(k)*hashMul)>>(64-pb)]++
+		}
 	}
 	for p := 1; p <= nparts; p++ {
 		counts[p] += counts[p-1]
@@ -313,27 +360,32 @@ func (t *joinTable) scatterProbe(ks, pk []int64, toDst bool) {
 	// counts[p] is now partition p's start; the scatter advances it to
 	// p's end, which is partition p+1's start
 	if pk == nil {
-		sc.own = resize(sc.own, len(ks))
+		sc.own = resize(sc.own, rows)
 		pk = sc.own
 	}
-	pk = pk[:len(ks)]
+	pk = pk[:rows]
 	sc.keys = pk
-	sc.pos = resize(sc.pos, len(ks))
+	sc.pos = resize(sc.pos, rows)
 	pi := sc.pos
-	if toDst {
-		for i, k := range ks {
-			p := (uint64(k) * hashMul) >> (64 - pb)
-			w := counts[p]
-			counts[p]++
-			pk[w], pi[i] = k, w
+	base := 0
+	for _, ks := range segs {
+		if toDst {
+			dst := pi[base : base+len(ks)]
+			for i, k := range ks {
+				p := (uint64(k) * hashMul) >> (64 - pb)
+				w := counts[p]
+				counts[p]++
+				pk[w], dst[i] = k, w
+			}
+		} else {
+			for i, k := range ks {
+				p := (uint64(k) * hashMul) >> (64 - pb)
+				w := counts[p]
+				counts[p]++
+				pk[w], pi[w] = k, uint32(base+i)
+			}
 		}
-		return
-	}
-	for i, k := range ks {
-		p := (uint64(k) * hashMul) >> (64 - pb)
-		w := counts[p]
-		counts[p]++
-		pk[w], pi[w] = k, uint32(i)
+		base += len(ks)
 	}
 }
 
@@ -348,29 +400,77 @@ func (t *joinTable) probeScattered(v, n []uint32, inOrder bool) {
 	lo := uint32(0)
 	for p := range 1 << pb {
 		hi := sc.counts[p]
-		part := t.parts[p]
-		slots := t.slots[part.off : part.off+part.mask+1]
-		mask := uint64(part.mask)
-		if int(hi-lo) >= len(slots)/16 {
+		part := &t.parts[p]
+		if int(hi-lo) >= len(part.slots)/16 {
 			// enough keys to touch a good part of the table's lines: read
 			// it in order first (streaming) rather than miss per key
-			t.touched += touchSlots(slots)
+			t.touched += touchSlots(part.slots)
 		}
-		for j := lo; j < hi; j++ {
-			k := pk[j]
-			for s := ((uint64(k) * hashMul) << pb) >> part.shift; ; s = (s + 1) & mask {
-				e := &slots[s]
-				if e.n == 0 || e.key == k {
-					i := j
-					if !inOrder {
-						i = pi[j]
-					}
-					v[i], n[i] = e.v, e.n
-					break
-				}
-			}
+		idx := pi
+		if inOrder {
+			idx = nil
 		}
+		lookupPart(part, pb, pk, idx, lo, hi, v, n)
 		lo = hi
+	}
+}
+
+// probeGroup keys of a partition go through the two passes of lookupPart
+// together.
+const probeGroup = 256
+
+// lookupPart looks the keys pk[lo:hi] up in one partition's table, writing
+// the result of key j at index j (idx nil) or idx[j] of v and n.
+func lookupPart(part *joinPart, pb uint, pk []int64, idx []uint32, lo, hi uint32, v, n []uint32) {
+	if idx != nil {
+		for j := lo; j < hi; j++ {
+			i := idx[j]
+			v[i], n[i] = part.probe(pk[j], pb, 0)
+		}
+		return
+	}
+	var rest [probeGroup]uint32
+	for g := lo; g < hi; g += probeGroup {
+		e := min(g+probeGroup, hi)
+		m := firstSlots(part, pb, pk[g:e], v[g:e], n[g:e], &rest)
+		for _, r := range rest[:m] {
+			j := g + r
+			v[j], n[j] = part.probe(pk[j], pb, 1)
+		}
+	}
+}
+
+// firstSlots reads each key's first slot, which settles most keys (it
+// holds the key, or is empty), without a branch on what it holds: on
+// random keys such a branch is mispredicted about every other key, which
+// costs more than the slot's read from L2. It writes every key's result
+// and lists in rest the keys whose first slot holds another key (their
+// result is to be found by probe), returning how many.
+func firstSlots(part *joinPart, pb uint, ks []int64, v, n []uint32, rest *[probeGroup]uint32) int {
+	slots, shift := part.slots, part.shift
+	v, n = v[:len(ks)], n[:len(ks)]
+	m := 0
+	for j, k := range ks {
+		e := slots[((uint64(k)*hashMul)<<pb)>>shift]
+		v[j], n[j] = e.v, e.n
+		// counted when the slot holds neither the key (x != 0) nor
+		// nothing (e.n != 0)
+		rest[m&(probeGroup-1)] = uint32(j)
+		x := min(uint64(e.key)^uint64(k), uint64(e.n))
+		m += int((x | -x) >> 63)
+	}
+	return m
+}
+
+// probe looks k up in the partition's table from its first slot's
+// successor at offset from (0: the first slot itself).
+func (part *joinPart) probe(k int64, pb uint, from uint64) (v, n uint32) {
+	slots := part.slots
+	mask := uint64(len(slots) - 1)
+	for s := (((uint64(k)*hashMul)<<pb)>>part.shift + from) & mask; ; s = (s + 1) & mask {
+		if e := &slots[s]; e.n == 0 || e.key == k {
+			return e.v, e.n
+		}
 	}
 }
 
@@ -495,30 +595,37 @@ func (p *prober) partitionOrder(bs []arrow.RecordBatch, rows int) (out arrow.Rec
 		}
 		defer p.j.hold.shrink(n)
 	}
-	keys := resize(ht.i64, rows)
-	off := 0
-	for _, b := range bs {
-		r := int(b.NumRows())
-		fixedKeys(b.Column(p.j.LeftKeys[0]), keys[off:off+r])
-		off += r
-	}
-	ht.i64 = keys
 	mem := allocOr(p.j.Alloc)
 	schema := p.src.Schema()
 	// the scattered keys are the key column in partition order when the
-	// column holds the int64s themselves: scatter them there, once
+	// column holds the int64s themselves: scatter them there, once, read
+	// from the batches in place
 	var pre []arrow.Array
 	var pk []int64
 	kc := p.j.LeftKeys[0]
 	dt := schema.Field(kc).Type
+	segs := make([][]int64, len(bs))
 	if isIntClass(dt) && fixedWidth(dt) == 8 && !anyNulls(bs, kc) {
 		buf := memory.NewResizableBuffer(mem)
 		buf.Resize(rows * 8)
 		pk = castBytes[int64](buf.Bytes())[:rows]
 		pre = make([]arrow.Array, schema.NumFields())
 		pre[kc] = fixedWidthArray(dt, rows, nil, buf, 0)
+		for i, b := range bs {
+			segs[i] = fixedSlice[int64](b.Column(kc))
+		}
+	} else {
+		keys := resize(ht.i64, rows)
+		off := 0
+		for _, b := range bs {
+			r := int(b.NumRows())
+			fixedKeys(b.Column(kc), keys[off:off+r])
+			off += r
+		}
+		ht.i64 = keys
+		segs = [][]int64{keys}
 	}
-	ht.ints.scatterProbe(keys, pk, true)
+	ht.ints.scatterProbe(segs, pk, true)
 	out, err = scatterBatch(mem, schema, bs, ht.ints.scratch.pos, pre)
 	if err != nil {
 		return nil, false, err

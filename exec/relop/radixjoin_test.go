@@ -28,13 +28,21 @@ func TestJoinTableRadixLookup(t *testing.T) {
 	for _, n := range []int{2, 3, 100, 5000, 20000} {
 		for _, renumber := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%d/renumber=%v", n, renumber), func(t *testing.T) {
-				radixLookupCase(t, rng, n, renumber)
+				radixLookupCase(t, rng, n, renumber, tinyRadix)
 			})
 		}
 	}
+	// few large partitions: thousands of keys each, several groups of
+	// lookupPart's two passes
+	big := radixConfig{minBuild: 2, partRows: 4096, minProbe: 128, maxChunk: 1 << 20}
+	for _, renumber := range []bool{false, true} {
+		t.Run(fmt.Sprintf("big partitions/renumber=%v", renumber), func(t *testing.T) {
+			radixLookupCase(t, rng, 20000, renumber, big)
+		})
+	}
 }
 
-func radixLookupCase(t *testing.T, rng *rand.Rand, n int, renumber bool) {
+func radixLookupCase(t *testing.T, rng *rand.Rand, n int, renumber bool, cfg radixConfig) {
 	keys := make([]int64, n)
 	for i := range keys {
 		switch rng.IntN(100) {
@@ -52,7 +60,6 @@ func radixLookupCase(t *testing.T, rng *rand.Rand, n int, renumber bool) {
 	for r, k := range keys {
 		want[k] = append(want[k], int32(r))
 	}
-	cfg := tinyRadix
 	jt := &joinTable{cfg: &cfg, renumber: renumber}
 	jt.add(keys, nil)
 	jt.finish()
@@ -103,6 +110,23 @@ func radixLookupCase(t *testing.T, rng *rand.Rand, n int, renumber bool) {
 					t.Fatalf("key %d: rows %v, want %v", k, got, want[k])
 				}
 			}
+		}
+	}
+	// in partition order, as a chunk reordered by partitionOrder is
+	pk := make([]int64, len(probe))
+	jt.scatterProbe([][]int64{probe[:n], probe[n:]}, pk, true)
+	v, c := make([]uint32, len(probe)), make([]uint32, len(probe))
+	jt.probeScattered(v, c, true)
+	for j, k := range pk {
+		if pk[jt.scratch.pos[j]] != probe[j] {
+			t.Fatalf("probe key %d scattered to %d, which holds %d", j, jt.scratch.pos[j], pk[jt.scratch.pos[j]])
+		}
+		var got []int32
+		for r := uint32(0); r < c[j]; r++ {
+			got = append(got, jt.row(v[j], c[j], r))
+		}
+		if !slices.Equal(got, want[k]) {
+			t.Fatalf("scattered key %d: rows %v, want %v", k, got, want[k])
 		}
 	}
 }
@@ -557,5 +581,64 @@ func TestSharedKeyCol(t *testing.T) {
 				t.Fatalf("shared column %d, want %d", got, c.want)
 			}
 		})
+	}
+}
+
+// A finished partition table is sized for its distinct keys, not its rows:
+// at most 2/3 full (a miss stops within a few slots) and at least 1/3 full
+// (when not the minimum size), whatever the duplicates.
+func TestRadixPartsSizedByDistinctKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		rows     int
+		distinct int
+	}{
+		{"all distinct", 20000, 20000},
+		{"8 rows a key", 20000, 2500},
+		{"one key", 5000, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			keys := make([]int64, tc.rows)
+			for i := range keys {
+				keys[i] = int64(i % tc.distinct)
+			}
+			cfg := tinyRadix
+			jt := &joinTable{cfg: &cfg}
+			jt.add(keys, nil)
+			jt.finish()
+			if jt.pbits == 0 {
+				t.Fatal("table not partitioned")
+			}
+			slots, keysSeen := 0, 0
+			for p, part := range jt.parts {
+				d := 0
+				for _, e := range part.slots {
+					if e.n > 0 {
+						d++
+					}
+				}
+				keysSeen += d
+				slots += len(part.slots)
+				if 3*d > 2*len(part.slots) || (len(part.slots) > 16 && 3*d < len(part.slots)) {
+					t.Fatalf("partition %d: %d keys in %d slots", p, d, len(part.slots))
+				}
+			}
+			if keysSeen != tc.distinct || slots != jt.nslots {
+				t.Fatalf("%d keys in %d slots (nslots %d), want %d keys", keysSeen, slots, jt.nslots, tc.distinct)
+			}
+			if got, want := jt.bytes(), int64(slots)*joinSlotBytes+int64(len(jt.perm))*4; got != want {
+				t.Fatalf("bytes %d, want %d", got, want)
+			}
+		})
+	}
+}
+
+func TestCompactCap(t *testing.T) {
+	for _, tc := range []struct{ d, want int }{
+		{0, 16}, {1, 16}, {10, 16}, {11, 32}, {21, 32}, {22, 64}, {4940, 8192}, {5461, 8192}, {5462, 16384},
+	} {
+		if got := compactCap(tc.d); got != tc.want {
+			t.Errorf("compactCap(%d) = %d, want %d", tc.d, got, tc.want)
+		}
 	}
 }

@@ -139,9 +139,10 @@ func nativeFilter(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch
 	return out, nil
 }
 
-// fixedWidth is the byte width of the values of a primitive fixed-width
-// layout compactColumn handles (0: not one).
-func fixedWidth(dt arrow.DataType) int {
+// FixedWidth is the byte width of the values of Arrow's primitive
+// fixed-width layouts (0: another layout): the width the typed copy loops
+// of filters, gathers and scatters move a value by.
+func FixedWidth(dt arrow.DataType) int {
 	switch dt.ID() {
 	case arrow.INT8, arrow.UINT8:
 		return 1
@@ -151,6 +152,8 @@ func fixedWidth(dt arrow.DataType) int {
 		return 4
 	case arrow.INT64, arrow.UINT64, arrow.FLOAT64, arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION:
 		return 8
+	case arrow.DECIMAL128, arrow.INTERVAL_MONTH_DAY_NANO:
+		return 16
 	}
 	return 0
 }
@@ -159,9 +162,11 @@ func fixedWidth(dt arrow.DataType) int {
 // values are compacted from the bitmap, a validity bitmap is gathered
 // through the selection vector. ok is false for other layouts.
 func compactColumn(mem memory.Allocator, a arrow.Array, keep []uint64, count int, selection func() []int32) (arrow.Array, bool) {
-	w := fixedWidth(a.DataType())
+	w := FixedWidth(a.DataType())
 	n := a.Len()
-	if w == 0 || len(a.Data().Buffers()) < 2 || a.Data().Buffers()[1] == nil {
+	// compactWords moves values of up to 8 bytes; 16-byte ones take the
+	// general path.
+	if w == 0 || w > 8 || len(a.Data().Buffers()) < 2 || a.Data().Buffers()[1] == nil {
 		return nil, false
 	}
 	raw := a.Data().Buffers()[1].Bytes()

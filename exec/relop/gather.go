@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
 )
 
 // rowRef names row r of source batch b; b == nullBatch stands for a row of
@@ -51,7 +52,7 @@ func releaseAll(as []arrow.Array) {
 // gather builds an array of type dt from the referenced rows of srcs, with
 // typed loops over the source buffers for the scalar types.
 func gather(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, refs []rowRef) (arrow.Array, error) {
-	switch fixedWidth(dt) {
+	switch exec.FixedWidth(dt) {
 	case 1:
 		return gatherFixed[uint8](mem, dt, srcs, refs), nil
 	case 2:
@@ -75,7 +76,7 @@ func gather(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, refs []
 // gatherIdx builds an array of type dt from the rows idx of one source
 // (a join's pairs: no NULL rows to add).
 func gatherIdx(mem memory.Allocator, dt arrow.DataType, src arrow.Array, idx []uint32) (arrow.Array, error) {
-	switch fixedWidth(dt) {
+	switch exec.FixedWidth(dt) {
 	case 1:
 		return gatherFixedIdx[uint8](mem, dt, src, idx), nil
 	case 2:
@@ -97,7 +98,7 @@ func gatherIdx(mem memory.Allocator, dt arrow.DataType, src arrow.Array, idx []u
 func gatherFixedIdx[T any](mem memory.Allocator, dt arrow.DataType, src arrow.Array, idx []uint32) arrow.Array {
 	n := len(idx)
 	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(n * fixedWidth(dt))
+	buf.Resize(n * exec.FixedWidth(dt))
 	out := castBytes[T](buf.Bytes())[:n]
 	vals := fixedSlice[T](src)
 	if src.NullN() == 0 {
@@ -129,30 +130,12 @@ func castInt32s(s []int32) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(&s[0])), len(s))
 }
 
-// fixedWidth is the byte width of the fixed-width types that gather and
-// scatter copy by typed loops (0: another type).
-func fixedWidth(dt arrow.DataType) int {
-	switch dt.ID() {
-	case arrow.INT8, arrow.UINT8:
-		return 1
-	case arrow.INT16, arrow.UINT16:
-		return 2
-	case arrow.INT32, arrow.UINT32, arrow.FLOAT32, arrow.DATE32, arrow.TIME32:
-		return 4
-	case arrow.INT64, arrow.UINT64, arrow.FLOAT64, arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION:
-		return 8
-	case arrow.DECIMAL128, arrow.INTERVAL_MONTH_DAY_NANO:
-		return 16
-	}
-	return 0
-}
-
 // scatterable reports whether scatterBatch can reorder batches of schema
 // (without arrow-go's kernels, which may fail).
 func scatterable(schema *arrow.Schema) bool {
 	for _, f := range schema.Fields() {
 		switch id := f.Type.ID(); {
-		case fixedWidth(f.Type) > 0, id == arrow.STRING, id == arrow.BINARY, id == arrow.BOOL:
+		case exec.FixedWidth(f.Type) > 0, id == arrow.STRING, id == arrow.BINARY, id == arrow.BOOL:
 		default:
 			return false
 		}
@@ -182,7 +165,7 @@ func scatterBatch(mem memory.Allocator, schema *arrow.Schema, srcs []arrow.Recor
 			arrs[i] = s.Column(c)
 		}
 		dt := schema.Field(c).Type
-		switch fixedWidth(dt) {
+		switch exec.FixedWidth(dt) {
 		case 1:
 			cols[c] = scatterFixed[uint8](mem, dt, arrs, dst)
 		case 2:
@@ -226,7 +209,7 @@ func inverseRefs(srcs []arrow.RecordBatch, dst []uint32) []rowRef {
 func scatterFixed[T any](mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array, dst []uint32) arrow.Array {
 	n := len(dst)
 	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(n * fixedWidth(dt))
+	buf.Resize(n * exec.FixedWidth(dt))
 	out := castBytes[T](buf.Bytes())[:n]
 	var vbuf *memory.Buffer
 	var bits []byte
@@ -309,7 +292,7 @@ func gatherFixed[T any](mem memory.Allocator, dt arrow.DataType, srcs []arrow.Ar
 	}
 	var zero T
 	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(n * fixedWidth(dt))
+	buf.Resize(n * exec.FixedWidth(dt))
 	out := castBytes[T](buf.Bytes())[:n]
 	var vbuf *memory.Buffer
 	nulls := 0

@@ -1236,7 +1236,7 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 		case len(ht.batches) == 1 && ht.rowShift >= 0:
 			// one batch: the table rows are its positions
 			col := ht.batches[0].Column(c - nl)
-			if w := fixedWidth(col.DataType()); w > 0 && ht.reordered && len(p.pb) > 0 {
+			if w := exec.FixedWidth(col.DataType()); w > 0 && ht.reordered && len(p.pb) > 0 {
 				if lo < 0 {
 					lo, hi = minMax(p.pb)
 				}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
 )
 
 // Radix-partitioned join table. A large build side (radixConfig.minBuild
@@ -605,7 +606,7 @@ func (p *prober) partitionOrder(bs []arrow.RecordBatch, rows int) (out arrow.Rec
 	kc := p.j.LeftKeys[0]
 	dt := schema.Field(kc).Type
 	segs := make([][]int64, len(bs))
-	if isIntClass(dt) && fixedWidth(dt) == 8 && !anyNulls(bs, kc) {
+	if isIntClass(dt) && exec.FixedWidth(dt) == 8 && !anyNulls(bs, kc) {
 		buf := memory.NewResizableBuffer(mem)
 		buf.Resize(rows * 8)
 		pk = castBytes[int64](buf.Bytes())[:rows]

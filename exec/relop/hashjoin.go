@@ -736,7 +736,7 @@ func (t *hashTable) ref(r int32) rowRef {
 // partitions reports whether finish will partition the table.
 func (t *hashTable) partitions() bool {
 	ints := t.ints
-	return !t.cross && ints != nil && ints.cfg != nil && ints.cfg.bits(len(ints.keys)) > 0
+	return !t.cross && ints != nil && ints.cfg != nil && ints.cfg.bits(ints.nkeys) > 0
 }
 
 // finish prepares the match flags of the build rows. With reorder, a

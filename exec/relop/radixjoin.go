@@ -102,11 +102,14 @@ func (t *joinTable) finishRadix() {
 	nparts := 1 << pb
 	counts := make([]uint32, nparts)
 	null := t.null
-	for r, k := range t.keys {
-		if null != nil && null[r] {
-			continue
+	r := 0
+	for _, seg := range t.keys {
+		for _, k := range seg {
+			if null == nil || !null[r] {
+				counts[(uint64(k)*hashMul)>>(64-pb)]++
+			}
+			r++
 		}
-		counts[(uint64(k)*hashMul)>>(64-pb)]++
 	}
 	t.parts = make([]joinPart, nparts)
 	start := make([]uint32, nparts+1)
@@ -123,7 +126,7 @@ func (t *joinTable) finishRadix() {
 	// renumbered in partition order (order: each row's new number)
 	var pr []int32
 	if t.renumber {
-		t.order = make([]uint32, len(t.keys))
+		t.order = make([]uint32, t.nkeys)
 	} else {
 		pr = make([]int32, pos)
 	}
@@ -131,25 +134,30 @@ func (t *joinTable) finishRadix() {
 	w := make([]uint32, nparts)
 	copy(w, start)
 	nullRow := pos // NULL-keyed rows go after every partition
-	for r, k := range t.keys {
-		if null != nil && null[r] {
-			if order != nil {
-				order[r] = nullRow
-				nullRow++
+	r = 0
+	for _, seg := range t.keys {
+		for _, k := range seg {
+			if null != nil && null[r] {
+				if order != nil {
+					order[r] = nullRow
+					nullRow++
+				}
+				r++
+				continue
 			}
-			continue
-		}
-		p := (uint64(k) * hashMul) >> (64 - pb)
-		i := w[p]
-		w[p]++
-		pk[i] = k
-		if order != nil {
-			order[r] = i
-		} else {
-			pr[i] = int32(r)
+			p := (uint64(k) * hashMul) >> (64 - pb)
+			i := w[p]
+			w[p]++
+			pk[i] = k
+			if order != nil {
+				order[r] = i
+			} else {
+				pr[i] = int32(r)
+			}
+			r++
 		}
 	}
-	t.keys, t.null = nil, nil
+	t.keys, t.nkeys, t.null = nil, 0, nil
 	// each partition is built in scratch (in L2, reused), then copied into
 	// its own table sized for its distinct keys (compactPart)
 	scratch := make([]joinSlot, maxCap)

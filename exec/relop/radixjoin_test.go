@@ -61,7 +61,12 @@ func radixLookupCase(t *testing.T, rng *rand.Rand, n int, renumber bool, cfg rad
 		want[k] = append(want[k], int32(r))
 	}
 	jt := &joinTable{cfg: &cfg, renumber: renumber}
-	jt.add(keys, nil)
+	// in pieces of uneven sizes, as batches: the keys span segments
+	for lo := 0; lo < n; {
+		m := min(n-lo, 1+rng.IntN(3000))
+		jt.add(keys[lo:lo+m], nil)
+		lo += m
+	}
 	jt.finish()
 	if jt.pbits == 0 {
 		t.Fatal("table not partitioned")

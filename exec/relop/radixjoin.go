@@ -194,7 +194,7 @@ func (t *joinTable) finishRadix() {
 				}
 			}
 		}
-		t.parts[p] = t.partRuns(slots, pk, pr, remap, start[p], start[p+1], shift, dups, distinct)
+		t.parts[p] = t.partRuns(slots, pk, pr, remap, start[p], start[p+1], dups, distinct)
 	}
 	for r, i := range order {
 		if i < pos { // not a NULL-keyed row
@@ -205,9 +205,15 @@ func (t *joinTable) finishRadix() {
 
 // partRuns lays out the rows lo..hi-1 of one partition, built in slots
 // (see finishRadix): renumbered (remap) or as runs of perm for duplicated
-// keys, and returns the partition's compact table.
-func (t *joinTable) partRuns(slots []joinSlot, pk []int64, pr []int32, remap []uint32, lo, hi uint32, shift uint8, dups bool, distinct int) joinPart {
+// keys, and returns the partition's compact table. The runs are laid out
+// in the compact table, once it is made: its fewer slots are cheaper to
+// walk and to look the partition's keys up in again.
+func (t *joinTable) partRuns(slots []joinSlot, pk []int64, pr []int32, remap []uint32, lo, hi uint32, dups bool, distinct int) joinPart {
 	pb := t.pbits
+	part := compactPart(slots, distinct, pb)
+	t.nslots += len(part.slots)
+	slots = part.slots
+	shift := part.shift
 	mask := uint64(len(slots) - 1)
 	switch {
 	case remap != nil && !dups:
@@ -240,8 +246,6 @@ func (t *joinTable) partRuns(slots []joinSlot, pk []int64, pr []int32, remap []u
 			}
 		}
 	}
-	part := compactPart(slots, distinct, pb)
-	t.nslots += len(part.slots)
 	return part
 }
 
@@ -274,15 +278,15 @@ func compactPart(slots []joinSlot, distinct int, pb uint) joinPart {
 // pk, its table slots) key by key in slot order, from lo: remap[j] is row
 // j's number, and each slot's v its key's first row, the key's rows being
 // consecutive (in build order). As in finish, v first holds a run's end;
-// filling the runs backwards leaves it at their start.
+// filling the runs backwards leaves it at their start. An empty slot's v
+// is set too, to no use: a branch on it would be mispredicted at every
+// other slot.
 func renumberRuns(slots []joinSlot, pk []int64, remap []uint32, lo, hi uint32, pb uint, shift uint8) {
 	mask := uint64(len(slots) - 1)
 	run := lo
 	for i := range slots {
-		if n := slots[i].n; n > 0 {
-			run += n
-			slots[i].v = run
-		}
+		run += slots[i].n
+		slots[i].v = run
 	}
 	for j := int(hi) - 1; j >= int(lo); j-- {
 		k := pk[j]

@@ -748,7 +748,7 @@ func (t *hashTable) finish(mem memory.Allocator, reorder bool) error {
 		t.ints.finish()
 		if order := t.ints.order; order != nil {
 			t.ints.order = nil
-			b, err := scatterBatch(mem, t.schema, t.batches, order, nil)
+			b, err := scatterBatch(mem, t.schema, t.batches, order, t.orderedKeyCol())
 			if err != nil {
 				return err
 			}
@@ -762,6 +762,23 @@ func (t *hashTable) finish(mem memory.Allocator, reorder bool) error {
 	t.matched = make([]bool, t.rows)
 	t.held += int64(t.rows)
 	return nil
+}
+
+// orderedKeyCol is nil, or one entry per column with the key column in
+// the renumbered rows' order (joinTable.orderedKeys, when the column holds
+// the int64s themselves), for scatterBatch.
+func (t *hashTable) orderedKeyCol() []arrow.Array {
+	keys := t.ints.orderedKeys
+	t.ints.orderedKeys = nil
+	kc := t.keys[0]
+	dt := t.schema.Field(kc).Type
+	if keys == nil || !isIntClass(dt) || exec.FixedWidth(dt) != 8 {
+		return nil
+	}
+	pre := make([]arrow.Array, t.schema.NumFields())
+	buf := memory.NewBufferBytes(asBytes(keys))
+	pre[kc] = fixedWidthArray(dt, len(keys), nil, buf, 0)
+	return pre
 }
 
 // joinKeys encodes the join keys of every row and flags rows with a NULL key.

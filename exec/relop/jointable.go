@@ -38,6 +38,10 @@ type joinTable struct {
 	// number, for the owner to reorder its rows likewise.
 	renumber bool
 	order    []uint32
+	// orderedKeys: a renumbered table's keys in the rows' new order, when
+	// no row's key is NULL (else nil), for the owner to take as its
+	// reordered rows' key column instead of scattering that column
+	orderedKeys []int64
 	// consecutive: the rows of a key are numbered consecutively (a
 	// renumbered table), so a slot's v is its first row and perm is empty
 	consecutive bool

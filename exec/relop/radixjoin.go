@@ -164,9 +164,16 @@ func (t *joinTable) finishRadix() {
 	// remap: the final number of the j-th scattered row when the rows are
 	// renumbered (they need no perm then: see consecutive)
 	var remap []uint32
+	// partKeys: a partition's keys in their rows' new order, when pk is to
+	// become the renumbered rows' key column (no NULL-keyed rows: pk
+	// holds every row's key)
+	var partKeys []int64
 	if order != nil {
 		remap = make([]uint32, pos)
 		t.consecutive = true
+		if null == nil {
+			partKeys = make([]int64, maxCap/2)
+		}
 	} else {
 		t.perm = make([]int32, 0, pos)
 	}
@@ -194,7 +201,18 @@ func (t *joinTable) finishRadix() {
 				}
 			}
 		}
-		t.parts[p] = t.partRuns(slots, pk, pr, remap, start[p], start[p+1], dups, distinct)
+		lo, hi := start[p], start[p+1]
+		t.parts[p] = t.partRuns(slots, pk, pr, remap, lo, hi, dups, distinct)
+		if partKeys != nil && dups {
+			// (without duplicates the rows keep their scattered order)
+			for j := lo; j < hi; j++ {
+				partKeys[remap[j]-lo] = pk[j]
+			}
+			copy(pk[lo:hi], partKeys)
+		}
+	}
+	if partKeys != nil {
+		t.orderedKeys = pk
 	}
 	for r, i := range order {
 		if i < pos { // not a NULL-keyed row

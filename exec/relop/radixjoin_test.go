@@ -647,3 +647,40 @@ func TestCompactCap(t *testing.T) {
 		}
 	}
 }
+
+// TestRadixJoinOrderedBuildKeys: a reordered table whose int64 keys have
+// no NULL takes its key column from the table (joinTable.orderedKeys)
+// instead of scattering it. The output's build keys must be their rows'
+// (those of the unmatched build rows of right and full joins are read
+// from the table), each beside its row's payload.
+func TestRadixJoinOrderedBuildKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	schema := schemaOf(types.Int64Type, types.Int64Type)
+	var build, probe [][]any
+	for i := range 3000 {
+		// runs of duplicates, keys beyond int32 too (never matched)
+		k := rng.IntN(1500)
+		if i%7 == 0 {
+			k += 1 << 40
+		}
+		build = append(build, []any{k, i})
+	}
+	for i := range 2500 {
+		probe = append(probe, []any{rng.IntN(2000), -i})
+	}
+	for _, jt := range []JoinType{InnerJoin, LeftJoin, RightJoin, FullJoin} {
+		t.Run(jt.String(), func(t *testing.T) {
+			run := func(generic bool) ([]string, *HashJoin) {
+				op := &HashJoin{Left: rowsSource(t, schema, probe, 300), Right: rowsSource(t, schema, build, 512),
+					LeftKeys: []int{0}, RightKeys: []int{0}, Type: jt, generic: generic, BatchRows: 700, radix: &tinyRadix}
+				return sorted(drain(t, op)), op
+			}
+			want, _ := run(true)
+			got, op := run(false)
+			equalRows(t, "ordered keys", got, want)
+			if op.partitioned != 1 || op.reordered != 1 {
+				t.Fatalf("%d partitioned, %d reordered tables", op.partitioned, op.reordered)
+			}
+		})
+	}
+}

@@ -849,7 +849,9 @@ type prober struct {
 	// the batch is a chunk reordered by partition, its keys scattered in
 	// the table's scratch (partitionOrder)
 	ordered bool
-	touched byte // sums the bytes touchLines read, to keep the loads
+	// chunkMem allocates the chunks' reordered copies (partitionOrder)
+	chunkMem *recycler
+	touched  byte // sums the bytes touchLines read, to keep the loads
 	// the batch's own rows (unmatched, semi) still to emit, one output
 	// batch per step, so that a chunk's are never all queued at once
 	rest      []rowRef
@@ -875,6 +877,9 @@ func (p *prober) release() {
 		p.carry = nil
 	}
 	p.ht.release()
+	if p.chunkMem != nil {
+		p.chunkMem.close()
+	}
 	p.src.Close()
 }
 

@@ -626,7 +626,14 @@ func (p *prober) partitionOrder(bs []arrow.RecordBatch, rows int) (out arrow.Rec
 		}
 		defer p.j.hold.shrink(n)
 	}
-	mem := allocOr(p.j.Alloc)
+	if p.chunkMem == nil {
+		// the chunk's copy is released once it is probed: its buffers
+		// serve the next chunk's copy (fresh ones are zeroed or faulted
+		// in page by page; scatterBatch writes every value)
+		p.chunkMem = newRecycler(allocOr(p.j.Alloc))
+		p.chunkMem.fit = true
+	}
+	mem := p.chunkMem
 	schema := p.src.Schema()
 	// the scattered keys are the key column in partition order when the
 	// column holds the int64s themselves: scatter them there, once, read

@@ -158,8 +158,9 @@ func (t *joinTable) finishRadix() {
 		}
 	}
 	t.keys, t.nkeys, t.null = nil, 0, nil
-	// each partition is built in scratch (in L2, reused), then copied into
-	// its own table sized for its distinct keys (compactPart)
+	// a partition is built in scratch (in L2, reused), then copied into
+	// its own table sized for its distinct keys (compactPart), unless
+	// their count is foreseen (below)
 	scratch := make([]joinSlot, maxCap)
 	// remap: the final number of the j-th scattered row when the rows are
 	// renumbered (they need no perm then: see consecutive)
@@ -177,32 +178,37 @@ func (t *joinTable) finishRadix() {
 	} else {
 		t.perm = make([]int32, 0, pos)
 	}
+	// the rows and distinct keys of the partitions built so far: a
+	// partition (a slice of one hash's range) has about as many distinct
+	// keys per row as the others, so it is built straight into a table of
+	// the size that many would take, and needs no copy (compactPart) when
+	// that was right
+	seenRows, seenDistinct := 0, 0
 	for p := range nparts {
-		capacity := joinTableCap(int(start[p+1] - start[p]))
-		slots := scratch[:capacity]
-		clear(slots)
-		shift := partShift(capacity)
-		mask := uint64(capacity - 1)
-		dups := false
-		distinct := 0
-		for j := start[p]; j < start[p+1]; j++ {
-			k := pk[j]
-			for s := ((uint64(k) * hashMul) << pb) >> shift; ; s = (s + 1) & mask {
-				e := &slots[s]
-				if e.n == 0 {
-					e.key, e.v, e.n = k, uint32(rowAt(pr, j)), 1
-					distinct++
-					break
-				}
-				if e.key == k {
-					e.n++
-					dups = true
-					break
-				}
+		lo, hi := start[p], start[p+1]
+		var part joinPart
+		built, dups, distinct := false, false, 0
+		if seenRows > 0 {
+			guess := compactCap(int(hi-lo) * seenDistinct / seenRows)
+			slots := make([]joinSlot, guess)
+			var ok bool
+			dups, distinct, ok = buildPart(slots, pk, pr, lo, hi, pb, guess*2/3)
+			switch {
+			case ok && compactCap(distinct) == guess:
+				part, built = joinPart{slots: slots, shift: partShift(guess)}, true
+			case ok:
+				part, built = compactPart(slots, distinct, pb), true
 			}
 		}
-		lo, hi := start[p], start[p+1]
-		t.parts[p] = t.partRuns(slots, pk, pr, remap, lo, hi, dups, distinct)
+		if !built {
+			slots := scratch[:joinTableCap(int(hi-lo))]
+			clear(slots)
+			dups, distinct, _ = buildPart(slots, pk, pr, lo, hi, pb, len(slots))
+			part = compactPart(slots, distinct, pb)
+		}
+		seenRows += int(hi - lo)
+		seenDistinct += distinct
+		t.parts[p] = t.partRuns(part, pk, pr, remap, lo, hi, dups)
 		if partKeys != nil && dups {
 			// (without duplicates the rows keep their scattered order)
 			for j := lo; j < hi; j++ {
@@ -221,16 +227,42 @@ func (t *joinTable) finishRadix() {
 	}
 }
 
-// partRuns lays out the rows lo..hi-1 of one partition, built in slots
-// (see finishRadix): renumbered (remap) or as runs of perm for duplicated
-// keys, and returns the partition's compact table. The runs are laid out
-// in the compact table, once it is made: its fewer slots are cheaper to
-// walk and to look the partition's keys up in again.
-func (t *joinTable) partRuns(slots []joinSlot, pk []int64, pr []int32, remap []uint32, lo, hi uint32, dups bool, distinct int) joinPart {
+// buildPart counts the keys pk[lo:hi] of one partition into slots (empty),
+// a slot per distinct key holding its first row, and reports whether a
+// key has several rows and how many distinct keys there are; it stops,
+// not ok, when there are more than limit.
+func buildPart(slots []joinSlot, pk []int64, pr []int32, lo, hi uint32, pb uint, limit int) (dups bool, distinct int, ok bool) {
+	shift := partShift(len(slots))
+	mask := uint64(len(slots) - 1)
+	for j := lo; j < hi; j++ {
+		k := pk[j]
+		for s := ((uint64(k) * hashMul) << pb) >> shift; ; s = (s + 1) & mask {
+			e := &slots[s]
+			if e.n == 0 {
+				if distinct == limit {
+					return dups, distinct, false
+				}
+				e.key, e.v, e.n = k, uint32(rowAt(pr, j)), 1
+				distinct++
+				break
+			}
+			if e.key == k {
+				e.n++
+				dups = true
+				break
+			}
+		}
+	}
+	return dups, distinct, true
+}
+
+// partRuns lays out the rows lo..hi-1 of one partition, counted in its
+// compact table part (see finishRadix): renumbered (remap) or as runs of
+// perm for duplicated keys, and returns the table.
+func (t *joinTable) partRuns(part joinPart, pk []int64, pr []int32, remap []uint32, lo, hi uint32, dups bool) joinPart {
 	pb := t.pbits
-	part := compactPart(slots, distinct, pb)
 	t.nslots += len(part.slots)
-	slots = part.slots
+	slots := part.slots
 	shift := part.shift
 	mask := uint64(len(slots) - 1)
 	switch {

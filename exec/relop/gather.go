@@ -460,6 +460,12 @@ func castBytes[T any](b []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/size)
 }
 
+// asBytes views fixed-width values as their bytes (castBytes's converse).
+func asBytes[T any](s []T) []byte {
+	var zero T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
+}
+
 // fixedWidthArray makes an array of n fixed-width values from its validity
 // (nil when nulls is 0) and value buffers, taking over the caller's
 // references to them.

@@ -736,7 +736,7 @@ func (t *hashTable) ref(r int32) rowRef {
 // partitions reports whether finish will partition the table.
 func (t *hashTable) partitions() bool {
 	ints := t.ints
-	return !t.cross && ints != nil && ints.cfg != nil && ints.cfg.bits(len(ints.keys)) > 0
+	return !t.cross && ints != nil && ints.cfg != nil && ints.cfg.bits(ints.nkeys) > 0
 }
 
 // finish prepares the match flags of the build rows. With reorder, a
@@ -748,7 +748,7 @@ func (t *hashTable) finish(mem memory.Allocator, reorder bool) error {
 		t.ints.finish()
 		if order := t.ints.order; order != nil {
 			t.ints.order = nil
-			b, err := scatterBatch(mem, t.schema, t.batches, order, nil)
+			b, err := scatterBatch(mem, t.schema, t.batches, order, t.orderedKeyCol())
 			if err != nil {
 				return err
 			}
@@ -762,6 +762,23 @@ func (t *hashTable) finish(mem memory.Allocator, reorder bool) error {
 	t.matched = make([]bool, t.rows)
 	t.held += int64(t.rows)
 	return nil
+}
+
+// orderedKeyCol is nil, or one entry per column with the key column in
+// the renumbered rows' order (joinTable.orderedKeys, when the column holds
+// the int64s themselves), for scatterBatch.
+func (t *hashTable) orderedKeyCol() []arrow.Array {
+	keys := t.ints.orderedKeys
+	t.ints.orderedKeys = nil
+	kc := t.keys[0]
+	dt := t.schema.Field(kc).Type
+	if keys == nil || !isIntClass(dt) || exec.FixedWidth(dt) != 8 {
+		return nil
+	}
+	pre := make([]arrow.Array, t.schema.NumFields())
+	buf := memory.NewBufferBytes(asBytes(keys))
+	pre[kc] = fixedWidthArray(dt, len(keys), nil, buf, 0)
+	return pre
 }
 
 // joinKeys encodes the join keys of every row and flags rows with a NULL key.
@@ -832,7 +849,9 @@ type prober struct {
 	// the batch is a chunk reordered by partition, its keys scattered in
 	// the table's scratch (partitionOrder)
 	ordered bool
-	touched byte // sums the bytes touchLines read, to keep the loads
+	// chunkMem allocates the chunks' reordered copies (partitionOrder)
+	chunkMem *recycler
+	touched  byte // sums the bytes touchLines read, to keep the loads
 	// the batch's own rows (unmatched, semi) still to emit, one output
 	// batch per step, so that a chunk's are never all queued at once
 	rest      []rowRef
@@ -858,6 +877,9 @@ func (p *prober) release() {
 		p.carry = nil
 	}
 	p.ht.release()
+	if p.chunkMem != nil {
+		p.chunkMem.close()
+	}
 	p.src.Close()
 }
 

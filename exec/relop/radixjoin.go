@@ -102,11 +102,14 @@ func (t *joinTable) finishRadix() {
 	nparts := 1 << pb
 	counts := make([]uint32, nparts)
 	null := t.null
-	for r, k := range t.keys {
-		if null != nil && null[r] {
-			continue
+	r := 0
+	for _, seg := range t.keys {
+		for _, k := range seg {
+			if null == nil || !null[r] {
+				counts[(uint64(k)*hashMul)>>(64-pb)]++
+			}
+			r++
 		}
-		counts[(uint64(k)*hashMul)>>(64-pb)]++
 	}
 	t.parts = make([]joinPart, nparts)
 	start := make([]uint32, nparts+1)
@@ -123,7 +126,7 @@ func (t *joinTable) finishRadix() {
 	// renumbered in partition order (order: each row's new number)
 	var pr []int32
 	if t.renumber {
-		t.order = make([]uint32, len(t.keys))
+		t.order = make([]uint32, t.nkeys)
 	} else {
 		pr = make([]int32, pos)
 	}
@@ -131,62 +134,91 @@ func (t *joinTable) finishRadix() {
 	w := make([]uint32, nparts)
 	copy(w, start)
 	nullRow := pos // NULL-keyed rows go after every partition
-	for r, k := range t.keys {
-		if null != nil && null[r] {
-			if order != nil {
-				order[r] = nullRow
-				nullRow++
+	r = 0
+	for _, seg := range t.keys {
+		for _, k := range seg {
+			if null != nil && null[r] {
+				if order != nil {
+					order[r] = nullRow
+					nullRow++
+				}
+				r++
+				continue
 			}
-			continue
-		}
-		p := (uint64(k) * hashMul) >> (64 - pb)
-		i := w[p]
-		w[p]++
-		pk[i] = k
-		if order != nil {
-			order[r] = i
-		} else {
-			pr[i] = int32(r)
+			p := (uint64(k) * hashMul) >> (64 - pb)
+			i := w[p]
+			w[p]++
+			pk[i] = k
+			if order != nil {
+				order[r] = i
+			} else {
+				pr[i] = int32(r)
+			}
+			r++
 		}
 	}
-	t.keys, t.null = nil, nil
-	// each partition is built in scratch (in L2, reused), then copied into
-	// its own table sized for its distinct keys (compactPart)
+	t.keys, t.nkeys, t.null = nil, 0, nil
+	// a partition is built in scratch (in L2, reused), then copied into
+	// its own table sized for its distinct keys (compactPart), unless
+	// their count is foreseen (below)
 	scratch := make([]joinSlot, maxCap)
 	// remap: the final number of the j-th scattered row when the rows are
 	// renumbered (they need no perm then: see consecutive)
 	var remap []uint32
+	// partKeys: a partition's keys in their rows' new order, when pk is to
+	// become the renumbered rows' key column (no NULL-keyed rows: pk
+	// holds every row's key)
+	var partKeys []int64
 	if order != nil {
 		remap = make([]uint32, pos)
 		t.consecutive = true
+		if null == nil {
+			partKeys = make([]int64, maxCap/2)
+		}
 	} else {
 		t.perm = make([]int32, 0, pos)
 	}
+	// the rows and distinct keys of the partitions built so far: a
+	// partition (a slice of one hash's range) has about as many distinct
+	// keys per row as the others, so it is built straight into a table of
+	// the size that many would take, and needs no copy (compactPart) when
+	// that was right
+	seenRows, seenDistinct := 0, 0
 	for p := range nparts {
-		capacity := joinTableCap(int(start[p+1] - start[p]))
-		slots := scratch[:capacity]
-		clear(slots)
-		shift := partShift(capacity)
-		mask := uint64(capacity - 1)
-		dups := false
-		distinct := 0
-		for j := start[p]; j < start[p+1]; j++ {
-			k := pk[j]
-			for s := ((uint64(k) * hashMul) << pb) >> shift; ; s = (s + 1) & mask {
-				e := &slots[s]
-				if e.n == 0 {
-					e.key, e.v, e.n = k, uint32(rowAt(pr, j)), 1
-					distinct++
-					break
-				}
-				if e.key == k {
-					e.n++
-					dups = true
-					break
-				}
+		lo, hi := start[p], start[p+1]
+		var part joinPart
+		built, dups, distinct := false, false, 0
+		if seenRows > 0 {
+			guess := compactCap(int(hi-lo) * seenDistinct / seenRows)
+			slots := make([]joinSlot, guess)
+			var ok bool
+			dups, distinct, ok = buildPart(slots, pk, pr, lo, hi, pb, guess*2/3)
+			switch {
+			case ok && compactCap(distinct) == guess:
+				part, built = joinPart{slots: slots, shift: partShift(guess)}, true
+			case ok:
+				part, built = compactPart(slots, distinct, pb), true
 			}
 		}
-		t.parts[p] = t.partRuns(slots, pk, pr, remap, start[p], start[p+1], shift, dups, distinct)
+		if !built {
+			slots := scratch[:joinTableCap(int(hi-lo))]
+			clear(slots)
+			dups, distinct, _ = buildPart(slots, pk, pr, lo, hi, pb, len(slots))
+			part = compactPart(slots, distinct, pb)
+		}
+		seenRows += int(hi - lo)
+		seenDistinct += distinct
+		t.parts[p] = t.partRuns(part, pk, pr, remap, lo, hi, dups)
+		if partKeys != nil && dups {
+			// (without duplicates the rows keep their scattered order)
+			for j := lo; j < hi; j++ {
+				partKeys[remap[j]-lo] = pk[j]
+			}
+			copy(pk[lo:hi], partKeys)
+		}
+	}
+	if partKeys != nil {
+		t.orderedKeys = pk
 	}
 	for r, i := range order {
 		if i < pos { // not a NULL-keyed row
@@ -195,11 +227,43 @@ func (t *joinTable) finishRadix() {
 	}
 }
 
-// partRuns lays out the rows lo..hi-1 of one partition, built in slots
-// (see finishRadix): renumbered (remap) or as runs of perm for duplicated
-// keys, and returns the partition's compact table.
-func (t *joinTable) partRuns(slots []joinSlot, pk []int64, pr []int32, remap []uint32, lo, hi uint32, shift uint8, dups bool, distinct int) joinPart {
+// buildPart counts the keys pk[lo:hi] of one partition into slots (empty),
+// a slot per distinct key holding its first row, and reports whether a
+// key has several rows and how many distinct keys there are; it stops,
+// not ok, when there are more than limit.
+func buildPart(slots []joinSlot, pk []int64, pr []int32, lo, hi uint32, pb uint, limit int) (dups bool, distinct int, ok bool) {
+	shift := partShift(len(slots))
+	mask := uint64(len(slots) - 1)
+	for j := lo; j < hi; j++ {
+		k := pk[j]
+		for s := ((uint64(k) * hashMul) << pb) >> shift; ; s = (s + 1) & mask {
+			e := &slots[s]
+			if e.n == 0 {
+				if distinct == limit {
+					return dups, distinct, false
+				}
+				e.key, e.v, e.n = k, uint32(rowAt(pr, j)), 1
+				distinct++
+				break
+			}
+			if e.key == k {
+				e.n++
+				dups = true
+				break
+			}
+		}
+	}
+	return dups, distinct, true
+}
+
+// partRuns lays out the rows lo..hi-1 of one partition, counted in its
+// compact table part (see finishRadix): renumbered (remap) or as runs of
+// perm for duplicated keys, and returns the table.
+func (t *joinTable) partRuns(part joinPart, pk []int64, pr []int32, remap []uint32, lo, hi uint32, dups bool) joinPart {
 	pb := t.pbits
+	t.nslots += len(part.slots)
+	slots := part.slots
+	shift := part.shift
 	mask := uint64(len(slots) - 1)
 	switch {
 	case remap != nil && !dups:
@@ -232,8 +296,6 @@ func (t *joinTable) partRuns(slots []joinSlot, pk []int64, pr []int32, remap []u
 			}
 		}
 	}
-	part := compactPart(slots, distinct, pb)
-	t.nslots += len(part.slots)
 	return part
 }
 
@@ -266,15 +328,15 @@ func compactPart(slots []joinSlot, distinct int, pb uint) joinPart {
 // pk, its table slots) key by key in slot order, from lo: remap[j] is row
 // j's number, and each slot's v its key's first row, the key's rows being
 // consecutive (in build order). As in finish, v first holds a run's end;
-// filling the runs backwards leaves it at their start.
+// filling the runs backwards leaves it at their start. An empty slot's v
+// is set too, to no use: a branch on it would be mispredicted at every
+// other slot.
 func renumberRuns(slots []joinSlot, pk []int64, remap []uint32, lo, hi uint32, pb uint, shift uint8) {
 	mask := uint64(len(slots) - 1)
 	run := lo
 	for i := range slots {
-		if n := slots[i].n; n > 0 {
-			run += n
-			slots[i].v = run
-		}
+		run += slots[i].n
+		slots[i].v = run
 	}
 	for j := int(hi) - 1; j >= int(lo); j-- {
 		k := pk[j]
@@ -596,7 +658,14 @@ func (p *prober) partitionOrder(bs []arrow.RecordBatch, rows int) (out arrow.Rec
 		}
 		defer p.j.hold.shrink(n)
 	}
-	mem := allocOr(p.j.Alloc)
+	if p.chunkMem == nil {
+		// the chunk's copy is released once it is probed: its buffers
+		// serve the next chunk's copy (fresh ones are zeroed or faulted
+		// in page by page; scatterBatch writes every value)
+		p.chunkMem = newRecycler(allocOr(p.j.Alloc))
+		p.chunkMem.fit = true
+	}
+	mem := p.chunkMem
 	schema := p.src.Schema()
 	// the scattered keys are the key column in partition order when the
 	// column holds the int64s themselves: scatter them there, once, read

@@ -61,7 +61,12 @@ func radixLookupCase(t *testing.T, rng *rand.Rand, n int, renumber bool, cfg rad
 		want[k] = append(want[k], int32(r))
 	}
 	jt := &joinTable{cfg: &cfg, renumber: renumber}
-	jt.add(keys, nil)
+	// in pieces of uneven sizes, as batches: the keys span segments
+	for lo := 0; lo < n; {
+		m := min(n-lo, 1+rng.IntN(3000))
+		jt.add(keys[lo:lo+m], nil)
+		lo += m
+	}
 	jt.finish()
 	if jt.pbits == 0 {
 		t.Fatal("table not partitioned")
@@ -640,5 +645,42 @@ func TestCompactCap(t *testing.T) {
 		if got := compactCap(tc.d); got != tc.want {
 			t.Errorf("compactCap(%d) = %d, want %d", tc.d, got, tc.want)
 		}
+	}
+}
+
+// TestRadixJoinOrderedBuildKeys: a reordered table whose int64 keys have
+// no NULL takes its key column from the table (joinTable.orderedKeys)
+// instead of scattering it. The output's build keys must be their rows'
+// (those of the unmatched build rows of right and full joins are read
+// from the table), each beside its row's payload.
+func TestRadixJoinOrderedBuildKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	schema := schemaOf(types.Int64Type, types.Int64Type)
+	var build, probe [][]any
+	for i := range 3000 {
+		// runs of duplicates, keys beyond int32 too (never matched)
+		k := rng.IntN(1500)
+		if i%7 == 0 {
+			k += 1 << 40
+		}
+		build = append(build, []any{k, i})
+	}
+	for i := range 2500 {
+		probe = append(probe, []any{rng.IntN(2000), -i})
+	}
+	for _, jt := range []JoinType{InnerJoin, LeftJoin, RightJoin, FullJoin} {
+		t.Run(jt.String(), func(t *testing.T) {
+			run := func(generic bool) ([]string, *HashJoin) {
+				op := &HashJoin{Left: rowsSource(t, schema, probe, 300), Right: rowsSource(t, schema, build, 512),
+					LeftKeys: []int{0}, RightKeys: []int{0}, Type: jt, generic: generic, BatchRows: 700, radix: &tinyRadix}
+				return sorted(drain(t, op)), op
+			}
+			want, _ := run(true)
+			got, op := run(false)
+			equalRows(t, "ordered keys", got, want)
+			if op.partitioned != 1 || op.reordered != 1 {
+				t.Fatalf("%d partitioned, %d reordered tables", op.partitioned, op.reordered)
+			}
+		})
 	}
 }

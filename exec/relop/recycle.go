@@ -18,6 +18,13 @@ import (
 // batch kept past the operator's end): a mutex guards the lists, and
 // after close every buffer goes back to the inner allocator.
 type recycler struct {
+	// fit: an allocation may take a kept buffer up to twice its size
+	// (buffers hold their capacity: a Buffer's Cap is len of what
+	// Allocate returned). A prober's chunks vary in rows, so that their
+	// copies (radixjoin.go) would seldom reuse an equal size; a larger
+	// buffer reused holds no more memory than the same buffer kept idle
+	// beside a fresh one.
+	fit    bool
 	inner  memory.Allocator
 	mu     sync.Mutex
 	free   map[int][][]byte
@@ -34,9 +41,18 @@ func newRecycler(inner memory.Allocator) *recycler {
 
 func (r *recycler) Allocate(size int) []byte {
 	r.mu.Lock()
-	if l := r.free[size]; len(l) > 0 {
+	from := size
+	if r.fit && len(r.free[size]) == 0 {
+		// the smallest kept size that fits (few sizes are kept)
+		for n, l := range r.free {
+			if len(l) > 0 && n > size && n < 2*size && (from == size || n < from) {
+				from = n
+			}
+		}
+	}
+	if l := r.free[from]; len(l) > 0 {
 		b := l[len(l)-1]
-		r.free[size] = l[:len(l)-1]
+		r.free[from] = l[:len(l)-1]
 		r.mu.Unlock()
 		return b
 	}

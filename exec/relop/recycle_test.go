@@ -52,6 +52,56 @@ func TestRecycler(t *testing.T) {
 	}
 }
 
+// TestRecyclerFit: with fit, an allocation takes a kept buffer of its
+// size, else the smallest kept one below twice its size; without fit,
+// only its own size. Buffers of 3000, 4000 and 5000 bytes are kept.
+func TestRecyclerFit(t *testing.T) {
+	type take struct {
+		size, want int  // the size asked for, the length returned
+		reused     bool // a kept buffer
+	}
+	cases := []struct {
+		name  string
+		fit   bool
+		takes []take
+	}{
+		{"own size first", true, []take{{4000, 4000, true}, {3000, 3000, true}}},
+		{"smallest larger", true, []take{{2500, 3000, true}, {2500, 4000, true}, {2500, 2500, false}}},
+		{"exact only", false, []take{{2500, 2500, false}, {4000, 4000, true}, {4000, 4000, false}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			inner := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			r := newRecycler(inner)
+			r.fit = c.fit
+			kept := map[*byte]bool{}
+			var bs [][]byte
+			for _, n := range []int{3000, 4000, 5000} {
+				bs = append(bs, r.Allocate(n))
+			}
+			for _, b := range bs {
+				kept[&b[0]] = true
+				r.Free(b)
+			}
+			var held [][]byte
+			for _, tk := range c.takes {
+				b := r.Allocate(tk.size)
+				if len(b) != tk.want || kept[&b[0]] != tk.reused {
+					t.Fatalf("asked %d: got %d bytes (reused %v), want %d (%v)", tk.size, len(b), kept[&b[0]], tk.want, tk.reused)
+				}
+				held = append(held, b)
+			}
+			for _, b := range held {
+				r.Free(b)
+			}
+			r.close()
+			if n := inner.CurrentAlloc(); n != 0 {
+				t.Fatalf("%d bytes not given back", n)
+			}
+		})
+	}
+}
+
 // TestJoinRecyclesOutput: a radix join whose consumer releases each batch
 // builds its output in recycled buffers (so the values must not depend on
 // zeroed memory: the rows match the generic path's, NULLs included), and

@@ -50,6 +50,11 @@ type conn struct {
 	nc     net.Conn
 	logger *slog.Logger
 	br     *bufio.Reader
+	// src is what br reads until a TLS switch replaces br; raw, once the
+	// startup is over on a plain socket, reads and writes the socket
+	// without the runtime's syscall bookkeeping (rawsock_linux.go).
+	src sockReader
+	raw *rawSock
 	// bind is the last Bind message, decoded into reused slices.
 	bind bindMessage
 
@@ -106,13 +111,14 @@ func (s *Server) serveConn(nc net.Conn) {
 		srv:     s,
 		nc:      nc,
 		logger:  s.logger.With("remote", nc.RemoteAddr().String()),
-		br:      bufio.NewReaderSize(nc, 16<<10),
+		src:     sockReader{nc: nc},
 		ctx:     ctx,
 		cancel:  cancel,
 		stmts:   map[string]*prepared{},
 		portals: map[string]*portal{},
 		rowMark: -1,
 	}
+	c.br = bufio.NewReaderSize(&c.src, 16<<10)
 	defer func() {
 		if r := recover(); r != nil {
 			c.logger.Error("pgwire: panic in connection", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -183,6 +189,8 @@ func (s *Server) serveConn(nc net.Conn) {
 		// time a statement runs; shutdown or a vanished client interrupts
 		// a read in progress through its deadline.
 		c.watch = newSockWatch(rc)
+		c.raw = newRawSock(rc)
+		c.src.raw = c.raw
 		go c.watchLoop(c.watch)
 		stop := context.AfterFunc(c.ctx, func() { _ = c.nc.SetReadDeadline(time.Unix(1, 0)) })
 		defer stop()
@@ -364,6 +372,21 @@ func (c *conn) sendInitialStatus(info SessionInfo) {
 		}
 		c.send(&pgproto3.ParameterStatus{Name: k, Value: v})
 	}
+}
+
+// sockReader is the source of the connection's first bufio.Reader: the
+// net.Conn, or raw once set (after the startup, when nothing reads
+// concurrently).
+type sockReader struct {
+	nc  net.Conn
+	raw *rawSock
+}
+
+func (s *sockReader) Read(p []byte) (int, error) {
+	if s.raw != nil {
+		return s.raw.Read(p)
+	}
+	return s.nc.Read(p)
 }
 
 // frameReader is a reader goroutine's hand-over. handedBack is set before
@@ -704,7 +727,12 @@ func (c *conn) flush() error {
 	if len(c.out) == 0 {
 		return nil
 	}
-	_, err := c.nc.Write(c.out)
+	var err error
+	if c.raw != nil {
+		_, err = c.raw.Write(c.out)
+	} else {
+		_, err = c.nc.Write(c.out)
+	}
 	if cap(c.out) > 4*c.srv.cfg.FlushThreshold {
 		c.out = nil // do not keep a huge buffer for the connection's life
 	} else {

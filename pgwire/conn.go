@@ -71,8 +71,10 @@ type conn struct {
 	// cancel-request path calls it from another connection's goroutine.
 	runMu     sync.Mutex
 	runCancel context.CancelFunc
-	// spareCtx keeps a finished portal's live context for the next Bind.
-	spareCtx spareContext
+	// spareCtx keeps a finished portal's live context for the next Bind,
+	// sparePortal the portal itself (newPortal).
+	spareCtx    spareContext
+	sparePortal *portal
 	// timedOut is set when statement_timeout cancelled the running
 	// statement (timeouts.go), to word its 57014.
 	timedOut atomic.Bool
@@ -690,7 +692,27 @@ func (c *conn) closePortals() {
 	for name, p := range c.portals {
 		p.close()
 		delete(c.portals, name)
+		c.recyclePortal(p)
 	}
+}
+
+// newPortal returns a zero portal: the one kept by recyclePortal, else a
+// new one. A prepared statement executed again and again (Bind, Execute,
+// Sync) then allocates no portal per execution.
+func (c *conn) newPortal() *portal {
+	if p := c.sparePortal; p != nil {
+		c.sparePortal = nil
+		return p
+	}
+	return &portal{}
+}
+
+// recyclePortal keeps p, closed and out of c.portals, for the next
+// newPortal. Nothing else holds a portal: Execute registers its cancel
+// function, not the portal, and the engine copies its parameters.
+func (c *conn) recyclePortal(p *portal) {
+	*p = portal{}
+	c.sparePortal = p
 }
 
 // closeAll releases every portal and the session when the connection ends.

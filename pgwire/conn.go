@@ -32,9 +32,10 @@ const (
 	startupTimeout = time.Minute
 )
 
-// frame is one client message as the reader goroutine hands it over: a type
-// byte and a body that belongs to the frame alone (never reused), or a fatal
-// error that ends the connection.
+// frame is one client message: a type byte and a body, or a fatal error
+// that ends the connection. A frame from the reader goroutine owns its
+// body; one read by readInline may share the connection's buffer
+// (readFrame).
 type frame struct {
 	typ  byte
 	body []byte
@@ -92,8 +93,10 @@ type conn struct {
 	// watch notices a vanished client while a message is handled and
 	// nobody reads the socket (watch.go); nil in reader mode.
 	watch *sockWatch
-	// hdr is the message header being read (one reader at a time).
-	hdr [5]byte
+	// hdr is the message header being read (one reader at a time); inBody
+	// holds the body of a short message read by readInline.
+	hdr    [5]byte
+	inBody []byte
 	// deadline: readInline armed an idle timeout on the socket.
 	deadline bool
 
@@ -407,9 +410,17 @@ func (c *conn) startReader(copyOnly bool) {
 	go c.readLoop(r, copyOnly)
 }
 
+// maxReusedBody bounds the message bodies readInline reads into the
+// connection's reused buffer (inBody); a longer one gets its own.
+const maxReusedBody = 4 << 10
+
 // readFrame reads one message. A length prefix out of bounds is a frame
-// with err, before anything is allocated; an I/O error is returned.
-func (c *conn) readFrame() (frame, error) {
+// with err, before anything is allocated; an I/O error is returned. With
+// reuse (readInline only) a short body is read into c.inBody, which the
+// next readFrame overwrites: it is handled before then, and nothing keeps
+// it (the handlers copy what outlives the message: names, SQL text,
+// decoded parameters).
+func (c *conn) readFrame(reuse bool) (frame, error) {
 	if _, err := io.ReadFull(c.br, c.hdr[:]); err != nil {
 		return frame{}, err
 	}
@@ -422,7 +433,14 @@ func (c *conn) readFrame() (frame, error) {
 		f.err = sqlerr.New(sqlerr.ProtocolViolation, "message length %d exceeds the maximum of %d bytes", n-4, max)
 	default:
 		f.typ = c.hdr[0]
-		f.body = make([]byte, n-4)
+		if reuse && n-4 <= maxReusedBody {
+			if c.inBody == nil {
+				c.inBody = make([]byte, maxReusedBody)
+			}
+			f.body = c.inBody[:n-4]
+		} else {
+			f.body = make([]byte, n-4)
+		}
 		if _, err := io.ReadFull(c.br, f.body); err != nil {
 			return frame{}, err
 		}
@@ -442,7 +460,7 @@ func (c *conn) readLoop(r *frameReader, copyOnly bool) {
 		}
 	}()
 	for {
-		f, err := c.readFrame()
+		f, err := c.readFrame(false) // frames cross to the executor
 		if err != nil {
 			c.cancel() // the client is gone: stop whatever runs for it
 			return
@@ -548,7 +566,7 @@ func (c *conn) readInline(idle bool) (frame, bool) {
 		c.connectionEnded()
 		return frame{}, false
 	}
-	f, err := c.readFrame()
+	f, err := c.readFrame(true)
 	if c.deadline {
 		_ = c.nc.SetReadDeadline(time.Time{})
 		c.deadline = false

@@ -35,7 +35,7 @@ func TestPreparedPointLookupAllocations(t *testing.T) {
 		res.Close()
 	}
 	lookup() // caches: the store's projection plan, cached iterators
-	const budget = 32
+	const budget = 28
 	if n := testing.AllocsPerRun(200, lookup); n > budget {
 		t.Errorf("%.1f allocations per prepared lookup, want at most %d", n, budget)
 	}

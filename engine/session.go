@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -495,8 +496,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if err := s.authorize(ps); err != nil {
 		return nil, err
 	}
+	// One allocation for the execution's state: a prepared point lookup
+	// runs this per Execute.
+	st := &execState{}
 	loc := s.location()
-	values, err := convertParams(params, ps.params, loc)
+	values, err := convertParams(st.params[:0], params, ps.params, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -511,9 +515,6 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if err != nil {
 		return nil, err
 	}
-	// One allocation for the execution's state: a prepared point lookup
-	// runs this per Execute.
-	st := &execState{}
 	ec, rt := &st.ec, &st.rt
 	*ec = exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values, Backend: backend}
 	*rt = lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec,
@@ -866,9 +867,10 @@ func (s *session) execShow(st *sql.ShowStmt) (pgwire.Result, error) {
 }
 
 // convertParams converts the wire's decoded parameters to the physical
-// values of the parameters' types.
-func convertParams(in []any, ts []types.T, loc *time.Location) ([]any, error) {
-	out := make([]any, len(ts))
+// values of the parameters' types, appended to dst (the execution's
+// buffer, used when the parameters fit).
+func convertParams(dst, in []any, ts []types.T, loc *time.Location) ([]any, error) {
+	out := slices.Grow(dst[:0], len(ts))[:len(ts)]
 	for i := range ts {
 		if i >= len(in) || in[i] == nil {
 			continue
@@ -903,6 +905,9 @@ type execState struct {
 	ec  exec.EvalContext
 	rt  lower.Runtime
 	res queryResult
+	// params holds the converted parameters when they are few (a point
+	// lookup's key).
+	params [4]any
 }
 
 // queryResult streams an operator's batches.

@@ -65,7 +65,8 @@ type Statement interface {
 	// parameter: nil (NULL), bool, int64, float64, string (text, unknown-typed
 	// and numeric parameters, as their text), []byte, or time.Time (date,
 	// timestamp, timestamptz). The result streams; Execute itself must not
-	// wait for the whole answer.
+	// wait for the whole answer. params is the server's until the Result
+	// is closed, then reused: keep copies, not the slice.
 	Execute(ctx context.Context, params []any) (Result, error)
 }
 

@@ -32,9 +32,10 @@ const (
 	startupTimeout = time.Minute
 )
 
-// frame is one client message as the reader goroutine hands it over: a type
-// byte and a body that belongs to the frame alone (never reused), or a fatal
-// error that ends the connection.
+// frame is one client message: a type byte and a body, or a fatal error
+// that ends the connection. A frame from the reader goroutine owns its
+// body; one read by readInline may share the connection's buffer
+// (readFrame).
 type frame struct {
 	typ  byte
 	body []byte
@@ -50,6 +51,11 @@ type conn struct {
 	nc     net.Conn
 	logger *slog.Logger
 	br     *bufio.Reader
+	// src is what br reads until a TLS switch replaces br; raw, once the
+	// startup is over on a plain socket, reads and writes the socket
+	// without the runtime's syscall bookkeeping (rawsock_linux.go).
+	src sockReader
+	raw *rawSock
 	// bind is the last Bind message, decoded into reused slices.
 	bind bindMessage
 
@@ -66,8 +72,10 @@ type conn struct {
 	// cancel-request path calls it from another connection's goroutine.
 	runMu     sync.Mutex
 	runCancel context.CancelFunc
-	// spareCtx keeps a finished portal's live context for the next Bind.
-	spareCtx spareContext
+	// spareCtx keeps a finished portal's live context for the next Bind,
+	// sparePortal the portal itself (newPortal).
+	spareCtx    spareContext
+	sparePortal *portal
 	// timedOut is set when statement_timeout cancelled the running
 	// statement (timeouts.go), to word its 57014.
 	timedOut atomic.Bool
@@ -85,8 +93,10 @@ type conn struct {
 	// watch notices a vanished client while a message is handled and
 	// nobody reads the socket (watch.go); nil in reader mode.
 	watch *sockWatch
-	// hdr is the message header being read (one reader at a time).
-	hdr [5]byte
+	// hdr is the message header being read (one reader at a time); inBody
+	// holds the body of a short message read by readInline.
+	hdr    [5]byte
+	inBody []byte
 	// deadline: readInline armed an idle timeout on the socket.
 	deadline bool
 
@@ -106,13 +116,14 @@ func (s *Server) serveConn(nc net.Conn) {
 		srv:     s,
 		nc:      nc,
 		logger:  s.logger.With("remote", nc.RemoteAddr().String()),
-		br:      bufio.NewReaderSize(nc, 16<<10),
+		src:     sockReader{nc: nc},
 		ctx:     ctx,
 		cancel:  cancel,
 		stmts:   map[string]*prepared{},
 		portals: map[string]*portal{},
 		rowMark: -1,
 	}
+	c.br = bufio.NewReaderSize(&c.src, 16<<10)
 	defer func() {
 		if r := recover(); r != nil {
 			c.logger.Error("pgwire: panic in connection", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -183,6 +194,8 @@ func (s *Server) serveConn(nc net.Conn) {
 		// time a statement runs; shutdown or a vanished client interrupts
 		// a read in progress through its deadline.
 		c.watch = newSockWatch(rc)
+		c.raw = newRawSock(rc)
+		c.src.raw = c.raw
 		go c.watchLoop(c.watch)
 		stop := context.AfterFunc(c.ctx, func() { _ = c.nc.SetReadDeadline(time.Unix(1, 0)) })
 		defer stop()
@@ -366,6 +379,21 @@ func (c *conn) sendInitialStatus(info SessionInfo) {
 	}
 }
 
+// sockReader is the source of the connection's first bufio.Reader: the
+// net.Conn, or raw once set (after the startup, when nothing reads
+// concurrently).
+type sockReader struct {
+	nc  net.Conn
+	raw *rawSock
+}
+
+func (s *sockReader) Read(p []byte) (int, error) {
+	if s.raw != nil {
+		return s.raw.Read(p)
+	}
+	return s.nc.Read(p)
+}
+
 // frameReader is a reader goroutine's hand-over. handedBack is set before
 // frames closes when the reader stopped after the end of a COPY's data
 // (CopyDone or CopyFail), leaving the socket to the executor again.
@@ -382,9 +410,17 @@ func (c *conn) startReader(copyOnly bool) {
 	go c.readLoop(r, copyOnly)
 }
 
+// maxReusedBody bounds the message bodies readInline reads into the
+// connection's reused buffer (inBody); a longer one gets its own.
+const maxReusedBody = 4 << 10
+
 // readFrame reads one message. A length prefix out of bounds is a frame
-// with err, before anything is allocated; an I/O error is returned.
-func (c *conn) readFrame() (frame, error) {
+// with err, before anything is allocated; an I/O error is returned. With
+// reuse (readInline only) a short body is read into c.inBody, which the
+// next readFrame overwrites: it is handled before then, and nothing keeps
+// it (the handlers copy what outlives the message: names, SQL text,
+// decoded parameters).
+func (c *conn) readFrame(reuse bool) (frame, error) {
 	if _, err := io.ReadFull(c.br, c.hdr[:]); err != nil {
 		return frame{}, err
 	}
@@ -397,7 +433,14 @@ func (c *conn) readFrame() (frame, error) {
 		f.err = sqlerr.New(sqlerr.ProtocolViolation, "message length %d exceeds the maximum of %d bytes", n-4, max)
 	default:
 		f.typ = c.hdr[0]
-		f.body = make([]byte, n-4)
+		if reuse && n-4 <= maxReusedBody {
+			if c.inBody == nil {
+				c.inBody = make([]byte, maxReusedBody)
+			}
+			f.body = c.inBody[:n-4]
+		} else {
+			f.body = make([]byte, n-4)
+		}
 		if _, err := io.ReadFull(c.br, f.body); err != nil {
 			return frame{}, err
 		}
@@ -417,7 +460,7 @@ func (c *conn) readLoop(r *frameReader, copyOnly bool) {
 		}
 	}()
 	for {
-		f, err := c.readFrame()
+		f, err := c.readFrame(false) // frames cross to the executor
 		if err != nil {
 			c.cancel() // the client is gone: stop whatever runs for it
 			return
@@ -523,7 +566,7 @@ func (c *conn) readInline(idle bool) (frame, bool) {
 		c.connectionEnded()
 		return frame{}, false
 	}
-	f, err := c.readFrame()
+	f, err := c.readFrame(true)
 	if c.deadline {
 		_ = c.nc.SetReadDeadline(time.Time{})
 		c.deadline = false
@@ -667,7 +710,27 @@ func (c *conn) closePortals() {
 	for name, p := range c.portals {
 		p.close()
 		delete(c.portals, name)
+		c.recyclePortal(p)
 	}
+}
+
+// newPortal returns a zero portal: the one kept by recyclePortal, else a
+// new one. A prepared statement executed again and again (Bind, Execute,
+// Sync) then allocates no portal per execution.
+func (c *conn) newPortal() *portal {
+	if p := c.sparePortal; p != nil {
+		c.sparePortal = nil
+		return p
+	}
+	return &portal{}
+}
+
+// recyclePortal keeps p, closed and out of c.portals, for the next
+// newPortal. Nothing else holds a portal: Execute registers its cancel
+// function, not the portal, and the engine copies its parameters.
+func (c *conn) recyclePortal(p *portal) {
+	*p = portal{}
+	c.sparePortal = p
 }
 
 // closeAll releases every portal and the session when the connection ends.
@@ -704,7 +767,12 @@ func (c *conn) flush() error {
 	if len(c.out) == 0 {
 		return nil
 	}
-	_, err := c.nc.Write(c.out)
+	var err error
+	if c.raw != nil {
+		_, err = c.raw.Write(c.out)
+	} else {
+		_, err = c.nc.Write(c.out)
+	}
 	if cap(c.out) > 4*c.srv.cfg.FlushThreshold {
 		c.out = nil // do not keep a huge buffer for the connection's life
 	} else {

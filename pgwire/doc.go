@@ -55,7 +55,9 @@
 //  6. Serving: the executor (conn.run) handles one message at a time, in
 //     order, owning the session, the prepared statements, the portals and
 //     the output buffer. On a plain TCP socket it reads the messages itself
-//     (conn.readInline: one read, the handling, one write per round trip,
+//     (conn.readInline: one read, the handling, one write per round trip, both raw
+//     system calls on Linux (rawsock_linux.go: no wake-up of the runtime's
+//     monitor thread per query),
 //     no goroutine hand-off), while a watcher goroutine (watch.go) peeks at
 //     the socket when a message has run for 100 ms and cancels the
 //     connection's context when the client is gone, so that a statement

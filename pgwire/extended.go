@@ -158,8 +158,10 @@ func (c *conn) handleBind(body []byte) error {
 	} else if old := c.portals[""]; old != nil {
 		old.close()
 		delete(c.portals, "")
+		c.recyclePortal(old)
 	}
-	p := &portal{name: string(m.portal), stmt: ps}
+	p := c.newPortal()
+	p.name, p.stmt = string(m.portal), ps
 	var params []any
 	if n := len(m.params); n <= len(p.paramBuf) {
 		params = p.paramBuf[:n:n]

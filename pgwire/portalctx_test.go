@@ -86,3 +86,29 @@ func TestPortalContextAfterCancel(t *testing.T) {
 		series("after the cancel")
 	}
 }
+
+// TestPortalRecycle: a portal closed by Sync (closePortals) comes back from
+// newPortal for the next Bind, zeroed: nothing of the previous execution
+// (parameters, formats, result state, context) leaks into the next one.
+func TestPortalRecycle(t *testing.T) {
+	c := &conn{portals: map[string]*portal{}}
+	p := c.newPortal()
+	p.name, p.params, p.formats = "", p.paramBuf[:1:1], []int16{1}
+	p.paramBuf[0] = int64(42)
+	p.done, p.suspended, p.doneTag = true, true, "SELECT 1"
+	c.portals[""] = p
+	c.closePortals()
+	if len(c.portals) != 0 {
+		t.Fatalf("closePortals left %d portals", len(c.portals))
+	}
+	q := c.newPortal()
+	if q != p {
+		t.Fatal("the closed portal was not reused")
+	}
+	if q.params != nil || q.formats != nil || q.paramBuf[0] != nil || q.done || q.suspended || q.doneTag != "" || q.ctx != nil {
+		t.Errorf("reused portal not zeroed: %+v", *q)
+	}
+	if r := c.newPortal(); r == q {
+		t.Error("a portal in use handed out twice")
+	}
+}

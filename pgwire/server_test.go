@@ -450,6 +450,18 @@ func TestPortalsAndExtendedProtocol(t *testing.T) {
 				&pgproto3.Sync{},
 			},
 			"ParseComplete|ParameterDescription [23 0]|RowDescription 1|BindComplete|RowDescription 1|DataRow int64=7|DataRow string=x|CommandComplete SELECT 2|ReadyForQuery I"},
+		{"parameters outlive the Bind message's buffer",
+			// Messages read by the executor share one body buffer: the
+			// Parse after the Bind overwrites it before the Execute reads
+			// the portal's parameters.
+			[]pgproto3.FrontendMessage{
+				&pgproto3.Parse{Name: "echo2", Query: "ECHO text,text"},
+				&pgproto3.Bind{PreparedStatement: "echo2", DestinationPortal: "kept", Parameters: [][]byte{[]byte("first parameter"), []byte("second parameter")}},
+				&pgproto3.Parse{Name: "filler", Query: "SELECT series 1 /* " + strings.Repeat("z", 200) + " */"},
+				&pgproto3.Execute{Portal: "kept"},
+				&pgproto3.Sync{},
+			},
+			"ParseComplete|BindComplete|ParseComplete|DataRow string=first parameter|DataRow string=second parameter|CommandComplete SELECT 2|ReadyForQuery I"},
 		{"no-row statement describes as NoData",
 			[]pgproto3.FrontendMessage{
 				&pgproto3.Parse{Name: "ins", Query: "INSERT"},

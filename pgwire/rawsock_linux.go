@@ -1,0 +1,125 @@
+//go:build linux
+
+package pgwire
+
+import (
+	"io"
+	"syscall"
+)
+
+// rawSock reads and writes a plain socket with raw read(2) and write(2)
+// calls, waiting through the netpoller (syscall.RawConn) only when the
+// socket is not ready. Why: the socket is non-blocking, so these calls
+// never block, and a raw call skips the runtime's syscall bookkeeping
+// (entersyscall), which wakes the runtime's monitor thread (sysmon) from
+// its deep sleep whenever a syscall starts after the process went idle.
+// With one client each query comes after an idle wait, so every query
+// paid a futex wake-up of sysmon and its short sleeps (one futex and half
+// a nanosleep per query, measured with strace) on top of the read and the
+// write themselves.
+//
+// Under the race detector the calls go through package syscall instead
+// (rawsys_linux_race.go). The functions handed to RawConn are method values made once, so that a
+// read or a write allocates nothing; the state they work on is in the
+// struct. One reader and one writer at a time (the conn's rules).
+type rawSock struct {
+	rc syscall.RawConn
+
+	rbuf   []byte
+	rn     int
+	rerr   syscall.Errno
+	readFn func(uintptr) bool
+
+	wbuf    []byte
+	wn      int
+	werr    syscall.Errno
+	writeFn func(uintptr) bool
+}
+
+func newRawSock(rc syscall.RawConn) *rawSock {
+	s := &rawSock{rc: rc}
+	s.readFn, s.writeFn = s.readOnce, s.writeSome
+	return s
+}
+
+// Read reads at least one byte, waiting for the socket to be readable
+// (read deadlines apply); 0 bytes read is io.EOF.
+func (s *rawSock) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	s.rbuf, s.rn, s.rerr = p, 0, 0
+	err := s.rc.Read(s.readFn)
+	s.rbuf = nil
+	switch {
+	case err != nil:
+		return 0, err
+	case s.rerr != 0:
+		return 0, s.rerr
+	case s.rn == 0:
+		return 0, io.EOF
+	}
+	return s.rn, nil
+}
+
+// readOnce is one read(2); false asks RawConn to wait for readability.
+func (s *rawSock) readOnce(fd uintptr) bool {
+	for {
+		n, e := sysRead(fd, s.rbuf)
+		switch e {
+		case 0:
+			s.rn = int(n)
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false
+		default:
+			s.rerr = e
+		}
+		return true
+	}
+}
+
+// Write writes all of p, waiting for the socket to be writable as needed
+// (write deadlines apply).
+func (s *rawSock) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	s.wbuf, s.wn, s.werr = p, 0, 0
+	err := s.rc.Write(s.writeFn)
+	n := s.wn
+	s.wbuf = nil
+	switch {
+	case err != nil:
+		return n, err
+	case s.werr != 0:
+		return n, s.werr
+	}
+	return n, nil
+}
+
+// writeSome writes what the socket takes; false (more to write) asks
+// RawConn to wait for writability.
+func (s *rawSock) writeSome(fd uintptr) bool {
+	for {
+		rest := s.wbuf[s.wn:]
+		n, e := sysWrite(fd, rest)
+		switch e {
+		case 0:
+			s.wn += int(n)
+			if s.wn == len(s.wbuf) {
+				return true
+			}
+			if n == 0 {
+				return false // nothing taken: wait rather than spin
+			}
+		case syscall.EINTR:
+		case syscall.EAGAIN:
+			return false
+		default:
+			s.werr = e
+			return true
+		}
+	}
+}

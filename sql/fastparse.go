@@ -55,7 +55,7 @@ func fastStmtBuf(text string, buf []ftok) (_ ast.StmtNode, toks []ftok, ok bool)
 		return nil, fp.toks, false
 	}
 	st, ok := fp.selectStmt()
-	if !ok || fp.pos != len(fp.toks) {
+	if !ok || fp.pos != len(fp.toks)-1 { // all but the end token read
 		return nil, fp.toks, false
 	}
 	st.SetNoBackslashEscapes(true)
@@ -291,14 +291,15 @@ VOTER_CONSTRAINTS WATCH COUNT AVG MID RANK ROW_NUMBER OVER WINDOW GROUPS LAG LEA
 type ftKind uint8
 
 const (
-	ftWord   ftKind = iota + 1 // unquoted word, all lower case
-	ftQIdent                   // "quoted identifier"; val unescaped
-	ftString                   // '...'; val unescaped
-	ftInt                      // digits only
-	ftDec                      // digits '.' digits
-	ftFloat                    // with an exponent
-	ftParam                    // ?
-	ftOp                       // operator or punctuation
+	ftEnd    ftKind = iota // the end of input: lex's last token
+	ftWord                 // unquoted word, all lower case
+	ftQIdent               // "quoted identifier"; val unescaped
+	ftString               // '...'; val unescaped
+	ftInt                  // digits only
+	ftDec                  // digits '.' digits
+	ftFloat                // with an exponent
+	ftParam                // ?
+	ftOp                   // operator or punctuation
 )
 
 // ftok is one token: 12 bytes, so a statement's tokens take one small
@@ -366,9 +367,10 @@ type colRef struct {
 func isWordStart(c byte) bool { return c >= 'a' && c <= 'z' || c == '_' }
 func isWordByte(c byte) bool  { return isWordStart(c) || c >= '0' && c <= '9' || c == '$' }
 
-// lex splits the rewritten text into tokens; false for anything the subset
-// does not cover (upper-case or non-ASCII words, comments, hex literals,
-// backquotes, ...), which TiDB then handles.
+// lex splits the rewritten text into tokens, the last of them an ftEnd at
+// len(src) (so that the parser's peeks need no bounds test of their own);
+// false for anything the subset does not cover (upper-case or non-ASCII
+// words, comments, hex literals, backquotes, ...), which TiDB then handles.
 func (fp *fastParser) lex() bool {
 	s := fp.src
 	if len(s) > math.MaxInt32 {
@@ -495,6 +497,7 @@ func (fp *fastParser) lex() bool {
 		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n), id: id})
 		i += n
 	}
+	fp.toks = append(fp.toks, ftok{kind: ftEnd, start: int32(len(s)), end: int32(len(s))})
 	return true
 }
 
@@ -621,30 +624,27 @@ func unquote(s string, i int, q byte) (string, int, bool) {
 	return "", 0, false
 }
 
+// peek is the next token, the ftEnd token at the end of input (the parser
+// never moves past it: it only steps over tokens it has recognised).
 func (fp *fastParser) peek() *ftok {
-	if fp.pos < len(fp.toks) {
-		return &fp.toks[fp.pos]
-	}
-	return nil
+	return &fp.toks[fp.pos]
 }
 
+// peekAt is the token k after the next one (ftEnd past the end).
 func (fp *fastParser) peekAt(k int) *ftok {
-	if fp.pos+k < len(fp.toks) {
-		return &fp.toks[fp.pos+k]
-	}
-	return nil
+	return &fp.toks[min(fp.pos+k, len(fp.toks)-1)]
 }
 
 // isWord reports whether the next token is the keyword kw.
 func (fp *fastParser) isWord(kw fid) bool {
 	t := fp.peek()
-	return t != nil && t.kind == ftWord && t.id == kw
+	return t.kind == ftWord && t.id == kw
 }
 
 // isOp reports whether the next token is the operator op.
 func (fp *fastParser) isOp(op fid) bool {
 	t := fp.peek()
-	return t != nil && t.kind == ftOp && t.id == op
+	return t.kind == ftOp && t.id == op
 }
 
 func (fp *fastParser) acceptWord(kw fid) bool {
@@ -670,9 +670,6 @@ func (fp *fastParser) acceptOp(op fid) bool {
 // which could make the word the start of special syntax (DATE '..', f(..)).
 func (fp *fastParser) ident(soft bool) (string, bool) {
 	t := fp.peek()
-	if t == nil {
-		return "", false
-	}
 	switch t.kind {
 	case ftQIdent:
 		fp.pos++
@@ -682,7 +679,7 @@ func (fp *fastParser) ident(soft bool) (string, bool) {
 			if t.class == wordHard || !soft {
 				return "", false
 			}
-			if n := fp.peekAt(1); n != nil && (n.kind == ftString || n.kind == ftOp && n.id == opLParen) {
+			if n := fp.peekAt(1); n.kind == ftString || n.kind == ftOp && n.id == opLParen {
 				return "", false
 			}
 		}
@@ -709,16 +706,13 @@ func (fp *fastParser) qualified(t *ftok) bool {
 // implicitAlias reports whether the next token can be an alias without AS.
 func (fp *fastParser) implicitAlias() bool {
 	t := fp.peek()
-	return t != nil && (t.kind == ftQIdent || t.kind == ftWord && t.class == 0)
+	return t.kind == ftQIdent || t.kind == ftWord && t.class == 0
 }
 
 // endOffset is TiDB's parser.endOffset: the offset of token k, less the
 // whitespace before it (len(src) at the end of input).
 func (fp *fastParser) endOffset(k int) int {
-	off := len(fp.src)
-	if k < len(fp.toks) {
-		off = int(fp.toks[k].start)
-	}
+	off := fp.tokStart(k)
 	for off > 0 && isFastSpace(fp.src[off-1]) {
 		off--
 	}
@@ -732,10 +726,7 @@ func isFastSpace(c byte) bool {
 // tokStart is the offset of token k (len(src) at the end of input), TiDB's
 // lookahead offset.
 func (fp *fastParser) tokStart(k int) int {
-	if k < len(fp.toks) {
-		return int(fp.toks[k].start)
-	}
-	return len(fp.src)
+	return int(fp.toks[k].start) // ftEnd's is len(src)
 }
 
 func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
@@ -841,8 +832,7 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 	if fp.acceptOp(opMul) {
 		return &ast.SelectField{Offset: start, WildCard: &ast.WildCardField{}}, true
 	}
-	if t, dot, star := fp.peek(), fp.peekAt(1), fp.peekAt(2); t != nil && dot != nil && star != nil &&
-		dot.kind == ftOp && dot.id == opDot && star.kind == ftOp && star.id == opMul {
+	if dot, star := fp.peekAt(1), fp.peekAt(2); dot.kind == ftOp && dot.id == opDot && star.kind == ftOp && star.id == opMul {
 		name, ok := fp.ident(true)
 		if !ok {
 			return nil, false
@@ -858,7 +848,7 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 	f.Expr, f.Offset = e, start
 	if fp.acceptWord(kwAs) {
 		t := fp.peek()
-		if t == nil || t.kind == ftString {
+		if t.kind == ftEnd || t.kind == ftString {
 			return nil, false
 		}
 		name, ok := fp.ident(true)
@@ -877,9 +867,6 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 
 func (fp *fastParser) limitOption() (ast.ExprNode, bool) {
 	t := fp.peek()
-	if t == nil {
-		return nil, false
-	}
 	switch t.kind {
 	case ftInt:
 		n, err := strconv.ParseUint(fp.val(t), 10, 64)
@@ -1170,9 +1157,6 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 	}
 	for {
 		t := fp.peek()
-		if t == nil {
-			return l, true
-		}
 		if t.kind == ftWord && t.id == kwIs {
 			fp.pos++
 			not := fp.acceptWord(kwNot)
@@ -1433,9 +1417,6 @@ func (fp *fastParser) simpleExpr() (ast.ExprNode, bool) {
 
 func (fp *fastParser) unary() (ast.ExprNode, bool) {
 	t := fp.peek()
-	if t == nil {
-		return nil, false
-	}
 	if t.kind == ftOp && (t.id == opMinus || t.id == opPlus) {
 		fp.pos++
 		v, ok := fp.unary()
@@ -1455,9 +1436,6 @@ func (fp *fastParser) unary() (ast.ExprNode, bool) {
 
 func (fp *fastParser) primary() (ast.ExprNode, bool) {
 	t := fp.peek()
-	if t == nil {
-		return nil, false
-	}
 	var v ast.ExprNode
 	switch t.kind {
 	case ftParam:
@@ -1465,7 +1443,7 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		return fp.param(t), true
 	case ftString:
 		fp.pos++
-		if n := fp.peek(); n != nil && n.kind == ftString {
+		if fp.peek().kind == ftString {
 			return nil, false // adjacent literals concatenate in TiDB
 		}
 		v = fp.stringValue(fp.val(t))
@@ -1544,7 +1522,7 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 	t := fp.peek()
 	start := int(t.start)
-	if n := fp.peekAt(1); t.kind == ftWord && n != nil && n.kind == ftOp && n.id == opLParen {
+	if n := fp.peekAt(1); t.kind == ftWord && n.kind == ftOp && n.id == opLParen {
 		switch t.id {
 		case kwCount, kwSum, kwAvg, kwMin, kwMax:
 			return fp.aggregate()

@@ -668,25 +668,49 @@ func (fp *fastParser) acceptOp(op fid) bool {
 // that); soft says the position also takes TiDB's unreserved keywords (a
 // column or table name, an alias after AS), unless '(' or a string follows,
 // which could make the word the start of special syntax (DATE '..', f(..)).
-func (fp *fastParser) ident(soft bool) (string, bool) {
+func (fp *fastParser) ident(soft bool) (ast.CIStr, bool) {
 	t := fp.peek()
 	switch t.kind {
 	case ftQIdent:
 		fp.pos++
-		return fp.val(t), true
+		return ast.NewCIStr(fp.val(t)), true
 	case ftWord:
 		if t.class != 0 && !fp.qualified(t) {
 			if t.class == wordHard || !soft {
-				return "", false
+				return ast.CIStr{}, false
 			}
 			if n := fp.peekAt(1); n.kind == ftString || n.kind == ftOp && n.id == opLParen {
-				return "", false
+				return ast.CIStr{}, false
 			}
 		}
 		fp.pos++
-		return fp.val(t), true
+		return fp.word(t), true
 	}
-	return "", false
+	return ast.CIStr{}, false
+}
+
+// uintVal is strconv.ParseUint(fp.val(t), 10, 64) of an ftInt token (digits
+// only), computed in place when it has at most 19 digits (below 1e19, so it
+// cannot overflow): most integer literals are short, and ParseUint's
+// generality cost more than the literal's node.
+func (fp *fastParser) uintVal(t *ftok) (uint64, bool) {
+	s := fp.src[t.start:t.end]
+	if len(s) > 19 {
+		n, err := strconv.ParseUint(s, 10, 64)
+		return n, err == nil
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		n = n*10 + uint64(s[i]-'0')
+	}
+	return n, true
+}
+
+// word is the name of a word token: the lexer's words are all lower case,
+// so it is ast.NewCIStr's result without its strings.ToLower scan.
+func (fp *fastParser) word(t *ftok) ast.CIStr {
+	w := fp.src[t.start:t.end]
+	return ast.CIStr{O: w, L: w}
 }
 
 // qualified reports whether a '.' immediately follows the word or precedes
@@ -838,7 +862,7 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 			return nil, false
 		}
 		fp.pos += 2
-		return &ast.SelectField{Offset: start, WildCard: &ast.WildCardField{Table: ast.NewCIStr(name)}}, true
+		return &ast.SelectField{Offset: start, WildCard: &ast.WildCardField{Table: name}}, true
 	}
 	e, ok := fp.expr()
 	if !ok {
@@ -855,10 +879,10 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 		if !ok {
 			return nil, false
 		}
-		f.AsName = ast.NewCIStr(name)
+		f.AsName = name
 	} else if fp.implicitAlias() {
 		name, _ := fp.ident(false)
-		f.AsName = ast.NewCIStr(name)
+		f.AsName = name
 	}
 	f.SetNoBackslashEscapes(true)
 	f.SetText(utf8Encoding, strings.TrimSpace(fp.src[start:fp.tokStart(fp.pos)]))
@@ -869,8 +893,8 @@ func (fp *fastParser) limitOption() (ast.ExprNode, bool) {
 	t := fp.peek()
 	switch t.kind {
 	case ftInt:
-		n, err := strconv.ParseUint(fp.val(t), 10, 64)
-		if err != nil {
+		n, ok := fp.uintVal(t)
+		if !ok {
 			return nil, false
 		}
 		fp.pos++
@@ -1010,14 +1034,14 @@ func (fp *fastParser) tableFactor() (*ast.TableSource, bool) {
 		tn ast.TableName
 	}{}
 	tn := &ref.tn
-	tn.Name = ast.NewCIStr(name)
+	tn.Name = name
 	if fp.isOp(opDot) {
 		fp.pos++
 		n2, ok := fp.ident(true)
 		if !ok {
 			return nil, false
 		}
-		tn.Schema, tn.Name = ast.NewCIStr(name), ast.NewCIStr(n2)
+		tn.Schema, tn.Name = name, n2
 	}
 	tn.PartitionNames = []ast.CIStr{}
 	tn.IndexHints = []*ast.IndexHint{}
@@ -1028,10 +1052,10 @@ func (fp *fastParser) tableFactor() (*ast.TableSource, bool) {
 		if !ok {
 			return nil, false
 		}
-		ts.AsName = ast.NewCIStr(alias)
+		ts.AsName = alias
 	} else if fp.implicitAlias() {
 		alias, _ := fp.ident(false)
-		ts.AsName = ast.NewCIStr(alias)
+		ts.AsName = alias
 	}
 	return ts, true
 }
@@ -1448,8 +1472,8 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		}
 		v = fp.stringValue(fp.val(t))
 	case ftInt:
-		n, err := strconv.ParseUint(fp.val(t), 10, 64)
-		if err != nil {
+		n, ok := fp.uintVal(t)
+		if !ok {
 			return nil, false
 		}
 		fp.pos++
@@ -1530,7 +1554,7 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 		if t.class != 0 {
 			return nil, false
 		}
-		name := fp.val(t)
+		name := fp.word(t)
 		fp.pos += 2 // name (
 		args := []ast.ExprNode{}
 		if !fp.isOp(opRParen) {
@@ -1545,11 +1569,11 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 		if !fp.acceptOp(opRParen) || fp.isWord(kwOver) || fp.isWord(kwFilter) {
 			return nil, false
 		}
-		f := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: args}
+		f := &ast.FuncCallExpr{FnName: name, Args: args}
 		mark(f, start, ast.FlagHasFunc|flagsOf(args))
 		return f, true
 	}
-	var parts [3]string
+	var parts [3]ast.CIStr
 	n := 0
 	for {
 		name, ok := fp.ident(true)
@@ -1573,11 +1597,11 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 	col := &ref.n
 	switch n {
 	case 1:
-		col.Name = ast.NewCIStr(parts[0])
+		col.Name = parts[0]
 	case 2:
-		col.Table, col.Name = ast.NewCIStr(parts[0]), ast.NewCIStr(parts[1])
+		col.Table, col.Name = parts[0], parts[1]
 	case 3:
-		col.Schema, col.Table, col.Name = ast.NewCIStr(parts[0]), ast.NewCIStr(parts[1]), ast.NewCIStr(parts[2])
+		col.Schema, col.Table, col.Name = parts[0], parts[1], parts[2]
 	}
 	c := &ref.e
 	c.Name = col

@@ -346,3 +346,18 @@ func TestWordTable(t *testing.T) {
 		t.Errorf("select: %+v", got)
 	}
 }
+
+// TestUintVal checks the in-place integer parse against strconv.ParseUint,
+// around the 19-digit limit of the in-place loop and past uint64's range.
+func TestUintVal(t *testing.T) {
+	for _, s := range []string{"0", "7", "10", "0010", "9223372036854775807", "9223372036854775808",
+		"9999999999999999999", "18446744073709551615", "18446744073709551616", "99999999999999999999",
+		"000000000000000000001"} {
+		fp := fastParser{src: s}
+		got, ok := fp.uintVal(&ftok{kind: ftInt, start: 0, end: int32(len(s))})
+		want, err := strconv.ParseUint(s, 10, 64)
+		if ok != (err == nil) || ok && got != want {
+			t.Errorf("%s: got %d, %v; want %d, %v", s, got, ok, want, err)
+		}
+	}
+}

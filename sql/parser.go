@@ -174,7 +174,7 @@ func (p *Parser) Parse(text string) ([]*Statement, error) {
 	var stmts []*Statement
 	start := 0
 	for i := 0; i <= len(toks); i++ {
-		if i < len(toks) && !toks[i].isPunct(text, ";") {
+		if i < len(toks) && !toks[i].isSemicolon(text) {
 			continue
 		}
 		if i > start {

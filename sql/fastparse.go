@@ -304,13 +304,37 @@ const (
 
 // ftok is one token: 12 bytes, so a statement's tokens take one small
 // allocation. id is the keyword (ftWord) or operator (ftOp) id, class a
-// word's fastWords class.
+// word's fastWords class, follow the precedence levels that act on the
+// token when it follows an operand (fTerm ...).
 type ftok struct {
 	start, end int32
 	kind       ftKind
 	id         fid
 	class      uint8
+	follow     uint8
 }
+
+// ftok.follow's bits: which precedence level (the function of that name)
+// looks at the token after an operand. A level whose bit the next token
+// lacks returns its operand at once, instead of testing the token against
+// each of its operators in turn (most operands are followed by ',', ')' or
+// a clause keyword, and every operand passes through every level).
+const (
+	fTerm   uint8 = 1 << iota // term: * / % and DIV MOD (which it refuses)
+	fBit                      // bitExpr: + - and DIV MOD (which it refuses)
+	fPred                     // predicate: NOT IN BETWEEN LIKE REGEXP
+	fBool                     // boolPri: IS and the comparisons
+	fConcat                   // simpleExpr: || and COLLATE (which it refuses)
+)
+
+// wordFollow and opFollow are ftok.follow by keyword and operator id.
+var (
+	wordFollow = [numKeywords]uint8{kwDiv: fTerm | fBit, kwMod: fTerm | fBit, kwNot: fPred, kwIn: fPred,
+		kwBetween: fPred, kwLike: fPred, kwRegexp: fPred, kwIs: fBool, kwCollate: fConcat}
+	opFollow = [opConcat + 1]uint8{opMul: fTerm, opDiv: fTerm, opMod: fTerm, opPlus: fBit, opMinus: fBit,
+		opEQ: fBool, opLT: fBool, opLE: fBool, opNE: fBool, opNE2: fBool, opNullEQ: fBool, opGT: fBool, opGE: fBool,
+		opConcat: fConcat}
+)
 
 // val is the token's text; for a string or quoted identifier its value.
 func (fp *fastParser) val(t *ftok) string {
@@ -419,7 +443,8 @@ func (fp *fastParser) lex() bool {
 			if info.class != wordHard && info.id == kwNone && fp.maybeColumn(len(fp.toks)) {
 				fp.nNames++ // a column, unless '(' follows (see below)
 			}
-			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j), id: info.id, class: info.class})
+			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j), id: info.id, class: info.class,
+				follow: wordFollow[info.id]})
 			i = j
 			continue
 		case c >= '0' && c <= '9':
@@ -494,7 +519,7 @@ func (fp *fastParser) lex() bool {
 				fp.nNames-- // a function name
 			}
 		}
-		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n), id: id})
+		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n), id: id, follow: opFollow[id]})
 		i += n
 	}
 	fp.toks = append(fp.toks, ftok{kind: ftEnd, start: int32(len(s)), end: int32(len(s))})
@@ -1181,6 +1206,9 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 	}
 	for {
 		t := fp.peek()
+		if t.follow&fBool == 0 {
+			return l, true
+		}
 		if t.kind == ftWord && t.id == kwIs {
 			fp.pos++
 			not := fp.acceptWord(kwNot)
@@ -1233,6 +1261,9 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 	l, ok := fp.bitExpr()
 	if !ok {
 		return nil, false
+	}
+	if fp.peek().follow&fPred == 0 {
+		return l, true
 	}
 	not := false
 	save := fp.pos
@@ -1356,6 +1387,9 @@ func (fp *fastParser) bitExpr() (ast.ExprNode, bool) {
 		return nil, false
 	}
 	for {
+		if fp.peek().follow&fBit == 0 {
+			return l, true
+		}
 		var op opcode.Op
 		switch {
 		case fp.isOp(opPlus):
@@ -1387,6 +1421,9 @@ func (fp *fastParser) term() (ast.ExprNode, bool) {
 		return nil, false
 	}
 	for {
+		if fp.peek().follow&fTerm == 0 {
+			return l, true
+		}
 		var op opcode.Op
 		switch {
 		case fp.isOp(opMul):
@@ -1417,6 +1454,9 @@ func (fp *fastParser) simpleExpr() (ast.ExprNode, bool) {
 	l, ok := fp.unary()
 	if !ok {
 		return nil, false
+	}
+	if fp.peek().follow&fConcat == 0 {
+		return l, true
 	}
 	for fp.isOp(opConcat) {
 		fp.pos++

@@ -257,6 +257,9 @@ func TestFastPathCases(t *testing.T) {
 		{"SELECT '', 'a''b', '' || 'x' || '', 1000, -70000 FROM t", true},
 		{"SELECT t.a, t.b, t.c, t.d, t.e, t.f, s.t.g, h.i, j.k FROM t AS x, u y JOIN v ON v.a = y.b", true},
 		{"SELECT count(a + $1), sum(b) * 2, f(g(c), -d) IS NULL, (e || f) REGEXP 'x' FROM t GROUP BY 1 LIMIT $2", true},
+		// every operator after an operand (ftok.follow: each level must see its own)
+		{"SELECT a * b / c % d + e - f || g FROM t WHERE a = 1 AND b < 2 AND c <= 3 AND d > 4 AND e >= 5 AND f <> 6 " +
+			"AND g != 7 AND h IS NOT DISTINCT FROM 8 AND i ~ 'y' AND j IS NOT NULL OR k NOT LIKE 'z'", true},
 	} {
 		stmts, err := p.Parse(tc.sql)
 		if err != nil {

@@ -75,6 +75,8 @@ type Parser struct {
 	// statement (no Statement or AST refers to tokens).
 	toks  []token
 	ftoks []ftok
+	// edits is the plain shortcut's scratch (plainRewrite).
+	edits []int32
 }
 
 // NewParser returns a Parser.
@@ -198,7 +200,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		end:    last.end,
 	}
 	if !p.noPlain {
-		if text, segs, ok := plainRewrite(src, toks, &st.seg1); ok {
+		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits); ok {
 			st.Rewritten, st.segs = text, segs
 			return p.finish(st, src, toks, terminated)
 		}

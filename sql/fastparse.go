@@ -158,8 +158,11 @@ func wordHash(w string) uint32 {
 }
 
 // get is w's entry; the zero fwInfo (a plain identifier) when w is none.
-func (t *wordTable) get(w string) fwInfo {
-	for i := wordHash(w) & t.mask; ; i = (i + 1) & t.mask {
+func (t *wordTable) get(w string) fwInfo { return t.lookup(w, wordHash(w)) }
+
+// lookup is get(w) for h = wordHash(w).
+func (t *wordTable) lookup(w string, h uint32) fwInfo {
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
 		s := &t.slots[i]
 		if s.word == w {
 			return s.info
@@ -304,7 +307,8 @@ const (
 
 // ftok is one token: 12 bytes, so a statement's tokens take one small
 // allocation. id is the keyword (ftWord) or operator (ftOp) id, class a
-// word's fastWords class, follow the precedence levels that act on the
+// word's fastWords class (escaped or 0 for a string or quoted name),
+// follow the precedence levels that act on the
 // token when it follows an operand (fTerm ...).
 type ftok struct {
 	start, end int32
@@ -339,11 +343,18 @@ var (
 // val is the token's text; for a string or quoted identifier its value.
 func (fp *fastParser) val(t *ftok) string {
 	if t.kind == ftString || t.kind == ftQIdent {
+		if t.class != escaped {
+			return fp.src[t.start+1 : t.end-1] // no doubled quote: the text between the quotes
+		}
 		v, _, _ := unquote(fp.src, int(t.start), fp.src[t.start])
 		return v
 	}
 	return fp.src[t.start:t.end]
 }
+
+// escaped is ftok.class of a string or quoted name with a doubled quote,
+// whose value val must build.
+const escaped uint8 = 1
 
 type fastParser struct {
 	src  string
@@ -388,8 +399,35 @@ type colRef struct {
 	n ast.ColumnName
 }
 
-func isWordStart(c byte) bool { return c >= 'a' && c <= 'z' || c == '_' }
-func isWordByte(c byte) bool  { return isWordStart(c) || c >= '0' && c <= '9' || c == '$' }
+func isWordStart(c byte) bool { return fastClass[c] == fcWord }
+func isWordByte(c byte) bool  { return fastClass[c] == fcWord || fastClass[c] == fcDigit || c == '$' }
+
+// Byte classes of the fast lexer (fastClass), so that it dispatches on one
+// table load per token.
+const (
+	fcOther uint8 = iota
+	fcSpace       // ' ' \n \t \r (TiDB's lexer skips \v \f too; the fast path declines them)
+	fcWord        // a-z _: a word's start
+	fcDigit       // 0-9
+	fcQuote       // ' "
+	fcParam       // ?
+)
+
+// fastClass is built once and only read.
+var fastClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \n\t\r") {
+		t[c] = fcSpace
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = fcWord
+	}
+	t['_'] = fcWord
+	for c := '0'; c <= '9'; c++ {
+		t[c] = fcDigit
+	}
+	t['\''], t['"'], t['?'] = fcQuote, fcQuote, fcParam
+	return t
+}()
 
 // lex splits the rewritten text into tokens, the last of them an ftEnd at
 // len(src) (so that the parser's peeks need no bounds test of their own);
@@ -406,13 +444,16 @@ func (fp *fastParser) lex() bool {
 	between := 0 // BETWEENs whose AND is still to come
 	for i := 0; i < len(s); {
 		c := s[i]
-		switch {
-		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+		switch fastClass[c] {
+		case fcSpace:
 			i++
 			continue
-		case isWordStart(c):
+		case fcWord:
+			// the word's wordHash as it is scanned: one pass over its bytes
+			h := (uint32(2166136261) ^ uint32(c)) * 16777619
 			j := i + 1
 			for j < len(s) && isWordByte(s[j]) {
+				h = (h ^ uint32(s[j])) * 16777619
 				j++
 			}
 			if j < len(s) && (s[j] >= 0x80 || s[j] >= 'A' && s[j] <= 'Z' || s[j] == '\'' || s[j] == '"') {
@@ -425,7 +466,7 @@ func (fp *fastParser) lex() bool {
 					return false
 				}
 			}
-			info := fastWords.get(s[i:j])
+			info := fastWords.lookup(s[i:j], h)
 			switch info.id {
 			case kwNull, kwTrue, kwFalse:
 				fp.nLits++
@@ -447,7 +488,7 @@ func (fp *fastParser) lex() bool {
 				follow: wordFollow[info.id]})
 			i = j
 			continue
-		case c >= '0' && c <= '9':
+		case fcDigit:
 			j := i
 			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
 				j++
@@ -483,10 +524,14 @@ func (fp *fastParser) lex() bool {
 			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
 			i = j
 			continue
-		case c == '\'' || c == '"':
+		case fcQuote:
 			val, j, ok := unquote(s, i, c)
 			if !ok {
 				return false
+			}
+			var class uint8
+			if len(val) != j-i-2 {
+				class = escaped
 			}
 			kind := ftString
 			if c == '"' {
@@ -498,10 +543,10 @@ func (fp *fastParser) lex() bool {
 				fp.nLits++
 				fp.strBytes += len(val)
 			}
-			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
+			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j), class: class})
 			i = j
 			continue
-		case c == '?':
+		case fcParam:
 			fp.toks = append(fp.toks, ftok{kind: ftParam, start: int32(i), end: int32(i + 1)})
 			i++
 			continue

@@ -310,12 +310,61 @@ func stringPrefix(c byte) bool {
 }
 
 // multiOpLen is the length of the operator at the start of s: the longest
-// multiOps entry it starts with, else 1 (multiOps is ordered longest first
-// within each first byte, so the first match is the longest).
+// multiOps entry it starts with, else 1. A switch by first byte rather than
+// a walk of multiOps: it runs for most operators of every statement.
+// TestMultiOpLen checks it against multiOps.
 func multiOpLen(s string) int {
-	for _, op := range multiOps {
-		if op[0] == s[0] && strings.HasPrefix(s, op) {
-			return len(op)
+	if len(s) < 2 {
+		return 1
+	}
+	c1 := s[1]
+	switch s[0] {
+	case '<':
+		switch c1 {
+		case '=':
+			if len(s) > 2 && s[2] == '>' {
+				return 3 // <=>
+			}
+			return 2
+		case '>', '<':
+			return 2
+		}
+	case '!':
+		switch c1 {
+		case '~':
+			if len(s) > 2 && s[2] == '*' {
+				return 3 // !~*
+			}
+			return 2
+		case '=':
+			return 2
+		}
+	case '-', '#':
+		if c1 == '>' {
+			if len(s) > 2 && s[2] == '>' {
+				return 3 // ->> #>>
+			}
+			return 2
+		}
+	case ':':
+		if c1 == ':' || c1 == '=' {
+			return 2
+		}
+	case '~':
+		if c1 == '*' {
+			return 2
+		}
+	case '>', '=':
+		if c1 == '=' && s[0] == '>' || c1 == '>' && s[0] == '=' {
+			return 2 // >= =>
+		}
+	case '|':
+		if c1 == '|' {
+			return 2
+		}
+	case '&':
+		if c1 == '&' {
+			return 2
 		}
 	}
 	return 1

@@ -1138,7 +1138,7 @@ func (fp *fastParser) tableFactor() (*ast.TableSource, bool) {
 // set it.
 
 func (fp *fastParser) expr() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.andExpr()
 	if !ok {
 		return nil, false
@@ -1149,7 +1149,7 @@ func (fp *fastParser) expr() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = fp.bin(opcode.LogicOr, l, r, start)
+		l = fp.bin(opcode.LogicOr, l, r, fp.tokStart(first))
 	}
 	if fp.isWord(kwXor) {
 		return nil, false
@@ -1207,7 +1207,7 @@ func (fp *fastParser) newValue(typeOf any) *test_driver.ValueExpr {
 }
 
 func (fp *fastParser) andExpr() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.notExpr()
 	if !ok {
 		return nil, false
@@ -1218,7 +1218,7 @@ func (fp *fastParser) andExpr() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = fp.bin(opcode.LogicAnd, l, r, start)
+		l = fp.bin(opcode.LogicAnd, l, r, fp.tokStart(first))
 	}
 	return l, true
 }
@@ -1244,7 +1244,7 @@ func (fp *fastParser) notExpr() (ast.ExprNode, bool) {
 // boolPri is TiDB's BoolPri: left-associative comparisons and IS [NOT] NULL
 // over predicates.
 func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.predicate()
 	if !ok {
 		return nil, false
@@ -1261,7 +1261,7 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 				return nil, false // IS TRUE / FALSE / UNKNOWN
 			}
 			n := &ast.IsNullExpr{Expr: l, Not: not}
-			mark(n, start, l.GetFlag())
+			mark(n, fp.tokStart(first), l.GetFlag())
 			l = n
 			continue
 		}
@@ -1295,14 +1295,14 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = fp.bin(op, l, r, start)
+		l = fp.bin(op, l, r, fp.tokStart(first))
 	}
 }
 
 // predicate is TiDB's PredicateExpr: [NOT] IN (list), [NOT] BETWEEN,
 // [NOT] LIKE, [NOT] REGEXP over a bit expression.
 func (fp *fastParser) predicate() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.bitExpr()
 	if !ok {
 		return nil, false
@@ -1326,7 +1326,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.PatternInExpr{Expr: l, Not: not, List: list}
-		mark(n, start, l.GetFlag()|flagsOf(list))
+		mark(n, fp.tokStart(first), l.GetFlag()|flagsOf(list))
 		return n, true
 	case fp.isWord(kwBetween):
 		fp.pos++
@@ -1339,7 +1339,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.BetweenExpr{Expr: l, Left: lo, Right: hi, Not: not}
-		mark(n, start, l.GetFlag()|lo.GetFlag()|hi.GetFlag())
+		mark(n, fp.tokStart(first), l.GetFlag()|lo.GetFlag()|hi.GetFlag())
 		return n, true
 	case fp.isWord(kwLike):
 		fp.pos++
@@ -1348,7 +1348,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.PatternLikeOrIlikeExpr{Expr: l, Pattern: pat, Not: not, Escape: '\\', IsLike: true}
-		mark(n, start, l.GetFlag()|pat.GetFlag())
+		mark(n, fp.tokStart(first), l.GetFlag()|pat.GetFlag())
 		return n, true
 	case fp.isWord(kwRegexp):
 		fp.pos++
@@ -1357,7 +1357,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.PatternRegexpExpr{Expr: l, Pattern: pat, Not: not}
-		mark(n, start, l.GetFlag()|pat.GetFlag())
+		mark(n, fp.tokStart(first), l.GetFlag()|pat.GetFlag())
 		return n, true
 	}
 	if not {
@@ -1426,7 +1426,7 @@ func (fp *fastParser) listLen() int {
 // bitExpr is TiDB's BitExpr restricted to + - * / % (left-associative, two
 // levels); | & << >> ^ DIV MOD go to TiDB.
 func (fp *fastParser) bitExpr() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.term()
 	if !ok {
 		return nil, false
@@ -1455,12 +1455,12 @@ func (fp *fastParser) bitExpr() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = fp.bin(op, l, r, start)
+		l = fp.bin(op, l, r, fp.tokStart(first))
 	}
 }
 
 func (fp *fastParser) term() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.simpleExpr()
 	if !ok {
 		return nil, false
@@ -1488,14 +1488,14 @@ func (fp *fastParser) term() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = fp.bin(op, l, r, start)
+		l = fp.bin(op, l, r, fp.tokStart(first))
 	}
 }
 
 // simpleExpr is TiDB's SimpleExpr: a unary expression, then || chains
 // (concat).
 func (fp *fastParser) simpleExpr() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.unary()
 	if !ok {
 		return nil, false
@@ -1515,7 +1515,7 @@ func (fp *fastParser) simpleExpr() (ast.ExprNode, bool) {
 			args [2]ast.ExprNode
 		}{args: [2]ast.ExprNode{l, r}}
 		c.f.FnName, c.f.Args = ast.NewCIStr(ast.Concat), c.args[:]
-		mark(&c.f, start, ast.FlagHasFunc|l.GetFlag()|r.GetFlag())
+		mark(&c.f, fp.tokStart(first), ast.FlagHasFunc|l.GetFlag()|r.GetFlag())
 		l = &c.f
 	}
 	if fp.isWord(kwCollate) {

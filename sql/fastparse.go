@@ -886,6 +886,11 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		a.group.Items = items
 		st.GroupBy = &a.group
 	}
+	if st.From == nil && (st.Where != nil || st.GroupBy != nil) && fp.isWord(kwHaving) {
+		// Without FROM, TiDB's grammar takes HAVING only right after the
+		// select list (SelectStmtBasic): left to it, for its error.
+		return nil, false
+	}
 	if fp.acceptWord(kwHaving) {
 		e, ok := fp.expr()
 		if !ok {

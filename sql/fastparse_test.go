@@ -276,6 +276,19 @@ func TestFastPathCases(t *testing.T) {
 	}
 }
 
+// TestFastPathHavingWithoutFrom: without FROM, TiDB's grammar takes HAVING
+// only right after the select list; the fast path must not accept it after
+// WHERE or GROUP BY (found by FuzzFastPath).
+func TestFastPathHavingWithoutFrom(t *testing.T) {
+	p := NewParser()
+	for _, q := range []string{"select 0 having 1", "select 0 group by 0 having 1", "select 0 where 1 having 1",
+		"select 0 where 1 group by 0 having 1", "select a from t group by a having a > 1"} {
+		if ok, diff := fastDiff(p, q); diff != "" {
+			t.Errorf("%q (fast path took it: %v): %s", q, ok, diff)
+		}
+	}
+}
+
 // TestFastPathDeclinesCharsetIntroducers: TiDB reads _binary, _gbk,
 // _utf8mb3 ... as character set introducers (a syntax error without a
 // string after them); the fast path must not take them for column names.

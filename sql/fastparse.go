@@ -55,7 +55,7 @@ func fastStmtBuf(text string, buf []ftok) (_ ast.StmtNode, toks []ftok, ok bool)
 		return nil, fp.toks, false
 	}
 	st, ok := fp.selectStmt()
-	if !ok || fp.pos != len(fp.toks) {
+	if !ok || fp.pos != len(fp.toks)-1 { // all but the end token read
 		return nil, fp.toks, false
 	}
 	st.SetNoBackslashEscapes(true)
@@ -158,8 +158,11 @@ func wordHash(w string) uint32 {
 }
 
 // get is w's entry; the zero fwInfo (a plain identifier) when w is none.
-func (t *wordTable) get(w string) fwInfo {
-	for i := wordHash(w) & t.mask; ; i = (i + 1) & t.mask {
+func (t *wordTable) get(w string) fwInfo { return t.lookup(w, wordHash(w)) }
+
+// lookup is get(w) for h = wordHash(w).
+func (t *wordTable) lookup(w string, h uint32) fwInfo {
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
 		s := &t.slots[i]
 		if s.word == w {
 			return s.info
@@ -291,34 +294,67 @@ VOTER_CONSTRAINTS WATCH COUNT AVG MID RANK ROW_NUMBER OVER WINDOW GROUPS LAG LEA
 type ftKind uint8
 
 const (
-	ftWord   ftKind = iota + 1 // unquoted word, all lower case
-	ftQIdent                   // "quoted identifier"; val unescaped
-	ftString                   // '...'; val unescaped
-	ftInt                      // digits only
-	ftDec                      // digits '.' digits
-	ftFloat                    // with an exponent
-	ftParam                    // ?
-	ftOp                       // operator or punctuation
+	ftEnd    ftKind = iota // the end of input: lex's last token
+	ftWord                 // unquoted word, all lower case
+	ftQIdent               // "quoted identifier"; val unescaped
+	ftString               // '...'; val unescaped
+	ftInt                  // digits only
+	ftDec                  // digits '.' digits
+	ftFloat                // with an exponent
+	ftParam                // ?
+	ftOp                   // operator or punctuation
 )
 
 // ftok is one token: 12 bytes, so a statement's tokens take one small
 // allocation. id is the keyword (ftWord) or operator (ftOp) id, class a
-// word's fastWords class.
+// word's fastWords class (escaped or 0 for a string or quoted name),
+// follow the precedence levels that act on the
+// token when it follows an operand (fTerm ...).
 type ftok struct {
 	start, end int32
 	kind       ftKind
 	id         fid
 	class      uint8
+	follow     uint8
 }
+
+// ftok.follow's bits: which precedence level (the function of that name)
+// looks at the token after an operand. A level whose bit the next token
+// lacks returns its operand at once, instead of testing the token against
+// each of its operators in turn (most operands are followed by ',', ')' or
+// a clause keyword, and every operand passes through every level).
+const (
+	fTerm   uint8 = 1 << iota // term: * / % and DIV MOD (which it refuses)
+	fBit                      // bitExpr: + - and DIV MOD (which it refuses)
+	fPred                     // predicate: NOT IN BETWEEN LIKE REGEXP
+	fBool                     // boolPri: IS and the comparisons
+	fConcat                   // simpleExpr: || and COLLATE (which it refuses)
+)
+
+// wordFollow and opFollow are ftok.follow by keyword and operator id.
+var (
+	wordFollow = [numKeywords]uint8{kwDiv: fTerm | fBit, kwMod: fTerm | fBit, kwNot: fPred, kwIn: fPred,
+		kwBetween: fPred, kwLike: fPred, kwRegexp: fPred, kwIs: fBool, kwCollate: fConcat}
+	opFollow = [opConcat + 1]uint8{opMul: fTerm, opDiv: fTerm, opMod: fTerm, opPlus: fBit, opMinus: fBit,
+		opEQ: fBool, opLT: fBool, opLE: fBool, opNE: fBool, opNE2: fBool, opNullEQ: fBool, opGT: fBool, opGE: fBool,
+		opConcat: fConcat}
+)
 
 // val is the token's text; for a string or quoted identifier its value.
 func (fp *fastParser) val(t *ftok) string {
 	if t.kind == ftString || t.kind == ftQIdent {
+		if t.class != escaped {
+			return fp.src[t.start+1 : t.end-1] // no doubled quote: the text between the quotes
+		}
 		v, _, _ := unquote(fp.src, int(t.start), fp.src[t.start])
 		return v
 	}
 	return fp.src[t.start:t.end]
 }
+
+// escaped is ftok.class of a string or quoted name with a doubled quote,
+// whose value val must build.
+const escaped uint8 = 1
 
 type fastParser struct {
 	src  string
@@ -363,12 +399,40 @@ type colRef struct {
 	n ast.ColumnName
 }
 
-func isWordStart(c byte) bool { return c >= 'a' && c <= 'z' || c == '_' }
-func isWordByte(c byte) bool  { return isWordStart(c) || c >= '0' && c <= '9' || c == '$' }
+func isWordStart(c byte) bool { return fastClass[c] == fcWord }
+func isWordByte(c byte) bool  { return fastClass[c] == fcWord || fastClass[c] == fcDigit || c == '$' }
 
-// lex splits the rewritten text into tokens; false for anything the subset
-// does not cover (upper-case or non-ASCII words, comments, hex literals,
-// backquotes, ...), which TiDB then handles.
+// Byte classes of the fast lexer (fastClass), so that it dispatches on one
+// table load per token.
+const (
+	fcOther uint8 = iota
+	fcSpace       // ' ' \n \t \r (TiDB's lexer skips \v \f too; the fast path declines them)
+	fcWord        // a-z _: a word's start
+	fcDigit       // 0-9
+	fcQuote       // ' "
+	fcParam       // ?
+)
+
+// fastClass is built once and only read.
+var fastClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \n\t\r") {
+		t[c] = fcSpace
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = fcWord
+	}
+	t['_'] = fcWord
+	for c := '0'; c <= '9'; c++ {
+		t[c] = fcDigit
+	}
+	t['\''], t['"'], t['?'] = fcQuote, fcQuote, fcParam
+	return t
+}()
+
+// lex splits the rewritten text into tokens, the last of them an ftEnd at
+// len(src) (so that the parser's peeks need no bounds test of their own);
+// false for anything the subset does not cover (upper-case or non-ASCII
+// words, comments, hex literals, backquotes, ...), which TiDB then handles.
 func (fp *fastParser) lex() bool {
 	s := fp.src
 	if len(s) > math.MaxInt32 {
@@ -380,13 +444,16 @@ func (fp *fastParser) lex() bool {
 	between := 0 // BETWEENs whose AND is still to come
 	for i := 0; i < len(s); {
 		c := s[i]
-		switch {
-		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+		switch fastClass[c] {
+		case fcSpace:
 			i++
 			continue
-		case isWordStart(c):
+		case fcWord:
+			// the word's wordHash as it is scanned: one pass over its bytes
+			h := (uint32(2166136261) ^ uint32(c)) * 16777619
 			j := i + 1
 			for j < len(s) && isWordByte(s[j]) {
+				h = (h ^ uint32(s[j])) * 16777619
 				j++
 			}
 			if j < len(s) && (s[j] >= 0x80 || s[j] >= 'A' && s[j] <= 'Z' || s[j] == '\'' || s[j] == '"') {
@@ -399,7 +466,7 @@ func (fp *fastParser) lex() bool {
 					return false
 				}
 			}
-			info := fastWords.get(s[i:j])
+			info := fastWords.lookup(s[i:j], h)
 			switch info.id {
 			case kwNull, kwTrue, kwFalse:
 				fp.nLits++
@@ -417,10 +484,11 @@ func (fp *fastParser) lex() bool {
 			if info.class != wordHard && info.id == kwNone && fp.maybeColumn(len(fp.toks)) {
 				fp.nNames++ // a column, unless '(' follows (see below)
 			}
-			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j), id: info.id, class: info.class})
+			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j), id: info.id, class: info.class,
+				follow: wordFollow[info.id]})
 			i = j
 			continue
-		case c >= '0' && c <= '9':
+		case fcDigit:
 			j := i
 			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
 				j++
@@ -456,10 +524,14 @@ func (fp *fastParser) lex() bool {
 			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
 			i = j
 			continue
-		case c == '\'' || c == '"':
+		case fcQuote:
 			val, j, ok := unquote(s, i, c)
 			if !ok {
 				return false
+			}
+			var class uint8
+			if len(val) != j-i-2 {
+				class = escaped
 			}
 			kind := ftString
 			if c == '"' {
@@ -471,10 +543,10 @@ func (fp *fastParser) lex() bool {
 				fp.nLits++
 				fp.strBytes += len(val)
 			}
-			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
+			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j), class: class})
 			i = j
 			continue
-		case c == '?':
+		case fcParam:
 			fp.toks = append(fp.toks, ftok{kind: ftParam, start: int32(i), end: int32(i + 1)})
 			i++
 			continue
@@ -492,9 +564,10 @@ func (fp *fastParser) lex() bool {
 				fp.nNames-- // a function name
 			}
 		}
-		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n), id: id})
+		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n), id: id, follow: opFollow[id]})
 		i += n
 	}
+	fp.toks = append(fp.toks, ftok{kind: ftEnd, start: int32(len(s)), end: int32(len(s))})
 	return true
 }
 
@@ -621,30 +694,27 @@ func unquote(s string, i int, q byte) (string, int, bool) {
 	return "", 0, false
 }
 
+// peek is the next token, the ftEnd token at the end of input (the parser
+// never moves past it: it only steps over tokens it has recognised).
 func (fp *fastParser) peek() *ftok {
-	if fp.pos < len(fp.toks) {
-		return &fp.toks[fp.pos]
-	}
-	return nil
+	return &fp.toks[fp.pos]
 }
 
+// peekAt is the token k after the next one (ftEnd past the end).
 func (fp *fastParser) peekAt(k int) *ftok {
-	if fp.pos+k < len(fp.toks) {
-		return &fp.toks[fp.pos+k]
-	}
-	return nil
+	return &fp.toks[min(fp.pos+k, len(fp.toks)-1)]
 }
 
 // isWord reports whether the next token is the keyword kw.
 func (fp *fastParser) isWord(kw fid) bool {
 	t := fp.peek()
-	return t != nil && t.kind == ftWord && t.id == kw
+	return t.kind == ftWord && t.id == kw
 }
 
 // isOp reports whether the next token is the operator op.
 func (fp *fastParser) isOp(op fid) bool {
 	t := fp.peek()
-	return t != nil && t.kind == ftOp && t.id == op
+	return t.kind == ftOp && t.id == op
 }
 
 func (fp *fastParser) acceptWord(kw fid) bool {
@@ -668,28 +738,49 @@ func (fp *fastParser) acceptOp(op fid) bool {
 // that); soft says the position also takes TiDB's unreserved keywords (a
 // column or table name, an alias after AS), unless '(' or a string follows,
 // which could make the word the start of special syntax (DATE '..', f(..)).
-func (fp *fastParser) ident(soft bool) (string, bool) {
+func (fp *fastParser) ident(soft bool) (ast.CIStr, bool) {
 	t := fp.peek()
-	if t == nil {
-		return "", false
-	}
 	switch t.kind {
 	case ftQIdent:
 		fp.pos++
-		return fp.val(t), true
+		return ast.NewCIStr(fp.val(t)), true
 	case ftWord:
 		if t.class != 0 && !fp.qualified(t) {
 			if t.class == wordHard || !soft {
-				return "", false
+				return ast.CIStr{}, false
 			}
-			if n := fp.peekAt(1); n != nil && (n.kind == ftString || n.kind == ftOp && n.id == opLParen) {
-				return "", false
+			if n := fp.peekAt(1); n.kind == ftString || n.kind == ftOp && n.id == opLParen {
+				return ast.CIStr{}, false
 			}
 		}
 		fp.pos++
-		return fp.val(t), true
+		return fp.word(t), true
 	}
-	return "", false
+	return ast.CIStr{}, false
+}
+
+// uintVal is strconv.ParseUint(fp.val(t), 10, 64) of an ftInt token (digits
+// only), computed in place when it has at most 19 digits (below 1e19, so it
+// cannot overflow): most integer literals are short, and ParseUint's
+// generality cost more than the literal's node.
+func (fp *fastParser) uintVal(t *ftok) (uint64, bool) {
+	s := fp.src[t.start:t.end]
+	if len(s) > 19 {
+		n, err := strconv.ParseUint(s, 10, 64)
+		return n, err == nil
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		n = n*10 + uint64(s[i]-'0')
+	}
+	return n, true
+}
+
+// word is the name of a word token: the lexer's words are all lower case,
+// so it is ast.NewCIStr's result without its strings.ToLower scan.
+func (fp *fastParser) word(t *ftok) ast.CIStr {
+	w := fp.src[t.start:t.end]
+	return ast.CIStr{O: w, L: w}
 }
 
 // qualified reports whether a '.' immediately follows the word or precedes
@@ -709,16 +800,13 @@ func (fp *fastParser) qualified(t *ftok) bool {
 // implicitAlias reports whether the next token can be an alias without AS.
 func (fp *fastParser) implicitAlias() bool {
 	t := fp.peek()
-	return t != nil && (t.kind == ftQIdent || t.kind == ftWord && t.class == 0)
+	return t.kind == ftQIdent || t.kind == ftWord && t.class == 0
 }
 
 // endOffset is TiDB's parser.endOffset: the offset of token k, less the
 // whitespace before it (len(src) at the end of input).
 func (fp *fastParser) endOffset(k int) int {
-	off := len(fp.src)
-	if k < len(fp.toks) {
-		off = int(fp.toks[k].start)
-	}
+	off := fp.tokStart(k)
 	for off > 0 && isFastSpace(fp.src[off-1]) {
 		off--
 	}
@@ -732,10 +820,7 @@ func isFastSpace(c byte) bool {
 // tokStart is the offset of token k (len(src) at the end of input), TiDB's
 // lookahead offset.
 func (fp *fastParser) tokStart(k int) int {
-	if k < len(fp.toks) {
-		return int(fp.toks[k].start)
-	}
-	return len(fp.src)
+	return int(fp.toks[k].start) // ftEnd's is len(src)
 }
 
 func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
@@ -801,6 +886,11 @@ func (fp *fastParser) selectStmt() (*ast.SelectStmt, bool) {
 		a.group.Items = items
 		st.GroupBy = &a.group
 	}
+	if st.From == nil && (st.Where != nil || st.GroupBy != nil) && fp.isWord(kwHaving) {
+		// Without FROM, TiDB's grammar takes HAVING only right after the
+		// select list (SelectStmtBasic): left to it, for its error.
+		return nil, false
+	}
 	if fp.acceptWord(kwHaving) {
 		e, ok := fp.expr()
 		if !ok {
@@ -841,14 +931,13 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 	if fp.acceptOp(opMul) {
 		return &ast.SelectField{Offset: start, WildCard: &ast.WildCardField{}}, true
 	}
-	if t, dot, star := fp.peek(), fp.peekAt(1), fp.peekAt(2); t != nil && dot != nil && star != nil &&
-		dot.kind == ftOp && dot.id == opDot && star.kind == ftOp && star.id == opMul {
+	if dot, star := fp.peekAt(1), fp.peekAt(2); dot.kind == ftOp && dot.id == opDot && star.kind == ftOp && star.id == opMul {
 		name, ok := fp.ident(true)
 		if !ok {
 			return nil, false
 		}
 		fp.pos += 2
-		return &ast.SelectField{Offset: start, WildCard: &ast.WildCardField{Table: ast.NewCIStr(name)}}, true
+		return &ast.SelectField{Offset: start, WildCard: &ast.WildCardField{Table: name}}, true
 	}
 	e, ok := fp.expr()
 	if !ok {
@@ -858,17 +947,17 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 	f.Expr, f.Offset = e, start
 	if fp.acceptWord(kwAs) {
 		t := fp.peek()
-		if t == nil || t.kind == ftString {
+		if t.kind == ftEnd || t.kind == ftString {
 			return nil, false
 		}
 		name, ok := fp.ident(true)
 		if !ok {
 			return nil, false
 		}
-		f.AsName = ast.NewCIStr(name)
+		f.AsName = name
 	} else if fp.implicitAlias() {
 		name, _ := fp.ident(false)
-		f.AsName = ast.NewCIStr(name)
+		f.AsName = name
 	}
 	f.SetNoBackslashEscapes(true)
 	f.SetText(utf8Encoding, strings.TrimSpace(fp.src[start:fp.tokStart(fp.pos)]))
@@ -877,13 +966,10 @@ func (fp *fastParser) field() (*ast.SelectField, bool) {
 
 func (fp *fastParser) limitOption() (ast.ExprNode, bool) {
 	t := fp.peek()
-	if t == nil {
-		return nil, false
-	}
 	switch t.kind {
 	case ftInt:
-		n, err := strconv.ParseUint(fp.val(t), 10, 64)
-		if err != nil {
+		n, ok := fp.uintVal(t)
+		if !ok {
 			return nil, false
 		}
 		fp.pos++
@@ -1023,14 +1109,14 @@ func (fp *fastParser) tableFactor() (*ast.TableSource, bool) {
 		tn ast.TableName
 	}{}
 	tn := &ref.tn
-	tn.Name = ast.NewCIStr(name)
+	tn.Name = name
 	if fp.isOp(opDot) {
 		fp.pos++
 		n2, ok := fp.ident(true)
 		if !ok {
 			return nil, false
 		}
-		tn.Schema, tn.Name = ast.NewCIStr(name), ast.NewCIStr(n2)
+		tn.Schema, tn.Name = name, n2
 	}
 	tn.PartitionNames = []ast.CIStr{}
 	tn.IndexHints = []*ast.IndexHint{}
@@ -1041,10 +1127,10 @@ func (fp *fastParser) tableFactor() (*ast.TableSource, bool) {
 		if !ok {
 			return nil, false
 		}
-		ts.AsName = ast.NewCIStr(alias)
+		ts.AsName = alias
 	} else if fp.implicitAlias() {
 		alias, _ := fp.ident(false)
-		ts.AsName = ast.NewCIStr(alias)
+		ts.AsName = alias
 	}
 	return ts, true
 }
@@ -1057,7 +1143,7 @@ func (fp *fastParser) tableFactor() (*ast.TableSource, bool) {
 // set it.
 
 func (fp *fastParser) expr() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.andExpr()
 	if !ok {
 		return nil, false
@@ -1068,7 +1154,7 @@ func (fp *fastParser) expr() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = fp.bin(opcode.LogicOr, l, r, start)
+		l = fp.bin(opcode.LogicOr, l, r, fp.tokStart(first))
 	}
 	if fp.isWord(kwXor) {
 		return nil, false
@@ -1126,7 +1212,7 @@ func (fp *fastParser) newValue(typeOf any) *test_driver.ValueExpr {
 }
 
 func (fp *fastParser) andExpr() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.notExpr()
 	if !ok {
 		return nil, false
@@ -1137,7 +1223,7 @@ func (fp *fastParser) andExpr() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = fp.bin(opcode.LogicAnd, l, r, start)
+		l = fp.bin(opcode.LogicAnd, l, r, fp.tokStart(first))
 	}
 	return l, true
 }
@@ -1163,14 +1249,14 @@ func (fp *fastParser) notExpr() (ast.ExprNode, bool) {
 // boolPri is TiDB's BoolPri: left-associative comparisons and IS [NOT] NULL
 // over predicates.
 func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.predicate()
 	if !ok {
 		return nil, false
 	}
 	for {
 		t := fp.peek()
-		if t == nil {
+		if t.follow&fBool == 0 {
 			return l, true
 		}
 		if t.kind == ftWord && t.id == kwIs {
@@ -1180,7 +1266,7 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 				return nil, false // IS TRUE / FALSE / UNKNOWN
 			}
 			n := &ast.IsNullExpr{Expr: l, Not: not}
-			mark(n, start, l.GetFlag())
+			mark(n, fp.tokStart(first), l.GetFlag())
 			l = n
 			continue
 		}
@@ -1214,17 +1300,20 @@ func (fp *fastParser) boolPri() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = fp.bin(op, l, r, start)
+		l = fp.bin(op, l, r, fp.tokStart(first))
 	}
 }
 
 // predicate is TiDB's PredicateExpr: [NOT] IN (list), [NOT] BETWEEN,
 // [NOT] LIKE, [NOT] REGEXP over a bit expression.
 func (fp *fastParser) predicate() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.bitExpr()
 	if !ok {
 		return nil, false
+	}
+	if fp.peek().follow&fPred == 0 {
+		return l, true
 	}
 	not := false
 	save := fp.pos
@@ -1242,7 +1331,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.PatternInExpr{Expr: l, Not: not, List: list}
-		mark(n, start, l.GetFlag()|flagsOf(list))
+		mark(n, fp.tokStart(first), l.GetFlag()|flagsOf(list))
 		return n, true
 	case fp.isWord(kwBetween):
 		fp.pos++
@@ -1255,7 +1344,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.BetweenExpr{Expr: l, Left: lo, Right: hi, Not: not}
-		mark(n, start, l.GetFlag()|lo.GetFlag()|hi.GetFlag())
+		mark(n, fp.tokStart(first), l.GetFlag()|lo.GetFlag()|hi.GetFlag())
 		return n, true
 	case fp.isWord(kwLike):
 		fp.pos++
@@ -1264,7 +1353,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.PatternLikeOrIlikeExpr{Expr: l, Pattern: pat, Not: not, Escape: '\\', IsLike: true}
-		mark(n, start, l.GetFlag()|pat.GetFlag())
+		mark(n, fp.tokStart(first), l.GetFlag()|pat.GetFlag())
 		return n, true
 	case fp.isWord(kwRegexp):
 		fp.pos++
@@ -1273,7 +1362,7 @@ func (fp *fastParser) predicate() (ast.ExprNode, bool) {
 			return nil, false
 		}
 		n := &ast.PatternRegexpExpr{Expr: l, Pattern: pat, Not: not}
-		mark(n, start, l.GetFlag()|pat.GetFlag())
+		mark(n, fp.tokStart(first), l.GetFlag()|pat.GetFlag())
 		return n, true
 	}
 	if not {
@@ -1342,12 +1431,15 @@ func (fp *fastParser) listLen() int {
 // bitExpr is TiDB's BitExpr restricted to + - * / % (left-associative, two
 // levels); | & << >> ^ DIV MOD go to TiDB.
 func (fp *fastParser) bitExpr() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.term()
 	if !ok {
 		return nil, false
 	}
 	for {
+		if fp.peek().follow&fBit == 0 {
+			return l, true
+		}
 		var op opcode.Op
 		switch {
 		case fp.isOp(opPlus):
@@ -1368,17 +1460,20 @@ func (fp *fastParser) bitExpr() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = fp.bin(op, l, r, start)
+		l = fp.bin(op, l, r, fp.tokStart(first))
 	}
 }
 
 func (fp *fastParser) term() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.simpleExpr()
 	if !ok {
 		return nil, false
 	}
 	for {
+		if fp.peek().follow&fTerm == 0 {
+			return l, true
+		}
 		var op opcode.Op
 		switch {
 		case fp.isOp(opMul):
@@ -1398,17 +1493,20 @@ func (fp *fastParser) term() (ast.ExprNode, bool) {
 		if !ok {
 			return nil, false
 		}
-		l = fp.bin(op, l, r, start)
+		l = fp.bin(op, l, r, fp.tokStart(first))
 	}
 }
 
 // simpleExpr is TiDB's SimpleExpr: a unary expression, then || chains
 // (concat).
 func (fp *fastParser) simpleExpr() (ast.ExprNode, bool) {
-	start := fp.tokStart(fp.pos)
+	first := fp.pos // its offset is read only for a node built here
 	l, ok := fp.unary()
 	if !ok {
 		return nil, false
+	}
+	if fp.peek().follow&fConcat == 0 {
+		return l, true
 	}
 	for fp.isOp(opConcat) {
 		fp.pos++
@@ -1422,7 +1520,7 @@ func (fp *fastParser) simpleExpr() (ast.ExprNode, bool) {
 			args [2]ast.ExprNode
 		}{args: [2]ast.ExprNode{l, r}}
 		c.f.FnName, c.f.Args = ast.NewCIStr(ast.Concat), c.args[:]
-		mark(&c.f, start, ast.FlagHasFunc|l.GetFlag()|r.GetFlag())
+		mark(&c.f, fp.tokStart(first), ast.FlagHasFunc|l.GetFlag()|r.GetFlag())
 		l = &c.f
 	}
 	if fp.isWord(kwCollate) {
@@ -1433,9 +1531,6 @@ func (fp *fastParser) simpleExpr() (ast.ExprNode, bool) {
 
 func (fp *fastParser) unary() (ast.ExprNode, bool) {
 	t := fp.peek()
-	if t == nil {
-		return nil, false
-	}
 	if t.kind == ftOp && (t.id == opMinus || t.id == opPlus) {
 		fp.pos++
 		v, ok := fp.unary()
@@ -1455,9 +1550,6 @@ func (fp *fastParser) unary() (ast.ExprNode, bool) {
 
 func (fp *fastParser) primary() (ast.ExprNode, bool) {
 	t := fp.peek()
-	if t == nil {
-		return nil, false
-	}
 	var v ast.ExprNode
 	switch t.kind {
 	case ftParam:
@@ -1465,13 +1557,13 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 		return fp.param(t), true
 	case ftString:
 		fp.pos++
-		if n := fp.peek(); n != nil && n.kind == ftString {
+		if fp.peek().kind == ftString {
 			return nil, false // adjacent literals concatenate in TiDB
 		}
 		v = fp.stringValue(fp.val(t))
 	case ftInt:
-		n, err := strconv.ParseUint(fp.val(t), 10, 64)
-		if err != nil {
+		n, ok := fp.uintVal(t)
+		if !ok {
 			return nil, false
 		}
 		fp.pos++
@@ -1544,7 +1636,7 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 	t := fp.peek()
 	start := int(t.start)
-	if n := fp.peekAt(1); t.kind == ftWord && n != nil && n.kind == ftOp && n.id == opLParen {
+	if n := fp.peekAt(1); t.kind == ftWord && n.kind == ftOp && n.id == opLParen {
 		switch t.id {
 		case kwCount, kwSum, kwAvg, kwMin, kwMax:
 			return fp.aggregate()
@@ -1552,7 +1644,7 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 		if t.class != 0 {
 			return nil, false
 		}
-		name := fp.val(t)
+		name := fp.word(t)
 		fp.pos += 2 // name (
 		args := []ast.ExprNode{}
 		if !fp.isOp(opRParen) {
@@ -1567,11 +1659,11 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 		if !fp.acceptOp(opRParen) || fp.isWord(kwOver) || fp.isWord(kwFilter) {
 			return nil, false
 		}
-		f := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: args}
+		f := &ast.FuncCallExpr{FnName: name, Args: args}
 		mark(f, start, ast.FlagHasFunc|flagsOf(args))
 		return f, true
 	}
-	var parts [3]string
+	var parts [3]ast.CIStr
 	n := 0
 	for {
 		name, ok := fp.ident(true)
@@ -1595,11 +1687,11 @@ func (fp *fastParser) identExpr() (ast.ExprNode, bool) {
 	col := &ref.n
 	switch n {
 	case 1:
-		col.Name = ast.NewCIStr(parts[0])
+		col.Name = parts[0]
 	case 2:
-		col.Table, col.Name = ast.NewCIStr(parts[0]), ast.NewCIStr(parts[1])
+		col.Table, col.Name = parts[0], parts[1]
 	case 3:
-		col.Schema, col.Table, col.Name = ast.NewCIStr(parts[0]), ast.NewCIStr(parts[1]), ast.NewCIStr(parts[2])
+		col.Schema, col.Table, col.Name = parts[0], parts[1], parts[2]
 	}
 	c := &ref.e
 	c.Name = col

@@ -257,6 +257,9 @@ func TestFastPathCases(t *testing.T) {
 		{"SELECT '', 'a''b', '' || 'x' || '', 1000, -70000 FROM t", true},
 		{"SELECT t.a, t.b, t.c, t.d, t.e, t.f, s.t.g, h.i, j.k FROM t AS x, u y JOIN v ON v.a = y.b", true},
 		{"SELECT count(a + $1), sum(b) * 2, f(g(c), -d) IS NULL, (e || f) REGEXP 'x' FROM t GROUP BY 1 LIMIT $2", true},
+		// every operator after an operand (ftok.follow: each level must see its own)
+		{"SELECT a * b / c % d + e - f || g FROM t WHERE a = 1 AND b < 2 AND c <= 3 AND d > 4 AND e >= 5 AND f <> 6 " +
+			"AND g != 7 AND h IS NOT DISTINCT FROM 8 AND i ~ 'y' AND j IS NOT NULL OR k NOT LIKE 'z'", true},
 	} {
 		stmts, err := p.Parse(tc.sql)
 		if err != nil {
@@ -269,6 +272,19 @@ func TestFastPathCases(t *testing.T) {
 		}
 		if diff != "" {
 			t.Errorf("%s: %s", tc.sql, diff)
+		}
+	}
+}
+
+// TestFastPathHavingWithoutFrom: without FROM, TiDB's grammar takes HAVING
+// only right after the select list; the fast path must not accept it after
+// WHERE or GROUP BY (found by FuzzFastPath).
+func TestFastPathHavingWithoutFrom(t *testing.T) {
+	p := NewParser()
+	for _, q := range []string{"select 0 having 1", "select 0 group by 0 having 1", "select 0 where 1 having 1",
+		"select 0 where 1 group by 0 having 1", "select a from t group by a having a > 1"} {
+		if ok, diff := fastDiff(p, q); diff != "" {
+			t.Errorf("%q (fast path took it: %v): %s", q, ok, diff)
 		}
 	}
 }
@@ -344,5 +360,20 @@ func TestWordTable(t *testing.T) {
 	}
 	if got := fastWords.get("select"); got.id != kwSelect || got.class != wordHard {
 		t.Errorf("select: %+v", got)
+	}
+}
+
+// TestUintVal checks the in-place integer parse against strconv.ParseUint,
+// around the 19-digit limit of the in-place loop and past uint64's range.
+func TestUintVal(t *testing.T) {
+	for _, s := range []string{"0", "7", "10", "0010", "9223372036854775807", "9223372036854775808",
+		"9999999999999999999", "18446744073709551615", "18446744073709551616", "99999999999999999999",
+		"000000000000000000001"} {
+		fp := fastParser{src: s}
+		got, ok := fp.uintVal(&ftok{kind: ftInt, start: 0, end: int32(len(s))})
+		want, err := strconv.ParseUint(s, 10, 64)
+		if ok != (err == nil) || ok && got != want {
+			t.Errorf("%s: got %d, %v; want %d, %v", s, got, ok, want, err)
+		}
 	}
 }

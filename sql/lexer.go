@@ -86,6 +86,12 @@ func (t token) isPunct(src string, p string) bool {
 	return (t.kind == tkPunct || t.kind == tkOp) && t.text(src) == p
 }
 
+// isSemicolon is isPunct(src, ";") for the statement splitter, which asks
+// it of every token: one byte compared instead of the token's text.
+func (t *token) isSemicolon(src string) bool {
+	return t.kind == tkPunct && t.synth == "" && t.end-t.start == 1 && src[t.start] == ';'
+}
+
 // word returns the upper-cased text of a bare word, "" for other tokens.
 func (t token) word(src string) string {
 	if t.kind != tkIdent {
@@ -220,18 +226,17 @@ func lexInto(src string, buf []token) ([]token, error) {
 		c := src[i]
 		var kind tokKind
 		switch {
-		case i+1 < len(src) && src[i+1] == '\'' && (c == 'e' || c == 'E'): // quote first: rarely true
-			end, ok := scanQuoted(src, i+1, '\'', true)
-			if !ok {
-				return nil, lexError(src, start, "unterminated quoted string")
-			}
-			i, kind = end, tkEString
-		case i+1 < len(src) && src[i+1] == '\'' && (c == 'x' || c == 'X' || c == 'b' || c == 'B' || c == 'n' || c == 'N'):
-			end, ok := scanQuoted(src, i+1, '\'', false)
+		case isIdentStart(c) && i+1 < len(src) && src[i+1] == '\'' && stringPrefix(c):
+			// E'..', X'..', B'..', N'..': a prefixed string, not a word
+			e := c == 'e' || c == 'E'
+			end, ok := scanQuoted(src, i+1, '\'', e)
 			if !ok {
 				return nil, lexError(src, start, "unterminated quoted string")
 			}
 			i, kind = end, tkString
+			if e {
+				kind = tkEString
+			}
 		case isIdentStart(c):
 			i++
 			for i < len(src) && isIdentCont(src[i]) {
@@ -286,20 +291,83 @@ func lexInto(src string, buf []token) ([]token, error) {
 			kind = tkOp
 			n := 1
 			if byteClass[c]&bcMultiOp != 0 { // most operators are one byte
-				for _, op := range multiOps {
-					if op[0] == c && strings.HasPrefix(src[i:], op) { // first byte: a cheap filter
-						n = len(op)
-						break
-					}
-				}
-			}
-			if c >= 0x80 { // cannot happen (isIdentStart), kept for safety
-				n = 1
+				n = multiOpLen(src[i:])
 			}
 			i += n
 		}
 		toks = appendToken(toks, kind, start, i, lead, comment)
 	}
+}
+
+// stringPrefix reports whether c followed by a quote starts a prefixed
+// string literal: E'..' (escapes), X'..', B'..' (bit strings), N'..'.
+func stringPrefix(c byte) bool {
+	switch c {
+	case 'e', 'E', 'x', 'X', 'b', 'B', 'n', 'N':
+		return true
+	}
+	return false
+}
+
+// multiOpLen is the length of the operator at the start of s: the longest
+// multiOps entry it starts with, else 1. A switch by first byte rather than
+// a walk of multiOps: it runs for most operators of every statement.
+// TestMultiOpLen checks it against multiOps.
+func multiOpLen(s string) int {
+	if len(s) < 2 {
+		return 1
+	}
+	c1 := s[1]
+	switch s[0] {
+	case '<':
+		switch c1 {
+		case '=':
+			if len(s) > 2 && s[2] == '>' {
+				return 3 // <=>
+			}
+			return 2
+		case '>', '<':
+			return 2
+		}
+	case '!':
+		switch c1 {
+		case '~':
+			if len(s) > 2 && s[2] == '*' {
+				return 3 // !~*
+			}
+			return 2
+		case '=':
+			return 2
+		}
+	case '-', '#':
+		if c1 == '>' {
+			if len(s) > 2 && s[2] == '>' {
+				return 3 // ->> #>>
+			}
+			return 2
+		}
+	case ':':
+		if c1 == ':' || c1 == '=' {
+			return 2
+		}
+	case '~':
+		if c1 == '*' {
+			return 2
+		}
+	case '>', '=':
+		if c1 == '=' && s[0] == '>' || c1 == '>' && s[0] == '=' {
+			return 2 // >= =>
+		}
+	case '|':
+		if c1 == '|' {
+			return 2
+		}
+	case '&':
+		if c1 == '&' {
+			return 2
+		}
+	}
+	return 1
 }
 
 // appendToken appends a lexed token field by field. Appending a token

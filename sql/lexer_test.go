@@ -75,3 +75,31 @@ func TestEqualFoldWord(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiOpLen checks multiOpLen against multiOps (the first entry the
+// text starts with) over every string of up to three operator bytes.
+func TestMultiOpLen(t *testing.T) {
+	ref := func(s string) int {
+		for _, op := range multiOps {
+			if strings.HasPrefix(s, op) {
+				return len(op)
+			}
+		}
+		return 1
+	}
+	const chars = "<>=!~*-#:|&+/%^@?a"
+	var try func(s string)
+	try = func(s string) {
+		if s != "" {
+			if got, want := multiOpLen(s), ref(s); got != want {
+				t.Errorf("%q: %d, want %d", s, got, want)
+			}
+		}
+		if len(s) < 3 {
+			for i := 0; i < len(chars); i++ {
+				try(s + chars[i:i+1])
+			}
+		}
+	}
+	try("")
+}

@@ -75,6 +75,8 @@ type Parser struct {
 	// statement (no Statement or AST refers to tokens).
 	toks  []token
 	ftoks []ftok
+	// edits is the plain shortcut's scratch (plainRewrite).
+	edits []int32
 }
 
 // NewParser returns a Parser.
@@ -174,7 +176,7 @@ func (p *Parser) Parse(text string) ([]*Statement, error) {
 	var stmts []*Statement
 	start := 0
 	for i := 0; i <= len(toks); i++ {
-		if i < len(toks) && !toks[i].isPunct(text, ";") {
+		if i < len(toks) && !toks[i].isSemicolon(text) {
 			continue
 		}
 		if i > start {
@@ -198,7 +200,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		end:    last.end,
 	}
 	if !p.noPlain {
-		if text, segs, ok := plainRewrite(src, toks, &st.seg1); ok {
+		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits); ok {
 			st.Rewritten, st.segs = text, segs
 			return p.finish(st, src, toks, terminated)
 		}

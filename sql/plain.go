@@ -56,22 +56,35 @@ func plainClause(w string) bool {
 }
 
 // plainRewrite is the rewrite of toks (one statement of src) when it is
-// plain; ok false otherwise. seg is storage for a one-segment offset map.
-func plainRewrite(src string, toks []token, seg *[1]segment) (text string, segs []segment, ok bool) {
+// plain; ok false otherwise. seg is storage for a one-segment offset map;
+// edits, when not nil, is scratch kept for the next call.
+func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (text string, segs []segment, ok bool) {
 	if len(toks) == 0 || !toks[0].is(src, "SELECT") {
 		return "", nil, false
 	}
 	depth := 0
 	inFrom := false
 	limitSeen := false
-	labels := 0
-	upper := false
+	// ed lists the words plainText changes: k<<1 | 1 for a label (a word
+	// right after the word AS, which it quotes), k<<1 for an upper-case
+	// word (which it lower-cases).
+	var ed []int32
+	if edits != nil {
+		ed = (*edits)[:0]
+		defer func() { *edits = ed[:0] }()
+	}
+	if hasUpperASCII(src[toks[0].start:toks[0].end]) {
+		ed = append(ed, 0)
+	}
+	prevAS := false        // the previous token is the word AS
 	var buf, lbuf [24]byte // a word and an AS label, upper-cased
 	for k := 1; k < len(toks); k++ {
 		t := &toks[k]
 		if t.hasComment || t.synth != "" {
 			return "", nil, false
 		}
+		wasAS := prevAS
+		prevAS = false
 		s := src[t.start:t.end]
 		switch t.kind {
 		case tkQIdent:
@@ -118,7 +131,12 @@ func plainRewrite(src string, toks []token, seg *[1]segment) (text string, segs 
 			if !plainWord {
 				return "", nil, false
 			}
-			upper = upper || isUpper
+			if wasAS {
+				ed = append(ed, int32(k)<<1|1)
+			} else if isUpper {
+				ed = append(ed, int32(k)<<1)
+			}
+			prevAS = w == "AS"
 			if plainReject(w) {
 				switch w {
 				case "FROM":
@@ -135,8 +153,9 @@ func plainRewrite(src string, toks []token, seg *[1]segment) (text string, segs 
 						if !ok || asFollowers[lb] || k+2 < len(toks) && toks[k+2].isPunct(src, "(") {
 							return "", nil, false
 						}
-						labels++
+						ed = append(ed, int32(k+1)<<1|1)
 						k++ // the label is a name, whatever word it is
+						prevAS = lb == "AS"
 					}
 				case "LIMIT":
 					if depth != 0 {
@@ -174,12 +193,12 @@ func plainRewrite(src string, toks []token, seg *[1]segment) (text string, segs 
 	if depth != 0 {
 		return "", nil, false
 	}
-	first, last := toks[0], toks[len(toks)-1]
-	if labels == 0 && !upper && !hasUpperASCII(src[first.start:first.end]) {
+	if len(ed) == 0 {
+		first, last := toks[0], toks[len(toks)-1]
 		seg[0] = segment{rw: 0, orig: first.start, n: last.end - first.start, verbatim: true}
 		return src[first.start:last.end], seg[:], true
 	}
-	return plainText(src, toks, labels, seg)
+	return plainText(src, toks, ed, seg)
 }
 
 // plainUpper writes the ASCII word s upper-cased into buf and returns it
@@ -211,12 +230,17 @@ func plainUpper(s string, buf *[24]byte) (string, bool, bool) {
 }
 
 // plainText writes plainRewrite's output for a plain statement with
-// upper-case words or labels: bare words folded to lower case (strings and
-// quoted names kept), each label after AS in '"', and an offset map whose
-// quoted labels map to the label's start, as the general rewrite's do. It
-// appends to one byte slice sized up front, which becomes the string
-// without a copy (as strings.Builder does, without its per-call checks).
-func plainText(src string, toks []token, labels int, seg *[1]segment) (string, []segment, bool) {
+// upper-case words or labels (edits, see plainRewrite): bare words folded
+// to lower case (strings and quoted names kept), each label after AS in
+// '"', and an offset map whose quoted labels map to the label's start, as
+// the general rewrite's do. It appends to one byte slice sized up front,
+// which becomes the string without a copy (as strings.Builder does, without
+// its per-call checks).
+func plainText(src string, toks []token, edits []int32, seg *[1]segment) (string, []segment, bool) {
+	labels := 0
+	for _, e := range edits {
+		labels += int(e & 1)
+	}
 	first, last := &toks[0], &toks[len(toks)-1]
 	b := make([]byte, 0, last.end-first.start+2*labels)
 	var segs []segment
@@ -227,17 +251,10 @@ func plainText(src string, toks []token, labels int, seg *[1]segment) (string, [
 	}
 	runRW, runOrig := 0, first.start // the verbatim run being written
 	from := first.start              // the source not yet written
-	for k := 0; k < len(toks); k++ {
-		t := &toks[k]
-		if t.kind != tkIdent {
-			continue
-		}
+	for _, e := range edits {
+		t := &toks[e>>1]
 		word := src[t.start:t.end]
-		// a two-byte word before it first: is is a call, and runs for every word
-		label := k > 0 && toks[k-1].end-toks[k-1].start == 2 && toks[k-1].is(src, "AS")
-		if !label && !hasUpperASCII(word) {
-			continue // copied with the run it is in
-		}
+		label := e&1 != 0
 		b = append(b, src[from:t.start]...)
 		if label {
 			if n := len(b) - runRW; n > 0 {

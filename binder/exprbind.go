@@ -326,26 +326,29 @@ func (b *binder) bindBinary(s *scope, n *ast.BinaryOperationExpr) (Expr, error) 
 // reduced to the families sqlgate has: both sides are brought to a common
 // type (an unknown literal or parameter takes the other side's type).
 func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
+	// The operands' types are read once and again only after an operand
+	// is replaced: Type is an interface call returning a 72-byte T, and a
+	// statement binds dozens of operators.
+	lt, rt := l.Type(), r.Type()
 	if op == OpAnd || op == OpOr {
 		var err error
 		// The operands are nearly always boolean already: the error text is
 		// built only when one is not.
-		if l.Type().Kind != types.Bool {
+		if lt.Kind != types.Bool {
 			if l, err = b.coerce(n, l, types.BoolType, "argument of "+op.String()); err != nil {
 				return nil, err
 			}
 		}
-		if r.Type().Kind != types.Bool {
+		if rt.Kind != types.Bool {
 			if r, err = b.coerce(n, r, types.BoolType, "argument of "+op.String()); err != nil {
 				return nil, err
 			}
 		}
 		return b.newBinaryOp(op, l, r, types.BoolType), nil
 	}
-	if l.Type().Kind == types.Row && r.Type().Kind == types.Row && op.IsComparison() {
+	if lt.Kind == types.Row && rt.Kind == types.Row && op.IsComparison() {
 		return b.makeRowComparison(n, op, l, r)
 	}
-	lt, rt := l.Type(), r.Type()
 	if isUnknown(lt) != isUnknown(rt) {
 		var err error
 		if l, r, err = b.coerceUnknownDatetimeOperand(n, op, l, r); err != nil {
@@ -357,18 +360,20 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	switch {
 	case isUnknown(lt) && isUnknown(rt):
 		l, r = b.resolveUnknown(l, types.StringType), b.resolveUnknown(r, types.StringType)
+		lt, rt = l.Type(), r.Type()
 	case isUnknown(lt):
 		var err error
 		if l, err = b.coerceUnknown(n, l, operandType(rt)); err != nil {
 			return nil, err
 		}
+		lt = l.Type()
 	case isUnknown(rt):
 		var err error
 		if r, err = b.coerceUnknown(n, r, operandType(lt)); err != nil {
 			return nil, err
 		}
+		rt = r.Type()
 	}
-	lt, rt = l.Type(), r.Type()
 	if op.IsComparison() && (lt.Kind == types.Array || rt.Kind == types.Array) {
 		return b.makeArrayComparison(n, op, l, r)
 	}
@@ -408,7 +413,7 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 			return b.newBinaryOp(op, b.castTo(l, types.T{Kind: types.Decimal, Scale: ld.Scale}), b.castTo(r, types.T{Kind: types.Decimal, Scale: rd.Scale}), resT), nil
 		}
 	}
-	return b.newBinaryOp(op, b.castTo(l, common), b.castTo(r, common), resT), nil
+	return b.newBinaryOp(op, b.castTyped(l, lt, common), b.castTyped(r, rt, common), resT), nil
 }
 
 // trimDirection reports TRIM's direction when TiDB parsed TRIM(dir chars
@@ -683,9 +688,14 @@ func commonType(a, b types.T) (types.T, bool) {
 
 // castTo wraps e in a Cast when its type differs from t.
 func (b *binder) castTo(e Expr, t types.T) Expr {
+	return b.castTyped(e, e.Type(), t)
+}
+
+// castTyped is castTo of e, whose type et the caller has at hand.
+func (b *binder) castTyped(e Expr, et, t types.T) Expr {
 	// Equal compares the types and not their top-level NOT NULL, which is
 	// what matters here: no copies with NOT NULL cleared are needed.
-	if e.Type().Equal(t) {
+	if et.Equal(t) {
 		return e
 	}
 	if c, ok := e.(*Const); ok && c.Value == nil {

@@ -143,6 +143,13 @@ func anyExpr(e binder.Expr, pred func(binder.Expr) bool) bool {
 		return anyExpr(x.L, pred) || anyExpr(x.R, pred)
 	case *binder.Cast:
 		return anyExpr(x.X, pred)
+	case *binder.FuncCall:
+		for _, a := range x.Args {
+			if anyExpr(a, pred) {
+				return true
+			}
+		}
+		return false
 	}
 	found := false
 	binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) {

@@ -108,7 +108,8 @@ func simplifyCond(e binder.Expr) binder.Expr {
 // foldLeaf replaces a constant expression by its value, computed the way
 // lowering computes it.
 func foldLeaf(e binder.Expr) binder.Expr {
-	if _, ok := e.(*binder.Const); ok || readsRow(e) || !deterministic(e) {
+	// readsRow(e) || !deterministic(e), in one walk of e
+	if _, ok := e.(*binder.Const); ok || anyExpr(e, func(x binder.Expr) bool { return readsRowNode(x) || volatileNode(x) }) {
 		return e
 	}
 	le, err := lowerExpr(e)
@@ -119,14 +120,16 @@ func foldLeaf(e binder.Expr) binder.Expr {
 }
 
 // readsRow reports whether e reads a column, parameter or outer row.
-func readsRow(e binder.Expr) bool {
-	return anyExpr(e, func(x binder.Expr) bool {
-		switch x.(type) {
-		case *binder.ColumnRef, *binder.Param, *binder.OuterRef, *binder.Subquery:
-			return true
-		}
-		return false
-	})
+func readsRow(e binder.Expr) bool { return anyExpr(e, readsRowNode) }
+
+// readsRowNode reports whether x itself reads a column, parameter or outer
+// row.
+func readsRowNode(x binder.Expr) bool {
+	switch x.(type) {
+	case *binder.ColumnRef, *binder.Param, *binder.OuterRef, *binder.Subquery:
+		return true
+	}
+	return false
 }
 
 // anyExpr reports whether pred holds for e or a sub-expression, parents
@@ -162,16 +165,18 @@ func anyExpr(e binder.Expr, pred func(binder.Expr) bool) bool {
 // deterministic reports whether e gives the same value each time it is
 // evaluated on the same row: no volatile function, subquery or opaque UDF
 // (whose evaluation the rules must neither repeat nor move).
-func deterministic(e binder.Expr) bool {
-	return !anyExpr(e, func(x binder.Expr) bool {
-		switch f := x.(type) {
-		case *binder.FuncCall:
-			return f.Volatile
-		case *binder.Subquery, *binder.UDFCall:
-			return true
-		}
-		return false
-	})
+func deterministic(e binder.Expr) bool { return !anyExpr(e, volatileNode) }
+
+// volatileNode reports whether x itself may give a different value each
+// time (deterministic's test of each node).
+func volatileNode(x binder.Expr) bool {
+	switch f := x.(type) {
+	case *binder.FuncCall:
+		return f.Volatile
+	case *binder.Subquery, *binder.UDFCall:
+		return true
+	}
+	return false
 }
 
 func boolConst(e binder.Expr) (bool, bool) {

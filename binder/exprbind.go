@@ -387,7 +387,7 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	}
 	var common types.T
 	ok := true
-	if sameType(&lt, &rt) {
+	if SameType(&lt, &rt) {
 		common = lt.Nullable() // commonType's first case, without its copies
 	} else {
 		common, ok = commonType(lt, rt)
@@ -711,7 +711,7 @@ func (b *binder) castTo(e Expr, t types.T) Expr {
 func (b *binder) castTyped(e Expr, et, t *types.T) Expr {
 	// Equal compares the types and not their top-level NOT NULL, which is
 	// what matters here: no copies with NOT NULL cleared are needed.
-	if sameType(et, t) {
+	if SameType(et, t) {
 		return e
 	}
 	if c, ok := e.(*Const); ok && c.Value == nil {
@@ -837,9 +837,10 @@ var sqlValueFunctions = map[string]string{
 	"current_catalog": "current_catalog", "current_schema": "current_schema", "current_role": "current_role",
 }
 
-// sameType is a.Equal(*b) without copying the types: scalar types, nearly
+// SameType is a.Equal(*b) without copying the types: scalar types, nearly
 // every operand's, compare field by field here; the rest through Equal.
-func sameType(a, b *types.T) bool {
+// Like Equal, it ignores the top-level NOT NULL.
+func SameType(a, b *types.T) bool {
 	if a.Elem == nil && b.Elem == nil && a.Key == nil && b.Key == nil && len(a.Fields) == 0 && len(b.Fields) == 0 {
 		return a.Kind == b.Kind && a.Precision == b.Precision && a.Scale == b.Scale && a.Length == b.Length && a.Variant == b.Variant
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// TestSameTypeIsEqual checks sameType against types.T.Equal on every pair
+// TestSameTypeIsEqual checks SameType against types.T.Equal on every pair
 // of a set of scalar and nested types, NOT NULL and variants included.
 func TestSameTypeIsEqual(t *testing.T) {
 	i32, str := types.Int32Type, types.StringType
@@ -25,8 +25,8 @@ func TestSameTypeIsEqual(t *testing.T) {
 	}
 	for i := range ts {
 		for j := range ts {
-			if got, want := sameType(&ts[i], &ts[j]), ts[i].Equal(ts[j]); got != want {
-				t.Errorf("sameType(%s, %s) = %v, Equal says %v", ts[i], ts[j], got, want)
+			if got, want := SameType(&ts[i], &ts[j]), ts[i].Equal(ts[j]); got != want {
+				t.Errorf("SameType(%s, %s) = %v, Equal says %v", ts[i], ts[j], got, want)
 			}
 		}
 	}

@@ -64,6 +64,9 @@ func TestOutputColumnsNamedAndTypedAsPostgres(t *testing.T) {
 		{"SELECT count(*), sum(n), sum(id), avg(n), max(name) FROM t", []string{"count", "sum", "sum", "avg", "max"}, []string{"bigint", "bigint", "numeric", "numeric", "string"}},
 		{"SELECT t.id, u.label FROM t JOIN u ON t.n = u.id", []string{"id", "label"}, []string{"bigint", "string"}},
 		{"SELECT lower(name), name || '!' FROM t", []string{"lower", "?column?"}, []string{"string", "string"}},
+		// || and concat() parse alike: the statement text tells them apart, in any case
+		{"SELECT CONCAT(name, 'x'), Concat(name, 'x'), name||'x', name || concat('a', 'b') FROM t", []string{"concat", "concat", "?column?", "?column?"}, []string{"string", "string", "string", "string"}},
+		{"SELECT 'a'||'b'", []string{"?column?"}, []string{"string"}},
 		{"SELECT CASE WHEN n > 0 THEN 1 ELSE 2.5 END FROM t", []string{"case"}, []string{"numeric"}},
 		{"SELECT array_agg(n ORDER BY id), string_agg(name, ',' ORDER BY name DESC) FROM t", []string{"array_agg", "string_agg"}, []string{"array<int>", "string"}},
 	}

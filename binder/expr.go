@@ -137,6 +137,26 @@ func (e *Cast) String() string { return "CAST(" + e.X.String() + " AS " + e.T.St
 // Walk calls fn on e and every sub-expression, parents first.
 func Walk(e Expr, fn func(Expr)) {
 	fn(e)
+	// The commonest nodes are walked directly, in MapChildren's order:
+	// its callback and its comparison of each child with the result cost
+	// more than the visit, and planning walks every condition several
+	// times.
+	switch x := e.(type) {
+	case *ColumnRef, *Const, *Param:
+		return
+	case *BinaryOp:
+		Walk(x.L, fn)
+		Walk(x.R, fn)
+		return
+	case *Cast:
+		Walk(x.X, fn)
+		return
+	case *FuncCall:
+		for _, a := range x.Args {
+			Walk(a, fn)
+		}
+		return
+	}
 	MapChildren(e, func(c Expr) (Expr, error) {
 		Walk(c, fn)
 		return c, nil

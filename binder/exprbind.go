@@ -326,26 +326,29 @@ func (b *binder) bindBinary(s *scope, n *ast.BinaryOperationExpr) (Expr, error) 
 // reduced to the families sqlgate has: both sides are brought to a common
 // type (an unknown literal or parameter takes the other side's type).
 func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
+	// The operands' types are read once and again only after an operand
+	// is replaced: Type is an interface call returning a 72-byte T, and a
+	// statement binds dozens of operators.
+	lt, rt := l.Type(), r.Type()
 	if op == OpAnd || op == OpOr {
 		var err error
 		// The operands are nearly always boolean already: the error text is
 		// built only when one is not.
-		if l.Type().Kind != types.Bool {
+		if lt.Kind != types.Bool {
 			if l, err = b.coerce(n, l, types.BoolType, "argument of "+op.String()); err != nil {
 				return nil, err
 			}
 		}
-		if r.Type().Kind != types.Bool {
+		if rt.Kind != types.Bool {
 			if r, err = b.coerce(n, r, types.BoolType, "argument of "+op.String()); err != nil {
 				return nil, err
 			}
 		}
 		return b.newBinaryOp(op, l, r, types.BoolType), nil
 	}
-	if l.Type().Kind == types.Row && r.Type().Kind == types.Row && op.IsComparison() {
+	if lt.Kind == types.Row && rt.Kind == types.Row && op.IsComparison() {
 		return b.makeRowComparison(n, op, l, r)
 	}
-	lt, rt := l.Type(), r.Type()
 	if isUnknown(lt) != isUnknown(rt) {
 		var err error
 		if l, r, err = b.coerceUnknownDatetimeOperand(n, op, l, r); err != nil {
@@ -357,28 +360,38 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	switch {
 	case isUnknown(lt) && isUnknown(rt):
 		l, r = b.resolveUnknown(l, types.StringType), b.resolveUnknown(r, types.StringType)
+		lt, rt = l.Type(), r.Type()
 	case isUnknown(lt):
 		var err error
 		if l, err = b.coerceUnknown(n, l, operandType(rt)); err != nil {
 			return nil, err
 		}
+		lt = l.Type()
 	case isUnknown(rt):
 		var err error
 		if r, err = b.coerceUnknown(n, r, operandType(lt)); err != nil {
 			return nil, err
 		}
+		rt = r.Type()
 	}
-	lt, rt = l.Type(), r.Type()
 	if op.IsComparison() && (lt.Kind == types.Array || rt.Kind == types.Array) {
 		return b.makeArrayComparison(n, op, l, r)
 	}
-	if t, ok := datetimeArithmetic(op, lt, rt); ok {
+	// (the kinds are tested here first: the call copies both types)
+	if !isDatetimeOperator(op, lt.Kind, rt.Kind) {
+	} else if t, ok := datetimeArithmetic(op, lt, rt); ok {
 		if t.swap { // integer + date, interval + timestamp, 2 * interval ...
 			l, r = r, l
 		}
 		return b.callFunction(n, t.fn, []Expr{b.castTo(l, t.args[0]), b.castTo(r, t.args[1])})
 	}
-	common, ok := commonType(lt, rt)
+	var common types.T
+	ok := true
+	if SameType(&lt, &rt) {
+		common = lt.Nullable() // commonType's first case, without its copies
+	} else {
+		common, ok = commonType(lt, rt)
+	}
 	if !ok {
 		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
 	}
@@ -408,7 +421,7 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 			return b.newBinaryOp(op, b.castTo(l, types.T{Kind: types.Decimal, Scale: ld.Scale}), b.castTo(r, types.T{Kind: types.Decimal, Scale: rd.Scale}), resT), nil
 		}
 	}
-	return b.newBinaryOp(op, b.castTo(l, common), b.castTo(r, common), resT), nil
+	return b.newBinaryOp(op, b.castTyped(l, &lt, &common), b.castTyped(r, &rt, &common), resT), nil
 }
 
 // trimDirection reports TRIM's direction when TiDB parsed TRIM(dir chars
@@ -444,7 +457,7 @@ func datetimeArithmetic(op Op, l, r types.T) (datetimeOp, bool) {
 	// Every operator below is + - * or / with a date/time or interval
 	// operand: the rest (nearly every operator bound) return before the
 	// operand types below are built.
-	if (op != OpAdd && op != OpSub && op != OpMul && op != OpDiv) || (!isDatetimeKind(l.Kind) && !isDatetimeKind(r.Kind)) {
+	if !isDatetimeOperator(op, l.Kind, r.Kind) {
 		return datetimeOp{}, false
 	}
 	ts, tstz := types.TimestampType(6), types.TimestampTZType(6)
@@ -497,6 +510,12 @@ func datetimeArithmetic(op Op, l, r types.T) (datetimeOp, bool) {
 		return datetimeOp{"__interval_mul", true, [2]types.T{iv, f8}}, true
 	}
 	return datetimeOp{}, false
+}
+
+// isDatetimeOperator reports whether op on operands of kinds l and r may
+// be one of datetimeArithmetic's operators.
+func isDatetimeOperator(op Op, l, r types.Kind) bool {
+	return (op == OpAdd || op == OpSub || op == OpMul || op == OpDiv) && (isDatetimeKind(l) || isDatetimeKind(r))
 }
 
 // isDatetimeKind reports whether k is a date, time, timestamp[tz] or
@@ -683,9 +702,16 @@ func commonType(a, b types.T) (types.T, bool) {
 
 // castTo wraps e in a Cast when its type differs from t.
 func (b *binder) castTo(e Expr, t types.T) Expr {
+	et := e.Type()
+	return b.castTyped(e, &et, &t)
+}
+
+// castTyped is castTo of e, whose type et the caller has at hand (the
+// types by pointer: a T is 72 bytes, and operators cast both operands).
+func (b *binder) castTyped(e Expr, et, t *types.T) Expr {
 	// Equal compares the types and not their top-level NOT NULL, which is
 	// what matters here: no copies with NOT NULL cleared are needed.
-	if e.Type().Equal(t) {
+	if SameType(et, t) {
 		return e
 	}
 	if c, ok := e.(*Const); ok && c.Value == nil {
@@ -809,4 +835,14 @@ func literalScale(s string) int {
 var sqlValueFunctions = map[string]string{
 	"current_user": "current_user", "session_user": "session_user", "user": "user",
 	"current_catalog": "current_catalog", "current_schema": "current_schema", "current_role": "current_role",
+}
+
+// SameType is a.Equal(*b) without copying the types: scalar types, nearly
+// every operand's, compare field by field here; the rest through Equal.
+// Like Equal, it ignores the top-level NOT NULL.
+func SameType(a, b *types.T) bool {
+	if a.Elem == nil && b.Elem == nil && a.Key == nil && b.Key == nil && len(a.Fields) == 0 && len(b.Fields) == 0 {
+		return a.Kind == b.Kind && a.Precision == b.Precision && a.Scale == b.Scale && a.Length == b.Length && a.Variant == b.Variant
+	}
+	return a.Equal(*b)
 }

@@ -462,7 +462,11 @@ func (b *binder) isPipes(n *ast.FuncCallExpr) bool {
 	if off < 0 || off >= len(text) {
 		return true
 	}
-	return !strings.HasPrefix(strings.ToLower(text[off:]), "concat")
+	// Only the first six characters matter: lowercasing the rest of the
+	// statement, as a ToLower of text[off:] would, costs a copy of it per
+	// operator.
+	const word = "concat"
+	return len(text)-off < len(word) || !strings.EqualFold(text[off:off+len(word)], word)
 }
 
 // makeConcat types a || b: PostgreSQL's textcat and anynonarray || text,

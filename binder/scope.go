@@ -28,8 +28,8 @@ func (s *scope) hasTable(table string) bool {
 	if s.tables != nil {
 		return s.tables[table]
 	}
-	for _, c := range s.cols {
-		if c.Table == table {
+	for i := range s.cols {
+		if s.cols[i].Table == table {
 			return true
 		}
 	}
@@ -48,7 +48,8 @@ func (b *binder) resolve(s *scope, cn *ast.ColumnNameExpr) (Expr, error) {
 		return nil, b.errAt(cn, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", table))
 	}
 	found := -1
-	for i, c := range s.cols {
+	for i := range s.cols {
+		c := &s.cols[i] // a Column is over 100 bytes: no copy per column
 		if c.Name != name || (table != "" && c.Table != table) {
 			continue
 		}

@@ -141,18 +141,30 @@ func TestProjectionPushdownDecodesOnlyNeededColumns(t *testing.T) {
 func TestOptimizeRejectsARuleThatChangesTheSchema(t *testing.T) {
 	saved := rules
 	defer func() { rules = saved }()
-	rules = []rule{{"drops_a_column", func(n binder.Node) binder.Node {
+	drop := rule{"drops_a_column", func(n binder.Node) binder.Node {
 		p := n.(*binder.Project)
 		return &binder.Project{Input: p.Input, Exprs: p.Exprs[:1], Cols: p.Cols[:1]}
-	}}}
-	stmts, _ := sql.NewParser().Parse("SELECT id, v FROM kv")
-	st, err := binder.Bind(context.Background(), testCatalog(), stmts[0], nil)
-	if err != nil {
-		t.Fatal(err)
+	}}
+	// copies the plan's root without changing its schema
+	keep := func(name string) rule {
+		return rule{name, func(n binder.Node) binder.Node {
+			p := *n.(*binder.Project)
+			return &p
+		}}
 	}
-	_, err = Plan(st.(*binder.Query).Plan)
-	if e := sqlerr.As(err); e == nil || e.Code != sqlerr.InternalError || !strings.Contains(e.Message, "drops_a_column") {
-		t.Errorf("got %v, want an internal error naming the rule", err)
+	// The schema is checked on the rules' result; the rule that changed
+	// it is found and named whatever ran before and after it.
+	for _, rs := range [][]rule{{drop}, {keep("keeps"), drop, keep("keeps_too")}} {
+		rules = rs
+		stmts, _ := sql.NewParser().Parse("SELECT id, v FROM kv")
+		st, err := binder.Bind(context.Background(), testCatalog(), stmts[0], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Plan(st.(*binder.Query).Plan)
+		if e := sqlerr.As(err); e == nil || e.Code != sqlerr.InternalError || !strings.Contains(e.Message, "drops_a_column") || strings.Contains(e.Message, "keeps") {
+			t.Errorf("%d rules: got %v, want an internal error naming the rule", len(rs), err)
+		}
 	}
 }
 

@@ -108,7 +108,8 @@ func simplifyCond(e binder.Expr) binder.Expr {
 // foldLeaf replaces a constant expression by its value, computed the way
 // lowering computes it.
 func foldLeaf(e binder.Expr) binder.Expr {
-	if _, ok := e.(*binder.Const); ok || readsRow(e) || !deterministic(e) {
+	// readsRow(e) || !deterministic(e), in one walk of e
+	if _, ok := e.(*binder.Const); ok || anyExpr(e, func(x binder.Expr) bool { return readsRowNode(x) || volatileNode(x) }) {
 		return e
 	}
 	le, err := lowerExpr(e)
@@ -119,14 +120,16 @@ func foldLeaf(e binder.Expr) binder.Expr {
 }
 
 // readsRow reports whether e reads a column, parameter or outer row.
-func readsRow(e binder.Expr) bool {
-	return anyExpr(e, func(x binder.Expr) bool {
-		switch x.(type) {
-		case *binder.ColumnRef, *binder.Param, *binder.OuterRef, *binder.Subquery:
-			return true
-		}
-		return false
-	})
+func readsRow(e binder.Expr) bool { return anyExpr(e, readsRowNode) }
+
+// readsRowNode reports whether x itself reads a column, parameter or outer
+// row.
+func readsRowNode(x binder.Expr) bool {
+	switch x.(type) {
+	case *binder.ColumnRef, *binder.Param, *binder.OuterRef, *binder.Subquery:
+		return true
+	}
+	return false
 }
 
 // anyExpr reports whether pred holds for e or a sub-expression, parents
@@ -143,6 +146,13 @@ func anyExpr(e binder.Expr, pred func(binder.Expr) bool) bool {
 		return anyExpr(x.L, pred) || anyExpr(x.R, pred)
 	case *binder.Cast:
 		return anyExpr(x.X, pred)
+	case *binder.FuncCall:
+		for _, a := range x.Args {
+			if anyExpr(a, pred) {
+				return true
+			}
+		}
+		return false
 	}
 	found := false
 	binder.MapChildren(e, func(c binder.Expr) (binder.Expr, error) {
@@ -155,16 +165,18 @@ func anyExpr(e binder.Expr, pred func(binder.Expr) bool) bool {
 // deterministic reports whether e gives the same value each time it is
 // evaluated on the same row: no volatile function, subquery or opaque UDF
 // (whose evaluation the rules must neither repeat nor move).
-func deterministic(e binder.Expr) bool {
-	return !anyExpr(e, func(x binder.Expr) bool {
-		switch f := x.(type) {
-		case *binder.FuncCall:
-			return f.Volatile
-		case *binder.Subquery, *binder.UDFCall:
-			return true
-		}
-		return false
-	})
+func deterministic(e binder.Expr) bool { return !anyExpr(e, volatileNode) }
+
+// volatileNode reports whether x itself may give a different value each
+// time (deterministic's test of each node).
+func volatileNode(x binder.Expr) bool {
+	switch f := x.(type) {
+	case *binder.FuncCall:
+		return f.Volatile
+	case *binder.Subquery, *binder.UDFCall:
+		return true
+	}
+	return false
 }
 
 func boolConst(e binder.Expr) (bool, bool) {
@@ -375,7 +387,7 @@ func sameTypes(a, b []binder.Column) bool {
 		return false
 	}
 	for i := range a {
-		if !a[i].T.Nullable().Equal(b[i].T.Nullable()) {
+		if !binder.SameType(&a[i].T, &b[i].T) {
 			return false
 		}
 	}
@@ -512,7 +524,7 @@ func eliminateProjections(n binder.Node) binder.Node {
 	}
 	for i, e := range p.Exprs {
 		c, ok := e.(*binder.ColumnRef)
-		if !ok || c.Index != i || in[i].Name != p.Cols[i].Name || !in[i].T.Equal(p.Cols[i].T) {
+		if !ok || c.Index != i || in[i].Name != p.Cols[i].Name || !binder.SameType(&in[i].T, &p.Cols[i].T) {
 			return p
 		}
 	}

@@ -61,8 +61,27 @@ func optimize(n binder.Node) (binder.Node, error) {
 	return optimizeWith(n, newEstimator(Options{}), nil)
 }
 
-// optimizeWith applies the rules not disabled, estimating with e.
+// optimizeWith applies the rules not disabled, estimating with e. No rule
+// may change the plan's output schema; it is checked once, on the result
+// (each rule is checked only when that fails, to name the rule): planning
+// a statement runs a dozen rules, and a check per rule run was a pass over
+// the output columns each.
 func optimizeWith(n binder.Node, e *estimator, disabled map[string]bool) (binder.Node, error) {
+	out, _ := applyRules(n, e, disabled, false)
+	if out == n || sameSchema(n.Columns(), out.Columns()) == nil {
+		return out, nil
+	}
+	// The rules are pure functions of the plan: running them again with a
+	// check after each finds the one that changed the schema.
+	if _, err := applyRules(n, e, disabled, true); err != nil {
+		return nil, err
+	}
+	return nil, sqlerr.New(sqlerr.InternalError, "optimizer rules changed the plan schema: %v", sameSchema(n.Columns(), out.Columns()))
+}
+
+// applyRules applies the rules not disabled; with check, it stops at the
+// first that changes the output schema, with its error.
+func applyRules(n binder.Node, e *estimator, disabled map[string]bool, check bool) (binder.Node, error) {
 	for _, r := range rules {
 		if disabled[r.name] {
 			continue
@@ -73,7 +92,7 @@ func optimizeWith(n binder.Node, e *estimator, disabled map[string]bool) (binder
 		} else if f := estimatedRules[r.name]; f != nil {
 			n = f(e, n)
 		}
-		if n == in { // the rule changed nothing (rules copy what they change)
+		if !check || n == in { // the rule changed nothing (rules copy what they change)
 			continue
 		}
 		if err := sameSchema(in.Columns(), n.Columns()); err != nil {
@@ -88,7 +107,7 @@ func sameSchema(a, b []binder.Column) error {
 		return sqlerr.New(sqlerr.InternalError, "%d columns became %d", len(a), len(b))
 	}
 	for i := range a {
-		if a[i].Name != b[i].Name || !a[i].T.Equal(b[i].T) {
+		if a[i].Name != b[i].Name || !binder.SameType(&a[i].T, &b[i].T) {
 			return sqlerr.New(sqlerr.InternalError, "column %d %s %s became %s %s", i, a[i].Name, a[i].T, b[i].Name, b[i].T)
 		}
 	}
@@ -383,7 +402,7 @@ func exactKeyEquality(t types.T) bool {
 // otherwise the lookup still gets the original value and the residual filter
 // decides.
 func castToColumn(v binder.Expr, t types.T) binder.Expr {
-	if v.Type().Nullable().Equal(t.Nullable()) {
+	if vt := v.Type(); binder.SameType(&vt, &t) { // (ignores NOT NULL)
 		return v
 	}
 	return &binder.Cast{X: v, T: t.Nullable()}
@@ -397,7 +416,7 @@ func asColumnEqualsValue(b *binder.BinaryOp) (*binder.ColumnRef, binder.Expr) {
 		if !ok || !isValue(r) {
 			return nil, nil
 		}
-		if !r.Type().Nullable().Equal(col.T.Nullable()) {
+		if rt := r.Type(); !binder.SameType(&rt, &col.T) { // (ignores NOT NULL)
 			return nil, nil
 		}
 		return col, r

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"slices"
 	"sync"
@@ -61,7 +62,11 @@ const maxRegions = 32
 const maxIterUses = 4096
 
 type cachedIter struct {
-	it     *pebble.Iterator
+	it *pebble.Iterator
+	// key is the iterator's copy of the key it last looked up: pebble keeps
+	// the key it seeks to, so a key handed to it directly would have to be
+	// on the heap, an allocation per lookup.
+	key    []byte
 	gen    uint64 // iterCache.gen when it was created; odd = single-use
 	uses   int
 	region int // the region of the key it last looked up
@@ -247,9 +252,11 @@ type noopCloser struct{}
 
 func (noopCloser) Close() error { return nil }
 
-// get reads key as pebble.DB.Get does (ErrNotFound when absent).
+// get reads key as pebble.DB.Get does (ErrNotFound when absent); key does
+// not escape (the iterator seeks to its own copy).
 func (ci *cachedIter) get(key []byte) ([]byte, io.Closer, error) {
-	if ci.it.SeekPrefixGE(key) && bytes.Equal(ci.it.Key(), key) {
+	ci.key = append(ci.key[:0], key...)
+	if ci.it.SeekPrefixGE(ci.key) && bytes.Equal(ci.it.Key(), ci.key) {
 		v, err := ci.it.ValueAndErr()
 		if err != nil {
 			return nil, nil, err
@@ -260,4 +267,45 @@ func (ci *cachedIter) get(key []byte) ([]byte, io.Closer, error) {
 		return nil, nil, err
 	}
 	return nil, nil, pebble.ErrNotFound
+}
+
+// pointRead is what readPoint holds for a value it returned: the value stays
+// valid until done is called.
+type pointRead struct {
+	s  *Store
+	ci *cachedIter
+	c  io.Closer
+}
+
+// readPoint reads one key of the current state by a seek of a cached
+// iterator (pebble's Get once the cache is closed); found is false when it
+// is absent. key does not escape, so that a caller can encode it on its
+// stack.
+func (s *Store) readPoint(key []byte) (v []byte, found bool, r pointRead, err error) {
+	r.s = s
+	ci, err := s.iters.get(key)
+	if err != nil {
+		return nil, false, r, err
+	}
+	if ci != nil {
+		r.ci = ci
+		v, r.c, err = ci.get(key)
+	} else {
+		// Get keeps no reference to its key, but the compiler cannot tell.
+		v, r.c, err = s.db.Get(slices.Clone(key))
+	}
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, false, r, nil
+	}
+	return v, err == nil, r, err
+}
+
+// done releases the value readPoint returned.
+func (r pointRead) done() {
+	if r.c != nil {
+		_ = r.c.Close()
+	}
+	if r.ci != nil {
+		r.s.iters.put(r.ci)
+	}
 }

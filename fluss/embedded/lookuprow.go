@@ -2,11 +2,9 @@ package embedded
 
 import (
 	"context"
-	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/cockroachdb/pebble/v2"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -51,23 +49,14 @@ func (h *tableHandle) LookupRow(ctx context.Context, keys arrow.RecordBatch, i i
 	if err != nil {
 		return false, err
 	}
-	get := h.s.db.Get
-	ci, err := h.s.iters.get(key)
+	v, found, r, err := h.s.readPoint(key)
+	defer r.done()
 	if err != nil {
 		return false, ioErr(err, "looking up %s", t.info.Path)
 	}
-	if ci != nil {
-		defer h.s.iters.put(ci)
-		get = ci.get
-	}
-	v, c, err := get(key)
-	if errors.Is(err, pebble.ErrNotFound) {
+	if !found {
 		return false, nil
 	}
-	if err != nil {
-		return false, ioErr(err, "looking up %s", t.info.Path)
-	}
-	defer c.Close()
 	dec, _ := plan.decs.Get().(*format.RowDecoder)
 	if dec == nil {
 		dec = format.NewRowDecoder(t.colTypes)

@@ -119,3 +119,48 @@ func keyBatch(ids ...int64) arrow.RecordBatch {
 	defer col.Release()
 	return array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}, nil), []arrow.Array{col}, int64(len(ids)))
 }
+
+// A point lookup of a present key through LookupRow into builders with room
+// allocates nothing (its key stays on the stack, the cached iterator seeks
+// to its own copy), and Lookup's one-row record no more than its arrays
+// need: every allocation per lookup is paid again by the collector.
+func TestPointLookupAllocations(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, t.TempDir())
+	defer s.Close()
+	tb := createTable(t, s, "pk", sixColDesc(true, 4))
+	schema := tb.Info().ArrowSchema()
+	rec := sixColRecord(schema, 0, 100)
+	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	keys := keyBatch(42)
+	defer keys.Release()
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer rb.Release()
+	const runs = 200
+	for _, f := range rb.Fields() {
+		f.Reserve(runs + 1)
+	}
+	rb.Field(5).(*array.StringBuilder).ReserveData(64 * (runs + 1))
+	rl := tb.(fluss.RowLookuper)
+	if got := testing.AllocsPerRun(runs, func() {
+		if ok, err := rl.LookupRow(ctx, keys, 0, rb.Fields()); !ok || err != nil {
+			t.Fatalf("LookupRow: %v, %v", ok, err)
+		}
+	}); got != 0 {
+		t.Errorf("LookupRow: %v allocations per lookup, want 0", got)
+	}
+	// Lookup: the record (2), per column its array and array.Data (12),
+	// OneRow.Decode's buffer headers, buffer slots and slab (3).
+	if got := testing.AllocsPerRun(runs, func() {
+		rec, err := tb.Lookup(ctx, keys, nil)
+		if err != nil || rec.NumRows() != 1 {
+			t.Fatalf("Lookup: %v", err)
+		}
+		rec.Release()
+	}); got > 17 {
+		t.Errorf("Lookup: %v allocations per lookup, want at most 17", got)
+	}
+}

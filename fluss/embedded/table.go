@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"io"
 	"slices"
 	"sync"
 	"unsafe"
@@ -512,51 +511,27 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 		return nil, err
 	}
 	defer conv.Release()
-	var rows []pkRow
-	var one [1]pkRow
-	var keyBuf [64]byte
 	if conv.NumRows() == 1 {
-		// A point lookup (the prepared `WHERE id = $1`): its key is encoded
-		// into a local buffer, without encodeKeys' slices.
-		if one[0].key, err = encodeOneKey(t, conv, 0, keyBuf[:0]); err != nil {
-			return nil, err
-		}
-		rows = one[:]
-	} else if rows, err = encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK)); err != nil {
-		return nil, err
+		return h.lookupOne(plan, conv)
 	}
-	get := h.s.db.Get
-	if len(rows) == 1 {
-		// One key: seek a cached iterator rather than build a Get's.
-		ci, err := h.s.iters.get(rows[0].key)
-		if err != nil {
-			return nil, ioErr(err, "looking up %s", t.info.Path)
-		}
-		if ci != nil {
-			defer h.s.iters.put(ci)
-			get = ci.get
-		}
-		if plan.one != nil {
-			rec, err := readOneRow(t, plan.one, get, rows[0].key)
-			if rec != nil || err != nil {
-				return rec, err
-			}
-			// Absent: the empty record comes from the builder below.
-			rows = nil
-		}
+	rows, err := encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK))
+	if err != nil {
+		return nil, err
 	}
 	lb := plan.pool.Get().(*lookupBuilder)
 	// A builder goes back to the pool empty: NewRecordBatch resets it, and
 	// an error path throws it away rather than return half a row.
 	rb := lb.rb
-	if len(rows) > 1 {
-		snap := h.s.db.NewSnapshot()
-		defer snap.Close()
-		get = snap.Get
+	if len(rows) == 0 {
+		return finishLookup(plan, lb, 0), nil
 	}
+	// Several keys are read from one snapshot, so that their rows come from
+	// one state.
+	snap := h.s.db.NewSnapshot()
+	defer snap.Close()
 	found := 0
 	for _, r := range rows {
-		v, c, err := get(r.key)
+		v, c, err := snap.Get(r.key)
 		if errors.Is(err, pebble.ErrNotFound) {
 			continue
 		}
@@ -572,32 +547,56 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 		}
 		found++
 	}
-	rec := buildRecord(rb, plan.schema, found)
-	if plan.schema.NumFields() == 0 {
-		// buildRecord did not drain rb; it holds nothing (no fields).
-		rb.Release()
-		return rec, nil
-	}
-	plan.pool.Put(lb)
-	return rec, nil
+	return finishLookup(plan, lb, found), nil
 }
 
-// readOneRow reads one key as a one-row record decoded by one without a
-// builder (nil, nil: the key is absent).
-func readOneRow(t *tableState, one *format.OneRow, get func([]byte) ([]byte, io.Closer, error), key []byte) (arrow.RecordBatch, error) {
-	v, c, err := get(key)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return nil, nil
+// finishLookup returns the record of the found rows decoded into lb and
+// gives lb back to plan's pool.
+func finishLookup(plan *projPlan, lb *lookupBuilder, found int) arrow.RecordBatch {
+	rec := buildRecord(lb.rb, plan.schema, found)
+	if plan.schema.NumFields() == 0 {
+		// buildRecord did not drain rb; it holds nothing (no fields).
+		lb.rb.Release()
+		return rec
 	}
+	plan.pool.Put(lb)
+	return rec
+}
+
+// lookupOne is Lookup of one key (the prepared `WHERE id = $1`): the key is
+// encoded into a buffer on the stack and read by a seek of a cached
+// iterator (itercache.go) rather than a Get's new iterator; the row is
+// decoded by plan.one without a record builder when it can be.
+func (h *tableHandle) lookupOne(plan *projPlan, keys arrow.RecordBatch) (arrow.RecordBatch, error) {
+	t := h.t
+	var keyBuf [64]byte
+	key, err := encodeOneKey(t, keys, 0, keyBuf[:0])
+	if err != nil {
+		return nil, err
+	}
+	v, found, r, err := h.s.readPoint(key)
+	defer r.done()
 	if err != nil {
 		return nil, ioErr(err, "looking up %s", t.info.Path)
 	}
-	rec, derr := one.Decode(v)
-	c.Close()
-	if derr != nil {
-		return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, derr)
+	if found && plan.one != nil {
+		rec, derr := plan.one.Decode(v)
+		if derr != nil {
+			return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, derr)
+		}
+		return rec, nil
 	}
-	return rec, nil
+	// Absent (the empty record), or a kind plan.one does not build.
+	lb := plan.pool.Get().(*lookupBuilder)
+	n := 0
+	if found {
+		if _, derr := lb.dec.Decode(v); derr != nil {
+			lb.rb.Release()
+			return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, derr)
+		}
+		n = 1
+	}
+	return finishLookup(plan, lb, n), nil
 }
 
 // slabAllocator hands the buffers of a pooled lookup builder out of shared

@@ -102,65 +102,10 @@ func decimalFromBytes(v []byte) (decimal128.Num, error) {
 // AppendValue appends the compacted encoding of the non-null element i of a,
 // a column of type t.
 func AppendValue(dst []byte, t types.T, a arrow.Array, i int) ([]byte, error) {
+	if out, ok := appendScalar(dst, t, a, i); ok {
+		return out, nil
+	}
 	switch t.Kind {
-	case types.Bool:
-		if a.(*array.Boolean).Value(i) {
-			return append(dst, 1), nil
-		}
-		return append(dst, 0), nil
-	case types.Int8:
-		return append(dst, byte(a.(*array.Int8).Value(i))), nil
-	case types.Int16:
-		return binary.LittleEndian.AppendUint16(dst, uint16(a.(*array.Int16).Value(i))), nil
-	case types.Int32:
-		return appendU32(dst, a.(*array.Int32).Value(i)), nil
-	case types.Int64:
-		return appendU64(dst, a.(*array.Int64).Value(i)), nil
-	case types.Float32:
-		return binary.LittleEndian.AppendUint32(dst, math.Float32bits(a.(*array.Float32).Value(i))), nil
-	case types.Float64:
-		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(a.(*array.Float64).Value(i))), nil
-	case types.Char, types.String:
-		s := a.(*array.String).Value(i)
-		dst = binary.AppendUvarint(dst, uint64(len(s)))
-		return append(dst, s...), nil
-	case types.Bytes:
-		return appendBytes(dst, a.(*array.Binary).Value(i)), nil
-	case types.Binary:
-		return appendBytes(dst, a.(*array.FixedSizeBinary).Value(i)), nil
-	case types.Decimal:
-		n := a.(*array.Decimal128).Value(i)
-		if t.Precision <= 18 {
-			return appendU64(dst, int64(n.LowBits())), nil
-		}
-		return appendBytes(dst, decimalBytes(n)), nil
-	case types.Date:
-		return appendU32(dst, int32(a.(*array.Date32).Value(i))), nil
-	case types.Time:
-		switch v := a.(type) {
-		case *array.Time32:
-			return appendU32(dst, int32(v.Value(i))), nil
-		case *array.Time64:
-			per := int64(1000) // micros per milli
-			if v.DataType().(*arrow.Time64Type).Unit == arrow.Nanosecond {
-				per = 1_000_000
-			}
-			ms, rest := floorDivMod(int64(v.Value(i)), per)
-			dst = appendU32(dst, int32(ms))
-			return appendU32(dst, int32(rest*(1_000_000/per))), nil
-		}
-	case types.Timestamp, types.TimestampTZ:
-		v := a.(*array.Timestamp)
-		per := int64(1000)
-		if v.DataType().(*arrow.TimestampType).Unit == arrow.Nanosecond {
-			per = 1_000_000
-		}
-		ms, rest := floorDivMod(int64(v.Value(i)), per)
-		dst = appendU64(dst, ms)
-		if t.Precision <= 3 {
-			return dst, nil
-		}
-		return appendU32(dst, int32(rest*(1_000_000/per))), nil
 	case types.Array:
 		l := a.(array.ListLike)
 		s, e := l.ValueOffsets(i)
@@ -189,6 +134,74 @@ func AppendValue(dst []byte, t types.T, a arrow.Array, i int) ([]byte, error) {
 		return AppendRow(dst, ts, cols, i)
 	}
 	return nil, fmt.Errorf("compacted encoding: unsupported %s value in a %s array", t, a.DataType())
+}
+
+// appendScalar is AppendValue of a scalar (false: t is nested or a's type
+// is not t's). It does not call itself or AppendValue, so that the compiler
+// sees dst only flow to the result: a caller's key buffer on the stack stays
+// there (AppendKey).
+func appendScalar(dst []byte, t types.T, a arrow.Array, i int) ([]byte, bool) {
+	switch t.Kind {
+	case types.Bool:
+		if a.(*array.Boolean).Value(i) {
+			return append(dst, 1), true
+		}
+		return append(dst, 0), true
+	case types.Int8:
+		return append(dst, byte(a.(*array.Int8).Value(i))), true
+	case types.Int16:
+		return binary.LittleEndian.AppendUint16(dst, uint16(a.(*array.Int16).Value(i))), true
+	case types.Int32:
+		return appendU32(dst, a.(*array.Int32).Value(i)), true
+	case types.Int64:
+		return appendU64(dst, a.(*array.Int64).Value(i)), true
+	case types.Float32:
+		return binary.LittleEndian.AppendUint32(dst, math.Float32bits(a.(*array.Float32).Value(i))), true
+	case types.Float64:
+		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(a.(*array.Float64).Value(i))), true
+	case types.Char, types.String:
+		s := a.(*array.String).Value(i)
+		dst = binary.AppendUvarint(dst, uint64(len(s)))
+		return append(dst, s...), true
+	case types.Bytes:
+		return appendBytes(dst, a.(*array.Binary).Value(i)), true
+	case types.Binary:
+		return appendBytes(dst, a.(*array.FixedSizeBinary).Value(i)), true
+	case types.Decimal:
+		n := a.(*array.Decimal128).Value(i)
+		if t.Precision <= 18 {
+			return appendU64(dst, int64(n.LowBits())), true
+		}
+		return appendBytes(dst, decimalBytes(n)), true
+	case types.Date:
+		return appendU32(dst, int32(a.(*array.Date32).Value(i))), true
+	case types.Time:
+		switch v := a.(type) {
+		case *array.Time32:
+			return appendU32(dst, int32(v.Value(i))), true
+		case *array.Time64:
+			per := int64(1000) // micros per milli
+			if v.DataType().(*arrow.Time64Type).Unit == arrow.Nanosecond {
+				per = 1_000_000
+			}
+			ms, rest := floorDivMod(int64(v.Value(i)), per)
+			dst = appendU32(dst, int32(ms))
+			return appendU32(dst, int32(rest*(1_000_000/per))), true
+		}
+	case types.Timestamp, types.TimestampTZ:
+		v := a.(*array.Timestamp)
+		per := int64(1000)
+		if v.DataType().(*arrow.TimestampType).Unit == arrow.Nanosecond {
+			per = 1_000_000
+		}
+		ms, rest := floorDivMod(int64(v.Value(i)), per)
+		dst = appendU64(dst, ms)
+		if t.Precision <= 3 {
+			return dst, true
+		}
+		return appendU32(dst, int32(rest*(1_000_000/per))), true
+	}
+	return nil, false
 }
 
 func appendNested(dst []byte, elem types.T, vals arrow.Array, s, e int) ([]byte, error) {
@@ -236,13 +249,15 @@ func AppendRow(dst []byte, ts []types.T, cols []arrow.Array, i int) ([]byte, err
 // columns cols (of types ts): the fields without a null bitset. Key columns
 // are NOT NULL; a null is an error.
 func AppendKey(dst []byte, ts []types.T, cols []arrow.Array, i int) ([]byte, error) {
-	var err error
 	for f, c := range cols {
 		if c.IsNull(i) {
 			return nil, fmt.Errorf("key column %d is null", f+1)
 		}
-		if dst, err = AppendValue(dst, ts[f], c, i); err != nil {
-			return nil, err
+		// Keys are scalar (fluss.ValidateDescriptor): appendScalar, not
+		// AppendValue, keeps a point lookup's key buffer off the heap.
+		var ok bool
+		if dst, ok = appendScalar(dst, ts[f], c, i); !ok {
+			return nil, fmt.Errorf("key column %d: unsupported %s value in a %s array", f+1, ts[f], c.DataType())
 		}
 	}
 	return dst, nil

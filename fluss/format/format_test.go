@@ -103,6 +103,46 @@ func TestKeyEncodingMatchesFluss(t *testing.T) {
 	if _, err := AppendKey(nil, []types.T{types.Int32Type}, []arrow.Array{a}, 0); err == nil {
 		t.Error("a null key column was encoded")
 	}
+	// Keys are scalar: a nested column is refused, not encoded.
+	lt := types.ArrayOf(types.Int32Type)
+	l := mk(lt, func(b array.Builder) {
+		lb := b.(*array.ListBuilder)
+		lb.Append(true)
+		lb.ValueBuilder().(*array.Int32Builder).Append(1)
+	})
+	defer l.Release()
+	if _, err := AppendKey(nil, []types.T{lt}, []arrow.Array{l}, 0); err == nil {
+		t.Error("a nested key column was encoded")
+	}
+}
+
+// A point lookup encodes its key into a buffer on its stack: AppendKey must
+// not make the buffer escape (one allocation per lookup).
+func TestAppendKeyKeepsBufferOnStack(t *testing.T) {
+	ib := array.NewInt64Builder(memory.DefaultAllocator)
+	ib.Append(1234567)
+	ids := ib.NewArray()
+	ib.Release()
+	defer ids.Release()
+	sb := array.NewStringBuilder(memory.DefaultAllocator)
+	sb.Append("key")
+	strs := sb.NewArray()
+	sb.Release()
+	defer strs.Release()
+	ts := []types.T{types.Int64Type, types.StringType}
+	cols := []arrow.Array{ids, strs}
+	var n int
+	allocs := testing.AllocsPerRun(100, func() {
+		var buf [32]byte
+		k, err := AppendKey(buf[:0], ts, cols, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n = len(k)
+	})
+	if allocs != 0 || n == 0 {
+		t.Errorf("AppendKey into a stack buffer: %v allocations per call (%d bytes); want 0", allocs, n)
+	}
 }
 
 func TestLogBatchRoundTripAndCRC(t *testing.T) {

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -194,25 +195,59 @@ func (o *Lookup) lookup(ctx context.Context, keys arrow.RecordBatch) (arrow.Reco
 	return out, nil
 }
 
-// int64Key is the storage of oneInt64Key's column, allocated at once
-// rather than as a value slice, a buffer header and a buffer list.
+// int64Key is oneInt64Key's record and the storage of its column, allocated
+// at once rather than as a value slice, a buffer header, a buffer list, the
+// column's Data, a record and its column list (the column's Int64 is the
+// one other allocation). The prepared `WHERE id = $1` builds one per
+// Execute.
 type int64Key struct {
-	val  [1]int64
-	buf  memory.Buffer
-	bufs [2]*memory.Buffer
+	refs   atomic.Int64
+	schema *arrow.Schema
+	val    [1]int64
+	buf    memory.Buffer
+	bufs   [2]*memory.Buffer
+	data   array.Data
+	cols   [1]arrow.Array
 }
 
 // oneInt64Key is the one-row record of a single BIGINT key column.
 func oneInt64Key(schema *arrow.Schema, id int64) arrow.RecordBatch {
-	k := &int64Key{val: [1]int64{id}}
+	k := &int64Key{schema: schema, val: [1]int64{id}}
+	k.refs.Store(1)
 	k.buf.Reset(arrow.Int64Traits.CastToBytes(k.val[:]))
 	k.bufs[1] = &k.buf
-	data := array.NewData(schema.Field(0).Type, 1, k.bufs[:], nil, 0, 0)
-	col := array.NewInt64Data(data)
-	data.Release()
-	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 1)
-	col.Release()
-	return rec
+	k.data.Reset(schema.Field(0).Type, 1, k.bufs[:], nil, 0, 0)
+	k.cols[0] = array.NewInt64Data(&k.data)
+	return k
+}
+
+func (k *int64Key) Retain() { k.refs.Add(1) }
+func (k *int64Key) Release() {
+	if k.refs.Add(-1) == 0 {
+		k.cols[0].Release()
+	}
+}
+func (k *int64Key) Schema() *arrow.Schema        { return k.schema }
+func (k *int64Key) NumRows() int64               { return 1 }
+func (k *int64Key) NumCols() int64               { return 1 }
+func (k *int64Key) Columns() []arrow.Array       { return k.cols[:] }
+func (k *int64Key) Column(i int) arrow.Array     { return k.cols[i] }
+func (k *int64Key) ColumnName(i int) string      { return k.schema.Field(i).Name }
+func (k *int64Key) MarshalJSON() ([]byte, error) { return k.record().MarshalJSON() }
+func (k *int64Key) SetColumn(i int, col arrow.Array) (arrow.RecordBatch, error) {
+	r := k.record()
+	defer r.Release()
+	return r.SetColumn(i, col)
+}
+func (k *int64Key) NewSlice(i, j int64) arrow.RecordBatch {
+	r := k.record()
+	defer r.Release()
+	return r.NewSlice(i, j)
+}
+
+// record is k as arrow's own record, for the methods no lookup uses.
+func (k *int64Key) record() arrow.RecordBatch {
+	return array.NewRecordBatch(k.schema, k.cols[:], 1)
 }
 
 // Insert writes every batch of Source into a table (Append for log tables,

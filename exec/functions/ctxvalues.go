@@ -26,46 +26,68 @@ func valuesOf(ctx context.Context) ctxValues {
 	return ctxValues{}
 }
 
-// withValues returns ctx carrying v.
-func withValues(ctx context.Context, v *ctxValues) context.Context {
-	return context.WithValue(ctx, valuesKey{}, v)
+// valuesCtx is a context carrying ctxValues: one allocation holds the
+// context and the values, where context.WithValue over a *ctxValues takes
+// two (WithStatement runs once per prepared Execute). Everything but its
+// own key, Done, Err and Deadline included, is the parent's.
+type valuesCtx struct {
+	context.Context
+	v ctxValues
 }
 
-// inherited is a copy of ctx's values, for a With* to change.
-func inherited(ctx context.Context) *ctxValues {
-	v := valuesOf(ctx)
-	return &v
+func (c *valuesCtx) Value(key any) any {
+	if key == (valuesKey{}) {
+		return &c.v
+	}
+	return c.Context.Value(key)
+}
+
+// withValues returns ctx carrying v (the values inside c, which withValues
+// hands over).
+func withValues(ctx context.Context, c *valuesCtx) context.Context {
+	c.Context = ctx
+	return c
+}
+
+// inherited is a context for a With* to change the values of: a copy of
+// ctx's.
+func inherited(ctx context.Context) *valuesCtx {
+	return &valuesCtx{v: valuesOf(ctx)}
 }
 
 // WithClock returns a context whose kernels see c as the session clock.
 func WithClock(ctx context.Context, c Clock) context.Context {
-	v := inherited(ctx)
+	vc := inherited(ctx)
+	v := &vc.v
 	v.clock, v.hasClock = c, true
-	return withValues(ctx, v)
+	return withValues(ctx, vc)
 }
 
 // WithCatalog returns a context whose catalog functions read c.
 func WithCatalog(ctx context.Context, c CatalogInfo) context.Context {
-	v := inherited(ctx)
+	vc := inherited(ctx)
+	v := &vc.v
 	v.catalog = c
-	return withValues(ctx, v)
+	return withValues(ctx, vc)
 }
 
 // WithSession returns a context whose session functions report s.
 func WithSession(ctx context.Context, s Session) context.Context {
-	v := inherited(ctx)
+	vc := inherited(ctx)
+	v := &vc.v
 	v.session, v.hasSession = s, true
-	return withValues(ctx, v)
+	return withValues(ctx, vc)
 }
 
 // WithStatement is WithClock, WithCatalog (when c is not nil) and
 // WithSession at once: what a statement's execution sets.
 func WithStatement(ctx context.Context, clock Clock, c CatalogInfo, s Session) context.Context {
-	v := inherited(ctx)
+	vc := inherited(ctx)
+	v := &vc.v
 	v.clock, v.hasClock = clock, true
 	if c != nil {
 		v.catalog = c
 	}
 	v.session, v.hasSession = s, true
-	return withValues(ctx, v)
+	return withValues(ctx, vc)
 }

@@ -1,0 +1,19 @@
+//go:build !race
+
+package functions
+
+import (
+	"context"
+	"testing"
+)
+
+// TestWithStatementAllocations: setting a statement's values costs one
+// allocation (engine runs it per prepared Execute).
+func TestWithStatementAllocations(t *testing.T) {
+	ctx := context.Background()
+	if n := testing.AllocsPerRun(100, func() {
+		_ = WithStatement(ctx, Clock{}, nil, Session{User: "u"})
+	}); n > 1 {
+		t.Errorf("%.1f allocations, want 1", n)
+	}
+}

@@ -1,0 +1,62 @@
+package functions
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+type otherKey struct{}
+
+// TestStatementContext: the context WithStatement and the other With*
+// return carries their values (the innermost setting of each winning) and
+// is otherwise its parent: other values, cancellation, deadline.
+func TestStatementContext(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	t1 := t0.Add(time.Hour)
+	deadline := t0.Add(24 * time.Hour)
+	parent, cancel := context.WithDeadline(context.WithValue(context.Background(), otherKey{}, "kept"), deadline)
+	defer cancel()
+	for _, tc := range []struct {
+		name      string
+		ctx       context.Context
+		clock     time.Time
+		user      string
+		hasClock  bool
+		hasCancel bool
+	}{
+		{"statement", WithStatement(parent, Clock{StatementStart: t0}, nil, Session{User: "u"}), t0, "u", true, true},
+		{"inner statement wins", WithStatement(WithStatement(parent, Clock{StatementStart: t0}, nil, Session{User: "u"}), Clock{StatementStart: t1}, nil, Session{User: "v"}), t1, "v", true, true},
+		{"session keeps clock", WithSession(WithClock(parent, Clock{StatementStart: t0}), Session{User: "w"}), t0, "w", true, true},
+		{"no values", context.WithValue(context.Background(), otherKey{}, "kept"), time.Time{}, "", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := valuesOf(tc.ctx)
+			if v.hasClock != tc.hasClock || !v.clock.StatementStart.Equal(tc.clock) || v.session.User != tc.user {
+				t.Errorf("values %+v, want clock %v user %q", v, tc.clock, tc.user)
+			}
+			if got := tc.ctx.Value(otherKey{}); got != "kept" {
+				t.Errorf("parent's value %v", got)
+			}
+			if d, ok := tc.ctx.Deadline(); ok != tc.hasCancel || (ok && !d.Equal(deadline)) {
+				t.Errorf("deadline %v %v", d, ok)
+			}
+		})
+	}
+	// Cancelling the parent cancels the derived context, and a context
+	// derived from it again is cancelled with it.
+	p2, cancel2 := context.WithCancel(context.Background())
+	ctx := WithStatement(p2, Clock{}, nil, Session{})
+	child, cancelChild := context.WithCancel(ctx)
+	defer cancelChild()
+	cancel2()
+	select {
+	case <-child.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("child not cancelled")
+	}
+	if !errors.Is(ctx.Err(), context.Canceled) || !errors.Is(child.Err(), context.Canceled) {
+		t.Errorf("errors %v, %v", ctx.Err(), child.Err())
+	}
+}

@@ -17,15 +17,8 @@ import (
 // and refuses builders that do not fit the table.
 func TestLookupRow(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t, t.TempDir())
-	defer s.Close()
-	tb := createTable(t, s, "pk", sixColDesc(true, 4))
+	s, tb := hundredRowPKTable(t)
 	schema := tb.Info().ArrowSchema()
-	rec := sixColRecord(schema, 0, 100)
-	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	rec.Release()
 	del := keyBatch(41)
 	if _, err := tb.Delete(ctx, del); err != nil {
 		t.Fatal(err)
@@ -126,15 +119,8 @@ func keyBatch(ids ...int64) arrow.RecordBatch {
 // need: every allocation per lookup is paid again by the collector.
 func TestPointLookupAllocations(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t, t.TempDir())
-	defer s.Close()
-	tb := createTable(t, s, "pk", sixColDesc(true, 4))
+	_, tb := hundredRowPKTable(t)
 	schema := tb.Info().ArrowSchema()
-	rec := sixColRecord(schema, 0, 100)
-	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	rec.Release()
 	keys := keyBatch(42)
 	defer keys.Release()
 	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
@@ -163,4 +149,19 @@ func TestPointLookupAllocations(t *testing.T) {
 	}); got > 17 {
 		t.Errorf("Lookup: %v allocations per lookup, want at most 17", got)
 	}
+}
+
+// hundredRowPKTable is a six-column primary-key table of 4 buckets holding
+// rows 0..99, and its store (closed when the test ends).
+func hundredRowPKTable(t *testing.T) (*Store, fluss.Table) {
+	t.Helper()
+	s := openStore(t, t.TempDir())
+	t.Cleanup(func() { s.Close() })
+	tb := createTable(t, s, "pk", sixColDesc(true, 4))
+	rec := sixColRecord(tb.Info().ArrowSchema(), 0, 100)
+	defer rec.Release()
+	if _, err := tb.Upsert(context.Background(), rec, fluss.UpsertOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return s, tb
 }

@@ -378,16 +378,17 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 		return b.makeArrayComparison(n, op, l, r)
 	}
 	// (the kinds are tested here first: the call copies both types)
-	if !isDatetimeOperator(op, lt.Kind, rt.Kind) {
-	} else if t, ok := datetimeArithmetic(op, lt, rt); ok {
-		if t.swap { // integer + date, interval + timestamp, 2 * interval ...
-			l, r = r, l
+	if isDatetimeOperator(op, lt.Kind, rt.Kind) {
+		if t, ok := datetimeArithmetic(op, lt, rt); ok {
+			if t.swap { // integer + date, interval + timestamp, 2 * interval ...
+				l, r = r, l
+			}
+			return b.callFunction(n, t.fn, []Expr{b.castTo(l, t.args[0]), b.castTo(r, t.args[1])})
 		}
-		return b.callFunction(n, t.fn, []Expr{b.castTo(l, t.args[0]), b.castTo(r, t.args[1])})
 	}
 	var common types.T
 	ok := true
-	if SameType(&lt, &rt) {
+	if lt.Same(&rt) {
 		common = lt.Nullable() // commonType's first case, without its copies
 	} else {
 		common, ok = commonType(lt, rt)
@@ -711,7 +712,7 @@ func (b *binder) castTo(e Expr, t types.T) Expr {
 func (b *binder) castTyped(e Expr, et, t *types.T) Expr {
 	// Equal compares the types and not their top-level NOT NULL, which is
 	// what matters here: no copies with NOT NULL cleared are needed.
-	if SameType(et, t) {
+	if et.Same(t) {
 		return e
 	}
 	if c, ok := e.(*Const); ok && c.Value == nil {
@@ -835,14 +836,4 @@ func literalScale(s string) int {
 var sqlValueFunctions = map[string]string{
 	"current_user": "current_user", "session_user": "session_user", "user": "user",
 	"current_catalog": "current_catalog", "current_schema": "current_schema", "current_role": "current_role",
-}
-
-// SameType is a.Equal(*b) without copying the types: scalar types, nearly
-// every operand's, compare field by field here; the rest through Equal.
-// Like Equal, it ignores the top-level NOT NULL.
-func SameType(a, b *types.T) bool {
-	if a.Elem == nil && b.Elem == nil && a.Key == nil && b.Key == nil && len(a.Fields) == 0 && len(b.Fields) == 0 {
-		return a.Kind == b.Kind && a.Precision == b.Precision && a.Scale == b.Scale && a.Length == b.Length && a.Variant == b.Variant
-	}
-	return a.Equal(*b)
 }

@@ -387,7 +387,7 @@ func sameTypes(a, b []binder.Column) bool {
 		return false
 	}
 	for i := range a {
-		if !binder.SameType(&a[i].T, &b[i].T) {
+		if !a[i].T.Same(&b[i].T) {
 			return false
 		}
 	}
@@ -524,7 +524,7 @@ func eliminateProjections(n binder.Node) binder.Node {
 	}
 	for i, e := range p.Exprs {
 		c, ok := e.(*binder.ColumnRef)
-		if !ok || c.Index != i || in[i].Name != p.Cols[i].Name || !binder.SameType(&in[i].T, &p.Cols[i].T) {
+		if !ok || c.Index != i || in[i].Name != p.Cols[i].Name || !in[i].T.Same(&p.Cols[i].T) {
 			return p
 		}
 	}

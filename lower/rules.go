@@ -107,7 +107,7 @@ func sameSchema(a, b []binder.Column) error {
 		return sqlerr.New(sqlerr.InternalError, "%d columns became %d", len(a), len(b))
 	}
 	for i := range a {
-		if a[i].Name != b[i].Name || !binder.SameType(&a[i].T, &b[i].T) {
+		if a[i].Name != b[i].Name || !a[i].T.Same(&b[i].T) {
 			return sqlerr.New(sqlerr.InternalError, "column %d %s %s became %s %s", i, a[i].Name, a[i].T, b[i].Name, b[i].T)
 		}
 	}
@@ -402,7 +402,7 @@ func exactKeyEquality(t types.T) bool {
 // otherwise the lookup still gets the original value and the residual filter
 // decides.
 func castToColumn(v binder.Expr, t types.T) binder.Expr {
-	if vt := v.Type(); binder.SameType(&vt, &t) { // (ignores NOT NULL)
+	if vt := v.Type(); vt.Same(&t) { // (ignores NOT NULL)
 		return v
 	}
 	return &binder.Cast{X: v, T: t.Nullable()}
@@ -416,7 +416,7 @@ func asColumnEqualsValue(b *binder.BinaryOp) (*binder.ColumnRef, binder.Expr) {
 		if !ok || !isValue(r) {
 			return nil, nil
 		}
-		if rt := r.Type(); !binder.SameType(&rt, &col.T) { // (ignores NOT NULL)
+		if rt := r.Type(); !rt.Same(&col.T) { // (ignores NOT NULL)
 			return nil, nil
 		}
 		return col, r

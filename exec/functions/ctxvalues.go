@@ -42,52 +42,41 @@ func (c *valuesCtx) Value(key any) any {
 	return c.Context.Value(key)
 }
 
-// withValues returns ctx carrying v (the values inside c, which withValues
-// hands over).
-func withValues(ctx context.Context, c *valuesCtx) context.Context {
-	c.Context = ctx
-	return c
-}
-
-// inherited is a context for a With* to change the values of: a copy of
-// ctx's.
+// inherited is a context below ctx carrying a copy of ctx's values, for a
+// With* to change.
 func inherited(ctx context.Context) *valuesCtx {
-	return &valuesCtx{v: valuesOf(ctx)}
+	return &valuesCtx{Context: ctx, v: valuesOf(ctx)}
 }
 
 // WithClock returns a context whose kernels see c as the session clock.
 func WithClock(ctx context.Context, c Clock) context.Context {
 	vc := inherited(ctx)
-	v := &vc.v
-	v.clock, v.hasClock = c, true
-	return withValues(ctx, vc)
+	vc.v.clock, vc.v.hasClock = c, true
+	return vc
 }
 
 // WithCatalog returns a context whose catalog functions read c.
 func WithCatalog(ctx context.Context, c CatalogInfo) context.Context {
 	vc := inherited(ctx)
-	v := &vc.v
-	v.catalog = c
-	return withValues(ctx, vc)
+	vc.v.catalog = c
+	return vc
 }
 
 // WithSession returns a context whose session functions report s.
 func WithSession(ctx context.Context, s Session) context.Context {
 	vc := inherited(ctx)
-	v := &vc.v
-	v.session, v.hasSession = s, true
-	return withValues(ctx, vc)
+	vc.v.session, vc.v.hasSession = s, true
+	return vc
 }
 
 // WithStatement is WithClock, WithCatalog (when c is not nil) and
 // WithSession at once: what a statement's execution sets.
 func WithStatement(ctx context.Context, clock Clock, c CatalogInfo, s Session) context.Context {
 	vc := inherited(ctx)
-	v := &vc.v
-	v.clock, v.hasClock = clock, true
+	vc.v.clock, vc.v.hasClock = clock, true
 	if c != nil {
-		v.catalog = c
+		vc.v.catalog = c
 	}
-	v.session, v.hasSession = s, true
-	return withValues(ctx, vc)
+	vc.v.session, vc.v.hasSession = s, true
+	return vc
 }

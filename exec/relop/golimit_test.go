@@ -2,23 +2,31 @@ package relop
 
 import (
 	"math"
+	"os"
+	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"testing"
 )
 
 func TestGoMemoryLimit(t *testing.T) {
 	for _, c := range []struct {
-		query, want int64
+		query, floor, want int64
 	}{
-		{0, math.MaxInt64},
-		{-1, math.MaxInt64},
-		{512 << 20, 832 << 20},
-		{1 << 30, 1<<30 + 512<<20 + 64<<20},
-		{math.MaxInt64 / 2, math.MaxInt64/2 + math.MaxInt64/4 + 64<<20},
-		{math.MaxInt64 - 1, math.MaxInt64}, // would overflow
+		{0, 0, math.MaxInt64},
+		{-1, 0, math.MaxInt64},
+		{0, 64 << 20, math.MaxInt64},
+		{512 << 20, 0, 832 << 20},
+		{512 << 20, 64 << 20, 896 << 20},
+		{512 << 20, -1, 832 << 20},
+		{1 << 30, 0, 1<<30 + 512<<20 + 64<<20},
+		{math.MaxInt64 / 2, 0, math.MaxInt64/2 + math.MaxInt64/4 + 64<<20},
+		{math.MaxInt64 - 1, 0, math.MaxInt64}, // would overflow
+		{math.MaxInt64 / 3 * 2, 64 << 20, math.MaxInt64},
 	} {
-		if got := GoMemoryLimit(c.query); got != c.want {
-			t.Errorf("GoMemoryLimit(%d) = %d, want %d", c.query, got, c.want)
+		if got := GoMemoryLimit(c.query, c.floor); got != c.want {
+			t.Errorf("GoMemoryLimit(%d, %d) = %d, want %d", c.query, c.floor, got, c.want)
 		}
 	}
 }
@@ -29,7 +37,7 @@ func TestApplyGoMemoryLimit(t *testing.T) {
 	old := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(old)
 	noEnv := func(string) string { return "" }
-	if got, set := ApplyGoMemoryLimit(512<<20, noEnv); !set || got != 832<<20 || debug.SetMemoryLimit(-1) != 832<<20 {
+	if got, set := ApplyGoMemoryLimit(512<<20, 64<<20, noEnv); !set || got != 896<<20 || debug.SetMemoryLimit(-1) != 896<<20 {
 		t.Fatalf("without GOMEMLIMIT: %d, %v; runtime %d", got, set, debug.SetMemoryLimit(-1))
 	}
 	// an explicit GOMEMLIMIT (already applied by the runtime) wins
@@ -40,7 +48,59 @@ func TestApplyGoMemoryLimit(t *testing.T) {
 		}
 		return ""
 	}
-	if got, set := ApplyGoMemoryLimit(512<<20, env); set || got != 700<<20 || debug.SetMemoryLimit(-1) != 700<<20 {
+	if got, set := ApplyGoMemoryLimit(512<<20, 64<<20, env); set || got != 700<<20 || debug.SetMemoryLimit(-1) != 700<<20 {
 		t.Fatalf("with GOMEMLIMIT: %d, %v; runtime %d", got, set, debug.SetMemoryLimit(-1))
 	}
+}
+
+// TestHeapFloor checks that the floor raises the collector's goal: with it
+// held, allocating a fraction of its size starts no collection, and its
+// pages are not made resident.
+func TestHeapFloor(t *testing.T) {
+	if f := NewHeapFloor(0); f.Size() != 0 {
+		t.Fatalf("NewHeapFloor(0).Size() = %d", f.Size())
+	}
+	const size = 64 << 20
+	rss := residentBytes(t)
+	f := NewHeapFloor(size)
+	if f.Size() != size {
+		t.Fatalf("Size() = %d, want %d", f.Size(), size)
+	}
+	if grown := residentBytes(t) - rss; grown > size/4 {
+		t.Errorf("RSS grew by %d bytes with a %d-byte floor", grown, size)
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var keep [][]byte
+	for range 1000 {
+		keep = append(keep, make([]byte, 8<<10)) // 8 MiB in all
+		keep = keep[len(keep)-1:]
+	}
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(keep)
+	runtime.KeepAlive(f)
+	if n := after.NumGC - before.NumGC; n != 0 {
+		t.Errorf("%d collections while allocating 8 MiB above a 64 MiB floor", n)
+	}
+}
+
+// residentBytes is the process's resident set size (VmRSS).
+func residentBytes(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatalf("reading the RSS: %v", err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				t.Fatalf("VmRSS %q: %v", rest, err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmRSS in /proc/self/status")
+	return 0
 }

@@ -91,7 +91,7 @@ func BenchmarkSoakGroupBy100M(b *testing.B) {
 	schema := schemaOf(types.Int64Type, types.Int64Type)
 	aggs := []AggSpec{agg("sum", 1), agg("count", -1)}
 	out := outSchema(b, []types.T{types.Int64Type, types.Int64Type}, []int{0}, aggs)
-	goLimit, _ := ApplyGoMemoryLimit(limit, os.Getenv)
+	goLimit, _ := ApplyGoMemoryLimit(limit, 0, os.Getenv)
 	defer debug.SetMemoryLimit(math.MaxInt64)
 	b.ReportMetric(float64(goLimit)/(1<<20), "go-limit-MiB")
 	cpu0 := cpuTime()

@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/server"
 )
 
@@ -41,9 +42,14 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "benchserver: --data is required")
 		return 2
 	}
+	// The process-wide memory settings of `sqlgate serve` at its defaults.
+	const queryMemory = 1 << 30
+	floor := relop.NewHeapFloor(relop.DefaultHeapFloor)
+	defer runtime.KeepAlive(floor)
+	relop.ApplyGoMemoryLimit(queryMemory, floor.Size(), os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.Start(ctx, server.Config{Listen: "127.0.0.1:0", DataDir: *data, MaxConnections: 200})
+	srv, err := server.Start(ctx, server.Config{Listen: "127.0.0.1:0", DataDir: *data, MaxConnections: 200, QueryMemoryLimit: queryMemory})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "benchserver: %v\n", err)
 		return 1

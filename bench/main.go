@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -38,6 +39,7 @@ func run() int {
 	runs := flag.Int("runs", 0, "measured runs per figure (default 5, or 3 with --quick)")
 	warmups := flag.Int("warmups", 1, "unmeasured warm-up runs per figure")
 	w1Dur := flag.Duration("w1-duration", 0, "length of one W1 run (default 3s, or 1s with --quick)")
+	w1Clients := flag.String("w1-clients", "1,8", "comma-separated client counts of W1 (a profile of one count alone)")
 	copyRows := flag.Int64("copy-rows", 0, "rows per W8 COPY run (default min(rows, 1M), or 50k with --quick)")
 	insertRows := flag.Int64("insert-rows", 0, "rows per W8 INSERT run (default 100k, or 20k with --quick)")
 	insertConns := flag.Int("load-conns", 2, "connections for loading sqlgate when it has no COPY")
@@ -63,6 +65,14 @@ func run() int {
 	}
 	if *w1Dur > 0 {
 		cfg.W1Duration = *w1Dur
+	}
+	for _, c := range strings.Split(*w1Clients, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "bench: --w1-clients %q: want client counts of at least 1\n", *w1Clients)
+			os.Exit(2)
+		}
+		cfg.W1Clients = append(cfg.W1Clients, n)
 	}
 	cfg.CopyRows = min(cfg.Rows, 1_000_000)
 	if *quick {

@@ -41,6 +41,7 @@ type config struct {
 	Warmups     int           `json:"warmups"`
 	Runs        int           `json:"runs"`
 	W1Duration  time.Duration `json:"w1_run_duration_ns"`
+	W1Clients   []int         `json:"w1_clients"`
 	CopyRows    int64         `json:"w8_copy_rows"`
 	InsertRows  int64         `json:"w8_insert_rows"`
 	InsertConns int           `json:"load_insert_connections"`
@@ -101,7 +102,7 @@ func (h *harness) repeat(ctx context.Context, fn func(ctx context.Context, measu
 // ---- W1: prepared point lookups ----
 
 func (h *harness) runW1(ctx context.Context) {
-	for _, clients := range []int{1, 8} {
+	for _, clients := range h.cfg.W1Clients {
 		name := fmt.Sprintf("W1 point lookup, %d client", clients)
 		if clients > 1 {
 			name += "s"

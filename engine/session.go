@@ -522,7 +522,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	ec.Env = rt
 	switch b := ps.bound.(type) {
 	case *binder.Query:
-		op, err := lower.Build(rt, ps.plan)
+		op, err := lower.BuildForClient(rt, ps.plan)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/internal/arrowrec"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -93,7 +94,38 @@ type Lookup struct {
 	// KeySchema is the primary-key columns' schema (KeySchemaOf), built once
 	// per prepared statement; nil = built per execution from the table.
 	KeySchema *arrow.Schema
-	done      bool
+	// Labels, when set, is shared by the executions of one plan: the table
+	// labels its records with a schema of its own, equal to Out but not
+	// Out, and comparing them field by field cost a point lookup as much
+	// as building its key.
+	Labels *SchemaMemo
+	// Reuse, when set, lets a table that can (fluss.ReusingLookuper) decode
+	// a one-key lookup's row into a record it keeps there and rewrites at
+	// the next execution: set only when the batch goes to the client,
+	// which keeps nothing of it past Release (lower.BuildForClient).
+	Reuse *fluss.ReuseSlot
+	done  bool
+}
+
+// SchemaMemo remembers the schema that was last found equal to an
+// operator's output schema, so that a table handing out records labelled
+// with that same schema again is answered by a pointer comparison. It is
+// safe for concurrent use.
+type SchemaMemo struct{ same atomic.Pointer[arrow.Schema] }
+
+// Equal reports whether s equals out, the operator's output schema (always
+// the same one for a memo).
+func (m *SchemaMemo) Equal(s, out *arrow.Schema) bool {
+	if s == out || (m != nil && m.same.Load() == s) {
+		return true
+	}
+	if !s.Equal(out) {
+		return false
+	}
+	if m != nil {
+		m.same.Store(s)
+	}
+	return true
 }
 
 // KeySchemaOf is the schema of a table's primary-key columns, in key order:
@@ -179,7 +211,13 @@ func (o *Lookup) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // lookup reads the rows of keys (released here), labelled with Out.
 func (o *Lookup) lookup(ctx context.Context, keys arrow.RecordBatch) (arrow.RecordBatch, error) {
 	defer keys.Release()
-	b, err := o.Table.Lookup(ctx, keys, o.Projection)
+	var b arrow.RecordBatch
+	var err error
+	if rl, ok := o.Table.(fluss.ReusingLookuper); ok && o.Reuse != nil && keys.NumRows() == 1 {
+		b, err = rl.LookupReusing(ctx, keys, o.Projection, o.Out, o.Reuse)
+	} else {
+		b, err = o.Table.Lookup(ctx, keys, o.Projection)
+	}
 	if err != nil || b == nil {
 		return nil, err
 	}
@@ -187,7 +225,7 @@ func (o *Lookup) lookup(ctx context.Context, keys arrow.RecordBatch) (arrow.Reco
 		b.Release()
 		return nil, nil
 	}
-	if b.Schema() == o.Out || b.Schema().Equal(o.Out) {
+	if o.Labels.Equal(b.Schema(), o.Out) {
 		return b, nil // already labelled as the plan labels it
 	}
 	out := array.NewRecordBatch(o.Out, b.Columns(), b.NumRows())
@@ -201,53 +239,23 @@ func (o *Lookup) lookup(ctx context.Context, keys arrow.RecordBatch) (arrow.Reco
 // one other allocation). The prepared `WHERE id = $1` builds one per
 // Execute.
 type int64Key struct {
-	refs   atomic.Int64
-	schema *arrow.Schema
-	val    [1]int64
-	buf    memory.Buffer
-	bufs   [2]*memory.Buffer
-	data   array.Data
-	cols   [1]arrow.Array
+	arrowrec.Record
+	val  [1]int64
+	buf  memory.Buffer
+	bufs [2]*memory.Buffer
+	data array.Data
+	cols [1]arrow.Array
 }
 
 // oneInt64Key is the one-row record of a single BIGINT key column.
 func oneInt64Key(schema *arrow.Schema, id int64) arrow.RecordBatch {
-	k := &int64Key{schema: schema, val: [1]int64{id}}
-	k.refs.Store(1)
+	k := &int64Key{val: [1]int64{id}}
 	k.buf.Reset(arrow.Int64Traits.CastToBytes(k.val[:]))
 	k.bufs[1] = &k.buf
 	k.data.Reset(schema.Field(0).Type, 1, k.bufs[:], nil, 0, 0)
 	k.cols[0] = array.NewInt64Data(&k.data)
+	k.Init(schema, k.cols[:], 1)
 	return k
-}
-
-func (k *int64Key) Retain() { k.refs.Add(1) }
-func (k *int64Key) Release() {
-	if k.refs.Add(-1) == 0 {
-		k.cols[0].Release()
-	}
-}
-func (k *int64Key) Schema() *arrow.Schema        { return k.schema }
-func (k *int64Key) NumRows() int64               { return 1 }
-func (k *int64Key) NumCols() int64               { return 1 }
-func (k *int64Key) Columns() []arrow.Array       { return k.cols[:] }
-func (k *int64Key) Column(i int) arrow.Array     { return k.cols[i] }
-func (k *int64Key) ColumnName(i int) string      { return k.schema.Field(i).Name }
-func (k *int64Key) MarshalJSON() ([]byte, error) { return k.record().MarshalJSON() }
-func (k *int64Key) SetColumn(i int, col arrow.Array) (arrow.RecordBatch, error) {
-	r := k.record()
-	defer r.Release()
-	return r.SetColumn(i, col)
-}
-func (k *int64Key) NewSlice(i, j int64) arrow.RecordBatch {
-	r := k.record()
-	defer r.Release()
-	return r.NewSlice(i, j)
-}
-
-// record is k as arrow's own record, for the methods no lookup uses.
-func (k *int64Key) record() arrow.RecordBatch {
-	return array.NewRecordBatch(k.schema, k.cols[:], 1)
 }
 
 // Insert writes every batch of Source into a table (Append for log tables,

@@ -2,6 +2,7 @@ package fluss
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -188,6 +189,31 @@ type RowLookuper interface {
 	// dst may hold part of a row, and the caller should discard it.
 	LookupRow(ctx context.Context, keys arrow.RecordBatch, i int, dst []array.Builder) (bool, error)
 }
+
+// ReusingLookuper is implemented by primary-key tables whose lookup of one
+// key can decode the row into a record kept in the caller's ReuseSlot and
+// rewritten by the next lookup through that slot once released: what a
+// prepared point lookup whose row goes straight to the client runs, so
+// that it builds no arrays per execution.
+type ReusingLookuper interface {
+	// LookupReusing is Lookup of the one key in keys. Its result may be
+	// the record kept in slot, labelled with out (the projection's types,
+	// under the caller's names); the caller must then keep nothing of it
+	// (no column, no value) past its Release. While the kept record is
+	// still held, or when it cannot serve, the result is Lookup's.
+	LookupReusing(ctx context.Context, keys arrow.RecordBatch, projection []int, out *arrow.Schema, slot *ReuseSlot) (arrow.RecordBatch, error)
+}
+
+// ReuseSlot holds what a ReusingLookuper keeps for its caller (one slot
+// per prepared plan). The zero value is empty; it is safe for concurrent
+// use.
+type ReuseSlot struct{ kept atomic.Value }
+
+// Load returns what the table stored in the slot (nil: nothing).
+func (s *ReuseSlot) Load() any { return s.kept.Load() }
+
+// Store keeps v, replacing what the slot held; v is always of one type.
+func (s *ReuseSlot) Store(v any) { s.kept.Store(v) }
 
 // RowEstimator is implemented by tables that can estimate their row count
 // from metadata alone, without reading rows: what the planner orders joins

@@ -55,6 +55,19 @@ func Build(rt *Runtime, n Node) (exec.Operator, error) {
 	return &exec.Instrumented{Op: op, M: m}, nil
 }
 
+// BuildForClient is Build of a query whose batches go to the client, which
+// encodes each and keeps nothing of it past its Release (pgwire.Result): a
+// point lookup at the root then decodes its row into a record its plan
+// keeps and reuses at every execution (fluss.ReusingLookuper), rather than
+// building the row's arrays each time. Below the root, an operator may
+// hold on to its input's columns, so nothing else is built this way.
+func BuildForClient(rt *Runtime, n Node) (exec.Operator, error) {
+	if l, ok := n.(*lookupNode); ok && rt.Metrics == nil {
+		return l.build(rt, &l.reuse)
+	}
+	return Build(rt, n)
+}
+
 // Node is a blueprint node: a physical operator template.
 type Node interface {
 	// Schema is the node's output schema, known at build time.
@@ -84,8 +97,10 @@ type lookupNode struct {
 	keys       [][]exec.Expr
 	projection []int
 	out        *arrow.Schema
-	keySchema  *arrow.Schema // the table's primary-key columns, built once here
-	ndv        []float64     // as scanNode's
+	keySchema  *arrow.Schema   // the table's primary-key columns, built once here
+	labels     exec.SchemaMemo // shared by the executions of the plan
+	reuse      fluss.ReuseSlot // the record its executions for the client reuse
+	ndv        []float64       // as scanNode's
 }
 
 type valuesNode struct {
@@ -138,11 +153,16 @@ func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
+	return n.build(rt, nil)
+}
+
+func (n *lookupNode) build(rt *Runtime, reuse *fluss.ReuseSlot) (exec.Operator, error) {
 	t, err := rt.Tables.Table(rt.Ctx, n.path)
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Lookup{EC: rt.EC, Table: t, Keys: n.keys, Projection: n.projection, Out: n.out, KeySchema: n.keySchema}, nil
+	return &exec.Lookup{EC: rt.EC, Table: t, Keys: n.keys, Projection: n.projection, Out: n.out, KeySchema: n.keySchema,
+		Labels: &n.labels, Reuse: reuse}, nil
 }
 
 func (n *valuesNode) Build(rt *Runtime) (exec.Operator, error) {

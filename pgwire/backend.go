@@ -85,7 +85,8 @@ type Result interface {
 	// Next returns the next batch, whose columns match Statement.Columns in
 	// order and whose Arrow types are the columns' types.T.ArrowType(); it
 	// returns (nil, nil) when the result is exhausted. The server releases
-	// each batch it receives.
+	// each batch it receives, and keeps nothing of it (no column, no value)
+	// past that Release: a result may rewrite a released batch's memory.
 	Next(ctx context.Context) (arrow.RecordBatch, error)
 	// Tag is the CommandComplete tag ("SELECT 3", "INSERT 0 2", "CREATE
 	// TABLE"), valid once Next has returned (nil, nil).

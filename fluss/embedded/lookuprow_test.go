@@ -138,16 +138,16 @@ func TestPointLookupAllocations(t *testing.T) {
 	}); got != 0 {
 		t.Errorf("LookupRow: %v allocations per lookup, want 0", got)
 	}
-	// Lookup: the record (2), per column its array and array.Data (12),
-	// OneRow.Decode's buffer headers, buffer slots and slab (3).
+	// Lookup: the record with its column list (1), the columns' Data and
+	// buffer headers (1), the slab (1) and per column its array (6).
 	if got := testing.AllocsPerRun(runs, func() {
 		rec, err := tb.Lookup(ctx, keys, nil)
 		if err != nil || rec.NumRows() != 1 {
 			t.Fatalf("Lookup: %v", err)
 		}
 		rec.Release()
-	}); got > 17 {
-		t.Errorf("Lookup: %v allocations per lookup, want at most 17", got)
+	}); got > 9 {
+		t.Errorf("Lookup: %v allocations per lookup, want at most 9", got)
 	}
 }
 

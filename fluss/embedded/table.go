@@ -495,6 +495,11 @@ func decodeTargets(rb *array.RecordBuilder, pos []int) []array.Builder {
 // reached the synced pebble commit; as with a snapshot, it may become
 // visible a moment before its writer's call returns.
 func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projection []int) (arrow.RecordBatch, error) {
+	return h.lookup(ctx, keys, projection, nil)
+}
+
+// lookup is Lookup, and LookupReusing when reuse is set.
+func (h *tableHandle) lookup(ctx context.Context, keys arrow.RecordBatch, projection []int, reuse *reuseArgs) (arrow.RecordBatch, error) {
 	if err := h.requirePK("look up rows of"); err != nil {
 		return nil, err
 	}
@@ -512,7 +517,7 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 	}
 	defer conv.Release()
 	if conv.NumRows() == 1 {
-		return h.lookupOne(plan, conv)
+		return h.lookupOne(plan, conv, reuse)
 	}
 	rows, err := encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK))
 	if err != nil {
@@ -566,8 +571,9 @@ func finishLookup(plan *projPlan, lb *lookupBuilder, found int) arrow.RecordBatc
 // lookupOne is Lookup of one key (the prepared `WHERE id = $1`): the key is
 // encoded into a buffer on the stack and read by a seek of a cached
 // iterator (itercache.go) rather than a Get's new iterator; the row is
-// decoded by plan.one without a record builder when it can be.
-func (h *tableHandle) lookupOne(plan *projPlan, keys arrow.RecordBatch) (arrow.RecordBatch, error) {
+// decoded by plan.one without a record builder when it can be, and into
+// reuse's record (LookupReusing) when one is given and free.
+func (h *tableHandle) lookupOne(plan *projPlan, keys arrow.RecordBatch, reuse *reuseArgs) (arrow.RecordBatch, error) {
 	t := h.t
 	var keyBuf [64]byte
 	key, err := encodeOneKey(t, keys, 0, keyBuf[:0])
@@ -580,7 +586,15 @@ func (h *tableHandle) lookupOne(plan *projPlan, keys arrow.RecordBatch) (arrow.R
 		return nil, ioErr(err, "looking up %s", t.info.Path)
 	}
 	if found && plan.one != nil {
-		rec, derr := plan.one.Decode(v)
+		var rec arrow.RecordBatch
+		var derr error
+		ok := false
+		if kept := reuse.row(plan.one); kept != nil {
+			rec, ok, derr = kept.Decode(v)
+		}
+		if !ok {
+			rec, derr = plan.one.Decode(v)
+		}
 		if derr != nil {
 			return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, derr)
 		}
@@ -597,6 +611,36 @@ func (h *tableHandle) lookupOne(plan *projPlan, keys arrow.RecordBatch) (arrow.R
 		n = 1
 	}
 	return finishLookup(plan, lb, n), nil
+}
+
+// reuseArgs are LookupReusing's slot and the labels of its record.
+type reuseArgs struct {
+	out  *arrow.Schema
+	slot *fluss.ReuseSlot
+}
+
+// row is the reusable record of one's rows kept in the slot, made and
+// stored there when the slot holds none for one and a.out (the table's
+// schema changed, or the slot is new); nil without a slot, or when a.out
+// does not fit one's types.
+func (a *reuseArgs) row(one *format.OneRow) *format.ReusableRow {
+	if a == nil {
+		return nil
+	}
+	if kept, _ := a.slot.Load().(*format.ReusableRow); kept != nil && kept.For(one, a.out) {
+		return kept
+	}
+	kept := one.NewReusable(a.out)
+	if kept != nil {
+		a.slot.Store(kept)
+	}
+	return kept
+}
+
+// LookupReusing is Lookup of one key whose row may be decoded into the
+// record kept in slot (fluss.ReusingLookuper).
+func (h *tableHandle) LookupReusing(ctx context.Context, keys arrow.RecordBatch, projection []int, out *arrow.Schema, slot *fluss.ReuseSlot) (arrow.RecordBatch, error) {
+	return h.lookup(ctx, keys, projection, &reuseArgs{out: out, slot: slot})
 }
 
 // slabAllocator hands the buffers of a pooled lookup builder out of shared

@@ -7,26 +7,25 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/internal/arrowrec"
 	"github.com/sqlgate/sqlgate/types"
 )
 
 // OneRow decodes one compacted row (a point lookup's result) straight into
 // a one-row record: each value is written once into a small slab that the
-// arrays share, with the buffer headers of all columns allocated together,
-// instead of through builders that allocate, grow and hand over a few
-// buffers per column. It serves rows whose projected columns are all of
+// arrays share, with the Data and buffer headers of all columns allocated
+// together and the record holding its column list, instead of through
+// builders that allocate, grow and hand over a few buffers per column. It serves rows whose projected columns are all of
 // the common scalar kinds (NewOneRow says); it is immutable and safe for
 // concurrent use.
 type OneRow struct {
 	schema *arrow.Schema
 	nb     int
 	cols   []oneCol
-	// The buffers a row without NULLs needs (one for a fixed-width column,
-	// two for a variable-width one), their buffer slots (plus a validity
-	// slot per column), and the slab bytes, beside the variable-width
+	// The slab bytes a row without NULLs needs beside its variable-width
 	// values: Decode allocates exactly these, as every byte a lookup
 	// allocates is paid again by the collector.
-	nbufs, nslots, nslab int
+	nslab int
 }
 
 type oneCol struct {
@@ -36,7 +35,6 @@ type oneCol struct {
 	nanos bool // Arrow timestamp in nanoseconds (else microseconds)
 	out   int  // output position; -1 = not projected
 	width int  // value bytes of a fixed-width kind (0 = variable)
-	slot  int  // its first buffer slot (validity) in Decode's slots
 	// skipper steps over a column left out (RowDecoder's way).
 	skipper rowCol
 }
@@ -74,18 +72,33 @@ func NewOneRow(ts []types.T, pos []int, schema *arrow.Schema) (*OneRow, bool) {
 		default:
 			return nil, false
 		}
-		c.slot = d.nslots
 		if c.width > 0 {
-			d.nbufs, d.nslots, d.nslab = d.nbufs+1, d.nslots+2, d.nslab+8
+			d.nslab += 8
 		} else {
-			// Offsets, and the value's padding to 8 bytes.
-			d.nbufs, d.nslots, d.nslab = d.nbufs+2, d.nslots+3, d.nslab+16
+			d.nslab += 16 // offsets, and the value's padding to 8 bytes
 		}
 	}
 	return d, true
 }
 
-// Decode decodes row into a one-row record.
+// oneRowRecord is Decode's record with its column list inline (up to 8
+// columns; more get a list of their own).
+type oneRowRecord struct {
+	arrowrec.Record
+	inline [8]arrow.Array
+}
+
+// oneColStore is the Data of one output column and its buffer headers,
+// allocated together for all of a record's columns.
+type oneColStore struct {
+	data array.Data
+	hdrs [3]memory.Buffer // validity, values (offsets), variable-width data
+	ptrs [3]*memory.Buffer
+}
+
+// Decode decodes row into a one-row record: the record with its column
+// list, the columns' Data and buffer headers, the slab of their bytes and
+// one array object per column.
 func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 	if len(row) < d.nb {
 		return nil, errShortRow
@@ -109,22 +122,13 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 		slab = slab[:off+need]
 		return slab[off : off+size : off+size]
 	}
-	hdrs := make([]memory.Buffer, d.nbufs+nulls)
-	ptrs := make([]*memory.Buffer, d.nslots)
-	buf := func(i int, b []byte) {
-		h := &hdrs[0]
-		hdrs = hdrs[1:]
-		h.Reset(b)
-		ptrs[i] = h
-	}
-	// NewRecordBatch copies cols: a projection of up to 16 columns keeps
-	// them on the stack.
-	var stackCols [16]arrow.Array
-	cols := stackCols[:0]
-	if n > len(stackCols) {
+	rec := &oneRowRecord{}
+	cols := rec.inline[:0]
+	if n > len(rec.inline) {
 		cols = make([]arrow.Array, 0, n)
 	}
 	cols = cols[:n]
+	store := make([]oneColStore, n)
 	release := func() {
 		for _, a := range cols {
 			if a != nil {
@@ -154,14 +158,19 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 			}
 			continue
 		}
-		o, p := c.out, c.slot
+		o, st := c.out, &store[c.out]
+		buf := func(i int, b []byte) {
+			st.hdrs[i].Reset(b)
+			st.ptrs[i] = &st.hdrs[i]
+		}
 		nullN := 0
 		if null {
 			nullN = 1
-			buf(p, alloc(1)) // a zero validity bit
+			buf(0, alloc(1)) // a zero validity bit
 		}
 		b := row[pos:]
 		var m int
+		nb := 2
 		if c.width > 0 {
 			v := alloc(c.width)
 			if !null {
@@ -171,7 +180,7 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 					return nil, errShortRow
 				}
 			}
-			buf(p+1, v)
+			buf(1, v)
 		} else {
 			var val []byte
 			if !null {
@@ -186,20 +195,17 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 			binary.LittleEndian.PutUint32(offs[4:], uint32(len(val)))
 			data := alloc(len(val))
 			copy(data, val) // row belongs to pebble's iterator
-			buf(p+1, offs)
-			buf(p+2, data)
-		}
-		pos += m
-		nb := 2
-		if c.width == 0 {
+			buf(1, offs)
+			buf(2, data)
 			nb = 3
 		}
-		data := array.NewData(d.schema.Field(o).Type, 1, ptrs[p:p+nb:p+nb], nil, nullN, 0)
-		cols[o] = array.MakeFromData(data)
-		data.Release()
+		pos += m
+		// A zero Data holds no reference: the array takes the one that
+		// its last Release gives back.
+		st.data.Reset(d.schema.Field(o).Type, 1, st.ptrs[:nb:nb], nil, nullN, 0)
+		cols[o] = array.MakeFromData(&st.data)
 	}
-	rec := array.NewRecordBatch(d.schema, cols, 1)
-	release()
+	rec.Init(d.schema, cols, 1)
 	return rec, nil
 }
 
@@ -275,4 +281,160 @@ func (c *oneCol) put(v, b []byte) (int, bool) {
 		return m, true
 	}
 	return 0, false
+}
+
+// ReusableRow is a one-row record that a OneRow decodes rows into again
+// and again, rewriting its columns' memory in place: a prepared point
+// lookup whose row goes straight to the client builds no arrays at all.
+// It is handed out only while nobody holds it (arrowrec's kept record),
+// and whoever receives it must keep nothing of it past Release, since the
+// next lookup rewrites it. Safe for concurrent use: a second lookup while
+// the record is out decodes a fresh record instead.
+type ReusableRow struct {
+	arrowrec.Record
+	d     *OneRow
+	store []*reusableCol // by output position
+	cols  []arrow.Array
+}
+
+// reusableCol is one column of a ReusableRow: its array's Data, the buffer
+// headers (validity, always present; values or offsets; variable-width
+// data) and their memory.
+type reusableCol struct {
+	data  array.Data
+	hdrs  [3]memory.Buffer
+	ptrs  [3]*memory.Buffer
+	valid []byte // one byte: the row's validity bit
+	vals  []byte // a fixed-width value, or the variable-width value's room
+	offs  []byte // variable width: the offsets 0 and the value's length
+}
+
+// minReusableRoom is the room a variable-width column starts with; a
+// longer value replaces the column with one of twice its length.
+const minReusableRoom = 64
+
+// NewReusable returns a ReusableRow of d's rows labelled with out, which
+// must have d's column types (under any names); nil when it does not.
+func (d *OneRow) NewReusable(out *arrow.Schema) *ReusableRow {
+	if out.NumFields() != d.schema.NumFields() {
+		return nil
+	}
+	for i := range out.NumFields() {
+		if !arrow.TypeEqual(out.Field(i).Type, d.schema.Field(i).Type) {
+			return nil
+		}
+	}
+	r := &ReusableRow{d: d, store: make([]*reusableCol, out.NumFields()), cols: make([]arrow.Array, out.NumFields())}
+	for f := range d.cols {
+		if c := &d.cols[f]; c.out >= 0 {
+			r.cols[c.out] = r.newCol(c, minReusableRoom)
+		}
+	}
+	r.InitKept(out, r.cols, 1)
+	return r
+}
+
+// For reports whether r decodes d's rows labelled with out.
+func (r *ReusableRow) For(d *OneRow, out *arrow.Schema) bool {
+	return r.d == d && r.Schema() == out
+}
+
+// newCol builds the array of output column c.out (a NULL, until a row is
+// decoded into it), with room bytes for a variable-width value.
+func (r *ReusableRow) newCol(c *oneCol, room int) arrow.Array {
+	st := &reusableCol{}
+	set := func(i int, b []byte) {
+		st.hdrs[i].Reset(b)
+		st.ptrs[i] = &st.hdrs[i]
+	}
+	// 8-byte aligned parts of one allocation, as typed views need.
+	slab := make([]byte, 8+max(c.width, 8+room))
+	st.valid = slab[:1:1]
+	set(0, st.valid)
+	nb := 2
+	if c.width > 0 {
+		st.vals = slab[8 : 8+c.width : 8+c.width]
+		set(1, st.vals)
+	} else {
+		st.offs, st.vals = slab[8:16:16], slab[16:]
+		set(1, st.offs)
+		set(2, st.vals) // longer than the value: the offsets bound it
+		nb = 3
+	}
+	st.data.Reset(r.d.schema.Field(c.out).Type, 1, st.ptrs[:nb:nb], nil, 1, 0)
+	r.store[c.out] = st
+	return array.MakeFromData(&st.data)
+}
+
+// Decode decodes row into r and returns r with one reference, or false
+// when r is out (the caller decodes a fresh record then).
+func (r *ReusableRow) Decode(row []byte) (arrow.RecordBatch, bool, error) {
+	if !r.Claim() {
+		return nil, false, nil
+	}
+	d := r.d
+	if len(row) < d.nb {
+		r.Release()
+		return nil, true, errShortRow
+	}
+	pos := d.nb
+	for f := range d.cols {
+		c := &d.cols[f]
+		null := row[f>>3]&(1<<(f&7)) != 0
+		if c.out < 0 {
+			if !null {
+				m, ok := c.skipper.skipValue(row[pos:])
+				if !ok {
+					if c.skipper.skip != skipGeneric {
+						r.Release()
+						return nil, true, errShortRow
+					}
+					var err error
+					if m, err = DecodeValue(row[pos:], c.t, nil); err != nil {
+						r.Release()
+						return nil, true, err
+					}
+				}
+				pos += m
+			}
+			continue
+		}
+		st := r.store[c.out]
+		b := row[pos:]
+		m := 0
+		if c.width > 0 {
+			clear(st.vals)
+			if !null {
+				var ok bool
+				if m, ok = c.put(st.vals, b); !ok {
+					r.Release()
+					return nil, true, errShortRow
+				}
+			}
+		} else {
+			var val []byte
+			if !null {
+				l, k := binary.Uvarint(b)
+				if k <= 0 || l > uint64(len(b)-k) {
+					r.Release()
+					return nil, true, errShortRow
+				}
+				val, m = b[k:k+int(l)], k+int(l)
+			}
+			if len(val) > len(st.vals) {
+				r.ReplaceColumn(c.out, r.newCol(c, 2*len(val)))
+				st = r.store[c.out]
+			}
+			copy(st.vals, val) // row belongs to pebble's iterator
+			binary.LittleEndian.PutUint32(st.offs[4:], uint32(len(val)))
+		}
+		nullN := 0
+		if null {
+			nullN = 1
+		}
+		st.valid[0] = byte(1 - nullN)
+		st.data.SetNullN(nullN)
+		pos += m
+	}
+	return r, true, nil
 }

@@ -142,17 +142,10 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 		null := row[f>>3]&(1<<(f&7)) != 0
 		if c.out < 0 {
 			if !null {
-				m, ok := c.skipper.skipValue(row[pos:])
-				if !ok {
-					if c.skipper.skip != skipGeneric {
-						release()
-						return nil, errShortRow
-					}
-					var err error
-					if m, err = DecodeValue(row[pos:], c.t, nil); err != nil {
-						release()
-						return nil, err
-					}
+				m, err := c.skipLeftOut(row[pos:])
+				if err != nil {
+					release()
+					return nil, err
 				}
 				pos += m
 			}
@@ -184,12 +177,11 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 		} else {
 			var val []byte
 			if !null {
-				l, k := binary.Uvarint(b)
-				if k <= 0 || l > uint64(len(b)-k) {
+				var ok bool
+				if val, m, ok = varValue(b); !ok {
 					release()
 					return nil, errShortRow
 				}
-				val, m = b[k:k+int(l)], k+int(l)
 			}
 			offs := alloc(8)
 			binary.LittleEndian.PutUint32(offs[4:], uint32(len(val)))
@@ -207,6 +199,28 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 	}
 	rec.Init(d.schema, cols, 1)
 	return rec, nil
+}
+
+// skipLeftOut steps over the value, at the start of b, of a column left
+// out of the projection and returns its length.
+func (c *oneCol) skipLeftOut(b []byte) (int, error) {
+	if m, ok := c.skipper.skipValue(b); ok {
+		return m, nil
+	}
+	if c.skipper.skip != skipGeneric {
+		return 0, errShortRow
+	}
+	return DecodeValue(b, c.t, nil)
+}
+
+// varValue is the variable-width value at the start of b (its length, then
+// its bytes) and the bytes it takes.
+func varValue(b []byte) ([]byte, int, bool) {
+	l, k := binary.Uvarint(b)
+	if k <= 0 || l > uint64(len(b)-k) {
+		return nil, 0, false
+	}
+	return b[k : k+int(l)], k + int(l), true
 }
 
 // put writes the Arrow value of the compacted value at the start of b into
@@ -383,17 +397,10 @@ func (r *ReusableRow) Decode(row []byte) (arrow.RecordBatch, bool, error) {
 		null := row[f>>3]&(1<<(f&7)) != 0
 		if c.out < 0 {
 			if !null {
-				m, ok := c.skipper.skipValue(row[pos:])
-				if !ok {
-					if c.skipper.skip != skipGeneric {
-						r.Release()
-						return nil, true, errShortRow
-					}
-					var err error
-					if m, err = DecodeValue(row[pos:], c.t, nil); err != nil {
-						r.Release()
-						return nil, true, err
-					}
+				m, err := c.skipLeftOut(row[pos:])
+				if err != nil {
+					r.Release()
+					return nil, true, err
 				}
 				pos += m
 			}
@@ -414,12 +421,11 @@ func (r *ReusableRow) Decode(row []byte) (arrow.RecordBatch, bool, error) {
 		} else {
 			var val []byte
 			if !null {
-				l, k := binary.Uvarint(b)
-				if k <= 0 || l > uint64(len(b)-k) {
+				var ok bool
+				if val, m, ok = varValue(b); !ok {
 					r.Release()
 					return nil, true, errShortRow
 				}
-				val, m = b[k:k+int(l)], k+int(l)
 			}
 			if len(val) > len(st.vals) {
 				r.ReplaceColumn(c.out, r.newCol(c, 2*len(val)))

@@ -518,7 +518,8 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	ec, rt := &st.ec, &st.rt
 	*ec = exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values, Backend: backend}
 	*rt = lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec,
-		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir}
+		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir,
+		Untransacted: s.tx == nil && s.implicit == nil}
 	ec.Env = rt
 	switch b := ps.bound.(type) {
 	case *binder.Query:

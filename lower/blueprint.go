@@ -32,6 +32,11 @@ type Runtime struct {
 	// SpillDir is where they spill past it.
 	Mem      *relop.MemoryAccount
 	SpillDir string
+	// Untransacted: the plan reads the tables themselves, outside any
+	// transaction (no pending writes that a statement of the session may
+	// change meanwhile): BuildForClient may run a root scan ahead in a
+	// goroutine of its own.
+	Untransacted bool
 }
 
 // Build instantiates n (and its inputs) as running operators, instrumented
@@ -60,10 +65,24 @@ func Build(rt *Runtime, n Node) (exec.Operator, error) {
 // point lookup at the root then decodes its row into a record its plan
 // keeps and reuses at every execution (fluss.ReusingLookuper), rather than
 // building the row's arrays each time. Below the root, an operator may
-// hold on to its input's columns, so nothing else is built this way.
+// hold on to its input's columns, so nothing else is built this way. A
+// scan at the root of an untransacted plan reads ahead (exec.ReadAhead):
+// the client's encoding and sending of a batch overlaps the decoding of
+// the next.
 func BuildForClient(rt *Runtime, n Node) (exec.Operator, error) {
-	if l, ok := n.(*lookupNode); ok && rt.Metrics == nil {
-		return l.build(rt, &l.reuse)
+	if rt.Metrics == nil {
+		switch x := n.(type) {
+		case *lookupNode:
+			return x.build(rt, &x.reuse)
+		case *scanNode:
+			if rt.Untransacted {
+				op, err := x.Build(rt)
+				if err != nil {
+					return nil, err
+				}
+				return &exec.ReadAhead{Input: op}, nil
+			}
+		}
 	}
 	return Build(rt, n)
 }

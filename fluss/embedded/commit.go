@@ -493,13 +493,11 @@ func (s *Store) preparePK(kv *pebble.Batch, r *request, prior []*overlay) ([]buc
 // order. It sorts fixed-size prefixes (the 16 bytes after the table prefix:
 // bucket and the key's first 12 bytes, zero-padded) and compares whole keys
 // only on a tie: comparing the keys themselves through the rows cost more
-// than the rest of a bulk write's preparation.
+// than the rest of a bulk write's preparation. Rows in key order within
+// each bucket (a load in key order: the bucket is a hash of the key) are
+// distributed by bucket in one pass, and only buckets out of order sorted.
 func sortKeys(rows []pkRow) []int32 {
-	type entry struct {
-		hi, lo uint64
-		i      int32
-	}
-	es := make([]entry, len(rows))
+	es := make([]keyEntry, len(rows))
 	var pad [16]byte
 	for i, r := range rows {
 		k := r.key[min(len(r.key), 9):]
@@ -508,9 +506,9 @@ func sortKeys(rows []pkRow) []int32 {
 			copy(pad[:], k)
 			k = pad[:]
 		}
-		es[i] = entry{hi: binary.BigEndian.Uint64(k), lo: binary.BigEndian.Uint64(k[8:]), i: int32(i)}
+		es[i] = keyEntry{hi: binary.BigEndian.Uint64(k), lo: binary.BigEndian.Uint64(k[8:]), i: int32(i)}
 	}
-	slices.SortFunc(es, func(a, b entry) int {
+	cmpEntries := func(a, b keyEntry) int {
 		switch {
 		case a.hi != b.hi:
 			return cmp.Compare(a.hi, b.hi)
@@ -521,10 +519,64 @@ func sortKeys(rows []pkRow) []int32 {
 			return c
 		}
 		return cmp.Compare(a.i, b.i)
-	})
+	}
+	if sorted := byBucket(es); sorted != nil {
+		es = sorted
+		// Each bucket's entries are now contiguous, in row order.
+		for lo := 0; lo < len(es); {
+			hi := lo + 1
+			for hi < len(es) && es[hi].hi>>32 == es[lo].hi>>32 {
+				hi++
+			}
+			if seg := es[lo:hi]; !slices.IsSortedFunc(seg, cmpEntries) {
+				slices.SortFunc(seg, cmpEntries)
+			}
+			lo = hi
+		}
+	} else if !slices.IsSortedFunc(es, cmpEntries) {
+		slices.SortFunc(es, cmpEntries)
+	}
 	out := make([]int32, len(es))
 	for i, e := range es {
 		out[i] = e.i
+	}
+	return out
+}
+
+// keyEntry is sortKeys' view of a row: its key's first 16 bytes after the
+// table prefix (the bucket in hi's top 32 bits) and its index.
+type keyEntry struct {
+	hi, lo uint64
+	i      int32
+}
+
+// byBucket distributes es by bucket (a stable counting sort on hi's top
+// 32 bits), or returns nil when es is short or the buckets are too many
+// for a count per bucket.
+func byBucket(es []keyEntry) []keyEntry {
+	const maxBuckets = 1 << 16
+	if len(es) < 1024 {
+		return nil
+	}
+	top := uint64(0)
+	for _, e := range es {
+		top = max(top, e.hi>>32)
+	}
+	if top >= maxBuckets {
+		return nil
+	}
+	starts := make([]int, top+2)
+	for _, e := range es {
+		starts[e.hi>>32+1]++
+	}
+	for b := 1; b < len(starts); b++ {
+		starts[b] += starts[b-1]
+	}
+	out := make([]keyEntry, len(es))
+	for _, e := range es {
+		b := e.hi >> 32
+		out[starts[b]] = e
+		starts[b]++
 	}
 	return out
 }

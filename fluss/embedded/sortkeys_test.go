@@ -1,0 +1,101 @@
+package embedded
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSortKeys: sortKeys orders rows as a stable sort of their whole keys
+// does, for loads in key order, in random order, with equal keys, keys
+// shorter and longer than its 16-byte prefixes, few and many buckets.
+func TestSortKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	key := func(bucket int, id uint64, tail []byte) []byte {
+		k := bucketKey(prefixData, 42, bucket)
+		k = binary.BigEndian.AppendUint64(k, id)
+		return append(k, tail...)
+	}
+	for _, c := range []struct {
+		name string
+		rows func() []pkRow
+	}{
+		{"ordered load, 16 buckets", func() []pkRow {
+			var rows []pkRow
+			for id := range uint64(5000) {
+				b := int(id*2654435761) % 16
+				rows = append(rows, pkRow{bucket: b, key: key(b, id, nil)})
+			}
+			return rows
+		}},
+		{"random order with duplicates", func() []pkRow {
+			var rows []pkRow
+			for range 5000 {
+				id := rng.Uint64N(3000)
+				b := int(id % 8)
+				rows = append(rows, pkRow{bucket: b, key: key(b, id, nil)})
+			}
+			return rows
+		}},
+		{"long keys equal in their first 12 bytes", func() []pkRow {
+			var rows []pkRow
+			for range 3000 {
+				tail := []byte{byte(rng.IntN(4)), byte(rng.IntN(256))}
+				rows = append(rows, pkRow{bucket: 1, key: key(1, 7, tail)})
+			}
+			return rows
+		}},
+		{"short keys", func() []pkRow {
+			var rows []pkRow
+			for range 2000 {
+				k := bucketKey(prefixData, 42, 3)
+				rows = append(rows, pkRow{bucket: 3, key: append(k, byte(rng.IntN(50)))})
+			}
+			return rows
+		}},
+		{"many buckets", func() []pkRow {
+			var rows []pkRow
+			for id := range uint64(3000) {
+				b := int(rng.Uint32() >> 8)
+				rows = append(rows, pkRow{bucket: b, key: key(b, id, nil)})
+			}
+			return rows
+		}},
+		{"few rows", func() []pkRow {
+			var rows []pkRow
+			for id := range uint64(100) {
+				b := int(99-id) % 3
+				rows = append(rows, pkRow{bucket: b, key: key(b, id, nil)})
+			}
+			return rows
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rows := c.rows()
+			want := make([]int32, len(rows))
+			for i := range want {
+				want[i] = int32(i)
+			}
+			slices.SortStableFunc(want, func(a, b int32) int { return bytes.Compare(rows[a].key, rows[b].key) })
+			if got := sortKeys(rows); !slices.Equal(got, want) {
+				t.Fatalf("sortKeys differs from a stable sort of the keys")
+			}
+		})
+	}
+}
+
+// BenchmarkSortKeys sorts the keys of a million-row load in key order (the
+// bench's COPY) over 16 buckets.
+func BenchmarkSortKeys(b *testing.B) {
+	var rows []pkRow
+	for id := range uint64(1_000_000) {
+		bucket := int(id*2654435761>>7) % 16
+		k := bucketKey(prefixData, 42, bucket)
+		rows = append(rows, pkRow{bucket: bucket, key: binary.BigEndian.AppendUint64(k, id^1<<63)})
+	}
+	for b.Loop() {
+		sortKeys(rows)
+	}
+}

@@ -193,8 +193,23 @@ func (s *Store) commit(reqs []*request) {
 			size += len(pr.key) + len(pr.row) + 16 // + kind and two varint lengths
 		}
 	}
-	kv := s.db.NewBatchWithSize(size)
-	defer kv.Close()
+	// A group that will be ingested collects its state as entries; a
+	// smaller one writes a batch (which may still reach IngestBytes).
+	var kv stateWriter
+	var batch *pebble.Batch
+	var bulk *bulkState
+	rowCount := 0
+	for _, r := range reqs {
+		rowCount += len(r.rows)
+	}
+	if s.opts.IngestBytes > 0 && size >= s.opts.IngestBytes {
+		bulk = &bulkState{entries: make([]kvEntry, 0, rowCount+16)}
+		kv = bulk
+	} else {
+		batch = s.db.NewBatchWithSize(size)
+		defer batch.Close()
+		kv = batch
+	}
 	overlays := map[*tableState][]*overlay{}
 	results := make([]result, len(reqs))
 	live := make([]bool, len(reqs))
@@ -238,7 +253,11 @@ func (s *Store) commit(reqs []*request) {
 			format.SetBaseOffset(bb.data, w.next)
 			format.SetCommitTimestamp(bb.data, now)
 			w.next += bb.records
-			w.data = append(w.data, bb.data...)
+			if w.data == nil {
+				w.data = bb.data // a bulk write's one batch: not copied
+			} else {
+				w.data = append(w.data, bb.data...)
+			}
 		}
 		results[i].rows = rows
 		live[i] = true
@@ -273,14 +292,21 @@ func (s *Store) commit(reqs []*request) {
 			}
 		}
 	}
-	if err == nil && !kv.Empty() {
+	if err == nil && (bulk != nil && len(bulk.entries) > 0 || batch != nil && !batch.Empty()) {
 		s.iters.beginWrite()
-		if s.opts.IngestBytes > 0 && kv.Len() >= s.opts.IngestBytes {
-			if ierr := s.ingestBatch(kv); ierr != nil {
+		switch {
+		case bulk != nil:
+			if ierr := s.ingestEntries(sortEntries(bulk.entries)); ierr != nil {
 				err = ioErr(ierr, "ingesting the key-value state")
 			}
-		} else if cerr := kv.Commit(pebble.Sync); cerr != nil {
-			err = ioErr(cerr, "committing the key-value state")
+		case s.opts.IngestBytes > 0 && batch.Len() >= s.opts.IngestBytes:
+			if ierr := s.ingestBatch(batch); ierr != nil {
+				err = ioErr(ierr, "ingesting the key-value state")
+			}
+		default:
+			if cerr := batch.Commit(pebble.Sync); cerr != nil {
+				err = ioErr(cerr, "committing the key-value state")
+			}
 		}
 		s.iters.endWrite()
 	}
@@ -387,7 +413,7 @@ func (o *overlay) get(k []byte) (v []byte, present, ok bool) {
 // numbered: every key's previous value is read in one ordered pass (see
 // readStored), and the rows are then applied in request order against
 // per-key slots, without a map per row.
-func (s *Store) preparePK(kv *pebble.Batch, r *request, prior []*overlay) ([]bucketBatch, int64, *overlay, error) {
+func (s *Store) preparePK(kv stateWriter, r *request, prior []*overlay) ([]bucketBatch, int64, *overlay, error) {
 	t := r.table
 	n := len(r.rows)
 	order := sortKeys(r.rows)

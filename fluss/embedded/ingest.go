@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/batchrepr"
@@ -49,6 +52,12 @@ func (s *Store) ingestBatch(kv *pebble.Batch) error {
 	if err != nil {
 		return err
 	}
+	return s.ingestEntries(entries)
+}
+
+// ingestEntries commits entries (in key order, one per key) by ingesting
+// sstables built from them.
+func (s *Store) ingestEntries(entries []kvEntry) error {
 	dir := filepath.Join(s.dir, ingestDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -63,22 +72,26 @@ func (s *Store) ingestBatch(kv *pebble.Batch) error {
 	// One sstable per run of keys with the same prefix and table, so that a
 	// table's sstable spans only that table's keys and the committed lengths
 	// (which overlap the memtable) do not drag the data sstable above the
-	// levels it could otherwise skip.
+	// levels it could otherwise skip. A long run is cut into sstables of
+	// ingestChunk entries, which do not overlap, written in parallel.
+	var parts [][]kvEntry
 	for start := 0; start < len(entries); {
 		end := start + 1
 		for end < len(entries) && sameTablePrefix(entries[end].key, entries[start].key) {
 			end++
 		}
-		s.ingestSeq++
-		p := filepath.Join(dir, fmt.Sprintf("%06d.sst", s.ingestSeq))
-		paths = append(paths, p)
-		if err := s.writeSSTable(p, entries[start:end]); err != nil {
-			return err
+		for lo := start; lo < end; lo += ingestChunk {
+			parts = append(parts, entries[lo:min(lo+ingestChunk, end)])
+			s.ingestSeq++
+			paths = append(paths, filepath.Join(dir, fmt.Sprintf("%06d.sst", s.ingestSeq)))
 		}
 		start = end
 	}
 	if len(paths) == 0 {
 		return nil
+	}
+	if err := s.writeSSTables(paths, parts); err != nil {
+		return err
 	}
 	if err := s.db.Ingest(context.Background(), paths); err != nil {
 		return err
@@ -98,6 +111,37 @@ func (s *Store) ingestBatch(kv *pebble.Batch) error {
 	return nil
 }
 
+// ingestChunk is the most entries ingestEntries writes into one sstable:
+// a million-row load is written as four, on as many cores as there are.
+const ingestChunk = 256 << 10
+
+// writeSSTables writes parts[i] to paths[i], at most GOMAXPROCS at a time,
+// and returns the first error.
+func (s *Store) writeSSTables(paths []string, parts [][]kvEntry) error {
+	if len(parts) == 1 {
+		return s.writeSSTable(paths[0], parts[0])
+	}
+	errs := make([]error, len(parts))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range parts {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() {
+				if p := recover(); p != nil { // not the process's end
+					errs[i] = fmt.Errorf("writing %s: panic: %v", paths[i], p)
+				}
+				<-sem
+				wg.Done()
+			}()
+			errs[i] = s.writeSSTable(paths[i], parts[i])
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
 // sameTablePrefix reports whether two keys share the prefix byte and table.
 func sameTablePrefix(a, b []byte) bool {
 	const n = 9
@@ -113,7 +157,6 @@ func sameTablePrefix(a, b []byte) bool {
 func batchEntries(kv *pebble.Batch) ([]kvEntry, error) {
 	entries := make([]kvEntry, 0, kv.Count())
 	r := batchrepr.Read(kv.Repr())
-	sorted := true
 	for {
 		kind, k, v, ok, err := r.Next()
 		if err != nil {
@@ -122,33 +165,77 @@ func batchEntries(kv *pebble.Batch) ([]kvEntry, error) {
 		if !ok {
 			break
 		}
-		var e kvEntry
 		switch kind {
 		case pebble.InternalKeyKindSet:
-			e = kvEntry{key: k, value: v}
+			entries = append(entries, kvEntry{key: k, value: v})
 		case pebble.InternalKeyKindDelete:
-			e = kvEntry{key: k, del: true}
+			entries = append(entries, kvEntry{key: k, del: true})
 		default:
 			return nil, fmt.Errorf("unexpected %v in a state batch", kind)
 		}
-		if n := len(entries); n > 0 && sorted && bytes.Compare(entries[n-1].key, k) >= 0 {
-			sorted = false
+	}
+	return sortEntries(entries), nil
+}
+
+// sortEntries orders entries by key, keeping one per key: the last one
+// written. A bulk write's entries come in key order already (preparePK
+// writes them sorted) and are followed by a few bookkeeping keys (the
+// buckets' committed lengths, sketches): the sorted run is kept as it is,
+// the rest sorted and merged into it, rather than a stable sort of the
+// whole million.
+func sortEntries(entries []kvEntry) []kvEntry {
+	run := 1
+	for run < len(entries) && bytes.Compare(entries[run-1].key, entries[run].key) < 0 {
+		run++
+	}
+	if run >= len(entries) {
+		return entries
+	}
+	// Stable: of equal keys the later write stays after the earlier.
+	rest := slices.Clone(entries[run:])
+	slices.SortStableFunc(rest, func(a, b kvEntry) int { return bytes.Compare(a.key, b.key) })
+	merged := make([]kvEntry, 0, len(entries))
+	i, j := 0, 0
+	for i < run && j < len(rest) {
+		// On a tie the sorted run's entry, written earlier, goes first.
+		if bytes.Compare(rest[j].key, entries[i].key) < 0 {
+			merged, j = append(merged, rest[j]), j+1
+		} else {
+			merged, i = append(merged, entries[i]), i+1
 		}
-		entries = append(entries, e)
 	}
-	if sorted {
-		return entries, nil
-	}
-	// Stable: of equal keys the last written stays last, and is kept.
-	slices.SortStableFunc(entries, func(a, b kvEntry) int { return bytes.Compare(a.key, b.key) })
-	out := entries[:0]
-	for i, e := range entries {
-		if i+1 < len(entries) && bytes.Equal(entries[i+1].key, e.key) {
+	merged = append(append(merged, entries[i:run]...), rest[j:]...)
+	out := merged[:0]
+	for i, e := range merged {
+		if i+1 < len(merged) && bytes.Equal(merged[i+1].key, e.key) {
 			continue
 		}
 		out = append(out, e)
 	}
-	return out, nil
+	return out
+}
+
+// stateWriter receives a group commit's key-value state changes: a pebble
+// batch, or bulkState for a group large enough to be ingested.
+type stateWriter interface {
+	Set(key, value []byte, _ *pebble.WriteOptions) error
+	Delete(key []byte, _ *pebble.WriteOptions) error
+}
+
+// bulkState collects the state changes of a group that will be ingested
+// (Options.IngestBytes) as entries, rather than encoding them into a batch
+// only to decode them back. It keeps the keys and values it is given: its
+// callers do not reuse them before the commit ends.
+type bulkState struct{ entries []kvEntry }
+
+func (b *bulkState) Set(key, value []byte, _ *pebble.WriteOptions) error {
+	b.entries = append(b.entries, kvEntry{key: key, value: value})
+	return nil
+}
+
+func (b *bulkState) Delete(key []byte, _ *pebble.WriteOptions) error {
+	b.entries = append(b.entries, kvEntry{key: key, del: true})
+	return nil
 }
 
 // writeSSTable writes sorted, distinct entries into a synced sstable at p.

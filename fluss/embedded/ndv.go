@@ -365,7 +365,7 @@ func (s *Store) loadNDV(t *tableState) error {
 
 // foldNDV adds the committed requests' deltas to their tables' sketches
 // and writes the sketches due for persistence into kv.
-func (s *Store) foldNDV(kv *pebble.Batch, reqs []*request, live []bool) error {
+func (s *Store) foldNDV(kv stateWriter, reqs []*request, live []bool) error {
 	var touched []*tableState
 	for i, r := range reqs {
 		if !live[i] || r.ndv == nil {
@@ -385,7 +385,7 @@ func (s *Store) foldNDV(kv *pebble.Batch, reqs []*request, live []bool) error {
 
 // persistInto writes the sketches into kv when they changed and the last
 // write is ndvPersistEvery old (or always, with force).
-func (s *ndvState) persistInto(kv *pebble.Batch, tableID int64, now time.Time, force bool) error {
+func (s *ndvState) persistInto(kv stateWriter, tableID int64, now time.Time, force bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.dirty || !s.known || (!force && now.Sub(s.persisted) < ndvPersistEvery) {

@@ -99,3 +99,55 @@ func BenchmarkSortKeys(b *testing.B) {
 		sortKeys(rows)
 	}
 }
+
+// TestSortEntries: sortEntries orders entries by key and keeps the last
+// written of equal keys, whether they come sorted, as a sorted run and a
+// tail, or in any order.
+func TestSortEntries(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	k := func(i int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(i)) }
+	for _, c := range []struct {
+		name string
+		keys []int
+	}{
+		{"empty", nil},
+		{"sorted", []int{1, 2, 3, 5, 8}},
+		{"sorted run and tail", []int{10, 20, 30, 40, 0, 25, 45, 20, 99}},
+		{"tail repeats a key twice", []int{1, 2, 3, 2, 2, 0}},
+		{"run ends on a repeat", []int{1, 2, 2, 3, 1}},
+		{"random", func() []int {
+			var ks []int
+			for range 500 {
+				ks = append(ks, rng.IntN(100))
+			}
+			return ks
+		}()},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var entries []kvEntry
+			last := map[int]int{} // key -> index of its last write
+			for i, key := range c.keys {
+				entries = append(entries, kvEntry{key: k(key), value: []byte{byte(i)}, del: i%7 == 3})
+				last[key] = i
+			}
+			got := sortEntries(slices.Clone(entries))
+			var want []kvEntry
+			var keys []int
+			for key := range last {
+				keys = append(keys, key)
+			}
+			slices.Sort(keys)
+			for _, key := range keys {
+				want = append(want, entries[last[key]])
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d entries, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if !bytes.Equal(got[i].key, want[i].key) || !bytes.Equal(got[i].value, want[i].value) || got[i].del != want[i].del {
+					t.Fatalf("entry %d: %v, want %v", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}

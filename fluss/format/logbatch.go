@@ -172,7 +172,7 @@ func encodeBatch(rec arrow.RecordBatch, changes []ChangeType, schemaID int16, op
 	}
 	defer payload.Release()
 	var buf bytes.Buffer
-	buf.Grow(HeaderSize + len(changes) + int(rec.NumRows())*16 + 256)
+	buf.Grow(HeaderSize + len(changes) + ipcBodyBound(rec) + 1024)
 	buf.Write(make([]byte, HeaderSize))
 	for _, c := range changes {
 		buf.WriteByte(byte(c))
@@ -198,6 +198,29 @@ func encodeBatch(rec arrow.RecordBatch, changes []ChangeType, schemaID int16, op
 	le.PutUint32(b[offRecordCount:], uint32(n))
 	le.PutUint32(b[offCRC:], crc32.Checksum(b[offSchemaID:], castagnoli))
 	return b, nil
+}
+
+// ipcBodyBound bounds the body of rec's IPC message: its buffers, each
+// padded to 8 bytes (the message's flatbuffer metadata is extra), so that
+// a batch is encoded into one allocation rather than a buffer doubled a
+// dozen times over a bulk write's million rows.
+func ipcBodyBound(rec arrow.RecordBatch) int {
+	n := 0
+	var add func(d arrow.ArrayData)
+	add = func(d arrow.ArrayData) {
+		for _, b := range d.Buffers() {
+			if b != nil {
+				n += (b.Len() + 7) &^ 7
+			}
+		}
+		for _, c := range d.Children() {
+			add(c)
+		}
+	}
+	for _, c := range rec.Columns() {
+		add(c.Data())
+	}
+	return n
 }
 
 // BatchDecoder decodes batches of one table schema. It is safe for

@@ -519,9 +519,10 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior []*overlay) ([]bucke
 // order. It sorts fixed-size prefixes (the 16 bytes after the table prefix:
 // bucket and the key's first 12 bytes, zero-padded) and compares whole keys
 // only on a tie: comparing the keys themselves through the rows cost more
-// than the rest of a bulk write's preparation. Rows in key order within
-// each bucket (a load in key order: the bucket is a hash of the key) are
-// distributed by bucket in one pass, and only buckets out of order sorted.
+// than the rest of a bulk write's preparation. The rows are distributed by
+// bucket in one pass and each bucket sorted alone, unless its rows are in
+// key order already (keys whose bytes follow the load's order; BIGINT key
+// bytes are VLQ, which does not).
 func sortKeys(rows []pkRow) []int32 {
 	es := make([]keyEntry, len(rows))
 	var pad [16]byte

@@ -66,16 +66,16 @@ func Build(rt *Runtime, n Node) (exec.Operator, error) {
 // keeps and reuses at every execution (fluss.ReusingLookuper), rather than
 // building the row's arrays each time. Below the root, an operator may
 // hold on to its input's columns, so nothing else is built this way. A
-// scan at the root of an untransacted plan reads ahead (exec.ReadAhead):
-// the client's encoding and sending of a batch overlaps the decoding of
-// the next.
+// scan of a large table at the root of an untransacted plan reads ahead
+// (exec.ReadAhead): the client's encoding and sending of a batch overlaps
+// the decoding of the next.
 func BuildForClient(rt *Runtime, n Node) (exec.Operator, error) {
 	if rt.Metrics == nil {
 		switch x := n.(type) {
 		case *lookupNode:
 			return x.build(rt, &x.reuse)
 		case *scanNode:
-			if rt.Untransacted {
+			if rt.Untransacted && x.rows >= readAheadMinRows {
 				op, err := x.Build(rt)
 				if err != nil {
 					return nil, err
@@ -86,6 +86,13 @@ func BuildForClient(rt *Runtime, n Node) (exec.Operator, error) {
 	}
 	return Build(rt, n)
 }
+
+// readAheadMinRows is the smallest estimated table BuildForClient reads
+// ahead: a scan of fewer rows is a batch or two, for which a goroutine
+// costs more than the overlap gains. It also keeps catalog relations
+// (estimated at defaultTableRows), which generate their rows in Scan from
+// the session's state, on the session's goroutine.
+const readAheadMinRows = 10_000
 
 // Node is a blueprint node: a physical operator template.
 type Node interface {

@@ -17,10 +17,11 @@ import (
 func TestBuildForClient(t *testing.T) {
 	s := openStore(t)
 	var rows [][3]any
-	for i := range 3000 {
+	for i := range 12_000 {
 		rows = append(rows, [3]any{int64(i), int64(i % 7), fmt.Sprint("v", i)})
 	}
 	s.create(t, "pk", true, rows)
+	s.create(t, "small", true, rows[:100])
 	ctx := context.Background()
 	for _, c := range []struct {
 		query        string
@@ -29,10 +30,11 @@ func TestBuildForClient(t *testing.T) {
 		root         string // the built root operator's type
 		rows         int
 	}{
-		{"SELECT * FROM pk", true, false, "*exec.ReadAhead", 3000},
-		{"SELECT * FROM pk", false, false, "*exec.TableScan", 3000},
-		{"SELECT * FROM pk", true, true, "*exec.Instrumented", 3000},
-		{"SELECT c FROM pk WHERE b = 3", true, false, "*exec.Project", 429},
+		{"SELECT * FROM pk", true, false, "*exec.ReadAhead", 12_000},
+		{"SELECT * FROM pk", false, false, "*exec.TableScan", 12_000},
+		{"SELECT * FROM pk", true, true, "*exec.Instrumented", 12_000},
+		{"SELECT * FROM small", true, false, "*exec.TableScan", 100},
+		{"SELECT c FROM pk WHERE b = 3", true, false, "*exec.Project", 1714},
 		{"SELECT * FROM pk WHERE a = 42", true, false, "*exec.Lookup", 1},
 	} {
 		stmts, err := sql.NewParser().Parse(c.query)
@@ -43,7 +45,7 @@ func TestBuildForClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		root, err := PlanWith(st.(*binder.Query).Plan, Options{})
+		root, err := PlanWith(st.(*binder.Query).Plan, Options{Stats: storeStats{s}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,10 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -550,16 +552,16 @@ func sortKeys(rows []pkRow) []int32 {
 	if sorted := byBucket(es); sorted != nil {
 		es = sorted
 		// Each bucket's entries are now contiguous, in row order.
+		var segs [][]keyEntry
 		for lo := 0; lo < len(es); {
 			hi := lo + 1
 			for hi < len(es) && es[hi].hi>>32 == es[lo].hi>>32 {
 				hi++
 			}
-			if seg := es[lo:hi]; !slices.IsSortedFunc(seg, cmpEntries) {
-				slices.SortFunc(seg, cmpEntries)
-			}
+			segs = append(segs, es[lo:hi])
 			lo = hi
 		}
+		sortSegments(segs, len(es), cmpEntries)
 	} else if !slices.IsSortedFunc(es, cmpEntries) {
 		slices.SortFunc(es, cmpEntries)
 	}
@@ -569,6 +571,47 @@ func sortKeys(rows []pkRow) []int32 {
 	}
 	return out
 }
+
+// sortSegments sorts each segment that is out of order, on up to GOMAXPROCS
+// cores when they hold n >= parallelSortRows entries in all (the commit's
+// key sort is on the path of every bulk write's acknowledgement). A panic
+// in a worker is raised again in the caller, as a serial sort would.
+func sortSegments(segs [][]keyEntry, n int, cmpEntries func(a, b keyEntry) int) {
+	sortOne := func(seg []keyEntry) {
+		if !slices.IsSortedFunc(seg, cmpEntries) {
+			slices.SortFunc(seg, cmpEntries)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(segs))
+	if n < parallelSortRows || workers < 2 {
+		for _, seg := range segs {
+			sortOne(seg)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	panics := make([]any, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[w] = recover() }()
+			for i := int(next.Add(1)) - 1; i < len(segs); i = int(next.Add(1)) - 1 {
+				sortOne(segs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
+}
+
+// parallelSortRows is the size from which sortSegments uses several cores.
+const parallelSortRows = 64 << 10
 
 // keyEntry is sortKeys' view of a row: its key's first 16 bytes after the
 // table prefix (the bucket in hi's top 32 bits) and its index.

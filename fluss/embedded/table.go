@@ -254,32 +254,40 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 	if conv.NumRows() == 0 {
 		return fluss.WriteResult{}, nil
 	}
-	rows, err := encodeKeys(t, conv, pick(conv, t.pkIdx), pick(conv, t.bkIdx))
-	if err != nil {
-		return fluss.WriteResult{}, err
+	// The keys (with the sketch) and the rows are encoded side by side for
+	// a bulk write: both read conv only.
+	var (
+		rows    []pkRow
+		keyErr  error
+		ndv     *ndvDelta
+		buf     []byte
+		ends    []int
+		rowErr  error
+		keysJob = func() {
+			if rows, keyErr = encodeKeys(t, conv, pick(conv, t.pkIdx), pick(conv, t.bkIdx)); keyErr == nil {
+				ndv = sketchRecord(conv, target)
+			}
+		}
+		rowsJob = func() { buf, ends, rowErr = encodeRows(t, conv) }
+	)
+	if conv.NumRows() >= parallelEncodeRows {
+		sideBySide(keysJob, rowsJob)
+	} else {
+		keysJob()
+		rowsJob()
 	}
-	// One buffer for every row, sliced once it stops growing.
-	ends := make([]int, len(rows))
-	var buf []byte
-	cols := conv.Columns()
-	for i := range rows {
-		if buf, err = format.AppendRow(buf, t.colTypes, cols, i); err != nil {
-			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding a row of %s: %v", info.Path, err)
-		}
-		ends[i] = len(buf)
-		if i == 0 {
-			// Sized from the first row, so that a bulk write copies its
-			// rows about once instead of at every doubling (bounded: the
-			// first row may be much larger than the others).
-			buf = slices.Grow(buf, min(len(buf)*len(rows)*5/4, 64<<20))
-		}
+	if keyErr != nil {
+		return fluss.WriteResult{}, keyErr
+	}
+	if rowErr != nil {
+		return fluss.WriteResult{}, sqlerr.Wrap(rowErr, sqlerr.InternalError, "encoding a row of %s: %v", info.Path, rowErr)
 	}
 	start := 0
 	for i := range rows {
 		rows[i].row = buf[start:ends[i]:ends[i]]
 		start = ends[i]
 	}
-	r := &request{table: t, kind: reqUpsert, rows: rows, opts: opts, target: target, ndv: sketchRecord(conv, target), done: make(chan result, 1)}
+	r := &request{table: t, kind: reqUpsert, rows: rows, opts: opts, target: target, ndv: ndv, done: make(chan result, 1)}
 	if target == nil {
 		// A full-row upsert's rows are conv's rows: the changelog of rows
 		// that turn out to be inserts is built from it without decoding.
@@ -290,6 +298,51 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 		return fluss.WriteResult{}, err
 	}
 	return fluss.WriteResult{Rows: res.rows}, res.err
+}
+
+// encodeRows encodes conv's rows into one buffer (sliced by the caller once
+// it stops growing at ends).
+func encodeRows(t *tableState, conv arrow.RecordBatch) ([]byte, []int, error) {
+	n := int(conv.NumRows())
+	ends := make([]int, n)
+	var buf []byte
+	var err error
+	cols := conv.Columns()
+	for i := range n {
+		if buf, err = format.AppendRow(buf, t.colTypes, cols, i); err != nil {
+			return nil, nil, err
+		}
+		ends[i] = len(buf)
+		if i == 0 {
+			// Sized from the first row, so that a bulk write copies its
+			// rows about once instead of at every doubling (bounded: the
+			// first row may be much larger than the others).
+			buf = slices.Grow(buf, min(len(buf)*n*5/4, 64<<20))
+		}
+	}
+	return buf, ends, nil
+}
+
+// parallelEncodeRows is the batch size from which Upsert encodes keys and
+// rows on two cores.
+const parallelEncodeRows = 64 << 10
+
+// sideBySide runs a in a goroutine of its own and b in the caller's, and
+// returns when both have; a panic in a is raised again in the caller, as if
+// they had run one after the other.
+func sideBySide(a, b func()) {
+	var p any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { p = recover() }()
+		a()
+	}()
+	b()
+	<-done
+	if p != nil {
+		panic(p)
+	}
 }
 
 // keyRecord validates a batch of primary keys (in key order; names are not

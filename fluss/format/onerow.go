@@ -15,9 +15,9 @@ import (
 // a one-row record: each value is written once into a small slab that the
 // arrays share, with the Data and buffer headers of all columns allocated
 // together and the record holding its column list, instead of through
-// builders that allocate, grow and hand over a few buffers per column. It serves rows whose projected columns are all of
-// the common scalar kinds (NewOneRow says); it is immutable and safe for
-// concurrent use.
+// builders that allocate, grow and hand over a few buffers per column. It
+// serves rows whose projected columns are all of the common scalar kinds
+// (NewOneRow says); it is immutable and safe for concurrent use.
 type OneRow struct {
 	schema *arrow.Schema
 	nb     int
@@ -96,6 +96,39 @@ type oneColStore struct {
 	ptrs [3]*memory.Buffer
 }
 
+// set makes b the column's buffer i.
+func (st *oneColStore) set(i int, b []byte) {
+	st.hdrs[i].Reset(b)
+	st.ptrs[i] = &st.hdrs[i]
+}
+
+// eachOutput walks row's fields: it steps over those left out of the
+// projection and calls visit for each projected one, with its NULL flag and
+// the bytes from its value on; visit returns the value's length (0 for a
+// NULL). Decode and ReusableRow.Decode differ only in visit.
+func (d *OneRow) eachOutput(row []byte, visit func(c *oneCol, null bool, b []byte) (int, error)) error {
+	if len(row) < d.nb {
+		return errShortRow
+	}
+	pos := d.nb
+	for f := range d.cols {
+		c := &d.cols[f]
+		null := row[f>>3]&(1<<(f&7)) != 0
+		var m int
+		var err error
+		if c.out >= 0 {
+			m, err = visit(c, null, row[pos:])
+		} else if !null {
+			m, err = c.skipLeftOut(row[pos:])
+		}
+		if err != nil {
+			return err
+		}
+		pos += m
+	}
+	return nil
+}
+
 // Decode decodes row into a one-row record: the record with its column
 // list, the columns' Data and buffer headers, the slab of their bytes and
 // one array object per column.
@@ -129,73 +162,51 @@ func (d *OneRow) Decode(row []byte) (arrow.RecordBatch, error) {
 	}
 	cols = cols[:n]
 	store := make([]oneColStore, n)
-	release := func() {
-		for _, a := range cols {
-			if a != nil {
-				a.Release()
-			}
-		}
-	}
-	pos := d.nb
-	for f := range d.cols {
-		c := &d.cols[f]
-		null := row[f>>3]&(1<<(f&7)) != 0
-		if c.out < 0 {
-			if !null {
-				m, err := c.skipLeftOut(row[pos:])
-				if err != nil {
-					release()
-					return nil, err
-				}
-				pos += m
-			}
-			continue
-		}
-		o, st := c.out, &store[c.out]
-		buf := func(i int, b []byte) {
-			st.hdrs[i].Reset(b)
-			st.ptrs[i] = &st.hdrs[i]
-		}
-		nullN := 0
+	err := d.eachOutput(row, func(c *oneCol, null bool, b []byte) (int, error) {
+		st := &store[c.out]
+		nullN, m, nb := 0, 0, 2
 		if null {
 			nullN = 1
-			buf(0, alloc(1)) // a zero validity bit
+			st.set(0, alloc(1)) // a zero validity bit
 		}
-		b := row[pos:]
-		var m int
-		nb := 2
 		if c.width > 0 {
 			v := alloc(c.width)
 			if !null {
 				var ok bool
 				if m, ok = c.put(v, b); !ok {
-					release()
-					return nil, errShortRow
+					return 0, errShortRow
 				}
 			}
-			buf(1, v)
+			st.set(1, v)
 		} else {
 			var val []byte
 			if !null {
 				var ok bool
 				if val, m, ok = varValue(b); !ok {
-					release()
-					return nil, errShortRow
+					return 0, errShortRow
 				}
 			}
 			offs := alloc(8)
 			binary.LittleEndian.PutUint32(offs[4:], uint32(len(val)))
 			data := alloc(len(val))
 			copy(data, val) // row belongs to pebble's iterator
-			buf(1, offs)
-			buf(2, data)
+			st.set(1, offs)
+			st.set(2, data)
 			nb = 3
 		}
-		pos += m
 		// A zero Data holds no reference: the array takes the one that
 		// its last Release gives back.
-		st.data.Reset(d.schema.Field(o).Type, 1, st.ptrs[:nb:nb], nil, nullN, 0)
-		cols[o] = array.MakeFromData(&st.data)
+		st.data.Reset(d.schema.Field(c.out).Type, 1, st.ptrs[:nb:nb], nil, nullN, 0)
+		cols[c.out] = array.MakeFromData(&st.data)
+		return m, nil
+	})
+	if err != nil {
+		for _, a := range cols {
+			if a != nil {
+				a.Release()
+			}
+		}
+		return nil, err
 	}
 	rec.Init(d.schema, cols, 1)
 	return rec, nil
@@ -308,16 +319,13 @@ type ReusableRow struct {
 	arrowrec.Record
 	d     *OneRow
 	store []*reusableCol // by output position
-	cols  []arrow.Array
 }
 
 // reusableCol is one column of a ReusableRow: its array's Data, the buffer
 // headers (validity, always present; values or offsets; variable-width
 // data) and their memory.
 type reusableCol struct {
-	data  array.Data
-	hdrs  [3]memory.Buffer
-	ptrs  [3]*memory.Buffer
+	oneColStore
 	valid []byte // one byte: the row's validity bit
 	vals  []byte // a fixed-width value, or the variable-width value's room
 	offs  []byte // variable width: the offsets 0 and the value's length
@@ -338,13 +346,14 @@ func (d *OneRow) NewReusable(out *arrow.Schema) *ReusableRow {
 			return nil
 		}
 	}
-	r := &ReusableRow{d: d, store: make([]*reusableCol, out.NumFields()), cols: make([]arrow.Array, out.NumFields())}
+	r := &ReusableRow{d: d, store: make([]*reusableCol, out.NumFields())}
+	cols := make([]arrow.Array, out.NumFields())
 	for f := range d.cols {
 		if c := &d.cols[f]; c.out >= 0 {
-			r.cols[c.out] = r.newCol(c, minReusableRoom)
+			cols[c.out] = r.newCol(c, minReusableRoom)
 		}
 	}
-	r.InitKept(out, r.cols, 1)
+	r.InitKept(out, cols, 1)
 	return r
 }
 
@@ -357,22 +366,18 @@ func (r *ReusableRow) For(d *OneRow, out *arrow.Schema) bool {
 // decoded into it), with room bytes for a variable-width value.
 func (r *ReusableRow) newCol(c *oneCol, room int) arrow.Array {
 	st := &reusableCol{}
-	set := func(i int, b []byte) {
-		st.hdrs[i].Reset(b)
-		st.ptrs[i] = &st.hdrs[i]
-	}
 	// 8-byte aligned parts of one allocation, as typed views need.
 	slab := make([]byte, 8+max(c.width, 8+room))
 	st.valid = slab[:1:1]
-	set(0, st.valid)
+	st.set(0, st.valid)
 	nb := 2
 	if c.width > 0 {
 		st.vals = slab[8 : 8+c.width : 8+c.width]
-		set(1, st.vals)
+		st.set(1, st.vals)
 	} else {
 		st.offs, st.vals = slab[8:16:16], slab[16:]
-		set(1, st.offs)
-		set(2, st.vals) // longer than the value: the offsets bound it
+		st.set(1, st.offs)
+		st.set(2, st.vals) // longer than the value: the offsets bound it
 		nb = 3
 	}
 	st.data.Reset(r.d.schema.Field(c.out).Type, 1, st.ptrs[:nb:nb], nil, 1, 0)
@@ -386,36 +391,15 @@ func (r *ReusableRow) Decode(row []byte) (arrow.RecordBatch, bool, error) {
 	if !r.Claim() {
 		return nil, false, nil
 	}
-	d := r.d
-	if len(row) < d.nb {
-		r.Release()
-		return nil, true, errShortRow
-	}
-	pos := d.nb
-	for f := range d.cols {
-		c := &d.cols[f]
-		null := row[f>>3]&(1<<(f&7)) != 0
-		if c.out < 0 {
-			if !null {
-				m, err := c.skipLeftOut(row[pos:])
-				if err != nil {
-					r.Release()
-					return nil, true, err
-				}
-				pos += m
-			}
-			continue
-		}
+	err := r.d.eachOutput(row, func(c *oneCol, null bool, b []byte) (int, error) {
 		st := r.store[c.out]
-		b := row[pos:]
 		m := 0
 		if c.width > 0 {
 			clear(st.vals)
 			if !null {
 				var ok bool
 				if m, ok = c.put(st.vals, b); !ok {
-					r.Release()
-					return nil, true, errShortRow
+					return 0, errShortRow
 				}
 			}
 		} else {
@@ -423,8 +407,7 @@ func (r *ReusableRow) Decode(row []byte) (arrow.RecordBatch, bool, error) {
 			if !null {
 				var ok bool
 				if val, m, ok = varValue(b); !ok {
-					r.Release()
-					return nil, true, errShortRow
+					return 0, errShortRow
 				}
 			}
 			if len(val) > len(st.vals) {
@@ -440,7 +423,11 @@ func (r *ReusableRow) Decode(row []byte) (arrow.RecordBatch, bool, error) {
 		}
 		st.valid[0] = byte(1 - nullN)
 		st.data.SetNullN(nullN)
-		pos += m
+		return m, nil
+	})
+	if err != nil {
+		r.Release()
+		return nil, true, err
 	}
 	return r, true, nil
 }

@@ -6,10 +6,8 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -549,21 +547,22 @@ func sortKeys(rows []pkRow) []int32 {
 		}
 		return cmp.Compare(a.i, b.i)
 	}
-	if sorted := byBucket(es); sorted != nil {
-		es = sorted
-		// Each bucket's entries are now contiguous, in row order.
-		var segs [][]keyEntry
-		for lo := 0; lo < len(es); {
-			hi := lo + 1
-			for hi < len(es) && es[hi].hi>>32 == es[lo].hi>>32 {
-				hi++
-			}
-			segs = append(segs, es[lo:hi])
-			lo = hi
+	sortOne := func(seg []keyEntry) {
+		if !slices.IsSortedFunc(seg, cmpEntries) {
+			slices.SortFunc(seg, cmpEntries)
 		}
-		sortSegments(segs, len(es), cmpEntries)
-	} else if !slices.IsSortedFunc(es, cmpEntries) {
-		slices.SortFunc(es, cmpEntries)
+	}
+	if sorted, segs := byBucket(es); sorted != nil {
+		es = sorted
+		if len(es) >= parallelSortRows {
+			parallel(len(segs), func(i int) { sortOne(segs[i]) })
+		} else {
+			for _, seg := range segs {
+				sortOne(seg)
+			}
+		}
+	} else {
+		sortOne(es)
 	}
 	out := make([]int32, len(es))
 	for i, e := range es {
@@ -572,45 +571,8 @@ func sortKeys(rows []pkRow) []int32 {
 	return out
 }
 
-// sortSegments sorts each segment that is out of order, on up to GOMAXPROCS
-// cores when they hold n >= parallelSortRows entries in all (the commit's
-// key sort is on the path of every bulk write's acknowledgement). A panic
-// in a worker is raised again in the caller, as a serial sort would.
-func sortSegments(segs [][]keyEntry, n int, cmpEntries func(a, b keyEntry) int) {
-	sortOne := func(seg []keyEntry) {
-		if !slices.IsSortedFunc(seg, cmpEntries) {
-			slices.SortFunc(seg, cmpEntries)
-		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), len(segs))
-	if n < parallelSortRows || workers < 2 {
-		for _, seg := range segs {
-			sortOne(seg)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	panics := make([]any, workers)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { panics[w] = recover() }()
-			for i := int(next.Add(1)) - 1; i < len(segs); i = int(next.Add(1)) - 1 {
-				sortOne(segs[i])
-			}
-		}()
-	}
-	wg.Wait()
-	for _, p := range panics {
-		if p != nil {
-			panic(p)
-		}
-	}
-}
-
-// parallelSortRows is the size from which sortSegments uses several cores.
+// parallelSortRows is the size from which sortKeys sorts buckets on
+// several cores.
 const parallelSortRows = 64 << 10
 
 // keyEntry is sortKeys' view of a row: its key's first 16 bytes after the
@@ -621,34 +583,44 @@ type keyEntry struct {
 }
 
 // byBucket distributes es by bucket (a stable counting sort on hi's top
-// 32 bits), or returns nil when es is short or the buckets are too many
-// for a count per bucket.
-func byBucket(es []keyEntry) []keyEntry {
+// 32 bits) and returns them with each bucket's entries (in row order), or
+// nil when es is short or the buckets are too many for a count per bucket.
+func byBucket(es []keyEntry) ([]keyEntry, [][]keyEntry) {
 	const maxBuckets = 1 << 16
 	if len(es) < 1024 {
-		return nil
+		return nil, nil
 	}
 	top := uint64(0)
 	for _, e := range es {
 		top = max(top, e.hi>>32)
 	}
 	if top >= maxBuckets {
-		return nil
+		return nil, nil
 	}
-	starts := make([]int, top+2)
+	ends := make([]int, top+1) // bucket b's entries end at ends[b]
 	for _, e := range es {
-		starts[e.hi>>32+1]++
+		ends[e.hi>>32]++
 	}
-	for b := 1; b < len(starts); b++ {
-		starts[b] += starts[b-1]
+	for b := 1; b < len(ends); b++ {
+		ends[b] += ends[b-1]
 	}
+	var segs [][]keyEntry
 	out := make([]keyEntry, len(es))
+	fill := make([]int, len(ends)) // the next slot of each bucket
+	for b := range ends {
+		if b > 0 {
+			fill[b] = ends[b-1]
+		}
+		if ends[b] > fill[b] {
+			segs = append(segs, out[fill[b]:ends[b]])
+		}
+	}
 	for _, e := range es {
 		b := e.hi >> 32
-		out[starts[b]] = e
-		starts[b]++
+		out[fill[b]] = e
+		fill[b]++
 	}
-	return out
+	return out, segs
 }
 
 // readStored returns the current value of each key (keys in key order,

@@ -8,9 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/batchrepr"
@@ -115,30 +113,18 @@ func (s *Store) ingestEntries(entries []kvEntry) error {
 // a million-row load is written as four, on as many cores as there are.
 const ingestChunk = 256 << 10
 
-// writeSSTables writes parts[i] to paths[i], at most GOMAXPROCS at a time,
-// and returns the first error.
+// writeSSTables writes parts[i] to paths[i] (several cores at a time) and
+// returns the first error; a panic in one becomes its error.
 func (s *Store) writeSSTables(paths []string, parts [][]kvEntry) error {
-	if len(parts) == 1 {
-		return s.writeSSTable(paths[0], parts[0])
-	}
 	errs := make([]error, len(parts))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i := range parts {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() {
-				if p := recover(); p != nil { // not the process's end
-					errs[i] = fmt.Errorf("writing %s: panic: %v", paths[i], p)
-				}
-				<-sem
-				wg.Done()
-			}()
-			errs[i] = s.writeSSTable(paths[i], parts[i])
+	parallel(len(parts), func(i int) {
+		defer func() {
+			if p := recover(); p != nil { // not the process's end
+				errs[i] = fmt.Errorf("writing %s: panic: %v", paths[i], p)
+			}
 		}()
-	}
-	wg.Wait()
+		errs[i] = s.writeSSTable(paths[i], parts[i])
+	})
 	return errors.Join(errs...)
 }
 

@@ -271,7 +271,13 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 		rowsJob = func() { buf, ends, rowErr = encodeRows(t, conv) }
 	)
 	if conv.NumRows() >= parallelEncodeRows {
-		sideBySide(keysJob, rowsJob)
+		parallel(2, func(i int) {
+			if i == 0 {
+				keysJob()
+			} else {
+				rowsJob()
+			}
+		})
 	} else {
 		keysJob()
 		rowsJob()
@@ -326,24 +332,6 @@ func encodeRows(t *tableState, conv arrow.RecordBatch) ([]byte, []int, error) {
 // parallelEncodeRows is the batch size from which Upsert encodes keys and
 // rows on two cores.
 const parallelEncodeRows = 64 << 10
-
-// sideBySide runs a in a goroutine of its own and b in the caller's, and
-// returns when both have; a panic in a is raised again in the caller, as if
-// they had run one after the other.
-func sideBySide(a, b func()) {
-	var p any
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() { p = recover() }()
-		a()
-	}()
-	b()
-	<-done
-	if p != nil {
-		panic(p)
-	}
-}
 
 // keyRecord validates a batch of primary keys (in key order; names are not
 // checked) and returns it converted to the key columns' types. Keys that

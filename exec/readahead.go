@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -23,8 +22,7 @@ import (
 type ReadAhead struct {
 	Input Operator
 
-	once    sync.Once
-	batches chan readAheadResult
+	batches chan readAheadResult // nil until the first Next
 	stop    chan struct{}
 	done    chan struct{}
 	ended   bool
@@ -45,11 +43,11 @@ func (o *ReadAhead) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if o.ended {
 		return nil, nil
 	}
-	o.once.Do(func() {
+	if o.batches == nil {
 		o.batches = make(chan readAheadResult, readAheadDepth)
 		o.stop, o.done = make(chan struct{}), make(chan struct{})
 		go o.produce(ctx)
-	})
+	}
 	select {
 	case r, ok := <-o.batches:
 		if !ok || r.batch == nil || r.err != nil {
@@ -93,20 +91,17 @@ func (o *ReadAhead) next(ctx context.Context) (b arrow.RecordBatch, err error) {
 
 // Close stops the goroutine, releases the batches it produced that were
 // never taken, and closes the input.
+// A Next after Close returns the end.
 func (o *ReadAhead) Close() {
-	o.once.Do(func() {}) // a Next after Close starts nothing
 	if o.stop != nil {
-		select {
-		case <-o.stop:
-		default:
-			close(o.stop)
-		}
+		close(o.stop)
 		<-o.done
 		for r := range o.batches {
 			if r.batch != nil {
 				r.batch.Release()
 			}
 		}
+		o.stop = nil
 	}
 	o.ended = true
 	o.Input.Close()

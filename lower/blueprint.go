@@ -88,10 +88,10 @@ func BuildForClient(rt *Runtime, n Node) (exec.Operator, error) {
 }
 
 // readAheadMinRows is the smallest estimated table BuildForClient reads
-// ahead: a scan of fewer rows is a batch or two, for which a goroutine
-// costs more than the overlap gains. It also keeps catalog relations
-// (estimated at defaultTableRows), which generate their rows in Scan from
-// the session's state, on the session's goroutine.
+// ahead: a scan of fewer rows is a batch or two, with little to overlap.
+// It also keeps catalog relations (estimated at defaultTableRows), which
+// generate their rows in Scan from the session's state, on the session's
+// goroutine.
 const readAheadMinRows = 10_000
 
 // Node is a blueprint node: a physical operator template.

@@ -43,11 +43,11 @@ func ApplyGoMemoryLimit(queryLimit, floor int64, getenv func(string) string) (in
 // HeapFloor keeps the Go heap's collection goal from falling below about
 // twice its size. The collector runs whenever the heap has grown by GOGC
 // percent (100) of what the last collection found live; a server at rest
-// holds a few MiB live, so a stream of small queries (a prepared point
-// lookup allocates ~3 KiB) starts a collection every thousand queries or
-// so, each costing a few milliseconds of CPU: measured on W1 (one client),
-// about 2 of the ~28 server CPU-µs of every lookup, and at eight clients
-// the collector's assists doubled p99 latency. The floor is one large
+// holds a few MiB live, so a stream of small queries (prepared point
+// lookups, a few KiB each) starts a collection every thousand queries or
+// so, each costing a few milliseconds of CPU. On W1 the floor took the
+// server's CPU per lookup from 32 to 27 µs at one client and the 8-client
+// p99 latency from 1.3 ms to 0.6–0.75 ms (bench/LEDGER.md, 2026-12-01). The floor is one large
 // allocation without pointers that the collector counts as live but never
 // scans and that the program never touches, so its pages are never made
 // resident: it raises the goal, not the RSS. Real garbage may then grow

@@ -187,8 +187,9 @@ func (s *Store) commit(reqs []*request) {
 	// groups committed straight from pebble, and what earlier requests of
 	// this group wrote from their overlays (indexing every key of a bulk
 	// write cost more than writing it).
-	size := 64
+	size, rowCount := 64, 0
 	for _, r := range reqs {
+		rowCount += len(r.rows)
 		for _, pr := range r.rows {
 			size += len(pr.key) + len(pr.row) + 16 // + kind and two varint lengths
 		}
@@ -198,10 +199,6 @@ func (s *Store) commit(reqs []*request) {
 	var kv stateWriter
 	var batch *pebble.Batch
 	var bulk *bulkState
-	rowCount := 0
-	for _, r := range reqs {
-		rowCount += len(r.rows)
-	}
 	if s.opts.IngestBytes > 0 && size >= s.opts.IngestBytes {
 		bulk = &bulkState{entries: make([]kvEntry, 0, rowCount+16)}
 		kv = bulk

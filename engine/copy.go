@@ -180,6 +180,9 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if err != nil {
 		return "", err
 	}
+	if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() && s.tx == nil {
+		return ps.copyStreaming(ctx, src, info, t.tx, bu)
+	}
 
 	var batches []arrow.RecordBatch
 	defer func() {
@@ -196,9 +199,9 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 		if b == nil {
 			break
 		}
-		if int(b.NumCols()) != len(ps.cols) {
+		if err := ps.checkBatch(b); err != nil {
 			b.Release()
-			return "", sqlerr.New(sqlerr.InternalError, "COPY batch has %d columns, expected %d", b.NumCols(), len(ps.cols))
+			return "", err
 		}
 		batches = append(batches, b)
 		rows += b.NumRows()
@@ -220,6 +223,61 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 		return "", err
 	}
 	return fmt.Sprintf("COPY %d", rows), nil
+}
+
+// copyStreaming is COPY FROM outside a transaction block into a table that
+// takes an upsert in parts: each decoded batch goes to the store as it
+// arrives (encoded there while the next one is decoded) and the store writes
+// them at the end as one write, so that the COPY stays atomic. The implicit
+// transaction holds nothing; its limit still bounds what the COPY hands over.
+func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, info fluss.TableInfo, tx *txn, bu fluss.BulkUpserter) (string, error) {
+	up, err := bu.BeginUpsert(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer up.Discard()
+	var rows int64
+	for {
+		b, err := src.Next(ctx)
+		if err != nil {
+			return "", err
+		}
+		if b == nil {
+			break
+		}
+		if err := ps.checkBatch(b); err != nil {
+			b.Release()
+			return "", err
+		}
+		rec, err := ps.copyRecord(info, []arrow.RecordBatch{b}, b.NumRows())
+		b.Release()
+		if err != nil {
+			return "", err
+		}
+		if err = tx.charge(rec); err == nil {
+			err = up.Add(ctx, rec)
+		}
+		rows += rec.NumRows()
+		rec.Release()
+		if err != nil {
+			return "", err
+		}
+	}
+	if rows == 0 {
+		return "COPY 0", nil
+	}
+	if _, err := up.Commit(ctx); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("COPY %d", rows), nil
+}
+
+// checkBatch checks that a decoded batch has the COPY's columns.
+func (ps *statement) checkBatch(b arrow.RecordBatch) error {
+	if int(b.NumCols()) != len(ps.cols) {
+		return sqlerr.New(sqlerr.InternalError, "COPY batch has %d columns, expected %d", b.NumCols(), len(ps.cols))
+	}
+	return nil
 }
 
 // copyRecord assembles the table's record from the decoded batches: the

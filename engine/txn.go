@@ -88,6 +88,13 @@ func (tx *txn) table(base fluss.Table) *pendingTable {
 // keep records r as held by the transaction, counting it against the limit.
 func (tx *txn) keep(r arrow.RecordBatch) error {
 	tx.all = append(tx.all, r)
+	return tx.charge(r)
+}
+
+// charge counts r against the limit of uncommitted writes: what the
+// transaction holds, or what a streaming COPY has handed the store before
+// its commit.
+func (tx *txn) charge(r arrow.RecordBatch) error {
 	for _, c := range r.Columns() {
 		tx.bytes += int64(c.Data().SizeInBytes())
 	}

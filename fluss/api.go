@@ -215,6 +215,31 @@ func (s *ReuseSlot) Load() any { return s.kept.Load() }
 // Store keeps v, replacing what the slot held; v is always of one type.
 func (s *ReuseSlot) Store(v any) { s.kept.Store(v) }
 
+// BulkUpserter is implemented by primary-key tables that can take one
+// upsert in parts, as the caller produces them: what COPY FROM STDIN
+// streams. Each part is validated and encoded while the caller reads the
+// next, and nothing is written until Commit, which writes every part as one
+// Upsert of their rows in order would (one atomic, durable write; of equal
+// keys the later row wins).
+type BulkUpserter interface {
+	BeginUpsert(ctx context.Context) (BulkUpsert, error)
+}
+
+// BulkUpsert is one upsert in parts (BulkUpserter). Its methods are called
+// from one goroutine.
+type BulkUpsert interface {
+	// Add queues rec's rows (the table's columns, as Upsert takes them);
+	// the caller may release rec when Add returns. The error of a part may
+	// be reported by a later Add, or by Commit.
+	Add(ctx context.Context, rec arrow.RecordBatch) error
+	// Commit writes every part added (none of them on an error). The
+	// upsert is finished either way.
+	Commit(ctx context.Context) (WriteResult, error)
+	// Discard forgets the parts and writes nothing; after Commit it does
+	// nothing. A caller that does not commit must discard.
+	Discard()
+}
+
 // RowEstimator is implemented by tables that can estimate their row count
 // from metadata alone, without reading rows: what the planner orders joins
 // by. A primary-key table may count the changes written (an upper bound).

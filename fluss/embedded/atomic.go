@@ -36,10 +36,10 @@ func collect(ctx context.Context, r *request) (result, bool) {
 	if !ok {
 		return result{}, false
 	}
-	if r.rec != nil {
-		// The caller releases its record when it returns; the group
-		// commits later.
-		r.rec.Retain()
+	// The caller releases its records when it returns; the group commits
+	// later.
+	for _, rec := range r.recs {
+		rec.Retain()
 	}
 	r.atomic = true
 	c.reqs = append(c.reqs, r)
@@ -51,8 +51,8 @@ func (s *Store) WriteAtomically(ctx context.Context, writes []fluss.TableWrite) 
 	c := &collector{}
 	defer func() {
 		for _, r := range c.reqs {
-			if r.rec != nil {
-				r.rec.Release()
+			for _, rec := range r.recs {
+				rec.Release()
 			}
 		}
 	}()

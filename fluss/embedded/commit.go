@@ -53,11 +53,17 @@ type request struct {
 	rows    []pkRow       // upserts and deletes
 	opts    fluss.UpsertOptions
 	target  []bool // partial update: which columns the upsert writes
-	// rec, for a full-row upsert, is the validated record rows were encoded
-	// from (row i of rec is rows[i]); the caller keeps it alive until done.
-	rec  arrow.RecordBatch
-	ndv  *ndvDelta // what the write adds to the distinct-count sketches
-	done chan result
+	// recs, for a full-row upsert, are the validated records rows were
+	// encoded from, in order (rows[i] is row i of the records laid end to
+	// end); the caller keeps them alive until done.
+	recs []arrow.RecordBatch
+	// order, when set, is rows' indexes in key order (equal keys in row
+	// order), sorted by the caller (a bulk upsert, as its parts came);
+	// distinct says its keys are.
+	order    []int32
+	distinct bool
+	ndv      *ndvDelta // what the write adds to the distinct-count sketches
+	done     chan result
 	// atomic: the request belongs to an atomic group (atomic.go);
 	// group is a reqGroup's requests, groupRows what each one wrote.
 	atomic    bool
@@ -166,11 +172,29 @@ func (s *Store) drop(t *tableState) error {
 
 // bucketWrite collects what one group appends to one bucket log.
 type bucketWrite struct {
-	t    *tableState
-	b    int
-	bl   *bucketLog
-	data []byte
-	next int64
+	t  *tableState
+	b  int
+	bl *bucketLog
+	// chunks are the log batches to append, in order: small ones gathered
+	// into one buffer (a group of single-row writes is one write call), a
+	// bulk write's large ones as they are, not copied.
+	chunks [][]byte
+	size   int64 // bytes in chunks
+	next   int64
+}
+
+// ownChunk is the batch size from which bucketWrite keeps a batch as a
+// chunk of its own.
+const ownChunk = 256 << 10
+
+func (w *bucketWrite) add(data []byte) {
+	last := len(w.chunks) - 1
+	if last >= 0 && len(data) < ownChunk && len(w.chunks[last]) < ownChunk {
+		w.chunks[last] = append(w.chunks[last], data...)
+	} else {
+		w.chunks = append(w.chunks, data)
+	}
+	w.size += int64(len(data))
 }
 
 // commit writes a group: prepare every request (reading the primary-key
@@ -187,9 +211,8 @@ func (s *Store) commit(reqs []*request) {
 	// groups committed straight from pebble, and what earlier requests of
 	// this group wrote from their overlays (indexing every key of a bulk
 	// write cost more than writing it).
-	size, rowCount := 64, 0
+	size := 64
 	for _, r := range reqs {
-		rowCount += len(r.rows)
 		for _, pr := range r.rows {
 			size += len(pr.key) + len(pr.row) + 16 // + kind and two varint lengths
 		}
@@ -200,7 +223,7 @@ func (s *Store) commit(reqs []*request) {
 	var batch *pebble.Batch
 	var bulk *bulkState
 	if s.opts.IngestBytes > 0 && size >= s.opts.IngestBytes {
-		bulk = &bulkState{entries: make([]kvEntry, 0, rowCount+16)}
+		bulk = &bulkState{}
 		kv = bulk
 	} else {
 		batch = s.db.NewBatchWithSize(size)
@@ -250,11 +273,7 @@ func (s *Store) commit(reqs []*request) {
 			format.SetBaseOffset(bb.data, w.next)
 			format.SetCommitTimestamp(bb.data, now)
 			w.next += bb.records
-			if w.data == nil {
-				w.data = bb.data // a bulk write's one batch: not copied
-			} else {
-				w.data = append(w.data, bb.data...)
-			}
+			w.add(bb.data)
 		}
 		results[i].rows = rows
 		live[i] = true
@@ -275,37 +294,23 @@ func (s *Store) commit(reqs []*request) {
 			}
 		}
 	}
-	err := s.writeLogs(order)
-	if err == nil {
-		// Folded before the state commits so that a sketch persisted in
-		// this batch covers it; a failed commit leaves them over-counted,
-		// which an estimate tolerates.
-		err = s.foldNDV(kv, reqs, live)
-	}
-	if err == nil {
-		for _, w := range order {
-			if err = kv.Set(bucketKey(prefixCommitted, w.t.info.TableID, w.b), encodeCommitted(w.bl.size+int64(len(w.data)), w.next), nil); err != nil {
-				break
-			}
+	// Folded before the state commits so that a sketch persisted with it
+	// covers it; a failed commit leaves them over-counted, which an
+	// estimate tolerates.
+	err := s.foldNDV(kv, reqs, live)
+	for _, w := range order {
+		if err == nil {
+			err = kv.Set(bucketKey(prefixCommitted, w.t.info.TableID, w.b), encodeCommitted(w.bl.size+w.size, w.next), nil)
 		}
 	}
-	if err == nil && (bulk != nil && len(bulk.entries) > 0 || batch != nil && !batch.Empty()) {
-		s.iters.beginWrite()
-		switch {
-		case bulk != nil:
-			if ierr := s.ingestEntries(sortEntries(bulk.entries)); ierr != nil {
-				err = ioErr(ierr, "ingesting the key-value state")
-			}
-		case s.opts.IngestBytes > 0 && batch.Len() >= s.opts.IngestBytes:
-			if ierr := s.ingestBatch(batch); ierr != nil {
-				err = ioErr(ierr, "ingesting the key-value state")
-			}
-		default:
-			if cerr := batch.Commit(pebble.Sync); cerr != nil {
-				err = ioErr(cerr, "committing the key-value state")
-			}
+	switch {
+	case err != nil:
+	case bulk != nil:
+		err = s.commitBulk(order, bulk)
+	default:
+		if err = s.writeLogs(order); err == nil && !batch.Empty() {
+			err = s.commitBatch(batch)
 		}
-		s.iters.endWrite()
 	}
 	if err != nil {
 		s.log.Error("group commit failed", "error", err)
@@ -318,6 +323,47 @@ func (s *Store) commit(reqs []*request) {
 	}
 }
 
+// commitBulk appends the logs and builds the state's sstables side by side,
+// then ingests the sstables: the commit point, once the logs are synced.
+func (s *Store) commitBulk(order []*bucketWrite, bulk *bulkState) error {
+	logs := make(chan error, 1)
+	go func() { logs <- s.writeLogs(order) }()
+	var paths []string
+	var err error
+	groups := bulk.groups()
+	if !bulk.empty() {
+		paths, err = s.buildSSTables(groups)
+		defer removeFiles(paths)
+	}
+	if lerr := <-logs; lerr != nil {
+		return lerr
+	}
+	if err == nil {
+		err = s.ingestSSTables(paths, groups)
+	}
+	if err != nil {
+		return ioErr(err, "ingesting the key-value state")
+	}
+	return nil
+}
+
+// commitBatch commits a group's state batch, synced, or ingests it when it
+// grew large.
+func (s *Store) commitBatch(batch *pebble.Batch) error {
+	if s.opts.IngestBytes > 0 && batch.Len() >= s.opts.IngestBytes {
+		if err := s.ingestBatch(batch); err != nil {
+			return ioErr(err, "ingesting the key-value state")
+		}
+		return nil
+	}
+	s.iters.beginWrite()
+	defer s.iters.endWrite()
+	if err := batch.Commit(pebble.Sync); err != nil {
+		return ioErr(err, "committing the key-value state")
+	}
+	return nil
+}
+
 // writeLogs appends each bucket's data and fsyncs the touched files, in
 // parallel when there are several.
 func (s *Store) writeLogs(order []*bucketWrite) error {
@@ -325,8 +371,12 @@ func (s *Store) writeLogs(order []*bucketWrite) error {
 		if w.bl.f == nil {
 			return undefinedTable(w.t.info.Path)
 		}
-		if _, err := w.bl.f.WriteAt(w.data, w.bl.size); err != nil {
-			return ioErr(err, "writing %s", w.bl.path)
+		off := w.bl.size
+		for _, c := range w.chunks {
+			if _, err := w.bl.f.WriteAt(c, off); err != nil {
+				return ioErr(err, "writing %s", w.bl.path)
+			}
+			off += int64(len(c))
 		}
 	}
 	if len(order) == 1 {
@@ -364,7 +414,7 @@ func (s *Store) publish(order []*bucketWrite) {
 	for _, t := range tables {
 		t.mu.Lock()
 		for _, w := range byTable[t] {
-			w.bl.size += int64(len(w.data))
+			w.bl.size += w.size
 			w.bl.next = w.next
 			w.bl.committed = w.bl.size
 		}
@@ -384,22 +434,19 @@ type changelog struct {
 	fromRec bool
 }
 
-// overlay is the state one request of a group left for the keys it wrote,
-// in key order: what later requests of the same group must read instead of
-// pebble, which does not have it yet.
-type overlay struct {
-	keys    [][]byte
-	vals    [][]byte
-	present []bool
-}
+// overlay is the state one request of a group left for the keys it wrote:
+// its state changes, in key order (what it also wrote into the group's
+// state), which later requests of the same group must read instead of
+// pebble, which does not have them yet.
+type overlay struct{ entries []kvEntry }
 
 // get returns the overlay's entry for k, if it has one.
 func (o *overlay) get(k []byte) (v []byte, present, ok bool) {
-	i, found := slices.BinarySearchFunc(o.keys, k, bytes.Compare)
+	i, found := slices.BinarySearchFunc(o.entries, k, func(e kvEntry, k []byte) int { return bytes.Compare(e.key, k) })
 	if !found {
 		return nil, false, false
 	}
-	return o.vals[i], o.present[i], true
+	return o.entries[i].value, !o.entries[i].del, true
 }
 
 // preparePK turns an upsert or delete into changelog batches per bucket and
@@ -411,9 +458,17 @@ func (o *overlay) get(k []byte) (v []byte, present, ok bool) {
 // readStored), and the rows are then applied in request order against
 // per-key slots, without a map per row.
 func (s *Store) preparePK(kv stateWriter, r *request, prior []*overlay) ([]bucketBatch, int64, *overlay, error) {
+	if r.distinct && r.kind == reqUpsert && r.target == nil && r.recs != nil {
+		if out, ov, ok, err := s.prepareNew(kv, r, prior); ok || err != nil {
+			return out, int64(len(r.rows)), ov, err
+		}
+	}
 	t := r.table
 	n := len(r.rows)
-	order := sortKeys(r.rows)
+	order := r.order
+	if order == nil {
+		order = sortKeys(r.rows)
+	}
 	// slot[i] numbers row i's key; keys[g] is key g, in key order.
 	slot := make([]int32, n)
 	keys := make([][]byte, 0, n)
@@ -423,7 +478,7 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior []*overlay) ([]bucke
 		}
 		slot[ri] = int32(len(keys) - 1)
 	}
-	order = nil
+	order, r.order = nil, nil
 	cur, exists, err := s.readStored(t, keys, prior)
 	if err != nil {
 		return nil, 0, nil, err
@@ -438,7 +493,7 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior []*overlay) ([]bucke
 		if cl == nil {
 			// Sized for the common case, every row an insert into one bucket.
 			size := n / len(t.buckets)
-			cl = &changelog{fromRec: r.rec != nil, changes: make([]format.ChangeType, 0, size), rows: make([][]byte, 0, size)}
+			cl = &changelog{fromRec: r.recs != nil, changes: make([]format.ChangeType, 0, size), rows: make([][]byte, 0, size)}
 			if cl.fromRec {
 				cl.src = make([]int32, 0, size)
 			}
@@ -484,43 +539,92 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior []*overlay) ([]bucke
 		if cl == nil || len(cl.rows) == 0 {
 			continue
 		}
-		data, err := encodeChangelog(t, cl, r.rec)
+		bbs, err := encodeChangelog(t, b, cl, r.recs)
 		if err != nil {
 			return nil, 0, nil, err
 		}
-		out = append(out, bucketBatch{bucket: b, data: data, records: int64(len(cl.rows))})
+		out = append(out, bbs...)
 		cl.rows, cl.src = nil, nil // free for GC while the group commits
 	}
-	ov := &overlay{keys: make([][]byte, 0, len(keys)), vals: make([][]byte, 0, len(keys)), present: make([]bool, 0, len(keys))}
+	ents := make([]kvEntry, 0, len(keys))
 	for g, k := range keys {
-		if !touched[g] {
-			continue
+		if touched[g] {
+			ents = append(ents, kvEntry{key: k, value: cur[g], del: !exists[g]})
 		}
-		var err error
-		if exists[g] {
-			err = kv.Set(k, cur[g], nil)
-		} else {
-			err = kv.Delete(k, nil)
-		}
-		if err != nil {
-			return nil, 0, nil, ioErr(err, "updating the state of %s", t.info.Path)
-		}
-		ov.keys = append(ov.keys, k)
-		ov.vals = append(ov.vals, cur[g])
-		ov.present = append(ov.present, exists[g])
 	}
+	if err := writeRun(kv, ents); err != nil {
+		return nil, 0, nil, ioErr(err, "updating the state of %s", t.info.Path)
+	}
+	ov := &overlay{entries: ents}
 	return out, rows, ov, nil
 }
 
+// prepareNew is preparePK of a full-row upsert whose keys the caller sorted
+// and found distinct (a bulk upsert), when none of them exists: every row
+// is then an insert, so the changelog is the request's records as they are
+// (cut by bucket), and the state its keys and rows in key order, with no
+// per-key slots. ok is false, and nothing is written, when a key exists.
+func (s *Store) prepareNew(kv stateWriter, r *request, prior []*overlay) (out []bucketBatch, ov *overlay, ok bool, err error) {
+	t := r.table
+	ents := make([]kvEntry, len(r.order))
+	for g, i := range r.order {
+		ents[g] = kvEntry{key: r.rows[i].key, value: r.rows[i].row}
+	}
+	exists := false
+	err = s.walkStored(t, len(ents), func(g int) []byte { return ents[g].key }, prior, func(_ int, _ []byte, present, _ bool) bool {
+		exists = present
+		return !present
+	})
+	if err != nil || exists {
+		return nil, nil, false, err
+	}
+	srcs := make([][]int32, len(t.buckets))
+	for i, pr := range r.rows {
+		if srcs[pr.bucket] == nil {
+			srcs[pr.bucket] = make([]int32, 0, len(r.rows)/len(t.buckets))
+		}
+		srcs[pr.bucket] = append(srcs[pr.bucket], int32(i))
+	}
+	inserts := make([]format.ChangeType, len(r.rows))
+	for i := range inserts {
+		inserts[i] = format.Insert
+	}
+	for b, src := range srcs {
+		if len(src) == 0 {
+			continue
+		}
+		bbs, err := cutChangelog(t, b, src, inserts[:len(src)], r.recs)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		out = append(out, bbs...)
+	}
+	if err := writeRun(kv, ents); err != nil {
+		return nil, nil, false, ioErr(err, "updating the state of %s", t.info.Path)
+	}
+	return out, &overlay{entries: ents}, true, nil
+}
+
 // sortKeys returns the indexes of rows ordered by key, equal keys in row
-// order. It sorts fixed-size prefixes (the 16 bytes after the table prefix:
-// bucket and the key's first 12 bytes, zero-padded) and compares whole keys
-// only on a tie: comparing the keys themselves through the rows cost more
-// than the rest of a bulk write's preparation. The rows are distributed by
-// bucket in one pass and each bucket sorted alone, unless its rows are in
-// key order already (keys whose bytes follow the load's order; BIGINT key
-// bytes are VLQ, which does not).
+// order.
 func sortKeys(rows []pkRow) []int32 {
+	es := sortedKeyEntries(rows, 0)
+	out := make([]int32, len(es))
+	for i, e := range es {
+		out[i] = e.i
+	}
+	return out
+}
+
+// sortedKeyEntries returns the key entries of rows, numbered from base,
+// ordered by key (equal keys in row order). It sorts fixed-size prefixes
+// (the 16 bytes after the table prefix: bucket and the key's first 12
+// bytes, zero-padded) with a radix sort and compares whole keys only where
+// prefixes tie: comparing the keys themselves through the rows cost more
+// than the rest of a bulk write's preparation, and a radix sort of
+// prefixes most of whose bytes are the same in every row (one bucket,
+// BIGINT keys of a few VLQ bytes) takes a handful of passes.
+func sortedKeyEntries(rows []pkRow, base int32) []keyEntry {
 	es := make([]keyEntry, len(rows))
 	var pad [16]byte
 	for i, r := range rows {
@@ -530,47 +634,108 @@ func sortKeys(rows []pkRow) []int32 {
 			copy(pad[:], k)
 			k = pad[:]
 		}
-		es[i] = keyEntry{hi: binary.BigEndian.Uint64(k), lo: binary.BigEndian.Uint64(k[8:]), i: int32(i)}
+		es[i] = keyEntry{hi: binary.BigEndian.Uint64(k), lo: binary.BigEndian.Uint64(k[8:]), i: base + int32(i)}
 	}
-	cmpEntries := func(a, b keyEntry) int {
+	if !slices.IsSortedFunc(es, comparePrefixes) {
+		radixSortEntries(es)
+	}
+	// Equal prefixes are in row order (the radix sort is stable); order
+	// them by whole key.
+	cmpEntries := keyOrder(func(i int32) []byte { return rows[i-base].key })
+	for i := 0; i < len(es); {
+		j := i + 1
+		for j < len(es) && es[j].hi == es[i].hi && es[j].lo == es[i].lo {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(es[i:j], cmpEntries)
+		}
+		i = j
+	}
+	return es
+}
+
+// comparePrefixes orders key entries by prefix, then by row.
+func comparePrefixes(a, b keyEntry) int {
+	switch {
+	case a.hi != b.hi:
+		return cmp.Compare(a.hi, b.hi)
+	case a.lo != b.lo:
+		return cmp.Compare(a.lo, b.lo)
+	}
+	return cmp.Compare(a.i, b.i)
+}
+
+// radixSortEntries sorts es by prefix (hi, then lo), stably: a
+// least-significant-digit radix sort on bytes, whose counts are taken in one
+// pass, skipping the bytes every entry has the same.
+func radixSortEntries(es []keyEntry) {
+	if len(es) < 2 {
+		return
+	}
+	var counts [16][256]int32 // digit d: byte d%8 of lo (d < 8) or hi
+	for _, e := range es {
+		for d := range 8 {
+			counts[d][byte(e.lo>>(8*d))]++
+			counts[8+d][byte(e.hi>>(8*d))]++
+		}
+	}
+	src, dst := es, make([]keyEntry, len(es))
+	for d := range 16 {
+		next := &counts[d]
+		if next[digitOf(es[0], d)] == int32(len(es)) {
+			continue // every entry has this byte
+		}
+		sum := int32(0)
+		for b, c := range next {
+			next[b] = sum
+			sum += c
+		}
+		shift := uint(d%8) * 8
+		if d < 8 {
+			for _, e := range src {
+				b := byte(e.lo >> shift)
+				dst[next[b]] = e
+				next[b]++
+			}
+		} else {
+			for _, e := range src {
+				b := byte(e.hi >> shift)
+				dst[next[b]] = e
+				next[b]++
+			}
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &es[0] {
+		copy(es, src)
+	}
+}
+
+// digitOf is digit d of e as radixSortEntries numbers them.
+func digitOf(e keyEntry, d int) byte {
+	if d < 8 {
+		return byte(e.lo >> (8 * d))
+	}
+	return byte(e.hi >> (8 * (d - 8)))
+}
+
+// keyOrder compares key entries: by prefix, then by whole key (key(i) is
+// row i's), then by row.
+func keyOrder(key func(i int32) []byte) func(a, b keyEntry) int {
+	return func(a, b keyEntry) int {
 		switch {
 		case a.hi != b.hi:
 			return cmp.Compare(a.hi, b.hi)
 		case a.lo != b.lo:
 			return cmp.Compare(a.lo, b.lo)
 		}
-		if c := bytes.Compare(rows[a.i].key, rows[b.i].key); c != 0 {
+		if c := bytes.Compare(key(a.i), key(b.i)); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.i, b.i)
 	}
-	sortOne := func(seg []keyEntry) {
-		if !slices.IsSortedFunc(seg, cmpEntries) {
-			slices.SortFunc(seg, cmpEntries)
-		}
-	}
-	if sorted, segs := byBucket(es); sorted != nil {
-		es = sorted
-		if len(es) >= parallelSortRows {
-			parallel(len(segs), func(i int) { sortOne(segs[i]) })
-		} else {
-			for _, seg := range segs {
-				sortOne(seg)
-			}
-		}
-	} else {
-		sortOne(es)
-	}
-	out := make([]int32, len(es))
-	for i, e := range es {
-		out[i] = e.i
-	}
-	return out
 }
-
-// parallelSortRows is the size from which sortKeys sorts buckets on
-// several cores.
-const parallelSortRows = 64 << 10
 
 // keyEntry is sortKeys' view of a row: its key's first 16 bytes after the
 // table prefix (the bucket in hi's top 32 bits) and its index.
@@ -579,71 +744,64 @@ type keyEntry struct {
 	i      int32
 }
 
-// byBucket distributes es by bucket (a stable counting sort on hi's top
-// 32 bits) and returns them with each bucket's entries (in row order), or
-// nil when es is short or the buckets are too many for a count per bucket.
-func byBucket(es []keyEntry) ([]keyEntry, [][]keyEntry) {
-	const maxBuckets = 1 << 16
-	if len(es) < 1024 {
-		return nil, nil
-	}
-	top := uint64(0)
-	for _, e := range es {
-		top = max(top, e.hi>>32)
-	}
-	if top >= maxBuckets {
-		return nil, nil
-	}
-	ends := make([]int, top+1) // bucket b's entries end at ends[b]
-	for _, e := range es {
-		ends[e.hi>>32]++
-	}
-	for b := 1; b < len(ends); b++ {
-		ends[b] += ends[b-1]
-	}
-	var segs [][]keyEntry
-	out := make([]keyEntry, len(es))
-	fill := make([]int, len(ends)) // the next slot of each bucket
-	for b := range ends {
-		if b > 0 {
-			fill[b] = ends[b-1]
-		}
-		if ends[b] > fill[b] {
-			segs = append(segs, out[fill[b]:ends[b]])
-		}
-	}
-	for _, e := range es {
-		b := e.hi >> 32
-		out[fill[b]] = e
-		fill[b]++
-	}
-	return out, segs
-}
-
 // readStored returns the current value of each key (keys in key order,
 // distinct): from the newest prior overlay that has it, else from pebble's
-// committed state. Pebble is read with one iterator in a merge with the
-// keys: a key below the iterator's position is absent without a seek, so
-// writing new keys into an empty table (or past its last key) reads nothing
-// after the first seek, and sequential seeks reuse pebble's position.
+// committed state (walkStored).
 func (s *Store) readStored(t *tableState, keys [][]byte, prior []*overlay) ([][]byte, []bool, error) {
 	vals := make([][]byte, len(keys))
 	exists := make([]bool, len(keys))
+	// Values read from pebble are copied into one buffer and sliced once
+	// it stops growing.
+	var buf []byte
+	var at []int // per key: end offset in buf, or -1
+	err := s.walkStored(t, len(keys), func(g int) []byte { return keys[g] }, prior, func(g int, v []byte, present, stored bool) bool {
+		if !stored {
+			vals[g], exists[g] = v, present
+			return true
+		}
+		at = markValue(at, g, len(keys))
+		buf = append(buf, v...)
+		at[g] = len(buf)
+		exists[g] = true
+		return true
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	start := 0
+	for g, end := range at {
+		if end >= 0 {
+			vals[g] = buf[start:end:end]
+			start = end
+		}
+	}
+	return vals, exists, nil
+}
+
+// walkStored calls found for each of n keys (key(g), in key order,
+// distinct) that the newest prior overlay having it has (stored false,
+// present false for a deleted key), or else pebble's committed state has
+// (stored true; v is valid during the call), until found returns false.
+// Pebble is read with one iterator in a merge with the keys: a key below
+// the iterator's position is absent without a seek, so writing new keys
+// into an empty table (or past its last key) reads nothing after the first
+// seek, and sequential seeks reuse pebble's position.
+func (s *Store) walkStored(t *tableState, n int, key func(g int) []byte, prior []*overlay, found func(g int, v []byte, present, stored bool) bool) error {
 	p := tablePrefix(prefixData, t.info.TableID)
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p)})
 	if err != nil {
-		return nil, nil, ioErr(err, "reading the state of %s", t.info.Path)
+		return ioErr(err, "reading the state of %s", t.info.Path)
 	}
 	defer it.Close()
-	// Values are copied into one buffer and sliced once it stops growing.
-	var buf []byte
-	var at []int // per key: end offset in buf, or -1
 	positioned, exhausted := false, false
 outer:
-	for g, k := range keys {
+	for g := range n {
+		k := key(g)
 		for j := len(prior) - 1; j >= 0; j-- {
 			if v, present, ok := prior[j].get(k); ok {
-				vals[g], exists[g] = v, present
+				if !found(g, v, present, false) {
+					break outer
+				}
 				continue outer
 			}
 		}
@@ -656,10 +814,9 @@ outer:
 				continue
 			}
 			if c == 0 {
-				at = markValue(at, g, len(keys))
-				buf = append(buf, it.Value()...)
-				at[g] = len(buf)
-				exists[g] = true
+				if !found(g, it.Value(), true, true) {
+					break
+				}
 				continue
 			}
 		}
@@ -668,24 +825,14 @@ outer:
 			continue
 		}
 		positioned = true
-		if bytes.Equal(it.Key(), k) {
-			at = markValue(at, g, len(keys))
-			buf = append(buf, it.Value()...)
-			at[g] = len(buf)
-			exists[g] = true
+		if bytes.Equal(it.Key(), k) && !found(g, it.Value(), true, true) {
+			break
 		}
 	}
 	if err := it.Error(); err != nil {
-		return nil, nil, ioErr(err, "reading the state of %s", t.info.Path)
+		return ioErr(err, "reading the state of %s", t.info.Path)
 	}
-	start := 0
-	for g, end := range at {
-		if end >= 0 {
-			vals[g] = buf[start:end:end]
-			start = end
-		}
-	}
-	return vals, exists, nil
+	return nil
 }
 
 // markValue makes at (the value end offsets of readStored) long enough,
@@ -729,28 +876,62 @@ func mergePartial(t *tableState, old []byte, exists bool, row []byte, target []b
 	return format.JoinRow(nil, merged), nil
 }
 
-// encodeChangelog encodes a bucket's changelog rows as one log batch with
-// full row images: cut from the request's record when every entry is an
-// insert of a request row (a bulk load), else decoded from the compacted rows.
-func encodeChangelog(t *tableState, cl *changelog, rec arrow.RecordBatch) ([]byte, error) {
-	var out arrow.RecordBatch
-	if cl.fromRec && rec != nil && len(cl.src) == len(cl.rows) {
-		var err error
-		if out, err = takeRows(t, rec, cl.src); err != nil {
-			return nil, err
-		}
-	} else {
-		rb := array.NewRecordBuilder(memory.DefaultAllocator, t.schema)
-		defer rb.Release()
-		for _, row := range cl.rows {
-			if _, err := format.DecodeRow(row, t.colTypes, rb.Fields()); err != nil {
-				return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, err)
-			}
-		}
-		out = rb.NewRecordBatch()
+// encodeChangelog encodes bucket b's changelog rows as log batches with
+// full row images: cut from the request's records when every entry is an
+// insert of a request row (a bulk load: a batch per record), else decoded
+// from the compacted rows (one batch).
+func encodeChangelog(t *tableState, b int, cl *changelog, recs []arrow.RecordBatch) ([]bucketBatch, error) {
+	if cl.fromRec && len(recs) > 0 && len(cl.src) == len(cl.rows) {
+		return cutChangelog(t, b, cl.src, cl.changes, recs)
 	}
-	defer out.Release()
-	data, err := format.EncodeBatch(out, cl.changes, t.info.SchemaID)
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, t.schema)
+	defer rb.Release()
+	for _, row := range cl.rows {
+		if _, err := format.DecodeRow(row, t.colTypes, rb.Fields()); err != nil {
+			return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, err)
+		}
+	}
+	data, err := encodeLogBatch(t, rb.NewRecordBatch(), cl.changes)
+	if err != nil {
+		return nil, err
+	}
+	return []bucketBatch{{bucket: b, data: data, records: int64(len(cl.rows))}}, nil
+}
+
+// cutChangelog encodes bucket b's changelog of rows src of recs (laid end
+// to end; ascending, and changed by the call) with their change types, as
+// a log batch per record.
+func cutChangelog(t *tableState, b int, src []int32, changes []format.ChangeType, recs []arrow.RecordBatch) ([]bucketBatch, error) {
+	var out []bucketBatch
+	base := int32(0)
+	for _, rec := range recs {
+		end := base + int32(rec.NumRows())
+		k := 0
+		for k < len(src) && src[k] < end {
+			src[k] -= base // the record's own row
+			k++
+		}
+		if k > 0 {
+			part, err := takeRows(t, rec, src[:k])
+			if err != nil {
+				return nil, err
+			}
+			data, err := encodeLogBatch(t, part, changes[:k])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, bucketBatch{bucket: b, data: data, records: int64(k)})
+		}
+		src, changes, base = src[k:], changes[k:], end
+	}
+	return out, nil
+}
+
+// encodeLogBatch encodes rec's rows with their change types as one log
+// batch, and releases rec.
+func encodeLogBatch(t *tableState, rec arrow.RecordBatch, changes []format.ChangeType) ([]byte, error) {
+	defer rec.Release()
+	data, err := format.EncodeBatch(rec, changes, t.info.SchemaID)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.InternalError, "encoding the changelog of %s: %v", t.info.Path, err)
 	}

@@ -16,7 +16,11 @@
 // Options.IngestBytes (a bulk load) is not committed as a batch but built
 // into sstables, committed lengths included, and ingested in one atomic,
 // durable pebble Ingest (ingest.go): no WAL copy, no flush, and a fresh key
-// range lands in the lowest level without later compactions.
+// range lands in the lowest level without later compactions; the logs are
+// written and synced while the sstables are built. A bulk upsert
+// (fluss.BulkUpserter, bulk.go: COPY FROM STDIN) is encoded and its keys
+// sorted part by part while its caller reads the next part, and committed
+// as one request.
 //
 // Each table keeps a HyperLogLog sketch per column (ndv.go): writers hash
 // their records, the committer folds the hashes in, and the sketches are

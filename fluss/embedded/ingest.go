@@ -50,61 +50,85 @@ func (s *Store) ingestBatch(kv *pebble.Batch) error {
 	if err != nil {
 		return err
 	}
-	return s.ingestEntries(entries)
+	return s.ingestGroups(byTable(entries))
 }
 
-// ingestEntries commits entries (in key order, one per key) by ingesting
-// sstables built from them.
-func (s *Store) ingestEntries(entries []kvEntry) error {
-	dir := filepath.Join(s.dir, ingestDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// ingestGroups commits groups (each in key order, distinct keys, of one
+// table prefix: byTable) by ingesting sstables built from them.
+func (s *Store) ingestGroups(groups [][]kvEntry) error {
+	paths, err := s.buildSSTables(groups)
+	defer removeFiles(paths)
+	if err != nil {
 		return err
 	}
-	var paths []string
-	defer func() {
-		// Ingest moves the files it took; anything left is ours to remove.
-		for _, p := range paths {
-			_ = os.Remove(p)
-		}
-	}()
-	// One sstable per run of keys with the same prefix and table, so that a
-	// table's sstable spans only that table's keys and the committed lengths
-	// (which overlap the memtable) do not drag the data sstable above the
-	// levels it could otherwise skip. A long run is cut into sstables of
-	// ingestChunk entries, which do not overlap, written in parallel.
-	var parts [][]kvEntry
+	return s.ingestSSTables(paths, groups)
+}
+
+// removeFiles removes what is left of built sstables: Ingest moves the
+// files it took, anything left is ours to remove.
+func removeFiles(paths []string) {
+	for _, p := range paths {
+		_ = os.Remove(p)
+	}
+}
+
+// byTable cuts entries (in key order) into runs of keys with the same
+// prefix and table: one sstable per run, so that a table's sstable spans
+// only that table's keys and the committed lengths (which overlap the
+// memtable) do not drag the data sstable above the levels it could
+// otherwise skip.
+func byTable(entries []kvEntry) [][]kvEntry {
+	var groups [][]kvEntry
 	for start := 0; start < len(entries); {
 		end := start + 1
 		for end < len(entries) && sameTablePrefix(entries[end].key, entries[start].key) {
 			end++
 		}
-		for lo := start; lo < end; lo += ingestChunk {
-			parts = append(parts, entries[lo:min(lo+ingestChunk, end)])
+		groups = append(groups, entries[start:end])
+		start = end
+	}
+	return groups
+}
+
+// buildSSTables writes the sstables of groups (byTable's) into the ingest
+// directory and returns their paths (those of a failed build too, for the
+// caller to remove). A long group is cut into sstables of ingestChunk
+// entries, which do not overlap, written in parallel.
+func (s *Store) buildSSTables(groups [][]kvEntry) ([]string, error) {
+	dir := filepath.Join(s.dir, ingestDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var paths []string
+	var parts [][]kvEntry
+	for _, g := range groups {
+		for lo := 0; lo < len(g); lo += ingestChunk {
+			parts = append(parts, g[lo:min(lo+ingestChunk, len(g))])
 			s.ingestSeq++
 			paths = append(paths, filepath.Join(dir, fmt.Sprintf("%06d.sst", s.ingestSeq)))
 		}
-		start = end
 	}
+	return paths, s.writeSSTables(paths, parts)
+}
+
+// ingestSSTables ingests the built sstables of groups (the commit point)
+// and has the tables' ranges settled.
+func (s *Store) ingestSSTables(paths []string, groups [][]kvEntry) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	if err := s.writeSSTables(paths, parts); err != nil {
-		return err
-	}
-	if err := s.db.Ingest(context.Background(), paths); err != nil {
+	s.iters.beginWrite()
+	err := s.db.Ingest(context.Background(), paths)
+	s.iters.endWrite()
+	if err != nil {
 		return err
 	}
 	// The tables' new sstables likely sit above their older state: have
 	// their ranges compacted to one level once the load pauses (settle.go).
-	for start := 0; start < len(entries); {
-		end := start + 1
-		for end < len(entries) && sameTablePrefix(entries[end].key, entries[start].key) {
-			end++
-		}
-		if k := entries[start].key; k[0] == prefixData && len(k) >= 9 {
+	for _, g := range groups {
+		if k := g[0].key; k[0] == prefixData && len(k) >= 9 {
 			s.settle.schedule(int64(binary.BigEndian.Uint64(k[1:9])))
 		}
-		start = end
 	}
 	return nil
 }
@@ -210,17 +234,77 @@ type stateWriter interface {
 
 // bulkState collects the state changes of a group that will be ingested
 // (Options.IngestBytes) as entries, rather than encoding them into a batch
-// only to decode them back. It keeps the keys and values it is given: its
-// callers do not reuse them before the commit ends.
-type bulkState struct{ entries []kvEntry }
+// only to decode them back: each request's changes as the sorted run
+// preparePK made of them (writeRun), and the bookkeeping keys (committed
+// lengths, sketches) set one by one. It keeps the keys and values it is
+// given: its callers do not reuse them before the commit ends.
+type bulkState struct {
+	runs [][]kvEntry
+	rest []kvEntry
+}
 
 func (b *bulkState) Set(key, value []byte, _ *pebble.WriteOptions) error {
-	b.entries = append(b.entries, kvEntry{key: key, value: value})
+	b.rest = append(b.rest, kvEntry{key: key, value: value})
 	return nil
 }
 
 func (b *bulkState) Delete(key []byte, _ *pebble.WriteOptions) error {
-	b.entries = append(b.entries, kvEntry{key: key, del: true})
+	b.rest = append(b.rest, kvEntry{key: key, del: true})
+	return nil
+}
+
+func (b *bulkState) empty() bool { return len(b.runs) == 0 && len(b.rest) == 0 }
+
+// groups returns the changes as byTable's groups: each run as it is (a
+// million-row load is not sorted or copied again) unless two share a table
+// prefix (two requests of the group wrote one table), in which case
+// everything is sorted together, the later write of a key winning.
+func (b *bulkState) groups() [][]kvEntry {
+	var out [][]kvEntry
+	seen := map[string]bool{}
+	distinct := true
+	add := func(g []kvEntry) {
+		p := string(g[0].key[:min(len(g[0].key), 9)])
+		distinct = distinct && !seen[p]
+		seen[p] = true
+		out = append(out, g)
+	}
+	for _, r := range b.runs {
+		if len(r) > 0 {
+			add(r)
+		}
+	}
+	for _, g := range byTable(sortEntries(b.rest)) {
+		add(g)
+	}
+	if distinct {
+		return out
+	}
+	var all []kvEntry
+	for _, r := range b.runs {
+		all = append(all, r...)
+	}
+	return byTable(sortEntries(append(all, b.rest...)))
+}
+
+// writeRun writes a request's state changes (in key order, distinct keys)
+// into kv: as a run of its own into a bulkState, else one by one.
+func writeRun(kv stateWriter, ents []kvEntry) error {
+	if b, ok := kv.(*bulkState); ok {
+		b.runs = append(b.runs, ents)
+		return nil
+	}
+	for _, e := range ents {
+		var err error
+		if e.del {
+			err = kv.Delete(e.key, nil)
+		} else {
+			err = kv.Set(e.key, e.value, nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -142,6 +142,47 @@ func sketchRecord(rec arrow.RecordBatch, target []bool) *ndvDelta {
 	return d
 }
 
+// fold returns d with o's values added, as dense registers: the sum of a
+// bulk upsert's parts, whose values together are many. Either may be nil.
+func (d *ndvDelta) fold(o *ndvDelta) *ndvDelta {
+	if o == nil {
+		return d
+	}
+	if d == nil {
+		d = &ndvDelta{}
+	}
+	reg := func(c int) []uint8 {
+		for len(d.dense) <= c {
+			d.dense = append(d.dense, nil)
+		}
+		if d.dense[c] == nil {
+			d.dense[c] = make([]uint8, hllM)
+		}
+		return d.dense[c]
+	}
+	for c, vals := range o.sparse {
+		if vals == nil {
+			continue
+		}
+		r := reg(c)
+		for _, u := range vals {
+			if v := uint8(u & 63); v > r[u>>6] {
+				r[u>>6] = v
+			}
+		}
+	}
+	for c, dr := range o.dense {
+		if dr == nil {
+			continue
+		}
+		r := reg(c)
+		for i, v := range dr {
+			r[i] = max(r[i], v)
+		}
+	}
+	return d
+}
+
 // hashColumn appends the hash of each non-null value of a to out; false
 // when a's type is not one it hashes.
 func hashColumn(out []uint64, a arrow.Array) ([]uint64, bool) {

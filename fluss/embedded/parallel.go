@@ -9,10 +9,10 @@ import (
 // parallel calls fn(i) for every i in [0, n) on up to GOMAXPROCS cores,
 // the caller's goroutine among them, and returns when all calls have. A
 // panic in a call is raised again in the caller, as if the calls had run
-// one after the other. A bulk write's commit uses it for the parts of its
-// work that touch disjoint data (the key sort per bucket, the sstables,
-// the keys beside the rows): that commit is on the path of the write's
-// acknowledgement, and the store has no other work meanwhile.
+// one after the other. A bulk write uses it for the parts of its work that
+// touch disjoint data (the sstables, the keys beside the rows): that work
+// is on the path of the write's acknowledgement, and the store has no
+// other work meanwhile.
 func parallel(n int, fn func(i int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers < 2 {

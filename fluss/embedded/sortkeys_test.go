@@ -63,9 +63,9 @@ func TestSortKeys(t *testing.T) {
 			}
 			return rows
 		}},
-		{"sorted on several cores", func() []pkRow {
+		{"many VLQ keys", func() []pkRow {
 			var rows []pkRow
-			for range parallelSortRows + 5000 {
+			for range 70000 {
 				id := rng.Uint64N(1 << 20)
 				b := int(id % 16)
 				rows = append(rows, pkRow{bucket: b, key: binary.AppendUvarint(bucketKey(prefixData, 42, b), id)})

@@ -153,8 +153,9 @@ func (h *tableHandle) requirePK(op string) error {
 // encodeKeys returns each row's bucket and pebble key (the data prefix,
 // table, bucket, then the primary key's CompactedKeyEncoder bytes). The keys
 // share one buffer: a bulk write of a million rows makes a handful of
-// allocations here, not a million.
-func encodeKeys(t *tableState, rec arrow.RecordBatch, pkCols, bkCols []arrow.Array) ([]pkRow, error) {
+// allocations here, not a million. Errors number rows from base+1 (the
+// part's first row in a bulk upsert).
+func encodeKeys(t *tableState, rec arrow.RecordBatch, pkCols, bkCols []arrow.Array, base int) ([]pkRow, error) {
 	sameKey := slices.Equal(t.pkIdx, t.bkIdx)
 	n := int(rec.NumRows())
 	rows := make([]pkRow, n)
@@ -166,11 +167,11 @@ func encodeKeys(t *tableState, rec arrow.RecordBatch, pkCols, bkCols []arrow.Arr
 		buf = append(buf, make([]byte, dataKeyPrefix)...)
 		var err error
 		if buf, err = format.AppendKey(buf, t.pkTypes, pkCols, i); err != nil {
-			return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "primary key of relation \"%s\" is null in row %d", t.info.Path.Table, i+1)
+			return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "primary key of relation \"%s\" is null in row %d", t.info.Path.Table, base+i+1)
 		}
 		if !sameKey {
 			if bk, err = format.AppendKey(bk[:0], t.bkTypes, bkCols, i); err != nil {
-				return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "bucket key of relation \"%s\" is null in row %d", t.info.Path.Table, i+1)
+				return nil, sqlerr.Wrap(err, sqlerr.NotNullViolation, "bucket key of relation \"%s\" is null in row %d", t.info.Path.Table, base+i+1)
 			}
 			rows[i].bucket = format.BucketOf(bk, len(t.buckets))
 		} else {
@@ -264,7 +265,7 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 		ends    []int
 		rowErr  error
 		keysJob = func() {
-			if rows, keyErr = encodeKeys(t, conv, pick(conv, t.pkIdx), pick(conv, t.bkIdx)); keyErr == nil {
+			if rows, keyErr = encodeKeys(t, conv, pick(conv, t.pkIdx), pick(conv, t.bkIdx), 0); keyErr == nil {
 				ndv = sketchRecord(conv, target)
 			}
 		}
@@ -297,7 +298,7 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 	if target == nil {
 		// A full-row upsert's rows are conv's rows: the changelog of rows
 		// that turn out to be inserts is built from it without decoding.
-		r.rec = conv
+		r.recs = []arrow.RecordBatch{conv}
 	}
 	res, err := h.s.submit(ctx, r)
 	if err != nil {
@@ -391,7 +392,7 @@ func (h *tableHandle) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss
 	if conv.NumRows() == 0 {
 		return fluss.WriteResult{}, nil
 	}
-	rows, err := encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK))
+	rows, err := encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK), 0)
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
@@ -560,7 +561,7 @@ func (h *tableHandle) lookup(ctx context.Context, keys arrow.RecordBatch, projec
 	if conv.NumRows() == 1 {
 		return h.lookupOne(plan, conv, reuse)
 	}
-	rows, err := encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK))
+	rows, err := encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK), 0)
 	if err != nil {
 		return nil, err
 	}

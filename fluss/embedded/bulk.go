@@ -1,0 +1,265 @@
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Bulk upserts (fluss.BulkUpserter): COPY FROM STDIN hands its rows over in
+// parts of a few thousand as it decodes them. A worker goroutine validates
+// and encodes each part (keys, rows, sketch) and sorts its keys into a run,
+// merging runs of equal length as they pile up, while the caller decodes the
+// next part; the commit after the last row then starts from the keys in
+// order. Nothing reaches the store before Commit, which queues the parts as
+// one request (one group commit: atomic and durable like one Upsert).
+//
+// Why a worker: on two cores, a connection decoding a COPY stream leaves the
+// other core mostly to the client producing it, and the encoding and the key
+// sort done after the stream were the larger part of a million-row COPY's
+// time (bench/LEDGER.md, W8).
+
+var _ fluss.BulkUpserter = (*tableHandle)(nil)
+
+// bulkQueue is how many parts Add queues ahead of the worker.
+const bulkQueue = 4
+
+// BeginUpsert implements fluss.BulkUpserter.
+func (h *tableHandle) BeginUpsert(ctx context.Context) (fluss.BulkUpsert, error) {
+	if err := h.requirePK("upsert into"); err != nil {
+		return nil, err
+	}
+	b := &bulkUpsert{h: h, parts: make(chan arrow.RecordBatch, bulkQueue), done: make(chan struct{})}
+	go b.work()
+	return b, nil
+}
+
+// bulkUpsert is one upsert in parts.
+type bulkUpsert struct {
+	h     *tableHandle
+	parts chan arrow.RecordBatch
+	// done is closed when the worker has stopped; the fields below it are
+	// the worker's until then.
+	done     chan struct{}
+	finished bool        // Commit or Discard closed parts
+	discard  atomic.Bool // Discard: the worker skips what is queued
+	failed   atomic.Bool // err is set: Add stops queueing
+
+	err  error
+	recs []arrow.RecordBatch // validated parts, in order
+	// rows are each part's keys and rows (laid end to end at Commit: one
+	// growing slice was copied over and over), starts their first rows.
+	rows   [][]pkRow
+	starts []int32
+	n      int32 // rows so far
+	ndv    *ndvDelta
+	// runs are sorted runs of key entries (global row numbers), earlier
+	// rows in earlier runs, each run longer than the next.
+	runs [][]keyEntry
+}
+
+// Add implements fluss.BulkUpsert.
+func (b *bulkUpsert) Add(ctx context.Context, rec arrow.RecordBatch) error {
+	if b.finished {
+		return sqlerr.New(sqlerr.InternalError, "bulk upsert used after it finished")
+	}
+	if b.failed.Load() {
+		b.stop()
+		return b.err
+	}
+	rec.Retain()
+	select {
+	case b.parts <- rec:
+		return nil
+	case <-b.done: // the worker stopped on a panic
+		rec.Release()
+		b.stop()
+		return b.err
+	case <-ctx.Done():
+		rec.Release()
+		return ctx.Err()
+	}
+}
+
+// stop closes the queue, waits for the worker and releases what it left
+// queued.
+func (b *bulkUpsert) stop() {
+	if b.finished {
+		return
+	}
+	b.finished = true
+	close(b.parts)
+	<-b.done
+	for rec := range b.parts {
+		rec.Release()
+	}
+}
+
+// Discard implements fluss.BulkUpsert.
+func (b *bulkUpsert) Discard() {
+	if b.finished {
+		return
+	}
+	b.discard.Store(true)
+	b.stop()
+	b.release()
+}
+
+func (b *bulkUpsert) release() {
+	for _, r := range b.recs {
+		r.Release()
+	}
+	b.recs, b.rows, b.starts, b.runs = nil, nil, nil, nil
+}
+
+// Commit implements fluss.BulkUpsert.
+func (b *bulkUpsert) Commit(ctx context.Context) (fluss.WriteResult, error) {
+	if b.finished {
+		return fluss.WriteResult{}, sqlerr.New(sqlerr.InternalError, "bulk upsert committed after it finished")
+	}
+	b.stop()
+	defer b.release()
+	if b.err != nil {
+		return fluss.WriteResult{}, b.err
+	}
+	if b.n == 0 {
+		return fluss.WriteResult{}, nil
+	}
+	if err := b.h.checkLive(); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	sorted := b.mergeAll()
+	order := make([]int32, len(sorted))
+	distinct := true
+	for i, e := range sorted {
+		order[i] = e.i
+		if i > 0 && distinct {
+			p := sorted[i-1]
+			distinct = p.hi != e.hi || p.lo != e.lo || !bytes.Equal(b.key(p.i), b.key(e.i))
+		}
+	}
+	rows := make([]pkRow, 0, b.n)
+	for _, part := range b.rows {
+		rows = append(rows, part...)
+	}
+	r := &request{table: b.h.t, kind: reqUpsert, rows: rows, order: order, distinct: distinct, recs: b.recs, ndv: b.ndv, done: make(chan result, 1)}
+	res, err := b.h.s.submit(ctx, r)
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	return fluss.WriteResult{Rows: res.rows}, res.err
+}
+
+// work encodes the queued parts until the queue closes. A part's error
+// (or a panic) ends the encoding; the rest is released unread.
+func (b *bulkUpsert) work() {
+	defer close(b.done)
+	defer func() {
+		if p := recover(); p != nil {
+			b.fail(sqlerr.New(sqlerr.InternalError, "internal error: bulk upsert of %s: %v", b.h.t.info.Path, p))
+		}
+	}()
+	for rec := range b.parts {
+		if b.err == nil && !b.discard.Load() {
+			if err := b.addPart(rec); err != nil {
+				b.fail(err)
+			}
+		}
+		rec.Release()
+	}
+}
+
+func (b *bulkUpsert) fail(err error) {
+	b.err = err
+	b.failed.Store(true)
+}
+
+// addPart validates and encodes one part and adds its keys as a sorted run.
+func (b *bulkUpsert) addPart(rec arrow.RecordBatch) error {
+	t := b.h.t
+	conv, err := fluss.ValidateRecord(t.info, rec)
+	if err != nil {
+		return err
+	}
+	if conv.NumRows() == 0 {
+		conv.Release()
+		return nil
+	}
+	b.recs = append(b.recs, conv)
+	base := b.n
+	rows, err := encodeKeys(t, conv, pick(conv, t.pkIdx), pick(conv, t.bkIdx), int(base))
+	if err != nil {
+		return err
+	}
+	buf, ends, err := encodeRows(t, conv)
+	if err != nil {
+		return sqlerr.Wrap(err, sqlerr.InternalError, "encoding a row of %s: %v", t.info.Path, err)
+	}
+	start := 0
+	for i := range rows {
+		rows[i].row = buf[start:ends[i]:ends[i]]
+		start = ends[i]
+	}
+	b.ndv = b.ndv.fold(sketchRecord(conv, nil))
+	run := sortedKeyEntries(rows, base)
+	b.rows = append(b.rows, rows)
+	b.starts = append(b.starts, base)
+	b.n += int32(len(rows))
+	b.pushRun(run)
+	return nil
+}
+
+// key is row i's key, for comparing keys whose prefixes tie.
+func (b *bulkUpsert) key(i int32) []byte {
+	p, found := slices.BinarySearch(b.starts, i)
+	if !found {
+		p--
+	}
+	return b.rows[p][i-b.starts[p]].key
+}
+
+// pushRun adds the run of the latest part, merging it with the runs before
+// it while they are no longer (a binary counter: every entry is merged about
+// log2(parts) times, and the runs left number log2(parts) at most).
+func (b *bulkUpsert) pushRun(run []keyEntry) {
+	for len(b.runs) > 0 && len(b.runs[len(b.runs)-1]) <= len(run) {
+		last := len(b.runs) - 1
+		run = mergeRuns(b.runs[last], run, keyOrder(b.key))
+		b.runs = b.runs[:last]
+	}
+	b.runs = append(b.runs, run)
+}
+
+// mergeAll merges the runs left into one.
+func (b *bulkUpsert) mergeAll() []keyEntry {
+	if len(b.runs) == 0 {
+		return nil
+	}
+	cmpEntries := keyOrder(b.key)
+	run := b.runs[len(b.runs)-1]
+	for i := len(b.runs) - 2; i >= 0; i-- {
+		run = mergeRuns(b.runs[i], run, cmpEntries)
+	}
+	return run
+}
+
+// mergeRuns merges two sorted runs, a's rows before b's: on a tie a's entry
+// goes first, so equal keys stay in row order.
+func mergeRuns(a, b []keyEntry, cmpEntries func(x, y keyEntry) int) []keyEntry {
+	out := make([]keyEntry, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		x, y := b[j], a[i]
+		if x.hi < y.hi || x.hi == y.hi && (x.lo < y.lo || x.lo == y.lo && cmpEntries(x, y) < 0) {
+			out, j = append(out, b[j]), j+1
+		} else {
+			out, i = append(out, a[i]), i+1
+		}
+	}
+	return append(append(out, a[i:]...), b[j:]...)
+}

@@ -1,0 +1,279 @@
+package embedded
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// bulkDesc is a table keyed by an INT64 or a STRING (keys sharing a long
+// prefix, so that sorting them compares whole keys), with two values.
+func bulkDesc(strKey bool, buckets int) fluss.TableDescriptor {
+	key := types.Int64Type
+	if strKey {
+		key = types.StringType
+	}
+	return fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{
+		{Name: "k", Type: key}, {Name: "v", Type: types.Int64Type}, {Name: "s", Type: types.StringType},
+	}, PrimaryKey: []string{"k"}}, BucketCount: buckets}
+}
+
+// bulkPart is n rows with keys first, first+1, ... (modulo mod when mod > 0)
+// and values that tell the part (tag) and row apart.
+func bulkPart(schema *arrow.Schema, strKey bool, tag, first, n, mod int) arrow.RecordBatch {
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer rb.Release()
+	for j := range n {
+		k := first + j
+		if mod > 0 {
+			k %= mod
+		}
+		if strKey {
+			rb.Field(0).(*array.StringBuilder).Append(fmt.Sprintf("customer-000000-%d", k))
+		} else {
+			rb.Field(0).(*array.Int64Builder).Append(int64(k))
+		}
+		rb.Field(1).(*array.Int64Builder).Append(int64(tag*1_000_000 + j))
+		if j%7 == 0 {
+			rb.Field(2).AppendNull()
+		} else {
+			rb.Field(2).(*array.StringBuilder).Append(strings.Repeat("x", j%13))
+		}
+	}
+	return rb.NewRecordBatch()
+}
+
+// readAll formats every row a reader gives, skipping the columns in skip.
+func readAll(t *testing.T, r fluss.RecordReader, err error, skip map[string]bool) []string {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []string
+	for {
+		rec, err := r.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec == nil {
+			return out
+		}
+		for i := range int(rec.NumRows()) {
+			var sb strings.Builder
+			for c, f := range rec.Schema().Fields() {
+				if !skip[f.Name] {
+					fmt.Fprintf(&sb, "%s|", rec.Column(c).ValueStr(i))
+				}
+			}
+			out = append(out, sb.String())
+		}
+		rec.Release()
+	}
+}
+
+// TestBulkUpsertMatchesUpsert: a bulk upsert of parts leaves the state,
+// changelog, row count and distinct-count sketches that one Upsert of the
+// same rows leaves, for new keys (the commit's fast path), keys repeated
+// within and across parts, and keys that exist before; committed as a
+// pebble batch and as ingested sstables.
+func TestBulkUpsertMatchesUpsert(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name    string
+		strKey  bool
+		buckets int
+		parts   [][2]int // first key and rows of each part
+		mod     int      // keys modulo mod (0: none)
+		before  int      // rows 0..before-1 upserted first
+	}{
+		{"new keys, one bucket", false, 1, [][2]int{{0, 3000}, {3000, 3000}, {6000, 1000}, {7000, 5000}, {12000, 10}}, 0, 0},
+		{"new keys, four buckets", false, 4, [][2]int{{0, 2000}, {2000, 4000}, {6000, 3000}}, 0, 0},
+		{"string keys sharing prefixes", true, 3, [][2]int{{0, 2500}, {2500, 2500}, {5000, 2500}}, 0, 0},
+		{"repeated keys", false, 2, [][2]int{{0, 3000}, {1500, 3000}, {0, 2000}}, 2500, 0},
+		{"existing keys", false, 2, [][2]int{{3000, 3000}, {6000, 2000}}, 0, 4000},
+	} {
+		for _, ingest := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, ingested %v", c.name, ingest), func(t *testing.T) {
+				opts := Options{}
+				if ingest { // every group commit ingests sstables
+					opts.IngestBytes = 1
+				}
+				s, err := Open(t.TempDir(), opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				bulk := createTable(t, s, "bulk", bulkDesc(c.strKey, c.buckets))
+				ref := createTable(t, s, "ref", bulkDesc(c.strKey, c.buckets))
+				schema := bulk.Info().ArrowSchema()
+				if c.before > 0 {
+					rec := bulkPart(schema, c.strKey, 99, 0, c.before, 0)
+					for _, tb := range []fluss.Table{bulk, ref} {
+						if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+							t.Fatal(err)
+						}
+					}
+					rec.Release()
+				}
+				up, err := bulk.(fluss.BulkUpserter).BeginUpsert(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var parts []arrow.RecordBatch
+				for i, p := range c.parts {
+					rec := bulkPart(schema, c.strKey, i, p[0], p[1], c.mod)
+					if err := up.Add(ctx, rec); err != nil {
+						t.Fatal(err)
+					}
+					parts = append(parts, rec)
+				}
+				got, err := up.Commit(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				up.Discard() // after Commit: nothing
+				all, err := concatRecords(schema, parts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range parts {
+					p.Release()
+				}
+				want, err := ref.Upsert(ctx, all, fluss.UpsertOptions{})
+				all.Release()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Fatalf("bulk upsert wrote %+v, Upsert %+v", got, want)
+				}
+				for _, read := range []struct {
+					what string
+					scan func(tb fluss.Table) (fluss.RecordReader, error)
+				}{
+					{"state", func(tb fluss.Table) (fluss.RecordReader, error) { return tb.Scan(ctx, fluss.ScanOptions{}) }},
+					{"changelog", func(tb fluss.Table) (fluss.RecordReader, error) {
+						return tb.(fluss.ChangelogScanner).ScanChangelog(ctx, fluss.ScanOptions{})
+					}},
+				} {
+					skip := map[string]bool{fluss.CommitTimestampColumn: true}
+					rb, err := read.scan(bulk)
+					b := readAll(t, rb, err, skip)
+					rr, err := read.scan(ref)
+					r := readAll(t, rr, err, skip)
+					if len(b) != len(r) {
+						t.Fatalf("%s: %d rows after the bulk upsert, %d after Upsert", read.what, len(b), len(r))
+					}
+					for i := range b {
+						if b[i] != r[i] {
+							t.Fatalf("%s row %d: %q after the bulk upsert, %q after Upsert", read.what, i, b[i], r[i])
+						}
+					}
+					if len(b) == 0 {
+						t.Fatalf("%s: empty", read.what)
+					}
+				}
+				for col := range 3 {
+					gb, okb := bulk.(fluss.DistinctEstimator).EstimateDistinct(col)
+					gr, okr := ref.(fluss.DistinctEstimator).EstimateDistinct(col)
+					if gb != gr || okb != okr {
+						t.Errorf("column %d: distinct estimate %d (%v) after the bulk upsert, %d (%v) after Upsert", col, gb, okb, gr, okr)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestBulkUpsertWritesNothingOnError: a part that fails (a NULL key in the
+// third part) fails the upsert, reported by Add or at the latest Commit
+// with its SQLSTATE, and none of its parts is written; Discard writes
+// nothing; the table takes a bulk upsert again afterwards.
+func TestBulkUpsertWritesNothingOnError(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, t.TempDir())
+	defer s.Close()
+	tb := createTable(t, s, "t", bulkDesc(false, 2))
+	schema := tb.Info().ArrowSchema()
+	count := func() int {
+		rec, _ := scanAll(t, tb, fluss.ScanOptions{})
+		if rec == nil {
+			return 0
+		}
+		defer rec.Release()
+		return int(rec.NumRows())
+	}
+	nullKey := func() arrow.RecordBatch {
+		rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		defer rb.Release()
+		rb.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2}, []bool{true, false})
+		rb.Field(1).(*array.Int64Builder).AppendValues([]int64{1, 2}, nil)
+		rb.Field(2).(*array.StringBuilder).AppendValues([]string{"a", "b"}, nil)
+		return rb.NewRecordBatch()
+	}
+	up, err := tb.(fluss.BulkUpserter).BeginUpsert(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var addErr error
+	for i, rec := range []arrow.RecordBatch{bulkPart(schema, false, 0, 0, 3000, 0), bulkPart(schema, false, 1, 3000, 3000, 0), nullKey(), bulkPart(schema, false, 3, 9000, 10, 0)} {
+		if addErr == nil {
+			addErr = up.Add(ctx, rec)
+			if addErr != nil && i < 2 {
+				t.Fatalf("part %d: %v", i, addErr)
+			}
+		}
+		rec.Release()
+	}
+	_, err = up.Commit(ctx)
+	if addErr != nil {
+		err = addErr
+	}
+	if sqlerr.CodeOf(err) != sqlerr.NotNullViolation {
+		t.Fatalf("upsert with a NULL key: %v, want 23502", err)
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("%d rows written by a failed bulk upsert", n)
+	}
+
+	up, err = tb.(fluss.BulkUpserter).BeginUpsert(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := bulkPart(schema, false, 0, 0, 100, 0)
+	if err := up.Add(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	up.Discard()
+	up.Discard()
+	if n := count(); n != 0 {
+		t.Fatalf("%d rows written by a discarded bulk upsert", n)
+	}
+	if _, err := up.Commit(ctx); err == nil {
+		t.Fatal("Commit after Discard succeeded")
+	}
+
+	up, err = tb.(fluss.BulkUpserter).BeginUpsert(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := up.Add(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	if res, err := up.Commit(ctx); err != nil || res.Rows != 100 {
+		t.Fatalf("bulk upsert after the failed one: %+v, %v", res, err)
+	}
+	if n := count(); n != 100 {
+		t.Fatalf("%d rows after the bulk upsert, want 100", n)
+	}
+}

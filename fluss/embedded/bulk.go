@@ -17,7 +17,11 @@ import (
 // merging runs of equal length as they pile up, while the caller decodes the
 // next part; the commit after the last row then starts from the keys in
 // order. Nothing reaches the store before Commit, which queues the parts as
-// one request (one group commit: atomic and durable like one Upsert).
+// one request (one group commit: atomic and durable like one Upsert). When
+// the keys are distinct and many, the state the commit will ingest is known
+// then (every key with its row: a full-row upsert does not depend on what the
+// table held), so Commit starts building its sstables (prebuild) while the
+// committer prepares the changelog and appends the logs.
 //
 // Why a worker: on two cores, a connection decoding a COPY stream leaves the
 // other core mostly to the client producing it, and the encoding and the key
@@ -57,10 +61,12 @@ type bulkUpsert struct {
 	rows   [][]pkRow
 	starts []int32
 	n      int32 // rows so far
+	bytes  int64 // their keys' and rows' bytes, as the commit sizes its batch
 	ndv    *ndvDelta
 	// runs are sorted runs of key entries (global row numbers), earlier
 	// rows in earlier runs, each run longer than the next.
 	runs [][]keyEntry
+	pool entryPool // for the sorts and merges
 }
 
 // Add implements fluss.BulkUpsert.
@@ -114,7 +120,7 @@ func (b *bulkUpsert) release() {
 	for _, r := range b.recs {
 		r.Release()
 	}
-	b.recs, b.rows, b.starts, b.runs = nil, nil, nil, nil
+	b.recs, b.rows, b.starts, b.runs, b.pool = nil, nil, nil, nil, entryPool{}
 }
 
 // Commit implements fluss.BulkUpsert.
@@ -143,11 +149,18 @@ func (b *bulkUpsert) Commit(ctx context.Context) (fluss.WriteResult, error) {
 			distinct = p.hi != e.hi || p.lo != e.lo || !bytes.Equal(b.key(p.i), b.key(e.i))
 		}
 	}
-	rows := make([]pkRow, 0, b.n)
-	for _, part := range b.rows {
-		rows = append(rows, part...)
+	r := &request{table: b.h.t, kind: reqUpsert, parts: b.rows, n: int(b.n), order: order, distinct: distinct, recs: b.recs, ndv: b.ndv, done: make(chan result, 1)}
+	if s := b.h.s; distinct && s.opts.IngestBytes > 0 && b.bytes >= int64(s.opts.IngestBytes) {
+		// The group commit will ingest the state, which is every key with
+		// its row whatever the table held (a full-row upsert): its sstables
+		// are built from now on, beside the commit's other work.
+		r.state = make([]kvEntry, len(order))
+		for g, i := range order {
+			pr := b.row(i)
+			r.state[g] = kvEntry{key: pr.key, value: pr.row}
+		}
+		r.prebuilt = s.prebuild(r.state)
 	}
-	r := &request{table: b.h.t, kind: reqUpsert, rows: rows, order: order, distinct: distinct, recs: b.recs, ndv: b.ndv, done: make(chan result, 1)}
 	res, err := b.h.s.submit(ctx, r)
 	if err != nil {
 		return fluss.WriteResult{}, err
@@ -204,9 +217,10 @@ func (b *bulkUpsert) addPart(rec arrow.RecordBatch) error {
 	for i := range rows {
 		rows[i].row = buf[start:ends[i]:ends[i]]
 		start = ends[i]
+		b.bytes += int64(len(rows[i].key) + len(rows[i].row) + 16)
 	}
 	b.ndv = b.ndv.fold(sketchRecord(conv, nil))
-	run := sortedKeyEntries(rows, base)
+	run := sortedKeyEntries(rows, base, &b.pool)
 	b.rows = append(b.rows, rows)
 	b.starts = append(b.starts, base)
 	b.n += int32(len(rows))
@@ -215,12 +229,22 @@ func (b *bulkUpsert) addPart(rec arrow.RecordBatch) error {
 }
 
 // key is row i's key, for comparing keys whose prefixes tie.
-func (b *bulkUpsert) key(i int32) []byte {
+func (b *bulkUpsert) key(i int32) []byte { return b.row(i).key }
+
+// row is row i (of all parts).
+func (b *bulkUpsert) row(i int32) *pkRow {
+	// The parts are mostly of one size (the caller's batches): try the
+	// part that size puts row i in before searching.
+	if size := int32(len(b.rows[0])); size > 0 {
+		if p := int(i / size); p < len(b.rows) && b.starts[p] <= i && i-b.starts[p] < int32(len(b.rows[p])) {
+			return &b.rows[p][i-b.starts[p]]
+		}
+	}
 	p, found := slices.BinarySearch(b.starts, i)
 	if !found {
 		p--
 	}
-	return b.rows[p][i-b.starts[p]].key
+	return &b.rows[p][i-b.starts[p]]
 }
 
 // pushRun adds the run of the latest part, merging it with the runs before
@@ -229,7 +253,7 @@ func (b *bulkUpsert) key(i int32) []byte {
 func (b *bulkUpsert) pushRun(run []keyEntry) {
 	for len(b.runs) > 0 && len(b.runs[len(b.runs)-1]) <= len(run) {
 		last := len(b.runs) - 1
-		run = mergeRuns(b.runs[last], run, keyOrder(b.key))
+		run = b.merge(b.runs[last], run, keyOrder(b.key))
 		b.runs = b.runs[:last]
 	}
 	b.runs = append(b.runs, run)
@@ -243,15 +267,23 @@ func (b *bulkUpsert) mergeAll() []keyEntry {
 	cmpEntries := keyOrder(b.key)
 	run := b.runs[len(b.runs)-1]
 	for i := len(b.runs) - 2; i >= 0; i-- {
-		run = mergeRuns(b.runs[i], run, cmpEntries)
+		run = b.merge(b.runs[i], run, cmpEntries)
 	}
 	return run
 }
 
-// mergeRuns merges two sorted runs, a's rows before b's: on a tie a's entry
-// goes first, so equal keys stay in row order.
-func mergeRuns(a, b []keyEntry, cmpEntries func(x, y keyEntry) int) []keyEntry {
-	out := make([]keyEntry, 0, len(a)+len(b))
+// merge merges two sorted runs into a slice from the pool, to which it
+// gives theirs back.
+func (b *bulkUpsert) merge(x, y []keyEntry, cmpEntries func(x, y keyEntry) int) []keyEntry {
+	out := mergeRuns(b.pool.get(len(x) + len(y))[:0], x, y, cmpEntries)
+	b.pool.put(x)
+	b.pool.put(y)
+	return out
+}
+
+// mergeRuns appends to out the merge of two sorted runs, a's rows before
+// b's: on a tie a's entry goes first, so equal keys stay in row order.
+func mergeRuns(out, a, b []keyEntry, cmpEntries func(x, y keyEntry) int) []keyEntry {
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		x, y := b[j], a[i]

@@ -3,6 +3,8 @@ package embedded
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -182,6 +184,10 @@ func TestBulkUpsertMatchesUpsert(t *testing.T) {
 						t.Fatalf("%s: empty", read.what)
 					}
 				}
+				// Every sstable built was ingested or removed.
+				if left, _ := os.ReadDir(filepath.Join(s.dir, ingestDir)); len(left) > 0 {
+					t.Errorf("%d files left in %s", len(left), ingestDir)
+				}
 				for col := range 3 {
 					gb, okb := bulk.(fluss.DistinctEstimator).EstimateDistinct(col)
 					gr, okr := ref.(fluss.DistinctEstimator).EstimateDistinct(col)
@@ -275,5 +281,50 @@ func TestBulkUpsertWritesNothingOnError(t *testing.T) {
 	}
 	if n := count(); n != 100 {
 		t.Fatalf("%d rows after the bulk upsert, want 100", n)
+	}
+}
+
+// TestBulkStateGroups: the state runs of a group that ingests are
+// sstables as they are, prebuilt ones included, unless two runs write one
+// table; they are then sorted together and the later request's write of a
+// key wins, whichever of them was prebuilt.
+func TestBulkStateGroups(t *testing.T) {
+	key := func(table int64, k byte) []byte { return append(tablePrefix(prefixData, table), k) }
+	pre := func(ents ...kvEntry) *prebuiltState {
+		p := &prebuiltState{state: ents, done: make(chan struct{})}
+		close(p.done)
+		return p
+	}
+	show := func(groups [][]kvEntry) string {
+		var sb strings.Builder
+		for _, g := range groups {
+			for _, e := range g {
+				fmt.Fprintf(&sb, "%d:%d=%s/%v ", e.key[8], e.key[len(e.key)-1], e.value, e.del)
+			}
+			sb.WriteString("| ")
+		}
+		return sb.String()
+	}
+	a1, a2 := kvEntry{key: key(1, 1), value: []byte("a")}, kvEntry{key: key(1, 2), value: []byte("b")}
+	del1 := kvEntry{key: key(1, 1), del: true}
+	other := kvEntry{key: key(2, 1), value: []byte("c")}
+
+	b := &bulkState{runs: []bulkRun{{ents: []kvEntry{a1, a2}, pre: pre(a1, a2)}, {ents: []kvEntry{other}}}}
+	groups, prebuilt := b.groups()
+	if got := show(groups); got != "2:1=c/false | " || len(prebuilt) != 1 {
+		t.Fatalf("distinct tables: groups %q, %d prebuilt", got, len(prebuilt))
+	}
+	for _, c := range []struct {
+		name string
+		runs []bulkRun
+		want string
+	}{
+		{"prebuilt first", []bulkRun{{ents: []kvEntry{a1, a2}, pre: pre(a1, a2)}, {ents: []kvEntry{del1}}}, "1:1=/true 1:2=b/false | "},
+		{"prebuilt last", []bulkRun{{ents: []kvEntry{del1}}, {ents: []kvEntry{a1, a2}, pre: pre(a1, a2)}}, "1:1=a/false 1:2=b/false | "},
+	} {
+		groups, prebuilt := (&bulkState{runs: c.runs}).groups()
+		if got := show(groups); got != c.want || prebuilt != nil {
+			t.Errorf("%s: groups %q, %d prebuilt; want %q and none", c.name, got, len(prebuilt), c.want)
+		}
 	}
 }

@@ -50,9 +50,13 @@ type request struct {
 	table   *tableState
 	kind    reqKind
 	batches []bucketBatch // appends
-	rows    []pkRow       // upserts and deletes
-	opts    fluss.UpsertOptions
-	target  []bool // partial update: which columns the upsert writes
+	rows    []pkRow       // upserts and deletes (see allRows)
+	// parts, when set instead of rows, are the rows in parts (a bulk
+	// upsert's), laid end to end only when the commit needs them so.
+	parts  [][]pkRow
+	n      int // rows in parts
+	opts   fluss.UpsertOptions
+	target []bool // partial update: which columns the upsert writes
 	// recs, for a full-row upsert, are the validated records rows were
 	// encoded from, in order (rows[i] is row i of the records laid end to
 	// end); the caller keeps them alive until done.
@@ -62,6 +66,11 @@ type request struct {
 	// distinct says its keys are.
 	order    []int32
 	distinct bool
+	// state, for a bulk upsert of distinct keys large enough to be
+	// ingested, is its state changes in key order, whose sstables prebuilt
+	// is building.
+	state    []kvEntry
+	prebuilt *prebuiltState
 	ndv      *ndvDelta // what the write adds to the distinct-count sketches
 	done     chan result
 	// atomic: the request belongs to an atomic group (atomic.go);
@@ -213,8 +222,10 @@ func (s *Store) commit(reqs []*request) {
 	// write cost more than writing it).
 	size := 64
 	for _, r := range reqs {
-		for _, pr := range r.rows {
-			size += len(pr.key) + len(pr.row) + 16 // + kind and two varint lengths
+		for _, rows := range r.rowParts() {
+			for _, pr := range rows {
+				size += len(pr.key) + len(pr.row) + 16 // + kind and two varint lengths
+			}
 		}
 	}
 	// A group that will be ingested collects its state as entries; a
@@ -318,6 +329,11 @@ func (s *Store) commit(reqs []*request) {
 	} else {
 		s.publish(order)
 	}
+	for _, r := range reqs {
+		if r.prebuilt != nil {
+			r.prebuilt.discard() // what the ingestion did not take
+		}
+	}
 	for i, r := range reqs {
 		r.done <- results[i]
 	}
@@ -328,12 +344,13 @@ func (s *Store) commit(reqs []*request) {
 func (s *Store) commitBulk(order []*bucketWrite, bulk *bulkState) error {
 	logs := make(chan error, 1)
 	go func() { logs <- s.writeLogs(order) }()
-	var paths []string
-	var err error
-	groups := bulk.groups()
-	if !bulk.empty() {
-		paths, err = s.buildSSTables(groups)
-		defer removeFiles(paths)
+	groups, prebuilt := bulk.groups()
+	paths, err := s.buildSSTables(groups)
+	defer removeFiles(paths)
+	for _, p := range prebuilt {
+		built, perr := p.wait()
+		paths, groups = append(paths, built...), append(groups, p.state)
+		err = errors.Join(err, perr)
 	}
 	if lerr := <-logs; lerr != nil {
 		return lerr
@@ -460,10 +477,11 @@ func (o *overlay) get(k []byte) (v []byte, present, ok bool) {
 func (s *Store) preparePK(kv stateWriter, r *request, prior []*overlay) ([]bucketBatch, int64, *overlay, error) {
 	if r.distinct && r.kind == reqUpsert && r.target == nil && r.recs != nil {
 		if out, ov, ok, err := s.prepareNew(kv, r, prior); ok || err != nil {
-			return out, int64(len(r.rows)), ov, err
+			return out, int64(len(r.order)), ov, err
 		}
 	}
 	t := r.table
+	r.allRows()
 	n := len(r.rows)
 	order := r.order
 	if order == nil {
@@ -559,6 +577,26 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior []*overlay) ([]bucke
 	return out, rows, ov, nil
 }
 
+// rowParts returns r's rows as parts: its parts, or its rows as one.
+func (r *request) rowParts() [][]pkRow {
+	if r.parts != nil {
+		return r.parts
+	}
+	return [][]pkRow{r.rows}
+}
+
+// allRows lays r's parts end to end as its rows, once, and returns them.
+func (r *request) allRows() []pkRow {
+	if r.parts != nil {
+		rows := make([]pkRow, 0, r.n)
+		for _, part := range r.parts {
+			rows = append(rows, part...)
+		}
+		r.rows, r.parts = rows, nil
+	}
+	return r.rows
+}
+
 // prepareNew is preparePK of a full-row upsert whose keys the caller sorted
 // and found distinct (a bulk upsert), when none of them exists: every row
 // is then an insert, so the changelog is the request's records as they are
@@ -566,9 +604,13 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior []*overlay) ([]bucke
 // per-key slots. ok is false, and nothing is written, when a key exists.
 func (s *Store) prepareNew(kv stateWriter, r *request, prior []*overlay) (out []bucketBatch, ov *overlay, ok bool, err error) {
 	t := r.table
-	ents := make([]kvEntry, len(r.order))
-	for g, i := range r.order {
-		ents[g] = kvEntry{key: r.rows[i].key, value: r.rows[i].row}
+	ents := r.state
+	if ents == nil {
+		rows := r.allRows()
+		ents = make([]kvEntry, len(r.order))
+		for g, i := range r.order {
+			ents[g] = kvEntry{key: rows[i].key, value: rows[i].row}
+		}
 	}
 	exists := false
 	err = s.walkStored(t, len(ents), func(g int) []byte { return ents[g].key }, prior, func(_ int, _ []byte, present, _ bool) bool {
@@ -578,14 +620,19 @@ func (s *Store) prepareNew(kv stateWriter, r *request, prior []*overlay) (out []
 	if err != nil || exists {
 		return nil, nil, false, err
 	}
+	n := len(r.order)
 	srcs := make([][]int32, len(t.buckets))
-	for i, pr := range r.rows {
-		if srcs[pr.bucket] == nil {
-			srcs[pr.bucket] = make([]int32, 0, len(r.rows)/len(t.buckets))
+	i := int32(0)
+	for _, rows := range r.rowParts() {
+		for _, pr := range rows {
+			if srcs[pr.bucket] == nil {
+				srcs[pr.bucket] = make([]int32, 0, n/len(t.buckets))
+			}
+			srcs[pr.bucket] = append(srcs[pr.bucket], i)
+			i++
 		}
-		srcs[pr.bucket] = append(srcs[pr.bucket], int32(i))
 	}
-	inserts := make([]format.ChangeType, len(r.rows))
+	inserts := make([]format.ChangeType, n)
 	for i := range inserts {
 		inserts[i] = format.Insert
 	}
@@ -599,7 +646,9 @@ func (s *Store) prepareNew(kv stateWriter, r *request, prior []*overlay) (out []
 		}
 		out = append(out, bbs...)
 	}
-	if err := writeRun(kv, ents); err != nil {
+	if b, ok := kv.(*bulkState); ok && r.prebuilt != nil {
+		b.runs = append(b.runs, bulkRun{ents: ents, pre: r.prebuilt})
+	} else if err := writeRun(kv, ents); err != nil {
 		return nil, nil, false, ioErr(err, "updating the state of %s", t.info.Path)
 	}
 	return out, &overlay{entries: ents}, true, nil
@@ -608,7 +657,7 @@ func (s *Store) prepareNew(kv stateWriter, r *request, prior []*overlay) (out []
 // sortKeys returns the indexes of rows ordered by key, equal keys in row
 // order.
 func sortKeys(rows []pkRow) []int32 {
-	es := sortedKeyEntries(rows, 0)
+	es := sortedKeyEntries(rows, 0, nil)
 	out := make([]int32, len(es))
 	for i, e := range es {
 		out[i] = e.i
@@ -624,8 +673,8 @@ func sortKeys(rows []pkRow) []int32 {
 // than the rest of a bulk write's preparation, and a radix sort of
 // prefixes most of whose bytes are the same in every row (one bucket,
 // BIGINT keys of a few VLQ bytes) takes a handful of passes.
-func sortedKeyEntries(rows []pkRow, base int32) []keyEntry {
-	es := make([]keyEntry, len(rows))
+func sortedKeyEntries(rows []pkRow, base int32, pool *entryPool) []keyEntry {
+	es := pool.get(len(rows))
 	var pad [16]byte
 	for i, r := range rows {
 		k := r.key[min(len(r.key), 9):]
@@ -637,7 +686,7 @@ func sortedKeyEntries(rows []pkRow, base int32) []keyEntry {
 		es[i] = keyEntry{hi: binary.BigEndian.Uint64(k), lo: binary.BigEndian.Uint64(k[8:]), i: base + int32(i)}
 	}
 	if !slices.IsSortedFunc(es, comparePrefixes) {
-		radixSortEntries(es)
+		radixSortEntries(es, pool)
 	}
 	// Equal prefixes are in row order (the radix sort is stable); order
 	// them by whole key.
@@ -669,7 +718,7 @@ func comparePrefixes(a, b keyEntry) int {
 // radixSortEntries sorts es by prefix (hi, then lo), stably: a
 // least-significant-digit radix sort on bytes, whose counts are taken in one
 // pass, skipping the bytes every entry has the same.
-func radixSortEntries(es []keyEntry) {
+func radixSortEntries(es []keyEntry, pool *entryPool) {
 	if len(es) < 2 {
 		return
 	}
@@ -680,7 +729,9 @@ func radixSortEntries(es []keyEntry) {
 			counts[8+d][byte(e.hi>>(8*d))]++
 		}
 	}
-	src, dst := es, make([]keyEntry, len(es))
+	scratch := pool.get(len(es))
+	defer pool.put(scratch)
+	src, dst := es, scratch
 	for d := range 16 {
 		next := &counts[d]
 		if next[digitOf(es[0], d)] == int32(len(es)) {
@@ -709,6 +760,36 @@ func radixSortEntries(es []keyEntry) {
 	}
 	if &src[0] != &es[0] {
 		copy(es, src)
+	}
+}
+
+// entryPool keeps key-entry slices for reuse: a bulk upsert sorts a part
+// and merges runs thousands of times, and fresh memory for each cost more
+// (page faults, collections) than the sorting. A nil pool allocates.
+type entryPool struct{ free [][]keyEntry }
+
+// get returns a slice of n entries (their values are garbage).
+func (p *entryPool) get(n int) []keyEntry {
+	if p != nil {
+		best := -1
+		for i, s := range p.free {
+			if cap(s) >= n && (best < 0 || cap(s) < cap(p.free[best])) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			s := p.free[best]
+			p.free = slices.Delete(p.free, best, best+1)
+			return s[:n]
+		}
+	}
+	return make([]keyEntry, n)
+}
+
+// put gives s back for a later get; the caller keeps nothing of it.
+func (p *entryPool) put(s []keyEntry) {
+	if p != nil && cap(s) > 0 {
+		p.free = append(p.free, s)
 	}
 }
 

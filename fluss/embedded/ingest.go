@@ -104,8 +104,7 @@ func (s *Store) buildSSTables(groups [][]kvEntry) ([]string, error) {
 	for _, g := range groups {
 		for lo := 0; lo < len(g); lo += ingestChunk {
 			parts = append(parts, g[lo:min(lo+ingestChunk, len(g))])
-			s.ingestSeq++
-			paths = append(paths, filepath.Join(dir, fmt.Sprintf("%06d.sst", s.ingestSeq)))
+			paths = append(paths, filepath.Join(dir, fmt.Sprintf("%06d.sst", s.ingestSeq.Add(1))))
 		}
 	}
 	return paths, s.writeSSTables(paths, parts)
@@ -239,8 +238,15 @@ type stateWriter interface {
 // lengths, sketches) set one by one. It keeps the keys and values it is
 // given: its callers do not reuse them before the commit ends.
 type bulkState struct {
-	runs [][]kvEntry
+	runs []bulkRun // in request order
 	rest []kvEntry
+}
+
+// bulkRun is one request's state changes; pre, when set, is building their
+// sstables already (prebuild).
+type bulkRun struct {
+	ents []kvEntry
+	pre  *prebuiltState
 }
 
 func (b *bulkState) Set(key, value []byte, _ *pebble.WriteOptions) error {
@@ -253,45 +259,85 @@ func (b *bulkState) Delete(key []byte, _ *pebble.WriteOptions) error {
 	return nil
 }
 
-func (b *bulkState) empty() bool { return len(b.runs) == 0 && len(b.rest) == 0 }
-
-// groups returns the changes as byTable's groups: each run as it is (a
+// groups returns the changes to build sstables of as byTable's groups,
+// and the prebuilt runs to ingest beside them: each run as it is (a
 // million-row load is not sorted or copied again) unless two share a table
 // prefix (two requests of the group wrote one table), in which case
-// everything is sorted together, the later write of a key winning.
-func (b *bulkState) groups() [][]kvEntry {
+// everything is sorted together, in request order, the later write of a
+// key winning, and nothing prebuilt is used.
+func (b *bulkState) groups() ([][]kvEntry, []*prebuiltState) {
 	var out [][]kvEntry
+	var pre []*prebuiltState
 	seen := map[string]bool{}
 	distinct := true
 	add := func(g []kvEntry) {
 		p := string(g[0].key[:min(len(g[0].key), 9)])
 		distinct = distinct && !seen[p]
 		seen[p] = true
-		out = append(out, g)
 	}
 	for _, r := range b.runs {
-		if len(r) > 0 {
-			add(r)
+		switch {
+		case len(r.ents) == 0:
+		case r.pre != nil:
+			add(r.ents)
+			pre = append(pre, r.pre)
+		default:
+			add(r.ents)
+			out = append(out, r.ents)
 		}
 	}
 	for _, g := range byTable(sortEntries(b.rest)) {
 		add(g)
+		out = append(out, g)
 	}
 	if distinct {
-		return out
+		return out, pre
 	}
 	var all []kvEntry
 	for _, r := range b.runs {
-		all = append(all, r...)
+		all = append(all, r.ents...)
 	}
-	return byTable(sortEntries(append(all, b.rest...)))
+	return byTable(sortEntries(append(all, b.rest...))), nil
+}
+
+// prebuiltState is the sstables of a bulk upsert's state (distinct keys
+// with their rows, in key order), built in the background from the moment
+// its keys are sorted, while the group commit prepares the changelog and
+// appends the logs (prebuild).
+type prebuiltState struct {
+	state []kvEntry
+	done  chan struct{}
+	paths []string
+	err   error
+}
+
+// prebuild starts building the sstables of state.
+func (s *Store) prebuild(state []kvEntry) *prebuiltState {
+	p := &prebuiltState{state: state, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.paths, p.err = s.buildSSTables([][]kvEntry{state})
+	}()
+	return p
+}
+
+// wait returns the built sstables' paths once they are built.
+func (p *prebuiltState) wait() ([]string, error) {
+	<-p.done
+	return p.paths, p.err
+}
+
+// discard removes the built sstables that an ingestion did not move.
+func (p *prebuiltState) discard() {
+	paths, _ := p.wait()
+	removeFiles(paths)
 }
 
 // writeRun writes a request's state changes (in key order, distinct keys)
 // into kv: as a run of its own into a bulkState, else one by one.
 func writeRun(kv stateWriter, ents []kvEntry) error {
 	if b, ok := kv.(*bulkState); ok {
-		b.runs = append(b.runs, ents)
+		b.runs = append(b.runs, bulkRun{ents: ents})
 		return nil
 	}
 	for _, e := range ents {

@@ -65,8 +65,8 @@ type Store struct {
 	db   *pebble.DB
 	// pebbleOpts are db's options; ingest.go builds sstables with them.
 	pebbleOpts *pebble.Options
-	// ingestSeq numbers the sstables the committer builds (ingest.go).
-	ingestSeq int64
+	// ingestSeq numbers the sstables built for ingestion (ingest.go).
+	ingestSeq atomic.Int64
 	// iters serves point lookups between writes (itercache.go).
 	iters iterCache
 	// settle compacts the state of bulk-loaded tables (settle.go).

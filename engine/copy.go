@@ -24,7 +24,10 @@ import (
 //   - COPY ... FROM STDIN has no plan: cols lists the target columns (with
 //     their table OID and attribute number) and CopyFrom writes the rows
 //     pgwire decodes, all in one Table.Append / Upsert so that a COPY is
-//     atomic.
+//     atomic. Outside a transaction block, into a primary-key table whose
+//     store takes an upsert in parts (fluss.BulkUpserter), each batch goes
+//     to the store as it is decoded and the store writes them at the end,
+//     still as one write (copyStreaming).
 //
 // Every *statement has the CopyStatement methods (the type is shared); for
 // statements other than COPY, CopyOptions has no Format, which pgwire reads

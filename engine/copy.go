@@ -193,21 +193,12 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 			b.Release()
 		}
 	}()
-	var rows int64
-	for {
-		b, err := src.Next(ctx)
-		if err != nil {
-			return "", err
-		}
-		if b == nil {
-			break
-		}
-		if err := ps.checkBatch(b); err != nil {
-			b.Release()
-			return "", err
-		}
+	rows, err := ps.eachBatch(ctx, src, func(b arrow.RecordBatch) error {
 		batches = append(batches, b)
-		rows += b.NumRows()
+		return nil
+	})
+	if err != nil {
+		return "", err
 	}
 	if rows == 0 {
 		return "COPY 0", nil
@@ -239,32 +230,20 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 		return "", err
 	}
 	defer up.Discard()
-	var rows int64
-	for {
-		b, err := src.Next(ctx)
-		if err != nil {
-			return "", err
-		}
-		if b == nil {
-			break
-		}
-		if err := ps.checkBatch(b); err != nil {
-			b.Release()
-			return "", err
-		}
+	rows, err := ps.eachBatch(ctx, src, func(b arrow.RecordBatch) error {
 		rec, err := ps.copyRecord(info, []arrow.RecordBatch{b}, b.NumRows())
 		b.Release()
 		if err != nil {
-			return "", err
+			return err
 		}
-		if err = tx.charge(rec); err == nil {
-			err = up.Add(ctx, rec)
+		defer rec.Release()
+		if err := tx.charge(rec); err != nil {
+			return err
 		}
-		rows += rec.NumRows()
-		rec.Release()
-		if err != nil {
-			return "", err
-		}
+		return up.Add(ctx, rec)
+	})
+	if err != nil {
+		return "", err
 	}
 	if rows == 0 {
 		return "COPY 0", nil
@@ -275,12 +254,24 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 	return fmt.Sprintf("COPY %d", rows), nil
 }
 
-// checkBatch checks that a decoded batch has the COPY's columns.
-func (ps *statement) checkBatch(b arrow.RecordBatch) error {
-	if int(b.NumCols()) != len(ps.cols) {
-		return sqlerr.New(sqlerr.InternalError, "COPY batch has %d columns, expected %d", b.NumCols(), len(ps.cols))
+// eachBatch hands fn each batch src yields, checked to have the COPY's
+// columns (fn owns it), and returns how many rows they had.
+func (ps *statement) eachBatch(ctx context.Context, src pgwire.BatchSource, fn func(b arrow.RecordBatch) error) (int64, error) {
+	var rows int64
+	for {
+		b, err := src.Next(ctx)
+		if err != nil || b == nil {
+			return rows, err
+		}
+		if int(b.NumCols()) != len(ps.cols) {
+			b.Release()
+			return rows, sqlerr.New(sqlerr.InternalError, "COPY batch has %d columns, expected %d", b.NumCols(), len(ps.cols))
+		}
+		rows += b.NumRows()
+		if err := fn(b); err != nil {
+			return rows, err
+		}
 	}
-	return nil
 }
 
 // copyRecord assembles the table's record from the decoded batches: the

@@ -163,6 +163,9 @@ func (b *bulkUpsert) Commit(ctx context.Context) (fluss.WriteResult, error) {
 	}
 	res, err := b.h.s.submit(ctx, r)
 	if err != nil {
+		if r.prebuilt != nil {
+			r.prebuilt.discard() // never committed: the committer did not take it
+		}
 		return fluss.WriteResult{}, err
 	}
 	return fluss.WriteResult{Rows: res.rows}, res.err

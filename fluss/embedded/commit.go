@@ -805,11 +805,8 @@ func digitOf(e keyEntry, d int) byte {
 // row i's), then by row.
 func keyOrder(key func(i int32) []byte) func(a, b keyEntry) int {
 	return func(a, b keyEntry) int {
-		switch {
-		case a.hi != b.hi:
-			return cmp.Compare(a.hi, b.hi)
-		case a.lo != b.lo:
-			return cmp.Compare(a.lo, b.lo)
+		if a.hi != b.hi || a.lo != b.lo {
+			return comparePrefixes(a, b)
 		}
 		if c := bytes.Compare(key(a.i), key(b.i)); c != 0 {
 			return c

@@ -160,26 +160,7 @@ func (d *ndvDelta) fold(o *ndvDelta) *ndvDelta {
 		}
 		return d.dense[c]
 	}
-	for c, vals := range o.sparse {
-		if vals == nil {
-			continue
-		}
-		r := reg(c)
-		for _, u := range vals {
-			if v := uint8(u & 63); v > r[u>>6] {
-				r[u>>6] = v
-			}
-		}
-	}
-	for c, dr := range o.dense {
-		if dr == nil {
-			continue
-		}
-		r := reg(c)
-		for i, v := range dr {
-			r[i] = max(r[i], v)
-		}
-	}
+	o.addTo(max(len(o.sparse), len(o.dense)), reg)
 	return d
 }
 
@@ -264,19 +245,9 @@ func hashColumn(out []uint64, a arrow.Array) ([]uint64, bool) {
 	return out, true
 }
 
-// merge folds a write's delta into the sketches.
-func (s *ndvState) merge(d *ndvDelta, cols int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.regs == nil {
-		s.regs = make([][]uint8, cols)
-	}
-	reg := func(c int) []uint8 {
-		if s.regs[c] == nil {
-			s.regs[c] = make([]uint8, hllM)
-		}
-		return s.regs[c]
-	}
+// addTo folds d's values of each column c < cols into the registers reg(c)
+// returns.
+func (d *ndvDelta) addTo(cols int, reg func(c int) []uint8) {
 	for c, vals := range d.sparse {
 		if c >= cols || vals == nil {
 			continue
@@ -297,6 +268,22 @@ func (s *ndvState) merge(d *ndvDelta, cols int) {
 			r[i] = max(r[i], v)
 		}
 	}
+}
+
+// merge folds a write's delta into the sketches.
+func (s *ndvState) merge(d *ndvDelta, cols int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.regs == nil {
+		s.regs = make([][]uint8, cols)
+	}
+	reg := func(c int) []uint8 {
+		if s.regs[c] == nil {
+			s.regs[c] = make([]uint8, hllM)
+		}
+		return s.regs[c]
+	}
+	d.addTo(cols, reg)
 	s.dirty = true
 }
 

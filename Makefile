@@ -6,7 +6,7 @@ LISTEN    ?= 127.0.0.1:5433
 DATA      ?= ./sqlgate-data
 FUZZTIME  ?= 10m
 
-.PHONY: all build run test deps test-go test-slt vet fuzz fuzz-short soak soak-relop bench bench-go ledger clean
+.PHONY: all build run test deps test-go test-allocs test-slt vet fuzz fuzz-short soak soak-relop bench bench-go ledger clean
 
 all: build
 
@@ -19,7 +19,7 @@ run: build
 
 # Every test: vet, the Go tests (unit, wire, crash and end-to-end, with the
 # race detector) and the sqllogictest suites through the CLI.
-test: deps vet test-go test-slt fuzz-short
+test: deps vet test-go test-allocs test-slt fuzz-short
 
 # Installs what the tests need beyond Go (PostgreSQL 15, psql, the drivers);
 # only what is missing.
@@ -32,6 +32,12 @@ vet:
 
 test-go:
 	$(GO) test -race -timeout 15m ./...
+
+# Allocation budgets, in files built without the race detector (it changes
+# what allocates: sync.Pool drops a share of what is put back).
+ALLOC_PACKAGES = ./engine ./exec/functions ./fluss/embedded ./pgwire
+test-allocs:
+	$(GO) test -count=1 -run 'Allocations$$|Allocs$$' $(ALLOC_PACKAGES)
 
 test-slt: build
 	./$(BIN) slt --parallel 2 tests/sqllogic/*.slt tests/sqllogic/generated/*.slt

@@ -328,3 +328,22 @@ func TestBulkStateGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitSurvivesPanic: a request whose preparation panics (here: one
+// without a table, a bug of its caller) fails with XX000 instead of taking
+// the process down, and the store goes on committing.
+func TestCommitSurvivesPanic(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, t.TempDir())
+	defer s.Close()
+	tb := createTable(t, s, "t", bulkDesc(false, 1))
+	res, err := s.submit(ctx, &request{kind: reqUpsert, done: make(chan result, 1)})
+	if err != nil || sqlerr.CodeOf(res.err) != sqlerr.InternalError {
+		t.Fatalf("a request that panics: %+v, %v; want XX000", res, err)
+	}
+	rec := bulkPart(tb.Info().ArrowSchema(), false, 0, 0, 10, 0)
+	defer rec.Release()
+	if got, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil || got.Rows != 10 {
+		t.Fatalf("upsert after the panic: %+v, %v", got, err)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 
@@ -241,53 +243,20 @@ func (s *Store) commit(reqs []*request) {
 		defer batch.Close()
 		kv = batch
 	}
-	overlays := map[*tableState][]*overlay{}
 	results := make([]result, len(reqs))
 	live := make([]bool, len(reqs))
-	writes := map[*bucketLog]*bucketWrite{}
-	var order []*bucketWrite
-	now := s.opts.Now().UnixMilli()
-	for i, r := range reqs {
-		t := r.table
-		t.mu.RLock()
-		dropped := t.dropped
-		t.mu.RUnlock()
-		if dropped {
-			results[i].err = undefinedTable(t.info.Path)
-			continue
-		}
-		batches, rows := r.batches, int64(0)
-		var err error
-		if r.kind == reqAppend {
-			for _, b := range batches {
-				rows += b.records
+	order, panicked := s.prepareGroup(reqs, kv, results, live)
+	if panicked != nil {
+		// A bug, not the writes' fault: nothing is on disk yet, so the
+		// group fails and the store goes on.
+		err := sqlerr.New(sqlerr.InternalError, "internal error: %v", panicked)
+		for _, r := range reqs {
+			if r.prebuilt != nil {
+				r.prebuilt.discard()
 			}
-		} else {
-			var ov *overlay
-			batches, rows, ov, err = s.preparePK(kv, r, overlays[t])
-			if err == nil && ov != nil {
-				overlays[t] = append(overlays[t], ov)
-			}
+			r.done <- result{err: err}
 		}
-		if err != nil {
-			results[i].err = err
-			continue
-		}
-		for _, bb := range batches {
-			bl := t.buckets[bb.bucket]
-			w := writes[bl]
-			if w == nil {
-				w = &bucketWrite{t: t, b: bb.bucket, bl: bl, next: bl.next}
-				writes[bl] = w
-				order = append(order, w)
-			}
-			format.SetBaseOffset(bb.data, w.next)
-			format.SetCommitTimestamp(bb.data, now)
-			w.next += bb.records
-			w.add(bb.data)
-		}
-		results[i].rows = rows
-		live[i] = true
+		return
 	}
 	if failAtomic(reqs, results) {
 		for i, r := range reqs {
@@ -337,6 +306,65 @@ func (s *Store) commit(reqs []*request) {
 	for i, r := range reqs {
 		r.done <- results[i]
 	}
+}
+
+// prepareGroup prepares each request of a group (primary-key state into
+// kv, log batches stamped with their offsets), setting its result or live,
+// and returns the bucket writes in order. A panic is recovered and
+// returned (logged with its stack): kv may then hold part of a request.
+func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, live []bool) (order []*bucketWrite, panicked any) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("preparing a group commit panicked; its writes fail", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			panicked = p
+		}
+	}()
+	overlays := map[*tableState][]*overlay{}
+	writes := map[*bucketLog]*bucketWrite{}
+	now := s.opts.Now().UnixMilli()
+	for i, r := range reqs {
+		t := r.table
+		t.mu.RLock()
+		dropped := t.dropped
+		t.mu.RUnlock()
+		if dropped {
+			results[i].err = undefinedTable(t.info.Path)
+			continue
+		}
+		batches, rows := r.batches, int64(0)
+		var err error
+		if r.kind == reqAppend {
+			for _, b := range batches {
+				rows += b.records
+			}
+		} else {
+			var ov *overlay
+			batches, rows, ov, err = s.preparePK(kv, r, overlays[t])
+			if err == nil && ov != nil {
+				overlays[t] = append(overlays[t], ov)
+			}
+		}
+		if err != nil {
+			results[i].err = err
+			continue
+		}
+		for _, bb := range batches {
+			bl := t.buckets[bb.bucket]
+			w := writes[bl]
+			if w == nil {
+				w = &bucketWrite{t: t, b: bb.bucket, bl: bl, next: bl.next}
+				writes[bl] = w
+				order = append(order, w)
+			}
+			format.SetBaseOffset(bb.data, w.next)
+			format.SetCommitTimestamp(bb.data, now)
+			w.next += bb.records
+			w.add(bb.data)
+		}
+		results[i].rows = rows
+		live[i] = true
+	}
+	return order, nil
 }
 
 // commitBulk appends the logs and builds the state's sstables side by side,

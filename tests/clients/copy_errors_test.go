@@ -3,9 +3,12 @@ package clients
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -79,5 +82,74 @@ func TestCopyErrors(t *testing.T) {
 	var n int
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM ce").Scan(&n); err != nil || n != 2 {
 		t.Fatalf("rows: %d %v", n, err)
+	}
+}
+
+// failingRows is a pgx CopyFrom source of rows (id, name) 1..total that,
+// at row failAt, fails (cancel nil) or cancels cancel.
+type failingRows struct {
+	next, total, failAt int
+	cancel              context.CancelFunc
+}
+
+func (s *failingRows) Next() bool {
+	if s.next == s.failAt && s.cancel != nil {
+		s.cancel()
+		time.Sleep(50 * time.Millisecond) // let pgx see the cancel while it sends
+	}
+	if s.next == s.failAt && s.cancel == nil || s.next == s.total {
+		return false
+	}
+	s.next++
+	return true
+}
+func (s *failingRows) Values() ([]any, error) {
+	return []any{int32(s.next), "row " + strconv.Itoa(s.next)}, nil
+}
+func (s *failingRows) Err() error {
+	if s.next == s.failAt && s.cancel == nil {
+		return errors.New("the source broke")
+	}
+	return nil
+}
+
+// TestCopyAbortedMidStream: a binary COPY into a primary-key table that the
+// client abandons after tens of thousands of rows (CopyFail, or its context
+// cancelled) keeps none of them, and the connection goes on.
+func TestCopyAbortedMidStream(t *testing.T) {
+	srv := startServer(t)
+	conn := connectPgx(t, srv.ConnString())
+	ctx := context.Background()
+	mustExec(t, conn, "CREATE TABLE mid (id INT PRIMARY KEY, name TEXT)")
+	count := func() int {
+		var n int
+		if err := conn.QueryRow(ctx, "SELECT count(*) FROM mid").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	cols := []string{"id", "name"}
+	if _, err := conn.CopyFrom(ctx, pgx.Identifier{"mid"}, cols, &failingRows{total: 100000, failAt: 40000}); err == nil {
+		t.Fatal("COPY whose source failed succeeded")
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("an abandoned COPY left %d rows", n)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	if _, err := conn.CopyFrom(cctx, pgx.Identifier{"mid"}, cols, &failingRows{total: 100000, failAt: 30000, cancel: cancel}); err == nil {
+		t.Fatal("cancelled COPY succeeded")
+	}
+	cancel()
+	if conn.IsClosed() {
+		conn = connectPgx(t, srv.ConnString())
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("a cancelled COPY left %d rows", n)
+	}
+	if got, err := conn.CopyFrom(ctx, pgx.Identifier{"mid"}, cols, &failingRows{total: 150000, failAt: -1}); err != nil || got != 150000 {
+		t.Fatalf("COPY after the aborted ones: %d, %v", got, err)
+	}
+	if n := count(); n != 150000 {
+		t.Fatalf("%d rows after COPY 150000", n)
 	}
 }

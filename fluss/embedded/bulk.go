@@ -56,8 +56,9 @@ type bulkUpsert struct {
 
 	err  error
 	recs []arrow.RecordBatch // validated parts, in order
-	// rows are each part's keys and rows (laid end to end at Commit: one
-	// growing slice was copied over and over), starts their first rows.
+	// rows are each part's keys and rows (one growing slice was copied
+	// over and over; the commit lays them end to end only when it needs
+	// to: request.allRows), starts their first rows.
 	rows   [][]pkRow
 	starts []int32
 	n      int32 // rows so far
@@ -106,11 +107,9 @@ func (b *bulkUpsert) stop() {
 	}
 }
 
-// Discard implements fluss.BulkUpsert.
+// Discard implements fluss.BulkUpsert. It also releases the parts of an
+// upsert that Add found failed (stop ran, nothing was released).
 func (b *bulkUpsert) Discard() {
-	if b.finished {
-		return
-	}
 	b.discard.Store(true)
 	b.stop()
 	b.release()
@@ -149,7 +148,7 @@ func (b *bulkUpsert) Commit(ctx context.Context) (fluss.WriteResult, error) {
 			distinct = p.hi != e.hi || p.lo != e.lo || !bytes.Equal(b.key(p.i), b.key(e.i))
 		}
 	}
-	r := &request{table: b.h.t, kind: reqUpsert, parts: b.rows, n: int(b.n), order: order, distinct: distinct, recs: b.recs, ndv: b.ndv, done: make(chan result, 1)}
+	r := &request{table: b.h.t, kind: reqUpsert, parts: b.rows, order: order, distinct: distinct, recs: b.recs, ndv: b.ndv, done: make(chan result, 1)}
 	if s := b.h.s; distinct && s.opts.IngestBytes > 0 && b.bytes >= int64(s.opts.IngestBytes) {
 		// The group commit will ingest the state, which is every key with
 		// its row whatever the table held (a full-row upsert): its sstables
@@ -220,7 +219,7 @@ func (b *bulkUpsert) addPart(rec arrow.RecordBatch) error {
 	for i := range rows {
 		rows[i].row = buf[start:ends[i]:ends[i]]
 		start = ends[i]
-		b.bytes += int64(len(rows[i].key) + len(rows[i].row) + 16)
+		b.bytes += int64(rows[i].stateBytes())
 	}
 	b.ndv = b.ndv.fold(sketchRecord(conv, nil))
 	run := sortedKeyEntries(rows, base, &b.pool)

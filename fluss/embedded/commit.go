@@ -47,6 +47,10 @@ type pkRow struct {
 	row []byte // compacted row (upserts only)
 }
 
+// stateBytes is what the row takes in a group's state batch: key, row, and
+// the entry's kind and two varint lengths.
+func (pr *pkRow) stateBytes() int { return len(pr.key) + len(pr.row) + 16 }
+
 // request is one write call (or a drop) waiting for the committer.
 type request struct {
 	table   *tableState
@@ -56,7 +60,6 @@ type request struct {
 	// parts, when set instead of rows, are the rows in parts (a bulk
 	// upsert's), laid end to end only when the commit needs them so.
 	parts  [][]pkRow
-	n      int // rows in parts
 	opts   fluss.UpsertOptions
 	target []bool // partial update: which columns the upsert writes
 	// recs, for a full-row upsert, are the validated records rows were
@@ -210,9 +213,10 @@ func (w *bucketWrite) add(data []byte) {
 
 // commit writes a group: prepare every request (reading the primary-key
 // state from pebble and from the overlays of the group's earlier requests,
-// and writing the new state into one pebble batch), append the batches to
-// the bucket logs, fsync each touched log once, commit the state and the new
-// committed lengths in one synced pebble batch, publish, reply.
+// and writing the new state into one pebble batch, or into sorted runs for a
+// group large enough to be ingested), append the batches to the bucket logs,
+// fsync each touched log once, commit the state and the new committed
+// lengths in one synced pebble batch or one ingestion, publish, reply.
 func (s *Store) commit(reqs []*request) {
 	if len(reqs) == 0 {
 		return
@@ -226,7 +230,7 @@ func (s *Store) commit(reqs []*request) {
 	for _, r := range reqs {
 		for _, rows := range r.rowParts() {
 			for _, pr := range rows {
-				size += len(pr.key) + len(pr.row) + 16 // + kind and two varint lengths
+				size += pr.stateBytes()
 			}
 		}
 	}
@@ -616,7 +620,7 @@ func (r *request) rowParts() [][]pkRow {
 // allRows lays r's parts end to end as its rows, once, and returns them.
 func (r *request) allRows() []pkRow {
 	if r.parts != nil {
-		rows := make([]pkRow, 0, r.n)
+		rows := make([]pkRow, 0, len(r.order))
 		for _, part := range r.parts {
 			rows = append(rows, part...)
 		}

@@ -132,12 +132,12 @@ func (s *Store) ingestSSTables(paths []string, groups [][]kvEntry) error {
 	return nil
 }
 
-// ingestChunk is the most entries ingestEntries writes into one sstable:
+// ingestChunk is the most entries buildSSTables writes into one sstable:
 // a million-row load is written as four, on as many cores as there are.
 const ingestChunk = 256 << 10
 
 // writeSSTables writes parts[i] to paths[i] (several cores at a time) and
-// returns the first error; a panic in one becomes its error.
+// returns their errors joined; a panic in one becomes its error.
 func (s *Store) writeSSTables(paths []string, parts [][]kvEntry) error {
 	errs := make([]error, len(parts))
 	parallel(len(parts), func(i int) {
@@ -187,11 +187,11 @@ func batchEntries(kv *pebble.Batch) ([]kvEntry, error) {
 }
 
 // sortEntries orders entries by key, keeping one per key: the last one
-// written. A bulk write's entries come in key order already (preparePK
-// writes them sorted) and are followed by a few bookkeeping keys (the
-// buckets' committed lengths, sketches): the sorted run is kept as it is,
-// the rest sorted and merged into it, rather than a stable sort of the
-// whole million.
+// written. A large batch's entries (batchEntries) come in key order already
+// (preparePK writes a request's sorted) and are followed by a few
+// bookkeeping keys (the buckets' committed lengths, sketches): the sorted
+// run is kept as it is, the rest sorted and merged into it, rather than a
+// stable sort of the whole million.
 func sortEntries(entries []kvEntry) []kvEntry {
 	run := 1
 	for run < len(entries) && bytes.Compare(entries[run-1].key, entries[run].key) < 0 {

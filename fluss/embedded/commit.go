@@ -602,7 +602,7 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior []*overlay) ([]bucke
 			ents = append(ents, kvEntry{key: k, value: cur[g], del: !exists[g]})
 		}
 	}
-	if err := writeRun(kv, ents); err != nil {
+	if err := writeRun(kv, ents, nil); err != nil {
 		return nil, 0, nil, ioErr(err, "updating the state of %s", t.info.Path)
 	}
 	ov := &overlay{entries: ents}
@@ -678,9 +678,7 @@ func (s *Store) prepareNew(kv stateWriter, r *request, prior []*overlay) (out []
 		}
 		out = append(out, bbs...)
 	}
-	if b, ok := kv.(*bulkState); ok && r.prebuilt != nil {
-		b.runs = append(b.runs, bulkRun{ents: ents, pre: r.prebuilt})
-	} else if err := writeRun(kv, ents); err != nil {
+	if err := writeRun(kv, ents, r.prebuilt); err != nil {
 		return nil, nil, false, ioErr(err, "updating the state of %s", t.info.Path)
 	}
 	return out, &overlay{entries: ents}, true, nil

@@ -334,10 +334,12 @@ func (p *prebuiltState) discard() {
 }
 
 // writeRun writes a request's state changes (in key order, distinct keys)
-// into kv: as a run of its own into a bulkState, else one by one.
-func writeRun(kv stateWriter, ents []kvEntry) error {
+// into kv: as a run of its own into a bulkState (with pre, the sstables
+// being built of it, if any), else one by one (pre is then left to the
+// commit's end, which removes what no ingestion took).
+func writeRun(kv stateWriter, ents []kvEntry, pre *prebuiltState) error {
 	if b, ok := kv.(*bulkState); ok {
-		b.runs = append(b.runs, bulkRun{ents: ents})
+		b.runs = append(b.runs, bulkRun{ents: ents, pre: pre})
 		return nil
 	}
 	for _, e := range ents {

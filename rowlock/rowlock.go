@@ -714,3 +714,11 @@ func (m *Manager) Held() int {
 	defer m.mu.Unlock()
 	return m.count
 }
+
+// Manager returns the manager t belongs to.
+func (t *Txn) Manager() *Manager { return t.m }
+
+// EscalateAt is how many row locks of one table a transaction takes before
+// it tries to lock the table whole: a write of that many rows asks for the
+// table at once (Txn.LockTable).
+func (m *Manager) EscalateAt() int { return m.opts.EscalateAt }

@@ -8,6 +8,7 @@ import (
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -204,4 +205,13 @@ func (s *session) duration(name string) time.Duration {
 		return d
 	}
 	return 0
+}
+
+// Locks lists the row locks held and awaited (pg_locks); none when the
+// store takes no row locks.
+func (e *Engine) Locks() []rowlock.LockInfo {
+	if e.locks == nil {
+		return nil
+	}
+	return e.locks.Locks()
 }

@@ -442,11 +442,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return s.execShow(ps.parsed.Show)
 	case sql.Begin:
 		if s.txStatus == 'I' {
-			s.txStatus = 'T'
-			s.txStart = time.Now()
 			if err := s.beginIsolation(ps.parsed.Tx); err != nil {
 				return nil, err
 			}
+			s.txStatus = 'T'
+			s.txStart = time.Now()
 			s.tx = s.newTxn()
 			s.tx.readOnly = ps.parsed.Tx != nil && ps.parsed.Tx.ReadOnly ||
 				(ps.parsed.Tx == nil || !ps.parsed.Tx.ReadWrite) && s.settings["default_transaction_read_only"] == "on"

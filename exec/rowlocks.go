@@ -126,6 +126,12 @@ func lockTargets(ctx context.Context, ec *EvalContext, t fluss.Table, kt []types
 		b.Release()
 		return nil, err
 	}
+	if rc != nil && rc.Only != nil {
+		// The second pass read these rows after the first had locked
+		// them: they are the newest (a "changed" now could only be a
+		// stamp that a commit of another key hashed onto).
+		changed = nil
+	}
 	if changed != nil {
 		kept := idx[:0]
 		for j, r := range idx {
@@ -133,7 +139,7 @@ func lockTargets(ctx context.Context, ec *EvalContext, t fluss.Table, kt []types
 				kept = append(kept, r)
 				continue
 			}
-			if rc == nil || rc.Only != nil {
+			if rc == nil {
 				// No second pass can re-read it: never write a stale row.
 				b.Release()
 				return nil, serializationFailure()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
@@ -144,6 +145,10 @@ func (s *session) setTransaction(st *sql.SetStmt) error {
 // raised) while the statement runs and last until its transaction ends.
 func (s *session) lockedQuery(ctx context.Context, rt *lower.Runtime, ps *statement) (pgwire.Result, error) {
 	if err := s.needRowLocks("SELECT ... FOR UPDATE"); err != nil {
+		return nil, err
+	}
+	// As in PostgreSQL, locking rows takes UPDATE privilege as well.
+	if err := s.need(ps.locked.TableID, ps.locked.Path, access.Update); err != nil {
 		return nil, err
 	}
 	if _, err := s.writeTable(ctx, "SELECT FOR UPDATE", *ps.locked); err != nil {

@@ -140,3 +140,23 @@ func TestLocksEndWithTheTransaction(t *testing.T) {
 	}
 	held("after a failed autocommit UPDATE", false)
 }
+
+// TestForUpdateNeedsUpdatePrivilege: as in PostgreSQL, SELECT ... FOR
+// UPDATE (or FOR SHARE) takes UPDATE privilege besides SELECT.
+func TestForUpdateNeedsUpdatePrivilege(t *testing.T) {
+	ss := aclSessions(t, t.TempDir(), "admin", "alice")
+	admin, alice := ss[0], ss[1]
+	mustRun(t, admin, "CREATE TABLE t (id INT PRIMARY KEY, n INT)")
+	mustRun(t, admin, "INSERT INTO t VALUES (1, 1)")
+	mustRun(t, admin, "GRANT SELECT ON t TO alice")
+	mustRun(t, alice, "SELECT n FROM t WHERE id = 1")
+	for _, q := range []string{"SELECT n FROM t WHERE id = 1 FOR UPDATE", "SELECT n FROM t FOR KEY SHARE"} {
+		if _, _, err := run(t, alice, q); sqlerr.CodeOf(err) != sqlerr.InsufficientPrivilege {
+			t.Fatalf("%s without UPDATE: %v", q, err)
+		}
+	}
+	mustRun(t, admin, "GRANT UPDATE ON t TO alice")
+	if got := mustRun(t, alice, "SELECT n FROM t WHERE id = 1 FOR UPDATE"); len(got) != 1 || got[0] != "1" {
+		t.Fatalf("FOR UPDATE with UPDATE: %v", got)
+	}
+}

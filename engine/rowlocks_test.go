@@ -8,6 +8,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -158,5 +159,36 @@ func TestForUpdateNeedsUpdatePrivilege(t *testing.T) {
 	mustRun(t, admin, "GRANT UPDATE ON t TO alice")
 	if got := mustRun(t, alice, "SELECT n FROM t WHERE id = 1 FOR UPDATE"); len(got) != 1 || got[0] != "1" {
 		t.Fatalf("FOR UPDATE with UPDATE: %v", got)
+	}
+}
+
+// TestLockMemoryBounded: past the server's row-lock limit a statement
+// fails with 53200 and a message saying so; a transaction that alone
+// writes a table locks it whole instead of row by row.
+func TestLockMemoryBounded(t *testing.T) {
+	eng := engine.New(openStore(t), engine.Options{Locks: rowlock.Options{MaxLocks: 10, EscalateAt: 20}})
+	open := func() pgwire.Session {
+		s, err := eng.NewSession(context.Background(), pgwire.SessionInfo{User: "a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	a, b := open(), open()
+	mustRun(t, a, "CREATE TABLE t (id INT PRIMARY KEY, n INT)")
+	mustRun(t, a, "INSERT INTO t SELECT g, 0 FROM generate_series(1, 50) AS g")
+	mustRun(t, b, "BEGIN")
+	mustRun(t, b, "SELECT n FROM t WHERE id = 50 FOR SHARE")
+	_, _, err := run(t, a, "UPDATE t SET n = n + 1 WHERE id < 40")
+	if se := sqlerr.As(err); se == nil || se.Code != sqlerr.OutOfMemory || se.Message != "out of shared memory" {
+		t.Fatalf("past the limit: %v", err)
+	}
+	mustRun(t, b, "COMMIT")
+	if got := mustRun(t, a, "SELECT sum(n) FROM t"); got[0] != "0" {
+		t.Fatalf("the failed UPDATE wrote: %v", got)
+	}
+	if n := len(eng.Locks()); n != 0 {
+		t.Fatalf("%d locks left", n)
 	}
 }

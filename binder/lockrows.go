@@ -79,7 +79,7 @@ func lockClauseName(m rowlock.Mode) string { return m.String() }
 // checkRowLock refuses the SELECTs PostgreSQL refuses a locking clause
 // for, and the ones sqlgate cannot lock: anything but rows of one table
 // with a primary key, read directly.
-func (b *binder) checkRowLock(sel *ast.SelectStmt, from Node, mode rowlock.Mode) (*Scan, error) {
+func (b *binder) checkRowLock(sel *ast.SelectStmt, from Node, mode rowlock.Mode, setOpBranch bool) (*Scan, error) {
 	name := lockClauseName(mode)
 	switch {
 	case b.isAggregating(sel) && (sel.GroupBy != nil || sel.Having != nil):
@@ -90,7 +90,7 @@ func (b *binder) checkRowLock(sel *ast.SelectStmt, from Node, mode rowlock.Mode)
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", name)
 	case b.hasWindows(sel):
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with window functions", name)
-	case b.setOpBranch:
+	case setOpBranch:
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with UNION/INTERSECT/EXCEPT", name)
 	}
 	scan, ok := from.(*Scan)

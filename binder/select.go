@@ -50,7 +50,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		if lockMode, lockWait, err = b.rowLockClause(sel.LockInfo); err != nil {
 			return nil, err
 		}
-		if lockScan, err = b.checkRowLock(sel, input, lockMode); err != nil {
+		if lockScan, err = b.checkRowLock(sel, input, lockMode, branch); err != nil {
 			return nil, err
 		}
 	}

@@ -436,4 +436,3 @@ func DecodeValue(b []byte, t types.T, bld array.Builder) (int, error) {
 	}
 	return 0, fmt.Errorf("compacted encoding: unsupported type %s", t)
 }
-

@@ -247,6 +247,9 @@ func castable(a, b types.T) bool {
 	if (a.Kind == types.Bytes || a.Kind == types.Binary) && (b.Kind == types.Bytes || b.Kind == types.Binary) {
 		return true
 	}
+	if a.Kind == types.Time && b.Kind == types.Time {
+		return true // another precision: rounded to the target's
+	}
 	if a.Kind == types.Time && b.Kind == types.Interval || a.Kind == types.Interval && b.Kind == types.Time {
 		return true // a time of day as an interval, an interval's time part as a time
 	}

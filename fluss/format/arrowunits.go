@@ -186,12 +186,14 @@ func convertData(d arrow.ArrayData, t types.T, toWire bool) (arrow.ArrayData, er
 		return array.NewData(target, d.Len(), d.Buffers(), cs, d.NullN(), d.Offset()), nil
 	}
 	f := unitFactor(t)
-	if f == 1 {
+	bufs := d.Buffers()
+	if f == 1 || d.Offset()+d.Len() == 0 || len(bufs) < 2 || bufs[1] == nil {
+		// the same unit, or no values (an empty child of NULL lists may
+		// have no buffers at all)
 		return array.NewData(target, d.Len(), d.Buffers(), nil, d.NullN(), d.Offset()), nil
 	}
 	// Values [0, offset+len) of the buffer are converted (the nulls' too,
 	// harmlessly), so that the offset and validity bitmap stay as they are.
-	bufs := d.Buffers()
 	n := d.Offset() + d.Len()
 	valid := func(i int) bool {
 		return bufs[0] == nil || bitutil.BitIsSet(bufs[0].Bytes(), i)

@@ -125,3 +125,36 @@ func TestLogBatchUnitsRoundTrip(t *testing.T) {
 		b.Release()
 	}
 }
+
+// TestLogBatchUnitsNullColumns: columns of NULLs (whose child arrays may
+// have no buffers at all) convert too.
+func TestLogBatchUnitsNullColumns(t *testing.T) {
+	ts := []types.T{types.ArrayOf(types.TimestampType(3)), types.TimestampType(0), timeT(0),
+		{Kind: types.Row, Fields: []types.Field{{Name: "a", Type: types.TimestampTZType(1)}}}}
+	schema := schemaOf(ts)
+	for _, rows := range []int{0, 1, 3} {
+		cols := make([]arrow.Array, len(ts))
+		for i, f := range schema.Fields() {
+			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, f.Type, rows)
+		}
+		rec := array.NewRecordBatch(schema, cols, int64(rows))
+		for _, c := range cols {
+			c.Release()
+		}
+		b, err := EncodeBatch(rec, ts, nil, 1)
+		if err != nil {
+			t.Fatalf("%d rows: %v", rows, err)
+		}
+		got, err := NewBatchDecoder(schema, ts).Decode(b)
+		if err != nil {
+			t.Fatalf("%d rows: %v", rows, err)
+		}
+		for i := range ts {
+			if !array.Equal(got.Record.Column(i), rec.Column(i)) {
+				t.Errorf("%d rows, %s: %v", rows, ts[i], got.Record.Column(i))
+			}
+		}
+		got.Record.Release()
+		rec.Release()
+	}
+}

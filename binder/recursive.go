@@ -240,8 +240,10 @@ type cteWalker struct {
 	self  string         // the item whose references are looked for
 	names map[string]int // walkDeps: the list's items
 	deps  map[int]bool   // walkDeps: the items referenced
-	// inner are the names inner WITH clauses define, innermost last.
+	// inner are the names inner WITH clauses define, innermost last;
+	// withs are those clauses.
 	inner    []map[string]bool
+	withs    []*ast.WithClause
 	ctx      recContext
 	selfRefs int
 	err      *sqlerr.Error
@@ -271,18 +273,47 @@ func (v *cteWalker) hidden(name string) bool {
 func (v *cteWalker) pushWith(w *ast.WithClause) {
 	m := map[string]bool{}
 	v.inner = append(v.inner, m)
+	v.withs = append(v.withs, w)
 	if w.IsRecursive {
 		for _, c := range w.CTEs {
 			m[ident(c.Name)] = true
 		}
 	}
 	for _, c := range w.CTEs {
-		v.walk(c.Query)
+		// the query itself, not its SubqueryExpr wrapper: an inner WITH
+		// query is no subquery to PostgreSQL's check (a self-reference
+		// there is allowed)
+		if c.Query != nil {
+			v.walk(c.Query.Query)
+		}
 		m[ident(c.Name)] = true
 	}
 }
 
-func (v *cteWalker) popWith() { v.inner = v.inner[:len(v.inner)-1] }
+func (v *cteWalker) popWith() {
+	v.inner = v.inner[:len(v.inner)-1]
+	v.withs = v.withs[:len(v.withs)-1]
+}
+
+// withScope walks n, whose WITH clause *with is, under that clause's
+// names. TiDB hangs the WITH of a parenthesised query on both the list and
+// its SELECT: a clause already in scope is walked once.
+func (v *cteWalker) withScope(n ast.Node, with **ast.WithClause) {
+	w := *with
+	active := false
+	for _, a := range v.withs {
+		active = active || a == w
+	}
+	if !active {
+		v.pushWith(w)
+	}
+	*with = nil
+	v.walk(n)
+	*with = w
+	if !active {
+		v.popWith()
+	}
+}
 
 // refersToSelf reports whether a FROM item names the item itself (not
 // through a derived table).
@@ -416,12 +447,7 @@ func (v *cteWalker) Enter(n ast.Node) (ast.Node, bool) {
 		return n, true // walked by pushWith, under the names' scope
 	case *ast.SelectStmt:
 		if x.With != nil {
-			w := x.With
-			v.pushWith(w)
-			x.With = nil
-			v.walk(x)
-			x.With = w
-			v.popWith()
+			v.withScope(x, &x.With)
 			return n, true
 		}
 		if v.mode == walkCheck && v.ctx == recOK && x.From != nil && x.From.TableRefs != nil && v.refersToSelf(x.From.TableRefs) {
@@ -429,22 +455,12 @@ func (v *cteWalker) Enter(n ast.Node) (ast.Node, bool) {
 		}
 	case *ast.SetOprStmt:
 		if x.With != nil {
-			w := x.With
-			v.pushWith(w)
-			x.With = nil
-			v.walk(x)
-			x.With = w
-			v.popWith()
+			v.withScope(x, &x.With)
 			return n, true
 		}
 	case *ast.SetOprSelectList:
 		if x.With != nil {
-			w := x.With
-			v.pushWith(w)
-			x.With = nil
-			v.walk(x)
-			x.With = w
-			v.popWith()
+			v.withScope(x, &x.With)
 			return n, true
 		}
 		if v.mode == walkCheck {

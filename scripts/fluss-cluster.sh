@@ -30,6 +30,17 @@ HOST=127.0.0.1
 
 die() { echo "fluss-cluster: $*" >&2; exit 1; }
 
+# fail stops what started, keeps the logs beside the cluster directory
+# (named on stderr) and exits.
+fail() {
+  local keep="$DIR.failed"
+  rm -rf "$keep"
+  [ -d "$DIR/log" ] && cp -r "$DIR/log" "$keep" 2>/dev/null || true
+  stop >/dev/null 2>&1 || true
+  echo "fluss-cluster: $* (server logs kept in $keep)" >&2
+  exit 1
+}
+
 # fetch downloads fluss-server (a shaded jar carrying ZooKeeper, RocksDB, Netty
 # and Arrow) plus a log4j binding so that the servers write logs we can read.
 fetch() {
@@ -161,23 +172,58 @@ wait_port() {
   until port_open "$port"; do
     if ! kill -0 "$(awk -v n="$name" '$2==n{print $1}' "$DIR/pids")" 2>/dev/null; then
       tail -n 40 "$DIR/log/$name.log" "$DIR/log/$name.out" >&2 2>/dev/null || true
-      stop >/dev/null 2>&1 || true
-      die "$name exited before serving on port $port"
+      fail "$name exited before serving on port $port"
     fi
-    [ $SECONDS -lt $deadline ] || { stop >/dev/null 2>&1 || true; die "$name did not listen on $port within ${TIMEOUT}s"; }
+    [ $SECONDS -lt $deadline ] || fail "$name did not listen on $port within ${TIMEOUT}s"
     sleep 0.2
   done
 }
 
-# wait_registered waits until the coordinator has seen every tablet server
-# register in ZooKeeper, so that a CreateTable right after start finds them.
+# wait_registered asks the coordinator for the cluster's metadata (a
+# GetMetadata request, API 1012, with an empty body) until it lists every
+# tablet server, so that a CreateTable right after start finds them all.
 wait_registered() {
   local deadline=$((SECONDS + TIMEOUT)) n
   while :; do
-    n=$(grep -c 'ServerRegistered\|New tablet server' "$DIR/log/coordinator.log" 2>/dev/null || true)
+    n=$(python3 - "$HOST" "$coord" <<'PY' 2>/dev/null || echo 0
+import socket, struct, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5)
+s.sendall(struct.pack(">ihhi", 8, 1012, 0, 1))
+def read(n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            raise EOFError
+        b += c
+    return b
+body = read(struct.unpack(">i", read(4))[0])
+if body[0] != 0:
+    print(0); sys.exit()
+b, i, count = body[5:], 0, 0
+def varint():
+    global i
+    v = shift = 0
+    while True:
+        x = b[i]; i += 1
+        v |= (x & 0x7F) << shift; shift += 7
+        if x < 0x80:
+            return v
+while i < len(b):
+    key = varint(); field, wire = key >> 3, key & 7
+    if wire == 0: varint()
+    elif wire == 1: i += 8
+    elif wire == 5: i += 4
+    elif wire == 2:
+        n = varint(); i += n
+        count += field == 2  # MetadataResponse.tablet_servers
+    else: break
+print(count)
+PY
+)
     [ "${n:-0}" -ge "$TABLETS" ] && return 0
-    [ $SECONDS -lt $deadline ] || { stop >/dev/null 2>&1 || true; die "tablet servers did not register with the coordinator within ${TIMEOUT}s"; }
-    sleep 0.2
+    [ $SECONDS -lt $deadline ] || fail "${n:-0} of $TABLETS tablet servers registered with the coordinator within ${TIMEOUT}s"
+    sleep 0.3
   done
 }
 

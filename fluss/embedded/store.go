@@ -524,6 +524,10 @@ func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, e
 	return &tableHandle{s: s, t: t}, nil
 }
 
+// RowLocksSerializeWriters implements fluss.RowLockable: only the server
+// that opened the store (pebble locks its directory) writes it.
+func (s *Store) RowLocksSerializeWriters() bool { return true }
+
 // Close stops the committer and closes the files and the key-value state.
 // Writes already being committed finish; writes still queued fail with
 // 57P01, and the store's tables refuse further calls.

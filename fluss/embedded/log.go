@@ -108,7 +108,7 @@ func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error
 	for _, c := range info.Descriptor.Schema.Columns {
 		t.colTypes = append(t.colTypes, c.Type)
 	}
-	t.decoder = format.NewBatchDecoder(schema, t.colTypes)
+	t.decoder = format.NewTableBatchDecoder(schema, t.colTypes)
 	t.pkTypes, t.bkTypes = keyTypes(info, t.pkIdx), keyTypes(info, t.bkIdx)
 	t.keyInfo.Path = info.Path
 	for _, c := range t.pkIdx {

@@ -88,8 +88,8 @@ func TestLogBatchUnitsRoundTrip(t *testing.T) {
 	defer full.Release()
 	rec := full.NewSlice(1, rows) // an offset into every array
 	defer rec.Release()
-	dec := NewBatchDecoder(schema, ts)
-	b, err := EncodeBatch(rec, ts, nil, 1)
+	dec := NewTableBatchDecoder(schema, ts)
+	b, err := EncodeTableBatch(rec, ts, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestLogBatchUnitsRoundTrip(t *testing.T) {
 			bb.Append(arrow.Timestamp(c.v))
 		}
 		r := b.NewRecordBatch()
-		if _, err := EncodeBatch(r, []types.T{c.t}, nil, 1); err == nil || !strings.Contains(err.Error(), "below its precision") {
+		if _, err := EncodeTableBatch(r, []types.T{c.t}, nil, 1); err == nil || !strings.Contains(err.Error(), "below its precision") {
 			t.Errorf("%s value %d: %v", c.t, c.v, err)
 		}
 		r.Release()
@@ -141,11 +141,11 @@ func TestLogBatchUnitsNullColumns(t *testing.T) {
 		for _, c := range cols {
 			c.Release()
 		}
-		b, err := EncodeBatch(rec, ts, nil, 1)
+		b, err := EncodeTableBatch(rec, ts, nil, 1)
 		if err != nil {
 			t.Fatalf("%d rows: %v", rows, err)
 		}
-		got, err := NewBatchDecoder(schema, ts).Decode(b)
+		got, err := NewTableBatchDecoder(schema, ts).Decode(b)
 		if err != nil {
 			t.Fatalf("%d rows: %v", rows, err)
 		}

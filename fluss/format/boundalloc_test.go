@@ -78,7 +78,7 @@ func TestCompressedBatchDecodeBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec := NewBatchDecoder(schema, []types.T{types.Int64Type})
+		dec := NewTableBatchDecoder(schema, []types.T{types.Int64Type})
 		decode := map[string]func([]byte) (Batch, error){
 			"Decode": dec.Decode,
 			"BatchReader": func(b []byte) (Batch, error) {

@@ -13,9 +13,10 @@
 //     empty batches (no Arrow; they take one offset). The Arrow in a batch
 //     is Fluss's (arrowunits.go: TIME/TIMESTAMP(0) seconds, (1-3)
 //     milliseconds, no zone on TIMESTAMP_LTZ), converted losslessly to and
-//     from the engine's representation (types.T.ArrowType) at encode and
-//     decode, including projected reads (projected.go) and zero-copy reads
-//     (batchreader.go);
+//     from the engine's representation (types.T.ArrowType) by
+//     EncodeTableBatch and NewTableBatchDecoder, including projected reads
+//     (projected.go) and zero-copy reads (batchreader.go); EncodeBatch and
+//     NewBatchDecoder take Arrow that is Fluss's already, as it is;
 //   - the KV formats of PutKv, Lookup and LimitScan (kvbatch.go):
 //     DefaultKvRecordBatch and its KvRecords, DefaultValueRecordBatch, and
 //     ValueEncoder's 2-byte schema id in front of a value.

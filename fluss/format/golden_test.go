@@ -454,10 +454,7 @@ func schemaOf(ts []types.T) *arrow.Schema {
 // rawDecoder decodes batches as their Arrow is, in Fluss's units (no
 // conversion): what a Fluss reader sees.
 func rawDecoder(s *arrow.Schema, ts []types.T) *BatchDecoder {
-	d := NewBatchDecoder(s, ts)
-	raw := *d
-	raw.schema, raw.conv, raw.anyConv = d.wire, make([]bool, len(ts)), false
-	return &raw
+	return NewBatchDecoder(WireSchema(s, ts))
 }
 
 // TestGoldenTemporalLogBatches decodes Fluss's Arrow log batches (V0, and
@@ -469,7 +466,7 @@ func TestGoldenTemporalLogBatches(t *testing.T) {
 	g := golden(t)
 	ts := goldenTemporalTypes()
 	schema := schemaOf(ts)
-	dec := NewBatchDecoder(schema, ts)
+	dec := NewTableBatchDecoder(schema, ts)
 	raw := rawDecoder(schema, ts)
 	for i, f := range raw.wire.Fields() { // the units Fluss's ArrowUtils gives
 		want := map[int]string{0: "time32[s]", 1: "time32[ms]", 4: "time64[us]", 7: "time64[ns]"}
@@ -535,7 +532,7 @@ func TestGoldenTemporalLogBatches(t *testing.T) {
 			}
 			// sqlgate's batch of the same rows: the same Arrow values in
 			// Fluss's units, and the same header fields.
-			ours, err := EncodeBatch(batch.Record, ts, c.changes, 5)
+			ours, err := EncodeTableBatch(batch.Record, ts, c.changes, 5)
 			if err != nil {
 				t.Fatalf("%s: encoding: %v", c.name, err)
 			}
@@ -551,6 +548,16 @@ func TestGoldenTemporalLogBatches(t *testing.T) {
 				if !array.Equal(got.Record.Column(col), want.Record.Column(col)) {
 					t.Errorf("%s %s: sqlgate wrote %v, Fluss %v", c.name, ts[col], got.Record.Column(col), want.Record.Column(col))
 				}
+			}
+			// EncodeBatch writes a record already in Fluss's units as it is.
+			asIs, err := EncodeBatch(want.Record, c.changes, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again, err := raw.Decode(asIs); err != nil || !array.RecordEqual(again.Record, want.Record) {
+				t.Errorf("%s: EncodeBatch of Fluss's record: %v", c.name, err)
+			} else {
+				again.Record.Release()
 			}
 			if got.Header.SchemaID != 5 || got.Header.Attributes != want.Header.Attributes || got.Header.LastOffsetDelta != 2 || got.Header.RecordCount != 3 {
 				t.Errorf("%s: sqlgate's header %+v", c.name, got.Header)
@@ -593,7 +600,7 @@ func TestGoldenEmptyAndV2Batches(t *testing.T) {
 	g := golden(t)
 	ts := goldenTemporalTypes()
 	schema := schemaOf(ts)
-	dec := NewBatchDecoder(schema, ts)
+	dec := NewTableBatchDecoder(schema, ts)
 	for _, name := range []string{"log_empty_v0", "log_empty_v1"} {
 		b := goldenVec(t, g, name)
 		batch, err := dec.Decode(b)
@@ -624,7 +631,7 @@ func TestGoldenEmptyAndV2Batches(t *testing.T) {
 		return cols
 	}(), 0)
 	defer empty.Release()
-	ours, err := EncodeBatch(empty, ts, []ChangeType{}, 5)
+	ours, err := EncodeTableBatch(empty, ts, []ChangeType{}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -668,7 +675,7 @@ func TestGoldenEmptyAndV2Batches(t *testing.T) {
 func TestGoldenNestedLogBatch(t *testing.T) {
 	g := golden(t)
 	ts := goldenNestedTypes()
-	dec := NewBatchDecoder(schemaOf(ts), ts)
+	dec := NewTableBatchDecoder(schemaOf(ts), ts)
 	batch, err := dec.Decode(goldenVec(t, g, "log_nested_zstd_append"))
 	if err != nil {
 		t.Fatal(err)
@@ -688,7 +695,7 @@ func TestGoldenNestedLogBatch(t *testing.T) {
 		}
 	}
 	// sqlgate's batch of it decodes to the same values.
-	ours, err := EncodeBatch(batch.Record, ts, nil, 1)
+	ours, err := EncodeTableBatch(batch.Record, ts, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -219,19 +219,30 @@ func SetCommitTimestamp(b []byte, ms int64) {
 	binary.LittleEndian.PutUint64(b[offCommitTimestamp:], uint64(ms))
 }
 
-// EncodeBatch encodes rec (columns of types ts, in the engine's Arrow
+// EncodeTableBatch encodes rec (columns of types ts, in the engine's Arrow
 // representation) as one V0 log record batch with BaseOffset 0 and
 // CommitTimestamp 0 (the log stamps both), WriterID and BatchSequence -1 (not
 // idempotent). changes is nil for an append-only batch, else one change type
 // per row. The Arrow is Fluss's (WireType): temporal columns are converted
 // to Fluss's units, and a value finer than its column's precision is an
 // error. A batch of no rows has no Arrow message, as Fluss writes it.
-func EncodeBatch(rec arrow.RecordBatch, ts []types.T, changes []ChangeType, schemaID int16) ([]byte, error) {
+func EncodeTableBatch(rec arrow.RecordBatch, ts []types.T, changes []ChangeType, schemaID int16) ([]byte, error) {
+	if len(ts) != int(rec.NumCols()) {
+		return nil, fmt.Errorf("%d column types for a record of %d columns", len(ts), rec.NumCols())
+	}
 	return encodeBatch(rec, ts, changes, schemaID)
 }
 
-// encodeBatch is EncodeBatch with IPC writer options (tests write
-// compressed batches, as Fluss clients may).
+// EncodeBatch is EncodeTableBatch of a record whose Arrow is already what
+// Fluss writes (WireType of its columns): it is encoded as it is. A
+// record in the engine's representation with TIME or TIMESTAMP columns
+// needs EncodeTableBatch, whose column types say their Fluss units.
+func EncodeBatch(rec arrow.RecordBatch, changes []ChangeType, schemaID int16) ([]byte, error) {
+	return encodeBatch(rec, nil, changes, schemaID)
+}
+
+// encodeBatch is EncodeTableBatch (nil ts: EncodeBatch) with IPC writer
+// options (tests write compressed batches, as Fluss clients may).
 func encodeBatch(rec arrow.RecordBatch, ts []types.T, changes []ChangeType, schemaID int16, opts ...ipc.Option) ([]byte, error) {
 	n := int(rec.NumRows())
 	if changes != nil && len(changes) != n {
@@ -241,11 +252,14 @@ func encodeBatch(rec arrow.RecordBatch, ts []types.T, changes []ChangeType, sche
 	if n == 0 {
 		buf.Write(make([]byte, HeaderSize))
 	} else {
-		wire, err := wireRecord(rec, ts)
-		if err != nil {
-			return nil, fmt.Errorf("encoding a log batch: %w", err)
+		wire := rec
+		if ts != nil {
+			var err error
+			if wire, err = wireRecord(rec, ts); err != nil {
+				return nil, fmt.Errorf("encoding a log batch: %w", err)
+			}
+			defer wire.Release()
 		}
-		defer wire.Release()
 		payload, err := ipc.GetRecordBatchPayload(wire, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("encoding arrow record batch: %w", err)
@@ -314,18 +328,33 @@ type BatchDecoder struct {
 	schemaMsg []byte // the IPC Schema message (of wire) prepended to each batch's RecordBatch message
 }
 
-// NewBatchDecoder returns a decoder of batches of a table whose columns are
-// s's fields, of types ts (len(ts) == s.NumFields()). The records it
-// returns have schema s: Fluss's Arrow units are converted to the engine's.
-func NewBatchDecoder(s *arrow.Schema, ts []types.T) *BatchDecoder {
+// NewTableBatchDecoder returns a decoder of batches of a table whose
+// columns are s's fields, of types ts (len(ts) == s.NumFields()). The
+// records it returns have schema s: Fluss's Arrow units are converted to
+// the engine's.
+func NewTableBatchDecoder(s *arrow.Schema, ts []types.T) *BatchDecoder {
 	if len(ts) != s.NumFields() {
-		panic(fmt.Sprintf("format.NewBatchDecoder: %d column types for %d fields", len(ts), s.NumFields()))
+		panic(fmt.Sprintf("format.NewTableBatchDecoder: %d column types for %d fields", len(ts), s.NumFields()))
 	}
 	d := &BatchDecoder{schema: s, wire: WireSchema(s, ts), ts: ts, conv: make([]bool, len(ts))}
 	for i, t := range ts {
 		d.conv[i] = needsConv(t)
 		d.anyConv = d.anyConv || d.conv[i]
 	}
+	return d.withSchemaMessage()
+}
+
+// NewBatchDecoder returns a decoder of batches whose Arrow has schema s as
+// it is (Fluss's units: WireType), without conversion. Records in the
+// engine's representation of a table with TIME or TIMESTAMP columns need
+// NewTableBatchDecoder.
+func NewBatchDecoder(s *arrow.Schema) *BatchDecoder {
+	d := &BatchDecoder{schema: s, wire: s, conv: make([]bool, s.NumFields())}
+	return d.withSchemaMessage()
+}
+
+// withSchemaMessage sets d's IPC Schema message (of its wire schema).
+func (d *BatchDecoder) withSchemaMessage() *BatchDecoder {
 	p := ipc.GetSchemaPayload(d.wire, memory.DefaultAllocator)
 	defer p.Release()
 	var buf bytes.Buffer

@@ -36,32 +36,44 @@ func TestMain(m *testing.M) {
 	bootstrap = os.Getenv("SQLGATE_FLUSS_BOOTSTRAP")
 	stop := func() {}
 	if bootstrap == "" {
-		script, _ := filepath.Abs("../../scripts/fluss-cluster.sh")
 		dir, err := os.MkdirTemp("", "fluss-cluster-test-")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		env := append(os.Environ(), "SQLGATE_FLUSS_DIR="+filepath.Join(dir, "c"))
-		cmd := exec.Command(script, "start")
-		cmd.Env, cmd.Stderr = env, os.Stderr
-		out, err := cmd.Output()
+		var stopCluster func()
+		bootstrap, stopCluster, err = startCluster(filepath.Join(dir, "c"))
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "starting the Fluss cluster (%s start): %v\n", script, err)
+			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		bootstrap = lines[len(lines)-1]
 		stop = func() {
-			c := exec.Command(script, "stop")
-			c.Env, c.Stdout, c.Stderr = env, os.Stderr, os.Stderr
-			_ = c.Run()
+			stopCluster()
 			_ = os.RemoveAll(dir)
 		}
 	}
 	code := m.Run()
 	stop()
 	os.Exit(code)
+}
+
+// startCluster starts a cluster with scripts/fluss-cluster.sh, its state in
+// dir, and returns its bootstrap address and how to stop it.
+func startCluster(dir string) (string, func(), error) {
+	script, _ := filepath.Abs("../../scripts/fluss-cluster.sh")
+	env := append(os.Environ(), "SQLGATE_FLUSS_DIR="+dir)
+	cmd := exec.Command(script, "start")
+	cmd.Env, cmd.Stderr = env, os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", nil, fmt.Errorf("starting the Fluss cluster (%s start): %v", script, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return lines[len(lines)-1], func() {
+		c := exec.Command(script, "stop")
+		c.Env, c.Stdout, c.Stderr = env, os.Stderr, os.Stderr
+		_ = c.Run()
+	}, nil
 }
 
 func clusterClient(t *testing.T) *Client {

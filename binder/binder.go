@@ -43,6 +43,8 @@ type binder struct {
 	corr *corrState
 	// ctes are the WITH queries visible to the query being bound.
 	ctes map[string]*ast.CommonTableExpression
+	// rec is the WITH RECURSIVE state (recursive.go); nil until needed.
+	rec *recState
 	// excludedScope is the scope of ON CONFLICT DO UPDATE, where VALUES(x)
 	// names the proposed row's column x.
 	excludedScope *scope

@@ -18,6 +18,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -51,6 +52,11 @@ type session struct {
 	// and a method value allocates each time it is taken.
 	statusFn func(string) (string, bool)
 	setFn    func(name, value string, reset, local bool) (string, error)
+	// rowLocks owns the row locks of the session's transactions (nil
+	// until the first write, or when the store takes no row locks).
+	rowLocks *rowlock.Txn
+	// stmtText is the running statement's text, for lock reports.
+	stmtText string
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }
@@ -66,7 +72,19 @@ func (s *session) chain(on bool) {
 	}
 	s.txStatus = 'T'
 	s.txStart = time.Now()
-	s.tx = newTxn(s.eng.opts.TransactionMemoryLimit)
+	s.tx = s.newTxn()
+}
+
+// newTxn starts a transaction's state, with the session's lock owner.
+func (s *session) newTxn() *txn {
+	tx := newTxn(s.eng.opts.TransactionMemoryLimit)
+	if s.eng.locks != nil {
+		if s.rowLocks == nil {
+			s.rowLocks = s.eng.locks.NewTxn(int32(s.info.ProcessID))
+		}
+		tx.locks = s.rowLocks
+	}
+	return tx
 }
 
 // endTxn forgets the open transaction block.
@@ -76,6 +94,7 @@ func (s *session) endTxn() {
 		s.tx = nil
 	}
 	s.txStatus = 'I'
+	s.settings["transaction_isolation"] = s.settings["default_transaction_isolation"]
 }
 
 // writeTxn is the transaction a write joins: the open block, or an
@@ -85,7 +104,7 @@ func (s *session) writeTxn() *txn {
 		return s.tx
 	}
 	if s.implicit == nil {
-		s.implicit = newTxn(s.eng.opts.TransactionMemoryLimit)
+		s.implicit = s.newTxn()
 	}
 	return s.implicit
 }
@@ -397,6 +416,7 @@ func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, 
 
 func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, error) {
 	s := ps.sess
+	s.stmtText = ps.parsed.Text
 	switch ps.parsed.Kind {
 	case sql.Set, sql.Reset:
 		return s.execSet(ps.parsed.Set)
@@ -406,7 +426,10 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		if s.txStatus == 'I' {
 			s.txStatus = 'T'
 			s.txStart = time.Now()
-			s.tx = newTxn(s.eng.opts.TransactionMemoryLimit)
+			if err := s.beginIsolation(ps.parsed.Tx); err != nil {
+				return nil, err
+			}
+			s.tx = s.newTxn()
 			s.tx.readOnly = ps.parsed.Tx != nil && ps.parsed.Tx.ReadOnly ||
 				(ps.parsed.Tx == nil || !ps.parsed.Tx.ReadWrite) && s.settings["default_transaction_read_only"] == "on"
 		}
@@ -421,6 +444,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		tx := s.tx
 		s.tx = nil
 		s.txStatus = 'I'
+		s.settings["transaction_isolation"] = s.settings["default_transaction_isolation"]
 		if tx != nil {
 			defer tx.release()
 			if err := tx.commit(ctx, s.eng.store); err != nil {
@@ -559,6 +583,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		rt.Metrics[ps.plan].Finish()
 		return explainResult(s.eng, ps.plan, rt.Metrics, b.Format, backend), nil
 	case *binder.Insert:
+		if ps.merge != nil {
+			if err := s.needRowLocks("INSERT ... ON CONFLICT DO UPDATE"); err != nil {
+				return nil, err
+			}
+		}
 		t, src, err := s.openWrite(rt, "INSERT", ps.plan, b.Table)
 		if err != nil {
 			return nil, err
@@ -571,35 +600,50 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		return writeResult(fmt.Sprintf("INSERT 0 %d", ins.Rows), ret), nil
 	case *binder.Update:
+		if err := s.needRowLocks("UPDATE"); err != nil {
+			return nil, err
+		}
 		t, src, err := s.openWrite(rt, "UPDATE", ps.plan, b.Table)
 		if err != nil {
 			return nil, err
 		}
 		ret := ps.returned()
-		up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret}
-		if b.Returning != nil {
-			up.RetAt = b.Returning.At
-		}
-		if err := up.Run(ctx); err != nil {
+		var rows int64
+		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
+			up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
+			if b.Returning != nil {
+				up.RetAt = b.Returning.At
+			}
+			err := up.Run(ctx)
+			rows += up.Rows
+			return err
+		})
+		if err != nil {
 			ret.Release()
 			return nil, err
 		}
-		return writeResult(fmt.Sprintf("UPDATE %d", up.Rows), ret), nil
+		return writeResult(fmt.Sprintf("UPDATE %d", rows), ret), nil
 	case *binder.Delete:
 		t, src, err := s.openWrite(rt, "DELETE", ps.plan, b.Table)
 		if err != nil {
 			return nil, err
 		}
 		ret := ps.returned()
-		del := &exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret}
-		if b.Returning != nil {
-			del.RetAt = b.Returning.At
-		}
-		if err := del.Run(ctx); err != nil {
+		var rows int64
+		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
+			del := &exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret, Recheck: rc}
+			if b.Returning != nil {
+				del.RetAt = b.Returning.At
+			}
+			err := del.Run(ctx)
+			rows += del.Rows
+			return err
+		})
+		if err != nil {
 			ret.Release()
 			return nil, err
 		}
-		return writeResult(fmt.Sprintf("DELETE %d", del.Rows), ret), nil
+		return writeResult(fmt.Sprintf("DELETE %d", rows), ret), nil
 	case *binder.CreateTable:
 		if err := s.noTxnBlock("CREATE TABLE"); err != nil {
 			return nil, err
@@ -742,6 +786,7 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 	if tx.readOnly {
 		return nil, sqlerr.New(sqlerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", verb)
 	}
+	s.startLocking(tx)
 	if pt := tx.tables[info.TableID]; pt != nil {
 		return pt, nil
 	}
@@ -778,6 +823,9 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		return tagOnly("RESET"), nil
 	}
 	if st.Name == "" { // SET [SESSION CHARACTERISTICS AS] TRANSACTION ...
+		if err := s.setTransaction(st); err != nil {
+			return nil, err
+		}
 		return tagOnly("SET"), nil
 	}
 	name := strings.ToLower(st.Name)
@@ -802,6 +850,12 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 			return nil, err
 		}
 		v = b.String()
+	case "transaction_isolation", "default_transaction_isolation":
+		l, err := isolationLevel(v)
+		if err != nil {
+			return nil, err
+		}
+		v = l
 	case "timezone":
 		// PostgreSQL's accepted forms, stored as SHOW spells them
 		// ("europe/paris" -> "Europe/Paris", -5 -> "<-05>+05"); else 22023

@@ -234,6 +234,8 @@ func lowerNode(n binder.Node) (Node, error) {
 		return lowerSetReturning(x)
 	case *binder.UDFTable:
 		return lowerUDFTable(x)
+	case *binder.RecursiveUnion, *binder.WorkTableScan:
+		return lowerRecursive(x) // recursive.go
 	case *binder.Aggregate:
 		return lowerAggregate(x)
 	case *binder.Join:

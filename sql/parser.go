@@ -267,6 +267,9 @@ func (p *Parser) finish(st *Statement, src string, toks []token, terminated bool
 		if e := dataModifyingWith(src, toks); e != nil {
 			return nil, e
 		}
+		if e := searchCycleClause(src, toks); e != nil { // cte.go
+			return nil, e
+		}
 		return nil, st.syntaxError(err, toks, terminated)
 	}
 	nodes = st.takeTail(nodes)

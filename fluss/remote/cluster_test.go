@@ -459,19 +459,19 @@ func TestClusterPrimaryKeyTable(t *testing.T) {
 		return key, prefix, value, int32(format.BucketOf(prefix, nb))
 	}
 	decode := func(v []byte) kv {
-		val, err := ParseValue(v)
+		schemaID, row, err := format.SplitValue(v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if val.SchemaID != info.SchemaID {
-			t.Fatalf("value schema id %d, want %d", val.SchemaID, info.SchemaID)
+		if schemaID != info.SchemaID {
+			t.Fatalf("value schema id %d, want %d", schemaID, info.SchemaID)
 		}
 		bs := make([]array.Builder, 4)
 		for i, f := range schema.Fields() {
 			bs[i] = array.NewBuilder(memory.DefaultAllocator, f.Type)
 			defer bs[i].Release()
 		}
-		if _, err := format.DecodeRow(val.Row, ts, bs); err != nil {
+		if _, err := format.DecodeRow(row, ts, bs); err != nil {
 			t.Fatalf("decoding value row: %v", err)
 		}
 		a0, a1, a2, a3 := bs[0].NewArray(), bs[1].NewArray(), bs[2].NewArray(), bs[3].NewArray()
@@ -498,19 +498,19 @@ func TestClusterPrimaryKeyTable(t *testing.T) {
 	keyOf := func(r kv) string { return fmt.Sprintf("%s/%d", r.region, r.id) }
 	w := c.NewWriter(path)
 	put := func(recs []kv, deletes []kv) {
-		byBucket := map[int32][]KvRecord{}
+		byBucket := map[int32][]format.KvRecord{}
 		for _, r := range recs {
 			k, _, v, b := encode(r)
-			byBucket[b] = append(byBucket[b], KvRecord{Key: k, Row: v})
+			byBucket[b] = append(byBucket[b], format.KvRecord{Key: k, Row: v})
 			state[keyOf(r)] = r
 		}
 		for _, r := range deletes {
 			k, _, _, b := encode(r)
-			byBucket[b] = append(byBucket[b], KvRecord{Key: k})
+			byBucket[b] = append(byBucket[b], format.KvRecord{Key: k})
 			delete(state, keyOf(r))
 		}
 		for b, rs := range byBucket {
-			if _, err := w.Put(ctx, tab, b, EncodeKvBatch(info.SchemaID, rs), nil); err != nil {
+			if _, err := w.Put(ctx, tab, b, info.SchemaID, rs, nil); err != nil {
 				t.Fatalf("PutKv bucket %d: %v", b, err)
 			}
 		}
@@ -592,12 +592,12 @@ func TestClusterPrimaryKeyTable(t *testing.T) {
 		if err != nil || isLog {
 			t.Fatalf("LimitScan bucket %d = %v, %v", b, isLog, err)
 		}
-		vals, err := ParseValueBatch(recs)
+		vals, err := format.ParseValueBatch(recs)
 		if err != nil {
 			t.Fatalf("ValueRecordBatch: %v", err)
 		}
 		for _, v := range vals {
-			all = append(all, str(decode(append([]byte{byte(v.SchemaID), byte(uint16(v.SchemaID) >> 8)}, v.Row...))))
+			all = append(all, str(decode(append(format.AppendValueHeader(nil, v.SchemaID), v.Row...))))
 		}
 	}
 	for _, r := range state {

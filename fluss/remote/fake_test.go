@@ -23,6 +23,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/format"
 	"github.com/sqlgate/sqlgate/fluss/remote/internal/pb"
 )
 
@@ -485,7 +486,7 @@ func TestFakeVersions(t *testing.T) {
 	})
 	s.versions = map[int16][2]int32{apiPutKv: {0, 2}, apiLookup: {5, 6}} // a newer server
 	c := fakeClient(t, s, nil)
-	if _, err := c.PutKv(testCtx(t), kvTable, 0, EncodeKvBatch(1, nil), nil); err != nil {
+	if _, err := c.PutKv(testCtx(t), kvTable, 0, format.NewKvBatchEncoder(nil, 1, format.NoWriterID, format.NoBatchSequence).Finish(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := s.seen.Load(apiPutKv); v != int16(1) {

@@ -347,7 +347,7 @@ func (t *table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.Up
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
-	recs := map[int32][]KvRecord{}
+	recs := map[int32][]format.KvRecord{}
 	for i := 0; i < n; i++ {
 		key, err := format.AppendKey(nil, pkTs, pkCols, i)
 		if err != nil {
@@ -357,14 +357,14 @@ func (t *table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.Up
 		if err != nil {
 			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding row: %v", err)
 		}
-		recs[buckets[i]] = append(recs[buckets[i]], KvRecord{Key: key, Row: row})
+		recs[buckets[i]] = append(recs[buckets[i]], format.KvRecord{Key: key, Row: row})
 	}
 	return t.put(ctx, recs, target, int64(n))
 }
 
-func (t *table) put(ctx context.Context, recs map[int32][]KvRecord, target []int32, n int64) (fluss.WriteResult, error) {
+func (t *table) put(ctx context.Context, recs map[int32][]format.KvRecord, target []int32, n int64) (fluss.WriteResult, error) {
 	for _, b := range sortedBuckets(recs) {
-		if _, err := t.writer.Put(ctx, t.tab, b, EncodeKvBatch(t.info.SchemaID, recs[b]), target); err != nil {
+		if _, err := t.writer.Put(ctx, t.tab, b, t.info.SchemaID, recs[b], target); err != nil {
 			return fluss.WriteResult{}, storeErr(err, t.info.Path)
 		}
 	}
@@ -380,10 +380,10 @@ func (t *table) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.Write
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
-	kv := map[int32][]KvRecord{}
+	kv := map[int32][]format.KvRecord{}
 	for b, ks := range recs {
 		for _, k := range ks {
-			kv[b] = append(kv[b], KvRecord{Key: k})
+			kv[b] = append(kv[b], format.KvRecord{Key: k})
 		}
 	}
 	return t.put(ctx, kv, nil, keys.NumRows())
@@ -488,11 +488,11 @@ func (t *table) newRowDecoder(projection []int) *rowDecoder {
 }
 
 func (d *rowDecoder) addValue(v []byte) error {
-	val, err := ParseValue(v)
+	schemaID, row, err := format.SplitValue(v)
 	if err != nil {
 		return sqlerr.Wrap(err, sqlerr.DataCorrupted, "value of %s: %v", d.t.info.Path, err)
 	}
-	return d.addRow(val.SchemaID, val.Row)
+	return d.addRow(schemaID, row)
 }
 
 func (d *rowDecoder) addRow(schemaID int16, row []byte) error {
@@ -567,9 +567,11 @@ func (t *table) scanKV(ctx context.Context, opts fluss.ScanOptions) (fluss.Recor
 		if isLog {
 			return nil, sqlerr.New(sqlerr.DataCorrupted, "LimitScan of primary-key table %s answered log records", t.info.Path)
 		}
-		vals, err := ParseValueBatch(recs)
-		if err != nil {
-			return nil, sqlerr.Wrap(err, sqlerr.DataCorrupted, "LimitScan of %s: %v", t.info.Path, err)
+		var vals []format.ValueRecord
+		if len(recs) > 0 { // an empty bucket answers no batch at all
+			if vals, err = format.ParseValueBatch(recs); err != nil {
+				return nil, sqlerr.Wrap(err, sqlerr.DataCorrupted, "LimitScan of %s: %v", t.info.Path, err)
+			}
 		}
 		if len(vals) >= maxScanRowsPerBucket {
 			return nil, sqlerr.New(sqlerr.FeatureNotSupported,

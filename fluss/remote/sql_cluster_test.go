@@ -86,6 +86,11 @@ func TestClusterSQL(t *testing.T) {
 	check(fmt.Sprintf("SELECT id, s FROM %s ORDER BY id, s", lg), "[1 x]\n[1 x again]\n[2 y]\n[3 <nil>]")
 	check(fmt.Sprintf("SELECT l.s, p.name FROM %s l JOIN %s p ON l.id = p.id ORDER BY 1", lg, pk), "[x a]\n[x again a]\n[y b]")
 	check(fmt.Sprintf("SELECT count(*), sum(n)::text FROM %s", pk), "[2 -10]")
+	// The primary-key table's changelog, as Fluss produced it: three
+	// inserts, the replacement of key 2 (-U, +U) and the delete of key 3.
+	check(fmt.Sprintf(`SELECT _change_type, id, name FROM "%s$changelog" ORDER BY _log_offset, id`, pk),
+		"[insert 1 a]\n[insert 2 <nil>]\n[insert 3 ü]\n[update_before 2 <nil>]\n[update_after 2 b]\n[delete 3 ü]")
+	check(fmt.Sprintf(`SELECT count(*) FROM "%s$changelog" WHERE _change_type = 'insert' AND _log_offset >= 0`, lg), "[4]")
 
 	// What a cluster cannot do fails with 0A000, naming it.
 	for _, sql := range []string{

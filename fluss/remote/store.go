@@ -538,6 +538,34 @@ func (t *table) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordR
 	if t.info.HasPrimaryKey() {
 		return t.scanKV(ctx, opts)
 	}
+	d := t.newRowDecoder(opts.Projection)
+	d.release()
+	return t.scanLog(ctx, opts, false, d.schema, d.proj)
+}
+
+// ScanChangelog implements fluss.ChangelogScanner: every bucket's log, from
+// its first offset (or opts.FromOffset) up to the high watermark it had
+// when the scan started, with the changelog's metadata columns.
+func (t *table) ScanChangelog(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordReader, error) {
+	all := fluss.ChangelogColumns(t.info)
+	proj := opts.Projection
+	if proj == nil {
+		proj = make([]int, len(all))
+		for i := range proj {
+			proj[i] = i
+		}
+	}
+	fields := make([]arrow.Field, len(proj))
+	for i, c := range proj {
+		if c < 0 || c >= len(all) {
+			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "changelog column %d does not exist", c)
+		}
+		fields[i] = arrow.Field{Name: all[c].Name, Type: all[c].Type.ArrowType(), Nullable: !all[c].Type.NotNull}
+	}
+	return t.scanLog(ctx, opts, true, arrow.NewSchema(fields, nil), proj)
+}
+
+func (t *table) scanLog(ctx context.Context, opts fluss.ScanOptions, changelog bool, schema *arrow.Schema, proj []int) (fluss.RecordReader, error) {
 	buckets := make([]int32, t.nb)
 	for i := range buckets {
 		buckets[i] = int32(i)
@@ -550,9 +578,12 @@ func (t *table) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordR
 	if err != nil {
 		return nil, storeErr(err, t.info.Path)
 	}
-	d := t.newRowDecoder(opts.Projection)
-	d.release()
-	return &logReader{t: t, schema: d.schema, proj: d.proj, dec: format.NewBatchDecoder(t.info.ArrowSchema()),
+	if changelog {
+		for i := range starts {
+			starts[i] = max(starts[i], min(opts.FromOffset, ends[i]))
+		}
+	}
+	return &logReader{t: t, schema: schema, proj: proj, changelog: changelog, dec: format.NewBatchDecoder(t.info.ArrowSchema()),
 		ends: ends, offsets: starts, limit: opts.Limit}, nil
 }
 
@@ -617,16 +648,19 @@ func (r *sliceReader) Close() {
 
 // logReader reads a log table bucket by bucket, one fetched batch at a time.
 type logReader struct {
-	t       *table
-	schema  *arrow.Schema
-	proj    []int
-	dec     *format.BatchDecoder
-	ends    []int64
-	offsets []int64
-	bucket  int
-	pending [][]byte // fetched batches not yet decoded
-	limit   int64
-	emitted int64
+	t      *table
+	schema *arrow.Schema
+	proj   []int
+	dec    *format.BatchDecoder
+	// changelog: rows carry the changelog's metadata columns first, and
+	// proj indexes into fluss.ChangelogColumns.
+	changelog bool
+	ends      []int64
+	offsets   []int64
+	bucket    int
+	pending   [][]byte // fetched batches not yet decoded
+	limit     int64
+	emitted   int64
 }
 
 func (r *logReader) Schema() *arrow.Schema { return r.schema }
@@ -697,16 +731,21 @@ func (r *logReader) decode(raw []byte) (arrow.RecordBatch, error) {
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.DataCorrupted, "log batch of %s: %v", r.t.info.Path, err)
 	}
-	defer bt.Record.Release()
+	full := bt.Record
+	if r.changelog {
+		full = fluss.ChangelogRecord(bt)
+		bt.Record.Release()
+	}
+	defer full.Release()
 	cols := make([]arrow.Array, len(r.proj))
 	for i, p := range r.proj {
-		cols[i] = bt.Record.Column(p)
+		cols[i] = full.Column(p)
 	}
-	n := min(bt.Record.NumRows(), end-h.BaseOffset)
+	n := min(full.NumRows(), end-h.BaseOffset)
 	if r.limit > 0 && r.emitted+n > r.limit {
 		n = r.limit - r.emitted
 	}
-	rec := array.NewRecordBatch(r.schema, cols, bt.Record.NumRows())
+	rec := array.NewRecordBatch(r.schema, cols, full.NumRows())
 	if n < rec.NumRows() {
 		s := rec.NewSlice(0, n)
 		rec.Release()
@@ -737,4 +776,7 @@ func cutBatches(b []byte) ([][]byte, int64, error) {
 	return out, next, nil
 }
 
-var _ fluss.Store = (*Store)(nil)
+var (
+	_ fluss.Store            = (*Store)(nil)
+	_ fluss.ChangelogScanner = (*table)(nil)
+)

@@ -24,6 +24,10 @@ import (
 // atomic on its own.
 type Store struct {
 	c *Client
+	// writer is the store's one idempotent writer: a writer id per table
+	// opened would leave the cluster tracking a writer per statement.
+	// Its writes are serialised (sequences must reach a bucket in order).
+	writer *Writer
 	// rr spreads appends to log tables without a bucket key over buckets.
 	rr atomic.Uint32
 }
@@ -47,7 +51,7 @@ func OpenStore(ctx context.Context, cfg Config) (*Store, error) {
 		c.Close()
 		return nil, storeErr(err, fluss.TablePath{})
 	}
-	return &Store{c: c}, nil
+	return &Store{c: c, writer: c.NewWriter()}, nil
 }
 
 // Client is the store's client.
@@ -175,7 +179,6 @@ type table struct {
 	bk     []int     // bucket-key column positions
 	bkInPK []int     // bucket-key columns' positions within the primary key
 	nb     int
-	writer *Writer
 }
 
 func newTable(s *Store, info fluss.TableInfo) (*table, error) {
@@ -198,7 +201,6 @@ func newTable(s *Store, info fluss.TableInfo) (*table, error) {
 		t.bk = append(t.bk, i)
 		t.bkInPK = append(t.bkInPK, slices.Index(t.pk, i))
 	}
-	t.writer = s.c.NewWriter(info.Path)
 	return t, nil
 }
 
@@ -272,7 +274,7 @@ func (t *table) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteR
 		if err != nil {
 			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding log batch: %v", err)
 		}
-		if _, err := t.writer.Append(ctx, t.tab, b, batch); err != nil {
+		if _, err := t.s.writer.Append(ctx, t.tab, b, batch); err != nil {
 			return fluss.WriteResult{}, storeErr(err, t.info.Path)
 		}
 	}
@@ -364,7 +366,7 @@ func (t *table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.Up
 
 func (t *table) put(ctx context.Context, recs map[int32][]format.KvRecord, target []int32, n int64) (fluss.WriteResult, error) {
 	for _, b := range sortedBuckets(recs) {
-		if _, err := t.writer.Put(ctx, t.tab, b, t.info.SchemaID, recs[b], target); err != nil {
+		if _, err := t.s.writer.Put(ctx, t.tab, b, t.info.SchemaID, recs[b], target); err != nil {
 			return fluss.WriteResult{}, storeErr(err, t.info.Path)
 		}
 	}

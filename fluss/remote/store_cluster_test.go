@@ -148,6 +148,12 @@ func TestClusterStore(t *testing.T) {
 	if _, err := pt.Upsert(ctx, rec, fluss.UpsertOptions{IgnoreExisting: true}); sqlerr.CodeOf(err) != sqlerr.FeatureNotSupported {
 		t.Fatalf("IgnoreExisting: %v, want 0A000", err)
 	}
+	// A partial update writes only its target columns: key 6 keeps v and big.
+	prec := buildRecord(schema, []row{{id: 6, name: strp("partial")}})
+	if _, err := pt.Upsert(ctx, prec, fluss.UpsertOptions{TargetColumns: []string{"id", "name"}}); err != nil {
+		t.Fatalf("partial update: %v", err)
+	}
+	prec.Release()
 	kb := array.NewInt32Builder(memory.DefaultAllocator)
 	kb.AppendValues([]int32{4, 5, 1000}, nil)
 	ka := kb.NewArray()
@@ -160,6 +166,7 @@ func TestClusterStore(t *testing.T) {
 		state[r.id] = r
 	}
 	state[3] = row{id: 3, name: strp("three"), v: 3.5, big: 33}
+	state[6] = row{id: 6, name: strp("partial"), v: 6, big: 42}
 	state[99] = row{id: 99, v: 9, big: 9}
 	delete(state, 4)
 	delete(state, 5)

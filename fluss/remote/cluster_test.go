@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -246,6 +247,33 @@ func TestClusterCatalog(t *testing.T) {
 	}
 	if _, err := c.GetTableInfo(ctx, path); CodeOf(err) != CodeTableNotExist {
 		t.Fatalf("GetTableInfo after drop: %v", err)
+	}
+
+	// Every type, nested ones included, goes through Fluss's table JSON
+	// and comes back the same.
+	i32 := types.T{Kind: types.Int32}
+	every := []fluss.Column{
+		{Name: "b", Type: types.T{Kind: types.Bool}}, {Name: "i8", Type: types.T{Kind: types.Int8}},
+		{Name: "i16", Type: types.T{Kind: types.Int16}}, {Name: "id", Type: types.T{Kind: types.Int32, NotNull: true}},
+		{Name: "i64", Type: tBigint}, {Name: "f32", Type: types.T{Kind: types.Float32}}, {Name: "f64", Type: tDouble},
+		{Name: "c", Type: types.T{Kind: types.Char, Length: 3}}, {Name: "s", Type: tText, Comment: "text"},
+		{Name: "by", Type: types.T{Kind: types.Bytes}}, {Name: "bi", Type: types.T{Kind: types.Binary, Length: 16}},
+		{Name: "d", Type: types.T{Kind: types.Decimal, Precision: 20, Scale: 4}}, {Name: "dt", Type: types.T{Kind: types.Date}},
+		{Name: "tm", Type: types.T{Kind: types.Time, Precision: 3}}, {Name: "ts", Type: types.T{Kind: types.Timestamp, Precision: 6}},
+		{Name: "tz", Type: types.T{Kind: types.TimestampTZ, Precision: 0}},
+		{Name: "arr", Type: types.T{Kind: types.Array, Elem: &types.T{Kind: types.Int32, NotNull: true}}},
+		{Name: "m", Type: types.T{Kind: types.Map, Key: &types.T{Kind: types.String, NotNull: true}, Elem: &i32}},
+		{Name: "r", Type: types.T{Kind: types.Row, Fields: []types.Field{{Name: "x", Type: i32}, {Name: "y", Type: tText}}}},
+	}
+	epath := fluss.TablePath{Database: db, Table: "every"}
+	einfo := createTable(t, c, epath, fluss.TableDescriptor{Schema: fluss.Schema{Columns: every, PrimaryKey: []string{"id"}}, BucketCount: 1})
+	if got := einfo.Descriptor.Schema.Columns; !reflect.DeepEqual(got, every) {
+		for i := range every {
+			if i < len(got) && !reflect.DeepEqual(got[i], every[i]) {
+				t.Errorf("column %s: read back %+v, wrote %+v", every[i].Name, got[i], every[i])
+			}
+		}
+		t.Fatalf("%d columns read back, %d written", len(got), len(every))
 	}
 }
 

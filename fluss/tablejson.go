@@ -66,7 +66,10 @@ var jsonTypeNames = [...]string{
 
 func intPtr(v int) *int { return &v }
 
-func typeToJSON(t types.T) (typeJSON, error) {
+// typeToJSON encodes t; the fields of nested ROWs take ids from *highest
+// onwards, depth first, as Fluss's ReassignFieldId numbers them (each
+// column's own id comes first: Schema.Builder.column).
+func typeToJSON(t types.T, highest *int) (typeJSON, error) {
 	if int(t.Kind) >= len(jsonTypeNames) || jsonTypeNames[t.Kind] == "" {
 		return typeJSON{}, fmt.Errorf("type %v has no Fluss equivalent", t.Kind)
 	}
@@ -79,7 +82,7 @@ func typeToJSON(t types.T) (typeJSON, error) {
 	sub := func(s types.T) *typeJSON {
 		var sj typeJSON
 		if err == nil {
-			sj, err = typeToJSON(s)
+			sj, err = typeToJSON(s, highest)
 		}
 		return &sj
 	}
@@ -96,7 +99,9 @@ func typeToJSON(t types.T) (typeJSON, error) {
 		j.Key, j.Value = sub(*t.Key), sub(*t.Elem)
 	case types.Row:
 		for _, f := range t.Fields {
-			j.Fields = append(j.Fields, fieldJSON{Name: f.Name, Type: *sub(f.Type)})
+			*highest++
+			id := *highest
+			j.Fields = append(j.Fields, fieldJSON{Name: f.Name, FieldID: &id, Type: *sub(f.Type)})
 		}
 	}
 	return j, err
@@ -161,14 +166,17 @@ func MarshalTableJSON(d TableDescriptor) ([]byte, error) {
 	if tj.Properties == nil {
 		tj.Properties = map[string]string{}
 	}
-	for i, c := range d.Schema.Columns {
-		dt, err := typeToJSON(c.Type)
+	highest := -1
+	for _, c := range d.Schema.Columns {
+		highest++
+		id := highest
+		dt, err := typeToJSON(c.Type, &highest)
 		if err != nil {
 			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}
-		tj.Schema.Columns = append(tj.Schema.Columns, columnJSON{Name: c.Name, DataType: dt, Comment: c.Comment, ID: i})
-		tj.Schema.HighestID = i
+		tj.Schema.Columns = append(tj.Schema.Columns, columnJSON{Name: c.Name, DataType: dt, Comment: c.Comment, ID: id})
 	}
+	tj.Schema.HighestID = max(highest, 0)
 	return json.Marshal(tj)
 }
 

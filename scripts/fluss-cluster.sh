@@ -128,6 +128,7 @@ dataDir=$DIR/zk
 clientPort=$zk
 clientPortAddress=$HOST
 maxClientCnxns=0
+tickTime=500
 admin.enableServer=false
 4lw.commands.whitelist=ruok
 ZK
@@ -161,6 +162,13 @@ data.dir: $DIR/data/$name
 remote.data.dir: $DIR/remote
 default.bucket.number: 1
 default.replication.factor: 1
+# A lost server is noticed in seconds, not the defaults' 60s session and
+# 30s replica lag: tests kill tablet servers and wait for the cluster.
+zookeeper.client.session-timeout: 4s
+log.replica.max-lag-time: 3s
+# Followers poll the leader every 50ms, not 500ms: an acks=all write with
+# three replicas waits for them.
+log.replica.fetch.wait-max-time: 50ms
 $extra
 YAML
 }
@@ -234,7 +242,10 @@ stop() {
   tac "$DIR/pids" | while read -r pid name; do
     kill "$pid" 2>/dev/null || true
   done
-  local deadline=$((SECONDS + 20))
+  # The data is thrown away: a server that has not stopped after a few
+  # seconds (a tablet server's controlled shutdown waits for a coordinator
+  # that may be stopping too) is killed.
+  local deadline=$((SECONDS + 5))
   tac "$DIR/pids" | while read -r pid name; do
     while kill -0 "$pid" 2>/dev/null; do
       if [ $SECONDS -ge $deadline ]; then kill -9 "$pid" 2>/dev/null || true; break; fi

@@ -260,8 +260,10 @@ func (c *Client) servers() []string {
 }
 
 // adminCall sends a request that any server answers (reads) or that the
-// coordinator must answer (toCoordinator), retrying retriable failures on
-// the next server.
+// coordinator must answer (toCoordinator: DDL), retrying retriable failures
+// on the next server. DDL is not resent once its fate is unknown (its
+// connection broke after it was written): a CreateTable that did create
+// the table would come back as TABLE_ALREADY_EXIST.
 func (c *Client) adminCall(ctx context.Context, toCoordinator bool, api int16, req, resp proto.Message) error {
 	retries := orDefault(c.cfg.Retries, 8)
 	var last error
@@ -297,6 +299,10 @@ func (c *Client) adminCall(ctx context.Context, toCoordinator bool, api int16, r
 		last = err
 		retry, refresh := retriable(err)
 		if !retry || ctx.Err() != nil {
+			return err
+		}
+		var ce *ConnError
+		if toCoordinator && errors.As(err, &ce) && !ce.NotSent {
 			return err
 		}
 		if refresh && toCoordinator {

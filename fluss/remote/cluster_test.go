@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -36,32 +37,44 @@ func TestMain(m *testing.M) {
 	bootstrap = os.Getenv("SQLGATE_FLUSS_BOOTSTRAP")
 	stop := func() {}
 	if bootstrap == "" {
-		script, _ := filepath.Abs("../../scripts/fluss-cluster.sh")
 		dir, err := os.MkdirTemp("", "fluss-cluster-test-")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		env := append(os.Environ(), "SQLGATE_FLUSS_DIR="+filepath.Join(dir, "c"))
-		cmd := exec.Command(script, "start")
-		cmd.Env, cmd.Stderr = env, os.Stderr
-		out, err := cmd.Output()
+		var stopCluster func()
+		bootstrap, stopCluster, err = startCluster(filepath.Join(dir, "c"))
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "starting the Fluss cluster (%s start): %v\n", script, err)
+			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		bootstrap = lines[len(lines)-1]
 		stop = func() {
-			c := exec.Command(script, "stop")
-			c.Env, c.Stdout, c.Stderr = env, os.Stderr, os.Stderr
-			_ = c.Run()
+			stopCluster()
 			_ = os.RemoveAll(dir)
 		}
 	}
 	code := m.Run()
 	stop()
 	os.Exit(code)
+}
+
+// startCluster starts a cluster with scripts/fluss-cluster.sh, its state in
+// dir, and returns its bootstrap address and how to stop it.
+func startCluster(dir string) (string, func(), error) {
+	script, _ := filepath.Abs("../../scripts/fluss-cluster.sh")
+	env := append(os.Environ(), "SQLGATE_FLUSS_DIR="+dir)
+	cmd := exec.Command(script, "start")
+	cmd.Env, cmd.Stderr = env, os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", nil, fmt.Errorf("starting the Fluss cluster (%s start): %v", script, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return lines[len(lines)-1], func() {
+		c := exec.Command(script, "stop")
+		c.Env, c.Stdout, c.Stderr = env, os.Stderr, os.Stderr
+		_ = c.Run()
+	}, nil
 }
 
 func clusterClient(t *testing.T) *Client {
@@ -234,6 +247,33 @@ func TestClusterCatalog(t *testing.T) {
 	}
 	if _, err := c.GetTableInfo(ctx, path); CodeOf(err) != CodeTableNotExist {
 		t.Fatalf("GetTableInfo after drop: %v", err)
+	}
+
+	// Every type, nested ones included, goes through Fluss's table JSON
+	// and comes back the same.
+	i32 := types.T{Kind: types.Int32}
+	every := []fluss.Column{
+		{Name: "b", Type: types.T{Kind: types.Bool}}, {Name: "i8", Type: types.T{Kind: types.Int8}},
+		{Name: "i16", Type: types.T{Kind: types.Int16}}, {Name: "id", Type: types.T{Kind: types.Int32, NotNull: true}},
+		{Name: "i64", Type: tBigint}, {Name: "f32", Type: types.T{Kind: types.Float32}}, {Name: "f64", Type: tDouble},
+		{Name: "c", Type: types.T{Kind: types.Char, Length: 3}}, {Name: "s", Type: tText, Comment: "text"},
+		{Name: "by", Type: types.T{Kind: types.Bytes}}, {Name: "bi", Type: types.T{Kind: types.Binary, Length: 16}},
+		{Name: "d", Type: types.T{Kind: types.Decimal, Precision: 20, Scale: 4}}, {Name: "dt", Type: types.T{Kind: types.Date}},
+		{Name: "tm", Type: types.T{Kind: types.Time, Precision: 3}}, {Name: "ts", Type: types.T{Kind: types.Timestamp, Precision: 6}},
+		{Name: "tz", Type: types.T{Kind: types.TimestampTZ, Precision: 0}},
+		{Name: "arr", Type: types.T{Kind: types.Array, Elem: &types.T{Kind: types.Int32, NotNull: true}}},
+		{Name: "m", Type: types.T{Kind: types.Map, Key: &types.T{Kind: types.String, NotNull: true}, Elem: &i32}},
+		{Name: "r", Type: types.T{Kind: types.Row, Fields: []types.Field{{Name: "x", Type: i32}, {Name: "y", Type: tText}}}},
+	}
+	epath := fluss.TablePath{Database: db, Table: "every"}
+	einfo := createTable(t, c, epath, fluss.TableDescriptor{Schema: fluss.Schema{Columns: every, PrimaryKey: []string{"id"}}, BucketCount: 1})
+	if got := einfo.Descriptor.Schema.Columns; !reflect.DeepEqual(got, every) {
+		for i := range every {
+			if i < len(got) && !reflect.DeepEqual(got[i], every[i]) {
+				t.Errorf("column %s: read back %+v, wrote %+v", every[i].Name, got[i], every[i])
+			}
+		}
+		t.Fatalf("%d columns read back, %d written", len(got), len(every))
 	}
 }
 
@@ -447,19 +487,19 @@ func TestClusterPrimaryKeyTable(t *testing.T) {
 		return key, prefix, value, int32(format.BucketOf(prefix, nb))
 	}
 	decode := func(v []byte) kv {
-		val, err := ParseValue(v)
+		schemaID, row, err := format.SplitValue(v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if val.SchemaID != info.SchemaID {
-			t.Fatalf("value schema id %d, want %d", val.SchemaID, info.SchemaID)
+		if schemaID != info.SchemaID {
+			t.Fatalf("value schema id %d, want %d", schemaID, info.SchemaID)
 		}
 		bs := make([]array.Builder, 4)
 		for i, f := range schema.Fields() {
 			bs[i] = array.NewBuilder(memory.DefaultAllocator, f.Type)
 			defer bs[i].Release()
 		}
-		if _, err := format.DecodeRow(val.Row, ts, bs); err != nil {
+		if _, err := format.DecodeRow(row, ts, bs); err != nil {
 			t.Fatalf("decoding value row: %v", err)
 		}
 		a0, a1, a2, a3 := bs[0].NewArray(), bs[1].NewArray(), bs[2].NewArray(), bs[3].NewArray()
@@ -486,19 +526,19 @@ func TestClusterPrimaryKeyTable(t *testing.T) {
 	keyOf := func(r kv) string { return fmt.Sprintf("%s/%d", r.region, r.id) }
 	w := c.NewWriter(path)
 	put := func(recs []kv, deletes []kv) {
-		byBucket := map[int32][]KvRecord{}
+		byBucket := map[int32][]format.KvRecord{}
 		for _, r := range recs {
 			k, _, v, b := encode(r)
-			byBucket[b] = append(byBucket[b], KvRecord{Key: k, Row: v})
+			byBucket[b] = append(byBucket[b], format.KvRecord{Key: k, Row: v})
 			state[keyOf(r)] = r
 		}
 		for _, r := range deletes {
 			k, _, _, b := encode(r)
-			byBucket[b] = append(byBucket[b], KvRecord{Key: k})
+			byBucket[b] = append(byBucket[b], format.KvRecord{Key: k})
 			delete(state, keyOf(r))
 		}
 		for b, rs := range byBucket {
-			if _, err := w.Put(ctx, tab, b, EncodeKvBatch(info.SchemaID, rs), nil); err != nil {
+			if _, err := w.Put(ctx, tab, b, info.SchemaID, rs, nil); err != nil {
 				t.Fatalf("PutKv bucket %d: %v", b, err)
 			}
 		}
@@ -580,12 +620,12 @@ func TestClusterPrimaryKeyTable(t *testing.T) {
 		if err != nil || isLog {
 			t.Fatalf("LimitScan bucket %d = %v, %v", b, isLog, err)
 		}
-		vals, err := ParseValueBatch(recs)
+		vals, err := format.ParseValueBatch(recs)
 		if err != nil {
 			t.Fatalf("ValueRecordBatch: %v", err)
 		}
 		for _, v := range vals {
-			all = append(all, str(decode(append([]byte{byte(v.SchemaID), byte(uint16(v.SchemaID) >> 8)}, v.Row...))))
+			all = append(all, str(decode(append(format.AppendValueHeader(nil, v.SchemaID), v.Row...))))
 		}
 	}
 	for _, r := range state {

@@ -186,6 +186,11 @@ func (c *conn) callVersion(ctx context.Context, api, version int16, req, resp pr
 	if err != nil {
 		return fmt.Errorf("fluss %s: encoding request: %w", apiNames[api], err)
 	}
+	// A request cancelled before it is written must not start a write: a
+	// write cut short breaks the connection every other caller shares.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	ch := make(chan result, 1)
 	c.mu.Lock()
 	if c.err != nil {

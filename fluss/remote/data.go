@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/format"
 	"github.com/sqlgate/sqlgate/fluss/remote/internal/pb"
 )
 
@@ -176,7 +177,7 @@ func (c *Client) ListOffsets(ctx context.Context, t Table, buckets []int32, typ 
 	return out, nil
 }
 
-// PutKv writes a KvRecordBatch (EncodeKvBatch) to a bucket of a primary-key
+// PutKv writes a KvRecordBatch (format.KvBatchEncoder) to a bucket of a primary-key
 // table and returns the changelog's end offset after it. targetColumns,
 // if not empty, makes it a partial update of those columns (0-based). As
 // with ProduceLog, only a Writer's idempotent batches are retried once sent.
@@ -341,18 +342,20 @@ func (w *Writer) Append(ctx context.Context, t Table, bucket int32, batch []byte
 	return off, err
 }
 
-// Put sends a KvRecordBatch idempotently.
-func (w *Writer) Put(ctx context.Context, t Table, bucket int32, batch []byte, targetColumns []int32) (int64, error) {
+// Put sends records (upserts, or deletes where Row is nil) of rows of
+// schema schemaID to a bucket as one idempotent KvRecordBatch.
+func (w *Writer) Put(ctx context.Context, t Table, bucket int32, schemaID int16, recs []format.KvRecord, targetColumns []int32) (int64, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err := w.begin(ctx); err != nil {
 		return 0, err
 	}
 	k := bucketKey{t.ID, bucket}
-	if err := stampKv(batch, w.id, w.seq[k]); err != nil {
-		return 0, err
+	e := format.NewKvBatchEncoder(nil, schemaID, w.id, w.seq[k])
+	for _, r := range recs {
+		e.Append(r.Key, r.Row)
 	}
-	off, err := w.c.putKv(ctx, t, bucket, batch, targetColumns, true)
+	off, err := w.c.putKv(ctx, t, bucket, e.Finish(), targetColumns, true)
 	w.after(k, err)
 	return off, err
 }

@@ -51,7 +51,8 @@
 //
 // # Bytes
 //
-// Log batches, compacted rows and keys come from fluss/format. KvRecordBatch,
-// ValueRecordBatch and the KV value's schema-id prefix live in kvbatch.go
-// until fluss/format has them.
+// Every byte layout comes from fluss/format: log record batches, compacted
+// rows and keys, KvRecordBatch, ValueRecordBatch and the KV value's
+// schema-id prefix. Only the stamping of an idempotent writer's id and
+// sequence into a finished log batch is here (logstamp.go).
 package remote

@@ -23,7 +23,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/format"
 	"github.com/sqlgate/sqlgate/fluss/remote/internal/pb"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // noLeak fails the test if goroutines started during it outlive it (after
@@ -485,7 +487,7 @@ func TestFakeVersions(t *testing.T) {
 	})
 	s.versions = map[int16][2]int32{apiPutKv: {0, 2}, apiLookup: {5, 6}} // a newer server
 	c := fakeClient(t, s, nil)
-	if _, err := c.PutKv(testCtx(t), kvTable, 0, EncodeKvBatch(1, nil), nil); err != nil {
+	if _, err := c.PutKv(testCtx(t), kvTable, 0, format.NewKvBatchEncoder(nil, 1, format.NoWriterID, format.NoBatchSequence).Finish(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := s.seen.Load(apiPutKv); v != int16(1) {
@@ -566,5 +568,65 @@ func TestFakeRandomFrames(t *testing.T) {
 	c := fakeClient(t, s, func(c *Config) { c.RequestTimeout = 300 * time.Millisecond; c.Retries = 0 })
 	for i := 0; i < 200; i++ {
 		_, _ = c.ListDatabases(testCtx(t))
+	}
+}
+
+// TestFakeDDLNotResent: a CreateTable whose connection breaks after it was
+// written is not sent again (it may have created the table); a read is.
+func TestFakeDDLNotResent(t *testing.T) {
+	noLeak(t)
+	var creates, lists atomic.Int32
+	s := newFake(t, func(fc *fakeConn, r request) bool {
+		switch r.api {
+		case apiCreateTable:
+			creates.Add(1)
+			_ = fc.nc.Close()
+			return true
+		case apiListDBs:
+			if lists.Add(1) == 1 {
+				_ = fc.nc.Close()
+				return true
+			}
+			fc.reply(r.id, &pb.ListDatabasesResponse{DatabaseName: []string{"x"}})
+			return true
+		}
+		return false
+	})
+	c := fakeClient(t, s, func(c *Config) { c.Retries = 3 })
+	err := c.CreateTable(testCtx(t), kvTable.Path, fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{{Name: "a", Type: types.T{Kind: types.Int32}}}}}, false)
+	var ce *ConnError
+	if !errors.As(err, &ce) || creates.Load() != 1 {
+		t.Fatalf("CreateTable: %v after %d sends; want a ConnError after 1", err, creates.Load())
+	}
+	if dbs, err := c.ListDatabases(testCtx(t)); err != nil || len(dbs) != 1 || lists.Load() != 2 {
+		t.Fatalf("ListDatabases = %v, %v after %d sends", dbs, err, lists.Load())
+	}
+}
+
+// TestFakeCancelledBeforeWrite: a request whose context is already done
+// does not break the connection other requests share.
+func TestFakeCancelledBeforeWrite(t *testing.T) {
+	noLeak(t)
+	s := newFake(t, func(fc *fakeConn, r request) bool {
+		if r.api == apiListDBs {
+			fc.reply(r.id, &pb.ListDatabasesResponse{DatabaseName: []string{"x"}})
+			return true
+		}
+		return false
+	})
+	c := fakeClient(t, s, nil)
+	if _, err := c.ListDatabases(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	first := c.conns[s.addr()]
+	c.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.ListDatabases(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if first.broken() {
+		t.Fatal("a cancelled request broke the shared connection")
 	}
 }

@@ -138,6 +138,9 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseRecordCast(x.Type()); err != nil { // searchcycle.go
+		return nil, b.errAt(n, err)
+	}
 	if target.Variant.IsReg() {
 		// 'name'::regclass looks the name up; an oid, an integer or
 		// another reg* value is already one.

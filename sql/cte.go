@@ -146,6 +146,21 @@ func parseSearchCycle(src string, toks []token, i int, sc *SearchCycle) (int, er
 			return out, k, nil
 		}
 	}
+	// colsSet parses "col, ... SET name" from k
+	colsSet := func(k int) ([]string, string, int, error) {
+		cols, k, err := names(k)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		if k >= len(toks) || !toks[k].is(src, "SET") {
+			return nil, "", 0, bad(k)
+		}
+		n, ok := ident(k + 1)
+		if !ok {
+			return nil, "", 0, bad(k + 1)
+		}
+		return cols, n, k + 2, nil
+	}
 	k := i
 	if toks[k].is(src, "SEARCH") {
 		sc.Search = true
@@ -154,34 +169,16 @@ func parseSearchCycle(src string, toks []token, i int, sc *SearchCycle) (int, er
 			return 0, bad(k + 2)
 		}
 		var err error
-		if sc.SearchBy, k, err = names(k + 4); err != nil {
+		if sc.SearchBy, sc.SearchSet, k, err = colsSet(k + 4); err != nil {
 			return 0, err
 		}
-		if k >= len(toks) || !toks[k].is(src, "SET") {
-			return 0, bad(k)
-		}
-		n, ok := ident(k + 1)
-		if !ok {
-			return 0, bad(k + 1)
-		}
-		sc.SearchSet = n
-		k += 2
 	}
 	if k < len(toks) && toks[k].is(src, "CYCLE") {
 		sc.Cycle = true
 		var err error
-		if sc.CycleCols, k, err = names(k + 1); err != nil {
+		if sc.CycleCols, sc.CycleMark, k, err = colsSet(k + 1); err != nil {
 			return 0, err
 		}
-		if k >= len(toks) || !toks[k].is(src, "SET") {
-			return 0, bad(k)
-		}
-		n, ok := ident(k + 1)
-		if !ok {
-			return 0, bad(k + 1)
-		}
-		sc.CycleMark = n
-		k += 2
 		if k < len(toks) && toks[k].is(src, "TO") {
 			// TO value DEFAULT default: constants, kept as their text
 			v := k + 1
@@ -202,7 +199,8 @@ func parseSearchCycle(src string, toks []token, i int, sc *SearchCycle) (int, er
 		if k >= len(toks) || !toks[k].is(src, "USING") {
 			return 0, bad(k)
 		}
-		if n, ok = ident(k + 1); !ok {
+		n, ok := ident(k + 1)
+		if !ok {
 			return 0, bad(k + 1)
 		}
 		sc.CyclePath = n

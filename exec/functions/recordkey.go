@@ -162,6 +162,15 @@ func recordKeys(fields []arrow.Array, ts []types.T, n int) ([][]byte, error) {
 	return keys, nil
 }
 
+// fieldKeys is recordKeys of the record's fields: args, or with prefix
+// args[1:] (args[0] is the key they extend).
+func fieldKeys(args []arrow.Array, ts []types.T, n int, prefix bool) ([][]byte, error) {
+	if prefix {
+		args = args[1:]
+	}
+	return recordKeys(args, ts, n)
+}
+
 func binaryResult(mem memory.Allocator, vals [][]byte) arrow.Array {
 	b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
 	defer b.Release()
@@ -177,11 +186,7 @@ func binaryResult(mem memory.Allocator, vals [][]byte) arrow.Array {
 // ts are the fields' types.
 func RecordArrayKernel(ts []types.T, prefix bool) Kernel {
 	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-		fields := args
-		if prefix {
-			fields = args[1:]
-		}
-		keys, err := recordKeys(fields, ts, n)
+		keys, err := fieldKeys(args, ts, n, prefix)
 		if err != nil {
 			return nil, err
 		}
@@ -200,11 +205,7 @@ func RecordArrayKernel(ts []types.T, prefix bool) Kernel {
 // plus one; without, depth is 0. ts are the fields' types.
 func BreadthKernel(ts []types.T, prefix bool) Kernel {
 	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-		fields := args
-		if prefix {
-			fields = args[1:]
-		}
-		keys, err := recordKeys(fields, ts, n)
+		keys, err := fieldKeys(args, ts, n, prefix)
 		if err != nil {
 			return nil, err
 		}

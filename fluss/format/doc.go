@@ -2,7 +2,9 @@
 // bucketing hash (FlussBucketingFunction), the CompactedKeyEncoder and
 // CompactedRow encodings, and the V0 log record batch (header, CRC-32C,
 // change-type vector and one Arrow IPC RecordBatch message without a schema
-// message). It also holds the small Arrow helpers the encoders share (copying
+// message), and the KV formats of PutKv, Lookup and LimitScan (kvbatch.go:
+// DefaultKvRecordBatch and its KvRecords, DefaultValueRecordBatch, and
+// ValueEncoder's 2-byte schema id in front of a value). It also holds the small Arrow helpers the encoders share (copying
 // a value between arrays of equivalent representations).
 //
 // It must not know about stores, files, catalogs or SQL: functions here take

@@ -76,6 +76,9 @@ func (b *binder) callFunction(n ast.Node, name string, args []Expr) (Expr, error
 		}
 		argTypes = append(argTypes, t)
 	}
+	if err := refuseRecordArgs(name, argTypes); err != nil { // searchcycle.go
+		return nil, b.errAt(n, err)
+	}
 	f, want, err := functions.Resolve(name, argTypes)
 	if err != nil {
 		if se := sqlerr.As(err); se != nil {

@@ -324,9 +324,42 @@ func withWorkTableColumns(sel *ast.SelectStmt, name string, extra []Column) func
 // composite values.
 func refuseRecordOutput(n Node) error {
 	for _, c := range n.Columns() {
-		if c.T.Variant.IsRecord() {
+		if holdsRecord(c.T) {
 			return sqlerr.New(sqlerr.FeatureNotSupported, "column %q of type %s cannot be sent: sqlgate does not represent PostgreSQL's record values", c.Name, c.T.PGName()).
 				WithHint("Use the SEARCH or CYCLE column in ORDER BY or WHERE, and select the other columns.")
+		}
+	}
+	return nil
+}
+
+// holdsRecord reports whether t is or contains (arrays, rows, maps) a
+// SEARCH/CYCLE record type.
+func holdsRecord(t types.T) bool {
+	if t.Variant.IsRecord() {
+		return true
+	}
+	if t.Elem != nil && holdsRecord(*t.Elem) || t.Key != nil && holdsRecord(*t.Key) {
+		return true
+	}
+	for _, f := range t.Fields {
+		if holdsRecord(f.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// refuseRecordArgs refuses a function call on a SEARCH/CYCLE record
+// value, other than the aggregates and functions that only compare or
+// pass it on (PostgreSQL's record[] has array functions; these keys do not).
+func refuseRecordArgs(name string, args []types.T) *sqlerr.Error {
+	switch name {
+	case "count", "min", "max", "coalesce", "nullif", "greatest", "least", "pg_typeof":
+		return nil
+	}
+	for _, t := range args {
+		if holdsRecord(t) {
+			return sqlerr.New(sqlerr.FeatureNotSupported, "function %s of a value of type %s is not supported", name, t.PGName())
 		}
 	}
 	return nil

@@ -181,6 +181,14 @@ func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Nod
 			c.Left, c.Right = l, r
 			return &c
 		}
+	case *binder.RecursiveUnion:
+		// each term is rewritten on its own; no rule moves anything
+		// across a recursive union (they do not know it)
+		if l, r := fn(x.NonRec), fn(x.Rec); l != x.NonRec || r != x.Rec {
+			c := *x
+			c.NonRec, c.Rec = l, r
+			return &c
+		}
 	}
 	return n
 }

@@ -149,6 +149,8 @@ type Statement struct {
 	DMLFrom   *ast.SelectStmt
 	// InsertAlias is the alias of INSERT INTO t AS alias ("" when none).
 	InsertAlias string
+	// SearchCycle are the SEARCH / CYCLE clauses of WITH items (cte.go).
+	SearchCycle []SearchCycle
 
 	tail  dmlTail    // extra statements rewriteDML appended
 	input string     // the full input of Parse
@@ -203,6 +205,10 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		input:  src,
 		end:    last.end,
 	}
+	toks, err := rewriteSearchCycle(src, toks, st) // cte.go
+	if err != nil {
+		return nil, err
+	}
 	if !p.noPlain {
 		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits); ok {
 			st.Rewritten, st.segs = text, segs
@@ -210,7 +216,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 	}
 	orig := toks
-	toks, err := normalizeTokens(src, toks)
+	toks, err = normalizeTokens(src, toks)
 	if err != nil {
 		return nil, err
 	}

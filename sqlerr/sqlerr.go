@@ -53,6 +53,7 @@ const (
 	AmbiguousColumn               Code = "42702"
 	AmbiguousFunction             Code = "42725"
 	DatatypeMismatch              Code = "42804"
+	InvalidRecursion              Code = "42P19"
 	CannotCoerce                  Code = "42846"
 	GroupingError                 Code = "42803"
 	WindowingError                Code = "42P20"

@@ -57,8 +57,16 @@
 //     what PostgreSQL does under a UTF-8 locale such as C.UTF-8; a
 //     database with the plain C locale maps only ASCII letters.
 //     GREATEST/LEAST compare text byte-wise (the C collation).
-//   - regex_match uses Go's RE2 syntax, not PostgreSQL's ARE flavour (no
-//     back-references, lookaround, \m \M \y, or ***: directors).
+//   - regular expressions (~, regexp_* in regex.go) run on Go's RE2: ARE
+//     syntax RE2 spells differently is translated (\y \Y \Z \s \u, (?#),
+//     the x and q flags, ***= and ***:, leading embedded options), and what
+//     RE2 cannot match as PostgreSQL does is refused with 0A000 naming it:
+//     back-references, lookahead/lookbehind, \m \M [[:<:]] [[:>:]], [. .]
+//     [= =], the b and e flags, patterns mixing greedy and non-greedy
+//     quantifiers, and anchors or word boundaries with a start position
+//     after 1. Greedy patterns match leftmost-longest as an ARE does.
+//     Case-insensitive matching folds non-ASCII letters too (PostgreSQL
+//     under the C locale folds ASCII only).
 //   - cbrt uses Go's math.Cbrt, which can differ from glibc's in the last
 //     binary digit (PostgreSQL: cbrt(27) = 3.0000000000000004, here 3).
 //   - to_char supports the common template patterns (YYYY YYY YY Y IYYY MM

@@ -96,6 +96,7 @@ func allFuncs() []*Func {
 	fs = append(fs, polyFuncs()...)
 	fs = append(fs, catalogFuncs()...)
 	fs = append(fs, jsonOpFuncs()...)
+	fs = append(fs, regexFuncs()...)
 	return fs
 }
 

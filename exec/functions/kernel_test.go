@@ -30,10 +30,16 @@ func sampleValue(name string, t types.T) (types.T, any) {
 		case "like", "ilike", "like_escape": // '' is also a valid escape (none)
 			return t, ""
 		}
+		if strings.HasPrefix(name, "regexp_") { // source, pattern, replacement and flags
+			return t, "i"
+		}
 		return t, "abc"
 	case types.Int16, types.Int32, types.Int64:
 		if name == "chr" {
 			return t, int64(65)
+		}
+		if strings.HasPrefix(name, "regexp_") { // start, N and endoption 1
+			return t, int64(1)
 		}
 		return t, int64(2)
 	case types.Float32, types.Float64:
@@ -70,6 +76,9 @@ func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
 			continue // the sample document depends on the key's type: jsonops_test.go covers them
 		}
 		for _, f := range Lookup(name) {
+			if name == "regexp_substr" && len(f.Args) == 6 {
+				continue // the samples cannot spell a pattern with subexpression 1 (its text is also the flags): regex.slt covers it
+			}
 			argTypes := make([]types.T, len(f.Args))
 			vals := make([]any, len(f.Args))
 			for i, a := range f.Args {

@@ -25,7 +25,8 @@ type SetFunc struct {
 // IsSetFunc reports whether name is a set-returning function sqlgate has.
 func IsSetFunc(name string) bool {
 	switch strings.ToLower(name) {
-	case "unnest", "generate_series", "generate_subscripts", "_pg_expandarray", "pg_get_keywords":
+	case "unnest", "generate_series", "generate_subscripts", "_pg_expandarray", "pg_get_keywords",
+		"regexp_matches", "regexp_split_to_table":
 		return true
 	}
 	return false
@@ -88,6 +89,10 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 				want = append(want, types.BoolType)
 			}
 			return &SetFunc{Name: lname, Args: want, Ret: types.Int32Type, Rows: subscriptRows}, nil
+		}
+	case "regexp_matches", "regexp_split_to_table":
+		if f := resolveRegexSetFunc(lname, args); f != nil {
+			return f, nil
 		}
 	}
 	return nil, undefinedFunction(lname, args)

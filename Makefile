@@ -83,6 +83,7 @@ fuzz-short:
 # Long crash and load runs.
 soak:
 	SQLGATE_CRASH_ROUNDS=200 SQLGATE_LOAD_SECONDS=120 $(GO) test -timeout 60m -run 'Crash|Load' ./...
+	SQLGATE_SOAK=1 $(GO) test -timeout 30m ./tests/isolation
 
 # Issue 5 acceptance 3: GROUP BY over 100M generated rows, 512 MiB limit, peak RSS < 1 GiB.
 soak-relop:

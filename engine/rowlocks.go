@@ -1,9 +1,15 @@
 package engine
 
 import (
+	"context"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -21,12 +27,8 @@ func (s *session) startLocking(tx *txn) {
 		return
 	}
 	tx.stmt = s.stmtText
-	tx.lockTimeout = 0
-	if v := s.settings["lock_timeout"]; v != "0" && v != "" {
-		if d, ok := pgwire.ParseGUCDuration(v); ok && d > 0 {
-			tx.lockTimeout = d
-		}
-	}
+	tx.lockTimeout = s.duration("lock_timeout")
+	tx.deadlockTimeout = s.duration("deadlock_timeout")
 	tx.since = s.eng.locks.Seq()
 }
 
@@ -135,4 +137,86 @@ func (s *session) setTransaction(st *sql.SetStmt) error {
 		s.settings["transaction_isolation"] = l
 	}
 	return nil
+}
+
+// lockedQuery runs a SELECT with a locking clause: in the session's
+// transaction (an implicit one outside a block), like a write, and to the
+// end before it answers, so that its locks are taken (or its NOWAIT error
+// raised) while the statement runs and last until its transaction ends.
+func (s *session) lockedQuery(ctx context.Context, rt *lower.Runtime, ps *statement) (pgwire.Result, error) {
+	if err := s.needRowLocks("SELECT ... FOR UPDATE"); err != nil {
+		return nil, err
+	}
+	// As in PostgreSQL, locking rows takes UPDATE privilege as well.
+	if err := s.need(ps.locked.TableID, ps.locked.Path, access.Update); err != nil {
+		return nil, err
+	}
+	if _, err := s.writeTable(ctx, "SELECT FOR UPDATE", *ps.locked); err != nil {
+		return nil, err
+	}
+	rt.Tables = s.runtimeTables()
+	rt.Untransacted = false
+	op, err := lower.Build(rt, ps.plan)
+	if err != nil {
+		return nil, err
+	}
+	defer op.Close()
+	res := &batchesOperator{schema: op.Schema()}
+	for {
+		b, err := op.Next(ctx)
+		if err != nil {
+			res.Close()
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		res.batches = append(res.batches, b)
+	}
+	return &queryResult{op: res, verb: "SELECT", sess: s}, nil
+}
+
+// batchesOperator yields batches already computed.
+type batchesOperator struct {
+	schema  *arrow.Schema
+	batches []arrow.RecordBatch
+}
+
+func (o *batchesOperator) Schema() *arrow.Schema { return o.schema }
+
+func (o *batchesOperator) Next(context.Context) (arrow.RecordBatch, error) {
+	if len(o.batches) == 0 {
+		return nil, nil
+	}
+	b := o.batches[0]
+	o.batches = o.batches[1:]
+	return b, nil
+}
+
+func (o *batchesOperator) Close() {
+	for _, b := range o.batches {
+		b.Release()
+	}
+	o.batches = nil
+}
+
+// duration reads a time setting (0 when off or unreadable).
+func (s *session) duration(name string) time.Duration {
+	v := s.settings[name]
+	if v == "0" || v == "" {
+		return 0
+	}
+	if d, ok := pgwire.ParseGUCDuration(v); ok && d > 0 {
+		return d
+	}
+	return 0
+}
+
+// Locks lists the row locks held and awaited (pg_locks); none when the
+// store takes no row locks.
+func (e *Engine) Locks() []rowlock.LockInfo {
+	if e.locks == nil {
+		return nil
+	}
+	return e.locks.Locks()
 }

@@ -304,14 +304,27 @@ func (l *lazyStatement) Execute(ctx context.Context, params []any) (pgwire.Resul
 func (s *session) FailTransaction() {
 	if s.txStatus == 'T' {
 		s.txStatus = 'E'
+		s.abortLocks()
 	}
 }
 
 func (s *session) failed(err error) error {
 	if s.txStatus == 'T' {
 		s.txStatus = 'E'
+		s.abortLocks()
 	}
 	return err
+}
+
+// abortLocks releases the row locks of a block that an error aborted, as
+// PostgreSQL does when it aborts the transaction (the block itself lasts
+// until ROLLBACK): nothing of it can commit any more. With a savepoint,
+// ROLLBACK TO could resume the block and commit its earlier writes, so its
+// locks are kept.
+func (s *session) abortLocks() {
+	if s.tx != nil && len(s.tx.savepoints) == 0 {
+		s.tx.unlock(false)
+	}
 }
 
 func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []types.T) (*statement, error) {
@@ -360,6 +373,9 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		}
 		for _, c := range b.Plan.Columns() {
 			ps.cols = append(ps.cols, pgwire.ResultColumn{Name: c.Name, Type: c.T, TableOID: tableOID(c.TableID), ColumnNumber: int16(c.Ordinal)})
+		}
+		if info, ok := binder.LockedTable(b.Plan); ok {
+			ps.locked = &info
 		}
 	case *binder.Insert:
 		if ps.plan, err = lower.Plan(b.Source); err != nil {
@@ -433,6 +449,8 @@ type statement struct {
 	bound  binder.Statement
 	plan   lower.Node
 	merge  []exec.Expr // ON CONFLICT DO UPDATE
+	// locked is the table a SELECT ... FOR UPDATE (or FOR SHARE ...) locks.
+	locked *fluss.TableInfo
 	ret    []exec.Expr // INSERT ... RETURNING
 	params []types.T
 	cols   []pgwire.ResultColumn
@@ -478,6 +496,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return s.execShow(ps.parsed.Show)
 	case sql.Begin:
 		if s.txStatus == 'I' {
+			if err := s.beginIsolation(ps.parsed.Tx); err != nil {
+				return nil, err
+			}
 			s.txStatus = 'T'
 			if s.implicit != nil {
 				// BEGIN inside an implicit transaction (a pipeline, a
@@ -486,9 +507,6 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			} else {
 				s.txStart = time.Now()
 				s.tx = s.newTxn()
-			}
-			if err := s.beginIsolation(ps.parsed.Tx); err != nil {
-				return nil, err
 			}
 			s.tx.readOnly = ps.parsed.Tx != nil && ps.parsed.Tx.ReadOnly ||
 				(ps.parsed.Tx == nil || !ps.parsed.Tx.ReadWrite) && s.settings["default_transaction_read_only"] == "on"
@@ -613,6 +631,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	ec.Env = rt
 	switch b := ps.bound.(type) {
 	case *binder.Query:
+		if ps.locked != nil {
+			return s.lockedQuery(ctx, rt, ps)
+		}
 		op, err := lower.BuildForClient(rt, ps.plan)
 		if err != nil {
 			return nil, err
@@ -798,7 +819,7 @@ func (ps *statement) replan(ctx context.Context) error {
 	if !sameColumns(fresh.cols, ps.cols) || !sameTypes(fresh.params, ps.params) {
 		return sqlerr.New(sqlerr.FeatureNotSupported, "cached plan must not change result type")
 	}
-	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads
+	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads, ps.locked = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads, fresh.locked
 	ps.catalog, ps.searchPath = fresh.catalog, fresh.searchPath
 	return nil
 }

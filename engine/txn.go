@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
 	"github.com/sqlgate/sqlgate/rowlock"
@@ -57,10 +58,10 @@ type txn struct {
 	// The running statement sets since (the lock manager's commit
 	// sequence when it started reading: a row stamped later may have
 	// changed under it), stmt (its text) and lockTimeout (lock_timeout).
-	locks       *rowlock.Txn
-	since       uint64
-	stmt        string
-	lockTimeout time.Duration
+	locks                        *rowlock.Txn
+	since                        uint64
+	stmt                         string
+	lockTimeout, deadlockTimeout time.Duration
 }
 
 type savepoint struct {
@@ -945,29 +946,38 @@ func (pt *pendingTable) LockInsert(ctx context.Context, rec arrow.RecordBatch) e
 }
 
 // LockRows implements exec.RowLocker.
-func (pt *pendingTable) LockRows(ctx context.Context, keys []string, mode rowlock.Mode) ([]bool, error) {
+func (pt *pendingTable) LockRows(ctx context.Context, keys []string, how exec.RowLock) ([]exec.LockState, error) {
 	tx := pt.tx
 	if tx.locks == nil {
 		return nil, nil
 	}
-	var changed []bool
+	var states []exec.LockState
 	for i, k := range keys {
-		res, err := tx.locks.Lock(ctx, pt.lockRequest(k, mode, tx.since))
+		req := pt.lockRequest(k, how.Mode, tx.since)
+		req.Wait, req.Write = how.Wait, how.Write
+		res, err := tx.locks.Lock(ctx, req)
 		if err != nil {
 			return nil, err
 		}
-		if res.Changed {
-			if changed == nil {
-				changed = make([]bool, len(keys))
-			}
-			changed[i] = true
+		st := exec.LockFresh
+		switch {
+		case res.Outcome == rowlock.Skipped:
+			st = exec.LockSkipped
+		case res.Changed:
+			st = exec.LockChanged
+		}
+		if st != exec.LockFresh && states == nil {
+			states = make([]exec.LockState, len(keys))
+		}
+		if states != nil {
+			states[i] = st
 		}
 	}
-	return changed, nil
+	return states, nil
 }
 
 func (pt *pendingTable) lockRequest(key string, mode rowlock.Mode, since uint64) rowlock.Request {
 	tx := pt.tx
 	return rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table, Key: key, Mode: mode,
-		Timeout: tx.lockTimeout, Write: true, Since: since, Statement: tx.stmt}
+		Timeout: tx.lockTimeout, DeadlockTimeout: tx.deadlockTimeout, Write: true, Since: since, Statement: tx.stmt}
 }

@@ -510,7 +510,7 @@ func (o *Update) Run(ctx context.Context) error {
 			}
 			keys, err := keyStrings(kt, probe, nk)
 			if err == nil {
-				_, err = l.LockRows(ctx, keys, rowlock.Update)
+				_, err = l.LockRows(ctx, keys, RowLock{Mode: rowlock.Update, Write: true})
 			}
 			if err != nil {
 				probe.Release()

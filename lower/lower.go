@@ -242,6 +242,8 @@ func lowerNode(n binder.Node) (Node, error) {
 		return lowerJoin(x)
 	case *binder.Window:
 		return lowerWindow(x)
+	case *binder.LockRows:
+		return lowerLockRows(x)
 	case *binder.Distinct:
 		in, err := lowerNode(x.Input)
 		if err != nil {
@@ -342,6 +344,9 @@ func lowerNode(n binder.Node) (Node, error) {
 			if l.offset, err = slab.expr(x.Offset); err != nil {
 				return nil, err
 			}
+		}
+		if lr, ok := in.(*lockRowsNode); ok {
+			lr.limit = l // lock no row past the limit
 		}
 		return l, nil
 	}

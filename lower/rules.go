@@ -143,6 +143,12 @@ func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Nod
 			c.Input = in
 			return &c
 		}
+	case *binder.LockRows:
+		if in := fn(x.Input); in != x.Input {
+			c := *x
+			c.Input = in
+			return &c
+		}
 	case *binder.Distinct:
 		if in := fn(x.Input); in != x.Input {
 			return &binder.Distinct{Input: in}

@@ -17,10 +17,11 @@
 //     (NoWait) or is skipped (SkipLocked); a wait ends on grant, on the
 //     statement's context (cancel, statement_timeout) or on lock_timeout
 //     (55P03).
-//   - Deadlock detection when a request starts to wait: a cycle in the
-//     waits-for graph fails the request that closed it with 40P01, its detail
-//     naming each process, what it waits for and its statement, in
-//     PostgreSQL's words.
+//   - Deadlock detection as PostgreSQL runs it: a wait that has lasted
+//     deadlock_timeout looks for a cycle through itself in the waits-for
+//     graph and, finding one, fails with 40P01, its detail naming each
+//     process, what it waits for and its statement, in PostgreSQL's words.
+//     So the same transaction of a deadlock fails as in PostgreSQL.
 //   - Version stamps: a commit stamps the keys it wrote with a sequence
 //     number; Changed tells a statement whether a row may have changed since
 //     the sequence number it read at its start. Stamps live in a fixed-size

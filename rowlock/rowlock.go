@@ -221,6 +221,8 @@ type Txn struct {
 	waiting  *resource
 	waitMode Mode
 	stmt     string
+	// deadlockTimeout is the running statement's deadlock_timeout.
+	deadlockTimeout time.Duration
 }
 
 // NewTxn returns the lock owner of a session whose backend process id (as
@@ -274,6 +276,9 @@ type Request struct {
 	Wait Wait
 	// Timeout is lock_timeout (0: none).
 	Timeout time.Duration
+	// DeadlockTimeout is deadlock_timeout (0: one second): how long a wait
+	// lasts before it checks for a deadlock (see acquire).
+	DeadlockTimeout time.Duration
 	// Write marks the row as written by the transaction: its commit
 	// stamps it.
 	Write bool
@@ -299,6 +304,7 @@ func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t.begin(req.Statement)
+	t.deadlockTimeout = req.DeadlockTimeout
 	if wrote, ok := t.whole[req.Table]; ok {
 		t.whole[req.Table] = wrote || req.Write
 		return Result{Changed: req.Since != 0 && m.changed(req.Table, req.Key, req.Since)}, nil
@@ -434,27 +440,52 @@ func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w 
 	wt := &waiter{t: t, mode: mode, ready: make(chan struct{}), since: time.Now()}
 	r.waiters = append(r.waiters, wt)
 	t.waiting, t.waitMode = r, mode
-	if cycle := m.findCycle(t); cycle != nil {
-		err := m.deadlockError(cycle)
-		t.waiting = nil
-		r.removeWaiter(wt)
-		m.tidy(r)
-		return Granted, err
-	}
-	var timer <-chan time.Time
+	var timeoutC <-chan time.Time
 	if timeout > 0 {
 		tm := time.NewTimer(timeout)
 		defer tm.Stop()
-		timer = tm.C
+		timeoutC = tm.C
 	}
+	// As PostgreSQL does, a wait checks for a deadlock once, when it has
+	// lasted deadlock_timeout, and fails itself if it is in a cycle: of
+	// the transactions of a deadlock, the one whose check comes first
+	// fails, and no cycle is looked for while locks are usually granted
+	// quickly.
+	dt := t.deadlockTimeout
+	if dt <= 0 {
+		dt = time.Second
+	}
+	check := time.NewTimer(dt)
+	defer check.Stop()
+	checkC := check.C
 	m.mu.Unlock()
 	var err error
-	select {
-	case <-wt.ready:
-	case <-ctx.Done():
-		err = ctx.Err()
-	case <-timer:
-		err = sqlerr.New(sqlerr.LockNotAvailable, "canceling statement due to lock timeout")
+wait:
+	for {
+		select {
+		case <-wt.ready:
+			break wait
+		case <-ctx.Done():
+			err = ctx.Err()
+			break wait
+		case <-timeoutC:
+			err = sqlerr.New(sqlerr.LockNotAvailable, "canceling statement due to lock timeout")
+			break wait
+		case <-checkC:
+			checkC = nil
+			m.mu.Lock()
+			var cycle []*Txn
+			if !wt.granted {
+				cycle = m.findCycle(t)
+			}
+			if cycle != nil {
+				err = m.deadlockError(cycle)
+			}
+			m.mu.Unlock()
+			if err != nil {
+				break wait
+			}
+		}
 	}
 	m.mu.Lock()
 	t.waiting = nil

@@ -21,6 +21,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss/remote"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/udf"
 	"github.com/sqlgate/sqlgate/views"
 )
@@ -98,9 +99,11 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("read views: %w", err)
 	}
 	roles := rolesOf(cfg.Auth, log)
+	locks := &engineLocks{}
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
-		Roles: catalogRoles{roles: roles, acl: acl}, Views: vs})
+		Roles: catalogRoles{roles: roles, acl: acl}, Views: vs, Locks: locks})
 	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Access: acl, Views: vs, Virtual: catalog, UDFs: udfs})
+	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,
 		Logger:                log,
@@ -256,3 +259,9 @@ func InProcess(ctx context.Context, _ string) (string, func(), error) {
 	}
 	return srv.ConnString(), cleanup, nil
 }
+
+// engineLocks shows the engine's row locks in pg_locks; the catalog is
+// made before the engine (which serves it), so eng is set after both.
+type engineLocks struct{ eng *engine.Engine }
+
+func (l *engineLocks) Locks() []rowlock.LockInfo { return l.eng.Locks() }

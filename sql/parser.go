@@ -125,6 +125,10 @@ type Statement struct {
 	// it for errors.
 	ConflictTarget    []string
 	ConflictTargetPos int
+	// RowLockStrength is "no key update" or "key share" for SELECT ... FOR
+	// NO KEY UPDATE / FOR KEY SHARE, which reach TiDB as FOR UPDATE / FOR
+	// SHARE; "" otherwise.
+	RowLockStrength string
 	// OnConflictDoNothing is INSERT ... ON CONFLICT [(cols)] DO NOTHING.
 	OnConflictDoNothing bool
 	Set                 *SetStmt
@@ -242,6 +246,9 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		if toks, err = rewriteDML(src, toks, st); err != nil {
 			return nil, err
 		}
+		toks = rewriteRowLocks(src, toks, st)
+	case "SELECT":
+		toks = rewriteRowLocks(src, toks, st)
 	case "EXPLAIN":
 		if toks, err = rewriteExplain(src, toks, st); err != nil {
 			return nil, err

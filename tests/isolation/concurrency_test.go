@@ -243,3 +243,71 @@ func TestOnConflictCounting(t *testing.T) {
 		})
 	}
 }
+
+// TestJobQueueSkipLocked: workers taking jobs with FOR UPDATE SKIP LOCKED
+// hand each job to exactly one of them, and every job is done.
+func TestJobQueueSkipLocked(t *testing.T) {
+	jobs := sized(200, 2000)
+	const workers = 8
+	for _, tg := range targets(t) {
+		t.Run(tg.name, func(t *testing.T) {
+			c := connect(t, tg.conn)
+			mustExec(t, c, "DROP TABLE IF EXISTS queue")
+			mustExec(t, c, "CREATE TABLE queue (id INT PRIMARY KEY, done BOOLEAN NOT NULL, worker INT)")
+			mustExec(t, c, fmt.Sprintf("INSERT INTO queue (id, done) SELECT g, false FROM generate_series(1, %d) AS g", jobs))
+			var mu sync.Mutex
+			taken := map[int32]int{}
+			runClients(t, tg.conn, workers, func(ctx context.Context, c *pgx.Conn, w int) error {
+				for {
+					tx, err := c.Begin(ctx)
+					if err != nil {
+						return err
+					}
+					var id int32
+					err = tx.QueryRow(ctx, "SELECT id FROM queue WHERE NOT done ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED").Scan(&id)
+					if err == pgx.ErrNoRows {
+						_ = tx.Rollback(ctx)
+						// Jobs locked by others may still be rolled back;
+						// none are here, so no row left means done.
+						var left int
+						if err := c.QueryRow(ctx, "SELECT count(*) FROM queue WHERE NOT done").Scan(&left); err != nil {
+							return err
+						}
+						if left == 0 {
+							return nil
+						}
+						continue
+					}
+					if err != nil {
+						return err
+					}
+					if _, err := tx.Exec(ctx, "UPDATE queue SET done = true, worker = $1 WHERE id = $2", w, id); err != nil {
+						return err
+					}
+					if err := tx.Commit(ctx); err != nil {
+						return err
+					}
+					mu.Lock()
+					taken[id]++
+					mu.Unlock()
+				}
+			})
+			if len(taken) != jobs {
+				t.Fatalf("%d jobs taken, want %d", len(taken), jobs)
+			}
+			for id, n := range taken {
+				if n != 1 {
+					t.Fatalf("job %d taken %d times", id, n)
+				}
+			}
+			var undone, workersSeen int
+			if err := c.QueryRow(context.Background(), "SELECT count(*) FILTER (WHERE NOT done), count(DISTINCT worker) FROM queue").Scan(&undone, &workersSeen); err != nil {
+				t.Fatal(err)
+			}
+			if undone != 0 {
+				t.Fatalf("%d jobs not done", undone)
+			}
+			t.Logf("%d jobs over %d workers", jobs, workersSeen)
+		})
+	}
+}

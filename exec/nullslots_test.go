@@ -273,4 +273,3 @@ func TestFunctionsIgnoreValuesUnderNulls(t *testing.T) {
 		t.Fatalf("only %d function overloads over numbers and dates found", tested)
 	}
 }
-

@@ -105,8 +105,7 @@ func (r *rewriter) orderedAggregate(k, j int) ([]item, int, error) {
 //	group_concat(DISTINCT args SEPARATOR 'pg__agg:NAME')
 var tidbDistinctAggregates = map[string]bool{
 	"COUNT": true, "SUM": true, "AVG": true, "MIN": true, "MAX": true, "GROUP_CONCAT": true,
-	"STD": true, "STDDEV": true, "STDDEV_POP": true, "STDDEV_SAMP": true, "VARIANCE": true,
-	"VAR_POP": true, "VAR_SAMP": true, "BIT_AND": true, "BIT_OR": true, "BIT_XOR": true,
+	"STD": true, "STDDEV_POP": true, "STDDEV_SAMP": true, "VAR_POP": true, "VAR_SAMP": true, "BIT_AND": true, "BIT_OR": true, "BIT_XOR": true,
 	"APPROX_COUNT_DISTINCT": true, "JSON_ARRAYAGG": true, "JSON_OBJECTAGG": true,
 }
 

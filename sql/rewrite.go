@@ -962,7 +962,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		case tkIdent:
 			w := r.upperWord(t, text)
 			switch {
-			case keywordFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
+			case keywordFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && !(k+2 < j && r.toks[k+2].is(r.src, "DISTINCT")):
 				// a function whose name TiDB's grammar takes as a keyword:
 				// quoted, it is an ordinary function name
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: `"` + foldASCII(text) + `"`, orig: t.start}}})
@@ -1391,9 +1391,9 @@ var tidbBuiltinTokens = map[string]bool{
 	"BIT_AND": true, "BIT_OR": true, "BIT_XOR": true, "CAST": true, "COUNT": true,
 	"APPROX_COUNT_DISTINCT": true, "APPROX_PERCENTILE": true, "CURDATE": true, "CURTIME": true,
 	"DATE_ADD": true, "DATE_SUB": true, "EXTRACT": true, "GROUP_CONCAT": true, "MAX": true,
-	"MID": true, "MIN": true, "NOW": true, "POSITION": true, "STD": true, "STDDEV": true,
+	"MID": true, "MIN": true, "NOW": true, "POSITION": true, "STD": true,
 	"STDDEV_POP": true, "STDDEV_SAMP": true, "SUBSTR": true, "SUBSTRING": true, "SUM": true,
-	"SYSDATE": true, "TRANSLATE": true, "TRIM": true, "VARIANCE": true, "VAR_POP": true, "VAR_SAMP": true,
+	"SYSDATE": true, "TRANSLATE": true, "TRIM": true, "VAR_POP": true, "VAR_SAMP": true,
 }
 
 // asFollowers are the words after AS that may start something else than a

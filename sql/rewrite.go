@@ -1325,6 +1325,12 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, b.it)
 				k = m + 1
 				continue
+			case (w == "INNER" || w == "OUTER") && len(out) > 0 && !out[len(out)-1].composite &&
+				(out[len(out)-1].tok.is(r.src, "NATURAL") || w == "OUTER" && len(out) > 1 && !out[len(out)-2].composite && out[len(out)-2].tok.is(r.src, "NATURAL")):
+				// NATURAL INNER JOIN, NATURAL LEFT OUTER JOIN: TiDB's
+				// grammar has NATURAL [LEFT|RIGHT] JOIN only, the same joins
+				k++
+				continue
 			case (w == "ISNULL" || w == "NOTNULL") && len(out) > 0 && r.isOperand(out[len(out)-1]):
 				// PostgreSQL's postfix x ISNULL / x NOTNULL are x IS [NOT] NULL
 				kw := "is null"

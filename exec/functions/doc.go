@@ -67,8 +67,11 @@
 //     after 1. Greedy patterns match leftmost-longest as an ARE does.
 //     Case-insensitive matching folds non-ASCII letters too (PostgreSQL
 //     under the C locale folds ASCII only).
-//   - cbrt uses Go's math.Cbrt, which can differ from glibc's in the last
-//     binary digit (PostgreSQL: cbrt(27) = 3.0000000000000004, here 3).
+//   - cbrt is glibc's algorithm (misc.go), so its digits are PostgreSQL's
+//     on Linux (cbrt(27) = 3.0000000000000004); subnormal arguments may
+//     still differ in the last digit.
+//   - convert_to/convert_from/convert know UTF8, LATIN1 and SQL_ASCII;
+//     PostgreSQL's other encodings are refused with 0A000 (bytea.go).
 //   - to_char supports the common template patterns (YYYY YYY YY Y IYYY MM
 //     DD DDD D Q WW IW J HH24 HH12 HH MI SS SSSS MS US Month/MONTH/month
 //     Mon Day Dy AM PM A.M. TZ, FM, "quoted text"; for numbers 9 0 . D , G

@@ -97,6 +97,8 @@ func allFuncs() []*Func {
 	fs = append(fs, catalogFuncs()...)
 	fs = append(fs, jsonOpFuncs()...)
 	fs = append(fs, regexFuncs()...)
+	fs = append(fs, byteaFuncs()...)
+	fs = append(fs, miscFuncs()...)
 	return fs
 }
 

@@ -84,8 +84,11 @@
 //     array_lower/array_upper/generate_subscripts still count them from 1.
 //     generate_series covers int4 and int8 (not numeric or timestamps).
 //   - JSON results (row_to_json, to_json, json_build_object,
-//     json_build_array) are json (types.JSONType, OID 114); json_agg and
-//     json_object_agg do not exist. The operators -> ->> #> #>> arrive
+//     json_build_array) are json (types.JSONType, OID 114); the jsonb
+//     builders, json(b)_typeof/_array_length/_strip_nulls/_extract_path,
+//     jsonb_set and jsonb_pretty, and the set-returning
+//     json(b)_object_keys/_array_elements/_each are in jsonfuncs.go; json_agg
+//     and json_object_agg do not exist. The operators -> ->> #> #>> arrive
 //     as pg__json_get/_text and pg__json_path/_text (jsonops.go); on a
 //     type other than json/jsonb they fail with 42883 when run (not when
 //     resolved), naming the key's resolved type (text, not unknown). reg* values

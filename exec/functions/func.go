@@ -99,6 +99,7 @@ func allFuncs() []*Func {
 	fs = append(fs, regexFuncs()...)
 	fs = append(fs, byteaFuncs()...)
 	fs = append(fs, miscFuncs()...)
+	fs = append(fs, jsonFuncsFamily()...)
 	return fs
 }
 

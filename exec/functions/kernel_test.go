@@ -80,6 +80,9 @@ func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
 		if isCatalogFunc(name) {
 			continue // need a catalog in the context: catalog_test.go covers them
 		}
+		if strings.HasPrefix(name, "json") {
+			continue // need JSON documents and keys as arguments: json_functions.slt and tests/coverage cover them
+		}
 		if strings.HasPrefix(name, "pg__json") {
 			continue // the sample document depends on the key's type: jsonops_test.go covers them
 		}

@@ -348,7 +348,7 @@ func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(as
 				return nil, sqlerr.New(sqlerr.GroupingError, "SELECT * is not allowed in an aggregating query; name the grouped columns")
 			}
 			for i, c := range s.cols {
-				if table != "" && c.Table != table {
+				if table != "" && c.Table != table || table == "" && c.Hidden {
 					continue
 				}
 				p.Exprs = append(p.Exprs, b.newColumnRef(i, c.Name, c.T))

@@ -152,6 +152,7 @@ type valuesNode struct {
 type filterNode struct {
 	input Node
 	cond  exec.Expr
+	gate  exec.Expr // cond's conjuncts that read no column (exec.Filter.Gate); nil: none
 }
 
 type projectNode struct {
@@ -215,7 +216,7 @@ func (n *filterNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Filter{EC: rt.EC, Input: in, Cond: n.cond}, nil
+	return &exec.Filter{EC: rt.EC, Input: in, Cond: n.cond, Gate: n.gate}, nil
 }
 
 func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -279,7 +280,12 @@ func (n *lookupNode) Explain() (string, string) {
 	return "lookup", fmt.Sprintf("table=%s keys=%d columns=[%s]", n.table, len(n.keys), fieldNames(n.out))
 }
 func (n *valuesNode) Explain() (string, string) { return "values", fmt.Sprintf("rows=%d", len(n.rows)) }
-func (n *filterNode) Explain() (string, string) { return "filter", n.cond.String() }
+func (n *filterNode) Explain() (string, string) {
+	if n.gate != nil {
+		return "filter", n.cond.String() + " one-time: " + n.gate.String()
+	}
+	return "filter", n.cond.String()
+}
 func (n *projectNode) Explain() (string, string) {
 	parts := make([]string, len(n.exprs))
 	for i, e := range n.exprs {

@@ -25,6 +25,13 @@ func Plan(n binder.Node) (Node, error) {
 // PlanWith is Plan with row estimates from o.Stats (for join ordering and
 // EXPLAIN) and, for tests, some rules disabled.
 func PlanWith(n binder.Node, o Options) (Node, error) {
+	folded, err := foldPlan(n)
+	if err != nil {
+		// PostgreSQL raises it while planning: every execution fails with
+		// it, before reading anything.
+		return &failNode{out: schemaOf(n.Columns()), err: err}, nil
+	}
+	n = folded
 	e := newEstimator(o)
 	opt, err := optimizeWith(n, e, o.Disabled)
 	if err != nil {
@@ -274,11 +281,19 @@ func lowerNode(n binder.Node) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		cond, err := lowerExpr(x.Cond)
+		ordered := orderQual(x.Cond)
+		cond, err := lowerExpr(ordered)
 		if err != nil {
 			return nil, err
 		}
-		return &filterNode{input: in, cond: cond}, nil
+		markQual(cond)
+		f := &filterNode{input: in, cond: cond}
+		if g := oneTimeQual(ordered); g != nil {
+			if f.gate, err = lowerExpr(g); err != nil {
+				return nil, err
+			}
+		}
+		return f, nil
 	case *binder.Project:
 		in, err := lowerNode(x.Input)
 		if err != nil {

@@ -229,6 +229,9 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 		return st, nil
 	}
+	if toks, err = quoteNames(src, toks); err != nil {
+		return nil, err
+	}
 	switch toks[0].word(src) {
 	case "CREATE":
 		if toks, err = rewriteCreateTable(src, toks, st); err != nil {

@@ -97,6 +97,9 @@ func allFuncs() []*Func {
 	fs = append(fs, catalogFuncs()...)
 	fs = append(fs, jsonOpFuncs()...)
 	fs = append(fs, regexFuncs()...)
+	fs = append(fs, byteaFuncs()...)
+	fs = append(fs, miscFuncs()...)
+	fs = append(fs, jsonFuncsFamily()...)
 	return fs
 }
 

@@ -9,8 +9,8 @@ import (
 
 // TestComplexArrayBinaryWriteChecks sends values a column's type refuses
 // (a BINARY(3) value of the wrong length; a null in an ARRAY<INT NOT
-// NULL>, in a NOT NULL ROW field, in an ARRAY<STRING NOT NULL> inside a
-// ROW) through COPY in text, CSV and binary (the bytes sqlgate's own COPY
+// NULL>, in a NOT NULL ROW field, in an ARRAY<... NOT NULL> inside a ROW
+// or a MAP) through COPY in text, CSV and binary (the bytes sqlgate's own COPY
 // TO writes for a table of the same shape without the constraints) and
 // through parameters of the extended protocol in text and binary formats.
 // Each is refused with 22001 or 23502 naming the column path, never XX000,
@@ -19,8 +19,8 @@ func TestComplexArrayBinaryWriteChecks(t *testing.T) {
 	srv := startServer(t)
 	conn := connect(t, srv.ConnString())
 	ctx := context.Background()
-	mustExec(t, conn, `CREATE TABLE src (id INT PRIMARY KEY, a ARRAY<INT>, nr ROW<x INT, l ARRAY<STRING>>, b BYTES)`)
-	mustExec(t, conn, `CREATE TABLE dst (id INT PRIMARY KEY, a ARRAY<INT NOT NULL>, nr ROW<x INT NOT NULL, l ARRAY<STRING NOT NULL>>, b BINARY(3))`)
+	mustExec(t, conn, `CREATE TABLE src (id INT PRIMARY KEY, a ARRAY<INT>, nr ROW<x INT, l ARRAY<STRING>>, b BYTES, m MAP<STRING, ARRAY<INT>>)`)
+	mustExec(t, conn, `CREATE TABLE dst (id INT PRIMARY KEY, a ARRAY<INT NOT NULL>, nr ROW<x INT NOT NULL, l ARRAY<STRING NOT NULL>>, b BINARY(3), m MAP<STRING, ARRAY<INT NOT NULL>>)`)
 
 	written := func(label string) {
 		t.Helper()
@@ -46,15 +46,16 @@ func TestComplexArrayBinaryWriteChecks(t *testing.T) {
 	cases := []struct {
 		values, code, msg string
 	}{
-		{`'{1,NULL}', NULL, NULL`, "23502", `column "a" of relation "dst"`},
-		{`NULL, '{"x":null}', NULL`, "23502", `column "nr.x" of relation "dst"`},
-		{`NULL, '{"x":1,"l":["s",null]}', NULL`, "23502", `column "nr.l" of relation "dst"`},
-		{`NULL, NULL, '\x0102'`, "22001", "value too short for type binary(3)"},
-		{`NULL, NULL, '\x01020304'`, "22001", "value too long for type binary(3)"},
+		{`'{1,NULL}', NULL, NULL, NULL`, "23502", `column "a" of relation "dst"`},
+		{`NULL, '{"x":null}', NULL, NULL`, "23502", `column "nr.x" of relation "dst"`},
+		{`NULL, '{"x":1,"l":["s",null]}', NULL, NULL`, "23502", `column "nr.l" of relation "dst"`},
+		{`NULL, NULL, '\x0102', NULL`, "22001", "value too short for type binary(3)"},
+		{`NULL, NULL, '\x01020304', NULL`, "22001", "value too long for type binary(3)"},
+		{`NULL, NULL, NULL, MAP['k', ARRAY[2], 'j', ARRAY[NULL, 1]]`, "23502", `column "m" of relation "dst"`},
 	}
 	for _, tc := range cases {
 		mustExec(t, conn, `DELETE FROM src`)
-		mustExec(t, conn, `INSERT INTO src VALUES (1, '{1}', '{"x":1,"l":["s"]}', '\x010203'), (2, `+tc.values+`)`)
+		mustExec(t, conn, `INSERT INTO src VALUES (1, '{1}', '{"x":1,"l":["s"]}', '\x010203', '{"k":[1]}'), (2, `+tc.values+`)`)
 		for _, format := range []string{"text", "csv", "binary"} {
 			var out bytes.Buffer
 			if _, err := conn.PgConn().CopyTo(ctx, &out, `COPY (SELECT * FROM src ORDER BY id) TO STDOUT (FORMAT `+format+`)`); err != nil {

@@ -21,7 +21,8 @@
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // maps.go MAP lookup by key, rows.go ROW(...) record constructors (the
 // rewrite's pg__row and TiDB's RowExpr) and assignment of ROW and MAP
-// values, mapvalues.go MAP[...] (pg__map) and cardinality/map_keys/
+// values, nestednotnull.go a null visible at bind time where a column's
+// ROW field, ARRAY element or MAP value is NOT NULL (the store's 23502), mapvalues.go MAP[...] (pg__map) and cardinality/map_keys/
 // map_values, wholerow.go a table alias used as a value (the whole row as
 // a composite, row_to_json(t)), fulljoin.go FULL JOIN markers, values.go VALUES queries (a
 // Values node, types resolved across rows) and the pg__colalias marker of

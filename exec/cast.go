@@ -227,7 +227,7 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		}
 	case types.Bytes, types.Binary:
 		if to.Kind == types.Bytes || to.Kind == types.Binary {
-			return v, nil
+			return v, types.CheckBinaryLength(v.([]byte), to)
 		}
 	case types.Time:
 		if to.Kind == types.Interval {

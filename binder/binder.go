@@ -77,12 +77,18 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 	switch node := stmt.AST.(type) {
 	case *ast.SelectStmt:
 		plan, err := b.bindSelect(node)
+		if err == nil {
+			err = refuseRecordOutput(plan) // searchcycle.go
+		}
 		if err != nil {
 			return nil, err
 		}
 		return &Query{Plan: b.finishParams(plan), params: b.params}, nil
 	case *ast.SetOprStmt:
 		plan, err := b.bindSetOpr(node)
+		if err == nil {
+			err = refuseRecordOutput(plan)
+		}
 		if err != nil {
 			return nil, err
 		}

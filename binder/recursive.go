@@ -490,6 +490,12 @@ func (b *binder) bindRecursiveRef(cte *ast.CommonTableExpression, alias string) 
 		}
 	}
 	if !cte.IsRecursive {
+		if _, sc, err := b.searchCycleOf(cte); err != nil || sc != nil {
+			if err == nil {
+				err = scError(sc, sqlerr.SyntaxError, "WITH query is not recursive")
+			}
+			return nil, true, err
+		}
 		return nil, false, nil
 	}
 	n, err := b.bindRecursiveUnion(cte)
@@ -519,9 +525,13 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	if err != nil {
 		return nil, err
 	}
+	names, sc, err := b.searchCycleOf(cte)
+	if err != nil {
+		return nil, err
+	}
 	in := nonRec.Columns()
-	if len(cte.ColNameList) > len(in) {
-		return nil, b.errAt(cte, sqlerr.New(sqlerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", name, len(in), len(cte.ColNameList)))
+	if len(names) > len(in) {
+		return nil, b.errAt(cte, sqlerr.New(sqlerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", name, len(in), len(names)))
 	}
 	// The item's columns: the alias list's names, the non-recursive
 	// term's types, an unknown literal's as text (analyzeCTETargetList).
@@ -536,8 +546,8 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 			t, cast = types.Int16Type, true
 		}
 		cols[i] = Column{Name: c.Name, T: t}
-		if i < len(cte.ColNameList) {
-			cols[i].Name = ident(cte.ColNameList[i])
+		if i < len(names) {
+			cols[i].Name = ident(names[i])
 		}
 	}
 	if cast {
@@ -548,8 +558,17 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 		}
 		nonRec = p
 	}
+	// SEARCH / CYCLE add columns to both terms (searchcycle.go)
+	var scp *searchCyclePlan
+	allCols := cols
+	if sc != nil {
+		if scp, err = b.prepareSearchCycle(sc, name, cols, nonRecAST, recAST); err != nil {
+			return nil, err
+		}
+		allCols = append(append([]Column(nil), cols...), scp.extra...)
+	}
 	wt := &WorkTable{Name: name}
-	scan := &WorkTableScan{WT: wt, cols: cols}
+	scan := &WorkTableScan{WT: wt, cols: allCols}
 	if b.rec == nil {
 		b.rec = &recState{workTables: map[*ast.CommonTableExpression]*WorkTableScan{}}
 	}
@@ -559,11 +578,19 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	// a literal of the recursive term is typed by the UNION, as a set
 	// operation branch's ('x' where the column is integer is an integer)
 	_, b.setOpBranch = recAST.(*ast.SelectStmt)
+	restore := func() {}
+	if scp != nil {
+		restore = withWorkTableColumns(recAST.(*ast.SelectStmt), name, scp.extra)
+	}
 	rec, _, err := b.bindSubqueryPlan(nil, recAST)
+	restore()
 	b.setOpBranch = false
 	b.rec.workTables[cte] = prev
 	if err != nil {
 		return nil, err
+	}
+	if scp != nil {
+		return b.searchCycleUnion(name, scp, nonRec, rec, cols, allCols, wt, all)
 	}
 	// The types are the non-recursive term's: the UNION of both terms must
 	// resolve to them (analyzeCTE's check), the recursive term is cast.
@@ -574,11 +601,17 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	set := u.(*SetOp)
 	for i, c := range set.Columns() {
 		if !c.T.Nullable().Equal(cols[i].T) {
-			return nil, sqlerr.New(sqlerr.DatatypeMismatch, "recursive query %q column %d has type %s in non-recursive term but type %s overall",
-				name, i+1, typeWithModifier(cols[i].T), typeWithModifier(c.T)).WithHint("Cast the output of the non-recursive term to the correct type.")
+			return nil, recursiveTypeMismatch(name, i, cols[i].T, c.T)
 		}
 	}
 	return &RecursiveUnion{Name: name, NonRec: set.Left, Rec: set.Right, All: all, WT: wt, cols: cols}, nil
+}
+
+// recursiveTypeMismatch is analyzeCTE's error for column i whose type
+// overall is not the non-recursive term's.
+func recursiveTypeMismatch(name string, i int, nonRec, overall types.T) *sqlerr.Error {
+	return sqlerr.New(sqlerr.DatatypeMismatch, "recursive query %q column %d has type %s in non-recursive term but type %s overall",
+		name, i+1, typeWithModifier(nonRec), typeWithModifier(overall)).WithHint("Cast the output of the non-recursive term to the correct type.")
 }
 
 // typeWithModifier names a type as PostgreSQL's format_type_with_typemod

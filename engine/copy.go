@@ -184,7 +184,7 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if err != nil {
 		return "", err
 	}
-	if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() && s.tx == nil {
+	if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() && s.tx == nil && !s.held {
 		return ps.copyStreaming(ctx, src, info, t, bu)
 	}
 

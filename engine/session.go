@@ -37,8 +37,11 @@ type session struct {
 	// txStatus is 'I', 'T' or 'E'.
 	txStatus byte
 	// tx holds the writes of the open transaction block (txn.go); implicit
-	// holds those of the running statement outside a block.
+	// holds those of the running statement outside a block, or, while
+	// held, those of every statement since HoldImplicit (a pipeline up to
+	// Sync, a Query string of several statements).
 	tx, implicit *txn
+	held         bool
 	// superuser: the role bypasses privilege checks (privileges.go).
 	superuser bool
 	// viewParser parses the definitions of the views queries name (views.go).
@@ -61,8 +64,51 @@ type session struct {
 
 func (s *session) TxStatus() byte { return s.txStatus }
 
-// Close ends the session; an open transaction is rolled back.
-func (s *session) Close() { s.endTxn() }
+// Close ends the session; an open transaction is rolled back, and so is
+// an implicit one a pipeline left without its Sync.
+func (s *session) Close() {
+	s.endTxn()
+	s.dropImplicit()
+}
+
+// HoldImplicit implements pgwire.ImplicitTransactions: the statements
+// that run outside a transaction block from now until EndImplicit share
+// one implicit transaction, as PostgreSQL's do up to Sync. Its start is
+// the transaction's start (now()).
+func (s *session) HoldImplicit() {
+	if s.held {
+		return
+	}
+	s.held = true
+	if s.txStatus == 'I' {
+		s.txStart = time.Now()
+	}
+}
+
+// EndImplicit implements pgwire.ImplicitTransactions: it commits the held
+// implicit transaction (its writes become visible to other sessions only
+// now) or rolls it back.
+func (s *session) EndImplicit(ctx context.Context, commit bool) error {
+	s.held = false
+	tx := s.implicit
+	if tx == nil {
+		return nil
+	}
+	s.implicit = nil
+	defer tx.release()
+	if !commit {
+		return nil
+	}
+	return tx.commit(ctx, s.eng.store)
+}
+
+// dropImplicit rolls back the implicit transaction.
+func (s *session) dropImplicit() {
+	if s.implicit != nil {
+		s.implicit.release()
+		s.implicit = nil
+	}
+}
 
 // chain opens a new transaction block at once (COMMIT / ROLLBACK AND
 // CHAIN) when on.
@@ -110,10 +156,18 @@ func (s *session) writeTxn() *txn {
 }
 
 // finishImplicit commits the statement's implicit transaction when the
-// statement succeeded (err == nil) and forgets it either way.
+// statement succeeded (err == nil) and forgets it either way. A held one
+// stays open after a success (EndImplicit commits it) and is rolled back
+// whole by an error, as PostgreSQL aborts the pipeline's transaction.
 func (s *session) finishImplicit(ctx context.Context, err error) error {
 	tx := s.implicit
 	if tx == nil {
+		return err
+	}
+	if s.held {
+		if err != nil {
+			s.dropImplicit()
+		}
 		return err
 	}
 	s.implicit = nil
@@ -425,11 +479,17 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case sql.Begin:
 		if s.txStatus == 'I' {
 			s.txStatus = 'T'
-			s.txStart = time.Now()
+			if s.implicit != nil {
+				// BEGIN inside an implicit transaction (a pipeline, a
+				// Query string) makes it the block, with what it wrote.
+				s.tx, s.implicit = s.implicit, nil
+			} else {
+				s.txStart = time.Now()
+				s.tx = s.newTxn()
+			}
 			if err := s.beginIsolation(ps.parsed.Tx); err != nil {
 				return nil, err
 			}
-			s.tx = s.newTxn()
 			s.tx.readOnly = ps.parsed.Tx != nil && ps.parsed.Tx.ReadOnly ||
 				(ps.parsed.Tx == nil || !ps.parsed.Tx.ReadWrite) && s.settings["default_transaction_read_only"] == "on"
 		}
@@ -445,6 +505,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		s.tx = nil
 		s.txStatus = 'I'
 		s.settings["transaction_isolation"] = s.settings["default_transaction_isolation"]
+		if tx == nil {
+			// COMMIT outside a block commits the implicit transaction it
+			// runs in, as PostgreSQL does (with a warning).
+			tx, s.implicit = s.implicit, nil
+		}
 		if tx != nil {
 			defer tx.release()
 			if err := tx.commit(ctx, s.eng.store); err != nil {
@@ -462,6 +527,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			readOnly = s.tx.readOnly
 		}
 		s.endTxn()
+		s.dropImplicit()
 		if ps.parsed.Tx != nil && ps.parsed.Tx.Chain {
 			s.chain(true)
 			s.tx.readOnly = readOnly
@@ -529,7 +595,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return nil, err
 	}
 	now := time.Now()
-	if s.txStart.IsZero() || s.txStatus == 'I' {
+	if s.txStart.IsZero() || s.txStatus == 'I' && !s.held {
 		s.txStart = now
 	}
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)

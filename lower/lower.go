@@ -496,6 +496,10 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		}
 		return &exec.ParamExpr{Index: x.Index, T: t}, nil
 	case *binder.Cast:
+		if from := x.X.Type(); from.Variant.IsRecord() && from.Variant != x.T.Variant {
+			// a SEARCH/CYCLE record key has no value to convert (binder/searchcycle.go)
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "casting a value of type %s to %s is not supported", from.PGName(), x.T.PGName())
+		}
 		if k, ok := x.X.(*binder.Const); ok {
 			// a literal brought to a column's type, the commonest cast:
 			// folded here as foldConstant would, without the two

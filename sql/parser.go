@@ -145,6 +145,8 @@ type Statement struct {
 	DMLFrom   *ast.SelectStmt
 	// InsertAlias is the alias of INSERT INTO t AS alias ("" when none).
 	InsertAlias string
+	// SearchCycle are the SEARCH / CYCLE clauses of WITH items (cte.go).
+	SearchCycle []SearchCycle
 
 	tail  dmlTail    // extra statements rewriteDML appended
 	input string     // the full input of Parse
@@ -199,6 +201,10 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		input:  src,
 		end:    last.end,
 	}
+	toks, err := rewriteSearchCycle(src, toks, st) // cte.go
+	if err != nil {
+		return nil, err
+	}
 	if !p.noPlain {
 		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits); ok {
 			st.Rewritten, st.segs = text, segs
@@ -206,7 +212,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 	}
 	orig := toks
-	toks, err := normalizeTokens(src, toks)
+	toks, err = normalizeTokens(src, toks)
 	if err != nil {
 		return nil, err
 	}
@@ -265,9 +271,6 @@ func (p *Parser) finish(st *Statement, src string, toks []token, terminated bool
 			return nil, e
 		}
 		if e := dataModifyingWith(src, toks); e != nil {
-			return nil, e
-		}
-		if e := searchCycleClause(src, toks); e != nil { // cte.go
 			return nil, e
 		}
 		return nil, st.syntaxError(err, toks, terminated)

@@ -68,7 +68,7 @@ func (h *tableHandle) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.
 		if part == nil {
 			continue
 		}
-		data, err := format.EncodeBatch(part, nil, t.info.SchemaID)
+		data, err := format.EncodeTableBatch(part, t.colTypes, nil, t.info.SchemaID)
 		records := part.NumRows()
 		if part != conv {
 			part.Release()

@@ -19,20 +19,28 @@ import (
 	"github.com/sqlgate/sqlgate/server"
 )
 
-func TestClusterSQL(t *testing.T) {
+// serveCluster starts sqlgate serving the test cluster and connects to it;
+// both end with the test.
+func serveCluster(t *testing.T) (context.Context, *pgx.Conn) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	srv, err := server.Start(ctx, server.Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(),
 		Fluss: &remote.Config{Bootstrap: strings.Split(remote.ClusterBootstrap(), ",")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Stop(context.Background())
+	t.Cleanup(func() { srv.Stop(context.Background()) })
 	conn, err := pgx.Connect(ctx, fmt.Sprintf("postgres://sqlgate@%s/sqlgate?sslmode=disable", srv.Addr()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(context.Background())
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return ctx, conn
+}
+
+func TestClusterSQL(t *testing.T) {
+	ctx, conn := serveCluster(t)
 	suffix := fmt.Sprint(time.Now().UnixNano() % 1e6)
 	pk, lg := "sqlt_pk_"+suffix, "sqlt_log_"+suffix
 	exec := func(sql string) {
@@ -115,19 +123,7 @@ func is0A000(err error) bool {
 // by Lookup/LimitScan) and from the changelog (Arrow batches the Fluss server
 // wrote from our rows, decoded by us): both directions of byte fidelity.
 func TestClusterSQLTypes(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	srv, err := server.Start(ctx, server.Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(),
-		Fluss: &remote.Config{Bootstrap: strings.Split(remote.ClusterBootstrap(), ",")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop(context.Background())
-	conn, err := pgx.Connect(ctx, fmt.Sprintf("postgres://sqlgate@%s/sqlgate?sslmode=disable", srv.Addr()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
+	ctx, conn := serveCluster(t)
 	name := fmt.Sprint("sqlt_types_", time.Now().UnixNano()%1e6)
 	cols := []struct{ name, typ, v1 string }{
 		{"b", "boolean", "true"}, {"i16", "smallint", "-5"}, {"i32", "int", "-2147483648"}, {"i64", "bigint", "9000000000"},

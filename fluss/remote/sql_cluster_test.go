@@ -118,7 +118,8 @@ func is0A000(err error) bool {
 	return ok && pe.Code == "0A000"
 }
 
-// TestClusterSQLTypes: values of every scalar type written through sqlgate
+// TestClusterSQLTypes: values of every type (nested ARRAY/MAP/ROW with
+// NULLs inside included) written through sqlgate
 // read back the same from the key-value store (our compacted rows, returned
 // by Lookup/LimitScan) and from the changelog (Arrow batches the Fluss server
 // wrote from our rows, decoded by us): both directions of byte fidelity.
@@ -133,6 +134,9 @@ func TestClusterSQLTypes(t *testing.T) {
 		{"tm3", "time(3)", "'13:14:15.123'"}, {"ts6", "timestamp(6)", "'2024-01-02 03:04:05.123456'"},
 		{"tz6", "timestamptz(6)", "'2024-01-02 03:04:05.123456+00'"}, {"arr", "int[]", "'{1,NULL,3}'"},
 		{"txt", "text[]", "'{a,NULL,\"\"}'"},
+		{"m", "MAP<STRING, INT>", "MAP['a', 1, 'b', NULL]"}, {"r", "ROW<a INT, b STRING>", "ROW(NULL, 'x')"},
+		{"nr", "ROW<x INT NOT NULL, y ARRAY<STRING>, z ROW<p DOUBLE, q MAP<INT, STRING>>>",
+			`'{"x": 7, "y": ["u", null], "z": {"p": 0.5, "q": [[1, "one"], [2, null]]}}'`},
 		// Fluss's Arrow units differ from the engine's at these precisions
 		// (fluss.md §11): fluss/format converts at the log batch.
 		{"ts0", "timestamp(0)", "'2024-01-02 03:04:05'"}, {"ts3", "timestamp(3)", "'2024-01-02 03:04:05.123'"},
@@ -207,7 +211,8 @@ func TestClusterSQLTypes(t *testing.T) {
 	// As PostgreSQL 15 prints the inserted values.
 	want := `true | -5 | -2147483648 | 9000000000 | 1.5 | -2.25e-300 | héllo ✓ | \xdeadbeef00 | -12345.6789 | ` +
 		`1234567890123456789012345.12345 | 2024-02-29 | 13:14:15.123 | 2024-01-02 03:04:05.123456 | ` +
-		`2024-01-02 03:04:05.123456+00 | {1,NULL,3} | {a,NULL,""} | 2024-01-02 03:04:05 | 2024-01-02 03:04:05.123 | ` +
+		`2024-01-02 03:04:05.123456+00 | {1,NULL,3} | {a,NULL,""} | [["a",1],["b",null]] | {"a":null,"b":"x"} | ` +
+		`{"x":7,"y":["u",null],"z":{"p":0.5,"q":[[1,"one"],[2,null]]}} | 2024-01-02 03:04:05 | 2024-01-02 03:04:05.123 | ` +
 		`2024-01-02 03:04:05+00 | 2024-01-02 03:04:05.123+00 | 01:02:03`
 	if got := strings.Join(one, " | "); got != want {
 		t.Errorf("row 1 read back:\n got %s\nwant %s", got, want)

@@ -100,7 +100,14 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 	case *ast.DeleteStmt:
 		return b.bindDelete(node)
 	case *ast.CreateTableStmt:
-		return b.bindCreateTable(node)
+		st, err := b.bindCreateTable(node)
+		if ct, ok := st.(*CreateTable); ok && err == nil && ct.Source != nil {
+			err = refusePseudoColumns(ct.Source) // searchcycle.go
+		}
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
 	case *ast.DropTableStmt:
 		return b.bindDropTable(node)
 	case *ast.CreateViewStmt:

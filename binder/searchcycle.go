@@ -332,6 +332,17 @@ func refuseRecordOutput(n Node) error {
 	return nil
 }
 
+// refusePseudoColumns is PostgreSQL's error for a table column of type
+// record or record[] (CREATE TABLE AS of a SEARCH/CYCLE column).
+func refusePseudoColumns(n Node) error {
+	for _, c := range n.Columns() {
+		if c.T.Variant.IsRecord() {
+			return sqlerr.New(sqlerr.InvalidTableDefinition, "column %q has pseudo-type %s", c.Name, c.T.PGName())
+		}
+	}
+	return nil
+}
+
 // holdsRecord reports whether t is or contains (arrays, rows, maps) a
 // SEARCH/CYCLE record type.
 func holdsRecord(t types.T) bool {

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -37,6 +38,12 @@ type Runtime struct {
 	// change meanwhile): BuildForClient may run a root scan ahead in a
 	// goroutine of its own.
 	Untransacted bool
+	// workTables are the working tables of the recursive unions being
+	// run, for their recursive terms' scans (recursive.go); again is set
+	// while a recursive term is built for a later iteration, whose
+	// metrics add to the first's.
+	workTables map[*binder.WorkTable]*relop.WorkTable
+	again      bool
 }
 
 // Build instantiates n (and its inputs) as running operators, instrumented
@@ -45,7 +52,15 @@ func Build(rt *Runtime, n Node) (exec.Operator, error) {
 	if rt.Metrics == nil {
 		return n.Build(rt)
 	}
-	m := &exec.Metrics{}
+	m := rt.Metrics[n]
+	if m != nil && rt.again {
+		op, err := n.Build(rt)
+		if err != nil {
+			return nil, err
+		}
+		return &exec.Instrumented{Op: op, M: m}, nil
+	}
+	m = &exec.Metrics{}
 	rt.Metrics[n] = m
 	if rt.parent != nil {
 		rt.parent.AddChild(m)

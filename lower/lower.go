@@ -241,12 +241,16 @@ func lowerNode(n binder.Node) (Node, error) {
 		return lowerSetReturning(x)
 	case *binder.UDFTable:
 		return lowerUDFTable(x)
+	case *binder.RecursiveUnion, *binder.WorkTableScan:
+		return lowerRecursive(x) // recursive.go
 	case *binder.Aggregate:
 		return lowerAggregate(x)
 	case *binder.Join:
 		return lowerJoin(x)
 	case *binder.Window:
 		return lowerWindow(x)
+	case *binder.LockRows:
+		return lowerLockRows(x)
 	case *binder.Distinct:
 		in, err := lowerNode(x.Input)
 		if err != nil {
@@ -355,6 +359,9 @@ func lowerNode(n binder.Node) (Node, error) {
 			if l.offset, err = slab.expr(x.Offset); err != nil {
 				return nil, err
 			}
+		}
+		if lr, ok := in.(*lockRowsNode); ok {
+			lr.limit = l // lock no row past the limit
 		}
 		return l, nil
 	}
@@ -509,6 +516,10 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		}
 		return &exec.ParamExpr{Index: x.Index, T: t}, nil
 	case *binder.Cast:
+		if from := x.X.Type(); from.Variant.IsRecord() && from.Variant != x.T.Variant {
+			// a SEARCH/CYCLE record key has no value to convert (binder/searchcycle.go)
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "casting a value of type %s to %s is not supported", from.PGName(), x.T.PGName())
+		}
 		if k, ok := x.X.(*binder.Const); ok {
 			// a literal brought to a column's type, the commonest cast:
 			// folded here as foldConstant would, without the two

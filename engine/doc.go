@@ -8,6 +8,13 @@
 // own beyond sequencing them and the session statements (SET, SHOW, BEGIN,
 // COMMIT, ROLLBACK) that never reach the binder.
 //
+// Outside a transaction block each statement's writes are its own implicit
+// transaction, committed when it ends; while pgwire holds the implicit
+// transaction (pgwire.ImplicitTransactions: a pipeline up to Sync, a Query
+// string of several statements) the statements share one, committed at
+// EndImplicit and rolled back whole by an error, as in PostgreSQL; a BEGIN
+// inside it makes it the transaction block.
+//
 // A prepared statement is bound and planned once and keeps its plan, as
 // PostgreSQL's plan cache does: a catalog change (any DDL bumps
 // Engine.catalog) or a search_path change binds and plans it again before

@@ -76,21 +76,26 @@ func (e *CaseExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		pending = rest
 	}
 	if e.Else != nil && len(pending) > 0 {
-		sub, err := takeRows(ec, batch, pending)
-		if err != nil {
-			return nil, err
-		}
-		local := make([]int32, len(pending))
-		for i := range local {
-			local[i] = int32(i)
-		}
-		err = scatter(ec, sub, local, pending, e.Else, out)
-		sub.Release()
-		if err != nil {
+		if err := evalRows(ec, batch, pending, e.Else, out); err != nil {
 			return nil, err
 		}
 	}
 	return buildArray(ec, e.T, out), nil
+}
+
+// evalRows evaluates e on the rows of batch at the given indexes only and
+// stores each value at out[row].
+func evalRows(ec *EvalContext, batch arrow.RecordBatch, rows []int32, e Expr, out []any) error {
+	sub, err := takeRows(ec, batch, rows)
+	if err != nil {
+		return err
+	}
+	defer sub.Release()
+	local := make([]int32, len(rows))
+	for i := range local {
+		local[i] = int32(i)
+	}
+	return scatter(ec, sub, local, rows, e, out)
 }
 
 // CoalesceExpr returns its first non-NULL argument, evaluating each next

@@ -10,7 +10,12 @@
 // "native" backend): integer arithmetic is checked (22003 on overflow, 22012
 // on division by zero), floating division follows IEEE, floating comparison
 // follows PostgreSQL (NaN equals NaN and sorts above every number, -0 = +0),
-// NULLs propagate and a NULL filter mask entry drops the row. The hottest
+// NULLs propagate and a NULL filter mask entry drops the row. A kernel
+// never raises for the value under a NULL slot (Arrow leaves it arbitrary;
+// nullslots_test.go puts each type's worst values there for every checked
+// family). CASE, COALESCE, AND and OR compute a branch only for the rows
+// that reach it, as PostgreSQL does, so its error on other rows is not the
+// statement's. The hottest
 // bigint loops (fused x*c ± y, column ± column, compare with a scalar,
 // filter compaction)
 // have AVX2 assembly on amd64 (simd_amd64.s; the Go loops remain the

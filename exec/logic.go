@@ -193,17 +193,7 @@ func (e *LogicExpr) evalUndecided(ec *EvalContext, batch arrow.RecordBatch, l *a
 		vals[i] = decides // with Qual, false also for a NULL L: NULL AND false is false
 	}
 	if len(rows) > 0 {
-		sub, err := takeRows(ec, batch, rows)
-		if err != nil {
-			return nil, err
-		}
-		local := make([]int32, len(rows))
-		for i := range local {
-			local[i] = int32(i)
-		}
-		err = scatter(ec, sub, local, rows, e.R, vals)
-		sub.Release()
-		if err != nil {
+		if err := evalRows(ec, batch, rows, e.R, vals); err != nil {
 			return nil, err
 		}
 	}

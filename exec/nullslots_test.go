@@ -75,39 +75,28 @@ func slotArray(t types.T, vals []any, valid []bool) arrow.Array {
 	var buf *memory.Buffer
 	switch t.Kind {
 	case types.Int16:
-		v := make([]int16, n)
-		for i, x := range vals {
-			v[i] = int16(x.(int64))
-		}
-		buf = memory.NewBufferBytes(arrow.Int16Traits.CastToBytes(v))
+		buf = typedBuffer(vals, func(x any) int16 { return int16(x.(int64)) })
 	case types.Int32, types.Date:
-		v := make([]int32, n)
-		for i, x := range vals {
-			v[i] = int32(x.(int64))
-		}
-		buf = memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(v))
+		buf = typedBuffer(vals, func(x any) int32 { return int32(x.(int64)) })
 	case types.Int64:
-		v := make([]int64, n)
-		for i, x := range vals {
-			v[i] = x.(int64)
-		}
-		buf = memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(v))
+		buf = typedBuffer(vals, func(x any) int64 { return x.(int64) })
 	case types.Float32:
-		v := make([]float32, n)
-		for i, x := range vals {
-			v[i] = float32(x.(float64))
-		}
-		buf = memory.NewBufferBytes(arrow.Float32Traits.CastToBytes(v))
+		buf = typedBuffer(vals, func(x any) float32 { return float32(x.(float64)) })
 	case types.Float64:
-		v := make([]float64, n)
-		for i, x := range vals {
-			v[i] = x.(float64)
-		}
-		buf = memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(v))
+		buf = typedBuffer(vals, func(x any) float64 { return x.(float64) })
 	}
 	data := array.NewData(t.ArrowType(), n, []*memory.Buffer{bitmap, buf}, nil, nulls, 0)
 	defer data.Release()
 	return array.MakeFromData(data)
+}
+
+// typedBuffer is a value buffer of vals converted by conv.
+func typedBuffer[T int16 | int32 | int64 | float32 | float64](vals []any, conv func(any) T) *memory.Buffer {
+	v := make([]T, len(vals))
+	for i, x := range vals {
+		v[i] = conv(x)
+	}
+	return memory.NewBufferBytes(arrow.GetBytes(v))
 }
 
 // nullSlotCase is one run: a way to evaluate over input columns.

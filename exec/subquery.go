@@ -115,6 +115,12 @@ func (e *SubqueryExpr) run(ec *EvalContext) (*subqueryRows, error) {
 }
 
 func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	if batch.NumRows() == 0 {
+		// No row needs it: PostgreSQL runs an uncorrelated subquery (an
+		// InitPlan) when a row first reads it, so over no rows it never
+		// runs, and its error is not the statement's.
+		return constArray(ec.Mem, nil, e.T, 0), nil
+	}
 	if len(e.Outer) > 0 {
 		return e.evalCorrelated(ec, batch)
 	}

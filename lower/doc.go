@@ -3,6 +3,17 @@
 // lowerable expression tier of exec/, built once per prepared statement and
 // instantiated into running operators once per execution.
 //
+// Before any rule, plan_time_folding (pgfold.go) simplifies every
+// expression as PostgreSQL's planner does (eval_const_expressions), which
+// is observable through errors: a constant that fails fails the statement
+// whatever rows there are, while a strict operator with a NULL constant, a
+// CASE branch whose condition is constant false, COALESCE arguments after a
+// constant and AND/OR operands after the deciding constant are never
+// computed. Filter conditions are lowered with their conjuncts in
+// PostgreSQL's order (one-time conjuncts that read no column first and
+// once, then by PostgreSQL's per-row cost), each computed only for the
+// rows the ones before it kept.
+//
 // Optimisation happens here as small named rules applied in order (rules.go),
 // each checked to keep the plan's output schema. The first rules choose the
 // access path: a WHERE clause that fixes the full primary key becomes a point

@@ -387,12 +387,18 @@ func foldLogic(x *binder.BinaryOp) (binder.Expr, error) {
 		args = append(args, e)
 	}
 	flatten(x)
+	args, group, err := inListGroup(args, and)
+	if err != nil {
+		return nil, err
+	}
 	var kept []binder.Expr
-	haveNull, changed := false, false
+	haveNull, changed := false, group != nil
 	for _, a := range args {
-		f, err := foldExpr(a)
-		if err != nil {
-			return nil, err
+		f := a
+		if a != group {
+			if f, err = foldExpr(a); err != nil {
+				return nil, err
+			}
 		}
 		if v, ok := boolConst(f); ok {
 			if v != and {
@@ -884,4 +890,68 @@ func estimable(e binder.Expr) bool {
 		}
 		return false
 	})
+}
+
+// inListGroup handles the shape of x IN (a, b, ...) (x = a OR x = b ...,
+// and NOT IN's x <> a AND x <> b ...): PostgreSQL's parser makes the items
+// that read no column, when there are several, one x = ANY (ARRAY[...])
+// ahead of the others, whose array it computes while planning (every item,
+// whatever the others are) and whose NULL items stay inside it, computed
+// with x for every row. So those items are folded here, errors raised, and
+// kept as one group (returned as group, first in the list) that folding
+// does not prune when x reads the row. Other shapes come back unchanged.
+func inListGroup(args []binder.Expr, and bool) ([]binder.Expr, binder.Expr, error) {
+	op := binder.OpEq
+	if and {
+		op = binder.OpNe
+	}
+	var x string
+	var consts, vars []binder.Expr
+	for _, a := range args {
+		b, ok := a.(*binder.BinaryOp)
+		if !ok || b.Op != op {
+			return args, nil, nil
+		}
+		if s := b.L.String(); x == "" {
+			x = s
+		} else if s != x {
+			return args, nil, nil
+		}
+		if anyExpr(b.R, func(y binder.Expr) bool { _, ok := y.(*binder.ColumnRef); return ok }) {
+			vars = append(vars, a)
+		} else {
+			consts = append(consts, a)
+		}
+	}
+	if len(consts) < 2 {
+		return args, nil, nil
+	}
+	logic := binder.OpOr
+	if and {
+		logic = binder.OpAnd
+	}
+	xf, err := foldExpr(consts[0].(*binder.BinaryOp).L)
+	if err != nil {
+		return nil, nil, err
+	}
+	var group binder.Expr
+	for _, c := range consts {
+		b := c.(*binder.BinaryOp)
+		r, err := foldTop(b.R)
+		if err != nil {
+			return nil, nil, err
+		}
+		cmp := &binder.BinaryOp{Op: b.Op, L: xf, R: r, T: b.T}
+		if group == nil {
+			group = cmp
+		} else {
+			group = &binder.BinaryOp{Op: logic, L: group, R: cmp, T: types.BoolType}
+		}
+	}
+	if _, ok := xf.(*binder.Const); ok {
+		// x is constant too: PostgreSQL computes the whole test while
+		// planning, which the ordinary folding of the items does
+		return append(append([]binder.Expr(nil), consts...), vars...), nil, nil
+	}
+	return append([]binder.Expr{group}, vars...), group, nil
 }

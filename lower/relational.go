@@ -274,9 +274,12 @@ func lowerJoin(x *binder.Join) (Node, error) {
 				remap[i] = i + lextra
 			}
 		}
-		if j.residual, err = lowerExpr(remapColumns(cond, remap)); err != nil {
+		// in PostgreSQL's order, each conjunct only for the pairs the
+		// ones before it kept (as for a filter)
+		if j.residual, err = lowerExpr(remapColumns(orderQual(cond), remap)); err != nil {
 			return nil, err
 		}
+		markQual(j.residual)
 	}
 	j.out = relop.JoinSchema(j.left.Schema(), j.right.Schema(), j.typ)
 	if lextra == 0 && rextra == 0 {

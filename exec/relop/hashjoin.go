@@ -223,10 +223,12 @@ func (o *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err := o.build(ctx); err != nil {
 			return nil, err
 		}
-		if o.buildEmpty && o.buildParts == nil && o.prober != nil && (o.Type == InnerJoin || o.Type == SemiJoin || o.Type == RightJoin) {
+		if o.buildParts == nil && o.prober != nil && (o.buildEmpty && o.Type == RightJoin ||
+			o.prober.ht != nil && o.prober.ht.keyed == 0 && (o.Type == InnerJoin || o.Type == SemiJoin)) {
 			// Nothing can match: the probe side is not read at all, as
-			// PostgreSQL's hash join skips its outer side over an empty
-			// hash table, so an error computing it is not the statement's.
+			// PostgreSQL's hash join skips its outer side over a hash
+			// table that is empty (rows with a NULL key are not in it),
+			// so an error computing that side is not the statement's.
 			o.prober.release()
 			o.prober = nil
 			o.hold.releaseAll()
@@ -607,6 +609,7 @@ type hashTable struct {
 	next      []int32 // chain of rows with the same key
 	matched   []bool
 	nullKeys  bool
+	keyed     int // rows whose keys are all non-NULL (that can match)
 	held      int64
 	i64       []int64
 	// dups: some key has several rows (next chains are not all empty).
@@ -692,6 +695,7 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 	}
 	t.held += batchBytes(b) + int64(n)*13
 	if t.cross {
+		t.keyed += n
 		if base > 0 {
 			t.next[base-1] = base
 		}
@@ -710,6 +714,7 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 		if t.ints.add(t.i64, isNull) {
 			t.nullKeys = true
 		}
+		t.keyed += n - col.NullN()
 		return nil
 	}
 	keys, nullRow, err := joinKeys(b, t.keys)
@@ -721,6 +726,7 @@ func (t *hashTable) add(b arrow.RecordBatch) error {
 			t.nullKeys = true
 			continue
 		}
+		t.keyed++
 		row := base + int32(i)
 		if h, ok := t.strs[string(k)]; ok {
 			t.next[row] = h

@@ -17,6 +17,13 @@
 //     family (aggregates, DISTINCT, joins, subqueries, set operations,
 //     scalar functions...) is switched on only when its probe query
 //     succeeds on sqlgate, so the test grows as sqlgate does.
+//   - evalorder.go: queries whose outcome depends on what PostgreSQL
+//     computes, observable through errors: an overflow or division by zero
+//     in the select list (or ORDER BY) over rows that WHERE, a join's ON
+//     condition or HAVING removes, or that a CASE, COALESCE, AND or OR
+//     branch does not reach; arithmetic with a NULL operand of every
+//     integer width. Built over t1's boundary rows so that the guard
+//     decides between rows and an error.
 //   - run.go: executing a query on one system (pgconn, simple protocol,
 //     text results) and comparing two outcomes: same SQLSTATE when both
 //     fail, else same column types and rows.
@@ -32,8 +39,11 @@
 //
 // A mismatch is judged in this order: documented differences that apply to
 // the generated query (not-yet-implemented 0A000, numeric display scale,
-// 38-digit numeric) → minimise → differences judged on the minimised query
-// (evaluation order) → known bugs → unexplained (the test fails).
+// 38-digit numeric, a FULL JOIN condition PostgreSQL refuses) → minimise →
+// differences judged on the minimised query (two different errors on both
+// sides, an error past an ordered LIMIT, an empty join input) → known bugs
+// → unexplained (the test fails). A guard that sqlgate honours differently
+// from PostgreSQL (an error on one side only) is never excused.
 //
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway

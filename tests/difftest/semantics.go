@@ -146,11 +146,13 @@ func SemanticDifferences() []SemanticDifference {
 				"then stops when the hash table is empty); sqlgate builds one side and skips the other " +
 				"when the built side is empty. So an error computing the non-empty side (its pushed-down " +
 				"conditions or keys) may be raised by one system only, the other answering no rows. " +
-				"Judged on the minimised query: it joins t0, and one side failed with a data exception " +
+				"An IN subquery is such a join (PostgreSQL pulls it up into a semi join, merge or hash, " +
+				"whose first input it chooses by cost). Judged on the minimised query: it joins t0, or " +
+				"reads t0 or a subquery over t0 with an IN, and one side failed with a data exception " +
 				"while the other answered no rows",
 			AfterMinimise: true,
 			Applies: func(q *Query, sg, pg Outcome) bool {
-				if q.Join == nil || (q.Join.Right.Table != "t0" && (len(q.From) == 0 || q.From[0].Table != "t0")) {
+				if !readsEmptyInput(q) {
 					return false
 				}
 				return runtimeError(sg) && pg.Err == nil && len(pg.Rows) == 0 ||
@@ -171,6 +173,17 @@ func SemanticDifferences() []SemanticDifference {
 			},
 		},
 		{
+			Name: "exists-early-stop",
+			Why: "PostgreSQL runs an EXISTS subquery a row at a time and stops at its first row, so " +
+				"the rows after it are never filtered or computed; sqlgate filters the subquery's rows " +
+				"a batch at a time, so an error on a later row fails only in sqlgate. Judged on the " +
+				"minimised query: only sqlgate fails, with a data exception, and an EXISTS is left",
+			AfterMinimise: true,
+			Applies: func(q *Query, sg, pg Outcome) bool {
+				return runtimeError(sg) && pg.Err == nil && q.anyExpr(func(e *Expr) bool { return e.Kind == KExists })
+			},
+		},
+		{
 			Name: "full-join-any-condition",
 			Why: "PostgreSQL runs a FULL JOIN only on a merge- or hash-joinable condition (0A000 " +
 				"otherwise); sqlgate runs it on any condition. Excused when PostgreSQL refuses a FULL " +
@@ -181,6 +194,18 @@ func SemanticDifferences() []SemanticDifference {
 			},
 		},
 	}
+}
+
+// readsEmptyInput reports whether the query joins the empty table t0, or
+// has an IN subquery whose outer or inner side is t0.
+func readsEmptyInput(q *Query) bool {
+	isT0 := func(fs []FromItem) bool { return len(fs) > 0 && fs[0].Table == "t0" }
+	if q.Join != nil && (q.Join.Right.Table == "t0" || isT0(q.From)) {
+		return true
+	}
+	return q.anyExpr(func(e *Expr) bool {
+		return e.Kind == KInSub && (isT0(q.From) || isT0(e.Sub.From))
+	})
 }
 
 // runtimeError reports a failure that depends on the data evaluated: a data
@@ -219,6 +244,35 @@ type KnownBug struct {
 // KnownBugs returns the open sqlgate bugs, each with its reproduction.
 func KnownBugs() []KnownBug {
 	return []KnownBug{
+		{
+			// sqlgate: no rows; PostgreSQL: 22007. A WHERE condition that
+			// rejects the NULLs of an outer join's nullable side makes
+			// PostgreSQL plan the join as an inner join and run the
+			// condition on that side's rows before joining (rows the join
+			// then removes included); sqlgate keeps the outer join and
+			// filters its output, so it never computes the condition for
+			// those rows.
+			Name:  "outer joins are not reduced to inner joins, so a WHERE condition on the nullable side runs on fewer rows than in PostgreSQL",
+			Repro: "SELECT 2.50 FROM t1 a RIGHT JOIN t2 b ON ((a.n = b.b) AND a.f) WHERE ('2024-01-02'::date NOT BETWEEN '2024-01-02'::date AND (a.t)::date)",
+			Matches: func(q *Query, sg, pg Outcome) bool {
+				if q.Join == nil || q.Where == nil || !runtimeError(pg) || sg.Err != nil || len(q.From) == 0 {
+					return false
+				}
+				nullable := map[string]string{"LEFT": q.Join.Right.Alias, "RIGHT": q.From[0].Alias}[q.Join.Kind]
+				found := false
+				q.Where.walk(func(e *Expr) { found = found || e.Kind == KCol && e.Table == nullable })
+				return nullable != "" && found
+			},
+		},
+		{
+			// sqlgate: 22007; PostgreSQL: -infinity (date input takes
+			// infinity and -infinity).
+			Name:  "date input does not take infinity",
+			Repro: "SELECT ((('-Infinity')::double precision)::text)::date",
+			Matches: func(q *Query, sg, pg Outcome) bool {
+				return sg.Err != nil && sg.Err.Code == "22007" && pg.Err == nil && q.anyExpr(func(e *Expr) bool { return e.Kind == KCast && e.Type == Date })
+			},
+		},
 		{
 			// sqlgate: 1.234, 1.234, 12.340...; PostgreSQL: 12.34, -0.001, 12.340.
 			Name:    "CASE/COALESCE over numerics of different scales returns wrong values",

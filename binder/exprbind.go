@@ -755,6 +755,11 @@ func (b *binder) resolveUnknown(e Expr, t types.T) Expr {
 // bind-time 22P02, as in PostgreSQL), or infers an untyped parameter's type.
 func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 	t = t.Nullable()
+	if c, ok := e.(*Const); ok && c.Value != nil && isUnknown(c.T) && t.Variant.IsReg() {
+		// 'name' as a regclass, regtype, ... argument looks the name up,
+		// as 'name'::regclass does (pg_partition_ancestors('t'))
+		return b.callFunction(n, t.Variant.Name()+"_in", []Expr{b.resolveUnknown(e, types.StringType)})
+	}
 	switch x := e.(type) {
 	case *Const:
 		if x.Value == nil {

@@ -21,12 +21,17 @@
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // maps.go MAP lookup by key, rows.go ROW(...) record constructors (the
 // rewrite's pg__row and TiDB's RowExpr) and assignment of ROW and MAP
-// values, mapvalues.go MAP[...] (pg__map) and cardinality/map_keys/
+// values, nestednotnull.go a null visible at bind time where a column's
+// ROW field, ARRAY element or MAP value is NOT NULL (the store's 23502), mapvalues.go MAP[...] (pg__map) and cardinality/map_keys/
 // map_values, wholerow.go a table alias used as a value (the whole row as
 // a composite, row_to_json(t)), fulljoin.go FULL JOIN markers, values.go VALUES queries (a
 // Values node, types resolved across rows) and the pg__colalias marker of
 // a derived table's column alias list, view.go
-// CREATE VIEW and the expansion of views named in FROM (ViewCatalog). The
+// CREATE VIEW and the expansion of views named in FROM (ViewCatalog),
+// recursive.go WITH RECURSIVE (PostgreSQL's checks of a recursive item's
+// form, a RecursiveUnion whose recursive term reads a WorkTableScan) and
+// searchcycle.go its SEARCH and CYCLE clauses (record keys that sort and
+// compare as PostgreSQL's records; never sent to a client). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.
 //

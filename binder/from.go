@@ -38,6 +38,9 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			if alias == "" {
 				alias = ident(src.Name)
 			}
+			if n, ok, err := b.bindRecursiveRef(cte, alias); ok {
+				return n, err
+			}
 			saved := b.ctes
 			b.ctes = withoutCTE(saved, ident(src.Name))
 			inner, _, err := b.bindSubqueryPlan(nil, cte.Query.Query)

@@ -194,7 +194,12 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 // unknown literals are parsed, numeric types convert to each other (range
 // checked when the row is built), anything converts to a string type, and
 // other mismatches are 42804.
-func (b *binder) assign(node ast.Node, e Expr, col string, t types.T, table string) (Expr, error) {
+func (b *binder) assign(node ast.Node, e Expr, col string, t types.T, table string) (res Expr, err error) {
+	defer func() { // a null at a NOT NULL place inside a ROW/ARRAY/MAP value
+		if err == nil {
+			err = b.nestedNotNull(node, res, t, col, table)
+		}
+	}()
 	if out, ok, err := b.assignNested(node, e, col, t, table); ok {
 		return out, err
 	}

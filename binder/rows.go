@@ -143,9 +143,6 @@ func (b *binder) assignNested(node ast.Node, e Expr, col string, target types.T,
 			for i, a := range info.args {
 				ft := target.Fields[i].Type
 				at := info.nodes[i]
-				if c, ok := a.(*Const); ok && c.Value == nil && ft.NotNull && col != "" {
-					return nil, true, b.errAt(at, sqlerr.New(sqlerr.NotNullViolation, "null value in field %q of column %q of relation %q violates not-null constraint", target.Fields[i].Name, col, table))
-				}
 				x, err := b.assignField(at, a, col, ft, table, func() *sqlerr.Error {
 					return mismatch("Cannot cast type %s to %s in column %d.", a.Type().PGName(), ft.PGName(), i+1)
 				})

@@ -41,7 +41,7 @@ func paramValue(v any, t types.T, loc *time.Location) (any, error) {
 	case []byte:
 		switch t.Kind {
 		case types.Bytes, types.Binary:
-			return x, nil
+			return x, types.CheckBinaryLength(x, t)
 		case types.Array:
 			return exec.CastValueIn(string(x), types.StringType, t, loc)
 		}

@@ -37,6 +37,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_stat_user_tables": c.statTableRows,
 		"pg_stat_all_tables":  c.statTableRows,
 		"pg_stat_ssl":         statSSLRows,
+		"pg_locks":            c.lockRows,
 		"pg_extension":        static(extensionRows()),
 		"pg_collation":        static(collationRows()),
 		"pg_language":         static(languageRows()),

@@ -231,8 +231,10 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 // BINARY(n) value must have exactly n bytes (the Arrow builder would
 // otherwise misalign the column).
 func (c *copyColumn) appendPhysical(v any) error {
-	if x, ok := v.([]byte); ok && c.t.Kind == types.Binary && len(x) != c.t.Length {
-		return sqlerr.New(sqlerr.StringDataRightTruncation, "value of %d bytes does not fit BINARY(%d)", len(x), c.t.Length)
+	if x, ok := v.([]byte); ok {
+		if err := types.CheckBinaryLength(x, c.t); err != nil {
+			return err
+		}
 	}
 	return types.AppendValue(c.b, v)
 }

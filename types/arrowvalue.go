@@ -141,6 +141,12 @@ func AppendValue(b array.Builder, v any) error {
 	case *array.FixedSizeBinaryBuilder:
 		var bs []byte
 		if bs, ok = v.([]byte); ok {
+			// arrow-go panics on a value of the wrong width; the casts
+			// check first, this keeps a missed path an error
+			w := x.Type().(*arrow.FixedSizeBinaryType).ByteWidth
+			if err := CheckBinaryLength(bs, T{Kind: Binary, Length: w}); err != nil {
+				return err
+			}
 			x.Append(bs)
 		}
 	case *array.Date32Builder:

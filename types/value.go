@@ -191,8 +191,14 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 		return parseFloat(s, t)
 	case Decimal:
 		return ParseDecimal(s, t)
-	case Bytes, Binary:
+	case Bytes:
 		return parseBytea(s)
+	case Binary:
+		v, err := parseBytea(s)
+		if err != nil {
+			return nil, err
+		}
+		return v, CheckBinaryLength(v.([]byte), t)
 	case Date:
 		d, err := parseDate(strings.TrimSpace(s))
 		if err != nil {
@@ -302,6 +308,24 @@ func DecimalFromRat(r *big.Rat, t T) (decimal128.Num, error) {
 			WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", p, t.Scale, p-t.Scale)
 	}
 	return decimal128.FromBigInt(q), nil
+}
+
+// CheckBinaryLength enforces BINARY(n)'s fixed length wherever a value
+// becomes one (text input, casts, parameters, COPY): Fluss stores exactly
+// n bytes (Arrow's FixedSizeBinary, the Java client's fixed-width vector),
+// so a longer value is refused as PostgreSQL refuses one too long for
+// character(n), and a shorter one is refused too rather than padded with
+// zero bytes the user never wrote. Both are 22001 naming the type.
+func CheckBinaryLength(v []byte, t T) error {
+	if t.Kind != Binary || len(v) == t.Length {
+		return nil
+	}
+	word := "long"
+	if len(v) < t.Length {
+		word = "short"
+	}
+	return sqlerr.New(sqlerr.StringDataRightTruncation, "value too %s for type binary(%d)", word, t.Length).
+		WithDetail("The value has %d bytes; BINARY(%d) holds exactly %d.", len(v), t.Length, t.Length)
 }
 
 func parseBytea(s string) (any, error) {

@@ -44,7 +44,7 @@ func mathFuncs() []*Func {
 		{Name: "sign", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericUnary(zeroScale, decSign)},
 		f1("sqrt", fsqrt),
 		{Name: "sqrt", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericMath(atLeastScale(15), sqrtScale, unaryNum(decSqrt))},
-		f1("cbrt", wrapF(math.Cbrt)),
+		f1("cbrt", wrapF(glibcCbrt)), // glibc's digits, as PostgreSQL on Linux (misc.go)
 		f1("exp", fexp),
 		{Name: "exp", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numericMath(atLeastScale(16), expScale, unaryNum(decExp))},
 		f1("ln", fln),

@@ -16,6 +16,10 @@ import (
 )
 
 // bindExpr binds a scalar expression in scope s (nil: no columns visible).
+// rewrittenCalls are sql's markers for operator syntax and the function
+// each calls.
+var rewrittenCalls = map[string]string{"pg__power": "power", "pg__position": "strpos"}
+
 func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 	switch n := node.(type) {
 	case *ast.ParenthesesExpr:
@@ -136,6 +140,13 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 	case *ast.FuncCallExpr:
 		if n.FnName.L == "pg__extract" { // EXTRACT(field FROM x), see sql's rewrite
 			n.FnName.L, n.FnName.O = "extract", "extract"
+		}
+		if fn, ok := rewrittenCalls[n.FnName.L]; ok {
+			// a ^ b, position(x IN y): the function they call, the marker
+			// name kept in the AST for the column label (figureColname)
+			c := *n
+			c.FnName = ast.NewCIStr(fn)
+			n = &c
 		}
 		if d, ok := trimDirection(n); ok {
 			// TRIM(BOTH|LEADING|TRAILING chars FROM x) is btrim/ltrim/rtrim(x, chars).
@@ -744,6 +755,11 @@ func (b *binder) resolveUnknown(e Expr, t types.T) Expr {
 // bind-time 22P02, as in PostgreSQL), or infers an untyped parameter's type.
 func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 	t = t.Nullable()
+	if c, ok := e.(*Const); ok && c.Value != nil && isUnknown(c.T) && t.Variant.IsReg() {
+		// 'name' as a regclass, regtype, ... argument looks the name up,
+		// as 'name'::regclass does (pg_partition_ancestors('t'))
+		return b.callFunction(n, t.Variant.Name()+"_in", []Expr{b.resolveUnknown(e, types.StringType)})
+	}
 	switch x := e.(type) {
 	case *Const:
 		if x.Value == nil {

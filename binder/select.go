@@ -399,17 +399,41 @@ func (b *binder) outputName(f *ast.SelectField) string {
 	return b.exprName(f.Expr)
 }
 
+// exprName is the column label PostgreSQL gives an unlabelled select-list
+// expression (FigureColname in its parse_target.c).
 func (b *binder) exprName(e ast.ExprNode) string {
+	if name, strength := b.figureColname(e); strength > 0 {
+		return name
+	}
+	return "?column?"
+}
+
+// figureColname follows PostgreSQL's FigureColnameInternal: a name and its
+// strength, 2 for a column, function or construct name (ColumnRef,
+// FuncCall, CASE's ELSE name, ...), 1 for a cast's type name or "case", 0
+// for none (operators, constants: "?column?"). A cast takes its operand's
+// name only when that is strong (x::int::text is "x", 1::int::text is
+// "text"); CASE takes its ELSE's name only when that is strong.
+func (b *binder) figureColname(e ast.ExprNode) (string, int) {
 	switch x := e.(type) {
 	case *ast.ColumnNameExpr:
-		return ident(x.Name.Name)
+		return ident(x.Name.Name), 2
 	case *ast.ParenthesesExpr:
-		return b.exprName(x.Expr)
+		return b.figureColname(x.Expr)
 	case *ast.AggregateFuncExpr:
 		name, _, _ := pgAggregate(x) // array_agg(x ORDER BY y), not group_concat
-		return name
+		return name, 2
 	case *ast.CaseExpr:
-		return "case"
+		if x.ElseClause != nil {
+			if name, strength := b.figureColname(x.ElseClause); strength > 1 {
+				return name, strength
+			}
+		}
+		return "case", 1
+	case *ast.ExistsSubqueryExpr:
+		if !x.Not {
+			return "exists", 2
+		}
 	case *ast.SubqueryExpr:
 		// (SELECT x ...) is named after its first output column
 		var q ast.Node = x.Query
@@ -421,37 +445,63 @@ func (b *binder) exprName(e ast.ExprNode) string {
 			q = so.SelectList.Selects[0]
 		}
 		if sel, ok := q.(*ast.SelectStmt); ok && sel.Fields != nil && len(sel.Fields.Fields) > 0 && sel.Fields.Fields[0].WildCard == nil {
-			return b.outputName(sel.Fields.Fields[0])
+			if f := sel.Fields.Fields[0]; f.AsName.O != "" {
+				return ident(f.AsName), 2
+			}
+			return b.figureColname(sel.Fields.Fields[0].Expr)
 		}
 	case *ast.WindowFuncExpr:
-		return strings.ToLower(x.Name)
+		return strings.ToLower(x.Name), 2
 	case *ast.FuncCallExpr:
-		if x.FnName.L == "pg__filter" && len(x.Args) == 2 {
-			return b.exprName(x.Args[0])
-		}
-		if x.FnName.L == castFunc && len(x.Args) == 2 {
-			// PostgreSQL's FigureColname: a column or function name
-			// inside wins, a nested cast's type name does not (1::int::text
-			// is "text")
-			if n := b.exprName(x.Args[0]); n != "?column?" && innerCast(x.Args[0]) == nil {
-				return n
+		switch x.FnName.L {
+		case "pg__filter":
+			if len(x.Args) == 2 {
+				return b.figureColname(x.Args[0])
 			}
-			if v, ok := x.Args[1].(ast.ValueExpr); ok {
-				return castOutputName(v)
+		case castFunc:
+			if len(x.Args) == 2 {
+				if name, strength := b.figureColname(x.Args[0]); strength > 1 {
+					return name, strength
+				}
+				if v, ok := x.Args[1].(ast.ValueExpr); ok {
+					return castOutputName(v), 1
+				}
+			}
+		case "trim":
+			return "btrim", 2 // trim(x) is PostgreSQL's btrim(x)
+		case "concat":
+			if b.isPipes(x) {
+				return "", 0 // a || b
 			}
 		}
-		if x.FnName.L == "concat" && b.isPipes(x) {
-			return "?column?" // a || b
+		if name, ok := rewriteMarkerName(x.FnName.L); ok {
+			return name, min(len(name), 2)
 		}
 		if n, ok := arrayMarkerName(b, x); ok {
-			return n
+			if n == "?column?" {
+				return "", 0
+			}
+			return n, 2
 		}
 		if n, ok := fieldSelectName(x); ok {
-			return n
+			return n, 2
 		}
-		return x.FnName.L
+		return x.FnName.L, 2
 	}
-	return "?column?"
+	return "", 0
+}
+
+// rewriteMarkerName is the label of a call sql's rewrite made from
+// PostgreSQL syntax: an operator's ("" : "?column?"), or the name of the
+// construct the user wrote.
+func rewriteMarkerName(fn string) (string, bool) {
+	switch fn {
+	case "pg__power", "pg__json_get", "pg__json_get_text", "pg__json_path", "pg__json_path_text":
+		return "", true
+	case "pg__position":
+		return "position", true
+	}
+	return "", false
 }
 
 // dropHidden projects away the columns ORDER BY added after the visible ones.

@@ -618,7 +618,8 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	}
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
 	ctx = functions.WithStatement(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
-		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn})
+		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
+			SSL: functions.SSLStatusOf(s.info.TLS)})
 	backend, err := ps.backend()
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
@@ -190,7 +191,9 @@ func (c *Catalog) Table(ctx context.Context, schema, name string) (fluss.Table, 
 	if !ok {
 		return nil, false
 	}
-	return newVirtualTable(c, spec, c.rows[spec.name]), true
+	t := newVirtualTable(c, spec, c.rows[spec.name])
+	t.session, t.hasSession = functions.SessionIn(ctx)
+	return t, true
 }
 
 // snapshot is the store's catalog as one scan sees it.

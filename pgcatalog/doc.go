@@ -48,6 +48,9 @@
 //   - The table comment (obj_description) is the table's COMMENT if it has
 //     one, else a summary of its Fluss properties: "fluss primary-key
 //     table, 4 buckets, bucket key (id)".
+//   - pg_stat_ssl shows the asking connection only (its TLS version,
+//     cipher and key bits; no client certificates, so no DNs);
+//     pg_partition_ancestors has no rows (there are no partitions).
 //   - pg_stat_activity, pg_matviews, pg_proc's argument names,
 //     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no
 //     triggers, policies, sequences or partitions.

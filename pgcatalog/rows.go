@@ -36,6 +36,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_tables":           c.tablesViewRows,
 		"pg_stat_user_tables": c.statTableRows,
 		"pg_stat_all_tables":  c.statTableRows,
+		"pg_stat_ssl":         statSSLRows,
 		"pg_locks":            c.lockRows,
 		"pg_extension":        static(extensionRows()),
 		"pg_collation":        static(collationRows()),
@@ -459,6 +460,7 @@ var setFuncProcs = []procInfo{
 	{name: "generate_subscripts", args: []any{uint32(oidAnyArray), uint32(23), uint32(16)}, ret: 23, rows: 1000},
 	{name: "pg_get_keywords", args: []any{}, ret: oidRecord, rows: 500,
 		outTypes: []uint32{25, 18, 16, 25, 25}, outNames: []string{"word", "catcode", "barelabel", "catdesc", "baredesc"}},
+	{name: "pg_partition_ancestors", args: []any{uint32(2205)}, ret: 2205, rows: 10},
 	{name: "unnest", args: []any{uint32(oidAnyArray)}, ret: oidAnyElement, rows: 100},
 }
 
@@ -594,4 +596,18 @@ func tablespaceRows() []row {
 		{"oid": tablespaceDef, "spcname": "pg_default", "spcowner": ownerOID},
 		{"oid": tablespaceGlobal, "spcname": "pg_global", "spcowner": ownerOID},
 	}
+}
+
+// statSSLRows is pg_stat_ssl: the asking connection's row (sqlgate lists no
+// other sessions, as pg_stat_activity lists none), with its TLS version,
+// cipher and key bits when it uses TLS. sqlgate asks no client
+// certificates, so client_dn, client_serial and issuer_dn are NULL, as
+// PostgreSQL shows them for a connection without one.
+func statSSLRows(ctx context.Context, _ *snapshot) ([]row, error) {
+	s := functions.CurrentSession(ctx)
+	r := row{"pid": int(s.BackendPID), "ssl": s.SSL != nil}
+	if s.SSL != nil {
+		r["version"], r["cipher"], r["bits"] = s.SSL.Version, s.SSL.Cipher, s.SSL.Bits
+	}
+	return []row{r}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -79,6 +80,10 @@ type virtualTable struct {
 	spec *relSpec
 	info fluss.TableInfo
 	rows rowsFunc // nil: the relation is always empty
+	// session is the session of the statement that opened the table
+	// (pg_stat_ssl's row): a scan's reads may run in a context of their own.
+	session    functions.Session
+	hasSession bool
 }
 
 func newVirtualTable(cat *Catalog, spec *relSpec, rows rowsFunc) *virtualTable {
@@ -122,6 +127,9 @@ func (t *virtualTable) Lookup(context.Context, arrow.RecordBatch, []int) (arrow.
 func (t *virtualTable) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordReader, error) {
 	var rows []row
 	if t.rows != nil {
+		if _, ok := functions.SessionIn(ctx); !ok && t.hasSession {
+			ctx = functions.WithSession(ctx, t.session)
+		}
 		snap, err := t.cat.snapshot(ctx)
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"context"
+	"crypto/tls"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/types"
@@ -25,6 +26,9 @@ type SessionInfo struct {
 	ProcessID uint32
 	// RemoteAddr is the client's address, for pg_stat_activity.
 	RemoteAddr string
+	// TLS is the connection's TLS state, nil for a plaintext connection
+	// (pg_stat_ssl).
+	TLS *tls.ConnectionState
 }
 
 // Session is one connection's SQL state: settings, prepared plans, transaction.

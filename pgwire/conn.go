@@ -170,6 +170,10 @@ func (s *Server) serveConn(nc net.Conn) {
 		ProcessID:  c.pid,
 		RemoteAddr: nc.RemoteAddr().String(),
 	}
+	if tc, ok := c.nc.(*tls.Conn); ok {
+		st := tc.ConnectionState()
+		info.TLS = &st
+	}
 	if info.Database == "" {
 		info.Database = info.User
 	}

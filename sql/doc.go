@@ -16,7 +16,7 @@
 //     INTERVAL '..' -> pg__cast('..', 'interval'), E'...' and $$...$$ strings -> standard
 //     literals, IS NOT DISTINCT FROM -> <=>, IS DISTINCT FROM -> NOT a <=> b,
 //     ~ / !~ -> REGEXP / NOT REGEXP, ~* / !~* -> REGEXP pg__ci(pattern),
-//     ^ -> POWER(a, b), a -> b / ->> / #> / #>> -> pg__json_get(a, b) /
+//     ^ -> pg__power(a, b), position(x IN y) -> pg__position(y, x), a -> b / ->> / #> / #>> -> pg__json_get(a, b) /
 //     pg__json_get_text / pg__json_path / pg__json_path_text (left
 //     operand the preceding primary, so chains nest), ARRAY[..] -> pg__array(..), x[i] -> pg__subscript(x, i),
 //     MAP[k, v, ..] -> pg__map(k, v, ..) and ROW(..) -> pg__row(..) (mapctor.go),
@@ -27,6 +27,11 @@
 //     (subquery) is left to TiDB), ARRAY(SELECT ..) -> pg__array_subquery((..)),
 //     e NULLS FIRST|LAST -> (e) IS NULL DESC|ASC, e, EXPLAIN (opts) ->
 //     EXPLAIN [ANALYZE] with Statement.ExplainOptions;
+//   - keywords as names (names.go): a word standing where PostgreSQL's
+//     grammar takes a name, by PostgreSQL's keyword categories
+//     (pgkeywords.go, generated from pg_get_keywords()), is quoted for
+//     TiDB, or is PostgreSQL's syntax error when its category allows no
+//     name there;
 //   - identifier case: every unquoted word is folded to lower case (ASCII,
 //     as PostgreSQL does) in the rewritten text, so CIStr.O in the AST is
 //     the PostgreSQL name and a quoted "Name" keeps its case;
@@ -55,8 +60,9 @@
 // pg__any(x, 'op', array), pg__all(x, 'op', array), pg__field(x,
 // 'field'), pg__srf('f', ord, explicit, pg__cols(..), args..),
 // pg__colalias('c1', ..) (values.go: a derived table's column alias list;
-// a VALUES query reaches TiDB as VALUES ROW(..), ..); plus power(a, b) for
-// PostgreSQL's ^. A TiDB AST offset (node.OriginTextPosition()) maps to the
+// a VALUES query reaches TiDB as VALUES ROW(..), ..), pg__power(a, b)
+// (PostgreSQL's ^) and pg__position(y, x) (position(x IN y)), named apart
+// from power and strpos for the column label. A TiDB AST offset (node.OriginTextPosition()) maps to the
 // user's text with Statement.Position.
 //
 // It must not know about tables, catalogs or types.T: it is syntax only.

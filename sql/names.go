@@ -624,6 +624,9 @@ func exprFollows(src string, toks []token, n int, clause string, upper func(int)
 		if exprFollowWords[w] {
 			return true
 		}
+		if clause == "WINDOW" && (w == "ROWS" || w == "RANGE" || w == "GROUPS") {
+			return true // OVER (ORDER BY x ROWS ...): the frame follows the key
+		}
 		// a bare label after a select-list column: a plain identifier
 		return (clause == "SELECT" || clause == "RETURNING") && nameWords[w].flags == 0
 	case tkQIdent:

@@ -769,7 +769,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, err
 				}
 				b := newComposite(out[s].lead)
-				b.add("power(", out[s].firstOrig())
+				b.add("pg__power(", out[s].firstOrig())
 				b.addItems(out[s:], true)
 				b.add(", ", t.start)
 				b.addItems(right, true)
@@ -1317,7 +1317,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, err
 				}
 				b := newComposite(r.leadOf(t))
-				b.add("strpos(", t.start)
+				b.add("pg__position(", t.start)
 				b.addItems(hay, true)
 				b.add(", ", r.toks[in].start)
 				b.addItems(needle, true)

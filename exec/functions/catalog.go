@@ -2,6 +2,8 @@ package functions
 
 import (
 	"context"
+	"crypto/tls"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -89,6 +91,8 @@ type Session struct {
 	// the transaction) as SET does, reset meaning SET name TO DEFAULT, and
 	// returns its new value (set_config). Nil: the context cannot set.
 	SetSetting func(name, value string, reset, local bool) (string, error)
+	// SSL is the connection's TLS state (pg_stat_ssl); nil: plaintext.
+	SSL *SSLStatus
 	// Location is the session's TimeZone, which timestamptz casts, output
 	// and date/time functions use. Nil: read the TimeZone setting through
 	// Setting (and UTC without one).
@@ -233,4 +237,36 @@ func isCatalogFunc(name string) bool {
 		}
 	}
 	return false
+}
+
+// SSLStatus is what pg_stat_ssl shows of a TLS connection.
+type SSLStatus struct {
+	Version string // "TLSv1.3", as PostgreSQL (OpenSSL) names it
+	Cipher  string
+	Bits    int // the cipher's key length
+}
+
+// SSLStatusOf describes a TLS connection's state; nil for plaintext.
+func SSLStatusOf(st *tls.ConnectionState) *SSLStatus {
+	if st == nil {
+		return nil
+	}
+	version := map[uint16]string{tls.VersionTLS10: "TLSv1", tls.VersionTLS11: "TLSv1.1",
+		tls.VersionTLS12: "TLSv1.2", tls.VersionTLS13: "TLSv1.3"}[st.Version]
+	cipher := tls.CipherSuiteName(st.CipherSuite)
+	bits := 128
+	if strings.Contains(cipher, "AES_256") || strings.Contains(cipher, "CHACHA20") {
+		bits = 256
+	}
+	return &SSLStatus{Version: version, Cipher: cipher, Bits: bits}
+}
+
+// CurrentSession returns the session in ctx (who is asking, its
+// connection), filled from the catalog's defaults.
+func CurrentSession(ctx context.Context) Session { return sessionOf(ctx) }
+
+// SessionIn returns the session ctx carries, if it carries one.
+func SessionIn(ctx context.Context) (Session, bool) {
+	v := valuesOf(ctx)
+	return v.session, v.hasSession
 }

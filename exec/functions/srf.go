@@ -25,7 +25,7 @@ type SetFunc struct {
 // IsSetFunc reports whether name is a set-returning function sqlgate has.
 func IsSetFunc(name string) bool {
 	switch strings.ToLower(name) {
-	case "unnest", "generate_series", "generate_subscripts", "_pg_expandarray", "pg_get_keywords",
+	case "unnest", "generate_series", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "pg_partition_ancestors",
 		"regexp_matches", "regexp_split_to_table",
 		"json_object_keys", "jsonb_object_keys", "json_array_elements", "jsonb_array_elements",
 		"json_array_elements_text", "jsonb_array_elements_text", "json_each", "jsonb_each", "json_each_text", "jsonb_each_text":
@@ -61,6 +61,14 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 	case "pg_get_keywords":
 		if len(args) == 0 {
 			return &SetFunc{Name: lname, Ret: keywordRowType, Rows: keywordRows}, nil
+		}
+	case "pg_partition_ancestors":
+		// the relation and its ancestors when it is a partition or a
+		// partitioned table; sqlgate has neither, so no rows (PostgreSQL's
+		// answer for any other relation), psql's \d asks it of every table
+		if len(args) == 1 && (args[0].Variant == types.RegClass || pgTypeOf(args[0]) == pgUnknown || args[0].Kind == types.Int32 || args[0].Kind == types.Int64) {
+			regclass := types.RegOf(types.RegClass)
+			return &SetFunc{Name: lname, Args: []types.T{regclass}, Ret: regclass, Rows: noRows}, nil
 		}
 	case "generate_series":
 		if len(args) == 2 || len(args) == 3 {
@@ -187,4 +195,9 @@ func subscriptRows(args []any) (func() (any, bool, error), error) {
 		}
 		return int64(i), true, nil
 	}, nil
+}
+
+// noRows is a set-returning function's empty result.
+func noRows([]any) (func() (any, bool, error), error) {
+	return func() (any, bool, error) { return nil, false, nil }, nil
 }

@@ -1,6 +1,8 @@
 package format
 
 import (
+	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -156,5 +158,40 @@ func TestLogBatchUnitsNullColumns(t *testing.T) {
 		}
 		got.Record.Release()
 		rec.Release()
+	}
+}
+
+// TestKeyOfTimeBelowMillis: a key holding a TIME with digits below the
+// millisecond (which no stored row has) encodes to bytes no valid key has,
+// so a lookup of it finds nothing, while a row of it is refused.
+func TestKeyOfTimeBelowMillis(t *testing.T) {
+	ts := []types.T{timeT(6), types.Int32Type}
+	bs, finish := builders(ts)
+	bs[0].(*array.Time64Builder).Append(arrow.Time64(45296789_123)) // 12:34:56.789123
+	bs[0].(*array.Time64Builder).Append(arrow.Time64(45296789_000))
+	bs[1].(*array.Int32Builder).Append(7)
+	bs[1].(*array.Int32Builder).Append(7)
+	cols := finish()
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	bad, err := AppendKey([]byte("p"), ts, cols, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := AppendKey([]byte("p"), ts, cols, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(bad, good) || string(bad[:1]) != "p" {
+		t.Errorf("keys %x and %x", bad, good)
+	}
+	if _, err := DecodeValue(bad[1:], ts[0], nil); err == nil {
+		t.Error("the no-match TIME field decodes as a TIME")
+	}
+	if _, err := AppendRow(nil, ts, cols, 0); !errors.Is(err, ErrTimeBelowMillis) {
+		t.Errorf("row of it: %v", err)
 	}
 }

@@ -200,7 +200,9 @@ func AppendRow(dst []byte, ts []types.T, cols []arrow.Array, i int) ([]byte, err
 
 // AppendKey appends the CompactedKeyEncoder encoding of row i of the key
 // columns cols (of types ts): the fields without a null bitset. Key columns
-// are NOT NULL; a null is an error.
+// are NOT NULL; a null is an error. A TIME with digits below the
+// millisecond, which no stored row holds, is encoded as a field no stored
+// key has, so that looking it up finds nothing.
 func AppendKey(dst []byte, ts []types.T, cols []arrow.Array, i int) ([]byte, error) {
 	for f, c := range cols {
 		if c.IsNull(i) {
@@ -208,14 +210,20 @@ func AppendKey(dst []byte, ts []types.T, cols []arrow.Array, i int) ([]byte, err
 		}
 		// Keys are scalar (fluss.ValidateDescriptor): appendScalar, not
 		// AppendValue, keeps a point lookup's key buffer off the heap.
-		var ok bool
-		if dst, ok = appendScalar(dst, ts[f], c, i); !ok {
-			if ts[f].Kind == types.Time {
-				_, err := timeMillis(c, i)
-				return nil, err
+		out, ok := appendScalar(dst, ts[f], c, i)
+		if !ok && ts[f].Kind == types.Time {
+			if _, err := timeMillis(c, i); errors.Is(err, ErrTimeBelowMillis) {
+				// No stored key holds such a TIME (rows refuse it), so the
+				// key must match none: a VLQ no int has (a fifth byte
+				// above 0x0f), unequal to every stored key from this field
+				// on. A lookup of it finds nothing.
+				out, ok = append(dst, 0xff, 0xff, 0xff, 0xff, 0x7f), true
 			}
+		}
+		if !ok {
 			return nil, fmt.Errorf("key column %d: unsupported %s value in a %s array", f+1, ts[f], c.DataType())
 		}
+		dst = out
 	}
 	return dst, nil
 }

@@ -270,7 +270,7 @@ func (t *table) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteR
 		}
 	}()
 	for _, b := range sortedBuckets(parts) {
-		batch, err := format.EncodeBatch(parts[b], nil, t.info.SchemaID)
+		batch, err := format.EncodeTableBatch(parts[b], t.ts, nil, t.info.SchemaID)
 		if err != nil {
 			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding log batch: %v", err)
 		}
@@ -585,7 +585,7 @@ func (t *table) scanLog(ctx context.Context, opts fluss.ScanOptions, changelog b
 			starts[i] = max(starts[i], min(opts.FromOffset, ends[i]))
 		}
 	}
-	return &logReader{t: t, schema: schema, proj: proj, changelog: changelog, dec: format.NewBatchDecoder(t.info.ArrowSchema()),
+	return &logReader{t: t, schema: schema, proj: proj, changelog: changelog, dec: format.NewTableBatchDecoder(t.info.ArrowSchema(), t.ts),
 		ends: ends, offsets: starts, limit: opts.Limit}, nil
 }
 

@@ -69,7 +69,7 @@ func intPtr(v int) *int { return &v }
 // typeToJSON encodes t; the fields of nested ROWs take ids from *highest
 // onwards, depth first, as Fluss's ReassignFieldId numbers them (each
 // column's own id comes first: Schema.Builder.column).
-func typeToJSON(t types.T, highest *int) (typeJSON, error) {
+func typeToJSON(t types.T, highest *int, limits bool) (typeJSON, error) {
 	if int(t.Kind) >= len(jsonTypeNames) || jsonTypeNames[t.Kind] == "" {
 		return typeJSON{}, fmt.Errorf("type %v has no Fluss equivalent", t.Kind)
 	}
@@ -82,13 +82,17 @@ func typeToJSON(t types.T, highest *int) (typeJSON, error) {
 	sub := func(s types.T) *typeJSON {
 		var sj typeJSON
 		if err == nil {
-			sj, err = typeToJSON(s, highest)
+			sj, err = typeToJSON(s, highest, limits)
 		}
 		return &sj
 	}
 	switch t.Kind {
 	case types.Char, types.Binary:
 		j.Length = max(t.Length, 1)
+	case types.String:
+		if limits {
+			j.Length = t.Length
+		}
 	case types.Decimal:
 		j.Precision, j.Scale = intPtr(t.Precision), intPtr(t.Scale)
 	case types.Time, types.Timestamp, types.TimestampTZ:
@@ -155,6 +159,19 @@ func typeFromJSON(j typeJSON) (types.T, error) {
 
 // MarshalTableJSON encodes d as Fluss's table JSON.
 func MarshalTableJSON(d TableDescriptor) ([]byte, error) {
+	return marshalTableJSON(d, false)
+}
+
+// MarshalStoreTableJSON is MarshalTableJSON that also keeps sqlgate's
+// VARCHAR(n) limit as STRING's "length" (-1 for varchar without one), for a
+// store that keeps its own catalog (the embedded store's catalog.json):
+// Fluss's STRING has no length, so a cluster would drop it. ParseTableJSON
+// reads it back.
+func MarshalStoreTableJSON(d TableDescriptor) ([]byte, error) {
+	return marshalTableJSON(d, true)
+}
+
+func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	tj := tableJSON{
 		Version: 1, Comment: d.Comment, PartKey: []string{}, BucketKey: d.BucketKey,
 		BucketCount: d.BucketCount, Properties: d.Properties, Custom: map[string]string{},
@@ -170,7 +187,7 @@ func MarshalTableJSON(d TableDescriptor) ([]byte, error) {
 	for _, c := range d.Schema.Columns {
 		highest++
 		id := highest
-		dt, err := typeToJSON(c.Type, &highest)
+		dt, err := typeToJSON(c.Type, &highest, limits)
 		if err != nil {
 			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}

@@ -80,3 +80,26 @@ func mustField(t *testing.T, b []byte, k string) []byte {
 	}
 	return m[k]
 }
+
+// TestStoreTableJSONKeepsVarcharLimit: the cluster's table JSON has no
+// STRING length (Fluss's STRING has none); the embedded store's catalog
+// keeps sqlgate's VARCHAR(n) limit there, and both read back.
+func TestStoreTableJSONKeepsVarcharLimit(t *testing.T) {
+	d := TableDescriptor{Schema: Schema{Columns: []Column{{Name: "v", Type: types.T{Kind: types.String, Length: 20}}, {Name: "t", Type: types.StringType}}}, BucketCount: 1}
+	for _, tc := range []struct {
+		marshal func(TableDescriptor) ([]byte, error)
+		length  int
+	}{{MarshalTableJSON, 0}, {MarshalStoreTableJSON, 20}} {
+		b, err := tc.marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ParseTableJSON(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := got.Schema.Columns[0].Type.Length; l != tc.length || got.Schema.Columns[1].Type.Length != 0 {
+			t.Errorf("%s: VARCHAR(20) reads back with length %d, want %d", b, l, tc.length)
+		}
+	}
+}

@@ -288,7 +288,7 @@ func (s *logScan) readOne() (arrow.RecordBatch, error) {
 		s.off += size
 		src := batch.Record
 		if s.changelog {
-			withMeta := changelogRecord(batch)
+			withMeta := fluss.ChangelogRecord(batch)
 			src.Release()
 			src = withMeta
 		}
@@ -467,44 +467,4 @@ func (h *tableHandle) ScanChangelog(ctx context.Context, opts fluss.ScanOptions)
 	t.mu.RUnlock()
 	return &logScan{changelog: true, t: t, schema: arrow.NewSchema(fields, nil), proj: proj, limits: limits, batchRows: batchRows, left: opts.Limit,
 		skip: skipBefore(opts.FromOffset, opts.FromTimestamp)}, nil
-}
-
-// changeTypeNames are the $changelog spellings of Fluss's change types.
-var changeTypeNames = map[format.ChangeType]string{
-	format.AppendOnly: "insert", format.Insert: "insert", format.UpdateBefore: "update_before",
-	format.UpdateAfter: "update_after", format.Delete: "delete",
-}
-
-// changelogRecord prepends the metadata columns to a decoded batch.
-func changelogRecord(b format.Batch) arrow.RecordBatch {
-	n := int(b.Record.NumRows())
-	mem := memory.DefaultAllocator
-	ct := array.NewStringBuilder(mem)
-	off := array.NewInt64Builder(mem)
-	ts := array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"})
-	defer ct.Release()
-	defer off.Release()
-	defer ts.Release()
-	for i := 0; i < n; i++ {
-		kind := "insert"
-		if b.Changes != nil && i < len(b.Changes) {
-			kind = changeTypeNames[b.Changes[i]]
-		}
-		ct.Append(kind)
-		off.Append(b.Header.BaseOffset + int64(i))
-		ts.Append(arrow.Timestamp(b.Header.CommitTimestamp * 1000))
-	}
-	cols := []arrow.Array{ct.NewArray(), off.NewArray(), ts.NewArray()}
-	cols = append(cols, b.Record.Columns()...)
-	for _, c := range b.Record.Columns() {
-		c.Retain()
-	}
-	fields := []arrow.Field{{Name: fluss.ChangeTypeColumn, Type: arrow.BinaryTypes.String}, {Name: fluss.LogOffsetColumn, Type: arrow.PrimitiveTypes.Int64},
-		{Name: fluss.CommitTimestampColumn, Type: cols[2].DataType()}}
-	fields = append(fields, b.Record.Schema().Fields()...)
-	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n))
-	for _, c := range cols {
-		c.Release()
-	}
-	return rec
 }

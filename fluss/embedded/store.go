@@ -425,13 +425,17 @@ func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc flus
 	}
 	info := fluss.TableInfo{Path: path, TableID: s.catalog.NextTableID, SchemaID: 1,
 		Descriptor: norm, CreatedAt: s.opts.Now().UnixMilli()}
+	entry, err := entryFromInfo(info)
+	if err != nil {
+		return fluss.TableInfo{}, sqlerr.Wrap(err, sqlerr.FeatureNotSupported, "%v", err)
+	}
 	t, err := s.openTable(info, true)
 	if err != nil {
 		return fluss.TableInfo{}, err
 	}
 	prev := s.catalog
 	s.catalog.NextTableID++
-	s.catalog.Tables = append(slices.Clone(s.catalog.Tables), entryFromInfo(info))
+	s.catalog.Tables = append(slices.Clone(s.catalog.Tables), entry)
 	if err := s.saveCatalog(); err != nil {
 		s.catalog = prev
 		t.closeFiles()

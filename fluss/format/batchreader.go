@@ -66,7 +66,7 @@ func (f *messageFeed) Release() {}
 // Decode verifies the CRC of one whole batch (b holds exactly one batch, as
 // VerifyBatch wants) and decodes it, sharing b's bytes.
 func (r *BatchReader) Decode(b []byte) (Batch, error) {
-	h, changes, pos, err := verifiedParts(b)
+	h, changes, pos, err := verifiedParts(b, r.dec.skipCRC)
 	if err != nil {
 		return Batch{}, err
 	}

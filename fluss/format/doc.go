@@ -17,6 +17,10 @@
 //     EncodeTableBatch and NewTableBatchDecoder, including projected reads
 //     (projected.go) and zero-copy reads (batchreader.go); EncodeBatch and
 //     NewBatchDecoder take Arrow that is Fluss's already, as it is;
+//     SetWriter stamps an idempotent writer's id and sequence (inside the
+//     CRC, which it recomputes); a ServerProjected decoder skips the CRC of
+//     batches a server projected in FetchLog (it keeps the unprojected
+//     batch's CRC), every other decode checks it;
 //   - the KV formats of PutKv, Lookup and LimitScan (kvbatch.go):
 //     DefaultKvRecordBatch and its KvRecords, DefaultValueRecordBatch, and
 //     ValueEncoder's 2-byte schema id in front of a value.

@@ -195,17 +195,26 @@ func (h BatchHeader) crcStart() int {
 
 // VerifyBatch checks the CRC-32C of a whole batch (b holds exactly one batch).
 func VerifyBatch(b []byte) error {
+	_, err := checkBatch(b, false)
+	return err
+}
+
+// checkBatch parses a whole batch's header and checks its length and,
+// unless skipCRC, its CRC-32C.
+func checkBatch(b []byte, skipCRC bool) (BatchHeader, error) {
 	h, err := ParseHeader(b)
 	if err != nil {
-		return err
+		return BatchHeader{}, err
 	}
 	if int64(len(b)) != h.Size() {
-		return fmt.Errorf("batch is %d bytes but its header says %d", len(b), h.Size())
+		return BatchHeader{}, fmt.Errorf("batch is %d bytes but its header says %d", len(b), h.Size())
 	}
-	if got := crc32.Checksum(b[h.crcStart():], castagnoli); got != h.CRC {
-		return fmt.Errorf("CRC-32C mismatch: stored %08x, computed %08x", h.CRC, got)
+	if !skipCRC {
+		if got := crc32.Checksum(b[h.crcStart():], castagnoli); got != h.CRC {
+			return BatchHeader{}, fmt.Errorf("CRC-32C mismatch: stored %08x, computed %08x", h.CRC, got)
+		}
 	}
-	return nil
+	return h, nil
 }
 
 // SetBaseOffset stamps the batch's base offset (outside the CRC, as in Fluss,
@@ -217,6 +226,20 @@ func SetBaseOffset(b []byte, off int64) {
 // SetCommitTimestamp stamps the commit time in Unix milliseconds (outside the CRC).
 func SetCommitTimestamp(b []byte, ms int64) {
 	binary.LittleEndian.PutUint64(b[offCommitTimestamp:], uint64(ms))
+}
+
+// SetWriter stamps an idempotent writer's id and batch sequence into a V0
+// batch (as EncodeTableBatch writes it). Both lie inside the CRC-32C (which
+// covers SchemaId..end), so the CRC is recomputed: one pass over the batch.
+func SetWriter(b []byte, writerID int64, seq int32) error {
+	if len(b) < HeaderSize || b[offMagic] != MagicV0 {
+		return fmt.Errorf("setting a batch's writer: not a log record batch of magic 0")
+	}
+	le := binary.LittleEndian
+	le.PutUint64(b[offWriterID:], uint64(writerID))
+	le.PutUint32(b[offBatchSequence:], uint32(seq))
+	le.PutUint32(b[offCRC:], crc32.Checksum(b[offSchemaID:], castagnoli))
+	return nil
 }
 
 // EncodeTableBatch encodes rec (columns of types ts, in the engine's Arrow
@@ -326,6 +349,20 @@ type BatchDecoder struct {
 	conv      []bool // column i differs between wire and schema
 	anyConv   bool
 	schemaMsg []byte // the IPC Schema message (of wire) prepended to each batch's RecordBatch message
+	// skipCRC: the batches are server-projected (ServerProjected).
+	skipCRC bool
+}
+
+// ServerProjected returns a decoder like d for the batches of a FetchLog
+// that asked the server to project columns: Fluss's server rewrites such a
+// batch's Arrow body but keeps the original CRC, so the CRC cannot be
+// checked, and Fluss's own client skips it for projected fetches
+// (CompletedFetch.maybeEnsureValid). Lengths and the header are still
+// checked. Every other batch keeps its CRC check.
+func (d *BatchDecoder) ServerProjected() *BatchDecoder {
+	c := *d
+	c.skipCRC = true
+	return &c
 }
 
 // NewTableBatchDecoder returns a decoder of batches of a table whose
@@ -410,15 +447,15 @@ type Batch struct {
 	Record arrow.RecordBatch
 }
 
-// verifiedParts checks the CRC of one whole batch and returns its header,
-// its change-type vector (nil for an append-only batch) and the offset of
-// its Arrow message: the part of decoding that BatchDecoder.Decode and
-// BatchReader.Decode share.
-func verifiedParts(b []byte) (BatchHeader, []ChangeType, int, error) {
-	if err := VerifyBatch(b); err != nil {
+// verifiedParts checks one whole batch (its CRC too unless skipCRC) and
+// returns its header, its change-type vector (nil for an append-only batch)
+// and the offset of its Arrow message: the part of decoding that
+// BatchDecoder.Decode and BatchReader.Decode share.
+func verifiedParts(b []byte, skipCRC bool) (BatchHeader, []ChangeType, int, error) {
+	h, err := checkBatch(b, skipCRC)
+	if err != nil {
 		return BatchHeader{}, nil, 0, err
 	}
-	h, _ := ParseHeader(b)
 	pos := h.RecordsOffset
 	if h.AppendOnly() || h.RecordCount == 0 {
 		return h, nil, pos, nil
@@ -435,7 +472,7 @@ func verifiedParts(b []byte) (BatchHeader, []ChangeType, int, error) {
 
 // Decode verifies and decodes one whole batch.
 func (d *BatchDecoder) Decode(b []byte) (Batch, error) {
-	h, changes, pos, err := verifiedParts(b)
+	h, changes, pos, err := verifiedParts(b, d.skipCRC)
 	if err != nil {
 		return Batch{}, err
 	}

@@ -10,9 +10,7 @@ package remote
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -407,11 +405,12 @@ func TestClusterLogTable(t *testing.T) {
 		t.Fatal("projected fetch returned nothing")
 	}
 	// The server rewrites a projected batch's Arrow body but keeps the
-	// original CRC; Fluss's own client skips the check for projected
-	// fetches (CompletedFetch.maybeEnsureValid). fluss/format always checks,
-	// so the test stamps the CRC of the bytes received.
-	restampCRC(batches[0])
-	bt, err := format.NewBatchDecoder(pschema).Decode(batches[0])
+	// original CRC: the checked decoder refuses it, ServerProjected reads it
+	// (as Fluss's client skips the check for projected fetches).
+	if _, err := format.NewBatchDecoder(pschema).Decode(batches[0]); err == nil || !strings.Contains(err.Error(), "CRC") {
+		t.Fatalf("checked decode of a projected batch: err = %v, want the server's kept CRC to mismatch", err)
+	}
+	bt, err := format.NewBatchDecoder(pschema).ServerProjected().Decode(batches[0])
 	if err != nil {
 		t.Fatalf("decoding projected batch: %v", err)
 	}
@@ -679,9 +678,4 @@ func TestClusterPrimaryKeyTable(t *testing.T) {
 	if got := fmt.Sprint(tally); got != fmt.Sprint(map[format.ChangeType]int{1: 25, 2: 1, 3: 1, 4: 2}) {
 		t.Errorf("changelog change types = %v, want +I 25, -U 1, +U 1, -D 2", got)
 	}
-}
-
-// restampCRC recomputes a V0 batch's CRC-32C over [SchemaId, end).
-func restampCRC(b []byte) {
-	binary.LittleEndian.PutUint32(b[logOffCRC:], crc32.Checksum(b[logOffSchemaID:], castagnoli))
 }

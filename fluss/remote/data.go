@@ -334,7 +334,7 @@ func (w *Writer) Append(ctx context.Context, t Table, bucket int32, batch []byte
 		return 0, err
 	}
 	k := bucketKey{t.ID, bucket}
-	if err := stampLog(batch, w.id, w.seq[k]); err != nil {
+	if err := format.SetWriter(batch, w.id, w.seq[k]); err != nil {
 		return 0, err
 	}
 	off, err := w.c.produceLog(ctx, t, bucket, batch, true)

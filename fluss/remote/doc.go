@@ -53,6 +53,6 @@
 //
 // Every byte layout comes from fluss/format: log record batches, compacted
 // rows and keys, KvRecordBatch, ValueRecordBatch and the KV value's
-// schema-id prefix. Only the stamping of an idempotent writer's id and
-// sequence into a finished log batch is here (logstamp.go).
+// schema-id prefix, and the stamping of an idempotent writer's id and
+// sequence into a finished log batch (format.SetWriter).
 package remote

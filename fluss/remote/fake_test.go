@@ -445,8 +445,8 @@ func TestFakeProduceNotResentBlindly(t *testing.T) {
 			var req pb.ProduceLogRequest
 			_ = proto.Unmarshal(r.body, &req)
 			rec := req.BucketsReq[0].Records
-			w, q := int64(binary.LittleEndian.Uint64(rec[logOffWriterID:])), int32(binary.LittleEndian.Uint32(rec[logOffSequence:]))
-			seqs.Store(produces.Add(1), [2]int64{w, int64(q)})
+			h, _ := format.ParseHeader(rec)
+			seqs.Store(produces.Add(1), [2]int64{h.WriterID, int64(h.BatchSequence)})
 			if produces.Load()%2 == 1 {
 				_ = fc.nc.Close() // the first attempt of each batch is lost
 				return true
@@ -457,7 +457,8 @@ func TestFakeProduceNotResentBlindly(t *testing.T) {
 		return false
 	})
 	c := fakeClient(t, s, func(c *Config) { c.Retries = 3 })
-	batch := make([]byte, logHeaderV0)
+	batch := make([]byte, format.HeaderSize)
+	binary.LittleEndian.PutUint32(batch[8:], format.HeaderSize-format.LogOverhead) // Length: a header without records
 	if _, err := c.ProduceLog(testCtx(t), kvTable, 0, append([]byte{}, batch...)); err == nil || produces.Load() != 1 {
 		t.Fatalf("non-idempotent produce: err %v after %d sends; want an error after 1", err, produces.Load())
 	}

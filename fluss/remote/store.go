@@ -179,10 +179,16 @@ type table struct {
 	bk     []int     // bucket-key column positions
 	bkInPK []int     // bucket-key columns' positions within the primary key
 	nb     int
+	// codec is the log's declared Arrow compression, which log batches are
+	// written with (format.Compression says why); codecErr, a declared
+	// codec sqlgate does not know, fails writes only.
+	codec    format.Compression
+	codecErr error
 }
 
 func newTable(s *Store, info fluss.TableInfo) (*table, error) {
 	t := &table{s: s, info: info, tab: TableOf(info), nb: info.Descriptor.BucketCount}
+	t.codec, t.codecErr = format.ParseCompression(info.Descriptor.Properties[format.CompressionProperty])
 	for _, c := range info.Descriptor.Schema.Columns {
 		t.ts = append(t.ts, c.Type)
 	}
@@ -269,8 +275,11 @@ func (t *table) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteR
 			p.Release()
 		}
 	}()
+	if t.codecErr != nil {
+		return fluss.WriteResult{}, sqlerr.New(sqlerr.FeatureNotSupported, "writing to %s: %v", t.info.Path, t.codecErr)
+	}
 	for _, b := range sortedBuckets(parts) {
-		batch, err := format.EncodeTableBatch(parts[b], t.ts, nil, t.info.SchemaID)
+		batch, err := format.EncodeTableBatchCompressed(parts[b], t.ts, nil, t.info.SchemaID, t.codec)
 		if err != nil {
 			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding log batch: %v", err)
 		}

@@ -67,8 +67,7 @@ func TestClusterStore(t *testing.T) {
 	ctx := ctxT(t)
 	db := testDB(t, s.Client())
 	logPath := fluss.TablePath{Database: db, Table: "log"}
-	desc := fluss.TableDescriptor{Schema: fluss.Schema{Columns: cols4}, BucketCount: 3, BucketKey: []string{"id"},
-		Properties: map[string]string{"table.log.arrow.compression.type": "NONE"}}
+	desc := fluss.TableDescriptor{Schema: fluss.Schema{Columns: cols4}, BucketCount: 3, BucketKey: []string{"id"}}
 	if _, err := s.CreateTable(ctx, logPath, desc, false); err != nil {
 		t.Fatal(err)
 	}

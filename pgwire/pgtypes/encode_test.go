@@ -402,7 +402,7 @@ func TestOIDOf(t *testing.T) {
 		{types.DecimalType(10, 2), 1700, (10<<16 | 2) + 4, -1},
 		{types.NumericType, 1700, -1, -1},
 		{types.DateType, 1082, -1, 4},
-		{types.T{Kind: types.Time}, 1083, -1, 8},
+		{types.T{Kind: types.Time}, 1083, 0, 8}, // TIME(0): a typmod of its own
 		{types.TimestampType(6), 1114, -1, 8},
 		{types.TimestampType(3), 1114, 3, 8},
 		{types.TimestampTZType(6), 1184, -1, 8},

@@ -197,10 +197,13 @@ func ParamOIDOf(t types.T) uint32 {
 }
 
 // fracTypmod is the typmod of time/timestamp(p). 6 digits is PostgreSQL's
-// default and maximum, shown as "no typmod"; precision 0 is treated as
-// unspecified because types.T cannot tell the two apart.
+// default and maximum, shown as "no typmod" as PostgreSQL shows a bare time
+// or timestamp; 0..5 are typmods of their own, so a TIME(0) column (and
+// sqlgate's bare TIME, which is Fluss's TIME(0)) reads as time(0) in psql's
+// \d, format_type and information_schema.datetime_precision, as in
+// PostgreSQL 15. Precisions above 6 (Fluss's 7..9) are held at 6 digits.
 func fracTypmod(p int) int32 {
-	if p > 0 && p < 6 {
+	if p >= 0 && p < 6 {
 		return int32(p)
 	}
 	return -1

@@ -24,7 +24,7 @@ const (
 CREATE TABLE events (ts timestamp(6), msg string)`
 	introspectPostgresDDL = `CREATE TABLE every_type (id int NOT NULL, region text NOT NULL, b boolean, ti smallint, si smallint,
  bi bigint, f real, d double precision, c char(5), vc varchar(20), s text, "by" bytea, bin bytea, dec numeric(12,3),
- dt date, tm time, ts timestamp(3), tsl timestamptz, arr int[], m json, r json,
+ dt date, tm time(0), ts timestamp(3), tsl timestamptz, arr int[], m json, r json,
  CONSTRAINT every_type_pkey PRIMARY KEY (region, id));
 CREATE TABLE events (ts timestamp, msg text);
 COMMENT ON TABLE every_type IS 'fluss primary-key table, 4 buckets, bucket key (region, id)';

@@ -11,8 +11,8 @@ import (
 )
 
 // The same table on both servers: a primary-key table with every Fluss
-// type (PostgreSQL spells each as the type sqlgate shows it as), a log
-// table, and a view over it.
+// type (PostgreSQL spells each as the type sqlgate shows it as: Fluss's bare
+// TIME is TIME(0)), a log table, and a view over it.
 const (
 	sqlgateDDL = `CREATE TABLE every_type (id int NOT NULL, region string NOT NULL, b boolean, ti tinyint, si smallint,
  bi bigint, f float, d double, c char(5), vc varchar(20), s string, by bytes, bin binary(4), dec decimal(12,3),
@@ -23,7 +23,7 @@ CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 	postgresDDL = `CREATE TABLE every_type (id int NOT NULL, region text NOT NULL, b boolean, ti smallint, si smallint,
  bi bigint, f real, d double precision, c char(5), vc varchar(20), s text, "by" bytea, bin bytea, dec numeric(12,3),
- dt date, tm time, ts timestamp(3), tsl timestamptz, arr int[], m json, r json,
+ dt date, tm time(0), ts timestamp(3), tsl timestamptz, arr int[], m json, r json,
  CONSTRAINT every_type_pkey PRIMARY KEY (region, id));
 CREATE TABLE events (ts timestamp, msg text);
 CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;

@@ -1378,7 +1378,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		}
 		it := r.simple(t)
 		if t.kind == tkPunct && len(out) > 0 && t.lead < t.start && text == "(" && r.isCallName(out[len(out)-1]) &&
-			tidbBuiltinTokens[out[len(out)-1].tok.word(r.src)] {
+			tidbBuiltinTokens[out[len(out)-1].tok.word(r.src)] && !r.namesRelation(out[:len(out)-1]) {
 			// count (x) is count(x): TiDB's lexer (MySQL without
 			// IGNORE_SPACE) takes these names as its builtins only when
 			// "(" follows at once, and parses count (*) or sum (ALL x) as
@@ -1390,6 +1390,23 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 	}
 	return out, nil
 }
+
+// namesRelation reports whether the word after out names a table, a view or
+// a CTE rather than a function: after CREATE TABLE, INSERT INTO, COPY and
+// the like, "mid (id INT)" or "count (a, b)" is a name with its column list,
+// and gluing its "(" would make TiDB read a builtin call.
+func (r *rewriter) namesRelation(out []item) bool {
+	if len(out) == 0 {
+		return false
+	}
+	prev := out[len(out)-1]
+	return !prev.composite && prev.tok.kind == tkIdent && relationIntroducers[prev.tok.word(r.src)]
+}
+
+// relationIntroducers are the words after which a name followed by "("
+// is a relation with a column list, never a call.
+var relationIntroducers = map[string]bool{"TABLE": true, "INTO": true, "EXISTS": true, "VIEW": true,
+	"REFERENCES": true, "COPY": true, "ONLY": true, "RECURSIVE": true, "WITH": true, "TRUNCATE": true}
 
 // tidbBuiltinTokens are the names TiDB's lexer turns into builtin tokens
 // when "(" follows without whitespace (btFuncTokenMap in its misc.go).

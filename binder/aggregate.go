@@ -245,7 +245,7 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 		case a.Kind == types.Int64:
 			return types.NumericType, nil
 		case a.Kind == types.Decimal:
-			return types.T{Kind: types.Decimal, Scale: a.Scale}, nil
+			return types.NumericType, nil
 		case a.IsFloat():
 			return a, nil
 		case a.Kind == types.Interval:
@@ -253,10 +253,8 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 		}
 	case "avg":
 		switch {
-		case a.IsInteger():
-			return types.T{Kind: types.Decimal, Scale: 16}, nil
-		case a.Kind == types.Decimal:
-			return types.T{Kind: types.Decimal, Scale: max(a.Scale, 16)}, nil
+		case a.IsInteger(), a.Kind == types.Decimal:
+			return types.NumericType, nil
 		case a.IsFloat():
 			return types.Float64Type, nil
 		case a.Kind == types.Interval:
@@ -283,7 +281,7 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 		case a.IsFloat():
 			return types.Float64Type, nil
 		case a.IsInteger() || a.Kind == types.Decimal:
-			return types.T{Kind: types.Decimal, Scale: 16}, nil
+			return types.NumericType, nil
 		}
 	}
 	return noFunc()

@@ -286,7 +286,11 @@ func (b *binder) bindUnary(s *scope, n *ast.UnaryOperationExpr) (Expr, error) {
 		if !x.Type().IsNumeric() && x.Type().Kind != types.Null {
 			return nil, b.errAt(n, noOperator("-", x.Type()))
 		}
-		return &UnaryOp{Op: OpNeg, X: x, T: x.Type().Nullable()}, nil
+		t := x.Type().Nullable()
+		if t.Kind == types.Decimal {
+			t = types.NumericType // -x of a numeric(p,s) is numeric, as in PostgreSQL
+		}
+		return &UnaryOp{Op: OpNeg, X: x, T: t}, nil
 	case opcode.Not, opcode.Not2:
 		x, err = b.coerce(n.V, x, types.BoolType, "argument of NOT")
 		if err != nil {

@@ -165,3 +165,31 @@ func DecimalToNumeric(v any, t T) *apd.Decimal {
 	}
 	return numeric.NaN()
 }
+
+// ValueStr is row i's numeric_out text (arrow-go's generic printing).
+func (a *NumericArray) ValueStr(i int) string {
+	if a.IsNull(i) {
+		return array.NullValueStr
+	}
+	return numeric.String(a.Value(i))
+}
+
+// GetOneForMarshal is row i's text, for arrow-go's JSON output.
+func (a *NumericArray) GetOneForMarshal(i int) interface{} {
+	if a.IsNull(i) {
+		return nil
+	}
+	return numeric.String(a.Value(i))
+}
+
+// String prints the column as arrow-go prints arrays.
+func (a *NumericArray) String() string {
+	s := "["
+	for i := 0; i < a.Len(); i++ {
+		if i > 0 {
+			s += " "
+		}
+		s += a.ValueStr(i)
+	}
+	return s + "]"
+}

@@ -361,9 +361,10 @@ func ceilFloor(d *apd.Decimal, ceil bool) (*apd.Decimal, error) {
 	}
 	t := roundTo(d, 0, true)
 	if !IsIntegral(d) && d.Negative != ceil {
-		var one apd.BigInt
-		one.SetInt64(1)
-		t.Coeff.Add(&t.Coeff, &one)
+		// away from zero: one more in magnitude, with d's sign (t may be
+		// a zero that lost it)
+		t.Coeff.Add(&t.Coeff, apd.NewBigInt(1))
+		t.Negative = d.Negative
 	}
 	return Check(norm(t))
 }

@@ -17,6 +17,7 @@ var aggregateNames = map[string]bool{
 	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
 	"stddev": true, "stddev_samp": true, "stddev_pop": true,
 	"variance": true, "var_samp": true, "var_pop": true,
+	"pg__variance": true, "pg__stddev": true, // VARIANCE( and STDDEV( as sql's rewrite hands them over (aggName)
 }
 
 // aggName maps TiDB's spelling of an aggregate to PostgreSQL's.
@@ -39,9 +40,9 @@ func pgAggregate(a *ast.AggregateFuncExpr) (name string, args []ast.ExprNode, or
 func aggName(n string) string {
 	n = strings.ToLower(n)
 	switch n {
-	case "std", "stddev": // TiDB reads STDDEV as the population deviation; PostgreSQL's is the sample's
+	case "std", "stddev", "pg__stddev": // sql's rewrite of STDDEV(, which TiDB would read as stddev_pop
 		return "stddev"
-	case "variance":
+	case "variance", "pg__variance": // sql's rewrite of VARIANCE(, which TiDB would read as var_pop
 		return "variance"
 	}
 	return n
@@ -123,7 +124,7 @@ func (b *binder) bindFilteredAggregate(n *ast.FuncCallExpr) (Expr, error) {
 		return b.bindAggregateCallFiltered(a, name, args, a.Distinct, n.Args[1], order)
 	case *ast.FuncCallExpr:
 		if aggregateNames[a.FnName.L] {
-			return b.bindAggregateCallFiltered(a, a.FnName.L, a.Args, false, n.Args[1], nil)
+			return b.bindAggregateCallFiltered(a, aggName(a.FnName.L), a.Args, false, n.Args[1], nil)
 		}
 	}
 	return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but it is not an aggregate function"))

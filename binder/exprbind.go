@@ -166,7 +166,7 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 			return e, err
 		}
 		if aggregateNames[n.FnName.L] {
-			return b.bindAggregateCall(n, n.FnName.L, n.Args, false, nil)
+			return b.bindAggregateCall(n, aggName(n.FnName.L), n.Args, false, nil)
 		}
 		return b.bindFunc(s, n)
 	case *ast.AggregateFuncExpr:
@@ -226,6 +226,9 @@ func (b *binder) bindLiteral(n ast.ValueExpr) (Expr, error) {
 		// double; PostgreSQL reads it as numeric. Its shortest text is
 		// the literal as written for every literal a double holds exactly
 		// enough to print back (up to 17 significant digits).
+		if text, ok := b.literalText(n, x); ok {
+			return numericLiteral(text)
+		}
 		return numericLiteral(strconv.FormatFloat(x, 'g', -1, 64))
 	case decimalText:
 		return numericLiteral(string(x))
@@ -235,6 +238,38 @@ func (b *binder) bindLiteral(n ast.ValueExpr) (Expr, error) {
 		return &Const{Value: x, T: types.BytesType}, nil
 	}
 	return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "literal of Go type %T is not supported", v))
+}
+
+// literalText reads a number literal with an exponent as the statement
+// writes it (1.50e3 keeps its digits and display scale: 1500.0 in
+// PostgreSQL), when its text is there and reads as the parser's value.
+func (b *binder) literalText(n ast.Node, v float64) (string, bool) {
+	if b.stmt == nil {
+		return "", false
+	}
+	text := b.stmt.Rewritten
+	off := n.OriginTextPosition()
+	if off < 0 || off >= len(text) {
+		return "", false
+	}
+	end := off
+	for end < len(text) && (text[end] >= '0' && text[end] <= '9' || text[end] == '.') {
+		end++
+	}
+	if end < len(text) && (text[end] == 'e' || text[end] == 'E') {
+		end++
+		if end < len(text) && (text[end] == '+' || text[end] == '-') {
+			end++
+		}
+		for end < len(text) && text[end] >= '0' && text[end] <= '9' {
+			end++
+		}
+	}
+	lit := text[off:end]
+	if f, err := strconv.ParseFloat(lit, 64); err != nil || f != v {
+		return "", false
+	}
+	return lit, true
 }
 
 // numericLiteral types a decimal literal as unconstrained numeric keeping

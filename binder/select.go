@@ -426,7 +426,7 @@ func (b *binder) exprName(e ast.ExprNode) string {
 		if n, ok := fieldSelectName(x); ok {
 			return n
 		}
-		return x.FnName.L
+		return aggName(x.FnName.L) // pg__variance is variance
 	}
 	return "?column?"
 }

@@ -31,7 +31,7 @@ func plainReject(w string) bool {
 		"DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "INTERVAL",
 		"CARDINALITY", "FETCH", "FOR", "INTO", "WINDOW",
 		"RETURNING", "DISTINCT", "IS", "ORDER", "OFFSET",
-		"AS", "FROM", "LIMIT", "ASYMMETRIC":
+		"AS", "FROM", "LIMIT", "ASYMMETRIC", "VARIANCE", "STDDEV":
 		return true
 	}
 	return false

@@ -240,7 +240,10 @@ func Power(b, e *apd.Decimal) (*apd.Decimal, error) {
 	}
 	val := ToFloat64Lossy(roundTo(m, local, false))
 	if math.Abs(val) > MaxResultScale*3.01 {
-		return nil, errOverflow()
+		if val > 0 {
+			return nil, errOverflow()
+		}
+		return zeroAt(MaxDisplayScale), nil // underflow: zero, as power_var gives it
 	}
 	val *= 0.434294481903252
 	rscale := clampScale(max(MinSigDigits-int(val), Dscale(b), Dscale(e)))

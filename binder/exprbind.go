@@ -450,6 +450,10 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 		if common.Kind == types.Int8 {
 			common = types.Int16Type
 		}
+		if op == OpMod && common.IsFloat() {
+			// PostgreSQL has % for integers and numeric only
+			return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+		}
 		resT = common.Nullable()
 		if common.Kind == types.Decimal {
 			// numeric arithmetic: each value keeps its own display scale

@@ -223,7 +223,10 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		case to.Kind == types.Float64:
 			return numeric.ToFloat64(d)
 		case to.Kind == types.Float32:
-			return types.ParseTextIn(numeric.String(d), to, nil)
+			if numeric.IsSpecial(d) {
+				return numeric.ToFloat64(d)
+			}
+			return numeric.ParseFloat(numeric.String(d), 32)
 		case to.Kind == types.Decimal:
 			return numericTo(d, to)
 		}

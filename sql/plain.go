@@ -150,7 +150,8 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 					}
 					if n := toks[k+1]; n.kind == tkIdent {
 						lb, _, ok := plainUpper(src[n.start:n.end], &lbuf)
-						if !ok || asFollowers[lb] || k+2 < len(toks) && toks[k+2].isPunct(src, "(") {
+						// (a comment before the label: the general rewrite maps its offsets)
+						if !ok || n.hasComment || asFollowers[lb] || k+2 < len(toks) && toks[k+2].isPunct(src, "(") {
 							return "", nil, false
 						}
 						ed = append(ed, int32(k+1)<<1|1)

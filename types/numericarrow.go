@@ -117,9 +117,11 @@ func (n *NumericBuilder) Append(d *apd.Decimal) {
 // AppendNull appends NULL.
 func (n *NumericBuilder) AppendNull() { n.b.AppendNull() }
 
+// errNaNDecimal: a numeric(p,s) is a Fluss DECIMAL(p,s) (decimal128),
+// which has no NaN; PostgreSQL's numeric(p,s) holds one.
 func errNaNDecimal(p, s int) error {
-	return sqlerr.New(sqlerr.NumericValueOutOfRange, "numeric field overflow").
-		WithDetail("A DECIMAL(%d, %d) value cannot be NaN.", p, s)
+	return sqlerr.New(sqlerr.FeatureNotSupported, "cannot convert NaN to numeric(%d,%d)", p, s).
+		WithHint("A numeric with a precision is a Fluss DECIMAL, which has no NaN; numeric without one holds it.")
 }
 
 // NumericFromDecimal128 is a decimal128 value of scale s as a numeric.

@@ -212,7 +212,9 @@ func (a *minMaxNumeric) update(cols []arrow.Array, groups []uint32, rows []int32
 		}
 		g := groups[i]
 		x.ValueInto(i, &d)
-		if cur := a.vals[g]; cur == nil || (a.max && numeric.Cmp(&d, cur) > 0) || (!a.max && numeric.Cmp(&d, cur) < 0) {
+		// on a tie the later value wins, as numeric_larger/smaller
+		// return their second argument (1.0 and 1.00 print differently)
+		if cur := a.vals[g]; cur == nil || (a.max && numeric.Cmp(&d, cur) >= 0) || (!a.max && numeric.Cmp(&d, cur) <= 0) {
 			a.vals[g] = new(apd.Decimal).Set(&d)
 		}
 	})

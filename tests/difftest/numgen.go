@@ -153,7 +153,7 @@ func (g *NumGen) outCast(e string) string {
 	if g.rng.IntN(6) != 0 {
 		return e
 	}
-	return fmt.Sprintf("(%s)::%s", e, g.pick([]string{"int", "bigint", "smallint", "float8", "real", "text"}))
+	return fmt.Sprintf("(%s)::%s", e, g.pick([]string{"int", "bigint", "smallint", "float8", "text"}))
 }
 
 func (g *NumGen) pick(xs []string) string { return xs[g.rng.IntN(len(xs))] }
@@ -250,40 +250,44 @@ func (g *NumGen) expr(depth int, cols []string) string {
 		return g.leaf(cols)
 	}
 	x := func() string { return g.expr(depth-1, cols) }
+	// nx is an argument of a numeric function: numeric, so that a
+	// subexpression of integers or floats does not pick the double
+	// precision version (PostgreSQL prefers it for integers)
+	nx := func() string { return "(" + x() + ")::numeric" }
 	switch g.rng.IntN(30) {
 	case 0, 1, 2, 3, 4, 5:
 		return fmt.Sprintf("(%s %s %s)", x(), g.pick([]string{"+", "-", "*", "/", "%"}), x())
 	case 6:
 		return fmt.Sprintf("(-%s)", x())
 	case 7:
-		return fmt.Sprintf("%s(%s)", g.pick([]string{"abs", "sign", "ceil", "ceiling", "floor", "round", "trunc"}), x())
+		return fmt.Sprintf("%s(%s)", g.pick([]string{"abs", "sign", "ceil", "ceiling", "floor", "round", "trunc"}), nx())
 	case 8, 9:
-		return fmt.Sprintf("%s(%s, %s)", g.pick([]string{"round", "trunc"}), x(), g.smallInt())
+		return fmt.Sprintf("%s(%s, %s)", g.pick([]string{"round", "trunc"}), nx(), g.smallInt())
 	case 10:
 		// div() too once the parser takes the word (MySQL reserves it)
-		return fmt.Sprintf("mod(%s, %s)", x(), x())
+		return fmt.Sprintf("mod(%s, %s)", nx(), nx())
 	case 11:
-		return fmt.Sprintf("sqrt(%s)", g.maybeAbs(x()))
+		return fmt.Sprintf("sqrt(%s)", g.maybeAbs(nx()))
 	case 12:
 		// exp of a bounded argument, sometimes of anything (22003)
 		if g.rng.IntN(4) == 0 {
-			return fmt.Sprintf("exp(%s)", x())
+			return fmt.Sprintf("exp(%s)", nx())
 		}
-		return fmt.Sprintf("exp((%s %% 300))", x())
+		return fmt.Sprintf("exp((%s %% 300))", nx())
 	case 13, 14:
-		return fmt.Sprintf("%s(%s)", g.pick([]string{"ln", "log", "log10"}), g.maybeAbs(x()))
+		return fmt.Sprintf("%s(%s)", g.pick([]string{"ln", "log", "log10"}), g.maybeAbs(nx()))
 	case 15:
-		return fmt.Sprintf("log(%s, %s)", g.maybeAbs(x()), g.maybeAbs(x()))
+		return fmt.Sprintf("log(%s, %s)", g.maybeAbs(nx()), g.maybeAbs(nx()))
 	case 16, 17:
 		// power with an integer exponent, a fractional one, or anything
 		// (the base numeric: power of two integers is double precision)
 		switch g.rng.IntN(3) {
 		case 0:
-			return fmt.Sprintf("power((%s)::numeric, %s)", x(), g.smallInt())
+			return fmt.Sprintf("power((%s)::numeric, %s)", nx(), g.smallInt())
 		case 1:
-			return fmt.Sprintf("((%s)::numeric ^ %s.%s)", g.maybeAbs(x()), fmt.Sprint(g.rng.IntN(4)), g.digitsOf(1+g.rng.IntN(3)))
+			return fmt.Sprintf("((%s)::numeric ^ %s.%s)", g.maybeAbs(nx()), fmt.Sprint(g.rng.IntN(4)), g.digitsOf(1+g.rng.IntN(3)))
 		}
-		return fmt.Sprintf("power((%s)::numeric, %s)", x(), x())
+		return fmt.Sprintf("power((%s)::numeric, %s)", nx(), nx())
 	case 18:
 		// through another type and back (the cast out alone is an output
 		// item: float % int has no operator)

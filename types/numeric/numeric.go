@@ -505,10 +505,20 @@ func ToFloat64(d *apd.Decimal) (float64, error) {
 		}
 		return math.Inf(1), nil
 	}
-	s := String(d)
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, sqlerr.New(sqlerr.NumericValueOutOfRange, "%q is out of range for type double precision", s)
+	return ParseFloat(String(d), 64)
+}
+
+// ParseFloat reads a numeric's text as float8in (bits 64) or float4in
+// (32) do: correctly rounded, and 22003 when the value overflows or
+// underflows the type (strtod's ERANGE).
+func ParseFloat(s string, bits int) (float64, error) {
+	f, err := strconv.ParseFloat(s, bits)
+	if err != nil || f == 0 && strings.Trim(s, "-0.") != "" {
+		name := "double precision"
+		if bits == 32 {
+			name = "real"
+		}
+		return 0, sqlerr.New(sqlerr.NumericValueOutOfRange, "%q is out of range for type %s", s, name)
 	}
 	return f, nil
 }

@@ -224,9 +224,21 @@ func Power(b, e *apd.Decimal) (*apd.Decimal, error) {
 	if s1 == 0 {
 		return zeroAt(MinSigDigits), nil
 	}
+	negResult := false
 	if s1 < 0 {
-		return nil, errLog(false) // ln_var of a negative base
+		// an integral exponent past int32: |b|^e, negative for odd e
+		negResult = isOddInt(e)
+		b = Abs(b)
 	}
+	r, err := powerReal(b, e)
+	if err != nil || !negResult {
+		return r, err
+	}
+	return Neg(r), nil
+}
+
+// powerReal is power_var's general case, b > 0: exp(e × ln b).
+func powerReal(b, e *apd.Decimal) (*apd.Decimal, error) {
 	ldw := lnDweight(b)
 	local := min(max(8-ldw, 0), MaxDisplayScale)
 	lnb, err := lnPrec(b, local+max(ldw, 0)+1+guardDigits)

@@ -31,9 +31,17 @@
 //   - coverage.go: counting what was generated.
 //
 // A mismatch is judged in this order: documented differences that apply to
-// the generated query (not-yet-implemented 0A000, numeric display scale,
-// 38-digit numeric) → minimise → differences judged on the minimised query
-// (evaluation order) → known bugs → unexplained (the test fails).
+// the generated query (not-yet-implemented 0A000, ...) → minimise →
+// differences judged on the minimised query (evaluation order) → known bugs
+// → unexplained (the test fails).
+//
+// numgen.go and TestNumericDifferential are the numeric generator: random
+// NUMERIC expressions (every operator and numeric function, mixed scales and
+// typmods, 1e-100 .. 1e100, NaN and infinities, division chains, casts,
+// aggregates over a table of DECIMAL columns) whose text output and
+// SQLSTATEs must equal PostgreSQL's exactly: numeric has no documented
+// difference. SQLGATE_DIFF_NUMERIC_QUERIES sets its count (default 300;
+// .ci/run runs 20000).
 //
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway

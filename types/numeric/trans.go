@@ -53,13 +53,19 @@ func expRound(d *apd.Decimal, x, val float64, rscale int) (*apd.Decimal, error) 
 		}
 		return zeroAt(rscale), nil
 	}
-	prec := rscale + max(int(val), 0) + 1 + guardDigits
+	if val+2 < float64(-rscale) {
+		return zeroAt(rscale), nil // below half a unit of the last digit
+	}
 	var r apd.Decimal
-	if _, err := apdContext(prec).Exp(&r, d); err != nil {
+	if _, err := apdContext(sigDigits(rscale, int(val))).Exp(&r, d); err != nil {
 		return nil, errOverflow()
 	}
 	return finishRound(&r, rscale)
 }
+
+// sigDigits is the precision that gives a result of decimal weight w its
+// digits down to rscale, with guard digits.
+func sigDigits(rscale, w int) int { return max(rscale+w+1, 1) + guardDigits }
 
 func zeroAt(scale int) *apd.Decimal { return &apd.Decimal{Exponent: int32(-scale)} }
 
@@ -123,7 +129,7 @@ func Ln(d *apd.Decimal) (*apd.Decimal, error) {
 	}
 	ldw := lnDweight(d)
 	rscale := clampScale(max(MinSigDigits-ldw, Dscale(d)))
-	r, err := lnPrec(d, rscale+max(ldw, 0)+1+guardDigits)
+	r, err := lnPrec(d, sigDigits(rscale, ldw))
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +175,7 @@ func Log(base, d *apd.Decimal) (*apd.Decimal, error) {
 	bw, nw := lnDweight(base), lnDweight(d)
 	rw := nw - bw
 	rscale := clampScale(max(MinSigDigits-rw, Dscale(base), Dscale(d)))
-	prec := rscale + max(rw, 0) + 1 + guardDigits
+	prec := sigDigits(rscale, rw)
 	lb, err := lnPrec(base, prec+4)
 	if err != nil {
 		return nil, err
@@ -259,8 +265,13 @@ func powerReal(b, e *apd.Decimal) (*apd.Decimal, error) {
 	}
 	val *= 0.434294481903252
 	rscale := clampScale(max(MinSigDigits-int(val), Dscale(b), Dscale(e)))
-	// e × ln(b) to enough digits that exp of it is right at rscale
-	prec := rscale + max(int(val), 0) + 8 + guardDigits
+	if val+2 < float64(-rscale) {
+		return zeroAt(rscale), nil // rounds to zero at rscale
+	}
+	// e × ln(b) to enough digits that exp of it is right at rscale: its
+	// absolute error becomes the result's relative error, and |e ln b| <
+	// 6100 has up to four digits before the point
+	prec := sigDigits(rscale, int(val)) + 5
 	lnb, err = lnPrec(b, prec)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,9 @@
 package functions
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"github.com/cockroachdb/apd/v3"
 	"github.com/sqlgate/sqlgate/types/numeric"
 	"math"
@@ -329,22 +331,38 @@ func numericFn(body func(nums []*apd.Decimal, ints []int64) (*apd.Decimal, error
 			nv := make([]*apd.Decimal, len(nums))
 			scratch := make([]apd.Decimal, len(nums))
 			iv := make([]int64, len(ints))
+			// A row whose arguments are the previous row's (a constant
+			// argument list, evaluated per row where PostgreSQL folds it
+			// once) reuses its result: exp, ln and power of wide values
+			// cost milliseconds each.
+			var key, lastKey []byte
+			var last *apd.Decimal
 			for i := 0; i < n; i++ {
 				if anyNull(args, i) {
 					out.AppendNull()
 					continue
 				}
+				key = key[:0]
 				for k, r := range nums {
 					nv[k] = r(i, &scratch[k])
+					key = numeric.Encode(key, nv[k])
+					key = append(key, 0xff)
 				}
 				for k, g := range ints {
 					iv[k] = g(i)
+					key = binary.AppendVarint(key, iv[k])
+				}
+				if last != nil && bytes.Equal(key, lastKey) {
+					out.Append(last)
+					continue
 				}
 				r, err := body(nv, iv)
 				if err != nil {
 					return nil, err
 				}
 				out.Append(r)
+				// (a copy: r may be the scratch space of an argument)
+				last, lastKey = new(apd.Decimal).Set(r), append(lastKey[:0], key...)
 			}
 			return bld.NewArray(), nil
 		}

@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-// TestNumericDifferential runs SQLGATE_DIFF_NUMERIC_QUERIES (default 300)
+// TestNumericDifferential runs SQLGATE_DIFF_NUMERIC_QUERIES (default 300,
+// 150 under -race)
 // numeric queries (NumGen, seed SQLGATE_DIFF_SEED) on sqlgate and
 // PostgreSQL 15 and compares their text output exactly, column types and
 // SQLSTATEs included. The one allowance: when both fail on a query that
@@ -16,7 +17,11 @@ import (
 // by column: the evaluation-order rule of SemanticDifferences).
 func TestNumericDifferential(t *testing.T) {
 	t.Parallel()
-	n := envInt(t, "SQLGATE_DIFF_NUMERIC_QUERIES", 300)
+	def := 300
+	if raceEnabled {
+		def = 150
+	}
+	n := envInt(t, "SQLGATE_DIFF_NUMERIC_QUERIES", def)
 	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
 	ctx := context.Background()
 	r := startPair(t, ctx, NumericSchema(uint64(seed)))

@@ -123,18 +123,14 @@ func (a *numVarAcc) update(cols []arrow.Array, groups []uint32, rows []int32) er
 			a.specials[g]++
 			return
 		}
-		sq, e := numeric.Mul(v, v)
-		if e != nil {
-			err = e
-			return
-		}
+		// the state is NumericVar arithmetic: no digit limits
+		sq := numeric.MulVar(v, v)
 		if a.sx[g] == nil {
 			a.sx[g], a.sxx[g] = v, sq
 			return
 		}
-		if a.sx[g], err = numeric.Add(a.sx[g], v); err == nil {
-			a.sxx[g], err = numeric.Add(a.sxx[g], sq)
-		}
+		a.sx[g] = numeric.AddVar(a.sx[g], v, false)
+		a.sxx[g] = numeric.AddVar(a.sxx[g], sq, false)
 	})
 	return err
 }
@@ -152,43 +148,13 @@ func (a *numVarAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, 
 			out.Append(numeric.NaN())
 			continue
 		}
-		v, err := numericVariance(n, a.sx[g], a.sxx[g], samp, a.kind == stddevSamp || a.kind == stddevPop)
+		v, err := numeric.Variance(n, a.sx[g], a.sxx[g], samp, a.kind == stddevSamp || a.kind == stddevPop)
 		if err != nil {
 			return nil, err
 		}
 		out.Append(v)
 	}
 	return b.NewArray(), nil
-}
-
-// numericVariance is the tail of numeric_stddev_internal.
-func numericVariance(n int64, sx, sxx *apd.Decimal, samp, stddev bool) (*apd.Decimal, error) {
-	vn := numeric.FromInt64(n)
-	sq, err := numeric.Mul(sx, sx) // rscale 2*dscale(sumX): exact
-	if err != nil {
-		return nil, err
-	}
-	nsxx, err := numeric.Mul(vn, sxx)
-	if err != nil {
-		return nil, err
-	}
-	num, err := numeric.Sub(nsxx, sq)
-	if err != nil {
-		return nil, err
-	}
-	if numeric.Cmp(num, numeric.FromInt64(0)) <= 0 {
-		return numeric.FromInt64(0), nil
-	}
-	den := numeric.FromInt64(n * n)
-	if samp {
-		den = numeric.FromInt64(n * (n - 1))
-	}
-	rscale := numeric.DivScale(num, den)
-	v, err := numeric.DivRound(num, den, rscale)
-	if err != nil || !stddev {
-		return v, err
-	}
-	return numeric.SqrtRound(v, rscale)
 }
 
 // minMaxNumeric is min/max over numeric.

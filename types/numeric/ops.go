@@ -144,6 +144,28 @@ func addSub(a, b *apd.Decimal, sub bool) (*apd.Decimal, error) {
 	return mk(false, &r, max(Dscale(a), Dscale(b)))
 }
 
+// MulVar and AddVar are Mul and Add of finite values without make_result's
+// limits: the NumericVar arithmetic of aggregate states, whose sums of
+// squares may pass 131072 digits while the result (a standard deviation)
+// does not.
+func MulVar(a, b *apd.Decimal) *apd.Decimal {
+	r := &apd.Decimal{Negative: a.Negative != b.Negative, Exponent: a.Exponent + b.Exponent}
+	r.Coeff.Mul(&a.Coeff, &b.Coeff)
+	return norm(r)
+}
+
+// AddVar is a + b (finite) without limits; subtract negates b.
+func AddVar(a, b *apd.Decimal, subtract bool) *apd.Decimal {
+	x, y := align(a, b)
+	r := &apd.Decimal{Exponent: min(a.Exponent, b.Exponent)}
+	r.Coeff.Add(signed(x, a.Negative), signed(y, b.Negative != subtract))
+	if r.Coeff.Sign() < 0 {
+		r.Coeff.Neg(&r.Coeff)
+		r.Negative = true
+	}
+	return norm(r)
+}
+
 // Mul is a × b at the sum of the display scales (exact).
 func Mul(a, b *apd.Decimal) (*apd.Decimal, error) {
 	if IsSpecial(a) || IsSpecial(b) {
@@ -206,6 +228,11 @@ func Div(a, b *apd.Decimal) (*apd.Decimal, error) {
 
 // DivRound is a / b (finite, b nonzero) rounded half away from zero at scale.
 func DivRound(a, b *apd.Decimal, scale int) (*apd.Decimal, error) {
+	return Check(divRoundVar(a, b, scale))
+}
+
+// divRoundVar is DivRound without make_result's limits.
+func divRoundVar(a, b *apd.Decimal, scale int) *apd.Decimal {
 	// a/b × 10^scale = ca × 10^(scale - sa + sb) / cb
 	num := new(apd.BigInt).Set(&a.Coeff)
 	den := new(apd.BigInt).Set(&b.Coeff)
@@ -222,7 +249,30 @@ func DivRound(a, b *apd.Decimal, scale int) (*apd.Decimal, error) {
 			q.Add(&q, apd.NewBigInt(1))
 		}
 	}
-	return mk(a.Negative != b.Negative, &q, scale)
+	d := &apd.Decimal{Negative: a.Negative != b.Negative, Exponent: int32(-scale)}
+	d.Coeff.Set(&q)
+	return norm(d)
+}
+
+// Variance is the tail of numeric_stddev_internal: from n values, their
+// sum sx and sum of squares sxx (finite), the sample (samp) or population
+// variance, or its square root (stddev), at PostgreSQL's scales. Only the
+// result meets make_result's limits.
+func Variance(n int64, sx, sxx *apd.Decimal, samp, stddev bool) (*apd.Decimal, error) {
+	num := AddVar(MulVar(FromInt64(n), sxx), MulVar(sx, sx), true)
+	if num.Coeff.Sign() == 0 || num.Negative {
+		return FromInt64(0), nil // roundoff cannot make it negative here, but PostgreSQL guards
+	}
+	den := FromInt64(n * n)
+	if samp {
+		den = FromInt64(n * (n - 1))
+	}
+	rscale := DivScale(num, den)
+	v := divRoundVar(num, den, rscale)
+	if !stddev {
+		return Check(v)
+	}
+	return SqrtRound(v, rscale)
 }
 
 // Mod is numeric_mod: the remainder of the truncated quotient, at the

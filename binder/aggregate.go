@@ -18,6 +18,14 @@ var aggregateNames = map[string]bool{
 	"stddev": true, "stddev_samp": true, "stddev_pop": true,
 	"variance": true, "var_samp": true, "var_pop": true,
 	"pg__variance": true, "pg__stddev": true, // VARIANCE( and STDDEV( as sql's rewrite hands them over (aggName)
+	// statistics over (Y, X) pairs, float8 as in PostgreSQL (relop/statsagg.go)
+	"corr": true, "covar_pop": true, "covar_samp": true, "regr_avgx": true, "regr_avgy": true, "regr_count": true,
+	"regr_intercept": true, "regr_r2": true, "regr_slope": true, "regr_sxx": true, "regr_sxy": true, "regr_syy": true,
+}
+
+// pairStats are the aggregates over (Y, X) pairs of float8.
+func pairStats(name string) bool {
+	return name == "corr" || strings.HasPrefix(name, "covar_") || strings.HasPrefix(name, "regr_")
 }
 
 // aggName maps TiDB's spelling of an aggregate to PostgreSQL's.
@@ -158,9 +166,21 @@ func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args 
 			if err != nil {
 				return nil, err
 			}
+			if pairStats(name) && isUnknown(e.Type()) {
+				if e, err = b.coerceUnknown(a, e, types.Float64Type); err != nil {
+					return nil, err
+				}
+			}
 			e = b.resolveUnknown(e, types.StringType)
 			if name == "string_agg" && e.Type().Kind == types.Name {
 				e = b.castTo(e, types.StringType) // name -> text, as PostgreSQL's implicit cast
+			}
+			if pairStats(name) {
+				// corr(Y, X) and friends take double precision: numbers cast
+				// implicitly, as PostgreSQL's only candidate.
+				if t := e.Type(); t.IsInteger() || t.Kind == types.Decimal || t.IsFloat() {
+					e = b.castTo(e, types.Float64Type)
+				}
 			}
 			call.Args = append(call.Args, e)
 		}
@@ -233,6 +253,15 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 			return noFunc()
 		}
 		return types.StringType, nil
+	}
+	if pairStats(name) {
+		if len(args) != 2 || args[0].Kind != types.Float64 || args[1].Kind != types.Float64 {
+			return noFunc()
+		}
+		if name == "regr_count" {
+			return types.T{Kind: types.Int64, NotNull: true}, nil
+		}
+		return types.Float64Type, nil
 	}
 	if len(args) != 1 {
 		return noFunc()

@@ -232,6 +232,12 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 			typ = binder.SemiJoin
 			cond = append([]binder.Expr{cmp(op)}, cond...)
 		case len(sq.Outer) == 0: // x NOT IN (uncorrelated S)
+			if canRaise(x) {
+				// the anti join computes x for every row; PostgreSQL's
+				// hashed subplan does not when S is empty, so an x that
+				// can fail stays a subquery (exec skips x then too)
+				return nil
+			}
 			typ, nullAware = binder.AntiJoin, true
 			cond = []binder.Expr{cmp(binder.OpEq)}
 		default:
@@ -305,7 +311,9 @@ func replaceScalarAggs(e binder.Expr, in *binder.Node) binder.Expr {
 var emptyAggNull = map[string]bool{
 	"sum": true, "avg": true, "min": true, "max": true, "bool_and": true, "bool_or": true, "every": true,
 	"string_agg": true, "array_agg": true, "stddev": true, "stddev_samp": true, "stddev_pop": true,
-	"variance": true, "var_samp": true, "var_pop": true,
+	"variance": true, "var_samp": true, "var_pop": true, "corr": true, "covar_pop": true, "covar_samp": true,
+	"regr_avgx": true, "regr_avgy": true, "regr_intercept": true, "regr_r2": true, "regr_slope": true,
+	"regr_sxx": true, "regr_sxy": true, "regr_syy": true,
 }
 
 // scalarAggJoin decorrelates (SELECT f(agg...) FROM ... WHERE inner = outer

@@ -73,9 +73,14 @@ func lowerAggregate(x *binder.Aggregate) (Node, error) {
 		agg.groupBy = append(agg.groupBy, idx)
 	}
 	for i, call := range x.Aggs {
-		spec := relop.AggSpec{Func: call.Func, Arg: -1, Distinct: call.Distinct, Filter: -1, Sep: -1}
+		spec := relop.AggSpec{Func: call.Func, Arg: -1, Distinct: call.Distinct, Filter: -1, Sep: -1, X: -1}
 		if len(call.Args) > 0 {
 			if spec.Arg, err = add(call.Args[0], fmt.Sprintf("arg%d", i)); err != nil {
+				return nil, err
+			}
+		}
+		if len(call.Args) == 2 && call.Func != "string_agg" {
+			if spec.X, err = add(call.Args[1], fmt.Sprintf("x%d", i)); err != nil {
 				return nil, err
 			}
 		}

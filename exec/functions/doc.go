@@ -53,10 +53,21 @@
 //     what PostgreSQL does under a UTF-8 locale such as C.UTF-8; a
 //     database with the plain C locale maps only ASCII letters.
 //     GREATEST/LEAST compare text byte-wise (the C collation).
-//   - regex_match uses Go's RE2 syntax, not PostgreSQL's ARE flavour (no
-//     back-references, lookaround, \m \M \y, or ***: directors).
-//   - cbrt uses Go's math.Cbrt, which can differ from glibc's in the last
-//     binary digit (PostgreSQL: cbrt(27) = 3.0000000000000004, here 3).
+//   - regular expressions (~, regexp_* in regex.go) run on Go's RE2: ARE
+//     syntax RE2 spells differently is translated (\y \Y \Z \s \u, (?#),
+//     the x and q flags, ***= and ***:, leading embedded options), and what
+//     RE2 cannot match as PostgreSQL does is refused with 0A000 naming it:
+//     back-references, lookahead/lookbehind, \m \M [[:<:]] [[:>:]], [. .]
+//     [= =], the b and e flags, patterns mixing greedy and non-greedy
+//     quantifiers, and anchors or word boundaries with a start position
+//     after 1. Greedy patterns match leftmost-longest as an ARE does.
+//     Case-insensitive matching folds non-ASCII letters too (PostgreSQL
+//     under the C locale folds ASCII only).
+//   - cbrt is glibc's algorithm (misc.go), so its digits are PostgreSQL's
+//     on Linux (cbrt(27) = 3.0000000000000004); subnormal arguments may
+//     still differ in the last digit.
+//   - convert_to/convert_from/convert know UTF8, LATIN1 and SQL_ASCII;
+//     PostgreSQL's other encodings are refused with 0A000 (bytea.go).
 //   - to_char supports the common template patterns (YYYY YYY YY Y IYYY MM
 //     DD DDD D Q WW IW J HH24 HH12 HH MI SS SSSS MS US Month/MONTH/month
 //     Mon Day Dy AM PM A.M. TZ, FM, "quoted text"; for numbers 9 0 . D , G
@@ -69,8 +80,11 @@
 //     array_lower/array_upper/generate_subscripts still count them from 1.
 //     generate_series covers int4 and int8 (not numeric or timestamps).
 //   - JSON results (row_to_json, to_json, json_build_object,
-//     json_build_array) are json (types.JSONType, OID 114); json_agg and
-//     json_object_agg do not exist. The operators -> ->> #> #>> arrive
+//     json_build_array) are json (types.JSONType, OID 114); the jsonb
+//     builders, json(b)_typeof/_array_length/_strip_nulls/_extract_path,
+//     jsonb_set and jsonb_pretty, and the set-returning
+//     json(b)_object_keys/_array_elements/_each are in jsonfuncs.go; json_agg
+//     and json_object_agg do not exist. The operators -> ->> #> #>> arrive
 //     as pg__json_get/_text and pg__json_path/_text (jsonops.go); on a
 //     type other than json/jsonb they fail with 42883 when run (not when
 //     resolved), naming the key's resolved type (text, not unknown). reg* values

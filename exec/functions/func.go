@@ -96,6 +96,10 @@ func allFuncs() []*Func {
 	fs = append(fs, polyFuncs()...)
 	fs = append(fs, catalogFuncs()...)
 	fs = append(fs, jsonOpFuncs()...)
+	fs = append(fs, regexFuncs()...)
+	fs = append(fs, byteaFuncs()...)
+	fs = append(fs, miscFuncs()...)
+	fs = append(fs, jsonFuncsFamily()...)
 	return fs
 }
 

@@ -448,13 +448,11 @@ func likeEscapeRow(ss []*array.String, i int, buf []byte) ([]byte, error) {
 }
 
 // regexKernel is the `~` / `~*` helper regex_match(text, pattern,
-// caseInsensitive) and regexp_like(text, pattern). It uses Go's RE2
-// syntax, which differs from PostgreSQL's ARE flavour: no back-references
-// or lookaround, no \m \M \y word anchors or [[:<:]], no ***: or (?e)
-// directors, and a lone { is an error rather than a literal. The common
-// subset (classes, anchors, alternation, repetition, \d \s \w)
-// behaves the same. An invalid pattern is 2201B (the message text after
-// "invalid regular expression: " is Go's, not PostgreSQL's).
+// caseInsensitive) and regexp_like(text, pattern). Patterns are
+// PostgreSQL AREs translated for Go's RE2 by compileARE (regex.go), which
+// refuses with 0A000 what RE2 cannot match as PostgreSQL does. An invalid
+// pattern is 2201B (the message text after "invalid regular expression: "
+// is Go's, not PostgreSQL's).
 func regexKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 	if err := checkArity(args, n); err != nil {
 		return nil, err
@@ -474,22 +472,20 @@ func regexKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, 
 	out := newBoolOut(mem, n, anyNullIn(args))
 	defer out.release()
 	var re *regexp.Regexp
-	cachedSrc := ""
+	cachedSrc, cachedICase := "", false
 	for i := 0; i < n; i++ {
 		if anyNull(args, i) {
 			out.setNull(i)
 			continue
 		}
 		src := ss[1].Value(i)
-		if ci != nil && ci.Value(i) {
-			src = "(?i)" + src
-		}
-		if re == nil || src != cachedSrc {
-			re, err = regexp.Compile(src)
+		icase := ci != nil && ci.Value(i)
+		if re == nil || src != cachedSrc || icase != cachedICase {
+			re, err = compileARE(src, areFlags{icase: icase})
 			if err != nil {
-				return nil, sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: %s", regexErrText(err))
+				return nil, err
 			}
-			cachedSrc = src
+			cachedSrc, cachedICase = src, icase
 		}
 		out.set(i, re.MatchString(ss[0].Value(i)))
 	}

@@ -47,7 +47,7 @@ func mathFuncs() []*Func {
 		{Name: "sign", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numUnary(numSign)},
 		f1("sqrt", fsqrt),
 		{Name: "sqrt", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numUnary(numeric.Sqrt)},
-		f1("cbrt", wrapF(math.Cbrt)),
+		f1("cbrt", wrapF(glibcCbrt)), // glibc's digits, as PostgreSQL on Linux (misc.go)
 		f1("exp", fexp),
 		{Name: "exp", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numUnary(numeric.Exp)},
 		f1("ln", fln),

@@ -25,7 +25,10 @@ type SetFunc struct {
 // IsSetFunc reports whether name is a set-returning function sqlgate has.
 func IsSetFunc(name string) bool {
 	switch strings.ToLower(name) {
-	case "unnest", "generate_series", "generate_subscripts", "_pg_expandarray", "pg_get_keywords":
+	case "unnest", "generate_series", "generate_subscripts", "_pg_expandarray", "pg_get_keywords",
+		"regexp_matches", "regexp_split_to_table",
+		"json_object_keys", "jsonb_object_keys", "json_array_elements", "jsonb_array_elements",
+		"json_array_elements_text", "jsonb_array_elements_text", "json_each", "jsonb_each", "json_each_text", "jsonb_each_text":
 		return true
 	}
 	return false
@@ -88,6 +91,14 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 				want = append(want, types.BoolType)
 			}
 			return &SetFunc{Name: lname, Args: want, Ret: types.Int32Type, Rows: subscriptRows}, nil
+		}
+	case "regexp_matches", "regexp_split_to_table":
+		if f := resolveRegexSetFunc(lname, args); f != nil {
+			return f, nil
+		}
+	default:
+		if f := resolveJSONSetFunc(lname, args); f != nil {
+			return f, nil
 		}
 	}
 	return nil, undefinedFunction(lname, args)

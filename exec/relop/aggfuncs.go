@@ -1192,6 +1192,12 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		acc = &collectAcc{arg: spec.Arg, sep: spec.Sep, order: spec.OrderBy, outType: out}
 	case "array_agg":
 		acc = &collectAcc{arg: spec.Arg, sep: -1, order: spec.OrderBy, outType: out}
+	case "corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2",
+		"regr_slope", "regr_sxx", "regr_sxy", "regr_syy":
+		if argType.ID() != arrow.FLOAT64 || spec.X < 0 || spec.X >= in.NumFields() || in.Field(spec.X).Type.ID() != arrow.FLOAT64 {
+			return unsupported()
+		}
+		acc = &pairStatsAcc{y: spec.Arg, x: spec.X, fn: fn}
 	default:
 		return nil, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", fn)
 	}

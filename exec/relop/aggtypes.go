@@ -60,6 +60,17 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 			return types.Float64Type, nil
 		}
 		return bad()
+	case "corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_intercept", "regr_r2", "regr_slope",
+		"regr_sxx", "regr_sxy", "regr_syy":
+		if arg.Kind != types.Float64 {
+			return bad()
+		}
+		return types.Float64Type, nil
+	case "regr_count":
+		if arg.Kind != types.Float64 {
+			return bad()
+		}
+		return types.Int64Type, nil
 	case "min", "max":
 		if arg.IsNested() || arg.Kind == types.Unknown || arg.Kind == types.Null {
 			return bad()

@@ -28,6 +28,9 @@ type AggSpec struct {
 	OrderBy []SortKeySpec
 	// Sep is string_agg's separator column (-1 otherwise).
 	Sep int
+	// X is the second argument's column of the aggregates over (Y, X)
+	// pairs (corr, covar_*, regr_*; Arg is Y); unused otherwise.
+	X int
 }
 
 // HashAggregate groups its input by GroupBy and computes Aggs per group.

@@ -1,0 +1,145 @@
+package functions
+
+import (
+	"context"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// num_nulls, num_nonnulls and width_bucket(float8, ...).
+
+func miscFuncs() []*Func {
+	return []*Func{
+		{Name: "num_nulls", Args: []types.T{tAny}, Variadic: true, Ret: tInt4, Kernel: countNulls(true)},
+		{Name: "num_nonnulls", Args: []types.T{tAny}, Variadic: true, Ret: tInt4, Kernel: countNulls(false)},
+		{Name: "width_bucket", Args: []types.T{tFloat8, tFloat8, tFloat8, tInt4}, Ret: tInt4, Strict: true, Kernel: rawRowFunc(tInt4, widthBucketRow)},
+	}
+}
+
+// countNulls counts the NULL (or non-NULL) arguments of each row; it is
+// not strict (a NULL argument is what it counts).
+func countNulls(nulls bool) Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		return rowKernel(tInt4, false, func(args []arrow.Array) (func(int) (any, error), error) {
+			return func(i int) (any, error) {
+				c := int64(0)
+				for _, a := range args {
+					if a.IsNull(i) == nulls {
+						c++
+					}
+				}
+				return c, nil
+			}, nil
+		})(ctx, mem, args, n)
+	}
+}
+
+func errWidthBucket(msg string) error {
+	return sqlerr.New(sqlerr.Code("2201G"), "%s", msg)
+}
+
+// widthBucketRow is PostgreSQL 15's width_bucket_float8, computation
+// order included (the quotient first, then times count), so that the
+// bucket of a value on a boundary is PostgreSQL's.
+func widthBucketRow(a []arrow.Array, i int) (any, error) {
+	f := func(k int) float64 { return floatAt(a[k], i) }
+	op, b1, b2, count := f(0), f(1), f(2), intArg(a, 3, i)
+	if count <= 0 {
+		return nil, errWidthBucket("count must be greater than zero")
+	}
+	if math.IsNaN(op) || math.IsNaN(b1) || math.IsNaN(b2) {
+		return nil, errWidthBucket("operand, lower bound, and upper bound cannot be NaN")
+	}
+	if math.IsInf(b1, 0) || math.IsInf(b2, 0) {
+		return nil, errWidthBucket("lower and upper bounds must be finite")
+	}
+	var r int64
+	switch {
+	case b1 < b2:
+		switch {
+		case op < b1:
+			r = 0
+		case op >= b2:
+			r = count + 1
+		default:
+			var q float64
+			if !math.IsInf(b2-b1, 0) {
+				q = float64(count) * float64((op-b1)/(b2-b1))
+			} else {
+				q = float64(count) * float64((op/2-b1/2)/(b2/2-b1/2))
+			}
+			r = int64(q)
+			if r >= count {
+				r = count - 1
+			}
+			r++
+		}
+	case b1 > b2:
+		switch {
+		case op > b1:
+			r = 0
+		case op <= b2:
+			r = count + 1
+		default:
+			var q float64
+			if !math.IsInf(b1-b2, 0) {
+				q = float64(count) * float64((b1-op)/(b1-b2))
+			} else {
+				q = float64(count) * float64((b1/2-op/2)/(b1/2-b2/2))
+			}
+			r = int64(q)
+			if r >= count {
+				r = count - 1
+			}
+			r++
+		}
+	default:
+		return nil, errWidthBucket("lower bound cannot equal upper bound")
+	}
+	if r > math.MaxInt32 {
+		return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "integer out of range")
+	}
+	return r, nil
+}
+
+// glibcCbrt is glibc's cbrt (sysdeps/ieee754/dbl-64/s_cbrt.c), which
+// PostgreSQL's cbrt calls on Linux: a polynomial first guess refined by
+// one Halley step, so its last binary digit is glibc's (cbrt(27) is
+// 3.0000000000000004 there and here; Go's math.Cbrt gives 3). The float64
+// conversions keep Go from fusing multiply-adds, which C does not do.
+func glibcCbrt(x float64) float64 {
+	const cbrt2, sqrCbrt2 = 1.2599210498948731648, 1.5874010519681994748
+	factor := [5]float64{1.0 / sqrCbrt2, 1.0 / cbrt2, 1.0, cbrt2, sqrCbrt2}
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x + x
+	}
+	xm, xe := math.Frexp(math.Abs(x))
+	p := 0.784932344976639262 - float64(0.145263899385486377*xm)
+	p = -1.83469277483613086 + float64(p*xm)
+	p = 2.44693122563534430 + float64(p*xm)
+	p = -2.11499494167371287 + float64(p*xm)
+	p = 1.50819193781584896 + float64(p*xm)
+	u := 0.354895765043919860 + float64(p*xm)
+	t2 := float64(float64(u*u) * u)
+	ym := float64(float64(float64(u*float64(t2+float64(2.0*xm)))/float64(float64(2.0*t2)+xm)) * factor[2+xe%3])
+	if x < 0 {
+		ym = -ym
+	}
+	return math.Ldexp(ym, xe/3)
+}
+
+// floatAt reads a float8 (or float4) argument.
+func floatAt(a arrow.Array, i int) float64 {
+	switch x := a.(type) {
+	case *array.Float64:
+		return x.Value(i)
+	case *array.Float32:
+		return float64(x.Value(i))
+	}
+	return math.NaN()
+}

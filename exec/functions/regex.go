@@ -1,0 +1,897 @@
+package functions
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// PostgreSQL's regular-expression functions (regexp_replace, regexp_match,
+// regexp_matches, regexp_like, regexp_count, regexp_instr, regexp_substr,
+// regexp_split_to_array/_table) over Go's RE2 engine.
+//
+// PostgreSQL's patterns are AREs (Spencer's advanced regular expressions);
+// translateARE rewrites the part of ARE syntax that RE2 spells differently
+// and refuses, with 0A000 naming the construct, what RE2 cannot match the
+// way PostgreSQL does, so that a pattern either gives PostgreSQL's answer
+// or an error, never a different answer:
+//   - refused: back-references (\1), lookahead and lookbehind ((?=, (?!,
+//     (?<=, (?<!), \m and \M and [[:<:]] [[:>:]] (word starts and ends),
+//     collating elements and equivalence classes ([. .] [= =]), BRE and ERE
+//     flavours (flags b and e, *** director with a flavour), and patterns
+//     that mix greedy and non-greedy quantifiers (an ARE's greediness is
+//     decided for the whole pattern by its first quantifier, RE2 decides per
+//     quantifier).
+//   - rewritten: \y \Y (word boundary) to \b \B, \Z to \z, \s \S to the C
+//     locale's whitespace (with \v), \uXXXX \UXXXXXXXX to \x{...}; (?#...)
+//     comments dropped; the x flag's whitespace and # comments removed;
+//     ***= and the q flag quote the whole pattern; leading embedded options
+//     (?i) etc. become flags.
+//   - semantics: a pattern with only greedy quantifiers matches
+//     leftmost-longest (POSIX, as an ARE does; RE2's Longest mode), one
+//     with only non-greedy quantifiers leftmost-shortest-first; "." and
+//     [^...] match a newline unless the n or p flag is given, as in
+//     PostgreSQL (RE2's (?s) and a \n added to negated classes).
+//
+// Known differences, documented in doc.go: character classes and
+// case-insensitive matching follow the C locale for ASCII (as PostgreSQL
+// under the C locale) but RE2 folds case for non-ASCII letters too; an
+// empty match that directly follows a non-empty one is skipped by global
+// matching (RE2's rule) where PostgreSQL reports it.
+
+// areFlags are PostgreSQL's regex flag letters, parsed.
+type areFlags struct {
+	global, icase, newline, partialNL, weirdNL, expanded, quote bool
+}
+
+// parseFlags parses a flags argument; fn names the function for the
+// "does not support the global option" error.
+func parseFlags(s string, fn string, allowGlobal bool) (areFlags, error) {
+	var f areFlags
+	for _, c := range s {
+		switch c {
+		case 'g':
+			if !allowGlobal {
+				return f, sqlerr.New(sqlerr.InvalidParameterValue, "%s() does not support the \"global\" option", fn).
+					WithHint("Use the regexp_matches function instead.")
+			}
+			f.global = true
+		case 'i':
+			f.icase = true
+		case 'c':
+			f.icase = false
+		case 'n', 'm':
+			f.newline, f.partialNL, f.weirdNL = true, false, false
+		case 'p':
+			f.partialNL, f.newline, f.weirdNL = true, false, false
+		case 'w':
+			f.weirdNL, f.newline, f.partialNL = true, false, false
+		case 's':
+			f.newline, f.partialNL, f.weirdNL = false, false, false
+		case 'x':
+			f.expanded = true
+		case 't':
+			f.expanded = false
+		case 'q':
+			f.quote = true
+		case 'b', 'e':
+			return f, sqlerr.New(sqlerr.FeatureNotSupported, "regular expression flag \"%c\" (basic or extended POSIX syntax) is not supported", c)
+		default:
+			return f, sqlerr.New(sqlerr.InvalidParameterValue, "invalid regular expression option: \"%s\"", string(c))
+		}
+	}
+	return f, nil
+}
+
+func errAREUnsupported(what string) error {
+	return sqlerr.New(sqlerr.FeatureNotSupported, "regular expression %s is not supported (Go's RE2 engine cannot match it as PostgreSQL does)", what)
+}
+
+// translateARE rewrites an ARE pattern into RE2 syntax (see above).
+func translateARE(pat string, f areFlags) (string, error) {
+	switch {
+	case strings.HasPrefix(pat, "***="):
+		f.quote, pat = true, pat[4:]
+	case strings.HasPrefix(pat, "***:"):
+		pat = pat[4:]
+	case strings.HasPrefix(pat, "***"):
+		return "", errAREUnsupported("director " + pat[:min(len(pat), 4)])
+	}
+	// leading embedded options: (?letters)
+	if !f.quote && strings.HasPrefix(pat, "(?") {
+		if end := strings.IndexByte(pat, ')'); end > 2 {
+			opts := pat[2:end]
+			if strings.Trim(opts, "bceimnpqstwx") == "" {
+				g := f.global
+				nf, err := parseFlags(opts, "", true)
+				if err != nil {
+					return "", err
+				}
+				nf.icase = nf.icase || f.icase && !strings.Contains(opts, "c")
+				nf.global = g
+				f, pat = nf, pat[end+1:]
+			}
+		}
+	}
+	var b strings.Builder
+	// (?s): "." matches a newline unless n or p; (?m): ^ and $ at lines with n or w.
+	dotNL := !(f.newline || f.partialNL)
+	lineAnchors := f.newline || f.weirdNL
+	b.WriteString("(?")
+	if dotNL {
+		b.WriteString("s")
+	}
+	if lineAnchors {
+		b.WriteString("m")
+	}
+	if f.icase {
+		b.WriteString("i")
+	}
+	b.WriteString(")")
+	if b.Len() == 3 {
+		b.Reset()
+	}
+	if f.quote {
+		b.WriteString(regexp.QuoteMeta(pat))
+		return b.String(), nil
+	}
+	greedy, lazy := false, false
+	inClass := false
+	classStart := 0
+	for i := 0; i < len(pat); {
+		c := pat[i]
+		if inClass {
+			switch {
+			case c == ']' && i > classStart:
+				inClass = false
+				b.WriteByte(c)
+				i++
+			case c == '[' && i+1 < len(pat) && (pat[i+1] == '.' || pat[i+1] == '='):
+				return "", errAREUnsupported("collating element or equivalence class ([. .] or [= =])")
+			case c == '[' && strings.HasPrefix(pat[i:], "[:<:]") || strings.HasPrefix(pat[i:], "[:>:]"):
+				return "", errAREUnsupported("word start or end ([[:<:]] [[:>:]])")
+			case c == '[' && i+1 < len(pat) && pat[i+1] == ':':
+				end := strings.Index(pat[i+2:], ":]")
+				if end < 0 {
+					return "", sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: invalid character class")
+				}
+				b.WriteString(pat[i : i+2+end+2])
+				i += 2 + end + 2
+			case c == '\\' && i+1 < len(pat):
+				n, err := translateEscape(&b, pat, i, true)
+				if err != nil {
+					return "", err
+				}
+				i += n
+			default:
+				b.WriteByte(c)
+				i++
+			}
+			continue
+		}
+		switch c {
+		case '[':
+			inClass = true
+			b.WriteByte('[')
+			i++
+			if i < len(pat) && pat[i] == '^' {
+				b.WriteByte('^')
+				if !dotNL {
+					b.WriteString(`\n`)
+				}
+				i++
+			}
+			classStart = i
+			continue
+		case '\\':
+			if i+1 >= len(pat) {
+				return "", sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: invalid escape \\ sequence")
+			}
+			n, err := translateEscape(&b, pat, i, false)
+			if err != nil {
+				return "", err
+			}
+			i += n
+			continue
+		case '(':
+			if strings.HasPrefix(pat[i:], "(?=") || strings.HasPrefix(pat[i:], "(?!") || strings.HasPrefix(pat[i:], "(?<") {
+				return "", errAREUnsupported("lookahead or lookbehind constraint")
+			}
+			if strings.HasPrefix(pat[i:], "(?#") {
+				end := strings.IndexByte(pat[i:], ')')
+				if end < 0 {
+					return "", sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: parentheses () not balanced")
+				}
+				i += end + 1
+				continue
+			}
+		case '*', '+', '?', '}':
+			if c == '?' && i > 0 && pat[i-1] == '(' {
+				break
+			}
+			if c == '}' && !closesBound(pat, i) {
+				break
+			}
+			if i+1 < len(pat) && pat[i+1] == '?' {
+				lazy = true
+				b.WriteString(pat[i : i+2])
+				i += 2
+				continue
+			}
+			greedy = true
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+			if f.expanded {
+				i++
+				continue
+			}
+		case '#':
+			if f.expanded {
+				end := strings.IndexByte(pat[i:], '\n')
+				if end < 0 {
+					i = len(pat)
+				} else {
+					i += end + 1
+				}
+				continue
+			}
+		}
+		b.WriteByte(c)
+		i++
+	}
+	if greedy && lazy {
+		return "", errAREUnsupported("mixing greedy and non-greedy quantifiers")
+	}
+	return b.String(), nil
+}
+
+// closesBound reports whether the } at i ends a {m,n} bound.
+func closesBound(pat string, i int) bool {
+	j := strings.LastIndexByte(pat[:i], '{')
+	if j < 0 {
+		return false
+	}
+	for _, c := range pat[j+1 : i] {
+		if (c < '0' || c > '9') && c != ',' {
+			return false
+		}
+	}
+	return true
+}
+
+// translateEscape writes the RE2 form of the escape at pat[i] (a
+// backslash) and returns how many bytes it consumed.
+func translateEscape(b *strings.Builder, pat string, i int, inClass bool) (int, error) {
+	c := pat[i+1]
+	switch c {
+	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if !inClass {
+			return 0, errAREUnsupported("back-reference \\" + string(c))
+		}
+	case 'm', 'M':
+		return 0, errAREUnsupported("word start or end (\\" + string(c) + ")")
+	case 'y':
+		b.WriteString(`\b`)
+		return 2, nil
+	case 'Y':
+		b.WriteString(`\B`)
+		return 2, nil
+	case 'Z':
+		b.WriteString(`\z`)
+		return 2, nil
+	case 's':
+		if inClass {
+			b.WriteString(`\t\n\v\f\r `)
+		} else {
+			b.WriteString(`[\t\n\v\f\r ]`)
+		}
+		return 2, nil
+	case 'S':
+		if inClass {
+			return 0, errAREUnsupported(`\S inside a bracket expression`)
+		}
+		b.WriteString(`[^\t\n\v\f\r ]`)
+		return 2, nil
+	case 'u', 'U':
+		n := 4
+		if c == 'U' {
+			n = 8
+		}
+		if i+2+n > len(pat) {
+			return 0, sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: invalid escape \\ sequence")
+		}
+		if _, err := strconv.ParseUint(pat[i+2:i+2+n], 16, 32); err != nil {
+			return 0, sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: invalid escape \\ sequence")
+		}
+		b.WriteString(`\x{` + pat[i+2:i+2+n] + `}`)
+		return 2 + n, nil
+	case '0':
+		return 0, errAREUnsupported(`octal escape \0`)
+	}
+	_, size := utf8.DecodeRuneInString(pat[i+1:])
+	b.WriteString(pat[i : i+1+size])
+	return 1 + size, nil
+}
+
+// compileARE compiles an ARE pattern with flags.
+func compileARE(pat string, f areFlags) (*regexp.Regexp, error) {
+	src, err := translateARE(pat, f)
+	if err != nil {
+		return nil, err
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: %s", regexErrText(err))
+	}
+	if !strings.Contains(src, "?") || !hasLazy(src) {
+		re.Longest()
+	}
+	return re, nil
+}
+
+// hasLazy reports a non-greedy quantifier in translated source (translateARE
+// refused mixtures, so any lazy quantifier means all are lazy).
+func hasLazy(src string) bool {
+	for i := 1; i < len(src); i++ {
+		if src[i] == '?' && strings.ContainsRune("*+?}", rune(src[i-1])) && (i < 2 || src[i-2] != '\\') && src[i-1] != '(' {
+			if src[i-1] == '?' && i >= 2 && src[i-2] == '(' {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// reCache keeps the last compiled pattern of a kernel call, so a column
+// with a constant pattern compiles it once per batch.
+type reCache struct {
+	pat, flags string
+	re         *regexp.Regexp
+	f          areFlags
+	valid      bool
+}
+
+func (c *reCache) get(pat, flags, fn string, allowGlobal bool) (*regexp.Regexp, areFlags, error) {
+	if c.valid && c.pat == pat && c.flags == flags {
+		return c.re, c.f, nil
+	}
+	f, err := parseFlags(flags, fn, allowGlobal)
+	if err != nil {
+		return nil, f, err
+	}
+	re, err := compileARE(pat, f)
+	if err != nil {
+		return nil, f, err
+	}
+	*c = reCache{pat: pat, flags: flags, re: re, f: f, valid: true}
+	return re, f, nil
+}
+
+// regexArgs reads the argument getters shared by the regexp_* kernels:
+// positional text and int4 arguments, each possibly absent.
+type regexArgs struct {
+	args []arrow.Array
+}
+
+func (r regexArgs) str(k, i int) (string, bool) {
+	if k >= len(r.args) {
+		return "", false
+	}
+	s := r.args[k].(*array.String)
+	return s.Value(i), true
+}
+
+func (r regexArgs) int(k, i int) (int64, bool) {
+	if k >= len(r.args) {
+		return 0, false
+	}
+	return int64(r.args[k].(*array.Int32).Value(i)), true
+}
+
+// anchored reports whether translated source depends on what precedes
+// the search start (^, \A, word boundaries): such a pattern cannot be
+// searched from an offset by slicing, which would move the string start.
+func anchored(re *regexp.Regexp) bool {
+	src := re.String()
+	return strings.ContainsAny(src, "^") || strings.Contains(src, `\A`) || strings.Contains(src, `\b`) || strings.Contains(src, `\B`)
+}
+
+// allMatches returns the match index slices of re in s from byte offset
+// start on: all of them when global, else the first.
+func allMatches(re *regexp.Regexp, s string, start int, global bool) ([][]int, error) {
+	n := 1
+	if global {
+		n = -1
+	}
+	if start > 0 && anchored(re) {
+		return nil, errAREUnsupported("anchor or word boundary with a start position after 1")
+	}
+	ms := re.FindAllStringSubmatchIndex(s[start:], n)
+	for _, m := range ms {
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += start
+			}
+		}
+	}
+	if global && !anchored(re) {
+		ms = addAbuttingEmpty(re, s, ms)
+	}
+	return ms, nil
+}
+
+// addAbuttingEmpty adds the empty matches that directly follow a
+// non-empty match: RE2 skips them, PostgreSQL reports them
+// (regexp_replace('abc', 'b*', '-', 'g') is -a--c-). re must not be
+// anchored, so that matching from the match's end sees the same thing.
+func addAbuttingEmpty(re *regexp.Regexp, s string, ms [][]int) [][]int {
+	var out [][]int
+	for k, m := range ms {
+		out = append(out, m)
+		e := m[1]
+		if m[0] == e || k+1 < len(ms) && ms[k+1][0] == e {
+			continue
+		}
+		if m2 := re.FindStringSubmatchIndex(s[e:]); m2 != nil && m2[0] == 0 && m2[1] == 0 {
+			for j := range m2 {
+				if m2[j] >= 0 {
+					m2[j] += e
+				}
+			}
+			out = append(out, m2)
+		}
+	}
+	return out
+}
+
+// byteOffsetOfChar returns the byte offset of the (1-based) character
+// position pos in s, or -1 past the end.
+func byteOffsetOfChar(s string, pos int64) int {
+	if pos <= 1 {
+		return 0
+	}
+	k := int64(1)
+	for off := range s {
+		if k == pos {
+			return off
+		}
+		k++
+	}
+	if k == pos {
+		return len(s)
+	}
+	return -1
+}
+
+func checkStart(start int64) error {
+	if start <= 0 {
+		return sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "start", start)
+	}
+	return nil
+}
+
+// expandReplacement appends repl with \1..\9 and \& substituted.
+func expandReplacement(buf []byte, repl, s string, m []int) []byte {
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		if c != '\\' || i+1 >= len(repl) {
+			buf = append(buf, c)
+			continue
+		}
+		d := repl[i+1]
+		switch {
+		case d >= '1' && d <= '9':
+			g := int(d - '0')
+			if 2*g+1 < len(m) && m[2*g] >= 0 {
+				buf = append(buf, s[m[2*g]:m[2*g+1]]...)
+			}
+			i++
+		case d == '&':
+			buf = append(buf, s[m[0]:m[1]]...)
+			i++
+		case d == '\\':
+			buf = append(buf, '\\')
+			i++
+		default:
+			buf = append(buf, c)
+		}
+	}
+	return buf
+}
+
+func regexFuncs() []*Func {
+	t, i4 := tText, tInt4
+	fs := []*Func{
+		{Name: "regexp_replace", Args: []types.T{t, t, t}, Ret: t, Strict: true, Kernel: regexpReplaceKernel(-1, -1, -1)},
+		{Name: "regexp_replace", Args: []types.T{t, t, t, t}, Ret: t, Strict: true, Kernel: regexpReplaceKernel(-1, -1, 3)},
+		{Name: "regexp_replace", Args: []types.T{t, t, t, i4}, Ret: t, Strict: true, Kernel: regexpReplaceKernel(3, -1, -1)},
+		{Name: "regexp_replace", Args: []types.T{t, t, t, i4, i4}, Ret: t, Strict: true, Kernel: regexpReplaceKernel(3, 4, -1)},
+		{Name: "regexp_replace", Args: []types.T{t, t, t, i4, i4, t}, Ret: t, Strict: true, Kernel: regexpReplaceKernel(3, 4, 5)},
+		{Name: "regexp_match", Args: []types.T{t, t}, Ret: tTextArr, Strict: true, Kernel: regexpMatchKernel},
+		{Name: "regexp_match", Args: []types.T{t, t, t}, Ret: tTextArr, Strict: true, Kernel: regexpMatchKernel},
+		{Name: "regexp_like", Args: []types.T{t, t, t}, Ret: tBool, Strict: true, Kernel: regexpLikeKernel},
+		{Name: "regexp_count", Args: []types.T{t, t}, Ret: i4, Strict: true, Kernel: regexpCountKernel},
+		{Name: "regexp_count", Args: []types.T{t, t, i4}, Ret: i4, Strict: true, Kernel: regexpCountKernel},
+		{Name: "regexp_count", Args: []types.T{t, t, i4, t}, Ret: i4, Strict: true, Kernel: regexpCountKernel},
+		{Name: "regexp_split_to_array", Args: []types.T{t, t}, Ret: tTextArr, Strict: true, Kernel: regexpSplitKernel},
+		{Name: "regexp_split_to_array", Args: []types.T{t, t, t}, Ret: tTextArr, Strict: true, Kernel: regexpSplitKernel},
+	}
+	for _, a := range [][]types.T{{t, t}, {t, t, i4}, {t, t, i4, i4}, {t, t, i4, i4, i4}, {t, t, i4, i4, i4, t}, {t, t, i4, i4, i4, t, i4}} {
+		fs = append(fs, &Func{Name: "regexp_instr", Args: a, Ret: i4, Strict: true, Kernel: regexpInstrSubstrKernel(true)})
+	}
+	for _, a := range [][]types.T{{t, t}, {t, t, i4}, {t, t, i4, i4}, {t, t, i4, i4, t}, {t, t, i4, i4, t, i4}} {
+		fs = append(fs, &Func{Name: "regexp_substr", Args: a, Ret: t, Strict: true, Kernel: regexpInstrSubstrKernel(false)})
+	}
+	return fs
+}
+
+// charPos is the 1-based character position of byte offset off in s.
+func charPos(s string, off int) int64 { return int64(utf8.RuneCountInString(s[:off])) + 1 }
+
+func badParam(name string, v int64) error {
+	return sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", name, v)
+}
+
+// startOffset checks a start argument and converts it to a byte offset
+// (len(s)+1 past the end: no match).
+func startOffset(s string, start int64) (int, bool, error) {
+	if start <= 0 {
+		return 0, false, badParam("start", start)
+	}
+	off := byteOffsetOfChar(s, start)
+	return off, off >= 0, nil
+}
+
+func regexpReplaceKernel(startIdx, nIdx, flagsIdx int) Kernel {
+	return rowKernel(tText, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		r := regexArgs{args}
+		var cache reCache
+		var buf []byte
+		return func(i int) (any, error) {
+			src, _ := r.str(0, i)
+			pat, _ := r.str(1, i)
+			repl, _ := r.str(2, i)
+			flags := ""
+			if flagsIdx >= 0 {
+				flags, _ = r.str(flagsIdx, i)
+			}
+			re, f, err := cache.get(pat, flags, "regexp_replace", true)
+			if err != nil {
+				return nil, err
+			}
+			start, nth := int64(1), int64(1)
+			if f.global {
+				nth = 0
+			}
+			if startIdx >= 0 {
+				start, _ = r.int(startIdx, i)
+			}
+			if nIdx >= 0 {
+				nth, _ = r.int(nIdx, i)
+				if nth < 0 {
+					return nil, badParam("n", nth)
+				}
+			}
+			off, ok, err := startOffset(src, start)
+			if err != nil || !ok {
+				return src, err
+			}
+			ms, err := allMatches(re, src, off, nth != 1)
+			if err != nil {
+				return nil, err
+			}
+			if nth > 1 {
+				if int64(len(ms)) < nth {
+					return src, nil
+				}
+				ms = ms[nth-1 : nth]
+			}
+			if len(ms) == 0 {
+				return src, nil
+			}
+			buf = buf[:0]
+			prev := 0
+			for _, m := range ms {
+				buf = append(buf, src[prev:m[0]]...)
+				buf = expandReplacement(buf, repl, src, m)
+				prev = m[1]
+			}
+			buf = append(buf, src[prev:]...)
+			if len(buf) > maxAllocBytes {
+				return nil, errTooLong()
+			}
+			return string(buf), nil
+		}, nil
+	})
+}
+
+// matchGroups is regexp_match's and regexp_matches' row: the
+// parenthesised subexpressions' texts (NULL for one that did not take
+// part), or the whole match when there are none.
+func matchGroups(src string, m []int) []any {
+	if len(m) == 2 {
+		return []any{src[m[0]:m[1]]}
+	}
+	out := make([]any, 0, len(m)/2-1)
+	for g := 1; g < len(m)/2; g++ {
+		if m[2*g] < 0 {
+			out = append(out, nil)
+		} else {
+			out = append(out, src[m[2*g]:m[2*g+1]])
+		}
+	}
+	return out
+}
+
+func regexpMatchKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	return rowKernel(tTextArr, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		r := regexArgs{args}
+		var cache reCache
+		return func(i int) (any, error) {
+			src, _ := r.str(0, i)
+			pat, _ := r.str(1, i)
+			flags, _ := r.str(2, i)
+			re, _, err := cache.get(pat, flags, "regexp_match", false)
+			if err != nil {
+				return nil, err
+			}
+			m := re.FindStringSubmatchIndex(src)
+			if m == nil {
+				return nil, nil
+			}
+			return matchGroups(src, m), nil
+		}, nil
+	})(ctx, mem, args, n)
+}
+
+func regexpLikeKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	return rowKernel(tBool, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		r := regexArgs{args}
+		var cache reCache
+		return func(i int) (any, error) {
+			src, _ := r.str(0, i)
+			pat, _ := r.str(1, i)
+			flags, _ := r.str(2, i)
+			re, _, err := cache.get(pat, flags, "regexp_like", false)
+			if err != nil {
+				return nil, err
+			}
+			return re.MatchString(src), nil
+		}, nil
+	})(ctx, mem, args, n)
+}
+
+func regexpCountKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	return rowKernel(tInt4, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		r := regexArgs{args}
+		var cache reCache
+		return func(i int) (any, error) {
+			src, _ := r.str(0, i)
+			pat, _ := r.str(1, i)
+			flags, _ := r.str(3, i)
+			re, _, err := cache.get(pat, flags, "regexp_count", false)
+			if err != nil {
+				return nil, err
+			}
+			start := int64(1)
+			if len(args) > 2 {
+				start, _ = r.int(2, i)
+			}
+			off, ok, err := startOffset(src, start)
+			if err != nil || !ok {
+				return int64(0), err
+			}
+			ms, err := allMatches(re, src, off, true)
+			return int64(len(ms)), err
+		}, nil
+	})(ctx, mem, args, n)
+}
+
+// regexpInstrSubstrKernel is regexp_instr(string, pattern [, start [, N [,
+// endoption [, flags [, subexpr]]]]]) when instr, else regexp_substr(string,
+// pattern [, start [, N [, flags [, subexpr]]]]).
+func regexpInstrSubstrKernel(instr bool) Kernel {
+	ret, fn := tText, "regexp_substr"
+	flagsIdx, subIdx := 4, 5
+	if instr {
+		ret, fn = tInt4, "regexp_instr"
+		flagsIdx, subIdx = 5, 6
+	}
+	return rowKernel(ret, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		r := regexArgs{args}
+		var cache reCache
+		var miss any
+		if instr {
+			miss = int64(0)
+		}
+		return func(i int) (any, error) {
+			src, _ := r.str(0, i)
+			pat, _ := r.str(1, i)
+			flags, _ := r.str(flagsIdx, i)
+			start, nth, endOpt, sub := int64(1), int64(1), int64(0), int64(0)
+			if v, ok := r.int(2, i); ok {
+				start = v
+			}
+			if v, ok := r.int(3, i); ok {
+				nth = v
+			}
+			if instr {
+				if v, ok := r.int(4, i); ok {
+					endOpt = v
+				}
+			}
+			if v, ok := r.int(subIdx, i); ok {
+				sub = v
+			}
+			if start <= 0 {
+				return nil, badParam("start", start)
+			}
+			if nth <= 0 {
+				return nil, badParam("n", nth)
+			}
+			if endOpt != 0 && endOpt != 1 {
+				return nil, badParam("endoption", endOpt)
+			}
+			if sub < 0 {
+				return nil, badParam("subexpr", sub)
+			}
+			re, _, err := cache.get(pat, flags, fn, false)
+			if err != nil {
+				return nil, err
+			}
+			off, ok, err := startOffset(src, start)
+			if err != nil || !ok {
+				return miss, err
+			}
+			ms, err := allMatches(re, src, off, true)
+			if err != nil {
+				return nil, err
+			}
+			if int64(len(ms)) < nth || 2*sub+1 >= int64(len(ms[nth-1])) {
+				return miss, nil
+			}
+			m := ms[nth-1]
+			so, eo := m[2*sub], m[2*sub+1]
+			if so < 0 {
+				return miss, nil
+			}
+			if !instr {
+				return src[so:eo], nil
+			}
+			if endOpt == 1 {
+				return charPos(src, eo), nil
+			}
+			return charPos(src, so), nil
+		}, nil
+	})
+}
+
+// splitPieces is regexp_split_to_array's and _to_table's pieces:
+// PostgreSQL ignores zero-length matches at the start and end of the
+// string and right after the previous match.
+func splitPieces(re *regexp.Regexp, src string) []any {
+	var out []any
+	start, prevEnd := 0, 0
+	for _, m := range re.FindAllStringIndex(src, -1) {
+		if m[0] < len(src) && m[1] > prevEnd {
+			out = append(out, src[start:m[0]])
+			start = m[1]
+		}
+		prevEnd = m[1]
+	}
+	return append(out, src[start:])
+}
+
+func regexpSplitKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	return rowKernel(tTextArr, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		r := regexArgs{args}
+		var cache reCache
+		return func(i int) (any, error) {
+			src, _ := r.str(0, i)
+			pat, _ := r.str(1, i)
+			flags, _ := r.str(2, i)
+			re, _, err := cache.get(pat, flags, "regexp_split_to_array", false)
+			if err != nil {
+				return nil, err
+			}
+			return splitPieces(re, src), nil
+		}, nil
+	})(ctx, mem, args, n)
+}
+
+// resolveRegexSetFunc is regexp_matches(text, text [, flags]) (a text[]
+// per match: all of them with the g flag, else the first) and
+// regexp_split_to_table(text, text [, flags]); nil when the arguments do
+// not fit.
+func resolveRegexSetFunc(name string, args []types.T) *SetFunc {
+	if len(args) != 2 && len(args) != 3 {
+		return nil
+	}
+	want := make([]types.T, len(args))
+	for i, a := range args {
+		if !canCoerce(pgTypeOf(a), pgTypeOf(tText)) {
+			return nil
+		}
+		want[i] = tText
+	}
+	if name == "regexp_matches" {
+		return &SetFunc{Name: name, Args: want, Ret: tTextArr, Rows: regexpMatchesRows}
+	}
+	return &SetFunc{Name: name, Args: want, Ret: tText, Rows: regexpSplitRows}
+}
+
+// setArgs reads a set-returning regexp function's arguments: ok false for
+// a NULL one (no rows, as for a strict function).
+func setArgs(args []any) (src, pat, flags string, ok bool) {
+	for _, a := range args {
+		if a == nil {
+			return "", "", "", false
+		}
+	}
+	src, _ = args[0].(string)
+	pat, _ = args[1].(string)
+	if len(args) > 2 {
+		flags, _ = args[2].(string)
+	}
+	return src, pat, flags, true
+}
+
+func listRows(items []any) func() (any, bool, error) {
+	i := 0
+	return func() (any, bool, error) {
+		if i >= len(items) {
+			return nil, false, nil
+		}
+		i++
+		return items[i-1], true, nil
+	}
+}
+
+func regexpMatchesRows(args []any) (func() (any, bool, error), error) {
+	src, pat, flags, ok := setArgs(args)
+	if !ok {
+		return none, nil
+	}
+	f, err := parseFlags(flags, "regexp_matches", true)
+	if err != nil {
+		return nil, err
+	}
+	re, err := compileARE(pat, f)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := allMatches(re, src, 0, f.global)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]any, len(ms))
+	for k, m := range ms {
+		rows[k] = matchGroups(src, m)
+	}
+	return listRows(rows), nil
+}
+
+func regexpSplitRows(args []any) (func() (any, bool, error), error) {
+	src, pat, flags, ok := setArgs(args)
+	if !ok {
+		return none, nil
+	}
+	f, err := parseFlags(flags, "regexp_split_to_table", false)
+	if err != nil {
+		return nil, err
+	}
+	re, err := compileARE(pat, f)
+	if err != nil {
+		return nil, err
+	}
+	return listRows(splitPieces(re, src)), nil
+}

@@ -200,25 +200,32 @@ func DivScale(a, b *apd.Decimal) int {
 	return min(r, MaxDisplayScale)
 }
 
+// divSpecial is a / b and div(a, b) when either is NaN or infinite: NaN
+// with a NaN or for Inf/Inf, ±Inf for Inf over a nonzero finite, division
+// by zero for Inf/0, and 0 for a finite over an infinity.
+func divSpecial(a, b *apd.Decimal) (*apd.Decimal, error) {
+	if IsNaN(a) || IsNaN(b) {
+		return NaN(), nil
+	}
+	if a.Form == apd.Infinite {
+		if b.Form == apd.Infinite {
+			return NaN(), nil
+		}
+		switch signOf(b) {
+		case 0:
+			return nil, errDivZero()
+		case 1:
+			return a, nil
+		}
+		return Neg(a), nil
+	}
+	return FromInt64(0), nil
+}
+
 // Div is a / b rounded half away from zero at DivScale(a, b).
 func Div(a, b *apd.Decimal) (*apd.Decimal, error) {
 	if IsSpecial(a) || IsSpecial(b) {
-		if IsNaN(a) || IsNaN(b) {
-			return NaN(), nil
-		}
-		if a.Form == apd.Infinite {
-			if b.Form == apd.Infinite {
-				return NaN(), nil
-			}
-			switch signOf(b) {
-			case 0:
-				return nil, errDivZero()
-			case 1:
-				return a, nil
-			}
-			return Neg(a), nil
-		}
-		return FromInt64(0), nil // finite / Inf
+		return divSpecial(a, b)
 	}
 	if b.Coeff.Sign() == 0 {
 		return nil, errDivZero()
@@ -302,22 +309,7 @@ func Mod(a, b *apd.Decimal) (*apd.Decimal, error) {
 // DivTrunc is div(a, b): the quotient truncated toward zero, scale 0.
 func DivTrunc(a, b *apd.Decimal) (*apd.Decimal, error) {
 	if IsSpecial(a) || IsSpecial(b) {
-		if IsNaN(a) || IsNaN(b) {
-			return NaN(), nil
-		}
-		if a.Form == apd.Infinite {
-			if b.Form == apd.Infinite {
-				return NaN(), nil
-			}
-			switch signOf(b) {
-			case 0:
-				return nil, errDivZero()
-			case 1:
-				return a, nil
-			}
-			return Neg(a), nil
-		}
-		return FromInt64(0), nil
+		return divSpecial(a, b)
 	}
 	if b.Coeff.Sign() == 0 {
 		return nil, errDivZero()

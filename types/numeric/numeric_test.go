@@ -90,6 +90,16 @@ func zeros(n int) string {
 	return string(b)
 }
 
+// TestExpPastTheScaleClamp: exp of 4641.85779 has 2016 digits before the
+// point (past numeric_exp's ±2000 clamp of the scale estimate), every one
+// correct: PostgreSQL's last ones are 125.17858.
+func TestExpPastTheScaleClamp(t *testing.T) {
+	got, err := Exp(MustParse("4641.85779"))
+	if s := String(got); err != nil || len(s) != 2022 || s[len(s)-9:] != "125.17858" {
+		t.Errorf("exp(4641.85779) = ...%s (%d chars, %v)", s[max(len(s)-9, 0):], len(s), err)
+	}
+}
+
 // TestLimits: PostgreSQL's bounds of 131072 digits before the point and
 // 16383 after, and its text input errors.
 func TestLimits(t *testing.T) {

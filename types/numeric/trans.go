@@ -53,11 +53,14 @@ func expRound(d *apd.Decimal, x, val float64, rscale int) (*apd.Decimal, error) 
 		}
 		return zeroAt(rscale), nil
 	}
-	if val+2 < float64(-rscale) {
+	// the result's decimal weight, unclamped (val is clamped as
+	// numeric_exp clamps it to choose the scale)
+	w := x * 0.434294481903252
+	if w+2 < float64(-rscale) {
 		return zeroAt(rscale), nil // below half a unit of the last digit
 	}
 	var r apd.Decimal
-	if _, err := apdContext(sigDigits(rscale, int(val))).Exp(&r, d); err != nil {
+	if _, err := apdContext(sigDigits(rscale, int(w)+1)).Exp(&r, d); err != nil {
 		return nil, errOverflow()
 	}
 	return finishRound(&r, rscale)

@@ -17,6 +17,7 @@ var aggregateNames = map[string]bool{
 	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
 	"stddev": true, "stddev_samp": true, "stddev_pop": true,
 	"variance": true, "var_samp": true, "var_pop": true,
+	"pg__variance": true, "pg__stddev": true, // VARIANCE( and STDDEV( as sql's rewrite hands them over (aggName)
 	// statistics over (Y, X) pairs, float8 as in PostgreSQL (relop/statsagg.go)
 	"corr": true, "covar_pop": true, "covar_samp": true, "regr_avgx": true, "regr_avgy": true, "regr_count": true,
 	"regr_intercept": true, "regr_r2": true, "regr_slope": true, "regr_sxx": true, "regr_sxy": true, "regr_syy": true,
@@ -47,9 +48,9 @@ func pgAggregate(a *ast.AggregateFuncExpr) (name string, args []ast.ExprNode, or
 func aggName(n string) string {
 	n = strings.ToLower(n)
 	switch n {
-	case "std", "stddev": // TiDB reads STDDEV as the population deviation; PostgreSQL's is the sample's
+	case "std", "stddev", "pg__stddev": // sql's rewrite of STDDEV(, which TiDB would read as stddev_pop
 		return "stddev"
-	case "variance":
+	case "variance", "pg__variance": // sql's rewrite of VARIANCE(, which TiDB would read as var_pop
 		return "variance"
 	}
 	return n
@@ -131,7 +132,7 @@ func (b *binder) bindFilteredAggregate(n *ast.FuncCallExpr) (Expr, error) {
 		return b.bindAggregateCallFiltered(a, name, args, a.Distinct, n.Args[1], order)
 	case *ast.FuncCallExpr:
 		if aggregateNames[a.FnName.L] {
-			return b.bindAggregateCallFiltered(a, a.FnName.L, a.Args, false, n.Args[1], nil)
+			return b.bindAggregateCallFiltered(a, aggName(a.FnName.L), a.Args, false, n.Args[1], nil)
 		}
 	}
 	return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but it is not an aggregate function"))
@@ -274,7 +275,7 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 		case a.Kind == types.Int64:
 			return types.NumericType, nil
 		case a.Kind == types.Decimal:
-			return types.T{Kind: types.Decimal, Scale: a.Scale}, nil
+			return types.NumericType, nil
 		case a.IsFloat():
 			return a, nil
 		case a.Kind == types.Interval:
@@ -282,10 +283,8 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 		}
 	case "avg":
 		switch {
-		case a.IsInteger():
-			return types.T{Kind: types.Decimal, Scale: 16}, nil
-		case a.Kind == types.Decimal:
-			return types.T{Kind: types.Decimal, Scale: max(a.Scale, 16)}, nil
+		case a.IsInteger(), a.Kind == types.Decimal:
+			return types.NumericType, nil
 		case a.IsFloat():
 			return types.Float64Type, nil
 		case a.Kind == types.Interval:
@@ -312,7 +311,7 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 		case a.IsFloat():
 			return types.Float64Type, nil
 		case a.IsInteger() || a.Kind == types.Decimal:
-			return types.T{Kind: types.Decimal, Scale: 16}, nil
+			return types.NumericType, nil
 		}
 	}
 	return noFunc()

@@ -50,11 +50,7 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 		}
 		t = ddlTimeDefaults(tn, t)
 		if t.Kind == types.Decimal && t.Precision == 0 {
-			// PostgreSQL's unconstrained numeric keeps every digit of every
-			// value; a Fluss DECIMAL has one precision and scale. Guessing
-			// one would round users' values silently.
-			return nil, b.errAt(cd, sqlerr.New(sqlerr.FeatureNotSupported, "column \"%s\": NUMERIC without a precision and scale is not supported", name).
-				WithHint("A Fluss DECIMAL has a fixed precision (up to 38) and scale: declare it as NUMERIC(p, s), for example NUMERIC(38, 10)."))
+			t = types.StoredNumericType
 		}
 		col := fluss.Column{Name: name, Type: t}
 		for _, opt := range cd.Options {
@@ -201,7 +197,7 @@ func (b *binder) bindCreateTableAs(ct *ast.CreateTableStmt) (Statement, error) {
 			t = types.StringType
 		case types.Decimal:
 			if t.Precision == 0 {
-				t.Precision = 38
+				t = types.StoredNumericType
 			}
 		case types.Oid, types.Name, types.Interval:
 			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "column %q of type %s cannot be stored in a Fluss table", name, t.PGName())

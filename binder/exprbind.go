@@ -3,16 +3,17 @@ package binder
 import (
 	"fmt"
 	"math"
-	"math/big"
+	"strconv"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // bindExpr binds a scalar expression in scope s (nil: no columns visible).
@@ -176,7 +177,7 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 			return e, err
 		}
 		if aggregateNames[n.FnName.L] {
-			return b.bindAggregateCall(n, n.FnName.L, n.Args, false, nil)
+			return b.bindAggregateCall(n, aggName(n.FnName.L), n.Args, false, nil)
 		}
 		return b.bindFunc(s, n)
 	case *ast.AggregateFuncExpr:
@@ -232,7 +233,14 @@ func (b *binder) bindLiteral(n ast.ValueExpr) (Expr, error) {
 		}
 		return b.newConst(v, types.Int64Type), nil
 	case float64:
-		return b.newConst(v, types.Float64Type), nil
+		// The parser reads a literal with an exponent (1e-100) as a
+		// double; PostgreSQL reads it as numeric. Its shortest text is
+		// the literal as written for every literal a double holds exactly
+		// enough to print back (up to 17 significant digits).
+		if text, ok := b.literalText(n, x); ok {
+			return numericLiteral(text)
+		}
+		return numericLiteral(strconv.FormatFloat(x, 'g', -1, 64))
 	case decimalText:
 		return numericLiteral(string(x))
 	case string:
@@ -243,18 +251,46 @@ func (b *binder) bindLiteral(n ast.ValueExpr) (Expr, error) {
 	return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "literal of Go type %T is not supported", v))
 }
 
-// numericLiteral types a decimal literal as numeric with the literal's own scale.
-func numericLiteral(text string) (Expr, error) {
-	scale := 0
-	if i := strings.IndexByte(text, '.'); i >= 0 {
-		scale = len(text) - i - 1
+// literalText reads a number literal with an exponent as the statement
+// writes it (1.50e3 keeps its digits and display scale: 1500.0 in
+// PostgreSQL), when its text is there and reads as the parser's value.
+func (b *binder) literalText(n ast.Node, v float64) (string, bool) {
+	if b.stmt == nil {
+		return "", false
 	}
-	t := types.T{Kind: types.Decimal, Scale: scale}
-	v, err := types.ParseDecimal(text, t)
+	text := b.stmt.Rewritten
+	off := n.OriginTextPosition()
+	if off < 0 || off >= len(text) {
+		return "", false
+	}
+	end := off
+	for end < len(text) && (text[end] >= '0' && text[end] <= '9' || text[end] == '.') {
+		end++
+	}
+	if end < len(text) && (text[end] == 'e' || text[end] == 'E') {
+		end++
+		if end < len(text) && (text[end] == '+' || text[end] == '-') {
+			end++
+		}
+		for end < len(text) && text[end] >= '0' && text[end] <= '9' {
+			end++
+		}
+	}
+	lit := text[off:end]
+	if f, err := strconv.ParseFloat(lit, 64); err != nil || f != v {
+		return "", false
+	}
+	return lit, true
+}
+
+// numericLiteral types a decimal literal as unconstrained numeric keeping
+// every digit written (1.50 has display scale 2), as PostgreSQL does.
+func numericLiteral(text string) (Expr, error) {
+	v, err := numeric.Parse(text)
 	if err != nil {
 		return nil, err
 	}
-	return &Const{Value: v, T: t}, nil
+	return &Const{Value: v, T: types.NumericType}, nil
 }
 
 func (b *binder) bindUnary(s *scope, n *ast.UnaryOperationExpr) (Expr, error) {
@@ -280,12 +316,12 @@ func (b *binder) bindUnary(s *scope, n *ast.UnaryOperationExpr) (Expr, error) {
 				}
 			case float64:
 				return &Const{Value: -v, T: c.T}, nil
-			case decimal128.Num:
-				if c.T.Kind == types.Decimal {
-					if c.T.Precision == 0 && v == decimal128.FromBigInt(new(big.Int).Lsh(big.NewInt(1), 63)) {
+			case *apd.Decimal:
+				if c.T.Kind == types.Decimal && c.T.Precision == 0 {
+					if v.Form == apd.Finite && v.Exponent == 0 && !v.Negative && v.Coeff.IsUint64() && v.Coeff.Uint64() == 1<<63 {
 						return &Const{Value: int64(math.MinInt64), T: types.Int64Type}, nil
 					}
-					return &Const{Value: v.Negate(), T: c.T}, nil
+					return &Const{Value: numeric.Neg(v), T: c.T}, nil
 				}
 			}
 		}
@@ -296,7 +332,11 @@ func (b *binder) bindUnary(s *scope, n *ast.UnaryOperationExpr) (Expr, error) {
 		if !x.Type().IsNumeric() && x.Type().Kind != types.Null {
 			return nil, b.errAt(n, noOperator("-", x.Type()))
 		}
-		return &UnaryOp{Op: OpNeg, X: x, T: x.Type().Nullable()}, nil
+		t := x.Type().Nullable()
+		if t.Kind == types.Decimal {
+			t = types.NumericType // -x of a numeric(p,s) is numeric, as in PostgreSQL
+		}
+		return &UnaryOp{Op: OpNeg, X: x, T: t}, nil
 	case opcode.Not, opcode.Not2:
 		x, err = b.coerce(n.V, x, types.BoolType, "argument of NOT")
 		if err != nil {
@@ -421,16 +461,18 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 		if common.Kind == types.Int8 {
 			common = types.Int16Type
 		}
+		if op == OpMod && common.IsFloat() {
+			// PostgreSQL has % for integers and numeric only
+			return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+		}
 		resT = common.Nullable()
 		if common.Kind == types.Decimal {
-			// Each side keeps its own scale; the kernel aligns them (+ - %)
-			// or adds them (*), as PostgreSQL's numeric does.
-			ld, rd := operandDecimal(lt), operandDecimal(rt)
-			var err error
-			if resT, err = decimalResultType(op, ld, rd); err != nil {
-				return nil, b.errAt(n, err.(*sqlerr.Error))
-			}
-			return b.newBinaryOp(op, b.castTo(l, types.T{Kind: types.Decimal, Scale: ld.Scale}), b.castTo(r, types.T{Kind: types.Decimal, Scale: rd.Scale}), resT), nil
+			// numeric arithmetic: each value keeps its own display scale
+			// and the result's follows numeric.c's rules per value. A
+			// DECIMAL(p,s) operand stays decimal128 (the kernel reads it
+			// at its scale, and keeps decimal128 arithmetic where that
+			// gives the same digits); integers become numeric.
+			return b.newBinaryOp(op, b.castTo(l, operandDecimal(lt)), b.castTo(r, operandDecimal(rt)), types.NumericType), nil
 		}
 	}
 	return b.newBinaryOp(op, b.castTyped(l, &lt, &common), b.castTyped(r, &rt, &common), resT), nil
@@ -592,47 +634,14 @@ func operandType(t types.T) types.T {
 	return t
 }
 
-// operandDecimal is the decimal type an operand has in numeric arithmetic.
+// operandDecimal is the type an operand has in numeric arithmetic: a
+// DECIMAL(p,s) or numeric as it is, anything else numeric.
 func operandDecimal(t types.T) types.T {
-	switch t.Kind {
-	case types.Decimal:
-		return t
-	case types.Int8, types.Int16:
-		return types.DecimalType(5, 0)
-	case types.Int32:
-		return types.DecimalType(10, 0)
-	case types.Int64:
-		return types.DecimalType(19, 0)
+	if t.Kind == types.Decimal {
+		return t.Nullable()
 	}
 	return types.NumericType
 }
-
-// decimalResultType gives the result type of decimal arithmetic. PostgreSQL's
-// numeric has a per-value scale; sqlgate keeps one scale per column, chosen as
-// PostgreSQL chooses the display scale for + - * (max and sum of the input
-// scales). Division's scale depends on the values in PostgreSQL (at least 16
-// significant digits); sqlgate uses PostgreSQL's minimum, 16 decimals (or
-// the operands' larger scale), for every value.
-func decimalResultType(op Op, l, r types.T) (types.T, error) {
-	switch op {
-	case OpAdd, OpSub, OpMod:
-		s := max(l.Scale, r.Scale)
-		return types.T{Kind: types.Decimal, Scale: s}, nil
-	case OpMul:
-		s := l.Scale + r.Scale
-		if s > 38 {
-			return types.T{}, sqlerr.New(sqlerr.NumericValueOutOfRange, "numeric scale %d exceeds 38", s)
-		}
-		return types.T{Kind: types.Decimal, Scale: s}, nil
-	case OpDiv:
-		return types.T{Kind: types.Decimal, Scale: max(l.Scale, r.Scale, numericDivScale)}, nil
-	}
-	return types.T{}, sqlerr.NotSupported("this numeric operator")
-}
-
-// numericDivScale is PostgreSQL's NUMERIC_MIN_SIG_DIGITS, the smallest
-// scale it gives a quotient.
-const numericDivScale = 16
 
 // commonType is the type both operands are cast to: the same kind, or the
 // wider of two numeric kinds (int < numeric < float), or text for text/char.
@@ -658,13 +667,9 @@ func commonType(a, b types.T) (types.T, bool) {
 			// float8 operators (SELECT pg_typeof(1 + 1.5::float4) is double precision)
 			return types.Float64Type, true
 		case a.Kind == types.Decimal || b.Kind == types.Decimal:
-			if a.Kind == types.Decimal && b.Kind == types.Decimal {
-				return types.T{Kind: types.Decimal, Scale: max(a.Scale, b.Scale)}, true
-			}
-			if a.Kind == types.Decimal {
-				return types.T{Kind: types.Decimal, Scale: a.Scale}, true
-			}
-			return types.T{Kind: types.Decimal, Scale: b.Scale}, true
+			// two different DECIMAL(p,s), or a decimal and an integer:
+			// numeric holds both exactly
+			return types.NumericType, true
 		}
 		if a.Kind >= b.Kind {
 			return a, true
@@ -769,11 +774,6 @@ func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 		if !ok {
 			return e, nil
 		}
-		if t.Kind == types.Decimal && t.Precision == 0 {
-			// An unconstrained numeric takes the literal's own scale, as
-			// PostgreSQL's numeric input keeps every digit written.
-			t.Scale = literalScale(s)
-		}
 		var v any
 		var err error
 		if t.Kind == types.Array {
@@ -795,9 +795,6 @@ func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 		return b.newConst(v, t), nil
 	case *Param:
 		if b.params[x.Index].Kind == types.Unknown {
-			if t.Kind == types.Decimal && t.Precision == 0 {
-				t.Scale = 0
-			}
 			b.params[x.Index] = t
 		}
 		return &Param{Index: x.Index, T: b.params[x.Index]}, nil
@@ -833,18 +830,6 @@ func paramOrder(n ast.ParamMarkerExpr) int {
 		return o
 	}
 	return -1
-}
-
-// literalScale counts the digits after the decimal point of a number's text.
-func literalScale(s string) int {
-	s = strings.TrimSpace(s)
-	if strings.ContainsAny(s, "eE") {
-		return 0
-	}
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		return len(s) - i - 1
-	}
-	return 0
 }
 
 // sqlValueFunctions are SQL's parameterless functions spelled without

@@ -178,11 +178,6 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if e, ok, err := b.castConstructor(n, x, target); ok {
 		return e, err
 	}
-	if target.Kind == types.Decimal && target.Precision == 0 && x.Type().Kind == types.Decimal {
-		// ::numeric without a precision keeps the value's digits: the
-		// unconstrained numeric takes the source's scale.
-		target.Scale = x.Type().Scale
-	}
 	if !castable(x.Type(), target) {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", x.Type().PGName(), target.PGName()))
 	}

@@ -486,7 +486,7 @@ func (b *binder) figureColname(e ast.ExprNode) (string, int) {
 		if n, ok := fieldSelectName(x); ok {
 			return n, 2
 		}
-		return x.FnName.L, 2
+		return aggName(x.FnName.L), 2 // pg__variance is variance
 	}
 	return "", 0
 }

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"math"
-	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -76,7 +75,7 @@ func (e *ArithExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array,
 	case types.Float64:
 		return floatArith(ec.Mem, e.Op, e.T, validity, nulls, la.(*array.Float64).Float64Values(), ra.(*array.Float64).Float64Values())
 	case types.Decimal:
-		return decimalArith(ec.Mem, e.Op, e.T, la.(*array.Decimal128), ra.(*array.Decimal128), e.L.Type().Scale, e.R.Type().Scale)
+		return numericArith(ec.Mem, e.Op, la, ra)
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "arithmetic on %s is not supported", e.T)
 }
@@ -230,96 +229,10 @@ func floatArith[T floatT](mem memory.Allocator, op ArithOp, t types.T, validity 
 	return array.MakeFromData(data), nil
 }
 
-var decimalLimit = func() decimal128.Num {
-	n, _ := decimal128.FromString("99999999999999999999999999999999999999", 38, 0)
-	return n
-}()
-
-// decimalArith is exact decimal arithmetic within DECIMAL(38).
-func decimalArith(mem memory.Allocator, op ArithOp, t types.T, a, b *array.Decimal128, sa, sb int) (arrow.Array, error) {
-	bld := array.NewDecimal128Builder(mem, t.ArrowType().(*arrow.Decimal128Type))
-	defer bld.Release()
-	n := a.Len()
-	bld.Reserve(n)
-	for i := 0; i < n; i++ {
-		if a.IsNull(i) || b.IsNull(i) {
-			bld.AppendNull()
-			continue
-		}
-		x, y := a.Value(i), b.Value(i)
-		var r decimal128.Num
-		switch op {
-		case Add, Sub, Mod:
-			x, y = rescale(x, sa, t.Scale), rescale(y, sb, t.Scale)
-			switch op {
-			case Add:
-				r = x.Add(y)
-			case Sub:
-				r = x.Sub(y)
-			case Mod:
-				if y == (decimal128.Num{}) {
-					return nil, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
-				}
-				_, r = x.Div(y)
-			}
-		case Mul:
-			// scale sa+sb = t.Scale; decimal128 wraps silently, so a product
-			// that could exceed 127 bits is computed exactly first.
-			if bitLen(x)+bitLen(y) > 120 {
-				p := new(big.Int).Mul(x.BigInt(), y.BigInt())
-				if p.CmpAbs(decimalLimit.BigInt()) > 0 {
-					return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "value overflows numeric format")
-				}
-				r = decimal128.FromBigInt(p)
-			} else {
-				r = x.Mul(y)
-			}
-		case Div:
-			// round(x / y) at t.Scale, half away from zero, as PostgreSQL
-			// rounds a quotient at its result scale.
-			if y == (decimal128.Num{}) {
-				return nil, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
-			}
-			num := x.BigInt()
-			den := y.BigInt()
-			// x/10^sa / (y/10^sb) * 10^t = x * 10^(t - sa + sb) / y
-			if e := t.Scale - sa + sb; e >= 0 {
-				num.Mul(num, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e)), nil))
-			} else {
-				den.Mul(den, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-e)), nil))
-			}
-			q, rem := new(big.Int).QuoRem(num, den, new(big.Int))
-			if new(big.Int).Mul(rem.Abs(rem), big.NewInt(2)).CmpAbs(den) >= 0 {
-				if (num.Sign() < 0) != (den.Sign() < 0) {
-					q.Sub(q, big.NewInt(1))
-				} else {
-					q.Add(q, big.NewInt(1))
-				}
-			}
-			if q.CmpAbs(decimalLimit.BigInt()) > 0 {
-				return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "value overflows numeric format")
-			}
-			r = decimal128.FromBigInt(q)
-		default:
-			return nil, sqlerr.NotSupported("this numeric operator")
-		}
-		if r.Greater(decimalLimit) || r.Less(decimalLimit.Negate()) {
-			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "value overflows numeric format")
-		}
-		bld.Append(r)
-	}
-	return bld.NewArray(), nil
-}
-
 func rescale(v decimal128.Num, from, to int) decimal128.Num {
 	for from < to {
 		v = v.Mul(decimal128.FromI64(10))
 		from++
 	}
 	return v
-}
-
-// bitLen is the number of bits of |v|.
-func bitLen(v decimal128.Num) int {
-	return new(big.Int).Abs(v.BigInt()).BitLen()
 }

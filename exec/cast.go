@@ -2,15 +2,15 @@ package exec
 
 import (
 	"math"
-	"math/big"
 	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // CastExpr converts X to T with PostgreSQL's rules and errors.
@@ -51,6 +51,27 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		appendValue(b, v)
 	}
 	return b.NewArray(), nil
+}
+
+// numericTo is a numeric as a value of the Decimal-kind type to: itself
+// for numeric, rounded and range-checked for DECIMAL(p,s).
+func numericTo(d *apd.Decimal, to types.T) (any, error) {
+	if to.Precision == 0 {
+		return d, nil
+	}
+	return types.NumericToDecimal128(d, to.Precision, to.Scale)
+}
+
+// intTypeName is PostgreSQL's name of an integer type in "cannot convert
+// NaN to ..." messages.
+func intTypeName(t types.T) string {
+	switch t.Kind {
+	case types.Int8, types.Int16:
+		return "smallint"
+	case types.Int32:
+		return "integer"
+	}
+	return "bigint"
 }
 
 // CastValue converts one physical value between types where the result
@@ -149,7 +170,7 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		case to.IsFloat():
 			return float64(x), nil
 		case to.Kind == types.Decimal:
-			return types.DecimalFromRat(new(big.Rat).SetInt64(x), to)
+			return numericTo(numeric.FromInt64(x), to)
 		case to.Kind == types.Bool:
 			return x != 0, nil
 		}
@@ -176,27 +197,38 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		case to.Kind == types.Float64:
 			return x, nil
 		case to.Kind == types.Decimal:
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot convert %s to numeric", types.FormatFloat(x, 64))
+			// float8_numeric / float4_numeric: DBL_DIG (FLT_DIG) digits
+			digits := 15
+			if from.Kind == types.Float32 {
+				digits = 6
 			}
-			r, _ := new(big.Rat).SetString(types.FormatFloat(x, 64))
-			return types.DecimalFromRat(r, to)
+			d, err := numeric.FromFloat64(x, digits)
+			if err != nil {
+				return nil, err
+			}
+			return numericTo(d, to)
 		}
 	case types.Decimal:
-		x := v.(decimal128.Num)
-		rat := new(big.Rat).SetFrac(x.BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(from.Scale)), nil))
+		d := types.DecimalToNumeric(v, from)
 		switch {
 		case to.IsInteger():
-			d, err := types.DecimalFromRat(rat, types.T{Kind: types.Decimal, Precision: 38})
-			if err != nil || !d.BigInt().IsInt64() {
+			r, ok, err := numeric.ToInt64(d, intTypeName(to))
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
 				return nil, outOfRangeErr(to)
 			}
-			return checkInt(d.BigInt().Int64(), to)
-		case to.IsFloat():
-			f, _ := rat.Float64()
-			return f, nil
+			return checkInt(r, to)
+		case to.Kind == types.Float64:
+			return numeric.ToFloat64(d)
+		case to.Kind == types.Float32:
+			if numeric.IsSpecial(d) {
+				return numeric.ToFloat64(d)
+			}
+			return numeric.ParseFloat(numeric.String(d), 32)
 		case to.Kind == types.Decimal:
-			return types.DecimalFromRat(rat, to)
+			return numericTo(d, to)
 		}
 	case types.Bool:
 		if to.IsInteger() {

@@ -9,8 +9,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // CmpOp is a comparison.
@@ -141,6 +143,17 @@ func rowComparator(a, b arrow.Array, idx func(int) (int, int)) (func(i int) int,
 		return func(i int) int {
 			l, r := idx(i)
 			return cmpDecimal(x.Value(l), int(sx), y.Value(r), int(sy))
+		}, nil
+	case *types.NumericArray:
+		y, err := types.NewNumericReader(b)
+		if err != nil {
+			return nil, err
+		}
+		var dl, dr apd.Decimal
+		return func(i int) int {
+			l, r := idx(i)
+			x.ValueInto(l, &dl)
+			return numeric.Cmp(&dl, y(r, &dr))
 		}, nil
 	case *array.String:
 		y := b.(*array.String)

@@ -4,6 +4,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // LogicExpr is AND / OR with SQL's three-valued logic.
@@ -163,6 +164,8 @@ func zeroOf(t types.T) any {
 		return int64(0)
 	case t.IsFloat():
 		return float64(0)
+	case t.Kind == types.Decimal && t.Precision == 0:
+		return numeric.FromInt64(0)
 	case t.Kind == types.Decimal:
 		return decimalZero
 	}

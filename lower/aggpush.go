@@ -71,13 +71,10 @@ func pushableAggregate(call binder.AggCall) bool {
 // sumType is the type of sum over t (PostgreSQL's, for the kinds
 // pushableAggregate lets through).
 func sumType(t types.T) types.T {
-	switch {
-	case t.Kind == types.Int64 || t.Kind == types.Decimal && t.Scale == 0:
-		return types.NumericType
-	case t.IsInteger():
+	if t.IsInteger() && t.Kind != types.Int64 {
 		return types.Int64Type
 	}
-	return types.T{Kind: types.Decimal, Scale: t.Scale}
+	return types.NumericType // sum(bigint) and sum(numeric)
 }
 
 func (e *estimator) pushAggregate(a *binder.Aggregate) binder.Node {

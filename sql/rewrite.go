@@ -1189,6 +1189,23 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out[:s], b.it)
 				k = m + 1
 				continue
+			case (w == "VARIANCE" || w == "STDDEV") && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && (len(out) == 0 || !r.itemIs(out[len(out)-1], ".")):
+				// TiDB reads VARIANCE( and STDDEV( as MySQL's var_pop and
+				// stddev_pop; PostgreSQL's are the sample's. The binder
+				// labels pg__variance "variance" (pg__stddev "stddev");
+				// with DISTINCT or as a window function only TiDB's own
+				// aggregate syntax parses, so they become var_samp and
+				// stddev_samp there.
+				name, samp := "pg__variance", "var_samp"
+				if w == "STDDEV" {
+					name, samp = "pg__stddev", "stddev_samp"
+				}
+				if m := r.matchClose(k+1, j); k+2 < j && r.toks[k+2].is(r.src, "DISTINCT") || m > 0 && m+1 < j && r.toks[m+1].is(r.src, "OVER") {
+					name = samp
+				}
+				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: name, orig: t.start}}})
+				k++
+				continue
 			case w == "ROW" && r.isRowConstructor(out, k, j):
 				out = append(out, r.rowConstructor(k))
 				k++

@@ -7,7 +7,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cockroachdb/apd/v3"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // ValueAt returns row i of a as the physical value of its type (see
@@ -37,6 +39,8 @@ func ValueAt(a arrow.Array, i int) any {
 	case *array.Float64:
 		return x.Value(i)
 	case *array.Decimal128:
+		return x.Value(i)
+	case *NumericArray:
 		return x.Value(i)
 	case *array.String:
 		return x.Value(i)
@@ -127,6 +131,13 @@ func AppendValue(b array.Builder, v any) error {
 		var d decimal128.Num
 		if d, ok = v.(decimal128.Num); ok {
 			x.Append(d)
+		}
+	case *array.ExtensionBuilder:
+		var d *apd.Decimal
+		if d, ok = v.(*apd.Decimal); ok && IsNumericArrow(x.Type()) {
+			x.Builder.(*array.BinaryBuilder).Append(numeric.Encode(nil, d))
+		} else {
+			ok = false
 		}
 	case *array.StringBuilder:
 		var s string

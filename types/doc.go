@@ -15,6 +15,14 @@
 // across DST), since input (ParseTextIn), output (FormatTextIn) and casts
 // all need them; the zone itself is always an argument, never package state.
 //
+// Numeric: DECIMAL(p,s) is decimal128(p,s) in Arrow and stores as Fluss
+// DECIMAL; unconstrained NUMERIC (Precision 0) is PostgreSQL's arbitrary
+// precision numeric, an Arrow extension column over binary
+// (numericarrow.go) whose values are *apd.Decimal in package
+// types/numeric's shape, which owns numeric's arithmetic, functions, text
+// and limits. A NUMERIC column declared without a precision is stored as
+// DECIMAL(38,10) (StoredNumericType).
+//
 // One type system serves storage and queries so that no layer converts between
 // two near-identical trees. It must not know about tables, SQL text or the wire
 // protocol; pgwire maps these types to PostgreSQL OIDs and codecs.

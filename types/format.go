@@ -9,6 +9,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // FormatText renders a physical value of t as PostgreSQL 15's output
@@ -35,6 +37,9 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 	case Float64:
 		return FormatFloat(v.(float64), 64)
 	case Decimal:
+		if d, ok := v.(*apd.Decimal); ok {
+			return numeric.String(d)
+		}
 		return FormatDecimal(v.(decimal128.Num), t.Scale)
 	case Unknown, String, Char, Name:
 		return v.(string)

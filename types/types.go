@@ -20,7 +20,7 @@ const (
 	Int16                   // SMALLINT
 	Int32                   // INT
 	Int64                   // BIGINT
-	Decimal                 // DECIMAL(p,s); Precision 0 = unconstrained NUMERIC
+	Decimal                 // DECIMAL(p,s) (decimal128); Precision 0 = unconstrained NUMERIC (numeric.go)
 	Float32                 // FLOAT / REAL
 	Float64                 // DOUBLE PRECISION
 	Char                    // CHAR(n)
@@ -162,7 +162,7 @@ var (
 	StringType  = T{Kind: String}
 	BytesType   = T{Kind: Bytes}
 	DateType    = T{Kind: Date}
-	NumericType = T{Kind: Decimal} // unconstrained numeric
+	NumericType = T{Kind: Decimal} // unconstrained numeric: arbitrary precision, Scale unused
 	// QCharType is PostgreSQL's "char"; Int2VectorType and OidVectorType
 	// are int2vector and oidvector.
 	QCharType      = T{Kind: String, Variant: QChar}
@@ -172,6 +172,15 @@ var (
 	JSONType  = T{Kind: String, Variant: JSON}
 	JSONBType = T{Kind: String, Variant: JSONB}
 )
+
+// StoredNumericType is the Fluss column a NUMERIC declared without a
+// precision becomes: DECIMAL(38,10), the widest precision Fluss stores,
+// with 28 digits before the point (past bigint's 19, so any integer sum
+// fits) and 10 after (past the 2–8 of money, rates and measurements). A
+// Fluss DECIMAL has one scale per column where PostgreSQL's numeric has
+// one per value, so values are rounded to 10 decimals on the way in, and
+// one with more than 28 integer digits is refused (22003).
+var StoredNumericType = T{Kind: Decimal, Precision: 38, Scale: 10}
 
 // DecimalType returns DECIMAL(p,s).
 func DecimalType(p, s int) T { return T{Kind: Decimal, Precision: p, Scale: s} }
@@ -345,11 +354,10 @@ func (t T) ArrowType() arrow.DataType {
 	case Oid:
 		return arrow.PrimitiveTypes.Uint32
 	case Decimal:
-		p, s := t.Precision, t.Scale
-		if p == 0 { // unconstrained numeric: widest decimal128, scale kept by value
-			p, s = 38, t.Scale
+		if t.Precision == 0 { // unconstrained numeric: arbitrary precision, a scale per value
+			return NewNumericArrowType()
 		}
-		return &arrow.Decimal128Type{Precision: int32(p), Scale: int32(s)}
+		return &arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}
 	case Float32:
 		return arrow.PrimitiveTypes.Float32
 	case Float64:

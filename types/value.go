@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // Physical representation of one scalar value of a type, as constants,
@@ -21,7 +22,8 @@ import (
 //	Bool                      bool
 //	Int8, Int16, Int32, Int64 int64 (within the kind's range)
 //	Float32, Float64          float64
-//	Decimal                   decimal128.Num, scaled by the type's Scale
+//	Decimal                   decimal128.Num scaled by the type's Scale for DECIMAL(p,s);
+//	                          *apd.Decimal (package numeric's shape) for unconstrained numeric
 //	Unknown, String, Char     string
 //	Bytes, Binary             []byte
 //	Date                      int32 days since 1970-01-01
@@ -190,7 +192,14 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 	case Float32, Float64:
 		return parseFloat(s, t)
 	case Decimal:
-		return ParseDecimal(s, t)
+		d, err := numeric.Parse(s)
+		if err != nil {
+			return nil, err
+		}
+		if t.Precision == 0 {
+			return d, nil
+		}
+		return NumericToDecimal128(d, t.Precision, t.Scale)
 	case Bytes:
 		return parseBytea(s)
 	case Binary:

@@ -401,7 +401,7 @@ func extractRows(ret types.T, numeric bool, outScale int, loc *time.Location) Ke
 			}
 			if numeric {
 				r := rescaleBig(big.NewInt(v), s, outScale, false)
-				return decimalFromBig(r)
+				return numericFromBig(r, outScale)
 			}
 			// one correctly rounded division, as PostgreSQL's numeric-to-
 			// double conversion gives 12.345678, not 12.345678000000001

@@ -31,10 +31,13 @@
 //	ret, kernel := f.Bind(argTypes, consts) // ret: the exact result type
 //	out, err := kernel(ctx, mem, arrays, n)
 //
-// Bind matters where PostgreSQL's result type depends on the inputs: numeric
-// scales (abs keeps its argument's type, round(x, 2) has scale 2,
-// extract('second', ts) scale 6) and GREATEST/LEAST/COALESCE (the common
-// type). Session state the kernels need (the transaction and statement
+// Bind matters where PostgreSQL's result type depends on the inputs:
+// GREATEST/LEAST/COALESCE (the common type: numeric(p,s) only when every
+// input has that typmod). Numeric functions (abs, sign, round, trunc,
+// ceil, floor, mod, div, sqrt, exp, ln, log, log10, power) run package
+// types/numeric over numeric or DECIMAL(p,s) arguments and return
+// unconstrained numeric, each value with the display scale PostgreSQL
+// gives it. Session state the kernels need (the transaction and statement
 // start times for now() and friends) arrives through the context
 // (WithClock), and the session's identity, settings and TimeZone arrive
 // through WithSession: LocationOf(ctx) is the zone in which timestamptz
@@ -43,16 +46,9 @@
 // (UTC without a session).
 //
 // Known differences from PostgreSQL 15, by design or not yet done:
-//   - numeric values carry one scale per column (decimal128), so results
-//     whose scale PostgreSQL chooses per value have one scale per call:
-//     with constant arguments Bind applies PostgreSQL's own rule (so
-//     sqrt(2.0), exp(10.5), power(3.5, 20.5) print as PostgreSQL prints
-//     them); over columns, sqrt has scale max(15, input scale) and
-//     exp/ln/log/power max(16, input scale) (PostgreSQL's choice for
-//     values of ordinary magnitude), and round(x, k) with a non-constant
-//     k keeps x's scale. The digits shown are always correctly rounded.
-//     GREATEST/LEAST/COALESCE over numerics of different scales show the
-//     largest scale (least(1.50, -3) is -3.00, PostgreSQL shows -3).
+//   - numeric(p,s) is a Fluss DECIMAL(p,s) (p ≤ 38, decimal128), which has
+//     no NaN: casting NaN to it is 0A000 (numeric without a typmod holds
+//     NaN and the infinities, as in PostgreSQL).
 //   - lower/upper/initcap/ilike use Unicode simple case mapping, which is
 //     what PostgreSQL does under a UTF-8 locale such as C.UTF-8; a
 //     database with the plain C locale maps only ASCII letters.

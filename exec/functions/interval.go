@@ -463,7 +463,7 @@ func intervalExtract(numeric bool, outScale int) Kernel {
 				return nil, err
 			}
 			if numeric {
-				return decimalFromBig(rescaleBig(v, s, outScale, false))
+				return numericFromBig(rescaleBig(v, s, outScale, false), outScale)
 			}
 			f, _ := new(big.Float).SetInt(v).Float64()
 			return f / math.Pow10(s), nil

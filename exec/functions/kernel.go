@@ -2,12 +2,12 @@ package functions
 
 import (
 	"context"
+	"github.com/sqlgate/sqlgate/types/numeric"
 	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -76,15 +76,6 @@ func floatGetter(i int, a arrow.Array) (func(int) float64, error) {
 		return x.Value, nil
 	}
 	return nil, badArg(i, a, "a float")
-}
-
-// decGetter returns a reader of a decimal128 array and its scale.
-func decGetter(i int, a arrow.Array) (func(int) decimal128.Num, int, error) {
-	x, ok := a.(*array.Decimal128)
-	if !ok {
-		return nil, 0, badArg(i, a, "decimal128")
-	}
-	return x.Value, int(x.DataType().(*arrow.Decimal128Type).Scale), nil
 }
 
 // strictStringKernel: text result, NULL when any argument is NULL, body
@@ -156,13 +147,34 @@ func rowKernel(ret types.T, strict bool, prepare func(args []arrow.Array) (func(
 // appendValue appends a Go value (nil = NULL) to a builder of its type.
 func appendValue(b array.Builder, v any) error { return types.AppendValue(b, v) }
 
-// decimalFromBig converts an unscaled value to decimal128, 22003 when it
-// does not fit 38 digits.
-func decimalFromBig(v *big.Int) (decimal128.Num, error) {
-	if new(big.Int).Abs(v).Cmp(decLimit) >= 0 {
-		return decimal128.Num{}, errNumericOverflow()
+// numericFromBig is the numeric v × 10^-scale.
+func numericFromBig(v *big.Int, scale int) (any, error) {
+	return numeric.Check(numeric.FromUnscaled(v, scale))
+}
+
+// decResultType is the type of a numeric result: unconstrained numeric,
+// whose display scale is the value's own (the argument is the scale the
+// kernel gives its values).
+func decResultType(int) types.T { return types.NumericType }
+
+func pow10(k int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil) }
+
+// rescaleBig changes the scale of v from `from` to `to`, rounding half away
+// from zero (or truncating toward zero when trunc) when digits are lost.
+func rescaleBig(v *big.Int, from, to int, trunc bool) *big.Int {
+	if to >= from {
+		return new(big.Int).Mul(v, pow10(to-from))
 	}
-	return decimal128.FromBigInt(v), nil
+	d := pow10(from - to)
+	q, r := new(big.Int).QuoRem(v, d, new(big.Int))
+	if !trunc && r.Sign() != 0 && new(big.Int).Mul(new(big.Int).Abs(r), big.NewInt(2)).Cmp(d) >= 0 {
+		if v.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	return q
 }
 
 // boolOut fills a boolean result bit by bit.

@@ -3,6 +3,7 @@ package functions
 import (
 	"bytes"
 	"context"
+	"github.com/sqlgate/sqlgate/types/numeric"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -165,6 +166,10 @@ func comparer(a arrow.Array) (func(x arrow.Array, i int, y arrow.Array, j int) i
 		return func(x arrow.Array, i int, y arrow.Array, j int) int {
 			return x.(*array.Decimal128).Value(i).Cmp(y.(*array.Decimal128).Value(j))
 		}, nil
+	case *types.NumericArray:
+		return func(x arrow.Array, i int, y arrow.Array, j int) int {
+			return numeric.Cmp(x.(*types.NumericArray).Value(i), y.(*types.NumericArray).Value(j))
+		}, nil
 	case *array.String:
 		return func(x arrow.Array, i int, y arrow.Array, j int) int {
 			xs, ys := x.(*array.String).Value(i), y.(*array.String).Value(j)
@@ -218,6 +223,8 @@ func appendFrom(b array.Builder, src arrow.Array, i int) error {
 		b.(*array.Float64Builder).Append(x.Value(i))
 	case *array.Decimal128:
 		b.(*array.Decimal128Builder).Append(x.Value(i))
+	case *types.NumericArray:
+		b.(*array.ExtensionBuilder).Builder.(*array.BinaryBuilder).Append(x.RawValue(i))
 	case *array.String:
 		b.(*array.StringBuilder).Append(x.Value(i))
 	case *array.Binary:

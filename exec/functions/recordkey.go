@@ -3,6 +3,7 @@ package functions
 import (
 	"context"
 	"encoding/binary"
+	"github.com/sqlgate/sqlgate/types/numeric"
 	"math"
 	"strings"
 
@@ -82,6 +83,9 @@ func appendFieldKey(dst []byte, a arrow.Array, i int, t types.T) ([]byte, error)
 		v := x.Value(i) // one column's values share its scale
 		dst = u64(uint64(v.HighBits()) ^ (1 << 63))
 		return binary.BigEndian.AppendUint64(dst, v.LowBits()), nil
+	case *types.NumericArray:
+		// equal values share a key whatever their display scales
+		return numeric.AppendSortKey(dst, x.Value(i)), nil
 	case *array.String:
 		s := x.Value(i)
 		if t.Kind == types.Char { // bpchar compares without its trailing blanks

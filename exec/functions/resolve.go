@@ -476,27 +476,24 @@ func CommonType(context string, ts []types.T) (types.T, error) {
 func refineCommon(pt types.T, ppg pgType, ts []types.T) types.T {
 	switch ppg {
 	case pgNumeric:
-		intDigits, scale, unconstrained := 0, 0, false
-		for _, t := range ts {
-			switch t.Kind {
-			case types.Decimal:
-				if t.Precision == 0 {
-					unconstrained = true
-				}
-				scale = max(scale, t.Scale)
-				intDigits = max(intDigits, t.Precision-t.Scale)
-			case types.Int8, types.Int16:
-				intDigits = max(intDigits, 5)
-			case types.Int32:
-				intDigits = max(intDigits, 10)
-			case types.Int64:
-				intDigits = max(intDigits, 19)
+		// PostgreSQL keeps a typmod only when every input has the same
+		// one; anything else is unconstrained numeric.
+		var first *types.T
+		for i := range ts {
+			t := &ts[i]
+			switch {
+			case t.Kind == types.Decimal && first == nil:
+				first = t
+			case t.Kind == types.Decimal && t.Precision == first.Precision && t.Scale == first.Scale:
+			case t.Kind == types.Unknown || t.Kind == types.Null:
+			default:
+				return types.NumericType
 			}
 		}
-		if unconstrained || intDigits+scale > 38 {
-			return types.T{Kind: types.Decimal, Scale: min(scale, 38)}
+		if first != nil && first.Precision > 0 {
+			return types.DecimalType(first.Precision, first.Scale)
 		}
-		return types.DecimalType(intDigits+scale, scale)
+		return types.NumericType
 	case pgTimestamp, pgTimestampTZ, pgTime:
 		for _, t := range ts {
 			if pgTypeOf(t) == ppg {

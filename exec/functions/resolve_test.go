@@ -146,7 +146,12 @@ func TestCommonTypeMergesTypmods(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := types.DecimalType(14, 4); !got.Equal(want) {
+	// PostgreSQL keeps a typmod only when every input has the same one
+	if want := types.NumericType; !got.Equal(want) {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	got, _ = CommonType("COALESCE", []types.T{types.DecimalType(12, 4), types.DecimalType(12, 4)})
+	if want := types.DecimalType(12, 4); !got.Equal(want) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	got, _ = CommonType("CASE", []types.T{types.TimestampType(3), types.TimestampType(6)})

@@ -2,12 +2,12 @@ package functions
 
 import (
 	"context"
+	"github.com/sqlgate/sqlgate/types/numeric"
 	"math/big"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -190,13 +190,19 @@ func quoteAnySpecialize(nullable bool) func(args []types.T, _ []any) (types.T, K
 // else the bigint algorithm over the truncated value, with PostgreSQL's
 // truncating division so that values beyond bigint work too.
 func sizePrettyNumericSpecialize(args []types.T, _ []any) (types.T, Kernel) {
-	scale := args[0].Scale
+	at := args[0]
 	return tText, rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
-		d := a[0].(decimal128.Num)
-		n := d.BigInt()
-		n.Quo(n, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+		d := types.DecimalToNumeric(a[0], at)
+		if numeric.IsSpecial(d) {
+			return numeric.String(d) + " bytes", nil
+		}
+		t, err := numeric.Trunc(d, 0)
+		if err != nil {
+			return nil, err
+		}
+		n := numeric.Unscaled(t)
 		if new(big.Int).Abs(n).Cmp(big.NewInt(10*1024)) < 0 {
-			return types.FormatDecimal(d, scale) + " bytes", nil
+			return numeric.String(d) + " bytes", nil
 		}
 		n.Quo(n, big.NewInt(512)) // one extra bit for rounding
 		limit := big.NewInt(20*1024 - 1)

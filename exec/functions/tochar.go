@@ -2,6 +2,8 @@ package functions
 
 import (
 	"context"
+	"github.com/cockroachdb/apd/v3"
+	"github.com/sqlgate/sqlgate/types/numeric"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"math"
@@ -12,7 +14,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -241,12 +242,12 @@ var toCharNumber = rowKernel(tText, true, func(args []arrow.Array) (func(int) (a
 	}
 	var digits func(i int, frac int) (string, bool)
 	switch x := args[0].(type) {
-	case *array.Decimal128:
-		scale := int(x.DataType().(*arrow.Decimal128Type).Scale)
+	case *array.Decimal128, *types.NumericArray:
+		get, _ := types.NewNumericReader(x)
 		digits = func(i, frac int) (string, bool) {
-			v := x.Value(i).BigInt()
-			r := rescaleBig(v, scale, frac, false)
-			return types.FormatDecimal(decimalOrZero(r), frac), r.Sign() < 0
+			var d apd.Decimal
+			r, _ := numeric.Round(get(i, &d), int64(frac))
+			return numeric.String(numeric.Abs(r)), r.Negative
 		}
 	case *array.Float32, *array.Float64:
 		get, _ := floatGetter(0, args[0])
@@ -276,14 +277,6 @@ var toCharNumber = rowKernel(tText, true, func(args []arrow.Array) (func(int) (a
 		return formatNumber(s, neg, format), nil
 	}, nil
 })
-
-func decimalOrZero(v *big.Int) decimal128.Num {
-	d, err := decimalFromBig(new(big.Int).Abs(v))
-	if err != nil {
-		return decimal128.Num{}
-	}
-	return d
-}
 
 func fracPositions(format string) int {
 	n, after := 0, false

@@ -11,7 +11,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cockroachdb/apd/v3"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // accumulator holds one aggregate's state for every group. Updates are
@@ -186,10 +189,12 @@ func (a *sumIntAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, 
 type decAcc struct {
 	arg      int
 	argScale int
-	outScale int
 	avg      bool
 	sums     []decimal128.Num
-	counts   []int64
+	// over holds, for a group whose 128-bit sum would overflow, what was
+	// moved out of sums (numeric has no bound, so neither has the sum).
+	over   []*big.Int
+	counts []int64
 	// parts are integer partial sums not yet added to sums: adding an
 	// int64 is one machine add, and only an overflowing add (or finish)
 	// moves the partial into the 128-bit sum.
@@ -197,9 +202,18 @@ type decAcc struct {
 }
 
 func (a *decAcc) resize(n int) {
-	a.sums, a.counts, a.parts = grow(a.sums, n), grow(a.counts, n), grow(a.parts, n)
+	a.sums, a.counts, a.parts, a.over = grow(a.sums, n), grow(a.counts, n), grow(a.parts, n), grow(a.over, n)
 }
-func (a *decAcc) size() int64 { return int64(cap(a.sums)) * 32 }
+func (a *decAcc) size() int64 { return int64(cap(a.sums)) * 40 }
+
+// spill moves group g's 128-bit sum into its unbounded one.
+func (a *decAcc) spill(g uint32) {
+	if a.over[g] == nil {
+		a.over[g] = new(big.Int)
+	}
+	a.over[g].Add(a.over[g], a.sums[g].BigInt())
+	a.sums[g] = decimal128.Num{}
+}
 
 // addPart adds v to group g's partial sum, flushing it on overflow.
 func (a *decAcc) addPart(g uint32, v int64) {
@@ -228,14 +242,16 @@ func (a *decAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error
 	case *array.Decimal128:
 		vals := x.Values()
 		forRows(len(groups), rows, func(i int) {
-			if err != nil || (nulls && x.IsNull(i)) {
+			if nulls && x.IsNull(i) {
 				return
 			}
 			g := groups[i]
-			var ok bool
-			if a.sums[g], ok = addChecked(a.sums[g], vals[i]); !ok {
-				err = numericOverflow()
+			s, ok := addChecked(a.sums[g], vals[i])
+			if !ok {
+				a.spill(g)
+				s = vals[i]
 			}
+			a.sums[g] = s
 			a.counts[g]++
 		})
 		return err
@@ -333,30 +349,37 @@ func rescaled(v *big.Int, from, to int) *big.Int {
 }
 
 func (a *decAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
-	b := array.NewDecimal128Builder(mem, &arrow.Decimal128Type{Precision: 38, Scale: int32(a.outScale)})
+	b, out := newNumericBuilder(mem)
 	defer b.Release()
 	for _, g := range groups {
 		if p := a.parts[g]; p != 0 {
-			a.sums[g] = a.sums[g].Add(decimal128.FromI64(p))
+			if s, ok := addChecked(a.sums[g], decimal128.FromI64(p)); ok {
+				a.sums[g] = s
+			} else {
+				a.spill(g)
+				a.sums[g] = decimal128.FromI64(p)
+			}
 			a.parts[g] = 0
 		}
 		if a.counts[g] == 0 {
-			b.AppendNull()
+			out.AppendNull()
 			continue
 		}
-		var v *big.Int
-		if a.avg {
-			num := new(big.Int).Mul(a.sums[g].BigInt(), pow10(max(a.outScale-a.argScale, 0)))
-			den := new(big.Int).Mul(big.NewInt(a.counts[g]), pow10(max(a.argScale-a.outScale, 0)))
-			v = divRound(num, den)
+		var v *apd.Decimal
+		var err error
+		if a.over[g] == nil {
+			v = types.NumericFromDecimal128(a.sums[g], a.argScale)
+			if a.avg {
+				v, err = numeric.Div(v, numeric.FromInt64(a.counts[g]))
+			}
 		} else {
-			v = rescaled(a.sums[g].BigInt(), a.argScale, a.outScale)
+			sum := new(big.Int).Add(a.over[g], a.sums[g].BigInt())
+			v, err = finishDecSum(sum, a.argScale, a.counts[g], a.avg)
 		}
-		d, err := toDecimal(v)
 		if err != nil {
 			return nil, err
 		}
-		b.Append(d)
+		out.Append(v)
 	}
 	return b.NewArray(), nil
 }
@@ -570,90 +593,6 @@ func (a *floatVarAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array
 			v = math.Sqrt(v)
 		}
 		b.Append(v)
-	}
-	return b.NewArray(), nil
-}
-
-// numVarAcc computes variances of integers and decimals exactly.
-type numVarAcc struct {
-	arg      int
-	argScale int
-	outScale int
-	kind     varKind
-	n        []int64
-	sx, sxx  []*big.Int
-	tmp      big.Int
-}
-
-func (a *numVarAcc) resize(n int) {
-	for len(a.sx) < n {
-		a.sx = append(a.sx, new(big.Int))
-		a.sxx = append(a.sxx, new(big.Int))
-	}
-	a.n = grow(a.n, n)
-}
-func (a *numVarAcc) size() int64 { return int64(len(a.n)) * 120 }
-func (a *numVarAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
-	arr := cols[a.arg]
-	var set func(i int)
-	if d, ok := arr.(*array.Decimal128); ok {
-		set = func(i int) { a.tmp.Set(d.Value(i).BigInt()) }
-	} else if get, ok := intClass(arr); ok {
-		set = func(i int) { a.tmp.SetInt64(get(i)) }
-	} else {
-		return sqlerr.New(sqlerr.InternalError, "variance: unexpected argument type %s", arr.DataType())
-	}
-	var sq big.Int
-	forRows(len(groups), rows, func(i int) {
-		if arr.IsNull(i) {
-			return
-		}
-		g := groups[i]
-		set(i)
-		a.n[g]++
-		a.sx[g].Add(a.sx[g], &a.tmp)
-		sq.Mul(&a.tmp, &a.tmp)
-		a.sxx[g].Add(a.sxx[g], &sq)
-	})
-	return nil
-}
-func (a *numVarAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
-	b := array.NewDecimal128Builder(mem, &arrow.Decimal128Type{Precision: 38, Scale: int32(a.outScale)})
-	defer b.Release()
-	for _, g := range groups {
-		n := a.n[g]
-		samp := a.kind == varSamp || a.kind == stddevSamp
-		if n == 0 || (samp && n <= 1) {
-			b.AppendNull()
-			continue
-		}
-		// (N*Sxx - Sx^2) / (N*(N-1) or N*N), at scale 2*argScale
-		bn := big.NewInt(n)
-		num := new(big.Int).Mul(bn, a.sxx[g])
-		num.Sub(num, new(big.Int).Mul(a.sx[g], a.sx[g]))
-		den := new(big.Int)
-		if samp {
-			den.Mul(bn, big.NewInt(n-1))
-		} else {
-			den.Mul(bn, bn)
-		}
-		den.Mul(den, pow10(2*a.argScale))
-		var v *big.Int
-		if a.kind == varSamp || a.kind == varPop {
-			v = divRound(new(big.Int).Mul(num, pow10(a.outScale)), den)
-		} else {
-			// sqrt(num/den) * 10^outScale, rounded half away from zero
-			q := new(big.Float).SetPrec(512).SetInt(new(big.Int).Mul(num, pow10(2*a.outScale)))
-			q.Quo(q, new(big.Float).SetPrec(512).SetInt(den))
-			q.Sqrt(q)
-			q.Add(q, big.NewFloat(0.5))
-			v, _ = q.Int(nil)
-		}
-		d, err := toDecimal(v)
-		if err != nil {
-			return nil, err
-		}
-		b.Append(d)
 	}
 	return b.NewArray(), nil
 }
@@ -1202,8 +1141,10 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 			acc = &floatAcc{arg: spec.Arg, avg: avg, out32: !avg && out.ID() == arrow.FLOAT32}
 		case !avg && out.ID() == arrow.INT64 && isIntClass(argType):
 			acc = &sumIntAcc{arg: spec.Arg}
-		case (isIntClass(argType) || argType.ID() == arrow.DECIMAL128) && out.ID() == arrow.DECIMAL128:
-			acc = &decAcc{arg: spec.Arg, avg: avg, argScale: decScale(argType), outScale: decScale(out)}
+		case (isIntClass(argType) || argType.ID() == arrow.DECIMAL128) && types.IsNumericArrow(out):
+			acc = &decAcc{arg: spec.Arg, avg: avg, argScale: decScale(argType)}
+		case types.IsNumericArrow(argType):
+			acc = &numAcc{arg: spec.Arg, avg: avg}
 		default:
 			return unsupported()
 		}
@@ -1213,8 +1154,8 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		switch {
 		case argType.ID() == arrow.FLOAT32 || argType.ID() == arrow.FLOAT64:
 			acc = &floatVarAcc{arg: spec.Arg, kind: kind}
-		case (isIntClass(argType) || argType.ID() == arrow.DECIMAL128) && out.ID() == arrow.DECIMAL128:
-			acc = &numVarAcc{arg: spec.Arg, kind: kind, argScale: decScale(argType), outScale: decScale(out)}
+		case (isIntClass(argType) || argType.ID() == arrow.DECIMAL128 || types.IsNumericArrow(argType)) && types.IsNumericArrow(out):
+			acc = &numVarAcc{arg: spec.Arg, kind: kind}
 		default:
 			return unsupported()
 		}
@@ -1227,6 +1168,8 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 			acc = &minMaxFloat{arg: spec.Arg, max: isMax, is32: argType.ID() == arrow.FLOAT32}
 		case argType.ID() == arrow.DECIMAL128:
 			acc = &minMaxDecimal{arg: spec.Arg, max: isMax, dt: argType}
+		case types.IsNumericArrow(argType):
+			acc = &minMaxNumeric{arg: spec.Arg, max: isMax}
 		case argType.ID() == arrow.INTERVAL_MONTH_DAY_NANO:
 			acc = &intervalAcc{arg: spec.Arg, kind: map[bool]intervalKind{false: intervalMin, true: intervalMax}[isMax]}
 		case argType.ID() == arrow.STRING || argType.ID() == arrow.BINARY || argType.ID() == arrow.FIXED_SIZE_BINARY || argType.ID() == arrow.LARGE_STRING:

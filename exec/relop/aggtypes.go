@@ -33,7 +33,7 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 		case arg.Kind == types.Int64:
 			return types.NumericType, nil
 		case arg.Kind == types.Decimal:
-			return types.T{Kind: types.Decimal, Scale: arg.Scale}, nil
+			return types.NumericType, nil
 		case arg.Kind == types.Float32:
 			return types.Float32Type, nil
 		case arg.Kind == types.Float64:
@@ -46,20 +46,16 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 		switch {
 		case arg.Kind == types.Interval:
 			return arg.Nullable(), nil
-		case arg.IsInteger():
-			return types.T{Kind: types.Decimal, Scale: NumericAvgScale}, nil
-		case arg.Kind == types.Decimal:
-			return types.T{Kind: types.Decimal, Scale: max(NumericAvgScale, arg.Scale)}, nil
+		case arg.IsInteger(), arg.Kind == types.Decimal:
+			return types.NumericType, nil
 		case arg.IsFloat():
 			return types.Float64Type, nil
 		}
 		return bad()
 	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
 		switch {
-		case arg.IsInteger():
-			return types.T{Kind: types.Decimal, Scale: NumericAvgScale}, nil
-		case arg.Kind == types.Decimal:
-			return types.T{Kind: types.Decimal, Scale: max(NumericAvgScale, arg.Scale)}, nil
+		case arg.IsInteger(), arg.Kind == types.Decimal:
+			return types.NumericType, nil
 		case arg.IsFloat():
 			return types.Float64Type, nil
 		}

@@ -3,6 +3,7 @@ package relop
 import (
 	"context"
 	"fmt"
+	"github.com/sqlgate/sqlgate/types/numeric"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -104,6 +105,10 @@ func appendAny(t testing.TB, b array.Builder, v any) {
 		x.Append(arrow.Date32(v.(int)))
 	case *array.TimestampBuilder:
 		x.Append(arrow.Timestamp(v.(int)))
+	case *array.ExtensionBuilder:
+		if err := types.AppendValue(x, numeric.MustParse(v.(string))); err != nil {
+			t.Fatal(err)
+		}
 	case *array.ListBuilder:
 		x.Append(true)
 		for _, e := range v.([]any) {
@@ -147,6 +152,8 @@ func formatCell(a arrow.Array, i int) string {
 		return types.FormatFloat(x.Value(i), 64)
 	case *array.Decimal128:
 		return types.FormatDecimal(x.Value(i), int(x.DataType().(*arrow.Decimal128Type).Scale))
+	case *types.NumericArray:
+		return numeric.String(x.Value(i))
 	case *array.String:
 		return x.Value(i)
 	case *array.Binary:

@@ -7,9 +7,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/cockroachdb/apd/v3"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // SortKey orders by one input column (the shape of exec.SortKey).
@@ -141,6 +143,11 @@ func encodeColumn(a arrow.Array, desc, nullsFirst bool, out [][]byte) error {
 				dst = binary.BigEndian.AppendUint64(dst, uint64(v.HighBits())^(1<<63))
 				return binary.BigEndian.AppendUint64(dst, v.LowBits())
 			})
+		}
+	case *types.NumericArray:
+		var d apd.Decimal
+		for i := 0; i < n; i++ {
+			put(i, func(dst []byte) []byte { x.ValueInto(i, &d); return numeric.AppendSortKey(dst, &d) })
 		}
 	case *array.String:
 		for i := 0; i < n; i++ {

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -70,7 +71,7 @@ func (s *spillFile) open() (*spillReader, error) {
 	if err != nil {
 		return nil, spillErr(err)
 	}
-	return &spillReader{r: r}, nil
+	return &spillReader{r: r, schema: s.schema}, nil
 }
 
 func (s *spillFile) remove() {
@@ -88,14 +89,17 @@ func (s *spillFile) remove() {
 }
 
 // spillReader returns the batches of a spill file in order.
-type spillReader struct{ r *ipc.Reader }
+type spillReader struct {
+	r      *ipc.Reader
+	schema *arrow.Schema
+}
 
 // next returns the next batch (the caller releases it) or nil at the end.
 func (r *spillReader) next() (arrow.RecordBatch, error) {
 	if r.r.Next() {
 		b := r.r.RecordBatch()
 		b.Retain()
-		return b, nil
+		return restoreExtensions(r.schema, b), nil
 	}
 	if err := r.r.Err(); err != nil && err != io.EOF {
 		return nil, spillErr(err)
@@ -104,6 +108,31 @@ func (r *spillReader) next() (arrow.RecordBatch, error) {
 }
 
 func (r *spillReader) close() { r.r.Release() }
+
+// restoreExtensions gives back their extension types (sqlgate's numeric)
+// to columns an IPC stream read as their storage: the extension types are
+// not registered with arrow-go (a process-wide registry), so the reader
+// cannot know them, but the spill file's own schema does.
+func restoreExtensions(schema *arrow.Schema, b arrow.RecordBatch) arrow.RecordBatch {
+	var cols []arrow.Array
+	for i, f := range schema.Fields() {
+		et, ok := f.Type.(arrow.ExtensionType)
+		if !ok || i >= int(b.NumCols()) || arrow.TypeEqual(b.Column(i).DataType(), f.Type) {
+			continue
+		}
+		if cols == nil {
+			cols = append([]arrow.Array(nil), b.Columns()...)
+		}
+		cols[i] = array.NewExtensionArrayWithStorage(et, b.Column(i))
+		defer cols[i].Release()
+	}
+	if cols == nil {
+		return b
+	}
+	out := array.NewRecordBatch(schema, cols, b.NumRows())
+	b.Release()
+	return out
+}
 
 // partitions spreads rows over spill files by the hash of their encoded keys.
 type partitions struct {

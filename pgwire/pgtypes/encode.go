@@ -67,6 +67,9 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 	case types.Float64:
 		return &float64Encoder{mode: m}, nil
 	case types.Decimal:
+		if t.Precision == 0 {
+			return &numericEncoder{mode: m}, nil
+		}
 		return &decimalEncoder{mode: m}, nil
 	case types.Unknown, types.Null, types.String, types.Name:
 		// json travels as its text in both formats (jsonb's binary form

@@ -1,9 +1,6 @@
 package difftest
 
 import (
-	"math/big"
-	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -28,22 +25,11 @@ func SemanticDifferences() []SemanticDifference {
 		{
 			Name: "not-yet-implemented",
 			Why: "sqlgate reports 0A000 (feature_not_supported) for a construct it has not built yet " +
-				"(e.g. NaN or ±Infinity as numeric: Arrow decimal128 has no such values) while PostgreSQL " +
+				"(e.g. NaN as numeric(p,s): a Fluss DECIMAL has none) while PostgreSQL " +
 				"runs it; the generator only emits families whose probe succeeded, so these are gaps, " +
 				"counted and printed, not wrong answers",
 			Applies: func(q *Query, sg, pg Outcome) bool {
 				return sg.Err != nil && sg.Err.Code == "0A000" && pg.Err == nil
-			},
-		},
-		{
-			Name: "numeric-precision-38",
-			Why: "sqlgate's numeric is Arrow decimal128, at most 38 digits; PostgreSQL's numeric has " +
-				"up to 131072 digits before the point, so casting a huge float (1e308) to numeric, or " +
-				"a numeric product or sum past 38 digits, overflows (22003) only in sqlgate",
-			Applies: func(q *Query, sg, pg Outcome) bool {
-				return sg.Err != nil && sg.Err.Code == "22003" && pg.Err == nil && q.anyExpr(func(e *Expr) bool {
-					return (e.Kind == KCast || e.Kind == KArith || e.Kind == KAgg) && e.Type == Numeric
-				})
 			},
 		},
 		{
@@ -74,55 +60,6 @@ func SemanticDifferences() []SemanticDifference {
 				return sg.Err == nil && pg.Err != nil && pg.Err.Code == "22003" && q.anyExpr(func(e *Expr) bool {
 					return e.Kind == KAgg && e.Op == "avg" && len(e.Args) == 1 && e.Args[0].Type.isFloat()
 				})
-			},
-		},
-		{
-			Name: "numeric-display-scale",
-			Why: "a sqlgate numeric column has one scale (Arrow decimal128(p,s)), so COALESCE(n, 1) " +
-				"prints 1.00 where PostgreSQL keeps each value's own scale and prints 1; the values are equal",
-			Applies: func(q *Query, sg, pg Outcome) bool {
-				if sg.Err != nil || pg.Err != nil {
-					return false
-				}
-				same, _ := compareOutcomes(sg, pg, q.CompletelyOrdered(), q.hasAnyAggregate(), true)
-				return same
-			},
-		},
-		{
-			// The same rule judged after minimising: shrinking a query whose
-			// quotients differed in scale can leave only a display-scale
-			// difference (a UNION of a numeric column and a constant).
-			Name:          "numeric-display-scale-minimised",
-			AfterMinimise: true,
-			Why: "a sqlgate numeric column has one scale (Arrow decimal128(p,s)), so COALESCE(n, 1) " +
-				"prints 1.00 where PostgreSQL keeps each value's own scale and prints 1; the values are equal",
-			Applies: func(q *Query, sg, pg Outcome) bool {
-				if sg.Err != nil || pg.Err != nil {
-					return false
-				}
-				same, _ := compareOutcomes(sg, pg, q.CompletelyOrdered(), q.hasAnyAggregate(), true)
-				return same
-			},
-		},
-		{
-			Name: "numeric-division-scale",
-			Why: "PostgreSQL picks a quotient's scale per value from the operands' magnitudes (at " +
-				"least 16 significant digits: 1/3 has 20 decimals, 4294967296/3 has 8); a sqlgate numeric " +
-				"column has one scale, so a numeric division keeps 16 decimals (or the operands' larger " +
-				"scale). The values agree once each column is rounded to the fewer decimals of the two. " +
-				"Judged on the minimised query: further arithmetic on a quotient carries the difference " +
-				"past any rounding. A quotient cast to text is compared the same way when every value " +
-				"of that text column on both sides is a decimal number",
-			AfterMinimise: true,
-			Applies: func(q *Query, sg, pg Outcome) bool {
-				if sg.Err != nil || pg.Err != nil || !q.anyExpr(func(e *Expr) bool {
-					return e.Kind == KArith && e.Op == "/" && e.Type == Numeric
-				}) {
-					return false
-				}
-				a, b := roundNumericColumns(sg, pg)
-				same, _ := compareOutcomes(a, b, q.CompletelyOrdered(), q.hasAnyAggregate(), true)
-				return same
 			},
 		},
 		{
@@ -274,44 +211,6 @@ func KnownBugs() []KnownBug {
 			},
 		},
 		{
-			// sqlgate: 1.234, 1.234, 12.340...; PostgreSQL: 12.34, -0.001, 12.340.
-			Name:    "CASE/COALESCE over numerics of different scales returns wrong values",
-			Repro:   "SELECT CASE WHEN a.f THEN 12.34 ELSE a.n END FROM t2 a ORDER BY a.id",
-			Ordered: true,
-			Matches: func(q *Query, sg, pg Outcome) bool {
-				return sg.Err == nil && pg.Err == nil && q.anyExpr(func(e *Expr) bool {
-					return (e.Kind == KCase || e.Kind == KCoalesce || e.Kind == KNullif) && e.Type == Numeric
-				})
-			},
-		},
-		{
-			// sqlgate: 0 and -2147483648; PostgreSQL: 0.1 and -2147480000
-			// (float8 -> numeric keeps 15 significant digits, float4 6).
-			Name:  "float to numeric casts lose the fraction or keep excess digits",
-			Repro: "SELECT ((0.1)::double precision)::numeric, (('-2147483648'::integer)::real)::numeric",
-			// A fraction lost this way can also turn into a division by zero.
-			Matches: func(q *Query, sg, pg Outcome) bool {
-				sgWrong := sg.Err == nil || sg.Err.Code == "22012"
-				return sgWrong && pg.Err == nil && q.anyExpr(func(e *Expr) bool {
-					return e.Kind == KCast && e.Type == Numeric && e.Args[0].Type.isFloat()
-				})
-			},
-		},
-		{
-			// sqlgate: 9850989726180525031799596641844985.8560 (wrong sign and
-			// digits); PostgreSQL: -92233720350101014007212785587685477.5808.
-			// A product past decimal128's 38 digits wraps instead of failing
-			// (other overflowing products do fail with 22003).
-			Name:    "numeric multiplication past 38 digits wraps silently",
-			Repro:   "SELECT ((4294967296 * (a.n * a.i)) * a.n) FROM t1 a WHERE a.id = 4",
-			Ordered: true,
-			Matches: func(q *Query, sg, pg Outcome) bool {
-				return sg.Err == nil && pg.Err == nil && q.anyExpr(func(e *Expr) bool {
-					return e.Kind == KArith && e.Op == "*" && e.Type == Numeric
-				})
-			},
-		},
-		{
 			// sqlgate: 2.6512143575277e+17; PostgreSQL: 2.6512143575276998e+17
 			// (the nearest double to the exact decimal).
 			Name:  "numeric to double precision is not correctly rounded",
@@ -320,16 +219,6 @@ func KnownBugs() []KnownBug {
 				return sg.Err == nil && pg.Err == nil && q.anyExpr(func(e *Expr) bool {
 					return e.Kind == KCast && e.Type.isFloat() && e.Args[0].Type == Numeric
 				})
-			},
-		},
-		{
-			// sqlgate: 715827880.3333333333333333; PostgreSQL:
-			// 715827880.33333333 (numeric division picks its result scale
-			// from the operands' weights).
-			Name:  "avg over integers has a different result scale",
-			Repro: "SELECT avg(a.i) FROM t1 a WHERE (a.b > a.id)",
-			Matches: func(q *Query, sg, pg Outcome) bool {
-				return sg.Err == nil && pg.Err == nil && q.anyExpr(func(e *Expr) bool { return e.Kind == KAgg && e.Op == "avg" })
 			},
 		},
 		{
@@ -402,77 +291,4 @@ func knownBugFor(q *Query, sg, pg Outcome) *KnownBug {
 		}
 	}
 	return nil
-}
-
-// roundNumericColumns rounds every numeric cell of both outcomes to the
-// fewest decimals any cell of its column shows in either (half away from
-// zero, as numeric rounds).
-// decimalText is a decimal number as numeric's text output prints one.
-var decimalText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
-
-func roundNumericColumns(sg, pg Outcome) (Outcome, Outcome) {
-	if len(sg.OIDs) != len(pg.OIDs) {
-		return sg, pg
-	}
-	// numeric columns, and text columns holding only decimal numbers on
-	// both sides (a quotient cast to text)
-	numeric := make([]bool, len(pg.OIDs))
-	for j, oid := range pg.OIDs {
-		numeric[j] = oid == oidNumeric
-		if oid != oidText || sg.OIDs[j] != oidText {
-			continue
-		}
-		all := true
-		for _, o := range []Outcome{sg, pg} {
-			for _, r := range o.Rows {
-				if j < len(r) && !r[j].Null && !decimalText.MatchString(r[j].Text) {
-					all = false
-				}
-			}
-		}
-		numeric[j] = all
-	}
-	scale := make([]int, len(pg.OIDs))
-	for j := range scale {
-		scale[j] = -1
-	}
-	for _, o := range []Outcome{sg, pg} {
-		for _, r := range o.Rows {
-			for j, c := range r {
-				if j >= len(pg.OIDs) || !numeric[j] || c.Null {
-					continue
-				}
-				d := 0
-				if k := strings.IndexByte(c.Text, '.'); k >= 0 {
-					d = len(c.Text) - k - 1
-				}
-				if scale[j] < 0 || d < scale[j] {
-					scale[j] = d
-				}
-			}
-		}
-	}
-	round := func(o Outcome) Outcome {
-		out := o
-		out.Rows = make([][]Cell, len(o.Rows))
-		for i, r := range o.Rows {
-			out.Rows[i] = slices.Clone(r)
-			for j, c := range r {
-				if j >= len(scale) || scale[j] < 0 || c.Null || !numeric[j] {
-					continue
-				}
-				v, ok := new(big.Rat).SetString(c.Text)
-				if !ok {
-					continue
-				}
-				t := v.FloatString(scale[j])
-				if strings.Trim(t, "-0.") == "" {
-					t = strings.TrimPrefix(t, "-")
-				}
-				out.Rows[i][j].Text = t
-			}
-		}
-		return out
-	}
-	return round(sg), round(pg)
 }

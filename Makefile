@@ -6,7 +6,7 @@ LISTEN    ?= 127.0.0.1:5433
 DATA      ?= ./sqlgate-data
 FUZZTIME  ?= 10m
 
-.PHONY: all build run test deps test-go test-allocs test-slt vet fuzz fuzz-short soak soak-relop bench bench-go ledger clean
+.PHONY: all build run test deps test-go test-allocs test-slt test-cluster vet fuzz fuzz-short soak soak-relop bench bench-go ledger proto clean
 
 all: build
 
@@ -19,7 +19,7 @@ run: build
 
 # Every test: vet, the Go tests (unit, wire, crash and end-to-end, with the
 # race detector) and the sqllogictest suites through the CLI.
-test: deps vet test-go test-allocs test-slt fuzz-short
+test: deps vet test-go test-allocs test-slt test-cluster fuzz-short
 
 # Installs what the tests need beyond Go (PostgreSQL 15, psql, the drivers);
 # only what is missing.
@@ -38,6 +38,21 @@ test-go:
 ALLOC_PACKAGES = ./engine ./exec/functions ./fluss/embedded ./pgwire
 test-allocs:
 	$(GO) test -count=1 -run 'Allocations$$|Allocs$$' $(ALLOC_PACKAGES)
+
+# The tests against a real Apache Fluss 0.9.1 cluster (fluss/remote, build
+# tag fluss_cluster). The test binary starts the cluster with
+# scripts/fluss-cluster.sh (jars cached after the first download) and stops
+# it; SQLGATE_FLUSS_BOOTSTRAP=HOST:PORT runs them against a running cluster
+# instead. No cluster is a failure, never a skip.
+test-cluster:
+	$(GO) test -tags fluss_cluster -count=1 -timeout 5m -run 'Cluster' ./fluss/remote
+
+# Regenerates fluss/remote/internal/pb from its .proto (needs protoc, Debian
+# protobuf-compiler, and protoc-gen-go at the version go.mod pins).
+PROTOC_GEN_GO = $(shell $(GO) env GOPATH)/bin/protoc-gen-go
+proto:
+	$(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$$($(GO) list -m -f '{{.Version}}' google.golang.org/protobuf)
+	cd fluss/remote/internal/pb && protoc --plugin=protoc-gen-go=$(PROTOC_GEN_GO) --go_out=. --go_opt=paths=source_relative fluss.proto
 
 test-slt: build
 	./$(BIN) slt --parallel 2 tests/sqllogic/*.slt tests/sqllogic/generated/*.slt
@@ -68,6 +83,7 @@ fuzz-short:
 # Long crash and load runs.
 soak:
 	SQLGATE_CRASH_ROUNDS=200 SQLGATE_LOAD_SECONDS=120 $(GO) test -timeout 60m -run 'Crash|Load' ./...
+	SQLGATE_SOAK=1 $(GO) test -timeout 30m ./tests/isolation
 
 # Issue 5 acceptance 3: GROUP BY over 100M generated rows, 512 MiB limit, peak RSS < 1 GiB.
 soak-relop:

@@ -9,6 +9,7 @@ require (
 	github.com/lib/pq v1.12.3
 	github.com/pingcap/tidb/pkg/parser v0.0.0-20260418072757-ce92298d1124
 	golang.org/x/sys v0.47.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (
@@ -59,6 +60,5 @@ require (
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260526163538-3dc84a4a5aaa // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 )

@@ -258,6 +258,9 @@ func benchmark(ctx context.Context, cfg config, serverBin string, prof profiles,
 	if h.enabled("W8") {
 		h.runW8(ctx)
 	}
+	if h.cfg.Workloads["W10"] { // writes: only when asked for (--workloads W10)
+		h.runW10(ctx)
+	}
 	if h.enabled("W2") {
 		h.figures = append(h.figures, peakW2)
 	}

@@ -43,6 +43,8 @@ type binder struct {
 	corr *corrState
 	// ctes are the WITH queries visible to the query being bound.
 	ctes map[string]*ast.CommonTableExpression
+	// rec is the WITH RECURSIVE state (recursive.go); nil until needed.
+	rec *recState
 	// excludedScope is the scope of ON CONFLICT DO UPDATE, where VALUES(x)
 	// names the proposed row's column x.
 	excludedScope *scope
@@ -75,12 +77,18 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 	switch node := stmt.AST.(type) {
 	case *ast.SelectStmt:
 		plan, err := b.bindSelect(node)
+		if err == nil {
+			err = refuseRecordOutput(plan) // searchcycle.go
+		}
 		if err != nil {
 			return nil, err
 		}
 		return &Query{Plan: b.finishParams(plan), params: b.params}, nil
 	case *ast.SetOprStmt:
 		plan, err := b.bindSetOpr(node)
+		if err == nil {
+			err = refuseRecordOutput(plan)
+		}
 		if err != nil {
 			return nil, err
 		}

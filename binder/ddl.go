@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -47,6 +48,7 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 		if err != nil {
 			return nil, b.errAt(cd, sqlerr.As(err))
 		}
+		t = ddlTimeDefaults(tn, t)
 		if t.Kind == types.Decimal && t.Precision == 0 {
 			// PostgreSQL's unconstrained numeric keeps every digit of every
 			// value; a Fluss DECIMAL has one precision and scale. Guessing
@@ -209,4 +211,32 @@ func (b *binder) bindCreateTableAs(ct *ast.CreateTableStmt) (Statement, error) {
 		p.Cols = append(p.Cols, Column{Name: name, T: t})
 	}
 	return &CreateTable{Path: tablePath(ct.Table), Descriptor: desc, IfNotExists: ct.IfNotExists, Source: b.finishParams(p), params: b.params}, nil
+}
+
+// ddlTimeDefaults gives a column's TIME written without a precision (at
+// any nesting level) Fluss's default precision, 0 (TimeType's default),
+// where a cast's bare time keeps PostgreSQL's microseconds: a Fluss TIME
+// holds milliseconds of the day at most, and a table declared here must
+// mean what the same DDL means to Fluss.
+func ddlTimeDefaults(tn *sql.TypeName, t types.T) types.T {
+	switch {
+	case tn == nil:
+	case t.Kind == types.Time:
+		if len(tn.Args) == 0 {
+			t.Precision = 0
+		}
+	case t.Kind == types.Array && t.Elem != nil:
+		e := ddlTimeDefaults(tn.Elem, *t.Elem)
+		t.Elem = &e
+	case t.Kind == types.Map && t.Key != nil && t.Elem != nil:
+		k, v := ddlTimeDefaults(tn.Key, *t.Key), ddlTimeDefaults(tn.Value, *t.Elem)
+		t.Key, t.Elem = &k, &v
+	case t.Kind == types.Row && len(tn.Fields) == len(t.Fields):
+		fs := make([]types.Field, len(t.Fields))
+		for i, f := range t.Fields {
+			fs[i] = types.Field{Name: f.Name, Type: ddlTimeDefaults(tn.Fields[i].Type, f.Type)}
+		}
+		t.Fields = fs
+	}
+	return t
 }

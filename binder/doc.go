@@ -26,7 +26,11 @@
 // a composite, row_to_json(t)), fulljoin.go FULL JOIN markers, values.go VALUES queries (a
 // Values node, types resolved across rows) and the pg__colalias marker of
 // a derived table's column alias list, view.go
-// CREATE VIEW and the expansion of views named in FROM (ViewCatalog). The
+// CREATE VIEW and the expansion of views named in FROM (ViewCatalog),
+// recursive.go WITH RECURSIVE (PostgreSQL's checks of a recursive item's
+// form, a RecursiveUnion whose recursive term reads a WorkTableScan) and
+// searchcycle.go its SEARCH and CYCLE clauses (record keys that sort and
+// compare as PostgreSQL's records; never sent to a client). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.
 //

@@ -38,6 +38,9 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			if alias == "" {
 				alias = ident(src.Name)
 			}
+			if n, ok, err := b.bindRecursiveRef(cte, alias); ok {
+				return n, err
+			}
 			saved := b.ctes
 			b.ctes = withoutCTE(saved, ident(src.Name))
 			inner, _, err := b.bindSubqueryPlan(nil, cte.Query.Query)
@@ -173,10 +176,10 @@ func (b *binder) bindJoin(j *ast.Join) (Node, error) {
 		if spec.natural {
 			rightNames := map[string]bool{}
 			for _, c := range right.Columns() {
-				rightNames[c.Name] = true
+				rightNames[c.Name] = !c.Hidden
 			}
 			for _, c := range left.Columns() {
-				if rightNames[c.Name] {
+				if rightNames[c.Name] && !c.Hidden {
 					names = append(names, c.Name)
 				}
 			}
@@ -204,14 +207,15 @@ func checkDuplicateAliases(left, right Node) error {
 }
 
 // bindUsing joins on equality of the named columns and, as PostgreSQL does,
-// shows each of them once, first, followed by the other columns of each side.
+// shows each of them once, first, followed by the other columns of each side;
+// each side's own column stays, Hidden, where it was (l.x, r.x, l.*).
 func (b *binder) bindUsing(join *Join, names []string) (Node, error) {
 	nl := len(join.Left.Columns())
 	cols := join.Columns()
 	find := func(name string, from, to int) (int, error) {
 		found := -1
 		for i := from; i < to; i++ {
-			if cols[i].Name == name {
+			if cols[i].Name == name && !cols[i].Hidden {
 				if found >= 0 {
 					return 0, sqlerr.New(sqlerr.AmbiguousColumn, "common column name %q appears more than once in left table", name)
 				}
@@ -275,9 +279,7 @@ func (b *binder) bindUsing(join *Join, names []string) (Node, error) {
 		join.Type = InnerJoin
 	}
 	for i, c := range cols {
-		if merged[i] {
-			continue
-		}
+		c.Hidden = c.Hidden || merged[i]
 		p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
 		p.Cols = append(p.Cols, c)
 	}

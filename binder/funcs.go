@@ -76,6 +76,9 @@ func (b *binder) callFunction(n ast.Node, name string, args []Expr) (Expr, error
 		}
 		argTypes = append(argTypes, t)
 	}
+	if err := refuseRecordArgs(name, argTypes); err != nil { // searchcycle.go
+		return nil, b.errAt(n, err)
+	}
 	f, want, err := functions.Resolve(name, argTypes)
 	if err != nil {
 		if se := sqlerr.As(err); se != nil {
@@ -137,6 +140,9 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	x, err := b.bindExpr(s, n.Args[0])
 	if err != nil {
 		return nil, err
+	}
+	if err := refuseRecordCast(x.Type()); err != nil { // searchcycle.go
+		return nil, b.errAt(n, err)
 	}
 	if target.Variant.IsReg() {
 		// 'name'::regclass looks the name up; an oid, an integer or
@@ -246,6 +252,9 @@ func castable(a, b types.T) bool {
 	}
 	if (a.Kind == types.Bytes || a.Kind == types.Binary) && (b.Kind == types.Bytes || b.Kind == types.Binary) {
 		return true
+	}
+	if a.Kind == types.Time && b.Kind == types.Time {
+		return true // another precision: rounded to the target's
 	}
 	if a.Kind == types.Time && b.Kind == types.Interval || a.Kind == types.Interval && b.Kind == types.Time {
 		return true // a time of day as an interval, an interval's time part as a time

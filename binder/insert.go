@@ -29,6 +29,18 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	if a := b.stmt.InsertAlias; a != "" { // INSERT INTO t AS a: only a names it
 		scan = NewScan(scan.Table, a)
 	}
+	// The query of INSERT ... SELECT is bound first, as PostgreSQL
+	// transforms it before it matches values to target columns.
+	var query Node
+	if ins.Select != nil && ins.Lists == nil {
+		sel, ok := ins.Select.(*ast.SelectStmt)
+		if !ok {
+			return nil, sqlerr.NotSupported("INSERT from this kind of query")
+		}
+		if query, err = b.bindSelect(sel); err != nil {
+			return nil, err
+		}
+	}
 	info := scan.Table
 	tableCols := info.Descriptor.Schema.Columns
 	// target[i] = table column index of the i-th value
@@ -51,6 +63,24 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 			seen[idx] = true
 			target = append(target, idx)
 		}
+	}
+	if len(ins.Columns) == 0 {
+		// PostgreSQL (transformInsertStmt): without a column list, fewer
+		// values than columns fill the leading columns and leave the rest
+		// to their defaults; more values are an error reported per row.
+		n := len(target)
+		switch {
+		case ins.Lists != nil:
+			n = len(ins.Lists[0])
+			for _, row := range ins.Lists[1:] {
+				if len(row) != n {
+					return nil, sqlerr.New(sqlerr.SyntaxError, "VALUES lists must all be the same length")
+				}
+			}
+		case query != nil:
+			n = len(query.Columns())
+		}
+		target = target[:min(n, len(target))]
 	}
 	provided := make([]int, len(tableCols)) // table column -> value position, -1 if omitted
 	for i := range provided {
@@ -104,15 +134,8 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 			values.Cols = append(values.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
 		}
 		source = values
-	case ins.Select != nil:
-		sel, ok := ins.Select.(*ast.SelectStmt)
-		if !ok {
-			return nil, sqlerr.NotSupported("INSERT from this kind of query")
-		}
-		q, err := b.bindSelect(sel)
-		if err != nil {
-			return nil, err
-		}
+	case query != nil:
+		q := query
 		qcols := q.Columns()
 		if len(qcols) != len(target) {
 			if len(qcols) > len(target) {

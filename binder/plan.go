@@ -16,6 +16,10 @@ type Column struct {
 	// table OID and attribute number); 0 for computed columns.
 	TableID int64
 	Ordinal int
+	// Hidden: one side's column of a JOIN ... USING or NATURAL JOIN,
+	// merged into an unqualified column. As in PostgreSQL it is reachable
+	// only qualified (l.x) and belongs to l.* but not to *.
+	Hidden bool
 }
 
 // Node is a logical plan node. Its output schema is known when it is built.

@@ -50,7 +50,7 @@ func (b *binder) resolve(s *scope, cn *ast.ColumnNameExpr) (Expr, error) {
 	found := -1
 	for i := range s.cols {
 		c := &s.cols[i] // a Column is over 100 bytes: no copy per column
-		if c.Name != name || (table != "" && c.Table != table) {
+		if c.Name != name || (table != "" && c.Table != table) || table == "" && c.Hidden {
 			continue
 		}
 		if table == "" && c.Table == "excluded" && s == b.excludedScope {
@@ -81,7 +81,7 @@ func (b *binder) resolve(s *scope, cn *ast.ColumnNameExpr) (Expr, error) {
 func (s *scope) has(table, name string) bool {
 	for x := s; x != nil; x = x.parent {
 		for _, c := range x.cols {
-			if c.Name == name && (table == "" || c.Table == table) {
+			if c.Name == name && (table == "" && !c.Hidden || c.Table == table) {
 				return true
 			}
 		}
@@ -105,7 +105,7 @@ func (b *binder) outerRefIn(c *corrState, cn *ast.ColumnNameExpr, table, name st
 	}
 	found := -1
 	for i, col := range c.outer.cols {
-		if col.Name != name || (table != "" && col.Table != table) {
+		if col.Name != name || (table != "" && col.Table != table) || table == "" && col.Hidden {
 			continue
 		}
 		if found >= 0 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -30,8 +31,6 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		return nil, sqlerr.NotSupported("this kind of SELECT")
 	case len(sel.WindowSpecs) > 0:
 		return nil, sqlerr.NotSupported("WINDOW")
-	case sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone:
-		return nil, sqlerr.NotSupported("SELECT ... FOR UPDATE")
 	case sel.SelectIntoOpt != nil:
 		return nil, sqlerr.NotSupported("SELECT INTO")
 	}
@@ -42,6 +41,18 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	input, err := b.bindFrom(sel.From)
 	if err != nil {
 		return nil, err
+	}
+	// SELECT ... FOR UPDATE and the other locking clauses (lockrows.go).
+	var lockScan *Scan
+	var lockMode rowlock.Mode
+	var lockWait rowlock.Wait
+	if sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone {
+		if lockMode, lockWait, err = b.rowLockClause(sel.LockInfo); err != nil {
+			return nil, err
+		}
+		if lockScan, err = b.checkRowLock(sel, input, lockMode, branch); err != nil {
+			return nil, err
+		}
 	}
 	if sel.Where != nil {
 		if b.containsAggregate(sel.Where) {
@@ -143,6 +154,9 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		}
 	}
 	if len(srf.calls) > 0 {
+		if lockScan != nil {
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with set-returning functions in the target list", lockClauseName(lockMode))
+		}
 		projInput = srf.addProjectSet(projInput, proj.Exprs)
 	}
 	proj.Input = projInput
@@ -155,6 +169,15 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	}
 	if onKeys != nil {
 		out = &DistinctOn{Input: out, Keys: onKeys}
+	}
+	if lockScan != nil {
+		var cond Expr
+		if f, ok := projInput.(*Filter); ok {
+			cond = f.Cond
+		}
+		if out, err = b.lockRows(sel, lockScan, cond, proj, out, lockMode, lockWait); err != nil {
+			return nil, err
+		}
 	}
 	if sel.Limit != nil {
 		if out, err = b.bindLimit(out, sel.Limit); err != nil {
@@ -325,7 +348,7 @@ func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(as
 				return nil, sqlerr.New(sqlerr.GroupingError, "SELECT * is not allowed in an aggregating query; name the grouped columns")
 			}
 			for i, c := range s.cols {
-				if table != "" && c.Table != table {
+				if table != "" && c.Table != table || table == "" && c.Hidden {
 					continue
 				}
 				p.Exprs = append(p.Exprs, b.newColumnRef(i, c.Name, c.T))

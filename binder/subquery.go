@@ -188,9 +188,6 @@ func (b *binder) bindWith(w *ast.WithClause) error {
 	if w == nil {
 		return nil
 	}
-	if w.IsRecursive {
-		return sqlerr.NotSupported("WITH RECURSIVE")
-	}
 	next := map[string]*ast.CommonTableExpression{}
 	for k, v := range b.ctes {
 		next[k] = v
@@ -205,6 +202,9 @@ func (b *binder) bindWith(w *ast.WithClause) error {
 		next[name] = cte
 	}
 	b.ctes = next
+	if w.IsRecursive {
+		return b.analyzeWithRecursive(w) // recursive.go
+	}
 	return nil
 }
 

@@ -179,12 +179,13 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if err := s.need(info.TableID, info.Path, access.Insert); err != nil {
 		return "", err
 	}
+	s.stmtText = ps.parsed.Text
 	t, err := s.writeTable(ctx, "COPY FROM", info)
 	if err != nil {
 		return "", err
 	}
-	if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() && s.tx == nil {
-		return ps.copyStreaming(ctx, src, info, t.tx, bu)
+	if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() && s.tx == nil && !s.held {
+		return ps.copyStreaming(ctx, src, info, t, bu)
 	}
 
 	var batches []arrow.RecordBatch
@@ -209,7 +210,9 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	}
 	defer rec.Release()
 	if info.HasPrimaryKey() {
-		_, err = t.Upsert(ctx, rec, fluss.UpsertOptions{})
+		if err = t.LockInsert(ctx, rec); err == nil {
+			_, err = t.Upsert(ctx, rec, fluss.UpsertOptions{})
+		}
 	} else {
 		_, err = t.Append(ctx, rec)
 	}
@@ -223,8 +226,10 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 // takes an upsert in parts: each decoded batch goes to the store as it
 // arrives (encoded there while the next one is decoded) and the store writes
 // them at the end as one write, so that the COPY stays atomic. The implicit
-// transaction holds nothing; its limit still bounds what the COPY hands over.
-func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, info fluss.TableInfo, tx *txn, bu fluss.BulkUpserter) (string, error) {
+// transaction holds no rows (only the COPY's locks); its limit still bounds
+// what the COPY hands over.
+func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, info fluss.TableInfo, pt *pendingTable, bu fluss.BulkUpserter) (string, error) {
+	tx := pt.tx
 	up, err := bu.BeginUpsert(ctx)
 	if err != nil {
 		return "", err
@@ -238,6 +243,12 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 		}
 		defer rec.Release()
 		if err := tx.charge(rec); err != nil {
+			return err
+		}
+		// Its keys are locked like an INSERT's (the whole table, for a
+		// large COPY nobody else is writing), until the implicit
+		// transaction ends after the store's commit.
+		if err := pt.LockInsert(ctx, rec); err != nil {
 			return err
 		}
 		return up.Add(ctx, rec)

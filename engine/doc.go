@@ -14,4 +14,14 @@
 // it runs (statement.replan), failing with 0A000 "cached plan must not
 // change result type" when its result columns would change. Privileges
 // are checked at every execution, so a REVOKE reaches prepared statements.
+//
+// Row locks (rowlocks.go, txn.go): when the store is fluss.RowLockable the
+// engine keeps one rowlock.Manager for all sessions; each session's
+// transactions lock what they write (and what SELECT ... FOR UPDATE
+// returns) and release it after COMMIT made the writes visible, or at
+// ROLLBACK, an error in the block, or the session's end. An UPDATE or
+// DELETE that met rows changed under it runs its plan a second time over
+// those rows only (recheckPasses). Isolation levels above READ COMMITTED
+// are refused (0A000); on a store without row locks, read-modify-write
+// statements are.
 package engine

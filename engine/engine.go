@@ -13,6 +13,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/udf"
 	"github.com/sqlgate/sqlgate/views"
@@ -48,6 +49,9 @@ type Options struct {
 	UDFs *udf.Registry
 	// Views holds the views; nil: kept in memory only.
 	Views *views.Store
+	// Locks bounds the row-lock manager (used when the store is
+	// fluss.RowLockable).
+	Locks rowlock.Options
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.
@@ -72,6 +76,11 @@ type Engine struct {
 	// prepared statement bound at another count is bound and planned again
 	// before it runs (statement.replan), as PostgreSQL's plan cache does.
 	catalog atomic.Uint64
+
+	// locks is the row-lock manager of every session; nil when the store
+	// cannot be locked by this server alone (then read-modify-write
+	// statements are refused, see lockedWrites).
+	locks *rowlock.Manager
 }
 
 // New returns an engine over store.
@@ -87,6 +96,9 @@ func New(store fluss.Store, opts Options) *Engine {
 	}
 	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem, opts: opts, tables: tables{store: store, virtual: opts.Virtual}}
 	e.runtime = e.tables
+	if rl, ok := store.(fluss.RowLockable); ok && rl.RowLocksSerializeWriters() {
+		e.locks = rowlock.New(opts.Locks)
+	}
 	if e.log == nil {
 		e.log = slog.Default()
 	}

@@ -20,7 +20,8 @@ import (
 // SELECT on each table a statement reads (including the target of an
 // UPDATE or DELETE whose WHERE or SET reads its columns, and of INSERT ...
 // ON CONFLICT DO UPDATE), INSERT / UPDATE / DELETE / TRUNCATE on the table
-// it writes, ownership to DROP a table or GRANT on it (or a grant option),
+// it writes, UPDATE as well to lock rows (SELECT ... FOR UPDATE / SHARE),
+// ownership to DROP a table or GRANT on it (or a grant option),
 // and superuser rights to CREATE a table (PostgreSQL 15's public schema
 // accepts CREATE only from its owner). pg_catalog and information_schema
 // are readable by everyone. Privileges are checked when a statement runs,

@@ -18,6 +18,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -36,8 +37,11 @@ type session struct {
 	// txStatus is 'I', 'T' or 'E'.
 	txStatus byte
 	// tx holds the writes of the open transaction block (txn.go); implicit
-	// holds those of the running statement outside a block.
+	// holds those of the running statement outside a block, or, while
+	// held, those of every statement since HoldImplicit (a pipeline up to
+	// Sync, a Query string of several statements).
 	tx, implicit *txn
+	held         bool
 	// superuser: the role bypasses privilege checks (privileges.go).
 	superuser bool
 	// viewParser parses the definitions of the views queries name (views.go).
@@ -51,12 +55,60 @@ type session struct {
 	// and a method value allocates each time it is taken.
 	statusFn func(string) (string, bool)
 	setFn    func(name, value string, reset, local bool) (string, error)
+	// rowLocks owns the row locks of the session's transactions (nil
+	// until the first write, or when the store takes no row locks).
+	rowLocks *rowlock.Txn
+	// stmtText is the running statement's text, for lock reports.
+	stmtText string
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }
 
-// Close ends the session; an open transaction is rolled back.
-func (s *session) Close() { s.endTxn() }
+// Close ends the session; an open transaction is rolled back, and so is
+// an implicit one a pipeline left without its Sync.
+func (s *session) Close() {
+	s.endTxn()
+	s.dropImplicit()
+}
+
+// HoldImplicit implements pgwire.ImplicitTransactions: the statements
+// that run outside a transaction block from now until EndImplicit share
+// one implicit transaction, as PostgreSQL's do up to Sync. Its start is
+// the transaction's start (now()).
+func (s *session) HoldImplicit() {
+	if s.held {
+		return
+	}
+	s.held = true
+	if s.txStatus == 'I' {
+		s.txStart = time.Now()
+	}
+}
+
+// EndImplicit implements pgwire.ImplicitTransactions: it commits the held
+// implicit transaction (its writes become visible to other sessions only
+// now) or rolls it back.
+func (s *session) EndImplicit(ctx context.Context, commit bool) error {
+	s.held = false
+	tx := s.implicit
+	if tx == nil {
+		return nil
+	}
+	s.implicit = nil
+	defer tx.release()
+	if !commit {
+		return nil
+	}
+	return tx.commit(ctx, s.eng.store)
+}
+
+// dropImplicit rolls back the implicit transaction.
+func (s *session) dropImplicit() {
+	if s.implicit != nil {
+		s.implicit.release()
+		s.implicit = nil
+	}
+}
 
 // chain opens a new transaction block at once (COMMIT / ROLLBACK AND
 // CHAIN) when on.
@@ -66,7 +118,19 @@ func (s *session) chain(on bool) {
 	}
 	s.txStatus = 'T'
 	s.txStart = time.Now()
-	s.tx = newTxn(s.eng.opts.TransactionMemoryLimit)
+	s.tx = s.newTxn()
+}
+
+// newTxn starts a transaction's state, with the session's lock owner.
+func (s *session) newTxn() *txn {
+	tx := newTxn(s.eng.opts.TransactionMemoryLimit)
+	if s.eng.locks != nil {
+		if s.rowLocks == nil {
+			s.rowLocks = s.eng.locks.NewTxn(int32(s.info.ProcessID))
+		}
+		tx.locks = s.rowLocks
+	}
+	return tx
 }
 
 // endTxn forgets the open transaction block.
@@ -76,6 +140,7 @@ func (s *session) endTxn() {
 		s.tx = nil
 	}
 	s.txStatus = 'I'
+	s.settings["transaction_isolation"] = s.settings["default_transaction_isolation"]
 }
 
 // writeTxn is the transaction a write joins: the open block, or an
@@ -85,16 +150,24 @@ func (s *session) writeTxn() *txn {
 		return s.tx
 	}
 	if s.implicit == nil {
-		s.implicit = newTxn(s.eng.opts.TransactionMemoryLimit)
+		s.implicit = s.newTxn()
 	}
 	return s.implicit
 }
 
 // finishImplicit commits the statement's implicit transaction when the
-// statement succeeded (err == nil) and forgets it either way.
+// statement succeeded (err == nil) and forgets it either way. A held one
+// stays open after a success (EndImplicit commits it) and is rolled back
+// whole by an error, as PostgreSQL aborts the pipeline's transaction.
 func (s *session) finishImplicit(ctx context.Context, err error) error {
 	tx := s.implicit
 	if tx == nil {
+		return err
+	}
+	if s.held {
+		if err != nil {
+			s.dropImplicit()
+		}
 		return err
 	}
 	s.implicit = nil
@@ -231,14 +304,27 @@ func (l *lazyStatement) Execute(ctx context.Context, params []any) (pgwire.Resul
 func (s *session) FailTransaction() {
 	if s.txStatus == 'T' {
 		s.txStatus = 'E'
+		s.abortLocks()
 	}
 }
 
 func (s *session) failed(err error) error {
 	if s.txStatus == 'T' {
 		s.txStatus = 'E'
+		s.abortLocks()
 	}
 	return err
+}
+
+// abortLocks releases the row locks of a block that an error aborted, as
+// PostgreSQL does when it aborts the transaction (the block itself lasts
+// until ROLLBACK): nothing of it can commit any more. With a savepoint,
+// ROLLBACK TO could resume the block and commit its earlier writes, so its
+// locks are kept.
+func (s *session) abortLocks() {
+	if s.tx != nil && len(s.tx.savepoints) == 0 {
+		s.tx.unlock(false)
+	}
 }
 
 func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []types.T) (*statement, error) {
@@ -287,6 +373,9 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		}
 		for _, c := range b.Plan.Columns() {
 			ps.cols = append(ps.cols, pgwire.ResultColumn{Name: c.Name, Type: c.T, TableOID: tableOID(c.TableID), ColumnNumber: int16(c.Ordinal)})
+		}
+		if info, ok := binder.LockedTable(b.Plan); ok {
+			ps.locked = &info
 		}
 	case *binder.Insert:
 		if ps.plan, err = lower.Plan(b.Source); err != nil {
@@ -360,6 +449,8 @@ type statement struct {
 	bound  binder.Statement
 	plan   lower.Node
 	merge  []exec.Expr // ON CONFLICT DO UPDATE
+	// locked is the table a SELECT ... FOR UPDATE (or FOR SHARE ...) locks.
+	locked *fluss.TableInfo
 	ret    []exec.Expr // INSERT ... RETURNING
 	params []types.T
 	cols   []pgwire.ResultColumn
@@ -397,6 +488,7 @@ func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, 
 
 func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, error) {
 	s := ps.sess
+	s.stmtText = ps.parsed.Text
 	switch ps.parsed.Kind {
 	case sql.Set, sql.Reset:
 		return s.execSet(ps.parsed.Set)
@@ -404,9 +496,18 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return s.execShow(ps.parsed.Show)
 	case sql.Begin:
 		if s.txStatus == 'I' {
+			if err := s.beginIsolation(ps.parsed.Tx); err != nil {
+				return nil, err
+			}
 			s.txStatus = 'T'
-			s.txStart = time.Now()
-			s.tx = newTxn(s.eng.opts.TransactionMemoryLimit)
+			if s.implicit != nil {
+				// BEGIN inside an implicit transaction (a pipeline, a
+				// Query string) makes it the block, with what it wrote.
+				s.tx, s.implicit = s.implicit, nil
+			} else {
+				s.txStart = time.Now()
+				s.tx = s.newTxn()
+			}
 			s.tx.readOnly = ps.parsed.Tx != nil && ps.parsed.Tx.ReadOnly ||
 				(ps.parsed.Tx == nil || !ps.parsed.Tx.ReadWrite) && s.settings["default_transaction_read_only"] == "on"
 		}
@@ -421,6 +522,12 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		tx := s.tx
 		s.tx = nil
 		s.txStatus = 'I'
+		s.settings["transaction_isolation"] = s.settings["default_transaction_isolation"]
+		if tx == nil {
+			// COMMIT outside a block commits the implicit transaction it
+			// runs in, as PostgreSQL does (with a warning).
+			tx, s.implicit = s.implicit, nil
+		}
 		if tx != nil {
 			defer tx.release()
 			if err := tx.commit(ctx, s.eng.store); err != nil {
@@ -438,6 +545,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			readOnly = s.tx.readOnly
 		}
 		s.endTxn()
+		s.dropImplicit()
 		if ps.parsed.Tx != nil && ps.parsed.Tx.Chain {
 			s.chain(true)
 			s.tx.readOnly = readOnly
@@ -505,7 +613,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return nil, err
 	}
 	now := time.Now()
-	if s.txStart.IsZero() || s.txStatus == 'I' {
+	if s.txStart.IsZero() || s.txStatus == 'I' && !s.held {
 		s.txStart = now
 	}
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
@@ -523,6 +631,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	ec.Env = rt
 	switch b := ps.bound.(type) {
 	case *binder.Query:
+		if ps.locked != nil {
+			return s.lockedQuery(ctx, rt, ps)
+		}
 		op, err := lower.BuildForClient(rt, ps.plan)
 		if err != nil {
 			return nil, err
@@ -559,6 +670,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		rt.Metrics[ps.plan].Finish()
 		return explainResult(s.eng, ps.plan, rt.Metrics, b.Format, backend), nil
 	case *binder.Insert:
+		if ps.merge != nil {
+			if err := s.needRowLocks("INSERT ... ON CONFLICT DO UPDATE"); err != nil {
+				return nil, err
+			}
+		}
 		t, src, err := s.openWrite(rt, "INSERT", ps.plan, b.Table)
 		if err != nil {
 			return nil, err
@@ -571,35 +687,50 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		return writeResult(fmt.Sprintf("INSERT 0 %d", ins.Rows), ret), nil
 	case *binder.Update:
+		if err := s.needRowLocks("UPDATE"); err != nil {
+			return nil, err
+		}
 		t, src, err := s.openWrite(rt, "UPDATE", ps.plan, b.Table)
 		if err != nil {
 			return nil, err
 		}
 		ret := ps.returned()
-		up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret}
-		if b.Returning != nil {
-			up.RetAt = b.Returning.At
-		}
-		if err := up.Run(ctx); err != nil {
+		var rows int64
+		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
+			up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
+			if b.Returning != nil {
+				up.RetAt = b.Returning.At
+			}
+			err := up.Run(ctx)
+			rows += up.Rows
+			return err
+		})
+		if err != nil {
 			ret.Release()
 			return nil, err
 		}
-		return writeResult(fmt.Sprintf("UPDATE %d", up.Rows), ret), nil
+		return writeResult(fmt.Sprintf("UPDATE %d", rows), ret), nil
 	case *binder.Delete:
 		t, src, err := s.openWrite(rt, "DELETE", ps.plan, b.Table)
 		if err != nil {
 			return nil, err
 		}
 		ret := ps.returned()
-		del := &exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret}
-		if b.Returning != nil {
-			del.RetAt = b.Returning.At
-		}
-		if err := del.Run(ctx); err != nil {
+		var rows int64
+		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
+			del := &exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret, Recheck: rc}
+			if b.Returning != nil {
+				del.RetAt = b.Returning.At
+			}
+			err := del.Run(ctx)
+			rows += del.Rows
+			return err
+		})
+		if err != nil {
 			ret.Release()
 			return nil, err
 		}
-		return writeResult(fmt.Sprintf("DELETE %d", del.Rows), ret), nil
+		return writeResult(fmt.Sprintf("DELETE %d", rows), ret), nil
 	case *binder.CreateTable:
 		if err := s.noTxnBlock("CREATE TABLE"); err != nil {
 			return nil, err
@@ -688,7 +819,7 @@ func (ps *statement) replan(ctx context.Context) error {
 	if !sameColumns(fresh.cols, ps.cols) || !sameTypes(fresh.params, ps.params) {
 		return sqlerr.New(sqlerr.FeatureNotSupported, "cached plan must not change result type")
 	}
-	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads
+	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads, ps.locked = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads, fresh.locked
 	ps.catalog, ps.searchPath = fresh.catalog, fresh.searchPath
 	return nil
 }
@@ -742,6 +873,7 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 	if tx.readOnly {
 		return nil, sqlerr.New(sqlerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", verb)
 	}
+	s.startLocking(tx)
 	if pt := tx.tables[info.TableID]; pt != nil {
 		return pt, nil
 	}
@@ -778,6 +910,9 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		return tagOnly("RESET"), nil
 	}
 	if st.Name == "" { // SET [SESSION CHARACTERISTICS AS] TRANSACTION ...
+		if err := s.setTransaction(st); err != nil {
+			return nil, err
+		}
 		return tagOnly("SET"), nil
 	}
 	name := strings.ToLower(st.Name)
@@ -802,6 +937,12 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 			return nil, err
 		}
 		v = b.String()
+	case "transaction_isolation", "default_transaction_isolation":
+		l, err := isolationLevel(v)
+		if err != nil {
+			return nil, err
+		}
+		v = l
 	case "timezone":
 		// PostgreSQL's accepted forms, stored as SHOW spells them
 		// ("europe/paris" -> "Europe/Paris", -5 -> "<-05>+05"); else 22023

@@ -43,6 +43,7 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 		"default_transaction_isolation":       "read committed",
 		"statement_timeout":                   "0",
 		"lock_timeout":                        "0",
+		"deadlock_timeout":                    "1s",
 		"idle_in_transaction_session_timeout": "0",
 		"client_min_messages":                 "notice",
 		"max_identifier_length":               "63",

@@ -3,12 +3,15 @@ package engine
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -27,11 +30,16 @@ import (
 // Reads inside the transaction see the committed state of the store at the
 // moment each scan starts (read committed) with the transaction's own
 // pending writes laid over it: a pendingTable answers Scan and Lookup by
-// merging the two. There are no row locks: when two transactions write the
-// same key, the one that commits last wins (its rows were computed from
-// what it read), and ON CONFLICT DO NOTHING rows are written "only if
-// absent" at commit so a concurrent insert of the same key is not
-// overwritten.
+// merging the two.
+//
+// Row locks (package rowlock, when the store is fluss.RowLockable): every
+// row a transaction writes is locked first (exec.RowLocker, implemented by
+// pendingTable), and the locks are released only once COMMIT has made the
+// writes durable and visible (commit), or at ROLLBACK, a failed statement
+// outside a block, or the end of the session. A statement that meets a row
+// another transaction locked waits for it, then re-reads it (the engine's
+// second pass of an UPDATE or DELETE, see exec.Recheck), so that two
+// transactions writing the same key never lose either's change.
 
 // txn is one transaction's pending writes.
 type txn struct {
@@ -45,6 +53,15 @@ type txn struct {
 	readOnly bool
 	// all is every record the transaction retained, released at its end.
 	all []arrow.RecordBatch
+
+	// locks owns the transaction's row locks (nil: the store takes none).
+	// The running statement sets since (the lock manager's commit
+	// sequence when it started reading: a row stamped later may have
+	// changed under it), stmt (its text) and lockTimeout (lock_timeout).
+	locks                        *rowlock.Txn
+	since                        uint64
+	stmt                         string
+	lockTimeout, deadlockTimeout time.Duration
 }
 
 type savepoint struct {
@@ -57,8 +74,18 @@ func newTxn(limit int64) *txn {
 	return &txn{tables: map[int64]*pendingTable{}, limit: limit}
 }
 
-// release drops the transaction's records.
+// unlock releases the transaction's row locks: committed says its writes
+// are durable and visible, so the rows it wrote are stamped as changed.
+func (tx *txn) unlock(committed bool) {
+	if tx.locks != nil {
+		tx.locks.Release(committed)
+	}
+}
+
+// release drops the transaction's records and, if it still holds them,
+// its row locks (a rollback).
 func (tx *txn) release() {
+	tx.unlock(false)
 	for _, r := range tx.all {
 		r.Release()
 	}
@@ -174,7 +201,10 @@ func releaseWrites(ws []fluss.TableWrite) {
 // commit makes the transaction's writes durable and visible: one write
 // through the table's own call (which shares the store's group commit with
 // other sessions), several through the store's atomic group.
-func (tx *txn) commit(ctx context.Context, store fluss.Store) error {
+func (tx *txn) commit(ctx context.Context, store fluss.Store) (err error) {
+	// The row locks outlive the write: a waiter re-reads the row once the
+	// write is visible.
+	defer func() { tx.unlock(err == nil) }()
 	ws, err := tx.writes()
 	if err != nil {
 		return err
@@ -887,4 +917,67 @@ func appendRows(s *arrow.Schema, first arrow.RecordBatch, proj []int, rows []slo
 		}
 	}
 	return b.NewRecordBatch(), nil
+}
+
+// LockInsert implements exec.RowLocker: an insert or upsert locks the keys
+// it writes FOR UPDATE; a large one locks the whole table instead when no
+// other transaction holds locks in it.
+func (pt *pendingTable) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
+	tx := pt.tx
+	if tx.locks == nil || !pt.info.HasPrimaryKey() {
+		return nil
+	}
+	n := int(rec.NumRows())
+	if n >= tx.locks.Manager().EscalateAt() && tx.locks.LockTable(pt.info.TableID, pt.info.Path.Table, tx.stmt, true) {
+		return nil
+	}
+	cols := pt.keyColumns(rec)
+	var buf []byte
+	var err error
+	for i := 0; i < n; i++ {
+		if buf, err = pt.keyOf(buf, cols, i); err != nil {
+			return err
+		}
+		if _, err := tx.locks.Lock(ctx, pt.lockRequest(string(buf), rowlock.Update, 0)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LockRows implements exec.RowLocker.
+func (pt *pendingTable) LockRows(ctx context.Context, keys []string, how exec.RowLock) ([]exec.LockState, error) {
+	tx := pt.tx
+	if tx.locks == nil {
+		return nil, nil
+	}
+	var states []exec.LockState
+	for i, k := range keys {
+		req := pt.lockRequest(k, how.Mode, tx.since)
+		req.Wait, req.Write = how.Wait, how.Write
+		res, err := tx.locks.Lock(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		st := exec.LockFresh
+		switch {
+		case res.Outcome == rowlock.Skipped:
+			st = exec.LockSkipped
+		case res.Changed:
+			st = exec.LockChanged
+		}
+		if st != exec.LockFresh && states == nil {
+			states = make([]exec.LockState, len(keys))
+		}
+		if states != nil {
+			states[i] = st
+		}
+	}
+	return states, nil
+}
+
+func (pt *pendingTable) lockRequest(key string, mode rowlock.Mode, since uint64) rowlock.Request {
+	tx := pt.tx
+	return rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table, Key: key, Mode: mode,
+		Timeout: tx.lockTimeout, DeadlockTimeout: tx.deadlockTimeout, Write: true, Since: since, Statement: tx.stmt}
 }

@@ -233,6 +233,9 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		if to.Kind == types.Interval {
 			return types.NewInterval(0, 0, timeMicros(v.(int64), from))
 		}
+		if to.Kind == types.Time { // time(p) to time(q): rounded to q
+			return timeFromNanos(timeNanos(v.(int64), from), to), nil
+		}
 	case types.Interval:
 		if to.Kind == types.Time {
 			// the time part, modulo a day (interval_time)
@@ -261,9 +264,34 @@ func timeMicros(v int64, t types.T) int64 {
 	return v / 1000
 }
 
+// timeNanos converts a time value (ms, µs or ns by precision) to
+// nanoseconds since midnight.
+func timeNanos(v int64, t types.T) int64 {
+	switch {
+	case t.Precision <= 3:
+		return v * 1e6
+	case t.Precision <= 6:
+		return v * 1e3
+	}
+	return v
+}
+
 // timeFromNanos converts nanoseconds since midnight to a time value of t's
-// precision (ms, µs or ns).
+// precision (ms, µs or ns), rounded to t's fractional digits half away
+// from zero as PostgreSQL's AdjustTimeForTypmod does (23:59:59.5 as
+// time(0) is 24:00:00, which time allows).
 func timeFromNanos(ns int64, t types.T) int64 {
+	if p := t.Precision; p < 9 {
+		unit := int64(1)
+		for i := p; i < 9; i++ {
+			unit *= 10
+		}
+		if ns >= 0 {
+			ns = (ns + unit/2) / unit * unit
+		} else {
+			ns = -((-ns + unit/2) / unit * unit)
+		}
+	}
 	switch {
 	case t.Precision <= 3:
 		return ns / 1e6

@@ -28,5 +28,12 @@
 // by `make ledger`, picks per family). PoolAllocator recycles the buffers
 // kernels write, so a steady stream of batches allocates nothing new.
 //
+// rowlocks.go makes the write operators (Insert, Update, Delete) lock the
+// rows they write when their table is a RowLocker (the engine's view of a
+// store this server alone writes), and holds LockRows, SELECT ... FOR
+// UPDATE's operator; a row that changed after it was read is left for a
+// second pass of the statement (Recheck) or re-read and re-evaluated, as
+// PostgreSQL's EvalPlanQual does. The locks themselves are package rowlock.
+//
 // It must not parse or bind SQL; lower/ builds its blueprints.
 package exec

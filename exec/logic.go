@@ -10,6 +10,12 @@ import (
 type LogicExpr struct {
 	And  bool
 	L, R Expr
+	// Qual: the AND is a conjunct list of a filter (a WHERE clause),
+	// where a row L makes NULL is dropped whatever R is; as PostgreSQL's
+	// qual evaluation stops at the first conjunct that is not true, R
+	// is then not computed for it (the result is false, not NULL, which
+	// the filter treats alike).
+	Qual bool
 }
 
 func (e *LogicExpr) Type() types.T { return types.BoolType }
@@ -21,12 +27,23 @@ func (e *LogicExpr) String() string {
 	return "(" + e.L.String() + op + e.R.String() + ")"
 }
 
+// Eval evaluates L, then R. PostgreSQL evaluates R only on the rows L
+// leaves undecided (not false for AND, not true for OR), so an error R
+// raises on another row is not the statement's: R runs on the whole batch
+// first (the common case, no error, costs no selection), and only when it
+// fails runs again on the undecided rows alone, whose error then stands.
 func (e *LogicExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
-	la, ra, err := evalBoth(ec, batch, e.L, e.R)
+	la, err := e.L.Eval(ec, batch)
 	if err != nil {
 		return nil, err
 	}
 	defer la.Release()
+	ra, err := e.R.Eval(ec, batch)
+	if err != nil {
+		if ra, err = e.evalUndecided(ec, batch, la.(*array.Boolean), err); err != nil {
+			return nil, err
+		}
+	}
 	defer ra.Release()
 	if ec.backendFor(FamBoolLogic) == BackendArrow {
 		return arrowLogic(ec, e.And, la, ra)
@@ -150,4 +167,45 @@ func zeroOf(t types.T) any {
 		return decimalZero
 	}
 	return nil
+}
+
+// evalUndecided evaluates R on the rows l leaves undecided and returns it
+// for the whole batch, the decided rows holding L's deciding value (which
+// decides them whatever R is). failed is R's error on the whole batch,
+// returned as it is when every row is undecided.
+func (e *LogicExpr) evalUndecided(ec *EvalContext, batch arrow.RecordBatch, l *array.Boolean, failed error) (arrow.Array, error) {
+	n := l.Len()
+	decides := !e.And // L true decides OR, L false decides AND
+	var rows []int32
+	for i := 0; i < n; i++ {
+		if e.Qual && e.And && l.IsNull(i) {
+			continue
+		}
+		if l.IsNull(i) || l.Value(i) != decides {
+			rows = append(rows, int32(i))
+		}
+	}
+	if len(rows) == n {
+		return nil, failed
+	}
+	vals := make([]any, n)
+	for i := range vals {
+		vals[i] = decides // with Qual, false also for a NULL L: NULL AND false is false
+	}
+	if len(rows) > 0 {
+		sub, err := takeRows(ec, batch, rows)
+		if err != nil {
+			return nil, err
+		}
+		local := make([]int32, len(rows))
+		for i := range local {
+			local[i] = int32(i)
+		}
+		err = scatter(ec, sub, local, rows, e.R, vals)
+		sub.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buildArray(ec, types.BoolType, vals), nil
 }

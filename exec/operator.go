@@ -68,6 +68,12 @@ type Filter struct {
 	EC    *EvalContext
 	Input Operator
 	Cond  Expr
+	// Gate, when set, is the part of Cond that reads no column of the row
+	// (PostgreSQL's one-time filter): it is computed once, before the
+	// input is read, and when it is not true nothing is read at all, so
+	// that its error is raised (or the input's avoided) as in PostgreSQL.
+	Gate  Expr
+	gated bool     // Gate was computed and was true
 	sel   []int32  // the native backend's selection vector, reused
 	keep  []uint64 // the native backend's bitmap of kept rows, reused
 }
@@ -75,6 +81,16 @@ type Filter struct {
 func (o *Filter) Schema() *arrow.Schema { return o.Input.Schema() }
 func (o *Filter) Close()                { o.Input.Close() }
 func (o *Filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.Gate != nil && !o.gated {
+		v, err := EvalScalar(o.EC, o.Gate)
+		if err != nil {
+			return nil, err
+		}
+		if v != true {
+			return nil, nil
+		}
+		o.gated = true
+	}
 	for {
 		b, err := o.Input.Next(ctx)
 		if err != nil || b == nil {

@@ -138,6 +138,12 @@ func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Arr
 	case ArrayMode:
 		return constArray(ec.Mem, arrayOf(r.values), e.T, n), nil
 	}
+	if r.values.Len() == 0 {
+		// Over no rows ANY is false and ALL true whatever X is, and
+		// PostgreSQL does not compute X then (an error X would raise
+		// is not the statement's).
+		return constArray(ec.Mem, e.Mode == AllMode, types.BoolType, n), nil
+	}
 	x, err := e.X.Eval(ec, batch)
 	if err != nil {
 		return nil, err

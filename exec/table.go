@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/internal/arrowrec"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -292,6 +293,14 @@ func (o *Insert) Run(ctx context.Context) error {
 		}
 		rec := array.NewRecordBatch(schema, b.Columns(), b.NumRows())
 		b.Release()
+		if info.HasPrimaryKey() {
+			// Locked before anything reads whether the keys exist, so that
+			// ON CONFLICT reads the newest committed rows.
+			if err := lockInsert(ctx, o.Table, rec); err != nil {
+				rec.Release()
+				return err
+			}
+		}
 		if o.Merge != nil {
 			merged, err := o.merge(ctx, rec)
 			rec.Release()
@@ -358,6 +367,10 @@ type Update struct {
 	// collected into Ret for the rows written.
 	RetAt int
 	Ret   *Returned
+	// Recheck, when the table takes row locks, collects the rows to re-read
+	// (first pass) or names the only rows to write (second pass); see
+	// RowLocker.
+	Recheck *Recheck
 }
 
 // Run drains Source into the table.
@@ -377,13 +390,35 @@ func (o *Update) Run(ctx context.Context) error {
 		}
 	}
 	seen := map[string]bool{}
+	kt := keyTypes(info)
+	// An UPDATE that moves keys takes the rows FOR UPDATE, others FOR NO
+	// KEY UPDATE, as PostgreSQL does.
+	mode := rowlock.NoKeyUpdate
+	if o.KeyChanged {
+		mode = rowlock.Update
+	}
 	next := func() (arrow.RecordBatch, error) {
-		b, err := o.Source.Next(ctx)
-		if err != nil || b == nil || !o.Joined {
-			return b, err
+		for {
+			b, err := o.Source.Next(ctx)
+			if err != nil || b == nil {
+				return b, err
+			}
+			if o.Joined {
+				first, err := firstPerKey(o.EC, b, targetKey, seen)
+				b.Release()
+				if err != nil {
+					return nil, err
+				}
+				b = first
+			}
+			if b, err = lockTargets(ctx, o.EC, o.Table, kt, o.Recheck, b, targetKey, mode); err != nil {
+				return nil, err
+			}
+			if b.NumRows() > 0 {
+				return b, nil
+			}
+			b.Release()
 		}
-		defer b.Release()
-		return firstPerKey(o.EC, b, targetKey, seen)
 	}
 	returned := func(b arrow.RecordBatch) {
 		if o.RetAt > 0 {
@@ -467,6 +502,21 @@ func (o *Update) Run(ctx context.Context) error {
 			cols[i] = b.Column(c)
 		}
 		probe := array.NewRecordBatch(keySchema, cols, b.NumRows())
+		if l, ok := o.Table.(RowLocker); ok {
+			// The new keys are locked before their collision check reads them.
+			nk := make([]int, len(newKeyCols))
+			for i := range nk {
+				nk[i] = i
+			}
+			keys, err := keyStrings(kt, probe, nk)
+			if err == nil {
+				_, err = l.LockRows(ctx, keys, RowLock{Mode: rowlock.Update, Write: true})
+			}
+			if err != nil {
+				probe.Release()
+				return err
+			}
+		}
 		found, err := o.Table.Lookup(ctx, probe, newKeyCols)
 		probe.Release()
 		if err != nil {
@@ -524,6 +574,8 @@ type Delete struct {
 	// of the deleted row, collected into Ret.
 	RetAt int
 	Ret   *Returned
+	// Recheck: as Update's.
+	Recheck *Recheck
 }
 
 // Run drains Source into deletes, one durable write per batch.
@@ -542,6 +594,7 @@ func (o *Delete) Run(ctx context.Context) error {
 		keyCols[i] = i
 	}
 	seen := map[string]bool{}
+	kt := keyTypes(info)
 	for {
 		b, err := o.Source.Next(ctx)
 		if err != nil {
@@ -557,6 +610,9 @@ func (o *Delete) Run(ctx context.Context) error {
 				return err
 			}
 			b = first
+		}
+		if b, err = lockTargets(ctx, o.EC, o.Table, kt, o.Recheck, b, keyCols, rowlock.Update); err != nil {
+			return err
 		}
 		keys := array.NewRecordBatch(keySchema, b.Columns()[:nk], b.NumRows())
 		res, err := o.Table.Delete(ctx, keys)

@@ -346,3 +346,15 @@ func (w TableWrite) Apply(ctx context.Context, t Table) (WriteResult, error) {
 type AtomicWriter interface {
 	WriteAtomically(ctx context.Context, writes []TableWrite) ([]WriteResult, error)
 }
+
+// RowLockable is implemented by stores whose every write passes through
+// the one process that opened them (the embedded store: its directory is
+// locked by one server), so that this process's row locks (package rowlock)
+// order all concurrent writers of a row. A store that other processes
+// write too (a Fluss cluster shared by several sqlgate servers) offers no
+// conditional write to lock a row between them: it does not implement
+// RowLockable (or answers false), and the engine then refuses the
+// statements that read a row to write it.
+type RowLockable interface {
+	RowLocksSerializeWriters() bool
+}

@@ -3,8 +3,11 @@
 // seed 000 for schemas and writes, and the Store interface through which the
 // rest of sqlgate reads and writes tables. Implementations live in
 // subpackages: fluss/embedded (the default, on-disk store that keeps Fluss's
-// own formats) and fluss/format (the byte formats: log record batches,
-// compacted rows, key encoding, bucketing), later a remote-cluster client.
+// own formats), fluss/remote (a client of a real Fluss cluster and a Store
+// over it) and fluss/format (the byte formats: log record batches,
+// compacted rows, key encoding, bucketing). Fluss's table JSON
+// (tablejson.go) and the $changelog metadata columns (changelog.go) are
+// here, shared by the stores.
 //
 // It must not know SQL: no parsing, no SQLSTATE-specific decisions beyond
 // returning *sqlerr.Error values for the write-rule violations that seed 000

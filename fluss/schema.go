@@ -236,6 +236,12 @@ func ValidateRecord(info TableInfo, rec arrow.RecordBatch) (arrow.RecordBatch, e
 		if path, ok := firstNotNullViolation(conv, c.Type, c.Name); !ok {
 			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", path, rel)
 		}
+		if hasTimeBelowMillis(c.Type) {
+			if path, t, ok := firstTimeBelowMillis(conv, c.Type, c.Name, 0, conv.Len()); !ok {
+				return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "%s value in column \"%s\" of relation \"%s\" has digits below the millisecond, which Fluss does not store", t, path, rel).
+					WithHint("Fluss keeps a TIME of any precision as milliseconds of the day: round the value to TIME(3), or declare the column TIME(3).")
+			}
+		}
 	}
 	return array.NewRecordBatch(want, out, rec.NumRows()), nil
 }
@@ -412,6 +418,77 @@ func retype(d arrow.ArrayData, want arrow.DataType) arrow.ArrayData {
 
 // firstNotNullViolation finds a null where t (or a nested type) is NOT NULL
 // and returns the path of the offending column or field.
+// hasTimeBelowMillis reports whether t is or holds a TIME with a precision
+// above 3, whose values may have digits Fluss does not store.
+func hasTimeBelowMillis(t types.T) bool {
+	switch t.Kind {
+	case types.Time:
+		return t.Precision > 3
+	case types.Array:
+		return hasTimeBelowMillis(*t.Elem)
+	case types.Map:
+		return hasTimeBelowMillis(*t.Key) || hasTimeBelowMillis(*t.Elem)
+	case types.Row:
+		for _, f := range t.Fields {
+			if hasTimeBelowMillis(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// firstTimeBelowMillis finds a TIME value among a[from:to] (of type t)
+// that is not a whole number of milliseconds: Fluss keeps TIME(p) of every
+// precision as milliseconds of the day (CompactedRowWriter writes it as an
+// int; Fluss's clients truncate to it), so sqlgate refuses such a value
+// rather than change it. It returns the column path and the TIME type.
+func firstTimeBelowMillis(a arrow.Array, t types.T, path string, from, to int) (string, types.T, bool) {
+	if !hasTimeBelowMillis(t) {
+		return "", t, true
+	}
+	for i := from; i < to; i++ {
+		if a.IsNull(i) {
+			continue
+		}
+		switch t.Kind {
+		case types.Time:
+			if v, ok := a.(*array.Time64); ok {
+				per := arrow.Time64(1000)
+				if v.DataType().(*arrow.Time64Type).Unit == arrow.Nanosecond {
+					per = 1_000_000
+				}
+				if v.Value(i)%per != 0 {
+					return path, t, false
+				}
+			}
+		case types.Array:
+			l := a.(array.ListLike)
+			s, e := l.ValueOffsets(i)
+			if p, et, ok := firstTimeBelowMillis(l.ListValues(), *t.Elem, path, int(s), int(e)); !ok {
+				return p, et, false
+			}
+		case types.Map:
+			m := a.(*array.Map)
+			s, e := m.ValueOffsets(i)
+			if p, et, ok := firstTimeBelowMillis(m.Keys(), *t.Key, path+" (map key)", int(s), int(e)); !ok {
+				return p, et, false
+			}
+			if p, et, ok := firstTimeBelowMillis(m.Items(), *t.Elem, path, int(s), int(e)); !ok {
+				return p, et, false
+			}
+		case types.Row:
+			st := a.(*array.Struct)
+			for f, ft := range t.Fields {
+				if p, et, ok := firstTimeBelowMillis(st.Field(f), ft.Type, path+"."+ft.Name, i, i+1); !ok {
+					return p, et, false
+				}
+			}
+		}
+	}
+	return "", t, true
+}
+
 func firstNotNullViolation(a arrow.Array, t types.T, path string) (string, bool) {
 	return checkNulls(a, t, path, 0, a.Len())
 }

@@ -189,6 +189,50 @@ func TestValidateRecordNestedNotNull(t *testing.T) {
 	}
 }
 
+// TestValidateRecordTimeBelowMillis: Fluss keeps TIME(p) as milliseconds
+// of the day, so a TIME(6)/TIME(9) value with digits below the millisecond
+// (top level or nested) is refused with 22008; whole milliseconds pass.
+func TestValidateRecordTimeBelowMillis(t *testing.T) {
+	for _, c := range []struct {
+		t    types.T
+		unit arrow.TimeUnit
+	}{{types.T{Kind: types.Time, Precision: 6}, arrow.Microsecond}, {types.T{Kind: types.Time, Precision: 9}, arrow.Nanosecond}} {
+		perMs := int64(1000)
+		if c.unit == arrow.Nanosecond {
+			perMs = 1_000_000
+		}
+		arr := types.ArrayOf(c.t)
+		info := testInfo(col("t", c.t), col("a", arr))
+		build := func(top, nested int64) arrow.RecordBatch {
+			return buildRecord(t, []arrow.Field{{Name: "t", Type: c.t.ArrowType(), Nullable: true}, {Name: "a", Type: arr.ArrowType(), Nullable: true}}, func(b *array.RecordBuilder) {
+				b.Field(0).(*array.Time64Builder).Append(arrow.Time64(top))
+				lb := b.Field(1).(*array.ListBuilder)
+				lb.Append(true)
+				lb.ValueBuilder().AppendNull()
+				lb.ValueBuilder().(*array.Time64Builder).Append(arrow.Time64(nested))
+			})
+		}
+		ok := build(45296789*perMs, 0)
+		if out, err := ValidateRecord(info, ok); err != nil {
+			t.Errorf("%s: whole milliseconds refused: %v", c.t, err)
+		} else {
+			out.Release()
+		}
+		ok.Release()
+		for _, bad := range []struct {
+			top, nested int64
+			path        string
+		}{{45296789*perMs + 1, 0, `"t"`}, {0, perMs/2 + 3, `"a"`}} {
+			rec := build(bad.top, bad.nested)
+			_, err := ValidateRecord(info, rec)
+			rec.Release()
+			if e := sqlerr.As(err); e == nil || e.Code != sqlerr.DatetimeFieldOverflow || !strings.Contains(e.Message, bad.path) || !strings.Contains(e.Message, c.t.String()) {
+				t.Errorf("%s %+v: got %v", c.t, bad, err)
+			}
+		}
+	}
+}
+
 func TestValidateRecordDecimalAndLists(t *testing.T) {
 	info := testInfo(col("d", types.DecimalType(10, 2)), col("l", types.ArrayOf(types.Int32Type)), col("by", types.BytesType))
 	dec := func(p, s int32) arrow.DataType { return &arrow.Decimal128Type{Precision: p, Scale: s} }

@@ -44,6 +44,15 @@ func pushableAggregate(call binder.AggCall) bool {
 	if call.Distinct || call.Filter != nil || len(call.OrderBy) > 0 {
 		return false
 	}
+	// Below the join the arguments would be computed for rows the join
+	// removes too: one that can fail there (1/x, a cast, an overflow)
+	// would fail where PostgreSQL, computing them for joined rows only,
+	// answers.
+	for _, a := range call.Args {
+		if canRaise(a) {
+			return false
+		}
+	}
 	switch call.Func {
 	case "count":
 		return len(call.Args) <= 1

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -37,6 +38,12 @@ type Runtime struct {
 	// change meanwhile): BuildForClient may run a root scan ahead in a
 	// goroutine of its own.
 	Untransacted bool
+	// workTables are the working tables of the recursive unions being
+	// run, for their recursive terms' scans (recursive.go); again is set
+	// while a recursive term is built for a later iteration, whose
+	// metrics add to the first's.
+	workTables map[*binder.WorkTable]*relop.WorkTable
+	again      bool
 }
 
 // Build instantiates n (and its inputs) as running operators, instrumented
@@ -45,7 +52,15 @@ func Build(rt *Runtime, n Node) (exec.Operator, error) {
 	if rt.Metrics == nil {
 		return n.Build(rt)
 	}
-	m := &exec.Metrics{}
+	m := rt.Metrics[n]
+	if m != nil && rt.again {
+		op, err := n.Build(rt)
+		if err != nil {
+			return nil, err
+		}
+		return &exec.Instrumented{Op: op, M: m}, nil
+	}
+	m = &exec.Metrics{}
 	rt.Metrics[n] = m
 	if rt.parent != nil {
 		rt.parent.AddChild(m)
@@ -137,6 +152,7 @@ type valuesNode struct {
 type filterNode struct {
 	input Node
 	cond  exec.Expr
+	gate  exec.Expr // cond's conjuncts that read no column (exec.Filter.Gate); nil: none
 }
 
 type projectNode struct {
@@ -200,7 +216,7 @@ func (n *filterNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Filter{EC: rt.EC, Input: in, Cond: n.cond}, nil
+	return &exec.Filter{EC: rt.EC, Input: in, Cond: n.cond, Gate: n.gate}, nil
 }
 
 func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -264,7 +280,12 @@ func (n *lookupNode) Explain() (string, string) {
 	return "lookup", fmt.Sprintf("table=%s keys=%d columns=[%s]", n.table, len(n.keys), fieldNames(n.out))
 }
 func (n *valuesNode) Explain() (string, string) { return "values", fmt.Sprintf("rows=%d", len(n.rows)) }
-func (n *filterNode) Explain() (string, string) { return "filter", n.cond.String() }
+func (n *filterNode) Explain() (string, string) {
+	if n.gate != nil {
+		return "filter", n.cond.String() + " one-time: " + n.gate.String()
+	}
+	return "filter", n.cond.String()
+}
 func (n *projectNode) Explain() (string, string) {
 	parts := make([]string, len(n.exprs))
 	for i, e := range n.exprs {

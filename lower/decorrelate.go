@@ -232,6 +232,12 @@ func semiJoinFor(in binder.Node, c binder.Expr) *binder.Join {
 			typ = binder.SemiJoin
 			cond = append([]binder.Expr{cmp(op)}, cond...)
 		case len(sq.Outer) == 0: // x NOT IN (uncorrelated S)
+			if canRaise(x) {
+				// the anti join computes x for every row; PostgreSQL's
+				// hashed subplan does not when S is empty, so an x that
+				// can fail stays a subquery (exec skips x then too)
+				return nil
+			}
 			typ, nullAware = binder.AntiJoin, true
 			cond = []binder.Expr{cmp(binder.OpEq)}
 		default:

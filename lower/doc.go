@@ -24,6 +24,10 @@
 // with each node's requested and selected kernel backend per family
 // (backend.go) and its estimated rows.
 //
+// A recursive WITH query (recursive.go) lowers to a recursive union whose
+// recursive term is instantiated again for each iteration over the working
+// table; the rules rewrite its two terms as plans of their own.
+//
 // Go UDFs (package udf) are the opaque tier (udf.go): each call is its own
 // node, never lowered, folded or rewritten, and the report shows it as
 // kind=opaque_udf, lowerable=false, executor_tier=go_udf.

@@ -25,6 +25,13 @@ func Plan(n binder.Node) (Node, error) {
 // PlanWith is Plan with row estimates from o.Stats (for join ordering and
 // EXPLAIN) and, for tests, some rules disabled.
 func PlanWith(n binder.Node, o Options) (Node, error) {
+	folded, err := foldPlan(n)
+	if err != nil {
+		// PostgreSQL raises it while planning: every execution fails with
+		// it, before reading anything.
+		return &failNode{out: schemaOf(n.Columns()), err: err}, nil
+	}
+	n = folded
 	e := newEstimator(o)
 	opt, err := optimizeWith(n, e, o.Disabled)
 	if err != nil {
@@ -234,12 +241,16 @@ func lowerNode(n binder.Node) (Node, error) {
 		return lowerSetReturning(x)
 	case *binder.UDFTable:
 		return lowerUDFTable(x)
+	case *binder.RecursiveUnion, *binder.WorkTableScan:
+		return lowerRecursive(x) // recursive.go
 	case *binder.Aggregate:
 		return lowerAggregate(x)
 	case *binder.Join:
 		return lowerJoin(x)
 	case *binder.Window:
 		return lowerWindow(x)
+	case *binder.LockRows:
+		return lowerLockRows(x)
 	case *binder.Distinct:
 		in, err := lowerNode(x.Input)
 		if err != nil {
@@ -270,11 +281,19 @@ func lowerNode(n binder.Node) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		cond, err := lowerExpr(x.Cond)
+		ordered := orderQual(x.Cond)
+		cond, err := lowerExpr(ordered)
 		if err != nil {
 			return nil, err
 		}
-		return &filterNode{input: in, cond: cond}, nil
+		markQual(cond)
+		f := &filterNode{input: in, cond: cond}
+		if g := oneTimeQual(ordered); g != nil {
+			if f.gate, err = lowerExpr(g); err != nil {
+				return nil, err
+			}
+		}
+		return f, nil
 	case *binder.Project:
 		in, err := lowerNode(x.Input)
 		if err != nil {
@@ -340,6 +359,9 @@ func lowerNode(n binder.Node) (Node, error) {
 			if l.offset, err = slab.expr(x.Offset); err != nil {
 				return nil, err
 			}
+		}
+		if lr, ok := in.(*lockRowsNode); ok {
+			lr.limit = l // lock no row past the limit
 		}
 		return l, nil
 	}
@@ -494,6 +516,10 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		}
 		return &exec.ParamExpr{Index: x.Index, T: t}, nil
 	case *binder.Cast:
+		if from := x.X.Type(); from.Variant.IsRecord() && from.Variant != x.T.Variant {
+			// a SEARCH/CYCLE record key has no value to convert (binder/searchcycle.go)
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "casting a value of type %s to %s is not supported", from.PGName(), x.T.PGName())
+		}
 		if k, ok := x.X.(*binder.Const); ok {
 			// a literal brought to a column's type, the commonest cast:
 			// folded here as foldConstant would, without the two

@@ -143,6 +143,12 @@ func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Nod
 			c.Input = in
 			return &c
 		}
+	case *binder.LockRows:
+		if in := fn(x.Input); in != x.Input {
+			c := *x
+			c.Input = in
+			return &c
+		}
 	case *binder.Distinct:
 		if in := fn(x.Input); in != x.Input {
 			return &binder.Distinct{Input: in}
@@ -173,6 +179,14 @@ func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Nod
 		if l, r := fn(x.Left), fn(x.Right); l != x.Left || r != x.Right {
 			c := *x
 			c.Left, c.Right = l, r
+			return &c
+		}
+	case *binder.RecursiveUnion:
+		// each term is rewritten on its own; no rule moves anything
+		// across a recursive union (they do not know it)
+		if l, r := fn(x.NonRec), fn(x.Rec); l != x.NonRec || r != x.Rec {
+			c := *x
+			c.NonRec, c.Rec = l, r
 			return &c
 		}
 	}

@@ -78,6 +78,8 @@ type Options struct {
 	Roles Roles
 	// Views, when set, lists the views (views.go).
 	Views ViewLister
+	// Locks, when set, lists the locks pg_locks shows (locks.go).
+	Locks LockLister
 }
 
 // Roles is the role and privilege information the catalog shows in

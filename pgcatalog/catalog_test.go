@@ -403,7 +403,8 @@ func TestTypeTableIsConsistent(t *testing.T) {
 	for _, ts := range pgTypes {
 		if ts.array != 0 {
 			arr, ok := byOID[ts.array]
-			if !ok || arr.elem != ts.oid || arr.category != "A" {
+			// (an array of a pseudo-type is one too: _record is category P)
+			if !ok || arr.elem != ts.oid || (arr.category != "A" && arr.typtype != "p") {
 				t.Errorf("%s: array type %d missing or not pointing back", ts.name, ts.array)
 			}
 		}

@@ -36,6 +36,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_tables":           c.tablesViewRows,
 		"pg_stat_user_tables": c.statTableRows,
 		"pg_stat_all_tables":  c.statTableRows,
+		"pg_locks":            c.lockRows,
 		"pg_extension":        static(extensionRows()),
 		"pg_collation":        static(collationRows()),
 		"pg_language":         static(languageRows()),

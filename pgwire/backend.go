@@ -140,3 +140,17 @@ type CopyStatement interface {
 type TransactionFailer interface {
 	FailTransaction()
 }
+
+// ImplicitTransactions is an optional Session interface: PostgreSQL runs
+// every statement of an extended-protocol pipeline up to Sync, and every
+// statement of a simple Query string holding several, in one implicit
+// transaction, committed at Sync (at the end of the string) and rolled
+// back as a whole by an error. pgwire calls HoldImplicit before such a
+// statement runs (repeated calls while held do nothing) and EndImplicit at
+// Sync or at the end of the string, commit false when an error was
+// reported since the hold began. Inside a transaction block statements
+// join the block as before and EndImplicit has nothing to end.
+type ImplicitTransactions interface {
+	HoldImplicit()
+	EndImplicit(ctx context.Context, commit bool) error
+}

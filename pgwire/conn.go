@@ -84,6 +84,9 @@ type conn struct {
 	stmts          map[string]*prepared
 	portals        map[string]*portal
 	ignoreTillSync bool
+	// held: the session holds an implicit transaction open until Sync
+	// (ImplicitTransactions).
+	held bool
 	// rd is the reader goroutine while one runs (readLoop: all along for
 	// a socket the watcher cannot peek at, else during a COPY FROM's data),
 	// and frames its channel, from which COPY FROM reads its CopyData; both
@@ -654,13 +657,41 @@ func (c *conn) handle(f frame) {
 }
 
 func (c *conn) handleSync() {
+	failed := c.ignoreTillSync
 	c.ignoreTillSync = false
+	c.endImplicit(!failed)
 	if c.session.TxStatus() == 'I' {
 		// The implicit transaction ends at Sync: so do its portals.
 		c.closePortals()
 	}
 	c.sendReady()
 	_ = c.flush()
+}
+
+// holdImplicit makes the statements that run from now until Sync (or the
+// end of a simple Query string) one implicit transaction, as in PostgreSQL.
+func (c *conn) holdImplicit() {
+	if c.held {
+		return
+	}
+	if it, ok := c.session.(ImplicitTransactions); ok {
+		it.HoldImplicit()
+		c.held = true
+	}
+}
+
+// endImplicit commits (commit) or rolls back the implicit transaction
+// holdImplicit began; a failed commit is reported to the client.
+func (c *conn) endImplicit(commit bool) {
+	if !c.held {
+		return
+	}
+	c.held = false
+	ctx, done := c.beginRunning(c.ctx)
+	defer done()
+	if err := c.session.(ImplicitTransactions).EndImplicit(ctx, commit); err != nil {
+		c.sendError(err)
+	}
 }
 
 func (c *conn) sendReady() {

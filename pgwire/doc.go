@@ -128,6 +128,14 @@
 // error pgwire raises itself (Bind, Describe, a missing portal) fails a
 // transaction block as in PostgreSQL.
 //
+// Outside a transaction block, the statements of a pipeline up to Sync, and
+// those of a simple Query string holding several, are one implicit
+// transaction, as in PostgreSQL: pgwire asks the session's optional
+// ImplicitTransactions to hold it (at Execute, or before such a string
+// runs) and to end it at Sync (at the end of the string), committing when
+// no error was reported since, rolling back otherwise. Another session sees
+// a pipeline's writes only after its Sync.
+//
 // # Results
 //
 // Results stream batch by batch: each Arrow batch is turned into DataRows by

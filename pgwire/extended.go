@@ -260,6 +260,9 @@ func (c *conn) handleExecute(body []byte) error {
 		c.send(&pgproto3.EmptyQueryResponse{})
 		return nil
 	}
+	// Outside a transaction block everything up to Sync is one implicit
+	// transaction, committed (or rolled back after an error) at Sync.
+	c.holdImplicit()
 	c.watchPortal(p)
 	defer c.clearRunning()
 	// statement_timeout bounds each Execute; a portal it cancels is gone.

@@ -247,12 +247,20 @@ func (c *conn) handleQuery(body []byte) {
 	ctx, done := c.beginRunning(c.ctx)
 	defer done()
 	stmts, err := c.session.Prepare(ctx, sql, nil)
+	failed := err != nil
 	switch {
 	case err != nil:
 		c.sendError(err)
 	case len(stmts) == 0:
 		c.send(&pgproto3.EmptyQueryResponse{})
 	default:
+		// Several statements in one string are one implicit transaction
+		// (PostgreSQL's implicit transaction block): an error rolls back
+		// what the statements before it wrote outside a transaction block.
+		// A lone statement is its own transaction either way.
+		if len(stmts) > 1 {
+			c.holdImplicit()
+		}
 		for _, st := range stmts {
 			// statement_timeout applies to each statement of the string
 			// separately, as in PostgreSQL 13 and later.
@@ -262,6 +270,7 @@ func (c *conn) handleQuery(body []byte) {
 			c.sendStatusChanges()
 			if err != nil {
 				c.sendError(err)
+				failed = true
 				break
 			}
 			if c.writeErr != nil {
@@ -269,6 +278,9 @@ func (c *conn) handleQuery(body []byte) {
 			}
 		}
 	}
+	// The string's implicit transaction (or a pipeline's the Query
+	// interrupted, as PostgreSQL's exec_simple_query ends it too) ends here.
+	c.endImplicit(!failed)
 	if c.session.TxStatus() == 'I' {
 		// A transaction block ended (or none was open): its portals go.
 		c.closePortals()

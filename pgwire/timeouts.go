@@ -47,6 +47,9 @@ func (c *conn) settingDuration(name string) time.Duration {
 	return d
 }
 
+// ParseGUCDuration is parseGUCDuration, for the engine's lock_timeout.
+func ParseGUCDuration(s string) (time.Duration, bool) { return parseGUCDuration(s) }
+
 // parseGUCDuration parses a time setting as PostgreSQL does for a GUC whose
 // base unit is milliseconds: a number with an optional unit (us, ms, s,
 // min, h, d), possibly separated by spaces, optionally quoted.

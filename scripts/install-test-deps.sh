@@ -12,6 +12,8 @@ command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
 [ -x /usr/lib/postgresql/15/bin/postgres ] || need+=(postgresql-15)
 [ -f /usr/share/java/postgresql.jar ] || need+=(libpostgresql-jdbc-java)
 command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
+# The Fluss 0.9.1 cluster of `make test-cluster`: Maven fetches its jars (below).
+command -v mvn >/dev/null 2>&1 || need+=(maven)
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import psycopg2' >/dev/null 2>&1; } || need+=(python3-psycopg2)
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import sqlalchemy' >/dev/null 2>&1; } || need+=(python3-sqlalchemy)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
@@ -26,3 +28,6 @@ fi
 if [ ! -f tests/clients/node/node_modules/pg/package.json ]; then
   (cd tests/clients/node && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+# Fluss 0.9.1's server jars from Maven Central, once, into the user's cache
+# (scripts/fluss-cluster.sh fetch is a no-op when they are there).
+./scripts/fluss-cluster.sh fetch

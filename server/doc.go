@@ -1,6 +1,6 @@
 // Package server assembles a running sqlgate: it opens the embedded store in
-// a data directory, puts the engine behind the PostgreSQL wire server, and
-// listens. cmd/sqlgate, the sqllogictest runner and the end-to-end tests all
+// a data directory (or connects to a Fluss cluster, Config.Fluss), puts the
+// engine behind the PostgreSQL wire server, and listens. cmd/sqlgate, the sqllogictest runner and the end-to-end tests all
 // start servers through it, so that every path runs the same wiring. An
 // embedding program hands it Go UDFs (Config.UDFs; examples/udf).
 //

@@ -9,15 +9,19 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
+	"github.com/sqlgate/sqlgate/fluss/remote"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/udf"
 	"github.com/sqlgate/sqlgate/views"
 )
@@ -26,9 +30,14 @@ import (
 type Config struct {
 	// Listen is the address to listen on (HOST:PORT; port 0 picks a free one).
 	Listen string
-	// DataDir is the embedded store's directory (created if missing).
+	// DataDir is the embedded store's directory (created if missing). With
+	// Fluss set it holds only what sqlgate keeps beside the cluster's tables
+	// (spill files, views, privileges).
 	DataDir string
-	Logger  *slog.Logger
+	// Fluss, when set, serves the tables of a Fluss cluster (fluss/remote)
+	// instead of the embedded store.
+	Fluss  *remote.Config
+	Logger *slog.Logger
 	// MaxConnections bounds concurrent sessions (0 = 100).
 	MaxConnections int
 	// MaxConnectionsPerUser bounds one user's concurrent sessions (0 = no limit).
@@ -51,7 +60,7 @@ type Config struct {
 
 // Server is a running sqlgate.
 type Server struct {
-	store    *embedded.Store
+	store    fluss.Store
 	wire     *pgwire.Server
 	listener net.Listener
 	done     chan error
@@ -70,9 +79,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := embedded.Open(cfg.DataDir, embedded.Options{Logger: log})
+	store, err := openStore(ctx, cfg, log)
 	if err != nil {
-		return nil, fmt.Errorf("open data directory %s: %w", cfg.DataDir, err)
+		return nil, err
 	}
 	spill := filepath.Join(cfg.DataDir, "tmp")
 	if err := os.MkdirAll(spill, 0o700); err != nil {
@@ -90,9 +99,11 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("read views: %w", err)
 	}
 	roles := rolesOf(cfg.Auth, log)
+	locks := &engineLocks{}
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
-		Roles: catalogRoles{roles: roles, acl: acl}, Views: vs})
+		Roles: catalogRoles{roles: roles, acl: acl}, Views: vs, Locks: locks})
 	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Access: acl, Views: vs, Virtual: catalog, UDFs: udfs})
+	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,
 		Logger:                log,
@@ -112,6 +123,29 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	s := &Server{store: store, wire: wire, listener: ln, done: make(chan error, 1)}
 	go func() { s.done <- wire.Serve(context.WithoutCancel(ctx), ln) }()
 	return s, nil
+}
+
+// openStore opens the embedded store in the data directory, or connects to
+// the Fluss cluster cfg.Fluss names (creating the data directory for what
+// sqlgate keeps beside it).
+func openStore(ctx context.Context, cfg Config, log *slog.Logger) (fluss.Store, error) {
+	if cfg.Fluss == nil {
+		store, err := embedded.Open(cfg.DataDir, embedded.Options{Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("open data directory %s: %w", cfg.DataDir, err)
+		}
+		return store, nil
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	store, err := remote.OpenStore(cctx, *cfg.Fluss)
+	if err != nil {
+		return nil, fmt.Errorf("connect to the Fluss cluster at %s: %w", strings.Join(cfg.Fluss.Bootstrap, ","), err)
+	}
+	return store, nil
 }
 
 // checkUDFs copies the registry, refusing a UDF named like a built-in
@@ -225,3 +259,9 @@ func InProcess(ctx context.Context, _ string) (string, func(), error) {
 	}
 	return srv.ConnString(), cleanup, nil
 }
+
+// engineLocks shows the engine's row locks in pg_locks; the catalog is
+// made before the engine (which serves it), so eng is set after both.
+type engineLocks struct{ eng *engine.Engine }
+
+func (l *engineLocks) Locks() []rowlock.LockInfo { return l.eng.Locks() }

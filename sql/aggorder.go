@@ -97,3 +97,53 @@ func (r *rewriter) orderedAggregate(k, j int) ([]item, int, error) {
 	b.add(" separator "+sqlQuote(AggregateMarkerPrefix+name)+")", r.toks[m].start)
 	return []item{b.it}, m + 1, nil
 }
+
+// tidbDistinctAggregates are the aggregates TiDB's grammar takes DISTINCT
+// in; any other agg(DISTINCT args) goes through group_concat as an ordered
+// aggregate does, without the ORDER BY:
+//
+//	group_concat(DISTINCT args SEPARATOR 'pg__agg:NAME')
+var tidbDistinctAggregates = map[string]bool{
+	"COUNT": true, "SUM": true, "AVG": true, "MIN": true, "MAX": true, "GROUP_CONCAT": true,
+	"STD": true, "STDDEV_POP": true, "STDDEV_SAMP": true, "VAR_POP": true, "VAR_SAMP": true, "BIT_AND": true, "BIT_OR": true, "BIT_XOR": true,
+	"APPROX_COUNT_DISTINCT": true, "JSON_ARRAYAGG": true, "JSON_OBJECTAGG": true,
+}
+
+// distinctAggregateAt reports whether token k is a bare function name whose
+// argument list starts with DISTINCT and that TiDB's grammar has no
+// DISTINCT for (bool_and, string_agg, array_agg, every, ...); it returns
+// the closing ")".
+func (r *rewriter) distinctAggregateAt(k, j int) (int, bool) {
+	if k+3 >= j || r.toks[k].kind != tkIdent || !r.toks[k+1].isPunct(r.src, "(") || !r.toks[k+2].is(r.src, "DISTINCT") {
+		return 0, false
+	}
+	if k > 0 && r.toks[k-1].isPunct(r.src, ".") {
+		return 0, false
+	}
+	if w := r.toks[k].word(r.src); nonOperandWords[w] || notCallWords[w] || tidbDistinctAggregates[w] {
+		return 0, false
+	}
+	m := r.matchClose(k+1, j)
+	if m < k+4 {
+		return 0, false
+	}
+	return m, true
+}
+
+func (r *rewriter) distinctAggregate(k, m int) ([]item, int, error) {
+	t := r.toks[k]
+	args, err := r.run(k+3, m)
+	if err != nil {
+		return nil, 0, err
+	}
+	b := newComposite(r.leadOf(t))
+	b.add("group_concat(distinct ", t.start)
+	b.addItems(args, true)
+	b.add(" separator "+sqlQuote(AggregateMarkerPrefix+strings.ToLower(t.text(r.src)))+")", r.toks[m].start)
+	return []item{b.it}, m + 1, nil
+}
+
+func (r *rewriter) startsDistinctAggregate(k, j int) bool {
+	_, ok := r.distinctAggregateAt(k, j)
+	return ok
+}

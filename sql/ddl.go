@@ -63,8 +63,14 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 			return nil, syntaxErrorAt(src, toks, i)
 		}
 		elemStart := i
-		isColumn := !tableConstraintWords[toks[i].word(src)]
+		isColumn := !tableConstraintWords[toks[i].word(src)] ||
+			toks[i].is(src, "EXCLUDE") && !(i+1 < len(toks) && (toks[i+1].isPunct(src, "(") || toks[i+1].is(src, "USING")))
 		if isColumn {
+			// a column name is a ColId: PostgreSQL's reserved and
+			// type/function-name keywords are no column names
+			if err := columnNameError(src, toks, i); err != nil {
+				return nil, err
+			}
 			name, ok := identName(src, toks[i])
 			if !ok {
 				return nil, syntaxErrorAt(src, toks, i)

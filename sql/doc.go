@@ -42,6 +42,10 @@
 //   - PostgreSQL's syntax-error wording (42601, "syntax error at or near")
 //     with the position in the user's original text, mapped back through the
 //     rewrite's offset map.
+//   - the SEARCH and CYCLE clauses of a WITH item (cte.go): removed, kept in
+//     Statement.SearchCycle, the item marked by an extra column alias
+//     "pg__search_cycle_<i>" (WITH RECURSIVE itself is TiDB's grammar; the
+//     binder checks PostgreSQL's rules);
 //
 // The synthetic functions the binder must know: pg__cast(x, 'type'),
 // pg__ci(pattern) (case-insensitive regex pattern), pg__array(elems...),

@@ -19,7 +19,7 @@ func TestDriverStatements(t *testing.T) {
 		{"SELECT a FROM t WHERE b BETWEEN $1 AND $2 AND c LIKE $3", "select a from t where b between ? and ? and c like ?", []int{1, 2, 3}},
 		{"SELECT CASE WHEN $1::int > 0 THEN 'a' ELSE 'b' END", "select case when pg__cast(?, 'int') > 0 then 'a' else 'b' end", []int{1}},
 		{"DELETE FROM t WHERE id = $1", "delete from t where id = ?", []int{1}},
-		{"SELECT t.key FROM kv t", "select t.key from kv t", nil},
+		{"SELECT t.key FROM kv t", `select t."key" from kv t`, nil},
 		{"SELECT a FROM t WHERE a IN (SELECT b FROM u WHERE u.c = $1)", "select a from t where a in (select b from u where u.c = ?)", []int{1}},
 		{"SELECT a FROM t ORDER BY $1 NULLS FIRST", "select a from t order by pg__nulls(?, 'first')", []int{1}},
 	}

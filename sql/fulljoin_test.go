@@ -11,7 +11,7 @@ func TestFullJoinRewrite(t *testing.T) {
 		{"SELECT * FROM a FULL JOIN (SELECT x FROM c WHERE y) s ON a.x = s.x JOIN d ON true",
 			"SELECT * FROM a LEFT JOIN (SELECT x FROM c WHERE y) s ON pg__full_join((a.x = s.x)) JOIN d ON true"},
 		{"SELECT * FROM a FULL JOIN b ON a.x = b.x, c", "SELECT * FROM a LEFT JOIN b ON pg__full_join((a.x = b.x)), c"},
-		{"SELECT full FROM t", "SELECT full FROM t"}, // a column named full is left alone
+		{"SELECT t.full FROM t", `SELECT t."full" FROM t`}, // a column named full is a name, not FULL JOIN
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			st := parseOne(t, tc.in)

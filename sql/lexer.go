@@ -41,6 +41,9 @@ type token struct {
 	lead       int
 	hasComment bool
 	synth      string
+	// inPlace: synth replaces the token's own text where it stands (a
+	// word quoted as a name), so it keeps the source's spacing.
+	inPlace bool
 }
 
 // text returns the token's text: the original bytes or the synthetic text.

@@ -125,6 +125,10 @@ type Statement struct {
 	// it for errors.
 	ConflictTarget    []string
 	ConflictTargetPos int
+	// RowLockStrength is "no key update" or "key share" for SELECT ... FOR
+	// NO KEY UPDATE / FOR KEY SHARE, which reach TiDB as FOR UPDATE / FOR
+	// SHARE; "" otherwise.
+	RowLockStrength string
 	// OnConflictDoNothing is INSERT ... ON CONFLICT [(cols)] DO NOTHING.
 	OnConflictDoNothing bool
 	Set                 *SetStmt
@@ -145,6 +149,8 @@ type Statement struct {
 	DMLFrom   *ast.SelectStmt
 	// InsertAlias is the alias of INSERT INTO t AS alias ("" when none).
 	InsertAlias string
+	// SearchCycle are the SEARCH / CYCLE clauses of WITH items (cte.go).
+	SearchCycle []SearchCycle
 
 	tail  dmlTail    // extra statements rewriteDML appended
 	input string     // the full input of Parse
@@ -199,6 +205,10 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		input:  src,
 		end:    last.end,
 	}
+	toks, err := rewriteSearchCycle(src, toks, st) // cte.go
+	if err != nil {
+		return nil, err
+	}
 	if !p.noPlain {
 		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits); ok {
 			st.Rewritten, st.segs = text, segs
@@ -206,7 +216,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 	}
 	orig := toks
-	toks, err := normalizeTokens(src, toks)
+	toks, err = normalizeTokens(src, toks)
 	if err != nil {
 		return nil, err
 	}
@@ -218,6 +228,9 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			return nil, err
 		}
 		return st, nil
+	}
+	if toks, err = quoteNames(src, toks); err != nil {
+		return nil, err
 	}
 	switch toks[0].word(src) {
 	case "CREATE":
@@ -236,6 +249,9 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		if toks, err = rewriteDML(src, toks, st); err != nil {
 			return nil, err
 		}
+		toks = rewriteRowLocks(src, toks, st)
+	case "SELECT":
+		toks = rewriteRowLocks(src, toks, st)
 	case "EXPLAIN":
 		if toks, err = rewriteExplain(src, toks, st); err != nil {
 			return nil, err

@@ -31,7 +31,7 @@ func plainReject(w string) bool {
 		"DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "INTERVAL",
 		"CARDINALITY", "FETCH", "FOR", "INTO", "WINDOW",
 		"RETURNING", "DISTINCT", "IS", "ORDER", "OFFSET",
-		"AS", "FROM", "LIMIT", "ASYMMETRIC":
+		"AS", "FROM", "LIMIT", "ASYMMETRIC", "ISNULL", "NOTNULL", "STDDEV", "VARIANCE":
 		return true
 	}
 	return false
@@ -103,8 +103,8 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 		case tkPunct:
 			switch s {
 			case "(":
-				if inFrom {
-					return "", nil, false
+				if inFrom || t.lead < t.start && tidbBuiltinTokens[toks[k-1].word(src)] {
+					return "", nil, false // f (x): the rewrite glues the call's "(" to its name
 				}
 				depth++
 			case ")":
@@ -149,6 +149,9 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 						return "", nil, false
 					}
 					if n := toks[k+1]; n.kind == tkIdent {
+						if n.hasComment {
+							return "", nil, false // the loop does not see the label
+						}
 						lb, _, ok := plainUpper(src[n.start:n.end], &lbuf)
 						if !ok || asFollowers[lb] || k+2 < len(toks) && toks[k+2].isPunct(src, "(") {
 							return "", nil, false
@@ -174,6 +177,9 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 					if k+1 < len(toks) && toks[k+1].is(src, "ON") {
 						return "", nil, false
 					}
+					if toks[k-1].isPunct(src, "(") && k >= 2 && !tidbDistinctAggregates[toks[k-2].word(src)] {
+						return "", nil, false // agg(DISTINCT ..) through group_concat (aggorder.go)
+					}
 				case "IS":
 					if k+1 < len(toks) && toks[k+1].is(src, "DISTINCT") ||
 						k+2 < len(toks) && toks[k+1].is(src, "NOT") && toks[k+2].is(src, "DISTINCT") {
@@ -192,6 +198,9 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 	}
 	if depth != 0 {
 		return "", nil, false
+	}
+	if q, err := quoteNames(src, toks); err != nil || len(q) > 0 && &q[0] != &toks[0] {
+		return "", nil, false // a keyword as a name: quoted, or an error (names.go)
 	}
 	if len(ed) == 0 {
 		first, last := toks[0], toks[len(toks)-1]

@@ -132,7 +132,7 @@ func (r *rewriter) leadOf(t token) []piece {
 // any.
 func (r *rewriter) leadPiece(t token, p *piece) bool {
 	switch {
-	case t.synth != "" && t.lead >= t.start:
+	case t.synth != "" && t.lead >= t.start && !t.inPlace:
 		*p = piece{text: " ", orig: t.start}
 	case t.lead >= t.start:
 		return false
@@ -962,7 +962,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		case tkIdent:
 			w := r.upperWord(t, text)
 			switch {
-			case keywordFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
+			case keywordFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && !(k+2 < j && r.toks[k+2].is(r.src, "DISTINCT")):
 				// a function whose name TiDB's grammar takes as a keyword:
 				// quoted, it is an ordinary function name
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: `"` + foldASCII(text) + `"`, orig: t.start}}})
@@ -1248,6 +1248,15 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, items...)
 				k = nk
 				continue
+			case w != "" && k+2 < j && r.toks[k+2].is(r.src, "DISTINCT") && r.startsDistinctAggregate(k, j):
+				m, _ := r.distinctAggregateAt(k, j)
+				items, nk, err := r.distinctAggregate(k, m)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, items...)
+				k = nk
+				continue
 			case (w == "FULL" || w == "NATURAL") && r.startsFullJoin(k, j):
 				next, natural, _ := r.isFullJoinAt(k, j)
 				items, nk, err := r.fullJoin(k, next, j, natural)
@@ -1316,6 +1325,27 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, b.it)
 				k = m + 1
 				continue
+			case (w == "INNER" || w == "OUTER") && len(out) > 0 && !out[len(out)-1].composite &&
+				(out[len(out)-1].tok.is(r.src, "NATURAL") || w == "OUTER" && len(out) > 1 && !out[len(out)-2].composite && out[len(out)-2].tok.is(r.src, "NATURAL")):
+				// NATURAL INNER JOIN, NATURAL LEFT OUTER JOIN: TiDB's
+				// grammar has NATURAL [LEFT|RIGHT] JOIN only, the same joins
+				k++
+				continue
+			case (w == "ISNULL" || w == "NOTNULL") && len(out) > 0 && r.isOperand(out[len(out)-1]):
+				// PostgreSQL's postfix x ISNULL / x NOTNULL are x IS [NOT] NULL
+				kw := "is null"
+				if w == "NOTNULL" {
+					kw = "is not null"
+				}
+				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: kw, orig: t.start}}})
+				k++
+				continue
+			case w == "ALL" && len(out) >= 2 && r.itemIs(out[len(out)-1], "(") && r.isCallName(out[len(out)-2]) &&
+				k+1 < j && !r.toks[k+1].isPunct(r.src, ")") && !r.toks[k+1].isPunct(r.src, ","):
+				// agg(ALL x) is agg(x): ALL is the default set quantifier,
+				// and TiDB's grammar knows it for none of its aggregates
+				k++
+				continue
 			case w == "AT" && k+2 < j && r.toks[k+1].is(r.src, "TIME") && r.toks[k+2].is(r.src, "ZONE"):
 				// x AT TIME ZONE z -> timezone(z, x), PostgreSQL's own
 				// meaning. AT binds tighter than every binary operator, so
@@ -1346,10 +1376,30 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				continue
 			}
 		}
-		out = append(out, r.simple(t))
+		it := r.simple(t)
+		if t.kind == tkPunct && len(out) > 0 && t.lead < t.start && text == "(" && r.isCallName(out[len(out)-1]) &&
+			tidbBuiltinTokens[out[len(out)-1].tok.word(r.src)] {
+			// count (x) is count(x): TiDB's lexer (MySQL without
+			// IGNORE_SPACE) takes these names as its builtins only when
+			// "(" follows at once, and parses count (*) or sum (ALL x) as
+			// an unknown call otherwise; PostgreSQL allows any whitespace.
+			it.lead = nil
+		}
+		out = append(out, it)
 		k++
 	}
 	return out, nil
+}
+
+// tidbBuiltinTokens are the names TiDB's lexer turns into builtin tokens
+// when "(" follows without whitespace (btFuncTokenMap in its misc.go).
+var tidbBuiltinTokens = map[string]bool{
+	"BIT_AND": true, "BIT_OR": true, "BIT_XOR": true, "CAST": true, "COUNT": true,
+	"APPROX_COUNT_DISTINCT": true, "APPROX_PERCENTILE": true, "CURDATE": true, "CURTIME": true,
+	"DATE_ADD": true, "DATE_SUB": true, "EXTRACT": true, "GROUP_CONCAT": true, "MAX": true,
+	"MID": true, "MIN": true, "NOW": true, "POSITION": true, "STD": true,
+	"STDDEV_POP": true, "STDDEV_SAMP": true, "SUBSTR": true, "SUBSTRING": true, "SUM": true,
+	"SYSDATE": true, "TRANSLATE": true, "TRIM": true, "VAR_POP": true, "VAR_SAMP": true,
 }
 
 // asFollowers are the words after AS that may start something else than a
@@ -1421,7 +1471,7 @@ func normalizeTokens(src string, toks []token) ([]token, error) {
 			i = j
 			continue
 		}
-		if t.is(src, "COLLATE") {
+		if t.is(src, "COLLATE") && collateClauseAt(src, toks, i) {
 			j := i + 1
 			name := ""
 			for j < len(toks) {
@@ -1459,6 +1509,24 @@ func normalizeTokens(src string, toks []token) ([]token, error) {
 		return toks, nil
 	}
 	return out, nil
+}
+
+// collateClauseAt reports whether the COLLATE at toks[i] starts a COLLATE
+// clause: after an operand and before a name. Elsewhere the word is a name
+// (t.collate) or a misplaced keyword, for quoteNames to judge.
+func collateClauseAt(src string, toks []token, i int) bool {
+	if i == 0 || i+1 >= len(toks) || toks[i+1].kind != tkIdent && toks[i+1].kind != tkQIdent {
+		return false
+	}
+	p := toks[i-1]
+	switch p.kind {
+	case tkPunct:
+		return p.isPunct(src, ")") || p.isPunct(src, "]")
+	case tkIdent:
+		w := p.word(src)
+		return nameWords[w].cat != kwReserved || valueKeywords[w]
+	}
+	return p.kind != tkOp
 }
 
 // syntaxErrorAt is PostgreSQL's syntax error at toks[i] (or end of input).

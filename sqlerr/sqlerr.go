@@ -53,6 +53,7 @@ const (
 	AmbiguousColumn               Code = "42702"
 	AmbiguousFunction             Code = "42725"
 	DatatypeMismatch              Code = "42804"
+	InvalidRecursion              Code = "42P19"
 	CannotCoerce                  Code = "42846"
 	GroupingError                 Code = "42803"
 	WindowingError                Code = "42P20"
@@ -87,6 +88,9 @@ const (
 	InvalidRowCountInLimitClause  Code = "2201W"
 	InvalidRowCountInResultOffset Code = "2201X"
 	ProgramLimitExceeded          Code = "54000"
+	LockNotAvailable              Code = "55P03"
+	DeadlockDetected              Code = "40P01"
+	SerializationFailure          Code = "40001"
 )
 
 // Error is an error with a SQLSTATE. Position is 1-based into the original SQL

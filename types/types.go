@@ -66,7 +66,17 @@ const (
 	// written, jsonb (OID 3802) normalised as PostgreSQL prints it.
 	JSON
 	JSONB
+
+	// Record and RecordArray are the record and record[] columns the
+	// SEARCH and CYCLE clauses of WITH RECURSIVE add: Bytes holding an
+	// order-preserving key of the values (exec/functions/recordkey.go),
+	// which compare and sort as PostgreSQL's but are never printed.
+	Record
+	RecordArray
 )
+
+// IsRecord reports whether v is record or record[] (a SEARCH/CYCLE column).
+func (v Variant) IsRecord() bool { return v == Record || v == RecordArray }
 
 // IsVector reports whether v is int2vector or oidvector.
 func (v Variant) IsVector() bool { return v == Int2Vector || v == OidVector }
@@ -82,6 +92,7 @@ var variantNames = [...]string{
 	QChar: `"char"`, Int2Vector: "int2vector", OidVector: "oidvector",
 	RegClass: "regclass", RegType: "regtype", RegProc: "regproc", RegProcedure: "regprocedure",
 	RegNamespace: "regnamespace", RegRole: "regrole", JSON: "json", JSONB: "jsonb",
+	Record: "record", RecordArray: "record[]",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);

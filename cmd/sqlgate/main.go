@@ -1,6 +1,6 @@
 // Command sqlgate serves Apache Fluss tables to PostgreSQL clients.
 //
-//	sqlgate serve [--listen HOST:PORT] [--data DIR]
+//	sqlgate serve [--listen HOST:PORT] [--data DIR] [--fluss HOST:PORT[,...]]
 //	sqlgate slt [--label NAME] [--postgres URL [--complete]] FILE...
 //	sqlgate version
 package main
@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 	// Zone names must load on hosts without /usr/share/zoneinfo.
@@ -24,6 +25,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/exec/relop"
+	"github.com/sqlgate/sqlgate/fluss/remote"
 	"github.com/sqlgate/sqlgate/server"
 	"github.com/sqlgate/sqlgate/tests/sqllogic"
 )
@@ -59,6 +61,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   sqlgate serve [--listen HOST:PORT] [--data DIR]   serve the tables in DIR to PostgreSQL clients
+  sqlgate serve --fluss HOST:PORT[,...] [--fluss-user U]
+                                                   serve the tables of a Fluss cluster (README: what works)
   sqlgate slt [--label NAME] [--postgres URL [--complete]] FILE...
                                                    run sqllogictest files against a fresh in-process server per file
                                                    (or PostgreSQL; --complete rewrites their expected results from it)
@@ -71,7 +75,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:5433", "address to listen on")
-	data := fs.String("data", "./sqlgate-data", "data directory of the embedded store")
+	data := fs.String("data", "./sqlgate-data", "data directory of the embedded store (with --fluss: of spill files, views and privileges)")
+	flussAddrs := fs.String("fluss", "", "serve the tables of the Fluss cluster at HOST:PORT[,HOST:PORT...] instead of the embedded store")
+	flussUser := fs.String("fluss-user", "", "SASL/PLAIN user for the Fluss cluster (its password from $SQLGATE_FLUSS_PASSWORD)")
 	maxConns := fs.Int("max-connections", 100, "concurrent sessions (53300 beyond)")
 	maxPerUser := fs.Int("max-connections-per-user", 0, "concurrent sessions of one user (0 = no limit)")
 	maxRow := fs.Int("max-row-size", 0, "largest result row in bytes (54000 beyond; 0 = 1 GiB)")
@@ -110,9 +116,20 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	} else {
 		log.Info("go soft memory limit from GOMEMLIMIT", "bytes", limit)
 	}
+	var flussCfg *remote.Config
+	if *flussAddrs != "" {
+		flussCfg = &remote.Config{Bootstrap: strings.Split(*flussAddrs, ","), Username: *flussUser,
+			Password: os.Getenv("SQLGATE_FLUSS_PASSWORD")}
+		for _, a := range flussCfg.Bootstrap {
+			if _, _, err := net.SplitHostPort(a); err != nil {
+				fmt.Fprintf(stderr, "sqlgate: --fluss %q: %v\n", a, err)
+				return 2
+			}
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.Start(ctx, server.Config{Listen: *listen, DataDir: *data, Logger: log,
+	srv, err := server.Start(ctx, server.Config{Listen: *listen, DataDir: *data, Logger: log, Fluss: flussCfg,
 		Auth: security.Auth, TLS: security.TLS, RequireTLS: security.RequireTLS,
 		MaxConnections: *maxConns, MaxConnectionsPerUser: *maxPerUser, MaxRowSize: *maxRow,
 		QueryMemoryLimit: *queryMem << 20})

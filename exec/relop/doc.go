@@ -1,6 +1,8 @@
 // Package relop holds the relational operators of the executor: hash
 // aggregation, sort and top-N, hash / nested-loop / cross joins, distinct,
-// set operations and window functions. Each implements exec.Operator over
+// set operations, window functions and the recursive union of WITH
+// RECURSIVE (recursive.go: a working table that spills, UNION's set of
+// rows seen, an iteration bound). Each implements exec.Operator over
 // input column indexes and Arrow schemas; the planner (lower/) builds them.
 //
 // Every operator pulls its input batch by batch, checks ctx at least once per

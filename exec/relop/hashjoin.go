@@ -223,6 +223,15 @@ func (o *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err := o.build(ctx); err != nil {
 			return nil, err
 		}
+		if o.buildEmpty && o.buildParts == nil && o.prober != nil && (o.Type == InnerJoin || o.Type == SemiJoin || o.Type == RightJoin) {
+			// Nothing can match: the probe side is not read at all, as
+			// PostgreSQL's hash join skips its outer side over an empty
+			// hash table, so an error computing it is not the statement's.
+			o.prober.release()
+			o.prober = nil
+			o.hold.releaseAll()
+			return nil, nil
+		}
 	}
 	for {
 		if o.prober != nil {

@@ -958,14 +958,21 @@ func markValue(at []int, g, n int) []int {
 // mergePartial builds the row a partial update leaves: target columns from
 // the new row, the others from the stored row (NULL for a new key, which a
 // NOT NULL column refuses).
-func mergePartial(t *tableState, old []byte, exists bool, row []byte, target []bool) ([]byte, error) {
+func mergePartial(t *tableState, old []byte, exists bool, value []byte, target []bool) ([]byte, error) {
+	row, err := t.storedRow(value)
+	if err != nil {
+		return nil, sqlerr.Wrap(err, sqlerr.InternalError, "partial update: %v", err)
+	}
 	nf, err := format.SplitRow(t.colTypes, row)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.InternalError, "partial update: %v", err)
 	}
 	var of [][]byte
 	if exists {
-		if of, err = format.SplitRow(t.colTypes, old); err != nil {
+		if old, err = t.storedRow(old); err == nil {
+			of, err = format.SplitRow(t.colTypes, old)
+		}
+		if err != nil {
 			return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, err)
 		}
 	}
@@ -981,7 +988,21 @@ func mergePartial(t *tableState, old []byte, exists bool, row []byte, target []b
 				t.info.Descriptor.Schema.Columns[i].Name, t.info.Path.Table)
 		}
 	}
-	return format.JoinRow(nil, merged), nil
+	return format.JoinRow(format.AppendValueHeader(nil, t.info.SchemaID), merged), nil
+}
+
+// storedRow returns the row of a stored primary-key value, which is
+// ValueEncoder's: the row's schema id (2 bytes, little-endian), then the
+// compacted row. A table has one schema, so another id is damage.
+func (t *tableState) storedRow(v []byte) ([]byte, error) {
+	id, row, err := format.SplitValue(v)
+	if err != nil {
+		return nil, err
+	}
+	if id != t.info.SchemaID {
+		return nil, fmt.Errorf("a value of schema %d in a table of schema %d", id, t.info.SchemaID)
+	}
+	return row, nil
 }
 
 // encodeChangelog encodes bucket b's changelog rows as log batches with
@@ -994,8 +1015,12 @@ func encodeChangelog(t *tableState, b int, cl *changelog, recs []arrow.RecordBat
 	}
 	rb := array.NewRecordBuilder(memory.DefaultAllocator, t.schema)
 	defer rb.Release()
-	for _, row := range cl.rows {
-		if _, err := format.DecodeRow(row, t.colTypes, rb.Fields()); err != nil {
+	for _, v := range cl.rows {
+		row, err := t.storedRow(v)
+		if err == nil {
+			_, err = format.DecodeRow(row, t.colTypes, rb.Fields())
+		}
+		if err != nil {
 			return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, err)
 		}
 	}
@@ -1039,7 +1064,7 @@ func cutChangelog(t *tableState, b int, src []int32, changes []format.ChangeType
 // batch, and releases rec.
 func encodeLogBatch(t *tableState, rec arrow.RecordBatch, changes []format.ChangeType) ([]byte, error) {
 	defer rec.Release()
-	data, err := format.EncodeBatch(rec, changes, t.info.SchemaID)
+	data, err := format.EncodeTableBatch(rec, t.colTypes, changes, t.info.SchemaID)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.InternalError, "encoding the changelog of %s: %v", t.info.Path, err)
 	}

@@ -1,9 +1,15 @@
 // Package embedded owns sqlgate's default, on-disk Fluss store: a directory
 // holding a FORMAT file, the catalog (catalog.json, Fluss's table JSON shape,
 // replaced atomically), one log file per table bucket made of Fluss V0 log
-// record batches (CRC-32C, Arrow IPC records, change-type vectors), and one
-// pebble database (kv/) holding the current state of primary-key tables and
-// every bucket log's committed length.
+// record batches (CRC-32C, Arrow IPC records in Fluss's units, change-type
+// vectors), and one pebble database (kv/) holding the current state of
+// primary-key tables and every bucket log's committed length. The bytes are
+// Fluss 0.9.1's (package format): a primary-key table's key is its
+// CompactedKeyEncoder bytes and its value ValueEncoder's, the table's schema
+// id (2 bytes) then the CompactedRow. FORMAT says the layout version
+// (FormatVersion, 2); a store of another version is refused at Open
+// (version 1, before the bytes were Fluss's, with a hint to export and
+// reload: converting it would rewrite every batch and value).
 //
 // Writes go through one committer goroutine per store that group-commits:
 // every request queued while the previous fsync ran is written to the bucket

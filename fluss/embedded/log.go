@@ -101,13 +101,14 @@ func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error
 	// one cache per table state: a table's schema never changes in place
 	info.ArrowSchemas = fluss.NewArrowSchemas()
 	schema := info.ArrowSchema()
-	t := &tableState{info: info, dir: s.tableDir(info.TableID), decoder: format.NewBatchDecoder(schema), schema: schema,
+	t := &tableState{info: info, dir: s.tableDir(info.TableID), schema: schema,
 		pkIdx: columnIndexes(info, info.Descriptor.Schema.PrimaryKey), bkIdx: columnIndexes(info, info.Descriptor.BucketKey),
 		projs: map[string]*projPlan{}}
 	t.ndv.known = create // a new table's sketches cover all its rows
 	for _, c := range info.Descriptor.Schema.Columns {
 		t.colTypes = append(t.colTypes, c.Type)
 	}
+	t.decoder = format.NewTableBatchDecoder(schema, t.colTypes)
 	t.pkTypes, t.bkTypes = keyTypes(info, t.pkIdx), keyTypes(info, t.bkIdx)
 	t.keyInfo.Path = info.Path
 	for _, c := range t.pkIdx {

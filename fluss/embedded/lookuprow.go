@@ -61,8 +61,11 @@ func (h *tableHandle) LookupRow(ctx context.Context, keys arrow.RecordBatch, i i
 	if dec == nil {
 		dec = format.NewRowDecoder(t.colTypes)
 	}
-	dec.Bind(dst)
-	_, derr := dec.Decode(v)
+	row, derr := t.storedRow(v)
+	if derr == nil {
+		dec.Bind(dst)
+		_, derr = dec.Decode(row)
+	}
 	dec.Bind(plan.none)
 	plan.decs.Put(dec)
 	if derr != nil {

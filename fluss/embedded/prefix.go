@@ -269,7 +269,11 @@ func (s *prefixScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		if ok {
-			if _, err := s.dec.Decode(s.it.Value()); err != nil {
+			row, err := s.t.storedRow(s.it.Value())
+			if err == nil {
+				_, err = s.dec.Decode(row)
+			}
+			if err != nil {
 				return nil, corrupt("stored row of %s is unreadable: %v", s.t.info.Path, err)
 			}
 			n++

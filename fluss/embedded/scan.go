@@ -117,7 +117,11 @@ func (s *stateScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	s.dec.Reserve(want)
 	n := 0
 	for ; n < want && s.it.Valid(); s.it.Next() {
-		if _, err := s.dec.Decode(s.it.Value()); err != nil {
+		row, err := s.t.storedRow(s.it.Value())
+		if err == nil {
+			_, err = s.dec.Decode(row)
+		}
+		if err != nil {
 			return nil, corrupt("stored row of %s is unreadable: %v", s.t.info.Path, err)
 		}
 		n++

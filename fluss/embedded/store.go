@@ -26,7 +26,15 @@ import (
 )
 
 // FormatVersion is the on-disk layout version this code writes and reads.
-const FormatVersion = 1
+// Version 2 writes Fluss 0.9.1's bytes exactly: Arrow units per precision
+// in log batches (TIME(0)/TIMESTAMP(0) seconds, (1-3) milliseconds, LTZ
+// fields without a zone), TIME as milliseconds of the day in compacted
+// rows, Fluss's BinaryArray/BinaryMap and length-prefixed nested rows, and
+// ValueEncoder's schema id in front of each stored value. Version 1 (the
+// older, sqlgate-specific bytes) is refused: converting a store means
+// rewriting every log batch and value, which the older sqlgate's export
+// (COPY TO or pg_dump) and a load into a new directory already do.
+const FormatVersion = 2
 
 const formatMagic = "sqlgate-embedded-fluss"
 
@@ -234,6 +242,11 @@ func (s *Store) checkFormat() error {
 	if v > FormatVersion {
 		return sqlerr.New(sqlerr.FeatureNotSupported,
 			"store %s has format version %d, newer than the version %d this sqlgate understands; upgrade sqlgate to open it", s.dir, v, FormatVersion)
+	}
+	if v < FormatVersion {
+		return sqlerr.New(sqlerr.FeatureNotSupported,
+			"store %s has format version %d, written by an older sqlgate whose bytes differ from Fluss's; this sqlgate reads version %d only", s.dir, v, FormatVersion).
+			WithHint("Export the tables with the sqlgate that wrote the store (COPY ... TO or pg_dump) and load them into a new data directory.")
 	}
 	return nil
 }
@@ -510,6 +523,10 @@ func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, e
 	}
 	return &tableHandle{s: s, t: t}, nil
 }
+
+// RowLocksSerializeWriters implements fluss.RowLockable: only the server
+// that opened the store (pebble locks its directory) writes it.
+func (s *Store) RowLocksSerializeWriters() bool { return true }
 
 // Close stops the committer and closes the files and the key-value state.
 // Writes already being committed finish; writes still queued fail with

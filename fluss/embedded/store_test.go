@@ -346,6 +346,20 @@ func TestNewerFormatRefused(t *testing.T) {
 	}
 }
 
+func TestOlderFormatRefused(t *testing.T) {
+	dir := t.TempDir()
+	s := openStore(t, dir)
+	s.Close()
+	if err := os.WriteFile(filepath.Join(dir, "FORMAT"), []byte("sqlgate-embedded-fluss 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(dir, Options{})
+	wantCode(t, err, sqlerr.FeatureNotSupported, "format version 1")
+	if !strings.Contains(sqlerr.As(err).Hint, "new data directory") {
+		t.Fatalf("no hint in %v", err)
+	}
+}
+
 // logTableWithBatches creates a one-bucket log table holding three batches
 // of 10 rows (ids 0..29) and returns the store's directory and the file.
 func logTableWithBatches(t *testing.T) (string, string) {

@@ -68,7 +68,7 @@ func (h *tableHandle) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.
 		if part == nil {
 			continue
 		}
-		data, err := format.EncodeBatch(part, nil, t.info.SchemaID)
+		data, err := format.EncodeTableBatch(part, t.colTypes, nil, t.info.SchemaID)
 		records := part.NumRows()
 		if part != conv {
 			part.Release()
@@ -316,6 +316,8 @@ func encodeRows(t *tableState, conv arrow.RecordBatch) ([]byte, []int, error) {
 	var err error
 	cols := conv.Columns()
 	for i := range n {
+		// a stored value is ValueEncoder's: the schema id, then the row
+		buf = format.AppendValueHeader(buf, t.info.SchemaID)
 		if buf, err = format.AppendRow(buf, t.colTypes, cols, i); err != nil {
 			return nil, nil, err
 		}
@@ -586,7 +588,10 @@ func (h *tableHandle) lookup(ctx context.Context, keys arrow.RecordBatch, projec
 			rb.Release()
 			return nil, ioErr(err, "looking up %s", t.info.Path)
 		}
-		_, derr := lb.dec.Decode(v)
+		row, derr := t.storedRow(v)
+		if derr == nil {
+			_, derr = lb.dec.Decode(row)
+		}
 		c.Close()
 		if derr != nil {
 			rb.Release()
@@ -626,6 +631,11 @@ func (h *tableHandle) lookupOne(plan *projPlan, keys arrow.RecordBatch, reuse *r
 	defer r.done()
 	if err != nil {
 		return nil, ioErr(err, "looking up %s", t.info.Path)
+	}
+	if found {
+		if v, err = t.storedRow(v); err != nil {
+			return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, err)
+		}
 	}
 	if found && plan.one != nil {
 		var rec arrow.RecordBatch

@@ -70,6 +70,9 @@ func (r *BatchReader) Decode(b []byte) (Batch, error) {
 	if err != nil {
 		return Batch{}, err
 	}
+	if h.RecordCount == 0 {
+		return r.dec.empty(h, changes), nil
+	}
 	msg, err := splitMessage(b[pos:], ipc.MessageRecordBatch)
 	if err != nil {
 		return Batch{}, fmt.Errorf("decoding arrow record batch: %w", err)
@@ -81,7 +84,7 @@ func (r *BatchReader) Decode(b []byte) (Batch, error) {
 		}
 		r.feed = &messageFeed{schema: schema}
 		r.alloc = newDecodeAllocator()
-		rd, err := ipc.NewReaderFromMessageReader(r.feed, ipc.WithSchema(r.dec.schema), ipc.WithAllocator(r.alloc))
+		rd, err := ipc.NewReaderFromMessageReader(r.feed, ipc.WithSchema(r.dec.wire), ipc.WithAllocator(r.alloc))
 		if err != nil {
 			return Batch{}, fmt.Errorf("decoding arrow schema: %w", err)
 		}
@@ -103,7 +106,7 @@ func (r *BatchReader) Decode(b []byte) (Batch, error) {
 		return Batch{}, fmt.Errorf("batch header says %d records, arrow data has %d", h.RecordCount, rec.NumRows())
 	}
 	rec.Retain()
-	return Batch{Header: h, Changes: changes, Record: rec}, nil
+	return Batch{Header: h, Changes: changes, Record: r.dec.fromWire(rec)}, nil
 }
 
 // splitMessage parses one encapsulated IPC message (continuation marker,

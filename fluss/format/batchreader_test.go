@@ -20,7 +20,7 @@ import (
 func TestBatchReaderDecodesInPlace(t *testing.T) {
 	rec := fixture.Record(0, 12)
 	defer rec.Release()
-	dec := NewBatchDecoder(rec.Schema())
+	dec := NewTableBatchDecoder(rec.Schema(), colTypes())
 	r := dec.NewReader()
 	defer r.Release()
 	changes := make([]ChangeType, rec.NumRows())
@@ -31,7 +31,7 @@ func TestBatchReaderDecodesInPlace(t *testing.T) {
 		name    string
 		changes []ChangeType
 	}{{"append-only", nil}, {"changelog", changes}, {"append-only again", nil}} {
-		b, err := EncodeBatch(rec, tc.changes, 1)
+		b, err := EncodeTableBatch(rec, colTypes(), tc.changes, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func TestBatchReaderDecodesInPlace(t *testing.T) {
 		}
 	}
 	// A CRC-valid batch whose Arrow message is cut short is an error, not a panic.
-	b, _ := EncodeBatch(rec, nil, 1)
+	b, _ := EncodeTableBatch(rec, colTypes(), nil, 1)
 	for _, cut := range []int{HeaderSize + 4, HeaderSize + 100, len(b) - 8} {
 		short := append([]byte(nil), b[:cut]...)
 		putLengthAndCRC(short)
@@ -91,8 +91,8 @@ func putLengthAndCRC(b []byte) {
 func TestProjectedReadMatchesDecodeAndSurvivesDamage(t *testing.T) {
 	rec := fixture.Record(0, 12)
 	defer rec.Release()
-	dec := NewBatchDecoder(rec.Schema())
-	proj := []int{0, 1, 3, 6, 9, 11, 12, 13, 20}
+	dec := NewTableBatchDecoder(rec.Schema(), colTypes())
+	proj := []int{0, 1, 3, 6, 9, 11, 12, 13, 15, 18, 20, 21}
 	fields := make([]arrow.Field, len(proj))
 	for i, c := range proj {
 		fields[i] = rec.Schema().Field(c)
@@ -106,7 +106,7 @@ func TestProjectedReadMatchesDecodeAndSurvivesDamage(t *testing.T) {
 	}
 	read := func(b []byte) (arrow.RecordBatch, error) { return readProjected(plan, b) }
 	for _, changes := range [][]ChangeType{nil, make([]ChangeType, 12)} {
-		b, _ := EncodeBatch(rec, changes, 1)
+		b, _ := EncodeTableBatch(rec, colTypes(), changes, 1)
 		got, err := read(b)
 		if err != nil {
 			t.Fatal(err)
@@ -158,7 +158,7 @@ func readProjected(plan *ProjectionPlan, b []byte) (arrow.RecordBatch, error) {
 
 // flatPlan is a projection plan of the fixture's flat columns.
 func flatPlan(dec *BatchDecoder, s *arrow.Schema) *ProjectionPlan {
-	proj := []int{0, 1, 3, 6, 9, 11, 12, 13, 20}
+	proj := []int{0, 1, 3, 6, 9, 11, 12, 13, 15, 18, 20, 21}
 	fields := make([]arrow.Field, len(proj))
 	for i, c := range proj {
 		fields[i] = s.Field(c)

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 func TestDecodeBudget(t *testing.T) {
@@ -73,11 +74,11 @@ func TestCompressedBatchDecodeBounded(t *testing.T) {
 		name string
 		opt  ipc.Option
 	}{{"lz4", ipc.WithLZ4()}, {"zstd", ipc.WithZstd()}} {
-		b, err := encodeBatch(rec, nil, 1, codec.opt)
+		b, err := encodeBatch(rec, []types.T{types.Int64Type}, nil, 1, codec.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec := NewBatchDecoder(schema)
+		dec := NewTableBatchDecoder(schema, []types.T{types.Int64Type})
 		decode := map[string]func([]byte) (Batch, error){
 			"Decode": dec.Decode,
 			"BatchReader": func(b []byte) (Batch, error) {

@@ -14,18 +14,12 @@ import (
 
 // This file is Fluss's CompactedRow / CompactedKeyEncoder field encoding
 // (CompactedRowWriter.java, fluss.md §6.3–6.4), driven by Arrow arrays whose
-// types are types.T.ArrowType() of the column types.
-//
-// Deviations, both chosen so that values read back exactly what was written:
-//   - TIME(p) with p > 3 is written as VLQ millis-of-day followed by VLQ
-//     nano-of-milli (as TIMESTAMP does); Fluss's TIME holds millis only, and
-//     for p <= 3 the encoding is Fluss's.
-//   - ARRAY, MAP and ROW values use sqlgate's own nested encoding instead of
-//     Fluss's BinaryArray/BinaryMap layout: ARRAY = VLQ count, null bitset of
-//     count bits, the non-null elements; MAP = VLQ count, the keys, a null
-//     bitset of the values, the non-null values; ROW = a compacted row (null
-//     bitset, non-null fields). Keys never contain nested types, so key bytes
-//     and bucket hashes are unaffected.
+// types are types.T.ArrowType() of the column types. Nested values are
+// Fluss's: an ARRAY is a VLQ length and a BinaryArray, a MAP a VLQ length and
+// a BinaryMap, a ROW a VLQ length and a CompactedRow (binaryarray.go). A
+// TIME of any precision is its milliseconds of the day (Fluss's TIME holds
+// no more): a value with digits below the millisecond is refused, not
+// rounded (ErrTimeBelowMillis).
 
 // ErrShortRow reports compacted bytes that end before their fields do.
 var errShortRow = errors.New("compacted row is truncated")
@@ -105,33 +99,27 @@ func AppendValue(dst []byte, t types.T, a arrow.Array, i int) ([]byte, error) {
 	if out, ok := appendScalar(dst, t, a, i); ok {
 		return out, nil
 	}
+	if t.Kind == types.Time {
+		ms, err := timeMillis(a, i)
+		if err != nil {
+			return nil, err
+		}
+		return appendU32(dst, ms), nil
+	}
 	switch t.Kind {
-	case types.Array:
-		l := a.(array.ListLike)
-		s, e := l.ValueOffsets(i)
-		return appendNested(dst, *t.Elem, l.ListValues(), int(s), int(e))
-	case types.Map:
-		m := a.(*array.Map)
-		s, e := m.ValueOffsets(i)
-		dst = binary.AppendUvarint(dst, uint64(e-s))
-		for j := int(s); j < int(e); j++ {
-			if m.Keys().IsNull(j) {
-				return nil, fmt.Errorf("map key is null")
-			}
-			var err error
-			if dst, err = AppendValue(dst, *t.Key, m.Keys(), j); err != nil {
-				return nil, err
-			}
+	case types.Array, types.Map, types.Row:
+		// VLQ length, then the nested bytes: written after room for the
+		// longest length and moved down once their size is known.
+		base := len(dst)
+		dst = append(dst, 0, 0, 0, 0, 0)
+		var err error
+		if dst, err = appendNestedBody(dst, t, a, i); err != nil {
+			return nil, err
 		}
-		return appendElems(dst, *t.Elem, m.Items(), int(s), int(e))
-	case types.Row:
-		st := a.(*array.Struct)
-		cols := make([]arrow.Array, st.NumField())
-		ts := make([]types.T, st.NumField())
-		for f := range cols {
-			cols[f], ts[f] = st.Field(f), t.Fields[f].Type
-		}
-		return AppendRow(dst, ts, cols, i)
+		n := len(dst) - base - 5
+		m := len(binary.AppendUvarint(dst[base:base], uint64(n)))
+		copy(dst[base+m:], dst[base+5:])
+		return dst[:base+m+n], nil
 	}
 	return nil, fmt.Errorf("compacted encoding: unsupported %s value in a %s array", t, a.DataType())
 }
@@ -176,55 +164,20 @@ func appendScalar(dst []byte, t types.T, a arrow.Array, i int) ([]byte, bool) {
 	case types.Date:
 		return appendU32(dst, int32(a.(*array.Date32).Value(i))), true
 	case types.Time:
-		switch v := a.(type) {
-		case *array.Time32:
-			return appendU32(dst, int32(v.Value(i))), true
-		case *array.Time64:
-			per := int64(1000) // micros per milli
-			if v.DataType().(*arrow.Time64Type).Unit == arrow.Nanosecond {
-				per = 1_000_000
-			}
-			ms, rest := floorDivMod(int64(v.Value(i)), per)
-			dst = appendU32(dst, int32(ms))
-			return appendU32(dst, int32(rest*(1_000_000/per))), true
+		// milliseconds of the day; a value below the millisecond fails
+		// (timeMillis), which the caller reports
+		if ms, err := timeMillis(a, i); err == nil {
+			return appendU32(dst, ms), true
 		}
 	case types.Timestamp, types.TimestampTZ:
-		v := a.(*array.Timestamp)
-		per := int64(1000)
-		if v.DataType().(*arrow.TimestampType).Unit == arrow.Nanosecond {
-			per = 1_000_000
-		}
-		ms, rest := floorDivMod(int64(v.Value(i)), per)
+		ms, nano := timestampParts(a.(*array.Timestamp), i)
 		dst = appendU64(dst, ms)
 		if t.Precision <= 3 {
 			return dst, true
 		}
-		return appendU32(dst, int32(rest*(1_000_000/per))), true
+		return appendU32(dst, nano), true
 	}
 	return nil, false
-}
-
-func appendNested(dst []byte, elem types.T, vals arrow.Array, s, e int) ([]byte, error) {
-	dst = binary.AppendUvarint(dst, uint64(e-s))
-	return appendElems(dst, elem, vals, s, e)
-}
-
-// appendElems writes a null bitset for vals[s:e] and the non-null elements.
-func appendElems(dst []byte, elem types.T, vals arrow.Array, s, e int) ([]byte, error) {
-	n := e - s
-	base := len(dst)
-	dst = append(dst, make([]byte, (n+7)/8)...)
-	var err error
-	for j := s; j < e; j++ {
-		if vals.IsNull(j) {
-			dst[base+(j-s)>>3] |= 1 << ((j - s) & 7)
-			continue
-		}
-		if dst, err = AppendValue(dst, elem, vals, j); err != nil {
-			return nil, err
-		}
-	}
-	return dst, nil
 }
 
 // AppendRow appends the CompactedRow encoding of row i of cols (of types ts):
@@ -257,6 +210,10 @@ func AppendKey(dst []byte, ts []types.T, cols []arrow.Array, i int) ([]byte, err
 		// AppendValue, keeps a point lookup's key buffer off the heap.
 		var ok bool
 		if dst, ok = appendScalar(dst, ts[f], c, i); !ok {
+			if ts[f].Kind == types.Time {
+				_, err := timeMillis(c, i)
+				return nil, err
+			}
 			return nil, fmt.Errorf("key column %d: unsupported %s value in a %s array", f+1, ts[f], c.DataType())
 		}
 	}
@@ -444,24 +401,12 @@ func DecodeValue(b []byte, t types.T, bld array.Builder) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if t.Precision <= 3 {
-			if bld != nil {
-				bld.(*array.Time32Builder).Append(arrow.Time32(ms))
-			}
-			return n, nil
-		}
-		nano, m, err := readU32(b[n:])
-		if err != nil {
-			return 0, err
-		}
 		if bld != nil {
-			v := int64(ms)*1_000_000 + int64(nano)
-			if bld.Type().(*arrow.Time64Type).Unit == arrow.Microsecond {
-				v /= 1000
+			if err := appendTimeMillis(bld, ms); err != nil {
+				return 0, err
 			}
-			bld.(*array.Time64Builder).Append(arrow.Time64(v))
 		}
-		return n + m, nil
+		return n, nil
 	case types.Timestamp, types.TimestampTZ:
 		ms, n, err := readU64(b)
 		if err != nil {
@@ -476,91 +421,18 @@ func DecodeValue(b []byte, t types.T, bld array.Builder) (int, error) {
 			n += m
 		}
 		if bld != nil {
-			tb := bld.(*array.TimestampBuilder)
-			if tb.Type().(*arrow.TimestampType).Unit == arrow.Nanosecond {
-				tb.Append(arrow.Timestamp(ms*1_000_000 + int64(nano)))
-			} else {
-				tb.Append(arrow.Timestamp(ms*1000 + int64(nano)/1000))
-			}
+			appendTimestamp(bld.(*array.TimestampBuilder), ms, nano)
 		}
 		return n, nil
-	case types.Array:
-		cnt, n, err := readCount(b)
+	case types.Array, types.Map, types.Row:
+		v, n, err := readBytes(b)
 		if err != nil {
 			return 0, err
 		}
-		var vb array.Builder
-		if bld != nil {
-			lb := bld.(*array.ListBuilder)
-			lb.Append(true)
-			vb = lb.ValueBuilder()
-		}
-		m, err := decodeElems(b[n:], *t.Elem, cnt, vb)
-		return n + m, err
-	case types.Map:
-		cnt, n, err := readCount(b)
-		if err != nil {
+		if err := decodeNestedBody(v, t, bld); err != nil {
 			return 0, err
 		}
-		var kb, ib array.Builder
-		if bld != nil {
-			mb := bld.(*array.MapBuilder)
-			mb.Append(true)
-			kb, ib = mb.KeyBuilder(), mb.ItemBuilder()
-		}
-		for j := 0; j < cnt; j++ {
-			m, err := DecodeValue(b[n:], *t.Key, kb)
-			if err != nil {
-				return 0, err
-			}
-			n += m
-		}
-		m, err := decodeElems(b[n:], *t.Elem, cnt, ib)
-		return n + m, err
-	case types.Row:
-		ts := make([]types.T, len(t.Fields))
-		bs := make([]array.Builder, len(t.Fields))
-		for f := range t.Fields {
-			ts[f] = t.Fields[f].Type
-		}
-		if bld != nil {
-			sb := bld.(*array.StructBuilder)
-			sb.Append(true)
-			for f := range bs {
-				bs[f] = sb.FieldBuilder(f)
-			}
-		}
-		return DecodeRow(b, ts, bs)
+		return n, nil
 	}
 	return 0, fmt.Errorf("compacted encoding: unsupported type %s", t)
-}
-
-func readCount(b []byte) (int, int, error) {
-	v, n := binary.Uvarint(b)
-	if n <= 0 || v > uint64(len(b)) { // every element costs at least one bit
-		return 0, 0, errShortRow
-	}
-	return int(v), n, nil
-}
-
-func decodeElems(b []byte, elem types.T, cnt int, bld array.Builder) (int, error) {
-	nb := (cnt + 7) / 8
-	if len(b) < nb {
-		return 0, errShortRow
-	}
-	pos := nb
-	for j := 0; j < cnt; j++ {
-		if b[j>>3]&(1<<(j&7)) != 0 {
-			if bld != nil {
-				bld.AppendNull()
-			}
-			continue
-		}
-		n, err := DecodeValue(b[pos:], elem, bld)
-		if err != nil {
-			return 0, err
-		}
-		pos += n
-	}
-	return pos, nil
 }

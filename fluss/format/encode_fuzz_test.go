@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss/internal/fixture"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // FuzzEncodeBatch drives the log batch writer with records built from the
@@ -27,7 +28,7 @@ func FuzzEncodeBatch(f *testing.F) {
 		{Name: "b", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
 		{Name: "y", Type: arrow.BinaryTypes.Binary, Nullable: true},
 	}, nil)
-	dec := NewBatchDecoder(schema)
+	dec := NewTableBatchDecoder(schema, []types.T{types.Int64Type, types.Float64Type, types.StringType, types.BoolType, types.BytesType})
 	f.Fuzz(func(t *testing.T, data []byte, firstID int32, n uint8) {
 		// A record from the bytes: each row takes 9 bytes (a null mask
 		// byte and 8 value bytes) while they last.
@@ -57,7 +58,7 @@ func FuzzEncodeBatch(f *testing.F) {
 
 		fx := fixture.Record(firstID, int(n%40))
 		defer fx.Release()
-		roundTrip(t, NewBatchDecoder(fx.Schema()), fx, changesFrom(data, int(fx.NumRows())))
+		roundTrip(t, NewTableBatchDecoder(fx.Schema(), colTypes()), fx, changesFrom(data, int(fx.NumRows())))
 	})
 }
 
@@ -77,7 +78,7 @@ func changesFrom(data []byte, rows int) []ChangeType {
 
 func roundTrip(t *testing.T, dec *BatchDecoder, rec arrow.RecordBatch, changes []ChangeType) {
 	t.Helper()
-	b, err := EncodeBatch(rec, changes, 3)
+	b, err := EncodeTableBatch(rec, dec.ts, changes, 3)
 	if err != nil {
 		t.Fatalf("encode %d rows: %v", rec.NumRows(), err)
 	}

@@ -148,9 +148,9 @@ func TestAppendKeyKeepsBufferOnStack(t *testing.T) {
 func TestLogBatchRoundTripAndCRC(t *testing.T) {
 	rec := fixture.Record(0, 9)
 	defer rec.Release()
-	dec := NewBatchDecoder(rec.Schema())
+	dec := NewTableBatchDecoder(rec.Schema(), colTypes())
 	for _, changes := range [][]ChangeType{nil, {Insert, UpdateBefore, UpdateAfter, Delete, Insert, Insert, Insert, Insert, Insert}} {
-		b, err := EncodeBatch(rec, changes, 7)
+		b, err := EncodeTableBatch(rec, colTypes(), changes, 7)
 		if err != nil {
 			t.Fatal(err)
 		}

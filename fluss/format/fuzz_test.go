@@ -53,12 +53,12 @@ func FuzzDecodeRow(f *testing.F) {
 func FuzzDecodeBatch(f *testing.F) {
 	rec := fixture.Record(0, 4)
 	defer rec.Release()
-	b, err := EncodeBatch(rec, []ChangeType{Insert, UpdateBefore, UpdateAfter, Delete}, 1)
+	b, err := EncodeTableBatch(rec, colTypes(), []ChangeType{Insert, UpdateBefore, UpdateAfter, Delete}, 1)
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b)
-	dec := NewBatchDecoder(rec.Schema())
+	dec := NewTableBatchDecoder(rec.Schema(), colTypes())
 	plan := flatPlan(dec, rec.Schema())
 	f.Fuzz(func(t *testing.T, b []byte) {
 		// Re-seal length and CRC so that mutations reach the Arrow decoder.

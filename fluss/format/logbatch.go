@@ -8,12 +8,17 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/types"
 )
 
-// The V0 log record batch layout (DefaultLogRecordBatch, fluss.md §5). All
-// header integers are little-endian.
+// The log record batch layouts (DefaultLogRecordBatch,
+// LogRecordBatchFormat, fluss.md §5). All header integers are
+// little-endian. The offsets below are V0's, which sqlgate writes; V1 (Fluss
+// 0.7-0.9: a leader epoch after the commit timestamp) and V2 (Fluss 1.0: the
+// leader epoch and a statistics block before the records) are read too.
 const (
 	offBaseOffset      = 0
 	offLength          = 8
@@ -29,13 +34,40 @@ const (
 
 	// HeaderSize is the size of a V0 batch header; records start here.
 	HeaderSize = 48
+	// MaxHeaderSize is the size of the longest fixed header (V2, before
+	// its statistics).
+	MaxHeaderSize = 56
 	// LogOverhead is the part of the header that Length does not count.
 	LogOverhead = 12
 	// MagicV0 is the batch format sqlgate writes (what Fluss clients write).
 	MagicV0 = 0
+	// MagicV1 is Fluss 0.9.1's leader-epoch layout (main renumbered it V2
+	// and gave magic 1 to a statistics layout without the epoch; a 0.9.1
+	// cluster never writes that one).
+	MagicV1 = 1
+	// MagicV2 is Fluss 1.0's leader epoch plus statistics layout.
+	MagicV2 = 2
 	// AttrAppendOnly is attribute bit 0: no change-type vector.
 	AttrAppendOnly = 1
 )
+
+// batchLayout is where a magic's header fields lie. V1 and V2 shift every
+// field after the commit timestamp by the 4-byte leader epoch.
+type batchLayout struct {
+	epoch, shift, statsLen, size int
+}
+
+func layoutOf(magic int8) (batchLayout, bool) {
+	switch magic {
+	case MagicV0:
+		return batchLayout{epoch: -1, shift: 0, statsLen: -1, size: HeaderSize}, true
+	case MagicV1:
+		return batchLayout{epoch: 21, shift: 4, statsLen: -1, size: 52}, true
+	case MagicV2:
+		return batchLayout{epoch: 21, shift: 4, statsLen: 52, size: MaxHeaderSize}, true
+	}
+	return batchLayout{}, false
+}
 
 // ChangeType is a changelog record's kind (ChangeType.java).
 type ChangeType byte
@@ -80,24 +112,32 @@ type BatchHeader struct {
 	WriterID        int64
 	BatchSequence   int32
 	RecordCount     int32
+	// LeaderEpoch is the leader's epoch (V1, V2); -1 for V0.
+	LeaderEpoch int32
+	// StatisticsLength is the size of a V2 batch's statistics block.
+	StatisticsLength int32
+	// RecordsOffset is where the records (the change-type vector, then the
+	// Arrow message) start, from the batch's start.
+	RecordsOffset int
 }
 
 // Size is the whole batch's size in bytes.
 func (h BatchHeader) Size() int64 { return LogOverhead + int64(h.Length) }
 
-// NextOffset is the offset after the batch's last record.
-func (h BatchHeader) NextOffset() int64 {
-	if h.RecordCount == 0 {
-		return h.BaseOffset
-	}
-	return h.BaseOffset + int64(h.LastOffsetDelta) + 1
-}
+// LastOffset is the offset of the batch's last record: BaseOffset +
+// LastOffsetDelta, also for an empty batch (Fluss writes one, RecordCount 0
+// and LastOffsetDelta 0, for a PutKv that changed nothing; it takes an
+// offset).
+func (h BatchHeader) LastOffset() int64 { return h.BaseOffset + int64(h.LastOffsetDelta) }
+
+// NextOffset is the offset after the batch (DefaultLogRecordBatch.nextLogOffset).
+func (h BatchHeader) NextOffset() int64 { return h.LastOffset() + 1 }
 
 // AppendOnly reports whether the batch has no change-type vector.
 func (h BatchHeader) AppendOnly() bool { return h.Attributes&AttrAppendOnly != 0 }
 
-// ParseHeader decodes the header at the front of b and checks that it is a
-// plausible V0 header (it does not check the CRC; see VerifyBatch).
+// ParseHeader decodes the header at the front of b (magic V0, V1 or V2) and
+// checks that it is plausible (it does not check the CRC; see VerifyBatch).
 func ParseHeader(b []byte) (BatchHeader, error) {
 	if len(b) < HeaderSize {
 		return BatchHeader{}, fmt.Errorf("batch header needs %d bytes, have %d", HeaderSize, len(b))
@@ -108,21 +148,49 @@ func ParseHeader(b []byte) (BatchHeader, error) {
 		Length:          int32(le.Uint32(b[offLength:])),
 		Magic:           int8(b[offMagic]),
 		CommitTimestamp: int64(le.Uint64(b[offCommitTimestamp:])),
-		CRC:             le.Uint32(b[offCRC:]),
-		SchemaID:        int16(le.Uint16(b[offSchemaID:])),
-		Attributes:      int8(b[offAttributes]),
-		LastOffsetDelta: int32(le.Uint32(b[offLastOffsetDelta:])),
-		WriterID:        int64(le.Uint64(b[offWriterID:])),
-		BatchSequence:   int32(le.Uint32(b[offBatchSequence:])),
-		RecordCount:     int32(le.Uint32(b[offRecordCount:])),
+		LeaderEpoch:     -1,
 	}
-	if h.Magic != MagicV0 {
+	l, ok := layoutOf(h.Magic)
+	if !ok {
 		return h, fmt.Errorf("unsupported log batch magic %d", h.Magic)
 	}
-	if h.Length < HeaderSize-LogOverhead {
-		return h, fmt.Errorf("batch length %d is shorter than a header", h.Length)
+	if len(b) < l.size {
+		return h, fmt.Errorf("batch header of magic %d needs %d bytes, have %d", h.Magic, l.size, len(b))
+	}
+	o := l.shift
+	if l.epoch >= 0 {
+		h.LeaderEpoch = int32(le.Uint32(b[l.epoch:]))
+	}
+	h.CRC = le.Uint32(b[o+offCRC:])
+	h.SchemaID = int16(le.Uint16(b[o+offSchemaID:]))
+	h.Attributes = int8(b[o+offAttributes])
+	h.LastOffsetDelta = int32(le.Uint32(b[o+offLastOffsetDelta:]))
+	h.WriterID = int64(le.Uint64(b[o+offWriterID:]))
+	h.BatchSequence = int32(le.Uint32(b[o+offBatchSequence:]))
+	h.RecordCount = int32(le.Uint32(b[o+offRecordCount:]))
+	h.RecordsOffset = l.size
+	if l.statsLen >= 0 {
+		h.StatisticsLength = int32(le.Uint32(b[l.statsLen:]))
+		if h.StatisticsLength < 0 {
+			return h, fmt.Errorf("batch statistics length %d", h.StatisticsLength)
+		}
+		h.RecordsOffset += int(h.StatisticsLength)
+	}
+	if int64(h.Length) < int64(h.RecordsOffset-LogOverhead) {
+		return h, fmt.Errorf("batch length %d is shorter than its header", h.Length)
+	}
+	if h.RecordCount < 0 || h.LastOffsetDelta < 0 {
+		return h, fmt.Errorf("batch of %d records with last offset delta %d", h.RecordCount, h.LastOffsetDelta)
 	}
 	return h, nil
+}
+
+// crcStart is where the CRC-32C's bytes start: the schema id.
+func (h BatchHeader) crcStart() int {
+	if h.Magic == MagicV0 {
+		return offSchemaID
+	}
+	return offSchemaID + 4
 }
 
 // VerifyBatch checks the CRC-32C of a whole batch (b holds exactly one batch).
@@ -134,7 +202,7 @@ func VerifyBatch(b []byte) error {
 	if int64(len(b)) != h.Size() {
 		return fmt.Errorf("batch is %d bytes but its header says %d", len(b), h.Size())
 	}
-	if got := crc32.Checksum(b[offSchemaID:], castagnoli); got != h.CRC {
+	if got := crc32.Checksum(b[h.crcStart():], castagnoli); got != h.CRC {
 		return fmt.Errorf("CRC-32C mismatch: stored %08x, computed %08x", h.CRC, got)
 	}
 	return nil
@@ -151,34 +219,60 @@ func SetCommitTimestamp(b []byte, ms int64) {
 	binary.LittleEndian.PutUint64(b[offCommitTimestamp:], uint64(ms))
 }
 
-// EncodeBatch encodes rec as one V0 log record batch with BaseOffset 0 and
+// EncodeTableBatch encodes rec (columns of types ts, in the engine's Arrow
+// representation) as one V0 log record batch with BaseOffset 0 and
 // CommitTimestamp 0 (the log stamps both), WriterID and BatchSequence -1 (not
 // idempotent). changes is nil for an append-only batch, else one change type
-// per row.
-func EncodeBatch(rec arrow.RecordBatch, changes []ChangeType, schemaID int16) ([]byte, error) {
-	return encodeBatch(rec, changes, schemaID)
+// per row. The Arrow is Fluss's (WireType): temporal columns are converted
+// to Fluss's units, and a value finer than its column's precision is an
+// error. A batch of no rows has no Arrow message, as Fluss writes it.
+func EncodeTableBatch(rec arrow.RecordBatch, ts []types.T, changes []ChangeType, schemaID int16) ([]byte, error) {
+	if len(ts) != int(rec.NumCols()) {
+		return nil, fmt.Errorf("%d column types for a record of %d columns", len(ts), rec.NumCols())
+	}
+	return encodeBatch(rec, ts, changes, schemaID)
 }
 
-// encodeBatch is EncodeBatch with IPC writer options (tests write
-// compressed batches, as Fluss clients may).
-func encodeBatch(rec arrow.RecordBatch, changes []ChangeType, schemaID int16, opts ...ipc.Option) ([]byte, error) {
+// EncodeBatch is EncodeTableBatch of a record whose Arrow is already what
+// Fluss writes (WireType of its columns): it is encoded as it is. A
+// record in the engine's representation with TIME or TIMESTAMP columns
+// needs EncodeTableBatch, whose column types say their Fluss units.
+func EncodeBatch(rec arrow.RecordBatch, changes []ChangeType, schemaID int16) ([]byte, error) {
+	return encodeBatch(rec, nil, changes, schemaID)
+}
+
+// encodeBatch is EncodeTableBatch (nil ts: EncodeBatch) with IPC writer
+// options (tests write compressed batches, as Fluss clients may).
+func encodeBatch(rec arrow.RecordBatch, ts []types.T, changes []ChangeType, schemaID int16, opts ...ipc.Option) ([]byte, error) {
 	n := int(rec.NumRows())
 	if changes != nil && len(changes) != n {
 		return nil, fmt.Errorf("%d change types for %d rows", len(changes), n)
 	}
-	payload, err := ipc.GetRecordBatchPayload(rec, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("encoding arrow record batch: %w", err)
-	}
-	defer payload.Release()
 	var buf bytes.Buffer
-	buf.Grow(HeaderSize + len(changes) + ipcBodyBound(rec) + 1024)
-	buf.Write(make([]byte, HeaderSize))
-	for _, c := range changes {
-		buf.WriteByte(byte(c))
-	}
-	if _, err := payload.WritePayload(&buf); err != nil {
-		return nil, fmt.Errorf("encoding arrow record batch: %w", err)
+	if n == 0 {
+		buf.Write(make([]byte, HeaderSize))
+	} else {
+		wire := rec
+		if ts != nil {
+			var err error
+			if wire, err = wireRecord(rec, ts); err != nil {
+				return nil, fmt.Errorf("encoding a log batch: %w", err)
+			}
+			defer wire.Release()
+		}
+		payload, err := ipc.GetRecordBatchPayload(wire, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("encoding arrow record batch: %w", err)
+		}
+		defer payload.Release()
+		buf.Grow(HeaderSize + len(changes) + ipcBodyBound(wire) + 1024)
+		buf.Write(make([]byte, HeaderSize))
+		for _, c := range changes {
+			buf.WriteByte(byte(c))
+		}
+		if _, err := payload.WritePayload(&buf); err != nil {
+			return nil, fmt.Errorf("encoding arrow record batch: %w", err)
+		}
 	}
 	b := buf.Bytes()
 	le := binary.LittleEndian
@@ -226,18 +320,85 @@ func ipcBodyBound(rec arrow.RecordBatch) int {
 // BatchDecoder decodes batches of one table schema. It is safe for
 // concurrent use.
 type BatchDecoder struct {
-	schema    *arrow.Schema
-	schemaMsg []byte // the IPC Schema message prepended to each batch's RecordBatch message
+	schema    *arrow.Schema // the records it returns: the engine's types
+	wire      *arrow.Schema // the batches' Arrow: Fluss's (WireSchema)
+	ts        []types.T
+	conv      []bool // column i differs between wire and schema
+	anyConv   bool
+	schemaMsg []byte // the IPC Schema message (of wire) prepended to each batch's RecordBatch message
 }
 
-// NewBatchDecoder returns a decoder for batches whose records have schema s.
+// NewTableBatchDecoder returns a decoder of batches of a table whose
+// columns are s's fields, of types ts (len(ts) == s.NumFields()). The
+// records it returns have schema s: Fluss's Arrow units are converted to
+// the engine's.
+func NewTableBatchDecoder(s *arrow.Schema, ts []types.T) *BatchDecoder {
+	if len(ts) != s.NumFields() {
+		panic(fmt.Sprintf("format.NewTableBatchDecoder: %d column types for %d fields", len(ts), s.NumFields()))
+	}
+	d := &BatchDecoder{schema: s, wire: WireSchema(s, ts), ts: ts, conv: make([]bool, len(ts))}
+	for i, t := range ts {
+		d.conv[i] = needsConv(t)
+		d.anyConv = d.anyConv || d.conv[i]
+	}
+	return d.withSchemaMessage()
+}
+
+// NewBatchDecoder returns a decoder of batches whose Arrow has schema s as
+// it is (Fluss's units: WireType), without conversion. Records in the
+// engine's representation of a table with TIME or TIMESTAMP columns need
+// NewTableBatchDecoder.
 func NewBatchDecoder(s *arrow.Schema) *BatchDecoder {
-	p := ipc.GetSchemaPayload(s, memory.DefaultAllocator)
+	d := &BatchDecoder{schema: s, wire: s, conv: make([]bool, s.NumFields())}
+	return d.withSchemaMessage()
+}
+
+// withSchemaMessage sets d's IPC Schema message (of its wire schema).
+func (d *BatchDecoder) withSchemaMessage() *BatchDecoder {
+	p := ipc.GetSchemaPayload(d.wire, memory.DefaultAllocator)
 	defer p.Release()
 	var buf bytes.Buffer
 	// Writing to a bytes.Buffer cannot fail.
 	_, _ = p.WritePayload(&buf)
-	return &BatchDecoder{schema: s, schemaMsg: buf.Bytes()}
+	d.schemaMsg = buf.Bytes()
+	return d
+}
+
+// fromWire returns rec (as read, of d.wire) in the engine's representation
+// (d.schema), taking over the caller's reference to rec.
+func (d *BatchDecoder) fromWire(rec arrow.RecordBatch) arrow.RecordBatch {
+	if !d.anyConv {
+		return rec
+	}
+	cols := make([]arrow.Array, rec.NumCols())
+	for i, c := range rec.Columns() {
+		if d.conv[i] {
+			cols[i] = fromWire(c, d.ts[i])
+		} else {
+			cols[i] = c
+			c.Retain()
+		}
+	}
+	out := array.NewRecordBatch(d.schema, cols, rec.NumRows())
+	for _, c := range cols {
+		c.Release()
+	}
+	rec.Release()
+	return out
+}
+
+// empty returns the batch of a header without records (Fluss writes no
+// Arrow message in it).
+func (d *BatchDecoder) empty(h BatchHeader, changes []ChangeType) Batch {
+	cols := make([]arrow.Array, d.schema.NumFields())
+	for i, f := range d.schema.Fields() {
+		cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, f.Type, 0)
+	}
+	rec := array.NewRecordBatch(d.schema, cols, 0)
+	for _, c := range cols {
+		c.Release()
+	}
+	return Batch{Header: h, Changes: changes, Record: rec}
 }
 
 // Batch is a decoded log record batch.
@@ -258,8 +419,8 @@ func verifiedParts(b []byte) (BatchHeader, []ChangeType, int, error) {
 		return BatchHeader{}, nil, 0, err
 	}
 	h, _ := ParseHeader(b)
-	pos := HeaderSize
-	if h.AppendOnly() {
+	pos := h.RecordsOffset
+	if h.AppendOnly() || h.RecordCount == 0 {
 		return h, nil, pos, nil
 	}
 	if h.RecordCount < 0 || int(h.RecordCount) > len(b)-pos {
@@ -278,6 +439,9 @@ func (d *BatchDecoder) Decode(b []byte) (Batch, error) {
 	if err != nil {
 		return Batch{}, err
 	}
+	if h.RecordCount == 0 {
+		return d.empty(h, changes), nil
+	}
 	// Bound what the IPC reader may allocate by the batch's own size, so a
 	// damaged (or hostile) length inside the message cannot claim gigabytes.
 	limit := int64(len(b) + len(d.schemaMsg))
@@ -286,7 +450,7 @@ func (d *BatchDecoder) Decode(b []byte) (Batch, error) {
 	defer mr.Release()
 	alloc := newDecodeAllocator()
 	alloc.reset(len(b))
-	r, err := ipc.NewReaderFromMessageReader(mr, ipc.WithSchema(d.schema), ipc.WithAllocator(alloc))
+	r, err := ipc.NewReaderFromMessageReader(mr, ipc.WithSchema(d.wire), ipc.WithAllocator(alloc))
 	if err != nil {
 		return Batch{}, fmt.Errorf("decoding arrow record batch: %w", err)
 	}
@@ -302,7 +466,7 @@ func (d *BatchDecoder) Decode(b []byte) (Batch, error) {
 		return Batch{}, fmt.Errorf("batch header says %d records, arrow data has %d", h.RecordCount, rec.NumRows())
 	}
 	rec.Retain()
-	return Batch{Header: h, Changes: changes, Record: rec}, nil
+	return Batch{Header: h, Changes: changes, Record: d.fromWire(rec)}, nil
 }
 
 // multiReader reads a then b without copying them into one slice.

@@ -42,6 +42,7 @@ type Span struct{ Off, Len int64 }
 // column's first field node and buffer in a batch's metadata, computed once
 // per scan.
 type ProjectionPlan struct {
+	dec       *BatchDecoder
 	schema    *arrow.Schema // projected
 	proj      []int
 	firstNode []int // per table column, then the total
@@ -52,9 +53,9 @@ type ProjectionPlan struct {
 // d's schema) by projected reads; ok is false when some column cannot be
 // laid out or a projected column is not flat (the batch is then read whole).
 func (d *BatchDecoder) NewProjectionPlan(proj []int, out *arrow.Schema) (*ProjectionPlan, bool) {
-	p := &ProjectionPlan{schema: out, proj: proj}
+	p := &ProjectionPlan{dec: d, schema: out, proj: proj}
 	var nodes, bufs int
-	for _, f := range d.schema.Fields() {
+	for _, f := range d.wire.Fields() {
 		p.firstNode, p.firstBuf = append(p.firstNode, nodes), append(p.firstBuf, bufs)
 		n, b, ok := countLayout(f.Type, 0)
 		if !ok {
@@ -64,7 +65,7 @@ func (d *BatchDecoder) NewProjectionPlan(proj []int, out *arrow.Schema) (*Projec
 	}
 	p.firstNode, p.firstBuf = append(p.firstNode, nodes), append(p.firstBuf, bufs)
 	for _, c := range proj {
-		if c < 0 || c >= d.schema.NumFields() || !flat(d.schema.Field(c).Type) {
+		if c < 0 || c >= d.wire.NumFields() || !flat(d.wire.Field(c).Type) {
 			return nil, false
 		}
 	}
@@ -134,7 +135,10 @@ func ParseLayout(head []byte) (l BatchLayout, need int, ok bool) {
 	if err != nil {
 		return BatchLayout{}, 0, false
 	}
-	pos := int64(HeaderSize)
+	if h.RecordCount == 0 {
+		return BatchLayout{}, 0, false // no Arrow message: read whole
+	}
+	pos := int64(h.RecordsOffset)
 	if !h.AppendOnly() {
 		pos += int64(h.RecordCount)
 	}
@@ -361,10 +365,15 @@ func (p *ProjectionPlan) Build(l *BatchLayout, spans []Span, data [][]byte) (arr
 				return nil, err
 			}
 		}
-		a, err := buildFlat(p.schema.Field(o).Type, int(rows), int(node.nulls), raw)
+		a, err := buildFlat(p.dec.wire.Field(c).Type, int(rows), int(node.nulls), raw)
 		if err != nil {
 			release()
 			return nil, fmt.Errorf("column %d: %w", c, err)
+		}
+		if p.dec.conv[c] {
+			w := a
+			a = fromWire(w, p.dec.ts[c])
+			w.Release()
 		}
 		cols[o] = a
 	}

@@ -144,7 +144,7 @@ func skipOf(k types.Kind) (skipKind, int) {
 		return skipFixedWidth, 4
 	case types.Float64:
 		return skipFixedWidth, 8
-	case types.Int32, types.Date, types.Int64, types.Timestamp, types.TimestampTZ:
+	case types.Int32, types.Date, types.Time, types.Int64, types.Timestamp, types.TimestampTZ:
 		return skipVarint, 0
 	case types.Char, types.String, types.Bytes:
 		return skipBytes, 0
@@ -161,7 +161,7 @@ func (c *rowCol) skipValue(b []byte) (int, bool) {
 		return c.skipFixed, len(b) >= c.skipFixed
 	case skipVarint:
 		v, m := binary.Uvarint(b)
-		if m <= 0 || (c.kind == types.Int32 || c.kind == types.Date) && v > math.MaxUint32 {
+		if m <= 0 || (c.kind == types.Int32 || c.kind == types.Date || c.kind == types.Time) && v > math.MaxUint32 {
 			return 0, false
 		}
 		if c.wide && (c.kind == types.Timestamp || c.kind == types.TimestampTZ) {

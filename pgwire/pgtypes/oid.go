@@ -28,6 +28,8 @@ const (
 	OIDInterval    uint32 = 1186
 	OIDNumeric     uint32 = 1700
 	OIDJSONB       uint32 = 3802
+	OIDRecord      uint32 = 2249
+	OIDRecordArray uint32 = 2287
 
 	OIDRegProc      uint32 = 24
 	OIDRegProcedure uint32 = 2202
@@ -118,6 +120,10 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return variantOIDs[t.Variant], -1, 4
 	case t.Variant.IsJSON():
 		return variantOIDs[t.Variant], -1, -1
+	case t.Variant == types.Record: // SEARCH BREADTH FIRST's column (binder/searchcycle.go)
+		return OIDRecord, -1, -1
+	case t.Variant == types.RecordArray: // SEARCH DEPTH FIRST's and CYCLE's
+		return OIDRecordArray, -1, -1
 	}
 	switch t.Kind {
 	case types.Unknown, types.Null:

@@ -193,8 +193,9 @@ func TestPgxBatch(t *testing.T) {
 	checkStored(t, srv.ConnString(), "rt_batch")
 
 	// An error in the middle of a pipelined batch (exec mode: no prepare
-	// round trip first): the statements before it ran, the ones after it
-	// are skipped, and the connection stays usable.
+	// round trip first): the batch is one implicit transaction, so the
+	// statement before it is rolled back, the ones after it are skipped,
+	// and the connection stays usable.
 	exec := connectPgx(t, srv.ConnString()+"&default_query_exec_mode=exec")
 	b = &pgx.Batch{}
 	b.Queue("INSERT INTO rt_batch (id) VALUES (4)")
@@ -223,7 +224,7 @@ func TestPgxBatch(t *testing.T) {
 		}
 		ids = append(ids, id)
 	}
-	if rows.Err() != nil || !reflect.DeepEqual(ids, []int32{4}) {
+	if rows.Err() != nil || len(ids) != 0 {
 		t.Fatalf("after the failed batch: ids %v, %v", ids, rows.Err())
 	}
 }

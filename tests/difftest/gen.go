@@ -108,6 +108,8 @@ func (g *Generator) Query() *Query {
 		{"nofrom", 10, g.noFromQuery},
 		{"single", 45, g.singleTableQuery},
 		{"pointlookup", 10, g.pointLookupQuery},
+		// evalorder.go: errors that depend on what PostgreSQL computes
+		{"evalorder", 15, g.evalOrderQuery},
 	}
 	if g.on("agg") {
 		shapes = append(shapes, shape{"grouped", 15, g.groupedQuery})

@@ -192,6 +192,11 @@ func TestSemanticRules(t *testing.T) {
 	bare := &Query{Items: []*Expr{div}, From: []FromItem{{"t1", "a"}}, Limit: -1, Offset: -1}
 	guarded := bare.clone()
 	guarded.Where = &Expr{Kind: KCmp, Op: ">", Type: Bool, Args: []*Expr{col, intLit(Int4, 0)}}
+	twoErrors := bare.clone()
+	twoErrors.Items = append(twoErrors.Items, &Expr{Kind: KArith, Op: "*", Type: Int4, Args: []*Expr{col, col}})
+	limited := bare.clone()
+	limited.OrderBy = []OrderItem{{Expr: col}}
+	limited.Limit = 1
 	fail := func(code string) Outcome { return Outcome{Err: &QueryError{Code: code}} }
 	ok := Outcome{OIDs: []uint32{23}, Rows: rows("1")}
 	tests := []struct {
@@ -201,7 +206,14 @@ func TestSemanticRules(t *testing.T) {
 		want   string
 	}{
 		{"unguarded one-sided error is a bug", bare, fail("22012"), ok, ""},
-		{"guarded one-sided error is evaluation order", guarded, fail("22012"), ok, "evaluation-order"},
+		// PostgreSQL computes the select list only for the rows WHERE keeps:
+		// sqlgate must too.
+		{"guarded one-sided error is a bug", guarded, fail("22012"), ok, ""},
+		{"two failing expressions may report either error", twoErrors, fail("22012"), fail("22003"), "evaluation-order-two-errors"},
+		{"one expression failing on two rows may report either", bare, fail("22012"), fail("22003"), "evaluation-order-two-errors"},
+		{"an internal error on one side is never excused", twoErrors, fail("XX000"), fail("22003"), ""},
+		{"an error past an ordered LIMIT", limited, fail("22012"), ok, "limit-early-stop"},
+		{"an error without a LIMIT", guarded, fail("22012"), ok, ""},
 		{"internal error is never excused", guarded, fail("XX000"), ok, ""},
 		{"syntax error is never excused", guarded, fail("42601"), ok, ""},
 		{"0A000 is a gap", bare, fail("0A000"), ok, "not-yet-implemented"},

@@ -45,7 +45,10 @@ var scalars = []scalar{
 	{"ch", "char(3)", []string{"a", "abc", "ab ", "abcd", "abc  "}, false, ""},
 	{"bin", "bytea", []string{"\\x00ff", "abc", "\\x", "\\xzz"}, false, ""},
 	{"date", "date", []string{"2024-02-29", "1970-01-01", "0001-01-01", "9999-12-31", "2023-02-29", "2024-13-01", "20240102", "Jan 2 2024"}, false, ""},
-	{"time", "time", []string{"00:00:00", "23:59:59.999999", "12:34:56.789", "24:00:00", "25:00:00", "1:2:3"}, false, ""},
+	// A bare TIME column is TIME(0) in Fluss (and in sqlgate's DDL), and a
+	// Fluss TIME holds milliseconds at most: the table declares time(3),
+	// whose rounding PostgreSQL shares.
+	{"time", "time", []string{"00:00:00", "23:59:59.999999", "12:34:56.789", "24:00:00", "25:00:00", "1:2:3"}, false, "time(3)"},
 	{"ts", "timestamp", []string{"2024-01-02 03:04:05", "2024-01-02 03:04:05.1234565", "1900-01-01 00:00:00", "2024-01-02T03:04:05", "2024-01-02", "2024-01-02 24:00:00", "nope"}, false, ""},
 	{"tstz", "timestamptz", []string{"2024-01-02 03:04:05+02", "2024-01-02 03:04:05", "1999-12-31 23:59:59.999999-08", "2024-06-30 12:00:00Z"}, false, ""},
 }

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ---- W10: pgbench-style write transactions (issue 35) ----
+//
+// Each transaction is pgbench's core, on a table of its own: BEGIN; UPDATE
+// ledger SET bal = bal + $delta WHERE id = $id; SELECT bal FROM ledger
+// WHERE id = $id; END, both statements prepared. Keys are uniform over the
+// table's rows, or drawn from a hot set of 10 keys where every transaction
+// waits for row locks. After each run the sum of the balances must equal
+// the sum of the deltas committed: a lost update is a MISMATCH.
+
+const (
+	ledgerRows = 100_000
+	ledgerHot  = 10
+)
+
+func (h *harness) runW10(ctx context.Context) {
+	for _, hot := range []bool{false, true} {
+		for _, clients := range []int{1, 8, 32} {
+			keys := "uniform keys"
+			if hot {
+				keys = fmt.Sprintf("hot set of %d keys", ledgerHot)
+			}
+			name := fmt.Sprintf("W10 write transaction, %s, %d client", keys, clients)
+			if clients > 1 {
+				name += "s"
+			}
+			tps := h.addFigure(&figure{Workload: name, Metric: "TPS", Unit: "transactions/s", HigherBetter: true, Systems: map[string]*stat{}})
+			for _, t := range h.targets {
+				h.logf("W10 %s, %s, %d clients", t.name, keys, clients)
+				tps.Systems[t.name] = h.w10(ctx, t, clients, hot, name)
+			}
+		}
+	}
+}
+
+// w10 measures one target: transactions per second over runs of
+// W1Duration each.
+func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, workload string) *stat {
+	setup, err := pgx.Connect(ctx, t.connString)
+	if err != nil {
+		return errStat(err)
+	}
+	defer setup.Close(context.Background())
+	for _, q := range []string{
+		"DROP TABLE IF EXISTS ledger",
+		"CREATE TABLE ledger (id BIGINT PRIMARY KEY, bal BIGINT NOT NULL)",
+		fmt.Sprintf("INSERT INTO ledger SELECT g, 0 FROM generate_series(1, %d) AS g", ledgerRows),
+	} {
+		if _, err := setup.Exec(ctx, q); err != nil {
+			return errStat(err)
+		}
+	}
+	conns := make([]*pgx.Conn, clients)
+	defer func() {
+		for _, c := range conns {
+			if c != nil {
+				c.Close(context.Background())
+			}
+		}
+	}()
+	for i := range conns {
+		c, err := pgx.Connect(ctx, t.connString)
+		if err != nil {
+			return errStat(err)
+		}
+		conns[i] = c
+		if _, err := c.Prepare(ctx, "w10u", "UPDATE ledger SET bal = bal + $1 WHERE id = $2"); err != nil {
+			return errStat(err)
+		}
+		if _, err := c.Prepare(ctx, "w10s", "SELECT bal FROM ledger WHERE id = $1"); err != nil {
+			return errStat(err)
+		}
+	}
+	var committed atomic.Int64 // sum of the deltas committed, over every run
+	reported := false
+	return h.repeat(ctx, func(ctx context.Context, measured bool) (float64, error) {
+		var wg sync.WaitGroup
+		var n atomic.Int64
+		errs := make(chan error, clients)
+		deadline := time.Now().Add(h.cfg.W1Duration)
+		start := time.Now()
+		for i, c := range conns {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(uint64(i)+7, uint64(clients)))
+				for time.Now().Before(deadline) {
+					id := rng.Int64N(ledgerRows) + 1
+					if hot {
+						id = rng.Int64N(ledgerHot) + 1
+					}
+					delta := rng.Int64N(1000) - 500
+					if err := w10tx(ctx, c, id, delta); err != nil {
+						errs <- err
+						return
+					}
+					committed.Add(delta)
+					n.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		close(errs)
+		for err := range errs {
+			return 0, err
+		}
+		var sum int64
+		if err := setup.QueryRow(ctx, "SELECT coalesce(sum(bal), 0) FROM ledger").Scan(&sum); err != nil {
+			return 0, err
+		}
+		if sum != committed.Load() && !reported {
+			reported = true
+			h.mismatch(workload, t.name, fmt.Sprintf("balances sum to %d, the committed transactions to %d: lost updates", sum, committed.Load()))
+		}
+		return float64(n.Load()) / elapsed.Seconds(), nil
+	})
+}
+
+func w10tx(ctx context.Context, c *pgx.Conn, id, delta int64) error {
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, "w10u", delta, id); err != nil {
+		tx.Rollback(ctx)
+		return err
+	}
+	var bal int64
+	if err := tx.QueryRow(ctx, "w10s", id).Scan(&bal); err != nil {
+		tx.Rollback(ctx)
+		return err
+	}
+	return tx.Commit(ctx)
+}

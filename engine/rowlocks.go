@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/access"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Row locks and isolation, as the session drives them (the locking itself
+// is in txn.go's pendingTable and exec's write operators; the lock manager
+// is package rowlock).
+
+// startLocking prepares tx's lock state for the write statement starting
+// now: its text for reports, lock_timeout, and the commit sequence its
+// reads start after. It runs before the statement's plan reads anything,
+// so a row a later commit wrote is seen as possibly changed.
+func (s *session) startLocking(tx *txn) {
+	if tx.locks == nil {
+		return
+	}
+	tx.stmt = s.stmtText
+	tx.lockTimeout = s.duration("lock_timeout")
+	tx.deadlockTimeout = s.duration("deadlock_timeout")
+	tx.since = s.eng.locks.Seq()
+}
+
+// needRowLocks refuses a statement that reads rows to write them when the
+// store cannot be locked by this server alone: without a lock, a concurrent
+// writer's change could be lost.
+func (s *session) needRowLocks(what string) error {
+	if s.eng.locks != nil {
+		return nil
+	}
+	return sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported on this store", what).
+		WithDetail("Other servers write this store too, and it offers no way to lock a row between them, so a concurrent change could be lost.").
+		WithHint("Write whole rows with INSERT (an upsert of the key), or DELETE by key.")
+}
+
+// recheckPasses runs a write statement's pass (run) over src and, when the
+// pass found rows that changed under it (exec.Recheck), once more over a
+// fresh instance of plan that reads the newest committed rows, writing only
+// those: PostgreSQL's EvalPlanQual, row by row. The second pass holds the
+// locks of every row it may write, so none can change again.
+func (s *session) recheckPasses(rt *lower.Runtime, plan lower.Node, src exec.Operator, run func(exec.Operator, *exec.Recheck) error) error {
+	rc := &exec.Recheck{}
+	if err := run(src, rc); err != nil || len(rc.Deferred) == 0 {
+		return err
+	}
+	tx := s.writeTxn()
+	s.startLocking(tx)
+	rt.Tables = s.runtimeTables()
+	again, err := lower.Build(rt, plan)
+	if err != nil {
+		return err
+	}
+	return run(again, &exec.Recheck{Only: rc.Deferred})
+}
+
+// isolationLevel checks a transaction isolation level asked for by BEGIN,
+// SET TRANSACTION or a setting, returning it as SHOW spells it. sqlgate runs
+// READ COMMITTED (READ UNCOMMITTED is READ COMMITTED in PostgreSQL too); the
+// stronger levels are refused rather than silently weakened.
+func isolationLevel(level string) (string, error) {
+	switch l := normalizeIsolation(level); l {
+	case "read committed", "read uncommitted":
+		return l, nil
+	case "repeatable read", "serializable":
+		return "", sqlerr.New(sqlerr.FeatureNotSupported, "transaction isolation level %s is not supported", l).
+			WithDetail("sqlgate runs transactions at READ COMMITTED, with row locks: an UPDATE waits for a concurrent writer of its rows and re-applies itself to their newest version.").
+			WithHint("Use READ COMMITTED, and SELECT ... FOR UPDATE where a transaction must keep what it read unchanged.")
+	default:
+		return "", sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"transaction_isolation\": \"%s\"", level).
+			WithHint("Available values: serializable, repeatable read, read committed, read uncommitted.")
+	}
+}
+
+func normalizeIsolation(v string) string {
+	out := make([]byte, 0, len(v))
+	space := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '\'' || c == '"':
+			continue
+		case c == ' ' || c == '\t' || c == '_' || c == '-':
+			space = len(out) > 0
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if space {
+			out = append(out, ' ')
+			space = false
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
+
+// beginIsolation applies BEGIN's isolation level (or the default) to the
+// block's transaction_isolation.
+func (s *session) beginIsolation(tx *sql.TxStmt) error {
+	level := s.settings["default_transaction_isolation"]
+	if tx != nil && tx.Isolation != "" {
+		level = tx.Isolation
+	}
+	l, err := isolationLevel(level)
+	if err != nil {
+		return err
+	}
+	s.settings["transaction_isolation"] = l
+	return nil
+}
+
+// setTransaction applies SET TRANSACTION / SET SESSION CHARACTERISTICS AS
+// TRANSACTION's isolation level.
+func (s *session) setTransaction(st *sql.SetStmt) error {
+	if st.Tx == nil || st.Tx.Isolation == "" {
+		return nil
+	}
+	l, err := isolationLevel(st.Tx.Isolation)
+	if err != nil {
+		return err
+	}
+	if st.SessionDefaults {
+		s.settings["default_transaction_isolation"] = l
+	}
+	if s.txStatus != 'I' || st.SessionDefaults && s.txStatus == 'I' {
+		s.settings["transaction_isolation"] = l
+	}
+	return nil
+}
+
+// lockedQuery runs a SELECT with a locking clause: in the session's
+// transaction (an implicit one outside a block), like a write, and to the
+// end before it answers, so that its locks are taken (or its NOWAIT error
+// raised) while the statement runs and last until its transaction ends.
+func (s *session) lockedQuery(ctx context.Context, rt *lower.Runtime, ps *statement) (pgwire.Result, error) {
+	if err := s.needRowLocks("SELECT ... FOR UPDATE"); err != nil {
+		return nil, err
+	}
+	// As in PostgreSQL, locking rows takes UPDATE privilege as well.
+	if err := s.need(ps.locked.TableID, ps.locked.Path, access.Update); err != nil {
+		return nil, err
+	}
+	if _, err := s.writeTable(ctx, "SELECT FOR UPDATE", *ps.locked); err != nil {
+		return nil, err
+	}
+	rt.Tables = s.runtimeTables()
+	rt.Untransacted = false
+	op, err := lower.Build(rt, ps.plan)
+	if err != nil {
+		return nil, err
+	}
+	defer op.Close()
+	res := &batchesOperator{schema: op.Schema()}
+	for {
+		b, err := op.Next(ctx)
+		if err != nil {
+			res.Close()
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		res.batches = append(res.batches, b)
+	}
+	return &queryResult{op: res, verb: "SELECT", sess: s}, nil
+}
+
+// batchesOperator yields batches already computed.
+type batchesOperator struct {
+	schema  *arrow.Schema
+	batches []arrow.RecordBatch
+}
+
+func (o *batchesOperator) Schema() *arrow.Schema { return o.schema }
+
+func (o *batchesOperator) Next(context.Context) (arrow.RecordBatch, error) {
+	if len(o.batches) == 0 {
+		return nil, nil
+	}
+	b := o.batches[0]
+	o.batches = o.batches[1:]
+	return b, nil
+}
+
+func (o *batchesOperator) Close() {
+	for _, b := range o.batches {
+		b.Release()
+	}
+	o.batches = nil
+}
+
+// duration reads a time setting (0 when off or unreadable).
+func (s *session) duration(name string) time.Duration {
+	v := s.settings[name]
+	if v == "0" || v == "" {
+		return 0
+	}
+	if d, ok := pgwire.ParseGUCDuration(v); ok && d > 0 {
+		return d
+	}
+	return 0
+}
+
+// Locks lists the row locks held and awaited (pg_locks); none when the
+// store takes no row locks.
+func (e *Engine) Locks() []rowlock.LockInfo {
+	if e.locks == nil {
+		return nil
+	}
+	return e.locks.Locks()
+}

@@ -1,0 +1,194 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/embedded"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// sharedStore is a store other servers write too: it hides the embedded
+// store's fluss.RowLockable, as a Fluss cluster's client would lack it.
+type sharedStore struct{ fluss.Store }
+
+func newEngine(t *testing.T, store fluss.Store) (*engine.Engine, func(user string) pgwire.Session) {
+	t.Helper()
+	eng := engine.New(store, engine.Options{})
+	return eng, func(user string) pgwire.Session {
+		s, err := eng.NewSession(context.Background(), pgwire.SessionInfo{User: user, ProcessID: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+}
+
+func openStore(t *testing.T) *embedded.Store {
+	t.Helper()
+	store, err := embedded.Open(t.TempDir(), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store
+}
+
+// TestUnlockableStoreRefusesReadModifyWrite: without row locks, the
+// statements that read a row to write it fail with 0A000; blind writes run.
+func TestUnlockableStoreRefusesReadModifyWrite(t *testing.T) {
+	_, session := newEngine(t, sharedStore{openStore(t)})
+	s := session("a")
+	mustRun(t, s, "CREATE TABLE t (id INT PRIMARY KEY, n INT)")
+	for _, c := range []struct {
+		sql  string
+		code sqlerr.Code
+	}{
+		{"INSERT INTO t VALUES (1, 1), (2, 2)", ""},
+		{"INSERT INTO t VALUES (1, 10)", ""}, // an upsert
+		{"INSERT INTO t VALUES (3, 3) ON CONFLICT DO NOTHING", ""},
+		{"DELETE FROM t WHERE id = 3", ""},
+		{"UPDATE t SET n = n + 1 WHERE id = 1", sqlerr.FeatureNotSupported},
+		{"INSERT INTO t VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = t.n + 1", sqlerr.FeatureNotSupported},
+		{"SELECT n FROM t WHERE id = 1 FOR UPDATE", sqlerr.FeatureNotSupported},
+		{"SELECT n FROM t WHERE id = 1", ""},
+	} {
+		_, _, err := run(t, s, c.sql)
+		if sqlerr.CodeOf(err) != c.code && !(c.code == "" && err == nil) {
+			t.Errorf("%s: got %v, want %q", c.sql, err, c.code)
+		}
+	}
+	if got := mustRun(t, s, "SELECT n FROM t WHERE id = 1"); len(got) != 1 || got[0] != "10" {
+		t.Errorf("row 1: %v", got)
+	}
+}
+
+// TestIsolationLevels: READ COMMITTED (and READ UNCOMMITTED, which is READ
+// COMMITTED in PostgreSQL) are accepted and shown; the stronger levels
+// are refused with 0A000, never run as a weaker one.
+func TestIsolationLevels(t *testing.T) {
+	_, session := newEngine(t, openStore(t))
+	s := session("a")
+	for _, c := range []struct {
+		sql  string
+		code sqlerr.Code
+		show string // SHOW transaction_isolation after it ("" skip)
+	}{
+		{"BEGIN ISOLATION LEVEL SERIALIZABLE", sqlerr.FeatureNotSupported, "read committed"},
+		{"START TRANSACTION ISOLATION LEVEL REPEATABLE READ", sqlerr.FeatureNotSupported, "read committed"},
+		{"BEGIN ISOLATION LEVEL READ UNCOMMITTED", "", "read uncommitted"},
+		{"COMMIT", "", "read committed"},
+		{"BEGIN", "", "read committed"},
+		{"SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", sqlerr.FeatureNotSupported, ""},
+		{"ROLLBACK", "", "read committed"},
+		{"SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ", sqlerr.FeatureNotSupported, "read committed"},
+		{"SET default_transaction_isolation = 'serializable'", sqlerr.FeatureNotSupported, "read committed"},
+		{"SET default_transaction_isolation = 'bogus'", sqlerr.InvalidParameterValue, ""},
+		{"SET default_transaction_isolation = 'read uncommitted'", "", ""},
+		{"BEGIN", "", "read uncommitted"},
+		{"ROLLBACK", "", "read uncommitted"},
+	} {
+		_, _, err := run(t, s, c.sql)
+		if sqlerr.CodeOf(err) != c.code && !(c.code == "" && err == nil) {
+			t.Fatalf("%s: got %v, want %q", c.sql, err, c.code)
+		}
+		if c.show != "" {
+			if got := mustRun(t, s, "SHOW transaction_isolation"); len(got) != 1 || got[0] != c.show {
+				t.Fatalf("after %s: transaction_isolation %v, want %s", c.sql, got, c.show)
+			}
+		}
+	}
+}
+
+// TestLocksEndWithTheTransaction: every way a transaction ends releases its
+// row locks: COMMIT, ROLLBACK, an error in the block, the session's end,
+// and a statement outside a block, failed or not.
+func TestLocksEndWithTheTransaction(t *testing.T) {
+	eng, session := newEngine(t, openStore(t))
+	s := session("a")
+	mustRun(t, s, "CREATE TABLE t (id INT PRIMARY KEY, n INT)")
+	mustRun(t, s, "INSERT INTO t VALUES (1, 1), (2, 2)")
+	if n := len(eng.Locks()); n != 0 {
+		t.Fatalf("an autocommit INSERT left %d locks", n)
+	}
+	held := func(when string, want bool) {
+		t.Helper()
+		if got := len(eng.Locks()) > 0; got != want {
+			t.Fatalf("%s: locks held %v, want %v (%v)", when, got, want, eng.Locks())
+		}
+	}
+	for _, end := range []string{"COMMIT", "ROLLBACK", "SELECT 1/0", "close"} {
+		s := session("b")
+		mustRun(t, s, "BEGIN")
+		mustRun(t, s, "UPDATE t SET n = n + 1 WHERE id = 1")
+		mustRun(t, s, "SELECT n FROM t WHERE id = 2 FOR SHARE")
+		held("in the block", true)
+		switch end {
+		case "close":
+			s.Close()
+		default:
+			_, _, _ = run(t, s, end)
+		}
+		held("after "+end, false)
+	}
+	if _, _, err := run(t, s, "UPDATE t SET n = n / 0 WHERE id = 1"); sqlerr.CodeOf(err) != "22012" {
+		t.Fatalf("division by zero: %v", err)
+	}
+	held("after a failed autocommit UPDATE", false)
+}
+
+// TestForUpdateNeedsUpdatePrivilege: as in PostgreSQL, SELECT ... FOR
+// UPDATE (or FOR SHARE) takes UPDATE privilege besides SELECT.
+func TestForUpdateNeedsUpdatePrivilege(t *testing.T) {
+	ss := aclSessions(t, t.TempDir(), "admin", "alice")
+	admin, alice := ss[0], ss[1]
+	mustRun(t, admin, "CREATE TABLE t (id INT PRIMARY KEY, n INT)")
+	mustRun(t, admin, "INSERT INTO t VALUES (1, 1)")
+	mustRun(t, admin, "GRANT SELECT ON t TO alice")
+	mustRun(t, alice, "SELECT n FROM t WHERE id = 1")
+	for _, q := range []string{"SELECT n FROM t WHERE id = 1 FOR UPDATE", "SELECT n FROM t FOR KEY SHARE"} {
+		if _, _, err := run(t, alice, q); sqlerr.CodeOf(err) != sqlerr.InsufficientPrivilege {
+			t.Fatalf("%s without UPDATE: %v", q, err)
+		}
+	}
+	mustRun(t, admin, "GRANT UPDATE ON t TO alice")
+	if got := mustRun(t, alice, "SELECT n FROM t WHERE id = 1 FOR UPDATE"); len(got) != 1 || got[0] != "1" {
+		t.Fatalf("FOR UPDATE with UPDATE: %v", got)
+	}
+}
+
+// TestLockMemoryBounded: past the server's row-lock limit a statement
+// fails with 53200 and a message saying so; a transaction that alone
+// writes a table locks it whole instead of row by row.
+func TestLockMemoryBounded(t *testing.T) {
+	eng := engine.New(openStore(t), engine.Options{Locks: rowlock.Options{MaxLocks: 10, EscalateAt: 20}})
+	open := func() pgwire.Session {
+		s, err := eng.NewSession(context.Background(), pgwire.SessionInfo{User: "a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	a, b := open(), open()
+	mustRun(t, a, "CREATE TABLE t (id INT PRIMARY KEY, n INT)")
+	mustRun(t, a, "INSERT INTO t SELECT g, 0 FROM generate_series(1, 50) AS g")
+	mustRun(t, b, "BEGIN")
+	mustRun(t, b, "SELECT n FROM t WHERE id = 50 FOR SHARE")
+	_, _, err := run(t, a, "UPDATE t SET n = n + 1 WHERE id < 40")
+	if se := sqlerr.As(err); se == nil || se.Code != sqlerr.OutOfMemory || se.Message != "out of shared memory" {
+		t.Fatalf("past the limit: %v", err)
+	}
+	mustRun(t, b, "COMMIT")
+	if got := mustRun(t, a, "SELECT sum(n) FROM t"); got[0] != "0" {
+		t.Fatalf("the failed UPDATE wrote: %v", got)
+	}
+	if n := len(eng.Locks()); n != 0 {
+		t.Fatalf("%d locks left", n)
+	}
+}

@@ -1,0 +1,338 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/format"
+	"github.com/sqlgate/sqlgate/rowlock"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Row locks in write statements.
+//
+// A write operator whose table is a RowLocker (a transaction's view of a
+// store whose writes all pass through this server) locks every row before it
+// writes it, as PostgreSQL does: an INSERT (upsert) locks the keys it
+// writes before it reads whether they exist, so what it reads is the newest
+// committed state; an UPDATE or DELETE reads its target rows first (the plan
+// finds them) and locks them after. A target row that another transaction
+// held, or that a commit changed after the statement started reading, may
+// be stale: it is not written, and its key goes to Recheck.Deferred. The
+// engine then runs the statement's plan a second time, reading the newest
+// committed rows, with Recheck.Only set to those keys: only those rows are
+// written, each if it still satisfies the WHERE, with its SET computed from
+// the newest version. That is PostgreSQL's EvalPlanQual at READ COMMITTED
+// (the second pass needs no locks it does not hold already, so it cannot
+// find a row stale again).
+
+// RowLocker is implemented by tables whose writes take row locks.
+type RowLocker interface {
+	// LockInsert locks the primary keys of rec's rows (the table's
+	// columns) for an insert or upsert, waiting for other transactions. A
+	// large write may lock the whole table instead.
+	LockInsert(ctx context.Context, rec arrow.RecordBatch) error
+	// LockRows locks the rows whose key encodings are keys as how says,
+	// and reports the state of each (nil: all LockFresh).
+	LockRows(ctx context.Context, keys []string, how RowLock) ([]LockState, error)
+}
+
+// RowLock says how LockRows locks.
+type RowLock struct {
+	Mode rowlock.Mode
+	Wait rowlock.Wait
+	// Write: the statement writes the rows (their commit stamps them).
+	Write bool
+}
+
+// LockState is what LockRows found of a row.
+type LockState uint8
+
+const (
+	// LockFresh: locked, and unchanged since the statement started reading.
+	LockFresh LockState = iota
+	// LockChanged: locked, but it may have changed since the statement
+	// read it (it waited for another transaction, or a commit stamped it).
+	LockChanged
+	// LockSkipped: held by another transaction, and not locked (SKIP LOCKED).
+	LockSkipped
+)
+
+// Recheck carries the rows an UPDATE or DELETE must re-read between its two
+// passes (see above).
+type Recheck struct {
+	// Deferred (first pass) collects the key encodings of stale rows.
+	Deferred map[string]bool
+	// Only, when set (second pass), restricts the writes to these keys.
+	Only map[string]bool
+}
+
+// keyTypes returns the types of the table's primary-key columns.
+func keyTypes(info fluss.TableInfo) []types.T {
+	var ts []types.T
+	for _, k := range info.Descriptor.Schema.PrimaryKey {
+		ts = append(ts, info.Descriptor.Schema.Columns[info.ColumnIndex(k)].Type)
+	}
+	return ts
+}
+
+// keyStrings encodes the primary key held in columns cols of each row of b,
+// as the store (and the lock manager) key rows.
+func keyStrings(kt []types.T, b arrow.RecordBatch, cols []int) ([]string, error) {
+	arrs := make([]arrow.Array, len(cols))
+	for i, c := range cols {
+		arrs[i] = b.Column(c)
+	}
+	out := make([]string, b.NumRows())
+	var buf []byte
+	var err error
+	for r := range out {
+		if buf, err = format.AppendKey(buf[:0], kt, arrs, r); err != nil {
+			return nil, sqlerr.Wrap(err, sqlerr.InternalError, "encoding a key: %v", err)
+		}
+		out[r] = string(buf)
+	}
+	return out, nil
+}
+
+// lockTargets locks the target rows of b (their keys in columns keyCols)
+// and returns b reduced to the rows to write now: the first pass drops the
+// stale ones (into rc.Deferred), the second keeps rc.Only's. b is released
+// when a new batch is returned.
+func lockTargets(ctx context.Context, ec *EvalContext, t fluss.Table, kt []types.T, rc *Recheck, b arrow.RecordBatch, keyCols []int, mode rowlock.Mode) (arrow.RecordBatch, error) {
+	l, ok := t.(RowLocker)
+	if !ok || b.NumRows() == 0 {
+		return b, nil
+	}
+	keys, err := keyStrings(kt, b, keyCols)
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
+	idx := make([]int32, 0, len(keys))
+	lock := keys[:0:0]
+	for r, k := range keys {
+		if rc != nil && rc.Only != nil && !rc.Only[k] {
+			continue
+		}
+		idx = append(idx, int32(r))
+		lock = append(lock, k)
+	}
+	changed, err := l.LockRows(ctx, lock, RowLock{Mode: mode, Write: true})
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
+	if rc != nil && rc.Only != nil {
+		// The second pass read these rows after the first had locked
+		// them: they are the newest (a "changed" now could only be a
+		// stamp that a commit of another key hashed onto).
+		changed = nil
+	}
+	if changed != nil {
+		kept := idx[:0]
+		for j, r := range idx {
+			if changed[j] == LockFresh {
+				kept = append(kept, r)
+				continue
+			}
+			if rc == nil {
+				// No second pass can re-read it: never write a stale row.
+				b.Release()
+				return nil, serializationFailure()
+			}
+			if rc.Deferred == nil {
+				rc.Deferred = map[string]bool{}
+			}
+			rc.Deferred[lock[j]] = true
+		}
+		idx = kept
+	}
+	if len(idx) == int(b.NumRows()) {
+		return b, nil
+	}
+	out, err := takeRows(ec, b, idx)
+	b.Release()
+	return out, err
+}
+
+// serializationFailure is PostgreSQL's error for a write that met a row
+// changed by a concurrent transaction it cannot re-read.
+func serializationFailure() error {
+	return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent update")
+}
+
+// lockInsert locks rec's keys when t takes row locks.
+func lockInsert(ctx context.Context, t fluss.Table, rec arrow.RecordBatch) error {
+	if l, ok := t.(RowLocker); ok && rec.NumRows() > 0 {
+		return l.LockInsert(ctx, rec)
+	}
+	return nil
+}
+
+// LockRows locks the table rows its input yields, for SELECT ... FOR
+// UPDATE and the other locking clauses (binder.LockRows): row by row, in
+// input order, stopping once Max rows are out (LIMIT above it), so that no
+// row past the limit is locked. A skipped row (SKIP LOCKED) is dropped; a
+// row that changed since it was read is read again by key and re-evaluated
+// (Cond, then Exprs over the table's columns), or dropped when it is gone
+// or no longer qualifies.
+type LockRows struct {
+	EC    *EvalContext
+	Input Operator
+	Table fluss.Table
+	KeyAt []int
+	Mode  rowlock.Mode
+	Wait  rowlock.Wait
+	Cond  Expr
+	Exprs []Expr
+	// Max > 0 stops after that many rows; Max < 0 emits none (LIMIT 0).
+	Max int64
+
+	emitted int64
+	kt      []types.T
+}
+
+func (o *LockRows) Schema() *arrow.Schema { return o.Input.Schema() }
+func (o *LockRows) Close()                { o.Input.Close() }
+
+func (o *LockRows) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	l, ok := o.Table.(RowLocker)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "table %q cannot lock rows", o.Table.Info().Path.Table)
+	}
+	if o.kt == nil {
+		o.kt = keyTypes(o.Table.Info())
+	}
+	for {
+		if o.Max < 0 || o.Max > 0 && o.emitted >= o.Max {
+			return nil, nil
+		}
+		b, err := o.Input.Next(ctx)
+		if err != nil || b == nil {
+			return b, err
+		}
+		out, err := o.lockBatch(ctx, l, b)
+		b.Release()
+		if err != nil {
+			return nil, err
+		}
+		if out.NumRows() == 0 {
+			out.Release()
+			continue
+		}
+		o.emitted += out.NumRows()
+		return out, nil
+	}
+}
+
+// lockBatch locks b's rows one by one and returns those to emit.
+func (o *LockRows) lockBatch(ctx context.Context, l RowLocker, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	keys, err := keyStrings(o.kt, b, o.KeyAt)
+	if err != nil {
+		return nil, err
+	}
+	var keep []int32
+	redone := map[int]arrow.RecordBatch{} // row -> its re-evaluated version
+	defer func() {
+		for _, r := range redone {
+			r.Release()
+		}
+	}()
+	for r, k := range keys {
+		if o.Max > 0 && o.emitted+int64(len(keep)) >= o.Max {
+			break
+		}
+		st, err := l.LockRows(ctx, []string{k}, RowLock{Mode: o.Mode, Wait: o.Wait})
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case st == nil || st[0] == LockFresh:
+			keep = append(keep, int32(r))
+		case st[0] == LockChanged:
+			row, err := o.reread(ctx, b, r)
+			if err != nil {
+				return nil, err
+			}
+			if row != nil {
+				redone[r] = row
+				keep = append(keep, int32(r))
+			}
+		}
+	}
+	if len(redone) == 0 {
+		return takeRows(o.EC, b, keep)
+	}
+	bld := array.NewRecordBuilder(o.EC.Mem, b.Schema())
+	defer bld.Release()
+	for c := range b.Schema().Fields() {
+		fb := bld.Field(c)
+		for _, r := range keep {
+			src, i := b.Column(c), int(r)
+			if nr, ok := redone[int(r)]; ok {
+				src, i = nr.Column(c), 0
+			}
+			if err := format.AppendFrom(fb, src, i); err != nil {
+				return nil, sqlerr.Wrap(err, sqlerr.InternalError, "copying a row: %v", err)
+			}
+		}
+	}
+	return bld.NewRecordBatch(), nil
+}
+
+// reread reads row r's newest version by its key and re-evaluates it: its
+// output row, or nil when it is gone or no longer satisfies Cond.
+func (o *LockRows) reread(ctx context.Context, b arrow.RecordBatch, r int) (arrow.RecordBatch, error) {
+	info := o.Table.Info()
+	cols := make([]arrow.Array, len(o.KeyAt))
+	for i, c := range o.KeyAt {
+		cols[i] = array.NewSlice(b.Column(c), int64(r), int64(r+1))
+	}
+	key := array.NewRecordBatch(KeySchemaOf(info), cols, 1)
+	for _, c := range cols {
+		c.Release()
+	}
+	all := make([]int, len(info.Descriptor.Schema.Columns))
+	for i := range all {
+		all[i] = i
+	}
+	row, err := o.Table.Lookup(ctx, key, all)
+	key.Release()
+	if err != nil || row == nil {
+		return nil, err
+	}
+	defer row.Release()
+	if row.NumRows() == 0 {
+		return nil, nil
+	}
+	if o.Cond != nil {
+		m, err := o.Cond.Eval(o.EC, row)
+		if err != nil {
+			return nil, err
+		}
+		bm, isBool := m.(*array.Boolean)
+		ok := isBool && bm.IsValid(0) && bm.Value(0)
+		m.Release()
+		if !ok {
+			return nil, nil
+		}
+	}
+	out := make([]arrow.Array, len(o.Exprs))
+	for i, e := range o.Exprs {
+		if out[i], err = e.Eval(o.EC, row); err != nil {
+			for _, a := range out[:i] {
+				a.Release()
+			}
+			return nil, err
+		}
+	}
+	rec := array.NewRecordBatch(b.Schema(), out, 1)
+	for _, a := range out {
+		a.Release()
+	}
+	return rec, nil
+}

@@ -1,0 +1,887 @@
+package lower
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// The plan_time_folding rule: PostgreSQL's planner simplifies every
+// expression of a query (eval_const_expressions) before anything runs, and
+// what it computes there is observable through errors: SELECT 1/0 FROM t
+// fails even when t is empty or WHERE false removes every row, while
+// CASE WHEN false THEN 1/0 END, COALESCE(1, 1/0), false AND 1/0 = 1 and
+// (x / NULL::int) never compute 1/0 or x at all. foldPlan applies the same
+// walk to every expression of the plan, its subqueries' plans included,
+// before the other rules move or drop anything:
+//
+//   - an immutable operator, cast or function whose operands are constants
+//     is computed; a data exception (class 22) it raises is the
+//     statement's error, as PostgreSQL's is raised at planning;
+//   - a strict one with a NULL constant operand is NULL, its other
+//     operands not computed;
+//   - AND and OR stop at the first constant false (true) operand, the
+//     operands after it not computed; CASE drops the branches whose
+//     condition is constant false or NULL, without computing their
+//     results, and those after a constant true condition; COALESCE drops
+//     NULL constants and the arguments after a non-NULL constant;
+//   - a WHERE, ON or HAVING condition one of whose conjuncts is constant
+//     false or NULL keeps no row, and none of its other conjuncts is
+//     computed (PostgreSQL makes it a gating one-time filter).
+//
+// Stable operations (PostgreSQL's date/time input and output, anything
+// with a time zone, text concatenation of non-text) are left alone, as
+// PostgreSQL leaves them to execution.
+
+// foldPlan folds every expression of n; the error is a data exception one
+// of them raised.
+func foldPlan(n binder.Node) (binder.Node, error) {
+	var err error
+	n = rewriteChildren(n, func(c binder.Node) binder.Node {
+		if err != nil {
+			return c
+		}
+		var out binder.Node
+		out, err = foldPlan(c)
+		if err != nil {
+			return c
+		}
+		return out
+	})
+	if err != nil {
+		return nil, err
+	}
+	switch x := n.(type) {
+	case *binder.Filter:
+		cond, err := foldQual(x.Cond)
+		if err != nil {
+			return nil, err
+		}
+		if cond == x.Cond {
+			return x, nil
+		}
+		return &binder.Filter{Input: x.Input, Cond: cond}, nil
+	case *binder.Join:
+		if x.Cond == nil {
+			return x, nil
+		}
+		cond, err := foldQual(x.Cond)
+		if err != nil {
+			return nil, err
+		}
+		if cond == x.Cond {
+			return x, nil
+		}
+		c := *x
+		c.Cond = cond
+		return &c, nil
+	case *binder.Project:
+		exprs, changed, err := foldList(x.Exprs)
+		if err != nil || !changed {
+			return x, err
+		}
+		c := *x
+		c.Exprs = exprs
+		return &c, nil
+	case *binder.Sort:
+		var keys []binder.SortKey
+		for i, k := range x.Keys {
+			e, err := foldTop(k.Expr)
+			if err != nil {
+				return nil, err
+			}
+			if e != k.Expr && keys == nil {
+				keys = append([]binder.SortKey(nil), x.Keys...)
+			}
+			if keys != nil {
+				keys[i].Expr = e
+			}
+		}
+		if keys == nil {
+			return x, nil
+		}
+		return &binder.Sort{Input: x.Input, Keys: keys}, nil
+	case *binder.Limit:
+		for _, e := range []binder.Expr{x.Count, x.Offset} {
+			if e != nil {
+				if _, err := foldTop(e); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return x, nil
+	case *binder.Aggregate:
+		groups, changed, err := foldList(x.GroupBy)
+		if err != nil {
+			return nil, err
+		}
+		aggs := x.Aggs
+		for i, a := range x.Aggs {
+			args, ch, err := foldList(a.Args)
+			if err != nil {
+				return nil, err
+			}
+			filter := a.Filter
+			if filter != nil {
+				if filter, err = foldTop(filter); err != nil {
+					return nil, err
+				}
+			}
+			if ch || filter != a.Filter {
+				if !changed {
+					aggs = append([]binder.AggCall(nil), x.Aggs...)
+					changed = true
+				}
+				aggs[i].Args, aggs[i].Filter = args, filter
+			}
+		}
+		if !changed {
+			return x, nil
+		}
+		c := *x
+		c.GroupBy, c.Aggs = groups, aggs
+		return &c, nil
+	case *binder.Values:
+		var rows [][]binder.Expr
+		for i, r := range x.Rows {
+			out, changed, err := foldList(r)
+			if err != nil {
+				return nil, err
+			}
+			if changed && rows == nil {
+				rows = append([][]binder.Expr(nil), x.Rows...)
+			}
+			if rows != nil {
+				rows[i] = out
+			}
+		}
+		if rows == nil {
+			return x, nil
+		}
+		return &binder.Values{Rows: rows, Cols: x.Cols}, nil
+	}
+	return n, nil
+}
+
+func foldList(es []binder.Expr) ([]binder.Expr, bool, error) { return mapList(es, foldTop) }
+
+// mapList applies fold to each expression, copying the list on the first
+// change only.
+func mapList(es []binder.Expr, fold func(binder.Expr) (binder.Expr, error)) ([]binder.Expr, bool, error) {
+	var out []binder.Expr
+	for i, e := range es {
+		f, err := fold(e)
+		if err != nil {
+			return nil, false, err
+		}
+		if f != e && out == nil {
+			out = append([]binder.Expr(nil), es...)
+		}
+		if out != nil {
+			out[i] = f
+		}
+	}
+	if out == nil {
+		return es, false, nil
+	}
+	return out, true, nil
+}
+
+// foldQual folds a condition that keeps the rows it is true for: a
+// conjunct that is constant false or NULL makes it false.
+func foldQual(e binder.Expr) (binder.Expr, error) {
+	f, err := foldTop(e)
+	if err != nil {
+		return nil, err
+	}
+	if err := estimateQual(f); err != nil {
+		return nil, err
+	}
+	for _, c := range conjuncts(f) {
+		if v, ok := boolConst(c); (ok && !v) || isNullConst(c) {
+			return boolExpr(false), nil
+		}
+	}
+	return f, nil
+}
+
+func nullOf(t types.T) binder.Expr { return &binder.Const{Value: nil, T: t} }
+
+// foldTop folds an expression of the plan, then the plans of the
+// subqueries left in it.
+func foldTop(e binder.Expr) (binder.Expr, error) {
+	f, err := foldExpr(e)
+	if err != nil {
+		return nil, err
+	}
+	return foldSubqueryPlans(f)
+}
+
+// foldSubqueryPlans folds the plan of every subquery in e.
+func foldSubqueryPlans(e binder.Expr) (binder.Expr, error) {
+	out, err := binder.MapChildren(e, foldSubqueryPlans)
+	if err != nil {
+		return nil, err
+	}
+	sq, ok := out.(*binder.Subquery)
+	if !ok {
+		return out, nil
+	}
+	plan := sq.Plan
+	if sq.Mode == binder.ExistsSubquery {
+		plan = existsTargets(plan)
+	}
+	if plan, err = foldPlan(plan); err != nil {
+		return nil, err
+	}
+	if plan == sq.Plan {
+		return out, nil
+	}
+	c := *sq
+	c.Plan = plan
+	return &c, nil
+}
+
+// foldExpr is eval_const_expressions over one expression.
+func foldExpr(e binder.Expr) (binder.Expr, error) {
+	switch x := e.(type) {
+	case *binder.Const, *binder.ColumnRef, *binder.Param, *binder.OuterRef:
+		return e, nil
+	case *binder.BinaryOp:
+		if x.Op == binder.OpAnd || x.Op == binder.OpOr {
+			return foldLogic(x)
+		}
+		l, err := foldExpr(x.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := foldExpr(x.R)
+		if err != nil {
+			return nil, err
+		}
+		out := e
+		if l != x.L || r != x.R {
+			c := *x
+			c.L, c.R = l, r
+			out = &c
+		}
+		if !immutableOp(x) {
+			return out, nil
+		}
+		strict := x.Op != binder.OpIsDistinct && x.Op != binder.OpIsNotDistinct
+		if strict && (isNullConst(l) || isNullConst(r)) {
+			return nullOf(x.T), nil
+		}
+		return evalIfConst(out, l, r)
+	case *binder.UnaryOp:
+		in, err := foldExpr(x.X)
+		if err != nil {
+			return nil, err
+		}
+		if isNullConst(in) {
+			return nullOf(x.T), nil
+		}
+		out := e
+		if in != x.X {
+			c := *x
+			c.X = in
+			out = &c
+		}
+		if _, ok := in.(*binder.Const); !ok && x.Op == binder.OpNot {
+			// PostgreSQL's negate_clause: NOT is pushed into what it
+			// negates, so that NOT (x = a OR x = NULL) (x NOT IN (a,
+			// NULL)) is x <> a AND NULL, and a qual holding it keeps
+			// nothing.
+			if neg, ok := negate(in); ok {
+				return foldExpr(neg)
+			}
+		}
+		return evalIfConst(out, in)
+	case *binder.IsNull:
+		in, err := foldExpr(x.X)
+		if err != nil {
+			return nil, err
+		}
+		if in == x.X {
+			return evalIfConst(e, in)
+		}
+		c := *x
+		c.X = in
+		return evalIfConst(&c, in)
+	case *binder.Cast:
+		in, err := foldExpr(x.X)
+		if err != nil {
+			return nil, err
+		}
+		out := e
+		if in != x.X {
+			c := *x
+			c.X = in
+			out = &c
+		}
+		if !immutableCast(in.Type(), x.T) {
+			return out, nil
+		}
+		if isNullConst(in) {
+			return nullOf(x.T), nil
+		}
+		return evalIfConst(out, in)
+	case *binder.Case:
+		return foldCase(x)
+	case *binder.Coalesce:
+		return foldCoalesce(x)
+	case *binder.FuncCall:
+		args, changed, err := mapList(x.Args, foldExpr)
+		if err != nil {
+			return nil, err
+		}
+		out := e
+		if changed {
+			c := *x
+			c.Args = args
+			out = &c
+		}
+		if x.Volatile || !immutableFuncs[strings.ToLower(x.Name)] {
+			return out, nil
+		}
+		if strictFunc(x.Name) {
+			for _, a := range args {
+				if isNullConst(a) {
+					return nullOf(x.T), nil
+				}
+			}
+		}
+		return evalIfConst(out, args...)
+	case *binder.Subquery:
+		// Only its operands here: its plan is folded after the whole
+		// expression (foldSubqueryPlans), as PostgreSQL plans a sublink
+		// only after eval_const_expressions, so a subquery that folding
+		// drops ((SELECT 1/0) % NULL) is never planned.
+		return binder.MapChildren(e, foldExpr)
+	}
+	return binder.MapChildren(e, foldExpr)
+}
+
+// foldLogic is PostgreSQL's simplify_and_arguments / simplify_or_arguments:
+// the operands, flattened, left to right; the absorbing constant (false
+// for AND, true for OR) ends the walk, the neutral one drops out, a NULL
+// constant is kept once at the end.
+func foldLogic(x *binder.BinaryOp) (binder.Expr, error) {
+	and := x.Op == binder.OpAnd
+	var args []binder.Expr
+	var flatten func(e binder.Expr)
+	flatten = func(e binder.Expr) {
+		if b, ok := e.(*binder.BinaryOp); ok && b.Op == x.Op {
+			flatten(b.L)
+			flatten(b.R)
+			return
+		}
+		args = append(args, e)
+	}
+	flatten(x)
+	var kept []binder.Expr
+	haveNull, changed := false, false
+	for _, a := range args {
+		f, err := foldExpr(a)
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := boolConst(f); ok {
+			if v != and {
+				return boolExpr(v), nil
+			}
+			changed = true
+			continue
+		}
+		if isNullConst(f) {
+			haveNull, changed = true, true
+			continue
+		}
+		changed = changed || f != a
+		kept = append(kept, f)
+	}
+	if !changed {
+		return x, nil
+	}
+	if haveNull {
+		kept = append(kept, nullOf(types.BoolType))
+	}
+	if len(kept) == 0 {
+		return boolExpr(and), nil
+	}
+	out := kept[0]
+	for _, k := range kept[1:] {
+		out = &binder.BinaryOp{Op: x.Op, L: out, R: k, T: x.T}
+	}
+	return out, nil
+}
+
+// foldCase is PostgreSQL's CASE simplification: a branch whose condition
+// folds to false or NULL goes without its result being folded; one whose
+// condition folds to true becomes the ELSE, and nothing after it is
+// folded.
+func foldCase(x *binder.Case) (binder.Expr, error) {
+	var whens []binder.When
+	var def binder.Expr
+	constTrue := false
+	for _, w := range x.Whens {
+		cond, err := foldExpr(w.Cond)
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := boolConst(cond); (ok && !v) || isNullConst(cond) {
+			continue
+		}
+		res, err := foldExpr(w.Result)
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := boolConst(cond); ok && v {
+			def, constTrue = res, true
+			break
+		}
+		whens = append(whens, binder.When{Cond: cond, Result: res})
+	}
+	if !constTrue && x.Else != nil {
+		var err error
+		if def, err = foldExpr(x.Else); err != nil {
+			return nil, err
+		}
+	}
+	if def == nil {
+		def = nullOf(x.T)
+	}
+	if len(whens) == 0 {
+		return retype(def, x.T), nil
+	}
+	return &binder.Case{Whens: whens, Else: def, T: x.T}, nil
+}
+
+// foldCoalesce is PostgreSQL's COALESCE simplification.
+func foldCoalesce(x *binder.Coalesce) (binder.Expr, error) {
+	var args []binder.Expr
+	for _, a := range x.Args {
+		f, err := foldExpr(a)
+		if err != nil {
+			return nil, err
+		}
+		if c, ok := f.(*binder.Const); ok {
+			if c.Value == nil {
+				continue
+			}
+			if len(args) == 0 {
+				return retype(f, x.T), nil
+			}
+			args = append(args, f)
+			break
+		}
+		args = append(args, f)
+	}
+	if len(args) == 0 {
+		return nullOf(x.T), nil
+	}
+	return &binder.Coalesce{Args: args, T: x.T}, nil
+}
+
+// retype gives a constant that replaces a CASE or COALESCE the node's own
+// type (the binder cast each branch to it, so only nullability differs).
+func retype(e binder.Expr, t types.T) binder.Expr {
+	if c, ok := e.(*binder.Const); ok {
+		return &binder.Const{Value: c.Value, T: t}
+	}
+	return e
+}
+
+// evalIfConst computes e when every operand is a constant. A data
+// exception is the statement's error; any other failure (a feature the
+// kernels lack) leaves e to execution, as lowering's folding does.
+func evalIfConst(e binder.Expr, operands ...binder.Expr) (binder.Expr, error) {
+	for _, o := range operands {
+		if _, ok := o.(*binder.Const); !ok {
+			return e, nil
+		}
+	}
+	le, err := lowerExpr(e)
+	if err != nil {
+		return e, nil
+	}
+	v, err := exec.EvalScalar(&exec.EvalContext{Ctx: context.Background(), Mem: memory.DefaultAllocator}, le)
+	if err != nil {
+		if strings.HasPrefix(string(sqlerr.CodeOf(err)), "22") {
+			return nil, err
+		}
+		return e, nil
+	}
+	return &binder.Const{Value: v, T: e.Type()}, nil
+}
+
+// immutableOp reports whether PostgreSQL's operator for x is immutable:
+// not one that reads the time zone (timestamptz arithmetic and
+// comparisons with other date/time types) or a non-text operand's output
+// function (text || anynonarray is stable).
+func immutableOp(x *binder.BinaryOp) bool {
+	l, r := x.L.Type(), x.R.Type()
+	for _, t := range []types.T{l, r, x.T} {
+		switch t.Kind {
+		case types.TimestampTZ, types.Interval, types.Array, types.Map, types.Row, types.Oid, types.Name, types.Unknown:
+			return false
+		}
+	}
+	if x.Op == binder.OpConcat {
+		return plainText(l) && plainText(r)
+	}
+	return true
+}
+
+func plainText(t types.T) bool {
+	return (t.Kind == types.String || t.Kind == types.Char) && t.Variant == types.NoVariant
+}
+
+// immutableCast reports whether PostgreSQL's cast from one type to the
+// other is immutable: among booleans, numbers and text, and between date
+// and timestamp. Date/time input and output (DateStyle) and anything with
+// a time zone are stable.
+func immutableCast(from, to types.T) bool {
+	scalar := func(t types.T) bool {
+		switch t.Kind {
+		case types.Null, types.Bool, types.Int8, types.Int16, types.Int32, types.Int64, types.Decimal, types.Float32, types.Float64:
+			return true
+		case types.String, types.Char:
+			return t.Variant == types.NoVariant
+		}
+		return false
+	}
+	if scalar(from) && scalar(to) {
+		return true
+	}
+	dt := func(t types.T) bool { return t.Kind == types.Date || t.Kind == types.Timestamp }
+	return dt(from) && dt(to)
+}
+
+// immutableFuncs are the built-in functions PostgreSQL marks immutable
+// whose sqlgate kernels need no session state, by name.
+var immutableFuncs = map[string]bool{
+	"abs": true, "round": true, "ceil": true, "ceiling": true, "floor": true, "trunc": true, "sign": true,
+	"sqrt": true, "cbrt": true, "exp": true, "ln": true, "log": true, "log10": true, "power": true, "pow": true,
+	"mod": true, "div": true, "gcd": true, "lcm": true, "degrees": true, "radians": true,
+	"lower": true, "upper": true, "length": true, "char_length": true, "character_length": true, "octet_length": true,
+	"substr": true, "substring": true, "trim": true, "btrim": true, "ltrim": true, "rtrim": true, "replace": true,
+	"left": true, "right": true, "repeat": true, "lpad": true, "rpad": true, "reverse": true, "strpos": true,
+	"position": true, "initcap": true, "split_part": true, "translate": true, "ascii": true, "chr": true, "md5": true,
+}
+
+// strictFunc reports whether every overload of the named built-in is
+// strict (NULL in, NULL out).
+func strictFunc(name string) bool {
+	fs := functions.Lookup(name)
+	for _, f := range fs {
+		if !f.Strict {
+			return false
+		}
+	}
+	return len(fs) > 0
+}
+
+// failNode is the plan of a statement whose planning raised err (a
+// constant expression that fails): each execution fails with it.
+type failNode struct {
+	out *arrow.Schema
+	err error
+}
+
+func (n *failNode) Schema() *arrow.Schema                  { return n.out }
+func (n *failNode) Build(*Runtime) (exec.Operator, error)  { return nil, n.err }
+func (n *failNode) Explain() (kind string, details string) { return "Error", n.err.Error() }
+func (n *failNode) Inputs() []Node                         { return nil }
+
+// negatedOps are the comparison operators' negators.
+var negatedOps = map[binder.Op]binder.Op{
+	binder.OpEq: binder.OpNe, binder.OpNe: binder.OpEq, binder.OpLt: binder.OpGe, binder.OpGe: binder.OpLt,
+	binder.OpGt: binder.OpLe, binder.OpLe: binder.OpGt,
+	binder.OpIsDistinct: binder.OpIsNotDistinct, binder.OpIsNotDistinct: binder.OpIsDistinct,
+}
+
+// negate is NOT e pushed into e (PostgreSQL's negate_clause), with SQL's
+// three-valued logic kept: De Morgan for AND and OR, the negator of a
+// comparison, NOT NOT x as x, IS [NOT] NULL flipped. ok is false when e
+// has no such form.
+func negate(e binder.Expr) (binder.Expr, bool) {
+	switch x := e.(type) {
+	case *binder.Const:
+		if v, ok := x.Value.(bool); ok {
+			return boolExpr(!v), true
+		}
+		if x.Value == nil {
+			return x, true
+		}
+	case *binder.BinaryOp:
+		if x.Op == binder.OpAnd || x.Op == binder.OpOr {
+			op := binder.OpOr
+			if x.Op == binder.OpOr {
+				op = binder.OpAnd
+			}
+			return &binder.BinaryOp{Op: op, L: negateOrNot(x.L), R: negateOrNot(x.R), T: x.T}, true
+		}
+		if op, ok := negatedOps[x.Op]; ok {
+			c := *x
+			c.Op = op
+			return &c, true
+		}
+	case *binder.UnaryOp:
+		if x.Op == binder.OpNot {
+			return x.X, true
+		}
+	case *binder.IsNull:
+		c := *x
+		c.Not = !c.Not
+		return &c, true
+	}
+	return nil, false
+}
+
+func negateOrNot(e binder.Expr) binder.Expr {
+	if n, ok := negate(e); ok {
+		return n
+	}
+	return &binder.UnaryOp{Op: binder.OpNot, X: e, T: types.BoolType}
+}
+
+// orderQual orders the conjuncts of a filter condition as PostgreSQL's
+// planner does before running them (order_qual_clauses), which decides
+// which of them an error can come from, since each runs only on the rows
+// the ones before it kept (exec.LogicExpr): conjuncts that read no column
+// of the row (a pseudo-constant, PostgreSQL's one-time filter) first, then
+// by PostgreSQL's per-row cost, cheapest first, ties in written order.
+func orderQual(cond binder.Expr) binder.Expr {
+	cs := conjuncts(cond)
+	if len(cs) < 2 {
+		return cond
+	}
+	type ranked struct {
+		e      binder.Expr
+		pseudo bool
+		cost   int
+	}
+	rs := make([]ranked, len(cs))
+	for i, c := range cs {
+		rs[i] = ranked{c, pseudoConstant(c), qualCost(c)}
+	}
+	sorted := slices.IsSortedFunc(rs, func(a, b ranked) int { return rankCmp(a.pseudo, a.cost, b.pseudo, b.cost) })
+	if sorted {
+		return cond
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int { return rankCmp(a.pseudo, a.cost, b.pseudo, b.cost) })
+	out := rs[0].e
+	for _, r := range rs[1:] {
+		out = &binder.BinaryOp{Op: binder.OpAnd, L: out, R: r.e, T: types.BoolType}
+	}
+	return out
+}
+
+func rankCmp(ap bool, ac int, bp bool, bc int) int {
+	switch {
+	case ap && !bp:
+		return -1
+	case bp && !ap:
+		return 1
+	}
+	return ac - bc
+}
+
+// qualCost is PostgreSQL's per-row cost of e in operator calls
+// (cost_qual_eval with every built-in's procost 1): one per operator and
+// function, two per I/O conversion cast, none for a cast between integer
+// types (PostgreSQL has cross-type integer operators and inserts none),
+// nor for CASE, COALESCE, AND, OR, NOT, IS NULL, columns and constants.
+func qualCost(e binder.Expr) int {
+	cost := 0
+	binder.Walk(e, func(x binder.Expr) {
+		switch y := x.(type) {
+		case *binder.BinaryOp:
+			if y.Op != binder.OpAnd && y.Op != binder.OpOr {
+				cost++
+			}
+		case *binder.UnaryOp:
+			if y.Op == binder.OpNeg {
+				cost++
+			}
+		case *binder.FuncCall, *binder.UDFCall:
+			cost++
+		case *binder.Subquery:
+			// An uncorrelated scalar or EXISTS subquery is an InitPlan,
+			// computed once and read as a parameter; an uncorrelated
+			// IN/ANY one a hashed lookup; a correlated one runs per row.
+			switch {
+			case len(y.Outer) > 0:
+				cost += 1000
+			case y.Mode == binder.AnySubquery || y.Mode == binder.AllSubquery:
+				cost++
+			}
+		case *binder.Cast:
+			from, to := y.X.Type(), y.T
+			switch {
+			case from.IsInteger() && to.IsInteger(), from.Kind == to.Kind:
+			case plainText(from) || plainText(to):
+				cost += 2
+			default:
+				cost++
+			}
+		}
+	})
+	return cost
+}
+
+// canRaise reports whether computing e can fail on some row: it holds
+// arithmetic, a negation, a cast, a function or a subquery.
+func canRaise(e binder.Expr) bool {
+	return anyExpr(e, func(x binder.Expr) bool {
+		switch y := x.(type) {
+		case *binder.BinaryOp:
+			return y.Op.IsArithmetic() || y.Op == binder.OpConcat
+		case *binder.UnaryOp:
+			return y.Op == binder.OpNeg
+		case *binder.Cast, *binder.FuncCall, *binder.UDFCall, *binder.Subquery:
+			return true
+		}
+		return false
+	})
+}
+
+// existsTargets is PostgreSQL's simplify_EXISTS_query: the select list of
+// an EXISTS subquery is never computed (only whether a row exists is), so
+// it becomes NULLs of the same types, neither folded nor evaluated; not
+// when it feeds an aggregation, a window or DISTINCT, which PostgreSQL
+// keeps too.
+func existsTargets(plan binder.Node) binder.Node {
+	p, ok := plan.(*binder.Project)
+	if !ok {
+		return plan
+	}
+	switch p.Input.(type) {
+	case *binder.Aggregate, *binder.Window:
+		return plan
+	}
+	exprs := make([]binder.Expr, len(p.Exprs))
+	for i, e := range p.Exprs {
+		exprs[i] = nullOf(e.Type())
+	}
+	c := *p
+	c.Exprs = exprs
+	return &c
+}
+
+// oneTimeQual is the AND of the conjuncts of cond that read no column of
+// the row and are deterministic (orderQual put them first), nil when there
+// are none: PostgreSQL's one-time filter, computed once before the input is
+// read (exec.Filter.Gate). A constant true one needs no gate.
+func oneTimeQual(cond binder.Expr) binder.Expr {
+	var out binder.Expr
+	for _, c := range conjuncts(cond) {
+		if !pseudoConstant(c) {
+			break
+		}
+		if v, ok := boolConst(c); ok && v {
+			continue
+		}
+		if out == nil {
+			out = c
+		} else {
+			out = &binder.BinaryOp{Op: binder.OpAnd, L: out, R: c, T: types.BoolType}
+		}
+	}
+	return out
+}
+
+// pseudoConstant reports whether e has one value per execution: it reads
+// no column of the row (an uncorrelated subquery, a parameter or an outer
+// row's value may appear) and calls nothing volatile.
+func pseudoConstant(e binder.Expr) bool {
+	return !anyExpr(e, func(x binder.Expr) bool {
+		switch y := x.(type) {
+		case *binder.ColumnRef, *binder.UDFCall:
+			return true
+		case *binder.FuncCall:
+			return y.Volatile
+		}
+		return false
+	})
+}
+
+// markQual marks the AND chain at the top of a lowered filter condition
+// (orderQual builds it left-deep) as a conjunct list: exec.LogicExpr.Qual.
+func markQual(e exec.Expr) {
+	for {
+		l, ok := e.(*exec.LogicExpr)
+		if !ok || !l.And {
+			return
+		}
+		l.Qual = true
+		e = l.L
+	}
+}
+
+// estimateQual computes what PostgreSQL's selectivity estimation computes
+// while planning a condition: in a comparison of a column expression with
+// an expression that reads no column, the latter is computed
+// (estimate_expression_value), stable operations included, so that
+// WHERE d <> 'abc'::text::date fails while planning even when no row is
+// ever compared. AND, OR and NOT are walked into, as clause_selectivity
+// does; a data exception is the statement's error.
+func estimateQual(e binder.Expr) error {
+	switch x := e.(type) {
+	case *binder.BinaryOp:
+		if x.Op == binder.OpAnd || x.Op == binder.OpOr {
+			if err := estimateQual(x.L); err != nil {
+				return err
+			}
+			return estimateQual(x.R)
+		}
+		if !x.Op.IsComparison() {
+			return nil
+		}
+		for _, side := range [2][2]binder.Expr{{x.L, x.R}, {x.R, x.L}} {
+			if !estimable(side[0]) || !anyExpr(side[1], func(y binder.Expr) bool { _, ok := y.(*binder.ColumnRef); return ok }) {
+				continue
+			}
+			le, err := lowerExpr(side[0])
+			if err != nil {
+				return nil
+			}
+			if _, err := exec.EvalScalar(&exec.EvalContext{Ctx: context.Background(), Mem: memory.DefaultAllocator}, le); err != nil && strings.HasPrefix(string(sqlerr.CodeOf(err)), "22") {
+				return err
+			}
+		}
+	case *binder.UnaryOp:
+		if x.Op == binder.OpNot {
+			return estimateQual(x.X)
+		}
+	}
+	return nil
+}
+
+// estimable reports whether the planner can compute e (reads nothing of
+// a row, a parameter, a subquery or anything volatile) and has something
+// left to compute (not a constant already).
+func estimable(e binder.Expr) bool {
+	if _, ok := e.(*binder.Const); ok {
+		return false
+	}
+	return !anyExpr(e, func(y binder.Expr) bool {
+		switch z := y.(type) {
+		case *binder.ColumnRef, *binder.Param, *binder.OuterRef, *binder.Subquery, *binder.UDFCall:
+			return true
+		case *binder.FuncCall:
+			// only the built-ins known to need no session state
+			return z.Volatile || !immutableFuncs[strings.ToLower(z.Name)]
+		}
+		return false
+	})
+}

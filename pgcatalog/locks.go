@@ -1,0 +1,43 @@
+package pgcatalog
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/sqlgate/sqlgate/rowlock"
+)
+
+// LockLister lists the locks held and awaited on the server (the engine's
+// row-lock manager), for pg_locks.
+type LockLister interface {
+	Locks() []rowlock.LockInfo
+}
+
+// lockRows is pg_locks: each transaction's own transactionid lock, the
+// table locks (RowExclusiveLock under row locks, ExclusiveLock when the
+// transaction holds the table whole) and the row locks (locktype tuple; a
+// row is named by its key, not a page and tuple number, so page and tuple
+// are NULL), held or awaited (granted false, with waitstart).
+func (c *Catalog) lockRows(context.Context, *snapshot) ([]row, error) {
+	if c.opts.Locks == nil {
+		return nil, nil
+	}
+	var rows []row
+	for _, l := range c.opts.Locks.Locks() {
+		vxid := strconv.Itoa(int(l.PID)) + "/" + strconv.FormatUint(l.XID, 10)
+		r := row{"locktype": l.Kind, "virtualtransaction": vxid, "pid": int(l.PID), "mode": l.Mode,
+			"granted": l.Granted, "fastpath": false}
+		switch l.Kind {
+		case "transactionid":
+			r["transactionid"] = int(l.XID)
+		default:
+			r["database"] = uint32(databaseOID)
+			r["relation"] = RelationOID(l.Table)
+		}
+		if !l.Granted {
+			r["waitstart"] = l.WaitStart
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}

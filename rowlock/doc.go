@@ -1,0 +1,40 @@
+// Package rowlock is the lock manager of one sqlgate server: the row locks
+// that make concurrent read-modify-write statements lose no update, with
+// PostgreSQL 15's row-lock modes and waiting rules.
+//
+// A Manager is shared by every session of a server (it is concurrency state,
+// not storage: nothing of it survives a restart, so after a crash nothing is
+// locked). Each session holds one Txn, the owner of the locks of its current
+// transaction; Txn.Release ends them all, after the transaction's writes are
+// durable and visible (committed) or forgotten (rolled back, disconnected).
+//
+// What it provides:
+//
+//   - Row locks by (table id, Fluss key encoding of the primary key) in the
+//     four modes of PostgreSQL (FOR KEY SHARE, FOR SHARE, FOR NO KEY UPDATE,
+//     FOR UPDATE) with PostgreSQL's conflict table. A request that conflicts
+//     with another transaction's lock waits (Block), fails with 55P03
+//     (NoWait) or is skipped (SkipLocked); a wait ends on grant, on the
+//     statement's context (cancel, statement_timeout) or on lock_timeout
+//     (55P03).
+//   - Deadlock detection as PostgreSQL runs it: a wait that has lasted
+//     deadlock_timeout looks for a cycle through itself in the waits-for
+//     graph and, finding one, fails with 40P01, its detail naming each
+//     process, what it waits for and its statement, in PostgreSQL's words.
+//     So the same transaction of a deadlock fails as in PostgreSQL.
+//   - Version stamps: a commit stamps the keys it wrote with a sequence
+//     number; Changed tells a statement whether a row may have changed since
+//     the sequence number it read at its start. Stamps live in a fixed-size
+//     table of hashed slots, so memory is bounded and a collision can only
+//     say "changed" when nothing changed (a needless re-read), never the
+//     reverse.
+//   - Bounded memory: a transaction that holds many row locks of one table
+//     takes the whole table instead when no other transaction holds locks in
+//     it (escalation, never waited for), and the server refuses more than
+//     Options.MaxLocks row locks with 53200.
+//   - Locks lists what is held and awaited, for pg_locks.
+//
+// Row locks are taken under a table-level intent lock, so that a table lock
+// (escalation, or a bulk write that locks a whole table) and row locks
+// exclude each other through the same queues and the same deadlock graph.
+package rowlock

@@ -1,0 +1,755 @@
+package rowlock
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Mode is a row-lock strength, weakest first. Each mode blocks a superset of
+// what the weaker ones block, so holding a mode covers every weaker one.
+type Mode uint8
+
+const (
+	// KeyShare is SELECT ... FOR KEY SHARE.
+	KeyShare Mode = iota + 1
+	// Share is SELECT ... FOR SHARE.
+	Share
+	// NoKeyUpdate is SELECT ... FOR NO KEY UPDATE, and an UPDATE that
+	// changes no key column.
+	NoKeyUpdate
+	// Update is SELECT ... FOR UPDATE, DELETE, an UPDATE of a key column,
+	// and an INSERT (upsert) of the key.
+	Update
+)
+
+// String names the mode as PostgreSQL's SELECT clause does.
+func (m Mode) String() string {
+	switch m {
+	case KeyShare:
+		return "FOR KEY SHARE"
+	case Share:
+		return "FOR SHARE"
+	case NoKeyUpdate:
+		return "FOR NO KEY UPDATE"
+	case Update:
+		return "FOR UPDATE"
+	}
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
+// rowConflict is PostgreSQL's row-lock conflict table (explicit locking,
+// "Conflicting Row-Level Locks"): with the modes numbered 1..4 as above,
+// two modes conflict exactly when their numbers add up to more than 4.
+func rowConflict(a, b Mode) bool { return a+b > 4 }
+
+// Table-level modes, on a table's resource (resKey.whole).
+const (
+	// intent is held by a transaction holding row locks in the table.
+	intent Mode = 1
+	// exclusive is the whole table, for one transaction.
+	exclusive Mode = 2
+)
+
+func tableConflict(a, b Mode) bool { return a == exclusive || b == exclusive }
+
+// Wait says what a conflicting request does.
+type Wait uint8
+
+const (
+	// Block waits for the lock.
+	Block Wait = iota
+	// NoWait fails at once with 55P03.
+	NoWait
+	// SkipLocked reports Skipped at once.
+	SkipLocked
+)
+
+// Outcome is how a lock was obtained.
+type Outcome uint8
+
+const (
+	// Granted at once.
+	Granted Outcome = iota
+	// Waited: granted after another transaction released it, so the row
+	// may have changed since the caller read it.
+	Waited
+	// Skipped: held by another transaction, and the request said SkipLocked.
+	Skipped
+)
+
+// Options bounds a Manager.
+type Options struct {
+	// MaxLocks is how many row locks all transactions may hold together;
+	// beyond it a request fails with 53200. 0 means 4,194,304.
+	MaxLocks int
+	// EscalateAt is how many row locks of one table one transaction holds
+	// before it tries to lock the whole table instead. 0 means 4096.
+	EscalateAt int
+	// StampSlots is the size of the table of version stamps (rounded up to
+	// a power of two). 0 means 65,536.
+	StampSlots int
+}
+
+// Manager holds the locks of one server.
+type Manager struct {
+	opts Options
+	seed maphash.Seed
+
+	mu     sync.Mutex
+	res    map[resKey]*resource
+	count  int // row locks held
+	nextID uint64
+	// seq is the newest commit's sequence number; stamps[h] the newest
+	// sequence number of a commit that wrote a key hashing to h, and
+	// tableStamps that of a commit that wrote a table it had locked whole.
+	seq         uint64
+	stamps      []uint64
+	tableStamps map[int64]uint64
+	owners      map[*Txn]struct{}
+}
+
+// New returns an empty lock manager.
+func New(opts Options) *Manager {
+	if opts.MaxLocks <= 0 {
+		opts.MaxLocks = 1 << 22
+	}
+	if opts.EscalateAt <= 0 {
+		opts.EscalateAt = 4096
+	}
+	n := 1 << 16
+	if opts.StampSlots > 0 {
+		for n = 1; n < opts.StampSlots; n <<= 1 {
+		}
+	}
+	// seq starts at 1: a Request.Since of 0 means "not asked".
+	return &Manager{opts: opts, seed: maphash.MakeSeed(), res: map[resKey]*resource{}, seq: 1,
+		stamps: make([]uint64, n), tableStamps: map[int64]uint64{}, owners: map[*Txn]struct{}{}}
+}
+
+// resKey names a lockable thing: a row (table, key) or, whole, a table.
+type resKey struct {
+	table int64
+	key   string
+	whole bool
+}
+
+type resource struct {
+	key     resKey
+	name    string // the table's name, for messages
+	holders []holder
+	waiters []*waiter
+}
+
+type holder struct {
+	t    *Txn
+	mode Mode
+}
+
+type waiter struct {
+	t       *Txn
+	mode    Mode
+	ready   chan struct{}
+	granted bool
+	since   time.Time
+}
+
+func (r *resource) conflicts(a, b Mode) bool {
+	if r.key.whole {
+		return tableConflict(a, b)
+	}
+	return rowConflict(a, b)
+}
+
+func (r *resource) holderIndex(t *Txn) int {
+	for i, h := range r.holders {
+		if h.t == t {
+			return i
+		}
+	}
+	return -1
+}
+
+// blockers lists the other transactions holding r in a mode that conflicts
+// with mode.
+func (r *resource) blockers(t *Txn, mode Mode) []*Txn {
+	var out []*Txn
+	for _, h := range r.holders {
+		if h.t != t && r.conflicts(h.mode, mode) {
+			out = append(out, h.t)
+		}
+	}
+	return out
+}
+
+func (r *resource) compatible(t *Txn, mode Mode) bool {
+	for _, h := range r.holders {
+		if h.t != t && r.conflicts(h.mode, mode) {
+			return false
+		}
+	}
+	return true
+}
+
+// held is one lock a transaction holds.
+type held struct {
+	mode  Mode
+	write bool
+}
+
+// Txn owns the locks of one transaction of one session. A session keeps its
+// Txn across transactions: Release ends a transaction's locks and the next
+// lock starts a new transaction (with a new id). Its methods are called from
+// the session's goroutine only; Manager.Locks reads it under the manager's
+// lock.
+type Txn struct {
+	m   *Manager
+	pid int32
+	// The fields below are guarded by m.mu.
+	id       uint64 // 0: holds nothing
+	held     map[resKey]held
+	perTable map[int64]int
+	// whole: tables this transaction has locked whole; the value says
+	// whether it wrote them.
+	whole    map[int64]bool
+	waiting  *resource
+	waitMode Mode
+	stmt     string
+	// deadlockTimeout is the running statement's deadlock_timeout.
+	deadlockTimeout time.Duration
+}
+
+// NewTxn returns the lock owner of a session whose backend process id (as
+// pg_locks and deadlock reports show it) is pid.
+func (m *Manager) NewTxn(pid int32) *Txn {
+	return &Txn{m: m, pid: pid}
+}
+
+// Seq is the newest commit's sequence number: what a statement (or a
+// transaction's snapshot) compares stamps with.
+func (m *Manager) Seq() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.seq
+}
+
+func (m *Manager) slot(table int64, key string) int {
+	var h maphash.Hash
+	h.SetSeed(m.seed)
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(table >> (8 * i))
+	}
+	h.Write(b[:])
+	h.WriteString(key)
+	return int(h.Sum64() & uint64(len(m.stamps)-1))
+}
+
+// changed reports whether a commit after since may have written the row.
+// The caller holds m.mu.
+func (m *Manager) changed(table int64, key string, since uint64) bool {
+	return m.stamps[m.slot(table, key)] > since || m.tableStamps[table] > since
+}
+
+// Changed reports whether a commit with a sequence number above since may
+// have written the row (table, key).
+func (m *Manager) Changed(table int64, key string, since uint64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.changed(table, key, since)
+}
+
+// Request is one row-lock request.
+type Request struct {
+	Table int64
+	// Name is the table's name, for messages.
+	Name string
+	// Key is the Fluss key encoding of the row's primary key.
+	Key  string
+	Mode Mode
+	Wait Wait
+	// Timeout is lock_timeout (0: none).
+	Timeout time.Duration
+	// DeadlockTimeout is deadlock_timeout (0: one second): how long a wait
+	// lasts before it checks for a deadlock (see acquire).
+	DeadlockTimeout time.Duration
+	// Write marks the row as written by the transaction: its commit
+	// stamps it.
+	Write bool
+	// Since, when not 0, asks whether the row changed after that sequence
+	// number (Result.Changed).
+	Since uint64
+	// Statement is the text of the statement asking, for deadlock reports
+	// and pg_locks.
+	Statement string
+}
+
+// Result is the answer to a Request.
+type Result struct {
+	Outcome Outcome
+	// Changed: the row may have changed since Request.Since (a commit
+	// stamped it, or the request waited).
+	Changed bool
+}
+
+// Lock takes a row lock for the transaction.
+func (t *Txn) Lock(ctx context.Context, req Request) (Result, error) {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t.begin(req.Statement)
+	t.deadlockTimeout = req.DeadlockTimeout
+	if wrote, ok := t.whole[req.Table]; ok {
+		t.whole[req.Table] = wrote || req.Write
+		return Result{Changed: req.Since != 0 && m.changed(req.Table, req.Key, req.Since)}, nil
+	}
+	// The table's intent lock first: a wait here was for a transaction
+	// holding the whole table, which may have written the row.
+	tk := resKey{table: req.Table, whole: true}
+	waited := false
+	if _, ok := t.held[tk]; !ok {
+		out, err := t.acquire(ctx, tk, req.Name, intent, req.Wait, req.Timeout)
+		if err != nil || out == Skipped {
+			return Result{Outcome: out}, err
+		}
+		waited = out == Waited
+	}
+	rk := resKey{table: req.Table, key: req.Key}
+	_, had := t.held[rk]
+	out, err := t.acquire(ctx, rk, req.Name, req.Mode, req.Wait, req.Timeout)
+	if err != nil || out == Skipped {
+		return Result{Outcome: out}, err
+	}
+	if waited {
+		out = Waited
+	}
+	if h := t.held[rk]; req.Write && !h.write {
+		h.write = true
+		t.held[rk] = h
+	}
+	res := Result{Outcome: out, Changed: out == Waited || req.Since != 0 && m.changed(req.Table, req.Key, req.Since)}
+	if !had {
+		t.perTable[req.Table]++
+		if t.perTable[req.Table] > m.opts.EscalateAt {
+			t.escalate(req.Table)
+		}
+	}
+	return res, nil
+}
+
+// LockTable locks a whole table for the transaction when no other
+// transaction holds locks in it, and reports whether it did: a bulk write
+// takes one lock instead of one per row. It never waits.
+func (t *Txn) LockTable(table int64, name, statement string, write bool) bool {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t.begin(statement)
+	if wrote, ok := t.whole[table]; ok {
+		t.whole[table] = wrote || write
+		return true
+	}
+	if _, err := t.acquire(context.Background(), resKey{table: table, whole: true}, name, exclusive, NoWait, 0); err != nil {
+		return false
+	}
+	t.wholeTable(table, write)
+	return true
+}
+
+// escalate trades the transaction's row locks of table for the whole
+// table, when nobody else holds locks in it. The caller holds m.mu.
+func (t *Txn) escalate(table int64) {
+	r := t.m.res[resKey{table: table, whole: true}]
+	if r == nil || !r.compatible(t, exclusive) {
+		return
+	}
+	if _, err := t.acquire(context.Background(), resKey{table: table, whole: true}, r.name, exclusive, NoWait, 0); err != nil {
+		return
+	}
+	t.wholeTable(table, false)
+}
+
+// wholeTable records that t holds table whole and releases its row locks
+// there, now covered; the table counts as written when write is set or a
+// dropped row lock was written. The caller holds m.mu.
+func (t *Txn) wholeTable(table int64, write bool) {
+	for k, h := range t.held {
+		if !k.whole && k.table == table {
+			write = write || h.write
+			t.releaseOne(k)
+		}
+	}
+	delete(t.perTable, table)
+	t.whole[table] = write
+}
+
+// begin starts the transaction's lock state on its first lock. The caller
+// holds m.mu.
+func (t *Txn) begin(statement string) {
+	if statement != "" {
+		t.stmt = statement
+	}
+	if t.id != 0 {
+		return
+	}
+	t.m.nextID++
+	t.id = t.m.nextID
+	if t.held == nil {
+		t.held = map[resKey]held{}
+		t.perTable = map[int64]int{}
+		t.whole = map[int64]bool{}
+	}
+	t.m.owners[t] = struct{}{}
+}
+
+// acquire obtains rk in mode, waiting as w says. The caller holds m.mu,
+// which acquire releases while it waits.
+func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w Wait, timeout time.Duration) (Outcome, error) {
+	m := t.m
+	r := m.res[rk]
+	if r == nil {
+		if !rk.whole && m.count >= m.opts.MaxLocks {
+			return Granted, sqlerr.New(sqlerr.OutOfMemory, "out of shared memory").
+				WithDetail("The server holds %d row locks, its limit.", m.opts.MaxLocks).
+				WithHint("Lock or change fewer rows per transaction.")
+		}
+		r = &resource{key: rk, name: name}
+		m.res[rk] = r
+	}
+	if i := r.holderIndex(t); i >= 0 && r.holders[i].mode >= mode {
+		return Granted, nil
+	}
+	if r.compatible(t, mode) {
+		m.grant(r, t, mode)
+		return Granted, nil
+	}
+	switch w {
+	case NoWait:
+		m.tidy(r)
+		return Granted, sqlerr.New(sqlerr.LockNotAvailable, "could not obtain lock on row in relation \"%s\"", name)
+	case SkipLocked:
+		m.tidy(r)
+		return Skipped, nil
+	}
+	wt := &waiter{t: t, mode: mode, ready: make(chan struct{}), since: time.Now()}
+	r.waiters = append(r.waiters, wt)
+	t.waiting, t.waitMode = r, mode
+	var timeoutC <-chan time.Time
+	if timeout > 0 {
+		tm := time.NewTimer(timeout)
+		defer tm.Stop()
+		timeoutC = tm.C
+	}
+	// As PostgreSQL does, a wait checks for a deadlock once, when it has
+	// lasted deadlock_timeout, and fails itself if it is in a cycle: of
+	// the transactions of a deadlock, the one whose check comes first
+	// fails, and no cycle is looked for while locks are usually granted
+	// quickly.
+	dt := t.deadlockTimeout
+	if dt <= 0 {
+		dt = time.Second
+	}
+	check := time.NewTimer(dt)
+	defer check.Stop()
+	checkC := check.C
+	m.mu.Unlock()
+	var err error
+wait:
+	for {
+		select {
+		case <-wt.ready:
+			break wait
+		case <-ctx.Done():
+			err = ctx.Err()
+			break wait
+		case <-timeoutC:
+			err = sqlerr.New(sqlerr.LockNotAvailable, "canceling statement due to lock timeout")
+			break wait
+		case <-checkC:
+			checkC = nil
+			m.mu.Lock()
+			var cycle []*Txn
+			if !wt.granted {
+				cycle = m.findCycle(t)
+			}
+			if cycle != nil {
+				err = m.deadlockError(cycle)
+			}
+			m.mu.Unlock()
+			if err != nil {
+				break wait
+			}
+		}
+	}
+	m.mu.Lock()
+	t.waiting = nil
+	if wt.granted {
+		return Waited, nil
+	}
+	r.removeWaiter(wt)
+	m.tidy(r)
+	return Granted, err
+}
+
+func (r *resource) removeWaiter(wt *waiter) {
+	for i, x := range r.waiters {
+		if x == wt {
+			r.waiters = append(r.waiters[:i], r.waiters[i+1:]...)
+			return
+		}
+	}
+}
+
+// grant gives t the lock (or raises its mode). The caller holds m.mu.
+func (m *Manager) grant(r *resource, t *Txn, mode Mode) {
+	if i := r.holderIndex(t); i >= 0 {
+		if r.holders[i].mode < mode {
+			r.holders[i].mode = mode
+			h := t.held[r.key]
+			h.mode = mode
+			t.held[r.key] = h
+		}
+		return
+	}
+	r.holders = append(r.holders, holder{t: t, mode: mode})
+	t.held[r.key] = held{mode: mode}
+	if !r.key.whole {
+		m.count++
+	}
+}
+
+// wake grants every waiter of r that no holder blocks now, in arrival order.
+// A waiter only ever waits for holders (never for the queue), so that every
+// wait is an edge of the graph findCycle searches.
+func (m *Manager) wake(r *resource) {
+	kept := r.waiters[:0]
+	for _, w := range r.waiters {
+		if r.compatible(w.t, w.mode) {
+			m.grant(r, w.t, w.mode)
+			w.granted = true
+			close(w.ready)
+			continue
+		}
+		kept = append(kept, w)
+	}
+	for i := len(kept); i < len(r.waiters); i++ {
+		r.waiters[i] = nil
+	}
+	r.waiters = kept
+}
+
+// tidy forgets r when nobody holds or awaits it.
+func (m *Manager) tidy(r *resource) {
+	if len(r.holders) == 0 && len(r.waiters) == 0 {
+		delete(m.res, r.key)
+	}
+}
+
+// releaseOne drops t's lock on rk. The caller holds m.mu.
+func (t *Txn) releaseOne(rk resKey) {
+	m := t.m
+	delete(t.held, rk)
+	r := m.res[rk]
+	if r == nil {
+		return
+	}
+	if i := r.holderIndex(t); i >= 0 {
+		r.holders = append(r.holders[:i], r.holders[i+1:]...)
+		if !rk.whole {
+			m.count--
+		}
+	}
+	m.wake(r)
+	m.tidy(r)
+}
+
+// Release ends the transaction's locks. When committed (its writes are
+// durable and visible), the rows and tables it wrote are stamped first, so
+// that a statement that read them before and locks them after sees they
+// changed.
+func (t *Txn) Release(committed bool) {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t.id == 0 {
+		return
+	}
+	if committed {
+		var seq uint64
+		next := func() uint64 {
+			if seq == 0 {
+				m.seq++
+				seq = m.seq
+			}
+			return seq
+		}
+		for k, h := range t.held {
+			if h.write && !k.whole {
+				s := m.slot(k.table, k.key)
+				m.stamps[s] = next()
+			}
+		}
+		for table, wrote := range t.whole {
+			if wrote {
+				m.tableStamps[table] = next()
+			}
+		}
+	}
+	for k := range t.held {
+		t.releaseOne(k)
+	}
+	clear(t.perTable)
+	clear(t.whole)
+	t.id = 0
+	t.stmt = ""
+	delete(m.owners, t)
+}
+
+// ID is the transaction's id while it holds or awaits locks, else 0.
+func (t *Txn) ID() uint64 {
+	t.m.mu.Lock()
+	defer t.m.mu.Unlock()
+	return t.id
+}
+
+// findCycle looks for a cycle of waits through start, returning the
+// transactions on it in waiting order (start first). The caller holds m.mu.
+func (m *Manager) findCycle(start *Txn) []*Txn {
+	visited := map[*Txn]bool{}
+	var path []*Txn
+	var dfs func(t *Txn) bool
+	dfs = func(t *Txn) bool {
+		if t.waiting == nil {
+			return false
+		}
+		path = append(path, t)
+		for _, b := range t.waiting.blockers(t, t.waitMode) {
+			if b == start {
+				return true
+			}
+			if !visited[b] {
+				visited[b] = true
+				if dfs(b) {
+					return true
+				}
+			}
+		}
+		path = path[:len(path)-1]
+		return false
+	}
+	if dfs(start) {
+		return path
+	}
+	return nil
+}
+
+// deadlockError words a deadlock as PostgreSQL does, with the statements
+// of the processes in it (which PostgreSQL writes to the server log).
+func (m *Manager) deadlockError(cycle []*Txn) error {
+	var d strings.Builder
+	for i, t := range cycle {
+		next := cycle[(i+1)%len(cycle)]
+		if i > 0 {
+			d.WriteString("\n")
+		}
+		fmt.Fprintf(&d, "Process %d waits for ShareLock on transaction %d; blocked by process %d.", t.pid, next.id, next.pid)
+	}
+	for _, t := range cycle {
+		fmt.Fprintf(&d, "\nProcess %d: %s", t.pid, t.stmt)
+	}
+	return sqlerr.New(sqlerr.DeadlockDetected, "deadlock detected").WithDetail("%s", d.String()).
+		WithHint("See server log for query details.")
+}
+
+// LockInfo is one lock held or awaited, as pg_locks shows it.
+type LockInfo struct {
+	// Kind is "relation", "tuple" or "transactionid".
+	Kind  string
+	Table int64
+	// Key is the row's key encoding (tuple locks).
+	Key string
+	// Mode is PostgreSQL's name of the lock mode.
+	Mode      string
+	Granted   bool
+	PID       int32
+	XID       uint64
+	WaitStart time.Time
+}
+
+// pgMode names a lock mode as pg_locks does: tuple locks carry the
+// heavyweight modes PostgreSQL maps its row-lock modes to.
+func pgMode(whole bool, m Mode) string {
+	if whole {
+		if m == exclusive {
+			return "ExclusiveLock"
+		}
+		return "RowExclusiveLock"
+	}
+	switch m {
+	case KeyShare:
+		return "AccessShareLock"
+	case Share:
+		return "RowShareLock"
+	case NoKeyUpdate:
+		return "ExclusiveLock"
+	}
+	return "AccessExclusiveLock"
+}
+
+// Locks lists the locks held and awaited: each transaction's own id, its
+// table and row locks, and its waits.
+func (m *Manager) Locks() []LockInfo {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []LockInfo
+	for t := range m.owners {
+		out = append(out, LockInfo{Kind: "transactionid", Mode: "ExclusiveLock", Granted: true, PID: t.pid, XID: t.id})
+	}
+	for k, r := range m.res {
+		kind := "tuple"
+		if k.whole {
+			kind = "relation"
+		}
+		for _, h := range r.holders {
+			out = append(out, LockInfo{Kind: kind, Table: k.table, Key: k.key, Mode: pgMode(k.whole, h.mode), Granted: true, PID: h.t.pid, XID: h.t.id})
+		}
+		for _, w := range r.waiters {
+			out = append(out, LockInfo{Kind: kind, Table: k.table, Key: k.key, Mode: pgMode(k.whole, w.mode), PID: w.t.pid, XID: w.t.id, WaitStart: w.since})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.PID != b.PID {
+			return a.PID < b.PID
+		}
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		if a.Table != b.Table {
+			return a.Table < b.Table
+		}
+		return a.Key < b.Key
+	})
+	return out
+}
+
+// Held is how many row locks the server holds (for tests and metrics).
+func (m *Manager) Held() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.count
+}
+
+// Manager returns the manager t belongs to.
+func (t *Txn) Manager() *Manager { return t.m }
+
+// EscalateAt is how many row locks of one table a transaction takes before
+// it tries to lock the table whole: a write of that many rows asks for the
+// table at once (Txn.LockTable).
+func (m *Manager) EscalateAt() int { return m.opts.EscalateAt }

@@ -1,0 +1,477 @@
+package rowlock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+func req(key string, mode Mode) Request {
+	return Request{Table: 1, Name: "t", Key: key, Mode: mode, Statement: "UPDATE t " + key}
+}
+
+// TestConflictTable checks rowConflict against PostgreSQL's table of
+// conflicting row-level locks, by taking the locks for real.
+func TestConflictTable(t *testing.T) {
+	modes := []Mode{KeyShare, Share, NoKeyUpdate, Update}
+	// PostgreSQL 15 docs, Table 13.3: X marks a conflict.
+	want := map[[2]Mode]bool{
+		{KeyShare, Update}:   true,
+		{Share, NoKeyUpdate}: true, {Share, Update}: true,
+		{NoKeyUpdate, Share}: true, {NoKeyUpdate, NoKeyUpdate}: true, {NoKeyUpdate, Update}: true,
+		{Update, KeyShare}: true, {Update, Share}: true, {Update, NoKeyUpdate}: true, {Update, Update}: true,
+	}
+	for _, a := range modes {
+		for _, b := range modes {
+			m := New(Options{})
+			t1, t2 := m.NewTxn(1), m.NewTxn(2)
+			ctx := context.Background()
+			if _, err := t1.Lock(ctx, req("k", a)); err != nil {
+				t.Fatal(err)
+			}
+			r := req("k", b)
+			r.Wait = NoWait
+			_, err := t2.Lock(ctx, r)
+			got := sqlerr.CodeOf(err) == sqlerr.LockNotAvailable
+			if got != want[[2]Mode{a, b}] {
+				t.Errorf("%v held, %v asked: conflict=%v, want %v (err %v)", a, b, got, want[[2]Mode{a, b}], err)
+			}
+			t1.Release(false)
+			t2.Release(false)
+			if m.Held() != 0 || len(m.res) != 0 {
+				t.Errorf("%v/%v: %d locks left, %d resources", a, b, m.Held(), len(m.res))
+			}
+		}
+	}
+}
+
+func TestWaitThenGrantMarksChanged(t *testing.T) {
+	m := New(Options{})
+	t1, t2 := m.NewTxn(1), m.NewTxn(2)
+	ctx := context.Background()
+	since := m.Seq()
+	w := req("k", NoKeyUpdate)
+	w.Write = true
+	if _, err := t1.Lock(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Result)
+	go func() {
+		r := req("k", NoKeyUpdate)
+		r.Since = since
+		res, err := t2.Lock(ctx, r)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	select {
+	case <-done:
+		t.Fatal("granted while held")
+	case <-time.After(50 * time.Millisecond):
+	}
+	t1.Release(true)
+	res := <-done
+	if res.Outcome != Waited || !res.Changed {
+		t.Fatalf("got %+v, want waited and changed", res)
+	}
+	t2.Release(false)
+	// A later reader that started after the commit sees no change.
+	t3 := m.NewTxn(3)
+	r := req("k", Update)
+	r.Since = m.Seq()
+	if res, err := t3.Lock(ctx, r); err != nil || res.Changed || res.Outcome != Granted {
+		t.Fatalf("fresh lock: %+v %v", res, err)
+	}
+	t3.Release(false)
+}
+
+// TestStampWithoutWait: the writer committed between the reader's start
+// and its lock, so nothing waited, yet the row changed.
+func TestStampWithoutWait(t *testing.T) {
+	m := New(Options{})
+	ctx := context.Background()
+	reader, writer := m.NewTxn(1), m.NewTxn(2)
+	since := m.Seq()
+	w := req("k", Update)
+	w.Write = true
+	if _, err := writer.Lock(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	writer.Release(true)
+	r := req("k", Update)
+	r.Since = since
+	res, err := reader.Lock(ctx, r)
+	if err != nil || !res.Changed || res.Outcome != Granted {
+		t.Fatalf("got %+v %v, want granted and changed", res, err)
+	}
+	// A lock-only transaction (FOR UPDATE, no write) stamps nothing.
+	reader.Release(true)
+	if m.Changed(1, "k", m.Seq()) {
+		t.Fatal("stamped without a write")
+	}
+	// A rollback stamps nothing either.
+	since = m.Seq()
+	if _, err := writer.Lock(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	writer.Release(false)
+	if m.Changed(1, "k", since) {
+		t.Fatal("a rolled-back write stamped the row")
+	}
+}
+
+func TestSkipLockedAndNoWait(t *testing.T) {
+	m := New(Options{})
+	ctx := context.Background()
+	t1, t2 := m.NewTxn(1), m.NewTxn(2)
+	if _, err := t1.Lock(ctx, req("a", Update)); err != nil {
+		t.Fatal(err)
+	}
+	r := req("a", Update)
+	r.Wait = SkipLocked
+	if res, err := t2.Lock(ctx, r); err != nil || res.Outcome != Skipped {
+		t.Fatalf("skip locked: %+v %v", res, err)
+	}
+	r.Key = "b"
+	if res, err := t2.Lock(ctx, r); err != nil || res.Outcome != Granted {
+		t.Fatalf("skip locked, free row: %+v %v", res, err)
+	}
+	r.Key, r.Wait = "a", NoWait
+	_, err := t2.Lock(ctx, r)
+	if sqlerr.CodeOf(err) != sqlerr.LockNotAvailable || err.Error() != `could not obtain lock on row in relation "t"` {
+		t.Fatalf("nowait: %v", err)
+	}
+	t1.Release(false)
+	t2.Release(false)
+	if m.Held() != 0 {
+		t.Fatalf("%d locks left", m.Held())
+	}
+}
+
+func TestTimeoutAndCancel(t *testing.T) {
+	m := New(Options{})
+	t1, t2 := m.NewTxn(1), m.NewTxn(2)
+	if _, err := t1.Lock(context.Background(), req("a", Update)); err != nil {
+		t.Fatal(err)
+	}
+	r := req("a", Share)
+	r.Timeout = 20 * time.Millisecond
+	_, err := t2.Lock(context.Background(), r)
+	if sqlerr.CodeOf(err) != sqlerr.LockNotAvailable || !strings.Contains(err.Error(), "lock timeout") {
+		t.Fatalf("lock_timeout: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	_, err = t2.Lock(ctx, req("a", Share))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancel: %v", err)
+	}
+	// The abandoned waits left nothing behind: t1's release frees all.
+	t1.Release(false)
+	t2.Release(false)
+	if m.Held() != 0 || len(m.res) != 0 {
+		t.Fatalf("%d locks, %d resources left", m.Held(), len(m.res))
+	}
+}
+
+// waitUntilWaiting blocks until tx waits for a lock.
+func waitUntilWaiting(m *Manager, tx *Txn) {
+	for {
+		m.mu.Lock()
+		w := tx.waiting != nil
+		m.mu.Unlock()
+		if w {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestDeadlock: as in PostgreSQL, the transaction whose deadlock check
+// comes first fails: the one that has waited longest, unless its check ran
+// already (it waited longer than deadlock_timeout before the cycle closed),
+// and then the one closing the cycle.
+func TestDeadlock(t *testing.T) {
+	for _, firstTimeout := range []time.Duration{50 * time.Millisecond, time.Millisecond} {
+		m := New(Options{})
+		ctx := context.Background()
+		t1, t2 := m.NewTxn(101), m.NewTxn(102)
+		if _, err := t1.Lock(ctx, req("a", Update)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := t2.Lock(ctx, req("b", Update)); err != nil {
+			t.Fatal(err)
+		}
+		first := make(chan error)
+		go func() {
+			r := req("b", Update)
+			r.DeadlockTimeout = firstTimeout
+			_, err := t1.Lock(ctx, r)
+			first <- err
+		}()
+		waitUntilWaiting(m, t1)
+		time.Sleep(30 * time.Millisecond)
+		second := make(chan error)
+		go func() {
+			r := req("a", Update)
+			r.DeadlockTimeout = 100 * time.Millisecond
+			_, err := t2.Lock(ctx, r)
+			second <- err
+		}()
+		victim, survivor, winner, loser := first, second, t2, t1
+		vpid, opid := 101, 102
+		if firstTimeout < 30*time.Millisecond { // t1's check ran before the cycle closed
+			victim, survivor, winner, loser = second, first, t1, t2
+			vpid, opid = 102, 101
+		}
+		err := <-victim
+		if sqlerr.CodeOf(err) != sqlerr.DeadlockDetected {
+			t.Fatalf("deadlock_timeout %v: got %v, want 40P01", firstTimeout, err)
+		}
+		se := sqlerr.As(err)
+		want := []string{
+			fmt.Sprintf("Process %d waits for ShareLock on transaction", vpid),
+			fmt.Sprintf("blocked by process %d.", opid),
+			fmt.Sprintf("Process %d waits for ShareLock", opid),
+			"Process 101: UPDATE t b", "Process 102: UPDATE t a"}
+		for _, w := range want {
+			if !strings.Contains(se.Detail, w) {
+				t.Errorf("detail %q lacks %q", se.Detail, w)
+			}
+		}
+		if !strings.HasPrefix(se.Detail, want[0]) {
+			t.Errorf("detail %q does not start with the victim", se.Detail)
+		}
+		// The victim rolls back; the survivor gets its lock.
+		loser.Release(false)
+		if err := <-survivor; err != nil {
+			t.Fatal(err)
+		}
+		winner.Release(true)
+		if m.Held() != 0 || len(m.res) != 0 {
+			t.Fatalf("%d locks, %d resources left", m.Held(), len(m.res))
+		}
+	}
+}
+
+func TestThreeWayDeadlock(t *testing.T) {
+	m := New(Options{})
+	ctx := context.Background()
+	ts := []*Txn{m.NewTxn(1), m.NewTxn(2), m.NewTxn(3)}
+	keys := []string{"a", "b", "c"}
+	for i, tx := range ts {
+		if _, err := tx.Lock(ctx, req(keys[i], Update)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errs := make([]chan error, 3)
+	for i := range ts {
+		errs[i] = make(chan error, 1)
+		go func(i int) {
+			r := req(keys[(i+1)%3], Update)
+			r.DeadlockTimeout = 10 * time.Second
+			if i == 0 {
+				r.DeadlockTimeout = 50 * time.Millisecond
+			}
+			_, err := ts[i].Lock(ctx, r)
+			errs[i] <- err
+		}(i)
+		waitUntilWaiting(m, ts[i])
+		if i < 2 {
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	// ts[0]'s check comes first: it is the victim.
+	err := <-errs[0]
+	if sqlerr.CodeOf(err) != sqlerr.DeadlockDetected || strings.Count(sqlerr.As(err).Detail, "waits for") != 3 {
+		t.Fatalf("got %v", err)
+	}
+	ts[0].Release(false)
+	if err := <-errs[2]; err != nil {
+		t.Fatal(err)
+	}
+	ts[2].Release(true)
+	if err := <-errs[1]; err != nil {
+		t.Fatal(err)
+	}
+	ts[1].Release(true)
+	if m.Held() != 0 {
+		t.Fatalf("%d locks left", m.Held())
+	}
+}
+
+// TestCounter: many transactions incrementing one row under the lock, as
+// an UPDATE does, lose nothing.
+func TestCounter(t *testing.T) {
+	m := New(Options{})
+	var mu sync.Mutex
+	n := 0
+	var wg sync.WaitGroup
+	for c := 0; c < 8; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			tx := m.NewTxn(int32(c))
+			for i := 0; i < 200; i++ {
+				r := req("ctr", NoKeyUpdate)
+				r.Write = true
+				if _, err := tx.Lock(context.Background(), r); err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				v := n
+				mu.Unlock()
+				mu.Lock()
+				n = v + 1
+				mu.Unlock()
+				tx.Release(true)
+			}
+		}(c)
+	}
+	wg.Wait()
+	if n != 1600 {
+		t.Fatalf("counter %d, want 1600", n)
+	}
+}
+
+func TestEscalationAndLimit(t *testing.T) {
+	m := New(Options{EscalateAt: 10, MaxLocks: 25})
+	ctx := context.Background()
+	t1, t2 := m.NewTxn(1), m.NewTxn(2)
+	since := m.Seq()
+	for i := 0; i < 30; i++ {
+		r := req(string(rune('a'+i)), Update)
+		r.Write = true
+		if _, err := t1.Lock(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m.Held() != 0 {
+		t.Fatalf("escalated transaction still holds %d row locks", m.Held())
+	}
+	// Another transaction waits for the whole table.
+	r := req("zz", KeyShare)
+	r.Wait = NoWait
+	if _, err := t2.Lock(ctx, r); sqlerr.CodeOf(err) != sqlerr.LockNotAvailable {
+		t.Fatalf("row of a table locked whole: %v", err)
+	}
+	t1.Release(true)
+	if !m.Changed(1, "anything", since) {
+		t.Fatal("a table written whole is not stamped")
+	}
+	// With another holder in the table there is no escalation, and the
+	// server-wide limit applies.
+	if _, err := t2.Lock(ctx, req("held", KeyShare)); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	for i := 0; i < 30 && err == nil; i++ {
+		_, err = t1.Lock(ctx, req(string(rune('A'+i)), Update))
+	}
+	if sqlerr.CodeOf(err) != sqlerr.OutOfMemory {
+		t.Fatalf("past the limit: %v", err)
+	}
+	t1.Release(false)
+	t2.Release(false)
+	if m.Held() != 0 || len(m.res) != 0 {
+		t.Fatalf("%d locks, %d resources left", m.Held(), len(m.res))
+	}
+	// LockTable refuses while someone else holds a row of the table.
+	if _, err := t2.Lock(ctx, req("x", KeyShare)); err != nil {
+		t.Fatal(err)
+	}
+	if t1.LockTable(1, "t", "COPY", true) {
+		t.Fatal("table locked over another transaction's row lock")
+	}
+	t2.Release(false)
+	if !t1.LockTable(1, "t", "COPY", true) {
+		t.Fatal("free table not locked")
+	}
+	t1.Release(false)
+}
+
+func TestLocksListing(t *testing.T) {
+	m := New(Options{})
+	ctx := context.Background()
+	t1, t2 := m.NewTxn(7), m.NewTxn(8)
+	if _, err := t1.Lock(ctx, req("a", Update)); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_, _ = t2.Lock(ctx, req("a", Share))
+	}()
+	for {
+		m.mu.Lock()
+		w := t2.waiting != nil
+		m.mu.Unlock()
+		if w {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var got []string
+	for _, l := range m.Locks() {
+		got = append(got, l.Kind+" "+l.Mode+" "+map[bool]string{true: "granted", false: "waiting"}[l.Granted])
+	}
+	want := "relation RowExclusiveLock granted|transactionid ExclusiveLock granted|tuple AccessExclusiveLock granted|" +
+		"relation RowExclusiveLock granted|transactionid ExclusiveLock granted|tuple RowShareLock waiting"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "|"), want)
+	}
+	t1.Release(false)
+	for m.Held() != 1 {
+		time.Sleep(time.Millisecond)
+	}
+	t2.Release(false)
+}
+
+// BenchmarkLockRelease is the lock manager's cost in an uncontended
+// write transaction: one row lock (with its table's intent lock), its
+// stamp and release at commit, and the statement's Seq.
+func BenchmarkLockRelease(b *testing.B) {
+	m := New(Options{})
+	ctx := context.Background()
+	tx := m.NewTxn(1)
+	keys := make([]string, 1<<16)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("key%08d", i)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		since := m.Seq()
+		if _, err := tx.Lock(ctx, Request{Table: 1, Name: "t", Key: keys[i&(len(keys)-1)], Mode: NoKeyUpdate, Write: true, Since: since}); err != nil {
+			b.Fatal(err)
+		}
+		tx.Release(true)
+	}
+}
+
+// BenchmarkLockReleaseParallel is the same from every core at once, on
+// different rows: what the manager's one mutex costs under concurrency.
+func BenchmarkLockReleaseParallel(b *testing.B) {
+	m := New(Options{})
+	ctx := context.Background()
+	var next atomic.Int32
+	b.RunParallel(func(pb *testing.PB) {
+		id := next.Add(1)
+		tx := m.NewTxn(id)
+		i := 0
+		for pb.Next() {
+			i++
+			key := fmt.Sprintf("k%d-%d", id, i&1023)
+			if _, err := tx.Lock(ctx, Request{Table: 1, Name: "t", Key: key, Mode: NoKeyUpdate, Write: true, Since: m.Seq()}); err != nil {
+				b.Fatal(err)
+			}
+			tx.Release(true)
+		}
+	})
+}

@@ -1,0 +1,687 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser"
+)
+
+// Keywords as names. PostgreSQL's grammar decides by keyword category
+// (pgkeywords.go, generated from pg_get_keywords()) which words may be
+// names where: unreserved (U) and column-name (C) keywords are identifiers
+// (ColId) in column references, table names, aliases and column lists;
+// type/function-name (T) and reserved (R) ones are not; after AS and after
+// a dot any word is a label; a select-list label without AS must be an
+// identifier or a BARE_LABEL keyword. TiDB's MySQL grammar reserves other
+// words (key, rows, range, index, partition, read, ssl, rank, div, ...).
+//
+// quoteNames is the pass that reconciles the two before the rewrite: it
+// walks the tokens once, keeping for each parenthesis level what kind of
+// list it is and which clause is in force, and for a word standing where
+// PostgreSQL takes a name it either replaces the word by its quoted,
+// lower-cased form (a name for TiDB whatever its grammar reserves) or, when
+// PostgreSQL's category does not allow a name there, reports PostgreSQL's
+// syntax error. Keyword uses (PRIMARY KEY, ROWS BETWEEN, PARTITION BY,
+// WITH RECURSIVE, ...) stand in positions none of the rules below match.
+
+// wordFlags says what a word is to the two grammars.
+type wordFlags uint8
+
+const (
+	wfPG        wordFlags = 1 << iota // a PostgreSQL keyword (see cat)
+	wfBareLabel                       // PostgreSQL BARE_LABEL
+	wfTiDB                            // a keyword of TiDB's grammar (reserved or not)
+)
+
+type wordInfo struct {
+	flags wordFlags
+	cat   kwCategory
+}
+
+// nameWords is PostgreSQL's keyword list merged with TiDB's reserved words:
+// a word in neither is an identifier to both grammars and needs nothing.
+var nameWords = buildNameWords()
+
+func buildNameWords() map[string]wordInfo {
+	m := make(map[string]wordInfo, len(pgKeywords)+len(parser.Keywords))
+	for w, k := range pgKeywords {
+		f := wfPG
+		if k.bareLabel {
+			f |= wfBareLabel
+		}
+		m[w] = wordInfo{flags: f, cat: k.cat}
+	}
+	// TiDB's unreserved keywords too: its grammar refuses several of them
+	// as names in some positions (schema, schemas, dec), and a quoted name
+	// means the same to it.
+	for _, k := range parser.Keywords {
+		wi := m[k.Word]
+		wi.flags |= wfTiDB
+		m[k.Word] = wi
+	}
+	return m
+}
+
+// colID reports whether PostgreSQL takes the word as an identifier (ColId):
+// any word but its reserved and type/function-name keywords.
+func (wi wordInfo) colID() bool {
+	return wi.flags&wfPG == 0 || wi.cat == kwUnreserved || wi.cat == kwColName
+}
+
+// valueKeywords are reserved and type/function-name keywords that are whole
+// expressions (or start one) where a column reference could stand, so a
+// column-reference position does not make them a syntax error.
+var valueKeywords = map[string]bool{
+	"TRUE": true, "FALSE": true, "NULL": true, "DEFAULT": true,
+	"CURRENT_DATE": true, "CURRENT_TIME": true, "CURRENT_TIMESTAMP": true,
+	"LOCALTIME": true, "LOCALTIMESTAMP": true, "CURRENT_ROLE": true,
+	"CURRENT_USER": true, "SESSION_USER": true, "USER": true,
+	"CURRENT_CATALOG": true, "CURRENT_SCHEMA": true,
+	"ALL": true, "DISTINCT": true, "NOT": true, "CASE": true, "ARRAY": true,
+	"BOTH": true, "LEADING": true, "TRAILING": true,
+}
+
+// withOption are the words after a WITH that is no WITH clause.
+var withOption = map[string]bool{"ORDINALITY": true, "LOCAL": true, "CASCADED": true, "CHECK": true, "TIME": true}
+
+// sqlValueFunctions are the keywords that are function calls without
+// parentheses (PostgreSQL's SQLValueFunction).
+var sqlValueFunctions = map[string]bool{
+	"CURRENT_DATE": true, "CURRENT_TIME": true, "CURRENT_TIMESTAMP": true, "LOCALTIME": true,
+	"LOCALTIMESTAMP": true, "CURRENT_ROLE": true, "CURRENT_USER": true, "SESSION_USER": true,
+	"USER": true, "CURRENT_CATALOG": true, "CURRENT_SCHEMA": true,
+}
+
+// identNameOr is the name token t stands for, or def when it is no name.
+func identNameOr(src string, t token, def string) string {
+	if n, ok := identName(src, t); ok {
+		return n
+	}
+	return def
+}
+
+// quoteIdent is name as a quoted identifier.
+func quoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// exprStartWords are words after which an expression (so possibly a
+// column reference) begins.
+var exprStartWords = map[string]bool{
+	"SELECT": true, "DISTINCT": true, "ALL": true, "WHERE": true, "AND": true, "OR": true,
+	"NOT": true, "ON": true, "WHEN": true, "THEN": true, "ELSE": true, "BY": true,
+	"HAVING": true, "SET": true, "RETURNING": true, "CASE": true, "LIMIT": true,
+	"OFFSET": true, "BETWEEN": true, "LIKE": true, "ILIKE": true, "ESCAPE": true,
+}
+
+// exprFollowWords may follow a column reference.
+var exprFollowWords = map[string]bool{
+	"FROM": true, "AS": true, "AND": true, "OR": true, "IS": true, "IN": true, "NOT": true,
+	"BETWEEN": true, "LIKE": true, "ILIKE": true, "SIMILAR": true, "THEN": true, "ELSE": true,
+	"END": true, "WHEN": true, "WHERE": true, "GROUP": true, "ORDER": true, "HAVING": true,
+	"LIMIT": true, "OFFSET": true, "FETCH": true, "UNION": true, "INTERSECT": true,
+	"EXCEPT": true, "ASC": true, "DESC": true, "NULLS": true, "INTO": true, "ON": true,
+	"USING": true, "JOIN": true, "LEFT": true, "RIGHT": true, "FULL": true, "INNER": true,
+	"CROSS": true, "NATURAL": true, "WINDOW": true, "FOR": true, "RETURNING": true,
+	"AT": true, "COLLATE": true, "ISNULL": true, "NOTNULL": true, "ESCAPE": true,
+}
+
+// fromFollowWords are the reserved and type/function-name keywords that may
+// follow a FROM item (any other such word there is a syntax error).
+var fromFollowWords = map[string]bool{
+	"AS": true, "ON": true, "USING": true, "WHERE": true, "GROUP": true, "HAVING": true,
+	"ORDER": true, "LIMIT": true, "OFFSET": true, "FETCH": true, "FOR": true, "WINDOW": true,
+	"UNION": true, "INTERSECT": true, "EXCEPT": true, "RETURNING": true, "WITH": true,
+	"JOIN": true, "LEFT": true, "RIGHT": true, "FULL": true, "INNER": true, "CROSS": true,
+	"NATURAL": true, "TABLESAMPLE": true, "INTO": true,
+}
+
+// followsFromItem reports whether the reserved or type/function-name
+// keyword w (next after it) may follow a FROM item: a clause, a join
+// (LEFT, FULL, ... need JOIN or OUTER after them), RETURNING in DML only.
+func followsFromItem(w, next string, dml bool) bool {
+	switch w {
+	case "LEFT", "RIGHT", "FULL", "INNER", "CROSS":
+		return next == "JOIN" || next == "OUTER"
+	case "NATURAL":
+		return next == "JOIN" || next == "LEFT" || next == "RIGHT" || next == "FULL" || next == "INNER"
+	case "RETURNING":
+		return dml
+	}
+	return fromFollowWords[w]
+}
+
+// labelEndWords may follow a select-list item (so end a bare label).
+var labelEndWords = map[string]bool{
+	"FROM": true, "INTO": true, "WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true,
+	"LIMIT": true, "OFFSET": true, "FETCH": true, "FOR": true, "WINDOW": true, "UNION": true,
+	"INTERSECT": true, "EXCEPT": true, "RETURNING": true, "ON": true,
+}
+
+// clauseWords change the clause in force at their parenthesis level.
+var clauseWords = map[string]bool{
+	"SELECT": true, "FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true,
+	"LIMIT": true, "OFFSET": true, "FETCH": true, "WINDOW": true, "RETURNING": true,
+	"VALUES": true, "INTO": true, "WITH": true, "UNION": true, "INTERSECT": true,
+	"EXCEPT": true, "UPDATE": true, "DELETE": true, "INSERT": true, "TABLE": true, "SET": true,
+	"ON": true, "JOIN": true, "USING": true, "CREATE": true, "DROP": true, "ALTER": true,
+	"TRUNCATE": true, "FOR": true,
+}
+
+// nameStatements are the statements the pass reads: queries, DML and the
+// table DDL sqlgate has (GRANT's privilege lists, CREATE FUNCTION and the
+// like are left as they are).
+var nameStatements = map[string]bool{
+	"SELECT": true, "INSERT": true, "UPDATE": true, "DELETE": true, "WITH": true, "VALUES": true,
+	"TABLE": true, "EXPLAIN": true, "CREATE": true, "DROP": true, "TRUNCATE": true,
+}
+
+// createsTableOrView: CREATE [OR REPLACE] [TEMP ...] TABLE | VIEW.
+func createsTableOrView(src string, toks []token) bool {
+	for _, t := range toks[1:min(len(toks), 6)] {
+		switch t.word(src) {
+		case "TABLE", "VIEW":
+			return true
+		case "OR", "REPLACE", "TEMP", "TEMPORARY", "UNLOGGED", "GLOBAL", "LOCAL", "MATERIALIZED", "RECURSIVE":
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+type frameKind uint8
+
+const (
+	frameQuery  frameKind = iota // the statement, a subquery: clauses apply
+	frameExpr                    // a call's arguments, a parenthesised expression, a list
+	frameNames                   // a list of column names (INSERT, USING, alias, CTE, KEY)
+	frameWindow                  // OVER (...), WINDOW w AS (...)
+	frameFrom                    // a parenthesised join in FROM
+	frameSkip                    // CREATE TABLE's elements: ddl.go reads them
+	frameCase                    // CASE ... END
+)
+
+type nameFrame struct {
+	kind   frameKind
+	clause string // the clause word in force at this level
+	// fromItem: a FROM item (table, subquery, function) just ended here,
+	// so a word may be its alias
+	fromItem bool
+}
+
+// quoteNames returns toks with every word that stands as a name quoted for
+// TiDB (a synthetic quoted identifier with the original offsets), or
+// PostgreSQL's syntax error for a keyword its grammar does not take as a
+// name there. It returns toks itself when nothing changes.
+func quoteNames(src string, toks []token) ([]token, error) {
+	if len(toks) == 0 || !nameStatements[toks[0].word(src)] && !toks[0].isPunct(src, "(") {
+		return toks, nil
+	}
+	if toks[0].is(src, "CREATE") && !createsTableOrView(src, toks) {
+		return toks, nil // CREATE FUNCTION's LANGUAGE sql, argument lists, ...
+	}
+	var stackBuf [16]nameFrame
+	stack := append(stackBuf[:0], nameFrame{kind: frameQuery})
+	// up is src upper-cased (ASCII), so every word's upper-case form is a
+	// substring of one allocation.
+	up := ""
+	upper := func(k int) string {
+		if k < 0 || k >= len(toks) || toks[k].kind != tkIdent || toks[k].synth != "" {
+			return ""
+		}
+		if up == "" {
+			up = asciiUpper(src)
+		}
+		return up[toks[k].start:toks[k].end]
+	}
+	out := toks
+	copied := false
+	punct := func(k int, p string) bool { return k >= 0 && k < len(toks) && toks[k].isPunct(src, p) }
+	quote := func(k int) {
+		if !copied {
+			out = append([]token(nil), toks...)
+			copied = true
+		}
+		t := toks[k]
+		t.kind = tkQIdent
+		t.synth = `"` + foldASCII(src[t.start:t.end]) + `"`
+		t.inPlace = true
+		out[k] = t
+	}
+	// names[k]: token k was taken as a table name (so a word after it is
+	// its alias).
+	var prevTable, prevName bool
+	// dml: RETURNING is a clause (else it is a reserved word out of place)
+	dml := toks[0].is(src, "INSERT") || toks[0].is(src, "UPDATE") || toks[0].is(src, "DELETE")
+	if toks[0].is(src, "WITH") {
+		for _, t := range toks {
+			dml = dml || t.is(src, "INSERT") || t.is(src, "UPDATE") || t.is(src, "DELETE")
+		}
+	}
+	fieldAt := -1
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
+		top := &stack[len(stack)-1]
+		wasTable, wasName := prevTable, prevName
+		prevTable, prevName = false, false
+		switch {
+		case t.kind == tkPunct && t.synth == "":
+			switch src[t.start:t.end] {
+			case "(", "[":
+				top.fromItem = false
+				stack = append(stack, openFrame(src, toks, k, *top, wasTable, wasName, upper))
+			case ")", "]":
+				if len(stack) > 1 {
+					closed := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					top = &stack[len(stack)-1]
+					// a subquery or function in FROM may take an alias
+					top.fromItem = (top.clause == "FROM" || top.kind == frameFrom) && closed.kind != frameNames
+				}
+				prevName = true
+			case ",":
+				top.fromItem = false
+				if top.clause == "ON" && top.kind == frameQuery {
+					top.clause = "FROM"
+				}
+			}
+			continue
+		case t.kind == tkOp && t.synth == "" && src[t.start:t.end] == "::":
+			// x::type: the type name is no name to quote
+			if end, _, err := (&rewriter{src: src, toks: toks}).typeExtent(k+1, len(toks)); err == nil && end > k+1 {
+				k = end - 1
+			}
+			prevName = true
+			continue
+		case t.kind != tkIdent || t.synth != "":
+			top.fromItem = false
+			prevName = t.kind != tkOp
+			continue
+		}
+		w := upper(k)
+		switch {
+		case w == "CASE" && pw0(upper, k) != "AS" && !punct(k-1, ".") && !labelEnds(src, toks, k+1, upper):
+			stack = append(stack, nameFrame{kind: frameCase})
+			continue
+		case w == "END" && top.kind == frameCase:
+			stack = stack[:len(stack)-1]
+			prevName = true
+			continue
+		}
+		switch {
+		case w == "WITH" && withOption[upper(k+1)],
+			w == "FROM" && (pw0(upper, k) == "DISTINCT" && (upper(k-2) == "IS" || upper(k-2) == "NOT")):
+			// WITH ORDINALITY, WITH [LOCAL] CHECK OPTION; IS [NOT]
+			// DISTINCT FROM: no clauses
+			k++
+			if w == "FROM" {
+				k-- // the operand after FROM is an expression
+			}
+			prevName = false
+			continue
+		case w == "ON" && pw0(upper, k) == "DISTINCT":
+			prevName = false // DISTINCT ON (..): no ON clause
+			continue
+		case k == fieldAt:
+			continue // EXTRACT(field FROM x): the field is no column
+		case w == "EXTRACT" && punct(k+1, "("):
+			fieldAt = k + 2
+		}
+		wi := nameWords[w]
+		fromItem := top.fromItem
+		top.fromItem = false
+		p := k - 1
+		pw := upper(p)
+		nextOpen := punct(k+1, "(")
+		// A function call or keyword construct (VALUES (, ROW (, EXISTS (,
+		// f(...)): the word is no name, except where a name takes a column
+		// list (INSERT INTO t (..), alias t(..), CTE t(..)).
+		switch {
+		case punct(p, "."):
+			// a qualified name's part (PostgreSQL's attr_name is any word)
+			if !nextOpen && wi.flags != 0 {
+				quote(k)
+			}
+			prevName = true
+			continue
+		case pw == "AS" && (top.clause == "FROM" || top.kind == frameFrom || top.clause == "INTO" || top.clause == "UPDATE"):
+			// a table alias (AS ColId)
+			if !wi.colID() {
+				return nil, syntaxErrorAt(src, toks, k)
+			}
+			if wi.flags != 0 {
+				quote(k)
+			}
+			prevName = true
+			continue
+		case pw == "AS" && !asFollowers[w]:
+			prevName = true
+			continue // a column label: the rewrite quotes it (isLabelAfterAS)
+		}
+		if top.kind == frameSkip {
+			continue
+		}
+		if top.kind == frameNames && (punct(p, "(") || punct(p, ",")) && (punct(k+1, ",") || punct(k+1, ")")) {
+			if !wi.colID() {
+				return nil, syntaxErrorAt(src, toks, k)
+			}
+			if wi.flags != 0 {
+				quote(k)
+			}
+			continue
+		}
+		if top.kind == frameQuery || top.kind == frameFrom {
+			if isTableNamePosition(src, toks, k, top, upper) {
+				switch {
+				case w == "IF" && (upper(k+1) == "NOT" || upper(k+1) == "EXISTS"),
+					w == "RECURSIVE" && pw == "WITH" && (k+1 < len(toks) && (toks[k+1].kind == tkIdent || toks[k+1].kind == tkQIdent)),
+					w == "ROWS" && upper(k+1) == "FROM":
+					// IF [NOT] EXISTS, WITH RECURSIVE, ROWS FROM (..)
+				case nextOpen && pw != "TABLE" && pw != "INTO" && pw != "WITH" && pw != "RECURSIVE" && top.clause != "WITH":
+					// a function in FROM
+				case wi.colID():
+					if wi.flags != 0 {
+						quote(k)
+					}
+					prevTable = top.clause == "FROM" || top.kind == frameFrom || top.clause == "UPDATE"
+					prevName = true
+				case sqlValueFunctions[w] && !nextOpen && (top.clause == "FROM" || top.kind == frameFrom):
+					// FROM current_date: PostgreSQL's one-row table of the
+					// value, its column named for the alias or the word
+					name, alias := strings.ToLower(w), false
+					switch {
+					case upper(k+1) == "AS" && k+2 < len(toks):
+						name, alias = identNameOr(src, toks[k+2], name), true
+					case k+1 < len(toks) && (toks[k+1].kind == tkQIdent || toks[k+1].kind == tkIdent && nameWords[upper(k+1)].colID()):
+						name, alias = identNameOr(src, toks[k+1], name), true
+					}
+					text := "(SELECT " + strings.ToLower(w) + " AS " + quoteIdent(name) + ")"
+					if !alias {
+						text += " AS " + quoteIdent(name)
+					}
+					quote(k)
+					out[k].synth = text
+					prevTable = true
+				case valueKeywords[w] || nextOpen || k+1 < len(toks) && toks[k+1].kind != tkPunct && toks[k+1].kind != tkOp:
+					// ONLY t, LATERAL (..), current_date: keywords
+				default:
+					return nil, syntaxErrorAt(src, toks, k)
+				}
+				if clauseWords[w] && !prevName {
+					top.clause = w
+				}
+				continue
+			}
+			if (wasTable || fromItem) && (top.clause == "FROM" || top.kind == frameFrom || top.clause == "UPDATE") {
+				// a word after a FROM item: its alias when PostgreSQL
+				// takes the word as a ColId (join and clause words are
+				// reserved or type/function-name keywords)
+				if wi.colID() && !(w == "SET" && top.clause == "UPDATE") {
+					if wi.flags != 0 {
+						quote(k)
+					}
+					prevName = true
+					continue
+				}
+				if !wi.colID() && !followsFromItem(w, upper(k+1), dml) {
+					return nil, syntaxErrorAt(src, toks, k) // no alias, no clause
+				}
+			}
+			if (top.clause == "SELECT" || top.clause == "RETURNING") && wasName && w != "AS" && w != "ISNULL" && w != "NOTNULL" && (!labelEndWords[w] || w == "RETURNING" && !dml) &&
+				!intervalField(src, toks, k, upper) && labelEnds(src, toks, k+1, upper) {
+				// a select-list label without AS: an identifier or a
+				// BARE_LABEL keyword
+				if wi.flags&wfPG != 0 && wi.flags&wfBareLabel == 0 {
+					return nil, syntaxErrorAt(src, toks, k)
+				}
+				if wi.flags != 0 {
+					quote(k)
+				}
+				continue
+			}
+		}
+		if clauseWords[w] && top.kind == frameQuery && (k == 0 || punct(p, "(")) {
+			top.clause = w // a statement or subquery's first word
+			continue
+		}
+		if !nextOpen && exprStarts(src, toks, p, upper) && exprFollows(src, toks, k+1, top.clause, upper) &&
+			!(top.kind == frameWindow && punct(p, "(")) {
+			// a column reference
+			switch {
+			case wi.colID():
+				if wi.flags != 0 {
+					quote(k)
+				}
+				prevName = true
+				continue
+			case valueKeywords[w]:
+			default:
+				if strongFollow(src, toks, k+1, upper) {
+					return nil, syntaxErrorAt(src, toks, k)
+				}
+			}
+		}
+		if clauseWords[w] && (top.kind == frameQuery || top.kind == frameFrom) {
+			top.clause = clauseAfter(w, top.clause)
+		}
+		prevName = wi.flags&wfPG == 0 || valueKeywords[w] && w != "NOT" && w != "ALL" && w != "DISTINCT" && w != "CASE"
+	}
+	return out, nil
+}
+
+// pw0 is the word before k.
+func pw0(upper func(int) string, k int) string { return upper(k - 1) }
+
+// asciiUpper upper-cases ASCII letters only, keeping byte offsets.
+func asciiUpper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - ('a' - 'A')
+		}
+	}
+	return string(b)
+}
+
+// clauseAfter is the clause in force after the clause word w.
+func clauseAfter(w, cur string) string {
+	switch w {
+	case "JOIN":
+		return "FROM"
+	case "USING":
+		if cur == "FROM" || cur == "ON" {
+			return "FROM" // DELETE ... USING t, JOIN ... USING (..) is a name list
+		}
+	case "SET":
+		if cur != "UPDATE" && cur != "" {
+			return cur // DO UPDATE SET, SET in other clauses
+		}
+	case "FOR":
+		return "FOR" // FOR UPDATE OF t
+	}
+	return w
+}
+
+// openFrame says what the bracket at toks[k] opens.
+func openFrame(src string, toks []token, k int, outer nameFrame, afterTable, afterName bool, upper func(int) string) nameFrame {
+	if toks[k].isPunct(src, "[") {
+		return nameFrame{kind: frameExpr}
+	}
+	next := upper(k + 1)
+	switch next {
+	case "SELECT", "WITH", "VALUES", "TABLE", "INSERT", "UPDATE", "DELETE", "MERGE":
+		// a subquery, unless the word is a column name: INSERT INTO t
+		// (values, update)
+		if k+2 >= len(toks) || !toks[k+2].isPunct(src, ",") && !toks[k+2].isPunct(src, ")") {
+			return nameFrame{kind: frameQuery}
+		}
+	}
+	pw := upper(k - 1)
+	switch {
+	case pw == "EXPLAIN" || pw == "WITH":
+		return nameFrame{kind: frameSkip} // EXPLAIN (options), WITH (properties)
+	case pw == "OVER":
+		return nameFrame{kind: frameWindow, clause: "WINDOW"}
+	case pw == "AS" && outer.clause == "WINDOW":
+		return nameFrame{kind: frameWindow, clause: "WINDOW"}
+	case pw == "USING" || pw == "KEY" || pw == "UNIQUE":
+		return nameFrame{kind: frameNames}
+	}
+	if k >= 2 && outer.clause == "TABLE" && upper(k-2) != "AS" && k-1 >= 0 && (toks[k-1].kind == tkIdent || toks[k-1].kind == tkQIdent) {
+		before := upper(k - 2)
+		if before == "TABLE" || before == "EXISTS" || toks[k-2].isPunct(src, ".") {
+			return nameFrame{kind: frameSkip} // CREATE TABLE t (elements)
+		}
+	}
+	if afterName && k >= 1 && (toks[k-1].kind == tkIdent || toks[k-1].kind == tkQIdent) {
+		switch {
+		case outer.clause == "INTO", outer.clause == "WITH" && k >= 2 && (toks[k-2].isPunct(src, ",") || upper(k-2) == "WITH" || upper(k-2) == "RECURSIVE"):
+			return nameFrame{kind: frameNames} // INSERT INTO t (..), WITH t (..)
+		case (outer.clause == "FROM" || outer.kind == frameFrom) && (afterTable || upper(k-2) == "AS"):
+			return nameFrame{kind: frameNames} // an alias's column list
+		}
+	}
+	if (outer.clause == "FROM" || outer.kind == frameFrom) && (pw == "FROM" || pw == "JOIN" || toks[k-1].isPunct(src, ",") || toks[k-1].isPunct(src, "(")) {
+		return nameFrame{kind: frameFrom, clause: "FROM"}
+	}
+	return nameFrame{kind: frameExpr}
+}
+
+// isTableNamePosition reports whether the word at k names a table (or a
+// CTE): after FROM, JOIN or a comma in FROM, INTO, TABLE, UPDATE starting a
+// statement, WITH and a comma in WITH.
+func isTableNamePosition(src string, toks []token, k int, top *nameFrame, upper func(int) string) bool {
+	if k == 0 {
+		return false
+	}
+	pw := upper(k - 1)
+	inFrom := top.clause == "FROM" || top.kind == frameFrom
+	switch {
+	case pw == "FROM" || pw == "JOIN":
+		return inFrom
+	case pw == "ONLY":
+		return inFrom
+	case toks[k-1].isPunct(src, ","):
+		return inFrom && top.kind != frameNames || top.clause == "WITH" && top.kind == frameQuery
+	case pw == "INTO", pw == "TABLE":
+		return true
+	case pw == "EXISTS":
+		return top.clause == "TABLE" // CREATE TABLE IF NOT EXISTS t, DROP TABLE IF EXISTS t
+	case pw == "UPDATE":
+		return k == 1 || toks[k-2].isPunct(src, ")")
+	case pw == "WITH", pw == "RECURSIVE":
+		return top.clause == "WITH" || top.clause == ""
+	}
+	return false
+}
+
+// exprStarts reports whether an expression may begin right after toks[p].
+func exprStarts(src string, toks []token, p int, upper func(int) string) bool {
+	if p < 0 {
+		return false
+	}
+	t := toks[p]
+	switch t.kind {
+	case tkPunct:
+		s := t.text(src)
+		return s == "(" || s == "," || s == "["
+	case tkOp:
+		s := t.text(src)
+		if s == "::" {
+			return false // a type name follows
+		}
+		if s == "*" {
+			// multiplication only after an operand (SELECT *, t.*, count(*))
+			if p == 0 {
+				return false
+			}
+			q := toks[p-1]
+			return q.kind == tkNumber || q.kind == tkQIdent || q.kind == tkString || q.isPunct(src, ")") ||
+				q.kind == tkIdent && nameWords[upper(p-1)].flags == 0
+		}
+		return true
+	case tkIdent:
+		return exprStartWords[upper(p)]
+	}
+	return false
+}
+
+// exprFollows reports whether toks[n] may follow a column reference.
+func exprFollows(src string, toks []token, n int, clause string, upper func(int) string) bool {
+	if n >= len(toks) {
+		return true
+	}
+	t := toks[n]
+	switch t.kind {
+	case tkPunct:
+		s := t.text(src)
+		return s == "," || s == ")" || s == "]" || s == "." || s == "[" || s == ";"
+	case tkOp:
+		return true
+	case tkIdent:
+		w := upper(n)
+		if exprFollowWords[w] {
+			return true
+		}
+		// a bare label after a select-list column: a plain identifier
+		return (clause == "SELECT" || clause == "RETURNING") && nameWords[w].flags == 0
+	case tkQIdent:
+		return clause == "SELECT" || clause == "RETURNING"
+	}
+	return false
+}
+
+// strongFollow: toks[n] can only follow a complete operand (so a reserved
+// word before it was meant as a name).
+func strongFollow(src string, toks []token, n int, upper func(int) string) bool {
+	if n >= len(toks) {
+		return true
+	}
+	t := toks[n]
+	switch t.kind {
+	case tkPunct:
+		s := t.text(src)
+		return s == "," || s == ")" || s == ";"
+	case tkIdent:
+		return upper(n) == "FROM"
+	}
+	return false
+}
+
+// intervalField reports whether the word at k is a field of an interval
+// literal (INTERVAL '1' DAY, INTERVAL '1:30' HOUR TO MINUTE), not a label.
+func intervalField(src string, toks []token, k int, upper func(int) string) bool {
+	if upper(k-1) == "TO" {
+		return true
+	}
+	return k >= 2 && toks[k-1].kind == tkString && upper(k-2) == "INTERVAL"
+}
+
+// labelEnds reports whether toks[n] ends a select-list item.
+func labelEnds(src string, toks []token, n int, upper func(int) string) bool {
+	if n >= len(toks) {
+		return true
+	}
+	t := toks[n]
+	switch t.kind {
+	case tkPunct:
+		s := t.text(src)
+		return s == "," || s == ")" || s == ";"
+	case tkIdent:
+		return labelEndWords[upper(n)]
+	}
+	return false
+}
+
+// errKeywordAsName is kept for callers outside the pass (ddl.go): a keyword
+// PostgreSQL does not take as a column name.
+func columnNameError(src string, toks []token, k int) error {
+	if toks[k].kind != tkIdent || toks[k].synth != "" {
+		return nil
+	}
+	if wi := nameWords[strings.ToUpper(src[toks[k].start:toks[k].end])]; !wi.colID() {
+		return syntaxErrorAt(src, toks, k)
+	}
+	return nil
+}

@@ -126,7 +126,8 @@ func differ(s *Signature, sg, pg difftest.Outcome) (string, bool) {
 	}
 	if !s.Immutable {
 		if len(sg.Rows) != len(pg.Rows) || !equalOIDs(sg.OIDs, pg.OIDs) {
-			return fmt.Sprintf("types or row counts: sqlgate %s, PostgreSQL %s", sg.Format(3), pg.Format(3)), true
+			// values of a volatile function differ by nature: name only the shapes
+			return fmt.Sprintf("types or row counts: sqlgate %v (%d rows), PostgreSQL %v (%d rows)", sg.OIDs, len(sg.Rows), pg.OIDs, len(pg.Rows)), true
 		}
 		return "", false
 	}

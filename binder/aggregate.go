@@ -21,6 +21,8 @@ var aggregateNames = map[string]bool{
 	// statistics over (Y, X) pairs, float8 as in PostgreSQL (relop/statsagg.go)
 	"corr": true, "covar_pop": true, "covar_samp": true, "regr_avgx": true, "regr_avgy": true, "regr_count": true,
 	"regr_intercept": true, "regr_r2": true, "regr_slope": true, "regr_sxx": true, "regr_sxy": true, "regr_syy": true,
+	// array_agg of the arguments, finished by exec/functions/jsonagg.go
+	"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true,
 }
 
 // pairStats are the aggregates over (Y, X) pairs of float8.
@@ -139,6 +141,10 @@ func (b *binder) bindFilteredAggregate(n *ast.FuncCallExpr) (Expr, error) {
 }
 
 func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, filter ast.ExprNode, order *ast.OrderByClause) (Expr, error) {
+	switch name {
+	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+		return b.bindJSONAggregate(node, name, args, distinct, filter, order)
+	}
 	st := b.agg
 	if st == nil {
 		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here"))
@@ -363,4 +369,32 @@ func (st *aggState) node(input Node) *Aggregate {
 		a.cols = append(a.cols, Column{Name: call.Func, T: call.T})
 	}
 	return a
+}
+
+// bindJSONAggregate binds json_agg(x) and jsonb_agg(x) as array_agg(x)
+// and json_object_agg(k, v) and jsonb_object_agg(k, v) as array_agg(k)
+// and array_agg(v) (the same ORDER BY and FILTER keep the two in step),
+// each finished by a function that writes PostgreSQL's JSON
+// (exec/functions/jsonagg.go).
+func (b *binder) bindJSONAggregate(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, filter ast.ExprNode, order *ast.OrderByClause) (Expr, error) {
+	want := 1
+	if strings.HasSuffix(name, "object_agg") {
+		want = 2
+		if distinct {
+			return nil, b.errAt(node, sqlerr.New(sqlerr.FeatureNotSupported, "%s(DISTINCT ...) is not supported", name))
+		}
+	}
+	if len(args) != want {
+		return nil, b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+	}
+	parts := make([]Expr, want)
+	for i, a := range args {
+		e, err := b.bindAggregateCallFiltered(node, "array_agg", []ast.ExprNode{a}, distinct, filter, order)
+		if err != nil {
+			return nil, err
+		}
+		parts[i] = e
+	}
+	return b.callFunction(node, "pg__"+name, parts)
 }

@@ -100,6 +100,7 @@ func allFuncs() []*Func {
 	fs = append(fs, byteaFuncs()...)
 	fs = append(fs, miscFuncs()...)
 	fs = append(fs, jsonFuncsFamily()...)
+	fs = append(fs, jsonAggFuncs()...)
 	return fs
 }
 

@@ -2,6 +2,8 @@ package functions
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -18,7 +20,24 @@ func miscFuncs() []*Func {
 		{Name: "num_nulls", Args: []types.T{tAny}, Variadic: true, Ret: tInt4, Kernel: countNulls(true)},
 		{Name: "num_nonnulls", Args: []types.T{tAny}, Variadic: true, Ret: tInt4, Kernel: countNulls(false)},
 		{Name: "width_bucket", Args: []types.T{tFloat8, tFloat8, tFloat8, tInt4}, Ret: tInt4, Strict: true, Kernel: rawRowFunc(tInt4, widthBucketRow)},
+		// sqlgate has no uuid type (Fluss has none): the value is text in
+		// uuid's output form until a uuid mapping exists.
+		{Name: "gen_random_uuid", Ret: tText, Volatile: true, Kernel: rowKernel(tText, false, func([]arrow.Array) (func(int) (any, error), error) {
+			return func(int) (any, error) { return randomUUID() }, nil
+		})},
 	}
+}
+
+// randomUUID is a version 4 UUID (RFC 4122) in uuid's text form.
+func randomUUID() (string, error) {
+	var u [16]byte
+	if _, err := rand.Read(u[:]); err != nil {
+		return "", err
+	}
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	h := hex.EncodeToString(u[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], nil
 }
 
 // countNulls counts the NULL (or non-NULL) arguments of each row; it is

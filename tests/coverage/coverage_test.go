@@ -21,6 +21,21 @@ func startPair(t *testing.T) *Pair {
 	return p
 }
 
+// committedRows reads the committed functions.tsv.
+func committedRows(t *testing.T) []*Row {
+	t.Helper()
+	f, err := os.Open("functions.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := ReadTSV(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
 // TestCoverageTableCurrent regenerates the coverage table and fails when
 // the committed functions.tsv says something else about any signature
 // (its status, or whether its sample output matches PostgreSQL's), so the
@@ -31,15 +46,7 @@ func TestCoverageTableCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open("functions.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := ReadTSV(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := committedRows(t)
 	committed := map[string]*Row{}
 	for _, r := range rows {
 		committed[r.Key()] = r
@@ -68,15 +75,7 @@ func TestCoverageTableCurrent(t *testing.T) {
 // TestReadmeFigure checks that README.md states the coverage figure that
 // functions.tsv holds.
 func TestReadmeFigure(t *testing.T) {
-	f, err := os.Open("functions.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := ReadTSV(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := committedRows(t)
 	es := make([]*Entry, len(rows))
 	for i, r := range rows {
 		es[i] = &Entry{Signature: &Signature{Kind: Kind(r.Kind), Name: r.Name, Display: r.Signature}, Status: Status(r.Status)}

@@ -46,7 +46,7 @@ func readKnown(t *testing.T) map[string]string {
 // immutable functions; types, row counts and SQLSTATEs for the others).
 // A signature that differs and is not in known_differences.tsv fails the
 // test. By default it walks a seeded sample of SQLGATE_COVERAGE_SAMPLE
-// (150) signatures; SQLGATE_COVERAGE_FULL=1 walks all of them (.ci/run)
+// (150, 30 under -race) signatures; SQLGATE_COVERAGE_FULL=1 walks all of them (.ci/run)
 // and then also fails when a known difference has gone (remove it).
 func TestFunctionsMatchPostgres(t *testing.T) {
 	p := startPair(t)
@@ -64,6 +64,9 @@ func TestFunctionsMatchPostgres(t *testing.T) {
 	full := os.Getenv("SQLGATE_COVERAGE_FULL") == "1" || *updateKnown
 	if !full {
 		n := 150
+		if raceEnabled {
+			n = 30
+		}
 		if v := os.Getenv("SQLGATE_COVERAGE_SAMPLE"); v != "" {
 			if n, err = strconv.Atoi(v); err != nil {
 				t.Fatalf("SQLGATE_COVERAGE_SAMPLE=%q: %v", v, err)
@@ -126,7 +129,8 @@ func differ(s *Signature, sg, pg difftest.Outcome) (string, bool) {
 	}
 	if !s.Immutable {
 		if len(sg.Rows) != len(pg.Rows) || !equalOIDs(sg.OIDs, pg.OIDs) {
-			return fmt.Sprintf("types or row counts: sqlgate %s, PostgreSQL %s", sg.Format(3), pg.Format(3)), true
+			// values of a volatile function differ by nature: name only the shapes
+			return fmt.Sprintf("types or row counts: sqlgate %v (%d rows), PostgreSQL %v (%d rows)", sg.OIDs, len(sg.Rows), pg.OIDs, len(pg.Rows)), true
 		}
 		return "", false
 	}

@@ -1,0 +1,103 @@
+package functions
+
+import (
+	"context"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// json_agg, jsonb_agg, json_object_agg and jsonb_object_agg are bound as
+// array_agg of their arguments (with the call's ORDER BY, FILTER and
+// DISTINCT) followed by these internal finishing functions, which format
+// the collected values as PostgreSQL's aggregates do: json_agg separates
+// elements with ", " (and ", \n " between arrays or composites),
+// json_object_agg writes { "k" : v, ... }, and the jsonb forms are the
+// same JSON normalised. No rows (a NULL array) gives NULL.
+
+func jsonAggFuncs() []*Func {
+	return []*Func{
+		{Name: "pg__json_agg", Args: []types.T{tAnyArray}, Ret: tJSON, Strict: true, specialize: jsonAggSpecialize(false)},
+		{Name: "pg__jsonb_agg", Args: []types.T{tAnyArray}, Ret: tJSONB, Strict: true, specialize: jsonAggSpecialize(true)},
+		{Name: "pg__json_object_agg", Args: []types.T{tAnyArray, tAnyArray}, Ret: tJSON, Strict: true, specialize: jsonObjectAggSpecialize(false)},
+		{Name: "pg__jsonb_object_agg", Args: []types.T{tAnyArray, tAnyArray}, Ret: tJSONB, Strict: true, specialize: jsonObjectAggSpecialize(true)},
+	}
+}
+
+// finishJSON returns s as json, or normalised as jsonb.
+func finishJSON(s string, jsonb bool) (any, error) {
+	if jsonb {
+		return types.ParseJSON(s, true)
+	}
+	return s, nil
+}
+
+func jsonAggSpecialize(jsonb bool) func([]types.T, []any) (types.T, Kernel) {
+	ret := map[bool]types.T{false: tJSON, true: tJSONB}[jsonb]
+	return func(args []types.T, _ []any) (types.T, Kernel) {
+		elem := types.UnknownType
+		if args[0].Elem != nil {
+			elem = *args[0].Elem
+		}
+		structured := elem.Kind == types.Array || elem.Kind == types.Row
+		return ret, rowFunc(ret, true, func(ctx context.Context, v []any) (any, error) {
+			items, _ := v[0].([]any)
+			loc := LocationOf(ctx)
+			var b strings.Builder
+			b.WriteByte('[')
+			for k, it := range items {
+				if k > 0 {
+					b.WriteString(", ")
+					if structured && it != nil {
+						b.WriteString("\n ")
+					}
+				}
+				writeJSONValue(&b, it, elem, loc)
+			}
+			b.WriteByte(']')
+			return finishJSON(b.String(), jsonb)
+		})
+	}
+}
+
+func jsonObjectAggSpecialize(jsonb bool) func([]types.T, []any) (types.T, Kernel) {
+	ret := map[bool]types.T{false: tJSON, true: tJSONB}[jsonb]
+	return func(args []types.T, _ []any) (types.T, Kernel) {
+		kt, vt := types.UnknownType, types.UnknownType
+		if args[0].Elem != nil {
+			kt = *args[0].Elem
+		}
+		if args[1].Elem != nil {
+			vt = *args[1].Elem
+		}
+		return ret, rowFunc(ret, true, func(ctx context.Context, v []any) (any, error) {
+			keys, _ := v[0].([]any)
+			vals, _ := v[1].([]any)
+			loc := LocationOf(ctx)
+			var b strings.Builder
+			b.WriteString("{ ")
+			for k := range keys {
+				if keys[k] == nil {
+					return nil, sqlerr.New(sqlerr.InvalidParameterValue, "field name must not be null")
+				}
+				if k > 0 {
+					b.WriteString(", ")
+				}
+				key := types.FormatTextIn(keys[k], kt, loc)
+				if kt.Kind == types.Array {
+					key = FormatArray(keys[k].([]any), *kt.Elem, loc)
+				}
+				b.WriteString(jsonQuote(key))
+				b.WriteString(" : ")
+				var val any
+				if k < len(vals) {
+					val = vals[k]
+				}
+				writeJSONValue(&b, val, vt, loc)
+			}
+			b.WriteString(" }")
+			return finishJSON(b.String(), jsonb)
+		})
+	}
+}

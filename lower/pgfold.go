@@ -2,6 +2,7 @@ package lower
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // The plan_time_folding rule: PostgreSQL's planner simplifies every
@@ -521,12 +523,21 @@ func evalIfConst(e binder.Expr, operands ...binder.Expr) (binder.Expr, error) {
 	}
 	v, err := exec.EvalScalar(&exec.EvalContext{Ctx: context.Background(), Mem: memory.DefaultAllocator}, le)
 	if err != nil {
-		if strings.HasPrefix(string(sqlerr.CodeOf(err)), "22") {
+		if raisedAtPlanning(err) {
 			return nil, err
 		}
 		return e, nil
 	}
 	return &binder.Const{Value: v, T: e.Type()}, nil
+}
+
+// raisedAtPlanning reports whether an error computing a constant is the
+// statement's error, as PostgreSQL raises it while planning: a data
+// exception (class 22), or a special numeric value converted to an integer
+// (0A000 in PostgreSQL too). Any other failure is a feature the kernels
+// lack, left to execution.
+func raisedAtPlanning(err error) bool {
+	return strings.HasPrefix(string(sqlerr.CodeOf(err)), "22") || errors.Is(err, numeric.ErrSpecialValue)
 }
 
 // immutableOp reports whether PostgreSQL's operator for x is immutable:
@@ -861,7 +872,7 @@ func estimateQual(e binder.Expr) error {
 			if err != nil {
 				return nil
 			}
-			if _, err := exec.EvalScalar(&exec.EvalContext{Ctx: context.Background(), Mem: memory.DefaultAllocator}, le); err != nil && strings.HasPrefix(string(sqlerr.CodeOf(err)), "22") {
+			if _, err := exec.EvalScalar(&exec.EvalContext{Ctx: context.Background(), Mem: memory.DefaultAllocator}, le); err != nil && raisedAtPlanning(err) {
 				return err
 			}
 		}

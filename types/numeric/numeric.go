@@ -1,6 +1,7 @@
 package numeric
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"strconv"
@@ -547,14 +548,20 @@ func FromFloat64(f float64, digits int) (*apd.Decimal, error) {
 	return Parse(strconv.FormatFloat(f, 'g', digits, 64))
 }
 
+// ErrSpecialValue is the cause of the 0A000 errors a NaN or an infinity
+// raises where no special value fits (an integer): unlike sqlgate's own
+// 0A000s (a feature not there yet), PostgreSQL raises these for the value,
+// at planning too when the operand is a constant.
+var ErrSpecialValue = errors.New("numeric special value has no integer form")
+
 // ToInt64 rounds d half away from zero to an integer; ok is false when it
 // does not fit an int64. Special values are errors (0A000) as in PostgreSQL.
 func ToInt64(d *apd.Decimal, typeName string) (int64, bool, error) {
 	switch d.Form {
 	case apd.NaN, apd.NaNSignaling:
-		return 0, false, sqlerr.New(sqlerr.FeatureNotSupported, "cannot convert NaN to %s", typeName)
+		return 0, false, sqlerr.Wrap(ErrSpecialValue, sqlerr.FeatureNotSupported, "cannot convert NaN to %s", typeName)
 	case apd.Infinite:
-		return 0, false, sqlerr.New(sqlerr.FeatureNotSupported, "cannot convert infinity to %s", typeName)
+		return 0, false, sqlerr.Wrap(ErrSpecialValue, sqlerr.FeatureNotSupported, "cannot convert infinity to %s", typeName)
 	}
 	r := roundTo(d, 0, false)
 	if !r.Coeff.IsInt64() {

@@ -1395,7 +1395,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		}
 		it := r.simple(t)
 		if t.kind == tkPunct && len(out) > 0 && t.lead < t.start && text == "(" && r.isCallName(out[len(out)-1]) &&
-			tidbBuiltinTokens[out[len(out)-1].tok.word(r.src)] && !r.namesRelation(out[:len(out)-1]) {
+			tidbBuiltinTokens[r.emittedWord(out[len(out)-1])] && !r.namesRelation(out[:len(out)-1]) {
 			// count (x) is count(x): TiDB's lexer (MySQL without
 			// IGNORE_SPACE) takes these names as its builtins only when
 			// "(" follows at once, and parses count (*) or sum (ALL x) as
@@ -1406,6 +1406,16 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		k++
 	}
 	return out, nil
+}
+
+// emittedWord is the word an item hands TiDB, upper-cased: the name the
+// rewrite put in its place (stddev becomes stddev_samp before DISTINCT,
+// one of TiDB's builtins), else the token as written.
+func (r *rewriter) emittedWord(it item) string {
+	if len(it.pieces) == 1 {
+		return strings.ToUpper(it.pieces[0].text)
+	}
+	return it.tok.word(r.src)
 }
 
 // namesRelation reports whether the word after out names a table, a view or

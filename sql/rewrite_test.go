@@ -440,3 +440,17 @@ func TestBuiltinNamesAsRelations(t *testing.T) {
 		}
 	}
 }
+
+// TestRenamedAggregatesWithSpaces checks the aggregates the rewrite renames
+// (stddev and variance with DISTINCT become TiDB's stddev_samp and
+// var_samp) still parse when a space stands before their "(".
+func TestRenamedAggregatesWithSpaces(t *testing.T) {
+	for _, q := range []string{
+		"SELECT stddev (DISTINCT x) FROM t", "SELECT variance ( DISTINCT x ) FROM t",
+		"SELECT round(stddev (DISTINCT x)::numeric, 6) FROM t", "SELECT stddev (x) FROM t",
+	} {
+		if _, err := NewParser().Parse(q); err != nil {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+}

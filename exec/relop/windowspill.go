@@ -65,14 +65,15 @@ func winNotSpillable(f WindowSpec, limit int64) error {
 // winCursor reads a spilled partition's rows forward, through its own file
 // handle.
 type winCursor struct {
-	f     *os.File
-	r     *ipc.Reader
-	b     arrow.RecordBatch
-	keys  [][]byte
-	base  int64 // partition row of b's first row
-	order []SortKeySpec
-	hold  *holding
-	ctx   context.Context
+	f      *os.File
+	r      *ipc.Reader
+	schema *arrow.Schema // the spill file's, to restore extension types
+	b      arrow.RecordBatch
+	keys   [][]byte
+	base   int64 // partition row of b's first row
+	order  []SortKeySpec
+	hold   *holding
+	ctx    context.Context
 }
 
 func openWinCursor(ctx context.Context, sf *spillFile, order []SortKeySpec, hold *holding) (*winCursor, error) {
@@ -88,7 +89,7 @@ func openWinCursor(ctx context.Context, sf *spillFile, order []SortKeySpec, hold
 		_ = f.Close()
 		return nil, spillErr(err)
 	}
-	return &winCursor{f: f, r: r, order: order, hold: hold, ctx: ctx}, nil
+	return &winCursor{f: f, r: r, schema: sf.schema, order: order, hold: hold, ctx: ctx}, nil
 }
 
 // at positions the cursor on partition row j (never before the current
@@ -110,6 +111,9 @@ func (c *winCursor) at(j int64) (b arrow.RecordBatch, row int, ok bool, err erro
 		}
 		c.b = c.r.RecordBatch()
 		c.b.Retain()
+		// an earlier window's numeric output is among the spilled
+		// columns: the reader gives it back as its storage
+		c.b = restoreExtensions(c.schema, c.b)
 		c.hold.force(batchBytes(c.b))
 		c.keys = nil
 	}

@@ -151,7 +151,10 @@ func (s *session) setTransaction(st *sql.SetStmt) error {
 	if st.SessionDefaults {
 		s.settings["default_transaction_isolation"] = l
 	}
-	if s.txStatus != 'I' || st.SessionDefaults && s.txStatus == 'I' {
+	// SET TRANSACTION sets the open block's level; SET SESSION
+	// CHARACTERISTICS only the default, which outside a block is also
+	// what transaction_isolation shows.
+	if st.SessionDefaults == (s.txStatus == 'I') {
 		s.settings["transaction_isolation"] = l
 	}
 	return nil

@@ -30,6 +30,11 @@ func (s *session) startLocking(tx *txn) {
 	tx.lockTimeout = s.duration("lock_timeout")
 	tx.deadlockTimeout = s.duration("deadlock_timeout")
 	tx.since = s.eng.locks.Seq()
+	if tx.snap != nil {
+		// REPEATABLE READ: every read saw the snapshot, so a row changed
+		// since it was taken is a conflict (rr.go).
+		tx.since = tx.snapSeq
+	}
 }
 
 // needRowLocks refuses a statement that reads rows to write them when the
@@ -66,16 +71,24 @@ func (s *session) recheckPasses(rt *lower.Runtime, plan lower.Node, src exec.Ope
 
 // isolationLevel checks a transaction isolation level asked for by BEGIN,
 // SET TRANSACTION or a setting, returning it as SHOW spells it. sqlgate runs
-// READ COMMITTED (READ UNCOMMITTED is READ COMMITTED in PostgreSQL too); the
-// stronger levels are refused rather than silently weakened.
-func isolationLevel(level string) (string, error) {
+// READ COMMITTED (READ UNCOMMITTED is READ COMMITTED in PostgreSQL too) and,
+// on a store that can hold a snapshot and lock rows, REPEATABLE READ;
+// SERIALIZABLE is refused rather than silently weakened.
+func (s *session) isolationLevel(level string) (string, error) {
 	switch l := normalizeIsolation(level); l {
 	case "read committed", "read uncommitted":
 		return l, nil
-	case "repeatable read", "serializable":
-		return "", sqlerr.New(sqlerr.FeatureNotSupported, "transaction isolation level %s is not supported", l).
-			WithDetail("sqlgate runs transactions at READ COMMITTED, with row locks: an UPDATE waits for a concurrent writer of its rows and re-applies itself to their newest version.").
+	case "repeatable read":
+		if s.canRepeatableRead() {
+			return l, nil
+		}
+		return "", sqlerr.New(sqlerr.FeatureNotSupported, "transaction isolation level %s is not supported on this store", l).
+			WithDetail("The store cannot hold a snapshot for a transaction, or other servers write it too, so a transaction could not see one state throughout.").
 			WithHint("Use READ COMMITTED, and SELECT ... FOR UPDATE where a transaction must keep what it read unchanged.")
+	case "serializable":
+		return "", sqlerr.New(sqlerr.FeatureNotSupported, "transaction isolation level %s is not supported", l).
+			WithDetail("sqlgate runs transactions at READ COMMITTED or REPEATABLE READ; it has no serializable snapshot isolation (no read-write conflict tracking).").
+			WithHint("Use REPEATABLE READ, and SELECT ... FOR UPDATE where a transaction must keep what it read unchanged.")
 	default:
 		return "", sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"transaction_isolation\": \"%s\"", level).
 			WithHint("Available values: serializable, repeatable read, read committed, read uncommitted.")
@@ -112,7 +125,7 @@ func (s *session) beginIsolation(tx *sql.TxStmt) error {
 	if tx != nil && tx.Isolation != "" {
 		level = tx.Isolation
 	}
-	l, err := isolationLevel(level)
+	l, err := s.isolationLevel(level)
 	if err != nil {
 		return err
 	}
@@ -126,14 +139,22 @@ func (s *session) setTransaction(st *sql.SetStmt) error {
 	if st.Tx == nil || st.Tx.Isolation == "" {
 		return nil
 	}
-	l, err := isolationLevel(st.Tx.Isolation)
+	l, err := s.isolationLevel(st.Tx.Isolation)
 	if err != nil {
 		return err
+	}
+	if !st.SessionDefaults {
+		if err := s.isolationChangeable(l); err != nil {
+			return err
+		}
 	}
 	if st.SessionDefaults {
 		s.settings["default_transaction_isolation"] = l
 	}
-	if s.txStatus != 'I' || st.SessionDefaults && s.txStatus == 'I' {
+	// SET TRANSACTION sets the open block's level; SET SESSION
+	// CHARACTERISTICS only the default, which outside a block is also
+	// what transaction_isolation shows.
+	if st.SessionDefaults == (s.txStatus == 'I') {
 		s.settings["transaction_isolation"] = l
 	}
 	return nil

@@ -69,8 +69,9 @@ func TestUnlockableStoreRefusesReadModifyWrite(t *testing.T) {
 }
 
 // TestIsolationLevels: READ COMMITTED (and READ UNCOMMITTED, which is READ
-// COMMITTED in PostgreSQL) are accepted and shown; the stronger levels
-// are refused with 0A000, never run as a weaker one.
+// COMMITTED in PostgreSQL) and REPEATABLE READ are accepted and shown;
+// SERIALIZABLE is refused with 0A000, never run as a weaker one; the level
+// of a block cannot change after its first query (25001).
 func TestIsolationLevels(t *testing.T) {
 	_, session := newEngine(t, openStore(t))
 	s := session("a")
@@ -80,15 +81,33 @@ func TestIsolationLevels(t *testing.T) {
 		show string // SHOW transaction_isolation after it ("" skip)
 	}{
 		{"BEGIN ISOLATION LEVEL SERIALIZABLE", sqlerr.FeatureNotSupported, "read committed"},
-		{"START TRANSACTION ISOLATION LEVEL REPEATABLE READ", sqlerr.FeatureNotSupported, "read committed"},
+		{"START TRANSACTION ISOLATION LEVEL REPEATABLE READ", "", "repeatable read"},
+		{"SET TRANSACTION ISOLATION LEVEL READ COMMITTED", "", "read committed"},
+		{"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", "", "repeatable read"},
+		{"SELECT 1", "", "repeatable read"},
+		{"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", "", "repeatable read"},
+		{"SET TRANSACTION ISOLATION LEVEL READ COMMITTED", sqlerr.ActiveSQLTransaction, ""},
+		{"ROLLBACK", "", "read committed"},
+		{"BEGIN", "", "read committed"},
+		{"SELECT 1", "", "read committed"},
+		{"SET transaction_isolation = 'repeatable read'", sqlerr.ActiveSQLTransaction, ""},
+		{"ROLLBACK", "", "read committed"},
 		{"BEGIN ISOLATION LEVEL READ UNCOMMITTED", "", "read uncommitted"},
 		{"COMMIT", "", "read committed"},
 		{"BEGIN", "", "read committed"},
 		{"SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", sqlerr.FeatureNotSupported, ""},
 		{"ROLLBACK", "", "read committed"},
-		{"SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ", sqlerr.FeatureNotSupported, "read committed"},
+		{"SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE", sqlerr.FeatureNotSupported, "read committed"},
+		{"BEGIN", "", "read committed"},
+		{"SELECT 1", "", "read committed"},
+		{"SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ", "", "read committed"},
+		{"COMMIT", "", "repeatable read"},
+		{"SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED", "", "read committed"},
 		{"SET default_transaction_isolation = 'serializable'", sqlerr.FeatureNotSupported, "read committed"},
 		{"SET default_transaction_isolation = 'bogus'", sqlerr.InvalidParameterValue, ""},
+		{"SET default_transaction_isolation = 'repeatable read'", "", ""},
+		{"BEGIN", "", "repeatable read"},
+		{"ROLLBACK", "", "repeatable read"},
 		{"SET default_transaction_isolation = 'read uncommitted'", "", ""},
 		{"BEGIN", "", "read uncommitted"},
 		{"ROLLBACK", "", "read uncommitted"},
@@ -167,14 +186,7 @@ func TestForUpdateNeedsUpdatePrivilege(t *testing.T) {
 // writes a table locks it whole instead of row by row.
 func TestLockMemoryBounded(t *testing.T) {
 	eng := engine.New(openStore(t), engine.Options{Locks: rowlock.Options{MaxLocks: 10, EscalateAt: 20}})
-	open := func() pgwire.Session {
-		s, err := eng.NewSession(context.Background(), pgwire.SessionInfo{User: "a"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.Close)
-		return s
-	}
+	open := sessionsOf(t, eng)
 	a, b := open(), open()
 	mustRun(t, a, "CREATE TABLE t (id INT PRIMARY KEY, n INT)")
 	mustRun(t, a, "INSERT INTO t SELECT g, 0 FROM generate_series(1, 50) AS g")
@@ -190,5 +202,86 @@ func TestLockMemoryBounded(t *testing.T) {
 	}
 	if n := len(eng.Locks()); n != 0 {
 		t.Fatalf("%d locks left", n)
+	}
+}
+
+// TestRepeatableReadNeedsSnapshots: a store that cannot hold a snapshot
+// refuses REPEATABLE READ (0A000) rather than run it as READ COMMITTED.
+func TestRepeatableReadNeedsSnapshots(t *testing.T) {
+	_, session := newEngine(t, sharedStore{openStore(t)})
+	s := session("a")
+	for _, q := range []string{"BEGIN ISOLATION LEVEL REPEATABLE READ", "SET default_transaction_isolation = 'repeatable read'"} {
+		if _, _, err := run(t, s, q); sqlerr.CodeOf(err) != sqlerr.FeatureNotSupported {
+			t.Errorf("%s: got %v, want 0A000", q, err)
+		}
+	}
+}
+
+// TestRepeatableReadStampCollisions: with one version-stamp slot every
+// commit stamps every key, so each write of a REPEATABLE READ transaction
+// after another session's commit is a possible conflict; only a row that
+// really changed since the snapshot fails (40001), never one that merely
+// shares the slot.
+func TestRepeatableReadStampCollisions(t *testing.T) {
+	open := sessionsOf(t, engine.New(openStore(t), engine.Options{Locks: rowlock.Options{StampSlots: 1}}))
+	a, b := open(), open()
+	mustRun(t, a, "CREATE TABLE t (id INT PRIMARY KEY, n INT NOT NULL)")
+	mustRun(t, a, "INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)")
+	mustRun(t, a, "BEGIN ISOLATION LEVEL REPEATABLE READ")
+	mustRun(t, a, "SELECT count(*) FROM t")
+	mustRun(t, b, "UPDATE t SET n = 11 WHERE id = 1")
+	// Same values written again: the row is unchanged, as the snapshot has it.
+	mustRun(t, b, "UPDATE t SET n = 30 WHERE id = 3")
+	for _, q := range []string{
+		"UPDATE t SET n = n + 1 WHERE id = 2",
+		"SELECT n FROM t WHERE id = 2 FOR UPDATE",
+		"INSERT INTO t VALUES (4, 40) ON CONFLICT (id) DO UPDATE SET n = 0",
+		"DELETE FROM t WHERE id = 3",
+	} {
+		mustRun(t, a, q)
+	}
+	if _, _, err := run(t, a, "UPDATE t SET n = 0 WHERE id = 1"); sqlerr.CodeOf(err) != sqlerr.SerializationFailure {
+		t.Fatalf("update of a changed row: got %v, want 40001", err)
+	}
+	mustRun(t, a, "ROLLBACK")
+	if got := mustRun(t, a, "SELECT n FROM t WHERE id = 1"); len(got) != 1 || got[0] != "11" {
+		t.Errorf("after rollback: row 1 %v, want 11", got)
+	}
+}
+
+// sessionsOf opens sessions of eng (user a), closed when the test ends.
+func sessionsOf(t *testing.T, eng *engine.Engine) func() pgwire.Session {
+	return func() pgwire.Session {
+		s, err := eng.NewSession(context.Background(), pgwire.SessionInfo{User: "a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+}
+
+// TestRepeatableReadConflictMessages: PostgreSQL's words for a row another
+// transaction deleted after the snapshot: "concurrent delete" for UPDATE
+// and DELETE, "concurrent update" for a row lock and for a change.
+func TestRepeatableReadConflictMessages(t *testing.T) {
+	open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
+	a, b := open(), open()
+	mustRun(t, a, "CREATE TABLE t (id INT PRIMARY KEY, n INT NOT NULL)")
+	for _, c := range []struct{ other, write, want string }{
+		{"DELETE FROM t WHERE id = 1", "UPDATE t SET n = 0 WHERE id = 1", "could not serialize access due to concurrent delete"},
+		{"DELETE FROM t WHERE id = 1", "DELETE FROM t WHERE id = 1", "could not serialize access due to concurrent delete"},
+		{"DELETE FROM t WHERE id = 1", "SELECT n FROM t WHERE id = 1 FOR UPDATE", "could not serialize access due to concurrent update"},
+		{"UPDATE t SET n = 2 WHERE id = 1", "DELETE FROM t WHERE id = 1", "could not serialize access due to concurrent update"},
+	} {
+		mustRun(t, a, "INSERT INTO t VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = 1")
+		mustRun(t, a, "BEGIN ISOLATION LEVEL REPEATABLE READ")
+		mustRun(t, a, "SELECT count(*) FROM t")
+		mustRun(t, b, c.other)
+		_, _, err := run(t, a, c.write)
+		if se := sqlerr.As(err); se == nil || se.Code != sqlerr.SerializationFailure || se.Message != c.want {
+			t.Errorf("%s after %s: %v, want 40001 %q", c.write, c.other, err, c.want)
+		}
+		mustRun(t, a, "ROLLBACK")
 	}
 }

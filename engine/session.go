@@ -596,6 +596,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
+	if err := s.firstQuery(ctx); err != nil {
+		return nil, err
+	}
 	if ps.bound != nil && (ps.catalog != s.eng.catalog.Load() || ps.searchPath != s.settings["search_path"]) {
 		if err := ps.replan(ctx); err != nil {
 			return nil, err
@@ -939,9 +942,14 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 		}
 		v = b.String()
 	case "transaction_isolation", "default_transaction_isolation":
-		l, err := isolationLevel(v)
+		l, err := s.isolationLevel(v)
 		if err != nil {
 			return nil, err
+		}
+		if name == "transaction_isolation" && s.txStatus != 'I' {
+			if err := s.isolationChangeable(l); err != nil {
+				return nil, err
+			}
 		}
 		v = l
 	case "timezone":

@@ -106,5 +106,10 @@ func (t txnTables) Table(ctx context.Context, p fluss.TablePath) (fluss.Table, e
 	if pt := t.tx.tables[info.TableID]; pt != nil && pt.info.Path == info.Path {
 		return pt, nil
 	}
+	if t.tx.snap != nil {
+		// REPEATABLE READ: the transaction's snapshot (a catalog view
+		// comes back as it is).
+		tb, _ = t.tx.snap.Table(tb)
+	}
 	return tb, nil
 }

@@ -28,9 +28,9 @@ import (
 // statement simply forgets it.
 //
 // Reads inside the transaction see the committed state of the store at the
-// moment each scan starts (read committed) with the transaction's own
-// pending writes laid over it: a pendingTable answers Scan and Lookup by
-// merging the two.
+// moment each scan starts (read committed), or the transaction's snapshot
+// (repeatable read, rr.go), with the transaction's own pending writes laid
+// over it: a pendingTable answers Scan and Lookup by merging the two.
 //
 // Row locks (package rowlock, when the store is fluss.RowLockable): every
 // row a transaction writes is locked first (exec.RowLocker, implemented by
@@ -62,6 +62,16 @@ type txn struct {
 	since                        uint64
 	stmt                         string
 	lockTimeout, deadlockTimeout time.Duration
+
+	// queried: a statement other than SET, SHOW and the transaction
+	// statements ran (SET TRANSACTION ISOLATION LEVEL is refused after it).
+	queried bool
+	// snap is a REPEATABLE READ transaction's snapshot, taken at its first
+	// statement (rr.go); snapSeq is the lock manager's commit sequence
+	// read just before it, so every commit the snapshot misses is stamped
+	// later than snapSeq.
+	snap    fluss.Snapshot
+	snapSeq uint64
 }
 
 type savepoint struct {
@@ -86,6 +96,10 @@ func (tx *txn) unlock(committed bool) {
 // its row locks (a rollback).
 func (tx *txn) release() {
 	tx.unlock(false)
+	if tx.snap != nil {
+		tx.snap.Close()
+		tx.snap = nil
+	}
 	for _, r := range tx.all {
 		r.Release()
 	}
@@ -100,7 +114,12 @@ func (tx *txn) table(base fluss.Table) *pendingTable {
 	if pt := tx.tables[info.TableID]; pt != nil {
 		return pt
 	}
-	pt := &pendingTable{tx: tx, base: base, info: info, schema: info.ArrowSchema()}
+	pt := &pendingTable{tx: tx, base: base, newest: base, info: info, schema: info.ArrowSchema()}
+	if tx.snap != nil {
+		// A REPEATABLE READ transaction reads its snapshot; newest
+		// confirms a conflict (rr.go).
+		pt.base, _ = tx.snap.Table(base)
+	}
 	pt.rows = map[string]slot{}
 	for _, name := range info.Descriptor.Schema.PrimaryKey {
 		i := info.ColumnIndex(name)
@@ -297,12 +316,14 @@ type pendingState struct {
 // with the pending writes over it. It implements fluss.Table; its writes
 // only change the transaction.
 type pendingTable struct {
-	tx       *txn
-	base     fluss.Table
-	info     fluss.TableInfo
-	schema   *arrow.Schema
-	keyIdx   []int
-	keyTypes []types.T
+	tx *txn
+	// base is what the transaction reads (its snapshot under REPEATABLE
+	// READ), newest the table's newest committed state.
+	base, newest fluss.Table
+	info         fluss.TableInfo
+	schema       *arrow.Schema
+	keyIdx       []int
+	keyTypes     []types.T
 
 	mu sync.Mutex
 	// primary-key tables: the pending state of each touched key, by its
@@ -928,18 +949,44 @@ func (pt *pendingTable) LockInsert(ctx context.Context, rec arrow.RecordBatch) e
 		return nil
 	}
 	n := int(rec.NumRows())
-	if n >= tx.locks.Manager().EscalateAt() && tx.locks.LockTable(pt.info.TableID, pt.info.Path.Table, tx.stmt, true) {
-		return nil
-	}
 	cols := pt.keyColumns(rec)
 	var buf []byte
 	var err error
+	if n >= tx.locks.Manager().EscalateAt() && tx.locks.LockTable(pt.info.TableID, pt.info.Path.Table, tx.stmt, true) {
+		if tx.snap == nil {
+			return nil
+		}
+		// REPEATABLE READ: the table is held, but a key may have been
+		// written since the snapshot (rr.go).
+		m := tx.locks.Manager()
+		for i := 0; i < n; i++ {
+			if buf, err = pt.keyOf(buf, cols, i); err != nil {
+				return err
+			}
+			if m.Changed(pt.info.TableID, string(buf), tx.snapSeq) {
+				if err := pt.snapshotConflict(ctx, string(buf), false); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	since := uint64(0)
+	if tx.snap != nil {
+		since = tx.snapSeq
+	}
 	for i := 0; i < n; i++ {
 		if buf, err = pt.keyOf(buf, cols, i); err != nil {
 			return err
 		}
-		if _, err := tx.locks.Lock(ctx, pt.lockRequest(string(buf), rowlock.Update, 0)); err != nil {
+		res, err := tx.locks.Lock(ctx, pt.lockRequest(string(buf), rowlock.Update, since))
+		if err != nil {
 			return err
+		}
+		if res.Changed && tx.snap != nil {
+			if err := pt.snapshotConflict(ctx, string(buf), false); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -965,6 +1012,14 @@ func (pt *pendingTable) LockRows(ctx context.Context, keys []string, how exec.Ro
 			st = exec.LockSkipped
 		case res.Changed:
 			st = exec.LockChanged
+			if tx.snap != nil {
+				// REPEATABLE READ cannot re-read the row: a real change
+				// since the snapshot fails the statement (rr.go).
+				if err := pt.snapshotConflict(ctx, k, how.Write); err != nil {
+					return nil, err
+				}
+				st = exec.LockFresh
+			}
 		}
 		if st != exec.LockFresh && states == nil {
 			states = make([]exec.LockState, len(keys))

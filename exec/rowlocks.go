@@ -142,7 +142,7 @@ func lockTargets(ctx context.Context, ec *EvalContext, t fluss.Table, kt []types
 			if rc == nil {
 				// No second pass can re-read it: never write a stale row.
 				b.Release()
-				return nil, serializationFailure()
+				return nil, SerializationFailure()
 			}
 			if rc.Deferred == nil {
 				rc.Deferred = map[string]bool{}
@@ -159,10 +159,18 @@ func lockTargets(ctx context.Context, ec *EvalContext, t fluss.Table, kt []types
 	return out, err
 }
 
-// serializationFailure is PostgreSQL's error for a write that met a row
-// changed by a concurrent transaction it cannot re-read.
-func serializationFailure() error {
+// SerializationFailure is PostgreSQL's error for a write that met a row
+// changed by a concurrent transaction it cannot re-read (40001): a
+// statement without a second pass, or a REPEATABLE READ transaction.
+func SerializationFailure() error {
 	return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent update")
+}
+
+// ConcurrentDelete is PostgreSQL's error for an UPDATE or DELETE of a
+// REPEATABLE READ transaction whose row a concurrent transaction deleted
+// (40001).
+func ConcurrentDelete() error {
+	return sqlerr.New(sqlerr.SerializationFailure, "could not serialize access due to concurrent delete")
 }
 
 // lockInsert locks rec's keys when t takes row locks.

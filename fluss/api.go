@@ -358,3 +358,40 @@ type AtomicWriter interface {
 type RowLockable interface {
 	RowLocksSerializeWriters() bool
 }
+
+// Snapshotter is implemented by stores that can hold one consistent view of
+// every table's committed state for as long as a transaction runs: the
+// engine takes a Snapshot at a REPEATABLE READ transaction's first statement
+// and reads through it until COMMIT, ROLLBACK or the session's end closes it.
+// A store without it refuses REPEATABLE READ.
+type Snapshotter interface {
+	Snapshot(ctx context.Context) (Snapshot, error)
+}
+
+// Snapshot is one held view of a store's committed state.
+type Snapshot interface {
+	// Table returns t as the snapshot sees it (ok): its reads see the
+	// state captured when the snapshot was taken (a table created later
+	// reads empty), its writes go to t. A table that is not of the
+	// snapshot's store (a catalog view) is returned as it is, not ok.
+	Table(t Table) (_ Table, ok bool)
+	// RowChanged reports how the row of t with the primary key key (its
+	// Fluss key encoding, CompactedKeyEncoder's bytes) differs between the
+	// snapshot and the newest committed state.
+	RowChanged(ctx context.Context, t Table, key []byte) (RowChange, error)
+	// Close releases the snapshot; tables it returned must not be read
+	// after it.
+	Close()
+}
+
+// RowChange is how a row differs between a Snapshot and the newest state.
+type RowChange int8
+
+const (
+	// RowUnchanged: the same values, or absent from both.
+	RowUnchanged RowChange = iota
+	// RowUpdated: inserted since, or rewritten with other values.
+	RowUpdated
+	// RowDeleted: in the snapshot, deleted since.
+	RowDeleted
+)

@@ -33,6 +33,12 @@
 // stored in pebble beside the state at most once a second and at Close;
 // they answer fluss.DistinctEstimator for the planner.
 //
+// A held snapshot (fluss.Snapshotter, snapshot.go: a REPEATABLE READ
+// transaction's) is one pebble snapshot and every log table's committed
+// lengths; its tables scan, look up and prefix-scan that state (point
+// lookups skip the iterator cache), and RowChanged compares a key's stored
+// value in it with the newest.
+//
 // Reads see committed state only: a scan iterates a pebble snapshot (a
 // primary-key table) or reads each bucket log up to the committed length
 // captured when it starts, from a read-only mapping of the log that lasts

@@ -25,6 +25,12 @@ import (
 // leading columns have those values. Otherwise the bucket's rows are read
 // and those whose bucket-key fields differ are skipped before decoding.
 func (h *tableHandle) ScanPrefix(ctx context.Context, keys arrow.RecordBatch, opts fluss.ScanOptions) (fluss.RecordReader, error) {
+	return h.scanPrefixIn(ctx, keys, opts, nil)
+}
+
+// scanPrefixIn is ScanPrefix, reading held (a transaction's snapshot) when
+// not nil.
+func (h *tableHandle) scanPrefixIn(ctx context.Context, keys arrow.RecordBatch, opts fluss.ScanOptions, held *pebble.Snapshot) (fluss.RecordReader, error) {
 	if err := h.requirePK("prefix-scan"); err != nil {
 		return nil, err
 	}
@@ -52,15 +58,20 @@ func (h *tableHandle) ScanPrefix(ctx context.Context, keys arrow.RecordBatch, op
 	if batchRows <= 0 {
 		batchRows = h.s.opts.BatchRows
 	}
-	snap := h.s.db.NewSnapshot()
+	snap := held
+	if snap == nil {
+		snap = h.s.db.NewSnapshot()
+	}
 	t.mu.RLock()
 	dropped := t.dropped
 	t.mu.RUnlock()
 	if dropped {
-		snap.Close()
+		if held == nil {
+			snap.Close()
+		}
 		return nil, undefinedTable(t.info.Path)
 	}
-	return &prefixScan{t: t, schema: plan.schema, pos: plan.pos, snap: snap, ranges: ranges, batchRows: batchRows,
+	return &prefixScan{t: t, schema: plan.schema, pos: plan.pos, snap: snap, held: held != nil, ranges: ranges, batchRows: batchRows,
 		left: opts.Limit, dec: format.NewRowDecoder(t.colTypes)}, nil
 }
 
@@ -160,6 +171,7 @@ type prefixScan struct {
 	schema    *arrow.Schema
 	pos       []int
 	snap      *pebble.Snapshot
+	held      bool // snap is a transaction's, closed by it
 	it        *pebble.Iterator
 	ranges    []prefixRange
 	batchRows int
@@ -299,7 +311,9 @@ func (s *prefixScan) Close() {
 		s.it = nil
 	}
 	if s.snap != nil {
-		_ = s.snap.Close()
+		if !s.held {
+			_ = s.snap.Close()
+		}
 		s.snap = nil
 	}
 }

@@ -17,6 +17,11 @@ import (
 // buckets, so a write call is seen whole or not at all); a primary-key
 // table's scan iterates a pebble snapshot of the current state.
 func (h *tableHandle) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordReader, error) {
+	return h.scanIn(ctx, opts, nil)
+}
+
+// scanIn is Scan, reading ss (a transaction's held snapshot) when not nil.
+func (h *tableHandle) scanIn(ctx context.Context, opts fluss.ScanOptions, ss *storeSnapshot) (fluss.RecordReader, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -37,22 +42,33 @@ func (h *tableHandle) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.R
 		return nil, sqlerr.New(sqlerr.InvalidRowCountInLimitClause, "LIMIT must not be negative")
 	}
 	if t.info.HasPrimaryKey() {
-		snap := h.s.db.NewSnapshot()
+		var snap *pebble.Snapshot
+		if ss != nil {
+			snap = ss.snap
+		} else {
+			snap = h.s.db.NewSnapshot()
+		}
+		// closeSnap closes a snapshot of the scan's own, not a held one.
+		closeSnap := func() {
+			if ss == nil {
+				snap.Close()
+			}
+		}
 		t.mu.RLock()
 		dropped := t.dropped
 		t.mu.RUnlock()
 		if dropped {
-			snap.Close()
+			closeSnap()
 			return nil, undefinedTable(t.info.Path)
 		}
 		p := tablePrefix(prefixData, t.info.TableID)
 		it, err := snap.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p)})
 		if err != nil {
-			snap.Close()
+			closeSnap()
 			return nil, ioErr(err, "scanning %s", t.info.Path)
 		}
 		it.First()
-		return &stateScan{t: t, schema: schema, pos: pos, snap: snap, it: it, batchRows: batchRows, left: opts.Limit,
+		return &stateScan{t: t, schema: schema, pos: pos, snap: snap, held: ss != nil, it: it, batchRows: batchRows, left: opts.Limit,
 			dec: format.NewRowDecoder(t.colTypes)}, nil
 	}
 	t.mu.RLock()
@@ -65,6 +81,9 @@ func (h *tableHandle) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.R
 		limits[i] = b.committed
 	}
 	t.mu.RUnlock()
+	if ss != nil {
+		limits = ss.logLimits(t)
+	}
 	proj := opts.Projection
 	if proj == nil {
 		proj = make([]int, len(t.colTypes))
@@ -91,6 +110,7 @@ type stateScan struct {
 	schema    *arrow.Schema
 	pos       []int
 	snap      *pebble.Snapshot
+	held      bool // snap is a transaction's, closed by it
 	it        *pebble.Iterator
 	batchRows int
 	left      int64 // rows still allowed by the limit; 0 = unlimited
@@ -154,7 +174,9 @@ func buildRecord(rb *array.RecordBuilder, schema *arrow.Schema, rows int) arrow.
 func (s *stateScan) Close() {
 	if s.it != nil {
 		_ = s.it.Close()
-		_ = s.snap.Close()
+		if !s.held {
+			_ = s.snap.Close()
+		}
 		s.it = nil
 	}
 }

@@ -544,6 +544,11 @@ func (h *tableHandle) Lookup(ctx context.Context, keys arrow.RecordBatch, projec
 
 // lookup is Lookup, and LookupReusing when reuse is set.
 func (h *tableHandle) lookup(ctx context.Context, keys arrow.RecordBatch, projection []int, reuse *reuseArgs) (arrow.RecordBatch, error) {
+	return h.lookupIn(ctx, keys, projection, reuse, nil)
+}
+
+// lookupIn is lookup, reading held (a transaction's snapshot) when not nil.
+func (h *tableHandle) lookupIn(ctx context.Context, keys arrow.RecordBatch, projection []int, reuse *reuseArgs, held *pebble.Snapshot) (arrow.RecordBatch, error) {
 	if err := h.requirePK("look up rows of"); err != nil {
 		return nil, err
 	}
@@ -560,7 +565,7 @@ func (h *tableHandle) lookup(ctx context.Context, keys arrow.RecordBatch, projec
 		return nil, err
 	}
 	defer conv.Release()
-	if conv.NumRows() == 1 {
+	if conv.NumRows() == 1 && held == nil {
 		return h.lookupOne(plan, conv, reuse)
 	}
 	rows, err := encodeKeys(t, conv, conv.Columns(), pick(conv, t.bkInPK), 0)
@@ -576,8 +581,11 @@ func (h *tableHandle) lookup(ctx context.Context, keys arrow.RecordBatch, projec
 	}
 	// Several keys are read from one snapshot, so that their rows come from
 	// one state.
-	snap := h.s.db.NewSnapshot()
-	defer snap.Close()
+	snap := held
+	if snap == nil {
+		snap = h.s.db.NewSnapshot()
+		defer snap.Close()
+	}
 	found := 0
 	for _, r := range rows {
 		v, c, err := snap.Get(r.key)

@@ -565,6 +565,11 @@ func ToInt64(d *apd.Decimal, typeName string) (int64, bool, error) {
 	}
 	r := roundTo(d, 0, false)
 	if !r.Coeff.IsInt64() {
+		// The coefficient is a magnitude: -2^63 fits an int64 although
+		// its magnitude does not.
+		if r.Negative && r.Coeff.Cmp(minInt64Magnitude) == 0 {
+			return math.MinInt64, true, nil
+		}
 		return 0, false, nil
 	}
 	v := r.Coeff.Int64()
@@ -573,6 +578,9 @@ func ToInt64(d *apd.Decimal, typeName string) (int64, bool, error) {
 	}
 	return v, true, nil
 }
+
+// minInt64Magnitude is 2^63, the magnitude of math.MinInt64.
+var minInt64Magnitude = new(apd.BigInt).Lsh(apd.NewBigInt(1), 63)
 
 // ApplyTypmod rounds d to scale and checks it fits numeric(precision,
 // scale), as apply_typmod does (22003 "numeric field overflow").

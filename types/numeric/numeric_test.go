@@ -1,6 +1,7 @@
 package numeric
 
 import (
+	"math"
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
@@ -131,6 +132,34 @@ func TestEncodeAndSortKeys(t *testing.T) {
 			if (ka < kb) != (c < 0) || (ka == kb) != (c == 0) {
 				t.Errorf("%s vs %s: keys disagree with Cmp %d", a, b, c)
 			}
+		}
+	}
+}
+
+// TestToInt64Bounds checks the conversion at and past both ends of int64:
+// the coefficient is a magnitude, so -2^63 needs its own case.
+func TestToInt64Bounds(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"9223372036854775807", math.MaxInt64, true},
+		{"-9223372036854775808", math.MinInt64, true},
+		{"-9223372036854775808.4", math.MinInt64, true},
+		{"9223372036854775807.4", math.MaxInt64, true},
+		{"9223372036854775808", 0, false},
+		{"-9223372036854775809", 0, false},
+		{"-9223372036854775808.5", 0, false},
+		{"0", 0, true},
+	} {
+		d, err := Parse(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := ToInt64(d, "bigint")
+		if err != nil || ok != c.ok || got != c.want {
+			t.Errorf("ToInt64(%s) = %d, %v, %v; want %d, %v", c.in, got, ok, err, c.want, c.ok)
 		}
 	}
 }

@@ -80,43 +80,11 @@ func widthBucketRow(a []arrow.Array, i int) (any, error) {
 	var r int64
 	switch {
 	case b1 < b2:
-		switch {
-		case op < b1:
-			r = 0
-		case op >= b2:
-			r = count + 1
-		default:
-			var q float64
-			if !math.IsInf(b2-b1, 0) {
-				q = float64(count) * float64((op-b1)/(b2-b1))
-			} else {
-				q = float64(count) * float64((op/2-b1/2)/(b2/2-b1/2))
-			}
-			r = int64(q)
-			if r >= count {
-				r = count - 1
-			}
-			r++
-		}
+		r = ascendingBucket(op, b1, b2, count)
 	case b1 > b2:
-		switch {
-		case op > b1:
-			r = 0
-		case op <= b2:
-			r = count + 1
-		default:
-			var q float64
-			if !math.IsInf(b1-b2, 0) {
-				q = float64(count) * float64((b1-op)/(b1-b2))
-			} else {
-				q = float64(count) * float64((b1/2-op/2)/(b1/2-b2/2))
-			}
-			r = int64(q)
-			if r >= count {
-				r = count - 1
-			}
-			r++
-		}
+		// PostgreSQL's descending branch computes (b1-op)/(b1-b2): the
+		// ascending one over the negated values, bit for bit.
+		r = ascendingBucket(-op, -b1, -b2, count)
 	default:
 		return nil, errWidthBucket("lower bound cannot equal upper bound")
 	}
@@ -124,6 +92,25 @@ func widthBucketRow(a []arrow.Array, i int) (any, error) {
 		return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "integer out of range")
 	}
 	return r, nil
+}
+
+// ascendingBucket is width_bucket's bucket of op for lower bound b1 below
+// upper bound b2, computed in PostgreSQL's order (the quotient first, then
+// times count; halves when the span overflows).
+func ascendingBucket(op, b1, b2 float64, count int64) int64 {
+	switch {
+	case op < b1:
+		return 0
+	case op >= b2:
+		return count + 1
+	}
+	var q float64
+	if !math.IsInf(b2-b1, 0) {
+		q = float64(count) * ((op - b1) / (b2 - b1))
+	} else {
+		q = float64(count) * ((op/2 - b1/2) / (b2/2 - b1/2))
+	}
+	return min(int64(q), count-1) + 1
 }
 
 // glibcCbrt is glibc's cbrt (sysdeps/ieee754/dbl-64/s_cbrt.c), which

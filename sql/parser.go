@@ -117,6 +117,15 @@ type Statement struct {
 	ColumnTypes map[string]*TypeName
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
+	// ColumnDefaults, Checks and Identity are CREATE TABLE's DEFAULT
+	// clauses (by column), CHECK constraints and GENERATED ... AS IDENTITY
+	// clauses (by column), taken out of the text TiDB parses (coldefs.go).
+	ColumnDefaults map[string]ColumnDefault
+	Checks         []CheckClause
+	Identity       map[string]*IdentityClause
+	columnOrder    []string
+	// Sequence is CREATE / ALTER / DROP SEQUENCE (sequence.go).
+	Sequence *SequenceStmt
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format
 	// ...), lower-case, value "true" when written without one.
 	ExplainOptions map[string]string
@@ -224,6 +233,12 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		return nil, syntaxErrorAt(src, orig, 0)
 	}
 	if ok, err := parseSession(src, toks, st); ok {
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
+	if ok, err := parseSequence(src, toks, st); ok { // sequence.go
 		if err != nil {
 			return nil, err
 		}

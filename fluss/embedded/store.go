@@ -87,6 +87,9 @@ type Store struct {
 	corruptMu   sync.Mutex
 	corruptions []error
 
+	// seqs are the store's sequences (sequences.go).
+	seqs seqStore
+
 	reqs      chan *request
 	quit      chan struct{}
 	committed chan struct{} // closed when the committer goroutine has exited

@@ -184,6 +184,9 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if err != nil {
 		return "", err
 	}
+	if ps.fill, err = s.copyDefaults(ctx, info, ps.cols); err != nil { // coldefs.go
+		return "", err
+	}
 	if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() && s.tx == nil && !s.held {
 		return ps.copyStreaming(ctx, src, info, t, bu)
 	}
@@ -249,6 +252,9 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 		// large COPY nobody else is writing), until the implicit
 		// transaction ends after the store's commit.
 		if err := pt.LockInsert(ctx, rec); err != nil {
+			return err
+		}
+		if err := pt.checks.check(ctx, rec); err != nil {
 			return err
 		}
 		return up.Add(ctx, rec)
@@ -318,6 +324,11 @@ func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatc
 				if arr, err = array.Concatenate(parts, mem); err != nil {
 					return nil, sqlerr.Wrap(err, sqlerr.InternalError, "internal error")
 				}
+			}
+		} else if ps.fill != nil {
+			var err error
+			if arr, err = ps.fill(i, rows); err != nil {
+				return nil, err
 			}
 		} else {
 			arr = array.MakeArrayOfNull(mem, col.Type.ArrowType(), int(rows))

@@ -73,7 +73,7 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 				st.ColumnDefaults = map[string]ColumnDefault{}
 			}
 			if _, dup := st.ColumnDefaults[column]; dup {
-				return 0, nil, false, sqlerr.New(sqlerr.SyntaxError, "multiple default values specified for column \"%s\" of table", column).WithPosition(charPos(src, t.start))
+				return 0, nil, false, sqlerr.New(sqlerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", column, st.tableName).WithPosition(charPos(src, t.start))
 			}
 			st.ColumnDefaults[column] = ColumnDefault{Expr: src[toks[start].start:toks[end-1].end], Pos: charPos(src, toks[start].start)}
 			i = end
@@ -120,7 +120,7 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 				st.Identity = map[string]*IdentityClause{}
 			}
 			if _, dup := st.Identity[column]; dup {
-				return 0, nil, false, sqlerr.New(sqlerr.SyntaxError, "multiple identity specifications for column \"%s\" of table", column).WithPosition(c.Pos)
+				return 0, nil, false, sqlerr.New(sqlerr.SyntaxError, "multiple identity specifications for column \"%s\" of table \"%s\"", column, st.tableName).WithPosition(c.Pos)
 			}
 			st.Identity[column] = c
 			i = k
@@ -206,4 +206,37 @@ func lastColumn(st *Statement) string {
 		return st.columnOrder[n-1]
 	}
 	return ""
+}
+
+// rewriteInsertDefaults takes INSERT's OVERRIDING { SYSTEM | USER } VALUE
+// out into st.Overriding and turns DEFAULT VALUES into MySQL's () VALUES
+// (), which TiDB reads as one row of no values: every column its default.
+func rewriteInsertDefaults(src string, toks []token, st *Statement) []token {
+	depth := 0
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.isPunct(src, "("):
+			depth++
+		case t.isPunct(src, ")"):
+			depth--
+		case depth == 0 && i+2 < len(toks) && t.is(src, "OVERRIDING") && toks[i+2].is(src, "VALUE") &&
+			(toks[i+1].is(src, "SYSTEM") || toks[i+1].is(src, "USER")):
+			st.Overriding = strings.ToLower(toks[i+1].text(src))
+			toks = append(toks[:i:i], toks[i+3:]...)
+			i--
+		case depth == 0 && i+1 < len(toks) && t.is(src, "DEFAULT") && toks[i+1].is(src, "VALUES"):
+			at, end := t.start, toks[i+1].end
+			synth := []token{
+				{kind: tkPunct, start: at, end: at, lead: t.lead, synth: "("},
+				{kind: tkPunct, start: at, end: at, lead: at, synth: ")"},
+				{kind: tkIdent, start: at, end: at, lead: at, synth: "values"},
+				{kind: tkPunct, start: end, end: end, lead: end, synth: "("},
+				{kind: tkPunct, start: end, end: end, lead: end, synth: ")"},
+			}
+			toks = append(append(toks[:i:i], synth...), toks[i+2:]...)
+			return toks
+		}
+	}
+	return toks
 }

@@ -50,6 +50,9 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		i += 3
 	}
 	for i < len(toks) && (toks[i].kind == tkIdent && !toks[i].is(src, "AS") || toks[i].kind == tkQIdent || toks[i].isPunct(src, ".")) {
+		if n, ok := identName(src, toks[i]); ok {
+			st.tableName = n
+		}
 		i++ // the name (AS ends it: CREATE TABLE t AS VALUES (..) has no column list)
 	}
 	if i >= len(toks) || !toks[i].isPunct(src, "(") {

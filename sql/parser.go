@@ -124,6 +124,10 @@ type Statement struct {
 	Checks         []CheckClause
 	Identity       map[string]*IdentityClause
 	columnOrder    []string
+	tableName      string // CREATE TABLE's, for coldefs.go's messages
+	// Overriding is INSERT's OVERRIDING SYSTEM VALUE ("system") or
+	// OVERRIDING USER VALUE ("user"); "" when not written (coldefs.go).
+	Overriding string
 	// Sequence is CREATE / ALTER / DROP SEQUENCE (sequence.go).
 	Sequence *SequenceStmt
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format
@@ -218,6 +222,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	if err != nil {
 		return nil, err
 	}
+	toks = quoteSequenceCalls(src, toks) // sequence.go
 	if !p.noPlain {
 		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits); ok {
 			st.Rewritten, st.segs = text, segs
@@ -254,6 +259,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 	case "INSERT":
 		toks = rewriteInsertAlias(src, toks, st)
+		toks = rewriteInsertDefaults(src, toks, st) // coldefs.go
 		if toks, err = rewriteOnConflict(src, toks, st); err != nil {
 			return nil, err
 		}

@@ -278,3 +278,30 @@ func (p *sessionParser) sequenceOptions(o *SequenceOptions, alter, identity bool
 	}
 	return nil
 }
+
+// sequenceCallWords are PostgreSQL's sequence functions, which TiDB's
+// grammar reads as its own NEXTVAL(table) forms: a call of one is passed
+// to TiDB as a quoted name, an ordinary function call.
+var sequenceCallWords = map[string]string{"NEXTVAL": `"nextval"`, "CURRVAL": `"currval"`, "SETVAL": `"setval"`, "LASTVAL": `"lastval"`}
+
+// quoteSequenceCalls quotes the names of sequence function calls.
+func quoteSequenceCalls(src string, toks []token) []token {
+	out := toks
+	copied := false
+	for i := 0; i+1 < len(toks); i++ {
+		t := toks[i]
+		if t.kind != tkIdent || t.synth != "" || !toks[i+1].isPunct(src, "(") {
+			continue
+		}
+		q, ok := sequenceCallWords[t.word(src)]
+		if !ok || i > 0 && toks[i-1].isPunct(src, ".") {
+			continue
+		}
+		if !copied {
+			out = append([]token(nil), toks...)
+			copied = true
+		}
+		out[i].kind, out[i].synth = tkQIdent, q
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package binder
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -306,6 +307,9 @@ func defaultDisplay(text string, e Expr, t types.T) string {
 		}
 		return "'" + trimmed + "'::" + typ
 	}
+	if m := nextvalCall.FindStringSubmatch(trimmed); m != nil {
+		return "nextval(" + m[1] + "::regclass)" // the deparser shows the argument's regclass cast
+	}
 	switch lower := strings.ToLower(trimmed); lower {
 	case "current_timestamp", "current_date", "current_time", "localtimestamp", "localtime", "current_user", "session_user", "current_role":
 		return strings.ToUpper(lower)
@@ -314,6 +318,9 @@ func defaultDisplay(text string, e Expr, t types.T) string {
 	}
 	return trimmed
 }
+
+// nextvalCall is nextval('name') as written in a DEFAULT.
+var nextvalCall = regexp.MustCompile(`(?i)^nextval\(\s*('(?:[^']|'')*')\s*\)$`)
 
 func isNumberText(s string) bool {
 	if s == "" {
@@ -447,15 +454,13 @@ func (b *binder) bindChecks(path fluss.TablePath, cols []fluss.Column, clauses [
 			continue
 		}
 		if taken[c.Name] {
-			return nil, sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", c.Name, path.Table)
+			return nil, sqlerr.New(sqlerr.DuplicateObject, "check constraint \"%s\" already exists", c.Name)
 		}
 		taken[c.Name] = true
 	}
 	var out []fluss.CheckConstraint
 	for _, c := range clauses {
-		if c.NoInherit {
-			return nil, sqlerr.NotSupported("CHECK ... NO INHERIT (sqlgate has no table inheritance)")
-		}
+		// NO INHERIT changes nothing: sqlgate has no table inheritance.
 		e, err := b.bindCheckText(c.Expr, path.Table, cols)
 		if err != nil {
 			if se := sqlerr.As(err); se != nil && se.Position == 0 {

@@ -102,8 +102,11 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 			path := sequencePath(n)
 			cur, err := q.GetSequence(ctx, path)
 			if err != nil {
-				if st.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
-					continue
+				if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+					if st.IfExists {
+						continue // PostgreSQL adds a NOTICE
+					}
+					return nil, sqlerr.New(sqlerr.UndefinedTable, "sequence \"%s\" does not exist", path.Table)
 				}
 				return nil, err
 			}

@@ -20,6 +20,9 @@ import (
 // a CHECK constraint's firstUserOID + 8<<22 + table id * 64 + its ordinal
 // (tables of more than 2047 columns or 63 constraints would collide).
 
+// tRegType is regtype (pg_sequences.data_type).
+var tRegType = types.RegOf(types.RegType)
+
 const (
 	sequenceOIDBase = firstUserOID + 6*oidStride
 	attrdefOIDBase  = firstUserOID + 7*oidStride
@@ -70,8 +73,8 @@ func (c *Catalog) pgSequenceRows(_ context.Context, s *snapshot) ([]row, error) 
 	var rows []row
 	for _, q := range s.sequences {
 		d := q.Def
-		rows = append(rows, row{"seqrelid": SequenceOID(q.ID), "seqtypid": sequenceTypeOID(d.Type), "seqstart": d.Start,
-			"seqincrement": d.Increment, "seqmax": d.Max, "seqmin": d.Min, "seqcache": d.Cache, "seqcycle": d.Cycle})
+		rows = append(rows, row{"seqrelid": SequenceOID(q.ID), "seqtypid": sequenceTypeOID(d.Type), "seqstart": int(d.Start),
+			"seqincrement": int(d.Increment), "seqmax": int(d.Max), "seqmin": int(d.Min), "seqcache": int(d.Cache), "seqcycle": d.Cycle})
 	}
 	return rows, nil
 }
@@ -81,10 +84,10 @@ func (c *Catalog) pgSequencesViewRows(_ context.Context, s *snapshot) ([]row, er
 	for _, q := range s.sequences {
 		d := q.Def
 		r := row{"schemaname": fluss.DefaultDatabase, "sequencename": q.Path.Table, "sequenceowner": c.opts.User,
-			"data_type": sequenceTypeOID(d.Type), "start_value": d.Start, "min_value": d.Min, "max_value": d.Max,
-			"increment_by": d.Increment, "cycle": d.Cycle, "cache_size": d.Cache}
+			"data_type": sequenceTypeOID(d.Type), "start_value": int(d.Start), "min_value": int(d.Min), "max_value": int(d.Max),
+			"increment_by": int(d.Increment), "cycle": d.Cycle, "cache_size": int(d.Cache)}
 		if q.Called {
-			r["last_value"] = q.Last
+			r["last_value"] = int(q.Last)
 		}
 		rows = append(rows, r)
 	}

@@ -607,3 +607,14 @@ func (b *binder) identityOverride(info fluss.TableInfo, provided []int, ins *ast
 	}
 	return over, nil
 }
+
+// refuseIdentityUpdate is UPDATE's rule for a GENERATED ALWAYS identity
+// column: only SET col = DEFAULT (428C9).
+func refuseIdentityUpdate(info fluss.TableInfo, i int) error {
+	if fluss.MetaOf(info.Descriptor).Column(i).Identity != 'a' {
+		return nil
+	}
+	name := info.Descriptor.Schema.Columns[i].Name
+	return sqlerr.New(generatedAlwaysCode, "column \"%s\" can only be updated to DEFAULT", name).
+		WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name)
+}

@@ -218,6 +218,9 @@ func publicOnPath(ctx context.Context) bool {
 // RelationVisible implements functions.CatalogInfo: relations in public
 // and pg_catalog are on the search path.
 func (c *Catalog) RelationVisible(ctx context.Context, oid uint32) (bool, error) {
+	if _, ok, err := c.sequenceByOID(ctx, oid); err != nil || ok { // coldefs.go
+		return ok && publicOnPath(ctx), err
+	}
 	_, _, sp, ok, err := c.relation(ctx, oid)
 	if err != nil || !ok {
 		return false, err

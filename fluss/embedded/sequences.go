@@ -327,3 +327,29 @@ func (s *Store) SetValue(ctx context.Context, path fluss.TablePath, v int64, cal
 		return nil
 	})
 }
+
+// flushSequences writes each sequence's exact state at a clean Close, so
+// that a restart after one continues where the values stopped instead of
+// after the block logged ahead (only a crash skips values).
+func (s *Store) flushSequences() error {
+	q := &s.seqs
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.loaded {
+		return nil
+	}
+	changed := false
+	for i := range q.file.Sequences {
+		e := &q.file.Sequences[i]
+		st := q.cur[e.ID]
+		if st.called != e.Called || st.last != e.Last {
+			e.Last, e.Called = st.last, st.called
+			st.logged, st.loggedCalled = st.last, st.called
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return s.saveSequences(q)
+}

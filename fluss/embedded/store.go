@@ -544,8 +544,9 @@ func (s *Store) Close() error {
 		s.closed.Store(true)
 		close(s.quit)
 		<-s.committed
+		serr := s.flushSequences() // sequences.go
 		s.catMu.Lock()
-		perr := s.persistNDV()
+		perr := errors.Join(s.persistNDV(), serr)
 		s.closeFiles()
 		s.tables = nil
 		s.catMu.Unlock()

@@ -3,12 +3,14 @@ package engine
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
@@ -181,4 +183,20 @@ func (s *session) attachChecks(ctx context.Context, pt *pendingTable) error {
 	}
 	pt.checks, pt.checksBound = tc, true
 	return nil
+}
+
+// copyContext is the statement context of a COPY FROM, as execute builds
+// one for other statements: defaults may call now(), nextval (the
+// session's sequences) or read the catalog.
+func (s *session) copyContext(ctx context.Context) context.Context {
+	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
+	s.seqs.s = s
+	now := time.Now()
+	start := s.txStart
+	if start.IsZero() || s.txStatus == 'I' && !s.held {
+		start = now
+	}
+	return functions.WithStatement(ctx, functions.Clock{TransactionStart: start, StatementStart: now}, ci,
+		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn,
+			Location: s.location(), SetSetting: s.setFn, Sequences: &s.seqs})
 }

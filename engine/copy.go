@@ -184,6 +184,7 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if err != nil {
 		return "", err
 	}
+	ctx = s.copyContext(ctx)
 	if ps.fill, err = s.copyDefaults(ctx, info, ps.cols); err != nil { // coldefs.go
 		return "", err
 	}

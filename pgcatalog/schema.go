@@ -152,6 +152,8 @@ var pgTypes = []typeSpec{
 	{oid: 2211, name: "_regtype", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 2206, array: 0, align: "i", storage: "x", collation: 0},
 	{oid: 2249, name: "record", len: -1, byVal: false, typtype: "p", category: "P", preferred: false, elem: 0, array: 2287, align: "d", storage: "x", collation: 0},
 	{oid: 2287, name: "_record", len: -1, byVal: false, typtype: "p", category: "P", preferred: false, elem: 2249, array: 0, align: "d", storage: "x", collation: 0},
+	{oid: 2950, name: "uuid", len: 16, byVal: false, typtype: "b", category: "U", preferred: false, elem: 0, array: 2951, align: "c", storage: "p", collation: 0},
+	{oid: 2951, name: "_uuid", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 2950, array: 0, align: "i", storage: "x", collation: 0},
 	{oid: 2276, name: "any", len: 4, byVal: true, typtype: "p", category: "P", preferred: false, elem: 0, array: 0, align: "i", storage: "p", collation: 0},
 	{oid: 2277, name: "anyarray", len: -1, byVal: false, typtype: "p", category: "P", preferred: false, elem: 0, array: 0, align: "d", storage: "x", collation: 0},
 	{oid: 2278, name: "void", len: 4, byVal: true, typtype: "p", category: "P", preferred: false, elem: 0, array: 0, align: "i", storage: "p", collation: 0},

@@ -178,7 +178,7 @@ func (s *Store) drop(t *tableState) error {
 	if err := s.deleteTableState(t.info.TableID); err != nil {
 		return err
 	}
-	if err := removeAll(t.dir); err != nil {
+	if err := s.removeAll(t.dir); err != nil {
 		return err
 	}
 	return nil
@@ -429,7 +429,7 @@ func (s *Store) writeLogs(order []*bucketWrite) error {
 		}
 	}
 	if len(order) == 1 {
-		if err := order[0].bl.f.Sync(); err != nil {
+		if err := s.sync(order[0].bl.path, SyncFull, order[0].bl.f.Sync); err != nil {
 			return ioErr(err, "syncing %s", order[0].bl.path)
 		}
 		return nil
@@ -440,7 +440,7 @@ func (s *Store) writeLogs(order []*bucketWrite) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := w.bl.f.Sync(); err != nil {
+			if err := s.sync(w.bl.path, SyncFull, w.bl.f.Sync); err != nil {
 				errs[i] = ioErr(err, "syncing %s", w.bl.path)
 			}
 		}()

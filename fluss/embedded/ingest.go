@@ -358,7 +358,7 @@ func writeRun(kv stateWriter, ents []kvEntry, pre *prebuiltState) error {
 
 // writeSSTable writes sorted, distinct entries into a synced sstable at p.
 func (s *Store) writeSSTable(p string, entries []kvEntry) error {
-	f, err := vfs.Default.Create(p, vfs.WriteCategoryUnspecified)
+	f, err := s.pebbleOpts.FS.Create(p, vfs.WriteCategoryUnspecified)
 	if err != nil {
 		return err
 	}

@@ -70,6 +70,15 @@ func runCrashChild(dir string, start int32) error {
 	if os.Getenv(crashIngestEnv) != "" {
 		opts.IngestBytes = 1
 	}
+	var outMu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	if spec := os.Getenv(crashSyncKillEnv); spec != "" {
+		ks, err := newKillSyncer(spec, &outMu, out)
+		if err != nil {
+			return err
+		}
+		opts.Syncer, opts.CheckpointBytes = ks, crashCheckpointBytes
+	}
 	s, err := Open(dir, opts)
 	if err != nil {
 		return err
@@ -80,8 +89,6 @@ func runCrashChild(dir string, start int32) error {
 	}
 	var next atomic.Int32
 	next.Store(start)
-	var outMu sync.Mutex
-	out := bufio.NewWriter(os.Stdout)
 	errc := make(chan error, 4)
 	for w := 0; w < 4; w++ {
 		go func() {

@@ -124,7 +124,7 @@ func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error
 		}
 	}
 	for b := 0; b < info.Descriptor.BucketCount; b++ {
-		bl := &bucketLog{path: filepath.Join(t.dir, fmt.Sprintf("bucket-%d.log", b))}
+		bl := &bucketLog{path: bucketLogPath(t.dir, b)}
 		t.buckets = append(t.buckets, bl)
 		flags := os.O_RDWR
 		if create {

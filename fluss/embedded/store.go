@@ -67,6 +67,10 @@ type Options struct {
 	// Syncer makes every sync of the store and of its pebble (fsys.go);
 	// nil = the system calls themselves.
 	Syncer Syncer
+	// CheckpointBytes is how many bytes of small groups' log appends
+	// pebble's write-ahead log holds before a checkpoint fsyncs the bucket
+	// logs and drops them (durable.go): 0 = 8 MiB.
+	CheckpointBytes int64
 }
 
 // Store is the embedded Fluss store. It implements fluss.Store.
@@ -97,8 +101,11 @@ type Store struct {
 	closeOnce sync.Once
 	closed    atomic.Bool
 
-	// groups counts group commits (one log fsync round and one pebble sync each).
+	// groups counts group commits (one pebble sync each, durable.go).
 	groups atomic.Int64
+	// appends is the committer's record of log appends not yet
+	// checkpointed (durable.go).
+	appends appendLog
 }
 
 var _ fluss.Store = (*Store)(nil)
@@ -174,6 +181,9 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	if opts.Syncer == nil {
 		opts.Syncer = directSyncer{}
+	}
+	if opts.CheckpointBytes <= 0 {
+		opts.CheckpointBytes = defaultCheckpointBytes
 	}
 	s := &Store{dir: dir, opts: opts, log: opts.Logger, tables: map[fluss.TablePath]*tableState{},
 		reqs: make(chan *request, 1024), quit: make(chan struct{}), committed: make(chan struct{})}
@@ -327,6 +337,9 @@ func (s *Store) tableDir(id int64) string {
 // recover opens every table's bucket logs, truncates uncommitted tails,
 // verifies batches, and removes the leftovers of interrupted drops.
 func (s *Store) recover() error {
+	if err := s.replayAppends(); err != nil {
+		return err
+	}
 	live := map[int64]bool{}
 	for _, e := range s.catalog.Tables {
 		info, err := infoFromEntry(e)

@@ -50,8 +50,11 @@ const (
 	appendRecordMax = 1 << 20
 	// defaultCheckpointBytes is how many bytes of append records
 	// accumulate before a checkpoint makes the bucket logs durable and
-	// drops them (Options.CheckpointBytes).
-	defaultCheckpointBytes = 8 << 20
+	// drops them (Options.CheckpointBytes): half of pebble's 4 MiB
+	// memtable, so that a checkpoint's deletion mostly meets its records
+	// in the memtable, where a flush drops them instead of writing them
+	// out, and recovery replays at most about that much.
+	defaultCheckpointBytes = 2 << 20
 	// appendEntryHeader is an append entry's header: table(8) bucket(4)
 	// position(8) length(8).
 	appendEntryHeader = 28

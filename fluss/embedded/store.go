@@ -69,7 +69,7 @@ type Options struct {
 	Syncer Syncer
 	// CheckpointBytes is how many bytes of small groups' log appends
 	// pebble's write-ahead log holds before a checkpoint fsyncs the bucket
-	// logs and drops them (durable.go): 0 = 8 MiB.
+	// logs and drops them (durable.go): 0 = 2 MiB.
 	CheckpointBytes int64
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -138,19 +139,11 @@ func crashRecovery(t *testing.T, rounds int, ingest bool) {
 	dir := t.TempDir()
 	acked := map[int32]bool{}
 	for round := 1; round <= rounds; round++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashRecovery$")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashStartEnv+"="+strconv.Itoa(round*1_000_000))
+		var env []string
 		if ingest {
-			cmd.Env = append(cmd.Env, crashIngestEnv+"=1")
+			env = append(env, crashIngestEnv+"=1")
 		}
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd, stdout := startCrashChild(t, dir, round, env...)
 		first := make(chan struct{})
 		var mu sync.Mutex
 		roundAcks := 0
@@ -186,6 +179,24 @@ func crashRecovery(t *testing.T, rounds int, ingest bool) {
 		mu.Unlock()
 		verifyCrashStore(t, dir, acked)
 	}
+}
+
+// startCrashChild starts the writer child of round on dir, with env added
+// to its environment, and returns it with its standard output.
+func startCrashChild(t *testing.T, dir string, round int, env ...string) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashRecovery$")
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashStartEnv+"="+strconv.Itoa(round*1_000_000))
+	cmd.Env = append(cmd.Env, env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout
 }
 
 func verifyCrashStore(t *testing.T, dir string, acked map[int32]bool) {

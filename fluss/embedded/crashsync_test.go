@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -108,17 +107,7 @@ func TestCrashBetweenLogSyncAndState(t *testing.T) {
 			n = 1 + rand.IntN(8)
 		}
 		synced := bucketSizes(t, dir) // all durable: the last Open and Close synced them
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashRecovery$")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashStartEnv+"="+strconv.Itoa(round*1_000_000),
-			crashSyncKillEnv+"="+point+":"+strconv.Itoa(n))
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd, stdout := startCrashChild(t, dir, round, crashSyncKillEnv+"="+point+":"+strconv.Itoa(n))
 		roundAcks := 0
 		readDone := make(chan struct{})
 		go func() {
@@ -147,7 +136,7 @@ func TestCrashBetweenLogSyncAndState(t *testing.T) {
 			_ = cmd.Process.Signal(syscall.SIGKILL)
 			<-readDone
 		}
-		err = cmd.Wait()
+		err := cmd.Wait()
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 			t.Fatalf("round %d: the child ended with %v, not by SIGKILL", round, err)
 		}

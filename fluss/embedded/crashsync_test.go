@@ -56,7 +56,7 @@ func newKillSyncer(spec string, outMu *sync.Mutex, out *bufio.Writer) (*killSync
 }
 
 func (k *killSyncer) Sync(name string, kind SyncKind, sync func() error) error {
-	wal := strings.HasSuffix(name, ".log") && filepath.Base(filepath.Dir(name)) == "kv"
+	wal := isWAL(name)
 	bucket := strings.HasPrefix(filepath.Base(name), "bucket-")
 	count := func() bool {
 		k.mu.Lock()

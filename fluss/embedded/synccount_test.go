@@ -3,6 +3,7 @@ package embedded
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -12,9 +13,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/sqlgate/sqlgate/sqlerr"
-
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // countingSyncer counts the syncs made through it, by kind and file.
@@ -131,8 +131,9 @@ func TestSyncsPerCommit(t *testing.T) {
 	}
 }
 
-// gateSyncer holds the first durable sync after arm until release, so that
-// a test can queue writes behind a group commit that is syncing.
+// gateSyncer holds the first sync of pebble's write-ahead log after arm
+// until release, so that a test can queue writes behind a group commit
+// that is syncing.
 type gateSyncer struct {
 	countingSyncer
 	armed   atomic.Bool
@@ -141,7 +142,7 @@ type gateSyncer struct {
 }
 
 func (g *gateSyncer) Sync(name string, kind SyncKind, sync func() error) error {
-	if kind != SyncRange && g.armed.CompareAndSwap(true, false) {
+	if kind != SyncRange && isWAL(name) && g.armed.CompareAndSwap(true, false) {
 		close(g.blocked)
 		<-g.release
 	}
@@ -264,4 +265,9 @@ func damageStoredRows(t *testing.T, s *Store, tableID int64) {
 		}
 	}
 	s.iters.layoutChanged()
+}
+
+// isWAL says whether name is a pebble write-ahead log of the store.
+func isWAL(name string) bool {
+	return strings.HasSuffix(name, ".log") && filepath.Base(filepath.Dir(name)) == "kv"
 }

@@ -148,6 +148,9 @@ func (s *Store) commitLoop() {
 				}
 			}
 			s.runGroup(group)
+			// After the writers were answered: a checkpoint's fsyncs
+			// delay the next group only.
+			s.maybeCheckpoint()
 		}
 	}
 }
@@ -310,7 +313,6 @@ func (s *Store) commit(reqs []*request) {
 		fail(err)
 	} else {
 		s.publish(order)
-		s.maybeCheckpoint()
 	}
 	for _, r := range reqs {
 		if r.prebuilt != nil {
@@ -514,23 +516,32 @@ func (s *Store) appendLogs(order []*bucketWrite) error {
 	return nil
 }
 
-// syncLogs fsyncs the touched bucket logs, in parallel when there are
-// several.
+// syncLogs fsyncs the touched bucket logs.
 func (s *Store) syncLogs(order []*bucketWrite) error {
-	if len(order) == 1 {
-		if err := s.sync(order[0].bl.path, SyncFull, order[0].bl.f.Sync); err != nil {
-			return ioErr(err, "syncing %s", order[0].bl.path)
+	bls := make([]*bucketLog, len(order))
+	for i, w := range order {
+		bls[i] = w.bl
+	}
+	return s.syncBucketLogs(bls)
+}
+
+// syncBucketLogs fsyncs bucket logs, in parallel when there are several
+// (a device serves concurrent flushes together).
+func (s *Store) syncBucketLogs(bls []*bucketLog) error {
+	if len(bls) == 1 {
+		if err := s.sync(bls[0].path, SyncFull, bls[0].f.Sync); err != nil {
+			return ioErr(err, "syncing %s", bls[0].path)
 		}
 		return nil
 	}
-	errs := make([]error, len(order))
+	errs := make([]error, len(bls))
 	var wg sync.WaitGroup
-	for i, w := range order {
+	for i, bl := range bls {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := s.sync(w.bl.path, SyncFull, w.bl.f.Sync); err != nil {
-				errs[i] = ioErr(err, "syncing %s", w.bl.path)
+			if err := s.sync(bl.path, SyncFull, bl.f.Sync); err != nil {
+				errs[i] = ioErr(err, "syncing %s", bl.path)
 			}
 		}()
 	}

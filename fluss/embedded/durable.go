@@ -179,16 +179,13 @@ func (s *Store) checkpoint() {
 	if s.appends.broken || s.appends.next == s.appends.first {
 		return
 	}
-	var errs []error
+	var bls []*bucketLog
 	for bl := range s.appends.dirty {
-		if bl.f == nil {
-			continue // dropped, or the store is closing
-		}
-		if err := s.sync(bl.path, SyncFull, bl.f.Sync); err != nil {
-			errs = append(errs, ioErr(err, "syncing %s", bl.path))
+		if bl.f != nil { // else dropped since: nothing to keep
+			bls = append(bls, bl)
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := s.syncBucketLogs(bls); err != nil {
 		s.appends.broken = true
 		s.log.Error("checkpoint: a bucket log sync failed; its appends stay recorded for the next start to replay", "error", err)
 		return

@@ -37,10 +37,12 @@ import (
 // Why pebble's WAL rather than a commit log of our own: the state must be
 // logged anyway (pebble's WAL, synced or not, writes it), so a second log
 // would write every state change twice; pebble's WAL is already checksummed
-// record by record, recycled and group-committed, and recovering it is
-// pebble's. The cost is that the appended bytes pass through pebble's
-// memtable; a checkpoint's range deletion meets them there (a flush drops
-// them) unless a held snapshot pins them.
+// record by record and group-committed, and recovering it is pebble's. The
+// cost is that the appended bytes pass through pebble's memtable, where a
+// checkpoint mostly deletes them before a flush would write them out.
+//
+// A store closed cleanly holds no append record (Close checkpoints), so the
+// layout version is unchanged: an older sqlgate opens it as before.
 
 const (
 	// prefixAppend keys the append records: 'a' seq(8).

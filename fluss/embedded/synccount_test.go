@@ -271,3 +271,45 @@ func damageStoredRows(t *testing.T, s *Store, tableID int64) {
 func isWAL(name string) bool {
 	return strings.HasSuffix(name, ".log") && filepath.Base(filepath.Dir(name)) == "kv"
 }
+
+// TestCloseLeavesNoAppendRecords: Close checkpoints, so a store closed
+// cleanly holds no append record for the next Open to replay (and an older
+// sqlgate, which knows none, opens it as before).
+func TestCloseLeavesNoAppendRecords(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openStore(t, dir)
+	pt := createTable(t, s, "close_pk", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "id"), PrimaryKey: []string{"k"}}, BucketCount: 2})
+	for k := range int32(10) {
+		rec := intRecord([]string{"k", "id"}, []int32{k, k})
+		if _, err := pt.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+	}
+	if s.appends.next != 10 {
+		t.Fatalf("%d append records written, want one per write: 10", s.appends.next)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openStore(t, dir)
+	defer s.Close()
+	if s.appends.next != 0 {
+		t.Fatalf("Open found append records up to %d after a clean Close", s.appends.next)
+	}
+	got, _ := scanAll(t, mustTable(t, s, "close_pk"), fluss.ScanOptions{})
+	if got == nil || got.NumRows() != 10 {
+		t.Fatalf("rows after reopening: %v", got)
+	}
+	got.Release()
+}
+
+func mustTable(t *testing.T, s *Store, name string) fluss.Table {
+	t.Helper()
+	tb, err := s.Table(context.Background(), path(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}

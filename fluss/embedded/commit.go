@@ -28,7 +28,8 @@ const (
 	reqUpsert
 	reqDelete
 	reqDrop
-	reqGroup // an atomic group of writes (atomic.go)
+	reqGroup  // an atomic group of writes (atomic.go)
+	reqStaged // a staged bulk append (staged.go)
 )
 
 // bucketBatch is one encoded log batch bound for a bucket.
@@ -76,7 +77,8 @@ type request struct {
 	// is building.
 	state    []kvEntry
 	prebuilt *prebuiltState
-	ndv      *ndvDelta // what the write adds to the distinct-count sketches
+	ndv      *ndvDelta     // what the write adds to the distinct-count sketches
+	staged   *stagedAppend // a reqStaged's batches
 	done     chan result
 	// owner is the atomic group (a reqGroup, atomic.go) the request
 	// belongs to; group is a reqGroup's requests, groupRows what each one
@@ -157,8 +159,8 @@ func (s *Store) commitLoop() {
 
 // runGroup commits a group: single writes and atomic groups together (an
 // atomic group's requests prepare as one unit, so that it shares the
-// group's sync and still commits whole or not at all); a drop splits it so
-// that it is ordered after the writes queued before it.
+// group's sync and still commits whole or not at all); a drop or a staged
+// bulk append splits it, committed alone after the writes queued before it.
 func (s *Store) runGroup(group []*request) {
 	var pending, atomics []*request
 	flush := func() {
@@ -173,6 +175,9 @@ func (s *Store) runGroup(group []*request) {
 		case reqDrop:
 			flush()
 			r.done <- result{err: s.drop(r.table)}
+		case reqStaged:
+			flush()
+			s.commitStaged(r)
 		case reqGroup:
 			pending = append(pending, r.group...)
 			atomics = append(atomics, r)

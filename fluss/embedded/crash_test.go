@@ -30,6 +30,9 @@ const (
 	// crashIngestEnv makes the child ingest every group commit's state as
 	// sstables (Options.IngestBytes = 1), the path bulk loads take.
 	crashIngestEnv = "SQLGATE_EMBEDDED_CRASH_INGEST"
+	// crashStagedEnv makes the child write the log table with staged bulk
+	// appends (staged.go).
+	crashStagedEnv = "SQLGATE_EMBEDDED_CRASH_STAGED"
 )
 
 func TestMain(m *testing.M) {
@@ -90,6 +93,7 @@ func runCrashChild(dir string, start int32) error {
 	}
 	var next atomic.Int32
 	next.Store(start)
+	staged := os.Getenv(crashStagedEnv) != ""
 	errc := make(chan error, 4)
 	for w := 0; w < 4; w++ {
 		go func() {
@@ -99,11 +103,16 @@ func runCrashChild(dir string, start int32) error {
 				for k := range rows {
 					rows[k] = []int32{id, int32(k)}
 				}
-				rec := intRecord([]string{"id", "k"}, rows...)
-				_, err := lt.Append(ctx, rec)
-				rec.Release()
+				var err error
+				if staged {
+					err = appendStaged(ctx, lt, rows)
+				} else {
+					rec := intRecord([]string{"id", "k"}, rows...)
+					_, err = lt.Append(ctx, rec)
+					rec.Release()
+				}
 				if err == nil {
-					rec = intRecord([]string{"k", "id"}, []int32{id, id}, []int32{-1, id})
+					rec := intRecord([]string{"k", "id"}, []int32{id, id}, []int32{-1, id})
 					_, err = pt.Upsert(ctx, rec, fluss.UpsertOptions{})
 					rec.Release()
 				}
@@ -130,16 +139,43 @@ func crashRounds() int {
 
 func TestCrashRecovery(t *testing.T) { crashRecovery(t, crashRounds(), false) }
 
+// TestCrashRecoveryStaged is TestCrashRecovery with the log table's
+// batches written as staged bulk appends of two parts each (staged.go): a
+// torn one would show half a batch.
+func TestCrashRecoveryStaged(t *testing.T) {
+	crashRecovery(t, max(crashRounds()/2, 1), false, crashStagedEnv+"=1")
+}
+
+// appendStaged appends rows to tb as a bulk append of two parts.
+func appendStaged(ctx context.Context, tb fluss.Table, rows [][]int32) error {
+	ap, err := tb.(fluss.BulkAppender).BeginAppend(ctx)
+	if err != nil {
+		return err
+	}
+	defer ap.Discard()
+	half := len(rows) / 2
+	for _, part := range [][][]int32{rows[:half], rows[half:]} {
+		rec := intRecord([]string{"id", "k"}, part...)
+		err := ap.Add(ctx, rec)
+		rec.Release()
+		if err != nil {
+			return err
+		}
+	}
+	_, err = ap.Commit(ctx)
+	return err
+}
+
 // TestCrashRecoveryIngest is TestCrashRecovery with every group commit's
 // state ingested as sstables: the committed lengths must stay atomic with
 // the state there too.
 func TestCrashRecoveryIngest(t *testing.T) { crashRecovery(t, max(crashRounds()/2, 1), true) }
 
-func crashRecovery(t *testing.T, rounds int, ingest bool) {
+func crashRecovery(t *testing.T, rounds int, ingest bool, env ...string) {
 	dir := t.TempDir()
 	acked := map[int32]bool{}
 	for round := 1; round <= rounds; round++ {
-		var env []string
+		env := env
 		if ingest {
 			env = append(env, crashIngestEnv+"=1")
 		}
@@ -209,6 +245,7 @@ func verifyCrashStore(t *testing.T, dir string, acked map[int32]bool) {
 	if c := s.Corruptions(); len(c) > 0 {
 		t.Fatalf("corruption after SIGKILL: %v", c)
 	}
+	assertNoStaging(t, dir)
 	lt, pt, err := crashTables(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)

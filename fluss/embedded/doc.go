@@ -37,7 +37,11 @@
 // written and synced while the sstables are built. A bulk upsert
 // (fluss.BulkUpserter, bulk.go: COPY FROM STDIN) is encoded and its keys
 // sorted part by part while its caller reads the next part, and committed
-// as one request.
+// as one request. A bulk append (fluss.BulkAppender, staged.go: COPY FROM
+// STDIN into a log table) stages its encoded batches on disk, under
+// staging/, as they come, and its commit copies them to the end of the
+// bucket logs (stamping their offsets) before committing their lengths:
+// its memory is one part, and Open removes staging a crash left.
 //
 // Each table keeps a HyperLogLog sketch per column (ndv.go): writers hash
 // their records, the committer folds the hashes in, and the sketches are

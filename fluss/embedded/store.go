@@ -106,6 +106,8 @@ type Store struct {
 	// appends is the committer's record of log appends not yet
 	// checkpointed (durable.go).
 	appends appendLog
+	// stagingSeq numbers bulk appends' staging directories (staged.go).
+	stagingSeq atomic.Int64
 }
 
 var _ fluss.Store = (*Store)(nil)
@@ -207,6 +209,10 @@ func Open(dir string, opts Options) (*Store, error) {
 	// sstables a crash left half built were never ingested.
 	if err := os.RemoveAll(filepath.Join(dir, ingestDir)); err != nil {
 		return nil, ioErr(err, "removing %s", filepath.Join(dir, ingestDir))
+	}
+	// Bulk appends a crash interrupted were never committed (staged.go).
+	if err := os.RemoveAll(filepath.Join(dir, stagingDir)); err != nil {
+		return nil, ioErr(err, "removing %s", filepath.Join(dir, stagingDir))
 	}
 	if s.opts.CacheBytes <= 0 {
 		s.opts.CacheBytes = max(physicalMemory()/8, minCacheBytes)

@@ -140,16 +140,16 @@ func TestCrashBetweenLogSyncAndState(t *testing.T) {
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 			t.Fatalf("round %d: the child ended with %v, not by SIGKILL", round, err)
 		}
-		// A power loss: every bucket log keeps only what was fsynced.
+		// A power loss: every bucket log keeps only what was fsynced (a
+		// log the child created and never fsynced: nothing, as it was
+		// created empty).
 		cut := 0
 		for p, size := range bucketSizes(t, dir) {
-			if keep, ok := synced[p]; ok && size > keep {
+			if keep := synced[p]; size > keep {
 				if err := os.Truncate(p, keep); err != nil {
 					t.Fatal(err)
 				}
 				cut++
-			} else if !ok && size > 0 {
-				t.Fatalf("round %d: %s was never synced but holds %d bytes", round, p, size)
 			}
 		}
 		t.Logf("round %d: killed at %s:%d (by the parent: %v); %d batches acknowledged; %d bucket logs cut back to their synced size",

@@ -96,35 +96,26 @@ func (a *stagedAppend) add(rec arrow.RecordBatch) error {
 	if conv.NumRows() == 0 {
 		return nil
 	}
-	parts, err := splitByBucket(t, conv)
+	batches, err := encodeAppend(t, conv)
 	if err != nil {
 		return err
 	}
 	a.ndv = a.ndv.fold(sketchRecord(conv, nil))
-	for b, part := range parts {
-		if part == nil {
-			continue
-		}
-		data, err := format.EncodeTableBatch(part, t.colTypes, nil, t.info.SchemaID)
-		records := part.NumRows()
-		if part != conv {
-			part.Release()
-		}
-		if err != nil {
-			return sqlerr.Wrap(err, sqlerr.InternalError, "encoding a log batch for %s: %v", t.info.Path, err)
-		}
+	for _, bb := range batches {
+		b := bb.bucket
 		if a.files[b] == nil {
 			p := filepath.Join(a.dir, fmt.Sprintf("bucket-%d", b))
 			if a.files[b], err = os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644); err != nil {
 				return ioErr(err, "creating %s", p)
 			}
 		}
-		if _, err := a.files[b].WriteAt(data, a.sizes[b]); err != nil {
+		if _, err := a.files[b].WriteAt(bb.data, a.sizes[b]); err != nil {
 			return ioErr(err, "staging rows for %s", t.info.Path)
 		}
-		a.batches[b] = append(a.batches[b], stagedBatch{pos: a.sizes[b], size: int64(len(data)), records: records})
-		a.sizes[b] += int64(len(data))
-		a.rows += records
+		size := int64(len(bb.data))
+		a.batches[b] = append(a.batches[b], stagedBatch{pos: a.sizes[b], size: size, records: bb.records})
+		a.sizes[b] += size
+		a.rows += bb.records
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package pgwire
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/md5"
 	"crypto/pbkdf2"
@@ -45,6 +46,18 @@ type UserEntry struct {
 // Server.
 type Users struct {
 	Users map[string]UserEntry `json:"users"`
+}
+
+// UserLookup finds a user's secrets: a *Users, or the metadata store
+// (package meta), which CREATE ROLE changes.
+type UserLookup interface {
+	LookupUser(ctx context.Context, name string) (UserEntry, bool)
+}
+
+// LookupUser implements UserLookup.
+func (u *Users) LookupUser(_ context.Context, name string) (UserEntry, bool) {
+	e, ok := u.Users[name]
+	return e, ok
 }
 
 // LoadUsers reads a users file.

@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"context"
+	"maps"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/meta"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// The metadata store (package meta) around the table changes: a table's
+// owner is written into the table itself (meta.OwnerProperty), so that it
+// commits with the table; the row of grants that follows is derived from
+// it, and what a crash between the two leaves is repaired by
+// meta.Store.Reconcile when the server starts.
+
+// metaErr is a failed metadata commit as a client sees it: SQL errors
+// (42P07, 42P16 of CREATE OR REPLACE VIEW, ...) as they are, I/O as 58030.
+func metaErr(err error) error {
+	if sqlerr.As(err) != nil {
+		return err
+	}
+	return sqlerr.Wrap(err, sqlerr.IOError, "could not save the metadata: %v", err)
+}
+
+// createTable creates b's table owned by the session's user.
+func (s *session) createTable(ctx context.Context, b *binder.CreateTable) (fluss.TableInfo, error) {
+	desc := b.Descriptor
+	desc.CustomProperties = maps.Clone(desc.CustomProperties)
+	if desc.CustomProperties == nil {
+		desc.CustomProperties = map[string]string{}
+	}
+	if s.info.User != "" {
+		desc.CustomProperties[meta.OwnerProperty] = s.info.User
+	}
+	info, err := s.eng.store.CreateTable(ctx, b.Path, desc, b.IfNotExists)
+	if err != nil {
+		return info, err
+	}
+	if s.eng.meta.Access().Owner(info.TableID) != "" { // IF NOT EXISTS met an owned table
+		return info, nil
+	}
+	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		return tx.Access.SetOwner(info.TableID, info.Path.String(), s.info.User)
+	})
+	if err != nil {
+		// The table is created and names its owner: the row follows at
+		// the next start (Reconcile); until then the owner is known here.
+		s.eng.log.Error("recording the owner of a new table", "table", info.Path.String(), "error", err)
+		s.eng.meta.AdoptOwner(info)
+	}
+	return info, nil
+}
+
+// dropTable drops a table, then its grants. The table is the truth: when
+// the second step fails (or the server dies before it), the grants stay
+// under the dropped table's id, which no other table ever gets, so they
+// grant nothing; Reconcile sweeps them at the next start.
+func (s *session) dropTable(ctx context.Context, info fluss.TableInfo, ifExists bool) error {
+	if err := s.eng.store.DropTable(ctx, info.Path, ifExists); err != nil {
+		return err
+	}
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return tx.Access.Forget(info.TableID) })
+	if err != nil {
+		s.eng.log.Error("forgetting the privileges of a dropped table (swept at the next start)", "table", info.Path.String(), "error", err)
+	}
+	return nil
+}
+
+// refreshMeta reloads the metadata when another server changed it (one
+// lookup on a cluster, nothing on the embedded store), at the start of
+// each statement: a GRANT, REVOKE or view made elsewhere applies to the
+// next statement here. A reload counts as a catalog change, so prepared
+// statements bind again.
+func (s *session) refreshMeta(ctx context.Context) error {
+	before := s.eng.meta.Views()
+	if err := s.eng.meta.Refresh(ctx); err != nil {
+		return sqlerr.Wrap(err, sqlerr.ConnectionFailure, "%v", err)
+	}
+	if s.eng.meta.Views() != before {
+		s.eng.catalog.Add(1)
+	}
+	return nil
+}

@@ -341,7 +341,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		return s.prepareCopy(ctx, st)
 	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
 		return ps, nil
-	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate, sql.Grant, sql.Revoke:
+	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate, sql.Grant, sql.Revoke, sql.Role:
 		if st.Kind == sql.Show {
 			name := showColumnName(st.Show.Name)
 			if st.Show.Name == "tables" {
@@ -605,6 +605,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
 		return s.execGrant(ctx, ps.parsed.Grant)
+	case sql.Role:
+		if s.txStatus == 'E' {
+			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		}
+		return s.execRole(ctx, ps.parsed.Role)
 	}
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")

@@ -84,7 +84,10 @@ func (c *conn) authenticate(user string) bool {
 	default:
 		ok, err = c.authSCRAM(user, entry, known)
 	}
-	if err == nil && ok {
+	if err == nil && ok && entry.NoLogin {
+		// PostgreSQL checks rolcanlogin once the password is proven.
+		err = sqlerr.New(sqlerr.InvalidAuthorizationSpec, "role \"%s\" is not permitted to log in", user)
+	} else if err == nil && ok {
 		return true
 	}
 	if err == nil {

@@ -40,6 +40,8 @@ type UserEntry struct {
 	// Superuser bypasses table privileges (GRANT/REVOKE) and may create
 	// and drop tables.
 	Superuser bool `json:"superuser,omitempty"`
+	// NoLogin: the role may not log in (CREATE ROLE without LOGIN).
+	NoLogin bool `json:"nologin,omitempty"`
 }
 
 // Users is the content of a users file. It is read-only once handed to a

@@ -98,7 +98,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	locks := &engineLocks{}
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
-		Roles: catalogRoles{roles: roles, md: md}, Views: md, Locks: locks})
+		Roles: catalogRoles{md: md}, Views: md, Locks: locks})
 	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs})
 	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
@@ -207,15 +207,12 @@ func rolesOf(auth pgwire.AuthConfig, md *meta.Store, log *slog.Logger) engine.Ro
 }
 
 // catalogRoles shows the roles and the privileges in pg_catalog.
-type catalogRoles struct {
-	roles engine.Roles
-	md    *meta.Store
-}
+type catalogRoles struct{ md *meta.Store }
 
+// RoleList lists the roles of the metadata store (those CREATE ROLE and
+// the users file made), also without authentication, as PostgreSQL's
+// pg_roles lists every role whatever pg_hba.conf says.
 func (c catalogRoles) RoleList() []pgcatalog.RoleInfo {
-	if _, trust := c.roles.(engine.AllSuperusers); trust {
-		return nil
-	}
 	var out []pgcatalog.RoleInfo
 	for _, n := range c.md.UserNames() {
 		_, super := c.md.Role(n)

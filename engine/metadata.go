@@ -27,6 +27,10 @@ func metaErr(err error) error {
 
 // createTable creates b's table owned by the session's user.
 func (s *session) createTable(ctx context.Context, b *binder.CreateTable) (fluss.TableInfo, error) {
+	if b.Path.Database == fluss.SystemDatabase {
+		return fluss.TableInfo{}, sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied to create \"%s\"", b.Path.String()).
+			WithDetail("Schema %s is reserved for sqlgate's metadata.", fluss.SystemDatabase)
+	}
 	desc := b.Descriptor
 	desc.CustomProperties = maps.Clone(desc.CustomProperties)
 	if desc.CustomProperties == nil {
@@ -83,4 +87,15 @@ func (s *session) refreshMeta(ctx context.Context) error {
 		s.eng.catalog.Add(1)
 	}
 	return nil
+}
+
+// systemTable refuses a statement naming a table of the reserved database
+// where the metadata store keeps its table on a cluster: to SQL it does not
+// exist (the metadata holds password verifiers, and is changed only by the
+// statements that own each object).
+func systemTable(p fluss.TablePath) error {
+	if p.Database != fluss.SystemDatabase {
+		return nil
+	}
+	return sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", p.String())
 }

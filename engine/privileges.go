@@ -67,6 +67,9 @@ type recordingCatalog struct {
 func (c *recordingCatalog) UDFs() *udf.Registry { return c.udfs }
 
 func (c *recordingCatalog) GetTable(ctx context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
+	if err := systemTable(p); err != nil {
+		return fluss.TableInfo{}, err
+	}
 	info, err := c.tables.store.GetTable(ctx, p)
 	if err == nil {
 		if c.meta != nil {
@@ -270,6 +273,9 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 			db = fluss.DefaultDatabase
 		}
 		p := fluss.TablePath{Database: db, Table: t[1]}
+		if err := systemTable(p); err != nil {
+			return nil, err
+		}
 		info, err := s.eng.store.GetTable(ctx, p)
 		if err != nil {
 			if v, ok := s.eng.meta.Views().Get(p); ok {
@@ -285,6 +291,9 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 		db := schema
 		if db == "public" {
 			db = fluss.DefaultDatabase
+		}
+		if db == fluss.SystemDatabase {
+			return nil, sqlerr.New(sqlerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 		}
 		all, err := s.eng.store.ListTables(ctx, db)
 		if err != nil {

@@ -796,6 +796,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
 		for _, p := range b.Paths {
+			if err := systemTable(p); err != nil {
+				return nil, err
+			}
 			info, err := s.eng.store.GetTable(ctx, p)
 			if err != nil {
 				if _, isView := s.eng.meta.Views().Get(p); isView {

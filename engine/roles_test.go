@@ -1,0 +1,77 @@
+package engine_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/meta"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// CREATE / ALTER / DROP ROLE and USER change the users of the metadata
+// store, which the engine's Roles (and password authentication) read.
+func TestRoleStatements(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	md, err := meta.OpenFile(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := md.Update(ctx, func(tx *meta.Tx) error {
+		tx.Users["admin"] = pgwire.UserEntry{Superuser: true}
+		tx.Users["plain"] = pgwire.UserEntry{}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ss := sessions(t, dir+"/data", engine.Options{Meta: md, Roles: md}, "admin", "plain")
+	admin, plain := ss[0], ss[1]
+	mustRun(t, admin, "CREATE TABLE t (k INT PRIMARY KEY)")
+	mustRun(t, admin, "CREATE ROLE alice")
+	mustRun(t, admin, "CREATE USER bob WITH SUPERUSER PASSWORD 'secret'")
+	if e, ok := md.LookupUser(ctx, "alice"); !ok || !e.NoLogin || e.SCRAM != "" || e.Superuser {
+		t.Errorf("alice: %+v %v (want NOLOGIN, no password)", e, ok)
+	}
+	if e, ok := md.LookupUser(ctx, "bob"); !ok || e.NoLogin || !strings.HasPrefix(e.SCRAM, "SCRAM-SHA-256$") || !e.Superuser {
+		t.Errorf("bob: %+v %v (want LOGIN SUPERUSER with a verifier)", e, ok)
+	}
+	mustRun(t, admin, "ALTER ROLE alice WITH LOGIN PASSWORD 'pw'")
+	if e, _ := md.LookupUser(ctx, "alice"); e.NoLogin || e.SCRAM == "" {
+		t.Errorf("alice after ALTER: %+v", e)
+	}
+	mustRun(t, admin, "GRANT SELECT ON t TO alice")
+	for _, c := range []struct {
+		who  pgwire.Session
+		sql  string
+		code sqlerr.Code
+		msg  string
+	}{
+		{admin, "CREATE ROLE alice", sqlerr.DuplicateObject, `role "alice" already exists`},
+		{admin, "DROP ROLE alice", sqlerr.DependentObjectsStillExist, `role "alice" cannot be dropped because some objects depend on it`},
+		{admin, "DROP ROLE nobody", sqlerr.UndefinedObject, `role "nobody" does not exist`},
+		{admin, "ALTER ROLE nobody LOGIN", sqlerr.UndefinedObject, `role "nobody" does not exist`},
+		{admin, "DROP ROLE admin", sqlerr.ObjectInUse, "current user cannot be dropped"},
+		{admin, "CREATE ROLE carol CREATEDB", sqlerr.FeatureNotSupported, `role option "createdb" is not supported`},
+		{plain, "CREATE ROLE carol", sqlerr.InsufficientPrivilege, "permission denied to create role"},
+		{plain, "DROP ROLE bob", sqlerr.InsufficientPrivilege, "permission denied to drop role"},
+	} {
+		wantErr(t, c.who, c.sql, c.code, c.msg)
+	}
+	mustRun(t, admin, "REVOKE SELECT ON t FROM alice")
+	mustRun(t, admin, "DROP ROLE alice, bob")
+	mustRun(t, admin, "DROP USER IF EXISTS alice")
+	if ok, _ := md.Role("alice"); ok {
+		t.Error("alice still exists")
+	}
+	// The roles persist with the rest of the metadata.
+	re, err := meta.OpenFile(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(re.UserNames(), ","); got != "admin,plain" {
+		t.Errorf("users after reopen: %s", got)
+	}
+}

@@ -26,7 +26,9 @@ import (
 // ("SCRAM-SHA-256$iterations:salt$StoredKey:ServerKey", base64), never a
 // password; an md5 hash ("md5" + md5(password + user)) is stored only when
 // asked for, because it is password-equivalent for md5 authentication. The
-// file is JSON, written with mode 0600, and refused when others can read it:
+// file is JSON, written with mode 0600, and refused when others can read it.
+// The server imports it into the metadata store (package meta), where
+// CREATE ROLE keeps its roles too, and looks users up there (UserLookup):
 //
 //	{"users": {"alice": {"scram": "SCRAM-SHA-256$4096:...$...:..."}}}
 

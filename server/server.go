@@ -30,8 +30,8 @@ type Config struct {
 	// Listen is the address to listen on (HOST:PORT; port 0 picks a free one).
 	Listen string
 	// DataDir is the embedded store's directory (created if missing). With
-	// Fluss set it holds only what sqlgate keeps beside the cluster's tables
-	// (spill files, views, privileges).
+	// Fluss set it holds only spill files (the metadata lives in the
+	// cluster, see package meta).
 	DataDir string
 	// Fluss, when set, serves the tables of a Fluss cluster (fluss/remote)
 	// instead of the embedded store.

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -279,32 +278,13 @@ func TestCrashMetadataAllOrNothing(t *testing.T) {
 	proc := startProcess(t, bin, dir)
 	total := 0
 	for round := 1; round <= rounds; round++ {
-		conns := make([]*pgx.Conn, len(clients))
+		cs := make([]string, len(clients))
 		for i, m := range clients {
-			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-			c, err := pgx.Connect(ctx, strings.Replace(proc.connString(), "sqlgate@", m.user+"@", 1))
-			cancel()
-			if err != nil {
-				t.Fatalf("round %d: connect: %v", round, err)
-			}
-			conns[i] = c
+			cs[i] = strings.Replace(proc.connString(), "sqlgate@", m.user+"@", 1)
 		}
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		for i, m := range clients {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				m.run(conns[i], stop)
-			}()
-		}
-		time.Sleep(time.Duration(30+rng.IntN(400)) * time.Millisecond)
-		proc.kill()
-		close(stop)
-		wg.Wait()
-		for _, c := range conns {
-			c.Close(context.Background())
-		}
+		killWhileRunning(t, round, proc, cs, 400*time.Millisecond, rng, func(i int, conn *pgx.Conn, stop <-chan struct{}) {
+			clients[i].run(conn, stop)
+		})
 		acked := 0
 		for _, m := range clients {
 			if m.failure != nil {

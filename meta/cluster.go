@@ -3,6 +3,7 @@ package meta
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -40,7 +41,17 @@ func OpenTable(ctx context.Context, store fluss.Store, createDatabase func(conte
 		},
 		PrimaryKey: []string{"k"},
 	}}
-	if _, err := store.CreateTable(ctx, TablePath, desc, true); err != nil {
+	// Every statement reads the version row, so the table must outlive a
+	// tablet server: three replicas, or what the cluster has when it has
+	// fewer servers than that (Fluss then refuses with
+	// INVALID_REPLICATION_FACTOR and the cluster's default applies).
+	desc.Properties = map[string]string{"table.replication.factor": "3"}
+	_, err := store.CreateTable(ctx, TablePath, desc, true)
+	if err != nil && strings.Contains(err.Error(), "INVALID_REPLICATION_FACTOR") {
+		desc.Properties = nil
+		_, err = store.CreateTable(ctx, TablePath, desc, true)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("metadata: create table %s: %w", TablePath, err)
 	}
 	t, err := store.Table(ctx, TablePath)

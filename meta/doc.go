@@ -100,4 +100,10 @@
 //     same instant: one may be lost). View ids are allocated the same way.
 //     Stale rows (grants of dropped tables, views over dropped tables) are
 //     swept by Reconcile when a server starts.
+//   - Durable: the table is created with three replicas (fewer when the
+//     cluster has fewer tablet servers), since every statement reads it.
+//   - Users files: each server imports its users file when the file
+//     changed since the last import (by whichever server); servers given
+//     different files undo each other's imports, so give them one file, or
+//     manage roles with CREATE ROLE.
 package meta

@@ -86,6 +86,10 @@ func (s *session) refreshMeta(ctx context.Context) error {
 	if s.eng.meta.Views() != before {
 		s.eng.catalog.Add(1)
 	}
+	// ALTER ROLE ... [NO]SUPERUSER (here or through another server) applies
+	// to the role's open sessions at their next statement, as in
+	// PostgreSQL, whose superuser() reads the catalog.
+	_, s.superuser = s.eng.roles.Role(s.info.User)
 	return nil
 }
 

@@ -75,3 +75,29 @@ func TestRoleStatements(t *testing.T) {
 		t.Errorf("users after reopen: %s", got)
 	}
 }
+
+// ALTER ROLE ... NOSUPERUSER applies to the role's open session at its
+// next statement.
+func TestAlterRoleReachesOpenSessions(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	md, err := meta.OpenFile(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := md.Update(ctx, func(tx *meta.Tx) error {
+		tx.Users["admin"] = pgwire.UserEntry{Superuser: true}
+		tx.Users["boss"] = pgwire.UserEntry{Superuser: true}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ss := sessions(t, dir+"/data", engine.Options{Meta: md, Roles: md}, "admin", "boss")
+	admin, boss := ss[0], ss[1]
+	mustRun(t, admin, "CREATE TABLE t (k INT PRIMARY KEY)")
+	mustRun(t, boss, "SELECT * FROM t")
+	mustRun(t, admin, "ALTER ROLE boss NOSUPERUSER")
+	wantErr(t, boss, "SELECT * FROM t", sqlerr.InsufficientPrivilege, "permission denied for table t")
+	mustRun(t, admin, "ALTER ROLE boss SUPERUSER")
+	mustRun(t, boss, "SELECT * FROM t")
+}

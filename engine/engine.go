@@ -46,7 +46,7 @@ type Options struct {
 	UDFs *udf.Registry
 	// Meta holds the views, table owners and grants (and the users, which
 	// Roles may read from it); nil: kept in memory only.
-	Meta *meta.Store
+	Meta Metadata
 	// Locks bounds the row-lock manager (used when the store is
 	// fluss.RowLockable).
 	Locks rowlock.Options
@@ -67,7 +67,7 @@ type Engine struct {
 	// catalog twice (bind, then open).
 	ddl   sync.RWMutex
 	roles Roles
-	meta  *meta.Store
+	meta  Metadata
 
 	// catalog counts catalog changes (bumped under ddl's write lock): a
 	// prepared statement bound at another count is bound and planned again

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"maps"
+	"github.com/sqlgate/sqlgate/access"
+	"github.com/sqlgate/sqlgate/views"
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -15,6 +17,17 @@ import (
 // commits with the table; the row of grants that follows is derived from
 // it, and what a crash between the two leaves is repaired by
 // meta.Store.Reconcile when the server starts.
+
+// Metadata is what the engine needs of the metadata store (*meta.Store):
+// the current views and ACLs to read, one commit per change, the check
+// for changes made elsewhere, and the owner a table carries.
+type Metadata interface {
+	Views() *views.Store
+	Access() *access.Store
+	Update(ctx context.Context, change func(tx *meta.Tx) error) error
+	Refresh(ctx context.Context) error
+	AdoptOwner(info fluss.TableInfo)
+}
 
 // metaErr is a failed metadata commit as a client sees it: SQL errors
 // (42P07, 42P16 of CREATE OR REPLACE VIEW, ...) as they are, I/O as 58030.

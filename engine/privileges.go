@@ -57,7 +57,7 @@ type tableRef struct {
 type recordingCatalog struct {
 	tables tables
 	views  *views.Store
-	meta   *meta.Store
+	meta   Metadata
 	parse  func(string) ([]*sql.Statement, error)
 	seen   []tableRef
 	udfs   *udf.Registry

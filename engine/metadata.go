@@ -3,13 +3,13 @@ package engine
 import (
 	"context"
 	"maps"
-	"github.com/sqlgate/sqlgate/access"
-	"github.com/sqlgate/sqlgate/views"
 
+	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // The metadata store (package meta) around the table changes: a table's

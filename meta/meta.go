@@ -241,8 +241,6 @@ func (m *Store) HasSuperuser() bool {
 	return false
 }
 
-// Users counts the users.
-func (m *Store) Users() int { return len(m.cur.Load().users) }
 
 // The rows: every object is one row, keyed by kind and identity, its value
 // the object's JSON. The same rows are the file's content on the embedded

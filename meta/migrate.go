@@ -42,7 +42,7 @@ func MigrateFiles(ctx context.Context, m *Store, dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := m.Import(ctx, vs.Snapshot(), acl.Snapshot()); err != nil {
+	if err := m.importObjects(ctx, vs.Snapshot(), acl.Snapshot()); err != nil {
 		return err
 	}
 	for _, p := range []string{vpath, apath} {
@@ -55,9 +55,9 @@ func MigrateFiles(ctx context.Context, m *Store, dir string) error {
 	return nil
 }
 
-// Import adds views and ACLs that m does not hold yet (by view path and id,
-// by ACL key): a migration from older files, or from another store.
-func (m *Store) Import(ctx context.Context, sn views.Snapshot, acls map[int64]*access.TableACL) error {
+// importObjects adds views and ACLs that m does not hold yet (by view
+// path and id, by ACL key).
+func (m *Store) importObjects(ctx context.Context, sn views.Snapshot, acls map[int64]*access.TableACL) error {
 	return m.Update(ctx, func(tx *Tx) error {
 		cur := tx.Views.Snapshot()
 		taken := map[int64]bool{}

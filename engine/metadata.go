@@ -56,11 +56,21 @@ func (s *session) createTable(ctx context.Context, b *binder.CreateTable) (fluss
 	if err != nil {
 		return info, err
 	}
-	if s.eng.meta.Access().Owner(info.TableID) != "" { // IF NOT EXISTS met an owned table
+	// The owner is the one the table names: IF NOT EXISTS may have met a
+	// table someone else created (through this server or another).
+	owner := info.Descriptor.CustomProperties[meta.OwnerProperty]
+	recorded := s.eng.meta.Access().Owner(info.TableID)
+	if owner == "" { // a table of an older version, owned as recorded
+		if recorded != "" {
+			return info, nil
+		}
+		owner = s.info.User
+	}
+	if recorded == owner {
 		return info, nil
 	}
 	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
-		return tx.Access.SetOwner(info.TableID, info.Path.String(), s.info.User)
+		return tx.Access.SetOwner(info.TableID, info.Path.String(), owner)
 	})
 	if err != nil {
 		// The table is created and names its owner: the row follows at

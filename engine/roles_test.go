@@ -2,10 +2,14 @@ package engine_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -100,4 +104,61 @@ func TestAlterRoleReachesOpenSessions(t *testing.T) {
 	wantErr(t, boss, "SELECT * FROM t", sqlerr.InsufficientPrivilege, "permission denied for table t")
 	mustRun(t, admin, "ALTER ROLE boss SUPERUSER")
 	mustRun(t, boss, "SELECT * FROM t")
+}
+
+// A table's owner is the one who created it: CREATE TABLE IF NOT EXISTS
+// by another role leaves it so, and the owner survives a restart of the
+// metadata (it is written into the table itself).
+func TestTableOwnerIsItsCreator(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	md, err := meta.OpenFile(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := md.Update(ctx, func(tx *meta.Tx) error {
+		tx.Users["alice"] = pgwire.UserEntry{Superuser: true}
+		tx.Users["bob"] = pgwire.UserEntry{Superuser: true}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	store, err := embedded.Open(filepath.Join(dir, "data"), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	eng := engine.New(store, engine.Options{Meta: md, Roles: md})
+	var ss []pgwire.Session
+	for _, u := range []string{"alice", "bob"} {
+		s, err := eng.NewSession(ctx, pgwire.SessionInfo{User: u})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		ss = append(ss, s)
+	}
+	mustRun(t, ss[0], "CREATE TABLE t (k INT PRIMARY KEY)")
+	mustRun(t, ss[1], "CREATE TABLE IF NOT EXISTS t (k INT PRIMARY KEY)")
+	info, err := store.GetTable(ctx, fluss.TablePath{Database: fluss.DefaultDatabase, Table: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := md.Access().Owner(info.TableID); got != "alice" {
+		t.Fatalf("owner %q, want alice", got)
+	}
+	// Without the metadata file, the table still names its owner.
+	if err := os.Remove(filepath.Join(dir, meta.FileName)); err != nil {
+		t.Fatal(err)
+	}
+	re, err := meta.OpenFile(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := re.Reconcile(ctx, store); err != nil {
+		t.Fatal(err)
+	}
+	if got := re.Access().Owner(info.TableID); got != "alice" {
+		t.Errorf("owner from the table after the metadata was lost: %q", got)
+	}
 }

@@ -44,8 +44,12 @@ type state struct {
 	views *views.Store
 	acl   *access.Store
 	users map[string]pgwire.UserEntry
-	// imported is the users file last imported (importUsersFile).
+	// imported is the users file last imported (ImportUsers).
 	imported usersImport
+	// extra are rows of kinds this version does not know (written by a
+	// newer sqlgate sharing the cluster): kept, and written back as they
+	// are, so that an older server never deletes them.
+	extra map[string]string
 }
 
 // usersImport records the users file imported last: its content's hash
@@ -106,6 +110,7 @@ type Tx struct {
 	Users  map[string]pgwire.UserEntry
 
 	imported usersImport
+	extra    map[string]string
 }
 
 // Update runs change over copies of the current objects and commits what
@@ -121,7 +126,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 		return err
 	}
 	cur := m.cur.Load()
-	tx := &Tx{Views: cur.views.Clone(), Access: cur.acl.Clone(), Users: maps.Clone(cur.users), imported: cur.imported}
+	tx := &Tx{Views: cur.views.Clone(), Access: cur.acl.Clone(), Users: maps.Clone(cur.users), imported: cur.imported, extra: cur.extra}
 	if err := change(tx); err != nil {
 		return err
 	}
@@ -147,7 +152,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 	if err := m.b.commit(ctx, changed, v); err != nil {
 		return fmt.Errorf("could not commit the metadata: %w", err)
 	}
-	m.cur.Store(&state{rows: rows, views: tx.Views, acl: tx.Access, users: tx.Users, imported: tx.imported})
+	m.cur.Store(&state{rows: rows, views: tx.Views, acl: tx.Access, users: tx.Users, imported: tx.imported, extra: tx.extra})
 	m.version.Store(&v)
 	return nil
 }
@@ -254,7 +259,10 @@ const (
 )
 
 func encode(tx *Tx) (map[string]string, error) {
-	rows := map[string]string{}
+	rows := maps.Clone(tx.extra)
+	if rows == nil {
+		rows = map[string]string{}
+	}
 	put := func(k string, v any) error {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -331,7 +339,10 @@ func decode(rows map[string]string) (*state, error) {
 			}
 			st.users[k[len(keyUser):]] = e
 		default:
-			return nil, fmt.Errorf("metadata row %q: unknown kind (written by a newer sqlgate?)", k)
+			if st.extra == nil {
+				st.extra = map[string]string{}
+			}
+			st.extra[k] = v
 		}
 	}
 	vs, err := views.Restore(sn, "metadata")

@@ -306,3 +306,27 @@ func TestImportUsers(t *testing.T) {
 		t.Fatalf("after bob left the file: %v", got)
 	}
 }
+
+// A row of a kind this version does not know (a newer sqlgate's, on a
+// shared cluster) is kept through this version's commits.
+func TestUnknownRowsAreKept(t *testing.T) {
+	st := openEmbedded(t)
+	m, err := OpenTable(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := m.b.(*tableBackend)
+	if err := b.commit(ctx, map[string]string{"sequence/7": `{"next":3}`}, "newer"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Update(ctx, func(tx *Tx) error { tx.Users["x"] = pgwire.UserEntry{}; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := b.load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows["sequence/7"] != `{"next":3}` || rows["user/x"] == "" {
+		t.Errorf("rows after an older server's commit: %v", rows)
+	}
+}

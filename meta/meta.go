@@ -246,7 +246,6 @@ func (m *Store) HasSuperuser() bool {
 	return false
 }
 
-
 // The rows: every object is one row, keyed by kind and identity, its value
 // the object's JSON. The same rows are the file's content on the embedded
 // store and the rows of the metadata table on a cluster.

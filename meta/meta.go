@@ -236,6 +236,12 @@ func (m *Store) UserNames() []string {
 	return names
 }
 
+// CanLogin reports whether a role may log in.
+func (m *Store) CanLogin(name string) bool {
+	e, ok := m.cur.Load().users[name]
+	return ok && !e.NoLogin
+}
+
 // HasSuperuser reports whether any user is a superuser.
 func (m *Store) HasSuperuser() bool {
 	for _, e := range m.cur.Load().users {

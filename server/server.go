@@ -216,7 +216,7 @@ func (c catalogRoles) RoleList() []pgcatalog.RoleInfo {
 	var out []pgcatalog.RoleInfo
 	for _, n := range c.md.UserNames() {
 		_, super := c.md.Role(n)
-		out = append(out, pgcatalog.RoleInfo{Name: n, Superuser: super})
+		out = append(out, pgcatalog.RoleInfo{Name: n, Superuser: super, NoLogin: !c.md.CanLogin(n)})
 	}
 	return out
 }

@@ -47,6 +47,9 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 		return s.prepareCopyTo(ctx, st)
 	}
 	path := copyPath(c)
+	if err := systemTable(path); err != nil {
+		return nil, err
+	}
 	s.eng.ddl.RLock()
 	info, err := s.eng.store.GetTable(ctx, path)
 	s.eng.ddl.RUnlock()

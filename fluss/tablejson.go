@@ -174,7 +174,7 @@ func MarshalStoreTableJSON(d TableDescriptor) ([]byte, error) {
 func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	tj := tableJSON{
 		Version: 1, Comment: d.Comment, PartKey: []string{}, BucketKey: d.BucketKey,
-		BucketCount: d.BucketCount, Properties: d.Properties, Custom: map[string]string{},
+		BucketCount: d.BucketCount, Properties: d.Properties, Custom: d.CustomProperties,
 		Schema: schemaJSON{Version: 1, PrimaryKey: d.Schema.PrimaryKey},
 	}
 	if tj.BucketKey == nil {
@@ -182,6 +182,9 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	}
 	if tj.Properties == nil {
 		tj.Properties = map[string]string{}
+	}
+	if tj.Custom == nil {
+		tj.Custom = map[string]string{}
 	}
 	highest := -1
 	for _, c := range d.Schema.Columns {
@@ -225,6 +228,9 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	d := TableDescriptor{
 		BucketCount: tj.BucketCount, BucketKey: tj.BucketKey, Comment: tj.Comment,
 		Properties: tj.Properties, Schema: Schema{PrimaryKey: sj.PrimaryKey},
+	}
+	if len(tj.Custom) > 0 {
+		d.CustomProperties = tj.Custom
 	}
 	if len(d.BucketKey) == 0 {
 		d.BucketKey = nil

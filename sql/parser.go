@@ -41,11 +41,12 @@ const (
 	Copy
 	Grant
 	Revoke
+	Role
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
 	"Explain", "Set", "Show", "Reset", "Begin", "Commit", "Rollback", "Savepoint", "ReleaseSavepoint",
-	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke"}
+	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -141,6 +142,8 @@ type Statement struct {
 	Copy *CopyStmt
 	// Grant is GRANT / REVOKE (Kind Grant, Revoke).
 	Grant *GrantStmt
+	// Role is CREATE / ALTER / DROP ROLE or USER (Kind Role).
+	Role *RoleStmt
 	// Returning is the RETURNING list of INSERT/UPDATE/DELETE (nil when
 	// none), parsed as a SELECT list; DMLFrom holds UPDATE ... FROM's and
 	// DELETE ... USING's extra tables (From) and the statement's WHERE

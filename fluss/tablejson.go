@@ -192,6 +192,9 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}
 		tj.Schema.Columns = append(tj.Schema.Columns, columnJSON{Name: c.Name, DataType: dt, Comment: c.Comment, ID: id})
+		if !limits {
+			putVarcharLimits(c.Type, []string{"c:" + c.Name}, tj.Custom)
+		}
 	}
 	tj.Schema.HighestID = max(highest, 0)
 	return json.Marshal(tj)
@@ -234,6 +237,7 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 		if err != nil {
 			return TableDescriptor{}, fmt.Errorf("column %s: %w", c.Name, err)
 		}
+		takeVarcharLimits(&t, []string{"c:" + c.Name}, tj.Custom)
 		d.Schema.Columns = append(d.Schema.Columns, Column{Name: c.Name, Type: t, Comment: c.Comment})
 	}
 	return d, nil

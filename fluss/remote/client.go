@@ -25,6 +25,9 @@ type Config struct {
 	Bootstrap []string
 	// Username and Password enable SASL/PLAIN when Username is set.
 	Username, Password string
+	// Database is the Fluss database a Store shows as the schema "public"
+	// (default "public"); OpenStore creates it if missing.
+	Database string
 	// RequestTimeout bounds one attempt of one request (default 30s); the
 	// caller's context bounds the whole call, retries included.
 	RequestTimeout time.Duration

@@ -49,6 +49,14 @@
 // bounds the whole call and cancels it at once (an answer that arrives
 // later is dropped).
 //
+// # Store
+//
+// Store is the fluss.Store over a cluster. Its schema "public" is the
+// Fluss database Config.Database (default "public"; store_database.go maps
+// the paths both ways). A group of writes to one table (WriteAtomically:
+// a transaction's, or a statement of several batches) goes as one write
+// per bucket (atomic.go); writes to two tables are refused (0A000).
+//
 // # Bytes
 //
 // Every byte layout comes from fluss/format: log record batches, compacted

@@ -30,6 +30,8 @@ type Store struct {
 	writer *Writer
 	// rr spreads appends to log tables without a bucket key over buckets.
 	rr atomic.Uint32
+	// db is the cluster database shown as "public" (store_database.go).
+	db string
 }
 
 // maxScanRowsPerBucket bounds the LimitScan that reads a primary-key
@@ -41,17 +43,22 @@ const maxScanRowsPerBucket = 1 << 16
 const fetchMaxBytes = 8 << 20
 
 // OpenStore connects to the cluster (it checks that a server answers) and
-// makes sure the database sqlgate shows as "public" exists.
+// makes sure the database sqlgate shows as "public" (Config.Database)
+// exists.
 func OpenStore(ctx context.Context, cfg Config) (*Store, error) {
+	if err := checkDatabase(cfg.Database); err != nil {
+		return nil, err
+	}
 	c, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.CreateDatabase(ctx, fluss.DefaultDatabase, true); err != nil {
+	db := cfg.publicDatabase()
+	if err := c.CreateDatabase(ctx, db, true); err != nil {
 		c.Close()
-		return nil, storeErr(err, fluss.TablePath{})
+		return nil, storeErr(err, fluss.TablePath{Database: db})
 	}
-	return &Store{c: c, writer: c.NewWriter()}, nil
+	return &Store{c: c, writer: c.NewWriter(), db: db}, nil
 }
 
 // Client is the store's client.
@@ -112,7 +119,7 @@ func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc flus
 	if err != nil {
 		return fluss.TableInfo{}, err
 	}
-	if err := s.c.CreateTable(ctx, path, norm, ignoreIfExists); err != nil {
+	if err := s.c.CreateTable(ctx, s.onCluster(path), norm, ignoreIfExists); err != nil {
 		return fluss.TableInfo{}, storeErr(err, path)
 	}
 	return s.GetTable(ctx, path)
@@ -120,25 +127,25 @@ func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc flus
 
 // DropTable drops a table.
 func (s *Store) DropTable(ctx context.Context, path fluss.TablePath, ignoreIfNotExists bool) error {
-	return storeErr(s.c.DropTable(ctx, path, ignoreIfNotExists), path)
+	return storeErr(s.c.DropTable(ctx, s.onCluster(path), ignoreIfNotExists), path)
 }
 
 // GetTable returns a table's info from the cluster.
 func (s *Store) GetTable(ctx context.Context, path fluss.TablePath) (fluss.TableInfo, error) {
-	info, err := s.c.GetTableInfo(ctx, path)
+	info, err := s.c.GetTableInfo(ctx, s.onCluster(path))
 	if err != nil {
 		return fluss.TableInfo{}, storeErr(err, path)
 	}
 	if info.Descriptor.BucketCount <= 0 {
 		info.Descriptor.BucketCount = 1
 	}
-	return info, nil
+	return s.shown(info), nil
 }
 
 // ListTables lists a database's tables, sorted by name; a missing database
 // has none.
 func (s *Store) ListTables(ctx context.Context, database string) ([]fluss.TableInfo, error) {
-	names, err := s.c.ListTables(ctx, database)
+	names, err := s.c.ListTables(ctx, s.onCluster(fluss.TablePath{Database: database}).Database)
 	if CodeOf(err) == CodeDatabaseNotExist {
 		return nil, nil
 	}
@@ -187,7 +194,7 @@ type table struct {
 }
 
 func newTable(s *Store, info fluss.TableInfo) (*table, error) {
-	t := &table{s: s, info: info, tab: TableOf(info), nb: info.Descriptor.BucketCount}
+	t := &table{s: s, info: info, tab: Table{Path: s.onCluster(info.Path), ID: info.TableID}, nb: info.Descriptor.BucketCount}
 	t.codec, t.codecErr = format.ParseCompression(info.Descriptor.Properties[format.CompressionProperty])
 	for _, c := range info.Descriptor.Schema.Columns {
 		t.ts = append(t.ts, c.Type)
@@ -246,7 +253,7 @@ func (t *table) bucketsOf(cols []arrow.Array, ts []types.T, n int) ([]int32, err
 // key's bucket; without, the whole batch goes to one bucket, round robin.
 func (t *table) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
 	if t.info.HasPrimaryKey() {
-		return fluss.WriteResult{}, sqlerr.New(sqlerr.FeatureNotSupported, "append to primary-key table \"%s\" is not supported; use an upsert", t.info.Path.Table)
+		return fluss.WriteResult{}, errAppendToPK(t.info.Path)
 	}
 	conv, err := fluss.ValidateRecord(t.info, rec)
 	if err != nil {
@@ -336,8 +343,7 @@ func (t *table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.Up
 	if opts.IgnoreExisting {
 		// Fluss has no conditional put: a lookup then a put would let a
 		// concurrent writer's row be overwritten.
-		return fluss.WriteResult{}, sqlerr.New(sqlerr.FeatureNotSupported,
-			"INSERT ... ON CONFLICT DO NOTHING (and INSERT checking for duplicate keys) is not supported on a Fluss cluster: Fluss has no conditional write")
+		return fluss.WriteResult{}, errNoConditionalWrite()
 	}
 	var target []int32
 	for _, n := range opts.TargetColumns {
@@ -347,30 +353,39 @@ func (t *table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.Up
 		}
 		target = append(target, int32(i))
 	}
+	recs := map[int32][]format.KvRecord{}
+	if err := t.upsertRecords(rec, recs); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	return t.put(ctx, recs, target, rec.NumRows())
+}
+
+// upsertRecords validates rec's rows and adds them to recs as KV records
+// (key and full row), by bucket, in row order.
+func (t *table) upsertRecords(rec arrow.RecordBatch, recs map[int32][]format.KvRecord) error {
 	conv, err := fluss.ValidateRecord(t.info, rec)
 	if err != nil {
-		return fluss.WriteResult{}, err
+		return err
 	}
 	defer conv.Release()
 	n := int(conv.NumRows())
 	pkTs, pkCols := t.typesOf(t.pk), colsOf(conv, t.pk)
 	buckets, err := t.bucketsOf(colsOf(conv, t.bk), t.typesOf(t.bk), n)
 	if err != nil {
-		return fluss.WriteResult{}, err
+		return err
 	}
-	recs := map[int32][]format.KvRecord{}
 	for i := 0; i < n; i++ {
 		key, err := format.AppendKey(nil, pkTs, pkCols, i)
 		if err != nil {
-			return fluss.WriteResult{}, sqlerr.New(sqlerr.NotNullViolation, "primary key: %v", err)
+			return sqlerr.New(sqlerr.NotNullViolation, "primary key: %v", err)
 		}
 		row, err := format.AppendRow(nil, t.ts, conv.Columns(), i)
 		if err != nil {
-			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding row: %v", err)
+			return sqlerr.Wrap(err, sqlerr.InternalError, "encoding row: %v", err)
 		}
 		recs[buckets[i]] = append(recs[buckets[i]], format.KvRecord{Key: key, Row: row})
 	}
-	return t.put(ctx, recs, target, int64(n))
+	return nil
 }
 
 func (t *table) put(ctx context.Context, recs map[int32][]format.KvRecord, target []int32, n int64) (fluss.WriteResult, error) {
@@ -387,17 +402,26 @@ func (t *table) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.Write
 	if !t.info.HasPrimaryKey() {
 		return fluss.WriteResult{}, sqlerr.New(sqlerr.FeatureNotSupported, "delete from log table \"%s\" is not supported", t.info.Path.Table)
 	}
-	recs, _, err := t.keysByBucket(keys)
-	if err != nil {
+	kv := map[int32][]format.KvRecord{}
+	if err := t.deleteRecords(keys, kv); err != nil {
 		return fluss.WriteResult{}, err
 	}
-	kv := map[int32][]format.KvRecord{}
+	return t.put(ctx, kv, nil, keys.NumRows())
+}
+
+// deleteRecords adds a KV record without a row (a delete) to kv for each
+// key, by bucket.
+func (t *table) deleteRecords(keys arrow.RecordBatch, kv map[int32][]format.KvRecord) error {
+	recs, _, err := t.keysByBucket(keys)
+	if err != nil {
+		return err
+	}
 	for b, ks := range recs {
 		for _, k := range ks {
 			kv[b] = append(kv[b], format.KvRecord{Key: k})
 		}
 	}
-	return t.put(ctx, kv, nil, keys.NumRows())
+	return nil
 }
 
 // keysByBucket encodes each row of keys (the primary-key columns in key

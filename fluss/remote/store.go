@@ -32,11 +32,13 @@ type Store struct {
 	rr atomic.Uint32
 	// db is the cluster database shown as "public" (store_database.go).
 	db string
+	// scanRows, when set, replaces maxScanRowsPerBucket (tests).
+	scanRows int
 }
 
 // maxScanRowsPerBucket bounds the LimitScan that reads a primary-key
 // table's bucket (see Table.Scan): a bucket with at least this many rows
-// is refused rather than read in part.
+// is read from its changelog instead (scan_replay.go).
 const maxScanRowsPerBucket = 1 << 16
 
 // fetchMaxBytes is what one FetchLog asks for.
@@ -567,8 +569,9 @@ func (d *rowDecoder) record() arrow.RecordBatch {
 // in one answer: Fluss 0.9.1 has no server-side KV scan (1.0's ScanKv), and
 // its other way, a KV snapshot's RocksDB files in remote storage plus the
 // changelog since, needs the snapshot files' storage. A bucket holding
-// maxScanRowsPerBucket rows or more fails with 0A000 instead of returning
-// part of it.
+// maxScanRowsPerBucket rows or more is read from its changelog instead
+// (replayBucket), or fails with 0A000 when that no longer starts at offset
+// 0, never returning part of it.
 func (t *table) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordReader, error) {
 	if t.info.HasPrimaryKey() {
 		return t.scanKV(ctx, opts)
@@ -625,36 +628,58 @@ func (t *table) scanLog(ctx context.Context, opts fluss.ScanOptions, changelog b
 func (t *table) scanKV(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordReader, error) {
 	d := t.newRowDecoder(opts.Projection)
 	defer d.release()
-	for b := int32(0); b < int32(t.nb); b++ {
-		isLog, recs, err := t.s.c.LimitScan(ctx, t.tab, b, maxScanRowsPerBucket)
+	var out []arrow.RecordBatch
+	fail := func(err error) (fluss.RecordReader, error) {
+		for _, r := range out {
+			r.Release()
+		}
+		return nil, err
+	}
+	var n int64 // rows taken
+	full := func() bool { return opts.Limit > 0 && n >= opts.Limit }
+	for b := int32(0); b < int32(t.nb) && !full(); b++ {
+		isLog, recs, err := t.s.c.LimitScan(ctx, t.tab, b, int32(t.s.scanRowsPerBucket()))
 		if err != nil {
-			return nil, storeErr(err, t.info.Path)
+			return fail(storeErr(err, t.info.Path))
 		}
 		if isLog {
-			return nil, sqlerr.New(sqlerr.DataCorrupted, "LimitScan of primary-key table %s answered log records", t.info.Path)
+			return fail(sqlerr.New(sqlerr.DataCorrupted, "LimitScan of primary-key table %s answered log records", t.info.Path))
 		}
 		var vals []format.ValueRecord
 		if len(recs) > 0 { // an empty bucket answers no batch at all
 			if vals, err = format.ParseValueBatch(recs); err != nil {
-				return nil, sqlerr.Wrap(err, sqlerr.DataCorrupted, "LimitScan of %s: %v", t.info.Path, err)
+				return fail(sqlerr.Wrap(err, sqlerr.DataCorrupted, "LimitScan of %s: %v", t.info.Path, err))
 			}
 		}
-		if len(vals) >= maxScanRowsPerBucket {
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported,
-				"a full scan of primary-key table \"%s\" with %d or more rows in a bucket is not supported on a Fluss 0.9.1 cluster", t.info.Path.Table, maxScanRowsPerBucket).
-				WithHint("Look rows up by primary key or bucket-key prefix.")
+		if len(vals) >= t.s.scanRowsPerBucket() {
+			// LimitScan may have cut the bucket short: read it whole
+			// from its changelog instead (scan_replay.go).
+			rec, err := t.replayBucket(ctx, b, d)
+			if err != nil {
+				return fail(err)
+			}
+			if opts.Limit > 0 && n+rec.NumRows() > opts.Limit {
+				s := rec.NewSlice(0, opts.Limit-n)
+				rec.Release()
+				rec = s
+			}
+			n += rec.NumRows()
+			out = append(out, rec)
+			continue
 		}
 		for _, v := range vals {
-			if opts.Limit > 0 && int64(d.nrows) >= opts.Limit {
+			if full() {
 				break
 			}
 			if err := d.addRow(v.SchemaID, v.Row); err != nil {
-				return nil, err
+				return fail(err)
 			}
+			n++
 		}
 	}
 	rec := d.record()
-	return &sliceReader{schema: rec.Schema(), recs: []arrow.RecordBatch{rec}}, nil
+	out = append(out, rec)
+	return &sliceReader{schema: rec.Schema(), recs: out}, nil
 }
 
 // sliceReader hands out records it holds.

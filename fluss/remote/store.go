@@ -621,8 +621,12 @@ func (t *table) scanLog(ctx context.Context, opts fluss.ScanOptions, changelog b
 			starts[i] = max(starts[i], min(opts.FromOffset, ends[i]))
 		}
 	}
-	return &logReader{t: t, schema: schema, proj: proj, changelog: changelog, dec: format.NewTableBatchDecoder(t.info.ArrowSchema(), t.ts),
-		ends: ends, offsets: starts, limit: opts.Limit}, nil
+	r := &logReader{t: t, schema: schema, proj: proj, changelog: changelog, dec: format.NewTableBatchDecoder(t.info.ArrowSchema(), t.ts),
+		ends: ends, offsets: starts, limit: opts.Limit}
+	if !changelog {
+		r.pushDown(t)
+	}
+	return r, nil
 }
 
 func (t *table) scanKV(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordReader, error) {
@@ -721,6 +725,9 @@ type logReader struct {
 	pending   [][]byte // fetched batches not yet decoded
 	limit     int64
 	emitted   int64
+	// fields are the table columns FetchLog asks for (nil: all;
+	// scan_projection.go), proj then indexes into them.
+	fields []int32
 }
 
 func (r *logReader) Schema() *arrow.Schema { return r.schema }
@@ -749,7 +756,7 @@ func (r *logReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			r.bucket++
 			continue
 		}
-		res, err := r.t.s.c.FetchLog(ctx, r.t.tab, int32(b), r.offsets[b], fetchMaxBytes, nil)
+		res, err := r.t.s.c.FetchLog(ctx, r.t.tab, int32(b), r.offsets[b], fetchMaxBytes, r.fields)
 		if err != nil {
 			return nil, storeErr(err, r.t.info.Path)
 		}

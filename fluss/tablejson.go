@@ -210,7 +210,12 @@ func ParseTableJSON(b []byte) (TableDescriptor, error) {
 	if len(tj.PartKey) > 0 {
 		return TableDescriptor{}, fmt.Errorf("partitioned table (partition key %v) is not supported yet", tj.PartKey)
 	}
-	return descriptorFromJSON(tj.Schema, tj)
+	limits := takeVarcharKeys(tj.Custom)
+	d, err := descriptorFromJSON(tj.Schema, tj)
+	if err == nil {
+		applyVarcharLimits(d.Schema.Columns, limits)
+	}
+	return d, err
 }
 
 // ParseSchemaJSON decodes Fluss's schema JSON (GetTableSchema) into columns
@@ -237,7 +242,6 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 		if err != nil {
 			return TableDescriptor{}, fmt.Errorf("column %s: %w", c.Name, err)
 		}
-		takeVarcharLimits(&t, []string{"c:" + c.Name}, tj.Custom)
 		d.Schema.Columns = append(d.Schema.Columns, Column{Name: c.Name, Type: t, Comment: c.Comment})
 	}
 	return d, nil

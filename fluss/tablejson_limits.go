@@ -3,6 +3,7 @@ package fluss
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -60,6 +61,29 @@ func takeVarcharLimits(t *types.T, steps []string, custom map[string]string) {
 			takeVarcharLimits(&fs[i].Type, append(steps, "f:"+fs[i].Name), custom)
 		}
 		t.Fields = fs
+	}
+}
+
+// takeVarcharKeys moves the limits out of a table's custom properties
+// (they are sqlgate's bookkeeping, not properties of the table).
+func takeVarcharKeys(custom map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range custom {
+		if strings.HasPrefix(k, varcharKeyPrefix) {
+			out[k] = v
+			delete(custom, k)
+		}
+	}
+	return out
+}
+
+// applyVarcharLimits sets the limits on the columns' strings.
+func applyVarcharLimits(cols []Column, limits map[string]string) {
+	if len(limits) == 0 {
+		return
+	}
+	for i := range cols {
+		takeVarcharLimits(&cols[i].Type, []string{"c:" + cols[i].Name}, limits)
 	}
 }
 

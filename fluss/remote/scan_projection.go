@@ -19,7 +19,14 @@ import (
 // the original CRC over bytes the server changed, so it is decoded without
 // that check, as Fluss's client does (format.BatchDecoder.ServerProjected).
 // A scan of no column (count(*)) fetches the first, for the row counts.
+//
+// A table altered since its creation (schema id above 1, Fluss's first)
+// is read whole: its log holds batches of older schemas, whose columns the
+// projection's indexes do not name.
 func (r *logReader) pushDown(t *table) {
+	if t.info.SchemaID > 1 {
+		return
+	}
 	n := len(t.ts)
 	fields := make([]int32, 0, len(r.proj))
 	for _, p := range r.proj {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/sqlgate/sqlgate/fluss/remote"
 )
@@ -31,27 +30,12 @@ func InProcessFluss(cfg remote.Config) (connect func(ctx context.Context, file s
 		dbs   []string
 	)
 	connect = func(ctx context.Context, file string) (string, func(), error) {
-		dir, err := os.MkdirTemp("", "sqlgate-slt-*")
-		if err != nil {
-			return "", nil, err
-		}
 		fc := cfg
 		fc.Database = fileDatabase(file, files.Add(1))
 		mu.Lock()
 		dbs = append(dbs, fc.Database)
 		mu.Unlock()
-		srv, err := Start(ctx, Config{Listen: "127.0.0.1:0", DataDir: dir, Fluss: &fc})
-		if err != nil {
-			os.RemoveAll(dir)
-			return "", nil, err
-		}
-		cleanup := func() {
-			sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			srv.Stop(sctx)
-			os.RemoveAll(dir)
-		}
-		return srv.ConnString(), cleanup, nil
+		return inProcess(ctx, &fc)
 	}
 	drop = func(ctx context.Context) error {
 		c, err := remote.New(cfg)

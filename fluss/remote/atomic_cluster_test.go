@@ -21,14 +21,8 @@ import (
 // one table (WriteAtomically) lands as one write per bucket, upserts and
 // deletes together; writes to two tables are refused with 0A000.
 func TestClusterStoreDatabaseAndGroups(t *testing.T) {
-	c := clusterClient(t)
 	ctx := ctxT(t)
-	db := testDB(t, c)
-	s, err := OpenStore(ctx, Config{Bootstrap: strings.Split(bootstrap, ","), Database: db})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	c, s, db := storeInTestDB(t)
 	if _, err := OpenStore(ctx, Config{Bootstrap: strings.Split(bootstrap, ","), Database: "no.dots"}); err == nil {
 		t.Fatal("OpenStore accepted a database name Fluss refuses")
 	}
@@ -158,4 +152,18 @@ func keysRecord(ids ...int32) arrow.RecordBatch {
 	defer b.Release()
 	b.Field(0).(*array.Int32Builder).AppendValues(ids, nil)
 	return b.NewRecordBatch()
+}
+
+// storeInTestDB opens a Store whose "public" is a database of the test's
+// own, dropped after it.
+func storeInTestDB(t *testing.T) (*Client, *Store, string) {
+	t.Helper()
+	c := clusterClient(t)
+	db := testDB(t, c)
+	s, err := OpenStore(ctxT(t), Config{Bootstrap: strings.Split(bootstrap, ","), Database: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return c, s, db
 }

@@ -5,7 +5,6 @@ package remote
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/fluss"
@@ -17,14 +16,8 @@ import (
 // rows; a projection and a limit apply to it too. The per-bucket bound is
 // lowered to 40 rows so that the test writes hundreds, not 65,536.
 func TestClusterScanBeyondLimitScan(t *testing.T) {
-	c := clusterClient(t)
 	ctx := ctxT(t)
-	db := testDB(t, c)
-	s, err := OpenStore(ctx, Config{Bootstrap: strings.Split(bootstrap, ","), Database: db})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	_, s, _ := storeInTestDB(t)
 	s.scanRows = 40
 	path := fluss.TablePath{Database: fluss.DefaultDatabase, Table: "big"}
 	if _, err := s.CreateTable(ctx, path, fluss.TableDescriptor{Schema: fluss.Schema{Columns: cols4, PrimaryKey: []string{"id"}}, BucketCount: 2}, false); err != nil {

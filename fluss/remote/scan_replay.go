@@ -23,7 +23,9 @@ import (
 // starts at offset 0 (table.log.ttl, 7 days by default, deletes old
 // segments) and is not tiered to remote storage: otherwise it fails with
 // 0A000 rather than return part of the table. The projected columns of the
-// bucket's rows are returned in primary-key byte order.
+// bucket's rows are returned in primary-key byte order. The decoded changes
+// stay in memory until the replay ends: it costs the bucket's changelog,
+// not only its current rows.
 func (t *table) replayBucket(ctx context.Context, b int32, d *rowDecoder) (arrow.RecordBatch, error) {
 	starts, err := t.s.c.ListOffsets(ctx, t.tab, []int32{b}, OffsetEarliest, 0)
 	if err != nil {

@@ -14,9 +14,10 @@ import (
 )
 
 // InProcessFluss is InProcess against a Fluss cluster: a fresh sqlgate per
-// file whose schema "public" is a Fluss database of the file's own (named
-// after the file, the process and a counter), so that files run side by
-// side on one cluster without seeing each other's tables. A file's cleanup
+// file whose schemas are Fluss databases of the file's own (named with a
+// prefix made of the file's name, the process and a counter:
+// remote.Config.DatabasePrefix), so that files run side by side on one
+// cluster without seeing each other's tables or schemas. A file's cleanup
 // stops its server; drop, once every file has run, drops the databases.
 // They are not dropped file by file: Fluss 0.9.1's coordinator, dropping one
 // database's tables while a table is created in another, now and then
@@ -25,15 +26,15 @@ import (
 // leader, and its later drop fails with a NullPointerException).
 func InProcessFluss(cfg remote.Config) (connect func(ctx context.Context, file string) (string, func(), error), drop func(ctx context.Context) error) {
 	var (
-		files atomic.Int64 // numbers the databases of this run's files
-		mu    sync.Mutex
-		dbs   []string
+		files    atomic.Int64 // numbers this run's files
+		mu       sync.Mutex
+		prefixes []string
 	)
 	connect = func(ctx context.Context, file string) (string, func(), error) {
 		fc := cfg
-		fc.Database = fileDatabase(file, files.Add(1))
+		fc.DatabasePrefix = filePrefix(file, files.Add(1))
 		mu.Lock()
-		dbs = append(dbs, fc.Database)
+		prefixes = append(prefixes, fc.DatabasePrefix)
 		mu.Unlock()
 		return inProcess(ctx, &fc)
 	}
@@ -43,23 +44,32 @@ func InProcessFluss(cfg remote.Config) (connect func(ctx context.Context, file s
 			return err
 		}
 		defer c.Close()
+		dbs, err := c.ListDatabases(ctx)
+		if err != nil {
+			return err
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		var errs []error
 		for _, db := range dbs {
-			if err := c.DropDatabase(ctx, db, true, true); err != nil {
-				errs = append(errs, fmt.Errorf("dropping database %s: %w", db, err))
+			for _, p := range prefixes {
+				if strings.HasPrefix(db, p) {
+					if err := c.DropDatabase(ctx, db, true, true); err != nil {
+						errs = append(errs, fmt.Errorf("dropping database %s: %w", db, err))
+					}
+					break
+				}
 			}
 		}
-		dbs = nil
+		prefixes = nil
 		return errors.Join(errs...)
 	}
 	return connect, drop
 }
 
-// fileDatabase is a Fluss database name for one file of one run: the
+// filePrefix is the Fluss database prefix of one file of one run: the
 // file's base name reduced to what Fluss allows, the process id and n.
-func fileDatabase(file string, n int64) string {
+func filePrefix(file string, n int64) string {
 	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	name := strings.Map(func(r rune) rune {
 		switch {
@@ -68,8 +78,8 @@ func fileDatabase(file string, n int64) string {
 		}
 		return '_'
 	}, base)
-	if len(name) > 100 {
-		name = name[:100]
+	if len(name) > 60 {
+		name = name[:60]
 	}
-	return fmt.Sprintf("slt_%s_%d_%d", name, os.Getpid(), n)
+	return fmt.Sprintf("slt_%s_%d_%d__", name, os.Getpid(), n)
 }

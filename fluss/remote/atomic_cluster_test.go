@@ -27,6 +27,32 @@ func TestClusterStoreDatabaseAndGroups(t *testing.T) {
 		t.Fatal("OpenStore accepted a database name Fluss refuses")
 	}
 
+	// With a prefix every schema is a database of the prefix's, "public"
+	// included, and other databases are not shown.
+	prefix := db + "_p_"
+	ps, err := OpenStore(ctx, Config{Bootstrap: strings.Split(bootstrap, ","), DatabasePrefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ps.Close()
+	defer c.DropDatabase(ctx, prefix+"public", true, true)
+	if _, err := ps.CreateTable(ctx, fluss.TablePath{Database: fluss.DefaultDatabase, Table: "t"},
+		fluss.TableDescriptor{Schema: fluss.Schema{Columns: cols4}}, false); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := c.TableExists(ctx, fluss.TablePath{Database: prefix + "public", Table: "t"}); err != nil || !ok {
+		t.Fatalf("table t in database %spublic: %v, %v", prefix, ok, err)
+	}
+	if got := ps.clusterDB("s1"); got != prefix+"s1" {
+		t.Fatalf("clusterDB(s1) = %s", got)
+	}
+	if n, ok := ps.shownDB(prefix + "s1"); !ok || n != "s1" {
+		t.Fatalf("shownDB(%ss1) = %s, %v", prefix, n, ok)
+	}
+	if _, ok := ps.shownDB(db); ok {
+		t.Fatalf("a Store with prefix %s shows database %s", prefix, db)
+	}
+
 	pkPath := fluss.TablePath{Database: fluss.DefaultDatabase, Table: "pk"}
 	logPath := fluss.TablePath{Database: fluss.DefaultDatabase, Table: "lg"}
 	info, err := s.CreateTable(ctx, pkPath, fluss.TableDescriptor{Schema: fluss.Schema{Columns: cols4, PrimaryKey: []string{"id"}}, BucketCount: 1}, false)

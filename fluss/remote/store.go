@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -30,10 +31,13 @@ type Store struct {
 	writer *Writer
 	// rr spreads appends to log tables without a bucket key over buckets.
 	rr atomic.Uint32
-	// db is the cluster database shown as "public" (store_database.go).
-	db string
-	// scanRows, when set, replaces maxScanRowsPerBucket (tests).
-	scanRows int
+	// db is the cluster database shown as "public", prefix the one of
+	// every other schema's (store_database.go).
+	db, prefix string
+	// scanRows and leaderWait, when set, replace maxScanRowsPerBucket
+	// and defaultLeaderWait (tests).
+	scanRows   int
+	leaderWait time.Duration
 }
 
 // maxScanRowsPerBucket bounds the LimitScan that reads a primary-key
@@ -48,7 +52,7 @@ const fetchMaxBytes = 8 << 20
 // makes sure the database sqlgate shows as "public" (Config.Database)
 // exists.
 func OpenStore(ctx context.Context, cfg Config) (*Store, error) {
-	if err := checkDatabase(cfg.Database); err != nil {
+	if err := cfg.checkDatabase(); err != nil {
 		return nil, err
 	}
 	c, err := New(cfg)
@@ -60,7 +64,7 @@ func OpenStore(ctx context.Context, cfg Config) (*Store, error) {
 		c.Close()
 		return nil, storeErr(err, fluss.TablePath{Database: db})
 	}
-	return &Store{c: c, writer: c.NewWriter(), db: db}, nil
+	return &Store{c: c, writer: c.NewWriter(), db: db, prefix: cfg.DatabasePrefix}, nil
 }
 
 // Client is the store's client.
@@ -121,7 +125,7 @@ func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc flus
 	if err != nil {
 		return fluss.TableInfo{}, err
 	}
-	if err := s.c.CreateTable(ctx, s.onCluster(path), norm, ignoreIfExists); err != nil {
+	if err := s.createTable(ctx, s.onCluster(path), norm, ignoreIfExists); err != nil {
 		return fluss.TableInfo{}, storeErr(err, path)
 	}
 	return s.GetTable(ctx, path)
@@ -147,7 +151,7 @@ func (s *Store) GetTable(ctx context.Context, path fluss.TablePath) (fluss.Table
 // ListTables lists a database's tables, sorted by name; a missing database
 // has none.
 func (s *Store) ListTables(ctx context.Context, database string) ([]fluss.TableInfo, error) {
-	names, err := s.c.ListTables(ctx, s.onCluster(fluss.TablePath{Database: database}).Database)
+	names, err := s.c.ListTables(ctx, s.clusterDB(database))
 	if CodeOf(err) == CodeDatabaseNotExist {
 		return nil, nil
 	}

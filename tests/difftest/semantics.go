@@ -211,17 +211,6 @@ func KnownBugs() []KnownBug {
 			},
 		},
 		{
-			// sqlgate: 2.6512143575277e+17; PostgreSQL: 2.6512143575276998e+17
-			// (the nearest double to the exact decimal).
-			Name:  "numeric to double precision is not correctly rounded",
-			Repro: "SELECT ((123456789.123)::numeric * 2147483647)::double precision",
-			Matches: func(q *Query, sg, pg Outcome) bool {
-				return sg.Err == nil && pg.Err == nil && q.anyExpr(func(e *Expr) bool {
-					return e.Kind == KCast && e.Type.isFloat() && e.Args[0].Type == Numeric
-				})
-			},
-		},
-		{
 			// sqlgate: 0; PostgreSQL: -0 (the sum of a group holding only -0;
 			// sqlgate seems to start the sum at +0).
 			Name:    "sum over floats of a group holding only -0 returns 0",

@@ -197,6 +197,10 @@ func splitDistinctOn(fields *ast.FieldList) (*ast.FieldList, []ast.ExprNode) {
 		return fields, nil
 	}
 	f, ok := fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if ok && f.FnName.L == "pg__nocols" && len(fields.Fields) == 1 {
+		// SELECT FROM t: the rewrite's marker of an empty select list
+		return &ast.FieldList{}, nil
+	}
 	if !ok || f.FnName.L != "pg__distinct_on" {
 		return fields, nil
 	}

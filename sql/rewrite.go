@@ -962,6 +962,14 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		case tkIdent:
 			w := r.upperWord(t, text)
 			switch {
+			case emptyListEnd[w] && r.emptySelectList(out):
+				// SELECT FROM t (or SELECT ALL FROM t): PostgreSQL
+				// allows an empty select list, TiDB does not; the marker
+				// column pg__nocols() is dropped by the binder.
+				b := newComposite(r.leadOf(t))
+				b.add("pg__nocols()", t.start)
+				out = append(out, b.it)
+				continue // the word itself as usual
 			case keywordFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && !(k+2 < j && r.toks[k+2].is(r.src, "DISTINCT")):
 				// a function whose name TiDB's grammar takes as a keyword:
 				// quoted, it is an ordinary function name
@@ -1405,7 +1413,32 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		out = append(out, it)
 		k++
 	}
+	if j == len(r.toks) && r.emptySelectList(out) { // SELECT alone: one row of no columns
+		b := newComposite(nil)
+		b.add(" pg__nocols()", len(r.src))
+		out = append(out, b.it)
+	}
 	return out, nil
+}
+
+// emptyListEnd are the words that end a select list: standing right after
+// SELECT (or SELECT ALL), the list is empty.
+var emptyListEnd = map[string]bool{
+	"FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true, "LIMIT": true, "OFFSET": true,
+	"UNION": true, "INTERSECT": true, "EXCEPT": true, "WINDOW": true, "FETCH": true, "FOR": true, "INTO": true,
+}
+
+// emptySelectList reports whether out ends with SELECT or SELECT ALL (as
+// written, not a rewritten composite).
+func (r *rewriter) emptySelectList(out []item) bool {
+	n := len(out)
+	if n > 0 && !out[n-1].composite && out[n-1].tok.is(r.src, "ALL") { // not DISTINCT: PostgreSQL's syntax error
+		n--
+	}
+	if n == 0 || out[n-1].composite || !out[n-1].tok.is(r.src, "SELECT") {
+		return false
+	}
+	return n == 1 || out[n-2].composite || !out[n-2].tok.is(r.src, "AS") // SELECT 1 AS select: a label
 }
 
 // emittedWord is the word an item hands TiDB, upper-cased: the name the

@@ -537,6 +537,13 @@ func TimeToValue(tm time.Time, t T) any {
 			return tm.UnixNano()
 		}
 		return roundToPrecision(tm.UnixMicro(), tm.Nanosecond()%1000, t.Precision)
+	case Time: // the time of day of tm's fields (a wall clock)
+		h, m, s := tm.Clock()
+		us := roundToPrecision(int64(h*3600+m*60+s)*1e6+int64(tm.Nanosecond()/1000), tm.Nanosecond()%1000, t.Precision)
+		if t.Precision <= 3 { // Time32 milliseconds, as parseTimeOfDay gives
+			return us / 1e3
+		}
+		return us
 	}
 	return nil
 }

@@ -17,6 +17,8 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	}
 	branch := b.setOpBranch
 	b.setOpBranch = false // not for the subqueries inside
+	keepUnknown := b.keepUnknownOutputs
+	b.keepUnknownOutputs = false
 	if sel.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
@@ -102,7 +104,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	}
 	srf := &srfState{bind: bindOut}
 	b.srf = srf
-	proj, err := b.bindSelectList(inScope, fields, bindOut, branch)
+	proj, err := b.bindSelectList(inScope, fields, bindOut, branch || keepUnknown)
 	if err != nil {
 		return nil, err
 	}

@@ -246,6 +246,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			return nil, err
 		}
 	case "UPDATE", "DELETE", "WITH":
+		toks = hoistWithIntoInsert(src, toks) // withdml.go
 		if toks, err = rewriteDML(src, toks, st); err != nil {
 			return nil, err
 		}

@@ -928,7 +928,7 @@ func inListGroup(args []binder.Expr, and bool) ([]binder.Expr, binder.Expr, erro
 		if !ok || b.Op != op {
 			return args, nil, nil
 		}
-		if s := b.L.String(); x == "" {
+		if s := binder.ExprKey(b.L); x == "" { // positions, not names: b.n = 1 OR a.n = 2 is no IN list
 			x = s
 		} else if s != x {
 			return args, nil, nil

@@ -46,6 +46,12 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 	case Bytes, Binary:
 		return `\x` + hex.EncodeToString(v.([]byte))
 	case Date:
+		switch InfiniteSign(v, t) {
+		case 1:
+			return "infinity"
+		case -1:
+			return "-infinity"
+		}
 		return ValueToTime(v, t).Format("2006-01-02")
 	case Time:
 		ns := v.(int64)

@@ -218,6 +218,14 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 		}
 		return d, nil
 	case Timestamp, TimestampTZ:
+		if d, ok := parseInfiniteDate(s); ok { // infinity, -infinity
+			sign := 1
+			if d < 0 {
+				sign = -1
+			}
+			v, _ := InfiniteValue(sign, t)
+			return v, nil
+		}
 		ts, err := parseTimestamp(strings.TrimSpace(s), t.Kind == TimestampTZ, loc)
 		if err != nil {
 			if se := sqlerr.As(err); se != nil && se.Code == sqlerr.InvalidDatetimeFormat {
@@ -381,6 +389,9 @@ func parseBytea(s string) (any, error) {
 var epochDay = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func parseDate(s string) (int32, error) {
+	if d, ok := parseInfiniteDate(s); ok {
+		return d, nil
+	}
 	t, err := time.Parse("2006-01-02", s)
 	if err != nil {
 		if t2, ok, outOfRange := parseOtherDate(s); ok {

@@ -196,6 +196,12 @@ func appendDateParts(dst []byte, days int64) ([]byte, bool) {
 // AppendDate appends a date given as days since 1970-01-01 ("2024-01-02",
 // "0044-03-15 BC").
 func AppendDate(dst []byte, days int64) []byte {
+	switch days {
+	case math.MaxInt32:
+		return append(dst, "infinity"...)
+	case math.MinInt32:
+		return append(dst, "-infinity"...)
+	}
 	dst, bc := appendDateParts(dst, days)
 	if bc {
 		dst = append(dst, " BC"...)

@@ -182,35 +182,6 @@ type KnownBug struct {
 func KnownBugs() []KnownBug {
 	return []KnownBug{
 		{
-			// sqlgate: no rows; PostgreSQL: 22007. A WHERE condition that
-			// rejects the NULLs of an outer join's nullable side makes
-			// PostgreSQL plan the join as an inner join and run the
-			// condition on that side's rows before joining (rows the join
-			// then removes included); sqlgate keeps the outer join and
-			// filters its output, so it never computes the condition for
-			// those rows.
-			Name:  "outer joins are not reduced to inner joins, so a WHERE condition on the nullable side runs on fewer rows than in PostgreSQL",
-			Repro: "SELECT 2.50 FROM t1 a RIGHT JOIN t2 b ON ((a.n = b.b) AND a.f) WHERE ('2024-01-02'::date NOT BETWEEN '2024-01-02'::date AND (a.t)::date)",
-			Matches: func(q *Query, sg, pg Outcome) bool {
-				if q.Join == nil || q.Where == nil || !runtimeError(pg) || sg.Err != nil || len(q.From) == 0 {
-					return false
-				}
-				nullable := map[string]string{"LEFT": q.Join.Right.Alias, "RIGHT": q.From[0].Alias}[q.Join.Kind]
-				found := false
-				q.Where.walk(func(e *Expr) { found = found || e.Kind == KCol && e.Table == nullable })
-				return nullable != "" && found
-			},
-		},
-		{
-			// sqlgate: 22007; PostgreSQL: -infinity (date input takes
-			// infinity and -infinity).
-			Name:  "date input does not take infinity",
-			Repro: "SELECT ((('-Infinity')::double precision)::text)::date",
-			Matches: func(q *Query, sg, pg Outcome) bool {
-				return sg.Err != nil && sg.Err.Code == "22007" && pg.Err == nil && q.anyExpr(func(e *Expr) bool { return e.Kind == KCast && e.Type == Date })
-			},
-		},
-		{
 			// sqlgate: 0; PostgreSQL: -0 (the sum of a group holding only -0;
 			// sqlgate seems to start the sum at +0).
 			Name:    "sum over floats of a group holding only -0 returns 0",

@@ -115,6 +115,9 @@ type Statement struct {
 	// (keyed by column name: unquoted names lower-cased). TiDB's AST shows
 	// these columns as TEXT.
 	ColumnTypes map[string]*TypeName
+	// CreateLike are CREATE TABLE's LIKE elements, in order; each stands
+	// in the column list as the column LikePlaceholder(i) (createlike.go).
+	CreateLike []LikeClause
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format

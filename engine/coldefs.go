@@ -27,28 +27,6 @@ import (
 // checkViolationCode is PostgreSQL's check_violation.
 const checkViolationCode sqlerr.Code = "23514"
 
-// createTable creates a table with the sequences its SERIAL and identity
-// columns draw from.
-func (s *session) createTable(ctx context.Context, b *binder.CreateTable) (fluss.TableInfo, error) {
-	if len(b.Sequences) > 0 {
-		if info, err := s.eng.store.GetTable(ctx, b.Path); err == nil {
-			if b.IfNotExists {
-				return info, nil // PostgreSQL adds a NOTICE
-			}
-			return fluss.TableInfo{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
-		}
-	}
-	undo, err := s.createTableSequences(ctx, b.Sequences)
-	if err != nil {
-		return fluss.TableInfo{}, err
-	}
-	info, err := s.eng.store.CreateTable(ctx, b.Path, b.Descriptor, b.IfNotExists)
-	if err != nil {
-		undo()
-	}
-	return info, err
-}
-
 // tableChecks are a table's CHECK constraints, lowered for evaluation.
 type tableChecks struct {
 	mem   memory.Allocator

@@ -65,7 +65,7 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 			}
 			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
 		}
-		if _, isView := s.eng.views.Get(path); isView {
+		if _, isView := s.eng.meta.Views().Get(path); isView {
 			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
 		}
 		def, _, err := binder.ResolveSequence(path.Table, nil, st.Options)

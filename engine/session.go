@@ -60,6 +60,9 @@ type session struct {
 	rowLocks *rowlock.Txn
 	// stmtText is the running statement's text, for lock reports.
 	stmtText string
+	// metaFresh: Prepare refreshed the metadata (metadata.go), so the
+	// Execute that follows need not look again.
+	metaFresh bool
 	// seqs serves nextval, currval, setval and lastval (sequences.go).
 	seqs sessionSequences
 }
@@ -225,6 +228,10 @@ func (s *session) Status(name string) (string, bool) {
 
 // Prepare parses and binds every statement of text.
 func (s *session) Prepare(ctx context.Context, text string, paramOIDs []uint32) ([]pgwire.Statement, error) {
+	if err := s.refreshMeta(ctx); err != nil {
+		return nil, s.failed(err)
+	}
+	s.metaFresh = true
 	stmts, err := s.parser.Parse(text)
 	if err != nil {
 		return nil, s.failed(err)
@@ -336,7 +343,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		return s.prepareCopy(ctx, st)
 	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
 		return ps, nil
-	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate, sql.Grant, sql.Revoke:
+	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate, sql.Grant, sql.Revoke, sql.Role:
 		if st.Kind == sql.Show {
 			name := showColumnName(st.Show.Name)
 			if st.Show.Name == "tables" {
@@ -352,7 +359,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if st.Sequence != nil { // sequences.go
 		return ps, nil
 	}
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.views, parse: s.parseView}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions.
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
@@ -376,6 +383,8 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		if ps.plan, err = lower.PlanWith(b.Plan, lower.Options{Ctx: ctx, Stats: s.eng.tables}); err != nil {
 			return nil, err
 		}
+		// a query has a row description even with no columns (SELECT FROM t)
+		ps.cols = make([]pgwire.ResultColumn, 0, len(b.Plan.Columns()))
 		for _, c := range b.Plan.Columns() {
 			ps.cols = append(ps.cols, pgwire.ResultColumn{Name: c.Name, Type: c.T, TableOID: tableOID(c.TableID), ColumnNumber: int16(c.Ordinal)})
 		}
@@ -482,6 +491,12 @@ func (ps *statement) Columns() []pgwire.ResultColumn { return ps.cols }
 
 // Execute runs the statement.
 func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, error) {
+	if !ps.sess.metaFresh {
+		if err := ps.sess.refreshMeta(ctx); err != nil {
+			return nil, ps.sess.failed(err)
+		}
+	}
+	ps.sess.metaFresh = false
 	res, err := ps.execute(ctx, params)
 	err = ps.sess.finishImplicit(ctx, err)
 	if err != nil {
@@ -599,6 +614,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
 		return s.execGrant(ctx, ps.parsed.Grant)
+	case sql.Role:
+		if s.txStatus == 'E' {
+			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		}
+		return s.execRole(ctx, ps.parsed.Role)
 	}
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
@@ -752,17 +772,14 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
-		if _, isView := s.eng.views.Get(b.Path); isView {
+		if _, isView := s.eng.meta.Views().Get(b.Path); isView {
 			s.eng.ddl.Unlock()
 			if b.IfNotExists {
 				return tagOnly("CREATE TABLE"), nil
 			}
 			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
 		}
-		info, err := s.createTable(ctx, b) // coldefs.go: with its sequences
-		if err == nil && s.eng.access.Owner(info.TableID) == "" {
-			err = s.eng.access.SetOwner(info.TableID, info.Path.String(), s.info.User)
-		}
+		info, err := s.createTable(ctx, b) // metadata.go: with its owner and sequences
 		s.eng.ddl.Unlock()
 		if err != nil {
 			return nil, err
@@ -792,9 +809,12 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
 		for _, p := range b.Paths {
+			if err := systemTable(p); err != nil {
+				return nil, err
+			}
 			info, err := s.eng.store.GetTable(ctx, p)
 			if err != nil {
-				if _, isView := s.eng.views.Get(p); isView {
+				if _, isView := s.eng.meta.Views().Get(p); isView {
 					return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a table", p.Table).WithHint("Use DROP VIEW to remove a view.")
 				}
 				if b.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
@@ -808,14 +828,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			if err := s.noDependents("table", p, nil); err != nil {
 				return nil, err
 			}
-			if err := s.eng.store.DropTable(ctx, p, b.IfExists); err != nil {
+			if err := s.dropTable(ctx, info, b.IfExists); err != nil {
 				return nil, err
 			}
 			if err := s.dropOwnedSequences(ctx, p); err != nil {
 				return nil, err
-			}
-			if err := s.eng.access.Forget(info.TableID); err != nil {
-				s.eng.log.Error("forgetting the privileges of a dropped table", "table", p.String(), "error", err)
 			}
 		}
 		return tagOnly("DROP TABLE"), nil

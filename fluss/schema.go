@@ -36,6 +36,8 @@ func ValidateDescriptor(desc TableDescriptor) (TableDescriptor, error) {
 		BucketKey:   slices.Clone(desc.BucketKey),
 		Comment:     desc.Comment,
 		Properties:  maps.Clone(desc.Properties),
+
+		CustomProperties: maps.Clone(desc.CustomProperties),
 	}
 	if len(desc.Schema.Columns) == 0 {
 		return TableDescriptor{}, sqlerr.New(sqlerr.InvalidTableDefinition, "a table must have at least one column")

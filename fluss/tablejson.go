@@ -3,6 +3,7 @@ package fluss
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -174,7 +175,7 @@ func MarshalStoreTableJSON(d TableDescriptor) ([]byte, error) {
 func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	tj := tableJSON{
 		Version: 1, Comment: d.Comment, PartKey: []string{}, BucketKey: d.BucketKey,
-		BucketCount: d.BucketCount, Properties: d.Properties, Custom: map[string]string{},
+		BucketCount: d.BucketCount, Properties: d.Properties, Custom: d.CustomProperties,
 		Schema: schemaJSON{Version: 1, PrimaryKey: d.Schema.PrimaryKey},
 	}
 	if tj.BucketKey == nil {
@@ -182,6 +183,12 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	}
 	if tj.Properties == nil {
 		tj.Properties = map[string]string{}
+	}
+	// A copy: sqlgate's own keys are added below, and the caller's
+	// descriptor must not change.
+	tj.Custom = maps.Clone(tj.Custom)
+	if tj.Custom == nil {
+		tj.Custom = map[string]string{}
 	}
 	// sqlgate's own keys (coldefs.go) are custom properties: Fluss checks
 	// its table properties against its own options.
@@ -203,6 +210,9 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}
 		tj.Schema.Columns = append(tj.Schema.Columns, columnJSON{Name: c.Name, DataType: dt, Comment: c.Comment, ID: id})
+		if !limits {
+			putVarcharLimits(c.Type, []string{"c:" + c.Name}, tj.Custom)
+		}
 	}
 	tj.Schema.HighestID = max(highest, 0)
 	return json.Marshal(tj)
@@ -218,7 +228,12 @@ func ParseTableJSON(b []byte) (TableDescriptor, error) {
 	if len(tj.PartKey) > 0 {
 		return TableDescriptor{}, fmt.Errorf("partitioned table (partition key %v) is not supported yet", tj.PartKey)
 	}
-	return descriptorFromJSON(tj.Schema, tj)
+	limits := takeVarcharKeys(tj.Custom)
+	d, err := descriptorFromJSON(tj.Schema, tj)
+	if err == nil {
+		applyVarcharLimits(d.Schema.Columns, limits)
+	}
+	return d, err
 }
 
 // ParseSchemaJSON decodes Fluss's schema JSON (GetTableSchema) into columns
@@ -236,6 +251,9 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	d := TableDescriptor{
 		BucketCount: tj.BucketCount, BucketKey: tj.BucketKey, Comment: tj.Comment,
 		Properties: tj.Properties, Schema: Schema{PrimaryKey: sj.PrimaryKey},
+	}
+	if len(tj.Custom) > 0 {
+		d.CustomProperties = tj.Custom
 	}
 	if len(d.BucketKey) == 0 {
 		d.BucketKey = nil

@@ -98,6 +98,8 @@ type Roles interface {
 type RoleInfo struct {
 	Name      string
 	Superuser bool
+	// NoLogin: the role may not log in (rolcanlogin false; not in pg_user).
+	NoLogin bool
 }
 
 // roleOID is a role's OID: 10 for the bootstrap superuser (User), else a

@@ -11,6 +11,11 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
+// dynamic is a generator computed at each read.
+func (c *Catalog) dynamic(rows func() []row) rowsFunc {
+	return func(context.Context, *snapshot) ([]row, error) { return rows(), nil }
+}
+
 // generators maps relation names to their row generators; relations not
 // listed are always empty (sqlgate has no triggers, policies, enums ...).
 func (c *Catalog) generators() map[string]rowsFunc {
@@ -30,9 +35,9 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_sequences":        c.pgSequencesViewRows,
 		"pg_description":      c.descriptionRows,
 		"pg_database":         static(c.databaseRows()),
-		"pg_roles":            static(c.roleRows("rol")),
-		"pg_authid":           static(c.roleRows("rol")),
-		"pg_user":             static(c.userRows()),
+		"pg_roles":            c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
+		"pg_authid":           c.dynamic(func() []row { return c.roleRows("rol") }),
+		"pg_user":             c.dynamic(c.userRows),
 		"pg_settings":         static(c.settingRows()),
 		"pg_am":               static(amRows()),
 		"pg_proc":             static(c.procRows()),
@@ -343,7 +348,7 @@ func (c *Catalog) roleRows(prefix string) []row {
 	for _, r := range c.roles() {
 		rows = append(rows, row{
 			"oid": c.roleOID(r.Name), "rolname": r.Name, "rolsuper": r.Superuser, "rolinherit": true,
-			"rolcreaterole": r.Superuser, "rolcreatedb": r.Superuser, "rolcanlogin": true, "rolreplication": r.Superuser,
+			"rolcreaterole": r.Superuser, "rolcreatedb": r.Superuser, "rolcanlogin": !r.NoLogin, "rolreplication": r.Superuser,
 			"rolconnlimit": -1, "rolpassword": "********", "rolbypassrls": r.Superuser,
 		})
 	}
@@ -353,6 +358,9 @@ func (c *Catalog) roleRows(prefix string) []row {
 func (c *Catalog) userRows() []row {
 	var rows []row
 	for _, r := range c.roles() {
+		if r.NoLogin {
+			continue // pg_user lists the roles that can log in
+		}
 		rows = append(rows, row{
 			"usename": r.Name, "usesysid": c.roleOID(r.Name), "usecreatedb": r.Superuser, "usesuper": r.Superuser,
 			"userepl": r.Superuser, "usebypassrls": r.Superuser, "passwd": "********",

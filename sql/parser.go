@@ -41,11 +41,12 @@ const (
 	Copy
 	Grant
 	Revoke
+	Role
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
 	"Explain", "Set", "Show", "Reset", "Begin", "Commit", "Rollback", "Savepoint", "ReleaseSavepoint",
-	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke"}
+	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -115,6 +116,9 @@ type Statement struct {
 	// (keyed by column name: unquoted names lower-cased). TiDB's AST shows
 	// these columns as TEXT.
 	ColumnTypes map[string]*TypeName
+	// CreateLike are CREATE TABLE's LIKE elements, in order; each stands
+	// in the column list as the column LikePlaceholder(i) (createlike.go).
+	CreateLike []LikeClause
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
 	// ColumnDefaults, Checks and Identity are CREATE TABLE's DEFAULT
@@ -154,6 +158,8 @@ type Statement struct {
 	Copy *CopyStmt
 	// Grant is GRANT / REVOKE (Kind Grant, Revoke).
 	Grant *GrantStmt
+	// Role is CREATE / ALTER / DROP ROLE or USER (Kind Role).
+	Role *RoleStmt
 	// Returning is the RETURNING list of INSERT/UPDATE/DELETE (nil when
 	// none), parsed as a SELECT list; DMLFrom holds UPDATE ... FROM's and
 	// DELETE ... USING's extra tables (From) and the statement's WHERE
@@ -267,6 +273,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			return nil, err
 		}
 	case "UPDATE", "DELETE", "WITH":
+		toks = hoistWithIntoInsert(src, toks) // withdml.go
 		if toks, err = rewriteDML(src, toks, st); err != nil {
 			return nil, err
 		}

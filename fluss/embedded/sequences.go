@@ -99,7 +99,7 @@ func (s *Store) saveSequences(q *seqStore) error {
 	if err != nil {
 		return sqlerr.Wrap(err, sqlerr.InternalError, "encoding %s: %v", sequencesFile, err)
 	}
-	return writeFileAtomic(filepath.Join(s.dir, sequencesFile), b)
+	return s.writeFileAtomic(filepath.Join(s.dir, sequencesFile), b)
 }
 
 func (q *seqStore) find(path fluss.TablePath) int {

@@ -190,8 +190,10 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	if tj.Custom == nil {
 		tj.Custom = map[string]string{}
 	}
-	// sqlgate's own keys (coldefs.go) are custom properties: Fluss checks
-	// its table properties against its own options.
+	// sqlgate's own keys are custom properties (coldefs.go); any among the
+	// table properties (where an earlier sqlgate kept its column metadata)
+	// move there, since Fluss checks its table properties against its own
+	// options.
 	props := make(map[string]string, len(tj.Properties))
 	for k, v := range tj.Properties {
 		if IsMetaProperty(k) {
@@ -257,14 +259,6 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	}
 	if len(d.BucketKey) == 0 {
 		d.BucketKey = nil
-	}
-	for k, v := range tj.Custom {
-		if IsMetaProperty(k) {
-			if d.Properties == nil {
-				d.Properties = map[string]string{}
-			}
-			d.Properties[k] = v
-		}
 	}
 	for _, c := range sj.Columns {
 		t, err := typeFromJSON(c.DataType)

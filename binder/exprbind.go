@@ -161,6 +161,12 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		if n.FnName.L == "pg__filter" {
 			return b.bindFilteredAggregate(n)
 		}
+		if n.FnName.L == "grouping" {
+			return b.bindGrouping(n) // groupingsets.go
+		}
+		if isGroupingConstruct(n.FnName.L) {
+			return nil, b.misplacedGroupingConstruct(s, n)
+		}
 		if e, ok, err := b.bindArrayMarker(s, n); ok {
 			return e, err
 		}

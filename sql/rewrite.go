@@ -662,6 +662,16 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 	for k := i; k < j; {
 		t := r.toks[k]
 		text := t.text(r.src)
+		if t.kind == tkIdent || t.kind == tkPunct {
+			// ROLLUP (, CUBE (, GROUPING SETS (, () in GROUP BY: groupingsets.go
+			if marker, n, ok := r.groupingSetMarker(out, k, j); ok {
+				if marker != "" {
+					out = append(out, r.groupingSetItem(k, marker))
+				}
+				k += n
+				continue
+			}
+		}
 		switch t.kind {
 		case tkParam:
 			n, err := strconv.Atoi(text[1:])

@@ -368,24 +368,7 @@ func (st *aggState) node(input Node) Node {
 	if st.sets != nil {
 		return st.groupingSetsNode(input)
 	}
-	return aggregateNode(st.input, input, st.keys, st.calls)
-}
-
-// aggregateNode is the Aggregate of calls grouped by keys over input (whose
-// scope is in).
-func aggregateNode(in *scope, input Node, keys []Expr, calls []AggCall) *Aggregate {
-	a := &Aggregate{Input: input, GroupBy: keys, Aggs: calls}
-	for _, k := range keys {
-		c := Column{Name: exprLabel(k), T: k.Type().Nullable()}
-		if ref, ok := k.(*ColumnRef); ok {
-			c = in.cols[ref.Index]
-		}
-		a.cols = append(a.cols, c)
-	}
-	for _, call := range calls {
-		a.cols = append(a.cols, Column{Name: call.Func, T: call.T})
-	}
-	return a
+	return NewAggregate(input, st.keys, st.calls)
 }
 
 // bindJSONAggregate binds json_agg(x) and jsonb_agg(x) as array_agg(x)

@@ -345,7 +345,7 @@ func (st *aggState) groupingSetsNode(input Node) Node {
 		for i, k := range set {
 			keys[i] = st.keys[k]
 		}
-		agg := aggregateNode(st.input, input, keys, real)
+		agg := NewAggregate(input, keys, real)
 		exprs := make([]Expr, 0, len(cols))
 		for i := range st.keys {
 			if p := slices.Index(set, i); p >= 0 {

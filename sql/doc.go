@@ -47,6 +47,11 @@
 //   - PostgreSQL's syntax-error wording (42601, "syntax error at or near")
 //     with the position in the user's original text, mapped back through the
 //     rewrite's offset map.
+//   - GROUP BY's ROLLUP (..), CUBE (..), GROUPING SETS (..), () and
+//     DISTINCT/ALL (groupingsets.go) -> pg__rollup(..), pg__cube(..),
+//     pg__grouping_sets(..), pg__empty_set(), pg__group_distinct(); ROLLUP
+//     and CUBE elsewhere are quoted function names; LATERAL f(..) is a
+//     function in FROM like f(..);
 //   - the SEARCH and CYCLE clauses of a WITH item (cte.go): removed, kept in
 //     Statement.SearchCycle, the item marked by an extra column alias
 //     "pg__search_cycle_<i>" (WITH RECURSIVE itself is TiDB's grammar; the

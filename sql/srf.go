@@ -62,6 +62,11 @@ func (r *rewriter) fromItemHere(out []item) bool {
 		return false
 	}
 	last := out[len(out)-1].tok
+	if last.is(r.src, "LATERAL") {
+		// LATERAL f(..): the derived table keeps the word (TiDB reads
+		// LATERAL (subquery)); a function in FROM is lateral anyway
+		return r.fromItemHere(out[:len(out)-1])
+	}
 	if last.word(r.src) == "FROM" { // also the FROM dml.go puts for DELETE's USING
 		return r.fromIsClause(out[:len(out)-1])
 	}

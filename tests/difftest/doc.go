@@ -53,6 +53,14 @@
 // make test runs it; 20,000 still finds which-error-first differences in
 // constant-only queries, so .ci/run does not run the long form yet).
 //
+// groupgen.go and lateralgen.go are generators of one class each, over
+// GroupSchema's table tg: random GROUP BY clauses of nested ROLLUP, CUBE,
+// GROUPING SETS and () with GROUPING(..) (TestGroupingSetsDifferential,
+// SQLGATE_DIFF_GROUP_QUERIES, default 150), and LATERAL subqueries and
+// functions in FROM under every join kind (TestLateralDifferential,
+// SQLGATE_DIFF_LATERAL_QUERIES, default 150); rows are compared as
+// multisets and there is no allowance.
+//
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
 // PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:

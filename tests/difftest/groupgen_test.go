@@ -14,13 +14,28 @@ func TestGroupingSetsDifferential(t *testing.T) {
 	t.Parallel()
 	n := envInt(t, "SQLGATE_DIFF_GROUP_QUERIES", 150)
 	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	multisetDifferential(t, "grouping-sets", n, seed, NewGroupGen(uint64(seed)).Query)
+}
+
+// TestLateralDifferential does the same for LateralGen's queries
+// (SQLGATE_DIFF_LATERAL_QUERIES, default 150).
+func TestLateralDifferential(t *testing.T) {
+	t.Parallel()
+	n := envInt(t, "SQLGATE_DIFF_LATERAL_QUERIES", 150)
+	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	multisetDifferential(t, "LATERAL", n, seed, NewLateralGen(uint64(seed)).Query)
+}
+
+// multisetDifferential runs n queries of gen over GroupSchema on both
+// systems and fails on any difference of rows (as multisets), column types
+// or SQLSTATE.
+func multisetDifferential(t *testing.T, what string, n, seed int, gen func() string) {
 	ctx := context.Background()
 	r := startPair(t, ctx, GroupSchema(uint64(seed)))
-	g := NewGroupGen(uint64(seed))
 	start := time.Now()
 	answered, diffs := 0, 0
 	for i := 0; i < n; i++ {
-		q := g.Query()
+		q := gen()
 		sg := r.SQLGate.Run(ctx, q)
 		pg := r.Postgres.Run(ctx, q)
 		if sg.Err != nil && sg.Err.Code == connErrorCode {
@@ -37,7 +52,7 @@ func TestGroupingSetsDifferential(t *testing.T) {
 			answered++
 		}
 	}
-	t.Logf("%d grouping-sets queries in %s (seed %d): %d answered alike, %d differences", n, time.Since(start).Round(time.Millisecond), seed, answered, diffs)
+	t.Logf("%d %s queries in %s (seed %d): %d answered alike, %d differences", n, what, time.Since(start).Round(time.Millisecond), seed, answered, diffs)
 	if answered < n/2 {
 		t.Errorf("only %d of %d queries answered on both systems: the generator fails too often", answered, n)
 	}

@@ -136,6 +136,9 @@ func (b *binder) bindFilteredAggregate(n *ast.FuncCallExpr) (Expr, error) {
 	switch a := n.Args[0].(type) {
 	case *ast.AggregateFuncExpr:
 		name, args, order := pgAggregate(a)
+		if direct, ok := withinGroupArgs(args); ok && order != nil {
+			return b.bindOrderedSet(a, name, direct, order, n.Args[1]) // orderedset.go
+		}
 		if !aggregateNames[name] {
 			break
 		}

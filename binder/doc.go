@@ -32,7 +32,9 @@
 // form, a RecursiveUnion whose recursive term reads a WorkTableScan) and
 // groupingsets.go GROUP BY with ROLLUP, CUBE, GROUPING SETS, () and
 // GROUPING(..) (one Aggregate per grouping set under UNION ALL),
-// lateral.go LATERAL items and functions in FROM that read the items
+// orderedset.go ordered-set and hypothetical-set aggregates WITHIN GROUP
+// (array_agg in the sort order with a finishing function, or counts of
+// the rows before the hypothetical row), lateral.go LATERAL items and functions in FROM that read the items
 // before them (a Lateral join whose right side is a correlated plan),
 // searchcycle.go its SEARCH and CYCLE clauses (record keys that sort and
 // compare as PostgreSQL's records; never sent to a client). The

@@ -188,6 +188,9 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		return b.bindFunc(s, n)
 	case *ast.AggregateFuncExpr:
 		name, args, order := pgAggregate(n)
+		if direct, ok := withinGroupArgs(args); ok && order != nil {
+			return b.bindOrderedSet(n, name, direct, order, nil) // orderedset.go
+		}
 		if !aggregateNames[name] {
 			if order != nil {
 				return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "ORDER BY specified, but %s is not an aggregate function", name))

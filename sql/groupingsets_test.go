@@ -26,3 +26,23 @@ func TestGroupingSetsRewrite(t *testing.T) {
 		})
 	}
 }
+
+func TestWithinGroupRewrite(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM t",
+			"select group_concat(pg__within_group(0.5) order by x separator 'pg__agg:percentile_cont') from t"},
+		{"SELECT mode() WITHIN GROUP (ORDER BY x DESC NULLS LAST) FROM t",
+			"select group_concat(pg__within_group() order by pg__nulls(x, 'last') desc separator 'pg__agg:mode') from t"},
+		{"SELECT rank(3, 'a') WITHIN GROUP (ORDER BY x, y) FILTER (WHERE x > 1) FROM t",
+			"select pg__filter(group_concat(pg__within_group(3, 'a') order by x, y separator 'pg__agg:rank'), x > 1) from t"},
+		{"SELECT percentile_disc(ARRAY[0.5, 0.1]) WITHIN GROUP (ORDER BY x) AS p FROM t",
+			`select group_concat(pg__within_group(pg__array(0.5, 0.1)) order by x separator 'pg__agg:percentile_disc') as "p" from t`},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			st := parseOne(t, tc.in)
+			if st.Rewritten != tc.want {
+				t.Errorf("Rewritten = %q, want %q", st.Rewritten, tc.want)
+			}
+		})
+	}
+}

@@ -1267,6 +1267,15 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 4
 				continue
+			case w == "WITHIN":
+				// f(args) WITHIN GROUP (ORDER BY ..): withingroup.go
+				if _, _, ok := r.withinGroupAt(out, k, j); ok {
+					var err error
+					if out, k, err = r.withinGroup(out, k, j); err != nil {
+						return nil, err
+					}
+					continue
+				}
 			case r.startsOrderedAggregate(k, j):
 				items, nk, err := r.orderedAggregate(k, j)
 				if err != nil {

@@ -18,12 +18,21 @@ func TestGroupingSetsDifferential(t *testing.T) {
 }
 
 // TestLateralDifferential does the same for LateralGen's queries
-// (SQLGATE_DIFF_LATERAL_QUERIES, default 150).
+// (SQLGATE_DIFF_LATERAL_QUERIES, default 100).
 func TestLateralDifferential(t *testing.T) {
 	t.Parallel()
-	n := envInt(t, "SQLGATE_DIFF_LATERAL_QUERIES", 150)
+	n := envInt(t, "SQLGATE_DIFF_LATERAL_QUERIES", 100)
 	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
 	multisetDifferential(t, "LATERAL", n, seed, NewLateralGen(uint64(seed)).Query)
+}
+
+// TestOrderedSetDifferential does the same for OrderedSetGen's queries
+// (SQLGATE_DIFF_ORDEREDSET_QUERIES, default 150).
+func TestOrderedSetDifferential(t *testing.T) {
+	t.Parallel()
+	n := envInt(t, "SQLGATE_DIFF_ORDEREDSET_QUERIES", 150)
+	seed := envInt(t, "SQLGATE_DIFF_SEED", 1)
+	multisetDifferential(t, "ordered-set", n, seed, NewOrderedSetGen(uint64(seed)).Query)
 }
 
 // multisetDifferential runs n queries of gen over GroupSchema on both

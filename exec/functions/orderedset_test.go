@@ -23,8 +23,8 @@ func TestOrderedSetFinishers(t *testing.T) {
 	}{
 		{percentileCont, vals, 0, 1.0},
 		{percentileCont, vals, 1, 10.0},
-		{percentileCont, vals, 0.5, 3.0},            // between 2 and 4
-		{percentileCont, vals, 1.0 / 3, 2.0},        // on a row
+		{percentileCont, vals, 0.5, 3.0},               // between 2 and 4
+		{percentileCont, vals, 1.0 / 3, 2.0},           // on a row
 		{percentileCont, vals, 0.9, 8.200000000000001}, // PostgreSQL 15 says so: the proportion is 0.9*3-2 in floating point
 		{percentileCont, nil, 0.5, nil},
 		{percentileDisc, vals, 0, 1.0},

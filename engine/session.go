@@ -58,6 +58,10 @@ type session struct {
 	// rowLocks owns the row locks of the session's transactions (nil
 	// until the first write, or when the store takes no row locks).
 	rowLocks *rowlock.Txn
+	// sqlPrepared are the statements of SQL-level PREPARE (sqlprepare.go);
+	// protocol drops the client's Parse-prepared ones at DEALLOCATE.
+	sqlPrepared map[string]*statement
+	protocol    pgwire.ProtocolStatements
 	// stmtText is the running statement's text, for lock reports.
 	stmtText string
 }
@@ -329,6 +333,9 @@ func (s *session) abortLocks() {
 
 func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []types.T) (*statement, error) {
 	ps := &statement{sess: s, parsed: st}
+	if st.DDL != nil {
+		return s.prepareDDL(ctx, ps)
+	}
 	switch st.Kind {
 	case sql.Copy:
 		return s.prepareCopy(ctx, st)
@@ -489,6 +496,9 @@ func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, 
 func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, error) {
 	s := ps.sess
 	s.stmtText = ps.parsed.Text
+	if ps.parsed.DDL != nil {
+		return s.execDDL(ctx, ps, params)
+	}
 	switch ps.parsed.Kind {
 	case sql.Set, sql.Reset:
 		return s.execSet(ps.parsed.Set)
@@ -586,7 +596,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		return tagOnly(savepointVerb(ps.parsed.Kind)), nil
 	case sql.Deallocate:
-		return tagOnly("DEALLOCATE"), nil
+		return s.deallocate(ps.parsed.Deallocate)
 	case sql.Grant, sql.Revoke:
 		if s.txStatus == 'E' {
 			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")

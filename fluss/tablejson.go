@@ -238,3 +238,14 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	}
 	return d, nil
 }
+
+// MarshalTypeJSON is one data type in Fluss's DataTypeJsonSerde shape (what
+// AlterTable's PbAddColumn carries).
+func MarshalTypeJSON(t types.T) ([]byte, error) {
+	highest := 0
+	j, err := typeToJSON(t, &highest, false)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(j)
+}

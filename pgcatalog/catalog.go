@@ -150,6 +150,8 @@ type Catalog struct {
 	types  map[uint32]*typeSpec
 	typeBy map[string]*typeSpec
 	procs  []procInfo
+	// schemas are the user schemas' OIDs seen (schemas.go).
+	schemas schemaNames
 }
 
 // New returns the catalog of store.
@@ -199,14 +201,16 @@ func (c *Catalog) Table(ctx context.Context, schema, name string) (fluss.Table, 
 // snapshot is the store's catalog as one scan sees it.
 type snapshot struct {
 	tables []fluss.TableInfo
+	// schemas are the store's databases (public among them).
+	schemas []string
 }
 
 func (c *Catalog) snapshot(ctx context.Context) (*snapshot, error) {
-	ts, err := c.store.ListTables(ctx, fluss.DefaultDatabase)
+	ts, dbs, err := c.allTables(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &snapshot{tables: ts}, nil
+	return &snapshot{tables: ts, schemas: dbs}, nil
 }
 
 // typeSpec is one pg_type row for a built-in type.
@@ -321,8 +325,10 @@ func namespaceOID(schema string) uint32 {
 		return nsInfoSchema
 	case "pg_toast":
 		return nsToast
+	case fluss.DefaultDatabase:
+		return nsPublic
 	}
-	return nsPublic
+	return userSchemaOID(schema)
 }
 
 func namespaceName(oid uint32) (string, bool) {

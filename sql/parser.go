@@ -41,11 +41,26 @@ const (
 	Copy
 	Grant
 	Revoke
+	// The schema-management statements of ddlstmts.go (Statement.DDL).
+	CreateSchema
+	DropSchema
+	CreateIndex
+	DropIndex
+	CommentOn
+	Maintenance
+	Prepare
+	Execute
+	AlterTable
+	ShowDatabases
+	ShowCreateTable
+	ShowPartitions
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
 	"Explain", "Set", "Show", "Reset", "Begin", "Commit", "Rollback", "Savepoint", "ReleaseSavepoint",
-	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke"}
+	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke",
+	"CreateSchema", "DropSchema", "CreateIndex", "DropIndex", "CommentOn", "Maintenance", "Prepare", "Execute",
+	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -141,6 +156,9 @@ type Statement struct {
 	Copy *CopyStmt
 	// Grant is GRANT / REVOKE (Kind Grant, Revoke).
 	Grant *GrantStmt
+	// DDL is a schema-management statement's details (ddlstmts.go: Kinds
+	// CreateSchema ... ShowPartitions).
+	DDL *DDLStmt
 	// Returning is the RETURNING list of INSERT/UPDATE/DELETE (nil when
 	// none), parsed as a SELECT list; DMLFrom holds UPDATE ... FROM's and
 	// DELETE ... USING's extra tables (From) and the statement's WHERE

@@ -29,6 +29,7 @@ const (
 	reqDelete
 	reqDrop
 	reqGroup // an atomic group of writes (atomic.go)
+	reqAlter // an ALTER TABLE retiring the table's state (alter.go)
 )
 
 // bucketBatch is one encoded log batch bound for a bucket.
@@ -157,6 +158,13 @@ func (s *Store) runGroup(group []*request) {
 			s.commit(pending)
 			pending = nil
 			r.done <- result{err: s.drop(r.table)}
+			continue
+		}
+		if r.kind == reqAlter {
+			s.commit(pending)
+			pending = nil
+			r.table.retire()
+			r.done <- result{}
 			continue
 		}
 		if r.kind == reqGroup {
@@ -329,8 +337,12 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 	for i, r := range reqs {
 		t := r.table
 		t.mu.RLock()
-		dropped := t.dropped
+		dropped, altered := t.dropped, t.altered
 		t.mu.RUnlock()
+		if altered {
+			results[i].err = errAltered(t.info.Path)
+			continue
+		}
 		if dropped {
 			results[i].err = undefinedTable(t.info.Path)
 			continue
@@ -1000,7 +1012,12 @@ func (t *tableState) storedRow(v []byte) ([]byte, error) {
 		return nil, err
 	}
 	if id != t.info.SchemaID {
-		return nil, fmt.Errorf("a value of schema %d in a table of schema %d", id, t.info.SchemaID)
+		// written before an ADD COLUMN (alter.go): the added columns are null
+		n := t.columnsOf(id)
+		if n < 0 {
+			return nil, errOldSchema(t, id)
+		}
+		return format.WidenRow(nil, row, n, len(t.colTypes))
 	}
 	return row, nil
 }

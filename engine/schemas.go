@@ -120,6 +120,10 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		if err := reservedSchema(name); err != nil {
 			return nil, err
 		}
+		switch d.Authorization {
+		case "current_user", "session_user", "current_role":
+			d.Authorization = s.info.User
+		}
 		if d.Authorization != "" {
 			if exists, _ := s.eng.roles.Role(d.Authorization); !exists && d.Authorization != s.info.User {
 				return nil, sqlerr.New(sqlerr.UndefinedObject, "role \"%s\" does not exist", d.Authorization)

@@ -229,6 +229,16 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	if len(d.BucketKey) == 0 {
 		d.BucketKey = nil
 	}
+	// Custom properties (what Fluss's AlterTable puts the keys outside
+	// "table." in) are properties to sqlgate, as CREATE TABLE's WITH.
+	for k, v := range tj.Custom {
+		if _, ok := d.Properties[k]; !ok {
+			if d.Properties == nil {
+				d.Properties = map[string]string{}
+			}
+			d.Properties[k] = v
+		}
+	}
 	for _, c := range sj.Columns {
 		t, err := typeFromJSON(c.DataType)
 		if err != nil {

@@ -2,10 +2,12 @@ package binder
 
 import (
 	"context"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -32,7 +34,24 @@ func (b *binder) tablePath(tn *ast.TableName) fluss.TablePath {
 // createPath resolves the name of a relation being created: an
 // unqualified name goes to the first existing schema of the search path.
 func (b *binder) createPath(tn *ast.TableName) (fluss.TablePath, error) {
+	if b.stmt != nil && b.stmt.Temporary {
+		r, ok := b.cat.(TempSchemaResolver)
+		if !ok {
+			return fluss.TablePath{}, sqlerr.NotSupported("temporary tables")
+		}
+		if s := ident(tn.Schema); s != "" && !strings.HasPrefix(s, "pg_temp") {
+			return fluss.TablePath{}, sqlerr.New(sqlerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
+		}
+		return fluss.TablePath{Database: r.TempSchema(b.ctx), Table: ident(tn.Name)}, nil
+	}
 	return b.resolvePath(tn, true)
+}
+
+// TempSchemaResolver is implemented by catalogs with session-local
+// (temporary) tables: they live in the session's own schema, pg_temp_N as
+// in PostgreSQL, which name resolution searches first.
+type TempSchemaResolver interface {
+	TempSchema(ctx context.Context) string
 }
 
 func (b *binder) resolvePath(tn *ast.TableName, create bool) (fluss.TablePath, error) {

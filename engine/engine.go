@@ -120,6 +120,7 @@ func New(store fluss.Store, opts Options) *Engine {
 	if e.views == nil {
 		e.views, _ = views.Open("") // in memory: cannot fail
 	}
+	e.dropStaleTempSchemas()
 	return e
 }
 

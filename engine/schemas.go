@@ -58,6 +58,12 @@ func (t tables) existingPath(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	var out []string
+	// the session's temporary schema comes first, as PostgreSQL searches it
+	if sess, ok := functions.SessionIn(ctx); ok {
+		if tmp := tempSchemaOf(sess.BackendPID); slices.Contains(names, tmp) {
+			out = append(out, tmp)
+		}
+	}
 	for _, s := range schemas {
 		if slices.Contains(names, s) && !slices.Contains(out, s) {
 			out = append(out, s)
@@ -78,7 +84,16 @@ func (c *recordingCatalog) ResolveSchema(ctx context.Context, name string, creat
 		}
 		return fluss.DefaultDatabase, nil
 	}
-	if create || len(path) == 1 {
+	if create {
+		// the temporary schema takes only CREATE TEMP's tables
+		for _, s := range path {
+			if !strings.HasPrefix(s, tempSchemaPrefix) {
+				return s, nil
+			}
+		}
+		return "", sqlerr.New(sqlerr.InvalidSchemaName, "no schema has been selected to create in")
+	}
+	if len(path) == 1 {
 		return path[0], nil
 	}
 	for _, s := range path {

@@ -62,6 +62,9 @@ type session struct {
 	// protocol drops the client's Parse-prepared ones at DEALLOCATE.
 	sqlPrepared map[string]*statement
 	protocol    pgwire.ProtocolStatements
+	// tempSchema is the session's pg_temp_N once it created a temporary
+	// table (temptables.go); dropped with the session.
+	tempSchema string
 	// stmtText is the running statement's text, for lock reports.
 	stmtText string
 }
@@ -73,6 +76,7 @@ func (s *session) TxStatus() byte { return s.txStatus }
 func (s *session) Close() {
 	s.endTxn()
 	s.dropImplicit()
+	s.dropTempSchema()
 }
 
 // HoldImplicit implements pgwire.ImplicitTransactions: the statements
@@ -758,7 +762,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			}
 			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
 		}
-		info, err := s.eng.store.CreateTable(ctx, b.Path, b.Descriptor, b.IfNotExists)
+		err := s.noteTempSchema(ctx, b.Path.Database)
+		var info fluss.TableInfo
+		if err == nil {
+			info, err = s.eng.store.CreateTable(ctx, b.Path, b.Descriptor, b.IfNotExists)
+		}
 		if err == nil && s.eng.access.Owner(info.TableID) == "" {
 			err = s.eng.access.SetOwner(info.TableID, info.Path.String(), s.info.User)
 		}

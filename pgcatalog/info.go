@@ -196,6 +196,9 @@ func (c *Catalog) RelationName(ctx context.Context, oid uint32) (string, bool, e
 // is, by default): regclass output qualifies a table's name otherwise, as
 // PostgreSQL does for a relation it would not find.
 func onPath(ctx context.Context, schema string) bool {
+	if sess, ok := functions.SessionIn(ctx); ok && schema == fmt.Sprintf("pg_temp_%d", uint32(sess.BackendPID)) {
+		return true // the session's temporary schema, searched first
+	}
 	path, ok := functions.SearchPathOf(ctx)
 	if !ok {
 		return schema == fluss.DefaultDatabase

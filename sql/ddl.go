@@ -42,6 +42,27 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 	for i < len(toks) && toks[i].kind == tkIdent && !toks[i].is(src, "TABLE") {
 		i++ // OR REPLACE, TEMP, TEMPORARY, UNLOGGED, GLOBAL, LOCAL
 	}
+	if i < len(toks) && toks[i].is(src, "TABLE") && i > 1 {
+		// CREATE [GLOBAL | LOCAL] TEMP | TEMPORARY TABLE: a session-local
+		// table (Statement.Temporary); UNLOGGED: an ordinary table (a Fluss
+		// table is always durable, which is more than UNLOGGED asks).
+		temp, ok := true, true
+		for _, t := range toks[1:i] {
+			switch t.word(src) {
+			case "TEMP", "TEMPORARY":
+				st.Temporary = true
+			case "GLOBAL", "LOCAL":
+			case "UNLOGGED":
+				temp = false
+			default:
+				ok = false
+			}
+		}
+		if ok && (st.Temporary || !temp) {
+			toks = append([]token{toks[0]}, toks[i:]...)
+			i = 1
+		}
+	}
 	if i >= len(toks) || !toks[i].is(src, "TABLE") {
 		return toks, nil // CREATE something else: left to TiDB
 	}

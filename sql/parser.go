@@ -130,6 +130,8 @@ type Statement struct {
 	// (keyed by column name: unquoted names lower-cased). TiDB's AST shows
 	// these columns as TEXT.
 	ColumnTypes map[string]*TypeName
+	// Temporary is CREATE TEMP | TEMPORARY TABLE (the words removed).
+	Temporary bool
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format

@@ -4,12 +4,9 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
-	"os/exec"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -186,55 +183,25 @@ func TestCrashDDL(t *testing.T) {
 	acks := ddlAcks{schemas: map[int]bool{}, alters: map[int]int{}, rows: map[int]int{}, dropped: map[int]bool{}}
 	rounds := max(crashRounds()/2, 1)
 	for round := 1; round <= rounds; round++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashDDL$")
-		cmd.Env = append(os.Environ(), ddlCrashChildEnv+"="+dir, ddlCrashStartEnv+"="+strconv.Itoa(round*1000))
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		first := make(chan struct{})
-		readDone := make(chan struct{})
-		var mu sync.Mutex
-		go func() {
-			defer close(readDone)
-			sc := bufio.NewScanner(stdout)
-			once := sync.Once{}
-			for sc.Scan() {
-				var i, n int
-				mu.Lock()
-				switch {
-				case scan(sc.Text(), "schema %d", &i):
-					acks.schemas[i] = true
-					acks.rows[i] = -1
-				case scan(sc.Text(), "alter %d %d", &i, &n):
-					acks.alters[i] = n
-				case scan(sc.Text(), "row %d %d", &i, &n):
-					acks.rows[i] = n
-				case scan(sc.Text(), "drop %d", &i):
-					acks.dropped[i] = true
-				}
-				mu.Unlock()
-				once.Do(func() { close(first) })
+		env := []string{ddlCrashChildEnv + "=" + dir, ddlCrashStartEnv + "=" + strconv.Itoa(round*1000)}
+		killChild(t, "TestCrashDDL", env, 300*time.Millisecond, func(line string) bool {
+			var i, n int
+			switch {
+			case scan(line, "schema %d", &i):
+				acks.schemas[i] = true
+				acks.rows[i] = -1
+			case scan(line, "alter %d %d", &i, &n):
+				acks.alters[i] = n
+			case scan(line, "row %d %d", &i, &n):
+				acks.rows[i] = n
+			case scan(line, "drop %d", &i):
+				acks.dropped[i] = true
+			default:
+				return false
 			}
-		}()
-		select {
-		case <-first:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("round %d: the child acknowledged nothing in 10s", round)
-		}
-		time.Sleep(time.Duration(rand.IntN(300)) * time.Millisecond)
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		<-readDone
-		_ = cmd.Wait()
-		mu.Lock()
+			return true
+		})
 		verifyDDLCrash(t, dir, acks)
-		mu.Unlock()
 	}
 }
 

@@ -49,6 +49,14 @@
 // bounds the whole call and cancels it at once (an answer that arrives
 // later is dropped).
 //
+// # Schema changes
+//
+// CreateDatabase, DropDatabase and ListDatabases back CREATE / DROP SCHEMA;
+// AlterTable (alter.go) sends Fluss 0.9.1's config changes and added
+// columns. A table's older schemas' column counts are read once
+// (GetTableSchema) and cached: rows and batches written under them are
+// widened with NULLs for the columns added since.
+//
 // # Bytes
 //
 // Every byte layout comes from fluss/format: log record batches, compacted

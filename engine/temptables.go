@@ -7,6 +7,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // Temporary tables (CREATE TEMP TABLE) are ordinary Fluss tables in the
@@ -15,7 +16,8 @@ import (
 // session drops it, with its tables, when it ends. A server that crashed
 // leaves its sessions' pg_temp_N databases behind; on the embedded store
 // (one server) the next start drops them (dropStaleTempSchemas). On a Fluss
-// cluster other servers' sessions may own such databases, so they are left.
+// cluster, shared by several servers whose process ids repeat, temporary
+// tables are refused (0A000).
 
 const tempSchemaPrefix = "pg_temp_"
 
@@ -36,6 +38,10 @@ func (c *recordingCatalog) TempSchema(ctx context.Context) string {
 func (s *session) noteTempSchema(ctx context.Context, db string) error {
 	if !strings.HasPrefix(db, tempSchemaPrefix) {
 		return nil
+	}
+	if !s.eng.singleServer() {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "temporary tables on a Fluss cluster are not supported: its databases are shared by every sqlgate server, whose sessions' pg_temp_N names would meet").
+			WithHint("Create an ordinary table and drop it when done.")
 	}
 	if err := s.eng.store.CreateDatabase(ctx, db, true); err != nil {
 		return err
@@ -68,8 +74,7 @@ func (s *session) dropTempSchema() {
 // dropStaleTempSchemas drops the temporary schemas a crashed server left,
 // when this server is the store's only one.
 func (e *Engine) dropStaleTempSchemas() {
-	rl, ok := e.store.(fluss.RowLockable)
-	if !ok || !rl.RowLocksSerializeWriters() {
+	if !e.singleServer() {
 		return
 	}
 	ctx := context.Background()
@@ -84,4 +89,11 @@ func (e *Engine) dropStaleTempSchemas() {
 			}
 		}
 	}
+}
+
+// singleServer reports whether this server is the store's only one (the
+// embedded store, whose directory one process locks).
+func (e *Engine) singleServer() bool {
+	rl, ok := e.store.(fluss.RowLockable)
+	return ok && rl.RowLocksSerializeWriters()
 }

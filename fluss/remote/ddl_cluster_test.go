@@ -149,6 +149,7 @@ func TestClusterAlterTable(t *testing.T) {
 		fmt.Sprintf("ALTER TABLE %s ADD COLUMN m INT NOT NULL", pk),
 		fmt.Sprintf("ALTER TABLE %s SET ('table.log.format' = 'INDEXED')", pk),
 		fmt.Sprintf("COMMENT ON TABLE %s IS 'x'", pk),
+		"CREATE TEMP TABLE tmp_" + suffix + " (a INT)",
 	} {
 		if _, err := conn.Exec(ctx, sql); sqlstate(err) != "0A000" {
 			t.Fatalf("%s: %v, want 0A000", sql, err)

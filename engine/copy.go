@@ -45,7 +45,7 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 	if !c.From {
 		return s.prepareCopyTo(ctx, st)
 	}
-	path := copyPath(c)
+	path := s.copyPath(ctx, c)
 	s.eng.ddl.RLock()
 	info, err := s.eng.store.GetTable(ctx, path)
 	s.eng.ddl.RUnlock()
@@ -59,10 +59,15 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 	return &statement{sess: s, parsed: st, cols: cols}, nil
 }
 
-func copyPath(c *sql.CopyStmt) fluss.TablePath {
+// copyPath is COPY's table, an unqualified name found over the search path.
+func (s *session) copyPath(ctx context.Context, c *sql.CopyStmt) fluss.TablePath {
 	db := c.Schema
 	if db == "" {
 		db = fluss.DefaultDatabase
+		cat := &recordingCatalog{tables: s.eng.tables, views: s.eng.views}
+		if r, err := cat.ResolveSchema(s.sessionCtx(ctx), c.Table, false); err == nil {
+			db = r
+		}
 	}
 	return fluss.TablePath{Database: db, Table: c.Table}
 }
@@ -103,7 +108,7 @@ func (s *session) prepareCopyTo(ctx context.Context, st *sql.Statement) (*statem
 			}
 			list = strings.Join(q, ", ")
 		}
-		path := copyPath(c)
+		path := s.copyPath(ctx, c)
 		text = "SELECT " + list + " FROM " + quoteIdent(path.Database) + "." + quoteIdent(path.Table)
 	}
 	stmts, err := s.parser.Parse(text)
@@ -169,7 +174,7 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if s.txStatus == 'E' {
 		return "", sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
-	info, err := s.eng.store.GetTable(ctx, copyPath(ps.parsed.Copy))
+	info, err := s.eng.store.GetTable(ctx, s.copyPath(ctx, ps.parsed.Copy))
 	if err != nil {
 		return "", err
 	}

@@ -168,27 +168,7 @@ func (p *ddlParser) addColumn() (AlterAction, error) {
 	}
 	a.Column = n
 	ts := p.pos
-	depth := 0
-	for p.pos < len(p.toks) {
-		t := p.toks[p.pos]
-		if t.kind == tkOp {
-			for _, c := range t.text(p.src) {
-				switch c {
-				case '<':
-					depth++
-				case '>':
-					depth--
-				}
-			}
-		} else if t.isPunct(p.src, "(") || t.isPunct(p.src, "[") {
-			depth++
-		} else if t.isPunct(p.src, ")") || t.isPunct(p.src, "]") {
-			depth--
-		} else if depth == 0 && (t.isPunct(p.src, ",") || columnConstraintWords[t.word(p.src)]) {
-			break
-		}
-		p.pos++
-	}
+	p.pos = typeEnd(p.src, p.toks, p.pos)
 	if ts == p.pos {
 		return a, p.err()
 	}

@@ -101,33 +101,8 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 			out = append(out, token{kind: tkQIdent, start: toks[i].start, end: toks[i].end, lead: toks[i].lead,
 				hasComment: toks[i].hasComment, synth: `"` + strings.ReplaceAll(name, `"`, `""`) + `"`})
 			i++
-			// type extent: up to a constraint word, ',' or ')' at depth 0;
-			// '<' '>' nest for ARRAY<..>, MAP<..>, ROW<..>.
 			ts := i
-			depth := 0
-			for i < len(toks) {
-				t := toks[i]
-				if t.kind == tkOp {
-					for _, c := range t.text(src) {
-						switch c {
-						case '<':
-							depth++
-						case '>':
-							depth--
-						}
-					}
-				} else if t.isPunct(src, "(") || t.isPunct(src, "[") {
-					depth++
-				} else if t.isPunct(src, ")") || t.isPunct(src, "]") {
-					if depth == 0 {
-						break
-					}
-					depth--
-				} else if depth == 0 && (t.isPunct(src, ",") || columnConstraintWords[t.word(src)]) {
-					break
-				}
-				i++
-			}
+			i = typeEnd(src, toks, i)
 			if ts == i {
 				return nil, syntaxErrorAt(src, toks, i)
 			}
@@ -219,6 +194,37 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		i = j
 	}
 	return append(out, toks[i:]...), nil
+}
+
+// typeEnd returns where a column's type that starts at toks[i] ends: at a
+// constraint word, ',' or ')' at depth 0 ('<' '>' nest for ARRAY<..>,
+// MAP<..>, ROW<..>).
+func typeEnd(src string, toks []token, i int) int {
+	depth := 0
+	for i < len(toks) {
+		t := toks[i]
+		if t.kind == tkOp {
+			for _, c := range t.text(src) {
+				switch c {
+				case '<':
+					depth++
+				case '>':
+					depth--
+				}
+			}
+		} else if t.isPunct(src, "(") || t.isPunct(src, "[") {
+			depth++
+		} else if t.isPunct(src, ")") || t.isPunct(src, "]") {
+			if depth == 0 {
+				return i
+			}
+			depth--
+		} else if depth == 0 && (t.isPunct(src, ",") || columnConstraintWords[t.word(src)]) {
+			return i
+		}
+		i++
+	}
+	return i
 }
 
 // propertyKey reads a WITH-list key: 'bucket.num' or bucket.num.

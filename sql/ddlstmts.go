@@ -462,36 +462,16 @@ func (p *ddlParser) prepare(st *Statement) error {
 	}
 	ps.Name = n
 	if p.punct("(") {
-		for {
-			start := p.pos
-			depth := 0
-			for p.pos < len(p.toks) {
-				t := p.toks[p.pos]
-				if t.isPunct(p.src, "(") || t.isPunct(p.src, "[") {
-					depth++
-				} else if t.isPunct(p.src, ")") || t.isPunct(p.src, "]") {
-					if depth == 0 {
-						break
-					}
-					depth--
-				} else if depth == 0 && t.isPunct(p.src, ",") {
-					break
-				}
-				p.pos++
-			}
-			if p.pos >= len(p.toks) || p.pos == start {
-				return p.err()
-			}
-			text := p.src[p.toks[start].start:p.toks[p.pos-1].end]
+		items, err := p.items()
+		if err != nil {
+			return err
+		}
+		for _, text := range items {
 			tn, err := ParseTypeName(text)
 			if err != nil {
 				return err
 			}
 			ps.Types = append(ps.Types, tn)
-			if p.punct(")") {
-				break
-			}
-			p.pos++ // ','
 		}
 	}
 	if !p.accept("AS") {
@@ -519,32 +499,43 @@ func (p *ddlParser) execute(st *Statement) error {
 	}
 	ex.Name = n
 	if p.punct("(") {
-		for {
-			start := p.pos
-			depth := 0
-			for p.pos < len(p.toks) {
-				t := p.toks[p.pos]
-				if t.isPunct(p.src, "(") || t.isPunct(p.src, "[") {
-					depth++
-				} else if t.isPunct(p.src, ")") || t.isPunct(p.src, "]") {
-					if depth == 0 {
-						break
-					}
-					depth--
-				} else if depth == 0 && t.isPunct(p.src, ",") {
+		items, err := p.items()
+		if err != nil {
+			return err
+		}
+		ex.Args = items
+	}
+	return p.done()
+}
+
+// items reads the rest of a parenthesised list (the "(" read): the text of
+// each item, split at the commas outside nested brackets.
+func (p *ddlParser) items() ([]string, error) {
+	var out []string
+	for {
+		start := p.pos
+		depth := 0
+		for p.pos < len(p.toks) {
+			t := p.toks[p.pos]
+			if t.isPunct(p.src, "(") || t.isPunct(p.src, "[") {
+				depth++
+			} else if t.isPunct(p.src, ")") || t.isPunct(p.src, "]") {
+				if depth == 0 {
 					break
 				}
-				p.pos++
-			}
-			if p.pos >= len(p.toks) || p.pos == start {
-				return p.err()
-			}
-			ex.Args = append(ex.Args, p.src[p.toks[start].start:p.toks[p.pos-1].end])
-			if p.punct(")") {
+				depth--
+			} else if depth == 0 && t.isPunct(p.src, ",") {
 				break
 			}
 			p.pos++
 		}
+		if p.pos >= len(p.toks) || p.pos == start {
+			return nil, p.err()
+		}
+		out = append(out, p.src[p.toks[start].start:p.toks[p.pos-1].end])
+		if p.punct(")") {
+			return out, nil
+		}
+		p.pos++ // ','
 	}
-	return p.done()
 }

@@ -40,3 +40,20 @@ func SearchPathOf(ctx context.Context) (schemas []string, ok bool) {
 	}
 	return SearchPathSchemas(setting, user), true
 }
+
+// effectivePath is the search path's schemas that exist (current_schemas
+// (false)); without a search path or a catalog, public.
+func effectivePath(ctx context.Context) []string {
+	path, ok := SearchPathOf(ctx)
+	c, err := catalogOf(ctx)
+	if !ok || err != nil {
+		return []string{"public"}
+	}
+	out := []string{}
+	for _, s := range path {
+		if _, exists := c.LookupNamespace(s); exists && s != "pg_catalog" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

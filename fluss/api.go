@@ -46,6 +46,10 @@ type TableDescriptor struct {
 	BucketKey  []string
 	Comment    string
 	Properties map[string]string
+	// CustomProperties are Fluss's custom properties: kept verbatim with
+	// the table and never validated, where sqlgate keeps what belongs to a
+	// table and must commit with it (its owner: meta.OwnerProperty).
+	CustomProperties map[string]string
 }
 
 // TableInfo is a created table: its descriptor after validation and

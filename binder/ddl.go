@@ -37,6 +37,17 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 	var pk []string
 	for _, cd := range ct.Cols {
 		name := ident(cd.Name.Name)
+		if cols, likePK, ok, err := b.likeColumns(name); ok { // LIKE source (createlike.go)
+			if err != nil {
+				return nil, err
+			}
+			if len(likePK) > 0 && len(pk) > 0 {
+				return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", ident(ct.Table.Name))
+			}
+			desc.Schema.Columns = append(desc.Schema.Columns, cols...)
+			pk = append(pk, likePK...)
+			continue
+		}
 		tn := b.stmt.ColumnTypes[name]
 		if tn == nil {
 			tn = b.stmt.ColumnTypes[cd.Name.Name.O]

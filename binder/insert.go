@@ -37,7 +37,7 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 		if !ok {
 			return nil, sqlerr.NotSupported("INSERT from this kind of query")
 		}
-		if query, err = b.bindSelect(sel); err != nil {
+		if query, err = b.bindInsertSelect(sel); err != nil {
 			return nil, err
 		}
 	}
@@ -143,6 +143,14 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 			}
 			return nil, sqlerr.New(sqlerr.SyntaxError, "INSERT has more target columns than expressions")
 		}
+		var targets []colTarget
+		for i, c := range tableCols {
+			targets = append(targets, colTarget{index: i, name: c.Name, t: c.Type})
+		}
+		if err := b.assignUnknownOutputs(q, provided, targets, info.Path.Table); err != nil {
+			return nil, err
+		}
+		qcols = q.Columns()
 		p := &Project{Input: q}
 		for i, c := range tableCols {
 			var e Expr = &Const{T: c.Type.Nullable()}

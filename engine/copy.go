@@ -25,9 +25,10 @@ import (
 //     their table OID and attribute number) and CopyFrom writes the rows
 //     pgwire decodes, all in one Table.Append / Upsert so that a COPY is
 //     atomic. Outside a transaction block, into a primary-key table whose
-//     store takes an upsert in parts (fluss.BulkUpserter), each batch goes
-//     to the store as it is decoded and the store writes them at the end,
-//     still as one write (copyStreaming).
+//     store takes an upsert in parts (fluss.BulkUpserter) or a log table
+//     whose store takes an append in parts (fluss.BulkAppender, staged on
+//     disk), each batch goes to the store as it is decoded and the store
+//     writes them at the end, still as one write (copyStreaming).
 //
 // Every *statement has the CopyStatement methods (the type is shared); for
 // statements other than COPY, CopyOptions has no Format, which pgwire reads
@@ -187,8 +188,21 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if err != nil {
 		return "", err
 	}
-	if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() && s.tx == nil && !s.held {
-		return ps.copyStreaming(ctx, src, info, t, bu)
+	if s.tx == nil && !s.held {
+		if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() {
+			up, err := bu.BeginUpsert(ctx)
+			if err != nil {
+				return "", err
+			}
+			return ps.copyStreaming(ctx, src, info, t, up, true)
+		}
+		if ba, ok := t.base.(fluss.BulkAppender); ok && !info.HasPrimaryKey() {
+			ap, err := ba.BeginAppend(ctx)
+			if err != nil {
+				return "", err
+			}
+			return ps.copyStreaming(ctx, src, info, t, ap, false)
+		}
 	}
 
 	var batches []arrow.RecordBatch
@@ -226,17 +240,16 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 }
 
 // copyStreaming is COPY FROM outside a transaction block into a table that
-// takes an upsert in parts: each decoded batch goes to the store as it
+// takes a write in parts: each decoded batch goes to the store as it
 // arrives (encoded there while the next one is decoded) and the store writes
 // them at the end as one write, so that the COPY stays atomic. The implicit
-// transaction holds no rows (only the COPY's locks); its limit still bounds
-// what the COPY hands over.
-func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, info fluss.TableInfo, pt *pendingTable, bu fluss.BulkUpserter) (string, error) {
+// transaction holds no rows (only the COPY's locks). A primary-key table's
+// upsert (keyed) holds its parts in the store's memory until it commits, so
+// the transaction's limit still bounds what the COPY hands over; a log
+// table's append stages them on disk (fluss.BulkAppender), so it is bounded
+// by the disk alone (53100 when full).
+func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, info fluss.TableInfo, pt *pendingTable, up fluss.BulkUpsert, keyed bool) (string, error) {
 	tx := pt.tx
-	up, err := bu.BeginUpsert(ctx)
-	if err != nil {
-		return "", err
-	}
 	defer up.Discard()
 	rows, err := ps.eachBatch(ctx, src, func(b arrow.RecordBatch) error {
 		rec, err := ps.copyRecord(info, []arrow.RecordBatch{b}, b.NumRows())
@@ -245,6 +258,9 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 			return err
 		}
 		defer rec.Release()
+		if !keyed {
+			return up.Add(ctx, rec)
+		}
 		if err := tx.charge(rec); err != nil {
 			return err
 		}

@@ -378,6 +378,8 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		if ps.plan, err = lower.PlanWith(b.Plan, lower.Options{Ctx: ctx, Stats: s.eng.tables}); err != nil {
 			return nil, err
 		}
+		// a query has a row description even with no columns (SELECT FROM t)
+		ps.cols = make([]pgwire.ResultColumn, 0, len(b.Plan.Columns()))
 		for _, c := range b.Plan.Columns() {
 			ps.cols = append(ps.cols, pgwire.ResultColumn{Name: c.Name, Type: c.T, TableOID: tableOID(c.TableID), ColumnNumber: int16(c.Ordinal)})
 		}

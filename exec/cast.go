@@ -238,6 +238,11 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 			return int64(0), nil
 		}
 	case types.Date, types.Timestamp, types.TimestampTZ:
+		if sign := types.InfiniteSign(v, from); sign != 0 { // ±infinity stays itself
+			if out, ok := types.InfiniteValue(sign, to); ok {
+				return out, nil
+			}
+		}
 		tm := types.ValueToTime(v, from)
 		switch {
 		case from.Kind == types.TimestampTZ && to.Kind != types.TimestampTZ:

@@ -244,6 +244,21 @@ type BulkUpsert interface {
 	Discard()
 }
 
+// BulkAppender is implemented by log tables that can take one append in
+// parts without holding them in memory (what COPY FROM STDIN streams):
+// each part is validated, encoded and staged on disk as it comes, nothing
+// is visible until Commit, which appends every part as one atomic, durable
+// write, and Discard or a crash before Commit leaves nothing behind. The
+// returned BulkAppend has BulkUpsert's methods and rules.
+type BulkAppender interface {
+	BeginAppend(ctx context.Context) (BulkAppend, error)
+}
+
+// BulkAppend is one append in parts (BulkAppender).
+type BulkAppend interface {
+	BulkUpsert
+}
+
 // RowEstimator is implemented by tables that can estimate their row count
 // from metadata alone, without reading rows: what the planner orders joins
 // by. A primary-key table may count the changes written (an upper bound).

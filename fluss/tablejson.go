@@ -195,6 +195,9 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}
 		tj.Schema.Columns = append(tj.Schema.Columns, columnJSON{Name: c.Name, DataType: dt, Comment: c.Comment, ID: id})
+		if !limits {
+			putVarcharLimits(c.Type, []string{"c:" + c.Name}, tj.Custom)
+		}
 	}
 	tj.Schema.HighestID = max(highest, 0)
 	return json.Marshal(tj)
@@ -210,7 +213,12 @@ func ParseTableJSON(b []byte) (TableDescriptor, error) {
 	if len(tj.PartKey) > 0 {
 		return TableDescriptor{}, fmt.Errorf("partitioned table (partition key %v) is not supported yet", tj.PartKey)
 	}
-	return descriptorFromJSON(tj.Schema, tj)
+	limits := takeVarcharKeys(tj.Custom)
+	d, err := descriptorFromJSON(tj.Schema, tj)
+	if err == nil {
+		applyVarcharLimits(d.Schema.Columns, limits)
+	}
+	return d, err
 }
 
 // ParseSchemaJSON decodes Fluss's schema JSON (GetTableSchema) into columns

@@ -256,11 +256,16 @@ func (s *Server) Stop(ctx context.Context) error {
 // data directory and returns its connection string and a cleanup function
 // that stops it and removes the directory (one per sqllogictest file).
 func InProcess(ctx context.Context, _ string) (string, func(), error) {
+	return inProcess(ctx, nil)
+}
+
+// inProcess is InProcess, serving the cluster fc names when it is set.
+func inProcess(ctx context.Context, fc *remote.Config) (string, func(), error) {
 	dir, err := os.MkdirTemp("", "sqlgate-slt-*")
 	if err != nil {
 		return "", nil, err
 	}
-	srv, err := Start(ctx, Config{Listen: "127.0.0.1:0", DataDir: dir})
+	srv, err := Start(ctx, Config{Listen: "127.0.0.1:0", DataDir: dir, Fluss: fc})
 	if err != nil {
 		os.RemoveAll(dir)
 		return "", nil, err

@@ -63,7 +63,15 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 			return nil, syntaxErrorAt(src, toks, i)
 		}
 		elemStart := i
-		isColumn := !tableConstraintWords[toks[i].word(src)] ||
+		if toks[i].is(src, "LIKE") { // LIKE source [INCLUDING ...] (createlike.go)
+			marker, next, err := likeElement(src, toks, i, st)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, marker...)
+			i = next
+		}
+		isColumn := i == elemStart && !tableConstraintWords[toks[i].word(src)] ||
 			toks[i].is(src, "EXCLUDE") && !(i+1 < len(toks) && (toks[i+1].isPunct(src, "(") || toks[i+1].is(src, "USING")))
 		if isColumn {
 			// a column name is a ColId: PostgreSQL's reserved and

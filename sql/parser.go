@@ -116,6 +116,9 @@ type Statement struct {
 	// (keyed by column name: unquoted names lower-cased). TiDB's AST shows
 	// these columns as TEXT.
 	ColumnTypes map[string]*TypeName
+	// CreateLike are CREATE TABLE's LIKE elements, in order; each stands
+	// in the column list as the column LikePlaceholder(i) (createlike.go).
+	CreateLike []LikeClause
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format
@@ -249,6 +252,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			return nil, err
 		}
 	case "UPDATE", "DELETE", "WITH":
+		toks = hoistWithIntoInsert(src, toks) // withdml.go
 		if toks, err = rewriteDML(src, toks, st); err != nil {
 			return nil, err
 		}

@@ -49,6 +49,18 @@
 // bounds the whole call and cancels it at once (an answer that arrives
 // later is dropped).
 //
+// # Store
+//
+// Store is the fluss.Store over a cluster. Its schema "public" is the
+// Fluss database Config.Database (default "public"; store_database.go maps
+// the paths both ways). A group of writes to one table (WriteAtomically:
+// a transaction's, or a statement of several batches) goes as one write
+// per bucket (atomic.go); writes to two tables are refused (0A000). A log
+// table's scan asks the server for the columns it reads only
+// (scan_projection.go); a primary-key table's is one LimitScan per bucket,
+// or a replay of the bucket's changelog when the bucket is too large for
+// one (scan_replay.go).
+//
 // # sqlgate's metadata
 //
 // Views, table owners, grants and roles are kept in the cluster, in the

@@ -573,6 +573,9 @@ func (e *dateEncoder) appendValue(dst []byte, row int) []byte {
 	days := int64(e.vals[row])
 	switch e.mode {
 	case modeBinary:
+		if days == math.MaxInt32 || days == math.MinInt32 { // ±infinity are not shifted
+			return appendUint32(dst, uint32(int32(days)))
+		}
 		return appendUint32(dst, uint32(int32(days-unixToPGEpochDays)))
 	case modeJSON:
 		start := len(dst)

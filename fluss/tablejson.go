@@ -175,7 +175,8 @@ func MarshalStoreTableJSON(d TableDescriptor) ([]byte, error) {
 func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	tj := tableJSON{
 		Version: 1, Comment: d.Comment, PartKey: []string{}, BucketKey: d.BucketKey,
-		BucketCount: d.BucketCount, Properties: d.Properties, Custom: d.CustomProperties,
+		// a copy: the VARCHAR limits are added to it below
+		BucketCount: d.BucketCount, Properties: d.Properties, Custom: maps.Clone(d.CustomProperties),
 		Schema: schemaJSON{Version: 1, PrimaryKey: d.Schema.PrimaryKey},
 	}
 	if tj.BucketKey == nil {

@@ -130,6 +130,22 @@ func (c *Catalog) roles() []RoleInfo {
 }
 
 // tableOwner is the name of a table's owner.
+// storedTableOwner is a stored table's owner: as Roles records it, else as
+// the table names it (fluss.OwnerProperty, written with the table: what
+// a table created through another server, or just before a crash, shows
+// before its owner's row is recorded).
+func (c *Catalog) storedTableOwner(t fluss.TableInfo) string {
+	if c.opts.Roles != nil {
+		if o := c.opts.Roles.TableOwner(t.TableID); o != "" {
+			return o
+		}
+	}
+	if o := t.Descriptor.CustomProperties[fluss.OwnerProperty]; o != "" {
+		return o
+	}
+	return c.opts.User
+}
+
 func (c *Catalog) tableOwner(tableID int64) string {
 	if c.opts.Roles != nil {
 		if o := c.opts.Roles.TableOwner(tableID); o != "" {

@@ -96,7 +96,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		r["relminmxid"] = 1
 		r["relhasindex"] = t.HasPrimaryKey()
 		r["relchecks"] = len(fluss.MetaOf(t.Descriptor).Checks)
-		r["relowner"] = c.roleOID(c.tableOwner(t.TableID))
+		r["relowner"] = c.roleOID(c.storedTableOwner(t))
 		if c.opts.Roles != nil {
 			if acl := c.opts.Roles.TableACL(t.TableID); acl != nil {
 				items := make([]any, len(acl))
@@ -553,7 +553,7 @@ func (c *Catalog) tablesViewRows(_ context.Context, s *snapshot) ([]row, error) 
 	var rows []row
 	for _, t := range s.tables {
 		rows = append(rows, row{"schemaname": t.Path.Database, "tablename": t.Path.Table,
-			"tableowner": c.tableOwner(t.TableID), "hasindexes": t.HasPrimaryKey(), "hasrules": false,
+			"tableowner": c.storedTableOwner(t), "hasindexes": t.HasPrimaryKey(), "hasrules": false,
 			"hastriggers": false, "rowsecurity": false})
 	}
 	for i := range relationSpecs {

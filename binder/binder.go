@@ -27,6 +27,10 @@ type binder struct {
 	// a set operation, whose unknown literals stay unknown for the set
 	// operation to type (select.go, setop.go).
 	setOpBranch bool
+	// keepUnknownOutputs is set while INSERT's SELECT is about to be
+	// bound: its unknown outputs stay unknown for the target columns to
+	// type (insertselect.go).
+	keepUnknownOutputs bool
 	// agg is the aggregate binder's state while an aggregating query's
 	// SELECT list, HAVING and ORDER BY are bound; nil elsewhere.
 	agg *aggState
@@ -43,6 +47,10 @@ type binder struct {
 	corr *corrState
 	// ctes are the WITH queries visible to the query being bound.
 	ctes map[string]*ast.CommonTableExpression
+	// cteCorr is the correlation state of the query level that defined
+	// each WITH query (nil at the top level): a reference at that level
+	// binds the body seeing the same outer queries (ctecorr.go).
+	cteCorr map[*ast.CommonTableExpression]*corrState
 	// rec is the WITH RECURSIVE state (recursive.go); nil until needed.
 	rec *recState
 	// excludedScope is the scope of ON CONFLICT DO UPDATE, where VALUES(x)

@@ -43,7 +43,7 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			}
 			saved := b.ctes
 			b.ctes = withoutCTE(saved, ident(src.Name))
-			inner, _, err := b.bindSubqueryPlan(nil, cte.Query.Query)
+			inner, err := b.bindCTEBody(cte)
 			b.ctes = saved
 			if err != nil {
 				return nil, err

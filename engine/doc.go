@@ -22,6 +22,12 @@
 // change result type" when its result columns would change. Privileges
 // are checked at every execution, so a REVOKE reaches prepared statements.
 //
+// Metadata (metadata.go, views.go, privileges.go, roles.go): views, owners,
+// grants and roles live in a meta.Store; each statement that changes them
+// commits once through meta.Store.Update, a new table carries its owner in
+// its own properties, and each statement first refreshes the metadata (one
+// lookup on a cluster), so that changes made through another server apply.
+//
 // Row locks (rowlocks.go, txn.go): when the store is fluss.RowLockable the
 // engine keeps one rowlock.Manager for all sessions; each session's
 // transactions lock what they write (and what SELECT ... FOR UPDATE

@@ -3,6 +3,7 @@ package fluss
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -174,7 +175,7 @@ func MarshalStoreTableJSON(d TableDescriptor) ([]byte, error) {
 func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	tj := tableJSON{
 		Version: 1, Comment: d.Comment, PartKey: []string{}, BucketKey: d.BucketKey,
-		BucketCount: d.BucketCount, Properties: d.Properties, Custom: map[string]string{},
+		BucketCount: d.BucketCount, Properties: d.Properties, Custom: d.CustomProperties,
 		Schema: schemaJSON{Version: 1, PrimaryKey: d.Schema.PrimaryKey},
 	}
 	if tj.BucketKey == nil {
@@ -183,6 +184,23 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	if tj.Properties == nil {
 		tj.Properties = map[string]string{}
 	}
+	// A copy: sqlgate's own keys are added below, and the caller's
+	// descriptor must not change.
+	tj.Custom = maps.Clone(tj.Custom)
+	if tj.Custom == nil {
+		tj.Custom = map[string]string{}
+	}
+	// sqlgate's own keys (coldefs.go) are custom properties: Fluss checks
+	// its table properties against its own options.
+	props := make(map[string]string, len(tj.Properties))
+	for k, v := range tj.Properties {
+		if IsMetaProperty(k) {
+			tj.Custom[k] = v
+		} else {
+			props[k] = v
+		}
+	}
+	tj.Properties = props
 	highest := -1
 	for _, c := range d.Schema.Columns {
 		highest++
@@ -234,8 +252,19 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 		BucketCount: tj.BucketCount, BucketKey: tj.BucketKey, Comment: tj.Comment,
 		Properties: tj.Properties, Schema: Schema{PrimaryKey: sj.PrimaryKey},
 	}
+	if len(tj.Custom) > 0 {
+		d.CustomProperties = tj.Custom
+	}
 	if len(d.BucketKey) == 0 {
 		d.BucketKey = nil
+	}
+	for k, v := range tj.Custom {
+		if IsMetaProperty(k) {
+			if d.Properties == nil {
+				d.Properties = map[string]string{}
+			}
+			d.Properties[k] = v
+		}
 	}
 	for _, c := range sj.Columns {
 		t, err := typeFromJSON(c.DataType)
@@ -244,5 +273,6 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 		}
 		d.Schema.Columns = append(d.Schema.Columns, Column{Name: c.Name, Type: t, Comment: c.Comment})
 	}
+	applyVariants(&d)
 	return d, nil
 }

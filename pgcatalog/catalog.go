@@ -98,6 +98,8 @@ type Roles interface {
 type RoleInfo struct {
 	Name      string
 	Superuser bool
+	// NoLogin: the role may not log in (rolcanlogin false; not in pg_user).
+	NoLogin bool
 }
 
 // roleOID is a role's OID: 10 for the bootstrap superuser (User), else a
@@ -199,6 +201,8 @@ func (c *Catalog) Table(ctx context.Context, schema, name string) (fluss.Table, 
 // snapshot is the store's catalog as one scan sees it.
 type snapshot struct {
 	tables []fluss.TableInfo
+	// sequences are the store's sequences (coldefs.go).
+	sequences []fluss.SequenceInfo
 }
 
 func (c *Catalog) snapshot(ctx context.Context) (*snapshot, error) {
@@ -206,7 +210,11 @@ func (c *Catalog) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &snapshot{tables: ts}, nil
+	seqs, err := c.listSequences(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &snapshot{tables: ts, sequences: seqs}, nil
 }
 
 // typeSpec is one pg_type row for a built-in type.

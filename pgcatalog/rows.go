@@ -11,6 +11,11 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
+// dynamic is a generator computed at each read.
+func (c *Catalog) dynamic(rows func() []row) rowsFunc {
+	return func(context.Context, *snapshot) ([]row, error) { return rows(), nil }
+}
+
 // generators maps relation names to their row generators; relations not
 // listed are always empty (sqlgate has no triggers, policies, enums ...).
 func (c *Catalog) generators() map[string]rowsFunc {
@@ -25,11 +30,14 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_index":            c.indexRows,
 		"pg_indexes":          c.indexesViewRows,
 		"pg_constraint":       c.constraintRows,
+		"pg_attrdef":          c.attrdefRows,    // coldefs.go
+		"pg_sequence":         c.pgSequenceRows, // coldefs.go
+		"pg_sequences":        c.pgSequencesViewRows,
 		"pg_description":      c.descriptionRows,
 		"pg_database":         static(c.databaseRows()),
-		"pg_roles":            static(c.roleRows("rol")),
-		"pg_authid":           static(c.roleRows("rol")),
-		"pg_user":             static(c.userRows()),
+		"pg_roles":            c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
+		"pg_authid":           c.dynamic(func() []row { return c.roleRows("rol") }),
+		"pg_user":             c.dynamic(c.userRows),
 		"pg_settings":         static(c.settingRows()),
 		"pg_am":               static(amRows()),
 		"pg_proc":             static(c.procRows()),
@@ -49,6 +57,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"table_constraints": c.infoTableConstraintRows,
 		"key_column_usage":  c.infoKeyColumnRows,
 		"routines":          static(c.infoRoutineRows()),
+		"sequences":         c.infoSequenceRows, // coldefs.go
 	}
 }
 
@@ -86,6 +95,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		// PostgreSQL's FirstMultiXactId, what every new table starts with
 		r["relminmxid"] = 1
 		r["relhasindex"] = t.HasPrimaryKey()
+		r["relchecks"] = len(fluss.MetaOf(t.Descriptor).Checks)
 		r["relowner"] = c.roleOID(c.tableOwner(t.TableID))
 		if c.opts.Roles != nil {
 			if acl := c.opts.Roles.TableACL(t.TableID); acl != nil {
@@ -106,6 +116,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 			rows = append(rows, ir)
 		}
 	}
+	rows = append(rows, c.sequenceClassRows(s)...)
 	for i := range relationSpecs {
 		sp := &relationSpecs[i]
 		r := classBase(sp.oid, sp.name, namespaceOID(sp.schema), string(sp.kind), len(sp.cols))
@@ -171,8 +182,10 @@ func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 		rel := RelationOID(t.TableID)
 		cols := t.Descriptor.Schema.Columns
 		rows = append(rows, systemAttributeRows(rel)...)
+		meta := fluss.MetaOf(t.Descriptor)
 		for i, col := range cols {
-			rows = append(rows, c.attributeRow(rel, i+1, col.Name, col.Type))
+			m := meta.Column(i)
+			rows = append(rows, withColumnMeta(c.attributeRow(rel, i+1, col.Name, shownType(col.Type, m)), m))
 		}
 		if t.HasPrimaryKey() {
 			for k, num := range pkAttnums(t) {
@@ -282,7 +295,7 @@ func (c *Catalog) constraintRows(_ context.Context, s *snapshot) ([]row, error) 
 			"connoinherit": true, "conkey": int2s(pkAttnums(t)),
 		})
 	}
-	return rows, nil
+	return append(rows, c.checkConstraintRows(s)...), nil
 }
 
 // schemaACL is PostgreSQL's default ACL of a schema owned by owner:
@@ -335,7 +348,7 @@ func (c *Catalog) roleRows(prefix string) []row {
 	for _, r := range c.roles() {
 		rows = append(rows, row{
 			"oid": c.roleOID(r.Name), "rolname": r.Name, "rolsuper": r.Superuser, "rolinherit": true,
-			"rolcreaterole": r.Superuser, "rolcreatedb": r.Superuser, "rolcanlogin": true, "rolreplication": r.Superuser,
+			"rolcreaterole": r.Superuser, "rolcreatedb": r.Superuser, "rolcanlogin": !r.NoLogin, "rolreplication": r.Superuser,
 			"rolconnlimit": -1, "rolpassword": "********", "rolbypassrls": r.Superuser,
 		})
 	}
@@ -345,6 +358,9 @@ func (c *Catalog) roleRows(prefix string) []row {
 func (c *Catalog) userRows() []row {
 	var rows []row
 	for _, r := range c.roles() {
+		if r.NoLogin {
+			continue // pg_user lists the roles that can log in
+		}
 		rows = append(rows, row{
 			"usename": r.Name, "usesysid": c.roleOID(r.Name), "usecreatedb": r.Superuser, "usesuper": r.Superuser,
 			"userepl": r.Superuser, "usebypassrls": r.Superuser, "passwd": "********",

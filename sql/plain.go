@@ -31,7 +31,7 @@ func plainReject(w string) bool {
 		"DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "INTERVAL",
 		"CARDINALITY", "FETCH", "FOR", "INTO", "WINDOW",
 		"RETURNING", "DISTINCT", "IS", "ORDER", "OFFSET",
-		"AS", "FROM", "LIMIT", "ASYMMETRIC", "ISNULL", "NOTNULL", "STDDEV", "VARIANCE":
+		"AS", "FROM", "LIMIT", "ASYMMETRIC", "ISNULL", "NOTNULL", "STDDEV", "VARIANCE", "DIV":
 		return true
 	}
 	return false
@@ -59,7 +59,7 @@ func plainClause(w string) bool {
 // plain; ok false otherwise. seg is storage for a one-segment offset map;
 // edits, when not nil, is scratch kept for the next call.
 func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (text string, segs []segment, ok bool) {
-	if len(toks) == 0 || !toks[0].is(src, "SELECT") {
+	if len(toks) <= 1 || !toks[0].is(src, "SELECT") || emptyListEnd[toks[1].word(src)] { // SELECT [FROM]: an empty select list
 		return "", nil, false
 	}
 	depth := 0

@@ -195,6 +195,9 @@ func (p *sessionParser) txModes(tx *TxStmt, required bool) error {
 // reports whether it did.
 func parseSession(src string, toks []token, st *Statement) (bool, error) {
 	p := &sessionParser{src: src, toks: toks}
+	if p.isRoleStatement() {
+		return true, p.parseRole(st)
+	}
 	switch p.word(0) {
 	case "GRANT", "REVOKE":
 		return true, p.parseGrant(st)

@@ -73,6 +73,7 @@ const (
 	QueryCanceled                 Code = "57014"
 	AdminShutdown                 Code = "57P01"
 	ObjectNotInPrerequisiteState  Code = "55000"
+	ObjectInUse                   Code = "55006"
 	ExternalRoutineException      Code = "38000"
 	ExternalRoutineInvocation     Code = "39000"
 	DataCorrupted                 Code = "XX001"

@@ -124,7 +124,7 @@ func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error
 		}
 	}
 	for b := 0; b < info.Descriptor.BucketCount; b++ {
-		bl := &bucketLog{path: filepath.Join(t.dir, fmt.Sprintf("bucket-%d.log", b))}
+		bl := &bucketLog{path: bucketLogPath(t.dir, b)}
 		t.buckets = append(t.buckets, bl)
 		flags := os.O_RDWR
 		if create {
@@ -147,11 +147,11 @@ func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error
 		}
 	}
 	if create {
-		if err := syncDir(t.dir); err != nil {
+		if err := s.syncDir(t.dir); err != nil {
 			t.closeFiles()
 			return nil, err
 		}
-		if err := syncDir(filepath.Dir(t.dir)); err != nil {
+		if err := s.syncDir(filepath.Dir(t.dir)); err != nil {
 			t.closeFiles()
 			return nil, err
 		}
@@ -198,7 +198,7 @@ func (s *Store) recoverBucket(t *tableState, b int) error {
 		if err := bl.f.Truncate(length); err != nil {
 			return ioErr(err, "truncating %s", bl.path)
 		}
-		if err := bl.f.Sync(); err != nil {
+		if err := s.sync(bl.path, SyncFull, bl.f.Sync); err != nil {
 			return ioErr(err, "syncing %s", bl.path)
 		}
 	}

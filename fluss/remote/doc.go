@@ -61,6 +61,14 @@
 // or a replay of the bucket's changelog when the bucket is too large for
 // one (scan_replay.go).
 //
+// # sqlgate's metadata
+//
+// Views, table owners, grants and roles are kept in the cluster, in the
+// primary-key table sqlgate_system.metadata that package meta creates and
+// reads through this Store (one bucket: a commit is one PutKv batch), so
+// that every sqlgate server pointed at the cluster shares them; a table's
+// owner is also a custom property of the table (meta.OwnerProperty).
+//
 // # Bytes
 //
 // Every byte layout comes from fluss/format: log record batches, compacted

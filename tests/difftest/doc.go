@@ -50,8 +50,7 @@
 // aggregates over a table of DECIMAL columns) whose text output and
 // SQLSTATEs must equal PostgreSQL's exactly: numeric has no documented
 // difference. SQLGATE_DIFF_NUMERIC_QUERIES sets its count (default 300, as
-// make test runs it; 20,000 still finds which-error-first differences in
-// constant-only queries, so .ci/run does not run the long form yet).
+// make test runs it; .ci/run runs 20,000).
 //
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway

@@ -44,4 +44,13 @@
 // at the block's first statement and fails a write to a row changed since
 // with 40001; SERIALIZABLE is refused (0A000); on a store without row
 // locks, read-modify-write statements and REPEATABLE READ are.
+//
+// Column defaults, CHECK constraints and sequences (coldefs.go,
+// sequences.go): INSERT's defaults are bound into its plan, COPY fills
+// omitted columns with them, and every row a transaction writes passes
+// the table's CHECK constraints (pendingTable) before it is kept.
+// Sequences live in the store when it is a fluss.SequenceStore; their DDL
+// refuses a transaction block, and nextval is not rolled back, as in
+// PostgreSQL. A store without sequences (a Fluss cluster) refuses them,
+// and SERIAL and identity columns with them, with 0A000.
 package engine

@@ -245,14 +245,19 @@ func catalogFuncs() []*Func {
 		})},
 		{Name: "format", Args: []types.T{tText}, Ret: tText, specialize: formatSpecialize},
 		{Name: "format", Args: []types.T{tText, tAny}, Variadic: true, Ret: tText, specialize: formatSpecialize},
-		// pg_get_serial_sequence: sqlgate has no sequences, so no column
-		// owns one (NULL); an unknown table is 42P01 as on PostgreSQL
+		// pg_get_serial_sequence: the sequence a SERIAL or identity column
+		// owns (SerialSequences), NULL for none; an unknown table is 42P01
+		// as on PostgreSQL
 		{Name: "pg_get_serial_sequence", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			if _, ok, err := c.LookupRelation(ctx, a[0].(string)); err != nil || !ok {
+			oid, ok, err := c.LookupRelation(ctx, a[0].(string))
+			if err != nil || !ok {
 				if err == nil {
 					err = sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", a[0].(string))
 				}
 				return nil, err
+			}
+			if ss, isSerial := c.(SerialSequences); isSerial {
+				return optional(ss.SerialSequence(ctx, oid, a[1].(string)))
 			}
 			return nil, nil
 		})},

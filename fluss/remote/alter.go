@@ -45,7 +45,7 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 	if _, _, err := fluss.ApplyTableChanges(info, changes); err != nil {
 		return info, err
 	}
-	req := &pb.AlterTableRequest{TablePath: pbPath(path), IgnoreIfNotExists: proto.Bool(false)}
+	req := &pb.AlterTableRequest{TablePath: pbPath(s.onCluster(path)), IgnoreIfNotExists: proto.Bool(false)}
 	for _, ch := range changes {
 		switch ch.Kind {
 		case fluss.ChangeSetProperty:
@@ -103,7 +103,7 @@ func (s *Store) oldColumns(ctx context.Context, info fluss.TableInfo) (map[int16
 			out[id] = n.(int)
 			continue
 		}
-		sch, got, err := s.c.GetTableSchema(ctx, info.Path, int(id))
+		sch, got, err := s.c.GetTableSchema(ctx, s.onCluster(info.Path), int(id))
 		if CodeOf(err) == CodeSchemaNotExist {
 			continue
 		}

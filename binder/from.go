@@ -56,7 +56,7 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 		if n, ok, err := b.bindViewRef(src, alias); ok {
 			return n, err
 		}
-		path := tablePath(src)
+		path := b.tablePath(src)
 		changelog, binlog := false, false
 		if base, ok := strings.CutSuffix(path.Table, "$changelog"); ok {
 			path.Table, changelog = base, true
@@ -135,12 +135,15 @@ func (b *binder) bindJoin(j *ast.Join) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	right, err := b.bindResultSet(j.Right)
+	right, outer, err := b.bindJoinRight(j, left) // lateral.go
 	if err != nil {
 		return nil, err
 	}
 	if err := checkDuplicateAliases(left, right); err != nil {
 		return nil, err
+	}
+	if len(outer) > 0 {
+		return b.lateralJoin(j, left, right, outer)
 	}
 	spec, err := joinSpecOf(j)
 	if err != nil {

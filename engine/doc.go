@@ -6,7 +6,12 @@
 //
 // It is the only package that sees every stage; it holds no logic of its
 // own beyond sequencing them and the session statements (SET, SHOW, BEGIN,
-// COMMIT, ROLLBACK) that never reach the binder.
+// COMMIT, ROLLBACK) that never reach the binder, and the schema-management
+// statements that do not either (ddlstmts.go): schemas as Fluss databases
+// and search_path resolution of unqualified names (schemas.go, the
+// binder's SchemaResolver), ALTER TABLE onto fluss.TableAlterer
+// (altertable.go), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go)
+// and temporary tables in the session's pg_temp_N (temptables.go).
 //
 // Outside a transaction block each statement's writes are its own implicit
 // transaction, committed when it ends; while pgwire holds the implicit

@@ -27,6 +27,7 @@ type Metadata interface {
 	Update(ctx context.Context, change func(tx *meta.Tx) error) error
 	Refresh(ctx context.Context) error
 	AdoptOwner(info fluss.TableInfo)
+	Reconcile(ctx context.Context, cat fluss.Catalog, databases ...string) error
 }
 
 // metaErr is a failed metadata commit as a client sees it: SQL errors

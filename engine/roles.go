@@ -47,6 +47,11 @@ func (s *session) execRole(ctx context.Context, r *sql.RoleStmt) (pgwire.Result,
 			secret = v
 		}
 	}
+	if r.Verb == "DROP" {
+		if err := s.eng.meta.Reconcile(ctx, s.eng.store); err != nil {
+			return nil, metaErr(err)
+		}
+	}
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		switch r.Verb {
 		case "DROP":
@@ -94,6 +99,8 @@ func applyRole(e *pgwire.UserEntry, r *sql.RoleStmt) {
 
 // dropRoles drops the roles of DROP ROLE, refusing (2BP01, as
 // PostgreSQL) a role that still owns a table or view or holds a grant.
+// The rows of tables that are gone (left by a crash, or by another server)
+// are no dependencies: execRole sweeps them first.
 func (s *session) dropRoles(tx *meta.Tx, r *sql.RoleStmt) error {
 	for _, name := range r.Names {
 		if _, ok := tx.Users[name]; !ok {

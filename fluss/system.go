@@ -12,3 +12,8 @@ const SystemDatabase = "sqlgate_system"
 // set them, and they stay in CustomProperties (Fluss refuses unknown keys
 // among a table's properties).
 const ReservedPropertyPrefix = "sqlgate."
+
+// OwnerProperty is the custom property naming a table's owner, written
+// with the table by CREATE TABLE so that the owner commits atomically
+// with it on either store (package meta keeps the grants).
+const OwnerProperty = ReservedPropertyPrefix + "owner"

@@ -175,7 +175,8 @@ func MarshalStoreTableJSON(d TableDescriptor) ([]byte, error) {
 func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	tj := tableJSON{
 		Version: 1, Comment: d.Comment, PartKey: []string{}, BucketKey: d.BucketKey,
-		BucketCount: d.BucketCount, Properties: d.Properties, Custom: d.CustomProperties,
+		// a copy: the VARCHAR limits are added to it below
+		BucketCount: d.BucketCount, Properties: d.Properties, Custom: maps.Clone(d.CustomProperties),
 		Schema: schemaJSON{Version: 1, PrimaryKey: d.Schema.PrimaryKey},
 	}
 	if tj.BucketKey == nil {
@@ -260,6 +261,21 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	if len(d.BucketKey) == 0 {
 		d.BucketKey = nil
 	}
+	// Custom properties (what Fluss's AlterTable puts the keys outside
+	// "table." in) are properties to sqlgate, as CREATE TABLE's WITH;
+	// sqlgate's own keys (the owner, the column metadata of coldefs.go)
+	// are not, and stay custom only.
+	for k, v := range tj.Custom {
+		if IsMetaProperty(k) {
+			continue
+		}
+		if _, ok := d.Properties[k]; !ok {
+			if d.Properties == nil {
+				d.Properties = map[string]string{}
+			}
+			d.Properties[k] = v
+		}
+	}
 	for _, c := range sj.Columns {
 		t, err := typeFromJSON(c.DataType)
 		if err != nil {
@@ -269,4 +285,15 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	}
 	applyVariants(&d)
 	return d, nil
+}
+
+// MarshalTypeJSON is one data type in Fluss's DataTypeJsonSerde shape (what
+// AlterTable's PbAddColumn carries).
+func MarshalTypeJSON(t types.T) ([]byte, error) {
+	highest := 0
+	j, err := typeToJSON(t, &highest, false)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(j)
 }

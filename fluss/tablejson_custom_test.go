@@ -38,3 +38,25 @@ func TestCustomPropertiesRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// Marshalling leaves the descriptor's custom properties as they were (the
+// VARCHAR limits go into a copy): a descriptor is shared, TRUNCATE sends
+// a stored table's again.
+func TestMarshalLeavesCustomPropertiesAlone(t *testing.T) {
+	custom := map[string]string{OwnerProperty: "alice"}
+	d := TableDescriptor{Schema: Schema{Columns: []Column{{Name: "s", Type: types.T{Kind: types.String, Length: 5}}}}, CustomProperties: custom}
+	b, err := MarshalTableJSON(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(custom) != 1 {
+		t.Errorf("the descriptor's custom properties changed: %v", custom)
+	}
+	back, err := ParseTableJSON(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Schema.Columns[0].Type.Length != 5 || !reflect.DeepEqual(back.CustomProperties, custom) {
+		t.Errorf("read back %+v %v", back.Schema.Columns[0].Type, back.CustomProperties)
+	}
+}

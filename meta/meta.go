@@ -22,7 +22,7 @@ import (
 // OwnerProperty is the Fluss custom property that names a table's owner:
 // written with the table by CREATE TABLE, so that the owner commits
 // atomically with the table on either store.
-const OwnerProperty = fluss.ReservedPropertyPrefix + "owner"
+const OwnerProperty = fluss.OwnerProperty
 
 // backend persists the rows of a Store and tells their version.
 type backend interface {

@@ -167,7 +167,7 @@ func openMeta(ctx context.Context, cfg Config, store fluss.Store) (*meta.Store, 
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		md, err = meta.OpenTable(cctx, store, func(ctx context.Context) error {
-			return rs.Client().CreateDatabase(ctx, fluss.SystemDatabase, true)
+			return rs.EnsureDatabase(ctx, fluss.SystemDatabase)
 		})
 		if err == nil {
 			// The views and privileges files of a version that kept them

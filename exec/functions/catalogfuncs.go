@@ -47,13 +47,23 @@ func catalogFuncs() []*Func {
 		{Name: "user", Ret: tName, Kernel: user},
 		{Name: "current_database", Ret: tName, Kernel: db},
 		{Name: "current_catalog", Ret: tName, Kernel: db},
-		{Name: "current_schema", Ret: tName, Kernel: name(func(Session) string { return "public" })},
+		// the first schema of the search path that exists (searchpath.go)
+		{Name: "current_schema", Ret: tName, Kernel: rowFunc(tName, false, func(ctx context.Context, _ []any) (any, error) {
+			if p := effectivePath(ctx); len(p) > 0 {
+				return p[0], nil
+			}
+			return nil, nil
+		})},
 		{Name: "current_schemas", Args: []types.T{tBool}, Ret: tNameArr, Strict: true,
-			Kernel: rowFunc(tNameArr, true, func(_ context.Context, a []any) (any, error) {
+			Kernel: rowFunc(tNameArr, true, func(ctx context.Context, a []any) (any, error) {
+				var out []any
 				if a[0].(bool) {
-					return []any{"pg_catalog", "public"}, nil
+					out = append(out, "pg_catalog")
 				}
-				return []any{"public"}, nil
+				for _, s := range effectivePath(ctx) {
+					out = append(out, s)
+				}
+				return out, nil
 			})},
 		{Name: "pg_backend_pid", Ret: tInt4, Volatile: true, Kernel: rowFunc(tInt4, false, func(ctx context.Context, _ []any) (any, error) {
 			if pid := sessionOf(ctx).BackendPID; pid != 0 {

@@ -102,6 +102,7 @@ func allFuncs() []*Func {
 	fs = append(fs, miscFuncs()...)
 	fs = append(fs, jsonFuncsFamily()...)
 	fs = append(fs, jsonAggFuncs()...)
+	fs = append(fs, orderedSetFuncs()...)
 	return fs
 }
 

@@ -90,6 +90,9 @@ func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
 		if strings.HasPrefix(name, "pg__json") {
 			continue // the sample document depends on the key's type: jsonops_test.go covers them
 		}
+		if strings.HasPrefix(name, "pg__percentile") || name == "pg__mode" {
+			continue // NULL over the sample's empty array, as over no rows: orderedset_test.go covers them
+		}
 		for _, f := range Lookup(name) {
 			if name == "regexp_substr" && len(f.Args) == 6 || name == "width_bucket" {
 				// The samples of one type are equal: no pattern with subexpression 1

@@ -19,9 +19,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/remote"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/server"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // startAuthServer starts a sqlgate serving the test cluster with SCRAM
@@ -170,4 +173,101 @@ func TestClusterTwoServersShareMetadata(t *testing.T) {
 	if _, err := pgx.Connect(ctx, fmt.Sprintf("postgres://%s:%s@%s/sqlgate?sslmode=disable", role, "alice-pw", b.Addr())); err == nil {
 		t.Fatal("a role dropped through A still logs in through B")
 	}
+}
+
+// What a sqlgate server that dies between a table change and its
+// metadata commit leaves on the cluster, seen through another server: a
+// table created without its owner's row is owned by its creator anyway
+// (the owner is a custom property of the table), and the grants of a
+// table dropped before its row was forgotten grant nothing to a table
+// created again under the name; a server starting sweeps them.
+func TestClusterMetadataAfterAServerDied(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	users := &pgwire.Users{}
+	if err := users.SetPassword("admin", "admin-pw", false); err != nil {
+		t.Fatal(err)
+	}
+	e := users.Users["admin"]
+	e.Superuser = true
+	users.Users["admin"] = e
+	b := startAuthServer(t, ctx, users)
+	admin := connectAs(t, ctx, b, "admin", "admin-pw")
+	direct, err := remote.OpenStore(ctx, remote.Config{Bootstrap: strings.Split(remote.ClusterBootstrap(), ",")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer direct.Close()
+	sfx := fmt.Sprint(time.Now().UnixNano() % 1e9)
+	role, born, reborn := "bob_"+sfx, "meta_born_"+sfx, "meta_reborn_"+sfx
+	exec := func(conn *pgx.Conn, sql string) {
+		t.Helper()
+		if _, err := conn.Exec(ctx, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	exec(admin, fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD 'bob-pw'", role))
+	t.Cleanup(func() { admin.Exec(context.Background(), "DROP ROLE IF EXISTS "+role) })
+
+	// Server A created the table (its owner inside it) and died.
+	path := fluss.TablePath{Database: fluss.DefaultDatabase, Table: born}
+	desc := fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{{Name: "id", Type: types.T{Kind: types.Int32, NotNull: true}}},
+		PrimaryKey: []string{"id"}}, CustomProperties: map[string]string{fluss.OwnerProperty: role}}
+	if _, err := direct.CreateTable(ctx, path, desc, false); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { direct.DropTable(context.Background(), path, true) })
+	var owner string
+	if err := admin.QueryRow(ctx, "SELECT tableowner FROM pg_tables WHERE tablename = $1", born).Scan(&owner); err != nil || owner != role {
+		t.Fatalf("owner of a table whose owner's row was never written: %q %v", owner, err)
+	}
+	bob := connectAs(t, ctx, b, role, "bob-pw")
+	exec(bob, fmt.Sprintf("INSERT INTO %s VALUES (1)", born))
+	var n int
+	if err := bob.QueryRow(ctx, "SELECT count(*) FROM "+born).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("the owner reads its table: %d %v", n, err)
+	}
+	exec(bob, fmt.Sprintf("GRANT SELECT ON %s TO PUBLIC", born))
+
+	// A dropped the table (its grants' row still there) and died; the
+	// name is taken again.
+	exec(admin, fmt.Sprintf("CREATE TABLE %s (id INT PRIMARY KEY)", reborn))
+	exec(admin, fmt.Sprintf("GRANT SELECT ON %s TO %s", reborn, role))
+	old, err := direct.GetTable(ctx, fluss.TablePath{Database: fluss.DefaultDatabase, Table: reborn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := direct.DropTable(ctx, old.Path, false); err != nil {
+		t.Fatal(err)
+	}
+	exec(admin, fmt.Sprintf("CREATE TABLE %s (id INT PRIMARY KEY)", reborn))
+	t.Cleanup(func() { admin.Exec(context.Background(), "DROP TABLE IF EXISTS "+reborn) })
+	_, err = bob.Exec(ctx, "SELECT * FROM "+reborn)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "42501" {
+		t.Fatalf("the grant of a dropped table reached the table created again: %v", err)
+	}
+
+	// A server starting sweeps the dropped table's row.
+	md, err := meta.OpenTable(ctx, direct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md.Access().PathOf(old.TableID) == "" {
+		t.Fatal("the dropped table's row is missing before the sweep: the test did not set it up")
+	}
+	startAuthServer(t, ctx, users)
+	if err := md.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if p := md.Access().PathOf(old.TableID); p != "" {
+		t.Fatalf("the row of dropped table %d (%s) survived a server's start", old.TableID, p)
+	}
+	// A role whose only objects are gone with their tables may be dropped.
+	bob.Close(ctx)
+	if err := direct.DropTable(ctx, path, false); err != nil {
+		t.Fatal(err)
+	}
+	exec(admin, fmt.Sprintf("REVOKE SELECT ON %s FROM %s", reborn, role))
+	exec(admin, "DROP ROLE "+role)
 }

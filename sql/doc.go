@@ -47,6 +47,11 @@
 //   - PostgreSQL's syntax-error wording (42601, "syntax error at or near")
 //     with the position in the user's original text, mapped back through the
 //     rewrite's offset map.
+//   - an empty select list (SELECT FROM t) -> the marker column
+//     pg__nocols(), which the binder drops; (a JOIN b ..) AS j -> (SELECT *
+//     FROM a JOIN b ..) AS j; WITH ... INSERT INTO t SELECT -> INSERT INTO t
+//     WITH ... SELECT (withdml.go); CREATE TABLE's LIKE element -> a
+//     placeholder column, details in Statement.CreateLike (createlike.go);
 //   - the SEARCH and CYCLE clauses of a WITH item (cte.go): removed, kept in
 //     Statement.SearchCycle, the item marked by an extra column alias
 //     "pg__search_cycle_<i>" (WITH RECURSIVE itself is TiDB's grammar; the

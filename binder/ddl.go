@@ -37,14 +37,23 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 	var pk []string
 	serial := map[string]bool{}
 	unconstrained := map[int]bool{}
+	var likeMeta map[int]fluss.ColumnMeta // columns copied by LIKE (createlike.go)
 	for _, cd := range ct.Cols {
 		name := ident(cd.Name.Name)
-		if cols, likePK, ok, err := b.likeColumns(name); ok { // LIKE source (createlike.go)
+		if cols, meta, likePK, ok, err := b.likeColumns(name); ok { // LIKE source (createlike.go)
 			if err != nil {
 				return nil, err
 			}
 			if len(likePK) > 0 && len(pk) > 0 {
 				return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", ident(ct.Table.Name))
+			}
+			for j, m := range meta {
+				if !m.IsZero() {
+					if likeMeta == nil {
+						likeMeta = map[int]fluss.ColumnMeta{}
+					}
+					likeMeta[len(desc.Schema.Columns)+j] = m
+				}
 			}
 			desc.Schema.Columns = append(desc.Schema.Columns, cols...)
 			pk = append(pk, likePK...)
@@ -142,6 +151,7 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	applyLikeMeta(&desc, likeMeta)
 	seqs, err := b.bindColumnMeta(path, &desc, serial, unconstrained) // coldefs.go
 	if err != nil {
 		return nil, err

@@ -37,7 +37,10 @@
 // the rows before the hypothetical row), lateral.go LATERAL items and functions in FROM that read the items
 // before them (a Lateral join whose right side is a correlated plan),
 // searchcycle.go its SEARCH and CYCLE clauses (record keys that sort and
-// compare as PostgreSQL's records; never sent to a client). The
+// compare as PostgreSQL's records; never sent to a client), ctecorr.go a
+// WITH query that reads the rows enclosing its level, insertselect.go
+// INSERT ... SELECT's unknown outputs typed by their target columns,
+// createlike.go CREATE TABLE (LIKE source). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.
 //

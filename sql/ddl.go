@@ -88,7 +88,8 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		}
 		elemStart := i
 		elemOut := len(out)
-		if toks[i].is(src, "LIKE") { // LIKE source [INCLUDING ...] (createlike.go)
+		isLike := toks[i].is(src, "LIKE")
+		if isLike { // LIKE source [INCLUDING ...] (createlike.go): its marker column stays
 			marker, next, err := likeElement(src, toks, i, st)
 			if err != nil {
 				return nil, err
@@ -144,7 +145,7 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		if i, out, dropped, err = columnClauses(src, toks, i, column, st, out); err != nil {
 			return nil, err
 		}
-		if dropped { // a CHECK table constraint: no element for TiDB
+		if dropped && !isLike { // a CHECK table constraint: no element for TiDB
 			out = out[:elemOut]
 			if i < len(toks) && toks[i].isPunct(src, ")") && len(out) > 0 && out[len(out)-1].isPunct(src, ",") {
 				out = out[:len(out)-1]

@@ -60,6 +60,11 @@
 //   - f(args) WITHIN GROUP (ORDER BY keys) (withingroup.go) ->
 //     group_concat(pg__within_group(args) ORDER BY keys SEPARATOR
 //     'pg__agg:f');
+//   - an empty select list (SELECT FROM t) -> the marker column
+//     pg__nocols(), which the binder drops; (a JOIN b ..) AS j -> (SELECT *
+//     FROM a JOIN b ..) AS j; WITH ... INSERT INTO t SELECT -> INSERT INTO t
+//     WITH ... SELECT (withdml.go); CREATE TABLE's LIKE element -> a
+//     placeholder column, details in Statement.CreateLike (createlike.go);
 //   - the SEARCH and CYCLE clauses of a WITH item (cte.go): removed, kept in
 //     Statement.SearchCycle, the item marked by an extra column alias
 //     "pg__search_cycle_<i>" (WITH RECURSIVE itself is TiDB's grammar; the

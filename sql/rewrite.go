@@ -36,6 +36,9 @@ type item struct {
 	pieces    []piece // the text of a simple item
 	parts     []item  // the parts of a composite
 	size      int     // bytes of text, parts included
+	// derived marks the SELECT * FROM of a parenthesised join turned into
+	// a derived table, which may take a column alias list (values.go)
+	derived bool
 }
 
 // firstOrig is the input offset the item's first text stands for.
@@ -852,11 +855,11 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				if err != nil {
 					return nil, err
 				}
-				b := newComposite(r.leadOf(t))
-				b.add("(SELECT * FROM ", t.start)
+				b := newComposite(nil)
+				b.add("SELECT * FROM ", t.start)
 				b.addItems(inner, false)
-				b.add(")", r.toks[m].start)
-				out = append(out, b.it)
+				b.it.derived = true
+				out = append(out, r.simple(t), b.it, r.simple(r.toks[m]))
 				k = m + 1
 				continue
 			}

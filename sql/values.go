@@ -146,7 +146,7 @@ func (r *rewriter) columnAliasList(out []item, k, j int) (_ []item, next int, ok
 		return out, k, false, nil
 	}
 	first := out[open+1]
-	if first.composite || !(derivedQueryWords[first.tok.word(r.src)] || r.itemIs(first, "(")) {
+	if first.composite && !first.derived || !first.composite && !(derivedQueryWords[first.tok.word(r.src)] || r.itemIs(first, "(")) {
 		return out, k, false, nil
 	}
 	m := r.matchClose(k, j)

@@ -23,6 +23,11 @@
 // and limits. A NUMERIC column declared without a precision is stored as
 // DECIMAL(38,10) (StoredNumericType).
 //
+// Floats print with the digits of PostgreSQL's Ryu output
+// (floatshortest.go: the shortest decimal strictly inside the rounding
+// interval), and dates and timestamps have PostgreSQL's infinity and
+// -infinity as their extreme values (infinity.go).
+//
 // One type system serves storage and queries so that no layer converts between
 // two near-identical trees. It must not know about tables, SQL text or the wire
 // protocol; pgwire maps these types to PostgreSQL OIDs and codecs.

@@ -264,8 +264,7 @@ func (g *NumGen) expr(depth int, cols []string) string {
 	case 8, 9:
 		return fmt.Sprintf("%s(%s, %s)", g.pick([]string{"round", "trunc"}), nx(), g.smallInt())
 	case 10:
-		// div() too once the parser takes the word (MySQL reserves it)
-		return fmt.Sprintf("mod(%s, %s)", nx(), nx())
+		return fmt.Sprintf("%s(%s, %s)", g.pick([]string{"mod", "div"}), nx(), nx())
 	case 11:
 		return fmt.Sprintf("sqrt(%s)", g.maybeAbs(nx()))
 	case 12:

@@ -60,9 +60,9 @@ func (s *Schema) SetupStatements() []string {
 // empty strings), t2 is a narrower table to join with (overlapping and
 // distinct values), and t0 is empty.
 //
-// Dates stay inside 1678..2261 on purpose: see the date-range entry of
-// knownBugs, which keeps the out-of-range case reproduced on its own rather
-// than corrupting every query over the fixture.
+// Dates stay inside 1678..2261 on purpose: extreme dates come from the
+// generator's rare literals (extremeDateTexts) rather than from every query
+// over the fixture.
 func DefaultSchema() *Schema {
 	t1 := Table{
 		Name: "t1",

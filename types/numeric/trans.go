@@ -60,10 +60,33 @@ func expRound(d *apd.Decimal, x, val float64, rscale int) (*apd.Decimal, error) 
 		return zeroAt(rscale), nil // below half a unit of the last digit
 	}
 	var r apd.Decimal
-	if _, err := apdContext(sigDigits(rscale, int(w)+1)).Exp(&r, d); err != nil {
+	ctx := apdContext(sigDigits(rscale, int(w)+1))
+	if adj := int(d.Exponent) + numDigits(&d.Coeff) - 1; adj < -20 {
+		// apd's Exp returns 1 for an argument this small even when
+		// the precision reaches its digits (exp(5.67e-318) at scale
+		// 333 lost the 5.67e-318); 1 + x + x²/2 + ... converges in a
+		// few terms here
+		return finishRound(expSeries(ctx, d, rscale), rscale)
+	}
+	if _, err := ctx.Exp(&r, d); err != nil {
 		return nil, errOverflow()
 	}
 	return finishRound(&r, rscale)
+}
+
+// expSeries is e^d by its Taylor series, for |d| < 1e-20, summed until a
+// term falls below the last digit at rscale (with guard digits).
+func expSeries(ctx *apd.Context, d *apd.Decimal, rscale int) *apd.Decimal {
+	sum := apd.New(1, 0)
+	term := apd.New(1, 0)
+	for k := int64(1); ; k++ {
+		ctx.Mul(term, term, d)
+		ctx.Quo(term, term, apd.New(k, 0))
+		if term.IsZero() || int(term.Exponent)+numDigits(&term.Coeff)-1 < -(rscale+guardDigits) {
+			return sum
+		}
+		ctx.Add(sum, sum, term)
+	}
 }
 
 // sigDigits is the precision that gives a result of decimal weight w its

@@ -102,6 +102,8 @@ func allFuncs() []*Func {
 	fs = append(fs, jsonFuncsFamily()...)
 	fs = append(fs, jsonAggFuncs()...)
 	fs = append(fs, orderedSetFuncs()...)
+	fs = append(fs, jsonContainFuncs()...)
+	fs = append(fs, similarFuncs()...)
 	return fs
 }
 

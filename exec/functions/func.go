@@ -104,6 +104,7 @@ func allFuncs() []*Func {
 	fs = append(fs, orderedSetFuncs()...)
 	fs = append(fs, jsonContainFuncs()...)
 	fs = append(fs, similarFuncs()...)
+	fs = append(fs, epochFuncs()...)
 	return fs
 }
 

@@ -33,11 +33,7 @@ func jsonContainFuncs() []*Func {
 			if swap {
 				a, b = b, a
 			}
-			x, err := decodeJSON(a)
-			if err != nil {
-				return nil, err
-			}
-			y, err := decodeJSON(b)
+			x, y, err := decodeJSONPair(a, b)
 			if err != nil {
 				return nil, err
 			}
@@ -131,6 +127,15 @@ func decodeJSON(s string) (any, error) {
 		return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
 	}
 	return v, nil
+}
+
+// decodeJSONPair decodes the two operands of a jsonb operator.
+func decodeJSONPair(a, b string) (x, y any, err error) {
+	if x, err = decodeJSON(a); err != nil {
+		return nil, nil, err
+	}
+	y, err = decodeJSON(b)
+	return x, y, err
 }
 
 // jsonContains reports whether a contains b; top is set for the operands
@@ -232,11 +237,7 @@ func jsonHasKey(doc any, key string) bool {
 
 // jsonConcat is jsonb || jsonb.
 func jsonConcat(a, b string) (any, error) {
-	x, err := decodeJSON(a)
-	if err != nil {
-		return nil, err
-	}
-	y, err := decodeJSON(b)
+	x, y, err := decodeJSONPair(a, b)
 	if err != nil {
 		return nil, err
 	}

@@ -345,3 +345,67 @@ func (s *Store) Move(from, to int64) error {
 	}
 	return nil
 }
+
+// Snapshot copies every table's ACL, by key: what the metadata store
+// (package meta) persists and what Restore reads back.
+func (s *Store) Snapshot() map[int64]*TableACL {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[int64]*TableACL, len(s.tables))
+	for id, a := range s.tables {
+		out[id] = a.clone()
+	}
+	return out
+}
+
+// Restore is an in-memory store holding a copy of acls.
+func Restore(acls map[int64]*TableACL) *Store {
+	s := &Store{tables: make(map[int64]*TableACL, len(acls))}
+	for id, a := range acls {
+		s.tables[id] = a.clone()
+	}
+	return s
+}
+
+// Clone is an in-memory copy of the store, for a change that replaces the
+// store only once it is committed.
+func (s *Store) Clone() *Store { return Restore(s.Snapshot()) }
+
+// Adopt records owner as the owner of a table that has none, in memory
+// only: the metadata store calls it with the owner a table carries in its
+// own properties (the durable record, committed with the table), so a
+// crash between CREATE TABLE and the commit of its ACL loses nothing.
+func (s *Store) Adopt(tableID int64, path, owner string) {
+	if owner == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.tables[tableID]
+	if a == nil {
+		s.tables[tableID] = &TableACL{Path: path, Owner: owner}
+	} else if a.Owner == "" {
+		a.Owner = owner
+	}
+}
+
+// Keys lists the keys of every ACL held.
+func (s *Store) Keys() []int64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]int64, 0, len(s.tables))
+	for id := range s.tables {
+		out = append(out, id)
+	}
+	return out
+}
+
+// PathOf is the path recorded with a table's ACL ("" when none).
+func (s *Store) PathOf(tableID int64) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if a := s.tables[tableID]; a != nil {
+		return a.Path
+	}
+	return ""
+}

@@ -1,8 +1,11 @@
 // Package access owns table privileges: who owns each table and what
 // SELECT / INSERT / UPDATE / DELETE / TRUNCATE (and REFERENCES, TRIGGER,
-// kept for PostgreSQL's sake) each role was granted, persisted in one JSON
-// file (mode 0600, replaced atomically) so that GRANT and REVOKE survive
-// restarts.
+// kept for PostgreSQL's sake) each role was granted. The server keeps
+// them in the metadata store (package meta), which persists a Store's
+// Snapshot in one commit per statement with the views and users;
+// Open(path) reads (and writes) the privileges file of older versions,
+// which meta migrates once. A table's owner is also written into the
+// table itself (meta.OwnerProperty) and adopted from there (Adopt).
 //
 // It decides nothing about superusers or logins (the engine asks its Roles
 // for those) and knows no SQL: the engine checks each statement's tables

@@ -215,7 +215,7 @@ func TestStreamSumEqualToleratesOnlyFloatOrder(t *testing.T) {
 func TestHarnessEndToEnd(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cfg := config{Rows: 2000, Warmups: 0, Runs: 2, W1Duration: 50 * time.Millisecond, W1Clients: []int{1, 8}, CopyRows: 1000, InsertRows: 1000,
+	cfg := config{Rows: 2000, Warmups: 0, Runs: 2, W1Duration: 50 * time.Millisecond, W1Clients: []int{1, 8}, W10Clients: []int{1, 8, 32}, W10Hot: true, CopyRows: 1000, InsertRows: 1000,
 		InsertConns: 2, Workloads: map[string]bool{}}
 	dir := t.TempDir()
 	rep, err := benchmark(ctx, cfg, "", profiles{CPU: dir + "/cpu.prof", Mem: dir + "/mem.prof", Mutex: dir + "/mutex.prof"}, true)

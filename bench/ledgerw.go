@@ -26,8 +26,12 @@ const (
 )
 
 func (h *harness) runW10(ctx context.Context) {
-	for _, hot := range []bool{false, true} {
-		for _, clients := range []int{1, 8, 32} {
+	keys := []bool{false}
+	if h.cfg.W10Hot {
+		keys = append(keys, true)
+	}
+	for _, hot := range keys {
+		for _, clients := range h.cfg.W10Clients {
 			keys := "uniform keys"
 			if hot {
 				keys = fmt.Sprintf("hot set of %d keys", ledgerHot)

@@ -50,6 +50,9 @@ func run() int {
 	mutexProfile := flag.String("mutexprofile", "", "write sqlgate's mutex contention profile over the workloads to this file")
 	resultsDir := flag.String("results", "results", "directory for the JSON report")
 	noDuck := flag.Bool("no-duckdb", false, "leave DuckDB out")
+	pgDurable := flag.Bool("pg-durable", false, "run PostgreSQL with fsync, synchronous_commit and full_page_writes on (as sqlgate always syncs its commits)")
+	w10Clients := flag.String("w10-clients", "1,8,32", "comma-separated client counts of W10")
+	w10Hot := flag.Bool("w10-hot", true, "also run W10 on a hot set of keys")
 	flag.Parse()
 
 	cfg := config{Rows: 10_000_000, Quick: *quick, Warmups: *warmups, Runs: 5, W1Duration: 3 * time.Second,
@@ -66,14 +69,9 @@ func run() int {
 	if *w1Dur > 0 {
 		cfg.W1Duration = *w1Dur
 	}
-	for _, c := range strings.Split(*w1Clients, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(c))
-		if err != nil || n < 1 {
-			fmt.Fprintf(os.Stderr, "bench: --w1-clients %q: want client counts of at least 1\n", *w1Clients)
-			os.Exit(2)
-		}
-		cfg.W1Clients = append(cfg.W1Clients, n)
-	}
+	cfg.W1Clients = clientCounts("--w1-clients", *w1Clients)
+	cfg.W10Clients = clientCounts("--w10-clients", *w10Clients)
+	cfg.W10Hot, cfg.PGDurable = *w10Hot, *pgDurable
 	cfg.CopyRows = min(cfg.Rows, 1_000_000)
 	if *quick {
 		// The quick mode's two-minute budget; the row counts are in the table.
@@ -148,7 +146,7 @@ func benchmark(ctx context.Context, cfg config, serverBin string, prof profiles,
 		}
 	}
 	h.logf("starting PostgreSQL 15")
-	pg, err := startPostgres(ctx, dir)
+	pg, err := startPostgres(ctx, dir, h.cfg.PGDurable)
 	if err != nil {
 		return nil, err
 	}
@@ -277,4 +275,19 @@ func benchmark(ctx context.Context, cfg config, serverBin string, prof profiles,
 	rep.Seconds = time.Since(began).Seconds()
 	rep.LoadAvgEnd = loadAverage()
 	return rep, nil
+}
+
+// clientCounts parses a comma-separated list of client counts (flag name
+// for the error), exiting on a bad one.
+func clientCounts(name, list string) []int {
+	var out []int
+	for _, c := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "bench: %s %q: want client counts of at least 1\n", name, list)
+			os.Exit(2)
+		}
+		out = append(out, n)
+	}
+	return out
 }

@@ -147,10 +147,14 @@ func (p *sqlgateProcess) kill() {
 	<-p.exited
 }
 
-// startPostgres starts a throwaway PostgreSQL 15 cluster under dir.
-func startPostgres(ctx context.Context, dir string) (*pgtest.Server, error) {
+// startPostgres starts a throwaway PostgreSQL 15 cluster under dir; durable
+// keeps PostgreSQL's fsync and synchronous_commit on.
+func startPostgres(ctx context.Context, dir string, durable bool) (*pgtest.Server, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
+	if durable {
+		return pgtest.StartDurableCluster(ctx, dir)
+	}
 	return pgtest.StartCluster(ctx, dir)
 }
 

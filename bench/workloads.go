@@ -45,7 +45,11 @@ type config struct {
 	CopyRows    int64         `json:"w8_copy_rows"`
 	InsertRows  int64         `json:"w8_insert_rows"`
 	InsertConns int           `json:"load_insert_connections"`
-	Workloads   map[string]bool
+	W10Clients  []int         `json:"w10_clients"`
+	W10Hot      bool          `json:"w10_hot"`
+	// PGDurable: PostgreSQL runs with fsync and synchronous_commit on.
+	PGDurable bool `json:"pg_durable"`
+	Workloads map[string]bool
 }
 
 // harness runs the workloads and collects the figures.

@@ -315,6 +315,10 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 				// coercible to oid, PostgreSQL's only candidate.
 				a.Variant = types.NoVariant
 			}
+			if a.Kind == types.String && a.Variant == types.NoVariant {
+				// no min(varchar): varchar is binary-coercible to text
+				return types.StringType, nil
+			}
 			return a, nil
 		}
 	case "bool_and", "bool_or", "every":

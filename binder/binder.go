@@ -27,6 +27,10 @@ type binder struct {
 	// a set operation, whose unknown literals stay unknown for the set
 	// operation to type (select.go, setop.go).
 	setOpBranch bool
+	// keepUnknownOutputs is set while INSERT's SELECT is about to be
+	// bound: its unknown outputs stay unknown for the target columns to
+	// type (insertselect.go).
+	keepUnknownOutputs bool
 	// agg is the aggregate binder's state while an aggregating query's
 	// SELECT list, HAVING and ORDER BY are bound; nil elsewhere.
 	agg *aggState
@@ -43,6 +47,10 @@ type binder struct {
 	corr *corrState
 	// ctes are the WITH queries visible to the query being bound.
 	ctes map[string]*ast.CommonTableExpression
+	// cteCorr is the correlation state of the query level that defined
+	// each WITH query (nil at the top level): a reference at that level
+	// binds the body seeing the same outer queries (ctecorr.go).
+	cteCorr map[*ast.CommonTableExpression]*corrState
 	// rec is the WITH RECURSIVE state (recursive.go); nil until needed.
 	rec *recState
 	// excludedScope is the scope of ON CONFLICT DO UPDATE, where VALUES(x)
@@ -115,7 +123,7 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 	case *ast.ExplainStmt:
 		return b.bindExplain(node)
 	case *ast.TruncateTableStmt:
-		info, err := b.cat.GetTable(b.ctx, tablePath(node.Table))
+		info, err := b.cat.GetTable(b.ctx, b.tablePath(node.Table))
 		if err != nil {
 			if se := sqlerr.As(err); se != nil {
 				return nil, b.errAt(node.Table, se)
@@ -258,16 +266,6 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c == '"' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
-// tablePath resolves a possibly schema-qualified table name. Unqualified
-// names and "public" live in the default database.
-func tablePath(tn *ast.TableName) fluss.TablePath {
-	db := ident(tn.Schema)
-	if db == "" {
-		db = fluss.DefaultDatabase
-	}
-	return fluss.TablePath{Database: db, Table: ident(tn.Name)}
-}
-
 // ident is the one place that decides how an identifier is folded.
 // PostgreSQL folds unquoted identifiers to lower case and keeps quoted ones;
 // the sql/ rewrite already lower-cased the unquoted ones, so the name as
@@ -289,7 +287,7 @@ func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 		if d, ok, err := b.describeView(show.Table); ok {
 			return d, err
 		}
-		info, err := b.cat.GetTable(b.ctx, tablePath(show.Table))
+		info, err := b.cat.GetTable(b.ctx, b.tablePath(show.Table))
 		if err != nil {
 			if se := sqlerr.As(err); se != nil {
 				return nil, b.errAt(show.Table, se)

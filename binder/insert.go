@@ -37,7 +37,7 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 		if !ok {
 			return nil, sqlerr.NotSupported("INSERT from this kind of query")
 		}
-		if query, err = b.bindSelect(sel); err != nil {
+		if query, err = b.bindInsertSelect(sel); err != nil {
 			return nil, err
 		}
 	}
@@ -90,10 +90,26 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 		provided[idx] = pos
 	}
 	for i, c := range tableCols {
-		if provided[i] < 0 && c.Type.NotNull {
+		if provided[i] < 0 && c.Type.NotNull && !hasDefault(info, i) {
 			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, info.Path.Table).
 				WithDetail("Column %q is NOT NULL and the INSERT does not give it a value.", c.Name)
 		}
+	}
+	// defaults: the expression each omitted column (or DEFAULT) gets
+	defaults := make([]Expr, len(tableCols))
+	dflt := func(i int) (Expr, error) {
+		if defaults[i] == nil {
+			e, err := b.columnDefault(info, i)
+			if err != nil {
+				return nil, err
+			}
+			defaults[i] = e
+		}
+		return defaults[i], nil
+	}
+	overridden, err := b.identityOverride(info, provided, ins, query)
+	if err != nil {
+		return nil, err
 	}
 	var source Node
 	switch {
@@ -108,16 +124,20 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 			}
 			out := make([]Expr, len(tableCols))
 			for i, c := range tableCols {
-				if provided[i] < 0 {
-					out[i] = &Const{T: c.Type.Nullable()}
+				if provided[i] < 0 || overridden[i] {
+					if out[i], err = dflt(i); err != nil {
+						return nil, err
+					}
 					continue
 				}
 				node := row[provided[i]]
 				if _, isDefault := node.(*ast.DefaultExpr); isDefault {
-					if c.Type.NotNull {
+					if c.Type.NotNull && !hasDefault(info, i) {
 						return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, info.Path.Table)
 					}
-					out[i] = &Const{T: c.Type.Nullable()}
+					if out[i], err = dflt(i); err != nil {
+						return nil, err
+					}
 					continue
 				}
 				e, err := b.bindExpr(nil, node)
@@ -143,10 +163,21 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 			}
 			return nil, sqlerr.New(sqlerr.SyntaxError, "INSERT has more target columns than expressions")
 		}
+		var targets []colTarget
+		for i, c := range tableCols {
+			targets = append(targets, colTarget{index: i, name: c.Name, t: c.Type})
+		}
+		if err := b.assignUnknownOutputs(q, provided, targets, info.Path.Table); err != nil {
+			return nil, err
+		}
+		qcols = q.Columns()
 		p := &Project{Input: q}
 		for i, c := range tableCols {
-			var e Expr = &Const{T: c.Type.Nullable()}
-			if provided[i] >= 0 {
+			e, err := dflt(i)
+			if err != nil {
+				return nil, err
+			}
+			if provided[i] >= 0 && !overridden[i] {
 				qc := qcols[provided[i]]
 				var err error
 				if e, err = b.assign(nil, &ColumnRef{Index: provided[i], Name: qc.Name, T: qc.T}, c.Name, c.Type, info.Path.Table); err != nil {

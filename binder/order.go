@@ -91,6 +91,10 @@ func (b *binder) orderKeyColumn(proj *Project, e ast.ExprNode) (int, error) {
 // tell a.id from b.id).
 func sameExpr(a, b Expr) bool { return exprKey(a) == exprKey(b) }
 
+// ExprKey renders e with its column positions and types: two expressions
+// with the same key compute the same value over the same row.
+func ExprKey(e Expr) string { return exprKey(e) }
+
 // exprKey renders an expression with its column positions and types.
 func exprKey(e Expr) string {
 	var sb strings.Builder

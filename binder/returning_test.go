@@ -157,7 +157,6 @@ func TestDMLErrorsAsPostgres(t *testing.T) {
 		{"INSERT INTO t (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET n = 1 RETURNING excluded.n", sqlerr.UndefinedTable, 0},
 		{"UPDATE u SET label = 'x' FROM t WHERE t.n = u.id", sqlerr.FeatureNotSupported, 0},
 		{"INSERT INTO t AS x (id) VALUES (1) RETURNING t.id", sqlerr.UndefinedTable, 46},
-		{"WITH w AS (SELECT 1) UPDATE t SET n = 1 RETURNING n", sqlerr.FeatureNotSupported, 0},
 		{"DELETE FROM u USING t WHERE t.n = u.id", sqlerr.FeatureNotSupported, 0},
 		{"UPDATE t SET n = 1 FROM t", sqlerr.DuplicateAlias, 0},
 		{"UPDATE t SET n = 1 FROM u WHERE id = 1", sqlerr.AmbiguousColumn, 0},

@@ -17,6 +17,8 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	}
 	branch := b.setOpBranch
 	b.setOpBranch = false // not for the subqueries inside
+	keepUnknown := b.keepUnknownOutputs
+	b.keepUnknownOutputs = false
 	if sel.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
@@ -101,7 +103,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	}
 	srf := &srfState{bind: bindOut}
 	b.srf = srf
-	proj, err := b.bindSelectList(inScope, fields, bindOut, branch)
+	proj, err := b.bindSelectList(inScope, fields, bindOut, branch || keepUnknown)
 	if err != nil {
 		return nil, err
 	}
@@ -196,6 +198,10 @@ func splitDistinctOn(fields *ast.FieldList) (*ast.FieldList, []ast.ExprNode) {
 		return fields, nil
 	}
 	f, ok := fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if ok && f.FnName.L == "pg__nocols" && len(fields.Fields) == 1 {
+		// SELECT FROM t: the rewrite's marker of an empty select list
+		return &ast.FieldList{}, nil
+	}
 	if !ok || f.FnName.L != "pg__distinct_on" {
 		return fields, nil
 	}

@@ -200,6 +200,7 @@ func (b *binder) bindWith(w *ast.WithClause) error {
 		}
 		seen[name] = true
 		next[name] = cte
+		b.noteCTELevel(cte)
 	}
 	b.ctes = next
 	if w.IsRecursive {

@@ -63,8 +63,13 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 		return nil, sqlerr.NotSupported("UPDATE of several tables")
 	case up.Order != nil || up.Limit != nil:
 		return nil, sqlerr.NotSupported("UPDATE ... ORDER BY / LIMIT")
-	case up.With != nil:
-		return nil, sqlerr.NotSupported("WITH ... UPDATE")
+	}
+	if up.With != nil { // the WITH queries are visible to the whole statement
+		saved := b.ctes
+		defer func() { b.ctes = saved }()
+		if err := b.bindWith(up.With); err != nil {
+			return nil, err
+		}
 	}
 	scan, err := b.writableTable(up.TableRefs, "update")
 	if err != nil {
@@ -92,7 +97,11 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 		}
 		var e Expr
 		if _, isDefault := a.Expr.(*ast.DefaultExpr); isDefault {
-			e = &Const{T: cols[idx].Type.Nullable()}
+			if e, err = b.columnDefault(info, idx); err != nil { // coldefs.go
+				return nil, err
+			}
+		} else if err = refuseIdentityUpdate(info, idx); err != nil {
+			return nil, err
 		} else if e, err = b.bindExpr(s, a.Expr); err != nil {
 			return nil, err
 		}
@@ -227,8 +236,13 @@ func (b *binder) bindDelete(del *ast.DeleteStmt) (Statement, error) {
 		return nil, sqlerr.NotSupported("MySQL's multiple-table DELETE")
 	case del.Order != nil || del.Limit != nil:
 		return nil, sqlerr.NotSupported("DELETE ... ORDER BY / LIMIT")
-	case del.With != nil:
-		return nil, sqlerr.NotSupported("WITH ... DELETE")
+	}
+	if del.With != nil {
+		saved := b.ctes
+		defer func() { b.ctes = saved }()
+		if err := b.bindWith(del.With); err != nil {
+			return nil, err
+		}
 	}
 	scan, err := b.writableTable(del.TableRefs, "delete from")
 	if err != nil {

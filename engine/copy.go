@@ -25,9 +25,10 @@ import (
 //     their table OID and attribute number) and CopyFrom writes the rows
 //     pgwire decodes, all in one Table.Append / Upsert so that a COPY is
 //     atomic. Outside a transaction block, into a primary-key table whose
-//     store takes an upsert in parts (fluss.BulkUpserter), each batch goes
-//     to the store as it is decoded and the store writes them at the end,
-//     still as one write (copyStreaming).
+//     store takes an upsert in parts (fluss.BulkUpserter) or a log table
+//     whose store takes an append in parts (fluss.BulkAppender, staged on
+//     disk), each batch goes to the store as it is decoded and the store
+//     writes them at the end, still as one write (copyStreaming).
 //
 // Every *statement has the CopyStatement methods (the type is shared); for
 // statements other than COPY, CopyOptions has no Format, which pgwire reads
@@ -45,7 +46,10 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 	if !c.From {
 		return s.prepareCopyTo(ctx, st)
 	}
-	path := copyPath(c)
+	path := s.copyPath(ctx, c)
+	if err := systemTable(path); err != nil {
+		return nil, err
+	}
 	s.eng.ddl.RLock()
 	info, err := s.eng.store.GetTable(ctx, path)
 	s.eng.ddl.RUnlock()
@@ -59,10 +63,15 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 	return &statement{sess: s, parsed: st, cols: cols}, nil
 }
 
-func copyPath(c *sql.CopyStmt) fluss.TablePath {
+// copyPath is COPY's table, an unqualified name found over the search path.
+func (s *session) copyPath(ctx context.Context, c *sql.CopyStmt) fluss.TablePath {
 	db := c.Schema
 	if db == "" {
 		db = fluss.DefaultDatabase
+		cat := &recordingCatalog{tables: s.eng.tables, views: s.eng.meta.Views(), meta: s.eng.meta}
+		if r, err := cat.ResolveSchema(s.sessionCtx(ctx), c.Table, false); err == nil {
+			db = r
+		}
 	}
 	return fluss.TablePath{Database: db, Table: c.Table}
 }
@@ -103,7 +112,7 @@ func (s *session) prepareCopyTo(ctx context.Context, st *sql.Statement) (*statem
 			}
 			list = strings.Join(q, ", ")
 		}
-		path := copyPath(c)
+		path := s.copyPath(ctx, c)
 		text = "SELECT " + list + " FROM " + quoteIdent(path.Database) + "." + quoteIdent(path.Table)
 	}
 	stmts, err := s.parser.Parse(text)
@@ -169,7 +178,7 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if s.txStatus == 'E' {
 		return "", sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
-	info, err := s.eng.store.GetTable(ctx, copyPath(ps.parsed.Copy))
+	info, err := s.eng.store.GetTable(ctx, s.copyPath(ctx, ps.parsed.Copy))
 	if err != nil {
 		return "", err
 	}
@@ -184,8 +193,25 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if err != nil {
 		return "", err
 	}
-	if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() && s.tx == nil && !s.held {
-		return ps.copyStreaming(ctx, src, info, t, bu)
+	ctx = s.copyContext(ctx)
+	if ps.fill, err = s.copyDefaults(ctx, info, ps.cols); err != nil { // coldefs.go
+		return "", err
+	}
+	if s.tx == nil && !s.held {
+		if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() {
+			up, err := bu.BeginUpsert(ctx)
+			if err != nil {
+				return "", err
+			}
+			return ps.copyStreaming(ctx, src, info, t, up, true)
+		}
+		if ba, ok := t.base.(fluss.BulkAppender); ok && !info.HasPrimaryKey() {
+			ap, err := ba.BeginAppend(ctx)
+			if err != nil {
+				return "", err
+			}
+			return ps.copyStreaming(ctx, src, info, t, ap, false)
+		}
 	}
 
 	var batches []arrow.RecordBatch
@@ -223,17 +249,16 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 }
 
 // copyStreaming is COPY FROM outside a transaction block into a table that
-// takes an upsert in parts: each decoded batch goes to the store as it
+// takes a write in parts: each decoded batch goes to the store as it
 // arrives (encoded there while the next one is decoded) and the store writes
 // them at the end as one write, so that the COPY stays atomic. The implicit
-// transaction holds no rows (only the COPY's locks); its limit still bounds
-// what the COPY hands over.
-func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, info fluss.TableInfo, pt *pendingTable, bu fluss.BulkUpserter) (string, error) {
+// transaction holds no rows (only the COPY's locks). A primary-key table's
+// upsert (keyed) holds its parts in the store's memory until it commits, so
+// the transaction's limit still bounds what the COPY hands over; a log
+// table's append stages them on disk (fluss.BulkAppender), so it is bounded
+// by the disk alone (53100 when full).
+func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, info fluss.TableInfo, pt *pendingTable, up fluss.BulkUpsert, keyed bool) (string, error) {
 	tx := pt.tx
-	up, err := bu.BeginUpsert(ctx)
-	if err != nil {
-		return "", err
-	}
 	defer up.Discard()
 	rows, err := ps.eachBatch(ctx, src, func(b arrow.RecordBatch) error {
 		rec, err := ps.copyRecord(info, []arrow.RecordBatch{b}, b.NumRows())
@@ -242,6 +267,12 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 			return err
 		}
 		defer rec.Release()
+		if err := pt.checks.check(ctx, rec); err != nil {
+			return err
+		}
+		if !keyed {
+			return up.Add(ctx, rec)
+		}
 		if err := tx.charge(rec); err != nil {
 			return err
 		}
@@ -318,6 +349,11 @@ func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatc
 				if arr, err = array.Concatenate(parts, mem); err != nil {
 					return nil, sqlerr.Wrap(err, sqlerr.InternalError, "internal error")
 				}
+			}
+		} else if ps.fill != nil {
+			var err error
+			if arr, err = ps.fill(i, rows); err != nil {
+				return nil, err
 			}
 		} else {
 			arr = array.MakeArrayOfNull(mem, col.Type.ArrowType(), int(rows))

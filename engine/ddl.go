@@ -6,8 +6,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
-	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // truncate empties a table. A primary-key table deletes every key (its
@@ -28,8 +28,11 @@ func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Re
 		if err != nil {
 			return nil, err
 		}
-		if err := s.eng.access.Move(info.TableID, created.TableID); err != nil {
-			return nil, sqlerr.Wrap(err, sqlerr.IOError, "could not save the privileges: %v", err)
+		// The owner came back with the descriptor's OwnerProperty; the
+		// grants move to the new id (a crash before this commit leaves them
+		// under the old id, which Reconcile sweeps).
+		if err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return tx.Access.Move(info.TableID, created.TableID) }); err != nil {
+			return nil, metaErr(err)
 		}
 		return tagOnly("TRUNCATE TABLE"), nil
 	}

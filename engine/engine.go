@@ -8,15 +8,14 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/udf"
-	"github.com/sqlgate/sqlgate/views"
 )
 
 // Version is sqlgate's version, reported by `sqlgate version` and version().
@@ -43,12 +42,11 @@ type Options struct {
 	Virtual VirtualTables
 	// Roles tells superusers from other roles; nil: AllSuperusers.
 	Roles Roles
-	// Access holds table owners and grants; nil: kept in memory only.
-	Access *access.Store
 	// UDFs are the Go UDFs SQL may call; nil: none.
 	UDFs *udf.Registry
-	// Views holds the views; nil: kept in memory only.
-	Views *views.Store
+	// Meta holds the views, table owners and grants (and the users, which
+	// Roles may read from it); nil: kept in memory only.
+	Meta Metadata
 	// Locks bounds the row-lock manager (used when the store is
 	// fluss.RowLockable).
 	Locks rowlock.Options
@@ -67,10 +65,9 @@ type Engine struct {
 	runtime lower.Tables
 	// ddl serialises catalog changes against statements that read the
 	// catalog twice (bind, then open).
-	ddl    sync.RWMutex
-	roles  Roles
-	access *access.Store
-	views  *views.Store
+	ddl   sync.RWMutex
+	roles Roles
+	meta  Metadata
 
 	// catalog counts catalog changes (bumped under ddl's write lock): a
 	// prepared statement bound at another count is bound and planned again
@@ -95,6 +92,7 @@ func New(store fluss.Store, opts Options) *Engine {
 		opts.SpillDir = os.TempDir()
 	}
 	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem, opts: opts, tables: tables{store: store, virtual: opts.Virtual}}
+	e.tables.schemas = &schemaCache{counter: &e.catalog}
 	e.runtime = e.tables
 	if rl, ok := store.(fluss.RowLockable); ok && rl.RowLocksSerializeWriters() {
 		e.locks = rowlock.New(opts.Locks)
@@ -111,14 +109,11 @@ func New(store fluss.Store, opts Options) *Engine {
 	if e.roles == nil {
 		e.roles = AllSuperusers{}
 	}
-	e.access = opts.Access
-	if e.access == nil {
-		e.access, _ = access.Open("") // in memory: cannot fail
+	e.meta = opts.Meta
+	if e.meta == nil {
+		e.meta = meta.Memory()
 	}
-	e.views = opts.Views
-	if e.views == nil {
-		e.views, _ = views.Open("") // in memory: cannot fail
-	}
+	e.dropStaleTempSchemas()
 	return e
 }
 

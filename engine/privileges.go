@@ -7,6 +7,7 @@ import (
 	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -56,6 +57,7 @@ type tableRef struct {
 type recordingCatalog struct {
 	tables tables
 	views  *views.Store
+	meta   Metadata
 	parse  func(string) ([]*sql.Statement, error)
 	seen   []tableRef
 	udfs   *udf.Registry
@@ -65,8 +67,14 @@ type recordingCatalog struct {
 func (c *recordingCatalog) UDFs() *udf.Registry { return c.udfs }
 
 func (c *recordingCatalog) GetTable(ctx context.Context, p fluss.TablePath) (fluss.TableInfo, error) {
+	if err := systemTable(p); err != nil {
+		return fluss.TableInfo{}, err
+	}
 	info, err := c.tables.store.GetTable(ctx, p)
 	if err == nil {
+		if c.meta != nil {
+			c.meta.AdoptOwner(info)
+		}
 		c.seen = append(c.seen, tableRef{id: info.TableID, path: info.Path, via: viaOf(ctx)})
 		return info, nil
 	}
@@ -93,11 +101,11 @@ func (r tableRef) denied() error {
 // the view's owner, as PostgreSQL does (a view without a recorded owner
 // belongs to the bootstrap superuser).
 func (s *session) needVia(r tableRef) error {
-	owner := s.eng.access.Owner(r.via.id)
+	owner := s.eng.meta.Access().Owner(r.via.id)
 	if owner == "" {
 		return nil
 	}
-	if _, super := s.eng.roles.Role(owner); super || s.eng.access.Has(owner, r.id, access.Select) {
+	if _, super := s.eng.roles.Role(owner); super || s.eng.meta.Access().Has(owner, r.id, access.Select) {
 		return nil
 	}
 	return r.denied()
@@ -105,7 +113,7 @@ func (s *session) needVia(r tableRef) error {
 
 // need checks that the session's role holds p on a table.
 func (s *session) need(id int64, path fluss.TablePath, p access.Privilege) error {
-	if s.superuser || s.eng.access.Has(s.info.User, id, p) {
+	if s.superuser || s.eng.meta.Access().Has(s.info.User, id, p) {
 		return nil
 	}
 	return permissionDenied(path)
@@ -169,7 +177,7 @@ func (s *session) authorize(ps *statement) error {
 				continue
 			}
 		}
-		if !s.eng.access.Has(s.info.User, r.id, access.Select) {
+		if !s.eng.meta.Access().Has(s.info.User, r.id, access.Select) {
 			return r.denied()
 		}
 	}
@@ -218,7 +226,8 @@ func (v *columnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // mayDrop checks that the session may drop (or otherwise own-change) a table.
 func (s *session) mayDrop(info fluss.TableInfo) error {
-	if s.superuser || (s.eng.access.Owner(info.TableID) == s.info.User && s.info.User != "") {
+	s.eng.meta.AdoptOwner(info)
+	if s.superuser || (s.eng.meta.Access().Owner(info.TableID) == s.info.User && s.info.User != "") {
 		return nil
 	}
 	return sqlerr.New(sqlerr.InsufficientPrivilege, "must be owner of table %s", info.Path.Table)
@@ -264,14 +273,18 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 			db = fluss.DefaultDatabase
 		}
 		p := fluss.TablePath{Database: db, Table: t[1]}
+		if err := systemTable(p); err != nil {
+			return nil, err
+		}
 		info, err := s.eng.store.GetTable(ctx, p)
 		if err != nil {
-			if v, ok := s.eng.views.Get(p); ok {
+			if v, ok := s.eng.meta.Views().Get(p); ok {
 				infos = append(infos, tableRef{id: v.ACLKey(), path: v.Path, view: true})
 				continue
 			}
 			return nil, err
 		}
+		s.eng.meta.AdoptOwner(info)
 		infos = append(infos, tableRef{id: info.TableID, path: info.Path})
 	}
 	for _, schema := range g.AllInSchemas {
@@ -279,15 +292,19 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 		if db == "public" {
 			db = fluss.DefaultDatabase
 		}
+		if db == fluss.SystemDatabase {
+			return nil, sqlerr.New(sqlerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+		}
 		all, err := s.eng.store.ListTables(ctx, db)
 		if err != nil {
 			return nil, err
 		}
-		vs := s.eng.views.List(db)
+		vs := s.eng.meta.Views().List(db)
 		if len(all) == 0 && len(vs) == 0 && schema != "public" {
 			return nil, sqlerr.New(sqlerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 		}
 		for _, info := range all {
+			s.eng.meta.AdoptOwner(info)
 			infos = append(infos, tableRef{id: info.TableID, path: info.Path})
 		}
 		for _, v := range vs { // ALL TABLES includes views in PostgreSQL
@@ -295,22 +312,29 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 		}
 	}
 	for _, info := range infos {
-		if !s.superuser && !s.eng.access.CanGrant(s.info.User, info.id, privs) {
+		if !s.superuser && !s.eng.meta.Access().CanGrant(s.info.User, info.id, privs) {
 			return nil, info.denied()
 		}
 	}
-	for _, info := range infos {
-		for _, r := range grantees {
-			var err error
-			if g.Revoke {
-				err = s.eng.access.Revoke(info.id, info.path.String(), r, privs, g.GrantOptionFor)
-			} else {
-				err = s.eng.access.Grant(info.id, info.path.String(), r, privs, g.WithGrantOption)
-			}
-			if err != nil {
-				return nil, sqlerr.Wrap(err, sqlerr.IOError, "could not save the privileges: %v", err)
+	// One commit for the whole statement: every table's grants or none.
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		for _, info := range infos {
+			for _, r := range grantees {
+				var err error
+				if g.Revoke {
+					err = tx.Access.Revoke(info.id, info.path.String(), r, privs, g.GrantOptionFor)
+				} else {
+					err = tx.Access.Grant(info.id, info.path.String(), r, privs, g.WithGrantOption)
+				}
+				if err != nil {
+					return err
+				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, metaErr(err)
 	}
 	return tagOnly(verb), nil
 }

@@ -58,8 +58,20 @@ type session struct {
 	// rowLocks owns the row locks of the session's transactions (nil
 	// until the first write, or when the store takes no row locks).
 	rowLocks *rowlock.Txn
+	// sqlPrepared are the statements of SQL-level PREPARE (sqlprepare.go);
+	// protocol drops the client's Parse-prepared ones at DEALLOCATE.
+	sqlPrepared map[string]*statement
+	protocol    pgwire.ProtocolStatements
+	// tempSchema is the session's pg_temp_N once it created a temporary
+	// table (temptables.go); dropped with the session.
+	tempSchema string
 	// stmtText is the running statement's text, for lock reports.
 	stmtText string
+	// metaFresh: Prepare refreshed the metadata (metadata.go), so the
+	// Execute that follows need not look again.
+	metaFresh bool
+	// seqs serves nextval, currval, setval and lastval (sequences.go).
+	seqs sessionSequences
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }
@@ -69,6 +81,7 @@ func (s *session) TxStatus() byte { return s.txStatus }
 func (s *session) Close() {
 	s.endTxn()
 	s.dropImplicit()
+	s.dropTempSchema()
 }
 
 // HoldImplicit implements pgwire.ImplicitTransactions: the statements
@@ -223,6 +236,10 @@ func (s *session) Status(name string) (string, bool) {
 
 // Prepare parses and binds every statement of text.
 func (s *session) Prepare(ctx context.Context, text string, paramOIDs []uint32) ([]pgwire.Statement, error) {
+	if err := s.refreshMeta(ctx); err != nil {
+		return nil, s.failed(err)
+	}
+	s.metaFresh = true
 	stmts, err := s.parser.Parse(text)
 	if err != nil {
 		return nil, s.failed(err)
@@ -329,12 +346,15 @@ func (s *session) abortLocks() {
 
 func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []types.T) (*statement, error) {
 	ps := &statement{sess: s, parsed: st}
+	if st.DDL != nil {
+		return s.prepareDDL(ctx, ps)
+	}
 	switch st.Kind {
 	case sql.Copy:
 		return s.prepareCopy(ctx, st)
 	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
 		return ps, nil
-	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate, sql.Grant, sql.Revoke:
+	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate, sql.Grant, sql.Revoke, sql.Role:
 		if st.Kind == sql.Show {
 			name := showColumnName(st.Show.Name)
 			if st.Show.Name == "tables" {
@@ -347,7 +367,10 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.views, parse: s.parseView}
+	if st.Sequence != nil { // sequences.go
+		return ps, nil
+	}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions.
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
@@ -371,6 +394,8 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		if ps.plan, err = lower.PlanWith(b.Plan, lower.Options{Ctx: ctx, Stats: s.eng.tables}); err != nil {
 			return nil, err
 		}
+		// a query has a row description even with no columns (SELECT FROM t)
+		ps.cols = make([]pgwire.ResultColumn, 0, len(b.Plan.Columns()))
 		for _, c := range b.Plan.Columns() {
 			ps.cols = append(ps.cols, pgwire.ResultColumn{Name: c.Name, Type: c.T, TableOID: tableOID(c.TableID), ColumnNumber: int16(c.Ordinal)})
 		}
@@ -467,6 +492,8 @@ type statement struct {
 	hasHint  bool
 	hintErr  error
 	hintDone bool
+	// fill gives the columns a COPY FROM omits their defaults (coldefs.go).
+	fill func(col int, rows int64) (arrow.Array, error)
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -475,6 +502,12 @@ func (ps *statement) Columns() []pgwire.ResultColumn { return ps.cols }
 
 // Execute runs the statement.
 func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, error) {
+	if !ps.sess.metaFresh {
+		if err := ps.sess.refreshMeta(ctx); err != nil {
+			return nil, ps.sess.failed(err)
+		}
+	}
+	ps.sess.metaFresh = false
 	res, err := ps.execute(ctx, params)
 	err = ps.sess.finishImplicit(ctx, err)
 	if err != nil {
@@ -489,6 +522,9 @@ func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, 
 func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, error) {
 	s := ps.sess
 	s.stmtText = ps.parsed.Text
+	if ps.parsed.DDL != nil {
+		return s.execDDL(ctx, ps, params)
+	}
 	switch ps.parsed.Kind {
 	case sql.Set, sql.Reset:
 		return s.execSet(ps.parsed.Set)
@@ -586,15 +622,23 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		return tagOnly(savepointVerb(ps.parsed.Kind)), nil
 	case sql.Deallocate:
-		return tagOnly("DEALLOCATE"), nil
+		return s.deallocate(ps.parsed.Deallocate)
 	case sql.Grant, sql.Revoke:
 		if s.txStatus == 'E' {
 			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
 		return s.execGrant(ctx, ps.parsed.Grant)
+	case sql.Role:
+		if s.txStatus == 'E' {
+			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		}
+		return s.execRole(ctx, ps.parsed.Role)
 	}
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	if ps.parsed.Sequence != nil {
+		return s.execSequence(ctx, ps.parsed.Sequence)
 	}
 	if err := s.firstQuery(ctx); err != nil {
 		return nil, err
@@ -620,9 +664,10 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		s.txStart = now
 	}
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
+	s.seqs.s = s
 	ctx = functions.WithStatement(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
 		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
-			SSL: functions.SSLStatusOf(s.info.TLS)})
+			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs})
 	backend, err := ps.backend()
 	if err != nil {
 		return nil, err
@@ -741,16 +786,17 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
-		if _, isView := s.eng.views.Get(b.Path); isView {
+		if _, isView := s.eng.meta.Views().Get(b.Path); isView {
 			s.eng.ddl.Unlock()
 			if b.IfNotExists {
 				return tagOnly("CREATE TABLE"), nil
 			}
 			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
 		}
-		info, err := s.eng.store.CreateTable(ctx, b.Path, b.Descriptor, b.IfNotExists)
-		if err == nil && s.eng.access.Owner(info.TableID) == "" {
-			err = s.eng.access.SetOwner(info.TableID, info.Path.String(), s.info.User)
+		err := s.noteTempSchema(ctx, b.Path.Database)
+		var info fluss.TableInfo
+		if err == nil {
+			info, err = s.createTable(ctx, b) // metadata.go: with its owner and sequences
 		}
 		s.eng.ddl.Unlock()
 		if err != nil {
@@ -781,9 +827,12 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
 		for _, p := range b.Paths {
+			if err := systemTable(p); err != nil {
+				return nil, err
+			}
 			info, err := s.eng.store.GetTable(ctx, p)
 			if err != nil {
-				if _, isView := s.eng.views.Get(p); isView {
+				if _, isView := s.eng.meta.Views().Get(p); isView {
 					return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a table", p.Table).WithHint("Use DROP VIEW to remove a view.")
 				}
 				if b.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
@@ -797,11 +846,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			if err := s.noDependents("table", p, nil); err != nil {
 				return nil, err
 			}
-			if err := s.eng.store.DropTable(ctx, p, b.IfExists); err != nil {
+			if err := s.dropTable(ctx, info, b.IfExists); err != nil {
 				return nil, err
 			}
-			if err := s.eng.access.Forget(info.TableID); err != nil {
-				s.eng.log.Error("forgetting the privileges of a dropped table", "table", p.String(), "error", err)
+			if err := s.dropOwnedSequences(ctx, p); err != nil {
+				return nil, err
 			}
 		}
 		return tagOnly("DROP TABLE"), nil
@@ -878,17 +927,21 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 		return nil, sqlerr.New(sqlerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", verb)
 	}
 	s.startLocking(tx)
-	if pt := tx.tables[info.TableID]; pt != nil {
-		return pt, nil
+	pt := tx.tables[info.TableID]
+	if pt == nil {
+		t, err := s.eng.store.Table(ctx, info.Path)
+		if err != nil {
+			return nil, err
+		}
+		if t.Info().TableID != info.TableID {
+			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
+		}
+		pt = tx.table(t)
 	}
-	t, err := s.eng.store.Table(ctx, info.Path)
-	if err != nil {
+	if err := s.attachChecks(ctx, pt); err != nil { // coldefs.go
 		return nil, err
 	}
-	if t.Info().TableID != info.TableID {
-		return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
-	}
-	return tx.table(t), nil
+	return pt, nil
 }
 
 // noTxnBlock refuses DDL inside a transaction block: the catalog changes

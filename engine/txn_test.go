@@ -8,6 +8,7 @@ import (
 	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -141,7 +142,7 @@ func (r roles) Role(name string) (bool, bool) {
 // superuser, the others are not.
 func aclSessions(t *testing.T, dir string, users ...string) []pgwire.Session {
 	t.Helper()
-	acl, err := access.Open(dir + "/privileges.json")
+	md, err := meta.OpenFile(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func aclSessions(t *testing.T, dir string, users ...string) []pgwire.Session {
 	for i, u := range users {
 		rs[u] = i == 0
 	}
-	return sessions(t, dir+"/data", engine.Options{Access: acl, Roles: rs}, users...)
+	return sessions(t, dir+"/data", engine.Options{Meta: md, Roles: rs}, users...)
 }
 
 func TestPrivileges(t *testing.T) {
@@ -207,11 +208,11 @@ func TestPrivileges(t *testing.T) {
 	}
 
 	// Grants persist: a new engine over the same files sees them.
-	re, err := access.Open(dir + "/privileges.json")
+	re, err := meta.OpenFile(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !re.Has("bob", 1, access.Update) && !re.Has("bob", 2, access.Update) {
+	if !re.Access().Has("bob", 1, access.Update) && !re.Access().Has("bob", 2, access.Update) {
 		t.Error("grants did not persist")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -77,7 +78,7 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 	} else if sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
 		return nil, err
 	}
-	old, exists := s.eng.views.Get(b.Path)
+	old, exists := s.eng.meta.Views().Get(b.Path)
 	if exists && b.OrReplace {
 		// A definition naming the view itself is accepted, as PostgreSQL
 		// does; querying it then fails with 42P17 (binder/view.go).
@@ -93,17 +94,16 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 	for _, u := range b.Uses {
 		v.Uses = append(v.Uses, views.Relation{Path: u.Path, TableID: u.TableID, ViewID: u.ViewID})
 	}
-	stored, err := s.eng.views.Create(v, b.OrReplace)
+	// The view and its owner commit together.
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		stored, err := tx.Views.Create(v, b.OrReplace)
+		if err != nil || exists {
+			return err
+		}
+		return tx.Access.SetOwner(stored.ACLKey(), stored.Path.String(), s.info.User)
+	})
 	if err != nil {
-		if sqlerr.As(err) == nil {
-			return nil, sqlerr.Wrap(err, sqlerr.IOError, "could not save the views: %v", err)
-		}
-		return nil, err
-	}
-	if !exists {
-		if err := s.eng.access.SetOwner(stored.ACLKey(), stored.Path.String(), s.info.User); err != nil {
-			return nil, sqlerr.Wrap(err, sqlerr.IOError, "could not save the privileges: %v", err)
-		}
+		return nil, metaErr(err)
 	}
 	return tagOnly("CREATE VIEW"), nil
 }
@@ -119,7 +119,7 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView) (pgwire.Resu
 	dropping := map[fluss.TablePath]bool{}
 	var drop []views.View
 	for _, p := range b.Paths {
-		v, ok := s.eng.views.Get(p)
+		v, ok := s.eng.meta.Views().Get(p)
 		if !ok {
 			if _, err := s.eng.store.GetTable(ctx, p); err == nil {
 				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a view", p.Table).WithHint("Use DROP TABLE to remove a table.")
@@ -140,16 +140,20 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView) (pgwire.Resu
 			return nil, err
 		}
 	}
-	for _, v := range drop {
-		if err := s.eng.views.Drop(v.Path); err != nil {
-			if sqlerr.As(err) == nil {
-				return nil, sqlerr.Wrap(err, sqlerr.IOError, "could not save the views: %v", err)
+	// Every view named, with its grants, goes in one commit.
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		for _, v := range drop {
+			if err := tx.Views.Drop(v.Path); err != nil {
+				return err
 			}
-			return nil, err
+			if err := tx.Access.Forget(v.ACLKey()); err != nil {
+				return err
+			}
 		}
-		if err := s.eng.access.Forget(v.ACLKey()); err != nil {
-			s.eng.log.Error("forgetting the privileges of a dropped view", "view", v.Path.String(), "error", err)
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, metaErr(err)
 	}
 	return tagOnly("DROP VIEW"), nil
 }
@@ -162,7 +166,7 @@ func (s *session) noDependents(kind string, path fluss.TablePath, dropping map[f
 	seen := map[fluss.TablePath]bool{}
 	var walk func(kind string, p fluss.TablePath)
 	walk = func(kind string, p fluss.TablePath) {
-		for _, d := range s.eng.views.Dependents(p) {
+		for _, d := range s.eng.meta.Views().Dependents(p) {
 			if dropping[d.Path] || seen[d.Path] {
 				continue
 			}
@@ -182,7 +186,7 @@ func (s *session) noDependents(kind string, path fluss.TablePath, dropping map[f
 
 // mayOwnView checks that the session may drop or replace a view.
 func (s *session) mayOwnView(v views.View) error {
-	if s.superuser || (s.info.User != "" && s.eng.access.Owner(v.ACLKey()) == s.info.User) {
+	if s.superuser || (s.info.User != "" && s.eng.meta.Access().Owner(v.ACLKey()) == s.info.User) {
 		return nil
 	}
 	return sqlerr.New(sqlerr.InsufficientPrivilege, "must be owner of view %s", v.Path.Table)
@@ -214,7 +218,7 @@ func (s *session) viewTarget(st *sql.Statement) error {
 	if p.Database == "" || p.Database == "public" {
 		p.Database = fluss.DefaultDatabase
 	}
-	if _, ok := s.eng.views.Get(p); !ok {
+	if _, ok := s.eng.meta.Views().Get(p); !ok {
 		return nil
 	}
 	if verb == "" {

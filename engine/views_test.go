@@ -6,14 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
-	"github.com/sqlgate/sqlgate/views"
 )
 
 // viewEngine opens an engine over dir's store, views file and privileges
@@ -25,15 +24,11 @@ func viewEngine(t *testing.T, dir string, rs roles, users ...string) (*embedded.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	acl, err := access.Open(filepath.Join(dir, "privileges.json"))
+	md, err := meta.OpenFile(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, err := views.Open(filepath.Join(dir, "views.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng := engine.New(store, engine.Options{Access: acl, Views: vs, Roles: rs})
+	eng := engine.New(store, engine.Options{Meta: md, Roles: rs})
 	var out []pgwire.Session
 	for _, u := range users {
 		s, err := eng.NewSession(context.Background(), pgwire.SessionInfo{User: u})

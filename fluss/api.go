@@ -46,6 +46,10 @@ type TableDescriptor struct {
 	BucketKey  []string
 	Comment    string
 	Properties map[string]string
+	// CustomProperties are Fluss's custom properties: kept verbatim with
+	// the table and never validated, where sqlgate keeps what belongs to a
+	// table and must commit with it (its owner: meta.OwnerProperty).
+	CustomProperties map[string]string
 }
 
 // TableInfo is a created table: its descriptor after validation and
@@ -98,6 +102,17 @@ type Catalog interface {
 	GetTable(ctx context.Context, path TablePath) (TableInfo, error)
 	// ListTables lists the tables of a database, sorted by name.
 	ListTables(ctx context.Context, database string) ([]TableInfo, error)
+	// CreateDatabase creates a database (a PostgreSQL schema); 42P06 if it
+	// exists, unless ignoreIfExists.
+	CreateDatabase(ctx context.Context, name string, ignoreIfExists bool) error
+	// DropDatabase drops a database; 3F000 if it does not exist, unless
+	// ignoreIfNotExists. Without cascade a database holding tables is
+	// refused with 2BP01; with it, its tables are dropped too, atomically
+	// with the database.
+	DropDatabase(ctx context.Context, name string, ignoreIfNotExists, cascade bool) error
+	// ListDatabases lists the databases' names, sorted; DefaultDatabase is
+	// always among them.
+	ListDatabases(ctx context.Context) ([]string, error)
 }
 
 // Store is a set of tables: the embedded store or a remote cluster.
@@ -238,6 +253,21 @@ type BulkUpsert interface {
 	// Discard forgets the parts and writes nothing; after Commit it does
 	// nothing. A caller that does not commit must discard.
 	Discard()
+}
+
+// BulkAppender is implemented by log tables that can take one append in
+// parts without holding them in memory (what COPY FROM STDIN streams):
+// each part is validated, encoded and staged on disk as it comes, nothing
+// is visible until Commit, which appends every part as one atomic, durable
+// write, and Discard or a crash before Commit leaves nothing behind. The
+// returned BulkAppend has BulkUpsert's methods and rules.
+type BulkAppender interface {
+	BeginAppend(ctx context.Context) (BulkAppend, error)
+}
+
+// BulkAppend is one append in parts (BulkAppender).
+type BulkAppend interface {
+	BulkUpsert
 }
 
 // RowEstimator is implemented by tables that can estimate their row count

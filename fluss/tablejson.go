@@ -3,6 +3,7 @@ package fluss
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -174,7 +175,8 @@ func MarshalStoreTableJSON(d TableDescriptor) ([]byte, error) {
 func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	tj := tableJSON{
 		Version: 1, Comment: d.Comment, PartKey: []string{}, BucketKey: d.BucketKey,
-		BucketCount: d.BucketCount, Properties: d.Properties, Custom: map[string]string{},
+		// a copy: the VARCHAR limits are added to it below
+		BucketCount: d.BucketCount, Properties: d.Properties, Custom: maps.Clone(d.CustomProperties),
 		Schema: schemaJSON{Version: 1, PrimaryKey: d.Schema.PrimaryKey},
 	}
 	if tj.BucketKey == nil {
@@ -183,6 +185,23 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	if tj.Properties == nil {
 		tj.Properties = map[string]string{}
 	}
+	// A copy: sqlgate's own keys are added below, and the caller's
+	// descriptor must not change.
+	tj.Custom = maps.Clone(tj.Custom)
+	if tj.Custom == nil {
+		tj.Custom = map[string]string{}
+	}
+	// sqlgate's own keys (coldefs.go) are custom properties: Fluss checks
+	// its table properties against its own options.
+	props := make(map[string]string, len(tj.Properties))
+	for k, v := range tj.Properties {
+		if IsMetaProperty(k) {
+			tj.Custom[k] = v
+		} else {
+			props[k] = v
+		}
+	}
+	tj.Properties = props
 	highest := -1
 	for _, c := range d.Schema.Columns {
 		highest++
@@ -192,6 +211,9 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}
 		tj.Schema.Columns = append(tj.Schema.Columns, columnJSON{Name: c.Name, DataType: dt, Comment: c.Comment, ID: id})
+		if !limits {
+			putVarcharLimits(c.Type, []string{"c:" + c.Name}, tj.Custom)
+		}
 	}
 	tj.Schema.HighestID = max(highest, 0)
 	return json.Marshal(tj)
@@ -207,7 +229,12 @@ func ParseTableJSON(b []byte) (TableDescriptor, error) {
 	if len(tj.PartKey) > 0 {
 		return TableDescriptor{}, fmt.Errorf("partitioned table (partition key %v) is not supported yet", tj.PartKey)
 	}
-	return descriptorFromJSON(tj.Schema, tj)
+	limits := takeVarcharKeys(tj.Custom)
+	d, err := descriptorFromJSON(tj.Schema, tj)
+	if err == nil {
+		applyVarcharLimits(d.Schema.Columns, limits)
+	}
+	return d, err
 }
 
 // ParseSchemaJSON decodes Fluss's schema JSON (GetTableSchema) into columns
@@ -226,8 +253,21 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 		BucketCount: tj.BucketCount, BucketKey: tj.BucketKey, Comment: tj.Comment,
 		Properties: tj.Properties, Schema: Schema{PrimaryKey: sj.PrimaryKey},
 	}
+	if len(tj.Custom) > 0 {
+		d.CustomProperties = tj.Custom
+	}
 	if len(d.BucketKey) == 0 {
 		d.BucketKey = nil
+	}
+	// Custom properties (what Fluss's AlterTable puts the keys outside
+	// "table." in) are properties to sqlgate, as CREATE TABLE's WITH.
+	for k, v := range tj.Custom {
+		if _, ok := d.Properties[k]; !ok {
+			if d.Properties == nil {
+				d.Properties = map[string]string{}
+			}
+			d.Properties[k] = v
+		}
 	}
 	for _, c := range sj.Columns {
 		t, err := typeFromJSON(c.DataType)
@@ -236,5 +276,17 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 		}
 		d.Schema.Columns = append(d.Schema.Columns, Column{Name: c.Name, Type: t, Comment: c.Comment})
 	}
+	applyVariants(&d)
 	return d, nil
+}
+
+// MarshalTypeJSON is one data type in Fluss's DataTypeJsonSerde shape (what
+// AlterTable's PbAddColumn carries).
+func MarshalTypeJSON(t types.T) ([]byte, error) {
+	highest := 0
+	j, err := typeToJSON(t, &highest, false)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(j)
 }

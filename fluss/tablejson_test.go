@@ -82,14 +82,15 @@ func mustField(t *testing.T, b []byte, k string) []byte {
 }
 
 // TestStoreTableJSONKeepsVarcharLimit: the cluster's table JSON has no
-// STRING length (Fluss's STRING has none); the embedded store's catalog
-// keeps sqlgate's VARCHAR(n) limit there, and both read back.
+// STRING length (Fluss's STRING has none) and keeps sqlgate's VARCHAR(n)
+// limit in custom_properties (tablejson_limits.go); the embedded store's
+// catalog keeps it as the length; both read back.
 func TestStoreTableJSONKeepsVarcharLimit(t *testing.T) {
 	d := TableDescriptor{Schema: Schema{Columns: []Column{{Name: "v", Type: types.T{Kind: types.String, Length: 20}}, {Name: "t", Type: types.StringType}}}, BucketCount: 1}
 	for _, tc := range []struct {
 		marshal func(TableDescriptor) ([]byte, error)
 		length  int
-	}{{MarshalTableJSON, 0}, {MarshalStoreTableJSON, 20}} {
+	}{{MarshalTableJSON, 20}, {MarshalStoreTableJSON, 20}} {
 		b, err := tc.marshal(d)
 		if err != nil {
 			t.Fatal(err)

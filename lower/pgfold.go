@@ -593,6 +593,11 @@ var immutableFuncs = map[string]bool{
 	"substr": true, "substring": true, "trim": true, "btrim": true, "ltrim": true, "rtrim": true, "replace": true,
 	"left": true, "right": true, "repeat": true, "lpad": true, "rpad": true, "reverse": true, "strpos": true,
 	"position": true, "initcap": true, "split_part": true, "translate": true, "ascii": true, "chr": true, "md5": true,
+	"width_bucket": true,
+	// GREATEST and LEAST are MinMaxExprs, which eval_const_expressions
+	// computes when every argument is a constant (not strict: a NULL
+	// argument is skipped, not the result)
+	"greatest": true, "least": true,
 }
 
 // strictFunc reports whether every overload of the named built-in is
@@ -923,7 +928,7 @@ func inListGroup(args []binder.Expr, and bool) ([]binder.Expr, binder.Expr, erro
 		if !ok || b.Op != op {
 			return args, nil, nil
 		}
-		if s := b.L.String(); x == "" {
+		if s := binder.ExprKey(b.L); x == "" { // positions, not names: b.n = 1 OR a.n = 2 is no IN list
 			x = s
 		} else if s != x {
 			return args, nil, nil

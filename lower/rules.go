@@ -584,6 +584,13 @@ func filterIntoJoin(n binder.Node) binder.Node {
 		return rewriteChildren(n, filterIntoJoin)
 	}
 	nl := len(j.Left.Columns())
+	if t := reduceOuterJoin(j, conjuncts(f.Cond), nl); t != j.Type { // outerjoin.go
+		reduced := *j
+		reduced.Type = t
+		j = &reduced
+		f = &binder.Filter{Input: j, Cond: f.Cond}
+		n = f
+	}
 	var left, right, both, keep []binder.Expr
 	for _, c := range conjuncts(f.Cond) {
 		side := sidesOf(c, nl)

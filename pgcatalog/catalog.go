@@ -98,6 +98,8 @@ type Roles interface {
 type RoleInfo struct {
 	Name      string
 	Superuser bool
+	// NoLogin: the role may not log in (rolcanlogin false; not in pg_user).
+	NoLogin bool
 }
 
 // roleOID is a role's OID: 10 for the bootstrap superuser (User), else a
@@ -128,6 +130,22 @@ func (c *Catalog) roles() []RoleInfo {
 }
 
 // tableOwner is the name of a table's owner.
+// storedTableOwner is a stored table's owner: as Roles records it, else as
+// the table names it (fluss.OwnerProperty, written with the table: what
+// a table created through another server, or just before a crash, shows
+// before its owner's row is recorded).
+func (c *Catalog) storedTableOwner(t fluss.TableInfo) string {
+	if c.opts.Roles != nil {
+		if o := c.opts.Roles.TableOwner(t.TableID); o != "" {
+			return o
+		}
+	}
+	if o := t.Descriptor.CustomProperties[fluss.OwnerProperty]; o != "" {
+		return o
+	}
+	return c.opts.User
+}
+
 func (c *Catalog) tableOwner(tableID int64) string {
 	if c.opts.Roles != nil {
 		if o := c.opts.Roles.TableOwner(tableID); o != "" {
@@ -150,6 +168,8 @@ type Catalog struct {
 	types  map[uint32]*typeSpec
 	typeBy map[string]*typeSpec
 	procs  []procInfo
+	// schemas are the user schemas' OIDs seen (schemas.go).
+	schemas schemaNames
 }
 
 // New returns the catalog of store.
@@ -199,14 +219,22 @@ func (c *Catalog) Table(ctx context.Context, schema, name string) (fluss.Table, 
 // snapshot is the store's catalog as one scan sees it.
 type snapshot struct {
 	tables []fluss.TableInfo
+	// sequences are the store's sequences (coldefs.go).
+	sequences []fluss.SequenceInfo
+	// schemas are the store's databases (public among them).
+	schemas []string
 }
 
 func (c *Catalog) snapshot(ctx context.Context) (*snapshot, error) {
-	ts, err := c.store.ListTables(ctx, fluss.DefaultDatabase)
+	ts, dbs, err := c.allTables(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &snapshot{tables: ts}, nil
+	seqs, err := c.listSequences(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &snapshot{tables: ts, sequences: seqs, schemas: dbs}, nil
 }
 
 // typeSpec is one pg_type row for a built-in type.
@@ -321,8 +349,10 @@ func namespaceOID(schema string) uint32 {
 		return nsInfoSchema
 	case "pg_toast":
 		return nsToast
+	case fluss.DefaultDatabase:
+		return nsPublic
 	}
-	return nsPublic
+	return userSchemaOID(schema)
 }
 
 func namespaceName(oid uint32) (string, bool) {

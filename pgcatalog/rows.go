@@ -11,6 +11,11 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
+// dynamic is a generator computed at each read.
+func (c *Catalog) dynamic(rows func() []row) rowsFunc {
+	return func(context.Context, *snapshot) ([]row, error) { return rows(), nil }
+}
+
 // generators maps relation names to their row generators; relations not
 // listed are always empty (sqlgate has no triggers, policies, enums ...).
 func (c *Catalog) generators() map[string]rowsFunc {
@@ -18,18 +23,21 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		return func(context.Context, *snapshot) ([]row, error) { return rows, nil }
 	}
 	return map[string]rowsFunc{
-		"pg_namespace":        static(c.namespaceRows()),
+		"pg_namespace":        c.allNamespaceRows,
 		"pg_class":            c.classRows,
 		"pg_attribute":        c.attributeRows,
 		"pg_type":             c.typeRows,
 		"pg_index":            c.indexRows,
 		"pg_indexes":          c.indexesViewRows,
 		"pg_constraint":       c.constraintRows,
+		"pg_attrdef":          c.attrdefRows,    // coldefs.go
+		"pg_sequence":         c.pgSequenceRows, // coldefs.go
+		"pg_sequences":        c.pgSequencesViewRows,
 		"pg_description":      c.descriptionRows,
 		"pg_database":         static(c.databaseRows()),
-		"pg_roles":            static(c.roleRows("rol")),
-		"pg_authid":           static(c.roleRows("rol")),
-		"pg_user":             static(c.userRows()),
+		"pg_roles":            c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
+		"pg_authid":           c.dynamic(func() []row { return c.roleRows("rol") }),
+		"pg_user":             c.dynamic(c.userRows),
 		"pg_settings":         static(c.settingRows()),
 		"pg_am":               static(amRows()),
 		"pg_proc":             static(c.procRows()),
@@ -43,12 +51,13 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_language":         static(languageRows()),
 		"pg_tablespace":       static(tablespaceRows()),
 		// information_schema
-		"schemata":          static(c.schemataRows()),
+		"schemata":          c.allSchemataRows,
 		"tables":            c.infoTablesRows,
 		"columns":           c.infoColumnsRows,
 		"table_constraints": c.infoTableConstraintRows,
 		"key_column_usage":  c.infoKeyColumnRows,
 		"routines":          static(c.infoRoutineRows()),
+		"sequences":         c.infoSequenceRows, // coldefs.go
 	}
 }
 
@@ -79,14 +88,15 @@ func classBase(oid uint32, name string, ns uint32, kind string, natts int) row {
 func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
-		r := classBase(RelationOID(t.TableID), t.Path.Table, nsPublic, "r", len(t.Descriptor.Schema.Columns))
+		r := classBase(RelationOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), "r", len(t.Descriptor.Schema.Columns))
 		r["reltype"] = rowTypeOID(t.TableID)
 		r["relam"] = amHeap
 		r["relreplident"] = "d"
 		// PostgreSQL's FirstMultiXactId, what every new table starts with
 		r["relminmxid"] = 1
 		r["relhasindex"] = t.HasPrimaryKey()
-		r["relowner"] = c.roleOID(c.tableOwner(t.TableID))
+		r["relchecks"] = len(fluss.MetaOf(t.Descriptor).Checks)
+		r["relowner"] = c.roleOID(c.storedTableOwner(t))
 		if c.opts.Roles != nil {
 			if acl := c.opts.Roles.TableACL(t.TableID); acl != nil {
 				items := make([]any, len(acl))
@@ -98,7 +108,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		}
 		rows = append(rows, r)
 		if t.HasPrimaryKey() {
-			ir := classBase(pkIndexOID(t.TableID), pkName(t), nsPublic, "i", len(t.Descriptor.Schema.PrimaryKey))
+			ir := classBase(pkIndexOID(t.TableID), pkName(t), namespaceOID(t.Path.Database), "i", len(t.Descriptor.Schema.PrimaryKey))
 			ir["relam"] = amBtree
 			ir["relowner"] = r["relowner"]
 			ir["reltuples"] = 0.0
@@ -106,6 +116,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 			rows = append(rows, ir)
 		}
 	}
+	rows = append(rows, c.sequenceClassRows(s)...)
 	for i := range relationSpecs {
 		sp := &relationSpecs[i]
 		r := classBase(sp.oid, sp.name, namespaceOID(sp.schema), string(sp.kind), len(sp.cols))
@@ -171,8 +182,10 @@ func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 		rel := RelationOID(t.TableID)
 		cols := t.Descriptor.Schema.Columns
 		rows = append(rows, systemAttributeRows(rel)...)
+		meta := fluss.MetaOf(t.Descriptor)
 		for i, col := range cols {
-			rows = append(rows, c.attributeRow(rel, i+1, col.Name, col.Type))
+			m := meta.Column(i)
+			rows = append(rows, withColumnMeta(c.attributeRow(rel, i+1, col.Name, shownType(col.Type, m)), m))
 		}
 		if t.HasPrimaryKey() {
 			for k, num := range pkAttnums(t) {
@@ -205,7 +218,7 @@ func (c *Catalog) typeRows(_ context.Context, s *snapshot) ([]row, error) {
 			t.elem, t.array, 0, t.align, t.storage, t.collation))
 	}
 	for _, t := range s.tables {
-		rows = append(rows, typeRow(rowTypeOID(t.TableID), t.Path.Table, nsPublic, -1, false, "c", "C", false,
+		rows = append(rows, typeRow(rowTypeOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), -1, false, "c", "C", false,
 			0, 0, RelationOID(t.TableID), "d", "x", 0))
 	}
 	return rows, nil
@@ -261,7 +274,7 @@ func (c *Catalog) indexesViewRows(_ context.Context, s *snapshot) ([]row, error)
 	var rows []row
 	for _, t := range s.tables {
 		if t.HasPrimaryKey() {
-			rows = append(rows, row{"schemaname": fluss.DefaultDatabase, "tablename": t.Path.Table,
+			rows = append(rows, row{"schemaname": t.Path.Database, "tablename": t.Path.Table,
 				"indexname": pkName(t), "indexdef": indexDef(t, 0, false)})
 		}
 	}
@@ -275,14 +288,14 @@ func (c *Catalog) constraintRows(_ context.Context, s *snapshot) ([]row, error) 
 			continue
 		}
 		rows = append(rows, row{
-			"oid": pkConstraintOID(t.TableID), "conname": pkName(t), "connamespace": nsPublic, "contype": "p",
+			"oid": pkConstraintOID(t.TableID), "conname": pkName(t), "connamespace": namespaceOID(t.Path.Database), "contype": "p",
 			"condeferrable": false, "condeferred": false, "convalidated": true, "conrelid": RelationOID(t.TableID),
 			"contypid": 0, "conindid": pkIndexOID(t.TableID), "conparentid": 0, "confrelid": 0,
 			"confupdtype": " ", "confdeltype": " ", "confmatchtype": " ", "conislocal": true, "coninhcount": 0,
 			"connoinherit": true, "conkey": int2s(pkAttnums(t)),
 		})
 	}
-	return rows, nil
+	return append(rows, c.checkConstraintRows(s)...), nil
 }
 
 // schemaACL is PostgreSQL's default ACL of a schema owned by owner:
@@ -335,7 +348,7 @@ func (c *Catalog) roleRows(prefix string) []row {
 	for _, r := range c.roles() {
 		rows = append(rows, row{
 			"oid": c.roleOID(r.Name), "rolname": r.Name, "rolsuper": r.Superuser, "rolinherit": true,
-			"rolcreaterole": r.Superuser, "rolcreatedb": r.Superuser, "rolcanlogin": true, "rolreplication": r.Superuser,
+			"rolcreaterole": r.Superuser, "rolcreatedb": r.Superuser, "rolcanlogin": !r.NoLogin, "rolreplication": r.Superuser,
 			"rolconnlimit": -1, "rolpassword": "********", "rolbypassrls": r.Superuser,
 		})
 	}
@@ -345,6 +358,9 @@ func (c *Catalog) roleRows(prefix string) []row {
 func (c *Catalog) userRows() []row {
 	var rows []row
 	for _, r := range c.roles() {
+		if r.NoLogin {
+			continue // pg_user lists the roles that can log in
+		}
 		rows = append(rows, row{
 			"usename": r.Name, "usesysid": c.roleOID(r.Name), "usecreatedb": r.Superuser, "usesuper": r.Superuser,
 			"userepl": r.Superuser, "usebypassrls": r.Superuser, "passwd": "********",
@@ -536,8 +552,8 @@ func (c *Catalog) procRows() []row {
 func (c *Catalog) tablesViewRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
-		rows = append(rows, row{"schemaname": fluss.DefaultDatabase, "tablename": t.Path.Table,
-			"tableowner": c.tableOwner(t.TableID), "hasindexes": t.HasPrimaryKey(), "hasrules": false,
+		rows = append(rows, row{"schemaname": t.Path.Database, "tablename": t.Path.Table,
+			"tableowner": c.storedTableOwner(t), "hasindexes": t.HasPrimaryKey(), "hasrules": false,
 			"hastriggers": false, "rowsecurity": false})
 	}
 	for i := range relationSpecs {
@@ -555,7 +571,7 @@ func (c *Catalog) tablesViewRows(_ context.Context, s *snapshot) ([]row, error) 
 func (c *Catalog) statTableRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
-		r := row{"relid": RelationOID(t.TableID), "schemaname": fluss.DefaultDatabase, "relname": t.Path.Table}
+		r := row{"relid": RelationOID(t.TableID), "schemaname": t.Path.Database, "relname": t.Path.Table}
 		for _, n := range []string{"seq_scan", "seq_tup_read", "n_tup_ins", "n_tup_upd", "n_tup_del",
 			"n_tup_hot_upd", "n_live_tup", "n_dead_tup", "n_mod_since_analyze", "n_ins_since_vacuum",
 			"vacuum_count", "autovacuum_count", "analyze_count", "autoanalyze_count"} {

@@ -47,8 +47,9 @@ func ParseAuthMethod(s string) (AuthMethod, bool) {
 type AuthConfig struct {
 	// Method is the authentication method; "" means trust.
 	Method AuthMethod
-	// Users holds the verifiers; required unless Method is trust.
-	Users *Users
+	// Users holds the verifiers (a users file, or the metadata store);
+	// required unless Method is trust.
+	Users UserLookup
 	// FailureDelay is how long a failed authentication waits before its
 	// error, to slow down password guessing (PostgreSQL's auth_delay). 0
 	// means 200ms; a negative value means none (tests).
@@ -71,7 +72,7 @@ func (c *conn) authenticate(user string) bool {
 	var entry UserEntry
 	known := false
 	if auth.Users != nil {
-		entry, known = auth.Users.Users[user]
+		entry, known = auth.Users.LookupUser(c.ctx, user)
 	}
 	var ok bool
 	var err *sqlerr.Error
@@ -83,7 +84,10 @@ func (c *conn) authenticate(user string) bool {
 	default:
 		ok, err = c.authSCRAM(user, entry, known)
 	}
-	if err == nil && ok {
+	if err == nil && ok && entry.NoLogin {
+		// PostgreSQL checks rolcanlogin once the password is proven.
+		err = sqlerr.New(sqlerr.InvalidAuthorizationSpec, "role \"%s\" is not permitted to log in", user)
+	} else if err == nil && ok {
 		return true
 	}
 	if err == nil {

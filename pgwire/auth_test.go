@@ -190,3 +190,24 @@ func TestUsersFile(t *testing.T) {
 		t.Fatal("a users file with a bad verifier was accepted")
 	}
 }
+
+// A NOLOGIN role is refused with 28000 once its password is proven, as
+// PostgreSQL checks rolcanlogin after authentication; with a wrong
+// password it fails as any other user (no hint that it exists).
+func TestAuthNoLogin(t *testing.T) {
+	users := testUsers(t)
+	e := users.Users["alice"]
+	e.NoLogin = true
+	users.Users["alice"] = e
+	ts := startServer(t, func(c *Config) { c.Auth = AuthConfig{Method: AuthSCRAM, Users: users, FailureDelay: -1} })
+	for _, c := range []struct{ password, code, msg string }{
+		{"s3cret pässword", "28000", `role "alice" is not permitted to log in`},
+		{"wrong", "28P01", `password authentication failed for user "alice"`},
+	} {
+		err := connectAs(testCtx(t), ts.addr, "alice", c.password, "disable")
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != c.code || pe.Message != c.msg || pe.Severity != "FATAL" {
+			t.Errorf("password %q: %v, want FATAL %s %s", c.password, err, c.code, c.msg)
+		}
+	}
+}

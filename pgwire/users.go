@@ -1,6 +1,7 @@
 package pgwire
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/md5"
 	"crypto/pbkdf2"
@@ -25,7 +26,9 @@ import (
 // ("SCRAM-SHA-256$iterations:salt$StoredKey:ServerKey", base64), never a
 // password; an md5 hash ("md5" + md5(password + user)) is stored only when
 // asked for, because it is password-equivalent for md5 authentication. The
-// file is JSON, written with mode 0600, and refused when others can read it:
+// file is JSON, written with mode 0600, and refused when others can read it.
+// The server imports it into the metadata store (package meta), where
+// CREATE ROLE keeps its roles too, and looks users up there (UserLookup):
 //
 //	{"users": {"alice": {"scram": "SCRAM-SHA-256$4096:...$...:..."}}}
 
@@ -39,12 +42,26 @@ type UserEntry struct {
 	// Superuser bypasses table privileges (GRANT/REVOKE) and may create
 	// and drop tables.
 	Superuser bool `json:"superuser,omitempty"`
+	// NoLogin: the role may not log in (CREATE ROLE without LOGIN).
+	NoLogin bool `json:"nologin,omitempty"`
 }
 
 // Users is the content of a users file. It is read-only once handed to a
 // Server.
 type Users struct {
 	Users map[string]UserEntry `json:"users"`
+}
+
+// UserLookup finds a user's secrets: a *Users, or the metadata store
+// (package meta), which CREATE ROLE changes.
+type UserLookup interface {
+	LookupUser(ctx context.Context, name string) (UserEntry, bool)
+}
+
+// LookupUser implements UserLookup.
+func (u *Users) LookupUser(_ context.Context, name string) (UserEntry, bool) {
+	e, ok := u.Users[name]
+	return e, ok
 }
 
 // LoadUsers reads a users file.

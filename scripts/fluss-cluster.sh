@@ -7,6 +7,12 @@
 #   scripts/fluss-cluster.sh start   # last line of output: HOST:PORT (bootstrap)
 #   scripts/fluss-cluster.sh stop    # stops what start started, removes its data
 #   scripts/fluss-cluster.sh fetch   # only downloads the jars into the cache
+#   scripts/fluss-cluster.sh run CMD [ARG...]
+#                                    # starts a cluster (in a fresh temporary
+#                                    # directory unless SQLGATE_FLUSS_DIR is set), runs
+#                                    # CMD with SQLGATE_FLUSS_BOOTSTRAP set to it, stops
+#                                    # it, exits with CMD's status; with
+#                                    # SQLGATE_FLUSS_BOOTSTRAP already set, only runs CMD
 #
 # The server jars come from Maven Central once (mvn dependency:copy-dependencies
 # on a generated pom) into $SQLGATE_FLUSS_CACHE (default
@@ -255,9 +261,32 @@ stop() {
   rm -rf "$DIR"
 }
 
+# run starts a cluster for one command and stops it however the command
+# ends. SQLGATE_FLUSS_TABLETS is the started cluster's, not the command's:
+# a test that starts a cluster of its own says how many tablet servers it
+# needs.
+run() {
+  [ $# -gt 0 ] || die "run: no command given"
+  if [ -n "${SQLGATE_FLUSS_BOOTSTRAP:-}" ]; then
+    exec "$@"
+  fi
+  RUN_TMP=""
+  if [ -z "${SQLGATE_FLUSS_DIR:-}" ]; then
+    RUN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/sqlgate-fluss-run-XXXXXX")
+    DIR=$RUN_TMP/c
+  fi
+  trap 'stop >/dev/null 2>&1 || true; if [ -n "$RUN_TMP" ]; then rm -rf "$RUN_TMP"; fi' EXIT
+  local bs
+  bs=$(start | tail -n 1)
+  local rc=0
+  env -u SQLGATE_FLUSS_TABLETS SQLGATE_FLUSS_BOOTSTRAP="$bs" "$@" || rc=$?
+  return $rc
+}
+
 case "${1:-}" in
   start) start ;;
+  run) shift; run "$@" ;;
   stop) stop ;;
   fetch) fetch ;;
-  *) echo "usage: $0 start|stop|fetch" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|fetch|run CMD..." >&2; exit 2 ;;
 esac

@@ -16,6 +16,8 @@ command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need+=(maven)
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import psycopg2' >/dev/null 2>&1; } || need+=(python3-psycopg2)
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import sqlalchemy' >/dev/null 2>&1; } || need+=(python3-sqlalchemy)
+# pyfluss's virtualenv (below) needs venv with ensurepip.
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
@@ -31,3 +33,13 @@ fi
 # Fluss 0.9.1's server jars from Maven Central, once, into the user's cache
 # (scripts/fluss-cluster.sh fetch is a no-op when they are there).
 ./scripts/fluss-cluster.sh fetch
+# Fluss's Python client for the interop test of `make test-cluster`
+# (fluss/remote/pyfluss_cluster_test.go): pyfluss 1.0.0 from PyPI, with
+# pyarrow, in a virtualenv of its own in the user's cache, once.
+PYFLUSS_VENV=${XDG_CACHE_HOME:-$HOME/.cache}/sqlgate/pyfluss-1.0.0
+if ! "$PYFLUSS_VENV/bin/python" -c 'import fluss, pyarrow' >/dev/null 2>&1; then
+  echo "installing pyfluss 1.0.0 into $PYFLUSS_VENV"
+  rm -rf "$PYFLUSS_VENV"
+  python3 -m venv "$PYFLUSS_VENV"
+  "$PYFLUSS_VENV/bin/pip" install -q --disable-pip-version-check pyfluss==1.0.0
+fi

@@ -13,17 +13,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/fluss/remote"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/udf"
-	"github.com/sqlgate/sqlgate/views"
 )
 
 // Config configures a server.
@@ -31,8 +30,8 @@ type Config struct {
 	// Listen is the address to listen on (HOST:PORT; port 0 picks a free one).
 	Listen string
 	// DataDir is the embedded store's directory (created if missing). With
-	// Fluss set it holds only what sqlgate keeps beside the cluster's tables
-	// (spill files, views, privileges).
+	// Fluss set it holds only spill files (the metadata lives in the
+	// cluster, see package meta).
 	DataDir string
 	// Fluss, when set, serves the tables of a Fluss cluster (fluss/remote)
 	// instead of the embedded store.
@@ -88,21 +87,19 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		store.Close()
 		return nil, fmt.Errorf("create spill directory: %w", err)
 	}
-	acl, err := access.Open(filepath.Join(cfg.DataDir, privilegesFile))
+	md, err := openMeta(ctx, cfg, store)
 	if err != nil {
 		store.Close()
-		return nil, fmt.Errorf("read privileges: %w", err)
+		return nil, err
 	}
-	vs, err := views.Open(filepath.Join(cfg.DataDir, viewsFile))
-	if err != nil {
-		store.Close()
-		return nil, fmt.Errorf("read views: %w", err)
+	roles := rolesOf(cfg.Auth, md, log)
+	if cfg.Auth.RequiresPassword() {
+		cfg.Auth.Users = md // users are looked up where CREATE ROLE keeps them
 	}
-	roles := rolesOf(cfg.Auth, log)
 	locks := &engineLocks{}
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
-		Roles: catalogRoles{roles: roles, acl: acl}, Views: vs, Locks: locks})
-	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Access: acl, Views: vs, Virtual: catalog, UDFs: udfs})
+		Roles: catalogRoles{md: md}, Views: md, Locks: locks})
+	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs})
 	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,
@@ -158,58 +155,75 @@ func checkUDFs(r *udf.Registry) (*udf.Registry, error) {
 	return r, nil
 }
 
-// privilegesFile holds GRANTs and table owners, in the data directory.
-const privilegesFile = "privileges.json"
-
-// viewsFile holds the views, in the data directory.
-const viewsFile = "views.json"
-
-// rolesOf tells superusers apart by the users file. Without authentication
-// (trust) nobody can be told apart, so every session is a superuser.
-func rolesOf(auth pgwire.AuthConfig, log *slog.Logger) engine.Roles {
-	if auth.Method == "" || auth.Method == pgwire.AuthTrust || auth.Users == nil {
-		return engine.AllSuperusers{}
+// openMeta opens the metadata store (package meta): a file in the data
+// directory beside the embedded store, a table in the cluster beside a
+// cluster's tables, so that every server pointed at the cluster shares
+// it. It imports the users file (when authentication uses one) and
+// reconciles the metadata with the store's tables.
+func openMeta(ctx context.Context, cfg Config, store fluss.Store) (*meta.Store, error) {
+	var md *meta.Store
+	var err error
+	if rs, ok := store.(*remote.Store); ok {
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		md, err = meta.OpenTable(cctx, store, func(ctx context.Context) error {
+			return rs.EnsureDatabase(ctx, fluss.SystemDatabase)
+		})
+		if err == nil {
+			// The views and privileges files of a version that kept them
+			// beside the cluster, once.
+			err = meta.MigrateFiles(cctx, md, cfg.DataDir)
+		}
+	} else {
+		md, err = meta.OpenFile(ctx, cfg.DataDir)
 	}
-	r := usersRoles{users: auth.Users}
-	super := false
-	for _, e := range auth.Users.Users {
-		super = super || e.Superuser
+	if err != nil {
+		return nil, fmt.Errorf("open the metadata: %w", err)
 	}
-	if !super {
-		log.Warn("the users file has no superuser: nobody can create tables or grant privileges; add one with `sqlgate user add NAME --superuser`")
+	if cfg.Auth.RequiresPassword() {
+		if u, ok := cfg.Auth.Users.(*pgwire.Users); ok {
+			if err := md.ImportUsers(ctx, u); err != nil {
+				return nil, fmt.Errorf("import the users file: %w", err)
+			}
+		}
 	}
-	return r
+	if err := md.Reconcile(ctx, store); err != nil {
+		return nil, fmt.Errorf("reconcile the metadata with the tables: %w", err)
+	}
+	return md, nil
 }
 
-// usersRoles are the roles of a users file.
-type usersRoles struct{ users *pgwire.Users }
-
-func (r usersRoles) Role(name string) (bool, bool) {
-	e, ok := r.users.Users[name]
-	return ok, ok && e.Superuser
+// rolesOf tells superusers apart by the users in the metadata store.
+// Without authentication (trust) nobody can be told apart, so every
+// session is a superuser.
+func rolesOf(auth pgwire.AuthConfig, md *meta.Store, log *slog.Logger) engine.Roles {
+	if !auth.RequiresPassword() {
+		return engine.AllSuperusers{}
+	}
+	if !md.HasSuperuser() {
+		log.Warn("no user is a superuser: nobody can create tables or grant privileges; add one with `sqlgate user add NAME --superuser`")
+	}
+	return md
 }
 
 // catalogRoles shows the roles and the privileges in pg_catalog.
-type catalogRoles struct {
-	roles engine.Roles
-	acl   *access.Store
-}
+type catalogRoles struct{ md *meta.Store }
 
+// RoleList lists the roles of the metadata store (those CREATE ROLE and
+// the users file made), also without authentication, as PostgreSQL's
+// pg_roles lists every role whatever pg_hba.conf says.
 func (c catalogRoles) RoleList() []pgcatalog.RoleInfo {
-	u, ok := c.roles.(usersRoles)
-	if !ok {
-		return nil
-	}
 	var out []pgcatalog.RoleInfo
-	for _, n := range u.users.Names() {
-		out = append(out, pgcatalog.RoleInfo{Name: n, Superuser: u.users.Users[n].Superuser})
+	for _, n := range c.md.UserNames() {
+		_, super := c.md.Role(n)
+		out = append(out, pgcatalog.RoleInfo{Name: n, Superuser: super, NoLogin: !c.md.CanLogin(n)})
 	}
 	return out
 }
 
-func (c catalogRoles) TableOwner(id int64) string { return c.acl.Owner(id) }
+func (c catalogRoles) TableOwner(id int64) string { return c.md.Access().Owner(id) }
 
-func (c catalogRoles) TableACL(id int64) []string { return c.acl.Items(id, "sqlgate") }
+func (c catalogRoles) TableACL(id int64) []string { return c.md.Access().Items(id, "sqlgate") }
 
 // Addr is the address the server listens on.
 func (s *Server) Addr() net.Addr { return s.listener.Addr() }
@@ -242,11 +256,16 @@ func (s *Server) Stop(ctx context.Context) error {
 // data directory and returns its connection string and a cleanup function
 // that stops it and removes the directory (one per sqllogictest file).
 func InProcess(ctx context.Context, _ string) (string, func(), error) {
+	return inProcess(ctx, nil)
+}
+
+// inProcess is InProcess, serving the cluster fc names when it is set.
+func inProcess(ctx context.Context, fc *remote.Config) (string, func(), error) {
 	dir, err := os.MkdirTemp("", "sqlgate-slt-*")
 	if err != nil {
 		return "", nil, err
 	}
-	srv, err := Start(ctx, Config{Listen: "127.0.0.1:0", DataDir: dir})
+	srv, err := Start(ctx, Config{Listen: "127.0.0.1:0", DataDir: dir, Fluss: fc})
 	if err != nil {
 		os.RemoveAll(dir)
 		return "", nil, err

@@ -42,6 +42,27 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 	for i < len(toks) && toks[i].kind == tkIdent && !toks[i].is(src, "TABLE") {
 		i++ // OR REPLACE, TEMP, TEMPORARY, UNLOGGED, GLOBAL, LOCAL
 	}
+	if i < len(toks) && toks[i].is(src, "TABLE") && i > 1 {
+		// CREATE [GLOBAL | LOCAL] TEMP | TEMPORARY TABLE: a session-local
+		// table (Statement.Temporary); UNLOGGED: an ordinary table (a Fluss
+		// table is always durable, which is more than UNLOGGED asks).
+		temp, ok := true, true
+		for _, t := range toks[1:i] {
+			switch t.word(src) {
+			case "TEMP", "TEMPORARY":
+				st.Temporary = true
+			case "GLOBAL", "LOCAL":
+			case "UNLOGGED":
+				temp = false
+			default:
+				ok = false
+			}
+		}
+		if ok && (st.Temporary || !temp) {
+			toks = append([]token{toks[0]}, toks[i:]...)
+			i = 1
+		}
+	}
 	if i >= len(toks) || !toks[i].is(src, "TABLE") {
 		return toks, nil // CREATE something else: left to TiDB
 	}
@@ -50,6 +71,9 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		i += 3
 	}
 	for i < len(toks) && (toks[i].kind == tkIdent && !toks[i].is(src, "AS") || toks[i].kind == tkQIdent || toks[i].isPunct(src, ".")) {
+		if n, ok := identName(src, toks[i]); ok {
+			st.tableName = n
+		}
 		i++ // the name (AS ends it: CREATE TABLE t AS VALUES (..) has no column list)
 	}
 	if i >= len(toks) || !toks[i].isPunct(src, "(") {
@@ -63,7 +87,16 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 			return nil, syntaxErrorAt(src, toks, i)
 		}
 		elemStart := i
-		isColumn := !tableConstraintWords[toks[i].word(src)] ||
+		elemOut := len(out)
+		if toks[i].is(src, "LIKE") { // LIKE source [INCLUDING ...] (createlike.go)
+			marker, next, err := likeElement(src, toks, i, st)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, marker...)
+			i = next
+		}
+		isColumn := i == elemStart && !tableConstraintWords[toks[i].word(src)] ||
 			toks[i].is(src, "EXCLUDE") && !(i+1 < len(toks) && (toks[i+1].isPunct(src, "(") || toks[i+1].is(src, "USING")))
 		if isColumn {
 			// a column name is a ColId: PostgreSQL's reserved and
@@ -80,33 +113,8 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 			out = append(out, token{kind: tkQIdent, start: toks[i].start, end: toks[i].end, lead: toks[i].lead,
 				hasComment: toks[i].hasComment, synth: `"` + strings.ReplaceAll(name, `"`, `""`) + `"`})
 			i++
-			// type extent: up to a constraint word, ',' or ')' at depth 0;
-			// '<' '>' nest for ARRAY<..>, MAP<..>, ROW<..>.
 			ts := i
-			depth := 0
-			for i < len(toks) {
-				t := toks[i]
-				if t.kind == tkOp {
-					for _, c := range t.text(src) {
-						switch c {
-						case '<':
-							depth++
-						case '>':
-							depth--
-						}
-					}
-				} else if t.isPunct(src, "(") || t.isPunct(src, "[") {
-					depth++
-				} else if t.isPunct(src, ")") || t.isPunct(src, "]") {
-					if depth == 0 {
-						break
-					}
-					depth--
-				} else if depth == 0 && (t.isPunct(src, ",") || columnConstraintWords[t.word(src)]) {
-					break
-				}
-				i++
-			}
+			i = typeEnd(src, toks, i)
 			if ts == i {
 				return nil, syntaxErrorAt(src, toks, i)
 			}
@@ -122,28 +130,29 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 				return nil, sqlerr.New(sqlerr.DuplicateColumn, "column %q specified more than once", name).WithPosition(charPos(src, toks[elemStart].start))
 			}
 			st.ColumnTypes[name] = tn
+			st.columnOrder = append(st.columnOrder, name)
 			out = append(out, token{kind: tkIdent, start: toks[ts].start, end: toks[ts].start, lead: toks[ts].start, synth: "text"})
 		}
 		// the rest of the element: constraints, up to ',' or ')' at depth 0
-		depth := 0
-		for i < len(toks) {
-			t := toks[i]
-			if t.isPunct(src, "(") {
-				depth++
-			} else if t.isPunct(src, ")") {
-				if depth == 0 {
-					break
-				}
-				depth--
-			} else if depth == 0 && t.isPunct(src, ",") {
-				break
+		// (coldefs.go)
+		column := ""
+		if isColumn {
+			column = lastColumn(st)
+		}
+		var dropped bool
+		var err error
+		if i, out, dropped, err = columnClauses(src, toks, i, column, st, out); err != nil {
+			return nil, err
+		}
+		if dropped { // a CHECK table constraint: no element for TiDB
+			out = out[:elemOut]
+			if i < len(toks) && toks[i].isPunct(src, ")") && len(out) > 0 && out[len(out)-1].isPunct(src, ",") {
+				out = out[:len(out)-1]
 			}
-			if t.is(src, "NOT") && i+1 < len(toks) && toks[i+1].is(src, "ENFORCED") {
-				i += 2 // Flink's PRIMARY KEY (...) NOT ENFORCED
+			if i < len(toks) && toks[i].isPunct(src, ",") {
+				i++
 				continue
 			}
-			out = append(out, t)
-			i++
 		}
 		if i >= len(toks) {
 			return nil, syntaxErrorAt(src, toks, i)
@@ -198,6 +207,37 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		i = j
 	}
 	return append(out, toks[i:]...), nil
+}
+
+// typeEnd returns where a column's type that starts at toks[i] ends: at a
+// constraint word, ',' or ')' at depth 0 ('<' '>' nest for ARRAY<..>,
+// MAP<..>, ROW<..>).
+func typeEnd(src string, toks []token, i int) int {
+	depth := 0
+	for i < len(toks) {
+		t := toks[i]
+		if t.kind == tkOp {
+			for _, c := range t.text(src) {
+				switch c {
+				case '<':
+					depth++
+				case '>':
+					depth--
+				}
+			}
+		} else if t.isPunct(src, "(") || t.isPunct(src, "[") {
+			depth++
+		} else if t.isPunct(src, ")") || t.isPunct(src, "]") {
+			if depth == 0 {
+				return i
+			}
+			depth--
+		} else if depth == 0 && (t.isPunct(src, ",") || columnConstraintWords[t.word(src)]) {
+			return i
+		}
+		i++
+	}
+	return i
 }
 
 // propertyKey reads a WITH-list key: 'bucket.num' or bucket.num.

@@ -446,7 +446,11 @@ func quoteNames(src string, toks []token) ([]token, error) {
 			top.clause = w // a statement or subquery's first word
 			continue
 		}
-		if !nextOpen && exprStarts(src, toks, p, upper) && exprFollows(src, toks, k+1, top.clause, upper) &&
+		// SELECT FROM t, SELECT ALL FROM t: an empty select list; UNION
+		// ALL SELECT FROM t: a query, not a column named select
+		emptyList := emptyListEnd[w] && (pw == "SELECT" || pw == "ALL" && upper(p-1) == "SELECT") ||
+			w == "SELECT" && (pw == "ALL" || pw == "DISTINCT") && emptyListEnd[upper(k+1)]
+		if !nextOpen && !emptyList && exprStarts(src, toks, p, upper) && exprFollows(src, toks, k+1, top.clause, upper) &&
 			!(top.kind == frameWindow && punct(p, "(")) {
 			// a column reference
 			switch {

@@ -41,11 +41,27 @@ const (
 	Copy
 	Grant
 	Revoke
+	Role
+	// The schema-management statements of ddlstmts.go (Statement.DDL).
+	CreateSchema
+	DropSchema
+	CreateIndex
+	DropIndex
+	CommentOn
+	Maintenance
+	Prepare
+	Execute
+	AlterTable
+	ShowDatabases
+	ShowCreateTable
+	ShowPartitions
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
 	"Explain", "Set", "Show", "Reset", "Begin", "Commit", "Rollback", "Savepoint", "ReleaseSavepoint",
-	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke"}
+	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role",
+	"CreateSchema", "DropSchema", "CreateIndex", "DropIndex", "CommentOn", "Maintenance", "Prepare", "Execute",
+	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -115,8 +131,26 @@ type Statement struct {
 	// (keyed by column name: unquoted names lower-cased). TiDB's AST shows
 	// these columns as TEXT.
 	ColumnTypes map[string]*TypeName
+	// CreateLike are CREATE TABLE's LIKE elements, in order; each stands
+	// in the column list as the column LikePlaceholder(i) (createlike.go).
+	CreateLike []LikeClause
+	// Temporary is CREATE TEMP | TEMPORARY TABLE (the words removed).
+	Temporary bool
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
+	// ColumnDefaults, Checks and Identity are CREATE TABLE's DEFAULT
+	// clauses (by column), CHECK constraints and GENERATED ... AS IDENTITY
+	// clauses (by column), taken out of the text TiDB parses (coldefs.go).
+	ColumnDefaults map[string]ColumnDefault
+	Checks         []CheckClause
+	Identity       map[string]*IdentityClause
+	columnOrder    []string
+	tableName      string // CREATE TABLE's, for coldefs.go's messages
+	// Overriding is INSERT's OVERRIDING SYSTEM VALUE ("system") or
+	// OVERRIDING USER VALUE ("user"); "" when not written (coldefs.go).
+	Overriding string
+	// Sequence is CREATE / ALTER / DROP SEQUENCE (sequence.go).
+	Sequence *SequenceStmt
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format
 	// ...), lower-case, value "true" when written without one.
 	ExplainOptions map[string]string
@@ -141,6 +175,11 @@ type Statement struct {
 	Copy *CopyStmt
 	// Grant is GRANT / REVOKE (Kind Grant, Revoke).
 	Grant *GrantStmt
+	// Role is CREATE / ALTER / DROP ROLE or USER (Kind Role).
+	Role *RoleStmt
+	// DDL is a schema-management statement's details (ddlstmts.go: Kinds
+	// CreateSchema ... ShowPartitions).
+	DDL *DDLStmt
 	// Returning is the RETURNING list of INSERT/UPDATE/DELETE (nil when
 	// none), parsed as a SELECT list; DMLFrom holds UPDATE ... FROM's and
 	// DELETE ... USING's extra tables (From) and the statement's WHERE
@@ -209,6 +248,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	if err != nil {
 		return nil, err
 	}
+	toks = quoteSequenceCalls(src, toks) // sequence.go
 	if !p.noPlain {
 		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits); ok {
 			st.Rewritten, st.segs = text, segs
@@ -229,6 +269,12 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 		return st, nil
 	}
+	if ok, err := parseSequence(src, toks, st); ok { // sequence.go
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
 	if toks, err = quoteNames(src, toks); err != nil {
 		return nil, err
 	}
@@ -239,6 +285,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 	case "INSERT":
 		toks = rewriteInsertAlias(src, toks, st)
+		toks = rewriteInsertDefaults(src, toks, st) // coldefs.go
 		if toks, err = rewriteOnConflict(src, toks, st); err != nil {
 			return nil, err
 		}
@@ -246,6 +293,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			return nil, err
 		}
 	case "UPDATE", "DELETE", "WITH":
+		toks = hoistWithIntoInsert(src, toks) // withdml.go
 		if toks, err = rewriteDML(src, toks, st); err != nil {
 			return nil, err
 		}

@@ -31,7 +31,7 @@ func plainReject(w string) bool {
 		"DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "INTERVAL",
 		"CARDINALITY", "FETCH", "FOR", "INTO", "WINDOW",
 		"RETURNING", "DISTINCT", "IS", "ORDER", "OFFSET",
-		"AS", "FROM", "LIMIT", "ASYMMETRIC", "ISNULL", "NOTNULL", "STDDEV", "VARIANCE",
+		"AS", "FROM", "LIMIT", "ASYMMETRIC", "ISNULL", "NOTNULL", "STDDEV", "VARIANCE", "DIV",
 		"ROLLUP", "CUBE", "GROUPING", "SIMILAR", "PLACING":
 		return true
 	}
@@ -60,7 +60,7 @@ func plainClause(w string) bool {
 // plain; ok false otherwise. seg is storage for a one-segment offset map;
 // edits, when not nil, is scratch kept for the next call.
 func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (text string, segs []segment, ok bool) {
-	if len(toks) == 0 || !toks[0].is(src, "SELECT") {
+	if len(toks) <= 1 || !toks[0].is(src, "SELECT") || emptyListEnd[toks[1].word(src)] { // SELECT [FROM]: an empty select list
 		return "", nil, false
 	}
 	depth := 0
@@ -157,7 +157,10 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 							return "", nil, false // the loop does not see the label
 						}
 						lb, _, ok := plainUpper(src[n.start:n.end], &lbuf)
-						if !ok || asFollowers[lb] || k+2 < len(toks) && toks[k+2].isPunct(src, "(") {
+						// a label that is the word AS (AS as ...) makes
+						// the general rewrite's label rules depend on the
+						// next word: left to it
+						if !ok || asFollowers[lb] || lb == "AS" || k+2 < len(toks) && toks[k+2].isPunct(src, "(") {
 							return "", nil, false
 						}
 						ed = append(ed, int32(k+1)<<1|1)

@@ -850,6 +850,23 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator is not supported: #").WithPosition(charPos(r.src, t.start))
 			}
 		case tkPunct:
+			if m := r.aliasedJoinAt(out, k, j); m > 0 {
+				// (a JOIN b ON ..) AS j -> (SELECT * FROM a JOIN b ON ..) AS j:
+				// TiDB takes no alias on a parenthesised join; as in
+				// PostgreSQL, the alias hides the inner names and j.*
+				// is the join's columns (USING's merged ones once)
+				inner, err := r.run(k+1, m)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("(SELECT * FROM ", t.start)
+				b.addItems(inner, false)
+				b.add(")", r.toks[m].start)
+				out = append(out, b.it)
+				k = m + 1
+				continue
+			}
 			if text == "." && k+1 < j && len(out) > 0 && r.itemIs(out[len(out)-1], ")") {
 				// (expr).field -> pg__field((expr), 'field'): field
 				// selection from a composite; not after a call's
@@ -979,6 +996,14 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		case tkIdent:
 			w := r.upperWord(t, text)
 			switch {
+			case emptyListEnd[w] && r.emptySelectList(out):
+				// SELECT FROM t (or SELECT ALL FROM t): PostgreSQL
+				// allows an empty select list, TiDB does not; the marker
+				// column pg__nocols() is dropped by the binder.
+				b := newComposite(r.leadOf(t))
+				b.add("pg__nocols()", t.start)
+				out = append(out, b.it)
+				continue // the word itself as usual
 			case keywordFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && !(k+2 < j && r.toks[k+2].is(r.src, "DISTINCT")):
 				// a function whose name TiDB's grammar takes as a keyword:
 				// quoted, it is an ordinary function name
@@ -1453,7 +1478,32 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		out = append(out, it)
 		k++
 	}
+	if j == len(r.toks) && r.emptySelectList(out) { // SELECT alone: one row of no columns
+		b := newComposite(nil)
+		b.add(" pg__nocols()", len(r.src))
+		out = append(out, b.it)
+	}
 	return out, nil
+}
+
+// emptyListEnd are the words that end a select list: standing right after
+// SELECT (or SELECT ALL), the list is empty.
+var emptyListEnd = map[string]bool{
+	"FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true, "LIMIT": true, "OFFSET": true,
+	"UNION": true, "INTERSECT": true, "EXCEPT": true, "WINDOW": true, "FETCH": true, "FOR": true, "INTO": true,
+}
+
+// emptySelectList reports whether out ends with SELECT or SELECT ALL (as
+// written, not a rewritten composite).
+func (r *rewriter) emptySelectList(out []item) bool {
+	n := len(out)
+	if n > 0 && !out[n-1].composite && out[n-1].tok.is(r.src, "ALL") { // not DISTINCT: PostgreSQL's syntax error
+		n--
+	}
+	if n == 0 || out[n-1].composite || !out[n-1].tok.is(r.src, "SELECT") {
+		return false
+	}
+	return n == 1 || out[n-2].composite || !out[n-2].tok.is(r.src, "AS") // SELECT 1 AS select: a label
 }
 
 // emittedWord is the word an item hands TiDB, upper-cased: the name the
@@ -1701,4 +1751,36 @@ func mapOffset(segs []segment, rw int, endOrig int) int {
 // level as the end of out (not inside parentheses, not in an enclosing query).
 func (r *rewriter) limitBefore(out []item) bool {
 	return r.walkLevelBack(out, func(_ int, t token) bool { return t.is(r.src, "LIMIT") }) == levelStopped
+}
+
+// aliasedJoinAt returns the index of the ")" closing a parenthesised join
+// that starts at k (a FROM item) and is followed by an alias, or -1.
+func (r *rewriter) aliasedJoinAt(out []item, k, j int) int {
+	n := len(out)
+	fromItem := r.fromItemHere(out) || n > 0 && r.itemIs(out[n-1], "(") && r.fromItemHere(out[:n-1]) // ((a JOIN b) j JOIN c)
+	if !r.toks[k].isPunct(r.src, "(") || k+1 >= j || !fromItem {
+		return -1
+	}
+	if first := r.toks[k+1]; first.is(r.src, "SELECT") || first.is(r.src, "WITH") || first.is(r.src, "VALUES") || first.is(r.src, "TABLE") {
+		return -1
+	}
+	m := r.matchClose(k, j)
+	if m < 0 || m+1 >= j {
+		return -1
+	}
+	next := r.toks[m+1]
+	if !(next.is(r.src, "AS") || next.kind == tkQIdent || next.kind == tkIdent && !clauseEndWords[next.word(r.src)]) {
+		return -1
+	}
+	for q := k + 1; q < m; q++ { // a JOIN at the top level of the parentheses
+		switch tq := r.toks[q]; {
+		case tq.isPunct(r.src, "("):
+			if c := r.matchClose(q, m); c > q {
+				q = c
+			}
+		case tq.is(r.src, "JOIN"):
+			return m
+		}
+	}
+	return -1
 }

@@ -44,7 +44,7 @@ func (r *rewriter) fromFuncAt(out []item) int {
 // reads as keywords before "(": the rewrite quotes them. STDDEV and
 // VARIANCE are TiDB's population aggregates (PostgreSQL's are the
 // sample's); quoted, they reach the binder as the calls written.
-var keywordFuncNames = map[string]bool{"CARDINALITY": true, "STDDEV": true, "VARIANCE": true, "ROLLUP": true, "CUBE": true}
+var keywordFuncNames = map[string]bool{"CARDINALITY": true, "STDDEV": true, "VARIANCE": true, "DIV": true, "ROLLUP": true, "CUBE": true}
 
 // clauseEndWords end a FROM item: a bare word after a table function that
 // is one of these is not its alias.

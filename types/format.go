@@ -46,6 +46,12 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 	case Bytes, Binary:
 		return `\x` + hex.EncodeToString(v.([]byte))
 	case Date:
+		switch InfiniteSign(v, t) {
+		case 1:
+			return "infinity"
+		case -1:
+			return "-infinity"
+		}
 		return ValueToTime(v, t).Format("2006-01-02")
 	case Time:
 		ns := v.(int64)
@@ -125,7 +131,11 @@ func FormatFloat(f float64, bits int) string {
 	case math.IsInf(f, -1):
 		return "-Infinity"
 	}
-	e := strconv.FormatFloat(f, 'e', -1, bits)
+	if f == 0 {
+		return strconv.FormatFloat(f, 'f', -1, bits)
+	}
+	var scratch [40]byte
+	e := string(AppendShortestFloat(scratch[:0], f, bits))
 	mant, expStr, _ := strings.Cut(e, "e")
 	exp, _ := strconv.Atoi(expStr)
 	limit := 15
@@ -144,7 +154,27 @@ func FormatFloat(f float64, bits int) string {
 		}
 		return mant + "e" + sign + es
 	}
-	return strconv.FormatFloat(f, 'f', -1, bits)
+	return positional(mant, exp)
+}
+
+// positional writes the digits of mant (d.ddd, signed) times 10^exp, for
+// -4 <= exp < 15, without an exponent.
+func positional(mant string, exp int) string {
+	neg := strings.HasPrefix(mant, "-")
+	digits := strings.Replace(strings.TrimPrefix(mant, "-"), ".", "", 1)
+	var s string
+	switch {
+	case exp < 0:
+		s = "0." + strings.Repeat("0", -exp-1) + digits
+	case len(digits) <= exp+1:
+		s = digits + strings.Repeat("0", exp+1-len(digits))
+	default:
+		s = digits[:exp+1] + "." + digits[exp+1:]
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
 }
 
 // FormatDecimal renders an unscaled decimal with scale digits after the point.

@@ -141,6 +141,9 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 	if t.Variant.IsJSON() {
 		return ParseJSON(s, t.Variant == JSONB)
 	}
+	if t.Variant == UUID {
+		return ParseUUID(s)
+	}
 	switch t.Kind {
 	case Unknown, String, Name:
 		if t.Length > 0 && len([]rune(s)) > t.Length {
@@ -218,6 +221,14 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 		}
 		return d, nil
 	case Timestamp, TimestampTZ:
+		if d, ok := parseInfiniteDate(s); ok { // infinity, -infinity
+			sign := 1
+			if d < 0 {
+				sign = -1
+			}
+			v, _ := InfiniteValue(sign, t)
+			return v, nil
+		}
 		ts, err := parseTimestamp(strings.TrimSpace(s), t.Kind == TimestampTZ, loc)
 		if err != nil {
 			if se := sqlerr.As(err); se != nil && se.Code == sqlerr.InvalidDatetimeFormat {
@@ -381,6 +392,9 @@ func parseBytea(s string) (any, error) {
 var epochDay = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func parseDate(s string) (int32, error) {
+	if d, ok := parseInfiniteDate(s); ok {
+		return d, nil
+	}
 	t, err := time.Parse("2006-01-02", s)
 	if err != nil {
 		if t2, ok, outOfRange := parseOtherDate(s); ok {
@@ -537,6 +551,13 @@ func TimeToValue(tm time.Time, t T) any {
 			return tm.UnixNano()
 		}
 		return roundToPrecision(tm.UnixMicro(), tm.Nanosecond()%1000, t.Precision)
+	case Time: // the time of day of tm's fields (a wall clock)
+		h, m, s := tm.Clock()
+		us := roundToPrecision(int64(h*3600+m*60+s)*1e6+int64(tm.Nanosecond()/1000), tm.Nanosecond()%1000, t.Precision)
+		if t.Precision <= 3 { // Time32 milliseconds, as parseTimeOfDay gives
+			return us / 1e3
+		}
+		return us
 	}
 	return nil
 }

@@ -2,13 +2,14 @@
 // (a database and a name, like a table), the text of its SELECT as the
 // user wrote it, its output columns (names and types, fixed when it was
 // created, as PostgreSQL fixes them) and the relations it names directly
-// (its dependencies, which DROP TABLE and DROP VIEW consult), persisted
-// in one JSON file (mode 0600, replaced atomically through
-// internal/atomicfile) so that views survive restarts.
+// (its dependencies, which DROP TABLE and DROP VIEW consult).
 //
-// Views are not a Fluss concept, so they are kept beside the store rather
-// than in it: the same file serves the embedded store and a remote
-// cluster, as the privileges file does.
+// Views are not a Fluss concept: the server keeps them in the metadata
+// store (package meta), which persists a Store's Snapshot with the
+// owners, grants and users, in one commit per statement, in a file beside
+// the embedded store or in a table of the cluster. Open(path) reads (and
+// writes) the views file of older versions, which meta migrates once;
+// Open("") and Restore give the in-memory stores meta works on.
 //
 // It knows no SQL: the engine binds a definition before storing it and
 // binds it again (through the binder) each time a query names the view.

@@ -93,19 +93,12 @@ func Open(path string) (*Store, error) {
 	if f.FormatVersion != formatVersion {
 		return nil, fmt.Errorf("views file %s: format version %d is not supported (want %d)", path, f.FormatVersion, formatVersion)
 	}
-	for _, v := range f.Views {
-		for _, c := range v.Columns {
-			if c.Type.String() != c.TypeText {
-				return nil, fmt.Errorf("views file %s: view %s column %s: stored type %q reads back as %q", path, v.Path, c.Name, c.TypeText, c.Type.String())
-			}
-		}
-		if v.ID <= 0 || v.ID >= f.NextID {
-			return nil, fmt.Errorf("views file %s: view %s has id %d outside 1..%d", path, v.Path, v.ID, f.NextID-1)
-		}
-		s.views[v.Path] = v
+	r, err := Restore(Snapshot{NextID: f.NextID, Views: f.Views}, "views file "+path)
+	if err != nil {
+		return nil, err
 	}
-	s.nextID = f.NextID
-	return s, nil
+	r.path = path
+	return r, nil
 }
 
 // save writes the file atomically; the caller holds mu.
@@ -252,4 +245,44 @@ func (s *Store) Dependents(path fluss.TablePath) []View {
 		}
 	}
 	return out
+}
+
+// Snapshot is a Store's content: what the metadata store (package meta)
+// persists and what Restore reads back.
+type Snapshot struct {
+	NextID int64  `json:"next_id"`
+	Views  []View `json:"views"`
+}
+
+// Snapshot copies the store's content, views sorted by database and name.
+// A View's slices are never changed once stored, so they are shared.
+func (s *Store) Snapshot() Snapshot {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return Snapshot{NextID: s.nextID, Views: s.sortedLocked("")}
+}
+
+// Restore is an in-memory store holding sn, checked as Open checks a file
+// (where names it in errors).
+func Restore(sn Snapshot, where string) (*Store, error) {
+	s := &Store{nextID: max(sn.NextID, 1), views: map[fluss.TablePath]View{}}
+	for _, v := range sn.Views {
+		for _, c := range v.Columns {
+			if c.Type.String() != c.TypeText {
+				return nil, fmt.Errorf("%s: view %s column %s: stored type %q reads back as %q", where, v.Path, c.Name, c.TypeText, c.Type.String())
+			}
+		}
+		if v.ID <= 0 || v.ID >= s.nextID {
+			return nil, fmt.Errorf("%s: view %s has id %d outside 1..%d", where, v.Path, v.ID, s.nextID-1)
+		}
+		s.views[v.Path] = v
+	}
+	return s, nil
+}
+
+// Clone is an in-memory copy of the store, for a change that replaces the
+// store only once it is committed.
+func (s *Store) Clone() *Store {
+	c, _ := Restore(s.Snapshot(), "") // checked when it was stored
+	return c
 }

@@ -1,7 +1,7 @@
 // Command sqlgate serves Apache Fluss tables to PostgreSQL clients.
 //
 //	sqlgate serve [--listen HOST:PORT] [--data DIR] [--fluss HOST:PORT[,...]]
-//	sqlgate slt [--label NAME] [--postgres URL [--complete]] FILE...
+//	sqlgate slt [--label NAME] [--postgres URL [--complete] | --fluss HOST:PORT[,...]] [--skips FILE] FILE...
 //	sqlgate version
 package main
 
@@ -66,6 +66,9 @@ func usage(w io.Writer) {
   sqlgate slt [--label NAME] [--postgres URL [--complete]] FILE...
                                                    run sqllogictest files against a fresh in-process server per file
                                                    (or PostgreSQL; --complete rewrites their expected results from it)
+  sqlgate slt --fluss HOST:PORT[,...] [--skips FILE] FILE...
+                                                   the same on a Fluss cluster, each file in a Fluss database of its own;
+                                                   the records FILE lists are skipped, each for its reason
   sqlgate user add|remove|list [--data DIR] NAME    manage the users file (passwords are read from stdin)
   sqlgate version                                   print the version
 `)
@@ -164,7 +167,13 @@ func slt(args []string, stdout, stderr io.Writer) int {
 	postgres := fs.String("postgres", "", "run against this PostgreSQL connection string instead of an in-process sqlgate")
 	parallel := fs.Int("parallel", 1, "files run at once")
 	complete := fs.Bool("complete", false, "rewrite the files' expected results with what the target answers (use with --postgres)")
+	flussAddrs := fs.String("fluss", "", "serve each file from the Fluss cluster at HOST:PORT[,...], in a database of its own, instead of the embedded store")
+	skips := fs.String("skips", "", "skip the records this file lists (FILE:LINE[,LINE...] REASON a line)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *postgres != "" && *flussAddrs != "" {
+		fmt.Fprintln(stderr, "sqlgate slt: --postgres and --fluss exclude each other")
 		return 2
 	}
 	files := fs.Args()
@@ -180,8 +189,33 @@ func slt(args []string, stdout, stderr io.Writer) int {
 		opts.Connect = func(ctx context.Context, file string) (string, func(), error) {
 			return *postgres, func() {}, nil
 		}
+	} else if *flussAddrs != "" {
+		cfg := remote.Config{Bootstrap: strings.Split(*flussAddrs, ",")}
+		for _, a := range cfg.Bootstrap {
+			if _, _, err := net.SplitHostPort(a); err != nil {
+				fmt.Fprintf(stderr, "sqlgate slt: --fluss %q: %v\n", a, err)
+				return 2
+			}
+		}
+		connect, drop := server.InProcessFluss(cfg)
+		opts.Connect = connect
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if err := drop(ctx); err != nil {
+				fmt.Fprintf(stderr, "sqlgate slt: %v\n", err)
+			}
+		}()
 	} else {
 		opts.Connect = server.InProcess
+	}
+	if *skips != "" {
+		list, err := sqllogic.ReadSkipList(*skips)
+		if err != nil {
+			fmt.Fprintf(stderr, "sqlgate slt: --skips: %v\n", err)
+			return 2
+		}
+		opts.Skips = list
 	}
 	sum, err := sqllogic.Run(context.Background(), files, opts)
 	if err != nil {

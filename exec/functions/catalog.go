@@ -62,6 +62,13 @@ type ViewDefs interface {
 	ViewDef(ctx context.Context, oid uint32, pretty bool) (def string, ok bool, err error)
 }
 
+// SerialSequences is implemented by a CatalogInfo whose columns can own
+// sequences (SERIAL, identity): pg_get_serial_sequence's answer, the
+// sequence's schema-qualified name.
+type SerialSequences interface {
+	SerialSequence(ctx context.Context, reloid uint32, column string) (name string, ok bool, err error)
+}
+
 // RowTypes is implemented by a CatalogInfo whose tables have row types
 // (pg_type rows with typtype 'c'): format_type and regtype output print
 // such a type as its table's name, as PostgreSQL does.
@@ -91,6 +98,9 @@ type Session struct {
 	// the transaction) as SET does, reset meaning SET name TO DEFAULT, and
 	// returns its new value (set_config). Nil: the context cannot set.
 	SetSetting func(name, value string, reset, local bool) (string, error)
+	// Sequences serves nextval, currval, setval and lastval (sequences.go);
+	// nil: the context has no sequences.
+	Sequences Sequences
 	// SSL is the connection's TLS state (pg_stat_ssl); nil: plaintext.
 	SSL *SSLStatus
 	// Location is the session's TimeZone, which timestamptz casts, output

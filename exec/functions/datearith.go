@@ -2,6 +2,7 @@ package functions
 
 import (
 	"context"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -47,6 +48,10 @@ func dateAddDays(sign int64) Kernel {
 				b.AppendNull()
 				continue
 			}
+			if v := dates.Value(i); v == math.MaxInt32 || v == math.MinInt32 {
+				b.Append(v) // ±infinity plus days is itself (date_pli)
+				continue
+			}
 			r := int64(dates.Value(i)) + sign*int64(days.Value(i))
 			if r < minDateDays || r > maxDateDays {
 				return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date out of range")
@@ -73,6 +78,9 @@ func dateMinusDate(ctx context.Context, mem memory.Allocator, args []arrow.Array
 		if a.IsNull(i) || c.IsNull(i) {
 			b.AppendNull()
 			continue
+		}
+		if x, y := a.Value(i), c.Value(i); x == math.MaxInt32 || x == math.MinInt32 || y == math.MaxInt32 || y == math.MinInt32 {
+			return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "cannot subtract infinite dates")
 		}
 		r := int64(a.Value(i)) - int64(c.Value(i))
 		if r != int64(int32(r)) {

@@ -39,6 +39,7 @@ var (
 	tstzT = types.TimestampTZType(6)
 	dateT = types.DateType
 	ivT   = types.T{Kind: types.Interval}
+	timeT = types.T{Kind: types.Time, Precision: 6}
 )
 
 func timeFuncs() []*Func {
@@ -53,6 +54,11 @@ func timeFuncs() []*Func {
 		{Name: "clock_timestamp", Ret: tstzT, Volatile: true, Kernel: clockKernel(tstzT, wall)},
 		{Name: "localtimestamp", Ret: tsT, Volatile: true, Kernel: clockKernel(tsT, txn)},
 		{Name: "current_date", Ret: dateT, Volatile: true, Kernel: clockKernel(dateT, txn)},
+		{Name: "localtime", Ret: timeT, Volatile: true, Kernel: clockKernel(timeT, txn)},
+		// current_time is a time with time zone, a type sqlgate lacks: the
+		// name resolves (so the keyword works as in PostgreSQL) and running
+		// it says what is missing
+		{Name: "current_time", Ret: timeT, Volatile: true, Kernel: unsupported("current_time (type time with time zone)")},
 		{Name: "make_date", Args: []types.T{tInt4, tInt4, tInt4}, Ret: dateT, Strict: true, Kernel: makeDate},
 		{Name: "age", Args: []types.T{tsT, tsT}, Ret: ivT, Strict: true, Kernel: ageKernel(false)},
 		{Name: "age", Args: []types.T{tstzT, tstzT}, Ret: ivT, Strict: true, Kernel: ageKernel(false)},
@@ -70,7 +76,6 @@ func timeFuncs() []*Func {
 	// PostgreSQL also has time overloads (the interval ones are in interval.go); they are declared
 	// so that resolution (of unknown literals especially) picks or rejects
 	// exactly as PostgreSQL does, and fail with 0A000 when run.
-	timeT := types.T{Kind: types.Time, Precision: 6}
 	fs = append(fs,
 		&Func{Name: "date_part", Args: []types.T{tText, timeT}, Ret: tFloat8, Strict: true, Kernel: unsupported("date_part(text, time)")},
 		&Func{Name: "extract", Args: []types.T{tText, timeT}, Ret: tNumeric, Strict: true, Kernel: unsupported("extract(text, time)")},

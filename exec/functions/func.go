@@ -91,6 +91,7 @@ func allFuncs() []*Func {
 	fs = append(fs, dateArithFuncs()...)
 	fs = append(fs, intervalFuncs()...)
 	fs = append(fs, settingFuncs()...)
+	fs = append(fs, sequenceFuncs()...)
 	fs = append(fs, patternFuncs()...)
 	fs = append(fs, toCharNumberFuncs()...)
 	fs = append(fs, polyFuncs()...)

@@ -445,6 +445,9 @@ func (a *floatAcc) update(cols []arrow.Array, groups []uint32, rows []int32) err
 			if a.out32 {
 				s := a.sums32[g]
 				r := s + v
+				if a.counts[g] == 0 {
+					r = v // sum's state starts at its first value (float4pl): sum(-0) is -0
+				}
 				if math.IsInf(float64(r), 0) && !math.IsInf(float64(s), 0) && !math.IsInf(float64(v), 0) {
 					err = floatOverflow()
 				}
@@ -452,6 +455,9 @@ func (a *floatAcc) update(cols []arrow.Array, groups []uint32, rows []int32) err
 			} else {
 				s := a.sums[g]
 				r := s + float64(v)
+				if a.counts[g] == 0 && !a.avg {
+					r = float64(v)
+				}
 				if math.IsInf(r, 0) && !math.IsInf(s, 0) && !math.IsInf(float64(v), 0) {
 					err = floatOverflow()
 				}
@@ -471,6 +477,9 @@ func (a *floatAcc) update(cols []arrow.Array, groups []uint32, rows []int32) err
 			g := groups[i]
 			s, v := a.sums[g], vals[i]
 			r := s + v
+			if a.counts[g] == 0 && !a.avg {
+				r = v // sum's state starts at its first value (float8pl): sum(-0) is -0
+			}
 			if math.IsInf(r, 0) && !math.IsInf(s, 0) && !math.IsInf(v, 0) {
 				err = floatOverflow()
 			}

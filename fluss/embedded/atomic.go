@@ -12,12 +12,16 @@ import (
 // WriteAtomically prepares each write exactly as the single-write calls do
 // (validation, bucketing, encoding), but instead of queueing each request
 // it collects them (collectKey in the context: the one place submit looks
-// at) and queues them as one reqGroup. The committer commits a group in a
-// group commit of its own, and when any of its requests fails (a dropped
-// table, an unreadable stored row) it fails them all before anything is
-// written; otherwise their log batches, state changes and committed lengths
-// go into the same synced pebble batch, which is the one commit point
-// recovery honours. So a crash leaves all of the group or none of it.
+// at) and queues them as one reqGroup. The committer takes a reqGroup's
+// requests into the group commit it is running, beside other sessions'
+// writes and groups, and prepares them as one unit (prepareUnit): their
+// state changes and overlays are kept apart until all of them prepared,
+// and when any fails (a dropped table, an unreadable stored row) they all
+// fail and the unit adds nothing to the group. Otherwise their log
+// batches, state changes and committed lengths go into the group's synced
+// pebble batch, which is the one commit point recovery honours. So a crash
+// leaves all of the group or none of it, and concurrent transactions share
+// one sync.
 
 var _ fluss.AtomicWriter = (*Store)(nil)
 
@@ -41,7 +45,6 @@ func collect(ctx context.Context, r *request) (result, bool) {
 	for _, rec := range r.recs {
 		rec.Retain()
 	}
-	r.atomic = true
 	c.reqs = append(c.reqs, r)
 	return result{}, true
 }
@@ -79,6 +82,9 @@ func (s *Store) WriteAtomically(ctx context.Context, writes []fluss.TableWrite) 
 		return out, nil
 	}
 	g := &request{kind: reqGroup, group: c.reqs, done: make(chan result, 1)}
+	for _, r := range c.reqs {
+		r.owner = g
+	}
 	res, err := s.submit(ctx, g)
 	if err != nil {
 		return nil, err
@@ -92,9 +98,9 @@ func (s *Store) WriteAtomically(ctx context.Context, writes []fluss.TableWrite) 
 	return out, nil
 }
 
-// commitGroup commits an atomic group on its own and answers its request.
-func (s *Store) commitGroup(g *request) {
-	s.commit(g.group)
+// answerGroup answers an atomic group's request from its requests'
+// results, once the group commit that took them has answered them.
+func answerGroup(g *request) {
 	var res result
 	for _, r := range g.group {
 		rr := <-r.done
@@ -105,27 +111,4 @@ func (s *Store) commitGroup(g *request) {
 		res.rows += rr.rows
 	}
 	g.done <- res
-}
-
-// failAtomic makes an atomic group all-or-nothing: when one of its requests
-// failed to prepare, every request fails with that error, and it reports
-// true so that commit writes nothing.
-func failAtomic(reqs []*request, results []result) bool {
-	if len(reqs) == 0 || !reqs[0].atomic {
-		return false
-	}
-	var first error
-	for _, r := range results {
-		if r.err != nil {
-			first = r.err
-			break
-		}
-	}
-	if first == nil {
-		return false
-	}
-	for i := range results {
-		results[i] = result{err: first}
-	}
-	return true
 }

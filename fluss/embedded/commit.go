@@ -28,7 +28,9 @@ const (
 	reqUpsert
 	reqDelete
 	reqDrop
-	reqGroup // an atomic group of writes (atomic.go)
+	reqGroup  // an atomic group of writes (atomic.go)
+	reqStaged // a staged bulk append (staged.go)
+	reqAlter  // an ALTER TABLE retiring the table's state (alter.go)
 )
 
 // bucketBatch is one encoded log batch bound for a bucket.
@@ -76,11 +78,13 @@ type request struct {
 	// is building.
 	state    []kvEntry
 	prebuilt *prebuiltState
-	ndv      *ndvDelta // what the write adds to the distinct-count sketches
+	ndv      *ndvDelta     // what the write adds to the distinct-count sketches
+	staged   *stagedAppend // a reqStaged's batches
 	done     chan result
-	// atomic: the request belongs to an atomic group (atomic.go);
-	// group is a reqGroup's requests, groupRows what each one wrote.
-	atomic    bool
+	// owner is the atomic group (a reqGroup, atomic.go) the request
+	// belongs to; group is a reqGroup's requests, groupRows what each one
+	// wrote.
+	owner     *request
 	group     []*request
 	groupRows int64
 }
@@ -124,6 +128,9 @@ func (s *Store) commitLoop() {
 	for {
 		select {
 		case <-s.quit:
+			// The last appends become durable in their logs, so that the
+			// next Open has nothing to replay.
+			defer s.checkpoint()
 			for {
 				select {
 				case r := <-s.reqs:
@@ -144,30 +151,46 @@ func (s *Store) commitLoop() {
 				}
 			}
 			s.runGroup(group)
+			// After the writers were answered: a checkpoint's fsyncs
+			// delay the next group only.
+			s.maybeCheckpoint()
 		}
 	}
 }
 
-// runGroup commits a group; a drop splits it so that it is ordered after
-// the writes queued before it.
+// runGroup commits a group: single writes and atomic groups together (an
+// atomic group's requests prepare as one unit, so that it shares the
+// group's sync and still commits whole or not at all); a drop or a staged
+// bulk append splits it, committed alone after the writes queued before it.
 func (s *Store) runGroup(group []*request) {
-	var pending []*request
-	for _, r := range group {
-		if r.kind == reqDrop {
-			s.commit(pending)
-			pending = nil
-			r.done <- result{err: s.drop(r.table)}
-			continue
+	var pending, atomics []*request
+	flush := func() {
+		s.commit(pending)
+		for _, g := range atomics {
+			answerGroup(g)
 		}
-		if r.kind == reqGroup {
-			s.commit(pending)
-			pending = nil
-			s.commitGroup(r)
-			continue
-		}
-		pending = append(pending, r)
+		pending, atomics = nil, nil
 	}
-	s.commit(pending)
+	for _, r := range group {
+		switch r.kind {
+		case reqDrop:
+			flush()
+			r.done <- result{err: s.drop(r.table)}
+		case reqStaged:
+			flush()
+			s.commitStaged(r)
+		case reqAlter:
+			flush()
+			r.table.retire()
+			r.done <- result{}
+		case reqGroup:
+			pending = append(pending, r.group...)
+			atomics = append(atomics, r)
+		default:
+			pending = append(pending, r)
+		}
+	}
+	flush()
 }
 
 func (s *Store) drop(t *tableState) error {
@@ -178,7 +201,7 @@ func (s *Store) drop(t *tableState) error {
 	if err := s.deleteTableState(t.info.TableID); err != nil {
 		return err
 	}
-	if err := removeAll(t.dir); err != nil {
+	if err := s.removeAll(t.dir); err != nil {
 		return err
 	}
 	return nil
@@ -262,12 +285,6 @@ func (s *Store) commit(reqs []*request) {
 		}
 		return
 	}
-	if failAtomic(reqs, results) {
-		for i, r := range reqs {
-			r.done <- results[i]
-		}
-		return
-	}
 	fail := func(err error) {
 		for _, w := range order {
 			_ = w.bl.f.Truncate(w.bl.size)
@@ -291,6 +308,11 @@ func (s *Store) commit(reqs []*request) {
 	case err != nil:
 	case bulk != nil:
 		err = s.commitBulk(order, bulk)
+	case s.recordAppends(order, batch):
+		// One sync: the batch carries the appends (durable.go).
+		if err = s.logGroupAppends(order, batch); err == nil {
+			err = s.commitBatch(batch)
+		}
 	default:
 		if err = s.writeLogs(order); err == nil && !batch.Empty() {
 			err = s.commitBatch(batch)
@@ -326,32 +348,9 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 	overlays := map[*tableState][]*overlay{}
 	writes := map[*bucketLog]*bucketWrite{}
 	now := s.opts.Now().UnixMilli()
-	for i, r := range reqs {
-		t := r.table
-		t.mu.RLock()
-		dropped := t.dropped
-		t.mu.RUnlock()
-		if dropped {
-			results[i].err = undefinedTable(t.info.Path)
-			continue
-		}
-		batches, rows := r.batches, int64(0)
-		var err error
-		if r.kind == reqAppend {
-			for _, b := range batches {
-				rows += b.records
-			}
-		} else {
-			var ov *overlay
-			batches, rows, ov, err = s.preparePK(kv, r, overlays[t])
-			if err == nil && ov != nil {
-				overlays[t] = append(overlays[t], ov)
-			}
-		}
-		if err != nil {
-			results[i].err = err
-			continue
-		}
+	// stamp gives a prepared request's batches their log offsets and adds
+	// them to the group's bucket writes.
+	stamp := func(t *tableState, batches []bucketBatch) {
 		for _, bb := range batches {
 			bl := t.buckets[bb.bucket]
 			w := writes[bl]
@@ -365,10 +364,101 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 			w.next += bb.records
 			w.add(bb.data)
 		}
-		results[i].rows = rows
-		live[i] = true
+	}
+	for i := 0; i < len(reqs); {
+		r := reqs[i]
+		if r.owner != nil {
+			// An atomic group: its requests, consecutive, prepare together.
+			j := i + 1
+			for j < len(reqs) && reqs[j].owner == r.owner {
+				j++
+			}
+			s.prepareUnit(reqs[i:j], kv, overlays, results[i:j], live[i:j], stamp)
+			i = j
+			continue
+		}
+		batches, rows, ov, err := s.prepareOne(kv, r, overlays[r.table])
+		if err != nil {
+			results[i].err = err
+		} else {
+			if ov != nil {
+				overlays[r.table] = append(overlays[r.table], ov)
+			}
+			stamp(r.table, batches)
+			results[i].rows = rows
+			live[i] = true
+		}
+		i++
 	}
 	return order, nil
+}
+
+// prepareOne prepares one request: its log batches, its row count, and
+// for a primary-key write the overlay of its state changes, written into
+// kv. prior are the overlays of the group's earlier requests on its table.
+// A request that fails writes nothing into kv.
+func (s *Store) prepareOne(kv stateWriter, r *request, prior []*overlay) ([]bucketBatch, int64, *overlay, error) {
+	t := r.table
+	t.mu.RLock()
+	dropped, altered := t.dropped, t.altered
+	t.mu.RUnlock()
+	if altered {
+		return nil, 0, nil, errAltered(t.info.Path)
+	}
+	if dropped {
+		return nil, 0, nil, undefinedTable(t.info.Path)
+	}
+	if r.kind == reqAppend {
+		rows := int64(0)
+		for _, b := range r.batches {
+			rows += b.records
+		}
+		return r.batches, rows, nil, nil
+	}
+	return s.preparePK(kv, r, prior)
+}
+
+// prepareUnit prepares the requests of one atomic group, all or nothing:
+// their state goes into a state of its own and their overlays into a copy
+// of the group's, both taken into the group only once every request
+// prepared; when one fails, every request of the unit fails with its error
+// and the group is left as it was.
+func (s *Store) prepareUnit(unit []*request, kv stateWriter, overlays map[*tableState][]*overlay, results []result, live []bool, stamp func(*tableState, []bucketBatch)) {
+	sub := &bulkState{}
+	mine := map[*tableState][]*overlay{}
+	prior := func(t *tableState) []*overlay {
+		if ovs, ok := mine[t]; ok {
+			return ovs
+		}
+		return slices.Clip(overlays[t])
+	}
+	batches := make([][]bucketBatch, len(unit))
+	for k, r := range unit {
+		b, rows, ov, err := s.prepareOne(sub, r, prior(r.table))
+		if err != nil {
+			for k := range unit {
+				results[k] = result{err: err}
+			}
+			return
+		}
+		if ov != nil {
+			mine[r.table] = append(prior(r.table), ov)
+		}
+		batches[k], results[k].rows = b, rows
+	}
+	if err := sub.mergeInto(kv); err != nil {
+		for k := range unit {
+			results[k] = result{err: ioErr(err, "updating the state of %s", unit[k].table.info.Path)}
+		}
+		return
+	}
+	for t, ovs := range mine {
+		overlays[t] = ovs
+	}
+	for k, r := range unit {
+		stamp(r.table, batches[k])
+		live[k] = true
+	}
 }
 
 // commitBulk appends the logs and builds the state's sstables side by side,
@@ -416,6 +506,14 @@ func (s *Store) commitBatch(batch *pebble.Batch) error {
 // writeLogs appends each bucket's data and fsyncs the touched files, in
 // parallel when there are several.
 func (s *Store) writeLogs(order []*bucketWrite) error {
+	if err := s.appendLogs(order); err != nil {
+		return err
+	}
+	return s.syncLogs(order)
+}
+
+// appendLogs writes each bucket's data at the end of its log, unsynced.
+func (s *Store) appendLogs(order []*bucketWrite) error {
 	for _, w := range order {
 		if w.bl.f == nil {
 			return undefinedTable(w.t.info.Path)
@@ -428,20 +526,35 @@ func (s *Store) writeLogs(order []*bucketWrite) error {
 			off += int64(len(c))
 		}
 	}
-	if len(order) == 1 {
-		if err := order[0].bl.f.Sync(); err != nil {
-			return ioErr(err, "syncing %s", order[0].bl.path)
+	return nil
+}
+
+// syncLogs fsyncs the touched bucket logs.
+func (s *Store) syncLogs(order []*bucketWrite) error {
+	bls := make([]*bucketLog, len(order))
+	for i, w := range order {
+		bls[i] = w.bl
+	}
+	return s.syncBucketLogs(bls)
+}
+
+// syncBucketLogs fsyncs bucket logs, in parallel when there are several
+// (a device serves concurrent flushes together).
+func (s *Store) syncBucketLogs(bls []*bucketLog) error {
+	if len(bls) == 1 {
+		if err := s.sync(bls[0].path, SyncFull, bls[0].f.Sync); err != nil {
+			return ioErr(err, "syncing %s", bls[0].path)
 		}
 		return nil
 	}
-	errs := make([]error, len(order))
+	errs := make([]error, len(bls))
 	var wg sync.WaitGroup
-	for i, w := range order {
+	for i, bl := range bls {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := w.bl.f.Sync(); err != nil {
-				errs[i] = ioErr(err, "syncing %s", w.bl.path)
+			if err := s.sync(bl.path, SyncFull, bl.f.Sync); err != nil {
+				errs[i] = ioErr(err, "syncing %s", bl.path)
 			}
 		}()
 	}
@@ -1000,7 +1113,12 @@ func (t *tableState) storedRow(v []byte) ([]byte, error) {
 		return nil, err
 	}
 	if id != t.info.SchemaID {
-		return nil, fmt.Errorf("a value of schema %d in a table of schema %d", id, t.info.SchemaID)
+		// written before an ADD COLUMN (alter.go): the added columns are null
+		n := t.columnsOf(id)
+		if n < 0 {
+			return nil, errOldSchema(t, id)
+		}
+		return format.WidenRow(nil, row, n, len(t.colTypes))
 	}
 	return row, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -29,6 +30,9 @@ const (
 	// crashIngestEnv makes the child ingest every group commit's state as
 	// sstables (Options.IngestBytes = 1), the path bulk loads take.
 	crashIngestEnv = "SQLGATE_EMBEDDED_CRASH_INGEST"
+	// crashStagedEnv makes the child write the log table with staged bulk
+	// appends (staged.go).
+	crashStagedEnv = "SQLGATE_EMBEDDED_CRASH_STAGED"
 )
 
 func TestMain(m *testing.M) {
@@ -70,6 +74,15 @@ func runCrashChild(dir string, start int32) error {
 	if os.Getenv(crashIngestEnv) != "" {
 		opts.IngestBytes = 1
 	}
+	var outMu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	if spec := os.Getenv(crashSyncKillEnv); spec != "" {
+		ks, err := newKillSyncer(spec, &outMu, out)
+		if err != nil {
+			return err
+		}
+		opts.Syncer, opts.CheckpointBytes = ks, crashCheckpointBytes
+	}
 	s, err := Open(dir, opts)
 	if err != nil {
 		return err
@@ -80,8 +93,7 @@ func runCrashChild(dir string, start int32) error {
 	}
 	var next atomic.Int32
 	next.Store(start)
-	var outMu sync.Mutex
-	out := bufio.NewWriter(os.Stdout)
+	staged := os.Getenv(crashStagedEnv) != ""
 	errc := make(chan error, 4)
 	for w := 0; w < 4; w++ {
 		go func() {
@@ -91,11 +103,16 @@ func runCrashChild(dir string, start int32) error {
 				for k := range rows {
 					rows[k] = []int32{id, int32(k)}
 				}
-				rec := intRecord([]string{"id", "k"}, rows...)
-				_, err := lt.Append(ctx, rec)
-				rec.Release()
+				var err error
+				if staged {
+					err = appendStaged(ctx, lt, rows)
+				} else {
+					rec := intRecord([]string{"id", "k"}, rows...)
+					_, err = lt.Append(ctx, rec)
+					rec.Release()
+				}
 				if err == nil {
-					rec = intRecord([]string{"k", "id"}, []int32{id, id}, []int32{-1, id})
+					rec := intRecord([]string{"k", "id"}, []int32{id, id}, []int32{-1, id})
 					_, err = pt.Upsert(ctx, rec, fluss.UpsertOptions{})
 					rec.Release()
 				}
@@ -122,63 +139,77 @@ func crashRounds() int {
 
 func TestCrashRecovery(t *testing.T) { crashRecovery(t, crashRounds(), false) }
 
+// TestCrashRecoveryStaged is TestCrashRecovery with the log table's
+// batches written as staged bulk appends of two parts each (staged.go): a
+// torn one would show half a batch.
+func TestCrashRecoveryStaged(t *testing.T) {
+	crashRecovery(t, max(crashRounds()/2, 1), false, crashStagedEnv+"=1")
+}
+
+// appendStaged appends rows to tb as a bulk append of two parts.
+func appendStaged(ctx context.Context, tb fluss.Table, rows [][]int32) error {
+	ap, err := tb.(fluss.BulkAppender).BeginAppend(ctx)
+	if err != nil {
+		return err
+	}
+	defer ap.Discard()
+	half := len(rows) / 2
+	for _, part := range [][][]int32{rows[:half], rows[half:]} {
+		rec := intRecord([]string{"id", "k"}, part...)
+		err := ap.Add(ctx, rec)
+		rec.Release()
+		if err != nil {
+			return err
+		}
+	}
+	_, err = ap.Commit(ctx)
+	return err
+}
+
 // TestCrashRecoveryIngest is TestCrashRecovery with every group commit's
 // state ingested as sstables: the committed lengths must stay atomic with
 // the state there too.
 func TestCrashRecoveryIngest(t *testing.T) { crashRecovery(t, max(crashRounds()/2, 1), true) }
 
-func crashRecovery(t *testing.T, rounds int, ingest bool) {
+func crashRecovery(t *testing.T, rounds int, ingest bool, env ...string) {
 	dir := t.TempDir()
 	acked := map[int32]bool{}
 	for round := 1; round <= rounds; round++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashRecovery$")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashStartEnv+"="+strconv.Itoa(round*1_000_000))
+		env := append([]string{crashChildEnv + "=" + dir, crashStartEnv + "=" + strconv.Itoa(round*1_000_000)}, env...)
 		if ingest {
-			cmd.Env = append(cmd.Env, crashIngestEnv+"=1")
+			env = append(env, crashIngestEnv+"=1")
 		}
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		first := make(chan struct{})
-		var mu sync.Mutex
 		roundAcks := 0
-		readDone := make(chan struct{})
-		go func() {
-			defer close(readDone)
-			sc := bufio.NewScanner(stdout)
-			once := sync.Once{}
-			for sc.Scan() {
-				var id int32
-				if _, err := fmt.Sscanf(sc.Text(), "ack %d", &id); err == nil {
-					mu.Lock()
-					acked[id] = true
-					roundAcks++
-					mu.Unlock()
-					once.Do(func() { close(first) })
-				}
+		killChild(t, "TestCrashRecovery", env, 150*time.Millisecond, func(line string) bool {
+			var id int32
+			if _, err := fmt.Sscanf(line, "ack %d", &id); err != nil {
+				return false
 			}
-		}()
-		select {
-		case <-first:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("round %d: the child acknowledged nothing in 10s", round)
-		}
-		time.Sleep(time.Duration(rand.IntN(150)) * time.Millisecond)
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		<-readDone
-		_ = cmd.Wait()
-		mu.Lock()
+			acked[id] = true
+			roundAcks++
+			return true
+		})
 		t.Logf("round %d: %d batches acknowledged before SIGKILL", round, roundAcks)
-		mu.Unlock()
 		verifyCrashStore(t, dir, acked)
 	}
+}
+
+// startCrashChild starts the writer child of round on dir, with env added
+// to its environment, and returns it with its standard output.
+func startCrashChild(t *testing.T, dir string, round int, env ...string) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashRecovery$")
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashStartEnv+"="+strconv.Itoa(round*1_000_000))
+	cmd.Env = append(cmd.Env, env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout
 }
 
 func verifyCrashStore(t *testing.T, dir string, acked map[int32]bool) {
@@ -191,6 +222,7 @@ func verifyCrashStore(t *testing.T, dir string, acked map[int32]bool) {
 	if c := s.Corruptions(); len(c) > 0 {
 		t.Fatalf("corruption after SIGKILL: %v", c)
 	}
+	assertNoStaging(t, dir)
 	lt, pt, err := crashTables(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
@@ -234,4 +266,48 @@ func verifyCrashStore(t *testing.T, dir string, acked map[int32]bool) {
 			t.Fatalf("key %d holds %d", ks.Value(i), ids.Value(i))
 		}
 	}
+}
+
+// killChild runs the test binary's test named test as a child with env
+// added, hands each line it prints to onLine (called from one goroutine;
+// it reports whether the line acknowledged something), kills it with
+// SIGKILL a random moment below maxDelay after its first acknowledgement,
+// and returns once its output is read: every acknowledgement it printed
+// has been handed over.
+func killChild(t *testing.T, test string, env []string, maxDelay time.Duration, onLine func(string) bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first := make(chan struct{})
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		sc := bufio.NewScanner(stdout)
+		once := sync.Once{}
+		for sc.Scan() {
+			if onLine(sc.Text()) {
+				once.Do(func() { close(first) })
+			}
+		}
+	}()
+	select {
+	case <-first:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("%s: the child acknowledged nothing in 10s", test)
+	}
+	time.Sleep(time.Duration(rand.Int64N(int64(maxDelay))))
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-readDone
+	_ = cmd.Wait()
 }

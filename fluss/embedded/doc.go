@@ -12,13 +12,24 @@
 // reload: converting it would rewrite every batch and value).
 //
 // Writes go through one committer goroutine per store that group-commits:
-// every request queued while the previous fsync ran is written to the bucket
-// logs, the logs are fsynced once each, and then one synced pebble batch
-// records the new primary-key state together with each touched log's
-// committed length. A write returns only after both. Because the committed
-// lengths live in the same pebble commit as the state, the state always agrees
-// with the logs, and on Open anything past a log's committed length (a torn
-// or unacknowledged tail) is truncated. A group whose state passes
+// every request queued while the previous commit synced — single writes and
+// transactions' atomic groups alike, over any number of tables (an atomic
+// group prepares as one unit that fails whole, atomic.go) — is written to
+// the bucket logs, and one pebble batch records the new primary-key state,
+// each touched log's committed length and, for a group of small writes,
+// the appended bytes themselves (durable.go). The batch's synced commit is
+// the group's one sync (fdatasync of pebble's write-ahead log) and its
+// commit point: the bucket logs are fsynced later, many groups at a time,
+// by a checkpoint that then drops the copies, and Open writes any copy
+// still present back into its log. A group of more than 1 MiB of log bytes
+// fsyncs its logs before its state commits instead of copying them.
+// Fsync-on-every-log was chosen against by measurement (TestSyncsPerCommit:
+// an autocommit write made two syncs and a two-table transaction three,
+// each transaction alone; now one per group; bench/LEDGER.md has the
+// transactions per second). A write returns only after its group's commit.
+// Because the committed lengths live in the same pebble commit as the
+// state, the state always agrees with the logs, and on Open anything past a
+// log's committed length (a torn or unacknowledged tail) is truncated. A group whose state passes
 // Options.IngestBytes (a bulk load) is not committed as a batch but built
 // into sstables, committed lengths included, and ingested in one atomic,
 // durable pebble Ingest (ingest.go): no WAL copy, no flush, and a fresh key
@@ -26,7 +37,11 @@
 // written and synced while the sstables are built. A bulk upsert
 // (fluss.BulkUpserter, bulk.go: COPY FROM STDIN) is encoded and its keys
 // sorted part by part while its caller reads the next part, and committed
-// as one request.
+// as one request. A bulk append (fluss.BulkAppender, staged.go: COPY FROM
+// STDIN into a log table) stages its encoded batches on disk, under
+// staging/, as they come, and its commit copies them to the end of the
+// bucket logs (stamping their offsets) before committing their lengths:
+// its memory is one part, and Open removes staging a crash left.
 //
 // Each table keeps a HyperLogLog sketch per column (ndv.go): writers hash
 // their records, the committer folds the hashes in, and the sketches are
@@ -64,6 +79,12 @@
 // bucket; a changelog scan with an offset or time bound steps over the
 // batches below it by their headers alone (logrange.go). Within a group, a request reads what the group's earlier
 // requests wrote from their overlays, since the batch is not committed yet.
+//
+// Databases (schemas) are listed in the catalog file. ALTER TABLE
+// (alter.go) replaces a table's catalog entry atomically; ADD COLUMN gives
+// it a new schema id and records each schema id's column count, and the
+// rows and log batches of older schema ids are widened with NULLs when
+// read (storedRow, logScan), never rewritten.
 //
 // It must not know SQL: it implements fluss.Store and returns *sqlerr.Error
 // values; it must not reach outside its directory.

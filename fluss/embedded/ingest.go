@@ -358,7 +358,7 @@ func writeRun(kv stateWriter, ents []kvEntry, pre *prebuiltState) error {
 
 // writeSSTable writes sorted, distinct entries into a synced sstable at p.
 func (s *Store) writeSSTable(p string, entries []kvEntry) error {
-	f, err := vfs.Default.Create(p, vfs.WriteCategoryUnspecified)
+	f, err := s.pebbleOpts.FS.Create(p, vfs.WriteCategoryUnspecified)
 	if err != nil {
 		return err
 	}
@@ -376,4 +376,25 @@ func (s *Store) writeSSTable(p string, entries []kvEntry) error {
 	}
 	// Close finishes the table and syncs the file (Ingest requires it).
 	return w.Close()
+}
+
+// mergeInto adds b's changes (an atomic group's, prepared apart, atomic.go)
+// to a group's state: as runs into a bulkState, else one by one, in order.
+func (b *bulkState) mergeInto(kv stateWriter) error {
+	if into, ok := kv.(*bulkState); ok {
+		into.runs = append(into.runs, b.runs...)
+		into.rest = append(into.rest, b.rest...)
+		return nil
+	}
+	for _, r := range b.runs {
+		if err := writeRun(kv, r.ents, nil); err != nil {
+			return err
+		}
+	}
+	for _, e := range b.rest {
+		if err := writeRun(kv, []kvEntry{e}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -63,6 +64,13 @@ type Options struct {
 	// at least 64 MiB. A point lookup whose blocks are cached reads no
 	// file and decompresses nothing.
 	CacheBytes int64
+	// Syncer makes every sync of the store and of its pebble (fsys.go);
+	// nil = the system calls themselves.
+	Syncer Syncer
+	// CheckpointBytes is how many bytes of small groups' log appends
+	// pebble's write-ahead log holds before a checkpoint fsyncs the bucket
+	// logs and drops them (durable.go): 0 = 2 MiB.
+	CheckpointBytes int64
 }
 
 // Store is the embedded Fluss store. It implements fluss.Store.
@@ -87,14 +95,22 @@ type Store struct {
 	corruptMu   sync.Mutex
 	corruptions []error
 
+	// seqs are the store's sequences (sequences.go).
+	seqs seqStore
+
 	reqs      chan *request
 	quit      chan struct{}
 	committed chan struct{} // closed when the committer goroutine has exited
 	closeOnce sync.Once
 	closed    atomic.Bool
 
-	// groups counts group commits (one log fsync round and one pebble sync each).
+	// groups counts group commits (one pebble sync each, durable.go).
 	groups atomic.Int64
+	// appends is the committer's record of log appends not yet
+	// checkpointed (durable.go).
+	appends appendLog
+	// stagingSeq numbers bulk appends' staging directories (staged.go).
+	stagingSeq atomic.Int64
 }
 
 var _ fluss.Store = (*Store)(nil)
@@ -168,6 +184,12 @@ func Open(dir string, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.Syncer == nil {
+		opts.Syncer = directSyncer{}
+	}
+	if opts.CheckpointBytes <= 0 {
+		opts.CheckpointBytes = defaultCheckpointBytes
+	}
 	s := &Store{dir: dir, opts: opts, log: opts.Logger, tables: map[fluss.TablePath]*tableState{},
 		reqs: make(chan *request, 1024), quit: make(chan struct{}), committed: make(chan struct{})}
 	if err := os.MkdirAll(filepath.Join(dir, "tables"), 0o755); err != nil {
@@ -191,10 +213,15 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err := os.RemoveAll(filepath.Join(dir, ingestDir)); err != nil {
 		return nil, ioErr(err, "removing %s", filepath.Join(dir, ingestDir))
 	}
+	// Bulk appends a crash interrupted were never committed (staged.go).
+	if err := os.RemoveAll(filepath.Join(dir, stagingDir)); err != nil {
+		return nil, ioErr(err, "removing %s", filepath.Join(dir, stagingDir))
+	}
 	if s.opts.CacheBytes <= 0 {
 		s.opts.CacheBytes = max(physicalMemory()/8, minCacheBytes)
 	}
 	s.pebbleOpts = pebbleOptions(s.log, s.opts.CacheBytes)
+	s.pebbleOpts.FS = syncFS{FS: vfs.Default, syncer: s.opts.Syncer}
 	// Point lookups keep iterators per sstable key range (itercache.go);
 	// pebble tells when its sstables change.
 	s.pebbleOpts.AddEventListener(pebble.EventListener{
@@ -226,7 +253,7 @@ func (s *Store) checkFormat() error {
 		if _, cerr := os.Stat(filepath.Join(s.dir, "catalog.json")); cerr == nil {
 			return corrupt("store %s has a catalog but no FORMAT file", s.dir)
 		}
-		return writeFileAtomic(p, fmt.Appendf(nil, "%s %d\n", formatMagic, FormatVersion))
+		return s.writeFileAtomic(p, fmt.Appendf(nil, "%s %d\n", formatMagic, FormatVersion))
 	}
 	if err != nil {
 		return ioErr(err, "reading %s", p)
@@ -264,6 +291,7 @@ func (s *Store) loadCatalog() error {
 	if err := json.Unmarshal(b, &s.catalog); err != nil {
 		return corrupt("catalog %s is unreadable: %v", p, err)
 	}
+	s.catalog.normalizeDatabases()
 	return nil
 }
 
@@ -272,12 +300,12 @@ func (s *Store) saveCatalog() error {
 	if err != nil {
 		return sqlerr.Wrap(err, sqlerr.InternalError, "encoding the catalog: %v", err)
 	}
-	return writeFileAtomic(filepath.Join(s.dir, "catalog.json"), b)
+	return s.writeFileAtomic(filepath.Join(s.dir, "catalog.json"), b)
 }
 
 // writeFileAtomic replaces path with data: write a temporary file, fsync it,
 // rename it over path, fsync the directory.
-func writeFileAtomic(path string, data []byte) error {
+func (s *Store) writeFileAtomic(path string, data []byte) error {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
@@ -287,7 +315,7 @@ func writeFileAtomic(path string, data []byte) error {
 		f.Close()
 		return ioErr(err, "writing %s", tmp)
 	}
-	if err := f.Sync(); err != nil {
+	if err := s.sync(tmp, SyncFull, f.Sync); err != nil {
 		f.Close()
 		return ioErr(err, "syncing %s", tmp)
 	}
@@ -297,16 +325,16 @@ func writeFileAtomic(path string, data []byte) error {
 	if err := os.Rename(tmp, path); err != nil {
 		return ioErr(err, "renaming %s", tmp)
 	}
-	return syncDir(filepath.Dir(path))
+	return s.syncDir(filepath.Dir(path))
 }
 
-func syncDir(dir string) error {
+func (s *Store) syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return ioErr(err, "opening directory %s", dir)
 	}
 	defer d.Close()
-	if err := d.Sync(); err != nil {
+	if err := s.sync(dir, SyncFull, d.Sync); err != nil {
 		return ioErr(err, "syncing directory %s", dir)
 	}
 	return nil
@@ -319,6 +347,9 @@ func (s *Store) tableDir(id int64) string {
 // recover opens every table's bucket logs, truncates uncommitted tails,
 // verifies batches, and removes the leftovers of interrupted drops.
 func (s *Store) recover() error {
+	if err := s.replayAppends(); err != nil {
+		return err
+	}
 	live := map[int64]bool{}
 	for _, e := range s.catalog.Tables {
 		info, err := infoFromEntry(e)
@@ -328,6 +359,12 @@ func (s *Store) recover() error {
 		t, err := s.openTable(info, false)
 		if err != nil {
 			return err
+		}
+		if e.SchemaColumns != nil {
+			if len(e.SchemaColumns) != int(info.SchemaID) {
+				return corrupt("catalog: table %s has schema %d but %d schema column counts", info.Path, info.SchemaID, len(e.SchemaColumns))
+			}
+			t.setSchemas(e.SchemaColumns)
 		}
 		if err := s.loadNDV(t); err != nil {
 			return err
@@ -422,6 +459,9 @@ func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc flus
 			return t.info, nil
 		}
 		return fluss.TableInfo{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
+	}
+	if !s.catalog.hasDatabase(path.Database) {
+		return fluss.TableInfo{}, fluss.UndefinedDatabase(path.Database)
 	}
 	info := fluss.TableInfo{Path: path, TableID: s.catalog.NextTableID, SchemaID: 1,
 		Descriptor: norm, CreatedAt: s.opts.Now().UnixMilli()}
@@ -541,8 +581,9 @@ func (s *Store) Close() error {
 		s.closed.Store(true)
 		close(s.quit)
 		<-s.committed
+		serr := s.flushSequences() // sequences.go
 		s.catMu.Lock()
-		perr := s.persistNDV()
+		perr := errors.Join(s.persistNDV(), serr)
 		s.closeFiles()
 		s.tables = nil
 		s.catMu.Unlock()
@@ -611,9 +652,9 @@ func keyTypes(info fluss.TableInfo, idx []int) []types.T {
 	return out
 }
 
-func removeAll(dir string) error {
+func (s *Store) removeAll(dir string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return ioErr(err, "removing %s", dir)
 	}
-	return syncDir(filepath.Dir(dir))
+	return s.syncDir(filepath.Dir(dir))
 }

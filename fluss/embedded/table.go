@@ -33,6 +33,9 @@ func (h *tableHandle) checkLive() error {
 	}
 	h.t.mu.RLock()
 	defer h.t.mu.RUnlock()
+	if h.t.altered {
+		return errAltered(h.t.info.Path)
+	}
 	if h.t.dropped {
 		return undefinedTable(h.t.info.Path)
 	}
@@ -59,11 +62,26 @@ func (h *tableHandle) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.
 	if n == 0 {
 		return fluss.WriteResult{}, nil
 	}
-	parts, err := splitByBucket(t, conv)
+	batches, err := encodeAppend(t, conv)
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
-	r := &request{table: t, kind: reqAppend, ndv: sketchRecord(conv, nil), done: make(chan result, 1)}
+	r := &request{table: t, kind: reqAppend, batches: batches, ndv: sketchRecord(conv, nil), done: make(chan result, 1)}
+	res, err := h.s.submit(ctx, r)
+	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	return fluss.WriteResult{Rows: res.rows}, res.err
+}
+
+// encodeAppend encodes a validated record's rows as log batches, one per
+// bucket they go to.
+func encodeAppend(t *tableState, conv arrow.RecordBatch) ([]bucketBatch, error) {
+	parts, err := splitByBucket(t, conv)
+	if err != nil {
+		return nil, err
+	}
+	var out []bucketBatch
 	for b, part := range parts {
 		if part == nil {
 			continue
@@ -74,15 +92,11 @@ func (h *tableHandle) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.
 			part.Release()
 		}
 		if err != nil {
-			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding a log batch for %s: %v", t.info.Path, err)
+			return nil, sqlerr.Wrap(err, sqlerr.InternalError, "encoding a log batch for %s: %v", t.info.Path, err)
 		}
-		r.batches = append(r.batches, bucketBatch{bucket: b, data: data, records: records})
+		out = append(out, bucketBatch{bucket: b, data: data, records: records})
 	}
-	res, err := h.s.submit(ctx, r)
-	if err != nil {
-		return fluss.WriteResult{}, err
-	}
-	return fluss.WriteResult{Rows: res.rows}, res.err
+	return out, nil
 }
 
 // splitByBucket returns one record per bucket (nil for buckets without

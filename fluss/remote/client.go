@@ -25,6 +25,13 @@ type Config struct {
 	Bootstrap []string
 	// Username and Password enable SASL/PLAIN when Username is set.
 	Username, Password string
+	// Database is the Fluss database a Store shows as the schema "public"
+	// (default DatabasePrefix+"public"); OpenStore creates it if missing.
+	Database string
+	// DatabasePrefix, when set, makes a Store's every schema S the Fluss
+	// database DatabasePrefix+S and hides the databases without it
+	// (store_database.go).
+	DatabasePrefix string
 	// RequestTimeout bounds one attempt of one request (default 30s); the
 	// caller's context bounds the whole call, retries included.
 	RequestTimeout time.Duration

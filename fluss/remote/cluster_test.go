@@ -57,10 +57,11 @@ func TestMain(m *testing.M) {
 }
 
 // startCluster starts a cluster with scripts/fluss-cluster.sh, its state in
-// dir, and returns its bootstrap address and how to stop it.
-func startCluster(dir string) (string, func(), error) {
+// dir (env: more of the script's settings), and returns its bootstrap
+// address and how to stop it.
+func startCluster(dir string, env ...string) (string, func(), error) {
 	script, _ := filepath.Abs("../../scripts/fluss-cluster.sh")
-	env := append(os.Environ(), "SQLGATE_FLUSS_DIR="+dir)
+	env = append(append(os.Environ(), "SQLGATE_FLUSS_DIR="+dir), env...)
 	cmd := exec.Command(script, "start")
 	cmd.Env, cmd.Stderr = env, os.Stderr
 	out, err := cmd.Output()

@@ -49,6 +49,33 @@
 // bounds the whole call and cancels it at once (an answer that arrives
 // later is dropped).
 //
+// # Store
+//
+// Store is the fluss.Store over a cluster. Its schema "public" is the
+// Fluss database Config.Database (default "public"; store_database.go maps
+// the paths both ways). A group of writes to one table (WriteAtomically:
+// a transaction's, or a statement of several batches) goes as one write
+// per bucket (atomic.go); writes to two tables are refused (0A000). A log
+// table's scan asks the server for the columns it reads only
+// (scan_projection.go); a primary-key table's is one LimitScan per bucket,
+// or a replay of the bucket's changelog when the bucket is too large for
+// one (scan_replay.go).
+//
+// # sqlgate's metadata
+//
+// Views, table owners, grants and roles are kept in the cluster, in the
+// primary-key table sqlgate_system.metadata that package meta creates and
+// reads through this Store (one bucket: a commit is one PutKv batch), so
+// that every sqlgate server pointed at the cluster shares them; a table's
+// owner is also a custom property of the table (meta.OwnerProperty).
+// # Schema changes
+//
+// CreateDatabase, DropDatabase and ListDatabases back CREATE / DROP SCHEMA;
+// AlterTable (alter.go) sends Fluss 0.9.1's config changes and added
+// columns. A table's older schemas' column counts are read once
+// (GetTableSchema) and cached: rows and batches written under them are
+// widened with NULLs for the columns added since.
+//
 // # Bytes
 //
 // Every byte layout comes from fluss/format: log record batches, compacted

@@ -24,7 +24,7 @@ import (
 // elected new leaders; every acknowledged row is read back afterwards.
 func TestClusterTabletServerLoss(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "c")
-	bs, stop, err := startCluster(dir)
+	bs, stop, err := startCluster(dir, "SQLGATE_FLUSS_TABLETS=3") // replication factor 3
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -30,28 +31,42 @@ type Store struct {
 	writer *Writer
 	// rr spreads appends to log tables without a bucket key over buckets.
 	rr atomic.Uint32
+	// db is the cluster database shown as "public", prefix the one of
+	// every other schema's (store_database.go).
+	db, prefix string
+	// scanRows and leaderWait, when set, replace maxScanRowsPerBucket
+	// and defaultLeaderWait (tests).
+	scanRows   int
+	leaderWait time.Duration
+	// schemaCols caches the column counts of tables' older schemas (alter.go).
+	schemaCols schemaColumns
 }
 
 // maxScanRowsPerBucket bounds the LimitScan that reads a primary-key
 // table's bucket (see Table.Scan): a bucket with at least this many rows
-// is refused rather than read in part.
+// is read from its changelog instead (scan_replay.go).
 const maxScanRowsPerBucket = 1 << 16
 
 // fetchMaxBytes is what one FetchLog asks for.
 const fetchMaxBytes = 8 << 20
 
 // OpenStore connects to the cluster (it checks that a server answers) and
-// makes sure the database sqlgate shows as "public" exists.
+// makes sure the database sqlgate shows as "public" (Config.Database)
+// exists.
 func OpenStore(ctx context.Context, cfg Config) (*Store, error) {
+	if err := cfg.checkDatabase(); err != nil {
+		return nil, err
+	}
 	c, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.CreateDatabase(ctx, fluss.DefaultDatabase, true); err != nil {
+	db := cfg.publicDatabase()
+	if err := c.CreateDatabase(ctx, db, true); err != nil {
 		c.Close()
-		return nil, storeErr(err, fluss.TablePath{})
+		return nil, storeErr(err, fluss.TablePath{Database: db})
 	}
-	return &Store{c: c, writer: c.NewWriter()}, nil
+	return &Store{c: c, writer: c.NewWriter(), db: db, prefix: cfg.DatabasePrefix}, nil
 }
 
 // Client is the store's client.
@@ -112,7 +127,7 @@ func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc flus
 	if err != nil {
 		return fluss.TableInfo{}, err
 	}
-	if err := s.c.CreateTable(ctx, path, norm, ignoreIfExists); err != nil {
+	if err := s.createTable(ctx, s.onCluster(path), norm, ignoreIfExists); err != nil {
 		return fluss.TableInfo{}, storeErr(err, path)
 	}
 	return s.GetTable(ctx, path)
@@ -120,25 +135,25 @@ func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc flus
 
 // DropTable drops a table.
 func (s *Store) DropTable(ctx context.Context, path fluss.TablePath, ignoreIfNotExists bool) error {
-	return storeErr(s.c.DropTable(ctx, path, ignoreIfNotExists), path)
+	return storeErr(s.c.DropTable(ctx, s.onCluster(path), ignoreIfNotExists), path)
 }
 
 // GetTable returns a table's info from the cluster.
 func (s *Store) GetTable(ctx context.Context, path fluss.TablePath) (fluss.TableInfo, error) {
-	info, err := s.c.GetTableInfo(ctx, path)
+	info, err := s.c.GetTableInfo(ctx, s.onCluster(path))
 	if err != nil {
 		return fluss.TableInfo{}, storeErr(err, path)
 	}
 	if info.Descriptor.BucketCount <= 0 {
 		info.Descriptor.BucketCount = 1
 	}
-	return info, nil
+	return s.shown(info), nil
 }
 
 // ListTables lists a database's tables, sorted by name; a missing database
 // has none.
 func (s *Store) ListTables(ctx context.Context, database string) ([]fluss.TableInfo, error) {
-	names, err := s.c.ListTables(ctx, database)
+	names, err := s.c.ListTables(ctx, s.clusterDB(database))
 	if CodeOf(err) == CodeDatabaseNotExist {
 		return nil, nil
 	}
@@ -166,7 +181,14 @@ func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, e
 	if err != nil {
 		return nil, err
 	}
-	return newTable(s, info)
+	t, err := newTable(s, info)
+	if err != nil {
+		return nil, err
+	}
+	if t.oldCols, err = s.oldColumns(ctx, info); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // table is one table of the cluster, with what encoding its rows needs.
@@ -184,10 +206,13 @@ type table struct {
 	// codec sqlgate does not know, fails writes only.
 	codec    format.Compression
 	codecErr error
+	// oldCols are the column counts of the table's older schemas: rows
+	// written under one read NULL in the columns added since.
+	oldCols map[int16]int
 }
 
 func newTable(s *Store, info fluss.TableInfo) (*table, error) {
-	t := &table{s: s, info: info, tab: TableOf(info), nb: info.Descriptor.BucketCount}
+	t := &table{s: s, info: info, tab: Table{Path: s.onCluster(info.Path), ID: info.TableID}, nb: info.Descriptor.BucketCount}
 	t.codec, t.codecErr = format.ParseCompression(info.Descriptor.Properties[format.CompressionProperty])
 	for _, c := range info.Descriptor.Schema.Columns {
 		t.ts = append(t.ts, c.Type)
@@ -246,7 +271,7 @@ func (t *table) bucketsOf(cols []arrow.Array, ts []types.T, n int) ([]int32, err
 // key's bucket; without, the whole batch goes to one bucket, round robin.
 func (t *table) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
 	if t.info.HasPrimaryKey() {
-		return fluss.WriteResult{}, sqlerr.New(sqlerr.FeatureNotSupported, "append to primary-key table \"%s\" is not supported; use an upsert", t.info.Path.Table)
+		return fluss.WriteResult{}, errAppendToPK(t.info.Path)
 	}
 	conv, err := fluss.ValidateRecord(t.info, rec)
 	if err != nil {
@@ -336,8 +361,7 @@ func (t *table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.Up
 	if opts.IgnoreExisting {
 		// Fluss has no conditional put: a lookup then a put would let a
 		// concurrent writer's row be overwritten.
-		return fluss.WriteResult{}, sqlerr.New(sqlerr.FeatureNotSupported,
-			"INSERT ... ON CONFLICT DO NOTHING (and INSERT checking for duplicate keys) is not supported on a Fluss cluster: Fluss has no conditional write")
+		return fluss.WriteResult{}, errNoConditionalWrite()
 	}
 	var target []int32
 	for _, n := range opts.TargetColumns {
@@ -347,30 +371,39 @@ func (t *table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.Up
 		}
 		target = append(target, int32(i))
 	}
+	recs := map[int32][]format.KvRecord{}
+	if err := t.upsertRecords(rec, recs); err != nil {
+		return fluss.WriteResult{}, err
+	}
+	return t.put(ctx, recs, target, rec.NumRows())
+}
+
+// upsertRecords validates rec's rows and adds them to recs as KV records
+// (key and full row), by bucket, in row order.
+func (t *table) upsertRecords(rec arrow.RecordBatch, recs map[int32][]format.KvRecord) error {
 	conv, err := fluss.ValidateRecord(t.info, rec)
 	if err != nil {
-		return fluss.WriteResult{}, err
+		return err
 	}
 	defer conv.Release()
 	n := int(conv.NumRows())
 	pkTs, pkCols := t.typesOf(t.pk), colsOf(conv, t.pk)
 	buckets, err := t.bucketsOf(colsOf(conv, t.bk), t.typesOf(t.bk), n)
 	if err != nil {
-		return fluss.WriteResult{}, err
+		return err
 	}
-	recs := map[int32][]format.KvRecord{}
 	for i := 0; i < n; i++ {
 		key, err := format.AppendKey(nil, pkTs, pkCols, i)
 		if err != nil {
-			return fluss.WriteResult{}, sqlerr.New(sqlerr.NotNullViolation, "primary key: %v", err)
+			return sqlerr.New(sqlerr.NotNullViolation, "primary key: %v", err)
 		}
 		row, err := format.AppendRow(nil, t.ts, conv.Columns(), i)
 		if err != nil {
-			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding row: %v", err)
+			return sqlerr.Wrap(err, sqlerr.InternalError, "encoding row: %v", err)
 		}
 		recs[buckets[i]] = append(recs[buckets[i]], format.KvRecord{Key: key, Row: row})
 	}
-	return t.put(ctx, recs, target, int64(n))
+	return nil
 }
 
 func (t *table) put(ctx context.Context, recs map[int32][]format.KvRecord, target []int32, n int64) (fluss.WriteResult, error) {
@@ -387,17 +420,26 @@ func (t *table) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.Write
 	if !t.info.HasPrimaryKey() {
 		return fluss.WriteResult{}, sqlerr.New(sqlerr.FeatureNotSupported, "delete from log table \"%s\" is not supported", t.info.Path.Table)
 	}
-	recs, _, err := t.keysByBucket(keys)
-	if err != nil {
+	kv := map[int32][]format.KvRecord{}
+	if err := t.deleteRecords(keys, kv); err != nil {
 		return fluss.WriteResult{}, err
 	}
-	kv := map[int32][]format.KvRecord{}
+	return t.put(ctx, kv, nil, keys.NumRows())
+}
+
+// deleteRecords adds a KV record without a row (a delete) to kv for each
+// key, by bucket.
+func (t *table) deleteRecords(keys arrow.RecordBatch, kv map[int32][]format.KvRecord) error {
+	recs, _, err := t.keysByBucket(keys)
+	if err != nil {
+		return err
+	}
 	for b, ks := range recs {
 		for _, k := range ks {
 			kv[b] = append(kv[b], format.KvRecord{Key: k})
 		}
 	}
-	return t.put(ctx, kv, nil, keys.NumRows())
+	return nil
 }
 
 // keysByBucket encodes each row of keys (the primary-key columns in key
@@ -508,8 +550,16 @@ func (d *rowDecoder) addValue(v []byte) error {
 
 func (d *rowDecoder) addRow(schemaID int16, row []byte) error {
 	if schemaID != d.t.info.SchemaID {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "rows of %s written with schema %d (the table is at schema %d) cannot be read yet",
-			d.t.info.Path, schemaID, d.t.info.SchemaID)
+		n, ok := d.t.oldCols[schemaID]
+		if !ok || n > len(d.t.ts) {
+			return sqlerr.New(sqlerr.DataCorrupted, "a row of %s has schema %d, which the table (at schema %d) does not have",
+				d.t.info.Path, schemaID, d.t.info.SchemaID)
+		}
+		wide, err := format.WidenRow(nil, row, n, len(d.t.ts))
+		if err != nil {
+			return sqlerr.Wrap(err, sqlerr.DataCorrupted, "row of %s: %v", d.t.info.Path, err)
+		}
+		row = wide
 	}
 	if _, err := format.DecodeRow(row, d.t.ts, d.full); err != nil {
 		return sqlerr.Wrap(err, sqlerr.DataCorrupted, "row of %s: %v", d.t.info.Path, err)
@@ -543,8 +593,9 @@ func (d *rowDecoder) record() arrow.RecordBatch {
 // in one answer: Fluss 0.9.1 has no server-side KV scan (1.0's ScanKv), and
 // its other way, a KV snapshot's RocksDB files in remote storage plus the
 // changelog since, needs the snapshot files' storage. A bucket holding
-// maxScanRowsPerBucket rows or more fails with 0A000 instead of returning
-// part of it.
+// maxScanRowsPerBucket rows or more is read from its changelog instead
+// (replayBucket), or fails with 0A000 when that no longer starts at offset
+// 0, never returning part of it.
 func (t *table) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordReader, error) {
 	if t.info.HasPrimaryKey() {
 		return t.scanKV(ctx, opts)
@@ -594,43 +645,69 @@ func (t *table) scanLog(ctx context.Context, opts fluss.ScanOptions, changelog b
 			starts[i] = max(starts[i], min(opts.FromOffset, ends[i]))
 		}
 	}
-	return &logReader{t: t, schema: schema, proj: proj, changelog: changelog, dec: format.NewTableBatchDecoder(t.info.ArrowSchema(), t.ts),
-		ends: ends, offsets: starts, limit: opts.Limit}, nil
+	r := &logReader{t: t, schema: schema, proj: proj, changelog: changelog, dec: format.NewTableBatchDecoder(t.info.ArrowSchema(), t.ts),
+		ends: ends, offsets: starts, limit: opts.Limit}
+	if !changelog {
+		r.pushDown(t)
+	}
+	return r, nil
 }
 
 func (t *table) scanKV(ctx context.Context, opts fluss.ScanOptions) (fluss.RecordReader, error) {
 	d := t.newRowDecoder(opts.Projection)
 	defer d.release()
-	for b := int32(0); b < int32(t.nb); b++ {
-		isLog, recs, err := t.s.c.LimitScan(ctx, t.tab, b, maxScanRowsPerBucket)
+	var out []arrow.RecordBatch
+	fail := func(err error) (fluss.RecordReader, error) {
+		for _, r := range out {
+			r.Release()
+		}
+		return nil, err
+	}
+	var n int64 // rows taken
+	full := func() bool { return opts.Limit > 0 && n >= opts.Limit }
+	for b := int32(0); b < int32(t.nb) && !full(); b++ {
+		isLog, recs, err := t.s.c.LimitScan(ctx, t.tab, b, int32(t.s.scanRowsPerBucket()))
 		if err != nil {
-			return nil, storeErr(err, t.info.Path)
+			return fail(storeErr(err, t.info.Path))
 		}
 		if isLog {
-			return nil, sqlerr.New(sqlerr.DataCorrupted, "LimitScan of primary-key table %s answered log records", t.info.Path)
+			return fail(sqlerr.New(sqlerr.DataCorrupted, "LimitScan of primary-key table %s answered log records", t.info.Path))
 		}
 		var vals []format.ValueRecord
 		if len(recs) > 0 { // an empty bucket answers no batch at all
 			if vals, err = format.ParseValueBatch(recs); err != nil {
-				return nil, sqlerr.Wrap(err, sqlerr.DataCorrupted, "LimitScan of %s: %v", t.info.Path, err)
+				return fail(sqlerr.Wrap(err, sqlerr.DataCorrupted, "LimitScan of %s: %v", t.info.Path, err))
 			}
 		}
-		if len(vals) >= maxScanRowsPerBucket {
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported,
-				"a full scan of primary-key table \"%s\" with %d or more rows in a bucket is not supported on a Fluss 0.9.1 cluster", t.info.Path.Table, maxScanRowsPerBucket).
-				WithHint("Look rows up by primary key or bucket-key prefix.")
+		if len(vals) >= t.s.scanRowsPerBucket() {
+			// LimitScan may have cut the bucket short: read it whole
+			// from its changelog instead (scan_replay.go).
+			rec, err := t.replayBucket(ctx, b, d)
+			if err != nil {
+				return fail(err)
+			}
+			if opts.Limit > 0 && n+rec.NumRows() > opts.Limit {
+				s := rec.NewSlice(0, opts.Limit-n)
+				rec.Release()
+				rec = s
+			}
+			n += rec.NumRows()
+			out = append(out, rec)
+			continue
 		}
 		for _, v := range vals {
-			if opts.Limit > 0 && int64(d.nrows) >= opts.Limit {
+			if full() {
 				break
 			}
 			if err := d.addRow(v.SchemaID, v.Row); err != nil {
-				return nil, err
+				return fail(err)
 			}
+			n++
 		}
 	}
 	rec := d.record()
-	return &sliceReader{schema: rec.Schema(), recs: []arrow.RecordBatch{rec}}, nil
+	out = append(out, rec)
+	return &sliceReader{schema: rec.Schema(), recs: out}, nil
 }
 
 // sliceReader hands out records it holds.
@@ -672,6 +749,11 @@ type logReader struct {
 	pending   [][]byte // fetched batches not yet decoded
 	limit     int64
 	emitted   int64
+	// fields are the table columns FetchLog asks for (nil: all;
+	// scan_projection.go), proj then indexes into them.
+	fields []int32
+	// oldDecs decode batches of the table's older schemas (alter.go).
+	oldDecs map[int16]*format.BatchDecoder
 }
 
 func (r *logReader) Schema() *arrow.Schema { return r.schema }
@@ -700,7 +782,7 @@ func (r *logReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			r.bucket++
 			continue
 		}
-		res, err := r.t.s.c.FetchLog(ctx, r.t.tab, int32(b), r.offsets[b], fetchMaxBytes, nil)
+		res, err := r.t.s.c.FetchLog(ctx, r.t.tab, int32(b), r.offsets[b], fetchMaxBytes, r.fields)
 		if err != nil {
 			return nil, storeErr(err, r.t.info.Path)
 		}
@@ -734,13 +816,19 @@ func (r *logReader) decode(raw []byte) (arrow.RecordBatch, error) {
 	if h.RecordCount == 0 || h.BaseOffset >= end {
 		return nil, nil
 	}
+	dec := r.dec
 	if h.SchemaID != r.t.info.SchemaID {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "rows of %s written with schema %d (the table is at schema %d) cannot be read yet",
-			r.t.info.Path, h.SchemaID, r.t.info.SchemaID)
+		if dec = r.oldDecoder(h.SchemaID); dec == nil {
+			return nil, sqlerr.New(sqlerr.DataCorrupted, "a log batch of %s has schema %d, which the table (at schema %d) does not have",
+				r.t.info.Path, h.SchemaID, r.t.info.SchemaID)
+		}
 	}
-	bt, err := r.dec.Decode(raw)
+	bt, err := dec.Decode(raw)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.DataCorrupted, "log batch of %s: %v", r.t.info.Path, err)
+	}
+	if dec != r.dec { // written before an ADD COLUMN: the added columns are NULL
+		bt.Record = fluss.WidenRecord(bt.Record, r.t.info.ArrowSchema())
 	}
 	full := bt.Record
 	if r.changelog {

@@ -48,6 +48,8 @@ type Server struct {
 	// caller's directory; Stop deletes them.
 	removeOnStop []string
 	logPath      string
+	// durable: fsync, synchronous_commit and full_page_writes on.
+	durable bool
 
 	cmd     *exec.Cmd
 	exited  chan struct{} // closed when the postmaster has been reaped
@@ -81,6 +83,17 @@ func Start(t testing.TB) *Server {
 // the unprivileged account, the cluster lives in a fresh directory under
 // os.TempDir() instead, which Stop removes.
 func StartCluster(ctx context.Context, dir string) (*Server, error) {
+	return startCluster(ctx, dir, false)
+}
+
+// StartDurableCluster is StartCluster with PostgreSQL's own durability
+// settings (fsync, synchronous_commit and full_page_writes on) instead of
+// the tests' fast ones: for benchmarks that compare the cost of commits.
+func StartDurableCluster(ctx context.Context, dir string) (*Server, error) {
+	return startCluster(ctx, dir, true)
+}
+
+func startCluster(ctx context.Context, dir string, durable bool) (*Server, error) {
 	binDir := os.Getenv("PGTEST_BIN_DIR")
 	if binDir == "" {
 		binDir = DefaultBinDir
@@ -94,7 +107,7 @@ func StartCluster(ctx context.Context, dir string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{}
+	srv := &Server{durable: durable}
 	if err := srv.makeDirs(dir, cred); err != nil {
 		srv.removeDirs()
 		return nil, err
@@ -278,14 +291,18 @@ func (s *Server) launch(ctx context.Context, binDir string, cred *syscall.Creden
 	}
 	defer logFile.Close() // the child holds its own descriptor
 	// Not CommandContext: the server outlives the start-up context.
+	sync := "off"
+	if s.durable {
+		sync = "on"
+	}
 	cmd := exec.Command(filepath.Join(binDir, "postgres"),
 		"-D", filepath.Join(s.root, "data"),
 		"-k", s.socketDir,
 		"-h", "127.0.0.1",
 		"-p", strconv.Itoa(port),
-		"-c", "fsync=off",
-		"-c", "synchronous_commit=off",
-		"-c", "full_page_writes=off",
+		"-c", "fsync="+sync,
+		"-c", "synchronous_commit="+sync,
+		"-c", "full_page_writes="+sync,
 		"-c", "max_connections=100",
 	)
 	s.prepare(cmd, cred)

@@ -40,10 +40,10 @@ func appendPGFloat(dst []byte, v float64, bitSize, maxPlainExp int) []byte {
 		}
 		return append(dst, '0')
 	}
-	// Go's shortest 'e' rendering has exactly the digits PostgreSQL's Ryu
-	// output has; only the choice of notation differs from Go's 'g'.
+	// The digits are PostgreSQL's Ryu output's (types.AppendShortestFloat);
+	// only the choice of notation differs from Go's 'g'.
 	var scratch [40]byte
-	e := strconv.AppendFloat(scratch[:0], v, 'e', -1, bitSize)
+	e := types.AppendShortestFloat(scratch[:0], v, bitSize)
 	neg := e[0] == '-'
 	if neg {
 		e = e[1:]
@@ -196,6 +196,12 @@ func appendDateParts(dst []byte, days int64) ([]byte, bool) {
 // AppendDate appends a date given as days since 1970-01-01 ("2024-01-02",
 // "0044-03-15 BC").
 func AppendDate(dst []byte, days int64) []byte {
+	switch days {
+	case math.MaxInt32:
+		return append(dst, "infinity"...)
+	case math.MinInt32:
+		return append(dst, "-infinity"...)
+	}
 	dst, bc := appendDateParts(dst, days)
 	if bc {
 		dst = append(dst, " BC"...)

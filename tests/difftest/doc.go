@@ -50,8 +50,7 @@
 // aggregates over a table of DECIMAL columns) whose text output and
 // SQLSTATEs must equal PostgreSQL's exactly: numeric has no documented
 // difference. SQLGATE_DIFF_NUMERIC_QUERIES sets its count (default 300, as
-// make test runs it; 20,000 still finds which-error-first differences in
-// constant-only queries, so .ci/run does not run the long form yet).
+// make test runs it; .ci/run runs 20,000).
 //
 // groupgen.go and lateralgen.go are generators of one class each, over
 // GroupSchema's table tg: random GROUP BY clauses of nested ROLLUP, CUBE,

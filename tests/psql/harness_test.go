@@ -13,10 +13,10 @@ import (
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
+	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
-	"github.com/sqlgate/sqlgate/views"
 )
 
 // catalogBackend puts the catalog and the session into every statement's
@@ -96,12 +96,12 @@ func startSqlgate(t testing.TB) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, err := views.Open(filepath.Join(dir, "views.json"))
+	md, err := meta.OpenFile(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version, Views: vs})
-	eng := engine.New(store, engine.Options{Virtual: cat, SpillDir: dir, Views: vs})
+	cat := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version, Views: md})
+	eng := engine.New(store, engine.Options{Virtual: cat, SpillDir: dir, Meta: md})
 	wire := pgwire.NewServer(pgwire.Config{Backend: catalogBackend{Backend: eng, cat: cat}, ServerVersion: engine.ServerVersion})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

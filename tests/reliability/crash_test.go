@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
-	"sync"
 	"testing"
 	"time"
 
@@ -440,33 +439,14 @@ func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
 	}
 	totalAcked := 0
 	for round := 1; round <= rounds; round++ {
-		conns := make([]*pgx.Conn, len(writers))
-		for i := range writers {
-			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-			c, err := pgx.Connect(ctx, proc.connString())
-			cancel()
-			if err != nil {
-				t.Fatalf("round %d: connect: %v", round, err)
-			}
-			conns[i] = c
-		}
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		for i, w := range writers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				w.run(conns[i], stop)
-			}()
-		}
 		// Kill at a random moment while the writers are busy.
-		time.Sleep(time.Duration(30+rng.IntN(500)) * time.Millisecond)
-		proc.kill()
-		close(stop)
-		wg.Wait()
-		for _, c := range conns {
-			c.Close(context.Background())
+		cs := make([]string, len(writers))
+		for i := range cs {
+			cs[i] = proc.connString()
 		}
+		killWhileRunning(t, round, proc, cs, 500*time.Millisecond, rng, func(i int, conn *pgx.Conn, stop <-chan struct{}) {
+			writers[i].run(conn, stop)
+		})
 		for _, w := range writers {
 			if w.failure != nil {
 				t.Fatalf("round %d: %v", round, w.failure)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/sqlgate/sqlgate/internal/testbin"
 )
 
@@ -133,4 +134,39 @@ func sqlState(err error) string {
 		return pe.Code
 	}
 	return ""
+}
+
+// killWhileRunning connects one client per connection string, runs each
+// on its connection, kills the server after 30ms plus up to spread while
+// they are busy, waits for the clients to see it, and closes their
+// connections: one round of a crash test.
+func killWhileRunning(t *testing.T, round int, proc *process, connStrings []string, spread time.Duration, rng interface{ Int64N(int64) int64 },
+	run func(i int, conn *pgx.Conn, stop <-chan struct{})) {
+	t.Helper()
+	conns := make([]*pgx.Conn, len(connStrings))
+	for i, cs := range connStrings {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		c, err := pgx.Connect(ctx, cs)
+		cancel()
+		if err != nil {
+			t.Fatalf("round %d: connect: %v", round, err)
+		}
+		conns[i] = c
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run(i, conns[i], stop)
+		}()
+	}
+	time.Sleep(30*time.Millisecond + time.Duration(rng.Int64N(int64(spread))))
+	proc.kill()
+	close(stop)
+	wg.Wait()
+	for _, c := range conns {
+		c.Close(context.Background())
+	}
 }

@@ -56,6 +56,9 @@ type Options struct {
 	// against a reference engine (PostgreSQL) to write or refresh a suite.
 	// Records in included files are run but not rewritten.
 	Complete bool
+	// Skips, when set, names records not to run on this target, each with
+	// its reason (skiplist.go); they count as skipped.
+	Skips *SkipList
 }
 
 // Failure is one failed record.
@@ -230,6 +233,11 @@ func runFile(ctx context.Context, file string, opts Options, out io.Writer) File
 		}
 	}()
 	r.runRecords(ctx, parseScript(file, string(text)), 0)
+	if !r.halted && ctx.Err() == nil {
+		for _, f := range opts.Skips.unused([]string{file}) {
+			r.fail(f.File, f.Line, f.Message)
+		}
+	}
 	if opts.Complete && r.connErr == nil && ctx.Err() == nil {
 		if err := r.rewrite(file, string(text)); err != nil {
 			r.fail(file, 0, fmt.Sprintf("cannot rewrite: %v", err))
@@ -310,6 +318,9 @@ func (r *fileRun) runRecords(ctx context.Context, recs []record, depth int) {
 				r.fail(rec.file, rec.line, rec.problem)
 			}
 		case kindStatement, kindQuery:
+			if !skip {
+				_, skip = r.opts.Skips.reason(rec.file, rec.line)
+			}
 			if skip {
 				r.summary.Skipped++
 				if rec.kind == kindQuery && rec.label != "" && rec.expectErr == nil {

@@ -1,0 +1,42 @@
+package binder
+
+import "github.com/pingcap/tidb/pkg/parser/ast"
+
+// A WITH query belongs to the query level that defines it, so, as in
+// PostgreSQL, its body may reference the columns of the queries enclosing
+// that level: SELECT (WITH w AS (SELECT .. WHERE y.a = x.a) SELECT count(*)
+// FROM w) FROM t x. A derived table in FROM sees no enclosing row here
+// (bindSubqueryPlan), so a WITH query referenced at the level that
+// defines it is bound with that level's correlation state instead, its
+// outer references becoming the level's own. Referenced from a deeper
+// subquery, it binds as a derived table does.
+
+// noteCTELevel records the correlation state of the level defining cte.
+func (b *binder) noteCTELevel(cte *ast.CommonTableExpression) {
+	if b.corr == nil {
+		return
+	}
+	if b.cteCorr == nil {
+		b.cteCorr = map[*ast.CommonTableExpression]*corrState{}
+	}
+	b.cteCorr[cte] = b.corr
+}
+
+// bindCTEBody binds the query of a reference to cte.
+func (b *binder) bindCTEBody(cte *ast.CommonTableExpression) (Node, error) {
+	if c, ok := b.cteCorr[cte]; !ok || c != b.corr {
+		n, _, err := b.bindSubqueryPlan(nil, cte.Query.Query)
+		return n, err
+	}
+	prevAgg := b.agg
+	b.agg = nil // the body's aggregates are its own
+	defer func() { b.agg = prevAgg }()
+	switch x := cte.Query.Query.(type) {
+	case *ast.SelectStmt:
+		return b.bindSelect(x)
+	case *ast.SetOprStmt:
+		return b.bindSetOpr(x)
+	}
+	n, _, err := b.bindSubqueryPlan(nil, cte.Query.Query)
+	return n, err
+}

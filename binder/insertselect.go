@@ -1,0 +1,74 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// bindInsertSelect binds the query of INSERT ... SELECT as PostgreSQL's
+// transformInsertStmt does: like a standalone SELECT, except that an output
+// column of unknown type (a string literal or NULL written in the select
+// list) is not resolved as text there, so that the target column's type
+// decides it (INSERT INTO t SELECT g, NULL, '5' FROM ... into integer
+// columns is valid; SELECT g, NULL alone would make NULL a text column).
+// Only a plain select list keeps them: DISTINCT, GROUP BY and ORDER BY
+// resolve the outputs they use as text, as PostgreSQL's do, and a set
+// operation types its columns itself, so those queries bind as before.
+func (b *binder) bindInsertSelect(sel *ast.SelectStmt) (Node, error) {
+	if sel.Kind == ast.SelectStmtKindSelect && !sel.Distinct && sel.GroupBy == nil && sel.Having == nil && sel.OrderBy == nil {
+		b.keepUnknownOutputs = true
+	}
+	defer func() { b.keepUnknownOutputs = false }()
+	return b.bindSelect(sel)
+}
+
+// insertProjection returns the projection whose outputs are the query's
+// columns, through LIMIT, or nil.
+func insertProjection(n Node) *Project {
+	for {
+		switch x := n.(type) {
+		case *Project:
+			return x
+		case *Limit:
+			n = x.Input
+		default:
+			return nil
+		}
+	}
+}
+
+// assignUnknownOutputs types each unknown output column of query that a
+// target column receives by that column (the assignment of its literal),
+// in place; the other unknown outputs become text.
+func (b *binder) assignUnknownOutputs(query Node, provided []int, cols []colTarget, table string) error {
+	p := insertProjection(query)
+	if p == nil {
+		return nil
+	}
+	for _, c := range cols {
+		pos := provided[c.index]
+		if pos < 0 || pos >= len(p.Exprs) || !isUnknown(p.Exprs[pos].Type()) {
+			continue
+		}
+		out, err := b.assign(nil, p.Exprs[pos], c.name, c.t, table)
+		if err != nil {
+			return err
+		}
+		p.Exprs[pos] = out
+		p.Cols[pos].T = out.Type().Nullable()
+	}
+	for i, e := range p.Exprs { // an output no column receives (an error follows)
+		if isUnknown(e.Type()) {
+			p.Exprs[i] = b.resolveUnknown(e, types.StringType)
+			p.Cols[i].T = p.Exprs[i].Type().Nullable()
+		}
+	}
+	return nil
+}
+
+// colTarget is a table column an INSERT writes.
+type colTarget struct {
+	index int
+	name  string
+	t     types.T
+}

@@ -1,0 +1,109 @@
+// Package meta is sqlgate's metadata store: the objects of its own that
+// Fluss does not keep (views, table owners and grants, users and roles),
+// each change committed as one unit together with what it belongs to. It
+// owns where that state lives and how it commits; the rules stay in the
+// packages that own them (views: PostgreSQL's CREATE OR REPLACE VIEW rule
+// and dependencies; access: ACLs and aclitem text; pgwire: SCRAM
+// verifiers), and the engine runs the statements over Store.Update.
+//
+// # Model
+//
+// The state is a set of rows, one per object, keyed by kind and identity
+// ("view/<id>", "acl/<table id>" with a view's ACL under its negative id,
+// "user/<name>", plus "views.next_id"), each holding the object's JSON.
+// Update hands a change copies of the current objects (Tx), encodes the
+// result, and commits the rows that differ (a deleted one as a deletion)
+// with a new version token; only after the commit succeeds do sessions see
+// the new objects (an atomic pointer swap), and a failed change or commit
+// changes nothing. Room for more kinds: a new key prefix in encode/decode.
+// (Column defaults, checks and sequences are not here: they belong to
+// their table, in its properties.)
+//
+// # Commit with the table
+//
+// A table lives in the store (fluss/embedded or a cluster), its metadata
+// here: two stores that no single write spans. The rule that makes the
+// pair atomic: the table is the truth, the metadata follows it.
+//   - CREATE TABLE writes the owner into the table itself, as the Fluss
+//     custom property OwnerProperty (sqlgate.owner): the owner commits
+//     atomically with the table on both stores. The "acl/<id>" row written
+//     after it is derived: AdoptOwner fills it in memory from the property
+//     whenever the engine resolves the table, and Reconcile persists it
+//     when the server starts.
+//   - DROP TABLE drops the table, then its row of grants. Grants are keyed
+//     by table id, which no later table reuses, so a row left behind by a
+//     crash (or by a server of a cluster dying between the two) grants
+//     nothing, and Reconcile sweeps it. DROP TABLE refuses a table that
+//     views use (no CASCADE), so no view depends on a dropped table; one
+//     left by a race between servers is swept by Reconcile too, with the
+//     views over it.
+//   - CREATE VIEW with its owner, DROP VIEW with its grants, GRANT/REVOKE
+//     over all the tables a statement names, CREATE/ALTER/DROP ROLE: each
+//     is one Update, one commit.
+//   - TRUNCATE of a log table (drop and create again) carries the owner in
+//     the descriptor; its grants move to the new id in one commit after,
+//     and a crash before it loses them (the old id's row is swept): the
+//     drop-and-create itself was never atomic on either store.
+//
+// The crash test (tests/reliability TestCrashMetadataAllOrNothing) kills
+// the server at random points of these statements and checks that after a
+// restart every object is there whole, with its owner and grants, or
+// absent.
+//
+// # On the embedded store: one file
+//
+// The rows live in DATA/meta.json, replaced atomically (internal/atomicfile:
+// write a temporary file, fsync, rename, fsync the directory), so a commit
+// is one rename: after a crash the file holds the last commit or the one
+// before, whole. A pebble batch with the store's catalog would make the
+// table change and its metadata one write, but the embedded store keeps
+// its catalog in its own file (catalog.json), not in a key-value store,
+// and the owner-in-the-table rule above already makes the pair atomic:
+// one more file kept the same way is the simple choice that passes the
+// crash test. One server owns a data directory, so Refresh costs nothing.
+// Older versions' views.json and privileges.json are migrated once when
+// found (MigrateFiles; renamed NAME.migrated), and the users file is
+// imported when it changed (ImportUsers: `sqlgate user add|remove` edit
+// the file; roles made with CREATE ROLE are kept apart from it).
+//
+// # On a Fluss cluster: a table in the cluster
+//
+// OpenTable keeps the rows in the primary-key table
+// sqlgate_system.metadata (fluss.SystemDatabase: hidden from pg_catalog,
+// information_schema and SQL) of one bucket, columns k (the key) and v
+// (the JSON, NULL for a deleted row), plus the row "version". Every
+// sqlgate server pointed at the cluster shares it:
+//   - Atomic: a commit is one Upsert of the changed rows and the new
+//     version row; with one bucket that is one PutKv batch, which the
+//     tablet server appends to the bucket's log as one record batch, so a
+//     reader sees all of a commit or none of it. Deleted rows are written
+//     as NULL in that batch and deleted after (a lost delete leaves a NULL
+//     row, read as absent).
+//   - Not atomic: the table and its metadata row are two RPCs to two
+//     tables (CreateTable, then the owner's row), which is why the owner
+//     also lives in the table's custom properties (above); on the cluster
+//     a table is created with its owner atomically, and its "acl" row
+//     follows.
+//   - Shared: at the start of each statement the engine calls Refresh: one
+//     Lookup of the version row; when the token differs from the one this
+//     server holds, it reloads every row (a full read of the table) and
+//     swaps the objects. So a table, view, role or GRANT made through one
+//     server is visible and enforced at the next statement through any
+//     other, and a REVOKE applies to the next statement there (the cluster
+//     test TestClusterTwoServersShareMetadata). Password lookups refresh
+//     too, so a role made through one server logs in through another.
+//   - Concurrent changes: Update reloads first when the version moved, so
+//     a server changes the newest objects; but Fluss has no conditional
+//     write, so two servers committing at the same moment may each write
+//     the rows they changed from the same base, and the later commit wins
+//     for a row both changed (for example two GRANTs on one table at the
+//     same instant: one may be lost). View ids are allocated the same way.
+//     Stale rows (grants of dropped tables, views over dropped tables) are
+//     swept by Reconcile when a server starts.
+//   - Durable: the table is created with three replicas (fewer when the
+//     cluster has fewer tablet servers), since every statement reads it.
+//   - Users files: each server imports its users file when the file
+//     changed since the last import (by whichever server); servers given
+//     different files undo each other's imports, so give them one file, or
+//     manage roles with CREATE ROLE.
+package meta

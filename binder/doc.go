@@ -32,7 +32,8 @@
 // form, a RecursiveUnion whose recursive term reads a WorkTableScan) and
 // groupingsets.go GROUP BY with ROLLUP, CUBE, GROUPING SETS, () and
 // GROUPING(..) (one Aggregate per grouping set under UNION ALL),
-// orderedset.go ordered-set and hypothetical-set aggregates WITHIN GROUP
+// operators.go the operators resolved by operand type (@> <@ ? ?| ?&
+// over jsonb and arrays, || of bytea and of jsonb), orderedset.go ordered-set and hypothetical-set aggregates WITHIN GROUP
 // (array_agg in the sort order with a finishing function, or counts of
 // the rows before the hypothetical row), lateral.go LATERAL items and functions in FROM that read the items
 // before them (a Lateral join whose right side is a correlated plan),

@@ -161,6 +161,9 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		if n.FnName.L == "pg__filter" {
 			return b.bindFilteredAggregate(n)
 		}
+		if fns, ok := operatorMarkers[n.FnName.L]; ok {
+			return b.bindOperatorMarker(s, n, fns) // operators.go
+		}
 		if n.FnName.L == "grouping" {
 			return b.bindGrouping(n) // groupingsets.go
 		}

@@ -481,6 +481,9 @@ func (b *binder) makeConcat(n ast.Node, l, r Expr) (Expr, error) {
 	if l.Type().Kind == types.Array || r.Type().Kind == types.Array {
 		return b.makeArrayConcat(n, l, r)
 	}
+	if e, ok, err := b.typedConcat(n, l, r); ok { // operators.go
+		return e, err
+	}
 	toText := func(e Expr) (Expr, error) {
 		t := e.Type()
 		switch {

@@ -102,7 +102,7 @@ func (b *binder) sortedValues(item *ast.ByItem, filter ast.ExprNode, to ...types
 	st := b.agg
 	st.inCall = true
 	defer func() { st.inCall = false }()
-	e, nullsFirst := unwrapNulls(item.Expr, item.Desc)
+	e, nullsFirst := sortKeyOf(item)
 	x, err := b.bindExpr(st.input, e)
 	if err != nil {
 		return nil, err
@@ -153,7 +153,7 @@ func (b *binder) bindPercentile(node ast.ExprNode, name string, fraction ast.Exp
 	var arr Expr
 	if name == "percentile_cont" {
 		// double precision only: PostgreSQL's interval form is not here
-		key, _ := unwrapNulls(item.Expr, item.Desc)
+		key, _ := sortKeyOf(item)
 		probe, err := b.bindExpr(b.agg.input, key)
 		if err != nil {
 			return nil, err
@@ -182,9 +182,20 @@ func (b *binder) bindPercentile(node ast.ExprNode, name string, fraction ast.Exp
 func orderKeys(items []*ast.ByItem) []ast.ExprNode {
 	out := make([]ast.ExprNode, len(items))
 	for i, it := range items {
-		out[i], _ = unwrapNulls(it.Expr, it.Desc)
+		out[i], _ = sortKeyOf(it)
 	}
 	return out
+}
+
+// sortKeyOf is a WITHIN GROUP key and whether its NULLs sort first. An
+// integer there is a constant, as in any aggregate's ORDER BY, not the
+// ordinal TiDB's grammar reads it as.
+func sortKeyOf(item *ast.ByItem) (ast.ExprNode, bool) {
+	e, nullsFirst := unwrapNulls(item.Expr, item.Desc)
+	if p, ok := e.(*ast.PositionExpr); ok && p.P == nil {
+		e = ast.NewValueExpr(int64(p.N), "", "")
+	}
+	return e, nullsFirst
 }
 
 func isNumber(t types.T) bool { return t.IsInteger() || t.IsFloat() || t.Kind == types.Decimal }
@@ -208,7 +219,7 @@ func (b *binder) bindHypothetical(node ast.ExprNode, name string, direct []ast.E
 	var precedes, peers ast.ExprNode
 	keys := make([]ast.ExprNode, len(items))
 	for i, item := range items {
-		e, nullsFirst := unwrapNulls(item.Expr, item.Desc)
+		e, nullsFirst := sortKeyOf(item)
 		keys[i] = e
 		h := direct[i]
 		op := opcode.LT

@@ -501,7 +501,8 @@ func (b *binder) figureColname(e ast.ExprNode) (string, int) {
 // construct the user wrote.
 func rewriteMarkerName(fn string) (string, bool) {
 	switch fn {
-	case "pg__power", "pg__json_get", "pg__json_get_text", "pg__json_path", "pg__json_path_text":
+	case "pg__power", "pg__json_get", "pg__json_get_text", "pg__json_path", "pg__json_path_text",
+		"pg__op_contains", "pg__op_contained", "pg__op_exists", "pg__op_exists_any", "pg__op_exists_all":
 		return "", true
 	case "pg__position":
 		return "position", true

@@ -57,6 +57,10 @@
 //     pg__grouping_sets(..), pg__empty_set(), pg__group_distinct(); ROLLUP
 //     and CUBE elsewhere are quoted function names; LATERAL f(..) is a
 //     function in FROM like f(..);
+//   - x [NOT] SIMILAR TO p [ESCAPE e] -> x [NOT] REGEXP
+//     similar_to_escape(p [, e]), substring(x SIMILAR p ESCAPE e) and
+//     overlay(x PLACING y FROM n [FOR m]) -> plain calls (similar.go); @>
+//     <@ ? ?| ?& -> pg__op_contains(a, b) and friends, as -> is;
 //   - f(args) WITHIN GROUP (ORDER BY keys) (withingroup.go) ->
 //     group_concat(pg__within_group(args) ORDER BY keys SEPARATOR
 //     'pg__agg:f');

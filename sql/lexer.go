@@ -107,7 +107,7 @@ func (t token) word(src string) string {
 // other operator character is a token of its own; that is enough because
 // operators the rewrite does not touch are copied verbatim and TiDB lexes
 // them again.
-var multiOps = [...]string{"<=>", "!~*", "->>", "#>>", "::", "!~", "~*", "<=", ">=", "<>", "!=", "||", "->", "#>", "=>", ":=", "&&", "<<"}
+var multiOps = [...]string{"<=>", "!~*", "->>", "#>>", "::", "!~", "~*", "<=", ">=", "<>", "!=", "||", "->", "#>", "=>", ":=", "&&", "<<", "@>", "<@", "?|", "?&"}
 
 func isIdentStart(c byte) bool { return byteClass[c]&bcIdentStart != 0 }
 
@@ -329,7 +329,15 @@ func multiOpLen(s string) int {
 				return 3 // <=>
 			}
 			return 2
-		case '>', '<':
+		case '>', '<', '@':
+			return 2 // <> << <@
+		}
+	case '@':
+		if c1 == '>' {
+			return 2
+		}
+	case '?':
+		if c1 == '|' || c1 == '&' {
 			return 2
 		}
 	case '!':

@@ -790,7 +790,10 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out[:s], b.it)
 				k = e
 				continue
-			case "->", "->>", "#>", "#>>":
+			case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&":
+				if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
+					return nil, r.errNear(k) // ? is no parameter marker in PostgreSQL
+				}
 				// PostgreSQL's JSON operators -> pg__json_get(a, b) and
 				// friends (exec/functions/jsonops.go); MySQL's -> means
 				// something else and # starts a comment. The left operand
@@ -830,7 +833,11 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				if err != nil {
 					return nil, err
 				}
-				fn := map[string]string{"->": "pg__json_get(", "->>": "pg__json_get_text(", "#>": "pg__json_path(", "#>>": "pg__json_path_text("}[text]
+				// @> <@ ? ?| ?& bind as loosely as -> among PostgreSQL's
+				// "other" operators; the binder picks the function by the
+				// operands' types (binder/operators.go)
+				fn := map[string]string{"->": "pg__json_get(", "->>": "pg__json_get_text(", "#>": "pg__json_path(", "#>>": "pg__json_path_text(",
+					"@>": "pg__op_contains(", "<@": "pg__op_contained(", "?": "pg__op_exists(", "?|": "pg__op_exists_any(", "?&": "pg__op_exists_all("}[text]
 				b := newComposite(out[s].lead)
 				b.add(fn, out[s].firstOrig())
 				b.addItems(out[s:], true)
@@ -840,7 +847,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out[:s], b.it)
 				k = e
 				continue
-			case "?", "`":
+			case "`":
 				return nil, r.errNear(k)
 			case "#":
 				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator is not supported: #").WithPosition(charPos(r.src, t.start))
@@ -1295,6 +1302,28 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 4
 				continue
+			case w == "SIMILAR" && k+1 < j && r.toks[k+1].is(r.src, "TO"):
+				// x [NOT] SIMILAR TO p [ESCAPE e]: similar.go
+				var err error
+				if out, k, err = r.similarTo(out, k, j); err != nil {
+					return nil, err
+				}
+				continue
+			case (w == "SUBSTRING" || w == "OVERLAY") && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
+				// substring(x SIMILAR p ESCAPE e), overlay(x PLACING y FROM n [FOR m]): similar.go
+				kw, more, wrap := "SIMILAR", []string{"ESCAPE"}, "pg__cast"
+				if w == "OVERLAY" {
+					kw, more, wrap = "PLACING", []string{"FROM", "FOR"}, ""
+				}
+				if m, q, ok := r.keywordArgsAt(k, j, w, kw); ok {
+					it, err := r.keywordCall(k, m, q, strings.ToLower(w), more, wrap)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, it)
+					k = m + 1
+					continue
+				}
 			case w == "WITHIN":
 				// f(args) WITHIN GROUP (ORDER BY ..): withingroup.go
 				if _, _, ok := r.withinGroupAt(out, k, j); ok {

@@ -103,6 +103,9 @@ func allFuncs() []*Func {
 	fs = append(fs, jsonFuncsFamily()...)
 	fs = append(fs, jsonAggFuncs()...)
 	fs = append(fs, orderedSetFuncs()...)
+	fs = append(fs, jsonContainFuncs()...)
+	fs = append(fs, similarFuncs()...)
+	fs = append(fs, epochFuncs()...)
 	return fs
 }
 

@@ -90,10 +90,16 @@ func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
 		if strings.HasPrefix(name, "pg__json") {
 			continue // the sample document depends on the key's type: jsonops_test.go covers them
 		}
+		if name == "arrayoverlap" || strings.HasPrefix(name, "arraycontain") {
+			continue // no sample for any-array arguments: json_ops.slt covers them
+		}
 		if strings.HasPrefix(name, "pg__percentile") || name == "pg__mode" {
 			continue // NULL over the sample's empty array, as over no rows: orderedset_test.go covers them
 		}
 		for _, f := range Lookup(name) {
+			if name == "similar_to_escape" && len(f.Args) == 2 || name == "substring" && len(f.Args) == 3 && f.Args[2].Kind == types.String {
+				continue // the sample text is no one-character escape: similar.slt covers them
+			}
 			if name == "regexp_substr" && len(f.Args) == 6 || name == "width_bucket" {
 				// The samples of one type are equal: no pattern with subexpression 1
 				// (its text is also the flags), no distinct bounds. regex.slt and

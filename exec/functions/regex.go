@@ -51,6 +51,10 @@ import (
 // areFlags are PostgreSQL's regex flag letters, parsed.
 type areFlags struct {
 	global, icase, newline, partialNL, weirdNL, expanded, quote bool
+	// mixedOK: the caller built a pattern whose greedy and lazy parts
+	// mean for Go's leftmost-first engine what they mean for PostgreSQL
+	// (similar.go), so mixing them is no reason to refuse it.
+	mixedOK bool
 }
 
 // parseFlags parses a flags argument; fn names the function for the
@@ -247,7 +251,7 @@ func translateARE(pat string, f areFlags) (string, error) {
 		b.WriteByte(c)
 		i++
 	}
-	if greedy && lazy {
+	if greedy && lazy && !f.mixedOK {
 		return "", errAREUnsupported("mixing greedy and non-greedy quantifiers")
 	}
 	return b.String(), nil

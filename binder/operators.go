@@ -1,0 +1,73 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Operators PostgreSQL resolves by their operands' types, bound to the
+// functions behind them (exec/functions/jsoncontain.go): sql's rewrite
+// hands @> <@ ? ?| ?& over as pg__op_* markers (named apart from the
+// functions for the column label, ?column?), and || between two bytea or
+// two jsonb values is byteacat or jsonb_concat rather than textcat of
+// their text forms.
+
+// operatorMarkers maps a marker to its function per operand kind: the
+// jsonb one, and the array one ("" where the operator has none).
+var operatorMarkers = map[string][2]string{
+	"pg__op_contains":   {"jsonb_contains", "arraycontains"},
+	"pg__op_contained":  {"jsonb_contained", "arraycontained"},
+	"pg__op_exists":     {"jsonb_exists", ""},
+	"pg__op_exists_any": {"jsonb_exists_any", ""},
+	"pg__op_exists_all": {"jsonb_exists_all", ""},
+}
+
+// bindOperatorMarker binds l op r for one of operatorMarkers.
+func (b *binder) bindOperatorMarker(s *scope, n *ast.FuncCallExpr, fns [2]string) (Expr, error) {
+	args, err := b.bindArgs(s, n.Args)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) != 2 {
+		return b.callFunction(n, n.FnName.L, args)
+	}
+	l, r := args[0].Type(), args[1].Type()
+	if fns[1] != "" && (l.Kind == types.Array || r.Kind == types.Array) {
+		return b.callFunction(n, fns[1], args)
+	}
+	if isUnknown(l) {
+		if args[0], err = b.coerceUnknown(n.Args[0], args[0], types.JSONBType); err != nil {
+			return nil, err
+		}
+	}
+	return b.callFunction(n, fns[0], args)
+}
+
+// typedConcat binds a || b when PostgreSQL's operator for the operands'
+// types is byteacat (bytea || bytea) or jsonb_concat (jsonb || jsonb), an
+// unknown literal taking the other side's type; ok is false otherwise.
+func (b *binder) typedConcat(n ast.Node, l, r Expr) (e Expr, ok bool, err error) {
+	lt, rt := l.Type(), r.Type()
+	isBytes := func(t types.T) bool { return t.Kind == types.Bytes || t.Kind == types.Binary }
+	isJSONB := func(t types.T) bool { return t.Kind == types.String && t.Variant == types.JSONB }
+	var fn string
+	var to types.T
+	switch {
+	case (isBytes(lt) || isUnknown(lt)) && (isBytes(rt) || isUnknown(rt)) && (isBytes(lt) || isBytes(rt)):
+		fn, to = "byteacat", types.BytesType
+	case (isJSONB(lt) || isUnknown(lt)) && (isJSONB(rt) || isUnknown(rt)) && (isJSONB(lt) || isJSONB(rt)):
+		fn, to = "jsonb_concat", types.JSONBType
+	default:
+		return nil, false, nil
+	}
+	args := []Expr{l, r}
+	for i, a := range args {
+		if isUnknown(a.Type()) {
+			if args[i], err = b.coerceUnknown(n, a, to); err != nil {
+				return nil, true, err
+			}
+		}
+	}
+	e, err = b.callFunction(n, fn, args)
+	return e, true, err
+}

@@ -1,0 +1,207 @@
+package functions
+
+import (
+	"context"
+	"math"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// SQL regular expressions and overlay:
+//
+//   - similar_to_escape(pattern [, escape]): PostgreSQL's translation of a
+//     SIMILAR TO pattern into an ARE (regexp.c's similar_escape_internal,
+//     character for character); x SIMILAR TO p ESCAPE e is bound as
+//     x ~ similar_to_escape(p, e) (sql's rewrite), as in PostgreSQL 15.
+//   - substring(text, pattern): the part of text the ARE matches, or its
+//     first parenthesised subexpression's.
+//   - substring(text, pattern, escape) (substring(x SIMILAR p ESCAPE e) and
+//     substring(x FROM p FOR e)): the part between the two escape-double-
+//     quote separators. PostgreSQL's ARE matches the first part as short
+//     as possible and the middle part as long as possible; Go's leftmost-
+//     first engine does the same when the first part's quantifiers are
+//     made lazy, which is what similarRegexp translates to.
+//   - overlay(x, y, from [, for]) for text and bytea: x's first from-1
+//     characters (bytes), y, then x from position from+for on.
+
+func similarFuncs() []*Func {
+	sub := func(_ context.Context, v []any) (any, error) {
+		re, err := compileARE(v[1].(string), areFlags{})
+		if err != nil {
+			return nil, err
+		}
+		return firstGroup(re, v[0].(string)), nil
+	}
+	similarSub := func(_ context.Context, v []any) (any, error) {
+		src, err := similarPattern(v[1].(string), v[2].(string), true, true)
+		if err != nil {
+			return nil, err
+		}
+		goSrc, err := translateARE(src, areFlags{mixedOK: true})
+		if err != nil {
+			return nil, err
+		}
+		re, err := regexp.Compile(goSrc)
+		if err != nil {
+			return nil, sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: %s", regexErrText(err))
+		}
+		return firstGroup(re, v[0].(string)), nil
+	}
+	return []*Func{
+		{Name: "similar_to_escape", Args: []types.T{tText}, Ret: tText, Strict: true,
+			Kernel: rowFunc(tText, true, func(_ context.Context, v []any) (any, error) {
+				return similarPattern(v[0].(string), `\`, true, false)
+			})},
+		{Name: "similar_to_escape", Args: []types.T{tText, tText}, Ret: tText, Strict: true,
+			Kernel: rowFunc(tText, true, func(_ context.Context, v []any) (any, error) {
+				return similarPattern(v[0].(string), v[1].(string), true, false)
+			})},
+		{Name: "substring", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, sub)},
+		{Name: "substring", Args: []types.T{tText, tText, tText}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, similarSub)},
+		{Name: "overlay", Args: []types.T{tText, tText, tInt4, tInt4}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, overlayKernel(false))},
+		{Name: "overlay", Args: []types.T{tText, tText, tInt4}, Ret: tText, Strict: true, Kernel: rowFunc(tText, true, overlayKernel(false))},
+		{Name: "overlay", Args: []types.T{tBytes, tBytes, tInt4, tInt4}, Ret: tBytes, Strict: true, Kernel: rowFunc(tBytes, true, overlayKernel(true))},
+		{Name: "overlay", Args: []types.T{tBytes, tBytes, tInt4}, Ret: tBytes, Strict: true, Kernel: rowFunc(tBytes, true, overlayKernel(true))},
+	}
+}
+
+// firstGroup is the text re matches in s (its first subexpression's when
+// it has one), or nil.
+func firstGroup(re *regexp.Regexp, s string) any {
+	m := re.FindStringSubmatchIndex(s)
+	if m == nil {
+		return nil
+	}
+	if re.NumSubexp() > 0 {
+		if m[2] < 0 {
+			return nil
+		}
+		return s[m[2]:m[3]]
+	}
+	return s[m[0]:m[1]]
+}
+
+// similarPattern translates a SIMILAR TO pattern with escape character
+// esc ("" for none) into an ARE. With forGo the separators make plain
+// groups and the first part's quantifiers lazy (see the file comment);
+// without, the text is PostgreSQL's similar_to_escape result.
+func similarPattern(pat, esc string, hasEsc, forGo bool) (string, error) {
+	if hasEsc && esc != "" && utf8.RuneCountInString(esc) != 1 {
+		return "", sqlerr.New(sqlerr.Code("22025"), "invalid escape string").WithHint("Escape string must be empty or one character.")
+	}
+	var e rune = -1
+	if esc != "" {
+		e, _ = utf8.DecodeRuneInString(esc)
+	}
+	var b strings.Builder
+	b.WriteString("^(?:")
+	afterEscape, inClass := false, false
+	nquotes := 0
+	lazy := func() {
+		if forGo && nquotes == 0 {
+			b.WriteByte('?')
+		}
+	}
+	for _, c := range pat {
+		switch {
+		case afterEscape:
+			if c == '"' && !inClass {
+				switch nquotes {
+				case 0:
+					if forGo {
+						b.WriteString(")(")
+					} else {
+						b.WriteString("){1,1}?(")
+					}
+				case 1:
+					if forGo {
+						b.WriteString(")(?:")
+					} else {
+						b.WriteString("){1,1}(?:")
+					}
+				default:
+					return "", sqlerr.New(sqlerr.Code("2200C"), "SQL regular expression may not contain more than two escape-double-quote separators")
+				}
+				nquotes++
+			} else {
+				b.WriteByte('\\')
+				b.WriteRune(c)
+			}
+			afterEscape = false
+		case c == e:
+			afterEscape = true
+		case inClass:
+			if c == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(c)
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			b.WriteRune(c)
+			inClass = true
+		case c == '%':
+			b.WriteString(".*")
+			lazy()
+		case c == '_':
+			b.WriteByte('.')
+		case c == '(':
+			b.WriteString("(?:")
+		case c == '\\' || c == '.' || c == '^' || c == '$':
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		case c == '*' || c == '+' || c == '?' || c == '}':
+			b.WriteRune(c)
+			lazy()
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteString(")$")
+	return b.String(), nil
+}
+
+// overlayKernel is overlay(x placing y from sp [for sl]) over text
+// (characters) or bytea (bytes).
+func overlayKernel(bytea bool) func(context.Context, []any) (any, error) {
+	return func(_ context.Context, v []any) (any, error) {
+		var x, y []rune
+		var xb, yb []byte
+		n := 0
+		if bytea {
+			xb, yb = v[0].([]byte), v[1].([]byte)
+			n = len(yb)
+		} else {
+			x, y = []rune(v[0].(string)), []rune(v[1].(string))
+			n = len(y)
+		}
+		sp := v[2].(int64)
+		sl := int64(n)
+		if len(v) > 3 {
+			sl = v[3].(int64)
+		}
+		if sp-1 < 0 { // a negative count only moves where the rest of x resumes, as PostgreSQL computes it
+			return nil, sqlerr.New(sqlerr.Code("22011"), "negative substring length not allowed")
+		}
+		end := sp + sl
+		if end > math.MaxInt32 {
+			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "integer out of range")
+		}
+		if bytea {
+			size := int64(len(xb))
+			head := xb[:min(sp-1, size)]
+			tail := xb[min(max(end-1, 0), size):]
+			out := make([]byte, 0, len(head)+len(yb)+len(tail))
+			return append(append(append(out, head...), yb...), tail...), nil
+		}
+		size := int64(len(x))
+		head := x[:min(sp-1, size)]
+		tail := x[min(max(end-1, 0), size):]
+		return string(head) + string(y) + string(tail), nil
+	}
+}

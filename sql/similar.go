@@ -1,0 +1,124 @@
+package sql
+
+// SQL regular expressions and OVERLAY, which TiDB's grammar lacks:
+//
+//	x [NOT] SIMILAR TO p [ESCAPE e]          -> x [NOT] REGEXP similar_to_escape(p [, e])
+//	substring(x SIMILAR p ESCAPE e)          -> substring(x, pg__cast(p, 'text'), pg__cast(e, 'text'))
+//	overlay(x PLACING y FROM n [FOR m])      -> overlay(x, y, n [, m])
+//
+// as PostgreSQL 15 itself defines them (SIMILAR TO is ~ of
+// similar_to_escape's translation; substring's SIMILAR form is the
+// three-text-argument substring). The pattern and escape of SIMILAR TO
+// are primaries (a literal, a name, a parenthesised expression, a call).
+
+// similarTo rewrites SIMILAR TO at token k (out ends with its left operand,
+// or with NOT after it).
+func (r *rewriter) similarTo(out []item, k, j int) ([]item, int, error) {
+	t := r.toks[k]
+	kw := "regexp"
+	if n := len(out); n > 0 && !out[n-1].composite && out[n-1].tok.is(r.src, "NOT") {
+		kw = "not regexp"
+		out = out[:n-1]
+	}
+	if len(out) == 0 || !r.isOperand(out[len(out)-1]) || k+2 >= j {
+		return nil, 0, r.errNear(k)
+	}
+	pe, err := r.primaryEnd(k+2, j)
+	if err != nil {
+		return nil, 0, err
+	}
+	pat, err := r.run(k+2, pe)
+	if err != nil {
+		return nil, 0, err
+	}
+	b := newComposite(r.leadOf(t))
+	b.add(kw+" similar_to_escape(", t.start)
+	b.addItems(pat, true)
+	next := pe
+	if next < j && r.toks[next].is(r.src, "ESCAPE") {
+		ee, err := r.primaryEnd(next+1, j)
+		if err != nil {
+			return nil, 0, err
+		}
+		esc, err := r.run(next+1, ee)
+		if err != nil {
+			return nil, 0, err
+		}
+		b.add(", ", r.toks[next].start)
+		b.addItems(esc, true)
+		next = ee
+	}
+	b.add(")", r.toks[next-1].end)
+	return append(out, b.it), next, nil
+}
+
+// keywordArgsAt reports whether token k is name( with the keyword kw at
+// the call's own depth; it returns the closing ")" and kw's index.
+func (r *rewriter) keywordArgsAt(k, j int, name, kw string) (closeIdx, kwIdx int, ok bool) {
+	if k+2 >= j || !r.toks[k].is(r.src, name) || !r.toks[k+1].isPunct(r.src, "(") {
+		return 0, 0, false
+	}
+	m := r.matchClose(k+1, j)
+	if m < 0 {
+		return 0, 0, false
+	}
+	for q := k + 2; q < m; q++ {
+		t := r.toks[q]
+		if t.isPunct(r.src, "(") || t.isPunct(r.src, "[") {
+			if c := r.matchClose(q, m); c > q {
+				q = c
+			}
+			continue
+		}
+		if t.is(r.src, kw) {
+			return m, q, true
+		}
+	}
+	return 0, 0, false
+}
+
+// keywordCall rewrites name(a KW1 b KW2 c ..) into name(a, b, c ..): the
+// keywords split the arguments (the first at kwIdx, then any of more);
+// wrap, when set, wraps the arguments after the first.
+func (r *rewriter) keywordCall(k, m, kwIdx int, fn string, more []string, wrap string) (item, error) {
+	bounds := []int{k + 1, kwIdx}
+	for q := kwIdx + 1; q < m; q++ {
+		t := r.toks[q]
+		if t.isPunct(r.src, "(") || t.isPunct(r.src, "[") {
+			if c := r.matchClose(q, m); c > q {
+				q = c
+			}
+			continue
+		}
+		for _, w := range more {
+			if t.is(r.src, w) {
+				bounds = append(bounds, q)
+			}
+		}
+	}
+	bounds = append(bounds, m)
+	b := newComposite(r.leadOf(r.toks[k]))
+	b.add(fn+"(", r.toks[k].start)
+	for i := 0; i+1 < len(bounds); i++ {
+		from, to := bounds[i]+1, bounds[i+1]
+		if from >= to {
+			return item{}, r.errNear(to)
+		}
+		part, err := r.run(from, to)
+		if err != nil {
+			return item{}, err
+		}
+		if i > 0 {
+			b.add(", ", r.toks[bounds[i]].start)
+			if wrap != "" {
+				b.add(wrap+"(", r.toks[bounds[i]].start)
+			}
+		}
+		b.addItems(part, true)
+		if i > 0 && wrap != "" {
+			b.add(", 'text')", r.toks[to-1].end)
+		}
+	}
+	b.add(")", r.toks[m].start)
+	return b.it, nil
+}

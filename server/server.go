@@ -166,9 +166,7 @@ func openMeta(ctx context.Context, cfg Config, store fluss.Store) (*meta.Store, 
 	if rs, ok := store.(*remote.Store); ok {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		md, err = meta.OpenTable(cctx, store, func(ctx context.Context) error {
-			return rs.EnsureDatabase(ctx, fluss.SystemDatabase)
-		})
+		md, err = meta.OpenTable(cctx, rs)
 		if err == nil {
 			// The views and privileges files of a version that kept them
 			// beside the cluster, once.

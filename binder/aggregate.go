@@ -64,6 +64,12 @@ type aggState struct {
 	input *scope
 	keys  []Expr // GROUP BY expressions over the input
 	calls []AggCall
+	// sets are the grouping sets (key indexes) of GROUP BY with ROLLUP,
+	// CUBE or GROUPING SETS; nil for a plain GROUP BY. grouping maps the
+	// index in calls of each GROUPING(..) call to its arguments' keys
+	// (groupingsets.go).
+	sets     [][]int
+	grouping map[int][]int
 	// inCall is set while an aggregate's arguments are bound (nesting is an error).
 	inCall bool
 }
@@ -93,7 +99,8 @@ func (b *binder) containsAggregate(n ast.Node) bool {
 	return b.finders.agg.found
 }
 
-type aggFinder struct{ found bool }
+// grouping is set when what was found is a GROUPING(...) call.
+type aggFinder struct{ found, grouping bool }
 
 func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 	switch x := n.(type) {
@@ -101,8 +108,9 @@ func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 		v.found = true
 		return n, true
 	case *ast.FuncCallExpr:
-		if aggregateNames[x.FnName.L] {
+		if aggregateNames[x.FnName.L] || x.FnName.L == "grouping" {
 			v.found = true
+			v.grouping = x.FnName.L == "grouping"
 			return n, true
 		}
 	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
@@ -128,6 +136,9 @@ func (b *binder) bindFilteredAggregate(n *ast.FuncCallExpr) (Expr, error) {
 	switch a := n.Args[0].(type) {
 	case *ast.AggregateFuncExpr:
 		name, args, order := pgAggregate(a)
+		if direct, ok := withinGroupArgs(args); ok && order != nil {
+			return b.bindOrderedSet(a, name, direct, order, n.Args[1]) // orderedset.go
+		}
 		if !aggregateNames[name] {
 			break
 		}
@@ -360,19 +371,11 @@ func exprLabel(e Expr) string {
 }
 
 // newAggregate builds the Aggregate node once every call is registered.
-func (st *aggState) node(input Node) *Aggregate {
-	a := &Aggregate{Input: input, GroupBy: st.keys, Aggs: st.calls}
-	for _, k := range st.keys {
-		c := Column{Name: exprLabel(k), T: k.Type().Nullable()}
-		if ref, ok := k.(*ColumnRef); ok {
-			c = st.input.cols[ref.Index]
-		}
-		a.cols = append(a.cols, c)
+func (st *aggState) node(input Node) Node {
+	if st.sets != nil {
+		return st.groupingSetsNode(input)
 	}
-	for _, call := range st.calls {
-		a.cols = append(a.cols, Column{Name: call.Func, T: call.T})
-	}
-	return a
+	return NewAggregate(input, st.keys, st.calls)
 }
 
 // bindJSONAggregate binds json_agg(x) and jsonb_agg(x) as array_agg(x)

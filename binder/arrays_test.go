@@ -39,6 +39,7 @@ func TestArraysBindAsPostgres(t *testing.T) {
 		{sql: "SELECT * FROM generate_series(1, 3::bigint) AS g(v)", names: []string{"v"}, types: []string{"bigint"}},
 		{sql: "SELECT s FROM t, generate_subscripts(ARRAY[1], 1) s", names: []string{"s"}, types: []string{"int"}},
 		{sql: "SELECT (SELECT count(*) FROM unnest(ARRAY[t.n]) v) FROM t", names: []string{"count"}, types: []string{"bigint"}},
+		{sql: "SELECT u FROM t, unnest(ARRAY[t.n]) u", names: []string{"u"}, types: []string{"int"}}, // a function in FROM is lateral
 
 		{sql: "SELECT (ARRAY[1])[1][2], (ARRAY[1])[1:1][2], ARRAY[[1], [2]], (ARRAY[[1], [2]])[1][1]", names: []string{"array", "array", "array", "array"},
 			types: []string{"int", "array<int>", "array<array<int>>", "int"}},
@@ -87,7 +88,7 @@ func TestArraysBindAsPostgres(t *testing.T) {
 		{sql: "SELECT * FROM unnest('{1}')", code: sqlerr.IndeterminateDatatype},
 		{sql: "SELECT * FROM generate_series(1, 'x')", code: sqlerr.InvalidTextRepresentation},
 		{sql: "SELECT * FROM unnest(ARRAY[1]) AS x(a, b)", code: sqlerr.InvalidColumnReference},
-		{sql: "SELECT * FROM t, unnest(ARRAY[t.n])", code: sqlerr.UndefinedTable}, // no LATERAL
+		{sql: "SELECT * FROM t RIGHT JOIN unnest(ARRAY[t.n]) ON true", code: sqlerr.InvalidColumnReference}, // lateral, but not from a RIGHT JOIN
 	}
 	for _, c := range cases {
 		st, err := bind(t, c.sql)

@@ -35,6 +35,8 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 	}
 	desc := fluss.TableDescriptor{Properties: map[string]string{}}
 	var pk []string
+	serial := map[string]bool{}
+	unconstrained := map[int]bool{}
 	for _, cd := range ct.Cols {
 		name := ident(cd.Name.Name)
 		if cols, likePK, ok, err := b.likeColumns(name); ok { // LIKE source (createlike.go)
@@ -55,15 +57,22 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 		if tn == nil {
 			return nil, b.errAt(cd, sqlerr.New(sqlerr.SyntaxError, "column %q has no type", name))
 		}
-		t, err := typeFromName(tn)
+		t, isSerial, err := columnType(tn) // coldefs.go: SERIAL too
 		if err != nil {
 			return nil, b.errAt(cd, sqlerr.As(err))
 		}
+		if isSerial {
+			serial[name] = true
+		}
 		t = ddlTimeDefaults(tn, t)
-		if t.Kind == types.Decimal && t.Precision == 0 {
+		numeric := t.Kind == types.Decimal && t.Precision == 0
+		if numeric {
 			t = types.StoredNumericType
 		}
 		col := fluss.Column{Name: name, Type: t}
+		if numeric { // shown as numeric, stored as the widest DECIMAL
+			unconstrained[len(desc.Schema.Columns)] = true
+		}
 		for _, opt := range cd.Options {
 			switch opt.Tp {
 			case ast.ColumnOptionNotNull:
@@ -80,7 +89,7 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 					col.Comment = v.GetString()
 				}
 			default:
-				return nil, b.errAt(cd, sqlerr.New(sqlerr.FeatureNotSupported, "column option %s is not supported", columnOptionName(opt)))
+				return nil, b.errAt(cd, refuseColumnOption(opt))
 			}
 		}
 		desc.Schema.Columns = append(desc.Schema.Columns, col)
@@ -98,7 +107,7 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 				pk = append(pk, ident(k.Column.Name))
 			}
 		default:
-			return nil, sqlerr.NotSupported("table constraints other than PRIMARY KEY")
+			return nil, refuseTableConstraint(c)
 		}
 	}
 	if len(pk) > 1 && len(pk) != countInline(ct) && countInline(ct) > 0 {
@@ -129,7 +138,12 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 			desc.Properties[k] = v
 		}
 	}
-	return &CreateTable{Path: tablePath(ct.Table), Descriptor: desc, IfNotExists: ct.IfNotExists}, nil
+	path := tablePath(ct.Table)
+	seqs, err := b.bindColumnMeta(path, &desc, serial, unconstrained) // coldefs.go
+	if err != nil {
+		return nil, err
+	}
+	return &CreateTable{Path: path, Descriptor: desc, IfNotExists: ct.IfNotExists, Sequences: seqs}, nil
 }
 
 func countInline(ct *ast.CreateTableStmt) int {

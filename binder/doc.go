@@ -30,6 +30,12 @@
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog),
 // recursive.go WITH RECURSIVE (PostgreSQL's checks of a recursive item's
 // form, a RecursiveUnion whose recursive term reads a WorkTableScan) and
+// groupingsets.go GROUP BY with ROLLUP, CUBE, GROUPING SETS, () and
+// GROUPING(..) (one Aggregate per grouping set under UNION ALL),
+// orderedset.go ordered-set and hypothetical-set aggregates WITHIN GROUP
+// (array_agg in the sort order with a finishing function, or counts of
+// the rows before the hypothetical row), lateral.go LATERAL items and functions in FROM that read the items
+// before them (a Lateral join whose right side is a correlated plan),
 // searchcycle.go its SEARCH and CYCLE clauses (record keys that sort and
 // compare as PostgreSQL's records; never sent to a client). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner

@@ -161,6 +161,12 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		if n.FnName.L == "pg__filter" {
 			return b.bindFilteredAggregate(n)
 		}
+		if n.FnName.L == "grouping" {
+			return b.bindGrouping(n) // groupingsets.go
+		}
+		if isGroupingConstruct(n.FnName.L) {
+			return nil, b.misplacedGroupingConstruct(s, n)
+		}
 		if e, ok, err := b.bindArrayMarker(s, n); ok {
 			return e, err
 		}
@@ -182,6 +188,9 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		return b.bindFunc(s, n)
 	case *ast.AggregateFuncExpr:
 		name, args, order := pgAggregate(n)
+		if direct, ok := withinGroupArgs(args); ok && order != nil {
+			return b.bindOrderedSet(n, name, direct, order, nil) // orderedset.go
+		}
 		if !aggregateNames[name] {
 			if order != nil {
 				return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "ORDER BY specified, but %s is not an aggregate function", name))

@@ -135,12 +135,15 @@ func (b *binder) bindJoin(j *ast.Join) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	right, err := b.bindResultSet(j.Right)
+	right, outer, err := b.bindJoinRight(j, left) // lateral.go
 	if err != nil {
 		return nil, err
 	}
 	if err := checkDuplicateAliases(left, right); err != nil {
 		return nil, err
+	}
+	if len(outer) > 0 {
+		return b.lateralJoin(j, left, right, outer)
 	}
 	spec, err := joinSpecOf(j)
 	if err != nil {

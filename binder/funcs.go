@@ -320,10 +320,10 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 		t = types.T{Kind: types.Interval}
 	case "oid":
 		t = types.T{Kind: types.Oid}
-	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "json", "jsonb":
+	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "json", "jsonb", "uuid":
 		v, _ := types.VariantNamed(tn.Name)
 		t = types.T{Kind: types.Oid, Variant: v}
-		if v.IsJSON() {
+		if v.IsJSON() || v == types.UUID {
 			t.Kind = types.String
 		}
 	case "name":

@@ -90,10 +90,26 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 		provided[idx] = pos
 	}
 	for i, c := range tableCols {
-		if provided[i] < 0 && c.Type.NotNull {
+		if provided[i] < 0 && c.Type.NotNull && !hasDefault(info, i) {
 			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, info.Path.Table).
 				WithDetail("Column %q is NOT NULL and the INSERT does not give it a value.", c.Name)
 		}
+	}
+	// defaults: the expression each omitted column (or DEFAULT) gets
+	defaults := make([]Expr, len(tableCols))
+	dflt := func(i int) (Expr, error) {
+		if defaults[i] == nil {
+			e, err := b.columnDefault(info, i)
+			if err != nil {
+				return nil, err
+			}
+			defaults[i] = e
+		}
+		return defaults[i], nil
+	}
+	overridden, err := b.identityOverride(info, provided, ins, query)
+	if err != nil {
+		return nil, err
 	}
 	var source Node
 	switch {
@@ -108,16 +124,20 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 			}
 			out := make([]Expr, len(tableCols))
 			for i, c := range tableCols {
-				if provided[i] < 0 {
-					out[i] = &Const{T: c.Type.Nullable()}
+				if provided[i] < 0 || overridden[i] {
+					if out[i], err = dflt(i); err != nil {
+						return nil, err
+					}
 					continue
 				}
 				node := row[provided[i]]
 				if _, isDefault := node.(*ast.DefaultExpr); isDefault {
-					if c.Type.NotNull {
+					if c.Type.NotNull && !hasDefault(info, i) {
 						return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, info.Path.Table)
 					}
-					out[i] = &Const{T: c.Type.Nullable()}
+					if out[i], err = dflt(i); err != nil {
+						return nil, err
+					}
 					continue
 				}
 				e, err := b.bindExpr(nil, node)
@@ -153,8 +173,11 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 		qcols = q.Columns()
 		p := &Project{Input: q}
 		for i, c := range tableCols {
-			var e Expr = &Const{T: c.Type.Nullable()}
-			if provided[i] >= 0 {
+			e, err := dflt(i)
+			if err != nil {
+				return nil, err
+			}
+			if provided[i] >= 0 && !overridden[i] {
 				qc := qcols[provided[i]]
 				var err error
 				if e, err = b.assign(nil, &ColumnRef{Index: provided[i], Name: qc.Name, T: qc.T}, c.Name, c.Type, info.Path.Table); err != nil {

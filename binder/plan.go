@@ -150,6 +150,9 @@ type CreateTable struct {
 	IfNotExists bool
 	Source      Node
 	params      []types.T
+	// Sequences are created first, for SERIAL and identity columns
+	// (coldefs.go).
+	Sequences []NewSequence
 }
 
 // Truncate removes every row of a table.

@@ -45,7 +45,7 @@ func (b *binder) resolve(s *scope, cn *ast.ColumnNameExpr) (Expr, error) {
 		if ref, ok, err := b.outerRef(cn, table, name); ok || err != nil {
 			return ref, err
 		}
-		return nil, b.errAt(cn, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", table))
+		return nil, b.errAt(cn, missingFromEntry(table))
 	}
 	found := -1
 	for i := range s.cols {
@@ -165,3 +165,9 @@ type OuterRef struct {
 
 func (e *OuterRef) Type() types.T  { return e.T }
 func (e *OuterRef) String() string { return "outer." + e.Name }
+
+// missingFromEntry is PostgreSQL's error for a qualified name whose table
+// no FROM item of the query (or of an enclosing one) names.
+func missingFromEntry(table string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", table)
+}

@@ -58,6 +58,9 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	}
 	if sel.Where != nil {
 		if b.containsAggregate(sel.Where) {
+			if b.finders.agg.grouping {
+				return nil, b.errAt(sel.Where, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in WHERE"))
+			}
 			return nil, b.errAt(sel.Where, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
 		}
 		if input, err = b.bindWhere(input, sel.Where); err != nil {
@@ -75,12 +78,8 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		st := &aggState{input: inScope}
 		b.agg = st
 		if sel.GroupBy != nil {
-			for _, item := range sel.GroupBy.Items {
-				k, err := b.bindGroupKey(inScope, sel.Fields, item.Expr)
-				if err != nil {
-					return nil, err
-				}
-				st.keys = append(st.keys, k)
+			if err := b.bindGroupBy(st, inScope, sel.Fields, sel.GroupBy); err != nil { // groupingsets.go
+				return nil, err
 			}
 		}
 		bindOut = func(e ast.ExprNode) (Expr, error) {

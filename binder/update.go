@@ -97,7 +97,11 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 		}
 		var e Expr
 		if _, isDefault := a.Expr.(*ast.DefaultExpr); isDefault {
-			e = &Const{T: cols[idx].Type.Nullable()}
+			if e, err = b.columnDefault(info, idx); err != nil { // coldefs.go
+				return nil, err
+			}
+		} else if err = refuseIdentityUpdate(info, idx); err != nil {
+			return nil, err
 		} else if e, err = b.bindExpr(s, a.Expr); err != nil {
 			return nil, err
 		}

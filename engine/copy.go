@@ -188,6 +188,10 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if err != nil {
 		return "", err
 	}
+	ctx = s.copyContext(ctx)
+	if ps.fill, err = s.copyDefaults(ctx, info, ps.cols); err != nil { // coldefs.go
+		return "", err
+	}
 	if s.tx == nil && !s.held {
 		if bu, ok := t.base.(fluss.BulkUpserter); ok && info.HasPrimaryKey() {
 			up, err := bu.BeginUpsert(ctx)
@@ -258,6 +262,9 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 			return err
 		}
 		defer rec.Release()
+		if err := pt.checks.check(ctx, rec); err != nil {
+			return err
+		}
 		if !keyed {
 			return up.Add(ctx, rec)
 		}
@@ -337,6 +344,11 @@ func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatc
 				if arr, err = array.Concatenate(parts, mem); err != nil {
 					return nil, sqlerr.Wrap(err, sqlerr.InternalError, "internal error")
 				}
+			}
+		} else if ps.fill != nil {
+			var err error
+			if arr, err = ps.fill(i, rows); err != nil {
+				return nil, err
 			}
 		} else {
 			arr = array.MakeArrayOfNull(mem, col.Type.ArrowType(), int(rows))

@@ -39,7 +39,8 @@ func metaErr(err error) error {
 	return sqlerr.Wrap(err, sqlerr.IOError, "could not save the metadata: %v", err)
 }
 
-// createTable creates b's table owned by the session's user.
+// createTable creates b's table owned by the session's user, with the
+// sequences its SERIAL and identity columns draw from.
 func (s *session) createTable(ctx context.Context, b *binder.CreateTable) (fluss.TableInfo, error) {
 	if b.Path.Database == fluss.SystemDatabase {
 		return fluss.TableInfo{}, sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied to create \"%s\"", b.Path.String()).
@@ -53,8 +54,21 @@ func (s *session) createTable(ctx context.Context, b *binder.CreateTable) (fluss
 	if s.info.User != "" {
 		desc.CustomProperties[meta.OwnerProperty] = s.info.User
 	}
+	if len(b.Sequences) > 0 { // SERIAL and identity columns (sequences.go)
+		if info, err := s.eng.store.GetTable(ctx, b.Path); err == nil {
+			if b.IfNotExists {
+				return info, nil // PostgreSQL adds a NOTICE
+			}
+			return fluss.TableInfo{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
+		}
+	}
+	undo, err := s.createTableSequences(ctx, b.Sequences)
+	if err != nil {
+		return fluss.TableInfo{}, err
+	}
 	info, err := s.eng.store.CreateTable(ctx, b.Path, desc, b.IfNotExists)
 	if err != nil {
+		undo()
 		return info, err
 	}
 	// The owner is the one the table names: IF NOT EXISTS may have met a

@@ -92,6 +92,12 @@ func typeOfOID(oid uint32) (types.T, error) {
 		return types.TimestampTZType(6), nil
 	case 26:
 		return types.T{Kind: types.Oid}, nil
+	case 114:
+		return types.JSONType, nil
+	case 3802:
+		return types.JSONBType, nil
+	case 2950:
+		return types.UUIDType, nil
 	case 1000, 1005, 1007, 1016, 1009, 1015, 1021, 1022, 1028, 1001, 1182, 1115, 1185:
 		// arrays of the types above, passed as '{...}' text
 		e, _ := pgtypes.ElemOIDOf(oid)

@@ -63,6 +63,8 @@ type session struct {
 	// metaFresh: Prepare refreshed the metadata (metadata.go), so the
 	// Execute that follows need not look again.
 	metaFresh bool
+	// seqs serves nextval, currval, setval and lastval (sequences.go).
+	seqs sessionSequences
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }
@@ -354,6 +356,9 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
+	if st.Sequence != nil { // sequences.go
+		return ps, nil
+	}
 	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions.
@@ -476,6 +481,8 @@ type statement struct {
 	hasHint  bool
 	hintErr  error
 	hintDone bool
+	// fill gives the columns a COPY FROM omits their defaults (coldefs.go).
+	fill func(col int, rows int64) (arrow.Array, error)
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -616,6 +623,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
+	if ps.parsed.Sequence != nil {
+		return s.execSequence(ctx, ps.parsed.Sequence)
+	}
 	if err := s.firstQuery(ctx); err != nil {
 		return nil, err
 	}
@@ -640,9 +650,10 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		s.txStart = now
 	}
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
+	s.seqs.s = s
 	ctx = functions.WithStatement(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
 		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
-			SSL: functions.SSLStatusOf(s.info.TLS)})
+			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs})
 	backend, err := ps.backend()
 	if err != nil {
 		return nil, err
@@ -768,7 +779,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			}
 			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
 		}
-		info, err := s.createTable(ctx, b)
+		info, err := s.createTable(ctx, b) // metadata.go: with its owner and sequences
 		s.eng.ddl.Unlock()
 		if err != nil {
 			return nil, err
@@ -818,6 +829,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 				return nil, err
 			}
 			if err := s.dropTable(ctx, info, b.IfExists); err != nil {
+				return nil, err
+			}
+			if err := s.dropOwnedSequences(ctx, p); err != nil {
 				return nil, err
 			}
 		}
@@ -895,17 +909,21 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 		return nil, sqlerr.New(sqlerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", verb)
 	}
 	s.startLocking(tx)
-	if pt := tx.tables[info.TableID]; pt != nil {
-		return pt, nil
+	pt := tx.tables[info.TableID]
+	if pt == nil {
+		t, err := s.eng.store.Table(ctx, info.Path)
+		if err != nil {
+			return nil, err
+		}
+		if t.Info().TableID != info.TableID {
+			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
+		}
+		pt = tx.table(t)
 	}
-	t, err := s.eng.store.Table(ctx, info.Path)
-	if err != nil {
+	if err := s.attachChecks(ctx, pt); err != nil { // coldefs.go
 		return nil, err
 	}
-	if t.Info().TableID != info.TableID {
-		return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
-	}
-	return tx.table(t), nil
+	return pt, nil
 }
 
 // noTxnBlock refuses DDL inside a transaction block: the catalog changes

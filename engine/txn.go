@@ -334,6 +334,10 @@ type pendingTable struct {
 	lazy *pendingRec
 	// log tables: appended records.
 	appended []arrow.RecordBatch
+	// checks are the table's CHECK constraints, which every written row
+	// passes (coldefs.go); checksBound once they were looked up.
+	checks      *tableChecks
+	checksBound bool
 }
 
 func (pt *pendingTable) Info() fluss.TableInfo { return pt.info }
@@ -396,6 +400,10 @@ func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (flus
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
+	if err := pt.checks.check(ctx, v); err != nil {
+		v.Release()
+		return fluss.WriteResult{}, err
+	}
 	if err := pt.tx.keep(v); err != nil {
 		return fluss.WriteResult{}, err
 	}
@@ -415,6 +423,10 @@ func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts 
 	}
 	v, err := fluss.ValidateRecord(pt.info, rec)
 	if err != nil {
+		return fluss.WriteResult{}, err
+	}
+	if err := pt.checks.check(ctx, v); err != nil {
+		v.Release()
 		return fluss.WriteResult{}, err
 	}
 	if err := pt.tx.keep(v); err != nil {

@@ -137,6 +137,9 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		return castNested(v, from, to, loc)
 	}
 	switch {
+	case to.Variant == types.UUID && from.Variant != types.UUID:
+		// text to uuid reads uuid's input forms (types.ParseUUID)
+		return types.ParseUUID(types.FormatTextIn(v, from, loc))
 	case to.Variant.IsJSON() && (from.Variant != to.Variant || from.Kind != types.String):
 		// text to json checks the text; json to jsonb normalises it
 		return types.ParseJSON(types.FormatTextIn(v, from, loc), to.Variant == types.JSONB)

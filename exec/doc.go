@@ -1,6 +1,6 @@
 // Package exec runs blueprints: trees of operators over arrow.RecordBatch
 // streams (scan, lookup, values, table functions, filter, project, project
-// set, sort, limit, insert) and
+// set, lateral join, sort, limit, insert) and
 // the lowerable expression tier evaluated with kernels over Arrow buffers.
 //
 // Operators pull: Next(ctx) returns the next batch or (nil, nil) at the end,

@@ -60,6 +60,7 @@ func ValidateDescriptor(desc TableDescriptor) (TableDescriptor, error) {
 		}
 		out.Schema.Columns = append(out.Schema.Columns, Column{Name: c.Name, Type: t, Comment: c.Comment})
 	}
+	recordVariants(&out, desc.Schema.Columns)
 	index := func(name string) int {
 		return slices.IndexFunc(out.Schema.Columns, func(c Column) bool { return c.Name == name })
 	}
@@ -109,6 +110,7 @@ func ValidateDescriptor(desc TableDescriptor) (TableDescriptor, error) {
 			return TableDescriptor{}, sqlerr.New(sqlerr.InvalidTableDefinition, "bucket key column \"%s\" is not part of the primary key", name)
 		}
 	}
+	applyVariants(&out)
 	return out, nil
 }
 

@@ -185,9 +185,23 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	if tj.Properties == nil {
 		tj.Properties = map[string]string{}
 	}
+	// A copy: sqlgate's own keys are added below, and the caller's
+	// descriptor must not change.
+	tj.Custom = maps.Clone(tj.Custom)
 	if tj.Custom == nil {
 		tj.Custom = map[string]string{}
 	}
+	// sqlgate's own keys (coldefs.go) are custom properties: Fluss checks
+	// its table properties against its own options.
+	props := make(map[string]string, len(tj.Properties))
+	for k, v := range tj.Properties {
+		if IsMetaProperty(k) {
+			tj.Custom[k] = v
+		} else {
+			props[k] = v
+		}
+	}
+	tj.Properties = props
 	highest := -1
 	for _, c := range d.Schema.Columns {
 		highest++
@@ -245,6 +259,14 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	if len(d.BucketKey) == 0 {
 		d.BucketKey = nil
 	}
+	for k, v := range tj.Custom {
+		if IsMetaProperty(k) {
+			if d.Properties == nil {
+				d.Properties = map[string]string{}
+			}
+			d.Properties[k] = v
+		}
+	}
 	for _, c := range sj.Columns {
 		t, err := typeFromJSON(c.DataType)
 		if err != nil {
@@ -252,5 +274,6 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 		}
 		d.Schema.Columns = append(d.Schema.Columns, Column{Name: c.Name, Type: t, Comment: c.Comment})
 	}
+	applyVariants(&d)
 	return d, nil
 }

@@ -35,6 +35,10 @@
 // with each node's requested and selected kernel backend per family
 // (backend.go) and its estimated rows.
 //
+// A LATERAL join (lateral.go) lowers to a nested-loop apply that builds
+// its right plan again for each left row, as a correlated subquery does;
+// the rules rewrite its left input only.
+//
 // A recursive WITH query (recursive.go) lowers to a recursive union whose
 // recursive term is instantiated again for each iteration over the working
 // table; the rules rewrite its two terms as plans of their own.

@@ -247,6 +247,8 @@ func lowerNode(n binder.Node) (Node, error) {
 		return lowerAggregate(x)
 	case *binder.Join:
 		return lowerJoin(x)
+	case *binder.Lateral:
+		return lowerLateral(x) // lateral.go
 	case *binder.Window:
 		return lowerWindow(x)
 	case *binder.LockRows:

@@ -175,6 +175,12 @@ func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Nod
 			c.Input = in
 			return &c
 		}
+	case *binder.Lateral:
+		// the left input only: the right one reads the left row (OuterRef),
+		// which no rule knows how to move
+		if l := fn(x.Left); l != x.Left {
+			return binder.NewLateral(l, x.Right, x.Outer, x.Type, x.Cond)
+		}
 	case *binder.SetOp:
 		if l, r := fn(x.Left), fn(x.Right); l != x.Left || r != x.Right {
 			c := *x

@@ -217,6 +217,8 @@ func (c *Catalog) Table(ctx context.Context, schema, name string) (fluss.Table, 
 // snapshot is the store's catalog as one scan sees it.
 type snapshot struct {
 	tables []fluss.TableInfo
+	// sequences are the store's sequences (coldefs.go).
+	sequences []fluss.SequenceInfo
 }
 
 func (c *Catalog) snapshot(ctx context.Context) (*snapshot, error) {
@@ -224,7 +226,11 @@ func (c *Catalog) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &snapshot{tables: ts}, nil
+	seqs, err := c.listSequences(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &snapshot{tables: ts, sequences: seqs}, nil
 }
 
 // typeSpec is one pg_type row for a built-in type.

@@ -130,6 +130,9 @@ func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool
 		if oid, ok := c.viewOIDByName(rel); ok {
 			return oid, true, nil
 		}
+		if oid, ok, err := c.sequenceOIDByName(ctx, rel); err != nil || ok { // coldefs.go
+			return oid, ok, err
+		}
 	}
 	return 0, false, nil
 }
@@ -168,6 +171,13 @@ func (c *Catalog) relation(ctx context.Context, oid uint32) (t fluss.TableInfo, 
 
 // RelationName implements functions.CatalogInfo.
 func (c *Catalog) RelationName(ctx context.Context, oid uint32) (string, bool, error) {
+	if q, ok, err := c.sequenceByOID(ctx, oid); err != nil || ok { // coldefs.go
+		name := quoteIdent(q.Path.Table)
+		if ok && !publicOnPath(ctx) {
+			name = "public." + name
+		}
+		return name, ok, err
+	}
 	t, index, sp, ok, err := c.relation(ctx, oid)
 	if err != nil || !ok {
 		return "", false, err
@@ -208,6 +218,9 @@ func publicOnPath(ctx context.Context) bool {
 // RelationVisible implements functions.CatalogInfo: relations in public
 // and pg_catalog are on the search path.
 func (c *Catalog) RelationVisible(ctx context.Context, oid uint32) (bool, error) {
+	if _, ok, err := c.sequenceByOID(ctx, oid); err != nil || ok { // coldefs.go
+		return ok && publicOnPath(ctx), err
+	}
 	_, _, sp, ok, err := c.relation(ctx, oid)
 	if err != nil || !ok {
 		return false, err
@@ -429,7 +442,7 @@ func (c *Catalog) IndexDef(ctx context.Context, oid uint32, column int, pretty b
 // ConstraintDef implements functions.CatalogInfo.
 func (c *Catalog) ConstraintDef(ctx context.Context, oid uint32, _ bool) (string, bool, error) {
 	if oid < firstUserOID+3*oidStride || oid >= firstUserOID+4*oidStride {
-		return "", false, nil
+		return c.checkDef(ctx, oid) // coldefs.go
 	}
 	t, index, _, ok, err := c.relation(ctx, oid-oidStride)
 	if err != nil || !ok || !index {

@@ -102,8 +102,10 @@ func (c *Catalog) columnRow(schema, table string, pos int, name string, t types.
 func (c *Catalog) infoColumnsRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
+		meta := fluss.MetaOf(t.Descriptor)
 		for i, col := range t.Descriptor.Schema.Columns {
-			rows = append(rows, c.columnRow(fluss.DefaultDatabase, t.Path.Table, i+1, col.Name, col.Type))
+			m := meta.Column(i)
+			rows = append(rows, c.withInfoColumnMeta(c.columnRow(fluss.DefaultDatabase, t.Path.Table, i+1, col.Name, shownType(col.Type, m)), m, s))
 		}
 	}
 	for i := range relationSpecs {

@@ -30,6 +30,9 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_index":            c.indexRows,
 		"pg_indexes":          c.indexesViewRows,
 		"pg_constraint":       c.constraintRows,
+		"pg_attrdef":          c.attrdefRows,    // coldefs.go
+		"pg_sequence":         c.pgSequenceRows, // coldefs.go
+		"pg_sequences":        c.pgSequencesViewRows,
 		"pg_description":      c.descriptionRows,
 		"pg_database":         static(c.databaseRows()),
 		"pg_roles":            c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
@@ -54,6 +57,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"table_constraints": c.infoTableConstraintRows,
 		"key_column_usage":  c.infoKeyColumnRows,
 		"routines":          static(c.infoRoutineRows()),
+		"sequences":         c.infoSequenceRows, // coldefs.go
 	}
 }
 
@@ -91,6 +95,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		// PostgreSQL's FirstMultiXactId, what every new table starts with
 		r["relminmxid"] = 1
 		r["relhasindex"] = t.HasPrimaryKey()
+		r["relchecks"] = len(fluss.MetaOf(t.Descriptor).Checks)
 		r["relowner"] = c.roleOID(c.storedTableOwner(t))
 		if c.opts.Roles != nil {
 			if acl := c.opts.Roles.TableACL(t.TableID); acl != nil {
@@ -111,6 +116,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 			rows = append(rows, ir)
 		}
 	}
+	rows = append(rows, c.sequenceClassRows(s)...)
 	for i := range relationSpecs {
 		sp := &relationSpecs[i]
 		r := classBase(sp.oid, sp.name, namespaceOID(sp.schema), string(sp.kind), len(sp.cols))
@@ -176,8 +182,10 @@ func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 		rel := RelationOID(t.TableID)
 		cols := t.Descriptor.Schema.Columns
 		rows = append(rows, systemAttributeRows(rel)...)
+		meta := fluss.MetaOf(t.Descriptor)
 		for i, col := range cols {
-			rows = append(rows, c.attributeRow(rel, i+1, col.Name, col.Type))
+			m := meta.Column(i)
+			rows = append(rows, withColumnMeta(c.attributeRow(rel, i+1, col.Name, shownType(col.Type, m)), m))
 		}
 		if t.HasPrimaryKey() {
 			for k, num := range pkAttnums(t) {
@@ -287,7 +295,7 @@ func (c *Catalog) constraintRows(_ context.Context, s *snapshot) ([]row, error) 
 			"connoinherit": true, "conkey": int2s(pkAttnums(t)),
 		})
 	}
-	return rows, nil
+	return append(rows, c.checkConstraintRows(s)...), nil
 }
 
 // schemaACL is PostgreSQL's default ACL of a schema owned by owner:

@@ -50,6 +50,9 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		i += 3
 	}
 	for i < len(toks) && (toks[i].kind == tkIdent && !toks[i].is(src, "AS") || toks[i].kind == tkQIdent || toks[i].isPunct(src, ".")) {
+		if n, ok := identName(src, toks[i]); ok {
+			st.tableName = n
+		}
 		i++ // the name (AS ends it: CREATE TABLE t AS VALUES (..) has no column list)
 	}
 	if i >= len(toks) || !toks[i].isPunct(src, "(") {
@@ -63,6 +66,7 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 			return nil, syntaxErrorAt(src, toks, i)
 		}
 		elemStart := i
+		elemOut := len(out)
 		if toks[i].is(src, "LIKE") { // LIKE source [INCLUDING ...] (createlike.go)
 			marker, next, err := likeElement(src, toks, i, st)
 			if err != nil {
@@ -130,28 +134,29 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 				return nil, sqlerr.New(sqlerr.DuplicateColumn, "column %q specified more than once", name).WithPosition(charPos(src, toks[elemStart].start))
 			}
 			st.ColumnTypes[name] = tn
+			st.columnOrder = append(st.columnOrder, name)
 			out = append(out, token{kind: tkIdent, start: toks[ts].start, end: toks[ts].start, lead: toks[ts].start, synth: "text"})
 		}
 		// the rest of the element: constraints, up to ',' or ')' at depth 0
-		depth := 0
-		for i < len(toks) {
-			t := toks[i]
-			if t.isPunct(src, "(") {
-				depth++
-			} else if t.isPunct(src, ")") {
-				if depth == 0 {
-					break
-				}
-				depth--
-			} else if depth == 0 && t.isPunct(src, ",") {
-				break
+		// (coldefs.go)
+		column := ""
+		if isColumn {
+			column = lastColumn(st)
+		}
+		var dropped bool
+		var err error
+		if i, out, dropped, err = columnClauses(src, toks, i, column, st, out); err != nil {
+			return nil, err
+		}
+		if dropped { // a CHECK table constraint: no element for TiDB
+			out = out[:elemOut]
+			if i < len(toks) && toks[i].isPunct(src, ")") && len(out) > 0 && out[len(out)-1].isPunct(src, ",") {
+				out = out[:len(out)-1]
 			}
-			if t.is(src, "NOT") && i+1 < len(toks) && toks[i+1].is(src, "ENFORCED") {
-				i += 2 // Flink's PRIMARY KEY (...) NOT ENFORCED
+			if i < len(toks) && toks[i].isPunct(src, ",") {
+				i++
 				continue
 			}
-			out = append(out, t)
-			i++
 		}
 		if i >= len(toks) {
 			return nil, syntaxErrorAt(src, toks, i)

@@ -47,12 +47,22 @@
 //   - PostgreSQL's syntax-error wording (42601, "syntax error at or near")
 //     with the position in the user's original text, mapped back through the
 //     rewrite's offset map.
+//   - GROUP BY's ROLLUP (..), CUBE (..), GROUPING SETS (..), () and
+//     DISTINCT/ALL (groupingsets.go) -> pg__rollup(..), pg__cube(..),
+//     pg__grouping_sets(..), pg__empty_set(), pg__group_distinct(); ROLLUP
+//     and CUBE elsewhere are quoted function names; LATERAL f(..) is a
+//     function in FROM like f(..);
+//   - f(args) WITHIN GROUP (ORDER BY keys) (withingroup.go) ->
+//     group_concat(pg__within_group(args) ORDER BY keys SEPARATOR
+//     'pg__agg:f');
 //   - the SEARCH and CYCLE clauses of a WITH item (cte.go): removed, kept in
 //     Statement.SearchCycle, the item marked by an extra column alias
 //     "pg__search_cycle_<i>" (WITH RECURSIVE itself is TiDB's grammar; the
 //     binder checks PostgreSQL's rules);
 //
 // The synthetic functions the binder must know: pg__cast(x, 'type'),
+// pg__rollup, pg__cube, pg__grouping_sets, pg__empty_set,
+// pg__group_distinct, pg__within_group,
 // pg__ci(pattern) (case-insensitive regex pattern), pg__array(elems...),
 // pg__array_subquery((subquery)), pg__subscript(array, index),
 // pg__map(k1, v1, ..), pg__row(fields..), pg__json_get(j, key) and

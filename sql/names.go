@@ -429,6 +429,7 @@ func quoteNames(src string, toks []token) ([]token, error) {
 				}
 			}
 			if (top.clause == "SELECT" || top.clause == "RETURNING") && wasName && w != "AS" && w != "ISNULL" && w != "NOTNULL" && (!labelEndWords[w] || w == "RETURNING" && !dml) &&
+				!(w == "WITHIN" && upper(k+1) == "GROUP") && // f(..) WITHIN GROUP (withingroup.go)
 				!intervalField(src, toks, k, upper) && labelEnds(src, toks, k+1, upper) {
 				// a select-list label without AS: an identifier or a
 				// BARE_LABEL keyword

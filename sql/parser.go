@@ -121,6 +121,19 @@ type Statement struct {
 	CreateLike []LikeClause
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
+	// ColumnDefaults, Checks and Identity are CREATE TABLE's DEFAULT
+	// clauses (by column), CHECK constraints and GENERATED ... AS IDENTITY
+	// clauses (by column), taken out of the text TiDB parses (coldefs.go).
+	ColumnDefaults map[string]ColumnDefault
+	Checks         []CheckClause
+	Identity       map[string]*IdentityClause
+	columnOrder    []string
+	tableName      string // CREATE TABLE's, for coldefs.go's messages
+	// Overriding is INSERT's OVERRIDING SYSTEM VALUE ("system") or
+	// OVERRIDING USER VALUE ("user"); "" when not written (coldefs.go).
+	Overriding string
+	// Sequence is CREATE / ALTER / DROP SEQUENCE (sequence.go).
+	Sequence *SequenceStmt
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format
 	// ...), lower-case, value "true" when written without one.
 	ExplainOptions map[string]string
@@ -215,6 +228,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	if err != nil {
 		return nil, err
 	}
+	toks = quoteSequenceCalls(src, toks) // sequence.go
 	if !p.noPlain {
 		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits); ok {
 			st.Rewritten, st.segs = text, segs
@@ -235,6 +249,12 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 		return st, nil
 	}
+	if ok, err := parseSequence(src, toks, st); ok { // sequence.go
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
 	if toks, err = quoteNames(src, toks); err != nil {
 		return nil, err
 	}
@@ -245,6 +265,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 	case "INSERT":
 		toks = rewriteInsertAlias(src, toks, st)
+		toks = rewriteInsertDefaults(src, toks, st) // coldefs.go
 		if toks, err = rewriteOnConflict(src, toks, st); err != nil {
 			return nil, err
 		}

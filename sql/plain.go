@@ -31,7 +31,8 @@ func plainReject(w string) bool {
 		"DATE", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "INTERVAL",
 		"CARDINALITY", "FETCH", "FOR", "INTO", "WINDOW",
 		"RETURNING", "DISTINCT", "IS", "ORDER", "OFFSET",
-		"AS", "FROM", "LIMIT", "ASYMMETRIC", "ISNULL", "NOTNULL", "STDDEV", "VARIANCE", "DIV":
+		"AS", "FROM", "LIMIT", "ASYMMETRIC", "ISNULL", "NOTNULL", "STDDEV", "VARIANCE", "DIV",
+		"ROLLUP", "CUBE", "GROUPING":
 		return true
 	}
 	return false
@@ -106,6 +107,9 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 				if inFrom || t.lead < t.start && tidbBuiltinTokens[toks[k-1].word(src)] {
 					return "", nil, false // f (x): the rewrite glues the call's "(" to its name
 				}
+				if k+1 < len(toks) && toks[k+1].isPunct(src, ")") && k > 0 && (toks[k-1].kind != tkIdent || toks[k-1].is(src, "BY")) {
+					return "", nil, false // GROUP BY (): groupingsets.go
+				}
 				depth++
 			case ")":
 				depth--
@@ -179,6 +183,9 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 					}
 					if toks[k-1].isPunct(src, "(") && k >= 2 && !tidbDistinctAggregates[toks[k-2].word(src)] {
 						return "", nil, false // agg(DISTINCT ..) through group_concat (aggorder.go)
+					}
+					if toks[k-1].is(src, "BY") {
+						return "", nil, false // GROUP BY DISTINCT (groupingsets.go)
 					}
 				case "IS":
 					if k+1 < len(toks) && toks[k+1].is(src, "DISTINCT") ||

@@ -662,6 +662,16 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 	for k := i; k < j; {
 		t := r.toks[k]
 		text := t.text(r.src)
+		if t.kind == tkIdent || t.kind == tkPunct {
+			// ROLLUP (, CUBE (, GROUPING SETS (, () in GROUP BY: groupingsets.go
+			if marker, n, ok := r.groupingSetMarker(out, k, j); ok {
+				if marker != "" {
+					out = append(out, r.groupingSetItem(k, marker))
+				}
+				k += n
+				continue
+			}
+		}
 		switch t.kind {
 		case tkParam:
 			n, err := strconv.Atoi(text[1:])
@@ -1282,6 +1292,15 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 4
 				continue
+			case w == "WITHIN":
+				// f(args) WITHIN GROUP (ORDER BY ..): withingroup.go
+				if _, _, ok := r.withinGroupAt(out, k, j); ok {
+					var err error
+					if out, k, err = r.withinGroup(out, k, j); err != nil {
+						return nil, err
+					}
+					continue
+				}
 			case r.startsOrderedAggregate(k, j):
 				items, nk, err := r.orderedAggregate(k, j)
 				if err != nil {

@@ -44,7 +44,7 @@ func (r *rewriter) fromFuncAt(out []item) int {
 // reads as keywords before "(": the rewrite quotes them. STDDEV and
 // VARIANCE are TiDB's population aggregates (PostgreSQL's are the
 // sample's); quoted, they reach the binder as the calls written.
-var keywordFuncNames = map[string]bool{"CARDINALITY": true, "STDDEV": true, "VARIANCE": true, "DIV": true}
+var keywordFuncNames = map[string]bool{"CARDINALITY": true, "STDDEV": true, "VARIANCE": true, "DIV": true, "ROLLUP": true, "CUBE": true}
 
 // clauseEndWords end a FROM item: a bare word after a table function that
 // is one of these is not its alias.
@@ -62,6 +62,11 @@ func (r *rewriter) fromItemHere(out []item) bool {
 		return false
 	}
 	last := out[len(out)-1].tok
+	if last.is(r.src, "LATERAL") {
+		// LATERAL f(..): the derived table keeps the word (TiDB reads
+		// LATERAL (subquery)); a function in FROM is lateral anyway
+		return r.fromItemHere(out[:len(out)-1])
+	}
 	if last.word(r.src) == "FROM" { // also the FROM dml.go puts for DELETE's USING
 		return r.fromIsClause(out[:len(out)-1])
 	}

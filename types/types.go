@@ -73,6 +73,12 @@ const (
 	// which compare and sort as PostgreSQL's but are never printed.
 	Record
 	RecordArray
+
+	// UUID is uuid (OID 2950): a String holding the canonical text form
+	// (lower-case hex, 8-4-4-4-12), which sorts as PostgreSQL's 16 bytes
+	// do. Fluss has no uuid type: a uuid column is STRING (see
+	// fluss/coldefs.go).
+	UUID
 )
 
 // IsRecord reports whether v is record or record[] (a SEARCH/CYCLE column).
@@ -92,7 +98,7 @@ var variantNames = [...]string{
 	QChar: `"char"`, Int2Vector: "int2vector", OidVector: "oidvector",
 	RegClass: "regclass", RegType: "regtype", RegProc: "regproc", RegProcedure: "regprocedure",
 	RegNamespace: "regnamespace", RegRole: "regrole", JSON: "json", JSONB: "jsonb",
-	Record: "record", RecordArray: "record[]",
+	Record: "record", RecordArray: "record[]", UUID: "uuid",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);
@@ -171,6 +177,8 @@ var (
 	// JSONType and JSONBType are json and jsonb.
 	JSONType  = T{Kind: String, Variant: JSON}
 	JSONBType = T{Kind: String, Variant: JSONB}
+	// UUIDType is uuid.
+	UUIDType = T{Kind: String, Variant: UUID}
 )
 
 // StoredNumericType is the Fluss column a NUMERIC declared without a

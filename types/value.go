@@ -141,6 +141,9 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 	if t.Variant.IsJSON() {
 		return ParseJSON(s, t.Variant == JSONB)
 	}
+	if t.Variant == UUID {
+		return ParseUUID(s)
+	}
 	switch t.Kind {
 	case Unknown, String, Name:
 		if t.Length > 0 && len([]rune(s)) > t.Length {

@@ -91,6 +91,9 @@ type Session struct {
 	// the transaction) as SET does, reset meaning SET name TO DEFAULT, and
 	// returns its new value (set_config). Nil: the context cannot set.
 	SetSetting func(name, value string, reset, local bool) (string, error)
+	// Sequences serves nextval, currval, setval and lastval (sequences.go);
+	// nil: the context has no sequences.
+	Sequences Sequences
 	// SSL is the connection's TLS state (pg_stat_ssl); nil: plaintext.
 	SSL *SSLStatus
 	// Location is the session's TimeZone, which timestamptz casts, output

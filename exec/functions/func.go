@@ -91,6 +91,7 @@ func allFuncs() []*Func {
 	fs = append(fs, dateArithFuncs()...)
 	fs = append(fs, intervalFuncs()...)
 	fs = append(fs, settingFuncs()...)
+	fs = append(fs, sequenceFuncs()...)
 	fs = append(fs, patternFuncs()...)
 	fs = append(fs, toCharNumberFuncs()...)
 	fs = append(fs, polyFuncs()...)
@@ -101,6 +102,7 @@ func allFuncs() []*Func {
 	fs = append(fs, miscFuncs()...)
 	fs = append(fs, jsonFuncsFamily()...)
 	fs = append(fs, jsonAggFuncs()...)
+	fs = append(fs, orderedSetFuncs()...)
 	return fs
 }
 

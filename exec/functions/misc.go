@@ -20,9 +20,8 @@ func miscFuncs() []*Func {
 		{Name: "num_nulls", Args: []types.T{tAny}, Variadic: true, Ret: tInt4, Kernel: countNulls(true)},
 		{Name: "num_nonnulls", Args: []types.T{tAny}, Variadic: true, Ret: tInt4, Kernel: countNulls(false)},
 		{Name: "width_bucket", Args: []types.T{tFloat8, tFloat8, tFloat8, tInt4}, Ret: tInt4, Strict: true, Kernel: rawRowFunc(tInt4, widthBucketRow)},
-		// sqlgate has no uuid type (Fluss has none): the value is text in
-		// uuid's output form until a uuid mapping exists.
-		{Name: "gen_random_uuid", Ret: tText, Volatile: true, Kernel: rowKernel(tText, false, func([]arrow.Array) (func(int) (any, error), error) {
+		// uuid is a String variant (types.UUID) holding the canonical text.
+		{Name: "gen_random_uuid", Ret: types.UUIDType, Volatile: true, Kernel: rowKernel(types.UUIDType, false, func([]arrow.Array) (func(int) (any, error), error) {
 			return func(int) (any, error) { return randomUUID() }, nil
 		})},
 	}

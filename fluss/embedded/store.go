@@ -95,6 +95,9 @@ type Store struct {
 	corruptMu   sync.Mutex
 	corruptions []error
 
+	// seqs are the store's sequences (sequences.go).
+	seqs seqStore
+
 	reqs      chan *request
 	quit      chan struct{}
 	committed chan struct{} // closed when the committer goroutine has exited
@@ -568,8 +571,9 @@ func (s *Store) Close() error {
 		s.closed.Store(true)
 		close(s.quit)
 		<-s.committed
+		serr := s.flushSequences() // sequences.go
 		s.catMu.Lock()
-		perr := s.persistNDV()
+		perr := errors.Join(s.persistNDV(), serr)
 		s.closeFiles()
 		s.tables = nil
 		s.catMu.Unlock()

@@ -502,6 +502,11 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 			return nil, sqlerr.New(sqlerr.InvalidBinaryRepresentation, "unsupported jsonb version number %d", data[0])
 		}
 		data = data[1:]
+	case OIDUUID:
+		if err := fixedLen(index, data, 16); err != nil {
+			return nil, err
+		}
+		return types.UUIDFromBytes(data), nil
 	case OIDUnknown, OIDText, OIDVarchar, OIDBPChar, OIDName, OIDJSON, OIDChar:
 		// "char"'s binary form is its one byte, like text's
 	case OIDInt2Vector:

@@ -75,7 +75,8 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 		// json travels as its text in both formats (jsonb's binary form
 		// is a version byte, 1, then the text); inside a json document a
 		// json value is embedded as it is, not quoted as a string
-		return &stringEncoder{mode: m, json: t.Variant.IsJSON(), jsonbBinary: t.Variant == types.JSONB && m == modeBinary}, nil
+		return &stringEncoder{mode: m, json: t.Variant.IsJSON(), jsonbBinary: t.Variant == types.JSONB && m == modeBinary,
+			uuidBinary: t.Variant == types.UUID && m == modeBinary}, nil
 	case types.Char:
 		return &stringEncoder{mode: m, padTo: t.Length}, nil
 	case types.Bytes, types.Binary:
@@ -486,6 +487,7 @@ type stringEncoder struct {
 	padTo       int
 	json        bool // the strings are json values
 	jsonbBinary bool // binary jsonb: a version byte before the text
+	uuidBinary  bool // binary uuid: the 16 bytes of the canonical text
 	arr         *array.String
 	scratch     []byte
 }
@@ -519,6 +521,11 @@ func (e *stringEncoder) appendValue(dst []byte, row int) []byte {
 	}
 	if e.jsonbBinary {
 		dst = append(dst, 1)
+	}
+	if e.uuidBinary {
+		if b, err := types.UUIDBytes(string(v)); err == nil {
+			return append(dst, b...)
+		}
 	}
 	return append(dst, v...)
 }

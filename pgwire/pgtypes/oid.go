@@ -17,6 +17,8 @@ const (
 	OIDOid         uint32 = 26
 	OIDOidVector   uint32 = 30
 	OIDJSON        uint32 = 114
+	OIDUUID        uint32 = 2950
+	OIDUUIDArray   uint32 = 2951
 	OIDFloat4      uint32 = 700
 	OIDFloat8      uint32 = 701
 	OIDBPChar      uint32 = 1042
@@ -73,7 +75,7 @@ const (
 var variantOIDs = map[types.Variant]uint32{
 	types.RegClass: OIDRegClass, types.RegType: OIDRegType, types.RegProc: OIDRegProc,
 	types.RegProcedure: OIDRegProcedure, types.RegNamespace: OIDRegNamespace, types.RegRole: OIDRegRole,
-	types.JSON: OIDJSON, types.JSONB: OIDJSONB,
+	types.JSON: OIDJSON, types.JSONB: OIDJSONB, types.UUID: OIDUUID,
 }
 
 // arrayOIDs maps an element type OID to its PostgreSQL array type OID
@@ -85,7 +87,7 @@ var arrayOIDs = map[uint32]uint32{
 	OIDFloat4: OIDFloat4Array, OIDFloat8: OIDFloat8Array, OIDOid: OIDOidArray,
 	OIDTimestamp: OIDTimestampArray, OIDDate: OIDDateArray, OIDTime: OIDTimeArray,
 	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray,
-	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray,
+	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray, OIDUUID: OIDUUIDArray,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
 }
@@ -120,6 +122,8 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return variantOIDs[t.Variant], -1, 4
 	case t.Variant.IsJSON():
 		return variantOIDs[t.Variant], -1, -1
+	case t.Variant == types.UUID:
+		return OIDUUID, -1, 16
 	case t.Variant == types.Record: // SEARCH BREADTH FIRST's column (binder/searchcycle.go)
 		return OIDRecord, -1, -1
 	case t.Variant == types.RecordArray: // SEARCH DEPTH FIRST's and CYCLE's

@@ -52,6 +52,14 @@
 // difference. SQLGATE_DIFF_NUMERIC_QUERIES sets its count (default 300, as
 // make test runs it; .ci/run runs 20,000).
 //
+// groupgen.go and lateralgen.go are generators of one class each, over
+// GroupSchema's table tg: random GROUP BY clauses of nested ROLLUP, CUBE,
+// GROUPING SETS and () with GROUPING(..) (TestGroupingSetsDifferential,
+// SQLGATE_DIFF_GROUP_QUERIES, default 150), and LATERAL subqueries and
+// functions in FROM under every join kind (TestLateralDifferential,
+// SQLGATE_DIFF_LATERAL_QUERIES, default 150); rows are compared as
+// multisets and there is no allowance.
+//
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
 // PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:

@@ -1,0 +1,620 @@
+package binder
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Column defaults, identity and SERIAL columns and CHECK constraints of
+// CREATE TABLE: bound here with PostgreSQL's rules and errors, kept in the
+// table's metadata (fluss.TableMeta) as PostgreSQL text, and bound again
+// from that text by every INSERT, COPY and UPDATE that needs them.
+
+// NewSequence is a sequence CREATE TABLE creates for a SERIAL or identity
+// column before it creates the table.
+type NewSequence struct {
+	Path fluss.TablePath
+	Def  fluss.SequenceDef
+	// Column is the column (its index) whose values the sequence gives.
+	Column int
+}
+
+// serialTypes are the SERIAL pseudo-types and the integer each stands for.
+var serialTypes = map[string]types.T{
+	"smallserial": types.Int16Type, "serial2": types.Int16Type,
+	"serial": types.Int32Type, "serial4": types.Int32Type,
+	"bigserial": types.Int64Type, "serial8": types.Int64Type,
+}
+
+// sequenceTypeName is the sequence data type of an integer column.
+func sequenceTypeName(t types.T) (string, bool) {
+	switch t.Kind {
+	case types.Int16:
+		return "smallint", true
+	case types.Int32:
+		return "integer", true
+	case types.Int64:
+		return "bigint", true
+	}
+	return "", false
+}
+
+// bindColumnMeta completes desc (whose columns are bound) with the
+// statement's DEFAULT clauses, SERIAL and identity columns and CHECK
+// constraints, and returns the sequences those columns need.
+func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescriptor, serial map[string]bool, unconstrained map[int]bool) ([]NewSequence, error) {
+	st := b.stmt
+	if len(st.ColumnDefaults) == 0 && len(st.Identity) == 0 && len(st.Checks) == 0 && len(serial) == 0 && len(unconstrained) == 0 {
+		return nil, nil
+	}
+	table := path.Table
+	cols := desc.Schema.Columns
+	meta := fluss.MetaOf(*desc)
+	var seqs []NewSequence
+	for i := range cols {
+		c := &cols[i]
+		m := &meta.Columns[i]
+		if unconstrained[i] {
+			m.PGType = "numeric"
+		}
+		id := st.Identity[c.Name]
+		def, hasDefault := st.ColumnDefaults[c.Name]
+		switch {
+		case serial[c.Name]:
+			if hasDefault {
+				return nil, sqlerr.New(sqlerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", c.Name, table)
+			}
+			if id != nil {
+				return nil, sqlerr.New(sqlerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", c.Name, table)
+			}
+			name := sequenceName(table, c.Name)
+			typ, _ := sequenceTypeName(c.Type)
+			sd, _, err := ResolveSequence(name, nil, sql.SequenceOptions{Type: typ})
+			if err != nil {
+				return nil, err
+			}
+			sd.OwnedBy, sd.OwnedColumn = path, c.Name
+			c.Type.NotNull = true
+			m.Sequence = name
+			m.Default = NextvalText(name)
+			seqs = append(seqs, NewSequence{Path: fluss.TablePath{Database: path.Database, Table: name}, Def: sd, Column: i})
+		case id != nil:
+			if hasDefault {
+				return nil, sqlerr.New(sqlerr.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", c.Name, table).WithPosition(def.Pos)
+			}
+			typ, ok := sequenceTypeName(c.Type)
+			if !ok {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+			}
+			opts := id.Options
+			if opts.Type != "" {
+				return nil, sqlerr.New(sqlerr.SyntaxError, "AS type is not allowed in an identity column's sequence options")
+			}
+			opts.Type = typ
+			seqPath := fluss.TablePath{Database: path.Database, Table: sequenceName(table, c.Name)}
+			if n := opts.SequenceName; n != nil {
+				seqPath.Table = n.Name
+				if n.Schema != "" {
+					seqPath.Database = n.Schema
+				}
+			}
+			sd, _, err := ResolveSequence(seqPath.Table, nil, opts)
+			if err != nil {
+				return nil, err
+			}
+			sd.OwnedBy, sd.OwnedColumn, sd.Identity = path, c.Name, true
+			c.Type.NotNull = true
+			m.Identity = 'd'
+			if id.Always {
+				m.Identity = 'a'
+			}
+			m.Sequence = seqPath.Table
+			seqs = append(seqs, NewSequence{Path: seqPath, Def: sd, Column: i})
+		case hasDefault:
+			e, err := b.bindDefaultText(def.Expr, *c, table, true)
+			if err != nil {
+				if se := sqlerr.As(err); se != nil && se.Position == 0 {
+					return nil, se.WithPosition(def.Pos)
+				}
+				return nil, err
+			}
+			if k, ok := e.(*Const); ok && k.Value == nil {
+				break // PostgreSQL keeps no default for DEFAULT NULL
+			}
+			m.Default = defaultDisplay(def.Expr, e, c.Type)
+			if _, node, err := parseExprText(def.Expr); err == nil {
+				if _, isOp := node.(*ast.BinaryOperationExpr); isOp {
+					m.Default = "(" + m.Default + ")" // as PostgreSQL's deparser brackets an operator
+				}
+			}
+		}
+	}
+	checks, err := b.bindChecks(path, cols, st.Checks)
+	if err != nil {
+		return nil, err
+	}
+	meta.Checks = checks
+	fluss.SetTableMeta(desc, meta)
+	return seqs, nil
+}
+
+// sequenceName is the name PostgreSQL gives a SERIAL or identity column's
+// sequence: table_column_seq (shortened to 63 bytes as ChooseRelationName
+// would, table and column names cut alike).
+func sequenceName(table, column string) string {
+	const maxIdent = 63
+	t, c := table, column
+	for len(t)+len(c)+len("__seq")-1 > maxIdent {
+		if len(t) >= len(c) {
+			t = t[:len(t)-1]
+		} else {
+			c = c[:len(c)-1]
+		}
+	}
+	return t + "_" + c + "_seq"
+}
+
+// NextvalText is the default of a SERIAL column drawing from seq, as
+// PostgreSQL prints it.
+func NextvalText(seq string) string {
+	return "nextval(" + quoteLiteral(quoteIdentIfNeeded(seq)) + "::regclass)"
+}
+
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// quoteIdentIfNeeded quotes a name that is not a plain lower-case
+// identifier, as quote_ident does.
+func quoteIdentIfNeeded(s string) string {
+	plain := s != ""
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && (r >= '0' && r <= '9' || r == '$')) {
+			plain = false
+		}
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// parseExprText parses a stored (or clause) expression as the select list
+// of "SELECT <text>", refusing anything but one expression.
+func parseExprText(text string) (*sql.Statement, ast.ExprNode, error) {
+	sts, err := sql.NewParser().Parse("SELECT " + text)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(sts) != 1 {
+		return nil, nil, sqlerr.New(sqlerr.SyntaxError, "syntax error in expression %q", text)
+	}
+	sel, ok := sts[0].AST.(*ast.SelectStmt)
+	if !ok || sel.From != nil || sel.Where != nil || sel.GroupBy != nil || sel.Having != nil || sel.OrderBy != nil || sel.Limit != nil ||
+		sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Fields.Fields[0].Expr == nil || sel.Fields.Fields[0].AsName.O != "" {
+		return nil, nil, sqlerr.New(sqlerr.SyntaxError, "syntax error in expression %q", text)
+	}
+	return sts[0], sel.Fields.Fields[0].Expr, nil
+}
+
+// exprRefusal finds what an expression of the given kind ("DEFAULT",
+// "check constraint") may not contain, with PostgreSQL's error.
+type exprRefusal struct {
+	what     string
+	allowCol bool
+	err      error
+}
+
+func (v *exprRefusal) Enter(n ast.Node) (ast.Node, bool) {
+	if v.err != nil {
+		return n, true
+	}
+	switch n.(type) {
+	case *ast.ColumnNameExpr:
+		if !v.allowCol {
+			v.err = sqlerr.New(sqlerr.FeatureNotSupported, "cannot use column reference in %s expression", v.what)
+		}
+	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr:
+		v.err = sqlerr.New(sqlerr.FeatureNotSupported, "cannot use subquery in %s", v.what+" expression")
+		if v.what == "check constraint" {
+			v.err = sqlerr.New(sqlerr.FeatureNotSupported, "cannot use subquery in check constraint")
+		}
+	case *ast.AggregateFuncExpr:
+		v.err = sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in %s", v.plural())
+	case *ast.WindowFuncExpr:
+		v.err = sqlerr.New(sqlerr.WindowingError, "window functions are not allowed in %s", v.plural())
+	case ast.ParamMarkerExpr:
+		v.err = sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $%d", 1)
+	}
+	return n, false
+}
+
+func (v *exprRefusal) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// plural is PostgreSQL's ParseExprKindName of the expression kind.
+func (v *exprRefusal) plural() string {
+	if v.what == "DEFAULT" {
+		return "DEFAULT expressions"
+	}
+	return "check constraints"
+}
+
+// bindDefaultText binds a column's DEFAULT expression (stored or as
+// written) and converts it to the column's type with assignment rules.
+// creating adds PostgreSQL's CREATE-time checks (no column references,
+// subqueries, aggregates ...) and its type-mismatch message.
+func (b *binder) bindDefaultText(text string, col fluss.Column, table string, creating bool) (Expr, error) {
+	st, node, err := parseExprText(text)
+	if err != nil {
+		return nil, err
+	}
+	v := &exprRefusal{what: "DEFAULT"}
+	node.Accept(v)
+	if v.err != nil {
+		return nil, v.err
+	}
+	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: st}
+	e, err := sub.bindExpr(nil, node)
+	if err != nil {
+		return nil, withoutPosition(err)
+	}
+	out, err := sub.assign(nil, e, col.Name, col.Type.Nullable(), table)
+	if err != nil {
+		if creating && sqlerr.CodeOf(err) == sqlerr.DatatypeMismatch {
+			return nil, sqlerr.New(sqlerr.DatatypeMismatch, "column \"%s\" is of type %s but default expression is of type %s", col.Name, col.Type.Nullable().PGName(), e.Type().PGName()).
+				WithHint("You will need to rewrite or cast the expression.")
+		}
+		return nil, withoutPosition(err)
+	}
+	return out, nil
+}
+
+// withoutPosition drops an error's position: it points into the text of
+// a stored expression, not into the statement the client sent.
+func withoutPosition(err error) error {
+	if se := sqlerr.As(err); se != nil && se.Position != 0 {
+		return se.WithPosition(0)
+	}
+	return err
+}
+
+// defaultDisplay is the text kept for a DEFAULT, close to what
+// PostgreSQL's deparser prints for it (pg_get_expr), and bindable again:
+// a string literal carries its column's type ('x'::text), a negative
+// number is quoted and cast ('-1'::integer), SQL-standard value keywords
+// are upper case; anything else is kept as written.
+func defaultDisplay(text string, e Expr, t types.T) string {
+	trimmed := strings.TrimSpace(text)
+	if _, ok := e.(*Const); ok {
+		if strings.HasPrefix(trimmed, "'") && strings.HasSuffix(trimmed, "'") && strings.Count(trimmed, "'")%2 == 0 && !strings.Contains(trimmed[1:len(trimmed)-1], "'") {
+			return trimmed + "::" + typeDisplayName(t)
+		}
+	}
+	if n := strings.TrimPrefix(trimmed, "-"); n != trimmed && isNumberText(n) {
+		typ := "integer"
+		switch {
+		case strings.ContainsAny(n, ".eE"):
+			typ = "numeric"
+		case len(n) > 9:
+			typ = "bigint"
+		}
+		return "'" + trimmed + "'::" + typ
+	}
+	if m := nextvalCall.FindStringSubmatch(trimmed); m != nil {
+		return "nextval(" + m[1] + "::regclass)" // the deparser shows the argument's regclass cast
+	}
+	switch lower := strings.ToLower(trimmed); lower {
+	case "current_timestamp", "current_date", "current_time", "localtimestamp", "localtime", "current_user", "session_user", "current_role":
+		return strings.ToUpper(lower)
+	case "true", "false":
+		return lower
+	}
+	return trimmed
+}
+
+// nextvalCall is nextval('name') as written in a DEFAULT.
+var nextvalCall = regexp.MustCompile(`(?i)^nextval\(\s*('(?:[^']|'')*')\s*\)$`)
+
+func isNumberText(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r == '.' || r == 'e' || r == 'E') {
+			return false
+		}
+	}
+	return true
+}
+
+// typeDisplayName is the type name PostgreSQL's deparser writes after ::
+// (format_type without a type modifier for the string types).
+func typeDisplayName(t types.T) string {
+	t = t.Nullable()
+	switch t.Kind {
+	case types.String:
+		if t.Variant == types.NoVariant {
+			if t.Length > 0 {
+				return "character varying"
+			}
+			return "text"
+		}
+	case types.Char:
+		return "bpchar"
+	}
+	return t.PGName()
+}
+
+// ColumnDefault is the expression that gives column i of info its value
+// when an INSERT or COPY omits it (or writes DEFAULT): its DEFAULT, the
+// next value of its identity sequence, or NULL.
+func (b *binder) columnDefault(info fluss.TableInfo, i int) (Expr, error) {
+	c := info.Descriptor.Schema.Columns[i]
+	m := fluss.MetaOf(info.Descriptor).Column(i)
+	text := m.Default
+	if m.Identity != 0 && m.Sequence != "" {
+		text = NextvalText(m.Sequence)
+	}
+	if text == "" {
+		return &Const{T: c.Type.Nullable()}, nil
+	}
+	return b.bindDefaultText(text, c, info.Path.Table, false)
+}
+
+// hasDefault reports whether column i of info gets a value when omitted.
+func hasDefault(info fluss.TableInfo, i int) bool {
+	m := fluss.MetaOf(info.Descriptor).Column(i)
+	return m.Default != "" || m.Identity != 0
+}
+
+// ColumnDefaults binds the defaults of info's columns (nil where a column
+// has none): what COPY fills omitted columns with. They are expressions
+// without column references, evaluated once per row.
+func ColumnDefaults(ctx context.Context, cat Catalog, info fluss.TableInfo) ([]Expr, error) {
+	b := &binder{ctx: ctx, cat: cat}
+	out := make([]Expr, len(info.Descriptor.Schema.Columns))
+	for i := range out {
+		if !hasDefault(info, i) {
+			continue
+		}
+		e, err := b.columnDefault(info, i)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// checkName is the name PostgreSQL gives an unnamed CHECK constraint:
+// table_column_check when it references one column, else table_check,
+// with a number appended until it is unique among taken.
+func checkName(table string, refs []string, taken map[string]bool) string {
+	base := table
+	if len(refs) == 1 {
+		base += "_" + refs[0]
+	}
+	name := base + "_check"
+	for n := 1; taken[name]; n++ {
+		name = fmt.Sprintf("%s_check%d", base, n)
+	}
+	return name
+}
+
+// tableScope is the scope of a table's own columns, which CHECK
+// constraints read.
+func tableScope(table string, cols []fluss.Column) *scope {
+	sc := &scope{tables: map[string]bool{table: true}}
+	for i, c := range cols {
+		sc.cols = append(sc.cols, Column{Name: c.Name, T: c.Type, Table: table, Ordinal: i + 1})
+	}
+	return sc
+}
+
+// bindCheckText binds a CHECK expression over the table's columns; it
+// must be boolean.
+func (b *binder) bindCheckText(text, table string, cols []fluss.Column) (Expr, error) {
+	st, node, err := parseExprText(text)
+	if err != nil {
+		return nil, err
+	}
+	v := &exprRefusal{what: "check constraint", allowCol: true}
+	node.Accept(v)
+	if v.err != nil {
+		return nil, v.err
+	}
+	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: st}
+	e, err := sub.bindExpr(tableScope(table, cols), node)
+	if err != nil {
+		return nil, withoutPosition(err)
+	}
+	if t := e.Type(); isUnknown(t) {
+		if e, err = sub.coerceUnknown(node, e, types.BoolType); err != nil {
+			return nil, withoutPosition(err)
+		}
+	} else if t.Kind != types.Bool && t.Kind != types.Null {
+		return nil, sqlerr.New(sqlerr.DatatypeMismatch, "argument of CHECK must be type boolean, not type %s", t.PGName())
+	}
+	return e, nil
+}
+
+// bindChecks binds CREATE TABLE's CHECK constraints and names the unnamed
+// ones as PostgreSQL does.
+func (b *binder) bindChecks(path fluss.TablePath, cols []fluss.Column, clauses []sql.CheckClause) ([]fluss.CheckConstraint, error) {
+	taken := map[string]bool{}
+	for _, c := range clauses {
+		if c.Name == "" {
+			continue
+		}
+		if taken[c.Name] {
+			return nil, sqlerr.New(sqlerr.DuplicateObject, "check constraint \"%s\" already exists", c.Name)
+		}
+		taken[c.Name] = true
+	}
+	var out []fluss.CheckConstraint
+	for _, c := range clauses {
+		// NO INHERIT changes nothing: sqlgate has no table inheritance.
+		e, err := b.bindCheckText(c.Expr, path.Table, cols)
+		if err != nil {
+			if se := sqlerr.As(err); se != nil && se.Position == 0 {
+				return nil, se.WithPosition(c.Pos)
+			}
+			return nil, err
+		}
+		name := c.Name
+		if name == "" {
+			name = checkName(path.Table, columnsReferenced(e), taken)
+			taken[name] = true
+		}
+		out = append(out, fluss.CheckConstraint{Name: name, Expr: strings.TrimSpace(c.Expr)})
+	}
+	return out, nil
+}
+
+// columnsReferenced lists the distinct column names e reads, in order.
+func columnsReferenced(e Expr) []string {
+	var names []string
+	Walk(e, func(x Expr) {
+		if r, ok := x.(*ColumnRef); ok && !slices.Contains(names, r.Name) {
+			names = append(names, r.Name)
+		}
+	})
+	return names
+}
+
+// Check is a table's CHECK constraint bound over its columns (a row
+// passes unless Expr is false).
+type Check struct {
+	Name string
+	Expr Expr
+}
+
+// TableChecks binds info's CHECK constraints: what every write to the
+// table evaluates over the rows it writes.
+func TableChecks(ctx context.Context, cat Catalog, info fluss.TableInfo) ([]Check, error) {
+	meta := fluss.MetaOf(info.Descriptor)
+	if len(meta.Checks) == 0 {
+		return nil, nil
+	}
+	b := &binder{ctx: ctx, cat: cat}
+	out := make([]Check, 0, len(meta.Checks))
+	for _, c := range meta.Checks {
+		e, err := b.bindCheckText(c.Expr, info.Path.Table, info.Descriptor.Schema.Columns)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Check{Name: c.Name, Expr: e})
+	}
+	return out, nil
+}
+
+// columnType is the type of a CREATE TABLE column; SERIAL, BIGSERIAL and
+// SMALLSERIAL are their integer types (isSerial), the rest typeFromName's.
+func columnType(tn *sql.TypeName) (t types.T, isSerial bool, err error) {
+	if st, ok := serialTypes[tn.Name]; ok && len(tn.Args) == 0 {
+		return st, true, nil
+	}
+	if tn.Elem != nil {
+		if _, ok := serialTypes[tn.Elem.Name]; ok {
+			return t, false, sqlerr.New(sqlerr.FeatureNotSupported, "array of serial is not implemented")
+		}
+	}
+	t, err = typeFromName(tn)
+	return t, false, err
+}
+
+// refuseColumnOption is the error for a column constraint Fluss cannot
+// hold (DEFAULT, CHECK and identity never reach here: coldefs.go).
+func refuseColumnOption(opt *ast.ColumnOption) *sqlerr.Error {
+	switch opt.Tp {
+	case ast.ColumnOptionUniqKey:
+		return errUnique()
+	case ast.ColumnOptionReference:
+		return errForeignKey()
+	}
+	return sqlerr.New(sqlerr.FeatureNotSupported, "column option %s is not supported", columnOptionName(opt))
+}
+
+// refuseTableConstraint is the error for a table constraint other than
+// PRIMARY KEY (CHECK never reaches here: coldefs.go).
+func refuseTableConstraint(c *ast.Constraint) *sqlerr.Error {
+	switch c.Tp {
+	case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
+		return errUnique()
+	case ast.ConstraintForeignKey:
+		return errForeignKey()
+	}
+	return sqlerr.NotSupported("table constraints other than PRIMARY KEY and CHECK")
+}
+
+func errUnique() *sqlerr.Error {
+	return sqlerr.New(sqlerr.FeatureNotSupported, "UNIQUE constraints other than the primary key are not supported").
+		WithDetail("A Fluss table has one unique key, its primary key, and no secondary unique index to enforce another.").
+		WithHint("Make the columns the PRIMARY KEY, or drop the UNIQUE constraint.")
+}
+
+func errForeignKey() *sqlerr.Error {
+	return sqlerr.New(sqlerr.FeatureNotSupported, "FOREIGN KEY constraints are not supported").
+		WithDetail("Fluss tables have no referential constraints, and sqlgate cannot enforce one across writers.").
+		WithHint("Drop the REFERENCES clause; check the reference in the application.")
+}
+
+// generatedAlwaysCode is PostgreSQL's generated_always (428C9).
+const generatedAlwaysCode sqlerr.Code = "428C9"
+
+// identityOverride applies OVERRIDING { SYSTEM | USER } VALUE and GENERATED
+// ALWAYS to an INSERT's provided columns (provided[i] >= 0): it returns
+// the columns whose given values are replaced by their default (OVERRIDING
+// USER VALUE), and refuses a value other than DEFAULT for a GENERATED
+// ALWAYS column unless OVERRIDING SYSTEM VALUE is written (428C9).
+func (b *binder) identityOverride(info fluss.TableInfo, provided []int, ins *ast.InsertStmt, query Node) ([]bool, error) {
+	meta := fluss.MetaOf(info.Descriptor)
+	over := make([]bool, len(provided))
+	for i, pos := range provided {
+		id := meta.Column(i).Identity
+		if pos < 0 || id == 0 {
+			continue
+		}
+		switch b.stmt.Overriding {
+		case "user":
+			over[i] = true
+			continue
+		case "system":
+			continue
+		}
+		if id != 'a' {
+			continue
+		}
+		allDefault := query == nil
+		for _, row := range ins.Lists {
+			if _, ok := row[pos].(*ast.DefaultExpr); !ok {
+				allDefault = false
+			}
+		}
+		if !allDefault {
+			name := info.Descriptor.Schema.Columns[i].Name
+			return nil, sqlerr.New(generatedAlwaysCode, "cannot insert a non-DEFAULT value into column \"%s\"", name).
+				WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name).
+				WithHint("Use OVERRIDING SYSTEM VALUE to override.")
+		}
+	}
+	return over, nil
+}
+
+// refuseIdentityUpdate is UPDATE's rule for a GENERATED ALWAYS identity
+// column: only SET col = DEFAULT (428C9).
+func refuseIdentityUpdate(info fluss.TableInfo, i int) error {
+	if fluss.MetaOf(info.Descriptor).Column(i).Identity != 'a' {
+		return nil
+	}
+	name := info.Descriptor.Schema.Columns[i].Name
+	return sqlerr.New(generatedAlwaysCode, "column \"%s\" can only be updated to DEFAULT", name).
+		WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name)
+}

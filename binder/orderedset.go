@@ -1,0 +1,282 @@
+package binder
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Ordered-set aggregates f(direct args) WITHIN GROUP (ORDER BY keys),
+// which sql's rewrite hands over as an ordered aggregate whose one
+// argument is the pg__within_group(direct args) marker
+// (sql/withingroup.go):
+//
+//   - percentile_cont, percentile_disc and mode are array_agg of the sort
+//     key in its order (with the call's FILTER), finished by
+//     exec/functions/orderedset.go.
+//   - the hypothetical-set aggregates rank, dense_rank, percent_rank and
+//     cume_dist of a hypothetical row (the direct arguments) count the
+//     group's rows that sort before it, or before or with it, in the
+//     WITHIN GROUP order (NULLS FIRST/LAST and DESC included): count(*)
+//     FILTER (WHERE the row precedes the hypothetical one), combined as
+//     PostgreSQL's hypothetical_*_final do.
+
+// withinGroupArgs returns the direct arguments of an aggregate call whose
+// arguments are the rewrite's pg__within_group marker.
+func withinGroupArgs(args []ast.ExprNode) ([]ast.ExprNode, bool) {
+	if len(args) != 1 {
+		return nil, false
+	}
+	f, ok := args[0].(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != sql.WithinGroupMarker {
+		return nil, false
+	}
+	return f.Args, true
+}
+
+func isHypothetical(name string) bool {
+	switch name {
+	case "rank", "dense_rank", "percent_rank", "cume_dist":
+		return true
+	}
+	return false
+}
+
+// bindOrderedSet binds name(direct) WITHIN GROUP (ORDER BY order) [FILTER
+// (WHERE filter)].
+func (b *binder) bindOrderedSet(node ast.ExprNode, name string, direct []ast.ExprNode, order *ast.OrderByClause, filter ast.ExprNode) (Expr, error) {
+	st := b.agg
+	if st == nil {
+		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here"))
+	}
+	if st.inCall {
+		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate function calls cannot be nested"))
+	}
+	noFunc := func(n int) error {
+		return b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function %s with %d direct and %d ordered arguments does not exist", name, len(direct), n).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+	}
+	items := order.Items
+	switch {
+	case name == "percentile_cont" || name == "percentile_disc":
+		if len(direct) != 1 || len(items) != 1 {
+			return nil, noFunc(len(items))
+		}
+		return b.bindPercentile(node, name, direct[0], items[0], filter)
+	case name == "mode":
+		if len(direct) != 0 || len(items) != 1 {
+			return nil, noFunc(len(items))
+		}
+		arr, err := b.sortedValues(items[0], filter)
+		if err != nil {
+			return nil, err
+		}
+		return b.callFunction(node, "pg__mode", []Expr{arr})
+	case isHypothetical(name):
+		if len(direct) != len(items) {
+			return nil, b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function %s must have as many direct arguments (%d) as ordered arguments (%d)", name, len(direct), len(items)))
+		}
+		return b.bindHypothetical(node, name, direct, items, filter)
+	}
+	// another aggregate or function: PostgreSQL looks for name(direct
+	// args, ordered args) and finds none
+	var names []string
+	for _, e := range append(append([]ast.ExprNode{}, direct...), orderKeys(items)...) {
+		x, err := b.bindExpr(st.input, e)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, b.resolveUnknown(x, types.StringType).Type().PGName())
+	}
+	return nil, b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+}
+
+// sortedValues registers array_agg(key ORDER BY key) [FILTER] and returns
+// its reference; the key is cast to to when set.
+func (b *binder) sortedValues(item *ast.ByItem, filter ast.ExprNode, to ...types.T) (Expr, error) {
+	st := b.agg
+	st.inCall = true
+	defer func() { st.inCall = false }()
+	e, nullsFirst := unwrapNulls(item.Expr, item.Desc)
+	x, err := b.bindExpr(st.input, e)
+	if err != nil {
+		return nil, err
+	}
+	x = b.resolveUnknown(x, types.StringType)
+	if len(to) == 1 && !x.Type().Nullable().Equal(to[0]) {
+		x = b.castTo(x, to[0])
+	}
+	call := AggCall{Func: "array_agg", Args: []Expr{x}, OrderBy: []SortKey{{Expr: x, Desc: item.Desc, NullsFirst: nullsFirst}},
+		T: types.ArrayOf(x.Type().Nullable())}
+	if filter != nil {
+		f, err := b.bindExpr(st.input, filter)
+		if err != nil {
+			return nil, err
+		}
+		if call.Filter, err = b.coerce(filter, f, types.BoolType, "argument of FILTER"); err != nil {
+			return nil, err
+		}
+	}
+	idx := len(st.keys) + len(st.calls)
+	st.calls = append(st.calls, call)
+	return &aggRef{Index: idx, Name: "array_agg", T: call.T}, nil
+}
+
+// bindPercentile binds percentile_cont and percentile_disc: the fraction
+// is double precision (or an array of them, for an array result).
+func (b *binder) bindPercentile(node ast.ExprNode, name string, fraction ast.ExprNode, item *ast.ByItem, filter ast.ExprNode) (Expr, error) {
+	f, err := b.bindExpr(b.agg.input, fraction)
+	if err != nil {
+		return nil, err
+	}
+	written := b.resolveUnknown(f, types.StringType).Type().PGName()
+	multi := f.Type().Kind == types.Array
+	want := types.Float64Type
+	if multi {
+		want = types.ArrayOf(types.Float64Type)
+	}
+	if isUnknown(f.Type()) {
+		if f, err = b.coerceUnknown(fraction, f, want); err != nil {
+			return nil, err
+		}
+	} else if ft := f.Type(); multi && ft.Elem != nil && isNumber(*ft.Elem) || !multi && isNumber(ft) {
+		f = b.castTo(f, want)
+	} else {
+		return nil, b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, ft.PGName()).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+	}
+	var arr Expr
+	if name == "percentile_cont" {
+		// double precision only: PostgreSQL's interval form is not here
+		key, _ := unwrapNulls(item.Expr, item.Desc)
+		probe, err := b.bindExpr(b.agg.input, key)
+		if err != nil {
+			return nil, err
+		}
+		if t := probe.Type(); !isNumber(t) && !isUnknown(t) {
+			if t.Kind == types.Interval {
+				return nil, b.errAt(node, sqlerr.NotSupported("percentile_cont over interval"))
+			}
+			return nil, b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function percentile_cont(%s, %s) does not exist", written, t.PGName()).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+		}
+		arr, err = b.sortedValues(item, filter, types.Float64Type)
+		if err != nil {
+			return nil, err
+		}
+	} else if arr, err = b.sortedValues(item, filter); err != nil {
+		return nil, err
+	}
+	fn := "pg__" + name
+	if multi {
+		fn += "_multi"
+	}
+	return b.callFunction(node, fn, []Expr{arr, f})
+}
+
+func orderKeys(items []*ast.ByItem) []ast.ExprNode {
+	out := make([]ast.ExprNode, len(items))
+	for i, it := range items {
+		out[i], _ = unwrapNulls(it.Expr, it.Desc)
+	}
+	return out
+}
+
+func isNumber(t types.T) bool { return t.IsInteger() || t.IsFloat() || t.Kind == types.Decimal }
+
+// bindHypothetical binds rank, dense_rank, percent_rank and cume_dist of
+// the hypothetical row direct in the order of items.
+func (b *binder) bindHypothetical(node ast.ExprNode, name string, direct []ast.ExprNode, items []*ast.ByItem, filter ast.ExprNode) (Expr, error) {
+	or := func(l, r ast.ExprNode) ast.ExprNode { return &ast.BinaryOperationExpr{Op: opcode.LogicOr, L: l, R: r} }
+	and := func(l, r ast.ExprNode) ast.ExprNode {
+		if l == nil {
+			return r
+		}
+		if r == nil {
+			return l
+		}
+		return &ast.BinaryOperationExpr{Op: opcode.LogicAnd, L: l, R: r}
+	}
+	isNull := func(e ast.ExprNode, not bool) ast.ExprNode { return &ast.IsNullExpr{Expr: e, Not: not} }
+	// precedes: the row sorts before the hypothetical one; peers: it sorts
+	// with it (every key not distinct)
+	var precedes, peers ast.ExprNode
+	keys := make([]ast.ExprNode, len(items))
+	for i, item := range items {
+		e, nullsFirst := unwrapNulls(item.Expr, item.Desc)
+		keys[i] = e
+		h := direct[i]
+		op := opcode.LT
+		if item.Desc {
+			op = opcode.GT
+		}
+		nulls := and(isNull(e, false), isNull(h, true)) // a NULL key first
+		if !nullsFirst {
+			nulls = and(isNull(e, true), isNull(h, false))
+		}
+		before := or(nulls, &ast.BinaryOperationExpr{Op: op, L: e, R: h})
+		peer := &ast.BinaryOperationExpr{Op: opcode.NullEQ, L: e, R: h}
+		if precedes == nil {
+			precedes = before
+		} else {
+			precedes = or(precedes, and(peers, before))
+		}
+		peers = and(peers, peer)
+	}
+	star := []ast.ExprNode{ast.NewValueExpr(int64(1), "", "")}
+	count := func(cond ast.ExprNode) (Expr, error) {
+		return b.bindAggregateCallFiltered(node, "count", star, false, and(filter, cond), nil)
+	}
+	one := &Const{Value: int64(1), T: types.Int64Type}
+	f8 := func(e Expr) Expr { return b.castTo(e, types.Float64Type) }
+	before, err := count(precedes)
+	if err != nil {
+		return nil, err
+	}
+	rank := &BinaryOp{Op: OpAdd, L: before, R: one, T: types.Int64Type}
+	switch name {
+	case "rank":
+		return rank, nil
+	case "dense_rank":
+		if len(keys) != 1 {
+			return nil, b.errAt(node, sqlerr.NotSupported("dense_rank(...) WITHIN GROUP with more than one ORDER BY key"))
+		}
+		distinct, err := b.bindAggregateCallFiltered(node, "count", keys, true, and(filter, precedes), nil)
+		if err != nil {
+			return nil, err
+		}
+		sawNull, err := b.bindAggregateCallFiltered(node, "bool_or", []ast.ExprNode{isNull(keys[0], false)}, false, and(filter, precedes), nil)
+		if err != nil {
+			return nil, err
+		}
+		nullGroup := &Case{Whens: []When{{Cond: sawNull, Result: one}}, Else: &Const{Value: int64(0), T: types.Int64Type}, T: types.Int64Type}
+		return &BinaryOp{Op: OpAdd, L: &BinaryOp{Op: OpAdd, L: distinct, R: nullGroup, T: types.Int64Type}, R: one, T: types.Int64Type}, nil
+	}
+	var total Expr
+	if filter != nil {
+		if total, err = count(nil); err != nil {
+			return nil, err
+		}
+	} else if total, err = b.bindAggregateCallFiltered(node, "count", star, false, nil, nil); err != nil {
+		return nil, err
+	}
+	if name == "percent_rank" {
+		// (rank - 1) / rows, 0 over no rows
+		zero := &BinaryOp{Op: OpEq, L: total, R: &Const{Value: int64(0), T: types.Int64Type}, T: types.BoolType}
+		return &Case{Whens: []When{{Cond: zero, Result: &Const{Value: float64(0), T: types.Float64Type}}},
+			Else: &BinaryOp{Op: OpDiv, L: f8(before), R: f8(total), T: types.Float64Type}, T: types.Float64Type}, nil
+	}
+	// cume_dist: (rows before or with it + 1) / (rows + 1)
+	upTo, err := count(or(precedes, peers))
+	if err != nil {
+		return nil, err
+	}
+	return &BinaryOp{Op: OpDiv,
+		L: f8(&BinaryOp{Op: OpAdd, L: upTo, R: one, T: types.Int64Type}),
+		R: f8(&BinaryOp{Op: OpAdd, L: total, R: one, T: types.Int64Type}), T: types.Float64Type}, nil
+}

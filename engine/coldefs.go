@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Column defaults and CHECK constraints at write time. The binder binds
+// both from the table's metadata (fluss.TableMeta): INSERT's defaults are
+// in its plan; COPY fills omitted columns here; every write of rows to a
+// table with CHECK constraints (INSERT, UPDATE, ON CONFLICT DO UPDATE,
+// COPY) passes them through pendingTable.checkRows before it is kept.
+
+// checkViolationCode is PostgreSQL's check_violation.
+const checkViolationCode sqlerr.Code = "23514"
+
+// tableChecks are a table's CHECK constraints, lowered for evaluation.
+type tableChecks struct {
+	mem   memory.Allocator
+	info  fluss.TableInfo
+	names []string
+	exprs []exec.Expr
+}
+
+// checksFor binds and lowers info's CHECK constraints (nil when it has
+// none).
+func (s *session) checksFor(ctx context.Context, info fluss.TableInfo) (*tableChecks, error) {
+	if len(fluss.MetaOf(info.Descriptor).Checks) == 0 {
+		return nil, nil
+	}
+	bound, err := binder.TableChecks(ctx, s.eng.tables, info)
+	if err != nil {
+		return nil, err
+	}
+	tc := &tableChecks{mem: s.eng.mem, info: info}
+	for _, c := range bound {
+		es, err := lower.LowerExprs([]binder.Expr{c.Expr})
+		if err != nil {
+			return nil, err
+		}
+		tc.names = append(tc.names, c.Name)
+		tc.exprs = append(tc.exprs, es[0])
+	}
+	return tc, nil
+}
+
+// check evaluates the constraints over rec (the table's columns): a row
+// fails a constraint that is false (NULL passes), with PostgreSQL's 23514
+// naming the first constraint and the row.
+func (tc *tableChecks) check(ctx context.Context, rec arrow.RecordBatch) error {
+	if tc == nil || rec.NumRows() == 0 {
+		return nil
+	}
+	ec := &exec.EvalContext{Ctx: ctx, Mem: tc.mem}
+	for k, e := range tc.exprs {
+		res, err := e.Eval(ec, rec)
+		if err != nil {
+			return err
+		}
+		b, ok := res.(*array.Boolean)
+		if !ok {
+			res.Release()
+			return sqlerr.New(sqlerr.InternalError, "check constraint %q did not evaluate to a boolean", tc.names[k])
+		}
+		for i := 0; i < b.Len(); i++ {
+			if b.IsValid(i) && !b.Value(i) {
+				res.Release()
+				return sqlerr.New(checkViolationCode, "new row for relation \"%s\" violates check constraint \"%s\"", tc.info.Path.Table, tc.names[k]).
+					WithDetail("Failing row contains %s.", failingRow(ctx, tc.info, rec, i))
+			}
+		}
+		res.Release()
+	}
+	return nil
+}
+
+// failingRow is a row as PostgreSQL's errdetail prints it: (v1, v2, ...),
+// each value in its text form, null for NULL.
+func failingRow(ctx context.Context, info fluss.TableInfo, rec arrow.RecordBatch, i int) string {
+	var sb strings.Builder
+	sb.WriteByte('(')
+	loc := (&exec.EvalContext{Ctx: ctx}).Location()
+	for c := range int(rec.NumCols()) {
+		if c > 0 {
+			sb.WriteString(", ")
+		}
+		v := types.ValueAt(rec.Column(c), i)
+		if v == nil {
+			sb.WriteString("null")
+			continue
+		}
+		sb.WriteString(types.FormatTextIn(v, info.Descriptor.Schema.Columns[c].Type, loc))
+	}
+	sb.WriteByte(')')
+	return sb.String()
+}
+
+// copyDefaults returns the filler of the columns a COPY FROM omits: each
+// gets its DEFAULT (evaluated per row: nextval gives every row its own
+// value), or NULL.
+func (s *session) copyDefaults(ctx context.Context, info fluss.TableInfo, cols []pgwire.ResultColumn) (func(col int, rows int64) (arrow.Array, error), error) {
+	copied := map[int]bool{}
+	for _, c := range cols {
+		copied[int(c.ColumnNumber)-1] = true
+	}
+	bound, err := binder.ColumnDefaults(ctx, s.eng.tables, info)
+	if err != nil {
+		return nil, err
+	}
+	exprs := make([]exec.Expr, len(bound))
+	any := false
+	for i, e := range bound {
+		if e == nil || copied[i] {
+			continue
+		}
+		es, err := lower.LowerExprs([]binder.Expr{e})
+		if err != nil {
+			return nil, err
+		}
+		exprs[i], any = es[0], true
+	}
+	if !any {
+		return nil, nil
+	}
+	mem := s.eng.mem
+	ec := &exec.EvalContext{Ctx: ctx, Mem: mem}
+	empty := arrow.NewSchema(nil, nil)
+	return func(col int, rows int64) (arrow.Array, error) {
+		if exprs[col] == nil {
+			return array.MakeArrayOfNull(mem, info.Descriptor.Schema.Columns[col].Type.ArrowType(), int(rows)), nil
+		}
+		// a batch of rows rows and no column: what a constant's Eval sizes by
+		rec := array.NewRecordBatch(empty, nil, rows)
+		defer rec.Release()
+		return exprs[col].Eval(ec, rec)
+	}, nil
+}
+
+// attachChecks gives a table a transaction writes its CHECK constraints,
+// once.
+func (s *session) attachChecks(ctx context.Context, pt *pendingTable) error {
+	if pt.checksBound {
+		return nil
+	}
+	tc, err := s.checksFor(ctx, pt.info)
+	if err != nil {
+		return err
+	}
+	pt.checks, pt.checksBound = tc, true
+	return nil
+}
+
+// copyContext is the statement context of a COPY FROM, as execute builds
+// one for other statements: defaults may call now(), nextval (the
+// session's sequences) or read the catalog.
+func (s *session) copyContext(ctx context.Context) context.Context {
+	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
+	s.seqs.s = s
+	now := time.Now()
+	start := s.txStart
+	if start.IsZero() || s.txStatus == 'I' && !s.held {
+		start = now
+	}
+	return functions.WithStatement(ctx, functions.Clock{TransactionStart: start, StatementStart: now}, ci,
+		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn,
+			Location: s.location(), SetSetting: s.setFn, Sequences: &s.seqs})
+}

@@ -1,0 +1,336 @@
+package engine
+
+import (
+	"context"
+	"sync"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgcatalog"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Sequences (CREATE / ALTER / DROP SEQUENCE, SERIAL and identity columns,
+// nextval and friends) are kept by the store when it is a
+// fluss.SequenceStore (the embedded store: durable, values logged ahead in
+// blocks). A Fluss cluster keeps none yet, so there they are refused with
+// 0A000 rather than kept on one sqlgate server where others would not see
+// them. Sequence changes are not transactional, as in PostgreSQL: nextval
+// is never rolled back, and the DDL refuses a transaction block as every
+// other DDL here does.
+
+// sequenceStore is the store's sequences, or the 0A000 saying why there
+// are none.
+func (s *session) sequenceStore() (fluss.SequenceStore, error) {
+	if q, ok := s.eng.store.(fluss.SequenceStore); ok {
+		return q, nil
+	}
+	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "sequences are not supported on this store").
+		WithDetail("A Fluss cluster keeps no sequences yet, and a sequence kept by one sqlgate server would not be shared with the others.").
+		WithHint("Give the key from the application (a UUID from gen_random_uuid() needs no sequence).")
+}
+
+// sequencePath is the path of a sequence named in a statement.
+func sequencePath(n sql.ObjectName) fluss.TablePath {
+	db := n.Schema
+	if db == "" {
+		db = fluss.DefaultDatabase
+	}
+	return fluss.TablePath{Database: db, Table: n.Name}
+}
+
+// execSequence runs CREATE, ALTER or DROP SEQUENCE.
+func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwire.Result, error) {
+	tags := map[sql.SequenceOp]string{sql.CreateSequence: "CREATE SEQUENCE", sql.AlterSequence: "ALTER SEQUENCE", sql.DropSequence: "DROP SEQUENCE"}
+	tag := tags[st.Op]
+	if err := s.noTxnBlock(tag); err != nil {
+		return nil, err
+	}
+	q, err := s.sequenceStore()
+	if err != nil {
+		return nil, err
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	switch st.Op {
+	case sql.CreateSequence:
+		path := sequencePath(st.Names[0])
+		if _, err := s.eng.store.GetTable(ctx, path); err == nil {
+			if st.IfNotExists {
+				return tagOnly(tag), nil
+			}
+			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
+		}
+		if _, isView := s.eng.meta.Views().Get(path); isView {
+			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
+		}
+		def, _, err := binder.ResolveSequence(path.Table, nil, st.Options)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.ownedBy(ctx, &def, st.Options); err != nil {
+			return nil, err
+		}
+		if _, err := q.CreateSequence(ctx, path, def, st.IfNotExists); err != nil {
+			return nil, err
+		}
+	case sql.AlterSequence:
+		path := sequencePath(st.Names[0])
+		cur, err := q.GetSequence(ctx, path)
+		if err != nil {
+			if st.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+				return tagOnly(tag), nil // PostgreSQL adds a NOTICE
+			}
+			return nil, err
+		}
+		def, restart, err := binder.ResolveSequence(path.Table, &cur.Def, st.Options)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.ownedBy(ctx, &def, st.Options); err != nil {
+			return nil, err
+		}
+		if err := q.AlterSequence(ctx, path, def, restart); err != nil {
+			return nil, err
+		}
+	case sql.DropSequence:
+		for _, n := range st.Names {
+			path := sequencePath(n)
+			cur, err := q.GetSequence(ctx, path)
+			if err != nil {
+				if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+					if st.IfExists {
+						continue // PostgreSQL adds a NOTICE
+					}
+					return nil, sqlerr.New(sqlerr.UndefinedTable, "sequence \"%s\" does not exist", path.Table)
+				}
+				return nil, err
+			}
+			if err := s.sequenceInUse(ctx, cur, st.Cascade); err != nil {
+				return nil, err
+			}
+			if err := q.DropSequence(ctx, path, st.IfExists); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return tagOnly(tag), nil
+}
+
+// ownedBy applies OWNED BY to def: the table must exist (in the
+// sequence's database) and have the column.
+func (s *session) ownedBy(ctx context.Context, def *fluss.SequenceDef, o sql.SequenceOptions) error {
+	switch {
+	case o.OwnedByNone:
+		def.OwnedBy, def.OwnedColumn = fluss.TablePath{}, ""
+	case o.OwnedBy != nil:
+		path := sequencePath(*o.OwnedBy)
+		info, err := s.eng.store.GetTable(ctx, path)
+		if err != nil {
+			return err
+		}
+		if info.ColumnIndex(o.OwnedColumn) < 0 {
+			return sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", o.OwnedColumn, path.Table)
+		}
+		def.OwnedBy, def.OwnedColumn = path, o.OwnedColumn
+	}
+	return nil
+}
+
+// sequenceInUse refuses to drop a sequence a column default or identity
+// uses (2BP01, as PostgreSQL's dependency check), unless it is CASCADE.
+// sqlgate cannot drop a column's default alone, so CASCADE is refused too
+// when a table still uses it.
+func (s *session) sequenceInUse(ctx context.Context, seq fluss.SequenceInfo, cascade bool) error {
+	tables, err := s.eng.store.ListTables(ctx, seq.Path.Database)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		meta := fluss.MetaOf(t.Descriptor)
+		for i, c := range meta.Columns {
+			if c.Sequence != seq.Path.Table {
+				continue
+			}
+			col := t.Descriptor.Schema.Columns[i].Name
+			if cascade {
+				return sqlerr.NotSupported("DROP SEQUENCE ... CASCADE of a sequence a column uses (drop the table instead)")
+			}
+			what := "default value for column"
+			if c.Identity != 0 {
+				return sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop sequence %s because column %s of table %s requires it", seq.Path.Table, col, t.Path.Table).
+					WithHint("You can drop column %s of table %s instead.", col, t.Path.Table)
+			}
+			return sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop sequence %s because other objects depend on it", seq.Path.Table).
+				WithDetail("%s %s of table %s depends on sequence %s", what, col, t.Path.Table, seq.Path.Table).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+	}
+	return nil
+}
+
+// createTableSequences creates the sequences of a new table's SERIAL and
+// identity columns, before the table (so its defaults never name a missing
+// sequence; a crash in between leaves an unused sequence, not a broken
+// table). It returns a function that drops them again, for when creating
+// the table fails.
+func (s *session) createTableSequences(ctx context.Context, seqs []binder.NewSequence) (undo func(), err error) {
+	if len(seqs) == 0 {
+		return func() {}, nil
+	}
+	q, err := s.sequenceStore()
+	if err != nil {
+		return nil, err
+	}
+	var made []fluss.TablePath
+	undo = func() {
+		for _, p := range made {
+			if err := q.DropSequence(context.WithoutCancel(ctx), p, true); err != nil {
+				s.eng.log.Error("dropping the sequence of a table not created", "sequence", p.String(), "error", err)
+			}
+		}
+	}
+	for _, n := range seqs {
+		if _, err := s.eng.store.GetTable(ctx, n.Path); err == nil {
+			undo()
+			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", n.Path.Table)
+		}
+		if _, err := q.CreateSequence(ctx, n.Path, n.Def, false); err != nil {
+			undo()
+			return nil, err
+		}
+		made = append(made, n.Path)
+	}
+	return undo, nil
+}
+
+// dropOwnedSequences drops the sequences a dropped table owned.
+func (s *session) dropOwnedSequences(ctx context.Context, table fluss.TablePath) error {
+	q, ok := s.eng.store.(fluss.SequenceStore)
+	if !ok {
+		return nil
+	}
+	seqs, err := q.ListSequences(ctx, table.Database)
+	if err != nil {
+		return err
+	}
+	for _, sq := range seqs {
+		if sq.Def.OwnedBy == table {
+			if err := q.DropSequence(ctx, sq.Path, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sessionSequences serves the sequence functions for one session:
+// currval and lastval are the session's own (the last value its nextval
+// returned), as in PostgreSQL.
+type sessionSequences struct {
+	s    *session
+	mu   sync.Mutex
+	curr map[uint32]int64
+	// last is the sequence nextval used last (lastval's), 0 for none.
+	last uint32
+}
+
+var _ functions.Sequences = (*sessionSequences)(nil)
+
+// byOID finds the sequence with the relation OID oid.
+func (ss *sessionSequences) byOID(ctx context.Context, oid uint32) (fluss.SequenceStore, fluss.SequenceInfo, error) {
+	q, err := ss.s.sequenceStore()
+	if err != nil {
+		return nil, fluss.SequenceInfo{}, err
+	}
+	seqs, err := q.ListSequences(ctx, fluss.DefaultDatabase)
+	if err != nil {
+		return nil, fluss.SequenceInfo{}, err
+	}
+	for _, sq := range seqs {
+		if pgcatalog.SequenceOID(sq.ID) == oid {
+			return q, sq, nil
+		}
+	}
+	if ss.s.relationExists(ctx, oid) {
+		return nil, fluss.SequenceInfo{}, sqlerr.New(sqlerr.WrongObjectType, "cannot open relation with OID %d as a sequence", oid)
+	}
+	return nil, fluss.SequenceInfo{}, sqlerr.New(sqlerr.UndefinedTable, "could not open relation with OID %d", oid)
+}
+
+// relationExists reports whether oid names a table or view.
+func (s *session) relationExists(ctx context.Context, oid uint32) bool {
+	ci, ok := s.eng.opts.Virtual.(interface {
+		RelationName(context.Context, uint32) (string, bool, error)
+	})
+	if !ok {
+		return false
+	}
+	_, found, err := ci.RelationName(ctx, oid)
+	return err == nil && found
+}
+
+func (ss *sessionSequences) NextVal(ctx context.Context, oid uint32) (int64, error) {
+	q, sq, err := ss.byOID(ctx, oid)
+	if err != nil {
+		return 0, err
+	}
+	v, err := q.NextValue(ctx, sq.Path)
+	if err != nil {
+		return 0, err
+	}
+	ss.mu.Lock()
+	if ss.curr == nil {
+		ss.curr = map[uint32]int64{}
+	}
+	ss.curr[oid] = v
+	ss.last = oid
+	ss.mu.Unlock()
+	return v, nil
+}
+
+func (ss *sessionSequences) CurrVal(ctx context.Context, oid uint32) (int64, error) {
+	_, sq, err := ss.byOID(ctx, oid)
+	if err != nil {
+		return 0, err
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	v, ok := ss.curr[oid]
+	if !ok {
+		return 0, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "currval of sequence \"%s\" is not yet defined in this session", sq.Path.Table)
+	}
+	return v, nil
+}
+
+func (ss *sessionSequences) SetVal(ctx context.Context, oid uint32, v int64, called bool) (int64, error) {
+	q, sq, err := ss.byOID(ctx, oid)
+	if err != nil {
+		return 0, err
+	}
+	if err := q.SetValue(ctx, sq.Path, v, called); err != nil {
+		return 0, err
+	}
+	if called { // PostgreSQL: setval with is_called sets currval (not lastval's sequence)
+		ss.mu.Lock()
+		if ss.curr == nil {
+			ss.curr = map[uint32]int64{}
+		}
+		ss.curr[oid] = v
+		ss.mu.Unlock()
+	}
+	return v, nil
+}
+
+func (ss *sessionSequences) LastVal(ctx context.Context) (int64, error) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.last == 0 {
+		return 0, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
+	}
+	return ss.curr[ss.last], nil
+}

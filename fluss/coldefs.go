@@ -1,0 +1,225 @@
+package fluss
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Column metadata that Fluss's schema cannot hold - the PostgreSQL type a
+// column was declared with when Fluss stores it as another type, its
+// DEFAULT expression, its identity (SERIAL / GENERATED AS IDENTITY) and the
+// table's CHECK constraints - is kept with the table, in its descriptor's
+// properties, under keys that start with MetaPrefix. It is written by the
+// same CreateTable call as the schema (so it is atomic with it), lives in
+// the embedded store's catalog file or, on a cluster, in the table's
+// custom properties (tablejson.go sends the keys there, since Fluss checks
+// its table properties against its own option names), and so every sqlgate
+// server of a cluster reads the same metadata.
+//
+// The keys, with N a column's 1-based position (a position, not a name:
+// it survives a column rename, and Fluss only appends columns) and K a
+// CHECK constraint's 1-based ordinal:
+//
+//	sqlgate.column.N.type      PostgreSQL type name (uuid, json, jsonb, numeric)
+//	sqlgate.column.N.default   the DEFAULT expression, PostgreSQL text
+//	sqlgate.column.N.identity  "a" (GENERATED ALWAYS) or "d" (BY DEFAULT, SERIAL)
+//	sqlgate.column.N.sequence  the sequence an identity or SERIAL column draws from
+//	sqlgate.check.K.name       a CHECK constraint's name
+//	sqlgate.check.K.expr       its expression, PostgreSQL text
+//
+// TableMeta and SetTableMeta are the one place that reads and writes them.
+const MetaPrefix = "sqlgate."
+
+const (
+	metaColumnPrefix = MetaPrefix + "column."
+	metaCheckPrefix  = MetaPrefix + "check."
+)
+
+// ColumnMeta is what sqlgate keeps about one column beyond Fluss's schema.
+type ColumnMeta struct {
+	// PGType is the PostgreSQL type name the column was declared with when
+	// Fluss stores another type ("jsonb" on STRING); "" when they agree.
+	PGType string
+	// Default is the column's DEFAULT expression as PostgreSQL text ("" none).
+	Default string
+	// Identity is PostgreSQL's attidentity: 'a' for GENERATED ALWAYS AS
+	// IDENTITY, 'd' for BY DEFAULT; 0 for none. A SERIAL column is no
+	// identity (its Default is nextval of its Sequence).
+	Identity byte
+	// Sequence is the sequence the column's values come from (identity or
+	// SERIAL), unqualified, in the table's database; "" for none.
+	Sequence string
+}
+
+// IsZero reports whether m holds nothing.
+func (m ColumnMeta) IsZero() bool { return m == ColumnMeta{} }
+
+// CheckConstraint is a table's CHECK constraint.
+type CheckConstraint struct {
+	Name string
+	// Expr is the boolean expression as PostgreSQL text.
+	Expr string
+}
+
+// TableMeta is sqlgate's metadata of a table (see MetaPrefix).
+type TableMeta struct {
+	// Columns has one entry per column of the schema, in order.
+	Columns []ColumnMeta
+	Checks  []CheckConstraint
+}
+
+// Column returns the metadata of column i (zero when there is none).
+func (m TableMeta) Column(i int) ColumnMeta {
+	if i < 0 || i >= len(m.Columns) {
+		return ColumnMeta{}
+	}
+	return m.Columns[i]
+}
+
+// MetaOf reads the metadata kept in d's properties. Keys it does not know,
+// or that name a column the schema does not have, are ignored: a newer
+// sqlgate's keys must not make a table unreadable.
+func MetaOf(d TableDescriptor) TableMeta {
+	m := TableMeta{Columns: make([]ColumnMeta, len(d.Schema.Columns))}
+	checks := map[int]*CheckConstraint{}
+	for k, v := range d.Properties {
+		switch {
+		case strings.HasPrefix(k, metaColumnPrefix):
+			n, field, ok := metaKey(k[len(metaColumnPrefix):])
+			if !ok || n > len(m.Columns) {
+				continue
+			}
+			c := &m.Columns[n-1]
+			switch field {
+			case "type":
+				c.PGType = v
+			case "default":
+				c.Default = v
+			case "identity":
+				if v == "a" || v == "d" {
+					c.Identity = v[0]
+				}
+			case "sequence":
+				c.Sequence = v
+			}
+		case strings.HasPrefix(k, metaCheckPrefix):
+			n, field, ok := metaKey(k[len(metaCheckPrefix):])
+			if !ok {
+				continue
+			}
+			c := checks[n]
+			if c == nil {
+				c = &CheckConstraint{}
+				checks[n] = c
+			}
+			switch field {
+			case "name":
+				c.Name = v
+			case "expr":
+				c.Expr = v
+			}
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(checks)) {
+		if c := checks[n]; c.Name != "" && c.Expr != "" {
+			m.Checks = append(m.Checks, *c)
+		}
+	}
+	return m
+}
+
+// metaKey splits "N.field" into its 1-based number and field.
+func metaKey(s string) (int, string, bool) {
+	num, field, ok := strings.Cut(s, ".")
+	if !ok {
+		return 0, "", false
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 {
+		return 0, "", false
+	}
+	return n, field, true
+}
+
+// SetTableMeta replaces the metadata kept in d's properties by m (allocating
+// the map when needed); zero fields write no key.
+func SetTableMeta(d *TableDescriptor, m TableMeta) {
+	props := maps.Clone(d.Properties)
+	if props == nil {
+		props = map[string]string{}
+	}
+	maps.DeleteFunc(props, func(k, _ string) bool {
+		return strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix)
+	})
+	for i, c := range m.Columns {
+		key := func(field string) string { return fmt.Sprintf("%s%d.%s", metaColumnPrefix, i+1, field) }
+		if c.PGType != "" {
+			props[key("type")] = c.PGType
+		}
+		if c.Default != "" {
+			props[key("default")] = c.Default
+		}
+		if c.Identity != 0 {
+			props[key("identity")] = string(c.Identity)
+		}
+		if c.Sequence != "" {
+			props[key("sequence")] = c.Sequence
+		}
+	}
+	for i, c := range m.Checks {
+		props[fmt.Sprintf("%s%d.name", metaCheckPrefix, i+1)] = c.Name
+		props[fmt.Sprintf("%s%d.expr", metaCheckPrefix, i+1)] = c.Expr
+	}
+	d.Properties = props
+}
+
+// IsMetaProperty reports whether a property key is sqlgate's metadata (kept
+// in a cluster's custom properties, not Fluss's table properties).
+func IsMetaProperty(key string) bool { return strings.HasPrefix(key, MetaPrefix) }
+
+// variantTypes are the PostgreSQL types that Fluss lacks and sqlgate keeps
+// as a types.Variant of the stored type: the column's values are the stored
+// type's, clients see the PostgreSQL type.
+var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.JSONB, "uuid": types.UUID}
+
+// recordVariants notes, in d's metadata, the PostgreSQL type of each
+// top-level column whose type is a variant Fluss does not store (json,
+// jsonb, uuid), before normalisation drops the variant.
+func recordVariants(d *TableDescriptor, cols []Column) {
+	var m *TableMeta
+	for i, c := range cols {
+		name := c.Type.Variant.Name()
+		if _, ok := variantTypes[name]; !ok {
+			continue
+		}
+		if m == nil {
+			mm := MetaOf(*d)
+			m = &mm
+		}
+		if m.Columns[i].PGType == "" {
+			m.Columns[i].PGType = name
+		}
+	}
+	if m != nil {
+		SetTableMeta(d, *m)
+	}
+}
+
+// applyVariants gives the columns whose metadata names a variant type
+// (recordVariants) that variant again, as a table read back shows them.
+func applyVariants(d *TableDescriptor) {
+	m := MetaOf(*d)
+	for i, c := range m.Columns {
+		if v, ok := variantTypes[c.PGType]; ok {
+			t := &d.Schema.Columns[i].Type
+			if t.Kind == types.String {
+				t.Variant = v
+			}
+		}
+	}
+}

@@ -1,0 +1,355 @@
+package embedded
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Sequences live in the store directory's sequences.json, replaced
+// atomically (writeFileAtomic: fsync, rename, fsync of the directory).
+// nextval hands values out of a block logged ahead, as PostgreSQL logs
+// SEQ_LOG_VALS values ahead in its WAL: when the next value passes the
+// logged bound, the bound moves a block further and is made durable before
+// the value is returned. The file keeps the bound as last_value (called),
+// so after a crash the sequence resumes after every value that could have
+// been handed out: values are skipped, never repeated.
+const (
+	sequencesFile = "sequences.json"
+	// sequenceLogBlock is how many values one durable write reserves at
+	// least (a sequence's CACHE, when larger, is used instead).
+	sequenceLogBlock = 32
+)
+
+var _ fluss.SequenceStore = (*Store)(nil)
+
+// seqStore is the store's sequences, guarded by mu (fsync included: a
+// block write is rare, and ordering the writes keeps the file monotonic).
+type seqStore struct {
+	mu     sync.Mutex
+	loaded bool
+	file   seqFile
+	// cur is each sequence's in-memory state (by id): the last value
+	// handed out and whether one was; logged is the value the file holds,
+	// up to which values may be handed out without writing.
+	cur map[int64]*seqState
+}
+
+type seqState struct {
+	last   int64
+	called bool
+	logged int64
+	// loggedCalled is the file's is_called: false until a block is logged.
+	loggedCalled bool
+}
+
+type seqFile struct {
+	NextID    int64      `json:"next_id"`
+	Sequences []seqEntry `json:"sequences"`
+}
+
+type seqEntry struct {
+	Database string            `json:"database"`
+	Name     string            `json:"name"`
+	ID       int64             `json:"id"`
+	Def      fluss.SequenceDef `json:"def"`
+	Last     int64             `json:"last_value"`
+	Called   bool              `json:"is_called"`
+}
+
+// loadSequences reads the file once; the caller holds q.mu.
+func (s *Store) loadSequences() (*seqStore, error) {
+	q := &s.seqs
+	if s.closed.Load() {
+		return nil, errClosed()
+	}
+	if q.loaded {
+		return q, nil
+	}
+	b, err := os.ReadFile(filepath.Join(s.dir, sequencesFile))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		q.file = seqFile{NextID: 1}
+	case err != nil:
+		return nil, ioErr(err, "reading %s", sequencesFile)
+	default:
+		if err := json.Unmarshal(b, &q.file); err != nil {
+			return nil, corrupt("%s is damaged: %v", sequencesFile, err)
+		}
+	}
+	q.cur = map[int64]*seqState{}
+	for _, e := range q.file.Sequences {
+		q.cur[e.ID] = &seqState{last: e.Last, called: e.Called, logged: e.Last, loggedCalled: e.Called}
+	}
+	q.loaded = true
+	return q, nil
+}
+
+// save writes the file; on an error the caller restores what it changed.
+func (s *Store) saveSequences(q *seqStore) error {
+	b, err := json.MarshalIndent(q.file, "", "  ")
+	if err != nil {
+		return sqlerr.Wrap(err, sqlerr.InternalError, "encoding %s: %v", sequencesFile, err)
+	}
+	return s.writeFileAtomic(filepath.Join(s.dir, sequencesFile), b)
+}
+
+func (q *seqStore) find(path fluss.TablePath) int {
+	return slices.IndexFunc(q.file.Sequences, func(e seqEntry) bool { return e.Database == path.Database && e.Name == path.Table })
+}
+
+func missingSequence(path fluss.TablePath) error {
+	return sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", path.Table)
+}
+
+// withSequences runs fn with the loaded sequences, holding their lock.
+func (s *Store) withSequences(ctx context.Context, fn func(q *seqStore) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.seqs.mu.Lock()
+	defer s.seqs.mu.Unlock()
+	q, err := s.loadSequences()
+	if err != nil {
+		return err
+	}
+	return fn(q)
+}
+
+// update changes the file with change and saves it, undoing the change in
+// memory when the save fails.
+func (s *Store) updateSequences(q *seqStore, change func()) error {
+	prev := seqFile{NextID: q.file.NextID, Sequences: slices.Clone(q.file.Sequences)}
+	change()
+	if err := s.saveSequences(q); err != nil {
+		q.file = prev
+		return err
+	}
+	return nil
+}
+
+// CreateSequence implements fluss.SequenceStore.
+func (s *Store) CreateSequence(ctx context.Context, path fluss.TablePath, def fluss.SequenceDef, ifNotExists bool) (fluss.SequenceInfo, error) {
+	var out fluss.SequenceInfo
+	err := s.withSequences(ctx, func(q *seqStore) error {
+		if i := q.find(path); i >= 0 {
+			if ifNotExists {
+				out = q.info(i)
+				return nil
+			}
+			return sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
+		}
+		if _, err := s.GetTable(ctx, path); err == nil {
+			return sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
+		}
+		e := seqEntry{Database: path.Database, Name: path.Table, ID: q.file.NextID, Def: def, Last: def.Start}
+		if err := s.updateSequences(q, func() {
+			q.file.NextID++
+			q.file.Sequences = append(q.file.Sequences, e)
+		}); err != nil {
+			return err
+		}
+		q.cur[e.ID] = &seqState{last: e.Last, logged: e.Last}
+		out = q.info(len(q.file.Sequences) - 1)
+		return nil
+	})
+	return out, err
+}
+
+// info is entry i with its in-memory state: last_value is the last value
+// handed out (PostgreSQL's pg_sequences shows the logged bound; sqlgate
+// shows what a client saw, which is what a test can check).
+func (q *seqStore) info(i int) fluss.SequenceInfo {
+	e := q.file.Sequences[i]
+	st := q.cur[e.ID]
+	return fluss.SequenceInfo{Path: fluss.TablePath{Database: e.Database, Table: e.Name}, ID: e.ID, Def: e.Def, Last: st.last, Called: st.called}
+}
+
+// AlterSequence implements fluss.SequenceStore.
+func (s *Store) AlterSequence(ctx context.Context, path fluss.TablePath, def fluss.SequenceDef, restart *int64) error {
+	return s.withSequences(ctx, func(q *seqStore) error {
+		i := q.find(path)
+		if i < 0 {
+			return missingSequence(path)
+		}
+		e := &q.file.Sequences[i]
+		st := q.cur[e.ID]
+		last, called := st.logged, st.loggedCalled
+		if restart != nil {
+			last, called = *restart, false
+		}
+		if err := s.updateSequences(q, func() {
+			e := &q.file.Sequences[i]
+			e.Def, e.Last, e.Called = def, last, called
+		}); err != nil {
+			return err
+		}
+		if restart != nil {
+			*st = seqState{last: last, logged: last}
+		}
+		return nil
+	})
+}
+
+// DropSequence implements fluss.SequenceStore.
+func (s *Store) DropSequence(ctx context.Context, path fluss.TablePath, ifExists bool) error {
+	return s.withSequences(ctx, func(q *seqStore) error {
+		i := q.find(path)
+		if i < 0 {
+			if ifExists {
+				return nil
+			}
+			return missingSequence(path)
+		}
+		id := q.file.Sequences[i].ID
+		if err := s.updateSequences(q, func() { q.file.Sequences = slices.Delete(q.file.Sequences, i, i+1) }); err != nil {
+			return err
+		}
+		delete(q.cur, id)
+		return nil
+	})
+}
+
+// GetSequence implements fluss.SequenceStore.
+func (s *Store) GetSequence(ctx context.Context, path fluss.TablePath) (fluss.SequenceInfo, error) {
+	var out fluss.SequenceInfo
+	err := s.withSequences(ctx, func(q *seqStore) error {
+		i := q.find(path)
+		if i < 0 {
+			return missingSequence(path)
+		}
+		out = q.info(i)
+		return nil
+	})
+	return out, err
+}
+
+// ListSequences implements fluss.SequenceStore.
+func (s *Store) ListSequences(ctx context.Context, database string) ([]fluss.SequenceInfo, error) {
+	var out []fluss.SequenceInfo
+	err := s.withSequences(ctx, func(q *seqStore) error {
+		for i, e := range q.file.Sequences {
+			if e.Database == database {
+				out = append(out, q.info(i))
+			}
+		}
+		return nil
+	})
+	slices.SortFunc(out, func(a, b fluss.SequenceInfo) int { return strings.Compare(a.Path.Table, b.Path.Table) })
+	return out, err
+}
+
+// NextValue implements fluss.SequenceStore.
+func (s *Store) NextValue(ctx context.Context, path fluss.TablePath) (int64, error) {
+	var v int64
+	err := s.withSequences(ctx, func(q *seqStore) error {
+		i := q.find(path)
+		if i < 0 {
+			return missingSequence(path)
+		}
+		e := &q.file.Sequences[i]
+		st := q.cur[e.ID]
+		next, err := fluss.NextSequenceValue(path.Table, e.Def, st.last, st.called)
+		if err != nil {
+			return err
+		}
+		wrapped := st.called && (e.Def.Increment > 0) != (next > st.last) // CYCLE went round
+		if !st.loggedCalled || wrapped || pastBound(e.Def, next, st.logged) {
+			// reserve a block from next on, up to the bound
+			bound := blockEnd(e.Def, next)
+			if err := s.updateSequences(q, func() {
+				e := &q.file.Sequences[i]
+				e.Last, e.Called = bound, true
+			}); err != nil {
+				return err
+			}
+			st.logged, st.loggedCalled = bound, true
+		}
+		st.last, st.called = next, true
+		v = next
+		return nil
+	})
+	return v, err
+}
+
+// pastBound reports whether next lies beyond the logged bound in the
+// increment's direction, or wrapped (CYCLE) behind it.
+func pastBound(def fluss.SequenceDef, next, logged int64) bool {
+	if def.Increment > 0 {
+		return next > logged
+	}
+	return next < logged
+}
+
+// blockEnd is the last value of the block that starts at next, within the
+// sequence's bounds.
+func blockEnd(def fluss.SequenceDef, next int64) int64 {
+	n := max(def.Cache, sequenceLogBlock) - 1
+	inc := def.Increment
+	if inc > 0 {
+		if n > 0 && (def.Max-next)/inc < n {
+			n = (def.Max - next) / inc
+		}
+		return next + n*inc
+	}
+	if n > 0 && (next-def.Min)/(-inc) < n {
+		n = (next - def.Min) / (-inc)
+	}
+	return next + n*inc
+}
+
+// SetValue implements fluss.SequenceStore.
+func (s *Store) SetValue(ctx context.Context, path fluss.TablePath, v int64, called bool) error {
+	return s.withSequences(ctx, func(q *seqStore) error {
+		i := q.find(path)
+		if i < 0 {
+			return missingSequence(path)
+		}
+		e := &q.file.Sequences[i]
+		if err := fluss.CheckSetValue(path.Table, e.Def, v); err != nil {
+			return err
+		}
+		if err := s.updateSequences(q, func() {
+			e := &q.file.Sequences[i]
+			e.Last, e.Called = v, called
+		}); err != nil {
+			return err
+		}
+		*q.cur[e.ID] = seqState{last: v, called: called, logged: v, loggedCalled: called}
+		return nil
+	})
+}
+
+// flushSequences writes each sequence's exact state at a clean Close, so
+// that a restart after one continues where the values stopped instead of
+// after the block logged ahead (only a crash skips values).
+func (s *Store) flushSequences() error {
+	q := &s.seqs
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.loaded {
+		return nil
+	}
+	changed := false
+	for i := range q.file.Sequences {
+		e := &q.file.Sequences[i]
+		st := q.cur[e.ID]
+		if st.called != e.Called || st.last != e.Last {
+			e.Last, e.Called = st.last, st.called
+			st.logged, st.loggedCalled = st.last, st.called
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return s.saveSequences(q)
+}

@@ -1,0 +1,105 @@
+package fluss
+
+import (
+	"context"
+	"math"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// SequenceDef is a sequence's definition (CREATE SEQUENCE after
+// PostgreSQL's defaults are applied: every field is set).
+type SequenceDef struct {
+	// Type is the sequence's data type: "smallint", "integer" or "bigint".
+	Type                              string
+	Start, Increment, Min, Max, Cache int64
+	Cycle                             bool
+	// OwnedBy is the table whose column (OwnedColumn) owns the sequence
+	// (SERIAL, identity, OWNED BY): dropping the table drops it. Zero: none.
+	OwnedBy     TablePath
+	OwnedColumn string
+	// Identity marks the sequence of an identity column (pg_depend's 'i').
+	Identity bool
+}
+
+// SequenceInfo is a created sequence and its state.
+type SequenceInfo struct {
+	Path TablePath
+	// ID is unique in the store and never reused (OIDs are built on it).
+	ID  int64
+	Def SequenceDef
+	// Last and Called are PostgreSQL's last_value and is_called: the next
+	// nextval returns Last when Called is false, else Last + Increment. On
+	// a store that hands values out in blocks, Last is the end of the block
+	// logged, which a restart resumes after.
+	Last   int64
+	Called bool
+}
+
+// SequenceStore is implemented by stores that keep sequences durably:
+// nextval's values are unique and increase (in the increment's direction,
+// until a CYCLE wraps) across restarts and crashes, under concurrent
+// callers. Errors are *sqlerr.Error: 42P07 for an existing name, 42P01 for
+// a missing one, 2200H when nextval passes a bound without CYCLE, 22003 for
+// a setval out of bounds.
+type SequenceStore interface {
+	CreateSequence(ctx context.Context, path TablePath, def SequenceDef, ifNotExists bool) (SequenceInfo, error)
+	// AlterSequence replaces the definition; restart, when set, makes the
+	// next nextval return it.
+	AlterSequence(ctx context.Context, path TablePath, def SequenceDef, restart *int64) error
+	DropSequence(ctx context.Context, path TablePath, ifExists bool) error
+	GetSequence(ctx context.Context, path TablePath) (SequenceInfo, error)
+	// ListSequences lists a database's sequences, sorted by name.
+	ListSequences(ctx context.Context, database string) ([]SequenceInfo, error)
+	NextValue(ctx context.Context, path TablePath) (int64, error)
+	// SetValue is setval(seq, v, called).
+	SetValue(ctx context.Context, path TablePath, v int64, called bool) error
+}
+
+// SequenceTypeRange is the range of a sequence data type.
+func SequenceTypeRange(typ string) (lo, hi int64) {
+	switch typ {
+	case "smallint":
+		return math.MinInt16, math.MaxInt16
+	case "integer":
+		return math.MinInt32, math.MaxInt32
+	}
+	return math.MinInt64, math.MaxInt64
+}
+
+// NextSequenceValue is nextval's step, as PostgreSQL's nextval_internal
+// computes it: the value after last (or last itself when not called),
+// wrapped by CYCLE or refused at a bound with 2200H.
+func NextSequenceValue(name string, def SequenceDef, last int64, called bool) (int64, error) {
+	if !called {
+		return last, nil
+	}
+	inc := def.Increment
+	if inc > 0 {
+		if last > def.Max-inc { // overflow-safe last+inc > max
+			if !def.Cycle {
+				return 0, sqlerr.New(sequenceLimitCode, "nextval: reached maximum value of sequence \"%s\" (%d)", name, def.Max)
+			}
+			return def.Min, nil
+		}
+		return last + inc, nil
+	}
+	if last < def.Min-inc {
+		if !def.Cycle {
+			return 0, sqlerr.New(sequenceLimitCode, "nextval: reached minimum value of sequence \"%s\" (%d)", name, def.Min)
+		}
+		return def.Max, nil
+	}
+	return last + inc, nil
+}
+
+// sequenceLimitCode is PostgreSQL's sequence_generator_limit_exceeded.
+const sequenceLimitCode sqlerr.Code = "2200H"
+
+// CheckSetValue is setval's bounds check (22003, PostgreSQL's message).
+func CheckSetValue(name string, def SequenceDef, v int64) error {
+	if v < def.Min || v > def.Max {
+		return sqlerr.New(sqlerr.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (%d..%d)", v, name, def.Min, def.Max)
+	}
+	return nil
+}

@@ -1,0 +1,242 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// ColumnDefault is a column's DEFAULT clause in CREATE TABLE.
+type ColumnDefault struct {
+	// Expr is the expression as written (PostgreSQL text).
+	Expr string
+	// Pos is its 1-based character position, for errors.
+	Pos int
+}
+
+// CheckClause is a CHECK constraint of CREATE TABLE.
+type CheckClause struct {
+	// Name is CONSTRAINT name's ("" when not named).
+	Name string
+	// Column is the column a column constraint is written on ("" for a
+	// table constraint).
+	Column string
+	// Expr is the expression inside CHECK ( ), as written.
+	Expr string
+	Pos  int
+	// NoInherit is CHECK ( ... ) NO INHERIT.
+	NoInherit bool
+}
+
+// IdentityClause is GENERATED { ALWAYS | BY DEFAULT } AS IDENTITY [ ( options ) ].
+type IdentityClause struct {
+	Always  bool
+	Options SequenceOptions
+	Pos     int
+}
+
+// columnClauses reads the constraints of one CREATE TABLE element, from
+// toks[i] to the ',' or ')' that ends it, and returns the tokens TiDB
+// should still see. DEFAULT expressions, CHECK constraints and identity
+// clauses are taken out into st (column is the column the element
+// defines, "" for a table constraint), with their text as written, for
+// the binder to bind with PostgreSQL's grammar; CONSTRAINT names are
+// dropped except a CHECK's (sqlgate keeps no other constraint names).
+// dropped reports a table element that was only a CHECK constraint.
+func columnClauses(src string, toks []token, i int, column string, st *Statement, out []token) (_ int, _ []token, dropped bool, err error) {
+	endOfElement := func(k int) bool {
+		return k >= len(toks) || toks[k].isPunct(src, ",") || toks[k].isPunct(src, ")")
+	}
+	pendingName := ""
+	kept := false
+	for !endOfElement(i) {
+		t := toks[i]
+		switch {
+		case t.is(src, "CONSTRAINT"):
+			if i+1 >= len(toks) {
+				return 0, nil, false, syntaxErrorAt(src, toks, i+1)
+			}
+			n, ok := identName(src, toks[i+1])
+			if !ok {
+				return 0, nil, false, syntaxErrorAt(src, toks, i+1)
+			}
+			pendingName = n
+			i += 2
+			continue
+		case t.is(src, "DEFAULT") && column != "":
+			start := i + 1
+			end := defaultEnd(src, toks, start)
+			if end == start {
+				return 0, nil, false, syntaxErrorAt(src, toks, start)
+			}
+			if st.ColumnDefaults == nil {
+				st.ColumnDefaults = map[string]ColumnDefault{}
+			}
+			if _, dup := st.ColumnDefaults[column]; dup {
+				return 0, nil, false, sqlerr.New(sqlerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", column, st.tableName).WithPosition(charPos(src, t.start))
+			}
+			st.ColumnDefaults[column] = ColumnDefault{Expr: src[toks[start].start:toks[end-1].end], Pos: charPos(src, toks[start].start)}
+			i = end
+		case t.is(src, "CHECK"):
+			if i+1 >= len(toks) || !toks[i+1].isPunct(src, "(") {
+				return 0, nil, false, syntaxErrorAt(src, toks, i+1)
+			}
+			m := (&rewriter{src: src, toks: toks}).matchClose(i+1, len(toks))
+			if m < 0 || m == i+2 {
+				return 0, nil, false, syntaxErrorAt(src, toks, max(m, i+2))
+			}
+			c := CheckClause{Name: pendingName, Column: column, Expr: src[toks[i+2].start:toks[m-1].end], Pos: charPos(src, toks[i+2].start)}
+			i = m + 1
+			if i+1 < len(toks) && toks[i].is(src, "NO") && toks[i+1].is(src, "INHERIT") {
+				c.NoInherit = true
+				i += 2
+			}
+			st.Checks = append(st.Checks, c)
+		case t.is(src, "GENERATED") && column != "" && i+2 < len(toks) && identityAt(src, toks, i+1):
+			c := &IdentityClause{Pos: charPos(src, t.start)}
+			k := i + 1
+			if toks[k].is(src, "ALWAYS") {
+				c.Always = true
+				k++
+			} else {
+				k += 2 // BY DEFAULT
+			}
+			k += 2 // AS IDENTITY
+			if k < len(toks) && toks[k].isPunct(src, "(") {
+				m := (&rewriter{src: src, toks: toks}).matchClose(k, len(toks))
+				if m < 0 {
+					return 0, nil, false, syntaxErrorAt(src, toks, len(toks))
+				}
+				p := &sessionParser{src: src, toks: toks[:m], pos: k + 1}
+				if err := p.sequenceOptions(&c.Options, false, true); err != nil {
+					return 0, nil, false, err
+				}
+				if p.pos < m {
+					return 0, nil, false, syntaxErrorAt(src, toks, p.pos)
+				}
+				k = m + 1
+			}
+			if st.Identity == nil {
+				st.Identity = map[string]*IdentityClause{}
+			}
+			if _, dup := st.Identity[column]; dup {
+				return 0, nil, false, sqlerr.New(sqlerr.SyntaxError, "multiple identity specifications for column \"%s\" of table \"%s\"", column, st.tableName).WithPosition(c.Pos)
+			}
+			st.Identity[column] = c
+			i = k
+		default:
+			// anything else (NOT NULL, PRIMARY KEY, UNIQUE, REFERENCES ...)
+			// goes to TiDB as written, up to the next clause at depth 0
+			kept = true
+			depth := 0
+			refs := false // REFERENCES ... ON DELETE SET DEFAULT is no DEFAULT clause
+			for i < len(toks) {
+				t := toks[i]
+				if t.isPunct(src, "(") {
+					depth++
+				} else if t.isPunct(src, ")") {
+					if depth == 0 {
+						break
+					}
+					depth--
+				} else if depth == 0 && t.isPunct(src, ",") {
+					break
+				}
+				if t.is(src, "NOT") && i+1 < len(toks) && toks[i+1].is(src, "ENFORCED") {
+					i += 2 // Flink's PRIMARY KEY (...) NOT ENFORCED
+					continue
+				}
+				refs = refs || t.is(src, "REFERENCES")
+				out = append(out, t)
+				i++
+				if depth == 0 && !refs && i < len(toks) && (toks[i].is(src, "DEFAULT") && column != "" || toks[i].is(src, "CHECK") || toks[i].is(src, "CONSTRAINT") ||
+					toks[i].is(src, "GENERATED") && column != "" && identityAt(src, toks, i+1)) {
+					break
+				}
+			}
+		}
+		pendingName = ""
+	}
+	return i, out, column == "" && !kept, nil
+}
+
+// identityAt reports whether ALWAYS AS IDENTITY or BY DEFAULT AS IDENTITY
+// starts at toks[k].
+func identityAt(src string, toks []token, k int) bool {
+	switch {
+	case k+2 < len(toks) && toks[k].is(src, "ALWAYS"):
+		return toks[k+1].is(src, "AS") && toks[k+2].is(src, "IDENTITY")
+	case k+3 < len(toks) && toks[k].is(src, "BY"):
+		return toks[k+1].is(src, "DEFAULT") && toks[k+2].is(src, "AS") && toks[k+3].is(src, "IDENTITY")
+	}
+	return false
+}
+
+// defaultEnd is the end of a DEFAULT expression starting at toks[k]:
+// PostgreSQL's b_expr, which no column constraint keyword continues, so it
+// ends before one at depth 0 (CASE ... END nests), or at ',' or ')'.
+func defaultEnd(src string, toks []token, k int) int {
+	depth := 0
+	for j := k; j < len(toks); j++ {
+		t := toks[j]
+		switch {
+		case t.isPunct(src, "(") || t.isPunct(src, "["):
+			depth++
+		case t.isPunct(src, ")") || t.isPunct(src, "]"):
+			if depth == 0 {
+				return j
+			}
+			depth--
+		case t.is(src, "CASE"):
+			depth++
+		case t.is(src, "END") && depth > 0:
+			depth--
+		case depth == 0 && t.isPunct(src, ","):
+			return j
+		case depth == 0 && j > k && columnConstraintWords[t.word(src)] && !strings.EqualFold(t.text(src), "key"):
+			return j
+		}
+	}
+	return len(toks)
+}
+
+// lastColumn is the column CREATE TABLE's rewrite read last.
+func lastColumn(st *Statement) string {
+	if n := len(st.columnOrder); n > 0 {
+		return st.columnOrder[n-1]
+	}
+	return ""
+}
+
+// rewriteInsertDefaults takes INSERT's OVERRIDING { SYSTEM | USER } VALUE
+// out into st.Overriding and turns DEFAULT VALUES into MySQL's () VALUES
+// (), which TiDB reads as one row of no values: every column its default.
+func rewriteInsertDefaults(src string, toks []token, st *Statement) []token {
+	depth := 0
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.isPunct(src, "("):
+			depth++
+		case t.isPunct(src, ")"):
+			depth--
+		case depth == 0 && i+2 < len(toks) && t.is(src, "OVERRIDING") && toks[i+2].is(src, "VALUE") &&
+			(toks[i+1].is(src, "SYSTEM") || toks[i+1].is(src, "USER")):
+			st.Overriding = strings.ToLower(toks[i+1].text(src))
+			toks = append(toks[:i:i], toks[i+3:]...)
+			i--
+		case depth == 0 && i+1 < len(toks) && t.is(src, "DEFAULT") && toks[i+1].is(src, "VALUES"):
+			at, end := t.start, toks[i+1].end
+			synth := []token{
+				{kind: tkPunct, start: at, end: at, lead: t.lead, synth: "("},
+				{kind: tkPunct, start: at, end: at, lead: at, synth: ")"},
+				{kind: tkIdent, start: at, end: at, lead: at, synth: "values"},
+				{kind: tkPunct, start: end, end: end, lead: end, synth: "("},
+				{kind: tkPunct, start: end, end: end, lead: end, synth: ")"},
+			}
+			toks = append(append(toks[:i:i], synth...), toks[i+2:]...)
+			return toks
+		}
+	}
+	return toks
+}

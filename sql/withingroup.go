@@ -1,0 +1,62 @@
+package sql
+
+import "strings"
+
+// Ordered-set and hypothetical-set aggregates: PostgreSQL's
+//
+//	f(direct args) WITHIN GROUP (ORDER BY keys)
+//
+// (percentile_cont(0.5) WITHIN GROUP (ORDER BY x), mode() WITHIN GROUP
+// (ORDER BY x), rank(3) WITHIN GROUP (ORDER BY x DESC)) reaches TiDB as
+// an ordered aggregate (aggorder.go) whose arguments are one marker call
+// holding the direct arguments:
+//
+//	group_concat(pg__within_group(direct args) ORDER BY keys SEPARATOR 'pg__agg:f')
+//
+// and the binder (binder/orderedset.go) reads it back.
+
+// WithinGroupMarker is the marker call that holds the direct arguments.
+const WithinGroupMarker = "pg__within_group"
+
+// withinGroupAt reports whether token k starts WITHIN GROUP (ORDER BY ..)
+// right after a call in out; it returns the index in out where the call
+// starts and the ")" closing the WITHIN GROUP parentheses.
+func (r *rewriter) withinGroupAt(out []item, k, j int) (start, closeIdx int, ok bool) {
+	if k+4 >= j || !r.toks[k].is(r.src, "WITHIN") || !r.toks[k+1].is(r.src, "GROUP") || !r.toks[k+2].isPunct(r.src, "(") ||
+		!r.toks[k+3].is(r.src, "ORDER") || !r.toks[k+4].is(r.src, "BY") {
+		return 0, 0, false
+	}
+	n := len(out)
+	if n < 3 || !r.itemIs(out[n-1], ")") {
+		return 0, 0, false
+	}
+	open := r.matchOpenItem(out, n-1, "(", ")")
+	if open < 1 || out[open-1].composite || out[open-1].tok.kind != tkIdent {
+		return 0, 0, false
+	}
+	m := r.matchClose(k+2, j)
+	if m < 0 {
+		return 0, 0, false
+	}
+	return open - 1, m, true
+}
+
+// withinGroup rewrites the call ending out and its WITHIN GROUP clause at k.
+func (r *rewriter) withinGroup(out []item, k, j int) ([]item, int, error) {
+	s, m, _ := r.withinGroupAt(out, k, j)
+	if m == k+5 {
+		return nil, 0, r.errNear(m)
+	}
+	keys, err := r.run(k+5, m)
+	if err != nil {
+		return nil, 0, err
+	}
+	name := strings.ToLower(strings.Trim(out[s].tok.text(r.src), `"`))
+	b := newComposite(out[s].lead)
+	b.add("group_concat("+WithinGroupMarker+"(", out[s].firstOrig())
+	b.addItems(out[s+2:len(out)-1], true)
+	b.add(") order by ", r.toks[k].start)
+	b.addItems(keys, true)
+	b.add(" separator "+sqlQuote(AggregateMarkerPrefix+name)+")", r.toks[m].start)
+	return append(out[:s], b.it), m + 1, nil
+}

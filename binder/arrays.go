@@ -478,13 +478,10 @@ func arrayConcatKernel(at types.T, mode int) functions.Kernel {
 // parseArrayLiteral reads an unknown literal as an array of t's elements.
 func (b *binder) parseArrayLiteral(s string, t types.T) (any, error) {
 	var loc *time.Location = functions.LocationOf(b.ctx)
-	if t.Elem.IsNested() {
-		return types.ParseTextIn(s, t, loc) // arrays of MAP/ROW/ARRAY: their JSON text
-	}
 	if t.Variant.IsVector() {
 		return functions.ParseVector(s, *t.Elem, loc)
 	}
-	return functions.ParseArray(s, *t.Elem, loc)
+	return functions.ParseArrayText(s, t, loc) // nested arrays in braces or JSON
 }
 
 // arrayMarkerName is PostgreSQL's output column name for an array marker:

@@ -123,7 +123,7 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 	case *ast.ExplainStmt:
 		return b.bindExplain(node)
 	case *ast.TruncateTableStmt:
-		info, err := b.cat.GetTable(b.ctx, tablePath(node.Table))
+		info, err := b.cat.GetTable(b.ctx, b.tablePath(node.Table))
 		if err != nil {
 			if se := sqlerr.As(err); se != nil {
 				return nil, b.errAt(node.Table, se)
@@ -266,16 +266,6 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c == '"' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
-// tablePath resolves a possibly schema-qualified table name. Unqualified
-// names and "public" live in the default database.
-func tablePath(tn *ast.TableName) fluss.TablePath {
-	db := ident(tn.Schema)
-	if db == "" {
-		db = fluss.DefaultDatabase
-	}
-	return fluss.TablePath{Database: db, Table: ident(tn.Name)}
-}
-
 // ident is the one place that decides how an identifier is folded.
 // PostgreSQL folds unquoted identifiers to lower case and keeps quoted ones;
 // the sql/ rewrite already lower-cased the unquoted ones, so the name as
@@ -297,7 +287,7 @@ func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 		if d, ok, err := b.describeView(show.Table); ok {
 			return d, err
 		}
-		info, err := b.cat.GetTable(b.ctx, tablePath(show.Table))
+		info, err := b.cat.GetTable(b.ctx, b.tablePath(show.Table))
 		if err != nil {
 			if se := sqlerr.As(err); se != nil {
 				return nil, b.errAt(show.Table, se)

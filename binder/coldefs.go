@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -292,7 +293,19 @@ func withoutPosition(err error) error {
 // are upper case; anything else is kept as written.
 func defaultDisplay(text string, e Expr, t types.T) string {
 	trimmed := strings.TrimSpace(text)
-	if _, ok := e.(*Const); ok {
+	if k, ok := e.(*Const); ok {
+		// a quoted literal becomes a constant of the column's type, which
+		// PostgreSQL's deparser prints bare for integer and boolean
+		switch v := k.Value.(type) {
+		case int64:
+			if t.Kind == types.Int32 && v >= 0 && strings.HasPrefix(trimmed, "'") {
+				return strconv.FormatInt(v, 10)
+			}
+		case bool:
+			if strings.HasPrefix(trimmed, "'") {
+				return strconv.FormatBool(v)
+			}
+		}
 		if strings.HasPrefix(trimmed, "'") && strings.HasSuffix(trimmed, "'") && strings.Count(trimmed, "'")%2 == 0 && !strings.Contains(trimmed[1:len(trimmed)-1], "'") {
 			return trimmed + "::" + typeDisplayName(t)
 		}

@@ -138,7 +138,10 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 			desc.Properties[k] = v
 		}
 	}
-	path := tablePath(ct.Table)
+	path, err := b.createPath(ct.Table)
+	if err != nil {
+		return nil, err
+	}
 	seqs, err := b.bindColumnMeta(path, &desc, serial, unconstrained) // coldefs.go
 	if err != nil {
 		return nil, err
@@ -184,7 +187,7 @@ func (b *binder) bindDropTable(dt *ast.DropTableStmt) (Statement, error) {
 	}
 	out := &DropTable{IfExists: dt.IfExists}
 	for _, tn := range dt.Tables {
-		out.Paths = append(out.Paths, tablePath(tn))
+		out.Paths = append(out.Paths, b.tablePath(tn))
 	}
 	return out, nil
 }
@@ -231,7 +234,11 @@ func (b *binder) bindCreateTableAs(ct *ast.CreateTableStmt) (Statement, error) {
 		p.Exprs = append(p.Exprs, b.castTo(&ColumnRef{Index: i, Name: c.Name, T: c.T}, t))
 		p.Cols = append(p.Cols, Column{Name: name, T: t})
 	}
-	return &CreateTable{Path: tablePath(ct.Table), Descriptor: desc, IfNotExists: ct.IfNotExists, Source: b.finishParams(p), params: b.params}, nil
+	path, err := b.createPath(ct.Table)
+	if err != nil {
+		return nil, err
+	}
+	return &CreateTable{Path: path, Descriptor: desc, IfNotExists: ct.IfNotExists, Source: b.finishParams(p), params: b.params}, nil
 }
 
 // ddlTimeDefaults gives a column's TIME written without a precision (at

@@ -56,7 +56,7 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 		if n, ok, err := b.bindViewRef(src, alias); ok {
 			return n, err
 		}
-		path := tablePath(src)
+		path := b.tablePath(src)
 		changelog, binlog := false, false
 		if base, ok := strings.CutSuffix(path.Table, "$changelog"); ok {
 			path.Table, changelog = base, true

@@ -376,8 +376,10 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 		}
 	}
 	dims := tn.ArrayDims
-	if tn.Name == "array" && dims > 0 {
-		dims-- // T[] arrives as array of T with ArrayDims 1: one level built above
+	if tn.Name == "array" {
+		// T[] and T[][] arrive as one "array" node per dimension (ArrayDims
+		// counts the levels so far), each built above: nothing to add
+		dims = 0
 	}
 	for i := 0; i < dims; i++ {
 		t = types.ArrayOf(t)

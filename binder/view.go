@@ -116,7 +116,10 @@ func (b *binder) bindCreateView(cv *ast.CreateViewStmt) (Statement, error) {
 	if b.stmt != nil && b.stmt.NumParams > 0 {
 		return nil, sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $1")
 	}
-	path := tablePath(cv.ViewName)
+	path, err := b.createPath(cv.ViewName)
+	if err != nil {
+		return nil, err
+	}
 	switch path.Database {
 	case "pg_catalog", "information_schema":
 		return nil, sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied to create \"%s.%s\"", path.Database, path.Table).
@@ -197,7 +200,7 @@ func (b *binder) bindQueryNode(q ast.Node) (Node, error) {
 func (b *binder) bindDropView(dt *ast.DropTableStmt) (Statement, error) {
 	out := &DropView{IfExists: dt.IfExists}
 	for _, tn := range dt.Tables {
-		out.Paths = append(out.Paths, tablePath(tn))
+		out.Paths = append(out.Paths, b.tablePath(tn))
 	}
 	return out, nil
 }
@@ -209,7 +212,7 @@ func (b *binder) bindViewRef(src *ast.TableName, alias string) (n Node, ok bool,
 	if !isViews {
 		return nil, false, nil
 	}
-	path := tablePath(src)
+	path := b.tablePath(src)
 	v, err := vc.GetView(b.ctx, path)
 	if err != nil {
 		if se := sqlerr.As(err); se != nil {
@@ -239,7 +242,7 @@ func (b *binder) describeView(tn *ast.TableName) (Statement, bool, error) {
 	if !isViews {
 		return nil, false, nil
 	}
-	v, err := vc.GetView(b.ctx, tablePath(tn))
+	v, err := vc.GetView(b.ctx, b.tablePath(tn))
 	if err != nil || v == nil {
 		return nil, err != nil, err
 	}

@@ -46,7 +46,7 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 	if !c.From {
 		return s.prepareCopyTo(ctx, st)
 	}
-	path := copyPath(c)
+	path := s.copyPath(ctx, c)
 	if err := systemTable(path); err != nil {
 		return nil, err
 	}
@@ -63,10 +63,15 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 	return &statement{sess: s, parsed: st, cols: cols}, nil
 }
 
-func copyPath(c *sql.CopyStmt) fluss.TablePath {
+// copyPath is COPY's table, an unqualified name found over the search path.
+func (s *session) copyPath(ctx context.Context, c *sql.CopyStmt) fluss.TablePath {
 	db := c.Schema
 	if db == "" {
 		db = fluss.DefaultDatabase
+		cat := &recordingCatalog{tables: s.eng.tables, views: s.eng.meta.Views(), meta: s.eng.meta}
+		if r, err := cat.ResolveSchema(s.sessionCtx(ctx), c.Table, false); err == nil {
+			db = r
+		}
 	}
 	return fluss.TablePath{Database: db, Table: c.Table}
 }
@@ -107,7 +112,7 @@ func (s *session) prepareCopyTo(ctx context.Context, st *sql.Statement) (*statem
 			}
 			list = strings.Join(q, ", ")
 		}
-		path := copyPath(c)
+		path := s.copyPath(ctx, c)
 		text = "SELECT " + list + " FROM " + quoteIdent(path.Database) + "." + quoteIdent(path.Table)
 	}
 	stmts, err := s.parser.Parse(text)
@@ -173,7 +178,7 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	if s.txStatus == 'E' {
 		return "", sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
-	info, err := s.eng.store.GetTable(ctx, copyPath(ps.parsed.Copy))
+	info, err := s.eng.store.GetTable(ctx, s.copyPath(ctx, ps.parsed.Copy))
 	if err != nil {
 		return "", err
 	}

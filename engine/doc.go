@@ -6,7 +6,12 @@
 //
 // It is the only package that sees every stage; it holds no logic of its
 // own beyond sequencing them and the session statements (SET, SHOW, BEGIN,
-// COMMIT, ROLLBACK) that never reach the binder.
+// COMMIT, ROLLBACK) that never reach the binder, and the schema-management
+// statements that do not either (ddlstmts.go): schemas as Fluss databases
+// and search_path resolution of unqualified names (schemas.go, the
+// binder's SchemaResolver), ALTER TABLE onto fluss.TableAlterer
+// (altertable.go), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go)
+// and temporary tables in the session's pg_temp_N (temptables.go).
 //
 // Outside a transaction block each statement's writes are its own implicit
 // transaction, committed when it ends; while pgwire holds the implicit
@@ -39,4 +44,13 @@
 // at the block's first statement and fails a write to a row changed since
 // with 40001; SERIALIZABLE is refused (0A000); on a store without row
 // locks, read-modify-write statements and REPEATABLE READ are.
+//
+// Column defaults, CHECK constraints and sequences (coldefs.go,
+// sequences.go): INSERT's defaults are bound into its plan, COPY fills
+// omitted columns with them, and every row a transaction writes passes
+// the table's CHECK constraints (pendingTable) before it is kept.
+// Sequences live in the store when it is a fluss.SequenceStore; their DDL
+// refuses a transaction block, and nextval is not rolled back, as in
+// PostgreSQL. A store without sequences (a Fluss cluster) refuses them,
+// and SERIAL and identity columns with them, with 0A000.
 package engine

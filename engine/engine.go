@@ -92,6 +92,7 @@ func New(store fluss.Store, opts Options) *Engine {
 		opts.SpillDir = os.TempDir()
 	}
 	e := &Engine{store: store, log: opts.Logger, mem: opts.Mem, opts: opts, tables: tables{store: store, virtual: opts.Virtual}}
+	e.tables.schemas = &schemaCache{counter: &e.catalog}
 	e.runtime = e.tables
 	if rl, ok := store.(fluss.RowLockable); ok && rl.RowLocksSerializeWriters() {
 		e.locks = rowlock.New(opts.Locks)
@@ -112,6 +113,7 @@ func New(store fluss.Store, opts Options) *Engine {
 	if e.meta == nil {
 		e.meta = meta.Memory()
 	}
+	e.dropStaleTempSchemas()
 	return e
 }
 

@@ -58,6 +58,13 @@ type session struct {
 	// rowLocks owns the row locks of the session's transactions (nil
 	// until the first write, or when the store takes no row locks).
 	rowLocks *rowlock.Txn
+	// sqlPrepared are the statements of SQL-level PREPARE (sqlprepare.go);
+	// protocol drops the client's Parse-prepared ones at DEALLOCATE.
+	sqlPrepared map[string]*statement
+	protocol    pgwire.ProtocolStatements
+	// tempSchema is the session's pg_temp_N once it created a temporary
+	// table (temptables.go); dropped with the session.
+	tempSchema string
 	// stmtText is the running statement's text, for lock reports.
 	stmtText string
 	// metaFresh: Prepare refreshed the metadata (metadata.go), so the
@@ -74,6 +81,7 @@ func (s *session) TxStatus() byte { return s.txStatus }
 func (s *session) Close() {
 	s.endTxn()
 	s.dropImplicit()
+	s.dropTempSchema()
 }
 
 // HoldImplicit implements pgwire.ImplicitTransactions: the statements
@@ -338,6 +346,9 @@ func (s *session) abortLocks() {
 
 func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []types.T) (*statement, error) {
 	ps := &statement{sess: s, parsed: st}
+	if st.DDL != nil {
+		return s.prepareDDL(ctx, ps)
+	}
 	switch st.Kind {
 	case sql.Copy:
 		return s.prepareCopy(ctx, st)
@@ -511,6 +522,9 @@ func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, 
 func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, error) {
 	s := ps.sess
 	s.stmtText = ps.parsed.Text
+	if ps.parsed.DDL != nil {
+		return s.execDDL(ctx, ps, params)
+	}
 	switch ps.parsed.Kind {
 	case sql.Set, sql.Reset:
 		return s.execSet(ps.parsed.Set)
@@ -608,7 +622,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		return tagOnly(savepointVerb(ps.parsed.Kind)), nil
 	case sql.Deallocate:
-		return tagOnly("DEALLOCATE"), nil
+		return s.deallocate(ps.parsed.Deallocate)
 	case sql.Grant, sql.Revoke:
 		if s.txStatus == 'E' {
 			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
@@ -779,7 +793,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			}
 			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
 		}
-		info, err := s.createTable(ctx, b) // metadata.go: with its owner and sequences
+		err := s.noteTempSchema(ctx, b.Path.Database)
+		var info fluss.TableInfo
+		if err == nil {
+			info, err = s.createTable(ctx, b) // metadata.go: with its owner and sequences
+		}
 		s.eng.ddl.Unlock()
 		if err != nil {
 			return nil, err

@@ -24,6 +24,9 @@ type VirtualTables interface {
 type tables struct {
 	store   fluss.Store
 	virtual VirtualTables
+	// schemas caches the store's databases for search_path resolution
+	// (schemas.go); nil resolves every unqualified name to public.
+	schemas *schemaCache
 }
 
 func (t tables) virtualTable(ctx context.Context, p fluss.TablePath) (fluss.Table, bool) {

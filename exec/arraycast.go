@@ -29,10 +29,7 @@ func castArray(v any, from, to types.T, loc *time.Location) (any, error) {
 		}
 		return strings.Join(parts, " "), nil
 	case to.Kind == types.Array && (from.Kind == types.Unknown || from.IsString() || from.Kind == types.Name):
-		if to.Elem.IsNested() {
-			return types.ParseTextIn(v.(string), to, loc) // JSON text, as printed
-		}
-		return functions.ParseArray(v.(string), *to.Elem, loc)
+		return functions.ParseArrayText(v.(string), to, loc) // nested arrays in braces or JSON
 	case from.Kind == types.Array && (to.IsString() || to.Kind == types.Name):
 		return functions.FormatArray(v.([]any), *from.Elem, loc), nil
 	case from.Kind == types.Array && to.Kind == types.Array:

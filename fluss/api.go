@@ -102,6 +102,17 @@ type Catalog interface {
 	GetTable(ctx context.Context, path TablePath) (TableInfo, error)
 	// ListTables lists the tables of a database, sorted by name.
 	ListTables(ctx context.Context, database string) ([]TableInfo, error)
+	// CreateDatabase creates a database (a PostgreSQL schema); 42P06 if it
+	// exists, unless ignoreIfExists.
+	CreateDatabase(ctx context.Context, name string, ignoreIfExists bool) error
+	// DropDatabase drops a database; 3F000 if it does not exist, unless
+	// ignoreIfNotExists. Without cascade a database holding tables is
+	// refused with 2BP01; with it, its tables are dropped too, atomically
+	// with the database.
+	DropDatabase(ctx context.Context, name string, ignoreIfNotExists, cascade bool) error
+	// ListDatabases lists the databases' names, sorted; DefaultDatabase is
+	// always among them.
+	ListDatabases(ctx context.Context) ([]string, error)
 }
 
 // Store is a set of tables: the embedded store or a remote cluster.

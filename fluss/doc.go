@@ -7,7 +7,10 @@
 // over it) and fluss/format (the byte formats: log record batches,
 // compacted rows, key encoding, bucketing). Fluss's table JSON
 // (tablejson.go) and the $changelog metadata columns (changelog.go) are
-// here, shared by the stores.
+// here, shared by the stores, and so are sqlgate's column metadata kept
+// in a table's properties (coldefs.go: PostgreSQL types, defaults,
+// identity, CHECK constraints) and the sequence model a store may keep
+// (sequences.go: SequenceStore, nextval's step).
 //
 // It must not know SQL: no parsing, no SQLSTATE-specific decisions beyond
 // returning *sqlerr.Error values for the write-rule violations that seed 000

@@ -259,8 +259,10 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	if len(d.BucketKey) == 0 {
 		d.BucketKey = nil
 	}
+	// Custom properties (what Fluss's AlterTable puts the keys outside
+	// "table." in) are properties to sqlgate, as CREATE TABLE's WITH.
 	for k, v := range tj.Custom {
-		if IsMetaProperty(k) {
+		if _, ok := d.Properties[k]; !ok {
 			if d.Properties == nil {
 				d.Properties = map[string]string{}
 			}
@@ -276,4 +278,15 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	}
 	applyVariants(&d)
 	return d, nil
+}
+
+// MarshalTypeJSON is one data type in Fluss's DataTypeJsonSerde shape (what
+// AlterTable's PbAddColumn carries).
+func MarshalTypeJSON(t types.T) ([]byte, error) {
+	highest := 0
+	j, err := typeToJSON(t, &highest, false)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(j)
 }

@@ -168,6 +168,8 @@ type Catalog struct {
 	types  map[uint32]*typeSpec
 	typeBy map[string]*typeSpec
 	procs  []procInfo
+	// schemas are the user schemas' OIDs seen (schemas.go).
+	schemas schemaNames
 }
 
 // New returns the catalog of store.
@@ -219,10 +221,12 @@ type snapshot struct {
 	tables []fluss.TableInfo
 	// sequences are the store's sequences (coldefs.go).
 	sequences []fluss.SequenceInfo
+	// schemas are the store's databases (public among them).
+	schemas []string
 }
 
 func (c *Catalog) snapshot(ctx context.Context) (*snapshot, error) {
-	ts, err := c.store.ListTables(ctx, fluss.DefaultDatabase)
+	ts, dbs, err := c.allTables(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +234,7 @@ func (c *Catalog) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &snapshot{tables: ts, sequences: seqs}, nil
+	return &snapshot{tables: ts, sequences: seqs, schemas: dbs}, nil
 }
 
 // typeSpec is one pg_type row for a built-in type.
@@ -345,8 +349,10 @@ func namespaceOID(schema string) uint32 {
 		return nsInfoSchema
 	case "pg_toast":
 		return nsToast
+	case fluss.DefaultDatabase:
+		return nsPublic
 	}
-	return nsPublic
+	return userSchemaOID(schema)
 }
 
 func namespaceName(oid uint32) (string, bool) {

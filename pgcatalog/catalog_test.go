@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,6 +35,27 @@ func (f *fakeStore) GetTable(_ context.Context, p fluss.TablePath) (fluss.TableI
 		}
 	}
 	return fluss.TableInfo{}, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", p.Table)
+}
+func (f *fakeStore) CreateDatabase(context.Context, string, bool) error {
+	return errors.New("read-only fake")
+}
+func (f *fakeStore) DropDatabase(context.Context, string, bool, bool) error {
+	return errors.New("read-only fake")
+}
+
+// ListDatabases lists public and the databases the tables name.
+func (f *fakeStore) ListDatabases(context.Context) ([]string, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	out := []string{fluss.DefaultDatabase}
+	for _, t := range f.tables {
+		if !slices.Contains(out, t.Path.Database) {
+			out = append(out, t.Path.Database)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 func (f *fakeStore) ListTables(_ context.Context, db string) ([]fluss.TableInfo, error) {
 	if f.err != nil {

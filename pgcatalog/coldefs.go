@@ -6,6 +6,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -263,4 +264,26 @@ func (c *Catalog) sequenceOIDByName(ctx context.Context, name string) (uint32, b
 		}
 	}
 	return 0, false, nil
+}
+
+// SerialSequence implements functions.SerialSequences: the sequence the
+// column of the table with OID reloid owns, schema-qualified.
+func (c *Catalog) SerialSequence(ctx context.Context, reloid uint32, column string) (string, bool, error) {
+	t, index, sp, ok, err := c.relation(ctx, reloid)
+	if err != nil || !ok || index || sp != nil {
+		return "", false, err
+	}
+	if t.ColumnIndex(column) < 0 {
+		return "", false, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", column, t.Path.Table)
+	}
+	seqs, err := c.listSequences(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	for _, q := range seqs {
+		if q.Def.OwnedBy == t.Path && q.Def.OwnedColumn == column {
+			return fluss.DefaultDatabase + "." + quoteIdent(q.Path.Table), true, nil
+		}
+	}
+	return "", false, nil
 }

@@ -53,7 +53,11 @@
 //     pg_partition_ancestors has no rows (there are no partitions).
 //   - pg_stat_activity, pg_matviews, pg_proc's argument names,
 //     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no
-//     triggers, policies, sequences or partitions.
+//     triggers, policies or partitions.
+//   - Sequences, column defaults, identity columns and CHECK constraints
+//     (coldefs.go) come from the store's sequences and the tables'
+//     metadata (fluss.TableMeta); pg_depend has no rows for them, and a
+//     CHECK's definition is shown as written (PostgreSQL re-prints it).
 //   - Views (views.go) show their definition as written, not re-printed;
 //     they are not updatable, and pg_rewrite / pg_depend have no rows.
 package pgcatalog

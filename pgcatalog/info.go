@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -105,6 +106,9 @@ func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool
 	}
 	rel := parts[len(parts)-1]
 	schemas := []string{pgCatalog, fluss.DefaultDatabase}
+	if path, ok := functions.SearchPathOf(ctx); ok {
+		schemas = append([]string{pgCatalog}, path...)
+	}
 	if len(parts) == 2 {
 		schemas = parts[:1]
 	}
@@ -112,10 +116,10 @@ func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool
 		if sp, ok := c.specs[schema+"."+rel]; ok {
 			return sp.oid, true, nil
 		}
-		if schema != fluss.DefaultDatabase {
+		if schema == pgCatalog || schema == infoSchema {
 			continue
 		}
-		tables, err := c.store.ListTables(ctx, fluss.DefaultDatabase)
+		tables, err := c.store.ListTables(ctx, schema)
 		if err != nil {
 			return 0, false, err
 		}
@@ -127,7 +131,7 @@ func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool
 				return pkIndexOID(t.TableID), true, nil
 			}
 		}
-		if oid, ok := c.viewOIDByName(rel); ok {
+		if oid, ok := c.viewOIDByName(rel); ok && schema == fluss.DefaultDatabase {
 			return oid, true, nil
 		}
 		if oid, ok, err := c.sequenceOIDByName(ctx, rel); err != nil || ok { // coldefs.go
@@ -157,7 +161,7 @@ func (c *Catalog) relation(ctx context.Context, oid uint32) (t fluss.TableInfo, 
 	case id >= oidStride:
 		return t, false, nil, false, nil
 	}
-	tables, err := c.store.ListTables(ctx, fluss.DefaultDatabase)
+	tables, _, err := c.allTables(ctx)
 	if err != nil {
 		return t, false, nil, false, err
 	}
@@ -173,8 +177,8 @@ func (c *Catalog) relation(ctx context.Context, oid uint32) (t fluss.TableInfo, 
 func (c *Catalog) RelationName(ctx context.Context, oid uint32) (string, bool, error) {
 	if q, ok, err := c.sequenceByOID(ctx, oid); err != nil || ok { // coldefs.go
 		name := quoteIdent(q.Path.Table)
-		if ok && !publicOnPath(ctx) {
-			name = "public." + name
+		if ok && !onPath(ctx, q.Path.Database) {
+			name = quoteIdent(q.Path.Database) + "." + name
 		}
 		return name, ok, err
 	}
@@ -192,40 +196,40 @@ func (c *Catalog) RelationName(ctx context.Context, oid uint32) (string, bool, e
 	if index {
 		name = quoteIdent(pkName(t))
 	}
-	if !publicOnPath(ctx) {
-		return "public." + name, true, nil
+	if !onPath(ctx, t.Path.Database) {
+		return quoteIdent(t.Path.Database) + "." + name, true, nil
 	}
 	return name, true, nil
 }
 
-// publicOnPath reports whether the session's search_path names public
-// (as it does by default): regclass output qualifies a table's name
-// otherwise, as PostgreSQL does for a relation it would not find.
-func publicOnPath(ctx context.Context) bool {
-	v, ok := functions.SettingOf(ctx, "search_path")
+// onPath reports whether the session's search_path names schema (public
+// is, by default): regclass output qualifies a table's name otherwise, as
+// PostgreSQL does for a relation it would not find.
+func onPath(ctx context.Context, schema string) bool {
+	if sess, ok := functions.SessionIn(ctx); ok && schema == fmt.Sprintf("pg_temp_%d", uint32(sess.BackendPID)) {
+		return true // the session's temporary schema, searched first
+	}
+	path, ok := functions.SearchPathOf(ctx)
 	if !ok {
-		return true
+		return schema == fluss.DefaultDatabase
 	}
-	for _, s := range strings.Split(v, ",") {
-		s = strings.TrimSpace(s)
-		if s == "public" || s == `"public"` {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(path, schema)
 }
 
-// RelationVisible implements functions.CatalogInfo: relations in public
-// and pg_catalog are on the search path.
+// RelationVisible implements functions.CatalogInfo: pg_catalog's relations
+// and those of the schemas on the search path are visible.
 func (c *Catalog) RelationVisible(ctx context.Context, oid uint32) (bool, error) {
-	if _, ok, err := c.sequenceByOID(ctx, oid); err != nil || ok { // coldefs.go
-		return ok && publicOnPath(ctx), err
+	if seq, ok, err := c.sequenceByOID(ctx, oid); err != nil || ok { // coldefs.go
+		return ok && onPath(ctx, seq.Path.Database), err
 	}
-	_, _, sp, ok, err := c.relation(ctx, oid)
+	t, _, sp, ok, err := c.relation(ctx, oid)
 	if err != nil || !ok {
 		return false, err
 	}
-	return sp == nil || sp.schema == pgCatalog, nil
+	if sp != nil {
+		return sp.schema == pgCatalog, nil
+	}
+	return onPath(ctx, t.Path.Database), nil
 }
 
 // RelationSize implements functions.CatalogInfo. sqlgate does not track
@@ -389,11 +393,19 @@ func (c *Catalog) LookupNamespace(name string) (uint32, bool) {
 	case pgCatalog, infoSchema, fluss.DefaultDatabase, "pg_toast":
 		return namespaceOID(name), true
 	}
+	if dbs, err := c.databases(context.Background()); err == nil && slices.Contains(dbs, name) {
+		return userSchemaOID(name), true
+	}
 	return 0, false
 }
 
 // NamespaceName implements functions.CatalogInfo.
-func (c *Catalog) NamespaceName(oid uint32) (string, bool) { return namespaceName(oid) }
+func (c *Catalog) NamespaceName(oid uint32) (string, bool) {
+	if n, ok := namespaceName(oid); ok {
+		return n, true
+	}
+	return c.schemas.name(oid)
+}
 
 // RoleName implements functions.CatalogInfo.
 func (c *Catalog) RoleName(oid uint32) (string, bool) {

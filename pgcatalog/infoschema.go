@@ -35,7 +35,7 @@ func (c *Catalog) infoTablesRows(_ context.Context, s *snapshot) ([]row, error) 
 	}
 	var rows []row
 	for _, t := range s.tables {
-		rows = append(rows, mk(fluss.DefaultDatabase, t.Path.Table, "BASE TABLE"))
+		rows = append(rows, mk(t.Path.Database, t.Path.Table, "BASE TABLE"))
 	}
 	for i := range relationSpecs {
 		sp := &relationSpecs[i]
@@ -55,7 +55,7 @@ func (c *Catalog) columnRow(schema, table string, pos int, name string, t types.
 		"table_catalog": c.opts.Database, "table_schema": schema, "table_name": table, "column_name": name,
 		"ordinal_position": pos, "is_nullable": yesNo(!t.NotNull), "udt_catalog": c.opts.Database,
 		"udt_schema": pgCatalog, "dtd_identifier": strconv.Itoa(pos), "is_self_referencing": "NO",
-		"is_identity": "NO", "identity_cycle": "NO", "is_generated": "NEVER", "is_updatable": yesNo(schema == fluss.DefaultDatabase),
+		"is_identity": "NO", "identity_cycle": "NO", "is_generated": "NEVER", "is_updatable": yesNo(schema != pgCatalog && schema != infoSchema),
 	}
 	if ts, ok := c.types[ct.oid]; ok {
 		r["udt_name"] = ts.name
@@ -105,7 +105,7 @@ func (c *Catalog) infoColumnsRows(_ context.Context, s *snapshot) ([]row, error)
 		meta := fluss.MetaOf(t.Descriptor)
 		for i, col := range t.Descriptor.Schema.Columns {
 			m := meta.Column(i)
-			rows = append(rows, c.withInfoColumnMeta(c.columnRow(fluss.DefaultDatabase, t.Path.Table, i+1, col.Name, shownType(col.Type, m)), m, s))
+			rows = append(rows, c.withInfoColumnMeta(c.columnRow(t.Path.Database, t.Path.Table, i+1, col.Name, shownType(col.Type, m)), m, s))
 		}
 	}
 	for i := range relationSpecs {
@@ -122,8 +122,8 @@ func (c *Catalog) infoColumnsRows(_ context.Context, s *snapshot) ([]row, error)
 func (c *Catalog) infoTableConstraintRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	mk := func(t fluss.TableInfo, name, typ string) row {
-		return row{"constraint_catalog": c.opts.Database, "constraint_schema": fluss.DefaultDatabase,
-			"constraint_name": name, "table_catalog": c.opts.Database, "table_schema": fluss.DefaultDatabase,
+		return row{"constraint_catalog": c.opts.Database, "constraint_schema": t.Path.Database,
+			"constraint_name": name, "table_catalog": c.opts.Database, "table_schema": t.Path.Database,
 			"table_name": t.Path.Table, "constraint_type": typ, "is_deferrable": "NO",
 			"initially_deferred": "NO", "enforced": "YES"}
 	}
@@ -133,7 +133,7 @@ func (c *Catalog) infoTableConstraintRows(_ context.Context, s *snapshot) ([]row
 		}
 		for i, col := range t.Descriptor.Schema.Columns {
 			if col.Type.NotNull {
-				name := strconv.Itoa(nsPublic) + "_" + strconv.FormatUint(uint64(RelationOID(t.TableID)), 10) +
+				name := strconv.FormatUint(uint64(namespaceOID(t.Path.Database)), 10) + "_" + strconv.FormatUint(uint64(RelationOID(t.TableID)), 10) +
 					"_" + strconv.Itoa(i+1) + "_not_null"
 				rows = append(rows, mk(t, name, "CHECK"))
 			}
@@ -146,8 +146,8 @@ func (c *Catalog) infoKeyColumnRows(_ context.Context, s *snapshot) ([]row, erro
 	var rows []row
 	for _, t := range s.tables {
 		for k, name := range t.Descriptor.Schema.PrimaryKey {
-			rows = append(rows, row{"constraint_catalog": c.opts.Database, "constraint_schema": fluss.DefaultDatabase,
-				"constraint_name": pkName(t), "table_catalog": c.opts.Database, "table_schema": fluss.DefaultDatabase,
+			rows = append(rows, row{"constraint_catalog": c.opts.Database, "constraint_schema": t.Path.Database,
+				"constraint_name": pkName(t), "table_catalog": c.opts.Database, "table_schema": t.Path.Database,
 				"table_name": t.Path.Table, "column_name": name, "ordinal_position": k + 1})
 		}
 	}

@@ -23,7 +23,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		return func(context.Context, *snapshot) ([]row, error) { return rows, nil }
 	}
 	return map[string]rowsFunc{
-		"pg_namespace":        static(c.namespaceRows()),
+		"pg_namespace":        c.allNamespaceRows,
 		"pg_class":            c.classRows,
 		"pg_attribute":        c.attributeRows,
 		"pg_type":             c.typeRows,
@@ -51,7 +51,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_language":         static(languageRows()),
 		"pg_tablespace":       static(tablespaceRows()),
 		// information_schema
-		"schemata":          static(c.schemataRows()),
+		"schemata":          c.allSchemataRows,
 		"tables":            c.infoTablesRows,
 		"columns":           c.infoColumnsRows,
 		"table_constraints": c.infoTableConstraintRows,
@@ -88,7 +88,7 @@ func classBase(oid uint32, name string, ns uint32, kind string, natts int) row {
 func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
-		r := classBase(RelationOID(t.TableID), t.Path.Table, nsPublic, "r", len(t.Descriptor.Schema.Columns))
+		r := classBase(RelationOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), "r", len(t.Descriptor.Schema.Columns))
 		r["reltype"] = rowTypeOID(t.TableID)
 		r["relam"] = amHeap
 		r["relreplident"] = "d"
@@ -108,7 +108,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		}
 		rows = append(rows, r)
 		if t.HasPrimaryKey() {
-			ir := classBase(pkIndexOID(t.TableID), pkName(t), nsPublic, "i", len(t.Descriptor.Schema.PrimaryKey))
+			ir := classBase(pkIndexOID(t.TableID), pkName(t), namespaceOID(t.Path.Database), "i", len(t.Descriptor.Schema.PrimaryKey))
 			ir["relam"] = amBtree
 			ir["relowner"] = r["relowner"]
 			ir["reltuples"] = 0.0
@@ -218,7 +218,7 @@ func (c *Catalog) typeRows(_ context.Context, s *snapshot) ([]row, error) {
 			t.elem, t.array, 0, t.align, t.storage, t.collation))
 	}
 	for _, t := range s.tables {
-		rows = append(rows, typeRow(rowTypeOID(t.TableID), t.Path.Table, nsPublic, -1, false, "c", "C", false,
+		rows = append(rows, typeRow(rowTypeOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), -1, false, "c", "C", false,
 			0, 0, RelationOID(t.TableID), "d", "x", 0))
 	}
 	return rows, nil
@@ -274,7 +274,7 @@ func (c *Catalog) indexesViewRows(_ context.Context, s *snapshot) ([]row, error)
 	var rows []row
 	for _, t := range s.tables {
 		if t.HasPrimaryKey() {
-			rows = append(rows, row{"schemaname": fluss.DefaultDatabase, "tablename": t.Path.Table,
+			rows = append(rows, row{"schemaname": t.Path.Database, "tablename": t.Path.Table,
 				"indexname": pkName(t), "indexdef": indexDef(t, 0, false)})
 		}
 	}
@@ -288,7 +288,7 @@ func (c *Catalog) constraintRows(_ context.Context, s *snapshot) ([]row, error) 
 			continue
 		}
 		rows = append(rows, row{
-			"oid": pkConstraintOID(t.TableID), "conname": pkName(t), "connamespace": nsPublic, "contype": "p",
+			"oid": pkConstraintOID(t.TableID), "conname": pkName(t), "connamespace": namespaceOID(t.Path.Database), "contype": "p",
 			"condeferrable": false, "condeferred": false, "convalidated": true, "conrelid": RelationOID(t.TableID),
 			"contypid": 0, "conindid": pkIndexOID(t.TableID), "conparentid": 0, "confrelid": 0,
 			"confupdtype": " ", "confdeltype": " ", "confmatchtype": " ", "conislocal": true, "coninhcount": 0,
@@ -552,7 +552,7 @@ func (c *Catalog) procRows() []row {
 func (c *Catalog) tablesViewRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
-		rows = append(rows, row{"schemaname": fluss.DefaultDatabase, "tablename": t.Path.Table,
+		rows = append(rows, row{"schemaname": t.Path.Database, "tablename": t.Path.Table,
 			"tableowner": c.storedTableOwner(t), "hasindexes": t.HasPrimaryKey(), "hasrules": false,
 			"hastriggers": false, "rowsecurity": false})
 	}
@@ -571,7 +571,7 @@ func (c *Catalog) tablesViewRows(_ context.Context, s *snapshot) ([]row, error) 
 func (c *Catalog) statTableRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
-		r := row{"relid": RelationOID(t.TableID), "schemaname": fluss.DefaultDatabase, "relname": t.Path.Table}
+		r := row{"relid": RelationOID(t.TableID), "schemaname": t.Path.Database, "relname": t.Path.Table}
 		for _, n := range []string{"seq_scan", "seq_tup_read", "n_tup_ins", "n_tup_upd", "n_tup_del",
 			"n_tup_hot_upd", "n_live_tup", "n_dead_tup", "n_mod_since_analyze", "n_ins_since_vacuum",
 			"vacuum_count", "autovacuum_count", "analyze_count", "autoanalyze_count"} {

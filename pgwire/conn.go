@@ -219,7 +219,11 @@ func (c *conn) newSession(info SessionInfo) (s Session, err error) {
 			err = sqlerr.New(sqlerr.InternalError, "internal error")
 		}
 	}()
-	return c.srv.cfg.Backend.NewSession(c.ctx, info)
+	s, err = c.srv.cfg.Backend.NewSession(c.ctx, info)
+	if u, ok := s.(ProtocolStatementsUser); ok && err == nil {
+		u.SetProtocolStatements(connStatements{c})
+	}
+	return s, err
 }
 
 // startup runs the startup phase: SSLRequest and GSSENCRequest are refused

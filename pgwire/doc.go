@@ -173,6 +173,6 @@
 // # Not yet
 //
 // SCRAM-SHA-256-PLUS (channel binding), SASLprep of passwords (they are used
-// as given: the same for ASCII), NOTICE/NOTIFY, function call messages and
+// as given: the same for ASCII), NOTIFY, function call messages and
 // protocol 3.2's longer cancel keys.
 package pgwire

@@ -340,6 +340,7 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 				// rather than at Sync.
 				p.done = true
 				p.doneTag = p.res.Tag()
+				c.sendNotices(p.res)
 				p.res.Close()
 				break
 			}

@@ -42,6 +42,27 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 	for i < len(toks) && toks[i].kind == tkIdent && !toks[i].is(src, "TABLE") {
 		i++ // OR REPLACE, TEMP, TEMPORARY, UNLOGGED, GLOBAL, LOCAL
 	}
+	if i < len(toks) && toks[i].is(src, "TABLE") && i > 1 {
+		// CREATE [GLOBAL | LOCAL] TEMP | TEMPORARY TABLE: a session-local
+		// table (Statement.Temporary); UNLOGGED: an ordinary table (a Fluss
+		// table is always durable, which is more than UNLOGGED asks).
+		temp, ok := true, true
+		for _, t := range toks[1:i] {
+			switch t.word(src) {
+			case "TEMP", "TEMPORARY":
+				st.Temporary = true
+			case "GLOBAL", "LOCAL":
+			case "UNLOGGED":
+				temp = false
+			default:
+				ok = false
+			}
+		}
+		if ok && (st.Temporary || !temp) {
+			toks = append([]token{toks[0]}, toks[i:]...)
+			i = 1
+		}
+	}
 	if i >= len(toks) || !toks[i].is(src, "TABLE") {
 		return toks, nil // CREATE something else: left to TiDB
 	}
@@ -92,33 +113,8 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 			out = append(out, token{kind: tkQIdent, start: toks[i].start, end: toks[i].end, lead: toks[i].lead,
 				hasComment: toks[i].hasComment, synth: `"` + strings.ReplaceAll(name, `"`, `""`) + `"`})
 			i++
-			// type extent: up to a constraint word, ',' or ')' at depth 0;
-			// '<' '>' nest for ARRAY<..>, MAP<..>, ROW<..>.
 			ts := i
-			depth := 0
-			for i < len(toks) {
-				t := toks[i]
-				if t.kind == tkOp {
-					for _, c := range t.text(src) {
-						switch c {
-						case '<':
-							depth++
-						case '>':
-							depth--
-						}
-					}
-				} else if t.isPunct(src, "(") || t.isPunct(src, "[") {
-					depth++
-				} else if t.isPunct(src, ")") || t.isPunct(src, "]") {
-					if depth == 0 {
-						break
-					}
-					depth--
-				} else if depth == 0 && (t.isPunct(src, ",") || columnConstraintWords[t.word(src)]) {
-					break
-				}
-				i++
-			}
+			i = typeEnd(src, toks, i)
 			if ts == i {
 				return nil, syntaxErrorAt(src, toks, i)
 			}
@@ -211,6 +207,37 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		i = j
 	}
 	return append(out, toks[i:]...), nil
+}
+
+// typeEnd returns where a column's type that starts at toks[i] ends: at a
+// constraint word, ',' or ')' at depth 0 ('<' '>' nest for ARRAY<..>,
+// MAP<..>, ROW<..>).
+func typeEnd(src string, toks []token, i int) int {
+	depth := 0
+	for i < len(toks) {
+		t := toks[i]
+		if t.kind == tkOp {
+			for _, c := range t.text(src) {
+				switch c {
+				case '<':
+					depth++
+				case '>':
+					depth--
+				}
+			}
+		} else if t.isPunct(src, "(") || t.isPunct(src, "[") {
+			depth++
+		} else if t.isPunct(src, ")") || t.isPunct(src, "]") {
+			if depth == 0 {
+				return i
+			}
+			depth--
+		} else if depth == 0 && (t.isPunct(src, ",") || columnConstraintWords[t.word(src)]) {
+			return i
+		}
+		i++
+	}
+	return i
 }
 
 // propertyKey reads a WITH-list key: 'bucket.num' or bucket.num.

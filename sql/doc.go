@@ -10,6 +10,11 @@
 //     MySQL meaning (SET/RESET/SHOW, BEGIN/START/COMMIT/END/ROLLBACK/ABORT,
 //     SAVEPOINT/RELEASE, DISCARD, DEALLOCATE, COPY): AST nil, details in
 //     Statement.Set/Show/Tx/...;
+//   - the same for the schema-management statements tools send
+//     (ddlstmts.go, altertable.go: CREATE/DROP SCHEMA, CREATE/DROP INDEX,
+//     COMMENT ON, ANALYZE, VACUUM, PREPARE, EXECUTE, ALTER TABLE, SHOW
+//     DATABASES / CREATE TABLE / PARTITIONS; DO is refused): details in
+//     Statement.DDL; CREATE TEMP TABLE sets Statement.Temporary;
 //   - the token-level rewrite in front of TiDB: $n -> ? (Statement.ParamNumbers
 //     maps markers back), x::type and CAST(x AS type) -> pg__cast(x, 'type')
 //     (the binder parses 'type' with ParseTypeName), typed literals DATE '..',

@@ -42,11 +42,26 @@ const (
 	Grant
 	Revoke
 	Role
+	// The schema-management statements of ddlstmts.go (Statement.DDL).
+	CreateSchema
+	DropSchema
+	CreateIndex
+	DropIndex
+	CommentOn
+	Maintenance
+	Prepare
+	Execute
+	AlterTable
+	ShowDatabases
+	ShowCreateTable
+	ShowPartitions
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
 	"Explain", "Set", "Show", "Reset", "Begin", "Commit", "Rollback", "Savepoint", "ReleaseSavepoint",
-	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role"}
+	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role",
+	"CreateSchema", "DropSchema", "CreateIndex", "DropIndex", "CommentOn", "Maintenance", "Prepare", "Execute",
+	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -119,6 +134,8 @@ type Statement struct {
 	// CreateLike are CREATE TABLE's LIKE elements, in order; each stands
 	// in the column list as the column LikePlaceholder(i) (createlike.go).
 	CreateLike []LikeClause
+	// Temporary is CREATE TEMP | TEMPORARY TABLE (the words removed).
+	Temporary bool
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
 	// ColumnDefaults, Checks and Identity are CREATE TABLE's DEFAULT
@@ -160,6 +177,9 @@ type Statement struct {
 	Grant *GrantStmt
 	// Role is CREATE / ALTER / DROP ROLE or USER (Kind Role).
 	Role *RoleStmt
+	// DDL is a schema-management statement's details (ddlstmts.go: Kinds
+	// CreateSchema ... ShowPartitions).
+	DDL *DDLStmt
 	// Returning is the RETURNING list of INSERT/UPDATE/DELETE (nil when
 	// none), parsed as a SELECT list; DMLFrom holds UPDATE ... FROM's and
 	// DELETE ... USING's extra tables (From) and the statement's WHERE

@@ -157,7 +157,10 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 							return "", nil, false // the loop does not see the label
 						}
 						lb, _, ok := plainUpper(src[n.start:n.end], &lbuf)
-						if !ok || asFollowers[lb] || k+2 < len(toks) && toks[k+2].isPunct(src, "(") {
+						// a label that is the word AS (AS as ...) makes
+						// the general rewrite's label rules depend on the
+						// next word: left to it
+						if !ok || asFollowers[lb] || lb == "AS" || k+2 < len(toks) && toks[k+2].isPunct(src, "(") {
 							return "", nil, false
 						}
 						ed = append(ed, int32(k+1)<<1|1)

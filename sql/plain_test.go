@@ -159,7 +159,7 @@ func TestPlainRewrite(t *testing.T) {
 		{"select date '2020-01-01'", ""},
 		{"select a as select from t", ""},
 		// a label that is the word AS: the word after it is a label too
-		{"SELECT a AS as X, B as As as y FROM t", `select a as "as" "x", b as "as" "as" "y" from t`},
+		{"SELECT a AS as X, B as As as y FROM t", ""},
 		{"select count(a order by b) from t", ""},
 		{"select a from (select 1) s", ""},
 		{"select a ~ 'x' from t", ""},

@@ -194,6 +194,9 @@ func (p *sessionParser) txModes(tx *TxStmt, required bool) error {
 // parseSession handles the statement if it is a session statement and
 // reports whether it did.
 func parseSession(src string, toks []token, st *Statement) (bool, error) {
+	if ok, err := parseDDL(src, toks, st); ok {
+		return true, err
+	}
 	p := &sessionParser{src: src, toks: toks}
 	if p.isRoleStatement() {
 		return true, p.parseRole(st)

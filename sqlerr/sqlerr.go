@@ -81,6 +81,8 @@ const (
 	ConfigFileError               Code = "F0000"
 	InvalidCatalogName            Code = "3D000"
 	InvalidSchemaName             Code = "3F000"
+	DuplicateSchema               Code = "42P06"
+	ReservedName                  Code = "42939"
 	UndefinedPreparedStatement    Code = "26000"
 	DuplicatePreparedStatement    Code = "42P05"
 	CardinalityViolation          Code = "21000"

@@ -44,6 +44,63 @@ func ParseArray(s string, elem types.T, loc *time.Location) ([]any, error) {
 	return v, nil
 }
 
+// ParseArrayText reads an unknown or text value as a value of the array
+// type t: PostgreSQL's array text, braces nesting for an array of arrays
+// ('{{1,2},{3,4}}' for integer[][], which must be rectangular as
+// PostgreSQL's multidimensional arrays are); an array of MAP or ROW
+// values, or an array of arrays written as JSON, is read as its JSON text.
+func ParseArrayText(s string, t types.T, loc *time.Location) (any, error) {
+	if !t.Elem.IsNested() {
+		return ParseArray(s, *t.Elem, loc)
+	}
+	if !bracedArrayOfArrays(s, t) {
+		return types.ParseTextIn(s, t, loc) // JSON text, as printed
+	}
+	v, err := ParseArray(s, *t.Elem, loc)
+	if err != nil {
+		return nil, err
+	}
+	if !rectangular(v, *t.Elem) {
+		return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "malformed array literal: %q", s).
+			WithDetail("Multidimensional arrays must have sub-arrays with matching dimensions.")
+	}
+	return v, nil
+}
+
+// bracedArrayOfArrays reports an array of arrays (down to scalars) written
+// in PostgreSQL's brace form.
+func bracedArrayOfArrays(s string, t types.T) bool {
+	for e := t.Elem; e != nil; e = e.Elem {
+		if e.Kind == types.Map || e.Kind == types.Row {
+			return false
+		}
+		if e.Kind != types.Array {
+			break
+		}
+	}
+	s = strings.TrimLeft(s, " \t\n\r\v\f")
+	return strings.HasPrefix(s, "{")
+}
+
+// rectangular reports whether every sub-array at each level of v (an
+// array of arrays of elem) has the same length and none is NULL.
+func rectangular(v []any, elem types.T) bool {
+	if elem.Kind != types.Array {
+		return true
+	}
+	n := -1
+	var next []any
+	for _, e := range v {
+		sub, ok := e.([]any)
+		if !ok || n >= 0 && len(sub) != n {
+			return false
+		}
+		n = len(sub)
+		next = append(next, sub...)
+	}
+	return rectangular(next, *elem.Elem)
+}
+
 type arrayParser struct {
 	src  string
 	i    int
@@ -84,7 +141,8 @@ func (p *arrayParser) array() ([]any, error) {
 		switch c := p.src[p.i]; {
 		case c == '{':
 			if p.elem.Kind != types.Array {
-				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "multidimensional arrays are not supported: %q", p.src)
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "multidimensional array literal %q for a one-dimensional array type", p.src).
+					WithHint("A Fluss array has one dimension per ARRAY level: declare the type with one [] per dimension (integer[][] is ARRAY<ARRAY<INT>>).")
 			}
 			sub := arrayParser{src: p.src, i: p.i, elem: *p.elem.Elem, loc: p.loc}
 			v, err = sub.array()

@@ -62,6 +62,13 @@ type ViewDefs interface {
 	ViewDef(ctx context.Context, oid uint32, pretty bool) (def string, ok bool, err error)
 }
 
+// SerialSequences is implemented by a CatalogInfo whose columns can own
+// sequences (SERIAL, identity): pg_get_serial_sequence's answer, the
+// sequence's schema-qualified name.
+type SerialSequences interface {
+	SerialSequence(ctx context.Context, reloid uint32, column string) (name string, ok bool, err error)
+}
+
 // RowTypes is implemented by a CatalogInfo whose tables have row types
 // (pg_type rows with typtype 'c'): format_type and regtype output print
 // such a type as its table's name, as PostgreSQL does.

@@ -47,13 +47,23 @@ func catalogFuncs() []*Func {
 		{Name: "user", Ret: tName, Kernel: user},
 		{Name: "current_database", Ret: tName, Kernel: db},
 		{Name: "current_catalog", Ret: tName, Kernel: db},
-		{Name: "current_schema", Ret: tName, Kernel: name(func(Session) string { return "public" })},
+		// the first schema of the search path that exists (searchpath.go)
+		{Name: "current_schema", Ret: tName, Kernel: rowFunc(tName, false, func(ctx context.Context, _ []any) (any, error) {
+			if p := effectivePath(ctx); len(p) > 0 {
+				return p[0], nil
+			}
+			return nil, nil
+		})},
 		{Name: "current_schemas", Args: []types.T{tBool}, Ret: tNameArr, Strict: true,
-			Kernel: rowFunc(tNameArr, true, func(_ context.Context, a []any) (any, error) {
+			Kernel: rowFunc(tNameArr, true, func(ctx context.Context, a []any) (any, error) {
+				var out []any
 				if a[0].(bool) {
-					return []any{"pg_catalog", "public"}, nil
+					out = append(out, "pg_catalog")
 				}
-				return []any{"public"}, nil
+				for _, s := range effectivePath(ctx) {
+					out = append(out, s)
+				}
+				return out, nil
 			})},
 		{Name: "pg_backend_pid", Ret: tInt4, Volatile: true, Kernel: rowFunc(tInt4, false, func(ctx context.Context, _ []any) (any, error) {
 			if pid := sessionOf(ctx).BackendPID; pid != 0 {
@@ -235,14 +245,19 @@ func catalogFuncs() []*Func {
 		})},
 		{Name: "format", Args: []types.T{tText}, Ret: tText, specialize: formatSpecialize},
 		{Name: "format", Args: []types.T{tText, tAny}, Variadic: true, Ret: tText, specialize: formatSpecialize},
-		// pg_get_serial_sequence: sqlgate has no sequences, so no column
-		// owns one (NULL); an unknown table is 42P01 as on PostgreSQL
+		// pg_get_serial_sequence: the sequence a SERIAL or identity column
+		// owns (SerialSequences), NULL for none; an unknown table is 42P01
+		// as on PostgreSQL
 		{Name: "pg_get_serial_sequence", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			if _, ok, err := c.LookupRelation(ctx, a[0].(string)); err != nil || !ok {
+			oid, ok, err := c.LookupRelation(ctx, a[0].(string))
+			if err != nil || !ok {
 				if err == nil {
 					err = sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", a[0].(string))
 				}
 				return nil, err
+			}
+			if ss, isSerial := c.(SerialSequences); isSerial {
+				return optional(ss.SerialSequence(ctx, oid, a[1].(string)))
 			}
 			return nil, nil
 		})},

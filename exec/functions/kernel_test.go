@@ -82,7 +82,7 @@ func TestEveryFunctionHandlesEmptyBatchesAndNulls(t *testing.T) {
 			continue // need a catalog in the context: catalog_test.go covers them
 		}
 		if slices.ContainsFunc(sequenceFuncs(), func(f *Func) bool { return f.Name == name }) {
-			continue // need a session's sequences: engine/sequences_test.go and sequences.slt cover them
+			continue // need a session's sequences: sequences.slt and fluss/embedded/sequences_test.go cover them
 		}
 		if strings.HasPrefix(name, "json") {
 			continue // need JSON documents and keys as arguments: json_functions.slt and tests/coverage cover them

@@ -3,6 +3,8 @@ package embedded
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sort"
 
 	"github.com/sqlgate/sqlgate/fluss"
 )
@@ -16,9 +18,40 @@ import (
 // ids are not read back.
 
 type catalogFile struct {
-	FormatVersion int            `json:"format_version"`
-	NextTableID   int64          `json:"next_table_id"`
-	Tables        []catalogEntry `json:"tables"`
+	FormatVersion int   `json:"format_version"`
+	NextTableID   int64 `json:"next_table_id"`
+	// Databases are the databases created (CREATE SCHEMA) besides
+	// fluss.DefaultDatabase, which always exists; a catalog written before
+	// databases were kept has none, and the databases its tables name are
+	// taken as created (normalizeDatabases).
+	Databases []string       `json:"databases,omitempty"`
+	Tables    []catalogEntry `json:"tables"`
+}
+
+// normalizeDatabases makes c.Databases the sorted set of created
+// databases: those listed, and those a table names, without the default.
+func (c *catalogFile) normalizeDatabases() {
+	seen := map[string]bool{fluss.DefaultDatabase: true}
+	var out []string
+	add := func(db string) {
+		if !seen[db] {
+			seen[db] = true
+			out = append(out, db)
+		}
+	}
+	for _, db := range c.Databases {
+		add(db)
+	}
+	for _, e := range c.Tables {
+		add(e.Database)
+	}
+	sort.Strings(out)
+	c.Databases = out
+}
+
+// hasDatabase reports whether db exists in c.
+func (c *catalogFile) hasDatabase(db string) bool {
+	return db == fluss.DefaultDatabase || slices.Contains(c.Databases, db)
 }
 
 type catalogEntry struct {
@@ -28,6 +61,9 @@ type catalogEntry struct {
 	SchemaID  int16           `json:"schema_id"`
 	CreatedAt int64           `json:"created_at"`
 	Desc      json.RawMessage `json:"table_descriptor"`
+	// SchemaColumns[id-1] is the number of columns of schema id, for a
+	// table whose schema ALTER TABLE changed (alter.go); absent otherwise.
+	SchemaColumns []int `json:"schema_column_counts,omitempty"`
 }
 
 func entryFromInfo(info fluss.TableInfo) (catalogEntry, error) {

@@ -30,6 +30,7 @@ const (
 	reqDrop
 	reqGroup  // an atomic group of writes (atomic.go)
 	reqStaged // a staged bulk append (staged.go)
+	reqAlter  // an ALTER TABLE retiring the table's state (alter.go)
 )
 
 // bucketBatch is one encoded log batch bound for a bucket.
@@ -178,6 +179,10 @@ func (s *Store) runGroup(group []*request) {
 		case reqStaged:
 			flush()
 			s.commitStaged(r)
+		case reqAlter:
+			flush()
+			r.table.retire()
+			r.done <- result{}
 		case reqGroup:
 			pending = append(pending, r.group...)
 			atomics = append(atomics, r)
@@ -395,8 +400,11 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 func (s *Store) prepareOne(kv stateWriter, r *request, prior []*overlay) ([]bucketBatch, int64, *overlay, error) {
 	t := r.table
 	t.mu.RLock()
-	dropped := t.dropped
+	dropped, altered := t.dropped, t.altered
 	t.mu.RUnlock()
+	if altered {
+		return nil, 0, nil, errAltered(t.info.Path)
+	}
 	if dropped {
 		return nil, 0, nil, undefinedTable(t.info.Path)
 	}
@@ -1105,7 +1113,12 @@ func (t *tableState) storedRow(v []byte) ([]byte, error) {
 		return nil, err
 	}
 	if id != t.info.SchemaID {
-		return nil, fmt.Errorf("a value of schema %d in a table of schema %d", id, t.info.SchemaID)
+		// written before an ADD COLUMN (alter.go): the added columns are null
+		n := t.columnsOf(id)
+		if n < 0 {
+			return nil, errOldSchema(t, id)
+		}
+		return format.WidenRow(nil, row, n, len(t.colTypes))
 	}
 	return row, nil
 }

@@ -175,44 +175,21 @@ func crashRecovery(t *testing.T, rounds int, ingest bool, env ...string) {
 	dir := t.TempDir()
 	acked := map[int32]bool{}
 	for round := 1; round <= rounds; round++ {
-		env := env
+		env := append([]string{crashChildEnv + "=" + dir, crashStartEnv + "=" + strconv.Itoa(round*1_000_000)}, env...)
 		if ingest {
 			env = append(env, crashIngestEnv+"=1")
 		}
-		cmd, stdout := startCrashChild(t, dir, round, env...)
-		first := make(chan struct{})
-		var mu sync.Mutex
 		roundAcks := 0
-		readDone := make(chan struct{})
-		go func() {
-			defer close(readDone)
-			sc := bufio.NewScanner(stdout)
-			once := sync.Once{}
-			for sc.Scan() {
-				var id int32
-				if _, err := fmt.Sscanf(sc.Text(), "ack %d", &id); err == nil {
-					mu.Lock()
-					acked[id] = true
-					roundAcks++
-					mu.Unlock()
-					once.Do(func() { close(first) })
-				}
+		killChild(t, "TestCrashRecovery", env, 150*time.Millisecond, func(line string) bool {
+			var id int32
+			if _, err := fmt.Sscanf(line, "ack %d", &id); err != nil {
+				return false
 			}
-		}()
-		select {
-		case <-first:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("round %d: the child acknowledged nothing in 10s", round)
-		}
-		time.Sleep(time.Duration(rand.IntN(150)) * time.Millisecond)
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		<-readDone
-		_ = cmd.Wait()
-		mu.Lock()
+			acked[id] = true
+			roundAcks++
+			return true
+		})
 		t.Logf("round %d: %d batches acknowledged before SIGKILL", round, roundAcks)
-		mu.Unlock()
 		verifyCrashStore(t, dir, acked)
 	}
 }
@@ -289,4 +266,48 @@ func verifyCrashStore(t *testing.T, dir string, acked map[int32]bool) {
 			t.Fatalf("key %d holds %d", ks.Value(i), ids.Value(i))
 		}
 	}
+}
+
+// killChild runs the test binary's test named test as a child with env
+// added, hands each line it prints to onLine (called from one goroutine;
+// it reports whether the line acknowledged something), kills it with
+// SIGKILL a random moment below maxDelay after its first acknowledgement,
+// and returns once its output is read: every acknowledgement it printed
+// has been handed over.
+func killChild(t *testing.T, test string, env []string, maxDelay time.Duration, onLine func(string) bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first := make(chan struct{})
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		sc := bufio.NewScanner(stdout)
+		once := sync.Once{}
+		for sc.Scan() {
+			if onLine(sc.Text()) {
+				once.Do(func() { close(first) })
+			}
+		}
+	}()
+	select {
+	case <-first:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("%s: the child acknowledged nothing in 10s", test)
+	}
+	time.Sleep(time.Duration(rand.Int64N(int64(maxDelay))))
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-readDone
+	_ = cmd.Wait()
 }

@@ -80,6 +80,12 @@
 // batches below it by their headers alone (logrange.go). Within a group, a request reads what the group's earlier
 // requests wrote from their overlays, since the batch is not committed yet.
 //
+// Databases (schemas) are listed in the catalog file. ALTER TABLE
+// (alter.go) replaces a table's catalog entry atomically; ADD COLUMN gives
+// it a new schema id and records each schema id's column count, and the
+// rows and log batches of older schema ids are widened with NULLs when
+// read (storedRow, logScan), never rewritten.
+//
 // It must not know SQL: it implements fluss.Store and returns *sqlerr.Error
 // values; it must not reach outside its directory.
 package embedded

@@ -50,9 +50,21 @@ type tableState struct {
 	// is a write to a cache line every lookup goroutine shares.
 	all atomic.Pointer[projPlan]
 
-	// mu guards the published (committed) view: bucketLog.committed and dropped.
-	mu      sync.RWMutex
+	// mu guards the published (committed) view: bucketLog.committed and
+	// dropped. It is shared with the state an ALTER TABLE replaces this
+	// one by (alter.go), which shares the bucket logs.
+	mu      *sync.RWMutex
 	dropped bool
+	// altered: an ALTER TABLE replaced this state (dropped is set too);
+	// its handles' writes fail, asking to run the statement again.
+	altered bool
+
+	// schemaCols[id-1] is the number of columns of schema id (ADD COLUMN
+	// appends columns, so schema id's columns are the first schemaCols[id-1]
+	// of the current ones); nil when the table never changed its schema.
+	// oldDecoders decode the log batches of the older schemas.
+	schemaCols  []int
+	oldDecoders map[int16]*format.BatchDecoder
 
 	ndv ndvState // per-column distinct-count sketches (ndv.go)
 }
@@ -103,7 +115,7 @@ func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error
 	schema := info.ArrowSchema()
 	t := &tableState{info: info, dir: s.tableDir(info.TableID), schema: schema,
 		pkIdx: columnIndexes(info, info.Descriptor.Schema.PrimaryKey), bkIdx: columnIndexes(info, info.Descriptor.BucketKey),
-		projs: map[string]*projPlan{}}
+		projs: map[string]*projPlan{}, mu: &sync.RWMutex{}}
 	t.ndv.known = create // a new table's sketches cover all its rows
 	for _, c := range info.Descriptor.Schema.Columns {
 		t.colTypes = append(t.colTypes, c.Type)

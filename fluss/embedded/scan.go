@@ -211,6 +211,8 @@ type logScan struct {
 	// add a small read to the whole one).
 	plan    *format.ProjectionPlan
 	partial bool
+	// oldReaders read the batches of older schemas (alter.go).
+	oldReaders map[*format.BatchDecoder]*format.BatchReader
 
 	// skip, when set, returns the size of the stored batch at the offset
 	// if the scan does not need it (0 to read it); decoded counts the
@@ -286,7 +288,19 @@ func (s *logScan) readOne() (arrow.RecordBatch, error) {
 			}
 		}
 		s.decoded++
-		if bl := s.t.buckets[s.bucket]; s.plan != nil && (s.partial || s.r.mapped != nil) && s.off >= bl.unverified && !bl.bad[s.off] {
+		var oldDec *format.BatchDecoder // a batch of an older schema (alter.go)
+		if len(s.t.oldDecoders) > 0 {
+			h, err := s.r.header(s.off)
+			if err != nil {
+				return nil, err
+			}
+			if h.SchemaID != s.t.info.SchemaID {
+				if oldDec = s.t.oldDecoders[h.SchemaID]; oldDec == nil {
+					return nil, corrupt("log file %s: batch at byte offset %d: %v", s.r.path, s.off, errOldSchema(s.t, h.SchemaID))
+				}
+			}
+		}
+		if bl := s.t.buckets[s.bucket]; oldDec == nil && s.plan != nil && (s.partial || s.r.mapped != nil) && s.off >= bl.unverified && !bl.bad[s.off] {
 			rec, size, ok, err := s.r.projected(s.plan, s.off)
 			if err != nil {
 				return nil, err
@@ -303,9 +317,22 @@ func (s *logScan) readOne() (arrow.RecordBatch, error) {
 		if s.dec == nil {
 			s.dec = s.t.decoder.NewReader()
 		}
-		batch, size, err := s.r.batch(s.dec, s.off)
+		dec := s.dec
+		if oldDec != nil {
+			if dec = s.oldReaders[oldDec]; dec == nil {
+				if s.oldReaders == nil {
+					s.oldReaders = map[*format.BatchDecoder]*format.BatchReader{}
+				}
+				dec = oldDec.NewReader()
+				s.oldReaders[oldDec] = dec
+			}
+		}
+		batch, size, err := s.r.batch(dec, s.off)
 		if err != nil {
 			return nil, err
+		}
+		if oldDec != nil {
+			batch.Record = s.t.widenRecord(batch.Record)
 		}
 		s.off += size
 		src := batch.Record
@@ -442,6 +469,10 @@ func (s *logScan) Close() {
 		s.dec.Release()
 		s.dec = nil
 	}
+	for _, r := range s.oldReaders {
+		r.Release()
+	}
+	s.oldReaders = nil
 	if s.pending != nil {
 		s.pending.Release()
 		s.pending = nil

@@ -161,8 +161,11 @@ func (s *Store) commitStaged(r *request) {
 func (s *Store) writeStaged(r *request) result {
 	t, a := r.table, r.staged
 	t.mu.RLock()
-	dropped := t.dropped
+	dropped, altered := t.dropped, t.altered
 	t.mu.RUnlock()
+	if altered {
+		return result{err: errAltered(t.info.Path)}
+	}
 	if dropped || t.buckets[0].f == nil {
 		return result{err: undefinedTable(t.info.Path)}
 	}

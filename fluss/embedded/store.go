@@ -291,6 +291,7 @@ func (s *Store) loadCatalog() error {
 	if err := json.Unmarshal(b, &s.catalog); err != nil {
 		return corrupt("catalog %s is unreadable: %v", p, err)
 	}
+	s.catalog.normalizeDatabases()
 	return nil
 }
 
@@ -358,6 +359,12 @@ func (s *Store) recover() error {
 		t, err := s.openTable(info, false)
 		if err != nil {
 			return err
+		}
+		if e.SchemaColumns != nil {
+			if len(e.SchemaColumns) != int(info.SchemaID) {
+				return corrupt("catalog: table %s has schema %d but %d schema column counts", info.Path, info.SchemaID, len(e.SchemaColumns))
+			}
+			t.setSchemas(e.SchemaColumns)
 		}
 		if err := s.loadNDV(t); err != nil {
 			return err
@@ -452,6 +459,9 @@ func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc flus
 			return t.info, nil
 		}
 		return fluss.TableInfo{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
+	}
+	if !s.catalog.hasDatabase(path.Database) {
+		return fluss.TableInfo{}, fluss.UndefinedDatabase(path.Database)
 	}
 	info := fluss.TableInfo{Path: path, TableID: s.catalog.NextTableID, SchemaID: 1,
 		Descriptor: norm, CreatedAt: s.opts.Now().UnixMilli()}

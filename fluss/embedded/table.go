@@ -33,6 +33,9 @@ func (h *tableHandle) checkLive() error {
 	}
 	h.t.mu.RLock()
 	defer h.t.mu.RUnlock()
+	if h.t.altered {
+		return errAltered(h.t.info.Path)
+	}
 	if h.t.dropped {
 		return undefinedTable(h.t.info.Path)
 	}

@@ -53,7 +53,7 @@ var ourVersions = map[int16][2]int16{
 	apiCreateTable: {0, 0}, apiDropTable: {0, 0}, apiGetTableInfo: {0, 0}, apiListTables: {0, 0},
 	apiTableExists: {0, 0}, apiGetSchema: {0, 0}, apiGetMetadata: {0, 0}, apiProduceLog: {0, 0},
 	apiFetchLog: {0, 0}, apiPutKv: {0, 1}, apiLookup: {0, 1}, apiListOffsets: {0, 0}, apiInitWriter: {0, 0},
-	apiLimitScan: {0, 0}, apiPrefixLookup: {0, 1}, apiAuthenticate: {0, 0},
+	apiLimitScan: {0, 0}, apiPrefixLookup: {0, 1}, apiAuthenticate: {0, 0}, apiAlterTable: {0, 0},
 }
 
 var apiNames = map[int16]string{
@@ -63,7 +63,7 @@ var apiNames = map[int16]string{
 	apiTableExists: "TableExists", apiGetSchema: "GetTableSchema", apiGetMetadata: "GetMetadata",
 	apiProduceLog: "ProduceLog", apiFetchLog: "FetchLog", apiPutKv: "PutKv", apiLookup: "Lookup",
 	apiListOffsets: "ListOffsets", apiInitWriter: "InitWriter", apiLimitScan: "LimitScan",
-	apiPrefixLookup: "PrefixLookup", apiAuthenticate: "Authenticate",
+	apiPrefixLookup: "PrefixLookup", apiAuthenticate: "Authenticate", apiAlterTable: "AlterTable",
 }
 
 // Frame layout (MessageCodec.java): every integer big-endian.

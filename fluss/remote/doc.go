@@ -68,6 +68,13 @@
 // reads through this Store (one bucket: a commit is one PutKv batch), so
 // that every sqlgate server pointed at the cluster shares them; a table's
 // owner is also a custom property of the table (meta.OwnerProperty).
+// # Schema changes
+//
+// CreateDatabase, DropDatabase and ListDatabases back CREATE / DROP SCHEMA;
+// AlterTable (alter.go) sends Fluss 0.9.1's config changes and added
+// columns. A table's older schemas' column counts are read once
+// (GetTableSchema) and cached: rows and batches written under them are
+// widened with NULLs for the columns added since.
 //
 // # Bytes
 //

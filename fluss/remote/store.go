@@ -38,6 +38,8 @@ type Store struct {
 	// and defaultLeaderWait (tests).
 	scanRows   int
 	leaderWait time.Duration
+	// schemaCols caches the column counts of tables' older schemas (alter.go).
+	schemaCols schemaColumns
 }
 
 // maxScanRowsPerBucket bounds the LimitScan that reads a primary-key
@@ -179,7 +181,14 @@ func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, e
 	if err != nil {
 		return nil, err
 	}
-	return newTable(s, info)
+	t, err := newTable(s, info)
+	if err != nil {
+		return nil, err
+	}
+	if t.oldCols, err = s.oldColumns(ctx, info); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // table is one table of the cluster, with what encoding its rows needs.
@@ -197,6 +206,9 @@ type table struct {
 	// codec sqlgate does not know, fails writes only.
 	codec    format.Compression
 	codecErr error
+	// oldCols are the column counts of the table's older schemas: rows
+	// written under one read NULL in the columns added since.
+	oldCols map[int16]int
 }
 
 func newTable(s *Store, info fluss.TableInfo) (*table, error) {
@@ -538,8 +550,16 @@ func (d *rowDecoder) addValue(v []byte) error {
 
 func (d *rowDecoder) addRow(schemaID int16, row []byte) error {
 	if schemaID != d.t.info.SchemaID {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "rows of %s written with schema %d (the table is at schema %d) cannot be read yet",
-			d.t.info.Path, schemaID, d.t.info.SchemaID)
+		n, ok := d.t.oldCols[schemaID]
+		if !ok || n > len(d.t.ts) {
+			return sqlerr.New(sqlerr.DataCorrupted, "a row of %s has schema %d, which the table (at schema %d) does not have",
+				d.t.info.Path, schemaID, d.t.info.SchemaID)
+		}
+		wide, err := format.WidenRow(nil, row, n, len(d.t.ts))
+		if err != nil {
+			return sqlerr.Wrap(err, sqlerr.DataCorrupted, "row of %s: %v", d.t.info.Path, err)
+		}
+		row = wide
 	}
 	if _, err := format.DecodeRow(row, d.t.ts, d.full); err != nil {
 		return sqlerr.Wrap(err, sqlerr.DataCorrupted, "row of %s: %v", d.t.info.Path, err)
@@ -732,6 +752,8 @@ type logReader struct {
 	// fields are the table columns FetchLog asks for (nil: all;
 	// scan_projection.go), proj then indexes into them.
 	fields []int32
+	// oldDecs decode batches of the table's older schemas (alter.go).
+	oldDecs map[int16]*format.BatchDecoder
 }
 
 func (r *logReader) Schema() *arrow.Schema { return r.schema }
@@ -794,13 +816,19 @@ func (r *logReader) decode(raw []byte) (arrow.RecordBatch, error) {
 	if h.RecordCount == 0 || h.BaseOffset >= end {
 		return nil, nil
 	}
+	dec := r.dec
 	if h.SchemaID != r.t.info.SchemaID {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "rows of %s written with schema %d (the table is at schema %d) cannot be read yet",
-			r.t.info.Path, h.SchemaID, r.t.info.SchemaID)
+		if dec = r.oldDecoder(h.SchemaID); dec == nil {
+			return nil, sqlerr.New(sqlerr.DataCorrupted, "a log batch of %s has schema %d, which the table (at schema %d) does not have",
+				r.t.info.Path, h.SchemaID, r.t.info.SchemaID)
+		}
 	}
-	bt, err := r.dec.Decode(raw)
+	bt, err := dec.Decode(raw)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.DataCorrupted, "log batch of %s: %v", r.t.info.Path, err)
+	}
+	if dec != r.dec { // written before an ADD COLUMN: the added columns are NULL
+		bt.Record = fluss.WidenRecord(bt.Record, r.t.info.ArrowSchema())
 	}
 	full := bt.Record
 	if r.changelog {

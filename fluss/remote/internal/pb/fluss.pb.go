@@ -1349,6 +1349,426 @@ func (x *GetTableSchemaResponse) GetSchemaJson() []byte {
 	return nil
 }
 
+type AlterTableRequest struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	TablePath         *PbTablePath           `protobuf:"bytes,1,req,name=table_path,json=tablePath" json:"table_path,omitempty"`
+	IgnoreIfNotExists *bool                  `protobuf:"varint,2,req,name=ignore_if_not_exists,json=ignoreIfNotExists" json:"ignore_if_not_exists,omitempty"`
+	ConfigChanges     []*PbAlterConfig       `protobuf:"bytes,3,rep,name=config_changes,json=configChanges" json:"config_changes,omitempty"`
+	AddColumns        []*PbAddColumn         `protobuf:"bytes,4,rep,name=add_columns,json=addColumns" json:"add_columns,omitempty"`
+	DropColumns       []*PbDropColumn        `protobuf:"bytes,5,rep,name=drop_columns,json=dropColumns" json:"drop_columns,omitempty"`
+	RenameColumns     []*PbRenameColumn      `protobuf:"bytes,6,rep,name=rename_columns,json=renameColumns" json:"rename_columns,omitempty"`
+	ModifyColumns     []*PbModifyColumn      `protobuf:"bytes,7,rep,name=modify_columns,json=modifyColumns" json:"modify_columns,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *AlterTableRequest) Reset() {
+	*x = AlterTableRequest{}
+	mi := &file_fluss_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterTableRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterTableRequest) ProtoMessage() {}
+
+func (x *AlterTableRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterTableRequest.ProtoReflect.Descriptor instead.
+func (*AlterTableRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *AlterTableRequest) GetTablePath() *PbTablePath {
+	if x != nil {
+		return x.TablePath
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetIgnoreIfNotExists() bool {
+	if x != nil && x.IgnoreIfNotExists != nil {
+		return *x.IgnoreIfNotExists
+	}
+	return false
+}
+
+func (x *AlterTableRequest) GetConfigChanges() []*PbAlterConfig {
+	if x != nil {
+		return x.ConfigChanges
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetAddColumns() []*PbAddColumn {
+	if x != nil {
+		return x.AddColumns
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetDropColumns() []*PbDropColumn {
+	if x != nil {
+		return x.DropColumns
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetRenameColumns() []*PbRenameColumn {
+	if x != nil {
+		return x.RenameColumns
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetModifyColumns() []*PbModifyColumn {
+	if x != nil {
+		return x.ModifyColumns
+	}
+	return nil
+}
+
+type AlterTableResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AlterTableResponse) Reset() {
+	*x = AlterTableResponse{}
+	mi := &file_fluss_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterTableResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterTableResponse) ProtoMessage() {}
+
+func (x *AlterTableResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterTableResponse.ProtoReflect.Descriptor instead.
+func (*AlterTableResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{28}
+}
+
+type PbAlterConfig struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ConfigKey     *string                `protobuf:"bytes,1,req,name=config_key,json=configKey" json:"config_key,omitempty"`
+	ConfigValue   *string                `protobuf:"bytes,2,opt,name=config_value,json=configValue" json:"config_value,omitempty"`
+	OpType        *int32                 `protobuf:"varint,3,req,name=op_type,json=opType" json:"op_type,omitempty"` // SET=0, DELETE=1, APPEND=2, SUBTRACT=3
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbAlterConfig) Reset() {
+	*x = PbAlterConfig{}
+	mi := &file_fluss_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAlterConfig) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAlterConfig) ProtoMessage() {}
+
+func (x *PbAlterConfig) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAlterConfig.ProtoReflect.Descriptor instead.
+func (*PbAlterConfig) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *PbAlterConfig) GetConfigKey() string {
+	if x != nil && x.ConfigKey != nil {
+		return *x.ConfigKey
+	}
+	return ""
+}
+
+func (x *PbAlterConfig) GetConfigValue() string {
+	if x != nil && x.ConfigValue != nil {
+		return *x.ConfigValue
+	}
+	return ""
+}
+
+func (x *PbAlterConfig) GetOpType() int32 {
+	if x != nil && x.OpType != nil {
+		return *x.OpType
+	}
+	return 0
+}
+
+type PbAddColumn struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	ColumnName         *string                `protobuf:"bytes,1,req,name=column_name,json=columnName" json:"column_name,omitempty"`
+	DataTypeJson       []byte                 `protobuf:"bytes,2,req,name=data_type_json,json=dataTypeJson" json:"data_type_json,omitempty"`
+	Comment            *string                `protobuf:"bytes,3,opt,name=comment" json:"comment,omitempty"`
+	ColumnPositionType *int32                 `protobuf:"varint,4,req,name=column_position_type,json=columnPositionType" json:"column_position_type,omitempty"` // LAST=0, FIRST=1, AFTER=3
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *PbAddColumn) Reset() {
+	*x = PbAddColumn{}
+	mi := &file_fluss_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAddColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAddColumn) ProtoMessage() {}
+
+func (x *PbAddColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAddColumn.ProtoReflect.Descriptor instead.
+func (*PbAddColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *PbAddColumn) GetColumnName() string {
+	if x != nil && x.ColumnName != nil {
+		return *x.ColumnName
+	}
+	return ""
+}
+
+func (x *PbAddColumn) GetDataTypeJson() []byte {
+	if x != nil {
+		return x.DataTypeJson
+	}
+	return nil
+}
+
+func (x *PbAddColumn) GetComment() string {
+	if x != nil && x.Comment != nil {
+		return *x.Comment
+	}
+	return ""
+}
+
+func (x *PbAddColumn) GetColumnPositionType() int32 {
+	if x != nil && x.ColumnPositionType != nil {
+		return *x.ColumnPositionType
+	}
+	return 0
+}
+
+type PbDropColumn struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ColumnName    *string                `protobuf:"bytes,1,req,name=column_name,json=columnName" json:"column_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbDropColumn) Reset() {
+	*x = PbDropColumn{}
+	mi := &file_fluss_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbDropColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbDropColumn) ProtoMessage() {}
+
+func (x *PbDropColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbDropColumn.ProtoReflect.Descriptor instead.
+func (*PbDropColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *PbDropColumn) GetColumnName() string {
+	if x != nil && x.ColumnName != nil {
+		return *x.ColumnName
+	}
+	return ""
+}
+
+type PbRenameColumn struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	OldColumnName *string                `protobuf:"bytes,1,req,name=old_column_name,json=oldColumnName" json:"old_column_name,omitempty"`
+	NewColumnName *string                `protobuf:"bytes,2,req,name=new_column_name,json=newColumnName" json:"new_column_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbRenameColumn) Reset() {
+	*x = PbRenameColumn{}
+	mi := &file_fluss_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbRenameColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbRenameColumn) ProtoMessage() {}
+
+func (x *PbRenameColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbRenameColumn.ProtoReflect.Descriptor instead.
+func (*PbRenameColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *PbRenameColumn) GetOldColumnName() string {
+	if x != nil && x.OldColumnName != nil {
+		return *x.OldColumnName
+	}
+	return ""
+}
+
+func (x *PbRenameColumn) GetNewColumnName() string {
+	if x != nil && x.NewColumnName != nil {
+		return *x.NewColumnName
+	}
+	return ""
+}
+
+type PbModifyColumn struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	ColumnName         *string                `protobuf:"bytes,1,req,name=column_name,json=columnName" json:"column_name,omitempty"`
+	DataTypeJson       []byte                 `protobuf:"bytes,2,opt,name=data_type_json,json=dataTypeJson" json:"data_type_json,omitempty"`
+	Comment            *string                `protobuf:"bytes,3,opt,name=comment" json:"comment,omitempty"`
+	ColumnPositionType *int32                 `protobuf:"varint,4,opt,name=column_position_type,json=columnPositionType" json:"column_position_type,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *PbModifyColumn) Reset() {
+	*x = PbModifyColumn{}
+	mi := &file_fluss_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbModifyColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbModifyColumn) ProtoMessage() {}
+
+func (x *PbModifyColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbModifyColumn.ProtoReflect.Descriptor instead.
+func (*PbModifyColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *PbModifyColumn) GetColumnName() string {
+	if x != nil && x.ColumnName != nil {
+		return *x.ColumnName
+	}
+	return ""
+}
+
+func (x *PbModifyColumn) GetDataTypeJson() []byte {
+	if x != nil {
+		return x.DataTypeJson
+	}
+	return nil
+}
+
+func (x *PbModifyColumn) GetComment() string {
+	if x != nil && x.Comment != nil {
+		return *x.Comment
+	}
+	return ""
+}
+
+func (x *PbModifyColumn) GetColumnPositionType() int32 {
+	if x != nil && x.ColumnPositionType != nil {
+		return *x.ColumnPositionType
+	}
+	return 0
+}
+
 type PbPhysicalTablePath struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	DatabaseName  *string                `protobuf:"bytes,1,req,name=database_name,json=databaseName" json:"database_name,omitempty"`
@@ -1360,7 +1780,7 @@ type PbPhysicalTablePath struct {
 
 func (x *PbPhysicalTablePath) Reset() {
 	*x = PbPhysicalTablePath{}
-	mi := &file_fluss_proto_msgTypes[27]
+	mi := &file_fluss_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1372,7 +1792,7 @@ func (x *PbPhysicalTablePath) String() string {
 func (*PbPhysicalTablePath) ProtoMessage() {}
 
 func (x *PbPhysicalTablePath) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[27]
+	mi := &file_fluss_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1385,7 +1805,7 @@ func (x *PbPhysicalTablePath) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPhysicalTablePath.ProtoReflect.Descriptor instead.
 func (*PbPhysicalTablePath) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{27}
+	return file_fluss_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *PbPhysicalTablePath) GetDatabaseName() string {
@@ -1420,7 +1840,7 @@ type MetadataRequest struct {
 
 func (x *MetadataRequest) Reset() {
 	*x = MetadataRequest{}
-	mi := &file_fluss_proto_msgTypes[28]
+	mi := &file_fluss_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1432,7 +1852,7 @@ func (x *MetadataRequest) String() string {
 func (*MetadataRequest) ProtoMessage() {}
 
 func (x *MetadataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[28]
+	mi := &file_fluss_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1445,7 +1865,7 @@ func (x *MetadataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MetadataRequest.ProtoReflect.Descriptor instead.
 func (*MetadataRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{28}
+	return file_fluss_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *MetadataRequest) GetTablePath() []*PbTablePath {
@@ -1481,7 +1901,7 @@ type MetadataResponse struct {
 
 func (x *MetadataResponse) Reset() {
 	*x = MetadataResponse{}
-	mi := &file_fluss_proto_msgTypes[29]
+	mi := &file_fluss_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1493,7 +1913,7 @@ func (x *MetadataResponse) String() string {
 func (*MetadataResponse) ProtoMessage() {}
 
 func (x *MetadataResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[29]
+	mi := &file_fluss_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1506,7 +1926,7 @@ func (x *MetadataResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MetadataResponse.ProtoReflect.Descriptor instead.
 func (*MetadataResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{29}
+	return file_fluss_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *MetadataResponse) GetCoordinatorServer() *PbServerNode {
@@ -1550,7 +1970,7 @@ type PbServerNode struct {
 
 func (x *PbServerNode) Reset() {
 	*x = PbServerNode{}
-	mi := &file_fluss_proto_msgTypes[30]
+	mi := &file_fluss_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1562,7 +1982,7 @@ func (x *PbServerNode) String() string {
 func (*PbServerNode) ProtoMessage() {}
 
 func (x *PbServerNode) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[30]
+	mi := &file_fluss_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1575,7 +1995,7 @@ func (x *PbServerNode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbServerNode.ProtoReflect.Descriptor instead.
 func (*PbServerNode) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{30}
+	return file_fluss_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *PbServerNode) GetNodeId() int32 {
@@ -1628,7 +2048,7 @@ type PbTableMetadata struct {
 
 func (x *PbTableMetadata) Reset() {
 	*x = PbTableMetadata{}
-	mi := &file_fluss_proto_msgTypes[31]
+	mi := &file_fluss_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1640,7 +2060,7 @@ func (x *PbTableMetadata) String() string {
 func (*PbTableMetadata) ProtoMessage() {}
 
 func (x *PbTableMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[31]
+	mi := &file_fluss_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1653,7 +2073,7 @@ func (x *PbTableMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbTableMetadata.ProtoReflect.Descriptor instead.
 func (*PbTableMetadata) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{31}
+	return file_fluss_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *PbTableMetadata) GetTablePath() *PbTablePath {
@@ -1717,7 +2137,7 @@ type PbPartitionMetadata struct {
 
 func (x *PbPartitionMetadata) Reset() {
 	*x = PbPartitionMetadata{}
-	mi := &file_fluss_proto_msgTypes[32]
+	mi := &file_fluss_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1729,7 +2149,7 @@ func (x *PbPartitionMetadata) String() string {
 func (*PbPartitionMetadata) ProtoMessage() {}
 
 func (x *PbPartitionMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[32]
+	mi := &file_fluss_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1742,7 +2162,7 @@ func (x *PbPartitionMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPartitionMetadata.ProtoReflect.Descriptor instead.
 func (*PbPartitionMetadata) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{32}
+	return file_fluss_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *PbPartitionMetadata) GetTableId() int64 {
@@ -1785,7 +2205,7 @@ type PbBucketMetadata struct {
 
 func (x *PbBucketMetadata) Reset() {
 	*x = PbBucketMetadata{}
-	mi := &file_fluss_proto_msgTypes[33]
+	mi := &file_fluss_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1797,7 +2217,7 @@ func (x *PbBucketMetadata) String() string {
 func (*PbBucketMetadata) ProtoMessage() {}
 
 func (x *PbBucketMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[33]
+	mi := &file_fluss_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1810,7 +2230,7 @@ func (x *PbBucketMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbBucketMetadata.ProtoReflect.Descriptor instead.
 func (*PbBucketMetadata) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{33}
+	return file_fluss_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *PbBucketMetadata) GetBucketId() int32 {
@@ -1850,7 +2270,7 @@ type InitWriterRequest struct {
 
 func (x *InitWriterRequest) Reset() {
 	*x = InitWriterRequest{}
-	mi := &file_fluss_proto_msgTypes[34]
+	mi := &file_fluss_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1862,7 +2282,7 @@ func (x *InitWriterRequest) String() string {
 func (*InitWriterRequest) ProtoMessage() {}
 
 func (x *InitWriterRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[34]
+	mi := &file_fluss_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1875,7 +2295,7 @@ func (x *InitWriterRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InitWriterRequest.ProtoReflect.Descriptor instead.
 func (*InitWriterRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{34}
+	return file_fluss_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *InitWriterRequest) GetTablePath() []*PbTablePath {
@@ -1894,7 +2314,7 @@ type InitWriterResponse struct {
 
 func (x *InitWriterResponse) Reset() {
 	*x = InitWriterResponse{}
-	mi := &file_fluss_proto_msgTypes[35]
+	mi := &file_fluss_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1906,7 +2326,7 @@ func (x *InitWriterResponse) String() string {
 func (*InitWriterResponse) ProtoMessage() {}
 
 func (x *InitWriterResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[35]
+	mi := &file_fluss_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1919,7 +2339,7 @@ func (x *InitWriterResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InitWriterResponse.ProtoReflect.Descriptor instead.
 func (*InitWriterResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{35}
+	return file_fluss_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *InitWriterResponse) GetWriterId() int64 {
@@ -1941,7 +2361,7 @@ type ProduceLogRequest struct {
 
 func (x *ProduceLogRequest) Reset() {
 	*x = ProduceLogRequest{}
-	mi := &file_fluss_proto_msgTypes[36]
+	mi := &file_fluss_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1953,7 +2373,7 @@ func (x *ProduceLogRequest) String() string {
 func (*ProduceLogRequest) ProtoMessage() {}
 
 func (x *ProduceLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[36]
+	mi := &file_fluss_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1966,7 +2386,7 @@ func (x *ProduceLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProduceLogRequest.ProtoReflect.Descriptor instead.
 func (*ProduceLogRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{36}
+	return file_fluss_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ProduceLogRequest) GetAcks() int32 {
@@ -2008,7 +2428,7 @@ type PbProduceLogReqForBucket struct {
 
 func (x *PbProduceLogReqForBucket) Reset() {
 	*x = PbProduceLogReqForBucket{}
-	mi := &file_fluss_proto_msgTypes[37]
+	mi := &file_fluss_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2020,7 +2440,7 @@ func (x *PbProduceLogReqForBucket) String() string {
 func (*PbProduceLogReqForBucket) ProtoMessage() {}
 
 func (x *PbProduceLogReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[37]
+	mi := &file_fluss_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2033,7 +2453,7 @@ func (x *PbProduceLogReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbProduceLogReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbProduceLogReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{37}
+	return file_fluss_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *PbProduceLogReqForBucket) GetPartitionId() int64 {
@@ -2066,7 +2486,7 @@ type ProduceLogResponse struct {
 
 func (x *ProduceLogResponse) Reset() {
 	*x = ProduceLogResponse{}
-	mi := &file_fluss_proto_msgTypes[38]
+	mi := &file_fluss_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2078,7 +2498,7 @@ func (x *ProduceLogResponse) String() string {
 func (*ProduceLogResponse) ProtoMessage() {}
 
 func (x *ProduceLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[38]
+	mi := &file_fluss_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2091,7 +2511,7 @@ func (x *ProduceLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProduceLogResponse.ProtoReflect.Descriptor instead.
 func (*ProduceLogResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{38}
+	return file_fluss_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ProduceLogResponse) GetBucketsResp() []*PbProduceLogRespForBucket {
@@ -2114,7 +2534,7 @@ type PbProduceLogRespForBucket struct {
 
 func (x *PbProduceLogRespForBucket) Reset() {
 	*x = PbProduceLogRespForBucket{}
-	mi := &file_fluss_proto_msgTypes[39]
+	mi := &file_fluss_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2126,7 +2546,7 @@ func (x *PbProduceLogRespForBucket) String() string {
 func (*PbProduceLogRespForBucket) ProtoMessage() {}
 
 func (x *PbProduceLogRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[39]
+	mi := &file_fluss_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2139,7 +2559,7 @@ func (x *PbProduceLogRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbProduceLogRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbProduceLogRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{39}
+	return file_fluss_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *PbProduceLogRespForBucket) GetPartitionId() int64 {
@@ -2190,7 +2610,7 @@ type FetchLogRequest struct {
 
 func (x *FetchLogRequest) Reset() {
 	*x = FetchLogRequest{}
-	mi := &file_fluss_proto_msgTypes[40]
+	mi := &file_fluss_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2202,7 +2622,7 @@ func (x *FetchLogRequest) String() string {
 func (*FetchLogRequest) ProtoMessage() {}
 
 func (x *FetchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[40]
+	mi := &file_fluss_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2215,7 +2635,7 @@ func (x *FetchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchLogRequest.ProtoReflect.Descriptor instead.
 func (*FetchLogRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{40}
+	return file_fluss_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *FetchLogRequest) GetFollowerServerId() int32 {
@@ -2265,7 +2685,7 @@ type PbFetchLogReqForTable struct {
 
 func (x *PbFetchLogReqForTable) Reset() {
 	*x = PbFetchLogReqForTable{}
-	mi := &file_fluss_proto_msgTypes[41]
+	mi := &file_fluss_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2277,7 +2697,7 @@ func (x *PbFetchLogReqForTable) String() string {
 func (*PbFetchLogReqForTable) ProtoMessage() {}
 
 func (x *PbFetchLogReqForTable) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[41]
+	mi := &file_fluss_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2290,7 +2710,7 @@ func (x *PbFetchLogReqForTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogReqForTable.ProtoReflect.Descriptor instead.
 func (*PbFetchLogReqForTable) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{41}
+	return file_fluss_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *PbFetchLogReqForTable) GetTableId() int64 {
@@ -2333,7 +2753,7 @@ type PbFetchLogReqForBucket struct {
 
 func (x *PbFetchLogReqForBucket) Reset() {
 	*x = PbFetchLogReqForBucket{}
-	mi := &file_fluss_proto_msgTypes[42]
+	mi := &file_fluss_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2345,7 +2765,7 @@ func (x *PbFetchLogReqForBucket) String() string {
 func (*PbFetchLogReqForBucket) ProtoMessage() {}
 
 func (x *PbFetchLogReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[42]
+	mi := &file_fluss_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2358,7 +2778,7 @@ func (x *PbFetchLogReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbFetchLogReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{42}
+	return file_fluss_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *PbFetchLogReqForBucket) GetPartitionId() int64 {
@@ -2398,7 +2818,7 @@ type FetchLogResponse struct {
 
 func (x *FetchLogResponse) Reset() {
 	*x = FetchLogResponse{}
-	mi := &file_fluss_proto_msgTypes[43]
+	mi := &file_fluss_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2410,7 +2830,7 @@ func (x *FetchLogResponse) String() string {
 func (*FetchLogResponse) ProtoMessage() {}
 
 func (x *FetchLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[43]
+	mi := &file_fluss_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2423,7 +2843,7 @@ func (x *FetchLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchLogResponse.ProtoReflect.Descriptor instead.
 func (*FetchLogResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{43}
+	return file_fluss_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *FetchLogResponse) GetTablesResp() []*PbFetchLogRespForTable {
@@ -2443,7 +2863,7 @@ type PbFetchLogRespForTable struct {
 
 func (x *PbFetchLogRespForTable) Reset() {
 	*x = PbFetchLogRespForTable{}
-	mi := &file_fluss_proto_msgTypes[44]
+	mi := &file_fluss_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2455,7 +2875,7 @@ func (x *PbFetchLogRespForTable) String() string {
 func (*PbFetchLogRespForTable) ProtoMessage() {}
 
 func (x *PbFetchLogRespForTable) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[44]
+	mi := &file_fluss_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2468,7 +2888,7 @@ func (x *PbFetchLogRespForTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogRespForTable.ProtoReflect.Descriptor instead.
 func (*PbFetchLogRespForTable) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{44}
+	return file_fluss_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *PbFetchLogRespForTable) GetTableId() int64 {
@@ -2501,7 +2921,7 @@ type PbFetchLogRespForBucket struct {
 
 func (x *PbFetchLogRespForBucket) Reset() {
 	*x = PbFetchLogRespForBucket{}
-	mi := &file_fluss_proto_msgTypes[45]
+	mi := &file_fluss_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2513,7 +2933,7 @@ func (x *PbFetchLogRespForBucket) String() string {
 func (*PbFetchLogRespForBucket) ProtoMessage() {}
 
 func (x *PbFetchLogRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[45]
+	mi := &file_fluss_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2526,7 +2946,7 @@ func (x *PbFetchLogRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbFetchLogRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{45}
+	return file_fluss_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *PbFetchLogRespForBucket) GetPartitionId() int64 {
@@ -2597,7 +3017,7 @@ type PbRemoteLogFetchInfo struct {
 
 func (x *PbRemoteLogFetchInfo) Reset() {
 	*x = PbRemoteLogFetchInfo{}
-	mi := &file_fluss_proto_msgTypes[46]
+	mi := &file_fluss_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2609,7 +3029,7 @@ func (x *PbRemoteLogFetchInfo) String() string {
 func (*PbRemoteLogFetchInfo) ProtoMessage() {}
 
 func (x *PbRemoteLogFetchInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[46]
+	mi := &file_fluss_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2622,7 +3042,7 @@ func (x *PbRemoteLogFetchInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRemoteLogFetchInfo.ProtoReflect.Descriptor instead.
 func (*PbRemoteLogFetchInfo) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{46}
+	return file_fluss_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *PbRemoteLogFetchInfo) GetRemoteLogTabletDir() string {
@@ -2665,7 +3085,7 @@ type PbRemoteLogSegment struct {
 
 func (x *PbRemoteLogSegment) Reset() {
 	*x = PbRemoteLogSegment{}
-	mi := &file_fluss_proto_msgTypes[47]
+	mi := &file_fluss_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2677,7 +3097,7 @@ func (x *PbRemoteLogSegment) String() string {
 func (*PbRemoteLogSegment) ProtoMessage() {}
 
 func (x *PbRemoteLogSegment) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[47]
+	mi := &file_fluss_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2690,7 +3110,7 @@ func (x *PbRemoteLogSegment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRemoteLogSegment.ProtoReflect.Descriptor instead.
 func (*PbRemoteLogSegment) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{47}
+	return file_fluss_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *PbRemoteLogSegment) GetRemoteLogSegmentId() string {
@@ -2735,7 +3155,7 @@ type ListOffsetsRequest struct {
 
 func (x *ListOffsetsRequest) Reset() {
 	*x = ListOffsetsRequest{}
-	mi := &file_fluss_proto_msgTypes[48]
+	mi := &file_fluss_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2747,7 +3167,7 @@ func (x *ListOffsetsRequest) String() string {
 func (*ListOffsetsRequest) ProtoMessage() {}
 
 func (x *ListOffsetsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[48]
+	mi := &file_fluss_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2760,7 +3180,7 @@ func (x *ListOffsetsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOffsetsRequest.ProtoReflect.Descriptor instead.
 func (*ListOffsetsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{48}
+	return file_fluss_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ListOffsetsRequest) GetFollowerServerId() int32 {
@@ -2814,7 +3234,7 @@ type ListOffsetsResponse struct {
 
 func (x *ListOffsetsResponse) Reset() {
 	*x = ListOffsetsResponse{}
-	mi := &file_fluss_proto_msgTypes[49]
+	mi := &file_fluss_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2826,7 +3246,7 @@ func (x *ListOffsetsResponse) String() string {
 func (*ListOffsetsResponse) ProtoMessage() {}
 
 func (x *ListOffsetsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[49]
+	mi := &file_fluss_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2839,7 +3259,7 @@ func (x *ListOffsetsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOffsetsResponse.ProtoReflect.Descriptor instead.
 func (*ListOffsetsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{49}
+	return file_fluss_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *ListOffsetsResponse) GetBucketsResp() []*PbListOffsetsRespForBucket {
@@ -2861,7 +3281,7 @@ type PbListOffsetsRespForBucket struct {
 
 func (x *PbListOffsetsRespForBucket) Reset() {
 	*x = PbListOffsetsRespForBucket{}
-	mi := &file_fluss_proto_msgTypes[50]
+	mi := &file_fluss_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2873,7 +3293,7 @@ func (x *PbListOffsetsRespForBucket) String() string {
 func (*PbListOffsetsRespForBucket) ProtoMessage() {}
 
 func (x *PbListOffsetsRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[50]
+	mi := &file_fluss_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2886,7 +3306,7 @@ func (x *PbListOffsetsRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbListOffsetsRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbListOffsetsRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{50}
+	return file_fluss_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *PbListOffsetsRespForBucket) GetBucketId() int32 {
@@ -2930,7 +3350,7 @@ type PutKvRequest struct {
 
 func (x *PutKvRequest) Reset() {
 	*x = PutKvRequest{}
-	mi := &file_fluss_proto_msgTypes[51]
+	mi := &file_fluss_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2942,7 +3362,7 @@ func (x *PutKvRequest) String() string {
 func (*PutKvRequest) ProtoMessage() {}
 
 func (x *PutKvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[51]
+	mi := &file_fluss_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2955,7 +3375,7 @@ func (x *PutKvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutKvRequest.ProtoReflect.Descriptor instead.
 func (*PutKvRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{51}
+	return file_fluss_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *PutKvRequest) GetAcks() int32 {
@@ -3004,7 +3424,7 @@ type PbPutKvReqForBucket struct {
 
 func (x *PbPutKvReqForBucket) Reset() {
 	*x = PbPutKvReqForBucket{}
-	mi := &file_fluss_proto_msgTypes[52]
+	mi := &file_fluss_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3016,7 +3436,7 @@ func (x *PbPutKvReqForBucket) String() string {
 func (*PbPutKvReqForBucket) ProtoMessage() {}
 
 func (x *PbPutKvReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[52]
+	mi := &file_fluss_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3029,7 +3449,7 @@ func (x *PbPutKvReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPutKvReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbPutKvReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{52}
+	return file_fluss_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *PbPutKvReqForBucket) GetPartitionId() int64 {
@@ -3062,7 +3482,7 @@ type PutKvResponse struct {
 
 func (x *PutKvResponse) Reset() {
 	*x = PutKvResponse{}
-	mi := &file_fluss_proto_msgTypes[53]
+	mi := &file_fluss_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3074,7 +3494,7 @@ func (x *PutKvResponse) String() string {
 func (*PutKvResponse) ProtoMessage() {}
 
 func (x *PutKvResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[53]
+	mi := &file_fluss_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3087,7 +3507,7 @@ func (x *PutKvResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutKvResponse.ProtoReflect.Descriptor instead.
 func (*PutKvResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{53}
+	return file_fluss_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *PutKvResponse) GetBucketsResp() []*PbPutKvRespForBucket {
@@ -3110,7 +3530,7 @@ type PbPutKvRespForBucket struct {
 
 func (x *PbPutKvRespForBucket) Reset() {
 	*x = PbPutKvRespForBucket{}
-	mi := &file_fluss_proto_msgTypes[54]
+	mi := &file_fluss_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3122,7 +3542,7 @@ func (x *PbPutKvRespForBucket) String() string {
 func (*PbPutKvRespForBucket) ProtoMessage() {}
 
 func (x *PbPutKvRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[54]
+	mi := &file_fluss_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3135,7 +3555,7 @@ func (x *PbPutKvRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPutKvRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbPutKvRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{54}
+	return file_fluss_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *PbPutKvRespForBucket) GetPartitionId() int64 {
@@ -3183,7 +3603,7 @@ type LookupRequest struct {
 
 func (x *LookupRequest) Reset() {
 	*x = LookupRequest{}
-	mi := &file_fluss_proto_msgTypes[55]
+	mi := &file_fluss_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3195,7 +3615,7 @@ func (x *LookupRequest) String() string {
 func (*LookupRequest) ProtoMessage() {}
 
 func (x *LookupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[55]
+	mi := &file_fluss_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3208,7 +3628,7 @@ func (x *LookupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupRequest.ProtoReflect.Descriptor instead.
 func (*LookupRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{55}
+	return file_fluss_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *LookupRequest) GetTableId() int64 {
@@ -3236,7 +3656,7 @@ type PbLookupReqForBucket struct {
 
 func (x *PbLookupReqForBucket) Reset() {
 	*x = PbLookupReqForBucket{}
-	mi := &file_fluss_proto_msgTypes[56]
+	mi := &file_fluss_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3248,7 +3668,7 @@ func (x *PbLookupReqForBucket) String() string {
 func (*PbLookupReqForBucket) ProtoMessage() {}
 
 func (x *PbLookupReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[56]
+	mi := &file_fluss_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3261,7 +3681,7 @@ func (x *PbLookupReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLookupReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbLookupReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{56}
+	return file_fluss_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *PbLookupReqForBucket) GetPartitionId() int64 {
@@ -3294,7 +3714,7 @@ type LookupResponse struct {
 
 func (x *LookupResponse) Reset() {
 	*x = LookupResponse{}
-	mi := &file_fluss_proto_msgTypes[57]
+	mi := &file_fluss_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3306,7 +3726,7 @@ func (x *LookupResponse) String() string {
 func (*LookupResponse) ProtoMessage() {}
 
 func (x *LookupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[57]
+	mi := &file_fluss_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3319,7 +3739,7 @@ func (x *LookupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupResponse.ProtoReflect.Descriptor instead.
 func (*LookupResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{57}
+	return file_fluss_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *LookupResponse) GetBucketsResp() []*PbLookupRespForBucket {
@@ -3342,7 +3762,7 @@ type PbLookupRespForBucket struct {
 
 func (x *PbLookupRespForBucket) Reset() {
 	*x = PbLookupRespForBucket{}
-	mi := &file_fluss_proto_msgTypes[58]
+	mi := &file_fluss_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3354,7 +3774,7 @@ func (x *PbLookupRespForBucket) String() string {
 func (*PbLookupRespForBucket) ProtoMessage() {}
 
 func (x *PbLookupRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[58]
+	mi := &file_fluss_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3367,7 +3787,7 @@ func (x *PbLookupRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLookupRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbLookupRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{58}
+	return file_fluss_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *PbLookupRespForBucket) GetPartitionId() int64 {
@@ -3414,7 +3834,7 @@ type PbValue struct {
 
 func (x *PbValue) Reset() {
 	*x = PbValue{}
-	mi := &file_fluss_proto_msgTypes[59]
+	mi := &file_fluss_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3426,7 +3846,7 @@ func (x *PbValue) String() string {
 func (*PbValue) ProtoMessage() {}
 
 func (x *PbValue) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[59]
+	mi := &file_fluss_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3439,7 +3859,7 @@ func (x *PbValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbValue.ProtoReflect.Descriptor instead.
 func (*PbValue) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{59}
+	return file_fluss_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *PbValue) GetValues() []byte {
@@ -3459,7 +3879,7 @@ type PrefixLookupRequest struct {
 
 func (x *PrefixLookupRequest) Reset() {
 	*x = PrefixLookupRequest{}
-	mi := &file_fluss_proto_msgTypes[60]
+	mi := &file_fluss_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3471,7 +3891,7 @@ func (x *PrefixLookupRequest) String() string {
 func (*PrefixLookupRequest) ProtoMessage() {}
 
 func (x *PrefixLookupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[60]
+	mi := &file_fluss_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3484,7 +3904,7 @@ func (x *PrefixLookupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrefixLookupRequest.ProtoReflect.Descriptor instead.
 func (*PrefixLookupRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{60}
+	return file_fluss_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *PrefixLookupRequest) GetTableId() int64 {
@@ -3512,7 +3932,7 @@ type PbPrefixLookupReqForBucket struct {
 
 func (x *PbPrefixLookupReqForBucket) Reset() {
 	*x = PbPrefixLookupReqForBucket{}
-	mi := &file_fluss_proto_msgTypes[61]
+	mi := &file_fluss_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3524,7 +3944,7 @@ func (x *PbPrefixLookupReqForBucket) String() string {
 func (*PbPrefixLookupReqForBucket) ProtoMessage() {}
 
 func (x *PbPrefixLookupReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[61]
+	mi := &file_fluss_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3537,7 +3957,7 @@ func (x *PbPrefixLookupReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPrefixLookupReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbPrefixLookupReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{61}
+	return file_fluss_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *PbPrefixLookupReqForBucket) GetPartitionId() int64 {
@@ -3570,7 +3990,7 @@ type PrefixLookupResponse struct {
 
 func (x *PrefixLookupResponse) Reset() {
 	*x = PrefixLookupResponse{}
-	mi := &file_fluss_proto_msgTypes[62]
+	mi := &file_fluss_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3582,7 +4002,7 @@ func (x *PrefixLookupResponse) String() string {
 func (*PrefixLookupResponse) ProtoMessage() {}
 
 func (x *PrefixLookupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[62]
+	mi := &file_fluss_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3595,7 +4015,7 @@ func (x *PrefixLookupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrefixLookupResponse.ProtoReflect.Descriptor instead.
 func (*PrefixLookupResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{62}
+	return file_fluss_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *PrefixLookupResponse) GetBucketsResp() []*PbPrefixLookupRespForBucket {
@@ -3618,7 +4038,7 @@ type PbPrefixLookupRespForBucket struct {
 
 func (x *PbPrefixLookupRespForBucket) Reset() {
 	*x = PbPrefixLookupRespForBucket{}
-	mi := &file_fluss_proto_msgTypes[63]
+	mi := &file_fluss_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3630,7 +4050,7 @@ func (x *PbPrefixLookupRespForBucket) String() string {
 func (*PbPrefixLookupRespForBucket) ProtoMessage() {}
 
 func (x *PbPrefixLookupRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[63]
+	mi := &file_fluss_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3643,7 +4063,7 @@ func (x *PbPrefixLookupRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPrefixLookupRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbPrefixLookupRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{63}
+	return file_fluss_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *PbPrefixLookupRespForBucket) GetPartitionId() int64 {
@@ -3690,7 +4110,7 @@ type PbValueList struct {
 
 func (x *PbValueList) Reset() {
 	*x = PbValueList{}
-	mi := &file_fluss_proto_msgTypes[64]
+	mi := &file_fluss_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3702,7 +4122,7 @@ func (x *PbValueList) String() string {
 func (*PbValueList) ProtoMessage() {}
 
 func (x *PbValueList) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[64]
+	mi := &file_fluss_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3715,7 +4135,7 @@ func (x *PbValueList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbValueList.ProtoReflect.Descriptor instead.
 func (*PbValueList) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{64}
+	return file_fluss_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *PbValueList) GetValues() [][]byte {
@@ -3737,7 +4157,7 @@ type LimitScanRequest struct {
 
 func (x *LimitScanRequest) Reset() {
 	*x = LimitScanRequest{}
-	mi := &file_fluss_proto_msgTypes[65]
+	mi := &file_fluss_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3749,7 +4169,7 @@ func (x *LimitScanRequest) String() string {
 func (*LimitScanRequest) ProtoMessage() {}
 
 func (x *LimitScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[65]
+	mi := &file_fluss_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3762,7 +4182,7 @@ func (x *LimitScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LimitScanRequest.ProtoReflect.Descriptor instead.
 func (*LimitScanRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{65}
+	return file_fluss_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *LimitScanRequest) GetTableId() int64 {
@@ -3805,7 +4225,7 @@ type LimitScanResponse struct {
 
 func (x *LimitScanResponse) Reset() {
 	*x = LimitScanResponse{}
-	mi := &file_fluss_proto_msgTypes[66]
+	mi := &file_fluss_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3817,7 +4237,7 @@ func (x *LimitScanResponse) String() string {
 func (*LimitScanResponse) ProtoMessage() {}
 
 func (x *LimitScanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_proto_msgTypes[66]
+	mi := &file_fluss_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3830,7 +4250,7 @@ func (x *LimitScanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LimitScanResponse.ProtoReflect.Descriptor instead.
 func (*LimitScanResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_proto_rawDescGZIP(), []int{66}
+	return file_fluss_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *LimitScanResponse) GetErrorCode() int32 {
@@ -3949,7 +4369,41 @@ const file_fluss_proto_rawDesc = "" +
 	"\x16GetTableSchemaResponse\x12\x1b\n" +
 	"\tschema_id\x18\x01 \x01(\x05R\bschemaId\x12\x1f\n" +
 	"\vschema_json\x18\x02 \x01(\fR\n" +
-	"schemaJson\"\x80\x01\n" +
+	"schemaJson\"\x9d\x03\n" +
+	"\x11AlterTableRequest\x121\n" +
+	"\n" +
+	"table_path\x18\x01 \x02(\v2\x12.fluss.PbTablePathR\ttablePath\x12/\n" +
+	"\x14ignore_if_not_exists\x18\x02 \x02(\bR\x11ignoreIfNotExists\x12;\n" +
+	"\x0econfig_changes\x18\x03 \x03(\v2\x14.fluss.PbAlterConfigR\rconfigChanges\x123\n" +
+	"\vadd_columns\x18\x04 \x03(\v2\x12.fluss.PbAddColumnR\n" +
+	"addColumns\x126\n" +
+	"\fdrop_columns\x18\x05 \x03(\v2\x13.fluss.PbDropColumnR\vdropColumns\x12<\n" +
+	"\x0erename_columns\x18\x06 \x03(\v2\x15.fluss.PbRenameColumnR\rrenameColumns\x12<\n" +
+	"\x0emodify_columns\x18\a \x03(\v2\x15.fluss.PbModifyColumnR\rmodifyColumns\"\x14\n" +
+	"\x12AlterTableResponse\"j\n" +
+	"\rPbAlterConfig\x12\x1d\n" +
+	"\n" +
+	"config_key\x18\x01 \x02(\tR\tconfigKey\x12!\n" +
+	"\fconfig_value\x18\x02 \x01(\tR\vconfigValue\x12\x17\n" +
+	"\aop_type\x18\x03 \x02(\x05R\x06opType\"\xa0\x01\n" +
+	"\vPbAddColumn\x12\x1f\n" +
+	"\vcolumn_name\x18\x01 \x02(\tR\n" +
+	"columnName\x12$\n" +
+	"\x0edata_type_json\x18\x02 \x02(\fR\fdataTypeJson\x12\x18\n" +
+	"\acomment\x18\x03 \x01(\tR\acomment\x120\n" +
+	"\x14column_position_type\x18\x04 \x02(\x05R\x12columnPositionType\"/\n" +
+	"\fPbDropColumn\x12\x1f\n" +
+	"\vcolumn_name\x18\x01 \x02(\tR\n" +
+	"columnName\"`\n" +
+	"\x0ePbRenameColumn\x12&\n" +
+	"\x0fold_column_name\x18\x01 \x02(\tR\roldColumnName\x12&\n" +
+	"\x0fnew_column_name\x18\x02 \x02(\tR\rnewColumnName\"\xa3\x01\n" +
+	"\x0ePbModifyColumn\x12\x1f\n" +
+	"\vcolumn_name\x18\x01 \x02(\tR\n" +
+	"columnName\x12$\n" +
+	"\x0edata_type_json\x18\x02 \x01(\fR\fdataTypeJson\x12\x18\n" +
+	"\acomment\x18\x03 \x01(\tR\acomment\x120\n" +
+	"\x14column_position_type\x18\x04 \x01(\x05R\x12columnPositionType\"\x80\x01\n" +
 	"\x13PbPhysicalTablePath\x12#\n" +
 	"\rdatabase_name\x18\x01 \x02(\tR\fdatabaseName\x12\x1d\n" +
 	"\n" +
@@ -4163,7 +4617,7 @@ func file_fluss_proto_rawDescGZIP() []byte {
 	return file_fluss_proto_rawDescData
 }
 
-var file_fluss_proto_msgTypes = make([]protoimpl.MessageInfo, 67)
+var file_fluss_proto_msgTypes = make([]protoimpl.MessageInfo, 74)
 var file_fluss_proto_goTypes = []any{
 	(*ErrorResponse)(nil),               // 0: fluss.ErrorResponse
 	(*ApiVersionsRequest)(nil),          // 1: fluss.ApiVersionsRequest
@@ -4192,46 +4646,53 @@ var file_fluss_proto_goTypes = []any{
 	(*TableExistsResponse)(nil),         // 24: fluss.TableExistsResponse
 	(*GetTableSchemaRequest)(nil),       // 25: fluss.GetTableSchemaRequest
 	(*GetTableSchemaResponse)(nil),      // 26: fluss.GetTableSchemaResponse
-	(*PbPhysicalTablePath)(nil),         // 27: fluss.PbPhysicalTablePath
-	(*MetadataRequest)(nil),             // 28: fluss.MetadataRequest
-	(*MetadataResponse)(nil),            // 29: fluss.MetadataResponse
-	(*PbServerNode)(nil),                // 30: fluss.PbServerNode
-	(*PbTableMetadata)(nil),             // 31: fluss.PbTableMetadata
-	(*PbPartitionMetadata)(nil),         // 32: fluss.PbPartitionMetadata
-	(*PbBucketMetadata)(nil),            // 33: fluss.PbBucketMetadata
-	(*InitWriterRequest)(nil),           // 34: fluss.InitWriterRequest
-	(*InitWriterResponse)(nil),          // 35: fluss.InitWriterResponse
-	(*ProduceLogRequest)(nil),           // 36: fluss.ProduceLogRequest
-	(*PbProduceLogReqForBucket)(nil),    // 37: fluss.PbProduceLogReqForBucket
-	(*ProduceLogResponse)(nil),          // 38: fluss.ProduceLogResponse
-	(*PbProduceLogRespForBucket)(nil),   // 39: fluss.PbProduceLogRespForBucket
-	(*FetchLogRequest)(nil),             // 40: fluss.FetchLogRequest
-	(*PbFetchLogReqForTable)(nil),       // 41: fluss.PbFetchLogReqForTable
-	(*PbFetchLogReqForBucket)(nil),      // 42: fluss.PbFetchLogReqForBucket
-	(*FetchLogResponse)(nil),            // 43: fluss.FetchLogResponse
-	(*PbFetchLogRespForTable)(nil),      // 44: fluss.PbFetchLogRespForTable
-	(*PbFetchLogRespForBucket)(nil),     // 45: fluss.PbFetchLogRespForBucket
-	(*PbRemoteLogFetchInfo)(nil),        // 46: fluss.PbRemoteLogFetchInfo
-	(*PbRemoteLogSegment)(nil),          // 47: fluss.PbRemoteLogSegment
-	(*ListOffsetsRequest)(nil),          // 48: fluss.ListOffsetsRequest
-	(*ListOffsetsResponse)(nil),         // 49: fluss.ListOffsetsResponse
-	(*PbListOffsetsRespForBucket)(nil),  // 50: fluss.PbListOffsetsRespForBucket
-	(*PutKvRequest)(nil),                // 51: fluss.PutKvRequest
-	(*PbPutKvReqForBucket)(nil),         // 52: fluss.PbPutKvReqForBucket
-	(*PutKvResponse)(nil),               // 53: fluss.PutKvResponse
-	(*PbPutKvRespForBucket)(nil),        // 54: fluss.PbPutKvRespForBucket
-	(*LookupRequest)(nil),               // 55: fluss.LookupRequest
-	(*PbLookupReqForBucket)(nil),        // 56: fluss.PbLookupReqForBucket
-	(*LookupResponse)(nil),              // 57: fluss.LookupResponse
-	(*PbLookupRespForBucket)(nil),       // 58: fluss.PbLookupRespForBucket
-	(*PbValue)(nil),                     // 59: fluss.PbValue
-	(*PrefixLookupRequest)(nil),         // 60: fluss.PrefixLookupRequest
-	(*PbPrefixLookupReqForBucket)(nil),  // 61: fluss.PbPrefixLookupReqForBucket
-	(*PrefixLookupResponse)(nil),        // 62: fluss.PrefixLookupResponse
-	(*PbPrefixLookupRespForBucket)(nil), // 63: fluss.PbPrefixLookupRespForBucket
-	(*PbValueList)(nil),                 // 64: fluss.PbValueList
-	(*LimitScanRequest)(nil),            // 65: fluss.LimitScanRequest
-	(*LimitScanResponse)(nil),           // 66: fluss.LimitScanResponse
+	(*AlterTableRequest)(nil),           // 27: fluss.AlterTableRequest
+	(*AlterTableResponse)(nil),          // 28: fluss.AlterTableResponse
+	(*PbAlterConfig)(nil),               // 29: fluss.PbAlterConfig
+	(*PbAddColumn)(nil),                 // 30: fluss.PbAddColumn
+	(*PbDropColumn)(nil),                // 31: fluss.PbDropColumn
+	(*PbRenameColumn)(nil),              // 32: fluss.PbRenameColumn
+	(*PbModifyColumn)(nil),              // 33: fluss.PbModifyColumn
+	(*PbPhysicalTablePath)(nil),         // 34: fluss.PbPhysicalTablePath
+	(*MetadataRequest)(nil),             // 35: fluss.MetadataRequest
+	(*MetadataResponse)(nil),            // 36: fluss.MetadataResponse
+	(*PbServerNode)(nil),                // 37: fluss.PbServerNode
+	(*PbTableMetadata)(nil),             // 38: fluss.PbTableMetadata
+	(*PbPartitionMetadata)(nil),         // 39: fluss.PbPartitionMetadata
+	(*PbBucketMetadata)(nil),            // 40: fluss.PbBucketMetadata
+	(*InitWriterRequest)(nil),           // 41: fluss.InitWriterRequest
+	(*InitWriterResponse)(nil),          // 42: fluss.InitWriterResponse
+	(*ProduceLogRequest)(nil),           // 43: fluss.ProduceLogRequest
+	(*PbProduceLogReqForBucket)(nil),    // 44: fluss.PbProduceLogReqForBucket
+	(*ProduceLogResponse)(nil),          // 45: fluss.ProduceLogResponse
+	(*PbProduceLogRespForBucket)(nil),   // 46: fluss.PbProduceLogRespForBucket
+	(*FetchLogRequest)(nil),             // 47: fluss.FetchLogRequest
+	(*PbFetchLogReqForTable)(nil),       // 48: fluss.PbFetchLogReqForTable
+	(*PbFetchLogReqForBucket)(nil),      // 49: fluss.PbFetchLogReqForBucket
+	(*FetchLogResponse)(nil),            // 50: fluss.FetchLogResponse
+	(*PbFetchLogRespForTable)(nil),      // 51: fluss.PbFetchLogRespForTable
+	(*PbFetchLogRespForBucket)(nil),     // 52: fluss.PbFetchLogRespForBucket
+	(*PbRemoteLogFetchInfo)(nil),        // 53: fluss.PbRemoteLogFetchInfo
+	(*PbRemoteLogSegment)(nil),          // 54: fluss.PbRemoteLogSegment
+	(*ListOffsetsRequest)(nil),          // 55: fluss.ListOffsetsRequest
+	(*ListOffsetsResponse)(nil),         // 56: fluss.ListOffsetsResponse
+	(*PbListOffsetsRespForBucket)(nil),  // 57: fluss.PbListOffsetsRespForBucket
+	(*PutKvRequest)(nil),                // 58: fluss.PutKvRequest
+	(*PbPutKvReqForBucket)(nil),         // 59: fluss.PbPutKvReqForBucket
+	(*PutKvResponse)(nil),               // 60: fluss.PutKvResponse
+	(*PbPutKvRespForBucket)(nil),        // 61: fluss.PbPutKvRespForBucket
+	(*LookupRequest)(nil),               // 62: fluss.LookupRequest
+	(*PbLookupReqForBucket)(nil),        // 63: fluss.PbLookupReqForBucket
+	(*LookupResponse)(nil),              // 64: fluss.LookupResponse
+	(*PbLookupRespForBucket)(nil),       // 65: fluss.PbLookupRespForBucket
+	(*PbValue)(nil),                     // 66: fluss.PbValue
+	(*PrefixLookupRequest)(nil),         // 67: fluss.PrefixLookupRequest
+	(*PbPrefixLookupReqForBucket)(nil),  // 68: fluss.PbPrefixLookupReqForBucket
+	(*PrefixLookupResponse)(nil),        // 69: fluss.PrefixLookupResponse
+	(*PbPrefixLookupRespForBucket)(nil), // 70: fluss.PbPrefixLookupRespForBucket
+	(*PbValueList)(nil),                 // 71: fluss.PbValueList
+	(*LimitScanRequest)(nil),            // 72: fluss.LimitScanRequest
+	(*LimitScanResponse)(nil),           // 73: fluss.LimitScanResponse
 }
 var file_fluss_proto_depIdxs = []int32{
 	3,  // 0: fluss.ApiVersionsResponse.api_versions:type_name -> fluss.PbApiVersion
@@ -4240,38 +4701,44 @@ var file_fluss_proto_depIdxs = []int32{
 	14, // 3: fluss.GetTableInfoRequest.table_path:type_name -> fluss.PbTablePath
 	14, // 4: fluss.TableExistsRequest.table_path:type_name -> fluss.PbTablePath
 	14, // 5: fluss.GetTableSchemaRequest.table_path:type_name -> fluss.PbTablePath
-	14, // 6: fluss.MetadataRequest.table_path:type_name -> fluss.PbTablePath
-	27, // 7: fluss.MetadataRequest.partitions_path:type_name -> fluss.PbPhysicalTablePath
-	30, // 8: fluss.MetadataResponse.coordinator_server:type_name -> fluss.PbServerNode
-	30, // 9: fluss.MetadataResponse.tablet_servers:type_name -> fluss.PbServerNode
-	31, // 10: fluss.MetadataResponse.table_metadata:type_name -> fluss.PbTableMetadata
-	32, // 11: fluss.MetadataResponse.partition_metadata:type_name -> fluss.PbPartitionMetadata
-	14, // 12: fluss.PbTableMetadata.table_path:type_name -> fluss.PbTablePath
-	33, // 13: fluss.PbTableMetadata.bucket_metadata:type_name -> fluss.PbBucketMetadata
-	33, // 14: fluss.PbPartitionMetadata.bucket_metadata:type_name -> fluss.PbBucketMetadata
-	14, // 15: fluss.InitWriterRequest.table_path:type_name -> fluss.PbTablePath
-	37, // 16: fluss.ProduceLogRequest.buckets_req:type_name -> fluss.PbProduceLogReqForBucket
-	39, // 17: fluss.ProduceLogResponse.buckets_resp:type_name -> fluss.PbProduceLogRespForBucket
-	41, // 18: fluss.FetchLogRequest.tables_req:type_name -> fluss.PbFetchLogReqForTable
-	42, // 19: fluss.PbFetchLogReqForTable.buckets_req:type_name -> fluss.PbFetchLogReqForBucket
-	44, // 20: fluss.FetchLogResponse.tables_resp:type_name -> fluss.PbFetchLogRespForTable
-	45, // 21: fluss.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.PbFetchLogRespForBucket
-	46, // 22: fluss.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.PbRemoteLogFetchInfo
-	47, // 23: fluss.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.PbRemoteLogSegment
-	50, // 24: fluss.ListOffsetsResponse.buckets_resp:type_name -> fluss.PbListOffsetsRespForBucket
-	52, // 25: fluss.PutKvRequest.buckets_req:type_name -> fluss.PbPutKvReqForBucket
-	54, // 26: fluss.PutKvResponse.buckets_resp:type_name -> fluss.PbPutKvRespForBucket
-	56, // 27: fluss.LookupRequest.buckets_req:type_name -> fluss.PbLookupReqForBucket
-	58, // 28: fluss.LookupResponse.buckets_resp:type_name -> fluss.PbLookupRespForBucket
-	59, // 29: fluss.PbLookupRespForBucket.values:type_name -> fluss.PbValue
-	61, // 30: fluss.PrefixLookupRequest.buckets_req:type_name -> fluss.PbPrefixLookupReqForBucket
-	63, // 31: fluss.PrefixLookupResponse.buckets_resp:type_name -> fluss.PbPrefixLookupRespForBucket
-	64, // 32: fluss.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.PbValueList
-	33, // [33:33] is the sub-list for method output_type
-	33, // [33:33] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	14, // 6: fluss.AlterTableRequest.table_path:type_name -> fluss.PbTablePath
+	29, // 7: fluss.AlterTableRequest.config_changes:type_name -> fluss.PbAlterConfig
+	30, // 8: fluss.AlterTableRequest.add_columns:type_name -> fluss.PbAddColumn
+	31, // 9: fluss.AlterTableRequest.drop_columns:type_name -> fluss.PbDropColumn
+	32, // 10: fluss.AlterTableRequest.rename_columns:type_name -> fluss.PbRenameColumn
+	33, // 11: fluss.AlterTableRequest.modify_columns:type_name -> fluss.PbModifyColumn
+	14, // 12: fluss.MetadataRequest.table_path:type_name -> fluss.PbTablePath
+	34, // 13: fluss.MetadataRequest.partitions_path:type_name -> fluss.PbPhysicalTablePath
+	37, // 14: fluss.MetadataResponse.coordinator_server:type_name -> fluss.PbServerNode
+	37, // 15: fluss.MetadataResponse.tablet_servers:type_name -> fluss.PbServerNode
+	38, // 16: fluss.MetadataResponse.table_metadata:type_name -> fluss.PbTableMetadata
+	39, // 17: fluss.MetadataResponse.partition_metadata:type_name -> fluss.PbPartitionMetadata
+	14, // 18: fluss.PbTableMetadata.table_path:type_name -> fluss.PbTablePath
+	40, // 19: fluss.PbTableMetadata.bucket_metadata:type_name -> fluss.PbBucketMetadata
+	40, // 20: fluss.PbPartitionMetadata.bucket_metadata:type_name -> fluss.PbBucketMetadata
+	14, // 21: fluss.InitWriterRequest.table_path:type_name -> fluss.PbTablePath
+	44, // 22: fluss.ProduceLogRequest.buckets_req:type_name -> fluss.PbProduceLogReqForBucket
+	46, // 23: fluss.ProduceLogResponse.buckets_resp:type_name -> fluss.PbProduceLogRespForBucket
+	48, // 24: fluss.FetchLogRequest.tables_req:type_name -> fluss.PbFetchLogReqForTable
+	49, // 25: fluss.PbFetchLogReqForTable.buckets_req:type_name -> fluss.PbFetchLogReqForBucket
+	51, // 26: fluss.FetchLogResponse.tables_resp:type_name -> fluss.PbFetchLogRespForTable
+	52, // 27: fluss.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.PbFetchLogRespForBucket
+	53, // 28: fluss.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.PbRemoteLogFetchInfo
+	54, // 29: fluss.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.PbRemoteLogSegment
+	57, // 30: fluss.ListOffsetsResponse.buckets_resp:type_name -> fluss.PbListOffsetsRespForBucket
+	59, // 31: fluss.PutKvRequest.buckets_req:type_name -> fluss.PbPutKvReqForBucket
+	61, // 32: fluss.PutKvResponse.buckets_resp:type_name -> fluss.PbPutKvRespForBucket
+	63, // 33: fluss.LookupRequest.buckets_req:type_name -> fluss.PbLookupReqForBucket
+	65, // 34: fluss.LookupResponse.buckets_resp:type_name -> fluss.PbLookupRespForBucket
+	66, // 35: fluss.PbLookupRespForBucket.values:type_name -> fluss.PbValue
+	68, // 36: fluss.PrefixLookupRequest.buckets_req:type_name -> fluss.PbPrefixLookupReqForBucket
+	70, // 37: fluss.PrefixLookupResponse.buckets_resp:type_name -> fluss.PbPrefixLookupRespForBucket
+	71, // 38: fluss.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.PbValueList
+	39, // [39:39] is the sub-list for method output_type
+	39, // [39:39] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_fluss_proto_init() }
@@ -4285,7 +4752,7 @@ func file_fluss_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_proto_rawDesc), len(file_fluss_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   67,
+			NumMessages:   74,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,89 @@
+package binder
+
+import (
+	"context"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// SchemaResolver is implemented by catalogs that resolve unqualified
+// relation names over the session's search_path, as PostgreSQL does; a
+// catalog without it puts every unqualified name in the default database.
+type SchemaResolver interface {
+	// ResolveSchema returns the schema an unqualified relation name
+	// refers to: the first schema of the search path that holds a
+	// relation of that name. When none does, it returns the schema a
+	// CREATE would put it in (create) or where a lookup reports it
+	// missing; create fails with 3F000 when the path names no existing
+	// schema.
+	ResolveSchema(ctx context.Context, name string, create bool) (string, error)
+}
+
+// tablePath resolves a possibly schema-qualified relation name that is
+// looked up (not created).
+func (b *binder) tablePath(tn *ast.TableName) fluss.TablePath {
+	p, _ := b.resolvePath(tn, false)
+	return p
+}
+
+// createPath resolves the name of a relation being created: an
+// unqualified name goes to the first existing schema of the search path.
+func (b *binder) createPath(tn *ast.TableName) (fluss.TablePath, error) {
+	if b.stmt != nil && b.stmt.Temporary {
+		r, ok := b.cat.(TempSchemaResolver)
+		if !ok {
+			return fluss.TablePath{}, sqlerr.NotSupported("temporary tables")
+		}
+		if s := ident(tn.Schema); s != "" && !strings.HasPrefix(s, "pg_temp") {
+			return fluss.TablePath{}, sqlerr.New(sqlerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
+		}
+		return fluss.TablePath{Database: r.TempSchema(b.ctx), Table: ident(tn.Name)}, nil
+	}
+	return b.resolvePath(tn, true)
+}
+
+// TempSchemaResolver is implemented by catalogs with session-local
+// (temporary) tables: they live in the session's own schema, pg_temp_N as
+// in PostgreSQL, which name resolution searches first.
+type TempSchemaResolver interface {
+	TempSchema(ctx context.Context) string
+}
+
+func (b *binder) resolvePath(tn *ast.TableName, create bool) (fluss.TablePath, error) {
+	db := ident(tn.Schema)
+	name := ident(tn.Name)
+	if db == "" {
+		db = fluss.DefaultDatabase
+		if r, ok := b.cat.(SchemaResolver); ok {
+			s, err := r.ResolveSchema(b.ctx, name, create)
+			if err != nil {
+				return fluss.TablePath{Database: db, Table: name}, err
+			}
+			db = s
+		}
+	}
+	return fluss.TablePath{Database: db, Table: name}, nil
+}
+
+// TypeOf is the type a type name stands for (PREPARE's parameter types).
+func TypeOf(tn *sql.TypeName) (types.T, error) { return typeFromName(tn) }
+
+// ColumnType is the type a column declared with tn gets in a Fluss table:
+// TIME without precision is Fluss's TIME(0), NUMERIC without precision the
+// stored numeric type (as CREATE TABLE declares it).
+func ColumnType(tn *sql.TypeName) (types.T, error) {
+	t, err := typeFromName(tn)
+	if err != nil {
+		return t, err
+	}
+	t = ddlTimeDefaults(tn, t)
+	if t.Kind == types.Decimal && t.Precision == 0 {
+		t = types.StoredNumericType
+	}
+	return t, nil
+}

@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// alterTable runs ALTER TABLE as Fluss 0.9.1 allows it: ADD COLUMN of a
+// nullable column at the end (a new schema id; rows written before read
+// NULL in it), SET / RESET of properties; every other action fails with
+// 0A000 naming the Fluss limit and what to do instead. The actions apply
+// together or not at all.
+func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
+	if err := s.noTxnBlock("ALTER TABLE"); err != nil {
+		return nil, err
+	}
+	info, err := s.resolveTable(ctx, d.Table)
+	if err != nil {
+		if d.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+			return noticeResult("ALTER TABLE", sqlerr.New(sqlerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", d.Table.Name)), nil
+		}
+		return nil, err
+	}
+	var changes []fluss.TableChange
+	var notices []*sqlerr.Error
+	for _, a := range d.Actions {
+		switch a.Kind {
+		case sql.AlterUnsupported:
+			e := sqlerr.New(sqlerr.FeatureNotSupported, "%s", a.Unsupported)
+			if a.Instead != "" {
+				e = e.WithHint("%s", a.Instead)
+			}
+			return nil, e
+		case sql.AlterAddColumn:
+			switch a.Constraint {
+			case "":
+			case "NOT NULL":
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot add NOT NULL column \"%s\": Fluss 0.9.1 adds nullable columns only (the rows already stored have no value for it)", a.Column).
+					WithHint("Add the column without NOT NULL, or create a new table and copy the rows: CREATE TABLE new AS SELECT ... FROM t.")
+			case "DEFAULT":
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... ADD COLUMN ... DEFAULT is not supported: Fluss 0.9.1 cannot fill the rows already stored").
+					WithHint("Add the column without a default (it reads NULL in the existing rows), or create a new table: CREATE TABLE new AS SELECT *, value AS c FROM t.")
+			default:
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... ADD COLUMN ... %s is not supported: Fluss 0.9.1 adds plain nullable columns only", a.Constraint).
+					WithHint("Declare the constraint in CREATE TABLE: create a new table and copy the rows (CREATE TABLE new (...); INSERT INTO new SELECT ... FROM t).")
+			}
+			exists := info.ColumnIndex(a.Column) >= 0
+			for _, c := range changes {
+				exists = exists || c.Kind == fluss.ChangeAddColumn && c.Column.Name == a.Column
+			}
+			if exists {
+				if a.IfNotExists {
+					notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "column \"%s\" of relation \"%s\" already exists, skipping", a.Column, info.Path.Table))
+					continue
+				}
+				return nil, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", a.Column, info.Path.Table)
+			}
+			t, err := binder.ColumnType(a.Type)
+			if err != nil {
+				return nil, err
+			}
+			changes = append(changes, fluss.TableChange{Kind: fluss.ChangeAddColumn, Column: fluss.Column{Name: a.Column, Type: t.Nullable()}})
+		case sql.AlterSetProperties:
+			for _, kv := range a.Props {
+				if err := fluss.CheckPropertyChange(kv[0]); err != nil {
+					return nil, err
+				}
+				changes = append(changes, fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: kv[0], Value: kv[1]})
+			}
+		case sql.AlterResetProperties:
+			for _, k := range a.Keys {
+				if err := fluss.CheckPropertyChange(k); err != nil {
+					return nil, err
+				}
+				changes = append(changes, fluss.TableChange{Kind: fluss.ChangeResetProperty, Key: k})
+			}
+		}
+	}
+	if len(changes) > 0 {
+		if _, err := s.applyTableChanges(ctx, info, changes); err != nil {
+			return nil, err
+		}
+	}
+	return noticeResult("ALTER TABLE", notices...), nil
+}

@@ -1,0 +1,276 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// The schema-management statements of sql/ddlstmts.go: schemas (schemas.go),
+// SHOW DATABASES / CREATE TABLE / PARTITIONS, COMMENT ON, CREATE / DROP
+// INDEX, ANALYZE, VACUUM, SQL-level PREPARE / EXECUTE (sqlprepare.go) and
+// ALTER TABLE (altertable.go).
+
+// prepareDDL prepares one of them: nothing is bound ahead (they name
+// tables that may not exist yet in a multi-statement string); only the
+// result columns are known.
+func (s *session) prepareDDL(ctx context.Context, ps *statement) (*statement, error) {
+	str := func(name string) []pgwire.ResultColumn {
+		return []pgwire.ResultColumn{{Name: name, Type: types.StringType}}
+	}
+	switch ps.parsed.Kind {
+	case sql.ShowDatabases:
+		ps.cols = str("database_name")
+	case sql.ShowCreateTable:
+		ps.cols = str("create_statement")
+	case sql.ShowPartitions:
+		ps.cols = str("partition_name")
+	case sql.Execute:
+		return s.prepareExecute(ctx, ps)
+	}
+	return ps, nil
+}
+
+// sessionCtx gives ctx the session's settings and user, which name
+// resolution (search_path) reads.
+func (s *session) sessionCtx(ctx context.Context) context.Context {
+	return functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
+		BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: s.location()})
+}
+
+// resolveTable finds a table named by a DDL statement over the search path.
+func (s *session) resolveTable(ctx context.Context, n sql.ObjName) (fluss.TableInfo, error) {
+	path := fluss.TablePath{Database: n.Schema, Table: n.Name}
+	if path.Database == "" {
+		cat := &recordingCatalog{tables: s.eng.tables, views: s.eng.meta.Views(), meta: s.eng.meta}
+		db, err := cat.ResolveSchema(s.sessionCtx(ctx), n.Name, false)
+		if err != nil {
+			return fluss.TableInfo{}, err
+		}
+		path.Database = db
+	}
+	info, err := s.eng.store.GetTable(ctx, path)
+	if err != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+		if _, isView := s.eng.meta.Views().Get(path); isView {
+			return info, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a table", path.Table)
+		}
+	}
+	return info, err
+}
+
+// execDDL runs one of them.
+func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgwire.Result, error) {
+	st := ps.parsed
+	if s.txStatus == 'E' {
+		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	d := st.DDL
+	switch st.Kind {
+	case sql.CreateSchema, sql.DropSchema, sql.ShowDatabases:
+		return s.schemaStatement(ctx, st)
+	case sql.ShowCreateTable:
+		info, err := s.resolveTable(ctx, d.Table)
+		if err != nil {
+			return nil, err
+		}
+		return stringsResult(s.eng, "create_statement", []string{showCreateTable(info)}), nil
+	case sql.ShowPartitions:
+		info, err := s.resolveTable(ctx, d.Table)
+		if err != nil {
+			return nil, err
+		}
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "table \"%s\" is not partitioned: sqlgate creates no partitioned Fluss tables yet", info.Path.Table).
+			WithHint("PARTITION BY is not supported; a table's rows are spread over buckets (SHOW CREATE TABLE shows them).")
+	case sql.CommentOn:
+		return s.commentOn(ctx, d)
+	case sql.CreateIndex:
+		if _, err := s.resolveTable(ctx, d.Table); err != nil {
+			return nil, err
+		}
+		name := d.Index
+		if name == "" {
+			name = d.Table.Name + "_idx"
+		}
+		return noticeResult("CREATE INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
+			"index \"%s\" was not created: Fluss tables have no secondary indexes", name).
+			WithHint("Lookups by the primary key, or by a prefix of it that is the bucket key, are fast without one.")), nil
+	case sql.DropIndex:
+		return noticeResult("DROP INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
+			"index \"%s\" does not exist, skipping (Fluss tables have no secondary indexes)", d.Names[0])), nil
+	case sql.Maintenance:
+		if d.Verb == "VACUUM" {
+			if err := s.noTxnBlock("VACUUM"); err != nil {
+				return nil, err
+			}
+		}
+		for _, n := range d.Tables {
+			if _, err := s.resolveTable(ctx, n); err != nil {
+				return nil, err
+			}
+		}
+		return tagOnly(d.Verb), nil
+	case sql.Prepare:
+		return s.sqlPrepare(ctx, d.Prepare)
+	case sql.Execute:
+		return s.sqlExecute(ctx, ps, params)
+	case sql.AlterTable:
+		return s.alterTable(ctx, d)
+	}
+	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %v", st.Kind)
+}
+
+// noticeResult is a statement's tag with notices sent before it.
+type noticeTagResult struct {
+	tagResult
+	notices []*sqlerr.Error
+}
+
+func (r *noticeTagResult) Notices() []*sqlerr.Error { return r.notices }
+
+func noticeResult(tag string, notices ...*sqlerr.Error) pgwire.Result {
+	for _, n := range notices {
+		n.Severity = "NOTICE"
+		if n.Code == sqlerr.SuccessfulCompletion {
+			n.Code = "00000"
+		}
+	}
+	return &noticeTagResult{tagResult: tagResult{tag: tag}, notices: notices}
+}
+
+// commentOn sets a table's or column's comment, which the store keeps in
+// the table's descriptor (Fluss's table and column comments).
+func (s *session) commentOn(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
+	if err := s.noTxnBlock("COMMENT"); err != nil {
+		return nil, err
+	}
+	info, err := s.resolveTable(ctx, d.Table)
+	if err != nil {
+		return nil, err
+	}
+	text := ""
+	if d.Comment != nil {
+		text = *d.Comment
+	}
+	ch := fluss.TableChange{Kind: fluss.ChangeTableComment, Comment: text}
+	if d.Column != "" {
+		if info.ColumnIndex(d.Column) < 0 {
+			return nil, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", d.Column, info.Path.Table)
+		}
+		ch = fluss.TableChange{Kind: fluss.ChangeColumnComment, Column: fluss.Column{Name: d.Column}, Comment: text}
+	}
+	if _, err := s.applyTableChanges(ctx, info, []fluss.TableChange{ch}); err != nil {
+		return nil, err
+	}
+	return tagOnly("COMMENT"), nil
+}
+
+// applyTableChanges runs changes on the store under the DDL lock, bumping
+// the catalog count so that prepared statements bind again.
+func (s *session) applyTableChanges(ctx context.Context, info fluss.TableInfo, changes []fluss.TableChange) (fluss.TableInfo, error) {
+	alt, ok := s.eng.store.(fluss.TableAlterer)
+	if !ok {
+		return info, sqlerr.NotSupported("ALTER TABLE on this store")
+	}
+	if err := s.mayDrop(info); err != nil { // the owner alone alters, as in PostgreSQL
+		return info, err
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	return alt.AlterTable(ctx, info.Path, changes)
+}
+
+// showCreateTable renders a table's CREATE TABLE in PostgreSQL's form,
+// with Fluss's types and its WITH properties (bucket.num, bucket.key and
+// the table's others), and its comments as COMMENT ON statements: what
+// run again creates the same table.
+func showCreateTable(info fluss.TableInfo) string {
+	var b strings.Builder
+	d := info.Descriptor
+	fmt.Fprintf(&b, "CREATE TABLE %s.%s (\n", nameSQL(info.Path.Database), nameSQL(info.Path.Table))
+	for i, c := range d.Schema.Columns {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		typ := c.Type.Nullable().String()
+		if c.Type.Kind == types.String && c.Type.Length > 0 { // VARCHAR(n): Fluss's STRING with sqlgate's limit
+			typ = fmt.Sprintf("varchar(%d)", c.Type.Length)
+		}
+		fmt.Fprintf(&b, "    %s %s", nameSQL(c.Name), typ)
+		if c.Type.NotNull {
+			b.WriteString(" NOT NULL")
+		}
+	}
+	if len(d.Schema.PrimaryKey) > 0 {
+		keys := make([]string, len(d.Schema.PrimaryKey))
+		for i, k := range d.Schema.PrimaryKey {
+			keys[i] = nameSQL(k)
+		}
+		fmt.Fprintf(&b, ",\n    PRIMARY KEY (%s)", strings.Join(keys, ", "))
+	}
+	b.WriteString("\n)")
+	props := [][2]string{{"bucket.num", fmt.Sprint(max(d.BucketCount, 1))}}
+	if len(d.BucketKey) > 0 {
+		props = append(props, [2]string{"bucket.key", strings.Join(d.BucketKey, ",")})
+	}
+	keys := make([]string, 0, len(d.Properties))
+	for k := range d.Properties {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		props = append(props, [2]string{k, d.Properties[k]})
+	}
+	b.WriteString(" WITH (")
+	for i, p := range props {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s = %s", quoteLiteral(p[0]), quoteLiteral(p[1]))
+	}
+	b.WriteString(");")
+	name := nameSQL(info.Path.Database) + "." + nameSQL(info.Path.Table)
+	if d.Comment != "" {
+		fmt.Fprintf(&b, "\nCOMMENT ON TABLE %s IS %s;", name, quoteLiteral(d.Comment))
+	}
+	for _, c := range d.Schema.Columns {
+		if c.Comment != "" {
+			fmt.Fprintf(&b, "\nCOMMENT ON COLUMN %s.%s IS %s;", name, nameSQL(c.Name), quoteLiteral(c.Comment))
+		}
+	}
+	return b.String()
+}
+
+// nameSQL writes a name as PostgreSQL's quote_ident does: quoted unless
+// it is a lower-case word that is no reserved keyword.
+func nameSQL(s string) string {
+	plain := s != ""
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && (r >= '0' && r <= '9' || r == '$')) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		for _, k := range sql.Keywords() {
+			if k.Word == s && k.Category != 'U' {
+				plain = false
+				break
+			}
+		}
+	}
+	if plain {
+		return s
+	}
+	return quoteIdent(s)
+}
+
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

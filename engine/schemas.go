@@ -1,0 +1,250 @@
+package engine
+
+import (
+	"context"
+	"github.com/sqlgate/sqlgate/meta"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Schemas are Fluss databases: CREATE SCHEMA creates one, DROP SCHEMA drops
+// one, and an unqualified name is looked up over the session's search_path
+// (ResolveSchema), as PostgreSQL does.
+
+// schemaCache holds the store's database names as of one catalog count, so
+// that resolving an unqualified name (every bind) asks the store for its
+// databases only after a catalog change. A database another sqlgate server
+// creates in a shared Fluss cluster is seen after this server's next DDL or
+// restart.
+type schemaCache struct {
+	mu      sync.Mutex
+	version uint64
+	valid   bool
+	names   []string
+	counter *atomic.Uint64
+}
+
+func (c *schemaCache) list(ctx context.Context, store fluss.Store) ([]string, error) {
+	v := c.counter.Load()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.valid && c.version == v {
+		return c.names, nil
+	}
+	names, err := store.ListDatabases(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.names, c.version, c.valid = names, v, true
+	return names, nil
+}
+
+// existingPath is the session's search path reduced to the schemas that
+// exist (pg_catalog and information_schema are virtual and left out).
+func (t tables) existingPath(ctx context.Context) ([]string, error) {
+	schemas, ok := functions.SearchPathOf(ctx)
+	if !ok || t.schemas == nil {
+		return []string{fluss.DefaultDatabase}, nil
+	}
+	names, err := t.schemas.list(ctx, t.store)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	// the session's temporary schema comes first, as PostgreSQL searches it
+	if sess, ok := functions.SessionIn(ctx); ok {
+		if tmp := tempSchemaOf(sess.BackendPID); slices.Contains(names, tmp) {
+			out = append(out, tmp)
+		}
+	}
+	for _, s := range schemas {
+		if slices.Contains(names, s) && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// ResolveSchema implements binder.SchemaResolver.
+func (c *recordingCatalog) ResolveSchema(ctx context.Context, name string, create bool) (string, error) {
+	path, err := c.tables.existingPath(ctx)
+	if err != nil {
+		return "", err
+	}
+	if len(path) == 0 {
+		if create {
+			return "", sqlerr.New(sqlerr.InvalidSchemaName, "no schema has been selected to create in")
+		}
+		return fluss.DefaultDatabase, nil
+	}
+	if create {
+		// the temporary schema takes only CREATE TEMP's tables
+		for _, s := range path {
+			if !strings.HasPrefix(s, tempSchemaPrefix) {
+				return s, nil
+			}
+		}
+		return "", sqlerr.New(sqlerr.InvalidSchemaName, "no schema has been selected to create in")
+	}
+	if len(path) == 1 {
+		return path[0], nil
+	}
+	for _, s := range path {
+		p := fluss.TablePath{Database: s, Table: name}
+		if _, ok := c.views.Get(p); ok {
+			return s, nil
+		}
+		_, err := c.tables.store.GetTable(ctx, p)
+		if err == nil {
+			return s, nil
+		}
+		switch sqlerr.CodeOf(err) {
+		case sqlerr.UndefinedTable, sqlerr.InvalidSchemaName:
+		default:
+			return "", err
+		}
+	}
+	if slices.Contains(path, fluss.DefaultDatabase) {
+		return fluss.DefaultDatabase, nil
+	}
+	return path[0], nil
+}
+
+// schemaStatement runs CREATE SCHEMA, DROP SCHEMA and SHOW DATABASES.
+func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwire.Result, error) {
+	d := st.DDL
+	switch st.Kind {
+	case sql.ShowDatabases:
+		names, err := s.eng.store.ListDatabases(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return stringsResult(s.eng, "database_name", names), nil
+	case sql.CreateSchema:
+		if err := s.noTxnBlock("CREATE SCHEMA"); err != nil {
+			return nil, err
+		}
+		name := d.Names[0]
+		if err := reservedSchema(name); err != nil {
+			return nil, err
+		}
+		switch d.Authorization {
+		case "current_user", "session_user", "current_role":
+			d.Authorization = s.info.User
+		}
+		if d.Authorization != "" {
+			if exists, _ := s.eng.roles.Role(d.Authorization); !exists && d.Authorization != s.info.User {
+				return nil, sqlerr.New(sqlerr.UndefinedObject, "role \"%s\" does not exist", d.Authorization)
+			}
+		}
+		s.eng.ddl.Lock()
+		s.eng.catalog.Add(1)
+		defer s.eng.ddl.Unlock()
+		if err := s.eng.store.CreateDatabase(ctx, name, d.IfNotExists); err != nil {
+			return nil, err
+		}
+		return tagOnly("CREATE SCHEMA"), nil
+	case sql.DropSchema:
+		if err := s.noTxnBlock("DROP SCHEMA"); err != nil {
+			return nil, err
+		}
+		s.eng.ddl.Lock()
+		s.eng.catalog.Add(1)
+		defer s.eng.ddl.Unlock()
+		existing, err := s.eng.store.ListDatabases(ctx)
+		if err != nil {
+			return nil, err
+		}
+		// Every name is checked before anything is dropped, as PostgreSQL
+		// does: DROP SCHEMA a, missing fails without dropping a.
+		var drop []string
+		for _, name := range d.Names {
+			if name == "pg_catalog" || name == "information_schema" {
+				return nil, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop schema %s because it is required by the database system", name)
+			}
+			if !slices.Contains(existing, name) {
+				if d.IfExists {
+					continue
+				}
+				return nil, fluss.UndefinedDatabase(name)
+			}
+			views := s.eng.meta.Views().List(name)
+			if !d.Cascade {
+				tables, err := s.eng.store.ListTables(ctx, name)
+				if err != nil {
+					return nil, err
+				}
+				if len(tables) > 0 || len(views) > 0 {
+					var names []string
+					for _, t := range tables {
+						names = append(names, t.Path.Table)
+					}
+					for _, v := range views {
+						names = append(names, v.Path.Table)
+					}
+					slices.Sort(names)
+					return nil, fluss.DatabaseNotEmpty(name, names)
+				}
+			}
+			drop = append(drop, name)
+		}
+		for _, name := range drop {
+			tables, err := s.eng.store.ListTables(ctx, name)
+			if err != nil {
+				return nil, err
+			}
+			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+				for _, v := range tx.Views.List(name) {
+					if err := tx.Views.Drop(v.Path); err != nil {
+						return err
+					}
+					if err := tx.Access.Forget(v.ACLKey()); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, metaErr(err)
+			}
+			if err := s.eng.store.DropDatabase(ctx, name, false, d.Cascade); err != nil {
+				return nil, err
+			}
+			// The tables' grants go after them; when that fails they stay
+			// under ids no table has again, and Reconcile sweeps them.
+			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+				for _, t := range tables {
+					if err := tx.Access.Forget(t.TableID); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				s.eng.log.Error("forgetting the privileges of a dropped schema's tables (swept at the next start)", "schema", name, "error", err)
+			}
+		}
+		return tagOnly("DROP SCHEMA"), nil
+	}
+	return nil, sqlerr.New(sqlerr.InternalError, "not a schema statement: %v", st.Kind)
+}
+
+// reservedSchema refuses the names PostgreSQL reserves for system schemas.
+func reservedSchema(name string) error {
+	if name == "information_schema" {
+		return fluss.DuplicateDatabase(name)
+	}
+	if strings.HasPrefix(name, "pg_") {
+		return sqlerr.New(sqlerr.ReservedName, "unacceptable schema name \"%s\"", name).
+			WithDetail("The prefix \"pg_\" is reserved for system schemas.")
+	}
+	return nil
+}

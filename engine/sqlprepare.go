@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// SQL-level PREPARE / EXECUTE / DEALLOCATE. A statement PREPAREd in SQL and
+// one the client prepared with the protocol's Parse share PostgreSQL's one
+// namespace: PREPARE of a name Parse used is 42P05, DEALLOCATE drops either
+// (through pgwire.ProtocolStatements), EXECUTE runs SQL-level ones.
+
+// SetProtocolStatements implements pgwire.ProtocolStatementsUser.
+func (s *session) SetProtocolStatements(p pgwire.ProtocolStatements) { s.protocol = p }
+
+func undefinedPrepared(name string) error {
+	return sqlerr.New(sqlerr.UndefinedPreparedStatement, "prepared statement \"%s\" does not exist", name)
+}
+
+// sqlPrepare runs PREPARE name [(types)] AS statement: the statement is
+// bound and planned now, as PostgreSQL does, and planned again at EXECUTE
+// after a catalog change.
+func (s *session) sqlPrepare(ctx context.Context, p *sql.PrepareStmt) (pgwire.Result, error) {
+	if _, ok := s.sqlPrepared[p.Name]; ok || s.protocol != nil && s.protocol.Has(p.Name) {
+		return nil, sqlerr.New(sqlerr.DuplicatePreparedStatement, "prepared statement \"%s\" already exists", p.Name)
+	}
+	declared := make([]types.T, len(p.Types))
+	for i, tn := range p.Types {
+		t, err := binder.TypeOf(tn)
+		if err != nil {
+			return nil, err
+		}
+		declared[i] = t
+	}
+	stmts, err := s.parser.Parse(p.Body)
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) != 1 {
+		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \";\"")
+	}
+	ps, err := s.prepareOne(ctx, stmts[0], declared)
+	if err != nil {
+		return nil, err
+	}
+	if s.sqlPrepared == nil {
+		s.sqlPrepared = map[string]*statement{}
+	}
+	s.sqlPrepared[p.Name] = ps
+	return tagOnly("PREPARE"), nil
+}
+
+// prepareExecute gives EXECUTE the result columns of the statement it
+// runs (none when it does not exist yet: EXECUTE then fails with 26000).
+func (s *session) prepareExecute(_ context.Context, ps *statement) (*statement, error) {
+	if target, ok := s.sqlPrepared[ps.parsed.DDL.Execute.Name]; ok {
+		ps.cols = target.cols
+	}
+	return ps, nil
+}
+
+// sqlExecute runs EXECUTE name [(args)]: each argument is a constant
+// expression, evaluated and passed as the parameter's text.
+func (s *session) sqlExecute(ctx context.Context, ps *statement, _ []any) (pgwire.Result, error) {
+	ex := ps.parsed.DDL.Execute
+	target, ok := s.sqlPrepared[ex.Name]
+	if !ok {
+		return nil, undefinedPrepared(ex.Name)
+	}
+	if len(ex.Args) != len(target.params) {
+		return nil, sqlerr.New(sqlerr.SyntaxError, "wrong number of parameters for prepared statement \"%s\"", ex.Name).
+			WithDetail("Expected %d parameters but got %d.", len(target.params), len(ex.Args))
+	}
+	var values []any
+	if len(ex.Args) > 0 {
+		var err error
+		if values, err = s.evalArgs(ctx, ex.Args); err != nil {
+			return nil, err
+		}
+	}
+	if !sameColumns(target.cols, ps.cols) {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cached plan must not change result type")
+	}
+	return target.execute(ctx, values)
+}
+
+// evalArgs evaluates EXECUTE's arguments to their text (nil for NULL).
+func (s *session) evalArgs(ctx context.Context, args []string) ([]any, error) {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = "CAST((" + a + ") AS text)"
+	}
+	stmts, err := s.parser.Parse("SELECT " + strings.Join(parts, ", "))
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) != 1 || stmts[0].Kind != sql.Select {
+		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error in EXECUTE's arguments")
+	}
+	qps, err := s.prepareOne(ctx, stmts[0], nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := qps.execute(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	out := make([]any, len(args))
+	for {
+		b, err := res.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			return out, nil
+		}
+		if b.NumRows() > 0 {
+			for i := range args {
+				col := b.Column(i).(*array.String)
+				if col.IsValid(0) {
+					out[i] = col.Value(0)
+				}
+			}
+		}
+		b.Release()
+	}
+}
+
+// deallocate runs DEALLOCATE [PREPARE] name | ALL.
+func (s *session) deallocate(d *sql.DeallocateStmt) (pgwire.Result, error) {
+	if d.All {
+		clear(s.sqlPrepared)
+		if s.protocol != nil {
+			s.protocol.DeallocateAll()
+		}
+		return tagOnly("DEALLOCATE ALL"), nil
+	}
+	_, found := s.sqlPrepared[d.Name]
+	delete(s.sqlPrepared, d.Name)
+	if s.protocol != nil && s.protocol.Deallocate(d.Name) {
+		found = true
+	}
+	if !found {
+		return nil, undefinedPrepared(d.Name)
+	}
+	return tagOnly("DEALLOCATE"), nil
+}

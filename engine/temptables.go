@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"context"
+	"github.com/sqlgate/sqlgate/meta"
+	"strconv"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Temporary tables (CREATE TEMP TABLE) are ordinary Fluss tables in the
+// session's own database, pg_temp_N (N its backend process id), as in
+// PostgreSQL: name resolution searches it before the search path, and the
+// session drops it, with its tables, when it ends. A server that crashed
+// leaves its sessions' pg_temp_N databases behind; on the embedded store
+// (one server) the next start drops them (dropStaleTempSchemas). On a Fluss
+// cluster, shared by several servers whose process ids repeat, temporary
+// tables are refused (0A000).
+
+const tempSchemaPrefix = "pg_temp_"
+
+// tempSchemaOf is the temporary schema of the session with backend pid.
+func tempSchemaOf(pid int32) string {
+	return tempSchemaPrefix + strconv.FormatUint(uint64(uint32(pid)), 10)
+}
+
+// TempSchema implements binder.TempSchemaResolver.
+func (c *recordingCatalog) TempSchema(ctx context.Context) string {
+	s, _ := functions.SessionIn(ctx)
+	return tempSchemaOf(s.BackendPID)
+}
+
+// noteTempSchema makes sure the session's temporary schema exists before a
+// temporary table is created in it, and remembers to drop it at the end.
+// Called under the DDL lock.
+func (s *session) noteTempSchema(ctx context.Context, db string) error {
+	if !strings.HasPrefix(db, tempSchemaPrefix) {
+		return nil
+	}
+	if !s.eng.singleServer() {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "temporary tables on a Fluss cluster are not supported: its databases are shared by every sqlgate server, whose sessions' pg_temp_N names would meet").
+			WithHint("Create an ordinary table and drop it when done.")
+	}
+	if err := s.eng.store.CreateDatabase(ctx, db, true); err != nil {
+		return err
+	}
+	s.eng.catalog.Add(1)
+	s.tempSchema = db
+	return nil
+}
+
+// dropTempSchema drops the session's temporary tables (Close).
+func (s *session) dropTempSchema() {
+	if s.tempSchema == "" {
+		return
+	}
+	ctx := context.Background()
+	s.eng.ddl.Lock()
+	defer s.eng.ddl.Unlock()
+	s.eng.catalog.Add(1)
+	tables, _ := s.eng.store.ListTables(ctx, s.tempSchema)
+	if err := s.eng.store.DropDatabase(ctx, s.tempSchema, true, true); err != nil {
+		s.eng.log.Error("dropping the temporary tables of a session", "schema", s.tempSchema, "error", err)
+		return
+	}
+	_ = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		for _, t := range tables {
+			if err := tx.Access.Forget(t.TableID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s.tempSchema = ""
+}
+
+// dropStaleTempSchemas drops the temporary schemas a crashed server left,
+// when this server is the store's only one.
+func (e *Engine) dropStaleTempSchemas() {
+	if !e.singleServer() {
+		return
+	}
+	ctx := context.Background()
+	dbs, err := e.store.ListDatabases(ctx)
+	if err != nil {
+		return
+	}
+	for _, db := range dbs {
+		if strings.HasPrefix(db, tempSchemaPrefix) {
+			if err := e.store.DropDatabase(ctx, db, true, true); err != nil {
+				e.log.Error("dropping a stale temporary schema", "schema", db, "error", err)
+			}
+		}
+	}
+}
+
+// singleServer reports whether this server is the store's only one (the
+// embedded store, whose directory one process locks).
+func (e *Engine) singleServer() bool {
+	rl, ok := e.store.(fluss.RowLockable)
+	return ok && rl.RowLocksSerializeWriters()
+}

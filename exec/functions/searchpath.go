@@ -1,0 +1,59 @@
+package functions
+
+import (
+	"context"
+	"strings"
+)
+
+// SearchPathSchemas returns the schemas a search_path setting names, in
+// order: "$user" stands for user, quoted names keep their case and
+// unquoted ones are folded to lower case, as PostgreSQL reads the setting.
+func SearchPathSchemas(setting, user string) []string {
+	var out []string
+	for _, part := range strings.Split(setting, ",") {
+		s := strings.TrimSpace(part)
+		if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+			s = strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
+		} else {
+			s = strings.ToLower(s)
+		}
+		if s == "$user" {
+			s = user
+		}
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// SearchPathOf is SearchPathSchemas of the session in ctx; ok is false
+// when ctx carries no search_path.
+func SearchPathOf(ctx context.Context) (schemas []string, ok bool) {
+	setting, ok := SettingOf(ctx, "search_path")
+	if !ok {
+		return nil, false
+	}
+	user := ""
+	if s, has := SessionIn(ctx); has {
+		user = s.User
+	}
+	return SearchPathSchemas(setting, user), true
+}
+
+// effectivePath is the search path's schemas that exist (current_schemas
+// (false)); without a search path or a catalog, public.
+func effectivePath(ctx context.Context) []string {
+	path, ok := SearchPathOf(ctx)
+	c, err := catalogOf(ctx)
+	if !ok || err != nil {
+		return []string{"public"}
+	}
+	out := []string{}
+	for _, s := range path {
+		if _, exists := c.LookupNamespace(s); exists && s != "pg_catalog" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

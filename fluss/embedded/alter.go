@@ -1,0 +1,178 @@
+package embedded
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/format"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// ALTER TABLE (fluss.TableAlterer). A table's schema changes as Fluss
+// 0.9.1's does: ADD COLUMN appends a nullable column under a new schema id
+// (the old rows and log batches stay as written, under their schema id,
+// and read NULL in the columns added since: storedRow widens a stored
+// value, logScan widens an old batch), and properties and comments change
+// the descriptor only. The catalog file, replaced atomically, is the one
+// place the change is recorded, so a crash leaves the table as it was or
+// as altered; its schema_column_counts say how many columns each schema
+// id has.
+//
+// The table's state is replaced, not changed in place (its schema is fixed
+// for the readers that hold it): the new state shares the old one's bucket
+// logs and lock, and the swap goes through the committer, after the writes
+// already queued; a handle of the old state refuses further writes (the
+// statement is run again against the new schema).
+
+var _ fluss.TableAlterer = (*Store)(nil)
+
+// AlterTable implements fluss.TableAlterer.
+func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []fluss.TableChange) (fluss.TableInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return fluss.TableInfo{}, err
+	}
+	s.catMu.Lock()
+	defer s.catMu.Unlock()
+	if s.tables == nil {
+		return fluss.TableInfo{}, errClosed()
+	}
+	old, ok := s.tables[path]
+	if !ok {
+		return fluss.TableInfo{}, undefinedTable(path)
+	}
+	desc, schemaChanged, err := fluss.ApplyTableChanges(old.info, changes)
+	if err != nil {
+		return fluss.TableInfo{}, err
+	}
+	info := old.info
+	info.Descriptor, info.ArrowSchemas = desc, nil
+	counts := old.schemaCounts()
+	if schemaChanged {
+		info.SchemaID++
+		counts = append(counts, len(desc.Schema.Columns))
+	}
+	entry, err := entryFromInfo(info)
+	if err != nil {
+		return fluss.TableInfo{}, sqlerr.Wrap(err, sqlerr.FeatureNotSupported, "%v", err)
+	}
+	if schemaChanged || old.schemaCols != nil {
+		entry.SchemaColumns = counts
+	}
+	prev := s.catalog
+	s.catalog.Tables = slices.Clone(s.catalog.Tables)
+	for i, e := range s.catalog.Tables {
+		if e.TableID == old.info.TableID {
+			s.catalog.Tables[i] = entry
+		}
+	}
+	if err := s.saveCatalog(); err != nil {
+		s.catalog = prev
+		return fluss.TableInfo{}, err
+	}
+	// The catalog says the new schema from here on, durably. The old
+	// state stops taking writes once those queued before are committed.
+	r := &request{table: old, kind: reqAlter, done: make(chan result, 1)}
+	res, err := s.submit(context.WithoutCancel(ctx), r)
+	if err == nil {
+		err = res.err
+	}
+	if err != nil {
+		return fluss.TableInfo{}, err
+	}
+	t := old.replaced(info, entry.SchemaColumns)
+	s.tables[path] = t
+	return t.info, nil
+}
+
+// schemaCounts is schemaCols, or, for a table that never changed its
+// schema, every schema id up to the current one with the current columns.
+func (t *tableState) schemaCounts() []int {
+	if t.schemaCols != nil {
+		return slices.Clone(t.schemaCols)
+	}
+	out := make([]int, t.info.SchemaID)
+	for i := range out {
+		out[i] = len(t.colTypes)
+	}
+	return out
+}
+
+// retire is the committer's part of an ALTER TABLE: the writes queued
+// before it are committed (runGroup), and the old state takes no more.
+func (t *tableState) retire() {
+	t.mu.Lock()
+	t.dropped, t.altered = true, true
+	t.mu.Unlock()
+}
+
+// replaced returns the table's state under info, sharing t's bucket logs,
+// lock and distinct-count sketches (a new column starts empty).
+func (t *tableState) replaced(info fluss.TableInfo, counts []int) *tableState {
+	info.ArrowSchemas = fluss.NewArrowSchemas()
+	schema := info.ArrowSchema()
+	n := &tableState{info: info, dir: t.dir, schema: schema, pkIdx: t.pkIdx, bkIdx: t.bkIdx, buckets: t.buckets,
+		pkTypes: t.pkTypes, bkTypes: t.bkTypes, bkInPK: t.bkInPK, keyArrow: t.keyArrow, keyInfo: t.keyInfo,
+		projs: map[string]*projPlan{}, mu: t.mu}
+	n.sticky.Store(t.sticky.Load())
+	for _, c := range info.Descriptor.Schema.Columns {
+		n.colTypes = append(n.colTypes, c.Type)
+	}
+	n.decoder = format.NewTableBatchDecoder(schema, n.colTypes)
+	n.setSchemas(counts)
+	t.ndv.mu.Lock()
+	n.ndv.known, n.ndv.dirty = t.ndv.known, true
+	if t.ndv.regs != nil {
+		n.ndv.regs = make([][]uint8, len(n.colTypes))
+		copy(n.ndv.regs, t.ndv.regs)
+	}
+	t.ndv.mu.Unlock()
+	return n
+}
+
+// setSchemas records the column counts of the table's schema ids (nil:
+// one schema) and builds the decoders of the older schemas' log batches.
+func (t *tableState) setSchemas(counts []int) {
+	t.schemaCols, t.oldDecoders = counts, nil
+	for i, n := range counts {
+		id := int16(i + 1)
+		if id == t.info.SchemaID || n <= 0 || n >= len(t.colTypes) {
+			continue
+		}
+		if t.oldDecoders == nil {
+			t.oldDecoders = map[int16]*format.BatchDecoder{}
+		}
+		t.oldDecoders[id] = format.NewTableBatchDecoder(arrow.NewSchema(t.schema.Fields()[:n], nil), t.colTypes[:n])
+	}
+}
+
+// columnsOf is the number of columns of schema id; -1 for an id the table
+// never had.
+func (t *tableState) columnsOf(id int16) int {
+	if id == t.info.SchemaID {
+		return len(t.colTypes)
+	}
+	if id >= 1 && int(id) <= len(t.schemaCols) && t.schemaCols[id-1] <= len(t.colTypes) {
+		return t.schemaCols[id-1]
+	}
+	return -1
+}
+
+// widenRecord returns rec (the columns of an older schema) with the columns
+// added since as NULLs, under the table's schema; rec is released.
+func (t *tableState) widenRecord(rec arrow.RecordBatch) arrow.RecordBatch {
+	return fluss.WidenRecord(rec, t.schema)
+}
+
+func errOldSchema(t *tableState, id int16) error {
+	return fmt.Errorf("data of schema %d in a table of schema %d", id, t.info.SchemaID)
+}
+
+// errAltered is the error of a write through a table handle an ALTER TABLE
+// retired: nothing was written, and the statement can run again.
+func errAltered(path fluss.TablePath) error {
+	return sqlerr.New(sqlerr.SerializationFailure, "table \"%s\" was altered while the statement ran; nothing was written", path.Table).
+		WithHint("Run the statement again.")
+}

@@ -1,0 +1,139 @@
+package remote
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/format"
+	"github.com/sqlgate/sqlgate/fluss/remote/internal/pb"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// ALTER TABLE on the cluster: Fluss 0.9.1's AlterTable (API 1044) with its
+// config changes (SET = 0, DELETE = 1) and add_columns (nullable, LAST = 0),
+// the only column change its coordinator makes (SchemaUpdate refuses
+// drop, modify and rename); comments cannot change there. The coordinator
+// registers the new schema under the next schema id; rows written before
+// read NULL in the added columns (schemaColumns, WidenRow / WidenRecord).
+
+const apiAlterTable int16 = 1044
+
+// CodeInvalidAlterTable is Fluss's InvalidAlterTableException (its
+// SchemaChangeException has no code of its own: UNKNOWN_SERVER_ERROR).
+const CodeInvalidAlterTable = 56
+
+// AlterTable sends AlterTable.
+func (c *Client) AlterTable(ctx context.Context, req *pb.AlterTableRequest) error {
+	return c.adminCall(ctx, true, apiAlterTable, req, &pb.AlterTableResponse{})
+}
+
+var _ fluss.TableAlterer = (*Store)(nil)
+
+// AlterTable implements fluss.TableAlterer.
+func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []fluss.TableChange) (fluss.TableInfo, error) {
+	info, err := s.GetTable(ctx, path)
+	if err != nil {
+		return info, err
+	}
+	// The same checks and messages as the embedded store, before the
+	// cluster is asked.
+	if _, _, err := fluss.ApplyTableChanges(info, changes); err != nil {
+		return info, err
+	}
+	req := &pb.AlterTableRequest{TablePath: pbPath(s.onCluster(path)), IgnoreIfNotExists: proto.Bool(false)}
+	for _, ch := range changes {
+		switch ch.Kind {
+		case fluss.ChangeSetProperty:
+			req.ConfigChanges = append(req.ConfigChanges, &pb.PbAlterConfig{ConfigKey: proto.String(ch.Key), ConfigValue: proto.String(ch.Value), OpType: proto.Int32(0)})
+		case fluss.ChangeResetProperty:
+			req.ConfigChanges = append(req.ConfigChanges, &pb.PbAlterConfig{ConfigKey: proto.String(ch.Key), OpType: proto.Int32(1)})
+		case fluss.ChangeAddColumn:
+			js, err := fluss.MarshalTypeJSON(ch.Column.Type.Nullable())
+			if err != nil {
+				return info, sqlerr.Wrap(err, sqlerr.FeatureNotSupported, "column \"%s\": %v", ch.Column.Name, err)
+			}
+			add := &pb.PbAddColumn{ColumnName: proto.String(ch.Column.Name), DataTypeJson: js, ColumnPositionType: proto.Int32(0)}
+			if ch.Column.Comment != "" {
+				add.Comment = proto.String(ch.Column.Comment)
+			}
+			req.AddColumns = append(req.AddColumns, add)
+		case fluss.ChangeTableComment, fluss.ChangeColumnComment:
+			return info, sqlerr.New(sqlerr.FeatureNotSupported, "COMMENT ON an existing table of a Fluss cluster is not supported: Fluss 0.9.1's AlterTable cannot change comments").
+				WithHint("Give the comments in CREATE TABLE (COMMENT '...' after a column or the table).")
+		}
+	}
+	if err := s.c.AlterTable(ctx, req); err != nil {
+		switch CodeOf(err) {
+		case CodeInvalidAlterTable, CodeInvalidConfig:
+			return info, sqlerr.Wrap(err, sqlerr.FeatureNotSupported, "Fluss refused ALTER TABLE %s: %v", path.Table, err)
+		}
+		return info, storeErr(err, path)
+	}
+	return s.GetTable(ctx, path)
+}
+
+// CodeInvalidConfig is Fluss's InvalidConfigException.
+const CodeInvalidConfig = 39
+
+// schemaColumns caches how many columns each older schema of a table has
+// (schemas never change once registered), so that rows written before an
+// ADD COLUMN are read without asking the cluster each time.
+type schemaColumns struct{ m sync.Map } // schemaKey -> int
+
+type schemaKey struct {
+	table int64
+	id    int16
+}
+
+// oldColumns returns the column counts of info's schemas before the
+// current one (nil when there are none).
+func (s *Store) oldColumns(ctx context.Context, info fluss.TableInfo) (map[int16]int, error) {
+	if info.SchemaID <= 1 {
+		return nil, nil
+	}
+	out := map[int16]int{}
+	for id := int16(1); id < info.SchemaID; id++ {
+		k := schemaKey{info.TableID, id}
+		if n, ok := s.schemaCols.m.Load(k); ok {
+			out[id] = n.(int)
+			continue
+		}
+		sch, got, err := s.c.GetTableSchema(ctx, s.onCluster(info.Path), int(id))
+		if CodeOf(err) == CodeSchemaNotExist {
+			continue
+		}
+		if err != nil {
+			return nil, storeErr(err, info.Path)
+		}
+		if got != id {
+			return nil, &ProtocolError{Msg: fmt.Sprintf("GetTableSchema of %s schema %d answered schema %d", info.Path, id, got)}
+		}
+		s.schemaCols.m.Store(k, len(sch.Columns))
+		out[id] = len(sch.Columns)
+	}
+	return out, nil
+}
+
+// oldDecoder returns the decoder of log batches written under the
+// table's older schema id (nil when the table has no such schema).
+func (r *logReader) oldDecoder(id int16) *format.BatchDecoder {
+	if d := r.oldDecs[id]; d != nil {
+		return d
+	}
+	n, ok := r.t.oldCols[id]
+	if !ok || n <= 0 || n > len(r.t.ts) {
+		return nil
+	}
+	full := r.t.info.ArrowSchema()
+	d := format.NewTableBatchDecoder(arrow.NewSchema(full.Fields()[:n], nil), r.t.ts[:n])
+	if r.oldDecs == nil {
+		r.oldDecs = map[int16]*format.BatchDecoder{}
+	}
+	r.oldDecs[id] = d
+	return d
+}

@@ -1,0 +1,193 @@
+package sql
+
+// ALTER TABLE as Fluss 0.9.1 allows it (its coordinator's SchemaUpdate
+// adds nullable columns at the end, and nothing else; table properties
+// change through AlterTable's config changes): ADD COLUMN and SET / RESET
+// (properties) are parsed into actions, every other action into an
+// AlterUnsupported action naming the Fluss limit and what to do instead,
+// which the engine reports once it knows the table exists (42P01 first, as
+// PostgreSQL does).
+
+const (
+	insteadCopy = "Create a new table with the columns you want and copy the rows: CREATE TABLE new AS SELECT ... FROM t; then DROP TABLE t."
+)
+
+// alterTable: ALTER TABLE [IF EXISTS] [ONLY] name [*] action [, ...].
+func (p *ddlParser) alterTable(st *Statement) error {
+	st.Kind, st.DDL = AlterTable, &DDLStmt{}
+	d := st.DDL
+	d.IfExists = p.accept("IF", "EXISTS")
+	p.accept("ONLY")
+	n, err := p.objName()
+	if err != nil {
+		return err
+	}
+	d.Table = n
+	p.punct("*")
+	if p.pos >= len(p.toks) {
+		return p.err()
+	}
+	for {
+		a, err := p.alterAction()
+		if err != nil {
+			return err
+		}
+		d.Actions = append(d.Actions, a)
+		if !p.punct(",") {
+			break
+		}
+	}
+	return p.done()
+}
+
+// skipAction moves past the rest of an action: up to a ',' at depth 0 or
+// the end.
+func (p *ddlParser) skipAction() {
+	depth := 0
+	for p.pos < len(p.toks) {
+		t := p.toks[p.pos]
+		switch {
+		case t.isPunct(p.src, "("):
+			depth++
+		case t.isPunct(p.src, ")"):
+			depth--
+		case depth == 0 && t.isPunct(p.src, ","):
+			return
+		}
+		p.pos++
+	}
+}
+
+func (p *ddlParser) unsupported(what, instead string) (AlterAction, error) {
+	p.skipAction()
+	return AlterAction{Kind: AlterUnsupported, Unsupported: what, Instead: instead}, nil
+}
+
+func (p *ddlParser) alterAction() (AlterAction, error) {
+	switch {
+	case p.accept("ADD"):
+		switch p.word(0) {
+		case "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN", "EXCLUDE":
+			return p.unsupported("ALTER TABLE ... ADD CONSTRAINT is not supported: Fluss 0.9.1 cannot add a constraint to an existing table",
+				"Declare the constraint in CREATE TABLE: "+insteadCopy)
+		}
+		p.accept("COLUMN")
+		return p.addColumn()
+	case p.accept("DROP"):
+		if p.word(0) == "CONSTRAINT" {
+			return p.unsupported("ALTER TABLE ... DROP CONSTRAINT is not supported: Fluss 0.9.1 cannot change a table's primary key", insteadCopy)
+		}
+		return p.unsupported("ALTER TABLE ... DROP COLUMN is not supported: Fluss 0.9.1 cannot drop a column of a table", insteadCopy)
+	case p.accept("ALTER"):
+		p.accept("COLUMN")
+		if _, err := p.ident(); err != nil {
+			return AlterAction{}, err
+		}
+		switch {
+		case p.word(0) == "TYPE" || p.word(0) == "SET" && p.word(1) == "DATA":
+			return p.unsupported("ALTER TABLE ... ALTER COLUMN TYPE is not supported: Fluss 0.9.1 cannot change a column's type",
+				"Copy the rows into a new table with the column cast: CREATE TABLE new AS SELECT ..., CAST(c AS newtype) AS c FROM t; then DROP TABLE t.")
+		case p.word(1) == "NOT" && p.word(2) == "NULL":
+			return p.unsupported("ALTER TABLE ... ALTER COLUMN ... NOT NULL is not supported: Fluss 0.9.1 cannot change a column's nullability", insteadCopy)
+		case p.word(1) == "DEFAULT":
+			return p.unsupported("ALTER TABLE ... ALTER COLUMN ... DEFAULT is not supported", "Declare the default in CREATE TABLE.")
+		}
+		return p.unsupported("this ALTER TABLE ... ALTER COLUMN action is not supported: Fluss 0.9.1 cannot modify a column", insteadCopy)
+	case p.accept("RENAME"):
+		if p.accept("TO") {
+			return p.unsupported("ALTER TABLE ... RENAME TO is not supported: Fluss 0.9.1 cannot rename a table",
+				"Copy it: CREATE TABLE new AS SELECT * FROM t; then DROP TABLE t (or name it in a view: CREATE VIEW new AS SELECT * FROM t).")
+		}
+		return p.unsupported("ALTER TABLE ... RENAME COLUMN is not supported: Fluss 0.9.1 cannot rename a column",
+			"Name it differently in a view (CREATE VIEW v AS SELECT c AS new_name, ... FROM t), or "+insteadCopy)
+	case p.word(0) == "SET" && p.pos+1 < len(p.toks) && p.toks[p.pos+1].isPunct(p.src, "("):
+		p.pos += 2
+		a := AlterAction{Kind: AlterSetProperties}
+		for {
+			key, next, ok := propertyKey(p.src, p.toks, p.pos)
+			if !ok {
+				return a, syntaxErrorAt(p.src, p.toks, p.pos)
+			}
+			p.pos = next
+			if !p.punct("=") {
+				return a, p.err()
+			}
+			v, err := p.value()
+			if err != nil {
+				return a, err
+			}
+			a.Props = append(a.Props, [2]string{key, v})
+			if p.punct(")") {
+				return a, nil
+			}
+			if !p.punct(",") {
+				return a, p.err()
+			}
+		}
+	case p.word(0) == "RESET" && p.pos+1 < len(p.toks) && p.toks[p.pos+1].isPunct(p.src, "("):
+		p.pos += 2
+		a := AlterAction{Kind: AlterResetProperties}
+		for {
+			key, next, ok := propertyKey(p.src, p.toks, p.pos)
+			if !ok {
+				return a, syntaxErrorAt(p.src, p.toks, p.pos)
+			}
+			p.pos = next
+			a.Keys = append(a.Keys, key)
+			if p.punct(")") {
+				return a, nil
+			}
+			if !p.punct(",") {
+				return a, p.err()
+			}
+		}
+	case p.accept("SET", "SCHEMA"):
+		return p.unsupported("ALTER TABLE ... SET SCHEMA is not supported: Fluss 0.9.1 cannot move a table to another database",
+			"Copy it: CREATE TABLE s.t AS SELECT * FROM t; then DROP TABLE t.")
+	case p.accept("OWNER", "TO"):
+		return p.unsupported("ALTER TABLE ... OWNER TO is not supported", "")
+	}
+	if p.pos >= len(p.toks) {
+		return AlterAction{}, p.err()
+	}
+	return p.unsupported("ALTER TABLE ... "+p.word(0)+" is not supported: Fluss 0.9.1 can add nullable columns at the end and change table properties", insteadCopy)
+}
+
+// addColumn: [IF NOT EXISTS] name type [NULL]; any other constraint is
+// kept in Constraint (the engine refuses it: Fluss adds nullable columns
+// without defaults only).
+func (p *ddlParser) addColumn() (AlterAction, error) {
+	a := AlterAction{Kind: AlterAddColumn}
+	a.IfNotExists = p.accept("IF", "NOT", "EXISTS")
+	if err := columnNameError(p.src, p.toks, p.pos); err != nil {
+		return a, err
+	}
+	n, err := p.ident()
+	if err != nil {
+		return a, err
+	}
+	a.Column = n
+	ts := p.pos
+	p.pos = typeEnd(p.src, p.toks, p.pos)
+	if ts == p.pos {
+		return a, p.err()
+	}
+	tn, err := ParseTypeName(p.src[p.toks[ts].start:p.toks[p.pos-1].end])
+	if err != nil {
+		return a, err
+	}
+	a.Type = tn
+	for p.pos < len(p.toks) && !p.toks[p.pos].isPunct(p.src, ",") {
+		if p.accept("NULL") {
+			continue
+		}
+		if a.Constraint == "" {
+			a.Constraint = p.word(0)
+			if a.Constraint == "NOT" {
+				a.Constraint = "NOT NULL"
+			}
+		}
+		p.skipAction()
+	}
+	return a, nil
+}

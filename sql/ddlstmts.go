@@ -1,0 +1,541 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// The schema-management statements that migration tools, ORMs and Fluss /
+// Flink SQL users send and that TiDB's MySQL grammar cannot carry (or
+// carries with MySQL meaning): intercepted before TiDB like the session
+// statements, AST nil, details in Statement.DDL.
+
+// ObjName is a possibly schema-qualified name; Schema is "" when the name
+// was written unqualified (the search path decides).
+type ObjName struct {
+	Schema, Name string
+}
+
+// DDLStmt is one of the statements of ddlstmts.go (Kinds CreateSchema ...
+// AlterTable). Which fields are set depends on the Kind.
+type DDLStmt struct {
+	// Names: DROP SCHEMA's schemas; CREATE SCHEMA's one name.
+	Names []string
+	// Authorization is CREATE SCHEMA ... AUTHORIZATION role.
+	Authorization string
+	IfExists      bool
+	IfNotExists   bool
+	// Cascade is DROP SCHEMA ... CASCADE (RESTRICT is the default).
+	Cascade bool
+	// Table is the table of COMMENT ON, CREATE INDEX, ALTER TABLE, SHOW
+	// CREATE TABLE, SHOW PARTITIONS; Tables those of ANALYZE / VACUUM.
+	Table  ObjName
+	Tables []ObjName
+	// Column is COMMENT ON COLUMN's column.
+	Column string
+	// Comment is COMMENT ON's text; nil for IS NULL (remove the comment).
+	Comment *string
+	// Index is CREATE / DROP INDEX's index name ("" when unnamed).
+	Index string
+	// Verb is what ANALYZE / VACUUM reports ("ANALYZE", "VACUUM").
+	Verb string
+	// Prepare is PREPARE's name, parameter types and statement.
+	Prepare *PrepareStmt
+	// Execute is EXECUTE's name and arguments.
+	Execute *ExecuteStmt
+	// Actions are ALTER TABLE's actions, in order.
+	Actions []AlterAction
+}
+
+// PrepareStmt is PREPARE name [(types)] AS statement.
+type PrepareStmt struct {
+	Name  string
+	Types []*TypeName
+	// Body is the prepared statement's text.
+	Body string
+}
+
+// ExecuteStmt is EXECUTE name [(args)]: each argument's text, to be
+// evaluated as a constant expression.
+type ExecuteStmt struct {
+	Name string
+	Args []string
+}
+
+// AlterKind says what an ALTER TABLE action does.
+type AlterKind int
+
+// The ALTER TABLE actions.
+const (
+	// AlterAddColumn: ADD [COLUMN] [IF NOT EXISTS] name type [NULL].
+	AlterAddColumn AlterKind = iota
+	// AlterSetProperties: SET (k = v, ...); Props.
+	AlterSetProperties
+	// AlterResetProperties: RESET (k, ...); Keys.
+	AlterResetProperties
+	// AlterUnsupported: an action Fluss cannot do; Unsupported names it
+	// and Instead says what to do instead.
+	AlterUnsupported
+)
+
+// AlterAction is one action of ALTER TABLE.
+type AlterAction struct {
+	Kind        AlterKind
+	Column      string
+	Type        *TypeName
+	IfNotExists bool
+	// NotNull, Default, Constraint: what the added column declared beyond
+	// its type (refused: Fluss adds nullable columns only).
+	Constraint string
+	Props      [][2]string
+	Keys       []string
+	// Unsupported and Instead describe an AlterUnsupported action.
+	Unsupported, Instead string
+}
+
+// ddlParser parses the statements of this file over a sessionParser.
+type ddlParser struct{ sessionParser }
+
+func (p *ddlParser) objName() (ObjName, error) {
+	if p.pos >= len(p.toks) {
+		return ObjName{}, p.err()
+	}
+	first, ok := identName(p.src, p.toks[p.pos])
+	if !ok {
+		return ObjName{}, p.err()
+	}
+	p.pos++
+	if p.pos+1 < len(p.toks) && p.toks[p.pos].isPunct(p.src, ".") {
+		second, ok := identName(p.src, p.toks[p.pos+1])
+		if !ok {
+			p.pos++
+			return ObjName{}, p.err()
+		}
+		p.pos += 2
+		return ObjName{Schema: first, Name: second}, nil
+	}
+	return ObjName{Name: first}, nil
+}
+
+func (p *ddlParser) ident() (string, error) {
+	if p.pos >= len(p.toks) {
+		return "", p.err()
+	}
+	n, ok := identName(p.src, p.toks[p.pos])
+	if !ok {
+		return "", p.err()
+	}
+	p.pos++
+	return n, nil
+}
+
+func (p *ddlParser) punct(s string) bool {
+	if p.pos < len(p.toks) && p.toks[p.pos].isPunct(p.src, s) {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+// notSupported is the 0A000 of a statement Fluss's model cannot express,
+// at the current token.
+func (p *ddlParser) notSupported(msg, hint string) error {
+	e := sqlerr.New(sqlerr.FeatureNotSupported, "%s", msg)
+	if p.pos < len(p.toks) {
+		e = e.WithPosition(charPos(p.src, p.toks[p.pos].start))
+	}
+	if hint != "" {
+		e = e.WithHint("%s", hint)
+	}
+	return e
+}
+
+// parseDDL handles the statement if it is one of this file's and reports
+// whether it did.
+func parseDDL(src string, toks []token, st *Statement) (bool, error) {
+	p := &ddlParser{sessionParser{src: src, toks: toks}}
+	switch p.word(0) {
+	case "CREATE":
+		k := 1
+		if p.word(1) == "UNIQUE" {
+			k = 2
+		}
+		switch p.word(k) {
+		case "SCHEMA":
+			p.pos = 2
+			return true, p.createSchema(st)
+		case "INDEX":
+			p.pos = k + 1
+			return true, p.createIndex(st, k == 2)
+		}
+	case "DROP":
+		switch p.word(1) {
+		case "SCHEMA":
+			p.pos = 2
+			return true, p.dropSchema(st)
+		case "INDEX":
+			p.pos = 2
+			return true, p.dropIndex(st)
+		}
+	case "COMMENT":
+		if p.word(1) == "ON" {
+			p.pos = 2
+			return true, p.commentOn(st)
+		}
+	case "ANALYZE", "ANALYSE", "VACUUM":
+		return true, p.maintenance(st)
+	case "DO":
+		return true, sqlerr.New(sqlerr.FeatureNotSupported, "DO is not supported: sqlgate runs no procedural code (PL/pgSQL)").
+			WithPosition(charPos(src, toks[0].start)).WithHint("Run the block's statements one by one.")
+	case "PREPARE":
+		if p.word(1) != "TRANSACTION" {
+			p.pos = 1
+			return true, p.prepare(st)
+		}
+	case "EXECUTE":
+		p.pos = 1
+		return true, p.execute(st)
+	case "ALTER":
+		if p.word(1) == "TABLE" {
+			p.pos = 2
+			return true, p.alterTable(st)
+		}
+	case "SHOW":
+		switch {
+		case p.word(1) == "DATABASES" && len(toks) == 2:
+			st.Kind, st.DDL = ShowDatabases, &DDLStmt{}
+			return true, nil
+		case p.word(1) == "CREATE" && p.word(2) == "TABLE":
+			p.pos = 3
+			st.Kind, st.DDL = ShowCreateTable, &DDLStmt{}
+			return true, p.tableThenDone(st)
+		case p.word(1) == "PARTITIONS":
+			p.pos = 2
+			st.Kind, st.DDL = ShowPartitions, &DDLStmt{}
+			return true, p.tableThenDone(st)
+		}
+	}
+	return false, nil
+}
+
+func (p *ddlParser) tableThenDone(st *Statement) error {
+	n, err := p.objName()
+	if err != nil {
+		return err
+	}
+	st.DDL.Table = n
+	return p.done()
+}
+
+// createSchema: CREATE SCHEMA [IF NOT EXISTS] name [AUTHORIZATION role] |
+// CREATE SCHEMA [IF NOT EXISTS] AUTHORIZATION role (the schema is named
+// after the role).
+func (p *ddlParser) createSchema(st *Statement) error {
+	st.Kind, st.DDL = CreateSchema, &DDLStmt{}
+	d := st.DDL
+	d.IfNotExists = p.accept("IF", "NOT", "EXISTS")
+	if !p.accept("AUTHORIZATION") {
+		n, err := p.ident()
+		if err != nil {
+			return err
+		}
+		d.Names = []string{n}
+		if !p.accept("AUTHORIZATION") {
+			if p.pos < len(p.toks) {
+				return p.notSupported("CREATE SCHEMA with schema elements is not supported", "Create the schema, then its tables with CREATE TABLE.")
+			}
+			return nil
+		}
+	}
+	role, err := p.ident()
+	if err != nil {
+		return err
+	}
+	d.Authorization = role
+	if len(d.Names) == 0 {
+		d.Names = []string{role}
+	}
+	if p.pos < len(p.toks) {
+		return p.notSupported("CREATE SCHEMA with schema elements is not supported", "Create the schema, then its tables with CREATE TABLE.")
+	}
+	return nil
+}
+
+// dropSchema: DROP SCHEMA [IF EXISTS] name [, ...] [CASCADE | RESTRICT].
+func (p *ddlParser) dropSchema(st *Statement) error {
+	st.Kind, st.DDL = DropSchema, &DDLStmt{}
+	d := st.DDL
+	d.IfExists = p.accept("IF", "EXISTS")
+	for {
+		n, err := p.ident()
+		if err != nil {
+			return err
+		}
+		d.Names = append(d.Names, n)
+		if !p.punct(",") {
+			break
+		}
+	}
+	if p.accept("CASCADE") {
+		d.Cascade = true
+	} else {
+		p.accept("RESTRICT")
+	}
+	return p.done()
+}
+
+// createIndex: CREATE [UNIQUE] INDEX [CONCURRENTLY] [[IF NOT EXISTS] name]
+// ON [ONLY] table [USING method] (...) [...]. The index definition is not
+// kept (Fluss has no secondary indexes), so everything after the table
+// name is accepted as written; a UNIQUE index would be a constraint Fluss
+// cannot enforce, and is refused.
+func (p *ddlParser) createIndex(st *Statement, unique bool) error {
+	if unique {
+		return p.notSupported("CREATE UNIQUE INDEX is not supported: a Fluss table has no unique constraint beyond its primary key",
+			"Declare the columns as the table's PRIMARY KEY (CREATE TABLE new (...) then INSERT INTO new SELECT ...).")
+	}
+	st.Kind, st.DDL = CreateIndex, &DDLStmt{}
+	d := st.DDL
+	p.accept("CONCURRENTLY")
+	d.IfNotExists = p.accept("IF", "NOT", "EXISTS")
+	if p.word(0) != "ON" {
+		n, err := p.ident()
+		if err != nil {
+			return err
+		}
+		d.Index = n
+	}
+	if !p.accept("ON") {
+		return p.err()
+	}
+	p.accept("ONLY")
+	n, err := p.objName()
+	if err != nil {
+		return err
+	}
+	d.Table = n
+	if p.accept("USING") {
+		if _, err := p.ident(); err != nil {
+			return err
+		}
+	}
+	if !p.punct("(") {
+		return p.err()
+	}
+	return nil
+}
+
+// dropIndex: DROP INDEX [CONCURRENTLY] [IF EXISTS] name [, ...] [CASCADE |
+// RESTRICT].
+func (p *ddlParser) dropIndex(st *Statement) error {
+	st.Kind, st.DDL = DropIndex, &DDLStmt{}
+	d := st.DDL
+	p.accept("CONCURRENTLY")
+	d.IfExists = p.accept("IF", "EXISTS")
+	for {
+		n, err := p.objName()
+		if err != nil {
+			return err
+		}
+		d.Names = append(d.Names, n.Name)
+		if !p.punct(",") {
+			break
+		}
+	}
+	if !p.accept("CASCADE") {
+		p.accept("RESTRICT")
+	}
+	return p.done()
+}
+
+// commentOn: COMMENT ON TABLE t IS 'text' | NULL, COMMENT ON COLUMN
+// [schema.]t.c IS 'text' | NULL. Other objects are refused.
+func (p *ddlParser) commentOn(st *Statement) error {
+	st.Kind, st.DDL = CommentOn, &DDLStmt{}
+	d := st.DDL
+	switch {
+	case p.accept("TABLE"):
+		n, err := p.objName()
+		if err != nil {
+			return err
+		}
+		d.Table = n
+	case p.accept("COLUMN"):
+		var parts []string
+		for {
+			n, err := p.ident()
+			if err != nil {
+				return err
+			}
+			parts = append(parts, n)
+			if !p.punct(".") {
+				break
+			}
+		}
+		switch len(parts) {
+		case 2:
+			d.Table, d.Column = ObjName{Name: parts[0]}, parts[1]
+		case 3:
+			d.Table, d.Column = ObjName{Schema: parts[0], Name: parts[1]}, parts[2]
+		default:
+			return sqlerr.New(sqlerr.SyntaxError, "column name must be qualified")
+		}
+	default:
+		if p.pos < len(p.toks) {
+			return p.notSupported("COMMENT ON "+strings.ToUpper(p.toks[p.pos].text(p.src))+" is not supported: sqlgate keeps comments on tables and columns", "")
+		}
+		return p.err()
+	}
+	if !p.accept("IS") {
+		return p.err()
+	}
+	if p.accept("NULL") {
+		return p.done()
+	}
+	v, err := p.value()
+	if err != nil {
+		return err
+	}
+	if t := p.toks[p.pos-1]; t.kind != tkString && t.kind != tkEString && t.kind != tkDollar {
+		return syntaxErrorAt(p.src, p.toks, p.pos-1)
+	}
+	d.Comment = &v
+	return p.done()
+}
+
+// maintenance: ANALYZE [VERBOSE] [table [, ...]], VACUUM [FULL] [FREEZE]
+// [VERBOSE] [ANALYZE] [(options)] [table [(columns)] [, ...]].
+func (p *ddlParser) maintenance(st *Statement) error {
+	st.Kind, st.DDL = Maintenance, &DDLStmt{}
+	d := st.DDL
+	d.Verb = p.word(0)
+	if d.Verb == "ANALYSE" {
+		d.Verb = "ANALYZE"
+	}
+	p.pos++
+	if p.punct("(") {
+		depth := 1
+		for p.pos < len(p.toks) && depth > 0 {
+			switch {
+			case p.toks[p.pos].isPunct(p.src, "("):
+				depth++
+			case p.toks[p.pos].isPunct(p.src, ")"):
+				depth--
+			}
+			p.pos++
+		}
+		if depth > 0 {
+			return p.err()
+		}
+	}
+	for p.accept("FULL") || p.accept("FREEZE") || p.accept("VERBOSE") || p.accept("ANALYZE") || p.accept("ANALYSE") || p.accept("SKIP_LOCKED") {
+	}
+	for p.pos < len(p.toks) {
+		n, err := p.objName()
+		if err != nil {
+			return err
+		}
+		d.Tables = append(d.Tables, n)
+		if p.punct("(") { // a column list
+			for !p.punct(")") {
+				if _, err := p.ident(); err != nil {
+					return err
+				}
+				p.punct(",")
+			}
+		}
+		if !p.punct(",") {
+			break
+		}
+	}
+	return p.done()
+}
+
+// prepare: PREPARE name [(type [, ...])] AS statement.
+func (p *ddlParser) prepare(st *Statement) error {
+	st.Kind, st.DDL = Prepare, &DDLStmt{Prepare: &PrepareStmt{}}
+	ps := st.DDL.Prepare
+	n, err := p.ident()
+	if err != nil {
+		return err
+	}
+	ps.Name = n
+	if p.punct("(") {
+		items, err := p.items()
+		if err != nil {
+			return err
+		}
+		for _, text := range items {
+			tn, err := ParseTypeName(text)
+			if err != nil {
+				return err
+			}
+			ps.Types = append(ps.Types, tn)
+		}
+	}
+	if !p.accept("AS") {
+		return p.err()
+	}
+	if p.pos >= len(p.toks) {
+		return p.err()
+	}
+	ps.Body = p.src[p.toks[p.pos].start:p.toks[len(p.toks)-1].end]
+	switch p.word(0) {
+	case "SELECT", "INSERT", "UPDATE", "DELETE", "VALUES", "WITH", "TABLE":
+	default:
+		return p.err()
+	}
+	return nil
+}
+
+// execute: EXECUTE name [(expr [, ...])].
+func (p *ddlParser) execute(st *Statement) error {
+	st.Kind, st.DDL = Execute, &DDLStmt{Execute: &ExecuteStmt{}}
+	ex := st.DDL.Execute
+	n, err := p.ident()
+	if err != nil {
+		return err
+	}
+	ex.Name = n
+	if p.punct("(") {
+		items, err := p.items()
+		if err != nil {
+			return err
+		}
+		ex.Args = items
+	}
+	return p.done()
+}
+
+// items reads the rest of a parenthesised list (the "(" read): the text of
+// each item, split at the commas outside nested brackets.
+func (p *ddlParser) items() ([]string, error) {
+	var out []string
+	for {
+		start := p.pos
+		depth := 0
+		for p.pos < len(p.toks) {
+			t := p.toks[p.pos]
+			if t.isPunct(p.src, "(") || t.isPunct(p.src, "[") {
+				depth++
+			} else if t.isPunct(p.src, ")") || t.isPunct(p.src, "]") {
+				if depth == 0 {
+					break
+				}
+				depth--
+			} else if depth == 0 && t.isPunct(p.src, ",") {
+				break
+			}
+			p.pos++
+		}
+		if p.pos >= len(p.toks) || p.pos == start {
+			return nil, p.err()
+		}
+		out = append(out, p.src[p.toks[start].start:p.toks[p.pos-1].end])
+		if p.punct(")") {
+			return out, nil
+		}
+		p.pos++ // ','
+	}
+}

@@ -102,7 +102,7 @@
 //     swept by Reconcile when a server starts.
 //   - Scope: servers that share a cluster and remote.Config.DatabasePrefix
 //     share the metadata (the database is created under the prefix, as
-//     every schema: remote.Store.EnsureDatabase); another prefix is
+//     every schema: remote.Store.CreateDatabase); another prefix is
 //     another, independent set of views, grants and roles.
 //   - Durable: the table is created with three replicas (fewer when the
 //     cluster has fewer tablet servers), since every statement reads it.

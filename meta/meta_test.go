@@ -224,11 +224,11 @@ func TestReconcileRepairsTheGapAfterATableChange(t *testing.T) {
 // other's commits at their next Refresh, deletions included.
 func TestTableBackendSharesBetweenStores(t *testing.T) {
 	st := openEmbedded(t)
-	a, err := OpenTable(ctx, st, nil)
+	a, err := OpenTable(ctx, st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := OpenTable(ctx, st, nil)
+	b, err := OpenTable(ctx, st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestTableBackendSharesBetweenStores(t *testing.T) {
 	if err := a.Update(ctx, func(tx *Tx) error { delete(tx.Users, "reader"); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	c, err := OpenTable(ctx, st, nil)
+	c, err := OpenTable(ctx, st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestImportUsers(t *testing.T) {
 // shared cluster) is kept through this version's commits.
 func TestUnknownRowsAreKept(t *testing.T) {
 	st := openEmbedded(t)
-	m, err := OpenTable(ctx, st, nil)
+	m, err := OpenTable(ctx, st)
 	if err != nil {
 		t.Fatal(err)
 	}

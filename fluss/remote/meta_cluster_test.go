@@ -265,7 +265,7 @@ func TestClusterMetadataAfterAServerDied(t *testing.T) {
 	}
 
 	// A server starting sweeps the dropped table's row.
-	md, err := meta.OpenTable(ctx, direct, nil)
+	md, err := meta.OpenTable(ctx, direct)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -79,11 +78,4 @@ func (s *Store) shown(info fluss.TableInfo) fluss.TableInfo {
 		info.Path.Database = name
 	}
 	return info
-}
-
-// EnsureDatabase creates the cluster database of the schema sqlgate calls
-// name (store_database.go's mapping applies) if it is missing: what
-// sqlgate's own tables (package meta's) need before they are created.
-func (s *Store) EnsureDatabase(ctx context.Context, name string) error {
-	return storeErr(s.c.CreateDatabase(ctx, s.clusterDB(name), true), fluss.TablePath{Database: name})
 }

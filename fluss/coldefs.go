@@ -14,12 +14,13 @@ import (
 // column was declared with when Fluss stores it as another type, its
 // DEFAULT expression, its identity (SERIAL / GENERATED AS IDENTITY) and the
 // table's CHECK constraints - is kept with the table, in its descriptor's
-// properties, under keys that start with MetaPrefix. It is written by the
-// same CreateTable call as the schema (so it is atomic with it), lives in
-// the embedded store's catalog file or, on a cluster, in the table's
-// custom properties (tablejson.go sends the keys there, since Fluss checks
-// its table properties against its own option names), and so every sqlgate
-// server of a cluster reads the same metadata.
+// custom properties (TableDescriptor.CustomProperties, under
+// ReservedPropertyPrefix, beside the owner), under keys that start with
+// MetaPrefix. It is written by the same CreateTable call as the schema (so
+// it is atomic with it), lives in the embedded store's catalog file or, on
+// a cluster, in the table's Fluss custom properties, and so every sqlgate
+// server of a cluster reads the same metadata. (Keys found among the
+// table properties, where an earlier sqlgate kept them, are read too.)
 //
 // The keys, with N a column's 1-based position (a position, not a name:
 // it survives a column rename, and Fluss only appends columns) and K a
@@ -33,7 +34,7 @@ import (
 //	sqlgate.check.K.expr       its expression, PostgreSQL text
 //
 // TableMeta and SetTableMeta are the one place that reads and writes them.
-const MetaPrefix = "sqlgate."
+const MetaPrefix = ReservedPropertyPrefix
 
 const (
 	metaColumnPrefix = MetaPrefix + "column."
@@ -87,7 +88,12 @@ func (m TableMeta) Column(i int) ColumnMeta {
 func MetaOf(d TableDescriptor) TableMeta {
 	m := TableMeta{Columns: make([]ColumnMeta, len(d.Schema.Columns))}
 	checks := map[int]*CheckConstraint{}
-	for k, v := range d.Properties {
+	props := d.CustomProperties
+	if hasMetaKeys(d.Properties) {
+		props = maps.Clone(d.Properties)
+		maps.Copy(props, d.CustomProperties)
+	}
+	for k, v := range props {
 		switch {
 		case strings.HasPrefix(k, metaColumnPrefix):
 			n, field, ok := metaKey(k[len(metaColumnPrefix):])
@@ -133,6 +139,16 @@ func MetaOf(d TableDescriptor) TableMeta {
 	return m
 }
 
+// hasMetaKeys reports metadata keys among props.
+func hasMetaKeys(props map[string]string) bool {
+	for k := range props {
+		if strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // metaKey splits "N.field" into its 1-based number and field.
 func metaKey(s string) (int, string, bool) {
 	num, field, ok := strings.Cut(s, ".")
@@ -146,16 +162,22 @@ func metaKey(s string) (int, string, bool) {
 	return n, field, true
 }
 
-// SetTableMeta replaces the metadata kept in d's properties by m (allocating
-// the map when needed); zero fields write no key.
+// SetTableMeta replaces the metadata kept in d's custom properties by m
+// (allocating the map when needed; other custom properties, the owner's,
+// are kept); zero fields write no key.
 func SetTableMeta(d *TableDescriptor, m TableMeta) {
-	props := maps.Clone(d.Properties)
+	isMeta := func(k, _ string) bool {
+		return strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix)
+	}
+	if hasMetaKeys(d.Properties) {
+		d.Properties = maps.Clone(d.Properties)
+		maps.DeleteFunc(d.Properties, isMeta)
+	}
+	props := maps.Clone(d.CustomProperties)
 	if props == nil {
 		props = map[string]string{}
 	}
-	maps.DeleteFunc(props, func(k, _ string) bool {
-		return strings.HasPrefix(k, metaColumnPrefix) || strings.HasPrefix(k, metaCheckPrefix)
-	})
+	maps.DeleteFunc(props, isMeta)
 	for i, c := range m.Columns {
 		key := func(field string) string { return fmt.Sprintf("%s%d.%s", metaColumnPrefix, i+1, field) }
 		if c.PGType != "" {
@@ -175,7 +197,7 @@ func SetTableMeta(d *TableDescriptor, m TableMeta) {
 		props[fmt.Sprintf("%s%d.name", metaCheckPrefix, i+1)] = c.Name
 		props[fmt.Sprintf("%s%d.expr", metaCheckPrefix, i+1)] = c.Expr
 	}
-	d.Properties = props
+	d.CustomProperties = props
 }
 
 // IsMetaProperty reports whether a property key is sqlgate's metadata (kept

@@ -8,16 +8,16 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// TestTableMetaRoundTrip: sqlgate's column metadata goes to a cluster as
-// custom properties (Fluss checks its table properties against its own
-// options), comes back into Properties, and json/jsonb columns get their
-// type back from it.
+// TestTableMetaRoundTrip: sqlgate's column metadata is kept in the custom
+// properties (Fluss checks its table properties against its own options),
+// beside other custom properties, comes back there, and json/jsonb columns
+// get their type back from it.
 func TestTableMetaRoundTrip(t *testing.T) {
 	d := TableDescriptor{Schema: Schema{Columns: []Column{
 		{Name: "id", Type: types.Int32Type},
 		{Name: "doc", Type: types.JSONBType},
 		{Name: "n", Type: types.StoredNumericType},
-	}}, Properties: map[string]string{"table.log.ttl": "7d"}}
+	}}, Properties: map[string]string{"table.log.ttl": "7d"}, CustomProperties: map[string]string{"sqlgate.owner": "ann"}}
 	meta := TableMeta{
 		Columns: []ColumnMeta{{Default: "nextval('t_id_seq'::regclass)", Sequence: "t_id_seq"}, {}, {PGType: "numeric", Default: "0"}},
 		Checks:  []CheckConstraint{{Name: "t_n_check", Expr: "n >= 0"}, {Name: "odd name.with dots", Expr: "id <> 7"}},
@@ -59,12 +59,18 @@ func TestTableMetaRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("metadata read back = %+v, want %+v", got, want)
 	}
+	if back.CustomProperties["sqlgate.owner"] != "ann" {
+		t.Errorf("owner lost: %v", back.CustomProperties)
+	}
+	if hasMetaKeys(back.Properties) {
+		t.Errorf("metadata among the table properties: %v", back.Properties)
+	}
 	if back.Schema.Columns[1].Type.Variant != types.JSONB || back.Properties["table.log.ttl"] != "7d" {
 		t.Errorf("read back: %+v %v", back.Schema.Columns[1].Type, back.Properties)
 	}
 	// keys of an unknown field or column are ignored
-	back.Properties["sqlgate.column.9.default"] = "1"
-	back.Properties["sqlgate.column.1.future"] = "x"
+	back.CustomProperties["sqlgate.column.9.default"] = "1"
+	back.CustomProperties["sqlgate.column.1.future"] = "x"
 	if got := MetaOf(back); !reflect.DeepEqual(got, want) {
 		t.Errorf("with unknown keys: %+v", got)
 	}

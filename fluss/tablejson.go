@@ -191,8 +191,10 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	if tj.Custom == nil {
 		tj.Custom = map[string]string{}
 	}
-	// sqlgate's own keys (coldefs.go) are custom properties: Fluss checks
-	// its table properties against its own options.
+	// sqlgate's own keys are custom properties (coldefs.go); any among the
+	// table properties (where an earlier sqlgate kept its column metadata)
+	// move there, since Fluss checks its table properties against its own
+	// options.
 	props := make(map[string]string, len(tj.Properties))
 	for k, v := range tj.Properties {
 		if IsMetaProperty(k) {
@@ -260,8 +262,13 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 		d.BucketKey = nil
 	}
 	// Custom properties (what Fluss's AlterTable puts the keys outside
-	// "table." in) are properties to sqlgate, as CREATE TABLE's WITH.
+	// "table." in) are properties to sqlgate, as CREATE TABLE's WITH;
+	// sqlgate's own keys (the owner, the column metadata of coldefs.go)
+	// are not, and stay custom only.
 	for k, v := range tj.Custom {
+		if IsMetaProperty(k) {
+			continue
+		}
 		if _, ok := d.Properties[k]; !ok {
 			if d.Properties == nil {
 				d.Properties = map[string]string{}

@@ -42,13 +42,14 @@ type IdentityClause struct {
 // defines, "" for a table constraint), with their text as written, for
 // the binder to bind with PostgreSQL's grammar; CONSTRAINT names are
 // dropped except a CHECK's (sqlgate keeps no other constraint names).
-// dropped reports a table element that was only a CHECK constraint.
+// dropped reports a table element that was only a CHECK constraint (a
+// LIKE element's placeholder, already in out, is no such element).
 func columnClauses(src string, toks []token, i int, column string, st *Statement, out []token) (_ int, _ []token, dropped bool, err error) {
 	endOfElement := func(k int) bool {
 		return k >= len(toks) || toks[k].isPunct(src, ",") || toks[k].isPunct(src, ")")
 	}
 	pendingName := ""
-	kept := false
+	kept, tookCheck := false, false
 	for !endOfElement(i) {
 		t := toks[i]
 		switch {
@@ -92,6 +93,7 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 				i += 2
 			}
 			st.Checks = append(st.Checks, c)
+			tookCheck = true
 		case t.is(src, "GENERATED") && column != "" && i+2 < len(toks) && identityAt(src, toks, i+1):
 			c := &IdentityClause{Pos: charPos(src, t.start)}
 			k := i + 1
@@ -157,7 +159,7 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 		}
 		pendingName = ""
 	}
-	return i, out, column == "" && !kept, nil
+	return i, out, column == "" && !kept && tookCheck, nil
 }
 
 // identityAt reports whether ALWAYS AS IDENTITY or BY DEFAULT AS IDENTITY

@@ -52,6 +52,12 @@ func TestColumnClauses(t *testing.T) {
 		}
 	}
 
+	// a LIKE element keeps its placeholder; a CHECK element beside it goes
+	st = parseOne(t, "CREATE TABLE t2 (LIKE t, CHECK (a > 0), b INT)")
+	if ct := st.AST.(*ast.CreateTableStmt); len(ct.Cols) != 2 || len(st.Checks) != 1 || len(st.CreateLike) != 1 {
+		t.Errorf("LIKE with CHECK: %d columns, checks %+v (rewritten %q)", len(ct.Cols), st.Checks, st.Rewritten)
+	}
+
 	for _, bad := range []string{
 		"CREATE TABLE t (a INT DEFAULT)",
 		"CREATE TABLE t (a INT CHECK ())",

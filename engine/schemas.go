@@ -246,5 +246,9 @@ func reservedSchema(name string) error {
 		return sqlerr.New(sqlerr.ReservedName, "unacceptable schema name \"%s\"", name).
 			WithDetail("The prefix \"pg_\" is reserved for system schemas.")
 	}
+	if name == fluss.SystemDatabase {
+		return sqlerr.New(sqlerr.ReservedName, "unacceptable schema name \"%s\"", name).
+			WithDetail("Schema %s is reserved for sqlgate's metadata.", name)
+	}
 	return nil
 }

@@ -26,8 +26,9 @@ type tableBackend struct {
 }
 
 // OpenTable opens the metadata kept in a store's TablePath, creating the
-// table (and its database) when missing: every
-// sqlgate server pointed at the same cluster shares it.
+// table and its database when missing: every sqlgate server pointed at the
+// same cluster (and remote.Config.DatabasePrefix, which maps this database
+// as every schema) shares it.
 func OpenTable(ctx context.Context, store fluss.Store) (*Store, error) {
 	if err := store.CreateDatabase(ctx, TablePath.Database, true); err != nil {
 		return nil, fmt.Errorf("metadata: create database %s: %w", TablePath.Database, err)

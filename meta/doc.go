@@ -100,6 +100,10 @@
 //     same instant: one may be lost). View ids are allocated the same way.
 //     Stale rows (grants of dropped tables, views over dropped tables) are
 //     swept by Reconcile when a server starts.
+//   - Scope: servers that share a cluster and remote.Config.DatabasePrefix
+//     share the metadata (the database is created under the prefix, as
+//     every schema: remote.Store.CreateDatabase); another prefix is
+//     another, independent set of views, grants and roles.
 //   - Durable: the table is created with three replicas (fewer when the
 //     cluster has fewer tablet servers), since every statement reads it.
 //   - Users files: each server imports its users file when the file

@@ -163,10 +163,10 @@ func checkUDFs(r *udf.Registry) (*udf.Registry, error) {
 func openMeta(ctx context.Context, cfg Config, store fluss.Store) (*meta.Store, error) {
 	var md *meta.Store
 	var err error
-	if rs, ok := store.(*remote.Store); ok {
+	if _, ok := store.(*remote.Store); ok {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		md, err = meta.OpenTable(cctx, rs)
+		md, err = meta.OpenTable(cctx, store)
 		if err == nil {
 			// The views and privileges files of a version that kept them
 			// beside the cluster, once.

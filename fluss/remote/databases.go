@@ -46,7 +46,7 @@ func (s *Store) ListDatabases(ctx context.Context) ([]string, error) {
 	}
 	var names []string
 	for _, db := range all {
-		if name, ok := s.shownDB(db); ok {
+		if name, ok := s.shownDB(db); ok && name != fluss.SystemDatabase { // sqlgate's own (package meta)
 			names = append(names, name)
 		}
 	}

@@ -103,6 +103,22 @@ func TestClusterTwoServersShareMetadata(t *testing.T) {
 		}
 	}
 
+	// The metadata's own database is sqlgate's: not a schema to SQL.
+	if got := rows(adminB, "SELECT count(*) FROM pg_namespace WHERE nspname = 'sqlgate_system'"); got != "0" {
+		t.Fatalf("pg_namespace shows the metadata's database: %s", got)
+	}
+	for sql, code := range map[string]string{
+		"SELECT * FROM sqlgate_system.metadata": "42P01",
+		"CREATE SCHEMA sqlgate_system":          "42939",
+		"DROP SCHEMA sqlgate_system CASCADE":    "3F000",
+		"DROP TABLE sqlgate_system.metadata":    "42P01",
+	} {
+		var pe *pgconn.PgError
+		if _, err := adminA.Exec(ctx, sql); !errors.As(err, &pe) || pe.Code != code {
+			t.Fatalf("%s: %v, want %s", sql, err, code)
+		}
+	}
+
 	// Through A: a role that may log in, two tables, a view.
 	exec(adminA, fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD 'alice-pw'", role))
 	exec(adminA, fmt.Sprintf("CREATE TABLE %s (id INT PRIMARY KEY, name TEXT)", tab))

@@ -12,8 +12,9 @@ import (
 // to_timestamp(double precision), the Unix-epoch conversion dashboards
 // use, computed as PostgreSQL's float8_timestamptz does (the offset to
 // PostgreSQL's 2000 epoch taken in float8 before rint to microseconds, so
-// the last digit rounds alike); and isfinite, true for every date,
-// timestamp and interval a Fluss column holds (it has no infinities).
+// the last digit rounds alike, ±Infinity giving ±infinity); and isfinite,
+// false for the infinite dates and timestamps (types/infinity.go), true
+// for every interval (PostgreSQL 15's have no infinities).
 
 // pgEpochOffset is 2000-01-01 minus 1970-01-01 in seconds.
 const pgEpochOffset = 946684800
@@ -21,7 +22,7 @@ const pgEpochOffset = 946684800
 func epochFuncs() []*Func {
 	isFinite := func(t types.T) *Func {
 		return &Func{Name: "isfinite", Args: []types.T{t}, Ret: tBool, Strict: true,
-			Kernel: rowFunc(tBool, true, func(context.Context, []any) (any, error) { return true, nil })}
+			Kernel: rowFunc(tBool, true, func(_ context.Context, v []any) (any, error) { return types.InfiniteSign(v[0], t) == 0, nil })}
 	}
 	return []*Func{
 		{Name: "to_timestamp", Args: []types.T{tFloat8}, Ret: tstzT, Strict: true,
@@ -34,8 +35,12 @@ func epochToTimestamp(sec float64) (any, error) {
 	switch {
 	case math.IsNaN(sec):
 		return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp cannot be NaN")
-	case math.IsInf(sec, 0):
-		return nil, sqlerr.NotSupported("infinite timestamps")
+	case math.IsInf(sec, 1):
+		v, _ := types.InfiniteValue(1, tstzT)
+		return v, nil
+	case math.IsInf(sec, -1):
+		v, _ := types.InfiniteValue(-1, tstzT)
+		return v, nil
 	}
 	// PostgreSQL's range: 4714-11-24 BC to 294276-12-31 AD
 	const minSec, maxSec = -210866803200, 9224318016000

@@ -245,6 +245,9 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 			if out, ok := types.InfiniteValue(sign, to); ok {
 				return out, nil
 			}
+			if to.Kind == types.Time {
+				return nil, nil // timestamp_time: an infinite timestamp has no time of day
+			}
 		}
 		tm := types.ValueToTime(v, from)
 		switch {

@@ -160,6 +160,12 @@ func clockKernel(ret types.T, pick func(Clock) time.Time) Kernel {
 // (the session's TimeZone), so that field extraction sees the session's
 // wall clock. The kind is returned for error messages.
 func timeGetter(k int, a arrow.Array, loc *time.Location) (func(int) time.Time, types.Kind, error) {
+	if hasInfinite(a) {
+		// PostgreSQL's field extraction, truncation and age have rules of
+		// their own for infinity (extract gives Infinity, date_trunc
+		// keeps it); until they are built, refusing beats a wrong date
+		return nil, 0, sqlerr.NotSupported("this function of an infinite date or timestamp")
+	}
 	switch x := a.(type) {
 	case *array.Date32:
 		return func(i int) time.Time { return time.Unix(int64(x.Value(i))*86400, 0).UTC() }, types.Date, nil
@@ -649,4 +655,24 @@ func ageKernel(sinceToday bool) Kernel {
 			}, nil
 		})(ctx, mem, args, n)
 	}
+}
+
+// hasInfinite reports whether a date or timestamp array holds infinity or
+// -infinity (types.InfiniteSign) in a non-NULL slot.
+func hasInfinite(a arrow.Array) bool {
+	switch x := a.(type) {
+	case *array.Date32:
+		for i, v := range x.Date32Values() {
+			if (v == math.MaxInt32 || v == math.MinInt32) && x.IsValid(i) {
+				return true
+			}
+		}
+	case *array.Timestamp:
+		for i, v := range x.TimestampValues() {
+			if (v == math.MaxInt64 || v == math.MinInt64) && x.IsValid(i) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -192,6 +192,9 @@ func timestampPlusInterval(sign int64, zoned bool) Kernel {
 			}
 			return func(i int) (any, error) {
 				us := int64(ts.Value(i))
+				if us == math.MaxInt64 || us == math.MinInt64 {
+					return us, nil // ±infinity plus an interval is itself
+				}
 				span := iv.Value(i)
 				months, days, t := sign*int64(span.Months), sign*int64(span.Days), sign*types.IntervalMicros(span)
 				if months != 0 || days != 0 {
@@ -231,6 +234,9 @@ func timestampDiff(ctx context.Context, mem memory.Allocator, args []arrow.Array
 			return nil, badArg(0, args[0], "timestamp")
 		}
 		return func(i int) (any, error) {
+			if x, y := int64(a.Value(i)), int64(b.Value(i)); x == math.MaxInt64 || x == math.MinInt64 || y == math.MaxInt64 || y == math.MinInt64 {
+				return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "cannot subtract infinite timestamps")
+			}
 			d, ok := types.AddInt64(int64(a.Value(i)), -int64(b.Value(i)))
 			if !ok {
 				return nil, types.IntervalOutOfRange()
@@ -271,6 +277,12 @@ func datePlusTime(ctx context.Context, mem memory.Allocator, args []arrow.Array,
 			return nil, badArg(0, args[0], "date")
 		}
 		return func(i int) (any, error) {
+			switch d.Value(i) {
+			case math.MaxInt32:
+				return int64(math.MaxInt64), nil
+			case math.MinInt32:
+				return int64(math.MinInt64), nil
+			}
 			return int64(d.Value(i))*types.USecsPerDay + int64(tm.Value(i)), nil
 		}, nil
 	})(ctx, mem, args, n)

@@ -47,7 +47,7 @@ func (s *session) sessionCtx(ctx context.Context) context.Context {
 }
 
 // resolveTable finds a table named by a DDL statement over the search path.
-func (s *session) resolveTable(ctx context.Context, n sql.ObjName) (fluss.TableInfo, error) {
+func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.TableInfo, error) {
 	path := fluss.TablePath{Database: n.Schema, Table: n.Name}
 	if path.Database == "" {
 		cat := &recordingCatalog{tables: s.eng.tables, views: s.eng.meta.Views(), meta: s.eng.meta}

@@ -18,7 +18,7 @@ func (p *ddlParser) alterTable(st *Statement) error {
 	d := st.DDL
 	d.IfExists = p.accept("IF", "EXISTS")
 	p.accept("ONLY")
-	n, err := p.objName()
+	n, err := p.objectName()
 	if err != nil {
 		return err
 	}

@@ -11,12 +11,6 @@ import (
 // carries with MySQL meaning): intercepted before TiDB like the session
 // statements, AST nil, details in Statement.DDL.
 
-// ObjName is a possibly schema-qualified name; Schema is "" when the name
-// was written unqualified (the search path decides).
-type ObjName struct {
-	Schema, Name string
-}
-
 // DDLStmt is one of the statements of ddlstmts.go (Kinds CreateSchema ...
 // AlterTable). Which fields are set depends on the Kind.
 type DDLStmt struct {
@@ -30,8 +24,8 @@ type DDLStmt struct {
 	Cascade bool
 	// Table is the table of COMMENT ON, CREATE INDEX, ALTER TABLE, SHOW
 	// CREATE TABLE, SHOW PARTITIONS; Tables those of ANALYZE / VACUUM.
-	Table  ObjName
-	Tables []ObjName
+	Table  ObjectName
+	Tables []ObjectName
 	// Column is COMMENT ON COLUMN's column.
 	Column string
 	// Comment is COMMENT ON's text; nil for IS NULL (remove the comment).
@@ -96,47 +90,6 @@ type AlterAction struct {
 
 // ddlParser parses the statements of this file over a sessionParser.
 type ddlParser struct{ sessionParser }
-
-func (p *ddlParser) objName() (ObjName, error) {
-	if p.pos >= len(p.toks) {
-		return ObjName{}, p.err()
-	}
-	first, ok := identName(p.src, p.toks[p.pos])
-	if !ok {
-		return ObjName{}, p.err()
-	}
-	p.pos++
-	if p.pos+1 < len(p.toks) && p.toks[p.pos].isPunct(p.src, ".") {
-		second, ok := identName(p.src, p.toks[p.pos+1])
-		if !ok {
-			p.pos++
-			return ObjName{}, p.err()
-		}
-		p.pos += 2
-		return ObjName{Schema: first, Name: second}, nil
-	}
-	return ObjName{Name: first}, nil
-}
-
-func (p *ddlParser) ident() (string, error) {
-	if p.pos >= len(p.toks) {
-		return "", p.err()
-	}
-	n, ok := identName(p.src, p.toks[p.pos])
-	if !ok {
-		return "", p.err()
-	}
-	p.pos++
-	return n, nil
-}
-
-func (p *ddlParser) punct(s string) bool {
-	if p.pos < len(p.toks) && p.toks[p.pos].isPunct(p.src, s) {
-		p.pos++
-		return true
-	}
-	return false
-}
 
 // notSupported is the 0A000 of a statement Fluss's model cannot express,
 // at the current token.
@@ -220,7 +173,7 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 }
 
 func (p *ddlParser) tableThenDone(st *Statement) error {
-	n, err := p.objName()
+	n, err := p.objectName()
 	if err != nil {
 		return err
 	}
@@ -310,7 +263,7 @@ func (p *ddlParser) createIndex(st *Statement, unique bool) error {
 		return p.err()
 	}
 	p.accept("ONLY")
-	n, err := p.objName()
+	n, err := p.objectName()
 	if err != nil {
 		return err
 	}
@@ -334,7 +287,7 @@ func (p *ddlParser) dropIndex(st *Statement) error {
 	p.accept("CONCURRENTLY")
 	d.IfExists = p.accept("IF", "EXISTS")
 	for {
-		n, err := p.objName()
+		n, err := p.objectName()
 		if err != nil {
 			return err
 		}
@@ -356,7 +309,7 @@ func (p *ddlParser) commentOn(st *Statement) error {
 	d := st.DDL
 	switch {
 	case p.accept("TABLE"):
-		n, err := p.objName()
+		n, err := p.objectName()
 		if err != nil {
 			return err
 		}
@@ -375,9 +328,9 @@ func (p *ddlParser) commentOn(st *Statement) error {
 		}
 		switch len(parts) {
 		case 2:
-			d.Table, d.Column = ObjName{Name: parts[0]}, parts[1]
+			d.Table, d.Column = ObjectName{Name: parts[0]}, parts[1]
 		case 3:
-			d.Table, d.Column = ObjName{Schema: parts[0], Name: parts[1]}, parts[2]
+			d.Table, d.Column = ObjectName{Schema: parts[0], Name: parts[1]}, parts[2]
 		default:
 			return sqlerr.New(sqlerr.SyntaxError, "column name must be qualified")
 		}
@@ -432,7 +385,7 @@ func (p *ddlParser) maintenance(st *Statement) error {
 	for p.accept("FULL") || p.accept("FREEZE") || p.accept("VERBOSE") || p.accept("ANALYZE") || p.accept("ANALYSE") || p.accept("SKIP_LOCKED") {
 	}
 	for p.pos < len(p.toks) {
-		n, err := p.objName()
+		n, err := p.objectName()
 		if err != nil {
 			return err
 		}

@@ -91,29 +91,11 @@ func TestClusterAlterTable(t *testing.T) {
 	pk, lg := "alt_pk_"+suffix, "alt_log_"+suffix
 	must := func(sql string) {
 		t.Helper()
-		if _, err := conn.Exec(ctx, sql); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
+		mustExec(t, ctx, conn, sql)
 	}
 	rowsOf := func(sql string) string {
 		t.Helper()
-		rows, err := conn.Query(ctx, sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			vals, err := rows.Values()
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, fmt.Sprint(vals))
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		return strings.Join(out, "\n")
+		return queryText(t, ctx, conn, sql)
 	}
 	must(fmt.Sprintf("CREATE TABLE %s (id INT PRIMARY KEY, name TEXT)", pk))
 	defer conn.Exec(ctx, "DROP TABLE "+pk)

@@ -39,35 +39,47 @@ func serveCluster(t *testing.T) (context.Context, *pgx.Conn) {
 	return ctx, conn
 }
 
+// mustExec runs sql on conn, failing the test on an error.
+func mustExec(t *testing.T, ctx context.Context, conn *pgx.Conn, sql string) {
+	t.Helper()
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// queryText is sql's rows on conn, one line per row.
+func queryText(t *testing.T, ctx context.Context, conn *pgx.Conn, sql string) string {
+	t.Helper()
+	rows, err := conn.Query(ctx, sql)
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprint(vals))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return strings.Join(out, "\n")
+}
+
 func TestClusterSQL(t *testing.T) {
 	ctx, conn := serveCluster(t)
 	suffix := fmt.Sprint(time.Now().UnixNano() % 1e6)
 	pk, lg := "sqlt_pk_"+suffix, "sqlt_log_"+suffix
 	exec := func(sql string) {
 		t.Helper()
-		if _, err := conn.Exec(ctx, sql); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
+		mustExec(t, ctx, conn, sql)
 	}
 	query := func(sql string) string {
 		t.Helper()
-		rows, err := conn.Query(ctx, sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			vals, err := rows.Values()
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, fmt.Sprint(vals))
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		return strings.Join(out, "\n")
+		return queryText(t, ctx, conn, sql)
 	}
 	check := func(sql, want string) {
 		t.Helper()

@@ -103,15 +103,21 @@ func TestDDLInTransactionBlock(t *testing.T) {
 			}
 		}
 	}
+	// start opens a session with table t, runs setup and then ddl in a
+	// block.
+	start := func(setup, ddl string) pgwire.Session {
+		s := newSession(t)
+		mustRun(t, s, "CREATE TABLE t (id INT PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'a')")
+		if setup != "" {
+			mustRun(t, s, setup)
+		}
+		mustRun(t, s, "BEGIN")
+		mustRun(t, s, ddl)
+		return s
+	}
 	for _, c := range cases {
 		t.Run(c.name+"/commit", func(t *testing.T) {
-			s := newSession(t)
-			mustRun(t, s, "CREATE TABLE t (id INT PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'a')")
-			if c.setup != "" {
-				mustRun(t, s, c.setup)
-			}
-			mustRun(t, s, "BEGIN")
-			mustRun(t, s, c.ddl)
+			s := start(c.setup, c.ddl)
 			verify(t, s, "in the block", c.check, c.want, "")
 			if c.gone != "" {
 				// The failed check would abort the block: see it in a
@@ -127,13 +133,7 @@ func TestDDLInTransactionBlock(t *testing.T) {
 			verify(t, s, "after COMMIT", c.check, c.want, c.gone)
 		})
 		t.Run(c.name+"/rollback", func(t *testing.T) {
-			s := newSession(t)
-			mustRun(t, s, "CREATE TABLE t (id INT PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'a')")
-			if c.setup != "" {
-				mustRun(t, s, c.setup)
-			}
-			mustRun(t, s, "BEGIN")
-			mustRun(t, s, c.ddl)
+			s := start(c.setup, c.ddl)
 			tag, notices, err := runNotices(t, s, "ROLLBACK")
 			if err != nil || tag != "ROLLBACK" {
 				t.Fatalf("ROLLBACK: %q %v", tag, err)

@@ -36,11 +36,11 @@ func TestAlembicHistory(t *testing.T) {
 var alembicGaps = map[string]string{
 	// CREATE INDEX is accepted with a NOTICE: Fluss tables have no
 	// secondary indexes, so none is reflected.
-	"indexes after upgrade": "none",
+	"indexes after upgrade": "'none'",
 	// Fluss 0.9.1 cannot rename a column (PostgreSQL renames, and the
 	// script's rollback undoes it).
 	"rename attempt": "ERROR 0A000: ALTER TABLE ... RENAME COLUMN is not supported: Fluss 0.9.1 cannot rename a column",
 	// A table without a comment shows its Fluss layout as its description
 	// (pgcatalog/doc.go).
-	"comment at r2": "fluss primary-key table, 1 bucket, bucket key (id)",
+	"comment at r2": "'fluss primary-key table, 1 bucket, bucket key (id)'",
 }

@@ -24,6 +24,8 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.operations import Operations
 
+from create_all import section
+
 ENV_PY = '''
 from alembic import context
 import sqlalchemy as sa
@@ -108,21 +110,6 @@ def downgrade():
     )
 '''),
 ]
-
-
-def section(name, call):
-    print("== " + name)
-    try:
-        result = call()
-    except sa.exc.DBAPIError as e:
-        orig = e.orig
-        print("ERROR %s: %s" % (getattr(orig, "pgcode", None), str(orig).strip().splitlines()[0]))
-        return
-    if isinstance(result, list):
-        for item in result:
-            print(item)
-    elif result is not None:
-        print(result)
 
 
 def schema(engine):

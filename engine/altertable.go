@@ -16,14 +16,14 @@ import (
 // 0A000 naming the Fluss limit and what to do instead. The actions apply
 // together or not at all.
 func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
-	if err := s.noTxnBlock("ALTER TABLE"); err != nil {
-		return nil, err
-	}
 	info, err := s.resolveTable(ctx, d.Table)
 	if err != nil {
 		if d.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 			return noticeResult("ALTER TABLE", sqlerr.New(sqlerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", d.Table.Name)), nil
 		}
+		return nil, err
+	}
+	if err := s.blockDDL("ALTER TABLE", pathIn([]fluss.TablePath{info.Path})); err != nil {
 		return nil, err
 	}
 	var changes []fluss.TableChange

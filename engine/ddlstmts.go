@@ -148,7 +148,7 @@ func noticeResult(tag string, notices ...*sqlerr.Error) pgwire.Result {
 // commentOn sets a table's or column's comment, which the store keeps in
 // the table's descriptor (Fluss's table and column comments).
 func (s *session) commentOn(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
-	if err := s.noTxnBlock("COMMENT"); err != nil {
+	if err := s.blockDDL("COMMENT", nil); err != nil {
 		return nil, err
 	}
 	info, err := s.resolveTable(ctx, d.Table)

@@ -27,6 +27,12 @@
 // change result type" when its result columns would change. Privileges
 // are checked at every execution, so a REVOKE reaches prepared statements.
 //
+// DDL inside a transaction block (txddl.go) runs at once, since Fluss's
+// catalog is not transactional: the block remembers it, and a ROLLBACK
+// that cannot undo it sends a WARNING naming each statement. DDL on a
+// table the block holds rows for is refused until COMMIT; TRUNCATE and
+// VACUUM still refuse a block (25001).
+//
 // Metadata (metadata.go, views.go, privileges.go, roles.go): views, owners,
 // grants and roles live in a meta.Store; each statement that changes them
 // commits once through meta.Store.Update, a new table carries its owner in
@@ -49,8 +55,7 @@
 // sequences.go): INSERT's defaults are bound into its plan, COPY fills
 // omitted columns with them, and every row a transaction writes passes
 // the table's CHECK constraints (pendingTable) before it is kept.
-// Sequences live in the store when it is a fluss.SequenceStore; their DDL
-// refuses a transaction block, and nextval is not rolled back, as in
-// PostgreSQL. A store without sequences (a Fluss cluster) refuses them,
+// Sequences live in the store when it is a fluss.SequenceStore, and
+// nextval is not rolled back, as in PostgreSQL. A store without sequences (a Fluss cluster) refuses them,
 // and SERIAL and identity columns with them, with 0A000.
 package engine

@@ -239,8 +239,8 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 	if g.Revoke {
 		verb = "REVOKE"
 	}
-	if s.txStatus != 'I' {
-		return nil, sqlerr.New(sqlerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", verb)
+	if err := s.blockDDL(verb, nil); err != nil {
+		return nil, err
 	}
 	privs := access.All
 	if g.Privileges != nil {

@@ -129,7 +129,7 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		}
 		return stringsResult(s.eng, "database_name", names), nil
 	case sql.CreateSchema:
-		if err := s.noTxnBlock("CREATE SCHEMA"); err != nil {
+		if err := s.blockDDL("CREATE SCHEMA", nil); err != nil {
 			return nil, err
 		}
 		name := d.Names[0]
@@ -153,7 +153,7 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		}
 		return tagOnly("CREATE SCHEMA"), nil
 	case sql.DropSchema:
-		if err := s.noTxnBlock("DROP SCHEMA"); err != nil {
+		if err := s.blockDDL("DROP SCHEMA", inDatabases(d.Names)); err != nil {
 			return nil, err
 		}
 		s.eng.ddl.Lock()

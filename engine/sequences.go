@@ -46,7 +46,7 @@ func sequencePath(n sql.ObjectName) fluss.TablePath {
 func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwire.Result, error) {
 	tags := map[sql.SequenceOp]string{sql.CreateSequence: "CREATE SEQUENCE", sql.AlterSequence: "ALTER SEQUENCE", sql.DropSequence: "DROP SEQUENCE"}
 	tag := tags[st.Op]
-	if err := s.noTxnBlock(tag); err != nil {
+	if err := s.blockDDL(tag, nil); err != nil {
 		return nil, err
 	}
 	q, err := s.sequenceStore()

@@ -509,6 +509,7 @@ func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, 
 	}
 	ps.sess.metaFresh = false
 	res, err := ps.execute(ctx, params)
+	ps.sess.ddlFinished(err) // txddl.go
 	err = ps.sess.finishImplicit(ctx, err)
 	if err != nil {
 		if res != nil {
@@ -551,9 +552,13 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case sql.Commit:
 		chain := ps.parsed.Tx != nil && ps.parsed.Tx.Chain
 		if s.txStatus == 'E' {
+			var ddl []string
+			if s.tx != nil {
+				ddl = s.tx.ddl
+			}
 			s.endTxn()
 			s.chain(chain)
-			return tagOnly("ROLLBACK"), nil
+			return notUndone("ROLLBACK", ddl), nil // txddl.go
 		}
 		tx := s.tx
 		s.tx = nil
@@ -577,8 +582,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return tagOnly("COMMIT"), nil
 	case sql.Rollback:
 		var readOnly bool
+		var ddl []string
 		if s.tx != nil {
-			readOnly = s.tx.readOnly
+			readOnly, ddl = s.tx.readOnly, s.tx.ddl
 		}
 		s.endTxn()
 		s.dropImplicit()
@@ -586,7 +592,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			s.chain(true)
 			s.tx.readOnly = readOnly
 		}
-		return tagOnly("ROLLBACK"), nil
+		return notUndone("ROLLBACK", ddl), nil // txddl.go
 	case sql.Discard:
 		return tagOnly("DISCARD ALL"), nil
 	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
@@ -604,9 +610,10 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			if err != nil {
 				return nil, err
 			}
+			done := s.tx.ddl[s.tx.savepoints[i].ddl:]
 			s.tx.rollbackTo(i)
 			s.txStatus = 'T'
-			return tagOnly("ROLLBACK"), nil
+			return notUndone("ROLLBACK", done), nil // txddl.go
 		}
 		if s.txStatus == 'E' {
 			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
@@ -781,7 +788,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		return writeResult(fmt.Sprintf("DELETE %d", rows), ret), nil
 	case *binder.CreateTable:
-		if err := s.noTxnBlock("CREATE TABLE"); err != nil {
+		if err := s.blockDDL("CREATE TABLE", nil); err != nil {
 			return nil, err
 		}
 		s.eng.ddl.Lock()
@@ -820,7 +827,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case *binder.DropView:
 		return s.dropView(ctx, b)
 	case *binder.DropTable:
-		if err := s.noTxnBlock("DROP TABLE"); err != nil {
+		if err := s.blockDDL("DROP TABLE", pathIn(b.Paths)); err != nil {
 			return nil, err
 		}
 		s.eng.ddl.Lock()
@@ -944,9 +951,9 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 	return pt, nil
 }
 
-// noTxnBlock refuses DDL inside a transaction block: the catalog changes
-// at once and could not be rolled back, so PostgreSQL's answer for
-// statements that cannot run in a block (25001) is the honest one.
+// noTxnBlock refuses a statement that cannot run inside a transaction
+// block (25001): VACUUM, as in PostgreSQL, and TRUNCATE, whose removed rows
+// a ROLLBACK could not bring back. Other DDL runs in a block (txddl.go).
 func (s *session) noTxnBlock(what string) error {
 	if s.txStatus != 'I' {
 		return sqlerr.New(sqlerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", what)

@@ -72,12 +72,18 @@ type txn struct {
 	// later than snapSeq.
 	snap    fluss.Snapshot
 	snapSeq uint64
+
+	// ddl is the text of each DDL statement the block ran, which its
+	// ROLLBACK cannot undo (txddl.go); ddlRunning the running one.
+	ddl        []string
+	ddlRunning string
 }
 
 type savepoint struct {
 	name   string
 	tables map[int64]pendingState
 	bytes  int64
+	ddl    int // len(txn.ddl) when it was made
 }
 
 func newTxn(limit int64) *txn {
@@ -154,7 +160,7 @@ func (tx *txn) charge(r arrow.RecordBatch) error {
 
 // savepoint records the current state under name.
 func (tx *txn) savepoint(name string) {
-	sp := savepoint{name: name, tables: map[int64]pendingState{}, bytes: tx.bytes}
+	sp := savepoint{name: name, tables: map[int64]pendingState{}, bytes: tx.bytes, ddl: len(tx.ddl)}
 	for id, pt := range tx.tables {
 		sp.tables[id] = pt.snapshot()
 	}

@@ -64,7 +64,7 @@ func viaOf(ctx context.Context) *tableRef {
 
 // createView runs CREATE [OR REPLACE] VIEW.
 func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.Result, error) {
-	if err := s.noTxnBlock("CREATE VIEW"); err != nil {
+	if err := s.blockDDL("CREATE VIEW", nil); err != nil {
 		return nil, err
 	}
 	s.eng.ddl.Lock()
@@ -110,7 +110,7 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 
 // dropView runs DROP VIEW [IF EXISTS] v, ...
 func (s *session) dropView(ctx context.Context, b *binder.DropView) (pgwire.Result, error) {
-	if err := s.noTxnBlock("DROP VIEW"); err != nil {
+	if err := s.blockDDL("DROP VIEW", nil); err != nil {
 		return nil, err
 	}
 	s.eng.ddl.Lock()

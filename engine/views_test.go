@@ -156,7 +156,7 @@ func TestViewsAreReadOnly(t *testing.T) {
 		wantErr(t, s, sql, sqlerr.ObjectNotInPrerequisiteState, msg)
 	}
 	wantErr(t, s, "TRUNCATE v", sqlerr.WrongObjectType, `"v" is not a table`)
-	wantErr(t, s, "BEGIN; CREATE VIEW w AS SELECT 1", sqlerr.ActiveSQLTransaction, "CREATE VIEW cannot run inside a transaction block")
+	wantErr(t, s, "BEGIN READ ONLY; CREATE VIEW w AS SELECT 1", sqlerr.ReadOnlySQLTransaction, "cannot execute CREATE VIEW in a read-only transaction")
 	mustRun(t, s, "ROLLBACK")
 	// INSERT ... SELECT from a view into a table is fine
 	mustRun(t, s, "INSERT INTO t VALUES (1, 'a'); INSERT INTO t SELECT id + 1, v FROM v")

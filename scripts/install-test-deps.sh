@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs beyond Go, only what is missing: PostgreSQL
 # 15 (the oracle) and psql, the drivers of tests/clients (pgJDBC with a JDK to
-# compile its test programs, psycopg2 and SQLAlchemy, node-postgres). Debian packages need
+# compile its test programs, psycopg2, SQLAlchemy and Alembic, node-postgres). Debian packages need
 # root (or sudo); npm packages go to tests/clients/node/node_modules.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +16,8 @@ command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need+=(maven)
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import psycopg2' >/dev/null 2>&1; } || need+=(python3-psycopg2)
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import sqlalchemy' >/dev/null 2>&1; } || need+=(python3-sqlalchemy)
+# Alembic for tests/clients/alembic_test.go (Debian's matches its SQLAlchemy).
+{ [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import alembic' >/dev/null 2>&1; } || need+=(python3-alembic)
 # pyfluss's virtualenv (below) needs venv with ensurepip.
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 command -v node >/dev/null 2>&1 || need+=(nodejs)

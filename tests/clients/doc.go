@@ -11,7 +11,10 @@
 // (python/inspect_tables.py), the schema, table and column queries of
 // Grafana's, Metabase's and DBeaver's PostgreSQL integrations, copied from
 // their sources into bi/queries.sql, and the SQLSTATEs of unknown catalog
-// relations, functions and names. What sqlgate cannot answer yet is listed
+// relations, functions and names; SQLAlchemy's create_all
+// (python/create_all.py) and an Alembic history run up and down with its
+// transactional DDL (python/alembic_history.py) against both. What
+// sqlgate cannot answer yet is listed
 // in each test with the exact error it gives, so each list stays true.
 //
 // It owns only tests; it must not reach any address but loopback.

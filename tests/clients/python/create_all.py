@@ -6,8 +6,8 @@ and reads them back, printing one "== step" section each; the Go test runs
 it against sqlgate and PostgreSQL 15 and compares the outputs. Volatile
 values (uuids, timestamps) are printed as their shape only.
 
-DDL runs in autocommit mode: sqlgate refuses DDL inside a transaction
-block (25001), which psycopg2 opens by default.
+DDL runs in autocommit mode, each statement committed on its own
+(alembic_history.py runs DDL inside psycopg2's transaction block).
 
 Usage: python3 create_all.py SQLALCHEMY_URL
 """
@@ -51,8 +51,8 @@ UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 
 def main():
     engine = sa.create_engine(sys.argv[1])
-    # DDL in autocommit: sqlgate refuses DDL inside a transaction block
-    # (25001), and psycopg2 opens one for every statement otherwise
+    # DDL in autocommit: each statement commits on its own (sqlgate's DDL
+    # is not undone by a ROLLBACK; alembic_history.py covers DDL in a block)
     ddl = sa.create_engine(sys.argv[1], isolation_level="AUTOCOMMIT")
     md = sa.MetaData()
     order_seq = sa.Sequence("order_no_seq", start=1000, increment=10, metadata=md)

@@ -8,4 +8,6 @@ func ClusterBootstrap() string { return bootstrap }
 
 // StartCluster gives the external tests a cluster of their own (see
 // startCluster).
-func StartCluster(dir string, env ...string) (string, func(), error) { return startCluster(dir, env...) }
+func StartCluster(dir string, env ...string) (string, func(), error) {
+	return startCluster(dir, env...)
+}

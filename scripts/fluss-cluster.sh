@@ -6,6 +6,12 @@
 #
 #   scripts/fluss-cluster.sh start   # last line of output: HOST:PORT (bootstrap)
 #   scripts/fluss-cluster.sh stop    # stops what start started, removes its data
+#   scripts/fluss-cluster.sh stop-keep
+#                                    # stops the servers (SIGTERM, SIGKILL after 5s),
+#                                    # keeps their data, config and ports
+#   scripts/fluss-cluster.sh restart # starts a cluster stopped by stop-keep again on
+#                                    # the same ports with the same data; prints the
+#                                    # bootstrap address as its last line
 #   scripts/fluss-cluster.sh fetch   # only downloads the jars into the cache
 #   scripts/fluss-cluster.sh run CMD [ARG...]
 #                                    # starts a cluster (in a fresh temporary
@@ -241,16 +247,16 @@ PY
   done
 }
 
-stop() {
-  [ -f "$DIR/pids" ] || { rm -rf "$DIR"; return 0; }
+# kill_servers stops every server in $DIR/pids (tablet servers and the
+# coordinator first, ZooKeeper last) and forgets their pids. A server that has
+# not stopped after a few seconds (a tablet server's controlled shutdown waits
+# for a coordinator that may be stopping too) is killed: what it had
+# acknowledged is on disk already.
+kill_servers() {
   local pid name
-  # Tablet servers and the coordinator first, ZooKeeper last.
   tac "$DIR/pids" | while read -r pid name; do
     kill "$pid" 2>/dev/null || true
   done
-  # The data is thrown away: a server that has not stopped after a few
-  # seconds (a tablet server's controlled shutdown waits for a coordinator
-  # that may be stopping too) is killed.
   local deadline=$((SECONDS + 5))
   tac "$DIR/pids" | while read -r pid name; do
     while kill -0 "$pid" 2>/dev/null; do
@@ -258,7 +264,47 @@ stop() {
       sleep 0.1
     done
   done
+  rm -f "$DIR/pids"
+}
+
+stop() {
+  [ -f "$DIR/pids" ] && kill_servers
   rm -rf "$DIR"
+}
+
+# stop_keep stops the servers but keeps $DIR (config, data, ZooKeeper's
+# state), so that restart brings the same cluster back: what tests of a
+# whole-cluster outage need.
+stop_keep() {
+  [ -f "$DIR/pids" ] || die "no cluster is running from $DIR"
+  kill_servers
+}
+
+# restart starts the servers of a cluster stopped by stop-keep from their
+# kept config, on the same ports (clients keep their bootstrap address).
+restart() {
+  [ -f "$DIR/pids" ] && die "a cluster is already running from $DIR"
+  [ -f "$DIR/bootstrap" ] || die "no stopped cluster in $DIR (start one first)"
+  local zk coord name port
+  zk=$(awk -F= '$1=="clientPort"{print $2}' "$DIR/conf/zookeeper.properties")
+  coord=$(sed -n 's/^bind.listeners: FLUSS:\/\/.*:\([0-9]*\)$/\1/p' "$DIR/conf/coordinator/server.yaml")
+  java_cmd zookeeper org.apache.fluss.shaded.zookeeper3.org.apache.zookeeper.server.quorum.QuorumPeerMain "$DIR/conf/zookeeper.properties"
+  wait_port "$zk" zookeeper
+  java_cmd coordinator org.apache.fluss.server.coordinator.CoordinatorServer --configDir "$DIR/conf/coordinator"
+  TABLETS=0
+  for conf in "$DIR"/conf/tablet*/; do
+    name=$(basename "$conf")
+    java_cmd "$name" org.apache.fluss.server.tablet.TabletServer --configDir "$DIR/conf/$name"
+    TABLETS=$((TABLETS + 1))
+  done
+  wait_port "$coord" coordinator
+  for conf in "$DIR"/conf/tablet*/; do
+    name=$(basename "$conf")
+    port=$(sed -n 's/^bind.listeners: FLUSS:\/\/.*:\([0-9]*\)$/\1/p' "$conf/server.yaml")
+    wait_port "$port" "$name"
+  done
+  wait_registered
+  cat "$DIR/bootstrap"
 }
 
 # run starts a cluster for one command and stops it however the command
@@ -287,6 +333,8 @@ case "${1:-}" in
   start) start ;;
   run) shift; run "$@" ;;
   stop) stop ;;
+  stop-keep) stop_keep ;;
+  restart) restart ;;
   fetch) fetch ;;
-  *) echo "usage: $0 start|stop|fetch|run CMD..." >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|stop-keep|restart|fetch|run CMD..." >&2; exit 2 ;;
 esac

@@ -47,7 +47,11 @@
 //
 // Each attempt is bounded by Config.RequestTimeout; the caller's context
 // bounds the whole call and cancels it at once (an answer that arrives
-// later is dropped).
+// later is dropped). With the whole cluster down, every dial is refused, so a
+// statement fails once the retries run out (about 7s with the defaults) with
+// 08006 naming the unreachable server; nothing is cached across the outage,
+// so the first statement after the cluster returns dials again and is served
+// (TestClusterWholeOutage).
 //
 // # Store
 //

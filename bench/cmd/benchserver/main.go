@@ -21,10 +21,12 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/sqlgate/sqlgate/exec/relop"
+	"github.com/sqlgate/sqlgate/fluss/remote"
 	"github.com/sqlgate/sqlgate/server"
 )
 
@@ -33,7 +35,8 @@ func main() {
 }
 
 func run() int {
-	data := flag.String("data", "", "data directory of the embedded store (required)")
+	data := flag.String("data", "", "data directory of the embedded store (required; with --fluss: of spill files, views and privileges)")
+	flussAddr := flag.String("fluss", "", "serve the Fluss cluster at HOST:PORT[,HOST:PORT...] instead of the embedded store (bench/fluss)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile, from SIGUSR1 to exit, to this file")
 	memProfile := flag.String("memprofile", "", "write heap profiles (at SIGUSR1 to FILE.base, at exit to FILE)")
 	mutexProfile := flag.String("mutexprofile", "", "write a mutex contention profile, from SIGUSR1 to exit, to this file")
@@ -49,7 +52,11 @@ func run() int {
 	relop.ApplyGoMemoryLimit(queryMemory, floor.Size(), os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.Start(ctx, server.Config{Listen: "127.0.0.1:0", DataDir: *data, MaxConnections: 200, QueryMemoryLimit: queryMemory})
+	cfg := server.Config{Listen: "127.0.0.1:0", DataDir: *data, MaxConnections: 200, QueryMemoryLimit: queryMemory}
+	if *flussAddr != "" {
+		cfg.Fluss = &remote.Config{Bootstrap: strings.Split(*flussAddr, ",")}
+	}
+	srv, err := server.Start(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "benchserver: %v\n", err)
 		return 1

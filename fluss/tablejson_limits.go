@@ -37,6 +37,15 @@ func putVarcharLimits(t types.T, steps []string, custom map[string]string) {
 	}
 }
 
+// VarcharLimitProperties are the custom properties that keep col's
+// VARCHAR(n) limits on a cluster, as CREATE TABLE's JSON carries them: what
+// an ALTER TABLE that adds col sets with it.
+func VarcharLimitProperties(col Column) map[string]string {
+	out := map[string]string{}
+	putVarcharLimits(col.Type, []string{"c:" + col.Name}, out)
+	return out
+}
+
 // takeVarcharLimits sets the limits custom keeps on t's strings.
 func takeVarcharLimits(t *types.T, steps []string, custom map[string]string) {
 	switch t.Kind {

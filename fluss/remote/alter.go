@@ -46,6 +46,10 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 		return info, err
 	}
 	req := &pb.AlterTableRequest{TablePath: pbPath(s.onCluster(path)), IgnoreIfNotExists: proto.Bool(false)}
+	// limits are the VARCHAR(n) limits of added columns, custom properties
+	// (Fluss's STRING has no length; fluss/tablejson_limits.go).
+	var limits []*pb.PbAlterConfig
+	added := false
 	for _, ch := range changes {
 		switch ch.Kind {
 		case fluss.ChangeSetProperty:
@@ -62,10 +66,32 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 				add.Comment = proto.String(ch.Column.Comment)
 			}
 			req.AddColumns = append(req.AddColumns, add)
+			for k, v := range fluss.VarcharLimitProperties(ch.Column) {
+				limits = append(limits, &pb.PbAlterConfig{ConfigKey: proto.String(k), ConfigValue: proto.String(v), OpType: proto.Int32(0)})
+			}
 		case fluss.ChangeTableComment, fluss.ChangeColumnComment:
 			return info, sqlerr.New(sqlerr.FeatureNotSupported, "COMMENT ON an existing table of a Fluss cluster is not supported: Fluss 0.9.1's AlterTable cannot change comments").
 				WithHint("Give the comments in CREATE TABLE (COMMENT '...' after a column or the table).")
 		}
+	}
+	if len(limits) > 0 {
+		// Fluss takes properties or schema changes in one AlterTable, not
+		// both: the limits go first (a key of a column not there yet
+		// limits nothing), and are taken back when the columns fail.
+		lreq := &pb.AlterTableRequest{TablePath: req.TablePath, IgnoreIfNotExists: proto.Bool(false), ConfigChanges: limits}
+		if err := s.c.AlterTable(ctx, lreq); err != nil {
+			return info, storeErr(err, path)
+		}
+		defer func(added *bool) {
+			if *added {
+				return
+			}
+			undo := &pb.AlterTableRequest{TablePath: req.TablePath, IgnoreIfNotExists: proto.Bool(true)}
+			for _, l := range limits {
+				undo.ConfigChanges = append(undo.ConfigChanges, &pb.PbAlterConfig{ConfigKey: l.ConfigKey, OpType: proto.Int32(1)})
+			}
+			_ = s.c.AlterTable(context.WithoutCancel(ctx), undo)
+		}(&added)
 	}
 	if err := s.c.AlterTable(ctx, req); err != nil {
 		switch CodeOf(err) {
@@ -74,6 +100,7 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 		}
 		return info, storeErr(err, path)
 	}
+	added = true
 	return s.GetTable(ctx, path)
 }
 

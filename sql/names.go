@@ -643,6 +643,12 @@ func exprFollows(src string, toks []token, n int, clause string, upper func(int)
 // strongFollow: toks[n] can only follow a complete operand (so a reserved
 // word before it was meant as a name).
 func strongFollow(src string, toks []token, n int, upper func(int) string) bool {
+	return endsOperand(src, toks, n, upper, func(w string) bool { return w == "FROM" })
+}
+
+// endsOperand reports whether toks[n] can only stand after a complete
+// operand: the end of the text, one of , ) ; or a word that ends accepts.
+func endsOperand(src string, toks []token, n int, upper func(int) string, ends func(string) bool) bool {
 	if n >= len(toks) {
 		return true
 	}
@@ -652,7 +658,7 @@ func strongFollow(src string, toks []token, n int, upper func(int) string) bool 
 		s := t.text(src)
 		return s == "," || s == ")" || s == ";"
 	case tkIdent:
-		return upper(n) == "FROM"
+		return ends(upper(n))
 	}
 	return false
 }
@@ -668,18 +674,7 @@ func intervalField(src string, toks []token, k int, upper func(int) string) bool
 
 // labelEnds reports whether toks[n] ends a select-list item.
 func labelEnds(src string, toks []token, n int, upper func(int) string) bool {
-	if n >= len(toks) {
-		return true
-	}
-	t := toks[n]
-	switch t.kind {
-	case tkPunct:
-		s := t.text(src)
-		return s == "," || s == ")" || s == ";"
-	case tkIdent:
-		return labelEndWords[upper(n)]
-	}
-	return false
+	return endsOperand(src, toks, n, upper, func(w string) bool { return labelEndWords[w] })
 }
 
 // errKeywordAsName is kept for callers outside the pass (ddl.go): a keyword

@@ -198,9 +198,16 @@ func crashRecovery(t *testing.T, rounds int, ingest bool, env ...string) {
 // to its environment, and returns it with its standard output.
 func startCrashChild(t *testing.T, dir string, round int, env ...string) (*exec.Cmd, io.Reader) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashRecovery$")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashStartEnv+"="+strconv.Itoa(round*1_000_000))
-	cmd.Env = append(cmd.Env, env...)
+	env = append([]string{crashChildEnv + "=" + dir, crashStartEnv + "=" + strconv.Itoa(round*1_000_000)}, env...)
+	return startChild(t, "TestCrashRecovery", env)
+}
+
+// startChild starts this test binary running only test, with env added
+// to its environment, and returns it with its standard output.
+func startChild(t *testing.T, test string, env []string) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -276,16 +283,7 @@ func verifyCrashStore(t *testing.T, dir string, acked map[int32]bool) {
 // has been handed over.
 func killChild(t *testing.T, test string, env []string, maxDelay time.Duration, onLine func(string) bool) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
-	cmd.Env = append(os.Environ(), env...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout := startChild(t, test, env)
 	first := make(chan struct{})
 	readDone := make(chan struct{})
 	go func() {

@@ -2,16 +2,11 @@ package e2e
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"math/big"
-	"net"
 	"testing"
 	"time"
+
+	"github.com/sqlgate/sqlgate/internal/testtls"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/server"
@@ -24,7 +19,7 @@ import (
 func TestPgStatSSL(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	srv, err := server.Start(ctx, server.Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), TLS: selfSignedTLS(t)})
+	srv, err := server.Start(ctx, server.Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), TLS: testtls.SelfSigned(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,22 +67,4 @@ func TestPgStatSSL(t *testing.T) {
 	if r := read(pc); r.ssl || r.version != nil || r.cipher != nil || r.bits != nil {
 		t.Errorf("over plaintext: %+v", r)
 	}
-}
-
-func selfSignedTLS(t *testing.T) *tls.Config {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, DNSNames: []string{"localhost"},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
 }

@@ -379,6 +379,14 @@ func (s *Store) Adopt(tableID int64, path, owner string) {
 	if owner == "" {
 		return
 	}
+	// Every statement that resolves a table calls this; almost always the
+	// owner is known, and the read lock keeps those calls from queueing.
+	s.mu.RLock()
+	known := s.tables[tableID] != nil && s.tables[tableID].Owner != ""
+	s.mu.RUnlock()
+	if known {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.tables[tableID]

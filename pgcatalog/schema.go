@@ -143,6 +143,8 @@ var pgTypes = []typeSpec{
 	{oid: 1186, name: "interval", len: 16, byVal: false, typtype: "b", category: "T", preferred: true, elem: 0, array: 1187, align: "d", storage: "p", collation: 0},
 	{oid: 1187, name: "_interval", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 1186, array: 0, align: "d", storage: "x", collation: 0},
 	{oid: 1231, name: "_numeric", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 1700, array: 0, align: "i", storage: "x", collation: 0},
+	{oid: 1266, name: "timetz", len: 12, byVal: false, typtype: "b", category: "D", preferred: false, elem: 0, array: 1270, align: "d", storage: "p", collation: 0},
+	{oid: 1270, name: "_timetz", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 1266, array: 0, align: "d", storage: "x", collation: 0},
 	{oid: 1700, name: "numeric", len: -1, byVal: false, typtype: "b", category: "N", preferred: false, elem: 0, array: 1231, align: "i", storage: "m", collation: 0},
 	{oid: 2202, name: "regprocedure", len: 4, byVal: true, typtype: "b", category: "N", preferred: false, elem: 0, array: 2207, align: "i", storage: "p", collation: 0},
 	{oid: 2205, name: "regclass", len: 4, byVal: true, typtype: "b", category: "N", preferred: false, elem: 0, array: 2210, align: "i", storage: "p", collation: 0},

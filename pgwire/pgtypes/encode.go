@@ -93,6 +93,8 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 		return e, nil
 	case types.Interval:
 		return &intervalEncoder{mode: m}, nil
+	case types.TimeTZ:
+		return &timeTZEncoder{mode: m}, nil // timetz.go
 	case types.Array:
 		if t.Elem == nil {
 			break

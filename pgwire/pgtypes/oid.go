@@ -86,7 +86,7 @@ var arrayOIDs = map[uint32]uint32{
 	OIDText: OIDTextArray, OIDBPChar: OIDBPCharArray, OIDVarchar: OIDVarcharArray,
 	OIDFloat4: OIDFloat4Array, OIDFloat8: OIDFloat8Array, OIDOid: OIDOidArray,
 	OIDTimestamp: OIDTimestampArray, OIDDate: OIDDateArray, OIDTime: OIDTimeArray,
-	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray,
+	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray, OIDTimeTZ: OIDTimeTZArray,
 	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray, OIDUUID: OIDUUIDArray,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
@@ -171,6 +171,8 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return OIDTimestampTZ, fracTypmod(t.Precision), 8
 	case types.Interval:
 		return OIDInterval, -1, 16
+	case types.TimeTZ:
+		return OIDTimeTZ, fracTypmod(t.Precision), 12
 	case types.Oid:
 		return OIDOid, -1, 4
 	case types.Name:

@@ -99,11 +99,12 @@ func ArrayOIDOf(elem uint32) (uint32, bool) {
 	return o, ok
 }
 
-// IsPGArray reports whether t travels as a PostgreSQL array ({1,2,NULL}):
-// an ARRAY of a scalar type. Arrays of ARRAY/MAP/ROW travel as json, since
-// PostgreSQL arrays are rectangular and have no nested element type.
+// IsPGArray reports whether t travels as a PostgreSQL array ({1,2,NULL},
+// {{1,2},{3,4}}): an ARRAY of a scalar type, or an ARRAY of such arrays
+// (a multidimensional array of the innermost type, multidim.go). Arrays
+// of MAP/ROW travel as json: PostgreSQL has no such element type.
 func IsPGArray(t types.T) bool {
-	return t.Kind == types.Array && t.Elem != nil && !t.Elem.IsNested()
+	return arrayDepth(t) > 0
 }
 
 // OIDOf returns the PostgreSQL type of a result column of type t: its OID, its
@@ -179,7 +180,7 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return OIDName, -1, 64
 	case types.Array:
 		if IsPGArray(t) {
-			elem, typmod, _ := OIDOf(*t.Elem)
+			elem, typmod, _ := OIDOf(innermost(t))
 			if arr, ok := arrayOIDs[elem]; ok {
 				return arr, typmod, -1
 			}

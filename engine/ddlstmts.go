@@ -118,7 +118,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		}
 		return tagOnly(d.Verb), nil
 	case sql.Prepare:
-		return s.sqlPrepare(ctx, d.Prepare)
+		return s.sqlPrepare(ctx, d.Prepare, ps.source)
 	case sql.Execute:
 		return s.sqlExecute(ctx, ps, params)
 	case sql.AlterTable:

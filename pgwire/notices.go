@@ -24,6 +24,8 @@ type ProtocolStatements interface {
 	Has(name string) bool
 	// DeallocateAll drops every named statement.
 	DeallocateAll()
+	// List describes the named statements (prepared.go).
+	List() []PreparedInfo
 }
 
 // ProtocolStatementsUser is implemented by sessions that want the

@@ -53,10 +53,7 @@ func (s *session) preparedStatements() []functions.PreparedStatement {
 		out = append(out, row)
 	}
 	if s.protocol != nil {
-		for _, p := range s.protocol.List() {
-			out = append(out, functions.PreparedStatement{Name: p.Name, Statement: p.Statement, PrepareTime: p.PrepareTime,
-				ParamOIDs: p.ParamOIDs, FromSQL: p.FromSQL, GenericPlans: p.GenericPlans, CustomPlans: p.CustomPlans})
-		}
+		out = append(out, s.protocol.List()...)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

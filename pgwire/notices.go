@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -25,7 +26,7 @@ type ProtocolStatements interface {
 	// DeallocateAll drops every named statement.
 	DeallocateAll()
 	// List describes the named statements (prepared.go).
-	List() []PreparedInfo
+	List() []functions.PreparedStatement
 }
 
 // ProtocolStatementsUser is implemented by sessions that want the

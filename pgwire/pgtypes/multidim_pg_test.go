@@ -2,16 +2,12 @@ package pgtypes
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -22,14 +18,7 @@ import (
 // text and array_send's bytes with sqlgate's encoders of the same value
 // held as an Arrow list of lists.
 func TestMultidimArraysAgainstPostgres(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	pg := pgtest.Start(t)
-	conn, err := pgx.Connect(ctx, pg.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	ctx, conn := pgConn(t)
 	rng := rand.New(rand.NewPCG(36, 2))
 	texts := []string{"a", "", "NULL", "null", `say "hi"`, `back\slash`, "{x}", "a,b", " lead", "tab\there", "é", "x y"}
 	for _, c := range []struct {
@@ -58,18 +47,7 @@ func TestMultidimArraysAgainstPostgres(t *testing.T) {
 			vals = append(vals, v)
 			typs = append(typs, t)
 		}
-		rows, err := conn.Query(ctx, "SELECT (s::"+c.pgType+"[])::text, array_send(s::"+c.pgType+"[]) FROM unnest($1::text[]) WITH ORDINALITY AS u(s, i) ORDER BY i", lits)
-		if err != nil {
-			t.Fatal(err)
-		}
-		type out struct {
-			Text   string
-			Binary []byte
-		}
-		want, err := pgx.CollectRows(rows, pgx.RowToStructByPos[out])
-		if err != nil || len(want) != len(lits) {
-			t.Fatalf("%s: %d rows, %v", c.pgType, len(want), err)
-		}
+		want := pgTextAndBinary(t, ctx, conn, "SELECT (s::"+c.pgType+"[])::text, array_send(s::"+c.pgType+"[]) FROM unnest($1::text[]) WITH ORDINALITY AS u(s, i) ORDER BY i", lits)
 		bad := 0
 		for i, w := range want {
 			arr, err := types.ConstArray(memory.DefaultAllocator, vals[i], typs[i], 1)

@@ -2,7 +2,7 @@ package pgtypes
 
 import (
 	"bytes"
-	"context"
+	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -15,7 +15,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -28,14 +27,7 @@ import (
 // timetz_cmp gives (by UTC-equivalent time, then zone) with sqlgate's.
 // Input errors are compared by SQLSTATE.
 func TestTimeTZAgainstPostgres(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	pg := pgtest.Start(t)
-	conn, err := pgx.Connect(ctx, pg.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	ctx, conn := pgConn(t)
 	if _, err := conn.Exec(ctx, "SET TimeZone = 'UTC'"); err != nil {
 		t.Fatal(err)
 	}
@@ -56,18 +48,7 @@ func TestTimeTZAgainstPostgres(t *testing.T) {
 		if p >= 0 {
 			typ, tt = fmt.Sprintf("timetz(%d)", p), types.TimeTZType(p)
 		}
-		rows, err := conn.Query(ctx, "SELECT (s::"+typ+")::text, timetz_send(s::"+typ+") FROM unnest($1::text[]) WITH ORDINALITY AS u(s, i) ORDER BY i", inputs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		type out struct {
-			Text   string
-			Binary []byte
-		}
-		want, err := pgx.CollectRows(rows, pgx.RowToStructByPos[out])
-		if err != nil || len(want) != len(inputs) {
-			t.Fatalf("%s: %d rows, %v", typ, len(want), err)
-		}
+		want := pgTextAndBinary(t, ctx, conn, "SELECT (s::"+typ+")::text, timetz_send(s::"+typ+") FROM unnest($1::text[]) WITH ORDINALITY AS u(s, i) ORDER BY i", inputs)
 		b := array.NewInt64Builder(mem)
 		vals := make([]int64, len(inputs))
 		for i, s := range inputs {
@@ -97,7 +78,7 @@ func TestTimeTZAgainstPostgres(t *testing.T) {
 			continue
 		}
 		// timetz_cmp's order against the packed integers'
-		rows, err = conn.Query(ctx, "SELECT i::int FROM unnest($1::text[]) WITH ORDINALITY AS u(s, i) ORDER BY s::timetz, i", inputs)
+		rows, err := conn.Query(ctx, "SELECT i::int FROM unnest($1::text[]) WITH ORDINALITY AS u(s, i) ORDER BY s::timetz, i", inputs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,16 +90,7 @@ func TestTimeTZAgainstPostgres(t *testing.T) {
 		for i := range ours {
 			ours[i] = int32(i + 1)
 		}
-		slices.SortStableFunc(ours, func(a, b int32) int {
-			x, y := vals[a-1], vals[b-1]
-			switch {
-			case x < y:
-				return -1
-			case x > y:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(ours, func(a, b int32) int { return cmp.Compare(vals[a-1], vals[b-1]) })
 		if !slices.Equal(order, ours) {
 			t.Errorf("order differs from PostgreSQL's timetz_cmp")
 		}

@@ -44,4 +44,5 @@ func TestADBCPython(t *testing.T) {
 	want := ts.pgText(t, "SELECT * FROM alltypes ORDER BY id")
 	sameRows(t, "pycopy", ts.pgText(t, "SELECT * FROM pycopy ORDER BY id"), want)
 	sameRows(t, "pybuilt", ts.pgText(t, "SELECT * FROM pybuilt ORDER BY id"), want)
+	sameRows(t, "pycreated", ts.pgText(t, "SELECT * FROM pycreated ORDER BY id"), want)
 }

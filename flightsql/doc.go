@@ -44,7 +44,10 @@
 //  5. Ingest (ingest.go): CommandStatementIngest runs as COPY FROM of the
 //     table (its privilege check, defaults, CHECK constraints and one atomic
 //     write), each batch passed through fluss.ValidateRecord (seed 000's
-//     rules) first. Nothing is written when any batch is rejected.
+//     rules) first. Nothing is written when any batch is rejected. With
+//     "create if missing" a missing table is first created from the
+//     batches' schema (ingestcreate.go: the Fluss type of each Arrow type);
+//     "replace" and temporary tables are refused (0A000).
 //  6. Transactions (txn.go): BeginTransaction opens a session of its own
 //     and runs BEGIN in it; statements, prepared statements and ingests
 //     naming the transaction run there; EndTransaction runs COMMIT or

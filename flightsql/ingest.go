@@ -12,8 +12,9 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// DoPutCommandStatementIngest writes the client's Arrow batches into an
-// existing table as one COPY FROM of all its columns: the same privilege
+// DoPutCommandStatementIngest writes the client's Arrow batches into a
+// table (created first from their schema when missing and the client asks
+// for it) as one COPY FROM of all its columns: the same privilege
 // check (INSERT), column defaults, CHECK constraints, transaction and
 // single atomic write. Each batch first passes seed 000's rules
 // (fluss.ValidateRecord): the table's column names in its order,
@@ -48,22 +49,27 @@ func (s *Server) DoPutCommandStatementIngest(ctx context.Context, cmd afsql.Stat
 		return 0, err
 	}
 	defer sl.release()
+	created := false
 	target := quoteIdent(cmd.GetTable())
 	if sch := cmd.GetSchema(); sch != "" {
 		target = quoteIdent(sch) + "." + target
 	}
-	stmts, err := prepare(ctx, sl, "COPY "+target+" FROM STDIN")
-	if err != nil {
-		if sqlerr.CodeOf(err) == sqlerr.UndefinedTable && opts != nil && opts.IfNotExist == afsql.TableDefinitionOptionsTableNotExistOptionCreate {
-			return 0, sqlerr.NotSupported("ingest creating its table").WithHint("CREATE TABLE first, then ingest with append.")
+	copySQL := "COPY " + target + " FROM STDIN"
+	stmts, err := prepare(ctx, sl, copySQL)
+	if err != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedTable && opts != nil && opts.IfNotExist == afsql.TableDefinitionOptionsTableNotExistOptionCreate {
+		if err = s.createForIngest(ctx, sl, target, rdr.Schema()); err == nil {
+			stmts, err = prepare(ctx, sl, copySQL)
+			created = true
 		}
+	}
+	if err != nil {
 		return 0, err
 	}
 	cp, ok := stmts[0].(pgwire.CopyStatement)
 	if len(stmts) != 1 || !ok || !cp.CopyIn() {
 		return 0, sqlerr.New(sqlerr.InternalError, "COPY FROM did not prepare as a COPY")
 	}
-	if opts != nil && opts.IfExists == afsql.TableDefinitionOptionsTableExistsOptionFail {
+	if !created && opts != nil && opts.IfExists == afsql.TableDefinitionOptionsTableExistsOptionFail {
 		return 0, failed(sl, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", cmd.GetTable()))
 	}
 	info := fluss.TableInfo{Path: fluss.TablePath{Database: cmd.GetSchema(), Table: cmd.GetTable()}}
@@ -77,6 +83,20 @@ func (s *Server) DoPutCommandStatementIngest(ctx context.Context, cmd afsql.Stat
 		return 0, failed(sl, timeoutError(sctx, err))
 	}
 	return tagCount(tag), nil
+}
+
+// createForIngest creates the table an ingest names from its batches'
+// schema (ingestcreate.go). In a transaction block the table is created at
+// once, as any DDL in a block is (engine: txddl.go).
+func (s *Server) createForIngest(ctx context.Context, sl *slot, target string, schema *arrow.Schema) error {
+	if schema == nil {
+		return sqlerr.New(sqlerr.ProtocolViolation, "the ingest stream has no schema")
+	}
+	ddl, err := createTableSQL(target, schema)
+	if err != nil {
+		return err
+	}
+	return failed(sl, runSQL(ctx, sl.sess, ddl))
 }
 
 // ingestSource hands COPY the client's batches, each validated and

@@ -171,3 +171,31 @@ func mustReader(t *testing.T, recs ...arrow.RecordBatch) array.RecordReader {
 	}
 	return rdr
 }
+
+// TestIngestCreatesTable: "create if missing" makes the table from the
+// batches' schema, every Arrow type Fluss stores as it is, nested ones
+// included; what was ingested reads back as it was sent.
+func TestIngestCreatesTable(t *testing.T) {
+	ts := startServer(t)
+	ts.pgExec(t, append([]string{allTypesDDL}, allTypesRows...)...)
+	cl, ctx := ts.client(t, "admin", adminPassword)
+	recs, _ := query(t, ctx, cl, "SELECT * FROM alltypes ORDER BY id")
+	opts := &afsql.ExecuteIngestOpts{Table: "made", TableDefinitionOptions: &afsql.TableDefinitionOptions{
+		IfNotExist: afsql.TableDefinitionOptionsTableNotExistOptionCreate,
+		IfExists:   afsql.TableDefinitionOptionsTableExistsOptionFail}}
+	if n, err := cl.ExecuteIngest(ctx, mustReader(t, recs...), opts); err != nil || n != int64(len(allTypesRows)) {
+		t.Fatalf("ingest creating the table: %d, %v", n, err)
+	}
+	sameRows(t, "made", ts.pgText(t, "SELECT * FROM made ORDER BY id"), ts.pgText(t, "SELECT * FROM alltypes ORDER BY id"))
+	// again: the table now exists and the client said fail
+	_, err := cl.ExecuteIngest(ctx, mustReader(t, recs...), opts)
+	codeAndState(t, err, codes.AlreadyExists, "42P07")
+	// a NOT NULL field makes a NOT NULL column
+	nn := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64}, {Name: "v", Type: arrow.BinaryTypes.LargeString, Nullable: true}}, nil)
+	opts.Table = "nn"
+	if _, err := cl.ExecuteIngest(ctx, mustReader(t, fromJSON(t, nn, `[{"k": 1, "v": "a"}]`)), opts); err != nil {
+		t.Fatal(err)
+	}
+	sameRows(t, "nn columns", ts.pgText(t, "SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = 'nn' ORDER BY ordinal_position"),
+		[][]string{{"k", "bigint", "NO"}, {"v", "text", "YES"}})
+}

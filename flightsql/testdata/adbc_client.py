@@ -3,7 +3,7 @@
 
 Usage: adbc_client.py URI USER PASSWORD. The table alltypes (every Fluss
 type) exists with three rows, and pycopy and pybuilt are empty copies of
-it; flightsql/adbc_test.go compares what this writes with the PostgreSQL
+it (pycreated is made here); flightsql/adbc_test.go compares what this writes with the PostgreSQL
 side. Prints one line per check; exits non-zero on the first failure.
 """
 import datetime
@@ -58,6 +58,10 @@ check(cur.fetchone()[0] == 1, "query with two parameters")
 # ingest what was read (every type, nested ones included)
 n = cur.adbc_ingest("pycopy", tbl, mode="append")
 check(n == 3, "adbc_ingest of the query's table")
+
+# ADBC's default mode creates the table from the pyarrow schema
+n = cur.adbc_ingest("pycreated", tbl)
+check(n == 3, "adbc_ingest creating its table")
 
 # ingest a table built from Python values against the table's schema
 rows = [

@@ -234,3 +234,19 @@ func TestTrustTLSAndLimits(t *testing.T) {
 		t.Fatal("a plaintext client was served by a TLS server")
 	}
 }
+
+// TestCancelFlightInfo: a cancelled query's ticket no longer runs.
+func TestCancelFlightInfo(t *testing.T) {
+	ts := startServer(t)
+	cl, ctx := ts.client(t, "admin", adminPassword)
+	info, err := cl.Execute(ctx, "SELECT 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cl.CancelFlightInfo(ctx, &flight.CancelFlightInfoRequest{Info: info})
+	if err != nil || res.Status != flight.CancelStatusCancelled {
+		t.Fatalf("cancel: %v, %v", res, err)
+	}
+	_, _, err = flightRecords(ctx, cl, info)
+	codeAndState(t, err, codes.InvalidArgument, "26000")
+}

@@ -248,5 +248,5 @@ func TestCancelFlightInfo(t *testing.T) {
 		t.Fatalf("cancel: %v, %v", res, err)
 	}
 	_, _, err = flightRecords(ctx, cl, info)
-	codeAndState(t, err, codes.InvalidArgument, "26000")
+	codeAndState(t, err, codes.NotFound, "26000")
 }

@@ -234,6 +234,7 @@ func benchmark(ctx context.Context, cfg config, serverBin string, prof profiles,
 	}
 	if h.enabled("W2") {
 		h.runStream(ctx, "W2 SELECT * streamed", h.expectAll, streamAll, peakW2)
+		h.runFlightW2(ctx) // flight.go
 	}
 	if h.enabled("W3") {
 		h.runStream(ctx, "W3 SELECT id, amount * 2 + qty WHERE qty >= 20", h.expectProj, streamProjected, nil)

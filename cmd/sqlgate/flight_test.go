@@ -10,11 +10,7 @@ import (
 // TestServeFlightSecurity: the Flight SQL address follows the PostgreSQL
 // side's rules: plaintext or trust off loopback is refused.
 func TestServeFlightSecurity(t *testing.T) {
-	withUsers := t.TempDir()
-	var sink bytes.Buffer
-	if rc := userCommand([]string{"add", "--data", withUsers, "alice"}, strings.NewReader("pw\n"), &sink, &sink); rc != 0 {
-		t.Fatal(sink.String())
-	}
+	withUsers := dataDirWithUser(t)
 	empty := t.TempDir()
 	tests := []struct {
 		flight, data string

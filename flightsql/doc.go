@@ -28,8 +28,8 @@
 //     one engine session per open transaction, the prepared statements and
 //     the queries awaiting DoGet. Beyond Config.MaxConnections live
 //     connections a new one gets 53300 ResourceExhausted; a connection
-//     unused for Config.IdleTimeout (and nothing streaming) is closed, its
-//     open transactions rolled back. Calls on one engine session are
+//     ends at CloseSession, or unused for Config.IdleTimeout (and nothing
+//     streaming), its open transactions rolled back. Calls on one engine session are
 //     serialised (a one-slot semaphore, waited for under the call's
 //     context): a client reading a result while it sends another statement
 //     on the same connection waits for the first stream to end.

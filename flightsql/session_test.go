@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -249,4 +250,25 @@ func TestCancelFlightInfo(t *testing.T) {
 	}
 	_, _, err = flightRecords(ctx, cl, info)
 	codeAndState(t, err, codes.NotFound, "26000")
+}
+
+// TestCloseSession: a closed session's token no longer works.
+func TestCloseSession(t *testing.T) {
+	ts := startServer(t)
+	cl, ctx := ts.client(t, "admin", adminPassword)
+	if _, err := cl.Client.CloseSession(ctx, &flight.CloseSessionRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err := cl.Execute(ctx, "SELECT 1")
+		if err != nil {
+			codeAndState(t, err, codes.Unauthenticated, "28000")
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the token still works after CloseSession")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

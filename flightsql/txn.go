@@ -3,6 +3,7 @@ package flightsql
 import (
 	"context"
 
+	"github.com/apache/arrow-go/v18/arrow/flight"
 	afsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -84,4 +85,14 @@ func (s *Server) EndTransaction(ctx context.Context, req afsql.ActionEndTransact
 	}
 	_ = runSQL(ctx, sl.sess, "ROLLBACK")
 	return sqlerr.New(sqlerr.InvalidParameterValue, "unknown end-transaction action %d: the transaction was rolled back", req.GetAction())
+}
+
+// CloseSession ends the caller's connection (Flight's session): its token
+// stops working, its open transactions roll back and its sessions close,
+// so that a client that says goodbye frees its place under
+// MaxConnections at once instead of after IdleTimeout.
+func (s *Server) CloseSession(ctx context.Context, _ *flight.CloseSessionRequest) (*flight.CloseSessionResult, error) {
+	c := connOf(ctx)
+	go s.conns.drop(c.key) // after any call still running on its sessions
+	return &flight.CloseSessionResult{Status: flight.CloseSessionResultClosed}, nil
 }

@@ -42,7 +42,7 @@ func TestIngestEveryType(t *testing.T) {
 }
 
 const rulesDDL = `CREATE TABLE rules (id INT NOT NULL, s STRING, ts TIMESTAMP(6), dec DECIMAL(10, 2), l ARRAY<INT>,
-	r ROW<x INT NOT NULL, y STRING>)`
+	r ROW<x INT NOT NULL, y STRING>, b BYTES)`
 
 func rulesField(name string, dt arrow.DataType) arrow.Field {
 	return arrow.Field{Name: name, Type: dt, Nullable: true}
@@ -57,6 +57,7 @@ func rulesSchema(replace map[string]arrow.Field) *arrow.Schema {
 		rulesField("dec", &arrow.Decimal128Type{Precision: 10, Scale: 2}),
 		rulesField("l", arrow.ListOf(arrow.PrimitiveTypes.Int32)),
 		rulesField("r", arrow.StructOf(rulesField("x", arrow.PrimitiveTypes.Int32), rulesField("y", arrow.BinaryTypes.String))),
+		rulesField("b", arrow.BinaryTypes.Binary),
 	}
 	for i, f := range fs {
 		if r, ok := replace[f.Name]; ok {
@@ -75,7 +76,7 @@ func fromJSON(t *testing.T, schema *arrow.Schema, rows string) arrow.RecordBatch
 	return rec
 }
 
-const goodRow = `[{"id": %d, "s": "s%d", "ts": "2024-01-02T03:04:05.123456", "dec": "12.34", "l": [1, null], "r": {"x": 1, "y": "y"}}]`
+const goodRow = `[{"id": %d, "s": "s%d", "ts": "2024-01-02T03:04:05.123456", "dec": "12.34", "l": [1, null], "r": {"x": 1, "y": "y"}, "b": "AQI="}]`
 
 func row(id int) string {
 	return strings.NewReplacer("%d", itoa(id)).Replace(goodRow)
@@ -103,6 +104,8 @@ func TestIngestSeedRules(t *testing.T) {
 		{"s": rulesField("s", arrow.BinaryTypes.StringView)},
 		{"s": rulesField("s", dict)},
 		{"l": rulesField("l", arrow.LargeListOf(arrow.PrimitiveTypes.Int32))},
+		{"b": rulesField("b", arrow.BinaryTypes.LargeBinary)},
+		{"b": rulesField("b", arrow.BinaryTypes.BinaryView)},
 		{"r": rulesField("r", arrow.StructOf(rulesField("x", arrow.PrimitiveTypes.Int32), rulesField("y", arrow.BinaryTypes.LargeString)))},
 		// nullable flags need not match the table's
 		{"id": {Name: "id", Type: arrow.PrimitiveTypes.Int32}},
@@ -115,7 +118,7 @@ func TestIngestSeedRules(t *testing.T) {
 	}
 	var want [][]string
 	for i := range converted {
-		want = append(want, []string{itoa(i + 1), "s" + itoa(i+1), "2024-01-02 03:04:05.123456", "12.34", "{1,NULL}", `{"x":1,"y":"y"}`})
+		want = append(want, []string{itoa(i + 1), "s" + itoa(i+1), "2024-01-02 03:04:05.123456", "12.34", "{1,NULL}", `{"x":1,"y":"y"}`, `\x0102`})
 	}
 	sameRows(t, "converted", ts.pgText(t, "SELECT * FROM rules ORDER BY id"), want)
 

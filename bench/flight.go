@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	afsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -164,4 +165,92 @@ func (h *harness) runPythonW2(ctx context.Context) {
 	py.Systems[sysPostgres] = psycopg2PG
 	pg.Systems[sysPostgres] = psycopg2PG
 	pg.Systems[sysSqlgate] = run("psycopg2", sgConn)
+}
+
+// runFlightIngest is W8's bulk load through Flight SQL ingest: copyRows
+// events as Arrow batches of 65536 rows (built before the clock starts:
+// the loader already holds Arrow data) into a fresh table per run, against
+// PostgreSQL's COPY FROM STDIN binary of the "W8 COPY" figure.
+func (h *harness) runFlightIngest(ctx context.Context) {
+	if h.sqlgate == nil || h.sqlgate.flightAddr == "" {
+		return
+	}
+	f := h.addFigure(&figure{Workload: fmt.Sprintf("W8 bulk load, %d rows (sqlgate: Flight SQL ingest of Arrow; PostgreSQL: COPY binary)", h.cfg.CopyRows),
+		Metric: "rows/s", Unit: "rows/s", HigherBetter: true, Systems: map[string]*stat{}})
+	for _, g := range h.figures {
+		if strings.HasPrefix(g.Workload, "W8 COPY") {
+			f.Systems[sysPostgres] = g.Systems[sysPostgres]
+		}
+	}
+	h.logf("W8 sqlgate Flight SQL ingest")
+	recs := eventBatches(h.cfg.CopyRows, 65536)
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	cl, err := afsql.NewClient(h.sqlgate.flightAddr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		f.Systems[sysSqlgate] = errStat(err)
+		return
+	}
+	defer cl.Close()
+	run := 0
+	f.Systems[sysSqlgate] = h.repeat(ctx, func(ctx context.Context, _ bool) (float64, error) {
+		run++
+		table := "events_ingest_" + strconv.Itoa(run)
+		if _, err := cl.ExecuteUpdate(ctx, fmt.Sprintf(createEvents, table)); err != nil {
+			return 0, err
+		}
+		rdr, err := array.NewRecordReader(recs[0].Schema(), recs)
+		if err != nil {
+			return 0, err
+		}
+		defer rdr.Release()
+		start := time.Now()
+		n, err := cl.ExecuteIngest(ctx, rdr, &afsql.ExecuteIngestOpts{Table: table, TableDefinitionOptions: &afsql.TableDefinitionOptions{
+			IfNotExist: afsql.TableDefinitionOptionsTableNotExistOptionFail, IfExists: afsql.TableDefinitionOptionsTableExistsOptionAppend}})
+		elapsed := time.Since(start)
+		if err != nil {
+			return 0, err
+		}
+		if n != h.cfg.CopyRows {
+			h.mismatch(f.Workload, sysSqlgate, fmt.Sprintf("%d rows ingested, want %d", n, h.cfg.CopyRows))
+		}
+		_, _ = cl.ExecuteUpdate(ctx, "DROP TABLE "+table)
+		return float64(n) / elapsed.Seconds(), nil
+	})
+}
+
+// eventBatches are events 1..rows as Arrow batches of the events table's
+// schema.
+func eventBatches(rows int64, per int) []arrow.RecordBatch {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "user_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "amount", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "qty", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond}, Nullable: true},
+	}, nil)
+	var recs []arrow.RecordBatch
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for lo := int64(1); lo <= rows; lo += int64(per) {
+		for id := lo; id < lo+int64(per) && id <= rows; id++ {
+			e := makeEvent(id)
+			b.Field(0).(*array.Int64Builder).Append(e.ID)
+			b.Field(1).(*array.Int32Builder).Append(e.UserID)
+			if e.AmountValid {
+				b.Field(2).(*array.Float64Builder).Append(e.Amount)
+			} else {
+				b.Field(2).AppendNull()
+			}
+			b.Field(3).(*array.Int32Builder).Append(e.Qty)
+			b.Field(4).(*array.StringBuilder).Append(e.Name)
+			b.Field(5).(*array.TimestampBuilder).Append(arrow.Timestamp(e.TS.UnixMicro()))
+		}
+		recs = append(recs, b.NewRecordBatch())
+	}
+	return recs
 }

@@ -256,6 +256,7 @@ func benchmark(ctx context.Context, cfg config, serverBin string, prof profiles,
 	}
 	if h.enabled("W8") {
 		h.runW8(ctx)
+		h.runFlightIngest(ctx) // flight.go
 	}
 	if h.cfg.Workloads["W10"] { // writes: only when asked for (--workloads W10)
 		h.runW10(ctx)

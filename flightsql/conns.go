@@ -55,6 +55,9 @@ type conn struct {
 type slot struct {
 	sem  chan struct{}
 	sess pgwire.Session
+	// closed is set, holding sem, when the session is closed: a call that
+	// was waiting for it fails instead of using it.
+	closed bool
 }
 
 func newSlot(sess pgwire.Session) *slot {
@@ -65,6 +68,10 @@ func newSlot(sess pgwire.Session) *slot {
 func (s *slot) acquire(ctx context.Context) error {
 	select {
 	case s.sem <- struct{}{}:
+		if s.closed {
+			<-s.sem
+			return sqlerr.New(sqlerr.InvalidTransactionState, "the session of this call has ended (its transaction ended, or the connection closed)")
+		}
 		return nil
 	case <-ctx.Done():
 		return sqlerr.New(sqlerr.QueryCanceled, "canceling statement due to user request").
@@ -207,13 +214,18 @@ func (c *conn) close() {
 	for _, t := range c.txns {
 		slots = append(slots, t)
 	}
-	c.txns = nil
-	c.prepared = nil
-	c.pending = nil
+	// empty, not nil: a call that raced with the close still finds maps
+	c.txns = map[string]*slot{}
+	c.prepared = map[string]*prepared{}
+	c.pending = map[string]*pending{}
 	c.mu.Unlock()
 	for _, s := range slots {
 		s.sem <- struct{}{} // wait for a running call to end
-		s.sess.Close()
+		if !s.closed {
+			s.closed = true
+			s.sess.Close()
+		}
+		<-s.sem
 	}
 }
 

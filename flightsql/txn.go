@@ -68,8 +68,14 @@ func (s *Server) EndTransaction(ctx context.Context, req afsql.ActionEndTransact
 			delete(c.prepared, h)
 		}
 	}
+	for h, p := range c.pending {
+		if p.slot == sl && p.cancel == nil {
+			delete(c.pending, h)
+		}
+	}
 	c.mu.Unlock()
 	defer func() {
+		sl.closed = true
 		sl.sess.Close()
 		sl.release()
 	}()

@@ -61,6 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   sqlgate serve [--listen HOST:PORT] [--data DIR]   serve the tables in DIR to PostgreSQL clients
+  sqlgate serve ... --flight-listen HOST:PORT        also serve Arrow Flight SQL (README: Arrow Flight SQL)
   sqlgate serve --fluss HOST:PORT[,...] [--fluss-user U]
                                                    serve the tables of a Fluss cluster (README: what works)
   sqlgate slt [--label NAME] [--postgres URL [--complete]] FILE...

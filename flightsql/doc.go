@@ -34,7 +34,8 @@
 //     context): a client reading a result while it sends another statement
 //     on the same connection waits for the first stream to end.
 //  4. Statements (statements.go): GetFlightInfo prepares (parses and
-//     binds) and returns a ticket; DoGet executes and streams (stream.go),
+//     binds) and returns a ticket (a statement returning no rows runs
+//     there and then: ranAlready); DoGet executes and streams (stream.go),
 //     one batch in flight at a time, so a client that stops reading holds
 //     one batch, not the result. statement_timeout is the session's
 //     setting, as on the PostgreSQL side (57014 when it fires). Prepared

@@ -77,6 +77,24 @@ func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd afsql.Statement
 		return nil, err
 	}
 	schema := resultSchema(stmts)
+	if len(stmts) > 0 && stmts[len(stmts)-1].Columns() == nil {
+		// Nothing to stream: run it now (see ranAlready).
+		if err := sl.acquire(ctx); err != nil {
+			return nil, err
+		}
+		_, err := runUpdates(ctx, sl, stmts, make([][]any, len(stmts)))
+		sl.release()
+		if err != nil {
+			return nil, err
+		}
+		stmts = nil
+	}
+	return c.ticketFor(sl, stmts, schema, desc)
+}
+
+// ticketFor keeps stmts as a query awaiting its DoGet and returns the
+// FlightInfo naming it.
+func (c *conn) ticketFor(sl *slot, stmts []pgwire.Statement, schema *arrow.Schema, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
 	handle := newToken()
 	c.mu.Lock()
 	if len(c.pending) >= maxPending {
@@ -91,6 +109,14 @@ func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd afsql.Statement
 	}
 	return flightInfo(schema, desc, ticket), nil
 }
+
+// ranAlready: a statement that returns no rows (DDL, INSERT, UPDATE,
+// DELETE, SET...) sent as a query runs at GetFlightInfo, not at DoGet, and
+// its ticket streams nothing. A client executing it (ADBC's DB-API
+// execute() prepares and executes every statement as a query) expects its
+// effect once the call returns, and may never fetch the empty result, or
+// fetch it after preparing the next statement, which may need the table
+// this one creates.
 
 // GetSchemaStatement prepares a query for its result schema only.
 func (s *Server) GetSchemaStatement(ctx context.Context, cmd afsql.StatementQuery, _ *flight.FlightDescriptor) (*flight.SchemaResult, error) {
@@ -316,11 +342,27 @@ func (s *Server) GetFlightInfoPreparedStatement(ctx context.Context, cmd afsql.P
 	if err != nil {
 		return nil, err
 	}
-	schema := p.schema
-	if schema == nil {
-		schema = arrow.NewSchema(nil, nil)
+	if p.schema == nil { // nothing to stream: run it now (ranAlready)
+		c := connOf(ctx)
+		rows, err := p.boundRows(c)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.slot.acquire(ctx); err != nil {
+			return nil, err
+		}
+		stmts := make([]pgwire.Statement, len(rows))
+		for i := range rows {
+			stmts[i] = p.stmt
+		}
+		_, err = runUpdates(ctx, p.slot, stmts, rows)
+		p.slot.release()
+		if err != nil {
+			return nil, err
+		}
+		return c.ticketFor(p.slot, nil, arrow.NewSchema(nil, nil), desc)
 	}
-	return flightInfo(schema, desc, desc.Cmd), nil
+	return flightInfo(p.schema, desc, desc.Cmd), nil
 }
 
 // GetSchemaPreparedStatement is a prepared query's result schema.

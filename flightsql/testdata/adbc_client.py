@@ -49,6 +49,15 @@ check(tbl.column("r").to_pylist()[0] == {"a": 7, "b": "seven"}, "ROW value")
 check(tbl.column("m").to_pylist()[0] == [("k1", 1), ("k2", None)], "MAP value")
 check(tbl.column("dec").to_pylist()[0] == decimal.Decimal("12.34"), "DECIMAL value")
 
+# DDL and DML through execute() take effect as the call returns (the
+# driver prepares the next statement before it fetches this one's result)
+cur.execute("CREATE TABLE pyddl (id INT, tags ARRAY<STRING>)")
+cur.execute("INSERT INTO pyddl VALUES (1, ARRAY['a', 'b'])")
+cur.execute("SELECT tags FROM pyddl")
+check(cur.fetchall() == [(["a", "b"],)], "DDL and DML through execute()")
+schema = conn.adbc_get_table_schema("pyddl")
+check(schema.names == ["id", "tags"] and pa.types.is_list(schema.field("tags").type), "adbc_get_table_schema")
+
 # parameters
 cur.execute("SELECT id, s FROM alltypes WHERE id = $1", parameters=(1,))
 check(cur.fetchall() == [(1, "hello")], "query with a parameter")

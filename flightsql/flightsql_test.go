@@ -75,14 +75,22 @@ func (ts *testServer) client(t *testing.T, user, password string) (*afsql.Client
 	return cl, ctx
 }
 
-func (ts *testServer) pgExec(t *testing.T, stmts ...string) {
+// pgConn is a PostgreSQL-protocol connection as admin, closed when the
+// test ends.
+func (ts *testServer) pgConn(t *testing.T) *pgx.Conn {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, ts.pg)
+	conn, err := pgx.Connect(context.Background(), ts.pg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+func (ts *testServer) pgExec(t *testing.T, stmts ...string) {
+	t.Helper()
+	ctx := context.Background()
+	conn := ts.pgConn(t)
 	for _, s := range stmts {
 		if _, err := conn.Exec(ctx, s); err != nil {
 			t.Fatalf("%s: %v", s, err)
@@ -94,12 +102,7 @@ func (ts *testServer) pgExec(t *testing.T, stmts ...string) {
 func (ts *testServer) pgText(t *testing.T, query string) [][]string {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, ts.pg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	rr := conn.PgConn().ExecParams(ctx, query, nil, nil, nil, []int16{0})
+	rr := ts.pgConn(t).PgConn().ExecParams(ctx, query, nil, nil, nil, []int16{0})
 	var out [][]string
 	for rr.NextRow() {
 		var row []string

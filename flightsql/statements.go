@@ -32,6 +32,21 @@ func prepare(ctx context.Context, sl *slot, text string) ([]pgwire.Statement, er
 	return stmts, failed(sl, err)
 }
 
+// prepareIn parses and binds text on the session of the transaction txnID
+// names (the connection's own without one), returning that session.
+func (c *conn) prepareIn(ctx context.Context, txnID []byte, text string) (*slot, []pgwire.Statement, error) {
+	sl, err := c.slotFor(txnID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := sl.acquire(ctx); err != nil {
+		return nil, nil, err
+	}
+	defer sl.release()
+	stmts, err := prepare(ctx, sl, text)
+	return sl, stmts, err
+}
+
 // noParams refuses a statement with parameters where none can be bound.
 func noParams(stmts []pgwire.Statement) error {
 	for _, st := range stmts {
@@ -61,15 +76,7 @@ func flightInfo(schema *arrow.Schema, desc *flight.FlightDescriptor, ticket []by
 // GetFlightInfoStatement prepares a query; its DoGet executes it.
 func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd afsql.StatementQuery, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
 	c := connOf(ctx)
-	sl, err := c.slotFor(cmd.GetTransactionId())
-	if err != nil {
-		return nil, err
-	}
-	if err := sl.acquire(ctx); err != nil {
-		return nil, err
-	}
-	stmts, err := prepare(ctx, sl, cmd.GetQuery())
-	sl.release()
+	sl, stmts, err := c.prepareIn(ctx, cmd.GetTransactionId(), cmd.GetQuery())
 	if err != nil {
 		return nil, err
 	}
@@ -120,15 +127,7 @@ func (c *conn) ticketFor(sl *slot, stmts []pgwire.Statement, schema *arrow.Schem
 
 // GetSchemaStatement prepares a query for its result schema only.
 func (s *Server) GetSchemaStatement(ctx context.Context, cmd afsql.StatementQuery, _ *flight.FlightDescriptor) (*flight.SchemaResult, error) {
-	sl, err := connOf(ctx).slotFor(cmd.GetTransactionId())
-	if err != nil {
-		return nil, err
-	}
-	if err := sl.acquire(ctx); err != nil {
-		return nil, err
-	}
-	stmts, err := prepare(ctx, sl, cmd.GetQuery())
-	sl.release()
+	_, stmts, err := connOf(ctx).prepareIn(ctx, cmd.GetTransactionId(), cmd.GetQuery())
 	if err != nil {
 		return nil, err
 	}
@@ -223,15 +222,7 @@ func runUpdates(ctx context.Context, sl *slot, stmts []pgwire.Statement, params 
 func (s *Server) CreatePreparedStatement(ctx context.Context, req afsql.ActionCreatePreparedStatementRequest) (afsql.ActionCreatePreparedStatementResult, error) {
 	var res afsql.ActionCreatePreparedStatementResult
 	c := connOf(ctx)
-	sl, err := c.slotFor(req.GetTransactionId())
-	if err != nil {
-		return res, err
-	}
-	if err := sl.acquire(ctx); err != nil {
-		return res, err
-	}
-	stmts, err := prepare(ctx, sl, req.GetQuery())
-	sl.release()
+	sl, stmts, err := c.prepareIn(ctx, req.GetTransactionId(), req.GetQuery())
 	if err != nil {
 		return res, err
 	}

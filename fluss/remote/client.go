@@ -79,6 +79,8 @@ type Client struct {
 	dials  map[string]*dialing // dials in progress, shared by concurrent callers
 	meta   clusterMeta         // the last metadata seen
 	tables map[fluss.TablePath]*tableMeta
+	// parts is the routing of partitions, by partition id (partitions.go).
+	parts  map[int64]*tableMeta
 	closed bool
 }
 
@@ -385,6 +387,7 @@ func (c *Client) storeMetadata(resp *pb.MetadataResponse) {
 		}
 		c.tables[path] = m
 	}
+	c.storePartitions(resp.PartitionMetadata) // partitions.go
 }
 
 func nodeAddr(n *pb.PbServerNode) string {
@@ -429,12 +432,12 @@ func (c *Client) leader(ctx context.Context, path fluss.TablePath, bucket int32,
 // and returns the request's error (a per-bucket error code included).
 // safe says whether a request whose fate is unknown (the connection broke
 // after it was written, or it timed out) may be sent again.
-func (c *Client) bucketCall(ctx context.Context, path fluss.TablePath, bucket int32, safe bool, do func(addr string) error) error {
+func (c *Client) bucketCall(ctx context.Context, t Table, bucket int32, safe bool, do func(addr string) error) error {
 	retries := orDefault(c.cfg.Retries, 8)
 	refresh := false
 	var last error
 	for n := 0; ; n++ {
-		addr, err := c.leader(ctx, path, bucket, refresh)
+		addr, err := c.leaderOf(ctx, t, bucket, refresh) // partitions.go
 		if err == nil {
 			err = do(addr)
 			if err == nil {

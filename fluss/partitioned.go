@@ -375,6 +375,8 @@ type partitionsReader struct {
 	open    func(ctx context.Context, p Table, o ScanOptions) (RecordReader, error)
 	cur     RecordReader
 	emitted int64
+	// release, when set, is called once by Close.
+	release func()
 }
 
 func (r *partitionsReader) Schema() *arrow.Schema { return r.schema }
@@ -429,4 +431,32 @@ func (r *partitionsReader) Close() {
 		r.cur = nil
 	}
 	r.tables = nil
+	if r.release != nil {
+		r.release()
+		r.release = nil
+	}
+}
+
+var _ PrefixScanner = (*PartitionedTable)(nil)
+
+// ScanPrefix implements PrefixScanner: the bucket key of a partitioned
+// table leaves out its partition keys, so each kept partition is asked
+// for the keys (a partition whose table cannot is scanned whole: callers
+// keep their filter above a prefix lookup).
+func (t *PartitionedTable) ScanPrefix(ctx context.Context, keys arrow.RecordBatch, opts ScanOptions) (RecordReader, error) {
+	// The partitions are read after the call returns, when the caller may
+	// have released keys.
+	keys.Retain()
+	r, err := t.scan(ctx, opts, projectSchema(t.info.ArrowSchema(), opts.Projection), func(ctx context.Context, p Table, o ScanOptions) (RecordReader, error) {
+		if ps, ok := p.(PrefixScanner); ok {
+			return ps.ScanPrefix(ctx, keys, o)
+		}
+		return p.Scan(ctx, o)
+	})
+	if err != nil {
+		keys.Release()
+		return nil, err
+	}
+	r.(*partitionsReader).release = keys.Release
+	return r, nil
 }

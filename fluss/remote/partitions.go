@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -310,11 +311,67 @@ func (p *partSource) EnsurePartition(ctx context.Context, values []string) (flus
 	if err == nil && !ok {
 		err = fluss.ErrNoPartition(p.base.info.Path, name) // dropped at once by another client
 	}
-	return pi, err
+	if err != nil {
+		return pi, err
+	}
+	t := p.base.tab
+	t.Partition = &PartitionRef{ID: pi.ID, Name: pi.Name}
+	return pi, storeErr(p.s.awaitPartitionLeaders(ctx, t, p.base.nb), p.base.info.Path)
 }
 
 // Write implements fluss.PartitionSource: on a cluster each partition's
 // part is written on its own (one request per bucket, as every write).
 func (p *partSource) Write(ctx context.Context, write func(ctx context.Context) (fluss.WriteResult, error)) (fluss.WriteResult, error) {
 	return write(ctx)
+}
+
+// writePartitioned is WriteAtomically's group of writes to a partitioned
+// table: each write goes to its rows' partitions, one request per
+// partition and bucket, as a single statement's write does on a cluster
+// (Fluss writes no batch across buckets, and a partition's buckets are
+// its own).
+func writePartitioned(ctx context.Context, t fluss.Table, writes []fluss.TableWrite) ([]fluss.WriteResult, error) {
+	out := make([]fluss.WriteResult, len(writes))
+	if t.Info().TableID != writes[0].TableID {
+		return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created while the transaction ran", writes[0].Path.Table)
+	}
+	for i, w := range writes {
+		if w.Kind == fluss.WriteUpsert && w.Opts.IgnoreExisting {
+			return nil, errNoConditionalWrite()
+		}
+		res, err := w.Apply(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = res
+	}
+	return out, nil
+}
+
+// awaitPartitionLeaders polls a new partition's metadata until each of its
+// buckets has a leader, as createTable waits for a new table's, so that
+// the first write does not spend its retries waiting; a partition still
+// without one after the wait is left to the writes' own retries.
+func (s *Store) awaitPartitionLeaders(ctx context.Context, t Table, buckets int) error {
+	deadline := time.Now().Add(s.leaderWaitTime())
+	for {
+		if err := s.c.partitionMetadata(ctx, t.Path, t.Partition.ID); err != nil {
+			return err
+		}
+		s.c.mu.Lock()
+		m := s.c.parts[t.Partition.ID]
+		led := m != nil && len(m.leaders) >= buckets
+		for b := 0; led && b < buckets; b++ {
+			led = m.leaders[b] >= 0 && s.c.meta.tablets[m.leaders[b]] != ""
+		}
+		s.c.mu.Unlock()
+		if led || time.Now().After(deadline) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -138,4 +140,14 @@ func partitionedByClause(info fluss.TableInfo) string {
 		names[i] = nameSQL(k)
 	}
 	return " PARTITIONED BY (" + strings.Join(names, ", ") + ")"
+}
+
+// explainPartitions has EXPLAIN name the partitions each pruned scan of
+// plan reads (lower.ResolvePartitions).
+func (s *session) explainPartitions(ctx context.Context, plan lower.Node, ec *exec.EvalContext) {
+	pc, ok := s.eng.store.(fluss.PartitionCatalog)
+	if !ok {
+		return
+	}
+	lower.ResolvePartitions(ctx, plan, ec, pc.ListPartitions)
 }

@@ -2,6 +2,7 @@ package fluss
 
 import (
 	"context"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -221,7 +222,9 @@ func (t *PartitionedTable) Delete(ctx context.Context, keys arrow.RecordBatch) (
 		return WriteResult{}, sqlerr.New(sqlerr.FeatureNotSupported, "delete from log table \"%s\" is not supported", t.info.Path.Table)
 	}
 	return t.write(ctx, keys, t.partInPK, false, func(ctx context.Context, p Table, part arrow.RecordBatch) (WriteResult, error) {
-		return p.Delete(ctx, part)
+		phys := t.physicalKeys(part)
+		defer phys.Release()
+		return p.Delete(ctx, phys)
 	})
 }
 
@@ -264,8 +267,10 @@ func (t *PartitionedTable) Lookup(ctx context.Context, keys arrow.RecordBatch, p
 			if err != nil {
 				return nil, err
 			}
-			rec, err := pt.Lookup(ctx, part, projection)
+			phys := t.physicalKeys(part)
 			part.Release()
+			rec, err := pt.Lookup(ctx, phys, projection)
+			phys.Release()
 			if err != nil {
 				return nil, err
 			}
@@ -273,6 +278,20 @@ func (t *PartitionedTable) Lookup(ctx context.Context, keys arrow.RecordBatch, p
 		}
 	}
 	return concatRecords(schema, recs)
+}
+
+// physicalKeys is keys (the primary key's columns) without the partition
+// keys: what a partition's table takes (PhysicalInfo).
+func (t *PartitionedTable) physicalKeys(keys arrow.RecordBatch) arrow.RecordBatch {
+	var fs []arrow.Field
+	var cols []arrow.Array
+	for i := 0; i < int(keys.NumCols()); i++ {
+		if !slices.Contains(t.partInPK, i) {
+			fs = append(fs, keys.Schema().Field(i))
+			cols = append(cols, keys.Column(i))
+		}
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fs, nil), cols, keys.NumRows())
 }
 
 func projectSchema(full *arrow.Schema, projection []int) *arrow.Schema {

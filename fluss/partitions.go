@@ -439,3 +439,23 @@ func ErrNoPartition(path TablePath, name string) error {
 func ErrTooManyPartitions(path TablePath) error {
 	return sqlerr.New(sqlerr.ProgramLimitExceeded, "table \"%s\" cannot have more than %d partitions (Fluss's max.partition.num)", path.Table, MaxPartitions)
 }
+
+// PhysicalInfo is the info a partition's rows are kept under: the table's,
+// with the primary key less the partition keys (Fluss's
+// TableInfo.getPhysicalPrimaryKeys), which is what Fluss encodes a
+// partitioned table's keys from: a partition's key bytes, its lookups and
+// its deletes name the physical key only (the partition says the rest).
+func PhysicalInfo(info TableInfo) TableInfo {
+	if !info.IsPartitioned() || !info.HasPrimaryKey() {
+		return info
+	}
+	var pk []string
+	for _, c := range info.Descriptor.Schema.PrimaryKey {
+		if !slices.Contains(info.Descriptor.PartitionKeys, c) {
+			pk = append(pk, c)
+		}
+	}
+	info.Descriptor.Schema.PrimaryKey = pk
+	info.ArrowSchemas = nil
+	return info
+}

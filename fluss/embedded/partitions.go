@@ -83,9 +83,12 @@ func (m *partitionMap) remove(table int64, ps *partState) {
 }
 
 // partitionTableInfo is the info a partition's rows are kept under: the
-// table's, with the partition's id.
+// table's physical info (its key less the partition keys, as Fluss
+// encodes a partition's keys: fluss.PhysicalInfo), with the partition's
+// id.
 func partitionTableInfo(table fluss.TableInfo, id int64) fluss.TableInfo {
-	table.TableID, table.ArrowSchemas = id, nil
+	table = fluss.PhysicalInfo(table)
+	table.TableID = id
 	return table
 }
 

@@ -257,15 +257,21 @@ func (s *Store) DropPartition(ctx context.Context, path fluss.TablePath, values 
 }
 
 // partSource is fluss.PartitionSource over a partitioned table of the
-// cluster: base is the table, each partition a copy of it naming the
-// partition.
+// cluster: base is the table, phys the table its partitions' rows are
+// (its key less the partition keys: fluss.PhysicalInfo), each partition a
+// copy of phys naming the partition.
 type partSource struct {
-	s    *Store
-	base *table
+	s          *Store
+	base, phys *table
 }
 
-func (s *Store) partitionedTable(t *table) fluss.Table {
-	return fluss.NewPartitionedTable(t.info, &partSource{s: s, base: t})
+func (s *Store) partitionedTable(t *table) (fluss.Table, error) {
+	phys, err := newTable(s, fluss.PhysicalInfo(t.info))
+	if err != nil {
+		return nil, err
+	}
+	phys.oldCols = t.oldCols
+	return fluss.NewPartitionedTable(t.info, &partSource{s: s, base: t, phys: phys}), nil
 }
 
 // Partitions implements fluss.PartitionSource.
@@ -279,7 +285,7 @@ func (p *partSource) Partitions(ctx context.Context) ([]fluss.PartitionInfo, err
 
 // Partition implements fluss.PartitionSource.
 func (p *partSource) Partition(ctx context.Context, pi fluss.PartitionInfo) (fluss.Table, error) {
-	t := *p.base
+	t := *p.phys
 	t.tab.Partition = &PartitionRef{ID: pi.ID, Name: pi.Name}
 	return &t, nil
 }

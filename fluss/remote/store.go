@@ -189,7 +189,7 @@ func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, e
 		return nil, err
 	}
 	if info.IsPartitioned() {
-		return s.partitionedTable(t), nil // partitions.go
+		return s.partitionedTable(t) // partitions.go
 	}
 	return t, nil
 }

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 var partitionsRe = regexp.MustCompile(`partitions=\[[^\]]*\] \((\d+) of (\d+)\)`)
@@ -97,5 +100,47 @@ func TestPartitionPruningMatchesScan(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("k = $1 (%d): got %q, want %q", i*7-20, got, want)
 		}
+	}
+}
+
+// TestRepeatableReadPartitioned: a REPEATABLE READ transaction reads a
+// partitioned table as of its snapshot (rows written since into existing
+// and new partitions stay unseen), and writing a row another transaction
+// changed since fails with 40001, as for any table.
+func TestRepeatableReadPartitioned(t *testing.T) {
+	open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
+	a, b := open(), open()
+	mustRun(t, a, "CREATE TABLE ev (dt STRING, id INT) PARTITIONED BY (dt)")
+	mustRun(t, a, "CREATE TABLE kv (region STRING, id INT, n INT, PRIMARY KEY (region, id)) PARTITIONED BY (region)")
+	mustRun(t, a, "INSERT INTO ev VALUES ('d1', 1), ('d2', 2)")
+	mustRun(t, a, "INSERT INTO kv VALUES ('eu', 1, 1), ('us', 1, 1)")
+	mustRun(t, a, "BEGIN ISOLATION LEVEL REPEATABLE READ")
+	if got := rowsOf(t, a, "SELECT count(*) FROM ev"); got[0] != "2" {
+		t.Fatalf("count %v", got)
+	}
+	mustRun(t, b, "INSERT INTO ev VALUES ('d1', 3), ('d3', 4)")
+	mustRun(t, b, "INSERT INTO kv VALUES ('eu', 2, 2), ('apac', 1, 1)")
+	mustRun(t, b, "UPDATE kv SET n = 5 WHERE region = 'us' AND id = 1")
+	for q, want := range map[string]string{
+		"SELECT count(*) FROM ev":                          "2",
+		"SELECT count(*) FROM ev WHERE dt IN ('d1', 'd3')": "1",
+		"SELECT count(*) FROM kv":                          "2",
+		"SELECT n FROM kv WHERE region = 'us' AND id = 1":  "1",
+	} {
+		if got := rowsOf(t, a, q); len(got) != 1 || got[0] != want {
+			t.Errorf("%s in the snapshot: %v, want %s", q, got, want)
+		}
+	}
+	_, _, err := run(t, a, "UPDATE kv SET n = 0 WHERE region = 'us' AND id = 1")
+	if sqlerr.CodeOf(err) != sqlerr.SerializationFailure {
+		t.Errorf("UPDATE of a row changed since the snapshot: %v, want 40001", err)
+	}
+	mustRun(t, a, "ROLLBACK")
+	mustRun(t, a, "BEGIN ISOLATION LEVEL REPEATABLE READ")
+	mustRun(t, a, "SELECT count(*) FROM kv")
+	mustRun(t, a, "UPDATE kv SET n = 7 WHERE region = 'eu' AND id = 1")
+	mustRun(t, a, "COMMIT")
+	if got := rowsOf(t, b, "SELECT n FROM kv WHERE region = 'eu' AND id = 1"); got[0] != "7" {
+		t.Errorf("committed update: %v", got)
 	}
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"slices"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/fluss/format"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -515,4 +518,120 @@ func (s *Store) alterPartitionsLocked(ctx context.Context, t *tableState) error 
 		ps.t = ps.t.replaced(partitionTableInfo(t.info, ps.info.ID), t.schemaCols)
 	}
 	return nil
+}
+
+// A held snapshot (snapshot.go) of a partitioned table reads each of its
+// partitions as it reads a table: the partitions' log lengths are captured
+// with the tables' (snapshotPartitionsLocked), their state is the
+// snapshot's pebble state, and a partition created after the snapshot
+// reads empty.
+
+// snapshotPartitionsLocked records the committed lengths of every log
+// partition in ss (Snapshot, with catMu held).
+func (s *Store) snapshotPartitionsLocked(ss *storeSnapshot) {
+	for _, parts := range s.partitions.parts {
+		for _, ps := range parts {
+			t := ps.t
+			if t.info.HasPrimaryKey() {
+				continue
+			}
+			t.mu.RLock()
+			l := make([]int64, len(t.buckets))
+			for i, b := range t.buckets {
+				l[i] = b.committed
+			}
+			t.mu.RUnlock()
+			ss.limits[t] = l
+		}
+	}
+}
+
+// snapPartSource is partSource whose partitions read through a snapshot.
+type snapPartSource struct {
+	*partSource
+	ss *storeSnapshot
+}
+
+// Partition implements fluss.PartitionSource.
+func (p *snapPartSource) Partition(ctx context.Context, pi fluss.PartitionInfo) (fluss.Table, error) {
+	t, err := p.partSource.Partition(ctx, pi)
+	if err != nil {
+		return nil, err
+	}
+	return &snapTable{h: t.(*tableHandle), ss: p.ss}, nil
+}
+
+// partitionedTable is Snapshot.Table of a partitioned table of the store.
+func (ss *storeSnapshot) partitionedTable(pt *fluss.PartitionedTable) (fluss.Table, bool) {
+	src, ok := pt.Source().(*partSource)
+	if !ok || src.s != ss.s {
+		return pt, false
+	}
+	return fluss.NewPartitionedTable(pt.Info(), &snapPartSource{partSource: src, ss: ss}), true
+}
+
+// partitionRowChanged is RowChanged of a partitioned table: key (the
+// encoding of its whole primary key) names the partition by its
+// partition-key fields and the row by the others (the physical key the
+// partition keeps). A partition that no longer exists has no row to
+// compare.
+func (ss *storeSnapshot) partitionRowChanged(ctx context.Context, pt *fluss.PartitionedTable, key []byte) (fluss.RowChange, error) {
+	info := pt.Info()
+	values, phys, err := splitPartitionedKey(info, key)
+	if err != nil {
+		return fluss.RowUnchanged, sqlerr.Wrap(err, sqlerr.DataCorrupted, "key of %s: %v", info.Path, err)
+	}
+	name := fluss.PartitionName(values)
+	ss.s.catMu.Lock()
+	var t *tableState
+	for _, ps := range ss.s.partitions.of(info.TableID) {
+		if ps.info.Name == name {
+			t = ps.t
+		}
+	}
+	ss.s.catMu.Unlock()
+	if t == nil {
+		return fluss.RowUnchanged, nil
+	}
+	return ss.RowChanged(ctx, &tableHandle{s: ss.s, t: t}, phys)
+}
+
+// splitPartitionedKey splits the CompactedKeyEncoder bytes of a
+// partitioned table's primary key into its partition values (as Fluss
+// names them) and the bytes of its physical key (the other fields, in
+// key order: CompactedKeyEncoder writes fields one after another).
+func splitPartitionedKey(info fluss.TableInfo, key []byte) ([]string, []byte, error) {
+	d := info.Descriptor
+	values := make([]string, len(d.PartitionKeys))
+	var phys []byte
+	pos := 0
+	for _, name := range d.Schema.PrimaryKey {
+		t := d.Schema.Columns[info.ColumnIndex(name)].Type
+		k := slices.Index(d.PartitionKeys, name)
+		if k < 0 {
+			n, err := format.DecodeValue(key[pos:], t, nil)
+			if err != nil {
+				return nil, nil, err
+			}
+			phys = append(phys, key[pos:pos+n]...)
+			pos += n
+			continue
+		}
+		b := array.NewBuilder(memory.DefaultAllocator, t.ArrowType())
+		n, err := format.DecodeValue(key[pos:], t, b)
+		if err != nil {
+			b.Release()
+			return nil, nil, err
+		}
+		arr := b.NewArray()
+		b.Release()
+		v, err := fluss.PartitionValue(t, arr, 0, name)
+		arr.Release()
+		if err != nil {
+			return nil, nil, err
+		}
+		values[k] = v
+		pos += n
+	}
+	return values, phys, nil
 }

@@ -48,6 +48,7 @@ func (s *Store) Snapshot(ctx context.Context) (fluss.Snapshot, error) {
 		t.mu.RUnlock()
 		ss.limits[t] = l
 	}
+	s.snapshotPartitionsLocked(ss) // partitions.go
 	s.catMu.Unlock()
 	return ss, nil
 }
@@ -61,6 +62,9 @@ func (ss *storeSnapshot) Close() {
 
 // Table implements fluss.Snapshot.
 func (ss *storeSnapshot) Table(t fluss.Table) (fluss.Table, bool) {
+	if pt, ok := t.(*fluss.PartitionedTable); ok {
+		return ss.partitionedTable(pt) // partitions.go
+	}
 	h, ok := t.(*tableHandle)
 	if !ok || h.s != ss.s {
 		return t, false
@@ -81,6 +85,9 @@ func (ss *storeSnapshot) RowChanged(ctx context.Context, tb fluss.Table, key []b
 	}
 	if st, ok := tb.(*snapTable); ok {
 		tb = st.h
+	}
+	if pt, ok := tb.(*fluss.PartitionedTable); ok {
+		return ss.partitionRowChanged(ctx, pt, key) // partitions.go
 	}
 	h, ok := tb.(*tableHandle)
 	if !ok || h.s != ss.s {

@@ -134,26 +134,25 @@ func (t *PartitionedTable) write(ctx context.Context, rec arrow.RecordBatch, col
 	if err != nil {
 		return WriteResult{}, err
 	}
-	var existing map[string]PartitionInfo
-	if !create {
-		ps, err := t.src.Partitions(ctx)
-		if err != nil {
-			return WriteResult{}, err
-		}
-		existing = make(map[string]PartitionInfo, len(ps))
-		for _, p := range ps {
-			existing[p.Name] = p
-		}
+	// One listing serves the whole call; only a partition missing from it
+	// is created (or, for a delete, skipped).
+	ps, err := t.src.Partitions(ctx)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	existing := make(map[string]PartitionInfo, len(ps))
+	for _, p := range ps {
+		existing[p.Name] = p
 	}
 	parts := make([]PartitionInfo, len(values))
 	for i, v := range values {
-		if create {
-			if parts[i], err = t.src.EnsurePartition(ctx, v); err != nil {
+		p, ok := existing[PartitionName(v)]
+		if !ok && create {
+			if p, err = t.src.EnsurePartition(ctx, v); err != nil {
 				return WriteResult{}, err
 			}
-		} else {
-			parts[i] = existing[PartitionName(v)]
 		}
+		parts[i] = p
 	}
 	return t.src.Write(ctx, func(ctx context.Context) (WriteResult, error) {
 		var total WriteResult

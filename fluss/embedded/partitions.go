@@ -531,17 +531,7 @@ func (s *Store) alterPartitionsLocked(ctx context.Context, t *tableState) error 
 func (s *Store) snapshotPartitionsLocked(ss *storeSnapshot) {
 	for _, parts := range s.partitions.parts {
 		for _, ps := range parts {
-			t := ps.t
-			if t.info.HasPrimaryKey() {
-				continue
-			}
-			t.mu.RLock()
-			l := make([]int64, len(t.buckets))
-			for i, b := range t.buckets {
-				l[i] = b.committed
-			}
-			t.mu.RUnlock()
-			ss.limits[t] = l
+			ss.capture(ps.t)
 		}
 	}
 }

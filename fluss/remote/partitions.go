@@ -93,29 +93,9 @@ func (c *Client) leaderOf(ctx context.Context, t Table, bucket int32, refresh bo
 		return c.leader(ctx, t.Path, bucket, refresh)
 	}
 	id := t.Partition.ID
-	for try := 0; try < 2; try++ {
-		if !refresh || try > 0 {
-			c.mu.Lock()
-			m := c.parts[id]
-			var addr string
-			if m != nil && int(bucket) < len(m.leaders) && m.leaders[bucket] >= 0 {
-				addr = c.meta.tablets[m.leaders[bucket]]
-			}
-			c.mu.Unlock()
-			if addr != "" {
-				return addr, nil
-			}
-			if try > 0 {
-				break
-			}
-		}
-		if err := c.partitionMetadata(ctx, t.Path, id); err != nil {
-			return "", err
-		}
-		refresh = false
-	}
-	return "", &Error{Code: CodeLeaderNotAvailable, API: "GetMetadata",
-		Message: fmt.Sprintf("no live leader known for bucket %d of partition %s of %s", bucket, t.Partition.Name, t.Path)}
+	return c.leaderIn(ctx, bucket, refresh, func() *tableMeta { return c.parts[id] },
+		func() error { return c.partitionMetadata(ctx, t.Path, id) },
+		fmt.Sprintf("partition %s of %s", t.Partition.Name, t.Path))
 }
 
 // partitionMetadata asks any server for a partition's routing.

@@ -17,10 +17,8 @@ package remote_test
 //     partitions (today's and tomorrow's in its time zone).
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -31,14 +29,7 @@ import (
 
 func runPyPartitions(t *testing.T, python string, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(python, append([]string{"testdata/pyfluss_partitions.py"}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("pyfluss_partitions.py %s: %v\n%s", args[0], err, stderr.String())
-	}
-	return out
+	return runPyScript(t, python, "testdata/pyfluss_partitions.py", args...)
 }
 
 func TestClusterPyflussPartitions(t *testing.T) {

@@ -221,7 +221,14 @@ func (s *Store) CreatePartition(ctx context.Context, path fluss.TablePath, value
 	if err := s.c.CreatePartition(ctx, s.onCluster(path), info.Descriptor.PartitionKeys, values, ignoreIfExists); err != nil {
 		return partitionErr(err, path, values)
 	}
-	return nil
+	// as a write's partition (EnsurePartition): the first write to it
+	// then finds its buckets led
+	t, err := newTable(s, info)
+	if err != nil {
+		return err
+	}
+	_, err = (&partSource{s: s, base: t}).EnsurePartition(ctx, values)
+	return err
 }
 
 // DropPartition implements fluss.PartitionCatalog.

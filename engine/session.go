@@ -712,6 +712,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case *binder.Truncate:
 		return s.truncate(ctx, b.Table)
 	case *binder.Explain:
+		s.explainPartitions(ctx, ps.plan, rt.EC) // partitions.go
 		if !b.Analyze {
 			return explainResult(s.eng, ps.plan, nil, b.Format, backend), nil
 		}

@@ -83,6 +83,9 @@ func ValidateDescriptor(desc TableDescriptor) (TableDescriptor, error) {
 		out.Schema.PrimaryKey = append(out.Schema.PrimaryKey, name)
 	}
 
+	if err := validatePartitioning(&out, desc.PartitionKeys); err != nil { // partitions.go
+		return TableDescriptor{}, err
+	}
 	switch {
 	case out.BucketCount == 0:
 		out.BucketCount = 1

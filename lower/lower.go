@@ -164,6 +164,8 @@ func lowerNode(n binder.Node) (Node, error) {
 		return &scanNode{path: x.table.Path, table: x.table.Path.Table, changelog: x.changelog, projection: x.projection, out: scanSchemaOf(x.table, x.projection, x.Columns())}, nil
 	case *prefixLookup:
 		return lowerPrefixLookup(x)
+	case *prunedLeaf:
+		return lowerPruned(x) // partitions.go
 	case *changelogRange:
 		return lowerChangelogRange(x)
 	case *pkLookup:

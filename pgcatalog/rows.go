@@ -51,6 +51,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_collation":           static(collationRows()),
 		"pg_language":            static(languageRows()),
 		"pg_tablespace":          static(tablespaceRows()),
+		"pg_partitioned_table":   c.partitionedTableRows, // partitions.go
 		// information_schema
 		"schemata":          c.allSchemataRows,
 		"tables":            c.infoTablesRows,
@@ -89,9 +90,12 @@ func classBase(oid uint32, name string, ns uint32, kind string, natts int) row {
 func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
-		r := classBase(RelationOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), "r", len(t.Descriptor.Schema.Columns))
+		r := classBase(RelationOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), relkindOf(t), len(t.Descriptor.Schema.Columns)) // partitions.go
 		r["reltype"] = rowTypeOID(t.TableID)
 		r["relam"] = amHeap
+		if t.IsPartitioned() {
+			r["relam"] = 0 // a partitioned table has no storage of its own (partitions.go)
+		}
 		r["relreplident"] = "d"
 		// PostgreSQL's FirstMultiXactId, what every new table starts with
 		r["relminmxid"] = 1

@@ -82,6 +82,7 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 		if err := s.c.AlterTable(ctx, lreq); err != nil {
 			return info, storeErr(err, path)
 		}
+		s.forgetTable(path)
 		defer func(added *bool) {
 			if *added {
 				return
@@ -101,6 +102,7 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 		return info, storeErr(err, path)
 	}
 	added = true
+	s.catalogChanged(ctx, path)
 	return s.GetTable(ctx, path)
 }
 

@@ -50,7 +50,7 @@ func (c *Client) produceLog(ctx context.Context, t Table, bucket int32, records 
 	req := &pb.ProduceLogRequest{Acks: proto.Int32(AcksAll), TableId: proto.Int64(t.ID), TimeoutMs: proto.Int32(writeTimeoutMs),
 		BucketsReq: []*pb.PbProduceLogReqForBucket{{BucketId: proto.Int32(bucket), Records: records}}}
 	var base int64
-	err := c.bucketCall(ctx, t.Path, bucket, idempotent, func(addr string) error {
+	err := c.bucketCall(ctx, t, bucket, idempotent, func(addr string) error {
 		var resp pb.ProduceLogResponse
 		if err := c.callLeader(ctx, addr, apiProduceLog, req, &resp); err != nil {
 			return err
@@ -103,7 +103,7 @@ func (c *Client) FetchLog(ctx context.Context, t Table, bucket int32, offset int
 	req := &pb.FetchLogRequest{FollowerServerId: proto.Int32(-1), MaxBytes: proto.Int32(maxBytes),
 		TablesReq: []*pb.PbFetchLogReqForTable{tr}, MaxWaitMs: proto.Int32(0), MinBytes: proto.Int32(1)}
 	var out FetchResult
-	err := c.bucketCall(ctx, t.Path, bucket, true, func(addr string) error {
+	err := c.bucketCall(ctx, t, bucket, true, func(addr string) error {
 		var resp pb.FetchLogResponse
 		if err := c.callLeader(ctx, addr, apiFetchLog, req, &resp); err != nil {
 			return err
@@ -152,7 +152,7 @@ func (c *Client) ListOffsets(ctx context.Context, t Table, buckets []int32, typ 
 		if typ == OffsetTimestamp {
 			req.StartTimestamp = proto.Int64(timestamp)
 		}
-		err := c.bucketCall(ctx, t.Path, bucket, true, func(addr string) error {
+		err := c.bucketCall(ctx, t, bucket, true, func(addr string) error {
 			var resp pb.ListOffsetsResponse
 			if err := c.callLeader(ctx, addr, apiListOffsets, req, &resp); err != nil {
 				return err
@@ -189,7 +189,7 @@ func (c *Client) putKv(ctx context.Context, t Table, bucket int32, records []byt
 	req := &pb.PutKvRequest{Acks: proto.Int32(AcksAll), TableId: proto.Int64(t.ID), TimeoutMs: proto.Int32(writeTimeoutMs),
 		TargetColumns: targetColumns, BucketsReq: []*pb.PbPutKvReqForBucket{{BucketId: proto.Int32(bucket), Records: records}}}
 	var end int64
-	err := c.bucketCall(ctx, t.Path, bucket, idempotent, func(addr string) error {
+	err := c.bucketCall(ctx, t, bucket, idempotent, func(addr string) error {
 		var resp pb.PutKvResponse
 		if err := c.callLeader(ctx, addr, apiPutKv, req, &resp); err != nil {
 			return err
@@ -212,7 +212,7 @@ func (c *Client) putKv(ctx context.Context, t Table, bucket int32, records []byt
 func (c *Client) Lookup(ctx context.Context, t Table, bucket int32, keys [][]byte) ([][]byte, error) {
 	req := &pb.LookupRequest{TableId: proto.Int64(t.ID), BucketsReq: []*pb.PbLookupReqForBucket{{BucketId: proto.Int32(bucket), Keys: keys}}}
 	var out [][]byte
-	err := c.bucketCall(ctx, t.Path, bucket, true, func(addr string) error {
+	err := c.bucketCall(ctx, t, bucket, true, func(addr string) error {
 		var resp pb.LookupResponse
 		if err := c.callLeader(ctx, addr, apiLookup, req, &resp); err != nil {
 			return err
@@ -245,7 +245,7 @@ func (c *Client) PrefixLookup(ctx context.Context, t Table, bucket int32, keys [
 	req := &pb.PrefixLookupRequest{TableId: proto.Int64(t.ID),
 		BucketsReq: []*pb.PbPrefixLookupReqForBucket{{BucketId: proto.Int32(bucket), Keys: keys}}}
 	var out [][][]byte
-	err := c.bucketCall(ctx, t.Path, bucket, true, func(addr string) error {
+	err := c.bucketCall(ctx, t, bucket, true, func(addr string) error {
 		var resp pb.PrefixLookupResponse
 		if err := c.callLeader(ctx, addr, apiPrefixLookup, req, &resp); err != nil {
 			return err
@@ -274,7 +274,7 @@ func (c *Client) PrefixLookup(ctx context.Context, t Table, bucket int32, keys [
 // ValueRecordBatch (primary-key table), with isLog saying which.
 func (c *Client) LimitScan(ctx context.Context, t Table, bucket int32, limit int32) (isLog bool, records []byte, err error) {
 	req := &pb.LimitScanRequest{TableId: proto.Int64(t.ID), BucketId: proto.Int32(bucket), Limit: proto.Int32(limit)}
-	err = c.bucketCall(ctx, t.Path, bucket, true, func(addr string) error {
+	err = c.bucketCall(ctx, t, bucket, true, func(addr string) error {
 		var resp pb.LimitScanResponse
 		if err := c.callLeader(ctx, addr, apiLimitScan, req, &resp); err != nil {
 			return err

@@ -43,6 +43,8 @@ type Store struct {
 	// tables caches table info by path (tablecache.go), trusted for maxAge.
 	tables tableCache
 	maxAge time.Duration
+	// seqs is the sequences' state, replayed from their log (sequences.go).
+	seqs seqState
 }
 
 // maxScanRowsPerBucket bounds the LimitScan that reads a primary-key
@@ -75,8 +77,14 @@ func OpenStore(ctx context.Context, cfg Config) (*Store, error) {
 // Client is the store's client.
 func (s *Store) Client() *Client { return s.c }
 
-// Close closes the store's connections.
-func (s *Store) Close() error { return s.c.Close() }
+// Close gives back this server's unused sequence values (sequences.go)
+// and closes the store's connections.
+func (s *Store) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	s.releaseSequences(ctx)
+	cancel()
+	return s.c.Close()
+}
 
 // storeErr turns the client's errors into the SQLSTATEs sqlgate reports.
 func storeErr(err error, path fluss.TablePath) error {

@@ -167,7 +167,7 @@ func (s *Store) GetTable(ctx context.Context, path fluss.TablePath) (fluss.Table
 	if info.Descriptor.BucketCount <= 0 {
 		info.Descriptor.BucketCount = 1
 	}
-	info = s.shown(info)
+	info = s.shown(withComments(info))
 	info.ArrowSchemas = fluss.NewArrowSchemas() // shared by the statements the entry serves
 	s.cacheTable(path, info, gen, pgen, start)
 	return info, nil

@@ -18,7 +18,7 @@ import (
 // (commentKey, columnCommentKey), and reading the table puts them over
 // Fluss's comments (withComments), so the comment set last is the one
 // shown. A value is "=" and the comment, so that a removed comment (IS
-// NULL or ”) is "=" and still overrides the one CREATE TABLE gave. Other
+// NULL, or an empty string) is "=" and still overrides the one CREATE TABLE gave. Other
 // Fluss clients see the CREATE TABLE comments and these properties.
 const (
 	commentKey       = "sqlgate.comment"

@@ -45,6 +45,9 @@ type Store struct {
 	maxAge time.Duration
 	// seqs is the sequences' state, replayed from their log (sequences.go).
 	seqs seqState
+	// temp is this server's lease on its temporary schemas and the
+	// sweeper of other servers' (tempschemas.go).
+	temp tempLeases
 }
 
 // maxScanRowsPerBucket bounds the LimitScan that reads a primary-key
@@ -71,16 +74,22 @@ func OpenStore(ctx context.Context, cfg Config) (*Store, error) {
 		c.Close()
 		return nil, storeErr(err, fluss.TablePath{Database: db})
 	}
-	return &Store{c: c, writer: c.NewWriter(), db: db, prefix: cfg.DatabasePrefix, maxAge: orDefault(cfg.TableInfoMaxAge, tableInfoMaxAge)}, nil
+	s := &Store{c: c, writer: c.NewWriter(), db: db, prefix: cfg.DatabasePrefix, maxAge: orDefault(cfg.TableInfoMaxAge, tableInfoMaxAge)}
+	s.temp.init()
+	s.temp.wg.Add(1)
+	go s.sweepLoop()
+	return s, nil
 }
 
 // Client is the store's client.
 func (s *Store) Client() *Client { return s.c }
 
-// Close gives back this server's unused sequence values (sequences.go)
-// and closes the store's connections.
+// Close stops the temporary schemas' lease and sweeper (tempschemas.go),
+// gives back this server's unused sequence values (sequences.go) and
+// closes the store's connections.
 func (s *Store) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	s.closeTemp(ctx)
 	s.releaseSequences(ctx)
 	cancel()
 	return s.c.Close()

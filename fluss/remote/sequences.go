@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -137,11 +138,18 @@ type seqState struct {
 
 var _ fluss.SequenceStore = (*Store)(nil)
 
-// sequences opens the log (creating it when missing) and catches up with
-// it; the caller holds q.mu.
-func (s *Store) sequencesLocked(ctx context.Context) (*seqState, error) {
+// sequencesLocked opens the log and catches up with it; the caller holds
+// q.mu. Only create makes the log when it is missing: reading sequences
+// (DROP TABLE looks for the ones the table owns) never creates a table.
+// Without a log there are no sequences (q.t stays nil).
+func (s *Store) sequencesLocked(ctx context.Context, create bool) (*seqState, error) {
 	q := &s.seqs
 	if q.t == nil {
+		if !create {
+			if _, err := s.GetTable(ctx, SequencesPath); sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+				return q, nil
+			}
+		}
 		if err := s.openSequenceLog(ctx); err != nil {
 			return nil, err
 		}
@@ -151,25 +159,10 @@ func (s *Store) sequencesLocked(ctx context.Context) (*seqState, error) {
 
 func (s *Store) openSequenceLog(ctx context.Context) error {
 	q := &s.seqs
-	if err := s.CreateDatabase(ctx, SequencesPath.Database, true); err != nil {
-		return err
-	}
 	desc := fluss.TableDescriptor{BucketCount: 1,
 		Schema:     fluss.Schema{Columns: []fluss.Column{{Name: "e", Type: types.T{Kind: types.String}}}},
-		Properties: map[string]string{"table.replication.factor": "3", "table.log.ttl": seqLogTTL}}
-	if _, err := s.GetTable(ctx, SequencesPath); sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
-		_, err = s.CreateTable(ctx, SequencesPath, desc, true)
-		if err != nil && strings.Contains(err.Error(), "INVALID_REPLICATION_FACTOR") {
-			delete(desc.Properties, "table.replication.factor") // fewer servers than 3: the cluster's default
-			_, err = s.CreateTable(ctx, SequencesPath, desc, true)
-		}
-		if err != nil {
-			return err
-		}
-	} else if err != nil {
-		return err
-	}
-	tb, err := s.Table(ctx, SequencesPath)
+		Properties: map[string]string{"table.log.ttl": seqLogTTL}}
+	tb, err := s.systemTable(ctx, SequencesPath, desc)
 	if err != nil {
 		return err
 	}
@@ -360,11 +353,41 @@ func (s *Store) request(ctx context.Context, ev seqEvent) (seqResult, error) {
 	return *r, nil
 }
 
-// withSequences runs fn holding the sequences' lock, caught up.
-func (s *Store) withSequences(ctx context.Context, fn func(q *seqState) error) error {
+// systemTable opens a table of sqlgate's own in the reserved database,
+// creating both when missing: three replicas, as the state it keeps must
+// outlive a tablet server (the cluster's default when it has fewer
+// servers, which Fluss tells with INVALID_REPLICATION_FACTOR).
+func (s *Store) systemTable(ctx context.Context, path fluss.TablePath, desc fluss.TableDescriptor) (fluss.Table, error) {
+	t, err := s.Table(ctx, path)
+	if sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+		return t, err
+	}
+	if err := s.CreateDatabase(ctx, path.Database, true); err != nil {
+		return nil, err
+	}
+	props := map[string]string{"table.replication.factor": "3"}
+	maps.Copy(props, desc.Properties)
+	desc.Properties = props
+	// Not IF NOT EXISTS: a table this call creates is created again when
+	// the coordinator gives it no leader (create_wait.go); one another
+	// server created meanwhile is taken as it is.
+	_, err = s.CreateTable(ctx, path, desc, false)
+	if err != nil && strings.Contains(err.Error(), "INVALID_REPLICATION_FACTOR") {
+		delete(props, "table.replication.factor")
+		_, err = s.CreateTable(ctx, path, desc, false)
+	}
+	if err != nil && sqlerr.CodeOf(err) != sqlerr.DuplicateTable {
+		return nil, err
+	}
+	return s.Table(ctx, path)
+}
+
+// withSequences runs fn holding the sequences' lock, caught up (create:
+// making the log when missing).
+func (s *Store) withSequences(ctx context.Context, create bool, fn func(q *seqState) error) error {
 	s.seqs.mu.Lock()
 	defer s.seqs.mu.Unlock()
-	q, err := s.sequencesLocked(ctx)
+	q, err := s.sequencesLocked(ctx, create)
 	if err != nil {
 		return err
 	}
@@ -382,7 +405,7 @@ func (q *seqState) info(path fluss.TablePath, e *seqEntry) fluss.SequenceInfo {
 // CreateSequence implements fluss.SequenceStore.
 func (s *Store) CreateSequence(ctx context.Context, path fluss.TablePath, def fluss.SequenceDef, ifNotExists bool) (fluss.SequenceInfo, error) {
 	var out fluss.SequenceInfo
-	err := s.withSequences(ctx, func(q *seqState) error {
+	err := s.withSequences(ctx, true, func(q *seqState) error {
 		if _, err := s.GetTable(ctx, path); err == nil {
 			return sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
 		}
@@ -452,7 +475,7 @@ func (s *Store) SetValue(ctx context.Context, path fluss.TablePath, v int64, cal
 
 // change appends a change of the existing sequence at path.
 func (s *Store) change(ctx context.Context, path fluss.TablePath, ev seqEvent) error {
-	return s.withSequences(ctx, func(q *seqState) error {
+	return s.withSequences(ctx, false, func(q *seqState) error {
 		e := q.seqs[path]
 		if e == nil {
 			return missingSequence(path)
@@ -472,7 +495,7 @@ func (s *Store) change(ctx context.Context, path fluss.TablePath, ev seqEvent) e
 // GetSequence implements fluss.SequenceStore.
 func (s *Store) GetSequence(ctx context.Context, path fluss.TablePath) (fluss.SequenceInfo, error) {
 	var out fluss.SequenceInfo
-	err := s.withSequences(ctx, func(q *seqState) error {
+	err := s.withSequences(ctx, false, func(q *seqState) error {
 		e := q.seqs[path]
 		if e == nil {
 			return missingSequence(path)
@@ -486,7 +509,7 @@ func (s *Store) GetSequence(ctx context.Context, path fluss.TablePath) (fluss.Se
 // ListSequences implements fluss.SequenceStore.
 func (s *Store) ListSequences(ctx context.Context, database string) ([]fluss.SequenceInfo, error) {
 	var out []fluss.SequenceInfo
-	err := s.withSequences(ctx, func(q *seqState) error {
+	err := s.withSequences(ctx, false, func(q *seqState) error {
 		for p, e := range q.seqs {
 			if p.Database == database {
 				out = append(out, q.info(p, e))
@@ -505,14 +528,9 @@ func (s *Store) NextValue(ctx context.Context, path fluss.TablePath) (int64, err
 	q := &s.seqs
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.t == nil {
-		if _, err := s.sequencesLocked(ctx); err != nil {
-			return 0, err
-		}
-	}
 	e := q.seqs[path]
-	if e == nil {
-		if err := s.catchUp(ctx, -1); err != nil {
+	if e == nil || q.t == nil {
+		if _, err := s.sequencesLocked(ctx, false); err != nil {
 			return 0, err
 		}
 		if e = q.seqs[path]; e == nil {

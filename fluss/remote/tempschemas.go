@@ -108,17 +108,11 @@ func (s *Store) leaseTable(ctx context.Context, create bool) (fluss.Table, error
 	}
 	t, err := s.Table(ctx, ServersPath)
 	if sqlerr.CodeOf(err) == sqlerr.UndefinedTable && create {
-		if err := s.CreateDatabase(ctx, ServersPath.Database, true); err != nil {
-			return nil, err
-		}
 		desc := fluss.TableDescriptor{BucketCount: 1, Schema: fluss.Schema{Columns: []fluss.Column{
 			{Name: "k", Type: types.T{Kind: types.String, NotNull: true}},
 			{Name: "v", Type: types.T{Kind: types.Int64}},
 		}, PrimaryKey: []string{"k"}}}
-		if _, err := s.CreateTable(ctx, ServersPath, desc, true); err != nil {
-			return nil, err
-		}
-		t, err = s.Table(ctx, ServersPath)
+		t, err = s.systemTable(ctx, ServersPath, desc)
 	}
 	if err != nil {
 		return nil, err

@@ -128,9 +128,9 @@ func (s *Store) OnCatalogChange(announce func(context.Context) error) {
 
 // catalogChanged drops the entries of paths (all of them when none are
 // named) and announces the change. The change is made: a failed
-// announcement is logged by the announcer's error, not the statement's
-// (other servers then see the change by the cluster's answers and
-// TableInfoMaxAge, as for a change by another client).
+// announcement does not fail the statement (other servers then see the
+// change by the cluster's answers and TableInfoMaxAge, as for a change by
+// another client).
 func (s *Store) catalogChanged(ctx context.Context, paths ...fluss.TablePath) {
 	if len(paths) == 0 {
 		s.ForgetTables()

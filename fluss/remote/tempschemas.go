@@ -61,6 +61,9 @@ type tempLeases struct {
 	stop chan struct{}
 	wg   sync.WaitGroup
 	once sync.Once // closeTemp
+	// ctx bounds the background requests; cancel (Close) ends them at once.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 type leaseSeen struct {
@@ -72,6 +75,7 @@ func (l *tempLeases) init() {
 	b := make([]byte, 8)
 	rand.Read(b)
 	l.tag, l.stop, l.seen = hex.EncodeToString(b), make(chan struct{}), map[string]leaseSeen{}
+	l.ctx, l.cancel = context.WithCancel(context.Background())
 }
 
 var _ fluss.TempSchemaStore = (*Store)(nil)
@@ -163,7 +167,7 @@ func (s *Store) renewLease() {
 		case <-l.stop:
 			return
 		case <-tick.C:
-			ctx, cancel := context.WithTimeout(context.Background(), tempLeaseEvery)
+			ctx, cancel := context.WithTimeout(l.ctx, tempLeaseEvery)
 			l.mu.Lock()
 			_ = s.writeLease(ctx) // a missed beat is made up by the next
 			l.mu.Unlock()
@@ -179,7 +183,7 @@ func (s *Store) sweepLoop() {
 	tick := time.NewTicker(tempSweepEvery)
 	defer tick.Stop()
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), tempSweepEvery)
+		ctx, cancel := context.WithTimeout(l.ctx, tempSweepEvery)
 		_ = s.SweepTempSchemas(ctx)
 		cancel()
 		select {
@@ -275,6 +279,7 @@ func (s *Store) closeTemp(ctx context.Context) {
 	l.once.Do(func() {
 		if l.stop != nil {
 			close(l.stop)
+			l.cancel()
 			stopped = true
 		}
 	})

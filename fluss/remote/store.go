@@ -164,8 +164,9 @@ func (s *Store) DropTable(ctx context.Context, path fluss.TablePath, ignoreIfNot
 // GetTable returns a table's info, from the cache (tablecache.go) or the
 // cluster.
 func (s *Store) GetTable(ctx context.Context, path fluss.TablePath) (fluss.TableInfo, error) {
-	if info, ok := s.cachedTable(path); ok {
-		return info, nil
+	old, had, fresh := s.cachedTable(path)
+	if fresh {
+		return old, nil
 	}
 	gen, pgen := s.cacheGen(path)
 	start := time.Now()
@@ -179,6 +180,9 @@ func (s *Store) GetTable(ctx context.Context, path fluss.TablePath) (fluss.Table
 	info = s.shown(withComments(info))
 	info.ArrowSchemas = fluss.NewArrowSchemas() // shared by the statements the entry serves
 	s.cacheTable(path, info, gen, pgen, start)
+	if had && (old.TableID != info.TableID || old.SchemaID != info.SchemaID) {
+		s.changedUnannounced(ctx) // changed by a client that is not sqlgate
+	}
 	return info, nil
 }
 

@@ -34,7 +34,10 @@ import (
 //     table that no longer exists as it was, as a PostgreSQL statement
 //     racing a DROP fails. A change no answer reveals (ADD COLUMN with no
 //     rows written since) is seen within Config.TableInfoMaxAge (default
-//     tableInfoMaxAge), after which an entry is fetched again.
+//     tableInfoMaxAge), after which an entry is fetched again. A server
+//     that finds out either way announces it as a DDL would
+//     (changedUnannounced): every server, itself included, then drops its
+//     table info and binds its prepared statements again.
 //
 // A fetch that started before an invalidation does not store its (maybe
 // stale) answer: entries carry the generation they were fetched under.
@@ -68,16 +71,31 @@ func (s *Store) cacheGen(path fluss.TablePath) (uint64, uint64) {
 	return c.gen, c.paths[path]
 }
 
-// cachedTable returns path's cached info when it is young enough.
-func (s *Store) cachedTable(path fluss.TablePath) (fluss.TableInfo, bool) {
+// cachedTable returns path's cached info and whether it is young enough
+// to use (an old one is returned too, to compare the next fetch with).
+func (s *Store) cachedTable(path fluss.TablePath) (fluss.TableInfo, bool, bool) {
 	c := &s.tables
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[path]
-	if !ok || time.Since(e.fetched) > s.maxAge {
-		return fluss.TableInfo{}, false
+	if !ok {
+		return fluss.TableInfo{}, false, false
 	}
-	return e.info, true
+	return e.info, true, time.Since(e.fetched) <= s.maxAge
+}
+
+// changedUnannounced tells the servers (this one included: its prepared
+// statements bind again) that a table changed without a DDL through a
+// sqlgate server, as this server found out: the same news as
+// catalogChanged's, so that every server drops the table's info now
+// rather than each finding out for itself.
+func (s *Store) changedUnannounced(ctx context.Context) {
+	s.tables.mu.Lock()
+	announce := s.tables.announce
+	s.tables.mu.Unlock()
+	if announce != nil {
+		_ = announce(context.WithoutCancel(ctx))
+	}
 }
 
 // cacheTable stores info fetched under generation (gen, pgen), unless an
@@ -152,6 +170,9 @@ func (s *Store) noteTableErr(err error, path fluss.TablePath) error {
 	switch CodeOf(err) {
 	case CodeTableNotExist, CodeUnknownTableOrBucket, CodeSchemaNotExist:
 		s.forgetTable(path)
+		s.changedUnannounced(context.Background())
+		return sqlerr.Wrap(err, sqlerr.UndefinedTable, "relation \"%s\" was dropped or replaced by another client during the statement", path.Table).
+			WithHint("Run the statement again: it will use the table as it is now.")
 	}
 	return storeErr(err, path)
 }
@@ -161,6 +182,7 @@ func (s *Store) noteTableErr(err error, path fluss.TablePath) error {
 // The entry is dropped, so the statement run again sees the new columns.
 func (t *table) errSchemaMoved(schemaID int16) error {
 	t.s.forgetTable(t.info.Path)
+	t.s.changedUnannounced(context.Background())
 	return sqlerr.New(sqlerr.SerializationFailure, "relation \"%s\" was altered by another client during the statement (schema %d, the statement knew %d)",
 		t.info.Path.Table, schemaID, t.info.SchemaID).WithHint("Run the statement again.")
 }

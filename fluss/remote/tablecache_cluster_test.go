@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -197,5 +198,46 @@ func TestClusterTableCacheSeesOtherClientsDDL(t *testing.T) {
 	time.Sleep(1100 * time.Millisecond)
 	if got, err := rowsOf(ctx, ca, "SELECT * FROM "+tab); err != nil || got != "id,z,q" {
 		t.Fatalf("scan after another client added a column: %q, %v; want id,z,q", got, err)
+	}
+}
+
+// The same through pyfluss: it drops the table sqlgate server A cached and
+// creates it with other columns; A's statements see the new table (the
+// first may fail clearly, as one racing a DROP does), never the old one.
+func TestClusterTableCacheSeesPyflussDDL(t *testing.T) {
+	python := pyflussPython(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	a := startTrustServer(t, ctx, time.Hour) // only the cluster's answers can tell it
+	ca := connectTrust(t, ctx, a)
+	tab := fmt.Sprintf("tcache_py_%d", time.Now().UnixNano()%1e9)
+	t.Cleanup(func() { ca.Exec(context.Background(), "DROP TABLE IF EXISTS "+tab) })
+	if _, err := ca.Exec(ctx, fmt.Sprintf("CREATE TABLE %s (id INT PRIMARY KEY, v TEXT)", tab)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ca.Exec(ctx, fmt.Sprintf("INSERT INTO %s VALUES (1, 'a')", tab)); err != nil {
+		t.Fatal(err)
+	}
+	lookup := fmt.Sprintf("SELECT * FROM %s WHERE id = 1", tab)
+	for i := 0; i < 3; i++ {
+		if got, err := rowsOf(ctx, ca, lookup); err != nil || got != "id,v;1 a" {
+			t.Fatalf("before: %q, %v", got, err)
+		}
+	}
+	cmd := exec.CommandContext(ctx, python, "testdata/pyfluss_recreate.py", remote.ClusterBootstrap(), fluss.DefaultDatabase, tab)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pyfluss_recreate.py: %v\n%s", err, out)
+	}
+	got, err := rowsOf(ctx, ca, lookup)
+	if err != nil {
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || (pe.Code != "42P01" && pe.Code != "40001") {
+			t.Fatalf("first lookup after pyfluss replaced the table: %v, want 42P01 or 40001", err)
+		}
+		t.Logf("first lookup after pyfluss replaced the table: %v", err)
+		got, err = rowsOf(ctx, ca, lookup)
+	}
+	if err != nil || got != "id,z;1 42" {
+		t.Fatalf("lookup after pyfluss replaced the table: %q, %v; want the new table's row", got, err)
 	}
 }

@@ -27,6 +27,7 @@ import (
 func (s *session) parseView(text string) ([]*sql.Statement, error) {
 	if s.viewParser == nil {
 		s.viewParser = sql.NewParser()
+		s.viewParser.AcceptAnyCatalog() // checked when the view was created
 	}
 	return s.viewParser.Parse(text)
 }

@@ -36,12 +36,13 @@ func ViewOID(id int64) uint32 { return uint32(viewOIDBase + id) }
 
 func viewRowTypeOID(id int64) uint32 { return ViewOID(id) + oidStride }
 
-// listViews lists the views clients see (those of the default database).
+// listViews lists the views clients see: those of every schema (each
+// shows in its own schema's namespace).
 func (c *Catalog) listViews() []views.View {
 	if c.opts.Views == nil {
 		return nil
 	}
-	return c.opts.Views.List(fluss.DefaultDatabase)
+	return c.opts.Views.List("")
 }
 
 // viewByOID finds the view an OID names.
@@ -68,10 +69,10 @@ func viewTableInfo(v views.View) fluss.TableInfo {
 	return info
 }
 
-// viewOIDByName finds a view of the default database by name.
-func (c *Catalog) viewOIDByName(name string) (uint32, bool) {
+// viewOIDByName finds a view by schema and name.
+func (c *Catalog) viewOIDByName(schema, name string) (uint32, bool) {
 	for _, v := range c.listViews() {
-		if v.Path.Table == name {
+		if v.Path.Table == name && v.Path.Database == schema {
 			return ViewOID(v.ID), true
 		}
 	}
@@ -130,7 +131,7 @@ func (c *Catalog) withViewRows() {
 func (c *Catalog) viewClassRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
-		r := classBase(ViewOID(v.ID), v.Path.Table, nsPublic, "v", len(v.Columns))
+		r := classBase(ViewOID(v.ID), v.Path.Table, namespaceOID(v.Path.Database), "v", len(v.Columns))
 		r["reltype"] = viewRowTypeOID(v.ID)
 		r["relfilenode"] = 0
 		r["relhasrules"] = true
@@ -162,7 +163,7 @@ func (c *Catalog) viewAttributeRows(vs []views.View) []row {
 func (c *Catalog) viewTypeRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
-		rows = append(rows, typeRow(viewRowTypeOID(v.ID), v.Path.Table, nsPublic, -1, false, "c", "C", false,
+		rows = append(rows, typeRow(viewRowTypeOID(v.ID), v.Path.Table, namespaceOID(v.Path.Database), -1, false, "c", "C", false,
 			0, 0, ViewOID(v.ID), "d", "x", 0))
 	}
 	return rows
@@ -171,7 +172,7 @@ func (c *Catalog) viewTypeRows(vs []views.View) []row {
 func (c *Catalog) pgViewsRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
-		rows = append(rows, row{"schemaname": fluss.DefaultDatabase, "viewname": v.Path.Table,
+		rows = append(rows, row{"schemaname": v.Path.Database, "viewname": v.Path.Table,
 			"viewowner": c.tableOwner(v.ACLKey()), "definition": viewDefinition(v, false)})
 	}
 	return rows
@@ -180,7 +181,7 @@ func (c *Catalog) pgViewsRows(vs []views.View) []row {
 func (c *Catalog) viewInfoTablesRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
-		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": fluss.DefaultDatabase,
+		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": v.Path.Database,
 			"table_name": v.Path.Table, "table_type": "VIEW", "is_insertable_into": "NO", "is_typed": "NO"})
 	}
 	return rows
@@ -190,7 +191,7 @@ func (c *Catalog) viewInfoColumnsRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
 		for i, col := range v.Columns {
-			r := c.columnRow(fluss.DefaultDatabase, v.Path.Table, i+1, col.Name, col.Type.Nullable())
+			r := c.columnRow(v.Path.Database, v.Path.Table, i+1, col.Name, col.Type.Nullable())
 			r["is_updatable"] = "NO"
 			rows = append(rows, r)
 		}
@@ -201,7 +202,7 @@ func (c *Catalog) viewInfoColumnsRows(vs []views.View) []row {
 func (c *Catalog) viewInfoViewsRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
-		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": fluss.DefaultDatabase,
+		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": v.Path.Database,
 			"table_name": v.Path.Table, "view_definition": viewDefinition(v, false), "check_option": "NONE",
 			"is_updatable": "NO", "is_insertable_into": "NO", "is_trigger_updatable": "NO",
 			"is_trigger_deletable": "NO", "is_trigger_insertable_into": "NO"})

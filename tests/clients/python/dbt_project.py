@@ -246,6 +246,9 @@ def main():
             with open(os.path.join(project, "models", name), "w") as f:
                 f.write(body)
         conn = psycopg2.connect(host=host, port=port, user="sqlgate", dbname="sqlgate", sslmode="disable")
+        # one statement per transaction: a Fluss cluster writes one table
+        # per transaction
+        conn.autocommit = True
         try:
             sql(conn, SEED)
             section("dbt run 1", invoke(["run"], project))

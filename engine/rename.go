@@ -84,6 +84,11 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 	} else if sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
 		return nil, err
 	}
+	if q, ok := s.eng.store.(fluss.SequenceStore); ok {
+		if _, err := q.GetSequence(ctx, to); err == nil {
+			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", to.Table)
+		}
+	}
 	if deps := s.eng.meta.Views().Dependents(from); len(deps) > 0 {
 		kind := "table"
 		if isView {

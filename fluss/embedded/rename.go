@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"context"
-	"slices"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -40,24 +39,14 @@ func (s *Store) RenameTable(ctx context.Context, from, to fluss.TablePath) (flus
 	if _, taken := s.tables[to]; taken {
 		return fluss.TableInfo{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", to.Table)
 	}
-	prev := s.catalog
-	s.catalog.Tables = slices.Clone(s.catalog.Tables)
-	for i, e := range s.catalog.Tables {
+	var entry catalogEntry
+	for _, e := range s.catalog.Tables {
 		if e.TableID == old.info.TableID {
-			s.catalog.Tables[i].Table = to.Table
+			entry = e
 		}
 	}
-	if err := s.saveCatalog(); err != nil {
-		s.catalog = prev
-		return fluss.TableInfo{}, err
-	}
-	// The catalog names the table to from here on, durably.
-	r := &request{table: old, kind: reqAlter, done: make(chan result, 1)}
-	res, err := s.submit(context.WithoutCancel(ctx), r)
-	if err == nil {
-		err = res.err
-	}
-	if err != nil {
+	entry.Table = to.Table
+	if err := s.replaceEntry(ctx, old, entry); err != nil {
 		return fluss.TableInfo{}, err
 	}
 	info := old.info

@@ -136,14 +136,8 @@ func TestCrashRename(t *testing.T) {
 func verifyRenameCrash(t *testing.T, dir string, acks renameAcks) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := Open(dir, Options{})
-	if err != nil {
-		t.Fatalf("Open after SIGKILL: %v", err)
-	}
+	s := reopenAfterKill(t, dir)
 	defer s.Close()
-	if c := s.Corruptions(); len(c) > 0 {
-		t.Fatalf("corruption after SIGKILL: %v", c)
-	}
 	tables, err := s.ListTables(ctx, fluss.DefaultDatabase)
 	if err != nil {
 		t.Fatal(err)

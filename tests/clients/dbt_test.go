@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/sqlgate/sqlgate/internal/testbin"
 )
 
 // TestDbtProject runs a dbt-postgres project (python/dbt_project.py:
@@ -68,12 +70,7 @@ func dbtPython(t *testing.T) string {
 	if p := os.Getenv("SQLGATE_DBT_PYTHON"); p != "" {
 		return p
 	}
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache")
-	}
-	p := filepath.Join(cache, "sqlgate", "dbt-postgres-1.11.0", "bin", "python")
+	p := testbin.ToolPath("dbt-postgres-1.11.0", "bin", "python")
 	if out, err := exec.Command(p, "-c", "import dbt.adapters.postgres, psycopg2").CombinedOutput(); err != nil {
 		t.Fatalf("dbt-postgres is not installed in %s (scripts/install-test-deps.sh installs it): %v\n%s", p, err, out)
 	}

@@ -19,8 +19,8 @@ import (
 // columns and kinds after each run. dbt's materializations exercise
 // db.schema.name names, CREATE VIEW / CREATE TABLE AS inside transaction
 // blocks, ALTER TABLE ... RENAME TO of tables and views, DROP ... CASCADE,
-// temporary tables, DELETE ... WHERE (key) IN (...) and the catalog queries
-// of its relation cache.
+// COMMENT ON (persist_docs), temporary tables, DELETE ... WHERE (key) IN
+// (...) and the catalog queries of its relation cache.
 func TestDbtProject(t *testing.T) {
 	python := dbtPython(t)
 	p := startOraclePair(t)

@@ -1,5 +1,6 @@
 """A dbt-postgres project (issue 36) run as a team would run it: sources
-over two seeded tables, a view model, a table model, an incremental model
+over two seeded tables, a view model, a table model (with persist_docs:
+COMMENT ON its table and columns), an incremental model
 (a contract with a primary key, unique_key, dbt-postgres's default
 delete+insert strategy), and schema tests (not_null, unique,
 accepted_values, relationships). `dbt run` twice, with new and changed
@@ -87,8 +88,14 @@ models:
                 to: source('raw', 'customers')
                 field: id
   - name: customer_totals
+    description: "orders per customer"
+    config:
+      persist_docs:
+        relation: true
+        columns: true
     columns:
       - name: customer_id
+        description: "the customer's key"
         data_tests: [not_null, unique]
       - name: tier
         data_tests:
@@ -204,6 +211,9 @@ def contents(conn, label):
     section("columns " + label, rows(conn, "SELECT table_name, column_name, data_type, numeric_precision, numeric_scale "
                                          "FROM information_schema.columns WHERE table_schema = 'analytics' "
                                          "ORDER BY table_name, ordinal_position"))
+    section("comments " + label, rows(conn, "SELECT obj_description('analytics.customer_totals'::regclass, 'pg_class'), "
+                                          "col_description('analytics.customer_totals'::regclass, 1), "
+                                          "col_description('analytics.customer_totals'::regclass, 2)"))
     section("relations " + label, rows(conn, "SELECT table_name, table_type FROM information_schema.tables "
                                              "WHERE table_schema = 'analytics' ORDER BY table_name"))
 

@@ -33,10 +33,15 @@ import (
 //     old name) and would take as long as the table is large, so sqlgate
 //     refuses with 0A000 and says how to copy it explicitly.
 //
-// A relation other views name is refused too (0A000): PostgreSQL's views
-// follow a rename because they hold the relation's oid, but sqlgate keeps
-// a view's definition as written, so it would name a relation that no
-// longer exists.
+// The views over the relation follow it, as PostgreSQL's do (they hold
+// its oid): sqlgate keeps a view's definition as written, so each is
+// rewritten to name the new name, with the old one as its alias
+// (sql.RenameInDefinition), and stored in the same metadata commit as the
+// view's rename, or in the commit after the table's (a crash between the
+// two leaves them naming the old name: they are swept at the next start,
+// as views over a dropped table are). dbt relies on it: a view model over
+// a table model follows the old table to x__dbt_backup and goes with it
+// at DROP ... CASCADE (cascade.go).
 
 // renameRelation runs ALTER TABLE | VIEW ... RENAME TO (and ALTER VIEW's
 // other forms, which it refuses once it knows the view exists).
@@ -89,24 +94,59 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", to.Table)
 		}
 	}
-	if deps := s.eng.meta.Views().Dependents(from); len(deps) > 0 {
-		kind := "table"
-		if isView {
-			kind = "view"
-		}
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot rename %s \"%s\" because view \"%s\" depends on it", kind, from.Table, deps[0].Path.Table).
-			WithDetail("sqlgate keeps a view's definition as it was written, so the view would still name \"%s\".", from.Table).
-			WithHint("Drop the dependent views, rename, and create them again over the new name.")
+	deps, err := followers(s.eng.meta.Views().Dependents(from), from, to)
+	if err != nil {
+		return nil, err
 	}
 	if isView {
-		return s.renameView(ctx, tag, view, to)
+		return s.renameView(ctx, tag, view, to, deps)
 	}
-	return s.renameTable(ctx, info, to)
+	return s.renameTable(ctx, info, to, deps)
+}
+
+// followers are the views over the relation at from, as they read once it
+// is named to: their definitions name it so (sql.RenameInDefinition, with
+// the old name as the alias), and what they use is at to. PostgreSQL's
+// views follow a rename by the relation's oid; these follow it by the
+// rewrite. A view whose definition names the relation in a way the
+// rewrite does not find refuses the rename (0A000).
+func followers(deps []views.View, from, to fluss.TablePath) ([]views.View, error) {
+	out := make([]views.View, 0, len(deps))
+	for _, d := range deps {
+		def, ok := sql.RenameInDefinition(d.Definition, from.Database, from.Table, to.Table)
+		if !ok {
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot rename \"%s\": view \"%s\" depends on it in a way sqlgate cannot rewrite", from.Table, d.Path.Table).
+				WithDetail("sqlgate keeps a view's definition as written, and names the renamed relation in it anew.").
+				WithHint("Drop the view, rename, and create the view again over the new name.")
+		}
+		d.Definition, d.Pretty, d.Plain = def, "", ""
+		uses := make([]views.Relation, len(d.Uses))
+		for i, u := range d.Uses {
+			if u.Path == from {
+				u.Path = to
+			}
+			uses[i] = u
+		}
+		d.Uses = uses
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// storeFollowers stores the views that follow a rename (same ids, owners
+// and columns).
+func storeFollowers(tx *meta.Tx, deps []views.View) error {
+	for _, d := range deps {
+		if _, err := tx.Views.Create(d, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // renameView moves a view in sqlgate's metadata, its grants row's name
 // with it, in one commit.
-func (s *session) renameView(ctx context.Context, tag string, v views.View, to fluss.TablePath) (pgwire.Result, error) {
+func (s *session) renameView(ctx context.Context, tag string, v views.View, to fluss.TablePath, deps []views.View) (pgwire.Result, error) {
 	if err := s.blockDDL(tag, nil); err != nil {
 		return nil, err
 	}
@@ -121,6 +161,9 @@ func (s *session) renameView(ctx context.Context, tag string, v views.View, to f
 		if err != nil {
 			return err
 		}
+		if err := storeFollowers(tx, deps); err != nil {
+			return err
+		}
 		return tx.Access.SetOwner(renamed.ACLKey(), to.String(), tx.Access.Owner(renamed.ACLKey()))
 	})
 	if err != nil {
@@ -130,7 +173,7 @@ func (s *session) renameView(ctx context.Context, tag string, v views.View, to f
 }
 
 // renameTable renames a table in the store, then its grants row.
-func (s *session) renameTable(ctx context.Context, info fluss.TableInfo, to fluss.TablePath) (pgwire.Result, error) {
+func (s *session) renameTable(ctx context.Context, info fluss.TableInfo, to fluss.TablePath, deps []views.View) (pgwire.Result, error) {
 	renamer, ok := s.eng.store.(fluss.TableRenamer)
 	if !ok {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... RENAME TO is not supported on a Fluss cluster: Fluss 0.9.1 cannot rename a table").
@@ -158,6 +201,9 @@ func (s *session) renameTable(ctx context.Context, info fluss.TableInfo, to flus
 		return nil, err
 	}
 	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		if err := storeFollowers(tx, deps); err != nil {
+			return err
+		}
 		id := renamed.TableID
 		if tx.Access.PathOf(id) == "" {
 			return nil // no row: the owner is in the table's properties

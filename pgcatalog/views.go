@@ -21,8 +21,12 @@ import (
 // as PostgreSQL prints it for simple views only (binder/viewdef.go); for
 // the others it is the text the user wrote, framed as PostgreSQL frames
 // its own (a leading space, a trailing semicolon);
-// views are not updatable (is_updatable NO); pg_rewrite and pg_depend have
-// no rows for them.
+// views are not updatable (is_updatable NO). Each view has its _RETURN
+// rule in pg_rewrite and PostgreSQL's pg_depend rows for it: the rule
+// depends internally on the view ('i') and normally on each relation the
+// view names ('n', whole relations: no per-column rows), which is what
+// dbt's relation cache reads to know which views a DROP ... CASCADE
+// takes.
 
 // ViewLister lists the stored views (views.Store implements it).
 type ViewLister interface {
@@ -35,6 +39,9 @@ const viewOIDBase = firstUserOID + 4*oidStride
 func ViewOID(id int64) uint32 { return uint32(viewOIDBase + id) }
 
 func viewRowTypeOID(id int64) uint32 { return ViewOID(id) + oidStride }
+
+// viewRuleOID is the OID of the view's _RETURN rule (pg_rewrite).
+func viewRuleOID(id int64) uint32 { return uint32(firstUserOID + 11*oidStride + id) }
 
 // listViews lists the views clients see: those of every schema (each
 // shows in its own schema's namespace).
@@ -112,6 +119,8 @@ func (c *Catalog) withViewRows() {
 		"tables":       c.viewInfoTablesRows,
 		"columns":      c.viewInfoColumnsRows,
 		"views":        c.viewInfoViewsRows,
+		"pg_rewrite":   c.viewRewriteRows,
+		"pg_depend":    c.viewDependRows,
 	}
 	for name, fn := range add {
 		prev := c.rows[name]
@@ -206,6 +215,36 @@ func (c *Catalog) viewInfoViewsRows(vs []views.View) []row {
 			"table_name": v.Path.Table, "view_definition": viewDefinition(v, false), "check_option": "NONE",
 			"is_updatable": "NO", "is_insertable_into": "NO", "is_trigger_updatable": "NO",
 			"is_trigger_deletable": "NO", "is_trigger_insertable_into": "NO"})
+	}
+	return rows
+}
+
+func (c *Catalog) viewRewriteRows(vs []views.View) []row {
+	var rows []row
+	for _, v := range vs {
+		rows = append(rows, row{"oid": viewRuleOID(v.ID), "rulename": "_RETURN", "ev_class": ViewOID(v.ID),
+			"ev_type": "1", "ev_enabled": "O", "is_instead": true})
+	}
+	return rows
+}
+
+func (c *Catalog) viewDependRows(vs []views.View) []row {
+	dep := func(rule, ref uint32, typ string) row {
+		return row{"classid": classPgRewrite, "objid": rule, "objsubid": 0, "refclassid": classPgClass,
+			"refobjid": ref, "refobjsubid": 0, "deptype": typ}
+	}
+	var rows []row
+	for _, v := range vs {
+		rule := viewRuleOID(v.ID)
+		rows = append(rows, dep(rule, ViewOID(v.ID), "i"))
+		for _, u := range v.Uses {
+			switch {
+			case u.TableID != 0:
+				rows = append(rows, dep(rule, RelationOID(u.TableID), "n"))
+			case u.ViewID != 0:
+				rows = append(rows, dep(rule, ViewOID(u.ViewID), "n"))
+			}
+		}
 	}
 	return rows
 }

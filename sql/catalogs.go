@@ -44,7 +44,7 @@ var relationListEnds = map[string]bool{
 	"WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true, "LIMIT": true, "OFFSET": true,
 	"FETCH": true, "WINDOW": true, "UNION": true, "INTERSECT": true, "EXCEPT": true, "SET": true,
 	"VALUES": true, "SELECT": true, "RETURNING": true, "ON": true, "CASCADE": true,
-	"RESTRICT": true, "FOR": true, "AS": true,
+	"RESTRICT": true, "FOR": true,
 }
 
 // queryStarts are the words that make a parenthesis a subquery.
@@ -85,10 +85,67 @@ func (p *Parser) stripCatalogs(src string, toks []token) (out []token, changed b
 	if !found {
 		return toks, false, nil
 	}
+	drop := map[int]bool{}
+	err = walkNames(src, toks, func(k, n int, relation bool) error {
+		switch {
+		case n < 3, n == 3 && !relation:
+			return nil // schema.table.column
+		case n > 4, n == 4 && relation:
+			return nil // PostgreSQL's "too many dotted names": TiDB's syntax error
+		}
+		catalog, _ := identName(src, toks[k])
+		if !p.anyCatalog && catalog != p.database {
+			parts := make([]string, n)
+			for i := range parts {
+				parts[i], _ = identName(src, toks[k+2*i])
+			}
+			name := strings.Join(parts, ".")
+			if relation {
+				name = `"` + name + `"`
+			}
+			return sqlerr.New(sqlerr.FeatureNotSupported, "cross-database references are not implemented: %s", name).
+				WithPosition(charPos(src, toks[k].start))
+		}
+		drop[k] = true
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if len(drop) == 0 {
+		return toks, false, nil
+	}
+	// Each catalog token k and its dot k+1 go; the schema part k+2, which
+	// now starts the name, becomes a synthetic quoted identifier (so
+	// keywords stay names) with a space before it, so "FROM db.s.t" does
+	// not become "FROMs.t".
+	out = make([]token, 0, len(toks)-2*len(drop))
+	for k := 0; k < len(toks); k++ {
+		if !drop[k] {
+			out = append(out, toks[k])
+			continue
+		}
+		s := toks[k+2]
+		name, _ := identName(src, s)
+		s.kind, s.synth, s.inPlace, s.lead, s.hasComment = tkQIdent, quoteIdent(name), false, s.start, false
+		out = append(out, s)
+		k += 2
+	}
+	return out, true, nil
+}
+
+// walkNames calls fn for every dotted name of toks (its first token k and
+// its number of parts n) with whether it stands where PostgreSQL's grammar
+// takes a relation name (see the top of this file); a name followed by
+// "(" is a function's, unless a column list follows a table's name (INTO,
+// TABLE, VIEW). It stops at fn's first error.
+func walkNames(src string, toks []token, fn func(k, n int, relation bool) error) error {
+	if len(toks) == 0 {
+		return nil
+	}
 	first := toks[0].word(src)
 	type frame struct{ query, list bool }
 	stack := []frame{{query: true}}
-	drop := map[int]bool{}
 	for k := 0; k < len(toks); k++ {
 		t := toks[k]
 		top := &stack[len(stack)-1]
@@ -117,12 +174,8 @@ func (p *Parser) stripCatalogs(src string, toks []token) (out []token, changed b
 				top.list = true
 			}
 		}
-		if n < 3 {
-			k += 2*n - 2
-			continue
-		}
 		relation := false
-		if n == 3 && k > 0 {
+		if k > 0 {
 			prev := toks[k-1]
 			pw := prev.word(src)
 			switch {
@@ -134,55 +187,21 @@ func (p *Parser) stripCatalogs(src string, toks []token) (out []token, changed b
 			case prev.isPunct(src, ","):
 				relation = top.list
 			}
-			if k+5 < len(toks) && toks[k+5].isPunct(src, "(") && !relation {
-				k += 4 // a function call schema.pkg.f(..): not ours
-				continue
+		}
+		end := k + 2*n - 1 // the token after the name
+		if end < len(toks) && toks[end].isPunct(src, "(") && k > 0 {
+			switch toks[k-1].word(src) {
+			case "INTO", "TABLE", "VIEW": // a column list
+			default:
+				relation = false // a function call
 			}
 		}
-		if n == 3 && !relation {
-			k += 4 // schema.table.column
-			continue
+		if err := fn(k, n, relation); err != nil {
+			return err
 		}
-		if n > 4 || n == 4 && relation {
-			k += 2*n - 2 // PostgreSQL's "too many dotted names": TiDB's syntax error
-			continue
-		}
-		catalog, _ := identName(src, toks[k])
-		if !p.anyCatalog && catalog != p.database {
-			parts := make([]string, n)
-			for i := range parts {
-				parts[i], _ = identName(src, toks[k+2*i])
-			}
-			name := strings.Join(parts, ".")
-			if relation {
-				name = `"` + name + `"`
-			}
-			return nil, false, sqlerr.New(sqlerr.FeatureNotSupported, "cross-database references are not implemented: %s", name).
-				WithPosition(charPos(src, toks[k].start))
-		}
-		drop[k] = true
-		k += 2*n - 2
+		k = end - 1
 	}
-	if len(drop) == 0 {
-		return toks, false, nil
-	}
-	// Each catalog token k and its dot k+1 go; the schema part k+2, which
-	// now starts the name, becomes a synthetic quoted identifier (so
-	// keywords stay names) with a space before it, so "FROM db.s.t" does
-	// not become "FROMs.t".
-	out = make([]token, 0, len(toks)-2*len(drop))
-	for k := 0; k < len(toks); k++ {
-		if !drop[k] {
-			out = append(out, toks[k])
-			continue
-		}
-		s := toks[k+2]
-		name, _ := identName(src, s)
-		s.kind, s.synth, s.inPlace, s.lead, s.hasComment = tkQIdent, quoteIdent(name), false, s.start, false
-		out = append(out, s)
-		k += 2
-	}
-	return out, true, nil
+	return nil
 }
 
 // indexStatement: CREATE [UNIQUE] INDEX.

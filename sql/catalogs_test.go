@@ -77,3 +77,28 @@ func tokensText(src string, toks []token) string {
 	}
 	return b.String()
 }
+
+// TestRenameInDefinition: the names of a renamed relation in a view's
+// definition follow it, keeping the old name as the alias where there was
+// none, and nothing else changes.
+func TestRenameInDefinition(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`SELECT id FROM a WHERE a.id > 1`, `SELECT id FROM "public"."b" AS "a" WHERE a.id > 1`},
+		{`select x.id from public.a x join c on c.id = x.id`, `select x.id from "public"."b" x join c on c.id = x.id`},
+		{`select * from "db"."public"."a" as y, a`, `select * from "public"."b" as y, "public"."b" AS "a"`},
+		{`select a.a from other.a, (select 1 from a) s`, `select a.a from other.a, (select 1 from "public"."b" AS "a") s`},
+		{`select * from c where id in (select id from a)`, `select * from c where id in (select id from "public"."b" AS "a")`},
+		{`select a(1) from c`, ``},
+	} {
+		got, ok := RenameInDefinition(c.in, "public", "a", "b")
+		if c.want == "" {
+			if ok {
+				t.Errorf("%s: rewritten to %s", c.in, got)
+			}
+			continue
+		}
+		if !ok || got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.in, got, c.want)
+		}
+	}
+}

@@ -20,7 +20,10 @@ import (
 // db.schema.name names, CREATE VIEW / CREATE TABLE AS inside transaction
 // blocks, ALTER TABLE ... RENAME TO of tables and views, DROP ... CASCADE,
 // COMMENT ON (persist_docs), temporary tables, DELETE ... WHERE (key) IN
-// (...) and the catalog queries of its relation cache.
+// (...) and the catalog queries of its relation cache (pg_depend's view
+// dependencies, which tell it what a DROP ... CASCADE took: a view model
+// over the table model follows the table's rename and goes with the
+// backup).
 func TestDbtProject(t *testing.T) {
 	python := dbtPython(t)
 	p := startOraclePair(t)
@@ -55,6 +58,9 @@ customer_totals | name | character varying | NULL | NULL
 customer_totals | tier | character varying | NULL | NULL
 customer_totals | order_count | bigint | 64 | 0
 customer_totals | total | numeric | 38 | 10
+gold_customers | customer_id | integer | 32 | 0
+gold_customers | name | character varying | NULL | NULL
+gold_customers | total | numeric | 38 | 10
 orders_inc | id | integer | 32 | 0
 orders_inc | customer_id | integer | 32 | 0
 orders_inc | status | text | NULL | NULL

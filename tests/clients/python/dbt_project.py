@@ -1,6 +1,8 @@
 """A dbt-postgres project (issue 36) run as a team would run it: sources
 over two seeded tables, a view model, a table model (with persist_docs:
-COMMENT ON its table and columns), an incremental model
+COMMENT ON its table and columns) and a view model over it (which dbt's
+rename of the table moves to its backup and its DROP ... CASCADE drops,
+before building it again), an incremental model
 (a contract with a primary key, unique_key, dbt-postgres's default
 delete+insert strategy), and schema tests (not_null, unique,
 accepted_values, relationships). `dbt run` twice, with new and changed
@@ -141,6 +143,12 @@ from {{ source('raw', 'customers') }} c
 left join {{ ref('stg_orders') }} o on o.customer_id = c.id
 group by c.id, c.name, c.tier
 ''',
+    "gold_customers.sql": '''
+{{ config(materialized='view') }}
+select customer_id, name, total
+from {{ ref('customer_totals') }}
+where tier = 'gold'
+''',
     "orders_inc.sql": '''
 {{ config(materialized='incremental', unique_key='id', on_schema_change='fail') }}
 select id, customer_id, status, amount
@@ -150,6 +158,28 @@ where id >= (select max(id) from {{ this }})
 {% endif %}
 ''',
 }
+
+# dbt-postgres's query for the views that depend on relations (its
+# relation cache drops them when a DROP ... CASCADE takes their relation).
+DEPENDENCIES = """
+select distinct dependent_namespace.nspname, dependent_class.relname,
+       referenced_namespace.nspname, referenced_class.relname
+from pg_class as dependent_class
+join pg_namespace as dependent_namespace on dependent_namespace.oid = dependent_class.relnamespace
+join pg_depend as dependent_depend on dependent_depend.refobjid = dependent_class.oid
+    and dependent_depend.classid = 'pg_rewrite'::regclass
+    and dependent_depend.refclassid = 'pg_class'::regclass
+    and dependent_depend.deptype = 'i'
+join pg_depend as joining_depend on joining_depend.objid = dependent_depend.objid
+    and joining_depend.classid = 'pg_rewrite'::regclass
+    and joining_depend.refclassid = 'pg_class'::regclass
+    and joining_depend.refobjid != dependent_depend.refobjid
+join pg_class as referenced_class on referenced_class.oid = joining_depend.refobjid
+join pg_namespace as referenced_namespace on referenced_namespace.oid = referenced_class.relnamespace
+    and referenced_namespace.nspname != 'information_schema'
+    and referenced_namespace.nspname not like 'pg\\_%'
+order by 1, 2, 3, 4
+"""
 
 SEED = [
     "CREATE SCHEMA IF NOT EXISTS raw",
@@ -207,6 +237,7 @@ def section(name, lines):
 def contents(conn, label):
     section("stg_orders " + label, rows(conn, "SELECT id, customer_id, status, amount FROM analytics.stg_orders ORDER BY id"))
     section("customer_totals " + label, rows(conn, "SELECT customer_id, name, tier, order_count, total FROM analytics.customer_totals ORDER BY customer_id"))
+    section("gold_customers " + label, rows(conn, "SELECT customer_id, name, total FROM analytics.gold_customers ORDER BY customer_id"))
     section("orders_inc " + label, rows(conn, "SELECT id, customer_id, status, amount FROM analytics.orders_inc ORDER BY id"))
     section("columns " + label, rows(conn, "SELECT table_name, column_name, data_type, numeric_precision, numeric_scale "
                                          "FROM information_schema.columns WHERE table_schema = 'analytics' "
@@ -214,6 +245,7 @@ def contents(conn, label):
     section("comments " + label, rows(conn, "SELECT obj_description('analytics.customer_totals'::regclass, 'pg_class'), "
                                           "col_description('analytics.customer_totals'::regclass, 1), "
                                           "col_description('analytics.customer_totals'::regclass, 2)"))
+    section("view dependencies " + label, rows(conn, DEPENDENCIES))
     section("relations " + label, rows(conn, "SELECT table_name, table_type FROM information_schema.tables "
                                              "WHERE table_schema = 'analytics' ORDER BY table_name"))
 

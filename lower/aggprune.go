@@ -1,6 +1,10 @@
 package lower
 
-import "github.com/sqlgate/sqlgate/binder"
+import (
+	"slices"
+
+	"github.com/sqlgate/sqlgate/binder"
+)
 
 // pruneAggregateInputs narrows an aggregation's input to the columns its
 // grouping keys and aggregates read (issue 27): without it
@@ -21,8 +25,12 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 	}
 	// Only an input that reads a table narrows to some gain; a projection
 	// over a sort or a union would only add a node.
+	need := map[int]bool{}
 	leaf := a.Input
 	if f, ok := leaf.(*binder.Filter); ok {
+		// The filter's columns stay in the input: a filter over a narrowed
+		// scan is what the scan then decodes, with no projection between.
+		markColumns(f.Cond, need)
 		leaf = f.Input
 	}
 	switch leaf.(type) {
@@ -30,7 +38,6 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 	default:
 		return n
 	}
-	need := map[int]bool{}
 	for _, g := range a.GroupBy {
 		markColumns(g, need)
 	}
@@ -48,7 +55,28 @@ func pruneAggregateInputs(n binder.Node) binder.Node {
 	if len(need) == len(a.Input.Columns()) {
 		return n
 	}
-	in, remap := pruneInput(a.Input, need)
+	var in binder.Node
+	var remap map[int]int
+	if _, ok := leaf.(*binder.Join); ok && leaf != a.Input {
+		// A filter over a join: pruneJoinInputs narrows the join under a
+		// projection of the columns needed.
+		keep := make([]int, 0, len(need))
+		for c := range need {
+			keep = append(keep, c)
+		}
+		slices.Sort(keep)
+		cols := a.Input.Columns()
+		p := &binder.Project{Input: a.Input}
+		remap = map[int]int{}
+		for i, c := range keep {
+			remap[c] = i
+			p.Exprs = append(p.Exprs, &binder.ColumnRef{Index: c, Name: cols[c].Name, T: cols[c].T})
+			p.Cols = append(p.Cols, cols[c])
+		}
+		in = pruneJoinInputs(p)
+	} else {
+		in, remap = pruneInput(a.Input, need)
+	}
 	if in == a.Input {
 		return n
 	}

@@ -396,6 +396,9 @@ type imageScan struct {
 	chunk     int
 	off       int64
 	done      bool
+	// end, when not 0, is the chunk a part of a split scan stops before;
+	// split is the number of parts.
+	end, split int
 }
 
 func (s *imageScan) Schema() *arrow.Schema { return s.schema }
@@ -407,7 +410,11 @@ func (s *imageScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for !s.done && s.chunk < len(s.img.chunks) {
+	end := len(s.img.chunks)
+	if s.end > 0 {
+		end = s.end
+	}
+	for !s.done && s.chunk < end {
 		c := s.img.chunks[s.chunk]
 		n := min(int64(s.batchRows), c.NumRows()-s.off)
 		if s.left > 0 && n > s.left {

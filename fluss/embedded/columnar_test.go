@@ -154,9 +154,8 @@ func TestColumnarImage(t *testing.T) {
 			t.Fatalf("snapshot: path %q (want %q), %d rows (want %d)", p, c.path, len(got), c.rows)
 		}
 	}
-	if _, p := scan(fluss.ScanOptions{}); p != "row store" {
-		t.Fatalf("after a write: path %q", p)
-	}
+	// (The scans of the later snapshots asked for a new image: it may be
+	// there already.)
 	waitImage(t, s, tb)
 	got, p := scan(fluss.ScanOptions{})
 	if p != "columnar image" || !slices.EqualFunc(got, rowPath(t, s, tb, after, nil), slices.Equal) {
@@ -295,4 +294,58 @@ func TestColumnarConcurrentWrites(t *testing.T) {
 	wg.Wait()
 	t.Logf("scans by path: %v", paths)
 	waitImage(t, s, tb)
+}
+
+// TestSplitScan: the parts of a split scan, read one after the other,
+// are the whole scan in its order, from the image and from the row store.
+func TestSplitScan(t *testing.T) {
+	ctx := context.Background()
+	for _, minRows := range []int64{1, -1} {
+		s, err := Open(t.TempDir(), Options{ColumnarMinRows: minRows, BatchRows: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := createTable(t, s, "kv", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v", "w"), PrimaryKey: []string{"k"}}, BucketCount: 5})
+		var rows [][]int32
+		for k := range int32(200_000) {
+			rows = append(rows, []int32{k, k * 3, k % 11})
+		}
+		rec := intRecord([]string{"k", "v", "w"}, rows...)
+		if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+		want := "row store"
+		if minRows > 0 {
+			waitImage(t, s, tb)
+			want = "columnar image"
+		}
+		ss, err := s.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := rowPath(t, s, tb, ss.(*storeSnapshot), []int{2, 0})
+		ss.Close()
+		for _, parts := range []int{2, 3} {
+			rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{Projection: []int{2, 0}}, parts)
+			if err != nil || len(rs) != parts {
+				t.Fatalf("SplitScan(%d): %d readers, %v", parts, len(rs), err)
+			}
+			var got [][]int32
+			for _, r := range rs {
+				part, p := readScan(t, r)
+				if p != want {
+					t.Fatalf("part path %q, want %q", p, want)
+				}
+				got = append(got, part...)
+			}
+			if !slices.EqualFunc(got, ref, slices.Equal) {
+				t.Fatalf("%d parts (%s): %d rows, want %d", parts, want, len(got), len(ref))
+			}
+		}
+		if rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{}, 9); err != nil || rs != nil {
+			t.Fatalf("more parts than buckets or chunks: %d readers, %v", len(rs), err)
+		}
+		s.Close()
+	}
 }

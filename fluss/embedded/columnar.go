@@ -236,22 +236,32 @@ func (s *Store) wantImage(h *tableHandle, proj []int, cur *colImage) {
 	merged = append(merged, cols...)
 	slices.Sort(merged)
 	tc.wanted = slices.Compact(merged)
-	// A table whose image went stale at once is written all the time:
-	// twice the last build's time passes between builds, so that building
-	// takes at most a third of a core's time.
-	if tc.busy || time.Since(tc.lastEnd) < 2*tc.lastTook {
+	if tc.busy || s.colCtx == nil || s.colCtx.Err() != nil {
 		return
 	}
-	if s.colCtx == nil || s.colCtx.Err() != nil {
+	// An image no write has made stale gets the missing columns added
+	// (built at a new snapshot, joined to it if still no write came).
+	// Otherwise the image is rebuilt whole; when the last one went stale,
+	// only after twice the time the last build took, so that building
+	// takes at most a third of a core's time for a table written all the
+	// time.
+	var base *colImage
+	build := slices.Clone(tc.wanted)
+	if cur != nil && cur.firstAfter.Load() == 0 {
+		base = cur
+		build = slices.DeleteFunc(build, func(c int) bool { _, ok := slices.BinarySearch(cur.cols, c); return ok })
+		if len(build) == 0 {
+			return
+		}
+	} else if cur != nil && time.Since(tc.lastEnd) < 2*tc.lastTook {
 		return
 	}
 	tc.busy = true
-	want := slices.Clone(tc.wanted)
 	s.colWG.Add(1)
 	go func() {
 		defer s.colWG.Done()
 		began := time.Now()
-		s.buildImage(s.colCtx, t, want)
+		s.buildImage(s.colCtx, t, build, base)
 		tc.mu.Lock()
 		tc.busy, tc.lastEnd, tc.lastTook = false, time.Now(), time.Since(began)
 		tc.mu.Unlock()
@@ -261,7 +271,7 @@ func (s *Store) wantImage(h *tableHandle, proj []int, cur *colImage) {
 // buildImage decodes t's state at a snapshot taken between group commits
 // into an image of cols and publishes it. A failure is logged and leaves
 // scans on the row path.
-func (s *Store) buildImage(ctx context.Context, t *tableState, cols []int) {
+func (s *Store) buildImage(ctx context.Context, t *tableState, cols []int, base *colImage) {
 	plan, err := projectionFor(t, cols)
 	if err != nil {
 		return
@@ -320,11 +330,13 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, cols []int) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	old := tc.img.Load()
-	var oldBytes int64
-	if old != nil {
-		oldBytes = old.bytes
+	// add is what the store's images grow by: the new columns beside
+	// base, or the new image in place of the old.
+	add := bytes
+	if old != nil && base == nil {
+		add -= old.bytes
 	}
-	if s.colBytes.Load()-oldBytes+bytes > s.columnarBytes() {
+	if s.colBytes.Load()+add > s.columnarBytes() {
 		s.log.Info("a table's columnar image would pass the store's budget; its scans read the row store", "table", t.info.Path.String(), "bytes", bytes)
 		return
 	}
@@ -335,10 +347,52 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, cols []int) {
 		return
 	}
 	s.clock.mu.Lock()
+	defer s.clock.mu.Unlock()
+	if base != nil {
+		// img holds base's missing columns of the same state only if no
+		// write came between the two snapshots (nor since).
+		if old != base || base.firstAfter.Load() != 0 || img.lastWrite0 != base.lastWrite0 {
+			return
+		}
+		merged, ok := joinImages(base, img)
+		if !ok {
+			return
+		}
+		merged.firstAfter.Store(img.firstAfter.Load())
+		img = merged
+	}
 	tc.img.Store(img)
-	s.clock.mu.Unlock()
-	s.colBytes.Add(bytes - oldBytes)
+	s.colBytes.Add(add)
 	tc.published = true
+}
+
+// joinImages is the image of a's and b's columns, both of the same state
+// (so cut into the same chunks).
+func joinImages(a, b *colImage) (*colImage, bool) {
+	if len(a.chunks) != len(b.chunks) {
+		return nil, false
+	}
+	out := &colImage{seq0: b.seq0, lastWrite0: a.lastWrite0, rows: a.rows, bytes: a.bytes + b.bytes}
+	out.cols = slices.Concat(a.cols, b.cols)
+	slices.Sort(out.cols)
+	for k, ca := range a.chunks {
+		cb := b.chunks[k]
+		if ca.NumRows() != cb.NumRows() {
+			return nil, false
+		}
+		fields := make([]arrow.Field, len(out.cols))
+		arrs := make([]arrow.Array, len(out.cols))
+		for i, c := range out.cols {
+			if j, ok := slices.BinarySearch(a.cols, c); ok {
+				fields[i], arrs[i] = ca.Schema().Field(j), ca.Column(j)
+			} else {
+				j, _ := slices.BinarySearch(b.cols, c)
+				fields[i], arrs[i] = cb.Schema().Field(j), cb.Column(j)
+			}
+		}
+		out.chunks = append(out.chunks, array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, ca.NumRows()))
+	}
+	return out, true
 }
 
 // dropImage forgets t's image (a dropped table).

@@ -349,3 +349,99 @@ func TestSplitScan(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestSplitScanConcurrentWrites: a writer moves amounts between pairs of
+// rows, each move one atomic upsert, so that every consistent state has
+// the same row count and sum; every split scan (parts read at once, from
+// the row store or the image) and every plain scan taken meanwhile sees
+// exactly that.
+func TestSplitScanConcurrentWrites(t *testing.T) {
+	ctx := context.Background()
+	s := openColumnar(t)
+	defer s.Close()
+	tb := createTable(t, s, "kv", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v", "w"), PrimaryKey: []string{"k"}}, BucketCount: 4})
+	const n = 20_000
+	var rows [][]int32
+	for k := range int32(n) {
+		rows = append(rows, []int32{k, 0, 0})
+	}
+	rec := intRecord([]string{"k", "v", "w"}, rows...)
+	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rng := rand.New(rand.NewPCG(1, 2))
+		vals := make([]int32, n)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			a, b := rng.Int32N(n), rng.Int32N(n)
+			if a == b {
+				continue
+			}
+			d := rng.Int32N(100)
+			vals[a] += d
+			vals[b] -= d
+			up := intRecord([]string{"k", "v", "w"}, []int32{a, vals[a], int32(i)}, []int32{b, vals[b], int32(i)})
+			_, err := tb.Upsert(ctx, up, fluss.UpsertOptions{})
+			up.Release()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if i%20 == 0 {
+				time.Sleep(30 * time.Millisecond) // room for an image
+			}
+		}
+	}()
+	check := func(what string, readers []fluss.RecordReader) string {
+		var count, sum int64
+		paths := ""
+		var wg sync.WaitGroup
+		got := make([][][]int32, len(readers))
+		ps := make([]string, len(readers))
+		for i, r := range readers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got[i], ps[i] = readScan(t, r)
+			}()
+		}
+		wg.Wait()
+		for i, part := range got {
+			for _, row := range part {
+				count++
+				sum += int64(row[1])
+			}
+			paths = ps[i]
+		}
+		if count != n || sum != 0 {
+			t.Fatalf("%s (%s): %d rows, sum %d", what, paths, count, sum)
+		}
+		return paths
+	}
+	seen := map[string]int{}
+	for round := 0; round < 80; round++ {
+		rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{Projection: []int{0, 1}}, 2)
+		if err != nil || rs == nil {
+			t.Fatalf("SplitScan: %v, %d readers", err, len(rs))
+		}
+		seen["split "+check("split scan", rs)]++
+		r, err := tb.Scan(ctx, fluss.ScanOptions{Projection: []int{0, 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen["plain "+check("scan", []fluss.RecordReader{r})]++
+		time.Sleep(time.Millisecond)
+	}
+	close(stop)
+	<-done
+	t.Logf("scans by path: %v", seen)
+}

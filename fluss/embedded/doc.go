@@ -54,6 +54,16 @@
 // lookups skip the iterator cache), and RowChanged compares a key's stored
 // value in it with the newest.
 //
+// A primary-key table that full scans read and that is large enough also
+// has a columnar image (columnar.go): Arrow column chunks of the columns
+// scans asked for, decoded from one pebble snapshot in the background, in
+// memory and never persisted. A scan whose snapshot holds the image's state
+// exactly (told by the commit clock, which numbers group commits against
+// snapshots) hands out slices of its chunks instead of decoding rows; any
+// other reads pebble and asks for a new image. SplitScan
+// (columnarsplit.go) reads a table in parts over one snapshot for parallel
+// workers: whole image chunks, or bucket ranges of the row store.
+//
 // Reads see committed state only: a scan iterates a pebble snapshot (a
 // primary-key table) or reads each bucket log up to the committed length
 // captured when it starts, from a read-only mapping of the log that lasts

@@ -106,6 +106,8 @@ func allFuncs() []*Func {
 	fs = append(fs, jsonContainFuncs()...)
 	fs = append(fs, similarFuncs()...)
 	fs = append(fs, epochFuncs()...)
+	fs = append(fs, trigFuncs()...)
+	fs = append(fs, numericMathFuncs()...)
 	return fs
 }
 

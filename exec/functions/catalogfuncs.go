@@ -412,8 +412,20 @@ func lookupRelation(ctx context.Context, c CatalogInfo, s string) (uint32, bool,
 	return c.LookupRelation(ctx, s)
 }
 
+// lookupType is regtype input: a type name, with PostgreSQL's 42601 for
+// text that is no type name at all (empty, or words no multi-word type
+// name such as "double precision" has).
 func lookupType(_ context.Context, c CatalogInfo, s string) (uint32, bool, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false, sqlerr.New(sqlerr.SyntaxError, "invalid type name %q", s)
+	}
 	o, ok := c.LookupType(s)
+	if !ok {
+		if f := strings.Fields(s); len(f) > 1 && !strings.ContainsAny(s, `"(`) {
+			return 0, false, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", f[1])
+		}
+	}
 	return o, ok, nil
 }
 

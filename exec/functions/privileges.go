@@ -116,6 +116,9 @@ type privObject struct {
 	// byName resolves a name, failing with the kind's error when nothing
 	// has it.
 	byName func(ctx context.Context, c CatalogInfo, s string) (uint32, error)
+	// afterName, when set, checks an object found by name after the
+	// privilege list (has_sequence_privilege's relation kind).
+	afterName func(ctx context.Context, c CatalogInfo, oid uint32) (bool, error)
 	// exists reports whether an OID names such an object (false: NULL);
 	// it may fail (an OID of another relation kind than the function's).
 	exists func(ctx context.Context, c CatalogInfo, oid uint32) (bool, error)
@@ -165,6 +168,11 @@ func (o *privObject) kernel(withUser bool) Kernel {
 			privs, err := privilegeList(a[1].(string), o.privs, false)
 			if err != nil {
 				return nil, err
+			}
+			if o.afterName != nil {
+				if _, err := o.afterName(ctx, c, obj); err != nil {
+					return nil, err
+				}
 			}
 			return o.holds(ctx, c, g, obj, privs)
 		}
@@ -216,9 +224,9 @@ func publicSelect(ctx context.Context, c CatalogInfo, oid uint32) (bool, error) 
 }
 
 func relationByName(ctx context.Context, c CatalogInfo, s string) (uint32, error) {
-	oid, ok, err := c.LookupRelation(ctx, s)
+	oid, ok, err := lookupRelation(ctx, c, s)
 	if err == nil && !ok {
-		err = sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", s)
+		err = sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", displayName(s))
 	}
 	return oid, err
 }
@@ -282,15 +290,7 @@ func privObjects() []*privObject {
 		{fn: "has_any_column_privilege", privs: []string{"SELECT", "INSERT", "UPDATE", "REFERENCES"},
 			byName: relationByName, exists: relationExists, public: publicSelectOnly},
 		{fn: "has_sequence_privilege", privs: []string{"USAGE", "SELECT", "UPDATE"},
-			byName: func(ctx context.Context, c CatalogInfo, s string) (uint32, error) {
-				oid, err := relationByName(ctx, c, s)
-				if err != nil {
-					return 0, err
-				}
-				_, err = sequenceKind(ctx, c, oid)
-				return oid, err
-			},
-			exists: sequenceKind, public: publicHolds()},
+			byName: relationByName, afterName: sequenceKind, exists: sequenceKind, public: publicHolds()},
 		{fn: "has_schema_privilege", privs: []string{"USAGE", "CREATE"},
 			byName: func(_ context.Context, c CatalogInfo, s string) (uint32, error) {
 				oid, ok := c.LookupNamespace(s)
@@ -396,6 +396,24 @@ func privilegeFuncs() []*Func {
 	return fs
 }
 
+// checkColumnExists fails with 42703 when an existing relation has no
+// column of the name (an OID that names no relation passes, and so does
+// everything when the catalog cannot list columns).
+func checkColumnExists(ctx context.Context, c CatalogInfo, rel uint32, col string) error {
+	p, ok := c.(PrivilegeCatalog)
+	if !ok {
+		return nil
+	}
+	if _, ok, err := p.ColumnNumber(ctx, rel, col); err != nil || ok {
+		return err
+	}
+	name, found, err := c.RelationName(ctx, rel)
+	if err != nil || !found {
+		return err
+	}
+	return sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", col, strings.Trim(name, `"`))
+}
+
 // columnPrivilegeFuncs are has_column_privilege's twelve signatures: the
 // table by name or OID, the column by name or number.
 func columnPrivilegeFuncs() []*Func {
@@ -431,12 +449,8 @@ func columnPrivilegeFuncs() []*Func {
 					return nil, err
 				}
 				if !ok {
-					name, found, err := c.RelationName(ctx, rel)
-					if err != nil {
+					if err := checkColumnExists(ctx, c, rel, col); err != nil {
 						return nil, err
-					}
-					if found {
-						return nil, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", col, strings.Trim(name, `"`))
 					}
 				}
 				attnum, exists = n, ok

@@ -72,6 +72,11 @@ func regprocLookup(c CatalogInfo, text string, withArgs, must bool) (any, error)
 		}
 		return nil, sqlerr.New(sqlerr.UndefinedFunction, "function %q does not exist", s)
 	}
+	if !withArgs {
+		if _, err := qualifiedNameParts(s); err != nil {
+			return nil, err // even to_regproc, as on PostgreSQL
+		}
+	}
 	nameText, argText := s, ""
 	if withArgs {
 		i := strings.IndexByte(s, '(')

@@ -108,6 +108,8 @@ func allFuncs() []*Func {
 	fs = append(fs, epochFuncs()...)
 	fs = append(fs, trigFuncs()...)
 	fs = append(fs, numericMathFuncs()...)
+	fs = append(fs, operatorFuncs()...)
+	fs = append(fs, jsonbDeleteFuncs()...)
 	return fs
 }
 

@@ -13,6 +13,10 @@
 // (sequences.go: SequenceStore, nextval's step and the blocks stores
 // reserve ahead), and what a store shared by several servers offers for
 // sessions' temporary schemas (tempschemas.go: TempSchemaStore).
+// Partitioned tables are modelled here too (partitions.go: Fluss's
+// partition-key rules, partition names, auto-partitioning,
+// PartitionCatalog), and partitioned.go's PartitionedTable is the
+// fluss.Table both stores give a partitioned table, over their partitions.
 //
 // It must not know SQL: no parsing, no SQLSTATE-specific decisions beyond
 // returning *sqlerr.Error values for the write-rule violations that seed 000

@@ -65,6 +65,14 @@
 // or a replay of the bucket's changelog when the bucket is too large for
 // one (scan_replay.go).
 //
+// # Partitions
+//
+// A partitioned table's partitions (partitions.go) are Fluss's: data
+// requests carry the partition's id, their buckets' leaders come from
+// GetMetadata by partition id, CreatePartition / DropPartition /
+// ListPartitionInfos manage them, and the table is a
+// fluss.PartitionedTable over them.
+//
 // # sqlgate's metadata
 //
 // Views, table owners, grants and roles are kept in the cluster, in the

@@ -224,6 +224,9 @@ func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, e
 	if t.oldCols, err = s.oldColumns(ctx, info); err != nil {
 		return nil, err
 	}
+	if info.IsPartitioned() {
+		return s.partitionedTable(t) // partitions.go
+	}
 	return t, nil
 }
 

@@ -23,34 +23,35 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		return func(context.Context, *snapshot) ([]row, error) { return rows, nil }
 	}
 	return map[string]rowsFunc{
-		"pg_namespace":         c.allNamespaceRows,
-		"pg_class":             c.classRows,
-		"pg_attribute":         c.attributeRows,
-		"pg_type":              c.typeRows,
-		"pg_index":             c.indexRows,
-		"pg_indexes":           c.indexesViewRows,
-		"pg_constraint":        c.constraintRows,
-		"pg_attrdef":           c.attrdefRows,    // coldefs.go
-		"pg_sequence":          c.pgSequenceRows, // coldefs.go
-		"pg_sequences":         c.pgSequencesViewRows,
-		"pg_description":       c.descriptionRows,
-		"pg_database":          static(c.databaseRows()),
-		"pg_roles":             c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
-		"pg_authid":            c.dynamic(func() []row { return c.roleRows("rol") }),
-		"pg_user":              c.dynamic(c.userRows),
-		"pg_settings":          static(c.settingRows()),
-		"pg_am":                static(amRows()),
-		"pg_proc":              static(c.procRows()),
-		"pg_tables":            c.tablesViewRows,
-		"pg_stat_user_tables":  c.statTableRows,
-		"pg_stat_all_tables":   c.statTableRows,
-		"pg_stat_ssl":          statSSLRows,
-		"pg_locks":             c.lockRows,
-		"pg_extension":         static(extensionRows()),
-		"pg_collation":         static(collationRows()),
-		"pg_language":          static(languageRows()),
-		"pg_tablespace":        static(tablespaceRows()),
-		"pg_partitioned_table": c.partitionedTableRows, // partitions.go
+		"pg_namespace":           c.allNamespaceRows,
+		"pg_class":               c.classRows,
+		"pg_attribute":           c.attributeRows,
+		"pg_type":                c.typeRows,
+		"pg_index":               c.indexRows,
+		"pg_indexes":             c.indexesViewRows,
+		"pg_constraint":          c.constraintRows,
+		"pg_attrdef":             c.attrdefRows,    // coldefs.go
+		"pg_sequence":            c.pgSequenceRows, // coldefs.go
+		"pg_sequences":           c.pgSequencesViewRows,
+		"pg_description":         c.descriptionRows,
+		"pg_database":            static(c.databaseRows()),
+		"pg_roles":               c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
+		"pg_authid":              c.dynamic(func() []row { return c.roleRows("rol") }),
+		"pg_user":                c.dynamic(c.userRows),
+		"pg_settings":            static(c.settingRows()),
+		"pg_am":                  static(amRows()),
+		"pg_proc":                static(c.procRows()),
+		"pg_tables":              c.tablesViewRows,
+		"pg_stat_user_tables":    c.statTableRows,
+		"pg_stat_all_tables":     c.statTableRows,
+		"pg_stat_ssl":            statSSLRows,
+		"pg_prepared_statements": preparedStatementRows, // prepared.go
+		"pg_locks":               c.lockRows,
+		"pg_extension":           static(extensionRows()),
+		"pg_collation":           static(collationRows()),
+		"pg_language":            static(languageRows()),
+		"pg_tablespace":          static(tablespaceRows()),
+		"pg_partitioned_table":   c.partitionedTableRows, // partitions.go
 		// information_schema
 		"schemata":          c.allSchemataRows,
 		"tables":            c.infoTablesRows,

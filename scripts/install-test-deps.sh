@@ -45,6 +45,15 @@ if ! "$PYFLUSS_VENV/bin/python" -c 'import fluss, pyarrow' >/dev/null 2>&1; then
   python3 -m venv "$PYFLUSS_VENV"
   "$PYFLUSS_VENV/bin/pip" install -q --disable-pip-version-check pyfluss==1.0.0
 fi
+# The ADBC Flight SQL driver with pyarrow for flightsql/adbc_test.go, from
+# PyPI, in a virtualenv of its own in the user's cache, once.
+ADBC_VENV=${XDG_CACHE_HOME:-$HOME/.cache}/sqlgate/adbc-flightsql-1.13.0
+if ! "$ADBC_VENV/bin/python" -c 'import adbc_driver_flightsql.dbapi, pyarrow' >/dev/null 2>&1; then
+  echo "installing the ADBC Flight SQL driver into $ADBC_VENV"
+  rm -rf "$ADBC_VENV"
+  python3 -m venv "$ADBC_VENV"
+  "$ADBC_VENV/bin/pip" install -q --disable-pip-version-check adbc-driver-flightsql==1.13.0 adbc-driver-manager==1.13.0 pyarrow==21.0.0
+fi
 # dbt-postgres for tests/clients/dbt_test.go, pinned with every dependency
 # (tests/clients/python/dbt-requirements.txt), in a virtualenv of its own in
 # the user's cache, once.

@@ -88,6 +88,7 @@ func allFuncs() []*Func {
 	fs = append(fs, stringFuncs()...)
 	fs = append(fs, mathFuncs()...)
 	fs = append(fs, timeFuncs()...)
+	fs = append(fs, timeTZFuncs()...)
 	fs = append(fs, dateArithFuncs()...)
 	fs = append(fs, intervalFuncs()...)
 	fs = append(fs, settingFuncs()...)
@@ -106,6 +107,10 @@ func allFuncs() []*Func {
 	fs = append(fs, jsonContainFuncs()...)
 	fs = append(fs, similarFuncs()...)
 	fs = append(fs, epochFuncs()...)
+	fs = append(fs, trigFuncs()...)
+	fs = append(fs, numericMathFuncs()...)
+	fs = append(fs, operatorFuncs()...)
+	fs = append(fs, jsonbDeleteFuncs()...)
 	return fs
 }
 

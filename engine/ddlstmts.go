@@ -87,8 +87,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		if err != nil {
 			return nil, err
 		}
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "table \"%s\" is not partitioned: sqlgate creates no partitioned Fluss tables yet", info.Path.Table).
-			WithHint("PARTITION BY is not supported; a table's rows are spread over buckets (SHOW CREATE TABLE shows them).")
+		return s.showPartitions(ctx, info) // partitions.go
 	case sql.CommentOn:
 		return s.commentOn(ctx, d)
 	case sql.CreateIndex:
@@ -118,7 +117,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		}
 		return tagOnly(d.Verb), nil
 	case sql.Prepare:
-		return s.sqlPrepare(ctx, d.Prepare)
+		return s.sqlPrepare(ctx, d.Prepare, ps.source)
 	case sql.Execute:
 		return s.sqlExecute(ctx, ps, params)
 	case sql.AlterTable:
@@ -217,6 +216,7 @@ func showCreateTable(info fluss.TableInfo) string {
 		fmt.Fprintf(&b, ",\n    PRIMARY KEY (%s)", strings.Join(keys, ", "))
 	}
 	b.WriteString("\n)")
+	b.WriteString(partitionedByClause(info)) // partitions.go
 	props := [][2]string{{"bucket.num", fmt.Sprint(max(d.BucketCount, 1))}}
 	if len(d.BucketKey) > 0 {
 		props = append(props, [2]string{"bucket.key", strings.Join(d.BucketKey, ",")})

@@ -55,7 +55,8 @@
 // sequences.go): INSERT's defaults are bound into its plan, COPY fills
 // omitted columns with them, and every row a transaction writes passes
 // the table's CHECK constraints (pendingTable) before it is kept.
-// Sequences live in the store when it is a fluss.SequenceStore, and
-// nextval is not rolled back, as in PostgreSQL. A store without sequences (a Fluss cluster) refuses them,
-// and SERIAL and identity columns with them, with 0A000.
+// Sequences live in the store when it is a fluss.SequenceStore (the
+// embedded store and a Fluss cluster), and nextval is not rolled back, as
+// in PostgreSQL. A store without sequences refuses them, and SERIAL and
+// identity columns with them, with 0A000.
 package engine

@@ -46,6 +46,8 @@ var rules = []rule{
 	// After projection pushdown, which needs the projection directly
 	// above the scan; lowering then finds the scan right below the limit.
 	{"limit_pushdown", pushLimits},
+	// Last: it marks the scans the access-path rules chose (partitions.go).
+	{"partition_pruning", partitionPruning},
 }
 
 // estimatedRules are the rules that read row estimates, by name; their

@@ -34,6 +34,9 @@ func sizedCatalog() catalog {
 	c["ev"] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: "ev"}, TableID: 22, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
 		Columns:    []fluss.Column{{Name: "id", Type: id}, {Name: "seq", Type: id}, {Name: "v", Type: types.StringType}},
 		PrimaryKey: []string{"id", "seq"}}, BucketKey: []string{"id"}, BucketCount: 4}}
+	// pt is partitioned by dt: partition pruning
+	c["pt"] = fluss.TableInfo{Path: fluss.TablePath{Database: "public", Table: "pt"}, TableID: 23, Descriptor: fluss.TableDescriptor{Schema: fluss.Schema{
+		Columns: []fluss.Column{{Name: "dt", Type: types.StringType}, {Name: "v", Type: types.Int64Type}}}, PartitionKeys: []string{"dt"}}}
 	return c
 }
 
@@ -310,6 +313,7 @@ var ruleEffects = map[string]struct {
 	"bucket_key_lookup":       {"SELECT v FROM ev WHERE id = 7", nil},
 	"changelog_bounds":        {"SELECT v FROM ev$changelog WHERE _log_offset >= 5", nil},
 	"limit_pushdown":          {"SELECT v FROM (SELECT v, n FROM kv) s LIMIT 3", nil},
+	"partition_pruning":       {"SELECT v FROM pt WHERE dt >= '20240101'", nil},
 }
 
 // TestEveryRuleChangesSomePlan: each rule of the ordered list has a query

@@ -92,6 +92,9 @@
 //     other, and a REVOKE applies to the next statement there (the cluster
 //     test TestClusterTwoServersShareMetadata). Password lookups refresh
 //     too, so a role made through one server logs in through another.
+//     Each table DDL through the store rewrites the version row alone
+//     (Announce, catalogsync.go), and a reload drops the store's cached
+//     table info: the news that a table changed costs no extra request.
 //   - Concurrent changes: Update reloads first when the version moved, so
 //     a server changes the newest objects; but Fluss has no conditional
 //     write, so two servers committing at the same moment may each write

@@ -298,6 +298,9 @@ func tableComment(t fluss.TableInfo) string {
 	} else {
 		fmt.Fprintf(&b, ", %d buckets", n)
 	}
+	if t.IsPartitioned() { // each partition's
+		fmt.Fprintf(&b, " per partition, partitioned by (%s)", strings.Join(t.Descriptor.PartitionKeys, ", "))
+	}
 	key := t.Descriptor.BucketKey
 	if len(key) == 0 && t.HasPrimaryKey() {
 		key = t.Descriptor.Schema.PrimaryKey

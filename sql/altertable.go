@@ -66,6 +66,9 @@ func (p *ddlParser) unsupported(what, instead string) (AlterAction, error) {
 func (p *ddlParser) alterAction() (AlterAction, error) {
 	switch {
 	case p.accept("ADD"):
+		if a, ok, err := p.partitionAction(true); ok || err != nil { // partitions.go
+			return a, err
+		}
 		switch p.word(0) {
 		case "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN", "EXCLUDE":
 			return p.unsupported("ALTER TABLE ... ADD CONSTRAINT is not supported: Fluss 0.9.1 cannot add a constraint to an existing table",
@@ -74,6 +77,9 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		p.accept("COLUMN")
 		return p.addColumn()
 	case p.accept("DROP"):
+		if a, ok, err := p.partitionAction(false); ok || err != nil { // partitions.go
+			return a, err
+		}
 		if p.word(0) == "CONSTRAINT" {
 			return p.unsupported("ALTER TABLE ... DROP CONSTRAINT is not supported: Fluss 0.9.1 cannot change a table's primary key", insteadCopy)
 		}

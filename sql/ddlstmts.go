@@ -71,6 +71,11 @@ const (
 	// AlterUnsupported: an action Fluss cannot do; Unsupported names it
 	// and Instead says what to do instead.
 	AlterUnsupported
+	// AlterAddPartition, AlterDropPartition: ADD [IF NOT EXISTS] / DROP
+	// [IF EXISTS] PARTITION (k = v, ...); Props, IfNotExists (for DROP:
+	// IF EXISTS) (partitions.go).
+	AlterAddPartition
+	AlterDropPartition
 )
 
 // AlterAction is one action of ALTER TABLE.

@@ -138,6 +138,8 @@ type Statement struct {
 	Temporary bool
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
+	// PartitionKeys is CREATE TABLE ... PARTITIONED BY (cols) (partitions.go).
+	PartitionKeys []string
 	// ColumnDefaults, Checks and Identity are CREATE TABLE's DEFAULT
 	// clauses (by column), CHECK constraints and GENERATED ... AS IDENTITY
 	// clauses (by column), taken out of the text TiDB parses (coldefs.go).

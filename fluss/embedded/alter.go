@@ -84,6 +84,9 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 	}
 	t := old.replaced(info, entry.SchemaColumns)
 	s.tables[path] = t
+	if err := s.alterPartitionsLocked(ctx, t); err != nil { // partitions.go
+		return fluss.TableInfo{}, err
+	}
 	return t.info, nil
 }
 

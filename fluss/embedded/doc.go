@@ -80,6 +80,12 @@
 // batches below it by their headers alone (logrange.go). Within a group, a request reads what the group's earlier
 // requests wrote from their overlays, since the batch is not committed yet.
 //
+// A partitioned table's partitions (partitions.go) are entries of the
+// catalog file with ids of their own, each a tableState with its own
+// bucket logs and pebble state, so that creating or dropping one is one
+// atomic replacement of the catalog; auto-partitioning runs when the
+// table's partitions are listed in a new time unit.
+//
 // Databases (schemas) are listed in the catalog file. ALTER TABLE
 // (alter.go) replaces a table's catalog entry atomically; ADD COLUMN gives
 // it a new schema id and records each schema id's column count, and the

@@ -37,19 +37,26 @@ func (s *Store) Snapshot(ctx context.Context) (fluss.Snapshot, error) {
 	ss := &storeSnapshot{s: s, snap: s.db.NewSnapshot(), limits: map[*tableState][]int64{}}
 	s.catMu.Lock()
 	for _, t := range s.tables {
-		if t.info.HasPrimaryKey() {
-			continue
-		}
-		t.mu.RLock()
-		l := make([]int64, len(t.buckets))
-		for i, b := range t.buckets {
-			l[i] = b.committed
-		}
-		t.mu.RUnlock()
-		ss.limits[t] = l
+		ss.capture(t)
 	}
+	s.snapshotPartitionsLocked(ss) // partitions.go
 	s.catMu.Unlock()
 	return ss, nil
+}
+
+// capture records a log table's committed lengths in the snapshot (a
+// primary-key table's state is the pebble snapshot's).
+func (ss *storeSnapshot) capture(t *tableState) {
+	if t.info.HasPrimaryKey() {
+		return
+	}
+	t.mu.RLock()
+	l := make([]int64, len(t.buckets))
+	for i, b := range t.buckets {
+		l[i] = b.committed
+	}
+	t.mu.RUnlock()
+	ss.limits[t] = l
 }
 
 // Close implements fluss.Snapshot.
@@ -61,6 +68,9 @@ func (ss *storeSnapshot) Close() {
 
 // Table implements fluss.Snapshot.
 func (ss *storeSnapshot) Table(t fluss.Table) (fluss.Table, bool) {
+	if pt, ok := t.(*fluss.PartitionedTable); ok {
+		return ss.partitionedTable(pt) // partitions.go
+	}
 	h, ok := t.(*tableHandle)
 	if !ok || h.s != ss.s {
 		return t, false
@@ -81,6 +91,9 @@ func (ss *storeSnapshot) RowChanged(ctx context.Context, tb fluss.Table, key []b
 	}
 	if st, ok := tb.(*snapTable); ok {
 		tb = st.h
+	}
+	if pt, ok := tb.(*fluss.PartitionedTable); ok {
+		return ss.partitionRowChanged(ctx, pt, key) // partitions.go
 	}
 	h, ok := tb.(*tableHandle)
 	if !ok || h.s != ss.s {

@@ -97,6 +97,9 @@ type Store struct {
 
 	// seqs are the store's sequences (sequences.go).
 	seqs seqStore
+	// partitions are the partitioned tables' partitions (partitions.go),
+	// guarded by catMu.
+	partitions partitionMap
 
 	reqs      chan *request
 	quit      chan struct{}
@@ -352,6 +355,9 @@ func (s *Store) recover() error {
 	}
 	live := map[int64]bool{}
 	for _, e := range s.catalog.Tables {
+		if e.Partition != nil {
+			continue // recoverPartitions, below
+		}
 		info, err := infoFromEntry(e)
 		if err != nil {
 			return corrupt("catalog: %v", err)
@@ -371,6 +377,9 @@ func (s *Store) recover() error {
 		}
 		s.tables[info.Path] = t
 		live[info.TableID] = true
+	}
+	if err := s.recoverPartitions(live); err != nil {
+		return err
 	}
 	// Leftovers of a drop interrupted by a crash: directories and state of
 	// tables no longer in the catalog.
@@ -483,6 +492,8 @@ func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc flus
 		return fluss.TableInfo{}, err
 	}
 	s.tables[path] = t
+	// Fluss's coordinator runs a new table's auto-partitioning at once.
+	s.autoPartitionLocked(t) // partitions.go
 	return info, nil
 }
 
@@ -503,22 +514,20 @@ func (s *Store) DropTable(ctx context.Context, path fluss.TablePath, ignoreIfNot
 		return undefinedTable(path)
 	}
 	prev := s.catalog
-	s.catalog.Tables = slices.DeleteFunc(slices.Clone(s.catalog.Tables), func(e catalogEntry) bool { return e.TableID == t.info.TableID })
+	s.catalog.Tables = slices.DeleteFunc(slices.Clone(s.catalog.Tables), func(e catalogEntry) bool {
+		return e.TableID == t.info.TableID || e.isPartitionOf(t.info.TableID) // partitions.go
+	})
 	if err := s.saveCatalog(); err != nil {
 		s.catalog = prev
 		s.catMu.Unlock()
 		return err
 	}
 	delete(s.tables, path)
+	parts := s.takePartitionStates(t.info.TableID)
 	s.catMu.Unlock()
 	// The drop goes through the committer so that it is ordered after the
 	// writes already queued for the table.
-	r := &request{table: t, kind: reqDrop, done: make(chan result, 1)}
-	res, err := s.submit(context.WithoutCancel(ctx), r)
-	if err != nil {
-		return err
-	}
-	return res.err
+	return s.dropStates(ctx, append([]*tableState{t}, parts...))
 }
 
 func undefinedTable(path fluss.TablePath) error {
@@ -564,6 +573,9 @@ func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, e
 	t, ok := s.tables[path]
 	if !ok {
 		return nil, undefinedTable(path)
+	}
+	if t.info.IsPartitioned() {
+		return s.partitionedTable(t), nil // partitions.go
 	}
 	return &tableHandle{s: s, t: t}, nil
 }

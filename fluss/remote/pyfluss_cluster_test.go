@@ -51,12 +51,18 @@ func pyflussPython(t *testing.T) string {
 
 func runPy(t *testing.T, python string, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(python, append([]string{"testdata/pyfluss_interop.py"}, args...)...)
+	return runPyScript(t, python, "testdata/pyfluss_interop.py", args...)
+}
+
+// runPyScript runs a script of testdata with args and returns its output.
+func runPyScript(t *testing.T, python, script string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(python, append([]string{script}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("pyfluss_interop.py %s: %v\n%s", args[0], err, stderr.String())
+		t.Fatalf("%s %s: %v\n%s", script, args[0], err, stderr.String())
 	}
 	return out
 }

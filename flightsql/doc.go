@@ -65,6 +65,18 @@
 // "detail", "hint"). Any other error is logged and sent as XX000 "internal
 // error": Go error strings never reach clients.
 //
+// # Tests
+//
+// Against a real server (server.Start) with arrow-go's Flight SQL client:
+// values compared with what the PostgreSQL side returns for the same table
+// (flightsql_test.go), every seed-000 ingest rule (ingest_test.go), catalog
+// commands, transactions, statement_timeout, TLS and the connection limit
+// (session_test.go), query strings of several statements (multi_test.go);
+// the ADBC Flight SQL driver from Python (adbc_test.go,
+// testdata/adbc_client.py); a stalled client against an endless result
+// (backpressure_test.go); FuzzRequests (malformed commands, tickets, action
+// bodies and DoPut schemas) in make fuzz, its seeds in every go test.
+//
 // # Must not
 //
 // Parse SQL, evaluate expressions, read tables, or keep package-level

@@ -27,7 +27,8 @@
 //     address) names: a user, an engine session for autocommit statements,
 //     one engine session per open transaction, the prepared statements and
 //     the queries awaiting DoGet. Beyond Config.MaxConnections live
-//     connections a new one gets 53300 ResourceExhausted; a connection
+//     connections (or Config.MaxConnectionsPerUser of one user) a new one
+//     gets 53300 ResourceExhausted; a connection
 //     ends at CloseSession, or unused for Config.IdleTimeout (and nothing
 //     streaming), its open transactions rolled back. Calls on one engine session are
 //     serialised (a one-slot semaphore, waited for under the call's

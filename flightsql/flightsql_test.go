@@ -35,6 +35,12 @@ const adminPassword, bobPassword = "admin-secret", "bob-secret"
 
 func startServer(t *testing.T) *testServer {
 	t.Helper()
+	return startServerWith(t, nil)
+}
+
+// startServerWith is startServer with the configuration changed by adjust.
+func startServerWith(t *testing.T, adjust func(*server.Config)) *testServer {
+	t.Helper()
 	dir := t.TempDir()
 	var users pgwire.Users
 	if err := users.SetPassword("admin", adminPassword, false); err != nil {
@@ -47,8 +53,12 @@ func startServer(t *testing.T) *testServer {
 	e.Superuser = true
 	users.Users["admin"] = e
 	ctx := context.Background()
-	srv, err := server.Start(ctx, server.Config{Listen: "127.0.0.1:0", FlightListen: "127.0.0.1:0", DataDir: filepath.Join(dir, "data"),
-		Auth: pgwire.AuthConfig{Method: pgwire.AuthSCRAM, Users: &users, FailureDelay: -1}})
+	cfg := server.Config{Listen: "127.0.0.1:0", FlightListen: "127.0.0.1:0", DataDir: filepath.Join(dir, "data"),
+		Auth: pgwire.AuthConfig{Method: pgwire.AuthSCRAM, Users: &users, FailureDelay: -1}}
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	srv, err := server.Start(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

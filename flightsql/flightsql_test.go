@@ -352,10 +352,28 @@ func TestAuthentication(t *testing.T) {
 	ts.pgExec(t, "GRANT SELECT ON secret TO bob")
 	recs, _ := query(t, bctx, bob, "SELECT * FROM secret")
 	sameRows(t, "after GRANT", asText(t, recs, []types.T{types.Int32Type}), [][]string{{"1"}})
+	// a statement prepared while granted is refused once revoked
+	prep, err := bob.Prepare(bctx, "SELECT * FROM secret")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ts.pgExec(t, "REVOKE SELECT ON secret FROM bob")
 	info, err = bob.Execute(bctx, "SELECT * FROM secret")
 	if err == nil {
 		_, _, err = flightRecords(bctx, bob, info)
 	}
 	codeAndState(t, err, codes.PermissionDenied, "42501")
+	info, err = prep.Execute(bctx)
+	if err == nil {
+		_, _, err = flightRecords(bctx, bob, info)
+	}
+	codeAndState(t, err, codes.PermissionDenied, "42501")
+	// ingest needs INSERT
+	rec := fromJSON(t, arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int32, Nullable: true}}, nil), `[{"id": 2}]`)
+	_, err = ingest(bctx, bob, "secret", rec)
+	codeAndState(t, err, codes.PermissionDenied, "42501")
+	ts.pgExec(t, "GRANT INSERT ON secret TO bob")
+	if n, err := ingest(bctx, bob, "secret", rec); err != nil || n != 1 {
+		t.Fatalf("ingest after GRANT INSERT: %d, %v", n, err)
+	}
 }

@@ -10,7 +10,8 @@
 // statements that do not either (ddlstmts.go): schemas as Fluss databases
 // and search_path resolution of unqualified names (schemas.go, the
 // binder's SchemaResolver), ALTER TABLE onto fluss.TableAlterer
-// (altertable.go), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go)
+// (altertable.go), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
+// the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go)
 // and temporary tables in the session's pg_temp_N (temptables.go).
 //
 // Outside a transaction block each statement's writes are its own implicit

@@ -44,6 +44,10 @@ type Runtime struct {
 	// metrics add to the first's.
 	workTables map[*binder.WorkTable]*relop.WorkTable
 	again      bool
+	// split and inject carry a split scan to the parts of a parallel
+	// aggregation being built (parallelagg.go).
+	split  *splitState
+	inject *injectState
 }
 
 // Build instantiates n (and its inputs) as running operators, instrumented
@@ -188,6 +192,10 @@ func (n *limitNode) Inputs() []Node   { return oneInput(&n.input) }
 func oneInput(in *Node) []Node { return unsafe.Slice(in, 1) }
 
 func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
+	if in := rt.inject; in != nil && in.scan == n {
+		rt.inject = nil
+		return exec.NewTableScanOf(in.t, in.reader, n.out), nil
+	}
 	t, err := rt.Tables.Table(rt.Ctx, n.path)
 	if err != nil {
 		return nil, err

@@ -71,6 +71,12 @@ type Options struct {
 	// pebble's write-ahead log holds before a checkpoint fsyncs the bucket
 	// logs and drops them (durable.go): 0 = 2 MiB.
 	CheckpointBytes int64
+	// ColumnarMinRows is the table size (EstimateRows) from which a full
+	// scan of a primary-key table has its columnar image built
+	// (columnar.go): 0 = 65536, negative = never.
+	ColumnarMinRows int64
+	// ColumnarBytes bounds the columnar images of the store: 0 = 1 GiB.
+	ColumnarBytes int64
 }
 
 // Store is the embedded Fluss store. It implements fluss.Store.
@@ -114,6 +120,14 @@ type Store struct {
 	appends appendLog
 	// stagingSeq numbers bulk appends' staging directories (staged.go).
 	stagingSeq atomic.Int64
+
+	// clock numbers group commits; colCtx ends the columnar image builds,
+	// colWG waits for them, colBytes is the images' size (columnar.go).
+	clock    commitClock
+	colCtx   context.Context
+	colStop  context.CancelFunc
+	colWG    sync.WaitGroup
+	colBytes atomic.Int64
 }
 
 var _ fluss.Store = (*Store)(nil)
@@ -245,6 +259,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.settle = newSettler(db, s.log, &s.iters)
+	s.colCtx, s.colStop = context.WithCancel(context.Background())
 	go s.commitLoop()
 	return s, nil
 }
@@ -593,6 +608,7 @@ func (s *Store) Close() error {
 		s.closed.Store(true)
 		close(s.quit)
 		<-s.committed
+		s.closeColumnar()
 		serr := s.flushSequences() // sequences.go
 		s.catMu.Lock()
 		perr := errors.Join(s.persistNDV(), serr)

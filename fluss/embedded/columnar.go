@@ -22,7 +22,7 @@ import (
 // query's time. A table that scans read in full and that is large enough
 // (Options.ColumnarMinRows) is therefore also kept, in memory, as Arrow
 // column chunks of the columns those scans asked for, decoded once from one
-// pebble snapshot in the background (both cores, one bucket per worker),
+// pebble snapshot in the background (one goroutine),
 // in the state's key order. A scan whose snapshot holds exactly the image's
 // state of the table hands out slices of the chunks (no decoding, no copy);
 // any other scan reads pebble as before and, when the image is missing,
@@ -63,9 +63,10 @@ const defaultColumnarMinRows = 1 << 16
 // defaultColumnarBytes bounds the images of a store (Options.ColumnarBytes).
 const defaultColumnarBytes = 1 << 30
 
-// colChunkRows is the rows per image chunk: a multiple of the default scan
-// batch, so that the batches a scan hands out are whole slices.
-const colChunkRows = 1 << 16
+// colChunkRows is the rows per image chunk: the default scan batch, so
+// that a scan hands out the chunks' arrays whole (offset 0: some kernels
+// and the wire's raw encoders take a slower path for a sliced array).
+const colChunkRows = 8192
 
 // commitClock numbers the group commits (see above).
 type commitClock struct {
@@ -306,9 +307,11 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, cols []int, base 
 	defer clearBuilding()
 	parts := make([][]arrow.RecordBatch, len(t.buckets))
 	errs := make([]error, len(t.buckets))
-	parallel(len(t.buckets), func(b int) {
+	// One bucket after the other, on one core: the build is background
+	// work beside the queries, which the second core stays free for.
+	for b := range t.buckets {
 		parts[b], errs[b] = s.readBucket(ctx, t, plan, snap, b)
-	})
+	}
 	var bytes, rows int64
 	for b, err := range errs {
 		if err != nil {

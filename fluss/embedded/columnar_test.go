@@ -343,7 +343,7 @@ func TestSplitScan(t *testing.T) {
 				t.Fatalf("%d parts (%s): %d rows, want %d", parts, want, len(got), len(ref))
 			}
 		}
-		if rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{}, 9); err != nil || rs != nil {
+		if rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{}, 64); err != nil || rs != nil {
 			t.Fatalf("more parts than buckets or chunks: %d readers, %v", len(rs), err)
 		}
 		s.Close()

@@ -143,3 +143,46 @@ func TestParallelAggregation(t *testing.T) {
 		t.Fatalf("%s: path %q, %d rows", join, path, len(got))
 	}
 }
+
+// TestExplainAnalyzeScanPath: EXPLAIN ANALYZE's scan line names the path
+// the store took and the workers.
+func TestExplainAnalyzeScanPath(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	s.create(t, "k", true, [][3]any{{int64(1), int64(2), "x"}, {int64(2), nil, nil}})
+	stmts, err := sql.NewParser().Parse("SELECT b FROM k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := binder.Bind(ctx, s.Store, stmts[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := PlanWith(st.(*binder.Query).Plan, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := &Runtime{Ctx: ctx, Tables: s.Store, EC: &exec.EvalContext{Ctx: ctx, Mem: memory.DefaultAllocator}, Metrics: map[Node]*exec.Metrics{}}
+	op, err := Build(rt, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		b, err := op.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == nil {
+			break
+		}
+		b.Release()
+	}
+	op.Close()
+	for _, m := range rt.Metrics {
+		m.Finish()
+	}
+	lines := Explain(root, rt.Metrics)
+	if !strings.Contains(strings.Join(lines, "\n"), `(scan path="row store" workers=1)`) {
+		t.Fatalf("no scan path in\n%s", strings.Join(lines, "\n"))
+	}
+}

@@ -507,6 +507,9 @@ func rewriteMarkerName(fn string) (string, bool) {
 	case "pg__position":
 		return "position", true
 	}
+	if strings.HasPrefix(fn, "pg__op_") { // the operators of sql/operators.go
+		return "", true
+	}
 	return "", false
 }
 

@@ -61,7 +61,7 @@ func (t tables) existingPath(ctx context.Context) ([]string, error) {
 	var out []string
 	// the session's temporary schema comes first, as PostgreSQL searches it
 	if sess, ok := functions.SessionIn(ctx); ok {
-		if tmp := tempSchemaOf(sess.BackendPID); slices.Contains(names, tmp) {
+		if tmp := tempSchemaOf(t.store, sess.BackendPID); slices.Contains(names, tmp) {
 			out = append(out, tmp)
 		}
 	}

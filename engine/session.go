@@ -837,7 +837,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case *binder.CreateView:
 		return s.createView(ctx, b)
 	case *binder.DropView:
-		return s.dropView(ctx, b)
+		return s.dropView(ctx, b, sql.DropCascade(ps.parsed))
 	case *binder.DropTable:
 		if err := s.blockDDL("DROP TABLE", pathIn(b.Paths)); err != nil {
 			return nil, err
@@ -845,6 +845,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
+		var notices []*sqlerr.Error
 		for _, p := range b.Paths {
 			if err := systemTable(p); err != nil {
 				return nil, err
@@ -862,17 +863,24 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			if err := s.mayDrop(info); err != nil {
 				return nil, err
 			}
-			if err := s.noDependents("table", p, nil); err != nil {
+			cascaded, err := s.dependentViews("table", p, nil, sql.DropCascade(ps.parsed)) // cascade.go
+			if err != nil {
 				return nil, err
 			}
 			if err := s.dropTable(ctx, info, b.IfExists); err != nil {
 				return nil, err
 			}
+			if n, err := s.dropCascaded(ctx, cascaded); err != nil || n != nil {
+				if err != nil {
+					return nil, err
+				}
+				notices = append(notices, n)
+			}
 			if err := s.dropOwnedSequences(ctx, p); err != nil {
 				return nil, err
 			}
 		}
-		return tagOnly("DROP TABLE"), nil
+		return noticeResult("DROP TABLE", notices...), nil
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %T", ps.bound)
 }

@@ -94,14 +94,23 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 			}
 		}
 	}
+	// A grants row whose table is found by id under another name belongs
+	// to a table renamed (ALTER TABLE ... RENAME TO) before the row's path
+	// followed it (a crash between the store's commit and this one's): it
+	// moves to the table's name instead of being swept.
+	moved := map[int64]fluss.TablePath{}
 	for d := range dbs {
 		tables, err := cat.ListTables(ctx, d)
 		if err != nil {
-			continue // only owners to adopt are looked for here: they wait for the next start, or AdoptOwner
+			continue // only owners to adopt and renamed tables are looked for here: they wait for the next start
 		}
 		for _, t := range tables {
 			if t.Descriptor.CustomProperties[OwnerProperty] != "" {
 				owner[t.TableID] = t
+			}
+			if staleACL[t.TableID] {
+				moved[t.TableID] = t.Path
+				delete(staleACL, t.TableID)
 			}
 		}
 	}
@@ -111,10 +120,15 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 			adopt[id] = info
 		}
 	}
-	if len(staleACL) == 0 && len(gone) == 0 && len(adopt) == 0 {
+	if len(staleACL) == 0 && len(gone) == 0 && len(adopt) == 0 && len(moved) == 0 {
 		return nil
 	}
 	return m.Update(ctx, func(tx *Tx) error {
+		for id, p := range moved {
+			if err := tx.Access.SetOwner(id, p.String(), tx.Access.Owner(id)); err != nil {
+				return err
+			}
+		}
 		for id := range staleACL {
 			if err := tx.Access.Forget(id); err != nil {
 				return err

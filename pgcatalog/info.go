@@ -131,7 +131,7 @@ func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool
 				return pkIndexOID(t.TableID), true, nil
 			}
 		}
-		if oid, ok := c.viewOIDByName(rel); ok && schema == fluss.DefaultDatabase {
+		if oid, ok := c.viewOIDByName(schema, rel); ok {
 			return oid, true, nil
 		}
 		if oid, ok, err := c.sequenceOIDByName(ctx, rel); err != nil || ok { // coldefs.go

@@ -33,6 +33,12 @@ func (p *ddlParser) alterTable(st *Statement) error {
 			return err
 		}
 		d.Actions = append(d.Actions, a)
+		if a.Kind == AlterRename {
+			if len(d.Actions) > 1 {
+				return p.renameNotAlone()
+			}
+			return p.done() // RENAME TO is a statement of its own: a ',' after it is a syntax error
+		}
 		if !p.punct(",") {
 			break
 		}
@@ -100,9 +106,8 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		}
 		return p.unsupported("this ALTER TABLE ... ALTER COLUMN action is not supported: Fluss 0.9.1 cannot modify a column", insteadCopy)
 	case p.accept("RENAME"):
-		if p.accept("TO") {
-			return p.unsupported("ALTER TABLE ... RENAME TO is not supported: Fluss 0.9.1 cannot rename a table",
-				"Copy it: CREATE TABLE new AS SELECT * FROM t; then DROP TABLE t (or name it in a view: CREATE VIEW new AS SELECT * FROM t).")
+		if p.word(0) == "TO" {
+			return p.renameTo() // rename.go
 		}
 		return p.unsupported("ALTER TABLE ... RENAME COLUMN is not supported: Fluss 0.9.1 cannot rename a column",
 			"Name it differently in a view (CREATE VIEW v AS SELECT c AS new_name, ... FROM t), or "+insteadCopy)

@@ -107,7 +107,7 @@ func (t token) word(src string) string {
 // other operator character is a token of its own; that is enough because
 // operators the rewrite does not touch are copied verbatim and TiDB lexes
 // them again.
-var multiOps = [...]string{"<=>", "!~*", "->>", "#>>", "::", "!~", "~*", "<=", ">=", "<>", "!=", "||", "->", "#>", "=>", ":=", "&&", "<<", "@>", "<@", "?|", "?&"}
+var multiOps = [...]string{"!~~*", "~<=~", "~>=~", "<=>", "!~~", "~~*", "~<~", "~>~", "||/", "!~*", "->>", "#>>", "::", "!~", "~~", "~*", "<=", ">=", "<>", "!=", "||", "|/", "->", "#>", "#-", "^@", "=>", ":=", "&&", "<<", "@>", "<@", "?|", "?&"}
 
 func isIdentStart(c byte) bool { return byteClass[c]&bcIdentStart != 0 }
 
@@ -346,11 +346,20 @@ func multiOpLen(s string) int {
 			if len(s) > 2 && s[2] == '*' {
 				return 3 // !~*
 			}
+			if len(s) > 2 && s[2] == '~' {
+				if len(s) > 3 && s[3] == '*' {
+					return 4 // !~~*
+				}
+				return 3 // !~~
+			}
 			return 2
 		case '=':
 			return 2
 		}
 	case '-', '#':
+		if c1 == '-' && s[0] == '#' {
+			return 2 // #-
+		}
 		if c1 == '>' {
 			if len(s) > 2 && s[2] == '>' {
 				return 3 // ->> #>>
@@ -362,8 +371,22 @@ func multiOpLen(s string) int {
 			return 2
 		}
 	case '~':
-		if c1 == '*' {
+		switch c1 {
+		case '*':
 			return 2
+		case '~':
+			if len(s) > 2 && s[2] == '*' {
+				return 3 // ~~*
+			}
+			return 2 // ~~
+		case '<', '>':
+			// the text pattern comparisons ~<~ ~<=~ ~>=~ ~>~
+			if len(s) > 2 && s[2] == '~' {
+				return 3
+			}
+			if len(s) > 3 && s[2] == '=' && s[3] == '~' {
+				return 4
+			}
 		}
 	case '>', '=':
 		if c1 == '=' && s[0] == '>' || c1 == '>' && s[0] == '=' {
@@ -371,7 +394,17 @@ func multiOpLen(s string) int {
 		}
 	case '|':
 		if c1 == '|' {
+			if len(s) > 2 && s[2] == '/' {
+				return 3 // ||/
+			}
 			return 2
+		}
+		if c1 == '/' {
+			return 2 // |/
+		}
+	case '^':
+		if c1 == '@' {
+			return 2 // ^@
 		}
 	case '&':
 		if c1 == '&' {

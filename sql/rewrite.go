@@ -732,8 +732,22 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				continue
 			case "~", "!~", "~*", "!~*":
 				if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
-					if text == "~" { // unary bitwise not
-						break
+					if text == "~" { // prefix bitwise not: pg__op_not(x)
+						e, err := r.prefixOperand(k, j)
+						if err != nil {
+							return nil, err
+						}
+						right, err := r.run(k+1, e)
+						if err != nil {
+							return nil, err
+						}
+						b := newComposite(r.leadOf(t))
+						b.add("pg__op_not(", t.start)
+						b.addItems(right, true)
+						b.add(")", r.toks[e-1].end)
+						out = append(out, b.it)
+						k = e
+						continue
 					}
 					return nil, r.errNear(k)
 				}
@@ -790,7 +804,28 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out[:s], b.it)
 				k = e
 				continue
-			case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&":
+			case "@", "|/", "||/":
+				if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
+					// PostgreSQL's prefix operators (opfuncs.go)
+					e, err := r.prefixOperand(k, j)
+					if err != nil {
+						return nil, err
+					}
+					right, err := r.run(k+1, e)
+					if err != nil {
+						return nil, err
+					}
+					b := newComposite(r.leadOf(t))
+					b.add(prefixOps[text]+"(", t.start)
+					b.addItems(right, true)
+					b.add(")", r.toks[e-1].end)
+					out = append(out, b.it)
+					k = e
+					continue
+				}
+				return nil, r.errNear(k)
+			case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&",
+				"~~", "!~~", "~~*", "!~~*", "~<~", "~<=~", "~>=~", "~>~", "^@", "#", "#-", "&&":
 				if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
 					return nil, r.errNear(k) // ? is no parameter marker in PostgreSQL
 				}
@@ -838,19 +873,25 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				// operands' types (binder/operators.go)
 				fn := map[string]string{"->": "pg__json_get(", "->>": "pg__json_get_text(", "#>": "pg__json_path(", "#>>": "pg__json_path_text(",
 					"@>": "pg__op_contains(", "<@": "pg__op_contained(", "?": "pg__op_exists(", "?|": "pg__op_exists_any(", "?&": "pg__op_exists_all("}[text]
+				sep, end := ", ", ")"
+				if op, ok := infixOps[text]; ok {
+					fn, sep, end = op[0], op[1], op[2]
+					// unary minus binds tighter (-1 # 3 is (-1) # 3)
+					if s > 0 && (r.itemIs(out[s-1], "-") || r.itemIs(out[s-1], "+")) && (s == 1 || !r.isOperand(out[s-2])) {
+						s--
+					}
+				}
 				b := newComposite(out[s].lead)
 				b.add(fn, out[s].firstOrig())
 				b.addItems(out[s:], true)
-				b.add(", ", t.start)
+				b.add(sep, t.start)
 				b.addItems(right, true)
-				b.add(")", r.toks[e-1].end)
+				b.add(end, r.toks[e-1].end)
 				out = append(out[:s], b.it)
 				k = e
 				continue
 			case "`":
 				return nil, r.errNear(k)
-			case "#":
-				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator is not supported: #").WithPosition(charPos(r.src, t.start))
 			}
 		case tkPunct:
 			if m := r.aliasedJoinAt(out, k, j); m > 0 {

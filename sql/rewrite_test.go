@@ -44,7 +44,7 @@ func TestRewrittenText(t *testing.T) {
 		{"is distinct from", "SELECT 1 FROM t WHERE a IS DISTINCT FROM b", "SELECT 1 FROM t WHERE NOT a <=> b", nil},
 		{"regex", "SELECT 1 FROM t WHERE n !~ '^pg_' AND m ~ 'x'", "SELECT 1 FROM t WHERE n NOT REGEXP '^pg_' AND m REGEXP 'x'", nil},
 		{"regex case-insensitive", "SELECT a ~* 'x', a !~* $1", "SELECT a REGEXP pg__ci('x'), a NOT REGEXP pg__ci(?)", []int{1}},
-		{"unary tilde stays", "SELECT ~5", "SELECT ~5", nil},
+		{"unary tilde is bitwise not", "SELECT ~5", "SELECT pg__op_not(5)", nil},
 		{"operator()", "SELECT 1 FROM t WHERE c.relname OPERATOR(pg_catalog.~) '^(orders)$' COLLATE pg_catalog.default",
 			"SELECT 1 FROM t WHERE c.relname REGEXP '^(orders)$'", nil},
 		{"operator = and collate C", `SELECT 1 FROM t WHERE a OPERATOR(pg_catalog.=) b COLLATE "C"`, "SELECT 1 FROM t WHERE a = b", nil},

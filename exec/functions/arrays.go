@@ -525,6 +525,8 @@ func BitwiseKernel(op string, t types.T) Kernel {
 			v = a & c
 		case "|":
 			v = a | c
+		case "#":
+			v = a ^ c
 		case "<<":
 			v = a << uint64(c&(bits-1))
 		case ">>":

@@ -178,84 +178,6 @@ func jsonBuildObjectSpecialize(argTypes []types.T, _ []any) (types.T, Kernel) {
 // does.
 func jsonQuote(s string) string { return types.QuoteJSON(s) }
 
-// privilegeFuncs: sqlgate has one user, a superuser, so every privilege
-// check on an existing object is true. The object must exist (42P01 /
-// 3F000 / 3D000 for a name, NULL for an unknown OID) and the privilege
-// name must be valid (22023), as in PostgreSQL.
-func privilegeFuncs() []*Func {
-	tablePrivs := []string{"SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER"}
-	columnPrivs := []string{"SELECT", "INSERT", "UPDATE", "REFERENCES"}
-	schemaPrivs := []string{"USAGE", "CREATE"}
-	dbPrivs := []string{"CREATE", "CONNECT", "TEMPORARY", "TEMP"}
-	var fs []*Func
-	add := func(name string, privs []string, byName func(ctx context.Context, c CatalogInfo, s string) (bool, error),
-		byOID func(ctx context.Context, c CatalogInfo, oid uint32) (bool, error)) {
-		k := func(objIdx int, isOID bool) Kernel {
-			return withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-				if objIdx == 1 {
-					if u, ok := a[0].(string); ok && u != c.User() && u != sessionOf(ctx).User {
-						return nil, sqlerr.New(sqlerr.UndefinedObject, "role %q does not exist", u)
-					}
-				}
-				if err := checkPrivilege(a[len(a)-1].(string), privs); err != nil {
-					return nil, err
-				}
-				var ok bool
-				var err error
-				if isOID {
-					ok, err = byOID(ctx, c, oidArg(a[objIdx]))
-					if err == nil && !ok {
-						return nil, nil
-					}
-				} else {
-					ok, err = byName(ctx, c, a[objIdx].(string))
-				}
-				if err != nil {
-					return nil, err
-				}
-				return ok, nil
-			})
-		}
-		fs = append(fs,
-			&Func{Name: name, Args: []types.T{tText, tText}, Ret: tBool, Strict: true, Kernel: k(0, false)},
-			&Func{Name: name, Args: []types.T{tOid, tText}, Ret: tBool, Strict: true, Kernel: k(0, true)},
-			&Func{Name: name, Args: []types.T{tName, tText, tText}, Ret: tBool, Strict: true, Kernel: k(1, false)},
-			&Func{Name: name, Args: []types.T{tName, tOid, tText}, Ret: tBool, Strict: true, Kernel: k(1, true)},
-		)
-	}
-	relByName := func(ctx context.Context, c CatalogInfo, s string) (bool, error) {
-		_, ok, err := c.LookupRelation(ctx, s)
-		if err == nil && !ok {
-			return false, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", s)
-		}
-		return ok, err
-	}
-	relByOID := func(ctx context.Context, c CatalogInfo, oid uint32) (bool, error) {
-		_, ok, err := c.RelationName(ctx, oid)
-		return ok, err
-	}
-	add("has_table_privilege", tablePrivs, relByName, relByOID)
-	add("has_any_column_privilege", columnPrivs, relByName, relByOID)
-	add("has_schema_privilege", schemaPrivs, func(_ context.Context, c CatalogInfo, s string) (bool, error) {
-		if _, ok := c.LookupNamespace(s); !ok {
-			return false, sqlerr.New(sqlerr.Code("3F000"), "schema %q does not exist", s)
-		}
-		return true, nil
-	}, func(_ context.Context, c CatalogInfo, oid uint32) (bool, error) {
-		_, ok := c.NamespaceName(oid)
-		return ok, nil
-	})
-	add("has_database_privilege", dbPrivs, func(ctx context.Context, c CatalogInfo, s string) (bool, error) {
-		if !isOwnDatabase(ctx, c, s) {
-			return false, sqlerr.New(sqlerr.Code("3D000"), "database %q does not exist", s)
-		}
-		return true, nil
-	}, func(_ context.Context, c CatalogInfo, oid uint32) (bool, error) {
-		return oid == databaseOID, nil
-	})
-	return fs
-}
-
 // isOwnDatabase reports whether name is the one database: the catalog's
 // name, or the name the session connected with (sqlgate accepts any
 // database name at startup and current_database() returns it, so that a
@@ -266,23 +188,3 @@ func isOwnDatabase(ctx context.Context, c CatalogInfo, name string) bool {
 
 // databaseOID is the one database's OID (pgcatalog reports the same).
 const databaseOID = 5
-
-// checkPrivilege validates a privilege list such as "SELECT, INSERT WITH
-// GRANT OPTION".
-func checkPrivilege(s string, valid []string) error {
-	for _, raw := range strings.Split(s, ",") {
-		p := strings.ToUpper(strings.Join(strings.Fields(raw), " "))
-		p = strings.TrimSuffix(p, " WITH GRANT OPTION")
-		found := false
-		for _, v := range valid {
-			if p == v {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return sqlerr.New(sqlerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(raw)) // as written, like PostgreSQL
-		}
-	}
-	return nil
-}

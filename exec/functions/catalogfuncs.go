@@ -144,6 +144,8 @@ func catalogFuncs() []*Func {
 		{Name: "pg_get_viewdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: viewDefKernel},
 		{Name: "pg_get_viewdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: viewDefKernel},
 		{Name: "pg_get_viewdef", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: viewDefKernel},
+		{Name: "pg_get_viewdef", Args: []types.T{tText, tBool}, Ret: tText, Strict: true, Kernel: viewDefKernel},
+		{Name: "pg_get_viewdef", Args: []types.T{tOid, tInt4}, Ret: tText, Strict: true, Kernel: viewDefKernel},
 		{Name: "pg_get_partkeydef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: partKeyDefKernel}, // partkeydef.go
 		{Name: "pg_get_statisticsobjdef_columns", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
 		{Name: "pg_get_triggerdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: nullText},
@@ -249,11 +251,14 @@ func catalogFuncs() []*Func {
 		// owns (SerialSequences), NULL for none; an unknown table is 42P01
 		// as on PostgreSQL
 		{Name: "pg_get_serial_sequence", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			oid, ok, err := c.LookupRelation(ctx, a[0].(string))
+			oid, ok, err := lookupRelation(ctx, c, a[0].(string))
 			if err != nil || !ok {
 				if err == nil {
 					err = sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", a[0].(string))
 				}
+				return nil, err
+			}
+			if err := checkColumnExists(ctx, c, oid, a[1].(string)); err != nil {
 				return nil, err
 			}
 			if ss, isSerial := c.(SerialSequences); isSerial {
@@ -312,8 +317,8 @@ func optional(s string, ok bool, err error) (any, error) {
 }
 
 var (
-	// viewDefKernel is pg_get_viewdef(oid [, pretty]) and
-	// pg_get_viewdef(name).
+	// viewDefKernel is pg_get_viewdef(oid [, pretty | wrap]) and
+	// pg_get_viewdef(name [, pretty]).
 	viewDefKernel = withCatalog(tText, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 		vd, ok := c.(ViewDefs)
 		if !ok {
@@ -321,8 +326,8 @@ var (
 		}
 		var oid uint32
 		if name, isName := a[0].(string); isName {
-			o, found, err := c.LookupRelation(ctx, name)
-			if err != nil || !found {
+			o, err := relationByName(ctx, c, name)
+			if err != nil {
 				return nil, err
 			}
 			oid = o
@@ -331,7 +336,11 @@ var (
 		}
 		pretty := false
 		if len(a) == 2 {
+			// pg_get_viewdef(oid, wrap int) always pretty-prints
 			pretty, _ = a[1].(bool)
+			if _, wrap := a[1].(int64); wrap {
+				pretty = true
+			}
 		}
 		return optional(vd.ViewDef(ctx, oid, pretty))
 	})
@@ -409,20 +418,41 @@ func signatureKernel(result bool) Kernel {
 }
 
 func lookupRelation(ctx context.Context, c CatalogInfo, s string) (uint32, bool, error) {
+	if _, err := qualifiedNameParts(s); err != nil {
+		return 0, false, err
+	}
 	return c.LookupRelation(ctx, s)
 }
 
+// lookupType is regtype input: a type name, with PostgreSQL's 42601 for
+// text that is no type name at all (empty, or words no multi-word type
+// name such as "double precision" has).
 func lookupType(_ context.Context, c CatalogInfo, s string) (uint32, bool, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false, sqlerr.New(sqlerr.SyntaxError, "invalid type name %q", s)
+	}
 	o, ok := c.LookupType(s)
+	if !ok {
+		if f := strings.Fields(s); len(f) > 1 && !strings.ContainsAny(s, `"(`) {
+			return 0, false, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", f[1])
+		}
+	}
 	return o, ok, nil
 }
 
 func lookupNamespace(_ context.Context, c CatalogInfo, s string) (uint32, bool, error) {
+	if err := checkSingleName(s); err != nil {
+		return 0, false, err
+	}
 	o, ok := c.LookupNamespace(strings.Trim(s, `"`))
 	return o, ok, nil
 }
 
 func lookupRole(_ context.Context, c CatalogInfo, s string) (uint32, bool, error) {
+	if err := checkSingleName(s); err != nil {
+		return 0, false, err
+	}
 	if n, ok := c.RoleName(10); ok && n == strings.Trim(s, `"`) {
 		return 10, true, nil
 	}

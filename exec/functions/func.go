@@ -107,6 +107,10 @@ func allFuncs() []*Func {
 	fs = append(fs, jsonContainFuncs()...)
 	fs = append(fs, similarFuncs()...)
 	fs = append(fs, epochFuncs()...)
+	fs = append(fs, trigFuncs()...)
+	fs = append(fs, numericMathFuncs()...)
+	fs = append(fs, operatorFuncs()...)
+	fs = append(fs, jsonbDeleteFuncs()...)
 	return fs
 }
 

@@ -57,8 +57,9 @@ func mathFuncs() []*Func {
 		{Name: "log", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numUnary(numeric.Log10)},
 		{Name: "log10", Args: []types.T{tNumeric}, Ret: tNumeric, Strict: true, specialize: numUnary(numeric.Log10)},
 		{Name: "log", Args: []types.T{tNumeric, tNumeric}, Ret: tNumeric, Strict: true, specialize: numBinary(numeric.Log)},
-		f1("degrees", func(x float64) (float64, error) { return checkOverflow(x*(180/math.Pi), x) }),
-		f1("radians", func(x float64) (float64, error) { return checkOverflow(x*(math.Pi/180), x) }),
+		// PostgreSQL divides and multiplies by RADIANS_PER_DEGREE (float.c)
+		f1("degrees", func(x float64) (float64, error) { return checkOverflow(x/radiansPerDegree, x) }),
+		f1("radians", func(x float64) (float64, error) { return checkOverflow(x*radiansPerDegree, x) }),
 		{Name: "pi", Ret: tFloat8, Kernel: constFloat(func() float64 { return math.Pi })},
 		{Name: "random", Ret: tFloat8, Volatile: true, Kernel: constFloat(rand.Float64)},
 	}
@@ -117,7 +118,7 @@ func fsqrt(x float64) (float64, error) {
 }
 
 func fexp(x float64) (float64, error) {
-	r := math.Exp(x)
+	r := cExp(x)
 	if math.IsInf(r, 1) && !math.IsInf(x, 0) {
 		return 0, errOverflow()
 	}
@@ -141,14 +142,14 @@ func fln(x float64) (float64, error) {
 	if err := logArg(x); err != nil {
 		return 0, err
 	}
-	return math.Log(x), nil
+	return cLog(x), nil
 }
 
 func flog10(x float64) (float64, error) {
 	if err := logArg(x); err != nil {
 		return 0, err
 	}
-	return math.Log10(x), nil
+	return cLog10(x), nil
 }
 
 // fpow is PostgreSQL's dpow, including its special cases and errors.
@@ -171,7 +172,7 @@ func fpow(x, y float64) (float64, error) {
 	if x < 0 && y != math.Floor(y) && !math.IsInf(y, 0) {
 		return 0, sqlerr.New(sqlerr.Code("2201F"), "a negative number raised to a non-integer power yields a complex result")
 	}
-	r := math.Pow(x, y)
+	r := cPow(x, y)
 	if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
 		return 0, errOverflow()
 	}

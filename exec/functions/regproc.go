@@ -52,75 +52,86 @@ func (noProcs) FunctionProc(uint32) (string, []uint32, bool) { return "", nil, f
 // without it (to_regproc ...) NULL.
 func regprocIn(withArgs, must bool) Kernel {
 	return withCatalog(tOid, func(_ context.Context, c CatalogInfo, a []any) (any, error) {
-		s := strings.TrimSpace(a[0].(string))
-		if n, err := strconv.ParseUint(s, 10, 32); err == nil && must {
-			return int64(n), nil
-		}
-		if s == "-" && must {
-			return int64(0), nil
-		}
-		miss := func() (any, error) {
-			if !must {
-				return nil, nil
-			}
-			return nil, sqlerr.New(sqlerr.UndefinedFunction, "function %q does not exist", s)
-		}
-		nameText, argText := s, ""
-		if withArgs {
-			i := strings.IndexByte(s, '(')
-			if i < 0 || !strings.HasSuffix(s, ")") {
-				// to_regprocedure fails here too, as on PostgreSQL
-				return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "expected a left parenthesis")
-			}
-			nameText, argText = s[:i], strings.TrimSpace(s[i+1:len(s)-1])
-		}
-		parts, err := parseIdent(nameText, true)
-		if err != nil {
-			if !must {
-				return nil, nil
-			}
-			return nil, err
-		}
-		if len(parts) == 2 && parts[0] == "pg_catalog" {
-			parts = parts[1:] // sqlgate's functions all live in pg_catalog
-		}
-		if len(parts) != 1 {
-			return miss()
-		}
-		p := procsOf(c)
-		oids := p.FunctionOIDs(parts[0])
-		if !withArgs {
-			switch len(oids) {
-			case 0:
-				return miss()
-			case 1:
-				return int64(oids[0]), nil
-			}
-			if !must {
-				return nil, nil
-			}
-			return nil, sqlerr.New(sqlerr.AmbiguousFunction, "more than one function named %q", s)
-		}
-		var want []uint32
-		if argText != "" {
-			for _, tn := range splitTypeList(argText) {
-				o, ok := c.LookupType(tn)
-				if !ok {
-					if !must {
-						return nil, nil
-					}
-					return nil, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", strings.TrimSpace(tn))
-				}
-				want = append(want, o)
-			}
-		}
-		for _, o := range oids {
-			if _, args, ok := p.FunctionProc(o); ok && equalOIDs(args, want) {
-				return int64(o), nil
-			}
-		}
-		return miss()
+		return regprocLookup(c, a[0].(string), withArgs, must)
 	})
+}
+
+// regprocLookup is regprocIn's answer for one text: the OID as an int64,
+// nil (not found, without must) or the error.
+func regprocLookup(c CatalogInfo, text string, withArgs, must bool) (any, error) {
+	s := strings.TrimSpace(text)
+	if n, err := strconv.ParseUint(s, 10, 32); err == nil && must {
+		return int64(n), nil
+	}
+	if s == "-" && must {
+		return int64(0), nil
+	}
+	miss := func() (any, error) {
+		if !must {
+			return nil, nil
+		}
+		return nil, sqlerr.New(sqlerr.UndefinedFunction, "function %q does not exist", s)
+	}
+	if !withArgs {
+		if _, err := qualifiedNameParts(s); err != nil {
+			return nil, err // even to_regproc, as on PostgreSQL
+		}
+	}
+	nameText, argText := s, ""
+	if withArgs {
+		i := strings.IndexByte(s, '(')
+		if i < 0 || !strings.HasSuffix(s, ")") {
+			// to_regprocedure fails here too, as on PostgreSQL
+			return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "expected a left parenthesis")
+		}
+		nameText, argText = s[:i], strings.TrimSpace(s[i+1:len(s)-1])
+	}
+	parts, err := parseIdent(nameText, true)
+	if err != nil {
+		if !must {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if len(parts) == 2 && parts[0] == "pg_catalog" {
+		parts = parts[1:] // sqlgate's functions all live in pg_catalog
+	}
+	if len(parts) != 1 {
+		return miss()
+	}
+	p := procsOf(c)
+	oids := p.FunctionOIDs(parts[0])
+	if !withArgs {
+		switch len(oids) {
+		case 0:
+			return miss()
+		case 1:
+			return int64(oids[0]), nil
+		}
+		if !must {
+			return nil, nil
+		}
+		return nil, sqlerr.New(sqlerr.AmbiguousFunction, "more than one function named %q", s)
+	}
+	var want []uint32
+	if argText != "" {
+		for _, tn := range splitTypeList(argText) {
+			o, ok := c.LookupType(tn)
+			if !ok {
+				if !must {
+					return nil, nil
+				}
+				return nil, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", strings.TrimSpace(tn))
+			}
+			want = append(want, o)
+		}
+	}
+	for _, o := range oids {
+		if _, args, ok := p.FunctionProc(o); ok && equalOIDs(args, want) {
+			return int64(o), nil
+		}
+	}
+	return miss()
 }
 
 // splitTypeList splits "int, numeric(10,2), text" at the commas outside

@@ -61,6 +61,22 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 	if schemaChanged || old.schemaCols != nil {
 		entry.SchemaColumns = counts
 	}
+	if err := s.replaceEntry(ctx, old, entry); err != nil {
+		return fluss.TableInfo{}, err
+	}
+	t := old.replaced(info, entry.SchemaColumns)
+	s.tables[path] = t
+	if err := s.alterPartitionsLocked(ctx, t); err != nil { // partitions.go
+		return fluss.TableInfo{}, err
+	}
+	return t.info, nil
+}
+
+// replaceEntry writes the catalog with old's entry replaced by entry (one
+// atomic catalog write: the table is as it was or as changed), then
+// retires old through the committer: the writes queued before are
+// committed, and old takes no more. Called with catMu held.
+func (s *Store) replaceEntry(ctx context.Context, old *tableState, entry catalogEntry) error {
 	prev := s.catalog
 	s.catalog.Tables = slices.Clone(s.catalog.Tables)
 	for i, e := range s.catalog.Tables {
@@ -70,24 +86,14 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 	}
 	if err := s.saveCatalog(); err != nil {
 		s.catalog = prev
-		return fluss.TableInfo{}, err
+		return err
 	}
-	// The catalog says the new schema from here on, durably. The old
-	// state stops taking writes once those queued before are committed.
 	r := &request{table: old, kind: reqAlter, done: make(chan result, 1)}
 	res, err := s.submit(context.WithoutCancel(ctx), r)
 	if err == nil {
 		err = res.err
 	}
-	if err != nil {
-		return fluss.TableInfo{}, err
-	}
-	t := old.replaced(info, entry.SchemaColumns)
-	s.tables[path] = t
-	if err := s.alterPartitionsLocked(ctx, t); err != nil { // partitions.go
-		return fluss.TableInfo{}, err
-	}
-	return t.info, nil
+	return err
 }
 
 // schemaCounts is schemaCols, or, for a table that never changed its

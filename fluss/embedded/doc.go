@@ -100,7 +100,8 @@
 // (alter.go) replaces a table's catalog entry atomically; ADD COLUMN gives
 // it a new schema id and records each schema id's column count, and the
 // rows and log batches of older schema ids are widened with NULLs when
-// read (storedRow, logScan), never rewritten.
+// read (storedRow, logScan), never rewritten. RENAME TO (rename.go)
+// changes the entry's name alone: files and state are keyed by table id.
 //
 // It must not know SQL: it implements fluss.Store and returns *sqlerr.Error
 // values; it must not reach outside its directory.

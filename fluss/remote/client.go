@@ -43,6 +43,9 @@ type Config struct {
 	RetryBackoff time.Duration
 	// MaxFrame caps a response frame (default DefaultMaxFrame).
 	MaxFrame int
+	// TableInfoMaxAge is how long a Store trusts a table's cached info
+	// when nothing says it changed (default 1s; tablecache.go).
+	TableInfoMaxAge time.Duration
 	// Dial replaces net.Dialer (tests).
 	Dial func(ctx context.Context, addr string) (net.Conn, error)
 }
@@ -435,6 +438,15 @@ func (c *Client) leaderIn(ctx context.Context, bucket int32, refresh bool, meta 
 		Message: fmt.Sprintf("no live leader known for bucket %d of %s", bucket, what)}
 }
 
+// replaced reports whether the routing names another table id than t's
+// for t's path: the table t was read as is gone.
+func (c *Client) replaced(t Table) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.tables[t.Path]
+	return t.ID != 0 && m != nil && m.id != 0 && m.id != t.ID
+}
+
 // bucketCall sends a request to the leader of one bucket, retrying
 // retriable failures with backoff and refreshing the routing when the error
 // says it is stale or the server is gone. do runs one attempt against addr
@@ -447,6 +459,9 @@ func (c *Client) bucketCall(ctx context.Context, t Table, bucket int32, safe boo
 	var last error
 	for n := 0; ; n++ {
 		addr, err := c.leaderOf(ctx, t, bucket, refresh) // partitions.go
+		if err == nil && refresh && c.replaced(t) {
+			return errTableReplaced(t) // retrying the old id cannot succeed
+		}
 		if err == nil {
 			err = do(addr)
 			if err == nil {

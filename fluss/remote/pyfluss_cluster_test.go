@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/fluss/remote"
+	"github.com/sqlgate/sqlgate/internal/testbin"
 )
 
 // pyflussPython is the interpreter with pyfluss installed:
@@ -37,12 +38,7 @@ func pyflussPython(t *testing.T) string {
 	if p := os.Getenv("SQLGATE_PYFLUSS_PYTHON"); p != "" {
 		return p
 	}
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache")
-	}
-	p := filepath.Join(cache, "sqlgate", "pyfluss-1.0.0", "bin", "python")
+	p := testbin.ToolPath("pyfluss-1.0.0", "bin", "python")
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("pyfluss is not installed (%v): run scripts/install-test-deps.sh or set SQLGATE_PYFLUSS_PYTHON", err)
 	}

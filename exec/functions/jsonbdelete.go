@@ -1,0 +1,192 @@
+package functions
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// jsonb - text, jsonb - integer, jsonb - text[] (jsonb_delete) and
+// jsonb #- text[] (jsonb_delete_path), as PostgreSQL 15's jsonfuncs.c:
+// a key and its value out of an object, matching strings out of an
+// array, an element by index (negative from the end), a path's last
+// step; a scalar is 22023.
+
+func jsonbDeleteFuncs() []*Func {
+	return []*Func{
+		{Name: "jsonb_delete", Args: []types.T{tJSONB, tText}, Ret: tJSONB, Strict: true, Kernel: rowFunc(tJSONB, true, jsonbDeleteRow)},
+		{Name: "jsonb_delete", Args: []types.T{tJSONB, tInt4}, Ret: tJSONB, Strict: true, Kernel: rowFunc(tJSONB, true, jsonbDeleteRow)},
+		{Name: "jsonb_delete", Args: []types.T{tJSONB, tTextArr}, Ret: tJSONB, Strict: true, Kernel: rowFunc(tJSONB, true, jsonbDeleteRow)},
+		{Name: "jsonb_delete_path", Args: []types.T{tJSONB, tTextArr}, Ret: tJSONB, Strict: true, Kernel: rowFunc(tJSONB, true, jsonbDeletePathRow)},
+	}
+}
+
+// decodeJSONB reads a jsonb value into Go values (numbers kept as text).
+func decodeJSONB(doc string) (any, error) {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(doc))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+	}
+	return v, nil
+}
+
+// encodeJSONB writes Go values back as jsonb text (keys in jsonb's order).
+func encodeJSONB(v any) (any, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return types.ParseJSON(strings.TrimSpace(b.String()), true)
+}
+
+func textElems(v any) []string {
+	items, _ := v.([]any)
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		if s, ok := it.(string); ok { // NULL elements delete nothing
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func jsonbDeleteRow(_ context.Context, a []any) (any, error) {
+	doc := a[0].(string)
+	root, err := decodeJSONB(doc)
+	if err != nil {
+		return nil, err
+	}
+	if idx, isIndex := a[1].(int64); isIndex {
+		switch x := root.(type) {
+		case map[string]any:
+			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot delete from object using integer index")
+		case []any:
+			n := int64(len(x))
+			if idx < 0 {
+				idx += n
+			}
+			if idx < 0 || idx >= n {
+				return doc, nil
+			}
+			return encodeJSONB(append(x[:idx:idx], x[idx+1:]...))
+		}
+		return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot delete from scalar")
+	}
+	var keys []string
+	if s, ok := a[1].(string); ok {
+		keys = []string{s}
+	} else {
+		keys = textElems(a[1])
+		if len(keys) == 0 {
+			return doc, nil
+		}
+	}
+	drop := map[string]bool{}
+	for _, k := range keys {
+		drop[k] = true
+	}
+	switch x := root.(type) {
+	case map[string]any:
+		for k := range drop {
+			delete(x, k)
+		}
+		return encodeJSONB(x)
+	case []any:
+		out := x[:0]
+		for _, e := range x {
+			if s, ok := e.(string); ok && drop[s] {
+				continue
+			}
+			out = append(out, e)
+		}
+		return encodeJSONB(out)
+	}
+	return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot delete from scalar")
+}
+
+func jsonbDeletePathRow(_ context.Context, a []any) (any, error) {
+	doc := a[0].(string)
+	root, err := decodeJSONB(doc)
+	if err != nil {
+		return nil, err
+	}
+	switch x := root.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			return doc, nil // an empty container is returned before the path is read
+		}
+	case []any:
+		if len(x) == 0 {
+			return doc, nil
+		}
+	default:
+		return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot delete path in scalar")
+	}
+	items, _ := a[1].([]any)
+	path := make([]string, len(items))
+	for k, p := range items {
+		if p == nil {
+			return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "path element at position %d is null", k+1)
+		}
+		path[k] = p.(string)
+	}
+	if len(path) == 0 {
+		return doc, nil
+	}
+	out, err := deletePath(root, path, 0)
+	if err != nil {
+		return nil, err
+	}
+	return encodeJSONB(out)
+}
+
+func deletePath(node any, path []string, level int) (any, error) {
+	step := path[level]
+	last := level == len(path)-1
+	switch x := node.(type) {
+	case map[string]any:
+		child, ok := x[step]
+		switch {
+		case !ok:
+		case last:
+			delete(x, step)
+		default:
+			c, err := deletePath(child, path, level+1)
+			if err != nil {
+				return nil, err
+			}
+			x[step] = c
+		}
+		return x, nil
+	case []any:
+		idx, err := parsePathIndex(step, level)
+		if err != nil {
+			return nil, err
+		}
+		n := len(x)
+		if idx < 0 {
+			idx += n
+		}
+		if idx < 0 || idx >= n {
+			return x, nil
+		}
+		if last {
+			return append(x[:idx:idx], x[idx+1:]...), nil
+		}
+		c, err := deletePath(x[idx], path, level+1)
+		if err != nil {
+			return nil, err
+		}
+		x[idx] = c
+		return x, nil
+	}
+	return node, nil
+}

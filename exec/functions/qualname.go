@@ -1,0 +1,97 @@
+package functions
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// qualifiedNameParts counts the dot-separated names of a relation, schema
+// or role name given as text, as PostgreSQL's SplitIdentifierString reads
+// it (regclass input, has_table_privilege, pg_get_viewdef(text) ...): each
+// name is a double-quoted identifier ("" inside for a quote) or a run of
+// characters up to whitespace or a dot; whitespace may surround names and
+// dots. Text that is not such a list (empty, two words, a dangling dot) is
+// 42602 "invalid name syntax", before any lookup.
+func qualifiedNameParts(s string) (int, error) {
+	bad := func() (int, error) { return 0, sqlerr.New(sqlerr.Code("42602"), "invalid name syntax") }
+	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+	i, n := 0, 0
+	for i < len(s) && space(s[i]) {
+		i++
+	}
+	if i == len(s) {
+		return bad()
+	}
+	for {
+		if s[i] == '"' {
+			i++
+			for {
+				if i >= len(s) {
+					return bad() // unterminated quote
+				}
+				if s[i] == '"' {
+					if i+1 < len(s) && s[i+1] == '"' {
+						i += 2
+						continue
+					}
+					break
+				}
+				i++
+			}
+			i++
+		} else {
+			start := i
+			for i < len(s) && s[i] != '.' && !space(s[i]) {
+				i++
+			}
+			if i == start {
+				return bad()
+			}
+		}
+		n++
+		for i < len(s) && space(s[i]) {
+			i++
+		}
+		if i == len(s) {
+			return n, nil
+		}
+		if s[i] != '.' {
+			return bad()
+		}
+		i++
+		for i < len(s) && space(s[i]) {
+			i++
+		}
+		if i == len(s) {
+			return bad()
+		}
+	}
+}
+
+// checkSingleName is qualifiedNameParts for a name that takes no
+// qualification (a schema, a role).
+func checkSingleName(s string) error {
+	n, err := qualifiedNameParts(s)
+	if err == nil && n != 1 {
+		err = sqlerr.New(sqlerr.Code("42602"), "invalid name syntax")
+	}
+	return err
+}
+
+// displayName is a name given as text as PostgreSQL's messages show it
+// once parsed: without surrounding whitespace, unquoted names folded to
+// lower case (ASCII letters only, as downcase_identifier does).
+func displayName(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, `"`) {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

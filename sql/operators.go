@@ -1,0 +1,62 @@
+package sql
+
+import "strings"
+
+// PostgreSQL operators TiDB's grammar lacks, rewritten into what it
+// parses (rewrite.go's operator cases): LIKE's operator spellings, the
+// text pattern comparisons, ^@, #, #-, && and the prefix operators @ |/
+// ||/ ~, most of them into pg__op_* calls (exec/functions/opfuncs.go)
+// that the binder labels ?column? as PostgreSQL does.
+
+// infixOps maps an operator to what goes before its left operand, between
+// the operands and after the right one. Like the JSON operators they take
+// the primary before them and a primary after them (with the arithmetic
+// that binds tighter).
+var infixOps = map[string][3]string{
+	"~~":   {"(", " LIKE ", ")"},
+	"!~~":  {"(", " NOT LIKE ", ")"},
+	"~~*":  {"(", " ILIKE ", ")"},
+	"!~~*": {"(", " NOT ILIKE ", ")"},
+	"~<~":  {"pg__op_pattern_lt(", ", ", ")"},
+	"~<=~": {"pg__op_pattern_le(", ", ", ")"},
+	"~>=~": {"pg__op_pattern_ge(", ", ", ")"},
+	"~>~":  {"pg__op_pattern_gt(", ", ", ")"},
+	"^@":   {"pg__op_starts_with(", ", ", ")"},
+	"#":    {"pg__op_xor(", ", ", ")"},
+	"#-":   {"pg__op_delete_path(", ", ", ")"},
+	"&&":   {"pg__op_overlap(", ", ", ")"},
+}
+
+// prefixOps are the prefix operators PostgreSQL has beyond - + NOT: the
+// function each is.
+var prefixOps = map[string]string{"@": "pg__op_abs", "|/": "pg__op_sqrt", "||/": "pg__op_cbrt"}
+
+// prefixOperand is the end of a prefix operator's operand starting after
+// token k: a primary, optionally signed, with the arithmetic after it
+// (PostgreSQL's prefix operators bind looser than + - * / % ^).
+func (r *rewriter) prefixOperand(k, j int) (int, error) {
+	rs := k + 1
+	if rs < j && r.toks[rs].kind == tkOp && (r.toks[rs].text(r.src) == "-" || r.toks[rs].text(r.src) == "+") {
+		rs++
+	}
+	if rs >= j {
+		return 0, r.errNear(j)
+	}
+	e, err := r.primaryEnd(rs, j)
+	if err != nil {
+		return 0, err
+	}
+	for e+1 < j && r.toks[e].kind == tkOp && len(r.toks[e].text(r.src)) == 1 && strings.Contains("+-*/%^", r.toks[e].text(r.src)) {
+		n := e + 1
+		if r.toks[n].kind == tkOp && (r.toks[n].text(r.src) == "-" || r.toks[n].text(r.src) == "+") {
+			n++
+		}
+		if n >= j {
+			break
+		}
+		if e, err = r.primaryEnd(n, j); err != nil {
+			return 0, err
+		}
+	}
+	return e, nil
+}

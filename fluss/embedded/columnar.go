@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -60,7 +61,10 @@ import (
 // save little beside the query's other work.
 const defaultColumnarMinRows = 1 << 16
 
-// defaultColumnarBytes bounds the images of a store (Options.ColumnarBytes).
+// defaultColumnarBytes bounds the images of a store (Options.ColumnarBytes)
+// when a quarter of the process's Go memory limit is not smaller: the
+// images are live heap, and a budget near the soft limit would make the
+// collector run all the time.
 const defaultColumnarBytes = 1 << 30
 
 // colChunkRows is the rows per image chunk: the default scan batch, so
@@ -114,12 +118,12 @@ type tableColumnar struct {
 	// Guarded by mu: whether a build runs, when the last one ended and
 	// how long it took (a table written all the time is not rebuilt back
 	// to back), and the columns scans asked for.
-	mu        sync.Mutex
-	busy      bool
-	lastEnd   time.Time
-	lastTook  time.Duration
-	wanted    []int
-	published bool // an image was counted in the store's bytes
+	mu       sync.Mutex
+	busy     bool
+	lastEnd  time.Time
+	lastTook time.Duration
+	wanted   []int
+	refused  bool // the last image built passed the store's budget
 }
 
 // wrote records group seq's write (under commitClock.mu).
@@ -187,7 +191,7 @@ func (s *Store) columnarBytes() int64 {
 	if s.opts.ColumnarBytes > 0 {
 		return s.opts.ColumnarBytes
 	}
-	return defaultColumnarBytes
+	return min(defaultColumnarBytes, debug.SetMemoryLimit(-1)/4)
 }
 
 // columnarRead returns a reader of t's image for a scan whose snapshot is
@@ -254,7 +258,10 @@ func (s *Store) wantImage(h *tableHandle, proj []int, cur *colImage) {
 		if len(build) == 0 {
 			return
 		}
-	} else if cur != nil && time.Since(tc.lastEnd) < 2*tc.lastTook {
+	} else if cur != nil && time.Since(tc.lastEnd) < 2*tc.lastTook || tc.refused && time.Since(tc.lastEnd) < 10*tc.lastTook {
+		// (An image the budget refused is tried again only after ten
+		// times its build's time: the table may have shrunk, or others'
+		// images gone.)
 		return
 	}
 	tc.busy = true
@@ -339,7 +346,8 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, cols []int, base 
 	if old != nil && base == nil {
 		add -= old.bytes
 	}
-	if s.colBytes.Load()+add > s.columnarBytes() {
+	tc.refused = s.colBytes.Load()+add > s.columnarBytes()
+	if tc.refused {
 		s.log.Info("a table's columnar image would pass the store's budget; its scans read the row store", "table", t.info.Path.String(), "bytes", bytes)
 		return
 	}
@@ -366,7 +374,6 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, cols []int, base 
 	}
 	tc.img.Store(img)
 	s.colBytes.Add(add)
-	tc.published = true
 }
 
 // joinImages is the image of a's and b's columns, both of the same state

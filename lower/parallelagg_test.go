@@ -73,45 +73,13 @@ func TestParallelAggregation(t *testing.T) {
 	}
 	run := func(q string, untransacted bool) ([]string, string) {
 		t.Helper()
-		stmts, err := sql.NewParser().Parse(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := binder.Bind(ctx, s.Store, stmts[0], nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		root, err := PlanWith(st.(*binder.Query).Plan, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rt := &Runtime{Ctx: ctx, Tables: s.Store, EC: &exec.EvalContext{Ctx: ctx, Mem: memory.DefaultAllocator},
-			Untransacted: untransacted, Metrics: map[Node]*exec.Metrics{}}
-		rt.EC.Env = rt
-		op, err := Build(rt, root)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		var out []string
-		for {
-			b, err := op.Next(ctx)
-			if err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			if b == nil {
-				break
-			}
-			out = append(out, rowsText(b)...)
-			b.Release()
-		}
-		op.Close()
-		path := ""
-		for _, m := range rt.Metrics {
+		out, _, metrics := runMetered(t, s, q, untransacted)
+		for _, m := range metrics {
 			if m.Workers > 1 {
-				path = m.ScanPath
+				return out, m.ScanPath
 			}
 		}
-		return out, path
+		return out, ""
 	}
 	seen := map[string]bool{}
 	for deadline := time.Now().Add(20 * time.Second); len(seen) < 2 && time.Now().Before(deadline); {
@@ -147,10 +115,24 @@ func TestParallelAggregation(t *testing.T) {
 // TestExplainAnalyzeScanPath: EXPLAIN ANALYZE's scan line names the path
 // the store took and the workers.
 func TestExplainAnalyzeScanPath(t *testing.T) {
-	ctx := context.Background()
 	s := openStore(t)
 	s.create(t, "k", true, [][3]any{{int64(1), int64(2), "x"}, {int64(2), nil, nil}})
-	stmts, err := sql.NewParser().Parse("SELECT b FROM k")
+	_, root, metrics := runMetered(t, s, "SELECT b FROM k", true)
+	for _, m := range metrics {
+		m.Finish()
+	}
+	lines := Explain(root, metrics)
+	if !strings.Contains(strings.Join(lines, "\n"), `(scan path="row store" workers=1)`) {
+		t.Fatalf("no scan path in\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// runMetered plans and runs q as EXPLAIN ANALYZE does (every node
+// metered), in a transaction's runtime or not, returning its rows as text.
+func runMetered(t *testing.T, s store, q string, untransacted bool) ([]string, Node, map[Node]*exec.Metrics) {
+	t.Helper()
+	ctx := context.Background()
+	stmts, err := sql.NewParser().Parse(q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,27 +144,24 @@ func TestExplainAnalyzeScanPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt := &Runtime{Ctx: ctx, Tables: s.Store, EC: &exec.EvalContext{Ctx: ctx, Mem: memory.DefaultAllocator}, Metrics: map[Node]*exec.Metrics{}}
+	rt := &Runtime{Ctx: ctx, Tables: s.Store, EC: &exec.EvalContext{Ctx: ctx, Mem: memory.DefaultAllocator},
+		Untransacted: untransacted, Metrics: map[Node]*exec.Metrics{}}
+	rt.EC.Env = rt
 	op, err := Build(rt, root)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", q, err)
 	}
+	defer op.Close()
+	var out []string
 	for {
 		b, err := op.Next(ctx)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", q, err)
 		}
 		if b == nil {
-			break
+			return out, root, rt.Metrics
 		}
+		out = append(out, rowsText(b)...)
 		b.Release()
-	}
-	op.Close()
-	for _, m := range rt.Metrics {
-		m.Finish()
-	}
-	lines := Explain(root, rt.Metrics)
-	if !strings.Contains(strings.Join(lines, "\n"), `(scan path="row store" workers=1)`) {
-		t.Fatalf("no scan path in\n%s", strings.Join(lines, "\n"))
 	}
 }

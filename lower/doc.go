@@ -34,8 +34,8 @@
 // pre-aggregate a join input below the join when the other input is unique
 // on the join key (aggpush.go), narrow an aggregation's input to the
 // columns it reads (aggprune.go), and drop sorts and projections that do
-// nothing (rewrite.go). An aggregation over filters, projections and inner
-// joins of a large table runs, outside transactions, as partial
+// nothing (rewrite.go). An aggregation over filters and projections of
+// a large table runs, outside transactions, as partial
 // aggregations over the parts of a split scan on GOMAXPROCS workers and a
 // final one (parallelagg.go), decided when the plan is built. Explain renders the blueprint without running anything,
 // with each node's requested and selected kernel backend per family

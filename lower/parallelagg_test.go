@@ -21,7 +21,8 @@ import (
 // TestParallelAggregation: aggregations over a table above parallelMinRows
 // give the serial plan's rows (inside a transaction's runtime, which is
 // never parallel) when split over the row store's buckets and over the
-// columnar image, with NULLs, empty inputs, groups and a join.
+// columnar image, with NULLs, empty inputs and groups; a join's stays
+// serial.
 func TestParallelAggregation(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
@@ -68,50 +69,17 @@ func TestParallelAggregation(t *testing.T) {
 		"SELECT b % 7, count(*), count(c), sum(d), avg(d), min(a), max(c) FROM f GROUP BY b % 7 ORDER BY 1",
 		"SELECT count(*), sum(b), avg(d), max(c) FROM f WHERE a < 0",
 		"SELECT c, count(*) FROM f WHERE a < 0 GROUP BY c",
-		"SELECT dim.c, count(*), sum(f.b), avg(f.d) FROM f JOIN dim ON f.b % 4 = dim.a GROUP BY dim.c ORDER BY 1",
 		"SELECT avg(d) FROM f WHERE d IS NULL",
 	}
 	run := func(q string, untransacted bool) ([]string, string) {
 		t.Helper()
-		stmts, err := sql.NewParser().Parse(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := binder.Bind(ctx, s.Store, stmts[0], nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		root, err := PlanWith(st.(*binder.Query).Plan, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rt := &Runtime{Ctx: ctx, Tables: s.Store, EC: &exec.EvalContext{Ctx: ctx, Mem: memory.DefaultAllocator},
-			Untransacted: untransacted, Metrics: map[Node]*exec.Metrics{}}
-		rt.EC.Env = rt
-		op, err := Build(rt, root)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		var out []string
-		for {
-			b, err := op.Next(ctx)
-			if err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			if b == nil {
-				break
-			}
-			out = append(out, rowsText(b)...)
-			b.Release()
-		}
-		op.Close()
-		path := ""
-		for _, m := range rt.Metrics {
+		out, _, metrics := runMetered(t, s, q, untransacted)
+		for _, m := range metrics {
 			if m.Workers > 1 {
-				path = m.ScanPath
+				return out, m.ScanPath
 			}
 		}
-		return out, path
+		return out, ""
 	}
 	seen := map[string]bool{}
 	for deadline := time.Now().Add(20 * time.Second); len(seen) < 2 && time.Now().Before(deadline); {
@@ -137,5 +105,63 @@ func TestParallelAggregation(t *testing.T) {
 	}
 	if !seen["row store"] || !seen["columnar image"] {
 		t.Fatalf("paths seen: %v (want the row store's and the image's)", seen)
+	}
+	join := "SELECT dim.c, count(*), sum(f.b), avg(f.d) FROM f JOIN dim ON f.b % 4 = dim.a GROUP BY dim.c ORDER BY 1"
+	if got, path := run(join, true); path != "" || len(got) != 4 {
+		t.Fatalf("%s: path %q, %d rows", join, path, len(got))
+	}
+}
+
+// TestExplainAnalyzeScanPath: EXPLAIN ANALYZE's scan line names the path
+// the store took and the workers.
+func TestExplainAnalyzeScanPath(t *testing.T) {
+	s := openStore(t)
+	s.create(t, "k", true, [][3]any{{int64(1), int64(2), "x"}, {int64(2), nil, nil}})
+	_, root, metrics := runMetered(t, s, "SELECT b FROM k", true)
+	for _, m := range metrics {
+		m.Finish()
+	}
+	lines := Explain(root, metrics)
+	if !strings.Contains(strings.Join(lines, "\n"), `(scan path="row store" workers=1)`) {
+		t.Fatalf("no scan path in\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// runMetered plans and runs q as EXPLAIN ANALYZE does (every node
+// metered), in a transaction's runtime or not, returning its rows as text.
+func runMetered(t *testing.T, s store, q string, untransacted bool) ([]string, Node, map[Node]*exec.Metrics) {
+	t.Helper()
+	ctx := context.Background()
+	stmts, err := sql.NewParser().Parse(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := binder.Bind(ctx, s.Store, stmts[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := PlanWith(st.(*binder.Query).Plan, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := &Runtime{Ctx: ctx, Tables: s.Store, EC: &exec.EvalContext{Ctx: ctx, Mem: memory.DefaultAllocator},
+		Untransacted: untransacted, Metrics: map[Node]*exec.Metrics{}}
+	rt.EC.Env = rt
+	op, err := Build(rt, root)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer op.Close()
+	var out []string
+	for {
+		b, err := op.Next(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if b == nil {
+			return out, root, rt.Metrics
+		}
+		out = append(out, rowsText(b)...)
+		b.Release()
 	}
 }

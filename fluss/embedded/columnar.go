@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -22,7 +23,7 @@ import (
 // query's time. A table that scans read in full and that is large enough
 // (Options.ColumnarMinRows) is therefore also kept, in memory, as Arrow
 // column chunks of the columns those scans asked for, decoded once from one
-// pebble snapshot in the background (both cores, one bucket per worker),
+// pebble snapshot in the background (one goroutine),
 // in the state's key order. A scan whose snapshot holds exactly the image's
 // state of the table hands out slices of the chunks (no decoding, no copy);
 // any other scan reads pebble as before and, when the image is missing,
@@ -60,12 +61,16 @@ import (
 // save little beside the query's other work.
 const defaultColumnarMinRows = 1 << 16
 
-// defaultColumnarBytes bounds the images of a store (Options.ColumnarBytes).
+// defaultColumnarBytes bounds the images of a store (Options.ColumnarBytes)
+// when a quarter of the process's Go memory limit is not smaller: the
+// images are live heap, and a budget near the soft limit would make the
+// collector run all the time.
 const defaultColumnarBytes = 1 << 30
 
-// colChunkRows is the rows per image chunk: a multiple of the default scan
-// batch, so that the batches a scan hands out are whole slices.
-const colChunkRows = 1 << 16
+// colChunkRows is the rows per image chunk: the default scan batch, so
+// that a scan hands out the chunks' arrays whole (offset 0: some kernels
+// and the wire's raw encoders take a slower path for a sliced array).
+const colChunkRows = 8192
 
 // commitClock numbers the group commits (see above).
 type commitClock struct {
@@ -113,12 +118,12 @@ type tableColumnar struct {
 	// Guarded by mu: whether a build runs, when the last one ended and
 	// how long it took (a table written all the time is not rebuilt back
 	// to back), and the columns scans asked for.
-	mu        sync.Mutex
-	busy      bool
-	lastEnd   time.Time
-	lastTook  time.Duration
-	wanted    []int
-	published bool // an image was counted in the store's bytes
+	mu       sync.Mutex
+	busy     bool
+	lastEnd  time.Time
+	lastTook time.Duration
+	wanted   []int
+	refused  bool // the last image built passed the store's budget
 }
 
 // wrote records group seq's write (under commitClock.mu).
@@ -186,7 +191,7 @@ func (s *Store) columnarBytes() int64 {
 	if s.opts.ColumnarBytes > 0 {
 		return s.opts.ColumnarBytes
 	}
-	return defaultColumnarBytes
+	return min(defaultColumnarBytes, debug.SetMemoryLimit(-1)/4)
 }
 
 // columnarRead returns a reader of t's image for a scan whose snapshot is
@@ -253,7 +258,10 @@ func (s *Store) wantImage(h *tableHandle, proj []int, cur *colImage) {
 		if len(build) == 0 {
 			return
 		}
-	} else if cur != nil && time.Since(tc.lastEnd) < 2*tc.lastTook {
+	} else if cur != nil && time.Since(tc.lastEnd) < 2*tc.lastTook || tc.refused && time.Since(tc.lastEnd) < 10*tc.lastTook {
+		// (An image the budget refused is tried again only after ten
+		// times its build's time: the table may have shrunk, or others'
+		// images gone.)
 		return
 	}
 	tc.busy = true
@@ -306,9 +314,11 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, cols []int, base 
 	defer clearBuilding()
 	parts := make([][]arrow.RecordBatch, len(t.buckets))
 	errs := make([]error, len(t.buckets))
-	parallel(len(t.buckets), func(b int) {
+	// One bucket after the other, on one core: the build is background
+	// work beside the queries, which the second core stays free for.
+	for b := range t.buckets {
 		parts[b], errs[b] = s.readBucket(ctx, t, plan, snap, b)
-	})
+	}
 	var bytes, rows int64
 	for b, err := range errs {
 		if err != nil {
@@ -336,7 +346,8 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, cols []int, base 
 	if old != nil && base == nil {
 		add -= old.bytes
 	}
-	if s.colBytes.Load()+add > s.columnarBytes() {
+	tc.refused = s.colBytes.Load()+add > s.columnarBytes()
+	if tc.refused {
 		s.log.Info("a table's columnar image would pass the store's budget; its scans read the row store", "table", t.info.Path.String(), "bytes", bytes)
 		return
 	}
@@ -363,7 +374,6 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, cols []int, base 
 	}
 	tc.img.Store(img)
 	s.colBytes.Add(add)
-	tc.published = true
 }
 
 // joinImages is the image of a's and b's columns, both of the same state

@@ -343,7 +343,7 @@ func TestSplitScan(t *testing.T) {
 				t.Fatalf("%d parts (%s): %d rows, want %d", parts, want, len(got), len(ref))
 			}
 		}
-		if rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{}, 9); err != nil || rs != nil {
+		if rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{}, 64); err != nil || rs != nil {
 			t.Fatalf("more parts than buckets or chunks: %d readers, %v", len(rs), err)
 		}
 		s.Close()
@@ -444,4 +444,43 @@ func TestSplitScanConcurrentWrites(t *testing.T) {
 	close(stop)
 	<-done
 	t.Logf("scans by path: %v", seen)
+}
+
+// TestColumnarBudget: an image the store's budget cannot hold is not
+// published (scans stay on the row store) and not rebuilt at once.
+func TestColumnarBudget(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(t.TempDir(), Options{ColumnarMinRows: 1, ColumnarBytes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tb := createTable(t, s, "kv", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v", "w"), PrimaryKey: []string{"k"}}, BucketCount: 2})
+	var rows [][]int32
+	for k := range int32(5000) {
+		rows = append(rows, []int32{k, k, k})
+	}
+	rec := intRecord([]string{"k", "v", "w"}, rows...)
+	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	for range 3 {
+		r, err := tb.Scan(ctx, fluss.ScanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, p := readScan(t, r)
+		if p != "row store" || len(got) != 5000 {
+			t.Fatalf("path %q, %d rows", p, len(got))
+		}
+		s.colWG.Wait()
+	}
+	tc := &tb.(*tableHandle).t.col
+	tc.mu.Lock()
+	refused := tc.refused
+	tc.mu.Unlock()
+	if !refused || s.colBytes.Load() != 0 {
+		t.Fatalf("refused %v, image bytes %d", refused, s.colBytes.Load())
+	}
 }

@@ -75,7 +75,8 @@ type Options struct {
 	// scan of a primary-key table has its columnar image built
 	// (columnar.go): 0 = 65536, negative = never.
 	ColumnarMinRows int64
-	// ColumnarBytes bounds the columnar images of the store: 0 = 1 GiB.
+	// ColumnarBytes bounds the columnar images of the store: 0 = 1 GiB or
+	// a quarter of the Go memory limit, whichever is smaller.
 	ColumnarBytes int64
 }
 

@@ -138,12 +138,12 @@ func (s *session) execCursor(ctx context.Context, ps *statement) (pgwire.Result,
 	case sql.CloseCursor:
 		if c.All {
 			s.cursors.closeAll()
-		} else {
-			if s.cursors.get(c.Name) == nil {
-				return nil, undefinedCursor(c.Name)
-			}
-			s.cursors.remove(c.Name)
+			return tagOnly("CLOSE CURSOR ALL"), nil
 		}
+		if s.cursors.get(c.Name) == nil {
+			return nil, undefinedCursor(c.Name)
+		}
+		s.cursors.remove(c.Name)
 		return tagOnly("CLOSE CURSOR"), nil
 	}
 	cur := s.cursors.get(c.Name)

@@ -150,7 +150,7 @@ func (s *session) execCursor(ctx context.Context, ps *statement) (pgwire.Result,
 	if cur == nil {
 		return nil, undefinedCursor(c.Name)
 	}
-	out := &fetchResult{verb: "FETCH"}
+	out := &fetchResult{verb: "FETCH", mem: s.eng.mem}
 	if c.Move {
 		out.verb = "MOVE"
 	}
@@ -159,7 +159,7 @@ func (s *session) execCursor(ctx context.Context, ps *statement) (pgwire.Result,
 		out.Close()
 		return nil, err
 	}
-	out.n = n
+	out.n += n
 	return out, nil
 }
 
@@ -376,34 +376,50 @@ func scanForwardOnly() error {
 		WithHint("Declare it with SCROLL option to enable backward scan.")
 }
 
+// step moves the executor forward over the rows already read (reading
+// the next batch when none is), at most limit of them (0: no limit),
+// handing them to out when it is not nil. It returns how many it passed
+// and whether the result ended (the position is then after the last
+// row). A cursor that cannot scroll drops the rows as it passes them.
+func (c *cursor) step(ctx context.Context, mem memory.Allocator, limit int64, out *fetchResult) (int64, bool, error) {
+	ok, err := c.has(ctx, mem, c.cur+1)
+	if err != nil {
+		return 0, false, err
+	}
+	if !ok {
+		c.cur++ // after the last row
+		return 0, true, nil
+	}
+	take := c.first + c.stored - 1 - c.cur
+	if limit > 0 {
+		take = min(take, limit)
+	}
+	if out != nil {
+		c.emitRange(out, c.cur+1, c.cur+take)
+	}
+	c.cur += take
+	if !c.scrollable {
+		c.trim(c.cur + 1)
+	}
+	return take, false, nil
+}
+
 // run moves the executor count rows (0: all) forward or backward from
 // cur, handing the rows to out when it is not nil, and returns how many
 // it passed.
 func (c *cursor) run(ctx context.Context, mem memory.Allocator, forward bool, count int64, out *fetchResult) (int64, error) {
 	var n int64
 	if forward {
-		start := c.cur + 1
-		k := start
 		for count == 0 || n < count {
-			ok, err := c.has(ctx, mem, k)
-			if err != nil {
+			limit := int64(0)
+			if count > 0 {
+				limit = count - n
+			}
+			k, end, err := c.step(ctx, mem, limit, out)
+			n += k
+			if err != nil || end {
 				return n, err
 			}
-			if !ok {
-				break
-			}
-			k++
-			n++
-		}
-		if n > 0 && out != nil {
-			c.emitRange(out, start, k-1)
-		}
-		c.cur = k - 1
-		if count == 0 || n < count {
-			c.cur = k // after the last row
-		}
-		if !c.scrollable {
-			c.trim(c.cur + 1)
 		}
 		return n, nil
 	}
@@ -438,17 +454,18 @@ func (c *cursor) runSelect(ctx context.Context, mem memory.Allocator, forward bo
 		if !moving {
 			return 0, nil
 		}
-		n, err := c.run(ctx, mem, true, count, out)
+		if out != nil {
+			// FETCH's rows stream: the result reads them as the client
+			// takes them (fetchResult.Next), so that FETCH ALL of a
+			// cursor that cannot scroll stays within a batch of memory.
+			out.cur, out.count = c, count
+			return 0, nil
+		}
+		n, err := c.run(ctx, mem, true, count, nil)
 		if err != nil {
 			return 0, err
 		}
-		if n > 0 {
-			c.atStart = false
-		}
-		if count == 0 || n < count {
-			c.atEnd = true
-		}
-		c.portalPos += n
+		c.forwardDone(count, n)
 		return n, nil
 	}
 	if !c.scrollable {
@@ -476,6 +493,18 @@ func (c *cursor) runSelect(ctx context.Context, mem memory.Allocator, forward bo
 		c.portalPos -= n
 	}
 	return n, nil
+}
+
+// forwardDone is PortalRunSelect's bookkeeping after n of count rows
+// (0: all) were read forward.
+func (c *cursor) forwardDone(count, n int64) {
+	if n > 0 {
+		c.atStart = false
+	}
+	if count == 0 || n < count {
+		c.atEnd = true
+	}
+	c.portalPos += n
 }
 
 // rewind is PostgreSQL's DoPortalRewind.
@@ -599,15 +628,37 @@ func (c *cursor) fetchPortal(ctx context.Context, mem memory.Allocator, dir sql.
 }
 
 // fetchResult is FETCH's rows (slices of the cursor's stored batches,
-// retained) and its tag.
+// retained) and its tag. A forward FETCH fills it as the client reads
+// (cur set, count rows wanted, 0 for all); a backward one at once.
 type fetchResult struct {
 	verb string
 	rows []arrow.RecordBatch
 	n    int64
 	next int
+	// cur, count, mem, streamed: the forward read still to do.
+	cur      *cursor
+	count    int64
+	mem      memory.Allocator
+	streamed int64
 }
 
-func (r *fetchResult) Next(context.Context) (arrow.RecordBatch, error) {
+func (r *fetchResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for r.next >= len(r.rows) && r.cur != nil {
+		r.rows, r.next = r.rows[:0], 0
+		limit := int64(0)
+		if r.count > 0 {
+			limit = r.count - r.streamed
+		}
+		k, end, err := r.cur.step(ctx, r.mem, limit, r)
+		r.streamed += k
+		if err != nil {
+			r.finish()
+			return nil, err
+		}
+		if end || r.count > 0 && r.streamed >= r.count {
+			r.finish()
+		}
+	}
 	if r.next >= len(r.rows) {
 		return nil, nil
 	}
@@ -617,11 +668,27 @@ func (r *fetchResult) Next(context.Context) (arrow.RecordBatch, error) {
 	return b, nil
 }
 
+// finish ends the forward read: the cursor's bookkeeping and the tag's
+// count.
+func (r *fetchResult) finish() {
+	if r.cur != nil {
+		r.cur.forwardDone(r.count, r.streamed)
+		r.n += r.streamed
+		r.cur = nil
+	}
+}
+
 func (r *fetchResult) Tag() string { return r.verb + " " + strconv.FormatInt(r.n, 10) }
 
+// Close ends the FETCH. One the client stopped reading (an error, a
+// cancel: the transaction block fails then) leaves the cursor after the
+// rows it returned, as PostgreSQL's executor stops where it was.
 func (r *fetchResult) Close() {
 	for _, b := range r.rows[r.next:] {
-		b.Release()
+		if b != nil {
+			b.Release()
+		}
 	}
 	r.rows, r.next = nil, 0
+	r.finish()
 }

@@ -86,6 +86,40 @@ func TestCursorMemoryBounded(t *testing.T) {
 	if maxBatch >= total/4 || maxStored > 2*maxBatch {
 		t.Errorf("NO SCROLL cursor kept up to %d rows (batches of up to %d) of %d", maxStored, maxBatch, total)
 	}
+	// FETCH ALL streams: the cursor holds a batch at a time while the
+	// client reads, and MOVE ALL passes rows without keeping them.
+	execAll(t, s, "DECLARE f2 NO SCROLL CURSOR FOR SELECT g FROM generate_series(1, 200000) g")
+	execAll(t, s, "DECLARE f3 CURSOR FOR SELECT g FROM generate_series(1, 200000) g")
+	stmts, err := s.Prepare(context.Background(), "FETCH ALL FROM f2", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := stmts[0].Execute(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var streamed int64
+	for {
+		b, err := res.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == nil {
+			break
+		}
+		streamed += b.NumRows()
+		b.Release()
+		if kept := s.cursors.get("f2").stored; kept > 2*maxBatch {
+			t.Fatalf("FETCH ALL: the cursor holds %d rows after %d were sent", kept, streamed)
+		}
+	}
+	if tag := res.Tag(); streamed != total || tag != "FETCH 200000" {
+		t.Errorf("FETCH ALL streamed %d rows, tag %q", streamed, tag)
+	}
+	res.Close()
+	if n, tag := execAll(t, s, "MOVE FORWARD ALL IN f3"); n != 0 || tag != "MOVE 200000" || s.cursors.get("f3").stored != 0 {
+		t.Errorf("MOVE ALL: %d rows, tag %q, %d kept", n, tag, s.cursors.get("f3").stored)
+	}
 	execAll(t, s, "MOVE FORWARD ALL IN sc")
 	if got := s.cursors.get("sc").stored; got != total {
 		t.Errorf("SCROLL cursor keeps %d rows after reading all, want %d", got, total)

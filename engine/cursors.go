@@ -61,8 +61,11 @@ type cursor struct {
 	// its context, which outlives the DECLARE's.
 	res    pgwire.Result
 	cancel context.CancelFunc
-	// inTxn: declared in the open transaction (a ROLLBACK drops it).
+	// inTxn: declared in the open transaction (a ROLLBACK drops it);
+	// depth: how many savepoints the transaction had then (a ROLLBACK TO
+	// one of them, or an earlier one, drops it).
 	inTxn bool
+	depth int
 	// Rows are numbered from 1. store holds copies of the rows read and
 	// kept: rows first .. first+stored-1 (a NO SCROLL cursor drops rows
 	// once passed). total is the row count once res is exhausted.
@@ -196,7 +199,11 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 		cancel()
 		return nil, err
 	}
-	cur := &cursor{name: c.Name, statement: ps.source, hold: c.Hold, scrollable: c.Scroll,
+	depth := 0
+	if s.tx != nil {
+		depth = len(s.tx.savepoints)
+	}
+	cur := &cursor{name: c.Name, statement: ps.source, hold: c.Hold, scrollable: c.Scroll, depth: depth,
 		created: time.Now(), cols: qps.cols, res: res, cancel: cancel, inTxn: block,
 		first: 1, total: -1, atStart: true}
 	if cur.statement == "" {
@@ -234,6 +241,17 @@ func (s *session) endCursors(ctx context.Context, commit bool) error {
 		}
 	}
 	return firstErr
+}
+
+// cursorsRolledBackTo drops the cursors declared after savepoint i, which
+// ROLLBACK TO undid, as PostgreSQL drops the portals of the subtransactions
+// it aborts.
+func (s *session) cursorsRolledBackTo(i int) {
+	for _, name := range append([]string(nil), s.cursors.order...) {
+		if c := s.cursors.get(name); c.inTxn && c.depth > i {
+			s.cursors.remove(name)
+		}
+	}
 }
 
 // listCursors is pg_cursors' rows for this session.

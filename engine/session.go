@@ -641,6 +641,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			}
 			done := s.tx.ddl[s.tx.savepoints[i].ddl:]
 			s.tx.rollbackTo(i)
+			s.cursorsRolledBackTo(i) // cursors.go
 			s.txStatus = 'T'
 			return notUndone("ROLLBACK", done), nil // txddl.go
 		}

@@ -50,24 +50,28 @@ func (s *session) dropCascaded(ctx context.Context, vs []views.View) (*sqlerr.Er
 	if len(vs) == 0 {
 		return nil, nil
 	}
-	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
-		for _, v := range vs {
-			if _, ok := tx.Views.Get(v.Path); !ok {
-				continue
-			}
-			if err := tx.Views.Drop(v.Path); err != nil {
-				return err
-			}
-			if err := tx.Access.Forget(v.ACLKey()); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return dropViewsIn(tx, vs) })
 	if err != nil {
 		return nil, metaErr(err)
 	}
 	return cascadeNotice(vs), nil
+}
+
+// dropViewsIn drops the views vs (those still there) with their grants,
+// in the metadata change tx.
+func dropViewsIn(tx *meta.Tx, vs []views.View) error {
+	for _, v := range vs {
+		if _, ok := tx.Views.Get(v.Path); !ok {
+			continue
+		}
+		if err := tx.Views.Drop(v.Path); err != nil {
+			return err
+		}
+		if err := tx.Access.Forget(v.ACLKey()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // cascadeNotice is PostgreSQL's NOTICE of a DROP ... CASCADE that took

@@ -38,8 +38,8 @@ import (
 // rewritten to name the new name, with the old one as its alias
 // (sql.RenameInDefinition), and stored in the same metadata commit as the
 // view's rename, or in the commit after the table's (a crash between the
-// two leaves them naming the old name: they are swept at the next start,
-// as views over a dropped table are). dbt relies on it: a view model over
+// two leaves them naming the old name; meta.Reconcile finds the table by
+// its id at the next start and makes them follow). dbt relies on it: a view model over
 // a table model follows the old table to x__dbt_backup and goes with it
 // at DROP ... CASCADE (cascade.go).
 
@@ -113,21 +113,12 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 func followers(deps []views.View, from, to fluss.TablePath) ([]views.View, error) {
 	out := make([]views.View, 0, len(deps))
 	for _, d := range deps {
-		def, ok := sql.RenameInDefinition(d.Definition, from.Database, from.Table, to.Table)
+		d, ok := meta.FollowRename(d, from, to)
 		if !ok {
 			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cannot rename \"%s\": view \"%s\" depends on it in a way sqlgate cannot rewrite", from.Table, d.Path.Table).
 				WithDetail("sqlgate keeps a view's definition as written, and names the renamed relation in it anew.").
 				WithHint("Drop the view, rename, and create the view again over the new name.")
 		}
-		d.Definition, d.Pretty, d.Plain = def, "", ""
-		uses := make([]views.Relation, len(d.Uses))
-		for i, u := range d.Uses {
-			if u.Path == from {
-				u.Path = to
-			}
-			uses[i] = u
-		}
-		d.Uses = uses
 		out = append(out, d)
 	}
 	return out, nil

@@ -201,17 +201,7 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 			if err != nil {
 				return nil, err
 			}
-			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
-				for _, v := range tx.Views.List(name) {
-					if err := tx.Views.Drop(v.Path); err != nil {
-						return err
-					}
-					if err := tx.Access.Forget(v.ACLKey()); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
+			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return dropViewsIn(tx, tx.Views.List(name)) })
 			if err != nil {
 				return nil, metaErr(err)
 			}

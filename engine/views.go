@@ -149,17 +149,7 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool
 	}
 	drop = append(drop, cascaded...)
 	// Every view named, with its grants, goes in one commit.
-	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
-		for _, v := range drop {
-			if err := tx.Views.Drop(v.Path); err != nil {
-				return err
-			}
-			if err := tx.Access.Forget(v.ACLKey()); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return dropViewsIn(tx, drop) })
 	if err != nil {
 		return nil, metaErr(err)
 	}

@@ -27,12 +27,24 @@ type registry struct {
 	mu      sync.Mutex
 	conns   map[string]*conn
 	max     int
+	perUser int // 0: no limit
 	idle    time.Duration
 	nextPID uint32
 }
 
-func newRegistry(max int, idle time.Duration) *registry {
-	return &registry{conns: map[string]*conn{}, max: max, idle: idle, nextPID: firstPID}
+func newRegistry(max, perUser int, idle time.Duration) *registry {
+	return &registry{conns: map[string]*conn{}, max: max, perUser: perUser, idle: idle, nextPID: firstPID}
+}
+
+// userConnsLocked counts user's connections.
+func (r *registry) userConnsLocked(user string) int {
+	n := 0
+	for _, c := range r.conns {
+		if c.user == user {
+			n++
+		}
+	}
+	return n
 }
 
 // conn is one Flight SQL connection: a user and its engine sessions.
@@ -98,6 +110,10 @@ func (r *registry) open(ctx context.Context, backend pgwire.Backend, key, user, 
 	if len(r.conns) >= r.max {
 		r.mu.Unlock()
 		return nil, sqlerr.New(sqlerr.TooManyConnections, "sorry, too many clients already")
+	}
+	if r.perUser > 0 && r.userConnsLocked(user) >= r.perUser {
+		r.mu.Unlock()
+		return nil, sqlerr.New(sqlerr.TooManyConnections, "too many connections for role \"%s\"", user)
 	}
 	r.nextPID++
 	pid := r.nextPID

@@ -27,7 +27,8 @@
 //     address) names: a user, an engine session for autocommit statements,
 //     one engine session per open transaction, the prepared statements and
 //     the queries awaiting DoGet. Beyond Config.MaxConnections live
-//     connections a new one gets 53300 ResourceExhausted; a connection
+//     connections (or Config.MaxConnectionsPerUser of one user) a new one
+//     gets 53300 ResourceExhausted; a connection
 //     ends at CloseSession, or unused for Config.IdleTimeout (and nothing
 //     streaming), its open transactions rolled back. Calls on one engine session are
 //     serialised (a one-slot semaphore, waited for under the call's
@@ -37,7 +38,7 @@
 //     binds) and returns a ticket (a statement returning no rows runs
 //     there and then: ranAlready); DoGet executes and streams (stream.go),
 //     one batch in flight at a time, so a client that stops reading holds
-//     one batch, not the result. statement_timeout is the session's
+//     that batch and what gRPC's flow-control window took, not the result. statement_timeout is the session's
 //     setting, as on the PostgreSQL side (57014 when it fires). Prepared
 //     statements keep their engine statement; parameters arrive as Arrow
 //     batches (params.go), one execution per row. DoPut updates run
@@ -64,6 +65,18 @@
 // SQLSTATE, detail and hint also travel as trailer metadata ("sqlstate",
 // "detail", "hint"). Any other error is logged and sent as XX000 "internal
 // error": Go error strings never reach clients.
+//
+// # Tests
+//
+// Against a real server (server.Start) with arrow-go's Flight SQL client:
+// values compared with what the PostgreSQL side returns for the same table
+// (flightsql_test.go), every seed-000 ingest rule (ingest_test.go), catalog
+// commands, transactions, statement_timeout, TLS and the connection limit
+// (session_test.go), query strings of several statements (multi_test.go);
+// the ADBC Flight SQL driver from Python (adbc_test.go,
+// testdata/adbc_client.py); a stalled client against an endless result
+// (backpressure_test.go); FuzzRequests (malformed commands, tickets, action
+// bodies and DoPut schemas) in make fuzz, its seeds in every go test.
 //
 // # Must not
 //

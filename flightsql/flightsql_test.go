@@ -35,6 +35,12 @@ const adminPassword, bobPassword = "admin-secret", "bob-secret"
 
 func startServer(t *testing.T) *testServer {
 	t.Helper()
+	return startServerWith(t, nil)
+}
+
+// startServerWith is startServer with the configuration changed by adjust.
+func startServerWith(t *testing.T, adjust func(*server.Config)) *testServer {
+	t.Helper()
 	dir := t.TempDir()
 	var users pgwire.Users
 	if err := users.SetPassword("admin", adminPassword, false); err != nil {
@@ -47,8 +53,12 @@ func startServer(t *testing.T) *testServer {
 	e.Superuser = true
 	users.Users["admin"] = e
 	ctx := context.Background()
-	srv, err := server.Start(ctx, server.Config{Listen: "127.0.0.1:0", FlightListen: "127.0.0.1:0", DataDir: filepath.Join(dir, "data"),
-		Auth: pgwire.AuthConfig{Method: pgwire.AuthSCRAM, Users: &users, FailureDelay: -1}})
+	cfg := server.Config{Listen: "127.0.0.1:0", FlightListen: "127.0.0.1:0", DataDir: filepath.Join(dir, "data"),
+		Auth: pgwire.AuthConfig{Method: pgwire.AuthSCRAM, Users: &users, FailureDelay: -1}}
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	srv, err := server.Start(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,10 +352,28 @@ func TestAuthentication(t *testing.T) {
 	ts.pgExec(t, "GRANT SELECT ON secret TO bob")
 	recs, _ := query(t, bctx, bob, "SELECT * FROM secret")
 	sameRows(t, "after GRANT", asText(t, recs, []types.T{types.Int32Type}), [][]string{{"1"}})
+	// a statement prepared while granted is refused once revoked
+	prep, err := bob.Prepare(bctx, "SELECT * FROM secret")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ts.pgExec(t, "REVOKE SELECT ON secret FROM bob")
 	info, err = bob.Execute(bctx, "SELECT * FROM secret")
 	if err == nil {
 		_, _, err = flightRecords(bctx, bob, info)
 	}
 	codeAndState(t, err, codes.PermissionDenied, "42501")
+	info, err = prep.Execute(bctx)
+	if err == nil {
+		_, _, err = flightRecords(bctx, bob, info)
+	}
+	codeAndState(t, err, codes.PermissionDenied, "42501")
+	// ingest needs INSERT
+	rec := fromJSON(t, arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int32, Nullable: true}}, nil), `[{"id": 2}]`)
+	_, err = ingest(bctx, bob, "secret", rec)
+	codeAndState(t, err, codes.PermissionDenied, "42501")
+	ts.pgExec(t, "GRANT INSERT ON secret TO bob")
+	if n, err := ingest(bctx, bob, "secret", rec); err != nil || n != 1 {
+		t.Fatalf("ingest after GRANT INSERT: %d, %v", n, err)
+	}
 }

@@ -27,6 +27,8 @@ type Config struct {
 	Logger *slog.Logger
 	// MaxConnections bounds live connections (0 = 100).
 	MaxConnections int
+	// MaxConnectionsPerUser bounds one user's live connections (0 = no limit).
+	MaxConnectionsPerUser int
 	// IdleTimeout closes a connection unused this long (0 = 1 hour).
 	IdleTimeout time.Duration
 	// MaxMessageSize bounds one received gRPC message (0 = 64 MiB): an
@@ -64,7 +66,7 @@ func New(cfg Config) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, log: log, conns: newRegistry(cfg.MaxConnections, cfg.IdleTimeout), stop: make(chan struct{})}
+	s := &Server{cfg: cfg, log: log, conns: newRegistry(cfg.MaxConnections, cfg.MaxConnectionsPerUser, cfg.IdleTimeout), stop: make(chan struct{})}
 	if err := s.registerSQLInfo(); err != nil {
 		return nil, err
 	}

@@ -272,3 +272,21 @@ func TestCloseSession(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestConnectionsPerUser: beyond --max-connections-per-user a user's new
+// connection gets 53300, as on the PostgreSQL side; another user is served.
+func TestConnectionsPerUser(t *testing.T) {
+	ts := startServerWith(t, func(c *server.Config) { c.MaxConnectionsPerUser = 1 })
+	ts.client(t, "admin", adminPassword)
+	cl, err := afsql.NewClient(ts.srv.FlightAddr().String(), nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	_, err = cl.Client.AuthenticateBasicToken(context.Background(), "admin", adminPassword)
+	codeAndState(t, err, codes.ResourceExhausted, "53300")
+	if !strings.Contains(err.Error(), `too many connections for role "admin"`) {
+		t.Errorf("%v", err)
+	}
+	ts.client(t, "bob", bobPassword)
+}

@@ -80,6 +80,20 @@ func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd afsql.Statement
 	if err != nil {
 		return nil, err
 	}
+	if n := len(stmts); n > 1 {
+		// All but the last run now (see ranAlready), as one implicit
+		// transaction; the last is described once they ran (it binds
+		// lazily, and may read a table an earlier one creates).
+		if err := sl.acquire(ctx); err != nil {
+			return nil, err
+		}
+		_, err := runUpdates(ctx, sl, stmts[:n-1], make([][]any, n-1))
+		sl.release()
+		if err != nil {
+			return nil, err
+		}
+		stmts = stmts[n-1:]
+	}
 	if err := noParams(stmts); err != nil {
 		return nil, err
 	}
@@ -119,7 +133,8 @@ func (c *conn) ticketFor(sl *slot, stmts []pgwire.Statement, schema *arrow.Schem
 
 // ranAlready: a statement that returns no rows (DDL, INSERT, UPDATE,
 // DELETE, SET...) sent as a query runs at GetFlightInfo, not at DoGet, and
-// its ticket streams nothing. A client executing it (ADBC's DB-API
+// its ticket streams nothing; so do all but the last statement of a query
+// string of several. A client executing it (ADBC's DB-API
 // execute() prepares and executes every statement as a query) expects its
 // effect once the call returns, and may never fetch the empty result, or
 // fetch it after preparing the next statement, which may need the table
@@ -183,8 +198,10 @@ func (s *Server) DoPutCommandStatementUpdate(ctx context.Context, cmd afsql.Stat
 	if err != nil {
 		return 0, err
 	}
-	if err := noParams(stmts); err != nil {
-		return 0, failed(sl, err)
+	if len(stmts) == 1 { // several bind lazily, as each runs
+		if err := noParams(stmts); err != nil {
+			return 0, failed(sl, err)
+		}
 	}
 	rows := make([][]any, len(stmts))
 	return runUpdates(ctx, sl, stmts, rows)

@@ -365,6 +365,10 @@ func ResolvePartitions(ctx context.Context, plan Node, ec *exec.EvalContext, lis
 			p, path = x.prune, x.path
 		}
 		if p != nil {
+			// a plan EXPLAIN saw before (a prepared statement's) shows
+			// this EXPLAIN's partitions, or its conditions when they
+			// cannot be listed
+			p.shown.Store(nil)
 			if f := p.filter(ec); f != nil {
 				if ps, err := list(ctx, path); err == nil {
 					var kept []string

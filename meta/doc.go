@@ -38,9 +38,12 @@
 //     left by a race between servers is swept by Reconcile too, with the
 //     views over it.
 //   - ALTER TABLE ... RENAME TO renames the table in the store, then moves
-//     its grants row to the new name; a row a crash left under the old
-//     name is found by the table's id and moved by Reconcile, not swept.
-//     A view's rename is one Update (the view and its row's name).
+//     its grants row to the new name and rewrites the views over it to
+//     name it (FollowRename); a row or view a crash left naming the old
+//     name is found by the table's id and made to follow by Reconcile, not
+//     swept. A view's rename is one Update (the view, its row's name and
+//     the views over it). TestCrashMetadataAllOrNothing renames a table a
+//     view reads.
 //   - CREATE VIEW with its owner, DROP VIEW with its grants, GRANT/REVOKE
 //     over all the tables a statement names, CREATE/ALTER/DROP ROLE: each
 //     is one Update, one commit.

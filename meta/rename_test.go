@@ -5,6 +5,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // TestReconcileFollowsARenamedTable: a table renamed in the store whose
@@ -37,5 +38,41 @@ func TestReconcileFollowsARenamedTable(t *testing.T) {
 	}
 	if got := a.PathOf(info.TableID); got != to.String() {
 		t.Fatalf("grants row names %q, want %q", got, to.String())
+	}
+}
+
+// TestReconcileMakesViewsFollowARenamedTable: a view over a table renamed
+// in the store before the view's metadata followed (a crash between the
+// two commits) is not swept as dangling: Reconcile finds the table by id
+// and rewrites the view to name it.
+func TestReconcileMakesViewsFollowARenamedTable(t *testing.T) {
+	st := openEmbedded(t)
+	info := createTable(t, st, "base", "alice")
+	m := Memory()
+	v := view("public", "over", views.Relation{Path: info.Path, TableID: info.TableID})
+	v.Definition = "SELECT id FROM base WHERE base.id > 1"
+	err := m.Update(ctx, func(tx *Tx) error {
+		_, err := tx.Views.Create(v, false)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := fluss.TablePath{Database: info.Path.Database, Table: "base__dbt_backup"}
+	if _, err := st.RenameTable(ctx, info.Path, to); err != nil { // then the "crash"
+		t.Fatal(err)
+	}
+	if err := m.Reconcile(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := m.Views().Get(v.Path)
+	if !ok {
+		t.Fatal("the view over the renamed table was swept")
+	}
+	if want := `SELECT id FROM "public"."base__dbt_backup" AS "base" WHERE base.id > 1`; got.Definition != want {
+		t.Fatalf("definition %q, want %q", got.Definition, want)
+	}
+	if len(got.Uses) != 1 || got.Uses[0].Path != to || got.Uses[0].TableID != info.TableID {
+		t.Fatalf("uses %+v", got.Uses)
 	}
 }

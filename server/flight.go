@@ -14,7 +14,7 @@ import (
 // PostgreSQL side.
 func (s *Server) startFlight(cfg Config, eng *engine.Engine, log *slog.Logger) error {
 	fs, err := flightsql.New(flightsql.Config{Backend: eng, Auth: cfg.Auth, TLS: cfg.TLS, Logger: log,
-		MaxConnections: cfg.MaxConnections, ServerVersion: engine.ServerVersion})
+		MaxConnections: cfg.MaxConnections, MaxConnectionsPerUser: cfg.MaxConnectionsPerUser, ServerVersion: engine.ServerVersion})
 	if err != nil {
 		return err
 	}

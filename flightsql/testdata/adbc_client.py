@@ -95,11 +95,16 @@ check(n == 3, "adbc_ingest of a table built in Python")
 # refused naming the column
 large = pa.table({"id": pa.array([3], pa.int32()), "s": pa.array(["three"], pa.large_string())})
 check(cur.adbc_ingest("pyrows", large, mode="append") == 1, "a large_string column converted")
+conn.commit()
+# (an error fails the transaction block, as in PostgreSQL: refuse on a
+# connection of its own in autocommit mode)
+other = flight_sql.connect(uri, db_kwargs={"username": user, "password": password}, autocommit=True)
 try:
-    cur.adbc_ingest("pycopy", large, mode="append")
+    other.cursor().adbc_ingest("pycopy", large, mode="append")
     check(False, "a batch missing columns is refused")
 except adbc_driver_manager.Error as e:
     check("42703" in str(e) and '"b"' in str(e), "a batch missing columns is refused naming the column")
+other.close()
 
 # an update with parameter rows (the driver runs them in a transaction:
 # ADBC's DB-API turns autocommit off)

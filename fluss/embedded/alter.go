@@ -61,7 +61,12 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 	if schemaChanged || old.schemaCols != nil {
 		entry.SchemaColumns = counts
 	}
-	if err := s.replaceEntry(ctx, old, entry); err != nil {
+	err = s.changeEntries(ctx, old, func(e *catalogEntry) {
+		if e.TableID == old.info.TableID {
+			*e = entry
+		}
+	})
+	if err != nil {
 		return fluss.TableInfo{}, err
 	}
 	t := old.replaced(info, entry.SchemaColumns)
@@ -72,17 +77,15 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 	return t.info, nil
 }
 
-// replaceEntry writes the catalog with old's entry replaced by entry (one
-// atomic catalog write: the table is as it was or as changed), then
+// changeEntries writes the catalog with change applied to each entry
+// (one atomic catalog write: the table is as it was or as changed), then
 // retires old through the committer: the writes queued before are
 // committed, and old takes no more. Called with catMu held.
-func (s *Store) replaceEntry(ctx context.Context, old *tableState, entry catalogEntry) error {
+func (s *Store) changeEntries(ctx context.Context, old *tableState, change func(e *catalogEntry)) error {
 	prev := s.catalog
 	s.catalog.Tables = slices.Clone(s.catalog.Tables)
-	for i, e := range s.catalog.Tables {
-		if e.TableID == old.info.TableID {
-			s.catalog.Tables[i] = entry
-		}
+	for i := range s.catalog.Tables {
+		change(&s.catalog.Tables[i])
 	}
 	if err := s.saveCatalog(); err != nil {
 		s.catalog = prev

@@ -148,7 +148,30 @@ func (e catalogEntry) isPartitionOf(id int64) bool {
 
 // partitionedTable is the fluss.Table of a partitioned table.
 func (s *Store) partitionedTable(t *tableState) fluss.Table {
-	return fluss.NewPartitionedTable(t.info, &partSource{s: s, t: t})
+	src := &partSource{s: s, t: t}
+	return &partitioned{PartitionedTable: fluss.NewPartitionedTable(t.info, src), src: src}
+}
+
+// partitioned is a partitioned table of the store: fluss.PartitionedTable
+// that also estimates its rows (the planner orders joins by them).
+type partitioned struct {
+	*fluss.PartitionedTable
+	src *partSource
+}
+
+var _ fluss.RowEstimator = (*partitioned)(nil)
+
+// EstimateRows implements fluss.RowEstimator: the partitions' estimates
+// (tableHandle.EstimateRows) summed.
+func (p *partitioned) EstimateRows() int64 {
+	p.src.s.catMu.Lock()
+	parts := slices.Clone(p.src.s.partitions.of(p.src.t.info.TableID))
+	p.src.s.catMu.Unlock()
+	var n int64
+	for _, ps := range parts {
+		n += (&tableHandle{s: p.src.s, t: ps.t}).EstimateRows()
+	}
+	return n
 }
 
 // partSource is fluss.PartitionSource over one table state.
@@ -552,12 +575,11 @@ func (p *snapPartSource) Partition(ctx context.Context, pi fluss.PartitionInfo) 
 }
 
 // partitionedTable is Snapshot.Table of a partitioned table of the store.
-func (ss *storeSnapshot) partitionedTable(pt *fluss.PartitionedTable) (fluss.Table, bool) {
-	src, ok := pt.Source().(*partSource)
-	if !ok || src.s != ss.s {
+func (ss *storeSnapshot) partitionedTable(pt *partitioned) (fluss.Table, bool) {
+	if pt.src.s != ss.s {
 		return pt, false
 	}
-	return fluss.NewPartitionedTable(pt.Info(), &snapPartSource{partSource: src, ss: ss}), true
+	return fluss.NewPartitionedTable(pt.Info(), &snapPartSource{partSource: pt.src, ss: ss}), true
 }
 
 // partitionRowChanged is RowChanged of a partitioned table: key (the
@@ -565,7 +587,7 @@ func (ss *storeSnapshot) partitionedTable(pt *fluss.PartitionedTable) (fluss.Tab
 // partition-key fields and the row by the others (the physical key the
 // partition keeps). A partition that no longer exists has no row to
 // compare.
-func (ss *storeSnapshot) partitionRowChanged(ctx context.Context, pt *fluss.PartitionedTable, key []byte) (fluss.RowChange, error) {
+func (ss *storeSnapshot) partitionRowChanged(ctx context.Context, pt fluss.Table, key []byte) (fluss.RowChange, error) {
 	info := pt.Info()
 	values, phys, err := splitPartitionedKey(info, key)
 	if err != nil {

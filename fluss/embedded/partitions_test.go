@@ -66,6 +66,9 @@ func TestPartitionedTable(t *testing.T) {
 	if got := partitionNames(t, s, path("pt")); !slices.Equal(got, []string{"1", "2", "3"}) {
 		t.Fatalf("partitions %v", got)
 	}
+	if e, ok := tb.(fluss.RowEstimator); !ok || e.EstimateRows() != 4 {
+		t.Fatalf("row estimate of 4 rows in 3 partitions: %v", tb)
+	}
 	got, _ := scanAll(t, tb, fluss.ScanOptions{Projection: []int{2}})
 	vs := int32Values(got, 0)
 	slices.Sort(vs)

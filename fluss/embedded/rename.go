@@ -39,14 +39,13 @@ func (s *Store) RenameTable(ctx context.Context, from, to fluss.TablePath) (flus
 	if _, taken := s.tables[to]; taken {
 		return fluss.TableInfo{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", to.Table)
 	}
-	var entry catalogEntry
-	for _, e := range s.catalog.Tables {
-		if e.TableID == old.info.TableID {
-			entry = e
+	id := old.info.TableID
+	err := s.changeEntries(ctx, old, func(e *catalogEntry) {
+		if e.TableID == id || e.isPartitionOf(id) { // a partition's entry names its table too
+			e.Table = to.Table
 		}
-	}
-	entry.Table = to.Table
-	if err := s.replaceEntry(ctx, old, entry); err != nil {
+	})
+	if err != nil {
 		return fluss.TableInfo{}, err
 	}
 	info := old.info
@@ -54,5 +53,8 @@ func (s *Store) RenameTable(ctx context.Context, from, to fluss.TablePath) (flus
 	t := old.replaced(info, old.schemaCols)
 	delete(s.tables, from)
 	s.tables[to] = t
+	if err := s.alterPartitionsLocked(ctx, t); err != nil { // partitions.go: their states take the new name
+		return fluss.TableInfo{}, err
+	}
 	return t.info, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -268,3 +269,63 @@ func TestRenameTable(t *testing.T) {
 }
 
 func errOf(_ fluss.TableInfo, err error) error { return err }
+
+// TestRenamePartitionedTable: a partitioned table keeps its partitions and
+// their rows under its new name, takes writes into new partitions there,
+// and is found so after a reopen.
+func TestRenamePartitionedTable(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateTable(ctx, path("pt"), partDesc(nil), false); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, rows ...[]int32) {
+		t.Helper()
+		tb, err := s.Table(ctx, path(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := intRecord([]string{"p", "k", "v"}, rows...)
+		defer rec.Release()
+		if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("pt", []int32{1, 1, 10}, []int32{2, 1, 20})
+	if _, err := s.RenameTable(ctx, path("pt"), path("pt2")); err != nil {
+		t.Fatal(err)
+	}
+	write("pt2", []int32{3, 1, 30})
+	check := func() {
+		t.Helper()
+		if got := partitionNames(t, s, path("pt2")); !slices.Equal(got, []string{"1", "2", "3"}) {
+			t.Fatalf("partitions %v", got)
+		}
+		tb, err := s.Table(ctx, path("pt2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := scanAll(t, tb, fluss.ScanOptions{Projection: []int{2}})
+		vs := int32Values(got, 0)
+		slices.Sort(vs)
+		if !slices.Equal(vs, []int32{10, 20, 30}) {
+			t.Fatalf("scan: %v", vs)
+		}
+		if _, err := s.GetTable(ctx, path("pt")); err == nil {
+			t.Fatal("the old name is still there")
+		}
+	}
+	check()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	check()
+}

@@ -70,7 +70,7 @@ func (ss *storeSnapshot) Close() {
 
 // Table implements fluss.Snapshot.
 func (ss *storeSnapshot) Table(t fluss.Table) (fluss.Table, bool) {
-	if pt, ok := t.(*fluss.PartitionedTable); ok {
+	if pt, ok := t.(*partitioned); ok {
 		return ss.partitionedTable(pt) // partitions.go
 	}
 	h, ok := t.(*tableHandle)
@@ -94,8 +94,11 @@ func (ss *storeSnapshot) RowChanged(ctx context.Context, tb fluss.Table, key []b
 	if st, ok := tb.(*snapTable); ok {
 		tb = st.h
 	}
-	if pt, ok := tb.(*fluss.PartitionedTable); ok {
+	if pt, ok := tb.(*partitioned); ok {
 		return ss.partitionRowChanged(ctx, pt, key) // partitions.go
+	}
+	if pt, ok := tb.(*fluss.PartitionedTable); ok { // a snapshot's own (partitionedTable)
+		return ss.partitionRowChanged(ctx, pt, key)
 	}
 	h, ok := tb.(*tableHandle)
 	if !ok || h.s != ss.s {

@@ -34,13 +34,14 @@ func (s *Store) createTable(ctx context.Context, path fluss.TablePath, desc flus
 		if err := s.c.CreateTable(ctx, path, desc, ignoreIfExists); err != nil {
 			return err
 		}
-		if len(desc.PartitionKeys) > 0 {
-			// A partitioned table has no buckets of its own: its
-			// partitions have (awaitPartitionLeaders).
-			return nil
-		}
 		wait := s.leaderWaitTime()
-		led, err := s.c.awaitLeaders(ctx, path, wait)
+		var led bool
+		var err error
+		if len(desc.PartitionKeys) > 0 {
+			led, err = s.awaitTakenUp(ctx, path, desc, wait) // partitions.go
+		} else {
+			led, err = s.c.awaitLeaders(ctx, path, wait)
+		}
 		if err != nil || led {
 			return err
 		}

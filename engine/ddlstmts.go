@@ -35,6 +35,8 @@ func (s *session) prepareDDL(ctx context.Context, ps *statement) (*statement, er
 		ps.cols = str("partition_name")
 	case sql.Execute:
 		return s.prepareExecute(ctx, ps)
+	case sql.FetchCursor:
+		return s.prepareFetch(ps), nil // cursors.go
 	}
 	return ps, nil
 }
@@ -84,6 +86,8 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 	}
 	d := st.DDL
 	switch st.Kind {
+	case sql.DeclareCursor, sql.FetchCursor, sql.CloseCursor:
+		return s.execCursor(ctx, ps) // cursors.go
 	case sql.CreateSchema, sql.DropSchema, sql.ShowDatabases:
 		return s.schemaStatement(ctx, st)
 	case sql.ShowCreateTable:

@@ -11,7 +11,9 @@
 // and search_path resolution of unqualified names (schemas.go, the
 // binder's SchemaResolver), ALTER TABLE onto fluss.TableAlterer
 // (altertable.go), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
-// the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go)
+// the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go),
+// cursors (DECLARE, FETCH, MOVE, CLOSE and pg_cursors: cursors.go, whose
+// comment says how they stream and end with transactions)
 // and temporary tables in the session's pg_temp_N (temptables.go).
 //
 // Outside a transaction block each statement's writes are its own implicit

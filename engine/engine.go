@@ -128,6 +128,7 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 		changed:  map[string]string{},
 	}
 	s.statusFn, s.setFn, s.preparedFn = s.Status, s.setConfig, s.preparedStatements
+	s.cursorsFn = s.listCursors
 	s.parser.SetDatabase(info.Database) // db.schema.table names (sql/catalogs.go)
 	_, s.superuser = e.roles.Role(info.User)
 	if !s.superuser {

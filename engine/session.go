@@ -56,6 +56,7 @@ type session struct {
 	statusFn   func(string) (string, bool)
 	setFn      func(name, value string, reset, local bool) (string, error)
 	preparedFn func() []functions.PreparedStatement // s.preparedStatements
+	cursorsFn  func() []functions.Cursor            // s.listCursors
 	// rowLocks owns the row locks of the session's transactions (nil
 	// until the first write, or when the store takes no row locks).
 	rowLocks *rowlock.Txn
@@ -76,6 +77,8 @@ type session struct {
 	metaFresh bool
 	// seqs serves nextval, currval, setval and lastval (sequences.go).
 	seqs sessionSequences
+	// cursors are the open SQL cursors (cursors.go).
+	cursors cursorSet
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }
@@ -83,6 +86,7 @@ func (s *session) TxStatus() byte { return s.txStatus }
 // Close ends the session; an open transaction is rolled back, and so is
 // an implicit one a pipeline left without its Sync.
 func (s *session) Close() {
+	s.cursors.closeAll()
 	s.endTxn()
 	s.dropImplicit()
 	s.dropTempSchema()
@@ -107,6 +111,12 @@ func (s *session) HoldImplicit() {
 // now) or rolls it back.
 func (s *session) EndImplicit(ctx context.Context, commit bool) error {
 	s.held = false
+	if s.txStatus == 'I' {
+		if err := s.endCursors(ctx, commit); err != nil { // cursors.go
+			s.dropImplicit()
+			return err
+		}
+	}
 	tx := s.implicit
 	if tx == nil {
 		return nil
@@ -562,6 +572,10 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return tagOnly("BEGIN"), nil
 	case sql.Commit:
 		chain := ps.parsed.Tx != nil && ps.parsed.Tx.Chain
+		if err := s.endCursors(ctx, s.txStatus == 'T'); err != nil { // cursors.go
+			s.endTxn()
+			return nil, err
+		}
 		if s.txStatus == 'E' {
 			var ddl []string
 			if s.tx != nil {
@@ -599,12 +613,16 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		s.endTxn()
 		s.dropImplicit()
+		_ = s.endCursors(ctx, false) // a rollback reads nothing: no error
 		if ps.parsed.Tx != nil && ps.parsed.Tx.Chain {
 			s.chain(true)
 			s.tx.readOnly = readOnly
 		}
 		return notUndone("ROLLBACK", ddl), nil // txddl.go
 	case sql.Discard:
+		if ps.parsed.Discard == "all" {
+			s.cursors.closeAll()
+		}
 		return tagOnly("DISCARD ALL"), nil
 	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
 		// Writes never happen inside a transaction block (see write), so a
@@ -623,6 +641,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			}
 			done := s.tx.ddl[s.tx.savepoints[i].ddl:]
 			s.tx.rollbackTo(i)
+			s.cursorsRolledBackTo(i) // cursors.go
 			s.txStatus = 'T'
 			return notUndone("ROLLBACK", done), nil // txddl.go
 		}
@@ -685,7 +704,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	s.seqs.s = s
 	ctx = functions.WithStatement(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
 		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
-			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn})
+			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn})
 	backend, err := ps.backend()
 	if err != nil {
 		return nil, err

@@ -46,6 +46,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_stat_all_tables":     c.statTableRows,
 		"pg_stat_ssl":            statSSLRows,
 		"pg_prepared_statements": preparedStatementRows, // prepared.go
+		"pg_cursors":             cursorRows,            // cursors.go
 		"pg_locks":               c.lockRows,
 		"pg_extension":           static(extensionRows()),
 		"pg_collation":           static(collationRows()),

@@ -40,6 +40,8 @@ type DDLStmt struct {
 	Execute *ExecuteStmt
 	// Actions are ALTER TABLE's actions, in order.
 	Actions []AlterAction
+	// Cursor is DECLARE, FETCH / MOVE or CLOSE (cursorstmts.go).
+	Cursor *CursorStmt
 	// View is ALTER VIEW (Kind AlterTable; its one action a rename, or
 	// an AlterUnsupported one).
 	View bool
@@ -119,6 +121,9 @@ func (p *ddlParser) notSupported(msg, hint string) error {
 // parseDDL handles the statement if it is one of this file's and reports
 // whether it did.
 func parseDDL(src string, toks []token, st *Statement) (bool, error) {
+	if ok, err := parseCursor(src, toks, st); ok { // cursorstmts.go
+		return true, err
+	}
 	p := &ddlParser{sessionParser{src: src, toks: toks}}
 	switch p.word(0) {
 	case "CREATE":

@@ -15,7 +15,8 @@
 //     COMMENT ON, ANALYZE, VACUUM, PREPARE, EXECUTE, ALTER TABLE, ALTER
 //     VIEW and RENAME TO (rename.go), SHOW DATABASES / CREATE TABLE /
 //     PARTITIONS; DO is refused): details in Statement.DDL; CREATE TEMP
-//     TABLE sets Statement.Temporary;
+//     TABLE sets Statement.Temporary; the cursor statements DECLARE,
+//     FETCH, MOVE and CLOSE (cursorstmts.go) in Statement.DDL.Cursor;
 //   - catalog-qualified names (catalogs.go): db.schema.relation and
 //     db.schema.table.column lose the db part when it is the session's
 //     database (Parser.SetDatabase), else 0A000;

@@ -55,13 +55,17 @@ const (
 	ShowDatabases
 	ShowCreateTable
 	ShowPartitions
+	// The cursor statements of cursorstmts.go (Statement.DDL.Cursor).
+	DeclareCursor
+	FetchCursor
+	CloseCursor
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
 	"Explain", "Set", "Show", "Reset", "Begin", "Commit", "Rollback", "Savepoint", "ReleaseSavepoint",
 	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role",
 	"CreateSchema", "DropSchema", "CreateIndex", "DropIndex", "CommentOn", "Maintenance", "Prepare", "Execute",
-	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions"}
+	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions", "DeclareCursor", "FetchCursor", "CloseCursor"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {

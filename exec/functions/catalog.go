@@ -106,6 +106,9 @@ type Session struct {
 	// Prepared lists the session's prepared statements
 	// (pg_prepared_statements, prepared.go); nil: none.
 	Prepared func() []PreparedStatement
+	// Cursors lists the session's open cursors (pg_cursors, cursors.go);
+	// nil: none.
+	Cursors func() []Cursor
 	// Location is the session's TimeZone, which timestamptz casts, output
 	// and date/time functions use. Nil: read the TimeZone setting through
 	// Setting (and UTC without one).

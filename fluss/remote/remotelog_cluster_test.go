@@ -19,12 +19,31 @@ import (
 // FetchLog from offset 0 is then served from remote segments), and reads
 // the whole table back through sqlgate, every value compared with what was
 // written: whole rows, and a projection (which FetchLog cannot push down
-// into remote segments).
+// into remote segments); of a plain table and of a partition, whose
+// segments live under the partition's own remote directory.
 func TestClusterRemoteLog(t *testing.T) {
+	for _, partitioned := range []bool{false, true} {
+		t.Run(fmt.Sprint("partitioned=", partitioned), func(t *testing.T) { testRemoteLog(t, partitioned) })
+	}
+}
+
+func testRemoteLog(t *testing.T, partitioned bool) {
 	ctx, conn := serveCluster(t)
 	name := fmt.Sprintf("remotelog_%d", time.Now().UnixNano()%1e6)
-	mustExec(t, ctx, conn, fmt.Sprintf(`CREATE TABLE %s (id int, v text, d double precision, b bigint)
-		WITH ('bucket.num' = '1', 'table.log.tiered.local-segments' = '1')`, name))
+	cols, with := "id int, v text, d double precision, b bigint", ""
+	if partitioned {
+		cols, with = cols+", p text", " PARTITIONED BY (p)"
+	}
+	mustExec(t, ctx, conn, fmt.Sprintf(`CREATE TABLE %s (%s)%s
+		WITH ('bucket.num' = '1', 'table.log.tiered.local-segments' = '1')`, name, cols, with))
+	defer conn.Exec(ctx, "DROP TABLE "+name)
+	if partitioned {
+		mustExec(t, ctx, conn, fmt.Sprintf("ALTER TABLE %s ADD PARTITION (p = 'x')", name))
+	}
+	part := ""
+	if partitioned {
+		part = ", 'x'"
+	}
 
 	// Random letters: Fluss compresses Arrow batches (ZSTD by default), so
 	// the text must not shrink much for the log to pass a few segments.
@@ -45,7 +64,7 @@ func TestClusterRemoteLog(t *testing.T) {
 			if i > start {
 				sb.WriteString(", ")
 			}
-			fmt.Fprintf(&sb, "(%d, '%s', %v, %d)", i, v, d, b)
+			fmt.Fprintf(&sb, "(%d, '%s', %v, %d%s)", i, v, d, b, part)
 		}
 		mustExec(t, ctx, conn, sb.String())
 	}
@@ -60,6 +79,13 @@ func TestClusterRemoteLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	tab := remote.TableOf(info)
+	if partitioned {
+		ps, err := c.ListPartitionInfos(ctx, info.Path, []string{"p"})
+		if err != nil || len(ps) != 1 {
+			t.Fatalf("partitions of %s: %v, %v", name, ps, err)
+		}
+		tab.Partition = &remote.PartitionRef{ID: ps[0].ID, Name: ps[0].Name}
+	}
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		res, err := c.FetchLog(ctx, tab, 0, 0, 1<<20, nil)

@@ -172,6 +172,13 @@ zookeeper.address: $HOST:$zk
 bind.listeners: FLUSS://$HOST:$port
 data.dir: $DIR/data/$name
 remote.data.dir: $DIR/remote
+# Log tiering a test can reach: 1 MiB segments (Fluss's default is 1 GiB)
+# and the remote log task every second (default 1 min), so a table with a
+# few MiB of log has closed segments copied to remote.data.dir, and dropped
+# locally past table.log.tiered.local-segments (default 2), within seconds
+# (TestClusterRemoteLog). A table's first MiB stays local as before.
+log.segment.file-size: 1mb
+remote.log.task-interval-duration: 1s
 default.bucket.number: 1
 default.replication.factor: 1
 # A lost server is noticed in seconds, not the defaults' 60s session and

@@ -91,9 +91,10 @@ type FetchResult struct {
 	// Records are concatenated log record batches, possibly ending in a
 	// partial batch (cut at max bytes) that the caller must drop.
 	Records []byte
-	// RemoteSegments is set when the range is tiered to remote storage,
-	// which this client cannot read yet.
-	RemoteSegments int
+	// Remote is set when the range is tiered to remote storage and
+	// Records were read from its segment files (remotelog.go): whole
+	// batches with every column, whatever the projection asked.
+	Remote bool
 }
 
 // FetchLog reads a bucket's log from offset, at most maxBytes. projection,
@@ -106,6 +107,7 @@ func (c *Client) FetchLog(ctx context.Context, t Table, bucket int32, offset int
 	req := &pb.FetchLogRequest{FollowerServerId: proto.Int32(-1), MaxBytes: proto.Int32(maxBytes),
 		TablesReq: []*pb.PbFetchLogReqForTable{tr}, MaxWaitMs: proto.Int32(0), MinBytes: proto.Int32(1)}
 	var out FetchResult
+	var ri *pb.PbRemoteLogFetchInfo
 	err := c.bucketCall(ctx, t, bucket, true, func(addr string) error {
 		var resp pb.FetchLogResponse
 		if err := c.callLeader(ctx, addr, apiFetchLog, req, &resp); err != nil {
@@ -128,11 +130,14 @@ func (c *Client) FetchLog(ctx context.Context, t Table, bucket int32, offset int
 			return err
 		}
 		out = FetchResult{HighWatermark: b.GetHighWatermark(), LogStartOffset: b.GetLogStartOffset(), Records: b.Records}
-		if ri := b.RemoteLogFetchInfo; ri != nil {
-			out.RemoteSegments = len(ri.RemoteLogSegments)
-		}
+		ri = b.RemoteLogFetchInfo
 		return nil
 	})
+	if err != nil || ri == nil || len(ri.RemoteLogSegments) == 0 {
+		return out, err
+	}
+	out.Records, err = readRemoteLog(ctx, t, bucket, ri, offset, maxBytes)
+	out.Remote = err == nil
 	return out, err
 }
 

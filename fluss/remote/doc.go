@@ -63,7 +63,10 @@
 // table's scan asks the server for the columns it reads only
 // (scan_projection.go); a primary-key table's is one LimitScan per bucket,
 // or a replay of the bucket's changelog when the bucket is too large for
-// one (scan_replay.go).
+// one (scan_replay.go). Log segments the cluster tiered to remote storage
+// are read by FetchLog from their files when remote.data.dir is a path
+// sqlgate can reach (file:), and fail with 0A000 naming the scheme
+// otherwise (remotelog.go).
 //
 // # Partitions
 //

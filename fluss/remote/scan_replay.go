@@ -21,8 +21,9 @@ import (
 // files in remote storage; its own clients replay the changelog after the
 // snapshot the same way. The replay is complete only while the log still
 // starts at offset 0 (table.log.ttl, 7 days by default, deletes old
-// segments) and is not tiered to remote storage: otherwise it fails with
-// 0A000 rather than return part of the table. The projected columns of the
+// segments): otherwise it fails with 0A000 rather than return part of the
+// table. Segments tiered to remote storage are still the log: FetchLog
+// reads them (remotelog.go). The projected columns of the
 // bucket's rows are returned in primary-key byte order. The decoded changes
 // stay in memory until the replay ends: it costs the bucket's changelog,
 // not only its current rows.
@@ -60,9 +61,6 @@ func (t *table) replayBucket(ctx context.Context, b int32, d *rowDecoder) (arrow
 		res, err := t.s.c.FetchLog(ctx, t.tab, b, off, fetchMaxBytes, nil)
 		if err != nil {
 			return nil, t.s.noteTableErr(err, t.info.Path)
-		}
-		if res.RemoteSegments > 0 {
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "reading log segments tiered to remote storage (table \"%s\", bucket %d) is not supported yet", t.info.Path.Table, b)
 		}
 		batches, next, err := cutBatches(res.Records)
 		if err != nil {

@@ -184,7 +184,7 @@ func (s *Store) catchUp(ctx context.Context, until int64) error {
 		if err != nil {
 			return storeErr(err, SequencesPath)
 		}
-		if res.RemoteSegments > 0 || res.LogStartOffset > q.applied {
+		if res.LogStartOffset > q.applied {
 			return sqlerr.New(sqlerr.DataCorrupted, "the sequences' log (%s) no longer starts at offset %d: its records are their state", SequencesPath, q.applied)
 		}
 		batches, next, err := cutBatches(res.Records)

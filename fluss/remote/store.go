@@ -828,8 +828,8 @@ func (r *logReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, r.t.s.noteTableErr(err, r.t.info.Path)
 		}
-		if res.RemoteSegments > 0 {
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "reading log segments tiered to remote storage (table \"%s\", bucket %d) is not supported yet", r.t.info.Path.Table, b)
+		if res.Remote {
+			r.wholeBatches()
 		}
 		batches, next, err := cutBatches(res.Records)
 		if err != nil {

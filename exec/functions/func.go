@@ -110,6 +110,7 @@ func allFuncs() []*Func {
 	fs = append(fs, numericMathFuncs()...)
 	fs = append(fs, operatorFuncs()...)
 	fs = append(fs, jsonbDeleteFuncs()...)
+	fs = append(fs, jsonExtraFuncs()...)
 	return fs
 }
 

@@ -173,63 +173,32 @@ func jsonbInsertRow(_ context.Context, a []any) (any, error) {
 }
 
 func insertPath(node any, path []string, level int, nv any, after bool) (any, error) {
-	step := path[level]
-	last := level == len(path)-1
-	switch x := node.(type) {
-	case map[string]any:
-		child, ok := x[step]
-		switch {
-		case last && ok:
-			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot replace existing key").
-				WithHint("Try using the function jsonb_set to replace key value.")
-		case last:
-			x[step] = nv
-		case ok:
-			c, err := insertPath(child, path, level+1, nv, after)
-			if err != nil {
-				return nil, err
+	return walkJSONPath(node, path, level, jsonLeaf{
+		object: func(x map[string]any, key string) (any, error) {
+			if _, ok := x[key]; ok {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot replace existing key").
+					WithHint("Try using the function jsonb_set to replace key value.")
 			}
-			x[step] = c
-		}
-		return x, nil
-	case []any:
-		idx, err := parsePathIndex(step, level)
-		if err != nil {
-			return nil, err
-		}
-		n := len(x)
-		if idx < 0 {
-			idx += n
-			if idx < 0 {
-				idx = 0
-				if last {
-					return append([]any{nv}, x...), nil
-				}
-				return x, nil
-			}
-		}
-		if !last {
-			if idx >= n {
-				return x, nil
-			}
-			c, err := insertPath(x[idx], path, level+1, nv, after)
-			if err != nil {
-				return nil, err
-			}
-			x[idx] = c
+			x[key] = nv
 			return x, nil
-		}
-		if idx >= n {
-			return append(x, nv), nil
-		}
-		at := idx
-		if after {
-			at++
-		}
-		out := append(append(append([]any{}, x[:at]...), nv), x[at:]...)
-		return out, nil
-	}
-	return node, nil
+		},
+		array: func(x []any, idx int) (any, error) {
+			n := len(x)
+			if idx < 0 {
+				idx += n
+			}
+			switch {
+			case idx < 0:
+				return append([]any{nv}, x...), nil
+			case idx >= n:
+				return append(x, nv), nil
+			}
+			if after {
+				idx++
+			}
+			return append(append(append([]any{}, x[:idx]...), nv), x[idx:]...), nil
+		},
+	})
 }
 
 // jsonbSetLaxRow is jsonb_set_lax: jsonb_set, except that an SQL NULL new

@@ -56,7 +56,7 @@ test-cluster: build
 
 test-cluster-run:
 	@test -n "$$SQLGATE_FLUSS_BOOTSTRAP" || (echo "test-cluster-run: SQLGATE_FLUSS_BOOTSTRAP not set (use make test-cluster)"; exit 1)
-	$(GO) test -tags fluss_cluster -count=1 -timeout 8m -run 'Cluster' ./fluss/remote
+	$(GO) test -tags fluss_cluster -count=1 -timeout 8m -run 'Cluster' ./fluss/remote ./tests/reliability
 	./$(BIN) slt --parallel 2 --fluss "$$SQLGATE_FLUSS_BOOTSTRAP" --skips tests/sqllogic/fluss_cluster.skips \
 		tests/sqllogic/*.slt tests/sqllogic/generated/*.slt
 
@@ -76,7 +76,7 @@ test-slt: build
 FUZZ_TARGETS = ./sql:FuzzParse ./sql:FuzzFastPath ./sql:FuzzPlainRewrite ./pgwire/pgtypes:FuzzDecodeParam ./pgwire:FuzzClientMessages \
 	./pgwire:FuzzCopyDecode ./pgwire:FuzzStartup ./tests/reliability:FuzzPipeline ./fluss/format:FuzzDecodeBatch \
 	./fluss/format:FuzzDecodeRow ./fluss/format:FuzzEncodeBatch ./fluss/format:FuzzRowDecoder \
-	./fluss/embedded:FuzzRecover ./types:FuzzTimestampTZText ./exec:FuzzSIMDKernels
+	./fluss/embedded:FuzzRecover ./types:FuzzTimestampTZText ./exec:FuzzSIMDKernels ./flightsql:FuzzRequests
 # A count, not a duration: with -fuzztime 5s a slow target (FuzzRecover opens
 # a store per input, ~20 a second on the CI machine) could still be running an
 # input when the deadline passed, which go test reports as a failure ("context

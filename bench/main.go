@@ -234,6 +234,7 @@ func benchmark(ctx context.Context, cfg config, serverBin string, prof profiles,
 	}
 	if h.enabled("W2") {
 		h.runStream(ctx, "W2 SELECT * streamed", h.expectAll, streamAll, peakW2)
+		h.runFlightW2(ctx) // flight.go
 	}
 	if h.enabled("W3") {
 		h.runStream(ctx, "W3 SELECT id, amount * 2 + qty WHERE qty >= 20", h.expectProj, streamProjected, nil)
@@ -255,6 +256,7 @@ func benchmark(ctx context.Context, cfg config, serverBin string, prof profiles,
 	}
 	if h.enabled("W8") {
 		h.runW8(ctx)
+		h.runFlightIngest(ctx) // flight.go
 	}
 	if h.cfg.Workloads["W10"] { // writes: only when asked for (--workloads W10)
 		h.runW10(ctx)

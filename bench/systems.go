@@ -40,11 +40,13 @@ var eventColumns = []string{"id", "user_id", "amount", "qty", "name", "ts"}
 // sqlgateProcess is sqlgate's server running as a child process (the
 // benchserver command), so that its RSS is its own.
 type sqlgateProcess struct {
-	cmd     *exec.Cmd
-	addr    string
-	dataDir string
-	exited  chan struct{}
-	waitErr error
+	cmd  *exec.Cmd
+	addr string
+	// flightAddr is where it serves Arrow Flight SQL ("" = not served).
+	flightAddr string
+	dataDir    string
+	exited     chan struct{}
+	waitErr    error
 }
 
 // buildServer builds cmd/benchserver of this module into dir. The harness
@@ -103,12 +105,15 @@ func startSqlgate(ctx context.Context, bin, dir string, prof profiles, logOut io
 	}()
 	select {
 	case line := <-lines:
-		addr, ok := strings.CutPrefix(line, "listening ")
-		if !ok {
+		fields := strings.Fields(line)
+		if len(fields) < 2 || fields[0] != "listening" {
 			p.kill()
 			return nil, fmt.Errorf("sqlgate said %q, want \"listening ADDR\"", line)
 		}
-		p.addr = addr
+		p.addr = fields[1]
+		if len(fields) == 4 && fields[2] == "flight" {
+			p.flightAddr = fields[3]
+		}
 		return p, nil
 	case <-p.exited:
 		return nil, fmt.Errorf("sqlgate exited during start-up: %v", p.waitErr)

@@ -123,6 +123,7 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 		return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", ident(ct.Table.Name))
 	}
 	desc.Schema.PrimaryKey = pk
+	desc.PartitionKeys = b.stmt.PartitionKeys // PARTITIONED BY: the store checks them
 	for _, opt := range ct.Options {
 		if opt.Tp == ast.TableOptionComment {
 			desc.Comment = opt.StrValue
@@ -222,7 +223,7 @@ func (b *binder) bindCreateTableAs(ct *ast.CreateTableStmt) (Statement, error) {
 	if len(ct.Cols) > len(cols) {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "too many column names were specified")
 	}
-	desc := fluss.TableDescriptor{Properties: map[string]string{}}
+	desc := fluss.TableDescriptor{Properties: map[string]string{}, PartitionKeys: b.stmt.PartitionKeys}
 	p := &Project{Input: q}
 	for i, c := range cols {
 		name := c.Name

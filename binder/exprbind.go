@@ -568,6 +568,14 @@ func datetimeArithmetic(op Op, l, r types.T) (datetimeOp, bool) {
 		return datetimeOp{map[Op]string{OpAdd: "__time_pl_interval", OpSub: "__time_mi_interval"}[op], false, [2]types.T{tm, iv}}, true
 	case op == OpAdd && isIv(l) && r.Kind == types.Time:
 		return datetimeOp{"__time_pl_interval", true, [2]types.T{tm, iv}}, true
+	case (op == OpAdd || op == OpSub) && l.Kind == types.TimeTZ && isIv(r):
+		return datetimeOp{map[Op]string{OpAdd: "__timetz_pl_interval", OpSub: "__timetz_mi_interval"}[op], false, [2]types.T{types.TimeTZType(6), iv}}, true
+	case op == OpAdd && isIv(l) && r.Kind == types.TimeTZ:
+		return datetimeOp{"__timetz_pl_interval", true, [2]types.T{types.TimeTZType(6), iv}}, true
+	case op == OpAdd && l.Kind == types.Date && r.Kind == types.TimeTZ:
+		return datetimeOp{"__date_pl_timetz", false, [2]types.T{d, types.TimeTZType(6)}}, true
+	case op == OpAdd && l.Kind == types.TimeTZ && r.Kind == types.Date:
+		return datetimeOp{"__date_pl_timetz", true, [2]types.T{d, types.TimeTZType(6)}}, true
 	case op == OpSub && stamp(l) && stamp(r) && !(l.Kind == types.Date && r.Kind == types.Date):
 		t, prefix := stampOf(l, r)
 		return datetimeOp{prefix + "_mi" + prefix[1:], false, [2]types.T{t, t}}, true
@@ -591,7 +599,7 @@ func isDatetimeOperator(op Op, l, r types.Kind) bool {
 // interval: the kinds datetimeArithmetic's operators take.
 func isDatetimeKind(k types.Kind) bool {
 	switch k {
-	case types.Date, types.Time, types.Timestamp, types.TimestampTZ, types.Interval:
+	case types.Date, types.Time, types.Timestamp, types.TimestampTZ, types.Interval, types.TimeTZ:
 		return true
 	}
 	return false
@@ -611,7 +619,7 @@ func (b *binder) coerceUnknownDatetimeOperand(n ast.Node, op Op, l, r Expr) (Exp
 	}
 	var target types.T
 	switch {
-	case op == OpAdd && (known.Kind == types.Timestamp || known.Kind == types.TimestampTZ || known.Kind == types.Time):
+	case op == OpAdd && (known.Kind == types.Timestamp || known.Kind == types.TimestampTZ || known.Kind == types.Time || known.Kind == types.TimeTZ):
 		target = types.T{Kind: types.Interval}
 	case (op == OpMul || (op == OpDiv && !unknownLeft)) && known.Kind == types.Interval:
 		target = types.Float64Type
@@ -722,6 +730,9 @@ func commonType(a, b types.T) (types.T, bool) {
 	}
 	if (a.Kind == types.Bytes || a.Kind == types.Binary) && (b.Kind == types.Bytes || b.Kind == types.Binary) {
 		return types.BytesType, true
+	}
+	if t, ok := timeTZCommon(a, b); ok { // timetz.go
+		return t, true
 	}
 	if a.Kind == b.Kind && !a.IsNested() {
 		if a.Kind == types.Time {

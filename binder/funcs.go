@@ -257,7 +257,7 @@ func castable(a, b types.T) bool {
 	if a.Kind == types.Time && b.Kind == types.Interval || a.Kind == types.Interval && b.Kind == types.Time {
 		return true // a time of day as an interval, an interval's time part as a time
 	}
-	return false
+	return timeTZCastable(a, b) // timetz.go
 }
 
 // typeFromName maps a parsed type name (DDL spellings and PostgreSQL names)
@@ -315,6 +315,8 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 		t = types.DateType
 	case "time":
 		t = types.T{Kind: types.Time, Precision: arg(0, 6)}
+	case "timetz", "time with time zone":
+		t = types.TimeTZType(min(arg(0, 6), 6)) // PostgreSQL holds microseconds at most
 	case "timestamp", "datetime":
 		t = types.TimestampType(arg(0, 6))
 	case "timestamptz", "timestamp_ltz", "timestamp with time zone":
@@ -446,6 +448,8 @@ func typname(t types.T) string {
 		return "date"
 	case types.Time:
 		return "time"
+	case types.TimeTZ:
+		return "timetz"
 	case types.Timestamp:
 		return "timestamp"
 	case types.TimestampTZ:

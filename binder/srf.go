@@ -83,7 +83,9 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 		return b.expandRowTableFunc(f, &TableFunc{Func: sf, Args: args, Ordinality: ord}, alias, colNames)
 	}
 	first := name
-	if explicit {
+	if sf.OutName != "" {
+		first = sf.OutName // an OUT parameter's name, which an alias does not change
+	} else if explicit {
 		first = alias
 	}
 	names := []string{first}

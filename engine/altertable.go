@@ -28,8 +28,11 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	}
 	var changes []fluss.TableChange
 	var notices []*sqlerr.Error
+	var partitions []sql.AlterAction // ADD / DROP PARTITION (partitions.go)
 	for _, a := range d.Actions {
 		switch a.Kind {
+		case sql.AlterAddPartition, sql.AlterDropPartition:
+			partitions = append(partitions, a)
 		case sql.AlterUnsupported:
 			e := sqlerr.New(sqlerr.FeatureNotSupported, "%s", a.Unsupported)
 			if a.Instead != "" {
@@ -82,9 +85,13 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 		}
 	}
 	if len(changes) > 0 {
-		if _, err := s.applyTableChanges(ctx, info, changes); err != nil {
+		if info, err = s.applyTableChanges(ctx, info, changes); err != nil {
 			return nil, err
 		}
 	}
-	return noticeResult("ALTER TABLE", notices...), nil
+	pn, err := s.alterPartitions(ctx, info, partitions)
+	if err != nil {
+		return nil, err
+	}
+	return noticeResult("ALTER TABLE", append(notices, pn...)...), nil
 }

@@ -46,16 +46,26 @@ func (s *session) sessionCtx(ctx context.Context) context.Context {
 		BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: s.location()})
 }
 
-// resolveTable finds a table named by a DDL statement over the search path.
-func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.TableInfo, error) {
+// resolvePath is the path of a relation named by a DDL statement: its
+// schema, or the first on the search path that holds the name.
+func (s *session) resolvePath(ctx context.Context, n sql.ObjectName) (fluss.TablePath, error) {
 	path := fluss.TablePath{Database: n.Schema, Table: n.Name}
 	if path.Database == "" {
 		cat := &recordingCatalog{tables: s.eng.tables, views: s.eng.meta.Views(), meta: s.eng.meta}
 		db, err := cat.ResolveSchema(s.sessionCtx(ctx), n.Name, false)
 		if err != nil {
-			return fluss.TableInfo{}, err
+			return path, err
 		}
 		path.Database = db
+	}
+	return path, nil
+}
+
+// resolveTable finds a table named by a DDL statement over the search path.
+func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.TableInfo, error) {
+	path, err := s.resolvePath(ctx, n)
+	if err != nil {
+		return fluss.TableInfo{}, err
 	}
 	info, err := s.eng.store.GetTable(ctx, path)
 	if err != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
@@ -87,8 +97,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		if err != nil {
 			return nil, err
 		}
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "table \"%s\" is not partitioned: sqlgate creates no partitioned Fluss tables yet", info.Path.Table).
-			WithHint("PARTITION BY is not supported; a table's rows are spread over buckets (SHOW CREATE TABLE shows them).")
+		return s.showPartitions(ctx, info) // partitions.go
 	case sql.CommentOn:
 		return s.commentOn(ctx, d)
 	case sql.CreateIndex:
@@ -118,10 +127,13 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 		}
 		return tagOnly(d.Verb), nil
 	case sql.Prepare:
-		return s.sqlPrepare(ctx, d.Prepare)
+		return s.sqlPrepare(ctx, d.Prepare, ps.source)
 	case sql.Execute:
 		return s.sqlExecute(ctx, ps, params)
 	case sql.AlterTable:
+		if d.View || len(d.Actions) == 1 && d.Actions[0].Kind == sql.AlterRename {
+			return s.renameRelation(ctx, d) // rename.go
+		}
 		return s.alterTable(ctx, d)
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %v", st.Kind)
@@ -217,6 +229,7 @@ func showCreateTable(info fluss.TableInfo) string {
 		fmt.Fprintf(&b, ",\n    PRIMARY KEY (%s)", strings.Join(keys, ", "))
 	}
 	b.WriteString("\n)")
+	b.WriteString(partitionedByClause(info)) // partitions.go
 	props := [][2]string{{"bucket.num", fmt.Sprint(max(d.BucketCount, 1))}}
 	if len(d.BucketKey) > 0 {
 		props = append(props, [2]string{"bucket.key", strings.Join(d.BucketKey, ",")})

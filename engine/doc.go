@@ -10,7 +10,8 @@
 // statements that do not either (ddlstmts.go): schemas as Fluss databases
 // and search_path resolution of unqualified names (schemas.go, the
 // binder's SchemaResolver), ALTER TABLE onto fluss.TableAlterer
-// (altertable.go), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go)
+// (altertable.go), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
+// the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go)
 // and temporary tables in the session's pg_temp_N (temptables.go).
 //
 // Outside a transaction block each statement's writes are its own implicit
@@ -55,7 +56,8 @@
 // sequences.go): INSERT's defaults are bound into its plan, COPY fills
 // omitted columns with them, and every row a transaction writes passes
 // the table's CHECK constraints (pendingTable) before it is kept.
-// Sequences live in the store when it is a fluss.SequenceStore, and
-// nextval is not rolled back, as in PostgreSQL. A store without sequences (a Fluss cluster) refuses them,
-// and SERIAL and identity columns with them, with 0A000.
+// Sequences live in the store when it is a fluss.SequenceStore (the
+// embedded store and a Fluss cluster), and nextval is not rolled back, as
+// in PostgreSQL. A store without sequences refuses them, and SERIAL and
+// identity columns with them, with 0A000.
 package engine

@@ -127,7 +127,8 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 		txStatus: 'I',
 		changed:  map[string]string{},
 	}
-	s.statusFn, s.setFn = s.Status, s.setConfig
+	s.statusFn, s.setFn, s.preparedFn = s.Status, s.setConfig, s.preparedStatements
+	s.parser.SetDatabase(info.Database) // db.schema.table names (sql/catalogs.go)
 	_, s.superuser = e.roles.Role(info.User)
 	if !s.superuser {
 		s.settings["is_superuser"] = "off"

@@ -117,6 +117,7 @@ func (s *session) dropTable(ctx context.Context, info fluss.TableInfo, ifExists 
 // next statement here. A reload counts as a catalog change, so prepared
 // statements bind again.
 func (s *session) refreshMeta(ctx context.Context) error {
+	s.seqs.newStatement()
 	before := s.eng.meta.Views()
 	if err := s.eng.meta.Refresh(ctx); err != nil {
 		return sqlerr.Wrap(err, sqlerr.ConnectionFailure, "%v", err)

@@ -86,6 +86,8 @@ func typeOfOID(oid uint32) (types.T, error) {
 		return types.DateType, nil
 	case 1083:
 		return types.T{Kind: types.Time, Precision: 6}, nil
+	case 1266:
+		return types.TimeTZType(6), nil
 	case 1114:
 		return types.TimestampType(6), nil
 	case 1184:
@@ -98,7 +100,7 @@ func typeOfOID(oid uint32) (types.T, error) {
 		return types.JSONBType, nil
 	case 2950:
 		return types.UUIDType, nil
-	case 1000, 1005, 1007, 1016, 1009, 1015, 1021, 1022, 1028, 1001, 1182, 1115, 1185:
+	case 1000, 1005, 1007, 1016, 1009, 1015, 1021, 1022, 1028, 1001, 1182, 1115, 1185, 1270:
 		// arrays of the types above, passed as '{...}' text
 		e, _ := pgtypes.ElemOIDOf(oid)
 		elem, err := typeOfOID(e)

@@ -61,7 +61,7 @@ func (t tables) existingPath(ctx context.Context) ([]string, error) {
 	var out []string
 	// the session's temporary schema comes first, as PostgreSQL searches it
 	if sess, ok := functions.SessionIn(ctx); ok {
-		if tmp := tempSchemaOf(sess.BackendPID); slices.Contains(names, tmp) {
+		if tmp := tempSchemaOf(t.store, sess.BackendPID); slices.Contains(names, tmp) {
 			out = append(out, tmp)
 		}
 	}
@@ -201,17 +201,7 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 			if err != nil {
 				return nil, err
 			}
-			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
-				for _, v := range tx.Views.List(name) {
-					if err := tx.Views.Drop(v.Path); err != nil {
-						return err
-					}
-					if err := tx.Access.Forget(v.ACLKey()); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
+			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return dropViewsIn(tx, tx.Views.List(name)) })
 			if err != nil {
 				return nil, metaErr(err)
 			}

@@ -15,12 +15,17 @@ import (
 
 // Sequences (CREATE / ALTER / DROP SEQUENCE, SERIAL and identity columns,
 // nextval and friends) are kept by the store when it is a
-// fluss.SequenceStore (the embedded store: durable, values logged ahead in
-// blocks). A Fluss cluster keeps none yet, so there they are refused with
-// 0A000 rather than kept on one sqlgate server where others would not see
-// them. Sequence changes are not transactional, as in PostgreSQL: nextval
-// is never rolled back, and the DDL refuses a transaction block as every
-// other DDL here does.
+// fluss.SequenceStore: the embedded store (durable, values logged ahead in
+// blocks) and a Fluss cluster (a log of changes in the cluster that every
+// sqlgate server applies in one order: fluss/remote/sequences.go). A store
+// that keeps none refuses them with 0A000. Sequence changes are not
+// transactional, as in PostgreSQL: nextval is never rolled back, and the
+// DDL refuses a transaction block as every other DDL here does.
+//
+// The session resolves a sequence's OID once per statement (byOID keeps
+// the store's list until the next statement): on a cluster the list is a
+// request, which an INSERT drawing a SERIAL value for each row must not
+// make per row.
 
 // sequenceStore is the store's sequences, or the 0A000 saying why there
 // are none.
@@ -29,7 +34,6 @@ func (s *session) sequenceStore() (fluss.SequenceStore, error) {
 		return q, nil
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "sequences are not supported on this store").
-		WithDetail("A Fluss cluster keeps no sequences yet, and a sequence kept by one sqlgate server would not be shared with the others.").
 		WithHint("Give the key from the application (a UUID from gen_random_uuid() needs no sequence).")
 }
 
@@ -56,6 +60,7 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
+	defer s.seqs.newStatement()
 	switch st.Op {
 	case sql.CreateSequence:
 		path := sequencePath(st.Names[0])
@@ -237,6 +242,37 @@ type sessionSequences struct {
 	curr map[uint32]int64
 	// last is the sequence nextval used last (lastval's), 0 for none.
 	last uint32
+	// list is the store's sequences as the statement first read them
+	// (nil: not read yet); newStatement forgets it.
+	list []fluss.SequenceInfo
+}
+
+// newStatement forgets the sequences read by the previous statement.
+func (ss *sessionSequences) newStatement() {
+	ss.mu.Lock()
+	ss.list = nil
+	ss.mu.Unlock()
+}
+
+// sequences lists the store's sequences of public, once per statement.
+func (ss *sessionSequences) sequences(ctx context.Context, q fluss.SequenceStore) ([]fluss.SequenceInfo, error) {
+	ss.mu.Lock()
+	list := ss.list
+	ss.mu.Unlock()
+	if list != nil {
+		return list, nil
+	}
+	list, err := q.ListSequences(ctx, fluss.DefaultDatabase)
+	if err != nil {
+		return nil, err
+	}
+	if list == nil {
+		list = []fluss.SequenceInfo{}
+	}
+	ss.mu.Lock()
+	ss.list = list
+	ss.mu.Unlock()
+	return list, nil
 }
 
 var _ functions.Sequences = (*sessionSequences)(nil)
@@ -247,7 +283,7 @@ func (ss *sessionSequences) byOID(ctx context.Context, oid uint32) (fluss.Sequen
 	if err != nil {
 		return nil, fluss.SequenceInfo{}, err
 	}
-	seqs, err := q.ListSequences(ctx, fluss.DefaultDatabase)
+	seqs, err := ss.sequences(ctx, q)
 	if err != nil {
 		return nil, fluss.SequenceInfo{}, err
 	}

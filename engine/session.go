@@ -53,15 +53,19 @@ type session struct {
 	// statusFn and setFn are s.Status and s.setConfig as func values,
 	// made once: every execution hands them to the session functions,
 	// and a method value allocates each time it is taken.
-	statusFn func(string) (string, bool)
-	setFn    func(name, value string, reset, local bool) (string, error)
+	statusFn   func(string) (string, bool)
+	setFn      func(name, value string, reset, local bool) (string, error)
+	preparedFn func() []functions.PreparedStatement // s.preparedStatements
 	// rowLocks owns the row locks of the session's transactions (nil
 	// until the first write, or when the store takes no row locks).
 	rowLocks *rowlock.Txn
 	// sqlPrepared are the statements of SQL-level PREPARE (sqlprepare.go);
 	// protocol drops the client's Parse-prepared ones at DEALLOCATE.
 	sqlPrepared map[string]*statement
-	protocol    pgwire.ProtocolStatements
+	// sqlPreparedMeta is what pg_prepared_statements shows of them beyond
+	// the statement (preparedstmts.go).
+	sqlPreparedMeta map[string]*sqlPreparedMeta
+	protocol        pgwire.ProtocolStatements
 	// tempSchema is the session's pg_temp_N once it created a temporary
 	// table (temptables.go); dropped with the session.
 	tempSchema string
@@ -261,12 +265,13 @@ func (s *session) Prepare(ctx context.Context, text string, paramOIDs []uint32) 
 		if err != nil {
 			return nil, s.failed(err)
 		}
+		ps.source = text
 		return append(out, ps), nil
 	}
 	// Several statements (a simple query): each is bound just before it
 	// runs, so that "CREATE TABLE t ...; INSERT INTO t ..." sees the table.
 	for _, st := range stmts {
-		out = append(out, &lazyStatement{sess: s, parsed: st, declared: declared})
+		out = append(out, &lazyStatement{sess: s, parsed: st, declared: declared, source: text})
 	}
 	return out, nil
 }
@@ -277,6 +282,7 @@ type lazyStatement struct {
 	sess     *session
 	parsed   *sql.Statement
 	declared []types.T
+	source   string // the whole query string
 	ps       *statement
 	err      error
 	done     bool
@@ -288,6 +294,8 @@ func (l *lazyStatement) bind() (*statement, error) {
 		l.ps, l.err = l.sess.prepareOne(context.Background(), l.parsed, l.declared)
 		if l.err != nil {
 			l.err = l.sess.failed(l.err)
+		} else {
+			l.ps.source = l.source
 		}
 	}
 	return l.ps, l.err
@@ -494,6 +502,9 @@ type statement struct {
 	hintDone bool
 	// fill gives the columns a COPY FROM omits their defaults (coldefs.go).
 	fill func(col int, rows int64) (arrow.Array, error)
+	// source is the whole query string the statement came from (a
+	// PREPARE's, for pg_prepared_statements.statement).
+	source string
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -674,7 +685,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	s.seqs.s = s
 	ctx = functions.WithStatement(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
 		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
-			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs})
+			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn})
 	backend, err := ps.backend()
 	if err != nil {
 		return nil, err
@@ -701,6 +712,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case *binder.Truncate:
 		return s.truncate(ctx, b.Table)
 	case *binder.Explain:
+		s.explainPartitions(ctx, ps.plan, rt.EC) // partitions.go
 		if !b.Analyze {
 			return explainResult(s.eng, ps.plan, nil, b.Format, backend), nil
 		}
@@ -825,7 +837,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	case *binder.CreateView:
 		return s.createView(ctx, b)
 	case *binder.DropView:
-		return s.dropView(ctx, b)
+		return s.dropView(ctx, b, sql.DropCascade(ps.parsed))
 	case *binder.DropTable:
 		if err := s.blockDDL("DROP TABLE", pathIn(b.Paths)); err != nil {
 			return nil, err
@@ -833,6 +845,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		s.eng.ddl.Lock()
 		s.eng.catalog.Add(1)
 		defer s.eng.ddl.Unlock()
+		var notices []*sqlerr.Error
 		for _, p := range b.Paths {
 			if err := systemTable(p); err != nil {
 				return nil, err
@@ -850,17 +863,24 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			if err := s.mayDrop(info); err != nil {
 				return nil, err
 			}
-			if err := s.noDependents("table", p, nil); err != nil {
+			cascaded, err := s.dependentViews("table", p, nil, sql.DropCascade(ps.parsed)) // cascade.go
+			if err != nil {
 				return nil, err
 			}
 			if err := s.dropTable(ctx, info, b.IfExists); err != nil {
 				return nil, err
 			}
+			if n, err := s.dropCascaded(ctx, cascaded); err != nil || n != nil {
+				if err != nil {
+					return nil, err
+				}
+				notices = append(notices, n)
+			}
 			if err := s.dropOwnedSequences(ctx, p); err != nil {
 				return nil, err
 			}
 		}
-		return tagOnly("DROP TABLE"), nil
+		return noticeResult("DROP TABLE", notices...), nil
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "cannot execute %T", ps.bound)
 }

@@ -27,7 +27,7 @@ func undefinedPrepared(name string) error {
 // sqlPrepare runs PREPARE name [(types)] AS statement: the statement is
 // bound and planned now, as PostgreSQL does, and planned again at EXECUTE
 // after a catalog change.
-func (s *session) sqlPrepare(ctx context.Context, p *sql.PrepareStmt) (pgwire.Result, error) {
+func (s *session) sqlPrepare(ctx context.Context, p *sql.PrepareStmt, source string) (pgwire.Result, error) {
 	if _, ok := s.sqlPrepared[p.Name]; ok || s.protocol != nil && s.protocol.Has(p.Name) {
 		return nil, sqlerr.New(sqlerr.DuplicatePreparedStatement, "prepared statement \"%s\" already exists", p.Name)
 	}
@@ -54,6 +54,7 @@ func (s *session) sqlPrepare(ctx context.Context, p *sql.PrepareStmt) (pgwire.Re
 		s.sqlPrepared = map[string]*statement{}
 	}
 	s.sqlPrepared[p.Name] = ps
+	s.notePrepared(p.Name, source) // preparedstmts.go
 	return tagOnly("PREPARE"), nil
 }
 
@@ -88,6 +89,7 @@ func (s *session) sqlExecute(ctx context.Context, ps *statement, _ []any) (pgwir
 	if !sameColumns(target.cols, ps.cols) {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cached plan must not change result type")
 	}
+	s.notePlanUsed(ex.Name)
 	return target.execute(ctx, values)
 }
 
@@ -138,6 +140,7 @@ func (s *session) evalArgs(ctx context.Context, args []string) ([]any, error) {
 func (s *session) deallocate(d *sql.DeallocateStmt) (pgwire.Result, error) {
 	if d.All {
 		clear(s.sqlPrepared)
+		clear(s.sqlPreparedMeta)
 		if s.protocol != nil {
 			s.protocol.DeallocateAll()
 		}
@@ -145,6 +148,7 @@ func (s *session) deallocate(d *sql.DeallocateStmt) (pgwire.Result, error) {
 	}
 	_, found := s.sqlPrepared[d.Name]
 	delete(s.sqlPrepared, d.Name)
+	delete(s.sqlPreparedMeta, d.Name)
 	if s.protocol != nil && s.protocol.Deallocate(d.Name) {
 		found = true
 	}

@@ -16,21 +16,27 @@ import (
 // PostgreSQL: name resolution searches it before the search path, and the
 // session drops it, with its tables, when it ends. A server that crashed
 // leaves its sessions' pg_temp_N databases behind; on the embedded store
-// (one server) the next start drops them (dropStaleTempSchemas). On a Fluss
-// cluster, shared by several servers whose process ids repeat, temporary
-// tables are refused (0A000).
+// (one server) the next start drops them (dropStaleTempSchemas). A store
+// shared by several servers (a Fluss cluster: fluss.TempSchemaStore) names
+// the schema apart per server (pg_temp_<server tag>_N, since process ids
+// repeat across servers), and sweeps those of a server that died
+// (fluss/remote/tempschemas.go); a shared store without one refuses
+// temporary tables (0A000).
 
 const tempSchemaPrefix = "pg_temp_"
 
 // tempSchemaOf is the temporary schema of the session with backend pid.
-func tempSchemaOf(pid int32) string {
+func tempSchemaOf(store fluss.Store, pid int32) string {
+	if ts, ok := store.(fluss.TempSchemaStore); ok {
+		return ts.TempSchema(pid)
+	}
 	return tempSchemaPrefix + strconv.FormatUint(uint64(uint32(pid)), 10)
 }
 
 // TempSchema implements binder.TempSchemaResolver.
 func (c *recordingCatalog) TempSchema(ctx context.Context) string {
 	s, _ := functions.SessionIn(ctx)
-	return tempSchemaOf(s.BackendPID)
+	return tempSchemaOf(c.tables.store, s.BackendPID)
 }
 
 // noteTempSchema makes sure the session's temporary schema exists before a
@@ -41,8 +47,14 @@ func (s *session) noteTempSchema(ctx context.Context, db string) error {
 		return nil
 	}
 	if !s.eng.singleServer() {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "temporary tables on a Fluss cluster are not supported: its databases are shared by every sqlgate server, whose sessions' pg_temp_N names would meet").
-			WithHint("Create an ordinary table and drop it when done.")
+		ts, ok := s.eng.store.(fluss.TempSchemaStore)
+		if !ok {
+			return sqlerr.New(sqlerr.FeatureNotSupported, "temporary tables on this store are not supported: its databases are shared by every sqlgate server, whose sessions' pg_temp_N names would meet").
+				WithHint("Create an ordinary table and drop it when done.")
+		}
+		if err := ts.HoldTempSchemas(ctx); err != nil { // before the schema, so no sweeper takes it for a dead server's
+			return err
+		}
 	}
 	if err := s.eng.store.CreateDatabase(ctx, db, true); err != nil {
 		return err

@@ -27,6 +27,7 @@ import (
 func (s *session) parseView(text string) ([]*sql.Statement, error) {
 	if s.viewParser == nil {
 		s.viewParser = sql.NewParser()
+		s.viewParser.AcceptAnyCatalog() // checked when the view was created
 	}
 	return s.viewParser.Parse(text)
 }
@@ -108,8 +109,8 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 	return tagOnly("CREATE VIEW"), nil
 }
 
-// dropView runs DROP VIEW [IF EXISTS] v, ...
-func (s *session) dropView(ctx context.Context, b *binder.DropView) (pgwire.Result, error) {
+// dropView runs DROP VIEW [IF EXISTS] v, ... [CASCADE] (cascade.go).
+func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool) (pgwire.Result, error) {
 	if err := s.blockDDL("DROP VIEW", nil); err != nil {
 		return nil, err
 	}
@@ -135,25 +136,25 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView) (pgwire.Resu
 		dropping[p] = true
 		drop = append(drop, v)
 	}
+	var cascaded []views.View
 	for _, v := range drop {
-		if err := s.noDependents("view", v.Path, dropping); err != nil {
+		deps, err := s.dependentViews("view", v.Path, dropping, cascade)
+		if err != nil {
 			return nil, err
 		}
-	}
-	// Every view named, with its grants, goes in one commit.
-	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
-		for _, v := range drop {
-			if err := tx.Views.Drop(v.Path); err != nil {
-				return err
-			}
-			if err := tx.Access.Forget(v.ACLKey()); err != nil {
-				return err
-			}
+		for _, d := range deps {
+			dropping[d.Path] = true
 		}
-		return nil
-	})
+		cascaded = append(cascaded, deps...)
+	}
+	drop = append(drop, cascaded...)
+	// Every view named, with its grants, goes in one commit.
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return dropViewsIn(tx, drop) })
 	if err != nil {
 		return nil, metaErr(err)
+	}
+	if len(cascaded) > 0 {
+		return noticeResult("DROP VIEW", cascadeNotice(cascaded)), nil
 	}
 	return tagOnly("DROP VIEW"), nil
 }

@@ -109,7 +109,7 @@ func CastNeedsZone(from, to types.T) bool {
 		}
 		return CastNeedsZone(from, to)
 	}
-	return zoned(from, to) || zoned(to, from)
+	return zoned(from, to) || zoned(to, from) || timeTZNeedsZone(from, to)
 }
 
 // CastValueIn converts one physical value between types in a session whose
@@ -161,6 +161,9 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		return s, nil
 	case from.Kind == types.Unknown || from.IsString():
 		return types.ParseTextIn(v.(string), to, loc)
+	}
+	if out, ok := castTimeTZ(v, from, to, loc); ok { // timetzcast.go
+		return out, nil
 	}
 	switch from.Kind {
 	case types.Int8, types.Int16, types.Int32, types.Int64, types.Oid:

@@ -3,6 +3,10 @@
 // set, lateral join, sort, limit, insert) and
 // the lowerable expression tier evaluated with kernels over Arrow buffers.
 //
+// ParallelUnion (parallel.go) runs pipelines over the parts of a split scan
+// on goroutines of their own, each with its own EvalContext (Fork), and
+// returns their batches in part order.
+//
 // Operators pull: Next(ctx) returns the next batch or (nil, nil) at the end,
 // and checks ctx between batches, so cancellation reaches every operator
 // within one batch. Every expression node has a known Arrow type when the

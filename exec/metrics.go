@@ -21,6 +21,11 @@ type Metrics struct {
 	// Queue depth, sampled once per batch returned from operators with an
 	// internal queue (QueueDepther); QueueSamples 0 means none was taken.
 	QueueSamples, QueueDepthSum, QueueDepthMax int64
+	// ScanPath is the store's read path of a scan (PathReporter), "" for
+	// other operators; Workers is how many goroutines shared the node's
+	// work (0 = the caller's alone).
+	ScanPath string
+	Workers  int
 	// totalNs includes the children's time; children are the metrics of
 	// the node's inputs, for the in-counts and the exclusive time.
 	totalNs  int64
@@ -59,6 +64,12 @@ type Staller interface {
 	StallNs() int64
 }
 
+// PathReporter is implemented by operators that read a table: which of
+// the store's paths serves the read, and by how many workers.
+type PathReporter interface {
+	ScanPath() (path string, workers int)
+}
+
 // QueueDepther is implemented by operators with an internal queue of
 // batches; QueueDepth is its current length.
 type QueueDepther interface {
@@ -89,6 +100,9 @@ func (o *Instrumented) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	if s, ok := o.Op.(Staller); ok {
 		o.M.StallNs = s.StallNs()
+	}
+	if p, ok := o.Op.(PathReporter); ok {
+		o.M.ScanPath, o.M.Workers = p.ScanPath()
 	}
 	return b, err
 }

@@ -749,3 +749,12 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 	}
 	return res, nil
 }
+
+// ScanPath implements PathReporter: the path the store reported for the
+// read (fluss.ScanPathReporter), once the scan has started.
+func (o *TableScan) ScanPath() (string, int) {
+	if p, ok := o.reader.(fluss.ScanPathReporter); ok {
+		return p.ScanPath(), 1
+	}
+	return "", 0
+}

@@ -43,9 +43,12 @@ type TableDescriptor struct {
 	BucketCount int
 	// BucketKey is bucket.key; empty means the primary key (PK tables) or
 	// client-side assignment (log tables).
-	BucketKey  []string
-	Comment    string
-	Properties map[string]string
+	BucketKey []string
+	// PartitionKeys are PARTITIONED BY's columns (partitions.go); empty
+	// for a table that is not partitioned.
+	PartitionKeys []string
+	Comment       string
+	Properties    map[string]string
 	// CustomProperties are Fluss's custom properties: kept verbatim with
 	// the table and never validated, where sqlgate keeps what belongs to a
 	// table and must commit with it (its owner: meta.OwnerProperty).
@@ -154,6 +157,9 @@ type ScanOptions struct {
 	// reading them; 0 = no bound. They are hints: rows outside the bounds
 	// may still be returned, so the caller keeps its filter.
 	FromOffset, FromTimestamp int64
+	// Partitions, on a partitioned table, chooses the partitions read
+	// (partition pruning): nil reads them all.
+	Partitions PartitionFilter
 }
 
 // RecordReader streams Arrow records. Next returns (nil, nil) at the end. The

@@ -10,7 +10,13 @@
 // here, shared by the stores, and so are sqlgate's column metadata kept
 // in a table's properties (coldefs.go: PostgreSQL types, defaults,
 // identity, CHECK constraints) and the sequence model a store may keep
-// (sequences.go: SequenceStore, nextval's step).
+// (sequences.go: SequenceStore, nextval's step and the blocks stores
+// reserve ahead), and what a store shared by several servers offers for
+// sessions' temporary schemas (tempschemas.go: TempSchemaStore).
+// Partitioned tables are modelled here too (partitions.go: Fluss's
+// partition-key rules, partition names, auto-partitioning,
+// PartitionCatalog), and partitioned.go's PartitionedTable is the
+// fluss.Table both stores give a partitioned table, over their partitions.
 //
 // It must not know SQL: no parsing, no SQLSTATE-specific decisions beyond
 // returning *sqlerr.Error values for the write-rule violations that seed 000

@@ -83,6 +83,9 @@ func ValidateDescriptor(desc TableDescriptor) (TableDescriptor, error) {
 		out.Schema.PrimaryKey = append(out.Schema.PrimaryKey, name)
 	}
 
+	if err := validatePartitioning(&out, desc.PartitionKeys); err != nil { // partitions.go
+		return TableDescriptor{}, err
+	}
 	switch {
 	case out.BucketCount == 0:
 		out.BucketCount = 1
@@ -195,6 +198,12 @@ func normaliseType(t types.T, col string) (types.T, error) {
 			}
 			out.Fields = append(out.Fields, types.Field{Name: f.Name, Type: ft})
 		}
+	case types.TimeTZ:
+		// PostgreSQL's own documentation advises against timetz (an offset
+		// without a date cannot follow daylight saving); Fluss has no such
+		// type, and the two columns it would take are the user's choice
+		return types.T{}, sqlerr.New(sqlerr.FeatureNotSupported, "column \"%s\": type time with time zone cannot be stored in a Fluss table", col).
+			WithHint("Use timestamp with time zone (TIMESTAMP_LTZ) for an instant, or time plus a separate column for its zone.")
 	default:
 		return types.T{}, sqlerr.New(sqlerr.FeatureNotSupported, "column \"%s\": type %s cannot be stored in a Fluss table", col, t)
 	}

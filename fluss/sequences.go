@@ -103,3 +103,23 @@ func CheckSetValue(name string, def SequenceDef, v int64) error {
 	}
 	return nil
 }
+
+// SequenceBlockEnd is the last value of a block of at most n values that
+// starts at next, within the sequence's bounds (a block never wraps: a
+// CYCLE starts the next block). Stores that hand values out of blocks
+// reserved ahead (the embedded store's log, a cluster's reservations)
+// share it.
+func SequenceBlockEnd(def SequenceDef, next, n int64) int64 {
+	n--
+	inc := def.Increment
+	if inc > 0 {
+		if n > 0 && (def.Max-next)/inc < n {
+			n = (def.Max - next) / inc
+		}
+		return next + n*inc
+	}
+	if n > 0 && (next-def.Min)/(-inc) < n {
+		n = (next - def.Min) / (-inc)
+	}
+	return next + n*inc
+}

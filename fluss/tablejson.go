@@ -174,13 +174,16 @@ func MarshalStoreTableJSON(d TableDescriptor) ([]byte, error) {
 
 func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	tj := tableJSON{
-		Version: 1, Comment: d.Comment, PartKey: []string{}, BucketKey: d.BucketKey,
+		Version: 1, Comment: d.Comment, PartKey: d.PartitionKeys, BucketKey: d.BucketKey,
 		// a copy: the VARCHAR limits are added to it below
 		BucketCount: d.BucketCount, Properties: d.Properties, Custom: maps.Clone(d.CustomProperties),
 		Schema: schemaJSON{Version: 1, PrimaryKey: d.Schema.PrimaryKey},
 	}
 	if tj.BucketKey == nil {
 		tj.BucketKey = []string{}
+	}
+	if tj.PartKey == nil {
+		tj.PartKey = []string{}
 	}
 	if tj.Properties == nil {
 		tj.Properties = map[string]string{}
@@ -221,15 +224,11 @@ func marshalTableJSON(d TableDescriptor, limits bool) ([]byte, error) {
 	return json.Marshal(tj)
 }
 
-// ParseTableJSON decodes Fluss's table JSON. A partitioned table is refused
-// (sqlgate does not model partitions yet).
+// ParseTableJSON decodes Fluss's table JSON.
 func ParseTableJSON(b []byte) (TableDescriptor, error) {
 	var tj tableJSON
 	if err := json.Unmarshal(b, &tj); err != nil {
 		return TableDescriptor{}, fmt.Errorf("table JSON: %w", err)
-	}
-	if len(tj.PartKey) > 0 {
-		return TableDescriptor{}, fmt.Errorf("partitioned table (partition key %v) is not supported yet", tj.PartKey)
 	}
 	limits := takeVarcharKeys(tj.Custom)
 	d, err := descriptorFromJSON(tj.Schema, tj)
@@ -252,7 +251,7 @@ func ParseSchemaJSON(b []byte) (Schema, error) {
 
 func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	d := TableDescriptor{
-		BucketCount: tj.BucketCount, BucketKey: tj.BucketKey, Comment: tj.Comment,
+		BucketCount: tj.BucketCount, BucketKey: tj.BucketKey, Comment: tj.Comment, PartitionKeys: tj.PartKey,
 		Properties: tj.Properties, Schema: Schema{PrimaryKey: sj.PrimaryKey},
 	}
 	if len(tj.Custom) > 0 {
@@ -260,6 +259,9 @@ func descriptorFromJSON(sj schemaJSON, tj tableJSON) (TableDescriptor, error) {
 	}
 	if len(d.BucketKey) == 0 {
 		d.BucketKey = nil
+	}
+	if len(d.PartitionKeys) == 0 {
+		d.PartitionKeys = nil
 	}
 	// Custom properties (what Fluss's AlterTable puts the keys outside
 	// "table." in) are properties to sqlgate, as CREATE TABLE's WITH;

@@ -68,8 +68,13 @@ func TestTableJSONRoundTrip(t *testing.T) {
 		!strings.Contains(err.Error(), `unknown data type "NOPE"`) {
 		t.Fatalf("unknown type: %v", err)
 	}
-	if _, err := ParseTableJSON([]byte(`{"schema":{"columns":[]},"partition_key":["p"]}`)); err == nil {
-		t.Fatal("a partitioned table parsed")
+	pd, err := ParseTableJSON([]byte(`{"schema":{"columns":[{"name":"p","data_type":{"type":"STRING"}}]},"partition_key":["p"]}`))
+	if err != nil || !reflect.DeepEqual(pd.PartitionKeys, []string{"p"}) {
+		t.Fatalf("partitioned table: %+v, %v", pd.PartitionKeys, err)
+	}
+	pb, err := MarshalTableJSON(pd)
+	if err != nil || !strings.Contains(string(pb), `"partition_key":["p"]`) {
+		t.Fatalf("partitioned table JSON: %s, %v", pb, err)
 	}
 }
 

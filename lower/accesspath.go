@@ -108,7 +108,8 @@ type prefixNode struct {
 	keys       [][]exec.Expr
 	projection []int
 	out        *arrow.Schema
-	keySchema  *arrow.Schema // the table's bucket-key columns, built once here
+	keySchema  *arrow.Schema   // the table's bucket-key columns, built once here
+	prune      *partitionPrune // the partitions read (partitions.go); nil: all
 }
 
 func lowerPrefixLookup(x *prefixLookup) (Node, error) {
@@ -134,11 +135,12 @@ func (n *prefixNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.PrefixScan{EC: rt.EC, Table: t, Keys: n.keys, Options: fluss.ScanOptions{Projection: n.projection}, Out: n.out, KeySchema: n.keySchema}, nil
+	return &exec.PrefixScan{EC: rt.EC, Table: t, Keys: n.keys, Options: fluss.ScanOptions{Projection: n.projection, Partitions: n.prune.filter(rt.EC)},
+		Out: n.out, KeySchema: n.keySchema}, nil
 }
 
 func (n *prefixNode) Explain() (string, string) {
-	return "prefix_lookup", fmt.Sprintf("table=%s bucket_key=[%s] keys=%d columns=[%s]", n.path.Table, strings.Join(n.bucketKey, ", "), len(n.keys), fieldNames(n.out))
+	return "prefix_lookup", fmt.Sprintf("table=%s bucket_key=[%s] keys=%d columns=[%s]%s", n.path.Table, strings.Join(n.bucketKey, ", "), len(n.keys), fieldNames(n.out), n.prune.explain())
 }
 
 // changelogRange is a changelog scan bounded below by a log offset and/or a

@@ -113,6 +113,9 @@ func metricsText(m *exec.Metrics) string {
 	} else {
 		s += fmt.Sprintf(" queue_depth_avg=%.2f queue_depth_max=%d queue_depth_samples=%d)", m.QueueDepthAvg(), m.QueueDepthMax, m.QueueSamples)
 	}
+	if m.ScanPath != "" {
+		s += fmt.Sprintf(" (scan path=%q workers=%d)", m.ScanPath, max(m.Workers, 1))
+	}
 	return s
 }
 
@@ -123,6 +126,9 @@ func metricsJSON(m map[string]any, mt *exec.Metrics) {
 	m["Processing Time Ns"] = mt.ProcessingNs
 	m["Stall Time Ns"] = mt.StallNs
 	m["Queue Depth Samples"] = mt.QueueSamples
+	if mt.ScanPath != "" {
+		m["Scan Path"], m["Workers"] = mt.ScanPath, max(mt.Workers, 1)
+	}
 	if mt.QueueSamples > 0 {
 		m["Queue Depth Avg"] = mt.QueueDepthAvg()
 		m["Queue Depth Max"] = mt.QueueDepthMax

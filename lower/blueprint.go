@@ -44,6 +44,10 @@ type Runtime struct {
 	// metrics add to the first's.
 	workTables map[*binder.WorkTable]*relop.WorkTable
 	again      bool
+	// split and inject carry a split scan to the parts of a parallel
+	// aggregation being built (parallelagg.go).
+	split  *splitState
+	inject *injectState
 }
 
 // Build instantiates n (and its inputs) as running operators, instrumented
@@ -128,8 +132,9 @@ type scanNode struct {
 	table      string
 	projection []int
 	out        *arrow.Schema
-	rows       float64   // the table's estimated rows (Stats), for EXPLAIN
-	ndv        []float64 // each output column's distinct count (-1 unknown; nil none)
+	rows       float64         // the table's estimated rows (Stats), for EXPLAIN
+	ndv        []float64       // each output column's distinct count (-1 unknown; nil none)
+	prune      *partitionPrune // the partitions read (partitions.go); nil: all
 }
 
 type lookupNode struct {
@@ -187,11 +192,16 @@ func (n *limitNode) Inputs() []Node   { return oneInput(&n.input) }
 func oneInput(in *Node) []Node { return unsafe.Slice(in, 1) }
 
 func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
+	if in := rt.inject; in != nil && in.scan == n {
+		rt.inject = nil
+		return exec.NewTableScanOf(in.t, in.reader, n.out), nil
+	}
 	t, err := rt.Tables.Table(rt.Ctx, n.path)
 	if err != nil {
 		return nil, err
 	}
-	return &exec.TableScan{Table: t, Changelog: n.changelog, Binlog: n.binlog, Options: fluss.ScanOptions{Projection: n.projection, Limit: n.limit}, Out: n.out}, nil
+	return &exec.TableScan{Table: t, Changelog: n.changelog, Binlog: n.binlog, Options: fluss.ScanOptions{Projection: n.projection, Limit: n.limit,
+		Partitions: n.prune.filter(rt.EC)}, Out: n.out}, nil
 }
 
 func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -269,12 +279,12 @@ func (n *scanNode) Explain() (string, string) {
 		return "binlog_scan", fmt.Sprintf("table=%s columns=[%s]", n.path.Table, fieldNames(n.out))
 	}
 	if n.changelog {
-		return "changelog_scan", fmt.Sprintf("table=%s columns=[%s]", n.path.Table, fieldNames(n.out))
+		return "changelog_scan", fmt.Sprintf("table=%s columns=[%s]%s", n.path.Table, fieldNames(n.out), n.prune.explain())
 	}
 	if n.limit > 0 {
-		return "scan", fmt.Sprintf("table=%s columns=[%s] limit=%d", n.table, fieldNames(n.out), n.limit)
+		return "scan", fmt.Sprintf("table=%s columns=[%s] limit=%d%s", n.table, fieldNames(n.out), n.limit, n.prune.explain())
 	}
-	return "scan", fmt.Sprintf("table=%s columns=[%s]", n.table, fieldNames(n.out))
+	return "scan", fmt.Sprintf("table=%s columns=[%s]%s", n.table, fieldNames(n.out), n.prune.explain())
 }
 func (n *lookupNode) Explain() (string, string) {
 	return "lookup", fmt.Sprintf("table=%s keys=%d columns=[%s]", n.table, len(n.keys), fieldNames(n.out))

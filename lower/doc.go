@@ -32,8 +32,12 @@
 // DistinctStats, per-column distinct counts come from Stats, estimate.go),
 // build outer hash joins on their smaller input (buildside.go),
 // pre-aggregate a join input below the join when the other input is unique
-// on the join key (aggpush.go), and drop sorts and projections that do
-// nothing (rewrite.go). Explain renders the blueprint without running anything,
+// on the join key (aggpush.go), narrow an aggregation's input to the
+// columns it reads (aggprune.go), and drop sorts and projections that do
+// nothing (rewrite.go). An aggregation over filters, projections and inner
+// joins of a large table runs, outside transactions, as partial
+// aggregations over the parts of a split scan on GOMAXPROCS workers and a
+// final one (parallelagg.go), decided when the plan is built. Explain renders the blueprint without running anything,
 // with each node's requested and selected kernel backend per family
 // (backend.go) and its estimated rows.
 //

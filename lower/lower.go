@@ -164,6 +164,8 @@ func lowerNode(n binder.Node) (Node, error) {
 		return &scanNode{path: x.table.Path, table: x.table.Path.Table, changelog: x.changelog, projection: x.projection, out: scanSchemaOf(x.table, x.projection, x.Columns())}, nil
 	case *prefixLookup:
 		return lowerPrefixLookup(x)
+	case *prunedLeaf:
+		return lowerPruned(x) // partitions.go
 	case *changelogRange:
 		return lowerChangelogRange(x)
 	case *pkLookup:
@@ -493,7 +495,10 @@ func isConstant(e exec.Expr) bool {
 	case *exec.NegExpr:
 		return isConstant(x.X)
 	case *exec.CastExpr:
-		return isConstant(x.X)
+		// a cast that reads the session's TimeZone (timestamp to
+		// timestamptz, time to timetz ...) waits for the session: folding
+		// has none, and would compute it in UTC
+		return isConstant(x.X) && !exec.CastNeedsZone(x.X.Type(), x.T)
 	case *exec.IsNullExpr:
 		return isConstant(x.X)
 	}

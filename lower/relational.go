@@ -24,6 +24,7 @@ type aggregateNode struct {
 	aggs    []relop.AggSpec
 	out     *arrow.Schema
 	names   []string
+	par     *parallelAgg // its parallel form (parallelagg.go), or nil
 }
 
 func (n *aggregateNode) Schema() *arrow.Schema { return n.out }
@@ -32,6 +33,11 @@ func (n *aggregateNode) Explain() (string, string) {
 	return "aggregate", fmt.Sprintf("keys=%d aggregates=[%s]", len(n.groupBy), strings.Join(n.names, ", "))
 }
 func (n *aggregateNode) Build(rt *Runtime) (exec.Operator, error) {
+	if n.par != nil {
+		if op, ok, err := n.par.build(rt); ok || err != nil {
+			return op, err
+		}
+	}
 	in, err := Build(rt, n.input)
 	if err != nil {
 		return nil, err
@@ -48,6 +54,16 @@ func lowerAggregate(x *binder.Aggregate) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	n, err := lowerAggregateOver(x, in)
+	if err == nil {
+		err = attachParallel(x, n) // parallelagg.go
+	}
+	return n, err
+}
+
+// lowerAggregateOver lowers x over in, its input lowered.
+func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
+	var err error
 	if in, x, err = aggregateUDFs(in, x); err != nil {
 		return nil, err
 	}

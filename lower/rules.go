@@ -40,12 +40,18 @@ var rules = []rule{
 	// the join's final inputs and their estimates), and before projection
 	// pushdown, which then narrows the scans below the new aggregation.
 	{"aggregation_pushdown", nil}, // aggpush.go
+	// After aggregation pushdown (which reads the aggregation right above
+	// its join) and before projection pushdown, which keeps the scans
+	// it narrows narrow.
+	{"aggregate_input_pruning", pruneAggregateInputs}, // aggprune.go
 	{"projection_pushdown", projectionPushdown},
 	{"bucket_key_lookup", bucketKeyLookup}, // accesspath.go
 	{"changelog_bounds", changelogBounds},  // accesspath.go
 	// After projection pushdown, which needs the projection directly
 	// above the scan; lowering then finds the scan right below the limit.
 	{"limit_pushdown", pushLimits},
+	// Last: it marks the scans the access-path rules chose (partitions.go).
+	{"partition_pruning", partitionPruning},
 }
 
 // estimatedRules are the rules that read row estimates, by name; their

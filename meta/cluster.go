@@ -57,7 +57,12 @@ func OpenTable(ctx context.Context, store fluss.Store) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("metadata: open table %s: %w", TablePath, err)
 	}
-	return open(ctx, &tableBackend{t: t})
+	m, err := open(ctx, &tableBackend{t: t})
+	if err != nil {
+		return nil, err
+	}
+	m.watchCatalog(store)
+	return m, nil
 }
 
 func (b *tableBackend) load(ctx context.Context) (map[string]string, string, error) {

@@ -37,6 +37,13 @@
 //     views use (no CASCADE), so no view depends on a dropped table; one
 //     left by a race between servers is swept by Reconcile too, with the
 //     views over it.
+//   - ALTER TABLE ... RENAME TO renames the table in the store, then moves
+//     its grants row to the new name and rewrites the views over it to
+//     name it (FollowRename); a row or view a crash left naming the old
+//     name is found by the table's id and made to follow by Reconcile, not
+//     swept. A view's rename is one Update (the view, its row's name and
+//     the views over it). TestCrashMetadataAllOrNothing renames a table a
+//     view reads.
 //   - CREATE VIEW with its owner, DROP VIEW with its grants, GRANT/REVOKE
 //     over all the tables a statement names, CREATE/ALTER/DROP ROLE: each
 //     is one Update, one commit.
@@ -92,6 +99,9 @@
 //     other, and a REVOKE applies to the next statement there (the cluster
 //     test TestClusterTwoServersShareMetadata). Password lookups refresh
 //     too, so a role made through one server logs in through another.
+//     Each table DDL through the store rewrites the version row alone
+//     (Announce, catalogsync.go), and a reload drops the store's cached
+//     table info: the news that a table changed costs no extra request.
 //   - Concurrent changes: Update reloads first when the version moved, so
 //     a server changes the newest objects; but Fluss has no conditional
 //     write, so two servers committing at the same moment may each write

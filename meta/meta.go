@@ -68,6 +68,9 @@ type Store struct {
 	mu      sync.Mutex
 	cur     atomic.Pointer[state]
 	version atomic.Pointer[string]
+	// forgetTables, when set, drops the store's cached table info at each
+	// reload (catalogsync.go).
+	forgetTables func()
 }
 
 func open(ctx context.Context, b backend) (*Store, error) {
@@ -190,6 +193,9 @@ func (m *Store) refreshLocked(ctx context.Context) error {
 	}
 	m.cur.Store(st)
 	m.version.Store(&v)
+	if m.forgetTables != nil {
+		m.forgetTables()
+	}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/views"
 )
@@ -13,8 +14,9 @@ import (
 // which are the truth: a table's row of grants (keyed by its table id)
 // whose table is gone, or was dropped and created again under a new id, is
 // swept; so is a view that names a table that is gone (with the views that
-// name it); and a table whose OwnerProperty names an owner the metadata
-// lacks gets it. These are what a crash between a table change and the
+// name it); a row or view naming a table that was renamed (found by its
+// id in the same database) follows it to its new name; and a table whose
+// OwnerProperty names an owner the metadata lacks gets it. These are what a crash between a table change and the
 // metadata commit that follows it leaves, and what a server that dropped a
 // table on a cluster leaves for the others. The server runs it when it
 // starts; it commits only when something changed.
@@ -43,6 +45,30 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 		}
 		return ids[p], nil
 	}
+	// whereIs finds a table by id among its database's tables: one renamed
+	// (ALTER TABLE ... RENAME TO) before the metadata that names it
+	// followed (a crash between the store's commit and this one's).
+	listed := map[string][]fluss.TableInfo{}
+	whereIs := func(id int64, db string) (fluss.TablePath, bool, error) {
+		tables, ok := listed[db]
+		if !ok {
+			var err error
+			if tables, err = cat.ListTables(ctx, db); err != nil && sqlerr.CodeOf(err) != sqlerr.InvalidSchemaName {
+				return fluss.TablePath{}, false, err
+			}
+			listed[db] = tables
+		}
+		for _, t := range tables {
+			if t.TableID == id {
+				return t.Path, true, nil
+			}
+		}
+		return fluss.TablePath{}, false, nil
+	}
+	// moved: grants rows that move to their renamed table's name;
+	// follow: views whose definitions name a renamed table anew.
+	moved := map[int64]fluss.TablePath{}
+	follow := map[fluss.TablePath][][2]fluss.TablePath{}
 	acl, vs := m.Access(), m.Views()
 	dbs := map[string]bool{fluss.DefaultDatabase: true}
 	for _, d := range databases {
@@ -63,7 +89,15 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 			return err
 		}
 		if got != id {
-			staleACL[id] = true
+			to, found, err := whereIs(id, p.Database)
+			if err != nil {
+				return err
+			}
+			if found {
+				moved[id] = to
+			} else {
+				staleACL[id] = true
+			}
 		}
 	}
 	gone := map[fluss.TablePath]bool{}
@@ -82,7 +116,16 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 					if err != nil {
 						return err
 					}
-					dangling = got != u.TableID
+					if got != u.TableID {
+						to, found, err := whereIs(u.TableID, u.Path.Database)
+						if err != nil {
+							return err
+						}
+						if found && !hasMove(follow[v.Path], u.Path) {
+							follow[v.Path] = append(follow[v.Path], [2]fluss.TablePath{u.Path, to})
+						}
+						dangling = !found
+					}
 				} else if u.ViewID != 0 {
 					w, ok := vs.ByID(u.ViewID)
 					dangling = !ok || gone[w.Path]
@@ -105,16 +148,38 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 			}
 		}
 	}
+	for p := range follow {
+		if gone[p] {
+			delete(follow, p) // it also names a table that is gone
+		}
+	}
 	adopt := map[int64]fluss.TableInfo{}
 	for id, info := range owner {
 		if acl.Owner(id) != info.Descriptor.CustomProperties[OwnerProperty] && acl.Owner(id) == "" {
 			adopt[id] = info
 		}
 	}
-	if len(staleACL) == 0 && len(gone) == 0 && len(adopt) == 0 {
+	if len(staleACL) == 0 && len(gone) == 0 && len(adopt) == 0 && len(moved) == 0 && len(follow) == 0 {
 		return nil
 	}
 	return m.Update(ctx, func(tx *Tx) error {
+		for p, moves := range follow {
+			v, ok := tx.Views.Get(p)
+			if !ok {
+				continue
+			}
+			for _, mv := range moves {
+				v, _ = FollowRename(v, mv[0], mv[1])
+			}
+			if _, err := tx.Views.Create(v, true); err != nil {
+				return err
+			}
+		}
+		for id, p := range moved {
+			if err := tx.Access.SetOwner(id, p.String(), tx.Access.Owner(id)); err != nil {
+				return err
+			}
+		}
 		for id := range staleACL {
 			if err := tx.Access.Forget(id); err != nil {
 				return err
@@ -146,4 +211,33 @@ func parsePath(s string) (fluss.TablePath, bool) {
 		return fluss.TablePath{}, false
 	}
 	return fluss.TablePath{Database: db, Table: t}, true
+}
+
+func hasMove(moves [][2]fluss.TablePath, from fluss.TablePath) bool {
+	for _, m := range moves {
+		if m[0] == from {
+			return true
+		}
+	}
+	return false
+}
+
+// FollowRename is view v after the relation it uses at from was renamed
+// to to: its definition names to (the old name kept as the alias:
+// sql.RenameInDefinition), and its uses list says so. ok is false when
+// the definition does not name from where a relation name stands.
+func FollowRename(v views.View, from, to fluss.TablePath) (_ views.View, ok bool) {
+	def, ok := sql.RenameInDefinition(v.Definition, from.Database, from.Table, to.Table)
+	if ok {
+		v.Definition, v.Pretty, v.Plain = def, "", ""
+	}
+	uses := make([]views.Relation, len(v.Uses))
+	for i, u := range v.Uses {
+		if u.Path == from {
+			u.Path = to
+		}
+		uses[i] = u
+	}
+	v.Uses = uses
+	return v, ok
 }

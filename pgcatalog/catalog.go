@@ -38,6 +38,7 @@ const (
 	encodingUTF8     = 6
 	classPgClass     = 1259  // pg_description.classoid of relations and columns
 	classPgNamespace = 2615  // ... of schemas
+	classPgRewrite   = 2618  // pg_depend.classid of a view's rule (views.go)
 	classPgExtension = 3079  // ... of extensions
 	plpgsqlOID       = 13535 // the one extension, plpgsql
 	procOIDBase      = 100000
@@ -297,6 +298,9 @@ func tableComment(t fluss.TableInfo) string {
 		b.WriteString(", 1 bucket")
 	} else {
 		fmt.Fprintf(&b, ", %d buckets", n)
+	}
+	if t.IsPartitioned() { // each partition's
+		fmt.Fprintf(&b, " per partition, partitioned by (%s)", strings.Join(t.Descriptor.PartitionKeys, ", "))
 	}
 	key := t.Descriptor.BucketKey
 	if len(key) == 0 && t.HasPrimaryKey() {

@@ -51,6 +51,9 @@
 //   - pg_stat_ssl shows the asking connection only (its TLS version,
 //     cipher and key bits; no client certificates, so no DNs);
 //     pg_partition_ancestors has no rows (there are no partitions).
+//   - pg_prepared_statements (prepared.go) lists the asking session's
+//     statements (functions.Session.Prepared); every execution counts as
+//     a generic plan, since sqlgate plans a statement once.
 //   - pg_stat_activity, pg_matviews, pg_proc's argument names,
 //     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no
 //     triggers, policies or partitions.

@@ -131,7 +131,7 @@ func (c *Catalog) LookupRelation(ctx context.Context, name string) (uint32, bool
 				return pkIndexOID(t.TableID), true, nil
 			}
 		}
-		if oid, ok := c.viewOIDByName(rel); ok && schema == fluss.DefaultDatabase {
+		if oid, ok := c.viewOIDByName(schema, rel); ok {
 			return oid, true, nil
 		}
 		if oid, ok, err := c.sequenceOIDByName(ctx, rel); err != nil || ok { // coldefs.go
@@ -245,7 +245,7 @@ var typeAliases = map[string]string{
 	"double precision": "float8", "float": "float8", "boolean": "bool", "character varying": "varchar",
 	"character": "bpchar", "char": "bpchar", `"char"`: "char", "decimal": "numeric",
 	"timestamp without time zone": "timestamp", "timestamp with time zone": "timestamptz",
-	"time without time zone": "time",
+	"time without time zone": "time", "time with time zone": "timetz",
 }
 
 // LookupType implements functions.CatalogInfo (regtype input).
@@ -362,6 +362,8 @@ func FormatType(oid uint32, typmod int32, hasTypmod bool) string {
 		return timeMod("timestamp", " without time zone")
 	case pgtypes.OIDTimestampTZ:
 		return timeMod("timestamp", " with time zone")
+	case pgtypes.OIDTimeTZ:
+		return timeMod("time", " with time zone")
 	case pgtypes.OIDInterval:
 		return "interval" // intervaltypmodout's field names are not reproduced
 	case pgtypes.OIDBool:

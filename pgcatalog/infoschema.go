@@ -89,7 +89,7 @@ func (c *Catalog) columnRow(schema, table string, pos int, name string, t types.
 		}
 	case pgtypes.OIDDate:
 		r["datetime_precision"] = 0
-	case pgtypes.OIDTime, pgtypes.OIDTimestamp, pgtypes.OIDTimestampTZ, pgtypes.OIDInterval:
+	case pgtypes.OIDTime, pgtypes.OIDTimeTZ, pgtypes.OIDTimestamp, pgtypes.OIDTimestampTZ, pgtypes.OIDInterval:
 		p := 6
 		if ct.typmod >= 0 {
 			p = int(ct.typmod)

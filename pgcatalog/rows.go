@@ -23,33 +23,35 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		return func(context.Context, *snapshot) ([]row, error) { return rows, nil }
 	}
 	return map[string]rowsFunc{
-		"pg_namespace":        c.allNamespaceRows,
-		"pg_class":            c.classRows,
-		"pg_attribute":        c.attributeRows,
-		"pg_type":             c.typeRows,
-		"pg_index":            c.indexRows,
-		"pg_indexes":          c.indexesViewRows,
-		"pg_constraint":       c.constraintRows,
-		"pg_attrdef":          c.attrdefRows,    // coldefs.go
-		"pg_sequence":         c.pgSequenceRows, // coldefs.go
-		"pg_sequences":        c.pgSequencesViewRows,
-		"pg_description":      c.descriptionRows,
-		"pg_database":         static(c.databaseRows()),
-		"pg_roles":            c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
-		"pg_authid":           c.dynamic(func() []row { return c.roleRows("rol") }),
-		"pg_user":             c.dynamic(c.userRows),
-		"pg_settings":         static(c.settingRows()),
-		"pg_am":               static(amRows()),
-		"pg_proc":             static(c.procRows()),
-		"pg_tables":           c.tablesViewRows,
-		"pg_stat_user_tables": c.statTableRows,
-		"pg_stat_all_tables":  c.statTableRows,
-		"pg_stat_ssl":         statSSLRows,
-		"pg_locks":            c.lockRows,
-		"pg_extension":        static(extensionRows()),
-		"pg_collation":        static(collationRows()),
-		"pg_language":         static(languageRows()),
-		"pg_tablespace":       static(tablespaceRows()),
+		"pg_namespace":           c.allNamespaceRows,
+		"pg_class":               c.classRows,
+		"pg_attribute":           c.attributeRows,
+		"pg_type":                c.typeRows,
+		"pg_index":               c.indexRows,
+		"pg_indexes":             c.indexesViewRows,
+		"pg_constraint":          c.constraintRows,
+		"pg_attrdef":             c.attrdefRows,    // coldefs.go
+		"pg_sequence":            c.pgSequenceRows, // coldefs.go
+		"pg_sequences":           c.pgSequencesViewRows,
+		"pg_description":         c.descriptionRows,
+		"pg_database":            static(c.databaseRows()),
+		"pg_roles":               c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
+		"pg_authid":              c.dynamic(func() []row { return c.roleRows("rol") }),
+		"pg_user":                c.dynamic(c.userRows),
+		"pg_settings":            static(c.settingRows()),
+		"pg_am":                  static(amRows()),
+		"pg_proc":                static(c.procRows()),
+		"pg_tables":              c.tablesViewRows,
+		"pg_stat_user_tables":    c.statTableRows,
+		"pg_stat_all_tables":     c.statTableRows,
+		"pg_stat_ssl":            statSSLRows,
+		"pg_prepared_statements": preparedStatementRows, // prepared.go
+		"pg_locks":               c.lockRows,
+		"pg_extension":           static(extensionRows()),
+		"pg_collation":           static(collationRows()),
+		"pg_language":            static(languageRows()),
+		"pg_tablespace":          static(tablespaceRows()),
+		"pg_partitioned_table":   c.partitionedTableRows, // partitions.go
 		// information_schema
 		"schemata":          c.allSchemataRows,
 		"tables":            c.infoTablesRows,
@@ -88,9 +90,12 @@ func classBase(oid uint32, name string, ns uint32, kind string, natts int) row {
 func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 	var rows []row
 	for _, t := range s.tables {
-		r := classBase(RelationOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), "r", len(t.Descriptor.Schema.Columns))
+		r := classBase(RelationOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), relkindOf(t), len(t.Descriptor.Schema.Columns)) // partitions.go
 		r["reltype"] = rowTypeOID(t.TableID)
 		r["relam"] = amHeap
+		if t.IsPartitioned() {
+			r["relam"] = 0 // a partitioned table has no storage of its own (partitions.go)
+		}
 		r["relreplident"] = "d"
 		// PostgreSQL's FirstMultiXactId, what every new table starts with
 		r["relminmxid"] = 1

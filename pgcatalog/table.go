@@ -42,6 +42,8 @@ var (
 	tNameArr   = types.ArrayOf(tName)
 	tCharArr   = types.ArrayOf(tChar)
 	tFloat4Arr = types.ArrayOf(tFloat4)
+	// regtype[] (pg_prepared_statements.parameter_types)
+	tRegTypeArr = types.ArrayOf(types.RegOf(types.RegType))
 )
 
 // Schema names as relSpec spells them.

@@ -21,8 +21,12 @@ import (
 // as PostgreSQL prints it for simple views only (binder/viewdef.go); for
 // the others it is the text the user wrote, framed as PostgreSQL frames
 // its own (a leading space, a trailing semicolon);
-// views are not updatable (is_updatable NO); pg_rewrite and pg_depend have
-// no rows for them.
+// views are not updatable (is_updatable NO). Each view has its _RETURN
+// rule in pg_rewrite and PostgreSQL's pg_depend rows for it: the rule
+// depends internally on the view ('i') and normally on each relation the
+// view names ('n', whole relations: no per-column rows), which is what
+// dbt's relation cache reads to know which views a DROP ... CASCADE
+// takes.
 
 // ViewLister lists the stored views (views.Store implements it).
 type ViewLister interface {
@@ -36,12 +40,16 @@ func ViewOID(id int64) uint32 { return uint32(viewOIDBase + id) }
 
 func viewRowTypeOID(id int64) uint32 { return ViewOID(id) + oidStride }
 
-// listViews lists the views clients see (those of the default database).
+// viewRuleOID is the OID of the view's _RETURN rule (pg_rewrite).
+func viewRuleOID(id int64) uint32 { return uint32(firstUserOID + 11*oidStride + id) }
+
+// listViews lists the views clients see: those of every schema (each
+// shows in its own schema's namespace).
 func (c *Catalog) listViews() []views.View {
 	if c.opts.Views == nil {
 		return nil
 	}
-	return c.opts.Views.List(fluss.DefaultDatabase)
+	return c.opts.Views.List("")
 }
 
 // viewByOID finds the view an OID names.
@@ -68,10 +76,10 @@ func viewTableInfo(v views.View) fluss.TableInfo {
 	return info
 }
 
-// viewOIDByName finds a view of the default database by name.
-func (c *Catalog) viewOIDByName(name string) (uint32, bool) {
+// viewOIDByName finds a view by schema and name.
+func (c *Catalog) viewOIDByName(schema, name string) (uint32, bool) {
 	for _, v := range c.listViews() {
-		if v.Path.Table == name {
+		if v.Path.Table == name && v.Path.Database == schema {
 			return ViewOID(v.ID), true
 		}
 	}
@@ -111,6 +119,8 @@ func (c *Catalog) withViewRows() {
 		"tables":       c.viewInfoTablesRows,
 		"columns":      c.viewInfoColumnsRows,
 		"views":        c.viewInfoViewsRows,
+		"pg_rewrite":   c.viewRewriteRows,
+		"pg_depend":    c.viewDependRows,
 	}
 	for name, fn := range add {
 		prev := c.rows[name]
@@ -130,7 +140,7 @@ func (c *Catalog) withViewRows() {
 func (c *Catalog) viewClassRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
-		r := classBase(ViewOID(v.ID), v.Path.Table, nsPublic, "v", len(v.Columns))
+		r := classBase(ViewOID(v.ID), v.Path.Table, namespaceOID(v.Path.Database), "v", len(v.Columns))
 		r["reltype"] = viewRowTypeOID(v.ID)
 		r["relfilenode"] = 0
 		r["relhasrules"] = true
@@ -162,7 +172,7 @@ func (c *Catalog) viewAttributeRows(vs []views.View) []row {
 func (c *Catalog) viewTypeRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
-		rows = append(rows, typeRow(viewRowTypeOID(v.ID), v.Path.Table, nsPublic, -1, false, "c", "C", false,
+		rows = append(rows, typeRow(viewRowTypeOID(v.ID), v.Path.Table, namespaceOID(v.Path.Database), -1, false, "c", "C", false,
 			0, 0, ViewOID(v.ID), "d", "x", 0))
 	}
 	return rows
@@ -171,7 +181,7 @@ func (c *Catalog) viewTypeRows(vs []views.View) []row {
 func (c *Catalog) pgViewsRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
-		rows = append(rows, row{"schemaname": fluss.DefaultDatabase, "viewname": v.Path.Table,
+		rows = append(rows, row{"schemaname": v.Path.Database, "viewname": v.Path.Table,
 			"viewowner": c.tableOwner(v.ACLKey()), "definition": viewDefinition(v, false)})
 	}
 	return rows
@@ -180,7 +190,7 @@ func (c *Catalog) pgViewsRows(vs []views.View) []row {
 func (c *Catalog) viewInfoTablesRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
-		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": fluss.DefaultDatabase,
+		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": v.Path.Database,
 			"table_name": v.Path.Table, "table_type": "VIEW", "is_insertable_into": "NO", "is_typed": "NO"})
 	}
 	return rows
@@ -190,7 +200,7 @@ func (c *Catalog) viewInfoColumnsRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
 		for i, col := range v.Columns {
-			r := c.columnRow(fluss.DefaultDatabase, v.Path.Table, i+1, col.Name, col.Type.Nullable())
+			r := c.columnRow(v.Path.Database, v.Path.Table, i+1, col.Name, col.Type.Nullable())
 			r["is_updatable"] = "NO"
 			rows = append(rows, r)
 		}
@@ -201,10 +211,40 @@ func (c *Catalog) viewInfoColumnsRows(vs []views.View) []row {
 func (c *Catalog) viewInfoViewsRows(vs []views.View) []row {
 	var rows []row
 	for _, v := range vs {
-		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": fluss.DefaultDatabase,
+		rows = append(rows, row{"table_catalog": c.opts.Database, "table_schema": v.Path.Database,
 			"table_name": v.Path.Table, "view_definition": viewDefinition(v, false), "check_option": "NONE",
 			"is_updatable": "NO", "is_insertable_into": "NO", "is_trigger_updatable": "NO",
 			"is_trigger_deletable": "NO", "is_trigger_insertable_into": "NO"})
+	}
+	return rows
+}
+
+func (c *Catalog) viewRewriteRows(vs []views.View) []row {
+	var rows []row
+	for _, v := range vs {
+		rows = append(rows, row{"oid": viewRuleOID(v.ID), "rulename": "_RETURN", "ev_class": ViewOID(v.ID),
+			"ev_type": "1", "ev_enabled": "O", "is_instead": true})
+	}
+	return rows
+}
+
+func (c *Catalog) viewDependRows(vs []views.View) []row {
+	dep := func(rule, ref uint32, typ string) row {
+		return row{"classid": classPgRewrite, "objid": rule, "objsubid": 0, "refclassid": classPgClass,
+			"refobjid": ref, "refobjsubid": 0, "deptype": typ}
+	}
+	var rows []row
+	for _, v := range vs {
+		rule := viewRuleOID(v.ID)
+		rows = append(rows, dep(rule, ViewOID(v.ID), "i"))
+		for _, u := range v.Uses {
+			switch {
+			case u.TableID != 0:
+				rows = append(rows, dep(rule, RelationOID(u.TableID), "n"))
+			case u.ViewID != 0:
+				rows = append(rows, dep(rule, ViewOID(u.ViewID), "n"))
+			}
+		}
 	}
 	return rows
 }

@@ -10,13 +10,13 @@ import (
 	"github.com/sqlgate/sqlgate/views"
 )
 
-// fakeViews lists fixed views.
+// fakeViews lists fixed views (of every database for "", as views.Store).
 type fakeViews []views.View
 
 func (f fakeViews) List(db string) []views.View {
 	var out []views.View
 	for _, v := range f {
-		if v.Path.Database == db {
+		if db == "" || v.Path.Database == db {
 			out = append(out, v)
 		}
 	}
@@ -44,14 +44,14 @@ func TestViewRows(t *testing.T) {
 		want        []string
 	}{
 		{"pg_catalog", "pg_class", []string{"relname", "relkind", "relnatts", "relhasrules", "relfilenode", "relam"},
-			[]string{"recent|v|2|true|0|0"}},
+			[]string{"recent|v|2|true|0|0", "hidden|v|1|true|0|0"}},
 		{"pg_catalog", "pg_views", []string{"schemaname", "viewname", "viewowner", "definition"},
-			[]string{"public|recent|sqlgate| SELECT ts, msg FROM events;"}},
-		{"information_schema", "tables", []string{"table_name", "table_type", "is_insertable_into"}, []string{"recent|VIEW|NO"}},
+			[]string{"public|recent|sqlgate| SELECT ts, msg FROM events;", "elsewhere|hidden|sqlgate| SELECT 1 AS one;"}},
+		{"information_schema", "tables", []string{"table_schema", "table_name", "table_type", "is_insertable_into"}, []string{"public|recent|VIEW|NO", "elsewhere|hidden|VIEW|NO"}},
 		{"information_schema", "views", []string{"table_name", "view_definition", "check_option", "is_updatable"},
-			[]string{"recent| SELECT ts, msg FROM events;|NONE|NO"}},
+			[]string{"recent| SELECT ts, msg FROM events;|NONE|NO", "hidden| SELECT 1 AS one;|NONE|NO"}},
 		{"information_schema", "columns", []string{"table_name", "column_name", "data_type", "is_updatable"},
-			[]string{"recent|ts|timestamp without time zone|NO", "recent|msg|text|NO"}},
+			[]string{"recent|ts|timestamp without time zone|NO", "recent|msg|text|NO", "hidden|one|integer|NO"}},
 	}
 	for _, tc := range cases {
 		var got []string

@@ -20,7 +20,9 @@
 //   - auth.go: trust, cleartext password, md5 and SCRAM-SHA-256 exchanges
 //     (malformed SCRAM messages get PostgreSQL 15's errors, checked in its
 //     order); users.go: the users file of SCRAM verifiers (optionally md5
-//     hashes).
+//     hashes); password.go: AuthConfig.CheckPassword, the same check of a
+//     password given in clear outside these exchanges (package flightsql's
+//     basic authentication).
 //   - timeouts.go: statement_timeout, idle_in_transaction_session_timeout
 //     and idle_session_timeout, read from the session's settings.
 //

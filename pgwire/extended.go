@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
@@ -44,7 +45,7 @@ func (c *conn) handleParse(body []byte) error {
 	if len(stmts) > 1 {
 		return sqlerr.New(sqlerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
 	}
-	ps := &prepared{name: m.Name}
+	ps := &prepared{name: m.Name, query: m.Query, preparedAt: time.Now()}
 	if len(stmts) == 1 {
 		ps.stmt = stmts[0]
 		pts := ps.stmt.ParamTypes()
@@ -199,6 +200,7 @@ func (c *conn) handleBind(body []byte) error {
 	p.spare = &c.spareCtx
 	c.nameRegs(p.ctx, p.enc)
 	c.portals[p.name] = p
+	ps.plans++ // each Bind runs the statement's one plan (pg_prepared_statements.generic_plans)
 	c.send(&pgproto3.BindComplete{})
 	return nil
 }

@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -24,6 +25,8 @@ type ProtocolStatements interface {
 	Has(name string) bool
 	// DeallocateAll drops every named statement.
 	DeallocateAll()
+	// List describes the named statements (prepared.go).
+	List() []functions.PreparedStatement
 }
 
 // ProtocolStatementsUser is implemented by sessions that want the

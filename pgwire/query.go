@@ -41,6 +41,13 @@ type prepared struct {
 	stmt      Statement
 	paramOIDs []uint32
 
+	// query, preparedAt and plans are what pg_prepared_statements shows
+	// of a named statement (prepared.go): its Parse text and time, and
+	// how many Binds ran it.
+	query      string
+	preparedAt time.Time
+	plans      int64
+
 	// enc is the row encoder of the statement's last portal, kept for the
 	// next Bind with the same result formats and zone (a prepared
 	// statement executed again and again builds it once); encBusy while a

@@ -18,7 +18,7 @@ command -v mvn >/dev/null 2>&1 || need+=(maven)
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import sqlalchemy' >/dev/null 2>&1; } || need+=(python3-sqlalchemy)
 # Alembic for tests/clients/alembic_test.go (Debian's matches its SQLAlchemy).
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import alembic' >/dev/null 2>&1; } || need+=(python3-alembic)
-# pyfluss's virtualenv (below) needs venv with ensurepip.
+# pyfluss's and dbt's virtualenvs (below) need venv with ensurepip.
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
@@ -44,4 +44,23 @@ if ! "$PYFLUSS_VENV/bin/python" -c 'import fluss, pyarrow' >/dev/null 2>&1; then
   rm -rf "$PYFLUSS_VENV"
   python3 -m venv "$PYFLUSS_VENV"
   "$PYFLUSS_VENV/bin/pip" install -q --disable-pip-version-check pyfluss==1.0.0
+fi
+# The ADBC Flight SQL driver with pyarrow for flightsql/adbc_test.go, from
+# PyPI, in a virtualenv of its own in the user's cache, once.
+ADBC_VENV=${XDG_CACHE_HOME:-$HOME/.cache}/sqlgate/adbc-flightsql-1.13.0
+if ! "$ADBC_VENV/bin/python" -c 'import adbc_driver_flightsql.dbapi, pyarrow' >/dev/null 2>&1; then
+  echo "installing the ADBC Flight SQL driver into $ADBC_VENV"
+  rm -rf "$ADBC_VENV"
+  python3 -m venv "$ADBC_VENV"
+  "$ADBC_VENV/bin/pip" install -q --disable-pip-version-check adbc-driver-flightsql==1.13.0 adbc-driver-manager==1.13.0 pyarrow==21.0.0
+fi
+# dbt-postgres for tests/clients/dbt_test.go, pinned with every dependency
+# (tests/clients/python/dbt-requirements.txt), in a virtualenv of its own in
+# the user's cache, once.
+DBT_VENV=${XDG_CACHE_HOME:-$HOME/.cache}/sqlgate/dbt-postgres-1.11.0
+if ! "$DBT_VENV/bin/python" -c 'import dbt.adapters.postgres, psycopg2' >/dev/null 2>&1; then
+  echo "installing dbt-postgres 1.11.0 into $DBT_VENV"
+  rm -rf "$DBT_VENV"
+  python3 -m venv "$DBT_VENV"
+  "$DBT_VENV/bin/pip" install -q --disable-pip-version-check -r tests/clients/python/dbt-requirements.txt
 fi

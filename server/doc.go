@@ -1,6 +1,7 @@
 // Package server assembles a running sqlgate: it opens the embedded store in
 // a data directory (or connects to a Fluss cluster, Config.Fluss), puts the
-// engine behind the PostgreSQL wire server, and listens. cmd/sqlgate, the sqllogictest runner and the end-to-end tests all
+// engine behind the PostgreSQL wire server (and, with Config.FlightListen,
+// behind an Arrow Flight SQL server too: package flightsql), and listens. cmd/sqlgate, the sqllogictest runner and the end-to-end tests all
 // start servers through it, so that every path runs the same wiring. An
 // embedding program hands it Go UDFs (Config.UDFs; examples/udf).
 //

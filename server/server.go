@@ -15,6 +15,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/flightsql"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/fluss/remote"
@@ -55,6 +56,9 @@ type Config struct {
 	// they spill (0 = 1 GiB). The process's Go soft memory limit should
 	// follow it (relop.ApplyGoMemoryLimit; cmd/sqlgate sets it).
 	QueryMemoryLimit int64
+	// FlightListen, when set, also serves Arrow Flight SQL (package
+	// flightsql) on this address, with the same users, TLS and limits.
+	FlightListen string
 }
 
 // Server is a running sqlgate.
@@ -62,6 +66,8 @@ type Server struct {
 	store    fluss.Store
 	wire     *pgwire.Server
 	listener net.Listener
+	flight   *flightsql.Server
+	flightLn net.Listener
 	done     chan error
 	stopOnce sync.Once
 	stopErr  error
@@ -118,6 +124,13 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
 	s := &Server{store: store, wire: wire, listener: ln, done: make(chan error, 1)}
+	if cfg.FlightListen != "" {
+		if err := s.startFlight(cfg, eng, log); err != nil {
+			ln.Close()
+			store.Close()
+			return nil, err
+		}
+	}
 	go func() { s.done <- wire.Serve(context.WithoutCancel(ctx), ln) }()
 	return s, nil
 }
@@ -239,6 +252,9 @@ func (s *Server) Done() <-chan error { return s.done }
 // sessions and the store. Everything acknowledged is already on disk.
 func (s *Server) Stop(ctx context.Context) error {
 	s.stopOnce.Do(func() {
+		if s.flight != nil {
+			_ = s.flight.Shutdown(ctx)
+		}
 		err := s.wire.Shutdown(ctx)
 		if cerr := s.store.Close(); cerr != nil && err == nil {
 			err = cerr

@@ -33,6 +33,12 @@ func (p *ddlParser) alterTable(st *Statement) error {
 			return err
 		}
 		d.Actions = append(d.Actions, a)
+		if a.Kind == AlterRename {
+			if len(d.Actions) > 1 {
+				return p.renameNotAlone()
+			}
+			return p.done() // RENAME TO is a statement of its own: a ',' after it is a syntax error
+		}
 		if !p.punct(",") {
 			break
 		}
@@ -66,6 +72,9 @@ func (p *ddlParser) unsupported(what, instead string) (AlterAction, error) {
 func (p *ddlParser) alterAction() (AlterAction, error) {
 	switch {
 	case p.accept("ADD"):
+		if a, ok, err := p.partitionAction(true); ok || err != nil { // partitions.go
+			return a, err
+		}
 		switch p.word(0) {
 		case "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN", "EXCLUDE":
 			return p.unsupported("ALTER TABLE ... ADD CONSTRAINT is not supported: Fluss 0.9.1 cannot add a constraint to an existing table",
@@ -74,6 +83,9 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		p.accept("COLUMN")
 		return p.addColumn()
 	case p.accept("DROP"):
+		if a, ok, err := p.partitionAction(false); ok || err != nil { // partitions.go
+			return a, err
+		}
 		if p.word(0) == "CONSTRAINT" {
 			return p.unsupported("ALTER TABLE ... DROP CONSTRAINT is not supported: Fluss 0.9.1 cannot change a table's primary key", insteadCopy)
 		}
@@ -94,9 +106,8 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		}
 		return p.unsupported("this ALTER TABLE ... ALTER COLUMN action is not supported: Fluss 0.9.1 cannot modify a column", insteadCopy)
 	case p.accept("RENAME"):
-		if p.accept("TO") {
-			return p.unsupported("ALTER TABLE ... RENAME TO is not supported: Fluss 0.9.1 cannot rename a table",
-				"Copy it: CREATE TABLE new AS SELECT * FROM t; then DROP TABLE t (or name it in a view: CREATE VIEW new AS SELECT * FROM t).")
+		if p.word(0) == "TO" {
+			return p.renameTo() // rename.go
 		}
 		return p.unsupported("ALTER TABLE ... RENAME COLUMN is not supported: Fluss 0.9.1 cannot rename a column",
 			"Name it differently in a view (CREATE VIEW v AS SELECT c AS new_name, ... FROM t), or "+insteadCopy)

@@ -165,6 +165,11 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		}
 		i++
 	}
+	// PARTITIONED BY (cols) (partitions.go)
+	i, err := partitionedBy(src, toks, i, st)
+	if err != nil {
+		return nil, err
+	}
 	// WITH ( 'k' = 'v', k.x = v, ... )
 	if i+1 < len(toks) && toks[i].is(src, "WITH") && toks[i+1].isPunct(src, "(") {
 		st.Properties = map[string]string{}

@@ -40,6 +40,9 @@ type DDLStmt struct {
 	Execute *ExecuteStmt
 	// Actions are ALTER TABLE's actions, in order.
 	Actions []AlterAction
+	// View is ALTER VIEW (Kind AlterTable; its one action a rename, or
+	// an AlterUnsupported one).
+	View bool
 }
 
 // PrepareStmt is PREPARE name [(types)] AS statement.
@@ -71,6 +74,13 @@ const (
 	// AlterUnsupported: an action Fluss cannot do; Unsupported names it
 	// and Instead says what to do instead.
 	AlterUnsupported
+	// AlterAddPartition, AlterDropPartition: ADD [IF NOT EXISTS] / DROP
+	// [IF EXISTS] PARTITION (k = v, ...); Props, IfNotExists (for DROP:
+	// IF EXISTS) (partitions.go).
+	AlterAddPartition
+	AlterDropPartition
+	// AlterRename: RENAME TO NewName, alone in its statement (rename.go).
+	AlterRename
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -86,6 +96,8 @@ type AlterAction struct {
 	Keys       []string
 	// Unsupported and Instead describe an AlterUnsupported action.
 	Unsupported, Instead string
+	// NewName is AlterRename's new name.
+	NewName string
 }
 
 // ddlParser parses the statements of this file over a sessionParser.
@@ -150,9 +162,13 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 		p.pos = 1
 		return true, p.execute(st)
 	case "ALTER":
-		if p.word(1) == "TABLE" {
+		switch p.word(1) {
+		case "TABLE":
 			p.pos = 2
 			return true, p.alterTable(st)
+		case "VIEW":
+			p.pos = 2
+			return true, p.alterView(st) // rename.go
 		}
 	case "SHOW":
 		switch {

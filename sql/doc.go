@@ -12,9 +12,13 @@
 //     Statement.Set/Show/Tx/...;
 //   - the same for the schema-management statements tools send
 //     (ddlstmts.go, altertable.go: CREATE/DROP SCHEMA, CREATE/DROP INDEX,
-//     COMMENT ON, ANALYZE, VACUUM, PREPARE, EXECUTE, ALTER TABLE, SHOW
-//     DATABASES / CREATE TABLE / PARTITIONS; DO is refused): details in
-//     Statement.DDL; CREATE TEMP TABLE sets Statement.Temporary;
+//     COMMENT ON, ANALYZE, VACUUM, PREPARE, EXECUTE, ALTER TABLE, ALTER
+//     VIEW and RENAME TO (rename.go), SHOW DATABASES / CREATE TABLE /
+//     PARTITIONS; DO is refused): details in Statement.DDL; CREATE TEMP
+//     TABLE sets Statement.Temporary;
+//   - catalog-qualified names (catalogs.go): db.schema.relation and
+//     db.schema.table.column lose the db part when it is the session's
+//     database (Parser.SetDatabase), else 0A000;
 //   - the token-level rewrite in front of TiDB: $n -> ? (Statement.ParamNumbers
 //     maps markers back), x::type and CAST(x AS type) -> pg__cast(x, 'type')
 //     (the binder parses 'type' with ParseTypeName), typed literals DATE '..',

@@ -93,6 +93,10 @@ type Parser struct {
 	ftoks []ftok
 	// edits is the plain shortcut's scratch (plainRewrite).
 	edits []int32
+	// database and anyCatalog: which catalog qualifier a name may carry
+	// (catalogs.go).
+	database   string
+	anyCatalog bool
 }
 
 // NewParser returns a Parser.
@@ -138,6 +142,8 @@ type Statement struct {
 	Temporary bool
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
+	// PartitionKeys is CREATE TABLE ... PARTITIONED BY (cols) (partitions.go).
+	PartitionKeys []string
 	// ColumnDefaults, Checks and Identity are CREATE TABLE's DEFAULT
 	// clauses (by column), CHECK constraints and GENERATED ... AS IDENTITY
 	// clauses (by column), taken out of the text TiDB parses (coldefs.go).
@@ -248,8 +254,12 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	if err != nil {
 		return nil, err
 	}
-	toks = quoteSequenceCalls(src, toks) // sequence.go
-	if !p.noPlain {
+	toks = quoteSequenceCalls(src, toks)               // sequence.go
+	toks, qualified, err := p.stripCatalogs(src, toks) // catalogs.go
+	if err != nil {
+		return nil, err
+	}
+	if !p.noPlain && !qualified {
 		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits); ok {
 			st.Rewritten, st.segs = text, segs
 			return p.finish(st, src, toks, terminated)

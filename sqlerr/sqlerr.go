@@ -30,6 +30,8 @@ const (
 	NullValueNotAllowed           Code = "22004"
 	InvalidDatetimeFormat         Code = "22007"
 	DatetimeFieldOverflow         Code = "22008"
+	InvalidTimeZoneDisplacement   Code = "22009"
+	ArraySubscriptError           Code = "2202E"
 	DivisionByZero                Code = "22012"
 	IntervalFieldOverflow         Code = "22015"
 	InvalidParameterValue         Code = "22023"

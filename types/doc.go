@@ -1,7 +1,8 @@
 // Package types owns the type of every value in sqlgate: the Fluss type system
 // (BOOLEAN .. ROW, with NOT NULL at every nesting level), which fluss/ uses for
 // table schemas, plus the few PostgreSQL types that only exist in queries
-// (unknown literals, unconstrained numeric, interval, oid, name), and the
+// (unknown literals, unconstrained numeric, interval, time with time zone
+// (timetz.go: one ordered int64 per value), oid, name), and the
 // catalog types "char", int2vector and oidvector as Variants of STRING,
 // ARRAY<SMALLINT> and ARRAY<OID> (computed as those, shown to clients as
 // PostgreSQL's own types), the reg* types (regclass, regtype, regproc,

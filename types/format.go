@@ -71,6 +71,8 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 		return formatTS(tm)
 	case TimestampTZ:
 		return FormatTimestampTZ(ValueToTime(v, t), loc)
+	case TimeTZ:
+		return FormatTimeTZ(v.(int64))
 	case Interval:
 		return FormatInterval(v.(arrow.MonthDayNanoInterval))
 	case Map, Row:

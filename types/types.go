@@ -37,6 +37,7 @@ const (
 	Row                     // ROW<Fields...>
 	Oid                     // PostgreSQL oid (catalog queries)
 	Name                    // PostgreSQL name (catalog queries)
+	TimeTZ                  // PostgreSQL time(p) with time zone (queries only; timetz.go)
 )
 
 // Variant marks a PostgreSQL catalog type that sqlgate computes as the
@@ -307,6 +308,8 @@ func (t T) write(b *strings.Builder) {
 		fmt.Fprintf(b, "timestamp_ltz(%d)", t.Precision)
 	case Interval:
 		b.WriteString("interval")
+	case TimeTZ:
+		fmt.Fprintf(b, "timetz(%d)", t.Precision)
 	case Oid:
 		b.WriteString("oid")
 	case Name:
@@ -357,7 +360,7 @@ func (t T) ArrowType() arrow.DataType {
 		return arrow.PrimitiveTypes.Int16
 	case Int32:
 		return arrow.PrimitiveTypes.Int32
-	case Int64:
+	case Int64, TimeTZ: // a timetz packs time and zone into an ordered int64 (timetz.go)
 		return arrow.PrimitiveTypes.Int64
 	case Oid:
 		return arrow.PrimitiveTypes.Uint32

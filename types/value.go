@@ -29,6 +29,7 @@ import (
 //	Date                      int32 days since 1970-01-01
 //	Time                      int64 in the Arrow unit of the type (ms, us or ns of day)
 //	Timestamp, TimestampTZ    int64 in the Arrow unit of the type (us or ns since the epoch, UTC)
+//	TimeTZ                    int64 packing time of day and zone, ordered (timetz.go)
 //	Oid                       int64
 //	Array                     []any of the elements' values
 //	Row                       []any of the fields' values, in field order
@@ -62,6 +63,8 @@ func (t T) pgTypeName() string {
 		return "date"
 	case Time:
 		return "time without time zone"
+	case TimeTZ:
+		return "time with time zone"
 	case Timestamp:
 		return "timestamp without time zone"
 	case TimestampTZ:
@@ -100,7 +103,7 @@ func (t T) PGName() string {
 func invalidInput(t T, s string) *sqlerr.Error {
 	code := sqlerr.InvalidTextRepresentation
 	switch t.Kind {
-	case Date, Time, Timestamp, TimestampTZ:
+	case Date, Time, Timestamp, TimestampTZ, TimeTZ:
 		code = sqlerr.InvalidDatetimeFormat // PostgreSQL's datetime input errors are 22007
 	}
 	return sqlerr.New(code, "invalid input syntax for type %s: %q", t.pgTypeName(), s)
@@ -239,6 +242,8 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 		return TimeToValue(ts, t), nil
 	case Time:
 		return parseTimeOfDay(s, t)
+	case TimeTZ:
+		return ParseTimeTZ(s, t, loc, time.Now())
 	case Interval:
 		return ParseInterval(s)
 	case Map, Row:

@@ -61,6 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   sqlgate serve [--listen HOST:PORT] [--data DIR]   serve the tables in DIR to PostgreSQL clients
+  sqlgate serve ... --flight-listen HOST:PORT        also serve Arrow Flight SQL (README: Arrow Flight SQL)
   sqlgate serve --fluss HOST:PORT[,...] [--fluss-user U]
                                                    serve the tables of a Fluss cluster (README: what works)
   sqlgate slt [--label NAME] [--postgres URL [--complete]] FILE...
@@ -88,6 +89,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		"the Go soft memory limit follows it unless GOMEMLIMIT is set")
 	heapFloor := fs.Int64("gc-heap-floor-mib", relop.DefaultHeapFloor>>20, "MiB below which the Go heap is not collected "+
 		"(trades that much memory for less collector CPU on small queries; 0 = none)")
+	flightListen := fs.String("flight-listen", "", "also serve Arrow Flight SQL on HOST:PORT (off by default; same users, TLS and limits; README: Flight SQL)")
 	sec := registerSecurityFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -105,6 +107,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	security, err := sec.resolve(*listen, *data)
+	if err == nil && *flightListen != "" {
+		err = sec.checkFlight(*flightListen, security)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 2
@@ -135,7 +140,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	srv, err := server.Start(ctx, server.Config{Listen: *listen, DataDir: *data, Logger: log, Fluss: flussCfg,
 		Auth: security.Auth, TLS: security.TLS, RequireTLS: security.RequireTLS,
 		MaxConnections: *maxConns, MaxConnectionsPerUser: *maxPerUser, MaxRowSize: *maxRow,
-		QueryMemoryLimit: *queryMem << 20})
+		QueryMemoryLimit: *queryMem << 20, FlightListen: *flightListen})
 	if err != nil {
 		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 1
@@ -143,6 +148,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	h, p, _ := net.SplitHostPort(srv.Addr().String())
 	abs, _ := filepath.Abs(*data)
 	fmt.Fprintf(stdout, "sqlgate %s listening on %s (data in %s); connect with: psql -h %s -p %s -U sqlgate sqlgate\n", engine.Version, srv.Addr(), abs, h, p)
+	if fa := srv.FlightAddr(); fa != nil {
+		fmt.Fprintf(stdout, "Arrow Flight SQL on %s (grpc%s://%s)\n", fa, map[bool]string{true: "+tls", false: ""}[security.TLS != nil], fa)
+	}
 	select {
 	case <-ctx.Done():
 	case err := <-srv.Done():

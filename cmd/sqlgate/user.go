@@ -251,3 +251,25 @@ func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
+
+// checkFlight applies the PostgreSQL side's rules to the Flight SQL
+// address: off loopback it needs authentication and TLS (gRPC cannot
+// offer both on one port, so with TLS configured every Flight client uses
+// it), unless --insecure.
+func (f *serveSecurityFlags) checkFlight(listen string, sec serveSecurity) error {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return fmt.Errorf("--flight-listen %q: %v", listen, err)
+	}
+	ip := net.ParseIP(host)
+	if host == "localhost" || (ip != nil && ip.IsLoopback()) {
+		return nil
+	}
+	if !sec.Auth.RequiresPassword() {
+		return fmt.Errorf("refusing to serve Flight SQL on %s without authentication: create a user with `sqlgate user add NAME` or pass --users FILE", listen)
+	}
+	if sec.TLS == nil && !*f.insecure {
+		return fmt.Errorf("refusing to serve Flight SQL on %s without TLS: pass --tls-cert FILE --tls-key FILE, or --insecure to let passwords and data cross the network unencrypted", listen)
+	}
+	return nil
+}

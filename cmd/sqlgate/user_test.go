@@ -50,12 +50,19 @@ func TestUserCommand(t *testing.T) {
 	}
 }
 
-func TestServeSecurity(t *testing.T) {
-	withUsers := t.TempDir()
+// dataDirWithUser is a data directory whose users file has alice.
+func dataDirWithUser(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
 	var sink bytes.Buffer
-	if rc := userCommand([]string{"add", "--data", withUsers, "alice"}, strings.NewReader("pw\n"), &sink, &sink); rc != 0 {
+	if rc := userCommand([]string{"add", "--data", dir, "alice"}, strings.NewReader("pw\n"), &sink, &sink); rc != 0 {
 		t.Fatal(sink.String())
 	}
+	return dir
+}
+
+func TestServeSecurity(t *testing.T) {
+	withUsers := dataDirWithUser(t)
 	empty := t.TempDir()
 	tests := []struct {
 		listen, data string

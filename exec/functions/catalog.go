@@ -103,6 +103,9 @@ type Session struct {
 	Sequences Sequences
 	// SSL is the connection's TLS state (pg_stat_ssl); nil: plaintext.
 	SSL *SSLStatus
+	// Prepared lists the session's prepared statements
+	// (pg_prepared_statements, prepared.go); nil: none.
+	Prepared func() []PreparedStatement
 	// Location is the session's TimeZone, which timestamptz casts, output
 	// and date/time functions use. Nil: read the TimeZone setting through
 	// Setting (and UTC without one).

@@ -55,10 +55,6 @@ func timeFuncs() []*Func {
 		{Name: "localtimestamp", Ret: tsT, Volatile: true, Kernel: clockKernel(tsT, txn)},
 		{Name: "current_date", Ret: dateT, Volatile: true, Kernel: clockKernel(dateT, txn)},
 		{Name: "localtime", Ret: timeT, Volatile: true, Kernel: clockKernel(timeT, txn)},
-		// current_time is a time with time zone, a type sqlgate lacks: the
-		// name resolves (so the keyword works as in PostgreSQL) and running
-		// it says what is missing
-		{Name: "current_time", Ret: timeT, Volatile: true, Kernel: unsupported("current_time (type time with time zone)")},
 		{Name: "make_date", Args: []types.T{tInt4, tInt4, tInt4}, Ret: dateT, Strict: true, Kernel: makeDate},
 		{Name: "age", Args: []types.T{tsT, tsT}, Ret: ivT, Strict: true, Kernel: ageKernel(false)},
 		{Name: "age", Args: []types.T{tstzT, tstzT}, Ret: ivT, Strict: true, Kernel: ageKernel(false)},
@@ -73,13 +69,8 @@ func timeFuncs() []*Func {
 			&Func{Name: "extract", Args: []types.T{tText, t}, Ret: tNumeric, Strict: true, specialize: extractSpecialize(t)},
 		)
 	}
-	// PostgreSQL also has time overloads (the interval ones are in interval.go); they are declared
-	// so that resolution (of unknown literals especially) picks or rejects
-	// exactly as PostgreSQL does, and fail with 0A000 when run.
-	fs = append(fs,
-		&Func{Name: "date_part", Args: []types.T{tText, timeT}, Ret: tFloat8, Strict: true, Kernel: unsupported("date_part(text, time)")},
-		&Func{Name: "extract", Args: []types.T{tText, timeT}, Ret: tNumeric, Strict: true, Kernel: unsupported("extract(text, time)")},
-	)
+	// the time and timetz overloads are in timetz.go, the interval ones
+	// in interval.go
 	// timezone(zone, x) is x AT TIME ZONE zone: a timestamptz's wall time
 	// in zone, or the instant a timestamp's wall time denotes there.
 	fs = append(fs,

@@ -88,6 +88,7 @@ func allFuncs() []*Func {
 	fs = append(fs, stringFuncs()...)
 	fs = append(fs, mathFuncs()...)
 	fs = append(fs, timeFuncs()...)
+	fs = append(fs, timeTZFuncs()...)
 	fs = append(fs, dateArithFuncs()...)
 	fs = append(fs, intervalFuncs()...)
 	fs = append(fs, settingFuncs()...)

@@ -67,9 +67,14 @@ func sampleValue(name string, t types.T) (types.T, any) {
 	case types.Timestamp, types.TimestampTZ:
 		return t, int64(1_700_000_000_000_000)
 	case types.Interval:
+		if name == "timezone" { // a zone: a time span only
+			return t, arrow.MonthDayNanoInterval{Nanoseconds: 3_723_000_000_000}
+		}
 		return t, arrow.MonthDayNanoInterval{Months: 14, Days: 3, Nanoseconds: 3_723_000_000_000}
 	case types.Time:
 		return t, int64(45_296_000_000) // 12:34:56 in microseconds (precision 6)
+	case types.TimeTZ:
+		return t, types.TimeTZValue(45_296_000_000, -7200) // 12:34:56+02
 	}
 	return t, nil
 }

@@ -35,6 +35,7 @@ const (
 	pgInterval
 	pgArray
 	pgAny // a declared "any" argument (concat, concat_ws)
+	pgTimeTZ
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -78,6 +79,8 @@ func pgTypeOf(t types.T) pgType {
 		return pgTimestampTZ
 	case types.Interval:
 		return pgInterval
+	case types.TimeTZ:
+		return pgTimeTZ
 	case types.Array:
 		return pgArray
 	}
@@ -93,7 +96,7 @@ func (p pgType) category() byte {
 		return 'N'
 	case pgText, pgVarchar, pgBpchar, pgName:
 		return 'S'
-	case pgDate, pgTime, pgTimestamp, pgTimestampTZ:
+	case pgDate, pgTime, pgTimestamp, pgTimestampTZ, pgTimeTZ:
 		return 'D'
 	case pgInterval:
 		return 'T'
@@ -130,7 +133,7 @@ var implicitCasts = map[pgType][]pgType{
 	pgName:      {pgText, pgVarchar, pgBpchar},
 	pgDate:      {pgTimestamp, pgTimestampTZ},
 	pgTimestamp: {pgTimestampTZ},
-	pgTime:      {pgInterval},
+	pgTime:      {pgInterval, pgTimeTZ},
 }
 
 // canCoerce reports whether a value of from may be implicitly converted to to.
@@ -494,7 +497,7 @@ func refineCommon(pt types.T, ppg pgType, ts []types.T) types.T {
 			return types.DecimalType(first.Precision, first.Scale)
 		}
 		return types.NumericType
-	case pgTimestamp, pgTimestampTZ, pgTime:
+	case pgTimestamp, pgTimestampTZ, pgTime, pgTimeTZ:
 		for _, t := range ts {
 			if pgTypeOf(t) == ppg {
 				pt.Precision = max(pt.Precision, t.Precision)

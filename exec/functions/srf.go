@@ -15,6 +15,10 @@ type SetFunc struct {
 	// Args are the types the caller casts each argument to.
 	Args []types.T
 	Ret  types.T
+	// OutName, when set, names the column it gives in FROM (the OUT
+	// parameter's name, as pg_partition_ancestors's relid); else the
+	// column is named after the function.
+	OutName string
 	// Rows starts the function for one set of argument values (types.go's
 	// physical values, nil = NULL) and returns an iterator: next gives the
 	// following value, ok false at the end. Values are produced lazily, so
@@ -64,11 +68,13 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 		}
 	case "pg_partition_ancestors":
 		// the relation and its ancestors when it is a partition or a
-		// partitioned table; sqlgate has neither, so no rows (PostgreSQL's
-		// answer for any other relation), psql's \d asks it of every table
+		// partitioned table; a Fluss partition is no relation, and a
+		// partitioned table has no ancestors but itself, which no query
+		// of psql's needs (its \d asks for the foreign keys of the
+		// ancestors): no rows, as for any other relation
 		if len(args) == 1 && (args[0].Variant == types.RegClass || pgTypeOf(args[0]) == pgUnknown || args[0].Kind == types.Int32 || args[0].Kind == types.Int64) {
 			regclass := types.RegOf(types.RegClass)
-			return &SetFunc{Name: lname, Args: []types.T{regclass}, Ret: regclass, Rows: noRows}, nil
+			return &SetFunc{Name: lname, Args: []types.T{regclass}, Ret: regclass, OutName: "relid", Rows: noRows}, nil
 		}
 	case "generate_series":
 		if len(args) == 2 || len(args) == 3 {

@@ -61,30 +61,42 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 	if schemaChanged || old.schemaCols != nil {
 		entry.SchemaColumns = counts
 	}
-	prev := s.catalog
-	s.catalog.Tables = slices.Clone(s.catalog.Tables)
-	for i, e := range s.catalog.Tables {
+	err = s.changeEntries(ctx, old, func(e *catalogEntry) {
 		if e.TableID == old.info.TableID {
-			s.catalog.Tables[i] = entry
+			*e = entry
 		}
-	}
-	if err := s.saveCatalog(); err != nil {
-		s.catalog = prev
-		return fluss.TableInfo{}, err
-	}
-	// The catalog says the new schema from here on, durably. The old
-	// state stops taking writes once those queued before are committed.
-	r := &request{table: old, kind: reqAlter, done: make(chan result, 1)}
-	res, err := s.submit(context.WithoutCancel(ctx), r)
-	if err == nil {
-		err = res.err
-	}
+	})
 	if err != nil {
 		return fluss.TableInfo{}, err
 	}
 	t := old.replaced(info, entry.SchemaColumns)
 	s.tables[path] = t
+	if err := s.alterPartitionsLocked(ctx, t); err != nil { // partitions.go
+		return fluss.TableInfo{}, err
+	}
 	return t.info, nil
+}
+
+// changeEntries writes the catalog with change applied to each entry
+// (one atomic catalog write: the table is as it was or as changed), then
+// retires old through the committer: the writes queued before are
+// committed, and old takes no more. Called with catMu held.
+func (s *Store) changeEntries(ctx context.Context, old *tableState, change func(e *catalogEntry)) error {
+	prev := s.catalog
+	s.catalog.Tables = slices.Clone(s.catalog.Tables)
+	for i := range s.catalog.Tables {
+		change(&s.catalog.Tables[i])
+	}
+	if err := s.saveCatalog(); err != nil {
+		s.catalog = prev
+		return err
+	}
+	r := &request{table: old, kind: reqAlter, done: make(chan result, 1)}
+	res, err := s.submit(context.WithoutCancel(ctx), r)
+	if err == nil {
+		err = res.err
+	}
+	return err
 }
 
 // schemaCounts is schemaCols, or, for a table that never changed its

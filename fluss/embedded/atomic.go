@@ -49,16 +49,36 @@ func collect(ctx context.Context, r *request) (result, bool) {
 	return result{}, true
 }
 
+// release releases the records the collected requests hold.
+func (c *collector) release() {
+	for _, r := range c.reqs {
+		for _, rec := range r.recs {
+			rec.Release()
+		}
+	}
+}
+
+// commitCollected commits the collected requests as one atomic group;
+// each request's groupRows then says how many rows it wrote.
+func (s *Store) commitCollected(ctx context.Context, c *collector) error {
+	if len(c.reqs) == 0 {
+		return nil
+	}
+	g := &request{kind: reqGroup, group: c.reqs, done: make(chan result, 1)}
+	for _, r := range c.reqs {
+		r.owner = g
+	}
+	res, err := s.submit(ctx, g)
+	if err != nil {
+		return err
+	}
+	return res.err
+}
+
 // WriteAtomically implements fluss.AtomicWriter.
 func (s *Store) WriteAtomically(ctx context.Context, writes []fluss.TableWrite) ([]fluss.WriteResult, error) {
 	c := &collector{}
-	defer func() {
-		for _, r := range c.reqs {
-			for _, rec := range r.recs {
-				rec.Release()
-			}
-		}
-	}()
+	defer c.release()
 	cctx := context.WithValue(ctx, collectKey{}, c)
 	owner := make([]int, 0, len(writes)) // request index -> write index
 	for i, w := range writes {
@@ -78,19 +98,8 @@ func (s *Store) WriteAtomically(ctx context.Context, writes []fluss.TableWrite) 
 		}
 	}
 	out := make([]fluss.WriteResult, len(writes))
-	if len(c.reqs) == 0 {
-		return out, nil
-	}
-	g := &request{kind: reqGroup, group: c.reqs, done: make(chan result, 1)}
-	for _, r := range c.reqs {
-		r.owner = g
-	}
-	res, err := s.submit(ctx, g)
-	if err != nil {
+	if err := s.commitCollected(ctx, c); err != nil {
 		return nil, err
-	}
-	if res.err != nil {
-		return nil, res.err
 	}
 	for k, r := range c.reqs {
 		out[owner[k]].Rows += r.groupRows

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -143,7 +144,22 @@ func BenchmarkPK10M(b *testing.B) {
 	start = time.Now()
 	s.settle.wait()
 	b.Logf("pk table settled in %v more", time.Since(start))
+	// The row store's scan, then the columnar image's (columnar.go), on
+	// one core and split over GOMAXPROCS workers.
+	s.opts.ColumnarMinRows = -1
 	b.Run("scan-2of6", func(b *testing.B) { benchScan(b, pkT, []int{1, 2}, rows) })
+	s.opts.ColumnarMinRows = 0
+	start = time.Now()
+	if r, err := pkT.Scan(ctx, fluss.ScanOptions{Projection: []int{1, 2}}); err == nil {
+		r.Close() // asks for the image
+	}
+	s.colWG.Wait()
+	b.Logf("columnar image of 2 columns built in %v", time.Since(start))
+	b.Run("scan-2of6-columnar", func(b *testing.B) { benchScan(b, pkT, []int{1, 2}, rows) })
+	b.Run("scan-2of6-columnar-split", func(b *testing.B) { benchSplitScan(b, pkT, []int{1, 2}, rows) })
+	s.opts.ColumnarMinRows = -1
+	b.Run("scan-2of6-split", func(b *testing.B) { benchSplitScan(b, pkT, []int{1, 2}, rows) })
+	s.opts.ColumnarMinRows = 0
 	b.Run("lookup", func(b *testing.B) { benchLookup(b, pkT, rows, false) })
 	b.Run("lookup-row", func(b *testing.B) { benchLookup(b, pkT, rows, true) })
 	s.iters.mu.Lock()
@@ -245,6 +261,59 @@ func benchScan(b *testing.B, tb fluss.Table, proj []int, rows int) {
 	reportRates(b, rates, "values/s")
 	// Process CPU (every goroutine, the collector's included) per row: on
 	// a shared machine a steadier figure than the wall clock.
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/float64(rows), "cpu-ns/row")
+}
+
+// benchSplitScan is benchScan with the scan split over GOMAXPROCS workers
+// (SplitScan), each summing its part's values.
+func benchSplitScan(b *testing.B, tb fluss.Table, proj []int, rows int) {
+	ctx := context.Background()
+	var rates []float64
+	cpu0 := cpuTime()
+	workers := runtime.GOMAXPROCS(0)
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{Projection: proj}, workers)
+		if err != nil || rs == nil {
+			b.Fatalf("SplitScan: %d readers, %v", len(rs), err)
+		}
+		counts := make([]int64, len(rs))
+		var wg sync.WaitGroup
+		for w, r := range rs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer r.Close()
+				var sum int64
+				for {
+					rec, err := r.Next(ctx)
+					if err != nil || rec == nil {
+						break
+					}
+					counts[w] += rec.NumRows()
+					for _, col := range rec.Columns() {
+						if a, ok := col.(*array.Int64); ok {
+							for _, v := range a.Int64Values() {
+								sum += v
+							}
+						}
+					}
+					rec.Release()
+				}
+				_ = sum
+			}()
+		}
+		wg.Wait()
+		var n int64
+		for _, c := range counts {
+			n += c
+		}
+		if n != int64(rows) {
+			b.Fatalf("%d rows, want %d", n, rows)
+		}
+		rates = append(rates, float64(rows*len(proj))/time.Since(t0).Seconds())
+	}
+	reportRates(b, rates, "values/s")
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/float64(rows), "cpu-ns/row")
 }
 

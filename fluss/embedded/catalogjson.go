@@ -64,6 +64,9 @@ type catalogEntry struct {
 	// SchemaColumns[id-1] is the number of columns of schema id, for a
 	// table whose schema ALTER TABLE changed (alter.go); absent otherwise.
 	SchemaColumns []int `json:"schema_column_counts,omitempty"`
+	// Partition, set, makes the entry a partition of a partitioned table
+	// (partitions.go): TableID is the partition's id, Desc is empty.
+	Partition *partitionRef `json:"partition,omitempty"`
 }
 
 func entryFromInfo(info fluss.TableInfo) (catalogEntry, error) {

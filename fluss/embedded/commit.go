@@ -198,6 +198,7 @@ func (s *Store) drop(t *tableState) error {
 	t.dropped = true
 	t.mu.Unlock()
 	t.closeFiles()
+	s.dropImage(t)
 	if err := s.deleteTableState(t.info.TableID); err != nil {
 		return err
 	}
@@ -304,6 +305,7 @@ func (s *Store) commit(reqs []*request) {
 			err = kv.Set(bucketKey(prefixCommitted, w.t.info.TableID, w.b), encodeCommitted(w.bl.size+w.size, w.next), nil)
 		}
 	}
+	seq := s.clock.begin(reqs) // columnar.go
 	switch {
 	case err != nil:
 	case bulk != nil:
@@ -318,6 +320,7 @@ func (s *Store) commit(reqs []*request) {
 			err = s.commitBatch(batch)
 		}
 	}
+	s.clock.end(seq)
 	if err != nil {
 		s.log.Error("group commit failed", "error", err)
 		fail(err)

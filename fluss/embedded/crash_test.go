@@ -219,16 +219,25 @@ func startChild(t *testing.T, test string, env []string) (*exec.Cmd, io.Reader) 
 	return cmd, stdout
 }
 
-func verifyCrashStore(t *testing.T, dir string, acked map[int32]bool) {
+// reopenAfterKill opens the store a killed child left, which must open
+// without finding damage.
+func reopenAfterKill(t *testing.T, dir string) *Store {
 	t.Helper()
 	s, err := Open(dir, Options{})
 	if err != nil {
 		t.Fatalf("Open after SIGKILL: %v", err)
 	}
-	defer s.Close()
 	if c := s.Corruptions(); len(c) > 0 {
+		s.Close()
 		t.Fatalf("corruption after SIGKILL: %v", c)
 	}
+	return s
+}
+
+func verifyCrashStore(t *testing.T, dir string, acked map[int32]bool) {
+	t.Helper()
+	s := reopenAfterKill(t, dir)
+	defer s.Close()
 	assertNoStaging(t, dir)
 	lt, pt, err := crashTables(context.Background(), s)
 	if err != nil {

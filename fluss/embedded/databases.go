@@ -78,22 +78,12 @@ func (s *Store) DropDatabase(ctx context.Context, name string, ignoreIfNotExists
 	}
 	for _, t := range drop {
 		delete(s.tables, t.info.Path)
+		drop = append(drop, s.takePartitionStates(t.info.TableID)...) // partitions.go
 	}
 	s.catMu.Unlock()
 	// Each drop goes through the committer, after the writes already
 	// queued for the table (DropTable).
-	var first error
-	for _, t := range drop {
-		r := &request{table: t, kind: reqDrop, done: make(chan result, 1)}
-		res, err := s.submit(context.WithoutCancel(ctx), r)
-		if err == nil {
-			err = res.err
-		}
-		if err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
+	return s.dropStates(ctx, drop)
 }
 
 // ListDatabases implements fluss.Catalog.

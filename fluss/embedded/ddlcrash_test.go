@@ -220,14 +220,8 @@ func scan(s, format string, args ...any) bool {
 func verifyDDLCrash(t *testing.T, dir string, acks ddlAcks) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := Open(dir, Options{})
-	if err != nil {
-		t.Fatalf("Open after SIGKILL: %v", err)
-	}
+	s := reopenAfterKill(t, dir)
 	defer s.Close()
-	if c := s.Corruptions(); len(c) > 0 {
-		t.Fatalf("corruption after SIGKILL: %v", c)
-	}
 	dbs, err := s.ListDatabases(ctx)
 	if err != nil {
 		t.Fatal(err)

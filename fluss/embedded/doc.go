@@ -54,6 +54,16 @@
 // lookups skip the iterator cache), and RowChanged compares a key's stored
 // value in it with the newest.
 //
+// A primary-key table that full scans read and that is large enough also
+// has a columnar image (columnar.go): Arrow column chunks of the columns
+// scans asked for, decoded from one pebble snapshot in the background, in
+// memory and never persisted. A scan whose snapshot holds the image's state
+// exactly (told by the commit clock, which numbers group commits against
+// snapshots) hands out slices of its chunks instead of decoding rows; any
+// other reads pebble and asks for a new image. SplitScan
+// (columnarsplit.go) reads a table in parts over one snapshot for parallel
+// workers: whole image chunks, or bucket ranges of the row store.
+//
 // Reads see committed state only: a scan iterates a pebble snapshot (a
 // primary-key table) or reads each bucket log up to the committed length
 // captured when it starts, from a read-only mapping of the log that lasts
@@ -80,11 +90,18 @@
 // batches below it by their headers alone (logrange.go). Within a group, a request reads what the group's earlier
 // requests wrote from their overlays, since the batch is not committed yet.
 //
+// A partitioned table's partitions (partitions.go) are entries of the
+// catalog file with ids of their own, each a tableState with its own
+// bucket logs and pebble state, so that creating or dropping one is one
+// atomic replacement of the catalog; auto-partitioning runs when the
+// table's partitions are listed in a new time unit.
+//
 // Databases (schemas) are listed in the catalog file. ALTER TABLE
 // (alter.go) replaces a table's catalog entry atomically; ADD COLUMN gives
 // it a new schema id and records each schema id's column count, and the
 // rows and log batches of older schema ids are widened with NULLs when
-// read (storedRow, logScan), never rewritten.
+// read (storedRow, logScan), never rewritten. RENAME TO (rename.go)
+// changes the entry's name alone: files and state are keyed by table id.
 //
 // It must not know SQL: it implements fluss.Store and returns *sqlerr.Error
 // values; it must not reach outside its directory.

@@ -67,6 +67,8 @@ type tableState struct {
 	oldDecoders map[int16]*format.BatchDecoder
 
 	ndv ndvState // per-column distinct-count sketches (ndv.go)
+
+	col tableColumnar // the columnar image (columnar.go)
 }
 
 // bucketLog is one bucket's log file.

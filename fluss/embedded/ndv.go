@@ -340,12 +340,17 @@ func decodeNDV(b []byte, cols int) ([][]uint8, bool) {
 		return nil, false
 	}
 	n, k := binary.Uvarint(b[1:])
-	if k <= 0 || int(n) != cols {
+	if k <= 0 || n > uint64(cols) {
 		return nil, false
 	}
 	b = b[1+k:]
-	regs := make([][]uint8, n)
-	for c := range regs {
+	// Fewer columns than the table has: the sketches were written before
+	// an ALTER TABLE ADD COLUMN (or by a table that never registered a
+	// value, such as a partitioned table's parent, whose registers are
+	// empty); the columns after them have no registers, which estimate
+	// reads as "no non-null value yet", as replaced gives an added column.
+	regs := make([][]uint8, cols)
+	for c := range regs[:n] {
 		if len(b) < 1 {
 			return nil, false
 		}

@@ -152,3 +152,45 @@ func BenchmarkSketchRecord(b *testing.B) {
 		rec.Release()
 	}
 }
+
+// TestNDVDecodeTakesNarrowerSketches: sketches persisted with fewer columns
+// than the table now has (written before an ADD COLUMN, or by a table that
+// never registered a value, as a partitioned table's parent after an ALTER)
+// are read, the later columns as having no non-null value; wider sketches
+// and damaged ones are refused.
+func TestNDVDecodeTakesNarrowerSketches(t *testing.T) {
+	reg := make([]uint8, hllM)
+	reg[5] = 3
+	tests := []struct {
+		name   string
+		state  *ndvState
+		cols   int
+		ok     bool
+		filled []bool
+	}{
+		{"same width", &ndvState{regs: [][]uint8{reg, nil}}, 2, true, []bool{true, false}},
+		{"added column", &ndvState{regs: [][]uint8{reg, reg}}, 3, true, []bool{true, true, false}},
+		{"no registers", &ndvState{}, 3, true, []bool{false, false, false}},
+		{"wider than the table", &ndvState{regs: [][]uint8{reg, reg, reg}}, 2, false, nil},
+	}
+	for _, tc := range tests {
+		regs, ok := decodeNDV(tc.state.encode(), tc.cols)
+		if ok != tc.ok {
+			t.Fatalf("%s: ok %v, want %v", tc.name, ok, tc.ok)
+		}
+		if !ok {
+			continue
+		}
+		if len(regs) != tc.cols {
+			t.Fatalf("%s: %d columns, want %d", tc.name, len(regs), tc.cols)
+		}
+		for c, want := range tc.filled {
+			if (regs[c] != nil) != want || (want && regs[c][5] != 3) {
+				t.Errorf("%s: column %d registers %v, want present=%v", tc.name, c, regs[c] != nil, want)
+			}
+		}
+	}
+	if _, ok := decodeNDV(append((&ndvState{regs: [][]uint8{reg}}).encode(), 0), 1); ok {
+		t.Error("a sketch with trailing bytes was read")
+	}
+}

@@ -43,10 +43,11 @@ func (h *tableHandle) scanIn(ctx context.Context, opts fluss.ScanOptions, ss *st
 	}
 	if t.info.HasPrimaryKey() {
 		var snap *pebble.Snapshot
+		var stamp clockStamp
 		if ss != nil {
-			snap = ss.snap
+			snap, stamp = ss.snap, ss.stamp
 		} else {
-			snap = h.s.db.NewSnapshot()
+			snap, stamp = h.s.clock.snapshot(h.s.db)
 		}
 		// closeSnap closes a snapshot of the scan's own, not a held one.
 		closeSnap := func() {
@@ -60,6 +61,10 @@ func (h *tableHandle) scanIn(ctx context.Context, opts fluss.ScanOptions, ss *st
 		if dropped {
 			closeSnap()
 			return nil, undefinedTable(t.info.Path)
+		}
+		if r := h.columnarRead(opts, plan, stamp, batchRows); r != nil {
+			closeSnap()
+			return r, nil
 		}
 		p := tablePrefix(prefixData, t.info.TableID)
 		it, err := snap.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p)})

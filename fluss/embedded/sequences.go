@@ -292,18 +292,7 @@ func pastBound(def fluss.SequenceDef, next, logged int64) bool {
 // blockEnd is the last value of the block that starts at next, within the
 // sequence's bounds.
 func blockEnd(def fluss.SequenceDef, next int64) int64 {
-	n := max(def.Cache, sequenceLogBlock) - 1
-	inc := def.Increment
-	if inc > 0 {
-		if n > 0 && (def.Max-next)/inc < n {
-			n = (def.Max - next) / inc
-		}
-		return next + n*inc
-	}
-	if n > 0 && (next-def.Min)/(-inc) < n {
-		n = (next - def.Min) / (-inc)
-	}
-	return next + n*inc
+	return fluss.SequenceBlockEnd(def, next, max(def.Cache, sequenceLogBlock))
 }
 
 // SetValue implements fluss.SequenceStore.

@@ -21,6 +21,7 @@ type storeSnapshot struct {
 	s      *Store
 	snap   *pebble.Snapshot
 	limits map[*tableState][]int64
+	stamp  clockStamp // where snap sits among the group commits (columnar.go)
 	closed atomic.Bool
 }
 
@@ -34,22 +35,30 @@ func (s *Store) Snapshot(ctx context.Context) (fluss.Snapshot, error) {
 	if s.closed.Load() {
 		return nil, errClosed()
 	}
-	ss := &storeSnapshot{s: s, snap: s.db.NewSnapshot(), limits: map[*tableState][]int64{}}
+	snap, stamp := s.clock.snapshot(s.db)
+	ss := &storeSnapshot{s: s, snap: snap, stamp: stamp, limits: map[*tableState][]int64{}}
 	s.catMu.Lock()
 	for _, t := range s.tables {
-		if t.info.HasPrimaryKey() {
-			continue
-		}
-		t.mu.RLock()
-		l := make([]int64, len(t.buckets))
-		for i, b := range t.buckets {
-			l[i] = b.committed
-		}
-		t.mu.RUnlock()
-		ss.limits[t] = l
+		ss.capture(t)
 	}
+	s.snapshotPartitionsLocked(ss) // partitions.go
 	s.catMu.Unlock()
 	return ss, nil
+}
+
+// capture records a log table's committed lengths in the snapshot (a
+// primary-key table's state is the pebble snapshot's).
+func (ss *storeSnapshot) capture(t *tableState) {
+	if t.info.HasPrimaryKey() {
+		return
+	}
+	t.mu.RLock()
+	l := make([]int64, len(t.buckets))
+	for i, b := range t.buckets {
+		l[i] = b.committed
+	}
+	t.mu.RUnlock()
+	ss.limits[t] = l
 }
 
 // Close implements fluss.Snapshot.
@@ -61,6 +70,9 @@ func (ss *storeSnapshot) Close() {
 
 // Table implements fluss.Snapshot.
 func (ss *storeSnapshot) Table(t fluss.Table) (fluss.Table, bool) {
+	if pt, ok := t.(*partitioned); ok {
+		return ss.partitionedTable(pt) // partitions.go
+	}
 	h, ok := t.(*tableHandle)
 	if !ok || h.s != ss.s {
 		return t, false
@@ -81,6 +93,12 @@ func (ss *storeSnapshot) RowChanged(ctx context.Context, tb fluss.Table, key []b
 	}
 	if st, ok := tb.(*snapTable); ok {
 		tb = st.h
+	}
+	if pt, ok := tb.(*partitioned); ok {
+		return ss.partitionRowChanged(ctx, pt, key) // partitions.go
+	}
+	if pt, ok := tb.(*fluss.PartitionedTable); ok { // a snapshot's own (partitionedTable)
+		return ss.partitionRowChanged(ctx, pt, key)
 	}
 	h, ok := tb.(*tableHandle)
 	if !ok || h.s != ss.s {

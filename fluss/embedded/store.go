@@ -71,6 +71,12 @@ type Options struct {
 	// pebble's write-ahead log holds before a checkpoint fsyncs the bucket
 	// logs and drops them (durable.go): 0 = 2 MiB.
 	CheckpointBytes int64
+	// ColumnarMinRows is the table size (EstimateRows) from which a full
+	// scan of a primary-key table has its columnar image built
+	// (columnar.go): 0 = 65536, negative = never.
+	ColumnarMinRows int64
+	// ColumnarBytes bounds the columnar images of the store: 0 = 1 GiB.
+	ColumnarBytes int64
 }
 
 // Store is the embedded Fluss store. It implements fluss.Store.
@@ -97,6 +103,9 @@ type Store struct {
 
 	// seqs are the store's sequences (sequences.go).
 	seqs seqStore
+	// partitions are the partitioned tables' partitions (partitions.go),
+	// guarded by catMu.
+	partitions partitionMap
 
 	reqs      chan *request
 	quit      chan struct{}
@@ -111,6 +120,14 @@ type Store struct {
 	appends appendLog
 	// stagingSeq numbers bulk appends' staging directories (staged.go).
 	stagingSeq atomic.Int64
+
+	// clock numbers group commits; colCtx ends the columnar image builds,
+	// colWG waits for them, colBytes is the images' size (columnar.go).
+	clock    commitClock
+	colCtx   context.Context
+	colStop  context.CancelFunc
+	colWG    sync.WaitGroup
+	colBytes atomic.Int64
 }
 
 var _ fluss.Store = (*Store)(nil)
@@ -242,6 +259,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.settle = newSettler(db, s.log, &s.iters)
+	s.colCtx, s.colStop = context.WithCancel(context.Background())
 	go s.commitLoop()
 	return s, nil
 }
@@ -352,6 +370,9 @@ func (s *Store) recover() error {
 	}
 	live := map[int64]bool{}
 	for _, e := range s.catalog.Tables {
+		if e.Partition != nil {
+			continue // recoverPartitions, below
+		}
 		info, err := infoFromEntry(e)
 		if err != nil {
 			return corrupt("catalog: %v", err)
@@ -371,6 +392,9 @@ func (s *Store) recover() error {
 		}
 		s.tables[info.Path] = t
 		live[info.TableID] = true
+	}
+	if err := s.recoverPartitions(live); err != nil {
+		return err
 	}
 	// Leftovers of a drop interrupted by a crash: directories and state of
 	// tables no longer in the catalog.
@@ -483,6 +507,8 @@ func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc flus
 		return fluss.TableInfo{}, err
 	}
 	s.tables[path] = t
+	// Fluss's coordinator runs a new table's auto-partitioning at once.
+	s.autoPartitionLocked(t) // partitions.go
 	return info, nil
 }
 
@@ -503,22 +529,20 @@ func (s *Store) DropTable(ctx context.Context, path fluss.TablePath, ignoreIfNot
 		return undefinedTable(path)
 	}
 	prev := s.catalog
-	s.catalog.Tables = slices.DeleteFunc(slices.Clone(s.catalog.Tables), func(e catalogEntry) bool { return e.TableID == t.info.TableID })
+	s.catalog.Tables = slices.DeleteFunc(slices.Clone(s.catalog.Tables), func(e catalogEntry) bool {
+		return e.TableID == t.info.TableID || e.isPartitionOf(t.info.TableID) // partitions.go
+	})
 	if err := s.saveCatalog(); err != nil {
 		s.catalog = prev
 		s.catMu.Unlock()
 		return err
 	}
 	delete(s.tables, path)
+	parts := s.takePartitionStates(t.info.TableID)
 	s.catMu.Unlock()
 	// The drop goes through the committer so that it is ordered after the
 	// writes already queued for the table.
-	r := &request{table: t, kind: reqDrop, done: make(chan result, 1)}
-	res, err := s.submit(context.WithoutCancel(ctx), r)
-	if err != nil {
-		return err
-	}
-	return res.err
+	return s.dropStates(ctx, append([]*tableState{t}, parts...))
 }
 
 func undefinedTable(path fluss.TablePath) error {
@@ -565,6 +589,9 @@ func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, e
 	if !ok {
 		return nil, undefinedTable(path)
 	}
+	if t.info.IsPartitioned() {
+		return s.partitionedTable(t), nil // partitions.go
+	}
 	return &tableHandle{s: s, t: t}, nil
 }
 
@@ -581,6 +608,7 @@ func (s *Store) Close() error {
 		s.closed.Store(true)
 		close(s.quit)
 		<-s.committed
+		s.closeColumnar()
 		serr := s.flushSequences() // sequences.go
 		s.catMu.Lock()
 		perr := errors.Join(s.persistNDV(), serr)

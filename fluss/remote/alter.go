@@ -17,7 +17,8 @@ import (
 // ALTER TABLE on the cluster: Fluss 0.9.1's AlterTable (API 1044) with its
 // config changes (SET = 0, DELETE = 1) and add_columns (nullable, LAST = 0),
 // the only column change its coordinator makes (SchemaUpdate refuses
-// drop, modify and rename); comments cannot change there. The coordinator
+// drop, modify and rename); comments cannot change there, so COMMENT ON
+// sets custom properties of sqlgate's (comments.go). The coordinator
 // registers the new schema under the next schema id; rows written before
 // read NULL in the added columns (schemaColumns, WidenRow / WidenRecord).
 
@@ -69,9 +70,10 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 			for k, v := range fluss.VarcharLimitProperties(ch.Column) {
 				limits = append(limits, &pb.PbAlterConfig{ConfigKey: proto.String(k), ConfigValue: proto.String(v), OpType: proto.Int32(0)})
 			}
-		case fluss.ChangeTableComment, fluss.ChangeColumnComment:
-			return info, sqlerr.New(sqlerr.FeatureNotSupported, "COMMENT ON an existing table of a Fluss cluster is not supported: Fluss 0.9.1's AlterTable cannot change comments").
-				WithHint("Give the comments in CREATE TABLE (COMMENT '...' after a column or the table).")
+		case fluss.ChangeTableComment:
+			req.ConfigChanges = append(req.ConfigChanges, commentChange("", ch.Comment)) // comments.go
+		case fluss.ChangeColumnComment:
+			req.ConfigChanges = append(req.ConfigChanges, commentChange(ch.Column.Name, ch.Comment))
 		}
 	}
 	if len(limits) > 0 {
@@ -82,6 +84,7 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 		if err := s.c.AlterTable(ctx, lreq); err != nil {
 			return info, storeErr(err, path)
 		}
+		s.forgetTable(path)
 		defer func(added *bool) {
 			if *added {
 				return
@@ -101,6 +104,7 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 		return info, storeErr(err, path)
 	}
 	added = true
+	s.catalogChanged(ctx, path)
 	return s.GetTable(ctx, path)
 }
 

@@ -39,6 +39,9 @@ func (s *Store) WriteAtomically(ctx context.Context, writes []fluss.TableWrite) 
 	if err != nil {
 		return nil, err
 	}
+	if ft.Info().IsPartitioned() {
+		return writePartitioned(ctx, ft, writes) // partitions.go
+	}
 	t := ft.(*table)
 	if t.info.TableID != first.TableID {
 		return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created while the transaction ran", first.Path.Table)

@@ -43,6 +43,9 @@ type Config struct {
 	RetryBackoff time.Duration
 	// MaxFrame caps a response frame (default DefaultMaxFrame).
 	MaxFrame int
+	// TableInfoMaxAge is how long a Store trusts a table's cached info
+	// when nothing says it changed (default 1s; tablecache.go).
+	TableInfoMaxAge time.Duration
 	// Dial replaces net.Dialer (tests).
 	Dial func(ctx context.Context, addr string) (net.Conn, error)
 }
@@ -79,6 +82,8 @@ type Client struct {
 	dials  map[string]*dialing // dials in progress, shared by concurrent callers
 	meta   clusterMeta         // the last metadata seen
 	tables map[fluss.TablePath]*tableMeta
+	// parts is the routing of partitions, by partition id (partitions.go).
+	parts  map[int64]*tableMeta
 	closed bool
 }
 
@@ -385,6 +390,7 @@ func (c *Client) storeMetadata(resp *pb.MetadataResponse) {
 		}
 		c.tables[path] = m
 	}
+	c.storePartitions(resp.PartitionMetadata) // partitions.go
 }
 
 func nodeAddr(n *pb.PbServerNode) string {
@@ -398,10 +404,19 @@ func pbPath(p fluss.TablePath) *pb.PbTablePath {
 // leader returns the address of the leader of table's bucket, refreshing
 // the table's metadata when it is unknown (or when refresh is set).
 func (c *Client) leader(ctx context.Context, path fluss.TablePath, bucket int32, refresh bool) (string, error) {
+	return c.leaderIn(ctx, bucket, refresh, func() *tableMeta { return c.tables[path] }, func() error {
+		_, err := c.metadata(ctx, []fluss.TablePath{path})
+		return err
+	}, path.String())
+}
+
+// leaderIn is leader over the routing meta returns (called with c.mu
+// held), which fetch refreshes; what names the table in the error.
+func (c *Client) leaderIn(ctx context.Context, bucket int32, refresh bool, meta func() *tableMeta, fetch func() error, what string) (string, error) {
 	for try := 0; try < 2; try++ {
 		if !refresh || try > 0 {
 			c.mu.Lock()
-			m := c.tables[path]
+			m := meta()
 			var addr string
 			if m != nil && int(bucket) < len(m.leaders) && m.leaders[bucket] >= 0 {
 				addr = c.meta.tablets[m.leaders[bucket]]
@@ -414,13 +429,22 @@ func (c *Client) leader(ctx context.Context, path fluss.TablePath, bucket int32,
 				break
 			}
 		}
-		if _, err := c.metadata(ctx, []fluss.TablePath{path}); err != nil {
+		if err := fetch(); err != nil {
 			return "", err
 		}
 		refresh = false
 	}
 	return "", &Error{Code: CodeLeaderNotAvailable, API: "GetMetadata",
-		Message: fmt.Sprintf("no live leader known for bucket %d of %s", bucket, path)}
+		Message: fmt.Sprintf("no live leader known for bucket %d of %s", bucket, what)}
+}
+
+// replaced reports whether the routing names another table id than t's
+// for t's path: the table t was read as is gone.
+func (c *Client) replaced(t Table) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.tables[t.Path]
+	return t.ID != 0 && m != nil && m.id != 0 && m.id != t.ID
 }
 
 // bucketCall sends a request to the leader of one bucket, retrying
@@ -429,12 +453,15 @@ func (c *Client) leader(ctx context.Context, path fluss.TablePath, bucket int32,
 // and returns the request's error (a per-bucket error code included).
 // safe says whether a request whose fate is unknown (the connection broke
 // after it was written, or it timed out) may be sent again.
-func (c *Client) bucketCall(ctx context.Context, path fluss.TablePath, bucket int32, safe bool, do func(addr string) error) error {
+func (c *Client) bucketCall(ctx context.Context, t Table, bucket int32, safe bool, do func(addr string) error) error {
 	retries := orDefault(c.cfg.Retries, 8)
 	refresh := false
 	var last error
 	for n := 0; ; n++ {
-		addr, err := c.leader(ctx, path, bucket, refresh)
+		addr, err := c.leaderOf(ctx, t, bucket, refresh) // partitions.go
+		if err == nil && refresh && c.replaced(t) {
+			return errTableReplaced(t) // retrying the old id cannot succeed
+		}
 		if err == nil {
 			err = do(addr)
 			if err == nil {

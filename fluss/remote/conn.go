@@ -42,6 +42,10 @@ const (
 	apiLimitScan    int16 = 1033
 	apiPrefixLookup int16 = 1034
 	apiAuthenticate int16 = 1038
+	// partitions (partitions.go)
+	apiListPartitions  int16 = 1009
+	apiCreatePartition int16 = 1036
+	apiDropPartition   int16 = 1037
 )
 
 // ourVersions is [min, max] per API this client implements. PutKv, Lookup
@@ -54,6 +58,7 @@ var ourVersions = map[int16][2]int16{
 	apiTableExists: {0, 0}, apiGetSchema: {0, 0}, apiGetMetadata: {0, 0}, apiProduceLog: {0, 0},
 	apiFetchLog: {0, 0}, apiPutKv: {0, 1}, apiLookup: {0, 1}, apiListOffsets: {0, 0}, apiInitWriter: {0, 0},
 	apiLimitScan: {0, 0}, apiPrefixLookup: {0, 1}, apiAuthenticate: {0, 0}, apiAlterTable: {0, 0},
+	apiListPartitions: {0, 0}, apiCreatePartition: {0, 0}, apiDropPartition: {0, 0},
 }
 
 var apiNames = map[int16]string{
@@ -64,6 +69,7 @@ var apiNames = map[int16]string{
 	apiProduceLog: "ProduceLog", apiFetchLog: "FetchLog", apiPutKv: "PutKv", apiLookup: "Lookup",
 	apiListOffsets: "ListOffsets", apiInitWriter: "InitWriter", apiLimitScan: "LimitScan",
 	apiPrefixLookup: "PrefixLookup", apiAuthenticate: "Authenticate", apiAlterTable: "AlterTable",
+	apiListPartitions: "ListPartitionInfos", apiCreatePartition: "CreatePartition", apiDropPartition: "DropPartition",
 }
 
 // Frame layout (MessageCodec.java): every integer big-endian.

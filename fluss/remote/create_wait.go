@@ -35,7 +35,13 @@ func (s *Store) createTable(ctx context.Context, path fluss.TablePath, desc flus
 			return err
 		}
 		wait := s.leaderWaitTime()
-		led, err := s.c.awaitLeaders(ctx, path, wait)
+		var led bool
+		var err error
+		if len(desc.PartitionKeys) > 0 {
+			led, err = s.awaitTakenUp(ctx, path, desc, wait) // partitions.go
+		} else {
+			led, err = s.c.awaitLeaders(ctx, path, wait)
+		}
 		if err != nil || led {
 			return err
 		}

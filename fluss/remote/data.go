@@ -17,6 +17,9 @@ import (
 type Table struct {
 	Path fluss.TablePath
 	ID   int64
+	// Partition, for a partition of a partitioned table, is the
+	// partition that requests carry (partitions.go); nil otherwise.
+	Partition *PartitionRef
 }
 
 // TableOf is the Table of a TableInfo.
@@ -48,9 +51,9 @@ func (c *Client) ProduceLog(ctx context.Context, t Table, bucket int32, records 
 
 func (c *Client) produceLog(ctx context.Context, t Table, bucket int32, records []byte, idempotent bool) (int64, error) {
 	req := &pb.ProduceLogRequest{Acks: proto.Int32(AcksAll), TableId: proto.Int64(t.ID), TimeoutMs: proto.Int32(writeTimeoutMs),
-		BucketsReq: []*pb.PbProduceLogReqForBucket{{BucketId: proto.Int32(bucket), Records: records}}}
+		BucketsReq: []*pb.PbProduceLogReqForBucket{{PartitionId: t.partitionID(), BucketId: proto.Int32(bucket), Records: records}}}
 	var base int64
-	err := c.bucketCall(ctx, t.Path, bucket, idempotent, func(addr string) error {
+	err := c.bucketCall(ctx, t, bucket, idempotent, func(addr string) error {
 		var resp pb.ProduceLogResponse
 		if err := c.callLeader(ctx, addr, apiProduceLog, req, &resp); err != nil {
 			return err
@@ -98,12 +101,12 @@ type FetchResult struct {
 func (c *Client) FetchLog(ctx context.Context, t Table, bucket int32, offset int64, maxBytes int32, projection []int32) (FetchResult, error) {
 	tr := &pb.PbFetchLogReqForTable{TableId: proto.Int64(t.ID), ProjectionPushdownEnabled: proto.Bool(projection != nil),
 		ProjectedFields: projection,
-		BucketsReq: []*pb.PbFetchLogReqForBucket{{BucketId: proto.Int32(bucket), FetchOffset: proto.Int64(offset),
+		BucketsReq: []*pb.PbFetchLogReqForBucket{{PartitionId: t.partitionID(), BucketId: proto.Int32(bucket), FetchOffset: proto.Int64(offset),
 			MaxFetchBytes: proto.Int32(maxBytes)}}}
 	req := &pb.FetchLogRequest{FollowerServerId: proto.Int32(-1), MaxBytes: proto.Int32(maxBytes),
 		TablesReq: []*pb.PbFetchLogReqForTable{tr}, MaxWaitMs: proto.Int32(0), MinBytes: proto.Int32(1)}
 	var out FetchResult
-	err := c.bucketCall(ctx, t.Path, bucket, true, func(addr string) error {
+	err := c.bucketCall(ctx, t, bucket, true, func(addr string) error {
 		var resp pb.FetchLogResponse
 		if err := c.callLeader(ctx, addr, apiFetchLog, req, &resp); err != nil {
 			return err
@@ -148,11 +151,11 @@ func (c *Client) ListOffsets(ctx context.Context, t Table, buckets []int32, typ 
 	out := make([]int64, len(buckets))
 	for i, bucket := range buckets {
 		req := &pb.ListOffsetsRequest{FollowerServerId: proto.Int32(-1), OffsetType: proto.Int32(int32(typ)),
-			TableId: proto.Int64(t.ID), BucketId: []int32{bucket}}
+			TableId: proto.Int64(t.ID), PartitionId: t.partitionID(), BucketId: []int32{bucket}}
 		if typ == OffsetTimestamp {
 			req.StartTimestamp = proto.Int64(timestamp)
 		}
-		err := c.bucketCall(ctx, t.Path, bucket, true, func(addr string) error {
+		err := c.bucketCall(ctx, t, bucket, true, func(addr string) error {
 			var resp pb.ListOffsetsResponse
 			if err := c.callLeader(ctx, addr, apiListOffsets, req, &resp); err != nil {
 				return err
@@ -187,9 +190,9 @@ func (c *Client) PutKv(ctx context.Context, t Table, bucket int32, records []byt
 
 func (c *Client) putKv(ctx context.Context, t Table, bucket int32, records []byte, targetColumns []int32, idempotent bool) (int64, error) {
 	req := &pb.PutKvRequest{Acks: proto.Int32(AcksAll), TableId: proto.Int64(t.ID), TimeoutMs: proto.Int32(writeTimeoutMs),
-		TargetColumns: targetColumns, BucketsReq: []*pb.PbPutKvReqForBucket{{BucketId: proto.Int32(bucket), Records: records}}}
+		TargetColumns: targetColumns, BucketsReq: []*pb.PbPutKvReqForBucket{{PartitionId: t.partitionID(), BucketId: proto.Int32(bucket), Records: records}}}
 	var end int64
-	err := c.bucketCall(ctx, t.Path, bucket, idempotent, func(addr string) error {
+	err := c.bucketCall(ctx, t, bucket, idempotent, func(addr string) error {
 		var resp pb.PutKvResponse
 		if err := c.callLeader(ctx, addr, apiPutKv, req, &resp); err != nil {
 			return err
@@ -210,9 +213,9 @@ func (c *Client) putKv(ctx context.Context, t Table, bucket int32, records []byt
 // Lookup returns, per key (CompactedKeyEncoder bytes of the primary key),
 // the value stored in the bucket, or nil when there is none.
 func (c *Client) Lookup(ctx context.Context, t Table, bucket int32, keys [][]byte) ([][]byte, error) {
-	req := &pb.LookupRequest{TableId: proto.Int64(t.ID), BucketsReq: []*pb.PbLookupReqForBucket{{BucketId: proto.Int32(bucket), Keys: keys}}}
+	req := &pb.LookupRequest{TableId: proto.Int64(t.ID), BucketsReq: []*pb.PbLookupReqForBucket{{PartitionId: t.partitionID(), BucketId: proto.Int32(bucket), Keys: keys}}}
 	var out [][]byte
-	err := c.bucketCall(ctx, t.Path, bucket, true, func(addr string) error {
+	err := c.bucketCall(ctx, t, bucket, true, func(addr string) error {
 		var resp pb.LookupResponse
 		if err := c.callLeader(ctx, addr, apiLookup, req, &resp); err != nil {
 			return err
@@ -243,9 +246,9 @@ func (c *Client) Lookup(ctx context.Context, t Table, bucket int32, keys [][]byt
 // starts with it.
 func (c *Client) PrefixLookup(ctx context.Context, t Table, bucket int32, keys [][]byte) ([][][]byte, error) {
 	req := &pb.PrefixLookupRequest{TableId: proto.Int64(t.ID),
-		BucketsReq: []*pb.PbPrefixLookupReqForBucket{{BucketId: proto.Int32(bucket), Keys: keys}}}
+		BucketsReq: []*pb.PbPrefixLookupReqForBucket{{PartitionId: t.partitionID(), BucketId: proto.Int32(bucket), Keys: keys}}}
 	var out [][][]byte
-	err := c.bucketCall(ctx, t.Path, bucket, true, func(addr string) error {
+	err := c.bucketCall(ctx, t, bucket, true, func(addr string) error {
 		var resp pb.PrefixLookupResponse
 		if err := c.callLeader(ctx, addr, apiPrefixLookup, req, &resp); err != nil {
 			return err
@@ -273,8 +276,8 @@ func (c *Client) PrefixLookup(ctx context.Context, t Table, bucket int32, keys [
 // record batches (log table) or the first values of the KV store as a
 // ValueRecordBatch (primary-key table), with isLog saying which.
 func (c *Client) LimitScan(ctx context.Context, t Table, bucket int32, limit int32) (isLog bool, records []byte, err error) {
-	req := &pb.LimitScanRequest{TableId: proto.Int64(t.ID), BucketId: proto.Int32(bucket), Limit: proto.Int32(limit)}
-	err = c.bucketCall(ctx, t.Path, bucket, true, func(addr string) error {
+	req := &pb.LimitScanRequest{TableId: proto.Int64(t.ID), PartitionId: t.partitionID(), BucketId: proto.Int32(bucket), Limit: proto.Int32(limit)}
+	err = c.bucketCall(ctx, t, bucket, true, func(addr string) error {
 		var resp pb.LimitScanResponse
 		if err := c.callLeader(ctx, addr, apiLimitScan, req, &resp); err != nil {
 			return err
@@ -303,8 +306,9 @@ type Writer struct {
 }
 
 type bucketKey struct {
-	table  int64
-	bucket int32
+	table     int64
+	partition int64 // -1: not a partition
+	bucket    int32
 }
 
 // NewWriter returns a writer for the tables (InitWriter runs on first use).
@@ -333,7 +337,7 @@ func (w *Writer) Append(ctx context.Context, t Table, bucket int32, batch []byte
 	if err := w.begin(ctx); err != nil {
 		return 0, err
 	}
-	k := bucketKey{t.ID, bucket}
+	k := bucketKey{t.ID, t.partitionKey(), bucket}
 	if err := format.SetWriter(batch, w.id, w.seq[k]); err != nil {
 		return 0, err
 	}
@@ -350,7 +354,7 @@ func (w *Writer) Put(ctx context.Context, t Table, bucket int32, schemaID int16,
 	if err := w.begin(ctx); err != nil {
 		return 0, err
 	}
-	k := bucketKey{t.ID, bucket}
+	k := bucketKey{t.ID, t.partitionKey(), bucket}
 	e := format.NewKvBatchEncoder(nil, schemaID, w.id, w.seq[k])
 	for _, r := range recs {
 		e.Append(r.Key, r.Row)

@@ -21,6 +21,9 @@ func (s *Store) CreateDatabase(ctx context.Context, name string, ignoreIfExists 
 // cascade drops the tables on the coordinator.
 func (s *Store) DropDatabase(ctx context.Context, name string, ignoreIfNotExists, cascade bool) error {
 	err := s.c.DropDatabase(ctx, s.clusterDB(name), ignoreIfNotExists, cascade)
+	if err == nil {
+		s.catalogChanged(ctx) // its tables went with it
+	}
 	switch CodeOf(err) {
 	case CodeDatabaseNotEmpty:
 		tables, _ := s.c.ListTables(ctx, s.clusterDB(name))

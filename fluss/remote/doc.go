@@ -65,6 +65,14 @@
 // or a replay of the bucket's changelog when the bucket is too large for
 // one (scan_replay.go).
 //
+// # Partitions
+//
+// A partitioned table's partitions (partitions.go) are Fluss's: data
+// requests carry the partition's id, their buckets' leaders come from
+// GetMetadata by partition id, CreatePartition / DropPartition /
+// ListPartitionInfos manage them, and the table is a
+// fluss.PartitionedTable over them.
+//
 // # sqlgate's metadata
 //
 // Views, table owners, grants and roles are kept in the cluster, in the
@@ -72,6 +80,16 @@
 // reads through this Store (one bucket: a commit is one PutKv batch), so
 // that every sqlgate server pointed at the cluster shares them; a table's
 // owner is also a custom property of the table (meta.OwnerProperty).
+// # Caches, sequences, temporary schemas
+//
+// Table info is cached across statements and dropped on any sign that the
+// table changed (tablecache.go). Sequences are a log of changes in the
+// cluster that every server applies in one order (sequences.go), shared
+// by every server. A session's temporary tables live in a database named
+// for the server and the session, swept by the other servers when the
+// server's lease lapses (tempschemas.go). COMMENT ON is kept in custom
+// properties, as Fluss 0.9.1 cannot change comments (comments.go).
+//
 // # Schema changes
 //
 // CreateDatabase, DropDatabase and ListDatabases back CREATE / DROP SCHEMA;

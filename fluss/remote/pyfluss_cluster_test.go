@@ -22,12 +22,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sqlgate/sqlgate/fluss/remote"
+	"github.com/sqlgate/sqlgate/internal/testbin"
 )
 
 // pyflussPython is the interpreter with pyfluss installed:
@@ -37,12 +37,7 @@ func pyflussPython(t *testing.T) string {
 	if p := os.Getenv("SQLGATE_PYFLUSS_PYTHON"); p != "" {
 		return p
 	}
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache")
-	}
-	p := filepath.Join(cache, "sqlgate", "pyfluss-1.0.0", "bin", "python")
+	p := testbin.ToolPath("pyfluss-1.0.0", "bin", "python")
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("pyfluss is not installed (%v): run scripts/install-test-deps.sh or set SQLGATE_PYFLUSS_PYTHON", err)
 	}
@@ -51,12 +46,18 @@ func pyflussPython(t *testing.T) string {
 
 func runPy(t *testing.T, python string, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(python, append([]string{"testdata/pyfluss_interop.py"}, args...)...)
+	return runPyScript(t, python, "testdata/pyfluss_interop.py", args...)
+}
+
+// runPyScript runs a script of testdata with args and returns its output.
+func runPyScript(t *testing.T, python, script string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(python, append([]string{script}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("pyfluss_interop.py %s: %v\n%s", args[0], err, stderr.String())
+		t.Fatalf("%s %s: %v\n%s", script, args[0], err, stderr.String())
 	}
 	return out
 }

@@ -29,7 +29,7 @@ import (
 func (t *table) replayBucket(ctx context.Context, b int32, d *rowDecoder) (arrow.RecordBatch, error) {
 	starts, err := t.s.c.ListOffsets(ctx, t.tab, []int32{b}, OffsetEarliest, 0)
 	if err != nil {
-		return nil, storeErr(err, t.info.Path)
+		return nil, t.s.noteTableErr(err, t.info.Path)
 	}
 	if starts[0] != 0 {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported,
@@ -39,7 +39,7 @@ func (t *table) replayBucket(ctx context.Context, b int32, d *rowDecoder) (arrow
 	}
 	ends, err := t.s.c.ListOffsets(ctx, t.tab, []int32{b}, OffsetLatest, 0)
 	if err != nil {
-		return nil, storeErr(err, t.info.Path)
+		return nil, t.s.noteTableErr(err, t.info.Path)
 	}
 	end := ends[0]
 	type ref struct {
@@ -59,7 +59,7 @@ func (t *table) replayBucket(ctx context.Context, b int32, d *rowDecoder) (arrow
 	for off := int64(0); off < end; {
 		res, err := t.s.c.FetchLog(ctx, t.tab, b, off, fetchMaxBytes, nil)
 		if err != nil {
-			return nil, storeErr(err, t.info.Path)
+			return nil, t.s.noteTableErr(err, t.info.Path)
 		}
 		if res.RemoteSegments > 0 {
 			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "reading log segments tiered to remote storage (table \"%s\", bucket %d) is not supported yet", t.info.Path.Table, b)

@@ -40,6 +40,14 @@ type Store struct {
 	leaderWait time.Duration
 	// schemaCols caches the column counts of tables' older schemas (alter.go).
 	schemaCols schemaColumns
+	// tables caches table info by path (tablecache.go), trusted for maxAge.
+	tables tableCache
+	maxAge time.Duration
+	// seqs is the sequences' state, replayed from their log (sequences.go).
+	seqs seqState
+	// temp is this server's lease on its temporary schemas and the
+	// sweeper of other servers' (tempschemas.go).
+	temp tempLeases
 }
 
 // maxScanRowsPerBucket bounds the LimitScan that reads a primary-key
@@ -66,14 +74,26 @@ func OpenStore(ctx context.Context, cfg Config) (*Store, error) {
 		c.Close()
 		return nil, storeErr(err, fluss.TablePath{Database: db})
 	}
-	return &Store{c: c, writer: c.NewWriter(), db: db, prefix: cfg.DatabasePrefix}, nil
+	s := &Store{c: c, writer: c.NewWriter(), db: db, prefix: cfg.DatabasePrefix, maxAge: orDefault(cfg.TableInfoMaxAge, tableInfoMaxAge)}
+	s.temp.init()
+	s.temp.wg.Add(1)
+	go s.sweepLoop()
+	return s, nil
 }
 
 // Client is the store's client.
 func (s *Store) Client() *Client { return s.c }
 
-// Close closes the store's connections.
-func (s *Store) Close() error { return s.c.Close() }
+// Close stops the temporary schemas' lease and sweeper (tempschemas.go),
+// gives back this server's unused sequence values (sequences.go) and
+// closes the store's connections.
+func (s *Store) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	s.closeTemp(ctx)
+	s.releaseSequences(ctx)
+	cancel()
+	return s.c.Close()
+}
 
 // storeErr turns the client's errors into the SQLSTATEs sqlgate reports.
 func storeErr(err error, path fluss.TablePath) error {
@@ -130,16 +150,26 @@ func (s *Store) CreateTable(ctx context.Context, path fluss.TablePath, desc flus
 	if err := s.createTable(ctx, s.onCluster(path), norm, ignoreIfExists); err != nil {
 		return fluss.TableInfo{}, storeErr(err, path)
 	}
+	s.catalogChanged(ctx, path)
 	return s.GetTable(ctx, path)
 }
 
 // DropTable drops a table.
 func (s *Store) DropTable(ctx context.Context, path fluss.TablePath, ignoreIfNotExists bool) error {
-	return storeErr(s.c.DropTable(ctx, s.onCluster(path), ignoreIfNotExists), path)
+	err := s.c.DropTable(ctx, s.onCluster(path), ignoreIfNotExists)
+	s.catalogChanged(ctx, path)
+	return storeErr(err, path)
 }
 
-// GetTable returns a table's info from the cluster.
+// GetTable returns a table's info, from the cache (tablecache.go) or the
+// cluster.
 func (s *Store) GetTable(ctx context.Context, path fluss.TablePath) (fluss.TableInfo, error) {
+	old, had, fresh := s.cachedTable(path)
+	if fresh {
+		return old, nil
+	}
+	gen, pgen := s.cacheGen(path)
+	start := time.Now()
 	info, err := s.c.GetTableInfo(ctx, s.onCluster(path))
 	if err != nil {
 		return fluss.TableInfo{}, storeErr(err, path)
@@ -147,7 +177,13 @@ func (s *Store) GetTable(ctx context.Context, path fluss.TablePath) (fluss.Table
 	if info.Descriptor.BucketCount <= 0 {
 		info.Descriptor.BucketCount = 1
 	}
-	return s.shown(info), nil
+	info = s.shown(withComments(info))
+	info.ArrowSchemas = fluss.NewArrowSchemas() // shared by the statements the entry serves
+	s.cacheTable(path, info, gen, pgen, start)
+	if had && (old.TableID != info.TableID || old.SchemaID != info.SchemaID) {
+		s.changedUnannounced(ctx) // changed by a client that is not sqlgate
+	}
+	return info, nil
 }
 
 // ListTables lists a database's tables, sorted by name; a missing database
@@ -187,6 +223,9 @@ func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, e
 	}
 	if t.oldCols, err = s.oldColumns(ctx, info); err != nil {
 		return nil, err
+	}
+	if info.IsPartitioned() {
+		return s.partitionedTable(t) // partitions.go
 	}
 	return t, nil
 }
@@ -309,7 +348,7 @@ func (t *table) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteR
 			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding log batch: %v", err)
 		}
 		if _, err := t.s.writer.Append(ctx, t.tab, b, batch); err != nil {
-			return fluss.WriteResult{}, storeErr(err, t.info.Path)
+			return fluss.WriteResult{}, t.s.noteTableErr(err, t.info.Path)
 		}
 	}
 	return fluss.WriteResult{Rows: int64(n)}, nil
@@ -409,7 +448,7 @@ func (t *table) upsertRecords(rec arrow.RecordBatch, recs map[int32][]format.KvR
 func (t *table) put(ctx context.Context, recs map[int32][]format.KvRecord, target []int32, n int64) (fluss.WriteResult, error) {
 	for _, b := range sortedBuckets(recs) {
 		if _, err := t.s.writer.Put(ctx, t.tab, b, t.info.SchemaID, recs[b], target); err != nil {
-			return fluss.WriteResult{}, storeErr(err, t.info.Path)
+			return fluss.WriteResult{}, t.s.noteTableErr(err, t.info.Path)
 		}
 	}
 	return fluss.WriteResult{Rows: n}, nil
@@ -483,7 +522,7 @@ func (t *table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection [
 	for _, b := range sortedBuckets(byBucket) {
 		vals, err := t.s.c.Lookup(ctx, t.tab, b, byBucket[b])
 		if err != nil {
-			return nil, storeErr(err, t.info.Path)
+			return nil, t.s.noteTableErr(err, t.info.Path)
 		}
 		for j, v := range vals {
 			found[rows[b][j]] = v
@@ -549,6 +588,9 @@ func (d *rowDecoder) addValue(v []byte) error {
 }
 
 func (d *rowDecoder) addRow(schemaID int16, row []byte) error {
+	if schemaID > d.t.info.SchemaID {
+		return d.t.errSchemaMoved(schemaID)
+	}
 	if schemaID != d.t.info.SchemaID {
 		n, ok := d.t.oldCols[schemaID]
 		if !ok || n > len(d.t.ts) {
@@ -634,11 +676,11 @@ func (t *table) scanLog(ctx context.Context, opts fluss.ScanOptions, changelog b
 	}
 	ends, err := t.s.c.ListOffsets(ctx, t.tab, buckets, OffsetLatest, 0)
 	if err != nil {
-		return nil, storeErr(err, t.info.Path)
+		return nil, t.s.noteTableErr(err, t.info.Path)
 	}
 	starts, err := t.s.c.ListOffsets(ctx, t.tab, buckets, OffsetEarliest, 0)
 	if err != nil {
-		return nil, storeErr(err, t.info.Path)
+		return nil, t.s.noteTableErr(err, t.info.Path)
 	}
 	if changelog {
 		for i := range starts {
@@ -668,7 +710,7 @@ func (t *table) scanKV(ctx context.Context, opts fluss.ScanOptions) (fluss.Recor
 	for b := int32(0); b < int32(t.nb) && !full(); b++ {
 		isLog, recs, err := t.s.c.LimitScan(ctx, t.tab, b, int32(t.s.scanRowsPerBucket()))
 		if err != nil {
-			return fail(storeErr(err, t.info.Path))
+			return fail(t.s.noteTableErr(err, t.info.Path))
 		}
 		if isLog {
 			return fail(sqlerr.New(sqlerr.DataCorrupted, "LimitScan of primary-key table %s answered log records", t.info.Path))
@@ -784,7 +826,7 @@ func (r *logReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		res, err := r.t.s.c.FetchLog(ctx, r.t.tab, int32(b), r.offsets[b], fetchMaxBytes, r.fields)
 		if err != nil {
-			return nil, storeErr(err, r.t.info.Path)
+			return nil, r.t.s.noteTableErr(err, r.t.info.Path)
 		}
 		if res.RemoteSegments > 0 {
 			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "reading log segments tiered to remote storage (table \"%s\", bucket %d) is not supported yet", r.t.info.Path.Table, b)
@@ -817,6 +859,9 @@ func (r *logReader) decode(raw []byte) (arrow.RecordBatch, error) {
 		return nil, nil
 	}
 	dec := r.dec
+	if h.SchemaID > r.t.info.SchemaID {
+		return nil, r.t.errSchemaMoved(h.SchemaID)
+	}
 	if h.SchemaID != r.t.info.SchemaID {
 		if dec = r.oldDecoder(h.SchemaID); dec == nil {
 			return nil, sqlerr.New(sqlerr.DataCorrupted, "a log batch of %s has schema %d, which the table (at schema %d) does not have",

@@ -1,7 +1,8 @@
 // Package testbin builds the sqlgate binary for tests that run it as a child
 // process (crash tests, signal handling), once per test process, finds free
-// loopback ports for it, and starts in-process servers for tests that need
-// no child process. It holds no other logic.
+// loopback ports for it, starts in-process servers for tests that need
+// no child process, and names the test tools installed in the user's cache
+// (toolcache.go). It holds no other logic.
 package testbin
 
 import (

@@ -484,6 +484,8 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 			return nil, incorrectBinary(index)
 		}
 		return string(AppendTime(nil, us)), nil
+	case OIDTimeTZ:
+		return decodeTimeTZBinary(index, data) // timetz.go
 	case OIDInterval:
 		if err := fixedLen(index, data, 16); err != nil {
 			return nil, err

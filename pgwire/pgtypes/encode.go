@@ -93,9 +93,18 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 		return e, nil
 	case types.Interval:
 		return &intervalEncoder{mode: m}, nil
+	case types.TimeTZ:
+		return &timeTZEncoder{mode: m}, nil // timetz.go
 	case types.Array:
 		if t.Elem == nil {
 			break
+		}
+		if d := arrayDepth(t); d > 1 && m != modeJSON { // int[][]: multidim.go
+			leaf, err := newEncoder(innermost(t), m, loc)
+			if err != nil {
+				return nil, err
+			}
+			return newMDArrayEncoder(t, m, d, leaf), nil
 		}
 		if IsPGArray(t) && m != modeJSON {
 			elem, err := newEncoder(*t.Elem, m, loc)
@@ -786,19 +795,27 @@ func (e *pgArrayEncoder) appendValue(dst []byte, row int) []byte {
 		}
 		at := len(dst)
 		dst = e.elem.appendValue(dst, i)
-		if needsArrayQuotes(dst[at:]) {
-			e.scratch = append(e.scratch[:0], dst[at:]...)
-			dst = append(dst[:at], '"')
-			for _, c := range e.scratch {
-				if c == '"' || c == '\\' {
-					dst = append(dst, '\\')
-				}
-				dst = append(dst, c)
-			}
-			dst = append(dst, '"')
-		}
+		dst = quoteArrayElem(dst, at, &e.scratch)
 	}
 	return append(dst, '}')
+}
+
+// quoteArrayElem double-quotes the element text appended to dst from at
+// on where array_out would (needsArrayQuotes), escaping quotes and
+// backslashes.
+func quoteArrayElem(dst []byte, at int, scratch *[]byte) []byte {
+	if !needsArrayQuotes(dst[at:]) {
+		return dst
+	}
+	*scratch = append((*scratch)[:0], dst[at:]...)
+	dst = append(dst[:at], '"')
+	for _, c := range *scratch {
+		if c == '"' || c == '\\' {
+			dst = append(dst, '\\')
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, '"')
 }
 
 // needsArrayQuotes is array_out's rule: empty strings, NULL look-alikes and

@@ -413,7 +413,11 @@ func TestOIDOf(t *testing.T) {
 		{types.NullType, 25, -1, -1},
 		{types.ArrayOf(types.Int32Type), 1007, -1, -1},
 		{types.ArrayOf(types.StringType), 1009, -1, -1},
-		{types.ArrayOf(types.ArrayOf(types.Int32Type)), 114, -1, -1},
+		{types.ArrayOf(types.ArrayOf(types.Int32Type)), 1007, -1, -1}, // int[][] is int4[]
+		{types.ArrayOf(types.T{Kind: types.Row, Fields: []types.Field{{Name: "a", Type: types.Int32Type}}}), 114, -1, -1},
+		{types.TimeTZType(6), 1266, -1, 12},
+		{types.TimeTZType(3), 1266, 3, 12},
+		{types.ArrayOf(types.TimeTZType(6)), 1270, -1, -1},
 		{types.QCharType, 18, -1, 1},
 		{types.ArrayOf(types.QCharType), 1002, -1, -1},
 		{types.Int2VectorType, 22, -1, -1},

@@ -1,16 +1,13 @@
 package pgtypes
 
 import (
-	"context"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/pgtest"
 )
 
 // TestFloatOutputAgainstPostgres compares AppendFloat64/AppendFloat32 with a
@@ -22,14 +19,7 @@ import (
 // to PostgreSQL in binary (pgx's float8[]/float4[]), so both sides format
 // the same bits.
 func TestFloatOutputAgainstPostgres(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	pg := pgtest.Start(t)
-	conn, err := pgx.Connect(ctx, pg.ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	ctx, conn := pgConn(t)
 	rng := rand.New(rand.NewPCG(25, 1))
 
 	f64 := midpoints64()

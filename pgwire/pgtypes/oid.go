@@ -86,7 +86,7 @@ var arrayOIDs = map[uint32]uint32{
 	OIDText: OIDTextArray, OIDBPChar: OIDBPCharArray, OIDVarchar: OIDVarcharArray,
 	OIDFloat4: OIDFloat4Array, OIDFloat8: OIDFloat8Array, OIDOid: OIDOidArray,
 	OIDTimestamp: OIDTimestampArray, OIDDate: OIDDateArray, OIDTime: OIDTimeArray,
-	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray,
+	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray, OIDTimeTZ: OIDTimeTZArray,
 	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray, OIDUUID: OIDUUIDArray,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
@@ -99,11 +99,12 @@ func ArrayOIDOf(elem uint32) (uint32, bool) {
 	return o, ok
 }
 
-// IsPGArray reports whether t travels as a PostgreSQL array ({1,2,NULL}):
-// an ARRAY of a scalar type. Arrays of ARRAY/MAP/ROW travel as json, since
-// PostgreSQL arrays are rectangular and have no nested element type.
+// IsPGArray reports whether t travels as a PostgreSQL array ({1,2,NULL},
+// {{1,2},{3,4}}): an ARRAY of a scalar type, or an ARRAY of such arrays
+// (a multidimensional array of the innermost type, multidim.go). Arrays
+// of MAP/ROW travel as json: PostgreSQL has no such element type.
 func IsPGArray(t types.T) bool {
-	return t.Kind == types.Array && t.Elem != nil && !t.Elem.IsNested()
+	return arrayDepth(t) > 0
 }
 
 // OIDOf returns the PostgreSQL type of a result column of type t: its OID, its
@@ -171,13 +172,15 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return OIDTimestampTZ, fracTypmod(t.Precision), 8
 	case types.Interval:
 		return OIDInterval, -1, 16
+	case types.TimeTZ:
+		return OIDTimeTZ, fracTypmod(t.Precision), 12
 	case types.Oid:
 		return OIDOid, -1, 4
 	case types.Name:
 		return OIDName, -1, 64
 	case types.Array:
 		if IsPGArray(t) {
-			elem, typmod, _ := OIDOf(*t.Elem)
+			elem, typmod, _ := OIDOf(innermost(t))
 			if arr, ok := arrayOIDs[elem]; ok {
 				return arr, typmod, -1
 			}

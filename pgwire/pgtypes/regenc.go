@@ -56,6 +56,10 @@ func regEncoders(cols []valueEncoder) []*regEncoder {
 			if r, ok := e.elem.(*regEncoder); ok {
 				out = append(out, r)
 			}
+		case *mdArrayEncoder:
+			if r, ok := e.leaf.(*regEncoder); ok {
+				out = append(out, r)
+			}
 		}
 	}
 	return out

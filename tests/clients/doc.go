@@ -12,8 +12,10 @@
 // Grafana's, Metabase's and DBeaver's PostgreSQL integrations, copied from
 // their sources into bi/queries.sql, and the SQLSTATEs of unknown catalog
 // relations, functions and names; SQLAlchemy's create_all
-// (python/create_all.py) and an Alembic history run up and down with its
-// transactional DDL (python/alembic_history.py) against both. What
+// (python/create_all.py), an Alembic history run up and down with its
+// transactional DDL (python/alembic_history.py) and a dbt-postgres project
+// run twice and tested (python/dbt_project.py, in the virtualenv
+// scripts/install-test-deps.sh makes) against both. What
 // sqlgate cannot answer yet is listed
 // in each test with the exact error it gives, so each list stays true.
 //

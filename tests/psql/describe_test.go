@@ -19,6 +19,7 @@ const (
  dt date, tm time, ts timestamp(3), tsl timestamp_ltz(6), arr array<int>, m map<string, int>, r row<a int, b string>,
  PRIMARY KEY (region, id)) WITH ('bucket.num' = '4');
 CREATE TABLE events (ts timestamp(6), msg string);
+CREATE TABLE by_day (dt string, v int) PARTITIONED BY (dt);
 CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 	postgresDDL = `CREATE TABLE every_type (id int NOT NULL, region text NOT NULL, b boolean, ti smallint, si smallint,
@@ -26,6 +27,7 @@ CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
  dt date, tm time(0), ts timestamp(3), tsl timestamptz, arr int[], m json, r json,
  CONSTRAINT every_type_pkey PRIMARY KEY (region, id));
 CREATE TABLE events (ts timestamp, msg text);
+CREATE TABLE by_day (dt text, v int) PARTITION BY LIST (dt);
 CREATE VIEW recent AS SELECT ts, msg FROM events WHERE msg IS NOT NULL;
 CREATE VIEW recent_msgs (message) AS SELECT upper(msg) FROM recent`
 )
@@ -85,12 +87,13 @@ var describeCases = []struct {
 	{cmd: `\dv`},
 	{cmd: `\df`},
 	{cmd: `\dt every_type`},
-	{cmd: `\dt+`, golden: `                                                              List of relations
- Schema |    Name    | Type  |  Owner  | Persistence | Access method |  Size   |                         Description                         
---------+------------+-------+---------+-------------+---------------+---------+-------------------------------------------------------------
- public | events     | table | sqlgate | permanent   | heap          | 0 bytes | fluss log table, 1 bucket
- public | every_type | table | sqlgate | permanent   | heap          | 0 bytes | fluss primary-key table, 4 buckets, bucket key (region, id)
-(2 rows)`},
+	{cmd: `\dt+`, golden: `                                                                    List of relations
+ Schema |    Name    |       Type        |  Owner  | Persistence | Access method |  Size   |                         Description                          
+--------+------------+-------------------+---------+-------------+---------------+---------+--------------------------------------------------------------
+ public | by_day     | partitioned table | sqlgate | permanent   |               | 0 bytes | fluss log table, 1 bucket per partition, partitioned by (dt)
+ public | events     | table             | sqlgate | permanent   | heap          | 0 bytes | fluss log table, 1 bucket
+ public | every_type | table             | sqlgate | permanent   | heap          | 0 bytes | fluss primary-key table, 4 buckets, bucket key (region, id)
+(3 rows)`},
 	{cmd: `\l`, golden: `                                          List of databases
   Name   |  Owner  | Encoding | Collate |  Ctype  | ICU Locale | Locale Provider | Access privileges 
 ---------+---------+----------+---------+---------+------------+-----------------+-------------------
@@ -98,6 +101,10 @@ var describeCases = []struct {
 (1 row)`},
 	{cmd: `\d every_type`},
 	{cmd: `\d+ every_type`},
+	// a partitioned table: Fluss's partitions are no relations, so psql
+	// counts none, as PostgreSQL does before any is attached
+	{cmd: `\d by_day`},
+	{cmd: `\d+ by_day`},
 	// sqlgate has one role, its bootstrap superuser, with every attribute
 	// (as initdb's postgres role has); the PostgreSQL oracle also lists
 	// postgres and a plain superuser sqlgate.

@@ -40,12 +40,13 @@ type process struct {
 	exited chan struct{}
 }
 
-// startProcess runs `sqlgate serve` on dir on a free port and waits for its
-// ready line. The process is killed at the end of the test if still running.
-func startProcess(t *testing.T, bin, dir string) *process {
+// startProcess runs `sqlgate serve` on dir on a free port (with the extra
+// flags, such as --fluss) and waits for its ready line. The process is
+// killed at the end of the test if still running.
+func startProcess(t *testing.T, bin, dir string, extra ...string) *process {
 	t.Helper()
 	port := testbin.FreePort(t)
-	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--data", dir)
+	cmd := exec.Command(bin, append([]string{"serve", "--listen", "127.0.0.1:" + strconv.Itoa(port), "--data", dir}, extra...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,8 @@ import (
 )
 
 // The metadata crash workload: clients run catalog changes (CREATE/DROP
-// TABLE, CREATE/DROP VIEW, GRANT, CREATE/DROP ROLE) one at a time while
+// TABLE, CREATE/DROP VIEW, GRANT, CREATE/DROP ROLE, ALTER TABLE ... RENAME
+// TO of a table a view reads, whose grants and view follow it) one at a time while
 // the server is killed with SIGKILL at a random moment. Each client works
 // through cycles of named objects; after a restart every cycle's objects
 // must be in the state of its acknowledged steps, or of those plus the
@@ -78,9 +79,10 @@ func (c *metaCycle) steps() []string {
 		"GRANT SELECT ON " + p + "a, " + p + "b, " + p + "v TO reader",
 		"CREATE ROLE " + p + "r",
 		"DROP TABLE " + p + "b",
+		"ALTER TABLE " + p + "a RENAME TO " + p + "a2",
 	}
 	if n, _ := strconv.Atoi(strings.Split(p, "_")[1]); n%2 == 1 {
-		s = append(s, "DROP VIEW "+p+"v", "DROP TABLE "+p+"a", "DROP ROLE "+p+"r")
+		s = append(s, "DROP VIEW "+p+"v", "DROP TABLE "+p+"a2", "DROP ROLE "+p+"r")
 	}
 	return s
 }
@@ -105,12 +107,16 @@ func (c *metaCycle) after(n int) metaObjects {
 			delete(o.tables, p+"b")
 			delete(o.granted, p+"b")
 		case 6:
-			delete(o.views, p+"v")
-			delete(o.granted, p+"v")
-		case 7:
+			o.tables[p+"a2"], o.granted[p+"a2"] = o.tables[p+"a"], o.granted[p+"a"]
 			delete(o.tables, p+"a")
 			delete(o.granted, p+"a")
+		case 7:
+			delete(o.views, p+"v")
+			delete(o.granted, p+"v")
 		case 8:
+			delete(o.tables, p+"a2")
+			delete(o.granted, p+"a2")
+		case 9:
 			delete(o.roles, p+"r")
 		default:
 			panic(st)
@@ -258,6 +264,13 @@ func verifyMeta(ctx context.Context, conn *pgx.Conn, clients []*metaClient) (res
 	for name := range seen.tables {
 		if p := name[:strings.LastIndex(name, "_")+1]; !known[p] {
 			problems = append(problems, "table "+name+" belongs to no cycle")
+		}
+	}
+	// Every view reads: none names a table that is gone, or that was
+	// renamed without the view following it.
+	for name := range seen.views {
+		if _, err := conn.Exec(ctx, "SELECT count(*) FROM "+name); err != nil {
+			problems = append(problems, fmt.Sprintf("view %s does not read: %v", name, err))
 		}
 	}
 	return resolved, problems

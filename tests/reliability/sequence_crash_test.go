@@ -22,20 +22,29 @@ func TestCrashSequenceNeverRepeats(t *testing.T) {
 	var bins testbin.Cache
 	bin := bins.Sqlgate(t)
 	dir := t.TempDir()
+	crashSequenceRounds(t, rounds, "s", "orders", 0, func() *process { return startProcess(t, bin, dir) })
+}
+
+// crashSequenceRounds runs the rounds of TestCrashSequenceNeverRepeats
+// against the sqlgate that start starts (on the embedded store or a
+// cluster), with sequence seq and a table named table whose id is
+// BIGSERIAL; each round runs settle longer before the kill (a cluster's
+// sessions take longer to get going).
+func crashSequenceRounds(t *testing.T, rounds int, seq, table string, settle time.Duration, start func() *process) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d, %d rounds", seed, rounds)
 	rng := rand.New(rand.NewPCG(seed, 0))
 
-	proc := startProcess(t, bin, dir)
+	proc := start()
 	{
 		conn := connect(t, proc.connString())
-		mustExec(t, conn, "CREATE SEQUENCE s CACHE 1")
-		mustExec(t, conn, "CREATE TABLE orders (id BIGSERIAL PRIMARY KEY, note TEXT)")
+		mustExec(t, conn, "CREATE SEQUENCE "+seq+" CACHE 1")
+		mustExec(t, conn, "CREATE TABLE "+table+" (id BIGSERIAL PRIMARY KEY, note TEXT)")
 		conn.Close(context.Background())
 	}
 	const sessions = 4
 	var mu sync.Mutex
-	acked := map[string]map[int64]bool{"s": {}, "orders": {}}
+	acked := map[string]map[int64]bool{seq: {}, table: {}}
 	highest := map[string]int64{}
 	record := func(seq string, v int64) bool {
 		mu.Lock()
@@ -50,7 +59,7 @@ func TestCrashSequenceNeverRepeats(t *testing.T) {
 	var dupMu sync.Mutex
 	var dups []string
 	for round := 1; round <= rounds; round++ {
-		before := map[string]int64{"s": highest["s"], "orders": highest["orders"]}
+		before := map[string]int64{seq: highest[seq], table: highest[table]}
 		stop := make(chan struct{})
 		var wg sync.WaitGroup
 		for i := range sessions {
@@ -70,33 +79,33 @@ func TestCrashSequenceNeverRepeats(t *testing.T) {
 						return
 					default:
 					}
-					seq, q := "s", "SELECT nextval('s')"
+					name, q := seq, "SELECT nextval('"+seq+"')"
 					if i%2 == 1 {
-						seq, q = "orders", "INSERT INTO orders (note) VALUES ('x') RETURNING id"
+						name, q = table, "INSERT INTO "+table+" (note) VALUES ('x') RETURNING id"
 					}
 					var v int64
 					if err := conn.QueryRow(context.Background(), q).Scan(&v); err != nil {
 						return // killed: the value was not acknowledged
 					}
-					if !record(seq, v) {
+					if !record(name, v) {
 						dupMu.Lock()
-						dups = append(dups, seq)
+						dups = append(dups, name)
 						dupMu.Unlock()
-						t.Errorf("round %d: %s handed out %d twice", round, seq, v)
+						t.Errorf("round %d: %s handed out %d twice", round, name, v)
 					}
 				}
 			}()
 		}
-		time.Sleep(time.Duration(50+rng.IntN(400)) * time.Millisecond)
+		time.Sleep(settle + time.Duration(50+rng.IntN(400))*time.Millisecond)
 		proc.kill()
 		close(stop)
 		wg.Wait()
 
-		proc = startProcess(t, bin, dir)
+		proc = start()
 		conn := connect(t, proc.connString())
 		for _, c := range []struct{ seq, q string }{
-			{"s", "SELECT nextval('s')"},
-			{"orders", "INSERT INTO orders (note) VALUES ('after') RETURNING id"},
+			{seq, "SELECT nextval('" + seq + "')"},
+			{table, "INSERT INTO " + table + " (note) VALUES ('after') RETURNING id"},
 		} {
 			var v int64
 			if err := conn.QueryRow(context.Background(), c.q).Scan(&v); err != nil {
@@ -112,17 +121,17 @@ func TestCrashSequenceNeverRepeats(t *testing.T) {
 		}
 		// every acknowledged row is there once
 		var rows, distinct int64
-		if err := conn.QueryRow(context.Background(), "SELECT count(*), count(DISTINCT id) FROM orders").Scan(&rows, &distinct); err != nil {
+		if err := conn.QueryRow(context.Background(), "SELECT count(*), count(DISTINCT id) FROM "+table).Scan(&rows, &distinct); err != nil {
 			t.Fatal(err)
 		}
 		mu.Lock()
-		n := int64(len(acked["orders"]))
+		n := int64(len(acked[table]))
 		mu.Unlock()
 		if rows < n || rows != distinct {
-			t.Fatalf("round %d: orders has %d rows (%d distinct ids), %d acknowledged", round, rows, distinct, n)
+			t.Fatalf("round %d: %s has %d rows (%d distinct ids), %d acknowledged", round, table, rows, distinct, n)
 		}
 		conn.Close(context.Background())
-		t.Logf("round %d: nextval acknowledged up to s=%d orders=%d (from %d, %d)", round, highest["s"], highest["orders"], before["s"], before["orders"])
+		t.Logf("round %d: nextval acknowledged up to %s=%d %s=%d (from %d, %d)", round, seq, highest[seq], table, highest[table], before[seq], before[table])
 	}
 	if len(dups) > 0 {
 		t.Fatalf("%d values handed out twice", len(dups))

@@ -5,8 +5,9 @@
 //
 //	benchserver --data DIR [--cpuprofile FILE] [--memprofile FILE] [--mutexprofile FILE]
 //
-// It listens on a free 127.0.0.1 port and prints "listening HOST:PORT" as its
-// first stdout line. SIGUSR1 starts the CPU profile and writes a heap profile
+// It listens on a free 127.0.0.1 port, and serves Arrow Flight SQL on
+// another, and prints "listening HOST:PORT flight HOST:PORT" as its first
+// stdout line. SIGUSR1 starts the CPU profile and writes a heap profile
 // to MEMPROFILE.base (so `go tool pprof -base` leaves the load out);
 // SIGTERM or SIGINT stops the CPU profile, writes MEMPROFILE and exits.
 //
@@ -52,7 +53,7 @@ func run() int {
 	relop.ApplyGoMemoryLimit(queryMemory, floor.Size(), os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := server.Config{Listen: "127.0.0.1:0", DataDir: *data, MaxConnections: 200, QueryMemoryLimit: queryMemory}
+	cfg := server.Config{Listen: "127.0.0.1:0", FlightListen: "127.0.0.1:0", DataDir: *data, MaxConnections: 200, QueryMemoryLimit: queryMemory}
 	if *flussAddr != "" {
 		cfg.Fluss = &remote.Config{Bootstrap: strings.Split(*flussAddr, ",")}
 	}
@@ -61,7 +62,7 @@ func run() int {
 		fmt.Fprintf(os.Stderr, "benchserver: %v\n", err)
 		return 1
 	}
-	fmt.Printf("listening %s\n", srv.Addr())
+	fmt.Printf("listening %s flight %s\n", srv.Addr(), srv.FlightAddr())
 
 	usr1 := make(chan os.Signal, 1)
 	signal.Notify(usr1, syscall.SIGUSR1)

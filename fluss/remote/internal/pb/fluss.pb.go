@@ -4281,6 +4281,443 @@ func (x *LimitScanResponse) GetRecords() []byte {
 	return nil
 }
 
+type ListPartitionInfosRequest struct {
+	state                protoimpl.MessageState `protogen:"open.v1"`
+	TablePath            *PbTablePath           `protobuf:"bytes,1,req,name=table_path,json=tablePath" json:"table_path,omitempty"`
+	PartialPartitionSpec *PbPartitionSpec       `protobuf:"bytes,2,opt,name=partial_partition_spec,json=partialPartitionSpec" json:"partial_partition_spec,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
+}
+
+func (x *ListPartitionInfosRequest) Reset() {
+	*x = ListPartitionInfosRequest{}
+	mi := &file_fluss_proto_msgTypes[74]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPartitionInfosRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPartitionInfosRequest) ProtoMessage() {}
+
+func (x *ListPartitionInfosRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[74]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPartitionInfosRequest.ProtoReflect.Descriptor instead.
+func (*ListPartitionInfosRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{74}
+}
+
+func (x *ListPartitionInfosRequest) GetTablePath() *PbTablePath {
+	if x != nil {
+		return x.TablePath
+	}
+	return nil
+}
+
+func (x *ListPartitionInfosRequest) GetPartialPartitionSpec() *PbPartitionSpec {
+	if x != nil {
+		return x.PartialPartitionSpec
+	}
+	return nil
+}
+
+type ListPartitionInfosResponse struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	PartitionsInfo []*PbPartitionInfo     `protobuf:"bytes,1,rep,name=partitions_info,json=partitionsInfo" json:"partitions_info,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ListPartitionInfosResponse) Reset() {
+	*x = ListPartitionInfosResponse{}
+	mi := &file_fluss_proto_msgTypes[75]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPartitionInfosResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPartitionInfosResponse) ProtoMessage() {}
+
+func (x *ListPartitionInfosResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[75]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPartitionInfosResponse.ProtoReflect.Descriptor instead.
+func (*ListPartitionInfosResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{75}
+}
+
+func (x *ListPartitionInfosResponse) GetPartitionsInfo() []*PbPartitionInfo {
+	if x != nil {
+		return x.PartitionsInfo
+	}
+	return nil
+}
+
+type CreatePartitionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TablePath     *PbTablePath           `protobuf:"bytes,1,req,name=table_path,json=tablePath" json:"table_path,omitempty"`
+	PartitionSpec *PbPartitionSpec       `protobuf:"bytes,2,req,name=partition_spec,json=partitionSpec" json:"partition_spec,omitempty"`
+	// named so in Fluss's proto; it means "ignore if exists"
+	IgnoreIfNotExists *bool `protobuf:"varint,3,req,name=ignore_if_not_exists,json=ignoreIfNotExists" json:"ignore_if_not_exists,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *CreatePartitionRequest) Reset() {
+	*x = CreatePartitionRequest{}
+	mi := &file_fluss_proto_msgTypes[76]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreatePartitionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreatePartitionRequest) ProtoMessage() {}
+
+func (x *CreatePartitionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[76]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreatePartitionRequest.ProtoReflect.Descriptor instead.
+func (*CreatePartitionRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{76}
+}
+
+func (x *CreatePartitionRequest) GetTablePath() *PbTablePath {
+	if x != nil {
+		return x.TablePath
+	}
+	return nil
+}
+
+func (x *CreatePartitionRequest) GetPartitionSpec() *PbPartitionSpec {
+	if x != nil {
+		return x.PartitionSpec
+	}
+	return nil
+}
+
+func (x *CreatePartitionRequest) GetIgnoreIfNotExists() bool {
+	if x != nil && x.IgnoreIfNotExists != nil {
+		return *x.IgnoreIfNotExists
+	}
+	return false
+}
+
+type CreatePartitionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreatePartitionResponse) Reset() {
+	*x = CreatePartitionResponse{}
+	mi := &file_fluss_proto_msgTypes[77]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreatePartitionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreatePartitionResponse) ProtoMessage() {}
+
+func (x *CreatePartitionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[77]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreatePartitionResponse.ProtoReflect.Descriptor instead.
+func (*CreatePartitionResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{77}
+}
+
+type DropPartitionRequest struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	TablePath         *PbTablePath           `protobuf:"bytes,1,req,name=table_path,json=tablePath" json:"table_path,omitempty"`
+	PartitionSpec     *PbPartitionSpec       `protobuf:"bytes,2,req,name=partition_spec,json=partitionSpec" json:"partition_spec,omitempty"`
+	IgnoreIfNotExists *bool                  `protobuf:"varint,3,req,name=ignore_if_not_exists,json=ignoreIfNotExists" json:"ignore_if_not_exists,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *DropPartitionRequest) Reset() {
+	*x = DropPartitionRequest{}
+	mi := &file_fluss_proto_msgTypes[78]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DropPartitionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DropPartitionRequest) ProtoMessage() {}
+
+func (x *DropPartitionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[78]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DropPartitionRequest.ProtoReflect.Descriptor instead.
+func (*DropPartitionRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{78}
+}
+
+func (x *DropPartitionRequest) GetTablePath() *PbTablePath {
+	if x != nil {
+		return x.TablePath
+	}
+	return nil
+}
+
+func (x *DropPartitionRequest) GetPartitionSpec() *PbPartitionSpec {
+	if x != nil {
+		return x.PartitionSpec
+	}
+	return nil
+}
+
+func (x *DropPartitionRequest) GetIgnoreIfNotExists() bool {
+	if x != nil && x.IgnoreIfNotExists != nil {
+		return *x.IgnoreIfNotExists
+	}
+	return false
+}
+
+type DropPartitionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DropPartitionResponse) Reset() {
+	*x = DropPartitionResponse{}
+	mi := &file_fluss_proto_msgTypes[79]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DropPartitionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DropPartitionResponse) ProtoMessage() {}
+
+func (x *DropPartitionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[79]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DropPartitionResponse.ProtoReflect.Descriptor instead.
+func (*DropPartitionResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{79}
+}
+
+type PbPartitionInfo struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	PartitionId   *int64                 `protobuf:"varint,1,opt,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
+	PartitionSpec *PbPartitionSpec       `protobuf:"bytes,2,opt,name=partition_spec,json=partitionSpec" json:"partition_spec,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbPartitionInfo) Reset() {
+	*x = PbPartitionInfo{}
+	mi := &file_fluss_proto_msgTypes[80]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbPartitionInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbPartitionInfo) ProtoMessage() {}
+
+func (x *PbPartitionInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[80]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbPartitionInfo.ProtoReflect.Descriptor instead.
+func (*PbPartitionInfo) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{80}
+}
+
+func (x *PbPartitionInfo) GetPartitionId() int64 {
+	if x != nil && x.PartitionId != nil {
+		return *x.PartitionId
+	}
+	return 0
+}
+
+func (x *PbPartitionInfo) GetPartitionSpec() *PbPartitionSpec {
+	if x != nil {
+		return x.PartitionSpec
+	}
+	return nil
+}
+
+type PbPartitionSpec struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	PartitionKeyValues []*PbKeyValue          `protobuf:"bytes,1,rep,name=partition_key_values,json=partitionKeyValues" json:"partition_key_values,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *PbPartitionSpec) Reset() {
+	*x = PbPartitionSpec{}
+	mi := &file_fluss_proto_msgTypes[81]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbPartitionSpec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbPartitionSpec) ProtoMessage() {}
+
+func (x *PbPartitionSpec) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[81]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbPartitionSpec.ProtoReflect.Descriptor instead.
+func (*PbPartitionSpec) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{81}
+}
+
+func (x *PbPartitionSpec) GetPartitionKeyValues() []*PbKeyValue {
+	if x != nil {
+		return x.PartitionKeyValues
+	}
+	return nil
+}
+
+type PbKeyValue struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Key           *string                `protobuf:"bytes,1,req,name=key" json:"key,omitempty"`
+	Value         *string                `protobuf:"bytes,2,req,name=value" json:"value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbKeyValue) Reset() {
+	*x = PbKeyValue{}
+	mi := &file_fluss_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbKeyValue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbKeyValue) ProtoMessage() {}
+
+func (x *PbKeyValue) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbKeyValue.ProtoReflect.Descriptor instead.
+func (*PbKeyValue) Descriptor() ([]byte, []int) {
+	return file_fluss_proto_rawDescGZIP(), []int{82}
+}
+
+func (x *PbKeyValue) GetKey() string {
+	if x != nil && x.Key != nil {
+		return *x.Key
+	}
+	return ""
+}
+
+func (x *PbKeyValue) GetValue() string {
+	if x != nil && x.Value != nil {
+		return *x.Value
+	}
+	return ""
+}
+
 var File_fluss_proto protoreflect.FileDescriptor
 
 const file_fluss_proto_rawDesc = "" +
@@ -4603,7 +5040,34 @@ const file_fluss_proto_rawDesc = "" +
 	"\rerror_message\x18\x02 \x01(\tR\ferrorMessage\x12 \n" +
 	"\fis_log_table\x18\x03 \x01(\bR\n" +
 	"isLogTable\x12\x18\n" +
-	"\arecords\x18\x04 \x01(\fR\arecordsB5Z3github.com/sqlgate/sqlgate/fluss/remote/internal/pb"
+	"\arecords\x18\x04 \x01(\fR\arecords\"\x9c\x01\n" +
+	"\x19ListPartitionInfosRequest\x121\n" +
+	"\n" +
+	"table_path\x18\x01 \x02(\v2\x12.fluss.PbTablePathR\ttablePath\x12L\n" +
+	"\x16partial_partition_spec\x18\x02 \x01(\v2\x16.fluss.PbPartitionSpecR\x14partialPartitionSpec\"]\n" +
+	"\x1aListPartitionInfosResponse\x12?\n" +
+	"\x0fpartitions_info\x18\x01 \x03(\v2\x16.fluss.PbPartitionInfoR\x0epartitionsInfo\"\xbb\x01\n" +
+	"\x16CreatePartitionRequest\x121\n" +
+	"\n" +
+	"table_path\x18\x01 \x02(\v2\x12.fluss.PbTablePathR\ttablePath\x12=\n" +
+	"\x0epartition_spec\x18\x02 \x02(\v2\x16.fluss.PbPartitionSpecR\rpartitionSpec\x12/\n" +
+	"\x14ignore_if_not_exists\x18\x03 \x02(\bR\x11ignoreIfNotExists\"\x19\n" +
+	"\x17CreatePartitionResponse\"\xb9\x01\n" +
+	"\x14DropPartitionRequest\x121\n" +
+	"\n" +
+	"table_path\x18\x01 \x02(\v2\x12.fluss.PbTablePathR\ttablePath\x12=\n" +
+	"\x0epartition_spec\x18\x02 \x02(\v2\x16.fluss.PbPartitionSpecR\rpartitionSpec\x12/\n" +
+	"\x14ignore_if_not_exists\x18\x03 \x02(\bR\x11ignoreIfNotExists\"\x17\n" +
+	"\x15DropPartitionResponse\"s\n" +
+	"\x0fPbPartitionInfo\x12!\n" +
+	"\fpartition_id\x18\x01 \x01(\x03R\vpartitionId\x12=\n" +
+	"\x0epartition_spec\x18\x02 \x01(\v2\x16.fluss.PbPartitionSpecR\rpartitionSpec\"V\n" +
+	"\x0fPbPartitionSpec\x12C\n" +
+	"\x14partition_key_values\x18\x01 \x03(\v2\x11.fluss.PbKeyValueR\x12partitionKeyValues\"4\n" +
+	"\n" +
+	"PbKeyValue\x12\x10\n" +
+	"\x03key\x18\x01 \x02(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x02(\tR\x05valueB5Z3github.com/sqlgate/sqlgate/fluss/remote/internal/pb"
 
 var (
 	file_fluss_proto_rawDescOnce sync.Once
@@ -4617,7 +5081,7 @@ func file_fluss_proto_rawDescGZIP() []byte {
 	return file_fluss_proto_rawDescData
 }
 
-var file_fluss_proto_msgTypes = make([]protoimpl.MessageInfo, 74)
+var file_fluss_proto_msgTypes = make([]protoimpl.MessageInfo, 83)
 var file_fluss_proto_goTypes = []any{
 	(*ErrorResponse)(nil),               // 0: fluss.ErrorResponse
 	(*ApiVersionsRequest)(nil),          // 1: fluss.ApiVersionsRequest
@@ -4693,6 +5157,15 @@ var file_fluss_proto_goTypes = []any{
 	(*PbValueList)(nil),                 // 71: fluss.PbValueList
 	(*LimitScanRequest)(nil),            // 72: fluss.LimitScanRequest
 	(*LimitScanResponse)(nil),           // 73: fluss.LimitScanResponse
+	(*ListPartitionInfosRequest)(nil),   // 74: fluss.ListPartitionInfosRequest
+	(*ListPartitionInfosResponse)(nil),  // 75: fluss.ListPartitionInfosResponse
+	(*CreatePartitionRequest)(nil),      // 76: fluss.CreatePartitionRequest
+	(*CreatePartitionResponse)(nil),     // 77: fluss.CreatePartitionResponse
+	(*DropPartitionRequest)(nil),        // 78: fluss.DropPartitionRequest
+	(*DropPartitionResponse)(nil),       // 79: fluss.DropPartitionResponse
+	(*PbPartitionInfo)(nil),             // 80: fluss.PbPartitionInfo
+	(*PbPartitionSpec)(nil),             // 81: fluss.PbPartitionSpec
+	(*PbKeyValue)(nil),                  // 82: fluss.PbKeyValue
 }
 var file_fluss_proto_depIdxs = []int32{
 	3,  // 0: fluss.ApiVersionsResponse.api_versions:type_name -> fluss.PbApiVersion
@@ -4734,11 +5207,20 @@ var file_fluss_proto_depIdxs = []int32{
 	68, // 36: fluss.PrefixLookupRequest.buckets_req:type_name -> fluss.PbPrefixLookupReqForBucket
 	70, // 37: fluss.PrefixLookupResponse.buckets_resp:type_name -> fluss.PbPrefixLookupRespForBucket
 	71, // 38: fluss.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.PbValueList
-	39, // [39:39] is the sub-list for method output_type
-	39, // [39:39] is the sub-list for method input_type
-	39, // [39:39] is the sub-list for extension type_name
-	39, // [39:39] is the sub-list for extension extendee
-	0,  // [0:39] is the sub-list for field type_name
+	14, // 39: fluss.ListPartitionInfosRequest.table_path:type_name -> fluss.PbTablePath
+	81, // 40: fluss.ListPartitionInfosRequest.partial_partition_spec:type_name -> fluss.PbPartitionSpec
+	80, // 41: fluss.ListPartitionInfosResponse.partitions_info:type_name -> fluss.PbPartitionInfo
+	14, // 42: fluss.CreatePartitionRequest.table_path:type_name -> fluss.PbTablePath
+	81, // 43: fluss.CreatePartitionRequest.partition_spec:type_name -> fluss.PbPartitionSpec
+	14, // 44: fluss.DropPartitionRequest.table_path:type_name -> fluss.PbTablePath
+	81, // 45: fluss.DropPartitionRequest.partition_spec:type_name -> fluss.PbPartitionSpec
+	81, // 46: fluss.PbPartitionInfo.partition_spec:type_name -> fluss.PbPartitionSpec
+	82, // 47: fluss.PbPartitionSpec.partition_key_values:type_name -> fluss.PbKeyValue
+	48, // [48:48] is the sub-list for method output_type
+	48, // [48:48] is the sub-list for method input_type
+	48, // [48:48] is the sub-list for extension type_name
+	48, // [48:48] is the sub-list for extension extendee
+	0,  // [0:48] is the sub-list for field type_name
 }
 
 func init() { file_fluss_proto_init() }
@@ -4752,7 +5234,7 @@ func file_fluss_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_proto_rawDesc), len(file_fluss_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   74,
+			NumMessages:   83,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	afsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+// W2 through Arrow Flight SQL (issue 29, acceptance 4): SELECT * of events
+// into Arrow, against the PostgreSQL protocol's decoded rows.
+//
+//   - "W2 SELECT * into Go": sqlgate through Flight SQL with arrow-go's
+//     client into Arrow batches, each row's values read into the checksum;
+//     PostgreSQL with pgx, decoded (the "W2 ... decoded" figure's cell).
+//   - "W2 SELECT * into Python": sqlgate through the ADBC Flight SQL driver
+//     into a pyarrow Table; PostgreSQL through psycopg2 into a pandas
+//     DataFrame. "W2 SELECT * via psycopg2 into pandas" has both servers
+//     through psycopg2, so that the Flight path compares with sqlgate's own
+//     PostgreSQL-protocol path too.
+//
+// The Python figures need SQLGATE_BENCH_PYTHON (or the ADBC virtualenv of
+// scripts/install-test-deps.sh) with pandas and psycopg2 as well.
+
+const (
+	figW2Go       = "W2 SELECT * into Go (sqlgate: Flight SQL to Arrow; PostgreSQL: pgx decoded)"
+	figW2Python   = "W2 SELECT * into Python (sqlgate: ADBC Flight SQL to pyarrow; PostgreSQL: psycopg2 to pandas)"
+	figW2Psycopg2 = "W2 SELECT * via psycopg2 into pandas"
+)
+
+func (h *harness) runFlightW2(ctx context.Context) {
+	if h.sqlgate == nil || h.sqlgate.flightAddr == "" {
+		return
+	}
+	f := h.addFigure(&figure{Workload: figW2Go, Metric: "rows/s", Unit: "rows/s", HigherBetter: true, Systems: map[string]*stat{}})
+	for _, g := range h.figures {
+		if g.Workload == "W2 SELECT * streamed, decoded" {
+			f.Systems[sysPostgres] = g.Systems[sysPostgres]
+		}
+	}
+	h.logf("W2 sqlgate Flight SQL into Arrow")
+	cl, err := afsql.NewClient(h.sqlgate.flightAddr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		f.Systems[sysSqlgate] = errStat(err)
+		return
+	}
+	defer cl.Close()
+	checked := false
+	f.Systems[sysSqlgate] = h.repeat(ctx, func(ctx context.Context, _ bool) (float64, error) {
+		start := time.Now()
+		sum, err := flightStreamAll(ctx, cl)
+		elapsed := time.Since(start)
+		if err != nil {
+			return 0, err
+		}
+		if !checked {
+			checked = true
+			if !sum.equal(h.expectAll) {
+				h.mismatch(f.Workload, sysSqlgate, fmt.Sprintf("checksum %+v, generator says %+v", sum, h.expectAll))
+				f.Mismatch = "checksum differs"
+			}
+		}
+		return float64(sum.Rows) / elapsed.Seconds(), nil
+	})
+	h.runPythonW2(ctx)
+}
+
+// flightStreamAll runs W2 through Flight SQL and folds every row into the
+// checksum, reading the values from the Arrow columns.
+func flightStreamAll(ctx context.Context, cl *afsql.Client) (streamSum, error) {
+	var sum streamSum
+	info, err := cl.Execute(ctx, queryW2)
+	if err != nil {
+		return sum, err
+	}
+	rdr, err := cl.DoGet(ctx, info.Endpoint[0].Ticket)
+	if err != nil {
+		return sum, err
+	}
+	defer rdr.Release()
+	for rdr.Next() {
+		rec := rdr.RecordBatch()
+		id := rec.Column(0).(*array.Int64)
+		uid := rec.Column(1).(*array.Int32)
+		amount := rec.Column(2).(*array.Float64)
+		qty := rec.Column(3).(*array.Int32)
+		name := rec.Column(4).(*array.String)
+		ts := rec.Column(5).(*array.Timestamp)
+		unit := ts.DataType().(*arrow.TimestampType).Unit
+		for i := 0; i < int(rec.NumRows()); i++ {
+			sum.addEvent(eventRow{ID: id.Value(i), UserID: uid.Value(i), Amount: amount.Value(i), AmountValid: amount.IsValid(i),
+				Qty: qty.Value(i), Name: name.Value(i), TS: ts.Value(i).ToTime(unit)})
+		}
+	}
+	return sum, rdr.Err()
+}
+
+// benchPython is the interpreter the Python figures use.
+func benchPython() string {
+	if p := os.Getenv("SQLGATE_BENCH_PYTHON"); p != "" {
+		return p
+	}
+	cache := os.Getenv("XDG_CACHE_HOME")
+	if cache == "" {
+		home, _ := os.UserHomeDir()
+		cache = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(cache, "sqlgate", "adbc-flightsql-1.13.0", "bin", "python")
+}
+
+// pythonReady reports whether the Python figures can run.
+func pythonReady(ctx context.Context) bool {
+	return exec.CommandContext(ctx, benchPython(), "-c", "import adbc_driver_flightsql.dbapi, pyarrow, pandas, psycopg2").Run() == nil
+}
+
+// runPythonW2 runs bench/python/w2.py per system and method; the script
+// times its own runs (after a warm-up) and prints their rows per second.
+func (h *harness) runPythonW2(ctx context.Context) {
+	if !pythonReady(ctx) {
+		h.logf("W2 into Python skipped: %s lacks adbc_driver_flightsql, pyarrow, pandas or psycopg2", benchPython())
+		return
+	}
+	py := h.addFigure(&figure{Workload: figW2Python, Metric: "rows/s", Unit: "rows/s", HigherBetter: true, Systems: map[string]*stat{}})
+	pg := h.addFigure(&figure{Workload: figW2Psycopg2, Metric: "rows/s", Unit: "rows/s", HigherBetter: true, Systems: map[string]*stat{}})
+	var pgConn, sgConn string
+	for _, t := range h.targets {
+		switch t.name {
+		case sysPostgres:
+			pgConn = t.connString
+		case sysSqlgate:
+			sgConn = t.connString
+		}
+	}
+	run := func(method, target string) *stat {
+		h.logf("W2 python %s %s", method, target)
+		args := []string{filepath.Join("python", "w2.py"), method, target, strconv.FormatInt(h.expectAll.Rows, 10),
+			strconv.Itoa(h.cfg.Warmups), strconv.Itoa(h.cfg.Runs)}
+		out, err := exec.CommandContext(ctx, benchPython(), args...).Output()
+		if err != nil {
+			if ee, ok := err.(*exec.ExitError); ok {
+				return errStat(fmt.Errorf("w2.py %s: %v: %s", method, err, strings.TrimSpace(string(ee.Stderr))))
+			}
+			return errStat(err)
+		}
+		var samples []float64
+		if err := json.Unmarshal(out, &samples); err != nil {
+			return errStat(fmt.Errorf("w2.py %s said %q", method, out))
+		}
+		return newStat(samples)
+	}
+	py.Systems[sysSqlgate] = run("adbc", "grpc://"+h.sqlgate.flightAddr)
+	psycopg2PG := run("psycopg2", pgConn)
+	py.Systems[sysPostgres] = psycopg2PG
+	pg.Systems[sysPostgres] = psycopg2PG
+	pg.Systems[sysSqlgate] = run("psycopg2", sgConn)
+}
+
+// runFlightIngest is W8's bulk load through Flight SQL ingest: copyRows
+// events as Arrow batches of 65536 rows (built before the clock starts:
+// the loader already holds Arrow data) into a fresh table per run, against
+// PostgreSQL's COPY FROM STDIN binary of the "W8 COPY" figure.
+func (h *harness) runFlightIngest(ctx context.Context) {
+	if h.sqlgate == nil || h.sqlgate.flightAddr == "" {
+		return
+	}
+	f := h.addFigure(&figure{Workload: fmt.Sprintf("W8 bulk load, %d rows (sqlgate: Flight SQL ingest of Arrow; PostgreSQL: COPY binary)", h.cfg.CopyRows),
+		Metric: "rows/s", Unit: "rows/s", HigherBetter: true, Systems: map[string]*stat{}})
+	for _, g := range h.figures {
+		if strings.HasPrefix(g.Workload, "W8 COPY") {
+			f.Systems[sysPostgres] = g.Systems[sysPostgres]
+		}
+	}
+	h.logf("W8 sqlgate Flight SQL ingest")
+	recs := eventBatches(h.cfg.CopyRows, 65536)
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	cl, err := afsql.NewClient(h.sqlgate.flightAddr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		f.Systems[sysSqlgate] = errStat(err)
+		return
+	}
+	defer cl.Close()
+	run := 0
+	f.Systems[sysSqlgate] = h.repeat(ctx, func(ctx context.Context, _ bool) (float64, error) {
+		run++
+		table := "events_ingest_" + strconv.Itoa(run)
+		if _, err := cl.ExecuteUpdate(ctx, fmt.Sprintf(createEvents, table)); err != nil {
+			return 0, err
+		}
+		rdr, err := array.NewRecordReader(recs[0].Schema(), recs)
+		if err != nil {
+			return 0, err
+		}
+		defer rdr.Release()
+		start := time.Now()
+		n, err := cl.ExecuteIngest(ctx, rdr, &afsql.ExecuteIngestOpts{Table: table, TableDefinitionOptions: &afsql.TableDefinitionOptions{
+			IfNotExist: afsql.TableDefinitionOptionsTableNotExistOptionFail, IfExists: afsql.TableDefinitionOptionsTableExistsOptionAppend}})
+		elapsed := time.Since(start)
+		if err != nil {
+			return 0, err
+		}
+		if n != h.cfg.CopyRows {
+			h.mismatch(f.Workload, sysSqlgate, fmt.Sprintf("%d rows ingested, want %d", n, h.cfg.CopyRows))
+		}
+		_, _ = cl.ExecuteUpdate(ctx, "DROP TABLE "+table)
+		return float64(n) / elapsed.Seconds(), nil
+	})
+}
+
+// eventBatches are events 1..rows as Arrow batches of the events table's
+// schema.
+func eventBatches(rows int64, per int) []arrow.RecordBatch {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "user_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "amount", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "qty", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond}, Nullable: true},
+	}, nil)
+	var recs []arrow.RecordBatch
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for lo := int64(1); lo <= rows; lo += int64(per) {
+		for id := lo; id < lo+int64(per) && id <= rows; id++ {
+			e := makeEvent(id)
+			b.Field(0).(*array.Int64Builder).Append(e.ID)
+			b.Field(1).(*array.Int32Builder).Append(e.UserID)
+			if e.AmountValid {
+				b.Field(2).(*array.Float64Builder).Append(e.Amount)
+			} else {
+				b.Field(2).AppendNull()
+			}
+			b.Field(3).(*array.Int32Builder).Append(e.Qty)
+			b.Field(4).(*array.StringBuilder).Append(e.Name)
+			b.Field(5).(*array.TimestampBuilder).Append(arrow.Timestamp(e.TS.UnixMicro()))
+		}
+		recs = append(recs, b.NewRecordBatch())
+	}
+	return recs
+}

@@ -1,0 +1,447 @@
+package embedded
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sqlgate/sqlgate/fluss"
+)
+
+// readScan reads r whole into rows of int32 values, and says which path
+// served it.
+func readScan(t testing.TB, r fluss.RecordReader) ([][]int32, string) {
+	t.Helper()
+	defer r.Close()
+	path := ""
+	if p, ok := r.(fluss.ScanPathReporter); ok {
+		path = p.ScanPath()
+	}
+	var rows [][]int32
+	for {
+		rec, err := r.Next(context.Background())
+		if err != nil {
+			t.Fatalf("Next: %v", err)
+		}
+		if rec == nil {
+			return rows, path
+		}
+		rows = append(rows, recordRows(rec)...)
+		rec.Release()
+	}
+}
+
+// rowPath reads table tb's state in snap through the row decoder alone:
+// the reference a columnar read must equal, in order.
+func rowPath(t testing.TB, s *Store, tb fluss.Table, snap *storeSnapshot, proj []int) [][]int32 {
+	t.Helper()
+	ts := tb.(*tableHandle).t
+	plan, err := projectionFor(ts, proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]int32
+	for b := range ts.buckets {
+		recs, err := s.readBucket(context.Background(), ts, plan, snap.snap, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range recs {
+			rows = append(rows, recordRows(rec)...)
+			rec.Release()
+		}
+	}
+	return rows
+}
+
+func openColumnar(t testing.TB) *Store {
+	t.Helper()
+	s, err := Open(t.TempDir(), Options{ColumnarMinRows: 1, BatchRows: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestColumnarImage: a full scan asks for the image, later scans are served
+// from it exactly as the row path would (order, projection, limit, held
+// snapshots), and a write sends scans back to the row path until a new
+// image holds it.
+func TestColumnarImage(t *testing.T) {
+	ctx := context.Background()
+	s := openColumnar(t)
+	defer s.Close()
+	tb := createTable(t, s, "kv", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v", "w"), PrimaryKey: []string{"k"}}, BucketCount: 3})
+	upsert := func(rows ...[]int32) {
+		t.Helper()
+		rec := intRecord([]string{"k", "v", "w"}, rows...)
+		defer rec.Release()
+		if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var rows [][]int32
+	for k := range int32(1000) {
+		rows = append(rows, []int32{k, k * 2, k % 7})
+	}
+	upsert(rows...)
+	scan := func(opts fluss.ScanOptions) ([][]int32, string) {
+		t.Helper()
+		r, err := tb.Scan(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return readScan(t, r)
+	}
+	snapshot := func() *storeSnapshot {
+		ss, err := s.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ss.(*storeSnapshot)
+	}
+
+	early := snapshot() // before any image: the same state as the first one
+	defer early.Close()
+	want, p := scan(fluss.ScanOptions{Projection: []int{2, 0}})
+	if p != "row store" || len(want) != 1000 {
+		t.Fatalf("first scan: path %q, %d rows", p, len(want))
+	}
+	s.colWG.Wait()
+	for _, tc := range []struct {
+		opts fluss.ScanOptions
+		path string
+	}{
+		{fluss.ScanOptions{Projection: []int{2, 0}}, "columnar image"},
+		{fluss.ScanOptions{Projection: []int{0}}, "columnar image"},
+		{fluss.ScanOptions{Projection: []int{}}, "columnar image"},
+		{fluss.ScanOptions{Projection: []int{2, 0}, Limit: 250}, "columnar image"},
+		{fluss.ScanOptions{Projection: []int{1}}, "row store"}, // not in the image yet
+	} {
+		got, p := scan(tc.opts)
+		ref := rowPath(t, s, tb, early, tc.opts.Projection)
+		if tc.opts.Limit > 0 {
+			ref = ref[:tc.opts.Limit]
+		}
+		if p != tc.path || !slices.EqualFunc(got, ref, slices.Equal) {
+			t.Fatalf("%+v: path %q (want %q), %d rows, equal %v", tc.opts, p, tc.path, len(got), slices.EqualFunc(got, ref, slices.Equal))
+		}
+	}
+	waitImage(t, s, tb) // the image now holds column 1 too
+	if got, p := scan(fluss.ScanOptions{}); p != "columnar image" || !slices.EqualFunc(got, rowPath(t, s, tb, early, nil), slices.Equal) {
+		t.Fatalf("all columns: path %q, %d rows", p, len(got))
+	}
+	// A snapshot taken before the image holds its state.
+	if got, p := readScan(t, mustScan(t, early, tb, fluss.ScanOptions{})); p != "columnar image" || len(got) != 1000 {
+		t.Fatalf("early snapshot: path %q, %d rows", p, len(got))
+	}
+
+	before := snapshot()
+	defer before.Close()
+	upsert([]int32{5, -5, -5}, []int32{5000, 1, 1})
+	after := snapshot()
+	defer after.Close()
+	for _, c := range []struct {
+		ss   *storeSnapshot
+		path string
+		rows int
+	}{{early, "columnar image", 1000}, {before, "columnar image", 1000}, {after, "row store", 1001}} {
+		got, p := readScan(t, mustScan(t, c.ss, tb, fluss.ScanOptions{}))
+		if p != c.path || len(got) != c.rows || !slices.EqualFunc(got, rowPath(t, s, tb, c.ss, nil), slices.Equal) {
+			t.Fatalf("snapshot: path %q (want %q), %d rows (want %d)", p, c.path, len(got), c.rows)
+		}
+	}
+	// (The scans of the later snapshots asked for a new image: it may be
+	// there already.)
+	waitImage(t, s, tb)
+	got, p := scan(fluss.ScanOptions{})
+	if p != "columnar image" || !slices.EqualFunc(got, rowPath(t, s, tb, after, nil), slices.Equal) {
+		t.Fatalf("rebuilt: path %q, %d rows", p, len(got))
+	}
+	// The older snapshots now read the rows of the row store again.
+	if _, p := readScan(t, mustScan(t, before, tb, fluss.ScanOptions{})); p != "row store" {
+		t.Fatalf("snapshot older than the image: path %q", p)
+	}
+}
+
+func mustScan(t testing.TB, ss *storeSnapshot, tb fluss.Table, opts fluss.ScanOptions) fluss.RecordReader {
+	t.Helper()
+	st, _ := ss.Table(tb)
+	r, err := st.Scan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// waitImage scans tb until a build has made an image valid for the
+// current state (a build is throttled after a recent one).
+func waitImage(t testing.TB, s *Store, tb fluss.Table) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		r, err := tb.Scan(context.Background(), fluss.ScanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, p := readScan(t, r)
+		if p == "columnar image" {
+			return
+		}
+		s.colWG.Wait()
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("no columnar image within 10s")
+}
+
+// TestColumnarConcurrentWrites: while writers upsert and delete, every
+// scan of a held snapshot (a long transaction's) and every scan of the
+// newest state, through whichever path serves it, equals the row path's
+// reading of the same snapshot, and images keep being built and used.
+func TestColumnarConcurrentWrites(t *testing.T) {
+	ctx := context.Background()
+	s := openColumnar(t)
+	defer s.Close()
+	tb := createTable(t, s, "kv", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v", "w"), PrimaryKey: []string{"k"}}, BucketCount: 4})
+	var rows [][]int32
+	for k := range int32(3000) {
+		rows = append(rows, []int32{k, k, 0})
+	}
+	rec := intRecord([]string{"k", "v", "w"}, rows...)
+	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 7))
+			for i := int32(0); ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				k := rng.Int32N(4000)
+				var err error
+				if rng.IntN(4) == 0 {
+					del := intRecord([]string{"k"}, []int32{k})
+					_, err = tb.Delete(ctx, del)
+					del.Release()
+				} else {
+					up := intRecord([]string{"k", "v", "w"}, []int32{k, i, int32(w)}, []int32{(k + 1) % 4000, -i, int32(w)})
+					_, err = tb.Upsert(ctx, up, fluss.UpsertOptions{})
+					up.Release()
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if rng.IntN(20) == 0 {
+					time.Sleep(20 * time.Millisecond) // a pause lets an image be built and read
+				}
+			}
+		}()
+	}
+	paths := map[string]int{}
+	var long *storeSnapshot // a long transaction's snapshot, kept over many rounds
+	for round := range 60 {
+		if round%15 == 0 {
+			if long != nil {
+				long.Close()
+			}
+			ss, err := s.Snapshot(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			long = ss.(*storeSnapshot)
+		}
+		ss, err := s.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur := ss.(*storeSnapshot)
+		for _, snap := range []*storeSnapshot{long, cur} {
+			for _, proj := range [][]int{nil, {2, 0}} {
+				got, p := readScan(t, mustScan(t, snap, tb, fluss.ScanOptions{Projection: proj}))
+				paths[p]++
+				if ref := rowPath(t, s, tb, snap, proj); !slices.EqualFunc(got, ref, slices.Equal) {
+					t.Fatalf("round %d, path %q, projection %v: %d rows, the row path %d", round, p, proj, len(got), len(ref))
+				}
+			}
+		}
+		cur.Close()
+		// A plain scan (its own snapshot) asks for images as the rounds go.
+		r, err := tb.Scan(ctx, fluss.ScanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, p := readScan(t, r)
+		paths["plain "+p]++
+		if len(got) == 0 {
+			t.Fatal("empty scan")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	long.Close()
+	close(stop)
+	wg.Wait()
+	t.Logf("scans by path: %v", paths)
+	waitImage(t, s, tb)
+}
+
+// TestSplitScan: the parts of a split scan, read one after the other,
+// are the whole scan in its order, from the image and from the row store.
+func TestSplitScan(t *testing.T) {
+	ctx := context.Background()
+	for _, minRows := range []int64{1, -1} {
+		s, err := Open(t.TempDir(), Options{ColumnarMinRows: minRows, BatchRows: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := createTable(t, s, "kv", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v", "w"), PrimaryKey: []string{"k"}}, BucketCount: 5})
+		var rows [][]int32
+		for k := range int32(200_000) {
+			rows = append(rows, []int32{k, k * 3, k % 11})
+		}
+		rec := intRecord([]string{"k", "v", "w"}, rows...)
+		if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+		want := "row store"
+		if minRows > 0 {
+			waitImage(t, s, tb)
+			want = "columnar image"
+		}
+		ss, err := s.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := rowPath(t, s, tb, ss.(*storeSnapshot), []int{2, 0})
+		ss.Close()
+		for _, parts := range []int{2, 3} {
+			rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{Projection: []int{2, 0}}, parts)
+			if err != nil || len(rs) != parts {
+				t.Fatalf("SplitScan(%d): %d readers, %v", parts, len(rs), err)
+			}
+			var got [][]int32
+			for _, r := range rs {
+				part, p := readScan(t, r)
+				if p != want {
+					t.Fatalf("part path %q, want %q", p, want)
+				}
+				got = append(got, part...)
+			}
+			if !slices.EqualFunc(got, ref, slices.Equal) {
+				t.Fatalf("%d parts (%s): %d rows, want %d", parts, want, len(got), len(ref))
+			}
+		}
+		if rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{}, 9); err != nil || rs != nil {
+			t.Fatalf("more parts than buckets or chunks: %d readers, %v", len(rs), err)
+		}
+		s.Close()
+	}
+}
+
+// TestSplitScanConcurrentWrites: a writer moves amounts between pairs of
+// rows, each move one atomic upsert, so that every consistent state has
+// the same row count and sum; every split scan (parts read at once, from
+// the row store or the image) and every plain scan taken meanwhile sees
+// exactly that.
+func TestSplitScanConcurrentWrites(t *testing.T) {
+	ctx := context.Background()
+	s := openColumnar(t)
+	defer s.Close()
+	tb := createTable(t, s, "kv", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v", "w"), PrimaryKey: []string{"k"}}, BucketCount: 4})
+	const n = 20_000
+	var rows [][]int32
+	for k := range int32(n) {
+		rows = append(rows, []int32{k, 0, 0})
+	}
+	rec := intRecord([]string{"k", "v", "w"}, rows...)
+	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rng := rand.New(rand.NewPCG(1, 2))
+		vals := make([]int32, n)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			a, b := rng.Int32N(n), rng.Int32N(n)
+			if a == b {
+				continue
+			}
+			d := rng.Int32N(100)
+			vals[a] += d
+			vals[b] -= d
+			up := intRecord([]string{"k", "v", "w"}, []int32{a, vals[a], int32(i)}, []int32{b, vals[b], int32(i)})
+			_, err := tb.Upsert(ctx, up, fluss.UpsertOptions{})
+			up.Release()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if i%20 == 0 {
+				time.Sleep(30 * time.Millisecond) // room for an image
+			}
+		}
+	}()
+	check := func(what string, readers []fluss.RecordReader) string {
+		var count, sum int64
+		paths := ""
+		var wg sync.WaitGroup
+		got := make([][][]int32, len(readers))
+		ps := make([]string, len(readers))
+		for i, r := range readers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got[i], ps[i] = readScan(t, r)
+			}()
+		}
+		wg.Wait()
+		for i, part := range got {
+			for _, row := range part {
+				count++
+				sum += int64(row[1])
+			}
+			paths = ps[i]
+		}
+		if count != n || sum != 0 {
+			t.Fatalf("%s (%s): %d rows, sum %d", what, paths, count, sum)
+		}
+		return paths
+	}
+	seen := map[string]int{}
+	for round := 0; round < 80; round++ {
+		rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{Projection: []int{0, 1}}, 2)
+		if err != nil || rs == nil {
+			t.Fatalf("SplitScan: %v, %d readers", err, len(rs))
+		}
+		seen["split "+check("split scan", rs)]++
+		r, err := tb.Scan(ctx, fluss.ScanOptions{Projection: []int{0, 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen["plain "+check("scan", []fluss.RecordReader{r})]++
+		time.Sleep(time.Millisecond)
+	}
+	close(stop)
+	<-done
+	t.Logf("scans by path: %v", seen)
+}

@@ -1,0 +1,21 @@
+package fluss
+
+import "context"
+
+// ScanPathReporter is implemented by a RecordReader that can say which of
+// its store's read paths serves it (for a primary-key table of the
+// embedded store: "columnar image" or "row store"), so that EXPLAIN
+// ANALYZE can show it.
+type ScanPathReporter interface {
+	ScanPath() string
+}
+
+// SplitScanner is implemented by tables whose scan can be split into
+// parts read at the same time (by several workers): SplitScan returns
+// readers of disjoint parts of one consistent snapshot whose rows together
+// are the scan's, part 0 first in the scan's order. It returns nil (and no
+// error) when the table cannot be split that many ways; the caller then
+// scans it whole. opts.Limit must be 0.
+type SplitScanner interface {
+	SplitScan(ctx context.Context, opts ScanOptions, parts int) ([]RecordReader, error)
+}

@@ -1,0 +1,108 @@
+package lower
+
+import (
+	"slices"
+
+	"github.com/sqlgate/sqlgate/binder"
+)
+
+// pruneAggregateInputs narrows an aggregation's input to the columns its
+// grouping keys and aggregates read (issue 27): without it
+//
+//	SELECT count(*), sum(qty), avg(amount) FROM events WHERE user_id < 50000
+//
+// scanned every column of events (the strings too), the filter compacted
+// all of them, and a join below a GROUP BY carried every column of both
+// sides through its build and probe. The input gets what pruneJoinInputs
+// gives a projection's (pruneInput: a scan or lookup that decodes only
+// those columns, under its filter; joins whose inputs are narrowed), and
+// the aggregation is rewritten over it, so that its output is unchanged.
+func pruneAggregateInputs(n binder.Node) binder.Node {
+	n = rewriteChildren(n, pruneAggregateInputs)
+	a, ok := n.(*binder.Aggregate)
+	if !ok {
+		return n
+	}
+	// Only an input that reads a table narrows to some gain; a projection
+	// over a sort or a union would only add a node.
+	need := map[int]bool{}
+	leaf := a.Input
+	if f, ok := leaf.(*binder.Filter); ok {
+		// The filter's columns stay in the input: a filter over a narrowed
+		// scan is what the scan then decodes, with no projection between.
+		markColumns(f.Cond, need)
+		leaf = f.Input
+	}
+	switch leaf.(type) {
+	case *binder.Scan, *binder.Join, *scanProjection, *pkLookup:
+	default:
+		return n
+	}
+	for _, g := range a.GroupBy {
+		markColumns(g, need)
+	}
+	for _, c := range a.Aggs {
+		for _, e := range c.Args {
+			markColumns(e, need)
+		}
+		if c.Filter != nil {
+			markColumns(c.Filter, need)
+		}
+		for _, k := range c.OrderBy {
+			markColumns(k.Expr, need)
+		}
+	}
+	if len(need) == len(a.Input.Columns()) {
+		return n
+	}
+	var in binder.Node
+	var remap map[int]int
+	if _, ok := leaf.(*binder.Join); ok && leaf != a.Input {
+		// A filter over a join: pruneJoinInputs narrows the join under a
+		// projection of the columns needed.
+		keep := make([]int, 0, len(need))
+		for c := range need {
+			keep = append(keep, c)
+		}
+		slices.Sort(keep)
+		cols := a.Input.Columns()
+		p := &binder.Project{Input: a.Input}
+		remap = map[int]int{}
+		for i, c := range keep {
+			remap[c] = i
+			p.Exprs = append(p.Exprs, &binder.ColumnRef{Index: c, Name: cols[c].Name, T: cols[c].T})
+			p.Cols = append(p.Cols, cols[c])
+		}
+		in = pruneJoinInputs(p)
+	} else {
+		in, remap = pruneInput(a.Input, need)
+	}
+	if in == a.Input {
+		return n
+	}
+	out := *a
+	out.Input = in
+	out.GroupBy = make([]binder.Expr, len(a.GroupBy))
+	for i, g := range a.GroupBy {
+		out.GroupBy[i] = remapColumns(g, remap)
+	}
+	out.Aggs = make([]binder.AggCall, len(a.Aggs))
+	for i, c := range a.Aggs {
+		nc := c
+		nc.Args = make([]binder.Expr, len(c.Args))
+		for j, e := range c.Args {
+			nc.Args[j] = remapColumns(e, remap)
+		}
+		if c.Filter != nil {
+			nc.Filter = remapColumns(c.Filter, remap)
+		}
+		if len(c.OrderBy) > 0 {
+			nc.OrderBy = make([]binder.SortKey, len(c.OrderBy))
+			for j, k := range c.OrderBy {
+				nc.OrderBy[j] = binder.SortKey{Expr: remapColumns(k.Expr, remap), Desc: k.Desc, NullsFirst: k.NullsFirst}
+			}
+		}
+		out.Aggs[i] = nc
+	}
+	return &out
+}

@@ -1,0 +1,141 @@
+package lower
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// TestParallelAggregation: aggregations over a table above parallelMinRows
+// give the serial plan's rows (inside a transaction's runtime, which is
+// never parallel) when split over the row store's buckets and over the
+// columnar image, with NULLs, empty inputs, groups and a join.
+func TestParallelAggregation(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	ctx := context.Background()
+	s := openStore(t)
+	rows := parallelMinRows + 50_000
+	f := fluss.TablePath{Database: fluss.DefaultDatabase, Table: "f"}
+	a := types.Int64Type
+	a.NotNull = true
+	info, err := s.CreateTable(ctx, f, fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{
+		{Name: "a", Type: a}, {Name: "b", Type: types.Int64Type}, {Name: "d", Type: types.Float64Type}, {Name: "c", Type: types.StringType}},
+		PrimaryKey: []string{"a"}}, BucketCount: 4}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bld := array.NewRecordBuilder(memory.DefaultAllocator, info.ArrowSchema())
+	for i := range rows {
+		bld.Field(0).(*array.Int64Builder).Append(int64(i))
+		if i%11 == 0 {
+			bld.Field(1).(*array.Int64Builder).AppendNull()
+			bld.Field(2).(*array.Float64Builder).AppendNull()
+			bld.Field(3).(*array.StringBuilder).AppendNull()
+			continue
+		}
+		bld.Field(1).(*array.Int64Builder).Append(int64(i * 7 % 1000))
+		bld.Field(2).(*array.Float64Builder).Append(float64(i%400) / 4) // exact in any order of addition
+		bld.Field(3).(*array.StringBuilder).Append(fmt.Sprintf("s%d", i%97))
+	}
+	rec := bld.NewRecordBatch()
+	bld.Release()
+	tb, err := s.Table(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	s.create(t, "dim", true, [][3]any{{int64(0), int64(1), "zero"}, {int64(1), nil, "one"}, {int64(2), int64(3), "two"}, {int64(3), int64(3), nil}})
+
+	queries := []string{
+		"SELECT count(*), sum(b), avg(d), min(c), max(d), count(c) FROM f WHERE b % 3 = 1",
+		"SELECT b % 7, count(*), count(c), sum(d), avg(d), min(a), max(c) FROM f GROUP BY b % 7 ORDER BY 1",
+		"SELECT count(*), sum(b), avg(d), max(c) FROM f WHERE a < 0",
+		"SELECT c, count(*) FROM f WHERE a < 0 GROUP BY c",
+		"SELECT dim.c, count(*), sum(f.b), avg(f.d) FROM f JOIN dim ON f.b % 4 = dim.a GROUP BY dim.c ORDER BY 1",
+		"SELECT avg(d) FROM f WHERE d IS NULL",
+	}
+	run := func(q string, untransacted bool) ([]string, string) {
+		t.Helper()
+		stmts, err := sql.NewParser().Parse(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := binder.Bind(ctx, s.Store, stmts[0], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, err := PlanWith(st.(*binder.Query).Plan, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt := &Runtime{Ctx: ctx, Tables: s.Store, EC: &exec.EvalContext{Ctx: ctx, Mem: memory.DefaultAllocator},
+			Untransacted: untransacted, Metrics: map[Node]*exec.Metrics{}}
+		rt.EC.Env = rt
+		op, err := Build(rt, root)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		var out []string
+		for {
+			b, err := op.Next(ctx)
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			if b == nil {
+				break
+			}
+			out = append(out, rowsText(b)...)
+			b.Release()
+		}
+		op.Close()
+		path := ""
+		for _, m := range rt.Metrics {
+			if m.Workers > 1 {
+				path = m.ScanPath
+			}
+		}
+		return out, path
+	}
+	seen := map[string]bool{}
+	for deadline := time.Now().Add(20 * time.Second); len(seen) < 2 && time.Now().Before(deadline); {
+		for _, q := range queries {
+			got, path := run(q, true) // first: the first round reads the row store
+			want, serial := run(q, false)
+			if serial != "" {
+				t.Fatalf("%s: parallel inside a transaction", q)
+			}
+			if path == "" {
+				t.Fatalf("%s: not parallel", q)
+			}
+			seen[path] = true
+			if !strings.Contains(q, "ORDER BY") {
+				slices.Sort(want)
+				slices.Sort(got)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s (%s):\n got %v\nwant %v", q, path, got, want)
+			}
+		}
+		time.Sleep(50 * time.Millisecond) // the image is built in the background
+	}
+	if !seen["row store"] || !seen["columnar image"] {
+		t.Fatalf("paths seen: %v (want the row store's and the image's)", seen)
+	}
+}

@@ -41,7 +41,10 @@
 // compare as PostgreSQL's records; never sent to a client), ctecorr.go a
 // WITH query that reads the rows enclosing its level, insertselect.go
 // INSERT ... SELECT's unknown outputs typed by their target columns,
-// createlike.go CREATE TABLE (LIKE source). The
+// createlike.go CREATE TABLE (LIKE source), arrayfuncs.go the polymorphic
+// array functions (array_append ... width_bucket over thresholds) whose
+// array and element arguments unify as anycompatible, jsonbops.go jsonb -
+// text|integer|text[] (jsonb_delete). The
 // bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.
 //

@@ -153,3 +153,8 @@ func (c *Catalog) LookupRole(name string) (uint32, bool) {
 	}
 	return 0, false
 }
+
+var _ functions.CollationCatalog = (*Catalog)(nil)
+
+// CollationExists implements functions.CollationCatalog.
+func (c *Catalog) CollationExists(oid uint32) bool { return rowByOID(collationRows(), oid) }

@@ -66,6 +66,9 @@
 //     similar_to_escape(p [, e]), substring(x SIMILAR p ESCAPE e) and
 //     overlay(x PLACING y FROM n [FOR m]) -> plain calls (similar.go); @>
 //     <@ ? ?| ?& -> pg__op_contains(a, b) and friends, as -> is;
+//   - the operators TiDB's grammar lacks (operators.go): ~~ !~~ ~~* !~~*
+//     -> [NOT] LIKE/ILIKE, ~<~ ~<=~ ~>=~ ~>~ ^@ # #- && and the prefix
+//     operators ~ @ |/ ||/ -> pg__op_* calls (exec/functions/opfuncs.go);
 //   - f(args) WITHIN GROUP (ORDER BY keys) (withingroup.go) ->
 //     group_concat(pg__within_group(args) ORDER BY keys SEPARATOR
 //     'pg__agg:f');

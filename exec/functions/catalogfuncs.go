@@ -276,6 +276,7 @@ func catalogFuncs() []*Func {
 		{Name: "json_build_array", Ret: tJSON, Kernel: rowFunc(tJSON, false, func(context.Context, []any) (any, error) { return "[]", nil })},
 	}
 	fs = append(fs, privilegeFuncs()...)
+	fs = append(fs, sysInfoFuncs()...) // sysinfo.go
 	fs = append(fs, regprocFuncs()...)
 	// Functions that read the catalog or the session are never folded at
 	// bind time: a prepared statement must see later DDL, and only the

@@ -93,4 +93,21 @@
 //   - extract('julian', timestamp), and date_part/extract/date_trunc over
 //     interval and time, are declared (so that resolution matches
 //     PostgreSQL's) but fail with 0A000.
+//   - float8 sin/cos/tan/asin/acos/atan/atan2, the hyperbolic functions,
+//     ln/log/log10/exp and power call the C library through cgo
+//     (libm_cgo.go), as PostgreSQL does, so their last digit is
+//     PostgreSQL's on the same machine; the degree variants (sind ...)
+//     are float.c's algorithms (trig.go). A build without cgo uses Go's
+//     math package (libm_purego.go), whose last digit can differ.
+//
+// More families, one file each: numeric gcd/lcm/factorial/scale
+// (mathnumeric.go); the privilege inquiry functions over the optional
+// PrivilegeCatalog (privileges.go) and the text-name syntax check they and
+// the reg* inputs share (qualname.go); system information that follows
+// from what sqlgate is (sysinfo.go); the functions behind the operators
+// sql's rewrite turns into pg__op_* calls (opfuncs.go); jsonb - and #-
+// (jsonbdelete.go); array_to_json, json(b)_object, jsonb_insert,
+// jsonb_set_lax (jsonextra.go); the polymorphic array functions the binder
+// types (arraypoly.go); overlaps and timestamp(date, time) (overlaps.go);
+// make_time/make_timestamp(tz) (maketime.go).
 package functions

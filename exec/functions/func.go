@@ -111,6 +111,9 @@ func allFuncs() []*Func {
 	fs = append(fs, numericMathFuncs()...)
 	fs = append(fs, operatorFuncs()...)
 	fs = append(fs, jsonbDeleteFuncs()...)
+	fs = append(fs, jsonExtraFuncs()...)
+	fs = append(fs, overlapsFuncs()...)
+	fs = append(fs, makeTimeFuncs()...)
 	return fs
 }
 

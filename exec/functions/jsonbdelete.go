@@ -130,13 +130,9 @@ func jsonbDeletePathRow(_ context.Context, a []any) (any, error) {
 	default:
 		return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot delete path in scalar")
 	}
-	items, _ := a[1].([]any)
-	path := make([]string, len(items))
-	for k, p := range items {
-		if p == nil {
-			return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "path element at position %d is null", k+1)
-		}
-		path[k] = p.(string)
+	path, err := textPath(a[1])
+	if err != nil {
+		return nil, err
 	}
 	if len(path) == 0 {
 		return doc, nil
@@ -149,44 +145,19 @@ func jsonbDeletePathRow(_ context.Context, a []any) (any, error) {
 }
 
 func deletePath(node any, path []string, level int) (any, error) {
-	step := path[level]
-	last := level == len(path)-1
-	switch x := node.(type) {
-	case map[string]any:
-		child, ok := x[step]
-		switch {
-		case !ok:
-		case last:
-			delete(x, step)
-		default:
-			c, err := deletePath(child, path, level+1)
-			if err != nil {
-				return nil, err
-			}
-			x[step] = c
-		}
-		return x, nil
-	case []any:
-		idx, err := parsePathIndex(step, level)
-		if err != nil {
-			return nil, err
-		}
-		n := len(x)
-		if idx < 0 {
-			idx += n
-		}
-		if idx < 0 || idx >= n {
+	return walkJSONPath(node, path, level, jsonLeaf{
+		object: func(x map[string]any, key string) (any, error) {
+			delete(x, key)
 			return x, nil
-		}
-		if last {
+		},
+		array: func(x []any, idx int) (any, error) {
+			if idx < 0 {
+				idx += len(x)
+			}
+			if idx < 0 || idx >= len(x) {
+				return x, nil
+			}
 			return append(x[:idx:idx], x[idx+1:]...), nil
-		}
-		c, err := deletePath(x[idx], path, level+1)
-		if err != nil {
-			return nil, err
-		}
-		x[idx] = c
-		return x, nil
-	}
-	return node, nil
+		},
+	})
 }

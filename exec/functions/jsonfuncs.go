@@ -292,12 +292,9 @@ func jsonbSetRow(_ context.Context, v []any) (any, error) {
 	if len(v) > 3 {
 		create, _ = v[3].(bool)
 	}
-	path := make([]string, len(pathAny))
-	for k, p := range pathAny {
-		if p == nil {
-			return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "path element at position %d is null", k+1)
-		}
-		path[k] = p.(string)
+	path, err := textPath(pathAny)
+	if err != nil {
+		return nil, err
 	}
 	var root any
 	dec := json.NewDecoder(strings.NewReader(doc))
@@ -332,17 +329,26 @@ func jsonbSetRow(_ context.Context, v []any) (any, error) {
 	return types.ParseJSON(strings.TrimSpace(b.String()), true)
 }
 
-func setPath(node any, path []string, level int, nv any, create bool) (any, error) {
+// jsonLeaf is what a path operation does at the path's last step, in an
+// object (key) or an array (the index as written, negative from the end).
+type jsonLeaf struct {
+	object func(x map[string]any, key string) (any, error)
+	array  func(x []any, idx int) (any, error)
+}
+
+// walkJSONPath walks path down a decoded document and applies leaf at its
+// last step, as PostgreSQL's setPath walks: a missing key or an index out
+// of range above the last step leaves the document as it is.
+func walkJSONPath(node any, path []string, level int, leaf jsonLeaf) (any, error) {
 	step := path[level]
 	last := level == len(path)-1
 	switch x := node.(type) {
 	case map[string]any:
-		child, ok := x[step]
-		switch {
-		case last && (ok || create):
-			x[step] = nv
-		case !last && ok:
-			c, err := setPath(child, path, level+1, nv, create)
+		if last {
+			return leaf.object(x, step)
+		}
+		if child, ok := x[step]; ok {
+			c, err := walkJSONPath(child, path, level+1, leaf)
 			if err != nil {
 				return nil, err
 			}
@@ -354,27 +360,16 @@ func setPath(node any, path []string, level int, nv any, create bool) (any, erro
 		if err != nil {
 			return nil, err
 		}
-		n := len(x)
-		if idx < 0 {
-			idx += n
-			if idx < 0 {
-				if last && create {
-					return append([]any{nv}, x...), nil
-				}
-				return x, nil
-			}
-		}
-		if idx >= n {
-			if last && create {
-				return append(x, nv), nil
-			}
-			return x, nil
-		}
 		if last {
-			x[idx] = nv
+			return leaf.array(x, idx)
+		}
+		if idx < 0 {
+			idx += len(x)
+		}
+		if idx < 0 || idx >= len(x) {
 			return x, nil
 		}
-		c, err := setPath(x[idx], path, level+1, nv, create)
+		c, err := walkJSONPath(x[idx], path, level+1, leaf)
 		if err != nil {
 			return nil, err
 		}
@@ -382,6 +377,37 @@ func setPath(node any, path []string, level int, nv any, create bool) (any, erro
 		return x, nil
 	}
 	return node, nil
+}
+
+// setPath is jsonb_set's step: replace (or, with create, add) the value.
+func setPath(node any, path []string, level int, nv any, create bool) (any, error) {
+	return walkJSONPath(node, path, level, jsonLeaf{
+		object: func(x map[string]any, key string) (any, error) {
+			if _, ok := x[key]; ok || create {
+				x[key] = nv
+			}
+			return x, nil
+		},
+		array: func(x []any, idx int) (any, error) {
+			n := len(x)
+			if idx < 0 {
+				idx += n
+			}
+			switch {
+			case idx < 0:
+				if create {
+					return append([]any{nv}, x...), nil
+				}
+			case idx >= n:
+				if create {
+					return append(x, nv), nil
+				}
+			default:
+				x[idx] = nv
+			}
+			return x, nil
+		},
+	})
 }
 
 func parsePathIndex(s string, level int) (int, error) {

@@ -236,6 +236,30 @@ func relationExists(ctx context.Context, c CatalogInfo, oid uint32) (bool, error
 	return ok, err
 }
 
+// namedIn is the byName of a kind the privilege catalog looks up by name
+// (kind names it in the 42704 error).
+func namedIn(kind string, lookup func(PrivilegeCatalog, string) (uint32, bool)) func(context.Context, CatalogInfo, string) (uint32, error) {
+	return func(_ context.Context, c CatalogInfo, s string) (uint32, error) {
+		p, err := privilegeCatalog(c)
+		if err != nil {
+			return 0, err
+		}
+		oid, ok := lookup(p, s)
+		if !ok {
+			return 0, sqlerr.New(sqlerr.UndefinedObject, "%s %q does not exist", kind, s)
+		}
+		return oid, nil
+	}
+}
+
+// existsIn is the exists of a kind the privilege catalog knows by OID.
+func existsIn(has func(PrivilegeCatalog, uint32) bool) func(context.Context, CatalogInfo, uint32) (bool, error) {
+	return func(_ context.Context, c CatalogInfo, oid uint32) (bool, error) {
+		p, err := privilegeCatalog(c)
+		return err == nil && has(p, oid), err
+	}
+}
+
 // notNamed is the byName of a kind sqlgate has none of.
 func notNamed(what string) func(context.Context, CatalogInfo, string) (uint32, error) {
 	return func(_ context.Context, _ CatalogInfo, s string) (uint32, error) {
@@ -330,39 +354,11 @@ func privObjects() []*privObject {
 			},
 			public: publicHolds("EXECUTE")},
 		{fn: "has_language_privilege", privs: []string{"USAGE"},
-			byName: func(_ context.Context, c CatalogInfo, s string) (uint32, error) {
-				p, err := privilegeCatalog(c)
-				if err != nil {
-					return 0, err
-				}
-				oid, ok := p.LookupLanguage(s)
-				if !ok {
-					return 0, sqlerr.New(sqlerr.UndefinedObject, "language %q does not exist", s)
-				}
-				return oid, nil
-			},
-			exists: func(_ context.Context, c CatalogInfo, oid uint32) (bool, error) {
-				p, err := privilegeCatalog(c)
-				return err == nil && p.LanguageExists(oid), err
-			},
-			public: publicHolds("USAGE")},
+			byName: namedIn("language", PrivilegeCatalog.LookupLanguage),
+			exists: existsIn(PrivilegeCatalog.LanguageExists), public: publicHolds("USAGE")},
 		{fn: "has_tablespace_privilege", privs: []string{"CREATE"},
-			byName: func(_ context.Context, c CatalogInfo, s string) (uint32, error) {
-				p, err := privilegeCatalog(c)
-				if err != nil {
-					return 0, err
-				}
-				oid, ok := p.LookupTablespace(s)
-				if !ok {
-					return 0, sqlerr.New(sqlerr.UndefinedObject, "tablespace %q does not exist", s)
-				}
-				return oid, nil
-			},
-			exists: func(_ context.Context, c CatalogInfo, oid uint32) (bool, error) {
-				p, err := privilegeCatalog(c)
-				return err == nil && p.TablespaceExists(oid), err
-			},
-			public: publicHolds()},
+			byName: namedIn("tablespace", PrivilegeCatalog.LookupTablespace),
+			exists: existsIn(PrivilegeCatalog.TablespaceExists), public: publicHolds()},
 		{fn: "has_type_privilege", privs: []string{"USAGE"},
 			byName: func(ctx context.Context, c CatalogInfo, s string) (uint32, error) {
 				oid, ok, err := lookupType(ctx, c, s)

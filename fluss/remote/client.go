@@ -375,20 +375,7 @@ func (c *Client) storeMetadata(resp *pb.MetadataResponse) {
 			continue
 		}
 		path := fluss.TablePath{Database: p.GetDatabaseName(), Table: p.GetTableName()}
-		m := &tableMeta{id: tm.GetTableId()}
-		for _, b := range tm.BucketMetadata {
-			id := int(b.GetBucketId())
-			if id < 0 || id > 1<<16 {
-				continue
-			}
-			for len(m.leaders) <= id {
-				m.leaders = append(m.leaders, -1)
-			}
-			if b.LeaderId != nil {
-				m.leaders[id] = b.GetLeaderId()
-			}
-		}
-		c.tables[path] = m
+		c.tables[path] = routing(tm.GetTableId(), tm.BucketMetadata)
 	}
 	c.storePartitions(resp.PartitionMetadata) // partitions.go
 }
@@ -445,6 +432,26 @@ func (c *Client) replaced(t Table) bool {
 	defer c.mu.Unlock()
 	m := c.tables[t.Path]
 	return t.ID != 0 && m != nil && m.id != 0 && m.id != t.ID
+}
+
+// routing is a table's (or a partition's) bucket leaders as a metadata
+// answer gives them, -1 where a bucket has none; bucket ids out of range
+// are ignored rather than grown into.
+func routing(tableID int64, buckets []*pb.PbBucketMetadata) *tableMeta {
+	m := &tableMeta{id: tableID}
+	for _, b := range buckets {
+		id := int(b.GetBucketId())
+		if id < 0 || id > 1<<16 {
+			continue
+		}
+		for len(m.leaders) <= id {
+			m.leaders = append(m.leaders, -1)
+		}
+		if b.LeaderId != nil {
+			m.leaders[id] = b.GetLeaderId()
+		}
+	}
+	return m
 }
 
 // bucketCall sends a request to the leader of one bucket, retrying

@@ -66,23 +66,10 @@ func (c *Client) storePartitions(pms []*pb.PbPartitionMetadata) {
 		if pm.PartitionId == nil {
 			continue
 		}
-		m := &tableMeta{id: pm.GetTableId()}
-		for _, b := range pm.BucketMetadata {
-			id := int(b.GetBucketId())
-			if id < 0 || id > 1<<16 {
-				continue
-			}
-			for len(m.leaders) <= id {
-				m.leaders = append(m.leaders, -1)
-			}
-			if b.LeaderId != nil {
-				m.leaders[id] = b.GetLeaderId()
-			}
-		}
 		if c.parts == nil {
 			c.parts = map[int64]*tableMeta{}
 		}
-		c.parts[pm.GetPartitionId()] = m
+		c.parts[pm.GetPartitionId()] = routing(pm.GetTableId(), pm.BucketMetadata)
 	}
 }
 

@@ -36,12 +36,9 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 	}
 	s.catMu.Lock()
 	defer s.catMu.Unlock()
-	if s.tables == nil {
-		return fluss.TableInfo{}, errClosed()
-	}
-	old, ok := s.tables[path]
-	if !ok {
-		return fluss.TableInfo{}, undefinedTable(path)
+	old, err := s.tableLocked(path)
+	if err != nil {
+		return fluss.TableInfo{}, err
 	}
 	desc, schemaChanged, err := fluss.ApplyTableChanges(old.info, changes)
 	if err != nil {
@@ -75,6 +72,19 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 		return fluss.TableInfo{}, err
 	}
 	return t.info, nil
+}
+
+// tableLocked is the state of the table at path for a catalog change
+// (catMu held): 42P01 when there is none, an error once the store closed.
+func (s *Store) tableLocked(path fluss.TablePath) (*tableState, error) {
+	if s.tables == nil {
+		return nil, errClosed()
+	}
+	t, ok := s.tables[path]
+	if !ok {
+		return nil, undefinedTable(path)
+	}
+	return t, nil
 }
 
 // changeEntries writes the catalog with change applied to each entry

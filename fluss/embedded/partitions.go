@@ -291,12 +291,9 @@ func (s *Store) listPartitions(ctx context.Context, path fluss.TablePath, id int
 
 // partitionedLocked is the state of the partitioned table at path.
 func (s *Store) partitionedLocked(path fluss.TablePath) (*tableState, error) {
-	if s.tables == nil {
-		return nil, errClosed()
-	}
-	t, ok := s.tables[path]
-	if !ok {
-		return nil, undefinedTable(path)
+	t, err := s.tableLocked(path)
+	if err != nil {
+		return nil, err
 	}
 	if !t.info.IsPartitioned() {
 		return nil, fluss.ErrNotPartitioned(path)

@@ -26,12 +26,9 @@ func (s *Store) RenameTable(ctx context.Context, from, to fluss.TablePath) (flus
 	}
 	s.catMu.Lock()
 	defer s.catMu.Unlock()
-	if s.tables == nil {
-		return fluss.TableInfo{}, errClosed()
-	}
-	old, ok := s.tables[from]
-	if !ok {
-		return fluss.TableInfo{}, undefinedTable(from)
+	old, err := s.tableLocked(from)
+	if err != nil {
+		return fluss.TableInfo{}, err
 	}
 	if from.Database != to.Database {
 		return fluss.TableInfo{}, sqlerr.New(sqlerr.FeatureNotSupported, "cannot move table \"%s\" to database \"%s\" by renaming it", from.Table, to.Database)
@@ -40,7 +37,7 @@ func (s *Store) RenameTable(ctx context.Context, from, to fluss.TablePath) (flus
 		return fluss.TableInfo{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", to.Table)
 	}
 	id := old.info.TableID
-	err := s.changeEntries(ctx, old, func(e *catalogEntry) {
+	err = s.changeEntries(ctx, old, func(e *catalogEntry) {
 		if e.TableID == id || e.isPartitionOf(id) { // a partition's entry names its table too
 			e.Table = to.Table
 		}

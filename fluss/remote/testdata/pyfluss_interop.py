@@ -28,6 +28,8 @@ import json
 import math
 import struct
 import sys
+
+import quick_exit
 from decimal import Decimal
 
 import fluss
@@ -326,4 +328,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    quick_exit.run(main)

@@ -21,8 +21,9 @@ Exit status 1 with the differences on stderr when a value differs.
 import asyncio
 import datetime as dt
 import json
-import os
 import sys
+
+import quick_exit
 
 import fluss
 
@@ -192,13 +193,8 @@ def main():
     else:
         print(f"unknown mode {mode}", file=sys.stderr)
         status = 2
-    # pyfluss 1.0.0 now and then aborts (SIGABRT) while the interpreter
-    # tears its runtime down after list_partition_infos, with everything
-    # done and printed: leave without the teardown.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(status)
+    return status
 
 
 if __name__ == "__main__":
-    main()
+    quick_exit.run(main)

@@ -7,6 +7,8 @@ that no sqlgate server announces (tablecache_cluster_test.go).
 import asyncio
 import sys
 
+import quick_exit
+
 import fluss
 import pyarrow as pa
 
@@ -34,4 +36,4 @@ async def main(bootstrap, db, name):
 
 
 if __name__ == "__main__":
-    asyncio.run(main(*sys.argv[1:4]))
+    quick_exit.run(lambda: asyncio.run(main(*sys.argv[1:4])))

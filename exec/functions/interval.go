@@ -64,9 +64,16 @@ func intervalFuncs() []*Func {
 
 // intervalGetter reads argument k as an interval array.
 func intervalGetter(k int, a arrow.Array) (*array.MonthDayNanoInterval, error) {
-	x, ok := a.(*array.MonthDayNanoInterval)
+	return argAs[*array.MonthDayNanoInterval](k, a, "interval")
+}
+
+// argAs reads argument k as the Arrow array type A, failing with badArg
+// (what names the SQL type) when the binder gave another.
+func argAs[A arrow.Array](k int, a arrow.Array, what string) (A, error) {
+	x, ok := a.(A)
 	if !ok {
-		return nil, badArg(k, a, "interval")
+		var zero A
+		return zero, badArg(k, a, what)
 	}
 	return x, nil
 }

@@ -73,11 +73,7 @@ func currentTimeSpecialize(_ []types.T, consts []any) (types.T, Kernel) {
 }
 
 func timeTZArg(k int, a arrow.Array) (*array.Int64, error) {
-	x, ok := a.(*array.Int64)
-	if !ok {
-		return nil, badArg(k, a, "time with time zone")
-	}
-	return x, nil
+	return argAs[*array.Int64](k, a, "time with time zone")
 }
 
 // timeTZPlusInterval is timetz ± interval: the interval's time part moves

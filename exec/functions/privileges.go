@@ -416,13 +416,9 @@ func columnPrivilegeFuncs() []*Func {
 	privs := []string{"SELECT", "INSERT", "UPDATE", "REFERENCES"}
 	k := func(withUser bool) Kernel {
 		return withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			g := grantee{superuser: true}
-			if withUser {
-				var err error
-				if g, err = userArg(ctx, c, a[0]); err != nil {
-					return nil, err
-				}
-				a = a[1:]
+			g, a, err := granteeOf(ctx, c, a, withUser)
+			if err != nil {
+				return nil, err
 			}
 			p, err := privilegeCatalog(c)
 			if err != nil {
@@ -486,19 +482,26 @@ func columnPrivilegeFuncs() []*Func {
 	return fs
 }
 
+// granteeOf is whom a privilege function asks about: the user of its first
+// argument when the signature has one (withUser; the rest of the arguments
+// follow), else the session's user, the catalog's superuser.
+func granteeOf(ctx context.Context, c CatalogInfo, a []any, withUser bool) (grantee, []any, error) {
+	if !withUser {
+		return grantee{superuser: true}, a, nil
+	}
+	g, err := userArg(ctx, c, a[0])
+	return g, a[1:], err
+}
+
 // roleMembershipFuncs are pg_has_role's six signatures. The superuser is
 // a member of every role, any role of itself.
 func roleMembershipFuncs() []*Func {
 	privs := []string{"MEMBER", "USAGE"}
 	k := func(withUser bool) Kernel {
 		return withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			g := grantee{superuser: true}
-			if withUser {
-				var err error
-				if g, err = userArg(ctx, c, a[0]); err != nil {
-					return nil, err
-				}
-				a = a[1:]
+			g, a, err := granteeOf(ctx, c, a, withUser)
+			if err != nil {
+				return nil, err
 			}
 			var role uint32
 			if name, isName := a[0].(string); isName {
@@ -539,13 +542,9 @@ func parameterPrivilegeFuncs() []*Func {
 	privs := []string{"SET", "ALTER SYSTEM"}
 	k := func(withUser bool) Kernel {
 		return withCatalog(tBool, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-			g := grantee{superuser: true}
-			if withUser {
-				var err error
-				if g, err = userArg(ctx, c, a[0]); err != nil {
-					return nil, err
-				}
-				a = a[1:]
+			g, a, err := granteeOf(ctx, c, a, withUser)
+			if err != nil {
+				return nil, err
 			}
 			if _, err := privilegeList(a[1].(string), privs, false); err != nil {
 				return nil, err

@@ -808,6 +808,12 @@ func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 			// text as written, as ParseTextIn gives it: the literal's
 			// value is already that string, boxed once
 			v = x.Value
+		} else if t.Kind == types.Interval {
+			// A literal is read with the qualifier (INTERVAL '1' DAY is a
+			// day), as PostgreSQL passes the typmod to interval_in for a
+			// constant; a run-time text -> interval cast reads it without
+			// and then truncates (exec's cast, types.ParseTextIn).
+			v, err = types.ParseIntervalAs(s, t)
 		} else {
 			// A timestamptz literal without an offset is in the session's zone.
 			v, err = types.ParseTextIn(s, t, functions.LocationOf(b.ctx))

@@ -218,6 +218,7 @@ func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args 
 		return nil, b.errAt(node, err.(*sqlerr.Error))
 	}
 	call.T = t
+	call.Arrays = name == "array_agg" && len(argTypes) == 1 && argTypes[0].Kind == types.Array
 	idx := len(st.keys) + len(st.calls)
 	st.calls = append(st.calls, call)
 	return &aggRef{Index: idx, Name: name, T: t}, nil
@@ -400,6 +401,9 @@ func (b *binder) bindJSONAggregate(node ast.ExprNode, name string, args []ast.Ex
 		e, err := b.bindAggregateCallFiltered(node, "array_agg", []ast.ExprNode{a}, distinct, filter, order)
 		if err != nil {
 			return nil, err
+		}
+		if r, ok := e.(*aggRef); ok { // json_agg keeps NULL and unequal arrays
+			b.agg.calls[r.Index-len(b.agg.keys)].Arrays = false
 		}
 		parts[i] = e
 	}

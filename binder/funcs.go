@@ -130,6 +130,9 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", typeText))
 	}
+	if isRecordTarget(tn) {
+		return b.bindRecordCast(s, n) // recordcast.go
+	}
 	target, err := typeFromName(tn)
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.As(err))

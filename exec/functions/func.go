@@ -114,6 +114,8 @@ func allFuncs() []*Func {
 	fs = append(fs, jsonExtraFuncs()...)
 	fs = append(fs, overlapsFuncs()...)
 	fs = append(fs, makeTimeFuncs()...)
+	fs = append(fs, jsonbCmpFuncs()...)
+	fs = append(fs, bpcharFuncs()...)
 	return fs
 }
 

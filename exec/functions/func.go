@@ -116,6 +116,7 @@ func allFuncs() []*Func {
 	fs = append(fs, makeTimeFuncs()...)
 	fs = append(fs, jsonbCmpFuncs()...)
 	fs = append(fs, bpcharFuncs()...)
+	fs = append(fs, jsonCastOpFuncs()...)
 	return fs
 }
 

@@ -54,7 +54,7 @@ func jsSkipString(b []byte, i int) (int, bool, bool) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
+				if i+6 > len(b) || types.HexRune4(b[i+2:i+6]) < 0 {
 					return i, esc, false
 				}
 				i += 6
@@ -68,15 +68,6 @@ func jsSkipString(b []byte, i int) (int, bool, bool) {
 		}
 	}
 	return i, esc, false
-}
-
-func isHex4(b []byte) bool {
-	for _, c := range b[:4] {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 func jsDigits(b []byte, i int) int {
@@ -194,46 +185,44 @@ func jsSkipContainer(b []byte, i int) (int, bool) {
 	}
 }
 
-// jsonStep follows one step (a string key or an int64 index; with
-// textIndex a string step on an array is read as an integer, as #> does)
-// from the value at the start of doc. It returns the span of the value
-// reached; found is false when the key or element is missing or the step
-// meets a scalar. With lastWins every member of an object is read and the
-// last duplicate key wins (json as written); otherwise the first match is
-// taken (jsonb, whose keys are unique). A document that is not JSON as
-// far as it was read is 22P02.
-func jsonStep(doc []byte, step any, textIndex, lastWins bool) (start, end int, found bool, err error) {
+// pathStep is one step of a JSON path: an object key, or an array index
+// (an integer key of ->, or a text step #> reads as one on an array).
+type pathStep struct {
+	key   string
+	idx   int64
+	isIdx bool
+	null  bool // a NULL path element: nothing is found
+}
+
+// jsonStep follows one step from the value at the start of doc (with
+// textIndex a key step on an array is read as an integer, as #> does).
+// It returns the span of the value reached; found is false when the key
+// or element is missing or the step meets a scalar. With lastWins every
+// member of an object is read and the last duplicate key wins (json as
+// written); otherwise the first match is taken (jsonb, whose keys are
+// unique). A document that is not JSON as far as it was read is 22P02.
+func jsonStep(doc []byte, st pathStep, textIndex, lastWins bool) (start, end int, found bool, err error) {
 	i := jsSpace(doc, 0)
 	if i >= len(doc) {
 		return 0, 0, false, errJSONSyntax()
 	}
 	switch doc[i] {
 	case '{':
-		key, ok := step.(string)
-		if !ok {
+		if st.isIdx {
 			return 0, 0, false, nil
 		}
-		return jsonObjectField(doc, i, key, lastWins)
+		return jsonObjectField(doc, i, st.key, lastWins)
 	case '[':
-		idx, ok := arrayIndexStep(step, textIndex)
+		idx, ok := st.idx, st.isIdx
+		if !ok && textIndex {
+			idx, ok = parseIndexText(st.key)
+		}
 		if !ok {
 			return 0, 0, false, nil
 		}
 		return jsonArrayElement(doc, i, idx)
 	}
 	return 0, 0, false, nil
-}
-
-func arrayIndexStep(step any, textIndex bool) (int64, bool) {
-	switch x := step.(type) {
-	case int64:
-		return x, true
-	case string:
-		if textIndex {
-			return parseIndexText(x)
-		}
-	}
-	return 0, false
 }
 
 // parseIndexText reads a path step as #> reads it on an array: an
@@ -401,7 +390,7 @@ func jsonUnquote(q []byte) (string, error) {
 		k++
 	}
 	if k == len(raw) {
-		return string(raw), nil
+		return stringOf(raw), nil // a view: callers copy it into a builder
 	}
 	out := make([]byte, 0, len(raw))
 	out = append(out, raw[:k]...)
@@ -424,7 +413,7 @@ func jsonUnquote(q []byte) (string, error) {
 		case 't':
 			out = append(out, '\t')
 		case 'u':
-			r := hexRune(raw[i+2 : i+6])
+			r := types.HexRune4(raw[i+2 : i+6])
 			i += 6
 			if r == 0 {
 				return "", sqlerr.New(sqlerr.Code("22P05"), "unsupported Unicode escape sequence").
@@ -432,7 +421,7 @@ func jsonUnquote(q []byte) (string, error) {
 			}
 			if r >= 0xD800 && r < 0xDC00 {
 				if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-					if lo := hexRune(raw[i+2 : i+6]); lo >= 0xDC00 && lo < 0xE000 {
+					if lo := types.HexRune4(raw[i+2 : i+6]); lo >= 0xDC00 && lo < 0xE000 {
 						r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
 						i += 6
 					} else {
@@ -454,23 +443,8 @@ func jsonUnquote(q []byte) (string, error) {
 	return string(out), nil
 }
 
-func hexRune(h []byte) rune {
-	var r rune
-	for _, c := range h {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c-'a') + 10
-		default:
-			r |= rune(c-'A') + 10
-		}
-	}
-	return r
-}
-
-// jsonValueText is ->>'s text of the value span v: a string unquoted,
+// jsonValueText is ->>'s text of the value span v (a view of v's bytes
+// where it can be): a string unquoted,
 // null as SQL NULL (ok false), anything else as its text (normalised as
 // jsonb prints it when normalize, for text that was never jsonb).
 func jsonValueText(v []byte, normalize bool) (s string, ok bool, err error) {
@@ -481,13 +455,13 @@ func jsonValueText(v []byte, normalize bool) (s string, ok bool, err error) {
 	case 'n':
 		return "", false, nil
 	case 't', 'f':
-		return string(v), true, nil
+		return stringOf(v), true, nil
 	}
 	if normalize && !plainNumber(v) {
 		s, err := types.ParseJSON(string(v), true)
 		return s, err == nil, err
 	}
-	return string(v), true, nil
+	return stringOf(v), true, nil
 }
 
 // jsonValueJSON is ->'s value: the text as written (json), or as jsonb
@@ -496,7 +470,7 @@ func jsonValueJSON(v []byte, normalize bool) (string, error) {
 	if normalize && !plainNumber(v) && v[0] != 't' && v[0] != 'f' && v[0] != 'n' && !(v[0] == '"' && !hasByte(v, '\\')) {
 		return types.ParseJSON(string(v), true)
 	}
-	return string(v), nil
+	return stringOf(v), nil
 }
 
 // plainNumber reports whether v is a number jsonb prints as written: no
@@ -527,3 +501,7 @@ func hasByte(v []byte, c byte) bool {
 
 // bytesOf views s's bytes without copying (the scanner only reads them).
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// stringOf views b as a string without copying; it must not outlive b's
+// buffer (the kernels append it to a builder, which copies).
+func stringOf(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -98,20 +98,40 @@ func jsonStepReader(a arrow.Array, isPath bool) (func(int, []pathStep) []pathSte
 // reached (its text with asText) to b, or NULL when there is none.
 func appendJSONExtract(b *array.StringBuilder, doc []byte, steps []pathStep, textIndex, asText bool, mode jsonDocMode) error {
 	lastWins, normalize := mode != jsonbDoc, mode == castDoc
-	if mode == castDoc {
-		if err := jsonCheckDoc(doc); err != nil {
-			return err
-		}
-		if err := types.CheckJSONBEscapes(doc); err != nil {
-			return err
-		}
-	}
 	s, e := jsSpace(doc, 0), len(doc)
 	for e > s && (doc[e-1] == ' ' || doc[e-1] == '\t' || doc[e-1] == '\n' || doc[e-1] == '\r') {
 		e--
 	}
 	if s >= e {
 		return errJSONSyntax()
+	}
+	if mode == castDoc {
+		if len(steps) > 0 && !steps[0].null && !steps[0].isIdx && doc[s] == '{' {
+			// the first step reads the whole object, checking it on the
+			// way: the document is checked once it ends where the text does
+			vs, ve, ok, objEnd, err := jsonObjectFieldEnd(doc, s, steps[0].key, true)
+			if err != nil {
+				return err
+			}
+			if objEnd != e {
+				return errJSONSyntax()
+			}
+			if err := types.CheckJSONBEscapes(doc); err != nil {
+				return err
+			}
+			if !ok {
+				b.AppendNull()
+				return nil
+			}
+			s, e, steps = vs, ve, steps[1:]
+		} else {
+			if err := jsonCheckDoc(doc); err != nil {
+				return err
+			}
+			if err := types.CheckJSONBEscapes(doc); err != nil {
+				return err
+			}
+		}
 	}
 	for _, st := range steps {
 		if st.null {

@@ -260,43 +260,50 @@ func parseIndexText(s string) (int64, bool) {
 }
 
 func jsonObjectField(doc []byte, i int, key string, lastWins bool) (start, end int, found bool, err error) {
+	start, end, found, _, err = jsonObjectFieldEnd(doc, i, key, lastWins)
+	return start, end, found, err
+}
+
+// jsonObjectFieldEnd is jsonObjectField that also returns the index after
+// the object when it read the object to its end (objEnd 0 otherwise).
+func jsonObjectFieldEnd(doc []byte, i int, key string, lastWins bool) (start, end int, found bool, objEnd int, err error) {
 	i = jsSpace(doc, i+1)
 	if i < len(doc) && doc[i] == '}' {
-		return 0, 0, false, nil
+		return 0, 0, false, i + 1, nil
 	}
 	for {
 		if i = jsSpace(doc, i); i >= len(doc) || doc[i] != '"' {
-			return 0, 0, false, errJSONSyntax()
+			return 0, 0, false, 0, errJSONSyntax()
 		}
 		ks := i
 		ke, esc, ok := jsSkipString(doc, i)
 		if !ok {
-			return 0, 0, false, errJSONSyntax()
+			return 0, 0, false, 0, errJSONSyntax()
 		}
 		if i = jsSpace(doc, ke); i >= len(doc) || doc[i] != ':' {
-			return 0, 0, false, errJSONSyntax()
+			return 0, 0, false, 0, errJSONSyntax()
 		}
 		vs := jsSpace(doc, i+1)
 		ve, ok := jsSkip(doc, vs)
 		if !ok {
-			return 0, 0, false, errJSONSyntax()
+			return 0, 0, false, 0, errJSONSyntax()
 		}
 		if jsonKeyIs(doc[ks:ke], esc, key) {
 			start, end, found = vs, ve, true
 			if !lastWins {
-				return start, end, true, nil
+				return start, end, true, 0, nil
 			}
 		}
 		if i = jsSpace(doc, ve); i >= len(doc) {
-			return 0, 0, false, errJSONSyntax()
+			return 0, 0, false, 0, errJSONSyntax()
 		}
 		switch doc[i] {
 		case ',':
 			i++
 		case '}':
-			return start, end, found, nil
+			return start, end, found, i + 1, nil
 		default:
-			return 0, 0, false, errJSONSyntax()
+			return 0, 0, false, 0, errJSONSyntax()
 		}
 	}
 }

@@ -24,6 +24,7 @@ func TestJSONScanMatchesCastThenLookup(t *testing.T) {
 		`{"a":"\u12"}`, "\"a\tb\"", `[1 2]`, `{"a":1 "b":2}`, `{1:2}`, `{"a":[}`, `]`, `{"a":1}}`, `[-01]`, `[1e]`, `[+1]`,
 		// jsonb's escape rules
 		`{"a": 1, "b": "x\u0000"}`, `{"a": "\ud800"}`, `{"a": "\udc00x"}`, `{"a": "\ud800\u0041"}`,
+		`{"a": "\u0000", "b": }`, `["\u0000", 1,]`, `{"a": 1} {"a": 2}`, `{"a": 1}]`, `  {"a": 1}  `,
 	}
 	steps := [][]pathStep{
 		{{key: "a"}}, {{key: "b"}}, {{key: "zz"}}, {{key: "é"}}, {{key: ""}}, {{key: `a"b`}}, {{idx: 0, isIdx: true}},

@@ -117,6 +117,7 @@ func allFuncs() []*Func {
 	fs = append(fs, jsonbCmpFuncs()...)
 	fs = append(fs, bpcharFuncs()...)
 	fs = append(fs, jsonCastOpFuncs()...)
+	fs = append(fs, dateBinFuncs()...)
 	return fs
 }
 

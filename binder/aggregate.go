@@ -15,6 +15,7 @@ import (
 var aggregateNames = map[string]bool{
 	"count": true, "sum": true, "avg": true, "min": true, "max": true,
 	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
+	"bit_and": true, "bit_or": true, "bit_xor": true,
 	"stddev": true, "stddev_samp": true, "stddev_pop": true,
 	"variance": true, "var_samp": true, "var_pop": true,
 	"pg__variance": true, "pg__stddev": true, // VARIANCE( and STDDEV( as sql's rewrite hands them over (aggName)
@@ -325,6 +326,10 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 	case "bool_and", "bool_or", "every":
 		if a.Kind == types.Bool {
 			return types.BoolType, nil
+		}
+	case "bit_and", "bit_or", "bit_xor":
+		if a.Kind == types.Int16 || a.Kind == types.Int32 || a.Kind == types.Int64 {
+			return a, nil
 		}
 	case "array_agg":
 		return types.ArrayOf(a), nil

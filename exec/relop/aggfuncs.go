@@ -1192,6 +1192,11 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		default:
 			return unsupported()
 		}
+	case "bit_and", "bit_or", "bit_xor": // bitagg.go
+		if !isBitAggArg(argType) {
+			return unsupported()
+		}
+		acc = &bitAcc{arg: spec.Arg, op: map[string]byte{"bit_and": '&', "bit_or": '|', "bit_xor": '#'}[fn], out: argType}
 	case "bool_and", "every", "bool_or":
 		if argType.ID() != arrow.BOOL {
 			return unsupported()

@@ -46,7 +46,7 @@ func CompareJSONB(a, b string) (int, error) {
 			ny = len(y.([]any))
 		}
 		if nx != ny {
-			return cmpInt(nx, ny), nil
+			return cmpArr(nx, ny), nil
 		}
 		if xs {
 			return -1, nil
@@ -77,20 +77,10 @@ func jsonbRank(v any) int {
 	return 5 // object
 }
 
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // jsonbCmp compares two decoded values below the top level.
 func jsonbCmp(x, y any) int {
 	if rx, ry := jsonbRank(x), jsonbRank(y); rx != ry {
-		return cmpInt(rx, ry)
+		return cmpArr(rx, ry)
 	}
 	switch a := x.(type) {
 	case string:
@@ -115,7 +105,7 @@ func jsonbCmp(x, y any) int {
 	case []any:
 		b := y.([]any)
 		if len(a) != len(b) {
-			return cmpInt(len(a), len(b))
+			return cmpArr(len(a), len(b))
 		}
 		for i := range a {
 			if c := jsonbCmp(a[i], b[i]); c != 0 {
@@ -125,7 +115,7 @@ func jsonbCmp(x, y any) int {
 	case map[string]any:
 		b := y.(map[string]any)
 		if len(a) != len(b) {
-			return cmpInt(len(a), len(b))
+			return cmpArr(len(a), len(b))
 		}
 		ka, kb := jsonbKeys(a), jsonbKeys(b)
 		for i := range ka {

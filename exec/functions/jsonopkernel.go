@@ -172,10 +172,7 @@ func appendJSONExtract(b *array.StringBuilder, doc []byte, steps []pathStep, tex
 // extractPathKernel is json(b)_extract_path(_text)(doc, VARIADIC path):
 // #> and #>> as functions, one path element per argument column.
 func extractPathKernel(t types.T, asText bool) Kernel {
-	mode := jsonDocMode(jsonDoc)
-	if t.Variant == types.JSONB {
-		mode = jsonbDoc
-	}
+	mode := docModeOf(t)
 	return func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 		if err := checkArity(args, n); err != nil {
 			return nil, err
@@ -234,4 +231,12 @@ func JSONCastFusion(name string) (string, bool) {
 		return "pg__jsonbtext_" + name[len("pg__json_"):], true
 	}
 	return "", false
+}
+
+// docModeOf is the mode of stored JSON text of type t (json or jsonb).
+func docModeOf(t types.T) jsonDocMode {
+	if t.Variant == types.JSONB {
+		return jsonbDoc
+	}
+	return jsonDoc
 }

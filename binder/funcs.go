@@ -70,6 +70,9 @@ func (b *binder) callFunction(n ast.Node, name string, args []Expr) (Expr, error
 	if e, ok, err := b.bindArrayPolyCall(n, name, args); ok { // arrayfuncs.go
 		return e, err
 	}
+	if e, ok, err := b.fuseJSONCast(n, name, args); ok { // jsonfuse.go
+		return e, err
+	}
 	var typeBuf [4]types.T // Resolve reads the types only: most calls' fit on the stack
 	argTypes := typeBuf[:0]
 	for _, a := range args {
@@ -135,6 +138,9 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	tn, err := sql.ParseTypeName(typeText)
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", typeText))
+	}
+	if isRecordTarget(tn) {
+		return b.bindRecordCast(s, n) // recordcast.go
 	}
 	target, err := typeFromName(tn)
 	if err != nil {

@@ -35,6 +35,11 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		}
 		return intCast(ec, xa, from, e.T)
 	}
+	if from.IsInteger() {
+		if out, ok := intToText(ec, xa, e.T); ok { // textfast.go
+			return out, nil
+		}
+	}
 	var loc *time.Location
 	if CastNeedsZone(from, e.T) {
 		loc = ec.Location()

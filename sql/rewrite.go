@@ -1415,6 +1415,17 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					k = m + 1
 					continue
 				}
+			case (w == "LAG" || w == "LEAD") && k+1 < j:
+				// lag/lead with an offset TiDB cannot parse: lagoffset.go
+				if m, commas, ok := r.lagOffsetAt(k, j); ok {
+					it, err := r.lagOffset(k, m, commas)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, it)
+					k = m + 1
+					continue
+				}
 			case w == "WITHIN":
 				// f(args) WITHIN GROUP (ORDER BY ..): withingroup.go
 				if _, _, ok := r.withinGroupAt(out, k, j); ok {

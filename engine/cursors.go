@@ -61,6 +61,9 @@ type cursor struct {
 	// its context, which outlives the DECLARE's.
 	res    pgwire.Result
 	cancel context.CancelFunc
+	// sub is the subscription of a cursor over SUBSCRIBE
+	// (subscribecursor.go); res is nil then.
+	sub *subscription
 	// inTxn: declared in the open transaction (a ROLLBACK drops it);
 	// depth: how many savepoints the transaction had then (a ROLLBACK TO
 	// one of them, or an earlier one, drops it).
@@ -153,6 +156,12 @@ func (s *session) execCursor(ctx context.Context, ps *statement) (pgwire.Result,
 	if cur == nil {
 		return nil, undefinedCursor(c.Name)
 	}
+	if cur.sub != nil {
+		return s.fetchSubscribe(ctx, cur, c) // subscribecursor.go
+	}
+	if c.Timeout != "" {
+		return nil, sqlerr.New(sqlerr.SyntaxError, "FETCH ... WITH (timeout) applies to cursors over SUBSCRIBE only")
+	}
 	out := &fetchResult{verb: "FETCH", mem: s.eng.mem}
 	if c.Move {
 		out.verb = "MOVE"
@@ -180,6 +189,9 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 	stmts, err := s.parser.Parse(c.Query)
 	if err != nil {
 		return nil, err
+	}
+	if len(stmts) == 1 && stmts[0].Kind == sql.Subscribe {
+		return s.declareSubscribe(ctx, ps, c, stmts[0], block) // subscribecursor.go
 	}
 	if len(stmts) != 1 || stmts[0].Kind != sql.Select {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", strconv.Quote(c.Query))
@@ -266,6 +278,10 @@ func (s *session) listCursors() []functions.Cursor {
 }
 
 func (c *cursor) close() {
+	if c.sub != nil {
+		c.sub.Close()
+		c.sub = nil
+	}
 	if c.res != nil {
 		c.res.Close()
 		c.res = nil

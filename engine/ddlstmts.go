@@ -37,6 +37,8 @@ func (s *session) prepareDDL(ctx context.Context, ps *statement) (*statement, er
 		return s.prepareExecute(ctx, ps)
 	case sql.FetchCursor:
 		return s.prepareFetch(ps), nil // cursors.go
+	case sql.Subscribe:
+		return s.prepareSubscribe(ctx, ps) // subscribe.go
 	}
 	return ps, nil
 }

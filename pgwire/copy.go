@@ -212,6 +212,9 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 	rows := 0
 	var scratch []byte
 	for {
+		if err := c.beforeStreamWait(res); err != nil { // stream.go
+			return err
+		}
 		b, err := res.Next(ctx)
 		if err != nil {
 			return err

@@ -338,6 +338,9 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			if p.done {
 				break
 			}
+			if err := c.beforeStreamWait(p.res); err != nil { // stream.go
+				return false, err
+			}
 			b, err := p.res.Next(p.ctx)
 			if err != nil {
 				return false, err

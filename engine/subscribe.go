@@ -253,7 +253,11 @@ func (s *session) execSubscribe(ctx context.Context, ps *statement) (pgwire.Resu
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
-	return s.startSubscription(ctx, ps.sub)
+	sub, err := s.startSubscription(ctx, ps.sub)
+	if err != nil {
+		return nil, err // not a typed nil in the interface
+	}
+	return sub, nil
 }
 
 // startSubscription opens the follow a subscription reads.

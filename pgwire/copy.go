@@ -183,6 +183,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 		return err
 	}
 	defer res.Close()
+	defer c.endStream() // stream.go
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: copyFormatCode(opts), ColumnFormatCodes: copyColumnFormats(opts, len(cols))})
 	w := copyWriter{opts: opts}
 	// PostgreSQL sends the binary header in the same CopyData as the first

@@ -328,6 +328,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 // go out batch by batch; the buffer is flushed whenever it passes the
 // threshold, so a result is never held whole in memory.
 func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
+	defer c.endStream() // stream.go
 	sent := 0
 	for {
 		if p.batch == nil || p.row >= int(p.batch.NumRows()) {

@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
 )
 
 // TestSubscribeSoak (issue 28, acceptance 3): subscribers follow one table
@@ -172,17 +171,17 @@ func vmRSS() string {
 // soakReader checks one subscriber's COPY text rows: change type,
 // bucket, offset, commit time, id.
 type soakReader struct {
-	mu        sync.Mutex
-	partial   []byte
-	seen      []bool
-	n         int
-	next      map[int]int64
-	bad       string
-	err       error
-	ackAt     []atomic.Int64
-	sentAt    []atomic.Int64
-	hist      [latencyBuckets]int64
-	fromSent  [latencyBuckets]int64
+	mu       sync.Mutex
+	partial  []byte
+	seen     []bool
+	n        int
+	next     map[int]int64
+	bad      string
+	err      error
+	ackAt    []atomic.Int64
+	sentAt   []atomic.Int64
+	hist     [latencyBuckets]int64
+	fromSent [latencyBuckets]int64
 }
 
 func (r *soakReader) count() int {
@@ -245,4 +244,3 @@ func (r *soakReader) fail(format string, args ...any) {
 		r.bad = fmt.Sprintf(format, args...)
 	}
 }
-

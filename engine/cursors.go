@@ -55,7 +55,9 @@ type cursor struct {
 	statement  string // the query string the DECLARE came from
 	hold       bool
 	scrollable bool
-	created    time.Time
+	// binary: DECLARE BINARY (a simple Query's FETCH sends binary rows).
+	binary  bool
+	created time.Time
 	cols       []pgwire.ResultColumn
 	// res is the running query; nil once read to its end. cancel ends
 	// its context, which outlives the DECLARE's.
@@ -131,16 +133,17 @@ func (s *session) prepareFetch(ps *statement) *statement {
 	c := ps.parsed.DDL.Cursor
 	if cur := s.cursors.get(c.Name); cur != nil && !c.Move {
 		ps.cols = cur.cols
+		ps.binary = cur.binary // cursorparams.go
 	}
 	return ps
 }
 
 // execCursor runs DECLARE, FETCH / MOVE and CLOSE.
-func (s *session) execCursor(ctx context.Context, ps *statement) (pgwire.Result, error) {
+func (s *session) execCursor(ctx context.Context, ps *statement, params []any) (pgwire.Result, error) {
 	c := ps.parsed.DDL.Cursor
 	switch ps.parsed.Kind {
 	case sql.DeclareCursor:
-		return s.declareCursor(ctx, ps, c)
+		return s.declareCursor(ctx, ps, c, params)
 	case sql.CloseCursor:
 		if c.All {
 			s.cursors.closeAll()
@@ -175,10 +178,7 @@ func (s *session) execCursor(ctx context.Context, ps *statement) (pgwire.Result,
 	return out, nil
 }
 
-func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.CursorStmt) (pgwire.Result, error) {
-	if c.Binary {
-		return nil, sqlerr.NotSupported("DECLARE BINARY CURSOR (declare the cursor without BINARY, or use the extended protocol's binary result format)")
-	}
+func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.CursorStmt, params []any) (pgwire.Result, error) {
 	block := s.txStatus != 'I' || s.held
 	if !c.Hold && !block {
 		return nil, sqlerr.New(sqlerr.NoActiveSQLTransaction, "DECLARE CURSOR can only be used in transaction blocks")
@@ -196,17 +196,18 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 	if len(stmts) != 1 || stmts[0].Kind != sql.Select {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", strconv.Quote(c.Query))
 	}
-	qps, err := s.prepareOne(ctx, stmts[0], nil)
+	// The query's parameters are the DECLARE's (cursorparams.go).
+	qps, err := s.prepareOne(ctx, stmts[0], ps.params)
 	if err != nil {
 		return nil, err
 	}
-	if len(qps.params) > 0 {
-		return nil, sqlerr.NotSupported("parameters in DECLARE CURSOR's query")
+	if err := cursorParams(qps, params); err != nil {
+		return nil, err
 	}
 	// The cursor's execution outlives this statement (whose context the
 	// wire server ends with it) and keeps its values (clock, session).
 	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	res, err := qps.execute(cctx, nil)
+	res, err := qps.execute(cctx, params)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -215,7 +216,7 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 	if s.tx != nil {
 		depth = len(s.tx.savepoints)
 	}
-	cur := &cursor{name: c.Name, statement: ps.source, hold: c.Hold, scrollable: c.Scroll, depth: depth,
+	cur := &cursor{name: c.Name, statement: ps.source, hold: c.Hold, scrollable: c.Scroll, binary: c.Binary, depth: depth,
 		created: time.Now(), cols: qps.cols, res: res, cancel: cancel, inTxn: block,
 		first: 1, total: -1, atStart: true}
 	if cur.statement == "" {

@@ -517,6 +517,8 @@ type statement struct {
 	source string
 	// sub is a SUBSCRIBE's plan, bare or in COPY (subscribe.go).
 	sub *subscribePlan
+	// binary: a FETCH from a BINARY cursor (cursorparams.go).
+	binary bool
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }

@@ -30,9 +30,6 @@ func (s *session) declareSubscribe(ctx context.Context, ps *statement, c *sql.Cu
 	if c.Scroll {
 		return nil, sqlerr.NotSupported("DECLARE ... SCROLL for SUBSCRIBE (a subscription's rows are read once, forward)")
 	}
-	if c.Binary {
-		return nil, sqlerr.NotSupported("DECLARE BINARY for SUBSCRIBE")
-	}
 	qps, err := s.prepareOne(ctx, st, nil)
 	if err != nil {
 		return nil, err
@@ -46,7 +43,7 @@ func (s *session) declareSubscribe(ctx context.Context, ps *statement, c *sql.Cu
 		depth = len(s.tx.savepoints)
 	}
 	cur := &cursor{name: c.Name, statement: ps.source, depth: depth, created: time.Now(), cols: qps.sub.cols,
-		sub: sub, inTxn: block, first: 1, total: -1, atStart: true}
+		sub: sub, inTxn: block, binary: c.Binary, first: 1, total: -1, atStart: true}
 	if cur.statement == "" {
 		cur.statement = ps.parsed.Text
 	}

@@ -303,8 +303,9 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	p := &portal{stmt: &prepared{stmt: st}, ctx: ctx}
 	defer p.close()
 	cols := st.Columns()
+	formats := simpleFormats(st) // binarycursor.go
 	if cols != nil {
-		enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), nil, c.location())
+		enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, c.location())
 		if err != nil {
 			return err
 		}
@@ -317,7 +318,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	}
 	p.res = res
 	if cols != nil {
-		c.send(rowDescription(cols, nil))
+		c.send(rowDescription(cols, formats))
 	}
 	_, err = c.stream(p, 0)
 	return err

@@ -77,7 +77,7 @@ func (h *tableHandle) FollowChangelog(ctx context.Context, opts fluss.FollowOpti
 	t := h.t
 	n := len(t.buckets)
 	f := &follower{s: h.s, t: t, pos: make([]int64, n), from: make([]int64, n), next: make([]int64, n),
-		fromMicros: opts.FromTimestamp, maxRows: opts.MaxRows, readers: make([]*logReader, n)}
+		fromMicros: opts.FromTimestamp, maxRows: opts.MaxRows, readers: make([]*logReader, n), mapped: make([]bool, n)}
 	if f.maxRows <= 0 {
 		f.maxRows = defaultFollowRows
 	}
@@ -145,9 +145,12 @@ type follower struct {
 	fromMicros      int64
 	maxRows         int
 	readers         []*logReader
-	dec             *format.BatchReader
-	oldReaders      map[*format.BatchDecoder]*format.BatchReader
-	wait            <-chan struct{}
+	// mapped[b]: readers[b] holds a mapping of the log (logmap.go), put
+	// back when the next poll maps the grown log or at Close.
+	mapped     []bool
+	dec        *format.BatchReader
+	oldReaders map[*format.BatchDecoder]*format.BatchReader
+	wait       <-chan struct{}
 	// rr is the bucket the next Poll looks at first, so that a busy
 	// bucket does not starve the others.
 	rr int
@@ -167,6 +170,10 @@ func (f *follower) Close() {
 		if r != nil {
 			r.close()
 			f.readers[i] = nil
+		}
+		if f.mapped[i] {
+			f.t.buckets[i].maps.put()
+			f.mapped[i] = false
 		}
 	}
 	if f.dec != nil {
@@ -288,6 +295,16 @@ func (f *follower) readBucket(b int, limit int64) (fluss.ChangeBatch, error) {
 		f.readers[b] = r
 	}
 	r.limit = limit
+	// Read from the log's mapping, as scans do: the page cache is shared
+	// by every follower and nothing is copied; without one, pread into a
+	// chunk the records keep alive only while they live.
+	bl := t.buckets[b]
+	if f.mapped[b] {
+		bl.maps.put()
+	}
+	r.mapped = bl.maps.get(r.f, limit)
+	f.mapped[b] = r.mapped != nil
+	defer func() { r.chunk, r.base = nil, 0 }()
 	var parts []arrow.RecordBatch
 	release := func() {
 		for _, p := range parts {

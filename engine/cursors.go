@@ -58,7 +58,7 @@ type cursor struct {
 	// binary: DECLARE BINARY (a simple Query's FETCH sends binary rows).
 	binary  bool
 	created time.Time
-	cols       []pgwire.ResultColumn
+	cols    []pgwire.ResultColumn
 	// res is the running query; nil once read to its end. cancel ends
 	// its context, which outlives the DECLARE's.
 	res    pgwire.Result

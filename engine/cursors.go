@@ -25,7 +25,10 @@ import (
 // any of them. A cursor declared without SCROLL or NO SCROLL is NO SCROLL:
 // PostgreSQL makes such a cursor scrollable only when its plan happens to
 // support backward scans, and documents that backward motion needs SCROLL;
-// sqlgate keeps the memory bound instead.
+// sqlgate keeps the memory bound instead. Except WITH HOLD: a hold cursor
+// keeps every row anyway (it is materialised at COMMIT), so without NO
+// SCROLL it scrolls, as PostgreSQL's does over any plan it can run
+// backward (pg_cursors.is_scrollable says so from the declaration on).
 //
 // FETCH and MOVE follow PostgreSQL's DoPortalFetch / PortalRunSelect step
 // for step (fetchPortal, runSelect), including their position bookkeeping
@@ -216,7 +219,8 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 	if s.tx != nil {
 		depth = len(s.tx.savepoints)
 	}
-	cur := &cursor{name: c.Name, statement: ps.source, hold: c.Hold, scrollable: c.Scroll, binary: c.Binary, depth: depth,
+	scrollable := c.Scroll || c.Hold && !c.NoScroll
+	cur := &cursor{name: c.Name, statement: ps.source, hold: c.Hold, scrollable: scrollable, binary: c.Binary, depth: depth,
 		created: time.Now(), cols: qps.cols, res: res, cancel: cancel, inTxn: block,
 		first: 1, total: -1, atStart: true}
 	if cur.statement == "" {

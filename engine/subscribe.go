@@ -71,6 +71,9 @@ type subscribePlan struct {
 	query *statement
 	cols  []pgwire.ResultColumn
 	out   *arrow.Schema
+	// whole: SUBSCRIBE t, whose query is every changelog column in order:
+	// the changes are shaped as they are, without running the plan.
+	whole bool
 }
 
 // subscribeColumns are the metadata columns a subscription starts with.
@@ -143,7 +146,7 @@ func (s *session) prepareSubscribe(ctx context.Context, ps *statement) (*stateme
 	if _, ok := qps.bound.(*binder.Query); !ok || qps.plan == nil {
 		return nil, notPerChange("this query")
 	}
-	plan := &subscribePlan{stmt: sub, info: info, query: qps}
+	plan := &subscribePlan{stmt: sub, info: info, query: qps, whole: sub.Query == ""}
 	fields := make([]arrow.Field, 0, len(qps.cols)+1)
 	for _, m := range subscribeColumns {
 		plan.cols = append(plan.cols, pgwire.ResultColumn{Name: m.name, Type: m.t})
@@ -437,6 +440,14 @@ func (r *subscription) poll(ctx context.Context) (bool, error) {
 // evaluate runs the changelog query over one bucket's changes and queues
 // its rows with the subscription's metadata columns.
 func (r *subscription) evaluate(ctx context.Context, bucket int, in arrow.RecordBatch) error {
+	if r.plan.whole {
+		out, err := r.shape(in, bucket)
+		if err != nil {
+			return err
+		}
+		r.queue = append(r.queue, out)
+		return nil
+	}
 	s := r.sess
 	ps := r.plan.query
 	backend, err := ps.backend()

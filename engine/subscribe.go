@@ -116,16 +116,11 @@ func (s *session) prepareSubscribe(ctx context.Context, ps *statement) (*stateme
 	if err != nil {
 		return nil, err
 	}
-	path, err := s.resolvePath(ctx, sql.ObjectName{Schema: tn.Schema.O, Name: tn.Name.O})
+	info, err := s.resolveTable(ctx, sql.ObjectName{Schema: tn.Schema.O, Name: tn.Name.O})
 	if err != nil {
 		return nil, err
 	}
-	s.eng.ddl.RLock()
-	info, err := s.eng.store.GetTable(ctx, path)
-	s.eng.ddl.RUnlock()
-	if err != nil {
-		return nil, err
-	}
+	path := info.Path
 	if info.IsPartitioned() {
 		return nil, sqlerr.NotSupported("SUBSCRIBE to a partitioned table")
 	}

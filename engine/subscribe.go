@@ -295,12 +295,14 @@ func (s *session) startSubscription(ctx context.Context, plan *subscribePlan) (*
 			opts.From[b] = off
 		}
 	case sql.SubscribeTimestamp:
-		v, err := types.ParseTextIn(st.Timestamp, types.T{Kind: types.TimestampTZ}, s.location())
+		// Microseconds, as PostgreSQL's timestamptz (precision 0 would round).
+		tz := types.TimestampTZType(6)
+		v, err := types.ParseTextIn(st.Timestamp, tz, s.location())
 		if err != nil {
 			return nil, err
 		}
 		opts.From = make([]int64, plan.info.Descriptor.BucketCount)
-		opts.FromTimestamp = types.ValueToTime(v, types.T{Kind: types.TimestampTZ}).UnixMicro()
+		opts.FromTimestamp = types.ValueToTime(v, tz).UnixMicro()
 	}
 	if st.Start != sql.SubscribeDefault && st.Snapshot != nil && *st.Snapshot {
 		return nil, sqlerr.New(sqlerr.InvalidParameterValue, "SNAPSHOT = true cannot be combined with FROM: the snapshot is the table's current rows, the changes after it follow")

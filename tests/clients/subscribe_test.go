@@ -410,3 +410,60 @@ func TestSubscribeRefusals(t *testing.T) {
 		t.Errorf("SNAPSHOT with FROM: %v (want 22023)", err)
 	}
 }
+
+// TestSubscribeProgressAndTimestamp: PROGRESS rows follow the changes
+// they cover, and FROM TIMESTAMP leaves out what committed before it.
+func TestSubscribeProgressAndTimestamp(t *testing.T) {
+	srv := startServer(t)
+	ctx := context.Background()
+	w := connectPgx(t, srv.ConnString())
+	sub := connectPgx(t, srv.ConnString())
+	mustExec(t, w, "CREATE TABLE pt (id INT)")
+	mustExec(t, w, "INSERT INTO pt VALUES (1), (2)")
+	time.Sleep(20 * time.Millisecond)
+	var cut time.Time
+	if err := w.QueryRow(ctx, "SELECT now()").Scan(&cut); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	mustExec(t, w, "INSERT INTO pt VALUES (3)")
+	mustExec(t, sub, "BEGIN")
+	mustExec(t, sub, fmt.Sprintf("DECLARE c CURSOR FOR SUBSCRIBE pt WITH (PROGRESS) FROM TIMESTAMP '%s'", cut.UTC().Format(time.RFC3339Nano)))
+	type row struct {
+		kind *string
+		off  *int64
+		ts   *time.Time
+		id   *int32
+	}
+	fetch := func() []row {
+		rows, err := sub.Query(ctx, "FETCH ALL c WITH (timeout = '2s')")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []row
+		for rows.Next() {
+			var r row
+			var bucket *int32
+			if err := rows.Scan(&r.kind, &bucket, &r.off, &r.ts, &r.id); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r)
+		}
+		if rows.Err() != nil {
+			t.Fatal(rows.Err())
+		}
+		return out
+	}
+	got := fetch()
+	for len(got) < 2 {
+		got = append(got, fetch()...)
+	}
+	if got[0].kind == nil || *got[0].kind != "+A" || *got[0].id != 3 || *got[0].off != 2 {
+		t.Fatalf("first row from the timestamp: %v %v %v (want +A, id 3, offset 2)", *got[0].kind, *got[0].id, *got[0].off)
+	}
+	p := got[1]
+	if p.kind != nil || p.off != nil || p.id != nil || p.ts == nil || !p.ts.Equal(*got[0].ts) {
+		t.Fatalf("PROGRESS row after the change: kind %v off %v id %v ts %v (change at %v)", p.kind, p.off, p.id, p.ts, got[0].ts)
+	}
+	mustExec(t, sub, "COMMIT")
+}

@@ -48,6 +48,8 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_prepared_statements": preparedStatementRows, // prepared.go
 		"pg_cursors":             cursorRows,            // cursors.go
 		"pg_locks":               c.lockRows,
+		"pg_stat_activity":       c.activityRows,     // activity.go
+		"pg_stat_progress_copy":  c.progressCopyRows, // activity.go
 		"pg_extension":           static(extensionRows()),
 		"pg_collation":           static(collationRows()),
 		"pg_language":            static(languageRows()),

@@ -244,7 +244,7 @@ func (c *conn) handleDescribe(body []byte) error {
 	return nil
 }
 
-func (c *conn) handleExecute(body []byte) error {
+func (c *conn) handleExecute(body []byte) (err error) {
 	// Decoded in place (portal name, NUL, int32 row limit), as
 	// pgproto3.Execute would but without copying the name: the portal is
 	// found by a map index that does not allocate.
@@ -261,6 +261,10 @@ func (c *conn) handleExecute(body []byte) error {
 	if p.stmt.stmt == nil {
 		c.send(&pgproto3.EmptyQueryResponse{})
 		return nil
+	}
+	if c.observed {
+		start := c.startStatement(p.stmt.stmt.SQL())
+		defer func() { c.endStatement(p.stmt.stmt, p.params, start, err) }()
 	}
 	// Outside a transaction block everything up to Sync is one implicit
 	// transaction, committed (or rolled back after an error) at Sync.
@@ -285,7 +289,7 @@ func (c *conn) handleExecute(body []byte) error {
 		}
 		p.res = res
 	}
-	_, err := c.stream(p, int(maxRows))
+	_, err = c.stream(p, int(maxRows))
 	c.sendStatusChanges()
 	if err != nil {
 		p.close()

@@ -272,7 +272,9 @@ func (c *conn) handleQuery(body []byte) {
 			// statement_timeout applies to each statement of the string
 			// separately, as in PostgreSQL 13 and later.
 			sctx, stop := c.withStatementTimeout(ctx)
+			start := c.startStatement(st.SQL())
 			err := c.runSimple(sctx, st)
+			c.endStatement(st, nil, start, err)
 			stop()
 			c.sendStatusChanges()
 			if err != nil {
@@ -397,7 +399,8 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			return false, err
 		}
 	}
-	c.out = appendCommandComplete(c.out, p.tag(sent))
+	c.lastTag = p.tag(sent)
+	c.out = appendCommandComplete(c.out, c.lastTag)
 	// Executing an exhausted portal again reports "SELECT 0".
 	p.suspended = true
 	return false, nil

@@ -23,6 +23,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/rowlock"
+	"github.com/sqlgate/sqlgate/server/activity"
 	"github.com/sqlgate/sqlgate/udf"
 )
 
@@ -103,8 +104,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.Auth.Users = md // users are looked up where CREATE ROLE keeps them
 	}
 	locks := &engineLocks{}
+	sessions := activity.New(roles, locks) // pg_stat_activity, pg_cancel_backend (server/activity)
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
-		Roles: catalogRoles{md: md}, Views: md, Locks: locks})
+		Roles: catalogRoles{md: md}, Views: md, Locks: locks, Activity: sessions})
 	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs})
 	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
@@ -117,6 +119,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		Auth:                  cfg.Auth,
 		TLS:                   cfg.TLS,
 		RequireTLS:            cfg.RequireTLS,
+		Observer:              sessions,
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
@@ -298,3 +301,18 @@ func inProcess(ctx context.Context, fc *remote.Config) (string, func(), error) {
 type engineLocks struct{ eng *engine.Engine }
 
 func (l *engineLocks) Locks() []rowlock.LockInfo { return l.eng.Locks() }
+
+// LockWaits implements activity.Waits: the sessions waiting for a row lock
+// show wait_event_type Lock in pg_stat_activity.
+func (l *engineLocks) LockWaits() map[int32]string {
+	var w map[int32]string
+	for _, li := range l.eng.Locks() {
+		if !li.Granted {
+			if w == nil {
+				w = map[int32]string{}
+			}
+			w[li.PID] = li.Kind
+		}
+	}
+	return w
+}

@@ -114,6 +114,7 @@ func allFuncs() []*Func {
 	fs = append(fs, jsonExtraFuncs()...)
 	fs = append(fs, overlapsFuncs()...)
 	fs = append(fs, makeTimeFuncs()...)
+	fs = append(fs, signalFuncs()...) // signals.go
 	return fs
 }
 

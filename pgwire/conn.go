@@ -646,6 +646,7 @@ func (c *conn) handle(f frame) {
 	if c.ignoreTillSync && f.typ != 'S' {
 		return
 	}
+	c.curSQL = "" // what an error belongs to (observer.go); set by Query, Parse and Execute
 	var err error
 	switch f.typ {
 	case 'Q':

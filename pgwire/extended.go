@@ -28,6 +28,7 @@ func (c *conn) handleParse(body []byte) error {
 	if err := m.Decode(body); err != nil {
 		return malformed("Parse")
 	}
+	c.curSQL = m.Query
 	if c.session.TxStatus() == 'E' && !isTransactionExit(m.Query) {
 		return errAbortedTransaction()
 	}

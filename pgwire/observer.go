@@ -21,9 +21,14 @@ type Observer interface {
 }
 
 // SessionControl is what another session may do to this one
-// (pg_cancel_backend, pg_terminate_backend). Both are safe to call from
-// any goroutine, at any time, also after the session ended.
+// (pg_cancel_backend, pg_terminate_backend), and what the session's
+// observers may ask of it. CancelStatement and Terminate are safe to call
+// from any goroutine, at any time, also after the session ended; Setting
+// only from within the session's own events (its goroutine).
 type SessionControl interface {
+	// Setting is the session's current value of a configuration
+	// parameter (log_min_duration_statement ...).
+	Setting(name string) (string, bool)
 	// CancelStatement cancels the running statement, as a CancelRequest
 	// does (57014 for it; the session goes on).
 	CancelStatement()
@@ -106,6 +111,9 @@ func (c *conn) observe(info SessionInfo) {
 		}
 	}
 }
+
+// Setting implements SessionControl.
+func (c *conn) Setting(name string) (string, bool) { return c.session.Status(name) }
 
 // CancelStatement implements SessionControl.
 func (c *conn) CancelStatement() { c.cancelRunning() }

@@ -251,6 +251,7 @@ func (c *conn) handleQuery(body []byte) {
 		p.close()
 		delete(c.portals, "")
 	}
+	c.curSQL = sql
 	ctx, done := c.beginRunning(c.ctx)
 	defer done()
 	stmts, err := c.session.Prepare(ctx, sql, nil)

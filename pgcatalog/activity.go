@@ -20,6 +20,10 @@ type Activity interface {
 	// HAS_PGSTAT_PERMISSIONS.
 	MaySee(caller, owner string) bool
 	Signal(ctx context.Context, caller string, pid int32, terminate bool, timeout time.Duration) (bool, error)
+	// TableStats and DatabaseStats are the server's counters
+	// (pg_stat_user_tables, pg_stat_database; stattables.go).
+	TableStats(tableID int64) activity.TableCounters
+	DatabaseStats(name string) activity.DatabaseCounters
 }
 
 // activityRows is pg_stat_activity: one row per session of the server. A
@@ -35,7 +39,7 @@ func (c *Catalog) activityRows(ctx context.Context, _ *snapshot) ([]row, error) 
 		r := row{"pid": int(a.PID), "datname": a.Database, "usesysid": c.roleOID(a.User), "usename": a.User,
 			"application_name": a.ApplicationName, "backend_type": a.BackendType}
 		if a.Database != "" {
-			r["datid"] = uint32(databaseOID)
+			r["datid"] = c.databaseOIDOf(a.Database)
 		}
 		if !c.opts.Activity.MaySee(caller, a.User) {
 			r["query"] = "<insufficient privilege>"
@@ -78,7 +82,7 @@ func (c *Catalog) progressCopyRows(ctx context.Context, _ *snapshot) ([]row, err
 		if !c.opts.Activity.MaySee(caller, p.User) {
 			continue // PostgreSQL shows other users' progress to those who may see their activity only
 		}
-		r := row{"pid": int(p.PID), "datid": uint32(databaseOID), "datname": p.Database,
+		r := row{"pid": int(p.PID), "datid": c.databaseOIDOf(p.Database), "datname": p.Database,
 			"command": p.Command, "type": p.Type, "bytes_processed": p.BytesProcessed, "bytes_total": p.BytesTotal,
 			"tuples_processed": p.TuplesProcessed, "tuples_excluded": p.TuplesExcluded}
 		r["relid"] = p.RelationOID

@@ -115,6 +115,7 @@ func allFuncs() []*Func {
 	fs = append(fs, overlapsFuncs()...)
 	fs = append(fs, makeTimeFuncs()...)
 	fs = append(fs, signalFuncs()...) // signals.go
+	fs = append(fs, statFuncs()...)   // statfuncs.go
 	return fs
 }
 

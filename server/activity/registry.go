@@ -31,12 +31,18 @@ type Registry struct {
 	mu       sync.Mutex
 	backends map[int32]*Backend
 	copies   map[int32]*Copy // progress.go
+
+	// statsMu guards the counters of stats.go.
+	statsMu   sync.Mutex
+	tables    map[int64]*TableCounters
+	databases map[string]*DatabaseCounters
 }
 
 // New returns an empty registry. roles nil: every user is a superuser
 // (trust authentication); waits nil: nobody is shown waiting for a lock.
 func New(roles Roles, waits Waits) *Registry {
-	return &Registry{roles: roles, waits: waits, backends: map[int32]*Backend{}, copies: map[int32]*Copy{}}
+	return &Registry{roles: roles, waits: waits, backends: map[int32]*Backend{}, copies: map[int32]*Copy{},
+		tables: map[int64]*TableCounters{}, databases: map[string]*DatabaseCounters{}}
 }
 
 // SetWaits sets where lock waits are read from (the engine, made after
@@ -69,6 +75,9 @@ type Backend struct {
 	changed  time.Time
 	inTxn    bool
 	finished bool
+	// block: the session is in a transaction block (the last
+	// ReadyForQuery said T or E).
+	block bool
 }
 
 // Row is what pg_stat_activity shows of one session. Zero times are NULL.
@@ -105,6 +114,9 @@ func (r *Registry) Register(info pgwire.SessionInfo, ctl pgwire.SessionControl, 
 	r.mu.Lock()
 	r.backends[b.fixed.PID] = b
 	r.mu.Unlock()
+	r.statsMu.Lock()
+	r.database(info.Database).Sessions++
+	r.statsMu.Unlock()
 	return b
 }
 
@@ -134,9 +146,15 @@ func (b *Backend) StatementStarted(sql string, at time.Time) {
 	b.mu.Unlock()
 }
 
-// StatementDone implements pgwire.SessionObserver; the state changes at
-// ReadyForQuery (Ready), as PostgreSQL's does.
-func (b *Backend) StatementDone(pgwire.StatementEvent) {}
+// StatementDone implements pgwire.SessionObserver: the statement counts
+// in pg_stat_database and pg_stat_user_tables (stats.go); the state
+// changes at ReadyForQuery (Ready), as PostgreSQL's does.
+func (b *Backend) StatementDone(ev pgwire.StatementEvent) {
+	b.mu.Lock()
+	inBlock := b.block
+	b.mu.Unlock()
+	b.reg.count(b.fixed.Database, inBlock, ev)
+}
 
 // ErrorSent implements pgwire.SessionObserver.
 func (b *Backend) ErrorSent(*sqlerr.Error, string) {}
@@ -168,6 +186,7 @@ func (b *Backend) Ready(txStatus byte) {
 	if txStatus == 'I' {
 		b.inTxn, b.xact = false, time.Time{}
 	}
+	b.block = txStatus != 'I'
 	b.mu.Unlock()
 }
 

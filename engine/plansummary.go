@@ -40,3 +40,12 @@ func (ps *statement) PlanSummary() string {
 	}
 	return s
 }
+
+// PlanSummary is the plan summary of a statement of a multi-statement
+// string (bound when it ran).
+func (l *lazyStatement) PlanSummary() string {
+	if ps, err := l.bind(); err == nil {
+		return ps.PlanSummary()
+	}
+	return ""
+}

@@ -23,7 +23,7 @@ func (ps *statement) TableAccess() []activity.TableAccess {
 		target, write = b.Table.TableID, "del"
 	}
 	if ps.CopyIn() && len(ps.cols) > 0 {
-		target, write = int64(ps.cols[0].TableOID)-int64(tableOID(0)), "ins"
+		target, write = int64(ps.cols[0].TableOID)-int64(tableOID(1))+1, "ins"
 	}
 	lookups := lookupTables(ps.plan)
 	var out []activity.TableAccess
@@ -63,4 +63,13 @@ func lookupTables(n lower.Node) map[string]bool {
 	}
 	walk(n)
 	return out
+}
+
+// TableAccess implements activity.TableAccessor for a statement of a
+// multi-statement string (bound when it ran).
+func (l *lazyStatement) TableAccess() []activity.TableAccess {
+	if ps, err := l.bind(); err == nil {
+		return ps.TableAccess()
+	}
+	return nil
 }

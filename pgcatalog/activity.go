@@ -83,8 +83,8 @@ func (c *Catalog) progressCopyRows(ctx context.Context, _ *snapshot) ([]row, err
 			continue // PostgreSQL shows other users' progress to those who may see their activity only
 		}
 		r := row{"pid": int(p.PID), "datid": c.databaseOIDOf(p.Database), "datname": p.Database,
-			"command": p.Command, "type": p.Type, "bytes_processed": p.BytesProcessed, "bytes_total": p.BytesTotal,
-			"tuples_processed": p.TuplesProcessed, "tuples_excluded": p.TuplesExcluded}
+			"command": p.Command, "type": p.Type, "bytes_processed": int(p.BytesProcessed), "bytes_total": int(p.BytesTotal),
+			"tuples_processed": int(p.TuplesProcessed), "tuples_excluded": int(p.TuplesExcluded)}
 		r["relid"] = p.RelationOID
 		rows = append(rows, r)
 	}

@@ -198,6 +198,14 @@ func TestCancelBackend(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// pgAdmin's dashboard shows who blocks whom.
+	var blockers []int32
+	if err := admin.QueryRow(ctx, "SELECT pg_blocking_pids($1)", victim).Scan(&blockers); err != nil || len(blockers) != 1 || blockers[0] != adminPID {
+		t.Errorf("pg_blocking_pids(alice) = %v, %v; want [%d]", blockers, err, adminPID)
+	}
+	if err := admin.QueryRow(ctx, "SELECT pg_blocking_pids($1)", adminPID).Scan(&blockers); err != nil || len(blockers) != 0 {
+		t.Errorf("pg_blocking_pids(admin) = %v, %v; want []", blockers, err)
+	}
 	var ok bool
 	err := bob.QueryRow(ctx, "SELECT pg_cancel_backend($1)", victim).Scan(&ok)
 	var pe *pgconn.PgError

@@ -37,12 +37,34 @@ func signalFuncs() []*Func {
 			return bs.SignalBackend(ctx, int32(a[0].(int64)), terminate, time.Duration(timeout)*time.Millisecond)
 		}
 	}
-	return []*Func{
+	return append(blockingFuncs(), []*Func{
 		{Name: "pg_cancel_backend", Args: []types.T{tInt4}, Ret: tBool, Strict: true, Volatile: true,
 			Kernel: withCatalog(tBool, signal(false))},
 		{Name: "pg_terminate_backend", Args: []types.T{tInt4}, Ret: tBool, Strict: true, Volatile: true,
 			Kernel: withCatalog(tBool, signal(true))},
 		{Name: "pg_terminate_backend", Args: []types.T{tInt4, tInt8}, Ret: tBool, Strict: true, Volatile: true,
 			Kernel: withCatalog(tBool, signal(true))},
-	}
+	}...)
+}
+
+// BlockingPIDs is implemented by a CatalogInfo that sees the server's
+// locks (pg_blocking_pids).
+type BlockingPIDs interface {
+	BlockingPIDs(ctx context.Context, pid int32) []int32
+}
+
+// blockingFuncs is pg_blocking_pids(pid): the sessions pid waits for, an
+// empty array when it waits for none.
+func blockingFuncs() []*Func {
+	ret := types.ArrayOf(tInt4)
+	return []*Func{{Name: "pg_blocking_pids", Args: []types.T{tInt4}, Ret: ret, Strict: true, Volatile: true,
+		Kernel: withCatalog(ret, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			out := []any{}
+			if bp, ok := c.(BlockingPIDs); ok {
+				for _, p := range bp.BlockingPIDs(ctx, int32(a[0].(int64))) {
+					out = append(out, int64(p))
+				}
+			}
+			return out, nil
+		})}}
 }

@@ -25,6 +25,11 @@
 //     basic authentication).
 //   - timeouts.go: statement_timeout, idle_in_transaction_session_timeout
 //     and idle_session_timeout, read from the session's settings.
+//   - observer.go: Config.Observer, told of each session, statement,
+//     error, COPY and ReadyForQuery (the server's pg_stat_activity,
+//     metrics and statement log), and SessionControl, through which
+//     pg_cancel_backend and pg_terminate_backend reach a connection
+//     (FATAL 57P01 for a terminated one).
 //
 // # Connection lifecycle
 //

@@ -164,7 +164,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		}
 	}
 	if cfg.FlightListen != "" {
-		if err := s.startFlight(cfg, eng, log); err != nil {
+		if err := s.startFlight(cfg, eng, log, observers{sessions}); err != nil { // in pg_stat_activity too
 			ln.Close()
 			store.Close()
 			return nil, err

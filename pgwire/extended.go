@@ -326,25 +326,37 @@ func errAbortedTransaction() error {
 
 // isTransactionExit reports whether sql is a statement PostgreSQL accepts in
 // a failed transaction block (IsTransactionExitStmt: COMMIT, END,
-// ROLLBACK, ABORT, ROLLBACK TO). Only the first keyword is looked at,
-// after blanks and comments: this is not SQL parsing, the engine still
-// decides what the statement is.
+// ROLLBACK, ABORT, ROLLBACK TO). Only the first keyword is looked at:
+// this is not SQL parsing, the engine still decides what the statement is.
 func isTransactionExit(sql string) bool {
+	w, _ := FirstKeyword(sql)
+	switch strings.ToUpper(w) {
+	case "COMMIT", "END", "ROLLBACK", "ABORT":
+		return true
+	}
+	return false
+}
+
+// FirstKeyword is a statement's first word (letters and underscores), as
+// written, after blanks, comments and opening parentheses, and the text
+// after it; "" when there is none (an unterminated comment included).
+// It reads no further: the engine decides what the statement is.
+func FirstKeyword(sql string) (word, rest string) {
 	s := sql
 	for {
-		s = strings.TrimLeft(s, " \t\r\n\f")
+		s = strings.TrimLeft(s, " \t\r\n\f(")
 		switch {
 		case strings.HasPrefix(s, "--"):
 			i := strings.IndexByte(s, '\n')
 			if i < 0 {
-				return false
+				return "", ""
 			}
 			s = s[i+1:]
 			continue
 		case strings.HasPrefix(s, "/*"):
 			i := strings.Index(s, "*/")
 			if i < 0 {
-				return false
+				return "", ""
 			}
 			s = s[i+2:]
 			continue
@@ -352,12 +364,8 @@ func isTransactionExit(sql string) bool {
 		break
 	}
 	end := 0
-	for end < len(s) && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z') {
+	for end < len(s) && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z' || s[end] == '_') {
 		end++
 	}
-	switch strings.ToUpper(s[:end]) {
-	case "COMMIT", "END", "ROLLBACK", "ABORT":
-		return true
-	}
-	return false
+	return s[:end], s[end:]
 }

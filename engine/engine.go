@@ -53,6 +53,9 @@ type Options struct {
 	// Settings are the server's defaults of session settings, over the
 	// built-in ones (log_min_duration_statement from the command line).
 	Settings map[string]string
+	// CopyProgress receives the progress of file COPYs
+	// (pg_stat_progress_copy; copyprogress.go); nil: not reported.
+	CopyProgress CopyProgress
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.

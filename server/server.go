@@ -136,7 +136,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
 		Roles: catalogRoles{md: md}, Views: md, Locks: locks, Activity: sessions})
 	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs,
-		Settings: settings})
+		Settings: settings, CopyProgress: sessions})
 	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,

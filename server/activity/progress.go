@@ -99,3 +99,9 @@ func (b *Backend) CopyStarted(from bool, relOID uint32) pgwire.CopyProgress {
 func (r *Registry) MaySee(caller, owner string) bool {
 	return caller == owner || r.superuser(caller)
 }
+
+// StartFileCopy implements engine.CopyProgress: a COPY the engine runs
+// itself, from or to a file on the server.
+func (r *Registry) StartFileCopy(pid int32, relOID uint32, command, typ string, bytesTotal int64) pgwire.CopyProgress {
+	return r.StartCopy(pid, relOID, command, typ, bytesTotal)
+}

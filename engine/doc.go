@@ -65,4 +65,11 @@
 // embedded store and a Fluss cluster), and nextval is not rolled back, as
 // in PostgreSQL. A store without sequences refuses them, and SERIAL and
 // identity columns with them, with 0A000.
+//
+// What the server's observers read of a statement (server/activity,
+// server/stmtlog): TableAccess (tableaccess.go) names the stored tables it
+// scanned, looked up by key or wrote, for pg_stat_user_tables;
+// PlanSummary (plansummary.go) is its plan in one line for the slow-query
+// log; log_min_duration_statement (logsettings.go) is a superuser-only
+// setting whose default the server sets (Options.Settings).
 package engine

@@ -50,6 +50,12 @@ type Options struct {
 	// Locks bounds the row-lock manager (used when the store is
 	// fluss.RowLockable).
 	Locks rowlock.Options
+	// Settings are the server's defaults of session settings, over the
+	// built-in ones (log_min_duration_statement from the command line).
+	Settings map[string]string
+	// CopyProgress receives the progress of file COPYs
+	// (pg_stat_progress_copy; copyprogress.go); nil: not reported.
+	CopyProgress CopyProgress
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.
@@ -123,10 +129,10 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 		eng:      e,
 		parser:   sql.NewParser(),
 		info:     info,
-		settings: defaultSettings(info),
 		txStatus: 'I',
 		changed:  map[string]string{},
 	}
+	s.settings = s.defaults()
 	s.statusFn, s.setFn, s.preparedFn = s.Status, s.setConfig, s.preparedStatements
 	s.cursorsFn = s.listCursors
 	s.parser.SetDatabase(info.Database) // db.schema.table names (sql/catalogs.go)

@@ -1009,7 +1009,7 @@ func (s *session) noTxnBlock(what string) error {
 
 func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 	if st.ResetAll {
-		for k, v := range defaultSettings(s.info) {
+		for k, v := range s.defaults() { // logsettings.go
 			if s.settings[k] != v {
 				s.settings[k] = v
 				if reported[k] {
@@ -1029,7 +1029,7 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 	var v string
 	switch {
 	case st.Reset || st.Default:
-		v = defaultSettings(s.info)[name]
+		v = s.defaults()[name]
 	default:
 		v = strings.Join(st.Values, ", ")
 	}
@@ -1058,6 +1058,11 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 			}
 		}
 		v = l
+	case LogMinDurationStatement: // logsettings.go
+		var err error
+		if v, err = s.setLogMinDuration(v); err != nil {
+			return nil, err
+		}
 	case "timezone":
 		// PostgreSQL's accepted forms, stored as SHOW spells them
 		// ("europe/paris" -> "Europe/Paris", -5 -> "<-05>+05"); else 22023

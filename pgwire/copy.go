@@ -76,7 +76,8 @@ func (c *conn) runCopyIn(ctx context.Context, cs CopyStatement) error {
 		// CopyDone or CopyFail.
 		c.startReader(true)
 	}
-	src := &copyInSource{c: c, dec: dec}
+	src := &copyInSource{c: c, dec: dec, prog: c.copyProgress(cs, true)}
+	defer src.prog.Done()
 	tag, err := cs.CopyFrom(ctx, src)
 	if src.fatal != nil {
 		c.fatal(src.fatal)
@@ -90,6 +91,7 @@ func (c *conn) runCopyIn(ctx context.Context, cs CopyStatement) error {
 	if err != nil {
 		return err
 	}
+	c.lastTag = tag
 	c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	return nil
 }
@@ -103,6 +105,15 @@ type copyInSource struct {
 	err     error // the error that ended the data, returned again
 	fatal   *sqlerr.Error
 	lost    bool
+	prog    CopyProgress // pg_stat_progress_copy
+}
+
+// counted reports a decoded batch's rows as processed.
+func (s *copyInSource) counted(b arrow.RecordBatch) arrow.RecordBatch {
+	if b != nil {
+		s.prog.Add(0, b.NumRows())
+	}
+	return b
 }
 
 func (s *copyInSource) fail(err error) (arrow.RecordBatch, error) {
@@ -116,7 +127,7 @@ func (s *copyInSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	for {
 		if s.dec.full() {
-			return s.dec.batch(), nil
+			return s.counted(s.dec.batch()), nil
 		}
 		// Decode what is buffered (a full batch may have stopped it).
 		if err := s.dec.decode(s.gotDone); err != nil {
@@ -126,7 +137,7 @@ func (s *copyInSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			continue
 		}
 		if s.gotDone {
-			return s.dec.batch(), nil // nil once everything was handed over
+			return s.counted(s.dec.batch()), nil // nil once everything was handed over
 		}
 		var f frame
 		var ok bool
@@ -147,6 +158,7 @@ func (s *copyInSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		switch f.typ {
 		case 'd':
 			s.dec.buf = append(s.dec.buf, f.body...)
+			s.prog.Add(int64(len(f.body)), 0)
 		case 'c':
 			s.gotDone = true
 		case 'f':
@@ -212,10 +224,13 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 	}
 	rows := 0
 	var scratch []byte
+	prog := c.copyProgress(cs, false)
+	defer prog.Done()
 	for {
 		if err := c.beforeStreamWait(res); err != nil { // stream.go
 			return err
 		}
+		sent := len(c.out) + int(c.bytesOut)
 		b, err := res.Next(ctx)
 		if err != nil {
 			return err
@@ -261,6 +276,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 			}
 		}
 		rows += n
+		prog.Add(int64(len(c.out)+int(c.bytesOut)-sent), int64(n))
 		b.Release()
 		if err := ctx.Err(); err != nil {
 			return err
@@ -272,7 +288,8 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 		c.endCopyData(msg)
 	}
 	c.send(&pgproto3.CopyDone{})
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte("COPY " + strconv.Itoa(rows))})
+	c.lastTag = "COPY " + strconv.Itoa(rows)
+	c.send(&pgproto3.CommandComplete{CommandTag: []byte(c.lastTag)})
 	return nil
 }
 

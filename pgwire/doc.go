@@ -29,6 +29,11 @@
 //     before each wait for rows, every write bounded by their send timeout;
 //     binarycursor.go: a simple Query's binary rows (FETCH from a BINARY
 //     cursor).
+//   - observer.go: Config.Observer, told of each session, statement,
+//     error, COPY and ReadyForQuery (the server's pg_stat_activity,
+//     metrics and statement log), and SessionControl, through which
+//     pg_cancel_backend and pg_terminate_backend reach a connection
+//     (FATAL 57P01 for a terminated one).
 //
 // # Connection lifecycle
 //

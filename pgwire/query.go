@@ -251,6 +251,7 @@ func (c *conn) handleQuery(body []byte) {
 		p.close()
 		delete(c.portals, "")
 	}
+	c.curSQL = sql
 	ctx, done := c.beginRunning(c.ctx)
 	defer done()
 	stmts, err := c.session.Prepare(ctx, sql, nil)
@@ -272,7 +273,9 @@ func (c *conn) handleQuery(body []byte) {
 			// statement_timeout applies to each statement of the string
 			// separately, as in PostgreSQL 13 and later.
 			sctx, stop := c.withStatementTimeout(ctx)
+			start := c.startStatement(st.SQL())
 			err := c.runSimple(sctx, st)
+			c.endStatement(st, nil, start, err)
 			stop()
 			c.sendStatusChanges()
 			if err != nil {
@@ -402,7 +405,8 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			return false, err
 		}
 	}
-	c.out = appendCommandComplete(c.out, p.tag(sent))
+	c.lastTag = p.tag(sent)
+	c.out = appendCommandComplete(c.out, c.lastTag)
 	// Executing an exhausted portal again reports "SELECT 0".
 	p.suspended = true
 	return false, nil

@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -62,6 +61,9 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   sqlgate serve [--listen HOST:PORT] [--data DIR]   serve the tables in DIR to PostgreSQL clients
   sqlgate serve ... --flight-listen HOST:PORT        also serve Arrow Flight SQL (README: Arrow Flight SQL)
+  sqlgate serve ... --metrics-listen HOST:PORT       also serve Prometheus metrics, /healthz and /readyz (README: Operations)
+  sqlgate serve ... --log-format json|text --log-min-duration-statement 250ms [--log-parameters]
+                                                   structured logs and the slow-query log
   sqlgate serve --fluss HOST:PORT[,...] [--fluss-user U]
                                                    serve the tables of a Fluss cluster (README: what works)
   sqlgate slt [--label NAME] [--postgres URL [--complete]] FILE...
@@ -91,7 +93,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		"(trades that much memory for less collector CPU on small queries; 0 = none)")
 	flightListen := fs.String("flight-listen", "", "also serve Arrow Flight SQL on HOST:PORT (off by default; same users, TLS and limits; README: Flight SQL)")
 	sec := registerSecurityFlags(fs)
+	ops := registerOpsFlags(fs) // opsflags.go
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := ops.check(); err != nil {
+		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 2
 	}
 	if *queryMem <= 0 || *queryMem > 1<<40 {
@@ -114,7 +121,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := ops.logger(stderr)
 	// the Go heap runs at up to twice its live size without a soft limit:
 	// a query spilling at its limit would take twice the memory it counts
 	floor := relop.NewHeapFloor(*heapFloor << 20)
@@ -137,10 +144,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.Start(ctx, server.Config{Listen: *listen, DataDir: *data, Logger: log, Fluss: flussCfg,
+	cfg := server.Config{Listen: *listen, DataDir: *data, Logger: log, Fluss: flussCfg,
 		Auth: security.Auth, TLS: security.TLS, RequireTLS: security.RequireTLS,
 		MaxConnections: *maxConns, MaxConnectionsPerUser: *maxPerUser, MaxRowSize: *maxRow,
-		QueryMemoryLimit: *queryMem << 20, FlightListen: *flightListen})
+		QueryMemoryLimit: *queryMem << 20, FlightListen: *flightListen}
+	ops.apply(&cfg)
+	srv, err := server.Start(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 1
@@ -150,6 +159,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "sqlgate %s listening on %s (data in %s); connect with: psql -h %s -p %s -U sqlgate sqlgate\n", engine.Version, srv.Addr(), abs, h, p)
 	if fa := srv.FlightAddr(); fa != nil {
 		fmt.Fprintf(stdout, "Arrow Flight SQL on %s (grpc%s://%s)\n", fa, map[bool]string{true: "+tls", false: ""}[security.TLS != nil], fa)
+	}
+	if ma := srv.MetricsAddr(); ma != "" {
+		fmt.Fprintf(stdout, "metrics on http://%s/metrics (/healthz, /readyz)\n", ma)
 	}
 	select {
 	case <-ctx.Done():

@@ -118,6 +118,8 @@ func allFuncs() []*Func {
 	fs = append(fs, bpcharFuncs()...)
 	fs = append(fs, jsonCastOpFuncs()...)
 	fs = append(fs, dateBinFuncs()...)
+	fs = append(fs, signalFuncs()...) // signals.go
+	fs = append(fs, statFuncs()...)   // statfuncs.go
 	return fs
 }
 

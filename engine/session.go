@@ -515,6 +515,8 @@ type statement struct {
 	// source is the whole query string the statement came from (a
 	// PREPARE's, for pg_prepared_statements.statement).
 	source string
+	// file is set on COPY to or from a server-side file (copyfile.go).
+	file *copyFile
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -546,6 +548,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	s.stmtText = ps.parsed.Text
 	if ps.parsed.DDL != nil {
 		return s.execDDL(ctx, ps, params)
+	}
+	if ps.file != nil {
+		return s.execCopyFile(ctx, ps, params) // copyfile.go
 	}
 	switch ps.parsed.Kind {
 	case sql.Set, sql.Reset:

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/fileio"
 	"github.com/sqlgate/sqlgate/flightsql"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
@@ -59,6 +60,10 @@ type Config struct {
 	// FlightListen, when set, also serves Arrow Flight SQL (package
 	// flightsql) on this address, with the same users, TLS and limits.
 	FlightListen string
+	// FileDir, when set, is the one directory superusers' server-side
+	// COPY and read_parquet / read_csv may use (package fileio); unset,
+	// server-side files are off.
+	FileDir string
 }
 
 // Server is a running sqlgate.
@@ -84,6 +89,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	var fileDir *fileio.Dir
+	if cfg.FileDir != "" {
+		if fileDir, err = fileio.OpenDir(cfg.FileDir); err != nil {
+			return nil, fmt.Errorf("file directory: %w", err)
+		}
+	}
 	store, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return nil, err
@@ -105,7 +116,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	locks := &engineLocks{}
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
 		Roles: catalogRoles{md: md}, Views: md, Locks: locks})
-	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs})
+	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs, FileDir: fileDir})
 	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,

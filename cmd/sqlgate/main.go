@@ -90,6 +90,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	heapFloor := fs.Int64("gc-heap-floor-mib", relop.DefaultHeapFloor>>20, "MiB below which the Go heap is not collected "+
 		"(trades that much memory for less collector CPU on small queries; 0 = none)")
 	flightListen := fs.String("flight-listen", "", "also serve Arrow Flight SQL on HOST:PORT (off by default; same users, TLS and limits; README: Flight SQL)")
+	fileDir := fs.String("file-dir", "", "the one directory superusers' COPY ... FROM/TO 'file' and read_parquet/read_csv may use (off by default)")
 	sec := registerSecurityFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -140,7 +141,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	srv, err := server.Start(ctx, server.Config{Listen: *listen, DataDir: *data, Logger: log, Fluss: flussCfg,
 		Auth: security.Auth, TLS: security.TLS, RequireTLS: security.RequireTLS,
 		MaxConnections: *maxConns, MaxConnectionsPerUser: *maxPerUser, MaxRowSize: *maxRow,
-		QueryMemoryLimit: *queryMem << 20, FlightListen: *flightListen})
+		QueryMemoryLimit: *queryMem << 20, FlightListen: *flightListen, FileDir: *fileDir})
 	if err != nil {
 		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 1

@@ -130,10 +130,11 @@ func (c *conformedSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return c.conf.Apply(ctx, rec)
 }
 
-// namedCopySource names the file in a text format's data errors.
+// namedCopySource names the file (and for read_csv the function, where
+// COPY names its table) in a text format's data errors.
 type namedCopySource struct {
-	src  pgwire.BatchSource
-	file string
+	src         pgwire.BatchSource
+	file, table string
 }
 
 func (n *namedCopySource) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -141,6 +142,9 @@ func (n *namedCopySource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	var cd *pgwire.CopyDataError
 	if errors.As(err, &cd) {
 		cd.File = n.file
+		if n.table != "" {
+			cd.Table = n.table
+		}
 	}
 	return b, err
 }

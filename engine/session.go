@@ -388,7 +388,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if st.Sequence != nil { // sequences.go
 		return ps, nil
 	}
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView, files: s}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions.
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,

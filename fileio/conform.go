@@ -78,6 +78,22 @@ func NewConformer(file string, got *arrow.Schema, cols []Column, mem memory.Allo
 	return c, nil
 }
 
+// ReadAs reads a file as its own columns (read_parquet, read_arrow): each
+// column of the type TypeOf gives, converted where that widens it.
+func ReadAs(file string, got *arrow.Schema, mem memory.Allocator) (*Conformer, []Column, error) {
+	cols, err := FileColumns(file, got)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &Conformer{file: file, cols: cols, mem: mem}
+	fs := make([]arrow.Field, len(cols))
+	for i, col := range cols {
+		fs[i] = arrow.Field{Name: col.Name, Type: col.Type.ArrowType(), Nullable: true}
+	}
+	c.out = arrow.NewSchema(fs, nil)
+	return c, cols, nil
+}
+
 // Schema is the schema of the conformed batches.
 func (c *Conformer) Schema() *arrow.Schema { return c.out }
 
@@ -280,7 +296,33 @@ func (c *Conformer) convert(ctx context.Context, path string, a arrow.Array, wan
 		a.Retain()
 		return a, nil
 	}
-	return rebuild(a, wt, a.Data().Children()), nil
+	if sameLayout(a.DataType(), wt) {
+		return rebuild(a, wt, a.Data().Children()), nil
+	}
+	// a widening read_parquet allows (TypeOf): unsigned to a wider signed
+	// integer, seconds and milliseconds to the finer unit, date64 to date32
+	cast, err := compute.CastArray(compute.WithAllocator(ctx, c.mem), a, compute.SafeCastOptions(wt))
+	if err != nil {
+		return nil, sqlerr.Wrap(err, sqlerr.NumericValueOutOfRange, "column \"%s\" of file \"%s\": %s", path, c.file, cleanCause(err))
+	}
+	return cast, nil
+}
+
+// sameLayout reports whether arrays of a and b hold the same values in the
+// same buffers (they differ at most in a zone name or a field's flags).
+func sameLayout(a, b arrow.DataType) bool {
+	if a.ID() != b.ID() {
+		return false
+	}
+	switch x := a.(type) {
+	case *arrow.TimestampType:
+		return x.Unit == b.(*arrow.TimestampType).Unit
+	case *arrow.Time32Type:
+		return x.Unit == b.(*arrow.Time32Type).Unit
+	case *arrow.Time64Type:
+		return x.Unit == b.(*arrow.Time64Type).Unit
+	}
+	return arrow.TypeEqual(a, b)
 }
 
 func (c *Conformer) convertData(ctx context.Context, path string, d arrow.ArrayData, want types.T, wt arrow.DataType) (arrow.ArrayData, error) {

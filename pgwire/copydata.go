@@ -113,7 +113,8 @@ func (c *copyColumn) appendText(s string) error {
 			return c.appendPhysical(types.TimeToValue(tm, c.t))
 		}
 	}
-	if c.t.Kind == types.Array && !c.t.Elem.IsNested() {
+	if c.t.Kind == types.Array {
+		// an array of arrays in braces too: what COPY TO writes of it
 		return c.appendArrayText(s)
 	}
 	v, err := types.ParseTextIn(s, c.t, c.loc)
@@ -155,7 +156,7 @@ func (c *copyColumn) appendBinary(index int, data []byte) error {
 	}
 	switch x := v.(type) {
 	case string: // numeric, text types, time, arrays: their text
-		if c.t.Kind == types.Array && !c.t.Elem.IsNested() {
+		if c.t.Kind == types.Array {
 			return c.appendArrayText(x)
 		}
 		if v, err = types.ParseText(x, c.t); err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -62,8 +61,16 @@ func cleanCause(err error) string {
 	return msg
 }
 
+// File is what a reader reads: an *os.File, or one that counts the bytes
+// read (sqlgate import's progress).
+type File interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+}
+
 // OpenReader reads f (named name in messages) as a Parquet or Arrow IPC file.
-func OpenReader(f *os.File, name, format string, mem memory.Allocator) (Reader, error) {
+func OpenReader(f File, name, format string, mem memory.Allocator) (Reader, error) {
 	switch format {
 	case Parquet:
 		return openParquet(f, name, mem)
@@ -79,7 +86,7 @@ type parquetReader struct {
 	rr   pqarrow.RecordReader
 }
 
-func openParquet(f *os.File, name string, mem memory.Allocator) (r Reader, err error) {
+func openParquet(f File, name string, mem memory.Allocator) (r Reader, err error) {
 	defer func() {
 		// The reader panics on some malformed footers: a bad file is an
 		// error, never a dropped connection.
@@ -143,7 +150,7 @@ type arrowReader struct {
 
 var arrowMagic = []byte("ARROW1")
 
-func openArrow(f *os.File, name string, mem memory.Allocator) (Reader, error) {
+func openArrow(f File, name string, mem memory.Allocator) (Reader, error) {
 	head := make([]byte, len(arrowMagic))
 	n, _ := io.ReadFull(f, head)
 	if _, err := f.Seek(0, io.SeekStart); err != nil {

@@ -1,6 +1,8 @@
 // Command sqlgate serves Apache Fluss tables to PostgreSQL clients.
 //
 //	sqlgate serve [--listen HOST:PORT] [--data DIR] [--fluss HOST:PORT[,...]]
+//	sqlgate import [--url URL] [--table T] [--create] [--format F] FILE...
+//	sqlgate export [--url URL] (--table T | --query Q) [--format F] FILE
 //	sqlgate slt [--label NAME] [--postgres URL [--complete] | --fluss HOST:PORT[,...]] [--skips FILE] FILE...
 //	sqlgate version
 package main
@@ -46,6 +48,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return slt(args[1:], stdout, stderr)
 	case "user":
 		return userCommand(args[1:], os.Stdin, stdout, stderr)
+	case "import":
+		return importCommand(args[1:], stdout, stderr) // transfer.go
+	case "export":
+		return exportCommand(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "sqlgate %s (PostgreSQL %s protocol)\n", engine.Version, engine.ServerVersion)
 		return 0
@@ -71,6 +77,11 @@ func usage(w io.Writer) {
                                                    the same on a Fluss cluster, each file in a Fluss database of its own;
                                                    the records FILE lists are skipped, each for its reason
   sqlgate user add|remove|list [--data DIR] NAME    manage the users file (passwords are read from stdin)
+  sqlgate import [--url URL] [--table T] [--create] FILE...
+                                                   load Parquet, Arrow, CSV or text files into a running server
+                                                   (COPY binary, a progress bar, files already loaded skipped)
+  sqlgate export [--url URL] (--table T | --query Q) FILE
+                                                   write a table's or a query's rows to a Parquet, Arrow, CSV or text file
   sqlgate version                                   print the version
 `)
 }

@@ -237,19 +237,7 @@ func eventBatches(rows int64, per int) []arrow.RecordBatch {
 	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	defer b.Release()
 	for lo := int64(1); lo <= rows; lo += int64(per) {
-		for id := lo; id < lo+int64(per) && id <= rows; id++ {
-			e := makeEvent(id)
-			b.Field(0).(*array.Int64Builder).Append(e.ID)
-			b.Field(1).(*array.Int32Builder).Append(e.UserID)
-			if e.AmountValid {
-				b.Field(2).(*array.Float64Builder).Append(e.Amount)
-			} else {
-				b.Field(2).AppendNull()
-			}
-			b.Field(3).(*array.Int32Builder).Append(e.Qty)
-			b.Field(4).(*array.StringBuilder).Append(e.Name)
-			b.Field(5).(*array.TimestampBuilder).Append(arrow.Timestamp(e.TS.UnixMicro()))
-		}
+		appendEvents(b, lo, min(lo+int64(per)-1, rows))
 		recs = append(recs, b.NewRecordBatch())
 	}
 	return recs

@@ -215,11 +215,7 @@ func (r *fileRelation) Open(ctx context.Context) (binder.FileRows, error) {
 	if err != nil {
 		return nil, err
 	}
-	cols := make([]pgwire.ResultColumn, len(r.cols))
-	for i, c := range r.cols {
-		cols[i] = pgwire.ResultColumn{Name: c.Name, Type: types.T{Kind: types.String}}
-	}
-	cr, err := pgwire.NewCopyReader(f, r.opts, cols, r.eng.mem, r.loc)
+	cr, err := pgwire.NewCopyReader(f, r.opts, resultColumns(r.cols), r.eng.mem, r.loc)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -228,15 +224,15 @@ func (r *fileRelation) Open(ctx context.Context) (binder.FileRows, error) {
 }
 
 func sameFileColumns(a, b []fileio.Column) bool {
-	if len(a) != len(b) {
-		return false
+	return sameColumns(resultColumns(a), resultColumns(b)) // session.go
+}
+
+func resultColumns(cols []fileio.Column) []pgwire.ResultColumn {
+	out := make([]pgwire.ResultColumn, len(cols))
+	for i, c := range cols {
+		out[i] = pgwire.ResultColumn{Name: c.Name, Type: c.Type}
 	}
-	for i := range a {
-		if a[i].Name != b[i].Name || !a[i].Type.Equal(b[i].Type) {
-			return false
-		}
-	}
-	return true
+	return out
 }
 
 // columnarRows are an opened file's batches (binder.FileRows).

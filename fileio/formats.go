@@ -94,7 +94,11 @@ func openParquet(f File, name string, mem memory.Allocator) (r Reader, err error
 			r, err = nil, badFile(name, Parquet, errors.New(fmt.Sprint(p)))
 		}
 	}()
-	pf, err := file.NewParquetReader(f)
+	// Column chunks stream through a buffer instead of being read whole:
+	// a row group of a large file may be hundreds of megabytes.
+	props := parquet.NewReaderProperties(mem)
+	props.BufferedStreamEnabled = true
+	pf, err := file.NewParquetReader(f, file.WithReadProps(props))
 	if err != nil {
 		return nil, badFile(name, Parquet, err)
 	}

@@ -62,4 +62,10 @@
 // embedded store and a Fluss cluster), and nextval is not rolled back, as
 // in PostgreSQL. A store without sequences refuses them, and SERIAL and
 // identity columns with them, with 0A000.
+//
+// Server-side files (copyfile.go, filetables.go): COPY ... FROM 'file' /
+// TO 'file' runs the statement of the same COPY from STDIN / to STDOUT
+// over a file of --file-dir (package fileio), superusers only;
+// read_parquet, read_arrow and read_csv are the binder's FileCatalog,
+// opened by the plan's file_scan when it runs.
 package engine

@@ -33,6 +33,9 @@ type ImportOptions struct {
 	Create bool
 	// Format is parquet, arrow, csv or text; "" tells it by the extension.
 	Format string
+	// CopyOptions are more COPY options for CSV and text files (e.g.
+	// "DELIMITER ';', NULL 'NA'"), which the server checks as COPY's.
+	CopyOptions string
 	// State is the file that records the files already imported, so that
 	// a run started again skips them; "" keeps no record.
 	State string
@@ -329,6 +332,9 @@ func importText(ctx context.Context, conn *pgconn.PgConn, opts ImportOptions, cf
 	sql := "COPY " + tableName(table) + " FROM STDIN (FORMAT " + format
 	if header {
 		sql += ", HEADER true"
+	}
+	if opts.CopyOptions != "" {
+		sql += ", " + opts.CopyOptions
 	}
 	lines := &lineCounter{r: cf, prog: prog}
 	tag, err := conn.CopyFrom(ctx, lines, sql+")")

@@ -50,8 +50,9 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	url := connFlag(fs)
 	table := fs.String("table", "", "the table to load (default: each file's name without its extension)")
-	create := fs.Bool("create", false, "create the table from the file's columns when it does not exist")
+	create := fs.Bool("create", false, "create the table from the file's columns when it does not exist (a CSV file's: text columns named by its comma-separated header)")
 	format := fs.String("format", "", "parquet, arrow, csv (with a header line) or text (default: by the file's extension)")
+	copyOpts := fs.String("copy-options", "", "more COPY options for CSV and text files, e.g. \"DELIMITER ';', NULL 'NA'\"")
 	state := fs.String("state", ".sqlgate-import.json", "where the files already imported are recorded, so that running the command again skips them (\"\" to keep no record)")
 	progress := fs.String("progress", "auto", "auto (a bar on a terminal, a line every 10s elsewhere), bar, plain or none")
 	if err := fs.Parse(args); err != nil {
@@ -69,7 +70,7 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	_, err = transfer.Import(ctx, transfer.ImportOptions{Conn: *url, Table: *table, Create: *create, Format: *format,
-		State: *state, Out: stdout, Bar: bar, Interval: every}, fs.Args())
+		CopyOptions: *copyOpts, State: *state, Out: stdout, Bar: bar, Interval: every}, fs.Args())
 	if err != nil {
 		fmt.Fprintf(stderr, "sqlgate import: %v\n", err)
 		return 1

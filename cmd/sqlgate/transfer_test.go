@@ -177,6 +177,33 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("import: %s", errOut.String())
 	}
 	want := sums(t, url, "src")
+	// A CSV file with other COPY options.
+	semi := filepath.Join(dir, "semi.csv")
+	if err := os.WriteFile(semi, []byte("id;name\n1;NA\n2;x;y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	setup, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := setup.Exec(context.Background(), "CREATE TABLE semi (id BIGINT NOT NULL, name STRING)"); err != nil {
+		t.Fatal(err)
+	}
+	setup.Close(context.Background())
+	if rc := importCommand([]string{"--url", url, "--state", "", "--copy-options", "DELIMITER ';', NULL 'NA'", semi}, &out, &errOut); rc != 1 ||
+		!strings.Contains(errOut.String(), "extra data after last expected column") {
+		t.Errorf("semi.csv with a bad line: rc %d %q", rc, errOut.String())
+	}
+	if err := os.WriteFile(semi, []byte("id;name\n1;NA\n2;x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errOut.Reset()
+	if rc := importCommand([]string{"--url", url, "--state", "", "--copy-options", "DELIMITER ';', NULL 'NA'", semi}, &out, &errOut); rc != 0 {
+		t.Errorf("semi.csv: %s", errOut.String())
+	}
+	if got := sums(t, url, "semi"); got != "2 rows, sum 3, 1 nulls" {
+		t.Errorf("semi: %s", got)
+	}
 	for _, f := range []string{"back.parquet", "back.arrow", "back.csv"} {
 		out.Reset()
 		errOut.Reset()

@@ -12,7 +12,9 @@
 //     command runs again.
 //   - export.go writes COPY ... TO STDOUT's rows to a file: CSV, text and
 //     binary as sent, Parquet and Arrow decoded from the binary rows by
-//     pgwire's COPY decoder (a temporary file renamed into place at the end).
+//     pgwire's COPY decoder in a table's Fluss types (DESCRIBE's, read by
+//     flusstypes.go) or a query's wire types (a temporary file renamed into
+//     place at the end).
 //   - progress.go draws the bar on a terminal (bytes, rows, rates, ETA) and
 //     plain lines elsewhere, then the summary.
 //

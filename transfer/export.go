@@ -33,8 +33,10 @@ type ExportOptions struct {
 // Export writes a table's or a query's rows to a file: CSV, text and
 // binary as COPY ... TO STDOUT sends them; Parquet and Arrow from the COPY
 // binary rows, decoded by the server's own COPY decoder, in the types the
-// columns have (MAP and ROW values, which the wire carries as json, as
-// their JSON text). The file appears only once complete.
+// columns have: a table's Fluss types as DESCRIBE prints them, a query's
+// from the wire (MAP and ROW values, which it carries as json, as their
+// JSON text; timestamps to the microsecond, as COPY binary carries them).
+// The file appears only once complete.
 func Export(ctx context.Context, opts ExportOptions, path string) (Summary, error) {
 	start := time.Now()
 	var sum Summary
@@ -81,7 +83,11 @@ func Export(ctx context.Context, opts ExportOptions, path string) (Summary, erro
 			prog.AddRows(tag.RowsAffected() - prog.Rows())
 		}
 	case fileio.Parquet, fileio.Arrow:
-		err = exportColumnar(ctx, conn, query, format, w, prog)
+		var exact map[string]types.T
+		if opts.Query == "" {
+			exact = describeTypes(ctx, conn, opts.Table)
+		}
+		err = exportColumnar(ctx, conn, query, format, exact, w, prog)
 	default:
 		err = fmt.Errorf("unknown format %q (use --format parquet, arrow, csv, text or binary)", format)
 	}
@@ -108,7 +114,32 @@ func Export(ctx context.Context, opts ExportOptions, path string) (Summary, erro
 	return sum, nil
 }
 
-func exportColumnar(ctx context.Context, conn *pgconn.PgConn, query, format string, w io.Writer, prog *Progress) error {
+// describeTypes are a table's column types as sqlgate's DESCRIBE prints
+// them (nil when the server has no DESCRIBE, or prints what this does not
+// read: the wire's types are used then).
+func describeTypes(ctx context.Context, conn *pgconn.PgConn, table string) map[string]types.T {
+	res, err := conn.Exec(ctx, "DESCRIBE "+tableName(table)).ReadAll()
+	if err != nil || len(res) != 1 {
+		return nil
+	}
+	out := map[string]types.T{}
+	for _, row := range res[0].Rows {
+		if len(row) < 2 {
+			return nil
+		}
+		t, err := parseFlussType(string(row[1]))
+		if err != nil {
+			return nil
+		}
+		out[string(row[0])] = t.Nullable()
+	}
+	return out
+}
+
+// exportColumnar writes the query's rows as a Parquet or Arrow file; exact
+// gives a table's columns their Fluss types (MAP and ROW nested, TINYINT,
+// CHAR(n), BINARY(n)), else the wire's type OIDs decide.
+func exportColumnar(ctx context.Context, conn *pgconn.PgConn, query, format string, exact map[string]types.T, w io.Writer, prog *Progress) error {
 	sd, err := conn.Prepare(ctx, "", query, nil)
 	if err != nil {
 		return err
@@ -116,7 +147,10 @@ func exportColumnar(ctx context.Context, conn *pgconn.PgConn, query, format stri
 	cols := make([]pgwire.ResultColumn, len(sd.Fields))
 	fcols := make([]fileio.Column, len(sd.Fields))
 	for i, f := range sd.Fields {
-		t, ok := typeOfOID(f.DataTypeOID, f.TypeModifier)
+		t, ok := exact[f.Name]
+		if !ok {
+			t, ok = typeOfOID(f.DataTypeOID, f.TypeModifier)
+		}
 		if !ok {
 			return fmt.Errorf("column %q has a type (OID %d) a %s file cannot hold: cast it to text in --query", f.Name, f.DataTypeOID, format)
 		}

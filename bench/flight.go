@@ -225,14 +225,7 @@ func (h *harness) runFlightIngest(ctx context.Context) {
 // eventBatches are events 1..rows as Arrow batches of the events table's
 // schema.
 func eventBatches(rows int64, per int) []arrow.RecordBatch {
-	schema := arrow.NewSchema([]arrow.Field{
-		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "user_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-		{Name: "amount", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-		{Name: "qty", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
-		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond}, Nullable: true},
-	}, nil)
+	schema := eventsSchema() // importw.go
 	var recs []arrow.RecordBatch
 	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	defer b.Release()

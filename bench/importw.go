@@ -148,14 +148,7 @@ func writeEventsParquet(path string, n int64) error {
 	}
 	defer f.Close()
 	mem := memory.DefaultAllocator
-	schema := arrow.NewSchema([]arrow.Field{
-		{Name: "id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-		{Name: "user_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-		{Name: "amount", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-		{Name: "qty", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
-		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond}, Nullable: true},
-	}, nil)
+	schema := eventsSchema()
 	buf := bufio.NewWriterSize(f, 1<<20) // pqarrow closes a sink that is an io.Closer
 	w, err := fileio.NewWriter(buf, fileio.Parquet, schema, mem)
 	if err != nil {
@@ -196,4 +189,16 @@ func appendEvents(b *array.RecordBuilder, lo, hi int64) {
 		b.Field(4).(*array.StringBuilder).Append(e.Name)
 		b.Field(5).(*array.TimestampBuilder).Append(arrow.Timestamp(e.TS.UnixMicro()))
 	}
+}
+
+// eventsSchema is the Arrow schema of the events columns.
+func eventsSchema() *arrow.Schema {
+	return arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "user_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "amount", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "qty", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond}, Nullable: true},
+	}, nil)
 }

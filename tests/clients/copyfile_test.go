@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/sqlgate/sqlgate/internal/testbin"
 	"github.com/sqlgate/sqlgate/server"
 )
 
@@ -19,15 +19,7 @@ import (
 // whose ROLLBACK undoes it.
 func TestServerSideCopyThroughDriver(t *testing.T) {
 	files := t.TempDir()
-	srv, err := server.Start(context.Background(), server.Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), FileDir: files})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Stop(ctx)
-	})
+	srv := testbin.StartServerConfig(t, server.Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), FileDir: files})
 	conn := connectPgx(t, srv.ConnString())
 	ctx := context.Background()
 	mustExec(t, conn, "CREATE TABLE src (id INT NOT NULL, tags ARRAY<STRING>, PRIMARY KEY (id))")

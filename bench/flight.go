@@ -225,31 +225,12 @@ func (h *harness) runFlightIngest(ctx context.Context) {
 // eventBatches are events 1..rows as Arrow batches of the events table's
 // schema.
 func eventBatches(rows int64, per int) []arrow.RecordBatch {
-	schema := arrow.NewSchema([]arrow.Field{
-		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "user_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-		{Name: "amount", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-		{Name: "qty", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
-		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond}, Nullable: true},
-	}, nil)
+	schema := eventsSchema() // importw.go
 	var recs []arrow.RecordBatch
 	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	defer b.Release()
 	for lo := int64(1); lo <= rows; lo += int64(per) {
-		for id := lo; id < lo+int64(per) && id <= rows; id++ {
-			e := makeEvent(id)
-			b.Field(0).(*array.Int64Builder).Append(e.ID)
-			b.Field(1).(*array.Int32Builder).Append(e.UserID)
-			if e.AmountValid {
-				b.Field(2).(*array.Float64Builder).Append(e.Amount)
-			} else {
-				b.Field(2).AppendNull()
-			}
-			b.Field(3).(*array.Int32Builder).Append(e.Qty)
-			b.Field(4).(*array.StringBuilder).Append(e.Name)
-			b.Field(5).(*array.TimestampBuilder).Append(arrow.Timestamp(e.TS.UnixMicro()))
-		}
+		appendEvents(b, lo, min(lo+int64(per)-1, rows))
 		recs = append(recs, b.NewRecordBatch())
 	}
 	return recs

@@ -44,7 +44,11 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 		return nil, sqlerr.New(sqlerr.InternalError, "COPY statement without details")
 	}
 	if !c.From {
-		return s.prepareCopyTo(ctx, st)
+		ps, err := s.prepareCopyTo(ctx, st)
+		if err != nil || c.File == "" {
+			return ps, err
+		}
+		return fileCopy(ps), nil // copyfile.go
 	}
 	path := s.copyPath(ctx, c)
 	if err := systemTable(path); err != nil {
@@ -60,7 +64,11 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 	if err != nil {
 		return nil, err
 	}
-	return &statement{sess: s, parsed: st, cols: cols}, nil
+	ps := &statement{sess: s, parsed: st, cols: cols}
+	if c.File != "" {
+		return fileCopy(ps), nil // copyfile.go
+	}
+	return ps, nil
 }
 
 // copyPath is COPY's table, an unqualified name found over the search path.
@@ -157,7 +165,9 @@ func (ps *statement) CopyColumns() []pgwire.ResultColumn { return ps.cols }
 
 // CopyOptions are the COPY's format options; zero for other statements.
 func (ps *statement) CopyOptions() pgwire.CopyOptions {
-	if ps.parsed.Kind != sql.Copy || ps.parsed.Copy == nil {
+	if ps.parsed.Kind != sql.Copy || ps.parsed.Copy == nil || ps.file != nil {
+		// a server-side file's COPY is no COPY sub-protocol: it runs
+		// like any statement and answers with its tag
 		return pgwire.CopyOptions{}
 	}
 	c := ps.parsed.Copy

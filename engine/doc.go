@@ -72,4 +72,9 @@
 // PlanSummary (plansummary.go) is its plan in one line for the slow-query
 // log; log_min_duration_statement (logsettings.go) is a superuser-only
 // setting whose default the server sets (Options.Settings).
+// Server-side files (copyfile.go, filetables.go): COPY ... FROM 'file' /
+// TO 'file' runs the statement of the same COPY from STDIN / to STDOUT
+// over a file of --file-dir (package fileio), superusers only;
+// read_parquet, read_arrow and read_csv are the binder's FileCatalog,
+// opened by the plan's file_scan when it runs.
 package engine

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fileio"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/meta"
@@ -56,6 +57,9 @@ type Options struct {
 	// CopyProgress receives the progress of file COPYs
 	// (pg_stat_progress_copy; copyprogress.go); nil: not reported.
 	CopyProgress CopyProgress
+	// FileDir is the directory server-side COPY and read_parquet /
+	// read_csv may use (copyfile.go); nil: server-side files are off.
+	FileDir *fileio.Dir
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.

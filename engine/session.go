@@ -388,7 +388,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if st.Sequence != nil { // sequences.go
 		return ps, nil
 	}
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView, files: s}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions.
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
@@ -519,6 +519,8 @@ type statement struct {
 	sub *subscribePlan
 	// binary: a FETCH from a BINARY cursor (cursorparams.go).
 	binary bool
+	// file is set on COPY to or from a server-side file (copyfile.go).
+	file *copyFile
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -553,6 +555,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	}
 	if ps.parsed.DDL != nil {
 		return s.execDDL(ctx, ps, params)
+	}
+	if ps.file != nil {
+		return s.execCopyFile(ctx, ps, params) // copyfile.go
 	}
 	switch ps.parsed.Kind {
 	case sql.Set, sql.Reset:

@@ -213,13 +213,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 	switch {
 	case opts.Header && opts.Format != "binary":
 		msg := c.beginCopyData()
-		for i, col := range cols {
-			if i > 0 {
-				c.out = append(c.out, opts.Delimiter...)
-			}
-			c.out = w.appendValue(c.out, []byte(col.Name), len(cols) == 1)
-		}
-		c.out = append(c.out, '\n')
+		c.out = w.appendHeader(c.out, cols)
 		c.endCopyData(msg)
 	}
 	rows := 0
@@ -248,19 +242,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 			if opts.Format == "binary" {
 				c.out = enc.AppendRowFields(c.out, r)
 			} else {
-				for i := range cols {
-					if i > 0 {
-						c.out = append(c.out, opts.Delimiter...)
-					}
-					var ok bool
-					scratch, ok = enc.AppendField(scratch[:0], i, r)
-					if !ok {
-						c.out = append(c.out, opts.Null...)
-						continue
-					}
-					c.out = w.appendValue(c.out, scratch, len(cols) == 1)
-				}
-				c.out = append(c.out, '\n')
+				c.out, scratch = w.appendRow(c.out, scratch, enc, len(cols), r)
 			}
 			if err := c.checkRowSize(len(c.out) - msg); err != nil {
 				c.out = c.out[:msg]
@@ -307,6 +289,35 @@ func (c *conn) endCopyData(at int) {
 
 // copyWriter renders one text value the way COPY TO does in text or CSV.
 type copyWriter struct{ opts CopyOptions }
+
+// appendHeader appends the CSV header line naming cols.
+func (w copyWriter) appendHeader(dst []byte, cols []ResultColumn) []byte {
+	for i, col := range cols {
+		if i > 0 {
+			dst = append(dst, w.opts.Delimiter...)
+		}
+		dst = w.appendValue(dst, []byte(col.Name), len(cols) == 1)
+	}
+	return append(dst, '\n')
+}
+
+// appendRow appends row r of enc's batch as a text or CSV line (scratch
+// is reused between calls and returned).
+func (w copyWriter) appendRow(dst, scratch []byte, enc *pgtypes.RowEncoder, ncols, r int) ([]byte, []byte) {
+	for i := 0; i < ncols; i++ {
+		if i > 0 {
+			dst = append(dst, w.opts.Delimiter...)
+		}
+		var ok bool
+		scratch, ok = enc.AppendField(scratch[:0], i, r)
+		if !ok {
+			dst = append(dst, w.opts.Null...)
+			continue
+		}
+		dst = w.appendValue(dst, scratch, ncols == 1)
+	}
+	return append(dst, '\n'), scratch
+}
 
 func (w copyWriter) appendValue(dst, v []byte, singleColumn bool) []byte {
 	if w.opts.Format == "csv" {

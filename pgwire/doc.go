@@ -16,7 +16,9 @@
 //   - extended.go: Parse, Bind, Describe, Execute, Close.
 //   - copy.go: the COPY sub-protocol (CopyIn/CopyOut responses, CopyData,
 //     CopyDone, CopyFail) and COPY TO's text/CSV/binary framing;
-//     copydata.go decodes COPY FROM data into Arrow batches.
+//     copydata.go decodes COPY FROM data into Arrow batches; copyfile.go
+//     runs the same decoder and encoder over an io.Reader / io.Writer
+//     (server-side COPY files, read_csv, sqlgate import / export).
 //   - auth.go: trust, cleartext password, md5 and SCRAM-SHA-256 exchanges
 //     (malformed SCRAM messages get PostgreSQL 15's errors, checked in its
 //     order); users.go: the users file of SCRAM verifiers (optionally md5

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/fileio"
 	"github.com/sqlgate/sqlgate/flightsql"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
@@ -72,6 +73,10 @@ type Config struct {
 	LogMinDurationStatement string
 	// LogParameters logs the parameter values of logged statements.
 	LogParameters bool
+	// FileDir, when set, is the one directory superusers' server-side
+	// COPY and read_parquet / read_csv may use (package fileio); unset,
+	// server-side files are off.
+	FileDir string
 }
 
 // Server is a running sqlgate.
@@ -109,6 +114,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.MetricsListen != "" {
 		mx = metrics.New(metrics.Options{SpillDir: filepath.Join(cfg.DataDir, "tmp")})
 	}
+	var fileDir *fileio.Dir
+	if cfg.FileDir != "" {
+		if fileDir, err = fileio.OpenDir(cfg.FileDir); err != nil {
+			return nil, fmt.Errorf("file directory: %w", err)
+		}
+	}
 	store, err := openStore(ctx, cfg, log, mx)
 	if err != nil {
 		return nil, err
@@ -136,7 +147,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
 		Roles: catalogRoles{md: md}, Views: md, Locks: locks, Activity: sessions})
 	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs,
-		Settings: settings, CopyProgress: sessions})
+		Settings: settings, CopyProgress: sessions, FileDir: fileDir})
 	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,

@@ -1,6 +1,8 @@
 // Command sqlgate serves Apache Fluss tables to PostgreSQL clients.
 //
 //	sqlgate serve [--listen HOST:PORT] [--data DIR] [--fluss HOST:PORT[,...]]
+//	sqlgate import [--url URL] [--table T] [--create] [--format F] FILE...
+//	sqlgate export [--url URL] (--table T | --query Q) [--format F] FILE
 //	sqlgate slt [--label NAME] [--postgres URL [--complete] | --fluss HOST:PORT[,...]] [--skips FILE] FILE...
 //	sqlgate version
 package main
@@ -45,6 +47,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return slt(args[1:], stdout, stderr)
 	case "user":
 		return userCommand(args[1:], os.Stdin, stdout, stderr)
+	case "import":
+		return importCommand(args[1:], stdout, stderr) // transfer.go
+	case "export":
+		return exportCommand(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "sqlgate %s (PostgreSQL %s protocol)\n", engine.Version, engine.ServerVersion)
 		return 0
@@ -73,6 +79,11 @@ func usage(w io.Writer) {
                                                    the same on a Fluss cluster, each file in a Fluss database of its own;
                                                    the records FILE lists are skipped, each for its reason
   sqlgate user add|remove|list [--data DIR] NAME    manage the users file (passwords are read from stdin)
+  sqlgate import [--url URL] [--table T] [--create] FILE...
+                                                   load Parquet, Arrow, CSV or text files into a running server
+                                                   (COPY binary, a progress bar, files already loaded skipped)
+  sqlgate export [--url URL] (--table T | --query Q) FILE
+                                                   write a table's or a query's rows to a Parquet, Arrow, CSV or text file
   sqlgate version                                   print the version
 `)
 }
@@ -92,6 +103,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	heapFloor := fs.Int64("gc-heap-floor-mib", relop.DefaultHeapFloor>>20, "MiB below which the Go heap is not collected "+
 		"(trades that much memory for less collector CPU on small queries; 0 = none)")
 	flightListen := fs.String("flight-listen", "", "also serve Arrow Flight SQL on HOST:PORT (off by default; same users, TLS and limits; README: Flight SQL)")
+	fileDir := fs.String("file-dir", "", "the one directory superusers' COPY ... FROM/TO 'file' and read_parquet/read_csv may use (off by default)")
 	sec := registerSecurityFlags(fs)
 	ops := registerOpsFlags(fs) // opsflags.go
 	if err := fs.Parse(args); err != nil {
@@ -147,7 +159,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	cfg := server.Config{Listen: *listen, DataDir: *data, Logger: log, Fluss: flussCfg,
 		Auth: security.Auth, TLS: security.TLS, RequireTLS: security.RequireTLS,
 		MaxConnections: *maxConns, MaxConnectionsPerUser: *maxPerUser, MaxRowSize: *maxRow,
-		QueryMemoryLimit: *queryMem << 20, FlightListen: *flightListen}
+		QueryMemoryLimit: *queryMem << 20, FlightListen: *flightListen, FileDir: *fileDir}
 	ops.apply(&cfg)
 	srv, err := server.Start(ctx, cfg)
 	if err != nil {

@@ -28,8 +28,9 @@ func adbcPython(t *testing.T) string {
 }
 
 // TestADBCPython runs the ADBC Flight SQL driver from Python: queries into
-// pyarrow tables, parameters, adbc_ingest of every Fluss type; what it
-// wrote must read back through the PostgreSQL side as the source does.
+// pyarrow tables, parameters, adbc_ingest of every Fluss type and with
+// mode="replace"; what it wrote must read back through the PostgreSQL side
+// as the source does.
 func TestADBCPython(t *testing.T) {
 	python := adbcPython(t)
 	ts := startServer(t)
@@ -45,4 +46,10 @@ func TestADBCPython(t *testing.T) {
 	sameRows(t, "pycopy", ts.pgText(t, "SELECT * FROM pycopy ORDER BY id"), want)
 	sameRows(t, "pybuilt", ts.pgText(t, "SELECT * FROM pybuilt ORDER BY id"), want)
 	sameRows(t, "pycreated", ts.pgText(t, "SELECT * FROM pycreated ORDER BY id"), want)
+	// mode="replace" made pyrows and pyreplaced from the pyarrow schema
+	for _, table := range []string{"pyrows", "pyreplaced"} {
+		sameRows(t, table+" columns", columnsOf(t, ts, table), [][]string{{"k", "bigint", "NO"}, {"v", "text", "YES"}})
+		sameRows(t, table, ts.pgText(t, "SELECT * FROM "+table+" ORDER BY k"), [][]string{{"1", "x"}, {"2", "NULL"}})
+	}
+	noStaging(t, ts)
 }

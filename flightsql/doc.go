@@ -48,8 +48,11 @@
 //     write), each batch passed through fluss.ValidateRecord (seed 000's
 //     rules) first. Nothing is written when any batch is rejected. With
 //     "create if missing" a missing table is first created from the
-//     batches' schema (ingestcreate.go: the Fluss type of each Arrow type);
-//     "replace" and temporary tables are refused (0A000).
+//     batches' schema (ingestcreate.go: the Fluss type of each Arrow type).
+//     "Replace" (ingestreplace.go) loads a table made from that schema
+//     under a staging name, then drops the old table and renames the new
+//     one into its place (on a store that cannot rename, a Fluss cluster:
+//     drops, creates, loads). Temporary tables are refused (0A000).
 //  6. Transactions (txn.go): BeginTransaction opens a session of its own
 //     and runs BEGIN in it; statements, prepared statements and ingests
 //     naming the transaction run there; EndTransaction runs COMMIT or

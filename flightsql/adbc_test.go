@@ -32,8 +32,16 @@ func adbcPython(t *testing.T) string {
 // mode="replace"; what it wrote must read back through the PostgreSQL side
 // as the source does.
 func TestADBCPython(t *testing.T) {
+	runADBCPython(t, startServer(t))
+}
+
+// adbcTables are the tables adbc_client.py reads and writes.
+var adbcTables = []string{"alltypes", "pycopy", "pybuilt", "pycreated", "pyrows", "pyreplaced", "pyddl"}
+
+// runADBCPython runs adbc_client.py against ts, whose default schema has
+// none of adbcTables, and checks what it wrote.
+func runADBCPython(t *testing.T, ts *testServer) {
 	python := adbcPython(t)
-	ts := startServer(t)
 	ts.pgExec(t, append([]string{allTypesDDL, strings.Replace(allTypesDDL, "alltypes", "pycopy", 1),
 		strings.Replace(allTypesDDL, "alltypes", "pybuilt", 1), "CREATE TABLE pyrows (id INT, s STRING)"}, allTypesRows...)...)
 	cmd := exec.Command(python, filepath.Join("testdata", "adbc_client.py"), "grpc://"+ts.srv.FlightAddr().String(), "admin", adminPassword)

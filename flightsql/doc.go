@@ -79,7 +79,11 @@
 // the ADBC Flight SQL driver from Python (adbc_test.go,
 // testdata/adbc_client.py); a stalled client against an endless result
 // (backpressure_test.go); FuzzRequests (malformed commands, tickets, action
-// bodies and DoPut schemas) in make fuzz, its seeds in every go test.
+// bodies and DoPut schemas) in make fuzz, its seeds in every go test. On a
+// Fluss cluster (cluster_test.go, build tag fluss_cluster, make
+// test-cluster): queries, prepared statements, ingest (replace included),
+// catalog commands and the ADBC script. BenchmarkIngest
+// (ingest_bench_test.go) profiles ingest against COPY in process.
 //
 // # Must not
 //

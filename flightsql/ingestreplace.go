@@ -31,9 +31,13 @@ import (
 // In a transaction block the DDL takes effect at once, as any DDL there
 // does (engine: txddl.go), and the rows follow the rename until COMMIT.
 //
-// A Fluss cluster cannot rename a table (Config.NoRename), so there the
-// old table is dropped and created again from the schema, then loaded:
-// a rejected batch then leaves the new table empty, which the error says.
+// A Fluss cluster cannot rename a table (Config.NoRename): there step 2
+// drops the table, creates it again and copies the staging table's rows
+// into it (INSERT ... SELECT), then drops the staging table, so the name is
+// missing, then empty, for the time of the copy. In a transaction block
+// the staging table's rows are the block's until COMMIT and cannot be
+// copied out and dropped, so there the table is dropped, created again and
+// loaded: a rejected batch then leaves it empty, which the error says.
 
 // stagingSuffix is the length of "__ingest_" and 8 hex digits.
 const stagingSuffix = len("__ingest_") + 8
@@ -44,7 +48,7 @@ const maxIdentifier = 63
 // replaceByIngest replaces the existing table target by one made from the
 // batches' schema and loaded with them (see above). sl is acquired.
 func (s *Server) replaceByIngest(ctx context.Context, c *conn, sl *slot, target ingestTarget, rdr flight.MessageReader) (int64, error) {
-	if s.cfg.NoRename {
+	if s.cfg.NoRename && sl.sess.TxStatus() != 'I' {
 		return s.recreateByIngest(ctx, sl, target, rdr)
 	}
 	staging := ingestTarget{schema: target.schema, table: stagingName(target.table)}
@@ -56,10 +60,22 @@ func (s *Server) replaceByIngest(ctx context.Context, c *conn, sl *slot, target 
 		s.dropStaging(ctx, c, sl, staging)
 		return 0, err
 	}
-	rename := "ALTER TABLE " + staging.sql() + " RENAME TO " + quoteIdent(target.table)
-	if err := failed(sl, runSQL(ctx, sl.sess, rename)); err != nil {
+	if !s.cfg.NoRename {
+		rename := "ALTER TABLE " + staging.sql() + " RENAME TO " + quoteIdent(target.table)
+		if err := failed(sl, runSQL(ctx, sl.sess, rename)); err != nil {
+			return 0, withDetail(err, "Table \"%s\" was dropped; the ingested rows are in table \"%s\".", target.table, staging.table)
+		}
+		return n, nil
+	}
+	// No rename: the table is made again and the rows copied over.
+	err = s.createForIngest(ctx, sl, target, rdr.Schema())
+	if err == nil {
+		err = failed(sl, runSQL(ctx, sl.sess, "INSERT INTO "+target.sql()+" SELECT * FROM "+staging.sql()))
+	}
+	if err != nil {
 		return 0, withDetail(err, "Table \"%s\" was dropped; the ingested rows are in table \"%s\".", target.table, staging.table)
 	}
+	s.dropStaging(ctx, c, sl, staging)
 	return n, nil
 }
 
@@ -77,8 +93,9 @@ func (s *Server) loadStaging(ctx context.Context, sl *slot, staging, target inge
 	return n, failed(sl, runSQL(ctx, sl.sess, "DROP TABLE "+target.sql()))
 }
 
-// recreateByIngest is replace on a store that cannot rename: drop,
-// create, load.
+// recreateByIngest is replace in a transaction block on a store that
+// cannot rename: drop, create, load (the staging table's rows could not be
+// copied out in the block and the table dropped: the block holds them).
 func (s *Server) recreateByIngest(ctx context.Context, sl *slot, target ingestTarget, rdr flight.MessageReader) (int64, error) {
 	if rdr.Schema() == nil {
 		return 0, sqlerr.New(sqlerr.ProtocolViolation, "the ingest stream has no schema")

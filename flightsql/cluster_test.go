@@ -180,17 +180,7 @@ func TestClusterFlightSQL(t *testing.T) {
 	})
 
 	t.Run("catalog", func(t *testing.T) {
-		get := func(info *flight.FlightInfo, err error) []arrow.RecordBatch {
-			t.Helper()
-			if err != nil {
-				t.Fatal(err)
-			}
-			recs, _, err := flightRecords(ctx, cl, info)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return recs
-		}
+		get := fetcher(t, ctx, cl)
 		if got := strings1(t, get(cl.GetDBSchemas(ctx, &afsql.GetDBSchemasOpts{DbSchemaFilterPattern: &db})), 1); strings.Join(got, ",") != db {
 			t.Errorf("schemas %v", got)
 		}

@@ -68,6 +68,13 @@ func (s *Server) DoPutCommandStatementIngest(ctx context.Context, cmd afsql.Stat
 	case ifExists == afsql.TableDefinitionOptionsTableExistsOptionFail:
 		return 0, failed(sl, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", cmd.GetTable()))
 	case ifExists == afsql.TableDefinitionOptionsTableExistsOptionReplace:
+		if target.schema == "" {
+			// The table found over the search path: its replacement
+			// goes to the same schema, not to the one CREATE picks.
+			if target.schema, err = namespaceOf(ctx, sl, cp); err != nil {
+				return 0, err
+			}
+		}
 		return s.replaceByIngest(ctx, c, sl, target, rdr)
 	}
 	return copyIn(ctx, sl, cp, target, rdr)

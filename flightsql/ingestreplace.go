@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -139,6 +140,22 @@ func (s *Server) dropStaging(ctx context.Context, c *conn, sl *slot, staging ing
 	if err := runSQL(ctx, on.sess, "DROP TABLE IF EXISTS "+staging.sql()); err != nil {
 		s.log.Error("flightsql: dropping an ingest's staging table", "table", staging.table, "err", err)
 	}
+}
+
+// namespaceOf is the schema of the table a prepared COPY writes.
+func namespaceOf(ctx context.Context, sl *slot, cp pgwire.CopyStatement) (string, error) {
+	cols := cp.CopyColumns()
+	if len(cols) == 0 {
+		return "", sqlerr.New(sqlerr.InternalError, "COPY FROM prepared without columns")
+	}
+	rows, err := queryOn(ctx, sl, "SELECT n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = $1", int64(cols[0].TableOID))
+	if err != nil {
+		return "", err
+	}
+	if len(rows) != 1 {
+		return "", sqlerr.New(sqlerr.UndefinedTable, "the table to replace (oid %d) is gone", cols[0].TableOID)
+	}
+	return str(rows[0][0]), nil
 }
 
 // stagingName is a fresh table name beside table: table (cut to leave

@@ -119,3 +119,22 @@ func TestIngestReplace(t *testing.T) {
 	}
 	noStaging(t, ts)
 }
+
+// TestIngestReplaceKeepsSchema: a table named without a schema is found
+// over the search path, and its replacement goes to the same schema, not
+// to the first one of the path (where CREATE TABLE would put it).
+func TestIngestReplaceKeepsSchema(t *testing.T) {
+	ts := startServer(t)
+	ts.pgExec(t, "CREATE SCHEMA first", "CREATE TABLE sp (a INT)", "INSERT INTO sp VALUES (1)")
+	cl, ctx := ts.client(t, "admin", adminPassword)
+	if _, err := cl.ExecuteUpdate(ctx, "SET search_path TO first, public"); err != nil {
+		t.Fatal(err)
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "b", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+	if n, err := cl.ExecuteIngest(ctx, mustReader(t, fromJSON(t, schema, `[{"b": "x"}]`)), replaceOpts("sp", afsql.TableDefinitionOptionsTableNotExistOptionFail)); err != nil || n != 1 {
+		t.Fatalf("replace: %d, %v", n, err)
+	}
+	sameRows(t, "where sp is", ts.pgText(t, "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name = 'sp'"), [][]string{{"public", "sp"}})
+	sameRows(t, "sp", ts.pgText(t, "SELECT * FROM public.sp"), [][]string{{"x"}})
+	noStaging(t, ts)
+}

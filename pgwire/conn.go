@@ -111,6 +111,9 @@ type conn struct {
 	out      []byte // pending output, written by flush
 	rowMark  int    // length of out before the DataRow being encoded, or -1
 	writeErr error
+	// streamSend bounds each write while a streaming result is being
+	// sent (stream.go); 0 otherwise.
+	streamSend time.Duration
 }
 
 func (s *Server) serveConn(nc net.Conn) {
@@ -807,6 +810,9 @@ func (c *conn) flush() error {
 		return nil
 	}
 	var err error
+	if c.streamSend > 0 {
+		c.armStreamWrite() // stream.go
+	}
 	if c.raw != nil {
 		_, err = c.raw.Write(c.out)
 	} else {

@@ -183,6 +183,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 		return err
 	}
 	defer res.Close()
+	defer c.endStream() // stream.go
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: copyFormatCode(opts), ColumnFormatCodes: copyColumnFormats(opts, len(cols))})
 	w := copyWriter{opts: opts}
 	// PostgreSQL sends the binary header in the same CopyData as the first
@@ -212,6 +213,9 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 	rows := 0
 	var scratch []byte
 	for {
+		if err := c.beforeStreamWait(res); err != nil { // stream.go
+			return err
+		}
 		b, err := res.Next(ctx)
 		if err != nil {
 			return err

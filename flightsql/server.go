@@ -37,6 +37,10 @@ type Config struct {
 	// MaxMessageSize bounds one received gRPC message (0 = 64 MiB): an
 	// ingest batch or a parameter batch larger than it is refused.
 	MaxMessageSize int
+	// NoRename says the store cannot rename a table (a Fluss cluster), so
+	// that an ingest replacing a table cannot load a copy and swap it in
+	// (ingestreplace.go).
+	NoRename bool
 	// ServerVersion is reported by GetSqlInfo.
 	ServerVersion string
 }

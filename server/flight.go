@@ -7,6 +7,7 @@ import (
 
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/flightsql"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
 )
 
@@ -14,9 +15,10 @@ import (
 // engine, users, TLS configuration and connection limit as the
 // PostgreSQL side.
 func (s *Server) startFlight(cfg Config, eng *engine.Engine, log *slog.Logger, obs pgwire.Observer) error {
+	_, renames := s.store.(fluss.TableRenamer)
 	fs, err := flightsql.New(flightsql.Config{Backend: eng, Auth: cfg.Auth, TLS: cfg.TLS, Logger: log,
 		MaxConnections: cfg.MaxConnections, MaxConnectionsPerUser: cfg.MaxConnectionsPerUser, ServerVersion: engine.ServerVersion,
-		Observer: obs})
+		Observer: obs, NoRename: !renames})
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package embedded
 
 import (
-	"bufio"
 	"bytes"
 	"container/heap"
 	"context"
@@ -18,6 +17,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/klauspost/compress/s2"
 	"github.com/sqlgate/sqlgate/fluss/format"
 )
 
@@ -54,8 +54,15 @@ import (
 // before anything of them can be written; the runs are that sort, spilled.
 
 // defaultStageBytes is the encoded size of a bulk upsert held in memory
-// before it is staged on disk (Options.StageBytes).
-const defaultStageBytes = 64 << 20
+// before it is staged on disk (Options.StageBytes). The memory it takes is
+// about three times that (the rows' slices, the sort's entries, the
+// records they came from), and twice that again before a collection: 32
+// MiB keeps a load of any size well under a few hundred MiB.
+const defaultStageBytes = 32 << 20
+
+// runBlock is the compression block of a run file; each run's reader
+// holds about two of them during the commit's merge.
+const runBlock = 64 << 10
 
 // stagedLogRows is how many rows of one bucket a staged upsert's commit
 // gathers into a changelog batch.
@@ -102,8 +109,11 @@ func (b *bulkUpsert) spill() error {
 		return ioErr(err, "creating %s", p)
 	}
 	// Not synced: a run matters only until the commit that reads it, and
-	// a crash before that removes it.
-	w := bufio.NewWriterSize(f, 1<<20)
+	// a crash before that removes it. Compressed (S2, small blocks): a
+	// run holds keys with a common prefix and rows of similar values, and
+	// the disk holds the runs beside the table's log and state until the
+	// commit ends.
+	w := s2.NewWriter(f, s2.WriterConcurrency(1), s2.WriterBlockSize(runBlock))
 	sorted := b.mergeAll()
 	var hdr [2 * binary.MaxVarintLen64]byte
 	for _, e := range sorted {
@@ -117,7 +127,7 @@ func (b *bulkUpsert) spill() error {
 		}
 	}
 	if err == nil {
-		err = w.Flush()
+		err = w.Close()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -447,7 +457,7 @@ func (c *stagedCommit) commit(r *request) error {
 // runReader reads one run file's entries in order.
 type runReader struct {
 	f        *os.File
-	r        *bufio.Reader
+	r        *s2.Reader
 	idx      int // the run's age: older runs first on equal keys
 	key, val []byte
 }
@@ -457,7 +467,7 @@ func openRun(p string, idx int) (*runReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &runReader{f: f, r: bufio.NewReaderSize(f, 256<<10), idx: idx}, nil
+	return &runReader{f: f, r: s2.NewReader(f, s2.ReaderMaxBlockSize(runBlock)), idx: idx}, nil
 }
 
 // next reads the next entry into key and val; false at the end.

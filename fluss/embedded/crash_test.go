@@ -39,6 +39,9 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(recoveryChildEnv); dir != "" {
+		runRecoveryChild(dir) // recovery_test.go; killed, never returns
+	}
 	if dir := os.Getenv(crashChildEnv); dir != "" {
 		start, _ := strconv.ParseInt(os.Getenv(crashStartEnv), 10, 32)
 		if err := runCrashChild(dir, int32(start)); err != nil {

@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"bufio"
 	"bytes"
 	"container/heap"
 	"context"
@@ -113,7 +114,10 @@ func (b *bulkUpsert) spill() error {
 	// run holds keys with a common prefix and rows of similar values, and
 	// the disk holds the runs beside the table's log and state until the
 	// commit ends.
-	w := s2.NewWriter(f, s2.WriterConcurrency(1), s2.WriterBlockSize(runBlock))
+	zw := s2.NewWriter(f, s2.WriterConcurrency(1), s2.WriterBlockSize(runBlock))
+	// Buffered in front: each s2 Write takes a lock and copies, which
+	// per row cost more than the rest of the spill.
+	w := bufio.NewWriterSize(zw, runBlock)
 	sorted := b.mergeAll()
 	var hdr [2 * binary.MaxVarintLen64]byte
 	for _, e := range sorted {
@@ -127,7 +131,10 @@ func (b *bulkUpsert) spill() error {
 		}
 	}
 	if err == nil {
-		err = w.Close()
+		err = w.Flush()
+	}
+	if err == nil {
+		err = zw.Close()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

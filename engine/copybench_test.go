@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -110,4 +111,38 @@ func copyFromB(s pgwire.Session, sql string, src pgwire.BatchSource) (string, er
 		return "", err
 	}
 	return stmts[0].(pgwire.CopyStatement).CopyFrom(context.Background(), src)
+}
+
+// BenchmarkInsert1000: INSERT statements of 1000 literal rows into a
+// primary-key table, each its own implicit transaction.
+func BenchmarkInsert1000(b *testing.B) {
+	store, err := embedded.Open(b.TempDir(), embedded.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	s, err := engine.New(store, engine.Options{}).NewSession(context.Background(), pgwire.SessionInfo{User: "u"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := execB(s, "CREATE TABLE ins (id BIGINT PRIMARY KEY, a INT, b BIGINT, c DOUBLE PRECISION, d BOOLEAN, e TEXT)"); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		var sb strings.Builder
+		sb.WriteString("INSERT INTO ins VALUES ")
+		for j := range 1000 {
+			id := i*1000 + j
+			if j > 0 {
+				sb.WriteString(", ")
+			}
+			fmt.Fprintf(&sb, "(%d, %d, %d, %d.5, %t, 'n%d')", id, id%1000, id*7, id, id%2 == 0, id%4)
+		}
+		if _, err := execB(s, sb.String()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(1000*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }

@@ -275,8 +275,12 @@ func (c *stagedCommit) run(runs []string) (int64, error) {
 	}
 	defer it.Close()
 	positioned, exhausted := false, false
-	var key, last, old []byte
+	var key, old []byte
 	var rows int64
+	// The state's sstables are written by a goroutine of their own, in
+	// chunks, while the merge goes on (the two are about even).
+	sw := c.startStateFeeder()
+	defer sw.stop()
 	for h.Len() > 0 {
 		key = append(key[:0], h.rs[0].key...)
 		// The key's stored value, by one iterator moving forward.
@@ -316,8 +320,7 @@ func (c *stagedCommit) run(runs []string) (int64, error) {
 				heap.Pop(h)
 			}
 		}
-		last = append(last[:0], old...)
-		if err := c.setState(key, last); err != nil {
+		if err := sw.add(key, old); err != nil {
 			return 0, err
 		}
 	}
@@ -328,6 +331,9 @@ func (c *stagedCommit) run(runs []string) (int64, error) {
 		if err := c.flushLog(b); err != nil {
 			return 0, err
 		}
+	}
+	if err := sw.finish(); err != nil {
+		return 0, err
 	}
 	if c.sst != nil {
 		err := c.sst.Close()
@@ -533,5 +539,99 @@ func (h *runHeap) Pop() any {
 func (h *runHeap) close() {
 	for _, rr := range h.all {
 		_ = rr.f.Close()
+	}
+}
+
+// stateChunk is a run of state entries, keys and values laid end to end.
+type stateChunk struct {
+	buf  []byte
+	ends []int // per entry: key end, value end
+}
+
+// stateChunkBytes is the size at which a chunk goes to the writer.
+const stateChunkBytes = 1 << 20
+
+// stateFeeder hands the merge's state entries to a goroutine that writes
+// them into the sstables (setState), a chunk at a time.
+type stateFeeder struct {
+	c     *stagedCommit
+	cur   *stateChunk
+	full  chan *stateChunk
+	free  chan *stateChunk
+	done  chan error
+	ended bool
+}
+
+func (c *stagedCommit) startStateFeeder() *stateFeeder {
+	w := &stateFeeder{c: c, full: make(chan *stateChunk, 2), free: make(chan *stateChunk, 3), done: make(chan error, 1)}
+	for range 3 {
+		w.free <- &stateChunk{}
+	}
+	w.cur = <-w.free
+	go func() {
+		var err error
+		for ch := range w.full {
+			if err == nil {
+				err = w.write(ch)
+			}
+			ch.buf, ch.ends = ch.buf[:0], ch.ends[:0]
+			w.free <- ch
+		}
+		w.done <- err
+	}()
+	return w
+}
+
+func (w *stateFeeder) write(ch *stateChunk) error {
+	start := 0
+	for i := 0; i < len(ch.ends); i += 2 {
+		k, v := ch.ends[i], ch.ends[i+1]
+		if err := w.c.setState(ch.buf[start:k], ch.buf[k:v]); err != nil {
+			return err
+		}
+		start = v
+	}
+	return nil
+}
+
+// add queues one entry (copied).
+func (w *stateFeeder) add(key, value []byte) error {
+	ch := w.cur
+	ch.buf = append(ch.buf, key...)
+	ch.ends = append(ch.ends, len(ch.buf))
+	ch.buf = append(ch.buf, value...)
+	ch.ends = append(ch.ends, len(ch.buf))
+	if len(ch.buf) < stateChunkBytes {
+		return nil
+	}
+	select {
+	case w.full <- ch:
+	case err := <-w.done: // the writer failed and stopped
+		w.ended = true
+		return err
+	}
+	w.cur = <-w.free
+	return nil
+}
+
+// finish writes what is queued and returns the writer's error.
+func (w *stateFeeder) finish() error {
+	if w.ended {
+		return nil
+	}
+	w.ended = true
+	if len(w.cur.ends) > 0 {
+		w.full <- w.cur
+	}
+	close(w.full)
+	return <-w.done
+}
+
+// stop ends the writer if finish did not (a failed merge).
+func (w *stateFeeder) stop() {
+	if !w.ended {
+		w.ended = true
+		close(w.full)
+		<-w.done
 	}
 }

@@ -75,8 +75,8 @@ type Options struct {
 	// scan of a primary-key table has its columnar image built
 	// (columnar.go): 0 = 65536, negative = never.
 	ColumnarMinRows int64
-	// ColumnarBytes bounds the columnar images of the store: 0 = 1 GiB or
-	// a quarter of the Go memory limit, whichever is smaller.
+	// ColumnarBytes bounds the columnar images of the store, on disk
+	// under columnar/ (columnar.go): 0 = 4 GiB.
 	ColumnarBytes int64
 }
 
@@ -122,13 +122,19 @@ type Store struct {
 	// stagingSeq numbers bulk appends' staging directories (staged.go).
 	stagingSeq atomic.Int64
 
-	// clock numbers group commits; colCtx ends the columnar image builds,
-	// colWG waits for them, colBytes is the images' size (columnar.go).
-	clock    commitClock
-	colCtx   context.Context
-	colStop  context.CancelFunc
-	colWG    sync.WaitGroup
-	colBytes atomic.Int64
+	// colCtx ends the columnar image builds, colWG waits for them,
+	// colBytes is the images' size on disk, colGen numbers their
+	// directories; under colMu, each table's image directory, its size,
+	// and the directories whose files need no check (columnar.go).
+	colCtx     context.Context
+	colStop    context.CancelFunc
+	colWG      sync.WaitGroup
+	colBytes   atomic.Int64
+	colGen     atomic.Int64
+	colMu      sync.Mutex
+	colDirs    map[int64]string
+	colSizes   map[int64]int64
+	colTrusted map[string]bool
 }
 
 var _ fluss.Store = (*Store)(nil)
@@ -209,7 +215,8 @@ func Open(dir string, opts Options) (*Store, error) {
 		opts.CheckpointBytes = defaultCheckpointBytes
 	}
 	s := &Store{dir: dir, opts: opts, log: opts.Logger, tables: map[fluss.TablePath]*tableState{},
-		reqs: make(chan *request, 1024), quit: make(chan struct{}), committed: make(chan struct{})}
+		reqs: make(chan *request, 1024), quit: make(chan struct{}), committed: make(chan struct{}),
+		colDirs: map[int64]string{}, colSizes: map[int64]int64{}, colTrusted: map[string]bool{}}
 	if err := os.MkdirAll(filepath.Join(dir, "tables"), 0o755); err != nil {
 		return nil, ioErr(err, "creating store directory %s", dir)
 	}
@@ -430,7 +437,7 @@ func (s *Store) recover() error {
 			return err
 		}
 	}
-	return nil
+	return s.recoverColumnar(live) // columnar.go
 }
 
 func (s *Store) deleteTableState(id int64) error {

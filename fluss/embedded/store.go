@@ -61,8 +61,8 @@ type Options struct {
 	IngestBytes int
 	// CacheBytes is the size of the block cache of primary-key state
 	// (decompressed pebble blocks): 0 = an eighth of the machine's memory,
-	// at least 64 MiB. A point lookup whose blocks are cached reads no
-	// file and decompresses nothing.
+	// at least 64 MiB and at most 256 MiB. A point lookup whose blocks are
+	// cached reads no file and decompresses nothing.
 	CacheBytes int64
 	// Syncer makes every sync of the store and of its pebble (fsys.go);
 	// nil = the system calls themselves.
@@ -243,7 +243,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, ioErr(err, "removing %s", filepath.Join(dir, stagingDir))
 	}
 	if s.opts.CacheBytes <= 0 {
-		s.opts.CacheBytes = max(physicalMemory()/8, minCacheBytes)
+		s.opts.CacheBytes = min(max(physicalMemory()/8, minCacheBytes), maxCacheBytes)
 	}
 	s.pebbleOpts = pebbleOptions(s.log, s.opts.CacheBytes)
 	s.pebbleOpts.FS = syncFS{FS: vfs.Default, syncer: s.opts.Syncer}
@@ -638,6 +638,18 @@ func (s *Store) closeFiles() {
 
 // minCacheBytes is the smallest default block cache (Options.CacheBytes).
 const minCacheBytes = 64 << 20
+
+// maxCacheBytes is the largest default block cache. The cache is memory
+// outside Go's heap that only grows: a build of a columnar image (or any
+// full scan of the row store) passes every block of the table through it,
+// so a 10M-row table's state (~600 MiB decompressed) stayed resident and
+// kept the process above issue 27's 512 MiB (bench/LEDGER.md). Point
+// lookups gained little when the cache went from 64 MiB to an eighth of
+// RAM (with one-level indexes, p50 21.0 -> 19.1 µs at 10M rows;
+// bench/LEDGER.md, 2026-11-30); blocks missing from it are read from the
+// OS page cache, as PostgreSQL's shared_buffers (128 MiB by default)
+// leaves them.
+const maxCacheBytes = 256 << 20
 
 // pebbleOptions tunes pebble for the state of primary-key tables, whose
 // reads are mostly point lookups (one SeekPrefixGE of a cached iterator):

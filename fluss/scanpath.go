@@ -19,3 +19,21 @@ type ScanPathReporter interface {
 type SplitScanner interface {
 	SplitScan(ctx context.Context, opts ScanOptions, parts int) ([]RecordReader, error)
 }
+
+// ColumnRange is a scan hint (ScanOptions.Ranges): the caller's filter
+// keeps only rows whose table column Column lies within [Lo, Hi], both
+// inclusive, compared as int64 (the column is of an integer, date, time or
+// timestamp type; NULL is outside every range). A store may leave out
+// stored chunks that hold no such row, by their statistics; the caller
+// keeps its filter, which decides every row.
+type ColumnRange struct {
+	Column int
+	Lo, Hi int64
+}
+
+// ChunkReporter is implemented by a RecordReader that reads stored chunks
+// and can skip them by ScanOptions.Ranges: how many it read and skipped so
+// far, for EXPLAIN ANALYZE.
+type ChunkReporter interface {
+	ScanChunks() (read, skipped int64)
+}

@@ -128,6 +128,41 @@ func (img *colImage) holds(proj []int, ncols int) ([]int, bool) {
 	return pos, true
 }
 
+// imageRange is a fluss.ColumnRange on an image column.
+type imageRange struct {
+	col    int // manifest column
+	lo, hi int64
+}
+
+// rangesOf places a scan's ranges on the image's columns (a range on a
+// column the image lacks is dropped: it can skip nothing).
+func (img *colImage) rangesOf(rs []fluss.ColumnRange) []imageRange {
+	var out []imageRange
+	for _, r := range rs {
+		if j, ok := slices.BinarySearch(img.cols, r.Column); ok {
+			out = append(out, imageRange{col: j, lo: r.Lo, hi: r.Hi})
+		}
+	}
+	return out
+}
+
+// excludes reports whether chunk k holds no row within every range, by
+// its statistics: a column all NULL there, or whose [min, max] misses the
+// range.
+func (img *colImage) excludes(k int, rs []imageRange) bool {
+	ch := &img.man.Chunks[k]
+	for _, r := range rs {
+		st := &ch.Stats[r.col]
+		if st.Nulls == ch.Rows {
+			return true
+		}
+		if st.Min != nil && st.Max != nil && (*st.Max < r.lo || *st.Min > r.hi) {
+			return true
+		}
+	}
+	return false
+}
+
 // committedAt reads t's bucket logs' committed lengths in r (a snapshot).
 func committedAt(r pebble.Reader, t *tableState) ([]int64, error) {
 	out := make([]int64, len(t.buckets))
@@ -184,7 +219,7 @@ func (h *tableHandle) columnarRead(opts fluss.ScanOptions, plan *projPlan, snap 
 		if err == nil && img.validAt(committed) {
 			if pos, ok := img.holds(opts.Projection, len(t.colTypes)); ok {
 				return &imageScan{s: s, t: t, img: img, schema: plan.schema, pos: pos, batchRows: batchRows, left: opts.Limit,
-					end: len(img.man.Chunks)}
+					end: len(img.man.Chunks), ranges: img.rangesOf(opts.Ranges)}
 			}
 		}
 	}
@@ -545,7 +580,14 @@ type imageScan struct {
 	off int64
 	// split is the number of parts of a split scan (0: not split).
 	split int
+	// ranges are the scan's hints (fluss.ScanOptions.Ranges): chunks
+	// whose statistics exclude them are skipped; read and skipped count.
+	ranges        []imageRange
+	read, skipped int64
 }
+
+// ScanChunks implements fluss.ChunkReporter.
+func (s *imageScan) ScanChunks() (read, skipped int64) { return s.read, s.skipped }
 
 func (s *imageScan) Schema() *arrow.Schema { return s.schema }
 
@@ -562,9 +604,17 @@ func (s *imageScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			s.chunk, s.off, s.cur = s.chunk+1, 0, nil
 			continue
 		}
-		if s.cur == nil && len(s.pos) > 0 {
-			if err := s.read(); err != nil {
-				return nil, err
+		if s.off == 0 && s.cur == nil {
+			if len(s.ranges) > 0 && s.img.excludes(s.chunk, s.ranges) {
+				s.skipped++
+				s.chunk++
+				continue
+			}
+			s.read++
+			if len(s.pos) > 0 {
+				if err := s.readChunk(); err != nil {
+					return nil, err
+				}
 			}
 		}
 		n := min(int64(s.batchRows), rows-s.off)
@@ -596,9 +646,9 @@ func (s *imageScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return nil, nil
 }
 
-// read reads the current chunk's columns. A file that cannot be read is
+// readChunk reads the current chunk's columns. A file that cannot be read is
 // an error naming it, and the image serves no more scans.
-func (s *imageScan) read() error {
+func (s *imageScan) readChunk() error {
 	s.cur = make([]arrow.Array, len(s.pos))
 	for i, p := range s.pos {
 		a, err := s.img.files.chunk(s.chunk, p)

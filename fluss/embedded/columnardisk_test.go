@@ -349,3 +349,113 @@ func TestColumnarCrash(t *testing.T) {
 	}
 	t.Logf("%d rounds (%d killed within a build), %d batches acknowledged", rounds, inBuild, len(acked))
 }
+
+// TestColumnarChunkSkipping: a scan with ranges (fluss.ScanOptions.Ranges)
+// leaves out exactly the chunks whose statistics exclude a range and no
+// row within the ranges, whole or split, and says how many it skipped.
+func TestColumnarChunkSkipping(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(t.TempDir(), Options{ColumnarMinRows: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tb := createTable(t, s, "kv", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v", "w"), PrimaryKey: []string{"k"}}, BucketCount: 2})
+	var rows [][]int32
+	for k := range int32(60_000) {
+		rows = append(rows, []int32{k, k, k % 5})
+	}
+	rec := intRecord([]string{"k", "v", "w"}, rows...)
+	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	scanOf(t, tb)
+	waitImage(t, s, tb)
+	img := tb.(*tableHandle).t.col.img.Load()
+	ss, err := s.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	all := rowPath(t, s, tb, ss.(*storeSnapshot), nil)
+	// Ranges on k from the chunks' own bounds, so that some chunks fall
+	// out whatever order the keys are stored in; and ranges that match
+	// every chunk or none.
+	var bounds []int64
+	for _, ch := range img.man.Chunks {
+		bounds = append(bounds, *ch.Stats[0].Min, *ch.Stats[0].Max)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	skippedAny := false
+	for i := range 40 {
+		var rs []fluss.ColumnRange
+		switch i {
+		case 0:
+			rs = []fluss.ColumnRange{{Column: 0, Lo: -10, Hi: 1 << 40}}
+		case 1:
+			rs = []fluss.ColumnRange{{Column: 1, Lo: 60_000, Hi: 1 << 40}}
+		default:
+			lo := bounds[rng.IntN(len(bounds))]
+			rs = []fluss.ColumnRange{{Column: 0, Lo: lo, Hi: lo + rng.Int64N(30_000)}}
+			if i%3 == 0 {
+				rs = append(rs, fluss.ColumnRange{Column: 2, Lo: 1, Hi: 3})
+			}
+		}
+		in := func(r []int32) bool {
+			for _, x := range rs {
+				if v := int64(r[x.Column]); v < x.Lo || v > x.Hi {
+					return false
+				}
+			}
+			return true
+		}
+		wantSkipped := int64(0)
+		for k := range img.man.Chunks {
+			if img.excludes(k, img.rangesOf(rs)) {
+				wantSkipped++
+			}
+		}
+		for _, split := range []bool{false, true} {
+			var readers []fluss.RecordReader
+			if split {
+				readers, err = tb.(*tableHandle).SplitScan(ctx, fluss.ScanOptions{Ranges: rs}, 2)
+			} else {
+				var r fluss.RecordReader
+				r, err = tb.Scan(ctx, fluss.ScanOptions{Ranges: rs})
+				readers = []fluss.RecordReader{r}
+			}
+			if err != nil || len(readers) == 0 {
+				t.Fatalf("scan: %v, %d readers", err, len(readers))
+			}
+			var got [][]int32
+			var read, skipped int64
+			for _, r := range readers {
+				part, p := readScan(t, r)
+				if p != "columnar image" {
+					t.Fatalf("path %q", p)
+				}
+				got = append(got, part...)
+				rd, sk := r.(fluss.ChunkReporter).ScanChunks()
+				read, skipped = read+rd, skipped+sk
+			}
+			if read+skipped != int64(len(img.man.Chunks)) || skipped != wantSkipped {
+				t.Fatalf("ranges %v: read %d, skipped %d; %d chunks, %d excluded", rs, read, skipped, len(img.man.Chunks), wantSkipped)
+			}
+			// Every row within the ranges is there, in order; the rest
+			// only from chunks read.
+			want := slices.DeleteFunc(slices.Clone(all), func(r []int32) bool { return !in(r) })
+			got = slices.DeleteFunc(got, func(r []int32) bool { return !in(r) })
+			if !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("ranges %v (split %v): %d rows within them, want %d", rs, split, len(got), len(want))
+			}
+		}
+		skippedAny = skippedAny || wantSkipped > 0
+		if i == 1 && wantSkipped != int64(len(img.man.Chunks)) {
+			t.Fatalf("a range past every value skipped %d of %d chunks", wantSkipped, len(img.man.Chunks))
+		}
+	}
+	if !skippedAny {
+		t.Fatal("no range skipped a chunk")
+	}
+}

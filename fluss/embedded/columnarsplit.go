@@ -48,7 +48,7 @@ func (h *tableHandle) SplitScan(ctx context.Context, opts fluss.ScanOptions, par
 		out := make([]fluss.RecordReader, parts)
 		for i := range out {
 			out[i] = &imageScan{s: img.s, t: img.t, img: img.img, schema: img.schema, pos: img.pos, batchRows: batchRows,
-				chunk: i * n / parts, end: (i + 1) * n / parts, split: parts}
+				chunk: i * n / parts, end: (i + 1) * n / parts, split: parts, ranges: img.ranges}
 		}
 		return out, nil
 	}

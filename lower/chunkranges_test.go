@@ -1,0 +1,95 @@
+package lower
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// TestChunkSkipping: a filter's bounds on integer columns reach the scan
+// (serial and split for parallel aggregation) and skip the image's chunks
+// their statistics exclude — all NULL, or [min, max] outside — with the
+// answers of a plan that skips nothing, and EXPLAIN ANALYZE shows the
+// counts on the scan's line.
+func TestChunkSkipping(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	ctx := context.Background()
+	s := openStore(t)
+	rows := parallelMinRows + 10_000
+	f := fluss.TablePath{Database: fluss.DefaultDatabase, Table: "f"}
+	info, err := s.CreateTable(ctx, f, fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{
+		{Name: "a", Type: types.Int64Type}, {Name: "b", Type: types.Int32Type}, {Name: "d", Type: types.Float64Type}},
+		PrimaryKey: []string{"a"}}, BucketCount: 4}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bld := array.NewRecordBuilder(memory.DefaultAllocator, info.ArrowSchema())
+	for i := range rows {
+		bld.Field(0).(*array.Int64Builder).Append(int64(i))
+		bld.Field(1).(*array.Int32Builder).AppendNull()
+		bld.Field(2).(*array.Float64Builder).Append(float64(i % 10))
+	}
+	rec := bld.NewRecordBatch()
+	bld.Release()
+	tb, err := s.Table(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	for _, c := range []struct {
+		q           string
+		want        string
+		skipsAll    bool
+		parallelize bool
+	}{
+		{"SELECT count(*), sum(d) FROM f WHERE b > 5", "0|NULL", true, true},
+		{"SELECT count(*) FROM f WHERE a < 0", "0", true, true},
+		{"SELECT count(*) FROM f WHERE -1 >= a", "0", true, true},
+		{"SELECT count(*) FROM f WHERE a >= 0", fmt.Sprint(rows), false, true},
+		{"SELECT d FROM f WHERE a <= -5", "", true, false},
+		{"SELECT count(*) FROM f WHERE a < 100 AND a > -100", "100", false, true},
+	} {
+		var lines []string
+		var m *exec.Metrics
+		for deadline := time.Now().Add(20 * time.Second); m == nil && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			out, root, metrics := runMetered(t, s, c.q, true)
+			if got := strings.Join(out, ";"); got != c.want {
+				t.Fatalf("%s: %q, want %q", c.q, got, c.want)
+			}
+			for _, mt := range metrics {
+				mt.Finish()
+				if mt.ScanPath == "columnar image" {
+					m = mt
+				}
+			}
+			lines = Explain(root, metrics)
+		}
+		if m == nil {
+			t.Fatalf("%s: never read the columnar image", c.q)
+		}
+		total := m.ChunksRead + m.ChunksSkipped
+		if total == 0 || c.skipsAll != (m.ChunksRead == 0) || !c.skipsAll && m.ChunksSkipped == total {
+			t.Fatalf("%s: %d chunks read, %d skipped", c.q, m.ChunksRead, m.ChunksSkipped)
+		}
+		if c.parallelize != (m.Workers > 1) {
+			t.Fatalf("%s: %d workers", c.q, m.Workers)
+		}
+		if text := strings.Join(lines, "\n"); !strings.Contains(text, fmt.Sprintf("chunks_read=%d chunks_skipped=%d", m.ChunksRead, m.ChunksSkipped)) {
+			t.Fatalf("%s: no chunk counts in\n%s", c.q, text)
+		}
+	}
+}

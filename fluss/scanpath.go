@@ -37,3 +37,27 @@ type ColumnRange struct {
 type ChunkReporter interface {
 	ScanChunks() (read, skipped int64)
 }
+
+// StatsAnswerer is implemented by tables that can answer some aggregates
+// over their whole current state from stored statistics, without reading
+// rows: ScanStats returns the row count and, for each table column of
+// cols, its non-null count and, when known exactly, its minimum and
+// maximum as int64 (integer-like columns). ok is false when the store
+// cannot answer exactly now (the caller then reads the rows).
+type StatsAnswerer interface {
+	ScanStats(ctx context.Context, cols []int) (st TableStats, ok bool, err error)
+}
+
+// TableStats is ScanStats's answer.
+type TableStats struct {
+	Rows    int64
+	Columns []ColumnStats
+}
+
+// ColumnStats are one column's statistics. MinMax says Min and Max are
+// known; they are meaningful only when NonNull > 0.
+type ColumnStats struct {
+	NonNull  int64
+	MinMax   bool
+	Min, Max int64
+}

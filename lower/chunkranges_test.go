@@ -93,3 +93,76 @@ func TestChunkSkipping(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsAggregates: count(*), count(col) and min/max of integer columns
+// over a whole table are answered from the columnar image's statistics,
+// equal to reading the rows (a transaction's runtime reads them); other
+// aggregates, filters and groups read rows.
+func TestStatsAggregates(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	f := fluss.TablePath{Database: fluss.DefaultDatabase, Table: "g"}
+	info, err := s.CreateTable(ctx, f, fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{
+		{Name: "a", Type: types.Int64Type}, {Name: "b", Type: types.Int32Type}, {Name: "c", Type: types.Int16Type},
+		{Name: "d", Type: types.Float64Type}, {Name: "e", Type: types.Int32Type}},
+		PrimaryKey: []string{"a"}}, BucketCount: 3}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bld := array.NewRecordBuilder(memory.DefaultAllocator, info.ArrowSchema())
+	for i := range 70_000 {
+		bld.Field(0).(*array.Int64Builder).Append(int64(i) - 30_000)
+		if i%7 == 0 {
+			bld.Field(1).(*array.Int32Builder).AppendNull()
+		} else {
+			bld.Field(1).(*array.Int32Builder).Append(int32(i*37%100_003) - 5)
+		}
+		bld.Field(2).(*array.Int16Builder).Append(int16(i % 300))
+		bld.Field(3).(*array.Float64Builder).Append(float64(i) / 3)
+		bld.Field(4).(*array.Int32Builder).AppendNull()
+	}
+	rec := bld.NewRecordBatch()
+	bld.Release()
+	tb, err := s.Table(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	for _, c := range []struct {
+		q         string
+		fromStats bool
+	}{
+		{"SELECT count(*) FROM g", true},
+		{"SELECT count(*), count(b), min(b), max(b), min(a), max(a), max(c), min(c), count(e), min(e), max(e) FROM g", true},
+		{"SELECT max(b), count(d) FROM g", true},
+		{"SELECT min(d) FROM g", false},
+		{"SELECT count(*) FROM g WHERE a > 5", false},
+		{"SELECT b % 3, count(*) FROM g GROUP BY b % 3 ORDER BY 1", false},
+		{"SELECT count(DISTINCT b) FROM g", false},
+		{"SELECT sum(b) FROM g", false},
+	} {
+		want, _, _ := runMetered(t, s, c.q, false)
+		path := ""
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			got, _, metrics := runMetered(t, s, c.q, true)
+			if strings.Join(got, ";") != strings.Join(want, ";") {
+				t.Fatalf("%s: %v, reading the rows %v", c.q, got, want)
+			}
+			path = ""
+			for _, m := range metrics {
+				if m.ScanPath != "" {
+					path = m.ScanPath
+				}
+			}
+			if path == "chunk statistics" || !c.fromStats && path == "columnar image" {
+				break
+			}
+		}
+		if (path == "chunk statistics") != c.fromStats {
+			t.Fatalf("%s: path %q", c.q, path)
+		}
+	}
+}

@@ -679,3 +679,55 @@ func (s *Store) closeColumnar() {
 	}
 	s.colWG.Wait()
 }
+
+var _ fluss.StatsAnswerer = (*tableHandle)(nil)
+
+// ScanStats implements fluss.StatsAnswerer from the columnar image's
+// chunk statistics, when the image holds the current state and cols.
+func (h *tableHandle) ScanStats(ctx context.Context, cols []int) (fluss.TableStats, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return fluss.TableStats{}, false, err
+	}
+	if err := h.checkLive(); err != nil {
+		return fluss.TableStats{}, false, err
+	}
+	t := h.t
+	img := t.col.img.Load()
+	if img == nil || !t.info.HasPrimaryKey() || h.s.columnarMinRows() < 0 {
+		return fluss.TableStats{}, false, nil
+	}
+	snap := h.s.db.NewSnapshot()
+	committed, err := committedAt(snap, t)
+	snap.Close()
+	if err != nil || !img.validAt(committed) {
+		return fluss.TableStats{}, false, err
+	}
+	pos, ok := img.holds(cols, len(t.colTypes))
+	if !ok || cols == nil {
+		return fluss.TableStats{}, false, nil
+	}
+	st := fluss.TableStats{Rows: img.man.Rows, Columns: make([]fluss.ColumnStats, len(cols))}
+	for i, j := range pos {
+		cs := fluss.ColumnStats{MinMax: true}
+		for _, ch := range img.man.Chunks {
+			s := &ch.Stats[j]
+			if s.Nulls == ch.Rows {
+				continue
+			}
+			first := cs.NonNull == 0
+			cs.NonNull += ch.Rows - s.Nulls
+			if s.Min == nil || s.Max == nil {
+				cs.MinMax = false
+				continue
+			}
+			if first || *s.Min < cs.Min {
+				cs.Min = *s.Min
+			}
+			if first || *s.Max > cs.Max {
+				cs.Max = *s.Max
+			}
+		}
+		st.Columns[i] = cs
+	}
+	return st, true, nil
+}

@@ -101,6 +101,11 @@ func TestColumnarImageSurvivesRestart(t *testing.T) {
 	if after := imageDirs(t, dir); !slices.Equal(after, before) {
 		t.Fatalf("the image was rebuilt: %v, before %v", after, before)
 	}
+	st, ok, err := tb.(fluss.StatsAnswerer).ScanStats(context.Background(), []int{0, 2})
+	if err != nil || !ok || st.Rows != 3000 || st.Columns[0] != (fluss.ColumnStats{NonNull: 3000, MinMax: true, Min: 0, Max: 2999}) ||
+		st.Columns[1] != (fluss.ColumnStats{NonNull: 3000, MinMax: true, Min: 0, Max: 10}) {
+		t.Fatalf("statistics: %+v, %v, %v", st, ok, err)
+	}
 	rec := intRecord([]string{"k", "v", "w"}, []int32{1, -1, -1})
 	defer rec.Release()
 	if _, err := tb.Upsert(context.Background(), rec, fluss.UpsertOptions{}); err != nil {
@@ -108,6 +113,9 @@ func TestColumnarImageSurvivesRestart(t *testing.T) {
 	}
 	if _, p := scanOf(t, tb); p != "row store" {
 		t.Fatalf("after a write: path %q", p)
+	}
+	if _, ok, err := tb.(fluss.StatsAnswerer).ScanStats(context.Background(), []int{0}); ok || err != nil {
+		t.Fatalf("statistics of a stale image: %v, %v", ok, err)
 	}
 }
 

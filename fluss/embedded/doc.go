@@ -64,7 +64,10 @@
 // changes in the same pebble commit: a scan whose snapshot has the same
 // lengths (a transaction's held one included, and after a restart) reads
 // the image one chunk of its columns at a time instead of decoding rows;
-// any other reads pebble and asks for a new image. Files an earlier
+// any other reads pebble and asks for a new image. A scan with ranges
+// (fluss.ScanOptions.Ranges) skips the chunks whose min/max or null counts
+// exclude them, and ScanStats answers row and non-null counts and integer
+// min/max from the statistics alone. Files an earlier
 // process wrote are checked against their CRC-32C once before use; a
 // damaged one is refused, naming it, and scans read the row store. SplitScan
 // (columnarsplit.go) reads a table in parts over one snapshot for parallel

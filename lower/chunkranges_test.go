@@ -24,32 +24,14 @@ func TestChunkSkipping(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	}
-	ctx := context.Background()
 	s := openStore(t)
 	rows := parallelMinRows + 10_000
-	f := fluss.TablePath{Database: fluss.DefaultDatabase, Table: "f"}
-	info, err := s.CreateTable(ctx, f, fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{
-		{Name: "a", Type: types.Int64Type}, {Name: "b", Type: types.Int32Type}, {Name: "d", Type: types.Float64Type}},
-		PrimaryKey: []string{"a"}}, BucketCount: 4}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bld := array.NewRecordBuilder(memory.DefaultAllocator, info.ArrowSchema())
-	for i := range rows {
-		bld.Field(0).(*array.Int64Builder).Append(int64(i))
-		bld.Field(1).(*array.Int32Builder).AppendNull()
-		bld.Field(2).(*array.Float64Builder).Append(float64(i % 10))
-	}
-	rec := bld.NewRecordBatch()
-	bld.Release()
-	tb, err := s.Table(ctx, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	rec.Release()
+	loadPK(t, s, "f", []fluss.Column{{Name: "a", Type: types.Int64Type}, {Name: "b", Type: types.Int32Type}, {Name: "d", Type: types.Float64Type}},
+		4, rows, func(bld *array.RecordBuilder, i int) {
+			bld.Field(0).(*array.Int64Builder).Append(int64(i))
+			bld.Field(1).(*array.Int32Builder).AppendNull()
+			bld.Field(2).(*array.Float64Builder).Append(float64(i % 10))
+		})
 	for _, c := range []struct {
 		q           string
 		want        string
@@ -99,18 +81,9 @@ func TestChunkSkipping(t *testing.T) {
 // equal to reading the rows (a transaction's runtime reads them); other
 // aggregates, filters and groups read rows.
 func TestStatsAggregates(t *testing.T) {
-	ctx := context.Background()
 	s := openStore(t)
-	f := fluss.TablePath{Database: fluss.DefaultDatabase, Table: "g"}
-	info, err := s.CreateTable(ctx, f, fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{
-		{Name: "a", Type: types.Int64Type}, {Name: "b", Type: types.Int32Type}, {Name: "c", Type: types.Int16Type},
-		{Name: "d", Type: types.Float64Type}, {Name: "e", Type: types.Int32Type}},
-		PrimaryKey: []string{"a"}}, BucketCount: 3}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bld := array.NewRecordBuilder(memory.DefaultAllocator, info.ArrowSchema())
-	for i := range 70_000 {
+	loadPK(t, s, "g", []fluss.Column{{Name: "a", Type: types.Int64Type}, {Name: "b", Type: types.Int32Type}, {Name: "c", Type: types.Int16Type},
+		{Name: "d", Type: types.Float64Type}, {Name: "e", Type: types.Int32Type}}, 3, 70_000, func(bld *array.RecordBuilder, i int) {
 		bld.Field(0).(*array.Int64Builder).Append(int64(i) - 30_000)
 		if i%7 == 0 {
 			bld.Field(1).(*array.Int32Builder).AppendNull()
@@ -120,17 +93,7 @@ func TestStatsAggregates(t *testing.T) {
 		bld.Field(2).(*array.Int16Builder).Append(int16(i % 300))
 		bld.Field(3).(*array.Float64Builder).Append(float64(i) / 3)
 		bld.Field(4).(*array.Int32Builder).AppendNull()
-	}
-	rec := bld.NewRecordBatch()
-	bld.Release()
-	tb, err := s.Table(ctx, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	rec.Release()
+	})
 	for _, c := range []struct {
 		q         string
 		fromStats bool
@@ -164,5 +127,31 @@ func TestStatsAggregates(t *testing.T) {
 		if (path == "chunk statistics") != c.fromStats {
 			t.Fatalf("%s: path %q", c.q, path)
 		}
+	}
+}
+
+// loadPK creates primary-key table name (keyed on its first column) and
+// upserts rows rows, row i appended by fill.
+func loadPK(t *testing.T, s store, name string, cols []fluss.Column, buckets, rows int, fill func(*array.RecordBuilder, int)) {
+	t.Helper()
+	ctx := context.Background()
+	p := fluss.TablePath{Database: fluss.DefaultDatabase, Table: name}
+	info, err := s.CreateTable(ctx, p, fluss.TableDescriptor{Schema: fluss.Schema{Columns: cols, PrimaryKey: []string{cols[0].Name}}, BucketCount: buckets}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bld := array.NewRecordBuilder(memory.DefaultAllocator, info.ArrowSchema())
+	defer bld.Release()
+	for i := range rows {
+		fill(bld, i)
+	}
+	rec := bld.NewRecordBatch()
+	defer rec.Release()
+	tb, err := s.Table(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -64,11 +64,10 @@ func scanOf(t testing.TB, tb fluss.Table) ([][]int32, string) {
 	return readScan(t, r)
 }
 
-// TestColumnarImageSurvivesRestart: an image written by one process is
-// used by the next without being rebuilt, and equals the row path; a write
-// after the restart makes it stale.
-func TestColumnarImageSurvivesRestart(t *testing.T) {
-	dir := t.TempDir()
+// imagedStore leaves in dir a closed store whose table kv of 3000 rows has
+// a columnar image, and returns kv's rows and the image's directory.
+func imagedStore(t *testing.T, dir string) ([][]int32, string) {
+	t.Helper()
 	s, err := Open(dir, Options{ColumnarMinRows: 1, BatchRows: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -79,17 +78,27 @@ func TestColumnarImageSurvivesRestart(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	before := imageDirs(t, dir)
-	if len(before) != 1 {
-		t.Fatalf("image directories after the first process: %v", before)
+	imgs := imageDirs(t, dir)
+	if len(imgs) != 1 {
+		t.Fatalf("image directories after the first process: %v", imgs)
 	}
+	return want, imgs[0]
+}
 
-	s, err = Open(dir, Options{ColumnarMinRows: 1, BatchRows: 100})
+// TestColumnarImageSurvivesRestart: an image written by one process is
+// used by the next without being rebuilt, and equals the row path; a write
+// after the restart makes it stale.
+func TestColumnarImageSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	want, img := imagedStore(t, dir)
+	before := []string{img}
+
+	s, err := Open(dir, Options{ColumnarMinRows: 1, BatchRows: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	tb, err = s.Table(context.Background(), path("kv"))
+	tb, err := s.Table(context.Background(), path("kv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,20 +154,8 @@ func TestColumnarDamagedImage(t *testing.T) {
 	for _, damage := range []string{"flip", "truncate", "manifest"} {
 		t.Run(damage, func(t *testing.T) {
 			dir := t.TempDir()
-			s, err := Open(dir, Options{ColumnarMinRows: 1, BatchRows: 100})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tb := kvTable(t, s, 3000)
-			want, _ := scanOf(t, tb)
-			waitImage(t, s, tb)
-			if err := s.Close(); err != nil {
-				t.Fatal(err)
-			}
-			imgs := imageDirs(t, dir)
-			if len(imgs) != 1 {
-				t.Fatalf("image directories: %v", imgs)
-			}
+			want, img := imagedStore(t, dir)
+			imgs := []string{img}
 			file := filepath.Join(imgs[0], "c1.arrow")
 			if damage == "manifest" {
 				file = filepath.Join(imgs[0], manifestName)
@@ -180,12 +177,12 @@ func TestColumnarDamagedImage(t *testing.T) {
 			}
 
 			logs := &lockedBuffer{}
-			s, err = Open(dir, Options{ColumnarMinRows: 1, BatchRows: 100, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+			s, err := Open(dir, Options{ColumnarMinRows: 1, BatchRows: 100, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			tb, err = s.Table(context.Background(), path("kv"))
+			tb, err := s.Table(context.Background(), path("kv"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -270,6 +270,10 @@ func (s *Store) wantImage(h *tableHandle, proj []int) {
 		defer s.colWG.Done()
 		began := time.Now()
 		built := s.refreshImage(s.colCtx, t)
+		if built {
+			// The build passed the table's blocks through pebble's cache.
+			returnFreedCMemory() // trim_cgo.go
+		}
 		tc.mu.Lock()
 		tc.busy = false
 		if built {

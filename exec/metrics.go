@@ -26,6 +26,10 @@ type Metrics struct {
 	// work (0 = the caller's alone).
 	ScanPath string
 	Workers  int
+	// ChunksRead and ChunksSkipped count a scan's stored chunks read and
+	// skipped by their statistics (ChunkCounter); both 0 for a scan that
+	// reads no chunks.
+	ChunksRead, ChunksSkipped int64
 	// totalNs includes the children's time; children are the metrics of
 	// the node's inputs, for the in-counts and the exclusive time.
 	totalNs  int64
@@ -70,6 +74,12 @@ type PathReporter interface {
 	ScanPath() (path string, workers int)
 }
 
+// ChunkCounter is implemented by operators whose scan reads stored
+// chunks (fluss.ChunkReporter): how many it read and skipped so far.
+type ChunkCounter interface {
+	ScanChunks() (read, skipped int64)
+}
+
 // QueueDepther is implemented by operators with an internal queue of
 // batches; QueueDepth is its current length.
 type QueueDepther interface {
@@ -103,6 +113,9 @@ func (o *Instrumented) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	if p, ok := o.Op.(PathReporter); ok {
 		o.M.ScanPath, o.M.Workers = p.ScanPath()
+	}
+	if c, ok := o.Op.(ChunkCounter); ok {
+		o.M.ChunksRead, o.M.ChunksSkipped = c.ScanChunks()
 	}
 	return b, err
 }

@@ -750,6 +750,15 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 	return res, nil
 }
 
+// ScanChunks implements ChunkCounter: the store's chunk counts of the read
+// (fluss.ChunkReporter).
+func (o *TableScan) ScanChunks() (read, skipped int64) {
+	if c, ok := o.reader.(fluss.ChunkReporter); ok {
+		return c.ScanChunks()
+	}
+	return 0, 0
+}
+
 // ScanPath implements PathReporter: the path the store reported for the
 // read (fluss.ScanPathReporter), once the scan has started.
 func (o *TableScan) ScanPath() (string, int) {

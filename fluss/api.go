@@ -160,6 +160,9 @@ type ScanOptions struct {
 	// Partitions, on a partitioned table, chooses the partitions read
 	// (partition pruning): nil reads them all.
 	Partitions PartitionFilter
+	// Ranges are hints of the caller's filter (ColumnRange, scanpath.go):
+	// every range holds for each row the caller keeps.
+	Ranges []ColumnRange
 }
 
 // RecordReader streams Arrow records. Next returns (nil, nil) at the end. The

@@ -19,3 +19,45 @@ type ScanPathReporter interface {
 type SplitScanner interface {
 	SplitScan(ctx context.Context, opts ScanOptions, parts int) ([]RecordReader, error)
 }
+
+// ColumnRange is a scan hint (ScanOptions.Ranges): the caller's filter
+// keeps only rows whose table column Column lies within [Lo, Hi], both
+// inclusive, compared as int64 (the column is of an integer, date, time or
+// timestamp type; NULL is outside every range). A store may leave out
+// stored chunks that hold no such row, by their statistics; the caller
+// keeps its filter, which decides every row.
+type ColumnRange struct {
+	Column int
+	Lo, Hi int64
+}
+
+// ChunkReporter is implemented by a RecordReader that reads stored chunks
+// and can skip them by ScanOptions.Ranges: how many it read and skipped so
+// far, for EXPLAIN ANALYZE.
+type ChunkReporter interface {
+	ScanChunks() (read, skipped int64)
+}
+
+// StatsAnswerer is implemented by tables that can answer some aggregates
+// over their whole current state from stored statistics, without reading
+// rows: ScanStats returns the row count and, for each table column of
+// cols, its non-null count and, when known exactly, its minimum and
+// maximum as int64 (integer-like columns). ok is false when the store
+// cannot answer exactly now (the caller then reads the rows).
+type StatsAnswerer interface {
+	ScanStats(ctx context.Context, cols []int) (st TableStats, ok bool, err error)
+}
+
+// TableStats is ScanStats's answer.
+type TableStats struct {
+	Rows    int64
+	Columns []ColumnStats
+}
+
+// ColumnStats are one column's statistics. MinMax says Min and Max are
+// known; they are meaningful only when NonNull > 0.
+type ColumnStats struct {
+	NonNull  int64
+	MinMax   bool
+	Min, Max int64
+}

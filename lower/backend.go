@@ -114,7 +114,11 @@ func metricsText(m *exec.Metrics) string {
 		s += fmt.Sprintf(" queue_depth_avg=%.2f queue_depth_max=%d queue_depth_samples=%d)", m.QueueDepthAvg(), m.QueueDepthMax, m.QueueSamples)
 	}
 	if m.ScanPath != "" {
-		s += fmt.Sprintf(" (scan path=%q workers=%d)", m.ScanPath, max(m.Workers, 1))
+		s += fmt.Sprintf(" (scan path=%q workers=%d", m.ScanPath, max(m.Workers, 1))
+		if m.ChunksRead+m.ChunksSkipped > 0 {
+			s += fmt.Sprintf(" chunks_read=%d chunks_skipped=%d", m.ChunksRead, m.ChunksSkipped)
+		}
+		s += ")"
 	}
 	return s
 }
@@ -128,6 +132,9 @@ func metricsJSON(m map[string]any, mt *exec.Metrics) {
 	m["Queue Depth Samples"] = mt.QueueSamples
 	if mt.ScanPath != "" {
 		m["Scan Path"], m["Workers"] = mt.ScanPath, max(mt.Workers, 1)
+		if mt.ChunksRead+mt.ChunksSkipped > 0 {
+			m["Chunks Read"], m["Chunks Skipped"] = mt.ChunksRead, mt.ChunksSkipped
+		}
 	}
 	if mt.QueueSamples > 0 {
 		m["Queue Depth Avg"] = mt.QueueDepthAvg()

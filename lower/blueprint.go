@@ -135,6 +135,7 @@ type scanNode struct {
 	rows       float64         // the table's estimated rows (Stats), for EXPLAIN
 	ndv        []float64       // each output column's distinct count (-1 unknown; nil none)
 	prune      *partitionPrune // the partitions read (partitions.go); nil: all
+	ranges     []scanRange     // a filter's bounds, hints for chunk skipping (chunkranges.go)
 }
 
 type lookupNode struct {
@@ -201,7 +202,7 @@ func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
 		return nil, err
 	}
 	return &exec.TableScan{Table: t, Changelog: n.changelog, Binlog: n.binlog, Options: fluss.ScanOptions{Projection: n.projection, Limit: n.limit,
-		Partitions: n.prune.filter(rt.EC)}, Out: n.out}, nil
+		Partitions: n.prune.filter(rt.EC), Ranges: n.rangesAt(rt)}, Out: n.out}, nil
 }
 
 func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {

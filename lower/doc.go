@@ -37,7 +37,11 @@
 // nothing (rewrite.go). An aggregation over filters and projections of
 // a large table runs, outside transactions, as partial
 // aggregations over the parts of a split scan on GOMAXPROCS workers and a
-// final one (parallelagg.go), decided when the plan is built. Explain renders the blueprint without running anything,
+// final one (parallelagg.go), decided when the plan is built. A filter
+// over a scan hands the scan its bounds on integer columns (chunkranges.go),
+// by which a store skips stored chunks; count(*), count(col) and min/max
+// of integer columns over a whole table are answered from a store's
+// statistics when it has them exactly (statsagg.go). Explain renders the blueprint without running anything,
 // with each node's requested and selected kernel backend per family
 // (backend.go) and its estimated rows.
 //

@@ -293,6 +293,11 @@ func lowerNode(n binder.Node) (Node, error) {
 			return nil, err
 		}
 		markQual(cond)
+		if sn, ok := in.(*scanNode); ok {
+			if err := addScanRanges(sn, x.Cond); err != nil { // chunkranges.go
+				return nil, err
+			}
+		}
 		f := &filterNode{input: in, cond: cond}
 		if g := oneTimeQual(ordered); g != nil {
 			if f.gate, err = lowerExpr(g); err != nil {

@@ -130,7 +130,7 @@ func (p *parallelAgg) build(rt *Runtime) (exec.Operator, bool, error) {
 	if !ok {
 		return nil, false, nil
 	}
-	readers, err := ss.SplitScan(rt.Ctx, fluss.ScanOptions{Projection: best.projection}, workers)
+	readers, err := ss.SplitScan(rt.Ctx, fluss.ScanOptions{Projection: best.projection, Ranges: best.rangesAt(rt)}, workers)
 	if err != nil || readers == nil {
 		return nil, false, err
 	}
@@ -159,18 +159,30 @@ func (p *parallelAgg) build(rt *Runtime) (exec.Operator, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
-	return &parallelOp{Operator: op, path: path, workers: len(readers)}, true, nil
+	return &parallelOp{Operator: op, path: path, readers: readers}, true, nil
 }
 
-// parallelOp is a parallel aggregation's operator, reporting its workers.
+// parallelOp is a parallel aggregation's operator, reporting its workers
+// and the chunks its split scan's parts read and skipped.
 type parallelOp struct {
 	exec.Operator
 	path    string
-	workers int
+	readers []fluss.RecordReader
 }
 
 // ScanPath implements exec.PathReporter.
-func (o *parallelOp) ScanPath() (string, int) { return o.path, o.workers }
+func (o *parallelOp) ScanPath() (string, int) { return o.path, len(o.readers) }
+
+// ScanChunks implements exec.ChunkCounter: the parts' counts together.
+func (o *parallelOp) ScanChunks() (read, skipped int64) {
+	for _, r := range o.readers {
+		if c, ok := r.(fluss.ChunkReporter); ok {
+			rd, sk := c.ScanChunks()
+			read, skipped = read+rd, skipped+sk
+		}
+	}
+	return read, skipped
+}
 
 // attachParallel gives the aggregateNode n (x lowered) its parallel form
 // when x qualifies.

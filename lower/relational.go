@@ -25,6 +25,7 @@ type aggregateNode struct {
 	out     *arrow.Schema
 	names   []string
 	par     *parallelAgg // its parallel form (parallelagg.go), or nil
+	stats   *statsAgg    // its answer from statistics (statsagg.go), or nil
 }
 
 func (n *aggregateNode) Schema() *arrow.Schema { return n.out }
@@ -33,6 +34,11 @@ func (n *aggregateNode) Explain() (string, string) {
 	return "aggregate", fmt.Sprintf("keys=%d aggregates=[%s]", len(n.groupBy), strings.Join(n.names, ", "))
 }
 func (n *aggregateNode) Build(rt *Runtime) (exec.Operator, error) {
+	if n.stats != nil {
+		if op, ok, err := n.stats.build(rt, n.out); ok || err != nil {
+			return op, err
+		}
+	}
 	if n.par != nil {
 		if op, ok, err := n.par.build(rt); ok || err != nil {
 			return op, err
@@ -56,6 +62,7 @@ func lowerAggregate(x *binder.Aggregate) (Node, error) {
 	}
 	n, err := lowerAggregateOver(x, in)
 	if err == nil {
+		attachStats(x, n)          // statsagg.go
 		err = attachParallel(x, n) // parallelagg.go
 	}
 	return n, err

@@ -2,8 +2,11 @@ package embedded
 
 import (
 	"context"
-	"runtime/debug"
+	"encoding/binary"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,39 +24,24 @@ import (
 // per key; a scan of it crosses pebble's merging iterator and a row decoder
 // for every row, which bench/LEDGER.md measured at ~70% of an analytic
 // query's time. A table that scans read in full and that is large enough
-// (Options.ColumnarMinRows) is therefore also kept, in memory, as Arrow
-// column chunks of the columns those scans asked for, decoded once from one
-// pebble snapshot in the background (one goroutine),
-// in the state's key order. A scan whose snapshot holds exactly the image's
-// state of the table hands out slices of the chunks (no decoding, no copy);
-// any other scan reads pebble as before and, when the image is missing,
-// stale or lacks a column, asks for a new one.
+// (Options.ColumnarMinRows) is therefore also kept as immutable Arrow
+// column chunks on disk (columnarfile.go) of the columns those scans asked
+// for, decoded once from one pebble snapshot in the background (one
+// goroutine), in the state's key order, with per-chunk statistics.
 //
-// Which snapshot holds which state is told by the commit clock: the
-// committer numbers every group commit (begin, before its state reaches
-// pebble; end, after), and remembers per table the number of the last
-// group that wrote it. A snapshot is stamped with the last number ended
-// before it was taken (fin: every group up to it is in the snapshot) and
-// the last begun after it (start: no later group is). An image is built
-// from a snapshot taken while no group is in flight (fin = start = seq0),
-// records lastWrite0, the last group at or before seq0 that wrote the
-// table, and learns firstAfter, the first group after seq0 that writes it
-// (set in begin, before that group's state reaches pebble). A snapshot
-// holds the image's state exactly when fin ≥ lastWrite0 (it has every
-// write the image has) and no group in (seq0, start] wrote the table
-// (firstAfter is 0 or past start): this holds for a scan's own snapshot
-// and for a transaction's held one alike. A group that fails still counts
-// as a write, which only sends scans to the row path.
+// Which state an image holds is told by the table's bucket logs' committed
+// lengths: every write of a primary-key table's state appends its changes
+// to the bucket logs and records their new lengths in the same atomic
+// pebble commit, so two snapshots with the same lengths hold the same state
+// of the table. The image records the lengths of the snapshot it was built
+// from; a scan reads the lengths from its own snapshot (a transaction's held
+// one included) and is served from the image when they are equal, and from
+// pebble otherwise, asking then for a new image. This survives restarts: an
+// image on disk is used after Open for as long as no write changed the
+// table.
 //
-// Memory: the image is bounded by Options.ColumnarBytes for the whole
-// store; a table whose image would pass it is scanned from pebble. The
-// image is not persisted: it is rebuilt after a restart by the first scans
-// that want it, so a crash cannot leave a damaged one behind.
-//
-// The chunks' arrays are never released: scans hand out slices of them
-// (retaining the same buffers), and a replaced image is reclaimed by the
-// garbage collector once no slice refers to it (the Go allocator needs no
-// Release to free memory).
+// Budget: the images on disk are bounded by Options.ColumnarBytes for the
+// whole store; a table whose image would pass it is scanned from pebble.
 
 // defaultColumnarMinRows is the table size (EstimateRows) from which a full
 // scan asks for an image. Below it a scan of the row path costs under
@@ -61,98 +49,63 @@ import (
 // save little beside the query's other work.
 const defaultColumnarMinRows = 1 << 16
 
-// defaultColumnarBytes bounds the images of a store (Options.ColumnarBytes)
-// when a quarter of the process's Go memory limit is not smaller: the
-// images are live heap, and a budget near the soft limit would make the
-// collector run all the time.
-const defaultColumnarBytes = 1 << 30
+// defaultColumnarBytes bounds the images of a store on disk
+// (Options.ColumnarBytes).
+const defaultColumnarBytes = 4 << 30
 
 // colChunkRows is the rows per image chunk: the default scan batch, so
 // that a scan hands out the chunks' arrays whole (offset 0: some kernels
-// and the wire's raw encoders take a slower path for a sliced array).
+// and the wire's raw encoders take a slower path for a sliced array), and
+// the unit of min/max skipping.
 const colChunkRows = 8192
-
-// commitClock numbers the group commits (see above).
-type commitClock struct {
-	// mu orders begin against an image build taking its snapshot.
-	mu       sync.Mutex
-	started  atomic.Uint64
-	finished atomic.Uint64
-}
-
-// clockStamp places a snapshot among the group commits.
-type clockStamp struct{ fin, start uint64 }
-
-// begin numbers a group commit that is about to write the state of
-// tables, before any of it reaches pebble.
-func (c *commitClock) begin(reqs []*request) uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	seq := c.started.Load() + 1
-	for _, r := range reqs {
-		if t := r.table; t != nil && t.info.HasPrimaryKey() {
-			t.col.wrote(seq)
-		}
-	}
-	c.started.Store(seq)
-	return seq
-}
-
-// end records that group seq's state commit is over (done or failed).
-func (c *commitClock) end(seq uint64) { c.finished.Store(seq) }
-
-// snapshot takes a pebble snapshot and its stamp.
-func (c *commitClock) snapshot(db *pebble.DB) (*pebble.Snapshot, clockStamp) {
-	fin := c.finished.Load()
-	snap := db.NewSnapshot()
-	return snap, clockStamp{fin: fin, start: c.started.Load()}
-}
 
 // tableColumnar is a table's columnar image and its bookkeeping.
 type tableColumnar struct {
 	img atomic.Pointer[colImage]
-	// Guarded by the store's commitClock.mu: the last group that wrote the
-	// table, and the image being built.
-	lastWrite uint64
-	building  *colImage
 	// Guarded by mu: whether a build runs, when the last one ended and
 	// how long it took (a table written all the time is not rebuilt back
-	// to back), and the columns scans asked for.
+	// to back), the columns scans asked for, and whether the image on
+	// disk was looked at.
 	mu       sync.Mutex
 	busy     bool
 	lastEnd  time.Time
 	lastTook time.Duration
 	wanted   []int
 	refused  bool // the last image built passed the store's budget
+	loaded   bool
 }
 
-// wrote records group seq's write (under commitClock.mu).
-func (tc *tableColumnar) wrote(seq uint64) {
-	tc.lastWrite = seq
-	for _, img := range []*colImage{tc.img.Load(), tc.building} {
-		if img != nil && img.firstAfter.Load() == 0 {
-			img.firstAfter.Store(seq)
-		}
-	}
-}
-
-// colImage is a table's state at one snapshot, column by column.
+// colImage is an image on disk, open for reading.
 type colImage struct {
-	seq0, lastWrite0 uint64
-	firstAfter       atomic.Uint64
-	cols             []int               // table columns held, ascending
-	chunks           []arrow.RecordBatch // in key order; fields = cols
-	rows             int64
-	bytes            int64
+	dir   string
+	man   *imageManifest
+	files *imageFiles
+	cols  []int // table columns held, ascending (man.Columns)
+	bytes int64
+	// bad is set once a read found a file damaged: the image serves no
+	// more scans.
+	bad atomic.Bool
 }
 
-// validAt reports whether a snapshot stamped st holds the image's state.
-func (img *colImage) validAt(st clockStamp) bool {
-	if st.fin < img.lastWrite0 {
-		return false
+// newDiskImage opens the image in dir described by man.
+func newDiskImage(dir string, man *imageManifest) (*colImage, error) {
+	files, open, err := openImageFiles(dir, man)
+	if err != nil {
+		return nil, err
 	}
-	fa := img.firstAfter.Load()
-	return fa == 0 || fa > st.start
+	img := &colImage{dir: dir, man: man, files: files}
+	for _, c := range man.Columns {
+		img.cols = append(img.cols, c.Col)
+		img.bytes += c.Bytes
+	}
+	closeFilesWhenUnreachable(img, open)
+	return img, nil
+}
+
+// validAt reports whether a snapshot whose committed lengths of the table
+// are committed holds the image's state.
+func (img *colImage) validAt(committed []int64) bool {
+	return !img.bad.Load() && slices.Equal(img.man.Committed, committed)
 }
 
 // holds returns where each table column of proj sits in the image, or
@@ -175,6 +128,64 @@ func (img *colImage) holds(proj []int, ncols int) ([]int, bool) {
 	return pos, true
 }
 
+// imageRange is a fluss.ColumnRange on an image column.
+type imageRange struct {
+	col    int // manifest column
+	lo, hi int64
+}
+
+// rangesOf places a scan's ranges on the image's columns (a range on a
+// column the image lacks is dropped: it can skip nothing).
+func (img *colImage) rangesOf(rs []fluss.ColumnRange) []imageRange {
+	var out []imageRange
+	for _, r := range rs {
+		if j, ok := slices.BinarySearch(img.cols, r.Column); ok {
+			out = append(out, imageRange{col: j, lo: r.Lo, hi: r.Hi})
+		}
+	}
+	return out
+}
+
+// excludes reports whether chunk k holds no row within every range, by
+// its statistics: a column all NULL there, or whose [min, max] misses the
+// range.
+func (img *colImage) excludes(k int, rs []imageRange) bool {
+	ch := &img.man.Chunks[k]
+	for _, r := range rs {
+		st := &ch.Stats[r.col]
+		if st.Nulls == ch.Rows {
+			return true
+		}
+		if st.Min != nil && st.Max != nil && (*st.Max < r.lo || *st.Min > r.hi) {
+			return true
+		}
+	}
+	return false
+}
+
+// committedAt reads t's bucket logs' committed lengths in r (a snapshot).
+func committedAt(r pebble.Reader, t *tableState) ([]int64, error) {
+	out := make([]int64, len(t.buckets))
+	lo := tablePrefix(prefixCommitted, t.info.TableID)
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: prefixEnd(lo)})
+	if err != nil {
+		return nil, ioErr(err, "reading the committed lengths of %s", t.info.Path)
+	}
+	for it.First(); it.Valid(); it.Next() {
+		k, v := it.Key(), it.Value()
+		if len(k) != dataKeyPrefix || len(v) != 16 {
+			continue
+		}
+		if b := int(binary.BigEndian.Uint32(k[9:])); b < len(out) {
+			out[b] = int64(binary.LittleEndian.Uint64(v))
+		}
+	}
+	if err := it.Close(); err != nil {
+		return nil, ioErr(err, "reading the committed lengths of %s", t.info.Path)
+	}
+	return out, nil
+}
+
 // columnarMinRows and columnarBytes are the options with their defaults.
 func (s *Store) columnarMinRows() int64 {
 	switch n := s.opts.ColumnarMinRows; {
@@ -191,26 +202,29 @@ func (s *Store) columnarBytes() int64 {
 	if s.opts.ColumnarBytes > 0 {
 		return s.opts.ColumnarBytes
 	}
-	return min(defaultColumnarBytes, debug.SetMemoryLimit(-1)/4)
+	return defaultColumnarBytes
 }
 
-// columnarRead returns a reader of t's image for a scan whose snapshot is
-// stamped st, or nil when the image cannot serve it; then, for a scan of
-// the whole table (no limit), it asks for an image holding the scan's
-// columns.
-func (h *tableHandle) columnarRead(opts fluss.ScanOptions, plan *projPlan, st clockStamp, batchRows int) fluss.RecordReader {
+// columnarRead returns a reader of t's image for a scan of snap, or nil
+// when the image cannot serve it; then, for a scan of the whole table (no
+// limit), it asks for an image holding the scan's columns.
+func (h *tableHandle) columnarRead(opts fluss.ScanOptions, plan *projPlan, snap pebble.Reader, batchRows int) fluss.RecordReader {
 	s, t := h.s, h.t
 	if s.columnarMinRows() < 0 {
 		return nil
 	}
 	img := t.col.img.Load()
-	if img != nil && img.validAt(st) {
-		if pos, ok := img.holds(opts.Projection, len(t.colTypes)); ok {
-			return &imageScan{img: img, schema: plan.schema, pos: pos, batchRows: batchRows, left: opts.Limit}
+	if img != nil {
+		committed, err := committedAt(snap, t)
+		if err == nil && img.validAt(committed) {
+			if pos, ok := img.holds(opts.Projection, len(t.colTypes)); ok {
+				return &imageScan{s: s, t: t, img: img, schema: plan.schema, pos: pos, batchRows: batchRows, left: opts.Limit,
+					end: len(img.man.Chunks), ranges: img.rangesOf(opts.Ranges)}
+			}
 		}
 	}
 	if opts.Limit == 0 {
-		s.wantImage(h, opts.Projection, img)
+		s.wantImage(h, opts.Projection)
 	}
 	return nil
 }
@@ -218,7 +232,7 @@ func (h *tableHandle) columnarRead(opts fluss.ScanOptions, plan *projPlan, st cl
 // wantImage starts a background build of t's image holding proj's columns
 // (and those of the current image), when the table is large enough, no
 // build runs, and the last one is not too recent.
-func (s *Store) wantImage(h *tableHandle, proj []int, cur *colImage) {
+func (s *Store) wantImage(h *tableHandle, proj []int) {
 	t := h.t
 	min := s.columnarMinRows()
 	if min < 0 || h.EstimateRows() < min {
@@ -234,34 +248,20 @@ func (s *Store) wantImage(h *tableHandle, proj []int, cur *colImage) {
 			cols[i] = i
 		}
 	}
-	merged := slices.Clone(tc.wanted)
-	if cur != nil {
+	merged := slices.Concat(tc.wanted, cols)
+	if cur := tc.img.Load(); cur != nil {
 		merged = append(merged, cur.cols...)
 	}
-	merged = append(merged, cols...)
 	slices.Sort(merged)
 	tc.wanted = slices.Compact(merged)
 	if tc.busy || s.colCtx == nil || s.colCtx.Err() != nil {
 		return
 	}
-	// An image no write has made stale gets the missing columns added
-	// (built at a new snapshot, joined to it if still no write came).
-	// Otherwise the image is rebuilt whole; when the last one went stale,
-	// only after twice the time the last build took, so that building
-	// takes at most a third of a core's time for a table written all the
-	// time.
-	var base *colImage
-	build := slices.Clone(tc.wanted)
-	if cur != nil && cur.firstAfter.Load() == 0 {
-		base = cur
-		build = slices.DeleteFunc(build, func(c int) bool { _, ok := slices.BinarySearch(cur.cols, c); return ok })
-		if len(build) == 0 {
-			return
-		}
-	} else if cur != nil && time.Since(tc.lastEnd) < 2*tc.lastTook || tc.refused && time.Since(tc.lastEnd) < 10*tc.lastTook {
-		// (An image the budget refused is tried again only after ten
-		// times its build's time: the table may have shrunk, or others'
-		// images gone.)
+	// A table written all the time is rebuilt only after twice the time
+	// the last build took, so that building takes at most a third of a
+	// core's time; an image the budget refused only after ten times (the
+	// table may have shrunk, or others' images gone).
+	if !tc.lastEnd.IsZero() && (time.Since(tc.lastEnd) < 2*tc.lastTook || tc.refused && time.Since(tc.lastEnd) < 10*tc.lastTook) {
 		return
 	}
 	tc.busy = true
@@ -269,170 +269,286 @@ func (s *Store) wantImage(h *tableHandle, proj []int, cur *colImage) {
 	go func() {
 		defer s.colWG.Done()
 		began := time.Now()
-		s.buildImage(s.colCtx, t, build, base)
+		built := s.refreshImage(s.colCtx, t)
+		if built {
+			// The build passed the table's blocks through pebble's cache.
+			returnFreedCMemory() // trim_cgo.go
+		}
 		tc.mu.Lock()
-		tc.busy, tc.lastEnd, tc.lastTook = false, time.Now(), time.Since(began)
+		tc.busy = false
+		if built {
+			tc.lastEnd, tc.lastTook = time.Now(), time.Since(began)
+		}
 		tc.mu.Unlock()
 	}()
 }
 
-// buildImage decodes t's state at a snapshot taken between group commits
-// into an image of cols and publishes it. A failure is logged and leaves
+// refreshImage brings t's image up to date with the newest state and the
+// wanted columns: it first opens the image Open found on disk, then builds
+// a new one when that is stale or lacks columns (only the missing columns
+// when the state is the same). It reports whether it built.
+func (s *Store) refreshImage(ctx context.Context, t *tableState) bool {
+	tc := &t.col
+	tc.mu.Lock()
+	load := !tc.loaded
+	tc.loaded = true
+	wanted := slices.Clone(tc.wanted)
+	tc.mu.Unlock()
+	if load && tc.img.Load() == nil {
+		s.loadImage(t)
+	}
+	snap := s.db.NewSnapshot()
+	defer snap.Close()
+	committed, err := committedAt(snap, t)
+	if err != nil {
+		return false
+	}
+	build := wanted
+	var base *colImage
+	if cur := tc.img.Load(); cur != nil && cur.validAt(committed) {
+		build = slices.DeleteFunc(slices.Clone(wanted), func(c int) bool { _, ok := slices.BinarySearch(cur.cols, c); return ok })
+		if len(build) == 0 {
+			return false
+		}
+		base = cur
+	}
+	s.buildImage(ctx, t, snap, committed, build, base)
+	return true
+}
+
+// loadImage opens the image Open left on disk for t, checking its files
+// once unless this process wrote them; a damaged one is refused, naming
+// its file, and removed (scans read the row store until a new one is
+// built).
+func (s *Store) loadImage(t *tableState) {
+	s.colMu.Lock()
+	dir, trusted := s.colDirs[t.info.TableID], s.colTrusted[s.colDirs[t.info.TableID]]
+	s.colMu.Unlock()
+	if dir == "" {
+		return
+	}
+	refuse := func(err error) {
+		s.log.Error("a columnar image of a table is damaged and refused; its scans read the row store until it is rebuilt",
+			"table", t.info.Path.String(), "error", err)
+		s.colMu.Lock()
+		if s.colDirs[t.info.TableID] == dir {
+			delete(s.colDirs, t.info.TableID)
+		}
+		s.colMu.Unlock()
+		_ = os.RemoveAll(dir)
+	}
+	man, err := readManifest(dir, t.info.TableID, func(c int) (arrow.DataType, bool) {
+		if c < 0 || c >= t.schema.NumFields() {
+			return nil, false
+		}
+		return t.schema.Field(c).Type, true
+	})
+	if err != nil {
+		refuse(err)
+		return
+	}
+	if len(man.Committed) != len(t.buckets) {
+		refuse(corrupt("%s: the image has %d buckets, the table %d", filepath.Join(dir, manifestName), len(man.Committed), len(t.buckets)))
+		return
+	}
+	if !trusted {
+		if err := verifyImageFiles(dir, man); err != nil {
+			refuse(err)
+			return
+		}
+	}
+	img, err := newDiskImage(dir, man)
+	if err != nil {
+		refuse(err)
+		return
+	}
+	s.colMu.Lock()
+	s.colTrusted[dir] = true
+	s.colMu.Unlock()
+	s.publishImage(t, img, nil)
+}
+
+// buildImage decodes t's state in snap (whose committed lengths are
+// committed) into a new image of cols — beside base's columns, when base
+// holds the same state — and publishes it. A failure is logged and leaves
 // scans on the row path.
-func (s *Store) buildImage(ctx context.Context, t *tableState, cols []int, base *colImage) {
+func (s *Store) buildImage(ctx context.Context, t *tableState, snap *pebble.Snapshot, committed []int64, cols []int, base *colImage) {
 	plan, err := projectionFor(t, cols)
 	if err != nil {
 		return
 	}
-	var snap *pebble.Snapshot
-	img := &colImage{cols: cols}
-	for snap == nil {
-		s.clock.mu.Lock()
-		if fin := s.clock.finished.Load(); fin == s.clock.started.Load() {
-			snap = s.db.NewSnapshot()
-			img.seq0, img.lastWrite0 = fin, t.col.lastWrite
-			t.col.building = img
-		}
-		s.clock.mu.Unlock()
-		if snap == nil {
-			// A group is committing: it ends within its sync.
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(time.Millisecond):
-			}
+	gen := s.colGen.Add(1)
+	dir := filepath.Join(s.dir, columnarDir, strconv.FormatInt(t.info.TableID, 10), strconv.FormatInt(gen, 10))
+	fail := func(err error) {
+		if ctx.Err() == nil {
+			s.log.Warn("building the columnar image of a table; its scans read the row store", "table", t.info.Path.String(), "error", err)
 		}
 	}
-	defer snap.Close()
-	clearBuilding := func() {
-		s.clock.mu.Lock()
-		if t.col.building == img {
-			t.col.building = nil
-		}
-		s.clock.mu.Unlock()
+	w, err := s.newImageWriter(dir, t.info.TableID, committed, cols, plan.schema.Fields())
+	if err != nil {
+		fail(err)
+		return
 	}
-	defer clearBuilding()
-	parts := make([][]arrow.RecordBatch, len(t.buckets))
-	errs := make([]error, len(t.buckets))
+	defer w.abort()
+	budget := s.columnarBytes() - s.colBytes.Load()
+	if base != nil {
+		budget += base.bytes
+	}
+	var written int64
 	// One bucket after the other, on one core: the build is background
 	// work beside the queries, which the second core stays free for.
 	for b := range t.buckets {
-		parts[b], errs[b] = s.readBucket(ctx, t, plan, snap, b)
-	}
-	var bytes, rows int64
-	for b, err := range errs {
-		if err != nil {
-			if ctx.Err() == nil {
-				s.log.Warn("building the columnar image of a table; its scans read the row store", "table", t.info.Path.String(), "error", err)
+		err := s.eachBucketChunk(ctx, t, plan, snap, b, func(rec arrow.RecordBatch) error {
+			for _, c := range rec.Columns() {
+				written += arrayBytes(c.Data())
 			}
+			if written > budget {
+				return errOverBudget
+			}
+			return w.add(b, rec)
+		})
+		if err == errOverBudget {
+			tc := &t.col
+			tc.mu.Lock()
+			tc.refused = true
+			tc.mu.Unlock()
+			s.log.Info("a table's columnar image would pass the store's budget; its scans read the row store", "table", t.info.Path.String(), "budget", s.columnarBytes())
 			return
 		}
-		for _, rec := range parts[b] {
-			img.chunks = append(img.chunks, rec)
-			rows += rec.NumRows()
-			for _, c := range rec.Columns() {
-				bytes += arrayBytes(c.Data())
-			}
+		if err != nil {
+			fail(err)
+			return
 		}
 	}
-	img.rows, img.bytes = rows, bytes
+	var baseMan *imageManifest
+	var baseDir string
+	if base != nil {
+		if len(base.man.Chunks) != len(w.man.Chunks) || !sameChunks(base.man, &w.man) {
+			fail(corrupt("%s: the image's chunks differ from a build of the same state", base.dir))
+			return
+		}
+		baseMan, baseDir = base.man, base.dir
+	}
+	man, err := w.finish(baseMan, baseDir)
+	if err != nil {
+		fail(err)
+		return
+	}
+	img, err := newDiskImage(dir, man)
+	if err != nil {
+		fail(err)
+		_ = os.RemoveAll(dir)
+		return
+	}
+	s.colMu.Lock()
+	s.colTrusted[dir] = true
+	s.colMu.Unlock()
+	tc := &t.col
+	tc.mu.Lock()
+	tc.refused = false
+	tc.mu.Unlock()
+	s.publishImage(t, img, base)
+}
+
+// errOverBudget stops a build that passes Options.ColumnarBytes.
+var errOverBudget = corrupt("over the columnar budget")
+
+// sameChunks reports whether two manifests of one state cut it alike.
+func sameChunks(a, b *imageManifest) bool {
+	for k := range a.Chunks {
+		if a.Chunks[k].Bucket != b.Chunks[k].Bucket || a.Chunks[k].Rows != b.Chunks[k].Rows {
+			return false
+		}
+	}
+	return true
+}
+
+// publishImage makes img t's image in place of the current one (expected
+// to be base when base is set), and removes the replaced image's
+// directory (scans still reading it keep its files open).
+func (s *Store) publishImage(t *tableState, img, base *colImage) {
 	tc := &t.col
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
-	old := tc.img.Load()
-	// add is what the store's images grow by: the new columns beside
-	// base, or the new image in place of the old.
-	add := bytes
-	if old != nil && base == nil {
-		add -= old.bytes
-	}
-	tc.refused = s.colBytes.Load()+add > s.columnarBytes()
-	if tc.refused {
-		s.log.Info("a table's columnar image would pass the store's budget; its scans read the row store", "table", t.info.Path.String(), "bytes", bytes)
-		return
-	}
 	t.mu.RLock()
-	dead := t.dropped
+	dead := t.dropped && !t.altered
 	t.mu.RUnlock()
-	if dead {
+	old := tc.img.Load()
+	s.colMu.Lock()
+	defer s.colMu.Unlock()
+	if dead || (base != nil && old != base) {
+		if s.colDirs[t.info.TableID] != img.dir {
+			_ = os.RemoveAll(img.dir)
+		}
 		return
-	}
-	s.clock.mu.Lock()
-	defer s.clock.mu.Unlock()
-	if base != nil {
-		// img holds base's missing columns of the same state only if no
-		// write came between the two snapshots (nor since).
-		if old != base || base.firstAfter.Load() != 0 || img.lastWrite0 != base.lastWrite0 {
-			return
-		}
-		merged, ok := joinImages(base, img)
-		if !ok {
-			return
-		}
-		merged.firstAfter.Store(img.firstAfter.Load())
-		img = merged
 	}
 	tc.img.Store(img)
-	s.colBytes.Add(add)
+	prev := s.colDirs[t.info.TableID]
+	s.colDirs[t.info.TableID] = img.dir
+	s.colBytes.Add(img.bytes - s.colSizes[t.info.TableID])
+	s.colSizes[t.info.TableID] = img.bytes
+	if prev != "" && prev != img.dir {
+		delete(s.colTrusted, prev)
+		_ = os.RemoveAll(prev)
+	}
 }
 
-// joinImages is the image of a's and b's columns, both of the same state
-// (so cut into the same chunks).
-func joinImages(a, b *colImage) (*colImage, bool) {
-	if len(a.chunks) != len(b.chunks) {
-		return nil, false
-	}
-	out := &colImage{seq0: b.seq0, lastWrite0: a.lastWrite0, rows: a.rows, bytes: a.bytes + b.bytes}
-	out.cols = slices.Concat(a.cols, b.cols)
-	slices.Sort(out.cols)
-	for k, ca := range a.chunks {
-		cb := b.chunks[k]
-		if ca.NumRows() != cb.NumRows() {
-			return nil, false
-		}
-		fields := make([]arrow.Field, len(out.cols))
-		arrs := make([]arrow.Array, len(out.cols))
-		for i, c := range out.cols {
-			if j, ok := slices.BinarySearch(a.cols, c); ok {
-				fields[i], arrs[i] = ca.Schema().Field(j), ca.Column(j)
-			} else {
-				j, _ := slices.BinarySearch(b.cols, c)
-				fields[i], arrs[i] = cb.Schema().Field(j), cb.Column(j)
-			}
-		}
-		out.chunks = append(out.chunks, array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, ca.NumRows()))
-	}
-	return out, true
-}
-
-// dropImage forgets t's image (a dropped table).
+// dropImage forgets t's image and removes it (a dropped table).
 func (s *Store) dropImage(t *tableState) {
 	tc := &t.col
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
-	if old := tc.img.Swap(nil); old != nil {
-		s.colBytes.Add(-old.bytes)
+	tc.img.Store(nil)
+	s.colMu.Lock()
+	defer s.colMu.Unlock()
+	id := t.info.TableID
+	if dir := s.colDirs[id]; dir != "" {
+		delete(s.colTrusted, dir)
 	}
+	delete(s.colDirs, id)
+	s.colBytes.Add(-s.colSizes[id])
+	delete(s.colSizes, id)
+	_ = os.RemoveAll(filepath.Join(s.dir, columnarDir, strconv.FormatInt(id, 10)))
 }
 
-// readBucket decodes bucket b's rows of snap into chunks of plan's columns.
-func (s *Store) readBucket(ctx context.Context, t *tableState, plan *projPlan, snap *pebble.Snapshot, b int) ([]arrow.RecordBatch, error) {
+// recoverColumnar is Open's part (columnarfile.go's cleanImages): what is
+// left is each live table's newest complete image, opened by the table's
+// first scan that wants one.
+func (s *Store) recoverColumnar(live map[int64]bool) error {
+	root := filepath.Join(s.dir, columnarDir)
+	gen, keep, err := cleanImages(root, func(id int64) bool { return live[id] })
+	if err != nil {
+		return ioErr(err, "cleaning %s", root)
+	}
+	s.colGen.Store(gen)
+	for id, dir := range keep {
+		s.colDirs[id] = dir
+	}
+	return nil
+}
+
+// eachBucketChunk decodes bucket b's rows of snap into chunks of plan's
+// columns, handing each to f.
+func (s *Store) eachBucketChunk(ctx context.Context, t *tableState, plan *projPlan, snap *pebble.Snapshot, b int, f func(arrow.RecordBatch) error) error {
 	lo := bucketKey(prefixData, t.info.TableID, b)
 	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: prefixEnd(lo)})
 	if err != nil {
-		return nil, ioErr(err, "scanning %s", t.info.Path)
+		return ioErr(err, "scanning %s", t.info.Path)
 	}
 	it.First()
 	sc := &stateScan{t: t, schema: plan.schema, pos: plan.pos, snap: snap, held: true, it: it, batchRows: colChunkRows,
 		dec: format.NewRowDecoder(t.colTypes)}
 	defer sc.Close()
-	var out []arrow.RecordBatch
 	for {
 		rec, err := sc.Next(ctx)
 		if err != nil || rec == nil {
-			return out, err
+			return err
 		}
-		out = append(out, rec)
+		err = f(rec)
+		rec.Release()
+		if err != nil {
+			return err
+		}
 	}
 }
 
@@ -450,20 +566,32 @@ func arrayBytes(d arrow.ArrayData) int64 {
 	return n
 }
 
-// imageScan hands out a columnar image's rows as slices of its chunks.
+// imageScan reads a columnar image's chunks [chunk, end) of its columns
+// pos, one chunk at a time, handing out slices of batchRows rows.
 type imageScan struct {
+	s         *Store
+	t         *tableState
 	img       *colImage
 	schema    *arrow.Schema
 	pos       []int // image column of each output column
 	batchRows int
 	left      int64 // rows still allowed by the limit; 0 = unlimited
 	chunk     int
-	off       int64
+	end       int
 	done      bool
-	// end, when not 0, is the chunk a part of a split scan stops before;
-	// split is the number of parts.
-	end, split int
+	// cur is chunk's columns once read; off the rows of it handed out.
+	cur []arrow.Array
+	off int64
+	// split is the number of parts of a split scan (0: not split).
+	split int
+	// ranges are the scan's hints (fluss.ScanOptions.Ranges): chunks
+	// whose statistics exclude them are skipped; read and skipped count.
+	ranges        []imageRange
+	read, skipped int64
 }
+
+// ScanChunks implements fluss.ChunkReporter.
+func (s *imageScan) ScanChunks() (read, skipped int64) { return s.read, s.skipped }
 
 func (s *imageScan) Schema() *arrow.Schema { return s.schema }
 
@@ -474,23 +602,37 @@ func (s *imageScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	end := len(s.img.chunks)
-	if s.end > 0 {
-		end = s.end
-	}
-	for !s.done && s.chunk < end {
-		c := s.img.chunks[s.chunk]
-		n := min(int64(s.batchRows), c.NumRows()-s.off)
+	for !s.done && s.chunk < s.end {
+		rows := s.img.man.Chunks[s.chunk].Rows
+		if s.off >= rows {
+			s.chunk, s.off, s.cur = s.chunk+1, 0, nil
+			continue
+		}
+		if s.off == 0 && s.cur == nil {
+			if len(s.ranges) > 0 && s.img.excludes(s.chunk, s.ranges) {
+				s.skipped++
+				s.chunk++
+				continue
+			}
+			s.read++
+			if len(s.pos) > 0 {
+				if err := s.readChunk(); err != nil {
+					return nil, err
+				}
+			}
+		}
+		n := min(int64(s.batchRows), rows-s.off)
 		if s.left > 0 && n > s.left {
 			n = s.left
 		}
-		if n <= 0 {
-			s.chunk, s.off = s.chunk+1, 0
-			continue
-		}
-		cols := make([]arrow.Array, len(s.pos))
-		for i, p := range s.pos {
-			cols[i] = array.NewSlice(c.Column(p), s.off, s.off+n)
+		cols := make([]arrow.Array, len(s.cur))
+		for i, a := range s.cur {
+			if s.off == 0 && n == rows {
+				a.Retain()
+				cols[i] = a
+			} else {
+				cols[i] = array.NewSlice(a, s.off, s.off+n)
+			}
 		}
 		rec := array.NewRecordBatch(s.schema, cols, n)
 		for _, a := range cols {
@@ -508,7 +650,28 @@ func (s *imageScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return nil, nil
 }
 
-func (s *imageScan) Close() { s.done = true }
+// readChunk reads the current chunk's columns. A file that cannot be read is
+// an error naming it, and the image serves no more scans.
+func (s *imageScan) readChunk() error {
+	s.cur = make([]arrow.Array, len(s.pos))
+	for i, p := range s.pos {
+		a, err := s.img.files.chunk(s.chunk, p)
+		if err == nil && a.Len() != int(s.img.man.Chunks[s.chunk].Rows) {
+			err = corrupt("chunk %d has %d rows, its manifest %d", s.chunk, a.Len(), s.img.man.Chunks[s.chunk].Rows)
+		}
+		if err != nil {
+			s.img.bad.Store(true)
+			file := filepath.Join(s.img.dir, s.img.man.Columns[p].File)
+			s.s.log.Error("a columnar image of a table is damaged; its scans read the row store until it is rebuilt", "table", s.t.info.Path.String(), "file", file, "error", err)
+			s.cur = nil
+			return corrupt("columnar image file %s of %s is damaged (chunk %d): %v", file, s.t.info.Path, s.chunk, err)
+		}
+		s.cur[i] = a
+	}
+	return nil
+}
+
+func (s *imageScan) Close() { s.done, s.cur = true, nil }
 
 // ScanPath implements fluss.ScanPathReporter.
 func (s *stateScan) ScanPath() string { return "row store" }
@@ -519,4 +682,56 @@ func (s *Store) closeColumnar() {
 		s.colStop()
 	}
 	s.colWG.Wait()
+}
+
+var _ fluss.StatsAnswerer = (*tableHandle)(nil)
+
+// ScanStats implements fluss.StatsAnswerer from the columnar image's
+// chunk statistics, when the image holds the current state and cols.
+func (h *tableHandle) ScanStats(ctx context.Context, cols []int) (fluss.TableStats, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return fluss.TableStats{}, false, err
+	}
+	if err := h.checkLive(); err != nil {
+		return fluss.TableStats{}, false, err
+	}
+	t := h.t
+	img := t.col.img.Load()
+	if img == nil || !t.info.HasPrimaryKey() || h.s.columnarMinRows() < 0 {
+		return fluss.TableStats{}, false, nil
+	}
+	snap := h.s.db.NewSnapshot()
+	committed, err := committedAt(snap, t)
+	snap.Close()
+	if err != nil || !img.validAt(committed) {
+		return fluss.TableStats{}, false, err
+	}
+	pos, ok := img.holds(cols, len(t.colTypes))
+	if !ok || cols == nil {
+		return fluss.TableStats{}, false, nil
+	}
+	st := fluss.TableStats{Rows: img.man.Rows, Columns: make([]fluss.ColumnStats, len(cols))}
+	for i, j := range pos {
+		cs := fluss.ColumnStats{MinMax: true}
+		for _, ch := range img.man.Chunks {
+			s := &ch.Stats[j]
+			if s.Nulls == ch.Rows {
+				continue
+			}
+			first := cs.NonNull == 0
+			cs.NonNull += ch.Rows - s.Nulls
+			if s.Min == nil || s.Max == nil {
+				cs.MinMax = false
+				continue
+			}
+			if first || *s.Min < cs.Min {
+				cs.Min = *s.Min
+			}
+			if first || *s.Max > cs.Max {
+				cs.Max = *s.Max
+			}
+		}
+		st.Columns[i] = cs
+	}
+	return st, true, nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/fluss"
 )
 
@@ -45,13 +46,12 @@ func rowPath(t testing.TB, s *Store, tb fluss.Table, snap *storeSnapshot, proj [
 	}
 	var rows [][]int32
 	for b := range ts.buckets {
-		recs, err := s.readBucket(context.Background(), ts, plan, snap.snap, b)
+		err := s.eachBucketChunk(context.Background(), ts, plan, snap.snap, b, func(rec arrow.RecordBatch) error {
+			rows = append(rows, recordRows(rec)...)
+			return nil
+		})
 		if err != nil {
 			t.Fatal(err)
-		}
-		for _, rec := range recs {
-			rows = append(rows, recordRows(rec)...)
-			rec.Release()
 		}
 	}
 	return rows

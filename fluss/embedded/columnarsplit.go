@@ -37,18 +37,18 @@ func (h *tableHandle) SplitScan(ctx context.Context, opts fluss.ScanOptions, par
 	if batchRows <= 0 {
 		batchRows = h.s.opts.BatchRows
 	}
-	snap, stamp := h.s.clock.snapshot(h.s.db)
-	if r := h.columnarRead(opts, plan, stamp, batchRows); r != nil {
+	snap := h.s.db.NewSnapshot()
+	if r := h.columnarRead(opts, plan, snap, batchRows); r != nil {
 		snap.Close()
 		img := r.(*imageScan)
-		n := len(img.img.chunks)
+		n := len(img.img.man.Chunks)
 		if n < parts {
 			return nil, nil
 		}
 		out := make([]fluss.RecordReader, parts)
 		for i := range out {
-			out[i] = &imageScan{img: img.img, schema: img.schema, pos: img.pos, batchRows: batchRows,
-				chunk: i * n / parts, end: (i + 1) * n / parts, split: parts}
+			out[i] = &imageScan{s: img.s, t: img.t, img: img.img, schema: img.schema, pos: img.pos, batchRows: batchRows,
+				chunk: i * n / parts, end: (i + 1) * n / parts, split: parts, ranges: img.ranges}
 		}
 		return out, nil
 	}

@@ -312,7 +312,6 @@ func (s *Store) commit(reqs []*request) {
 			err = kv.Set(bucketKey(prefixCommitted, w.t.info.TableID, w.b), encodeCommitted(w.bl.size+w.size, w.next), nil)
 		}
 	}
-	seq := s.clock.begin(reqs) // columnar.go
 	switch {
 	case err != nil:
 	case bulk != nil:
@@ -327,7 +326,6 @@ func (s *Store) commit(reqs []*request) {
 			err = s.commitBatch(batch)
 		}
 	}
-	s.clock.end(seq)
 	if err != nil {
 		s.log.Error("group commit failed", "error", err)
 		fail(err)

@@ -69,12 +69,21 @@
 // value in it with the newest.
 //
 // A primary-key table that full scans read and that is large enough also
-// has a columnar image (columnar.go): Arrow column chunks of the columns
-// scans asked for, decoded from one pebble snapshot in the background, in
-// memory and never persisted. A scan whose snapshot holds the image's state
-// exactly (told by the commit clock, which numbers group commits against
-// snapshots) hands out slices of its chunks instead of decoding rows; any
-// other reads pebble and asks for a new image. SplitScan
+// has a columnar image (columnar.go, columnarfile.go): immutable Arrow IPC
+// files on disk under columnar/, one per column, of the columns scans asked
+// for, in chunks with per-chunk min/max and null counts, decoded from one
+// pebble snapshot in the background and written under a temporary name that
+// a rename makes complete (Open removes anything else). The image records
+// the table's bucket logs' committed lengths, which every state write
+// changes in the same pebble commit: a scan whose snapshot has the same
+// lengths (a transaction's held one included, and after a restart) reads
+// the image one chunk of its columns at a time instead of decoding rows;
+// any other reads pebble and asks for a new image. A scan with ranges
+// (fluss.ScanOptions.Ranges) skips the chunks whose min/max or null counts
+// exclude them, and ScanStats answers row and non-null counts and integer
+// min/max from the statistics alone. Files an earlier
+// process wrote are checked against their CRC-32C once before use; a
+// damaged one is refused, naming it, and scans read the row store. SplitScan
 // (columnarsplit.go) reads a table in parts over one snapshot for parallel
 // workers: whole image chunks, or bucket ranges of the row store.
 //

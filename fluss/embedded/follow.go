@@ -83,7 +83,7 @@ func (h *tableHandle) FollowChangelog(ctx context.Context, opts fluss.FollowOpti
 	}
 	switch {
 	case opts.Snapshot && t.info.HasPrimaryKey():
-		snap, _ := h.s.clock.snapshot(h.s.db)
+		snap := h.s.db.NewSnapshot()
 		for b := range n {
 			length, next, err := committedIn(snap, t, b)
 			if err != nil {

@@ -43,11 +43,10 @@ func (h *tableHandle) scanIn(ctx context.Context, opts fluss.ScanOptions, ss *st
 	}
 	if t.info.HasPrimaryKey() {
 		var snap *pebble.Snapshot
-		var stamp clockStamp
 		if ss != nil {
-			snap, stamp = ss.snap, ss.stamp
+			snap = ss.snap
 		} else {
-			snap, stamp = h.s.clock.snapshot(h.s.db)
+			snap = h.s.db.NewSnapshot()
 		}
 		// closeSnap closes a snapshot of the scan's own, not a held one.
 		closeSnap := func() {
@@ -62,7 +61,7 @@ func (h *tableHandle) scanIn(ctx context.Context, opts fluss.ScanOptions, ss *st
 			closeSnap()
 			return nil, undefinedTable(t.info.Path)
 		}
-		if r := h.columnarRead(opts, plan, stamp, batchRows); r != nil {
+		if r := h.columnarRead(opts, plan, snap, batchRows); r != nil {
 			closeSnap()
 			return r, nil
 		}

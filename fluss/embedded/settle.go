@@ -110,6 +110,7 @@ func (st *settler) run() {
 			// Idle cached iterators still read the sstables the compaction
 			// replaced, through every level: let lookups open new ones.
 			st.iters.invalidate()
+			returnFreedCMemory() // trim_cgo.go
 		}
 		st.mu.Lock()
 		st.busy = false

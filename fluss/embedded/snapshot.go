@@ -21,7 +21,6 @@ type storeSnapshot struct {
 	s      *Store
 	snap   *pebble.Snapshot
 	limits map[*tableState][]int64
-	stamp  clockStamp // where snap sits among the group commits (columnar.go)
 	closed atomic.Bool
 }
 
@@ -35,8 +34,7 @@ func (s *Store) Snapshot(ctx context.Context) (fluss.Snapshot, error) {
 	if s.closed.Load() {
 		return nil, errClosed()
 	}
-	snap, stamp := s.clock.snapshot(s.db)
-	ss := &storeSnapshot{s: s, snap: snap, stamp: stamp, limits: map[*tableState][]int64{}}
+	ss := &storeSnapshot{s: s, snap: s.db.NewSnapshot(), limits: map[*tableState][]int64{}}
 	s.catMu.Lock()
 	for _, t := range s.tables {
 		ss.capture(t)

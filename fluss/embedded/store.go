@@ -61,8 +61,8 @@ type Options struct {
 	IngestBytes int
 	// CacheBytes is the size of the block cache of primary-key state
 	// (decompressed pebble blocks): 0 = an eighth of the machine's memory,
-	// at least 64 MiB. A point lookup whose blocks are cached reads no
-	// file and decompresses nothing.
+	// at least 64 MiB and at most 256 MiB. A point lookup whose blocks are
+	// cached reads no file and decompresses nothing.
 	CacheBytes int64
 	// Syncer makes every sync of the store and of its pebble (fsys.go);
 	// nil = the system calls themselves.
@@ -75,8 +75,8 @@ type Options struct {
 	// scan of a primary-key table has its columnar image built
 	// (columnar.go): 0 = 65536, negative = never.
 	ColumnarMinRows int64
-	// ColumnarBytes bounds the columnar images of the store: 0 = 1 GiB or
-	// a quarter of the Go memory limit, whichever is smaller.
+	// ColumnarBytes bounds the columnar images of the store, on disk
+	// under columnar/ (columnar.go): 0 = 4 GiB.
 	ColumnarBytes int64
 	// StageBytes is the encoded size of a bulk upsert (COPY into a
 	// primary-key table) held in memory before it is staged on disk as
@@ -126,13 +126,19 @@ type Store struct {
 	// stagingSeq numbers bulk appends' staging directories (staged.go).
 	stagingSeq atomic.Int64
 
-	// clock numbers group commits; colCtx ends the columnar image builds,
-	// colWG waits for them, colBytes is the images' size (columnar.go).
-	clock    commitClock
-	colCtx   context.Context
-	colStop  context.CancelFunc
-	colWG    sync.WaitGroup
-	colBytes atomic.Int64
+	// colCtx ends the columnar image builds, colWG waits for them,
+	// colBytes is the images' size on disk, colGen numbers their
+	// directories; under colMu, each table's image directory, its size,
+	// and the directories whose files need no check (columnar.go).
+	colCtx     context.Context
+	colStop    context.CancelFunc
+	colWG      sync.WaitGroup
+	colBytes   atomic.Int64
+	colGen     atomic.Int64
+	colMu      sync.Mutex
+	colDirs    map[int64]string
+	colSizes   map[int64]int64
+	colTrusted map[string]bool
 }
 
 var _ fluss.Store = (*Store)(nil)
@@ -213,7 +219,8 @@ func Open(dir string, opts Options) (*Store, error) {
 		opts.CheckpointBytes = defaultCheckpointBytes
 	}
 	s := &Store{dir: dir, opts: opts, log: opts.Logger, tables: map[fluss.TablePath]*tableState{},
-		reqs: make(chan *request, 1024), quit: make(chan struct{}), committed: make(chan struct{})}
+		reqs: make(chan *request, 1024), quit: make(chan struct{}), committed: make(chan struct{}),
+		colDirs: map[int64]string{}, colSizes: map[int64]int64{}, colTrusted: map[string]bool{}}
 	if err := os.MkdirAll(filepath.Join(dir, "tables"), 0o755); err != nil {
 		return nil, ioErr(err, "creating store directory %s", dir)
 	}
@@ -240,7 +247,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, ioErr(err, "removing %s", filepath.Join(dir, stagingDir))
 	}
 	if s.opts.CacheBytes <= 0 {
-		s.opts.CacheBytes = max(physicalMemory()/8, minCacheBytes)
+		s.opts.CacheBytes = min(max(physicalMemory()/8, minCacheBytes), maxCacheBytes)
 	}
 	s.pebbleOpts = pebbleOptions(s.log, s.opts.CacheBytes)
 	s.pebbleOpts.FS = syncFS{FS: vfs.Default, syncer: s.opts.Syncer}
@@ -434,7 +441,7 @@ func (s *Store) recover() error {
 			return err
 		}
 	}
-	return nil
+	return s.recoverColumnar(live) // columnar.go
 }
 
 func (s *Store) deleteTableState(id int64) error {
@@ -635,6 +642,18 @@ func (s *Store) closeFiles() {
 
 // minCacheBytes is the smallest default block cache (Options.CacheBytes).
 const minCacheBytes = 64 << 20
+
+// maxCacheBytes is the largest default block cache. The cache is memory
+// outside Go's heap that only grows: a build of a columnar image (or any
+// full scan of the row store) passes every block of the table through it,
+// so a 10M-row table's state (~600 MiB decompressed) stayed resident and
+// kept the process above issue 27's 512 MiB (bench/LEDGER.md). Point
+// lookups gained little when the cache went from 64 MiB to an eighth of
+// RAM (with one-level indexes, p50 21.0 -> 19.1 µs at 10M rows;
+// bench/LEDGER.md, 2026-11-30); blocks missing from it are read from the
+// OS page cache, as PostgreSQL's shared_buffers (128 MiB by default)
+// leaves them.
+const maxCacheBytes = 256 << 20
 
 // pebbleOptions tunes pebble for the state of primary-key tables, whose
 // reads are mostly point lookups (one SeekPrefixGE of a cached iterator):

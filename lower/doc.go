@@ -50,8 +50,9 @@
 // table; the rules rewrite its two terms as plans of their own.
 //
 // Go UDFs (package udf) are the opaque tier (udf.go): each call is its own
-// node, never lowered, folded or rewritten, and the report shows it as
-// kind=opaque_udf, lowerable=false, executor_tier=go_udf.
+// node (a batch UDF's over its input relation's node), never lowered,
+// folded or rewritten, and the report shows it as kind=opaque_udf,
+// lowerable=false, executor_tier=go_udf.
 //
 // It must not run kernels or touch data: instantiating reads nothing until
 // the executor pulls.

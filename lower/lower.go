@@ -243,6 +243,8 @@ func lowerNode(n binder.Node) (Node, error) {
 		return lowerSetReturning(x)
 	case *binder.UDFTable:
 		return lowerUDFTable(x)
+	case *binder.UDFBatch:
+		return lowerUDFBatch(x)
 	case *binder.RecursiveUnion, *binder.WorkTableScan:
 		return lowerRecursive(x) // recursive.go
 	case *binder.Aggregate:

@@ -12,6 +12,7 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/udf"
 )
 
 // Fixed OIDs. Namespaces, roles, access methods, collations and the
@@ -82,6 +83,9 @@ type Options struct {
 	Views ViewLister
 	// Locks, when set, lists the locks pg_locks shows (locks.go).
 	Locks LockLister
+	// UDFs, when set, are the server's Go UDFs, listed in pg_proc
+	// (udfprocs.go).
+	UDFs *udf.Registry
 }
 
 // Roles is the role and privilege information the catalog shows in
@@ -201,6 +205,7 @@ func New(store fluss.Catalog, opts Options) *Catalog {
 	}
 	// procs first: the pg_proc generator snapshots them
 	c.procs = functionProcs()
+	c.procs = append(c.procs, udfProcs(opts.UDFs, c.procs[len(c.procs)-1].oid+1)...)
 	c.rows = c.generators()
 	c.withViewRows()
 	return c

@@ -557,6 +557,9 @@ func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
 				args[i] = "VARIADIC " + args[i] + "[]"
 			}
 		}
+		if p.table {
+			return tableSignature(p, args)
+		}
 		for i, t := range p.outTypes {
 			args = append(args, "OUT "+p.outNames[i]+" "+FormatType(t, -1, false))
 		}

@@ -458,6 +458,16 @@ type procInfo struct {
 	ns       uint32
 	outTypes []uint32
 	outNames []string
+
+	// Go UDFs only (udfprocs.go): the language, not strict and volatile
+	// (userFunc), proparallel, a RETURNS TABLE function (table: its
+	// columns are outTypes/outNames, mode 't'), and how a batch UDF's
+	// relation argument (the first) is shown
+	lang     uint32
+	userFunc bool
+	table    bool
+	parallel string
+	relArg   string
 }
 
 // Pseudo-types of pg_proc's polymorphic signatures.
@@ -541,13 +551,20 @@ func (c *Catalog) procRows() []row {
 		if p.name == "pg_get_keywords" {
 			rows[i]["provolatile"] = "s" // as PostgreSQL marks it
 		}
+		if p.userFunc {
+			rows[i]["prolang"], rows[i]["proisstrict"], rows[i]["provolatile"], rows[i]["proparallel"] = p.lang, false, "v", p.parallel
+		}
 		if len(p.outTypes) > 0 {
 			var all, modes, names []any
 			for _, a := range p.args {
 				all, modes, names = append(all, a), append(modes, "i"), append(names, "")
 			}
+			outMode := "o"
+			if p.table {
+				outMode = "t"
+			}
 			for j, t := range p.outTypes {
-				all, modes, names = append(all, t), append(modes, "o"), append(names, p.outNames[j])
+				all, modes, names = append(all, t), append(modes, outMode), append(names, p.outNames[j])
 			}
 			rows[i]["proallargtypes"], rows[i]["proargmodes"], rows[i]["proargnames"] = all, modes, names
 		}

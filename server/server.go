@@ -104,7 +104,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	locks := &engineLocks{}
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
-		Roles: catalogRoles{md: md}, Views: md, Locks: locks})
+		Roles: catalogRoles{md: md}, Views: md, Locks: locks, UDFs: udfs})
 	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs})
 	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{

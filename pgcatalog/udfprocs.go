@@ -1,0 +1,93 @@
+package pgcatalog
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/udf"
+)
+
+// pg_proc rows of the server's Go UDFs (Options.UDFs), after the library's
+// functions: in schema public (where a user's functions live, so psql's
+// \df lists them), language c (compiled code: the closest of PostgreSQL's
+// languages to a Go function), not strict (a UDF sees its NULLs),
+// volatile (sqlgate cannot know better). A record-batch UDF is a function
+// RETURNS TABLE (...) (proretset, argument modes 't' for its columns); a
+// batch UDF's input relation is its first argument, of type record, shown
+// by pg_get_function_arguments as TABLE(col type, ...).
+
+// langC is pg_language's "c".
+const langC = 13
+
+// udfProcs lists r's UDFs as pg_proc rows with OIDs from next on, in the
+// order of their names (stable for a given registry).
+func udfProcs(r *udf.Registry, next uint32) []procInfo {
+	var out []procInfo
+	add := func(p procInfo) {
+		p.oid, p.ns, p.lang, p.userFunc = next, nsPublic, langC, true
+		p.nargs = len(p.args)
+		out = append(out, p)
+		next++
+	}
+	for _, name := range r.Names() {
+		for _, s := range r.Scalars(name) {
+			add(procInfo{name: name, args: typeOIDs(s.Args), ret: typeOID(s.Returns), parallel: "u"})
+		}
+		for _, t := range r.Tables(name) {
+			p := procInfo{name: name, args: typeOIDs(t.Args), ret: oidRecord, retset: true, rows: 1000, table: true, parallel: "u"}
+			p.outTypes, p.outNames = columnOIDs(t.Columns)
+			add(p)
+		}
+		for _, b := range r.Batches(name) {
+			p := procInfo{name: name, args: append([]any{uint32(oidRecord)}, typeOIDs(b.Args)...), ret: oidRecord,
+				retset: true, rows: 1000, table: true, parallel: "u"}
+			if b.ParallelSafe {
+				p.parallel = "s"
+			}
+			p.outTypes, p.outNames = columnOIDs(b.Columns)
+			in := make([]string, len(b.Input))
+			for i, c := range b.Input {
+				in[i] = quoteIdent(c.Name) + " " + c.Type.PGName()
+			}
+			p.relArg = "TABLE(" + strings.Join(in, ", ") + ")"
+			add(p)
+		}
+	}
+	return out
+}
+
+func typeOID(t types.T) uint32 {
+	oid, _, _ := pgtypes.OIDOf(t)
+	return oid
+}
+
+func typeOIDs(ts []types.T) []any {
+	out := make([]any, len(ts))
+	for i, t := range ts {
+		out[i] = typeOID(t)
+	}
+	return out
+}
+
+func columnOIDs(cs []udf.Column) ([]uint32, []string) {
+	ts, ns := make([]uint32, len(cs)), make([]string, len(cs))
+	for i, c := range cs {
+		ts[i], ns[i] = typeOID(c.Type), c.Name
+	}
+	return ts, ns
+}
+
+// tableSignature is the result and arguments of a RETURNS TABLE function
+// as pg_get_function_result/_arguments show them: TABLE(col type, ...),
+// and the IN arguments (a batch UDF's relation first).
+func tableSignature(p procInfo, args []string) (string, string, bool) {
+	cols := make([]string, len(p.outTypes))
+	for i, t := range p.outTypes {
+		cols[i] = quoteIdent(p.outNames[i]) + " " + FormatType(t, -1, false)
+	}
+	if p.relArg != "" && len(args) > 0 {
+		args[0] = p.relArg
+	}
+	return "TABLE(" + strings.Join(cols, ", ") + ")", strings.Join(args, ", "), true
+}

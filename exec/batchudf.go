@@ -31,14 +31,14 @@ func (o *BatchUDF) Close() {
 }
 
 func (o *BatchUDF) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	return o.s.pull(ctx, o.UDF.Name, func(first context.Context) error {
+	return o.s.pull(ctx, o.UDF.Label(), func(first context.Context) error {
 		args, err := constArgs(o.EC, o.Args)
 		if err != nil {
 			return err
 		}
 		f := o.UDF
 		in := &batchInput{op: o.Input, udf: f, schema: f.InputSchema()}
-		o.s.start(first, f.Name, args, o.check, func(ctx context.Context, emit func(arrow.RecordBatch) error) error {
+		o.s.start(first, f.Label(), args, o.check, func(ctx context.Context, emit func(arrow.RecordBatch) error) error {
 			defer in.release()
 			return f.Fn(ctx, args, in, emit)
 		}, in.settle)
@@ -50,7 +50,7 @@ func (o *BatchUDF) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // types, nullability, lengths) and returns it retained under the declared
 // schema.
 func (o *BatchUDF) check(b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	if err := checkBatch(o.UDF.Name, b, o.UDF.Columns, o.Out, true); err != nil {
+	if err := checkBatch(o.UDF.Label(), b, o.UDF.Columns, o.Out, true); err != nil {
 		return nil, err
 	}
 	return array.NewRecordBatch(o.Out, b.Columns(), b.NumRows()), nil
@@ -108,7 +108,7 @@ func (in *batchInput) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	defer b.Release()
 	for i, c := range in.udf.Input {
 		if c.Type.NotNull && b.Column(i).NullN() > 0 {
-			in.err = sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of the input of batch UDF %s violates not-null constraint", c.Name, in.udf.Name)
+			in.err = sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of the input of %s violates not-null constraint", c.Name, in.udf.Label())
 			return nil, in.err
 		}
 	}

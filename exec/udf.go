@@ -62,9 +62,9 @@ func (o *ScalarUDF) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	want := o.UDF.Returns.ArrowType()
 	switch {
 	case !arrow.TypeEqual(res.DataType(), want):
-		return nil, mismatch(o.UDF.Name, "returned an array of type %s, declared %s (%s)", res.DataType(), want, o.UDF.Returns.PGName())
+		return nil, mismatch(o.UDF.Label(), "returned an array of type %s, declared %s (%s)", res.DataType(), want, o.UDF.Returns.PGName())
 	case int64(res.Len()) != b.NumRows():
-		return nil, mismatch(o.UDF.Name, "returned %d values for a batch of %d rows", res.Len(), b.NumRows())
+		return nil, mismatch(o.UDF.Label(), "returned %d values for a batch of %d rows", res.Len(), b.NumRows())
 	}
 	cols := make([]arrow.Array, 0, b.NumCols()+1)
 	cols = append(cols, b.Columns()...)
@@ -76,7 +76,7 @@ func (o *ScalarUDF) Next(ctx context.Context) (arrow.RecordBatch, error) {
 func callScalar(ctx context.Context, f *udf.Scalar, args []arrow.Array) (res arrow.Array, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, err = nil, panicError(f.Name, p, debug.Stack())
+			res, err = nil, panicError(f.Label(), p, debug.Stack())
 		}
 	}()
 	res, err = f.Fn(ctx, args)
@@ -84,10 +84,10 @@ func callScalar(ctx context.Context, f *udf.Scalar, args []arrow.Array) (res arr
 		if res != nil {
 			res.Release()
 		}
-		return nil, udfError(ctx, f.Name, err)
+		return nil, udfError(ctx, f.Label(), err)
 	}
 	if res == nil {
-		return nil, mismatch(f.Name, "returned no array")
+		return nil, mismatch(f.Label(), "returned no array")
 	}
 	return res, nil
 }
@@ -108,13 +108,13 @@ func (o *TableUDF) Schema() *arrow.Schema { return o.Out }
 func (o *TableUDF) Close()                { o.s.close() }
 
 func (o *TableUDF) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	return o.s.pull(ctx, o.UDF.Name, func(first context.Context) error {
+	return o.s.pull(ctx, o.UDF.Label(), func(first context.Context) error {
 		args, err := constArgs(o.EC, o.Args)
 		if err != nil {
 			return err
 		}
 		f := o.UDF
-		o.s.start(first, f.Name, args, o.check, func(ctx context.Context, emit func(arrow.RecordBatch) error) error {
+		o.s.start(first, f.Label(), args, o.check, func(ctx context.Context, emit func(arrow.RecordBatch) error) error {
 			return f.Fn(ctx, args, emit)
 		}, nil)
 		return nil
@@ -292,7 +292,7 @@ func (s *udfStream) pull(ctx context.Context, name string, begin func(first cont
 // check compares an emitted batch with the declared columns and returns it
 // under the declared schema (the UDF's own field names do not matter).
 func (o *TableUDF) check(b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	if err := checkBatch(o.UDF.Name, b, o.UDF.Columns, o.Out, false); err != nil {
+	if err := checkBatch(o.UDF.Label(), b, o.UDF.Columns, o.Out, false); err != nil {
 		return nil, err
 	}
 	return array.NewRecordBatch(o.Out, b.Columns(), b.NumRows()), nil
@@ -307,7 +307,10 @@ func udfError(ctx context.Context, name string, err error) error {
 	if se := sqlerr.As(err); se != nil && se.Code == sqlerr.QueryCanceled {
 		return err
 	}
-	out := sqlerr.Wrap(err, sqlerr.ExternalRoutineException, "Go UDF %s failed: %v", name, err)
+	if se := sqlerr.As(err); se != nil && se.Code == sqlerr.ExternalRoutineException {
+		return err // the routine's own report (a Python worker's), as it is
+	}
+	out := sqlerr.Wrap(err, sqlerr.ExternalRoutineException, "%s failed: %v", name, err)
 	var withStack *udf.Error
 	if errors.As(err, &withStack) {
 		// the stack of where the UDF made its error, as a panic's
@@ -326,9 +329,9 @@ func withStack(err error, stack []byte) error {
 
 // panicError is the query error for a panic inside a UDF, its stack in DETAIL.
 func panicError(name string, p any, stack []byte) error {
-	return sqlerr.New(sqlerr.ExternalRoutineInvocation, "Go UDF %s panicked: %v", name, p).WithDetail("%s", stack)
+	return sqlerr.New(sqlerr.ExternalRoutineInvocation, "%s panicked: %v", name, p).WithDetail("%s", stack)
 }
 
 func mismatch(name, format string, args ...any) error {
-	return sqlerr.New(sqlerr.ExternalRoutineInvocation, "Go UDF %s %s", name, fmt.Sprintf(format, args...))
+	return sqlerr.New(sqlerr.ExternalRoutineInvocation, "%s %s", name, fmt.Sprintf(format, args...))
 }

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sqlgate/sqlgate/exec/functions"
@@ -83,9 +84,9 @@ type Options struct {
 	Views ViewLister
 	// Locks, when set, lists the locks pg_locks shows (locks.go).
 	Locks LockLister
-	// UDFs, when set, are the server's Go UDFs, listed in pg_proc
-	// (udfprocs.go).
-	UDFs *udf.Registry
+	// UDFs, when set, returns the server's UDFs now (Go UDFs and the
+	// functions CREATE FUNCTION made), listed in pg_proc (udfprocs.go).
+	UDFs func() *udf.Registry
 }
 
 // Roles is the role and privilege information the catalog shows in
@@ -173,6 +174,8 @@ type Catalog struct {
 	types  map[uint32]*typeSpec
 	typeBy map[string]*typeSpec
 	procs  []procInfo
+	// udfProcs caches the UDFs' pg_proc rows by registry (udfprocs.go).
+	udfProcs atomic.Pointer[udfProcCache]
 	// schemas are the user schemas' OIDs seen (schemas.go).
 	schemas schemaNames
 }
@@ -205,7 +208,6 @@ func New(store fluss.Catalog, opts Options) *Catalog {
 	}
 	// procs first: the pg_proc generator snapshots them
 	c.procs = functionProcs()
-	c.procs = append(c.procs, udfProcs(opts.UDFs, c.procs[len(c.procs)-1].oid+1)...)
 	c.rows = c.generators()
 	c.withViewRows()
 	return c

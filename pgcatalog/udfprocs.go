@@ -17,22 +17,63 @@ import (
 // batch UDF's input relation is its first argument, of type record, shown
 // by pg_get_function_arguments as TABLE(col type, ...).
 
-// langC is pg_language's "c".
-const langC = 13
+// langC is pg_language's "c"; langPython is sqlgate's "python" (CREATE
+// FUNCTION ... LANGUAGE python, package pyudf): a procedural language, not
+// trusted (superusers only, as PostgreSQL's plpython3u).
+const (
+	langC      = 13
+	langPython = 13500
+)
+
+// language is the pg_language OID of a UDF's language ("" is Go).
+func language(lang string) uint32 {
+	if lang == "python" {
+		return langPython
+	}
+	return langC
+}
+
+// udfProcCache is the pg_proc rows of one registry.
+type udfProcCache struct {
+	reg   *udf.Registry
+	procs []procInfo
+}
+
+// allProcs is the library's functions, then the UDFs the server has now
+// (OIDs after the library's, in the order of the UDFs' names).
+func (c *Catalog) allProcs() []procInfo {
+	if c.opts.UDFs == nil {
+		return c.procs
+	}
+	reg := c.opts.UDFs()
+	if reg == nil {
+		return c.procs
+	}
+	if cached := c.udfProcs.Load(); cached != nil && cached.reg == reg {
+		return cached.procs
+	}
+	procs := append(c.procs[:len(c.procs):len(c.procs)], udfProcs(reg, c.procs[len(c.procs)-1].oid+1)...)
+	c.udfProcs.Store(&udfProcCache{reg: reg, procs: procs})
+	return procs
+}
 
 // udfProcs lists r's UDFs as pg_proc rows with OIDs from next on, in the
 // order of their names (stable for a given registry).
 func udfProcs(r *udf.Registry, next uint32) []procInfo {
 	var out []procInfo
 	add := func(p procInfo) {
-		p.oid, p.ns, p.lang, p.userFunc = next, nsPublic, langC, true
+		p.oid, p.ns, p.userFunc = next, nsPublic, true
+		if p.lang == 0 {
+			p.lang = langC
+		}
 		p.nargs = len(p.args)
 		out = append(out, p)
 		next++
 	}
 	for _, name := range r.Names() {
 		for _, s := range r.Scalars(name) {
-			add(procInfo{name: name, args: typeOIDs(s.Args), ret: typeOID(s.Returns), parallel: "u"})
+			add(procInfo{name: name, args: typeOIDs(s.Args), ret: typeOID(s.Returns), parallel: "u", lang: language(s.Language), src: s.Source,
+				argNames: s.ArgNames})
 		}
 		for _, t := range r.Tables(name) {
 			p := procInfo{name: name, args: typeOIDs(t.Args), ret: oidRecord, retset: true, rows: 1000, table: true, parallel: "u"}
@@ -41,7 +82,7 @@ func udfProcs(r *udf.Registry, next uint32) []procInfo {
 		}
 		for _, b := range r.Batches(name) {
 			p := procInfo{name: name, args: append([]any{uint32(oidRecord)}, typeOIDs(b.Args)...), ret: oidRecord,
-				retset: true, rows: 1000, table: true, parallel: "u"}
+				retset: true, rows: 1000, table: true, parallel: "u", lang: language(b.Language), src: b.Source}
 			if b.ParallelSafe {
 				p.parallel = "s"
 			}

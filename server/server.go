@@ -22,6 +22,7 @@ import (
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/pyudf"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/udf"
 )
@@ -59,6 +60,10 @@ type Config struct {
 	// FlightListen, when set, also serves Arrow Flight SQL (package
 	// flightsql) on this address, with the same users, TLS and limits.
 	FlightListen string
+	// Python configures the worker processes that run CREATE FUNCTION
+	// ... LANGUAGE python functions (package pyudf; zero value: python3
+	// or $SQLGATE_PYTHON, 2 workers, 4 GiB each).
+	Python pyudf.Config
 }
 
 // Server is a running sqlgate.
@@ -68,6 +73,7 @@ type Server struct {
 	listener net.Listener
 	flight   *flightsql.Server
 	flightLn net.Listener
+	python   *pyudf.Pool
 	done     chan error
 	stopOnce sync.Once
 	stopErr  error
@@ -103,9 +109,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.Auth.Users = md // users are looked up where CREATE ROLE keeps them
 	}
 	locks := &engineLocks{}
+	var eng *engine.Engine
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
-		Roles: catalogRoles{md: md}, Views: md, Locks: locks, UDFs: udfs})
-	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs})
+		Roles: catalogRoles{md: md}, Views: md, Locks: locks, UDFs: func() *udf.Registry { return eng.UDFs() }})
+	python := pyudf.NewPool(cfg.Python)
+	eng = engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs,
+		Python: python})
 	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,
@@ -123,7 +132,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		store.Close()
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
-	s := &Server{store: store, wire: wire, listener: ln, done: make(chan error, 1)}
+	s := &Server{store: store, wire: wire, listener: ln, python: python, done: make(chan error, 1)}
 	if cfg.FlightListen != "" {
 		if err := s.startFlight(cfg, eng, log); err != nil {
 			ln.Close()
@@ -256,6 +265,7 @@ func (s *Server) Stop(ctx context.Context) error {
 			_ = s.flight.Shutdown(ctx)
 		}
 		err := s.wire.Shutdown(ctx)
+		s.python.Close()
 		if cerr := s.store.Close(); cerr != nil && err == nil {
 			err = cerr
 		}

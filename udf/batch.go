@@ -59,7 +59,13 @@ type Batch struct {
 	// today; the flag is reported in pg_proc (proparallel).
 	ParallelSafe bool
 	Fn           BatchFunc
+	// Language and Source are as Scalar's ("" is Go).
+	Language string
+	Source   string
 }
+
+// Label is how messages name the UDF ("Go UDF f", "Python UDF f").
+func (b *Batch) Label() string { return label(b.Language, b.Name) }
 
 // Schema is the Arrow schema of the declared output columns, with their
 // nullability.

@@ -37,6 +37,31 @@ type Scalar struct {
 	// Returns is the declared result type.
 	Returns types.T
 	Fn      ScalarFunc
+	// Language names the language the function is written in, for
+	// messages and pg_proc: "" is Go; "python" is a function made by
+	// CREATE FUNCTION ... LANGUAGE python (package pyudf).
+	Language string
+	// Source is the function's source text when SQL made it (pg_proc's
+	// prosrc); "" for Go UDFs. ArgNames, when set, are the arguments'
+	// names (pg_proc's proargnames, psql's \df).
+	Source   string
+	ArgNames []string
+}
+
+// Label is how messages name the UDF ("Go UDF f", "Python UDF f").
+func (s *Scalar) Label() string { return label(s.Language, s.Name) }
+
+// Label is how messages name the UDF.
+func (t *Table) Label() string { return label("", t.Name) }
+
+func label(lang, name string) string {
+	switch lang {
+	case "":
+		return "Go UDF " + name
+	case "python":
+		return "Python UDF " + name
+	}
+	return lang + " UDF " + name
 }
 
 // Column is one column of a record-batch UDF's output.

@@ -150,6 +150,32 @@ func startServer(t *testing.T, reg *udf.Registry) (*pgx.Conn, string) {
 	return conn, srv.ConnString()
 }
 
+// execAll runs statements that must succeed.
+func execAll(t *testing.T, conn *pgx.Conn, qs ...string) {
+	t.Helper()
+	for _, q := range qs {
+		if _, err := conn.Exec(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// rowCase is a query and its rows as rows returns them.
+type rowCase struct {
+	q    string
+	want []string
+}
+
+func checkRows(t *testing.T, conn *pgx.Conn, cases []rowCase) {
+	t.Helper()
+	for _, c := range cases {
+		got := rows(t, conn, c.q)
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", c.q, got, c.want)
+		}
+	}
+}
+
 // rows runs q and returns its rows as text, cells joined by "|".
 func rows(t *testing.T, conn *pgx.Conn, q string, args ...any) []string {
 	t.Helper()
@@ -190,18 +216,11 @@ func TestExampleUDFs(t *testing.T) {
 	var sawCancel atomic.Bool
 	conn := startTest(t, testUDFs(t, &sawCancel))
 	ctx := context.Background()
-	for _, q := range []string{
+	execAll(t, conn,
 		"CREATE TABLE docs (id INT PRIMARY KEY, body TEXT)",
 		"INSERT INTO docs VALUES (1, 'to be or not to be'), (2, 'hello'), (3, NULL), (4, '  spaced   out  ')",
-	} {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	cases := []struct {
-		q    string
-		want []string
-	}{
+	)
+	checkRows(t, conn, []rowCase{
 		{"SELECT id, word_count(body) FROM docs ORDER BY id", []string{"1|6", "2|1", "3|<nil>", "4|2"}},
 		{"SELECT word_count('a b c') + 1", []string{"4"}},
 		{"SELECT word_count(body::varchar) AS w FROM docs WHERE id = 2", []string{"1"}},
@@ -223,27 +242,17 @@ func TestExampleUDFs(t *testing.T) {
 		{"SELECT sum(word_count(body))::bigint, count(*) FILTER (WHERE word_count(body) = 1) FROM docs", []string{"9|1"}},
 		{"SELECT word_count(body) AS w, count(*) FROM docs GROUP BY word_count(body) ORDER BY w", []string{"1|1", "2|1", "6|1", "<nil>|1"}},
 		{"SELECT id FROM docs ORDER BY word_count(body) DESC NULLS LAST, id", []string{"1", "4", "2", "3"}},
-	}
-	for _, c := range cases {
-		got := rows(t, conn, c.q)
-		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
-			t.Errorf("%s:\n got %q\nwant %q", c.q, got, c.want)
-		}
-	}
+	})
 	if _, err := conn.Exec(ctx, "INSERT INTO docs SELECT n + 10, word FROM fizzbuzz(3) WHERE word_count(word) = 1"); err != nil {
 		t.Fatal(err)
 	}
 	if got := rows(t, conn, "SELECT id, body FROM docs WHERE id > 10 ORDER BY id"); strings.Join(got, ",") != "11|1,12|2,13|fizz" {
 		t.Errorf("INSERT ... SELECT FROM a UDF: %q", got)
 	}
-	for _, q := range []string{
+	execAll(t, conn,
 		"UPDATE docs SET body = body || ' x' WHERE word_count(body) = 1 AND id > 10",
 		"DELETE FROM docs WHERE id > 10 AND word_count(body) = 2 AND body <> '2 x'",
-	} {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	if got := rows(t, conn, "SELECT id, body FROM docs WHERE id > 10 ORDER BY id"); strings.Join(got, ",") != "12|2 x" {
 		t.Errorf("UPDATE and DELETE with a UDF: %q", got)
 	}
@@ -499,21 +508,13 @@ func batchUDFs(t *testing.T) *udf.Registry {
 
 func TestExampleBatchUDFs(t *testing.T) {
 	conn := startTest(t, batchUDFs(t))
-	ctx := context.Background()
-	for _, q := range []string{
+	execAll(t, conn,
 		"CREATE TABLE docs (id INT PRIMARY KEY, body TEXT)",
 		"INSERT INTO docs VALUES (1, 'to be or not'), (2, 'hello'), (3, NULL), (4, '  spaced   out  ')",
 		"CREATE TABLE nums (v BIGINT)",
 		"INSERT INTO nums SELECT g FROM generate_series(1, 5000) g",
-	} {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	cases := []struct {
-		q    string
-		want []string
-	}{
+	)
+	checkRows(t, conn, []rowCase{
 		// the unnest: another schema, another row count
 		{"SELECT * FROM explode_words(TABLE docs) ORDER BY id, pos", []string{"1|1|to", "1|2|be", "1|3|or", "1|4|not", "2|1|hello", "4|1|spaced", "4|2|out"}},
 		{"SELECT e.word FROM explode_words((SELECT id, body FROM docs WHERE id = 4)) AS e", []string{"spaced", "out"}},
@@ -526,13 +527,7 @@ func TestExampleBatchUDFs(t *testing.T) {
 		// the windowed sum keeps its window across the input's batches
 		{"SELECT v, total FROM moving_sum(TABLE nums, 3) WHERE v IN (1, 2, 3, 4097, 5000) ORDER BY v", []string{"1|1", "2|3", "3|6", "4097|12288", "5000|14997"}},
 		{"SELECT count(*), sum(total)::bigint FROM moving_sum((SELECT v FROM nums WHERE v <= 10), 2)", []string{"10|100"}},
-	}
-	for _, c := range cases {
-		got := rows(t, conn, c.q)
-		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
-			t.Errorf("%s:\n got %q\nwant %q", c.q, got, c.want)
-		}
-	}
+	})
 	errs := []struct {
 		q, code  string
 		contains []string
@@ -582,15 +577,10 @@ func TestExamplePsql(t *testing.T) {
 		t.Fatal(err)
 	}
 	conn, url := startServer(t, reg)
-	ctx := context.Background()
-	for _, q := range []string{
+	execAll(t, conn,
 		"CREATE TABLE docs (id BIGINT PRIMARY KEY, body TEXT)",
 		"INSERT INTO docs VALUES (1, 'to be'), (2, NULL), (3, 'hello')",
-	} {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	psql := func(cmd string) string {
 		t.Helper()
 		c := exec.Command("psql", "-X", "-A", "-F", "|", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", cmd)

@@ -202,6 +202,22 @@ func rows(t *testing.T, conn *pgx.Conn, q string, args ...any) []string {
 	return out
 }
 
+// checkError runs q, which must fail with code and a message holding
+// each of contains, and returns the error.
+func checkError(t *testing.T, conn *pgx.Conn, q, code string, contains []string) *pgconn.PgError {
+	t.Helper()
+	pe := queryError(t, conn, q)
+	if pe.Code != code {
+		t.Errorf("%s: code %s (%s), want %s", q, pe.Code, pe.Message, code)
+	}
+	for _, s := range contains {
+		if !strings.Contains(pe.Message, s) {
+			t.Errorf("%s: message %q lacks %q", q, pe.Message, s)
+		}
+	}
+	return pe
+}
+
 func queryError(t *testing.T, conn *pgx.Conn, q string) *pgconn.PgError {
 	t.Helper()
 	_, err := conn.Exec(context.Background(), q)
@@ -283,15 +299,7 @@ func TestExampleUDFs(t *testing.T) {
 		{"SELECT * FROM table_bad_schema()", "39000", []string{"table_bad_schema", "column 1 (x)", "utf8", "int64"}},
 	}
 	for _, e := range errs {
-		pe := queryError(t, conn, e.q)
-		if pe.Code != e.code {
-			t.Errorf("%s: code %s (%s), want %s", e.q, pe.Code, pe.Message, e.code)
-		}
-		for _, s := range e.contains {
-			if !strings.Contains(pe.Message, s) {
-				t.Errorf("%s: message %q lacks %q", e.q, pe.Message, s)
-			}
-		}
+		checkError(t, conn, e.q, e.code, e.contains)
 	}
 
 	// A panic is 39000 with the panic value and the stack, and the session
@@ -547,15 +555,7 @@ func TestExampleBatchUDFs(t *testing.T) {
 		{"SELECT * FROM moving_sum((SELECT v / (v - 3) FROM nums), 2)", "22012", nil, ""},
 	}
 	for _, e := range errs {
-		pe := queryError(t, conn, e.q)
-		if pe.Code != e.code {
-			t.Errorf("%s: code %s (%s), want %s", e.q, pe.Code, pe.Message, e.code)
-		}
-		for _, s := range e.contains {
-			if !strings.Contains(pe.Message, s) {
-				t.Errorf("%s: message %q lacks %q", e.q, pe.Message, s)
-			}
-		}
+		pe := checkError(t, conn, e.q, e.code, e.contains)
 		if e.frame != "" && !strings.Contains(pe.Detail, e.frame) {
 			t.Errorf("%s: DETAIL has no stack with %s:\n%s", e.q, e.frame, pe.Detail)
 		}

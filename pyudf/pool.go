@@ -144,10 +144,15 @@ func (p *Pool) get(ctx context.Context) (*worker, error) {
 		<-p.slots
 		return nil, sqlerr.New(sqlerr.AdminShutdown, "the Python UDF workers are shut down")
 	}
-	if n := len(p.idle); n > 0 {
-		w := p.idle[n-1]
-		p.idle = p.idle[:n-1]
-		return w, nil
+	for len(p.idle) > 0 {
+		w := p.idle[len(p.idle)-1]
+		p.idle = p.idle[:len(p.idle)-1]
+		select {
+		case <-w.done:
+			w.conn.Close() // it died while idle (killed from outside): start another
+		default:
+			return w, nil
+		}
 	}
 	w, err := p.start()
 	if err != nil {

@@ -127,6 +127,32 @@ func TestPoolCalls(t *testing.T) {
 		t.Fatalf("after a killed worker: %v", err)
 	}
 	out.Release()
+
+	// a worker killed while idle is replaced before the next call, which
+	// does not fail
+	os.Remove(pidFile)
+	pidOf := &pyudf.Function{Name: "pid_of", Args: x, Returns: types.Int64Type,
+		Body: "import os\nopen(" + strconv.Quote(pidFile) + ", 'w').write(str(os.getpid()))\nreturn x"}
+	out, err = p.Call(ctx, pidOf, "scalar", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Release()
+	b, _ := os.ReadFile(pidFile)
+	pid, _ := strconv.Atoi(string(b))
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// the pool reaps it (then signal 0 finds no process)
+	for i := 0; i < 200 && syscall.Kill(pid, 0) == nil; i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	out, err = p.Call(ctx, double, "scalar", in)
+	if err != nil {
+		t.Fatalf("after a worker killed while idle: %v", err)
+	}
+	out.Release()
 }
 
 // A bad interpreter fails the call with 38000 naming it.

@@ -741,7 +741,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		// EXPLAIN ANALYZE runs the plan, discarding its rows, and reports
 		// what each node did.
 		rt.Metrics = map[lower.Node]*exec.Metrics{}
-		op, err := lower.Build(rt, ps.plan)
+		op, err := lower.BuildForClient(rt, ps.plan) // as the query runs for a client (read-ahead)
 		if err != nil {
 			return nil, err
 		}

@@ -14,10 +14,13 @@ type Metrics struct {
 	BatchesIn, BatchesOut int64
 	RowsIn, RowsOut       int64
 	ProcessingNs          int64
-	// StallNs is the time the node's operator spent blocked on a queue or
-	// a producer it does not own (Staller); a synchronous pull operator
-	// never stalls, so it is 0 for every operator of today's plans.
+	// StallNs is the time the node's operator spent blocked on a queue
+	// between goroutines (Staller: a read-ahead scan's producer waiting
+	// for a slow consumer); Stalls says whether the operator has such a
+	// queue at all. A synchronous pull operator cannot stall: its stall
+	// time is not applicable (Stalls false), not 0.
 	StallNs int64
+	Stalls  bool
 	// Queue depth, sampled once per batch returned from operators with an
 	// internal queue (QueueDepther); QueueSamples 0 means none was taken.
 	QueueSamples, QueueDepthSum, QueueDepthMax int64
@@ -99,7 +102,7 @@ func (o *Instrumented) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		o.M.QueueDepthMax = max(o.M.QueueDepthMax, d)
 	}
 	if s, ok := o.Op.(Staller); ok {
-		o.M.StallNs = s.StallNs()
+		o.M.StallNs, o.M.Stalls = s.StallNs(), true
 	}
 	if p, ok := o.Op.(PathReporter); ok {
 		o.M.ScanPath, o.M.Workers = p.ScanPath()

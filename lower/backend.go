@@ -106,8 +106,13 @@ func backendJSON(m map[string]any, n Node, req exec.Backend) {
 
 // metricsText is the text report's EXPLAIN ANALYZE counters of a node.
 func metricsText(m *exec.Metrics) string {
-	s := fmt.Sprintf(" (actual batches_in=%d batches_out=%d rows_in=%d rows_out=%d processing_time_ns=%d stall_time_ns=%d",
-		m.BatchesIn, m.BatchesOut, m.RowsIn, m.RowsOut, m.ProcessingNs, m.StallNs)
+	s := fmt.Sprintf(" (actual batches_in=%d batches_out=%d rows_in=%d rows_out=%d processing_time_ns=%d",
+		m.BatchesIn, m.BatchesOut, m.RowsIn, m.RowsOut, m.ProcessingNs)
+	if m.Stalls {
+		s += fmt.Sprintf(" stall_time_ns=%d", m.StallNs)
+	} else {
+		s += " stall_time_ns=n/a" // no queue between goroutines: it cannot stall
+	}
 	if m.QueueSamples == 0 {
 		s += " queue_depth=unsampled)"
 	} else {
@@ -124,7 +129,11 @@ func metricsJSON(m map[string]any, mt *exec.Metrics) {
 	m["Actual Batches In"], m["Actual Batches Out"] = mt.BatchesIn, mt.BatchesOut
 	m["Actual Rows In"], m["Actual Rows"] = mt.RowsIn, mt.RowsOut
 	m["Processing Time Ns"] = mt.ProcessingNs
-	m["Stall Time Ns"] = mt.StallNs
+	if mt.Stalls {
+		m["Stall Time Ns"] = mt.StallNs
+	} else {
+		m["Stall Time Ns"] = nil // not applicable: no queue between goroutines
+	}
 	m["Queue Depth Samples"] = mt.QueueSamples
 	if mt.ScanPath != "" {
 		m["Scan Path"], m["Workers"] = mt.ScanPath, max(mt.Workers, 1)

@@ -89,6 +89,15 @@ func Build(rt *Runtime, n Node) (exec.Operator, error) {
 // (exec.ReadAhead): the client's encoding and sending of a batch overlaps
 // the decoding of the next.
 func BuildForClient(rt *Runtime, n Node) (exec.Operator, error) {
+	if x, ok := n.(*scanNode); ok && rt.Metrics != nil && rt.Untransacted && x.rows >= readAheadMinRows {
+		// EXPLAIN ANALYZE runs the scan as a client query would: read
+		// ahead, so the report shows the queue's stalls and depth
+		op, err := Build(rt, n)
+		if in, ok := op.(*exec.Instrumented); ok && err == nil {
+			in.Op = &exec.ReadAhead{Input: in.Op}
+		}
+		return op, err
+	}
 	if rt.Metrics == nil {
 		switch x := n.(type) {
 		case *lookupNode:

@@ -90,9 +90,9 @@
 //     resolved), naming the key's resolved type (text, not unknown). reg* values
 //     (regclass_in ..., pg_typeof) are OIDs typed as their reg* type; the
 //     wire prints them as names through RegName (the _out functions' text).
-//   - extract('julian', timestamp), and date_part/extract/date_trunc over
-//     interval and time, are declared (so that resolution matches
-//     PostgreSQL's) but fail with 0A000.
+//   - date_part/extract/date_trunc over interval and time follow
+//     timestamp.c (interval.go, datetime.go); the 'julian' unit of a
+//     timestamp is not implemented and is refused naming the unit.
 //   - float8 sin/cos/tan/asin/acos/atan/atan2, the hyperbolic functions,
 //     ln/log/log10/exp and power call the C library through cgo
 //     (libm_cgo.go), as PostgreSQL does, so their last digit is

@@ -740,8 +740,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		// EXPLAIN ANALYZE runs the plan, discarding its rows, and reports
 		// what each node did.
+		// The plan is built as for a client (a root scan reads ahead),
+		// measuring what METRICS asks (the binder checked the level).
 		rt.Metrics = map[lower.Node]*exec.Metrics{}
-		op, err := lower.BuildForClient(rt, ps.plan) // as the query runs for a client (read-ahead)
+		rt.MetricsLevel, _ = exec.ParseMetricsLevel(b.Metrics)
+		op, err := lower.BuildForClient(rt, ps.plan)
 		if err != nil {
 			return nil, err
 		}

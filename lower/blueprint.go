@@ -28,7 +28,9 @@ type Runtime struct {
 	// Metrics, when set, receives one entry per node: Build wraps every
 	// operator to count batches, rows and time (EXPLAIN ANALYZE).
 	Metrics map[Node]*exec.Metrics
-	parent  *exec.Metrics
+	// MetricsLevel is what they measure (EXPLAIN's METRICS option).
+	MetricsLevel exec.MetricsLevel
+	parent       *exec.Metrics
 	// Mem counts the memory the query's operators hold against its limit;
 	// SpillDir is where they spill past it.
 	Mem      *relop.MemoryAccount
@@ -64,7 +66,7 @@ func Build(rt *Runtime, n Node) (exec.Operator, error) {
 		}
 		return &exec.Instrumented{Op: op, M: m}, nil
 	}
-	m = &exec.Metrics{}
+	m = &exec.Metrics{Level: rt.MetricsLevel}
 	rt.Metrics[n] = m
 	if rt.parent != nil {
 		rt.parent.AddChild(m)

@@ -43,17 +43,9 @@ func startPythonServer(t *testing.T, dir string) (srv *server.Server, url func(u
 	e := users.Users["admin"]
 	e.Superuser = true
 	users.Users["admin"] = e
-	srv, err := server.Start(context.Background(), server.Config{Listen: "127.0.0.1:0", DataDir: dir,
+	srv = testbin.StartServerConfig(t, server.Config{Listen: "127.0.0.1:0", DataDir: dir,
 		Auth:   pgwire.AuthConfig{Method: pgwire.AuthSCRAM, Users: &users, FailureDelay: -1},
 		Python: pyudf.Config{Python: pythonWithPyarrow(t), Workers: 2, MemoryLimit: 2 << 30}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Stop(ctx)
-	})
 	return srv, func(user string) string {
 		return "postgres://" + user + ":pw@" + srv.Addr().String() + "/sqlgate?sslmode=disable"
 	}

@@ -74,7 +74,9 @@ func BenchmarkUDFCrossing(b *testing.B) {
 		{Name: "right", Type: arrow.PrimitiveTypes.Int64, Nullable: true}, {Name: "left_x2", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
 	left := &exec.ColExpr{Index: 0, Name: "left", T: i64}
 	goScalar := &udf.Scalar{Name: "times2", Args: []types.T{i64}, Returns: i64,
-		Fn: func(_ context.Context, args []arrow.Array) (arrow.Array, error) { return times2(args[0].(*array.Int64)), nil }}
+		Fn: func(_ context.Context, args []arrow.Array) (arrow.Array, error) {
+			return times2(args[0].(*array.Int64)), nil
+		}}
 	goBatch := &udf.Batch{Name: "times2b", Input: lr, Columns: out3,
 		Fn: func(ctx context.Context, _ []arrow.Array, in udf.BatchInput, emit func(arrow.RecordBatch) error) error {
 			for {

@@ -322,5 +322,9 @@ func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 	if format != "text" && format != "json" {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "EXPLAIN format %q is not supported (text and json are)", format)
 	}
-	return &Explain{Statement: &Query{Plan: b.finishParams(plan), params: b.params}, Analyze: analyze, Format: format}, nil
+	level, err := b.explainMetrics(analyze) // explainmetrics.go
+	if err != nil {
+		return nil, err
+	}
+	return &Explain{Statement: &Query{Plan: b.finishParams(plan), params: b.params}, Analyze: analyze, Format: format, Metrics: level}, nil
 }

@@ -21,6 +21,8 @@
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // filetables.go read_parquet / read_arrow / read_csv in FROM (a FileTable
 // whose columns the optional FileCatalog reads from the file),
+// batchudf.go batch UDFs in FROM over a relation argument (fn(TABLE t),
+// fn((SELECT ...))) checked against their declared input schema,
 // maps.go MAP lookup by key, rows.go ROW(...) record constructors (the
 // rewrite's pg__row and TiDB's RowExpr) and assignment of ROW and MAP
 // values, nestednotnull.go a null visible at bind time where a column's

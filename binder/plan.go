@@ -178,6 +178,9 @@ type Explain struct {
 	Analyze   bool
 	// Format is "text" (default) or "json".
 	Format string
+	// Metrics is EXPLAIN ANALYZE's METRICS level: "counts", "timing" or
+	// "stalls" (the default, "" when not given).
+	Metrics string
 }
 
 func (s *Query) Params() []types.T       { return s.params }

@@ -55,6 +55,9 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 	if n, ok, err := b.bindFileTable(f, name, alias, ord, colNames); ok { // filetables.go
 		return n, err
 	}
+	if n, ok, err := b.bindUDFBatch(s, f, name, alias, ord, colNames); ok { // batchudf.go
+		return n, err
+	}
 	if !functions.IsSetFunc(name) && len(b.udfs().Tables(name)) == 0 {
 		return b.bindScalarFromItem(s, f, name, alias, explicit, ord, colNames)
 	}

@@ -136,7 +136,7 @@ func (b *binder) bindUDFTable(f *ast.FuncCallExpr, name, alias string, ord bool,
 func CheckUDFNames(r *udf.Registry) error {
 	for _, n := range r.Names() {
 		if len(functions.Lookup(n)) > 0 || functions.IsSetFunc(n) || aggregateNames[n] || windowOnly[n] {
-			return sqlerr.New(sqlerr.Code("42723"), "Go UDF %s: a built-in function has that name", n)
+			return sqlerr.New(sqlerr.Code("42723"), "UDF %s: a built-in function has that name", n)
 		}
 	}
 	return nil

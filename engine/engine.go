@@ -14,6 +14,7 @@ import (
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/pyudf"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/udf"
@@ -49,6 +50,9 @@ type Options struct {
 	Roles Roles
 	// UDFs are the Go UDFs SQL may call; nil: none.
 	UDFs *udf.Registry
+	// Python runs the functions CREATE FUNCTION ... LANGUAGE python makes
+	// (pyfunctions.go); nil: a pool with pyudf's defaults.
+	Python *pyudf.Pool
 	// Meta holds the views, table owners and grants (and the users, which
 	// Roles may read from it); nil: kept in memory only.
 	Meta Metadata
@@ -92,6 +96,10 @@ type Engine struct {
 	// cannot be locked by this server alone (then read-modify-write
 	// statements are refused, see lockedWrites).
 	locks *rowlock.Manager
+
+	// pyReg is the registry of the Go UDFs and the stored functions, by
+	// the functions' version (pyfunctions.go).
+	pyReg atomic.Pointer[pyRegistry]
 }
 
 // New returns an engine over store.
@@ -118,6 +126,9 @@ func New(store fluss.Store, opts Options) *Engine {
 		// kernel outputs released after a batch are recycled for the next
 		// one instead of being allocated and zeroed again (exec.PoolAllocator)
 		e.mem = exec.NewPoolAllocator(64 << 20)
+	}
+	if e.opts.Python == nil {
+		e.opts.Python = pyudf.NewPool(pyudf.Config{}) // starts no process until a call
 	}
 	e.roles = opts.Roles
 	if e.roles == nil {

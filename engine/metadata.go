@@ -28,6 +28,7 @@ type Metadata interface {
 	Refresh(ctx context.Context) error
 	AdoptOwner(info fluss.TableInfo)
 	Reconcile(ctx context.Context, cat fluss.Catalog, databases ...string) error
+	Functions() *meta.Functions
 }
 
 // metaErr is a failed metadata commit as a client sees it: SQL errors

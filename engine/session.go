@@ -386,10 +386,10 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if s.txStatus == 'E' {
 		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
-	if st.Sequence != nil { // sequences.go
+	if st.Sequence != nil || st.Function != nil { // sequences.go, pyfunctions.go
 		return ps, nil
 	}
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView, files: s}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView, files: s}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions.
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
@@ -690,6 +690,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if ps.parsed.Sequence != nil {
 		return s.execSequence(ctx, ps.parsed.Sequence)
 	}
+	if ps.parsed.Function != nil {
+		return s.execFunction(ctx, ps.parsed.Function)
+	}
 	if err := s.firstQuery(ctx); err != nil {
 		return nil, err
 	}
@@ -750,8 +753,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		// EXPLAIN ANALYZE runs the plan, discarding its rows, and reports
 		// what each node did.
+		// The plan is built as for a client (a root scan reads ahead),
+		// measuring what METRICS asks (the binder checked the level).
 		rt.Metrics = map[lower.Node]*exec.Metrics{}
-		op, err := lower.Build(rt, ps.plan)
+		rt.MetricsLevel, _ = exec.ParseMetricsLevel(b.Metrics)
+		op, err := lower.BuildForClient(rt, ps.plan)
 		if err != nil {
 			return nil, err
 		}

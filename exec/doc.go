@@ -29,7 +29,9 @@
 //
 // udf.go runs the opaque tier, Go UDFs (package udf): their output is
 // checked against the declaration, an error becomes 38000 and a panic 39000
-// with its stack, and the UDF gets the statement's context.
+// with its stack, and the UDF gets the statement's context. batchudf.go
+// runs batch UDFs over an input relation, checking every emitted batch's
+// names, types and nullability on the UDF's own stack.
 //
 // Kernels come in families (backend.go) that run on one of two backends:
 // native (the Go loops above) or arrow (arrow-go compute), for the families

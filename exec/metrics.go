@@ -7,17 +7,52 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
+// MetricsLevel is how much EXPLAIN ANALYZE measures (seed 002's levels):
+// exact batch and row counts; plus each node's own time; plus stalls and
+// queue depths where batches wait. The zero value is the most, stalls.
+type MetricsLevel int
+
+const (
+	MetricsStalls MetricsLevel = iota
+	MetricsTiming
+	MetricsCounts
+)
+
+// ParseMetricsLevel reads EXPLAIN's METRICS option value.
+func ParseMetricsLevel(s string) (MetricsLevel, bool) {
+	switch s {
+	case "counts":
+		return MetricsCounts, true
+	case "timing":
+		return MetricsTiming, true
+	case "stalls", "":
+		return MetricsStalls, true
+	}
+	return 0, false
+}
+
+// Timing reports whether the level measures time.
+func (l MetricsLevel) Timing() bool { return l != MetricsCounts }
+
+// Stalls reports whether the level measures stalls and queue depths.
+func (l MetricsLevel) Stalls() bool { return l == MetricsStalls }
+
 // Metrics are one node's execution counters (EXPLAIN ANALYZE). Processing
 // time is the node's own: the time its children spent producing input is
 // subtracted, so the figures add up along the plan.
 type Metrics struct {
+	// Level is what is measured (set before the node runs).
+	Level                 MetricsLevel
 	BatchesIn, BatchesOut int64
 	RowsIn, RowsOut       int64
 	ProcessingNs          int64
-	// StallNs is the time the node's operator spent blocked on a queue or
-	// a producer it does not own (Staller); a synchronous pull operator
-	// never stalls, so it is 0 for every operator of today's plans.
+	// StallNs is the time the node's operator spent blocked on a queue
+	// between goroutines (Staller: a read-ahead scan's producer waiting
+	// for a slow consumer); Stalls says whether the operator has such a
+	// queue at all. A synchronous pull operator cannot stall: its stall
+	// time is not applicable (Stalls false), not 0.
 	StallNs int64
+	Stalls  bool
 	// Queue depth, sampled once per batch returned from operators with an
 	// internal queue (QueueDepther); QueueSamples 0 means none was taken.
 	QueueSamples, QueueDepthSum, QueueDepthMax int64
@@ -95,12 +130,17 @@ type Instrumented struct {
 func (o *Instrumented) Schema() *arrow.Schema { return o.Op.Schema() }
 func (o *Instrumented) Close()                { o.Op.Close() }
 func (o *Instrumented) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	start := time.Now()
+	if !o.M.Level.Timing() {
+		b, err := o.Op.Next(ctx)
+		o.count(b)
+		return b, err
+	}
+	start := time.Now() // monotonic
 	b, err := o.Op.Next(ctx)
 	o.M.totalNs += time.Since(start).Nanoseconds()
-	if b != nil {
-		o.M.BatchesOut++
-		o.M.RowsOut += b.NumRows()
+	o.count(b)
+	if !o.M.Level.Stalls() {
+		return b, err
 	}
 	if q, ok := o.Op.(QueueDepther); ok {
 		d := int64(q.QueueDepth())
@@ -109,7 +149,16 @@ func (o *Instrumented) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		o.M.QueueDepthMax = max(o.M.QueueDepthMax, d)
 	}
 	if s, ok := o.Op.(Staller); ok {
-		o.M.StallNs = s.StallNs()
+		o.M.StallNs, o.M.Stalls = s.StallNs(), true
+	}
+	return b, err
+}
+
+// count adds a returned batch to the counts, with the scan's path.
+func (o *Instrumented) count(b arrow.RecordBatch) {
+	if b != nil {
+		o.M.BatchesOut++
+		o.M.RowsOut += b.NumRows()
 	}
 	if p, ok := o.Op.(PathReporter); ok {
 		o.M.ScanPath, o.M.Workers = p.ScanPath()
@@ -117,5 +166,4 @@ func (o *Instrumented) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if c, ok := o.Op.(ChunkCounter); ok {
 		o.M.ChunksRead, o.M.ChunksSkipped = c.ScanChunks()
 	}
-	return b, err
 }

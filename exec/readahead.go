@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -26,7 +28,36 @@ type ReadAhead struct {
 	stop    chan struct{}
 	done    chan struct{}
 	ended   bool
+	// stallNs is the time the producer spent blocked on a full queue,
+	// waiting for the consumer (backpressure): written by the producer,
+	// read by the consumer's metrics (StallNs).
+	stallNs atomic.Int64
+	// path is the input's read path (PathReporter), published by the
+	// producer before each batch it queues.
+	path atomic.Pointer[scanPath]
 }
+
+type scanPath struct {
+	path    string
+	workers int
+}
+
+// ScanPath implements PathReporter for an input that reports its path,
+// as of the last batch the producer queued (a channel send orders the
+// store before the consumer's read).
+func (o *ReadAhead) ScanPath() (string, int) {
+	if p := o.path.Load(); p != nil {
+		return p.path, p.workers
+	}
+	return "", 0
+}
+
+// StallNs implements Staller: the time the read-ahead goroutine waited
+// for the consumer to take a batch from the full queue.
+func (o *ReadAhead) StallNs() int64 { return o.stallNs.Load() }
+
+// QueueDepth implements QueueDepther: the batches produced and waiting.
+func (o *ReadAhead) QueueDepth() int { return len(o.batches) }
 
 type readAheadResult struct {
 	batch arrow.RecordBatch
@@ -63,15 +94,26 @@ func (o *ReadAhead) Next(ctx context.Context) (arrow.RecordBatch, error) {
 func (o *ReadAhead) produce(ctx context.Context) {
 	defer close(o.done)
 	defer close(o.batches)
+	reporter, _ := o.Input.(PathReporter)
 	for {
 		b, err := o.next(ctx)
+		if reporter != nil {
+			path, workers := reporter.ScanPath()
+			o.path.Store(&scanPath{path, workers})
+		}
 		select {
-		case o.batches <- readAheadResult{b, err}:
-		case <-o.stop:
-			if b != nil {
-				b.Release()
+		case o.batches <- readAheadResult{b, err}: // room in the queue: no stall
+		default:
+			start := time.Now()
+			select {
+			case o.batches <- readAheadResult{b, err}:
+				o.stallNs.Add(time.Since(start).Nanoseconds())
+			case <-o.stop:
+				if b != nil {
+					b.Release()
+				}
+				return
 			}
-			return
 		}
 		if b == nil || err != nil {
 			return

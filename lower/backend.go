@@ -106,36 +106,61 @@ func backendJSON(m map[string]any, n Node, req exec.Backend) {
 
 // metricsText is the text report's EXPLAIN ANALYZE counters of a node.
 func metricsText(m *exec.Metrics) string {
-	s := fmt.Sprintf(" (actual batches_in=%d batches_out=%d rows_in=%d rows_out=%d processing_time_ns=%d stall_time_ns=%d",
-		m.BatchesIn, m.BatchesOut, m.RowsIn, m.RowsOut, m.ProcessingNs, m.StallNs)
+	s := fmt.Sprintf(" (actual batches_in=%d batches_out=%d rows_in=%d rows_out=%d", m.BatchesIn, m.BatchesOut, m.RowsIn, m.RowsOut)
+	if !m.Level.Timing() {
+		return s + ")" + scanPathText(m)
+	}
+	s += fmt.Sprintf(" processing_time_ns=%d", m.ProcessingNs)
+	if !m.Level.Stalls() {
+		return s + ")" + scanPathText(m)
+	}
+	if m.Stalls {
+		s += fmt.Sprintf(" stall_time_ns=%d", m.StallNs)
+	} else {
+		s += " stall_time_ns=n/a" // no queue between goroutines: it cannot stall
+	}
 	if m.QueueSamples == 0 {
 		s += " queue_depth=unsampled)"
 	} else {
 		s += fmt.Sprintf(" queue_depth_avg=%.2f queue_depth_max=%d queue_depth_samples=%d)", m.QueueDepthAvg(), m.QueueDepthMax, m.QueueSamples)
 	}
-	if m.ScanPath != "" {
-		s += fmt.Sprintf(" (scan path=%q workers=%d", m.ScanPath, max(m.Workers, 1))
-		if m.ChunksRead+m.ChunksSkipped > 0 {
-			s += fmt.Sprintf(" chunks_read=%d chunks_skipped=%d", m.ChunksRead, m.ChunksSkipped)
-		}
-		s += ")"
+	return s + scanPathText(m)
+}
+
+func scanPathText(m *exec.Metrics) string {
+	if m.ScanPath == "" {
+		return ""
 	}
-	return s
+	s := fmt.Sprintf(" (scan path=%q workers=%d", m.ScanPath, max(m.Workers, 1))
+	if m.ChunksRead+m.ChunksSkipped > 0 {
+		s += fmt.Sprintf(" chunks_read=%d chunks_skipped=%d", m.ChunksRead, m.ChunksSkipped)
+	}
+	return s + ")"
 }
 
 // metricsJSON adds the JSON report's EXPLAIN ANALYZE counters to m.
 func metricsJSON(m map[string]any, mt *exec.Metrics) {
 	m["Actual Batches In"], m["Actual Batches Out"] = mt.BatchesIn, mt.BatchesOut
 	m["Actual Rows In"], m["Actual Rows"] = mt.RowsIn, mt.RowsOut
-	m["Processing Time Ns"] = mt.ProcessingNs
-	m["Stall Time Ns"] = mt.StallNs
-	m["Queue Depth Samples"] = mt.QueueSamples
 	if mt.ScanPath != "" {
 		m["Scan Path"], m["Workers"] = mt.ScanPath, max(mt.Workers, 1)
 		if mt.ChunksRead+mt.ChunksSkipped > 0 {
 			m["Chunks Read"], m["Chunks Skipped"] = mt.ChunksRead, mt.ChunksSkipped
 		}
 	}
+	if !mt.Level.Timing() {
+		return
+	}
+	m["Processing Time Ns"] = mt.ProcessingNs
+	if !mt.Level.Stalls() {
+		return
+	}
+	if mt.Stalls {
+		m["Stall Time Ns"] = mt.StallNs
+	} else {
+		m["Stall Time Ns"] = nil // not applicable: no queue between goroutines
+	}
+	m["Queue Depth Samples"] = mt.QueueSamples
 	if mt.QueueSamples > 0 {
 		m["Queue Depth Avg"] = mt.QueueDepthAvg()
 		m["Queue Depth Max"] = mt.QueueDepthMax

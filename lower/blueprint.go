@@ -28,7 +28,9 @@ type Runtime struct {
 	// Metrics, when set, receives one entry per node: Build wraps every
 	// operator to count batches, rows and time (EXPLAIN ANALYZE).
 	Metrics map[Node]*exec.Metrics
-	parent  *exec.Metrics
+	// MetricsLevel is what they measure (EXPLAIN's METRICS option).
+	MetricsLevel exec.MetricsLevel
+	parent       *exec.Metrics
 	// Mem counts the memory the query's operators hold against its limit;
 	// SpillDir is where they spill past it.
 	Mem      *relop.MemoryAccount
@@ -64,7 +66,7 @@ func Build(rt *Runtime, n Node) (exec.Operator, error) {
 		}
 		return &exec.Instrumented{Op: op, M: m}, nil
 	}
-	m = &exec.Metrics{}
+	m = &exec.Metrics{Level: rt.MetricsLevel}
 	rt.Metrics[n] = m
 	if rt.parent != nil {
 		rt.parent.AddChild(m)
@@ -89,6 +91,15 @@ func Build(rt *Runtime, n Node) (exec.Operator, error) {
 // (exec.ReadAhead): the client's encoding and sending of a batch overlaps
 // the decoding of the next.
 func BuildForClient(rt *Runtime, n Node) (exec.Operator, error) {
+	if x, ok := n.(*scanNode); ok && rt.Metrics != nil && rt.Untransacted && x.rows >= readAheadMinRows {
+		// EXPLAIN ANALYZE runs the scan as a client query would: read
+		// ahead, so the report shows the queue's stalls and depth
+		op, err := Build(rt, n)
+		if in, ok := op.(*exec.Instrumented); ok && err == nil {
+			in.Op = &exec.ReadAhead{Input: in.Op}
+		}
+		return op, err
+	}
 	if rt.Metrics == nil {
 		switch x := n.(type) {
 		case *lookupNode:

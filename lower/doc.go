@@ -54,8 +54,9 @@
 // table; the rules rewrite its two terms as plans of their own.
 //
 // Go UDFs (package udf) are the opaque tier (udf.go): each call is its own
-// node, never lowered, folded or rewritten, and the report shows it as
-// kind=opaque_udf, lowerable=false, executor_tier=go_udf.
+// node (a batch UDF's over its input relation's node), never lowered,
+// folded or rewritten, and the report shows it as kind=opaque_udf,
+// lowerable=false, executor_tier=go_udf.
 //
 // A table function over a server-side file (binder.FileTable: read_parquet
 // and the like) is a file_scan node (filetables.go) that opens the file

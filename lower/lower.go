@@ -245,6 +245,8 @@ func lowerNode(n binder.Node) (Node, error) {
 		return lowerUDFTable(x)
 	case *binder.FileTable:
 		return lowerFileTable(x) // filetables.go
+	case *binder.UDFBatch:
+		return lowerUDFBatch(x)
 	case *binder.RecursiveUnion, *binder.WorkTableScan:
 		return lowerRecursive(x) // recursive.go
 	case *binder.Aggregate:

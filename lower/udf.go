@@ -75,15 +75,24 @@ func exprList(es []exec.Expr) string {
 }
 
 func lowerUDFTable(x *binder.UDFTable) (Node, error) {
-	n := &tableUDFNode{fn: x.UDF, out: schemaOf(x.Columns())}
-	for _, a := range x.Args {
+	args, err := lowerUDFArgs(x.Args)
+	if err != nil {
+		return nil, err
+	}
+	return &tableUDFNode{fn: x.UDF, args: args, out: schemaOf(x.Columns())}, nil
+}
+
+// lowerUDFArgs lowers a UDF's constant arguments.
+func lowerUDFArgs(es []binder.Expr) ([]exec.Expr, error) {
+	out := make([]exec.Expr, len(es))
+	for i, a := range es {
 		la, err := lowerExpr(a)
 		if err != nil {
 			return nil, err
 		}
-		n.args = append(n.args, la)
+		out[i] = la
 	}
-	return n, nil
+	return out, nil
 }
 
 // hasUDF reports whether e calls a scalar Go UDF (outside subquery plans,
@@ -211,4 +220,43 @@ func aggregateUDFs(in Node, x *binder.Aggregate) (Node, *binder.Aggregate, error
 		c.Aggs[i] = a
 	}
 	return in, &c, nil
+}
+
+// batchUDFNode runs a batch Go UDF over its input relation
+// (binder.UDFBatch).
+type batchUDFNode struct {
+	input Node
+	fn    *udf.Batch
+	args  []exec.Expr
+	out   *arrow.Schema
+}
+
+func (n *batchUDFNode) Schema() *arrow.Schema { return n.out }
+func (n *batchUDFNode) Inputs() []Node        { return []Node{n.input} }
+func (n *batchUDFNode) opaqueTier() string    { return "go_udf" }
+func (n *batchUDFNode) Build(rt *Runtime) (exec.Operator, error) {
+	in, err := Build(rt, n.input)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.BatchUDF{EC: rt.EC, UDF: n.fn, Input: in, Args: n.args, Out: n.out}, nil
+}
+func (n *batchUDFNode) Explain() (string, string) {
+	args := "input"
+	if len(n.args) > 0 {
+		args += ", " + exprList(n.args)
+	}
+	return "opaque_udf", fmt.Sprintf("%s(%s) batch", n.fn.Name, args)
+}
+
+func lowerUDFBatch(x *binder.UDFBatch) (Node, error) {
+	in, err := lowerNode(x.Input)
+	if err != nil {
+		return nil, err
+	}
+	args, err := lowerUDFArgs(x.Args)
+	if err != nil {
+		return nil, err
+	}
+	return &batchUDFNode{input: in, fn: x.UDF, args: args, out: schemaOf(x.Columns())}, nil
 }

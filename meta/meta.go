@@ -50,6 +50,8 @@ type state struct {
 	// newer sqlgate sharing the cluster): kept, and written back as they
 	// are, so that an older server never deletes them.
 	extra map[string]string
+	// functions are the functions CREATE FUNCTION made (functions.go).
+	functions *Functions
 }
 
 // usersImport records the users file imported last: its content's hash
@@ -111,6 +113,8 @@ type Tx struct {
 	Views  *views.Store
 	Access *access.Store
 	Users  map[string]pgwire.UserEntry
+	// Functions are the functions by signature (functions.go).
+	Functions map[string]Function
 
 	imported usersImport
 	extra    map[string]string
@@ -129,7 +133,8 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 		return err
 	}
 	cur := m.cur.Load()
-	tx := &Tx{Views: cur.views.Clone(), Access: cur.acl.Clone(), Users: maps.Clone(cur.users), imported: cur.imported, extra: cur.extra}
+	tx := &Tx{Views: cur.views.Clone(), Access: cur.acl.Clone(), Users: maps.Clone(cur.users), Functions: maps.Clone(cur.functions.bySig()),
+		imported: cur.imported, extra: cur.extra}
 	if err := change(tx); err != nil {
 		return err
 	}
@@ -155,7 +160,8 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 	if err := m.b.commit(ctx, changed, v); err != nil {
 		return fmt.Errorf("could not commit the metadata: %w", err)
 	}
-	m.cur.Store(&state{rows: rows, views: tx.Views, acl: tx.Access, users: tx.Users, imported: tx.imported, extra: tx.extra})
+	m.cur.Store(&state{rows: rows, views: tx.Views, acl: tx.Access, users: tx.Users, imported: tx.imported, extra: tx.extra,
+		functions: newFunctions(tx.Functions)})
 	m.version.Store(&v)
 	return nil
 }
@@ -267,6 +273,7 @@ const (
 	keyACL         = "acl/"  // + table id (a view's: its negative id)
 	keyUser        = "user/" // + name
 	keyUsersImport = "users.import"
+	keyFunction    = "function/" // + signature, name(type, ...)
 )
 
 func encode(tx *Tx) (map[string]string, error) {
@@ -306,6 +313,11 @@ func encode(tx *Tx) (map[string]string, error) {
 			return nil, err
 		}
 	}
+	for sig, f := range tx.Functions {
+		if err := put(keyFunction+sig, f); err != nil {
+			return nil, err
+		}
+	}
 	return rows, nil
 }
 
@@ -314,6 +326,7 @@ func decode(rows map[string]string) (*state, error) {
 		rows = map[string]string{}
 	}
 	st := &state{rows: rows, users: map[string]pgwire.UserEntry{}}
+	fns := map[string]Function{}
 	var sn views.Snapshot
 	acls := map[int64]*access.TableACL{}
 	for k, v := range rows {
@@ -343,6 +356,12 @@ func decode(rows map[string]string) (*state, error) {
 				return nil, bad(err)
 			}
 			acls[id] = &a
+		case strings.HasPrefix(k, keyFunction):
+			var f Function
+			if err := json.Unmarshal([]byte(v), &f); err != nil {
+				return nil, bad(err)
+			}
+			fns[k[len(keyFunction):]] = f
 		case strings.HasPrefix(k, keyUser):
 			var e pgwire.UserEntry
 			if err := json.Unmarshal([]byte(v), &e); err != nil {
@@ -360,7 +379,7 @@ func decode(rows map[string]string) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.views, st.acl = vs, access.Restore(acls)
+	st.views, st.acl, st.functions = vs, access.Restore(acls), newFunctions(fns)
 	return st, nil
 }
 

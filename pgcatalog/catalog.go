@@ -6,12 +6,14 @@ import (
 	"hash/fnv"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/udf"
 )
 
 // Fixed OIDs. Namespaces, roles, access methods, collations and the
@@ -85,6 +87,9 @@ type Options struct {
 	// Activity, when set, is the server's session registry
 	// (pg_stat_activity, pg_stat_progress_copy; activity.go).
 	Activity Activity
+	// UDFs, when set, returns the server's UDFs now (Go UDFs and the
+	// functions CREATE FUNCTION made), listed in pg_proc (udfprocs.go).
+	UDFs func() *udf.Registry
 }
 
 // Roles is the role and privilege information the catalog shows in
@@ -172,6 +177,8 @@ type Catalog struct {
 	types  map[uint32]*typeSpec
 	typeBy map[string]*typeSpec
 	procs  []procInfo
+	// udfProcs caches the UDFs' pg_proc rows by registry (udfprocs.go).
+	udfProcs atomic.Pointer[udfProcCache]
 	// schemas are the user schemas' OIDs seen (schemas.go).
 	schemas schemaNames
 }

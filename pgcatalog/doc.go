@@ -29,7 +29,8 @@
 //     reg* types themselves exist (casts, to_regclass, pg_typeof) and print
 //     names. pg_proc lists exec/functions' overloads and, after them, the
 //     set-returning functions (proretset, prorows and OUT columns as
-//     PostgreSQL's). aclitem[] is text[] (NULL except the schemas' default
+//     PostgreSQL's), then the server's Go UDFs (udfprocs.go: schema
+//     public, language c, a record-batch or batch UDF as RETURNS TABLE). aclitem[] is text[] (NULL except the schemas' default
 //     ACLs), pg_node_tree is text. "char", int2vector and oidvector
 //     columns have PostgreSQL's types (types.QChar, Int2Vector, OidVector).
 //   - information_schema's character_data columns are varchar without a

@@ -543,7 +543,7 @@ const invalidName = sqlerr.Code("42602")
 
 // FunctionSignature implements functions.CatalogInfo.
 func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
-	for _, p := range c.procs {
+	for _, p := range c.allProcs() {
 		if p.oid != oid {
 			continue
 		}
@@ -556,6 +556,12 @@ func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
 			if p.varArgs && i == len(p.args)-1 {
 				args[i] = "VARIADIC " + args[i] + "[]"
 			}
+			if i < len(p.argNames) && p.argNames[i] != "" {
+				args[i] = quoteIdent(p.argNames[i]) + " " + args[i]
+			}
+		}
+		if p.table {
+			return tableSignature(p, args)
 		}
 		for i, t := range p.outTypes {
 			args = append(args, "OUT "+p.outNames[i]+" "+FormatType(t, -1, false))
@@ -572,7 +578,7 @@ func (c *Catalog) FunctionSignature(oid uint32) (string, string, bool) {
 // FunctionOIDs implements functions.Procs: the pg_proc rows named name.
 func (c *Catalog) FunctionOIDs(name string) []uint32 {
 	var out []uint32
-	for _, p := range c.procs {
+	for _, p := range c.allProcs() {
 		if p.name == name {
 			out = append(out, p.oid)
 		}
@@ -582,7 +588,7 @@ func (c *Catalog) FunctionOIDs(name string) []uint32 {
 
 // FunctionProc implements functions.Procs.
 func (c *Catalog) FunctionProc(oid uint32) (string, []uint32, bool) {
-	for _, p := range c.procs {
+	for _, p := range c.allProcs() {
 		if p.oid == oid {
 			args := make([]uint32, len(p.args))
 			for i, a := range p.args {

@@ -41,7 +41,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_user":                c.dynamic(c.userRows),
 		"pg_settings":            static(c.settingRows()),
 		"pg_am":                  static(amRows()),
-		"pg_proc":                static(c.procRows()),
+		"pg_proc":                c.dynamic(c.procRows), // CREATE FUNCTION changes them
 		"pg_tables":              c.tablesViewRows,
 		"pg_stat_user_tables":    c.statTableRows, // stattables.go
 		"pg_stat_all_tables":     c.statTableRows,
@@ -470,6 +470,18 @@ type procInfo struct {
 	ns       uint32
 	outTypes []uint32
 	outNames []string
+
+	// Go UDFs only (udfprocs.go): the language, not strict and volatile
+	// (userFunc), proparallel, a RETURNS TABLE function (table: its
+	// columns are outTypes/outNames, mode 't'), and how a batch UDF's
+	// relation argument (the first) is shown
+	lang     uint32
+	userFunc bool
+	table    bool
+	parallel string
+	relArg   string
+	src      string   // prosrc, when not the name
+	argNames []string // proargnames of a function without OUT columns
 }
 
 // Pseudo-types of pg_proc's polymorphic signatures.
@@ -532,8 +544,9 @@ func functionProcs() []procInfo {
 }
 
 func (c *Catalog) procRows() []row {
-	rows := make([]row, len(c.procs))
-	for i, p := range c.procs {
+	procs := c.allProcs()
+	rows := make([]row, len(procs))
+	for i, p := range procs {
 		variadic := 0
 		if p.varArgs && len(p.args) > 0 {
 			variadic = int(p.args[len(p.args)-1].(uint32))
@@ -553,13 +566,30 @@ func (c *Catalog) procRows() []row {
 		if p.name == "pg_get_keywords" {
 			rows[i]["provolatile"] = "s" // as PostgreSQL marks it
 		}
+		if p.userFunc {
+			rows[i]["prolang"], rows[i]["proisstrict"], rows[i]["provolatile"], rows[i]["proparallel"] = p.lang, false, "v", p.parallel
+			if p.src != "" {
+				rows[i]["prosrc"] = p.src
+			}
+			if p.argNames != nil {
+				names := make([]any, len(p.argNames))
+				for k, n := range p.argNames {
+					names[k] = n
+				}
+				rows[i]["proargnames"] = names
+			}
+		}
 		if len(p.outTypes) > 0 {
 			var all, modes, names []any
 			for _, a := range p.args {
 				all, modes, names = append(all, a), append(modes, "i"), append(names, "")
 			}
+			outMode := "o"
+			if p.table {
+				outMode = "t"
+			}
 			for j, t := range p.outTypes {
-				all, modes, names = append(all, t), append(modes, "o"), append(names, p.outNames[j])
+				all, modes, names = append(all, t), append(modes, outMode), append(names, p.outNames[j])
 			}
 			rows[i]["proallargtypes"], rows[i]["proargmodes"], rows[i]["proargnames"] = all, modes, names
 		}
@@ -603,7 +633,8 @@ func languageRows() []row {
 		return row{"oid": oid, "lanname": name, "lanowner": ownerOID, "lanispl": pl, "lanpltrusted": trusted,
 			"lanplcallfoid": 0, "laninline": 0, "lanvalidator": 0}
 	}
-	return []row{mk(langInternal, "internal", false, false), mk(13, "c", false, false), mk(14, "sql", false, true)}
+	return []row{mk(langInternal, "internal", false, false), mk(13, "c", false, false), mk(14, "sql", false, true),
+		mk(langPython, "python", true, false)} // udfprocs.go
 }
 
 func tablespaceRows() []row {

@@ -56,6 +56,15 @@ if ! "$ADBC_VENV/bin/python" -c 'import adbc_driver_flightsql.dbapi, pyarrow' >/
   python3 -m venv "$ADBC_VENV"
   "$ADBC_VENV/bin/pip" install -q --disable-pip-version-check adbc-driver-flightsql==1.13.0 adbc-driver-manager==1.13.0 pyarrow==21.0.0
 fi
+# pyarrow for the Python UDF workers' tests (pyudf, tests/e2e), in a
+# virtualenv of its own in the user's cache, once.
+PYUDF_VENV=${XDG_CACHE_HOME:-$HOME/.cache}/sqlgate/pyarrow-21.0.0
+if ! "$PYUDF_VENV/bin/python" -c 'import pyarrow.compute' >/dev/null 2>&1; then
+  echo "installing pyarrow 21.0.0 into $PYUDF_VENV"
+  rm -rf "$PYUDF_VENV"
+  python3 -m venv "$PYUDF_VENV"
+  "$PYUDF_VENV/bin/pip" install -q --disable-pip-version-check pyarrow==21.0.0
+fi
 # dbt-postgres for tests/clients/dbt_test.go, pinned with every dependency
 # (tests/clients/python/dbt-requirements.txt), in a virtualenv of its own in
 # the user's cache, once.

@@ -25,6 +25,7 @@ import (
 	"github.com/sqlgate/sqlgate/metrics"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/pyudf"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/server/activity"
 	"github.com/sqlgate/sqlgate/server/stmtlog"
@@ -77,6 +78,10 @@ type Config struct {
 	// COPY and read_parquet / read_csv may use (package fileio); unset,
 	// server-side files are off.
 	FileDir string
+	// Python configures the worker processes that run CREATE FUNCTION
+	// ... LANGUAGE python functions (package pyudf; zero value: python3
+	// or $SQLGATE_PYTHON, 2 workers, 4 GiB each).
+	Python pyudf.Config
 }
 
 // Server is a running sqlgate.
@@ -90,6 +95,7 @@ type Server struct {
 	// makes /readyz answer 503 while the sessions end.
 	metrics  *metrics.HTTPServer
 	stopping atomic.Bool
+	python   *pyudf.Pool
 	done     chan error
 	stopOnce sync.Once
 	stopErr  error
@@ -144,10 +150,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if mx != nil {
 		observer = append(observer, mx)
 	}
+	var eng *engine.Engine
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
-		Roles: catalogRoles{md: md}, Views: md, Locks: locks, Activity: sessions})
-	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs,
-		Settings: settings, CopyProgress: sessions, FileDir: fileDir})
+		Roles: catalogRoles{md: md}, Views: md, Locks: locks, Activity: sessions, UDFs: func() *udf.Registry { return eng.UDFs() }})
+	python := pyudf.NewPool(cfg.Python)
+	eng = engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs,
+		Settings: settings, CopyProgress: sessions, FileDir: fileDir, Python: python})
 	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,
@@ -166,7 +174,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		store.Close()
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
-	s := &Server{store: store, wire: wire, listener: ln, done: make(chan error, 1)}
+	s := &Server{store: store, wire: wire, listener: ln, python: python, done: make(chan error, 1)}
 	if mx != nil {
 		if err := s.startMetrics(cfg.MetricsListen, mx); err != nil {
 			ln.Close()
@@ -311,6 +319,7 @@ func (s *Server) Stop(ctx context.Context) error {
 			_ = s.flight.Shutdown(ctx)
 		}
 		err := s.wire.Shutdown(ctx)
+		s.python.Close()
 		if cerr := s.store.Close(); cerr != nil && err == nil {
 			err = cerr
 		}

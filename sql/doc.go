@@ -33,7 +33,8 @@
 //     MAP[k, v, ..] -> pg__map(k, v, ..) and ROW(..) -> pg__row(..) (mapctor.go),
 //     OPERATOR(pg_catalog.op) -> op, COLLATE default/"C" removed,
 //     (expr).field -> pg__field((expr), 'field'), any function call as a
-//     FROM item -> a pg__srf derived table (srf.go),
+//     FROM item -> a pg__srf derived table (srf.go; a first argument
+//     TABLE name, a batch UDF's relation, -> (select * from name)),
 //     x op ANY|ALL (array) -> pg__any|pg__all(x, 'op', array) (op ANY
 //     (subquery) is left to TiDB), ARRAY(SELECT ..) -> pg__array_subquery((..)),
 //     e NULLS FIRST|LAST -> (e) IS NULL DESC|ASC, e, EXPLAIN (opts) ->

@@ -163,6 +163,8 @@ type Statement struct {
 	Overriding string
 	// Sequence is CREATE / ALTER / DROP SEQUENCE (sequence.go).
 	Sequence *SequenceStmt
+	// Function is CREATE / DROP FUNCTION (function.go).
+	Function *FunctionStmt
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format
 	// ...), lower-case, value "true" when written without one.
 	ExplainOptions map[string]string
@@ -286,6 +288,12 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		return st, nil
 	}
 	if ok, err := parseSequence(src, toks, st); ok { // sequence.go
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
+	if ok, err := parseFunction(src, toks, st); ok { // function.go
 		if err != nil {
 			return nil, err
 		}

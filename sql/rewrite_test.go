@@ -71,6 +71,8 @@ func TestRewrittenText(t *testing.T) {
 			"SELECT (SELECT x FROM (select pg__srf('generate_subscripts', 0, 1, pg__cols(), a, 1)) as x) FROM t JOIN (select pg__srf('unnest', 0, 0, pg__cols(), b)) as unnest ON true", nil},
 		{"any function in FROM", "SELECT * FROM my_gen(3) g, t JOIN other_fn('a') ON true",
 			"SELECT * FROM (select pg__srf('my_gen', 0, 1, pg__cols(), 3)) as g, t JOIN (select pg__srf('other_fn', 0, 0, pg__cols(), 'a')) as other_fn ON true", nil},
+		{"TABLE argument of a function in FROM", "SELECT * FROM f(TABLE t) a, g(TABLE public.\"T\", 3), h((SELECT x FROM t))",
+			"SELECT * FROM (select pg__srf('f', 0, 1, pg__cols(), (select * from t))) as a, (select pg__srf('g', 0, 0, pg__cols(), (select * from public.\"T\"), 3)) as g, (select pg__srf('h', 0, 0, pg__cols(), (SELECT x FROM t))) as h", nil},
 		{"FROM inside a function's parentheses stays", "SELECT extract(year FROM now()), trim(BOTH FROM lower(x)) FROM t",
 			"SELECT pg__extract('year', now()), trim(BOTH FROM lower(x)) FROM t", nil},
 		{"LATERAL subquery stays", "SELECT * FROM t JOIN LATERAL (SELECT 1) s ON true", "SELECT * FROM t JOIN LATERAL (SELECT 1) s ON true", nil},

@@ -173,7 +173,7 @@ func (r *rewriter) setFunction(out []item, qual, k, j int) ([]item, int, error) 
 	if m < 0 {
 		return nil, 0, r.errNear(j)
 	}
-	args, err := r.run(k+2, m)
+	args, err := r.tableArg(k+2, m)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -230,4 +230,34 @@ func (r *rewriter) setFunction(out []item, qual, k, j int) ([]item, int, error) 
 		b.add(strings.ToLower(t.text(r.src)), t.start)
 	}
 	return append(out[:qual], b.it), next, nil
+}
+
+// tableArg rewrites the arguments i..m of a function in FROM, turning a
+// first argument TABLE name (a batch UDF's input relation, as in SQL's
+// polymorphic table functions) into (select * from name), the subquery
+// TiDB reads and the binder binds as the relation.
+func (r *rewriter) tableArg(i, m int) ([]item, error) {
+	if i+1 >= m || !r.toks[i].is(r.src, "TABLE") {
+		return r.run(i, m)
+	}
+	e := i + 1
+	for e < m && (r.toks[e].kind == tkIdent || r.toks[e].kind == tkQIdent || r.toks[e].isPunct(r.src, ".")) {
+		e++
+	}
+	if e == i+1 || e < m && !r.toks[e].isPunct(r.src, ",") {
+		return nil, r.errNear(e)
+	}
+	name, err := r.run(i+1, e)
+	if err != nil {
+		return nil, err
+	}
+	rest, err := r.run(e, m)
+	if err != nil {
+		return nil, err
+	}
+	b := newComposite(r.leadOf(r.toks[i]))
+	b.add("(select * from ", r.toks[i].start)
+	b.addItems(name, true)
+	b.add(")", r.toks[e-1].start)
+	return append([]item{b.it}, rest...), nil
 }

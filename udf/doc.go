@@ -1,12 +1,19 @@
 // Package udf is sqlgate's opaque tier: Go functions an embedding program
 // registers on a server before it starts, callable from SQL by name.
 //
-// Two kinds exist. A scalar UDF (Scalar) maps the argument columns of one
+// Three kinds exist. A scalar UDF (Scalar) maps the argument columns of one
 // batch, as Arrow arrays, to one Arrow array of the same length; SQL calls it
 // like a built-in function (SELECT my_fn(col) FROM t). A record-batch UDF
 // (Table) is a table function: called in FROM with arguments evaluated once
 // (SELECT * FROM my_gen(3)), it emits Arrow record batches of its declared
-// output schema.
+// output schema. A batch UDF (Batch, seed 002's map_batches) maps a
+// relation's record batches to record batches of another schema and any
+// row count: called in FROM with the relation first (SELECT * FROM
+// my_map(TABLE t) or my_map((SELECT a, b FROM t), 10)), it reads the input
+// batch by batch (BatchInput, under its declared input schema, checked
+// when the query is bound) and emits output batches, each checked against
+// the declared output columns (names, types, nullability; 39000 naming the
+// field). The registry's UDFs are listed in pg_proc (psql's \df).
 //
 // Both declare their argument types (and the return type or output schema)
 // with sqlgate's SQL types (types.T); the binder resolves a call against the
@@ -19,8 +26,10 @@
 // blueprint it is its own node (EXPLAIN: kind=opaque_udf, lowerable=false,
 // executor_tier=go_udf). Its output is checked against the declaration
 // (type, length, column count) and a mismatch fails the statement naming the
-// UDF; an error it returns becomes SQLSTATE 38000, a panic 39000 with the
-// stack in DETAIL, and the server and the session go on. Its context is the
+// UDF; an error it returns becomes SQLSTATE 38000 (with, in DETAIL, the
+// stack of where it was made when it was made by Errorf or WithStack), a
+// panic 39000 with the stack in DETAIL, and the server and the session go
+// on. Its context is the
 // statement's: statement_timeout and cancel requests reach it there.
 //
 // A scalar UDF runs over whole batches before the expression around it: a

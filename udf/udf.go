@@ -37,6 +37,31 @@ type Scalar struct {
 	// Returns is the declared result type.
 	Returns types.T
 	Fn      ScalarFunc
+	// Language names the language the function is written in, for
+	// messages and pg_proc: "" is Go; "python" is a function made by
+	// CREATE FUNCTION ... LANGUAGE python (package pyudf).
+	Language string
+	// Source is the function's source text when SQL made it (pg_proc's
+	// prosrc); "" for Go UDFs. ArgNames, when set, are the arguments'
+	// names (pg_proc's proargnames, psql's \df).
+	Source   string
+	ArgNames []string
+}
+
+// Label is how messages name the UDF ("Go UDF f", "Python UDF f").
+func (s *Scalar) Label() string { return label(s.Language, s.Name) }
+
+// Label is how messages name the UDF.
+func (t *Table) Label() string { return label("", t.Name) }
+
+func label(lang, name string) string {
+	switch lang {
+	case "":
+		return "Go UDF " + name
+	case "python":
+		return "Python UDF " + name
+	}
+	return lang + " UDF " + name
 }
 
 // Column is one column of a record-batch UDF's output.
@@ -71,11 +96,12 @@ func (t *Table) Schema() *arrow.Schema {
 type Registry struct {
 	scalars map[string][]*Scalar
 	tables  map[string][]*Table
+	batches map[string][]*Batch
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{scalars: map[string][]*Scalar{}, tables: map[string][]*Table{}}
+	return &Registry{scalars: map[string][]*Scalar{}, tables: map[string][]*Table{}, batches: map[string][]*Batch{}}
 }
 
 // AddScalar registers a scalar UDF. Several UDFs may share a name when
@@ -95,8 +121,8 @@ func (r *Registry) AddScalar(s Scalar) error {
 	if err := checkTypes(name, append(slices.Clone(s.Args), s.Returns)); err != nil {
 		return err
 	}
-	if len(r.tables[name]) > 0 {
-		return fmt.Errorf("udf %s: already registered as a record-batch UDF", name)
+	if len(r.tables[name]) > 0 || len(r.batches[name]) > 0 {
+		return fmt.Errorf("udf %s: already registered as another kind of UDF", name)
 	}
 	for _, o := range r.scalars[name] {
 		if sameArgs(o.Args, s.Args) {
@@ -131,8 +157,8 @@ func (r *Registry) AddTable(t Table) error {
 	if err := checkTypes(name, all); err != nil {
 		return err
 	}
-	if len(r.scalars[name]) > 0 {
-		return fmt.Errorf("udf %s: already registered as a scalar UDF", name)
+	if len(r.scalars[name]) > 0 || len(r.batches[name]) > 0 {
+		return fmt.Errorf("udf %s: already registered as another kind of UDF", name)
 	}
 	for _, o := range r.tables[name] {
 		if sameArgs(o.Args, t.Args) {
@@ -151,7 +177,7 @@ func (r *Registry) Scalars(name string) []*Scalar {
 	if r == nil {
 		return nil
 	}
-	return r.scalars[strings.ToLower(name)]
+	return r.scalars[foldName(name)]
 }
 
 // Tables returns the record-batch UDFs named name (nil: none). r may be nil.
@@ -159,7 +185,7 @@ func (r *Registry) Tables(name string) []*Table {
 	if r == nil {
 		return nil
 	}
-	return r.tables[strings.ToLower(name)]
+	return r.tables[foldName(name)]
 }
 
 // Names returns the names of every registered UDF, sorted.
@@ -172,6 +198,9 @@ func (r *Registry) Names() []string {
 		out = append(out, n)
 	}
 	for n := range r.tables {
+		out = append(out, n)
+	}
+	for n := range r.batches {
 		out = append(out, n)
 	}
 	slices.Sort(out)
@@ -190,8 +219,14 @@ func (r *Registry) Clone() *Registry {
 	for n, t := range r.tables {
 		c.tables[n] = slices.Clone(t)
 	}
+	for n, b := range r.batches {
+		c.batches[n] = slices.Clone(b)
+	}
 	return c
 }
+
+// foldName is the registry's key for a name as SQL writes it.
+func foldName(name string) string { return strings.ToLower(name) }
 
 // checkName folds a UDF name as PostgreSQL folds an unquoted identifier and
 // checks that it is one (the call site's name arrives folded).

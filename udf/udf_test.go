@@ -2,6 +2,7 @@ package udf_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -13,6 +14,10 @@ import (
 func scalarFn(context.Context, []arrow.Array) (arrow.Array, error) { return nil, nil }
 
 func tableFn(context.Context, []arrow.Array, func(arrow.RecordBatch) error) error { return nil }
+
+func batchFn(context.Context, []arrow.Array, udf.BatchInput, func(arrow.RecordBatch) error) error {
+	return nil
+}
 
 func TestRegistryChecksDeclarations(t *testing.T) {
 	i64 := []types.T{types.Int64Type}
@@ -66,7 +71,30 @@ func TestRegistryChecksDeclarations(t *testing.T) {
 		{"scalar and table share a name", func(r *udf.Registry) error {
 			r.AddTable(udf.Table{Name: "gen", Columns: col, Fn: tableFn})
 			return r.AddScalar(udf.Scalar{Name: "gen", Args: i64, Returns: types.Int64Type, Fn: scalarFn})
-		}, "record-batch UDF"},
+		}, "another kind of UDF"},
+		{"batch", func(r *udf.Registry) error {
+			return r.AddBatch(udf.Batch{Name: "Map", Input: col, Args: i64, Columns: col, Fn: batchFn})
+		}, ""},
+		{"batch without input", func(r *udf.Registry) error {
+			return r.AddBatch(udf.Batch{Name: "m", Columns: col, Fn: batchFn})
+		}, "at least one input column"},
+		{"batch without output", func(r *udf.Registry) error {
+			return r.AddBatch(udf.Batch{Name: "m", Input: col, Fn: batchFn})
+		}, "at least one output column"},
+		{"batch column declared twice", func(r *udf.Registry) error {
+			return r.AddBatch(udf.Batch{Name: "m", Input: col, Columns: append(col, col...), Fn: batchFn})
+		}, "column x declared twice"},
+		{"batch without function", func(r *udf.Registry) error {
+			return r.AddBatch(udf.Batch{Name: "m", Input: col, Columns: col})
+		}, "no function"},
+		{"batch and table share a name", func(r *udf.Registry) error {
+			r.AddTable(udf.Table{Name: "gen", Columns: col, Fn: tableFn})
+			return r.AddBatch(udf.Batch{Name: "gen", Input: col, Columns: col, Fn: batchFn})
+		}, "another kind of UDF"},
+		{"batch overload", func(r *udf.Registry) error {
+			r.AddBatch(udf.Batch{Name: "m", Input: col, Columns: col, Fn: batchFn})
+			return r.AddBatch(udf.Batch{Name: "m", Input: col, Columns: col, Fn: batchFn})
+		}, "already registered"},
 	}
 	for _, c := range cases {
 		err := c.add(udf.NewRegistry())
@@ -104,5 +132,25 @@ func TestRegistryLookupAndClone(t *testing.T) {
 	s := r.Tables("gen")[0].Schema()
 	if s.NumFields() != 1 || s.Field(0).Name != "x" || !arrow.TypeEqual(s.Field(0).Type, arrow.PrimitiveTypes.Int32) {
 		t.Errorf("schema %v", s)
+	}
+}
+
+// An error made with Errorf or WithStack carries its maker's stack.
+func TestErrorStack(t *testing.T) {
+	err := udf.Errorf("bad %d", 1)
+	var e *udf.Error
+	if !errors.As(err, &e) || err.Error() != "bad 1" || !strings.Contains(e.Stack(), "udf_test.TestErrorStack") {
+		t.Fatalf("Errorf: %v %q", err, e.Stack())
+	}
+	if strings.Contains(e.Stack(), "udf.callerStack") || strings.Contains(e.Stack(), "udf.Errorf") {
+		t.Errorf("the stack starts at the caller:\n%s", e.Stack())
+	}
+	base := errors.New("plain")
+	w := udf.WithStack(base)
+	if !errors.Is(w, base) || !errors.As(w, &e) || !strings.Contains(e.Stack(), "TestErrorStack") {
+		t.Errorf("WithStack: %v", w)
+	}
+	if udf.WithStack(w) != w || udf.WithStack(nil) != nil {
+		t.Error("WithStack keeps an error's own stack, and nil")
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss/remote"
+	"github.com/sqlgate/sqlgate/pyudf"
 	"github.com/sqlgate/sqlgate/server"
 	"github.com/sqlgate/sqlgate/sqllogictest"
 )
@@ -102,6 +103,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		"the Go soft memory limit follows it unless GOMEMLIMIT is set")
 	heapFloor := fs.Int64("gc-heap-floor-mib", relop.DefaultHeapFloor>>20, "MiB below which the Go heap is not collected "+
 		"(trades that much memory for less collector CPU on small queries; 0 = none)")
+	python := fs.String("python", "", "the Python interpreter (with pyarrow) of LANGUAGE python functions' workers (default $SQLGATE_PYTHON, else python3)")
+	pythonWorkers := fs.Int("python-workers", 2, "how many LANGUAGE python worker processes may run at once")
+	pythonMem := fs.Int64("python-memory", 4096, "each LANGUAGE python worker's address-space limit in MiB (RLIMIT_AS; 0 = none)")
 	flightListen := fs.String("flight-listen", "", "also serve Arrow Flight SQL on HOST:PORT (off by default; same users, TLS and limits; README: Flight SQL)")
 	fileDir := fs.String("file-dir", "", "the one directory superusers' COPY ... FROM/TO 'file' and read_parquet/read_csv may use (off by default)")
 	sec := registerSecurityFlags(fs)
@@ -159,7 +163,8 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	cfg := server.Config{Listen: *listen, DataDir: *data, Logger: log, Fluss: flussCfg,
 		Auth: security.Auth, TLS: security.TLS, RequireTLS: security.RequireTLS,
 		MaxConnections: *maxConns, MaxConnectionsPerUser: *maxPerUser, MaxRowSize: *maxRow,
-		QueryMemoryLimit: *queryMem << 20, FlightListen: *flightListen, FileDir: *fileDir}
+		QueryMemoryLimit: *queryMem << 20, FlightListen: *flightListen, FileDir: *fileDir,
+		Python: pythonConfig(*python, *pythonWorkers, *pythonMem)}
 	ops.apply(&cfg)
 	srv, err := server.Start(ctx, cfg)
 	if err != nil {
@@ -259,4 +264,14 @@ func slt(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// pythonConfig is the Python UDF workers' configuration from the flags
+// (a memory limit of 0 MiB means none).
+func pythonConfig(python string, workers int, memMiB int64) pyudf.Config {
+	limit := memMiB << 20
+	if memMiB <= 0 {
+		limit = -1
+	}
+	return pyudf.Config{Python: python, Workers: workers, MemoryLimit: limit}
 }

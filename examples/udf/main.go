@@ -9,6 +9,12 @@
 // column of one batch as an Arrow array and returns one value per row.
 // fizzbuzz(integer) is a record-batch UDF, called in FROM: it emits Arrow
 // record batches with the declared columns (n bigint, word text).
+// explode_words is a batch UDF: it maps the record batches of a relation
+// (id bigint, body text) to batches of (id, pos, word), one row per word:
+//
+//	psql ... -c "SELECT * FROM explode_words(TABLE docs)"
+//	psql ... -c "SELECT word, count(*) FROM explode_words((SELECT id, body FROM docs WHERE id < 10)) GROUP BY word"
+
 package main
 
 import (
@@ -83,7 +89,63 @@ func registry() (*udf.Registry, error) {
 	}); err != nil {
 		return nil, err
 	}
+	if err := reg.AddBatch(udf.Batch{
+		Name:  "explode_words",
+		Input: []udf.Column{{Name: "id", Type: types.Int64Type}, {Name: "body", Type: types.StringType}},
+		Columns: []udf.Column{
+			{Name: "id", Type: types.Int64Type},
+			{Name: "pos", Type: types.T{Kind: types.Int32, NotNull: true}},
+			{Name: "word", Type: types.T{Kind: types.String, NotNull: true}},
+		},
+		ParallelSafe: true,
+		Fn:           explodeWords,
+	}); err != nil {
+		return nil, err
+	}
 	return reg, nil
+}
+
+// explodeWordsSchema is explode_words' declared output, as Arrow fields.
+var explodeWordsSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: "pos", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "word", Type: arrow.BinaryTypes.String},
+}, nil)
+
+// explodeWords is a batch UDF: it reads the input relation (id, body) one
+// record batch at a time and emits one row per blank-separated word of
+// body (none for NULL or blank text), with its 1-based position: another
+// schema and another row count than its input.
+func explodeWords(ctx context.Context, _ []arrow.Array, in udf.BatchInput, emit func(arrow.RecordBatch) error) error {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, explodeWordsSchema)
+	defer b.Release()
+	for {
+		batch, err := in.Next(ctx)
+		if err != nil || batch == nil {
+			return err
+		}
+		ids, bodies := batch.Column(0).(*array.Int64), batch.Column(1).(*array.String)
+		for i := 0; i < int(batch.NumRows()); i++ {
+			if bodies.IsNull(i) {
+				continue
+			}
+			for k, w := range strings.Fields(bodies.Value(i)) {
+				if ids.IsNull(i) {
+					b.Field(0).AppendNull()
+				} else {
+					b.Field(0).(*array.Int64Builder).Append(ids.Value(i))
+				}
+				b.Field(1).(*array.Int32Builder).Append(int32(k + 1))
+				b.Field(2).(*array.StringBuilder).Append(w)
+			}
+		}
+		out := b.NewRecordBatch()
+		err = emit(out)
+		out.Release()
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // wordCount counts the blank-separated words of each value (NULL stays

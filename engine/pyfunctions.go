@@ -1,0 +1,300 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/meta"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/pyudf"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/udf"
+)
+
+// Functions made by CREATE FUNCTION ... LANGUAGE python: kept in the
+// metadata store (meta.Function, one row each, so they persist and a
+// cluster's servers share them) and run by the Python worker pool
+// (Options.Python, package pyudf). Statements bind against one registry
+// holding the Go UDFs and these (UDFs), rebuilt when the functions change.
+
+// pyRegistry is the registry of one version of the stored functions.
+type pyRegistry struct {
+	fns *meta.Functions
+	reg *udf.Registry
+}
+
+// UDFs is the registry statements bind against now: the server's Go UDFs
+// and the functions CREATE FUNCTION made (pg_proc lists the same).
+func (e *Engine) UDFs() *udf.Registry {
+	fns := e.meta.Functions()
+	if fns.Len() == 0 {
+		return e.opts.UDFs
+	}
+	if c := e.pyReg.Load(); c != nil && c.fns == fns {
+		return c.reg
+	}
+	reg := e.opts.UDFs.Clone()
+	if reg == nil {
+		reg = udf.NewRegistry()
+	}
+	all := fns.All()
+	sigs := make([]string, 0, len(all))
+	for sig := range all {
+		sigs = append(sigs, sig)
+	}
+	slices.Sort(sigs)
+	for _, sig := range sigs {
+		if err := e.addFunction(reg, all[sig]); err != nil {
+			// a stored function that no longer resolves (a type this
+			// version spells differently) is left out, not fatal
+			e.log.Warn("stored function left out", "function", sig, "error", err)
+		}
+	}
+	e.pyReg.Store(&pyRegistry{fns: fns, reg: reg})
+	return reg
+}
+
+// addFunction adds a stored function to reg.
+func (e *Engine) addFunction(reg *udf.Registry, m meta.Function) error {
+	f, err := resolveFunction(m)
+	if err != nil {
+		return err
+	}
+	if len(f.Table) > 0 {
+		return reg.AddBatch(e.opts.Python.Batch(f))
+	}
+	return reg.AddScalar(e.opts.Python.Scalar(f))
+}
+
+// resolveFunction turns a stored function's type names into types.
+func resolveFunction(m meta.Function) (*pyudf.Function, error) {
+	f := &pyudf.Function{Name: m.Name, Body: m.Body}
+	cols := func(as []meta.FunctionArg) ([]udf.Column, error) {
+		out := make([]udf.Column, len(as))
+		for i, a := range as {
+			t, err := typeNamed(a.Type)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = udf.Column{Name: a.Name, Type: t}
+		}
+		return out, nil
+	}
+	var err error
+	if f.Args, err = cols(m.Args); err != nil {
+		return nil, err
+	}
+	if f.Table, err = cols(m.Table); err != nil {
+		return nil, err
+	}
+	if len(m.Table) == 0 {
+		if f.Returns, err = typeNamed(m.Returns); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+func typeNamed(text string) (types.T, error) {
+	tn, err := sql.ParseTypeName(text)
+	if err != nil {
+		return types.T{}, err
+	}
+	return binder.TypeOf(tn)
+}
+
+// execFunction runs CREATE [OR REPLACE] FUNCTION and DROP FUNCTION.
+func (s *session) execFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire.Result, error) {
+	tag := "CREATE FUNCTION"
+	if f.Drop {
+		tag = "DROP FUNCTION"
+	}
+	if err := s.blockDDL(tag, nil); err != nil {
+		return nil, err
+	}
+	if f.Name.Schema != "" && f.Name.Schema != "public" {
+		return nil, sqlerr.NotSupported("functions outside schema public")
+	}
+	if f.Drop {
+		return s.dropFunction(ctx, f)
+	}
+	return s.createFunction(ctx, f)
+}
+
+func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire.Result, error) {
+	switch f.Language {
+	case "python", "plpython3u":
+	case "sql", "plpgsql", "c", "internal":
+		return nil, sqlerr.NotSupported("CREATE FUNCTION ... LANGUAGE " + f.Language + " (sqlgate runs LANGUAGE python functions)")
+	default:
+		return nil, sqlerr.New(sqlerr.UndefinedObject, "language \"%s\" does not exist", f.Language)
+	}
+	if !s.superuser {
+		// Python is untrusted, as PostgreSQL's plpython3u
+		return nil, sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for language python").
+			WithDetail("Only superusers can create functions in an untrusted language.")
+	}
+	m := meta.Function{Name: f.Name.Name, Language: "python", Body: f.Body, Owner: s.info.User}
+	canon := func(as []sql.FunctionArg, what string) ([]meta.FunctionArg, []string, error) {
+		out, names := make([]meta.FunctionArg, len(as)), make([]string, len(as))
+		seen := map[string]bool{}
+		for i, a := range as {
+			t, err := typeNamed(a.Type)
+			if err != nil {
+				return nil, nil, err
+			}
+			if a.Name != "" {
+				if seen[a.Name] {
+					return nil, nil, sqlerr.New(sqlerr.Code("42P13"), "%s name \"%s\" used more than once", what, a.Name)
+				}
+				seen[a.Name] = true
+				if !pythonName(a.Name) {
+					return nil, nil, sqlerr.New(sqlerr.Code("42P13"), "%s name \"%s\" is not a Python identifier", what, a.Name)
+				}
+			}
+			out[i], names[i] = meta.FunctionArg{Name: a.Name, Type: t.PGName()}, t.PGName()
+		}
+		return out, names, nil
+	}
+	var argTypes []string
+	var err error
+	if m.Args, argTypes, err = canon(f.Args, "parameter"); err != nil {
+		return nil, err
+	}
+	if f.Table != nil {
+		if len(f.Args) == 0 {
+			return nil, sqlerr.New(sqlerr.Code("42P13"), "a LANGUAGE python function RETURNS TABLE maps an input relation: it needs arguments (the relation's columns)")
+		}
+		if m.Table, _, err = canon(f.Table, "column"); err != nil {
+			return nil, err
+		}
+	} else {
+		t, err := typeNamed(f.Returns)
+		if err != nil {
+			return nil, err
+		}
+		if len(f.Args) == 0 {
+			return nil, sqlerr.New(sqlerr.Code("42P13"), "a LANGUAGE python scalar function needs at least one argument (it maps batches of them)")
+		}
+		m.Returns = t.PGName()
+	}
+	sig := m.Name + "(" + strings.Join(argTypes, ", ") + ")"
+	// the function must make a valid UDF next to the others (names of
+	// built-ins, a Go UDF's, the other kind's)
+	if _, err := resolveFunction(m); err != nil {
+		return nil, err
+	}
+	s.eng.ddl.Lock()
+	defer s.eng.ddl.Unlock()
+	s.eng.catalog.Add(1)
+	err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		old, exists := tx.Functions[sig]
+		switch {
+		case exists && !f.OrReplace:
+			return sqlerr.New(sqlerr.Code("42723"), "function \"%s\" already exists with same argument types", sig)
+		case exists && (old.Returns != m.Returns || !slices.Equal(old.Table, m.Table)):
+			return sqlerr.New(sqlerr.Code("42P13"), "cannot change return type of existing function").
+				WithHint("Use DROP FUNCTION %s first.", sig)
+		case exists && old.Owner != s.info.User && !s.superuser:
+			return sqlerr.New(sqlerr.InsufficientPrivilege, "must be owner of function %s", m.Name)
+		}
+		if exists {
+			m.Owner = old.Owner
+		}
+		reg := s.eng.opts.UDFs.Clone()
+		if reg == nil {
+			reg = udf.NewRegistry()
+		}
+		for k, o := range tx.Functions {
+			if k != sig {
+				if err := s.eng.addFunction(reg, o); err != nil {
+					return err
+				}
+			}
+		}
+		if err := s.eng.addFunction(reg, m); err != nil {
+			return sqlerr.New(sqlerr.Code("42723"), "function %s: %v", sig, err)
+		}
+		if err := binder.CheckUDFNames(reg); err != nil {
+			return err
+		}
+		tx.Functions[sig] = m
+		return nil
+	})
+	if err != nil {
+		return nil, metaErr(err)
+	}
+	return tagOnly("CREATE FUNCTION"), nil
+}
+
+func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire.Result, error) {
+	var want []string
+	for _, a := range f.Args {
+		t, err := typeNamed(a.Type)
+		if err != nil {
+			return nil, err
+		}
+		want = append(want, t.PGName())
+	}
+	s.eng.ddl.Lock()
+	defer s.eng.ddl.Unlock()
+	s.eng.catalog.Add(1)
+	var notice *sqlerr.Error
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		var match []string
+		for sig, m := range tx.Functions {
+			if m.Name != f.Name.Name {
+				continue
+			}
+			if f.HasArgs && sig != m.Name+"("+strings.Join(want, ", ")+")" {
+				continue
+			}
+			match = append(match, sig)
+		}
+		switch {
+		case len(match) == 0 && len(s.eng.opts.UDFs.Scalars(f.Name.Name))+len(s.eng.opts.UDFs.Tables(f.Name.Name))+len(s.eng.opts.UDFs.Batches(f.Name.Name)) > 0:
+			return sqlerr.New(sqlerr.InsufficientPrivilege, "cannot drop function %s because it is a Go UDF of the server", f.Name.Name)
+		case len(match) == 0:
+			msg := fmt.Sprintf("function %s does not exist", f.Name.Name)
+			if f.HasArgs {
+				msg = fmt.Sprintf("function %s(%s) does not exist", f.Name.Name, strings.Join(want, ", "))
+			}
+			if f.IfExists {
+				notice = sqlerr.New(sqlerr.SuccessfulCompletion, "%s, skipping", msg)
+				return nil
+			}
+			return sqlerr.New(sqlerr.UndefinedFunction, "%s", msg)
+		case len(match) > 1:
+			return sqlerr.New(sqlerr.Code("42725"), "function name \"%s\" is not unique", f.Name.Name).
+				WithHint("Specify the argument list to select the function unambiguously.")
+		}
+		if o := tx.Functions[match[0]].Owner; o != s.info.User && !s.superuser {
+			return sqlerr.New(sqlerr.InsufficientPrivilege, "must be owner of function %s", f.Name.Name)
+		}
+		delete(tx.Functions, match[0])
+		return nil
+	})
+	if err != nil {
+		return nil, metaErr(err)
+	}
+	if notice != nil {
+		return noticeResult("DROP FUNCTION", notice), nil
+	}
+	return tagOnly("DROP FUNCTION"), nil
+}
+
+// pythonName reports whether an argument name is a Python identifier
+// (arguments are the function's parameters there).
+func pythonName(n string) bool {
+	for i, r := range n {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return n != "" && n != "batch" && n != "pa" && n != "pc"
+}

@@ -1,0 +1,53 @@
+package meta
+
+import "maps"
+
+// Function is a function CREATE FUNCTION made (today LANGUAGE python,
+// package pyudf), stored as one row "function/<signature>" so that it
+// persists across restarts and, on a cluster, is shared by every server.
+// Types are kept as their canonical SQL spelling; the engine resolves them.
+type Function struct {
+	Name     string        `json:"name"`
+	Args     []FunctionArg `json:"args"`
+	Returns  string        `json:"returns,omitempty"` // "" with Table
+	Table    []FunctionArg `json:"table,omitempty"`   // RETURNS TABLE columns
+	Language string        `json:"language"`
+	Body     string        `json:"body"`
+	Owner    string        `json:"owner"`
+}
+
+// FunctionArg is an argument or a RETURNS TABLE column.
+type FunctionArg struct {
+	Name string `json:"name,omitempty"`
+	Type string `json:"type"`
+}
+
+// Functions is one committed version's functions, never changed once
+// published: a new pointer means the functions (may have) changed.
+type Functions struct {
+	m map[string]Function
+}
+
+func newFunctions(m map[string]Function) *Functions {
+	if m == nil {
+		m = map[string]Function{}
+	}
+	return &Functions{m: m}
+}
+
+func (f *Functions) bySig() map[string]Function {
+	if f == nil {
+		return map[string]Function{}
+	}
+	return f.m
+}
+
+// All returns the functions by signature (a copy).
+func (f *Functions) All() map[string]Function { return maps.Clone(f.bySig()) }
+
+// Len is how many functions there are.
+func (f *Functions) Len() int { return len(f.bySig()) }
+
+// Functions is the current functions (read them; change them through
+// Update's Tx.Functions).
+func (m *Store) Functions() *Functions { return m.cur.Load().functions }

@@ -1,0 +1,134 @@
+package pgcatalog
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/udf"
+)
+
+// pg_proc rows of the server's Go UDFs (Options.UDFs), after the library's
+// functions: in schema public (where a user's functions live, so psql's
+// \df lists them), language c (compiled code: the closest of PostgreSQL's
+// languages to a Go function), not strict (a UDF sees its NULLs),
+// volatile (sqlgate cannot know better). A record-batch UDF is a function
+// RETURNS TABLE (...) (proretset, argument modes 't' for its columns); a
+// batch UDF's input relation is its first argument, of type record, shown
+// by pg_get_function_arguments as TABLE(col type, ...).
+
+// langC is pg_language's "c"; langPython is sqlgate's "python" (CREATE
+// FUNCTION ... LANGUAGE python, package pyudf): a procedural language, not
+// trusted (superusers only, as PostgreSQL's plpython3u).
+const (
+	langC      = 13
+	langPython = 13500
+)
+
+// language is the pg_language OID of a UDF's language ("" is Go).
+func language(lang string) uint32 {
+	if lang == "python" {
+		return langPython
+	}
+	return langC
+}
+
+// udfProcCache is the pg_proc rows of one registry.
+type udfProcCache struct {
+	reg   *udf.Registry
+	procs []procInfo
+}
+
+// allProcs is the library's functions, then the UDFs the server has now
+// (OIDs after the library's, in the order of the UDFs' names).
+func (c *Catalog) allProcs() []procInfo {
+	if c.opts.UDFs == nil {
+		return c.procs
+	}
+	reg := c.opts.UDFs()
+	if reg == nil {
+		return c.procs
+	}
+	if cached := c.udfProcs.Load(); cached != nil && cached.reg == reg {
+		return cached.procs
+	}
+	procs := append(c.procs[:len(c.procs):len(c.procs)], udfProcs(reg, c.procs[len(c.procs)-1].oid+1)...)
+	c.udfProcs.Store(&udfProcCache{reg: reg, procs: procs})
+	return procs
+}
+
+// udfProcs lists r's UDFs as pg_proc rows with OIDs from next on, in the
+// order of their names (stable for a given registry).
+func udfProcs(r *udf.Registry, next uint32) []procInfo {
+	var out []procInfo
+	add := func(p procInfo) {
+		p.oid, p.ns, p.userFunc = next, nsPublic, true
+		if p.lang == 0 {
+			p.lang = langC
+		}
+		p.nargs = len(p.args)
+		out = append(out, p)
+		next++
+	}
+	for _, name := range r.Names() {
+		for _, s := range r.Scalars(name) {
+			add(procInfo{name: name, args: typeOIDs(s.Args), ret: typeOID(s.Returns), parallel: "u", lang: language(s.Language), src: s.Source,
+				argNames: s.ArgNames})
+		}
+		for _, t := range r.Tables(name) {
+			p := procInfo{name: name, args: typeOIDs(t.Args), ret: oidRecord, retset: true, rows: 1000, table: true, parallel: "u"}
+			p.outTypes, p.outNames = columnOIDs(t.Columns)
+			add(p)
+		}
+		for _, b := range r.Batches(name) {
+			p := procInfo{name: name, args: append([]any{uint32(oidRecord)}, typeOIDs(b.Args)...), ret: oidRecord,
+				retset: true, rows: 1000, table: true, parallel: "u", lang: language(b.Language), src: b.Source}
+			if b.ParallelSafe {
+				p.parallel = "s"
+			}
+			p.outTypes, p.outNames = columnOIDs(b.Columns)
+			in := make([]string, len(b.Input))
+			for i, c := range b.Input {
+				in[i] = quoteIdent(c.Name) + " " + c.Type.PGName()
+			}
+			p.relArg = "TABLE(" + strings.Join(in, ", ") + ")"
+			add(p)
+		}
+	}
+	return out
+}
+
+func typeOID(t types.T) uint32 {
+	oid, _, _ := pgtypes.OIDOf(t)
+	return oid
+}
+
+func typeOIDs(ts []types.T) []any {
+	out := make([]any, len(ts))
+	for i, t := range ts {
+		out[i] = typeOID(t)
+	}
+	return out
+}
+
+func columnOIDs(cs []udf.Column) ([]uint32, []string) {
+	ts, ns := make([]uint32, len(cs)), make([]string, len(cs))
+	for i, c := range cs {
+		ts[i], ns[i] = typeOID(c.Type), c.Name
+	}
+	return ts, ns
+}
+
+// tableSignature is the result and arguments of a RETURNS TABLE function
+// as pg_get_function_result/_arguments show them: TABLE(col type, ...),
+// and the IN arguments (a batch UDF's relation first).
+func tableSignature(p procInfo, args []string) (string, string, bool) {
+	cols := make([]string, len(p.outTypes))
+	for i, t := range p.outTypes {
+		cols[i] = quoteIdent(p.outNames[i]) + " " + FormatType(t, -1, false)
+	}
+	if p.relArg != "" && len(args) > 0 {
+		args[0] = p.relArg
+	}
+	return "TABLE(" + strings.Join(cols, ", ") + ")", strings.Join(args, ", "), true
+}

@@ -467,3 +467,44 @@ func TestSubscribeProgressAndTimestamp(t *testing.T) {
 	}
 	mustExec(t, sub, "COMMIT")
 }
+
+// TestSubscribePgCancelBackend: pg_cancel_backend from another session
+// ends a waiting subscription with 57014; its connection goes on.
+func TestSubscribePgCancelBackend(t *testing.T) {
+	srv := startServer(t)
+	ctx := context.Background()
+	w := connectPgx(t, srv.ConnString())
+	sub := connectPgx(t, srv.ConnString())
+	mustExec(t, w, "CREATE TABLE cb (id INT)")
+	var pid int32
+	if err := sub.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := sub.PgConn().Exec(ctx, "COPY (SUBSCRIBE cb) TO STDOUT").ReadAll()
+		done <- err
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var ok bool
+		if err := w.QueryRow(ctx, "SELECT pg_cancel_backend($1)", pid).Scan(&ok); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-done:
+			if sqlState(err) != "57014" {
+				t.Fatalf("a subscription ended by pg_cancel_backend: %v (want 57014)", err)
+			}
+			var one int
+			if err := sub.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil {
+				t.Fatalf("the session after pg_cancel_backend: %v", err)
+			}
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("pg_cancel_backend did not end the subscription within 10s")
+		}
+	}
+}

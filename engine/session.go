@@ -515,6 +515,9 @@ type statement struct {
 	// source is the whole query string the statement came from (a
 	// PREPARE's, for pg_prepared_statements.statement).
 	source string
+	// access caches TableAccess for the plan it was computed from
+	// (tableaccess.go).
+	access accessCache
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }

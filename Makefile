@@ -6,7 +6,7 @@ LISTEN    ?= 127.0.0.1:5433
 DATA      ?= ./sqlgate-data
 FUZZTIME  ?= 10m
 
-.PHONY: all build run test deps test-go test-allocs test-slt test-cluster test-cluster-run vet fuzz fuzz-short soak soak-relop bench bench-go ledger proto clean
+.PHONY: all build run test deps test-go test-allocs test-slt test-cluster test-cluster-run vet fuzz fuzz-short soak soak-subscribe soak-relop bench bench-go ledger proto clean
 
 all: build
 
@@ -97,6 +97,12 @@ fuzz-short:
 soak:
 	SQLGATE_CRASH_ROUNDS=200 SQLGATE_LOAD_SECONDS=120 $(GO) test -timeout 60m -run 'Crash|Load' ./...
 	SQLGATE_SOAK=1 $(GO) test -timeout 30m ./tests/isolation
+	@$(MAKE) --no-print-directory soak-subscribe
+
+# Issue 28 acceptance 3: 64 subscribers on one table, a writer committing
+# 10k rows/s for 60 s; logs latency (p50/p99) and RSS for bench/LEDGER.md.
+soak-subscribe:
+	SQLGATE_SUBSCRIBE_SOAK=64,10000,60 $(GO) test -timeout 20m -count=1 -v -run '^TestSubscribeSoak$$' ./tests/clients
 
 # Issue 5 acceptance 3: GROUP BY over 100M generated rows, 512 MiB limit, peak RSS < 1 GiB.
 soak-relop:

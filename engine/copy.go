@@ -123,6 +123,14 @@ func (s *session) prepareCopyTo(ctx context.Context, st *sql.Statement) (*statem
 		}
 		return nil, err
 	}
+	if len(stmts) == 1 && stmts[0].Kind == sql.Subscribe {
+		ps, err := s.prepareOne(ctx, stmts[0], nil) // subscribe.go
+		if err != nil {
+			return nil, err
+		}
+		ps.parsed = st
+		return ps, nil
+	}
 	if len(stmts) != 1 || stmts[0].Kind != sql.Select {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "COPY (query) TO supports only SELECT queries")
 	}

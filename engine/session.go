@@ -518,6 +518,10 @@ type statement struct {
 	// access caches TableAccess for the plan it was computed from
 	// (tableaccess.go).
 	access accessCache
+	// sub is a SUBSCRIBE's plan, bare or in COPY (subscribe.go).
+	sub *subscribePlan
+	// binary: a FETCH from a BINARY cursor (cursorparams.go).
+	binary bool
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -547,6 +551,9 @@ func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, 
 func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, error) {
 	s := ps.sess
 	s.stmtText = ps.parsed.Text
+	if ps.sub != nil {
+		return s.execSubscribe(ctx, ps) // subscribe.go
+	}
 	if ps.parsed.DDL != nil {
 		return s.execDDL(ctx, ps, params)
 	}

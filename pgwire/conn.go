@@ -111,6 +111,9 @@ type conn struct {
 	out      []byte // pending output, written by flush
 	rowMark  int    // length of out before the DataRow being encoded, or -1
 	writeErr error
+	// streamSend bounds each write while a streaming result is being
+	// sent (stream.go); 0 otherwise.
+	streamSend time.Duration
 
 	// obs observes the session (observer.go; noObserver when nobody
 	// does, observed false); curSQL is the statement running or last run,
@@ -831,6 +834,9 @@ func (c *conn) flush() error {
 		return nil
 	}
 	var err error
+	if c.streamSend > 0 {
+		c.armStreamWrite() // stream.go
+	}
 	c.bytesOut += int64(len(c.out))
 	if c.raw != nil {
 		_, err = c.raw.Write(c.out)

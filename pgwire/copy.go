@@ -195,6 +195,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 		return err
 	}
 	defer res.Close()
+	defer c.endStream() // stream.go
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: copyFormatCode(opts), ColumnFormatCodes: copyColumnFormats(opts, len(cols))})
 	w := copyWriter{opts: opts}
 	// PostgreSQL sends the binary header in the same CopyData as the first
@@ -226,6 +227,9 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 	prog := c.copyProgress(cs, false)
 	defer prog.Done()
 	for {
+		if err := c.beforeStreamWait(res); err != nil { // stream.go
+			return err
+		}
 		sent := len(c.out) + int(c.bytesOut)
 		b, err := res.Next(ctx)
 		if err != nil {

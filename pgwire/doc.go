@@ -25,6 +25,10 @@
 //     basic authentication).
 //   - timeouts.go: statement_timeout, idle_in_transaction_session_timeout
 //     and idle_session_timeout, read from the session's settings.
+//   - stream.go: results without end (StreamingResult: SUBSCRIBE), flushed
+//     before each wait for rows, every write bounded by their send timeout;
+//     binarycursor.go: a simple Query's binary rows (FETCH from a BINARY
+//     cursor).
 //   - observer.go: Config.Observer, told of each session, statement,
 //     error, COPY and ReadyForQuery (the server's pg_stat_activity,
 //     metrics and statement log), and SessionControl, through which

@@ -306,8 +306,9 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	p := &portal{stmt: &prepared{stmt: st}, ctx: ctx}
 	defer p.close()
 	cols := st.Columns()
+	formats := simpleFormats(st) // binarycursor.go
 	if cols != nil {
-		enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), nil, c.location())
+		enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, c.location())
 		if err != nil {
 			return err
 		}
@@ -320,7 +321,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	}
 	p.res = res
 	if cols != nil {
-		c.send(rowDescription(cols, nil))
+		c.send(rowDescription(cols, formats))
 	}
 	_, err = c.stream(p, 0)
 	return err
@@ -331,6 +332,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 // go out batch by batch; the buffer is flushed whenever it passes the
 // threshold, so a result is never held whole in memory.
 func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
+	defer c.endStream() // stream.go
 	sent := 0
 	for {
 		if p.batch == nil || p.row >= int(p.batch.NumRows()) {
@@ -340,6 +342,9 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			}
 			if p.done {
 				break
+			}
+			if err := c.beforeStreamWait(p.res); err != nil { // stream.go
+				return false, err
 			}
 			b, err := p.res.Next(p.ctx)
 			if err != nil {

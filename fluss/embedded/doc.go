@@ -90,6 +90,12 @@
 // batches below it by their headers alone (logrange.go). Within a group, a request reads what the group's earlier
 // requests wrote from their overlays, since the batch is not committed yet.
 //
+// A follow of a table's changelog (fluss.ChangelogFollower, follow.go:
+// SUBSCRIBE) keeps a byte position per bucket and reads what commits past
+// it from the log's mapping; publish wakes the table's followers, and a
+// follow that starts with a snapshot of a primary-key table starts each
+// bucket at the committed length recorded in that snapshot's pebble state.
+//
 // A partitioned table's partitions (partitions.go) are entries of the
 // catalog file with ids of their own, each a tableState with its own
 // bucket logs and pebble state, so that creating or dropping one is one

@@ -516,6 +516,9 @@ type statement struct {
 	// source is the whole query string the statement came from (a
 	// PREPARE's, for pg_prepared_statements.statement).
 	source string
+	// access caches TableAccess for the plan it was computed from
+	// (tableaccess.go).
+	access accessCache
 	// sub is a SUBSCRIBE's plan, bare or in COPY (subscribe.go).
 	sub *subscribePlan
 	// binary: a FETCH from a BINARY cursor (cursorparams.go).

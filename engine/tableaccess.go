@@ -8,11 +8,28 @@ import (
 	"github.com/sqlgate/sqlgate/server/activity"
 )
 
+// accessCache is a statement's TableAccess, computed once per plan: a
+// prepared statement run again and again reports it without walking its
+// plan each time.
+type accessCache struct {
+	plan lower.Node
+	done bool
+	list []activity.TableAccess
+}
+
 // TableAccess implements activity.TableAccessor: the stored tables the
 // statement read, each by a scan or by a key lookup (its plan's access
 // path), and the one it wrote, for pg_stat_user_tables and
-// pg_stat_database.
+// pg_stat_database. The caller must not change the list.
 func (ps *statement) TableAccess() []activity.TableAccess {
+	if !ps.access.done || ps.access.plan != ps.plan {
+		ps.access = accessCache{plan: ps.plan, done: true, list: ps.tableAccess()}
+	}
+	return ps.access.list
+}
+
+// tableAccess computes TableAccess.
+func (ps *statement) tableAccess() []activity.TableAccess {
 	target, write := int64(-1), ""
 	switch b := ps.bound.(type) {
 	case *binder.Insert:

@@ -141,8 +141,11 @@ func (m *Metrics) SessionStarted(pgwire.SessionInfo, pgwire.SessionControl) pgwi
 // session counts one session's statements.
 type session struct {
 	m *Metrics
-	// ok caches the success counter of the last kind, the common case of
-	// a session running one statement again and again.
+	// lastSQL, lastKind, ok and hist cache the kind of the last
+	// statement text and its success counter and histogram, the common
+	// case of a session running one prepared statement again and again
+	// (Kind lowers the keyword, which allocates).
+	lastSQL  string
 	lastKind string
 	ok       prometheus.Counter
 	hist     prometheus.Observer
@@ -151,12 +154,16 @@ type session struct {
 func (s *session) StatementStarted(string, time.Time) {}
 
 func (s *session) StatementDone(ev pgwire.StatementEvent) {
-	kind := Kind(ev.SQL)
-	if kind != s.lastKind || s.ok == nil {
-		s.lastKind = kind
-		s.ok = s.m.statements.WithLabelValues(kind, "00")
-		s.hist = s.m.latency.WithLabelValues(kind)
+	if s.ok == nil || ev.SQL != s.lastSQL {
+		kind := Kind(ev.SQL)
+		s.lastSQL = ev.SQL
+		if kind != s.lastKind || s.ok == nil {
+			s.lastKind = kind
+			s.ok = s.m.statements.WithLabelValues(kind, "00")
+			s.hist = s.m.latency.WithLabelValues(kind)
+		}
 	}
+	kind := s.lastKind
 	s.hist.Observe(ev.Duration.Seconds())
 	s.m.bytesSent.Add(float64(ev.BytesSent))
 	if ev.Err != nil {

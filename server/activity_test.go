@@ -269,7 +269,7 @@ func TestTerminateBackend(t *testing.T) {
 		pe.Message != "must be a member of the role whose process is being terminated or member of pg_signal_backend" {
 		t.Errorf("bob terminates alice: %v", err)
 	}
-	if err := bob.QueryRow(ctx, "SELECT pg_terminate_backend($1, -1)", victim).Scan(&ok); pgCode(err) != "22023" {
+	if err := bob.QueryRow(ctx, "SELECT pg_terminate_backend($1, -1)", victim).Scan(&ok); pgCode(err) != "22003" {
 		t.Errorf("negative timeout: %v", err)
 	}
 	if err := admin.QueryRow(ctx, "SELECT pg_terminate_backend($1, 5000)", victim).Scan(&ok); err != nil || !ok {

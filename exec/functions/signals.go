@@ -25,10 +25,12 @@ func signalFuncs() []*Func {
 		return func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
 			var timeout int64
 			if len(a) > 1 {
-				timeout = a[1].(int64)
+				// PostgreSQL 15 keeps the bigint in a C int: what does not
+				// fit wraps (9223372036854775807 is -1, so negative)
+				timeout = int64(int32(a[1].(int64)))
 			}
 			if timeout < 0 {
-				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "\"timeout\" must not be negative")
+				return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "\"timeout\" must not be negative") // PostgreSQL 15 says 22003
 			}
 			bs, ok := c.(BackendSignals)
 			if !ok {

@@ -232,34 +232,26 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 		}
 	}
 
-	var batches []arrow.RecordBatch
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
+	// Inside a transaction block (or a pipeline's implicit transaction),
+	// each batch joins the transaction as it is decoded: the transaction
+	// makes the COPY atomic, and stages it on disk when it grows large
+	// (txnspill.go).
 	rows, err := ps.eachBatch(ctx, src, func(b arrow.RecordBatch) error {
-		batches = append(batches, b)
-		return nil
-	})
-	if err != nil {
-		return "", err
-	}
-	if rows == 0 {
-		return "COPY 0", nil
-	}
-	rec, err := ps.copyRecord(info, batches, rows)
-	if err != nil {
-		return "", err
-	}
-	defer rec.Release()
-	if info.HasPrimaryKey() {
-		if err = t.LockInsert(ctx, rec); err == nil {
-			_, err = t.Upsert(ctx, rec, fluss.UpsertOptions{})
+		rec, err := ps.copyRecord(info, []arrow.RecordBatch{b}, b.NumRows())
+		b.Release()
+		if err != nil {
+			return err
 		}
-	} else {
-		_, err = t.Append(ctx, rec)
-	}
+		defer rec.Release()
+		if info.HasPrimaryKey() {
+			if err = t.LockInsert(ctx, rec); err == nil {
+				_, err = t.Upsert(ctx, rec, fluss.UpsertOptions{})
+			}
+		} else {
+			_, err = t.Append(ctx, rec)
+		}
+		return err
+	})
 	if err != nil {
 		return "", err
 	}
@@ -270,13 +262,11 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 // takes a write in parts: each decoded batch goes to the store as it
 // arrives (encoded there while the next one is decoded) and the store writes
 // them at the end as one write, so that the COPY stays atomic. The implicit
-// transaction holds no rows (only the COPY's locks). A primary-key table's
-// upsert (keyed) holds its parts in the store's memory until it commits, so
-// the transaction's limit still bounds what the COPY hands over; a log
-// table's append stages them on disk (fluss.BulkAppender), so it is bounded
-// by the disk alone (53100 when full).
+// transaction holds no rows (only the COPY's locks). The store stages
+// what it is handed on disk (a log table's batches as they come, a
+// primary-key table's sorted runs past a memory budget), so a COPY of any
+// size is bounded by the disk alone (53100 when full).
 func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, info fluss.TableInfo, pt *pendingTable, up fluss.BulkUpsert, keyed bool) (string, error) {
-	tx := pt.tx
 	defer up.Discard()
 	rows, err := ps.eachBatch(ctx, src, func(b arrow.RecordBatch) error {
 		rec, err := ps.copyRecord(info, []arrow.RecordBatch{b}, b.NumRows())
@@ -290,9 +280,6 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 		}
 		if !keyed {
 			return up.Add(ctx, rec)
-		}
-		if err := tx.charge(rec); err != nil {
-			return err
 		}
 		// Its keys are locked like an INSERT's (the whole table, for a
 		// large COPY nobody else is writing), until the implicit

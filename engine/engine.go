@@ -34,9 +34,13 @@ type Options struct {
 	// they spill (or fail with 53200); 0 = 1 GiB.
 	QueryMemoryLimit int64
 	// TransactionMemoryLimit bounds the bytes of uncommitted writes a
-	// transaction (or one write statement, or a COPY) holds until it
-	// commits (53200 beyond); 0 = 4 GiB.
+	// transaction (or one write statement, or a COPY) holds in memory
+	// until it commits (53200 beyond); 0 = 4 GiB.
 	TransactionMemoryLimit int64
+	// TransactionSpillBytes is the size of uncommitted writes from which
+	// a transaction's plain writes to one table are staged on disk by the
+	// store instead (txnspill.go): 0 = 64 MiB, negative = never.
+	TransactionSpillBytes int64
 	// SpillDir is where operators spill; "" = the system's temporary directory.
 	SpillDir string
 	// Virtual serves pg_catalog and information_schema; nil: none.

@@ -151,6 +151,7 @@ func (s *session) chain(on bool) {
 // newTxn starts a transaction's state, with the session's lock owner.
 func (s *session) newTxn() *txn {
 	tx := newTxn(s.eng.opts.TransactionMemoryLimit)
+	tx.spillAt = spillLimit(s.eng.opts.TransactionSpillBytes) // txnspill.go
 	if s.eng.locks != nil {
 		if s.rowLocks == nil {
 			s.rowLocks = s.eng.locks.NewTxn(int32(s.info.ProcessID))
@@ -666,8 +667,8 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 				return nil, err
 			}
 			s.tx.releaseSavepoint(i)
-		} else {
-			s.tx.savepoint(name)
+		} else if err := s.tx.savepoint(name); err != nil {
+			return nil, err
 		}
 		return tagOnly(savepointVerb(ps.parsed.Kind)), nil
 	case sql.Deallocate:

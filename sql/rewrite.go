@@ -1861,9 +1861,7 @@ func (r *rewriter) limitBefore(out []item) bool {
 // aliasedJoinAt returns the index of the ")" closing a parenthesised join
 // that starts at k (a FROM item) and is followed by an alias, or -1.
 func (r *rewriter) aliasedJoinAt(out []item, k, j int) int {
-	n := len(out)
-	fromItem := r.fromItemHere(out) || n > 0 && r.itemIs(out[n-1], "(") && r.fromItemHere(out[:n-1]) // ((a JOIN b) j JOIN c)
-	if !r.toks[k].isPunct(r.src, "(") || k+1 >= j || !fromItem {
+	if !r.toks[k].isPunct(r.src, "(") || k+1 >= j {
 		return -1
 	}
 	if first := r.toks[k+1]; first.is(r.src, "SELECT") || first.is(r.src, "WITH") || first.is(r.src, "VALUES") || first.is(r.src, "TABLE") {
@@ -1875,6 +1873,13 @@ func (r *rewriter) aliasedJoinAt(out []item, k, j int) int {
 	}
 	next := r.toks[m+1]
 	if !(next.is(r.src, "AS") || next.kind == tkQIdent || next.kind == tkIdent && !clauseEndWords[next.word(r.src)]) {
+		return -1
+	}
+	// Asked last: fromItemHere walks back over the level, which for each
+	// row of a long VALUES list (a "(" after a comma) made the rewrite
+	// quadratic in the statement's length.
+	n := len(out)
+	if !r.fromItemHere(out) && !(n > 0 && r.itemIs(out[n-1], "(") && r.fromItemHere(out[:n-1])) { // ((a JOIN b) j JOIN c)
 		return -1
 	}
 	for q := k + 1; q < m; q++ { // a JOIN at the top level of the parentheses

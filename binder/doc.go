@@ -5,9 +5,9 @@
 // 0A000 ...), and the output schema and parameter types known without
 // executing anything, since Describe needs them.
 //
-// One binder per clause, as DuckDB does: select.go binds the SELECT list,
-// where.go the WHERE clause (a boolean target type), order.go ORDER BY (ordinals,
-// output aliases, then input expressions), limit.go LIMIT/OFFSET, insert.go the
+// One binder per clause, as DuckDB does: select.go binds the SELECT list and
+// the WHERE clause (a boolean target type), order.go ORDER BY (ordinals,
+// output aliases, then input expressions) and LIMIT/OFFSET, insert.go the
 // INSERT source against the table's columns, update.go UPDATE and DELETE
 // (with FROM / USING), returning.go their RETURNING lists, ddl.go CREATE/DROP TABLE,
 // arrays.go PostgreSQL's array syntax (the rewrite's pg__array,

@@ -98,6 +98,12 @@ func (b *binder) callFunction(n ast.Node, name string, args []Expr) (Expr, error
 			if args[i], err = b.coerceUnknown(n, args[i], want[i]); err != nil {
 				return nil, err
 			}
+		} else if want[i].Variant.IsReg() && args[i].Type().IsString() {
+			// text -> regclass is an implicit cast (nextval('s'::text)); it
+			// runs regclassin, which looks the name up.
+			if args[i], err = b.callFunction(n, want[i].Variant.Name()+"_in", []Expr{args[i]}); err != nil {
+				return nil, err
+			}
 		} else {
 			args[i] = b.castTo(args[i], want[i])
 		}

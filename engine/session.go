@@ -692,7 +692,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	// runs this per Execute.
 	st := &execState{}
 	loc := s.location()
-	values, err := convertParams(st.params[:0], params, ps.params, loc)
+	values, err := s.convertParams(ctx, st.params[:0], params, ps.params, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -1119,10 +1119,21 @@ func (s *session) execShow(st *sql.ShowStmt) (pgwire.Result, error) {
 // convertParams converts the wire's decoded parameters to the physical
 // values of the parameters' types, appended to dst (the execution's
 // buffer, used when the parameters fit).
-func convertParams(dst, in []any, ts []types.T, loc *time.Location) ([]any, error) {
+func (s *session) convertParams(ctx context.Context, dst, in []any, ts []types.T, loc *time.Location) ([]any, error) {
 	out := slices.Grow(dst[:0], len(ts))[:len(ts)]
 	for i := range ts {
 		if i >= len(in) || in[i] == nil {
+			continue
+		}
+		if text, ok := in[i].(string); ok && ts[i].Kind == types.Oid && ts[i].Variant.IsReg() {
+			// A reg* parameter sent as text is read by the type's input
+			// function, which looks names up in the catalog (nextval($1)
+			// with 'myseq').
+			oid, err := s.regParam(ctx, ts[i].Variant, text)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = int64(oid)
 			continue
 		}
 		v, err := paramValue(in[i], ts[i], loc)

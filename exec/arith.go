@@ -135,7 +135,7 @@ func intArith[T signedInt](mem memory.Allocator, op ArithOp, t types.T, validity
 			}
 		}
 		if bad >= 0 {
-			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "%s out of range", intTypeWord(t))
+			return nil, types.IntOutOfRange(t)
 		}
 	case Div, Mod:
 		for i := range a {
@@ -150,7 +150,7 @@ func intArith[T signedInt](mem memory.Allocator, op ArithOp, t types.T, validity
 			if op == Div {
 				if y == -1 && x == lo {
 					if valid(i) {
-						return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "%s out of range", intTypeWord(t))
+						return nil, types.IntOutOfRange(t)
 					}
 					out[i] = 0
 					continue
@@ -166,16 +166,6 @@ func intArith[T signedInt](mem memory.Allocator, op ArithOp, t types.T, validity
 		}
 	}
 	return array.MakeFromData(data), nil
-}
-
-func intTypeWord(t types.T) string {
-	switch t.Kind {
-	case types.Int8, types.Int16:
-		return "smallint"
-	case types.Int32:
-		return "integer"
-	}
-	return "bigint"
 }
 
 type floatT interface{ ~float32 | ~float64 }

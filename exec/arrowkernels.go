@@ -106,7 +106,7 @@ func arrowIntArith(ec *EvalContext, e *ArithExpr, la, ra arrow.Array) (arrow.Arr
 	out, err := arrowCall(ec, arrowArithNames[e.Op], &compute.ArithmeticOptions{}, la.Len(), e.T, l, r)
 	if err != nil {
 		if strings.Contains(err.Error(), "overflow") {
-			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "%s out of range", intTypeWord(e.T))
+			return nil, types.IntOutOfRange(e.T)
 		}
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func arrowIntCast(ec *EvalContext, xa arrow.Array, to types.T) (out arrow.Array,
 	out, err = compute.CastArray(ec.arrowCtx(), xa, compute.SafeCastOptions(to.ArrowType()))
 	if err != nil {
 		if strings.Contains(err.Error(), "not in range") || strings.Contains(err.Error(), "overflow") {
-			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "%s out of range", intTypeWord(to))
+			return nil, types.IntOutOfRange(to)
 		}
 		return nil, err
 	}

@@ -361,5 +361,5 @@ func checkInt(x int64, to types.T) (any, error) {
 }
 
 func outOfRangeErr(t types.T) error {
-	return sqlerr.New(sqlerr.NumericValueOutOfRange, "%s out of range", intTypeWord(t))
+	return types.IntOutOfRange(t)
 }

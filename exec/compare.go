@@ -3,7 +3,6 @@ package exec
 import (
 	"bytes"
 	"cmp"
-	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -132,10 +131,10 @@ func rowComparator(a, b arrow.Array, idx func(int) (int, int)) (func(i int) int,
 		return func(i int) int { l, r := idx(i); return cmp.Compare(x.Value(l), y.Value(r)) }, nil
 	case *array.Float32:
 		y := b.(*array.Float32)
-		return func(i int) int { l, r := idx(i); return cmpFloat(float64(x.Value(l)), float64(y.Value(r))) }, nil
+		return func(i int) int { l, r := idx(i); return types.CompareFloat64(float64(x.Value(l)), float64(y.Value(r))) }, nil
 	case *array.Float64:
 		y := b.(*array.Float64)
-		return func(i int) int { l, r := idx(i); return cmpFloat(x.Value(l), y.Value(r)) }, nil
+		return func(i int) int { l, r := idx(i); return types.CompareFloat64(x.Value(l), y.Value(r)) }, nil
 	case *array.Decimal128:
 		y := b.(*array.Decimal128)
 		sx := x.DataType().(*arrow.Decimal128Type).Scale
@@ -191,25 +190,6 @@ func cmpBool(a, b bool) int {
 		return -1
 	}
 	return 1
-}
-
-// cmpFloat is PostgreSQL's float order: NaN equals NaN and is greater than
-// every other value; -0 equals +0.
-func cmpFloat(a, b float64) int {
-	an, bn := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 var decimalZero = decimal128.Num{}

@@ -1,6 +1,7 @@
 // Package exec runs blueprints: trees of operators over arrow.RecordBatch
 // streams (scan, lookup, values, table functions, filter, project, project
-// set, lateral join, sort, limit, insert) and
+// set, lateral join, limit, insert; sorting, aggregation and joins are in
+// exec/relop) and
 // the lowerable expression tier evaluated with kernels over Arrow buffers.
 //
 // ParallelUnion (parallel.go) runs pipelines over the parts of a split scan
@@ -12,7 +13,8 @@
 // within one batch. Every expression node has a known Arrow type when the
 // blueprint is built; kernels are typed Go loops over Arrow buffers (the
 // "native" backend): integer arithmetic is checked (22003 on overflow, 22012
-// on division by zero), floating division follows IEEE, floating comparison
+// on division by zero, for floating division too, as PostgreSQL raises it),
+// floating comparison
 // follows PostgreSQL (NaN equals NaN and sorts above every number, -0 = +0),
 // NULLs propagate and a NULL filter mask entry drops the row. A kernel
 // never raises for the value under a NULL slot (Arrow leaves it arbitrary;

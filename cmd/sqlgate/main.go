@@ -27,7 +27,7 @@ import (
 	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss/remote"
 	"github.com/sqlgate/sqlgate/server"
-	"github.com/sqlgate/sqlgate/tests/sqllogic"
+	"github.com/sqlgate/sqlgate/sqllogictest"
 )
 
 func main() {
@@ -189,7 +189,7 @@ func slt(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sqlgate slt: no files given")
 		return 2
 	}
-	opts := sqllogic.Options{Label: *label, Out: stdout, Parallel: *parallel, Complete: *complete}
+	opts := sqllogictest.Options{Label: *label, Out: stdout, Parallel: *parallel, Complete: *complete}
 	if *postgres != "" {
 		if *label == "sqlgate" {
 			opts.Label = "postgresql"
@@ -218,14 +218,14 @@ func slt(args []string, stdout, stderr io.Writer) int {
 		opts.Connect = server.InProcess
 	}
 	if *skips != "" {
-		list, err := sqllogic.ReadSkipList(*skips)
+		list, err := sqllogictest.ReadSkipList(*skips)
 		if err != nil {
 			fmt.Fprintf(stderr, "sqlgate slt: --skips: %v\n", err)
 			return 2
 		}
 		opts.Skips = list
 	}
-	sum, err := sqllogic.Run(context.Background(), files, opts)
+	sum, err := sqllogictest.Run(context.Background(), files, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "sqlgate slt: %v\n", err)
 		return 1

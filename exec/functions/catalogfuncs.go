@@ -519,29 +519,59 @@ func regOutput(ctx context.Context, c CatalogInfo, v types.Variant, oid uint32) 
 // it is NULL.
 func regIn(what string, must bool, lookup func(context.Context, CatalogInfo, string) (uint32, bool, error)) Kernel {
 	return withCatalog(tOid, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
-		s := strings.TrimSpace(a[0].(string))
-		if n, err := strconv.ParseUint(s, 10, 32); err == nil {
-			return int64(n), nil
-		}
-		oid, ok, err := lookup(ctx, c, s)
-		if err != nil {
+		oid, ok, err := regInput(ctx, c, what, must, lookup, a[0].(string))
+		if err != nil || !ok {
 			return nil, err
 		}
-		if ok {
-			return int64(oid), nil
-		}
-		if !must {
-			return nil, nil
-		}
-		switch what {
-		case "relation":
-			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", s)
-		case "schema":
-			// PostgreSQL's regnamespacein reports invalid_schema_name
-			return nil, sqlerr.New(sqlerr.InvalidSchemaName, "schema %q does not exist", s)
-		}
-		return nil, sqlerr.New(sqlerr.UndefinedObject, "%s %q does not exist", what, s)
+		return int64(oid), nil
 	})
+}
+
+func regInput(ctx context.Context, c CatalogInfo, what string, must bool, lookup func(context.Context, CatalogInfo, string) (uint32, bool, error), text string) (uint32, bool, error) {
+	s := strings.TrimSpace(text)
+	if n, err := strconv.ParseUint(s, 10, 32); err == nil {
+		return uint32(n), true, nil
+	}
+	oid, ok, err := lookup(ctx, c, s)
+	if err != nil || ok || !must {
+		return oid, ok, err
+	}
+	switch what {
+	case "relation":
+		return 0, false, sqlerr.New(sqlerr.UndefinedTable, "relation %q does not exist", s)
+	case "schema":
+		// PostgreSQL's regnamespacein reports invalid_schema_name
+		return 0, false, sqlerr.New(sqlerr.InvalidSchemaName, "schema %q does not exist", s)
+	}
+	return 0, false, sqlerr.New(sqlerr.UndefinedObject, "%s %q does not exist", what, s)
+}
+
+// RegIn is the input function of the reg* type v (regclassin ...) applied
+// to text, for a parameter a client sends as a name: nextval($1) with $1 =
+// 'myseq'. ctx must carry the catalog (WithCatalog) and the session.
+func RegIn(ctx context.Context, v types.Variant, text string) (uint32, error) {
+	c, err := catalogOf(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var oid uint32
+	switch v {
+	case types.RegClass:
+		oid, _, err = regInput(ctx, c, "relation", true, lookupRelation, text)
+	case types.RegType:
+		oid, _, err = regInput(ctx, c, "type", true, lookupType, text)
+	case types.RegNamespace:
+		oid, _, err = regInput(ctx, c, "schema", true, lookupNamespace, text)
+	case types.RegRole:
+		oid, _, err = regInput(ctx, c, "role", true, lookupRole, text)
+	default:
+		n, perr := strconv.ParseUint(strings.TrimSpace(text), 10, 32)
+		if perr != nil {
+			return 0, sqlerr.New(sqlerr.FeatureNotSupported, "a %s parameter given by name is not supported; send its OID", v.Name())
+		}
+		oid = uint32(n)
+	}
+	return oid, err
 }
 
 func encodingName(n int64) string {

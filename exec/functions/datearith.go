@@ -84,7 +84,7 @@ func dateMinusDate(ctx context.Context, mem memory.Allocator, args []arrow.Array
 		}
 		r := int64(a.Value(i)) - int64(c.Value(i))
 		if r != int64(int32(r)) {
-			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "integer out of range")
+			return nil, types.IntOutOfRange(types.Int32Type)
 		}
 		b.Append(int32(r))
 	}

@@ -94,11 +94,12 @@
 //     the binder fuses). jsonb compares by jsonb's ordering (jsonbcmp.go). reg* values
 //     (regclass_in ..., pg_typeof) are OIDs typed as their reg* type; the
 //     wire prints them as names through RegName (the _out functions' text).
-//   - extract('julian', timestamp), and date_part/extract/date_trunc over
-//     interval and time, are declared (so that resolution matches
-//     PostgreSQL's) but fail with 0A000. Infinite dates and timestamps
-//     follow PostgreSQL 15's rules in extract, date_part, date_trunc,
-//     timezone, to_char, age and date_bin (infinite.go, datebin.go).
+//   - date_part/extract/date_trunc over interval and time follow
+//     timestamp.c (interval.go, datetime.go); the 'julian' unit of a
+//     timestamp is not implemented and is refused naming the unit.
+//     Infinite dates and timestamps follow PostgreSQL 15's rules in
+//     extract, date_part, date_trunc, timezone, to_char, age and date_bin
+//     (infinite.go, datebin.go).
 //   - an interval's time part is Arrow's nanoseconds, so intervals beyond
 //     about ±2,562,047 hours (which PostgreSQL's microseconds hold) are
 //     22008 (make_interval(hours => 2147483647) is the one difference the

@@ -221,17 +221,6 @@ func constFloat(f func() float64) Kernel {
 	}
 }
 
-func intOutOfRange(t types.T) error {
-	word := "bigint"
-	switch t.Kind {
-	case types.Int8, types.Int16:
-		word = "smallint"
-	case types.Int32:
-		word = "integer"
-	}
-	return sqlerr.New(sqlerr.NumericValueOutOfRange, "%s out of range", word)
-}
-
 // intAbs is checked: abs of the most negative value is 22003.
 func intAbs(t types.T) Kernel {
 	lo, _ := types.IntRange(t.Kind)
@@ -243,7 +232,7 @@ func intAbs(t types.T) Kernel {
 		return func(i int) (any, error) {
 			v := get(i)
 			if v == lo {
-				return nil, intOutOfRange(t)
+				return nil, types.IntOutOfRange(t)
 			}
 			if v < 0 {
 				v = -v
@@ -293,7 +282,7 @@ func intGCD(t types.T) Kernel {
 			x, y := new(big.Int).SetInt64(gx(i)), new(big.Int).SetInt64(gy(i))
 			g := new(big.Int).GCD(nil, nil, x.Abs(x), y.Abs(y))
 			if !g.IsInt64() || g.Int64() < lo || g.Int64() > hi {
-				return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "%s out of range", map[types.Kind]string{types.Int32: "integer", types.Int64: "bigint"}[t.Kind])
+				return nil, types.IntOutOfRange(t)
 			}
 			return g.Int64(), nil
 		}, nil

@@ -108,7 +108,6 @@ func intLCM(t types.T) Kernel {
 			return nil, err
 		}
 		lo, hi := types.IntRange(t.Kind)
-		name := map[types.Kind]string{types.Int32: "integer", types.Int64: "bigint"}[t.Kind]
 		return func(i int) (any, error) {
 			x, y := big.NewInt(gx(i)), big.NewInt(gy(i))
 			if x.Sign() == 0 || y.Sign() == 0 {
@@ -119,7 +118,7 @@ func intLCM(t types.T) Kernel {
 			g := new(big.Int).GCD(nil, nil, x, y)
 			l := new(big.Int).Mul(new(big.Int).Quo(x, g), y)
 			if !l.IsInt64() || l.Int64() < lo || l.Int64() > hi {
-				return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "%s out of range", name)
+				return nil, types.IntOutOfRange(t)
 			}
 			return l.Int64(), nil
 		}, nil

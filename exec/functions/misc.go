@@ -88,7 +88,7 @@ func widthBucketRow(a []arrow.Array, i int) (any, error) {
 		return nil, errWidthBucket("lower bound cannot equal upper bound")
 	}
 	if r > math.MaxInt32 {
-		return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "integer out of range")
+		return nil, types.IntOutOfRange(types.Int32Type)
 	}
 	return r, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"github.com/sqlgate/sqlgate/types/numeric"
-	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -100,23 +99,6 @@ func cmpOrdered[T int8 | int16 | int32 | int64 | uint32 | arrow.Date32 | arrow.T
 	return 0
 }
 
-func cmpFloat(x, y float64) int {
-	xn, yn := math.IsNaN(x), math.IsNaN(y)
-	switch {
-	case xn && yn:
-		return 0
-	case xn:
-		return 1
-	case yn:
-		return -1
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
-}
-
 // comparer returns a comparison of rows of arrays of a's type.
 func comparer(a arrow.Array) (func(x arrow.Array, i int, y arrow.Array, j int) int, error) {
 	switch a.(type) {
@@ -160,7 +142,7 @@ func comparer(a arrow.Array) (func(x arrow.Array, i int, y arrow.Array, j int) i
 		return func(x arrow.Array, i int, y arrow.Array, j int) int {
 			gx, _ := floatGetter(0, x)
 			gy, _ := floatGetter(0, y)
-			return cmpFloat(gx(i), gy(j))
+			return types.CompareFloat64(gx(i), gy(j))
 		}, nil
 	case *array.Decimal128:
 		return func(x arrow.Array, i int, y arrow.Array, j int) int {

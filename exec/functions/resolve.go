@@ -36,6 +36,10 @@ const (
 	pgArray
 	pgAny // a declared "any" argument (concat, concat_ws)
 	pgTimeTZ
+	// pgRegclass is apart from the other reg* types (pgOid) because text
+	// and varchar convert to it implicitly (pg_cast keeps that for
+	// nextval('name'::text) and the like), and to no other reg* type.
+	pgRegclass
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -57,6 +61,9 @@ func pgTypeOf(t types.T) pgType {
 	case types.Float64:
 		return pgFloat8
 	case types.Oid:
+		if t.Variant == types.RegClass {
+			return pgRegclass
+		}
 		return pgOid
 	case types.String:
 		if t.Length > 0 {
@@ -92,7 +99,7 @@ func (p pgType) category() byte {
 	switch p {
 	case pgBool:
 		return 'B'
-	case pgInt2, pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid:
+	case pgInt2, pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass:
 		return 'N'
 	case pgText, pgVarchar, pgBpchar, pgName:
 		return 'S'
@@ -122,13 +129,15 @@ func (p pgType) preferred() bool {
 // implicitCasts lists PostgreSQL 15's implicit casts (pg_cast with
 // castcontext 'i', plus binary-coercible ones) among the types sqlgate has.
 var implicitCasts = map[pgType][]pgType{
-	pgInt2:      {pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid},
-	pgInt4:      {pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid},
-	pgInt8:      {pgNumeric, pgFloat4, pgFloat8, pgOid},
+	pgInt2:      {pgInt4, pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass},
+	pgInt4:      {pgInt8, pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass},
+	pgInt8:      {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass},
 	pgNumeric:   {pgFloat4, pgFloat8},
 	pgFloat4:    {pgFloat8},
-	pgText:      {pgVarchar, pgBpchar, pgName},
-	pgVarchar:   {pgText, pgBpchar, pgName},
+	pgOid:       {pgRegclass},
+	pgRegclass:  {pgOid},
+	pgText:      {pgVarchar, pgBpchar, pgName, pgRegclass},
+	pgVarchar:   {pgText, pgBpchar, pgName, pgRegclass},
 	pgBpchar:    {pgText, pgVarchar, pgName},
 	pgName:      {pgText, pgVarchar, pgBpchar},
 	pgDate:      {pgTimestamp, pgTimestampTZ},

@@ -190,7 +190,7 @@ func overlayKernel(bytea bool) func(context.Context, []any) (any, error) {
 		}
 		end := sp + sl
 		if end > math.MaxInt32 {
-			return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "integer out of range")
+			return nil, types.IntOutOfRange(types.Int32Type)
 		}
 		if bytea {
 			size := int64(len(xb))

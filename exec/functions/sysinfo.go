@@ -184,7 +184,7 @@ func sizeBytes(arg string) (any, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "bigint out of range")
+		return nil, types.IntOutOfRange(types.Int64Type)
 	}
 	return v, nil
 }

@@ -60,7 +60,7 @@ func resize[T any](s []T, n int) []T {
 }
 
 func bigintOverflow() error {
-	return sqlerr.New(sqlerr.NumericValueOutOfRange, "bigint out of range")
+	return types.IntOutOfRange(types.Int64Type)
 }
 
 func floatOverflow() error {
@@ -707,7 +707,7 @@ func (a *minMaxFloat) update(cols []arrow.Array, groups []uint32, rows []int32) 
 			a.vals[g], a.has[g] = v, true
 			return
 		}
-		c := cmpFloat(v, a.vals[g])
+		c := types.CompareFloat64(v, a.vals[g])
 		if (a.max && c > 0) || (!a.max && c < 0) {
 			a.vals[g] = v
 		}
@@ -737,25 +737,6 @@ func (a *minMaxFloat) finish(mem memory.Allocator, groups []uint32) (arrow.Array
 		}
 	}
 	return b.NewArray(), nil
-}
-
-// cmpFloat is PostgreSQL's float order: NaN equals NaN and sorts above
-// every number; -0 equals +0.
-func cmpFloat(a, b float64) int {
-	an, bn := a != a, b != b
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 type minMaxDecimal struct {

@@ -23,15 +23,14 @@ type Distinct struct {
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
 	Alloc memory.Allocator
 
-	level    int
-	started  bool
-	closed   bool
-	hold     holding
-	seen     map[string]struct{}
-	parts    *partitions
-	partNext int
-	sub      *Distinct
-	spilled  bool
+	level   int
+	started bool
+	closed  bool
+	hold    holding
+	seen    map[string]struct{}
+	parts   *partitions
+	drain   partitionDrain
+	spilled bool
 }
 
 func (o *Distinct) Schema() *arrow.Schema { return o.Input.Schema() }
@@ -45,9 +44,7 @@ func (o *Distinct) Close() {
 	}
 	o.closed = true
 	o.seen = nil
-	if o.sub != nil {
-		o.sub.Close()
-	}
+	o.drain.close()
 	o.parts.remove()
 	o.hold.releaseAll()
 	o.Input.Close()
@@ -102,29 +99,9 @@ func (o *Distinct) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return out, err
 		}
 	}
-	for {
-		if o.sub != nil {
-			b, err := o.sub.Next(ctx)
-			if err != nil || b != nil {
-				return b, err
-			}
-			o.sub.Close()
-			o.sub = nil
-		}
-		if o.parts == nil || o.partNext >= len(o.parts.files) {
-			return nil, nil
-		}
-		f := o.parts.files[o.partNext]
-		o.partNext++
-		if f.rows == 0 {
-			continue
-		}
-		src, err := newSpillSource(f)
-		if err != nil {
-			return nil, err
-		}
-		o.sub = &Distinct{Input: src, Columns: o.Columns, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc, level: o.level + 1}
-	}
+	return o.drain.next(ctx, o.parts, func(src exec.Operator) exec.Operator {
+		return &Distinct{Input: src, Columns: o.Columns, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc, level: o.level + 1}
+	})
 }
 
 // filter returns the batch's rows whose value is new (nil if none).

@@ -68,8 +68,7 @@ type HashAggregate struct {
 	emitted   int
 	ids       []uint32
 	parts     *partitions
-	partNext  int
-	sub       *HashAggregate
+	drain     partitionDrain
 	closed    bool
 	spilled   bool
 	seedLevel maphash.Seed
@@ -103,9 +102,7 @@ func (o *HashAggregate) Close() {
 	}
 	o.closed = true
 	o.dropTable()
-	if o.sub != nil {
-		o.sub.Close()
-	}
+	o.drain.close()
 	o.parts.remove()
 	o.Input.Close()
 }
@@ -298,30 +295,10 @@ func (o *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		o.dropTable()
 	}
-	for {
-		if o.sub != nil {
-			b, err := o.sub.Next(ctx)
-			if err != nil || b != nil {
-				return b, err
-			}
-			o.sub.Close()
-			o.sub = nil
-		}
-		if o.parts == nil || o.partNext >= len(o.parts.files) {
-			return nil, nil
-		}
-		f := o.parts.files[o.partNext]
-		o.partNext++
-		if f.rows == 0 {
-			continue
-		}
-		src, err := newSpillSource(f)
-		if err != nil {
-			return nil, err
-		}
-		o.sub = &HashAggregate{Input: src, GroupBy: o.GroupBy, Aggs: o.Aggs, Out: o.Out, Mem: o.Mem,
+	return o.drain.next(ctx, o.parts, func(src exec.Operator) exec.Operator {
+		return &HashAggregate{Input: src, GroupBy: o.GroupBy, Aggs: o.Aggs, Out: o.Out, Mem: o.Mem,
 			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, level: o.level + 1, generic: o.generic}
-	}
+	})
 }
 
 func (o *HashAggregate) emit() (arrow.RecordBatch, error) {
@@ -560,36 +537,4 @@ func (t *groupTable) keysOf(mem memory.Allocator, lo, hi int) ([]arrow.Array, er
 		cols[i].Retain()
 	}
 	return cols, nil
-}
-
-// spillSource reads a spill file back as an operator; it removes the file on Close.
-type spillSource struct {
-	f *spillFile
-	r *spillReader
-}
-
-func newSpillSource(f *spillFile) (*spillSource, error) {
-	r, err := f.open()
-	if err != nil {
-		return nil, err
-	}
-	return &spillSource{f: f, r: r}, nil
-}
-
-func (s *spillSource) Schema() *arrow.Schema { return s.f.schema }
-func (s *spillSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if s.r == nil {
-		return nil, nil
-	}
-	return s.r.next()
-}
-func (s *spillSource) Close() {
-	if s.r != nil {
-		s.r.close()
-		s.r = nil
-	}
-	s.f.remove()
 }

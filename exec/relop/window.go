@@ -827,7 +827,7 @@ func (w *windowCtx) rangeBound(b FrameBound, i int, p partInfo, isStart bool) (i
 		}
 	} else if fl, ok := floatGetter(col); ok {
 		target := fl(i) + sign*b.OffsetFloat
-		cmp = func(j int) int { return cmpFloat(fl(j), target) }
+		cmp = func(j int) int { return types.CompareFloat64(fl(j), target) }
 	} else {
 		return 0, sqlerr.New(sqlerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", col.DataType())
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // A partition that does not fit in the memory limit is written to a spill
@@ -514,7 +515,7 @@ func (rb *rangeBounder) bound(b FrameBound, i int64, isStart bool, peers *peerFi
 		}
 		var c int
 		if rb.isFloat {
-			c = cmpFloat(xf, tf)
+			c = types.CompareFloat64(xf, tf)
 		} else {
 			switch {
 			case xi < ti:

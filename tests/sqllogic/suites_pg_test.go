@@ -1,4 +1,4 @@
-package sqllogic_test
+package sqllogic
 
 import (
 	"context"
@@ -9,7 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/internal/pgtest"
-	"github.com/sqlgate/sqlgate/tests/sqllogic"
+	"github.com/sqlgate/sqlgate/sqllogictest"
+	"github.com/sqlgate/sqlgate/sqllogictest/slttest"
 )
 
 // TestSuitesMatchPostgres runs sqlgate's suites against a real PostgreSQL
@@ -36,7 +37,7 @@ func TestSuitesMatchPostgres(t *testing.T) {
 		conn := strings.Replace(pg.ConnString(), "/postgres?", "/"+db+"?", 1)
 		return conn, func() {}, nil
 	}
-	sum := sqllogic.RunT(t, files, sqllogic.Options{Label: "postgresql", Connect: connect})
+	sum := slttest.RunT(t, files, sqllogictest.Options{Label: "postgresql", Connect: connect})
 	if sum.Passed == 0 {
 		t.Fatal("no record passed")
 	}

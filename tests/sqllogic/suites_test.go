@@ -1,11 +1,12 @@
-package sqllogic_test
+package sqllogic
 
 import (
 	"path/filepath"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/server"
-	"github.com/sqlgate/sqlgate/tests/sqllogic"
+	"github.com/sqlgate/sqlgate/sqllogictest"
+	"github.com/sqlgate/sqlgate/sqllogictest/slttest"
 )
 
 // TestSuites runs sqlgate's own suites (tests/sqllogic/*.slt) against a
@@ -15,7 +16,7 @@ func TestSuites(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no suites found: %v", err)
 	}
-	sum := sqllogic.RunT(t, files, sqllogic.Options{Label: "sqlgate", Connect: server.InProcess})
+	sum := slttest.RunT(t, files, sqllogictest.Options{Label: "sqlgate", Connect: server.InProcess})
 	if sum.Passed == 0 {
 		t.Fatal("no record passed")
 	}

@@ -1,4 +1,4 @@
-package sqllogic
+package sqllogictest
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package sqllogic
+package sqllogictest
 
 import (
 	"bytes"
@@ -202,16 +202,5 @@ func TestSameTargetSharesOneServer(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `halt.slt:1: statement failed: ERROR: relation "h" already exists`) {
 		t.Errorf("second run did not report the existing table:\n%s", out.String())
-	}
-}
-
-func TestRunTOneSubtestPerFile(t *testing.T) {
-	srv := pgtest.Start(t)
-	sum := RunT(t, corpus("crlf.test", "include.slt"), Options{Label: "postgresql", Connect: freshDatabases(t, srv)})
-	if got, want := sum.String(), "11 passed, 0 failed, 1 skipped"; got != want {
-		t.Errorf("RunT summary = %q, want %q", got, want)
-	}
-	if len(sum.Files) != 2 {
-		t.Errorf("RunT returned %d file summaries, want 2", len(sum.Files))
 	}
 }

@@ -1,4 +1,4 @@
-// Package sqllogic is a sqllogictest runner: it parses SQLite-format .test
+// Package sqllogictest is a sqllogictest runner: it parses SQLite-format .test
 // files and sqllogictest-rs .slt files, runs them against anything that
 // speaks the PostgreSQL wire protocol (sqlgate, or a real PostgreSQL as the
 // oracle) through pgx's simple protocol, renders the text results the way
@@ -13,7 +13,8 @@
 // Failures are written to Options.Out as "file:line: message".
 //
 // Entry points: Run (the library; `sqlgate slt` prints Summary.String()),
-// RunT (one go test subtest per file), SameTarget (one shared target for
+// slttest.RunT (one go test subtest per file, in a package of its own so
+// the binary does not link package testing), SameTarget (one shared target for
 // every file, instead of a fresh one per file).
 //
 // Format notes (see shared/reference/engines.md §4):
@@ -30,4 +31,4 @@
 //   - Control records (hash-threshold, halt, control, include) are not
 //     counted; statement and query records, and records the parser could not
 //     understand, are. Records after a halt are not counted.
-package sqllogic
+package sqllogictest

@@ -118,6 +118,7 @@ func allFuncs() []*Func {
 	fs = append(fs, bpcharFuncs()...)
 	fs = append(fs, jsonCastOpFuncs()...)
 	fs = append(fs, dateBinFuncs()...)
+	fs = append(fs, percentileIntervalFuncs()...)
 	return fs
 }
 

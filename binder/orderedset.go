@@ -151,28 +151,29 @@ func (b *binder) bindPercentile(node ast.ExprNode, name string, fraction ast.Exp
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
 	}
 	var arr Expr
+	fn := "pg__" + name
 	if name == "percentile_cont" {
-		// double precision only: PostgreSQL's interval form is not here
+		// double precision, or interval (interpolated by interval
+		// arithmetic: exec/functions/percentileinterval.go)
 		key, _ := sortKeyOf(item)
 		probe, err := b.bindExpr(b.agg.input, key)
 		if err != nil {
 			return nil, err
 		}
-		if t := probe.Type(); !isNumber(t) && !isUnknown(t) {
-			if t.Kind == types.Interval {
-				return nil, b.errAt(node, sqlerr.NotSupported("percentile_cont over interval"))
+		if t := probe.Type(); t.Kind == types.Interval {
+			if arr, err = b.sortedValues(item, filter); err != nil {
+				return nil, err
 			}
+			fn += "_interval"
+		} else if !isNumber(t) && !isUnknown(t) {
 			return nil, b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function percentile_cont(%s, %s) does not exist", written, t.PGName()).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
-		}
-		arr, err = b.sortedValues(item, filter, types.Float64Type)
-		if err != nil {
+		} else if arr, err = b.sortedValues(item, filter, types.Float64Type); err != nil {
 			return nil, err
 		}
 	} else if arr, err = b.sortedValues(item, filter); err != nil {
 		return nil, err
 	}
-	fn := "pg__" + name
 	if multi {
 		fn += "_multi"
 	}

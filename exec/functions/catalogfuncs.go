@@ -732,7 +732,12 @@ func parseIdent(s string, strict bool) ([]string, error) {
 	}
 }
 
-var stringToArrayKernel = rowFunc(tTextArr, false, func(_ context.Context, a []any) (any, error) {
+var stringToArrayKernel = rowFunc(tTextArr, false, func(_ context.Context, a []any) (any, error) { return stringToArray(a) })
+
+// stringToArray splits a[0] at delimiter a[1] (one element per character
+// for a NULL delimiter, the whole string for an empty one), elements
+// equal to a[2] becoming NULL; NULL for a NULL string.
+func stringToArray(a []any) (any, error) {
 	s, ok := a[0].(string)
 	if !ok {
 		return nil, nil
@@ -768,7 +773,7 @@ var stringToArrayKernel = rowFunc(tTextArr, false, func(_ context.Context, a []a
 		out[i] = conv(p)
 	}
 	return out, nil
-})
+}
 
 // arrayToStringSpecialize renders elements with their type's output
 // function; NULL elements are skipped unless a replacement is given.

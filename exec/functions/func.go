@@ -120,6 +120,7 @@ func allFuncs() []*Func {
 	fs = append(fs, dateBinFuncs()...)
 	fs = append(fs, signalFuncs()...) // signals.go
 	fs = append(fs, statFuncs()...)   // statfuncs.go
+	fs = append(fs, percentileIntervalFuncs()...)
 	return fs
 }
 

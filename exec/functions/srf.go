@@ -30,7 +30,7 @@ type SetFunc struct {
 func IsSetFunc(name string) bool {
 	switch strings.ToLower(name) {
 	case "unnest", "generate_series", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "pg_partition_ancestors",
-		"regexp_matches", "regexp_split_to_table",
+		"regexp_matches", "regexp_split_to_table", "string_to_table",
 		"json_object_keys", "jsonb_object_keys", "json_array_elements", "jsonb_array_elements",
 		"json_array_elements_text", "jsonb_array_elements_text", "json_each", "jsonb_each", "json_each_text", "jsonb_each_text":
 		return true
@@ -108,6 +108,10 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 		}
 	case "regexp_matches", "regexp_split_to_table":
 		if f := resolveRegexSetFunc(lname, args); f != nil {
+			return f, nil
+		}
+	case "string_to_table":
+		if f := resolveStringToTable(args); f != nil { // strtotable.go
 			return f, nil
 		}
 	default:

@@ -1,0 +1,29 @@
+package functions
+
+import "github.com/sqlgate/sqlgate/types"
+
+// string_to_table(text, delimiter [, null_string]) is string_to_array's
+// elements as rows (PostgreSQL 15): no rows for a NULL string, one per
+// character for a NULL delimiter.
+func resolveStringToTable(args []types.T) *SetFunc {
+	if len(args) != 2 && len(args) != 3 {
+		return nil
+	}
+	want := make([]types.T, len(args))
+	for i, a := range args {
+		if !canCoerce(pgTypeOf(a), pgTypeOf(tText)) {
+			return nil
+		}
+		want[i] = tText
+	}
+	return &SetFunc{Name: "string_to_table", Args: want, Ret: tText, Rows: stringToTableRows}
+}
+
+func stringToTableRows(args []any) (func() (any, bool, error), error) {
+	v, err := stringToArray(args)
+	if err != nil {
+		return nil, err
+	}
+	items, _ := v.([]any)
+	return listRows(items), nil
+}

@@ -164,14 +164,8 @@ func (s *Store) commitStaged(r *request) {
 
 func (s *Store) writeStaged(r *request) result {
 	t, a := r.table, r.staged
-	t.mu.RLock()
-	dropped, altered := t.dropped, t.altered
-	t.mu.RUnlock()
-	if altered {
-		return result{err: errAltered(t.info.Path)}
-	}
-	if dropped || t.buckets[0].f == nil {
-		return result{err: undefinedTable(t.info.Path)}
+	if err := t.stagedTarget(); err != nil {
+		return result{err: err}
 	}
 	now := s.opts.Now().UnixMilli()
 	var order []*bucketWrite
@@ -232,4 +226,20 @@ func (s *Store) writeStaged(r *request) result {
 	}
 	s.publish(order)
 	return result{rows: a.rows}
+}
+
+// stagedTarget reports why a staged write (committed alone, after the
+// table's files were opened) can no longer go to t: an ALTER TABLE or a
+// drop since it began.
+func (t *tableState) stagedTarget() error {
+	t.mu.RLock()
+	dropped, altered := t.dropped, t.altered
+	t.mu.RUnlock()
+	if altered {
+		return errAltered(t.info.Path)
+	}
+	if dropped || t.buckets[0].f == nil {
+		return undefinedTable(t.info.Path)
+	}
+	return nil
 }

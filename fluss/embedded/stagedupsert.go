@@ -190,14 +190,8 @@ func (s *Store) commitStagedUpsert(r *request) {
 
 func (s *Store) writeStagedUpsert(r *request) result {
 	t, st := r.table, r.upstage
-	t.mu.RLock()
-	dropped, altered := t.dropped, t.altered
-	t.mu.RUnlock()
-	if altered {
-		return result{err: errAltered(t.info.Path)}
-	}
-	if dropped || t.buckets[0].f == nil {
-		return result{err: undefinedTable(t.info.Path)}
+	if err := t.stagedTarget(); err != nil { // staged.go
+		return result{err: err}
 	}
 	c := &stagedCommit{s: s, t: t, now: s.opts.Now().UnixMilli(), writes: make([]*bucketWrite, len(t.buckets)), logs: make([]*stagedLog, len(t.buckets))}
 	defer c.close()

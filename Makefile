@@ -6,7 +6,7 @@ LISTEN    ?= 127.0.0.1:5433
 DATA      ?= ./sqlgate-data
 FUZZTIME  ?= 10m
 
-.PHONY: all build run test deps test-go test-allocs test-slt test-cluster test-cluster-run vet fuzz fuzz-short soak soak-relop bench bench-go ledger proto clean
+.PHONY: all build run test deps test-go test-allocs test-slt test-cluster test-cluster-run vet fuzz fuzz-short soak soak-subscribe soak-copy soak-relop bench bench-go ledger proto clean
 
 all: build
 
@@ -56,7 +56,7 @@ test-cluster: build
 
 test-cluster-run:
 	@test -n "$$SQLGATE_FLUSS_BOOTSTRAP" || (echo "test-cluster-run: SQLGATE_FLUSS_BOOTSTRAP not set (use make test-cluster)"; exit 1)
-	$(GO) test -tags fluss_cluster -count=1 -timeout 8m -run 'Cluster' ./fluss/remote ./tests/reliability
+	$(GO) test -tags fluss_cluster -count=1 -timeout 8m -run 'Cluster' ./fluss/remote ./tests/reliability ./flightsql
 	./$(BIN) slt --parallel 2 --fluss "$$SQLGATE_FLUSS_BOOTSTRAP" --skips tests/sqllogic/fluss_cluster.skips \
 		tests/sqllogic/*.slt tests/sqllogic/generated/*.slt
 
@@ -97,6 +97,18 @@ fuzz-short:
 soak:
 	SQLGATE_CRASH_ROUNDS=200 SQLGATE_LOAD_SECONDS=120 $(GO) test -timeout 60m -run 'Crash|Load' ./...
 	SQLGATE_SOAK=1 $(GO) test -timeout 30m ./tests/isolation
+	@$(MAKE) --no-print-directory soak-subscribe
+
+# Issue 28 acceptance 3: 64 subscribers on one table, a writer committing
+# 10k rows/s for 60 s; logs latency (p50/p99) and RSS for bench/LEDGER.md.
+soak-subscribe:
+	SQLGATE_SUBSCRIBE_SOAK=64,10000,60 $(GO) test -timeout 20m -count=1 -v -run '^TestSubscribeSoak$$' ./tests/clients
+
+# Issue 33 acceptance 3: COPY of 100M generated six-column rows into a
+# primary-key and a log table, server peak RSS < 1 GiB, then a COPY killed
+# part way leaves nothing (needs ~15 GB of free disk; logs time and RSS).
+soak-copy:
+	SQLGATE_BIGCOPY_ROWS=100000000 $(GO) test -timeout 180m -run TestBigCopyBoundedMemory -v -count=1 ./tests/reliability
 
 # Issue 5 acceptance 3: GROUP BY over 100M generated rows, 512 MiB limit, peak RSS < 1 GiB.
 soak-relop:

@@ -227,8 +227,9 @@ func TestHarnessEndToEnd(t *testing.T) {
 	}
 	// 4 W1 metrics x 2 client counts, 2x W2 and W2 through Flight SQL into
 	// Go (plus into Python, when its packages are there), 2x W3, W4-W7,
-	// 2x W8 and W8 through Flight SQL ingest, 3x W9.
-	want := 8 + 3 + 2 + 4 + 3 + 3
+	// 2x W8, W8 COPY into a log table and W8 through Flight SQL ingest into
+	// a primary-key and a log table, 3x W9.
+	want := 8 + 3 + 2 + 4 + 5 + 3
 	if pythonReady(ctx) {
 		want += 2
 	}

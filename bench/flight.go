@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	afsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/jackc/pgx/v5"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -167,22 +168,21 @@ func (h *harness) runPythonW2(ctx context.Context) {
 	pg.Systems[sysSqlgate] = run("psycopg2", sgConn)
 }
 
+// createEventLog is the events table without its primary key: a Fluss
+// log table on sqlgate, a heap without an index on PostgreSQL.
+const createEventLog = `CREATE TABLE %s (id BIGINT, user_id INT, amount DOUBLE PRECISION, qty INT, name VARCHAR, ts TIMESTAMP(6))`
+
 // runFlightIngest is W8's bulk load through Flight SQL ingest: copyRows
 // events as Arrow batches of 65536 rows (built before the clock starts:
-// the loader already holds Arrow data) into a fresh table per run, against
-// PostgreSQL's COPY FROM STDIN binary of the "W8 COPY" figure.
+// the loader already holds Arrow data) into a fresh table per run, into the
+// primary-key table (against the "W8 COPY" figure's COPY FROM STDIN
+// binary) and into a log table (against a COPY binary into the same table,
+// both servers, measured here), so that one run has Flight ingest, sqlgate's
+// COPY binary and PostgreSQL's COPY binary of each kind side by side.
 func (h *harness) runFlightIngest(ctx context.Context) {
 	if h.sqlgate == nil || h.sqlgate.flightAddr == "" {
 		return
 	}
-	f := h.addFigure(&figure{Workload: fmt.Sprintf("W8 bulk load, %d rows (sqlgate: Flight SQL ingest of Arrow; PostgreSQL: COPY binary)", h.cfg.CopyRows),
-		Metric: "rows/s", Unit: "rows/s", HigherBetter: true, Systems: map[string]*stat{}})
-	for _, g := range h.figures {
-		if strings.HasPrefix(g.Workload, "W8 COPY") {
-			f.Systems[sysPostgres] = g.Systems[sysPostgres]
-		}
-	}
-	h.logf("W8 sqlgate Flight SQL ingest")
 	recs := eventBatches(h.cfg.CopyRows, 65536)
 	defer func() {
 		for _, r := range recs {
@@ -191,15 +191,73 @@ func (h *harness) runFlightIngest(ctx context.Context) {
 	}()
 	cl, err := afsql.NewClient(h.sqlgate.flightAddr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
-		f.Systems[sysSqlgate] = errStat(err)
+		h.addFigure(&figure{Workload: "W8 Flight SQL ingest", Metric: "rows/s", Systems: map[string]*stat{sysSqlgate: errStat(err)}})
 		return
 	}
 	defer cl.Close()
+	var pkCopy *figure
+	for _, g := range h.figures {
+		if strings.HasPrefix(g.Workload, "W8 COPY FROM STDIN binary, ") {
+			pkCopy = g
+		}
+	}
+	h.flightIngest(ctx, cl, recs, "a primary-key table", createEvents, pkCopy)
+	logCopy := h.addFigure(&figure{Workload: fmt.Sprintf("W8 COPY FROM STDIN binary into a log table, %d rows", h.cfg.CopyRows),
+		Metric: "rows/s", Unit: "rows/s", HigherBetter: true, Systems: map[string]*stat{}})
+	for _, t := range h.targets {
+		h.logf("W8 COPY into a log table %s", t.name)
+		logCopy.Systems[t.name] = h.copyLog(ctx, t)
+	}
+	h.flightIngest(ctx, cl, recs, "a log table", createEventLog, logCopy)
+}
+
+// copyLog is COPY FROM STDIN binary of copyRows events into a fresh log
+// table per run on t.
+func (h *harness) copyLog(ctx context.Context, t target) *stat {
+	conn, err := pgx.Connect(ctx, t.connString)
+	if err != nil {
+		return errStat(err)
+	}
+	defer conn.Close(context.Background())
+	run := 0
+	return h.repeat(ctx, func(ctx context.Context, _ bool) (float64, error) {
+		run++
+		table := "events_log_" + strconv.Itoa(run)
+		if _, err := conn.Exec(ctx, fmt.Sprintf(createEventLog, table)); err != nil {
+			return 0, err
+		}
+		start := time.Now()
+		if err := copyEvents(ctx, conn, table, 1, h.cfg.CopyRows); err != nil {
+			return 0, err
+		}
+		elapsed := time.Since(start)
+		var n int64
+		if err := conn.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+			return 0, err
+		}
+		if n != h.cfg.CopyRows {
+			h.mismatch("W8 COPY into a log table", t.name, fmt.Sprintf("%d rows after load, want %d", n, h.cfg.CopyRows))
+		}
+		_, _ = conn.Exec(ctx, "DROP TABLE "+table)
+		return float64(h.cfg.CopyRows) / elapsed.Seconds(), nil
+	})
+}
+
+// flightIngest measures Flight SQL ingest of recs into a fresh table per
+// run made by ddl, with PostgreSQL's cell taken from copyF (its COPY binary
+// into the same kind of table).
+func (h *harness) flightIngest(ctx context.Context, cl *afsql.Client, recs []arrow.RecordBatch, kind, ddl string, copyF *figure) {
+	f := h.addFigure(&figure{Workload: fmt.Sprintf("W8 bulk load into %s, %d rows (sqlgate: Flight SQL ingest of Arrow; PostgreSQL: COPY binary)", kind, h.cfg.CopyRows),
+		Metric: "rows/s", Unit: "rows/s", HigherBetter: true, Systems: map[string]*stat{}})
+	if copyF != nil {
+		f.Systems[sysPostgres] = copyF.Systems[sysPostgres]
+	}
+	h.logf("W8 sqlgate Flight SQL ingest into %s", kind)
 	run := 0
 	f.Systems[sysSqlgate] = h.repeat(ctx, func(ctx context.Context, _ bool) (float64, error) {
 		run++
 		table := "events_ingest_" + strconv.Itoa(run)
-		if _, err := cl.ExecuteUpdate(ctx, fmt.Sprintf(createEvents, table)); err != nil {
+		if _, err := cl.ExecuteUpdate(ctx, fmt.Sprintf(ddl, table)); err != nil {
 			return 0, err
 		}
 		rdr, err := array.NewRecordReader(recs[0].Schema(), recs)
@@ -225,31 +283,12 @@ func (h *harness) runFlightIngest(ctx context.Context) {
 // eventBatches are events 1..rows as Arrow batches of the events table's
 // schema.
 func eventBatches(rows int64, per int) []arrow.RecordBatch {
-	schema := arrow.NewSchema([]arrow.Field{
-		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "user_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-		{Name: "amount", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-		{Name: "qty", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
-		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond}, Nullable: true},
-	}, nil)
+	schema := eventsSchema() // importw.go
 	var recs []arrow.RecordBatch
 	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	defer b.Release()
 	for lo := int64(1); lo <= rows; lo += int64(per) {
-		for id := lo; id < lo+int64(per) && id <= rows; id++ {
-			e := makeEvent(id)
-			b.Field(0).(*array.Int64Builder).Append(e.ID)
-			b.Field(1).(*array.Int32Builder).Append(e.UserID)
-			if e.AmountValid {
-				b.Field(2).(*array.Float64Builder).Append(e.Amount)
-			} else {
-				b.Field(2).AppendNull()
-			}
-			b.Field(3).(*array.Int32Builder).Append(e.Qty)
-			b.Field(4).(*array.StringBuilder).Append(e.Name)
-			b.Field(5).(*array.TimestampBuilder).Append(arrow.Timestamp(e.TS.UnixMicro()))
-		}
+		appendEvents(b, lo, min(lo+int64(per)-1, rows))
 		recs = append(recs, b.NewRecordBatch())
 	}
 	return recs

@@ -53,6 +53,7 @@ func run() int {
 	pgDurable := flag.Bool("pg-durable", false, "run PostgreSQL with fsync, synchronous_commit and full_page_writes on (as sqlgate always syncs its commits)")
 	w10Clients := flag.String("w10-clients", "1,8,32", "comma-separated client counts of W10")
 	w10Hot := flag.Bool("w10-hot", true, "also run W10 on a hot set of keys")
+	importRows := flag.Int64("import-rows", 10_000_000, "rows of W11's Parquet file (importw.go)")
 	flag.Parse()
 
 	cfg := config{Rows: 10_000_000, Quick: *quick, Warmups: *warmups, Runs: 5, W1Duration: 3 * time.Second,
@@ -72,6 +73,7 @@ func run() int {
 	cfg.W1Clients = clientCounts("--w1-clients", *w1Clients)
 	cfg.W10Clients = clientCounts("--w10-clients", *w10Clients)
 	cfg.W10Hot, cfg.PGDurable = *w10Hot, *pgDurable
+	cfg.ImportRows = *importRows
 	cfg.CopyRows = min(cfg.Rows, 1_000_000)
 	if *quick {
 		// The quick mode's two-minute budget; the row counts are in the table.
@@ -262,6 +264,9 @@ func benchmark(ctx context.Context, cfg config, serverBin string, prof profiles,
 	}
 	if h.cfg.Workloads["W10"] { // writes: only when asked for (--workloads W10)
 		h.runW10(ctx)
+	}
+	if h.cfg.Workloads["W11"] { // a 10M-row file: only when asked for (importw.go)
+		h.runW11(ctx)
 	}
 	if h.enabled("W2") {
 		h.figures = append(h.figures, peakW2)

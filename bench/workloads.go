@@ -50,6 +50,8 @@ type config struct {
 	// PGDurable: PostgreSQL runs with fsync and synchronous_commit on.
 	PGDurable bool `json:"pg_durable"`
 	Workloads map[string]bool
+	// ImportRows is the size of W11's Parquet file (importw.go).
+	ImportRows int64 `json:"import_rows,omitempty"`
 }
 
 // harness runs the workloads and collects the figures.

@@ -15,6 +15,7 @@ import (
 var aggregateNames = map[string]bool{
 	"count": true, "sum": true, "avg": true, "min": true, "max": true,
 	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
+	"bit_and": true, "bit_or": true, "bit_xor": true,
 	"stddev": true, "stddev_samp": true, "stddev_pop": true,
 	"variance": true, "var_samp": true, "var_pop": true,
 	"pg__variance": true, "pg__stddev": true, // VARIANCE( and STDDEV( as sql's rewrite hands them over (aggName)
@@ -218,6 +219,7 @@ func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args 
 		return nil, b.errAt(node, err.(*sqlerr.Error))
 	}
 	call.T = t
+	call.Arrays = name == "array_agg" && len(argTypes) == 1 && argTypes[0].Kind == types.Array
 	idx := len(st.keys) + len(st.calls)
 	st.calls = append(st.calls, call)
 	return &aggRef{Index: idx, Name: name, T: t}, nil
@@ -325,6 +327,10 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 		if a.Kind == types.Bool {
 			return types.BoolType, nil
 		}
+	case "bit_and", "bit_or", "bit_xor":
+		if a.Kind == types.Int16 || a.Kind == types.Int32 || a.Kind == types.Int64 {
+			return a, nil
+		}
 	case "array_agg":
 		return types.ArrayOf(a), nil
 	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
@@ -400,6 +406,9 @@ func (b *binder) bindJSONAggregate(node ast.ExprNode, name string, args []ast.Ex
 		e, err := b.bindAggregateCallFiltered(node, "array_agg", []ast.ExprNode{a}, distinct, filter, order)
 		if err != nil {
 			return nil, err
+		}
+		if r, ok := e.(*aggRef); ok { // json_agg keeps NULL and unequal arrays
+			b.agg.calls[r.Index-len(b.agg.keys)].Arrays = false
 		}
 		parts[i] = e
 	}

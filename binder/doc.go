@@ -19,6 +19,8 @@
 // a ROW value (pg__field), bitwise.go the integer & | << >>, udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
+// filetables.go read_parquet / read_arrow / read_csv in FROM (a FileTable
+// whose columns the optional FileCatalog reads from the file),
 // maps.go MAP lookup by key, rows.go ROW(...) record constructors (the
 // rewrite's pg__row and TiDB's RowExpr) and assignment of ROW and MAP
 // values, nestednotnull.go a null visible at bind time where a column's

@@ -412,6 +412,9 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	if lt.Kind == types.Row && rt.Kind == types.Row && op.IsComparison() {
 		return b.makeRowComparison(n, op, l, r)
 	}
+	if isJSONBComparison(op, lt, rt) {
+		return b.bindJSONBCompare(n, op, l, r) // jsonbops.go
+	}
 	if op == OpSub && isJSONBType(lt) {
 		return b.bindJSONBDelete(n, l, r) // jsonbops.go
 	}
@@ -808,6 +811,12 @@ func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 			// text as written, as ParseTextIn gives it: the literal's
 			// value is already that string, boxed once
 			v = x.Value
+		} else if t.Kind == types.Interval {
+			// A literal is read with the qualifier (INTERVAL '1' DAY is a
+			// day), as PostgreSQL passes the typmod to interval_in for a
+			// constant; a run-time text -> interval cast reads it without
+			// and then truncates (exec's cast, types.ParseTextIn).
+			v, err = types.ParseIntervalAs(s, t)
 		} else {
 			// A timestamptz literal without an offset is in the session's zone.
 			v, err = types.ParseTextIn(s, t, functions.LocationOf(b.ctx))

@@ -70,6 +70,9 @@ func (b *binder) callFunction(n ast.Node, name string, args []Expr) (Expr, error
 	if e, ok, err := b.bindArrayPolyCall(n, name, args); ok { // arrayfuncs.go
 		return e, err
 	}
+	if e, ok, err := b.fuseJSONCast(n, name, args); ok { // jsonfuse.go
+		return e, err
+	}
 	var typeBuf [4]types.T // Resolve reads the types only: most calls' fit on the stack
 	argTypes := typeBuf[:0]
 	for _, a := range args {
@@ -135,6 +138,9 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	tn, err := sql.ParseTypeName(typeText)
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", typeText))
+	}
+	if isRecordTarget(tn) {
+		return b.bindRecordCast(s, n) // recordcast.go
 	}
 	target, err := typeFromName(tn)
 	if err != nil {
@@ -260,6 +266,9 @@ func castable(a, b types.T) bool {
 	if a.Kind == types.Time && b.Kind == types.Time {
 		return true // another precision: rounded to the target's
 	}
+	if a.Kind == types.Interval && b.Kind == types.Interval {
+		return true // another qualifier or precision: truncated, rounded
+	}
 	if a.Kind == types.Time && b.Kind == types.Interval || a.Kind == types.Interval && b.Kind == types.Time {
 		return true // a time of day as an interval, an interval's time part as a time
 	}
@@ -328,7 +337,13 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 	case "timestamptz", "timestamp_ltz", "timestamp with time zone":
 		t = types.TimestampTZType(arg(0, 6))
 	case "interval":
-		t = types.T{Kind: types.Interval}
+		// INTERVAL DAY TO SECOND, INTERVAL(3): the qualifier is kept, for
+		// the cast to read and truncate by.
+		it, err := types.IntervalTypeOf(tn.IntervalFields, arg(0, -1))
+		if err != nil {
+			return types.T{}, err
+		}
+		t = it
 	case "oid":
 		t = types.T{Kind: types.Oid}
 	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "json", "jsonb", "uuid":

@@ -22,3 +22,35 @@ func (b *binder) bindJSONBDelete(n ast.Node, l, r Expr) (Expr, error) {
 	}
 	return b.callFunction(n, "jsonb_delete", []Expr{l, r})
 }
+
+// bindJSONBCompare binds jsonb < <= = <> >= > jsonb as jsonb_cmp(l, r) op
+// 0: jsonb orders by its own rules (exec/functions/jsonbcmp.go), not by
+// its text ('{}' < '{"a": 1}', '1.0' = '1'). An unknown literal side is
+// read as jsonb.
+func (b *binder) bindJSONBCompare(n ast.Node, op Op, l, r Expr) (Expr, error) {
+	var err error
+	if isUnknown(l.Type()) {
+		if l, err = b.coerceUnknown(n, l, types.JSONBType); err != nil {
+			return nil, err
+		}
+	}
+	if isUnknown(r.Type()) {
+		if r, err = b.coerceUnknown(n, r, types.JSONBType); err != nil {
+			return nil, err
+		}
+	}
+	c, err := b.callFunction(n, "jsonb_cmp", []Expr{l, r})
+	if err != nil {
+		return nil, err
+	}
+	return b.makeBinary(n, op, c, &Const{Value: int64(0), T: types.Int32Type})
+}
+
+// isJSONBComparison reports whether op between types lt and rt is a jsonb
+// comparison (jsonb on one side, jsonb or an unknown literal on the other).
+func isJSONBComparison(op Op, lt, rt types.T) bool {
+	if op < OpEq || op > OpGe {
+		return false
+	}
+	return isJSONBType(lt) && (isJSONBType(rt) || isUnknown(rt)) || isUnknown(lt) && isJSONBType(rt)
+}

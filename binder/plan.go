@@ -254,6 +254,9 @@ type AggCall struct {
 	Filter   Expr // nil: none
 	OrderBy  []SortKey
 	T        types.T
+	// Arrays marks a user's array_agg(anyarray), which refuses NULL,
+	// empty and unequal arrays (json_agg's inner array_agg does not).
+	Arrays bool
 }
 
 func (a AggCall) String() string {

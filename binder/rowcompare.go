@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // Row comparisons: (a, b) op (c, d), ROW(...) op ROW(...) and any two
@@ -23,6 +24,10 @@ import (
 
 // makeRowComparison expands a comparison of two ROW values.
 func (b *binder) makeRowComparison(n ast.Node, op Op, l, r Expr) (Expr, error) {
+	if (isNullRecord(l) || isNullRecord(r)) && op != OpIsDistinct && op != OpIsNotDistinct {
+		// NULL::record (recordcast.go): record_eq and its kin are strict
+		return &Const{Value: nil, T: types.BoolType}, nil
+	}
 	ls, rs := b.rowElements(l), b.rowElements(r)
 	if len(ls) != len(rs) {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "unequal number of entries in row expressions"))

@@ -52,6 +52,9 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 	// The arguments see no FROM item of this level (no LATERAL), but do
 	// see the enclosing query of a correlated subquery.
 	s := &scope{tables: map[string]bool{}}
+	if n, ok, err := b.bindFileTable(f, name, alias, ord, colNames); ok { // filetables.go
+		return n, err
+	}
 	if !functions.IsSetFunc(name) && len(b.udfs().Tables(name)) == 0 {
 		return b.bindScalarFromItem(s, f, name, alias, explicit, ord, colNames)
 	}

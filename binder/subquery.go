@@ -62,9 +62,12 @@ func (b *binder) bindSubqueryPlan(s *scope, q ast.ResultSetNode) (Node, []Expr, 
 		ns.parent = b.outer
 		b.outer = &ns
 		b.corr = &corrState{outer: &ns, slots: map[int]int{}, parent: prevCorr}
-	} else {
-		b.corr = nil // a derived table cannot see the enclosing row (no LATERAL)
 	}
+	// A derived table (s nil) sees no sibling FROM item (no LATERAL), but
+	// inside a subquery it sees the enclosing queries' rows, as in
+	// PostgreSQL: b.corr stays the subquery's, so that its outer
+	// references are the subquery's (pgcli's foreign-key query reads
+	// fk.confkey in a FROM subquery of a scalar subquery).
 	b.agg = nil
 	corr := b.corr
 	defer func() { b.outer, b.agg, b.corr = prevOuter, prevAgg, prevCorr }()

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -115,7 +116,7 @@ func (b *binder) bindWindowCall(n *ast.WindowFuncExpr) (Expr, error) {
 	call := WindowCall{Func: name}
 	star := name == "count" && len(n.Args) == 1 && isStarArg(n.Args[0])
 	if !star {
-		for _, a := range n.Args {
+		for _, a := range lagOffsetArgs(name, n.Args) {
 			e, err := st.bind(a)
 			if err != nil {
 				return nil, err
@@ -233,4 +234,18 @@ func resolveWinRefs(e Expr, base int) Expr {
 	}
 	out, _ := MapChildren(e, func(c Expr) (Expr, error) { return resolveWinRefs(c, base), nil })
 	return out
+}
+
+// lagOffsetArgs undoes sql's rewrite of lag/lead with an offset TiDB
+// cannot parse (sql/lagoffset.go): lag(pg__lag_offset(x, off), 1, d) is
+// lag(x, off, d).
+func lagOffsetArgs(name string, args []ast.ExprNode) []ast.ExprNode {
+	if name != "lag" && name != "lead" || len(args) < 2 {
+		return args
+	}
+	m, ok := args[0].(*ast.FuncCallExpr)
+	if !ok || m.FnName.L != sql.LagOffsetMarker || len(m.Args) != 2 {
+		return args
+	}
+	return append([]ast.ExprNode{m.Args[0], m.Args[1]}, args[2:]...)
 }

@@ -44,7 +44,11 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 		return nil, sqlerr.New(sqlerr.InternalError, "COPY statement without details")
 	}
 	if !c.From {
-		return s.prepareCopyTo(ctx, st)
+		ps, err := s.prepareCopyTo(ctx, st)
+		if err != nil || c.File == "" {
+			return ps, err
+		}
+		return fileCopy(ps), nil // copyfile.go
 	}
 	path := s.copyPath(ctx, c)
 	if err := systemTable(path); err != nil {
@@ -60,7 +64,11 @@ func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statemen
 	if err != nil {
 		return nil, err
 	}
-	return &statement{sess: s, parsed: st, cols: cols}, nil
+	ps := &statement{sess: s, parsed: st, cols: cols}
+	if c.File != "" {
+		return fileCopy(ps), nil // copyfile.go
+	}
+	return ps, nil
 }
 
 // copyPath is COPY's table, an unqualified name found over the search path.
@@ -123,6 +131,14 @@ func (s *session) prepareCopyTo(ctx context.Context, st *sql.Statement) (*statem
 		}
 		return nil, err
 	}
+	if len(stmts) == 1 && stmts[0].Kind == sql.Subscribe {
+		ps, err := s.prepareOne(ctx, stmts[0], nil) // subscribe.go
+		if err != nil {
+			return nil, err
+		}
+		ps.parsed = st
+		return ps, nil
+	}
 	if len(stmts) != 1 || stmts[0].Kind != sql.Select {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "COPY (query) TO supports only SELECT queries")
 	}
@@ -149,7 +165,9 @@ func (ps *statement) CopyColumns() []pgwire.ResultColumn { return ps.cols }
 
 // CopyOptions are the COPY's format options; zero for other statements.
 func (ps *statement) CopyOptions() pgwire.CopyOptions {
-	if ps.parsed.Kind != sql.Copy || ps.parsed.Copy == nil {
+	if ps.parsed.Kind != sql.Copy || ps.parsed.Copy == nil || ps.file != nil {
+		// a server-side file's COPY is no COPY sub-protocol: it runs
+		// like any statement and answers with its tag
 		return pgwire.CopyOptions{}
 	}
 	c := ps.parsed.Copy
@@ -214,34 +232,26 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 		}
 	}
 
-	var batches []arrow.RecordBatch
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
+	// Inside a transaction block (or a pipeline's implicit transaction),
+	// each batch joins the transaction as it is decoded: the transaction
+	// makes the COPY atomic, and stages it on disk when it grows large
+	// (txnspill.go).
 	rows, err := ps.eachBatch(ctx, src, func(b arrow.RecordBatch) error {
-		batches = append(batches, b)
-		return nil
-	})
-	if err != nil {
-		return "", err
-	}
-	if rows == 0 {
-		return "COPY 0", nil
-	}
-	rec, err := ps.copyRecord(info, batches, rows)
-	if err != nil {
-		return "", err
-	}
-	defer rec.Release()
-	if info.HasPrimaryKey() {
-		if err = t.LockInsert(ctx, rec); err == nil {
-			_, err = t.Upsert(ctx, rec, fluss.UpsertOptions{})
+		rec, err := ps.copyRecord(info, []arrow.RecordBatch{b}, b.NumRows())
+		b.Release()
+		if err != nil {
+			return err
 		}
-	} else {
-		_, err = t.Append(ctx, rec)
-	}
+		defer rec.Release()
+		if info.HasPrimaryKey() {
+			if err = t.LockInsert(ctx, rec); err == nil {
+				_, err = t.Upsert(ctx, rec, fluss.UpsertOptions{})
+			}
+		} else {
+			_, err = t.Append(ctx, rec)
+		}
+		return err
+	})
 	if err != nil {
 		return "", err
 	}
@@ -252,13 +262,11 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 // takes a write in parts: each decoded batch goes to the store as it
 // arrives (encoded there while the next one is decoded) and the store writes
 // them at the end as one write, so that the COPY stays atomic. The implicit
-// transaction holds no rows (only the COPY's locks). A primary-key table's
-// upsert (keyed) holds its parts in the store's memory until it commits, so
-// the transaction's limit still bounds what the COPY hands over; a log
-// table's append stages them on disk (fluss.BulkAppender), so it is bounded
-// by the disk alone (53100 when full).
+// transaction holds no rows (only the COPY's locks). The store stages
+// what it is handed on disk (a log table's batches as they come, a
+// primary-key table's sorted runs past a memory budget), so a COPY of any
+// size is bounded by the disk alone (53100 when full).
 func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, info fluss.TableInfo, pt *pendingTable, up fluss.BulkUpsert, keyed bool) (string, error) {
-	tx := pt.tx
 	defer up.Discard()
 	rows, err := ps.eachBatch(ctx, src, func(b arrow.RecordBatch) error {
 		rec, err := ps.copyRecord(info, []arrow.RecordBatch{b}, b.NumRows())
@@ -272,9 +280,6 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 		}
 		if !keyed {
 			return up.Add(ctx, rec)
-		}
-		if err := tx.charge(rec); err != nil {
-			return err
 		}
 		// Its keys are locked like an INSERT's (the whole table, for a
 		// large COPY nobody else is writing), until the implicit

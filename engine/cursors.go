@@ -25,7 +25,10 @@ import (
 // any of them. A cursor declared without SCROLL or NO SCROLL is NO SCROLL:
 // PostgreSQL makes such a cursor scrollable only when its plan happens to
 // support backward scans, and documents that backward motion needs SCROLL;
-// sqlgate keeps the memory bound instead.
+// sqlgate keeps the memory bound instead. Except WITH HOLD: a hold cursor
+// keeps every row anyway (it is materialised at COMMIT), so without NO
+// SCROLL it scrolls, as PostgreSQL's does over any plan it can run
+// backward (pg_cursors.is_scrollable says so from the declaration on).
 //
 // FETCH and MOVE follow PostgreSQL's DoPortalFetch / PortalRunSelect step
 // for step (fetchPortal, runSelect), including their position bookkeeping
@@ -55,12 +58,17 @@ type cursor struct {
 	statement  string // the query string the DECLARE came from
 	hold       bool
 	scrollable bool
-	created    time.Time
-	cols       []pgwire.ResultColumn
+	// binary: DECLARE BINARY (a simple Query's FETCH sends binary rows).
+	binary  bool
+	created time.Time
+	cols    []pgwire.ResultColumn
 	// res is the running query; nil once read to its end. cancel ends
 	// its context, which outlives the DECLARE's.
 	res    pgwire.Result
 	cancel context.CancelFunc
+	// sub is the subscription of a cursor over SUBSCRIBE
+	// (subscribecursor.go); res is nil then.
+	sub *subscription
 	// inTxn: declared in the open transaction (a ROLLBACK drops it);
 	// depth: how many savepoints the transaction had then (a ROLLBACK TO
 	// one of them, or an earlier one, drops it).
@@ -128,16 +136,17 @@ func (s *session) prepareFetch(ps *statement) *statement {
 	c := ps.parsed.DDL.Cursor
 	if cur := s.cursors.get(c.Name); cur != nil && !c.Move {
 		ps.cols = cur.cols
+		ps.binary = cur.binary // cursorparams.go
 	}
 	return ps
 }
 
 // execCursor runs DECLARE, FETCH / MOVE and CLOSE.
-func (s *session) execCursor(ctx context.Context, ps *statement) (pgwire.Result, error) {
+func (s *session) execCursor(ctx context.Context, ps *statement, params []any) (pgwire.Result, error) {
 	c := ps.parsed.DDL.Cursor
 	switch ps.parsed.Kind {
 	case sql.DeclareCursor:
-		return s.declareCursor(ctx, ps, c)
+		return s.declareCursor(ctx, ps, c, params)
 	case sql.CloseCursor:
 		if c.All {
 			s.cursors.closeAll()
@@ -153,6 +162,12 @@ func (s *session) execCursor(ctx context.Context, ps *statement) (pgwire.Result,
 	if cur == nil {
 		return nil, undefinedCursor(c.Name)
 	}
+	if cur.sub != nil {
+		return s.fetchSubscribe(ctx, cur, c) // subscribecursor.go
+	}
+	if c.Timeout != "" {
+		return nil, sqlerr.New(sqlerr.SyntaxError, "FETCH ... WITH (timeout) applies to cursors over SUBSCRIBE only")
+	}
 	out := &fetchResult{verb: "FETCH", mem: s.eng.mem}
 	if c.Move {
 		out.verb = "MOVE"
@@ -166,10 +181,7 @@ func (s *session) execCursor(ctx context.Context, ps *statement) (pgwire.Result,
 	return out, nil
 }
 
-func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.CursorStmt) (pgwire.Result, error) {
-	if c.Binary {
-		return nil, sqlerr.NotSupported("DECLARE BINARY CURSOR (declare the cursor without BINARY, or use the extended protocol's binary result format)")
-	}
+func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.CursorStmt, params []any) (pgwire.Result, error) {
 	block := s.txStatus != 'I' || s.held
 	if !c.Hold && !block {
 		return nil, sqlerr.New(sqlerr.NoActiveSQLTransaction, "DECLARE CURSOR can only be used in transaction blocks")
@@ -181,20 +193,24 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 	if err != nil {
 		return nil, err
 	}
+	if len(stmts) == 1 && stmts[0].Kind == sql.Subscribe {
+		return s.declareSubscribe(ctx, ps, c, stmts[0], block) // subscribecursor.go
+	}
 	if len(stmts) != 1 || stmts[0].Kind != sql.Select {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", strconv.Quote(c.Query))
 	}
-	qps, err := s.prepareOne(ctx, stmts[0], nil)
+	// The query's parameters are the DECLARE's (cursorparams.go).
+	qps, err := s.prepareOne(ctx, stmts[0], ps.params)
 	if err != nil {
 		return nil, err
 	}
-	if len(qps.params) > 0 {
-		return nil, sqlerr.NotSupported("parameters in DECLARE CURSOR's query")
+	if err := cursorParams(qps, params); err != nil {
+		return nil, err
 	}
 	// The cursor's execution outlives this statement (whose context the
 	// wire server ends with it) and keeps its values (clock, session).
 	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	res, err := qps.execute(cctx, nil)
+	res, err := qps.execute(cctx, params)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -203,7 +219,8 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 	if s.tx != nil {
 		depth = len(s.tx.savepoints)
 	}
-	cur := &cursor{name: c.Name, statement: ps.source, hold: c.Hold, scrollable: c.Scroll, depth: depth,
+	scrollable := c.Scroll || c.Hold && !c.NoScroll
+	cur := &cursor{name: c.Name, statement: ps.source, hold: c.Hold, scrollable: scrollable, binary: c.Binary, depth: depth,
 		created: time.Now(), cols: qps.cols, res: res, cancel: cancel, inTxn: block,
 		first: 1, total: -1, atStart: true}
 	if cur.statement == "" {
@@ -266,6 +283,10 @@ func (s *session) listCursors() []functions.Cursor {
 }
 
 func (c *cursor) close() {
+	if c.sub != nil {
+		c.sub.Close()
+		c.sub = nil
+	}
 	if c.res != nil {
 		c.res.Close()
 		c.res = nil

@@ -37,6 +37,10 @@ func (s *session) prepareDDL(ctx context.Context, ps *statement) (*statement, er
 		return s.prepareExecute(ctx, ps)
 	case sql.FetchCursor:
 		return s.prepareFetch(ps), nil // cursors.go
+	case sql.DeclareCursor:
+		return s.prepareDeclare(ctx, ps) // cursorparams.go
+	case sql.Subscribe:
+		return s.prepareSubscribe(ctx, ps) // subscribe.go
 	}
 	return ps, nil
 }
@@ -87,7 +91,7 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 	d := st.DDL
 	switch st.Kind {
 	case sql.DeclareCursor, sql.FetchCursor, sql.CloseCursor:
-		return s.execCursor(ctx, ps) // cursors.go
+		return s.execCursor(ctx, ps, params) // cursors.go
 	case sql.CreateSchema, sql.DropSchema, sql.ShowDatabases:
 		return s.schemaStatement(ctx, st)
 	case sql.ShowCreateTable:

@@ -13,7 +13,10 @@
 // (altertable.go), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
 // the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go),
 // cursors (DECLARE, FETCH, MOVE, CLOSE and pg_cursors: cursors.go, whose
-// comment says how they stream and end with transactions)
+// comment says how they stream and end with transactions; BINARY and $n
+// parameters: cursorparams.go), SUBSCRIBE (subscribe.go: a table's
+// changelog followed as it commits, the query run over each batch of
+// changes; its cursors: subscribecursor.go)
 // and temporary tables in the session's pg_temp_N (temptables.go).
 //
 // Outside a transaction block each statement's writes are its own implicit
@@ -62,4 +65,16 @@
 // embedded store and a Fluss cluster), and nextval is not rolled back, as
 // in PostgreSQL. A store without sequences refuses them, and SERIAL and
 // identity columns with them, with 0A000.
+//
+// What the server's observers read of a statement (server/activity,
+// server/stmtlog): TableAccess (tableaccess.go) names the stored tables it
+// scanned, looked up by key or wrote, for pg_stat_user_tables;
+// PlanSummary (plansummary.go) is its plan in one line for the slow-query
+// log; log_min_duration_statement (logsettings.go) is a superuser-only
+// setting whose default the server sets (Options.Settings).
+// Server-side files (copyfile.go, filetables.go): COPY ... FROM 'file' /
+// TO 'file' runs the statement of the same COPY from STDIN / to STDOUT
+// over a file of --file-dir (package fileio), superusers only;
+// read_parquet, read_arrow and read_csv are the binder's FileCatalog,
+// opened by the plan's file_scan when it runs.
 package engine

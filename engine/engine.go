@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fileio"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/meta"
@@ -33,9 +34,13 @@ type Options struct {
 	// they spill (or fail with 53200); 0 = 1 GiB.
 	QueryMemoryLimit int64
 	// TransactionMemoryLimit bounds the bytes of uncommitted writes a
-	// transaction (or one write statement, or a COPY) holds until it
-	// commits (53200 beyond); 0 = 4 GiB.
+	// transaction (or one write statement, or a COPY) holds in memory
+	// until it commits (53200 beyond); 0 = 4 GiB.
 	TransactionMemoryLimit int64
+	// TransactionSpillBytes is the size of uncommitted writes from which
+	// a transaction's plain writes to one table are staged on disk by the
+	// store instead (txnspill.go): 0 = 64 MiB, negative = never.
+	TransactionSpillBytes int64
 	// SpillDir is where operators spill; "" = the system's temporary directory.
 	SpillDir string
 	// Virtual serves pg_catalog and information_schema; nil: none.
@@ -50,6 +55,15 @@ type Options struct {
 	// Locks bounds the row-lock manager (used when the store is
 	// fluss.RowLockable).
 	Locks rowlock.Options
+	// Settings are the server's defaults of session settings, over the
+	// built-in ones (log_min_duration_statement from the command line).
+	Settings map[string]string
+	// CopyProgress receives the progress of file COPYs
+	// (pg_stat_progress_copy; copyprogress.go); nil: not reported.
+	CopyProgress CopyProgress
+	// FileDir is the directory server-side COPY and read_parquet /
+	// read_csv may use (copyfile.go); nil: server-side files are off.
+	FileDir *fileio.Dir
 }
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.
@@ -123,10 +137,10 @@ func (e *Engine) NewSession(ctx context.Context, info pgwire.SessionInfo) (pgwir
 		eng:      e,
 		parser:   sql.NewParser(),
 		info:     info,
-		settings: defaultSettings(info),
 		txStatus: 'I',
 		changed:  map[string]string{},
 	}
+	s.settings = s.defaults()
 	s.statusFn, s.setFn, s.preparedFn = s.Status, s.setConfig, s.preparedStatements
 	s.cursorsFn = s.listCursors
 	s.parser.SetDatabase(info.Database) // db.schema.table names (sql/catalogs.go)

@@ -61,6 +61,7 @@ type recordingCatalog struct {
 	parse  func(string) ([]*sql.Statement, error)
 	seen   []tableRef
 	udfs   *udf.Registry
+	files  *session // read_parquet and read_csv (filetables.go)
 }
 
 // UDFs are the server's Go UDFs (binder.UDFCatalog).

@@ -151,6 +151,7 @@ func (s *session) chain(on bool) {
 // newTxn starts a transaction's state, with the session's lock owner.
 func (s *session) newTxn() *txn {
 	tx := newTxn(s.eng.opts.TransactionMemoryLimit)
+	tx.spillAt = spillLimit(s.eng.opts.TransactionSpillBytes) // txnspill.go
 	if s.eng.locks != nil {
 		if s.rowLocks == nil {
 			s.rowLocks = s.eng.locks.NewTxn(int32(s.info.ProcessID))
@@ -388,7 +389,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if st.Sequence != nil { // sequences.go
 		return ps, nil
 	}
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.opts.UDFs, views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView, files: s}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions.
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
@@ -515,6 +516,12 @@ type statement struct {
 	// source is the whole query string the statement came from (a
 	// PREPARE's, for pg_prepared_statements.statement).
 	source string
+	// sub is a SUBSCRIBE's plan, bare or in COPY (subscribe.go).
+	sub *subscribePlan
+	// binary: a FETCH from a BINARY cursor (cursorparams.go).
+	binary bool
+	// file is set on COPY to or from a server-side file (copyfile.go).
+	file *copyFile
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -544,8 +551,14 @@ func (ps *statement) Execute(ctx context.Context, params []any) (pgwire.Result, 
 func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, error) {
 	s := ps.sess
 	s.stmtText = ps.parsed.Text
+	if ps.sub != nil {
+		return s.execSubscribe(ctx, ps) // subscribe.go
+	}
 	if ps.parsed.DDL != nil {
 		return s.execDDL(ctx, ps, params)
+	}
+	if ps.file != nil {
+		return s.execCopyFile(ctx, ps, params) // copyfile.go
 	}
 	switch ps.parsed.Kind {
 	case sql.Set, sql.Reset:
@@ -654,8 +667,8 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 				return nil, err
 			}
 			s.tx.releaseSavepoint(i)
-		} else {
-			s.tx.savepoint(name)
+		} else if err := s.tx.savepoint(name); err != nil {
+			return nil, err
 		}
 		return tagOnly(savepointVerb(ps.parsed.Kind)), nil
 	case sql.Deallocate:
@@ -1002,7 +1015,7 @@ func (s *session) noTxnBlock(what string) error {
 
 func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 	if st.ResetAll {
-		for k, v := range defaultSettings(s.info) {
+		for k, v := range s.defaults() { // logsettings.go
 			if s.settings[k] != v {
 				s.settings[k] = v
 				if reported[k] {
@@ -1022,7 +1035,7 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 	var v string
 	switch {
 	case st.Reset || st.Default:
-		v = defaultSettings(s.info)[name]
+		v = s.defaults()[name]
 	default:
 		v = strings.Join(st.Values, ", ")
 	}
@@ -1051,6 +1064,11 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 			}
 		}
 		v = l
+	case LogMinDurationStatement: // logsettings.go
+		var err error
+		if v, err = s.setLogMinDuration(v); err != nil {
+			return nil, err
+		}
 	case "timezone":
 		// PostgreSQL's accepted forms, stored as SHOW spells them
 		// ("europe/paris" -> "Europe/Paris", -5 -> "<-05>+05"); else 22023

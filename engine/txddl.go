@@ -85,7 +85,7 @@ func (s *session) ddlFinished(err error) {
 func (pt *pendingTable) hasWrites() bool {
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
-	return len(pt.recs) > 0 || len(pt.appended) > 0 || pt.lazy != nil
+	return len(pt.recs) > 0 || len(pt.appended) > 0 || len(pt.lazy) > 0 || pt.bulk != nil
 }
 
 // forget drops the transaction's view of a table it holds no rows for,

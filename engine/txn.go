@@ -47,6 +47,10 @@ type txn struct {
 	order  []*pendingTable
 	// bytes estimates the memory the pending records hold; limit bounds it.
 	bytes, limit int64
+	// spillAt is the size from which the writes are staged on disk when
+	// they may be (txnspill.go; 0: never); spilled is the table staged.
+	spillAt int64
+	spilled *pendingTable
 	// savepoints, innermost last.
 	savepoints []savepoint
 	// readOnly is BEGIN READ ONLY.
@@ -101,6 +105,7 @@ func (tx *txn) unlock(committed bool) {
 // release drops the transaction's records and, if it still holds them,
 // its row locks (a rollback).
 func (tx *txn) release() {
+	tx.discardStaged()
 	tx.unlock(false)
 	if tx.snap != nil {
 		tx.snap.Close()
@@ -159,12 +164,16 @@ func (tx *txn) charge(r arrow.RecordBatch) error {
 }
 
 // savepoint records the current state under name.
-func (tx *txn) savepoint(name string) {
+func (tx *txn) savepoint(name string) error {
+	if tx.spilled != nil {
+		return tx.spilled.staged("SAVEPOINT in a transaction writing")
+	}
 	sp := savepoint{name: name, tables: map[int64]pendingState{}, bytes: tx.bytes, ddl: len(tx.ddl)}
 	for id, pt := range tx.tables {
 		sp.tables[id] = pt.snapshot()
 	}
 	tx.savepoints = append(tx.savepoints, sp)
+	return nil
 }
 
 // findSavepoint returns the index of the innermost savepoint called name.
@@ -230,6 +239,9 @@ func (tx *txn) commit(ctx context.Context, store fluss.Store) (err error) {
 	// The row locks outlive the write: a waiter re-reads the row once the
 	// write is visible.
 	defer func() { tx.unlock(err == nil) }()
+	if tx.spilled != nil {
+		return tx.commitStaged(ctx)
+	}
 	ws, err := tx.writes()
 	if err != nil {
 		return err
@@ -278,28 +290,27 @@ type pendingRec struct {
 	force []bool
 }
 
-// indexLazy indexes the table's first record if it was kept without
-// keys. A statement's first plain upsert into a table (a COPY, an INSERT)
-// is kept that way: when nothing reads the table or writes it again before
-// COMMIT, its keys are never needed here, and the store orders duplicates
-// within one record itself. The caller holds mu.
+// indexLazy indexes the table's first records if they were kept without
+// keys. A table's first plain upserts (a COPY's or an INSERT's batches) are
+// kept that way: when nothing reads the table or writes it otherwise before
+// COMMIT, their keys are never needed here, and the store orders duplicates
+// within its writes itself. The caller holds mu.
 func (pt *pendingTable) indexLazy() error {
-	pr := pt.lazy
-	if pr == nil {
-		return nil
-	}
+	lazy := pt.lazy
 	pt.lazy = nil
-	cols := pt.keyColumns(pr.rec)
 	var buf []byte
 	var err error
-	for i := range pr.current {
-		if buf, err = pt.keyOf(buf, cols, i); err != nil {
-			return err
+	for _, pr := range lazy {
+		cols := pt.keyColumns(pr.rec)
+		for i := range pr.current {
+			if buf, err = pt.keyOf(buf, cols, i); err != nil {
+				return err
+			}
+			if old, had := pt.rows[string(buf)]; had {
+				old.rec.current[old.row] = false
+			}
+			pt.rows[string(buf)] = slot{rec: pr, row: i}
 		}
-		if old, had := pt.rows[string(buf)]; had {
-			old.rec.current[old.row] = false
-		}
-		pt.rows[string(buf)] = slot{rec: pr, row: i}
 	}
 	return nil
 }
@@ -337,7 +348,13 @@ type pendingTable struct {
 	// first record while it is not indexed (indexLazy).
 	rows map[string]slot
 	recs []*pendingRec
-	lazy *pendingRec
+	lazy []*pendingRec
+	// bulk, once the transaction staged the table's writes on disk, is
+	// the store's bulk writer that holds them (txnspill.go).
+	bulk fluss.BulkUpsert
+	// read: the transaction read the table through this view, which a
+	// running statement may go on doing, so its writes are not staged.
+	read bool
 	// log tables: appended records.
 	appended []arrow.RecordBatch
 	// checks are the table's CHECK constraints, which every written row
@@ -382,6 +399,12 @@ func (pt *pendingTable) restore(st pendingState) {
 // keyOf encodes the primary key of row i of cols (the key columns, in key
 // order) as the store does, so that equal keys are equal strings.
 func (pt *pendingTable) keyOf(buf []byte, cols []arrow.Array, i int) ([]byte, error) {
+	for k, c := range cols {
+		if c.IsNull(i) { // a primary-key column is NOT NULL
+			name := pt.info.Descriptor.Schema.Columns[pt.keyIdx[k]].Name
+			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", name, pt.info.Path.Table)
+		}
+	}
 	b, err := format.AppendKey(buf[:0], pt.keyTypes, cols, i)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.InternalError, "encoding a key of %s: %v", pt.info.Path.Table, err)
@@ -406,9 +429,17 @@ func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (flus
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
-	if err := pt.checks.check(ctx, v); err != nil {
+	err = pt.checks.check(ctx, v)
+	if err == nil {
+		err = pt.tx.checkWrite(pt)
+	}
+	if err != nil {
 		v.Release()
 		return fluss.WriteResult{}, err
+	}
+	if pt.bulk != nil {
+		defer v.Release()
+		return pt.addStaged(ctx, v)
 	}
 	if err := pt.tx.keep(v); err != nil {
 		return fluss.WriteResult{}, err
@@ -416,7 +447,7 @@ func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (flus
 	pt.mu.Lock()
 	pt.appended = append(pt.appended, v)
 	pt.mu.Unlock()
-	return fluss.WriteResult{Rows: v.NumRows()}, nil
+	return fluss.WriteResult{Rows: v.NumRows()}, pt.tx.maybeSpill(ctx, pt)
 }
 
 // Upsert implements fluss.Table for primary-key tables.
@@ -431,9 +462,20 @@ func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts 
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
-	if err := pt.checks.check(ctx, v); err != nil {
+	err = pt.checks.check(ctx, v)
+	if err == nil {
+		err = pt.tx.checkWrite(pt)
+	}
+	if err != nil {
 		v.Release()
 		return fluss.WriteResult{}, err
+	}
+	if pt.bulk != nil {
+		defer v.Release()
+		if opts.IgnoreExisting {
+			return fluss.WriteResult{}, pt.staged("INSERT ... ON CONFLICT into")
+		}
+		return pt.addStaged(ctx, v)
 	}
 	if err := pt.tx.keep(v); err != nil {
 		return fluss.WriteResult{}, err
@@ -441,14 +483,14 @@ func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts 
 	n := int(v.NumRows())
 	pr := &pendingRec{rec: v, ignoreExisting: opts.IgnoreExisting, current: make([]bool, n)}
 	pt.mu.Lock()
-	if !opts.IgnoreExisting && len(pt.recs) == 0 {
+	if !opts.IgnoreExisting && len(pt.recs) == len(pt.lazy) {
 		for i := range pr.current {
 			pr.current[i] = true
 		}
 		pt.recs = append(pt.recs, pr)
-		pt.lazy = pr
+		pt.lazy = append(pt.lazy, pr)
 		pt.mu.Unlock()
-		return fluss.WriteResult{Rows: int64(n)}, nil
+		return fluss.WriteResult{Rows: int64(n)}, pt.tx.maybeSpill(ctx, pt)
 	}
 	err = pt.indexLazy()
 	pt.mu.Unlock()
@@ -471,7 +513,6 @@ func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts 
 		}
 	}
 	pt.mu.Lock()
-	defer pt.mu.Unlock()
 	var written int64
 	for i, k := range keys {
 		old, had := pt.rows[k]
@@ -494,7 +535,8 @@ func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts 
 		written++
 	}
 	pt.recs = append(pt.recs, pr)
-	return fluss.WriteResult{Rows: written}, nil
+	pt.mu.Unlock()
+	return fluss.WriteResult{Rows: written}, pt.tx.maybeSpill(ctx, pt)
 }
 
 // existing reports which of keys (of the rows of rec) exist in the store
@@ -502,6 +544,11 @@ func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts 
 func (pt *pendingTable) existing(ctx context.Context, rec arrow.RecordBatch, keys []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	pt.mu.Lock()
+	pt.read = true
+	if pt.bulk != nil {
+		pt.mu.Unlock()
+		return nil, pt.staged("reading")
+	}
 	if err := pt.indexLazy(); err != nil {
 		pt.mu.Unlock()
 		return nil, err
@@ -555,6 +602,12 @@ func (pt *pendingTable) Delete(ctx context.Context, keys arrow.RecordBatch) (flu
 	if int(keys.NumCols()) != len(pt.keyIdx) {
 		return fluss.WriteResult{}, sqlerr.New(sqlerr.InternalError, "delete from %s: %d key columns, expected %d", pt.info.Path.Table, keys.NumCols(), len(pt.keyIdx))
 	}
+	if pt.bulk != nil {
+		return fluss.WriteResult{}, pt.staged("deleting from")
+	}
+	if err := pt.tx.checkWrite(pt); err != nil {
+		return fluss.WriteResult{}, err
+	}
 	keys.Retain()
 	if err := pt.tx.keep(keys); err != nil {
 		return fluss.WriteResult{}, err
@@ -601,6 +654,11 @@ func (pt *pendingTable) Lookup(ctx context.Context, keys arrow.RecordBatch, proj
 		return pt.base.Lookup(ctx, keys, projection)
 	}
 	pt.mu.Lock()
+	pt.read = true
+	if pt.bulk != nil {
+		pt.mu.Unlock()
+		return nil, pt.staged("reading")
+	}
 	if err := pt.indexLazy(); err != nil {
 		pt.mu.Unlock()
 		return nil, err
@@ -626,6 +684,10 @@ func (pt *pendingTable) Lookup(ctx context.Context, keys arrow.RecordBatch, proj
 			hits = append(hits, s)
 		}
 	}
+	// The records stay alive while they are copied, even if a write of
+	// the statement stages the table meanwhile (txnspill.go).
+	held := retainSlots(hits)
+	defer releaseAll(held)
 	pt.mu.Unlock()
 	out := projectSchema(pt.schema, projection)
 	var fromStore arrow.RecordBatch
@@ -665,6 +727,11 @@ func (pt *pendingTable) Scan(ctx context.Context, opts fluss.ScanOptions) (fluss
 func (pt *pendingTable) scan(ctx context.Context, opts fluss.ScanOptions, keep func(slot) bool,
 	baseScan func(context.Context, fluss.ScanOptions) (fluss.RecordReader, error)) (fluss.RecordReader, error) {
 	pt.mu.Lock()
+	pt.read = true
+	if pt.bulk != nil {
+		pt.mu.Unlock()
+		return nil, pt.staged("reading")
+	}
 	if err := pt.indexLazy(); err != nil {
 		pt.mu.Unlock()
 		return nil, err
@@ -715,9 +782,16 @@ func (pt *pendingTable) scan(ctx context.Context, opts fluss.ScanOptions, keep f
 		r.appended = append([]arrow.RecordBatch(nil), pt.appended...)
 		r.scanProj = proj
 	}
+	// The reader keeps the pending records it reads alive: a write of the
+	// same statement may stage the table (txnspill.go) before it is done.
+	r.held = append(retainSlots(r.pending), r.appended...)
+	for _, a := range r.appended {
+		a.Retain()
+	}
 	pt.mu.Unlock()
 	base, err := baseScan(ctx, fluss.ScanOptions{Projection: r.scanProj, BatchRows: opts.BatchRows})
 	if err != nil {
+		r.Close()
 		return nil, err
 	}
 	r.base = base
@@ -805,6 +879,7 @@ type pendingReader struct {
 	pending  []slot
 	appended []arrow.RecordBatch
 	done     bool
+	held     []arrow.RecordBatch // retained until Close
 }
 
 func (r *pendingReader) Schema() *arrow.Schema { return r.out }
@@ -814,6 +889,8 @@ func (r *pendingReader) Close() {
 		r.base.Close()
 		r.base = nil
 	}
+	releaseAll(r.held)
+	r.held = nil
 }
 
 func (r *pendingReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -1053,4 +1130,28 @@ func (pt *pendingTable) lockRequest(key string, mode rowlock.Mode, since uint64)
 	tx := pt.tx
 	return rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table, Key: key, Mode: mode,
 		Timeout: tx.lockTimeout, DeadlockTimeout: tx.deadlockTimeout, Write: true, Since: since, Statement: tx.stmt}
+}
+
+// retainSlots retains the distinct records the slots point into and
+// returns them.
+func retainSlots(slots []slot) []arrow.RecordBatch {
+	var out []arrow.RecordBatch
+	var last *pendingRec
+	seen := map[*pendingRec]bool{}
+	for _, sl := range slots {
+		if sl.rec == last || seen[sl.rec] {
+			continue
+		}
+		last = sl.rec
+		seen[sl.rec] = true
+		sl.rec.rec.Retain()
+		out = append(out, sl.rec.rec)
+	}
+	return out
+}
+
+func releaseAll(recs []arrow.RecordBatch) {
+	for _, r := range recs {
+		r.Release()
+	}
 }

@@ -35,6 +35,11 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		}
 		return intCast(ec, xa, from, e.T)
 	}
+	if from.IsInteger() {
+		if out, ok := intToText(ec, xa, e.T); ok { // textfast.go
+			return out, nil
+		}
+	}
 	var loc *time.Location
 	if CastNeedsZone(from, e.T) {
 		loc = ec.Location()
@@ -291,8 +296,8 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 			}
 			return timeFromNanos(us*1000, to), nil
 		}
-		if to.Kind == types.Interval {
-			return v, nil
+		if to.Kind == types.Interval { // to INTERVAL HOUR, INTERVAL(0) ...
+			return types.AdjustInterval(v.(arrow.MonthDayNanoInterval), to), nil
 		}
 	}
 	return nil, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", from.PGName(), to.PGName())

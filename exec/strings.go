@@ -12,6 +12,9 @@ type ConcatExpr struct{ L, R Expr }
 func (e *ConcatExpr) Type() types.T  { return types.StringType }
 func (e *ConcatExpr) String() string { return "(" + e.L.String() + " || " + e.R.String() + ")" }
 func (e *ConcatExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	if parts := concatParts(e, nil); len(parts) > 2 || isConstText(parts) { // textfast.go
+		return concatChain(ec, batch, parts)
+	}
 	la, ra, err := evalBoth(ec, batch, e.L, e.R)
 	if err != nil {
 		return nil, err

@@ -28,11 +28,20 @@ func adbcPython(t *testing.T) string {
 }
 
 // TestADBCPython runs the ADBC Flight SQL driver from Python: queries into
-// pyarrow tables, parameters, adbc_ingest of every Fluss type; what it
-// wrote must read back through the PostgreSQL side as the source does.
+// pyarrow tables, parameters, adbc_ingest of every Fluss type and with
+// mode="replace"; what it wrote must read back through the PostgreSQL side
+// as the source does.
 func TestADBCPython(t *testing.T) {
+	runADBCPython(t, startServer(t))
+}
+
+// adbcTables are the tables adbc_client.py reads and writes.
+var adbcTables = []string{"alltypes", "pycopy", "pybuilt", "pycreated", "pyrows", "pyreplaced", "pyddl"}
+
+// runADBCPython runs adbc_client.py against ts, whose default schema has
+// none of adbcTables, and checks what it wrote.
+func runADBCPython(t *testing.T, ts *testServer) {
 	python := adbcPython(t)
-	ts := startServer(t)
 	ts.pgExec(t, append([]string{allTypesDDL, strings.Replace(allTypesDDL, "alltypes", "pycopy", 1),
 		strings.Replace(allTypesDDL, "alltypes", "pybuilt", 1), "CREATE TABLE pyrows (id INT, s STRING)"}, allTypesRows...)...)
 	cmd := exec.Command(python, filepath.Join("testdata", "adbc_client.py"), "grpc://"+ts.srv.FlightAddr().String(), "admin", adminPassword)
@@ -45,4 +54,10 @@ func TestADBCPython(t *testing.T) {
 	sameRows(t, "pycopy", ts.pgText(t, "SELECT * FROM pycopy ORDER BY id"), want)
 	sameRows(t, "pybuilt", ts.pgText(t, "SELECT * FROM pybuilt ORDER BY id"), want)
 	sameRows(t, "pycreated", ts.pgText(t, "SELECT * FROM pycreated ORDER BY id"), want)
+	// mode="replace" made pyrows and pyreplaced from the pyarrow schema
+	for _, table := range []string{"pyrows", "pyreplaced"} {
+		sameRows(t, table+" columns", columnsOf(t, ts, table), [][]string{{"k", "bigint", "NO"}, {"v", "text", "YES"}})
+		sameRows(t, table, ts.pgText(t, "SELECT * FROM "+table+" ORDER BY k"), [][]string{{"1", "x"}, {"2", "NULL"}})
+	}
+	noStaging(t, ts)
 }

@@ -28,6 +28,11 @@ func (s *Server) query(ctx context.Context, c *conn, text string, params ...any)
 		return nil, err
 	}
 	defer sl.release()
+	return queryOn(ctx, sl, text, params...)
+}
+
+// queryOn is query on sl (acquired).
+func queryOn(ctx context.Context, sl *slot, text string, params ...any) ([][]any, error) {
 	stmts, err := prepare(ctx, sl, text)
 	if err != nil {
 		return nil, err

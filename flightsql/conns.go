@@ -30,6 +30,8 @@ type registry struct {
 	perUser int // 0: no limit
 	idle    time.Duration
 	nextPID uint32
+	// obs is told of every connection (observe.go); nil: nobody.
+	obs pgwire.Observer
 }
 
 func newRegistry(max, perUser int, idle time.Duration) *registry {
@@ -61,6 +63,8 @@ type conn struct {
 	prepared map[string]*prepared
 	pending  map[string]*pending
 	txns     map[string]*slot
+	// obs observes the connection's session (observe.go); nil: nobody.
+	obs pgwire.SessionObserver
 }
 
 // slot is one engine session and the semaphore serialising calls on it.
@@ -121,7 +125,8 @@ func (r *registry) open(ctx context.Context, backend pgwire.Backend, key, user, 
 		pending: map[string]*pending{}, txns: map[string]*slot{}}
 	r.conns[key] = c // holds the place while the session starts
 	r.mu.Unlock()
-	sess, err := newSession(ctx, backend, user, pid, remote, tlsState)
+	info := sessionInfo(user, pid, remote, tlsState)
+	sess, err := backend.NewSession(ctx, info)
 	if err != nil {
 		r.mu.Lock()
 		delete(r.conns, key)
@@ -136,12 +141,14 @@ func (r *registry) open(ctx context.Context, backend pgwire.Backend, key, user, 
 		sess.Close()
 		return nil, sqlerr.New(sqlerr.AdminShutdown, "terminating connection due to administrator command")
 	}
+	r.observe(c, info)
 	return c, nil
 }
 
-func newSession(ctx context.Context, backend pgwire.Backend, user string, pid uint32, remote string, tlsState *tls.ConnectionState) (pgwire.Session, error) {
-	return backend.NewSession(ctx, pgwire.SessionInfo{User: user, Database: "sqlgate",
-		Params: map[string]string{"application_name": "flightsql"}, ProcessID: pid, RemoteAddr: remote, TLS: tlsState})
+// sessionInfo describes a Flight SQL connection's session.
+func sessionInfo(user string, pid uint32, remote string, tlsState *tls.ConnectionState) pgwire.SessionInfo {
+	return pgwire.SessionInfo{User: user, Database: "sqlgate",
+		Params: map[string]string{"application_name": "flightsql"}, ProcessID: pid, RemoteAddr: remote, TLS: tlsState}
 }
 
 // get returns the live connection under key and marks it in use; done
@@ -234,7 +241,12 @@ func (c *conn) close() {
 	c.txns = map[string]*slot{}
 	c.prepared = map[string]*prepared{}
 	c.pending = map[string]*pending{}
+	obs := c.obs
+	c.obs = nil
 	c.mu.Unlock()
+	if obs != nil {
+		defer obs.Ended()
+	}
 	for _, s := range slots {
 		s.sem <- struct{}{} // wait for a running call to end
 		if !s.closed {

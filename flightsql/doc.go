@@ -48,8 +48,11 @@
 //     write), each batch passed through fluss.ValidateRecord (seed 000's
 //     rules) first. Nothing is written when any batch is rejected. With
 //     "create if missing" a missing table is first created from the
-//     batches' schema (ingestcreate.go: the Fluss type of each Arrow type);
-//     "replace" and temporary tables are refused (0A000).
+//     batches' schema (ingestcreate.go: the Fluss type of each Arrow type).
+//     "Replace" (ingestreplace.go) loads a table made from that schema
+//     under a staging name, then drops the old table and renames the new
+//     one into its place (on a store that cannot rename, a Fluss cluster:
+//     drops, creates, loads). Temporary tables are refused (0A000).
 //  6. Transactions (txn.go): BeginTransaction opens a session of its own
 //     and runs BEGIN in it; statements, prepared statements and ingests
 //     naming the transaction run there; EndTransaction runs COMMIT or
@@ -76,7 +79,11 @@
 // the ADBC Flight SQL driver from Python (adbc_test.go,
 // testdata/adbc_client.py); a stalled client against an endless result
 // (backpressure_test.go); FuzzRequests (malformed commands, tickets, action
-// bodies and DoPut schemas) in make fuzz, its seeds in every go test.
+// bodies and DoPut schemas) in make fuzz, its seeds in every go test. On a
+// Fluss cluster (cluster_test.go, build tag fluss_cluster, make
+// test-cluster): queries, prepared statements, ingest (replace included),
+// catalog commands and the ADBC script. BenchmarkIngest
+// (ingest_bench_test.go) profiles ingest against COPY in process.
 //
 // # Must not
 //

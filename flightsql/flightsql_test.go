@@ -33,13 +33,13 @@ type testServer struct {
 
 const adminPassword, bobPassword = "admin-secret", "bob-secret"
 
-func startServer(t *testing.T) *testServer {
+func startServer(t testing.TB) *testServer {
 	t.Helper()
 	return startServerWith(t, nil)
 }
 
 // startServerWith is startServer with the configuration changed by adjust.
-func startServerWith(t *testing.T, adjust func(*server.Config)) *testServer {
+func startServerWith(t testing.TB, adjust func(*server.Config)) *testServer {
 	t.Helper()
 	dir := t.TempDir()
 	var users pgwire.Users
@@ -71,7 +71,7 @@ func startServerWith(t *testing.T, adjust func(*server.Config)) *testServer {
 }
 
 // client is a Flight SQL client authenticated as user.
-func (ts *testServer) client(t *testing.T, user, password string) (*afsql.Client, context.Context) {
+func (ts *testServer) client(t testing.TB, user, password string) (*afsql.Client, context.Context) {
 	t.Helper()
 	cl, err := afsql.NewClient(ts.srv.FlightAddr().String(), nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {

@@ -146,6 +146,9 @@ func FuzzRequests(f *testing.F) {
 		&pb.CommandStatementIngest{Table: "fz"},
 		&pb.CommandStatementIngest{Table: "fz", TableDefinitionOptions: &pb.CommandStatementIngest_TableDefinitionOptions{
 			IfExists: pb.CommandStatementIngest_TableDefinitionOptions_TABLE_EXISTS_OPTION_APPEND}},
+		&pb.CommandStatementIngest{Table: "fzr", TableDefinitionOptions: &pb.CommandStatementIngest_TableDefinitionOptions{
+			IfNotExist: pb.CommandStatementIngest_TableDefinitionOptions_TABLE_NOT_EXIST_OPTION_CREATE,
+			IfExists:   pb.CommandStatementIngest_TableDefinitionOptions_TABLE_EXISTS_OPTION_REPLACE}},
 		&pb.CommandPreparedStatementQuery{PreparedStatementHandle: []byte("nope")},
 		&pb.CommandGetTables{IncludeSchema: true},
 		&pb.CommandGetPrimaryKeys{Table: "fz"},

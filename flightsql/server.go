@@ -31,9 +31,16 @@ type Config struct {
 	MaxConnectionsPerUser int
 	// IdleTimeout closes a connection unused this long (0 = 1 hour).
 	IdleTimeout time.Duration
+	// Observer, when set, is told of every connection's session (the
+	// server's registry: pg_stat_activity; observe.go).
+	Observer pgwire.Observer
 	// MaxMessageSize bounds one received gRPC message (0 = 64 MiB): an
 	// ingest batch or a parameter batch larger than it is refused.
 	MaxMessageSize int
+	// NoRename says the store cannot rename a table (a Fluss cluster), so
+	// that an ingest replacing a table cannot load a copy and swap it in
+	// (ingestreplace.go).
+	NoRename bool
 	// ServerVersion is reported by GetSqlInfo.
 	ServerVersion string
 }
@@ -67,6 +74,7 @@ func New(cfg Config) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, log: log, conns: newRegistry(cfg.MaxConnections, cfg.MaxConnectionsPerUser, cfg.IdleTimeout), stop: make(chan struct{})}
+	s.conns.obs = cfg.Observer
 	if err := s.registerSQLInfo(); err != nil {
 		return nil, err
 	}

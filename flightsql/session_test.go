@@ -21,6 +21,22 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 )
 
+// fetcher returns a function fetching the batches of a catalog command's
+// FlightInfo, failing the test on an error.
+func fetcher(t *testing.T, ctx context.Context, cl *afsql.Client) func(*flight.FlightInfo, error) []arrow.RecordBatch {
+	return func(info *flight.FlightInfo, err error) []arrow.RecordBatch {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, _, err := flightRecords(ctx, cl, info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return recs
+	}
+}
+
 func strings1(t *testing.T, recs []arrow.RecordBatch, col int) []string {
 	t.Helper()
 	var out []string
@@ -37,17 +53,7 @@ func TestCatalogCommands(t *testing.T) {
 	ts.pgExec(t, "CREATE SCHEMA other", "CREATE TABLE other.kv (k STRING NOT NULL, n INT NOT NULL, v ARRAY<INT>, PRIMARY KEY (n, k))",
 		"CREATE TABLE logt (a INT)", "CREATE VIEW lv AS SELECT a FROM logt")
 	cl, ctx := ts.client(t, "admin", adminPassword)
-	get := func(info *flight.FlightInfo, err error) []arrow.RecordBatch {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs, _, err := flightRecords(ctx, cl, info)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return recs
-	}
+	get := fetcher(t, ctx, cl)
 	if got := strings1(t, get(cl.GetCatalogs(ctx)), 0); strings.Join(got, ",") != "sqlgate" {
 		t.Errorf("catalogs %v", got)
 	}

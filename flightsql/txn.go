@@ -24,7 +24,7 @@ func (s *Server) BeginTransaction(ctx context.Context, _ afsql.ActionBeginTransa
 		return nil, sqlerr.New(sqlerr.ProgramLimitExceeded, "more than %d open transactions on this connection", maxTxns)
 	}
 	remote, tlsState := peerOf(ctx)
-	sess, err := newSession(ctx, s.cfg.Backend, c.user, s.conns.pid(), remote, tlsState)
+	sess, err := s.cfg.Backend.NewSession(ctx, sessionInfo(c.user, s.conns.pid(), remote, tlsState))
 	if err != nil {
 		return nil, err
 	}

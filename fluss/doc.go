@@ -6,7 +6,8 @@
 // own formats), fluss/remote (a client of a real Fluss cluster and a Store
 // over it) and fluss/format (the byte formats: log record batches,
 // compacted rows, key encoding, bucketing). Fluss's table JSON
-// (tablejson.go) and the $changelog metadata columns (changelog.go) are
+// (tablejson.go), the $changelog metadata columns (changelog.go) and the
+// interface of a changelog followed as it grows (follow.go, SUBSCRIBE) are
 // here, shared by the stores, and so are sqlgate's column metadata kept
 // in a table's properties (coldefs.go: PostgreSQL types, defaults,
 // identity, CHECK constraints) and the sequence model a store may keep

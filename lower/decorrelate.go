@@ -313,7 +313,7 @@ var emptyAggNull = map[string]bool{
 	"string_agg": true, "array_agg": true, "stddev": true, "stddev_samp": true, "stddev_pop": true,
 	"variance": true, "var_samp": true, "var_pop": true, "corr": true, "covar_pop": true, "covar_samp": true,
 	"regr_avgx": true, "regr_avgy": true, "regr_intercept": true, "regr_r2": true, "regr_slope": true,
-	"regr_sxx": true, "regr_sxy": true, "regr_syy": true,
+	"regr_sxx": true, "regr_sxy": true, "regr_syy": true, "bit_and": true, "bit_or": true, "bit_xor": true,
 }
 
 // scalarAggJoin decorrelates (SELECT f(agg...) FROM ... WHERE inner = outer

@@ -57,6 +57,10 @@
 // node, never lowered, folded or rewritten, and the report shows it as
 // kind=opaque_udf, lowerable=false, executor_tier=go_udf.
 //
+// A table function over a server-side file (binder.FileTable: read_parquet
+// and the like) is a file_scan node (filetables.go) that opens the file
+// when the executor first pulls.
+//
 // It must not run kernels or touch data: instantiating reads nothing until
 // the executor pulls.
 package lower

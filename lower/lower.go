@@ -243,6 +243,8 @@ func lowerNode(n binder.Node) (Node, error) {
 		return lowerSetReturning(x)
 	case *binder.UDFTable:
 		return lowerUDFTable(x)
+	case *binder.FileTable:
+		return lowerFileTable(x) // filetables.go
 	case *binder.RecursiveUnion, *binder.WorkTableScan:
 		return lowerRecursive(x) // recursive.go
 	case *binder.Aggregate:

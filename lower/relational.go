@@ -96,7 +96,7 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 		agg.groupBy = append(agg.groupBy, idx)
 	}
 	for i, call := range x.Aggs {
-		spec := relop.AggSpec{Func: call.Func, Arg: -1, Distinct: call.Distinct, Filter: -1, Sep: -1, X: -1}
+		spec := relop.AggSpec{Func: call.Func, Arg: -1, Distinct: call.Distinct, Filter: -1, Sep: -1, X: -1, Arrays: call.Arrays}
 		if len(call.Args) > 0 {
 			if spec.Arg, err = add(call.Args[0], fmt.Sprintf("arg%d", i)); err != nil {
 				return nil, err

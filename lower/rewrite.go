@@ -477,7 +477,7 @@ func dropSorts(n binder.Node) binder.Node {
 func orderInsensitive(aggs []binder.AggCall) bool {
 	for _, a := range aggs {
 		switch a.Func {
-		case "count", "min", "max", "bool_and", "bool_or", "every":
+		case "count", "min", "max", "bool_and", "bool_or", "every", "bit_and", "bit_or", "bit_xor":
 		case "sum", "avg":
 			if len(a.Args) != 1 {
 				return false

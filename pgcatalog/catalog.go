@@ -82,6 +82,9 @@ type Options struct {
 	Views ViewLister
 	// Locks, when set, lists the locks pg_locks shows (locks.go).
 	Locks LockLister
+	// Activity, when set, is the server's session registry
+	// (pg_stat_activity, pg_stat_progress_copy; activity.go).
+	Activity Activity
 }
 
 // Roles is the role and privilege information the catalog shows in

@@ -41,10 +41,16 @@
 //     pg_attribute lists their system columns (ctid, xmin, cmin, xmax,
 //     cmax, tableoid; attnum -1 to -6) as PostgreSQL does. The catalog
 //     relations themselves have no row type (reltype 0).
-//   - pg_settings is a fixed list of server defaults, not the session's
-//     current values.
-//   - pg_stat_user_tables counts nothing (n_live_tup 0; reltuples -1) and
-//     pg_relation_size reports 0: sqlgate keeps no statistics.
+//   - pg_settings is a fixed list of server defaults (with PostgreSQL 15's
+//     descriptions, settingdescs.go), not the session's current values.
+//   - pg_stat_activity, pg_stat_progress_copy (activity.go) and the
+//     counters of pg_stat_user_tables, pg_stat_database and the
+//     pg_stat_get_* functions (stattables.go) come from the server's
+//     session registry (Options.Activity, package server/activity): a
+//     table's counters are its scans and the rows statements returned or
+//     wrote since the server started, n_live_tup the store's estimate;
+//     reltuples stays -1 and pg_relation_size 0. pg_database lists the
+//     server's database and those sessions connected to (databases.go).
 //   - The table comment (obj_description) is the table's COMMENT if it has
 //     one, else a summary of its Fluss properties: "fluss primary-key
 //     table, 4 buckets, bucket key (id)".
@@ -54,7 +60,7 @@
 //   - pg_prepared_statements (prepared.go) lists the asking session's
 //     statements (functions.Session.Prepared); every execution counts as
 //     a generic plan, since sqlgate plans a statement once.
-//   - pg_stat_activity, pg_matviews, pg_proc's argument names,
+//   - pg_matviews, pg_proc's argument names,
 //     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no
 //     triggers, policies or partitions.
 //   - Sequences, column defaults, identity columns and CHECK constraints

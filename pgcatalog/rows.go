@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,7 +35,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_sequence":            c.pgSequenceRows, // coldefs.go
 		"pg_sequences":           c.pgSequencesViewRows,
 		"pg_description":         c.descriptionRows,
-		"pg_database":            static(c.databaseRows()),
+		"pg_database":            c.allDatabaseRows,                                    // databases.go
 		"pg_roles":               c.dynamic(func() []row { return c.roleRows("rol") }), // CREATE ROLE changes them
 		"pg_authid":              c.dynamic(func() []row { return c.roleRows("rol") }),
 		"pg_user":                c.dynamic(c.userRows),
@@ -42,12 +43,18 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_am":                  static(amRows()),
 		"pg_proc":                static(c.procRows()),
 		"pg_tables":              c.tablesViewRows,
-		"pg_stat_user_tables":    c.statTableRows,
+		"pg_stat_user_tables":    c.statTableRows, // stattables.go
 		"pg_stat_all_tables":     c.statTableRows,
+		"pg_stat_user_indexes":   c.statUserIndexRows,
+		"pg_stat_all_indexes":    c.statUserIndexRows,
+		"pg_statio_user_tables":  c.statioTableRows,
+		"pg_stat_database":       c.statDatabaseRows,
 		"pg_stat_ssl":            statSSLRows,
 		"pg_prepared_statements": preparedStatementRows, // prepared.go
 		"pg_cursors":             cursorRows,            // cursors.go
 		"pg_locks":               c.lockRows,
+		"pg_stat_activity":       c.activityRows,     // activity.go
+		"pg_stat_progress_copy":  c.progressCopyRows, // activity.go
 		"pg_extension":           static(extensionRows()),
 		"pg_collation":           static(collationRows()),
 		"pg_language":            static(languageRows()),
@@ -406,11 +413,16 @@ func (c *Catalog) settingRows() []row {
 		{"transaction_isolation", "read committed", "string", "Client Connection Defaults / Statement Behavior", "user"},
 		{"transaction_read_only", "off", "bool", "Client Connection Defaults / Statement Behavior", "user"},
 	}
+	for _, e := range extraSettings { // settingdescs.go
+		list = append(list, st{e[0], e[1], e[2], e[3], e[4]})
+	}
+	slices.SortFunc(list, func(a, b st) int { return strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name)) })
 	rows := make([]row, len(list))
 	for i, s := range list {
 		rows[i] = row{"name": s.name, "setting": s.setting, "category": s.category, "context": s.context,
 			"vartype": s.vartype, "source": "default", "boot_val": s.setting, "reset_val": s.setting,
 			"pending_restart": false, "short_desc": ""}
+		describeSetting(rows[i])
 	}
 	return rows
 }
@@ -568,25 +580,6 @@ func (c *Catalog) tablesViewRows(_ context.Context, s *snapshot) ([]row, error) 
 			rows = append(rows, row{"schemaname": sp.schema, "tablename": sp.name, "tableowner": c.opts.User,
 				"hasindexes": false, "hasrules": false, "hastriggers": false, "rowsecurity": false})
 		}
-	}
-	return rows, nil
-}
-
-// statTableRows reports no activity: sqlgate keeps no access statistics,
-// and n_live_tup is 0 rather than a count (counting would scan every table).
-func (c *Catalog) statTableRows(_ context.Context, s *snapshot) ([]row, error) {
-	var rows []row
-	for _, t := range s.tables {
-		r := row{"relid": RelationOID(t.TableID), "schemaname": t.Path.Database, "relname": t.Path.Table}
-		for _, n := range []string{"seq_scan", "seq_tup_read", "n_tup_ins", "n_tup_upd", "n_tup_del",
-			"n_tup_hot_upd", "n_live_tup", "n_dead_tup", "n_mod_since_analyze", "n_ins_since_vacuum",
-			"vacuum_count", "autovacuum_count", "analyze_count", "autoanalyze_count"} {
-			r[n] = 0
-		}
-		if t.HasPrimaryKey() {
-			r["idx_scan"], r["idx_tup_fetch"] = 0, 0
-		}
-		rows = append(rows, r)
 	}
 	return rows, nil
 }

@@ -111,6 +111,24 @@ type conn struct {
 	out      []byte // pending output, written by flush
 	rowMark  int    // length of out before the DataRow being encoded, or -1
 	writeErr error
+	// streamSend bounds each write while a streaming result is being
+	// sent (stream.go); 0 otherwise.
+	streamSend time.Duration
+
+	// obs observes the session (observer.go; noObserver when nobody
+	// does, observed false); curSQL is the statement running or last run,
+	// lastTag the last CommandComplete tag, bytesOut what flush wrote and
+	// stmtBytes its value when the statement began.
+	obs       SessionObserver
+	observed  bool
+	curSQL    string
+	lastTag   string
+	bytesOut  int64
+	stmtBytes int64
+	// terminated: pg_terminate_backend ended the session (57P01);
+	// fatalSent: a FATAL error went out, the connection ends.
+	terminated atomic.Bool
+	fatalSent  bool
 }
 
 func (s *Server) serveConn(nc net.Conn) {
@@ -125,6 +143,7 @@ func (s *Server) serveConn(nc net.Conn) {
 		stmts:   map[string]*prepared{},
 		portals: map[string]*portal{},
 		rowMark: -1,
+		obs:     noObserver{},
 	}
 	c.br = bufio.NewReaderSize(&c.src, 16<<10)
 	defer func() {
@@ -186,6 +205,8 @@ func (s *Server) serveConn(nc net.Conn) {
 	}
 	c.session = session
 	defer c.closeAll()
+	c.observe(info)
+	defer func() { c.obs.Ended() }()
 
 	c.send(&pgproto3.AuthenticationOk{})
 	c.sendInitialStatus(info)
@@ -515,7 +536,7 @@ func (c *conn) run() {
 		if c.watch != nil {
 			c.watch.end()
 		}
-		if c.writeErr != nil {
+		if c.writeErr != nil || c.fatalSent {
 			return
 		}
 		readySent = f.typ == 'Q' || f.typ == 'S'
@@ -598,8 +619,8 @@ func (c *conn) readInline(idle bool) (frame, bool) {
 // connectionEnded tells the client why, when the server is shutting down;
 // otherwise the client is gone and there is nobody to tell.
 func (c *conn) connectionEnded() {
-	if c.srv.ctx.Err() != nil {
-		c.fatal(&sqlerr.Error{Code: sqlerr.AdminShutdown, Severity: "FATAL", Message: "terminating connection due to administrator command"})
+	if (c.srv.ctx.Err() != nil || c.terminated.Load()) && !c.fatalSent {
+		c.fatal(terminatedError())
 	}
 }
 
@@ -628,6 +649,7 @@ func (c *conn) handle(f frame) {
 	if c.ignoreTillSync && f.typ != 'S' {
 		return
 	}
+	c.curSQL = "" // what an error belongs to (observer.go); set by Query, Parse and Execute
 	var err error
 	switch f.typ {
 	case 'Q':
@@ -703,7 +725,12 @@ func (c *conn) endImplicit(commit bool) {
 }
 
 func (c *conn) sendReady() {
-	c.send(&pgproto3.ReadyForQuery{TxStatus: c.session.TxStatus()})
+	if c.fatalSent {
+		return // the connection ends: no ReadyForQuery after a FATAL
+	}
+	st := c.session.TxStatus()
+	c.send(&pgproto3.ReadyForQuery{TxStatus: st})
+	c.obs.Ready(st)
 }
 
 // beginRunning returns the context of a statement about to run, cancellable
@@ -807,6 +834,10 @@ func (c *conn) flush() error {
 		return nil
 	}
 	var err error
+	if c.streamSend > 0 {
+		c.armStreamWrite() // stream.go
+	}
+	c.bytesOut += int64(len(c.out))
 	if c.raw != nil {
 		_, err = c.raw.Write(c.out)
 	} else {
@@ -838,24 +869,42 @@ func (c *conn) fatal(err error) {
 // cancellation is 57014, any other non-SQL error is XX000 "internal error"
 // (logged, never shown: Go error strings can leak internals).
 func (c *conn) toSQLError(err error) *sqlerr.Error {
+	e, internal := c.classify(err)
+	if internal {
+		c.logger.Error("pgwire: internal error", "error", err)
+	}
+	return e
+}
+
+// classify is toSQLError without the log line; internal reports an error
+// that was not an SQL error (shown as XX000).
+func (c *conn) classify(err error) (e *sqlerr.Error, internal bool) {
 	if e := sqlerr.As(err); e != nil {
 		cp := *e
+		if cp.Code == sqlerr.QueryCanceled && c.terminated.Load() {
+			return terminatedError(), false
+		}
 		if cp.Code == sqlerr.QueryCanceled && c.timedOut.Load() {
 			cp.Message = statementTimeoutMessage
 		}
-		return &cp
+		return &cp, false
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		if c.srv.ctx.Err() != nil {
-			return &sqlerr.Error{Code: sqlerr.AdminShutdown, Severity: "FATAL", Message: "terminating connection due to administrator command"}
+		if c.srv.ctx.Err() != nil || c.terminated.Load() {
+			return terminatedError(), false
 		}
 		if c.timedOut.Load() {
-			return sqlerr.New(sqlerr.QueryCanceled, statementTimeoutMessage)
+			return sqlerr.New(sqlerr.QueryCanceled, statementTimeoutMessage), false
 		}
-		return sqlerr.New(sqlerr.QueryCanceled, "canceling statement due to user request")
+		return sqlerr.New(sqlerr.QueryCanceled, "canceling statement due to user request"), false
 	}
-	c.logger.Error("pgwire: internal error", "error", err)
-	return sqlerr.New(sqlerr.InternalError, "internal error")
+	return sqlerr.New(sqlerr.InternalError, "internal error"), true
+}
+
+// terminatedError is what the client of a session ended by the server
+// (shutdown, pg_terminate_backend) is told.
+func terminatedError() *sqlerr.Error {
+	return &sqlerr.Error{Code: sqlerr.AdminShutdown, Severity: "FATAL", Message: "terminating connection due to administrator command"}
 }
 
 func (c *conn) sendError(err error) {
@@ -881,6 +930,10 @@ func (c *conn) sendErrorResponseWhere(e *sqlerr.Error, where string) {
 	if len(code) != 5 {
 		code = string(sqlerr.InternalError)
 	}
+	if sev == "FATAL" || sev == "PANIC" {
+		c.fatalSent = true
+	}
+	c.obs.ErrorSent(e, c.curSQL)
 	c.send(&pgproto3.ErrorResponse{
 		Severity:            sev,
 		SeverityUnlocalized: sev,
@@ -908,5 +961,6 @@ func (c *conn) sendStatusChanges() {
 	slices.Sort(keys)
 	for _, k := range keys {
 		c.send(&pgproto3.ParameterStatus{Name: k, Value: changes[k]})
+		c.obs.StatusChanged(k, changes[k])
 	}
 }

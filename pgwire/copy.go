@@ -76,7 +76,8 @@ func (c *conn) runCopyIn(ctx context.Context, cs CopyStatement) error {
 		// CopyDone or CopyFail.
 		c.startReader(true)
 	}
-	src := &copyInSource{c: c, dec: dec}
+	src := &copyInSource{c: c, dec: dec, prog: c.copyProgress(cs, true)}
+	defer src.prog.Done()
 	tag, err := cs.CopyFrom(ctx, src)
 	if src.fatal != nil {
 		c.fatal(src.fatal)
@@ -90,6 +91,7 @@ func (c *conn) runCopyIn(ctx context.Context, cs CopyStatement) error {
 	if err != nil {
 		return err
 	}
+	c.lastTag = tag
 	c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	return nil
 }
@@ -103,6 +105,15 @@ type copyInSource struct {
 	err     error // the error that ended the data, returned again
 	fatal   *sqlerr.Error
 	lost    bool
+	prog    CopyProgress // pg_stat_progress_copy
+}
+
+// counted reports a decoded batch's rows as processed.
+func (s *copyInSource) counted(b arrow.RecordBatch) arrow.RecordBatch {
+	if b != nil {
+		s.prog.Add(0, b.NumRows())
+	}
+	return b
 }
 
 func (s *copyInSource) fail(err error) (arrow.RecordBatch, error) {
@@ -116,7 +127,7 @@ func (s *copyInSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	for {
 		if s.dec.full() {
-			return s.dec.batch(), nil
+			return s.counted(s.dec.batch()), nil
 		}
 		// Decode what is buffered (a full batch may have stopped it).
 		if err := s.dec.decode(s.gotDone); err != nil {
@@ -126,7 +137,7 @@ func (s *copyInSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			continue
 		}
 		if s.gotDone {
-			return s.dec.batch(), nil // nil once everything was handed over
+			return s.counted(s.dec.batch()), nil // nil once everything was handed over
 		}
 		var f frame
 		var ok bool
@@ -147,6 +158,7 @@ func (s *copyInSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		switch f.typ {
 		case 'd':
 			s.dec.buf = append(s.dec.buf, f.body...)
+			s.prog.Add(int64(len(f.body)), 0)
 		case 'c':
 			s.gotDone = true
 		case 'f':
@@ -183,6 +195,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 		return err
 	}
 	defer res.Close()
+	defer c.endStream() // stream.go
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: copyFormatCode(opts), ColumnFormatCodes: copyColumnFormats(opts, len(cols))})
 	w := copyWriter{opts: opts}
 	// PostgreSQL sends the binary header in the same CopyData as the first
@@ -200,18 +213,18 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 	switch {
 	case opts.Header && opts.Format != "binary":
 		msg := c.beginCopyData()
-		for i, col := range cols {
-			if i > 0 {
-				c.out = append(c.out, opts.Delimiter...)
-			}
-			c.out = w.appendValue(c.out, []byte(col.Name), len(cols) == 1)
-		}
-		c.out = append(c.out, '\n')
+		c.out = w.appendHeader(c.out, cols)
 		c.endCopyData(msg)
 	}
 	rows := 0
 	var scratch []byte
+	prog := c.copyProgress(cs, false)
+	defer prog.Done()
 	for {
+		if err := c.beforeStreamWait(res); err != nil { // stream.go
+			return err
+		}
+		sent := len(c.out) + int(c.bytesOut)
 		b, err := res.Next(ctx)
 		if err != nil {
 			return err
@@ -229,19 +242,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 			if opts.Format == "binary" {
 				c.out = enc.AppendRowFields(c.out, r)
 			} else {
-				for i := range cols {
-					if i > 0 {
-						c.out = append(c.out, opts.Delimiter...)
-					}
-					var ok bool
-					scratch, ok = enc.AppendField(scratch[:0], i, r)
-					if !ok {
-						c.out = append(c.out, opts.Null...)
-						continue
-					}
-					c.out = w.appendValue(c.out, scratch, len(cols) == 1)
-				}
-				c.out = append(c.out, '\n')
+				c.out, scratch = w.appendRow(c.out, scratch, enc, len(cols), r)
 			}
 			if err := c.checkRowSize(len(c.out) - msg); err != nil {
 				c.out = c.out[:msg]
@@ -257,6 +258,7 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 			}
 		}
 		rows += n
+		prog.Add(int64(len(c.out)+int(c.bytesOut)-sent), int64(n))
 		b.Release()
 		if err := ctx.Err(); err != nil {
 			return err
@@ -268,7 +270,8 @@ func (c *conn) runCopyOut(ctx context.Context, cs CopyStatement, params []any) e
 		c.endCopyData(msg)
 	}
 	c.send(&pgproto3.CopyDone{})
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte("COPY " + strconv.Itoa(rows))})
+	c.lastTag = "COPY " + strconv.Itoa(rows)
+	c.send(&pgproto3.CommandComplete{CommandTag: []byte(c.lastTag)})
 	return nil
 }
 
@@ -286,6 +289,35 @@ func (c *conn) endCopyData(at int) {
 
 // copyWriter renders one text value the way COPY TO does in text or CSV.
 type copyWriter struct{ opts CopyOptions }
+
+// appendHeader appends the CSV header line naming cols.
+func (w copyWriter) appendHeader(dst []byte, cols []ResultColumn) []byte {
+	for i, col := range cols {
+		if i > 0 {
+			dst = append(dst, w.opts.Delimiter...)
+		}
+		dst = w.appendValue(dst, []byte(col.Name), len(cols) == 1)
+	}
+	return append(dst, '\n')
+}
+
+// appendRow appends row r of enc's batch as a text or CSV line (scratch
+// is reused between calls and returned).
+func (w copyWriter) appendRow(dst, scratch []byte, enc *pgtypes.RowEncoder, ncols, r int) ([]byte, []byte) {
+	for i := 0; i < ncols; i++ {
+		if i > 0 {
+			dst = append(dst, w.opts.Delimiter...)
+		}
+		var ok bool
+		scratch, ok = enc.AppendField(scratch[:0], i, r)
+		if !ok {
+			dst = append(dst, w.opts.Null...)
+			continue
+		}
+		dst = w.appendValue(dst, scratch, ncols == 1)
+	}
+	return append(dst, '\n'), scratch
+}
 
 func (w copyWriter) appendValue(dst, v []byte, singleColumn bool) []byte {
 	if w.opts.Format == "csv" {

@@ -35,8 +35,11 @@ const codeBadCopyFileFormat sqlerr.Code = "22P04"
 // ("COPY t, line 3, column b: \"x\""). The decoder fills Line, Column and
 // Value; the engine, which knows the table's name, fills Table.
 type CopyDataError struct {
-	Err    *sqlerr.Error
-	Table  string
+	Err   *sqlerr.Error
+	Table string
+	// File is a server-side file's name (COPY ... FROM 'file'), shown
+	// after the table so that the error says which file is wrong.
+	File   string
 	Line   int
 	Column string // "" when the error concerns the whole line
 	Value  string
@@ -49,7 +52,11 @@ func (e *CopyDataError) Unwrap() error { return e.Err }
 
 // Where is the error's CONTEXT field.
 func (e *CopyDataError) Where() string {
-	s := fmt.Sprintf("COPY %s, line %d", e.Table, e.Line)
+	s := "COPY " + e.Table
+	if e.File != "" {
+		s += fmt.Sprintf(", file \"%s\"", e.File)
+	}
+	s += fmt.Sprintf(", line %d", e.Line)
 	if e.Column != "" {
 		s += ", column " + e.Column
 	}
@@ -106,7 +113,8 @@ func (c *copyColumn) appendText(s string) error {
 			return c.appendPhysical(types.TimeToValue(tm, c.t))
 		}
 	}
-	if c.t.Kind == types.Array && !c.t.Elem.IsNested() {
+	if c.t.Kind == types.Array {
+		// an array of arrays in braces too: what COPY TO writes of it
 		return c.appendArrayText(s)
 	}
 	v, err := types.ParseTextIn(s, c.t, c.loc)
@@ -148,7 +156,7 @@ func (c *copyColumn) appendBinary(index int, data []byte) error {
 	}
 	switch x := v.(type) {
 	case string: // numeric, text types, time, arrays: their text
-		if c.t.Kind == types.Array && !c.t.Elem.IsNested() {
+		if c.t.Kind == types.Array {
 			return c.appendArrayText(x)
 		}
 		if v, err = types.ParseText(x, c.t); err != nil {

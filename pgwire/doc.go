@@ -16,7 +16,9 @@
 //   - extended.go: Parse, Bind, Describe, Execute, Close.
 //   - copy.go: the COPY sub-protocol (CopyIn/CopyOut responses, CopyData,
 //     CopyDone, CopyFail) and COPY TO's text/CSV/binary framing;
-//     copydata.go decodes COPY FROM data into Arrow batches.
+//     copydata.go decodes COPY FROM data into Arrow batches; copyfile.go
+//     runs the same decoder and encoder over an io.Reader / io.Writer
+//     (server-side COPY files, read_csv, sqlgate import / export).
 //   - auth.go: trust, cleartext password, md5 and SCRAM-SHA-256 exchanges
 //     (malformed SCRAM messages get PostgreSQL 15's errors, checked in its
 //     order); users.go: the users file of SCRAM verifiers (optionally md5
@@ -25,6 +27,15 @@
 //     basic authentication).
 //   - timeouts.go: statement_timeout, idle_in_transaction_session_timeout
 //     and idle_session_timeout, read from the session's settings.
+//   - stream.go: results without end (StreamingResult: SUBSCRIBE), flushed
+//     before each wait for rows, every write bounded by their send timeout;
+//     binarycursor.go: a simple Query's binary rows (FETCH from a BINARY
+//     cursor).
+//   - observer.go: Config.Observer, told of each session, statement,
+//     error, COPY and ReadyForQuery (the server's pg_stat_activity,
+//     metrics and statement log), and SessionControl, through which
+//     pg_cancel_backend and pg_terminate_backend reach a connection
+//     (FATAL 57P01 for a terminated one).
 //
 // # Connection lifecycle
 //

@@ -28,6 +28,7 @@ func (c *conn) handleParse(body []byte) error {
 	if err := m.Decode(body); err != nil {
 		return malformed("Parse")
 	}
+	c.curSQL = m.Query
 	if c.session.TxStatus() == 'E' && !isTransactionExit(m.Query) {
 		return errAbortedTransaction()
 	}
@@ -244,7 +245,7 @@ func (c *conn) handleDescribe(body []byte) error {
 	return nil
 }
 
-func (c *conn) handleExecute(body []byte) error {
+func (c *conn) handleExecute(body []byte) (err error) {
 	// Decoded in place (portal name, NUL, int32 row limit), as
 	// pgproto3.Execute would but without copying the name: the portal is
 	// found by a map index that does not allocate.
@@ -261,6 +262,10 @@ func (c *conn) handleExecute(body []byte) error {
 	if p.stmt.stmt == nil {
 		c.send(&pgproto3.EmptyQueryResponse{})
 		return nil
+	}
+	if c.observed {
+		start := c.startStatement(p.stmt.stmt.SQL())
+		defer func() { c.endStatement(p.stmt.stmt, p.params, start, err) }()
 	}
 	// Outside a transaction block everything up to Sync is one implicit
 	// transaction, committed (or rolled back after an error) at Sync.
@@ -285,7 +290,7 @@ func (c *conn) handleExecute(body []byte) error {
 		}
 		p.res = res
 	}
-	_, err := c.stream(p, int(maxRows))
+	_, err = c.stream(p, int(maxRows))
 	c.sendStatusChanges()
 	if err != nil {
 		p.close()
@@ -321,25 +326,37 @@ func errAbortedTransaction() error {
 
 // isTransactionExit reports whether sql is a statement PostgreSQL accepts in
 // a failed transaction block (IsTransactionExitStmt: COMMIT, END,
-// ROLLBACK, ABORT, ROLLBACK TO). Only the first keyword is looked at,
-// after blanks and comments: this is not SQL parsing, the engine still
-// decides what the statement is.
+// ROLLBACK, ABORT, ROLLBACK TO). Only the first keyword is looked at:
+// this is not SQL parsing, the engine still decides what the statement is.
 func isTransactionExit(sql string) bool {
+	w, _ := FirstKeyword(sql)
+	switch strings.ToUpper(w) {
+	case "COMMIT", "END", "ROLLBACK", "ABORT":
+		return true
+	}
+	return false
+}
+
+// FirstKeyword is a statement's first word (letters and underscores), as
+// written, after blanks, comments and opening parentheses, and the text
+// after it; "" when there is none (an unterminated comment included).
+// It reads no further: the engine decides what the statement is.
+func FirstKeyword(sql string) (word, rest string) {
 	s := sql
 	for {
-		s = strings.TrimLeft(s, " \t\r\n\f")
+		s = strings.TrimLeft(s, " \t\r\n\f(")
 		switch {
 		case strings.HasPrefix(s, "--"):
 			i := strings.IndexByte(s, '\n')
 			if i < 0 {
-				return false
+				return "", ""
 			}
 			s = s[i+1:]
 			continue
 		case strings.HasPrefix(s, "/*"):
 			i := strings.Index(s, "*/")
 			if i < 0 {
-				return false
+				return "", ""
 			}
 			s = s[i+2:]
 			continue
@@ -347,12 +364,8 @@ func isTransactionExit(sql string) bool {
 		break
 	}
 	end := 0
-	for end < len(s) && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z') {
+	for end < len(s) && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z' || s[end] == '_') {
 		end++
 	}
-	switch strings.ToUpper(s[:end]) {
-	case "COMMIT", "END", "ROLLBACK", "ABORT":
-		return true
-	}
-	return false
+	return s[:end], s[end:]
 }

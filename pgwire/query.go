@@ -251,6 +251,7 @@ func (c *conn) handleQuery(body []byte) {
 		p.close()
 		delete(c.portals, "")
 	}
+	c.curSQL = sql
 	ctx, done := c.beginRunning(c.ctx)
 	defer done()
 	stmts, err := c.session.Prepare(ctx, sql, nil)
@@ -272,7 +273,9 @@ func (c *conn) handleQuery(body []byte) {
 			// statement_timeout applies to each statement of the string
 			// separately, as in PostgreSQL 13 and later.
 			sctx, stop := c.withStatementTimeout(ctx)
+			start := c.startStatement(st.SQL())
 			err := c.runSimple(sctx, st)
+			c.endStatement(st, nil, start, err)
 			stop()
 			c.sendStatusChanges()
 			if err != nil {
@@ -303,8 +306,9 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	p := &portal{stmt: &prepared{stmt: st}, ctx: ctx}
 	defer p.close()
 	cols := st.Columns()
+	formats := simpleFormats(st) // binarycursor.go
 	if cols != nil {
-		enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), nil, c.location())
+		enc, err := pgtypes.NewRowEncoderIn(columnTypes(cols), formats, c.location())
 		if err != nil {
 			return err
 		}
@@ -317,7 +321,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	}
 	p.res = res
 	if cols != nil {
-		c.send(rowDescription(cols, nil))
+		c.send(rowDescription(cols, formats))
 	}
 	_, err = c.stream(p, 0)
 	return err
@@ -328,6 +332,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 // go out batch by batch; the buffer is flushed whenever it passes the
 // threshold, so a result is never held whole in memory.
 func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
+	defer c.endStream() // stream.go
 	sent := 0
 	for {
 		if p.batch == nil || p.row >= int(p.batch.NumRows()) {
@@ -337,6 +342,9 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			}
 			if p.done {
 				break
+			}
+			if err := c.beforeStreamWait(p.res); err != nil { // stream.go
+				return false, err
 			}
 			b, err := p.res.Next(p.ctx)
 			if err != nil {
@@ -397,7 +405,8 @@ func (c *conn) stream(p *portal, maxRows int) (suspended bool, err error) {
 			return false, err
 		}
 	}
-	c.out = appendCommandComplete(c.out, p.tag(sent))
+	c.lastTag = p.tag(sent)
+	c.out = appendCommandComplete(c.out, c.lastTag)
 	// Executing an exhausted portal again reports "SELECT 0".
 	p.suspended = true
 	return false, nil

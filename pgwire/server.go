@@ -47,6 +47,9 @@ type Config struct {
 	TLS *tls.Config
 	// RequireTLS refuses clients that do not switch to TLS.
 	RequireTLS bool
+	// Observer is told of every session and statement (observer.go);
+	// nil: nobody is.
+	Observer Observer
 }
 
 // Server is a PostgreSQL protocol v3 server in front of a Backend.

@@ -46,7 +46,9 @@ if ! "$PYFLUSS_VENV/bin/python" -c 'import fluss, pyarrow' >/dev/null 2>&1; then
   "$PYFLUSS_VENV/bin/pip" install -q --disable-pip-version-check pyfluss==1.0.0
 fi
 # The ADBC Flight SQL driver with pyarrow for flightsql/adbc_test.go, from
-# PyPI, in a virtualenv of its own in the user's cache, once.
+# PyPI, in a virtualenv of its own in the user's cache, once. Its pyarrow
+# also writes and reads the Parquet and Arrow files of
+# engine/copyfile_test.go's TestPyarrowInterop.
 ADBC_VENV=${XDG_CACHE_HOME:-$HOME/.cache}/sqlgate/adbc-flightsql-1.13.0
 if ! "$ADBC_VENV/bin/python" -c 'import adbc_driver_flightsql.dbapi, pyarrow' >/dev/null 2>&1; then
   echo "installing the ADBC Flight SQL driver into $ADBC_VENV"

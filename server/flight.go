@@ -7,14 +7,18 @@ import (
 
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/flightsql"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/pgwire"
 )
 
 // startFlight serves Arrow Flight SQL on cfg.FlightListen through the same
 // engine, users, TLS configuration and connection limit as the
 // PostgreSQL side.
-func (s *Server) startFlight(cfg Config, eng *engine.Engine, log *slog.Logger) error {
+func (s *Server) startFlight(cfg Config, eng *engine.Engine, log *slog.Logger, obs pgwire.Observer) error {
+	_, renames := s.store.(fluss.TableRenamer)
 	fs, err := flightsql.New(flightsql.Config{Backend: eng, Auth: cfg.Auth, TLS: cfg.TLS, Logger: log,
-		MaxConnections: cfg.MaxConnections, MaxConnectionsPerUser: cfg.MaxConnectionsPerUser, ServerVersion: engine.ServerVersion})
+		MaxConnections: cfg.MaxConnections, MaxConnectionsPerUser: cfg.MaxConnectionsPerUser, ServerVersion: engine.ServerVersion,
+		Observer: obs, NoRename: !renames})
 	if err != nil {
 		return err
 	}

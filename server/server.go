@@ -11,18 +11,23 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/engine"
+	"github.com/sqlgate/sqlgate/fileio"
 	"github.com/sqlgate/sqlgate/flightsql"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/fluss/remote"
 	"github.com/sqlgate/sqlgate/meta"
+	"github.com/sqlgate/sqlgate/metrics"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/rowlock"
+	"github.com/sqlgate/sqlgate/server/activity"
+	"github.com/sqlgate/sqlgate/server/stmtlog"
 	"github.com/sqlgate/sqlgate/udf"
 )
 
@@ -59,6 +64,19 @@ type Config struct {
 	// FlightListen, when set, also serves Arrow Flight SQL (package
 	// flightsql) on this address, with the same users, TLS and limits.
 	FlightListen string
+	// MetricsListen, when set, serves Prometheus metrics (/metrics),
+	// /healthz and /readyz over HTTP on this address (package metrics).
+	MetricsListen string
+	// LogMinDurationStatement is the default of the sessions'
+	// log_min_duration_statement ("" = -1: no slow-query log; "0" logs
+	// every statement; "250ms" ...), PostgreSQL's meaning (server/stmtlog).
+	LogMinDurationStatement string
+	// LogParameters logs the parameter values of logged statements.
+	LogParameters bool
+	// FileDir, when set, is the one directory superusers' server-side
+	// COPY and read_parquet / read_csv may use (package fileio); unset,
+	// server-side files are off.
+	FileDir string
 }
 
 // Server is a running sqlgate.
@@ -68,6 +86,10 @@ type Server struct {
 	listener net.Listener
 	flight   *flightsql.Server
 	flightLn net.Listener
+	// metrics is the --metrics-listen endpoint (nil without); stopping
+	// makes /readyz answer 503 while the sessions end.
+	metrics  *metrics.HTTPServer
+	stopping atomic.Bool
 	done     chan error
 	stopOnce sync.Once
 	stopErr  error
@@ -84,7 +106,21 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := openStore(ctx, cfg, log)
+	settings, err := serverSettings(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var mx *metrics.Metrics
+	if cfg.MetricsListen != "" {
+		mx = metrics.New(metrics.Options{SpillDir: filepath.Join(cfg.DataDir, "tmp")})
+	}
+	var fileDir *fileio.Dir
+	if cfg.FileDir != "" {
+		if fileDir, err = fileio.OpenDir(cfg.FileDir); err != nil {
+			return nil, fmt.Errorf("file directory: %w", err)
+		}
+	}
+	store, err := openStore(ctx, cfg, log, mx)
 	if err != nil {
 		return nil, err
 	}
@@ -103,9 +139,15 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.Auth.Users = md // users are looked up where CREATE ROLE keeps them
 	}
 	locks := &engineLocks{}
+	sessions := activity.New(roles, locks) // pg_stat_activity, pg_cancel_backend (server/activity)
+	observer := observers{sessions, stmtlog.New(stmtlog.Options{Logger: log, LogParameters: cfg.LogParameters})}
+	if mx != nil {
+		observer = append(observer, mx)
+	}
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
-		Roles: catalogRoles{md: md}, Views: md, Locks: locks})
-	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs})
+		Roles: catalogRoles{md: md}, Views: md, Locks: locks, Activity: sessions})
+	eng := engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs,
+		Settings: settings, CopyProgress: sessions, FileDir: fileDir})
 	locks.eng = eng
 	wire := pgwire.NewServer(pgwire.Config{
 		Backend:               eng,
@@ -117,6 +159,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		Auth:                  cfg.Auth,
 		TLS:                   cfg.TLS,
 		RequireTLS:            cfg.RequireTLS,
+		Observer:              observer,
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
@@ -124,8 +167,15 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
 	s := &Server{store: store, wire: wire, listener: ln, done: make(chan error, 1)}
+	if mx != nil {
+		if err := s.startMetrics(cfg.MetricsListen, mx); err != nil {
+			ln.Close()
+			store.Close()
+			return nil, err
+		}
+	}
 	if cfg.FlightListen != "" {
-		if err := s.startFlight(cfg, eng, log); err != nil {
+		if err := s.startFlight(cfg, eng, log, observers{sessions}); err != nil { // in pg_stat_activity too
 			ln.Close()
 			store.Close()
 			return nil, err
@@ -138,9 +188,13 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 // openStore opens the embedded store in the data directory, or connects to
 // the Fluss cluster cfg.Fluss names (creating the data directory for what
 // sqlgate keeps beside it).
-func openStore(ctx context.Context, cfg Config, log *slog.Logger) (fluss.Store, error) {
+func openStore(ctx context.Context, cfg Config, log *slog.Logger, mx *metrics.Metrics) (fluss.Store, error) {
 	if cfg.Fluss == nil {
-		store, err := embedded.Open(cfg.DataDir, embedded.Options{Logger: log})
+		opts := embedded.Options{Logger: log}
+		if mx != nil {
+			opts.Syncer = mx.Syncer(nil) // every fsync timed (sqlgate_store_sync_duration_seconds)
+		}
+		store, err := embedded.Open(cfg.DataDir, opts)
 		if err != nil {
 			return nil, fmt.Errorf("open data directory %s: %w", cfg.DataDir, err)
 		}
@@ -252,12 +306,16 @@ func (s *Server) Done() <-chan error { return s.done }
 // sessions and the store. Everything acknowledged is already on disk.
 func (s *Server) Stop(ctx context.Context) error {
 	s.stopOnce.Do(func() {
+		s.stopping.Store(true)
 		if s.flight != nil {
 			_ = s.flight.Shutdown(ctx)
 		}
 		err := s.wire.Shutdown(ctx)
 		if cerr := s.store.Close(); cerr != nil && err == nil {
 			err = cerr
+		}
+		if s.metrics != nil {
+			_ = s.metrics.Close(ctx)
 		}
 		if err != nil && !errors.Is(err, net.ErrClosed) {
 			s.stopErr = err
@@ -298,3 +356,18 @@ func inProcess(ctx context.Context, fc *remote.Config) (string, func(), error) {
 type engineLocks struct{ eng *engine.Engine }
 
 func (l *engineLocks) Locks() []rowlock.LockInfo { return l.eng.Locks() }
+
+// LockWaits implements activity.Waits: the sessions waiting for a row lock
+// show wait_event_type Lock in pg_stat_activity.
+func (l *engineLocks) LockWaits() map[int32]string {
+	var w map[int32]string
+	for _, li := range l.eng.Locks() {
+		if !li.Granted {
+			if w == nil {
+				w = map[int32]string{}
+			}
+			w[li.PID] = li.Kind
+		}
+	}
+	return w
+}

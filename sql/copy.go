@@ -6,10 +6,10 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// CopyStmt is COPY, intercepted before TiDB (which cannot parse it). Only the
-// STDIN / STDOUT forms exist: the server has no business reading or writing
-// files on its own host, so COPY to or from a file or a program is refused
-// (psql's \copy does the file side on the client).
+// CopyStmt is COPY, intercepted before TiDB (which cannot parse it): the
+// STDIN / STDOUT forms, and COPY to or from a server-side file (File; the
+// engine confines it to the directory of sqlgate serve --file-dir, see
+// engine/copyfile.go). COPY to or from a program is refused.
 type CopyStmt struct {
 	// Schema and Table name the table (folded to lower case like every
 	// identifier, see binder.ident); empty for COPY (query) TO.
@@ -22,7 +22,11 @@ type CopyStmt struct {
 	QueryOffset int
 	// From is COPY ... FROM STDIN; false is COPY ... TO STDOUT.
 	From bool
-	// Format is "text", "csv" or "binary". The options below hold their
+	// File is the server-side file of COPY ... FROM 'file' / TO 'file'
+	// ("" for STDIN / STDOUT).
+	File string
+	// Format is "text", "csv" or "binary", or for a File also "parquet"
+	// or "arrow" (package fileio). The options below hold their
 	// effective values, defaults applied as PostgreSQL applies them.
 	Format    string
 	Delimiter string
@@ -62,11 +66,11 @@ func parseCopy(src string, toks []token, st *Statement) error {
 		if p.st.Query != "" {
 			return p.err() // COPY (query) FROM is a syntax error in PostgreSQL too
 		}
-		if !p.accept("STDIN") {
+		if !p.accept("STDIN") && !p.file() {
 			return p.notStdio()
 		}
 	case p.accept("TO"):
-		if !p.accept("STDOUT") {
+		if !p.accept("STDOUT") && !p.file() {
 			return p.notStdio()
 		}
 	default:
@@ -82,11 +86,24 @@ func parseCopy(src string, toks []token, st *Statement) error {
 }
 
 func (p *copyParser) notStdio() error {
-	if p.word(0) == "PROGRAM" || (p.pos < len(p.toks) && p.toks[p.pos].kind == tkString) {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "COPY to or from a file or program is not supported").
+	if p.word(0) == "PROGRAM" {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "COPY to or from a program is not supported").
 			WithHint("Use COPY ... FROM STDIN / TO STDOUT, for example with psql's \\copy.")
 	}
 	return p.err()
+}
+
+// file reads the 'file name' of a server-side COPY.
+func (p *copyParser) file() bool {
+	if p.pos >= len(p.toks) || (p.toks[p.pos].kind != tkString && p.toks[p.pos].kind != tkEString) {
+		return false
+	}
+	v, err := p.value()
+	if err != nil {
+		return false
+	}
+	p.st.File = v
+	return true
 }
 
 // query reads "( query )" and records its text.
@@ -260,7 +277,7 @@ func (p *copyParser) newOption(name, value string, hasValue bool) error {
 		}
 		if name == "format" {
 			value = strings.ToLower(value)
-			if value != "text" && value != "csv" && value != "binary" {
+			if value != "text" && value != "csv" && value != "binary" && value != "parquet" && value != "arrow" {
 				return sqlerr.New(sqlerr.InvalidParameterValue, "COPY format \"%s\" not recognized", value)
 			}
 		}
@@ -319,10 +336,15 @@ func (p *copyParser) finish() error {
 		st.Format = "text"
 	}
 	csv := st.Format == "csv"
-	if st.Format == "binary" {
+	columnar := st.Format == "parquet" || st.Format == "arrow"
+	if columnar && st.File == "" {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "COPY format \"%s\" is only available for server-side files", st.Format).
+			WithHint("Use COPY ... FROM 'file' / TO 'file' (sqlgate serve --file-dir), or sqlgate import / export from a client.")
+	}
+	if st.Format == "binary" || columnar {
 		for _, o := range []string{"delimiter", "null", "header"} {
 			if p.seen[o] {
-				return sqlerr.New(sqlerr.SyntaxError, "cannot specify %s in BINARY mode", strings.ToUpper(o))
+				return sqlerr.New(sqlerr.SyntaxError, "cannot specify %s in %s mode", strings.ToUpper(o), strings.ToUpper(st.Format))
 			}
 		}
 	}
@@ -332,7 +354,7 @@ func (p *copyParser) finish() error {
 	if !csv && p.seen["escape"] {
 		return sqlerr.New(sqlerr.FeatureNotSupported, "COPY escape available only in CSV mode")
 	}
-	if st.Format == "binary" {
+	if st.Format == "binary" || columnar {
 		return nil
 	}
 	if !p.seen["delimiter"] {

@@ -40,6 +40,11 @@ func TestParseCopy(t *testing.T) {
 		{"COPY t FROM STDIN DELIMITER ',' NULL AS ''", &CopyStmt{Table: "t", From: true, Format: "text", Delimiter: ",", Null: ""}},
 		{"COPY t FROM STDIN CSV QUOTE AS '|'", csv(CopyStmt{Table: "t", From: true, Quote: "|"})},
 		{"COPY (SELECT a, (b) FROM t WHERE a > 1) TO STDOUT (FORMAT binary)", &CopyStmt{Query: "SELECT a, (b) FROM t WHERE a > 1", QueryOffset: 6, Format: "binary"}},
+		// server-side files (the engine decides who may, and where)
+		{"COPY t FROM '/etc/passwd'", text(CopyStmt{Table: "t", From: true, File: "/etc/passwd"})},
+		{"COPY t FROM 'in/t.parquet' (FORMAT parquet)", &CopyStmt{Table: "t", From: true, File: "in/t.parquet", Format: "parquet"}},
+		{"COPY (SELECT 1) TO E'out/x\\\\.arrow' WITH (FORMAT 'Arrow')", &CopyStmt{Query: "SELECT 1", QueryOffset: 6, File: `out/x\.arrow`, Format: "arrow"}},
+		{"COPY t (a) TO 't.csv' CSV HEADER", csv(CopyStmt{Table: "t", Columns: []string{"a"}, File: "t.csv", Header: true})},
 	}
 	p := NewParser()
 	for _, tt := range tests {
@@ -63,8 +68,10 @@ func TestParseCopyErrors(t *testing.T) {
 		in   string
 		code sqlerr.Code
 	}{
-		{"COPY t FROM '/etc/passwd'", sqlerr.FeatureNotSupported},
 		{"COPY t TO PROGRAM 'ls'", sqlerr.FeatureNotSupported},
+		{"COPY t FROM STDIN (FORMAT parquet)", sqlerr.FeatureNotSupported},
+		{"COPY t TO 'x.parquet' (FORMAT parquet, HEADER)", sqlerr.SyntaxError},
+		{"COPY t TO 'x.arrow' (FORMAT arrow, QUOTE '\"')", sqlerr.FeatureNotSupported},
 		{"COPY t FROM STDOUT", sqlerr.SyntaxError},
 		{"COPY (SELECT 1) FROM STDIN", sqlerr.SyntaxError},
 		{"COPY t", sqlerr.SyntaxError},

@@ -46,6 +46,9 @@ type CursorStmt struct {
 	Count     int64
 	// CLOSE ALL.
 	All bool
+	// Timeout is FETCH's WITH (timeout = '...') text, for a SUBSCRIBE
+	// cursor (how long FETCH waits for rows); "" when not given.
+	Timeout string
 }
 
 // parseCursor handles the statement if it is one of this file's and
@@ -102,7 +105,7 @@ func (p *sessionParser) declareCursor(st *Statement) error {
 		return p.err()
 	}
 	switch p.word(0) {
-	case "SELECT", "VALUES", "WITH", "TABLE":
+	case "SELECT", "VALUES", "WITH", "TABLE", "SUBSCRIBE":
 	default:
 		if !p.toks[p.pos].isPunct(p.src, "(") {
 			return p.err()
@@ -168,6 +171,13 @@ func (p *sessionParser) fetchCursor(st *Statement, move bool) error {
 		return err
 	}
 	c.Name = n
+	if p.accept("WITH") { // subscribe.go
+		t, err := p.fetchTimeout()
+		if err != nil {
+			return err
+		}
+		c.Timeout = t
+	}
 	return p.done()
 }
 

@@ -42,6 +42,8 @@ type DDLStmt struct {
 	Actions []AlterAction
 	// Cursor is DECLARE, FETCH / MOVE or CLOSE (cursorstmts.go).
 	Cursor *CursorStmt
+	// Subscribe is SUBSCRIBE (subscribe.go).
+	Subscribe *SubscribeStmt
 	// View is ALTER VIEW (Kind AlterTable; its one action a rename, or
 	// an AlterUnsupported one).
 	View bool
@@ -122,6 +124,9 @@ func (p *ddlParser) notSupported(msg, hint string) error {
 // whether it did.
 func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 	if ok, err := parseCursor(src, toks, st); ok { // cursorstmts.go
+		return true, err
+	}
+	if ok, err := parseSubscribe(src, toks, st); ok { // subscribe.go
 		return true, err
 	}
 	p := &ddlParser{sessionParser{src: src, toks: toks}}

@@ -17,6 +17,7 @@
 //     PARTITIONS; DO is refused): details in Statement.DDL; CREATE TEMP
 //     TABLE sets Statement.Temporary; the cursor statements DECLARE,
 //     FETCH, MOVE and CLOSE (cursorstmts.go) in Statement.DDL.Cursor;
+//     SUBSCRIBE (subscribe.go) in Statement.DDL.Subscribe;
 //   - catalog-qualified names (catalogs.go): db.schema.relation and
 //     db.schema.table.column lose the db part when it is the session's
 //     database (Parser.SetDatabase), else 0A000;

@@ -276,6 +276,44 @@ var typedLiteralWords = map[string]bool{
 	"DATE": true, "TIME": true, "TIMESTAMP": true, "TIMESTAMPTZ": true, "INTERVAL": true,
 }
 
+// typedLiteralAt returns the index of the string literal of a typed
+// literal whose type word is at k (DATE '...', TIME(3) '...', TIMESTAMP
+// WITH TIME ZONE '...'), or -1 when the word is not followed by one. Only
+// the time types take a precision and a zone clause before the string.
+func (r *rewriter) typedLiteralAt(k, j int) int {
+	w := r.toks[k].word(r.src)
+	i := k + 1
+	if (w == "TIME" || w == "TIMESTAMP") && i < j && r.toks[i].isPunct(r.src, "(") {
+		m := r.matchClose(i, j)
+		if m < 0 || m != i+2 || r.toks[i+1].kind != tkNumber {
+			return -1
+		}
+		i = m + 1
+	}
+	if (w == "TIME" || w == "TIMESTAMP") && i+2 < j && (r.toks[i].is(r.src, "WITH") || r.toks[i].is(r.src, "WITHOUT")) &&
+		r.toks[i+1].is(r.src, "TIME") && r.toks[i+2].is(r.src, "ZONE") {
+		i += 3
+	}
+	if i < j && (r.toks[i].kind == tkEString || (r.toks[i].kind == tkString && r.src[r.toks[i].start] == '\'')) {
+		return i
+	}
+	return -1
+}
+
+// tokensText is the source text of tokens [from, to) with single spaces
+// between words, for a type name spelled over several tokens.
+func (r *rewriter) tokensText(from, to int) string {
+	var b strings.Builder
+	for i := from; i < to; i++ {
+		t := r.toks[i]
+		if i > from && t.kind == tkIdent && r.toks[i-1].kind == tkIdent {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.text(r.src))
+	}
+	return b.String()
+}
+
 func (r *rewriter) isOperand(it item) bool {
 	if it.composite {
 		return true
@@ -605,9 +643,13 @@ func (r *rewriter) primaryEnd(k, j int) (int, error) {
 		for e+1 < j && r.toks[e].isPunct(r.src, ".") && (r.toks[e+1].kind == tkIdent || r.toks[e+1].kind == tkQIdent) {
 			e += 2
 		}
-		if typedLiteralWords[w] && e < j && (r.toks[e].kind == tkString || r.toks[e].kind == tkEString) {
-			e++
-		} else if e < j && (r.toks[e].isPunct(r.src, "(") || ((w == "ARRAY" || w == "MAP") && r.toks[e].isPunct(r.src, "["))) {
+		typed := false
+		if typedLiteralWords[w] && e < j {
+			if at := r.typedLiteralAt(e-1, j); at >= e {
+				e, typed = at+1, true // DATE '...', TIMESTAMP(3) WITH TIME ZONE '...'
+			}
+		}
+		if !typed && e < j && (r.toks[e].isPunct(r.src, "(") || ((w == "ARRAY" || w == "MAP") && r.toks[e].isPunct(r.src, "["))) {
 			m := r.matchClose(e, j)
 			if m < 0 {
 				return 0, r.errNear(j)
@@ -1113,22 +1155,30 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, b.it)
 				k = m + 1
 				continue
-			case typedLiteralWords[w] && k+1 < j && (r.toks[k+1].kind == tkEString ||
-				(r.toks[k+1].kind == tkString && r.src[r.toks[k+1].start] == '\'')) &&
+			case typedLiteralWords[w] && r.typedLiteralAt(k, j) > k &&
 				!(len(out) > 0 && r.itemIs(out[len(out)-1], ".")):
-				// DATE '2024-01-02', INTERVAL '1 day': one form for the binder.
-				lit, err := r.run(k+1, k+2)
+				// DATE '2024-01-02', INTERVAL '1 day', TIMESTAMP(3) WITH TIME
+				// ZONE '...': one form for the binder.
+				at := r.typedLiteralAt(k, j)
+				lit, err := r.run(at, at+1)
 				if err != nil {
 					return nil, err
 				}
-				typeText := strings.ToLower(text)
-				next := k + 2
+				typeText := strings.ToLower(r.tokensText(k, at))
+				next := at + 1
 				if w == "INTERVAL" {
 					// INTERVAL '1' DAY [TO SECOND]: the fields change the meaning.
 					for next < j && (isIntervalField(r.toks[next].word(r.src)) ||
 						(r.toks[next].is(r.src, "TO") && next+1 < j && isIntervalField(r.toks[next+1].word(r.src)))) {
 						typeText += " " + strings.ToLower(r.toks[next].text(r.src))
 						next++
+					}
+					if strings.HasSuffix(typeText, "second") && next < j && r.toks[next].isPunct(r.src, "(") {
+						// INTERVAL '1.234' SECOND(1): the seconds' precision
+						if m := r.matchClose(next, j); m > next {
+							typeText += r.tokensText(next, m+1)
+							next = m + 1
+						}
 					}
 				}
 				b := newComposite(r.leadOf(t))
@@ -1358,6 +1408,17 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				}
 				if m, q, ok := r.keywordArgsAt(k, j, w, kw); ok {
 					it, err := r.keywordCall(k, m, q, strings.ToLower(w), more, wrap)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, it)
+					k = m + 1
+					continue
+				}
+			case (w == "LAG" || w == "LEAD") && k+1 < j:
+				// lag/lead with an offset TiDB cannot parse: lagoffset.go
+				if m, commas, ok := r.lagOffsetAt(k, j); ok {
+					it, err := r.lagOffset(k, m, commas)
 					if err != nil {
 						return nil, err
 					}
@@ -1800,9 +1861,7 @@ func (r *rewriter) limitBefore(out []item) bool {
 // aliasedJoinAt returns the index of the ")" closing a parenthesised join
 // that starts at k (a FROM item) and is followed by an alias, or -1.
 func (r *rewriter) aliasedJoinAt(out []item, k, j int) int {
-	n := len(out)
-	fromItem := r.fromItemHere(out) || n > 0 && r.itemIs(out[n-1], "(") && r.fromItemHere(out[:n-1]) // ((a JOIN b) j JOIN c)
-	if !r.toks[k].isPunct(r.src, "(") || k+1 >= j || !fromItem {
+	if !r.toks[k].isPunct(r.src, "(") || k+1 >= j {
 		return -1
 	}
 	if first := r.toks[k+1]; first.is(r.src, "SELECT") || first.is(r.src, "WITH") || first.is(r.src, "VALUES") || first.is(r.src, "TABLE") {
@@ -1814,6 +1873,13 @@ func (r *rewriter) aliasedJoinAt(out []item, k, j int) int {
 	}
 	next := r.toks[m+1]
 	if !(next.is(r.src, "AS") || next.kind == tkQIdent || next.kind == tkIdent && !clauseEndWords[next.word(r.src)]) {
+		return -1
+	}
+	// Asked last: fromItemHere walks back over the level, which for each
+	// row of a long VALUES list (a "(" after a comma) made the rewrite
+	// quadratic in the statement's length.
+	n := len(out)
+	if !r.fromItemHere(out) && !(n > 0 && r.itemIs(out[n-1], "(") && r.fromItemHere(out[:n-1])) { // ((a JOIN b) j JOIN c)
 		return -1
 	}
 	for q := k + 1; q < m; q++ { // a JOIN at the top level of the parentheses

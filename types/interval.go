@@ -357,6 +357,14 @@ func lookupIntervalUnit(w string) intervalUnit {
 // days and time) and ISO 8601 designators ("P1Y2M3DT4H5M6S"). Errors are
 // PostgreSQL's: 22007 for bad syntax, 22015 for a field out of range.
 func ParseInterval(s string) (arrow.MonthDayNanoInterval, error) {
+	return parseIntervalRange(s, 0)
+}
+
+// parseIntervalRange is ParseInterval under a field qualifier (INTERVAL
+// '1' DAY): a bare number counts the range's last field, and with MINUTE
+// TO SECOND "1:30" is minutes and seconds, as DecodeInterval reads them.
+// The qualifier's truncation is AdjustInterval's.
+func parseIntervalRange(s string, r IntervalRange) (arrow.MonthDayNanoInterval, error) {
 	in := strings.TrimSpace(s)
 	bad := func() (arrow.MonthDayNanoInterval, error) {
 		return arrow.MonthDayNanoInterval{}, sqlerr.New(sqlerr.InvalidDatetimeFormat, "invalid input syntax for type interval: %q", s)
@@ -369,7 +377,7 @@ func ParseInterval(s string) (arrow.MonthDayNanoInterval, error) {
 	if len(in) > 1 && (in[0] == 'P' || in[0] == 'p') {
 		ok, syntax = parseISOInterval(in[1:], &f)
 	} else {
-		ok, syntax = parsePostgresInterval(strings.ToLower(in), &f)
+		ok, syntax = parsePostgresInterval(strings.ToLower(in), &f, r)
 	}
 	switch {
 	case !syntax:
@@ -426,7 +434,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // to first so that a unit word applies to the number before it, a time
 // field makes a bare number before it a count of days, and a trailing bare
 // number is seconds. It returns (fits, well-formed).
-func parsePostgresInterval(s string, f *intervalFields) (bool, bool) {
+func parsePostgresInterval(s string, f *intervalFields, r IntervalRange) (bool, bool) {
 	fields := splitIntervalFields(s)
 	if len(fields) == 0 {
 		return true, false
@@ -442,7 +450,8 @@ func parsePostgresInterval(s string, f *intervalFields) (bool, bool) {
 	if len(fields) == 0 {
 		return true, false
 	}
-	unit := unitSecond
+	bare := r.bareUnit()
+	unit := bare
 	seen := map[intervalUnit]bool{}
 	haveTime := false
 	for i := len(fields) - 1; i >= 0; i-- {
@@ -461,7 +470,7 @@ func parsePostgresInterval(s string, f *intervalFields) (bool, bool) {
 				return true, false
 			}
 			haveTime = true
-			us, ok := parseIntervalClock(fld)
+			us, ok := parseIntervalClock(fld, r == IntervalMinute|IntervalSecond)
 			if !ok {
 				return true, false
 			}
@@ -528,7 +537,7 @@ func parsePostgresInterval(s string, f *intervalFields) (bool, bool) {
 		if !fits {
 			return false, true
 		}
-		unit = unitSecond
+		unit = bare
 	}
 	if ago {
 		if f.us == math.MinInt64 || f.days == math.MinInt32 || f.month == math.MinInt32 {
@@ -592,7 +601,7 @@ func parseIntervalNumber(s string) (val int64, frac float64, status numberStatus
 
 // parseIntervalClock reads "[+-]h:m[:s[.frac]]" (hours unbounded, minutes
 // and seconds below 60) into signed microseconds.
-func parseIntervalClock(s string) (int64, bool) {
+func parseIntervalClock(s string, minuteSecond bool) (int64, bool) {
 	neg := false
 	if s[0] == '+' || s[0] == '-' {
 		neg = s[0] == '-'
@@ -601,6 +610,11 @@ func parseIntervalClock(s string) (int64, bool) {
 	parts := strings.Split(s, ":")
 	if len(parts) < 2 || len(parts) > 3 {
 		return 0, false
+	}
+	if len(parts) == 2 && (minuteSecond || strings.Contains(parts[1], ".")) {
+		// DecodeTime: two fields are mm:ss under MINUTE TO SECOND, and
+		// mm:ss.fff always is.
+		parts = []string{"0", parts[0], parts[1]}
 	}
 	h, err := strconv.ParseInt(parts[0], 10, 64)
 	if err != nil || parts[0] == "" || h > math.MaxInt64/USecsPerHour {

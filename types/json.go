@@ -36,6 +36,9 @@ func ParseJSON(s string, normalize bool) (string, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return bad()
 	}
+	if err := CheckJSONBEscapes([]byte(s)); err != nil {
+		return "", err
+	}
 	return b.String(), nil
 }
 

@@ -245,7 +245,13 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 	case TimeTZ:
 		return ParseTimeTZ(s, t, loc, time.Now())
 	case Interval:
-		return ParseInterval(s)
+		// text -> interval(typmod) at run time is interval_in without the
+		// typmod, then the length coercion (a bare number is seconds).
+		v, err := ParseInterval(s)
+		if err != nil {
+			return nil, err
+		}
+		return AdjustInterval(v, t), nil
 	case Map, Row:
 		return parseNestedText(s, t, loc)
 	case Array:

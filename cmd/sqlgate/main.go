@@ -1,6 +1,8 @@
 // Command sqlgate serves Apache Fluss tables to PostgreSQL clients.
 //
 //	sqlgate serve [--listen HOST:PORT] [--data DIR] [--fluss HOST:PORT[,...]]
+//	sqlgate import [--url URL] [--table T] [--create] [--format F] FILE...
+//	sqlgate export [--url URL] (--table T | --query Q) [--format F] FILE
 //	sqlgate slt [--label NAME] [--postgres URL [--complete] | --fluss HOST:PORT[,...]] [--skips FILE] FILE...
 //	sqlgate version
 package main
@@ -11,7 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -46,6 +47,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return slt(args[1:], stdout, stderr)
 	case "user":
 		return userCommand(args[1:], os.Stdin, stdout, stderr)
+	case "import":
+		return importCommand(args[1:], stdout, stderr) // transfer.go
+	case "export":
+		return exportCommand(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "sqlgate %s (PostgreSQL %s protocol)\n", engine.Version, engine.ServerVersion)
 		return 0
@@ -62,6 +67,9 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   sqlgate serve [--listen HOST:PORT] [--data DIR]   serve the tables in DIR to PostgreSQL clients
   sqlgate serve ... --flight-listen HOST:PORT        also serve Arrow Flight SQL (README: Arrow Flight SQL)
+  sqlgate serve ... --metrics-listen HOST:PORT       also serve Prometheus metrics, /healthz and /readyz (README: Operations)
+  sqlgate serve ... --log-format json|text --log-min-duration-statement 250ms [--log-parameters]
+                                                   structured logs and the slow-query log
   sqlgate serve --fluss HOST:PORT[,...] [--fluss-user U]
                                                    serve the tables of a Fluss cluster (README: what works)
   sqlgate slt [--label NAME] [--postgres URL [--complete]] FILE...
@@ -71,6 +79,11 @@ func usage(w io.Writer) {
                                                    the same on a Fluss cluster, each file in a Fluss database of its own;
                                                    the records FILE lists are skipped, each for its reason
   sqlgate user add|remove|list [--data DIR] NAME    manage the users file (passwords are read from stdin)
+  sqlgate import [--url URL] [--table T] [--create] FILE...
+                                                   load Parquet, Arrow, CSV or text files into a running server
+                                                   (COPY binary, a progress bar, files already loaded skipped)
+  sqlgate export [--url URL] (--table T | --query Q) FILE
+                                                   write a table's or a query's rows to a Parquet, Arrow, CSV or text file
   sqlgate version                                   print the version
 `)
 }
@@ -90,8 +103,14 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	heapFloor := fs.Int64("gc-heap-floor-mib", relop.DefaultHeapFloor>>20, "MiB below which the Go heap is not collected "+
 		"(trades that much memory for less collector CPU on small queries; 0 = none)")
 	flightListen := fs.String("flight-listen", "", "also serve Arrow Flight SQL on HOST:PORT (off by default; same users, TLS and limits; README: Flight SQL)")
+	fileDir := fs.String("file-dir", "", "the one directory superusers' COPY ... FROM/TO 'file' and read_parquet/read_csv may use (off by default)")
 	sec := registerSecurityFlags(fs)
+	ops := registerOpsFlags(fs) // opsflags.go
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := ops.check(); err != nil {
+		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 2
 	}
 	if *queryMem <= 0 || *queryMem > 1<<40 {
@@ -114,7 +133,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := ops.logger(stderr)
 	// the Go heap runs at up to twice its live size without a soft limit:
 	// a query spilling at its limit would take twice the memory it counts
 	floor := relop.NewHeapFloor(*heapFloor << 20)
@@ -137,10 +156,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.Start(ctx, server.Config{Listen: *listen, DataDir: *data, Logger: log, Fluss: flussCfg,
+	cfg := server.Config{Listen: *listen, DataDir: *data, Logger: log, Fluss: flussCfg,
 		Auth: security.Auth, TLS: security.TLS, RequireTLS: security.RequireTLS,
 		MaxConnections: *maxConns, MaxConnectionsPerUser: *maxPerUser, MaxRowSize: *maxRow,
-		QueryMemoryLimit: *queryMem << 20, FlightListen: *flightListen})
+		QueryMemoryLimit: *queryMem << 20, FlightListen: *flightListen, FileDir: *fileDir}
+	ops.apply(&cfg)
+	srv, err := server.Start(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "sqlgate: %v\n", err)
 		return 1
@@ -150,6 +171,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "sqlgate %s listening on %s (data in %s); connect with: psql -h %s -p %s -U sqlgate sqlgate\n", engine.Version, srv.Addr(), abs, h, p)
 	if fa := srv.FlightAddr(); fa != nil {
 		fmt.Fprintf(stdout, "Arrow Flight SQL on %s (grpc%s://%s)\n", fa, map[bool]string{true: "+tls", false: ""}[security.TLS != nil], fa)
+	}
+	if ma := srv.MetricsAddr(); ma != "" {
+		fmt.Fprintf(stdout, "metrics on http://%s/metrics (/healthz, /readyz)\n", ma)
 	}
 	select {
 	case <-ctx.Done():

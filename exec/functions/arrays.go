@@ -503,14 +503,16 @@ func FieldSelectKernel(field types.T, k int) Kernel {
 // BitwiseKernel answers PostgreSQL's integer operators a & b, a | b,
 // a << b and a >> b over integers of type t (the shift count is int4;
 // PostgreSQL shifts by the count modulo the type's width, as C does on
-// its platforms); NULL in, NULL out.
+// its platforms: a smallint is promoted to int first, so its count is
+// taken modulo 32 and the result wrapped to 16 bits, 3::int2 << -7 = 0);
+// NULL in, NULL out.
 func BitwiseKernel(op string, t types.T) Kernel {
-	bits := int64(64)
+	bits, shiftBits := int64(64), int64(64)
 	switch t.Kind {
 	case types.Int8, types.Int16:
-		bits = 16
+		bits, shiftBits = 16, 32
 	case types.Int32:
-		bits = 32
+		bits, shiftBits = 32, 32
 	}
 	lo, hi := types.IntRange(t.Kind)
 	return valueKernel(t, func(args []any) (any, error) {
@@ -528,9 +530,9 @@ func BitwiseKernel(op string, t types.T) Kernel {
 		case "#":
 			v = a ^ c
 		case "<<":
-			v = a << uint64(c&(bits-1))
+			v = a << uint64(c&(shiftBits-1))
 		case ">>":
-			v = a >> uint64(c&(bits-1))
+			v = a >> uint64(c&(shiftBits-1))
 		}
 		// wrap to t's width, as the C operators on int16/int32 do
 		switch bits {

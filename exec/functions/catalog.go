@@ -247,7 +247,7 @@ func oidArg(v any) uint32 {
 // isCatalogFunc reports whether name is one of catalogFuncs (whose kernels
 // need WithCatalog and whose arguments are oids, names and arrays).
 func isCatalogFunc(name string) bool {
-	for _, f := range catalogFuncs() {
+	for _, f := range append(catalogFuncs(), append(signalFuncs(), statFuncs()...)...) { // signals.go, statfuncs.go
 		if f.Name == name {
 			return true
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // Clock carries the times now() and its relatives return: PostgreSQL's
@@ -101,8 +102,13 @@ func atTimeZone(fromTZ bool) Kernel {
 		if err != nil {
 			return nil, err
 		}
+		inf := infSigner(args[1])
 		lastName, lastLoc := "", (*time.Location)(nil)
 		return func(i int) (any, error) {
+			if sign := inf(i); sign != 0 {
+				v, _ := types.InfiniteValue(sign, ret)
+				return v, nil
+			}
 			name := ss[0].Value(i)
 			if lastLoc == nil || name != lastName {
 				loc, err := types.ZoneByName(name)
@@ -150,13 +156,10 @@ func clockKernel(ret types.T, pick func(Clock) time.Time) Kernel {
 // timestamps as UTC times holding their fields, timestamptz values in loc
 // (the session's TimeZone), so that field extraction sees the session's
 // wall clock. The kind is returned for error messages.
+//
+// Infinite values (infinity.go's rules) read as meaningless times: every
+// caller asks infSigner first.
 func timeGetter(k int, a arrow.Array, loc *time.Location) (func(int) time.Time, types.Kind, error) {
-	if hasInfinite(a) {
-		// PostgreSQL's field extraction, truncation and age have rules of
-		// their own for infinity (extract gives Infinity, date_trunc
-		// keeps it); until they are built, refusing beats a wrong date
-		return nil, 0, sqlerr.NotSupported("this function of an infinite date or timestamp")
-	}
 	switch x := a.(type) {
 	case *array.Date32:
 		return func(i int) time.Time { return time.Unix(int64(x.Value(i))*86400, 0).UTC() }, types.Date, nil
@@ -383,7 +386,7 @@ func extractKernel(numeric bool, outScale int) Kernel {
 	}
 }
 
-func extractRows(ret types.T, numeric bool, outScale int, loc *time.Location) Kernel {
+func extractRows(ret types.T, isNumeric bool, outScale int, loc *time.Location) Kernel {
 	return rowKernel(ret, true, func(args []arrow.Array) (func(int) (any, error), error) {
 		ss, err := strArgs(args[:1])
 		if err != nil {
@@ -393,15 +396,28 @@ func extractRows(ret types.T, numeric bool, outScale int, loc *time.Location) Ke
 		if err != nil {
 			return nil, err
 		}
-		if !numeric && kind == types.Date {
+		if !isNumeric && kind == types.Date {
 			kind = types.Timestamp
 		}
+		inf := infSigner(args[1])
 		return func(i int) (any, error) {
+			if sign := inf(i); sign != 0 {
+				r, err := extractInfinite(ss[0].Value(i), sign, kind)
+				switch {
+				case err != nil || r == 0:
+					return nil, err
+				case isNumeric && r > 0:
+					return numeric.PosInf(), nil
+				case isNumeric:
+					return numeric.NegInf(), nil
+				}
+				return math.Inf(r), nil
+			}
 			v, s, err := extractField(ss[0].Value(i), get(i), kind)
 			if err != nil {
 				return nil, err
 			}
-			if numeric {
+			if isNumeric {
 				r := rescaleBig(big.NewInt(v), s, outScale, false)
 				return numericFromBig(r, outScale)
 			}
@@ -431,12 +447,17 @@ func dateTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array, n 
 	if !ok {
 		return nil, badArg(1, args[1], "timestamp")
 	}
+	inf := infSigner(args[1])
 	b := array.NewTimestampBuilder(mem, dt)
 	defer b.Release()
 	b.Reserve(n)
 	for i := 0; i < n; i++ {
 		if anyNull(args, i) {
 			b.AppendNull()
+			continue
+		}
+		if inf(i) != 0 { // infinity truncates to itself, whatever the unit
+			b.Append(args[1].(*array.Timestamp).Value(i))
 			continue
 		}
 		at := get(i)
@@ -630,19 +651,40 @@ func ageKernel(sinceToday bool) Kernel {
 		loc := LocationOf(ctx)
 		today := types.WallClock(clockOf(ctx).TransactionStart, loc).Truncate(24 * time.Hour)
 		return rowKernel(ivT, true, func(args []arrow.Array) (func(int) (any, error), error) {
-			var gets []func(int) time.Time
+			var gets []func(int) (time.Time, error)
 			for k, a := range args {
-				g, _, err := timeGetter(k, a, loc)
+				g, kind, err := timeGetter(k, a, loc)
 				if err != nil {
 					return nil, err
 				}
-				gets = append(gets, g)
+				inf, zone := infSigner(a), loc
+				if kind != types.TimestampTZ {
+					zone = nil
+				}
+				gets = append(gets, func(i int) (time.Time, error) {
+					if sign := inf(i); sign != 0 {
+						return ageTime(sign, zone)
+					}
+					return g(i), nil
+				})
 			}
 			return func(i int) (any, error) {
 				if sinceToday {
-					return age(today, gets[0](i)), nil
+					t, err := gets[0](i)
+					if err != nil {
+						return nil, err
+					}
+					return age(today, t), nil
 				}
-				return age(gets[0](i), gets[1](i)), nil
+				t1, err := gets[0](i)
+				if err != nil {
+					return nil, err
+				}
+				t2, err := gets[1](i)
+				if err != nil {
+					return nil, err
+				}
+				return age(t1, t2), nil
 			}, nil
 		})(ctx, mem, args, n)
 	}

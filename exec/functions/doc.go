@@ -87,12 +87,23 @@
 //     json(b)_agg and json(b)_object_agg finish an array_agg (jsonagg.go). The operators -> ->> #> #>> arrive
 //     as pg__json_get/_text and pg__json_path/_text (jsonops.go); on a
 //     type other than json/jsonb they fail with 42883 when run (not when
-//     resolved), naming the key's resolved type (text, not unknown). reg* values
+//     resolved), naming the key's resolved type (text, not unknown). They
+//     and json(b)_extract_path(_text) read the JSON text in place
+//     (jsonscan.go, jsonopkernel.go), and text cast to jsonb in the same
+//     expression is read without being normalised (pg__jsonbtext_*, which
+//     the binder fuses). jsonb compares by jsonb's ordering (jsonbcmp.go). reg* values
 //     (regclass_in ..., pg_typeof) are OIDs typed as their reg* type; the
 //     wire prints them as names through RegName (the _out functions' text).
 //   - date_part/extract/date_trunc over interval and time follow
 //     timestamp.c (interval.go, datetime.go); the 'julian' unit of a
 //     timestamp is not implemented and is refused naming the unit.
+//     Infinite dates and timestamps follow PostgreSQL 15's rules in
+//     extract, date_part, date_trunc, timezone, to_char, age and date_bin
+//     (infinite.go, datebin.go).
+//   - an interval's time part is Arrow's nanoseconds, so intervals beyond
+//     about ±2,562,047 hours (which PostgreSQL's microseconds hold) are
+//     22008 (make_interval(hours => 2147483647) is the one difference the
+//     coverage differential still finds).
 //   - float8 sin/cos/tan/asin/acos/atan/atan2, the hyperbolic functions,
 //     ln/log/log10/exp and power call the C library through cgo
 //     (libm_cgo.go), as PostgreSQL does, so their last digit is

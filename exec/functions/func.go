@@ -114,6 +114,12 @@ func allFuncs() []*Func {
 	fs = append(fs, jsonExtraFuncs()...)
 	fs = append(fs, overlapsFuncs()...)
 	fs = append(fs, makeTimeFuncs()...)
+	fs = append(fs, jsonbCmpFuncs()...)
+	fs = append(fs, bpcharFuncs()...)
+	fs = append(fs, jsonCastOpFuncs()...)
+	fs = append(fs, dateBinFuncs()...)
+	fs = append(fs, signalFuncs()...) // signals.go
+	fs = append(fs, statFuncs()...)   // statfuncs.go
 	return fs
 }
 

@@ -392,11 +392,16 @@ func makeInterval(ctx context.Context, mem memory.Allocator, args []arrow.Array,
 			if math.IsInf(s, 0) || math.IsNaN(s) {
 				return nil, types.IntervalOutOfRange()
 			}
-			t := math.RoundToEven(s*1e6) + float64(h)*float64(types.USecsPerHour) + float64(mi)*float64(types.USecsPerMinute)
-			if t >= 9223372036854775807 || t < -9223372036854775808 {
-				return nil, types.IntervalOutOfRange()
+			// PostgreSQL 15's make_interval checks only for infinite or
+			// NaN seconds: months and days wrap in int32, the time in
+			// int64, and seconds beyond int64 convert as the C cast does
+			// on x86-64 (to INT64_MIN)
+			us := int64(math.MinInt64)
+			if r := math.RoundToEven(s * 1e6); r >= -9223372036854775808 && r < 9223372036854775807 {
+				us = int64(r)
 			}
-			return types.NewInterval(y*12+mo, w*7+d, int64(t))
+			t := h*types.USecsPerHour + mi*types.USecsPerMinute + us
+			return types.NewInterval(int64(int32(y*12+mo)), int64(int32(w*7+d)), t)
 		}, nil
 	})(ctx, mem, args, n)
 }

@@ -169,33 +169,6 @@ func jsonFuncsFamily() []*Func {
 	return fs
 }
 
-// extractPathKernel is json(b)_extract_path(_text)(doc, VARIADIC path):
-// #> and #>> as functions.
-func extractPathKernel(t types.T, asText bool) Kernel {
-	return rowKernel(map[bool]types.T{false: t, true: tText}[asText], false, func(args []arrow.Array) (func(int) (any, error), error) {
-		return func(i int) (any, error) {
-			if args[0].IsNull(i) {
-				return nil, nil
-			}
-			steps := make([]any, len(args)-1)
-			for k := 1; k < len(args); k++ {
-				if args[k].IsNull(i) {
-					return nil, nil
-				}
-				steps[k-1] = strArg(args, k, i)
-			}
-			v, ok := JSONPath(strArg(args, 0, i), steps, true)
-			if !ok {
-				return nil, nil
-			}
-			if asText {
-				return jsonAsText(v)
-			}
-			return v, nil
-		}, nil
-	})
-}
-
 // stripNullsRow is json(b)_strip_nulls: object fields whose value is null
 // are dropped, at every depth (array elements stay). json's result is
 // compact, as PostgreSQL's re-emitted json is.

@@ -3,7 +3,6 @@ package functions
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -61,86 +60,8 @@ func jsonOpSpecialize(name string, asText, isPath bool) func(args []types.T, _ [
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 			return tText, func(context.Context, memory.Allocator, []arrow.Array, int) (arrow.Array, error) { return nil, err }
 		}
-		return ret, rowFunc(ret, true, func(_ context.Context, a []any) (any, error) {
-			var steps []any
-			if isPath {
-				steps = a[1].([]any)
-			} else {
-				steps = a[1:2]
-			}
-			v, ok := JSONPath(a[0].(string), steps, isPath)
-			if !ok {
-				return nil, nil
-			}
-			if asText {
-				return jsonAsText(v)
-			}
-			return v, nil
-		})
+		return ret, jsonOpKernel(docModeOf(args[0]), asText, isPath, ret)
 	}
-}
-
-// JSONPath follows steps (string keys or int64 element indexes; with
-// textIndex a string step on an array is read as an integer, as #> does,
-// while -> with a text key finds nothing in an array) from the JSON text
-// doc and returns the text of the value reached, as written in doc. ok is
-// false when a step is NULL, a key or element is missing, or a step meets
-// a scalar.
-func JSONPath(doc string, steps []any, textIndex bool) (string, bool) {
-	cur := json.RawMessage(doc)
-	for _, s := range steps {
-		if s == nil {
-			return "", false
-		}
-		b := firstNonSpace(cur)
-		switch b {
-		case '{':
-			k, ok := s.(string)
-			if !ok {
-				return "", false
-			}
-			var m map[string]json.RawMessage // the last duplicate key wins, as in PostgreSQL
-			if json.Unmarshal(cur, &m) != nil {
-				return "", false
-			}
-			v, ok := m[k]
-			if !ok {
-				return "", false
-			}
-			cur = v
-		case '[':
-			var idx int64
-			switch x := s.(type) {
-			case int64:
-				idx = x
-			case string:
-				if !textIndex {
-					return "", false
-				}
-				n, err := strconv.ParseInt(strings.TrimLeft(x, " \t\n\r\v\f"), 10, 32)
-				if err != nil {
-					return "", false
-				}
-				idx = n
-			default:
-				return "", false
-			}
-			var elems []json.RawMessage
-			if json.Unmarshal(cur, &elems) != nil {
-				return "", false
-			}
-			if idx < 0 {
-				idx += int64(len(elems))
-			}
-			if idx < 0 || idx >= int64(len(elems)) {
-				return "", false
-			}
-			cur = elems[idx]
-		default:
-			return "", false
-		}
-	}
-	return strings.TrimSpace(string(cur)), true
 }
 
 // jsonAsText is ->>'s result: a JSON string unescaped, null as SQL NULL,

@@ -42,6 +42,8 @@ func sampleValue(name string, t types.T) (types.T, any) {
 			return t, "UTF8"
 		}
 		return t, "abc"
+	case types.Char:
+		return types.T{Kind: types.Char, Length: 4}, "ab"
 	case types.Int16, types.Int32, types.Int64:
 		if name == "chr" {
 			return t, int64(65)

@@ -186,7 +186,7 @@ func quoteAnySpecialize(nullable bool) func(args []types.T, _ []any) (types.T, K
 }
 
 // sizePrettyNumericSpecialize is pg_size_pretty(numeric) (the type of
-// sum(bigint)): below 10240 the value as it prints followed by "bytes",
+// sum(bigint)): NaN and ±Infinity in PB, below 10240 the value as it prints followed by "bytes",
 // else the bigint algorithm over the truncated value, with PostgreSQL's
 // truncating division so that values beyond bigint work too.
 func sizePrettyNumericSpecialize(args []types.T, _ []any) (types.T, Kernel) {
@@ -194,7 +194,9 @@ func sizePrettyNumericSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	return tText, rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
 		d := types.DecimalToNumeric(a[0], at)
 		if numeric.IsSpecial(d) {
-			return numeric.String(d) + " bytes", nil
+			// NaN and ±Infinity are above every limit (NaN sorts last,
+			// and abs(-Infinity) is Infinity) and survive the divisions
+			return numeric.String(d) + " PB", nil
 		}
 		t, err := numeric.Trunc(d, 0)
 		if err != nil {

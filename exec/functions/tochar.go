@@ -40,7 +40,13 @@ func toCharTimeIn(loc *time.Location) Kernel {
 		if err != nil {
 			return nil, err
 		}
-		return func(i int) (any, error) { return formatTime(get(i), kind, ss[0].Value(i)), nil }, nil
+		inf := infSigner(args[0])
+		return func(i int) (any, error) {
+			if inf(i) != 0 { // timestamp_to_char: NULL for infinity
+				return nil, nil
+			}
+			return formatTime(get(i), kind, ss[0].Value(i)), nil
+		}, nil
 	})
 }
 

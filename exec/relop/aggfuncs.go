@@ -900,7 +900,8 @@ func (a *boolAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, er
 // gathers them.
 type collectAcc struct {
 	arg     int
-	sep     int // string_agg's separator column, -1 for array_agg
+	sep     int  // string_agg's separator column, -1 for array_agg
+	arrays  bool // array_agg(anyarray): arrayaggarrays.go's rules
 	order   []SortKeySpec
 	outType arrow.DataType
 	srcArg  []arrow.Array
@@ -989,6 +990,11 @@ func (a *collectAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array,
 	offsets = append(offsets, 0)
 	for i, g := range groups {
 		rs := a.ordered(g)
+		if a.arrays {
+			if err := a.checkStackable(rs); err != nil {
+				return nil, err
+			}
+		}
 		all = append(all, rs...)
 		offsets = append(offsets, int32(len(all)))
 		valid[i] = len(rs) > 0
@@ -1167,6 +1173,11 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		default:
 			return unsupported()
 		}
+	case "bit_and", "bit_or", "bit_xor": // bitagg.go
+		if !isBitAggArg(argType) {
+			return unsupported()
+		}
+		acc = &bitAcc{arg: spec.Arg, op: map[string]byte{"bit_and": '&', "bit_or": '|', "bit_xor": '#'}[fn], out: argType}
 	case "bool_and", "every", "bool_or":
 		if argType.ID() != arrow.BOOL {
 			return unsupported()
@@ -1181,7 +1192,7 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		}
 		acc = &collectAcc{arg: spec.Arg, sep: spec.Sep, order: spec.OrderBy, outType: out}
 	case "array_agg":
-		acc = &collectAcc{arg: spec.Arg, sep: -1, order: spec.OrderBy, outType: out}
+		acc = &collectAcc{arg: spec.Arg, sep: -1, order: spec.OrderBy, outType: out, arrays: spec.Arrays && isListType(argType)}
 	case "corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2",
 		"regr_slope", "regr_sxx", "regr_sxy", "regr_syy":
 		if argType.ID() != arrow.FLOAT64 || spec.X < 0 || spec.X >= in.NumFields() || in.Field(spec.X).Type.ID() != arrow.FLOAT64 {

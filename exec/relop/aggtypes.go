@@ -89,6 +89,11 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 			return bad()
 		}
 		return types.BoolType, nil
+	case "bit_and", "bit_or", "bit_xor":
+		if arg.Kind != types.Int16 && arg.Kind != types.Int32 && arg.Kind != types.Int64 {
+			return bad()
+		}
+		return arg.Nullable(), nil
 	case "string_agg":
 		switch arg.Kind {
 		case types.String, types.Char, types.Unknown:

@@ -31,6 +31,9 @@ type AggSpec struct {
 	// X is the second argument's column of the aggregates over (Y, X)
 	// pairs (corr, covar_*, regr_*; Arg is Y); unused otherwise.
 	X int
+	// Arrays marks array_agg(anyarray) (binder.AggCall.Arrays): NULL,
+	// empty and unequal arrays are errors (arrayaggarrays.go).
+	Arrays bool
 }
 
 // HashAggregate groups its input by GroupBy and computes Aggs per group.

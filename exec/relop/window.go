@@ -620,7 +620,7 @@ func (w *windowCtx) eval(f WindowSpec, outType arrow.DataType) (arrow.Array, err
 						continue
 					}
 					if k <= 0 {
-						return nil, sqlerr.New("2201H", "argument of nth_value must be greater than zero")
+						return nil, errNthValueArg()
 					}
 					if int64(fs)+k-1 < int64(fe) {
 						refs[i] = rowRef{0, uint32(int64(fs) + k - 1)}
@@ -889,4 +889,10 @@ func (t *ntile) next() int32 {
 	}
 	t.inBucket++
 	return int32(t.bucket)
+}
+
+// errNthValueArg is nth_value's error for n <= 0, with PostgreSQL's
+// SQLSTATE (22016, invalid_argument_for_nth_value_function).
+func errNthValueArg() error {
+	return sqlerr.New("22016", "argument of nth_value must be greater than zero")
 }

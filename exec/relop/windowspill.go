@@ -877,7 +877,7 @@ func (s *winSpill) pass(ctx context.Context, f WindowSpec, dt arrow.DataType, of
 						break
 					}
 					if k <= 0 {
-						return sqlerr.New("2201H", "argument of nth_value must be greater than zero")
+						return errNthValueArg()
 					}
 					if satAdd(fs, k-1) < fe {
 						t = fs + k - 1

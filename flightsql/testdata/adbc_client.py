@@ -3,7 +3,8 @@
 
 Usage: adbc_client.py URI USER PASSWORD. The table alltypes (every Fluss
 type) exists with three rows, and pycopy and pybuilt are empty copies of
-it (pycreated is made here); flightsql/adbc_test.go compares what this writes with the PostgreSQL
+it (pycreated is made here; pyrows is replaced and pyreplaced made by
+mode="replace"); flightsql/adbc_test.go compares what this writes with the PostgreSQL
 side. Prints one line per check; exits non-zero on the first failure.
 """
 import datetime
@@ -112,5 +113,31 @@ cur.executemany("INSERT INTO pyrows VALUES ($1, $2)", [(1, "one"), (2, "two")])
 conn.commit()
 cur.execute("SELECT id, s FROM pyrows ORDER BY id")
 check(cur.fetchall() == [(1, "one"), (2, "two"), (3, "three")], "executemany")
+cur.close()
+conn.close()
+
+# mode="replace": the table is made again from the pyarrow table's schema
+# (in a transaction, as the DB-API runs it) and loaded with it
+conn = connect(password)
+cur = conn.cursor()
+repl_schema = pa.schema([pa.field("k", pa.int64(), nullable=False), pa.field("v", pa.string())])
+repl = pa.Table.from_arrays([pa.array([1, 2], pa.int64()), pa.array(["x", None])], schema=repl_schema)
+check(cur.adbc_ingest("pyrows", repl, mode="replace") == 2, "adbc_ingest replacing a table")
+conn.commit()
+cur.execute("SELECT k, v FROM pyrows ORDER BY k")
+check(cur.fetchall() == [(1, "x"), (2, None)], "the replaced table's rows")
+# a rejected batch leaves the table as it was (autocommit)
+other = flight_sql.connect(uri, db_kwargs={"username": user, "password": password}, autocommit=True)
+bad = pa.Table.from_arrays([pa.array([3, None], pa.int64()), pa.array(["y", "z"])], schema=repl_schema)
+try:
+    other.cursor().adbc_ingest("pyrows", bad, mode="replace")
+    check(False, "a replace with a NULL in a NOT NULL column is refused")
+except adbc_driver_manager.Error as e:
+    check("23502" in str(e) and '"k"' in str(e), "a replace with a NULL in a NOT NULL column is refused naming it")
+cur.execute("SELECT k, v FROM pyrows ORDER BY k")
+check(cur.fetchall() == [(1, "x"), (2, None)], "a refused replace leaves the table as it was")
+# replace in autocommit mode, into a table that does not exist yet
+check(other.cursor().adbc_ingest("pyreplaced", repl, mode="replace") == 2, "adbc_ingest replace creating its table")
+other.close()
 cur.close()
 conn.close()

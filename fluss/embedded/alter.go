@@ -128,6 +128,7 @@ func (t *tableState) retire() {
 	t.mu.Lock()
 	t.dropped, t.altered = true, true
 	t.mu.Unlock()
+	t.follow.wake() // follow.go
 }
 
 // replaced returns the table's state under info, sharing t's bucket logs,
@@ -137,7 +138,7 @@ func (t *tableState) replaced(info fluss.TableInfo, counts []int) *tableState {
 	schema := info.ArrowSchema()
 	n := &tableState{info: info, dir: t.dir, schema: schema, pkIdx: t.pkIdx, bkIdx: t.bkIdx, buckets: t.buckets,
 		pkTypes: t.pkTypes, bkTypes: t.bkTypes, bkInPK: t.bkInPK, keyArrow: t.keyArrow, keyInfo: t.keyInfo,
-		projs: map[string]*projPlan{}, mu: t.mu}
+		projs: map[string]*projPlan{}, mu: t.mu, follow: t.follow}
 	n.sticky.Store(t.sticky.Load())
 	for _, c := range info.Descriptor.Schema.Columns {
 		n.colTypes = append(n.colTypes, c.Type)

@@ -68,6 +68,10 @@ type bulkUpsert struct {
 	// rows in earlier runs, each run longer than the next.
 	runs [][]keyEntry
 	pool entryPool // for the sorts and merges
+	// stage, once the upsert outgrew the memory budget, is its sorted
+	// runs on disk (stagedupsert.go); the fields above then hold only
+	// what came since the last run was written.
+	stage *upsertStage
 }
 
 // Add implements fluss.BulkUpsert.
@@ -120,6 +124,7 @@ func (b *bulkUpsert) release() {
 		r.Release()
 	}
 	b.recs, b.rows, b.starts, b.runs, b.pool = nil, nil, nil, nil, entryPool{}
+	b.discardStage()
 }
 
 // Commit implements fluss.BulkUpsert.
@@ -131,6 +136,10 @@ func (b *bulkUpsert) Commit(ctx context.Context) (fluss.WriteResult, error) {
 	defer b.release()
 	if b.err != nil {
 		return fluss.WriteResult{}, b.err
+	}
+	if b.stage != nil {
+		rows, err := b.commitStage(ctx)
+		return fluss.WriteResult{Rows: rows}, err
 	}
 	if b.n == 0 {
 		return fluss.WriteResult{}, nil
@@ -227,6 +236,9 @@ func (b *bulkUpsert) addPart(rec arrow.RecordBatch) error {
 	b.starts = append(b.starts, base)
 	b.n += int32(len(rows))
 	b.pushRun(run)
+	if budget := b.h.s.stageBudget(); budget > 0 && b.bytes >= budget {
+		return b.spill()
+	}
 	return nil
 }
 

@@ -31,6 +31,8 @@ const (
 	reqGroup  // an atomic group of writes (atomic.go)
 	reqStaged // a staged bulk append (staged.go)
 	reqAlter  // an ALTER TABLE retiring the table's state (alter.go)
+	// a bulk upsert staged on disk (stagedupsert.go)
+	reqStagedUpsert
 )
 
 // bucketBatch is one encoded log batch bound for a bucket.
@@ -80,6 +82,7 @@ type request struct {
 	prebuilt *prebuiltState
 	ndv      *ndvDelta     // what the write adds to the distinct-count sketches
 	staged   *stagedAppend // a reqStaged's batches
+	upstage  *upsertStage  // a reqStagedUpsert's runs
 	done     chan result
 	// owner is the atomic group (a reqGroup, atomic.go) the request
 	// belongs to; group is a reqGroup's requests, groupRows what each one
@@ -179,6 +182,9 @@ func (s *Store) runGroup(group []*request) {
 		case reqStaged:
 			flush()
 			s.commitStaged(r)
+		case reqStagedUpsert:
+			flush()
+			s.commitStagedUpsert(r)
 		case reqAlter:
 			flush()
 			r.table.retire()
@@ -197,6 +203,7 @@ func (s *Store) drop(t *tableState) error {
 	t.mu.Lock()
 	t.dropped = true
 	t.mu.Unlock()
+	t.follow.wake() // follow.go
 	t.closeFiles()
 	s.dropImage(t)
 	if err := s.deleteTableState(t.info.TableID); err != nil {
@@ -582,6 +589,7 @@ func (s *Store) publish(order []*bucketWrite) {
 			w.bl.committed = w.bl.size
 		}
 		t.mu.Unlock()
+		t.follow.wake() // follow.go: the new lengths are visible
 	}
 }
 

@@ -37,11 +37,25 @@
 // written and synced while the sstables are built. A bulk upsert
 // (fluss.BulkUpserter, bulk.go: COPY FROM STDIN) is encoded and its keys
 // sorted part by part while its caller reads the next part, and committed
-// as one request. A bulk append (fluss.BulkAppender, staged.go: COPY FROM
-// STDIN into a log table) stages its encoded batches on disk, under
-// staging/, as they come, and its commit copies them to the end of the
-// bucket logs (stamping their offsets) before committing their lengths:
-// its memory is one part, and Open removes staging a crash left.
+// as one request; past Options.StageBytes (64 MiB) of encoded rows it
+// writes what it holds as a sorted run under staging/ instead
+// (stagedupsert.go), and its commit merges the runs by key against the
+// stored state in one pass, alone in the committer: the changelog goes to
+// the end of the bucket logs, the new state into non-overlapping sstables,
+// and one pebble Ingest of those with the new committed lengths is the
+// commit point. Sorted runs, not the log with commit records, because a
+// primary-key table's changelog (insert or update) depends on the state at
+// commit and its state is ingested in key order: the rows must be sorted
+// by key before any of them can be written. A bulk append
+// (fluss.BulkAppender, staged.go: COPY FROM STDIN into a log table)
+// stages its encoded batches on disk, under staging/, as they come, and
+// its commit copies them to the end of the bucket logs (stamping their
+// offsets) before committing their lengths: the log's own bytes need no
+// sorting, so they are staged as they will be written. Either way the
+// write's memory is bounded whatever its size, it is invisible until its
+// commit point, and Open removes the staging, sstables and log tails a
+// crash left. The engine stages a large transaction's writes through the
+// same two calls (engine/txnspill.go).
 //
 // Each table keeps a HyperLogLog sketch per column (ndv.go): writers hash
 // their records, the committer folds the hashes in, and the sketches are
@@ -98,6 +112,12 @@
 // bucket; a changelog scan with an offset or time bound steps over the
 // batches below it by their headers alone (logrange.go). Within a group, a request reads what the group's earlier
 // requests wrote from their overlays, since the batch is not committed yet.
+//
+// A follow of a table's changelog (fluss.ChangelogFollower, follow.go:
+// SUBSCRIBE) keeps a byte position per bucket and reads what commits past
+// it from the log's mapping; publish wakes the table's followers, and a
+// follow that starts with a snapshot of a primary-key table starts each
+// bucket at the committed length recorded in that snapshot's pebble state.
 //
 // A partitioned table's partitions (partitions.go) are entries of the
 // catalog file with ids of their own, each a tableState with its own

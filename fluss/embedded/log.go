@@ -69,6 +69,10 @@ type tableState struct {
 	ndv ndvState // per-column distinct-count sketches (ndv.go)
 
 	col tableColumnar // the columnar image (columnar.go)
+
+	// follow wakes the changelog's followers (follow.go); shared, like mu,
+	// with the state an ALTER TABLE replaces this one by.
+	follow *followSignal
 }
 
 // bucketLog is one bucket's log file.
@@ -117,7 +121,7 @@ func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error
 	schema := info.ArrowSchema()
 	t := &tableState{info: info, dir: s.tableDir(info.TableID), schema: schema,
 		pkIdx: columnIndexes(info, info.Descriptor.Schema.PrimaryKey), bkIdx: columnIndexes(info, info.Descriptor.BucketKey),
-		projs: map[string]*projPlan{}, mu: &sync.RWMutex{}}
+		projs: map[string]*projPlan{}, mu: &sync.RWMutex{}, follow: &followSignal{}}
 	t.ndv.known = create // a new table's sketches cover all its rows
 	for _, c := range info.Descriptor.Schema.Columns {
 		t.colTypes = append(t.colTypes, c.Type)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/klauspost/compress/s2"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -15,8 +16,8 @@ import (
 // Staged appends (fluss.BulkAppender: COPY FROM STDIN into a log table).
 //
 // A bulk append encodes each part into log batches as Append does and
-// writes them, unsynced, to a staging file per bucket under staging/ (one
-// directory per append), keeping in memory only each batch's place and row
+// writes them, S2-compressed and unsynced, to a staging file per bucket
+// under staging/ (one directory per append), keeping in memory only each batch's place and row
 // count: the load's memory is one part, whatever its size. Commit hands
 // the staged files to the committer, which commits them alone: it copies
 // each bucket's batches to the end of its log, stamping their log offsets
@@ -58,14 +59,16 @@ type stagedAppend struct {
 	sizes   []int64
 	rows    int64
 	ndv     *ndvDelta
-	err     error // the first failure: later calls report it
-	done    bool  // committed or discarded
+	zbuf    []byte // compression scratch
+	err     error  // the first failure: later calls report it
+	done    bool   // committed or discarded
 }
 
 // stagedBatch is one staged log batch: where it is in its staging file,
-// its size and rows.
+// its size there (S2-compressed: the staging holds a load's bytes beside
+// the log until the commit ends), its size and rows.
 type stagedBatch struct {
-	pos, size, records int64
+	pos, size, raw, records int64
 }
 
 // Add implements fluss.BulkAppend.
@@ -109,11 +112,12 @@ func (a *stagedAppend) add(rec arrow.RecordBatch) error {
 				return ioErr(err, "creating %s", p)
 			}
 		}
-		if _, err := a.files[b].WriteAt(bb.data, a.sizes[b]); err != nil {
+		a.zbuf = s2.Encode(a.zbuf[:cap(a.zbuf)], bb.data)
+		if _, err := a.files[b].WriteAt(a.zbuf, a.sizes[b]); err != nil {
 			return ioErr(err, "staging rows for %s", t.info.Path)
 		}
-		size := int64(len(bb.data))
-		a.batches[b] = append(a.batches[b], stagedBatch{pos: a.sizes[b], size: size, records: bb.records})
+		size := int64(len(a.zbuf))
+		a.batches[b] = append(a.batches[b], stagedBatch{pos: a.sizes[b], size: size, raw: int64(len(bb.data)), records: bb.records})
 		a.sizes[b] += size
 		a.rows += bb.records
 	}
@@ -178,7 +182,7 @@ func (s *Store) writeStaged(r *request) result {
 		s.log.Error("staged append failed", "table", t.info.Path.Table, "error", err)
 		return result{err: err}
 	}
-	var buf []byte
+	var buf, zbuf []byte
 	for b, batches := range a.batches {
 		if len(batches) == 0 {
 			continue
@@ -187,12 +191,18 @@ func (s *Store) writeStaged(r *request) result {
 		w := &bucketWrite{t: t, b: b, bl: bl, next: bl.next}
 		order = append(order, w)
 		for _, sb := range batches {
-			if int64(cap(buf)) < sb.size {
-				buf = make([]byte, sb.size)
+			if int64(cap(zbuf)) < sb.size {
+				zbuf = make([]byte, sb.size)
 			}
-			data := buf[:sb.size]
-			if _, err := a.files[b].ReadAt(data, sb.pos); err != nil {
+			if _, err := a.files[b].ReadAt(zbuf[:sb.size], sb.pos); err != nil {
 				return fail(ioErr(err, "reading the staged rows of %s", t.info.Path))
+			}
+			if int64(cap(buf)) < sb.raw {
+				buf = make([]byte, sb.raw)
+			}
+			data, err := s2.Decode(buf[:sb.raw], zbuf[:sb.size])
+			if err != nil || int64(len(data)) != sb.raw {
+				return fail(corrupt("staged rows of %s are damaged: %v", t.info.Path, err))
 			}
 			format.SetBaseOffset(data, w.next)
 			format.SetCommitTimestamp(data, now)
@@ -200,7 +210,7 @@ func (s *Store) writeStaged(r *request) result {
 				return fail(ioErr(err, "writing %s", bl.path))
 			}
 			w.next += sb.records
-			w.size += sb.size
+			w.size += sb.raw
 		}
 	}
 	if err := s.syncLogs(order); err != nil {

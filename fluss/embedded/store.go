@@ -78,6 +78,10 @@ type Options struct {
 	// ColumnarBytes bounds the columnar images of the store, on disk
 	// under columnar/ (columnar.go): 0 = 4 GiB.
 	ColumnarBytes int64
+	// StageBytes is the encoded size of a bulk upsert (COPY into a
+	// primary-key table) held in memory before it is staged on disk as
+	// sorted runs (stagedupsert.go): 0 = 64 MiB, negative = never.
+	StageBytes int64
 }
 
 // Store is the embedded Fluss store. It implements fluss.Store.

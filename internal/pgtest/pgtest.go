@@ -251,7 +251,12 @@ func (s *Server) initdb(ctx context.Context, binDir string, cred *syscall.Creden
 	cmd := exec.CommandContext(ctx, filepath.Join(binDir, "initdb"),
 		"-D", filepath.Join(s.root, "data"),
 		"-A", "trust", "-U", "postgres", "--no-sync",
-		"-E", "UTF8", "--locale=C")
+		// LC_CTYPE C.UTF-8, as a normal install's UTF-8 locale has it:
+		// upper/lower/initcap, ILIKE and case-insensitive regular
+		// expressions then map non-ASCII letters (upper('é') = 'É'), which
+		// is what users meet and what sqlgate does; collation stays C
+		// (byte order) so that ORDER BY of text is the same everywhere.
+		"-E", "UTF8", "--locale=C", "--lc-ctype=C.UTF-8")
 	s.prepare(cmd, cred)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -23,7 +23,14 @@ import (
 // data directory dir, stopped when the test ends.
 func StartServer(t testing.TB, dir string) *server.Server {
 	t.Helper()
-	srv, err := server.Start(context.Background(), server.Config{Listen: "127.0.0.1:0", DataDir: dir})
+	return StartServerConfig(t, server.Config{Listen: "127.0.0.1:0", DataDir: dir})
+}
+
+// StartServerConfig runs an in-process sqlgate configured by cfg, stopped
+// when the test ends.
+func StartServerConfig(t testing.TB, cfg server.Config) *server.Server {
+	t.Helper()
+	srv, err := server.Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -373,7 +373,10 @@ func roundTo(d *apd.Decimal, scale int, trunc bool) *apd.Decimal {
 	return norm(r)
 }
 
-// Round is round(d, scale) (scale clamped to ±2000 as numeric_round does).
+// Round is round(d, scale), the scale clamped as PostgreSQL 15's
+// numeric_round clamps it: at most NUMERIC_DSCALE_MAX digits after the
+// point, and no further left than a numeric's largest weight allows (one
+// more digit for round, which may carry).
 func Round(d *apd.Decimal, scale int64) (*apd.Decimal, error) {
 	return roundOrTrunc(d, scale, false)
 }
@@ -387,7 +390,11 @@ func roundOrTrunc(d *apd.Decimal, scale int64, trunc bool) (*apd.Decimal, error)
 	if IsSpecial(d) {
 		return d, nil
 	}
-	s := int(min(max(scale, -MaxResultScale), MaxResultScale))
+	lowest := -int64(maxWeight+1) * 4 // DEC_DIGITS per base-10000 digit
+	if !trunc {
+		lowest--
+	}
+	s := int(min(max(scale, lowest), MaxDscale))
 	return Check(roundTo(d, s, trunc))
 }
 

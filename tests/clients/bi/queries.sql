@@ -260,3 +260,293 @@ SELECT e.oid,e.* FROM pg_catalog.pg_extension e
 WHERE e.extnamespace=$1
 ORDER BY e.oid
 -- end
+
+-- pgcli: the completion refresher's metadata queries (pgexecute.py; the
+-- relkind list psycopg binds for %s is written as the array it renders).
+
+-- name: pgcli search_path
+-- source: dbcli/pgcli pgcli/pgexecute.py PGExecute.search_path_query
+SELECT * FROM unnest(current_schemas(true))
+-- end
+
+-- name: pgcli schemata
+-- source: dbcli/pgcli pgcli/pgexecute.py PGExecute.schemata_query
+-- ordered
+SELECT  nspname
+        FROM    pg_catalog.pg_namespace
+        ORDER BY 1
+-- end
+
+-- name: pgcli tables
+-- source: dbcli/pgcli pgcli/pgexecute.py PGExecute.tables_query, kinds ['r', 'p', 'f']
+-- compare: shape it lists the system catalogs too, of which sqlgate serves those clients read (pgcatalog/doc.go)
+SELECT  n.nspname schema_name,
+                c.relname table_name
+        FROM    pg_catalog.pg_class c
+                LEFT JOIN pg_catalog.pg_namespace n
+                    ON n.oid = c.relnamespace
+        WHERE   c.relkind = ANY(ARRAY['r', 'p', 'f'])
+        ORDER BY 1,2
+-- end
+
+-- name: pgcli table columns
+-- source: dbcli/pgcli pgcli/pgexecute.py PGExecute._columns (server >= 8.4), kinds ['r', 'p', 'f']
+-- compare: shape it lists the system catalogs' columns too, of which sqlgate serves those clients read (pgcatalog/doc.go)
+SELECT  nsp.nspname schema_name,
+                        cls.relname table_name,
+                        att.attname column_name,
+                        att.atttypid::regtype::text type_name,
+                        att.atthasdef AS has_default,
+                        pg_catalog.pg_get_expr(def.adbin, def.adrelid, true) as default
+                FROM    pg_catalog.pg_attribute att
+                        INNER JOIN pg_catalog.pg_class cls
+                            ON att.attrelid = cls.oid
+                        INNER JOIN pg_catalog.pg_namespace nsp
+                            ON cls.relnamespace = nsp.oid
+                        LEFT OUTER JOIN pg_attrdef def
+                            ON def.adrelid = att.attrelid
+                            AND def.adnum = att.attnum
+                WHERE   cls.relkind = ANY(ARRAY['r', 'p', 'f'])
+                        AND NOT att.attisdropped
+                        AND att.attnum  > 0
+                ORDER BY 1, 2, att.attnum
+-- end
+
+-- name: pgcli databases
+-- source: dbcli/pgcli pgcli/pgexecute.py PGExecute.databases_query
+-- compare: shape PostgreSQL also lists its postgres and template databases
+SELECT d.datname
+        FROM pg_catalog.pg_database d
+        ORDER BY 1
+-- end
+
+-- name: pgcli full databases
+-- source: dbcli/pgcli pgcli/pgexecute.py PGExecute.full_databases_query
+-- compare: shape PostgreSQL also lists its postgres and template databases
+SELECT d.datname as "Name",
+            pg_catalog.pg_get_userbyid(d.datdba) as "Owner",
+            pg_catalog.pg_encoding_to_char(d.encoding) as "Encoding",
+            d.datcollate as "Collate",
+            d.datctype as "Ctype",
+            pg_catalog.array_to_string(d.datacl, E'\n') AS "Access privileges"
+        FROM pg_catalog.pg_database d
+        ORDER BY 1
+-- end
+
+-- name: pgcli socket directory
+-- source: dbcli/pgcli pgcli/pgexecute.py PGExecute.socket_directory_query
+-- compare: shape sqlgate listens on TCP only: it has no socket directory setting
+SELECT setting
+        FROM pg_settings
+        WHERE name = 'unix_socket_directories'
+-- end
+
+-- name: pgcli foreign keys
+-- source: dbcli/pgcli pgcli/pgexecute.py PGExecute.foreignkeys (server >= 9.0)
+SELECT s_p.nspname AS parentschema,
+                       t_p.relname AS parenttable,
+                       unnest((
+                        select
+                            array_agg(attname ORDER BY i)
+                        from
+                            (select unnest(confkey) as attnum, generate_subscripts(confkey, 1) as i) x
+                            JOIN pg_catalog.pg_attribute c USING(attnum)
+                            WHERE c.attrelid = fk.confrelid
+                        )) AS parentcolumn,
+                       s_c.nspname AS childschema,
+                       t_c.relname AS childtable,
+                       unnest((
+                        select
+                            array_agg(attname ORDER BY i)
+                        from
+                            (select unnest(conkey) as attnum, generate_subscripts(conkey, 1) as i) x
+                            JOIN pg_catalog.pg_attribute c USING(attnum)
+                            WHERE c.attrelid = fk.conrelid
+                        )) AS childcolumn
+                FROM pg_catalog.pg_constraint fk
+                JOIN pg_catalog.pg_class      t_p ON t_p.oid = fk.confrelid
+                JOIN pg_catalog.pg_namespace  s_p ON s_p.oid = t_p.relnamespace
+                JOIN pg_catalog.pg_class      t_c ON t_c.oid = fk.conrelid
+                JOIN pg_catalog.pg_namespace  s_c ON s_c.oid = t_c.relnamespace
+                WHERE fk.contype = 'f'
+-- end
+
+-- name: pgcli functions
+-- source: dbcli/pgcli pgcli/pgexecute.py PGExecute.functions (server >= 11)
+-- compare: shape the two servers' function libraries differ (docs/functions.md)
+SELECT n.nspname schema_name,
+                        p.proname func_name,
+                        p.proargnames,
+                        COALESCE(proallargtypes::regtype[], proargtypes::regtype[])::text[],
+                        p.proargmodes,
+                        prorettype::regtype::text return_type,
+                        p.prokind = 'a' is_aggregate,
+                        p.prokind = 'w' is_window,
+                        p.proretset is_set_returning,
+                        d.deptype = 'e' is_extension,
+                        pg_get_expr(proargdefaults, 0) AS arg_defaults
+                FROM pg_catalog.pg_proc p
+                        INNER JOIN pg_catalog.pg_namespace n
+                            ON n.oid = p.pronamespace
+                LEFT JOIN pg_depend d ON d.objid = p.oid and d.deptype = 'e'
+                WHERE p.prorettype::regtype != 'trigger'::regtype
+                ORDER BY 1, 2
+-- end
+
+-- name: pgcli datatypes
+-- source: dbcli/pgcli pgcli/pgexecute.py PGExecute.datatypes (server > 9.0)
+-- ordered
+SELECT n.nspname schema_name,
+                           t.typname type_name
+                    FROM   pg_catalog.pg_type t
+                           INNER JOIN pg_catalog.pg_namespace n
+                              ON n.oid = t.typnamespace
+                    WHERE ( t.typrelid = 0  -- non-composite types
+                            OR (  -- composite type, but not a table
+                                  SELECT c.relkind = 'c'
+                                  FROM pg_catalog.pg_class c
+                                  WHERE c.oid = t.typrelid
+                                )
+                          )
+                          AND NOT EXISTS( -- ignore array types
+                                SELECT  1
+                                FROM    pg_catalog.pg_type el
+                                WHERE   el.oid = t.typelem AND el.typarray = t.oid
+                              )
+                          AND n.nspname <> 'pg_catalog'
+                          AND n.nspname <> 'information_schema'
+                    ORDER BY 1, 2
+-- end
+
+-- pgAdmin 4: the dashboard's server activity and statistics graphs
+-- (web/pgadmin/dashboard/templates/dashboard/sql, server-wide: no did).
+
+-- name: pgadmin activity
+-- source: pgadmin-org/pgadmin4 web/pgadmin/dashboard/templates/dashboard/sql/10_plus/activity.sql
+-- compare: shape the sessions are each server's own
+/*pga4dash*/
+SELECT
+    pid,
+    datname,
+    usename,
+    application_name,
+    client_addr,
+    to_char(backend_start, 'YYYY-MM-DD HH24:MI:SS TZ') AS backend_start,
+    state,
+    wait_event_type || ': ' || wait_event AS wait_event,
+    pg_blocking_pids(pid) AS blocking_pids,
+    query,
+    to_char(state_change, 'YYYY-MM-DD HH24:MI:SS TZ') AS state_change,
+    to_char(query_start, 'YYYY-MM-DD HH24:MI:SS TZ') AS query_start,
+    backend_type
+FROM
+    pg_stat_activity
+ORDER BY pid
+-- end
+
+-- name: pgadmin session_stats
+-- source: pgadmin-org/pgadmin4 web/pgadmin/dashboard/templates/dashboard/sql/default/session_stats.sql
+-- compare: shape the sessions are each server's own
+/*pga4dash*/
+SELECT
+   (SELECT count(*) FROM pg_stat_activity) AS "Total",
+   (SELECT count(*) FROM pg_stat_activity WHERE state = 'active')  AS "Active",
+   (SELECT count(*) FROM pg_stat_activity WHERE state = 'idle')  AS "Idle"
+-- end
+
+-- name: pgadmin tps_stats
+-- source: pgadmin-org/pgadmin4 web/pgadmin/dashboard/templates/dashboard/sql/default/tps_stats.sql
+-- compare: shape the counters are each server's own
+/*pga4dash*/
+SELECT
+   (SELECT sum(xact_commit) + sum(xact_rollback) FROM pg_stat_database) AS "Transactions",
+   (SELECT sum(xact_commit) FROM pg_stat_database) AS "Commits",
+   (SELECT sum(xact_rollback) FROM pg_stat_database) AS "Rollbacks"
+-- end
+
+-- name: pgadmin ti_stats
+-- source: pgadmin-org/pgadmin4 web/pgadmin/dashboard/templates/dashboard/sql/default/ti_stats.sql
+-- compare: shape the counters are each server's own
+/*pga4dash*/
+SELECT
+   (SELECT sum(tup_inserted) FROM pg_stat_database) AS "Inserts",
+   (SELECT sum(tup_updated) FROM pg_stat_database) AS "Updates",
+   (SELECT sum(tup_deleted) FROM pg_stat_database) AS "Deletes"
+-- end
+
+-- name: pgadmin bio_stats
+-- source: pgadmin-org/pgadmin4 web/pgadmin/dashboard/templates/dashboard/sql/default/bio_stats.sql
+-- compare: shape the counters are each server's own
+/*pga4dash*/
+SELECT
+   (SELECT sum(blks_read) FROM pg_stat_database) AS "Reads",
+   (SELECT sum(blks_hit) FROM pg_stat_database) AS "Hits"
+-- end
+
+-- name: pgadmin replication_slots
+-- source: pgadmin-org/pgadmin4 web/pgadmin/dashboard/templates/dashboard/sql/default/replication_slots.sql
+select * from pg_replication_slots
+-- end
+
+-- name: pgadmin locks
+-- source: pgadmin-org/pgadmin4 web/pgadmin/dashboard/templates/dashboard/sql/default/locks.sql
+-- compare: shape PostgreSQL lists the relation locks of the query itself
+/*pga4dash*/
+SELECT
+    pid,
+    locktype,
+    datname,
+    relation::regclass,
+    page,
+    tuple,
+    virtualxid
+    transactionid,
+    classid::regclass,
+    objid,
+    objsubid,
+    virtualtransaction,
+    mode,
+    granted,
+    fastpath
+FROM
+    pg_locks l
+    LEFT OUTER JOIN pg_database d ON (l.database = d.oid)
+ORDER BY
+    pid, locktype
+-- end
+
+-- name: pgadmin config
+-- source: pgadmin-org/pgadmin4 web/pgadmin/dashboard/templates/dashboard/sql/default/config.sql
+-- compare: shape sqlgate has fewer settings than PostgreSQL
+/*pga4dash*/
+SELECT
+    name,
+    category,
+    setting,
+    unit,
+    short_desc
+FROM
+    pg_catalog.pg_show_all_settings()
+ORDER BY
+    category
+-- end
+
+-- Superset: PostgresEngineSpec (superset/db_engine_specs/postgres.py).
+
+-- name: superset get_catalog_names
+-- source: apache/superset superset/db_engine_specs/postgres.py PostgresEngineSpec.get_catalog_names
+-- compare: shape PostgreSQL also lists its postgres database
+SELECT datname FROM pg_database
+WHERE datistemplate = false
+-- end
+
+-- name: superset cancel_query
+-- source: apache/superset superset/db_engine_specs/postgres.py PostgresEngineSpec.cancel_query, a PID that is no session
+SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid='1'
+-- end
+
+-- name: superset get_cancel_query_id
+-- source: apache/superset superset/db_engine_specs/postgres.py PostgresEngineSpec.get_cancel_query_id
+-- compare: shape the process ids are each server's own
+SELECT pg_backend_pid()
+-- end

@@ -1,0 +1,43 @@
+package binder
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// PostgreSQL's `record` pseudo-type as a cast target: x::record keeps a
+// row value as it is, NULL::record is a NULL of an anonymous row type
+// (a ROW with no fields here: it prints as record, OID 2249), a string
+// literal is refused as PostgreSQL refuses input of anonymous composite
+// types, and any other type cannot be cast to it. A record is never a
+// column type; only casts name it.
+
+// isRecordTarget reports whether a cast's type text names record.
+func isRecordTarget(tn *sql.TypeName) bool { return tn.Name == "record" && tn.ArrayDims == 0 }
+
+// bindRecordCast binds x::record.
+func (b *binder) bindRecordCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
+	x, err := b.bindExpr(s, n.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	switch t := x.Type(); {
+	case t.Kind == types.Row:
+		return x, nil
+	case t.Kind == types.Null:
+		return &Const{Value: nil, T: types.T{Kind: types.Row}}, nil
+	case t.Kind == types.Unknown:
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "input of anonymous composite types is not implemented"))
+	default:
+		return nil, b.errAt(n, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to record", t.PGName()))
+	}
+}
+
+// isNullRecord reports whether e is a NULL of a row type with no fields
+// (NULL::record), which compares as NULL with any row.
+func isNullRecord(e Expr) bool {
+	c, ok := e.(*Const)
+	return ok && c.Value == nil && c.T.Kind == types.Row && len(c.T.Fields) == 0
+}

@@ -1,0 +1,637 @@
+package embedded
+
+import (
+	"bufio"
+	"bytes"
+	"container/heap"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
+	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/klauspost/compress/s2"
+	"github.com/sqlgate/sqlgate/fluss/format"
+)
+
+// Staged upserts: a bulk upsert (bulk.go) larger than Options.StageBytes.
+//
+// While its encoded parts stay under the budget a bulk upsert is held in
+// memory and committed as one group-commit request (the fast path of a
+// million-row COPY). Past it, the worker merges the sorted runs it holds
+// into one, writes it to a run file under staging/ (key, then value, in key
+// order; equal keys in row order) and forgets the parts: the upsert's
+// memory is the budget, whatever its size. Commit writes what is left as a
+// last run and hands the runs to the committer, which commits them alone
+// (like a staged append): it merges the runs by key (ties by run, so the
+// rows of one key stay in the order they were written) against the table's
+// stored state read with one iterator, and from that one ordered pass
+//
+//   - writes the changelog (an insert for a new key, an update pair for an
+//     existing one) to the end of the bucket logs, a log batch per
+//     stagedLogRows rows of a bucket, in key order within the load;
+//   - writes the new state (each key's last row) into sstables of at most
+//     stagedSSTBytes, which do not overlap, since the keys come in order;
+//
+// then fsyncs the logs and ingests the sstables, with the new committed
+// lengths in one more sstable, in one atomic pebble Ingest: the commit
+// point. Before it the logs' new bytes lie past their committed lengths
+// (truncated by Open), the run files are removed by Discard or, after a
+// crash, by Open (staging/), and the sstables are removed or, after a
+// crash, by Open (ingest/): nothing of the upsert is visible or left.
+//
+// Sorted runs were chosen over writing the changelog as the rows come (the
+// staged append's way): a primary-key table's changelog depends on the
+// state when the upsert commits (insert or update), and its state must be
+// applied in key order to be ingested, so the rows have to be sorted by key
+// before anything of them can be written; the runs are that sort, spilled.
+
+// defaultStageBytes is the encoded size of a bulk upsert held in memory
+// before it is staged on disk (Options.StageBytes). The memory it takes is
+// about three times that (the rows' slices, the sort's entries, the
+// records they came from), and twice that again before a collection: 32
+// MiB keeps a load of any size well under a few hundred MiB.
+const defaultStageBytes = 32 << 20
+
+// runBlock is the compression block of a run file; each run's reader
+// holds about two of them during the commit's merge.
+const runBlock = 64 << 10
+
+// stagedLogRows is how many rows of one bucket a staged upsert's commit
+// gathers into a changelog batch.
+const stagedLogRows = 16384
+
+// stagedSSTBytes is the size at which a staged upsert's commit starts a new
+// sstable of the state.
+const stagedSSTBytes = 128 << 20
+
+// upsertStage is a bulk upsert's sorted runs on disk.
+type upsertStage struct {
+	dir  string
+	runs []string // oldest first
+	rows int64
+}
+
+// stageBudget is the bulk upsert memory from which it stages (0: never).
+func (s *Store) stageBudget() int64 {
+	switch {
+	case s.opts.StageBytes < 0:
+		return 0
+	case s.opts.StageBytes == 0:
+		return defaultStageBytes
+	}
+	return s.opts.StageBytes
+}
+
+// spill writes the parts held in memory as one sorted run and forgets them.
+func (b *bulkUpsert) spill() error {
+	if b.n == 0 {
+		return nil
+	}
+	s, t := b.h.s, b.h.t
+	if b.stage == nil {
+		dir := filepath.Join(s.dir, stagingDir, fmt.Sprintf("%d-u%d", t.info.TableID, s.stagingSeq.Add(1)))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return ioErr(err, "creating %s", dir)
+		}
+		b.stage = &upsertStage{dir: dir}
+	}
+	p := filepath.Join(b.stage.dir, fmt.Sprintf("run-%06d", len(b.stage.runs)))
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return ioErr(err, "creating %s", p)
+	}
+	// Not synced: a run matters only until the commit that reads it, and
+	// a crash before that removes it. Compressed (S2, small blocks): a
+	// run holds keys with a common prefix and rows of similar values, and
+	// the disk holds the runs beside the table's log and state until the
+	// commit ends.
+	zw := s2.NewWriter(f, s2.WriterConcurrency(1), s2.WriterBlockSize(runBlock))
+	// Buffered in front: each s2 Write takes a lock and copies, which
+	// per row cost more than the rest of the spill.
+	w := bufio.NewWriterSize(zw, runBlock)
+	sorted := b.mergeAll()
+	var hdr [2 * binary.MaxVarintLen64]byte
+	for _, e := range sorted {
+		pr := b.row(e.i)
+		n := binary.PutUvarint(hdr[:], uint64(len(pr.key)))
+		n += binary.PutUvarint(hdr[n:], uint64(len(pr.row)))
+		_, _ = w.Write(hdr[:n])
+		_, _ = w.Write(pr.key)
+		if _, err = w.Write(pr.row); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return ioErr(err, "staging rows for %s", t.info.Path)
+	}
+	b.stage.runs = append(b.stage.runs, p)
+	b.stage.rows += int64(len(sorted))
+	b.pool.put(sorted)
+	b.runs = nil
+	for _, r := range b.recs {
+		r.Release()
+	}
+	b.recs, b.rows, b.starts, b.n, b.bytes = nil, nil, nil, 0, 0
+	return nil
+}
+
+// discardStage removes a staged upsert's runs.
+func (b *bulkUpsert) discardStage() {
+	if b.stage != nil {
+		_ = os.RemoveAll(b.stage.dir)
+		b.stage = nil
+	}
+}
+
+// commitStage commits a staged upsert: its last part as a run, then the
+// runs, alone in the committer (commitStagedUpsert).
+func (b *bulkUpsert) commitStage(ctx context.Context) (int64, error) {
+	defer b.discardStage()
+	if err := b.spill(); err != nil {
+		return 0, err
+	}
+	if err := b.h.checkLive(); err != nil {
+		return 0, err
+	}
+	r := &request{table: b.h.t, kind: reqStagedUpsert, upstage: b.stage, ndv: b.ndv, done: make(chan result, 1)}
+	res, err := b.h.s.submit(ctx, r)
+	if err != nil {
+		return 0, err
+	}
+	return res.rows, res.err
+}
+
+// commitStagedUpsert commits a staged upsert alone and answers it.
+func (s *Store) commitStagedUpsert(r *request) {
+	s.groups.Add(1)
+	// The table's columnar image goes stale by itself: its validity is
+	// the bucket logs' committed lengths, which this commit moves.
+	res := s.writeStagedUpsert(r)
+	r.done <- res
+}
+
+func (s *Store) writeStagedUpsert(r *request) result {
+	t, st := r.table, r.upstage
+	t.mu.RLock()
+	dropped, altered := t.dropped, t.altered
+	t.mu.RUnlock()
+	if altered {
+		return result{err: errAltered(t.info.Path)}
+	}
+	if dropped || t.buckets[0].f == nil {
+		return result{err: undefinedTable(t.info.Path)}
+	}
+	c := &stagedCommit{s: s, t: t, now: s.opts.Now().UnixMilli(), writes: make([]*bucketWrite, len(t.buckets)), logs: make([]*stagedLog, len(t.buckets))}
+	defer c.close()
+	rows, err := c.run(st.runs)
+	if err == nil {
+		err = c.commit(r)
+	}
+	if err != nil {
+		for _, w := range c.order {
+			_ = w.bl.f.Truncate(w.bl.size)
+		}
+		s.log.Error("staged upsert failed", "table", t.info.Path.Table, "error", err)
+		return result{err: err}
+	}
+	s.publish(c.order)
+	return result{rows: rows}
+}
+
+// stagedCommit is the committer's work on one staged upsert.
+type stagedCommit struct {
+	s      *Store
+	t      *tableState
+	now    int64
+	writes []*bucketWrite // per bucket, once written
+	order  []*bucketWrite
+	logs   []*stagedLog // per bucket: the changelog batch being built
+	sst    *sstable.Writer
+	sstLen int64    // bytes of keys and values written into sst
+	paths  []string // the state's sstables, the one being written last
+}
+
+// stagedLog is one bucket's changelog batch being built.
+type stagedLog struct {
+	rb      *array.RecordBuilder
+	changes []format.ChangeType
+}
+
+func (c *stagedCommit) close() {
+	for _, l := range c.logs {
+		if l != nil {
+			l.rb.Release()
+		}
+	}
+	if c.sst != nil {
+		_ = c.sst.Close()
+	}
+	removeFiles(c.paths) // what Ingest did not move
+}
+
+// run merges the runs against the stored state, writing the changelog to
+// the logs and the state to sstables, and returns the rows written.
+func (c *stagedCommit) run(runs []string) (int64, error) {
+	t := c.t
+	h := &runHeap{}
+	defer h.close()
+	for i, p := range runs {
+		rr, err := openRun(p, i)
+		if err != nil {
+			return 0, ioErr(err, "reading the staged rows of %s", t.info.Path)
+		}
+		h.all = append(h.all, rr)
+		ok, err := rr.next()
+		if err != nil {
+			return 0, ioErr(err, "reading the staged rows of %s", t.info.Path)
+		}
+		if ok {
+			h.rs = append(h.rs, rr)
+		}
+	}
+	heap.Init(h)
+	p := tablePrefix(prefixData, t.info.TableID)
+	it, err := c.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p)})
+	if err != nil {
+		return 0, ioErr(err, "reading the state of %s", t.info.Path)
+	}
+	defer it.Close()
+	positioned, exhausted := false, false
+	var key, old []byte
+	var rows int64
+	// The state's sstables are written by a goroutine of their own, in
+	// chunks, while the merge goes on (the two are about even).
+	sw := c.startStateFeeder()
+	defer sw.stop()
+	for h.Len() > 0 {
+		key = append(key[:0], h.rs[0].key...)
+		// The key's stored value, by one iterator moving forward.
+		had := false
+		old = old[:0]
+		if !exhausted {
+			if !positioned || bytes.Compare(it.Key(), key) < 0 {
+				exhausted = !it.SeekGE(key)
+				positioned = true
+			}
+			if !exhausted && bytes.Equal(it.Key(), key) {
+				old, had = append(old, it.Value()...), true
+			}
+		}
+		bucket := int(binary.BigEndian.Uint32(key[9:dataKeyPrefix]))
+		for h.Len() > 0 && bytes.Equal(h.rs[0].key, key) {
+			rr := h.rs[0]
+			if had {
+				if err := c.logRow(bucket, format.UpdateBefore, old); err != nil {
+					return 0, err
+				}
+				if err := c.logRow(bucket, format.UpdateAfter, rr.val); err != nil {
+					return 0, err
+				}
+			} else if err := c.logRow(bucket, format.Insert, rr.val); err != nil {
+				return 0, err
+			}
+			old, had = append(old[:0], rr.val...), true
+			rows++
+			ok, err := rr.next()
+			if err != nil {
+				return 0, ioErr(err, "reading the staged rows of %s", t.info.Path)
+			}
+			if ok {
+				heap.Fix(h, 0)
+			} else {
+				heap.Pop(h)
+			}
+		}
+		if err := sw.add(key, old); err != nil {
+			return 0, err
+		}
+	}
+	if err := it.Error(); err != nil {
+		return 0, ioErr(err, "reading the state of %s", t.info.Path)
+	}
+	for b := range c.logs {
+		if err := c.flushLog(b); err != nil {
+			return 0, err
+		}
+	}
+	if err := sw.finish(); err != nil {
+		return 0, err
+	}
+	if c.sst != nil {
+		err := c.sst.Close()
+		c.sst = nil
+		if err != nil {
+			return 0, ioErr(err, "writing the state of %s", t.info.Path)
+		}
+	}
+	return rows, nil
+}
+
+// logRow adds one changelog row (a stored value) to its bucket's batch,
+// writing the batch to the log once it is full.
+func (c *stagedCommit) logRow(b int, ct format.ChangeType, v []byte) error {
+	t := c.t
+	l := c.logs[b]
+	if l == nil {
+		l = &stagedLog{rb: array.NewRecordBuilder(memory.DefaultAllocator, t.schema)}
+		c.logs[b] = l
+	}
+	row, err := t.storedRow(v)
+	if err == nil {
+		_, err = format.DecodeRow(row, t.colTypes, l.rb.Fields())
+	}
+	if err != nil {
+		return corrupt("stored row of %s is unreadable: %v", t.info.Path, err)
+	}
+	l.changes = append(l.changes, ct)
+	if len(l.changes) >= stagedLogRows {
+		return c.flushLog(b)
+	}
+	return nil
+}
+
+// flushLog writes bucket b's batch being built, if any, past the end of
+// its log (unsynced, uncommitted).
+func (c *stagedCommit) flushLog(b int) error {
+	l := c.logs[b]
+	if l == nil || len(l.changes) == 0 {
+		return nil
+	}
+	t := c.t
+	rows := len(l.changes)
+	data, err := encodeLogBatch(t, l.rb.NewRecordBatch(), l.changes)
+	if err != nil {
+		return err
+	}
+	l.changes = l.changes[:0]
+	w := c.writes[b]
+	if w == nil {
+		bl := t.buckets[b]
+		w = &bucketWrite{t: t, b: b, bl: bl, next: bl.next}
+		c.writes[b] = w
+		c.order = append(c.order, w)
+	}
+	format.SetBaseOffset(data, w.next)
+	format.SetCommitTimestamp(data, c.now)
+	if _, err := w.bl.f.WriteAt(data, w.bl.size+w.size); err != nil {
+		return ioErr(err, "writing %s", w.bl.path)
+	}
+	w.next += int64(rows)
+	w.size += int64(len(data))
+	return nil
+}
+
+// setState writes a key's new state into the sstable being written,
+// starting a new one past stagedSSTBytes.
+func (c *stagedCommit) setState(key, value []byte) error {
+	s := c.s
+	if c.sst != nil && c.sstLen >= stagedSSTBytes {
+		err := c.sst.Close()
+		c.sst = nil
+		if err != nil {
+			return ioErr(err, "writing the state of %s", c.t.info.Path)
+		}
+	}
+	if c.sst == nil {
+		dir := filepath.Join(s.dir, ingestDir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return ioErr(err, "creating %s", dir)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("%06d.sst", s.ingestSeq.Add(1)))
+		f, err := s.pebbleOpts.FS.Create(p, vfs.WriteCategoryUnspecified)
+		if err != nil {
+			return ioErr(err, "creating %s", p)
+		}
+		c.paths = append(c.paths, p)
+		c.sst = sstable.NewWriter(objstorageprovider.NewFileWritable(f), s.pebbleOpts.MakeWriterOptions(0, s.db.TableFormat()))
+		c.sstLen = 0
+	}
+	c.sstLen += int64(len(key) + len(value))
+	if err := c.sst.Set(key, value); err != nil {
+		return ioErr(err, "writing the state of %s", c.t.info.Path)
+	}
+	return nil
+}
+
+// commit syncs the logs and ingests the state's sstables with the new
+// committed lengths and sketches: the commit point.
+func (c *stagedCommit) commit(r *request) error {
+	s, t := c.s, c.t
+	if err := s.syncLogs(c.order); err != nil {
+		return err
+	}
+	meta := &bulkState{}
+	err := s.foldNDV(meta, []*request{r}, []bool{true})
+	for _, w := range c.order {
+		if err == nil {
+			err = meta.Set(bucketKey(prefixCommitted, t.info.TableID, w.b), encodeCommitted(w.bl.size+w.size, w.next), nil)
+		}
+	}
+	if err != nil {
+		return ioErr(err, "committing the state of %s", t.info.Path)
+	}
+	groups, _ := meta.groups()
+	paths, err := s.buildSSTables(groups)
+	c.paths = append(c.paths, paths...)
+	if err != nil {
+		return ioErr(err, "committing the state of %s", t.info.Path)
+	}
+	if len(c.paths) == 0 {
+		return nil
+	}
+	s.iters.beginWrite()
+	err = s.db.Ingest(context.Background(), c.paths)
+	s.iters.endWrite()
+	if err != nil {
+		return ioErr(err, "ingesting the state of %s", t.info.Path)
+	}
+	s.settle.schedule(t.info.TableID)
+	return nil
+}
+
+// runReader reads one run file's entries in order.
+type runReader struct {
+	f        *os.File
+	r        *s2.Reader
+	idx      int // the run's age: older runs first on equal keys
+	key, val []byte
+}
+
+func openRun(p string, idx int) (*runReader, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	return &runReader{f: f, r: s2.NewReader(f, s2.ReaderMaxBlockSize(runBlock)), idx: idx}, nil
+}
+
+// next reads the next entry into key and val; false at the end.
+func (rr *runReader) next() (bool, error) {
+	kl, err := binary.ReadUvarint(rr.r)
+	if errors.Is(err, io.EOF) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	vl, err := binary.ReadUvarint(rr.r)
+	if err != nil {
+		return false, err
+	}
+	rr.key = grow(rr.key, int(kl))
+	rr.val = grow(rr.val, int(vl))
+	if _, err := io.ReadFull(rr.r, rr.key); err != nil {
+		return false, err
+	}
+	if _, err := io.ReadFull(rr.r, rr.val); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// grow returns b resized to n bytes, reusing its memory when it can.
+func grow(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// runHeap orders run readers by their current key, then by age.
+type runHeap struct {
+	rs  []*runReader // those not at their end
+	all []*runReader
+}
+
+func (h *runHeap) Len() int { return len(h.rs) }
+func (h *runHeap) Less(i, j int) bool {
+	if c := bytes.Compare(h.rs[i].key, h.rs[j].key); c != 0 {
+		return c < 0
+	}
+	return h.rs[i].idx < h.rs[j].idx
+}
+func (h *runHeap) Swap(i, j int) { h.rs[i], h.rs[j] = h.rs[j], h.rs[i] }
+func (h *runHeap) Push(x any)    { h.rs = append(h.rs, x.(*runReader)) }
+func (h *runHeap) Pop() any {
+	x := h.rs[len(h.rs)-1]
+	h.rs = h.rs[:len(h.rs)-1]
+	return x
+}
+
+func (h *runHeap) close() {
+	for _, rr := range h.all {
+		_ = rr.f.Close()
+	}
+}
+
+// stateChunk is a run of state entries, keys and values laid end to end.
+type stateChunk struct {
+	buf  []byte
+	ends []int // per entry: key end, value end
+}
+
+// stateChunkBytes is the size at which a chunk goes to the writer.
+const stateChunkBytes = 1 << 20
+
+// stateFeeder hands the merge's state entries to a goroutine that writes
+// them into the sstables (setState), a chunk at a time.
+type stateFeeder struct {
+	c     *stagedCommit
+	cur   *stateChunk
+	full  chan *stateChunk
+	free  chan *stateChunk
+	done  chan error
+	ended bool
+}
+
+func (c *stagedCommit) startStateFeeder() *stateFeeder {
+	w := &stateFeeder{c: c, full: make(chan *stateChunk, 2), free: make(chan *stateChunk, 3), done: make(chan error, 1)}
+	for range 3 {
+		w.free <- &stateChunk{}
+	}
+	w.cur = <-w.free
+	go func() {
+		var err error
+		for ch := range w.full {
+			if err == nil {
+				err = w.write(ch)
+			}
+			ch.buf, ch.ends = ch.buf[:0], ch.ends[:0]
+			w.free <- ch
+		}
+		w.done <- err
+	}()
+	return w
+}
+
+func (w *stateFeeder) write(ch *stateChunk) error {
+	start := 0
+	for i := 0; i < len(ch.ends); i += 2 {
+		k, v := ch.ends[i], ch.ends[i+1]
+		if err := w.c.setState(ch.buf[start:k], ch.buf[k:v]); err != nil {
+			return err
+		}
+		start = v
+	}
+	return nil
+}
+
+// add queues one entry (copied).
+func (w *stateFeeder) add(key, value []byte) error {
+	ch := w.cur
+	ch.buf = append(ch.buf, key...)
+	ch.ends = append(ch.ends, len(ch.buf))
+	ch.buf = append(ch.buf, value...)
+	ch.ends = append(ch.ends, len(ch.buf))
+	if len(ch.buf) < stateChunkBytes {
+		return nil
+	}
+	select {
+	case w.full <- ch:
+	case err := <-w.done: // the writer failed and stopped
+		w.ended = true
+		return err
+	}
+	w.cur = <-w.free
+	return nil
+}
+
+// finish writes what is queued and returns the writer's error.
+func (w *stateFeeder) finish() error {
+	if w.ended {
+		return nil
+	}
+	w.ended = true
+	if len(w.cur.ends) > 0 {
+		w.full <- w.cur
+	}
+	close(w.full)
+	return <-w.done
+}
+
+// stop ends the writer if finish did not (a failed merge).
+func (w *stateFeeder) stop() {
+	if !w.ended {
+		w.ended = true
+		close(w.full)
+		<-w.done
+	}
+}

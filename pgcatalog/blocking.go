@@ -1,0 +1,37 @@
+package pgcatalog
+
+import (
+	"context"
+	"slices"
+)
+
+// BlockingPIDs implements functions.BlockingPIDs (pg_blocking_pids): the
+// sessions holding a lock that session pid waits for, from the row-lock
+// manager's list (pg_locks): a holder of the same row, or of the
+// transaction the waiter waits on.
+func (c *Catalog) BlockingPIDs(_ context.Context, pid int32) []int32 {
+	if c.opts.Locks == nil {
+		return nil
+	}
+	locks := c.opts.Locks.Locks()
+	var out []int32
+	for _, w := range locks {
+		if w.PID != pid || w.Granted {
+			continue
+		}
+		for _, h := range locks {
+			if !h.Granted || h.PID == pid || h.Kind != w.Kind {
+				continue
+			}
+			same := h.Table == w.Table && h.Key == w.Key
+			if w.Kind == "transactionid" {
+				same = h.XID == w.XID
+			}
+			if same {
+				out = append(out, h.PID)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

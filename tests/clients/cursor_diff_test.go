@@ -1,0 +1,178 @@
+package clients
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/sqlgate/sqlgate/internal/pgtest"
+)
+
+// TestCursorStatementsMatchPostgres (issue 28, acceptance 2) runs a table
+// of cursor statements on sqlgate and on PostgreSQL 15, one simple Query
+// each (a few through the extended protocol), and compares what each
+// returned: rows (with their format: a BINARY cursor's rows are compared
+// byte for byte), command tags, and errors by SQLSTATE (34000, 25P01,
+// 42P03, 55000, 25P02, 42P02 ...), including WITH HOLD across COMMIT and
+// cursors dropped by ROLLBACK and ROLLBACK TO.
+func TestCursorStatementsMatchPostgres(t *testing.T) {
+	type step struct {
+		sql    string
+		params []string // extended protocol with these text parameters
+	}
+	s := func(q string) step { return step{sql: q} }
+	steps := []step{
+		s("CREATE TABLE cd (id INT PRIMARY KEY, v TEXT)"),
+		s("INSERT INTO cd VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e'), (6, NULL)"),
+		s("FETCH 1 FROM nosuch"),
+		s("DECLARE c CURSOR FOR SELECT id FROM cd ORDER BY id"),
+		s("CLOSE nosuch"),
+		// NO SCROLL: forward only. (A cursor declared with neither SCROLL
+		// nor NO SCROLL is NO SCROLL on sqlgate, which keeps its memory
+		// bound, where PostgreSQL lets it scroll when its plan can run
+		// backward: that case is left out of the table.)
+		s("BEGIN"),
+		s("DECLARE c NO SCROLL CURSOR FOR SELECT id, v FROM cd ORDER BY id"),
+		s("FETCH 2 FROM c"),
+		s("FETCH NEXT FROM c"),
+		s("MOVE 1 IN c"),
+		s("FETCH FORWARD 5 FROM c"),
+		s("FETCH NEXT FROM c"),
+		s("FETCH PRIOR FROM c"),
+		s("FETCH 1 FROM c"),
+		s("ROLLBACK"),
+		s("BEGIN"),
+		s("DECLARE c NO SCROLL CURSOR FOR SELECT id FROM cd ORDER BY id"),
+		s("FETCH ABSOLUTE 2 FROM c"),
+		s("FETCH RELATIVE 2 FROM c"),
+		s("FETCH FIRST FROM c"),
+		s("ROLLBACK"),
+		s("BEGIN"),
+		s("DECLARE c NO SCROLL CURSOR FOR SELECT id FROM cd ORDER BY id"),
+		s("FETCH BACKWARD 1 FROM c"),
+		s("ROLLBACK"),
+		// SCROLL: every direction.
+		s("BEGIN"),
+		s("DECLARE s SCROLL CURSOR FOR SELECT id, v FROM cd ORDER BY id"),
+		s("FETCH LAST FROM s"),
+		s("FETCH PRIOR FROM s"),
+		s("FETCH ABSOLUTE 2 FROM s"),
+		s("FETCH RELATIVE 2 FROM s"),
+		s("FETCH RELATIVE 0 FROM s"),
+		s("FETCH BACKWARD 2 FROM s"),
+		s("FETCH ABSOLUTE -2 FROM s"),
+		s("FETCH ALL FROM s"),
+		s("FETCH BACKWARD ALL FROM s"),
+		s("MOVE ABSOLUTE 0 IN s"),
+		s("FETCH FIRST FROM s"),
+		s("FETCH ABSOLUTE 99 FROM s"),
+		s("FETCH PRIOR FROM s"),
+		s("DECLARE s CURSOR FOR SELECT 1"),
+		s("ROLLBACK"),
+		// WITH HOLD across COMMIT; ROLLBACK drops the hold cursors it declared.
+		s("BEGIN"),
+		s("DECLARE h CURSOR WITH HOLD FOR SELECT id FROM cd ORDER BY id"),
+		s("FETCH 1 FROM h"),
+		s("COMMIT"),
+		s("FETCH 2 FROM h"),
+		s("SELECT name, is_holdable, is_scrollable FROM pg_cursors ORDER BY name"),
+		s("FETCH BACKWARD 2 FROM h"),
+		s("FETCH ABSOLUTE 5 FROM h"),
+		s("UPDATE cd SET v = 'changed' WHERE id = 4"),
+		s("FETCH 1 FROM h"),
+		s("CLOSE h"),
+		s("CLOSE h"),
+		s("BEGIN"),
+		s("DECLARE h2 CURSOR WITH HOLD FOR SELECT 1"),
+		s("ROLLBACK"),
+		s("FETCH h2"),
+		s("DECLARE h3 CURSOR WITH HOLD FOR SELECT id FROM cd WHERE id > 4 ORDER BY id"),
+		s("FETCH ALL FROM h3"),
+		s("DECLARE h4 NO SCROLL CURSOR WITH HOLD FOR SELECT id FROM cd ORDER BY id"),
+		s("FETCH 2 FROM h4"),
+		s("FETCH PRIOR FROM h4"),
+		s("SELECT name, is_scrollable FROM pg_cursors ORDER BY name"),
+		s("CLOSE ALL"),
+		s("SELECT count(*) FROM pg_cursors"),
+		// Savepoints and failed blocks.
+		s("BEGIN"),
+		s("DECLARE k CURSOR FOR SELECT id FROM cd ORDER BY id"),
+		s("SAVEPOINT a"),
+		s("DECLARE sp CURSOR FOR SELECT 1"),
+		s("ROLLBACK TO a"),
+		s("FETCH sp"),
+		s("ROLLBACK TO a"),
+		s("FETCH k"),
+		s("SELECT 1 / 0"),
+		s("FETCH k"),
+		s("ROLLBACK"),
+		// BINARY: the rows' bytes are compared.
+		s("BEGIN"),
+		s("DECLARE b BINARY CURSOR FOR SELECT id, v, id::bigint * 1000 AS big FROM cd WHERE id <= 2 ORDER BY id"),
+		s("FETCH ALL FROM b"),
+		s("COMMIT"),
+		// Parameters: the extended protocol binds them; a simple Query has none.
+		s("BEGIN"),
+		{sql: "DECLARE p CURSOR FOR SELECT id, v FROM cd WHERE id > $1 ORDER BY id", params: []string{"3"}},
+		s("FETCH ALL FROM p"),
+		s("DECLARE q CURSOR FOR SELECT id FROM cd WHERE id = $1"),
+		s("ROLLBACK"),
+		s("DROP TABLE cd"),
+	}
+	run := func(connString string) []string {
+		conn := connectPgx(t, connString).PgConn()
+		ctx := context.Background()
+		var out []string
+		for _, st := range steps {
+			var res []*pgconn.Result
+			var err error
+			if st.params != nil {
+				args := make([][]byte, len(st.params))
+				for i, p := range st.params {
+					args[i] = []byte(p)
+				}
+				r := conn.ExecParams(ctx, st.sql, args, nil, nil, nil).Read()
+				res, err = []*pgconn.Result{r}, r.Err
+			} else {
+				res, err = conn.Exec(ctx, st.sql).ReadAll()
+			}
+			if err != nil {
+				out = append(out, "ERROR "+sqlState(err))
+				continue
+			}
+			var parts []string
+			for _, r := range res {
+				var rows []string
+				for _, row := range r.Rows {
+					vals := make([]string, len(row))
+					for i, v := range row {
+						switch {
+						case v == nil:
+							vals[i] = "NULL"
+						case r.FieldDescriptions[i].Format == 1:
+							vals[i] = "0x" + hex.EncodeToString(v)
+						default:
+							vals[i] = string(v)
+						}
+					}
+					rows = append(rows, strings.Join(vals, "|"))
+				}
+				parts = append(parts, fmt.Sprintf("%s [%s]", r.CommandTag, strings.Join(rows, "; ")))
+			}
+			out = append(out, strings.Join(parts, " / "))
+		}
+		return out
+	}
+	pg := pgtest.Start(t)
+	want := run(pg.ConnString())
+	srv := startServer(t)
+	got := run(srv.ConnString())
+	for i, st := range steps {
+		if got[i] != want[i] {
+			t.Errorf("%s\n  sqlgate:    %s\n  postgresql: %s", st.sql, got[i], want[i])
+		}
+	}
+}

@@ -107,10 +107,10 @@ func TestSubscribeSoak(t *testing.T) {
 		}
 	}
 	caughtUp := time.Since(start)
-	rss = append(rss, vmRSS())
 	cancel()
 	wg.Wait()
-	<-rssDone
+	<-rssDone // the sampler has stopped appending
+	rss = append(rss, vmRSS())
 
 	var hist, fromSent [latencyBuckets]int64
 	for i, r := range readers {

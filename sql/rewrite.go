@@ -1081,6 +1081,10 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 			}
 		case tkIdent:
 			w := r.upperWord(t, text)
+			litAt := -1 // the string of a typed literal whose type word is at k
+			if typedLiteralWords[w] {
+				litAt = r.typedLiteralAt(k, j)
+			}
 			switch {
 			case emptyListEnd[w] && r.emptySelectList(out):
 				// SELECT FROM t (or SELECT ALL FROM t): PostgreSQL
@@ -1155,11 +1159,11 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, b.it)
 				k = m + 1
 				continue
-			case typedLiteralWords[w] && r.typedLiteralAt(k, j) > k &&
+			case litAt > k &&
 				!(len(out) > 0 && r.itemIs(out[len(out)-1], ".")):
 				// DATE '2024-01-02', INTERVAL '1 day', TIMESTAMP(3) WITH TIME
 				// ZONE '...': one form for the binder.
-				at := r.typedLiteralAt(k, j)
+				at := litAt
 				lit, err := r.run(at, at+1)
 				if err != nil {
 					return nil, err

@@ -1,6 +1,8 @@
 package binder
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -113,12 +115,9 @@ func (b *binder) castBatchInput(at ast.Node, fn *udf.Batch, input Node) (Node, e
 
 // columnList is "name type, ..." of declared columns, for messages.
 func columnList(cs []udf.Column) string {
-	s := ""
+	parts := make([]string, len(cs))
 	for i, c := range cs {
-		if i > 0 {
-			s += ", "
-		}
-		s += c.Name + " " + c.Type.PGName()
+		parts[i] = c.Name + " " + c.Type.PGName()
 	}
-	return s
+	return strings.Join(parts, ", ")
 }

@@ -98,8 +98,11 @@ func (o *ReadAhead) produce(ctx context.Context) {
 	for {
 		b, err := o.next(ctx)
 		if reporter != nil {
+			// a new value only when the path changed: no allocation per batch
 			path, workers := reporter.ScanPath()
-			o.path.Store(&scanPath{path, workers})
+			if p := o.path.Load(); p == nil || p.path != path || p.workers != workers {
+				o.path.Store(&scanPath{path, workers})
+			}
 		}
 		select {
 		case o.batches <- readAheadResult{b, err}: // room in the queue: no stall

@@ -83,7 +83,6 @@ func (p *Pool) Scalar(f *Function) udf.Scalar {
 // Batch is f (a RETURNS TABLE function) as a batch UDF whose input
 // relation's batches each make one round trip to p's workers.
 func (p *Pool) Batch(f *Function) udf.Batch {
-	schema := f.inputSchema()
 	input := make([]udf.Column, len(f.Args))
 	for i, n := range f.argNames() {
 		input[i] = udf.Column{Name: n, Type: f.Args[i].Type}
@@ -95,9 +94,9 @@ func (p *Pool) Batch(f *Function) udf.Batch {
 				if err != nil || b == nil {
 					return err
 				}
-				in := array.NewRecordBatch(schema, b.Columns(), b.NumRows())
-				out, err := p.Call(ctx, f, "table", in)
-				in.Release()
+				// b is already under the declared input schema (the
+				// arguments' Python names and types): sent as it is
+				out, err := p.Call(ctx, f, "table", b)
 				if err != nil {
 					return err
 				}

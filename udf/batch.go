@@ -42,8 +42,8 @@ type Batch struct {
 	// the query is bound: the relation has exactly these columns, in this
 	// order, each of the declared type or implicitly castable to it (the
 	// names of the relation's columns do not matter). A column declared
-	// NOT NULL (Type.NotNull) refuses a relation whose column may hold
-	// NULLs... at run time: a NULL reaching it fails the statement (23502).
+	// NOT NULL (Type.NotNull) is checked at run time, not when the query
+	// is bound: a NULL reaching it fails the statement (23502).
 	Input []Column
 	// Args are the declared types of constant arguments after the
 	// relation (possibly none), evaluated once per execution.

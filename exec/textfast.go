@@ -117,13 +117,3 @@ rows:
 	}
 	return b.NewArray(), nil
 }
-
-// isConstText reports whether any part is a text constant.
-func isConstText(parts []Expr) bool {
-	for _, p := range parts {
-		if _, ok := constText(p); ok {
-			return true
-		}
-	}
-	return false
-}

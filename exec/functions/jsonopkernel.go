@@ -28,7 +28,7 @@ const (
 // jsonOpKernel is -> (asText false) or ->> over a key (text or int4), or
 // #> / #>> over a text[] path (isPath), reading docs with jsonscan.go's
 // scanner: no tree, no allocation per row beyond what the result needs.
-func jsonOpKernel(mode jsonDocMode, asText, isPath bool, ret types.T) Kernel {
+func jsonOpKernel(mode jsonDocMode, asText, isPath bool) Kernel {
 	return func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 		if err := checkArity(args, n); err != nil {
 			return nil, err
@@ -211,7 +211,7 @@ func jsonCastOpFuncs() []*Func {
 		if asText {
 			ret = tText
 		}
-		return &Func{Name: name, Args: []types.T{tText, key}, Ret: ret, Strict: true, Kernel: jsonOpKernel(castDoc, asText, isPath, ret)}
+		return &Func{Name: name, Args: []types.T{tText, key}, Ret: ret, Strict: true, Kernel: jsonOpKernel(castDoc, asText, isPath)}
 	}
 	return []*Func{
 		mk("pg__jsonbtext_get", tText, false, false),

@@ -60,7 +60,7 @@ func jsonOpSpecialize(name string, asText, isPath bool) func(args []types.T, _ [
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 			return tText, func(context.Context, memory.Allocator, []arrow.Array, int) (arrow.Array, error) { return nil, err }
 		}
-		return ret, jsonOpKernel(docModeOf(args[0]), asText, isPath, ret)
+		return ret, jsonOpKernel(docModeOf(args[0]), asText, isPath)
 	}
 }
 

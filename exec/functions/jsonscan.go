@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"bytes"
 	"unicode/utf8"
 	"unsafe"
 
@@ -392,11 +393,8 @@ func jsonCheckDoc(doc []byte) error {
 // 22P05 as PostgreSQL's text output of it is.
 func jsonUnquote(q []byte) (string, error) {
 	raw := q[1 : len(q)-1]
-	k := 0
-	for k < len(raw) && raw[k] != '\\' {
-		k++
-	}
-	if k == len(raw) {
+	k := bytes.IndexByte(raw, '\\')
+	if k < 0 {
 		return stringOf(raw), nil // a view: callers copy it into a builder
 	}
 	out := make([]byte, 0, len(raw))
@@ -474,7 +472,7 @@ func jsonValueText(v []byte, normalize bool) (s string, ok bool, err error) {
 // jsonValueJSON is ->'s value: the text as written (json), or as jsonb
 // prints it when normalize.
 func jsonValueJSON(v []byte, normalize bool) (string, error) {
-	if normalize && !plainNumber(v) && v[0] != 't' && v[0] != 'f' && v[0] != 'n' && !(v[0] == '"' && !hasByte(v, '\\')) {
+	if normalize && !plainNumber(v) && v[0] != 't' && v[0] != 'f' && v[0] != 'n' && !(v[0] == '"' && bytes.IndexByte(v, '\\') < 0) {
 		return types.ParseJSON(string(v), true)
 	}
 	return stringOf(v), nil
@@ -489,21 +487,7 @@ func plainNumber(v []byte) bool {
 	if len(v) > 1 && v[0] == '-' && v[1] == '0' {
 		return false
 	}
-	for _, c := range v {
-		if c == 'e' || c == 'E' {
-			return false
-		}
-	}
-	return true
-}
-
-func hasByte(v []byte, c byte) bool {
-	for _, x := range v {
-		if x == c {
-			return true
-		}
-	}
-	return false
+	return bytes.IndexAny(v, "eE") < 0
 }
 
 // bytesOf views s's bytes without copying (the scanner only reads them).

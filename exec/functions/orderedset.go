@@ -81,6 +81,16 @@ func checkFraction(f float64) error {
 // percentileCont interpolates linearly between the values around
 // fraction*(n-1), as PostgreSQL's float8 lerp: lo + (hi-lo)*proportion.
 func percentileCont(vals []any, f float64) (any, error) {
+	return percentileLerp(vals, f, func(lo, hi any, t float64) (any, error) {
+		l := lo.(float64)
+		return l + (hi.(float64)-l)*t, nil
+	})
+}
+
+// percentileLerp is percentile_cont over sorted vals: the value at
+// fraction*(n-1), or lerp between the two values around it with the
+// proportion past the lower one.
+func percentileLerp(vals []any, f float64, lerp func(lo, hi any, t float64) (any, error)) (any, error) {
 	if err := checkFraction(f); err != nil {
 		return nil, err
 	}
@@ -89,12 +99,10 @@ func percentileCont(vals []any, f float64) (any, error) {
 	}
 	pos := f * float64(len(vals)-1)
 	first, second := math.Floor(pos), math.Ceil(pos)
-	lo := vals[int(first)].(float64)
 	if first == second {
-		return lo, nil
+		return vals[int(first)], nil
 	}
-	hi := vals[int(second)].(float64)
-	return lo + (hi-lo)*(pos-first), nil
+	return lerp(vals[int(first)], vals[int(second)], pos-first)
 }
 
 // percentileDisc is the first value whose position in the sort order is

@@ -2,7 +2,6 @@ package functions
 
 import (
 	"context"
-	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/types"
@@ -27,26 +26,15 @@ func percentileIntervalFuncs() []*Func {
 }
 
 func percentileContInterval(vals []any, f float64) (any, error) {
-	if err := checkFraction(f); err != nil {
-		return nil, err
-	}
-	if len(vals) == 0 {
-		return nil, nil
-	}
-	pos := f * float64(len(vals)-1)
-	first, second := math.Floor(pos), math.Ceil(pos)
-	lo := vals[int(first)].(arrow.MonthDayNanoInterval)
-	if first == second {
-		return lo, nil
-	}
-	hi := vals[int(second)].(arrow.MonthDayNanoInterval)
-	diff, err := types.SubIntervals(hi, lo)
-	if err != nil {
-		return nil, err
-	}
-	step, err := types.MulInterval(diff, pos-first)
-	if err != nil {
-		return nil, err
-	}
-	return types.AddIntervals(lo, step)
+	return percentileLerp(vals, f, func(lo, hi any, t float64) (any, error) {
+		diff, err := types.SubIntervals(hi.(arrow.MonthDayNanoInterval), lo.(arrow.MonthDayNanoInterval))
+		if err != nil {
+			return nil, err
+		}
+		step, err := types.MulInterval(diff, t)
+		if err != nil {
+			return nil, err
+		}
+		return types.AddIntervals(lo.(arrow.MonthDayNanoInterval), step)
+	})
 }

@@ -817,6 +817,20 @@ func regexpSplitKernel(ctx context.Context, mem memory.Allocator, args []arrow.A
 // regexp_split_to_table(text, text [, flags]); nil when the arguments do
 // not fit.
 func resolveRegexSetFunc(name string, args []types.T) *SetFunc {
+	want := textArgs23(args)
+	if want == nil {
+		return nil
+	}
+	if name == "regexp_matches" {
+		return &SetFunc{Name: name, Args: want, Ret: tTextArr, Rows: regexpMatchesRows}
+	}
+	return &SetFunc{Name: name, Args: want, Ret: tText, Rows: regexpSplitRows}
+}
+
+// textArgs23 is the argument types of a (text, text [, text]) function
+// called with args; nil when there are not two or three of them or one
+// cannot be coerced to text.
+func textArgs23(args []types.T) []types.T {
 	if len(args) != 2 && len(args) != 3 {
 		return nil
 	}
@@ -827,10 +841,7 @@ func resolveRegexSetFunc(name string, args []types.T) *SetFunc {
 		}
 		want[i] = tText
 	}
-	if name == "regexp_matches" {
-		return &SetFunc{Name: name, Args: want, Ret: tTextArr, Rows: regexpMatchesRows}
-	}
-	return &SetFunc{Name: name, Args: want, Ret: tText, Rows: regexpSplitRows}
+	return want
 }
 
 // setArgs reads a set-returning regexp function's arguments: ok false for

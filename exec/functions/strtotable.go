@@ -6,15 +6,9 @@ import "github.com/sqlgate/sqlgate/types"
 // elements as rows (PostgreSQL 15): no rows for a NULL string, one per
 // character for a NULL delimiter.
 func resolveStringToTable(args []types.T) *SetFunc {
-	if len(args) != 2 && len(args) != 3 {
+	want := textArgs23(args)
+	if want == nil {
 		return nil
-	}
-	want := make([]types.T, len(args))
-	for i, a := range args {
-		if !canCoerce(pgTypeOf(a), pgTypeOf(tText)) {
-			return nil
-		}
-		want[i] = tText
 	}
 	return &SetFunc{Name: "string_to_table", Args: want, Ret: tText, Rows: stringToTableRows}
 }

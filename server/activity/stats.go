@@ -96,7 +96,7 @@ func (r *Registry) count(db string, inBlock bool, ev pgwire.StatementEvent) {
 		return
 	}
 	var acc []TableAccess
-	if ta, ok := ev.Stmt.(TableAccessor); ok && ev.Stmt != nil {
+	if ta, ok := ev.Stmt.(TableAccessor); ok {
 		acc = ta.TableAccess()
 	}
 	reads := 0

@@ -18,7 +18,7 @@ type CopyProgress interface {
 // a registry it counts nothing.
 func (s *session) startCopyProgress(relOID uint32, from bool, typ string, bytesTotal int64) pgwire.CopyProgress {
 	if s.eng.opts.CopyProgress == nil {
-		return noCopyProgress{}
+		return pgwire.NoProgress{}
 	}
 	cmd := "COPY TO"
 	if from {
@@ -26,8 +26,3 @@ func (s *session) startCopyProgress(relOID uint32, from bool, typ string, bytesT
 	}
 	return s.eng.opts.CopyProgress.StartFileCopy(int32(s.info.ProcessID), relOID, cmd, typ, bytesTotal)
 }
-
-type noCopyProgress struct{}
-
-func (noCopyProgress) Add(int64, int64) {}
-func (noCopyProgress) Done()            {}

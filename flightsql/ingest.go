@@ -117,7 +117,7 @@ func copyIn(ctx context.Context, sl *slot, cp pgwire.CopyStatement, target inges
 	if err != nil {
 		return 0, failed(sl, timeoutError(sctx, err))
 	}
-	return tagCount(tag), nil
+	return pgwire.TagRows(tag), nil
 }
 
 // createForIngest creates the table an ingest names from its batches'

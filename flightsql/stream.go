@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -220,21 +219,7 @@ func drain(ctx context.Context, sess pgwire.Session, stmt pgwire.Statement, para
 		}
 		b.Release()
 	}
-	return tagCount(res.Tag()), nil
-}
-
-// tagCount is the row count of a command tag ("INSERT 0 5", "UPDATE 3",
-// "COPY 7"); 0 for tags without one.
-func tagCount(tag string) int64 {
-	i := strings.LastIndexByte(tag, ' ')
-	if i < 0 {
-		return 0
-	}
-	n, err := strconv.ParseInt(tag[i+1:], 10, 64)
-	if err != nil {
-		return 0
-	}
-	return n
+	return pgwire.TagRows(res.Tag()), nil
 }
 
 // runSQL runs a statement without parameters or rows (BEGIN, COMMIT...).

@@ -168,16 +168,17 @@ type CopyProgress interface {
 	Done()
 }
 
-type noProgress struct{}
+// NoProgress is a CopyProgress that counts nothing.
+type NoProgress struct{}
 
-func (noProgress) Add(int64, int64) {}
-func (noProgress) Done()            {}
+func (NoProgress) Add(int64, int64) {}
+func (NoProgress) Done()            {}
 
 // copyProgress starts reporting the progress of cs.
 func (c *conn) copyProgress(cs CopyStatement, from bool) CopyProgress {
 	co, ok := c.obs.(CopyObserver)
 	if !ok {
-		return noProgress{}
+		return NoProgress{}
 	}
 	var rel uint32
 	if cols := cs.CopyColumns(); len(cols) > 0 {
@@ -186,5 +187,5 @@ func (c *conn) copyProgress(cs CopyStatement, from bool) CopyProgress {
 	if p := co.CopyStarted(from, rel); p != nil {
 		return p
 	}
-	return noProgress{}
+	return NoProgress{}
 }

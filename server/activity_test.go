@@ -142,7 +142,9 @@ func TestStatActivity(t *testing.T) {
 	bob.Close(ctx)
 	waitFor(t, func() bool {
 		var n int
-		_ = admin.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1", bobPID).Scan(&n)
+		if err := admin.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1", bobPID).Scan(&n); err != nil {
+			t.Fatal(err) // else a failing query would read as "bob has left"
+		}
 		return n == 0
 	})
 }

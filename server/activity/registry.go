@@ -73,7 +73,6 @@ type Backend struct {
 	xact     time.Time
 	queryAt  time.Time
 	changed  time.Time
-	inTxn    bool
 	finished bool
 	// block: the session is in a transaction block (the last
 	// ReadyForQuery said T or E).
@@ -138,10 +137,9 @@ func splitAddr(addr string) (string, int) {
 // active; outside a transaction the statement starts one (xact_start).
 func (b *Backend) StatementStarted(sql string, at time.Time) {
 	b.mu.Lock()
-	if !b.inTxn || b.xact.IsZero() {
+	if b.xact.IsZero() { // no transaction yet: the statement starts one
 		b.xact = at
 	}
-	b.inTxn = true
 	b.state, b.query, b.queryAt, b.changed = "active", sql, at, at
 	b.mu.Unlock()
 }
@@ -184,7 +182,7 @@ func (b *Backend) Ready(txStatus byte) {
 	b.mu.Lock()
 	b.state, b.changed = state, now
 	if txStatus == 'I' {
-		b.inTxn, b.xact = false, time.Time{}
+		b.xact = time.Time{}
 	}
 	b.block = txStatus != 'I'
 	b.mu.Unlock()

@@ -33,12 +33,11 @@ type TableCounters struct {
 // DatabaseCounters are one database's counters, as pg_stat_database shows
 // them.
 type DatabaseCounters struct {
-	Commits, Rollbacks                int64
-	Returned, Fetched                 int64
-	Inserted, Updated, Deleted        int64
-	Sessions, SessionsKilled          int64
-	ActiveTime, IdleInTransactionTime time.Duration
-	SessionTime                       time.Duration
+	Commits, Rollbacks         int64
+	Returned, Fetched          int64
+	Inserted, Updated, Deleted int64
+	Sessions                   int64
+	ActiveTime                 time.Duration
 }
 
 // TableStats returns a table's counters (zero when nothing touched it).
@@ -96,7 +95,7 @@ func (r *Registry) count(db string, inBlock bool, ev pgwire.StatementEvent) {
 		return
 	}
 	var acc []TableAccess
-	if ta, ok := ev.Stmt.(TableAccessor); ok && ev.Stmt != nil {
+	if ta, ok := ev.Stmt.(TableAccessor); ok {
 		acc = ta.TableAccess()
 	}
 	reads := 0

@@ -100,7 +100,7 @@ func (s *session) StatementDone(ev pgwire.StatementEvent) {
 			attrs = append(attrs, slog.Int("parameters_redacted", len(ev.Params)))
 		}
 	}
-	if ps, ok := ev.Stmt.(PlanSummarizer); ok && ev.Stmt != nil {
+	if ps, ok := ev.Stmt.(PlanSummarizer); ok {
 		if p := ps.PlanSummary(); p != "" {
 			attrs = append(attrs, slog.String("plan", p))
 		}

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fileio"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
@@ -88,31 +90,57 @@ func fileColumns(cols []pgwire.ResultColumn) []fileio.Column {
 // Arrow file conformed to them, or text, CSV or binary COPY data decoded
 // as COPY FROM STDIN decodes it. close releases it.
 func (s *session) openFileSource(name string, opts pgwire.CopyOptions, cols []pgwire.ResultColumn) (src pgwire.BatchSource, close func(), err error) {
-	f, err := s.eng.opts.FileDir.Open(name)
-	if err != nil {
-		return nil, nil, err
-	}
+	var rows *columnarRows
 	switch opts.Format {
 	case fileio.Parquet, fileio.Arrow:
-		r, err := fileio.OpenReader(f, name, opts.Format, s.eng.mem)
-		if err != nil {
-			f.Close()
-			return nil, nil, err
-		}
-		conf, err := fileio.NewConformer(name, r.Schema(), fileColumns(cols), s.eng.mem)
-		if err != nil {
-			r.Close()
-			f.Close()
-			return nil, nil, err
-		}
-		return &conformedSource{r: r, conf: conf}, func() { r.Close(); f.Close() }, nil
+		rows, err = openColumnarFile(s.eng.opts.FileDir, name, opts.Format, s.eng.mem, func(got *arrow.Schema) (*fileio.Conformer, error) {
+			return fileio.NewConformer(name, got, fileColumns(cols), s.eng.mem)
+		})
+	default:
+		rows, err = openCopyFile(s.eng.opts.FileDir, name, opts, cols, s.eng.mem, s.location(), "")
 	}
-	cr, err := pgwire.NewCopyReader(f, opts, cols, s.eng.mem, s.location())
 	if err != nil {
-		f.Close()
 		return nil, nil, err
 	}
-	return &namedCopySource{src: cr, file: name}, func() { cr.Release(); f.Close() }, nil
+	return rows.src, rows.close, nil
+}
+
+// openColumnarFile opens a Parquet or Arrow file under dir as batches
+// conformed by the Conformer conform makes of the file's schema (COPY's:
+// to the table's columns; read_parquet's: to the file's own).
+func openColumnarFile(dir *fileio.Dir, name, format string, mem memory.Allocator, conform func(got *arrow.Schema) (*fileio.Conformer, error)) (*columnarRows, error) {
+	f, err := dir.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	r, err := fileio.OpenReader(f, name, format, mem)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	conf, err := conform(r.Schema())
+	if err != nil {
+		r.Close()
+		f.Close()
+		return nil, err
+	}
+	return &columnarRows{src: &conformedSource{r: r, conf: conf}, close: func() { r.Close(); f.Close() }}, nil
+}
+
+// openCopyFile opens a text, CSV or binary COPY file under dir as batches
+// of cols, decoded as COPY FROM STDIN decodes them; its data errors name
+// the file (and table, where given).
+func openCopyFile(dir *fileio.Dir, name string, opts pgwire.CopyOptions, cols []pgwire.ResultColumn, mem memory.Allocator, loc *time.Location, table string) (*columnarRows, error) {
+	f, err := dir.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := pgwire.NewCopyReader(f, opts, cols, mem, loc)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &columnarRows{src: &namedCopySource{src: cr, file: name, table: table}, close: func() { cr.Release(); f.Close() }}, nil
 }
 
 // conformedSource reads a columnar file's batches in the table's types.

@@ -147,22 +147,15 @@ func (r *fileRelation) String() string {
 
 // openColumnar opens a Parquet or Arrow file as its own columns.
 func (r *fileRelation) openColumnar() (*columnarRows, []fileio.Column, error) {
-	f, err := r.dir.Open(r.name)
+	var cols []fileio.Column
+	rows, err := openColumnarFile(r.dir, r.name, r.format, r.eng.mem, func(got *arrow.Schema) (conf *fileio.Conformer, err error) {
+		conf, cols, err = fileio.ReadAs(r.name, got, r.eng.mem)
+		return conf, err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	rd, err := fileio.OpenReader(f, r.name, r.format, r.eng.mem)
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	conf, cols, err := fileio.ReadAs(r.name, rd.Schema(), r.eng.mem)
-	if err != nil {
-		rd.Close()
-		f.Close()
-		return nil, nil, err
-	}
-	return &columnarRows{src: &conformedSource{r: rd, conf: conf}, close: func() { rd.Close(); f.Close() }}, cols, nil
+	return rows, cols, nil
 }
 
 // csvHeader reads the names of a CSV file's columns: its header line's
@@ -211,16 +204,11 @@ func (r *fileRelation) Open(ctx context.Context) (binder.FileRows, error) {
 		}
 		return rows, nil
 	}
-	f, err := r.dir.Open(r.name)
+	rows, err := openCopyFile(r.dir, r.name, r.opts, resultColumns(r.cols), r.eng.mem, r.loc, r.fn)
 	if err != nil {
 		return nil, err
 	}
-	cr, err := pgwire.NewCopyReader(f, r.opts, resultColumns(r.cols), r.eng.mem, r.loc)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &columnarRows{src: &namedCopySource{src: cr, file: r.name, table: r.fn}, close: func() { cr.Release(); f.Close() }}, nil
+	return rows, nil
 }
 
 func sameFileColumns(a, b []fileio.Column) bool {

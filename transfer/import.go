@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -264,22 +263,21 @@ func importColumnar(ctx context.Context, conn *pgconn.PgConn, opts ImportOptions
 		names[i] = quoteIdent(c.Name)
 	}
 	pr, pw := io.Pipe()
-	var rows atomic.Int64
 	encoded := make(chan error, 1)
 	go func() {
-		encoded <- encodeBinary(ctx, pw, r, conf, rcols, prog, &rows)
+		encoded <- encodeBinary(ctx, pw, r, conf, rcols, prog)
 	}()
-	_, err = conn.CopyFrom(ctx, pr, "COPY "+tableName(table)+" ("+strings.Join(names, ", ")+") FROM STDIN (FORMAT binary)")
+	tag, err := conn.CopyFrom(ctx, pr, "COPY "+tableName(table)+" ("+strings.Join(names, ", ")+") FROM STDIN (FORMAT binary)")
 	pr.CloseWithError(errors.New("the server ended the COPY"))
 	encErr := <-encoded
 	if err != nil {
 		return 0, err
 	}
-	return rows.Load(), encErr
+	return tag.RowsAffected(), encErr
 }
 
 // encodeBinary writes the file's batches to w as COPY binary data.
-func encodeBinary(ctx context.Context, w *io.PipeWriter, r fileio.Reader, conf *fileio.Conformer, cols []pgwire.ResultColumn, prog *Progress, rows *atomic.Int64) (err error) {
+func encodeBinary(ctx context.Context, w *io.PipeWriter, r fileio.Reader, conf *fileio.Conformer, cols []pgwire.ResultColumn, prog *Progress) (err error) {
 	defer func() { w.CloseWithError(err) }()
 	buf := bufio.NewWriterSize(w, 1<<20)
 	cw, err := pgwire.NewCopyWriter(buf, pgwire.CopyOptions{Format: "binary"}, cols, time.UTC)
@@ -305,7 +303,6 @@ func encodeBinary(ctx context.Context, w *io.PipeWriter, r fileio.Reader, conf *
 		if err != nil {
 			return err
 		}
-		rows.Add(n)
 		prog.AddRows(n)
 	}
 	if err := cw.Close(); err != nil {

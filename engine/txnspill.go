@@ -148,7 +148,7 @@ func (tx *txn) maybeSpill(ctx context.Context, pt *pendingTable) error {
 	return nil
 }
 
-// recordBytes is what txn.charge counts for r.
+// recordBytes is what txn.charge counts for r (and maybeSpill gives back).
 func recordBytes(r arrow.RecordBatch) int64 {
 	var n int64
 	for _, c := range r.Columns() {

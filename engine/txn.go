@@ -152,9 +152,7 @@ func (tx *txn) keep(r arrow.RecordBatch) error {
 // transaction holds, or what a streaming COPY has handed the store before
 // its commit.
 func (tx *txn) charge(r arrow.RecordBatch) error {
-	for _, c := range r.Columns() {
-		tx.bytes += int64(c.Data().SizeInBytes())
-	}
+	tx.bytes += recordBytes(r)
 	if tx.limit > 0 && tx.bytes > tx.limit {
 		return sqlerr.New(sqlerr.OutOfMemory, "out of memory").
 			WithDetail("The transaction holds more than %d bytes of uncommitted writes.", tx.limit).

@@ -77,10 +77,8 @@ func (tx *txn) maybeSpill(ctx context.Context, pt *pendingTable) error {
 	if tx.spillAt <= 0 || tx.bytes <= tx.spillAt || tx.spilled != nil || len(tx.savepoints) > 0 {
 		return nil
 	}
-	for _, other := range tx.order {
-		if other != pt && other.hasWrites() {
-			return nil
-		}
+	if tx.otherWrites(pt) != nil {
+		return nil
 	}
 	pt.mu.Lock()
 	plain := !pt.read
@@ -148,7 +146,7 @@ func (tx *txn) maybeSpill(ctx context.Context, pt *pendingTable) error {
 	return nil
 }
 
-// recordBytes is what txn.charge counts for r.
+// recordBytes is what txn.charge counts for r (and maybeSpill gives back).
 func recordBytes(r arrow.RecordBatch) int64 {
 	var n int64
 	for _, c := range r.Columns() {
@@ -161,13 +159,21 @@ func recordBytes(r arrow.RecordBatch) int64 {
 // all in the staged table's bulk writer (checkWrite kept the others out).
 func (tx *txn) commitStaged(ctx context.Context) error {
 	pt := tx.spilled
-	for _, other := range tx.order {
-		if other != pt && other.hasWrites() {
-			return tx.checkWrite(other)
-		}
+	if other := tx.otherWrites(pt); other != nil {
+		return tx.checkWrite(other)
 	}
 	_, err := pt.bulk.Commit(ctx)
 	return err
+}
+
+// otherWrites returns a table other than pt the transaction wrote, if any.
+func (tx *txn) otherWrites(pt *pendingTable) *pendingTable {
+	for _, other := range tx.order {
+		if other != pt && other.hasWrites() {
+			return other
+		}
+	}
+	return nil
 }
 
 // discardStaged forgets the staged writes, if any (a rollback, or after a

@@ -186,10 +186,12 @@ func (st *chunkStats) floatRange(a arrow.Array, v func(int) float64) {
 	}
 }
 
+// columnFileName is the name of table column c's file in an image.
+func columnFileName(c int) string { return columnFilePrefix + strconv.Itoa(c) + ".arrow" }
+
 // imageFiles are the open column files of an image on disk, read by
 // concurrent scans (ipc.FileReader.RecordBatchAt is safe for that).
 type imageFiles struct {
-	dir     string
 	readers []*ipc.FileReader // per manifest column
 }
 
@@ -213,7 +215,7 @@ func (f *imageFiles) chunk(k, j int) (arrow.Array, error) {
 // closed when the image is no longer reachable (runtime.AddCleanup in
 // newDiskImage), since scans still reading a replaced image hold it.
 func openImageFiles(dir string, m *imageManifest) (*imageFiles, []*os.File, error) {
-	f := &imageFiles{dir: dir}
+	f := &imageFiles{}
 	var files []*os.File
 	fail := func(err error) (*imageFiles, []*os.File, error) {
 		for _, fl := range files {
@@ -242,10 +244,9 @@ func openImageFiles(dir string, m *imageManifest) (*imageFiles, []*os.File, erro
 
 // crcWriter counts and hashes what it writes.
 type crcWriter struct {
-	w   io.Writer
-	h   hash.Hash32
-	n   int64
-	err error
+	w io.Writer
+	h hash.Hash32
+	n int64
 }
 
 func (c *crcWriter) Write(p []byte) (int, error) {
@@ -268,9 +269,9 @@ type imageWriter struct {
 }
 
 // newImageWriter starts image directory dir (written as dir.tmp) of the
-// given table columns, whose Arrow fields are fields. linked are columns
-// whose files an image of the same state already has (base's): they are
-// hard-linked into the new directory when it is finished.
+// given table columns, whose Arrow fields are fields. The columns whose
+// files an image of the same state already has are hard-linked into the
+// new directory when it is finished (finish's base).
 func (s *Store) newImageWriter(dir string, tableID int64, committed []int64, cols []int, fields []arrow.Field) (*imageWriter, error) {
 	w := &imageWriter{s: s, tmp: dir + imageTmpSuffix, dir: dir,
 		man: imageManifest{Version: manifestVersion, TableID: tableID, Committed: committed}}
@@ -281,7 +282,7 @@ func (s *Store) newImageWriter(dir string, tableID int64, committed []int64, col
 		return nil, err
 	}
 	for i, c := range cols {
-		name := columnFilePrefix + strconv.Itoa(c) + ".arrow"
+		name := columnFileName(c)
 		fl, err := os.Create(filepath.Join(w.tmp, name))
 		if err != nil {
 			w.abort()
@@ -437,7 +438,7 @@ func readManifest(dir string, tableID int64, colType func(c int) (arrow.DataType
 		return nil, fmt.Errorf("%s counts %d rows, its chunks %d", p, m.Rows, rows)
 	}
 	for i, c := range m.Columns {
-		if i > 0 && c.Col <= m.Columns[i-1].Col || c.File != columnFilePrefix+strconv.Itoa(c.Col)+".arrow" {
+		if i > 0 && c.Col <= m.Columns[i-1].Col || c.File != columnFileName(c.Col) {
 			return nil, fmt.Errorf("%s has a malformed column list", p)
 		}
 		t, ok := colType(c.Col)

@@ -17,8 +17,9 @@ import (
 //
 // A bulk append encodes each part into log batches as Append does and
 // writes them, S2-compressed and unsynced, to a staging file per bucket
-// under staging/ (one directory per append), keeping in memory only each batch's place and row
-// count: the load's memory is one part, whatever its size. Commit hands
+// under staging/ (one directory per append), keeping in memory only each
+// batch's place and row count: the load's memory is one part, whatever its
+// size. Commit hands
 // the staged files to the committer, which commits them alone: it copies
 // each bucket's batches to the end of its log, stamping their log offsets
 // and commit time (both outside the batch CRC), fsyncs the touched logs and
@@ -66,7 +67,7 @@ type stagedAppend struct {
 
 // stagedBatch is one staged log batch: where it is in its staging file,
 // its size there (S2-compressed: the staging holds a load's bytes beside
-// the log until the commit ends), its size and rows.
+// the log until the commit ends), its size decoded (raw) and its rows.
 type stagedBatch struct {
 	pos, size, raw, records int64
 }

@@ -314,9 +314,7 @@ func (c *stagedCommit) run(runs []string) (int64, error) {
 				heap.Pop(h)
 			}
 		}
-		if err := sw.add(key, old); err != nil {
-			return 0, err
-		}
+		sw.add(key, old)
 	}
 	if err := it.Error(); err != nil {
 		return 0, ioErr(err, "reading the state of %s", t.info.Path)
@@ -589,30 +587,23 @@ func (w *stateFeeder) write(ch *stateChunk) error {
 }
 
 // add queues one entry (copied).
-func (w *stateFeeder) add(key, value []byte) error {
+func (w *stateFeeder) add(key, value []byte) {
 	ch := w.cur
 	ch.buf = append(ch.buf, key...)
 	ch.ends = append(ch.ends, len(ch.buf))
 	ch.buf = append(ch.buf, value...)
 	ch.ends = append(ch.ends, len(ch.buf))
 	if len(ch.buf) < stateChunkBytes {
-		return nil
+		return
 	}
-	select {
-	case w.full <- ch:
-	case err := <-w.done: // the writer failed and stopped
-		w.ended = true
-		return err
-	}
+	// A failed writer goes on taking chunks (and drops them) until
+	// finish or stop: its error comes back from finish.
+	w.full <- ch
 	w.cur = <-w.free
-	return nil
 }
 
 // finish writes what is queued and returns the writer's error.
 func (w *stateFeeder) finish() error {
-	if w.ended {
-		return nil
-	}
 	w.ended = true
 	if len(w.cur.ends) > 0 {
 		w.full <- w.cur

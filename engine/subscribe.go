@@ -349,7 +349,6 @@ type subscription struct {
 	// progressDue says that changes were read since the last PROGRESS row.
 	lastCommit  int64
 	progressDue bool
-	rows        int64
 	closed      bool
 }
 
@@ -393,7 +392,6 @@ func (r *subscription) next(ctx context.Context, noProgress bool) (arrow.RecordB
 	b := r.queue[0]
 	r.queue[0] = nil
 	r.queue = r.queue[1:]
-	r.rows += b.NumRows()
 	return b, nil
 }
 
@@ -544,7 +542,6 @@ func (r *subscription) progressRow() (arrow.RecordBatch, error) {
 	for _, c := range cols {
 		c.Release()
 	}
-	r.rows++
 	return out, nil
 }
 

@@ -114,7 +114,6 @@ func (s *session) fetchSubscribe(ctx context.Context, cur *cursor, c *sql.Cursor
 // unread puts the rows FETCH did not take back before the queue.
 func (r *subscription) unread(b arrow.RecordBatch) {
 	r.queue = append([]arrow.RecordBatch{b}, r.queue...)
-	r.rows -= b.NumRows()
 }
 
 // fetchTimeout reads FETCH's timeout: an interval ('1s', '250ms',

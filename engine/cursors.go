@@ -168,10 +168,7 @@ func (s *session) execCursor(ctx context.Context, ps *statement, params []any) (
 	if c.Timeout != "" {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "FETCH ... WITH (timeout) applies to cursors over SUBSCRIBE only")
 	}
-	out := &fetchResult{verb: "FETCH", mem: s.eng.mem}
-	if c.Move {
-		out.verb = "MOVE"
-	}
+	out := s.newFetchResult(c)
 	n, err := cur.fetchPortal(ctx, s.eng.mem, c.Direction, c.Count, out, c.Move)
 	if err != nil {
 		out.Close()
@@ -215,17 +212,9 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 		cancel()
 		return nil, err
 	}
-	depth := 0
-	if s.tx != nil {
-		depth = len(s.tx.savepoints)
-	}
-	scrollable := c.Scroll || c.Hold && !c.NoScroll
-	cur := &cursor{name: c.Name, statement: ps.source, hold: c.Hold, scrollable: scrollable, binary: c.Binary, depth: depth,
-		created: time.Now(), cols: qps.cols, res: res, cancel: cancel, inTxn: block,
-		first: 1, total: -1, atStart: true}
-	if cur.statement == "" {
-		cur.statement = ps.parsed.Text
-	}
+	cur := s.newCursor(ps, c, qps.cols, block)
+	cur.hold, cur.scrollable = c.Hold, c.Scroll || c.Hold && !c.NoScroll
+	cur.res, cur.cancel = res, cancel
 	if !block {
 		// WITH HOLD outside a block: its implicit transaction ends now.
 		if err := cur.materialise(ctx, s.eng.mem); err != nil {
@@ -235,6 +224,30 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 	}
 	s.cursors.add(cur)
 	return tagOnly("DECLARE CURSOR"), nil
+}
+
+// newCursor is the cursor DECLARE c declares, before its rows' source
+// (a query's result or a subscription) is set.
+func (s *session) newCursor(ps *statement, c *sql.CursorStmt, cols []pgwire.ResultColumn, block bool) *cursor {
+	depth := 0
+	if s.tx != nil {
+		depth = len(s.tx.savepoints)
+	}
+	statement := ps.source
+	if statement == "" {
+		statement = ps.parsed.Text
+	}
+	return &cursor{name: c.Name, statement: statement, binary: c.Binary, depth: depth, created: time.Now(),
+		cols: cols, inTxn: block, first: 1, total: -1, atStart: true}
+}
+
+// newFetchResult is the result of FETCH or MOVE c, with no rows yet.
+func (s *session) newFetchResult(c *sql.CursorStmt) *fetchResult {
+	out := &fetchResult{verb: "FETCH", mem: s.eng.mem}
+	if c.Move {
+		out.verb = "MOVE"
+	}
+	return out
 }
 
 // endCursors ends the transaction's cursors: at a commit the WITH HOLD
@@ -483,15 +496,11 @@ func (c *cursor) run(ctx context.Context, mem memory.Allocator, forward bool, co
 // runSelect is PostgreSQL's PortalRunSelect.
 func (c *cursor) runSelect(ctx context.Context, mem memory.Allocator, forward bool, count int64, out *fetchResult) (int64, error) {
 	if forward {
-		moving := !(c.atEnd || count <= 0)
-		if !moving {
-			count = 0
+		if c.atEnd || count <= 0 {
+			return 0, nil
 		}
 		if count == sql.FetchAll {
 			count = 0
-		}
-		if !moving {
-			return 0, nil
 		}
 		if out != nil {
 			// FETCH's rows stream: the result reads them as the client

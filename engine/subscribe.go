@@ -74,6 +74,9 @@ type subscribePlan struct {
 	// whole: SUBSCRIBE t, whose query is every changelog column in order:
 	// the changes are shaped as they are, without running the plan.
 	whole bool
+	// changelog is the schema of the table's changelog (snapshot rows are
+	// given it).
+	changelog *arrow.Schema
 }
 
 // subscribeColumns are the metadata columns a subscription starts with.
@@ -96,10 +99,11 @@ func (s *session) prepareSubscribe(ctx context.Context, ps *statement) (*stateme
 	text := sub.Query
 	if text == "" {
 		n := sub.Table
-		text = "SELECT * FROM " + quoteIdent(n.Name)
+		from := quoteIdent(n.Name)
 		if n.Schema != "" {
-			text = "SELECT * FROM " + quoteIdent(n.Schema) + "." + quoteIdent(n.Name)
+			from = quoteIdent(n.Schema) + "." + from
 		}
+		text = "SELECT * FROM " + from
 	}
 	stmts, err := s.parser.Parse(text)
 	if err != nil {
@@ -141,7 +145,7 @@ func (s *session) prepareSubscribe(ctx context.Context, ps *statement) (*stateme
 	if _, ok := qps.bound.(*binder.Query); !ok || qps.plan == nil {
 		return nil, notPerChange("this query")
 	}
-	plan := &subscribePlan{stmt: sub, info: info, query: qps, whole: sub.Query == ""}
+	plan := &subscribePlan{stmt: sub, info: info, query: qps, whole: sub.Query == "", changelog: changelogSchema(info)}
 	fields := make([]arrow.Field, 0, len(qps.cols)+1)
 	for _, m := range subscribeColumns {
 		plan.cols = append(plan.cols, pgwire.ResultColumn{Name: m.name, Type: m.t})
@@ -345,7 +349,6 @@ type subscription struct {
 	// progressDue says that changes were read since the last PROGRESS row.
 	lastCommit  int64
 	progressDue bool
-	rows        int64
 	closed      bool
 }
 
@@ -389,7 +392,6 @@ func (r *subscription) next(ctx context.Context, noProgress bool) (arrow.RecordB
 	b := r.queue[0]
 	r.queue[0] = nil
 	r.queue = r.queue[1:]
-	r.rows += b.NumRows()
 	return b, nil
 }
 
@@ -423,9 +425,7 @@ func (r *subscription) poll(ctx context.Context) (bool, error) {
 	defer cb.Record.Release()
 	in := cb.Record
 	if cb.Snapshot {
-		if in, err = snapshotChanges(cb.Record, r.plan.info, r.mem); err != nil {
-			return false, err
-		}
+		in = snapshotChanges(cb.Record, r.plan.changelog, r.mem)
 		defer in.Release()
 	} else {
 		r.lastCommit = max(r.lastCommit, cb.CommitMillis)
@@ -542,34 +542,38 @@ func (r *subscription) progressRow() (arrow.RecordBatch, error) {
 	for _, c := range cols {
 		c.Release()
 	}
-	r.rows++
 	return out, nil
 }
 
-// snapshotChanges gives a snapshot batch (the table's current rows) the
-// changelog's columns: inserts, with no offset or commit time.
-func snapshotChanges(rec arrow.RecordBatch, info fluss.TableInfo, mem memory.Allocator) (arrow.RecordBatch, error) {
-	n := int(rec.NumRows())
+// changelogSchema is the Arrow schema of info's changelog columns.
+func changelogSchema(info fluss.TableInfo) *arrow.Schema {
 	all := fluss.ChangelogColumns(info)
 	fields := make([]arrow.Field, 0, len(all))
 	for _, c := range all {
 		fields = append(fields, arrow.Field{Name: c.Name, Type: c.Type.ArrowType(), Nullable: true})
 	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// snapshotChanges gives a snapshot batch (the table's current rows) the
+// changelog's columns (schema): inserts, with no offset or commit time.
+func snapshotChanges(rec arrow.RecordBatch, schema *arrow.Schema, mem memory.Allocator) arrow.RecordBatch {
+	n := int(rec.NumRows())
 	ct := array.NewStringBuilder(mem)
 	defer ct.Release()
 	for range n {
 		ct.Append("insert")
 	}
-	cols := []arrow.Array{ct.NewArray(), array.MakeArrayOfNull(mem, fields[1].Type, n), array.MakeArrayOfNull(mem, fields[2].Type, n)}
+	cols := []arrow.Array{ct.NewArray(), array.MakeArrayOfNull(mem, schema.Field(1).Type, n), array.MakeArrayOfNull(mem, schema.Field(2).Type, n)}
 	for _, c := range rec.Columns() {
 		c.Retain()
 		cols = append(cols, c)
 	}
-	out := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n))
+	out := array.NewRecordBatch(schema, cols, int64(n))
 	for _, c := range cols {
 		c.Release()
 	}
-	return out, nil
+	return out
 }
 
 // streamTables is what the changelog query's scan reads: the batch of

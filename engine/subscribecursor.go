@@ -38,15 +38,8 @@ func (s *session) declareSubscribe(ctx context.Context, ps *statement, c *sql.Cu
 	if err != nil {
 		return nil, err
 	}
-	depth := 0
-	if s.tx != nil {
-		depth = len(s.tx.savepoints)
-	}
-	cur := &cursor{name: c.Name, statement: ps.source, depth: depth, created: time.Now(), cols: qps.sub.cols,
-		sub: sub, inTxn: block, binary: c.Binary, first: 1, total: -1, atStart: true}
-	if cur.statement == "" {
-		cur.statement = ps.parsed.Text
-	}
+	cur := s.newCursor(ps, c, qps.sub.cols, block)
+	cur.sub = sub
 	s.cursors.add(cur)
 	return tagOnly("DECLARE CURSOR"), nil
 }
@@ -74,11 +67,7 @@ func (s *session) fetchSubscribe(ctx context.Context, cur *cursor, c *sql.Cursor
 	if err != nil {
 		return nil, err
 	}
-	verb := "FETCH"
-	if c.Move {
-		verb = "MOVE"
-	}
-	out := &fetchResult{verb: verb, mem: s.eng.mem}
+	out := s.newFetchResult(c)
 	var timer <-chan time.Time
 	if timed && wait > 0 {
 		t := time.NewTimer(wait)
@@ -125,7 +114,6 @@ func (s *session) fetchSubscribe(ctx context.Context, cur *cursor, c *sql.Cursor
 // unread puts the rows FETCH did not take back before the queue.
 func (r *subscription) unread(b arrow.RecordBatch) {
 	r.queue = append([]arrow.RecordBatch{b}, r.queue...)
-	r.rows -= b.NumRows()
 }
 
 // fetchTimeout reads FETCH's timeout: an interval ('1s', '250ms',

@@ -189,6 +189,43 @@ func (t *tableState) widenRecord(rec arrow.RecordBatch) arrow.RecordBatch {
 	return fluss.WidenRecord(rec, t.schema)
 }
 
+// batchReaders are the decoders a log read keeps: one of the table's
+// schema and one per older schema it met.
+type batchReaders struct {
+	cur *format.BatchReader
+	old map[*format.BatchDecoder]*format.BatchReader
+}
+
+// reader is the reader of t's batches, or of oldDec's when not nil.
+func (br *batchReaders) reader(t *tableState, oldDec *format.BatchDecoder) *format.BatchReader {
+	if oldDec == nil {
+		if br.cur == nil {
+			br.cur = t.decoder.NewReader()
+		}
+		return br.cur
+	}
+	dec := br.old[oldDec]
+	if dec == nil {
+		if br.old == nil {
+			br.old = map[*format.BatchDecoder]*format.BatchReader{}
+		}
+		dec = oldDec.NewReader()
+		br.old[oldDec] = dec
+	}
+	return dec
+}
+
+func (br *batchReaders) release() {
+	if br.cur != nil {
+		br.cur.Release()
+		br.cur = nil
+	}
+	for _, r := range br.old {
+		r.Release()
+	}
+	br.old = nil
+}
+
 func errOldSchema(t *tableState, id int16) error {
 	return fmt.Errorf("data of schema %d in a table of schema %d", id, t.info.SchemaID)
 }

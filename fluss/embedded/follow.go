@@ -147,10 +147,9 @@ type follower struct {
 	readers         []*logReader
 	// mapped[b]: readers[b] holds a mapping of the log (logmap.go), put
 	// back when the next poll maps the grown log or at Close.
-	mapped     []bool
-	dec        *format.BatchReader
-	oldReaders map[*format.BatchDecoder]*format.BatchReader
-	wait       <-chan struct{}
+	mapped []bool
+	decs   batchReaders
+	wait   <-chan struct{}
 	// rr is the bucket the next Poll looks at first, so that a busy
 	// bucket does not starve the others.
 	rr int
@@ -176,14 +175,7 @@ func (f *follower) Close() {
 			f.mapped[i] = false
 		}
 	}
-	if f.dec != nil {
-		f.dec.Release()
-		f.dec = nil
-	}
-	for _, r := range f.oldReaders {
-		r.Release()
-	}
-	f.oldReaders = nil
+	f.decs.release()
 	f.closeSnapshot()
 }
 
@@ -368,20 +360,7 @@ func (f *follower) decode(r *logReader, b int, h format.BatchHeader) (arrow.Reco
 			return nil, corrupt("log file %s: batch at byte offset %d: %v", r.path, f.pos[b], errOldSchema(t, h.SchemaID))
 		}
 	}
-	if f.dec == nil {
-		f.dec = t.decoder.NewReader()
-	}
-	dec := f.dec
-	if oldDec != nil {
-		if dec = f.oldReaders[oldDec]; dec == nil {
-			if f.oldReaders == nil {
-				f.oldReaders = map[*format.BatchDecoder]*format.BatchReader{}
-			}
-			dec = oldDec.NewReader()
-			f.oldReaders[oldDec] = dec
-		}
-	}
-	batch, _, err := r.batch(dec, f.pos[b])
+	batch, _, err := r.batch(f.decs.reader(t, oldDec), f.pos[b])
 	if err != nil {
 		return nil, err
 	}

@@ -80,13 +80,21 @@ func TestFollowWakesAndResumesExactly(t *testing.T) {
 	if got := pollAll(t, latest); len(got) != 0 {
 		t.Fatalf("a follow from the latest offsets returned what was committed before it: %v", got)
 	}
-	woke := make(chan struct{})
+	// Waiting while the commit runs; only the test's goroutine may fail
+	// it (t.Fatal in this one would leave the test blocked on woke).
+	woke := make(chan bool, 1)
 	go func() {
-		waitWoken(t, latest)
-		close(woke)
+		select {
+		case <-latest.Wait():
+			woke <- true
+		case <-time.After(10 * time.Second):
+			woke <- false
+		}
 	}()
 	appendRows(5, 6, 7, 8, 9, 10)
-	<-woke
+	if !<-woke {
+		t.Fatal("a commit did not wake the follower")
+	}
 	got := pollAll(t, latest)
 	if len(got) != 6 {
 		t.Fatalf("after the commit: %v", got)

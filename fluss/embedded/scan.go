@@ -203,10 +203,12 @@ type logScan struct {
 	left      int64
 	done      bool
 
-	bucket  int
-	off     int64
-	r       *logReader
-	dec     *format.BatchReader
+	bucket int
+	off    int64
+	r      *logReader
+	// decs read the stored batches, of the table's schema or older
+	// ones (alter.go).
+	decs    batchReaders
 	pending arrow.RecordBatch // the rest of a stored batch, projected
 	// plan, when set, reads batches whose CRC was checked before by
 	// projected reads: only the projected columns' bytes, in place when
@@ -215,8 +217,6 @@ type logScan struct {
 	// add a small read to the whole one).
 	plan    *format.ProjectionPlan
 	partial bool
-	// oldReaders read the batches of older schemas (alter.go).
-	oldReaders map[*format.BatchDecoder]*format.BatchReader
 
 	// skip, when set, returns the size of the stored batch at the offset
 	// if the scan does not need it (0 to read it); decoded counts the
@@ -318,20 +318,7 @@ func (s *logScan) readOne() (arrow.RecordBatch, error) {
 				continue
 			}
 		}
-		if s.dec == nil {
-			s.dec = s.t.decoder.NewReader()
-		}
-		dec := s.dec
-		if oldDec != nil {
-			if dec = s.oldReaders[oldDec]; dec == nil {
-				if s.oldReaders == nil {
-					s.oldReaders = map[*format.BatchDecoder]*format.BatchReader{}
-				}
-				dec = oldDec.NewReader()
-				s.oldReaders[oldDec] = dec
-			}
-		}
-		batch, size, err := s.r.batch(dec, s.off)
+		batch, size, err := s.r.batch(s.decs.reader(s.t, oldDec), s.off)
 		if err != nil {
 			return nil, err
 		}
@@ -469,14 +456,7 @@ func (s *logScan) Close() {
 		m.put()
 	}
 	s.maps = nil
-	if s.dec != nil {
-		s.dec.Release()
-		s.dec = nil
-	}
-	for _, r := range s.oldReaders {
-		r.Release()
-	}
-	s.oldReaders = nil
+	s.decs.release()
 	if s.pending != nil {
 		s.pending.Release()
 		s.pending = nil

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/exec/functions"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/pgtypes"
 )
 
 // pg_prepared_statements: the session's SQL-level PREPAREd statements

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/sqlgate/sqlgate/exec/functions"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )

@@ -15,8 +15,8 @@ import (
 	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgcatalog"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/pgwire"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 )
 
 // catalogBackend puts the catalog and the session into every statement's

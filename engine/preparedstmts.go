@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgtypes"
 )
 

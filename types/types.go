@@ -70,7 +70,7 @@ const (
 
 	// Record and RecordArray are the record and record[] columns the
 	// SEARCH and CYCLE clauses of WITH RECURSIVE add: Bytes holding an
-	// order-preserving key of the values (exec/functions/recordkey.go),
+	// order-preserving key of the values (functions/recordkey.go),
 	// which compare and sort as PostgreSQL's but are never printed.
 	Record
 	RecordArray

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/sqlgate/sqlgate/engine"
-	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgtypes"

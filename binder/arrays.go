@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -18,7 +18,7 @@ import (
 // x[lo:hi] -> pg__slice(x, lo, hi) (an omitted bound is pg__open()),
 // x op ANY|ALL (arr) -> pg__any|pg__all(x, 'op', arr), ARRAY(SELECT ..)
 // -> pg__array_subquery((SELECT ..)). Each binds to a FuncCall whose
-// kernel is in exec/functions/arrays.go, or to an ARRAY subquery.
+// kernel is in functions/arrays.go, or to an ARRAY subquery.
 
 // bindArrayMarker binds the array markers; ok is false for other calls.
 func (b *binder) bindArrayMarker(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {

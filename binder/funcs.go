@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -41,7 +41,7 @@ func (b *binder) bindFunc(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	return b.callFunction(n, name, args)
 }
 
-// FuncCall calls a scalar function of the library (exec/functions), whose
+// FuncCall calls a scalar function of the library (functions), whose
 // overload the binder resolved; Kernel is that overload bound to the
 // argument types.
 type FuncCall struct {

@@ -29,7 +29,7 @@ func (b *binder) bindJSONBDelete(n ast.Node, l, r Expr) (Expr, error) {
 }
 
 // bindJSONBCompare binds jsonb < <= = <> >= > jsonb as jsonb_cmp(l, r) op
-// 0: jsonb orders by its own rules (exec/functions/jsonbcmp.go), not by
+// 0: jsonb orders by its own rules (functions/jsonbcmp.go), not by
 // its text ('{}' < '{"a": 1}', '1.0' = '1'). An unknown literal side is
 // read as jsonb.
 func (b *binder) bindJSONBCompare(n ast.Node, op Op, l, r Expr) (Expr, error) {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/exec"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )

@@ -44,6 +44,11 @@ var (
 	tFloat4Arr = types.ArrayOf(tFloat4)
 	// regtype[] (pg_prepared_statements.parameter_types)
 	tRegTypeArr = types.ArrayOf(types.RegOf(types.RegType))
+	// xid, inet and pg_lsn: transaction IDs, client addresses and WAL
+	// positions (pg_stat_activity, pg_replication_slots ...)
+	tXid  = types.XidType
+	tInet = types.InetType
+	tLsn  = types.PgLsnType
 )
 
 // Schema names as relSpec spells them.

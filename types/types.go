@@ -80,6 +80,16 @@ const (
 	// do. Fluss has no uuid type: a uuid column is STRING (see
 	// fluss/coldefs.go).
 	UUID
+
+	// Inet is inet (OID 869) and PgLsn pg_lsn (OID 3220): Strings holding
+	// PostgreSQL's text form (types/inet.go), which pg_stat_activity and
+	// the replication views show. They compare and sort as text, where
+	// PostgreSQL orders addresses and positions numerically.
+	Inet
+	PgLsn
+	// Xid is xid (OID 28), a transaction ID: an Oid that prints as its
+	// number (pg_class.relfrozenxid, pg_stat_activity.backend_xid).
+	Xid
 )
 
 // IsRecord reports whether v is record or record[] (a SEARCH/CYCLE column).
@@ -100,6 +110,7 @@ var variantNames = [...]string{
 	RegClass: "regclass", RegType: "regtype", RegProc: "regproc", RegProcedure: "regprocedure",
 	RegNamespace: "regnamespace", RegRole: "regrole", JSON: "json", JSONB: "jsonb",
 	Record: "record", RecordArray: "record[]", UUID: "uuid",
+	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);
@@ -180,6 +191,10 @@ var (
 	JSONBType = T{Kind: String, Variant: JSONB}
 	// UUIDType is uuid.
 	UUIDType = T{Kind: String, Variant: UUID}
+	// InetType, PgLsnType and XidType are inet, pg_lsn and xid.
+	InetType  = T{Kind: String, Variant: Inet}
+	PgLsnType = T{Kind: String, Variant: PgLsn}
+	XidType   = T{Kind: Oid, Variant: Xid}
 )
 
 // StoredNumericType is the Fluss column a NUMERIC declared without a

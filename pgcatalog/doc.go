@@ -25,15 +25,19 @@
 // the system range as a database PostgreSQL users create.
 //
 // Known differences from PostgreSQL 15:
-//   - Catalog columns of type regproc (pg_type.typinput ...) are plain
-//     oids (they print as numbers; sqlgate lists no input functions); the
-//     reg* types themselves exist (casts, to_regclass, pg_typeof) and print
-//     names. pg_proc lists exec/functions' overloads and, after them, the
-//     set-returning functions (proretset, prorows and OUT columns as
-//     PostgreSQL's), then the server's Go UDFs (udfprocs.go: schema
-//     public, language c, a record-batch or batch UDF as RETURNS TABLE). aclitem[] is text[] (NULL except the schemas' default
-//     ACLs), pg_node_tree is text. "char", int2vector and oidvector
-//     columns have PostgreSQL's types (types.QChar, Int2Vector, OidVector).
+//   - Every catalog column has PostgreSQL 15's type on the wire
+//     (TestCatalogColumnTypes): regproc columns (pg_type.typinput ...)
+//     name PostgreSQL's own I/O functions, which pg_proc lists under
+//     their OIDs (typeprocs.go, generated from PostgreSQL 15:
+//     pgJDBC tells arrays by typinput = 'array_in'::regproc); pg_proc
+//     lists exec/functions' overloads and, after them, the set-returning
+//     functions (proretset, prorows and OUT columns as PostgreSQL's), the
+//     types' I/O functions, then the server's Go UDFs (udfprocs.go: schema
+//     public, language c, a record-batch or batch UDF as RETURNS TABLE).
+//     aclitem[] (NULL except the schemas' default ACLs), pg_node_tree and
+//     anyarray columns carry their text (types.AclItem, PgNodeTree,
+//     AnyArray); "char", int2vector and oidvector columns have
+//     PostgreSQL's types (types.QChar, Int2Vector, OidVector).
 //   - information_schema's character_data columns are varchar without a
 //     limit (as clients see PostgreSQL's domain over varchar); its
 //     sql_identifier, cardinal_number and time_stamp columns are name,

@@ -241,14 +241,24 @@ func (c *Catalog) typeRows(_ context.Context, s *snapshot) ([]row, error) {
 
 func typeRow(oid uint32, name string, ns uint32, length int, byVal bool, typtype, category string, preferred bool,
 	elem, arr, rel uint32, align, storage string, collation uint32) row {
-	return row{
+	r := row{
 		"oid": oid, "typname": name, "typnamespace": ns, "typowner": ownerOID, "typlen": length,
 		"typbyval": byVal, "typtype": typtype, "typcategory": category, "typispreferred": preferred,
-		"typisdefined": true, "typdelim": ",", "typrelid": rel, "typsubscript": 0, "typelem": elem,
-		"typarray": arr, "typinput": 0, "typoutput": 0, "typreceive": 0, "typsend": 0,
-		"typmodin": 0, "typmodout": 0, "typanalyze": 0, "typalign": align, "typstorage": storage,
+		"typisdefined": true, "typdelim": ",", "typrelid": rel, "typelem": elem,
+		"typarray": arr, "typalign": align, "typstorage": storage,
 		"typnotnull": false, "typbasetype": 0, "typtypmod": -1, "typndims": 0, "typcollation": collation,
 	}
+	procs, ok := typeProcs[oid]
+	if rel != 0 {
+		procs, ok = typeProcs[oidRecord], true // a table's row type reads and prints as a record
+	}
+	if !ok {
+		procs = [8]uint32{}
+	}
+	for i, col := range []string{"typinput", "typoutput", "typreceive", "typsend", "typmodin", "typmodout", "typanalyze", "typsubscript"} {
+		r[col] = procs[i]
+	}
+	return r
 }
 
 // btreeOpclass is PostgreSQL 15's default btree operator class (pg_index.
@@ -547,7 +557,9 @@ func functionProcs() []procInfo {
 		out = append(out, p)
 		next++
 	}
-	return out
+	// and the types' I/O functions, under PostgreSQL's own OIDs
+	// (typeprocs.go), which pg_type's regproc columns name
+	return append(out, typeProcInfos...)
 }
 
 func (c *Catalog) procRows() []row {

@@ -49,6 +49,12 @@ var (
 	tXid  = types.XidType
 	tInet = types.InetType
 	tLsn  = types.PgLsnType
+	// pg_node_tree, aclitem[], anyarray and regproc columns, with those
+	// types on the wire
+	tNodeTree = types.PgNodeTreeType
+	tAclArr   = types.ArrayOf(types.AclItemType)
+	tAnyArray = types.AnyArrayType
+	tRegProc  = types.RegOf(types.RegProc)
 )
 
 // Schema names as relSpec spells them.

@@ -7,13 +7,13 @@ select format(E'\t{schema: %s, name: %L, oid: %s, kind: %L, cols: []col{%s}},',
   case r.nspname when 'pg_catalog' then 'pgCatalog' else 'infoSchema' end, r.relname, r.oid, r.relkind,
   string_agg(format('{%s, %s}', '"'||a.attname||'"',
     case format_type(a.atttypid, null)
-      when 'oid' then 'tOid' when 'regproc' then 'tOid' when 'regtype' then 'tOid' when 'regclass' then 'tOid' when 'regnamespace' then 'tOid' when 'regrole' then 'tOid' when 'xid' then 'tXid' when 'inet' then 'tInet' when 'pg_lsn' then 'tLsn'
+      when 'oid' then 'tOid' when 'regproc' then 'tRegProc' when 'regtype' then 'tOid' when 'regclass' then 'tOid' when 'regnamespace' then 'tOid' when 'regrole' then 'tOid' when 'xid' then 'tXid' when 'inet' then 'tInet' when 'pg_lsn' then 'tLsn'
       when 'name' then 'tName' when '"char"' then 'tChar'
       when 'smallint' then 'tInt2' when 'integer' then 'tInt4' when 'bigint' then 'tInt8' when 'boolean' then 'tBool'
       when 'real' then 'tFloat4' when 'double precision' then 'tFloat8'
       when 'timestamp with time zone' then 'tTSTZ' when 'interval' then 'tInterval' when 'bytea' then 'tBytea' when 'numeric' then 'tNumeric'
       when 'int2vector' then 'tInt2Vec' when 'oidvector' then 'tOidVec' when 'oid[]' then 'tOidArr' when 'regtype[]' then 'tOidArr'
-      when 'aclitem[]' then 'tTextArr' when 'text[]' then 'tTextArr' when 'name[]' then 'tNameArr' when '"char"[]' then 'tCharArr' when 'smallint[]' then 'tInt2Arr' when 'real[]' then 'tFloat4Arr'
+      when 'aclitem[]' then 'tAclArr' when 'pg_node_tree' then 'tNodeTree' when 'anyarray' then 'tAnyArray' when 'text[]' then 'tTextArr' when 'name[]' then 'tNameArr' when '"char"[]' then 'tCharArr' when 'smallint[]' then 'tInt2Arr' when 'real[]' then 'tFloat4Arr'
       when 'information_schema.sql_identifier' then 'tName' when 'information_schema.character_data' then 'tText'
       when 'information_schema.cardinal_number' then 'tInt4' when 'information_schema.yes_or_no' then 'tYesNo' when 'information_schema.time_stamp' then 'tTSTZ'
       else 'tText' end), ', ' order by a.attnum))

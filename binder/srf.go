@@ -5,6 +5,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -53,6 +54,9 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 	// see the enclosing query of a correlated subquery.
 	s := &scope{tables: map[string]bool{}}
 	if n, ok, err := b.bindFileTable(f, name, alias, ord, colNames); ok { // filetables.go
+		return n, err
+	}
+	if n, ok, err := b.bindShowAllSettings(f, name, alias, ord, colNames); ok {
 		return n, err
 	}
 	if n, ok, err := b.bindUDFBatch(s, f, name, alias, ord, colNames); ok { // batchudf.go
@@ -290,4 +294,45 @@ func resolveSrfRefs(e Expr, base int) Expr {
 	}
 	out, _ := MapChildren(e, func(c Expr) (Expr, error) { return resolveSrfRefs(c, base), nil })
 	return out
+}
+
+// bindShowAllSettings binds pg_show_all_settings() (pgAdmin's dashboard
+// reads it) as the relation pg_catalog.pg_settings: PostgreSQL defines
+// that view as SELECT * FROM pg_show_all_settings(), so the two have the
+// same columns and rows. ok is false when name is another function.
+func (b *binder) bindShowAllSettings(f *ast.FuncCallExpr, name, alias string, ord bool, colNames []string) (Node, bool, error) {
+	if name != "pg_show_all_settings" {
+		return nil, false, nil
+	}
+	if len(f.Args) > 4 { // no such overload: the usual 42883, naming the argument types
+		args, err := b.bindArgs(&scope{tables: map[string]bool{}}, f.Args[4:])
+		if err != nil {
+			return nil, true, err
+		}
+		ts := make([]types.T, len(args))
+		for i, a := range args {
+			ts[i] = a.Type()
+		}
+		_, err = functions.ResolveSetFunc(name, ts)
+		return nil, true, b.errAt(f, sqlerr.As(err))
+	}
+	if ord {
+		return nil, true, b.errAt(f, sqlerr.NotSupported("WITH ORDINALITY on pg_show_all_settings"))
+	}
+	info, err := b.cat.GetTable(b.ctx, fluss.TablePath{Database: "pg_catalog", Table: "pg_settings"})
+	if err != nil {
+		if se := sqlerr.As(err); se != nil {
+			return nil, true, b.errAt(f, se)
+		}
+		return nil, true, err
+	}
+	if alias == "" {
+		alias = name
+	}
+	names := make([]ast.CIStr, len(colNames))
+	for i, c := range colNames {
+		names[i] = ast.NewCIStr(c)
+	}
+	n, err := relabel(NewScan(info, alias), alias, names)
+	return n, true, err
 }

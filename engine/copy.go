@@ -163,6 +163,15 @@ func (ps *statement) CopyIn() bool {
 // CopyColumns are the columns COPY reads or writes, in data order.
 func (ps *statement) CopyColumns() []pgwire.ResultColumn { return ps.cols }
 
+// CopyRelationOID implements pgwire.CopyRelation: the COPY's table, 0 for
+// COPY (query) TO.
+func (ps *statement) CopyRelationOID() uint32 {
+	if ps.parsed.Kind != sql.Copy || ps.parsed.Copy == nil {
+		return 0
+	}
+	return copyRelation(ps, ps.parsed.Copy)
+}
+
 // CopyOptions are the COPY's format options; zero for other statements.
 func (ps *statement) CopyOptions() pgwire.CopyOptions {
 	if ps.parsed.Kind != sql.Copy || ps.parsed.Copy == nil || ps.file != nil {
@@ -388,6 +397,14 @@ func (l *lazyStatement) CopyColumns() []pgwire.ResultColumn {
 		return ps.CopyColumns()
 	}
 	return nil
+}
+
+// CopyRelationOID implements pgwire.CopyRelation.
+func (l *lazyStatement) CopyRelationOID() uint32 {
+	if ps, err := l.bind(); err == nil {
+		return ps.CopyRelationOID()
+	}
+	return 0
 }
 
 // CopyOptions implements pgwire.CopyStatement.

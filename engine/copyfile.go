@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -88,16 +90,17 @@ func fileColumns(cols []pgwire.ResultColumn) []fileio.Column {
 
 // openFileSource opens a server-side file as batches of cols: a Parquet or
 // Arrow file conformed to them, or text, CSV or binary COPY data decoded
-// as COPY FROM STDIN decodes it. close releases it.
-func (s *session) openFileSource(name string, opts pgwire.CopyOptions, cols []pgwire.ResultColumn) (src pgwire.BatchSource, close func(), err error) {
+// as COPY FROM STDIN decodes it. close releases it. watch, when set, is
+// told the file's size once it is open and counts the bytes read.
+func (s *session) openFileSource(name string, opts pgwire.CopyOptions, cols []pgwire.ResultColumn, watch fileWatch) (src pgwire.BatchSource, close func(), err error) {
 	var rows *columnarRows
 	switch opts.Format {
 	case fileio.Parquet, fileio.Arrow:
-		rows, err = openColumnarFile(s.eng.opts.FileDir, name, opts.Format, s.eng.mem, func(got *arrow.Schema) (*fileio.Conformer, error) {
+		rows, err = openColumnarFile(s.eng.opts.FileDir, name, opts.Format, s.eng.mem, watch, func(got *arrow.Schema) (*fileio.Conformer, error) {
 			return fileio.NewConformer(name, got, fileColumns(cols), s.eng.mem)
 		})
 	default:
-		rows, err = openCopyFile(s.eng.opts.FileDir, name, opts, cols, s.eng.mem, s.location(), "")
+		rows, err = openCopyFile(s.eng.opts.FileDir, name, opts, cols, s.eng.mem, s.location(), "", watch)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -108,8 +111,8 @@ func (s *session) openFileSource(name string, opts pgwire.CopyOptions, cols []pg
 // openColumnarFile opens a Parquet or Arrow file under dir as batches
 // conformed by the Conformer conform makes of the file's schema (COPY's:
 // to the table's columns; read_parquet's: to the file's own).
-func openColumnarFile(dir *fileio.Dir, name, format string, mem memory.Allocator, conform func(got *arrow.Schema) (*fileio.Conformer, error)) (*columnarRows, error) {
-	f, err := dir.Open(name)
+func openColumnarFile(dir *fileio.Dir, name, format string, mem memory.Allocator, watch fileWatch, conform func(got *arrow.Schema) (*fileio.Conformer, error)) (*columnarRows, error) {
+	f, err := openWatched(dir, name, watch)
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +133,8 @@ func openColumnarFile(dir *fileio.Dir, name, format string, mem memory.Allocator
 // openCopyFile opens a text, CSV or binary COPY file under dir as batches
 // of cols, decoded as COPY FROM STDIN decodes them; its data errors name
 // the file (and table, where given).
-func openCopyFile(dir *fileio.Dir, name string, opts pgwire.CopyOptions, cols []pgwire.ResultColumn, mem memory.Allocator, loc *time.Location, table string) (*columnarRows, error) {
-	f, err := dir.Open(name)
+func openCopyFile(dir *fileio.Dir, name string, opts pgwire.CopyOptions, cols []pgwire.ResultColumn, mem memory.Allocator, loc *time.Location, table string, watch fileWatch) (*columnarRows, error) {
+	f, err := openWatched(dir, name, watch)
 	if err != nil {
 		return nil, err
 	}
@@ -178,12 +181,18 @@ func (n *namedCopySource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (s *session) copyFromFile(ctx context.Context, inner *statement, c *sql.CopyStmt) (int64, error) {
-	src, closeSrc, err := s.openFileSource(c.File, inner.CopyOptions(), inner.cols)
+	var prog pgwire.CopyProgress = pgwire.NoProgress{}
+	defer func() { prog.Done() }()
+	watch := func(size int64) pgwire.CopyProgress {
+		prog = s.startCopyProgress(copyRelation(inner, c), true, "FILE", size)
+		return prog
+	}
+	src, closeSrc, err := s.openFileSource(c.File, inner.CopyOptions(), inner.cols, watch)
 	if err != nil {
 		return 0, err
 	}
 	defer closeSrc()
-	tag, err := inner.copyFrom(ctx, src)
+	tag, err := inner.copyFrom(ctx, countedSource{src: src, prog: prog})
 	if err != nil {
 		var cd *pgwire.CopyDataError
 		if errors.As(err, &cd) && cd.Table == "" {
@@ -207,7 +216,10 @@ func (s *session) copyToFile(ctx context.Context, inner *statement, c *sql.CopyS
 		return 0, err
 	}
 	defer out.Discard() // a no-op once committed
-	buf := bufio.NewWriterSize(out, 1<<20)
+	// PostgreSQL reports a COPY TO file's bytes written, with no total
+	prog := s.startCopyProgress(copyRelation(inner, c), false, "FILE", 0)
+	defer prog.Done()
+	buf := bufio.NewWriterSize(countedWriter{w: out, prog: prog}, 1<<20)
 	var write func(arrow.RecordBatch) error
 	var finish func() error
 	switch opts := inner.CopyOptions(); opts.Format {
@@ -239,12 +251,14 @@ func (s *session) copyToFile(ctx context.Context, inner *statement, c *sql.CopyS
 		if b == nil {
 			break
 		}
-		rows += b.NumRows()
+		n := b.NumRows()
+		rows += n
 		err = write(b)
 		b.Release()
 		if err != nil {
 			return 0, err
 		}
+		prog.Add(0, n)
 	}
 	if err := finish(); err != nil {
 		return 0, sqlerr.Wrap(err, sqlerr.IOError, "could not write file \"%s\": %v", c.File, err)
@@ -253,4 +267,90 @@ func (s *session) copyToFile(ctx context.Context, inner *statement, c *sql.CopyS
 		return 0, sqlerr.Wrap(err, sqlerr.IOError, "could not write file \"%s\": %v", c.File, err)
 	}
 	return rows, out.Commit()
+}
+
+// fileWatch starts the progress report of a file COPY once its file is
+// open and its size known; nil: nobody watches (read_parquet ...).
+type fileWatch func(size int64) pgwire.CopyProgress
+
+// openWatched opens name under dir; with a watch, the file's reads count
+// as the COPY's bytes_processed and its size is bytes_total, as
+// PostgreSQL reports a COPY FROM file.
+func openWatched(dir *fileio.Dir, name string, watch fileWatch) (openFile, error) {
+	f, err := dir.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if watch == nil {
+		return f, nil
+	}
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	return countedFile{f: f, prog: watch(size)}, nil
+}
+
+// openFile is a file a COPY or a file table reads.
+type openFile interface {
+	fileio.File
+	io.Closer
+}
+
+// countedFile counts the bytes read from a file (Read for the text
+// formats, ReadAt for Parquet and Arrow). It forwards only these methods,
+// so that no reader bypasses the count (as *os.File's WriteTo would).
+type countedFile struct {
+	f    *os.File
+	prog pgwire.CopyProgress
+}
+
+func (c countedFile) Read(p []byte) (int, error) {
+	n, err := c.f.Read(p)
+	c.prog.Add(int64(n), 0)
+	return n, err
+}
+
+func (c countedFile) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.f.ReadAt(p, off)
+	c.prog.Add(int64(n), 0)
+	return n, err
+}
+
+func (c countedFile) Seek(off int64, whence int) (int64, error) { return c.f.Seek(off, whence) }
+func (c countedFile) Close() error                              { return c.f.Close() }
+
+// countedWriter counts the bytes a COPY TO writes to its file.
+type countedWriter struct {
+	w    io.Writer
+	prog pgwire.CopyProgress
+}
+
+func (w countedWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	w.prog.Add(int64(n), 0)
+	return n, err
+}
+
+// countedSource counts the rows a COPY FROM file reads (tuples_processed).
+type countedSource struct {
+	src  pgwire.BatchSource
+	prog pgwire.CopyProgress
+}
+
+func (c countedSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	b, err := c.src.Next(ctx)
+	if b != nil {
+		c.prog.Add(0, b.NumRows())
+	}
+	return b, err
+}
+
+// copyRelation is pg_stat_progress_copy.relid of a COPY: its table's OID,
+// 0 for COPY (query) TO as in PostgreSQL.
+func copyRelation(inner *statement, c *sql.CopyStmt) uint32 {
+	if c.Table == "" || len(inner.cols) == 0 {
+		return 0
+	}
+	return inner.cols[0].TableOID
 }

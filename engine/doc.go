@@ -76,7 +76,9 @@
 // setting whose default the server sets (Options.Settings).
 // Server-side files (copyfile.go, filetables.go): COPY ... FROM 'file' /
 // TO 'file' runs the statement of the same COPY from STDIN / to STDOUT
-// over a file of --file-dir (package fileio), superusers only;
-// read_parquet, read_arrow and read_csv are the binder's FileCatalog,
-// opened by the plan's file_scan when it runs.
+// over a file of --file-dir (package fileio), superusers only, and
+// reports its bytes and rows as it goes (Options.CopyProgress:
+// pg_stat_progress_copy, type FILE); read_parquet, read_arrow and read_csv
+// are the binder's FileCatalog, opened by the plan's file_scan when it
+// runs.
 package engine

@@ -148,7 +148,7 @@ func (r *fileRelation) String() string {
 // openColumnar opens a Parquet or Arrow file as its own columns.
 func (r *fileRelation) openColumnar() (*columnarRows, []fileio.Column, error) {
 	var cols []fileio.Column
-	rows, err := openColumnarFile(r.dir, r.name, r.format, r.eng.mem, func(got *arrow.Schema) (conf *fileio.Conformer, err error) {
+	rows, err := openColumnarFile(r.dir, r.name, r.format, r.eng.mem, nil, func(got *arrow.Schema) (conf *fileio.Conformer, err error) {
 		conf, cols, err = fileio.ReadAs(r.name, got, r.eng.mem)
 		return conf, err
 	})
@@ -204,7 +204,7 @@ func (r *fileRelation) Open(ctx context.Context) (binder.FileRows, error) {
 		}
 		return rows, nil
 	}
-	rows, err := openCopyFile(r.dir, r.name, r.opts, resultColumns(r.cols), r.eng.mem, r.loc, r.fn)
+	rows, err := openCopyFile(r.dir, r.name, r.opts, resultColumns(r.cols), r.eng.mem, r.loc, r.fn, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,7 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 		"deadlock_timeout":                    "1s",
 		"idle_in_transaction_session_timeout": "0",
 		"client_min_messages":                 "notice",
+		"bytea_output":                        "hex", // the one form sqlgate prints
 		"max_identifier_length":               "63",
 		backendSetting:                        "auto",
 	}

@@ -148,6 +148,13 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 	case to.Variant == types.UUID && from.Variant != types.UUID:
 		// text to uuid reads uuid's input forms (types.ParseUUID)
 		return types.ParseUUID(types.FormatTextIn(v, from, loc))
+	case to.Variant == types.Inet && from.Variant != types.Inet:
+		return types.ParseInet(types.FormatTextIn(v, from, loc))
+	case to.Variant == types.PgLsn && from.Variant != types.PgLsn:
+		return types.ParseLSN(types.FormatTextIn(v, from, loc))
+	case from.Variant == types.Inet && to.Kind == types.String && to.Variant == types.NoVariant:
+		// inet to text is PostgreSQL's text(inet): the netmask always shown
+		return types.InetWithMask(types.FormatTextIn(v, from, loc)), nil
 	case to.Variant.IsJSON() && (from.Variant != to.Variant || from.Kind != types.String):
 		// text to json checks the text; json to jsonb normalises it
 		return types.ParseJSON(types.FormatTextIn(v, from, loc), to.Variant == types.JSONB)

@@ -32,13 +32,14 @@ func (s *Server) query(ctx context.Context, c *conn, text string, params ...any)
 }
 
 // queryOn is query on sl (acquired).
-func queryOn(ctx context.Context, sl *slot, text string, params ...any) ([][]any, error) {
+func queryOn(ctx context.Context, sl *slot, text string, params ...any) (_ [][]any, err error) {
 	stmts, err := prepare(ctx, sl, text)
 	if err != nil {
 		return nil, err
 	}
-	sctx, cancel := statementContext(ctx, sl.sess)
-	defer cancel()
+	sctx, end := startStatement(ctx, sl.sess, stmts[0])
+	var tag string
+	defer func() { err = end(tag, err) }()
 	res, err := stmts[0].Execute(sctx, params)
 	if err != nil {
 		return nil, failed(sl, timeoutError(sctx, err))
@@ -51,6 +52,7 @@ func queryOn(ctx context.Context, sl *slot, text string, params ...any) ([][]any
 			return nil, failed(sl, timeoutError(sctx, err))
 		}
 		if b == nil {
+			tag = res.Tag()
 			return rows, nil
 		}
 		for r := 0; r < int(b.NumRows()); r++ {

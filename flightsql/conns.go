@@ -65,6 +65,10 @@ type conn struct {
 	txns     map[string]*slot
 	// obs observes the connection's session (observe.go); nil: nobody.
 	obs pgwire.SessionObserver
+	// running are the statements executing on the connection's sessions,
+	// by a sequence number (observe.go: startStatement).
+	running map[uint64]context.CancelCauseFunc
+	nextRun uint64
 }
 
 // slot is one engine session and the semaphore serialising calls on it.
@@ -90,7 +94,7 @@ func (s *slot) acquire(ctx context.Context) error {
 		}
 		return nil
 	case <-ctx.Done():
-		return sqlerr.New(sqlerr.QueryCanceled, "canceling statement due to user request").
+		return canceledError().
 			WithDetail("another call of this Flight SQL connection was still running on its session")
 	}
 }
@@ -139,7 +143,7 @@ func (r *registry) open(ctx context.Context, backend pgwire.Backend, key, user, 
 	c.mu.Unlock()
 	if closed { // dropped while its session started
 		sess.Close()
-		return nil, sqlerr.New(sqlerr.AdminShutdown, "terminating connection due to administrator command")
+		return nil, shutdownError()
 	}
 	r.observe(c, info)
 	return c, nil

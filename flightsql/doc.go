@@ -57,7 +57,13 @@
 //     and runs BEGIN in it; statements, prepared statements and ingests
 //     naming the transaction run there; EndTransaction runs COMMIT or
 //     ROLLBACK and closes it.
-//  7. Catalog commands (catalog.go) are SQL over information_schema run in
+//  7. Activity (observe.go): each connection is one row of
+//     pg_stat_activity (Config.Observer), shown active with the statement
+//     one of its sessions runs (startStatement, around every execution),
+//     idle or idle in transaction between them; pg_cancel_backend ends the
+//     running statements with 57014 (the connection stays usable) and
+//     pg_terminate_backend ends them with 57P01 and closes the connection.
+//  8. Catalog commands (catalog.go) are SQL over information_schema run in
 //     the connection's session, so they see what the user may see; table
 //     schemas are the Arrow schemas of SELECT * of each table.
 //

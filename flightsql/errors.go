@@ -23,14 +23,9 @@ func statusOf(err error, log *slog.Logger) (error, metadata.MD) {
 	if _, ok := status.FromError(err); ok {
 		return err, nil
 	}
-	e := sqlerr.As(err)
-	if e == nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			e = sqlerr.New(sqlerr.QueryCanceled, "canceling statement due to user request")
-		} else {
-			log.Error("flightsql: internal error", "err", err)
-			e = sqlerr.New(sqlerr.InternalError, "internal error")
-		}
+	e, internal := sqlErrorOf(err)
+	if internal {
+		log.Error("flightsql: internal error", "err", err)
 	}
 	msg := fmt.Sprintf("%s (SQLSTATE %s)", e.Message, e.Code)
 	if e.Detail != "" {
@@ -98,6 +93,29 @@ func codeOf(c sqlerr.Code) codes.Code {
 		return codes.InvalidArgument
 	}
 	return codes.Unknown
+}
+
+// sqlErrorOf is the SQLSTATE error a client gets for err: its own, 57014
+// for an ended context, else XX000 "internal error" (internal true: a Go
+// error whose text must not reach the client).
+func sqlErrorOf(err error) (e *sqlerr.Error, internal bool) {
+	if e := sqlerr.As(err); e != nil {
+		return e, false
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return canceledError(), false
+	}
+	return sqlerr.New(sqlerr.InternalError, "internal error"), true
+}
+
+// canceledError is PostgreSQL's 57014 for a statement a cancel request
+// ended; shutdownError its 57P01 for a connection an administrator ended.
+func canceledError() *sqlerr.Error {
+	return sqlerr.New(sqlerr.QueryCanceled, "canceling statement due to user request")
+}
+
+func shutdownError() *sqlerr.Error {
+	return sqlerr.New(sqlerr.AdminShutdown, "terminating connection due to administrator command")
 }
 
 // statementTimeoutMessage is PostgreSQL's 57014 message when

@@ -111,9 +111,9 @@ func copyIn(ctx context.Context, sl *slot, cp pgwire.CopyStatement, target inges
 	for _, col := range cp.CopyColumns() {
 		info.Descriptor.Schema.Columns = append(info.Descriptor.Schema.Columns, fluss.Column{Name: col.Name, Type: col.Type})
 	}
-	sctx, cancel := statementContext(ctx, sl.sess)
-	defer cancel()
+	sctx, end := startStatement(ctx, sl.sess, cp)
 	tag, err := cp.CopyFrom(sctx, &ingestSource{rdr: rdr, info: info})
+	err = end(tag, err)
 	if err != nil {
 		return 0, failed(sl, timeoutError(sctx, err))
 	}

@@ -145,9 +145,10 @@ func (s *Server) stream(ctx context.Context, sl *slot, schema *arrow.Schema, exe
 }
 
 // streamOne executes one statement and sends its batches.
-func (s *Server) streamOne(ctx context.Context, sl *slot, schema *arrow.Schema, ex execution, ch chan<- flight.StreamChunk) error {
-	sctx, cancel := statementContext(ctx, sl.sess)
-	defer cancel()
+func (s *Server) streamOne(ctx context.Context, sl *slot, schema *arrow.Schema, ex execution, ch chan<- flight.StreamChunk) (err error) {
+	sctx, end := startStatement(ctx, sl.sess, ex.stmt)
+	var tag string
+	defer func() { err = end(tag, err) }()
 	res, err := ex.stmt.Execute(sctx, ex.params)
 	if err != nil {
 		return timeoutError(sctx, err)
@@ -159,6 +160,7 @@ func (s *Server) streamOne(ctx context.Context, sl *slot, schema *arrow.Schema, 
 			return timeoutError(sctx, err)
 		}
 		if b == nil {
+			tag = res.Tag()
 			return nil
 		}
 		if ex.drain {
@@ -201,9 +203,10 @@ func conform(schema *arrow.Schema, b arrow.RecordBatch) (arrow.RecordBatch, erro
 
 // drain executes a statement that returns no rows to the client, and
 // returns its row count (from its command tag).
-func drain(ctx context.Context, sess pgwire.Session, stmt pgwire.Statement, params []any) (int64, error) {
-	sctx, cancel := statementContext(ctx, sess)
-	defer cancel()
+func drain(ctx context.Context, sess pgwire.Session, stmt pgwire.Statement, params []any) (_ int64, err error) {
+	sctx, end := startStatement(ctx, sess, stmt)
+	var tag string
+	defer func() { err = end(tag, err) }()
 	res, err := stmt.Execute(sctx, params)
 	if err != nil {
 		return 0, timeoutError(sctx, err)
@@ -219,7 +222,8 @@ func drain(ctx context.Context, sess pgwire.Session, stmt pgwire.Statement, para
 		}
 		b.Release()
 	}
-	return pgwire.TagRows(res.Tag()), nil
+	tag = res.Tag()
+	return pgwire.TagRows(tag), nil
 }
 
 // runSQL runs a statement without parameters or rows (BEGIN, COMMIT...).

@@ -37,7 +37,7 @@ func (s *Server) BeginTransaction(ctx context.Context, _ afsql.ActionBeginTransa
 	if c.closed {
 		c.mu.Unlock()
 		sess.Close()
-		return nil, sqlerr.New(sqlerr.AdminShutdown, "terminating connection due to administrator command")
+		return nil, shutdownError()
 	}
 	c.txns[id] = newSlot(sess)
 	c.mu.Unlock()

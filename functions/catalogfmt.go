@@ -2,6 +2,7 @@ package functions
 
 import (
 	"context"
+	"hash/fnv"
 	"strconv"
 	"strings"
 
@@ -189,5 +190,21 @@ func isOwnDatabase(ctx context.Context, c CatalogInfo, name string) bool {
 	return name == c.Database() || name == sessionOf(ctx).Database
 }
 
-// databaseOID is the one database's OID (pgcatalog reports the same).
-const databaseOID = 5
+// DatabaseOID is the OID of the database named name, in pg_database and
+// wherever a database's OID appears: a hash of the name in [2^30, 2^31),
+// so that every session computes the same OID for a name (sqlgate accepts
+// any database name at startup), it is above the system range like a
+// database PostgreSQL users create (pgAdmin lists the databases with an
+// OID above 16383, and "postgres"), far from the tables' OIDs, and it
+// still fits the signed 32-bit integers some clients read OIDs into.
+func DatabaseOID(name string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte("database:" + name))
+	return 1<<30 | h.Sum32()>>2
+}
+
+// isOwnDatabaseOID reports whether oid is the one database's (by either
+// of its names, see isOwnDatabase).
+func isOwnDatabaseOID(ctx context.Context, c CatalogInfo, oid uint32) bool {
+	return oid == DatabaseOID(c.Database()) || oid == DatabaseOID(sessionOf(ctx).Database)
+}

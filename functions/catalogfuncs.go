@@ -207,8 +207,8 @@ func catalogFuncs() []*Func {
 			}
 			return int64(0), nil
 		})},
-		{Name: "pg_database_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: rowFunc(tInt8, true, func(_ context.Context, a []any) (any, error) {
-			if oidArg(a[0]) != databaseOID {
+		{Name: "pg_database_size", Args: []types.T{tOid}, Ret: tInt8, Strict: true, Kernel: withCatalog(tInt8, func(ctx context.Context, c CatalogInfo, a []any) (any, error) {
+			if !isOwnDatabaseOID(ctx, c, oidArg(a[0])) {
 				return nil, nil // no such database: NULL, as on PostgreSQL
 			}
 			return int64(0), nil

@@ -336,9 +336,11 @@ func privObjects() []*privObject {
 				if !isOwnDatabase(ctx, c, s) {
 					return 0, sqlerr.New(sqlerr.Code("3D000"), "database %q does not exist", s)
 				}
-				return databaseOID, nil
+				return DatabaseOID(s), nil
 			},
-			exists: func(_ context.Context, _ CatalogInfo, oid uint32) (bool, error) { return oid == databaseOID, nil },
+			exists: func(ctx context.Context, c CatalogInfo, oid uint32) (bool, error) {
+				return isOwnDatabaseOID(ctx, c, oid), nil
+			},
 			public: publicHolds("CONNECT", "TEMPORARY", "TEMP")},
 		{fn: "has_function_privilege", privs: []string{"EXECUTE"},
 			byName: func(_ context.Context, c CatalogInfo, s string) (uint32, error) {

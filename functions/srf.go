@@ -30,6 +30,7 @@ type SetFunc struct {
 func IsSetFunc(name string) bool {
 	switch strings.ToLower(name) {
 	case "unnest", "generate_series", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "pg_partition_ancestors",
+		"pg_show_all_settings", // bound as the relation pg_settings (binder/srf.go)
 		"regexp_matches", "regexp_split_to_table", "string_to_table",
 		"json_object_keys", "jsonb_object_keys", "json_array_elements", "jsonb_array_elements",
 		"json_array_elements_text", "jsonb_array_elements_text", "json_each", "jsonb_each", "json_each_text", "jsonb_each_text":

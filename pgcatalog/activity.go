@@ -7,6 +7,7 @@ import (
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/server/activity"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // Activity is the server's session registry (package server/activity):
@@ -46,8 +47,8 @@ func (c *Catalog) activityRows(ctx context.Context, _ *snapshot) ([]row, error) 
 			rows = append(rows, r)
 			continue
 		}
-		if a.ClientAddr != "" {
-			r["client_addr"] = a.ClientAddr
+		if addr, err := types.ParseInet(a.ClientAddr); err == nil { // NULL for a Unix socket
+			r["client_addr"] = addr
 		}
 		if a.ClientPort != 0 {
 			r["client_port"] = a.ClientPort

@@ -28,7 +28,6 @@ const (
 
 	ownerOID         = 10   // the bootstrap superuser: sqlgate's one user
 	dbOwnerRoleOID   = 6171 // pg_database_owner, owner of public in PostgreSQL 15
-	databaseOID      = 5    // the slot of PostgreSQL's "postgres" database
 	amHeap           = 2
 	amBtree          = 403
 	collDefault      = 100

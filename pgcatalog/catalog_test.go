@@ -229,7 +229,7 @@ func TestGeneratedRows(t *testing.T) {
 		{"pg_catalog", "pg_type", []string{"oid", "typname", "typrelid", "typtype"}, "|163",
 			[]string{"4210690|events|16386|c", "4210689|orders|16385|c"}},
 		{"pg_catalog", "pg_roles", []string{"oid", "rolname", "rolsuper"}, "", []string{"10|alice|true"}},
-		{"pg_catalog", "pg_database", []string{"oid", "datname", "datdba", "encoding"}, "", []string{"5|sqlgate|10|6"}},
+		{"pg_catalog", "pg_database", []string{"oid", "datname", "datdba", "encoding"}, "", []string{"2040737551|sqlgate|10|6"}},
 		{"pg_catalog", "pg_tables", []string{"schemaname", "tablename", "tableowner", "hasindexes"}, "public|",
 			[]string{"public|events|alice|false", "public|orders|alice|true"}},
 		{"pg_catalog", "pg_indexes", []string{"indexname", "indexdef"}, "",

@@ -2,22 +2,18 @@ package pgcatalog
 
 import (
 	"context"
-	"hash/fnv"
 	"slices"
 
 	"github.com/sqlgate/sqlgate/functions"
 )
 
-// databaseOIDOf is a database's OID: databaseOID for the server's own
-// (Options.Database), else a hash of the name in the range role OIDs use
-// for names, so that every session sees the same OID for one name.
+// databaseOIDOf is a database's OID (functions.DatabaseOID); "" is the
+// server's own (Options.Database).
 func (c *Catalog) databaseOIDOf(name string) uint32 {
-	if name == "" || name == c.opts.Database {
-		return databaseOID
+	if name == "" {
+		name = c.opts.Database
 	}
-	h := fnv.New32a()
-	h.Write([]byte("database:" + name))
-	return 1<<31 | h.Sum32()>>1
+	return functions.DatabaseOID(name)
 }
 
 // allDatabaseRows is pg_database: the server's database, the one the

@@ -20,19 +20,24 @@
 // OID engine/session.go reports in RowDescription), its row type, its
 // primary-key index and its primary-key constraint are that plus 1<<22,
 // 2<<22 and 3<<22. Namespaces use PostgreSQL's OIDs (pg_catalog 11, public
-// 2200, information_schema 13207), the one user is OID 10, the one
-// database OID 5.
+// 2200, information_schema 13207), the one user is OID 10; a database's
+// OID is a hash of its name above 2^31 (functions.DatabaseOID), outside
+// the system range as a database PostgreSQL users create.
 //
 // Known differences from PostgreSQL 15:
-//   - Catalog columns of type regproc (pg_type.typinput ...) are plain
-//     oids (they print as numbers; sqlgate lists no input functions); the
-//     reg* types themselves exist (casts, to_regclass, pg_typeof) and print
-//     names. pg_proc lists functions' overloads and, after them, the
-//     set-returning functions (proretset, prorows and OUT columns as
-//     PostgreSQL's), then the server's Go UDFs (udfprocs.go: schema
-//     public, language c, a record-batch or batch UDF as RETURNS TABLE). aclitem[] is text[] (NULL except the schemas' default
-//     ACLs), pg_node_tree is text. "char", int2vector and oidvector
-//     columns have PostgreSQL's types (types.QChar, Int2Vector, OidVector).
+//   - Every catalog column has PostgreSQL 15's type on the wire
+//     (TestCatalogColumnTypes): regproc columns (pg_type.typinput ...)
+//     name PostgreSQL's own I/O functions, which pg_proc lists under
+//     their OIDs (typeprocs.go, generated from PostgreSQL 15:
+//     pgJDBC tells arrays by typinput = 'array_in'::regproc); pg_proc
+//     lists functions' overloads and, after them, the set-returning
+//     functions (proretset, prorows and OUT columns as PostgreSQL's), the
+//     types' I/O functions, then the server's Go UDFs (udfprocs.go: schema
+//     public, language c, a record-batch or batch UDF as RETURNS TABLE).
+//     aclitem[] (NULL except the schemas' default ACLs), pg_node_tree and
+//     anyarray columns carry their text (types.AclItem, PgNodeTree,
+//     AnyArray); "char", int2vector and oidvector columns have
+//     PostgreSQL's types (types.QChar, Int2Vector, OidVector).
 //   - information_schema's character_data columns are varchar without a
 //     limit (as clients see PostgreSQL's domain over varchar); its
 //     sql_identifier, cardinal_number and time_stamp columns are name,
@@ -43,7 +48,14 @@
 //     cmax, tableoid; attnum -1 to -6) as PostgreSQL does. The catalog
 //     relations themselves have no row type (reltype 0).
 //   - pg_settings is a fixed list of server defaults (with PostgreSQL 15's
-//     descriptions, settingdescs.go), not the session's current values.
+//     descriptions, settingdescs.go), not the session's current values;
+//     pg_show_all_settings() is that relation (the binder reads it, as
+//     PostgreSQL defines pg_settings as SELECT * FROM that function).
+//   - Columns of PostgreSQL's catalog-only types xid, inet and pg_lsn
+//     have those types on the wire (types.Xid, Inet, PgLsn: the values'
+//     text in both directions, PostgreSQL's binary forms), so that
+//     drivers decode pg_stat_activity.client_addr as an address; inet and
+//     pg_lsn values compare as text.
 //   - pg_stat_activity, pg_stat_progress_copy (activity.go) and the
 //     counters of pg_stat_user_tables, pg_stat_database and the
 //     pg_stat_get_* functions (stattables.go) come from the server's
@@ -56,7 +68,9 @@
 //     one, else a summary of its Fluss properties: "fluss primary-key
 //     table, 4 buckets, bucket key (id)".
 //   - pg_stat_ssl shows the asking connection only (its TLS version,
-//     cipher and key bits; no client certificates, so no DNs);
+//     cipher and key bits; no client certificates, so no DNs), and so does
+//     pg_stat_gssapi (never GSSAPI); pg_statio_all_tables is
+//     pg_statio_user_tables (sqlgate serves no system tables' counters);
 //     pg_partition_ancestors has no rows (there are no partitions).
 //   - pg_prepared_statements (prepared.go) lists the asking session's
 //     statements (functions.Session.Prepared); every execution counts as

@@ -31,7 +31,7 @@ func (c *Catalog) lockRows(context.Context, *snapshot) ([]row, error) {
 		case "transactionid":
 			r["transactionid"] = int(l.XID)
 		default:
-			r["database"] = uint32(databaseOID)
+			r["database"] = c.databaseOIDOf("")
 			r["relation"] = RelationOID(l.Table)
 		}
 		if !l.Granted {

@@ -48,6 +48,8 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_stat_user_indexes":   c.statUserIndexRows,
 		"pg_stat_all_indexes":    c.statUserIndexRows,
 		"pg_statio_user_tables":  c.statioTableRows,
+		"pg_statio_all_tables":   c.statioTableRows,
+		"pg_stat_gssapi":         statGSSAPIRows,
 		"pg_stat_database":       c.statDatabaseRows,
 		"pg_stat_ssl":            statSSLRows,
 		"pg_prepared_statements": preparedStatementRows, // prepared.go
@@ -239,14 +241,24 @@ func (c *Catalog) typeRows(_ context.Context, s *snapshot) ([]row, error) {
 
 func typeRow(oid uint32, name string, ns uint32, length int, byVal bool, typtype, category string, preferred bool,
 	elem, arr, rel uint32, align, storage string, collation uint32) row {
-	return row{
+	r := row{
 		"oid": oid, "typname": name, "typnamespace": ns, "typowner": ownerOID, "typlen": length,
 		"typbyval": byVal, "typtype": typtype, "typcategory": category, "typispreferred": preferred,
-		"typisdefined": true, "typdelim": ",", "typrelid": rel, "typsubscript": 0, "typelem": elem,
-		"typarray": arr, "typinput": 0, "typoutput": 0, "typreceive": 0, "typsend": 0,
-		"typmodin": 0, "typmodout": 0, "typanalyze": 0, "typalign": align, "typstorage": storage,
+		"typisdefined": true, "typdelim": ",", "typrelid": rel, "typelem": elem,
+		"typarray": arr, "typalign": align, "typstorage": storage,
 		"typnotnull": false, "typbasetype": 0, "typtypmod": -1, "typndims": 0, "typcollation": collation,
 	}
+	procs, ok := typeProcs[oid]
+	if rel != 0 {
+		procs, ok = typeProcs[oidRecord], true // a table's row type reads and prints as a record
+	}
+	if !ok {
+		procs = [8]uint32{}
+	}
+	for i, col := range []string{"typinput", "typoutput", "typreceive", "typsend", "typmodin", "typmodout", "typanalyze", "typsubscript"} {
+		r[col] = procs[i]
+	}
+	return r
 }
 
 // btreeOpclass is PostgreSQL 15's default btree operator class (pg_index.
@@ -349,7 +361,7 @@ func (c *Catalog) descriptionRows(_ context.Context, s *snapshot) ([]row, error)
 
 func (c *Catalog) databaseRows() []row {
 	return []row{{
-		"oid": databaseOID, "datname": c.opts.Database, "datdba": ownerOID, "encoding": encodingUTF8,
+		"oid": c.databaseOIDOf(""), "datname": c.opts.Database, "datdba": ownerOID, "encoding": encodingUTF8,
 		"datlocprovider": "c", "datistemplate": false, "datallowconn": true, "datconnlimit": -1,
 		"datfrozenxid": 0, "datminmxid": 1, "dattablespace": tablespaceDef,
 		"datcollate": "C.UTF-8", "datctype": "C.UTF-8",
@@ -507,6 +519,11 @@ var setFuncProcs = []procInfo{
 	{name: "pg_get_keywords", args: []any{}, ret: oidRecord, rows: 500,
 		outTypes: []uint32{25, 18, 16, 25, 25}, outNames: []string{"word", "catcode", "barelabel", "catdesc", "baredesc"}},
 	{name: "pg_partition_ancestors", args: []any{uint32(2205)}, ret: 2205, rows: 10},
+	// pg_settings' columns (the binder reads that relation for it)
+	{name: "pg_show_all_settings", args: []any{}, ret: oidRecord, rows: 1000,
+		outTypes: []uint32{25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 1009, 25, 25, 25, 23, 16},
+		outNames: []string{"name", "setting", "unit", "category", "short_desc", "extra_desc", "context", "vartype", "source",
+			"min_val", "max_val", "enumvals", "boot_val", "reset_val", "sourcefile", "sourceline", "pending_restart"}},
 	{name: "unnest", args: []any{uint32(oidAnyArray)}, ret: oidAnyElement, rows: 100},
 }
 
@@ -540,7 +557,9 @@ func functionProcs() []procInfo {
 		out = append(out, p)
 		next++
 	}
-	return out
+	// and the types' I/O functions, under PostgreSQL's own OIDs
+	// (typeprocs.go), which pg_type's regproc columns name
+	return append(out, typeProcInfos...)
 }
 
 func (c *Catalog) procRows() []row {
@@ -563,8 +582,8 @@ func (c *Catalog) procRows() []row {
 			"pronargs": p.nargs, "pronargdefaults": 0, "prorettype": p.ret, "proargtypes": p.args,
 			"prosrc": p.name,
 		}
-		if p.name == "pg_get_keywords" {
-			rows[i]["provolatile"] = "s" // as PostgreSQL marks it
+		if p.name == "pg_get_keywords" || p.name == "pg_show_all_settings" {
+			rows[i]["provolatile"] = "s" // as PostgreSQL marks them
 		}
 		if p.userFunc {
 			rows[i]["prolang"], rows[i]["proisstrict"], rows[i]["provolatile"], rows[i]["proparallel"] = p.lang, false, "v", p.parallel
@@ -649,6 +668,13 @@ func tablespaceRows() []row {
 // cipher and key bits when it uses TLS. sqlgate asks no client
 // certificates, so client_dn, client_serial and issuer_dn are NULL, as
 // PostgreSQL shows them for a connection without one.
+// statGSSAPIRows is pg_stat_gssapi: the asking connection, which GSSAPI
+// neither authenticated nor encrypts (sqlgate has no GSSAPI).
+func statGSSAPIRows(ctx context.Context, _ *snapshot) ([]row, error) {
+	s := functions.CurrentSession(ctx)
+	return []row{{"pid": int(s.BackendPID), "gss_authenticated": false, "encrypted": false}}, nil
+}
+
 func statSSLRows(ctx context.Context, _ *snapshot) ([]row, error) {
 	s := functions.CurrentSession(ctx)
 	r := row{"pid": int(s.BackendPID), "ssl": s.SSL != nil}

@@ -15,6 +15,7 @@ var settingDescs = map[string]settingDesc{
 	"TimeZone":                            {short: "Sets the time zone for displaying and interpreting time stamps.", extra: "", unit: "", min: "", max: "", enumvals: nil},
 	"application_name":                    {short: "Sets the application name to be reported in statistics and logs.", extra: "", unit: "", min: "", max: "", enumvals: nil},
 	"block_size":                          {short: "Shows the size of a disk block.", extra: "", unit: "", min: "8192", max: "8192", enumvals: nil},
+	"bytea_output":                        {short: "Sets the output format for bytea.", extra: "", unit: "", min: "", max: "", enumvals: []string{"escape", "hex"}},
 	"client_encoding":                     {short: "Sets the client's character set encoding.", extra: "", unit: "", min: "", max: "", enumvals: nil},
 	"client_min_messages":                 {short: "Sets the message levels that are sent to the client.", extra: "Each level includes all the levels that follow it. The later the level, the fewer messages are sent.", unit: "", min: "", max: "", enumvals: []string{"debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"}},
 	"deadlock_timeout":                    {short: "Sets the time to wait on a lock before checking for deadlock.", extra: "", unit: "ms", min: "1", max: "2147483647", enumvals: nil},
@@ -45,6 +46,7 @@ var settingDescs = map[string]settingDesc{
 // preset ones (settingRows): name, server default, vartype, category,
 // context, as PostgreSQL 15 shows them.
 var extraSettings = [][5]string{
+	{"bytea_output", "hex", "enum", "Client Connection Defaults / Statement Behavior", "user"},
 	{"client_min_messages", "notice", "enum", "Client Connection Defaults / Statement Behavior", "user"},
 	{"deadlock_timeout", "1000", "integer", "Lock Management", "superuser"},
 	{"idle_in_transaction_session_timeout", "0", "integer", "Client Connection Defaults / Statement Behavior", "user"},

@@ -26,7 +26,7 @@ func TestSetFuncProcs(t *testing.T) {
 			t.Errorf("%s: %+v", p.name, p)
 		}
 	}
-	for _, n := range []string{"unnest", "generate_series", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "pg_partition_ancestors"} {
+	for _, n := range []string{"unnest", "generate_series", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "pg_partition_ancestors", "pg_show_all_settings"} {
 		if functions.IsSetFunc(n) && !listed[n] {
 			t.Errorf("set-returning function %s is missing from pg_proc", n)
 		}

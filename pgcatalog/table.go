@@ -44,6 +44,17 @@ var (
 	tFloat4Arr = types.ArrayOf(tFloat4)
 	// regtype[] (pg_prepared_statements.parameter_types)
 	tRegTypeArr = types.ArrayOf(types.RegOf(types.RegType))
+	// xid, inet and pg_lsn: transaction IDs, client addresses and WAL
+	// positions (pg_stat_activity, pg_replication_slots ...)
+	tXid  = types.XidType
+	tInet = types.InetType
+	tLsn  = types.PgLsnType
+	// pg_node_tree, aclitem[], anyarray and regproc columns, with those
+	// types on the wire
+	tNodeTree = types.PgNodeTreeType
+	tAclArr   = types.ArrayOf(types.AclItemType)
+	tAnyArray = types.AnyArrayType
+	tRegProc  = types.RegOf(types.RegProc)
 )
 
 // Schema names as relSpec spells them.

@@ -93,6 +93,8 @@ func decodeText(oid uint32, data []byte) (any, error) {
 		return parseInt(s, 32, "integer")
 	case OIDInt8:
 		return parseInt(s, 64, "bigint")
+	case OIDXid:
+		return types.ParseXid(s), nil
 	case OIDOid:
 		t := strings.TrimSpace(s)
 		v, err := strconv.ParseUint(t, 10, 32)
@@ -434,7 +436,7 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 			return nil, err
 		}
 		return int64(int32(be.Uint32(data))), nil
-	case OIDOid:
+	case OIDOid, OIDXid:
 		if err := fixedLen(index, data, 4); err != nil {
 			return nil, err
 		}
@@ -509,6 +511,10 @@ func decodeBinary(index int, oid uint32, data []byte) (any, error) {
 			return nil, err
 		}
 		return types.UUIDFromBytes(data), nil
+	case OIDInet:
+		return types.InetFromBytes(data)
+	case OIDPgLsn:
+		return types.LSNFromBytes(data)
 	case OIDUnknown, OIDText, OIDVarchar, OIDBPChar, OIDName, OIDJSON, OIDChar:
 		// "char"'s binary form is its one byte, like text's
 	case OIDInt2Vector:

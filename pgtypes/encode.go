@@ -75,8 +75,11 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 		// json travels as its text in both formats (jsonb's binary form
 		// is a version byte, 1, then the text); inside a json document a
 		// json value is embedded as it is, not quoted as a string
-		return &stringEncoder{mode: m, json: t.Variant.IsJSON(), jsonbBinary: t.Variant == types.JSONB && m == modeBinary,
-			uuidBinary: t.Variant == types.UUID && m == modeBinary}, nil
+		e := &stringEncoder{mode: m, json: t.Variant.IsJSON(), jsonbBinary: t.Variant == types.JSONB && m == modeBinary}
+		if m == modeBinary {
+			e.binary = binaryForms[t.Variant]
+		}
+		return e, nil
 	case types.Char:
 		return &stringEncoder{mode: m, padTo: t.Length}, nil
 	case types.Bytes, types.Binary:
@@ -491,14 +494,22 @@ func parseGroup(b []byte) uint16 {
 	return v
 }
 
+// binaryForms are the binary forms of the String variants that have one
+// of their own.
+var binaryForms = map[types.Variant]func(string) ([]byte, error){
+	types.UUID: types.UUIDBytes, types.Inet: types.InetBytes, types.PgLsn: types.LSNBytes,
+}
+
 type stringEncoder struct {
 	mode        mode
 	padTo       int
 	json        bool // the strings are json values
 	jsonbBinary bool // binary jsonb: a version byte before the text
-	uuidBinary  bool // binary uuid: the 16 bytes of the canonical text
-	arr         *array.String
-	scratch     []byte
+	// binary, when set, is the type's binary form of its text (uuid's
+	// 16 bytes, inet's address record, pg_lsn's 8 bytes)
+	binary  func(string) ([]byte, error)
+	arr     *array.String
+	scratch []byte
 }
 
 func (e *stringEncoder) reset(arr arrow.Array) error {
@@ -531,8 +542,8 @@ func (e *stringEncoder) appendValue(dst []byte, row int) []byte {
 	if e.jsonbBinary {
 		dst = append(dst, 1)
 	}
-	if e.uuidBinary {
-		if b, err := types.UUIDBytes(string(v)); err == nil {
+	if e.binary != nil {
+		if b, err := e.binary(string(v)); err == nil {
 			return append(dst, b...)
 		}
 	}

@@ -19,6 +19,16 @@ const (
 	OIDJSON        uint32 = 114
 	OIDUUID        uint32 = 2950
 	OIDUUIDArray   uint32 = 2951
+	OIDInet        uint32 = 869
+	OIDInetArray   uint32 = 1041
+	OIDPgLsn       uint32 = 3220
+	OIDPgLsnArray  uint32 = 3221
+	OIDXid         uint32 = 28
+	OIDXidArray    uint32 = 1011
+	OIDPgNodeTree  uint32 = 194
+	OIDAclItem     uint32 = 1033
+	OIDAclItemArr  uint32 = 1034
+	OIDAnyArray    uint32 = 2277
 	OIDFloat4      uint32 = 700
 	OIDFloat8      uint32 = 701
 	OIDBPChar      uint32 = 1042
@@ -76,6 +86,8 @@ var variantOIDs = map[types.Variant]uint32{
 	types.RegClass: OIDRegClass, types.RegType: OIDRegType, types.RegProc: OIDRegProc,
 	types.RegProcedure: OIDRegProcedure, types.RegNamespace: OIDRegNamespace, types.RegRole: OIDRegRole,
 	types.JSON: OIDJSON, types.JSONB: OIDJSONB, types.UUID: OIDUUID,
+	types.Inet: OIDInet, types.PgLsn: OIDPgLsn, types.Xid: OIDXid,
+	types.PgNodeTree: OIDPgNodeTree, types.AclItem: OIDAclItem, types.AnyArray: OIDAnyArray,
 }
 
 // arrayOIDs maps an element type OID to its PostgreSQL array type OID
@@ -88,6 +100,7 @@ var arrayOIDs = map[uint32]uint32{
 	OIDTimestamp: OIDTimestampArray, OIDDate: OIDDateArray, OIDTime: OIDTimeArray,
 	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray, OIDTimeTZ: OIDTimeTZArray,
 	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray, OIDUUID: OIDUUIDArray,
+	OIDInet: OIDInetArray, OIDPgLsn: OIDPgLsnArray, OIDXid: OIDXidArray, OIDAclItem: OIDAclItemArr,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
 }
@@ -125,6 +138,16 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return variantOIDs[t.Variant], -1, -1
 	case t.Variant == types.UUID:
 		return OIDUUID, -1, 16
+	case t.Variant == types.Inet:
+		return OIDInet, -1, -1
+	case t.Variant == types.PgLsn:
+		return OIDPgLsn, -1, 8
+	case t.Variant == types.Xid:
+		return OIDXid, -1, 4
+	case t.Variant == types.PgNodeTree, t.Variant == types.AnyArray:
+		return variantOIDs[t.Variant], -1, -1
+	case t.Variant == types.AclItem:
+		return OIDAclItem, -1, 12
 	case t.Variant == types.Record: // SEARCH BREADTH FIRST's column (binder/searchcycle.go)
 		return OIDRecord, -1, -1
 	case t.Variant == types.RecordArray: // SEARCH DEPTH FIRST's and CYCLE's

@@ -161,6 +161,13 @@ type CopyObserver interface {
 	CopyStarted(from bool, relOID uint32) CopyProgress
 }
 
+// CopyRelation is a CopyStatement that names its table's OID for
+// pg_stat_progress_copy.relid: 0 for COPY (query) TO, whose columns may
+// still carry the OIDs of the tables they come from.
+type CopyRelation interface {
+	CopyRelationOID() uint32
+}
+
 // CopyProgress receives a running COPY's progress: bytes moved and rows
 // written or sent, as they go; Done when it ends.
 type CopyProgress interface {
@@ -181,7 +188,9 @@ func (c *conn) copyProgress(cs CopyStatement, from bool) CopyProgress {
 		return NoProgress{}
 	}
 	var rel uint32
-	if cols := cs.CopyColumns(); len(cols) > 0 {
+	if r, ok := cs.(CopyRelation); ok {
+		rel = r.CopyRelationOID()
+	} else if cols := cs.CopyColumns(); len(cols) > 0 {
 		rel = cols[0].TableOID
 	}
 	if p := co.CopyStarted(from, rel); p != nil {

@@ -80,7 +80,7 @@ func TestStatActivity(t *testing.T) {
 	if _, err := alice.Exec(ctx, "SELECT 42"); err != nil {
 		t.Fatal(err)
 	}
-	q := `SELECT usename, application_name, coalesce(client_addr, ''), client_port > 0, coalesce(state, 'NULL'), query,
+	q := `SELECT usename, application_name, coalesce(client_addr::text, ''), client_port > 0, coalesce(state, 'NULL'), query,
 		backend_type, xact_start IS NOT NULL, xact_start <= query_start, query_start <= state_change,
 		backend_start <= query_start, coalesce(wait_event, 'NULL')
 		FROM pg_stat_activity WHERE pid = $1`
@@ -100,7 +100,7 @@ func TestStatActivity(t *testing.T) {
 		}
 		return a
 	}
-	want := act{"alice", "app_alice", "127.0.0.1", true, "idle in transaction", "SELECT 42", "client backend", true, true, true, true, "ClientRead"}
+	want := act{"alice", "app_alice", "127.0.0.1/32", true, "idle in transaction", "SELECT 42", "client backend", true, true, true, true, "ClientRead"}
 	if got := read(admin, alicePID); got != want {
 		t.Errorf("alice's session as admin sees it:\n got %+v\nwant %+v", got, want)
 	}

@@ -2,7 +2,11 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,5 +140,97 @@ func TestProgressCopy(t *testing.T) {
 	}
 	if err := watcher.QueryRow(ctx, "SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'pc'").Scan(&n); err != nil || n != 3 {
 		t.Errorf("COPY's rows in n_tup_ins: %d, %v", n, err)
+	}
+}
+
+// TestProgressCopyFile: a server-side file COPY shows in
+// pg_stat_progress_copy as PostgreSQL 15 shows it: COPY FROM of type
+// FILE on its table, bytes_total the file's size and bytes_processed what
+// was read so far (here while the COPY waits for a key another
+// transaction inserted), and leaves the view when it ends; a COPY (query)
+// TO STDOUT has relid 0.
+func TestProgressCopyFile(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := Start(context.Background(), Config{Listen: "127.0.0.1:0", DataDir: t.TempDir(), FileDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Stop(ctx)
+	})
+	ctx := context.Background()
+	connect := func() *pgx.Conn {
+		c, err := pgx.Connect(ctx, srv.ConnString())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(ctx) })
+		return c
+	}
+	holder, loader, watcher := connect(), connect(), connect()
+	var data strings.Builder
+	for i := 1; i <= 20000; i++ {
+		fmt.Fprintf(&data, "%d,row %d\n", i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rows.csv"), []byte(data.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"CREATE TABLE pf (id INT PRIMARY KEY, v TEXT)", "BEGIN", "INSERT INTO pf VALUES (1, 'held')"} {
+		if _, err := holder.Exec(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	pid := pidOf(t, loader)
+	done := make(chan error, 1)
+	go func() {
+		_, err := loader.Exec(ctx, "COPY pf FROM 'rows.csv' (FORMAT csv)")
+		done <- err
+	}()
+	var command, typ string
+	var relOK bool
+	var processed, total int64
+	waitFor(t, func() bool {
+		err := watcher.QueryRow(ctx, `SELECT command, type, relid = 'pf'::regclass, bytes_processed, bytes_total
+			FROM pg_stat_progress_copy WHERE pid = $1`, pid).Scan(&command, &typ, &relOK, &processed, &total)
+		return err == nil && processed > 0
+	})
+	if command != "COPY FROM" || typ != "FILE" || !relOK || total != int64(data.Len()) || processed > total {
+		t.Errorf("pg_stat_progress_copy: %q %q relid matches %v, %d of %d bytes (file of %d)", command, typ, relOK, processed, total, data.Len())
+	}
+	if _, err := holder.Exec(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the file COPY did not end")
+	}
+	var n int
+	if err := watcher.QueryRow(ctx, "SELECT count(*) FROM pg_stat_progress_copy").Scan(&n); err != nil || n != 0 {
+		t.Errorf("after the COPY: %d rows, %v", n, err)
+	}
+
+	// COPY (query) TO STDOUT: the client reads nothing until the view was
+	// seen, so the COPY waits for it with the socket full
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := loader.PgConn().CopyTo(ctx, pw, "COPY (SELECT id, v FROM pf, generate_series(1, 50)) TO STDOUT")
+		pw.CloseWithError(err)
+	}()
+	var rel uint32
+	waitFor(t, func() bool {
+		err := watcher.QueryRow(ctx, "SELECT command, type, relid FROM pg_stat_progress_copy WHERE pid = $1", pid).Scan(&command, &typ, &rel)
+		return err == nil
+	})
+	if command != "COPY TO" || typ != "PIPE" || rel != 0 {
+		t.Errorf("COPY (query) TO STDOUT: %q %q relid %d, want relid 0", command, typ, rel)
+	}
+	if _, err := io.Copy(io.Discard, pr); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -6,9 +6,11 @@
 // catalog types "char", int2vector and oidvector as Variants of STRING,
 // ARRAY<SMALLINT> and ARRAY<OID> (computed as those, shown to clients as
 // PostgreSQL's own types), the reg* types (regclass, regtype, regproc,
-// regprocedure, regnamespace, regrole) as Variants of OID, and json and
-// jsonb as Variants of STRING (json.go: their input checks and, for
-// jsonb, normalises the text). It maps each type to its Arrow type (DESIGN.md's
+// regprocedure, regnamespace, regrole) and xid as Variants of OID, json
+// and jsonb as Variants of STRING (json.go: their input checks and, for
+// jsonb, normalises the text), and uuid, inet and pg_lsn (inet.go: input
+// and binary forms as PostgreSQL's) and the catalog-only pg_node_tree,
+// aclitem and anyarray as Variants of STRING. It maps each type to its Arrow type (DESIGN.md's
 // table) and prints it as seed 000 does.
 //
 // It also holds PostgreSQL's TimeZone rules (zone.go: the values SET

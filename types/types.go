@@ -80,6 +80,24 @@ const (
 	// do. Fluss has no uuid type: a uuid column is STRING (see
 	// fluss/coldefs.go).
 	UUID
+
+	// Inet is inet (OID 869) and PgLsn pg_lsn (OID 3220): Strings holding
+	// PostgreSQL's text form (types/inet.go), which pg_stat_activity and
+	// the replication views show. They compare and sort as text, where
+	// PostgreSQL orders addresses and positions numerically.
+	Inet
+	PgLsn
+	// Xid is xid (OID 28), a transaction ID: an Oid that prints as its
+	// number (pg_class.relfrozenxid, pg_stat_activity.backend_xid).
+	Xid
+	// PgNodeTree (OID 194: pg_index.indexprs, pg_attrdef.adbin), AclItem
+	// (OID 1033, in aclitem[] columns: pg_class.relacl) and AnyArray (OID
+	// 2277: pg_attribute.attmissingval, always NULL) are catalog columns'
+	// types: Strings holding the text, whose binary form is the text too.
+	// They have no input: no cast or parameter makes one.
+	PgNodeTree
+	AclItem
+	AnyArray
 )
 
 // IsRecord reports whether v is record or record[] (a SEARCH/CYCLE column).
@@ -100,6 +118,7 @@ var variantNames = [...]string{
 	RegClass: "regclass", RegType: "regtype", RegProc: "regproc", RegProcedure: "regprocedure",
 	RegNamespace: "regnamespace", RegRole: "regrole", JSON: "json", JSONB: "jsonb",
 	Record: "record", RecordArray: "record[]", UUID: "uuid",
+	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);
@@ -180,6 +199,15 @@ var (
 	JSONBType = T{Kind: String, Variant: JSONB}
 	// UUIDType is uuid.
 	UUIDType = T{Kind: String, Variant: UUID}
+	// InetType, PgLsnType and XidType are inet, pg_lsn and xid.
+	InetType  = T{Kind: String, Variant: Inet}
+	PgLsnType = T{Kind: String, Variant: PgLsn}
+	XidType   = T{Kind: Oid, Variant: Xid}
+	// PgNodeTreeType, AclItemType and AnyArrayType are pg_node_tree,
+	// aclitem and anyarray.
+	PgNodeTreeType = T{Kind: String, Variant: PgNodeTree}
+	AclItemType    = T{Kind: String, Variant: AclItem}
+	AnyArrayType   = T{Kind: String, Variant: AnyArray}
 )
 
 // StoredNumericType is the Fluss column a NUMERIC declared without a

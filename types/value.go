@@ -154,8 +154,15 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 	if t.Variant.IsJSON() {
 		return ParseJSON(s, t.Variant == JSONB)
 	}
-	if t.Variant == UUID {
+	switch t.Variant {
+	case UUID:
 		return ParseUUID(s)
+	case Inet:
+		return ParseInet(s)
+	case PgLsn:
+		return ParseLSN(s)
+	case Xid:
+		return ParseXid(s), nil
 	}
 	switch t.Kind {
 	case Unknown, String, Name:

@@ -50,10 +50,13 @@
 //   - CREATE VIEW with its owner, DROP VIEW with its grants, GRANT/REVOKE
 //     over all the tables a statement names, CREATE/ALTER/DROP ROLE: each
 //     is one Update, one commit.
-//   - TRUNCATE of a log table (drop and create again) carries the owner in
-//     the descriptor; its grants move to the new id in one commit after,
-//     and a crash before it loses them (the old id's row is swept): the
-//     drop-and-create itself was never atomic on either store.
+//   - TRUNCATE of a log table replaces the table by an empty one with a
+//     new id, in one commit on the embedded store (fluss.TableRecreator;
+//     on a cluster a drop and a create, between which a crash loses the
+//     table). The new table carries the owner and the old id
+//     (fluss.GrantsFromProperty) in its descriptor; the grants move to the
+//     new id in one commit after, and Reconcile moves them if a crash came
+//     first.
 //
 // The crash test (tests/reliability TestCrashMetadataAllOrNothing) kills
 // the server at random points of these statements (and of REVOKE, ALTER

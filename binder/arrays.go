@@ -329,7 +329,7 @@ func (b *binder) bindQuantifiedArray(s *scope, n *ast.FuncCallExpr, all bool) (E
 	} else {
 		c, ok := commonType(x.Type(), elem)
 		if !ok || c.Kind == types.Map || c.Kind == types.Row {
-			return nil, b.errAt(n, noBinaryOperator(op, x.Type(), elem))
+			return nil, b.operatorError(n, op, x.Type(), elem)
 		}
 		common = c
 	}
@@ -378,15 +378,15 @@ func (b *binder) bindArraySubquery(s *scope, n *ast.FuncCallExpr) (Expr, error) 
 func (b *binder) makeArrayComparison(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	if lt.Kind != types.Array || rt.Kind != types.Array {
-		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+		return nil, b.operatorError(n, op.String(), lt, rt)
 	}
 	common, ok := commonType(*lt.Elem, *rt.Elem)
 	if !ok || common.Kind == types.Map || common.Kind == types.Row {
-		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+		return nil, b.operatorError(n, op.String(), lt, rt)
 	}
 	kernel, err := functions.ArrayCompareKernel(op.String())
 	if err != nil {
-		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+		return nil, b.operatorError(n, op.String(), lt, rt)
 	}
 	at := types.ArrayOf(common.Nullable())
 	return &FuncCall{Name: "array " + op.String(), Args: []Expr{b.castTo(l, at), b.castTo(r, at)}, T: types.BoolType, Kernel: kernel}, nil
@@ -415,21 +415,21 @@ func (b *binder) makeArrayConcat(n ast.Node, l, r Expr) (Expr, error) {
 	case lt.Kind == types.Array && rt.Kind == types.Array:
 		c, ok := commonType(*lt.Elem, *rt.Elem)
 		if !ok {
-			return nil, b.errAt(n, noBinaryOperator("||", lt, rt))
+			return nil, b.operatorError(n, "||", lt, rt)
 		}
 		at = types.ArrayOf(c.Nullable())
 		l, r = b.castTo(l, at), b.castTo(r, at)
 	case lt.Kind == types.Array:
 		c, ok := commonType(*lt.Elem, rt)
 		if !ok {
-			return nil, b.errAt(n, noBinaryOperator("||", lt, rt))
+			return nil, b.operatorError(n, "||", lt, rt)
 		}
 		at, mode = types.ArrayOf(c.Nullable()), 1
 		l, r = b.castTo(l, at), b.castTo(r, c.Nullable())
 	default:
 		c, ok := commonType(lt, *rt.Elem)
 		if !ok {
-			return nil, b.errAt(n, noBinaryOperator("||", lt, rt))
+			return nil, b.operatorError(n, "||", lt, rt)
 		}
 		at, mode = types.ArrayOf(c.Nullable()), 2
 		l, r = b.castTo(l, c.Nullable()), b.castTo(r, at)

@@ -37,9 +37,10 @@
 //     by table id, which no later table reuses, so a row left behind by a
 //     crash (or by a server of a cluster dying between the two) grants
 //     nothing, and Reconcile sweeps it. DROP TABLE refuses a table that
-//     views use (no CASCADE), so no view depends on a dropped table; one
-//     left by a race between servers is swept by Reconcile too, with the
-//     views over it.
+//     views use unless CASCADE, which drops those views (with their
+//     grants) in one commit after the table; a view a crash between the
+//     two left over the dropped table, or one left by a race between
+//     servers, is swept by Reconcile, with the views over it.
 //   - ALTER TABLE ... RENAME TO renames the table in the store, then moves
 //     its grants row to the new name and rewrites the views over it to
 //     name it (FollowRename); a row or view a crash left naming the old

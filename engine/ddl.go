@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"maps"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -21,16 +23,21 @@ func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Re
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
 	if !info.HasPrimaryKey() {
-		if err := s.eng.store.DropTable(ctx, info.Path, false); err != nil {
-			return nil, err
+		// The new table names the old one's id, whose grants it takes
+		// (fluss.GrantsFromProperty): they move after, and a crash before
+		// that is mended by meta.Reconcile.
+		desc := info.Descriptor
+		desc.CustomProperties = maps.Clone(desc.CustomProperties)
+		if desc.CustomProperties == nil {
+			desc.CustomProperties = map[string]string{}
 		}
-		created, err := s.eng.store.CreateTable(ctx, info.Path, info.Descriptor, false)
+		desc.CustomProperties[fluss.GrantsFromProperty] = strconv.FormatInt(info.TableID, 10)
+		created, err := s.recreateTable(ctx, info.Path, desc)
 		if err != nil {
 			return nil, err
 		}
 		// The owner came back with the descriptor's OwnerProperty; the
-		// grants move to the new id (a crash before this commit leaves them
-		// under the old id, which Reconcile sweeps).
+		// grants move to the new id.
 		if err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return tx.Access.Move(info.TableID, created.TableID) }); err != nil {
 			return nil, metaErr(err)
 		}
@@ -108,4 +115,18 @@ func describeResult(e *Engine, info fluss.TableInfo) pgwire.Result {
 		b.Field(3).(*array.StringBuilder).Append(key)
 	}
 	return &queryResult{op: &onceOperator{batch: b.NewRecordBatch()}, verb: "SELECT"}
+}
+
+// recreateTable replaces a log table by an empty one with the same
+// descriptor: in one commit where the store can (fluss.TableRecreator: a
+// crash leaves the old table or the new one), else as a drop and a
+// create (a Fluss cluster), between which a crash loses the table.
+func (s *session) recreateTable(ctx context.Context, path fluss.TablePath, desc fluss.TableDescriptor) (fluss.TableInfo, error) {
+	if r, ok := s.eng.store.(fluss.TableRecreator); ok {
+		return r.RecreateTable(ctx, path, desc)
+	}
+	if err := s.eng.store.DropTable(ctx, path, false); err != nil {
+		return fluss.TableInfo{}, err
+	}
+	return s.eng.store.CreateTable(ctx, path, desc, false)
 }

@@ -55,6 +55,8 @@ func (s *session) createTable(ctx context.Context, b *binder.CreateTable) (fluss
 	if s.info.User != "" {
 		desc.CustomProperties[meta.OwnerProperty] = s.info.User
 	}
+	// Only TRUNCATE's re-created table takes another's grants.
+	delete(desc.CustomProperties, fluss.GrantsFromProperty)
 	if len(b.Sequences) > 0 { // SERIAL and identity columns (sequences.go)
 		if info, err := s.eng.store.GetTable(ctx, b.Path); err == nil {
 			if b.IfNotExists {

@@ -17,3 +17,10 @@ const ReservedPropertyPrefix = "sqlgate."
 // with the table by CREATE TABLE so that the owner commits atomically
 // with it on either store (package meta keeps the grants).
 const OwnerProperty = ReservedPropertyPrefix + "owner"
+
+// GrantsFromProperty is the custom property of a table re-created empty
+// (TRUNCATE of a log table: a new table id) that names the id of the
+// table it replaced, whose grants it takes: written with the new table,
+// so that a crash before the grants move (package meta keys them by table
+// id) loses none; meta's Reconcile moves them when the server starts.
+const GrantsFromProperty = ReservedPropertyPrefix + "grants_from"

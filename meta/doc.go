@@ -37,9 +37,10 @@
 //     by table id, which no later table reuses, so a row left behind by a
 //     crash (or by a server of a cluster dying between the two) grants
 //     nothing, and Reconcile sweeps it. DROP TABLE refuses a table that
-//     views use (no CASCADE), so no view depends on a dropped table; one
-//     left by a race between servers is swept by Reconcile too, with the
-//     views over it.
+//     views use unless CASCADE, which drops those views (with their
+//     grants) in one commit after the table; a view a crash between the
+//     two left over the dropped table, or one left by a race between
+//     servers, is swept by Reconcile, with the views over it.
 //   - ALTER TABLE ... RENAME TO renames the table in the store, then moves
 //     its grants row to the new name and rewrites the views over it to
 //     name it (FollowRename); a row or view a crash left naming the old
@@ -50,10 +51,13 @@
 //   - CREATE VIEW with its owner, DROP VIEW with its grants, GRANT/REVOKE
 //     over all the tables a statement names, CREATE/ALTER/DROP ROLE: each
 //     is one Update, one commit.
-//   - TRUNCATE of a log table (drop and create again) carries the owner in
-//     the descriptor; its grants move to the new id in one commit after,
-//     and a crash before it loses them (the old id's row is swept): the
-//     drop-and-create itself was never atomic on either store.
+//   - TRUNCATE of a log table replaces the table by an empty one with a
+//     new id, in one commit on the embedded store (fluss.TableRecreator;
+//     on a cluster a drop and a create, between which a crash loses the
+//     table). The new table carries the owner and the old id
+//     (fluss.GrantsFromProperty) in its descriptor; the grants move to the
+//     new id in one commit after, and Reconcile moves them if a crash came
+//     first.
 //
 // The crash test (tests/reliability TestCrashMetadataAllOrNothing) kills
 // the server at random points of these statements (and of REVOKE, ALTER

@@ -3,8 +3,12 @@ package meta
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/sqlgate/sqlgate/access"
@@ -216,6 +220,50 @@ func TestReconcileRepairsTheGapAfterATableChange(t *testing.T) {
 	}
 	if m.Access().Has("reader", again.TableID, access.Select) || m.Access().Owner(again.TableID) != "carol" {
 		t.Error("the re-created table inherited grants, or lacks its owner")
+	}
+}
+
+// A log table TRUNCATE re-created (a new id, naming the old one in
+// fluss.GrantsFromProperty) takes the old id's grants when a crash came
+// before they moved; a table merely created again under the name does not
+// (above), and one whose grants did move keeps them.
+func TestReconcileCarriesGrantsOfARecreatedTable(t *testing.T) {
+	st := openEmbedded(t)
+	for _, moved := range []bool{false, true} {
+		name := fmt.Sprintf("logt_%v", moved)
+		old := createTable(t, st, name, "alice")
+		m := Memory()
+		err := m.Update(ctx, func(tx *Tx) error {
+			if err := tx.Access.SetOwner(old.TableID, old.Path.String(), "alice"); err != nil {
+				return err
+			}
+			return tx.Access.Grant(old.TableID, old.Path.String(), "reader", access.Select, false)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		desc := old.Descriptor
+		desc.CustomProperties = maps.Clone(desc.CustomProperties)
+		desc.CustomProperties[fluss.GrantsFromProperty] = strconv.FormatInt(old.TableID, 10)
+		created, err := st.RecreateTable(ctx, old.Path, desc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if moved {
+			if err := m.Update(ctx, func(tx *Tx) error { return tx.Access.Move(old.TableID, created.TableID) }); err != nil {
+				t.Fatal(err)
+			}
+		} // else the "crash"
+		if err := m.Reconcile(ctx, st); err != nil {
+			t.Fatal(err)
+		}
+		a := m.Access()
+		if !a.Has("reader", created.TableID, access.Select) || a.Owner(created.TableID) != "alice" {
+			t.Errorf("moved=%v: the re-created table lacks its grants or owner (owner %q)", moved, a.Owner(created.TableID))
+		}
+		if slices.Contains(a.Keys(), old.TableID) {
+			t.Errorf("moved=%v: the old id's row is still there", moved)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package meta
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
@@ -16,7 +17,9 @@ import (
 // swept; so is a view that names a table that is gone (with the views that
 // name it); a row or view naming a table that was renamed (found by its
 // id in the same database) follows it to its new name; and a table whose
-// OwnerProperty names an owner the metadata lacks gets it. These are what a crash between a table change and the
+// OwnerProperty names an owner the metadata lacks gets it; a table
+// TRUNCATE re-created (fluss.GrantsFromProperty) whose grants are still
+// under the old id takes them. These are what a crash between a table change and the
 // metadata commit that follows it leaves, and what a server that dropped a
 // table on a cluster leaves for the others. The server runs it when it
 // starts; it commits only when something changed.
@@ -27,6 +30,12 @@ import (
 func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...string) error {
 	ids := map[fluss.TablePath]int64{}   // resolved paths: id, or 0 when gone
 	owner := map[int64]fluss.TableInfo{} // tables carrying an owner
+	grantsFrom := map[int64]int64{}      // re-created table -> the id whose grants it takes
+	carries := func(info fluss.TableInfo) {
+		if from, err := strconv.ParseInt(info.Descriptor.CustomProperties[fluss.GrantsFromProperty], 10, 64); err == nil {
+			grantsFrom[info.TableID] = from
+		}
+	}
 	resolve := func(p fluss.TablePath) (int64, error) {
 		if id, ok := ids[p]; ok {
 			return id, nil
@@ -35,6 +44,7 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 		switch {
 		case err == nil:
 			ids[p] = info.TableID
+			carries(info)
 			if info.Descriptor.CustomProperties[OwnerProperty] != "" {
 				owner[info.TableID] = info
 			}
@@ -143,6 +153,7 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 			continue // only owners to adopt are looked for here: they wait for the next start, or AdoptOwner
 		}
 		for _, t := range tables {
+			carries(t)
 			if t.Descriptor.CustomProperties[OwnerProperty] != "" {
 				owner[t.TableID] = t
 			}
@@ -159,7 +170,21 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 			adopt[id] = info
 		}
 	}
-	if len(staleACL) == 0 && len(gone) == 0 && len(adopt) == 0 && len(moved) == 0 && len(follow) == 0 {
+	// A table re-created empty (TRUNCATE of a log table) whose grants had
+	// not moved to it yet takes them, instead of their being swept.
+	carry := map[int64]int64{} // old id -> new id
+	hasRow := map[int64]bool{}
+	for _, id := range acl.Keys() {
+		hasRow[id] = true
+	}
+	for to, from := range grantsFrom {
+		if staleACL[from] && !hasRow[to] {
+			carry[from] = to
+			delete(staleACL, from)
+			delete(adopt, to)
+		}
+	}
+	if len(staleACL) == 0 && len(gone) == 0 && len(adopt) == 0 && len(moved) == 0 && len(follow) == 0 && len(carry) == 0 {
 		return nil
 	}
 	return m.Update(ctx, func(tx *Tx) error {
@@ -182,6 +207,11 @@ func (m *Store) Reconcile(ctx context.Context, cat fluss.Catalog, databases ...s
 		}
 		for id := range staleACL {
 			if err := tx.Access.Forget(id); err != nil {
+				return err
+			}
+		}
+		for from, to := range carry {
+			if err := tx.Access.Move(from, to); err != nil {
 				return err
 			}
 		}

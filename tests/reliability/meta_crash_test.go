@@ -17,7 +17,8 @@ import (
 
 // The metadata crash workload: clients run catalog changes (CREATE/DROP
 // TABLE of a table with a SERIAL column, CREATE SEQUENCE ... OWNED BY,
-// CREATE/DROP VIEW, GRANT, REVOKE, CREATE/ALTER/DROP ROLE, ALTER TABLE ...
+// TRUNCATE of a log table (a new table under the name), CREATE/DROP VIEW,
+// GRANT, REVOKE, CREATE/ALTER/DROP ROLE, ALTER TABLE ...
 // RENAME TO of a table a view reads, whose grants, view and sequences
 // follow it) one at a time while the server is killed with SIGKILL at a
 // random moment. Each client works through cycles of named objects; after
@@ -70,8 +71,8 @@ type metaCycle struct {
 	inFlight bool // statement done+1 was sent, its outcome unknown
 }
 
-// steps are the cycle's statements in order; drop says whether the cycle
-// also drops what it made.
+// steps are the cycle's statements in order; odd cycles also drop what
+// they made, every other one by DROP TABLE ... CASCADE of the view's table.
 func (c *metaCycle) steps() []string {
 	p := c.prefix
 	s := []string{
@@ -82,12 +83,16 @@ func (c *metaCycle) steps() []string {
 		"CREATE ROLE " + p + "r",
 		"CREATE SEQUENCE " + p + "s OWNED BY " + p + "a.v",
 		"ALTER ROLE " + p + "r LOGIN PASSWORD 'pw'",
+		"TRUNCATE " + p + "b",
 		"DROP TABLE " + p + "b",
 		"ALTER TABLE " + p + "a RENAME TO " + p + "a2",
 		"REVOKE SELECT ON " + p + "v FROM reader",
 	}
-	if n, _ := strconv.Atoi(strings.Split(p, "_")[1]); n%2 == 1 {
+	switch n, _ := strconv.Atoi(strings.Split(p, "_")[1]); n % 4 {
+	case 1:
 		s = append(s, "DROP VIEW "+p+"v", "DROP TABLE "+p+"a2", "DROP ROLE "+p+"r")
+	case 3: // the view goes with the table
+		s = append(s, "DROP TABLE "+p+"a2 CASCADE", "DROP ROLE "+p+"r")
 	}
 	return s
 }
@@ -114,27 +119,35 @@ func (c *metaCycle) after(n int) metaObjects {
 		case 6:
 			o.roles[p+"r"] = "login"
 		case 7:
+			// TRUNCATE of the log table b: a new table under the name,
+			// with b's owner and grants
+		case 8:
 			delete(o.tables, p+"b")
 			delete(o.granted, p+"b")
-		case 8:
+		case 9:
 			o.tables[p+"a2"], o.granted[p+"a2"] = o.tables[p+"a"], o.granted[p+"a"]
 			delete(o.tables, p+"a")
 			delete(o.granted, p+"a")
 			for s, owner := range o.seqs {
 				o.seqs[s] = strings.Replace(owner, p+"a.", p+"a2.", 1)
 			}
-		case 9:
-			delete(o.granted, p+"v")
 		case 10:
-			delete(o.views, p+"v")
-		case 11:
-			delete(o.tables, p+"a2")
-			delete(o.granted, p+"a2")
-			clear(o.seqs)
-		case 12:
-			delete(o.roles, p+"r")
+			delete(o.granted, p+"v")
 		default:
-			panic(st)
+			switch {
+			case st == "DROP VIEW "+p+"v":
+				delete(o.views, p+"v")
+			case strings.HasPrefix(st, "DROP TABLE "+p+"a2"):
+				delete(o.tables, p+"a2")
+				delete(o.granted, p+"a2")
+				clear(o.seqs)
+				delete(o.views, p+"v") // already gone, or by CASCADE
+				delete(o.granted, p+"v")
+			case st == "DROP ROLE "+p+"r":
+				delete(o.roles, p+"r")
+			default:
+				panic(st)
+			}
 		}
 	}
 	return o

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -84,6 +85,9 @@ type request struct {
 	staged   *stagedAppend // a reqStaged's batches
 	upstage  *upsertStage  // a reqStagedUpsert's runs
 	done     chan result
+	// async: the caller does not wait for the write's sync
+	// (fluss.WithoutSyncWait); set for an atomic group's requests too.
+	async bool
 	// owner is the atomic group (a reqGroup, atomic.go) the request
 	// belongs to; group is a reqGroup's requests, groupRows what each one
 	// wrote.
@@ -105,6 +109,12 @@ const maxGroup = 512
 func (s *Store) submit(ctx context.Context, r *request) (result, error) {
 	if res, ok := collect(ctx, r); ok {
 		return res, nil
+	}
+	if fluss.SkipsSyncWait(ctx) {
+		r.async = true
+		for _, g := range r.group {
+			g.async = true
+		}
 	}
 	select {
 	case s.reqs <- r:
@@ -128,11 +138,19 @@ func (s *Store) submit(ctx context.Context, r *request) (result, error) {
 
 func (s *Store) commitLoop() {
 	defer close(s.committed)
+	// walSync fires when commits acknowledged before their sync have
+	// waited asyncSyncDelay for one (asynccommit.go).
+	var walSync <-chan time.Time
 	for {
 		select {
+		case <-walSync:
+			walSync = nil
+			s.syncWAL()
 		case <-s.quit:
 			// The last appends become durable in their logs, so that the
-			// next Open has nothing to replay.
+			// next Open has nothing to replay; and the last commits not
+			// synced yet, durable (run after the checkpoint).
+			defer s.syncWAL()
 			defer s.checkpoint()
 			for {
 				select {
@@ -157,6 +175,12 @@ func (s *Store) commitLoop() {
 			// After the writers were answered: a checkpoint's fsyncs
 			// delay the next group only.
 			s.maybeCheckpoint()
+			switch {
+			case !s.walDirty:
+				walSync = nil
+			case walSync == nil:
+				walSync = time.After(asyncSyncDelay)
+			}
 		}
 	}
 }
@@ -319,11 +343,11 @@ func (s *Store) commit(reqs []*request) {
 	case s.recordAppends(order, batch):
 		// One sync: the batch carries the appends (durable.go).
 		if err = s.logGroupAppends(order, batch); err == nil {
-			err = s.commitBatch(batch)
+			err = s.commitBatch(batch, waitsForSync(reqs, live))
 		}
 	default:
 		if err = s.writeLogs(order); err == nil && !batch.Empty() {
-			err = s.commitBatch(batch)
+			err = s.commitBatch(batch, waitsForSync(reqs, live))
 		}
 	}
 	if err != nil {
@@ -494,20 +518,26 @@ func (s *Store) commitBulk(order []*bucketWrite, bulk *bulkState) error {
 	return nil
 }
 
-// commitBatch commits a group's state batch, synced, or ingests it when it
+// commitBatch commits a group's state batch, synced unless no writer of
+// the group waits for the sync (asynccommit.go), or ingests it when it
 // grew large.
-func (s *Store) commitBatch(batch *pebble.Batch) error {
+func (s *Store) commitBatch(batch *pebble.Batch, wait bool) error {
 	if s.opts.IngestBytes > 0 && batch.Len() >= s.opts.IngestBytes {
 		if err := s.ingestBatch(batch); err != nil {
 			return ioErr(err, "ingesting the key-value state")
 		}
 		return nil
 	}
+	opts := pebble.Sync
+	if !wait {
+		opts = pebble.NoSync
+	}
 	s.iters.beginWrite()
 	defer s.iters.endWrite()
-	if err := batch.Commit(pebble.Sync); err != nil {
+	if err := batch.Commit(opts); err != nil {
 		return ioErr(err, "committing the key-value state")
 	}
+	s.walDirty = !wait
 	return nil
 }
 

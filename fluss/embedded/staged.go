@@ -220,7 +220,7 @@ func (s *Store) writeStaged(r *request) result {
 		}
 	}
 	if err == nil {
-		err = s.commitBatch(batch)
+		err = s.commitBatch(batch, !r.async)
 	}
 	if err != nil {
 		return fail(err)

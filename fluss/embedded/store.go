@@ -123,6 +123,9 @@ type Store struct {
 	// appends is the committer's record of log appends not yet
 	// checkpointed (durable.go).
 	appends appendLog
+	// walDirty: a group committed without a sync since the last synced
+	// commit (asynccommit.go); the committer's.
+	walDirty bool
 	// stagingSeq numbers bulk appends' staging directories (staged.go).
 	stagingSeq atomic.Int64
 

@@ -51,7 +51,7 @@ type config struct {
 	PGDurable bool `json:"pg_durable"`
 	// SyncCommitOff: both systems' sessions run with synchronous_commit = off.
 	SyncCommitOff bool `json:"synchronous_commit_off,omitempty"`
-	Workloads map[string]bool
+	Workloads     map[string]bool
 	// ImportRows is the size of W11's Parquet file (importw.go).
 	ImportRows int64 `json:"import_rows,omitempty"`
 }

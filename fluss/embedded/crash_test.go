@@ -252,7 +252,7 @@ func TestCrashRecoveryAsync(t *testing.T) {
 			mode = "all"
 		}
 		env := []string{crashChildEnv + "=" + dir, crashStartEnv + "=" + strconv.Itoa(round*1_000_000), crashAsyncEnv + "=" + mode}
-		var aacks []int32          // the async acknowledgements, in order
+		var aacks []int32         // the async acknowledgements, in order
 		before := map[int32]int{} // a waiting write's id -> len(aacks) when it began
 		var waited, asyncAcks int
 		killChild(t, "TestCrashRecovery", env, 150*time.Millisecond, func(line string) bool {

@@ -14,16 +14,19 @@ import (
 // BenchmarkW10: bench's W10 transaction (BEGIN; UPDATE ledger SET bal =
 // bal + $1 WHERE id = $2; SELECT bal FROM ledger WHERE id = $2; COMMIT,
 // the two statements prepared) on a 100k-row table, engine and store in
-// process (no wire), from 1 and 8 sessions: the time per transaction, and
+// process (no wire), from 1 and 8 sessions, with synchronous_commit on and
+// off: the time per transaction, and
 // the process's CPU time per transaction, which a shared machine
 // disturbs less.
 func BenchmarkW10(b *testing.B) {
-	for _, clients := range []int{1, 8} {
-		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) { benchW10(b, clients) })
+	for _, mode := range []string{"on", "off"} {
+		for _, clients := range []int{1, 8} {
+			b.Run(fmt.Sprintf("synchronous_commit=%s/clients=%d", mode, clients), func(b *testing.B) { benchW10(b, clients, mode) })
+		}
 	}
 }
 
-func benchW10(b *testing.B, clients int) {
+func benchW10(b *testing.B, clients int, mode string) {
 	ctx := context.Background()
 	store, err := embedded.Open(b.TempDir(), embedded.Options{})
 	if err != nil {
@@ -37,7 +40,8 @@ func benchW10(b *testing.B, clients int) {
 	}
 	cs := make([]*client, clients)
 	for i := range cs {
-		s, err := eng.NewSession(ctx, pgwire.SessionInfo{User: "u", ProcessID: uint32(100 + i)})
+		s, err := eng.NewSession(ctx, pgwire.SessionInfo{User: "u", ProcessID: uint32(100 + i),
+			Params: map[string]string{"synchronous_commit": mode}})
 		if err != nil {
 			b.Fatal(err)
 		}

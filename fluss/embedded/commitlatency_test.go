@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"context"
 	"syscall"
 	"testing"
 	"time"
@@ -13,6 +14,11 @@ import (
 // W10's transaction at one client): the write's latency, and the CPU
 // time the process spent per write.
 func BenchmarkSingleRowUpdate(b *testing.B) {
+	b.Run("sync", func(b *testing.B) { benchSingleRowUpdate(b, ctx) })
+	b.Run("nosyncwait", func(b *testing.B) { benchSingleRowUpdate(b, fluss.WithoutSyncWait(ctx)) })
+}
+
+func benchSingleRowUpdate(b *testing.B, ctx context.Context) {
 	s := openStore(b, b.TempDir())
 	defer s.Close()
 	tb := createTable(b, s, "u", benchDesc(true))

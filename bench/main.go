@@ -51,6 +51,7 @@ func run() int {
 	resultsDir := flag.String("results", "results", "directory for the JSON report")
 	noDuck := flag.Bool("no-duckdb", false, "leave DuckDB out")
 	pgDurable := flag.Bool("pg-durable", false, "run PostgreSQL with fsync, synchronous_commit and full_page_writes on (as sqlgate always syncs its commits)")
+	syncOff := flag.Bool("synchronous-commit-off", false, "connect to both PostgreSQL and sqlgate with synchronous_commit=off (commits acknowledged before their sync; with --pg-durable PostgreSQL keeps fsync on)")
 	w10Clients := flag.String("w10-clients", "1,8,32", "comma-separated client counts of W10")
 	w10Hot := flag.Bool("w10-hot", true, "also run W10 on a hot set of keys")
 	importRows := flag.Int64("import-rows", 10_000_000, "rows of W11's Parquet file (importw.go)")
@@ -72,7 +73,7 @@ func run() int {
 	}
 	cfg.W1Clients = clientCounts("--w1-clients", *w1Clients)
 	cfg.W10Clients = clientCounts("--w10-clients", *w10Clients)
-	cfg.W10Hot, cfg.PGDurable = *w10Hot, *pgDurable
+	cfg.W10Hot, cfg.PGDurable, cfg.SyncCommitOff = *w10Hot, *pgDurable, *syncOff
 	cfg.ImportRows = *importRows
 	cfg.CopyRows = min(cfg.Rows, 1_000_000)
 	if *quick {
@@ -161,6 +162,13 @@ func benchmark(ctx context.Context, cfg config, serverBin string, prof profiles,
 	defer sg.stop()
 	h.sqlgate = sg
 	h.targets = []target{{sysPostgres, pg.ConnString()}, {sysSqlgate, sg.connString()}}
+	if h.cfg.SyncCommitOff {
+		// A startup parameter: every session of the workloads has it on
+		// both systems, as SET would.
+		for i := range h.targets {
+			h.targets[i].connString += "&synchronous_commit=off"
+		}
+	}
 	if withDuck {
 		if h.duck, err = openDuckDB(); err != nil {
 			return nil, fmt.Errorf("open duckdb: %w", err)

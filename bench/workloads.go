@@ -49,7 +49,9 @@ type config struct {
 	W10Hot      bool          `json:"w10_hot"`
 	// PGDurable: PostgreSQL runs with fsync and synchronous_commit on.
 	PGDurable bool `json:"pg_durable"`
-	Workloads map[string]bool
+	// SyncCommitOff: both systems' sessions run with synchronous_commit = off.
+	SyncCommitOff bool `json:"synchronous_commit_off,omitempty"`
+	Workloads     map[string]bool
 	// ImportRows is the size of W11's Parquet file (importw.go).
 	ImportRows int64 `json:"import_rows,omitempty"`
 }

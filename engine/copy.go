@@ -304,7 +304,7 @@ func (ps *statement) copyStreaming(ctx context.Context, src pgwire.BatchSource, 
 	if rows == 0 {
 		return "COPY 0", nil
 	}
-	if _, err := up.Commit(ctx); err != nil {
+	if _, err := up.Commit(ps.sess.commitContext(ctx)); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("COPY %d", rows), nil

@@ -140,6 +140,27 @@ func copyFromB(s pgwire.Session, sql string, src pgwire.BatchSource) (string, er
 // BenchmarkInsert1000: INSERT statements of 1000 literal rows into a
 // primary-key table, each its own implicit transaction.
 func BenchmarkInsert1000(b *testing.B) {
+	b.Run("six", func(b *testing.B) {
+		benchInsert1000(b, "CREATE TABLE ins (id BIGINT PRIMARY KEY, a INT, b BIGINT, c DOUBLE PRECISION, d BOOLEAN, e TEXT)",
+			"INSERT INTO ins VALUES ", func(sb *strings.Builder, id int) {
+				fmt.Fprintf(sb, "(%d, %d, %d, %d.5, %t, 'n%d')", id, id%1000, id*7, id, id%2 == 0, id%4)
+			})
+	})
+	// bench's W8 INSERT: a column list, a NULL now and then, timestamp literals.
+	b.Run("w8", func(b *testing.B) {
+		benchInsert1000(b, "CREATE TABLE ins (id BIGINT PRIMARY KEY, user_id INT, amount DOUBLE PRECISION, qty INT, name VARCHAR, ts TIMESTAMP(6))",
+			"INSERT INTO ins (id, user_id, amount, qty, name, ts) VALUES ", func(sb *strings.Builder, id int) {
+				amount := "NULL"
+				if id%10 != 0 {
+					amount = fmt.Sprintf("%d.25", id%5000)
+				}
+				fmt.Fprintf(sb, "(%d, %d, %s, %d, 'n%x', '2024-%02d-%02d %02d:%02d:%02d.%06d')", id, id%100000, amount, id%17,
+					id*7919, 1+id%12, 1+id%28, id%24, id%60, (id/60)%60, id%1000000)
+			})
+	})
+}
+
+func benchInsert1000(b *testing.B, create, prefix string, row func(sb *strings.Builder, id int)) {
 	store, err := embedded.Open(b.TempDir(), embedded.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -150,23 +171,62 @@ func BenchmarkInsert1000(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := execB(s, "CREATE TABLE ins (id BIGINT PRIMARY KEY, a INT, b BIGINT, c DOUBLE PRECISION, d BOOLEAN, e TEXT)"); err != nil {
+	if _, err := execB(s, create); err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	for i := range b.N {
+	stmts := make([]string, b.N)
+	for i := range stmts {
 		var sb strings.Builder
-		sb.WriteString("INSERT INTO ins VALUES ")
+		sb.WriteString(prefix)
 		for j := range 1000 {
-			id := i*1000 + j
 			if j > 0 {
 				sb.WriteString(", ")
 			}
-			fmt.Fprintf(&sb, "(%d, %d, %d, %d.5, %t, 'n%d')", id, id%1000, id*7, id, id%2 == 0, id%4)
+			row(&sb, i*1000+j)
 		}
-		if _, err := execB(s, sb.String()); err != nil {
+		stmts[i] = sb.String()
+	}
+	before := cpuTime()
+	b.ResetTimer()
+	for _, q := range stmts {
+		if _, err := execB(s, q); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.StopTimer()
 	b.ReportMetric(1000*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64((cpuTime()-before).Microseconds())/float64(b.N), "cpu-us/stmt")
+}
+
+// BenchmarkInsertSelect: INSERT ... SELECT of 100k generated rows into a
+// fresh primary-key table, one implicit transaction (about a hundred
+// records of one table in one atomic commit: issue 33's quadratic overlay
+// search).
+func BenchmarkInsertSelect(b *testing.B) {
+	store, err := embedded.Open(b.TempDir(), embedded.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	s, err := engine.New(store, engine.Options{}).NewSession(context.Background(), pgwire.SessionInfo{User: "u"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	before := cpuTime()
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		table := fmt.Sprintf("ins%d", i)
+		if _, err := execB(s, "CREATE TABLE "+table+" (id BIGINT PRIMARY KEY, bal BIGINT NOT NULL)"); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if tag, err := execB(s, "INSERT INTO "+table+" SELECT g, 0 FROM generate_series(1, 100000) AS g"); err != nil || tag != "INSERT 0 100000" {
+			b.Fatal(tag, err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(100_000*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64((cpuTime()-before).Milliseconds())/float64(b.N), "cpu-ms/op")
 }

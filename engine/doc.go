@@ -74,6 +74,9 @@
 // PlanSummary (plansummary.go) is its plan in one line for the slow-query
 // log; log_min_duration_statement (logsettings.go) is a superuser-only
 // setting whose default the server sets (Options.Settings).
+// synchronous_commit (synccommit.go) has PostgreSQL's values; when it is
+// off at a commit, the commit's context tells the store not to wait for
+// the sync (fluss.WithoutSyncWait).
 // Server-side files (copyfile.go, filetables.go): COPY ... FROM 'file' /
 // TO 'file' runs the statement of the same COPY from STDIN / to STDOUT
 // over a file of --file-dir (package fileio), superusers only, and

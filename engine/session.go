@@ -126,7 +126,7 @@ func (s *session) EndImplicit(ctx context.Context, commit bool) error {
 	if !commit {
 		return nil
 	}
-	return tx.commit(ctx, s.eng.store)
+	return tx.commit(s.commitContext(ctx), s.eng.store)
 }
 
 // dropImplicit rolls back the implicit transaction.
@@ -203,7 +203,7 @@ func (s *session) finishImplicit(ctx context.Context, err error) error {
 	if err != nil {
 		return err
 	}
-	return tx.commit(ctx, s.eng.store)
+	return tx.commit(s.commitContext(ctx), s.eng.store)
 }
 
 // runtimeTables is what a statement's executor reads: inside a
@@ -612,7 +612,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		}
 		if tx != nil {
 			defer tx.release()
-			if err := tx.commit(ctx, s.eng.store); err != nil {
+			if err := tx.commit(s.commitContext(ctx), s.eng.store); err != nil {
 				return nil, err
 			}
 			s.chain(chain)
@@ -1076,6 +1076,11 @@ func (s *session) execSet(st *sql.SetStmt) (pgwire.Result, error) {
 	case LogMinDurationStatement: // logsettings.go
 		var err error
 		if v, err = s.setLogMinDuration(v); err != nil {
+			return nil, err
+		}
+	case SynchronousCommit: // synccommit.go
+		var err error
+		if v, err = synchronousCommitValue(v); err != nil {
 			return nil, err
 		}
 	case "timezone":

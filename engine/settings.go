@@ -47,6 +47,7 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 		"idle_in_transaction_session_timeout": "0",
 		"client_min_messages":                 "notice",
 		"bytea_output":                        "hex", // the one form sqlgate prints
+		SynchronousCommit:                     "on",
 		"max_identifier_length":               "63",
 		backendSetting:                        "auto",
 	}
@@ -61,6 +62,15 @@ func defaultSettings(info pgwire.SessionInfo) map[string]string {
 			// spells it. A value PostgreSQL would refuse leaves UTC (the
 			// connection is not refused, unlike PostgreSQL's FATAL 22023).
 			_, canon, err := types.LoadZone(v)
+			if err != nil {
+				continue
+			}
+			v = canon
+		}
+		if k == SynchronousCommit {
+			// A value PostgreSQL would refuse leaves the default (as
+			// for the zone above).
+			canon, err := synchronousCommitValue(v)
 			if err != nil {
 				continue
 			}

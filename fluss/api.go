@@ -174,7 +174,8 @@ type RecordReader interface {
 }
 
 // Table reads and writes one table. Every write is durable (fsynced, with group
-// commit shared by concurrent writers) when the call returns, and atomic: a
+// commit shared by concurrent writers) when the call returns, unless its
+// context says not to wait for that (WithoutSyncWait), and atomic: a
 // concurrent scan sees all of it or none of it.
 //
 // Written records must carry the table's column names, order and types

@@ -18,6 +18,8 @@
 // partition-key rules, partition names, auto-partitioning,
 // PartitionCatalog), and partitioned.go's PartitionedTable is the
 // fluss.Table both stores give a partitioned table, over their partitions.
+// A write's context may say not to wait for its sync (commitwait.go:
+// WithoutSyncWait, what synchronous_commit = off asks of a store).
 //
 // It must not know SQL: no parsing, no SQLSTATE-specific decisions beyond
 // returning *sqlerr.Error values for the write-rule violations that seed 000

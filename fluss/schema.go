@@ -217,8 +217,14 @@ func normaliseType(t types.T, col string) (types.T, error) {
 // and nulls in NOT NULL columns (or NOT NULL ROW fields, array elements, map
 // values) rejected with 23502.
 func ValidateRecord(info TableInfo, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	return ValidateRecordAs(info, info.ArrowSchema(), rec)
+}
+
+// ValidateRecordAs is ValidateRecord for a caller that keeps
+// info.ArrowSchema() already (want; a store's table does): a write of one
+// row built the schema again for every call.
+func ValidateRecordAs(info TableInfo, want *arrow.Schema, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	cols := info.Descriptor.Schema.Columns
-	want := info.ArrowSchema()
 	got := rec.Schema()
 	rel := info.Path.Table
 	for i := 0; i < max(len(cols), int(rec.NumCols())); i++ {
@@ -288,20 +294,22 @@ func compatible(dt arrow.DataType, t types.T) error {
 	if d, ok := dt.(*arrow.DictionaryType); ok {
 		return compatible(d.ValueType, t)
 	}
-	mismatch := fmt.Errorf("%s cannot hold %s values without changing them", dt, t.Nullable())
+	// Built only when needed: every write validates its records, and
+	// formatting the types cost more than the rest of the check.
+	mismatch := func() error { return fmt.Errorf("%s cannot hold %s values without changing them", dt, t.Nullable()) }
 	switch t.Kind {
 	case types.String, types.Char:
 		switch dt.ID() {
 		case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
 			return nil
 		}
-		return mismatch
+		return mismatch()
 	case types.Bytes:
 		switch dt.ID() {
 		case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW:
 			return nil
 		}
-		return mismatch
+		return mismatch()
 	case types.Decimal:
 		d, ok := dt.(*arrow.Decimal128Type)
 		if !ok || int(d.Scale) != t.Scale {
@@ -319,7 +327,7 @@ func compatible(dt arrow.DataType, t types.T) error {
 		// Arrow timestamps are UTC instants whatever the zone label, but a
 		// zone-less one is a wall-clock value: the two must not mix.
 		if (ts.TimeZone == "") != (t.Kind == types.Timestamp) {
-			return mismatch
+			return mismatch()
 		}
 		return nil
 	case types.Array:
@@ -334,13 +342,13 @@ func compatible(dt arrow.DataType, t types.T) error {
 		case *arrow.LargeListViewType:
 			elem = l.Elem()
 		default:
-			return mismatch
+			return mismatch()
 		}
 		return compatible(elem, *t.Elem)
 	case types.Map:
 		m, ok := dt.(*arrow.MapType)
 		if !ok {
-			return mismatch
+			return mismatch()
 		}
 		if err := compatible(m.KeyType(), *t.Key); err != nil {
 			return err
@@ -349,7 +357,7 @@ func compatible(dt arrow.DataType, t types.T) error {
 	case types.Row:
 		s, ok := dt.(*arrow.StructType)
 		if !ok {
-			return mismatch
+			return mismatch()
 		}
 		if s.NumFields() != len(t.Fields) {
 			return fmt.Errorf("ROW has %d fields but the batch's struct has %d", len(t.Fields), s.NumFields())
@@ -365,7 +373,7 @@ func compatible(dt arrow.DataType, t types.T) error {
 		return nil
 	}
 	if !arrow.TypeEqual(dt, t.ArrowType()) {
-		return mismatch
+		return mismatch()
 	}
 	return nil
 }

@@ -38,6 +38,7 @@ var settingDescs = map[string]settingDesc{
 	"server_version_num":                  {short: "Shows the server version as an integer.", extra: "", unit: "", min: "150018", max: "150018", enumvals: nil},
 	"standard_conforming_strings":         {short: "Causes '...' strings to treat backslashes literally.", extra: "", unit: "", min: "", max: "", enumvals: nil},
 	"statement_timeout":                   {short: "Sets the maximum allowed duration of any statement.", extra: "A value of 0 turns off the timeout.", unit: "ms", min: "0", max: "2147483647", enumvals: nil},
+	"synchronous_commit":                  {short: "Sets the current transaction's synchronization level.", extra: "", unit: "", min: "", max: "", enumvals: []string{"local", "remote_write", "remote_apply", "on", "off"}},
 	"transaction_isolation":               {short: "Sets the current transaction's isolation level.", extra: "", unit: "", min: "", max: "", enumvals: []string{"serializable", "repeatable read", "read committed", "read uncommitted"}},
 	"transaction_read_only":               {short: "Sets the current transaction's read-only status.", extra: "", unit: "", min: "", max: "", enumvals: nil},
 }
@@ -53,6 +54,7 @@ var extraSettings = [][5]string{
 	{"lock_timeout", "0", "integer", "Client Connection Defaults / Statement Behavior", "user"},
 	{"log_min_duration_statement", "-1", "integer", "Reporting and Logging / When to Log", "superuser"},
 	{"statement_timeout", "0", "integer", "Client Connection Defaults / Statement Behavior", "user"},
+	{"synchronous_commit", "on", "enum", "Write-Ahead Log / Settings", "user"},
 }
 
 // describeSetting fills a pg_settings row's descriptive columns.

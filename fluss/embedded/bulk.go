@@ -206,7 +206,7 @@ func (b *bulkUpsert) fail(err error) {
 // addPart validates and encodes one part and adds its keys as a sorted run.
 func (b *bulkUpsert) addPart(rec arrow.RecordBatch) error {
 	t := b.h.t
-	conv, err := fluss.ValidateRecord(t.info, rec)
+	conv, err := fluss.ValidateRecordAs(t.info, t.schema, rec)
 	if err != nil {
 		return err
 	}

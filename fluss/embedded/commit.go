@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -84,6 +85,9 @@ type request struct {
 	staged   *stagedAppend // a reqStaged's batches
 	upstage  *upsertStage  // a reqStagedUpsert's runs
 	done     chan result
+	// async: the caller does not wait for the write's sync
+	// (fluss.WithoutSyncWait); set for an atomic group's requests too.
+	async bool
 	// owner is the atomic group (a reqGroup, atomic.go) the request
 	// belongs to; group is a reqGroup's requests, groupRows what each one
 	// wrote.
@@ -105,6 +109,12 @@ const maxGroup = 512
 func (s *Store) submit(ctx context.Context, r *request) (result, error) {
 	if res, ok := collect(ctx, r); ok {
 		return res, nil
+	}
+	if fluss.SkipsSyncWait(ctx) {
+		r.async = true
+		for _, g := range r.group {
+			g.async = true
+		}
 	}
 	select {
 	case s.reqs <- r:
@@ -128,11 +138,19 @@ func (s *Store) submit(ctx context.Context, r *request) (result, error) {
 
 func (s *Store) commitLoop() {
 	defer close(s.committed)
+	// walSync fires when commits acknowledged before their sync have
+	// waited asyncSyncDelay for one (asynccommit.go).
+	var walSync <-chan time.Time
 	for {
 		select {
+		case <-walSync:
+			walSync = nil
+			s.syncWAL()
 		case <-s.quit:
 			// The last appends become durable in their logs, so that the
-			// next Open has nothing to replay.
+			// next Open has nothing to replay; and the last commits not
+			// synced yet, durable (run after the checkpoint).
+			defer s.syncWAL()
 			defer s.checkpoint()
 			for {
 				select {
@@ -157,6 +175,12 @@ func (s *Store) commitLoop() {
 			// After the writers were answered: a checkpoint's fsyncs
 			// delay the next group only.
 			s.maybeCheckpoint()
+			switch {
+			case !s.walDirty:
+				walSync = nil
+			case walSync == nil:
+				walSync = time.After(asyncSyncDelay)
+			}
 		}
 	}
 }
@@ -319,11 +343,11 @@ func (s *Store) commit(reqs []*request) {
 	case s.recordAppends(order, batch):
 		// One sync: the batch carries the appends (durable.go).
 		if err = s.logGroupAppends(order, batch); err == nil {
-			err = s.commitBatch(batch)
+			err = s.commitBatch(batch, waitsForSync(reqs, live))
 		}
 	default:
 		if err = s.writeLogs(order); err == nil && !batch.Empty() {
-			err = s.commitBatch(batch)
+			err = s.commitBatch(batch, waitsForSync(reqs, live))
 		}
 	}
 	if err != nil {
@@ -353,7 +377,7 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 			panicked = p
 		}
 	}()
-	overlays := map[*tableState][]*overlay{}
+	overlays := map[*tableState]*priorWrites{}
 	writes := map[*bucketLog]*bucketWrite{}
 	now := s.opts.Now().UnixMilli()
 	// stamp gives a prepared request's batches their log offsets and adds
@@ -390,7 +414,12 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 			results[i].err = err
 		} else {
 			if ov != nil {
-				overlays[r.table] = append(overlays[r.table], ov)
+				pw := overlays[r.table]
+				if pw == nil {
+					pw = &priorWrites{}
+					overlays[r.table] = pw
+				}
+				pw.add(ov)
 			}
 			stamp(r.table, batches)
 			results[i].rows = rows
@@ -405,7 +434,7 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 // for a primary-key write the overlay of its state changes, written into
 // kv. prior are the overlays of the group's earlier requests on its table.
 // A request that fails writes nothing into kv.
-func (s *Store) prepareOne(kv stateWriter, r *request, prior []*overlay) ([]bucketBatch, int64, *overlay, error) {
+func (s *Store) prepareOne(kv stateWriter, r *request, prior *priorWrites) ([]bucketBatch, int64, *overlay, error) {
 	t := r.table
 	t.mu.RLock()
 	dropped, altered := t.dropped, t.altered
@@ -431,14 +460,16 @@ func (s *Store) prepareOne(kv stateWriter, r *request, prior []*overlay) ([]buck
 // of the group's, both taken into the group only once every request
 // prepared; when one fails, every request of the unit fails with its error
 // and the group is left as it was.
-func (s *Store) prepareUnit(unit []*request, kv stateWriter, overlays map[*tableState][]*overlay, results []result, live []bool, stamp func(*tableState, []bucketBatch)) {
+func (s *Store) prepareUnit(unit []*request, kv stateWriter, overlays map[*tableState]*priorWrites, results []result, live []bool, stamp func(*tableState, []bucketBatch)) {
 	sub := &bulkState{}
-	mine := map[*tableState][]*overlay{}
-	prior := func(t *tableState) []*overlay {
-		if ovs, ok := mine[t]; ok {
-			return ovs
+	// mine layers the unit's own overlays over the group's, which it
+	// reads but does not change until every request prepared.
+	mine := map[*tableState]*priorWrites{}
+	prior := func(t *tableState) *priorWrites {
+		if pw, ok := mine[t]; ok {
+			return pw
 		}
-		return slices.Clip(overlays[t])
+		return overlays[t]
 	}
 	batches := make([][]bucketBatch, len(unit))
 	for k, r := range unit {
@@ -450,7 +481,12 @@ func (s *Store) prepareUnit(unit []*request, kv stateWriter, overlays map[*table
 			return
 		}
 		if ov != nil {
-			mine[r.table] = append(prior(r.table), ov)
+			pw := mine[r.table]
+			if pw == nil {
+				pw = &priorWrites{parent: overlays[r.table]}
+				mine[r.table] = pw
+			}
+			pw.add(ov)
 		}
 		batches[k], results[k].rows = b, rows
 	}
@@ -460,8 +496,8 @@ func (s *Store) prepareUnit(unit []*request, kv stateWriter, overlays map[*table
 		}
 		return
 	}
-	for t, ovs := range mine {
-		overlays[t] = ovs
+	for t, pw := range mine {
+		overlays[t] = pw.merged()
 	}
 	for k, r := range unit {
 		stamp(r.table, batches[k])
@@ -494,20 +530,26 @@ func (s *Store) commitBulk(order []*bucketWrite, bulk *bulkState) error {
 	return nil
 }
 
-// commitBatch commits a group's state batch, synced, or ingests it when it
+// commitBatch commits a group's state batch, synced unless no writer of
+// the group waits for the sync (asynccommit.go), or ingests it when it
 // grew large.
-func (s *Store) commitBatch(batch *pebble.Batch) error {
+func (s *Store) commitBatch(batch *pebble.Batch, wait bool) error {
 	if s.opts.IngestBytes > 0 && batch.Len() >= s.opts.IngestBytes {
 		if err := s.ingestBatch(batch); err != nil {
 			return ioErr(err, "ingesting the key-value state")
 		}
 		return nil
 	}
+	opts := pebble.Sync
+	if !wait {
+		opts = pebble.NoSync
+	}
 	s.iters.beginWrite()
 	defer s.iters.endWrite()
-	if err := batch.Commit(pebble.Sync); err != nil {
+	if err := batch.Commit(opts); err != nil {
 		return ioErr(err, "committing the key-value state")
 	}
+	s.walDirty = !wait
 	return nil
 }
 
@@ -613,11 +655,96 @@ type overlay struct{ entries []kvEntry }
 
 // get returns the overlay's entry for k, if it has one.
 func (o *overlay) get(k []byte) (v []byte, present, ok bool) {
-	i, found := slices.BinarySearchFunc(o.entries, k, func(e kvEntry, k []byte) int { return bytes.Compare(e.key, k) })
+	es := o.entries
+	// Outside the overlay's key range: the common case of a group's
+	// writes to different keys, answered without a search.
+	if len(es) == 0 || bytes.Compare(k, es[0].key) < 0 || bytes.Compare(k, es[len(es)-1].key) > 0 {
+		return nil, false, false
+	}
+	i, found := slices.BinarySearchFunc(es, k, func(e kvEntry, k []byte) int { return bytes.Compare(e.key, k) })
 	if !found {
 		return nil, false, false
 	}
-	return o.entries[i].value, !o.entries[i].del, true
+	return es[i].value, !es[i].del, true
+}
+
+// priorWrites are the overlays a group's earlier requests left on one
+// table, which a later request reads before pebble: the newest few as
+// they are, older ones folded into one index by key. Searching every
+// earlier overlay for every key made a write of many records in one group
+// (an INSERT ... SELECT of 100k rows is a hundred records) quadratic.
+type priorWrites struct {
+	// parent is the group's, under an atomic unit's own (prepareUnit):
+	// older than everything here.
+	parent *priorWrites
+	recent []*overlay // newest last, not in index
+	index  map[string]kvEntry
+}
+
+// foldOverlays is how many overlays priorWrites keeps unindexed.
+const foldOverlays = 4
+
+// get returns the newest entry for k: from the recent overlays, newest
+// first, then the index, then the parent's. A nil priorWrites has none.
+func (p *priorWrites) get(k []byte) (v []byte, present, ok bool) {
+	for ; p != nil; p = p.parent {
+		for j := len(p.recent) - 1; j >= 0; j-- {
+			if v, present, ok := p.recent[j].get(k); ok {
+				return v, present, true
+			}
+		}
+		if e, ok := p.index[string(k)]; ok {
+			return e.value, !e.del, true
+		}
+	}
+	return nil, false, false
+}
+
+// add adds the overlay of the newest request.
+func (p *priorWrites) add(ov *overlay) {
+	p.recent = append(p.recent, ov)
+	if len(p.recent) > foldOverlays {
+		p.fold()
+	}
+}
+
+// fold moves the recent overlays into the index, older first so that a
+// newer entry replaces an older one.
+func (p *priorWrites) fold() {
+	if p.index == nil {
+		n := 0
+		for _, ov := range p.recent {
+			n += len(ov.entries)
+		}
+		p.index = make(map[string]kvEntry, n)
+	}
+	for _, ov := range p.recent {
+		for _, e := range ov.entries {
+			p.index[string(e.key)] = e
+		}
+	}
+	p.recent = p.recent[:0]
+}
+
+// merged returns the group's writes with an atomic unit's (p, made over
+// them) on top, once the unit prepared whole: the group's own, changed in
+// place (nothing else reads them until then), or p alone when the group
+// had none.
+func (p *priorWrites) merged() *priorWrites {
+	q := p.parent
+	p.parent = nil
+	if q == nil {
+		return p
+	}
+	// Every write of p is newer than q's recent overlays.
+	q.fold()
+	for k, e := range p.index {
+		q.index[k] = e
+	}
+	for _, ov := range p.recent {
+		q.add(ov)
+	}
+	return q
 }
 
 // preparePK turns an upsert or delete into changelog batches per bucket and
@@ -628,7 +755,7 @@ func (o *overlay) get(k []byte) (v []byte, present, ok bool) {
 // numbered: every key's previous value is read in one ordered pass (see
 // readStored), and the rows are then applied in request order against
 // per-key slots, without a map per row.
-func (s *Store) preparePK(kv stateWriter, r *request, prior []*overlay) ([]bucketBatch, int64, *overlay, error) {
+func (s *Store) preparePK(kv stateWriter, r *request, prior *priorWrites) ([]bucketBatch, int64, *overlay, error) {
 	if r.distinct && r.kind == reqUpsert && r.target == nil && r.recs != nil {
 		if out, ov, ok, err := s.prepareNew(kv, r, prior); ok || err != nil {
 			return out, int64(len(r.order)), ov, err
@@ -756,7 +883,7 @@ func (r *request) allRows() []pkRow {
 // is then an insert, so the changelog is the request's records as they are
 // (cut by bucket), and the state its keys and rows in key order, with no
 // per-key slots. ok is false, and nothing is written, when a key exists.
-func (s *Store) prepareNew(kv stateWriter, r *request, prior []*overlay) (out []bucketBatch, ov *overlay, ok bool, err error) {
+func (s *Store) prepareNew(kv stateWriter, r *request, prior *priorWrites) (out []bucketBatch, ov *overlay, ok bool, err error) {
 	t := r.table
 	ents := r.state
 	if ents == nil {
@@ -977,7 +1104,7 @@ type keyEntry struct {
 // readStored returns the current value of each key (keys in key order,
 // distinct): from the newest prior overlay that has it, else from pebble's
 // committed state (walkStored).
-func (s *Store) readStored(t *tableState, keys [][]byte, prior []*overlay) ([][]byte, []bool, error) {
+func (s *Store) readStored(t *tableState, keys [][]byte, prior *priorWrites) ([][]byte, []bool, error) {
 	vals := make([][]byte, len(keys))
 	exists := make([]bool, len(keys))
 	// Values read from pebble are copied into one buffer and sliced once
@@ -1016,7 +1143,10 @@ func (s *Store) readStored(t *tableState, keys [][]byte, prior []*overlay) ([][]
 // the iterator's position is absent without a seek, so writing new keys
 // into an empty table (or past its last key) reads nothing after the first
 // seek, and sequential seeks reuse pebble's position.
-func (s *Store) walkStored(t *tableState, n int, key func(g int) []byte, prior []*overlay, found func(g int, v []byte, present, stored bool) bool) error {
+func (s *Store) walkStored(t *tableState, n int, key func(g int) []byte, prior *priorWrites, found func(g int, v []byte, present, stored bool) bool) error {
+	if n <= pointReadKeys {
+		return s.getStored(t, n, key, prior, found)
+	}
 	p := tablePrefix(prefixData, t.info.TableID)
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p)})
 	if err != nil {
@@ -1027,13 +1157,11 @@ func (s *Store) walkStored(t *tableState, n int, key func(g int) []byte, prior [
 outer:
 	for g := range n {
 		k := key(g)
-		for j := len(prior) - 1; j >= 0; j-- {
-			if v, present, ok := prior[j].get(k); ok {
-				if !found(g, v, present, false) {
-					break outer
-				}
-				continue outer
+		if v, present, ok := prior.get(k); ok {
+			if !found(g, v, present, false) {
+				break outer
 			}
+			continue outer
 		}
 		if exhausted {
 			continue
@@ -1061,6 +1189,38 @@ outer:
 	}
 	if err := it.Error(); err != nil {
 		return ioErr(err, "reading the state of %s", t.info.Path)
+	}
+	return nil
+}
+
+// pointReadKeys is the most keys walkStored reads by point gets rather
+// than an iterator: a write of a row or a few (an UPDATE by key) costs a
+// pebble Get per key, where opening an iterator over the table's state
+// cost several times one.
+const pointReadKeys = 4
+
+// getStored is walkStored for a few keys: pebble's Get of each.
+func (s *Store) getStored(t *tableState, n int, key func(g int) []byte, prior *priorWrites, found func(g int, v []byte, present, stored bool) bool) error {
+	for g := range n {
+		k := key(g)
+		if v, present, ok := prior.get(k); ok {
+			if !found(g, v, present, false) {
+				return nil
+			}
+			continue
+		}
+		v, closer, err := s.db.Get(k)
+		if errors.Is(err, pebble.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return ioErr(err, "reading the state of %s", t.info.Path)
+		}
+		more := found(g, v, true, true)
+		_ = closer.Close()
+		if !more {
+			return nil
+		}
 	}
 	return nil
 }

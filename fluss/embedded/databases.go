@@ -88,8 +88,8 @@ func (s *Store) DropDatabase(ctx context.Context, name string, ignoreIfNotExists
 
 // ListDatabases implements fluss.Catalog.
 func (s *Store) ListDatabases(ctx context.Context) ([]string, error) {
-	s.catMu.Lock()
-	defer s.catMu.Unlock()
+	s.catMu.RLock()
+	defer s.catMu.RUnlock()
 	out := append([]string{fluss.DefaultDatabase}, s.catalog.Databases...)
 	slices.Sort(out)
 	return out, nil

@@ -26,7 +26,12 @@
 // Fsync-on-every-log was chosen against by measurement (TestSyncsPerCommit:
 // an autocommit write made two syncs and a two-table transaction three,
 // each transaction alone; now one per group; bench/LEDGER.md has the
-// transactions per second). A write returns only after its group's commit.
+// transactions per second). A write returns only after its group's commit;
+// a group none of whose writers waits for the sync
+// (fluss.WithoutSyncWait: synchronous_commit = off) commits its batch
+// unsynced and is synced by the next group that waits or within 200 ms
+// (asynccommit.go), and an ingestion never lands on top of unsynced
+// groups.
 // Because the committed lengths live in the same pebble commit as the
 // state, the state always agrees with the logs, and on Open anything past a
 // log's committed length (a torn or unacknowledged tail) is truncated. A group whose state passes

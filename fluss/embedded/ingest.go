@@ -116,6 +116,7 @@ func (s *Store) ingestSSTables(paths []string, groups [][]kvEntry) error {
 	if len(paths) == 0 {
 		return nil
 	}
+	s.syncWAL() // asynccommit.go: never on top of unsynced commits
 	s.iters.beginWrite()
 	err := s.db.Ingest(context.Background(), paths)
 	s.iters.endWrite()

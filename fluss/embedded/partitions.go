@@ -164,9 +164,9 @@ var _ fluss.RowEstimator = (*partitioned)(nil)
 // EstimateRows implements fluss.RowEstimator: the partitions' estimates
 // (tableHandle.EstimateRows) summed.
 func (p *partitioned) EstimateRows() int64 {
-	p.src.s.catMu.Lock()
+	p.src.s.catMu.RLock()
 	parts := slices.Clone(p.src.s.partitions.of(p.src.t.info.TableID))
-	p.src.s.catMu.Unlock()
+	p.src.s.catMu.RUnlock()
 	var n int64
 	for _, ps := range parts {
 		n += (&tableHandle{s: p.src.s, t: ps.t}).EstimateRows()
@@ -591,14 +591,14 @@ func (ss *storeSnapshot) partitionRowChanged(ctx context.Context, pt fluss.Table
 		return fluss.RowUnchanged, sqlerr.Wrap(err, sqlerr.DataCorrupted, "key of %s: %v", info.Path, err)
 	}
 	name := fluss.PartitionName(values)
-	ss.s.catMu.Lock()
+	ss.s.catMu.RLock()
 	var t *tableState
 	for _, ps := range ss.s.partitions.of(info.TableID) {
 		if ps.info.Name == name {
 			t = ps.t
 		}
 	}
-	ss.s.catMu.Unlock()
+	ss.s.catMu.RUnlock()
 	if t == nil {
 		return fluss.RowUnchanged, nil
 	}

@@ -35,12 +35,12 @@ func (s *Store) Snapshot(ctx context.Context) (fluss.Snapshot, error) {
 		return nil, errClosed()
 	}
 	ss := &storeSnapshot{s: s, snap: s.db.NewSnapshot(), limits: map[*tableState][]int64{}}
-	s.catMu.Lock()
+	s.catMu.RLock()
 	for _, t := range s.tables {
 		ss.capture(t)
 	}
 	s.snapshotPartitionsLocked(ss) // partitions.go
-	s.catMu.Unlock()
+	s.catMu.RUnlock()
 	return ss, nil
 }
 

@@ -92,7 +92,7 @@ func (a *stagedAppend) add(rec arrow.RecordBatch) error {
 	if err := a.h.checkLive(); err != nil {
 		return err
 	}
-	conv, err := fluss.ValidateRecord(t.info, rec)
+	conv, err := fluss.ValidateRecordAs(t.info, t.schema, rec)
 	if err != nil {
 		return err
 	}
@@ -220,7 +220,7 @@ func (s *Store) writeStaged(r *request) result {
 		}
 	}
 	if err == nil {
-		err = s.commitBatch(batch)
+		err = s.commitBatch(batch, !r.async)
 	}
 	if err != nil {
 		return fail(err)

@@ -449,6 +449,7 @@ func (c *stagedCommit) commit(r *request) error {
 	if len(c.paths) == 0 {
 		return nil
 	}
+	s.syncWAL() // asynccommit.go: never on top of unsynced commits
 	s.iters.beginWrite()
 	err = s.db.Ingest(context.Background(), c.paths)
 	s.iters.endWrite()

@@ -99,7 +99,10 @@ type Store struct {
 	// settle compacts the state of bulk-loaded tables (settle.go).
 	settle *settler
 
-	catMu   sync.Mutex
+	// catMu guards the catalog and the table map: read-locked by the
+	// lookups every statement makes (Table, GetTable), which a plain mutex
+	// made a convoy of under many concurrent writers.
+	catMu   sync.RWMutex
 	catalog catalogFile
 	tables  map[fluss.TablePath]*tableState
 
@@ -123,6 +126,9 @@ type Store struct {
 	// appends is the committer's record of log appends not yet
 	// checkpointed (durable.go).
 	appends appendLog
+	// walDirty: a group committed without a sync since the last synced
+	// commit (asynccommit.go); the committer's.
+	walDirty bool
 	// stagingSeq numbers bulk appends' staging directories (staged.go).
 	stagingSeq atomic.Int64
 
@@ -572,8 +578,8 @@ func errClosed() error {
 
 // GetTable implements fluss.Catalog.
 func (s *Store) GetTable(ctx context.Context, path fluss.TablePath) (fluss.TableInfo, error) {
-	s.catMu.Lock()
-	defer s.catMu.Unlock()
+	s.catMu.RLock()
+	defer s.catMu.RUnlock()
 	t, ok := s.tables[path]
 	if !ok {
 		return fluss.TableInfo{}, undefinedTable(path)
@@ -583,8 +589,8 @@ func (s *Store) GetTable(ctx context.Context, path fluss.TablePath) (fluss.Table
 
 // ListTables implements fluss.Catalog.
 func (s *Store) ListTables(ctx context.Context, database string) ([]fluss.TableInfo, error) {
-	s.catMu.Lock()
-	defer s.catMu.Unlock()
+	s.catMu.RLock()
+	defer s.catMu.RUnlock()
 	var out []fluss.TableInfo
 	for p, t := range s.tables {
 		if p.Database == database {
@@ -600,8 +606,8 @@ func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, e
 	if s.closed.Load() {
 		return nil, errClosed()
 	}
-	s.catMu.Lock()
-	defer s.catMu.Unlock()
+	s.catMu.RLock()
+	defer s.catMu.RUnlock()
 	t, ok := s.tables[path]
 	if !ok {
 		return nil, undefinedTable(path)

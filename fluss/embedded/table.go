@@ -53,7 +53,7 @@ func (h *tableHandle) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.
 	if err := h.checkLive(); err != nil {
 		return fluss.WriteResult{}, err
 	}
-	conv, err := fluss.ValidateRecord(t.info, rec)
+	conv, err := fluss.ValidateRecordAs(t.info, t.schema, rec)
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
@@ -261,7 +261,11 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 		}
 		info.Descriptor.Schema.Columns = cols
 	}
-	conv, err := fluss.ValidateRecord(info, rec)
+	want := t.schema
+	if target != nil {
+		want = info.ArrowSchema() // its columns' NOT NULL differ
+	}
+	conv, err := fluss.ValidateRecordAs(info, want, rec)
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}

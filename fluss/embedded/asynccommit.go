@@ -1,0 +1,58 @@
+package embedded
+
+import (
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Commits acknowledged before their sync (fluss.WithoutSyncWait:
+// PostgreSQL's synchronous_commit = off).
+//
+// A group none of whose writers waits for the sync commits its pebble
+// batch without one and answers at once: the group is visible, its log
+// appends sit in the bucket logs' page cache and, as always for a small
+// group, in the batch's append record (durable.go). The write-ahead log is
+// synced later by whichever comes first: the next group that waits (a
+// synced pebble commit makes every earlier record durable: the log is one
+// sequence), or the committer's timer asyncSyncDelay after the first
+// unsynced group, as PostgreSQL's WAL writer flushes asynchronous commits
+// within wal_writer_delay (200 ms). A crash before that loses the unsynced
+// groups whole, newest first: pebble recovers its log up to the last
+// complete record, the committed lengths in the lost batches go with them,
+// and Open truncates the bucket logs to the lengths that survived. It never
+// loses a group while keeping a later one: a commit that does not pass
+// through the write-ahead log (an ingestion of sstables, which pebble makes
+// durable by its manifest) first syncs the log (syncWAL), so that it never
+// lands on top of state a crash could take away.
+
+// asyncSyncDelay is how long an unsynced commit waits at most for its
+// sync (PostgreSQL's wal_writer_delay default).
+const asyncSyncDelay = 200 * time.Millisecond
+
+// waitsForSync says whether a writer of a group's committed requests
+// waits for the group's sync.
+func waitsForSync(reqs []*request, live []bool) bool {
+	for i, r := range reqs {
+		if live[i] && !r.async {
+			return true
+		}
+	}
+	return false
+}
+
+// syncWAL makes every commit made so far durable when some were committed
+// without a sync. It runs in the committer goroutine, which owns
+// walDirty. A failure is logged and leaves walDirty set: the next synced
+// commit retries (pebble stops the process on a write-ahead log it cannot
+// write).
+func (s *Store) syncWAL() {
+	if !s.walDirty {
+		return
+	}
+	if err := s.db.LogData(nil, pebble.Sync); err != nil {
+		s.log.Error("syncing the write-ahead log of commits acknowledged without a sync", "error", err)
+		return
+	}
+	s.walDirty = false
+}

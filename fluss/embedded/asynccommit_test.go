@@ -1,0 +1,168 @@
+package embedded
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/sqlgate/sqlgate/fluss"
+)
+
+// walSyncs counts the durable syncs of pebble's write-ahead log among calls.
+func walSyncs(calls []syncCall) int {
+	n := 0
+	for _, c := range calls {
+		if c.kind != SyncRange && isWAL(c.name) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestAsyncCommitSyncs checks when writes made without waiting for their
+// sync (fluss.WithoutSyncWait, synchronous_commit = off) are synced: not
+// before they return; once, shortly after, for any number of them; at once
+// by the next write that waits; before a bulk load's ingestion; and at
+// Close. Every write is visible when it returns either way.
+func TestAsyncCommitSyncs(t *testing.T) {
+	ctx := context.Background()
+	async := fluss.WithoutSyncWait(ctx)
+	sc := &countingSyncer{}
+	// A 20000-row bulk upsert passes 512 KiB of state and is ingested; a
+	// few rows (and the tables' distinct-count sketches, tens of KiB,
+	// persisted with them now and then) are committed as a batch.
+	s, err := Open(t.TempDir(), Options{Syncer: sc, IngestBytes: 512 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			s.Close()
+		}
+	}()
+	pt := createTable(t, s, "async_pk", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v"), PrimaryKey: []string{"k"}}, BucketCount: 2})
+	lt := createTable(t, s, "async_log", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("id", "k")}, BucketCount: 2})
+	upsert := func(ctx context.Context, k int32) {
+		t.Helper()
+		rec := intRecord([]string{"k", "v"}, []int32{k, k})
+		defer rec.Release()
+		if _, err := pt.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	visible := func(k int32) bool {
+		t.Helper()
+		key := intRecord([]string{"k"}, []int32{k})
+		defer key.Release()
+		rows, err := pt.Lookup(ctx, key, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Release()
+		return rows.NumRows() == 1
+	}
+	// waitWALSync waits (bounded) for the timer's sync.
+	waitWALSync := func() []syncCall {
+		t.Helper()
+		var calls []syncCall
+		deadline := time.Now().Add(5 * time.Second)
+		for walSyncs(calls) == 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+			calls = append(calls, sc.take()...)
+		}
+		return calls
+	}
+	sc.take()
+
+	type step struct {
+		name string
+		run  func(k int32) // writes key k (and maybe others)
+		// syncsAtReturn: durable syncs of the WAL when run returns;
+		// later: whether the timer must sync after it.
+		syncsAtReturn int
+		later         bool
+	}
+	steps := []step{
+		{"one write without waiting", func(k int32) { upsert(async, k) }, 0, true},
+		{"twenty writes without waiting", func(k int32) {
+			for i := range int32(20) {
+				upsert(async, k+i)
+			}
+		}, 0, true},
+		{"writes without waiting, then one that waits", func(k int32) {
+			upsert(async, k+1)
+			upsert(async, k+2)
+			upsert(ctx, k)
+		}, 1, false},
+		{"a write that waits", func(k int32) { upsert(ctx, k) }, 1, false},
+		{"a write without waiting, then an ingested bulk load that waits neither", func(k int32) {
+			upsert(async, k)
+			b, err := pt.(fluss.BulkUpserter).BeginUpsert(async)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Discard()
+			rows := make([][]int32, 20000)
+			for i := range rows {
+				rows[i] = []int32{k + 1 + int32(i), 1}
+			}
+			rec := intRecord([]string{"k", "v"}, rows...)
+			defer rec.Release()
+			if err := b.Add(async, rec); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.Commit(async); err != nil {
+				t.Fatal(err)
+			}
+		}, -1, false}, // the ingestion syncs the WAL first (and its files)
+		{"a two-table transaction without waiting", func(k int32) {
+			ws := []fluss.TableWrite{
+				{Path: path("async_log"), TableID: lt.Info().TableID, Kind: fluss.WriteAppend, Rec: intRecord([]string{"id", "k"}, []int32{k, k})},
+				{Path: path("async_pk"), TableID: pt.Info().TableID, Kind: fluss.WriteUpsert, Rec: intRecord([]string{"k", "v"}, []int32{k, k})},
+			}
+			defer ws[0].Rec.Release()
+			defer ws[1].Rec.Release()
+			if _, err := s.WriteAtomically(async, ws); err != nil {
+				t.Fatal(err)
+			}
+
+		}, 0, true},
+	}
+	for i, st := range steps {
+		k := int32(100_000 * (i + 1))
+		st.run(k)
+		calls := sc.take()
+		if !visible(k) {
+			t.Fatalf("%s: key %d is not visible when the write returned", st.name, k)
+		}
+		switch got := walSyncs(calls); {
+		case st.syncsAtReturn >= 0 && got != st.syncsAtReturn:
+			t.Errorf("%s: %d syncs of the write-ahead log when it returned (%s), want %d", st.name, got, describe(calls), st.syncsAtReturn)
+		case st.syncsAtReturn < 0 && got == 0:
+			t.Errorf("%s: the write-ahead log was not synced before the ingestion (%s)", st.name, describe(calls))
+		}
+		if st.later {
+			calls = waitWALSync()
+			if got := walSyncs(calls); got != 1 {
+				t.Errorf("%s: %d syncs of the write-ahead log after it returned (%s), want 1 within %v", st.name, got, describe(calls), asyncSyncDelay)
+			}
+		}
+		// Nothing is left to sync: no sync comes later.
+		time.Sleep(2 * asyncSyncDelay)
+		if calls := sc.take(); walSyncs(calls) != 0 {
+			t.Errorf("%s: %d more syncs of the write-ahead log while idle (%s), want 0", st.name, walSyncs(calls), describe(calls))
+		}
+	}
+
+	// Close syncs what is left, at once.
+	upsert(async, 1)
+	sc.take()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	closed = true
+	if calls := sc.take(); walSyncs(calls) == 0 {
+		t.Errorf("Close did not sync the write-ahead log after a write that did not wait (%s)", describe(calls))
+	}
+}

@@ -35,6 +35,7 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		}
 		return intCast(ec, xa, from, e.T)
 	}
+	ec.backendFor(castFamily(from, e.T)) // native; recorded for the report's check
 	if from.IsInteger() {
 		if out, ok := intToText(ec, xa, e.T); ok { // textfast.go
 			return out, nil

@@ -154,6 +154,9 @@ func TestDMLSyntaxErrors(t *testing.T) {
 		{"DELETE FROM t RETURNING a LIMIT 1", `syntax error at or near "LIMIT"`, 27},
 		{"DELETE FROM t WHERE a USING o", `syntax error at or near "USING"`, 23},
 		{"UPDATE t SET a = 1 WHERE b FROM o", `syntax error at or near "FROM"`, 28},
+		{"EXPLAIN COPY t FROM STDIN", `syntax error at or near "COPY"`, 9},
+		{"EXPLAIN ANALYZE COPY t FROM STDIN", `syntax error at or near "COPY"`, 17},
+		{"EXPLAIN (ANALYZE) COPY t FROM STDIN", `syntax error at or near "COPY"`, 19},
 	}
 	p := NewParser()
 	for _, tc := range tests {

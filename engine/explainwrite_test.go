@@ -174,3 +174,39 @@ func TestExplainAnalyzeSpillStall(t *testing.T) {
 		t.Errorf("a projection cannot stall:\n%s", plan)
 	}
 }
+
+// Integer to real/double casts, which arrow-go serves (int_float_cast),
+// round as PostgreSQL 15 does on every backend (the expected text is
+// PostgreSQL's output for the same query).
+func TestIntToFloatCastOnEveryBackend(t *testing.T) {
+	s := newSession(t)
+	if _, _, err := run(t, s, "CREATE TABLE n (id INT PRIMARY KEY, x BIGINT, i INT); INSERT INTO n VALUES "+
+		"(1, 9007199254740993, 16777217), (2, 9223372036854775807, 2147483647), (3, -9223372036854775807 - 1, -2147483648), "+
+		"(4, 16777217, 123456789), (5, 123456789, 0), (6, 0, -1)"); err != nil {
+		t.Fatal(err)
+	}
+	want := "9.007199e+15|9.007199254740992e+15|1.6777216e+07|16777217," +
+		"9.223372e+18|9.223372036854776e+18|2.1474836e+09|2147483647," +
+		"-9.223372e+18|-9.223372036854776e+18|-2.1474836e+09|-2147483648," +
+		"1.6777216e+07|16777217|1.2345679e+08|123456789," +
+		"1.2345679e+08|123456789|0|0," +
+		"0|0|-1|-1"
+	for _, b := range []string{"native", "arrow", "auto"} {
+		q := "SELECT /*+ backend(" + b + ") */ x::float4 || '|' || x::float8 || '|' || i::float4 || '|' || i::float8 FROM n ORDER BY id"
+		got, _, err := run(t, s, q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if strings.Join(got, ",") != want {
+			t.Errorf("%s:\n got %s\nwant %s", b, strings.Join(got, ","), want)
+		}
+		lines, _, err := run(t, s, "EXPLAIN "+q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantSel := map[string]string{"native": "native", "arrow": "arrow", "auto": "arrow"}[b]
+		if plan := strings.Join(lines, "\n"); !strings.Contains(plan, "int_float_cast="+wantSel+" (") {
+			t.Errorf("%s: the casts' kernels:\n%s", b, plan)
+		}
+	}
+}

@@ -66,6 +66,7 @@ const (
 	FamFilter       Family = "filter" // dropping rows by a boolean mask, fixed-width columns
 	FamFilterVar    Family = "filter_varwidth"
 	FamIntCast      Family = "int_cast"        // casts between integer types
+	FamIntFloatCast Family = "int_float_cast"  // casts from integer types to real/double
 	FamOtherCast    Family = "other_cast"      // every other cast
 	FamFunction     Family = "scalar_function" // a function of sqlgate's library (upper, abs, date_trunc...)
 	FamConcat       Family = "string_concat"   // text || text
@@ -95,6 +96,7 @@ var families = map[Family]familyInfo{
 	FamFilter:       {arrow: true},
 	FamFilterVar:    {reason: "arrow-go v18.8's filter of text/binary/nested columns panics on large batches (in a goroutine no recover reaches)"},
 	FamIntCast:      {arrow: true},
+	FamIntFloatCast: {arrow: true},
 	FamOtherCast:    {reason: "PostgreSQL's cast rules (text parsing, rounding, error texts)"},
 	FamFunction:     {reason: "sqlgate's function library (PostgreSQL semantics); arrow-go v18.8 has no string, date or PostgreSQL-identical math kernels"},
 	FamConcat:       {reason: "arrow-go v18.8 has no string concatenation kernel"},
@@ -482,6 +484,9 @@ func isNullFamily(t types.T) Family {
 func castFamily(from, to types.T) Family {
 	if from.IsInteger() && to.IsInteger() {
 		return FamIntCast
+	}
+	if from.IsInteger() && to.IsFloat() {
+		return FamIntFloatCast
 	}
 	return FamOtherCast
 }

@@ -189,7 +189,12 @@ func crossExprs() map[Family][]Expr {
 		out[FamDecIsNull] = append(out[FamDecIsNull], &IsNullExpr{X: c("deca")})
 		out[FamIsNull] = append(out[FamIsNull], &IsNullExpr{X: c(col)}, &IsNullExpr{X: c(col), Not: true})
 	}
-	out[FamOtherCast] = []Expr{&CastExpr{X: c("i64a"), T: types.Float64Type}, &CastExpr{X: c("i32a"), T: types.StringType},
+	for _, from := range []string{"i16a", "i32a", "i64a"} {
+		for _, to := range []types.T{{Kind: types.Float32}, types.Float64Type} {
+			out[FamIntFloatCast] = append(out[FamIntFloatCast], &CastExpr{X: c(from), T: to})
+		}
+	}
+	out[FamOtherCast] = []Expr{&CastExpr{X: c("i32a"), T: types.StringType},
 		&CastExpr{X: c("f64a"), T: types.Int32Type}}
 	// the families that always run natively, whose kernels the report
 	// names too: a library function, ||, CASE and COALESCE, a subquery

@@ -297,12 +297,19 @@ func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 		return &Describe{Table: info}, nil
 	}
 	var plan Node
+	var dml Statement // EXPLAIN of INSERT, UPDATE or DELETE
 	var err error
 	switch inner := node.Stmt.(type) {
 	case *ast.SelectStmt:
 		plan, err = b.bindSelect(inner)
 	case *ast.SetOprStmt:
 		plan, err = b.bindSetOpr(inner)
+	case *ast.InsertStmt:
+		dml, err = b.bindInsert(inner)
+	case *ast.UpdateStmt:
+		dml, err = b.bindUpdate(inner)
+	case *ast.DeleteStmt:
+		dml, err = b.bindDelete(inner)
 	default:
 		return nil, sqlerr.NotSupported("EXPLAIN of this statement")
 	}
@@ -325,6 +332,9 @@ func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 	level, err := b.explainMetrics(analyze) // explainmetrics.go
 	if err != nil {
 		return nil, err
+	}
+	if dml != nil {
+		return &Explain{Statement: dml, Analyze: analyze, Format: format, Metrics: level}, nil
 	}
 	return &Explain{Statement: &Query{Plan: b.finishParams(plan), params: b.params}, Analyze: analyze, Format: format, Metrics: level}, nil
 }

@@ -1,49 +1,45 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/exec"
-	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // backendSetting is the session setting choosing the kernel backend.
 const backendSetting = "sqlgate.backend"
 
-// requestedBackend is the kernel backend a statement asks for: its backend
-// hint, else the session's sqlgate.backend setting.
-func (s *session) requestedBackend(st *sql.Statement) (exec.Backend, error) {
-	if st != nil {
-		if b, ok, err := backendHint(st.Text); ok || err != nil {
-			return b, err
-		}
-	}
-	return exec.ParseBackend(s.settings[backendSetting])
-}
-
-// backend is the kernel backend of one execution of ps: what
-// requestedBackend answers, with the statement's hint looked for in its
-// text once rather than at every execution.
-func (ps *statement) backend() (exec.Backend, error) {
+// backend is the kernel backend request of one execution of ps: the
+// backend hint in its text (looked for once, not at every execution),
+// else the session's sqlgate.backend setting, written in dst (the
+// execution's, so that a point lookup allocates nothing for it).
+func (ps *statement) backend(dst *exec.BackendRequest) (*exec.BackendRequest, error) {
 	if !ps.hintDone {
 		ps.hint, ps.hasHint, ps.hintErr = backendHint(ps.parsed.Text)
 		ps.hintDone = true
 	}
 	if ps.hasHint || ps.hintErr != nil {
-		return ps.hint, ps.hintErr
+		return &ps.hint, ps.hintErr
 	}
-	return exec.ParseBackend(ps.sess.settings[backendSetting])
+	b, err := exec.ParseBackend(ps.sess.settings[backendSetting])
+	*dst = exec.BackendRequest{Default: b}
+	return dst, err
 }
 
-// backendHint finds a hint comment /*+ backend(name) */ in a statement's
-// text. The statement splitter drops comments before the first keyword,
+// backendHint finds a hint comment /*+ backend(...) */ in a statement's
+// text: backend(name) asks name of every kernel, and entries target=name
+// after it (or alone) ask name of the kernels of one family or of the
+// nodes of one kind: /*+ backend(native, filter=arrow, int_cmp=arrow) */
+// (exec.BackendRequest says which entry wins). The statement splitter drops comments before the first keyword,
 // so the hint goes after it, as optimizer hints do in MySQL, TiDB and
 // Oracle: SELECT /*+ backend(arrow) */ ..., or EXPLAIN /*+ backend(arrow) */
 // SELECT .... Text inside string literals, quoted identifiers, dollar
 // quotes and ordinary comments is skipped; other hints in the comment are
 // ignored.
-func backendHint(text string) (exec.Backend, bool, error) {
+func backendHint(text string) (exec.BackendRequest, bool, error) {
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; {
 		case c == '\'' || c == '"':
@@ -54,19 +50,19 @@ func backendHint(text string) (exec.Backend, bool, error) {
 				if k := strings.Index(text[i+len(tag):], tag); k >= 0 {
 					i += len(tag) + k + len(tag) - 1
 				} else {
-					return 0, false, nil
+					return exec.BackendRequest{}, false, nil
 				}
 			}
 		case c == '-' && strings.HasPrefix(text[i:], "--"):
 			if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
 				i += j
 			} else {
-				return 0, false, nil
+				return exec.BackendRequest{}, false, nil
 			}
 		case c == '/' && strings.HasPrefix(text[i:], "/*"):
 			end := strings.Index(text[i+2:], "*/")
 			if end < 0 {
-				return 0, false, nil
+				return exec.BackendRequest{}, false, nil
 			}
 			body := text[i+2 : i+2+end]
 			i += 2 + end + 1
@@ -77,7 +73,7 @@ func backendHint(text string) (exec.Backend, bool, error) {
 			}
 		}
 	}
-	return 0, false, nil
+	return exec.BackendRequest{}, false, nil
 }
 
 func isTag(s string) bool {
@@ -108,8 +104,8 @@ func skipQuoted(text string, i int, q byte) int {
 	return len(text)
 }
 
-// parseHint reads backend(name) among the hints of one hint comment.
-func parseHint(body string) (exec.Backend, bool, error) {
+// parseHint reads backend(...) among the hints of one hint comment.
+func parseHint(body string) (exec.BackendRequest, bool, error) {
 	lower := strings.ToLower(body)
 	i := strings.Index(lower, "backend")
 	for i >= 0 {
@@ -117,10 +113,10 @@ func parseHint(body string) (exec.Backend, bool, error) {
 		if (i == 0 || !isTag(lower[i-1:i])) && strings.HasPrefix(rest, "(") {
 			end := strings.IndexByte(rest, ')')
 			if end < 0 {
-				return 0, false, sqlerr.New(sqlerr.SyntaxError, "unterminated backend hint")
+				return exec.BackendRequest{}, false, sqlerr.New(sqlerr.SyntaxError, "unterminated backend hint")
 			}
-			b, err := exec.ParseBackend(rest[1:end])
-			return b, err == nil, err
+			r, err := parseBackendEntries(rest[1:end])
+			return r, err == nil, err
 		}
 		j := strings.Index(lower[i+1:], "backend")
 		if j < 0 {
@@ -128,5 +124,54 @@ func parseHint(body string) (exec.Backend, bool, error) {
 		}
 		i += 1 + j
 	}
-	return 0, false, nil
+	return exec.BackendRequest{}, false, nil
+}
+
+// parseBackendEntries reads the comma-separated entries of backend(...):
+// at most one bare backend name (the default; auto without one), then
+// family=name or node_kind=name.
+func parseBackendEntries(list string) (exec.BackendRequest, error) {
+	var r exec.BackendRequest
+	bare := false
+	for _, entry := range strings.Split(list, ",") {
+		target, name, named := strings.Cut(entry, "=")
+		if !named {
+			if bare {
+				return r, sqlerr.New(sqlerr.InvalidParameterValue, "backend hint names two default backends: %q", list)
+			}
+			b, err := exec.ParseBackend(entry)
+			if err != nil {
+				return r, err
+			}
+			r.Default, bare = b, true
+			continue
+		}
+		target = strings.TrimSpace(target)
+		b, err := exec.ParseBackend(name)
+		if err != nil {
+			return r, err
+		}
+		switch {
+		case slices.Contains(lower.HintNodeKinds, target):
+			// a node kind first: "filter" is also the family of the
+			// filter nodes' mask kernel, which the node's entry covers
+			if r.Nodes == nil {
+				r.Nodes = map[string]exec.Backend{}
+			}
+			r.Nodes[target] = b
+		case slices.Contains(exec.Families(), exec.Family(target)):
+			if r.Families == nil {
+				r.Families = map[exec.Family]exec.Backend{}
+			}
+			r.Families[exec.Family(target)] = b
+		default:
+			fams := make([]string, 0, len(exec.Families()))
+			for _, f := range exec.Families() {
+				fams = append(fams, string(f))
+			}
+			return r, sqlerr.New(sqlerr.InvalidParameterValue, "unknown backend hint target %q", target).
+				WithHint("A target is a kernel family (%s) or a node kind (%s).", strings.Join(fams, ", "), strings.Join(lower.HintNodeKinds, ", "))
+		}
+	}
+	return r, nil
 }

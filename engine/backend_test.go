@@ -51,7 +51,8 @@ func TestBackendSettingAndHint(t *testing.T) {
 		!strings.Contains(lines[1], "float_cmp=native (PostgreSQL's float order") || !strings.Contains(lines[1], "int_cmp=arrow") {
 		t.Errorf("filter under arrow: %q", lines[1])
 	}
-	if !strings.Contains(lines[2], "scan:") || !strings.Contains(lines[2], "selected_backend=native") {
+	// a scan runs no kernel: it selects none, whatever was requested
+	if !strings.Contains(lines[2], "scan:") || !strings.Contains(lines[2], "selected_backend=none") || !strings.Contains(lines[2], "executor_tier=go_operator") {
 		t.Errorf("scan: %q", lines[2])
 	}
 	// a hint overrides the setting for its statement only

@@ -17,7 +17,11 @@
 // parameters: cursorparams.go), SUBSCRIBE (subscribe.go: a table's
 // changelog followed as it commits, the query run over each batch of
 // changes; its cursors: subscribecursor.go)
-// and temporary tables in the session's pg_temp_N (temptables.go).
+// and temporary tables in the session's pg_temp_N (temptables.go). A
+// statement's kernel backend request (the sqlgate.backend setting, or a
+// /*+ backend(...) */ hint naming backends per family and node kind:
+// backend.go) reaches the plan's nodes through lower.Runtime.Backends;
+// EXPLAIN [ANALYZE] of a write runs through explainwrite.go.
 //
 // Outside a transaction block each statement's writes are its own implicit
 // transaction, committed when it ends; while pgwire holds the implicit

@@ -135,7 +135,16 @@ func (s *session) authorize(ps *statement) error {
 	var target int64
 	var write access.Privilege
 	readsTarget := false
-	switch b := ps.bound.(type) {
+	bound, stmt := ps.bound, ps.parsed.AST
+	if e, ok := bound.(*binder.Explain); ok {
+		// EXPLAIN of a write needs the write's privileges, as PostgreSQL's
+		// executor checks them even when it only explains
+		bound = e.Statement
+		if x, ok := stmt.(*ast.ExplainStmt); ok {
+			stmt = x.Stmt
+		}
+	}
+	switch b := bound.(type) {
 	case *binder.Insert:
 		target, write = b.Table.TableID, access.Insert
 		if b.OnConflictUpdate != nil {
@@ -144,10 +153,10 @@ func (s *session) authorize(ps *statement) error {
 		}
 	case *binder.Update:
 		target, write = b.Table.TableID, access.Update
-		readsTarget = updateReadsColumns(ps.parsed.AST)
+		readsTarget = updateReadsColumns(stmt)
 	case *binder.Delete:
 		target, write = b.Table.TableID, access.Delete
-		if del, ok := ps.parsed.AST.(*ast.DeleteStmt); ok && del.Where != nil {
+		if del, ok := stmt.(*ast.DeleteStmt); ok && del.Where != nil {
 			readsTarget = true
 		}
 	case *binder.Truncate:

@@ -421,6 +421,41 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		if info, ok := binder.LockedTable(b.Plan); ok {
 			ps.locked = &info
 		}
+	case *binder.Insert, *binder.Update, *binder.Delete:
+		if ps.cols, err = ps.prepareWrite(b); err != nil {
+			return nil, err
+		}
+	case *binder.Describe:
+		ps.cols = []pgwire.ResultColumn{{Name: "column_name", Type: types.StringType}, {Name: "data_type", Type: types.StringType},
+			{Name: "is_nullable", Type: types.StringType}, {Name: "key", Type: types.StringType}}
+	case *binder.CreateTable:
+		if b.Source != nil {
+			if ps.plan, err = lower.Plan(b.Source); err != nil {
+				return nil, err
+			}
+		}
+	case *binder.Explain:
+		switch inner := b.Statement.(type) {
+		case *binder.Query:
+			if ps.plan, err = lower.PlanWith(inner.Plan, lower.Options{Ctx: ctx, Stats: s.eng.tables}); err != nil {
+				return nil, err
+			}
+		case *binder.Insert, *binder.Update, *binder.Delete:
+			if ps.writeCols, err = ps.prepareWrite(inner); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, sqlerr.NotSupported("EXPLAIN of this statement")
+		}
+		ps.cols = []pgwire.ResultColumn{{Name: "QUERY PLAN", Type: types.StringType}}
+	}
+	return ps, nil
+}
+
+// prepareWrite plans an INSERT, UPDATE or DELETE: the plan of the rows it
+// writes, the expressions it evaluates itself, and its RETURNING columns.
+func (ps *statement) prepareWrite(bound binder.Statement) (cols []pgwire.ResultColumn, err error) {
+	switch b := bound.(type) {
 	case *binder.Insert:
 		if ps.plan, err = lower.Plan(b.Source); err != nil {
 			return nil, err
@@ -434,38 +469,20 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 			if ps.ret, err = lower.LowerExprs(b.Returning.Exprs); err != nil {
 				return nil, err
 			}
-			ps.cols = returningColumns(b.Returning)
+			cols = returningColumns(b.Returning)
 		}
 	case *binder.Update:
 		if ps.plan, err = lower.Plan(b.Source); err != nil {
 			return nil, err
 		}
-		ps.cols = returningColumns(b.Returning)
+		cols = returningColumns(b.Returning)
 	case *binder.Delete:
 		if ps.plan, err = lower.Plan(b.Keys); err != nil {
 			return nil, err
 		}
-		ps.cols = returningColumns(b.Returning)
-	case *binder.Describe:
-		ps.cols = []pgwire.ResultColumn{{Name: "column_name", Type: types.StringType}, {Name: "data_type", Type: types.StringType},
-			{Name: "is_nullable", Type: types.StringType}, {Name: "key", Type: types.StringType}}
-	case *binder.CreateTable:
-		if b.Source != nil {
-			if ps.plan, err = lower.Plan(b.Source); err != nil {
-				return nil, err
-			}
-		}
-	case *binder.Explain:
-		q, ok := b.Statement.(*binder.Query)
-		if !ok {
-			return nil, sqlerr.NotSupported("EXPLAIN of this statement")
-		}
-		if ps.plan, err = lower.PlanWith(q.Plan, lower.Options{Ctx: ctx, Stats: s.eng.tables}); err != nil {
-			return nil, err
-		}
-		ps.cols = []pgwire.ResultColumn{{Name: "QUERY PLAN", Type: types.StringType}}
+		cols = returningColumns(b.Returning)
 	}
-	return ps, nil
+	return cols, nil
 }
 
 // tableOID is the OID a table shows to PostgreSQL clients.
@@ -507,10 +524,13 @@ type statement struct {
 	searchPath string
 	declared   []types.T
 	// The backend hint in the statement's text (backend.go), once found.
-	hint     exec.Backend
+	hint     exec.BackendRequest
 	hasHint  bool
 	hintErr  error
 	hintDone bool
+	// writeCols are the RETURNING columns of the write an EXPLAIN
+	// explains (explainwrite.go).
+	writeCols []pgwire.ResultColumn
 	// fill gives the columns a COPY FROM omits their defaults (coldefs.go).
 	fill func(col int, rows int64) (arrow.Array, error)
 	// source is the whole query string the statement came from (a
@@ -724,13 +744,13 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	ctx = functions.WithStatement(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
 		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
 			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn})
-	backend, err := ps.backend()
+	backend, err := ps.backend(&st.req)
 	if err != nil {
 		return nil, err
 	}
 	ec, rt := &st.ec, &st.rt
-	*ec = exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values, Backend: backend}
-	*rt = lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec,
+	*ec = exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values, Backend: backend.Default, Families: backend.Families}
+	*rt = lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec, Backends: backend,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir,
 		Untransacted: s.tx == nil && s.implicit == nil}
 	ec.Env = rt
@@ -751,6 +771,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return s.truncate(ctx, b.Table)
 	case *binder.Explain:
 		s.explainPartitions(ctx, ps.plan, rt.EC) // partitions.go
+		if _, ok := b.Statement.(*binder.Query); !ok {
+			return s.explainWrite(ctx, ps, b, rt, backend) // explainwrite.go
+		}
 		if !b.Analyze {
 			return explainResult(s.eng, ps.plan, nil, b.Format, backend), nil
 		}
@@ -778,68 +801,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		op.Close()
 		rt.Metrics[ps.plan].Finish()
 		return explainResult(s.eng, ps.plan, rt.Metrics, b.Format, backend), nil
-	case *binder.Insert:
-		if ps.merge != nil {
-			if err := s.needRowLocks("INSERT ... ON CONFLICT DO UPDATE"); err != nil {
-				return nil, err
-			}
-		}
-		t, src, err := s.openWrite(rt, "INSERT", ps.plan, b.Table)
-		if err != nil {
-			return nil, err
-		}
-		ret := ps.returned()
-		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, Returning: ps.ret, Ret: ret}
-		if err := ins.Run(ctx); err != nil {
-			ret.Release()
-			return nil, err
-		}
-		return writeResult(fmt.Sprintf("INSERT 0 %d", ins.Rows), ret), nil
-	case *binder.Update:
-		if err := s.needRowLocks("UPDATE"); err != nil {
-			return nil, err
-		}
-		t, src, err := s.openWrite(rt, "UPDATE", ps.plan, b.Table)
-		if err != nil {
-			return nil, err
-		}
-		ret := ps.returned()
-		var rows int64
-		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
-			up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
-			if b.Returning != nil {
-				up.RetAt = b.Returning.At
-			}
-			err := up.Run(ctx)
-			rows += up.Rows
-			return err
-		})
-		if err != nil {
-			ret.Release()
-			return nil, err
-		}
-		return writeResult(fmt.Sprintf("UPDATE %d", rows), ret), nil
-	case *binder.Delete:
-		t, src, err := s.openWrite(rt, "DELETE", ps.plan, b.Table)
-		if err != nil {
-			return nil, err
-		}
-		ret := ps.returned()
-		var rows int64
-		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
-			del := &exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret, Recheck: rc}
-			if b.Returning != nil {
-				del.RetAt = b.Returning.At
-			}
-			err := del.Run(ctx)
-			rows += del.Rows
-			return err
-		})
-		if err != nil {
-			ret.Release()
-			return nil, err
-		}
-		return writeResult(fmt.Sprintf("DELETE %d", rows), ret), nil
+	case *binder.Insert, *binder.Update, *binder.Delete:
+		res, _, err := s.runWrite(ctx, ps, b, rt, ec, ps.returned())
+		return res, err
 	case *binder.CreateTable:
 		if err := s.blockDDL("CREATE TABLE", nil); err != nil {
 			return nil, err
@@ -967,6 +931,75 @@ func sameTypes(a, b []types.T) bool {
 		}
 	}
 	return true
+}
+
+// runWrite runs the INSERT, UPDATE or DELETE bound (ps's, or the one its
+// EXPLAIN ANALYZE explains) with rt, the write's own expressions in ec, and
+// returns its result and the rows it wrote; ret receives its RETURNING rows
+// (nil: none).
+func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Statement, rt *lower.Runtime, ec *exec.EvalContext, ret *exec.Returned) (pgwire.Result, int64, error) {
+	switch b := bound.(type) {
+	case *binder.Insert:
+		if ps.merge != nil {
+			if err := s.needRowLocks("INSERT ... ON CONFLICT DO UPDATE"); err != nil {
+				return nil, 0, err
+			}
+		}
+		t, src, err := s.openWrite(rt, "INSERT", ps.plan, b.Table)
+		if err != nil {
+			return nil, 0, err
+		}
+		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, Returning: ps.ret, Ret: ret}
+		if err := ins.Run(ctx); err != nil {
+			ret.Release()
+			return nil, 0, err
+		}
+		return writeResult(fmt.Sprintf("INSERT 0 %d", ins.Rows), ret), ins.Rows, nil
+	case *binder.Update:
+		if err := s.needRowLocks("UPDATE"); err != nil {
+			return nil, 0, err
+		}
+		t, src, err := s.openWrite(rt, "UPDATE", ps.plan, b.Table)
+		if err != nil {
+			return nil, 0, err
+		}
+		var rows int64
+		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
+			up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
+			if b.Returning != nil {
+				up.RetAt = b.Returning.At
+			}
+			err := up.Run(ctx)
+			rows += up.Rows
+			return err
+		})
+		if err != nil {
+			ret.Release()
+			return nil, 0, err
+		}
+		return writeResult(fmt.Sprintf("UPDATE %d", rows), ret), rows, nil
+	case *binder.Delete:
+		t, src, err := s.openWrite(rt, "DELETE", ps.plan, b.Table)
+		if err != nil {
+			return nil, 0, err
+		}
+		var rows int64
+		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
+			del := &exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret, Recheck: rc}
+			if b.Returning != nil {
+				del.RetAt = b.Returning.At
+			}
+			err := del.Run(ctx)
+			rows += del.Rows
+			return err
+		})
+		if err != nil {
+			ret.Release()
+			return nil, 0, err
+		}
+		return writeResult(fmt.Sprintf("DELETE %d", rows), ret), rows, nil
+	}
+	return nil, 0, sqlerr.New(sqlerr.InternalError, "runWrite of %T", bound)
 }
 
 // openWrite opens the target table of a write and instantiates the plan
@@ -1197,6 +1230,7 @@ func (r *tagResult) Close()                                          {}
 type execState struct {
 	ec  exec.EvalContext
 	rt  lower.Runtime
+	req exec.BackendRequest // the session setting's, when no hint
 	res queryResult
 	// params holds the converted parameters when they are few (a point
 	// lookup's key).
@@ -1264,7 +1298,7 @@ func stringsResult(e *Engine, name string, rows []string) pgwire.Result {
 	return &queryResult{op: &onceOperator{batch: rec}, verb: "SHOW"}
 }
 
-func explainResult(e *Engine, plan lower.Node, metrics map[lower.Node]*exec.Metrics, format string, backend exec.Backend) pgwire.Result {
+func explainResult(e *Engine, plan lower.Node, metrics map[lower.Node]*exec.Metrics, format string, backend *exec.BackendRequest) pgwire.Result {
 	lines := lower.ExplainFor(plan, metrics, backend)
 	if format == "json" {
 		lines = []string{lower.ExplainJSONFor(plan, metrics, backend)}

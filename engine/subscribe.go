@@ -447,15 +447,15 @@ func (r *subscription) evaluate(ctx context.Context, bucket int, in arrow.Record
 	}
 	s := r.sess
 	ps := r.plan.query
-	backend, err := ps.backend()
+	backend, err := ps.backend(new(exec.BackendRequest))
 	if err != nil {
 		return err
 	}
 	// One batch's evaluation is short: it runs under the statement's
 	// values alone, and the caller checks ctx between polls.
 	ectx := r.evalCtx
-	ec := &exec.EvalContext{Ctx: ectx, Mem: r.mem, Backend: backend}
-	rt := &lower.Runtime{Ctx: ectx, Tables: streamTables{table: r.table, rec: in}, EC: ec,
+	ec := &exec.EvalContext{Ctx: ectx, Mem: r.mem, Backend: backend.Default, Families: backend.Families}
+	rt := &lower.Runtime{Ctx: ectx, Tables: streamTables{table: r.table, rec: in}, EC: ec, Backends: backend,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir, Untransacted: true}
 	ec.Env = rt
 	op, err := lower.Build(rt, ps.plan)

@@ -179,6 +179,23 @@ func arrowIntCast(ec *EvalContext, xa arrow.Array, to types.T) (out arrow.Array,
 	return out, nil
 }
 
+// arrowIntFloatCast is a cast from an integer type to real or double:
+// arrow-go's unsafe cast converts each value as Go does, rounding to the
+// nearest representable value as PostgreSQL's C casts (i4tof, i8tod...)
+// do; its safe cast would refuse an int64 beyond 2^53, which PostgreSQL
+// rounds.
+func arrowIntFloatCast(ec *EvalContext, xa arrow.Array, to types.T) (out arrow.Array, err error) {
+	if xa.Len() == 0 {
+		return constArray(ec.Mem, nil, to, 0), nil // v18.8's cast panics on an empty array
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, sqlerr.New(sqlerr.InternalError, "arrow-go cast failed: %v", p)
+		}
+	}()
+	return compute.CastArray(ec.arrowCtx(), xa, compute.UnsafeCastOptions(to.ArrowType()))
+}
+
 // arrowFilter drops the rows whose mask entry is false or NULL.
 func arrowFilter(ctx context.Context, ec *EvalContext, b arrow.RecordBatch, mask arrow.Array) (arrow.RecordBatch, error) {
 	if ec != nil && ec.Mem != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -64,8 +65,13 @@ const (
 	FamDecIsNull    Family = "decimal_is_null"
 	FamFilter       Family = "filter" // dropping rows by a boolean mask, fixed-width columns
 	FamFilterVar    Family = "filter_varwidth"
-	FamIntCast      Family = "int_cast"   // casts between integer types
-	FamOtherCast    Family = "other_cast" // every other cast
+	FamIntCast      Family = "int_cast"        // casts between integer types
+	FamIntFloatCast Family = "int_float_cast"  // casts from integer types to real/double
+	FamOtherCast    Family = "other_cast"      // every other cast
+	FamFunction     Family = "scalar_function" // a function of sqlgate's library (upper, abs, date_trunc...)
+	FamConcat       Family = "string_concat"   // text || text
+	FamConditional  Family = "conditional"     // CASE, COALESCE
+	FamSubquery     Family = "subquery"        // a subquery's plan, run for the expression
 )
 
 // familyInfo says whether arrow-go can serve a family and, if not, why.
@@ -90,7 +96,12 @@ var families = map[Family]familyInfo{
 	FamFilter:       {arrow: true},
 	FamFilterVar:    {reason: "arrow-go v18.8's filter of text/binary/nested columns panics on large batches (in a goroutine no recover reaches)"},
 	FamIntCast:      {arrow: true},
+	FamIntFloatCast: {arrow: true},
 	FamOtherCast:    {reason: "PostgreSQL's cast rules (text parsing, rounding, error texts)"},
+	FamFunction:     {reason: "sqlgate's function library (PostgreSQL semantics); arrow-go v18.8 has no string, date or PostgreSQL-identical math kernels"},
+	FamConcat:       {reason: "arrow-go v18.8 has no string concatenation kernel"},
+	FamConditional:  {reason: "PostgreSQL evaluates a branch only on the rows that reach it; arrow-go v18.8 has no case_when or coalesce"},
+	FamSubquery:     {reason: "a subquery runs its own plan, whose nodes choose their own kernels"},
 }
 
 // Families lists every kernel family, sorted.
@@ -130,12 +141,145 @@ func SelectBackend(req Backend, f Family) Choice {
 	return ledgerChoice(f)
 }
 
-// backendFor is the backend family f runs on in this evaluation.
+// backendFor is the backend family f runs on in this evaluation: the
+// request (the context's, or its family's override) resolved by
+// SelectBackend. Every evaluation of a family's kernel asks it, so that
+// ec.Kernels, when set, records what ran.
 func (ec *EvalContext) backendFor(f Family) Backend {
 	if ec == nil {
 		return BackendNative
 	}
-	return SelectBackend(ec.Backend, f).Selected
+	req := ec.Backend
+	if b, ok := ec.Families[f]; ok {
+		req = b
+	}
+	c := SelectBackend(req, f)
+	if ec.Kernels != nil {
+		ec.Kernels.add(c)
+	}
+	return c.Selected
+}
+
+// BackendRequest is what a statement asks of the kernel backends: a
+// default (the sqlgate.backend setting or a hint's bare backend(name)),
+// overridden per kernel family and per plan node kind by a hint's
+// name=backend entries (/*+ backend(native, filter=arrow, int_cmp=arrow) */).
+// A node kind's entry wins over a family's for that node's kernels, and a
+// family's over the default. The zero value asks auto of everything.
+type BackendRequest struct {
+	Default  Backend
+	Families map[Family]Backend
+	Nodes    map[string]Backend
+}
+
+// NodeRequest is the request the kernels of one plan node resolve.
+type NodeRequest struct {
+	Default  Backend
+	Families map[Family]Backend // read only, shared
+	// Named: a node kind entry of the request set Default.
+	Named bool
+}
+
+// ForNode is the request of a node of the given kind (its EXPLAIN kind).
+func (r *BackendRequest) ForNode(kind string) NodeRequest {
+	if r == nil {
+		return NodeRequest{}
+	}
+	if b, ok := r.Nodes[kind]; ok {
+		return NodeRequest{Default: b, Named: true}
+	}
+	return NodeRequest{Default: r.Default, Families: r.Families}
+}
+
+// Select resolves family f for the node, the reason naming which entry of
+// the request asked for it.
+func (r NodeRequest) Select(f Family) Choice {
+	req, from := r.Default, ""
+	if r.Named {
+		from = " for this node kind"
+	}
+	if b, ok := r.Families[f]; ok {
+		req, from = b, " for this family"
+	}
+	c := SelectBackend(req, f)
+	if c.Reason == "requested" {
+		c.Reason += from
+	}
+	return c
+}
+
+// String is the request as the report shows it: the default backend, then
+// the entries in name order.
+func (r *BackendRequest) String() string {
+	if r == nil {
+		return BackendAuto.String()
+	}
+	var parts []string
+	for f, b := range r.Families {
+		parts = append(parts, string(f)+"="+b.String())
+	}
+	for k, b := range r.Nodes {
+		parts = append(parts, k+"="+b.String())
+	}
+	if len(parts) == 0 {
+		return r.Default.String()
+	}
+	sort.Strings(parts)
+	return r.Default.String() + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// ForNode is a copy of ec for the operator of one plan node: its kernels
+// resolve req and, with log set, record in log what they run. What ec
+// caches per execution (uncorrelated subqueries' rows) starts afresh: each
+// subquery expression belongs to one node.
+func (ec *EvalContext) ForNode(req NodeRequest, log *KernelLog) *EvalContext {
+	c := *ec
+	c.subqueries = nil
+	c.Backend, c.Families, c.Kernels = req.Default, req.Families, log
+	return &c
+}
+
+// Untraced is ec without its kernel log, for a plan of its own run by an
+// expression (a subquery's, a LATERAL item's): that plan's nodes are not
+// the node whose kernels the log records. ec itself when it has no log.
+func (ec *EvalContext) Untraced() *EvalContext {
+	if ec == nil || ec.Kernels == nil {
+		return ec
+	}
+	c := *ec
+	c.Kernels = nil
+	return &c
+}
+
+// KernelLog records the kernel families one node's operator ran and the
+// backend each ran on: what EXPLAIN ANALYZE shows as kernels_ran, and the
+// independent check of the report's labels. Parallel parts of a plan
+// share a node's log from several goroutines.
+type KernelLog struct {
+	mu  sync.Mutex
+	ran []Choice
+}
+
+func (l *KernelLog) add(c Choice) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, r := range l.ran {
+		if r.Family == c.Family && r.Selected == c.Selected {
+			return
+		}
+	}
+	l.ran = append(l.ran, Choice{Family: c.Family, Selected: c.Selected})
+}
+
+// Ran lists the families run, each with the backend it ran on (a family
+// that ran on both is listed twice), in first-run order.
+func (l *KernelLog) Ran() []Choice {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]Choice(nil), l.ran...)
 }
 
 // Ledger is the committed benchmark ledger (ledger.json, written by `make
@@ -252,17 +396,21 @@ func ExprFamilies(e Expr) []Family {
 			walk(x.X)
 			add(castFamily(x.X.Type(), x.T))
 		case *ConcatExpr:
+			add(FamConcat)
 			walk(x.L)
 			walk(x.R)
 		case *FuncExpr:
 			for _, a := range x.Args {
 				walk(a)
 			}
+			add(FamFunction)
 		case *CoalesceExpr:
+			add(FamConditional)
 			for _, a := range x.Args {
 				walk(a)
 			}
 		case *CaseExpr:
+			add(FamConditional)
 			for _, w := range x.Whens {
 				walk(w.Cond)
 				walk(w.Result)
@@ -270,6 +418,14 @@ func ExprFamilies(e Expr) []Family {
 			if x.Else != nil {
 				walk(x.Else)
 			}
+		case *SubqueryExpr:
+			for _, o := range x.Outer {
+				walk(o)
+			}
+			if x.X != nil {
+				walk(x.X)
+			}
+			add(FamSubquery)
 		}
 	}
 	walk(e)
@@ -328,6 +484,9 @@ func isNullFamily(t types.T) Family {
 func castFamily(from, to types.T) Family {
 	if from.IsInteger() && to.IsInteger() {
 		return FamIntCast
+	}
+	if from.IsInteger() && to.IsFloat() {
+		return FamIntFloatCast
 	}
 	return FamOtherCast
 }

@@ -189,8 +189,29 @@ func crossExprs() map[Family][]Expr {
 		out[FamDecIsNull] = append(out[FamDecIsNull], &IsNullExpr{X: c("deca")})
 		out[FamIsNull] = append(out[FamIsNull], &IsNullExpr{X: c(col)}, &IsNullExpr{X: c(col), Not: true})
 	}
-	out[FamOtherCast] = []Expr{&CastExpr{X: c("i64a"), T: types.Float64Type}, &CastExpr{X: c("i32a"), T: types.StringType},
+	for _, from := range []string{"i16a", "i32a", "i64a"} {
+		for _, to := range []types.T{{Kind: types.Float32}, types.Float64Type} {
+			out[FamIntFloatCast] = append(out[FamIntFloatCast], &CastExpr{X: c(from), T: to})
+		}
+	}
+	out[FamOtherCast] = []Expr{&CastExpr{X: c("i32a"), T: types.StringType},
 		&CastExpr{X: c("f64a"), T: types.Int32Type}}
+	// the families that always run natively, whose kernels the report
+	// names too: a library function, ||, CASE and COALESCE, a subquery
+	passThrough := func(_ context.Context, _ memory.Allocator, args []arrow.Array, _ int) (arrow.Array, error) {
+		args[0].Retain()
+		return args[0], nil
+	}
+	out[FamFunction] = []Expr{&FuncExpr{Name: "same", Args: []Expr{c("i64a")}, T: i64, Kernel: passThrough}}
+	out[FamConcat] = []Expr{&ConcatExpr{L: c("sa"), R: c("sb")}}
+	out[FamConditional] = []Expr{&CaseExpr{Whens: []CaseWhen{{Cond: c("ba"), Result: c("i64a")}}, Else: c("i64b"), T: i64},
+		&CoalesceExpr{Args: []Expr{c("i64a"), c("i64b")}, T: i64}}
+	one := SchemaOf([]string{"x"}, []types.T{i64})
+	out[FamSubquery] = []Expr{&SubqueryExpr{Mode: ScalarMode, T: i64, Open: func(ec *EvalContext) (Operator, error) {
+		col := constArray(ec.Mem, int64(7), i64, 1)
+		defer col.Release()
+		return &sliceOperator{batches: []arrow.RecordBatch{array.NewRecordBatch(one, []arrow.Array{col}, 1)}, schema: one}, nil
+	}}}
 	// filter is checked through the Filter operator (crossFilters)
 	return out
 }

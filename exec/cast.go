@@ -35,6 +35,11 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		}
 		return intCast(ec, xa, from, e.T)
 	}
+	// every family asks (so that the kernel log records it); of these,
+	// arrow-go serves integer to float casts
+	if f := castFamily(from, e.T); ec.backendFor(f) == BackendArrow && f == FamIntFloatCast {
+		return arrowIntFloatCast(ec, xa, e.T)
+	}
 	if from.IsInteger() {
 		if out, ok := intToText(ec, xa, e.T); ok { // textfast.go
 			return out, nil

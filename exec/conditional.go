@@ -35,6 +35,7 @@ func (e *CaseExpr) String() string {
 }
 
 func (e *CaseExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	ec.backendFor(FamConditional) // native; recorded for the report's check
 	n := int(batch.NumRows())
 	out := make([]any, n)
 	pending := make([]int32, n) // rows not decided yet
@@ -118,6 +119,7 @@ func (e *CoalesceExpr) String() string {
 }
 
 func (e *CoalesceExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	ec.backendFor(FamConditional) // native; recorded for the report's check
 	n := int(batch.NumRows())
 	out := make([]any, n)
 	pending := make([]int32, n)

@@ -38,8 +38,19 @@
 // arrow-go serves with identical results; the others always run natively,
 // for a reason the execution report shows. EvalContext.Backend carries the
 // statement's request (auto by default: the committed ledger.json, written
-// by `make ledger`, picks per family). PoolAllocator recycles the buffers
-// kernels write, so a steady stream of batches allocates nothing new.
+// by `make ledger`, picks per family), EvalContext.Families its per-family
+// entries; a plan node named by a hint gets a context of its own
+// (EvalContext.ForNode, BackendRequest). Every kernel resolves its family
+// through the context, which records what ran in EvalContext.Kernels when
+// set (EXPLAIN ANALYZE's kernels_ran, the check of the report's labels).
+// PoolAllocator recycles the buffers kernels write, so a steady stream of
+// batches allocates nothing new.
+//
+// metrics.go counts EXPLAIN ANALYZE's batches, rows and own time per node;
+// stalls are measured where batches wait on something other than the
+// node's inputs: a read-ahead scan's queue, the exchange of ParallelUnion
+// (its consumer waiting for the workers), and a relop operator's spill
+// files (the disk).
 //
 // rowlocks.go makes the write operators (Insert, Update, Delete) lock the
 // rows they write when their table is a RowLocker (the engine's view of a

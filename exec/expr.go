@@ -25,8 +25,13 @@ type EvalContext struct {
 	Outer []any
 	// Backend is the kernel backend the statement requested (the
 	// sqlgate.backend setting or a backend hint); SelectBackend resolves it
-	// per kernel family. The zero value is auto.
-	Backend Backend
+	// per kernel family. The zero value is auto. Families overrides it
+	// for some families (a backend hint's family entries; read only).
+	Backend  Backend
+	Families map[Family]Backend
+	// Kernels, when set, records the kernel families evaluated and the
+	// backend each ran on (EXPLAIN ANALYZE: one log per plan node).
+	Kernels *KernelLog
 	// subqueries caches each uncorrelated subquery's rows for this execution.
 	subqueries map[*SubqueryExpr]*subqueryRows
 }

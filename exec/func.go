@@ -46,6 +46,7 @@ func (e *FuncExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		}
 		args[i] = v
 	}
+	ec.backendFor(FamFunction) // native; recorded for the report's check
 	ctx := ec.Ctx
 	if ctx == nil {
 		ctx = context.Background()

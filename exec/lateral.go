@@ -114,7 +114,7 @@ func (o *LateralJoin) joinRow(ctx context.Context, bld *array.RecordBuilder) (in
 	for k, a := range o.outer {
 		vals[k] = valueAt(a, o.row)
 	}
-	sub := &EvalContext{Ctx: ctx, Mem: o.EC.Mem, Params: o.EC.Params, Env: o.EC.Env, Outer: vals}
+	sub := o.EC.outerRow(ctx, vals)
 	right, err := o.Open(sub)
 	if err != nil {
 		return 0, err

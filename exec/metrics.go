@@ -65,6 +65,9 @@ type Metrics struct {
 	// skipped by their statistics (ChunkCounter); both 0 for a scan that
 	// reads no chunks.
 	ChunksRead, ChunksSkipped int64
+	// Kernels records the kernel families the node's operator ran, and
+	// on which backend.
+	Kernels *KernelLog
 	// totalNs includes the children's time; children are the metrics of
 	// the node's inputs, for the in-counts and the exclusive time.
 	totalNs  int64
@@ -83,6 +86,14 @@ func (m *Metrics) Finish() {
 		childNs += c.totalNs
 	}
 	m.ProcessingNs = max(m.totalNs-childNs, 0)
+}
+
+// Observe adds what a node that is not an operator (a write, under
+// EXPLAIN ANALYZE) returned and the time it took, its inputs' included.
+func (m *Metrics) Observe(batches, rows, ns int64) {
+	m.BatchesOut += batches
+	m.RowsOut += rows
+	m.totalNs += ns
 }
 
 // AddChild records that c measures an input of m's node.

@@ -124,9 +124,7 @@ func (o *Filter) apply(ctx context.Context, b arrow.RecordBatch, mask arrow.Arra
 		b.Retain()
 		return b, nil
 	}
-	if o.EC.backendFor(FilterFamily(b.Schema())) == BackendArrow {
-		return arrowFilter(ctx, o.EC, b, mask)
-	}
+	arrowBackend := o.EC.backendFor(FilterFamily(b.Schema())) == BackendArrow
 	m, ok := mask.(*array.Boolean)
 	if !ok {
 		return arrowFilter(ctx, o.EC, b, mask)
@@ -135,10 +133,15 @@ func (o *Filter) apply(ctx context.Context, b arrow.RecordBatch, mask arrow.Arra
 	o.keep, count = keepWords(m, o.keep)
 	switch count {
 	case int(b.NumRows()):
-		b.Retain() // every row kept: the input passes through
+		// every row kept, on either backend: the input passes through
+		// (arrow-go's filter would copy every buffer)
+		b.Retain()
 		return b, nil
 	case 0:
 		return b.NewSlice(0, 0), nil
+	}
+	if arrowBackend {
+		return arrowFilter(ctx, o.EC, b, mask)
 	}
 	return nativeFilter(ctx, o.EC.Mem, b, m, o.keep, count, &o.sel)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -27,6 +28,21 @@ type ParallelUnion struct {
 	started bool
 	results [][]arrow.RecordBatch
 	part    int
+	// stallNs is the time the consumer waited for the workers: the
+	// exchange's stall (Staller).
+	stallNs int64
+}
+
+// StallNs implements Staller: how long the consumer waited for the parts.
+func (o *ParallelUnion) StallNs() int64 { return o.stallNs }
+
+// QueueDepth implements QueueDepther: the parts' batches not yet returned.
+func (o *ParallelUnion) QueueDepth() int {
+	n := 0
+	for _, rs := range o.results[min(o.part, len(o.results)):] {
+		n += len(rs)
+	}
+	return n
 }
 
 func (o *ParallelUnion) Schema() *arrow.Schema { return o.Out }
@@ -83,7 +99,9 @@ func (o *ParallelUnion) run(ctx context.Context) error {
 			}
 		}()
 	}
+	waited := time.Now()
 	wg.Wait()
+	o.stallNs += time.Since(waited).Nanoseconds()
 	// The failure itself, not the cancellations it caused in the others.
 	for _, err := range errs {
 		if err != nil && !isCancel(err) {

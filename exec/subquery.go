@@ -70,7 +70,7 @@ func (e *SubqueryExpr) run(ec *EvalContext) (*subqueryRows, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	op, err := e.Open(ec)
+	op, err := e.Open(ec.Untraced())
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +115,7 @@ func (e *SubqueryExpr) run(ec *EvalContext) (*subqueryRows, error) {
 }
 
 func (e *SubqueryExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, error) {
+	ec.backendFor(FamSubquery) // recorded for the report's check
 	if batch.NumRows() == 0 {
 		// No row needs it: PostgreSQL runs an uncorrelated subquery (an
 		// InitPlan) when a row first reads it, so over no rows it never
@@ -255,7 +256,7 @@ func (e *SubqueryExpr) evalCorrelated(ec *EvalContext, batch arrow.RecordBatch) 
 		}
 		r, ok := cache[string(key)]
 		if !ok {
-			sub := &EvalContext{Ctx: ec.Ctx, Mem: ec.Mem, Params: ec.Params, Env: ec.Env, Outer: vals}
+			sub := ec.outerRow(ec.Ctx, vals)
 			var err error
 			if r, err = e.run(sub); err != nil {
 				return nil, err
@@ -343,4 +344,11 @@ func arrayOf(values arrow.Array) []any {
 		out[i] = valueAt(values, i)
 	}
 	return out
+}
+
+// outerRow is the context a correlated plan runs in for one outer row
+// vals: the statement's, with its backend request (the plan's nodes resolve
+// it as the statement's do) but not the node's kernel log.
+func (ec *EvalContext) outerRow(ctx context.Context, vals []any) *EvalContext {
+	return &EvalContext{Ctx: ctx, Mem: ec.Mem, Params: ec.Params, Env: ec.Env, Outer: vals, Backend: ec.Backend, Families: ec.Families}
 }

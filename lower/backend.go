@@ -7,44 +7,96 @@ import (
 	"github.com/sqlgate/sqlgate/exec"
 )
 
-// The execution report's backend fields. A blueprint does not fix the
-// backend: the statement's requested backend (the sqlgate.backend setting
-// or a backend hint) reaches the kernels through exec.EvalContext, and
-// each kernel family resolves it with exec.SelectBackend. The report
-// resolves it the same way, per family, for the expressions a node runs.
+// The execution report's kernel fields. A blueprint does not fix the
+// backend: the statement's request (the sqlgate.backend setting or a
+// backend hint, exec.BackendRequest) reaches each node's operator through
+// its exec.EvalContext (Build gives a node named by a hint a context of
+// its own), and every kernel resolves its family there with
+// exec.SelectBackend. The report resolves the same request, per node and
+// family, for the expressions the node's operator binds (nodeExprs); its
+// labels follow from those kernels, not from the node's kind: a node
+// with kernels is executor_tier=arrow_batch_kernel, one without
+// (a scan, a sort, a hash aggregation) a go_operator with
+// selected_backend=none, an opaque UDF its own tier. EXPLAIN ANALYZE adds
+// what each node's kernels did run (exec.KernelLog), which the tests check
+// against these labels.
 
-// nodeExprs are the lowerable expressions a node evaluates.
+// nodeExprs are the lowerable expressions node n's operator evaluates,
+// the very ones its Build hands the operator.
 func nodeExprs(n Node) []exec.Expr {
+	var out []exec.Expr
+	add := func(es ...exec.Expr) {
+		for _, e := range es {
+			if e != nil {
+				out = append(out, e)
+			}
+		}
+	}
 	switch x := n.(type) {
 	case *filterNode:
-		return []exec.Expr{x.cond}
+		add(x.gate, x.cond)
 	case *projectNode:
-		return x.exprs
+		add(x.exprs...)
 	case *valuesNode:
-		var out []exec.Expr
 		for _, r := range x.rows {
-			out = append(out, r...)
+			add(r...)
 		}
-		return out
 	case *lookupNode:
-		var out []exec.Expr
 		for _, k := range x.keys {
-			out = append(out, k...)
+			add(k...)
 		}
-		return out
+	case *changelogRangeNode:
+		add(x.fromOffset, x.fromTime)
+	case *scanNode:
+		for _, r := range x.ranges {
+			add(r.val)
+		}
+		add(x.prune.exprs()...)
+	case *prefixNode:
+		for _, k := range x.keys {
+			add(k...)
+		}
+		add(x.prune.exprs()...)
+	case *limitNode:
+		add(x.count, x.offset)
+	case *joinNode:
+		add(x.residual)
+	case *windowNode:
+		add(x.keep...)
+	case *lateralNode:
+		add(x.outer...)
+		add(x.cond)
+	case *lockRowsNode:
+		add(x.cond)
+		add(x.exprs...)
+	case *tableFuncNode:
+		add(x.args...)
+	case *projectSetNode:
+		for _, c := range x.calls {
+			add(c.Args...)
+		}
+	case *udfNode:
+		add(x.args...)
+	case *tableUDFNode:
+		add(x.args...)
+	case *batchUDFNode:
+		add(x.args...)
+	case *modifyNode:
+		add(x.exprs...)
 	}
-	return nil
+	return out
 }
 
-// NodeBackends resolves the kernel families node n runs for the requested
-// backend, in first-use order.
-func NodeBackends(n Node, req exec.Backend) []exec.Choice {
+// NodeBackends resolves the kernel families node n runs for request req,
+// in first-use order.
+func NodeBackends(n Node, req *exec.BackendRequest) []exec.Choice {
 	var out []exec.Choice
 	seen := map[exec.Family]bool{}
+	nr := req.ForNode(nodeKind(n))
 	add := func(f exec.Family) {
 		if !seen[f] {
 			seen[f] = true
-			out = append(out, exec.SelectBackend(req, f))
+			out = append(out, nr.Select(f))
 		}
 	}
 	for _, e := range nodeExprs(n) {
@@ -58,9 +110,47 @@ func NodeBackends(n Node, req exec.Backend) []exec.Choice {
 	return out
 }
 
+// nodeKind is the kind EXPLAIN shows for n, which a backend hint names.
+func nodeKind(n Node) string {
+	kind, _ := n.Explain()
+	return kind
+}
+
+// HintNodeKinds are the node kinds a backend hint may name: those whose
+// operators evaluate expressions.
+var HintNodeKinds = []string{"filter", "projection", "values", "lookup", "prefix_lookup", "limit",
+	"hash_join", "nested_loop_join", "window", "lateral_join", "table_function", "project_set", "opaque_udf"}
+
+// nodeLabels are a node's report fields.
+type nodeLabels struct {
+	lowerable bool
+	tier      string
+	requested string
+	selected  string // native, arrow, mixed; none without kernels
+	choices   []exec.Choice
+}
+
+func labelsOf(n Node, req *exec.BackendRequest) nodeLabels {
+	l := nodeLabels{lowerable: true, choices: NodeBackends(n, req)}
+	nr := req.ForNode(nodeKind(n))
+	l.requested = nr.Default.String()
+	if nr.Named {
+		l.requested += " (node kind)"
+	}
+	switch o, opaque := n.(opaqueNode); {
+	case opaque:
+		l.lowerable, l.tier = false, o.opaqueTier()
+	case len(l.choices) > 0:
+		l.tier = "arrow_batch_kernel"
+	default:
+		l.tier = "go_operator"
+	}
+	l.selected = selectedBackend(l.choices)
+	return l
+}
+
 // selectedBackend summarises a node's choices: native or arrow when every
-// family agrees, mixed otherwise; a node without kernel families (scan,
-// sort, join...) runs native Go operators.
+// family agrees, mixed otherwise, none when the node runs no kernel.
 func selectedBackend(choices []exec.Choice) string {
 	sel := ""
 	for _, c := range choices {
@@ -71,37 +161,79 @@ func selectedBackend(choices []exec.Choice) string {
 		sel = s
 	}
 	if sel == "" {
-		return exec.BackendNative.String()
+		return "none"
 	}
 	return sel
 }
 
-// backendText is the text report's backend fields of a node.
-func backendText(n Node, req exec.Backend) string {
-	choices := NodeBackends(n, req)
-	s := fmt.Sprintf("requested_backend=%s selected_backend=%s", req, selectedBackend(choices))
-	if len(choices) > 0 {
-		parts := make([]string, len(choices))
-		for i, c := range choices {
-			parts[i] = fmt.Sprintf("%s=%s (%s)", c.Family, c.Selected, c.Reason)
+func choicesText(choices []exec.Choice, reasons bool) string {
+	parts := make([]string, len(choices))
+	for i, c := range choices {
+		parts[i] = fmt.Sprintf("%s=%s", c.Family, c.Selected)
+		if reasons {
+			parts[i] += " (" + c.Reason + ")"
 		}
-		s += " kernels=[" + strings.Join(parts, "; ") + "]"
 	}
-	return s
+	return "[" + strings.Join(parts, "; ") + "]"
 }
 
-// backendJSON adds the JSON report's backend fields of a node to m.
-func backendJSON(m map[string]any, n Node, req exec.Backend) {
-	choices := NodeBackends(n, req)
-	m["Requested Backend"] = req.String()
-	m["Selected Backend"] = selectedBackend(choices)
-	if len(choices) > 0 {
-		ks := make([]any, len(choices))
-		for i, c := range choices {
+// labelsText is the text report's fields of a node (before its schema).
+func labelsText(n Node, req *exec.BackendRequest) string {
+	l := labelsOf(n, req)
+	if !l.lowerable {
+		// an opaque node has no kernel backend; the arguments it computes
+		// before the call do run kernels
+		s := fmt.Sprintf("lowerable=false executor_tier=%s", l.tier)
+		if len(l.choices) > 0 {
+			s += " argument_kernels=" + choicesText(l.choices, true)
+		}
+		return s
+	}
+	s := fmt.Sprintf("lowerable=true requested_backend=%s selected_backend=%s", l.requested, l.selected)
+	if len(l.choices) > 0 {
+		s += " kernels=" + choicesText(l.choices, true)
+	}
+	return s + " executor_tier=" + l.tier
+}
+
+// labelsJSON adds the JSON report's fields of a node to m.
+func labelsJSON(m map[string]any, n Node, req *exec.BackendRequest) {
+	l := labelsOf(n, req)
+	m["Lowerable"], m["Executor Tier"] = l.lowerable, l.tier
+	key := "Kernels"
+	if l.lowerable {
+		m["Requested Backend"] = l.requested
+		m["Selected Backend"] = l.selected
+	} else {
+		key = "Argument Kernels"
+	}
+	if len(l.choices) > 0 {
+		ks := make([]any, len(l.choices))
+		for i, c := range l.choices {
 			ks[i] = map[string]any{"Family": string(c.Family), "Selected Backend": c.Selected.String(), "Reason": c.Reason}
 		}
-		m["Kernels"] = ks
+		m[key] = ks
 	}
+}
+
+// ranText is EXPLAIN ANALYZE's record of the kernels a node ran.
+func ranText(m *exec.Metrics) string {
+	if m.Kernels == nil {
+		return ""
+	}
+	return " (kernels_ran=" + choicesText(m.Kernels.Ran(), false) + ")"
+}
+
+func ranJSON(m map[string]any, mt *exec.Metrics) {
+	if mt.Kernels == nil {
+		return
+	}
+	ran := mt.Kernels.Ran()
+	ks := make([]any, len(ran))
+	for i, c := range ran {
+		ks[i] = map[string]any{"Family": string(c.Family), "Backend": c.Selected.String()}
+	}
+	m["Kernels Ran"] = ks
 }
 
 // metricsText is the text report's EXPLAIN ANALYZE counters of a node.

@@ -25,8 +25,14 @@ type Runtime struct {
 	Ctx    context.Context
 	Tables Tables
 	EC     *exec.EvalContext
+	// Backends is the statement's backend request, when it has one
+	// (EC.Backend and EC.Families are its default and family entries):
+	// Build gives the operator of a node whose kind it names an
+	// evaluation context of its own.
+	Backends *exec.BackendRequest
 	// Metrics, when set, receives one entry per node: Build wraps every
-	// operator to count batches, rows and time (EXPLAIN ANALYZE).
+	// operator to count batches, rows and time (EXPLAIN ANALYZE), and
+	// gives it a context recording the kernels it runs.
 	Metrics map[Node]*exec.Metrics
 	// MetricsLevel is what they measure (EXPLAIN's METRICS option).
 	MetricsLevel exec.MetricsLevel
@@ -56,29 +62,61 @@ type Runtime struct {
 // when rt.Metrics is set.
 func Build(rt *Runtime, n Node) (exec.Operator, error) {
 	if rt.Metrics == nil {
-		return n.Build(rt)
+		if rt.Backends == nil || len(rt.Backends.Nodes) == 0 {
+			return n.Build(rt)
+		}
+		restore := rt.bindEC(n, nil)
+		op, err := n.Build(rt)
+		restore()
+		return op, err
 	}
 	m := rt.Metrics[n]
 	if m != nil && rt.again {
+		restore := rt.bindEC(n, m.Kernels)
 		op, err := n.Build(rt)
+		restore()
 		if err != nil {
 			return nil, err
 		}
 		return &exec.Instrumented{Op: op, M: m}, nil
 	}
-	m = &exec.Metrics{Level: rt.MetricsLevel}
+	m = &exec.Metrics{Level: rt.MetricsLevel, Kernels: &exec.KernelLog{}}
 	rt.Metrics[n] = m
 	if rt.parent != nil {
 		rt.parent.AddChild(m)
 	}
 	saved := rt.parent
 	rt.parent = m
+	restore := rt.bindEC(n, m.Kernels)
 	op, err := n.Build(rt)
+	restore()
 	rt.parent = saved
 	if err != nil {
 		return nil, err
 	}
 	return &exec.Instrumented{Op: op, M: m}, nil
+}
+
+// bindEC sets rt.EC, while n is built, to the evaluation context of n's
+// kernels: the statement's, unless the request names n's kind, recording
+// in log (when set) what n's kernels run. It returns the function that
+// restores rt.EC.
+func (rt *Runtime) bindEC(n Node, log *exec.KernelLog) func() {
+	saved := rt.EC
+	var nr exec.NodeRequest
+	switch {
+	case rt.Backends != nil:
+		nr = rt.Backends.ForNode(nodeKind(n))
+	case log == nil:
+		return func() {}
+	default:
+		nr = exec.NodeRequest{Default: saved.Backend, Families: saved.Families}
+	}
+	if !nr.Named && log == nil && saved.Kernels == nil && saved.Backend == nr.Default && len(saved.Families) == len(nr.Families) {
+		return func() {} // the statement's context serves (a named node's has no family entries)
+	}
+	rt.EC = saved.ForNode(nr, log)
+	return func() { rt.EC = saved }
 }
 
 // BuildForClient is Build of a query whose batches go to the client, which
@@ -336,14 +374,15 @@ func fieldNames(s *arrow.Schema) string {
 
 // Explain renders a blueprint as indented text lines, one per node, with
 // the report fields of the expression tier and the node's output schema;
-// with metrics (EXPLAIN ANALYZE) each line also carries its counters. The
-// backend fields are those of the default requested backend, auto.
+// with metrics (EXPLAIN ANALYZE) each line also carries its counters and
+// the kernels the node ran. The backend fields are those of the default
+// request, auto.
 func Explain(root Node, metrics map[Node]*exec.Metrics) []string {
-	return ExplainFor(root, metrics, exec.BackendAuto)
+	return ExplainFor(root, metrics, nil)
 }
 
-// ExplainFor is Explain for a statement that requested backend req.
-func ExplainFor(root Node, metrics map[Node]*exec.Metrics, req exec.Backend) []string {
+// ExplainFor is Explain for a statement that made backend request req.
+func ExplainFor(root Node, metrics map[Node]*exec.Metrics, req *exec.BackendRequest) []string {
 	var lines []string
 	var walk func(n Node, depth int)
 	walk = func(n Node, depth int) {
@@ -352,15 +391,11 @@ func ExplainFor(root Node, metrics map[Node]*exec.Metrics, req exec.Backend) []s
 		if details != "" {
 			line += ": " + details
 		}
-		if o, ok := n.(opaqueNode); ok {
-			line += " (lowerable=false executor_tier=" + o.opaqueTier() // no kernel backend
-		} else {
-			line += " (lowerable=true " + backendText(n, req) + " executor_tier=arrow_batch_kernel"
-		}
+		line += " (" + labelsText(n, req)
 		line += " schema=[" + schemaText(n.Schema()) + "])"
 		line += fmt.Sprintf(" (estimated rows=%d)", estimatedRows(n))
 		if m, ok := metrics[n]; ok {
-			line += metricsText(m)
+			line += metricsText(m) + ranText(m)
 		}
 		lines = append(lines, line)
 		for _, in := range n.Inputs() {
@@ -383,29 +418,25 @@ func schemaText(s *arrow.Schema) string {
 // shape: a one-element array whose "Plan" nests "Plans", with sqlgate's
 // report fields.
 func ExplainJSON(root Node, metrics map[Node]*exec.Metrics) string {
-	return ExplainJSONFor(root, metrics, exec.BackendAuto)
+	return ExplainJSONFor(root, metrics, nil)
 }
 
-// ExplainJSONFor is ExplainJSON for a statement that requested backend req.
-func ExplainJSONFor(root Node, metrics map[Node]*exec.Metrics, req exec.Backend) string {
+// ExplainJSONFor is ExplainJSON for a statement that made backend request
+// req.
+func ExplainJSONFor(root Node, metrics map[Node]*exec.Metrics, req *exec.BackendRequest) string {
 	var node func(n Node) map[string]any
 	node = func(n Node) map[string]any {
 		kind, details := n.Explain()
 		m := map[string]any{
-			"Node Type":     kind,
-			"Details":       details,
-			"Lowerable":     true,
-			"Executor Tier": "arrow_batch_kernel",
-			"Output":        strings.Split(schemaText(n.Schema()), ", "),
-			"Plan Rows":     estimatedRows(n),
+			"Node Type": kind,
+			"Details":   details,
+			"Output":    strings.Split(schemaText(n.Schema()), ", "),
+			"Plan Rows": estimatedRows(n),
 		}
-		if o, ok := n.(opaqueNode); ok {
-			m["Lowerable"], m["Executor Tier"] = false, o.opaqueTier()
-		} else {
-			backendJSON(m, n, req)
-		}
+		labelsJSON(m, n, req)
 		if mt, ok := metrics[n]; ok {
 			metricsJSON(m, mt)
+			ranJSON(m, mt)
 		}
 		var kids []any
 		for _, in := range n.Inputs() {

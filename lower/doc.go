@@ -42,8 +42,15 @@
 // by which a store skips stored chunks; count(*), count(col) and min/max
 // of integer columns over a whole table are answered from a store's
 // statistics when it has them exactly (statsagg.go). Explain renders the blueprint without running anything,
-// with each node's requested and selected kernel backend per family
-// (backend.go) and its estimated rows.
+// with each node's estimated rows and labels computed from the kernels its
+// operator binds (backend.go): lowerable, executor_tier (arrow_batch_kernel
+// with kernels, go_operator without, the UDF tier for opaque nodes), and
+// the requested and selected backend per kernel family, as the
+// statement's backend request resolves it for that node (a hint may name
+// a node kind or a family: Build gives such a node's operator its own
+// evaluation context). EXPLAIN ANALYZE adds what each node's kernels did
+// run. The EXPLAIN of a write is a modifyNode over its rows' plan
+// (modify.go).
 //
 // A LATERAL join (lateral.go) lowers to a nested-loop apply that builds
 // its right plan again for each left row, as a correlated subquery does;

@@ -220,6 +220,19 @@ type boundCond struct {
 
 // bind evaluates the conditions' values; ok is false when one cannot be
 // evaluated (then nothing is pruned).
+// exprs are the values the pruning computes when the scan is built (for
+// the report: they run in the scan's context).
+func (p *partitionPrune) exprs() []exec.Expr {
+	if p == nil {
+		return nil
+	}
+	var out []exec.Expr
+	for _, c := range p.conds {
+		out = append(out, c.vals...)
+	}
+	return out
+}
+
 func (p *partitionPrune) bind(ec *exec.EvalContext) ([]boundCond, bool) {
 	out := make([]boundCond, 0, len(p.conds))
 	for _, c := range p.conds {

@@ -735,8 +735,10 @@ func qualCost(e binder.Expr) int {
 			if y.Op == binder.OpNeg {
 				cost++
 			}
-		case *binder.FuncCall, *binder.UDFCall:
+		case *binder.FuncCall:
 			cost++
+		case *binder.UDFCall:
+			cost += udfCost(y.UDF.Language) // udf.go: the crossing's cost
 		case *binder.Subquery:
 			// An uncorrelated scalar or EXISTS subquery is an InitPlan,
 			// computed once and read as a parameter; an uncorrelated

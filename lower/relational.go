@@ -517,6 +517,7 @@ type windowNode struct {
 	// execT is the result type the window operator produces; a cast
 	// brings it to the binder's type wantT where they differ.
 	execT, wantT types.T
+	keep         []exec.Expr // keepExprs, built once
 }
 
 func (n *windowNode) Schema() *arrow.Schema { return n.out }
@@ -538,19 +539,25 @@ func (n *windowNode) Build(rt *Runtime) (exec.Operator, error) {
 	fields := append(append([]arrow.Field{}, n.input.Schema().Fields()...), last)
 	w := &relop.Window{Input: sorted, PartitionBy: n.part, OrderBy: n.order, Funcs: []relop.WindowSpec{n.spec},
 		Out: arrow.NewSchema(fields, nil), Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
-	// keep the original columns and the result
+	return &exec.Project{EC: rt.EC, Input: w, Exprs: n.keep, Out: n.out}, nil
+}
+
+// keepExprs are the projection over the window operator's output: the
+// input's columns and the result, cast to the binder's type where the
+// operator's differs (the report lists that cast's kernel).
+func (n *windowNode) keepExprs() []exec.Expr {
 	keep := make([]exec.Expr, len(n.out.Fields()))
 	base := len(n.out.Fields()) - 1
 	for i := 0; i < base; i++ {
 		f := n.out.Field(i)
 		keep[i] = &exec.ColExpr{Index: i, Name: f.Name}
 	}
-	var res exec.Expr = &exec.ColExpr{Index: len(fields) - 1, Name: n.out.Field(base).Name, T: n.execT}
+	var res exec.Expr = &exec.ColExpr{Index: len(n.input.Schema().Fields()), Name: n.out.Field(base).Name, T: n.execT}
 	if !n.execT.Nullable().Equal(n.wantT.Nullable()) {
 		res = &exec.CastExpr{X: res, T: n.wantT.Nullable()}
 	}
 	keep[base] = res
-	return &exec.Project{EC: rt.EC, Input: w, Exprs: keep, Out: n.out}, nil
+	return keep
 }
 
 func lowerWindow(x *binder.Window) (Node, error) {
@@ -643,5 +650,6 @@ func lowerWindow(x *binder.Window) (Node, error) {
 	w.input = pre
 	w.out = schemaOf(x.Columns())
 	w.desc = fmt.Sprintf("%s partitions=%d order_keys=%d", call.Func, len(call.Partition), len(call.Order))
+	w.keep = w.keepExprs()
 	return w, nil
 }

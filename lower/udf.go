@@ -9,6 +9,7 @@ import (
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
 )
 
@@ -156,13 +157,24 @@ func extractUDFs(in Node, exprs []binder.Expr) (Node, []binder.Expr, error) {
 
 // lowerUDFFilter lowers a filter whose condition calls a UDF: the calls'
 // nodes, the filter over their columns, then a projection back to the
-// input's columns (which passes their buffers through).
+// input's columns (which passes their buffers through). The conjuncts
+// are taken in PostgreSQL's order, a UDF call costed by its crossing
+// (qualCost): those before the first that calls a UDF are a filter below
+// the UDF nodes, so that the calls run only on the rows they keep.
 func lowerUDFFilter(x *binder.Filter) (Node, error) {
-	in, err := lowerNode(x.Input)
+	cs := conjuncts(orderQual(x.Cond))
+	k := slices.IndexFunc(cs, hasUDF)
+	var in Node
+	var err error
+	if k > 0 {
+		in, err = lowerNode(&binder.Filter{Input: x.Input, Cond: conjoin(cs[:k])})
+	} else {
+		in, err = lowerNode(x.Input)
+	}
 	if err != nil {
 		return nil, err
 	}
-	withUDFs, conds, err := extractUDFs(in, []binder.Expr{x.Cond})
+	withUDFs, conds, err := extractUDFs(in, []binder.Expr{conjoin(cs[k:])})
 	if err != nil {
 		return nil, err
 	}
@@ -175,6 +187,30 @@ func lowerUDFFilter(x *binder.Filter) (Node, error) {
 		p.exprs = append(p.exprs, &exec.ColExpr{Index: i, Name: c.Name, T: c.T})
 	}
 	return p, nil
+}
+
+// conjoin is the AND of cs (at least one), in order.
+func conjoin(cs []binder.Expr) binder.Expr {
+	out := cs[0]
+	for _, c := range cs[1:] {
+		out = &binder.BinaryOp{Op: binder.OpAnd, L: out, R: c, T: types.BoolType}
+	}
+	return out
+}
+
+// udfCost is a UDF call's per-row cost in qualCost's units (one built-in
+// operator call), from the crossing measured in bench/LEDGER.md (2026-12-02
+// 07:41, left*2 at 64 KiB / 1 MiB / 16 MiB batches): a Go scalar UDF costs
+// about twice the native kernel again per row, a Python function ~5x at
+// 1 MiB and ~70x at 64 KiB (its crossing is milliseconds per batch). Go
+// calls are costed 3, Python ones 100, PostgreSQL's default procost for a
+// function in a procedural language: either way more than a kernel
+// conjunct, which PostgreSQL's order and lowerUDFFilter then run first.
+func udfCost(language string) int {
+	if language == "" {
+		return 3
+	}
+	return 100
 }
 
 // udfPlacement is the error for a UDF call where no node can run it.

@@ -101,7 +101,17 @@ func TestUDFNodesInJSON(t *testing.T) {
 	if _, ok := u["Selected Backend"]; ok {
 		t.Errorf("an opaque node has no kernel backend: %v", u)
 	}
-	if top["Lowerable"] != true || top["Executor Tier"] != "arrow_batch_kernel" {
-		t.Errorf("the projection stays lowerable: %v", top)
+	// a projection that only passes the call's column on runs no kernel
+	if top["Lowerable"] != true || top["Executor Tier"] != "go_operator" || top["Selected Backend"] != "none" {
+		t.Errorf("the projection of a column: %v", top)
+	}
+	doc = nil
+	if err := json.Unmarshal([]byte(ExplainJSON(udfPlan(t, "SELECT f(v) * 2 FROM kv"), nil)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	top = doc[0].Plan
+	ks, _ := top["Kernels"].([]any)
+	if top["Lowerable"] != true || top["Executor Tier"] != "arrow_batch_kernel" || len(ks) != 1 || ks[0].(map[string]any)["Family"] != "int_mul" {
+		t.Errorf("the projection computing over the call's column: %v", top)
 	}
 }

@@ -350,6 +350,43 @@ func rewriteOnConflict(src string, toks []token, st *Statement) ([]token, error)
 	return nil, syntaxErrorAt(src, toks, i+1)
 }
 
+// rewriteExplainedDML gives the INSERT, UPDATE or DELETE that EXPLAIN
+// explains (toks as rewriteExplain left them) the rewrites the statement
+// gets on its own (RETURNING, UPDATE ... FROM, ON CONFLICT...).
+func rewriteExplainedDML(src string, toks []token, st *Statement) ([]token, error) {
+	k := 1
+	if k < len(toks) && toks[k].synth == "analyze" {
+		k++
+	}
+	if k >= len(toks) {
+		return toks, nil
+	}
+	inner := toks[k:len(toks):len(toks)]
+	var err error
+	switch inner[0].word(src) {
+	case "INSERT":
+		inner = rewriteInsertAlias(src, inner, st)
+		inner = rewriteInsertDefaults(src, inner, st) // coldefs.go
+		if inner, err = rewriteOnConflict(src, inner, st); err != nil {
+			return nil, err
+		}
+		if inner, err = rewriteDML(src, inner, st); err != nil {
+			return nil, err
+		}
+	case "UPDATE", "DELETE", "WITH":
+		inner = hoistWithIntoInsert(src, inner) // withdml.go
+		if inner, err = rewriteDML(src, inner, st); err != nil {
+			return nil, err
+		}
+	case "COPY":
+		// PostgreSQL's EXPLAIN explains no COPY: its grammar fails there
+		return nil, syntaxErrorAt(src, toks, k)
+	default:
+		return toks, nil
+	}
+	return append(append(make([]token, 0, k+len(inner)), toks[:k]...), inner...), nil
+}
+
 // rewriteExplain turns PostgreSQL's EXPLAIN (ANALYZE, VERBOSE, COSTS OFF,
 // FORMAT TEXT) and EXPLAIN ANALYZE VERBOSE into TiDB's EXPLAIN [ANALYZE],
 // recording every option in st.ExplainOptions (lower-case names; values

@@ -37,6 +37,12 @@ func TestDMLClausesMoveIntoExtraStatements(t *testing.T) {
 		{"WITH x AS (SELECT 1 AS k) DELETE FROM t USING x WHERE x.k = t.k", Delete, `with x as (select 1 as "k") delete from t ; select * from x where x.k = t.k`, -1, true, nil},
 		// RETURNING and USING only mean something at the top level
 		{"SELECT 1 FROM t JOIN o USING (id)", Select, "select 1 from t join o using (id)", -1, false, nil},
+		// the write EXPLAIN explains is rewritten as on its own
+		{"EXPLAIN UPDATE t SET a = o.a FROM o WHERE o.id = t.id RETURNING t.*", Explain,
+			"explain update t set a = o.a ; select * from o where o.id = t.id ; select t.*", 1, true, nil},
+		{"EXPLAIN (ANALYZE, FORMAT JSON) DELETE FROM t RETURNING 1", Explain, "explain analyze delete from t ; select 1", 1, false, nil},
+		{"EXPLAIN INSERT INTO t SELECT id FROM o RETURNING id * 10", Explain, "explain insert into t select id from o ; select id * 10", 1, false, nil},
+		{"EXPLAIN ANALYZE INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING", Explain, "explain analyze insert into t values (1)", -1, false, nil},
 	}
 	p := NewParser()
 	for _, tc := range tests {
@@ -148,6 +154,9 @@ func TestDMLSyntaxErrors(t *testing.T) {
 		{"DELETE FROM t RETURNING a LIMIT 1", `syntax error at or near "LIMIT"`, 27},
 		{"DELETE FROM t WHERE a USING o", `syntax error at or near "USING"`, 23},
 		{"UPDATE t SET a = 1 WHERE b FROM o", `syntax error at or near "FROM"`, 28},
+		{"EXPLAIN COPY t FROM STDIN", `syntax error at or near "COPY"`, 9},
+		{"EXPLAIN ANALYZE COPY t FROM STDIN", `syntax error at or near "COPY"`, 17},
+		{"EXPLAIN (ANALYZE) COPY t FROM STDIN", `syntax error at or near "COPY"`, 19},
 	}
 	p := NewParser()
 	for _, tc := range tests {

@@ -38,7 +38,9 @@
 //     x op ANY|ALL (array) -> pg__any|pg__all(x, 'op', array) (op ANY
 //     (subquery) is left to TiDB), ARRAY(SELECT ..) -> pg__array_subquery((..)),
 //     e NULLS FIRST|LAST -> (e) IS NULL DESC|ASC, e, EXPLAIN (opts) ->
-//     EXPLAIN [ANALYZE] with Statement.ExplainOptions;
+//     EXPLAIN [ANALYZE] with Statement.ExplainOptions (an explained INSERT,
+//     UPDATE or DELETE gets the rewrites below; EXPLAIN COPY is PostgreSQL's
+//     syntax error);
 //   - keywords as names (names.go): a word standing where PostgreSQL's
 //     grammar takes a name, by PostgreSQL's keyword categories
 //     (pgkeywords.go, generated from pg_get_keywords()), is quoted for

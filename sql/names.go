@@ -254,7 +254,7 @@ func quoteNames(src string, toks []token) ([]token, error) {
 	var prevTable, prevName bool
 	// dml: RETURNING is a clause (else it is a reserved word out of place)
 	dml := toks[0].is(src, "INSERT") || toks[0].is(src, "UPDATE") || toks[0].is(src, "DELETE")
-	if toks[0].is(src, "WITH") {
+	if toks[0].is(src, "WITH") || toks[0].is(src, "EXPLAIN") { // EXPLAIN [...] UPDATE ...
 		for _, t := range toks {
 			dml = dml || t.is(src, "INSERT") || t.is(src, "UPDATE") || t.is(src, "DELETE")
 		}

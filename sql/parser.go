@@ -328,6 +328,9 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		if toks, err = rewriteExplain(src, toks, st); err != nil {
 			return nil, err
 		}
+		if toks, err = rewriteExplainedDML(src, toks, st); err != nil {
+			return nil, err
+		}
 	}
 	toks = rewriteSymmetric(src, toks)
 	rw := &rewriter{src: src, toks: toks, slab: p.slab[:0], items: p.items}

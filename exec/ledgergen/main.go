@@ -70,13 +70,14 @@ var (
 // workloads is one representative expression per family arrow-go serves.
 func workloads() map[exec.Family]exec.Expr {
 	return map[exec.Family]exec.Expr{
-		exec.FamIntMul:    &exec.ArithExpr{Op: exec.Mul, L: colA, R: colB, T: types.Int64Type},
-		exec.FamIntCmp:    &exec.CmpExpr{Op: exec.Ge, L: colA, R: &exec.ConstExpr{Value: int64(20), T: types.Int64Type}},
-		exec.FamStringCmp: &exec.CmpExpr{Op: exec.Eq, L: colS, R: &exec.ConstExpr{Value: "ab", T: types.StringType}},
-		exec.FamBoolLogic: &exec.LogicExpr{And: true, L: colX, R: colY},
-		exec.FamIsNull:    &exec.IsNullExpr{X: colB},
-		exec.FamIntCast:   &exec.CastExpr{X: colA, T: types.Int32Type},
-		exec.FamFilter:    colX, // the mask of the Filter operator (measure rebuilds it)
+		exec.FamIntMul:       &exec.ArithExpr{Op: exec.Mul, L: colA, R: colB, T: types.Int64Type},
+		exec.FamIntCmp:       &exec.CmpExpr{Op: exec.Ge, L: colA, R: &exec.ConstExpr{Value: int64(20), T: types.Int64Type}},
+		exec.FamStringCmp:    &exec.CmpExpr{Op: exec.Eq, L: colS, R: &exec.ConstExpr{Value: "ab", T: types.StringType}},
+		exec.FamBoolLogic:    &exec.LogicExpr{And: true, L: colX, R: colY},
+		exec.FamIsNull:       &exec.IsNullExpr{X: colB},
+		exec.FamIntCast:      &exec.CastExpr{X: colA, T: types.Int32Type},
+		exec.FamIntFloatCast: &exec.CastExpr{X: colA, T: types.Float64Type},
+		exec.FamFilter:       colX, // the mask of the Filter operator (measure rebuilds it)
 	}
 }
 

@@ -24,6 +24,7 @@ type Distinct struct {
 	Alloc memory.Allocator
 
 	level   int
+	clock   *spillClock // the spill's I/O time, shared with the partitions' operators
 	started bool
 	closed  bool
 	hold    holding
@@ -100,7 +101,7 @@ func (o *Distinct) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 	}
 	return o.drain.next(ctx, o.parts, func(src exec.Operator) exec.Operator {
-		return &Distinct{Input: src, Columns: o.Columns, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc, level: o.level + 1}
+		return &Distinct{Input: src, Columns: o.Columns, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc, level: o.level + 1, clock: o.clockOf()}
 	})
 }
 
@@ -130,7 +131,7 @@ func (o *Distinct) filter(mem memory.Allocator, b arrow.RecordBatch, keySpec []S
 			return nil, err
 		}
 		o.hold.force(grown)
-		parts, err := newPartitions(o.SpillDir, o.Schema(), mem, maphash.MakeSeed())
+		parts, err := newPartitions(o.SpillDir, o.Schema(), mem, maphash.MakeSeed(), o.clockOf())
 		if err != nil {
 			return nil, err
 		}

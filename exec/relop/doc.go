@@ -13,7 +13,9 @@
 // inputs finish within the limit; without a SpillDir they fail with 53200.
 // Window spills a partition that does not fit and computes the functions
 // whose frames only move forward by passes over the file, aggregates over
-// sliding frames from a buffer of the frame (windowspill.go).
+// sliding frames from a buffer of the frame (windowspill.go). The time a
+// spilling operator's batches wait on its files' I/O is its stall time
+// (StallNs, exec.Staller: EXPLAIN ANALYZE's stall_time_ns).
 //
 // Semantics are PostgreSQL 15's: NULL keys group together but never join,
 // floats compare with NaN equal to NaN and above every number and -0 = +0,

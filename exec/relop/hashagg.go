@@ -71,6 +71,7 @@ type HashAggregate struct {
 	drain     partitionDrain
 	closed    bool
 	spilled   bool
+	clock     *spillClock // the spill's I/O time, shared with the partitions' operators
 	seedLevel maphash.Seed
 }
 
@@ -239,7 +240,7 @@ func (o *HashAggregate) consumeBatch(mem memory.Allocator, b arrow.RecordBatch, 
 			}
 			o.hold.force(delta)
 			if o.parts == nil {
-				parts, perr := newPartitions(o.SpillDir, o.Input.Schema(), mem, o.seedLevel)
+				parts, perr := newPartitions(o.SpillDir, o.Input.Schema(), mem, o.seedLevel, o.clockOf())
 				if perr != nil {
 					return perr
 				}
@@ -297,7 +298,7 @@ func (o *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	return o.drain.next(ctx, o.parts, func(src exec.Operator) exec.Operator {
 		return &HashAggregate{Input: src, GroupBy: o.GroupBy, Aggs: o.Aggs, Out: o.Out, Mem: o.Mem,
-			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, level: o.level + 1, generic: o.generic}
+			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, level: o.level + 1, generic: o.generic, clock: o.clockOf()}
 	})
 }
 

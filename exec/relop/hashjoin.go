@@ -109,6 +109,7 @@ type HashJoin struct {
 	buildEmpty  bool
 	buildNull   bool
 	spilled     bool
+	clock       *spillClock // the partitions' I/O time
 
 	prober                 *prober
 	buildParts, probeParts *partitions
@@ -364,10 +365,10 @@ func (o *HashJoin) startSpill(mem memory.Allocator, ht *hashTable) error {
 	o.spilled = true
 	seed := maphash.MakeSeed()
 	var err error
-	if o.buildParts, err = newPartitions(o.SpillDir, o.Right.Schema(), mem, seed); err != nil {
+	if o.buildParts, err = newPartitions(o.SpillDir, o.Right.Schema(), mem, seed, o.clockOf()); err != nil {
 		return err
 	}
-	if o.probeParts, err = newPartitions(o.SpillDir, o.Left.Schema(), mem, seed); err != nil {
+	if o.probeParts, err = newPartitions(o.SpillDir, o.Left.Schema(), mem, seed, o.clockOf()); err != nil {
 		return err
 	}
 	for _, b := range ht.batches {

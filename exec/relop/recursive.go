@@ -273,7 +273,7 @@ func (s *rowStore) add(b arrow.RecordBatch) error {
 		if s.spillDir == "" {
 			return err
 		}
-		f, ferr := newSpillFile(s.spillDir, s.schema, s.mem)
+		f, ferr := newSpillFile(s.spillDir, s.schema, s.mem, nil)
 		if ferr != nil {
 			return ferr
 		}

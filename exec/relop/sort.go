@@ -33,6 +33,7 @@ type Sort struct {
 	// generic forces the byte-encoded key path (tests compare the two).
 	generic bool
 
+	clock   spillClock // the runs' I/O time
 	started bool
 	closed  bool
 	hold    holding
@@ -168,7 +169,7 @@ func (o *Sort) consume(ctx context.Context) error {
 
 // spillRun sorts the buffered rows into a new run file and empties the buffer.
 func (o *Sort) spillRun(ctx context.Context) error {
-	f, err := newSpillFile(o.SpillDir, o.Schema(), allocOr(o.Alloc))
+	f, err := newSpillFile(o.SpillDir, o.Schema(), allocOr(o.Alloc), &o.clock)
 	if err != nil {
 		return err
 	}

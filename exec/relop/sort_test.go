@@ -91,9 +91,12 @@ func TestSortSpillMatchesInMemory(t *testing.T) {
 		rows := sortRows(1500, 5, skew)
 		for _, c := range sortCases() {
 			t.Run(fmt.Sprintf("%s/skew=%v", c.name, skew), func(t *testing.T) {
-				_, want, err := runSort(t, rows, c.keys, nil, "", 333)
+				inMem, want, err := runSort(t, rows, c.keys, nil, "", 333)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if inMem.StallNs() != 0 {
+					t.Errorf("a sort in memory reports stall %d ns", inMem.StallNs())
 				}
 				if len(want) != len(rows) {
 					t.Fatalf("got %d rows, want %d", len(want), len(rows))
@@ -107,6 +110,10 @@ func TestSortSpillMatchesInMemory(t *testing.T) {
 				equalRows(t, c.name, got, want)
 				if !op.Spilled() {
 					t.Error("no spill under an 8 KiB limit")
+				}
+				// the time its runs waited on the disk is its stall
+				if op.StallNs() <= 0 {
+					t.Errorf("a spilled sort reports stall %d ns", op.StallNs())
 				}
 				if n := spillFiles(t, dir); n != 0 {
 					t.Errorf("%d spill files left", n)

@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"io"
 	"os"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -20,18 +21,40 @@ type spillFile struct {
 	f      *os.File
 	w      *ipc.Writer
 	rows   int64
+	clock  *spillClock // the owning operator's; nil: not timed
+}
+
+// spillClock adds up the time an operator spent blocked on its spill
+// files' I/O, which EXPLAIN ANALYZE reports as its stall time
+// (exec.Staller): batches wait there while the disk writes or reads them.
+// An operator that re-runs itself over its spilled partitions shares its
+// clock with the operators it makes.
+type spillClock struct{ ns int64 }
+
+func (c *spillClock) since(t time.Time) {
+	if c != nil {
+		c.ns += time.Since(t).Nanoseconds()
+	}
+}
+
+// stallNs is the time so far (0 for a nil clock).
+func (c *spillClock) stallNs() int64 {
+	if c == nil {
+		return 0
+	}
+	return c.ns
 }
 
 func spillErr(err error) error {
 	return sqlerr.Wrap(err, sqlerr.DiskFull, "could not write to temporary file: %v", err)
 }
 
-func newSpillFile(dir string, schema *arrow.Schema, mem memory.Allocator) (*spillFile, error) {
+func newSpillFile(dir string, schema *arrow.Schema, mem memory.Allocator, clock *spillClock) (*spillFile, error) {
 	f, err := os.CreateTemp(dir, "relop-*.arrow")
 	if err != nil {
 		return nil, spillErr(err)
 	}
-	return &spillFile{schema: schema, mem: mem, f: f,
+	return &spillFile{schema: schema, mem: mem, f: f, clock: clock,
 		w: ipc.NewWriter(f, ipc.WithSchema(schema), ipc.WithAllocator(mem))}, nil
 }
 
@@ -40,6 +63,7 @@ func (s *spillFile) write(b arrow.RecordBatch) error {
 		return nil
 	}
 	s.rows += b.NumRows()
+	defer s.clock.since(time.Now())
 	if err := s.w.Write(b); err != nil {
 		return spillErr(err)
 	}
@@ -71,7 +95,7 @@ func (s *spillFile) open() (*spillReader, error) {
 	if err != nil {
 		return nil, spillErr(err)
 	}
-	return &spillReader{r: r, schema: s.schema}, nil
+	return &spillReader{r: r, schema: s.schema, clock: s.clock}, nil
 }
 
 func (s *spillFile) remove() {
@@ -92,11 +116,15 @@ func (s *spillFile) remove() {
 type spillReader struct {
 	r      *ipc.Reader
 	schema *arrow.Schema
+	clock  *spillClock
 }
 
 // next returns the next batch (the caller releases it) or nil at the end.
 func (r *spillReader) next() (arrow.RecordBatch, error) {
-	if r.r.Next() {
+	t := time.Now()
+	more := r.r.Next()
+	r.clock.since(t)
+	if more {
 		b := r.r.RecordBatch()
 		b.Retain()
 		return restoreExtensions(r.schema, b), nil
@@ -142,10 +170,10 @@ type partitions struct {
 
 const spillFanout = 16
 
-func newPartitions(dir string, schema *arrow.Schema, mem memory.Allocator, seed maphash.Seed) (*partitions, error) {
+func newPartitions(dir string, schema *arrow.Schema, mem memory.Allocator, seed maphash.Seed, clock *spillClock) (*partitions, error) {
 	p := &partitions{seed: seed}
 	for i := 0; i < spillFanout; i++ {
-		f, err := newSpillFile(dir, schema, mem)
+		f, err := newSpillFile(dir, schema, mem, clock)
 		if err != nil {
 			p.remove()
 			return nil, err
@@ -201,3 +229,23 @@ func (p *partitions) remove() {
 		f.remove()
 	}
 }
+
+// clockOf returns *c, created on first use.
+func clockOf(c **spillClock) *spillClock {
+	if *c == nil {
+		*c = &spillClock{}
+	}
+	return *c
+}
+
+func (o *HashAggregate) clockOf() *spillClock { return clockOf(&o.clock) }
+func (o *Distinct) clockOf() *spillClock      { return clockOf(&o.clock) }
+func (o *HashJoin) clockOf() *spillClock      { return clockOf(&o.clock) }
+
+// StallNs implements exec.Staller: the time batches waited on the disk
+// while the operator spilled them and read them back (0 if it did not).
+func (o *Sort) StallNs() int64          { return o.clock.stallNs() }
+func (o *Window) StallNs() int64        { return o.clock.stallNs() }
+func (o *HashAggregate) StallNs() int64 { return o.clock.stallNs() }
+func (o *Distinct) StallNs() int64      { return o.clock.stallNs() }
+func (o *HashJoin) StallNs() int64      { return o.clock.stallNs() }

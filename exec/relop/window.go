@@ -96,6 +96,8 @@ func WindowResultType(fn string, arg types.T) (types.T, error) {
 // refuses goes to a spill file in SpillDir (windowspill.go) when every
 // function can be computed from there; without SpillDir it fails with 53200.
 type Window struct {
+	clock spillClock // the spilled partition's I/O time
+
 	Input       exec.Operator
 	PartitionBy []int
 	OrderBy     []SortKeySpec
@@ -297,7 +299,7 @@ func (o *Window) startSpilling() error {
 			return winNotSpillable(f, o.Mem.Limit())
 		}
 	}
-	f, err := newSpillFile(o.SpillDir, o.Input.Schema(), allocOr(o.Alloc))
+	f, err := newSpillFile(o.SpillDir, o.Input.Schema(), allocOr(o.Alloc), &o.clock)
 	if err != nil {
 		return err
 	}

@@ -287,7 +287,7 @@ func (s *winSpill) compute(ctx context.Context) error {
 	base := s.o.Input.Schema().NumFields()
 	for i, f := range s.o.Funcs {
 		dt := s.o.Out.Field(base + i).Type
-		of, err := newSpillFile(s.o.SpillDir, arrow.NewSchema([]arrow.Field{{Name: "w", Type: dt, Nullable: true}}, nil), s.mem)
+		of, err := newSpillFile(s.o.SpillDir, arrow.NewSchema([]arrow.Field{{Name: "w", Type: dt, Nullable: true}}, nil), s.mem, &s.o.clock)
 		if err != nil {
 			return err
 		}

@@ -86,6 +86,7 @@ var pipelineSeeds = []string{
 	"DELETE FROM u",
 	"EXPLAIN SELECT * FROM t WHERE id = 7",
 	"EXPLAIN ANALYZE SELECT n, count(*) FROM t GROUP BY n",
+	"EXPLAIN UPDATE t SET n = n * 2 WHERE id > 3 RETURNING id",
 	"CREATE TABLE z (a INT PRIMARY KEY, b ARRAY<ROW<c INT>>)",
 	"DROP TABLE IF EXISTS t, u",
 	"SELECT $1::int + $2, $3 || 'x', $4 IS NULL",
@@ -160,6 +161,11 @@ func runPipeline(parser *sql.Parser, cat staticCatalog, in string) (failure erro
 		stage = "plan"
 		var plans []binder.Node
 		var merge []binder.Expr
+		if e, ok := bound.(*binder.Explain); ok {
+			if _, isQuery := e.Statement.(*binder.Query); !isQuery {
+				bound = e.Statement // EXPLAIN of a write plans the write
+			}
+		}
 		switch b := bound.(type) {
 		case *binder.Query:
 			plans = append(plans, b.Plan)

@@ -36,10 +36,12 @@ import (
 // hand (streamTables). Aggregates, joins, ordering and limits are refused:
 // their answer is not a function of one change.
 //
-// Memory: the follow reads the committed log from disk as the subscriber
-// asks for rows, so a subscriber that falls behind lags in the log and
-// holds nothing more; one poll holds at most subscribeBatchRows changes
-// and their projected rows. A subscriber whose client stops taking data
+// Memory: the follow reads the committed log as the subscriber asks for
+// rows (the embedded store from disk; on a Fluss cluster each bucket's
+// fetcher holds at most one fetch ahead, fluss/remote/follow.go), so a
+// subscriber that falls behind lags in the log and holds nothing more;
+// one poll holds at most subscribeBatchRows changes and their projected
+// rows. A subscriber whose client stops taking data
 // is ended by pgwire after the send timeout (the setting
 // sqlgate.subscribe_send_timeout, default 30s: pgwire.StreamingResult).
 //
@@ -279,7 +281,7 @@ func (s *session) startSubscription(ctx context.Context, plan *subscribePlan) (*
 	}
 	fl, ok := t.(fluss.ChangelogFollower)
 	if !ok {
-		return nil, sqlerr.NotSupported("SUBSCRIBE on this backend (the Fluss cluster backend cannot follow a changelog yet; the embedded store can)")
+		return nil, sqlerr.NotSupported("SUBSCRIBE to a table whose store cannot follow its changelog")
 	}
 	opts := fluss.FollowOptions{MaxRows: subscribeBatchRows}
 	switch st.Start {

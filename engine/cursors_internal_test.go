@@ -13,7 +13,7 @@ import (
 
 // execAll runs each statement of text and returns the last one's row
 // count and tag.
-func execAll(t *testing.T, s pgwire.Session, text string) (int64, string) {
+func execAll(t testing.TB, s pgwire.Session, text string) (int64, string) {
 	t.Helper()
 	ctx := context.Background()
 	stmts, err := s.Prepare(ctx, text, nil)

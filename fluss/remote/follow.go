@@ -21,7 +21,9 @@ import (
 // passes the offset or the wait ends, and the fetcher asks again, so a
 // change reaches the follower within FollowWait of its commit (Fluss 0.9.1
 // answers a waiting fetch early only when a follower replica's catching up
-// moves the high watermark). A
+// moves the high watermark); a write this server makes to the table wakes
+// its fetchers at once (Store.wroteTo), so its own writes arrive without
+// that wait. A
 // fetcher hands its answer (whole log batches) to Poll through a channel
 // of one and then waits until Poll has taken it before it fetches again:
 // a follower whose reader falls behind stops fetching, and holds at most
@@ -144,6 +146,15 @@ func (f *follower) startAtTime(ctx context.Context, buckets []int32, ends []int6
 	return nil
 }
 
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
 // fetched is one fetch's answer for a bucket: whole batches, or the
 // error that ended the bucket's fetcher.
 type fetched struct {
@@ -215,9 +226,28 @@ func (f *follower) fetch(ctx context.Context, b int32, at int64) {
 	}
 	size := int32(followFetchBytes)
 	wait := orDefault(t.s.c.cfg.FollowWait, defaultFollowWait)
+	written := t.s.writtenSignal(t.info.TableID)
+	immediate := false
 	for ctx.Err() == nil {
 		asked := time.Now()
-		res, err := t.s.c.FetchLogWait(ctx, t.tab, b, at, size, wait)
+		// A long poll the server holds is given up when this server
+		// writes to the table, and an immediate fetch (no wait, which
+		// no write interrupts, so that writes cannot starve the
+		// follow) follows. Armed before the fetch: a write
+		// acknowledged after it wakes the fetch, and one acknowledged
+		// before it is in the fetch's answer.
+		var woken <-chan struct{}
+		w := time.Duration(0)
+		if !immediate {
+			woken, w = written.Arm(), wait
+		}
+		wasImmediate := immediate
+		immediate = false
+		res, err := f.fetchWoken(ctx, woken, b, at, size, w)
+		if err == nil && len(res.Records) == 0 && woken != nil && isClosed(woken) {
+			immediate = true
+			continue
+		}
 		if ctx.Err() != nil {
 			return
 		}
@@ -246,7 +276,7 @@ func (f *follower) fetch(ctx context.Context, b int32, at int64) {
 			hand(fetched{err: sqlerr.New(sqlerr.ProgramLimitExceeded, "a log batch of %s bucket %d at offset %d is larger than a fetch (%d bytes)",
 				t.info.Path, b, at, fetchMaxBytes)})
 			return
-		case time.Since(asked) < wait/10:
+		case !wasImmediate && time.Since(asked) < wait/10:
 			// No records, and the server did not hold the fetch (a
 			// bucket read from remote storage, say): pause rather than
 			// spin.
@@ -258,6 +288,47 @@ func (f *follower) fetch(ctx context.Context, b int32, at int64) {
 		}
 		// Otherwise the server's wait ended with nothing new: ask again.
 	}
+}
+
+// wroteTo wakes this server's follows of table id after a write of its
+// own to it: their fetchers ask again at once instead of waiting for the
+// tablet server to answer the fetch it holds (which Fluss 0.9.1 does only
+// when the fetch's wait ends, on a bucket without follower replicas).
+func (s *Store) wroteTo(id int64) {
+	if w, ok := s.written.Load(id); ok {
+		w.(*fluss.FollowSignal).Wake()
+	}
+}
+
+// writtenSignal is the signal wroteTo wakes for table id.
+func (s *Store) writtenSignal(id int64) *fluss.FollowSignal {
+	w, _ := s.written.LoadOrStore(id, &fluss.FollowSignal{})
+	return w.(*fluss.FollowSignal)
+}
+
+// fetchWoken is FetchLogWait that returns early, with no records, when
+// woken closes (this server wrote to the table); woken nil: it does not.
+func (f *follower) fetchWoken(ctx context.Context, woken <-chan struct{}, b int32, at int64, size int32, wait time.Duration) (FetchResult, error) {
+	t := f.t
+	if woken == nil {
+		return t.s.c.FetchLogWait(ctx, t.tab, b, at, size, wait)
+	}
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		select {
+		case <-woken:
+			cancel()
+		case <-stop:
+		}
+	}()
+	res, err := t.s.c.FetchLogWait(fctx, t.tab, b, at, size, wait)
+	if err != nil && ctx.Err() == nil && fctx.Err() != nil {
+		return FetchResult{}, nil // woken: ask again
+	}
+	return res, err
 }
 
 // fetchErr is the error that ends a follow whose fetch of bucket b at

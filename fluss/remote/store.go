@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,6 +49,9 @@ type Store struct {
 	// temp is this server's lease on its temporary schemas and the
 	// sweeper of other servers' (tempschemas.go).
 	temp tempLeases
+	// written wakes this server's follows of a table (by table id,
+	// *fluss.FollowSignal) when this server wrote to it (follow.go).
+	written sync.Map
 }
 
 // maxScanRowsPerBucket bounds the LimitScan that reads a primary-key
@@ -348,9 +352,11 @@ func (t *table) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteR
 			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding log batch: %v", err)
 		}
 		if _, err := t.s.writer.Append(ctx, t.tab, b, batch); err != nil {
+			t.s.wroteTo(t.info.TableID)
 			return fluss.WriteResult{}, t.s.noteTableErr(err, t.info.Path)
 		}
 	}
+	t.s.wroteTo(t.info.TableID)
 	return fluss.WriteResult{Rows: int64(n)}, nil
 }
 
@@ -448,9 +454,11 @@ func (t *table) upsertRecords(rec arrow.RecordBatch, recs map[int32][]format.KvR
 func (t *table) put(ctx context.Context, recs map[int32][]format.KvRecord, target []int32, n int64) (fluss.WriteResult, error) {
 	for _, b := range sortedBuckets(recs) {
 		if _, err := t.s.writer.Put(ctx, t.tab, b, t.info.SchemaID, recs[b], target); err != nil {
+			t.s.wroteTo(t.info.TableID)
 			return fluss.WriteResult{}, t.s.noteTableErr(err, t.info.Path)
 		}
 	}
+	t.s.wroteTo(t.info.TableID)
 	return fluss.WriteResult{Rows: n}, nil
 }
 

@@ -55,6 +55,10 @@ func TestClusterSubscribePsqlCopy(t *testing.T) { subscribePsqlCopy(t, clusterBa
 func TestClusterSubscribePsycopg2(t *testing.T) { subscribePsycopg2(t, clusterBackend) }
 func TestClusterSubscribePgJDBC(t *testing.T)   { subscribePgJDBC(t, clusterBackend) }
 
+// TestClusterSubscribeSoak is the soak (its default size here; set
+// SQLGATE_SUBSCRIBE_SOAK for more) with the changes read from the cluster.
+func TestClusterSubscribeSoak(t *testing.T) { subscribeSoak(t, clusterBackend) }
+
 // TestClusterSubscribePyfluss: rows pyfluss appends to a log table and
 // the upserts and delete it writes to a primary-key table reach pgx
 // cursors over SUBSCRIBE declared before the writes, each change once,

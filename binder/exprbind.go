@@ -412,6 +412,9 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	if lt.Kind == types.Row && rt.Kind == types.Row && op.IsComparison() {
 		return b.makeRowComparison(n, op, l, r)
 	}
+	if op >= OpEq && op <= OpGe && noJSONComparison(lt, rt) {
+		return nil, b.operatorError(n, op.String(), lt, rt)
+	}
 	if isJSONBComparison(op, lt, rt) {
 		return b.bindJSONBCompare(n, op, l, r) // jsonbops.go
 	}

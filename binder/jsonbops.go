@@ -53,6 +53,18 @@ func (b *binder) bindJSONBCompare(n ast.Node, op Op, l, r Expr) (Expr, error) {
 
 // isJSONBComparison reports whether op between types lt and rt is a jsonb
 // comparison (jsonb on one side, jsonb or an unknown literal on the other).
+// noJSONComparison reports operands that PostgreSQL has no comparison
+// operator for: json has none at all, and jsonb compares only with jsonb
+// (an unknown literal becoming jsonb); text = jsonb would otherwise be
+// bound as a comparison of the texts.
+func noJSONComparison(lt, rt types.T) bool {
+	isJSON := func(t types.T) bool { return t.Kind == types.String && t.Variant == types.JSON }
+	if isJSON(lt) || isJSON(rt) {
+		return true
+	}
+	return isJSONBType(lt) != isJSONBType(rt) && !isUnknown(lt) && !isUnknown(rt)
+}
+
 func isJSONBComparison(op Op, lt, rt types.T) bool {
 	if op < OpEq || op > OpGe {
 		return false

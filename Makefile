@@ -58,7 +58,7 @@ test-cluster-run:
 	@test -n "$$SQLGATE_FLUSS_BOOTSTRAP" || (echo "test-cluster-run: SQLGATE_FLUSS_BOOTSTRAP not set (use make test-cluster)"; exit 1)
 	# -p 1: the packages share the cluster's metadata table, where each test
 	# server imports its own users (admin's password differs between them).
-	$(GO) test -tags fluss_cluster -count=1 -p 1 -timeout 8m -run 'Cluster' ./fluss/remote ./tests/reliability ./flightsql
+	$(GO) test -tags fluss_cluster -count=1 -p 1 -timeout 8m -run 'Cluster' ./fluss/remote ./tests/reliability ./flightsql ./tests/clients
 	./$(BIN) slt --parallel 2 --fluss "$$SQLGATE_FLUSS_BOOTSTRAP" --skips tests/sqllogic/fluss_cluster.skips \
 		tests/sqllogic/*.slt tests/sqllogic/generated/*.slt
 

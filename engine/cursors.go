@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
@@ -21,14 +22,12 @@ import (
 // executor as FETCH needs rows: a cursor that cannot scroll keeps only the
 // rows it has not returned yet (at most one batch beyond what a FETCH
 // asked for), so its memory stays bounded however long the result; a
-// SCROLL cursor keeps every row it has read, since FETCH may go back to
-// any of them. A cursor declared without SCROLL or NO SCROLL is NO SCROLL:
-// PostgreSQL makes such a cursor scrollable only when its plan happens to
-// support backward scans, and documents that backward motion needs SCROLL;
-// sqlgate keeps the memory bound instead. Except WITH HOLD: a hold cursor
-// keeps every row anyway (it is materialised at COMMIT), so without NO
-// SCROLL it scrolls, as PostgreSQL's does over any plan it can run
-// backward (pg_cursors.is_scrollable says so from the declaration on).
+// scrollable cursor keeps every row it has read, since FETCH may go back
+// to any of them, in memory up to a bound and on disk past it
+// (cursorstore.go). A cursor declared with neither SCROLL nor NO SCROLL
+// scrolls when PostgreSQL's would: when the plan PostgreSQL makes for its
+// query can run backward (cursorscroll.go), WITH HOLD or not;
+// pg_cursors.is_scrollable says which from the declaration on.
 //
 // FETCH and MOVE follow PostgreSQL's DoPortalFetch / PortalRunSelect step
 // for step (fetchPortal, runSelect), including their position bookkeeping
@@ -76,8 +75,9 @@ type cursor struct {
 	depth int
 	// Rows are numbered from 1. store holds copies of the rows read and
 	// kept: rows first .. first+stored-1 (a NO SCROLL cursor drops rows
-	// once passed). total is the row count once res is exhausted.
-	store  []arrow.RecordBatch
+	// once passed; a scrollable one's go to disk past a bound,
+	// cursorstore.go). total is the row count once res is exhausted.
+	store  *cursorStore
 	first  int64
 	stored int64
 	total  int64
@@ -204,6 +204,12 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 	if err := cursorParams(qps, params); err != nil {
 		return nil, err
 	}
+	q, _ := qps.bound.(*binder.Query)
+	if q != nil {
+		if err := checkCursorLocks(q, c.Hold, c.Scroll); err != nil {
+			return nil, err
+		}
+	}
 	// The cursor's execution outlives this statement (whose context the
 	// wire server ends with it) and keeps its values (clock, session).
 	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -213,7 +219,9 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 		return nil, err
 	}
 	cur := s.newCursor(ps, c, qps.cols, block)
-	cur.hold, cur.scrollable = c.Hold, c.Scroll || c.Hold && !c.NoScroll
+	// Neither SCROLL nor NO SCROLL: PostgreSQL's choice from the plan
+	// (cursorscroll.go).
+	cur.hold, cur.scrollable = c.Hold, c.Scroll || !c.NoScroll && q != nil && backwardScan(q.Plan)
 	cur.res, cur.cancel = res, cancel
 	if !block {
 		// WITH HOLD outside a block: its implicit transaction ends now.
@@ -238,7 +246,7 @@ func (s *session) newCursor(ps *statement, c *sql.CursorStmt, cols []pgwire.Resu
 		statement = ps.parsed.Text
 	}
 	return &cursor{name: c.Name, statement: statement, binary: c.Binary, depth: depth, created: time.Now(),
-		cols: cols, inTxn: block, first: 1, total: -1, atStart: true}
+		cols: cols, inTxn: block, first: 1, total: -1, atStart: true, store: newCursorStore(s.eng.opts.SpillDir, s.eng.mem)}
 }
 
 // newFetchResult is the result of FETCH or MOVE c, with no rows yet.
@@ -308,10 +316,7 @@ func (c *cursor) close() {
 		c.cancel()
 		c.cancel = nil
 	}
-	for _, b := range c.store {
-		b.Release()
-	}
-	c.store = nil
+	c.store.close()
 	c.stored = 0
 }
 
@@ -348,9 +353,8 @@ func (c *cursor) pull(ctx context.Context, mem memory.Allocator) error {
 	if err != nil {
 		return err
 	}
-	c.store = append(c.store, cp)
 	c.stored += cp.NumRows()
-	return nil
+	return c.store.add(cp)
 }
 
 // copyBatch copies b's columns into memory of its own.
@@ -384,38 +388,38 @@ func (c *cursor) has(ctx context.Context, mem memory.Allocator, k int64) (bool, 
 }
 
 // emit appends row k (which must be stored) to out.
-func (c *cursor) emit(out *fetchResult, k int64) {
-	off := k - c.first
-	for _, b := range c.store {
-		if off < b.NumRows() {
-			out.rows = append(out.rows, b.NewSlice(off, off+1))
-			return
-		}
-		off -= b.NumRows()
-	}
+func (c *cursor) emit(out *fetchResult, k int64) error {
+	return c.emitRange(out, k, k)
 }
 
 // emitRange appends rows from..to (stored, ascending) to out, a slice of
 // each stored batch they span.
-func (c *cursor) emitRange(out *fetchResult, from, to int64) {
+func (c *cursor) emitRange(out *fetchResult, from, to int64) error {
 	at := c.first
-	for _, b := range c.store {
-		end := at + b.NumRows() // exclusive
+	for i, p := range c.store.parts {
+		end := at + p.rows // exclusive
 		lo, hi := max(from, at), min(to+1, end)
 		if lo < hi {
+			b, err := c.store.part(i)
+			if err != nil {
+				return err
+			}
 			out.rows = append(out.rows, b.NewSlice(lo-at, hi-at))
+		}
+		if end > to {
+			return nil
 		}
 		at = end
 	}
+	return nil
 }
 
 // trim drops the stored rows before row keep, for a cursor that cannot
 // go back to them.
 func (c *cursor) trim(keep int64) {
-	for len(c.store) > 0 && c.first+c.store[0].NumRows() <= keep {
-		n := c.store[0].NumRows()
-		c.store[0].Release()
-		c.store = c.store[1:]
+	for len(c.store.parts) > 0 && c.first+c.store.parts[0].rows <= keep {
+		n := c.store.parts[0].rows
+		c.store.dropFirst()
 		c.first += n
 		c.stored -= n
 	}
@@ -447,7 +451,9 @@ func (c *cursor) step(ctx context.Context, mem memory.Allocator, limit int64, ou
 		take = min(take, limit)
 	}
 	if out != nil {
-		c.emitRange(out, c.cur+1, c.cur+take)
+		if err := c.emitRange(out, c.cur+1, c.cur+take); err != nil {
+			return 0, false, err
+		}
 	}
 	c.cur += take
 	if !c.scrollable {
@@ -481,7 +487,9 @@ func (c *cursor) run(ctx context.Context, mem memory.Allocator, forward bool, co
 			return n, err
 		}
 		if out != nil {
-			c.emit(out, k)
+			if err := c.emit(out, k); err != nil {
+				return n, err
+			}
 		}
 		k--
 		n++

@@ -5,13 +5,15 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/sqlgate/sqlgate/fluss/embedded"
 	"github.com/sqlgate/sqlgate/pgwire"
 )
 
 // execAll runs each statement of text and returns the last one's row
 // count and tag.
-func execAll(t *testing.T, s pgwire.Session, text string) (int64, string) {
+func execAll(t testing.TB, s pgwire.Session, text string) (int64, string) {
 	t.Helper()
 	ctx := context.Background()
 	stmts, err := s.Prepare(ctx, text, nil)
@@ -71,8 +73,8 @@ func TestCursorMemoryBounded(t *testing.T) {
 			t.Fatalf("tag %q after %d rows, want %q", tag, n, want)
 		}
 		fetched += n
-		for _, b := range f.store {
-			maxBatch = max(maxBatch, b.NumRows())
+		for _, b := range f.store.parts {
+			maxBatch = max(maxBatch, b.rows)
 		}
 		maxStored = max(maxStored, f.stored)
 		if n < 1000 {
@@ -89,7 +91,7 @@ func TestCursorMemoryBounded(t *testing.T) {
 	// FETCH ALL streams: the cursor holds a batch at a time while the
 	// client reads, and MOVE ALL passes rows without keeping them.
 	execAll(t, s, "DECLARE f2 NO SCROLL CURSOR FOR SELECT g FROM generate_series(1, 200000) g")
-	execAll(t, s, "DECLARE f3 CURSOR FOR SELECT g FROM generate_series(1, 200000) g")
+	execAll(t, s, "DECLARE f3 NO SCROLL CURSOR FOR SELECT g FROM generate_series(1, 200000) g")
 	stmts, err := s.Prepare(context.Background(), "FETCH ALL FROM f2", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -120,15 +122,79 @@ func TestCursorMemoryBounded(t *testing.T) {
 	if n, tag := execAll(t, s, "MOVE FORWARD ALL IN f3"); n != 0 || tag != "MOVE 200000" || s.cursors.get("f3").stored != 0 {
 		t.Errorf("MOVE ALL: %d rows, tag %q, %d kept", n, tag, s.cursors.get("f3").stored)
 	}
+	// A SCROLL cursor keeps every row, in memory up to its store's
+	// bound (lowered here) and on disk past it.
+	sc := s.cursors.get("sc")
+	sc.store.limit = 256 << 10
 	execAll(t, s, "MOVE FORWARD ALL IN sc")
-	if got := s.cursors.get("sc").stored; got != total {
+	if got := sc.stored; got != total {
 		t.Errorf("SCROLL cursor keeps %d rows after reading all, want %d", got, total)
 	}
-	if n, _ := execAll(t, s, "FETCH BACKWARD ALL FROM sc"); n != total {
-		t.Errorf("FETCH BACKWARD ALL returned %d rows, want %d", n, total)
+	spilled := 0
+	for _, p := range sc.store.parts {
+		if p.rec == nil {
+			spilled++
+		}
+	}
+	if sc.store.inMem > sc.store.limit+int64(maxBatch)*8 || spilled == 0 {
+		t.Errorf("SCROLL cursor holds %d bytes in memory (bound %d), %d of %d batches on disk", sc.store.inMem, sc.store.limit, spilled, len(sc.store.parts))
+	}
+	if got := fetchInts(t, s, "FETCH ABSOLUTE 12345 FROM sc"); len(got) != 1 || got[0] != 12345 {
+		t.Errorf("FETCH ABSOLUTE 12345 from the spilled cursor: %v", got)
+	}
+	if got := fetchInts(t, s, "FETCH BACKWARD 3 FROM sc"); len(got) != 3 || got[0] != 12344 || got[2] != 12342 {
+		t.Errorf("FETCH BACKWARD 3 after row 12345: %v", got)
+	}
+	execAll(t, s, "MOVE ABSOLUTE -1 IN sc")
+	back := fetchInts(t, s, "FETCH BACKWARD ALL FROM sc")
+	var sum int64
+	for i, v := range back {
+		sum += v
+		if i > 0 && v != back[i-1]-1 {
+			t.Fatalf("FETCH BACKWARD ALL: %d after %d", v, back[i-1])
+		}
+	}
+	if len(back) != total-1 || sum != int64(total-1)*int64(total)/2 {
+		t.Errorf("FETCH BACKWARD ALL returned %d rows summing to %d", len(back), sum)
 	}
 	execAll(t, s, "COMMIT")
 	if len(s.cursors.byName) != 0 {
 		t.Errorf("cursors left after COMMIT: %v", s.cursors.order)
+	}
+}
+
+// fetchInts runs a FETCH of one integer column and returns its values.
+func fetchInts(t *testing.T, s pgwire.Session, text string) []int64 {
+	t.Helper()
+	ctx := context.Background()
+	stmts, err := s.Prepare(ctx, text, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	res, err := stmts[0].Execute(ctx, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	defer res.Close()
+	var out []int64
+	for {
+		b, err := res.Next(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if b == nil {
+			return out
+		}
+		for i := 0; i < int(b.NumRows()); i++ {
+			switch c := b.Column(0).(type) {
+			case *array.Int64:
+				out = append(out, c.Value(i))
+			case *array.Int32:
+				out = append(out, int64(c.Value(i)))
+			default:
+				t.Fatalf("%s: column of %s", text, c.DataType())
+			}
+		}
+		b.Release()
 	}
 }

@@ -36,10 +36,12 @@ import (
 // hand (streamTables). Aggregates, joins, ordering and limits are refused:
 // their answer is not a function of one change.
 //
-// Memory: the follow reads the committed log from disk as the subscriber
-// asks for rows, so a subscriber that falls behind lags in the log and
-// holds nothing more; one poll holds at most subscribeBatchRows changes
-// and their projected rows. A subscriber whose client stops taking data
+// Memory: the follow reads the committed log as the subscriber asks for
+// rows (the embedded store from disk; on a Fluss cluster each bucket's
+// fetcher holds at most one fetch ahead, fluss/remote/follow.go), so a
+// subscriber that falls behind lags in the log and holds nothing more;
+// one poll holds at most subscribeBatchRows changes and their projected
+// rows. A subscriber whose client stops taking data
 // is ended by pgwire after the send timeout (the setting
 // sqlgate.subscribe_send_timeout, default 30s: pgwire.StreamingResult).
 //
@@ -279,7 +281,7 @@ func (s *session) startSubscription(ctx context.Context, plan *subscribePlan) (*
 	}
 	fl, ok := t.(fluss.ChangelogFollower)
 	if !ok {
-		return nil, sqlerr.NotSupported("SUBSCRIBE on this backend (the Fluss cluster backend cannot follow a changelog yet; the embedded store can)")
+		return nil, sqlerr.NotSupported("SUBSCRIBE to a table whose store cannot follow its changelog")
 	}
 	opts := fluss.FollowOptions{MaxRows: subscribeBatchRows}
 	switch st.Start {
@@ -484,35 +486,38 @@ func (r *subscription) evaluate(ctx context.Context, bucket int, in arrow.Record
 	}
 }
 
-// changeTypeSymbols are Fluss's short names of the change types, by the
-// changelog's long ones.
-var changeTypeSymbols = map[string]string{
-	"insert": "+I", "update_before": "-U", "update_after": "+U", "delete": "-D",
+// changeTypeSymbol is Fluss's short name of a change type, by the
+// changelog's long one (a log table's rows are +A).
+func changeTypeSymbol(kind string, logTable bool) string {
+	switch kind {
+	case "update_before":
+		return "-U"
+	case "update_after":
+		return "+U"
+	case "delete":
+		return "-D"
+	}
+	if logTable {
+		return "+A"
+	}
+	return "+I"
 }
 
 // shape turns a row of the changelog query (change type, offset, commit
-// time, the query's columns) into the subscription's.
+// time, the query's columns) into the subscription's. The change type
+// and bucket columns are written straight into their buffers: shape runs
+// for every batch of every subscriber.
 func (r *subscription) shape(b arrow.RecordBatch, bucket int) (arrow.RecordBatch, error) {
 	n := int(b.NumRows())
-	ct := array.NewStringBuilder(r.mem)
-	defer ct.Release()
 	kinds, ok := b.Column(0).(*array.String)
 	if !ok {
 		return nil, sqlerr.New(sqlerr.InternalError, "changelog change type is %s, not text", b.Column(0).DataType())
 	}
+	syms := make([]string, n)
 	for i := range n {
-		sym := changeTypeSymbols[kinds.Value(i)]
-		if r.logTable && sym == "+I" {
-			sym = "+A"
-		}
-		ct.Append(sym)
+		syms[i] = changeTypeSymbol(kinds.Value(i), r.logTable)
 	}
-	bk := array.NewInt32Builder(r.mem)
-	defer bk.Release()
-	for range n {
-		bk.Append(int32(bucket))
-	}
-	cols := []arrow.Array{ct.NewArray(), bk.NewArray()}
+	cols := []arrow.Array{fluss.StringColumn(syms, n), fluss.Int32Column(int32(bucket), n)}
 	for i := 1; i < int(b.NumCols()); i++ {
 		c := b.Column(i)
 		c.Retain()
@@ -559,12 +564,7 @@ func changelogSchema(info fluss.TableInfo) *arrow.Schema {
 // changelog's columns (schema): inserts, with no offset or commit time.
 func snapshotChanges(rec arrow.RecordBatch, schema *arrow.Schema, mem memory.Allocator) arrow.RecordBatch {
 	n := int(rec.NumRows())
-	ct := array.NewStringBuilder(mem)
-	defer ct.Release()
-	for range n {
-		ct.Append("insert")
-	}
-	cols := []arrow.Array{ct.NewArray(), array.MakeArrayOfNull(mem, schema.Field(1).Type, n), array.MakeArrayOfNull(mem, schema.Field(2).Type, n)}
+	cols := []arrow.Array{fluss.StringColumn([]string{"insert"}, n), array.MakeArrayOfNull(mem, schema.Field(1).Type, n), array.MakeArrayOfNull(mem, schema.Field(2).Type, n)}
 	for _, c := range rec.Columns() {
 		c.Retain()
 		cols = append(cols, c)

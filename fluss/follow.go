@@ -2,6 +2,7 @@ package fluss
 
 import (
 	"context"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -62,8 +63,41 @@ type ChangelogFollow interface {
 }
 
 // ChangelogFollower is implemented by tables whose changelog can be
-// followed as commits extend it, a commit waking the followers waiting
-// (no polling): the embedded store.
+// followed as commits extend it, new changes waking the followers waiting:
+// the embedded store (a commit wakes them) and a Fluss cluster (fetches
+// that the tablet server holds until changes come, fluss/remote).
 type ChangelogFollower interface {
 	FollowChangelog(ctx context.Context, opts FollowOptions) (ChangelogFollow, error)
+}
+
+// FollowSignal wakes followers waiting for more changes: a follower arms it
+// before it looks for changes, so that changes published after the look
+// always close the channel it then waits on. The zero value is ready.
+type FollowSignal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+// Arm returns the channel the next Wake closes.
+func (f *FollowSignal) Arm() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ch == nil {
+		f.ch = make(chan struct{})
+	}
+	return f.ch
+}
+
+// Wake closes the armed channel, if any (nothing to do when no follower
+// armed it: no allocation per commit). A nil signal does nothing.
+func (f *FollowSignal) Wake() {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	if f.ch != nil {
+		close(f.ch)
+		f.ch = nil
+	}
+	f.mu.Unlock()
 }

@@ -127,7 +127,7 @@ func (r *spillReader) next() (arrow.RecordBatch, error) {
 	if more {
 		b := r.r.RecordBatch()
 		b.Retain()
-		return restoreExtensions(r.schema, b), nil
+		return RestoreExtensions(r.schema, b), nil
 	}
 	if err := r.r.Err(); err != nil && err != io.EOF {
 		return nil, spillErr(err)
@@ -137,11 +137,11 @@ func (r *spillReader) next() (arrow.RecordBatch, error) {
 
 func (r *spillReader) close() { r.r.Release() }
 
-// restoreExtensions gives back their extension types (sqlgate's numeric)
+// RestoreExtensions gives back their extension types (sqlgate's numeric)
 // to columns an IPC stream read as their storage: the extension types are
 // not registered with arrow-go (a process-wide registry), so the reader
 // cannot know them, but the spill file's own schema does.
-func restoreExtensions(schema *arrow.Schema, b arrow.RecordBatch) arrow.RecordBatch {
+func RestoreExtensions(schema *arrow.Schema, b arrow.RecordBatch) arrow.RecordBatch {
 	var cols []arrow.Array
 	for i, f := range schema.Fields() {
 		et, ok := f.Type.(arrow.ExtensionType)

@@ -114,7 +114,7 @@ func (c *winCursor) at(j int64) (b arrow.RecordBatch, row int, ok bool, err erro
 		c.b.Retain()
 		// an earlier window's numeric output is among the spilled
 		// columns: the reader gives it back as its storage
-		c.b = restoreExtensions(c.schema, c.b)
+		c.b = RestoreExtensions(c.schema, c.b)
 		c.hold.force(batchBytes(c.b))
 		c.keys = nil
 	}

@@ -128,7 +128,7 @@ func (t *tableState) retire() {
 	t.mu.Lock()
 	t.dropped, t.altered = true, true
 	t.mu.Unlock()
-	t.follow.wake() // follow.go
+	t.follow.Wake() // follow.go
 }
 
 // replaced returns the table's state under info, sharing t's bucket logs,

@@ -227,7 +227,7 @@ func (s *Store) drop(t *tableState) error {
 	t.mu.Lock()
 	t.dropped = true
 	t.mu.Unlock()
-	t.follow.wake() // follow.go
+	t.follow.Wake() // follow.go
 	t.closeFiles()
 	s.dropImage(t)
 	if err := s.deleteTableState(t.info.TableID); err != nil {
@@ -631,7 +631,7 @@ func (s *Store) publish(order []*bucketWrite) {
 			w.bl.committed = w.bl.size
 		}
 		t.mu.Unlock()
-		t.follow.wake() // follow.go: the new lengths are visible
+		t.follow.Wake() // follow.go: the new lengths are visible
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/cockroachdb/pebble/v2"
@@ -30,36 +29,10 @@ import (
 // same snapshot records (the lengths commit in the state's pebble batch),
 // so every change lands either in the snapshot or after it, once.
 
-// followSignal wakes a table's followers. A table state an ALTER TABLE
-// replaces shares it with its successor (replaced), like its lock.
-type followSignal struct {
-	mu sync.Mutex
-	ch chan struct{}
-}
-
-// arm returns the channel the next wake closes.
-func (f *followSignal) arm() <-chan struct{} {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.ch == nil {
-		f.ch = make(chan struct{})
-	}
-	return f.ch
-}
-
-// wake closes the armed channel, if any (nothing to do without
-// followers: no allocation per commit).
-func (f *followSignal) wake() {
-	if f == nil {
-		return
-	}
-	f.mu.Lock()
-	if f.ch != nil {
-		close(f.ch)
-		f.ch = nil
-	}
-	f.mu.Unlock()
-}
+// followSignal wakes a table's followers (fluss.FollowSignal). A table
+// state an ALTER TABLE replaces shares it with its successor (replaced),
+// like its lock.
+type followSignal = fluss.FollowSignal
 
 // defaultFollowRows is a ChangeBatch's row bound when the caller sets none.
 const defaultFollowRows = 4096
@@ -205,7 +178,7 @@ func (f *follower) Poll(ctx context.Context) (fluss.ChangeBatch, error) {
 	}
 	// Armed before the lengths are read: a commit published after the
 	// read closes this channel.
-	f.wait = f.t.follow.arm()
+	f.wait = f.t.follow.Arm()
 	t := f.t
 	t.mu.RLock()
 	dropped, altered := t.dropped, t.altered

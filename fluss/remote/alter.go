@@ -150,21 +150,60 @@ func (s *Store) oldColumns(ctx context.Context, info fluss.TableInfo) (map[int16
 	return out, nil
 }
 
+// logDecoders decode a table's log batches: dec those of its current
+// schema, old those of its older schemas (whole batches: a projection's
+// column indexes name the current schema's columns), widened to the
+// current schema with NULLs for the columns added since.
+type logDecoders struct {
+	t   *table
+	dec *format.BatchDecoder
+	old map[int16]*format.BatchDecoder
+}
+
+// logDecoders decodes whole batches of t.
+func (t *table) logDecoders() logDecoders {
+	return logDecoders{t: t, dec: format.NewTableBatchDecoder(t.info.ArrowSchema(), t.ts)}
+}
+
+// decodeBatch decodes the batch raw (header h) with the change types of its
+// records, widened to the current schema when an older one wrote it.
+func (d *logDecoders) decodeBatch(raw []byte, h format.BatchHeader) (format.Batch, error) {
+	t := d.t
+	dec := d.dec
+	if h.SchemaID > t.info.SchemaID {
+		return format.Batch{}, t.errSchemaMoved(h.SchemaID)
+	}
+	if h.SchemaID != t.info.SchemaID {
+		if dec = d.oldDecoder(h.SchemaID); dec == nil {
+			return format.Batch{}, sqlerr.New(sqlerr.DataCorrupted, "a log batch of %s has schema %d, which the table (at schema %d) does not have",
+				t.info.Path, h.SchemaID, t.info.SchemaID)
+		}
+	}
+	bt, err := dec.Decode(raw)
+	if err != nil {
+		return format.Batch{}, sqlerr.Wrap(err, sqlerr.DataCorrupted, "log batch of %s: %v", t.info.Path, err)
+	}
+	if dec != d.dec { // written before an ADD COLUMN: the added columns are NULL
+		bt.Record = fluss.WidenRecord(bt.Record, t.info.ArrowSchema())
+	}
+	return bt, nil
+}
+
 // oldDecoder returns the decoder of log batches written under the
 // table's older schema id (nil when the table has no such schema).
-func (r *logReader) oldDecoder(id int16) *format.BatchDecoder {
-	if d := r.oldDecs[id]; d != nil {
-		return d
+func (d *logDecoders) oldDecoder(id int16) *format.BatchDecoder {
+	if dec := d.old[id]; dec != nil {
+		return dec
 	}
-	n, ok := r.t.oldCols[id]
-	if !ok || n <= 0 || n > len(r.t.ts) {
+	n, ok := d.t.oldCols[id]
+	if !ok || n <= 0 || n > len(d.t.ts) {
 		return nil
 	}
-	full := r.t.info.ArrowSchema()
-	d := format.NewTableBatchDecoder(arrow.NewSchema(full.Fields()[:n], nil), r.t.ts[:n])
-	if r.oldDecs == nil {
-		r.oldDecs = map[int16]*format.BatchDecoder{}
+	full := d.t.info.ArrowSchema()
+	dec := format.NewTableBatchDecoder(arrow.NewSchema(full.Fields()[:n], nil), d.t.ts[:n])
+	if d.old == nil {
+		d.old = map[int16]*format.BatchDecoder{}
 	}
-	r.oldDecs[id] = d
-	return d
+	d.old[id] = dec
+	return dec
 }

@@ -43,6 +43,13 @@ type Config struct {
 	RetryBackoff time.Duration
 	// MaxFrame caps a response frame (default DefaultMaxFrame).
 	MaxFrame int
+	// FollowWait is how long a tablet server may hold a follower's
+	// FetchLog (SUBSCRIBE; follow.go) waiting for changes (default
+	// 100ms). Fluss 0.9.1 answers a waiting fetch early only when a
+	// bucket's high watermark moves because a follower replica caught up,
+	// not at the append itself: on a bucket without follower replicas a
+	// change reaches a subscriber up to FollowWait after its commit.
+	FollowWait time.Duration
 	// TableInfoMaxAge is how long a Store trusts a table's cached info
 	// when nothing says it changed (default 1s; tablecache.go).
 	TableInfoMaxAge time.Duration

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -100,12 +101,23 @@ type FetchResult struct {
 // FetchLog reads a bucket's log from offset, at most maxBytes. projection,
 // if not nil, names the columns (0-based) the server keeps in ARROW batches.
 func (c *Client) FetchLog(ctx context.Context, t Table, bucket int32, offset int64, maxBytes int32, projection []int32) (FetchResult, error) {
+	return c.fetchLog(ctx, t, bucket, offset, maxBytes, projection, 0)
+}
+
+// FetchLogWait is FetchLog that the tablet server holds, up to maxWait,
+// until the bucket has records past offset (its high watermark moved): a
+// follower's long poll. It returns no records when maxWait passed first.
+func (c *Client) FetchLogWait(ctx context.Context, t Table, bucket int32, offset int64, maxBytes int32, maxWait time.Duration) (FetchResult, error) {
+	return c.fetchLog(ctx, t, bucket, offset, maxBytes, nil, maxWait)
+}
+
+func (c *Client) fetchLog(ctx context.Context, t Table, bucket int32, offset int64, maxBytes int32, projection []int32, maxWait time.Duration) (FetchResult, error) {
 	tr := &pb.PbFetchLogReqForTable{TableId: proto.Int64(t.ID), ProjectionPushdownEnabled: proto.Bool(projection != nil),
 		ProjectedFields: projection,
 		BucketsReq: []*pb.PbFetchLogReqForBucket{{PartitionId: t.partitionID(), BucketId: proto.Int32(bucket), FetchOffset: proto.Int64(offset),
 			MaxFetchBytes: proto.Int32(maxBytes)}}}
 	req := &pb.FetchLogRequest{FollowerServerId: proto.Int32(-1), MaxBytes: proto.Int32(maxBytes),
-		TablesReq: []*pb.PbFetchLogReqForTable{tr}, MaxWaitMs: proto.Int32(0), MinBytes: proto.Int32(1)}
+		TablesReq: []*pb.PbFetchLogReqForTable{tr}, MaxWaitMs: proto.Int32(int32(maxWait.Milliseconds())), MinBytes: proto.Int32(1)}
 	var out FetchResult
 	var ri *pb.PbRemoteLogFetchInfo
 	err := c.bucketCall(ctx, t, bucket, true, func(addr string) error {

@@ -68,6 +68,15 @@
 // sqlgate can reach (file:), and fail with 0A000 naming the scheme
 // otherwise (remotelog.go).
 //
+// A table's changelog is followed (fluss.ChangelogFollower, follow.go:
+// SUBSCRIBE) by one goroutine per bucket long-polling FetchLog from the
+// bucket's next offset, the tablet server holding each fetch up to
+// Config.FollowWait (a write this Store makes to the table ends the wait
+// at once); each hands one answer at a time to the reader,
+// so a reader that falls behind stops the fetches. A snapshot of a
+// primary-key table is each bucket's changelog replayed up to the offset
+// the follow then starts at.
+//
 // # Partitions
 //
 // A partitioned table's partitions (partitions.go) are Fluss's: data

@@ -33,6 +33,7 @@ const (
 	CodeDuplicateSequence      = 32
 	CodeUnknownWriterID        = 33
 	CodePartitionNotExists     = 36
+	CodeInvalidTimestamp       = 38
 	CodeLeaderNotAvailable     = 44
 	CodeAuthenticate           = 46
 	CodeAuthorization          = 48

@@ -28,21 +28,31 @@ import (
 // stay in memory until the replay ends: it costs the bucket's changelog,
 // not only its current rows.
 func (t *table) replayBucket(ctx context.Context, b int32, d *rowDecoder) (arrow.RecordBatch, error) {
-	starts, err := t.s.c.ListOffsets(ctx, t.tab, []int32{b}, OffsetEarliest, 0)
-	if err != nil {
-		return nil, t.s.noteTableErr(err, t.info.Path)
-	}
-	if starts[0] != 0 {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported,
-			"a full scan of primary-key table \"%s\" with %d or more rows in bucket %d is not supported once its changelog no longer starts at offset 0 (it starts at %d): Fluss 0.9.1 has no server-side KV scan",
-			t.info.Path.Table, t.s.scanRowsPerBucket(), b, starts[0]).
-			WithHint("Look rows up by primary key or bucket-key prefix.")
-	}
 	ends, err := t.s.c.ListOffsets(ctx, t.tab, []int32{b}, OffsetLatest, 0)
 	if err != nil {
 		return nil, t.s.noteTableErr(err, t.info.Path)
 	}
-	end := ends[0]
+	return t.replayBucketTo(ctx, b, d, ends[0], func(start int64) error {
+		return sqlerr.New(sqlerr.FeatureNotSupported,
+			"a full scan of primary-key table \"%s\" with %d or more rows in bucket %d is not supported once its changelog no longer starts at offset 0 (it starts at %d): Fluss 0.9.1 has no server-side KV scan",
+			t.info.Path.Table, t.s.scanRowsPerBucket(), b, start).
+			WithHint("Look rows up by primary key or bucket-key prefix.")
+	})
+}
+
+// replayBucketTo is the replay of bucket b's changelog up to offset end
+// (exclusive): the bucket's rows as they were when its log ended there.
+// refuse is the error when the log no longer starts at offset 0.
+func (t *table) replayBucketTo(ctx context.Context, b int32, d *rowDecoder, end int64, refuse func(start int64) error) (arrow.RecordBatch, error) {
+	if end > 0 {
+		starts, err := t.s.c.ListOffsets(ctx, t.tab, []int32{b}, OffsetEarliest, 0)
+		if err != nil {
+			return nil, t.s.noteTableErr(err, t.info.Path)
+		}
+		if starts[0] != 0 {
+			return nil, refuse(starts[0])
+		}
+	}
 	type ref struct {
 		rec arrow.RecordBatch
 		row int
@@ -54,7 +64,7 @@ func (t *table) replayBucket(ctx context.Context, b int32, d *rowDecoder) (arrow
 			r.Release()
 		}
 	}()
-	dec := format.NewTableBatchDecoder(t.info.ArrowSchema(), t.ts)
+	dec := t.logDecoders()
 	pkTs := t.typesOf(t.pk)
 	var key []byte
 	for off := int64(0); off < end; {
@@ -78,13 +88,9 @@ func (t *table) replayBucket(ctx context.Context, b int32, d *rowDecoder) (arrow
 			if h.RecordCount == 0 || h.BaseOffset >= end {
 				continue
 			}
-			if h.SchemaID != t.info.SchemaID {
-				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "rows of %s written with schema %d (the table is at schema %d) cannot be read yet",
-					t.info.Path, h.SchemaID, t.info.SchemaID)
-			}
-			bt, err := dec.Decode(raw)
+			bt, err := dec.decodeBatch(raw, h) // older schemas' rows widened
 			if err != nil {
-				return nil, sqlerr.Wrap(err, sqlerr.DataCorrupted, "log batch of %s: %v", t.info.Path, err)
+				return nil, err
 			}
 			recs = append(recs, bt.Record)
 			cols := colsOf(bt.Record, t.pk)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,6 +49,9 @@ type Store struct {
 	// temp is this server's lease on its temporary schemas and the
 	// sweeper of other servers' (tempschemas.go).
 	temp tempLeases
+	// written wakes this server's follows of a table (by table id,
+	// *fluss.FollowSignal) when this server wrote to it (follow.go).
+	written sync.Map
 }
 
 // maxScanRowsPerBucket bounds the LimitScan that reads a primary-key
@@ -348,9 +352,11 @@ func (t *table) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteR
 			return fluss.WriteResult{}, sqlerr.Wrap(err, sqlerr.InternalError, "encoding log batch: %v", err)
 		}
 		if _, err := t.s.writer.Append(ctx, t.tab, b, batch); err != nil {
+			t.s.wroteTo(t.info.TableID)
 			return fluss.WriteResult{}, t.s.noteTableErr(err, t.info.Path)
 		}
 	}
+	t.s.wroteTo(t.info.TableID)
 	return fluss.WriteResult{Rows: int64(n)}, nil
 }
 
@@ -448,9 +454,11 @@ func (t *table) upsertRecords(rec arrow.RecordBatch, recs map[int32][]format.KvR
 func (t *table) put(ctx context.Context, recs map[int32][]format.KvRecord, target []int32, n int64) (fluss.WriteResult, error) {
 	for _, b := range sortedBuckets(recs) {
 		if _, err := t.s.writer.Put(ctx, t.tab, b, t.info.SchemaID, recs[b], target); err != nil {
+			t.s.wroteTo(t.info.TableID)
 			return fluss.WriteResult{}, t.s.noteTableErr(err, t.info.Path)
 		}
 	}
+	t.s.wroteTo(t.info.TableID)
 	return fluss.WriteResult{Rows: n}, nil
 }
 
@@ -687,7 +695,7 @@ func (t *table) scanLog(ctx context.Context, opts fluss.ScanOptions, changelog b
 			starts[i] = max(starts[i], min(opts.FromOffset, ends[i]))
 		}
 	}
-	r := &logReader{t: t, schema: schema, proj: proj, changelog: changelog, dec: format.NewTableBatchDecoder(t.info.ArrowSchema(), t.ts),
+	r := &logReader{t: t, schema: schema, proj: proj, changelog: changelog, logDecoders: t.logDecoders(),
 		ends: ends, offsets: starts, limit: opts.Limit}
 	if !changelog {
 		r.pushDown(t)
@@ -781,7 +789,9 @@ type logReader struct {
 	t      *table
 	schema *arrow.Schema
 	proj   []int
-	dec    *format.BatchDecoder
+	// logDecoders decode the fetched batches (dec: the current schema's,
+	// perhaps of the projected columns only).
+	logDecoders
 	// changelog: rows carry the changelog's metadata columns first, and
 	// proj indexes into fluss.ChangelogColumns.
 	changelog bool
@@ -794,8 +804,6 @@ type logReader struct {
 	// fields are the table columns FetchLog asks for (nil: all;
 	// scan_projection.go), proj then indexes into them.
 	fields []int32
-	// oldDecs decode batches of the table's older schemas (alter.go).
-	oldDecs map[int16]*format.BatchDecoder
 }
 
 func (r *logReader) Schema() *arrow.Schema { return r.schema }
@@ -858,22 +866,9 @@ func (r *logReader) decode(raw []byte) (arrow.RecordBatch, error) {
 	if h.RecordCount == 0 || h.BaseOffset >= end {
 		return nil, nil
 	}
-	dec := r.dec
-	if h.SchemaID > r.t.info.SchemaID {
-		return nil, r.t.errSchemaMoved(h.SchemaID)
-	}
-	if h.SchemaID != r.t.info.SchemaID {
-		if dec = r.oldDecoder(h.SchemaID); dec == nil {
-			return nil, sqlerr.New(sqlerr.DataCorrupted, "a log batch of %s has schema %d, which the table (at schema %d) does not have",
-				r.t.info.Path, h.SchemaID, r.t.info.SchemaID)
-		}
-	}
-	bt, err := dec.Decode(raw)
+	bt, err := r.decodeBatch(raw, h)
 	if err != nil {
-		return nil, sqlerr.Wrap(err, sqlerr.DataCorrupted, "log batch of %s: %v", r.t.info.Path, err)
-	}
-	if dec != r.dec { // written before an ADD COLUMN: the added columns are NULL
-		bt.Record = fluss.WidenRecord(bt.Record, r.t.info.ArrowSchema())
+		return nil, err
 	}
 	full := bt.Record
 	if r.changelog {

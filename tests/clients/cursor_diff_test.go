@@ -27,13 +27,12 @@ func TestCursorStatementsMatchPostgres(t *testing.T) {
 	steps := []step{
 		s("CREATE TABLE cd (id INT PRIMARY KEY, v TEXT)"),
 		s("INSERT INTO cd VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e'), (6, NULL)"),
+		s("CREATE TABLE cd2 (id INT PRIMARY KEY, w TEXT)"),
+		s("INSERT INTO cd2 VALUES (1, 'x'), (3, 'y'), (5, 'z')"),
 		s("FETCH 1 FROM nosuch"),
 		s("DECLARE c CURSOR FOR SELECT id FROM cd ORDER BY id"),
 		s("CLOSE nosuch"),
-		// NO SCROLL: forward only. (A cursor declared with neither SCROLL
-		// nor NO SCROLL is NO SCROLL on sqlgate, which keeps its memory
-		// bound, where PostgreSQL lets it scroll when its plan can run
-		// backward: that case is left out of the table.)
+		// NO SCROLL: forward only.
 		s("BEGIN"),
 		s("DECLARE c NO SCROLL CURSOR FOR SELECT id, v FROM cd ORDER BY id"),
 		s("FETCH 2 FROM c"),
@@ -120,8 +119,41 @@ func TestCursorStatementsMatchPostgres(t *testing.T) {
 		s("FETCH ALL FROM p"),
 		s("DECLARE q CURSOR FOR SELECT id FROM cd WHERE id = $1"),
 		s("ROLLBACK"),
-		s("DROP TABLE cd"),
 	}
+	// Neither SCROLL nor NO SCROLL: the cursor scrolls when PostgreSQL's
+	// plan for its query can run backward (engine/cursorscroll.go), WITH
+	// HOLD or not. MOVE's counts and errors, and pg_cursors.is_scrollable,
+	// are compared for each kind of plan (rows are not: some queries have
+	// no ORDER BY).
+	for _, q := range implicitScrollQueries {
+		steps = append(steps, s("BEGIN"), s("DECLARE d CURSOR FOR "+q),
+			s("SELECT is_scrollable FROM pg_cursors WHERE name = 'd'"),
+			s("MOVE 2 IN d"), s("MOVE BACKWARD 1 IN d"), s("MOVE ABSOLUTE 1 IN d"), s("MOVE LAST IN d"), s("ROLLBACK"),
+			s("DECLARE dh CURSOR WITH HOLD FOR "+q),
+			s("SELECT is_scrollable FROM pg_cursors WHERE name = 'dh'"),
+			s("MOVE FORWARD ALL IN dh"), s("MOVE BACKWARD 2 IN dh"), s("CLOSE dh"))
+	}
+	steps = append(steps,
+		// A cursor over a query that locks rows must be read only.
+		s("BEGIN"),
+		s("DECLARE x SCROLL CURSOR FOR SELECT id FROM cd FOR UPDATE"),
+		s("ROLLBACK"),
+		s("BEGIN"),
+		s("DECLARE x CURSOR WITH HOLD FOR SELECT id FROM cd ORDER BY id FOR SHARE"),
+		s("ROLLBACK"),
+		s("BEGIN"),
+		s("DECLARE x NO SCROLL CURSOR FOR SELECT id FROM cd ORDER BY id FOR UPDATE"),
+		s("FETCH 2 FROM x"),
+		s("ROLLBACK"),
+		s("BEGIN"),
+		s("DECLARE r CURSOR FOR SELECT id, v FROM cd ORDER BY id"),
+		s("FETCH 3 FROM r"),
+		s("FETCH BACKWARD 2 FROM r"),
+		s("FETCH LAST FROM r"),
+		s("FETCH ABSOLUTE 2 FROM r"),
+		s("ROLLBACK"),
+		s("DROP TABLE cd"),
+		s("DROP TABLE cd2"))
 	run := func(connString string) []string {
 		conn := connectPgx(t, connString).PgConn()
 		ctx := context.Background()
@@ -170,9 +202,73 @@ func TestCursorStatementsMatchPostgres(t *testing.T) {
 	want := run(pg.ConnString())
 	srv := startServer(t)
 	got := run(srv.ConnString())
+	declared := ""
 	for i, st := range steps {
+		if strings.HasPrefix(st.sql, "DECLARE") {
+			declared = st.sql
+		}
 		if got[i] != want[i] {
-			t.Errorf("%s\n  sqlgate:    %s\n  postgresql: %s", st.sql, got[i], want[i])
+			t.Errorf("%s (after %s)\n  sqlgate:    %s\n  postgresql: %s", st.sql, declared, got[i], want[i])
 		}
 	}
+}
+
+// implicitScrollQueries are queries of every kind of plan whose
+// scrollability PostgreSQL decides from the plan (ExecSupportsBackwardScan).
+var implicitScrollQueries = []string{
+	"SELECT id, v FROM cd",
+	"TABLE cd",
+	"SELECT id FROM cd WHERE id > 2",
+	"SELECT id + 1, upper(v) FROM cd",
+	"SELECT id FROM cd WHERE id = 3",
+	"SELECT id FROM cd ORDER BY v",
+	"SELECT id FROM cd ORDER BY id LIMIT 3",
+	"SELECT id FROM cd ORDER BY id OFFSET 2",
+	"SELECT id FROM cd LIMIT 4",
+	"SELECT count(*) FROM cd",
+	"SELECT max(id) FROM cd",
+	"SELECT v, count(*) FROM cd GROUP BY v",
+	"SELECT v, count(*) FROM cd GROUP BY v ORDER BY v",
+	"SELECT v, count(*) FROM cd GROUP BY v HAVING count(*) > 0",
+	"SELECT DISTINCT v FROM cd",
+	"SELECT DISTINCT v FROM cd ORDER BY v",
+	"SELECT DISTINCT ON (v) id, v FROM cd ORDER BY v, id",
+	"SELECT 1",
+	"SELECT 1 WHERE true",
+	"SELECT 1 UNION ALL SELECT 2",
+	"SELECT id FROM cd UNION ALL SELECT id FROM cd2",
+	"SELECT id FROM cd UNION SELECT id FROM cd2",
+	"SELECT id FROM cd INTERSECT SELECT id FROM cd2",
+	"SELECT id FROM cd EXCEPT ALL SELECT id FROM cd2",
+	"(SELECT id FROM cd UNION SELECT id FROM cd2) ORDER BY 1",
+	"SELECT cd.id, w FROM cd JOIN cd2 ON cd.id = cd2.id",
+	"SELECT cd.id, w FROM cd LEFT JOIN cd2 ON cd.id = cd2.id",
+	"SELECT cd.id, w FROM cd JOIN cd2 ON cd.id = cd2.id ORDER BY w",
+	"SELECT cd.id FROM cd, cd2",
+	"SELECT * FROM generate_series(1, 5)",
+	"SELECT * FROM generate_series(1, 5) g WHERE g > 2",
+	"VALUES (1), (2), (3)",
+	"SELECT generate_series(1, 3)",
+	"SELECT id, generate_series(1, 2) FROM cd",
+	"SELECT id, row_number() OVER () FROM cd",
+	"SELECT id, sum(id) OVER (ORDER BY id) FROM cd ORDER BY id",
+	"SELECT id FROM cd FOR UPDATE",
+	"SELECT id FROM cd ORDER BY id FOR SHARE",
+	"SELECT * FROM (SELECT id FROM cd WHERE id < 4) s",
+	"SELECT * FROM (SELECT v, count(*) FROM cd GROUP BY v) s",
+	"WITH w AS (SELECT id FROM cd) SELECT * FROM w",
+	"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r",
+	"SELECT id FROM cd WHERE id IN (SELECT id FROM cd2)",
+	"SELECT id FROM cd WHERE EXISTS (SELECT 1 FROM cd2 WHERE cd2.id = cd.id)",
+	"SELECT id FROM cd WHERE NOT EXISTS (SELECT 1 FROM cd2 WHERE cd2.id = cd.id)",
+	"SELECT id FROM cd WHERE EXISTS (SELECT 1 FROM cd2) AND id > 1",
+	"SELECT id FROM cd WHERE id > 1 AND id IN (SELECT id FROM cd2)",
+	"SELECT id FROM cd WHERE id IN (SELECT id FROM cd2 WHERE cd2.w > cd.v)",
+	"SELECT id, sum(id) OVER (ORDER BY id) FROM cd ORDER BY id DESC",
+	"SELECT id, rank() OVER (PARTITION BY v ORDER BY id) FROM cd ORDER BY v",
+	"SELECT id, row_number() OVER () FROM cd ORDER BY id",
+	"SELECT id FROM cd WHERE id NOT IN (SELECT id FROM cd2)",
+	"SELECT id, (SELECT max(id) FROM cd2) FROM cd",
+	"SELECT id FROM cd WHERE false",
+	"SELECT l.id FROM cd l, LATERAL (SELECT w FROM cd2 WHERE cd2.id = l.id) x",
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // startServer runs an in-process sqlgate on a free loopback port.
-func startServer(t *testing.T) *server.Server {
+func startServer(t testing.TB) *server.Server {
 	t.Helper()
 	return testbin.StartServer(t, t.TempDir())
 }

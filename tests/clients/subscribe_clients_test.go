@@ -20,7 +20,9 @@ import (
 // insert's line arrives before the next insert is made. psql buffers its
 // standard output when it is a pipe, so it runs under stdbuf -oL (what a
 // script piping psql into another program does too).
-func TestSubscribePsqlCopy(t *testing.T) {
+func TestSubscribePsqlCopy(t *testing.T) { subscribePsqlCopy(t, embeddedBackend) }
+
+func subscribePsqlCopy(t *testing.T, be subscribeBackend) {
 	psqlPath, err := exec.LookPath("psql")
 	if err != nil {
 		t.Fatalf("psql is not installed (.ci/run installs postgresql-client): %v", err)
@@ -29,7 +31,7 @@ func TestSubscribePsqlCopy(t *testing.T) {
 	if err != nil {
 		t.Fatalf("stdbuf (coreutils) is missing: %v", err)
 	}
-	srv := startServer(t)
+	srv := be.start(t)
 	w := connectPgx(t, srv.ConnString())
 	mustExec(t, w, "CREATE TABLE ps_sub (id INT PRIMARY KEY, v TEXT)")
 	mustExec(t, w, "INSERT INTO ps_sub VALUES (0, 'before')")
@@ -78,7 +80,7 @@ func TestSubscribePsqlCopy(t *testing.T) {
 		mustExec(t, w, fmt.Sprintf("INSERT INTO ps_sub VALUES (%d, 'v%d')", i, i))
 		expect(fmt.Sprintf("+I %d v%d", i, i))
 	}
-	mustExec(t, w, "UPDATE ps_sub SET v = 'new' WHERE id = 3")
+	mustExec(t, w, be.change("ps_sub", "v = 'new'", "id = 3", "(3, 'new')"))
 	expect("-U 3 v3")
 	expect("+U 3 new")
 	mustExec(t, w, "BEGIN; DELETE FROM ps_sub WHERE id = 4; ROLLBACK")
@@ -86,14 +88,19 @@ func TestSubscribePsqlCopy(t *testing.T) {
 	expect("-D 5 v5")
 }
 
-func TestSubscribePsycopg2(t *testing.T) {
+func TestSubscribePsycopg2(t *testing.T) { subscribePsycopg2(t, embeddedBackend) }
+
+func subscribePsycopg2(t *testing.T, be subscribeBackend) {
 	if out, err := exec.Command(debianPython, "-c", "import psycopg2").CombinedOutput(); err != nil {
 		t.Fatalf("psycopg2 is not installed (.ci/run installs python3-psycopg2): %v\n%s", err, out)
 	}
-	srv := startServer(t)
+	srv := be.start(t)
 	host, port := hostPort(t, srv.Addr().String())
-	out, err := exec.Command(debianPython, filepath.Join("python", "subscribe_cursor.py"),
-		"host="+host+" port="+port+" dbname=sqlgate user=sqlgate sslmode=disable").CombinedOutput()
+	args := []string{filepath.Join("python", "subscribe_cursor.py"), "host=" + host + " port=" + port + " dbname=sqlgate user=sqlgate sslmode=disable"}
+	if be.upsertOnly {
+		args = append(args, "upsert")
+	}
+	out, err := exec.Command(debianPython, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("subscribe_cursor.py: %v\n%s", err, out)
 	}
@@ -103,7 +110,9 @@ func TestSubscribePsycopg2(t *testing.T) {
 	}
 }
 
-func TestSubscribePgJDBC(t *testing.T) {
+func TestSubscribePgJDBC(t *testing.T) { subscribePgJDBC(t, embeddedBackend) }
+
+func subscribePgJDBC(t *testing.T, be subscribeBackend) {
 	for _, tool := range []string{"javac", "java"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("%s is not installed (.ci/run installs default-jdk-headless): %v", tool, err)
@@ -112,7 +121,7 @@ func TestSubscribePgJDBC(t *testing.T) {
 	if _, err := os.Stat(jdbcJar); err != nil {
 		t.Fatalf("pgJDBC is not installed (.ci/run installs libpostgresql-jdbc-java): %v", err)
 	}
-	srv := startServer(t)
+	srv := be.start(t)
 	dir := t.TempDir()
 	if out, err := exec.Command("javac", "-encoding", "UTF-8", "-d", dir, "-cp", jdbcJar, filepath.Join("java", "Subscribe.java")).CombinedOutput(); err != nil {
 		t.Fatalf("javac: %v\n%s", err, out)

@@ -22,8 +22,11 @@ import (
 // writer saw its acknowledgement counts 0) and the process's RSS over the
 // run. Sized by SQLGATE_SUBSCRIBE_SOAK=subscribers,rows_per_second,seconds
 // (default 4,1000,2; `make soak-subscribe` runs 64,10000,60). Timings are
-// reported, never asserted.
-func TestSubscribeSoak(t *testing.T) {
+// reported, never asserted. TestClusterSubscribeSoak runs it on a Fluss
+// cluster.
+func TestSubscribeSoak(t *testing.T) { subscribeSoak(t, embeddedBackend) }
+
+func subscribeSoak(t *testing.T, be subscribeBackend) {
 	subs, rate, secs := 4, 1000, 2
 	if v := os.Getenv("SQLGATE_SUBSCRIBE_SOAK"); v != "" {
 		if _, err := fmt.Sscanf(v, "%d,%d,%d", &subs, &rate, &secs); err != nil {
@@ -31,7 +34,7 @@ func TestSubscribeSoak(t *testing.T) {
 		}
 	}
 	total := rate * secs
-	srv := startServer(t)
+	srv := be.start(t)
 	w := connectPgx(t, srv.ConnString())
 	mustExec(t, w, "CREATE TABLE soak (id BIGINT) WITH ('bucket.num' = '4')")
 

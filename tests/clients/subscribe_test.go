@@ -10,11 +10,38 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/sqlgate/sqlgate/server"
 )
 
 // SUBSCRIBE through pgx (issue 28, acceptance 1): the cursor form with
 // FETCH, bare SUBSCRIBE's rows as they come, resume from stored offsets,
 // aborted transactions, cancel and statement_timeout.
+
+// subscribeBackend is the store a subscription test runs on: the
+// embedded store, or a Fluss cluster (subscribe_cluster_test.go), where
+// UPDATE is 0A000 and a row is changed by INSERT of its key (an upsert,
+// which Fluss's changelog records as -U/+U like an UPDATE).
+type subscribeBackend struct {
+	start      func(testing.TB) *server.Server
+	upsertOnly bool
+	// quiet is a FETCH timeout after which a FETCH without rows means
+	// no more changes are coming (a cluster's follower asks the tablet
+	// servers for changes every remote.Config.FollowWait at the least).
+	quiet string
+}
+
+var embeddedBackend = subscribeBackend{start: startServer, quiet: "300ms"}
+
+// change returns the statement that sets the columns of the row of table
+// whose key is key: an UPDATE, or on a store without one an INSERT of
+// the whole row (row, in table order).
+func (be subscribeBackend) change(table, set, where, row string) string {
+	if be.upsertOnly {
+		return "INSERT INTO " + table + " VALUES " + row
+	}
+	return "UPDATE " + table + " SET " + set + " WHERE " + where
+}
 
 // change is one row of a subscription.
 type change struct {
@@ -82,8 +109,10 @@ func checkOnce(t *testing.T, got []change) {
 	}
 }
 
-func TestSubscribeCursorPgx(t *testing.T) {
-	srv := startServer(t)
+func TestSubscribeCursorPgx(t *testing.T) { subscribeCursorPgx(t, embeddedBackend) }
+
+func subscribeCursorPgx(t *testing.T, be subscribeBackend) {
+	srv := be.start(t)
 	ctx := context.Background()
 	w := connectPgx(t, srv.ConnString())
 	sub := connectPgx(t, srv.ConnString())
@@ -92,7 +121,7 @@ func TestSubscribeCursorPgx(t *testing.T) {
 	mustExec(t, sub, "DECLARE c CURSOR FOR SUBSCRIBE sk WITH (SNAPSHOT = false)")
 	// The writes, with the changes each makes (per key, in order).
 	mustExec(t, w, "INSERT INTO sk VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')")
-	mustExec(t, w, "UPDATE sk SET v = v || '2' WHERE id IN (1, 3)")
+	mustExec(t, w, be.change("sk", "v = v || '2'", "id IN (1, 3)", "(1, 'a2'), (3, 'c2')"))
 	tx, err := w.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -100,14 +129,14 @@ func TestSubscribeCursorPgx(t *testing.T) {
 	if _, err := tx.Exec(ctx, "INSERT INTO sk VALUES (99, 'aborted')"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Exec(ctx, "UPDATE sk SET v = 'aborted' WHERE id = 2"); err != nil {
+	if _, err := tx.Exec(ctx, be.change("sk", "v = 'aborted'", "id = 2", "(2, 'aborted')")); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
 	mustExec(t, w, "DELETE FROM sk WHERE id = 4")
-	mustExec(t, w, "BEGIN; INSERT INTO sk VALUES (5, 'e'); UPDATE sk SET v = 'b3' WHERE id = 2; COMMIT")
+	mustExec(t, w, "BEGIN; INSERT INTO sk VALUES (5, 'e'); "+be.change("sk", "v = 'b3'", "id = 2", "(2, 'b3')")+"; COMMIT")
 	want := map[int32][]string{
 		1: {"+I a", "-U a", "+U a2"},
 		2: {"+I b", "-U b", "+U b3"},
@@ -129,7 +158,7 @@ func TestSubscribeCursorPgx(t *testing.T) {
 		t.Fatalf("changes per key:\n got %v\nwant %v\nall: %v", byKey, want, got)
 	}
 	// Nothing more: a FETCH with a short timeout returns no row.
-	rows, err := sub.Query(ctx, "FETCH ALL c WITH (timeout = '100ms')")
+	rows, err := sub.Query(ctx, "FETCH ALL c WITH (timeout = '"+be.quiet+"')")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +195,10 @@ func sqlState(err error) string {
 // subscriptions, the second started from the offsets the first one's
 // client stored, and checks that together they are every change once:
 // equal to one subscription from the earliest offsets.
-func TestSubscribeResumeExact(t *testing.T) {
-	srv := startServer(t)
+func TestSubscribeResumeExact(t *testing.T) { subscribeResumeExact(t, embeddedBackend) }
+
+func subscribeResumeExact(t *testing.T, be subscribeBackend) {
+	srv := be.start(t)
 	ctx := context.Background()
 	w := connectPgx(t, srv.ConnString())
 	sub := connectPgx(t, srv.ConnString())
@@ -223,8 +254,10 @@ func TestSubscribeResumeExact(t *testing.T) {
 // TestSubscribeSnapshot checks that a snapshot and the changes after it
 // meet exactly while a writer runs: replaying snapshot then changes gives
 // the table's final state.
-func TestSubscribeSnapshot(t *testing.T) {
-	srv := startServer(t)
+func TestSubscribeSnapshot(t *testing.T) { subscribeSnapshot(t, embeddedBackend) }
+
+func subscribeSnapshot(t *testing.T, be subscribeBackend) {
+	srv := be.start(t)
 	ctx := context.Background()
 	w := connectPgx(t, srv.ConnString())
 	sub := connectPgx(t, srv.ConnString())
@@ -235,7 +268,7 @@ func TestSubscribeSnapshot(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		for k := 1; k <= 40; k++ {
-			if _, err := w.Exec(ctx, fmt.Sprintf("UPDATE ss SET v = %d WHERE id = %d", k, k%50)); err != nil {
+			if _, err := w.Exec(ctx, be.change("ss", fmt.Sprintf("v = %d", k), fmt.Sprintf("id = %d", k%50), fmt.Sprintf("(%d, %d)", k%50, k))); err != nil {
 				done <- err
 				return
 			}
@@ -250,7 +283,7 @@ func TestSubscribeSnapshot(t *testing.T) {
 	}
 	state := map[int32]int32{}
 	for {
-		rows, err := sub.Query(ctx, "FETCH 100 s WITH (timeout = '300ms')")
+		rows, err := sub.Query(ctx, "FETCH 100 s WITH (timeout = '"+be.quiet+"')")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -304,8 +337,10 @@ func TestSubscribeSnapshot(t *testing.T) {
 // (each insert's row arrives before the next insert), then cancels it
 // with a CancelRequest: the statement ends with 57014 and the connection
 // serves the next query.
-func TestSubscribeRowsStream(t *testing.T) {
-	srv := startServer(t)
+func TestSubscribeRowsStream(t *testing.T) { subscribeRowsStream(t, embeddedBackend) }
+
+func subscribeRowsStream(t *testing.T, be subscribeBackend) {
+	srv := be.start(t)
 	w := connectPgx(t, srv.ConnString())
 	sub := connectPgx(t, srv.ConnString())
 	mustExec(t, w, "CREATE TABLE rs (id INT, v TEXT)")
@@ -378,8 +413,10 @@ func TestSubscribeRowsStream(t *testing.T) {
 
 // TestSubscribeRefusals: queries whose answer is not per change, WITH
 // HOLD, and cursors outside a transaction block.
-func TestSubscribeRefusals(t *testing.T) {
-	srv := startServer(t)
+func TestSubscribeRefusals(t *testing.T) { subscribeRefusals(t, embeddedBackend) }
+
+func subscribeRefusals(t *testing.T, be subscribeBackend) {
+	srv := be.start(t)
 	c := connectPgx(t, srv.ConnString())
 	ctx := context.Background()
 	mustExec(t, c, "CREATE TABLE rf (id INT, g INT)")
@@ -414,7 +451,11 @@ func TestSubscribeRefusals(t *testing.T) {
 // TestSubscribeProgressAndTimestamp: PROGRESS rows follow the changes
 // they cover, and FROM TIMESTAMP leaves out what committed before it.
 func TestSubscribeProgressAndTimestamp(t *testing.T) {
-	srv := startServer(t)
+	subscribeProgressAndTimestamp(t, embeddedBackend)
+}
+
+func subscribeProgressAndTimestamp(t *testing.T, be subscribeBackend) {
+	srv := be.start(t)
 	ctx := context.Background()
 	w := connectPgx(t, srv.ConnString())
 	sub := connectPgx(t, srv.ConnString())
@@ -470,8 +511,10 @@ func TestSubscribeProgressAndTimestamp(t *testing.T) {
 
 // TestSubscribePgCancelBackend: pg_cancel_backend from another session
 // ends a waiting subscription with 57014; its connection goes on.
-func TestSubscribePgCancelBackend(t *testing.T) {
-	srv := startServer(t)
+func TestSubscribePgCancelBackend(t *testing.T) { subscribePgCancelBackend(t, embeddedBackend) }
+
+func subscribePgCancelBackend(t *testing.T, be subscribeBackend) {
+	srv := be.start(t)
 	ctx := context.Background()
 	w := connectPgx(t, srv.ConnString())
 	sub := connectPgx(t, srv.ConnString())

@@ -107,6 +107,8 @@ func allFuncs() []*Func {
 	fs = append(fs, jsonContainFuncs()...)
 	fs = append(fs, similarFuncs()...)
 	fs = append(fs, epochFuncs()...)
+	fs = append(fs, fromCharFuncs()...)
+	fs = append(fs, toNumberFuncs()...)
 	fs = append(fs, trigFuncs()...)
 	fs = append(fs, numericMathFuncs()...)
 	fs = append(fs, operatorFuncs()...)

@@ -25,7 +25,7 @@ func sampleValue(name string, t types.T) (types.T, any) {
 		switch name {
 		case "extract", "date_part", "date_trunc":
 			return t, "day"
-		case "to_char":
+		case "to_char", "to_number":
 			return t, "FM9999"
 		case "timezone", "make_timestamptz":
 			return t, "Europe/Paris"

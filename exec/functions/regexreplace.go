@@ -50,7 +50,9 @@ func (c *replaceCache) get(pat, flags string) (*replacePattern, error) {
 	if prog, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
 		c.p.empty = minMatchLen(prog.Simplify()) == 0
 	}
-	if lit, complete := re.LiteralPrefix(); complete && lit != "" {
+	// a literal with parentheses ((b)(c)) has groups to refer to: only a
+	// pattern without subexpressions is a plain string
+	if lit, complete := re.LiteralPrefix(); complete && lit != "" && re.NumSubexp() == 0 {
 		c.p.literal = lit
 	}
 	return &c.p, nil
@@ -122,6 +124,7 @@ type replaceWorker struct {
 	nulls []bool
 	lits  [][]int
 	flat  []int
+	subs  [][]int
 	err   error
 }
 
@@ -178,15 +181,30 @@ func (w *replaceWorker) row(s, pat, repl string, flagsArr *array.String, startAr
 	case p.literal != "":
 		w.lits, w.flat = literalMatches(w.lits, w.flat, p.literal, s, off, nth != 1)
 		ms = w.lits
-	case nth == 1 && (off == 0 || !p.anchored):
-		if m := p.re.FindStringSubmatchIndex(s[off:]); m != nil {
+	case !p.anchored && !p.empty || nth == 1 && (off == 0 || !p.anchored):
+		// Match by match from the end of the previous one: what FindAll
+		// finds when no match can be empty (nor depend on what precedes
+		// the search start), without its last search past the last match
+		// (a pattern ending in $ would search the empty rest of every row
+		// again).
+		w.subs = w.subs[:0]
+		for pos := off; pos < len(s) || pos == len(s) && p.empty; {
+			m := p.re.FindStringSubmatchIndex(s[pos:])
+			if m == nil {
+				break
+			}
 			for k := range m {
 				if m[k] >= 0 {
-					m[k] += off
+					m[k] += pos
 				}
 			}
-			ms = [][]int{m}
+			w.subs = append(w.subs, m)
+			if nth == 1 || m[1] == pos {
+				break
+			}
+			pos = m[1]
 		}
+		ms = w.subs
 	default:
 		if off > 0 && p.anchored {
 			return errAREUnsupported("anchor or word boundary with a start position after 1")

@@ -14,16 +14,17 @@ import (
 
 // TestRegexpReplaceBatchMatchesRows checks the batch kernel (split between
 // goroutines from replaceParallelRows rows, literal patterns found with
-// strings.Index, empty matches added only for patterns that can match
-// empty) against the same kernel run one row at a time, over generated
-// sources, patterns, replacements, flags and NULLs, and that the first
-// error in row order is the one reported.
+// strings.Index, match-by-match search for patterns that cannot match
+// empty) against the general path the other regexp_* functions take
+// (allMatches with every match and the abutting empty ones), row by row,
+// over generated sources, patterns, replacements, flags and NULLs, and
+// that the first error in row order is the one reported.
 func TestRegexpReplaceBatchMatchesRows(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	rng := rand.New(rand.NewSource(34))
 	words := []string{"", "a", "ab", "abc", "héllo", "x-y", "user-12@example.com", "aaa", "b b", "ABC"}
-	pats := []string{"a", "ab", "b*", "@(.*)$", "^a", "(a)(b)?", "é", "x", "[a-c]+", "a|b", "", "\\y"}
+	pats := []string{"a", "ab", "b*", "@(.*)$", "^a", "(a)(b)?", "é", "x", "[a-c]+", "a|b", "", "\\y", "(a)(b)"}
 	repls := []string{"", "-", "[\\1]", "<\\&>", "\\\\"}
 	flags := []string{"", "g", "i", "gi"}
 	for _, tc := range []struct {
@@ -81,14 +82,7 @@ func TestRegexpReplaceBatchMatchesRows(t *testing.T) {
 			want := make([]string, n)
 			firstErr := ""
 			for i := 0; i < n; i++ {
-				one := make([]arrow.Array, cols)
-				for k, a := range args {
-					one[k] = array.NewSlice(a, int64(i), int64(i+1))
-				}
-				out, err := kernel(ctx, mem, one, 1)
-				for _, a := range one {
-					a.Release()
-				}
+				got, err := referenceReplace(args, tc.start, tc.nth, tc.flags, i)
 				if err != nil {
 					if firstErr == "" {
 						firstErr = sqlerr.As(err).Error()
@@ -96,12 +90,7 @@ func TestRegexpReplaceBatchMatchesRows(t *testing.T) {
 					want[i] = "error"
 					continue
 				}
-				if out.IsNull(0) {
-					want[i] = "NULL"
-				} else {
-					want[i] = fmt.Sprintf("%q", out.(*array.String).Value(0))
-				}
-				out.Release()
+				want[i] = got
 			}
 			out, err := kernel(ctx, mem, args, n)
 			if firstErr != "" {
@@ -126,4 +115,63 @@ func TestRegexpReplaceBatchMatchesRows(t *testing.T) {
 			}
 		})
 	}
+}
+
+// referenceReplace is regexp_replace of row i by the general path.
+func referenceReplace(args []arrow.Array, startIdx, nIdx, flagsIdx, i int) (string, error) {
+	for _, a := range args {
+		if a.IsNull(i) {
+			return "NULL", nil
+		}
+	}
+	str := func(k int) string { return args[k].(*array.String).Value(i) }
+	src, pat, repl := str(0), str(1), str(2)
+	flags := ""
+	if flagsIdx >= 0 {
+		flags = str(flagsIdx)
+	}
+	var c reCache
+	re, f, err := c.get(pat, flags, "regexp_replace", true)
+	if err != nil {
+		return "", err
+	}
+	start, nth := int64(1), int64(1)
+	if f.global {
+		nth = 0
+	}
+	if startIdx >= 0 {
+		start = int64(args[startIdx].(*array.Int32).Value(i))
+	}
+	if nIdx >= 0 {
+		if nth = int64(args[nIdx].(*array.Int32).Value(i)); nth < 0 {
+			return "", badParam("n", nth)
+		}
+	}
+	off, ok, err := startOffset(src, start)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return fmt.Sprintf("%q", src), nil
+	}
+	ms, err := allMatches(re, src, off, nth != 1)
+	if err != nil {
+		return "", err
+	}
+	if nth > 1 {
+		if int64(len(ms)) < nth {
+			ms = nil
+		} else {
+			ms = ms[nth-1 : nth]
+		}
+	}
+	var buf []byte
+	prev := 0
+	for _, m := range ms {
+		buf = append(buf, src[prev:m[0]]...)
+		buf = expandReplacement(buf, repl, src, m)
+		prev = m[1]
+	}
+	buf = append(buf, src[prev:]...)
+	return fmt.Sprintf("%q", buf), nil
 }

@@ -132,5 +132,6 @@
 // types (arraypoly.go); overlaps and timestamp(date, time) (overlaps.go);
 // make_time/make_timestamp(tz) (maketime.go); regexp_replace's batch
 // kernel (regexreplace.go: one output buffer, literal patterns by
-// strings.Index, two goroutines over a large batch).
+// strings.Index, two goroutines over a large batch); normalize and
+// is_normalized over golang.org/x/text's Unicode tables (normalize.go).
 package functions

@@ -109,6 +109,7 @@ func allFuncs() []*Func {
 	fs = append(fs, epochFuncs()...)
 	fs = append(fs, fromCharFuncs()...)
 	fs = append(fs, toNumberFuncs()...)
+	fs = append(fs, normalizeFuncs()...)
 	fs = append(fs, trigFuncs()...)
 	fs = append(fs, numericMathFuncs()...)
 	fs = append(fs, operatorFuncs()...)

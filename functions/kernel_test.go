@@ -27,6 +27,8 @@ func sampleValue(name string, t types.T) (types.T, any) {
 			return t, "day"
 		case "to_char", "to_number":
 			return t, "FM9999"
+		case "normalize", "is_normalized": // text and form
+			return t, "NFC"
 		case "timezone", "make_timestamptz":
 			return t, "Europe/Paris"
 		case "like", "ilike", "like_escape": // '' is also a valid escape (none)

@@ -85,6 +85,12 @@ func (b *binder) callFunction(n ast.Node, name string, args []Expr) (Expr, error
 	if err := refuseRecordArgs(name, argTypes); err != nil { // searchcycle.go
 		return nil, b.errAt(n, err)
 	}
+	if functions.ResolveRecordFunc(name, argTypes, nil) != nil {
+		// json_to_record and friends outside FROM: a record no column
+		// definition list describes, as PostgreSQL refuses it
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "could not determine row type for result of %s", name).
+			WithHint("Provide a non-null record argument, or call the function in the FROM clause using a column definition list."))
+	}
 	f, want, err := functions.Resolve(name, argTypes)
 	if err != nil {
 		if se := sqlerr.As(err); se != nil {

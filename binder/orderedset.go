@@ -255,19 +255,7 @@ func (b *binder) bindHypothetical(node ast.ExprNode, name string, direct []ast.E
 	case "rank":
 		return rank, nil
 	case "dense_rank":
-		if len(keys) != 1 {
-			return nil, b.errAt(node, sqlerr.NotSupported("dense_rank(...) WITHIN GROUP with more than one ORDER BY key"))
-		}
-		distinct, err := b.bindAggregateCallFiltered(node, "count", keys, true, and(filter, precedes), nil)
-		if err != nil {
-			return nil, err
-		}
-		sawNull, err := b.bindAggregateCallFiltered(node, "bool_or", []ast.ExprNode{isNull(keys[0], false)}, false, and(filter, precedes), nil)
-		if err != nil {
-			return nil, err
-		}
-		nullGroup := &Case{Whens: []When{{Cond: sawNull, Result: one}}, Else: &Const{Value: int64(0), T: types.Int64Type}, T: types.Int64Type}
-		return &BinaryOp{Op: OpAdd, L: &BinaryOp{Op: OpAdd, L: distinct, R: nullGroup, T: types.Int64Type}, R: one, T: types.Int64Type}, nil
+		return b.hypotheticalDenseRank(node, keys, and(filter, precedes))
 	}
 	var total Expr
 	if filter != nil {
@@ -291,4 +279,32 @@ func (b *binder) bindHypothetical(node ast.ExprNode, name string, direct []ast.E
 	return &BinaryOp{Op: OpDiv,
 		L: f8(&BinaryOp{Op: OpAdd, L: upTo, R: one, T: types.Int64Type}),
 		R: f8(&BinaryOp{Op: OpAdd, L: total, R: one, T: types.Int64Type}), T: types.Float64Type}, nil
+}
+
+// hypotheticalDenseRank is dense_rank(h...) WITHIN GROUP (ORDER BY keys):
+// one more than the number of distinct peer groups among the rows that
+// sort before the hypothetical row (those where precedes holds). Sorting
+// makes NULL keys peers of each other, which count(DISTINCT k) does not
+// (it skips a NULL): one key counts its NULL group separately; several
+// keys are counted as one ROW(k1, k2, ...), a value that is never NULL
+// and whose NULL fields group together, as the sort's peers do.
+func (b *binder) hypotheticalDenseRank(node ast.ExprNode, keys []ast.ExprNode, precedes ast.ExprNode) (Expr, error) {
+	one := &Const{Value: int64(1), T: types.Int64Type}
+	if len(keys) > 1 {
+		groups, err := b.bindAggregateCallFiltered(node, "count", []ast.ExprNode{&ast.RowExpr{Values: keys}}, true, precedes, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &BinaryOp{Op: OpAdd, L: groups, R: one, T: types.Int64Type}, nil
+	}
+	distinct, err := b.bindAggregateCallFiltered(node, "count", keys, true, precedes, nil)
+	if err != nil {
+		return nil, err
+	}
+	sawNull, err := b.bindAggregateCallFiltered(node, "bool_or", []ast.ExprNode{&ast.IsNullExpr{Expr: keys[0]}}, false, precedes, nil)
+	if err != nil {
+		return nil, err
+	}
+	nullGroup := &Case{Whens: []When{{Cond: sawNull, Result: one}}, Else: &Const{Value: int64(0), T: types.Int64Type}, T: types.Int64Type}
+	return &BinaryOp{Op: OpAdd, L: &BinaryOp{Op: OpAdd, L: distinct, R: nullGroup, T: types.Int64Type}, R: one, T: types.Int64Type}, nil
 }

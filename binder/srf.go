@@ -2,10 +2,12 @@ package binder
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -45,14 +47,22 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 	ord := literalInt(f.Args[1]) == 1
 	explicit := literalInt(f.Args[2]) == 1
 	var colNames []string
+	var colDefs []*ast.FuncCallExpr
 	if c, ok := f.Args[3].(*ast.FuncCallExpr); ok && c.FnName.L == "pg__cols" {
 		for _, a := range c.Args {
+			if d, ok := a.(*ast.FuncCallExpr); ok && d.FnName.L == "pg__coldef" && len(d.Args) == 2 {
+				colDefs = append(colDefs, d)
+				continue
+			}
 			colNames = append(colNames, literalString(a))
 		}
 	}
 	// The arguments see no FROM item of this level (no LATERAL), but do
 	// see the enclosing query of a correlated subquery.
 	s := &scope{tables: map[string]bool{}}
+	if len(colDefs) > 0 || functions.ReturnsRecord(name) {
+		return b.bindRecordTableFunc(s, f, name, alias, ord, colDefs)
+	}
 	if n, ok, err := b.bindFileTable(f, name, alias, ord, colNames); ok { // filetables.go
 		return n, err
 	}
@@ -112,6 +122,93 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 		n.cols = append(n.cols, Column{Name: names[1], T: types.T{Kind: types.Int64, NotNull: true}, Table: alias})
 	}
 	return n, nil
+}
+
+// bindRecordTableFunc binds a function returning record in FROM with its
+// column definition list (json_to_record(j) AS x(a int, b text)): the
+// function gives each column's value as text (exec/functions/
+// jsontorecord.go) and a projection casts it to the column's type, which
+// is the type's input function as PostgreSQL's populate_record_field
+// calls it.
+func (b *binder) bindRecordTableFunc(s *scope, f *ast.FuncCallExpr, name, alias string, ord bool, defs []*ast.FuncCallExpr) (Node, error) {
+	switch {
+	case !functions.ReturnsRecord(name):
+		return nil, b.errAt(f, sqlerr.New(sqlerr.SyntaxError, "a column definition list is only allowed for functions returning \"record\""))
+	case len(defs) == 0:
+		return nil, b.errAt(f, sqlerr.New(sqlerr.SyntaxError, "a column definition list is required for functions returning \"record\""))
+	case ord:
+		return nil, b.errAt(f, sqlerr.New(sqlerr.SyntaxError, "WITH ORDINALITY cannot be used with a column definition list").
+			WithHint("Put the column definition list inside ROWS FROM()."))
+	}
+	cols := make([]functions.RecordColumn, len(defs))
+	colTypes := make([]types.T, len(defs))
+	seen := map[string]bool{}
+	for k, d := range defs {
+		colName, typeText := literalString(d.Args[0]), literalString(d.Args[1])
+		if seen[colName] {
+			return nil, b.errAt(f, sqlerr.New(sqlerr.DuplicateColumn, "column name \"%s\" specified more than once", colName))
+		}
+		seen[colName] = true
+		tn, err := sql.ParseTypeName(typeText)
+		if err != nil {
+			return nil, b.errAt(f, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", typeText))
+		}
+		t, err := typeFromName(tn)
+		if err != nil {
+			return nil, b.errAt(f, sqlerr.As(err))
+		}
+		t = t.Nullable()
+		kind := functions.RecordScalar
+		switch {
+		case t.Variant.IsJSON():
+			kind = functions.RecordJSON
+		case t.Kind == types.Array:
+			kind = functions.RecordArray
+		}
+		cols[k], colTypes[k] = functions.RecordColumn{Name: colName, Kind: kind}, t
+		if t.Kind == types.Char || t.Kind == types.String && t.Length > 0 && !t.Variant.IsJSON() {
+			cols[k].Input = &colTypes[k]
+		}
+	}
+	args, err := b.bindArgs(s, f.Args[4:])
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]types.T, len(args))
+	for i, a := range args {
+		ts[i] = a.Type()
+	}
+	sf := functions.ResolveRecordFunc(name, ts, cols)
+	if sf == nil {
+		names := make([]string, len(ts))
+		for i, t := range ts {
+			if isUnknown(t) {
+				t = types.StringType
+			}
+			names[i] = t.PGName()
+		}
+		return nil, b.errAt(f, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+	}
+	for i := range args {
+		if isUnknown(args[i].Type()) {
+			if args[i], err = b.coerceUnknown(f.Args[4+i], args[i], sf.Args[i]); err != nil {
+				return nil, err
+			}
+		} else {
+			args[i] = b.castTo(args[i], sf.Args[i])
+		}
+	}
+	n := &TableFunc{Func: sf, Args: args}
+	n.cols = []Column{{Name: sf.Name, T: sf.Ret, Table: alias}}
+	p := &Project{Input: n}
+	row := &ColumnRef{Index: 0, Name: sf.Name, T: sf.Ret}
+	for k, fl := range sf.Ret.Fields {
+		text := &FuncCall{Name: "fieldselect", Args: []Expr{row}, T: fl.Type, Kernel: functions.FieldSelectKernel(fl.Type, k)}
+		p.Exprs = append(p.Exprs, b.castTo(text, colTypes[k]))
+		p.Cols = append(p.Cols, Column{Name: fl.Name, T: colTypes[k], Table: alias})
+	}
+	return p, nil
 }
 
 // expandRowTableFunc makes the columns of a table function returning a

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -132,11 +133,17 @@ func fetchTimeout(text string) (time.Duration, bool, error) {
 	if err != nil {
 		return 0, false, sqlerr.New(sqlerr.InvalidParameterValue, "invalid FETCH timeout %q", text)
 	}
-	d := time.Duration(iv.Nanoseconds) + time.Duration(iv.Days)*24*time.Hour + time.Duration(iv.Months)*30*24*time.Hour
-	if d < 0 {
+	// the span as whole days (months of 30) and a time of day in [0, 1 day):
+	// negative exactly when the days are, and saturated rather than wrapped
+	// where it passes what a time.Duration holds
+	days, us := types.IntervalSpan(iv)
+	if days < 0 {
 		return 0, false, negativeTimeout(text)
 	}
-	return d, true, nil
+	if days >= int64(math.MaxInt64/int64(24*time.Hour))-1 {
+		return time.Duration(math.MaxInt64), true, nil
+	}
+	return time.Duration(days)*24*time.Hour + time.Duration(us)*time.Microsecond, true, nil
 }
 
 func negativeTimeout(text string) error {

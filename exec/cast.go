@@ -312,7 +312,7 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 			return timeFromNanos(us*1000, to), nil
 		}
 		if to.Kind == types.Interval { // to INTERVAL HOUR, INTERVAL(0) ...
-			return types.AdjustInterval(v.(arrow.MonthDayNanoInterval), to), nil
+			return types.AdjustInterval(v.(arrow.MonthDayNanoInterval), to)
 		}
 	}
 	return nil, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", from.PGName(), to.PGName())

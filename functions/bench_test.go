@@ -81,3 +81,42 @@ func BenchmarkLike1M(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRegexpReplace is the ledger's regexp_replace row in process:
+// 'user-N@example.com' rows in batches of 1024 (what generate_series in
+// FROM emits), a capturing pattern with 'g' and a literal one.
+func BenchmarkRegexpReplace(b *testing.B) {
+	const batch = 1024
+	bld := array.NewStringBuilder(memory.DefaultAllocator)
+	for i := 0; i < batch; i++ {
+		bld.Append(fmt.Sprintf("user-%d@example.com", i*977))
+	}
+	src := bld.NewArray()
+	bld.Release()
+	defer src.Release()
+	for _, tc := range []struct{ name, pat, repl string }{
+		{"capture", "@(.*)$", `[at]\1`},
+		{"literal", "example", "sample"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			pat, repl, flags := constString(tc.pat, batch), constString(tc.repl, batch), constString("g", batch)
+			defer pat.Release()
+			defer repl.Release()
+			defer flags.Release()
+			t := types.StringType
+			f, _, err := Resolve("regexp_replace", []types.T{t, t, t, t})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				out, err := f.Kernel(context.Background(), memory.DefaultAllocator, []arrow.Array{src, pat, repl, flags}, batch)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Release()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/row")
+		})
+	}
+}

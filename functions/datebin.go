@@ -94,8 +94,11 @@ func dateBin(stride arrow.MonthDayNanoInterval, ts, origin int64) (int64, error)
 	if stride.Months != 0 {
 		return 0, sqlerr.New(sqlerr.FeatureNotSupported, "timestamps cannot be binned into intervals containing months or years")
 	}
+	// the days in microseconds overflow an int64 beyond ±106,751,991 days
+	// (pg_mul_s64_overflow in PostgreSQL's date_bin)
+	const maxStrideDays = math.MaxInt64 / types.USecsPerDay
 	strideUS, ok := types.AddInt64(int64(stride.Days)*types.USecsPerDay, stride.Nanoseconds/1000)
-	if !ok {
+	if !ok || int64(stride.Days) > maxStrideDays || int64(stride.Days) < -maxStrideDays {
 		return 0, types.IntervalOutOfRange()
 	}
 	if strideUS <= 0 {

@@ -107,10 +107,20 @@
 //     Infinite dates and timestamps follow PostgreSQL 15's rules in
 //     extract, date_part, date_trunc, timezone, to_char, age and date_bin
 //     (infinite.go, datebin.go).
-//   - an interval's time part is Arrow's nanoseconds, so intervals beyond
-//     about ±2,562,047 hours (which PostgreSQL's microseconds hold) are
-//     22008 (make_interval(hours => 2147483647) is the one difference the
-//     coverage differential still finds).
+//   - an interval's time part is Arrow's nanoseconds, so an interval whose
+//     time part passes ±2,562,047:47:16.854775 (which PostgreSQL's
+//     microseconds hold) is 22008 "interval out of range" wherever it would
+//     be built (input, arithmetic, make_interval, typmod rounding,
+//     date_bin's stride): a documented restriction
+//     (tests/coverage/restrictions.go, listed in docs/functions.md), never a
+//     wrapped value.
+//   - to_date, to_timestamp(text, text) and to_number follow formatting.c
+//     (fromchar.go, tonumber.go) under the C locale's conventions; TZ and OF
+//     in a to_timestamp template are 0A000 as in PostgreSQL 15, EEEE and RN
+//     in a to_number template too.
+//   - json(b)_to_record(set) need a column definition list in FROM, as in
+//     PostgreSQL (jsontorecord.go gives each column's text and the binder
+//     casts it with the column type's input rules).
 //   - float8 sin/cos/tan/asin/acos/atan/atan2, the hyperbolic functions,
 //     ln/log/log10/exp and power call the C library through cgo
 //     (libm_cgo.go), as PostgreSQL does, so their last digit is
@@ -127,5 +137,8 @@
 // (jsonbdelete.go); array_to_json, json(b)_object, jsonb_insert,
 // jsonb_set_lax (jsonextra.go); the polymorphic array functions the binder
 // types (arraypoly.go); overlaps and timestamp(date, time) (overlaps.go);
-// make_time/make_timestamp(tz) (maketime.go).
+// make_time/make_timestamp(tz) (maketime.go); regexp_replace's batch
+// kernel (regexreplace.go: one output buffer, literal patterns by
+// strings.Index, two goroutines over a large batch); normalize and
+// is_normalized over golang.org/x/text's Unicode tables (normalize.go).
 package functions

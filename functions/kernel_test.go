@@ -25,8 +25,10 @@ func sampleValue(name string, t types.T) (types.T, any) {
 		switch name {
 		case "extract", "date_part", "date_trunc":
 			return t, "day"
-		case "to_char":
+		case "to_char", "to_number":
 			return t, "FM9999"
+		case "normalize", "is_normalized": // text and form
+			return t, "NFC"
 		case "timezone", "make_timestamptz":
 			return t, "Europe/Paris"
 		case "like", "ilike", "like_escape": // '' is also a valid escape (none)

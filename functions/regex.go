@@ -555,69 +555,6 @@ func startOffset(s string, start int64) (int, bool, error) {
 	return off, off >= 0, nil
 }
 
-func regexpReplaceKernel(startIdx, nIdx, flagsIdx int) Kernel {
-	return rowKernel(tText, true, func(args []arrow.Array) (func(int) (any, error), error) {
-		r := regexArgs{args}
-		var cache reCache
-		var buf []byte
-		return func(i int) (any, error) {
-			src, _ := r.str(0, i)
-			pat, _ := r.str(1, i)
-			repl, _ := r.str(2, i)
-			flags := ""
-			if flagsIdx >= 0 {
-				flags, _ = r.str(flagsIdx, i)
-			}
-			re, f, err := cache.get(pat, flags, "regexp_replace", true)
-			if err != nil {
-				return nil, err
-			}
-			start, nth := int64(1), int64(1)
-			if f.global {
-				nth = 0
-			}
-			if startIdx >= 0 {
-				start, _ = r.int(startIdx, i)
-			}
-			if nIdx >= 0 {
-				nth, _ = r.int(nIdx, i)
-				if nth < 0 {
-					return nil, badParam("n", nth)
-				}
-			}
-			off, ok, err := startOffset(src, start)
-			if err != nil || !ok {
-				return src, err
-			}
-			ms, err := allMatches(re, src, off, nth != 1)
-			if err != nil {
-				return nil, err
-			}
-			if nth > 1 {
-				if int64(len(ms)) < nth {
-					return src, nil
-				}
-				ms = ms[nth-1 : nth]
-			}
-			if len(ms) == 0 {
-				return src, nil
-			}
-			buf = buf[:0]
-			prev := 0
-			for _, m := range ms {
-				buf = append(buf, src[prev:m[0]]...)
-				buf = expandReplacement(buf, repl, src, m)
-				prev = m[1]
-			}
-			buf = append(buf, src[prev:]...)
-			if len(buf) > maxAllocBytes {
-				return nil, errTooLong()
-			}
-			return string(buf), nil
-		}, nil
-	})
-}
-
 // matchGroups is regexp_match's and regexp_matches' row: the
 // parenthesised subexpressions' texts (NULL for one that did not take
 // part), or the whole match when there are none.

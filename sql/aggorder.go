@@ -99,13 +99,14 @@ func (r *rewriter) orderedAggregate(k, j int) ([]item, int, error) {
 }
 
 // tidbDistinctAggregates are the aggregates TiDB's grammar takes DISTINCT
-// in; any other agg(DISTINCT args) goes through group_concat as an ordered
-// aggregate does, without the ORDER BY:
+// in (not BIT_AND, BIT_OR, BIT_XOR: their rule has no DISTINCT); any other
+// agg(DISTINCT args) goes through group_concat as an ordered aggregate
+// does, without the ORDER BY:
 //
 //	group_concat(DISTINCT args SEPARATOR 'pg__agg:NAME')
 var tidbDistinctAggregates = map[string]bool{
 	"COUNT": true, "SUM": true, "AVG": true, "MIN": true, "MAX": true, "GROUP_CONCAT": true,
-	"STD": true, "STDDEV_POP": true, "STDDEV_SAMP": true, "VAR_POP": true, "VAR_SAMP": true, "BIT_AND": true, "BIT_OR": true, "BIT_XOR": true,
+	"STD": true, "STDDEV_POP": true, "STDDEV_SAMP": true, "VAR_POP": true, "VAR_SAMP": true,
 	"APPROX_COUNT_DISTINCT": true, "JSON_ARRAYAGG": true, "JSON_OBJECTAGG": true,
 }
 

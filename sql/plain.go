@@ -32,7 +32,7 @@ func plainReject(w string) bool {
 		"CARDINALITY", "FETCH", "FOR", "INTO", "WINDOW",
 		"RETURNING", "DISTINCT", "IS", "ORDER", "OFFSET",
 		"AS", "FROM", "LIMIT", "ASYMMETRIC", "ISNULL", "NOTNULL", "STDDEV", "VARIANCE", "DIV",
-		"ROLLUP", "CUBE", "GROUPING", "SIMILAR", "PLACING":
+		"ROLLUP", "CUBE", "GROUPING", "SIMILAR", "PLACING", "NORMALIZE":
 		return true
 	}
 	return false
@@ -194,6 +194,9 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 					if k+1 < len(toks) && toks[k+1].is(src, "DISTINCT") ||
 						k+2 < len(toks) && toks[k+1].is(src, "NOT") && toks[k+2].is(src, "DISTINCT") {
 						return "", nil, false
+					}
+					if n := (&rewriter{src: src, toks: toks}).normalizedAt(k, len(toks)); n > 0 {
+						return "", nil, false // IS [NOT] [form] NORMALIZED
 					}
 				default:
 					return "", nil, false

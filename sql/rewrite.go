@@ -1397,6 +1397,45 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: "<=>", orig: t.start}}})
 				k += 4
 				continue
+			case w == "NORMALIZE" && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && r.normalizeFormArgAt(k, j) > 0:
+				// normalize(x, NFC): the form is a keyword in PostgreSQL's
+				// grammar; the function takes it as text (normalize.go)
+				m := r.normalizeFormArgAt(k, j)
+				arg, err := r.run(k+2, m-2)
+				if err != nil {
+					return nil, err
+				}
+				b := newComposite(r.leadOf(t))
+				b.add("normalize(", t.start)
+				b.addItems(arg, true)
+				b.add(", "+sqlQuote(r.bareWord(r.toks[m-1]))+")", r.toks[m-1].start)
+				out = append(out, b.it)
+				k = m + 1
+				continue
+			case w == "IS" && r.normalizedAt(k, j) > 0:
+				// x IS [NOT] [NFC|NFD|NFKC|NFKD] NORMALIZED ->
+				// [NOT] is_normalized(x, 'NFC'): the left operand extends
+				// back as IS DISTINCT FROM's does
+				n := r.normalizedAt(k, j)
+				s := r.exprStart(out)
+				if s >= len(out) {
+					return nil, r.errNear(k)
+				}
+				not := r.toks[k+1].is(r.src, "NOT")
+				form := "NFC"
+				if f := r.bareWord(r.toks[k+n-2]); normalFormWords[f] {
+					form = f
+				}
+				b := newComposite(out[s].lead)
+				if not {
+					b.add("not ", t.start)
+				}
+				b.add("is_normalized(", t.start)
+				b.addItems(out[s:], true)
+				b.add(", "+sqlQuote(form)+")", t.start)
+				out = append(out[:s], b.it)
+				k += n
+				continue
 			case w == "SIMILAR" && k+1 < j && r.toks[k+1].is(r.src, "TO"):
 				// x [NOT] SIMILAR TO p [ESCAPE e]: similar.go
 				var err error
@@ -1897,4 +1936,43 @@ func (r *rewriter) aliasedJoinAt(out []item, k, j int) int {
 		}
 	}
 	return -1
+}
+
+// normalFormWords are PostgreSQL's unicode_normal_form keywords.
+var normalFormWords = map[string]bool{"NFC": true, "NFD": true, "NFKC": true, "NFKD": true}
+
+// normalizeFormArgAt returns the ")" closing normalize( at k+1 when its
+// last argument is a bare normal form word after a comma, else 0.
+func (r *rewriter) normalizeFormArgAt(k, j int) int {
+	m := r.matchClose(k+1, j)
+	if m < k+5 || !normalFormWords[r.bareWord(r.toks[m-1])] || !r.toks[m-2].isPunct(r.src, ",") {
+		return 0
+	}
+	return m
+}
+
+// bareWord is the upper-cased word a token was written as, also when the
+// name pass (names.go) quoted it in place as a TiDB keyword; "" for a
+// token written quoted or not a word.
+func (r *rewriter) bareWord(t token) string {
+	if t.kind == tkQIdent && t.inPlace && t.end > t.start && r.src[t.start] != '"' {
+		return strings.ToUpper(r.src[t.start:t.end])
+	}
+	return t.word(r.src)
+}
+
+// normalizedAt returns how many tokens IS [NOT] [form] NORMALIZED at k
+// spans, or 0.
+func (r *rewriter) normalizedAt(k, j int) int {
+	q := k + 1
+	if q < j && r.toks[q].is(r.src, "NOT") {
+		q++
+	}
+	if q < j && normalFormWords[r.bareWord(r.toks[q])] {
+		q++
+	}
+	if q < j && r.bareWord(r.toks[q]) == "NORMALIZED" {
+		return q + 1 - k
+	}
+	return 0
 }

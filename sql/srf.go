@@ -6,6 +6,7 @@ import "strings"
 // rewrite turns
 //
 //	FROM [pg_catalog.|information_schema.]f(args) [WITH ORDINALITY] [[AS] alias [(c1, ...)]]
+//	FROM f(args) [AS] [alias] (c1 type1, ...)   -- a column definition list
 //
 // for any function f (the set-returning unnest, generate_series,
 // generate_subscripts, _pg_expandarray, or a plain function, which
@@ -14,7 +15,8 @@ import "strings"
 //	FROM (SELECT pg__srf('f', ordinality, explicitAlias, pg__cols('c1', ...), args)) AS alias
 //
 // (ordinality and explicitAlias are 0 or 1; alias defaults to f), which
-// the binder turns back into a table-function node.
+// the binder turns back into a table-function node. A column definition
+// list's entries are pg__coldef('c1', 'type1') inside pg__cols.
 
 // notFromFuncWords are words that may stand before "(" at the start of a
 // FROM item without being a function: LATERAL (subquery), ROWS FROM (..),
@@ -183,31 +185,32 @@ func (r *rewriter) setFunction(out []item, qual, k, j int) ([]item, int, error) 
 		ord, next = "1", next+2
 	}
 	var alias *token
+	bareDefs := false // AS (a int, ...): a column definition list without an alias
 	if next < j && r.toks[next].is(r.src, "AS") {
-		if next+1 >= j || (r.toks[next+1].kind != tkIdent && r.toks[next+1].kind != tkQIdent) {
+		switch {
+		case next+1 < j && r.toks[next+1].isPunct(r.src, "("):
+			bareDefs, next = true, next+1
+		case next+1 >= j || (r.toks[next+1].kind != tkIdent && r.toks[next+1].kind != tkQIdent):
 			return nil, 0, r.errNear(next + 1)
+		default:
+			alias, next = &r.toks[next+1], next+2
 		}
-		alias, next = &r.toks[next+1], next+2
 	} else if next < j && (r.toks[next].kind == tkQIdent || r.toks[next].kind == tkIdent && !clauseEndWords[r.toks[next].word(r.src)]) {
 		alias, next = &r.toks[next], next+1
 	}
 	var cols []string
-	if alias != nil && next < j && r.toks[next].isPunct(r.src, "(") {
+	if (alias != nil || bareDefs) && next < j && r.toks[next].isPunct(r.src, "(") {
 		c := r.matchClose(next, j)
 		if c < 0 {
 			return nil, 0, r.errNear(j)
 		}
-		for q := next + 1; q < c; q++ {
-			tq := r.toks[q]
-			switch {
-			case tq.kind == tkIdent || tq.kind == tkQIdent:
-				cols = append(cols, sqlQuote(r.identName(tq)))
-			case tq.isPunct(r.src, ","):
-			default:
-				return nil, 0, r.errNear(q)
-			}
+		var err error
+		if cols, err = r.funcColumnList(next+1, c, bareDefs); err != nil {
+			return nil, 0, err
 		}
 		next = c + 1
+	} else if bareDefs {
+		return nil, 0, r.errNear(next)
 	}
 	explicit := "0"
 	if alias != nil {
@@ -230,6 +233,61 @@ func (r *rewriter) setFunction(out []item, qual, k, j int) ([]item, int, error) 
 		b.add(strings.ToLower(t.text(r.src)), t.start)
 	}
 	return append(out[:qual], b.it), next, nil
+}
+
+// funcColumnList reads the parenthesised list after a function's alias,
+// tokens i..c: column aliases (a, b), or a column definition list (a int,
+// b text[]), which PostgreSQL's grammar allows where the function returns
+// record and which is always typed after a bare AS. Aliases become
+// 'name'; definitions become pg__coldef('name', 'type as written'), for
+// the binder to read with the type-name parser. Mixing the two forms is a
+// syntax error, as in PostgreSQL's grammar.
+func (r *rewriter) funcColumnList(i, c int, typed bool) ([]string, error) {
+	var cols []string
+	sawAlias, sawDef := false, false
+	for i < c {
+		// one element: a name, then up to the next comma at this depth
+		tq := r.toks[i]
+		if tq.kind != tkIdent && tq.kind != tkQIdent {
+			return nil, r.errNear(i)
+		}
+		e, depth := i+1, 0
+		for ; e < c; e++ {
+			t := r.toks[e]
+			if depth == 0 && t.isPunct(r.src, ",") {
+				break
+			}
+			switch {
+			case t.isPunct(r.src, "(") || t.isPunct(r.src, "["):
+				depth++
+			case t.isPunct(r.src, ")") || t.isPunct(r.src, "]"):
+				depth--
+			}
+		}
+		name := sqlQuote(r.identName(tq))
+		if e == i+1 {
+			if typed || sawDef {
+				return nil, r.errNear(e)
+			}
+			sawAlias = true
+			cols = append(cols, name)
+		} else {
+			if sawAlias {
+				return nil, r.errNear(i + 1)
+			}
+			sawDef = true
+			typeText := r.src[r.toks[i+1].start:r.toks[e-1].end]
+			cols = append(cols, "pg__coldef("+name+", "+sqlQuote(typeText)+")")
+		}
+		if e < c {
+			e++ // the comma
+			if e == c {
+				return nil, r.errNear(c)
+			}
+		}
+		i = e
+	}
+	return cols, nil
 }
 
 // tableArg rewrites the arguments i..m of a function in FROM, turning a

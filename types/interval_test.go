@@ -49,7 +49,10 @@ func TestParseIntervalErrors(t *testing.T) {
 		{"", sqlerr.InvalidDatetimeFormat},
 		{"P", sqlerr.InvalidDatetimeFormat},
 		{"2147483648 days", sqlerr.IntervalFieldOverflow},
-		{"99999999 hours", sqlerr.IntervalFieldOverflow}, // beyond Arrow's nanosecond field
+		{"99999999 hours", sqlerr.DatetimeFieldOverflow},        // PostgreSQL's range, beyond Arrow's nanoseconds
+		{"2562047:47:16.854776", sqlerr.DatetimeFieldOverflow},  // one microsecond past the nanoseconds
+		{"-2562047:47:16.854776", sqlerr.DatetimeFieldOverflow}, // and before
+		{"2147483648 hours", sqlerr.IntervalFieldOverflow},      // beyond PostgreSQL's too (an int field)
 	} {
 		_, err := ParseInterval(tc.in)
 		if got := sqlerr.CodeOf(err); got != tc.code {
@@ -105,5 +108,34 @@ func TestScaleInterval(t *testing.T) {
 	}
 	if _, err := DivInterval(arrow.MonthDayNanoInterval{Days: 1}, 0); sqlerr.CodeOf(err) != sqlerr.DivisionByZero {
 		t.Errorf("interval / 0: %v", err)
+	}
+}
+
+// TestIntervalNanosecondEdge checks the restriction's edge: the largest
+// time part the nanoseconds hold is accepted, and rounding to a typmod's
+// precision that would pass it is 22008, not a wrapped value.
+func TestIntervalNanosecondEdge(t *testing.T) {
+	v, err := ParseInterval("2562047:47:16.854775")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := FormatInterval(v); got != "2562047:47:16.854775" {
+		t.Fatalf("edge = %q", got)
+	}
+	it, err := IntervalTypeOf("", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AdjustInterval(v, it); sqlerr.CodeOf(err) != sqlerr.DatetimeFieldOverflow {
+		t.Fatalf("rounding past the edge: %v, want 22008", err)
+	}
+	if _, err := AdjustInterval(arrow.MonthDayNanoInterval{Nanoseconds: -v.Nanoseconds}, it); sqlerr.CodeOf(err) != sqlerr.DatetimeFieldOverflow {
+		t.Fatalf("rounding past the negative edge: %v, want 22008", err)
+	}
+	if _, err := AddIntervals(v, arrow.MonthDayNanoInterval{Nanoseconds: 1000}); sqlerr.CodeOf(err) != sqlerr.DatetimeFieldOverflow {
+		t.Fatalf("adding past the edge: %v, want 22008", err)
+	}
+	if _, err := MulInterval(v, 2); sqlerr.CodeOf(err) != sqlerr.DatetimeFieldOverflow {
+		t.Fatalf("multiplying past the edge: %v, want 22008", err)
 	}
 }

@@ -89,13 +89,14 @@ func ParseIntervalAs(s string, t T) (arrow.MonthDayNanoInterval, error) {
 	if err != nil {
 		return v, err
 	}
-	return AdjustInterval(v, t), nil
+	return AdjustInterval(v, t)
 }
 
 // AdjustInterval is AdjustIntervalForTypmod: the fields below t's
 // qualifier are truncated (toward zero, as C's division does) and the
-// seconds rounded to t's precision (half away from zero).
-func AdjustInterval(v arrow.MonthDayNanoInterval, t T) arrow.MonthDayNanoInterval {
+// seconds rounded to t's precision (half away from zero). Rounding up at
+// the edge of the nanosecond range is 22008, as NewInterval's bound.
+func AdjustInterval(v arrow.MonthDayNanoInterval, t T) (arrow.MonthDayNanoInterval, error) {
 	r, precision := t.IntervalTypmod()
 	us := v.Nanoseconds / 1000
 	switch r {
@@ -122,6 +123,9 @@ func AdjustInterval(v arrow.MonthDayNanoInterval, t T) arrow.MonthDayNanoInterva
 			us = -((-us + scale/2) / scale * scale)
 		}
 	}
+	if us > maxIntervalUS || us < -maxIntervalUS {
+		return arrow.MonthDayNanoInterval{}, IntervalOutOfRange()
+	}
 	v.Nanoseconds = us * 1000
-	return v
+	return v, nil
 }

@@ -272,7 +272,7 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return AdjustInterval(v, t), nil
+		return AdjustInterval(v, t)
 	case Map, Row:
 		return parseNestedText(s, t, loc)
 	case Array:

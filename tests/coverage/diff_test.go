@@ -80,12 +80,19 @@ func TestFunctionsMatchPostgres(t *testing.T) {
 	}
 	known := readKnown(t)
 	differs := map[string]string{}
-	calls := 0
+	calls, restrictedCalls := 0, 0
 	for _, e := range impl {
 		for _, q := range Variants(e.Signature) {
 			calls++
 			sg, pg := p.SQLGate.Run(ctx, q), p.Postgres.Run(ctx, q)
 			if why, ok := differ(e.Signature, sg, pg); ok {
+				if r, ok := restricted(sg, pg); ok {
+					// a documented restriction (restrictions.go), listed in
+					// docs/functions.md with its reason
+					restrictedCalls++
+					t.Logf("restriction %q: %s", r.Name, q)
+					continue
+				}
 				differs[e.Key()] = q + " -- " + why
 				break
 			}
@@ -106,7 +113,8 @@ func TestFunctionsMatchPostgres(t *testing.T) {
 	}
 	sort.Strings(unknown)
 	sort.Strings(gone)
-	t.Logf("%d signatures, %d calls, %d signatures differ from PostgreSQL (%d known)", len(impl), calls, len(differs), len(differs)-len(unknown))
+	t.Logf("%d signatures, %d calls (%d under a documented restriction), %d signatures differ from PostgreSQL (%d known)",
+		len(impl), calls, restrictedCalls, len(differs), len(differs)-len(unknown))
 	if *updateKnown {
 		writeKnown(t, differs)
 		return

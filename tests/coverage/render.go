@@ -128,6 +128,12 @@ func WriteMarkdown(w io.Writer, es []*Entry) error {
 		"- refused: sqlgate answers 0A000, 42883, 42704 or 42601 (syntax it does not parse); the note is sqlgate's message\n"+
 		"- wrong: sqlgate fails where PostgreSQL does not, or with another SQLSTATE\n"+
 		"- unprobed: the generated sample call is not valid on PostgreSQL either\n\n")
+	fmt.Fprintf(bw, "Documented restrictions: calls that sqlgate refuses by design where PostgreSQL answers "+
+		"(tests/coverage/restrictions.go; the differential test checks that a differing call is exactly one of these).\n\n")
+	for _, r := range Restrictions {
+		fmt.Fprintf(bw, "- **%s** (affects %s): %s\n", r.Name, r.Affects, r.Reason)
+	}
+	fmt.Fprintln(bw)
 	cats := map[string][]*Entry{}
 	var names []string
 	for _, e := range es {

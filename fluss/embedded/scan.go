@@ -61,8 +61,12 @@ func (h *tableHandle) scanIn(ctx context.Context, opts fluss.ScanOptions, ss *st
 			closeSnap()
 			return nil, undefinedTable(t.info.Path)
 		}
-		if r := h.columnarRead(opts, plan, snap, batchRows); r != nil {
-			closeSnap()
+		if r := h.columnarRead(ctx, opts, plan, snap, batchRows); r != nil {
+			if r.delta == nil {
+				closeSnap()
+			} else if ss == nil {
+				r.release = closeSnap // the merge reads the snapshot
+			}
 			return r, nil
 		}
 		p := tablePrefix(prefixData, t.info.TableID)
@@ -120,6 +124,11 @@ type stateScan struct {
 	left      int64 // rows still allowed by the limit; 0 = unlimited
 	done      bool
 	dec       *format.RowDecoder
+	// keepFirst asks Next to keep in first the primary key (the bytes
+	// after the data prefix) of each batch's first row: an image build's
+	// chunk bounds (columnarmerge.go).
+	keepFirst bool
+	first     []byte
 }
 
 func (s *stateScan) Schema() *arrow.Schema { return s.schema }
@@ -141,6 +150,9 @@ func (s *stateScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	s.dec.Reserve(want)
 	n := 0
 	for ; n < want && s.it.Valid(); s.it.Next() {
+		if n == 0 && s.keepFirst {
+			s.first = append(s.first[:0], s.it.Key()[dataKeyPrefix:]...)
+		}
 		row, err := s.t.storedRow(s.it.Value())
 		if err == nil {
 			_, err = s.dec.Decode(row)

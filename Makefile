@@ -19,7 +19,7 @@ run: build
 
 # Every test: vet, the Go tests (unit, wire, crash and end-to-end, with the
 # race detector) and the sqllogictest suites through the CLI.
-test: deps vet test-go test-allocs test-slt test-cluster fuzz-short
+test: deps vet test-go test-allocs test-slt test-slt-columnar test-cluster fuzz-short
 
 # Installs what the tests need beyond Go (PostgreSQL 15, psql, the drivers);
 # only what is missing.

@@ -427,6 +427,7 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, snap *pebble.Snap
 		budget += base.bytes
 	}
 	var written int64
+	defer s.shrinkCache()()
 	// One bucket after the other, on one core: the build is background
 	// work beside the queries, which the second core stays free for.
 	for b := range t.buckets {
@@ -480,6 +481,35 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, snap *pebble.Snap
 	tc.refused = false
 	tc.mu.Unlock()
 	s.publishImage(t, img, base)
+}
+
+// buildCacheWindow is the block cache an image build leaves to everything
+// else while it runs. A build reads every block of the table's state
+// once; through the whole cache (256 MiB by default) it pushed out the
+// blocks point lookups use, and its churn left glibc's arenas holding
+// ~250 MiB of freed C memory: at 10M rows the bench server peaked at
+// 761 MiB during W5 (cache 267 MiB, Go heap ~150 MiB; bench/LEDGER.md,
+// issue 27). While a build runs the cache is shrunk to this window (its
+// blocks larger than a shard's share are not cached at all), so the build
+// reads around it; afterwards the cache grows back as lookups need it.
+const buildCacheWindow = 16 << 20
+
+// shrinkCache shrinks the block cache to buildCacheWindow while builds
+// run (one reservation however many run at once), returning its undo.
+func (s *Store) shrinkCache() func() {
+	s.colMu.Lock()
+	defer s.colMu.Unlock()
+	if s.cacheShrunk++; s.cacheShrunk == 1 && s.cache != nil {
+		s.cacheUndo = s.cache.Reserve(int(max(s.cache.MaxSize()-buildCacheWindow, 0)))
+	}
+	return func() {
+		s.colMu.Lock()
+		defer s.colMu.Unlock()
+		if s.cacheShrunk--; s.cacheShrunk == 0 && s.cacheUndo != nil {
+			s.cacheUndo()
+			s.cacheUndo = nil
+		}
+	}
 }
 
 // errOverBudget stops a build that passes Options.ColumnarBytes.

@@ -278,3 +278,80 @@ func TestColumnarMergeOnRead(t *testing.T) {
 	}
 	check("the rebuilt image's state", snaps[len(snaps)-1].ss, "columnar image", false, true)
 }
+
+// TestColumnarBuildReadsAroundCache: an image build reads the whole state
+// through a block cache shrunk to buildCacheWindow, so that it leaves the
+// cache (C memory) small instead of full of the table's blocks.
+func TestColumnarBuildReadsAroundCache(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(t.TempDir(), Options{CacheBytes: 64 << 20, ColumnarMinRows: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tb := createTable(t, s, "six", sixColDesc(true, 4))
+	for first := 0; first < 800_000; first += 200_000 {
+		rec := sixColRecord(tb.Info().ArrowSchema(), int64(first), 200_000)
+		if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+	}
+	// The bulk load's sstables are compacted in the background, which
+	// evicts their blocks: wait for it. The row path's scan then fills the
+	// cache with the state's blocks.
+	s.settle.wait()
+	r, err := tb.Scan(ctx, fluss.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows, p := readScanCount(t, r); rows != 800_000 || p != "row store" {
+		t.Fatalf("%d rows from %q", rows, p)
+	}
+	filled := s.db.Metrics().BlockCache.Size
+	if filled < buildCacheWindow*3/2 {
+		t.Fatalf("the row path's scan left %d bytes in the block cache; the test wants it fuller", filled)
+	}
+	s.opts.ColumnarMinRows = 1
+	for deadline := time.Now().Add(time.Minute); ; {
+		r, err := tb.Scan(ctx, fluss.ScanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, p := readScanCount(t, r); p == "columnar image" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no columnar image within a minute")
+		}
+		s.colWG.Wait()
+	}
+	if after := s.db.Metrics().BlockCache.Size; after > buildCacheWindow+1<<20 {
+		t.Fatalf("block cache %d bytes after the build (%d before it), want at most the build's window %d", after, filled, buildCacheWindow)
+	}
+	if s.cacheShrunk != 0 || s.cacheUndo != nil {
+		t.Fatalf("the cache is still shrunk (%d builds)", s.cacheShrunk)
+	}
+}
+
+// readScanCount reads r whole and counts its rows.
+func readScanCount(t testing.TB, r fluss.RecordReader) (int64, string) {
+	t.Helper()
+	defer r.Close()
+	path := ""
+	if p, ok := r.(fluss.ScanPathReporter); ok {
+		path = p.ScanPath()
+	}
+	var n int64
+	for {
+		rec, err := r.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec == nil {
+			return n, path
+		}
+		n += rec.NumRows()
+		rec.Release()
+	}
+}

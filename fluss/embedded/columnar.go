@@ -82,6 +82,7 @@ type tableColumnar struct {
 	wanted   []int
 	refused  bool // the last image built passed the store's budget
 	loaded   bool
+	patches  int // images made by patching the previous one (columnarmerge.go)
 }
 
 // colImage is an image on disk, open for reading.
@@ -333,12 +334,15 @@ func (s *Store) refreshImage(ctx context.Context, t *tableState) bool {
 	}
 	build := wanted
 	var base *colImage
-	if cur := tc.img.Load(); cur != nil && cur.validAt(committed) {
+	cur := tc.img.Load()
+	if cur != nil && cur.validAt(committed) {
 		build = slices.DeleteFunc(slices.Clone(wanted), func(c int) bool { _, ok := slices.BinarySearch(cur.cols, c); return ok })
 		if len(build) == 0 {
 			return false
 		}
 		base = cur
+	} else if cur != nil && s.patchImage(ctx, t, snap, committed, cur, wanted) {
+		return true
 	}
 	s.buildImage(ctx, t, snap, committed, build, base)
 	return true
@@ -594,7 +598,12 @@ func (s *Store) recoverColumnar(live map[int64]bool) error {
 // bytes after the data prefix; f must not keep them).
 func (s *Store) eachBucketChunk(ctx context.Context, t *tableState, plan *projPlan, snap *pebble.Snapshot, b int, f func(rec arrow.RecordBatch, first []byte) error) error {
 	lo := bucketKey(prefixData, t.info.TableID, b)
-	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: prefixEnd(lo)})
+	return s.eachRangeChunk(ctx, t, plan, snap, lo, prefixEnd(lo), f)
+}
+
+// eachRangeChunk is eachBucketChunk over the keys [lo, hi) of one bucket.
+func (s *Store) eachRangeChunk(ctx context.Context, t *tableState, plan *projPlan, snap *pebble.Snapshot, lo, hi []byte, f func(rec arrow.RecordBatch, first []byte) error) error {
+	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
 	if err != nil {
 		return ioErr(err, "scanning %s", t.info.Path)
 	}

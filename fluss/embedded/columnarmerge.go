@@ -3,9 +3,14 @@ package embedded
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/sqlgate/sqlgate/fluss/format"
 )
@@ -211,4 +216,136 @@ func (s *imageScan) openRows(lo, hi []byte) error {
 	}
 	s.rows = &stateScan{t: s.t, schema: s.schema, pos: s.rowPos, snap: s.snap, held: true, it: it, batchRows: s.batchRows, left: s.left, dec: s.dec}
 	return nil
+}
+
+// patchImage builds the image of the state in snap (whose committed
+// lengths are committed) from cur, an image of an earlier state holding
+// every wanted column: the chunks no write touched since cur are copied
+// from cur's files (no decoding), the touched chunks' key ranges and the
+// written buckets without chunks are decoded from snap, as merging scans
+// read them. It reports false, building nothing, when a full build is
+// the better choice: cur lacks a wanted column, the writes touched more
+// than half its chunks, or patches have left it cut into small chunks
+// (more than twice the chunks its rows need).
+func (s *Store) patchImage(ctx context.Context, t *tableState, snap *pebble.Snapshot, committed []int64, cur *colImage, wanted []int) bool {
+	for _, c := range wanted {
+		if _, ok := slices.BinarySearch(cur.cols, c); !ok {
+			return false
+		}
+	}
+	d, ok, err := cur.deltaAt(ctx, t, committed)
+	if err != nil || !ok || d == nil || 2*d.nchanged > len(cur.man.Chunks) {
+		return false
+	}
+	if need := cur.man.Rows/colChunkRows + int64(len(t.buckets)); int64(len(cur.man.Chunks)) > 2*need {
+		return false
+	}
+	plan, err := projectionFor(t, cur.cols)
+	if err != nil {
+		return false
+	}
+	gen := s.colGen.Add(1)
+	dir := filepath.Join(s.dir, columnarDir, strconv.FormatInt(t.info.TableID, 10), strconv.FormatInt(gen, 10))
+	fail := func(err error) bool {
+		if ctx.Err() == nil && err != errOverBudget {
+			s.log.Warn("patching the columnar image of a table; it is rebuilt whole", "table", t.info.Path.String(), "error", err)
+		}
+		return false
+	}
+	w, err := s.newImageWriter(dir, t.info.TableID, committed, cur.cols, plan.schema.Fields())
+	if err != nil {
+		return fail(err)
+	}
+	defer w.abort()
+	budget := s.columnarBytes() - s.colBytes.Load() + cur.bytes
+	var written int64
+	add := func(b int, rec arrow.RecordBatch, first []byte) error {
+		for _, c := range rec.Columns() {
+			written += arrayBytes(c.Data())
+		}
+		if written > budget {
+			return errOverBudget
+		}
+		return w.add(b, rec, first)
+	}
+	for b := range t.buckets {
+		lo, hi := cur.starts[b], cur.starts[b+1]
+		if lo == hi {
+			if d.empty[b] {
+				start := bucketKey(prefixData, t.info.TableID, b)
+				if err := s.eachRangeChunk(ctx, t, plan, snap, start, prefixEnd(start), func(rec arrow.RecordBatch, first []byte) error { return add(b, rec, first) }); err != nil {
+					return fail(err)
+				}
+			}
+			continue
+		}
+		for k := lo; k < hi; k++ {
+			if d.changed[k] {
+				klo, khi := cur.chunkBounds(t.info.TableID, k)
+				if err := s.eachRangeChunk(ctx, t, plan, snap, klo, khi, func(rec arrow.RecordBatch, first []byte) error { return add(b, rec, first) }); err != nil {
+					return fail(err)
+				}
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return fail(err)
+			}
+			rec, err := cur.readChunk(k, plan.schema)
+			if err != nil {
+				cur.bad.Store(true)
+				return fail(err)
+			}
+			err = add(b, rec, cur.man.Chunks[k].First)
+			rec.Release()
+			if err != nil {
+				return fail(err)
+			}
+		}
+	}
+	man, err := w.finish(nil, "")
+	if err != nil {
+		return fail(err)
+	}
+	img, err := newDiskImage(dir, man)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return fail(err)
+	}
+	s.colMu.Lock()
+	s.colTrusted[dir] = true
+	s.colMu.Unlock()
+	s.publishImage(t, img, cur)
+	tc := &t.col
+	tc.mu.Lock()
+	tc.patches++
+	tc.mu.Unlock()
+	return true
+}
+
+// readChunk reads chunk k of every column of the image as a record of
+// schema (the image's columns, in order).
+func (img *colImage) readChunk(k int, schema *arrow.Schema) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, len(img.man.Columns))
+	release := func() {
+		for _, a := range cols {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}
+	for j := range cols {
+		a, err := img.files.chunk(k, j)
+		if err == nil && a.Len() != int(img.man.Chunks[k].Rows) {
+			a.Release()
+			err = corrupt("chunk %d has %d rows, its manifest %d", k, a.Len(), img.man.Chunks[k].Rows)
+		}
+		if err != nil {
+			release()
+			return nil, corrupt("columnar image file %s is damaged (chunk %d): %v", filepath.Join(img.dir, img.man.Columns[j].File), k, err)
+		}
+		cols[j] = a
+	}
+	rec := array.NewRecordBatch(schema, cols, img.man.Chunks[k].Rows)
+	release()
+	return rec, nil
 }

@@ -2,11 +2,13 @@ package embedded
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/fluss"
 )
 
@@ -279,9 +281,10 @@ func TestColumnarMergeOnRead(t *testing.T) {
 	check("the rebuilt image's state", snaps[len(snaps)-1].ss, "columnar image", false, true)
 }
 
-// TestColumnarBuildReadsAroundCache: an image build reads the whole state
-// through a block cache shrunk to buildCacheWindow, so that it leaves the
-// cache (C memory) small instead of full of the table's blocks.
+// TestColumnarBuildReadsAroundCache: an image build, and a full scan of
+// the row store of a table that large, read the whole state through a
+// block cache shrunk to buildCacheWindow, so that they leave the cache (C
+// memory) small instead of full of the table's blocks.
 func TestColumnarBuildReadsAroundCache(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(t.TempDir(), Options{CacheBytes: 64 << 20, ColumnarMinRows: -1})
@@ -312,7 +315,37 @@ func TestColumnarBuildReadsAroundCache(t *testing.T) {
 	if filled < buildCacheWindow*3/2 {
 		t.Fatalf("the row path's scan left %d bytes in the block cache; the test wants it fuller", filled)
 	}
+	// With the image path on, a full scan of the row store (here while
+	// no build may start) reads around the cache too.
 	s.opts.ColumnarMinRows = 1
+	tc := &tb.(*tableHandle).t.col
+	tc.mu.Lock()
+	tc.busy = true
+	tc.mu.Unlock()
+	r, err = tb.Scan(ctx, fluss.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows, p := readScanCount(t, r); rows != 800_000 || p != "row store" {
+		t.Fatalf("%d rows from %q", rows, p)
+	}
+	if after := s.db.Metrics().BlockCache.Size; after > buildCacheWindow+1<<20 {
+		t.Fatalf("block cache %d bytes after a full scan of the row store (%d before it), want at most %d", after, filled, buildCacheWindow)
+	}
+	// The row path's scan fills it again (image path off); then the
+	// image's build.
+	s.opts.ColumnarMinRows = -1
+	if r, err = tb.Scan(ctx, fluss.ScanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	readScanCount(t, r)
+	if filled = s.db.Metrics().BlockCache.Size; filled < buildCacheWindow*3/2 {
+		t.Fatalf("the row path's scan left %d bytes in the block cache; the test wants it fuller", filled)
+	}
+	s.opts.ColumnarMinRows = 1
+	tc.mu.Lock()
+	tc.busy = false
+	tc.mu.Unlock()
 	for deadline := time.Now().Add(time.Minute); ; {
 		r, err := tb.Scan(ctx, fluss.ScanOptions{})
 		if err != nil {
@@ -353,5 +386,142 @@ func readScanCount(t testing.TB, r fluss.RecordReader) (int64, string) {
 		}
 		n += rec.NumRows()
 		rec.Release()
+	}
+}
+
+// TestColumnarPatch: after writes that touch few chunks, the next image is
+// patched from the previous one (untouched chunks copied, touched ones
+// decoded again) and equals the row path in order, round after round of
+// updates, inserts (into buckets that had no chunk too) and deletes
+// (emptying chunks); its manifest stays well formed, it survives a
+// restart, and writes touching most chunks get a full build instead.
+func TestColumnarPatch(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(dir, Options{ColumnarMinRows: 1, BatchRows: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := createTable(t, s, "kv", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("k", "v", "w"), PrimaryKey: []string{"k"}}, BucketCount: 3})
+	write := func(up [][]int32, del []int32) {
+		t.Helper()
+		if len(up) > 0 {
+			rec := intRecord([]string{"k", "v", "w"}, up...)
+			defer rec.Release()
+			if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(del) > 0 {
+			var rows [][]int32
+			for _, k := range del {
+				rows = append(rows, []int32{k})
+			}
+			rec := intRecord([]string{"k"}, rows...)
+			defer rec.Release()
+			if _, err := tb.Delete(ctx, rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var initial [][]int32
+	var emptyKeys []int32
+	for k := int32(0); len(initial) < 60_000; k++ {
+		if bucketOfKey(t, tb, k) == 2 {
+			emptyKeys = append(emptyKeys, k)
+			continue
+		}
+		initial = append(initial, []int32{k, k, 0})
+	}
+	write(initial, nil)
+	waitImage(t, s, tb)
+	patches := func() int {
+		tc := &tb.(*tableHandle).t.col
+		tc.mu.Lock()
+		defer tc.mu.Unlock()
+		return tc.patches
+	}
+	check := func(what string) {
+		t.Helper()
+		waitImage(t, s, tb)
+		ss, err := s.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ss.Close()
+		got, p := readScan(t, mustScan(t, ss.(*storeSnapshot), tb, fluss.ScanOptions{}))
+		if ref := rowPath(t, s, tb, ss.(*storeSnapshot), nil); p != "columnar image" || !slices.EqualFunc(got, ref, slices.Equal) {
+			t.Fatalf("%s: path %q, %d rows, the row path %d", what, p, len(got), len(ref))
+		}
+		img := tb.(*tableHandle).t.col.img.Load()
+		if _, err := readManifest(img.dir, img.man.TableID, func(c int) (arrow.DataType, bool) { return arrow.PrimitiveTypes.Int32, c < 3 }); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for round := range 6 {
+		before := patches()
+		// Updates of three keys next to each other in the state's order
+		// (one chunk, or two), an insert into bucket 2 (which had no
+		// chunk) and one of a new key.
+		ss, err := s.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		order := rowPath(t, s, tb, ss.(*storeSnapshot), nil)
+		ss.Close()
+		var up [][]int32
+		at := 10_000 + rng.IntN(20_000)
+		for _, r := range order[at : at+3] {
+			up = append(up, []int32{r[0], -r[0], int32(round)})
+		}
+		up = append(up, []int32{emptyKeys[round], 1, 1}, []int32{-int32(round) - 1, 2, 2})
+		var del []int32
+		if round == 2 {
+			// A whole chunk and more of consecutive keys (in the state's
+			// order: bucket 0's come first), emptying a chunk's range.
+			ss, err := s.Snapshot(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rowPath(t, s, tb, ss.(*storeSnapshot), nil)[100:9100] {
+				del = append(del, r[0])
+			}
+			ss.Close()
+			up = nil // the delete alone: it touches 2 of 8 chunks
+		}
+		write(up, del)
+		check(fmt.Sprintf("round %d", round))
+		if patches() != before+1 {
+			t.Fatalf("round %d: %d patches, want %d", round, patches(), before+1)
+		}
+	}
+	// A write touching every chunk: a full build, no patch.
+	before := patches()
+	var all [][]int32
+	for _, r := range initial[:5000] {
+		all = append(all, []int32{r[0], 7, 7})
+	}
+	write(all, nil)
+	check("every chunk touched")
+	if patches() != before {
+		t.Fatal("a write touching every chunk was patched in, not rebuilt")
+	}
+	// A patched image is read after a restart.
+	want, _ := scanOf(t, tb)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir, Options{ColumnarMinRows: 1, BatchRows: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if tb, err = s.Table(ctx, path("kv")); err != nil {
+		t.Fatal(err)
+	}
+	waitImage(t, s, tb)
+	if got, p := scanOf(t, tb); p != "columnar image" || !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("after a restart: path %q, %d rows, want %d", p, len(got), len(want))
 	}
 }

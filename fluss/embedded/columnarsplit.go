@@ -70,7 +70,7 @@ func (h *tableHandle) SplitScan(ctx context.Context, opts fluss.ScanOptions, par
 		snap.Close()
 		return nil, nil
 	}
-	shared := &sharedSnap{snap: snap}
+	shared := &sharedSnap{snap: snap, unshrink: h.s.bulkRead(h, opts)}
 	shared.refs.Store(int32(parts))
 	out := make([]fluss.RecordReader, 0, parts)
 	for i := range parts {
@@ -101,11 +101,17 @@ func (h *tableHandle) SplitScan(ctx context.Context, opts fluss.ScanOptions, par
 type sharedSnap struct {
 	snap *pebble.Snapshot
 	refs atomic.Int32
+	// unshrink, when set, gives the block cache back with the snapshot
+	// (Store.bulkRead).
+	unshrink func()
 }
 
 func (s *sharedSnap) release() {
 	if s.refs.Add(-1) == 0 {
 		_ = s.snap.Close()
+		if s.unshrink != nil {
+			s.unshrink()
+		}
 	}
 }
 

@@ -77,7 +77,7 @@ func (h *tableHandle) scanIn(ctx context.Context, opts fluss.ScanOptions, ss *st
 		}
 		it.First()
 		return &stateScan{t: t, schema: schema, pos: pos, snap: snap, held: ss != nil, it: it, batchRows: batchRows, left: opts.Limit,
-			dec: format.NewRowDecoder(t.colTypes)}, nil
+			dec: format.NewRowDecoder(t.colTypes), unshrink: h.s.bulkRead(h, opts)}, nil
 	}
 	t.mu.RLock()
 	if t.dropped {
@@ -129,6 +129,9 @@ type stateScan struct {
 	// chunk bounds (columnarmerge.go).
 	keepFirst bool
 	first     []byte
+	// unshrink, when set, gives the block cache back at Close (a full
+	// scan of a large table reads around it: Store.bulkRead).
+	unshrink func()
 }
 
 func (s *stateScan) Schema() *arrow.Schema { return s.schema }
@@ -195,6 +198,26 @@ func (s *stateScan) Close() {
 		}
 		s.it = nil
 	}
+	if s.unshrink != nil {
+		s.unshrink()
+		s.unshrink = nil
+	}
+}
+
+// bulkRead returns, for a row-store scan of the whole of a table large
+// enough for a columnar image (the scans that run while its image is
+// built, or without one), the undo of shrinking the block cache to
+// buildCacheWindow while the scan runs; else nil. Like PostgreSQL's small
+// ring of buffers for a large sequential scan: one pass over the table
+// would otherwise fill the cache with its blocks, evicting those point
+// lookups use and growing the process by the cache's size (bench/LEDGER.md,
+// issue 27: W9 peaked at 641 MiB while W4/W5 read the row store, 200 MiB
+// once they read the image).
+func (s *Store) bulkRead(h *tableHandle, opts fluss.ScanOptions) func() {
+	if min := s.columnarMinRows(); opts.Limit != 0 || min < 0 || h.EstimateRows() < min {
+		return nil
+	}
+	return s.shrinkCache()
 }
 
 // logScan reads a table's bucket logs in bucket order: a log table's rows,

@@ -47,7 +47,10 @@ import (
 // asks for a build; a build runs at most one at a time per table, on one
 // goroutine, and no sooner than twice the last build's duration after it
 // ended (so building takes at most a third of a core while writes go on);
-// scans merge meanwhile.
+// scans merge meanwhile. A build after writes that touched at most half
+// the image's chunks patches it (patchImage: the untouched chunks are
+// copied, not decoded); else it decodes the whole state, reading around
+// the block cache (buildCacheWindow).
 //
 // Budget: the images on disk are bounded by Options.ColumnarBytes for the
 // whole store; a table whose image would pass it is scanned from pebble.

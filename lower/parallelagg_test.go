@@ -115,6 +115,8 @@ func TestParallelAggregation(t *testing.T) {
 		parallel int
 	}{
 		{"SELECT dim.c, count(*), sum(f.b), avg(f.d) FROM f JOIN dim ON f.b % 4 = dim.a GROUP BY dim.c ORDER BY 1", must},
+		// W7's shape: the other side joined on its primary key.
+		{"SELECT dim.c, count(*), sum(f.b), avg(f.d) FROM f JOIN dim ON f.b = dim.a GROUP BY dim.c ORDER BY 1", must},
 		{"SELECT dim.c, count(*), count(dim.a), sum(f.b) FROM f LEFT JOIN dim ON f.b % 5 = dim.a GROUP BY dim.c ORDER BY 1", must},
 		{"SELECT dim.c, count(*), sum(f.b) FROM dim RIGHT JOIN f ON f.b % 5 = dim.a GROUP BY dim.c ORDER BY 1", must},
 		{"SELECT count(*), sum(f.b), max(d2.c) FROM f JOIN dim ON f.b % 4 = dim.a JOIN dim d2 ON dim.b = d2.a WHERE f.a % 3 = 0", must},

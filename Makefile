@@ -6,7 +6,7 @@ LISTEN    ?= 127.0.0.1:5433
 DATA      ?= ./sqlgate-data
 FUZZTIME  ?= 10m
 
-.PHONY: all build run test deps test-go test-allocs test-slt test-cluster test-cluster-run vet fuzz fuzz-short soak soak-subscribe soak-copy soak-relop bench bench-go ledger proto clean
+.PHONY: all build run test deps test-go test-allocs test-slt test-slt-columnar test-cluster test-cluster-run vet fuzz fuzz-short soak soak-subscribe soak-copy soak-relop bench bench-go ledger proto clean
 
 all: build
 
@@ -19,7 +19,7 @@ run: build
 
 # Every test: vet, the Go tests (unit, wire, crash and end-to-end, with the
 # race detector) and the sqllogictest suites through the CLI.
-test: deps vet test-go test-allocs test-slt test-cluster fuzz-short
+test: deps vet test-go test-allocs test-slt test-slt-columnar test-cluster fuzz-short
 
 # Installs what the tests need beyond Go (PostgreSQL 15, psql, the drivers);
 # only what is missing.
@@ -71,6 +71,12 @@ proto:
 
 test-slt: build
 	./$(BIN) slt --parallel 2 tests/sqllogic/*.slt tests/sqllogic/generated/*.slt
+
+# The same suites with every primary-key table's full scans on the columnar
+# path (issue 27): images built after a table's first scan, writes since
+# merged on read.
+test-slt-columnar: build
+	./$(BIN) slt --parallel 2 --columnar-min-rows 1 tests/sqllogic/*.slt tests/sqllogic/generated/*.slt
 
 # Every fuzz target, as package:Name. `make fuzz` runs each for $(FUZZTIME);
 # `make test` runs each briefly (fuzz-short), after `go test` ran their seeds

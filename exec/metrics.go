@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/fluss"
 )
 
 // MetricsLevel is how much EXPLAIN ANALYZE measures (seed 002's levels):
@@ -62,9 +63,10 @@ type Metrics struct {
 	ScanPath string
 	Workers  int
 	// ChunksRead and ChunksSkipped count a scan's stored chunks read and
-	// skipped by their statistics (ChunkCounter); both 0 for a scan that
-	// reads no chunks.
-	ChunksRead, ChunksSkipped int64
+	// skipped by their statistics, ChunksMerged those read from the row
+	// store because writes since their build touched them (ChunkCounter);
+	// all 0 for a scan that reads no chunks.
+	ChunksRead, ChunksSkipped, ChunksMerged int64
 	// Kernels records the kernel families the node's operator ran, and
 	// on which backend.
 	Kernels *KernelLog
@@ -121,9 +123,10 @@ type PathReporter interface {
 }
 
 // ChunkCounter is implemented by operators whose scan reads stored
-// chunks (fluss.ChunkReporter): how many it read and skipped so far.
+// chunks (fluss.ChunkReporter): how many it read, skipped and merged so
+// far.
 type ChunkCounter interface {
-	ScanChunks() (read, skipped int64)
+	ScanChunks() fluss.ChunkCounts
 }
 
 // QueueDepther is implemented by operators with an internal queue of
@@ -175,6 +178,7 @@ func (o *Instrumented) count(b arrow.RecordBatch) {
 		o.M.ScanPath, o.M.Workers = p.ScanPath()
 	}
 	if c, ok := o.Op.(ChunkCounter); ok {
-		o.M.ChunksRead, o.M.ChunksSkipped = c.ScanChunks()
+		cc := c.ScanChunks()
+		o.M.ChunksRead, o.M.ChunksSkipped, o.M.ChunksMerged = cc.Read, cc.Skipped, cc.Merged
 	}
 }

@@ -752,11 +752,11 @@ func (o *Insert) merge(ctx context.Context, rec arrow.RecordBatch) (arrow.Record
 
 // ScanChunks implements ChunkCounter: the store's chunk counts of the read
 // (fluss.ChunkReporter).
-func (o *TableScan) ScanChunks() (read, skipped int64) {
+func (o *TableScan) ScanChunks() fluss.ChunkCounts {
 	if c, ok := o.reader.(fluss.ChunkReporter); ok {
 		return c.ScanChunks()
 	}
-	return 0, 0
+	return fluss.ChunkCounts{}
 }
 
 // ScanPath implements PathReporter: the path the store reported for the

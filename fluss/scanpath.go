@@ -32,10 +32,23 @@ type ColumnRange struct {
 }
 
 // ChunkReporter is implemented by a RecordReader that reads stored chunks
-// and can skip them by ScanOptions.Ranges: how many it read and skipped so
-// far, for EXPLAIN ANALYZE.
+// and can skip them by ScanOptions.Ranges: how many it read, skipped and
+// merged so far, for EXPLAIN ANALYZE.
 type ChunkReporter interface {
-	ScanChunks() (read, skipped int64)
+	ScanChunks() ChunkCounts
+}
+
+// ChunkCounts are a scan's stored chunks: Read from the chunks, Skipped by
+// their statistics, and Merged: read from the row store instead, because
+// writes made since the chunks were built touched their rows (the embedded
+// store's merge-on-read).
+type ChunkCounts struct {
+	Read, Skipped, Merged int64
+}
+
+// Add returns the sum of c and o.
+func (c ChunkCounts) Add(o ChunkCounts) ChunkCounts {
+	return ChunkCounts{Read: c.Read + o.Read, Skipped: c.Skipped + o.Skipped, Merged: c.Merged + o.Merged}
 }
 
 // StatsAnswerer is implemented by tables that can answer some aggregates

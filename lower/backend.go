@@ -264,8 +264,11 @@ func scanPathText(m *exec.Metrics) string {
 		return ""
 	}
 	s := fmt.Sprintf(" (scan path=%q workers=%d", m.ScanPath, max(m.Workers, 1))
-	if m.ChunksRead+m.ChunksSkipped > 0 {
+	if m.ChunksRead+m.ChunksSkipped+m.ChunksMerged > 0 {
 		s += fmt.Sprintf(" chunks_read=%d chunks_skipped=%d", m.ChunksRead, m.ChunksSkipped)
+		if m.ChunksMerged > 0 {
+			s += fmt.Sprintf(" chunks_merged=%d", m.ChunksMerged)
+		}
 	}
 	return s + ")"
 }
@@ -276,8 +279,8 @@ func metricsJSON(m map[string]any, mt *exec.Metrics) {
 	m["Actual Rows In"], m["Actual Rows"] = mt.RowsIn, mt.RowsOut
 	if mt.ScanPath != "" {
 		m["Scan Path"], m["Workers"] = mt.ScanPath, max(mt.Workers, 1)
-		if mt.ChunksRead+mt.ChunksSkipped > 0 {
-			m["Chunks Read"], m["Chunks Skipped"] = mt.ChunksRead, mt.ChunksSkipped
+		if mt.ChunksRead+mt.ChunksSkipped+mt.ChunksMerged > 0 {
+			m["Chunks Read"], m["Chunks Skipped"], m["Chunks Merged"] = mt.ChunksRead, mt.ChunksSkipped, mt.ChunksMerged
 		}
 	}
 	if !mt.Level.Timing() {

@@ -56,6 +56,8 @@ type Runtime struct {
 	// aggregation being built (parallelagg.go).
 	split  *splitState
 	inject *injectState
+	// replay are the scans the parts read whole, read once.
+	replay replays
 }
 
 // Build instantiates n (and its inputs) as running operators, instrumented
@@ -246,12 +248,19 @@ func (n *scanNode) Build(rt *Runtime) (exec.Operator, error) {
 		rt.inject = nil
 		return exec.NewTableScanOf(in.t, in.reader, n.out), nil
 	}
+	if rp := rt.replay[n]; rp != nil {
+		return exec.NewTableScanOf(rp.t, &replayReader{rp: rp}, n.out), nil
+	}
 	t, err := rt.Tables.Table(rt.Ctx, n.path)
 	if err != nil {
 		return nil, err
 	}
-	return &exec.TableScan{Table: t, Changelog: n.changelog, Binlog: n.binlog, Options: fluss.ScanOptions{Projection: n.projection, Limit: n.limit,
-		Partitions: n.prune.filter(rt.EC), Ranges: n.rangesAt(rt)}, Out: n.out}, nil
+	return &exec.TableScan{Table: t, Changelog: n.changelog, Binlog: n.binlog, Options: n.scanOptions(rt), Out: n.out}, nil
+}
+
+// scanOptions are the store scan's options of n in rt.
+func (n *scanNode) scanOptions(rt *Runtime) fluss.ScanOptions {
+	return fluss.ScanOptions{Projection: n.projection, Limit: n.limit, Partitions: n.prune.filter(rt.EC), Ranges: n.rangesAt(rt)}
 }
 
 func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {

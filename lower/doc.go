@@ -34,10 +34,12 @@
 // pre-aggregate a join input below the join when the other input is unique
 // on the join key (aggpush.go), narrow an aggregation's input to the
 // columns it reads (aggprune.go), and drop sorts and projections that do
-// nothing (rewrite.go). An aggregation over filters and projections of
-// a large table runs, outside transactions, as partial
+// nothing (rewrite.go). An aggregation over filters, projections and
+// joins of a large table runs, outside transactions, as partial
 // aggregations over the parts of a split scan on GOMAXPROCS workers and a
-// final one (parallelagg.go), decided when the plan is built. A filter
+// final one (parallelagg.go), decided when the plan is built; a join's
+// other side is read once and replayed to every part, and only a side the
+// join distributes over is split. A filter
 // over a scan hands the scan its bounds on integer columns (chunkranges.go),
 // by which a store skips stored chunks; count(*), count(col) and min/max
 // of integer columns over a whole table are answered from a store's

@@ -1,11 +1,13 @@
 package lower
 
 import (
+	"context"
 	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -22,6 +24,15 @@ import (
 // as planned. EXPLAIN shows the planned aggregation; EXPLAIN ANALYZE adds
 // the workers and the scan's path to its line.
 //
+// The pipeline may join other tables (W7: 10M events joined to 100k
+// users): the split table must sit on a side the joins distribute over
+// (splitCandidates), and the other tables are read once, before the parts
+// start, and replayed to each part, whose join builds its own hash table
+// of them — a second build of a small side for a probe of half the large
+// one on each core. Reading them once also gives every part the same
+// rows. They are bounded (replayMaxRows, a quarter of the split table):
+// past that the aggregation stays serial.
+//
 // Only aggregates that split exactly into a partial and a final qualify:
 // count, sum, min, max and avg over floats (sum and count partials). A
 // float sum adds in another order than one pass would, as PostgreSQL's
@@ -37,9 +48,19 @@ const parallelMinRows = 200_000
 
 // parallelAgg is the parallel form of an aggregateNode.
 type parallelAgg struct {
-	root  Node        // the final aggregation (and its casts) over parts
-	scans []*scanNode // the scans of the partial pipeline; the largest is split
+	root Node // the final aggregation (and its casts) over parts
+	// scans are the scans of the partial pipeline that may be split (the
+	// largest is); others those every part reads whole (a join's other
+	// side), read once and replayed to each part.
+	scans, others []*scanNode
 }
+
+// replayMaxRows bounds a table every part of a parallel aggregation reads
+// whole (a join's other side): it is read once into memory and replayed to
+// each part, whose join builds its own hash table from it. Past this (or
+// past a quarter of the split table) the aggregation stays serial: the
+// parts' builds would cost more than the split saves.
+const replayMaxRows = 1 << 20
 
 // partsNode runs its partial aggregation once per part of the split scan.
 type partsNode struct {
@@ -126,6 +147,24 @@ func (p *parallelAgg) build(rt *Runtime) (exec.Operator, bool, error) {
 	if best == nil || bestRows < parallelMinRows {
 		return nil, false, nil
 	}
+	var otherRows int64
+	for _, sn := range p.others {
+		if sn.changelog || sn.binlog {
+			return nil, false, nil
+		}
+		t, err := rt.Tables.Table(rt.Ctx, sn.path)
+		if err != nil {
+			return nil, false, err
+		}
+		est, ok := t.(fluss.RowEstimator)
+		if !ok {
+			return nil, false, nil
+		}
+		otherRows += est.EstimateRows()
+	}
+	if otherRows > replayMaxRows || otherRows > bestRows/4 {
+		return nil, false, nil
+	}
 	ss, ok := bestT.(fluss.SplitScanner)
 	if !ok {
 		return nil, false, nil
@@ -134,6 +173,17 @@ func (p *parallelAgg) build(rt *Runtime) (exec.Operator, bool, error) {
 	if err != nil || readers == nil {
 		return nil, false, err
 	}
+	// The other scans are read once, now, so that every part joins the
+	// same rows (one read each, as the serial plan's).
+	replays, err := readReplays(rt, p.others)
+	if err != nil {
+		for _, r := range readers {
+			r.Close()
+		}
+		return nil, true, err
+	}
+	rt.replay = replays
+	defer func() { rt.replay = nil }()
 	path := ""
 	if r, ok := readers[0].(fluss.ScanPathReporter); ok {
 		path = r.ScanPath()
@@ -157,9 +207,10 @@ func (p *parallelAgg) build(rt *Runtime) (exec.Operator, bool, error) {
 		}
 	}
 	if err != nil {
+		replays.release()
 		return nil, true, err
 	}
-	return &parallelOp{Operator: op, path: path, readers: readers}, true, nil
+	return &parallelOp{Operator: op, path: path, readers: readers, replays: replays}, true, nil
 }
 
 // parallelOp is a parallel aggregation's operator, reporting its workers
@@ -168,20 +219,104 @@ type parallelOp struct {
 	exec.Operator
 	path    string
 	readers []fluss.RecordReader
+	replays replays
+}
+
+func (o *parallelOp) Close() {
+	o.Operator.Close()
+	o.replays.release()
+	o.replays = nil
+}
+
+// replays are the rows of the scans every part of a parallel aggregation
+// reads whole, read once (parallelAgg.build).
+type replays map[*scanNode]*replay
+
+type replay struct {
+	t    fluss.Table
+	recs []arrow.RecordBatch
+	sch  *arrow.Schema
+}
+
+// readReplays reads each of scans whole.
+func readReplays(rt *Runtime, scans []*scanNode) (replays, error) {
+	out := replays{}
+	for _, sn := range scans {
+		if out[sn] != nil {
+			continue
+		}
+		t, err := rt.Tables.Table(rt.Ctx, sn.path)
+		if err != nil {
+			out.release()
+			return nil, err
+		}
+		r, err := t.Scan(rt.Ctx, sn.scanOptions(rt))
+		if err != nil {
+			out.release()
+			return nil, err
+		}
+		rp := &replay{t: t, sch: r.Schema()}
+		out[sn] = rp
+		for {
+			rec, err := r.Next(rt.Ctx)
+			if err != nil {
+				r.Close()
+				out.release()
+				return nil, err
+			}
+			if rec == nil {
+				break
+			}
+			rp.recs = append(rp.recs, rec)
+		}
+		r.Close()
+	}
+	return out, nil
+}
+
+func (rs replays) release() {
+	for _, rp := range rs {
+		for _, rec := range rp.recs {
+			rec.Release()
+		}
+		rp.recs = nil
+	}
+}
+
+// replayReader hands out a replay's records (each retained for the
+// reader's consumer).
+type replayReader struct {
+	rp *replay
+	i  int
+}
+
+func (r *replayReader) Schema() *arrow.Schema { return r.rp.sch }
+func (r *replayReader) Close()                {}
+func (r *replayReader) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if r.i >= len(r.rp.recs) {
+		return nil, nil
+	}
+	rec := r.rp.recs[r.i]
+	r.i++
+	rec.Retain()
+	return rec, nil
 }
 
 // ScanPath implements exec.PathReporter.
 func (o *parallelOp) ScanPath() (string, int) { return o.path, len(o.readers) }
 
 // ScanChunks implements exec.ChunkCounter: the parts' counts together.
-func (o *parallelOp) ScanChunks() (read, skipped int64) {
+func (o *parallelOp) ScanChunks() fluss.ChunkCounts {
+	var cc fluss.ChunkCounts
 	for _, r := range o.readers {
 		if c, ok := r.(fluss.ChunkReporter); ok {
-			rd, sk := c.ScanChunks()
-			read, skipped = read+rd, skipped+sk
+			cc = cc.Add(c.ScanChunks())
 		}
 	}
-	return read, skipped
+	return cc
 }
 
 // attachParallel gives the aggregateNode n (x lowered) its parallel form
@@ -240,17 +375,7 @@ func attachParallel(x *binder.Aggregate, n Node) error {
 	if err != nil {
 		return err
 	}
-	var scans []*scanNode
-	var walk func(Node)
-	walk = func(n Node) {
-		if s, ok := n.(*scanNode); ok {
-			scans = append(scans, s)
-		}
-		for _, in := range n.Inputs() {
-			walk(in)
-		}
-	}
-	walk(pin)
+	scans, others := splitCandidates(pin)
 	if len(scans) == 0 {
 		return nil
 	}
@@ -319,8 +444,40 @@ func attachParallel(x *binder.Aggregate, n Node) error {
 			return err
 		}
 	}
-	agg.par = &parallelAgg{root: root, scans: scans}
+	agg.par = &parallelAgg{root: root, scans: scans, others: others}
 	return nil
+}
+
+// splitCandidates returns the scans of a pipeline that may be split (the
+// union over the parts of the pipeline's rows is its rows when only that
+// scan is read in parts), and the others, which every part reads whole. A
+// join distributes over a split of its inner side(s) only: both sides of
+// an inner join, the preserved side of a left or right join (an unmatched
+// row is emitted by the one part holding it) and the emitted side of a
+// semi or anti join; neither side of a full join.
+func splitCandidates(n Node) (scans, others []*scanNode) {
+	var walk func(n Node, ok bool)
+	walk = func(n Node, ok bool) {
+		if s, isScan := n.(*scanNode); isScan {
+			if ok {
+				scans = append(scans, s)
+			} else {
+				others = append(others, s)
+			}
+		}
+		if j, isJoin := n.(*joinNode); isJoin {
+			left := ok && (j.typ == relop.InnerJoin || j.typ == relop.LeftJoin || j.typ == relop.SemiJoin || j.typ == relop.AntiJoin)
+			right := ok && (j.typ == relop.InnerJoin || j.typ == relop.RightJoin)
+			walk(j.left, left)
+			walk(j.right, right)
+			return
+		}
+		for _, in := range n.Inputs() {
+			walk(in, ok)
+		}
+	}
+	walk(n, true)
+	return scans, others
 }
 
 // partsInput stands for the partial aggregations' rows under the final
@@ -345,11 +502,10 @@ func splittable(n binder.Node) bool {
 		}
 		return splittable(x.Input)
 	case *binder.Join:
-		// Not yet: each worker builds the join's hash table again, and
-		// W7 (1M rows joined to 100k, GROUP BY) measured slower split
-		// than serial on the 2-core machine (bench/LEDGER.md, 2026-12-02).
-		// A shared build is the way to split a join's probe.
-		return false
+		// Each part joins its rows of the split table with the other
+		// side whole, read once for all parts (parallelAgg.build's
+		// replays); which side may be split is splitCandidates'.
+		return (x.Cond == nil || deterministic(x.Cond)) && splittable(x.Left) && splittable(x.Right)
 	case *binder.Scan:
 		return !x.Changelog && !x.Binlog
 	case *scanProjection:

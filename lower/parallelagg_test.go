@@ -21,8 +21,8 @@ import (
 // TestParallelAggregation: aggregations over a table above parallelMinRows
 // give the serial plan's rows (inside a transaction's runtime, which is
 // never parallel) when split over the row store's buckets and over the
-// columnar image, with NULLs, empty inputs and groups; a join's stays
-// serial.
+// columnar image, with NULLs, empty inputs and groups; over joins too,
+// where the join distributes over the split (and never where it does not).
 func TestParallelAggregation(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
@@ -106,9 +106,42 @@ func TestParallelAggregation(t *testing.T) {
 	if !seen["row store"] || !seen["columnar image"] {
 		t.Fatalf("paths seen: %v (want the row store's and the image's)", seen)
 	}
-	join := "SELECT dim.c, count(*), sum(f.b), avg(f.d) FROM f JOIN dim ON f.b % 4 = dim.a GROUP BY dim.c ORDER BY 1"
-	if got, path := run(join, true); path != "" || len(got) != 4 {
-		t.Fatalf("%s: path %q, %d rows", join, path, len(got))
+	// Joins: the split table's parts each join the other side, read once;
+	// only where the join distributes over the split (not the nullable
+	// side of an outer join, nor either side of a full one).
+	const must, may, never = 1, 0, -1
+	for _, c := range []struct {
+		q        string
+		parallel int
+	}{
+		{"SELECT dim.c, count(*), sum(f.b), avg(f.d) FROM f JOIN dim ON f.b % 4 = dim.a GROUP BY dim.c ORDER BY 1", must},
+		// W7's shape: the other side joined on its primary key.
+		{"SELECT dim.c, count(*), sum(f.b), avg(f.d) FROM f JOIN dim ON f.b = dim.a GROUP BY dim.c ORDER BY 1", must},
+		{"SELECT dim.c, count(*), count(dim.a), sum(f.b) FROM f LEFT JOIN dim ON f.b % 5 = dim.a GROUP BY dim.c ORDER BY 1", must},
+		{"SELECT dim.c, count(*), sum(f.b) FROM dim RIGHT JOIN f ON f.b % 5 = dim.a GROUP BY dim.c ORDER BY 1", must},
+		{"SELECT count(*), sum(f.b), max(d2.c) FROM f JOIN dim ON f.b % 4 = dim.a JOIN dim d2 ON dim.b = d2.a WHERE f.a % 3 = 0", must},
+		{"SELECT dim.c, count(*), count(f.b) FROM dim LEFT JOIN f ON f.b % 4 = dim.a GROUP BY dim.c ORDER BY 1", never},
+		{"SELECT dim.c, count(*), sum(f.b) FROM f FULL JOIN dim ON f.b % 5 = dim.a GROUP BY dim.c ORDER BY 1", never},
+		{"SELECT count(*), sum(b) FROM f WHERE EXISTS (SELECT 1 FROM dim WHERE dim.a = f.b % 6)", may},
+		{"SELECT count(*), sum(b) FROM f WHERE NOT EXISTS (SELECT 1 FROM dim WHERE dim.a = f.b % 6)", may},
+		{"SELECT count(*), sum(b) FROM f WHERE b % 6 NOT IN (SELECT a FROM dim)", may},
+	} {
+		got, path := run(c.q, true)
+		want, _ := run(c.q, false)
+		if !strings.Contains(c.q, "ORDER BY") {
+			slices.Sort(want)
+			slices.Sort(got)
+		}
+		if !slices.Equal(got, want) || len(got) == 0 {
+			t.Fatalf("%s (%q):\n got %v\nwant %v", c.q, path, got, want)
+		}
+		switch {
+		case c.parallel == must && path == "":
+			t.Fatalf("%s: not parallel", c.q)
+		case c.parallel == never && path != "":
+			t.Fatalf("%s: parallel (%s), yet the join does not distribute over a split of f", c.q, path)
+		}
+		t.Logf("%s: path %q", c.q, path)
 	}
 }
 

@@ -35,7 +35,7 @@ func InProcessFluss(cfg remote.Config) (connect func(ctx context.Context, file s
 		mu.Lock()
 		prefixes = append(prefixes, fc.DatabasePrefix)
 		mu.Unlock()
-		return inProcess(ctx, &fc)
+		return inProcess(ctx, Config{Fluss: &fc})
 	}
 	drop = func(ctx context.Context) error {
 		c, err := remote.New(cfg)

@@ -82,6 +82,12 @@ type Config struct {
 	// ... LANGUAGE python functions (package pyudf; zero value: python3
 	// or $SQLGATE_PYTHON, 2 workers, 4 GiB each).
 	Python pyudf.Config
+	// ColumnarMinRows is the embedded store's table size from which full
+	// scans of a primary-key table are served from its columnar image
+	// (embedded.Options.ColumnarMinRows: 0 = 65536, negative = never; 1
+	// puts every such table on the columnar path, as the sqllogictest
+	// run with --columnar-min-rows 1 does).
+	ColumnarMinRows int64
 }
 
 // Server is a running sqlgate.
@@ -198,7 +204,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 // sqlgate keeps beside it).
 func openStore(ctx context.Context, cfg Config, log *slog.Logger, mx *metrics.Metrics) (fluss.Store, error) {
 	if cfg.Fluss == nil {
-		opts := embedded.Options{Logger: log}
+		opts := embedded.Options{Logger: log, ColumnarMinRows: cfg.ColumnarMinRows}
 		if mx != nil {
 			opts.Syncer = mx.Syncer(nil) // every fsync timed (sqlgate_store_sync_duration_seconds)
 		}
@@ -337,16 +343,28 @@ func (s *Server) Stop(ctx context.Context) error {
 // data directory and returns its connection string and a cleanup function
 // that stops it and removes the directory (one per sqllogictest file).
 func InProcess(ctx context.Context, _ string) (string, func(), error) {
-	return inProcess(ctx, nil)
+	return inProcess(ctx, Config{})
 }
 
-// inProcess is InProcess, serving the cluster fc names when it is set.
-func inProcess(ctx context.Context, fc *remote.Config) (string, func(), error) {
+// InProcessColumnar is InProcess with the embedded store's
+// ColumnarMinRows set (1: every primary-key table's full scans go to its
+// columnar image once built, merging the writes made since).
+func InProcessColumnar(minRows int64) func(ctx context.Context, file string) (string, func(), error) {
+	return func(ctx context.Context, _ string) (string, func(), error) {
+		return inProcess(ctx, Config{ColumnarMinRows: minRows})
+	}
+}
+
+// inProcess is InProcess with base's settings, serving the cluster
+// base.Fluss names when it is set.
+func inProcess(ctx context.Context, base Config) (string, func(), error) {
 	dir, err := os.MkdirTemp("", "sqlgate-slt-*")
 	if err != nil {
 		return "", nil, err
 	}
-	srv, err := Start(ctx, Config{Listen: "127.0.0.1:0", DataDir: dir, Fluss: fc})
+	cfg := base
+	cfg.Listen, cfg.DataDir = "127.0.0.1:0", dir
+	srv, err := Start(ctx, cfg)
 	if err != nil {
 		os.RemoveAll(dir)
 		return "", nil, err

@@ -206,6 +206,7 @@ func slt(args []string, stdout, stderr io.Writer) int {
 	complete := fs.Bool("complete", false, "rewrite the files' expected results with what the target answers (use with --postgres)")
 	flussAddrs := fs.String("fluss", "", "serve each file from the Fluss cluster at HOST:PORT[,...], in a database of its own, instead of the embedded store")
 	skips := fs.String("skips", "", "skip the records this file lists (FILE:LINE[,LINE...] REASON a line)")
+	columnarMinRows := fs.Int64("columnar-min-rows", 0, "the embedded store's table size from which full scans use the columnar image (1: every primary-key table; 0: the default)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -243,6 +244,8 @@ func slt(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "sqlgate slt: %v\n", err)
 			}
 		}()
+	} else if *columnarMinRows != 0 {
+		opts.Connect = server.InProcessColumnar(*columnarMinRows)
 	} else {
 		opts.Connect = server.InProcess
 	}

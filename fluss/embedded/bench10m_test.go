@@ -15,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -52,7 +54,7 @@ func sixColRecord(s *arrow.Schema, first int64, n int) arrow.RecordBatch {
 		a.Append(i % 1000)
 		bb.Append(i * 7 % 1001)
 		c.Append(i % 2777)
-		d.Append(int32(i % 200))
+		d.Append(int32(i % 100)) // 100 groups (aggregate benchmarks)
 		str.Append(names[i%int64(len(names))])
 	}
 	return rb.NewRecordBatch()
@@ -159,7 +161,20 @@ func BenchmarkPK10M(b *testing.B) {
 	b.Run("scan-2of6-columnar-split", func(b *testing.B) { benchSplitScan(b, pkT, []int{1, 2}, rows) })
 	s.opts.ColumnarMinRows = -1
 	b.Run("scan-2of6-split", func(b *testing.B) { benchSplitScan(b, pkT, []int{1, 2}, rows) })
+	// SUM/COUNT of a bigint by an int32 of 100 groups (issue 27,
+	// acceptance 4): the row store's scan on one core and split, then the
+	// image's (d added to it first).
+	b.Run("agg-100groups", func(b *testing.B) { benchAggregate(b, pkT, rows, false) })
+	b.Run("agg-100groups-split", func(b *testing.B) { benchAggregate(b, pkT, rows, true) })
 	s.opts.ColumnarMinRows = 0
+	start = time.Now()
+	if r, err := pkT.Scan(ctx, fluss.ScanOptions{Projection: []int{4, 1}}); err == nil {
+		r.Close() // asks for the image's missing column d
+	}
+	s.colWG.Wait()
+	b.Logf("column d added to the columnar image in %v", time.Since(start))
+	b.Run("agg-100groups-columnar", func(b *testing.B) { benchAggregate(b, pkT, rows, false) })
+	b.Run("agg-100groups-columnar-split", func(b *testing.B) { benchAggregate(b, pkT, rows, true) })
 	b.Run("lookup", func(b *testing.B) { benchLookup(b, pkT, rows, false) })
 	b.Run("lookup-row", func(b *testing.B) { benchLookup(b, pkT, rows, true) })
 	s.iters.mu.Lock()
@@ -314,6 +329,97 @@ func benchSplitScan(b *testing.B, tb fluss.Table, proj []int, rows int) {
 		rates = append(rates, float64(rows*len(proj))/time.Since(t0).Seconds())
 	}
 	reportRates(b, rates, "values/s")
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/float64(rows), "cpu-ns/row")
+}
+
+// benchAggregate runs SELECT d, sum(a), count(*) GROUP BY d (d int32, 100
+// groups; a bigint) over the whole table per iteration with relop's hash
+// aggregation, as the engine does: over one scan, or (split) as
+// GOMAXPROCS partial aggregations over the parts of a split scan and a
+// merge of their 100 groups. It reports rows/s (best and median).
+func benchAggregate(b *testing.B, tb fluss.Table, rows int, split bool) {
+	ctx := context.Background()
+	proj := []int{4, 1}
+	in := []types.T{types.Int32Type, types.Int64Type}
+	aggs := []relop.AggSpec{{Func: "sum", Arg: 1, Filter: -1, Sep: -1}, {Func: "count", Arg: -1, Filter: -1, Sep: -1}}
+	outTypes := []types.T{types.Int32Type}
+	for _, a := range aggs {
+		var arg types.T
+		if a.Arg >= 0 {
+			arg = in[a.Arg]
+		}
+		rt, err := relop.AggResultType(a.Func, arg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		outTypes = append(outTypes, rt)
+	}
+	inSchema := exec.SchemaOf([]string{"d", "a"}, in)
+	out := exec.SchemaOf([]string{"d", "sum", "count"}, outTypes)
+	// aggregate drains one aggregation over r and returns its rows'
+	// counts per group.
+	aggregate := func(r fluss.RecordReader) (map[int32]int64, error) {
+		op := &relop.HashAggregate{Input: exec.NewTableScanOf(tb, r, inSchema), GroupBy: []int{0}, Aggs: aggs, Out: out}
+		defer op.Close()
+		counts := map[int32]int64{}
+		for {
+			rec, err := op.Next(ctx)
+			if err != nil || rec == nil {
+				return counts, err
+			}
+			g, c := rec.Column(0).(*array.Int32), rec.Column(2).(*array.Int64)
+			for i := range int(rec.NumRows()) {
+				counts[g.Value(i)] += c.Value(i)
+			}
+			rec.Release()
+		}
+	}
+	var rates []float64
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		var readers []fluss.RecordReader
+		if split {
+			rs, err := tb.(fluss.SplitScanner).SplitScan(ctx, fluss.ScanOptions{Projection: proj}, runtime.GOMAXPROCS(0))
+			if err != nil || rs == nil {
+				b.Fatalf("SplitScan: %d readers, %v", len(rs), err)
+			}
+			readers = rs
+		} else {
+			r, err := tb.Scan(ctx, fluss.ScanOptions{Projection: proj})
+			if err != nil {
+				b.Fatal(err)
+			}
+			readers = []fluss.RecordReader{r}
+		}
+		parts := make([]map[int32]int64, len(readers))
+		errs := make([]error, len(readers))
+		var wg sync.WaitGroup
+		for w, r := range readers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				parts[w], errs[w] = aggregate(r)
+			}()
+		}
+		wg.Wait()
+		total := map[int32]int64{} // the final merge of the partials
+		var n int64
+		for w, p := range parts {
+			if errs[w] != nil {
+				b.Fatal(errs[w])
+			}
+			for g, c := range p {
+				total[g] += c
+				n += c
+			}
+		}
+		if len(total) != 100 || n != int64(rows) {
+			b.Fatalf("%d groups, %d rows; want 100 and %d", len(total), n, rows)
+		}
+		rates = append(rates, float64(rows)/time.Since(t0).Seconds())
+	}
+	reportRates(b, rates, "rows/s")
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/float64(rows), "cpu-ns/row")
 }
 

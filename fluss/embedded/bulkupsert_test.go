@@ -37,7 +37,7 @@ func TestBulkUpsert(t *testing.T) {
 	seen := make([]bool, total)
 	for i := range ids.Len() {
 		id := ids.Value(i)
-		if id < 0 || id >= total || seen[id] || all.Column(4).(*array.Int32).Value(i) != int32(id%200) {
+		if id < 0 || id >= total || seen[id] || all.Column(4).(*array.Int32).Value(i) != int32(id%100) {
 			t.Fatalf("row %d: id %d (seen %v)", i, id, id >= 0 && id < total && seen[id])
 		}
 		seen[id] = true

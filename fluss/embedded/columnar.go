@@ -1,8 +1,10 @@
 package embedded
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,10 +37,20 @@ import (
 // pebble commit, so two snapshots with the same lengths hold the same state
 // of the table. The image records the lengths of the snapshot it was built
 // from; a scan reads the lengths from its own snapshot (a transaction's held
-// one included) and is served from the image when they are equal, and from
-// pebble otherwise, asking then for a new image. This survives restarts: an
-// image on disk is used after Open for as long as no write changed the
-// table.
+// one included) and is served from the image alone when they are equal; when
+// its lengths are larger (writes since the build) it merges them on read
+// (columnarmerge.go) and asks for a new image; when they are smaller (a
+// snapshot older than the image) it reads pebble. This survives restarts:
+// an image on disk is used after Open, merging the writes made since.
+//
+// Rebuild policy: a scan that could not be served from the image alone
+// asks for a build; a build runs at most one at a time per table, on one
+// goroutine, and no sooner than twice the last build's duration after it
+// ended (so building takes at most a third of a core while writes go on);
+// scans merge meanwhile. A build after writes that touched at most half
+// the image's chunks patches it (patchImage: the untouched chunks are
+// copied, not decoded); else it decodes the whole state, reading around
+// the block cache (buildCacheWindow).
 //
 // Budget: the images on disk are bounded by Options.ColumnarBytes for the
 // whole store; a table whose image would pass it is scanned from pebble.
@@ -73,6 +85,7 @@ type tableColumnar struct {
 	wanted   []int
 	refused  bool // the last image built passed the store's budget
 	loaded   bool
+	patches  int // images made by patching the previous one (columnarmerge.go)
 }
 
 // colImage is an image on disk, open for reading.
@@ -82,6 +95,11 @@ type colImage struct {
 	files *imageFiles
 	cols  []int // table columns held, ascending (man.Columns)
 	bytes int64
+	// starts are each bucket's first chunk (bucketStarts).
+	starts []int
+	// delta is what the writes up to the newest state a scan merged
+	// touched (columnarmerge.go).
+	delta atomic.Pointer[imageDelta]
 	// bad is set once a read found a file damaged: the image serves no
 	// more scans.
 	bad atomic.Bool
@@ -93,7 +111,7 @@ func newDiskImage(dir string, man *imageManifest) (*colImage, error) {
 	if err != nil {
 		return nil, err
 	}
-	img := &colImage{dir: dir, man: man, files: files}
+	img := &colImage{dir: dir, man: man, files: files, starts: bucketStarts(man, len(man.Committed))}
 	for _, c := range man.Columns {
 		img.cols = append(img.cols, c.Col)
 		img.bytes += c.Bytes
@@ -206,27 +224,41 @@ func (s *Store) columnarBytes() int64 {
 }
 
 // columnarRead returns a reader of t's image for a scan of snap, or nil
-// when the image cannot serve it; then, for a scan of the whole table (no
-// limit), it asks for an image holding the scan's columns.
-func (h *tableHandle) columnarRead(opts fluss.ScanOptions, plan *projPlan, snap pebble.Reader, batchRows int) fluss.RecordReader {
+// when the image cannot serve it; then, and when the scan merges writes
+// made since the image (columnarmerge.go), a scan of the whole table (no
+// limit) asks for an image of the newest state holding its columns. A
+// reader whose delta is set reads snap: the caller hands it the snapshot
+// (release); else the caller closes its own snapshot.
+func (h *tableHandle) columnarRead(ctx context.Context, opts fluss.ScanOptions, plan *projPlan, snap *pebble.Snapshot, batchRows int) *imageScan {
 	s, t := h.s, h.t
 	if s.columnarMinRows() < 0 {
 		return nil
 	}
-	img := t.col.img.Load()
-	if img != nil {
-		committed, err := committedAt(snap, t)
-		if err == nil && img.validAt(committed) {
-			if pos, ok := img.holds(opts.Projection, len(t.colTypes)); ok {
-				return &imageScan{s: s, t: t, img: img, schema: plan.schema, pos: pos, batchRows: batchRows, left: opts.Limit,
+	var scan *imageScan
+	if img := t.col.img.Load(); img != nil {
+		if pos, ok := img.holds(opts.Projection, len(t.colTypes)); ok {
+			committed, err := committedAt(snap, t)
+			var d *imageDelta
+			if err == nil {
+				d, ok, err = img.deltaAt(ctx, t, committed)
+			}
+			if err != nil && ctx.Err() == nil {
+				s.log.Warn("reading the writes since a table's columnar image; its scan reads the row store", "table", t.info.Path.String(), "error", err)
+			}
+			if err == nil && ok {
+				scan = &imageScan{s: s, t: t, img: img, schema: plan.schema, pos: pos, rowPos: plan.pos, batchRows: batchRows, left: opts.Limit,
 					end: len(img.man.Chunks), ranges: img.rangesOf(opts.Ranges)}
+				if d != nil {
+					scan.delta, scan.snap = d, snap
+					scan.empties = img.emptyBuckets(d, 0, scan.end)
+				}
 			}
 		}
 	}
-	if opts.Limit == 0 {
+	if opts.Limit == 0 && (scan == nil || scan.delta != nil) {
 		s.wantImage(h, opts.Projection)
 	}
-	return nil
+	return scan
 }
 
 // wantImage starts a background build of t's image holding proj's columns
@@ -305,12 +337,15 @@ func (s *Store) refreshImage(ctx context.Context, t *tableState) bool {
 	}
 	build := wanted
 	var base *colImage
-	if cur := tc.img.Load(); cur != nil && cur.validAt(committed) {
+	cur := tc.img.Load()
+	if cur != nil && cur.validAt(committed) {
 		build = slices.DeleteFunc(slices.Clone(wanted), func(c int) bool { _, ok := slices.BinarySearch(cur.cols, c); return ok })
 		if len(build) == 0 {
 			return false
 		}
 		base = cur
+	} else if cur != nil && s.patchImage(ctx, t, snap, committed, cur, wanted) {
+		return true
 	}
 	s.buildImage(ctx, t, snap, committed, build, base)
 	return true
@@ -328,8 +363,12 @@ func (s *Store) loadImage(t *tableState) {
 		return
 	}
 	refuse := func(err error) {
-		s.log.Error("a columnar image of a table is damaged and refused; its scans read the row store until it is rebuilt",
-			"table", t.info.Path.String(), "error", err)
+		if errors.Is(err, errImageOutdated) {
+			s.log.Info("a columnar image of a table is of an earlier format; it is rebuilt", "table", t.info.Path.String(), "error", err)
+		} else {
+			s.log.Error("a columnar image of a table is damaged and refused; its scans read the row store until it is rebuilt",
+				"table", t.info.Path.String(), "error", err)
+		}
 		s.colMu.Lock()
 		if s.colDirs[t.info.TableID] == dir {
 			delete(s.colDirs, t.info.TableID)
@@ -347,7 +386,7 @@ func (s *Store) loadImage(t *tableState) {
 		refuse(err)
 		return
 	}
-	if len(man.Committed) != len(t.buckets) {
+	if len(man.Committed) != len(t.buckets) || len(man.Chunks) > 0 && man.Chunks[len(man.Chunks)-1].Bucket >= len(t.buckets) {
 		refuse(corrupt("%s: the image has %d buckets, the table %d", filepath.Join(dir, manifestName), len(man.Committed), len(t.buckets)))
 		return
 	}
@@ -395,17 +434,18 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, snap *pebble.Snap
 		budget += base.bytes
 	}
 	var written int64
+	defer s.shrinkCache()()
 	// One bucket after the other, on one core: the build is background
 	// work beside the queries, which the second core stays free for.
 	for b := range t.buckets {
-		err := s.eachBucketChunk(ctx, t, plan, snap, b, func(rec arrow.RecordBatch) error {
+		err := s.eachBucketChunk(ctx, t, plan, snap, b, func(rec arrow.RecordBatch, first []byte) error {
 			for _, c := range rec.Columns() {
 				written += arrayBytes(c.Data())
 			}
 			if written > budget {
 				return errOverBudget
 			}
-			return w.add(b, rec)
+			return w.add(b, rec, first)
 		})
 		if err == errOverBudget {
 			tc := &t.col
@@ -450,13 +490,42 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, snap *pebble.Snap
 	s.publishImage(t, img, base)
 }
 
+// buildCacheWindow is the block cache an image build leaves to everything
+// else while it runs. A build reads every block of the table's state
+// once; through the whole cache (256 MiB by default) it pushed out the
+// blocks point lookups use, and its churn left glibc's arenas holding
+// ~250 MiB of freed C memory: at 10M rows the bench server peaked at
+// 761 MiB during W5 (cache 267 MiB, Go heap ~150 MiB; bench/LEDGER.md,
+// issue 27). While a build runs the cache is shrunk to this window (its
+// blocks larger than a shard's share are not cached at all), so the build
+// reads around it; afterwards the cache grows back as lookups need it.
+const buildCacheWindow = 16 << 20
+
+// shrinkCache shrinks the block cache to buildCacheWindow while builds
+// run (one reservation however many run at once), returning its undo.
+func (s *Store) shrinkCache() func() {
+	s.colMu.Lock()
+	defer s.colMu.Unlock()
+	if s.cacheShrunk++; s.cacheShrunk == 1 && s.cache != nil {
+		s.cacheUndo = s.cache.Reserve(int(max(s.cache.MaxSize()-buildCacheWindow, 0)))
+	}
+	return func() {
+		s.colMu.Lock()
+		defer s.colMu.Unlock()
+		if s.cacheShrunk--; s.cacheShrunk == 0 && s.cacheUndo != nil {
+			s.cacheUndo()
+			s.cacheUndo = nil
+		}
+	}
+}
+
 // errOverBudget stops a build that passes Options.ColumnarBytes.
 var errOverBudget = corrupt("over the columnar budget")
 
 // sameChunks reports whether two manifests of one state cut it alike.
 func sameChunks(a, b *imageManifest) bool {
 	for k := range a.Chunks {
-		if a.Chunks[k].Bucket != b.Chunks[k].Bucket || a.Chunks[k].Rows != b.Chunks[k].Rows {
+		if a.Chunks[k].Bucket != b.Chunks[k].Bucket || a.Chunks[k].Rows != b.Chunks[k].Rows || !bytes.Equal(a.Chunks[k].First, b.Chunks[k].First) {
 			return false
 		}
 	}
@@ -528,23 +597,29 @@ func (s *Store) recoverColumnar(live map[int64]bool) error {
 }
 
 // eachBucketChunk decodes bucket b's rows of snap into chunks of plan's
-// columns, handing each to f.
-func (s *Store) eachBucketChunk(ctx context.Context, t *tableState, plan *projPlan, snap *pebble.Snapshot, b int, f func(arrow.RecordBatch) error) error {
+// columns, handing each to f with the primary key of its first row (the
+// bytes after the data prefix; f must not keep them).
+func (s *Store) eachBucketChunk(ctx context.Context, t *tableState, plan *projPlan, snap *pebble.Snapshot, b int, f func(rec arrow.RecordBatch, first []byte) error) error {
 	lo := bucketKey(prefixData, t.info.TableID, b)
-	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: prefixEnd(lo)})
+	return s.eachRangeChunk(ctx, t, plan, snap, lo, prefixEnd(lo), f)
+}
+
+// eachRangeChunk is eachBucketChunk over the keys [lo, hi) of one bucket.
+func (s *Store) eachRangeChunk(ctx context.Context, t *tableState, plan *projPlan, snap *pebble.Snapshot, lo, hi []byte, f func(rec arrow.RecordBatch, first []byte) error) error {
+	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
 	if err != nil {
 		return ioErr(err, "scanning %s", t.info.Path)
 	}
 	it.First()
 	sc := &stateScan{t: t, schema: plan.schema, pos: plan.pos, snap: snap, held: true, it: it, batchRows: colChunkRows,
-		dec: format.NewRowDecoder(t.colTypes)}
+		dec: format.NewRowDecoder(t.colTypes), keepFirst: true}
 	defer sc.Close()
 	for {
 		rec, err := sc.Next(ctx)
 		if err != nil || rec == nil {
 			return err
 		}
-		err = f(rec)
+		err = f(rec, sc.first)
 		rec.Release()
 		if err != nil {
 			return err
@@ -567,7 +642,9 @@ func arrayBytes(d arrow.ArrayData) int64 {
 }
 
 // imageScan reads a columnar image's chunks [chunk, end) of its columns
-// pos, one chunk at a time, handing out slices of batchRows rows.
+// pos, one chunk at a time, handing out slices of batchRows rows; with a
+// delta, the chunks written since the image and the written buckets
+// without chunks come from snap's row store (columnarmerge.go).
 type imageScan struct {
 	s         *Store
 	t         *tableState
@@ -588,10 +665,29 @@ type imageScan struct {
 	// whose statistics exclude them are skipped; read and skipped count.
 	ranges        []imageRange
 	read, skipped int64
+
+	// The merge: delta (nil: none) and the snapshot the scan reads, with
+	// release to close it when the scan owns it (nil: a held one); rows,
+	// the key range being read from it (rowPos: the scan's table
+	// columns), empties the written buckets without chunks still to
+	// read (ascending), merged the chunks and buckets read from it.
+	delta   *imageDelta
+	snap    *pebble.Snapshot
+	release func()
+	rowPos  []int
+	dec     *format.RowDecoder
+	rows    *stateScan
+	empties []int
+	merged  int64
 }
 
-// ScanChunks implements fluss.ChunkReporter.
-func (s *imageScan) ScanChunks() (read, skipped int64) { return s.read, s.skipped }
+// ScanChunks implements fluss.ChunkReporter: chunks read from the image,
+// skipped by their statistics, and merged: read from the row store (with
+// the written buckets that have no chunks) because writes since the image
+// touched them.
+func (s *imageScan) ScanChunks() fluss.ChunkCounts {
+	return fluss.ChunkCounts{Read: s.read, Skipped: s.skipped, Merged: s.merged}
+}
 
 func (s *imageScan) Schema() *arrow.Schema { return s.schema }
 
@@ -602,13 +698,50 @@ func (s *imageScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for !s.done && s.chunk < s.end {
+	for !s.done {
+		if s.rows != nil {
+			rec, err := s.rows.Next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if rec != nil {
+				s.took(rec.NumRows())
+				return rec, nil
+			}
+			s.rows.Close()
+			s.rows = nil
+			continue
+		}
+		if len(s.empties) > 0 && s.img.starts[s.empties[0]] <= s.chunk {
+			// A written bucket without chunks, in its place.
+			b := s.empties[0]
+			s.empties = s.empties[1:]
+			s.merged++
+			lo := bucketKey(prefixData, s.t.info.TableID, b)
+			if err := s.openRows(lo, prefixEnd(lo)); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if s.chunk >= s.end {
+			break
+		}
 		rows := s.img.man.Chunks[s.chunk].Rows
 		if s.off >= rows {
 			s.chunk, s.off, s.cur = s.chunk+1, 0, nil
 			continue
 		}
 		if s.off == 0 && s.cur == nil {
+			if s.delta != nil && s.delta.changed[s.chunk] {
+				// Written since the image: its key range from the row store.
+				s.merged++
+				lo, hi := s.img.chunkBounds(s.t.info.TableID, s.chunk)
+				s.chunk++
+				if err := s.openRows(lo, hi); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if len(s.ranges) > 0 && s.img.excludes(s.chunk, s.ranges) {
 				s.skipped++
 				s.chunk++
@@ -639,15 +772,20 @@ func (s *imageScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			a.Release()
 		}
 		s.off += n
-		if s.left > 0 {
-			if s.left -= n; s.left == 0 {
-				s.done = true
-			}
-		}
+		s.took(n)
 		return rec, nil
 	}
 	s.done = true
 	return nil, nil
+}
+
+// took counts n rows handed out against the limit.
+func (s *imageScan) took(n int64) {
+	if s.left > 0 {
+		if s.left -= n; s.left <= 0 {
+			s.done = true
+		}
+	}
 }
 
 // readChunk reads the current chunk's columns. A file that cannot be read is
@@ -671,7 +809,17 @@ func (s *imageScan) readChunk() error {
 	return nil
 }
 
-func (s *imageScan) Close() { s.done, s.cur = true, nil }
+func (s *imageScan) Close() {
+	s.done, s.cur = true, nil
+	if s.rows != nil {
+		s.rows.Close()
+		s.rows = nil
+	}
+	if s.release != nil {
+		s.release()
+		s.release = nil
+	}
+}
 
 // ScanPath implements fluss.ScanPathReporter.
 func (s *stateScan) ScanPath() string { return "row store" }

@@ -46,7 +46,7 @@ func rowPath(t testing.TB, s *Store, tb fluss.Table, snap *storeSnapshot, proj [
 	}
 	var rows [][]int32
 	for b := range ts.buckets {
-		err := s.eachBucketChunk(context.Background(), ts, plan, snap.snap, b, func(rec arrow.RecordBatch) error {
+		err := s.eachBucketChunk(context.Background(), ts, plan, snap.snap, b, func(rec arrow.RecordBatch, _ []byte) error {
 			rows = append(rows, recordRows(rec)...)
 			return nil
 		})
@@ -68,8 +68,8 @@ func openColumnar(t testing.TB) *Store {
 
 // TestColumnarImage: a full scan asks for the image, later scans are served
 // from it exactly as the row path would (order, projection, limit, held
-// snapshots), and a write sends scans back to the row path until a new
-// image holds it.
+// snapshots), a scan after a write merges it into the image's rows, and a
+// snapshot older than a rebuilt image reads the row path.
 func TestColumnarImage(t *testing.T) {
 	ctx := context.Background()
 	s := openColumnar(t)
@@ -148,7 +148,7 @@ func TestColumnarImage(t *testing.T) {
 		ss   *storeSnapshot
 		path string
 		rows int
-	}{{early, "columnar image", 1000}, {before, "columnar image", 1000}, {after, "row store", 1001}} {
+	}{{early, "columnar image", 1000}, {before, "columnar image", 1000}, {after, "columnar image", 1001}} {
 		got, p := readScan(t, mustScan(t, c.ss, tb, fluss.ScanOptions{}))
 		if p != c.path || len(got) != c.rows || !slices.EqualFunc(got, rowPath(t, s, tb, c.ss, nil), slices.Equal) {
 			t.Fatalf("snapshot: path %q (want %q), %d rows (want %d)", p, c.path, len(got), c.rows)
@@ -178,7 +178,8 @@ func mustScan(t testing.TB, ss *storeSnapshot, tb fluss.Table, opts fluss.ScanOp
 }
 
 // waitImage scans tb until a build has made an image valid for the
-// current state (a build is throttled after a recent one).
+// current state (a build is throttled after a recent one): a scan served
+// from the image alone, merging nothing.
 func waitImage(t testing.TB, s *Store, tb fluss.Table) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
@@ -187,7 +188,7 @@ func waitImage(t testing.TB, s *Store, tb fluss.Table) {
 			t.Fatal(err)
 		}
 		_, p := readScan(t, r)
-		if p == "columnar image" {
+		if c, ok := r.(fluss.ChunkReporter); ok && p == "columnar image" && c.ScanChunks().Merged == 0 {
 			return
 		}
 		s.colWG.Wait()
@@ -196,10 +197,12 @@ func waitImage(t testing.TB, s *Store, tb fluss.Table) {
 	t.Fatal("no columnar image within 10s")
 }
 
-// TestColumnarConcurrentWrites: while writers upsert and delete, every
-// scan of a held snapshot (a long transaction's) and every scan of the
-// newest state, through whichever path serves it, equals the row path's
-// reading of the same snapshot, and images keep being built and used.
+// TestColumnarConcurrentWrites: while writers upsert and delete and images
+// are rebuilt in the background, every scan of a held snapshot (a long
+// transaction's) and every scan of the newest state, through whichever
+// path serves it (the image, the image merging the writes since its build,
+// the row store), equals the row path's reading of the same snapshot, and
+// images keep being built, merged into and used.
 func TestColumnarConcurrentWrites(t *testing.T) {
 	ctx := context.Background()
 	s := openColumnar(t)
@@ -269,8 +272,12 @@ func TestColumnarConcurrentWrites(t *testing.T) {
 		cur := ss.(*storeSnapshot)
 		for _, snap := range []*storeSnapshot{long, cur} {
 			for _, proj := range [][]int{nil, {2, 0}} {
-				got, p := readScan(t, mustScan(t, snap, tb, fluss.ScanOptions{Projection: proj}))
+				r := mustScan(t, snap, tb, fluss.ScanOptions{Projection: proj})
+				got, p := readScan(t, r)
 				paths[p]++
+				if c, ok := r.(fluss.ChunkReporter); ok && c.ScanChunks().Merged > 0 {
+					paths["merged"]++
+				}
 				if ref := rowPath(t, s, tb, snap, proj); !slices.EqualFunc(got, ref, slices.Equal) {
 					t.Fatalf("round %d, path %q, projection %v: %d rows, the row path %d", round, p, proj, len(got), len(ref))
 				}
@@ -293,6 +300,9 @@ func TestColumnarConcurrentWrites(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	t.Logf("scans by path: %v", paths)
+	if paths["merged"] == 0 {
+		t.Error("no scan merged writes into an image")
+	}
 	waitImage(t, s, tb)
 }
 

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,7 +60,7 @@ import (
 const (
 	columnarDir      = "columnar"
 	manifestName     = "manifest.json"
-	manifestVersion  = 1
+	manifestVersion  = 2 // 2: chunks' first keys (merge-on-read)
 	imageTmpSuffix   = ".tmp"
 	columnFilePrefix = "c"
 )
@@ -87,9 +88,14 @@ type manifestColumn struct {
 }
 
 type manifestChunk struct {
-	Bucket int          `json:"bucket"`
-	Rows   int64        `json:"rows"`
-	Stats  []chunkStats `json:"stats"` // one per manifest column
+	Bucket int   `json:"bucket"`
+	Rows   int64 `json:"rows"`
+	// First is the primary key (CompactedKeyEncoder bytes) of the chunk's
+	// first row: a bucket's chunks split its keys at these bounds, which
+	// tell a merging scan which chunks a later write touched
+	// (columnarmerge.go).
+	First []byte       `json:"first"`
+	Stats []chunkStats `json:"stats"` // one per manifest column
 }
 
 // chunkStats are one column's statistics over one chunk. Min and Max are
@@ -302,9 +308,10 @@ func (s *Store) newImageWriter(dir string, tableID int64, committed []int64, col
 	return w, nil
 }
 
-// add writes one chunk of bucket b: rec's columns in the writer's order.
-func (w *imageWriter) add(b int, rec arrow.RecordBatch) error {
-	ch := manifestChunk{Bucket: b, Rows: rec.NumRows()}
+// add writes one chunk of bucket b: rec's columns in the writer's order;
+// first is the primary key of its first row.
+func (w *imageWriter) add(b int, rec arrow.RecordBatch, first []byte) error {
+	ch := manifestChunk{Bucket: b, Rows: rec.NumRows(), First: bytes.Clone(first)}
 	for j, fw := range w.writers {
 		a := rec.Column(j)
 		one := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{rec.Schema().Field(j)}, nil), []arrow.Array{a}, rec.NumRows())
@@ -412,6 +419,10 @@ func (w *imageWriter) abort() {
 	_ = os.RemoveAll(w.tmp)
 }
 
+// errImageOutdated is an image an earlier version of sqlgate wrote (no
+// chunk bounds): not damaged, just rebuilt.
+var errImageOutdated = errors.New("the image is of an earlier format")
+
 // readManifest reads and checks an image directory's manifest against the
 // table (id, column types): an error names the file.
 func readManifest(dir string, tableID int64, colType func(c int) (arrow.DataType, bool)) (*imageManifest, error) {
@@ -424,13 +435,24 @@ func readManifest(dir string, tableID int64, colType func(c int) (arrow.DataType
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("%s does not parse: %w", p, err)
 	}
+	if m.Version > 0 && m.Version < manifestVersion && m.TableID == tableID {
+		return nil, fmt.Errorf("%s: %w (version %d)", p, errImageOutdated, m.Version)
+	}
 	if m.Version != manifestVersion || m.TableID != tableID {
 		return nil, fmt.Errorf("%s is version %d of table %d, not version %d of table %d", p, m.Version, m.TableID, manifestVersion, tableID)
 	}
 	var rows int64
-	for _, ch := range m.Chunks {
-		if len(ch.Stats) != len(m.Columns) || ch.Rows <= 0 {
+	for k, ch := range m.Chunks {
+		if len(ch.Stats) != len(m.Columns) || ch.Rows <= 0 || len(ch.First) == 0 || ch.Bucket < 0 {
 			return nil, fmt.Errorf("%s has a malformed chunk", p)
+		}
+		// Chunks are in bucket then key order: a merging scan finds a
+		// key's chunk by these bounds.
+		if k > 0 {
+			prev := &m.Chunks[k-1]
+			if ch.Bucket < prev.Bucket || ch.Bucket == prev.Bucket && bytes.Compare(ch.First, prev.First) <= 0 {
+				return nil, fmt.Errorf("%s has chunks out of key order", p)
+			}
 		}
 		rows += ch.Rows
 	}

@@ -38,17 +38,30 @@ func (h *tableHandle) SplitScan(ctx context.Context, opts fluss.ScanOptions, par
 		batchRows = h.s.opts.BatchRows
 	}
 	snap := h.s.db.NewSnapshot()
-	if r := h.columnarRead(opts, plan, snap, batchRows); r != nil {
-		snap.Close()
-		img := r.(*imageScan)
+	if img := h.columnarRead(ctx, opts, plan, snap, batchRows); img != nil {
 		n := len(img.img.man.Chunks)
 		if n < parts {
+			snap.Close()
 			return nil, nil
+		}
+		// Parts that merge writes since the image share the snapshot,
+		// closed with the last of them.
+		var shared *sharedSnap
+		if img.delta == nil {
+			snap.Close()
+		} else {
+			shared = &sharedSnap{snap: snap}
+			shared.refs.Store(int32(parts))
 		}
 		out := make([]fluss.RecordReader, parts)
 		for i := range out {
-			out[i] = &imageScan{s: img.s, t: img.t, img: img.img, schema: img.schema, pos: img.pos, batchRows: batchRows,
+			part := &imageScan{s: img.s, t: img.t, img: img.img, schema: img.schema, pos: img.pos, rowPos: img.rowPos, batchRows: batchRows,
 				chunk: i * n / parts, end: (i + 1) * n / parts, split: parts, ranges: img.ranges}
+			if shared != nil {
+				part.delta, part.snap, part.release = img.delta, snap, shared.release
+				part.empties = img.img.emptyBuckets(img.delta, part.chunk, part.end)
+			}
+			out[i] = part
 		}
 		return out, nil
 	}
@@ -57,7 +70,7 @@ func (h *tableHandle) SplitScan(ctx context.Context, opts fluss.ScanOptions, par
 		snap.Close()
 		return nil, nil
 	}
-	shared := &sharedSnap{snap: snap}
+	shared := &sharedSnap{snap: snap, unshrink: h.s.bulkRead(h, opts)}
 	shared.refs.Store(int32(parts))
 	out := make([]fluss.RecordReader, 0, parts)
 	for i := range parts {
@@ -88,11 +101,17 @@ func (h *tableHandle) SplitScan(ctx context.Context, opts fluss.ScanOptions, par
 type sharedSnap struct {
 	snap *pebble.Snapshot
 	refs atomic.Int32
+	// unshrink, when set, gives the block cache back with the snapshot
+	// (Store.bulkRead).
+	unshrink func()
 }
 
 func (s *sharedSnap) release() {
 	if s.refs.Add(-1) == 0 {
 		_ = s.snap.Close()
+		if s.unshrink != nil {
+			s.unshrink()
+		}
 	}
 }
 

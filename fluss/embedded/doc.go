@@ -82,8 +82,19 @@
 // the table's bucket logs' committed lengths, which every state write
 // changes in the same pebble commit: a scan whose snapshot has the same
 // lengths (a transaction's held one included, and after a restart) reads
-// the image one chunk of its columns at a time instead of decoding rows;
-// any other reads pebble and asks for a new image. A scan with ranges
+// the image one chunk of its columns at a time instead of decoding rows.
+// A scan of a later state merges on read (columnarmerge.go): the log
+// bytes between the image's lengths and its snapshot's name the keys
+// written since, each chunk's key range is known from its first key, and
+// the chunks a write touched are read from the scan's pebble snapshot
+// instead, so the rows are exactly the snapshot's, in the row path's
+// order; it also asks for a new image, which is patched from the current
+// one (untouched chunks copied, touched ones decoded again) when the writes
+// touched at most half its chunks. A snapshot older than the image reads
+// pebble. Image builds and full row-store scans of tables that large read
+// around the block cache (shrunk to a small window while they run), so one
+// pass over a table neither evicts what point lookups use nor leaves the
+// process holding a full cache of C memory. A scan with ranges
 // (fluss.ScanOptions.Ranges) skips the chunks whose min/max or null counts
 // exclude them, and ScanStats answers row and non-null counts and integer
 // min/max from the statistics alone. Files an earlier

@@ -61,8 +61,12 @@ func (h *tableHandle) scanIn(ctx context.Context, opts fluss.ScanOptions, ss *st
 			closeSnap()
 			return nil, undefinedTable(t.info.Path)
 		}
-		if r := h.columnarRead(opts, plan, snap, batchRows); r != nil {
-			closeSnap()
+		if r := h.columnarRead(ctx, opts, plan, snap, batchRows); r != nil {
+			if r.delta == nil {
+				closeSnap()
+			} else if ss == nil {
+				r.release = closeSnap // the merge reads the snapshot
+			}
 			return r, nil
 		}
 		p := tablePrefix(prefixData, t.info.TableID)
@@ -73,7 +77,7 @@ func (h *tableHandle) scanIn(ctx context.Context, opts fluss.ScanOptions, ss *st
 		}
 		it.First()
 		return &stateScan{t: t, schema: schema, pos: pos, snap: snap, held: ss != nil, it: it, batchRows: batchRows, left: opts.Limit,
-			dec: format.NewRowDecoder(t.colTypes)}, nil
+			dec: format.NewRowDecoder(t.colTypes), unshrink: h.s.bulkRead(h, opts)}, nil
 	}
 	t.mu.RLock()
 	if t.dropped {
@@ -120,6 +124,14 @@ type stateScan struct {
 	left      int64 // rows still allowed by the limit; 0 = unlimited
 	done      bool
 	dec       *format.RowDecoder
+	// keepFirst asks Next to keep in first the primary key (the bytes
+	// after the data prefix) of each batch's first row: an image build's
+	// chunk bounds (columnarmerge.go).
+	keepFirst bool
+	first     []byte
+	// unshrink, when set, gives the block cache back at Close (a full
+	// scan of a large table reads around it: Store.bulkRead).
+	unshrink func()
 }
 
 func (s *stateScan) Schema() *arrow.Schema { return s.schema }
@@ -141,6 +153,9 @@ func (s *stateScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	s.dec.Reserve(want)
 	n := 0
 	for ; n < want && s.it.Valid(); s.it.Next() {
+		if n == 0 && s.keepFirst {
+			s.first = append(s.first[:0], s.it.Key()[dataKeyPrefix:]...)
+		}
 		row, err := s.t.storedRow(s.it.Value())
 		if err == nil {
 			_, err = s.dec.Decode(row)
@@ -183,6 +198,26 @@ func (s *stateScan) Close() {
 		}
 		s.it = nil
 	}
+	if s.unshrink != nil {
+		s.unshrink()
+		s.unshrink = nil
+	}
+}
+
+// bulkRead returns, for a row-store scan of the whole of a table large
+// enough for a columnar image (the scans that run while its image is
+// built, or without one), the undo of shrinking the block cache to
+// buildCacheWindow while the scan runs; else nil. Like PostgreSQL's small
+// ring of buffers for a large sequential scan: one pass over the table
+// would otherwise fill the cache with its blocks, evicting those point
+// lookups use and growing the process by the cache's size (bench/LEDGER.md,
+// issue 27: W9 peaked at 641 MiB while W4/W5 read the row store, 200 MiB
+// once they read the image).
+func (s *Store) bulkRead(h *tableHandle, opts fluss.ScanOptions) func() {
+	if min := s.columnarMinRows(); opts.Limit != 0 || min < 0 || h.EstimateRows() < min {
+		return nil
+	}
+	return s.shrinkCache()
 }
 
 // logScan reads a table's bucket logs in bucket order: a log table's rows,

@@ -92,6 +92,9 @@ type Store struct {
 	db   *pebble.DB
 	// pebbleOpts are db's options; ingest.go builds sstables with them.
 	pebbleOpts *pebble.Options
+	// cache is db's block cache, which image builds shrink while they
+	// read the whole state (columnar.go: buildCacheWindow).
+	cache blockCache
 	// ingestSeq numbers the sstables built for ingestion (ingest.go).
 	ingestSeq atomic.Int64
 	// iters serves point lookups between writes (itercache.go).
@@ -135,16 +138,19 @@ type Store struct {
 	// colCtx ends the columnar image builds, colWG waits for them,
 	// colBytes is the images' size on disk, colGen numbers their
 	// directories; under colMu, each table's image directory, its size,
-	// and the directories whose files need no check (columnar.go).
-	colCtx     context.Context
-	colStop    context.CancelFunc
-	colWG      sync.WaitGroup
-	colBytes   atomic.Int64
-	colGen     atomic.Int64
-	colMu      sync.Mutex
-	colDirs    map[int64]string
-	colSizes   map[int64]int64
-	colTrusted map[string]bool
+	// the directories whose files need no check, and the builds that have
+	// the block cache shrunk with the undo of that (columnar.go).
+	colCtx      context.Context
+	colStop     context.CancelFunc
+	colWG       sync.WaitGroup
+	colBytes    atomic.Int64
+	colGen      atomic.Int64
+	colMu       sync.Mutex
+	colDirs     map[int64]string
+	colSizes    map[int64]int64
+	colTrusted  map[string]bool
+	cacheShrunk int
+	cacheUndo   func()
 }
 
 var _ fluss.Store = (*Store)(nil)
@@ -257,6 +263,10 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s.pebbleOpts = pebbleOptions(s.log, s.opts.CacheBytes)
 	s.pebbleOpts.FS = syncFS{FS: vfs.Default, syncer: s.opts.Syncer}
+	cache := pebble.NewCache(s.opts.CacheBytes)
+	s.pebbleOpts.Cache, s.cache = cache, cache
+	// The database holds its own reference from Open on.
+	defer cache.Unref()
 	// Point lookups keep iterators per sstable key range (itercache.go);
 	// pebble tells when its sstables change.
 	s.pebbleOpts.AddEventListener(pebble.EventListener{
@@ -688,6 +698,16 @@ func pebbleOptions(l *slog.Logger, cacheBytes int64) *pebble.Options {
 		o.Levels[i].IndexBlockSize = 1 << 20
 	}
 	return o
+}
+
+// blockCache is what the store uses of pebble's block cache (an internal
+// type of pebble's).
+type blockCache interface {
+	// Reserve shrinks the cache by n bytes (evicting what no longer fits)
+	// until the returned function is called.
+	Reserve(n int) func()
+	MaxSize() int64
+	Unref()
 }
 
 // pebbleLogger sends pebble's log lines to slog.

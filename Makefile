@@ -35,7 +35,7 @@ test-go:
 
 # Allocation budgets, in files built without the race detector (it changes
 # what allocates: sync.Pool drops a share of what is put back).
-ALLOC_PACKAGES = ./engine ./exec/functions ./fluss/embedded ./pgwire
+ALLOC_PACKAGES = ./engine ./functions ./fluss/embedded ./pgwire
 test-allocs:
 	$(GO) test -count=1 -run 'Allocations$$|Allocs$$' $(ALLOC_PACKAGES)
 
@@ -75,7 +75,7 @@ test-slt: build
 # Every fuzz target, as package:Name. `make fuzz` runs each for $(FUZZTIME);
 # `make test` runs each briefly (fuzz-short), after `go test` ran their seeds
 # and committed corpora (testdata/fuzz) as regression inputs.
-FUZZ_TARGETS = ./sql:FuzzParse ./sql:FuzzFastPath ./sql:FuzzPlainRewrite ./pgwire/pgtypes:FuzzDecodeParam ./pgwire:FuzzClientMessages \
+FUZZ_TARGETS = ./sql:FuzzParse ./sql:FuzzFastPath ./sql:FuzzPlainRewrite ./pgtypes:FuzzDecodeParam ./pgwire:FuzzClientMessages \
 	./pgwire:FuzzCopyDecode ./pgwire:FuzzStartup ./tests/reliability:FuzzPipeline ./fluss/format:FuzzDecodeBatch \
 	./fluss/format:FuzzDecodeRow ./fluss/format:FuzzEncodeBatch ./fluss/format:FuzzRowDecoder \
 	./fluss/embedded:FuzzRecover ./types:FuzzTimestampTZText ./exec:FuzzSIMDKernels ./flightsql:FuzzRequests

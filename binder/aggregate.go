@@ -22,7 +22,7 @@ var aggregateNames = map[string]bool{
 	// statistics over (Y, X) pairs, float8 as in PostgreSQL (relop/statsagg.go)
 	"corr": true, "covar_pop": true, "covar_samp": true, "regr_avgx": true, "regr_avgy": true, "regr_count": true,
 	"regr_intercept": true, "regr_r2": true, "regr_slope": true, "regr_sxx": true, "regr_sxy": true, "regr_syy": true,
-	// array_agg of the arguments, finished by exec/functions/jsonagg.go
+	// array_agg of the arguments, finished by functions/jsonagg.go
 	"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true,
 }
 
@@ -388,7 +388,7 @@ func (st *aggState) node(input Node) Node {
 // and json_object_agg(k, v) and jsonb_object_agg(k, v) as array_agg(k)
 // and array_agg(v) (the same ORDER BY and FILTER keep the two in step),
 // each finished by a function that writes PostgreSQL's JSON
-// (exec/functions/jsonagg.go).
+// (functions/jsonagg.go).
 func (b *binder) bindJSONAggregate(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, filter ast.ExprNode, order *ast.OrderByClause) (Expr, error) {
 	want := 1
 	if strings.HasSuffix(name, "object_agg") {

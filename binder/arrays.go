@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -18,7 +18,7 @@ import (
 // x[lo:hi] -> pg__slice(x, lo, hi) (an omitted bound is pg__open()),
 // x op ANY|ALL (arr) -> pg__any|pg__all(x, 'op', arr), ARRAY(SELECT ..)
 // -> pg__array_subquery((SELECT ..)). Each binds to a FuncCall whose
-// kernel is in exec/functions/arrays.go, or to an ARRAY subquery.
+// kernel is in functions/arrays.go, or to an ARRAY subquery.
 
 // bindArrayMarker binds the array markers; ok is false for other calls.
 func (b *binder) bindArrayMarker(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
@@ -329,7 +329,7 @@ func (b *binder) bindQuantifiedArray(s *scope, n *ast.FuncCallExpr, all bool) (E
 	} else {
 		c, ok := commonType(x.Type(), elem)
 		if !ok || c.Kind == types.Map || c.Kind == types.Row {
-			return nil, b.errAt(n, noBinaryOperator(op, x.Type(), elem))
+			return nil, b.operatorError(n, op, x.Type(), elem)
 		}
 		common = c
 	}
@@ -378,15 +378,15 @@ func (b *binder) bindArraySubquery(s *scope, n *ast.FuncCallExpr) (Expr, error) 
 func (b *binder) makeArrayComparison(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	if lt.Kind != types.Array || rt.Kind != types.Array {
-		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+		return nil, b.operatorError(n, op.String(), lt, rt)
 	}
 	common, ok := commonType(*lt.Elem, *rt.Elem)
 	if !ok || common.Kind == types.Map || common.Kind == types.Row {
-		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+		return nil, b.operatorError(n, op.String(), lt, rt)
 	}
 	kernel, err := functions.ArrayCompareKernel(op.String())
 	if err != nil {
-		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+		return nil, b.operatorError(n, op.String(), lt, rt)
 	}
 	at := types.ArrayOf(common.Nullable())
 	return &FuncCall{Name: "array " + op.String(), Args: []Expr{b.castTo(l, at), b.castTo(r, at)}, T: types.BoolType, Kernel: kernel}, nil
@@ -415,21 +415,21 @@ func (b *binder) makeArrayConcat(n ast.Node, l, r Expr) (Expr, error) {
 	case lt.Kind == types.Array && rt.Kind == types.Array:
 		c, ok := commonType(*lt.Elem, *rt.Elem)
 		if !ok {
-			return nil, b.errAt(n, noBinaryOperator("||", lt, rt))
+			return nil, b.operatorError(n, "||", lt, rt)
 		}
 		at = types.ArrayOf(c.Nullable())
 		l, r = b.castTo(l, at), b.castTo(r, at)
 	case lt.Kind == types.Array:
 		c, ok := commonType(*lt.Elem, rt)
 		if !ok {
-			return nil, b.errAt(n, noBinaryOperator("||", lt, rt))
+			return nil, b.operatorError(n, "||", lt, rt)
 		}
 		at, mode = types.ArrayOf(c.Nullable()), 1
 		l, r = b.castTo(l, at), b.castTo(r, c.Nullable())
 	default:
 		c, ok := commonType(lt, *rt.Elem)
 		if !ok {
-			return nil, b.errAt(n, noBinaryOperator("||", lt, rt))
+			return nil, b.operatorError(n, "||", lt, rt)
 		}
 		at, mode = types.ArrayOf(c.Nullable()), 2
 		l, r = b.castTo(l, c.Nullable()), b.castTo(r, at)

@@ -328,3 +328,41 @@ func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 	}
 	return &Explain{Statement: &Query{Plan: b.finishParams(plan), params: b.params}, Analyze: analyze, Format: format, Metrics: level}, nil
 }
+
+// operatorError is noBinaryOperator positioned at the operator token, where
+// PostgreSQL's parser records an operator expression's location: the last
+// spelling of op between the expression's start and its right operand's
+// (so a literal of the left operand holding the same characters is never
+// taken). Without a right operand's offset it falls back to the node's.
+func (b *binder) operatorError(n ast.Node, op string, l, r types.T) *sqlerr.Error {
+	return b.errAtOperator(n, op, noBinaryOperator(op, l, r))
+}
+
+// errAtOperator positions err at operator op of the two-operand expression n.
+func (b *binder) errAtOperator(n ast.Node, op string, err *sqlerr.Error) *sqlerr.Error {
+	if n == nil || b.stmt == nil {
+		return err
+	}
+	start, end := n.OriginTextPosition(), rightOperandOffset(n)
+	text := b.stmt.Rewritten
+	if start < end && end <= len(text) {
+		if i := strings.LastIndex(strings.ToLower(text[start:end]), strings.ToLower(op)); i >= 0 {
+			return err.WithPosition(b.stmt.Position(start + i))
+		}
+	}
+	return b.errAt(n, err)
+}
+
+// rightOperandOffset is the text offset of a two-operand expression's right
+// operand (0 when n has none or TiDB recorded none).
+func rightOperandOffset(n ast.Node) int {
+	switch x := n.(type) {
+	case *ast.BinaryOperationExpr:
+		return x.R.OriginTextPosition()
+	case *ast.FuncCallExpr: // a || b, rewritten to concat(a, b)
+		if len(x.Args) == 2 {
+			return x.Args[1].OriginTextPosition()
+		}
+	}
+	return 0
+}

@@ -3,7 +3,7 @@ package binder
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -47,7 +47,7 @@ func (b *binder) bindBitwise(s *scope, n *ast.BinaryOperationExpr, op string) (E
 	}
 	lt, rt := l.Type(), r.Type()
 	if !lt.IsInteger() || !rt.IsInteger() {
-		return nil, b.errAt(n, noBinaryOperator(op, lt, rt))
+		return nil, b.operatorError(n, op, lt, rt)
 	}
 	t := intOperand(lt, false)
 	if shift {

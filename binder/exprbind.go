@@ -9,7 +9,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -415,8 +415,29 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	if isJSONBComparison(op, lt, rt) {
 		return b.bindJSONBCompare(n, op, l, r) // jsonbops.go
 	}
+	if op == OpSub && isUnknown(lt) && (textOperand(rt) && !isUnknown(rt) || rt.Kind == types.Array && rt.Elem != nil && textOperand(*rt.Elem)) {
+		// 'x' - text: jsonb - text is the only - taking text, so the
+		// literal is read as jsonb
+		var err error
+		if l, err = b.coerceUnknown(n, l, types.JSONBType); err != nil {
+			return nil, err
+		}
+		lt = l.Type()
+	}
 	if op == OpSub && isJSONBType(lt) {
 		return b.bindJSONBDelete(n, l, r) // jsonbops.go
+	}
+	if op.IsArithmetic() && (noArithmetic(op, lt, rt, true) || noArithmetic(op, rt, lt, false)) {
+		// 'x' + true: PostgreSQL looks for boolean + boolean, finds none
+		// and names the literal's type; converting the literal first would
+		// report its text instead
+		return nil, b.operatorError(n, op.String(), lt, rt)
+	}
+	if op.IsArithmetic() && isUnknown(lt) && isUnknown(rt) {
+		// '1' + '2': every numeric + is a candidate and none is preferred
+		return nil, b.errAtOperator(n, op.String(), sqlerr.New(sqlerr.AmbiguousFunction,
+			"operator is not unique: unknown %s unknown", op.String()).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."))
 	}
 	if isUnknown(lt) != isUnknown(rt) {
 		var err error
@@ -448,7 +469,18 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 	}
 	// (the kinds are tested here first: the call copies both types)
 	if isDatetimeOperator(op, lt.Kind, rt.Kind) {
-		if t, ok := datetimeArithmetic(op, lt, rt); ok {
+		if op == OpAdd && lt.Kind == types.Time && rt.Kind == types.Time {
+			// time + interval and interval + time both take it, time
+			// casting implicitly to interval
+			return nil, b.errAtOperator(n, op.String(), sqlerr.New(sqlerr.AmbiguousFunction,
+				"operator is not unique: %s + %s", lt.PGName(), rt.PGName()).
+				WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."))
+		}
+		t, ok := datetimeArithmetic(op, lt, rt)
+		if !ok {
+			t, ok = timeAsInterval(op, lt, rt)
+		}
+		if ok {
 			if t.swap { // integer + date, interval + timestamp, 2 * interval ...
 				l, r = r, l
 			}
@@ -463,25 +495,25 @@ func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
 		common, ok = commonType(lt, rt)
 	}
 	if !ok {
-		return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+		return nil, b.operatorError(n, op.String(), lt, rt)
 	}
 	resT := common.Nullable()
 	switch {
 	case op.IsComparison():
 		if common.IsNested() {
-			return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+			return nil, b.operatorError(n, op.String(), lt, rt)
 		}
 		resT = types.BoolType
 	case op.IsArithmetic():
 		if !common.IsNumeric() {
-			return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+			return nil, b.operatorError(n, op.String(), lt, rt)
 		}
 		if common.Kind == types.Int8 {
 			common = types.Int16Type
 		}
 		if op == OpMod && common.IsFloat() {
 			// PostgreSQL has % for integers and numeric only
-			return nil, b.errAt(n, noBinaryOperator(op.String(), lt, rt))
+			return nil, b.operatorError(n, op.String(), lt, rt)
 		}
 		resT = common.Nullable()
 		if common.Kind == types.Decimal {
@@ -588,6 +620,25 @@ func datetimeArithmetic(op Op, l, r types.T) (datetimeOp, bool) {
 		return datetimeOp{map[Op]string{OpMul: "__interval_mul", OpDiv: "__interval_div"}[op], false, [2]types.T{iv, f8}}, true
 	case op == OpMul && l.IsNumeric() && isIv(r):
 		return datetimeOp{"__interval_mul", true, [2]types.T{iv, f8}}, true
+	}
+	return datetimeOp{}, false
+}
+
+// timeAsInterval is datetimeArithmetic after PostgreSQL's implicit cast of
+// time to interval, for the operators time has none of its own for:
+// timestamp + time, date - time, time - time, 2 * time, time / 2 ...
+func timeAsInterval(op Op, l, r types.T) (datetimeOp, bool) {
+	iv := types.T{Kind: types.Interval}
+	if l.Kind == types.Time {
+		if t, ok := datetimeArithmetic(op, iv, r); ok {
+			return t, true
+		}
+	}
+	if r.Kind == types.Time {
+		if l.Kind == types.Time {
+			return datetimeArithmetic(op, iv, iv)
+		}
+		return datetimeArithmetic(op, l, iv)
 	}
 	return datetimeOp{}, false
 }
@@ -852,6 +903,28 @@ func (b *binder) coerce(n ast.Node, e Expr, target types.T, what string) (Expr, 
 func noOperator(op string, t types.T) *sqlerr.Error {
 	return sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s", op, t.PGName()).
 		WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
+}
+
+// noArithmetic reports an unknown-typed literal u beside an operand of type
+// t that has no arithmetic operator op (boolean, text, bytea, arrays; * and /
+// of dates and times), where no reading of the literal can make it exist.
+func noArithmetic(op Op, u, t types.T, uLeft bool) bool {
+	if !isUnknown(u) || isUnknown(t) {
+		return false
+	}
+	switch t.Kind {
+	case types.Bool, types.String, types.Char, types.Name, types.Bytes, types.Binary, types.Array:
+		return true
+	case types.Date, types.TimeTZ, types.Timestamp, types.TimestampTZ:
+		return op == OpMul || op == OpDiv || op == OpMod // only + and - exist
+	case types.Time, types.Interval:
+		// time casts to interval, which has * and / by a number but
+		// nothing divided by it, and no %
+		return op == OpMod || op == OpDiv && uLeft
+	case types.Float32, types.Float64:
+		return op == OpMod // % is for integers and numeric
+	}
+	return false
 }
 
 func noBinaryOperator(op string, l, r types.T) *sqlerr.Error {

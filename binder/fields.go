@@ -2,7 +2,7 @@ package binder
 
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )

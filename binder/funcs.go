@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -41,7 +41,7 @@ func (b *binder) bindFunc(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	return b.callFunction(n, name, args)
 }
 
-// FuncCall calls a scalar function of the library (exec/functions), whose
+// FuncCall calls a scalar function of the library (functions), whose
 // overload the binder resolved; Kernel is that overload bound to the
 // argument types.
 type FuncCall struct {
@@ -503,6 +503,20 @@ func (b *binder) isPipes(n *ast.FuncCallExpr) bool {
 	return len(text)-off < len(word) || !strings.EqualFold(text[off:off+len(word)], word)
 }
 
+// textOperand reports a side that lets || be text concatenation: text,
+// varchar, char, name, or a literal of unknown type (json and jsonb are not
+// text here: PostgreSQL has no implicit cast from them).
+func textOperand(t types.T) bool {
+	if isUnknown(t) {
+		return true
+	}
+	switch t.Kind {
+	case types.String, types.Char, types.Name:
+		return !t.Variant.IsJSON()
+	}
+	return false
+}
+
 // makeConcat types a || b: PostgreSQL's textcat and anynonarray || text,
 // so a non-text side is converted to text; NULL on either side gives NULL.
 func (b *binder) makeConcat(n ast.Node, l, r Expr) (Expr, error) {
@@ -511,6 +525,10 @@ func (b *binder) makeConcat(n ast.Node, l, r Expr) (Expr, error) {
 	}
 	if e, ok, err := b.typedConcat(n, l, r); ok { // operators.go
 		return e, err
+	}
+	if !textOperand(l.Type()) && !textOperand(r.Type()) {
+		// 1 || 2: textcat, anytextcat and textanycat each want a text side
+		return nil, b.operatorError(n, "||", l.Type(), r.Type())
 	}
 	toText := func(e Expr) (Expr, error) {
 		t := e.Type()
@@ -522,7 +540,7 @@ func (b *binder) makeConcat(n ast.Node, l, r Expr) (Expr, error) {
 		case t.Variant.IsReg():
 			return b.regText(n, e)
 		case t.IsNested():
-			return nil, b.errAt(n, noBinaryOperator("||", l.Type(), r.Type()))
+			return nil, b.operatorError(n, "||", l.Type(), r.Type())
 		}
 		return &Cast{X: e, T: types.StringType}, nil
 	}

@@ -17,14 +17,19 @@ func (b *binder) bindJSONBDelete(n ast.Node, l, r Expr) (Expr, error) {
 	switch {
 	case isUnknown(rt):
 		r = b.resolveUnknown(r, types.StringType)
-	case rt.IsInteger():
+	case rt.Kind == types.Int8 || rt.Kind == types.Int16 || rt.Kind == types.Int32:
 		r = b.castTo(r, types.Int32Type)
+	case textOperand(rt) || rt.Kind == types.Array && rt.Elem != nil && textOperand(*rt.Elem):
+	default:
+		// jsonb - text, jsonb - text[] and jsonb - integer are all there
+		// is (a bigint does not cast to integer implicitly)
+		return nil, b.operatorError(n, "-", l.Type(), rt)
 	}
 	return b.callFunction(n, "jsonb_delete", []Expr{l, r})
 }
 
 // bindJSONBCompare binds jsonb < <= = <> >= > jsonb as jsonb_cmp(l, r) op
-// 0: jsonb orders by its own rules (exec/functions/jsonbcmp.go), not by
+// 0: jsonb orders by its own rules (functions/jsonbcmp.go), not by
 // its text ('{}' < '{"a": 1}', '1.0' = '1'). An unknown literal side is
 // read as jsonb.
 func (b *binder) bindJSONBCompare(n ast.Node, op Op, l, r Expr) (Expr, error) {

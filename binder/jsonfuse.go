@@ -2,7 +2,7 @@ package binder
 
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -10,7 +10,7 @@ import (
 // parse and normalise the whole document for each row only for the
 // operator to look one value up in it, so the two become one call that
 // checks the text as jsonb's input does and reads the value in place
-// (exec/functions/jsonopkernel.go). The answer and the errors are the
+// (functions/jsonopkernel.go). The answer and the errors are the
 // cast's and the operator's.
 
 // fuseJSONCast returns the fused call of a JSON operator function over a

@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )

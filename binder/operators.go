@@ -6,7 +6,7 @@ import (
 )
 
 // Operators PostgreSQL resolves by their operands' types, bound to the
-// functions behind them (exec/functions/jsoncontain.go): sql's rewrite
+// functions behind them (functions/jsoncontain.go): sql's rewrite
 // hands @> <@ ? ?| ?& over as pg__op_* markers (named apart from the
 // functions for the column label, ?column?), and || between two bytea or
 // two jsonb values is byteacat or jsonb_concat rather than textcat of

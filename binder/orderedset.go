@@ -17,7 +17,7 @@ import (
 //
 //   - percentile_cont, percentile_disc and mode are array_agg of the sort
 //     key in its order (with the call's FILTER), finished by
-//     exec/functions/orderedset.go.
+//     functions/orderedset.go.
 //   - the hypothetical-set aggregates rank, dense_rank, percent_rank and
 //     cume_dist of a hypothetical row (the direct arguments) count the
 //     group's rows that sort before it, or before or with it, in the
@@ -154,7 +154,7 @@ func (b *binder) bindPercentile(node ast.ExprNode, name string, fraction ast.Exp
 	fn := "pg__" + name
 	if name == "percentile_cont" {
 		// double precision, or interval (interpolated by interval
-		// arithmetic: exec/functions/percentileinterval.go)
+		// arithmetic: functions/percentileinterval.go)
 		key, _ := sortKeyOf(item)
 		probe, err := b.bindExpr(b.agg.input, key)
 		if err != nil {

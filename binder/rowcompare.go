@@ -2,7 +2,7 @@ package binder
 
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -81,7 +81,7 @@ func (b *binder) makeRowComparison(n ast.Node, op Op, l, r Expr) (Expr, error) {
 		}
 		return acc, nil
 	}
-	return nil, b.errAt(n, noBinaryOperator(op.String(), l.Type(), r.Type()))
+	return nil, b.operatorError(n, op.String(), l.Type(), r.Type())
 }
 
 // rowElements are the fields of ROW value e: a constructor's arguments as

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/exec"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -49,7 +49,7 @@ func paramValue(v any, t types.T, loc *time.Location) (any, error) {
 	case time.Time:
 		switch t.Kind {
 		case types.Date, types.Timestamp, types.TimestampTZ:
-			return types.TimeToValue(x, t), nil
+			return types.TimeToValue(x, t)
 		case types.Unknown, types.String:
 			return x.UTC().Format("2006-01-02 15:04:05.999999Z07:00"), nil
 		}

@@ -4,8 +4,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/pgtypes"
 )
 
 // pg_prepared_statements: the session's SQL-level PREPAREd statements

@@ -3,8 +3,8 @@ package engine
 import (
 	"context"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"

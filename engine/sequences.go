@@ -5,8 +5,8 @@ import (
 	"sync"
 
 	"github.com/sqlgate/sqlgate/binder"
-	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgcatalog"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"

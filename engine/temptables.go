@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 

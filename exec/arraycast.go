@@ -1,10 +1,13 @@
 package exec
 
 import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"strings"
 	"time"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -45,4 +48,39 @@ func castArray(v any, from, to types.T, loc *time.Location) (any, error) {
 		return out, nil
 	}
 	return nil, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", from.PGName(), to.PGName())
+}
+
+// isRegArray reports an array (of any depth) of a reg* type, whose text
+// names the objects (array_out calls regclass_out, ...), which takes the
+// catalog that CastValueIn has no access to.
+func isRegArray(t types.T) bool {
+	if t.Kind != types.Array {
+		return false
+	}
+	for t.Kind == types.Array && t.Elem != nil {
+		t = *t.Elem
+	}
+	return t.Variant.IsReg()
+}
+
+// regArrayToText casts a reg* array column to text: '{pg_class,pg_type}',
+// each element as its type's output function prints it.
+func regArrayToText(ec *EvalContext, xa arrow.Array, from, to types.T) (arrow.Array, error) {
+	b := array.NewBuilder(ec.Mem, to.ArrowType())
+	defer b.Release()
+	n := xa.Len()
+	b.Reserve(n)
+	for i := 0; i < n; i++ {
+		v := valueAt(xa, i)
+		if v == nil {
+			b.AppendNull()
+			continue
+		}
+		s, err := functions.ValueText(ec.Ctx, v, from, nil)
+		if err != nil {
+			return nil, err
+		}
+		appendValue(b, s)
+	}
+	return b.NewArray(), nil
 }

@@ -40,6 +40,9 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 			return out, nil
 		}
 	}
+	if isRegArray(from) && (e.T.IsString() || e.T.Kind == types.Name) {
+		return regArrayToText(ec, xa, from, e.T) // arraycast.go
+	}
 	var loc *time.Location
 	if CastNeedsZone(from, e.T) {
 		loc = ec.Location()
@@ -268,7 +271,7 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		}
 		switch to.Kind {
 		case types.Date, types.Timestamp, types.TimestampTZ:
-			return types.TimeToValue(tm, to), nil
+			return types.TimeToValue(tm, to)
 		case types.Time:
 			if from.Kind == types.Date {
 				break

@@ -9,7 +9,7 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// Kernel is a scalar function's batch implementation (exec/functions.Kernel
+// Kernel is a scalar function's batch implementation (functions.Kernel
 // has the same shape; lower/ passes one in).
 type Kernel func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error)
 

@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/types/numeric"

@@ -17,8 +17,10 @@
 // with a new version token; only after the commit succeeds do sessions see
 // the new objects (an atomic pointer swap), and a failed change or commit
 // changes nothing. Room for more kinds: a new key prefix in encode/decode.
-// (Column defaults, checks and sequences are not here: they belong to
-// their table, in its properties.)
+// (Column defaults and checks are not here: they belong to their table,
+// in its properties. Sequences are the store's, and a table's sequences
+// follow the table there: on the embedded store a crash between the two
+// is mended when it opens, fluss/embedded settleSequences.)
 //
 // # Commit with the table
 //
@@ -54,8 +56,10 @@
 //     drop-and-create itself was never atomic on either store.
 //
 // The crash test (tests/reliability TestCrashMetadataAllOrNothing) kills
-// the server at random points of these statements and checks that after a
-// restart every object is there whole, with its owner and grants, or
+// the server at random points of these statements (and of REVOKE, ALTER
+// ROLE, and CREATE TABLE with a SERIAL column and CREATE SEQUENCE ...
+// OWNED BY, whose sequences must follow the table) and checks that after
+// a restart every object is there whole, with its owner and grants, or
 // absent.
 //
 // # On the embedded store: one file

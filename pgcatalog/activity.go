@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/server/activity"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )

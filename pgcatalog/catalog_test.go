@@ -10,8 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -236,7 +236,7 @@ func TestGeneratedRows(t *testing.T) {
 			[]string{"orders_pkey|CREATE UNIQUE INDEX orders_pkey ON public.orders USING btree (region, id)"}},
 		{"pg_catalog", "pg_settings", []string{"name", "setting"}, "server_version", []string{"server_version|15.8", "server_version_num|150008"}},
 		{"pg_catalog", "pg_am", []string{"oid", "amname", "amtype"}, "|t", []string{"2|heap|t"}},
-		// pg_proc lists exec/functions' overloads (it once came out empty)
+		// pg_proc lists functions' overloads (it once came out empty)
 		{"pg_catalog", "pg_proc", []string{"proname", "pronargs", "prorettype"}, "|lower|", []string{"lower|1|25"}},
 		{"pg_catalog", "pg_stat_user_tables", []string{"relid", "relname", "n_live_tup"}, "", []string{"16386|events|0", "16385|orders|0"}},
 		{"information_schema", "table_constraints", []string{"constraint_name", "table_name", "constraint_type"}, "",

@@ -3,7 +3,7 @@ package pgcatalog
 import (
 	"context"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 )
 
 // cursorRows is pg_cursors: the asking session's open cursors

@@ -5,7 +5,7 @@ import (
 	"hash/fnv"
 	"slices"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 )
 
 // databaseOIDOf is a database's OID: databaseOID for the server's own

@@ -8,7 +8,7 @@
 // PostgreSQL 15 server by testdata/gen_schema.sql), the rows each one
 // shows (generated at scan time from the store's catalog, never cached),
 // pg_type's rows for the types sqlgate emits, the OID scheme for user
-// objects, and the answers the catalog functions in exec/functions need
+// objects, and the answers the catalog functions in functions need
 // (Catalog implements functions.CatalogInfo: regclass/regtype lookups,
 // format_type, pg_get_indexdef, obj_description ...).
 //
@@ -27,7 +27,7 @@
 //   - Catalog columns of type regproc (pg_type.typinput ...) are plain
 //     oids (they print as numbers; sqlgate lists no input functions); the
 //     reg* types themselves exist (casts, to_regclass, pg_typeof) and print
-//     names. pg_proc lists exec/functions' overloads and, after them, the
+//     names. pg_proc lists functions' overloads and, after them, the
 //     set-returning functions (proretset, prorows and OUT columns as
 //     PostgreSQL's), then the server's Go UDFs (udfprocs.go: schema
 //     public, language c, a record-batch or batch UDF as RETURNS TABLE). aclitem[] is text[] (NULL except the schemas' default

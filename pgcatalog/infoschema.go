@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/sqlgate/sqlgate/fluss"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
 )
 

@@ -3,7 +3,7 @@ package pgcatalog
 import (
 	"context"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 )
 
 // preparedStatementRows is pg_prepared_statements: the asking session's

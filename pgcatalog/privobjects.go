@@ -3,7 +3,7 @@ package pgcatalog
 import (
 	"context"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 )
 
 // The lookups the has_*_privilege functions need beyond CatalogInfo

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -492,7 +492,7 @@ const (
 	oidRecord     = 2249
 )
 
-// setFuncProcs are the set-returning functions sqlgate has (exec/functions'
+// setFuncProcs are the set-returning functions sqlgate has (functions'
 // ResolveSetFunc), with PostgreSQL 15's signatures and row estimates for
 // the overloads it implements.
 var setFuncProcs = []procInfo{
@@ -510,7 +510,7 @@ var setFuncProcs = []procInfo{
 	{name: "unnest", args: []any{uint32(oidAnyArray)}, ret: oidAnyElement, rows: 100},
 }
 
-// functionProcs lists exec/functions' overloads; the OIDs follow the
+// functionProcs lists functions' overloads; the OIDs follow the
 // sorted order of names, so they are stable for a given build.
 func functionProcs() []procInfo {
 	var out []procInfo

@@ -3,7 +3,7 @@ package pgcatalog
 import (
 	"testing"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 )
 
 // TestSetFuncProcs: every set-returning function pg_proc lists is one the

@@ -3,7 +3,7 @@ package pgcatalog
 import (
 	"strings"
 
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
 )

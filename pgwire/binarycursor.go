@@ -1,6 +1,6 @@
 package pgwire
 
-import "github.com/sqlgate/sqlgate/pgwire/pgtypes"
+import "github.com/sqlgate/sqlgate/pgtypes"
 
 // BinaryResultStatement is implemented by statements whose rows a simple
 // Query sends in binary: FETCH from a cursor declared BINARY, as in

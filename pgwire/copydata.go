@@ -11,8 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/sqlgate/sqlgate/exec/functions"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -110,7 +110,11 @@ func (c *copyColumn) appendText(s string) error {
 			return err
 		}
 		if tm, ok := v.(time.Time); ok {
-			return c.appendPhysical(types.TimeToValue(tm, c.t))
+			pv, err := types.TimeToValue(tm, c.t)
+			if err != nil {
+				return err
+			}
+			return c.appendPhysical(pv)
 		}
 	}
 	if c.t.Kind == types.Array {
@@ -163,7 +167,9 @@ func (c *copyColumn) appendBinary(index int, data []byte) error {
 			return err
 		}
 	case time.Time:
-		v = types.TimeToValue(x, c.t)
+		if v, err = types.TimeToValue(x, c.t); err != nil {
+			return err
+		}
 	case int64:
 		if c.t.IsInteger() {
 			if lo, hi := types.IntRange(c.t.Kind); x < lo || x > hi {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 

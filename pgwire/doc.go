@@ -2,7 +2,8 @@
 // statements, parameters and Arrow batches between PostgreSQL clients and a
 // Backend (backend.go); it never parses SQL, touches kernels or knows about
 // tables. Value codecs (Arrow -> PostgreSQL text/binary, parameter decoding,
-// type OIDs) live in the leaf package pgwire/pgtypes.
+// type OIDs) live in the leaf package pgtypes, which the catalog, COPY files
+// and the function library share with the wire.
 //
 // # Layers
 //

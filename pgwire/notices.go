@@ -2,7 +2,7 @@ package pgwire
 
 import (
 	"github.com/jackc/pgx/v5/pgproto3"
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 

@@ -3,7 +3,7 @@ package pgwire
 import (
 	"sort"
 
-	"github.com/sqlgate/sqlgate/exec/functions"
+	"github.com/sqlgate/sqlgate/functions"
 )
 
 // List implements ProtocolStatements: the named statements of the

@@ -70,7 +70,7 @@
 //     <@ ? ?| ?& -> pg__op_contains(a, b) and friends, as -> is;
 //   - the operators TiDB's grammar lacks (operators.go): ~~ !~~ ~~* !~~*
 //     -> [NOT] LIKE/ILIKE, ~<~ ~<=~ ~>=~ ~>~ ^@ # #- && and the prefix
-//     operators ~ @ |/ ||/ -> pg__op_* calls (exec/functions/opfuncs.go);
+//     operators ~ @ |/ ||/ -> pg__op_* calls (functions/opfuncs.go);
 //   - f(args) WITHIN GROUP (ORDER BY keys) (withingroup.go) ->
 //     group_concat(pg__within_group(args) ORDER BY keys SEPARATOR
 //     'pg__agg:f');

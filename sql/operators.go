@@ -5,7 +5,7 @@ import "strings"
 // PostgreSQL operators TiDB's grammar lacks, rewritten into what it
 // parses (rewrite.go's operator cases): LIKE's operator spellings, the
 // text pattern comparisons, ^@, #, #-, && and the prefix operators @ |/
-// ||/ ~, most of them into pg__op_* calls (exec/functions/opfuncs.go)
+// ||/ ~, most of them into pg__op_* calls (functions/opfuncs.go)
 // that the binder labels ?column? as PostgreSQL does.
 
 // infixOps maps an operator to what goes before its left operand, between

@@ -872,7 +872,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					return nil, r.errNear(k) // ? is no parameter marker in PostgreSQL
 				}
 				// PostgreSQL's JSON operators -> pg__json_get(a, b) and
-				// friends (exec/functions/jsonops.go); MySQL's -> means
+				// friends (functions/jsonops.go); MySQL's -> means
 				// something else and # starts a comment. The left operand
 				// is the preceding primary (so a -> 'x' -> 'y' nests), the
 				// right one a primary, optionally negated (j -> -1), with any

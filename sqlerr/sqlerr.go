@@ -3,6 +3,7 @@ package sqlerr
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Code is a five-character PostgreSQL SQLSTATE.
@@ -118,12 +119,12 @@ func (e *Error) Unwrap() error { return e.cause }
 
 // New returns an *Error with a formatted message.
 func New(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: pgSprintf(format, args...)}
 }
 
 // Wrap returns an *Error with the given code whose message is msg and whose cause is err.
 func Wrap(err error, code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...), cause: err}
+	return &Error{Code: code, Message: pgSprintf(format, args...), cause: err}
 }
 
 // WithPosition returns a copy of e carrying position pos.
@@ -136,14 +137,14 @@ func (e *Error) WithPosition(pos int) *Error {
 // WithDetail returns a copy of e carrying a detail line.
 func (e *Error) WithDetail(format string, args ...any) *Error {
 	c := *e
-	c.Detail = fmt.Sprintf(format, args...)
+	c.Detail = pgSprintf(format, args...)
 	return &c
 }
 
 // WithHint returns a copy of e carrying a hint line.
 func (e *Error) WithHint(format string, args ...any) *Error {
 	c := *e
-	c.Hint = fmt.Sprintf(format, args...)
+	c.Hint = pgSprintf(format, args...)
 	return &c
 }
 
@@ -171,4 +172,32 @@ func CodeOf(err error) Code {
 // Notsupported returns a 0A000 error naming the unsupported feature.
 func NotSupported(feature string) *Error {
 	return New(FeatureNotSupported, "%s is not supported", feature)
+}
+
+// pgSprintf is fmt.Sprintf except that %q quotes as PostgreSQL's messages
+// do: the value between plain double quotes, nothing escaped (Go's %q would
+// escape quotes, backslashes and control characters, so a name or a value
+// holding one would read differently from PostgreSQL's message).
+func pgSprintf(format string, args ...any) string {
+	if !strings.Contains(format, "%q") {
+		return fmt.Sprintf(format, args...)
+	}
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c == '%' && i+1 < len(format) {
+			switch format[i+1] {
+			case '%':
+				b.WriteString("%%")
+				i++
+				continue
+			case 'q':
+				b.WriteString(`"%s"`)
+				i++
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return fmt.Sprintf(b.String(), args...)
 }

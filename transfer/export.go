@@ -13,8 +13,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/sqlgate/sqlgate/fileio"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/pgwire"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
 )
 

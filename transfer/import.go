@@ -17,8 +17,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/sqlgate/sqlgate/fileio"
 	"github.com/sqlgate/sqlgate/internal/atomicfile"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/pgwire"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 	"github.com/sqlgate/sqlgate/types"
 )
 

@@ -65,7 +65,7 @@ func TestMapAndRowText(t *testing.T) {
 		if want == "" {
 			want = c.in
 		}
-		if got := FormatText(v, c.t); got != want && c.t.Kind != Array { // arrays print in exec/functions
+		if got := FormatText(v, c.t); got != want && c.t.Kind != Array { // arrays print in functions
 			t.Errorf("%s %q prints %q, want %q", c.t, c.in, got, want)
 		}
 		// through Arrow and back

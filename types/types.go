@@ -42,7 +42,7 @@ const (
 
 // Variant marks a PostgreSQL catalog type that sqlgate computes as the
 // type's Kind but shows to clients under the PostgreSQL type's own OID,
-// text and binary forms. Everything but the wire (pgwire/pgtypes), type
+// text and binary forms. Everything but the wire encodings (pgtypes), type
 // names, subscripts and casts to and from text treats it as its Kind.
 type Variant uint8
 
@@ -70,7 +70,7 @@ const (
 
 	// Record and RecordArray are the record and record[] columns the
 	// SEARCH and CYCLE clauses of WITH RECURSIVE add: Bytes holding an
-	// order-preserving key of the values (exec/functions/recordkey.go),
+	// order-preserving key of the values (functions/recordkey.go),
 	// which compare and sort as PostgreSQL's but are never printed.
 	Record
 	RecordArray

@@ -73,6 +73,16 @@ func (t T) pgTypeName() string {
 		return "bytea"
 	case Oid:
 		return "oid"
+	case Array:
+		// PostgreSQL has one array type per element type, whatever the
+		// dimensions: ARRAY<ARRAY<INT>> is integer[] in its messages
+		e := t
+		for e.Kind == Array && e.Elem != nil {
+			e = *e.Elem
+		}
+		if !e.IsNested() {
+			return e.PGName() + "[]"
+		}
 	}
 	return t.String()
 }
@@ -239,7 +249,11 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 			}
 			return nil, err
 		}
-		return TimeToValue(ts, t), nil
+		v, err := TimeToValue(ts, t)
+		if err != nil {
+			return nil, TimestampOutOfRange(s)
+		}
+		return v, nil
 	case Time:
 		return parseTimeOfDay(s, t)
 	case TimeTZ:
@@ -552,25 +566,76 @@ func parseTimestamp(s string, withZone bool, loc *time.Location) (time.Time, err
 	return LocalToInstant(wall, loc), nil
 }
 
-// TimeToValue converts a time to t's physical value (Date, Timestamp, TimestampTZ).
-func TimeToValue(tm time.Time, t T) any {
+// TimeToValue converts a time to t's physical value (Date, Timestamp,
+// TimestampTZ, Time); a timestamp beyond the range t holds is 22008
+// (TimestampOutOfRange without the input text).
+func TimeToValue(tm time.Time, t T) (any, error) {
 	switch t.Kind {
 	case Date:
-		return int32(math.Floor(float64(tm.Unix()) / 86400))
+		return int32(math.Floor(float64(tm.Unix()) / 86400)), nil
 	case Timestamp, TimestampTZ:
-		if TimestampUnit(t.Precision) == arrow.Nanosecond { // arrow.Nanosecond
-			return tm.UnixNano()
+		if TimestampUnit(t.Precision) == arrow.Nanosecond {
+			// TIMESTAMP(7..9), a Fluss type PostgreSQL lacks: an int64 of
+			// nanoseconds holds 1677-09-21 to 2262-04-11, its two ends
+			// being the infinities
+			if tm.Before(minNanosTime) || !tm.Before(maxNanosTime) {
+				return nil, TimestampOutOfRange("")
+			}
+			ns := tm.UnixNano()
+			if div := int64(math.Pow10(9 - t.Precision)); div > 1 {
+				if ns > math.MaxInt64-div || ns < math.MinInt64+div {
+					return nil, TimestampOutOfRange("") // rounding could pass an end
+				}
+				ns = roundHalfUp(ns, div)
+			}
+			return ns, nil
 		}
-		return roundToPrecision(tm.UnixMicro(), tm.Nanosecond()%1000, t.Precision)
+		if tm.Before(minTimestamp) || !tm.Before(maxMicrosTime) {
+			return nil, TimestampOutOfRange("")
+		}
+		return roundToPrecision(tm.UnixMicro(), tm.Nanosecond()%1000, t.Precision), nil
 	case Time: // the time of day of tm's fields (a wall clock)
 		h, m, s := tm.Clock()
 		us := roundToPrecision(int64(h*3600+m*60+s)*1e6+int64(tm.Nanosecond()/1000), tm.Nanosecond()%1000, t.Precision)
 		if t.Precision <= 3 { // Time32 milliseconds, as parseTimeOfDay gives
-			return us / 1e3
+			return us / 1e3, nil
 		}
-		return us
+		return us, nil
 	}
-	return nil
+	return nil, nil
+}
+
+// The timestamp range: PostgreSQL's starts at 4714-11-24 00:00:00 BC (Julian
+// day 0); its end, 294276 AD, lies beyond what Unix microseconds in an int64
+// hold (PostgreSQL counts from 2000, Arrow from 1970), so the last
+// microsecond before the int64 bound (which stands for infinity) is the
+// effective end. TIMESTAMP(7..9) hold what an int64 of nanoseconds does.
+var (
+	minTimestamp  = time.Date(-4713, time.November, 24, 0, 0, 0, 0, time.UTC)
+	maxMicrosTime = time.UnixMicro(math.MaxInt64).UTC()
+	minNanosTime  = time.Unix(0, math.MinInt64+1).UTC()
+	maxNanosTime  = time.Unix(0, math.MaxInt64).UTC()
+)
+
+// TimestampOutOfRange is PostgreSQL's error for a timestamp beyond the
+// type's range; timestamp_in quotes the input text when there is one.
+func TimestampOutOfRange(input string) error {
+	if input == "" {
+		return sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range")
+	}
+	return sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range: %q", input)
+}
+
+// roundHalfUp rounds v to a multiple of div, halves away from zero.
+func roundHalfUp(v, div int64) int64 {
+	q, r := v/div, v%div
+	switch {
+	case r*2 >= div:
+		q++
+	case r*2 <= -div:
+		q--
+	}
+	return q * div
 }
 
 // roundToPrecision rounds microseconds us (with leftover nanoseconds) to p

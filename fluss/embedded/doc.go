@@ -132,6 +132,9 @@
 // rows and log batches of older schema ids are widened with NULLs when
 // read (storedRow, logScan), never rewritten. RENAME TO (rename.go)
 // changes the entry's name alone: files and state are keyed by table id.
+// Sequences are kept in sequences.json (sequences.go), a second file: a
+// table's sequences (SERIAL, identity, OWNED BY) follow the catalog, and
+// Open mends what a crash between the two writes left (settleSequences).
 //
 // It must not know SQL: it implements fluss.Store and returns *sqlerr.Error
 // values; it must not reach outside its directory.

@@ -19,8 +19,18 @@ import (
 
 var _ fluss.TableRenamer = (*Store)(nil)
 
-// RenameTable implements fluss.TableRenamer.
+// RenameTable implements fluss.TableRenamer. The sequences the table
+// owns follow it after the catalog's commit (followRename; a crash in
+// between is mended when the store opens: settleSequences).
 func (s *Store) RenameTable(ctx context.Context, from, to fluss.TablePath) (fluss.TableInfo, error) {
+	info, err := s.renameTable(ctx, from, to)
+	if err != nil {
+		return info, err
+	}
+	return info, s.followRename(ctx, from, to)
+}
+
+func (s *Store) renameTable(ctx context.Context, from, to fluss.TablePath) (fluss.TableInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return fluss.TableInfo{}, err
 	}

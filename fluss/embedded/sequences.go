@@ -63,6 +63,12 @@ type seqEntry struct {
 	Def      fluss.SequenceDef `json:"def"`
 	Last     int64             `json:"last_value"`
 	Called   bool              `json:"is_called"`
+	// OwnerID is the id of the table Def.OwnedBy named when the sequence
+	// was made or altered, if it existed then (OWNED BY names an existing
+	// table; a SERIAL column's sequence is made before its table, which
+	// names it instead): what settleSequences finds the table by after a
+	// crash left Def.OwnedBy behind a rename.
+	OwnerID int64 `json:"owned_by_table_id,omitempty"`
 }
 
 // loadSequences reads the file once; the caller holds q.mu.
@@ -150,7 +156,7 @@ func (s *Store) CreateSequence(ctx context.Context, path fluss.TablePath, def fl
 		if _, err := s.GetTable(ctx, path); err == nil {
 			return sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
 		}
-		e := seqEntry{Database: path.Database, Name: path.Table, ID: q.file.NextID, Def: def, Last: def.Start}
+		e := seqEntry{Database: path.Database, Name: path.Table, ID: q.file.NextID, Def: def, Last: def.Start, OwnerID: s.ownerID(def)}
 		if err := s.updateSequences(q, func() {
 			q.file.NextID++
 			q.file.Sequences = append(q.file.Sequences, e)
@@ -186,9 +192,10 @@ func (s *Store) AlterSequence(ctx context.Context, path fluss.TablePath, def flu
 		if restart != nil {
 			last, called = *restart, false
 		}
+		owner := s.ownerID(def)
 		if err := s.updateSequences(q, func() {
 			e := &q.file.Sequences[i]
-			e.Def, e.Last, e.Called = def, last, called
+			e.Def, e.Last, e.Called, e.OwnerID = def, last, called, owner
 		}); err != nil {
 			return err
 		}
@@ -341,4 +348,107 @@ func (s *Store) flushSequences() error {
 		return nil
 	}
 	return s.saveSequences(q)
+}
+
+// ownerID is the id of the table def is OWNED BY, 0 for none or a table
+// not made yet (a SERIAL column's sequence, made before its table).
+func (s *Store) ownerID(def fluss.SequenceDef) int64 {
+	if def.OwnedBy == (fluss.TablePath{}) {
+		return 0
+	}
+	s.catMu.Lock()
+	defer s.catMu.Unlock()
+	if t, ok := s.tables[def.OwnedBy]; ok {
+		return t.info.TableID
+	}
+	return 0
+}
+
+// A sequence owned by a table (SERIAL, identity, OWNED BY) lives in
+// sequences.json, its table in catalog.json: two files that no single
+// write spans. The tables are the truth and the sequences follow them:
+// CREATE TABLE makes its sequences before the table (so a column never
+// names a missing sequence), DROP TABLE drops them after it, and a rename
+// moves their OWNED BY after the catalog's rename (followRename). What a
+// crash between the two writes leaves, settleSequences mends when the
+// store opens, before any statement runs:
+//   - a sequence a column names (fluss.ColumnMeta.Sequence: SERIAL and
+//     identity columns) is owned by that column, under the table's
+//     current name;
+//   - another sequence OWNED BY a table follows the table's id
+//     (seqEntry.OwnerID) to its current name;
+//   - a sequence OWNED BY a table that is gone (dropped, or never made)
+//     is dropped, as DROP TABLE would have dropped it.
+// A sequence without OWNED BY is nobody's and is left alone.
+
+// followRename makes the sequences the table renamed from owned by it
+// under its new name.
+func (s *Store) followRename(ctx context.Context, from, to fluss.TablePath) error {
+	return s.withSequences(context.WithoutCancel(ctx), func(q *seqStore) error {
+		if !slices.ContainsFunc(q.file.Sequences, func(e seqEntry) bool { return e.Def.OwnedBy == from }) {
+			return nil
+		}
+		return s.updateSequences(q, func() {
+			for i := range q.file.Sequences {
+				if e := &q.file.Sequences[i]; e.Def.OwnedBy == from {
+					e.Def.OwnedBy = to
+				}
+			}
+		})
+	})
+}
+
+// settleSequences brings the sequences in line with the tables (above),
+// at Open.
+func (s *Store) settleSequences() error {
+	s.catMu.Lock()
+	byID := map[int64]fluss.TableInfo{}
+	type column struct {
+		table fluss.TablePath
+		name  string
+		id    int64
+	}
+	named := map[fluss.TablePath]column{} // sequence -> the column drawing from it
+	present := map[fluss.TablePath]bool{}
+	for _, t := range s.tables {
+		byID[t.info.TableID] = t.info
+		present[t.info.Path] = true
+		for i, c := range fluss.MetaOf(t.info.Descriptor).Columns {
+			if c.Sequence != "" && i < len(t.info.Descriptor.Schema.Columns) {
+				named[fluss.TablePath{Database: t.info.Path.Database, Table: c.Sequence}] = column{t.info.Path, t.info.Descriptor.Schema.Columns[i].Name, t.info.TableID}
+			}
+		}
+	}
+	s.catMu.Unlock()
+	return s.withSequences(context.Background(), func(q *seqStore) error {
+		next := make([]seqEntry, 0, len(q.file.Sequences))
+		changed := false
+		for _, e := range q.file.Sequences {
+			if e.Def.OwnedBy == (fluss.TablePath{}) {
+				next = append(next, e)
+				continue
+			}
+			path := fluss.TablePath{Database: e.Database, Table: e.Name}
+			was := e
+			if c, ok := named[path]; ok {
+				e.Def.OwnedBy, e.Def.OwnedColumn, e.OwnerID = c.table, c.name, c.id
+			} else if t, ok := byID[e.OwnerID]; ok && e.OwnerID != 0 {
+				e.Def.OwnedBy = t.Path
+			} else if e.OwnerID != 0 || !present[e.Def.OwnedBy] {
+				s.log.Info("dropping a sequence whose table is gone", "sequence", path.String(), "owned_by", e.Def.OwnedBy.String())
+				delete(q.cur, e.ID)
+				changed = true
+				continue
+			}
+			if e != was {
+				s.log.Info("a sequence follows its table", "sequence", path.String(), "owned_by", e.Def.OwnedBy.String())
+				changed = true
+			}
+			next = append(next, e)
+		}
+		if !changed {
+			return nil
+		}
+		return s.updateSequences(q, func() { q.file.Sequences = next })
+	})
 }

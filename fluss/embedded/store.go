@@ -270,6 +270,11 @@ func Open(dir string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
+	if err := s.settleSequences(); err != nil { // sequences.go
+		s.closeFiles()
+		_ = db.Close()
+		return nil, err
+	}
 	s.settle = newSettler(db, s.log, &s.iters)
 	s.colCtx, s.colStop = context.WithCancel(context.Background())
 	go s.commitLoop()

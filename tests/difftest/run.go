@@ -29,8 +29,10 @@ func (c Cell) String() string {
 
 // QueryError is a failed query's SQLSTATE and message.
 type QueryError struct {
-	Code    string
-	Message string
+	Code     string
+	Message  string
+	Detail   string
+	Position int32
 }
 
 // Outcome is what one system answered to one query.
@@ -112,7 +114,7 @@ func (s *Session) Run(ctx context.Context, sql string) Outcome {
 	if err != nil {
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) {
-			return Outcome{Err: &QueryError{Code: pgErr.Code, Message: pgErr.Message}}
+			return Outcome{Err: &QueryError{Code: pgErr.Code, Message: pgErr.Message, Detail: pgErr.Detail, Position: pgErr.Position}}
 		}
 		_ = s.reconnect(ctx)
 		return Outcome{Err: &QueryError{Code: connErrorCode, Message: err.Error()}}

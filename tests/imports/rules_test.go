@@ -32,9 +32,6 @@ var rules = []rule{
 // edge.
 var knownViolations = []string{
 	"binder -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder -> github.com/sqlgate/sqlgate/exec/functions",
-	"exec/functions -> github.com/sqlgate/sqlgate/pgwire/pgtypes",
-	"pgwire -> github.com/sqlgate/sqlgate/exec/functions",
 }
 
 func TestImportRules(t *testing.T) {

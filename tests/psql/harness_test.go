@@ -11,12 +11,12 @@ import (
 	"testing"
 
 	"github.com/sqlgate/sqlgate/engine"
-	"github.com/sqlgate/sqlgate/exec/functions"
 	"github.com/sqlgate/sqlgate/fluss/embedded"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgcatalog"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/pgwire"
-	"github.com/sqlgate/sqlgate/pgwire/pgtypes"
 )
 
 // catalogBackend puts the catalog and the session into every statement's

@@ -16,14 +16,17 @@ import (
 )
 
 // The metadata crash workload: clients run catalog changes (CREATE/DROP
-// TABLE, CREATE/DROP VIEW, GRANT, CREATE/DROP ROLE, ALTER TABLE ... RENAME
-// TO of a table a view reads, whose grants and view follow it) one at a time while
-// the server is killed with SIGKILL at a random moment. Each client works
-// through cycles of named objects; after a restart every cycle's objects
-// must be in the state of its acknowledged steps, or of those plus the
-// one in flight, whole: each table and view there with its owner and its
-// grants, or absent; never a table without its owner, a view over a
-// dropped table, or a GRANT on part of its tables.
+// TABLE of a table with a SERIAL column, CREATE SEQUENCE ... OWNED BY,
+// CREATE/DROP VIEW, GRANT, REVOKE, CREATE/ALTER/DROP ROLE, ALTER TABLE ...
+// RENAME TO of a table a view reads, whose grants, view and sequences
+// follow it) one at a time while the server is killed with SIGKILL at a
+// random moment. Each client works through cycles of named objects; after
+// a restart every cycle's objects must be in the state of its acknowledged
+// steps, or of those plus the one in flight, whole: each table and view
+// there with its owner and its grants, each sequence owned by its table's
+// column, or absent; never a table without its owner, a view over a
+// dropped table, a GRANT on part of its tables, or a sequence left behind
+// by a table that is gone (or not yet made).
 
 const metaCrashClients = 3
 
@@ -32,7 +35,12 @@ type metaObjects struct {
 	tables  map[string]string // name -> owner
 	views   map[string]string // name -> owner
 	granted map[string]bool   // table or view -> reader holds SELECT
-	roles   map[string]bool
+	roles   map[string]string // name -> "login" or "nologin"
+	seqs    map[string]string // name -> the table.column owning it, "" for none
+}
+
+func newMetaObjects() metaObjects {
+	return metaObjects{tables: map[string]string{}, views: map[string]string{}, granted: map[string]bool{}, roles: map[string]string{}, seqs: map[string]string{}}
 }
 
 func (o metaObjects) String() string {
@@ -44,20 +52,14 @@ func (o metaObjects) String() string {
 		sort.Strings(xs)
 		return strings.Join(xs, ",")
 	}
-	var gs, rs []string
+	var gs []string
 	for k, v := range o.granted {
 		if v {
 			gs = append(gs, k)
 		}
 	}
-	for k, v := range o.roles {
-		if v {
-			rs = append(rs, k)
-		}
-	}
 	sort.Strings(gs)
-	sort.Strings(rs)
-	return fmt.Sprintf("tables[%s] views[%s] granted[%s] roles[%s]", list(o.tables), list(o.views), strings.Join(gs, ","), strings.Join(rs, ","))
+	return fmt.Sprintf("tables[%s] views[%s] granted[%s] roles[%s] sequences[%s]", list(o.tables), list(o.views), strings.Join(gs, ","), list(o.roles), list(o.seqs))
 }
 
 // metaCycle is one cycle's objects and how far its statements got.
@@ -73,13 +75,16 @@ type metaCycle struct {
 func (c *metaCycle) steps() []string {
 	p := c.prefix
 	s := []string{
-		"CREATE TABLE " + p + "a (k INT PRIMARY KEY, v TEXT)",
+		"CREATE TABLE " + p + "a (k SERIAL PRIMARY KEY, v TEXT)",
 		"CREATE TABLE " + p + "b (k INT)",
 		"CREATE VIEW " + p + "v AS SELECT k, v FROM " + p + "a",
 		"GRANT SELECT ON " + p + "a, " + p + "b, " + p + "v TO reader",
 		"CREATE ROLE " + p + "r",
+		"CREATE SEQUENCE " + p + "s OWNED BY " + p + "a.v",
+		"ALTER ROLE " + p + "r LOGIN PASSWORD 'pw'",
 		"DROP TABLE " + p + "b",
 		"ALTER TABLE " + p + "a RENAME TO " + p + "a2",
+		"REVOKE SELECT ON " + p + "v FROM reader",
 	}
 	if n, _ := strconv.Atoi(strings.Split(p, "_")[1]); n%2 == 1 {
 		s = append(s, "DROP VIEW "+p+"v", "DROP TABLE "+p+"a2", "DROP ROLE "+p+"r")
@@ -90,11 +95,12 @@ func (c *metaCycle) steps() []string {
 // after is the catalog state once the first n statements ran.
 func (c *metaCycle) after(n int) metaObjects {
 	p := c.prefix
-	o := metaObjects{tables: map[string]string{}, views: map[string]string{}, granted: map[string]bool{}, roles: map[string]bool{}}
+	o := newMetaObjects()
 	for i, st := range c.steps()[:n] {
 		switch i {
 		case 0:
 			o.tables[p+"a"] = c.user
+			o.seqs[p+"a_k_seq"] = p + "a.k"
 		case 1:
 			o.tables[p+"b"] = c.user
 		case 2:
@@ -102,21 +108,30 @@ func (c *metaCycle) after(n int) metaObjects {
 		case 3:
 			o.granted[p+"a"], o.granted[p+"b"], o.granted[p+"v"] = true, true, true
 		case 4:
-			o.roles[p+"r"] = true
+			o.roles[p+"r"] = "nologin"
 		case 5:
+			o.seqs[p+"s"] = p + "a.v"
+		case 6:
+			o.roles[p+"r"] = "login"
+		case 7:
 			delete(o.tables, p+"b")
 			delete(o.granted, p+"b")
-		case 6:
+		case 8:
 			o.tables[p+"a2"], o.granted[p+"a2"] = o.tables[p+"a"], o.granted[p+"a"]
 			delete(o.tables, p+"a")
 			delete(o.granted, p+"a")
-		case 7:
-			delete(o.views, p+"v")
+			for s, owner := range o.seqs {
+				o.seqs[s] = strings.Replace(owner, p+"a.", p+"a2.", 1)
+			}
+		case 9:
 			delete(o.granted, p+"v")
-		case 8:
+		case 10:
+			delete(o.views, p+"v")
+		case 11:
 			delete(o.tables, p+"a2")
 			delete(o.granted, p+"a2")
-		case 9:
+			clear(o.seqs)
+		case 12:
 			delete(o.roles, p+"r")
 		default:
 			panic(st)
@@ -163,7 +178,7 @@ func (m *metaClient) run(conn *pgx.Conn, stop <-chan struct{}) {
 
 // observeMeta reads the catalog's view of every cycle's objects.
 func observeMeta(ctx context.Context, conn *pgx.Conn) (metaObjects, error) {
-	o := metaObjects{tables: map[string]string{}, views: map[string]string{}, granted: map[string]bool{}, roles: map[string]bool{}}
+	o := newMetaObjects()
 	scan := func(sql string, each func(name, val string)) error {
 		rows, err := conn.Query(ctx, sql)
 		if err != nil {
@@ -197,16 +212,42 @@ func observeMeta(ctx context.Context, conn *pgx.Conn) (metaObjects, error) {
 		}); err != nil {
 		return o, err
 	}
-	if err := scan("SELECT rolname::text, rolname::text FROM pg_roles WHERE rolname LIKE 'c%'",
-		func(n, _ string) { o.roles[n] = true }); err != nil {
+	if err := scan("SELECT rolname::text, CASE WHEN rolcanlogin THEN 'login' ELSE 'nologin' END FROM pg_roles WHERE rolname LIKE 'c%'",
+		func(n, v string) { o.roles[n] = v }); err != nil {
 		return o, err
+	}
+	if err := scan("SELECT relname::text, '' FROM pg_class WHERE relname LIKE 'c%' AND relkind = 'S'",
+		func(n, _ string) { o.seqs[n] = "" }); err != nil {
+		return o, err
+	}
+	// Who owns each sequence: pg_get_serial_sequence of every column of
+	// the cycles' tables (k of each, v of the a tables).
+	for table := range o.tables {
+		cols := []string{"k"}
+		if !strings.HasSuffix(table, "_b") {
+			cols = append(cols, "v")
+		}
+		for _, col := range cols {
+			var seq *string
+			if err := conn.QueryRow(ctx, "SELECT pg_get_serial_sequence($1, $2)", table, col).Scan(&seq); err != nil {
+				return o, fmt.Errorf("pg_get_serial_sequence(%s, %s): %w", table, col, err)
+			}
+			if seq == nil {
+				continue
+			}
+			name := strings.TrimPrefix(*seq, "public.")
+			if _, listed := o.seqs[name]; !listed {
+				return o, fmt.Errorf("pg_get_serial_sequence(%s, %s) is %s, which pg_class does not list", table, col, *seq)
+			}
+			o.seqs[name] = table + "." + col
+		}
 	}
 	return o, nil
 }
 
 // only keeps the objects of one cycle.
 func (o metaObjects) only(prefix string) metaObjects {
-	out := metaObjects{tables: map[string]string{}, views: map[string]string{}, granted: map[string]bool{}, roles: map[string]bool{}}
+	out := newMetaObjects()
 	for k, v := range o.tables {
 		if strings.HasPrefix(k, prefix) {
 			out.tables[k] = v
@@ -223,8 +264,13 @@ func (o metaObjects) only(prefix string) metaObjects {
 		}
 	}
 	for k, v := range o.roles {
-		if strings.HasPrefix(k, prefix) && v {
+		if strings.HasPrefix(k, prefix) {
 			out.roles[k] = v
+		}
+	}
+	for k, v := range o.seqs {
+		if strings.HasPrefix(k, prefix) {
+			out.seqs[k] = v
 		}
 	}
 	return out
@@ -264,6 +310,11 @@ func verifyMeta(ctx context.Context, conn *pgx.Conn, clients []*metaClient) (res
 	for name := range seen.tables {
 		if p := name[:strings.LastIndex(name, "_")+1]; !known[p] {
 			problems = append(problems, "table "+name+" belongs to no cycle")
+		}
+	}
+	for name := range seen.seqs {
+		if p, _, _ := strings.Cut(name, "_"); !known[p+"_"+strings.Split(name, "_")[1]+"_"] {
+			problems = append(problems, "sequence "+name+" belongs to no cycle")
 		}
 	}
 	// Every view reads: none names a table that is gone, or that was

@@ -33,7 +33,7 @@ func TestParseArray(t *testing.T) {
 		{in: "{1, 2,3}", elem: intArr, want: []any{int64(1), int64(2), int64(3)}},
 		{in: "{1,NULL}", elem: intArr, want: []any{int64(1), nil}},
 		{in: "{t,false}", elem: types.BoolType, want: []any{true, false}},
-		{in: "{{1,2},{3}}", elem: types.ArrayOf(intArr), want: []any{[]any{int64(1), int64(2)}, []any{int64(3)}}},
+		{in: "{{1,2},{3}}", elem: types.ArrayOf(intArr), code: sqlerr.InvalidTextRepresentation}, // ragged, as array_in refuses
 		{in: "{1,2", elem: intArr, code: sqlerr.InvalidTextRepresentation},
 		{in: "1,2", elem: intArr, code: sqlerr.InvalidTextRepresentation},
 		{in: "{1,2}x", elem: intArr, code: sqlerr.InvalidTextRepresentation},
@@ -73,8 +73,17 @@ func TestFormatArray(t *testing.T) {
 		if got := FormatArray(tc.v, tc.elem, nil); got != tc.want {
 			t.Errorf("FormatArray(%v) = %s, want %s", tc.v, got, tc.want)
 		}
-		// what array_out writes, array_in reads back
-		if back, err := ParseArray(tc.want, tc.elem, nil); err != nil || !reflect.DeepEqual(back, tc.v) {
+		// what array_out writes, array_in reads back; a ragged Fluss array
+		// of arrays prints with its nesting, which array_in refuses as
+		// PostgreSQL's does (an empty sub-array below the outermost level)
+		back, err := ParseArray(tc.want, tc.elem, nil)
+		if tc.want == "{{1},{}}" {
+			if err == nil {
+				t.Errorf("ParseArray(%s) = %#v, want malformed array literal", tc.want, back)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(back, tc.v) {
 			t.Errorf("ParseArray(%s) = %#v, %v; want %#v", tc.want, back, err, tc.v)
 		}
 	}

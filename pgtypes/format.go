@@ -321,10 +321,16 @@ func appendZoneOffset(dst []byte, off int, json bool) []byte {
 // roundNanosToMicros rounds a nanosecond count to microseconds, halves away
 // from zero.
 func roundNanosToMicros(ns int64) int64 {
-	if ns >= 0 {
-		return (ns + 500) / 1000
+	// divide first: ns+500 would overflow for the last instants an int64
+	// of nanoseconds holds (2262-04-11 23:47:16.854775807)
+	q, r := ns/1000, ns%1000
+	switch {
+	case r >= 500:
+		q++
+	case r <= -500:
+		q--
 	}
-	return -((-ns + 500) / 1000)
+	return q
 }
 
 // AppendInterval appends an interval in IntervalStyle postgres; see

@@ -23,4 +23,8 @@
 //
 // It is a leaf: it imports types and sqlerr only (plus Arrow), and must not
 // know about connections, sessions or SQL. It keeps no mutable package state.
+// It sits beside pgwire rather than under it because more than the wire
+// needs PostgreSQL's forms of values: pg_catalog's OIDs (pgcatalog), COPY
+// files (transfer), the function library (pg_typeof's OID) and the
+// engine's parameters; none of them should depend on the protocol server.
 package pgtypes

@@ -118,9 +118,9 @@ func atTimeZone(fromTZ bool) Kernel {
 				lastName, lastLoc = name, loc
 			}
 			if fromTZ {
-				return types.TimeToValue(types.WallClock(get(i), lastLoc), ret), nil
+				return types.TimeToValue(types.WallClock(get(i), lastLoc), ret)
 			}
-			return types.TimeToValue(types.LocalToInstant(get(i), lastLoc), ret), nil
+			return types.TimeToValue(types.LocalToInstant(get(i), lastLoc), ret)
 		}, nil
 	})
 }
@@ -139,7 +139,10 @@ func clockKernel(ret types.T, pick func(Clock) time.Time) Kernel {
 			// localtimestamp and current_date read the session's wall clock
 			at = types.WallClock(at, LocationOf(ctx))
 		}
-		v := types.TimeToValue(at, ret)
+		v, err := types.TimeToValue(at, ret)
+		if err != nil {
+			return nil, err
+		}
 		b := array.NewBuilder(mem, ret.ArrowType())
 		defer b.Release()
 		b.Reserve(n)

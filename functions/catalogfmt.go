@@ -32,7 +32,10 @@ func textArgsKernel(argTypes []types.T, body func(vals []*string) (any, error)) 
 					vals[k] = nil
 					continue
 				}
-				s := outputText(a, i, argTypes[k], loc)
+				s, err := outputText(ctx, a, i, argTypes[k], loc)
+				if err != nil {
+					return nil, err
+				}
 				vals[k] = &s
 			}
 			v, err := body(vals)

@@ -582,7 +582,11 @@ func concatSpecialize(withSep bool) func(args []types.T, consts []any) (types.T,
 					if wrote && sep != nil {
 						sb.WriteString(sep.Value(i))
 					}
-					sb.WriteString(outputText(a, i, argTypes[k], loc))
+					s, err := outputText(ctx, a, i, argTypes[k], loc)
+					if err != nil {
+						return nil, err
+					}
+					sb.WriteString(s)
 					wrote = true
 				}
 				b.Append(sb.String())
@@ -593,25 +597,39 @@ func concatSpecialize(withSep bool) func(args []types.T, consts []any) (types.T,
 }
 
 // outputText renders row i of a (of type t) as PostgreSQL's output
-// function for t does.
-func outputText(a arrow.Array, i int, t types.T, loc *time.Location) string {
+// function for t does; a reg* value (or array of them) names its object
+// through the catalog in ctx.
+func outputText(ctx context.Context, a arrow.Array, i int, t types.T, loc *time.Location) (string, error) {
 	switch x := a.(type) {
 	case *array.String:
-		return x.Value(i)
+		return x.Value(i), nil
 	case *array.Boolean:
 		if x.Value(i) {
-			return "t"
+			return "t", nil
 		}
-		return "f"
+		return "f", nil
 	}
 	v := physicalValue(a, i)
 	if v == nil {
-		return ""
+		return "", nil
 	}
+	return ValueText(ctx, v, t, loc)
+}
+
+// ValueText is a non-NULL physical value v of type t as PostgreSQL's output
+// function for t prints it, reg* values (also as array elements) naming
+// their objects through the catalog in ctx (WithCatalog).
+func ValueText(ctx context.Context, v any, t types.T, loc *time.Location) (string, error) {
 	if arr, ok := v.([]any); ok && t.Kind == types.Array {
-		return FormatArray(arr, *t.Elem, loc) // format('%s', ARRAY[1,2]) is {1,2}
+		// format('%s', ARRAY[1,2]) is {1,2}
+		return FormatArrayWith(arr, *t.Elem, func(e any, et types.T) (string, error) {
+			return ValueText(ctx, e, et, loc)
+		})
 	}
-	return types.FormatTextIn(v, t, loc)
+	if oid, ok := v.(int64); ok && t.Variant.IsReg() {
+		return RegName(ctx, t.Variant, uint32(oid))
+	}
+	return ElemText(v, t, loc), nil
 }
 
 // physicalValue returns row i of a as types/value.go's physical value.

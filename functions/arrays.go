@@ -33,6 +33,9 @@ func ParseArray(s string, elem types.T, loc *time.Location) ([]any, error) {
 	if p.i >= len(s) || s[p.i] != '{' {
 		return nil, p.malformed(`Array value must start with "{" or dimension information.`)
 	}
+	if err := checkArrayStructure(s, p.i); err != nil {
+		return nil, err
+	}
 	v, err := p.array()
 	if err != nil {
 		return nil, err
@@ -40,6 +43,9 @@ func ParseArray(s string, elem types.T, loc *time.Location) ([]any, error) {
 	p.skipSpace()
 	if p.i < len(s) {
 		return nil, p.malformed("Junk after closing right brace.")
+	}
+	if p.dimErr != nil {
+		return nil, p.dimErr
 	}
 	return v, nil
 }
@@ -68,7 +74,7 @@ func ParseArrayText(s string, t types.T, loc *time.Location) (any, error) {
 }
 
 // bracedArrayOfArrays reports an array of arrays (down to scalars) written
-// in PostgreSQL's brace form.
+// in PostgreSQL's array text rather than as JSON.
 func bracedArrayOfArrays(s string, t types.T) bool {
 	for e := t.Elem; e != nil; e = e.Elem {
 		if e.Kind == types.Map || e.Kind == types.Row {
@@ -78,14 +84,21 @@ func bracedArrayOfArrays(s string, t types.T) bool {
 			break
 		}
 	}
+	// JSON text ('[[1,2]]') is sqlgate's own form; everything else is
+	// PostgreSQL's array text, whose parser names what is wrong with it
 	s = strings.TrimLeft(s, " \t\n\r\v\f")
-	return strings.HasPrefix(s, "{")
+	return !strings.HasPrefix(s, "[")
 }
 
 // rectangular reports whether every sub-array at each level of v (an
 // array of arrays of elem) has the same length and none is NULL.
 func rectangular(v []any, elem types.T) bool {
 	if elem.Kind != types.Array {
+		return true
+	}
+	if allNull(v) {
+		// '{NULL}'::int[][]: PostgreSQL reads an array of fewer dimensions
+		// with NULL elements; as NULL sub-arrays it prints the same
 		return true
 	}
 	n := -1
@@ -101,11 +114,33 @@ func rectangular(v []any, elem types.T) bool {
 	return rectangular(next, *elem.Elem)
 }
 
+// allNull reports whether v is non-empty and all its elements are NULL.
+func allNull(v []any) bool {
+	for _, e := range v {
+		if e != nil {
+			return false
+		}
+	}
+	return len(v) > 0
+}
+
 type arrayParser struct {
 	src  string
 	i    int
 	elem types.T
 	loc  *time.Location
+	// dimErr is the refusal of a text whose number of dimensions differs
+	// from the type's. It is raised only after every element converted,
+	// because PostgreSQL (which takes any number of dimensions) reports a
+	// bad element of such a text first.
+	dimErr error
+}
+
+// noteDims records the dimension refusal err unless one is already noted.
+func (p *arrayParser) noteDims(err error) {
+	if p.dimErr == nil {
+		p.dimErr = err
+	}
 }
 
 func (p *arrayParser) malformed(detail string) error {
@@ -140,13 +175,19 @@ func (p *arrayParser) array() ([]any, error) {
 		var err error
 		switch c := p.src[p.i]; {
 		case c == '{':
-			if p.elem.Kind != types.Array {
-				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "multidimensional array literal %q for a one-dimensional array type", p.src).
-					WithHint("A Fluss array has one dimension per ARRAY level: declare the type with one [] per dimension (integer[][] is ARRAY<ARRAY<INT>>).")
+			subElem := p.elem
+			if p.elem.Kind == types.Array {
+				subElem = *p.elem.Elem
+			} else {
+				p.noteDims(sqlerr.New(sqlerr.FeatureNotSupported, "multidimensional array literal %q for a one-dimensional array type", p.src).
+					WithHint("A Fluss array has one dimension per ARRAY level: declare the type with one [] per dimension (integer[][] is ARRAY<ARRAY<INT>>)."))
 			}
-			sub := arrayParser{src: p.src, i: p.i, elem: *p.elem.Elem, loc: p.loc}
+			sub := arrayParser{src: p.src, i: p.i, elem: subElem, loc: p.loc}
 			v, err = sub.array()
 			p.i = sub.i
+			if sub.dimErr != nil {
+				p.noteDims(sub.dimErr)
+			}
 		case c == ',' || c == '}':
 			return nil, p.malformed(`Unexpected "` + string(c) + `" character.`)
 		default:
@@ -177,7 +218,8 @@ func (p *arrayParser) array() ([]any, error) {
 func (p *arrayParser) scalar() (any, error) {
 	var b strings.Builder
 	quoted, sawQuote := false, false
-	lastKept := 0 // length of b up to the last character that is not trailing blank
+	escaped := false // a quoted or escaped NULL is the text NULL
+	lastKept := 0    // length of b up to the last character that is not trailing blank
 	for p.i < len(p.src) {
 		c := p.src[p.i]
 		switch {
@@ -188,6 +230,7 @@ func (p *arrayParser) scalar() (any, error) {
 			b.WriteByte(p.src[p.i+1])
 			p.i += 2
 			lastKept = b.Len()
+			escaped = true
 			continue
 		case c == '"':
 			if !quoted && sawQuote {
@@ -207,7 +250,7 @@ func (p *arrayParser) scalar() (any, error) {
 			continue
 		case c == ',' || c == '}':
 			s := b.String()[:lastKept]
-			if !sawQuote && strings.EqualFold(s, "NULL") {
+			if !sawQuote && !escaped && strings.EqualFold(s, "NULL") {
 				return nil, nil
 			}
 			return p.convert(s)
@@ -234,7 +277,15 @@ func (p *arrayParser) scalar() (any, error) {
 
 func (p *arrayParser) convert(s string) (any, error) {
 	if p.elem.Kind == types.Array {
-		return nil, p.malformed(`Expected array element or "{".`)
+		// PostgreSQL takes any number of dimensions for any array type;
+		// a Fluss array has exactly one per ARRAY level
+		p.noteDims(sqlerr.New(sqlerr.FeatureNotSupported, "array literal %q has fewer dimensions than its array type", p.src).
+			WithHint("A Fluss array has one dimension per ARRAY level: declare the type with one [] per dimension (integer[][] is ARRAY<ARRAY<INT>>)."))
+		scalar := p.elem
+		for scalar.Kind == types.Array {
+			scalar = *scalar.Elem
+		}
+		return types.ParseTextIn(s, scalar, p.loc)
 	}
 	return types.ParseTextIn(s, p.elem, p.loc)
 }
@@ -244,12 +295,20 @@ func (p *arrayParser) convert(s string) (any, error) {
 // empty, NULL-like, or holding blanks, braces, commas, quotes or
 // backslashes; NULL elements as NULL.
 func FormatArray(v []any, elem types.T, loc *time.Location) string {
-	var b strings.Builder
-	formatArrayTo(&b, v, elem, loc)
-	return b.String()
+	s, _ := FormatArrayWith(v, elem, func(e any, t types.T) (string, error) { return ElemText(e, t, loc), nil })
+	return s
 }
 
-func formatArrayTo(b *strings.Builder, v []any, elem types.T, loc *time.Location) {
+// FormatArrayWith is FormatArray with each scalar element's text given by
+// text: a reg* array's elements name their objects through the catalog,
+// which only a caller holding the statement's context can reach.
+func FormatArrayWith(v []any, elem types.T, text func(e any, t types.T) (string, error)) (string, error) {
+	var b strings.Builder
+	err := formatArrayTo(&b, v, elem, text)
+	return b.String(), err
+}
+
+func formatArrayTo(b *strings.Builder, v []any, elem types.T, text func(any, types.T) (string, error)) error {
 	b.WriteByte('{')
 	for i, e := range v {
 		if i > 0 {
@@ -260,12 +319,19 @@ func formatArrayTo(b *strings.Builder, v []any, elem types.T, loc *time.Location
 			continue
 		}
 		if sub, ok := e.([]any); ok && elem.Kind == types.Array {
-			formatArrayTo(b, sub, *elem.Elem, loc)
+			if err := formatArrayTo(b, sub, *elem.Elem, text); err != nil {
+				return err
+			}
 			continue
 		}
-		writeArrayElem(b, ElemText(e, elem, loc))
+		s, err := text(e, elem)
+		if err != nil {
+			return err
+		}
+		writeArrayElem(b, s)
 	}
 	b.WriteByte('}')
+	return nil
 }
 
 // ElemText is an array element's text as array_out writes it (before

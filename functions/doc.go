@@ -18,8 +18,15 @@
 // alias used as a value); regproc/regprocedure input and output over the
 // optional Procs catalog (regproc.go).
 //
-// It must not: import exec, binder, lower or sql (exec calls into this
-// package, so importing it back would be a cycle); parse SQL; cast
+// It sits at the top level, not under exec, because the catalog belongs
+// to the front end as much as to the executor: the binder resolves calls
+// and types with it, exec runs its kernels, pgcatalog lists it in pg_proc,
+// and pgwire's COPY reads array text with it (ParseArrayText); none of
+// them has to import another to reach it.
+//
+// It must not: import exec, binder, lower or pgwire (they call into this
+// package, so importing them back would be a cycle); parse SQL (of sql it
+// reads PostgreSQL's keyword table alone, keywords.go); cast
 // arguments (the caller casts every argument to the types Resolve returns
 // before calling a kernel); keep package-level mutable state (the catalog
 // is built once and never changed).

@@ -89,7 +89,9 @@
 // Fluss cluster (cluster_test.go, build tag fluss_cluster, make
 // test-cluster): queries, prepared statements, ingest (replace included),
 // catalog commands and the ADBC script. BenchmarkIngest
-// (ingest_bench_test.go) profiles ingest against COPY in process.
+// (ingest_bench_test.go) profiles ingest against COPY in process, and
+// BenchmarkQuery (query_bench_test.go) a SELECT * through Flight against
+// pgx decoding the same rows.
 //
 // # Must not
 //

@@ -216,26 +216,18 @@ func (b *bulkUpsert) addPart(rec arrow.RecordBatch) error {
 	}
 	b.recs = append(b.recs, conv)
 	base := b.n
-	rows, err := encodeKeys(t, conv, pick(conv, t.pkIdx), pick(conv, t.bkIdx), int(base))
+	p, err := encodePart(t, conv, base, &b.pool) // bulkencode.go
 	if err != nil {
 		return err
 	}
-	buf, ends, err := encodeRows(t, conv)
-	if err != nil {
-		return sqlerr.Wrap(err, sqlerr.InternalError, "encoding a row of %s: %v", t.info.Path, err)
+	for i := range p.rows {
+		b.bytes += int64(p.rows[i].stateBytes())
 	}
-	start := 0
-	for i := range rows {
-		rows[i].row = buf[start:ends[i]:ends[i]]
-		start = ends[i]
-		b.bytes += int64(rows[i].stateBytes())
-	}
-	b.ndv = b.ndv.fold(sketchRecord(conv, nil))
-	run := sortedKeyEntries(rows, base, &b.pool)
-	b.rows = append(b.rows, rows)
+	b.ndv = b.ndv.fold(p.ndv)
+	b.rows = append(b.rows, p.rows)
 	b.starts = append(b.starts, base)
-	b.n += int32(len(rows))
-	b.pushRun(run)
+	b.n += int32(len(p.rows))
+	b.pushRun(p.run)
 	if budget := b.h.s.stageBudget(); budget > 0 && b.bytes >= budget {
 		return b.spill()
 	}

@@ -102,6 +102,9 @@ func TestBulkUpsertMatchesUpsert(t *testing.T) {
 		{"string keys sharing prefixes", true, 3, [][2]int{{0, 2500}, {2500, 2500}, {5000, 2500}}, 0, 0},
 		{"repeated keys", false, 2, [][2]int{{0, 3000}, {1500, 3000}, {0, 2000}}, 2500, 0},
 		{"existing keys", false, 2, [][2]int{{3000, 3000}, {6000, 2000}}, 0, 4000},
+		// Parts this large are encoded on two cores (encodePart).
+		{"large parts, repeated and existing keys", false, 2, [][2]int{{0, parallelEncodeRows}, {40000, parallelEncodeRows + 7}, {200000, 10}}, 0, 1000},
+		{"large parts, string keys", true, 3, [][2]int{{0, parallelEncodeRows + 1}, {parallelEncodeRows + 1, 5}}, 0, 0},
 	} {
 		for _, ingest := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s, ingested %v", c.name, ingest), func(t *testing.T) {
@@ -218,40 +221,50 @@ func TestBulkUpsertWritesNothingOnError(t *testing.T) {
 		defer rec.Release()
 		return int(rec.NumRows())
 	}
-	nullKey := func() arrow.RecordBatch {
+	// nullKey is n rows whose last key is NULL (a part of
+	// parallelEncodeRows rows is encoded on two cores: encodePart).
+	nullKey := func(n int) arrow.RecordBatch {
 		rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 		defer rb.Release()
-		rb.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2}, []bool{true, false})
-		rb.Field(1).(*array.Int64Builder).AppendValues([]int64{1, 2}, nil)
-		rb.Field(2).(*array.StringBuilder).AppendValues([]string{"a", "b"}, nil)
+		for i := range n {
+			if i == n-1 {
+				rb.Field(0).AppendNull()
+			} else {
+				rb.Field(0).(*array.Int64Builder).Append(int64(10000 + i))
+			}
+			rb.Field(1).(*array.Int64Builder).Append(int64(i))
+			rb.Field(2).(*array.StringBuilder).Append("a")
+		}
 		return rb.NewRecordBatch()
 	}
-	up, err := tb.(fluss.BulkUpserter).BeginUpsert(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var addErr error
-	for i, rec := range []arrow.RecordBatch{bulkPart(schema, false, 0, 0, 3000, 0), bulkPart(schema, false, 1, 3000, 3000, 0), nullKey(), bulkPart(schema, false, 3, 9000, 10, 0)} {
-		if addErr == nil {
-			addErr = up.Add(ctx, rec)
-			if addErr != nil && i < 2 {
-				t.Fatalf("part %d: %v", i, addErr)
-			}
+	for _, n := range []int{2, parallelEncodeRows} {
+		up, err := tb.(fluss.BulkUpserter).BeginUpsert(ctx)
+		if err != nil {
+			t.Fatal(err)
 		}
-		rec.Release()
-	}
-	_, err = up.Commit(ctx)
-	if addErr != nil {
-		err = addErr
-	}
-	if sqlerr.CodeOf(err) != sqlerr.NotNullViolation {
-		t.Fatalf("upsert with a NULL key: %v, want 23502", err)
-	}
-	if n := count(); n != 0 {
-		t.Fatalf("%d rows written by a failed bulk upsert", n)
+		var addErr error
+		for i, rec := range []arrow.RecordBatch{bulkPart(schema, false, 0, 0, 3000, 0), bulkPart(schema, false, 1, 3000, 3000, 0), nullKey(n), bulkPart(schema, false, 3, 9000, 10, 0)} {
+			if addErr == nil {
+				addErr = up.Add(ctx, rec)
+				if addErr != nil && i < 2 {
+					t.Fatalf("part %d: %v", i, addErr)
+				}
+			}
+			rec.Release()
+		}
+		_, err = up.Commit(ctx)
+		if addErr != nil {
+			err = addErr
+		}
+		if sqlerr.CodeOf(err) != sqlerr.NotNullViolation {
+			t.Fatalf("upsert with a NULL key in a part of %d rows: %v, want 23502", n, err)
+		}
+		if n := count(); n != 0 {
+			t.Fatalf("%d rows written by a failed bulk upsert", n)
+		}
 	}
 
-	up, err = tb.(fluss.BulkUpserter).BeginUpsert(ctx)
+	up, err := tb.(fluss.BulkUpserter).BeginUpsert(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

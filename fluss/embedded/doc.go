@@ -41,7 +41,8 @@
 // range lands in the lowest level without later compactions; the logs are
 // written and synced while the sstables are built. A bulk upsert
 // (fluss.BulkUpserter, bulk.go: COPY FROM STDIN) is encoded and its keys
-// sorted part by part while its caller reads the next part, and committed
+// sorted part by part while its caller reads the next part (a part of 64k
+// rows or more, a Flight SQL ingest's batch, on two cores: bulkencode.go), and committed
 // as one request; past Options.StageBytes (64 MiB) of encoded rows it
 // writes what it holds as a sorted run under staging/ instead
 // (stagedupsert.go), and its commit merges the runs by key against the

@@ -123,6 +123,12 @@ func (s *session) refreshMeta(ctx context.Context) error {
 	s.seqs.newStatement()
 	before := s.eng.meta.Views()
 	if err := s.eng.meta.Refresh(ctx); err != nil {
+		if ctx.Err() != nil {
+			// a cancel (or statement_timeout) that arrives while the
+			// statement is still reading the metadata ends it as one
+			// arriving later would, not as a lost connection
+			return sqlerr.Wrap(err, sqlerr.QueryCanceled, "canceling statement due to user request")
+		}
 		return sqlerr.Wrap(err, sqlerr.ConnectionFailure, "%v", err)
 	}
 	if s.eng.meta.Views() != before {

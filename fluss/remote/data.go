@@ -355,12 +355,19 @@ func (w *Writer) Append(ctx context.Context, t Table, bucket int32, batch []byte
 		return 0, err
 	}
 	k := bucketKey{t.ID, t.partitionKey(), bucket}
-	if err := format.SetWriter(batch, w.id, w.seq[k]); err != nil {
-		return 0, err
+	for attempt := 0; ; attempt++ {
+		if err := format.SetWriter(batch, w.id, w.seq[k]); err != nil {
+			return 0, err
+		}
+		off, err := w.c.produceLog(ctx, t, bucket, batch, true)
+		w.after(k, err)
+		if attempt > 0 || !writerStateLost(err) {
+			return off, err
+		}
+		if err := w.begin(ctx); err != nil {
+			return 0, err
+		}
 	}
-	off, err := w.c.produceLog(ctx, t, bucket, batch, true)
-	w.after(k, err)
-	return off, err
 }
 
 // Put sends records (upserts, or deletes where Row is nil) of rows of
@@ -372,13 +379,32 @@ func (w *Writer) Put(ctx context.Context, t Table, bucket int32, schemaID int16,
 		return 0, err
 	}
 	k := bucketKey{t.ID, t.partitionKey(), bucket}
-	e := format.NewKvBatchEncoder(nil, schemaID, w.id, w.seq[k])
-	for _, r := range recs {
-		e.Append(r.Key, r.Row)
+	for attempt := 0; ; attempt++ {
+		e := format.NewKvBatchEncoder(nil, schemaID, w.id, w.seq[k])
+		for _, r := range recs {
+			e.Append(r.Key, r.Row)
+		}
+		off, err := w.c.putKv(ctx, t, bucket, e.Finish(), targetColumns, true)
+		w.after(k, err)
+		if attempt > 0 || !writerStateLost(err) {
+			return off, err
+		}
+		if err := w.begin(ctx); err != nil {
+			return 0, err
+		}
 	}
-	off, err := w.c.putKv(ctx, t, bucket, e.Finish(), targetColumns, true)
-	w.after(k, err)
-	return off, err
+}
+
+// writerStateLost reports a refusal that proves the batch was not applied
+// and that the server no longer knows this writer's sequences (a tablet
+// server restarted, or expired the writer): the batch is sent once more
+// under a new writer id.
+func writerStateLost(err error) bool {
+	switch CodeOf(err) {
+	case CodeOutOfOrderSequence, CodeUnknownWriterID:
+		return true
+	}
+	return false
 }
 
 // after advances the bucket's sequence on success. After a failure the

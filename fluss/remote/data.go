@@ -355,19 +355,12 @@ func (w *Writer) Append(ctx context.Context, t Table, bucket int32, batch []byte
 		return 0, err
 	}
 	k := bucketKey{t.ID, t.partitionKey(), bucket}
-	for attempt := 0; ; attempt++ {
-		if err := format.SetWriter(batch, w.id, w.seq[k]); err != nil {
+	return w.send(ctx, k, func(id int64, seq int32) (int64, error) {
+		if err := format.SetWriter(batch, id, seq); err != nil {
 			return 0, err
 		}
-		off, err := w.c.produceLog(ctx, t, bucket, batch, true)
-		w.after(k, err)
-		if attempt > 0 || !writerStateLost(err) {
-			return off, err
-		}
-		if err := w.begin(ctx); err != nil {
-			return 0, err
-		}
-	}
+		return w.c.produceLog(ctx, t, bucket, batch, true)
+	})
 }
 
 // Put sends records (upserts, or deletes where Row is nil) of rows of
@@ -379,20 +372,31 @@ func (w *Writer) Put(ctx context.Context, t Table, bucket int32, schemaID int16,
 		return 0, err
 	}
 	k := bucketKey{t.ID, t.partitionKey(), bucket}
-	for attempt := 0; ; attempt++ {
-		e := format.NewKvBatchEncoder(nil, schemaID, w.id, w.seq[k])
+	return w.send(ctx, k, func(id int64, seq int32) (int64, error) {
+		e := format.NewKvBatchEncoder(nil, schemaID, id, seq)
 		for _, r := range recs {
 			e.Append(r.Key, r.Row)
 		}
-		off, err := w.c.putKv(ctx, t, bucket, e.Finish(), targetColumns, true)
-		w.after(k, err)
-		if attempt > 0 || !writerStateLost(err) {
-			return off, err
-		}
-		if err := w.begin(ctx); err != nil {
-			return 0, err
-		}
+		return w.c.putKv(ctx, t, bucket, e.Finish(), targetColumns, true)
+	})
+}
+
+// send makes one idempotent request for bucket k, stamped by the request
+// function with the writer id and the bucket's sequence, and advances or
+// resets the sequences by its outcome. A refusal that shows the server lost
+// the writer's state is sent once more under a new writer id.
+func (w *Writer) send(ctx context.Context, k bucketKey, request func(id int64, seq int32) (int64, error)) (int64, error) {
+	off, err := request(w.id, w.seq[k])
+	w.after(k, err)
+	if !writerStateLost(err) {
+		return off, err
 	}
+	if err := w.begin(ctx); err != nil {
+		return 0, err
+	}
+	off, err = request(w.id, w.seq[k])
+	w.after(k, err)
+	return off, err
 }
 
 // writerStateLost reports a refusal that proves the batch was not applied

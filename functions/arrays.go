@@ -295,20 +295,37 @@ func (p *arrayParser) convert(s string) (any, error) {
 // empty, NULL-like, or holding blanks, braces, commas, quotes or
 // backslashes; NULL elements as NULL.
 func FormatArray(v []any, elem types.T, loc *time.Location) string {
-	s, _ := FormatArrayWith(v, elem, func(e any, t types.T) (string, error) { return ElemText(e, t, loc), nil })
-	return s
+	var b strings.Builder
+	_ = formatArrayTo(&b, v, elem, zoneText{loc})
+	return b.String()
 }
+
+// elemTexter gives an array element's text for formatArrayTo.
+type elemTexter interface {
+	elemText(e any, t types.T) (string, error)
+}
+
+// zoneText is ElemText in one TimeZone (a one-pointer value: no allocation
+// per FormatArray call).
+type zoneText struct{ loc *time.Location }
+
+func (z zoneText) elemText(e any, t types.T) (string, error) { return ElemText(e, t, z.loc), nil }
+
+// textFunc is a caller's element formatter (FormatArrayWith).
+type textFunc func(e any, t types.T) (string, error)
+
+func (f textFunc) elemText(e any, t types.T) (string, error) { return f(e, t) }
 
 // FormatArrayWith is FormatArray with each scalar element's text given by
 // text: a reg* array's elements name their objects through the catalog,
 // which only a caller holding the statement's context can reach.
 func FormatArrayWith(v []any, elem types.T, text func(e any, t types.T) (string, error)) (string, error) {
 	var b strings.Builder
-	err := formatArrayTo(&b, v, elem, text)
+	err := formatArrayTo(&b, v, elem, textFunc(text))
 	return b.String(), err
 }
 
-func formatArrayTo(b *strings.Builder, v []any, elem types.T, text func(any, types.T) (string, error)) error {
+func formatArrayTo(b *strings.Builder, v []any, elem types.T, text elemTexter) error {
 	b.WriteByte('{')
 	for i, e := range v {
 		if i > 0 {
@@ -324,7 +341,7 @@ func formatArrayTo(b *strings.Builder, v []any, elem types.T, text func(any, typ
 			}
 			continue
 		}
-		s, err := text(e, elem)
+		s, err := text.elemText(e, elem)
 		if err != nil {
 			return err
 		}

@@ -51,6 +51,10 @@ type binder struct {
 	// each WITH query (nil at the top level): a reference at that level
 	// binds the body seeing the same outer queries (ctecorr.go).
 	cteCorr map[*ast.CommonTableExpression]*corrState
+	// cteRefs count the references to each WITH query; sharedCTEs are
+	// those evaluated once (nil: decided to be inlined) (cte.go).
+	cteRefs    map[*ast.CommonTableExpression]int
+	sharedCTEs map[*ast.CommonTableExpression]*SharedCTE
 	// rec is the WITH RECURSIVE state (recursive.go); nil until needed.
 	rec *recState
 	// excludedScope is the scope of ON CONFLICT DO UPDATE, where VALUES(x)

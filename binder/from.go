@@ -38,7 +38,27 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			if alias == "" {
 				alias = ident(src.Name)
 			}
-			if n, ok, err := b.bindRecursiveRef(cte, alias); ok {
+			selfRef := b.rec != nil && b.rec.workTables[cte] != nil
+			if selfRef || !cte.IsRecursive {
+				if n, ok, err := b.bindRecursiveRef(cte, alias); ok {
+					return n, err
+				}
+			}
+			names, _, _, err := b.cteAliases(cte) // cte.go
+			if err != nil {
+				return nil, err
+			}
+			if scan, ok, err := b.sharedCTERef(cte); ok || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				if cte.IsRecursive { // the union has the alias list's names
+					names = nil
+				}
+				return relabel(scan, alias, names)
+			}
+			if cte.IsRecursive {
+				n, _, err := b.bindRecursiveRef(cte, alias)
 				return n, err
 			}
 			saved := b.ctes
@@ -48,10 +68,10 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			if n := len(inner.Columns()); len(cte.ColNameList) > n {
-				return nil, sqlerr.New(sqlerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", ident(src.Name), n, len(cte.ColNameList))
+			if n := len(inner.Columns()); len(names) > n {
+				return nil, sqlerr.New(sqlerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", ident(src.Name), n, len(names))
 			}
-			return relabel(inner, alias, cte.ColNameList)
+			return relabel(inner, alias, names)
 		}
 		if n, ok, err := b.bindViewRef(src, alias); ok {
 			return n, err

@@ -18,8 +18,8 @@ import (
 // PostgreSQL runs them on its raw parse tree, so the errors come in the
 // order PostgreSQL reports them.
 //
-// Each reference to a recursive item binds it again (WITH queries are
-// inlined, see bindWith) into a RecursiveUnion whose recursive term reads
+// A reference to a recursive item binds it again (unless it is shared:
+// cte.go) into a RecursiveUnion whose recursive term reads
 // a WorkTableScan of its own working table.
 
 // RecursiveUnion is a recursive WITH query: NonRec's rows, then the rows
@@ -490,7 +490,7 @@ func (b *binder) bindRecursiveRef(cte *ast.CommonTableExpression, alias string) 
 		}
 	}
 	if !cte.IsRecursive {
-		if _, sc, err := b.searchCycleOf(cte); err != nil || sc != nil {
+		if _, sc, _, err := b.cteAliases(cte); err != nil || sc != nil {
 			if err == nil {
 				err = scError(sc, sqlerr.SyntaxError, "WITH query is not recursive")
 			}
@@ -515,7 +515,7 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	saved := b.ctes
 	defer func() { b.ctes = saved }()
 	if st.With != nil {
-		if err := b.bindWith(st.With); err != nil {
+		if err := b.bindWith(st.With, st); err != nil {
 			return nil, err
 		}
 	}
@@ -525,7 +525,7 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	if err != nil {
 		return nil, err
 	}
-	names, sc, err := b.searchCycleOf(cte)
+	names, sc, _, err := b.cteAliases(cte)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	if sel.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWith(sel.With); err != nil {
+		if err := b.bindWith(sel.With, sel); err != nil {
 			return nil, err
 		}
 	}

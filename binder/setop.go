@@ -39,7 +39,7 @@ func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
 	if st.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWith(st.With); err != nil {
+		if err := b.bindWith(st.With, st); err != nil {
 			return nil, err
 		}
 	}

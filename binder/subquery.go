@@ -172,8 +172,6 @@ var compareOps = map[opcode.Op]Op{
 	opcode.EQ: OpEq, opcode.NE: OpNe, opcode.LT: OpLt, opcode.LE: OpLe, opcode.GT: OpGt, opcode.GE: OpGe,
 }
 
-// bindWith makes the WITH queries of a statement visible by name. Each
-// reference binds the query again (the CTE is inlined).
 // withoutCTE is ctes without name: a (non-recursive) WITH query does not
 // see itself, so "WITH x AS (SELECT * FROM x)" reads a table x, as in
 // PostgreSQL, instead of recursing without end.
@@ -187,10 +185,14 @@ func withoutCTE(ctes map[string]*ast.CommonTableExpression, name string) map[str
 	return out
 }
 
-func (b *binder) bindWith(w *ast.WithClause) error {
+// bindWith makes the WITH queries of owner visible by name. A reference
+// binds the query again (the CTE is inlined) unless PostgreSQL evaluates
+// it once (cte.go).
+func (b *binder) bindWith(w *ast.WithClause, owner ast.Node) error {
 	if w == nil {
 		return nil
 	}
+	b.countCTERefs(w, owner) // cte.go
 	next := map[string]*ast.CommonTableExpression{}
 	for k, v := range b.ctes {
 		next[k] = v

@@ -67,7 +67,7 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 	if up.With != nil { // the WITH queries are visible to the whole statement
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWith(up.With); err != nil {
+		if err := b.bindWith(up.With, up); err != nil {
 			return nil, err
 		}
 	}
@@ -240,7 +240,7 @@ func (b *binder) bindDelete(del *ast.DeleteStmt) (Statement, error) {
 	if del.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWith(del.With); err != nil {
+		if err := b.bindWith(del.With, del); err != nil {
 			return nil, err
 		}
 	}

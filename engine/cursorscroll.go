@@ -38,8 +38,8 @@ func backwardScan(n binder.Node) bool {
 	switch n := n.(type) {
 	case *binder.Scan, *binder.TableFunc, *binder.UDFTable, *binder.FileTable:
 		return true
-	case *binder.RecursiveUnion:
-		return true // WITH RECURSIVE is read through a CteScan
+	case *binder.RecursiveUnion, *binder.CTEScan:
+		return true // read through a CteScan
 	case *binder.Sort:
 		// No Sort when a window function's sort already gives the order.
 		return !windowSorted(n)

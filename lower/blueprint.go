@@ -52,6 +52,9 @@ type Runtime struct {
 	// metrics add to the first's.
 	workTables map[*binder.WorkTable]*relop.WorkTable
 	again      bool
+	// sharedCTEs are the WITH queries evaluated once being run, for
+	// every scan of them (cte.go).
+	sharedCTEs map[*binder.SharedCTE]*relop.SharedRows
 	// split and inject carry a split scan to the parts of a parallel
 	// aggregation being built (parallelagg.go).
 	split  *splitState

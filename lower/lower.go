@@ -249,6 +249,8 @@ func lowerNode(n binder.Node) (Node, error) {
 		return lowerUDFBatch(x)
 	case *binder.RecursiveUnion, *binder.WorkTableScan:
 		return lowerRecursive(x) // recursive.go
+	case *binder.CTEScan:
+		return lowerCTEScan(x) // cte.go
 	case *binder.Aggregate:
 		return lowerAggregate(x)
 	case *binder.Join:

@@ -193,6 +193,12 @@ func rewriteChildren(n binder.Node, fn func(binder.Node) binder.Node) binder.Nod
 			c.Left, c.Right = l, r
 			return &c
 		}
+	case *binder.CTEScan:
+		// the query is rewritten on its own: no rule moves anything into
+		// a WITH query that several scans share
+		if b := fn(x.Body); b != x.Body {
+			return binder.NewCTEScan(x.CTE, b)
+		}
 	case *binder.RecursiveUnion:
 		// each term is rewritten on its own; no rule moves anything
 		// across a recursive union (they do not know it)

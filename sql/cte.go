@@ -96,6 +96,55 @@ func rewriteSearchCycle(src string, toks []token, st *Statement) ([]token, error
 	return append(out, toks[copied:]...), nil
 }
 
+// Materialization of a WITH item, written [NOT] MATERIALIZED after its AS
+// (PostgreSQL 12+), which TiDB's grammar does not have. The rewrite drops
+// the words and marks the item by an extra column alias, as SEARCH/CYCLE
+// (the binder takes it out again: binder/cte.go).
+const (
+	MaterializedMarker    = "pg__materialized"
+	NotMaterializedMarker = "pg__not_materialized"
+)
+
+// rewriteMaterialized turns "name [(cols)] AS [NOT] MATERIALIZED (" into
+// "name (cols, marker) AS (". The words can stand nowhere else before a
+// "(" after AS: a type or alias named materialized is not followed by one.
+func rewriteMaterialized(src string, toks []token) []token {
+	var out []token
+	copied := 0
+	for i := 1; i+1 < len(toks); i++ {
+		t := toks[i]
+		if !t.is(src, "MATERIALIZED") || !toks[i+1].isPunct(src, "(") {
+			continue
+		}
+		as, marker := i-1, MaterializedMarker
+		if toks[as].is(src, "NOT") {
+			as, marker = as-1, NotMaterializedMarker
+		}
+		if as < 1 || !toks[as].is(src, "AS") {
+			continue
+		}
+		m := token{kind: tkQIdent, start: toks[as].start, end: toks[as].start, lead: toks[as].start, synth: `"` + marker + `"`}
+		punct := func(p string, at int) token {
+			return token{kind: tkPunct, start: toks[at].start, end: toks[at].start, lead: toks[at].start, synth: p}
+		}
+		if out == nil {
+			out = make([]token, 0, len(toks)+2)
+		}
+		if toks[as-1].isPunct(src, ")") { // an alias list: the marker joins it
+			out = append(out, toks[copied:as-1]...)
+			out = append(out, punct(",", as-1), m, toks[as-1], toks[as])
+		} else {
+			out = append(out, toks[copied:as]...)
+			out = append(out, punct("(", as), m, punct(")", as), toks[as])
+		}
+		copied = i + 1 // the "(" of the query is copied next
+	}
+	if out == nil {
+		return toks
+	}
+	return append(out, toks[copied:]...)
+}
+
 // matchingOpen returns the index of the "(" that the ")" at close closes
 // (-1 if none).
 func matchingOpen(src string, toks []token, close int) int {

@@ -85,6 +85,8 @@
 //     Statement.SearchCycle, the item marked by an extra column alias
 //     "pg__search_cycle_<i>" (WITH RECURSIVE itself is TiDB's grammar; the
 //     binder checks PostgreSQL's rules);
+//   - a WITH item's [NOT] MATERIALIZED (cte.go): removed, the item marked by
+//     an extra column alias "pg__materialized" or "pg__not_materialized";
 //
 // The synthetic functions the binder must know: pg__cast(x, 'type'),
 // pg__rollup, pg__cube, pg__grouping_sets, pg__empty_set,

@@ -262,6 +262,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	if err != nil {
 		return nil, err
 	}
+	toks = rewriteMaterialized(src, toks)              // cte.go
 	toks = quoteSequenceCalls(src, toks)               // sequence.go
 	toks, qualified, err := p.stripCatalogs(src, toks) // catalogs.go
 	if err != nil {

@@ -1,0 +1,21 @@
+package functions
+
+import "strings"
+
+// volatileInPostgres are the built-in functions sqlgate has that
+// PostgreSQL 15 marks volatile (pg_proc.provolatile = 'v'): their value
+// may change within a statement. Func.Volatile is wider (it also holds the
+// stable ones, now() and the catalog lookups, which are never folded
+// into constants); the rules that follow PostgreSQL's volatility, such as
+// which WITH queries run once, need this narrower set.
+var volatileInPostgres = map[string]bool{
+	"clock_timestamp": true, "currval": true, "gen_random_uuid": true, "lastval": true, "nextval": true,
+	"pg_blocking_pids": true, "pg_cancel_backend": true, "pg_database_size": true, "pg_indexes_size": true,
+	"pg_is_in_recovery": true, "pg_jit_available": true, "pg_relation_size": true, "pg_table_size": true,
+	"pg_terminate_backend": true, "pg_total_relation_size": true, "random": true, "set_config": true,
+	"setval": true, "timeofday": true,
+}
+
+// VolatileInPostgres reports whether PostgreSQL 15 marks the built-in
+// function name volatile.
+func VolatileInPostgres(name string) bool { return volatileInPostgres[strings.ToLower(name)] }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/sqlgate/sqlgate/functions"
 )
 
 // withBodies are WITH queries of columns (k, r), volatile and not; a
@@ -73,5 +75,35 @@ func TestWithQueryEvaluationDifferential(t *testing.T) {
 	}
 	if want := len(withBodies) * len(withMaterializations) * len(withUses); n != want {
 		t.Errorf("%d of %d statements compared", n, want)
+	}
+}
+
+// TestVolatileFunctionsAsPostgres: functions.VolatileInPostgres, which
+// decides which WITH queries run once, names exactly the functions of
+// sqlgate's library that PostgreSQL 15 marks volatile.
+func TestVolatileFunctionsAsPostgres(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	names := functions.Names()
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = "'" + strings.ReplaceAll(n, "'", "''") + "'"
+	}
+	pg := r.Postgres.Run(ctx, "SELECT DISTINCT proname::text FROM pg_proc WHERE provolatile = 'v' AND proname IN ("+strings.Join(quoted, ",")+")")
+	if pg.Err != nil {
+		t.Fatal(describeAt(pg))
+	}
+	volatile := map[string]bool{}
+	for _, row := range pg.Rows {
+		volatile[row[0].Text] = true
+	}
+	if len(volatile) < 10 {
+		t.Fatalf("PostgreSQL marks only %d of %d functions volatile", len(volatile), len(names))
+	}
+	for _, n := range names {
+		if got := functions.VolatileInPostgres(n); got != volatile[n] {
+			t.Errorf("%s: VolatileInPostgres %v, PostgreSQL's provolatile = 'v' %v", n, got, volatile[n])
+		}
 	}
 }

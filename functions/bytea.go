@@ -408,21 +408,7 @@ func hexBytes(b []byte) string {
 }
 
 func invalidByteSequence(enc string, data []byte, k int) error {
-	end := min(len(data), k+1)
-	if enc == "UTF8" && data[k] >= 0x80 {
-		// PostgreSQL shows the bytes of the would-be character.
-		want := 1
-		switch {
-		case data[k]&0xe0 == 0xc0:
-			want = 2
-		case data[k]&0xf0 == 0xe0:
-			want = 3
-		case data[k]&0xf8 == 0xf0:
-			want = 4
-		}
-		end = min(len(data), k+want)
-	}
-	return sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"%s\": %s", enc, hexBytes(data[k:end]))
+	return sqlerr.InvalidByteSequence(enc, data[k:])
 }
 
 func convertToRow(a []arrow.Array, i int) (any, error) {

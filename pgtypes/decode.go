@@ -58,12 +58,8 @@ func checkUTF8(data []byte) error {
 	if utf8.Valid(data) {
 		return nil
 	}
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x%02x", data[i])
-		}
-		i += n
+	if err := sqlerr.InvalidUTF8(data); err != nil {
+		return err
 	}
 	return nil
 }

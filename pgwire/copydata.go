@@ -414,7 +414,7 @@ func (d *copyDecoder) textRecord(b []byte, atEOF bool) (int, error) {
 		return next, nil
 	}
 	if !utf8.Valid(line) {
-		return 0, d.lineError(sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\""), nil)
+		return 0, d.lineError(sqlerr.InvalidUTF8(line), nil)
 	}
 	var err error
 	if csv {
@@ -455,7 +455,7 @@ func (d *copyDecoder) textFields(line []byte) error {
 		v := unescapeCopyText(d.scratch[:0], raw)
 		d.scratch = v
 		if !utf8.Valid(v) {
-			return d.valueError(sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\""), i, raw, false)
+			return d.valueError(sqlerr.InvalidUTF8(v), i, raw, false)
 		}
 		if err := c.appendText(string(v)); err != nil {
 			return d.valueError(err, i, v, true)

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -24,6 +23,8 @@ const (
 	tkParam                      // $n
 	tkOp                         // operator: + - * / < > = ~ ! ... and multi-char ones
 	tkPunct                      // ( ) [ ] , ; . :
+	tkUString                    // U&'...' (decodeUnicodeTokens makes it a tkString)
+	tkUIdent                     // U&"..." (decodeUnicodeTokens makes it a tkQIdent)
 )
 
 // token is one lexical token. start/end are byte offsets into the text given
@@ -229,11 +230,30 @@ func lexInto(src string, buf []token) ([]token, error) {
 		c := src[i]
 		var kind tokKind
 		switch {
+		case (c == 'u' || c == 'U') && i+2 < len(src) && src[i+1] == '&' && (src[i+2] == '\'' || src[i+2] == '"'):
+			// U&'..', U&"..": Unicode escapes (unicode.go); no backslash
+			// escapes a quote inside
+			end, ok := scanQuoted(src, i+2, src[i+2], false)
+			if !ok {
+				if src[i+2] == '"' {
+					return nil, lexError(src, start, "unterminated quoted identifier")
+				}
+				return nil, lexError(src, start, "unterminated quoted string")
+			}
+			i, kind = end, tkUString
+			if src[start+2] == '"' {
+				kind = tkUIdent
+			}
 		case isIdentStart(c) && i+1 < len(src) && src[i+1] == '\'' && stringPrefix(c):
 			// E'..', X'..', B'..', N'..': a prefixed string, not a word
 			e := c == 'e' || c == 'E'
 			end, ok := scanQuoted(src, i+1, '\'', e)
 			if !ok {
+				if e { // scan.l reports an escape error met before the end
+					if _, off, err := decodeEString(src[start:] + "'"); err != nil && off >= 0 && start+off < len(src) {
+						return nil, err.WithPosition(charPos(src, start+off))
+					}
+				}
 				return nil, lexError(src, start, "unterminated quoted string")
 			}
 			i, kind = end, tkString
@@ -510,19 +530,49 @@ func dollarBody(raw string) string {
 	return raw[tagLen : len(raw)-tagLen]
 }
 
+// decodeEStringAt decodes the E'...' literal t of src, an error placed where
+// PostgreSQL's scanner places it.
+func decodeEStringAt(src string, t token) (string, error) {
+	v, off, err := decodeEString(t.text(src))
+	if err != nil {
+		if off < 0 { // an encoding error: PostgreSQL gives no position
+			return "", err
+		}
+		return "", err.WithPosition(charPos(src, t.start+off))
+	}
+	return v, nil
+}
+
 // decodeEString resolves the escapes of a PostgreSQL E'...' literal (raw
 // includes the E and the quotes), as PostgreSQL's scanner does: \b \f \n \r
-// \t, \ooo octal, \xhh hex, \uXXXX and \UXXXXXXXX Unicode, a doubled quote and \' for a
-// quote, any other escaped character stands for itself.
-func decodeEString(raw string) (string, error) {
+// \t, \ooo octal, \xhh hex, \uXXXX and \UXXXXXXXX Unicode (a UTF-16
+// surrogate pair of them joined), a doubled quote and \' for a quote, any
+// other escaped character stands for itself. On an error it returns the
+// offset in raw PostgreSQL reports it at (-1: none); the messages scan.l reports with
+// yyerror say "at or near" the text there.
+func decodeEString(raw string) (string, int, *sqlerr.Error) {
 	if len(raw) < 3 {
-		return "", sqlerr.New(sqlerr.SyntaxError, "invalid escape string")
+		return "", 0, sqlerr.New(sqlerr.SyntaxError, "invalid escape string")
 	}
 	s := raw[2 : len(raw)-1]
+	const base = 2 // s[0] is raw[2]
 	var b strings.Builder
 	b.Grow(len(s))
+	pairFirst := rune(0)
+	// nearErr is scan.l's yyerror: the message "at or near" the token
+	// starting at s[at:] (the escape, the next character, or the quote).
+	nearErr := func(msg string, at, n int) (string, int, *sqlerr.Error) {
+		near := "'"
+		if at < len(s) {
+			near = s[at:min(at+n, len(s))]
+		}
+		return "", base + at, sqlerr.New(sqlerr.SyntaxError, "%s at or near %s", msg, quoteNear(near))
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if pairFirst != 0 && !(c == '\\' && i+1 < len(s) && (s[i+1] == 'u' || s[i+1] == 'U')) {
+			return nearErr("invalid Unicode surrogate pair", i, 1)
+		}
 		if c == '\'' { // doubled quote
 			b.WriteByte('\'')
 			i++
@@ -553,10 +603,7 @@ func decodeEString(raw string) (string, error) {
 				n++
 			}
 			i--
-			if v == 0 || v > 0xff {
-				return "", sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x%02x", v&0xff)
-			}
-			b.WriteByte(byte(v))
+			b.WriteByte(byte(v)) // a NUL or a bad sequence is refused at the end, as scan.l does
 		case 'x':
 			v, n := 0, 0
 			for n < 2 && i+1 < len(s) && isHex(s[i+1]) {
@@ -568,33 +615,46 @@ func decodeEString(raw string) (string, error) {
 				b.WriteByte('x')
 				continue
 			}
-			if v == 0 {
-				return "", sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x00")
-			}
 			b.WriteByte(byte(v))
 		case 'u', 'U':
 			n := 4
 			if c == 'U' {
 				n = 8
 			}
-			if i+n >= len(s) {
-				return "", sqlerr.New(sqlerr.InvalidEscapeSequence, "invalid Unicode escape")
+			if !hexRun(s, i+1, n) {
+				return "", base + i - 1, sqlerr.New(sqlerr.InvalidEscapeSequence, "invalid Unicode escape").WithHint(`Unicode escapes must be \uXXXX or \UXXXXXXXX.`)
 			}
-			v, err := strconv.ParseUint(s[i+1:i+1+n], 16, 32)
-			if err != nil || v == 0 || v > utf8.MaxRune || (v >= 0xD800 && v <= 0xDFFF) {
-				return "", sqlerr.New(sqlerr.InvalidEscapeSequence, "invalid Unicode escape value")
+			// scan.l's order: the pair first, then the value's range
+			v := hexValue(s[i+1 : i+1+n])
+			switch {
+			case pairFirst != 0:
+				if v < 0xDC00 || v > 0xDFFF {
+					return nearErr("invalid Unicode surrogate pair", i-1, n+2)
+				}
+				b.WriteRune(0x10000 + (pairFirst-0xD800)<<10 + rune(v-0xDC00))
+				pairFirst = 0
+			case v >= 0xDC00 && v <= 0xDFFF:
+				return nearErr("invalid Unicode surrogate pair", i-1, n+2)
+			case v >= 0xD800 && v <= 0xDBFF:
+				pairFirst = rune(v)
+			case v == 0 || v > utf8.MaxRune:
+				return nearErr("invalid Unicode escape value", i-1, n+2)
+			default:
+				b.WriteRune(rune(v))
 			}
-			b.WriteRune(rune(v))
 			i += n
 		default:
 			b.WriteByte(c)
 		}
 	}
-	out := b.String()
-	if !utf8.ValidString(out) {
-		return "", sqlerr.New(sqlerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+	if pairFirst != 0 {
+		return nearErr("invalid Unicode surrogate pair", len(s), 1)
 	}
-	return out, nil
+	out := b.String()
+	if err := sqlerr.InvalidUTF8([]byte(out)); err != nil {
+		return "", -1, err
+	}
+	return out, 0, nil
 }
 
 func isHex(c byte) bool {

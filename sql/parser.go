@@ -258,7 +258,11 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		input:  src,
 		end:    last.end,
 	}
-	toks, err := rewriteSearchCycle(src, toks, st) // cte.go
+	toks, err := decodeUnicodeTokens(src, toks) // unicode.go
+	if err != nil {
+		return nil, err
+	}
+	toks, err = rewriteSearchCycle(src, toks, st) // cte.go
 	if err != nil {
 		return nil, err
 	}

@@ -294,7 +294,7 @@ func (r *rewriter) typedLiteralAt(k, j int) int {
 		r.toks[i+1].is(r.src, "TIME") && r.toks[i+2].is(r.src, "ZONE") {
 		i += 3
 	}
-	if i < j && (r.toks[i].kind == tkEString || (r.toks[i].kind == tkString && r.src[r.toks[i].start] == '\'')) {
+	if i < j && (r.toks[i].kind == tkEString || (r.toks[i].kind == tkString && r.toks[i].text(r.src)[0] == '\'')) {
 		return i
 	}
 	return -1
@@ -740,11 +740,8 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		case tkEString, tkDollar:
 			var val string
 			if t.kind == tkEString {
-				v, err := decodeEString(text)
+				v, err := decodeEStringAt(r.src, t)
 				if err != nil {
-					if e := sqlerr.As(err); e != nil {
-						return nil, e.WithPosition(charPos(r.src, t.start))
-					}
 					return nil, err
 				}
 				val = v

@@ -125,7 +125,7 @@ func (p *sessionParser) value() (string, error) {
 		}
 		return unquoteString(text), nil
 	case tkEString:
-		v, err := decodeEString(text)
+		v, err := decodeEStringAt(p.src, t)
 		if err != nil {
 			return "", err
 		}

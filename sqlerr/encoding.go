@@ -1,0 +1,49 @@
+package sqlerr
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// InvalidByteSequence is PostgreSQL's report_invalid_encoding: 22021
+// naming the bytes of the character that starts at seq[0] (as many as its
+// first byte announces in enc, at most those there are).
+func InvalidByteSequence(enc string, seq []byte) *Error {
+	n := 1
+	if enc == "UTF8" && len(seq) > 0 {
+		switch c := seq[0]; {
+		case c&0xe0 == 0xc0:
+			n = 2
+		case c&0xf0 == 0xe0:
+			n = 3
+		case c&0xf8 == 0xf0:
+			n = 4
+		}
+	}
+	n = min(n, len(seq))
+	var b strings.Builder
+	for i, c := range seq[:n] {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		const hex = "0123456789abcdef"
+		b.WriteString("0x")
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return New(CharacterNotInRepertoire, "invalid byte sequence for encoding %q: %s", enc, b.String())
+}
+
+// InvalidUTF8 is InvalidByteSequence at the first byte of data that does
+// not start a valid UTF-8 character (or a NUL, which PostgreSQL's text
+// cannot hold); nil when there is none.
+func InvalidUTF8(data []byte) *Error {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == 0 || r == utf8.RuneError && n <= 1 {
+			return InvalidByteSequence("UTF8", data[i:])
+		}
+		i += n
+	}
+	return nil
+}

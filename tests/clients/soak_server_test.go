@@ -43,7 +43,7 @@ type memSample struct {
 }
 
 // memHeader and row lay the samples out as a table.
-const memHeader = "    at   VmRSS  RssAnon  RssFile  Go-heap-in-use  logs-on-disk (MiB; the heap counts the 64 MiB floor, never resident)"
+const memHeader = "    at   VmRSS  RssAnon  RssFile  Go-heap-in-use  logs-on-disk (MiB; a server process's heap counts its 64 MiB floor, never resident)"
 
 func (m memSample) row() string {
 	mib := func(kib int64) string {

@@ -29,9 +29,12 @@ type subscribeBackend struct {
 	// no more changes are coming (a cluster's follower asks the tablet
 	// servers for changes every remote.Config.FollowWait at the least).
 	quiet string
+	// process, when set, starts the server as a child process for the
+	// soak, which measures its memory apart from the test's clients.
+	process func(*testing.T) *soakTarget
 }
 
-var embeddedBackend = subscribeBackend{start: startServer, quiet: "300ms"}
+var embeddedBackend = subscribeBackend{start: startServer, quiet: "300ms", process: startServerProcess}
 
 // change returns the statement that sets the columns of the row of table
 // whose key is key: an UPDATE, or on a store without one an INSERT of

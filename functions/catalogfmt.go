@@ -165,13 +165,13 @@ func jsonBuildObjectSpecialize(argTypes []types.T, _ []any) (types.T, Kernel) {
 			if k > 0 {
 				b.WriteString(", ")
 			}
-			key := types.FormatTextIn(vals[k], argTypes[k], loc)
-			if argTypes[k].Kind == types.Array {
-				key = FormatArray(vals[k].([]any), *argTypes[k].Elem, loc)
+			key, err := ValueText(ctx, vals[k], argTypes[k], loc)
+			if err != nil {
+				return nil, err
 			}
 			b.WriteString(jsonQuote(key))
 			b.WriteString(" : ")
-			writeJSONValue(&b, vals[k+1], argTypes[k+1], loc)
+			writeJSONValue(ctx, &b, vals[k+1], argTypes[k+1], loc)
 		}
 		b.WriteByte('}')
 		return b.String(), nil

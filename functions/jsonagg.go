@@ -53,7 +53,7 @@ func jsonAggSpecialize(jsonb bool) func([]types.T, []any) (types.T, Kernel) {
 						b.WriteString("\n ")
 					}
 				}
-				writeJSONValue(&b, it, elem, loc)
+				writeJSONValue(ctx, &b, it, elem, loc)
 			}
 			b.WriteByte(']')
 			return finishJSON(b.String(), jsonb)
@@ -84,9 +84,9 @@ func jsonObjectAggSpecialize(jsonb bool) func([]types.T, []any) (types.T, Kernel
 				if k > 0 {
 					b.WriteString(", ")
 				}
-				key := types.FormatTextIn(keys[k], kt, loc)
-				if kt.Kind == types.Array {
-					key = FormatArray(keys[k].([]any), *kt.Elem, loc)
+				key, err := ValueText(ctx, keys[k], kt, loc)
+				if err != nil {
+					return nil, err
 				}
 				b.WriteString(jsonQuote(key))
 				b.WriteString(" : ")
@@ -94,7 +94,7 @@ func jsonObjectAggSpecialize(jsonb bool) func([]types.T, []any) (types.T, Kernel
 				if k < len(vals) {
 					val = vals[k]
 				}
-				writeJSONValue(&b, val, vt, loc)
+				writeJSONValue(ctx, &b, val, vt, loc)
 			}
 			b.WriteString(" }")
 			return finishJSON(b.String(), jsonb)

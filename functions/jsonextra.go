@@ -40,21 +40,21 @@ func arrayToJSONSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 		elems, _ := a[0].([]any)
 		if !pretty || t.Elem == nil {
 			var b strings.Builder
-			writeJSONValue(&b, a[0], t, loc)
+			writeJSONValue(ctx, &b, a[0], t, loc)
 			return b.String(), nil
 		}
-		return prettyArrayJSON(elems, *t.Elem, loc), nil
+		return prettyArrayJSON(ctx, elems, *t.Elem, loc), nil
 	})
 }
 
-func prettyArrayJSON(elems []any, elem types.T, loc *time.Location) string {
+func prettyArrayJSON(ctx context.Context, elems []any, elem types.T, loc *time.Location) string {
 	var b strings.Builder
 	b.WriteByte('[')
 	for i, e := range elems {
 		if i > 0 {
 			b.WriteString(",\n ")
 		}
-		writeJSONValue(&b, e, elem, loc)
+		writeJSONValue(ctx, &b, e, elem, loc)
 	}
 	b.WriteByte(']')
 	return b.String()

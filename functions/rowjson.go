@@ -36,7 +36,7 @@ func rowToJSONSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 		}
 		pretty := len(a) == 2 && a[1] == true
 		var b strings.Builder
-		writeJSONRow(&b, a[0].([]any), rt, pretty, LocationOf(ctx))
+		writeJSONRow(ctx, &b, a[0].([]any), rt, pretty, LocationOf(ctx))
 		return b.String(), nil
 	})
 }
@@ -55,7 +55,7 @@ func jsonBuildArraySpecialize(argTypes []types.T, _ []any) (types.T, Kernel) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeJSONValue(&b, v, argTypes[i], loc)
+			writeJSONValue(ctx, &b, v, argTypes[i], loc)
 		}
 		b.WriteByte(']')
 		return b.String(), nil
@@ -67,12 +67,12 @@ func toJSONSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	t := args[0]
 	return tJSON, rowFunc(tJSON, true, func(ctx context.Context, a []any) (any, error) {
 		var b strings.Builder
-		writeJSONValue(&b, a[0], t, LocationOf(ctx))
+		writeJSONValue(ctx, &b, a[0], t, LocationOf(ctx))
 		return b.String(), nil
 	})
 }
 
-func writeJSONRow(b *strings.Builder, vals []any, t types.T, pretty bool, loc *time.Location) {
+func writeJSONRow(ctx context.Context, b *strings.Builder, vals []any, t types.T, pretty bool, loc *time.Location) {
 	b.WriteByte('{')
 	for i, f := range t.Fields {
 		if i > 0 {
@@ -87,7 +87,7 @@ func writeJSONRow(b *strings.Builder, vals []any, t types.T, pretty bool, loc *t
 		if i < len(vals) {
 			v = vals[i]
 		}
-		writeJSONValue(b, v, f.Type, loc)
+		writeJSONValue(ctx, b, v, f.Type, loc)
 	}
 	b.WriteByte('}')
 }
@@ -96,8 +96,8 @@ func writeJSONRow(b *strings.Builder, vals []any, t types.T, pretty bool, loc *t
 // to_json does: numbers bare (NaN and infinities quoted), booleans
 // true/false, NULL null, arrays [a,b], composites {"f":v}, date and time
 // types in ISO 8601 ("2024-01-02T03:04:05"), everything else as its text
-// form in a JSON string.
-func writeJSONValue(b *strings.Builder, v any, t types.T, loc *time.Location) {
+// form in a JSON string (ctx names reg* values: jsonText).
+func writeJSONValue(ctx context.Context, b *strings.Builder, v any, t types.T, loc *time.Location) {
 	if v == nil {
 		b.WriteString("null")
 		return
@@ -120,13 +120,13 @@ func writeJSONValue(b *strings.Builder, v any, t types.T, loc *time.Location) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSONValue(b, e, *t.Elem, loc)
+			writeJSONValue(ctx, b, e, *t.Elem, loc)
 		}
 		b.WriteByte(']')
 		return
 	case types.Row:
 		if vals, ok := v.([]any); ok {
-			writeJSONRow(b, vals, t, false, loc)
+			writeJSONRow(ctx, b, vals, t, false, loc)
 			return
 		}
 	case types.Timestamp, types.TimestampTZ, types.Date:
@@ -140,12 +140,23 @@ func writeJSONValue(b *strings.Builder, v any, t types.T, loc *time.Location) {
 		b.WriteString(jsonQuote(s))
 		return
 	}
-	s := types.FormatTextIn(v, t, loc)
+	s := jsonText(ctx, v, t, loc)
 	if t.IsNumeric() && s != "NaN" && s != "Infinity" && s != "-Infinity" {
 		b.WriteString(s)
 		return
 	}
 	b.WriteString(jsonQuote(s))
+}
+
+// jsonText is a scalar's text form for JSON: a reg* value's name, as its
+// output function gives it (an OID no longer in the catalog is its number).
+func jsonText(ctx context.Context, v any, t types.T, loc *time.Location) string {
+	if oid, ok := v.(int64); ok && t.Variant.IsReg() {
+		if name, err := RegName(ctx, t.Variant, uint32(oid)); err == nil {
+			return name
+		}
+	}
+	return types.FormatTextIn(v, t, loc)
 }
 
 // jsonZone writes a timestamptz's offset as PostgreSQL's JSON does:
@@ -176,9 +187,9 @@ func quoteAnySpecialize(nullable bool) func(args []types.T, _ []any) (types.T, K
 				}
 				return nil, nil
 			}
-			s := types.FormatTextIn(a[0], t, LocationOf(ctx))
-			if arr, ok := a[0].([]any); ok && t.Kind == types.Array {
-				s = FormatArray(arr, *t.Elem, LocationOf(ctx))
+			s, err := ValueText(ctx, a[0], t, LocationOf(ctx))
+			if err != nil {
+				return nil, err
 			}
 			return quoteLiteral(s), nil
 		})

@@ -11,7 +11,7 @@ import (
 // (keywords among them, quoted or not, in any case), an optional column
 // list, and rows of literals of every kind — edge and invalid ones, and,
 // when plain is false, forms outside the fast path's subset (casts, $n,
-// E'' strings, comments, expressions, ON CONFLICT, RETURNING) so that the
+// E” strings, comments, expressions, ON CONFLICT, RETURNING) so that the
 // tests also cover its declining.
 func genInsert(rng *rand.Rand, mode int) string {
 	plain, common := mode < 2, mode == 0

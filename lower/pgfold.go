@@ -335,6 +335,9 @@ func foldExpr(e binder.Expr) (binder.Expr, error) {
 		if isNullConst(in) {
 			return nullOf(x.T), nil
 		}
+		if c, ok := foldConstCast(in, x.T); ok { // valuesfold.go
+			return c, nil
+		}
 		return evalIfConst(out, in)
 	case *binder.Case:
 		return foldCase(x)

@@ -154,7 +154,7 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 	case *binder.Values:
 		var rows [][]binder.Expr
 		for i, r := range x.Rows {
-			out, changed, err := foldList(r)
+			out, changed, err := foldRow(r, x.FoldOrder) // valuesfold.go
 			if err != nil {
 				return nil, err
 			}
@@ -168,7 +168,7 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 		if rows == nil {
 			return x, nil
 		}
-		return &binder.Values{Rows: rows, Cols: x.Cols}, nil
+		return &binder.Values{Rows: rows, Cols: x.Cols, FoldOrder: x.FoldOrder}, nil
 	}
 	return n, nil
 }

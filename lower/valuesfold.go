@@ -29,3 +29,29 @@ func foldConstCast(in binder.Expr, t types.T) (*binder.Const, bool) {
 	}
 	return &binder.Const{Value: v, T: t}, true
 }
+
+// foldRow is foldList of one VALUES row, its cells folded in order (a
+// permutation of the row's columns; nil: left to right), so that the first
+// error is that of the first failing cell in that order.
+func foldRow(r []binder.Expr, order []int) ([]binder.Expr, bool, error) {
+	if order == nil || len(order) != len(r) {
+		return foldList(r)
+	}
+	var out []binder.Expr
+	for _, i := range order {
+		f, err := foldTop(r[i])
+		if err != nil {
+			return nil, false, err
+		}
+		if f != r[i] && out == nil {
+			out = append([]binder.Expr(nil), r...)
+		}
+		if out != nil {
+			out[i] = f
+		}
+	}
+	if out == nil {
+		return r, false, nil
+	}
+	return out, true, nil
+}

@@ -113,7 +113,7 @@ func TestInsertValuesDifferential(t *testing.T) {
 		if i%50 == 49 || i == n-1 {
 			const all = "SELECT * FROM iv ORDER BY id"
 			a, b := r.SQLGate.Run(ctx, all), r.Postgres.Run(ctx, all)
-			if a.Err != nil || b.Err != nil || a.Format(1 << 20) != b.Format(1 << 20) {
+			if a.Err != nil || b.Err != nil || a.Format(1<<20) != b.Format(1<<20) {
 				t.Errorf("table contents differ after statement %d:\n  sqlgate:    %s\n  PostgreSQL: %s", i, describeErr(a), describeErr(b))
 				break
 			}

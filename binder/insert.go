@@ -122,15 +122,17 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 			if len(row) < len(target) {
 				return nil, sqlerr.New(sqlerr.SyntaxError, "INSERT has more target columns than expressions")
 			}
+			// The written values first, in the order they are written,
+			// then the omitted columns' defaults: PostgreSQL transforms
+			// the target list in that order (its rewriter adds the
+			// defaults), so a statement's first error is the same.
 			out := make([]Expr, len(tableCols))
-			for i, c := range tableCols {
-				if provided[i] < 0 || overridden[i] {
-					if out[i], err = dflt(i); err != nil {
-						return nil, err
-					}
+			for pos, i := range target {
+				c := tableCols[i]
+				if overridden[i] {
 					continue
 				}
-				node := row[provided[i]]
+				node := row[pos]
 				if _, isDefault := node.(*ast.DefaultExpr); isDefault {
 					if c.Type.NotNull && !hasDefault(info, i) {
 						return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, info.Path.Table)
@@ -148,10 +150,28 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 					return nil, err
 				}
 			}
+			for i := range tableCols {
+				if out[i] == nil {
+					if out[i], err = dflt(i); err != nil {
+						return nil, err
+					}
+				}
+			}
 			values.Rows = append(values.Rows, out)
 		}
 		for _, c := range tableCols {
 			values.Cols = append(values.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
+		}
+		if len(ins.Lists) > 1 {
+			// PostgreSQL folds a VALUES list's rows in the written column
+			// order (the columns not written hold their defaults, folded
+			// when the rows are stored: after)
+			values.FoldOrder = append(values.FoldOrder, target...)
+			for i := range tableCols {
+				if provided[i] < 0 {
+					values.FoldOrder = append(values.FoldOrder, i)
+				}
+			}
 		}
 		source = values
 	case query != nil:

@@ -45,6 +45,12 @@ type Scan struct {
 type Values struct {
 	Rows [][]Expr
 	Cols []Column
+	// FoldOrder, when set, is the order of the columns in which planning
+	// computes each row's constants: an INSERT's multi-row VALUES list
+	// folds in the order the statement writes its columns, as PostgreSQL's
+	// VALUES range table does, so that the first error is the same (nil:
+	// column order).
+	FoldOrder []int
 }
 
 // Filter keeps the rows for which Cond is true (NULL drops the row).

@@ -154,7 +154,7 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 	case *binder.Values:
 		var rows [][]binder.Expr
 		for i, r := range x.Rows {
-			out, changed, err := foldList(r)
+			out, changed, err := foldRow(r, x.FoldOrder) // valuesfold.go
 			if err != nil {
 				return nil, err
 			}
@@ -168,7 +168,7 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 		if rows == nil {
 			return x, nil
 		}
-		return &binder.Values{Rows: rows, Cols: x.Cols}, nil
+		return &binder.Values{Rows: rows, Cols: x.Cols, FoldOrder: x.FoldOrder}, nil
 	}
 	return n, nil
 }
@@ -334,6 +334,9 @@ func foldExpr(e binder.Expr) (binder.Expr, error) {
 		}
 		if isNullConst(in) {
 			return nullOf(x.T), nil
+		}
+		if c, ok := foldConstCast(in, x.T); ok { // valuesfold.go
+			return c, nil
 		}
 		return evalIfConst(out, in)
 	case *binder.Case:

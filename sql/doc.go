@@ -138,12 +138,17 @@
 // ast.SetFlag walk follows. The marker functions are spelled pg__* rather than
 // __pg_* because TiDB's lexer looks up every word starting with '_' as a
 // charset introducer (and builds a stack-traced error when it is none).
+// It also takes INSERT INTO name [(names)] VALUES (expr | default, ...), ...
+// (insertfast.go).
 //
 // Plain shortcut (plain.go): a SELECT whose tokens the rewrite would only
 // case-fold (and whose AS labels it would quote) is rewritten in one pass,
 // with a one-segment offset map when nothing is quoted; a whitelist that
 // declines anything else, checked against the general rewrite over the
-// corpus, mutations of it and FuzzPlainRewrite.
+// corpus, mutations of it and FuzzPlainRewrite. Likewise an INSERT of
+// literal rows (insertfast.go: plainInsert; a keyword as a table or column
+// name quoted as quoteNames decides), checked by insertfast_test.go's
+// generated statements and their mutations.
 //
 // A Parser wraps a TiDB parser and the rewrite's reusable scratch, and is
 // not goroutine-safe: one per session.

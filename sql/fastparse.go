@@ -54,11 +54,18 @@ func fastStmtBuf(text string, buf []ftok) (_ ast.StmtNode, toks []ftok, ok bool)
 	if !fp.lex() {
 		return nil, fp.toks, false
 	}
-	st, ok := fp.selectStmt()
+	var st ast.StmtNode
+	if fp.wordIs(fp.peek(), "insert") {
+		st, ok = fp.insertStmt() // insertfast.go
+	} else {
+		st, ok = fp.selectStmt()
+	}
 	if !ok || fp.pos != len(fp.toks)-1 { // all but the end token read
 		return nil, fp.toks, false
 	}
-	st.SetNoBackslashEscapes(true)
+	if n, ok := st.(interface{ SetNoBackslashEscapes(bool) }); ok {
+		n.SetNoBackslashEscapes(true)
+	}
 	st.SetText(utf8Encoding, text)
 	return st, fp.toks, true
 }
@@ -1564,7 +1571,14 @@ func (fp *fastParser) primary() (ast.ExprNode, bool) {
 	case ftInt:
 		n, ok := fp.uintVal(t)
 		if !ok {
-			return nil, false
+			// beyond uint64: a decimal, as TiDB's lexer makes it (toInt)
+			d, err := ast.NewDecimal(fp.val(t))
+			if err != nil {
+				return nil, false
+			}
+			fp.pos++
+			v = fp.value(d)
+			break
 		}
 		fp.pos++
 		if n <= math.MaxInt64 {

@@ -60,6 +60,9 @@ func plainClause(w string) bool {
 // plain; ok false otherwise. seg is storage for a one-segment offset map;
 // edits, when not nil, is scratch kept for the next call.
 func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (text string, segs []segment, ok bool) {
+	if len(toks) > 1 && toks[0].is(src, "INSERT") {
+		return plainInsert(src, toks, seg, edits) // insertfast.go
+	}
 	if len(toks) <= 1 || !toks[0].is(src, "SELECT") || emptyListEnd[toks[1].word(src)] { // SELECT [FROM]: an empty select list
 		return "", nil, false
 	}

@@ -164,7 +164,9 @@ func TestPlainRewrite(t *testing.T) {
 		{"select a from (select 1) s", ""},
 		{"select a ~ 'x' from t", ""},
 		{"select é from t", ""},
-		{"insert into t values (1)", ""},
+		{"insert into t values (1)", "insert into t values (1)"}, // insertfast.go
+		{"INSERT INTO T (Name) VALUES (1, NULL)", `insert into t ("name") values (1, null)`},
+		{"insert into t values (1) returning a", ""},
 	}
 	for _, tt := range tests {
 		toks, err := lex(tt.in)

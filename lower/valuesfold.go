@@ -1,0 +1,57 @@
+package lower
+
+import (
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// foldConstCast folds a cast of a constant to t the way evalIfConst does
+// when the cast succeeds, without lowering it and evaluating a one-row
+// batch: evalIfConst's lowering of a Cast of a Const (exprSlab.raw) is
+// exec.CastValue of the value, and EvalScalar of the resulting constant is
+// that value. INSERT ... VALUES casts a constant per cell for every column
+// whose type is not the literal's (a bigint or double column), and that
+// detour cost a tenth of a 1000-row INSERT (issue 33). ok false leaves the
+// cast to evalIfConst: a failing cast (whose error, or its deferral to
+// execution, evalIfConst decides) and the record casts exprSlab.raw refuses.
+func foldConstCast(in binder.Expr, t types.T) (*binder.Const, bool) {
+	k, ok := in.(*binder.Const)
+	if !ok {
+		return nil, false
+	}
+	if from := k.T; from.Variant.IsRecord() && from.Variant != t.Variant {
+		return nil, false
+	}
+	v, err := exec.CastValue(k.Value, k.T, t)
+	if err != nil {
+		return nil, false
+	}
+	return &binder.Const{Value: v, T: t}, true
+}
+
+// foldRow is foldList of one VALUES row, its cells folded in order (a
+// permutation of the row's columns; nil: left to right), so that the first
+// error is that of the first failing cell in that order.
+func foldRow(r []binder.Expr, order []int) ([]binder.Expr, bool, error) {
+	if order == nil || len(order) != len(r) {
+		return foldList(r)
+	}
+	var out []binder.Expr
+	for _, i := range order {
+		f, err := foldTop(r[i])
+		if err != nil {
+			return nil, false, err
+		}
+		if f != r[i] && out == nil {
+			out = append([]binder.Expr(nil), r...)
+		}
+		if out != nil {
+			out[i] = f
+		}
+	}
+	if out == nil {
+		return r, false, nil
+	}
+	return out, true, nil
+}

@@ -129,7 +129,7 @@ type Store struct {
 	// queued counts the requests sent to reqs and not yet taken into a
 	// group (a request the committer holds while it waits for the token
 	// included).
-	queued atomic.Int64
+	queued    atomic.Int64
 	closeOnce sync.Once
 	closed    atomic.Bool
 

@@ -197,6 +197,9 @@ func (r *resource) compatible(t *Txn, mode Mode) bool {
 	return true
 }
 
+// smallHeld is the size of a Txn's held map past which Release replaces it.
+const smallHeld = 64
+
 // held is one lock a transaction holds.
 type held struct {
 	mode  Mode
@@ -221,6 +224,11 @@ type Txn struct {
 	waiting  *resource
 	waitMode Mode
 	stmt     string
+	// grown: held passed smallHeld entries in this transaction. A Go map
+	// keeps its size after deletions and iterating it walks all of it, so
+	// Release then drops the map instead of emptying it: a session that
+	// once locked many rows would otherwise pay for them at every commit.
+	grown bool
 	// deadlockTimeout is the running statement's deadlock_timeout.
 	deadlockTimeout time.Duration
 }
@@ -519,6 +527,9 @@ func (m *Manager) grant(r *resource, t *Txn, mode Mode) {
 	}
 	r.holders = append(r.holders, holder{t: t, mode: mode})
 	t.held[r.key] = held{mode: mode}
+	if len(t.held) > smallHeld {
+		t.grown = true
+	}
 	if !r.key.whole {
 		m.count++
 	}
@@ -603,6 +614,9 @@ func (t *Txn) Release(committed bool) {
 	}
 	for k := range t.held {
 		t.releaseOne(k)
+	}
+	if t.grown {
+		t.held, t.grown = map[resKey]held{}, false
 	}
 	clear(t.perTable)
 	clear(t.whole)

@@ -116,11 +116,21 @@ func (s *Store) submit(ctx context.Context, r *request) (result, error) {
 			g.async = true
 		}
 	}
+	if len(s.reqs) == 0 {
+		select {
+		case <-s.turn:
+			return s.commitOwn(r)
+		default:
+		}
+	}
+	s.queued.Add(1)
 	select {
 	case s.reqs <- r:
 	case <-s.quit:
+		s.queued.Add(-1)
 		return result{}, errClosed()
 	case <-ctx.Done():
+		s.queued.Add(-1)
 		return result{}, ctx.Err()
 	}
 	select {
@@ -136,17 +146,82 @@ func (s *Store) submit(ctx context.Context, r *request) (result, error) {
 	}
 }
 
+// A writer that finds the committer idle (its token free, nothing queued)
+// commits its own request and any queued behind it in its own goroutine:
+// at one writer, or between bursts, a commit then costs no hand-off to the
+// committer goroutine and back, two thread wake-ups of the scheduler per
+// commit that PostgreSQL's backends, which flush their own commit record,
+// do not pay. The committer goroutine takes the token for every group it
+// commits, so groups never overlap; what it does between groups
+// (a checkpoint, arming the timer of unsynced commits) it is asked for by
+// poke, so that the writer is answered first.
+
+// commitOwn commits r, with whatever is queued, holding the committer's
+// token, and gives the token back.
+func (s *Store) commitOwn(r *request) (result, error) {
+	if s.closed.Load() {
+		s.turn <- struct{}{}
+		return result{}, errClosed()
+	}
+	group := s.fillGroup([]*request{r})
+	s.runGroup(group)
+	if (s.walDirty && !s.walSyncArmed) || s.appends.bytes >= s.opts.CheckpointBytes {
+		s.walSyncArmed = s.walDirty
+		select {
+		case s.poke <- struct{}{}:
+		default:
+		}
+	}
+	s.turn <- struct{}{}
+	return <-r.done, nil
+}
+
+// fillGroup adds to group the requests queued, up to maxGroup.
+func (s *Store) fillGroup(group []*request) []*request {
+	for len(group) < maxGroup {
+		select {
+		case r := <-s.reqs:
+			s.queued.Add(-1)
+			group = append(group, r)
+		default:
+			return group
+		}
+	}
+	return group
+}
+
 func (s *Store) commitLoop() {
 	defer close(s.committed)
 	// walSync fires when commits acknowledged before their sync have
 	// waited asyncSyncDelay for one (asynccommit.go).
 	var walSync <-chan time.Time
+	// between is the work after a group: a checkpoint's fsyncs delay the
+	// next group only, and unsynced commits get their timer.
+	between := func() {
+		s.maybeCheckpoint()
+		switch {
+		case !s.walDirty:
+			walSync = nil
+		case walSync == nil:
+			walSync = time.After(asyncSyncDelay)
+		}
+		s.walSyncArmed = walSync != nil
+	}
 	for {
 		select {
 		case <-walSync:
-			walSync = nil
+			<-s.turn
+			walSync, s.walSyncArmed = nil, false
 			s.syncWAL()
+			s.turn <- struct{}{}
+		case <-s.poke:
+			<-s.turn
+			between()
+			s.turn <- struct{}{}
 		case <-s.quit:
+			// A writer committing its own group finishes it; the token
+			// is not given back, so later writers queue and fail.
+			<-s.turn
 			// The last appends become durable in their logs, so that the
 			// next Open has nothing to replay; and the last commits not
 			// synced yet, durable (run after the checkpoint).
@@ -161,26 +236,12 @@ func (s *Store) commitLoop() {
 				}
 			}
 		case r := <-s.reqs:
-			group := []*request{r}
-		fill:
-			for len(group) < maxGroup {
-				select {
-				case r := <-s.reqs:
-					group = append(group, r)
-				default:
-					break fill
-				}
-			}
-			s.runGroup(group)
-			// After the writers were answered: a checkpoint's fsyncs
-			// delay the next group only.
-			s.maybeCheckpoint()
-			switch {
-			case !s.walDirty:
-				walSync = nil
-			case walSync == nil:
-				walSync = time.After(asyncSyncDelay)
-			}
+			<-s.turn
+			s.queued.Add(-1)
+			s.runGroup(s.fillGroup([]*request{r}))
+			// After the writers were answered.
+			between()
+			s.turn <- struct{}{}
 		}
 	}
 }

@@ -11,8 +11,11 @@
 // (version 1, before the bytes were Fluss's, with a hint to export and
 // reload: converting it would rewrite every batch and value).
 //
-// Writes go through one committer goroutine per store that group-commits:
-// every request queued while the previous commit synced — single writes and
+// Writes go through one committer per store that group-commits: a
+// goroutine, or the writer itself when the committer is idle and nothing
+// is queued (commit.go: no hand-off to another goroutine and back at one
+// writer), the two taking turns by one token; every request queued while
+// the previous commit synced — single writes and
 // transactions' atomic groups alike, over any number of tables (an atomic
 // group prepares as one unit that fails whole, atomic.go) — is written to
 // the bucket logs, and one pebble batch records the new primary-key state,
@@ -31,7 +34,9 @@
 // (fluss.WithoutSyncWait: synchronous_commit = off) commits its batch
 // unsynced and is synced by the next group that waits or within 200 ms
 // (asynccommit.go), and an ingestion never lands on top of unsynced
-// groups.
+// groups. Pebble's WAL file zero-fills itself ahead of its writes
+// (fsys.go), as PostgreSQL's WAL segments are, so that the sync of a
+// commit rewrites data blocks instead of growing the file.
 // Because the committed lengths live in the same pebble commit as the
 // state, the state always agrees with the logs, and on Open anything past a
 // log's committed length (a torn or unacknowledged tail) is truncated. A group whose state passes

@@ -69,6 +69,9 @@ func (fs syncFS) wrap(name string, f vfs.File, err error) (vfs.File, error) {
 
 func (fs syncFS) Create(name string, category vfs.DiskWriteCategory) (vfs.File, error) {
 	f, err := fs.FS.Create(name, category)
+	if err == nil && category == walCategory {
+		return newFilledWAL(syncFile{File: f, name: name, syncer: fs.syncer}, 0), nil
+	}
 	return fs.wrap(name, f, err)
 }
 
@@ -89,6 +92,16 @@ func (fs syncFS) OpenDir(name string) (vfs.File, error) {
 
 func (fs syncFS) ReuseForWrite(oldname, newname string, category vfs.DiskWriteCategory) (vfs.File, error) {
 	f, err := fs.FS.ReuseForWrite(oldname, newname, category)
+	if err == nil && category == walCategory {
+		// A recycled log is written over from its start: its old length is
+		// already allocated and written.
+		fi, serr := f.Stat()
+		if serr != nil {
+			_ = f.Close()
+			return nil, serr
+		}
+		return newFilledWAL(syncFile{File: f, name: newname, syncer: fs.syncer}, fi.Size()), nil
+	}
 	return fs.wrap(newname, f, err)
 }
 
@@ -118,4 +131,72 @@ func (f syncFile) SyncTo(length int64) (fullSync bool, err error) {
 		return serr
 	})
 	return fullSync, err
+}
+
+// Pebble's write-ahead log, written over zeros.
+//
+// The commit point of a group is one fdatasync of pebble's WAL (durable.go).
+// On ext4 (and most file systems) an fdatasync after an append must also
+// commit the file's new size and the newly allocated or newly written
+// extents to the journal, which an fdatasync of blocks written over does
+// not (measured on this project's ext4 VM disk, 2,000 400-byte writes each
+// followed by fdatasync: p50 178-197 us appending, 154-165 us over zeros;
+// dd with O_DSYNC under load, 3.7 ms against 1.9 ms per write). fallocate
+// does not help: its extents are "unwritten" and writing them is itself a
+// metadata change. PostgreSQL avoids it by zero-filling each WAL segment
+// before use; pebble avoids it only for recycled logs, which a store has
+// only once memtables were flushed, and a recycled log shorter than what
+// is written into it appends again.
+//
+// So the WAL's file extends itself with zeros ahead of its writes, a
+// walFillAhead piece at a time: the sync after an extension pays the
+// journal once, and the syncs of the commits that fill the piece rewrite
+// data blocks only. Zeros past the last record are what pebble's reader
+// meets in a preallocated or recycled log: the end of the log (a zeroed
+// chunk with no valid record after it), so recovery reads the same
+// records as before.
+
+// walCategory is the write category pebble creates its WAL files with.
+const walCategory vfs.DiskWriteCategory = "pebble-wal"
+
+// walFillAhead is how far a WAL file is zero-filled past its writes.
+const walFillAhead = 1 << 20
+
+// filledWAL is a WAL file that zero-fills ahead of its sequential writes.
+// Pebble calls Write and Sync from one goroutine at a time (vfs.File).
+type filledWAL struct {
+	syncFile
+	pos    int64 // where the next Write goes (writes are sequential from 0)
+	filled int64 // the file's length: written data or zeros up to here
+	zeros  []byte
+}
+
+func newFilledWAL(f syncFile, size int64) *filledWAL {
+	return &filledWAL{syncFile: f, filled: size}
+}
+
+func (f *filledWAL) Write(p []byte) (int, error) {
+	if end := f.pos + int64(len(p)); end > f.filled {
+		if err := f.fill(end + walFillAhead); err != nil {
+			return 0, err
+		}
+	}
+	n, err := f.syncFile.Write(p)
+	f.pos += int64(n)
+	return n, err
+}
+
+// fill writes zeros from the file's end up to at least to.
+func (f *filledWAL) fill(to int64) error {
+	if f.zeros == nil {
+		f.zeros = make([]byte, 256<<10)
+	}
+	for f.filled < to {
+		n, err := f.syncFile.WriteAt(f.zeros, f.filled)
+		f.filled += int64(n)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

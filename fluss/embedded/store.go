@@ -121,6 +121,15 @@ type Store struct {
 	reqs      chan *request
 	quit      chan struct{}
 	committed chan struct{} // closed when the committer goroutine has exited
+	// turn holds the committer's token: whoever took it commits the next
+	// group (the committer goroutine, or a writer committing its own
+	// request when nothing is queued, commit.go); poke asks the committer
+	// for the after-group work of a writer's group.
+	turn, poke chan struct{}
+	// queued counts the requests sent to reqs and not yet taken into a
+	// group (a request the committer holds while it waits for the token
+	// included).
+	queued    atomic.Int64
 	closeOnce sync.Once
 	closed    atomic.Bool
 
@@ -132,6 +141,9 @@ type Store struct {
 	// walDirty: a group committed without a sync since the last synced
 	// commit (asynccommit.go); the committer's.
 	walDirty bool
+	// walSyncArmed: the committer's timer for unsynced commits runs (or
+	// was asked for); the token holder's.
+	walSyncArmed bool
 	// stagingSeq numbers bulk appends' staging directories (staged.go).
 	stagingSeq atomic.Int64
 
@@ -232,6 +244,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s := &Store{dir: dir, opts: opts, log: opts.Logger, tables: map[fluss.TablePath]*tableState{},
 		reqs: make(chan *request, 1024), quit: make(chan struct{}), committed: make(chan struct{}),
+		turn: make(chan struct{}, 1), poke: make(chan struct{}, 1),
 		colDirs: map[int64]string{}, colSizes: map[int64]int64{}, colTrusted: map[string]bool{}}
 	if err := os.MkdirAll(filepath.Join(dir, "tables"), 0o755); err != nil {
 		return nil, ioErr(err, "creating store directory %s", dir)
@@ -293,6 +306,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s.settle = newSettler(db, s.log, &s.iters)
 	s.colCtx, s.colStop = context.WithCancel(context.Background())
+	s.turn <- struct{}{}
 	go s.commitLoop()
 	return s, nil
 }

@@ -193,7 +193,7 @@ func TestConcurrentTransactionsShareOneSync(t *testing.T) {
 		go func() { errs <- txn(k + 1) }()
 	}
 	go func() { errs <- txn(bad) }()
-	for len(s.reqs) < n+1 {
+	for s.queued.Load() < n+1 {
 		time.Sleep(time.Millisecond)
 	}
 	close(g.release)

@@ -61,6 +61,17 @@ func fastCases() []fastCase {
 			}
 			return rng.IntN(1<<40) - 1<<39
 		})},
+		// the dense array grows (moving keys out of the hash table) while
+		// the groups fill [0, 300000), with negatives and NULLs beside
+		{"dense-growing-int32", types.Int32Type, gen(60000, withNulls(func(int) any {
+			if rng.IntN(50) == 0 {
+				return -rng.IntN(1000) - 1
+			}
+			return rng.IntN(300_000)
+		}))},
+		// keys 0, 37, 74, ...: the array stops growing where they become
+		// too sparse for it and at maxDenseKeys; the rest are hashed
+		{"dense-sparse-ascending-int64", types.Int64Type, gen(40000, func(i int) any { return i * 37 })},
 		{"nan-negzero-float64", types.Float64Type, gen(300, withNulls(func(int) any { return floats[rng.IntN(len(floats))] }))},
 		{"float32", types.Float32Type, gen(300, withNulls(func(int) any { return floats[rng.IntN(len(floats)-2)] }))},
 		{"timestamp", types.TimestampType(6), gen(2000, withNulls(func(int) any { return rng.IntN(100) * 86_400_000_000 }))},

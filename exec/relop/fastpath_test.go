@@ -229,3 +229,35 @@ func TestSortDecodedKeyColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestFastPathStringKeyAggregate: one text key groups by its bytes (the
+// strKey path); NULLs, the empty string and strings that are prefixes of
+// one another must group as the byte-encoded generic path groups them, in
+// memory and spilled.
+func TestFastPathStringKeyAggregate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	words := []any{nil, "", "a", "ab", "abc", "b", "\x00", "a\x00", "ünï", "US", "USA"}
+	for _, n := range []int{0, 1, 700, 20000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			rows := make([][]any, n)
+			for i := range rows {
+				var k any = words[rng.IntN(len(words))]
+				if rng.IntN(3) == 0 {
+					k = fmt.Sprintf("k%d", rng.IntN(3000))
+				}
+				rows[i] = []any{k, i}
+			}
+			schema := schemaOf(types.StringType, types.Int64Type)
+			aggs := []AggSpec{agg("count", -1), agg("sum", 1), agg("min", 1), agg("count", 0)}
+			out := outSchema(t, []types.T{types.StringType, types.Int64Type}, []int{0}, aggs)
+			run := func(generic bool, mem *MemoryAccount, dir string) []string {
+				op := &HashAggregate{Input: rowsSource(t, schema, rows, 999), GroupBy: []int{0}, Aggs: aggs,
+					Out: out, Mem: mem, SpillDir: dir, generic: generic}
+				return sorted(drain(t, op))
+			}
+			want := run(true, nil, "")
+			equalRows(t, "fast", run(false, nil, ""), want)
+			equalRows(t, "fast spilled", run(false, NewMemoryAccount(64<<10), tempDir(t)), want)
+		})
+	}
+}

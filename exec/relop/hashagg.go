@@ -334,6 +334,13 @@ func (o *HashAggregate) emit() (arrow.RecordBatch, error) {
 
 const missingGroup = ^uint32(0)
 
+// varBytes is a text or bytea column's values: ValueBytes starts at the
+// first value's offset.
+type varBytes interface {
+	ValueOffsets() []int32
+	ValueBytes() []byte
+}
+
 // denseKeys is the first size of the array of integer keys looked up by
 // direct indexing; it grows, by powers of two up to maxDenseKeys, while
 // that holds at most denseSparsity slots per group: 16 bytes a group at
@@ -387,6 +394,7 @@ type groupTable struct {
 	keyCols   []int
 	keySchema *arrow.Schema
 	intKey    bool
+	strKey    bool // one text or bytea key: its bytes key strs, NULL is nullGroup
 	ints      *intTable
 	dense     []uint32 // group+1 of keys in [0, denseKeys), 0 = none
 	nullGroup uint32
@@ -411,6 +419,10 @@ func newGroupTable(in *arrow.Schema, keyCols []int, generic bool) *groupTable {
 		t.ints = newIntTable()
 	} else {
 		t.strs = make(map[string]uint32)
+		if len(keyCols) == 1 && !generic {
+			id := in.Field(keyCols[0]).Type.ID()
+			t.strKey = id == arrow.STRING || id == arrow.BINARY
+		}
 	}
 	return t
 }
@@ -517,7 +529,44 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 			}
 			groups[i] = uint32(g)
 		}
+	} else if vb, ok := b.Column(t.keyCols[0]).(varBytes); ok && t.strKey {
+		// One text key (W7's country): its bytes are the map's key as
+		// they are, without the byte encoding of several typed columns.
+		col := b.Column(t.keyCols[0])
+		nulls := col.NullN() > 0
+		offs, data := vb.ValueOffsets(), vb.ValueBytes()
+		base := offs[0]
+		for i := range n {
+			if nulls && col.IsNull(i) {
+				if t.nullGroup == missingGroup {
+					if !insert {
+						groups[i] = missingGroup
+						*missing = append(*missing, int32(i))
+						continue
+					}
+					t.nullGroup = newGroup(i)
+				}
+				groups[i] = t.nullGroup
+				continue
+			}
+			k := data[offs[i]-base : offs[i+1]-base]
+			g, ok := t.strs[string(k)]
+			if !ok {
+				if !insert {
+					groups[i] = missingGroup
+					*missing = append(*missing, int32(i))
+					continue
+				}
+				g = newGroup(i)
+				t.strs[string(k)] = g
+				t.held += int64(len(k)) + 56
+			}
+			groups[i] = g
+		}
 	} else {
+		if t.strKey {
+			return sqlerr.New(sqlerr.InternalError, "group key column %d: %s is not text", t.keyCols[0], b.Column(t.keyCols[0]).DataType())
+		}
 		cols := b.Columns()
 		keys := ascKeys(t.keyCols)
 		var bufs [][]byte

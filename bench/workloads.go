@@ -524,6 +524,9 @@ func (h *harness) runAnalytic(ctx context.Context, workload, query string, peaks
 		if len(peaks) > 0 && t.name == sysSqlgate && h.sqlgate != nil {
 			rss = startRSSMeter(h.sqlgate.pid())
 		}
+		if t.name == sysSqlgate && h.cfg.Rows >= imageMinRows {
+			h.settleImage(ctx, conn, workload, query)
+		}
 		f.Systems[t.name] = timeIt(t.name, func(ctx context.Context) (resultSet, error) { return queryPG(ctx, conn, query) })
 		if rss != nil {
 			st := rss.stop(workload, nil)
@@ -538,6 +541,47 @@ func (h *harness) runAnalytic(ctx context.Context, workload, query string, peaks
 	if h.duck != nil {
 		h.logf("%s %s", workload, sysDuckDB)
 		f.Systems[sysDuckDB] = timeIt(sysDuckDB, func(ctx context.Context) (resultSet, error) { return h.duck.query(ctx, query) })
+	}
+}
+
+// settleImage waits until every scan of query reads sqlgate's columnar
+// image: the first scan of a column set starts the image's build in the
+// background, and the runs timed while it builds read the row store (the
+// 229 ms outlier of W4's 12.9–229 ms at 1M rows), as PostgreSQL's runs
+// follow its VACUUM ANALYZE. The wait is logged: it is the first query's
+// cost, reported beside the figures, not hidden in one of them.
+//
+// imageMinRows is the embedded store's default ColumnarMinRows: smaller
+// tables have no image to wait for.
+const imageMinRows = 1 << 16
+
+func (h *harness) settleImage(ctx context.Context, conn *pgx.Conn, workload, query string) {
+	start := time.Now()
+	for try := 0; ; try++ {
+		var plan strings.Builder
+		rows, err := conn.Query(ctx, "EXPLAIN ANALYZE "+query)
+		if err != nil {
+			h.logf("%s: EXPLAIN ANALYZE: %v", workload, err)
+			return
+		}
+		for rows.Next() {
+			var line string
+			if rows.Scan(&line) == nil {
+				plan.WriteString(line)
+			}
+		}
+		rows.Close()
+		if !strings.Contains(plan.String(), `"row store"`) {
+			if try > 0 {
+				h.logf("%s: sqlgate's scans read the columnar image after %.1fs (%d queries on the row store before)", workload, time.Since(start).Seconds(), try)
+			}
+			return
+		}
+		if time.Since(start) > time.Minute || ctx.Err() != nil {
+			h.logf("%s: sqlgate's scans still read the row store after %.0fs: timing them so", workload, time.Since(start).Seconds())
+			return
+		}
+		time.Sleep(250 * time.Millisecond)
 	}
 }
 

@@ -395,12 +395,8 @@ func attachParallel(x *binder.Aggregate, n Node) error {
 		i := nk + len(finals)
 		f := binder.AggCall{Func: pcall.Func, Args: []binder.Expr{ref(pc, i)}, T: pcall.T}
 		switch pcall.Func {
-		case "count":
-			f.Func, f.T = "sum", types.NumericType
-		case "sum":
-			if t := pc[i].T; !t.IsFloat() {
-				f.T = sumType(t)
-			}
+		case "count", "sum":
+			f = finalSum(ref(pc, i), pcall.T) // aggpush.go
 		}
 		finals = append(finals, f)
 	}
@@ -428,11 +424,7 @@ func attachParallel(x *binder.Aggregate, n Node) error {
 			// no partial at all (no rows, no GROUP BY) is a count of 0
 			e = &binder.Coalesce{Args: []binder.Expr{cast(e, types.Int64Type), &binder.Const{Value: int64(0), T: types.Int64Type}}, T: c.T}
 		case "avg":
-			n := cast(ref(fc, j+1), types.Float64Type)
-			e = &binder.Case{Whens: []binder.When{{
-				Cond:   &binder.BinaryOp{Op: binder.OpGt, L: n, R: &binder.Const{Value: 0.0, T: types.Float64Type}, T: types.BoolType},
-				Result: &binder.BinaryOp{Op: binder.OpDiv, L: e, R: n, T: types.Float64Type},
-			}}, T: c.T}
+			e = avgOf(e, ref(fc, j+1), c.T) // aggpush.go
 		default:
 			e = cast(e, c.T)
 		}

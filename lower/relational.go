@@ -149,6 +149,12 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 		if err != nil {
 			return nil, sqlerr.Wrap(err, sqlerr.InternalError, "aggregate %s: %v", call.String(), err)
 		}
+		if call.Func == "sum" && argT.Kind == types.Int64 && call.T.Kind == types.Int64 {
+			// A final sum of bigint partials (finalSum: counts, sums of
+			// integers) is summed in bigint (relop's sumIntAcc, 22003 past
+			// its range), not in numeric and cast back.
+			t = types.Int64Type
+		}
 		execTypes[i] = t
 		if !t.Nullable().Equal(c.T.Nullable()) {
 			needCast = true

@@ -213,7 +213,7 @@ func TestRulePlanShapes(t *testing.T) {
 		// join with customers (unique on id); the final aggregation sums
 		// the partials and casts them back to the original types
 		{"aggregation below a join", "SELECT c.region, sum(o.amount), count(*), min(o.note) FROM orders o JOIN customers c ON o.cust = c.id GROUP BY c.region", nil, []string{
-			"projection: region AS region, CAST(sum AS bigint) AS sum, COALESCE(CAST(sum AS bigint), 0) AS count, min AS min (estimated rows=10000)",
+			"projection: region AS region, sum AS sum, COALESCE(sum, 0) AS count, min AS min (estimated rows=10000)",
 			"  aggregate: keys=1 aggregates=[sum(sum), sum(count), min(min)] (estimated rows=10000)",
 			"    projection: region AS key0, sum AS arg0, count AS arg1, min AS arg2 (estimated rows=100000)",
 			"      hash_join: type=inner keys=[0]=[0] (estimated rows=100000)",
@@ -230,7 +230,7 @@ func TestRulePlanShapes(t *testing.T) {
 			"      scan: table=orders columns=[cust, amount, note] (estimated rows=1000000)",
 			"      scan: table=customers columns=[id, region] (estimated rows=1000)"}},
 		{"a scalar aggregation, the unique side on the left", "SELECT sum(o.amount) FROM customers c JOIN orders o ON o.cust = c.id", nil, []string{
-			"projection: CAST(sum AS bigint) AS sum (estimated rows=1)",
+			"projection: sum AS sum (estimated rows=1)",
 			"  aggregate: keys=0 aggregates=[sum(sum)] (estimated rows=1)",
 			"    projection: sum AS arg0 (estimated rows=100000)",
 			"      hash_join: type=inner keys=[0]=[0] (estimated rows=100000)",

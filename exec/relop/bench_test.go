@@ -173,3 +173,7 @@ func BenchmarkTop100Of10M(b *testing.B) {
 	reportCPU(b, cpu0)
 	b.ReportMetric(float64(10_000_000)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// BenchmarkAggregate100kGroups: 1M rows into 100k groups (W7's
+// pre-aggregation of events by user_id below the join).
+func BenchmarkAggregate100kGroups(b *testing.B) { benchAgg(b, 1_000_000, 100_000) }

@@ -24,8 +24,11 @@
 // Keys are byte-encoded (keys.go) for grouping, joins and sorting, except a
 // single fixed-width key (integers, dates, times, timestamps, floats via an
 // order-preserving uint64): it groups and joins through an open-addressing
-// int64 table (inttable.go), sorts by a radix sort of (key, row) pairs and
-// feeds top-N a typed heap, with the same results as the encoded path. A
+// int64 table (inttable.go; grouping indexes small non-negative keys in a
+// dense array that grows while the keys are dense), sorts by a radix sort
+// of (key, row) pairs and feeds top-N a typed heap, with the same results
+// as the encoded path. A single text or bytea group key groups by its
+// value's bytes. A
 // large build of such a key is a radix-partitioned table of cache-sized
 // partitions, probed in chunks scattered by partition; both sides' rows are
 // put in partition order, so such a join emits its rows in that order

@@ -61,6 +61,17 @@ func fastCases() []fastCase {
 			}
 			return rng.IntN(1<<40) - 1<<39
 		})},
+		// the dense array grows (moving keys out of the hash table) while
+		// the groups fill [0, 300000), with negatives and NULLs beside
+		{"dense-growing-int32", types.Int32Type, gen(60000, withNulls(func(int) any {
+			if rng.IntN(50) == 0 {
+				return -rng.IntN(1000) - 1
+			}
+			return rng.IntN(300_000)
+		}))},
+		// keys 0, 37, 74, ...: the array stops growing where they become
+		// too sparse for it and at maxDenseKeys; the rest are hashed
+		{"dense-sparse-ascending-int64", types.Int64Type, gen(40000, func(i int) any { return i * 37 })},
 		{"nan-negzero-float64", types.Float64Type, gen(300, withNulls(func(int) any { return floats[rng.IntN(len(floats))] }))},
 		{"float32", types.Float32Type, gen(300, withNulls(func(int) any { return floats[rng.IntN(len(floats)-2)] }))},
 		{"timestamp", types.TimestampType(6), gen(2000, withNulls(func(int) any { return rng.IntN(100) * 86_400_000_000 }))},
@@ -216,5 +227,37 @@ func TestSortDecodedKeyColumn(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestFastPathStringKeyAggregate: one text key groups by its bytes (the
+// strKey path); NULLs, the empty string and strings that are prefixes of
+// one another must group as the byte-encoded generic path groups them, in
+// memory and spilled.
+func TestFastPathStringKeyAggregate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	words := []any{nil, "", "a", "ab", "abc", "b", "\x00", "a\x00", "ünï", "US", "USA"}
+	for _, n := range []int{0, 1, 700, 20000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			rows := make([][]any, n)
+			for i := range rows {
+				var k any = words[rng.IntN(len(words))]
+				if rng.IntN(3) == 0 {
+					k = fmt.Sprintf("k%d", rng.IntN(3000))
+				}
+				rows[i] = []any{k, i}
+			}
+			schema := schemaOf(types.StringType, types.Int64Type)
+			aggs := []AggSpec{agg("count", -1), agg("sum", 1), agg("min", 1), agg("count", 0)}
+			out := outSchema(t, []types.T{types.StringType, types.Int64Type}, []int{0}, aggs)
+			run := func(generic bool, mem *MemoryAccount, dir string) []string {
+				op := &HashAggregate{Input: rowsSource(t, schema, rows, 999), GroupBy: []int{0}, Aggs: aggs,
+					Out: out, Mem: mem, SpillDir: dir, generic: generic}
+				return sorted(drain(t, op))
+			}
+			want := run(true, nil, "")
+			equalRows(t, "fast", run(false, nil, ""), want)
+			equalRows(t, "fast spilled", run(false, NewMemoryAccount(64<<10), tempDir(t)), want)
+		})
 	}
 }

@@ -334,8 +334,56 @@ func (o *HashAggregate) emit() (arrow.RecordBatch, error) {
 
 const missingGroup = ^uint32(0)
 
-// denseKeys bounds the integer keys looked up by direct indexing.
-const denseKeys = 1 << 14
+// varBytes is a text or bytea column's values: ValueBytes starts at the
+// first value's offset.
+type varBytes interface {
+	ValueOffsets() []int32
+	ValueBytes() []byte
+}
+
+// denseKeys is the first size of the array of integer keys looked up by
+// direct indexing; it grows, by powers of two up to maxDenseKeys, while
+// that holds at most denseSparsity slots per group: 16 bytes a group at
+// most, less than the hash table's 24 (two slots of 12 bytes), so the
+// memory account, and with it spilling, sees no more than before (W7's
+// user ids 1..100000 end in one array of 128Ki: lookups in 512 KiB
+// instead of a hash table's 3 MiB).
+const (
+	denseKeys     = 1 << 14
+	maxDenseKeys  = 1 << 20
+	denseSparsity = 4
+)
+
+// growDense widens the dense array to cover key v when the keys so far are
+// dense enough, moving the keys it now covers out of the hash table (a key
+// below len(dense) is always looked up there, never in ints).
+func (t *groupTable) growDense(v int64) {
+	size := max(denseKeys, len(t.dense))
+	for size <= int(v) {
+		size *= 2
+	}
+	if size > denseKeys && size > denseSparsity*(t.n+1) {
+		return
+	}
+	dense := make([]uint32, size)
+	copy(dense, t.dense)
+	t.held += int64(size-len(t.dense)) * 4
+	if t.ints.n > 0 {
+		rest := newIntTable()
+		for i, g := range t.ints.vals {
+			if g == 0 {
+				continue
+			}
+			if k := t.ints.keys[i]; uint64(k) < uint64(size) {
+				dense[k] = uint32(g) // both hold group+1
+			} else {
+				rest.put(k, g-1)
+			}
+		}
+		t.ints = rest
+	}
+	t.dense = dense
+}
 
 // groupTable maps group keys to dense group ids. A single integer-like key
 // uses direct indexing for small non-negative values and an open-addressing
@@ -346,6 +394,7 @@ type groupTable struct {
 	keyCols   []int
 	keySchema *arrow.Schema
 	intKey    bool
+	strKey    bool // one text or bytea key: its bytes key strs, NULL is nullGroup
 	ints      *intTable
 	dense     []uint32 // group+1 of keys in [0, denseKeys), 0 = none
 	nullGroup uint32
@@ -370,6 +419,10 @@ func newGroupTable(in *arrow.Schema, keyCols []int, generic bool) *groupTable {
 		t.ints = newIntTable()
 	} else {
 		t.strs = make(map[string]uint32)
+		if len(keyCols) == 1 && !generic {
+			id := in.Field(keyCols[0]).Type.ID()
+			t.strKey = id == arrow.STRING || id == arrow.BINARY
+		}
 	}
 	return t
 }
@@ -417,7 +470,7 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 			dense, i64 := t.dense, t.i64
 			for ; start < len(i64); start++ {
 				v := i64[start]
-				if uint64(v) >= denseKeys {
+				if uint64(v) >= uint64(len(dense)) {
 					break
 				}
 				d := dense[v]
@@ -442,11 +495,10 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 				continue
 			}
 			// small non-negative keys index a dense array: no hashing
-			if uint64(v) < denseKeys {
-				if t.dense == nil {
-					t.dense = make([]uint32, denseKeys)
-					t.held += denseKeys * 4
-				}
+			if uint64(v) >= uint64(len(t.dense)) && uint64(v) < maxDenseKeys {
+				t.growDense(v)
+			}
+			if uint64(v) < uint64(len(t.dense)) {
 				if d := t.dense[v]; d != 0 {
 					groups[i] = d - 1
 					continue
@@ -477,7 +529,44 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 			}
 			groups[i] = uint32(g)
 		}
+	} else if vb, ok := b.Column(t.keyCols[0]).(varBytes); ok && t.strKey {
+		// One text key (W7's country): its bytes are the map's key as
+		// they are, without the byte encoding of several typed columns.
+		col := b.Column(t.keyCols[0])
+		nulls := col.NullN() > 0
+		offs, data := vb.ValueOffsets(), vb.ValueBytes()
+		base := offs[0]
+		for i := range n {
+			if nulls && col.IsNull(i) {
+				if t.nullGroup == missingGroup {
+					if !insert {
+						groups[i] = missingGroup
+						*missing = append(*missing, int32(i))
+						continue
+					}
+					t.nullGroup = newGroup(i)
+				}
+				groups[i] = t.nullGroup
+				continue
+			}
+			k := data[offs[i]-base : offs[i+1]-base]
+			g, ok := t.strs[string(k)]
+			if !ok {
+				if !insert {
+					groups[i] = missingGroup
+					*missing = append(*missing, int32(i))
+					continue
+				}
+				g = newGroup(i)
+				t.strs[string(k)] = g
+				t.held += int64(len(k)) + 56
+			}
+			groups[i] = g
+		}
 	} else {
+		if t.strKey {
+			return sqlerr.New(sqlerr.InternalError, "group key column %d: %s is not text", t.keyCols[0], b.Column(t.keyCols[0]).DataType())
+		}
 		cols := b.Columns()
 		keys := ascKeys(t.keyCols)
 		var bufs [][]byte

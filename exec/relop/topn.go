@@ -309,15 +309,24 @@ func (h fixedTopHeap) down(i int) {
 // than the current bound (the heap's top) is rejected with two integer
 // comparisons and never materialised. True if any row was kept.
 func (h *fixedTopHeap) offer(col arrow.Array, k SortKey, n int64, seq *uint64, bi uint32, buf *[]uint64) bool {
+	nullRank, valRank := uint8(1), uint8(0) // NULLS LAST
+	if k.NullsFirst {
+		nullRank, valRank = 0, 1
+	}
+	if int64(len(*h)) >= n && n > 0 && (*h)[0].null == nullRank && nullRank < valRank {
+		// The worst kept row is a NULL sorting before every value (NULLS
+		// FIRST, ORDER BY x DESC's default): every row kept is a NULL, a
+		// later NULL loses the tie and a value sorts after them all, so
+		// no row of this batch can enter (W6: 1% NULL amounts fill the
+		// 100 places within the first batches).
+		*seq += uint64(col.Len())
+		return false
+	}
 	keys := fixedSortKeys(col, *buf)
 	*buf = keys
 	var flip uint64
 	if k.Desc {
 		flip = ^uint64(0)
-	}
-	nullRank, valRank := uint8(1), uint8(0) // NULLS LAST
-	if k.NullsFirst {
-		nullRank, valRank = 0, 1
 	}
 	hasNulls := col.NullN() > 0
 	used := false

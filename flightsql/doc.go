@@ -38,7 +38,11 @@
 //     binds) and returns a ticket (a statement returning no rows runs
 //     there and then: ranAlready); DoGet executes and streams (stream.go),
 //     one batch in flight at a time, so a client that stops reading holds
-//     that batch and what gRPC's flow-control window took, not the result. statement_timeout is the session's
+//     that batch and what gRPC's flow-control window took, not the result.
+//     A query's rows leave through wire.go: each IPC message encoded once
+//     into a pooled buffer that gRPC frees when written (arrow-go's own
+//     writer serves the catalog commands); DialOptions is the matching
+//     client side for Go clients. statement_timeout is the session's
 //     setting, as on the PostgreSQL side (57014 when it fires). Prepared
 //     statements keep their engine statement; parameters arrive as Arrow
 //     batches (params.go), one execution per row. DoPut updates run

@@ -3,7 +3,9 @@ package flightsql
 import (
 	"errors"
 	"math/bits"
+	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
@@ -120,7 +122,8 @@ func (c *codec) Marshal(v any) (mem.BufferSlice, error) {
 
 func (c *codec) Unmarshal(data mem.BufferSlice, v any) error {
 	if fd, ok := v.(*flight.FlightData); ok && c.alias {
-		return unmarshalFlightData(data.Materialize(), fd)
+		b, pad := materializeAligned(data)
+		return unmarshalFlightData(b[pad:], fd)
 	}
 	return c.proto.Unmarshal(data, v)
 }
@@ -132,6 +135,72 @@ const (
 	fdAppMetadata protowire.Number = 3
 	fdDataBody    protowire.Number = 1000
 )
+
+// materializeAligned copies a received message into one new buffer that
+// is not cleared first (every byte is written), placed so that data_body's
+// value starts 8-byte aligned (Arrow's buffers are read in place as typed
+// slices): the message starts at b[pad:].
+func materializeAligned(data mem.BufferSlice) (b []byte, pad int) {
+	n := data.Len()
+	if off, ok := bodyOffset(data); ok {
+		pad = (8 - off%8) % 8
+	}
+	// strings.Builder's growth is the standard library's one allocation
+	// that skips zeroing; the bytes are handed out as a []byte that nothing
+	// writes (the record batches read from them are immutable).
+	var sb strings.Builder
+	sb.Grow(pad + n)
+	sb.WriteString("\x00\x00\x00\x00\x00\x00\x00"[:pad])
+	for _, buf := range data {
+		sb.Write(buf.ReadOnlyData())
+	}
+	s := sb.String()
+	return unsafe.Slice(unsafe.StringData(s), len(s)), pad
+}
+
+// bodyOffset is where data_body's value starts in an encoded FlightData,
+// found in the fields' tags and lengths before it (a few hundred bytes,
+// most often within the first received buffer, read in place).
+func bodyOffset(data mem.BufferSlice) (int, bool) {
+	var head []byte
+	for i, buf := range data {
+		if i == 0 {
+			head = buf.ReadOnlyData()
+		} else {
+			head = append(head[:len(head):len(head)], buf.ReadOnlyData()...)
+		}
+		if off, ok := bodyOffsetIn(head); ok {
+			return off, true
+		}
+		if len(head) >= 64<<10 {
+			break
+		}
+	}
+	return 0, false
+}
+
+// bodyOffsetIn is bodyOffset within the message's first bytes.
+func bodyOffsetIn(head []byte) (int, bool) {
+	for off := 0; off < len(head); {
+		num, typ, n := protowire.ConsumeTag(head[off:])
+		if n < 0 {
+			return 0, false
+		}
+		off += n
+		if num == fdDataBody && typ == protowire.BytesType {
+			_, m := protowire.ConsumeVarint(head[off:])
+			if m < 0 {
+				return 0, false
+			}
+			return off + m, true
+		}
+		if n = protowire.ConsumeFieldValue(num, typ, head[off:]); n < 0 {
+			return 0, false
+		}
+		off += n
+	}
+	return 0, false
+}
 
 // unmarshalFlightData decodes b into fd, its byte fields slices of b (which
 // the caller gives up: the record batches read from fd keep it alive).

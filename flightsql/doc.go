@@ -86,7 +86,9 @@
 // (flightsql_test.go), every seed-000 ingest rule (ingest_test.go), catalog
 // commands, transactions, statement_timeout, TLS and the connection limit
 // (session_test.go), query strings of several statements (multi_test.go);
-// the ADBC Flight SQL driver from Python (adbc_test.go,
+// the result encoding and DialOptions' decoding (wire_test.go: round trips
+// in frame-sized pieces, malformed messages); the ADBC Flight SQL driver
+// from Python (adbc_test.go,
 // testdata/adbc_client.py); a stalled client against an endless result
 // (backpressure_test.go); FuzzRequests (malformed commands, tickets, action
 // bodies and DoPut schemas) in make fuzz, its seeds in every go test. On a

@@ -128,8 +128,11 @@ soak-relop:
 # Benchmarks: sqlgate, PostgreSQL 15 and DuckDB side by side (bench/, its own
 # module because DuckDB needs cgo). Prints a table, writes bench/results/*.json;
 # figures worth keeping go to bench/LEDGER.md. BENCHFLAGS passes options, e.g.
-# BENCHFLAGS='--cpuprofile /tmp/cpu.prof --workloads W5'.
+# BENCHFLAGS='--cpuprofile /tmp/cpu.prof --workloads W5'. bench/python/setup.sh
+# first makes the virtualenv of the Python figures (ADBC into pyarrow, psycopg2
+# into pandas; pip from PyPI, once).
 bench:
+	bench/python/setup.sh >/dev/null
 	cd bench && $(GO) run . $(BENCHFLAGS)
 
 # The Go micro-benchmarks of the packages (kernels, operators, store, parser).
@@ -145,6 +148,7 @@ ledger:
 # The same with 200k rows and short runs: about two minutes.
 .PHONY: bench-quick
 bench-quick:
+	bench/python/setup.sh >/dev/null
 	cd bench && $(GO) run . --quick $(BENCHFLAGS)
 
 clean:

@@ -107,6 +107,16 @@ func nameHash(s string) uint64 {
 	return h
 }
 
+// nameHashBytes is nameHash of a string's bytes.
+func nameHashBytes(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
 func (s *streamSum) addEvent(r eventRow) {
 	s.Rows++
 	s.SumID += r.ID

@@ -16,6 +16,7 @@ import (
 	afsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/jackc/pgx/v5"
+	"github.com/sqlgate/sqlgate/flightsql"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -32,8 +33,9 @@ import (
 //     through psycopg2, so that the Flight path compares with sqlgate's own
 //     PostgreSQL-protocol path too.
 //
-// The Python figures need SQLGATE_BENCH_PYTHON (or the ADBC virtualenv of
-// scripts/install-test-deps.sh) with pandas and psycopg2 as well.
+// The Python figures need the virtualenv of bench/python/setup.sh (ADBC,
+// pyarrow, pandas, psycopg2-binary from PyPI; make bench runs it) or an
+// interpreter with the same packages in SQLGATE_BENCH_PYTHON.
 
 const (
 	figW2Go       = "W2 SELECT * into Go (sqlgate: Flight SQL to Arrow; PostgreSQL: pgx decoded)"
@@ -52,7 +54,9 @@ func (h *harness) runFlightW2(ctx context.Context) {
 		}
 	}
 	h.logf("W2 sqlgate Flight SQL into Arrow")
-	cl, err := afsql.NewClient(h.sqlgate.flightAddr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	// flightsql.DialOptions: arrow-go's client with buffers reused and
+	// each message's body read into Arrow without a second copy.
+	cl, err := afsql.NewClient(h.sqlgate.flightAddr, nil, nil, append(flightsql.DialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
 	if err != nil {
 		f.Systems[sysSqlgate] = errStat(err)
 		return
@@ -78,8 +82,10 @@ func (h *harness) runFlightW2(ctx context.Context) {
 	h.runPythonW2(ctx)
 }
 
-// flightStreamAll runs W2 through Flight SQL and folds every row into the
-// checksum, reading the values from the Arrow columns.
+// flightStreamAll runs W2 through Flight SQL and folds every value of
+// every row into the checksum, reading the Arrow columns as a columnar
+// consumer does: each column's values in a loop of their own, timestamps
+// as their microseconds (what UnixMicro of the decoded time gives).
 func flightStreamAll(ctx context.Context, cl *afsql.Client) (streamSum, error) {
 	var sum streamSum
 	info, err := cl.Execute(ctx, queryW2)
@@ -92,33 +98,97 @@ func flightStreamAll(ctx context.Context, cl *afsql.Client) (streamSum, error) {
 	}
 	defer rdr.Release()
 	for rdr.Next() {
-		rec := rdr.RecordBatch()
-		id := rec.Column(0).(*array.Int64)
-		uid := rec.Column(1).(*array.Int32)
-		amount := rec.Column(2).(*array.Float64)
-		qty := rec.Column(3).(*array.Int32)
-		name := rec.Column(4).(*array.String)
-		ts := rec.Column(5).(*array.Timestamp)
-		unit := ts.DataType().(*arrow.TimestampType).Unit
-		for i := 0; i < int(rec.NumRows()); i++ {
-			sum.addEvent(eventRow{ID: id.Value(i), UserID: uid.Value(i), Amount: amount.Value(i), AmountValid: amount.IsValid(i),
-				Qty: qty.Value(i), Name: name.Value(i), TS: ts.Value(i).ToTime(unit)})
+		if err := sumEvents(&sum, rdr.RecordBatch()); err != nil {
+			return sum, err
 		}
 	}
 	return sum, rdr.Err()
 }
 
-// benchPython is the interpreter the Python figures use.
+// sumEvents adds a batch of events (SELECT * FROM events) to sum.
+func sumEvents(sum *streamSum, rec arrow.RecordBatch) error {
+	id, ok1 := rec.Column(0).(*array.Int64)
+	uid, ok2 := rec.Column(1).(*array.Int32)
+	amount, ok3 := rec.Column(2).(*array.Float64)
+	qty, ok4 := rec.Column(3).(*array.Int32)
+	name, ok5 := rec.Column(4).(*array.String)
+	ts, ok6 := rec.Column(5).(*array.Timestamp)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 {
+		return fmt.Errorf("W2 batch has schema %s", rec.Schema())
+	}
+	n := int(rec.NumRows())
+	sum.Rows += int64(n)
+	for _, v := range id.Int64Values() {
+		sum.SumID += v
+	}
+	for _, v := range uid.Int32Values() {
+		sum.SumUser += int64(v)
+	}
+	for _, v := range qty.Int32Values() {
+		sum.SumQty += int64(v)
+	}
+	for i, v := range amount.Float64Values() {
+		if amount.IsValid(i) {
+			sum.SumFloat += v
+		} else {
+			sum.NullFloat++
+		}
+	}
+	offs, data := name.ValueOffsets(), name.ValueBytes()
+	base := offs[0]
+	for i := 0; i < n; i++ {
+		sum.NameHash += nameHashBytes(data[offs[i]-base : offs[i+1]-base])
+	}
+	unit := ts.DataType().(*arrow.TimestampType).Unit
+	for i, v := range ts.TimestampValues() {
+		if unit == arrow.Microsecond {
+			sum.SumTSUsec += int64(v)
+		} else {
+			sum.SumTSUsec += ts.Value(i).ToTime(unit).UnixMicro()
+		}
+	}
+	return nil
+}
+
+// flightOwnRatios are the lines that compare the Flight SQL figures with
+// sqlgate's own PostgreSQL-protocol path (acceptance 4's second goal):
+// into Go against pgx decoded, into Python against psycopg2 into pandas.
+func flightOwnRatios(figs []*figure) []string {
+	byName := map[string]*figure{}
+	for _, f := range figs {
+		byName[f.Workload] = f
+	}
+	var out []string
+	for _, c := range []struct{ flight, own, what string }{
+		{figW2Go, "W2 SELECT * streamed, decoded", "W2 into Go: sqlgate Flight SQL to Arrow vs sqlgate's PostgreSQL protocol (pgx decoded)"},
+		{figW2Python, figW2Psycopg2, "W2 into Python: sqlgate ADBC to pyarrow vs sqlgate's PostgreSQL protocol (psycopg2 to pandas)"},
+	} {
+		fl, own := byName[c.flight], byName[c.own]
+		if fl == nil || own == nil {
+			continue
+		}
+		if r, ok := betterRatio(fl.Systems[sysSqlgate], own.Systems[sysSqlgate], true); ok {
+			out = append(out, fmt.Sprintf("%s: %s.", c.what, formatRatio(r)))
+		}
+	}
+	return out
+}
+
+// benchPython is the interpreter the Python figures use: SQLGATE_BENCH_PYTHON,
+// else the virtualenv bench/python/setup.sh makes (make bench runs it).
 func benchPython() string {
 	if p := os.Getenv("SQLGATE_BENCH_PYTHON"); p != "" {
 		return p
+	}
+	if v := os.Getenv("SQLGATE_BENCH_VENV"); v != "" {
+		return filepath.Join(v, "bin", "python")
 	}
 	cache := os.Getenv("XDG_CACHE_HOME")
 	if cache == "" {
 		home, _ := os.UserHomeDir()
 		cache = filepath.Join(home, ".cache")
 	}
-	return filepath.Join(cache, "sqlgate", "adbc-flightsql-1.13.0", "bin", "python")
+	return filepath.Join(cache, "sqlgate", "bench-python-1", "bin", "python")
 }
 
 // pythonReady reports whether the Python figures can run.
@@ -130,7 +200,7 @@ func pythonReady(ctx context.Context) bool {
 // times its own runs (after a warm-up) and prints their rows per second.
 func (h *harness) runPythonW2(ctx context.Context) {
 	if !pythonReady(ctx) {
-		h.logf("W2 into Python skipped: %s lacks adbc_driver_flightsql, pyarrow, pandas or psycopg2", benchPython())
+		h.logf("W2 into Python skipped: %s lacks adbc_driver_flightsql, pyarrow, pandas or psycopg2 (run bench/python/setup.sh)", benchPython())
 		return
 	}
 	py := h.addFigure(&figure{Workload: figW2Python, Metric: "rows/s", Unit: "rows/s", HigherBetter: true, Systems: map[string]*stat{}})

@@ -199,6 +199,9 @@ func printTable(w io.Writer, r *report) {
 			fmt.Fprintf(w, "%s: %s.\n", f.Workload, s.Note)
 		}
 	}
+	for _, line := range flightOwnRatios(r.Figures) { // flight.go
+		fmt.Fprintln(w, line)
+	}
 	if len(r.Mismatches) > 0 {
 		fmt.Fprintf(w, "\n**%d DISAGREEMENTS:**\n", len(r.Mismatches))
 		for _, m := range r.Mismatches {

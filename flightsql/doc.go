@@ -38,7 +38,11 @@
 //     binds) and returns a ticket (a statement returning no rows runs
 //     there and then: ranAlready); DoGet executes and streams (stream.go),
 //     one batch in flight at a time, so a client that stops reading holds
-//     that batch and what gRPC's flow-control window took, not the result. statement_timeout is the session's
+//     that batch and what gRPC's flow-control window took, not the result.
+//     A query's rows leave through wire.go: each IPC message encoded once
+//     into a pooled buffer that gRPC frees when written (arrow-go's own
+//     writer serves the catalog commands); DialOptions is the matching
+//     client side for Go clients. statement_timeout is the session's
 //     setting, as on the PostgreSQL side (57014 when it fires). Prepared
 //     statements keep their engine statement; parameters arrive as Arrow
 //     batches (params.go), one execution per row. DoPut updates run
@@ -82,7 +86,9 @@
 // (flightsql_test.go), every seed-000 ingest rule (ingest_test.go), catalog
 // commands, transactions, statement_timeout, TLS and the connection limit
 // (session_test.go), query strings of several statements (multi_test.go);
-// the ADBC Flight SQL driver from Python (adbc_test.go,
+// the result encoding and DialOptions' decoding (wire_test.go: round trips
+// in frame-sized pieces, malformed messages); the ADBC Flight SQL driver
+// from Python (adbc_test.go,
 // testdata/adbc_client.py); a stalled client against an endless result
 // (backpressure_test.go); FuzzRequests (malformed commands, tickets, action
 // bodies and DoPut schemas) in make fuzz, its seeds in every go test. On a

@@ -14,6 +14,7 @@ import (
 	afsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/jackc/pgx/v5"
+	"github.com/sqlgate/sqlgate/flightsql"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/server"
@@ -71,9 +72,9 @@ func startServerWith(t testing.TB, adjust func(*server.Config)) *testServer {
 }
 
 // client is a Flight SQL client authenticated as user.
-func (ts *testServer) client(t testing.TB, user, password string) (*afsql.Client, context.Context) {
+func (ts *testServer) client(t testing.TB, user, password string, opts ...grpc.DialOption) (*afsql.Client, context.Context) {
 	t.Helper()
-	cl, err := afsql.NewClient(ts.srv.FlightAddr().String(), nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	cl, err := afsql.NewClient(ts.srv.FlightAddr().String(), nil, nil, append(opts, grpc.WithTransportCredentials(insecure.NewCredentials()))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,19 +246,56 @@ func codeAndState(t *testing.T, err error, code codes.Code, sqlstate string) {
 	}
 }
 
+// TestQueryValuesMatchPostgreSQLSide reads every type and a result of many
+// batches through arrow-go's client with its default settings and with
+// flightsql.DialOptions (pooled buffers reused, bodies aliased), as a
+// statement and as a prepared statement, against what the PostgreSQL side
+// returns.
 func TestQueryValuesMatchPostgreSQLSide(t *testing.T) {
 	ts := startServer(t)
-	ts.pgExec(t, append([]string{allTypesDDL}, allTypesRows...)...)
-	cl, ctx := ts.client(t, "admin", adminPassword)
-	recs, schema := query(t, ctx, cl, "SELECT * FROM alltypes ORDER BY id")
-	// nested columns arrive as native Arrow nested arrays
-	for name, id := range map[string]arrow.Type{"arr": arrow.LIST, "m": arrow.MAP, "r": arrow.STRUCT, "nested": arrow.LIST} {
-		f, ok := schema.FieldsByName(name)
-		if !ok || f[0].Type.ID() != id {
-			t.Errorf("column %s: %v, want %s", name, f, id)
-		}
+	ts.pgExec(t, append([]string{allTypesDDL,
+		"CREATE TABLE big (id BIGINT PRIMARY KEY, s STRING, d DOUBLE, n INT)",
+		"INSERT INTO big SELECT g, repeat('x', (g % 70)::int), g / 7.0, CASE WHEN g % 3 = 0 THEN NULL ELSE g::int END FROM generate_series(1, 40000) g"},
+		allTypesRows...)...)
+	bigCols := []types.T{types.Int64Type, types.StringType, types.Float64Type, types.Int32Type}
+	for _, c := range []struct {
+		name string
+		opts []grpc.DialOption
+	}{{"arrow-go defaults", nil}, {"DialOptions", flightsql.DialOptions()}} {
+		t.Run(c.name, func(t *testing.T) {
+			cl, ctx := ts.client(t, "admin", adminPassword, c.opts...)
+			recs, schema := query(t, ctx, cl, "SELECT * FROM alltypes ORDER BY id")
+			// nested columns arrive as native Arrow nested arrays
+			for name, id := range map[string]arrow.Type{"arr": arrow.LIST, "m": arrow.MAP, "r": arrow.STRUCT, "nested": arrow.LIST} {
+				f, ok := schema.FieldsByName(name)
+				if !ok || f[0].Type.ID() != id {
+					t.Errorf("column %s: %v, want %s", name, f, id)
+				}
+			}
+			sameRows(t, "alltypes", asText(t, recs, allTypesCols()), ts.pgText(t, "SELECT * FROM alltypes ORDER BY id"))
+			const q = "SELECT * FROM big ORDER BY id"
+			want := ts.pgText(t, q)
+			recs, _ = query(t, ctx, cl, q)
+			if len(recs) < 2 {
+				t.Errorf("big: %d batches, want several", len(recs))
+			}
+			sameRows(t, "big", asText(t, recs, bigCols), want)
+			stmt, err := cl.Prepare(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stmt.Close(ctx)
+			info, err := stmt.Execute(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, _, err = flightRecords(ctx, cl, info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameRows(t, "big, prepared", asText(t, recs, bigCols), want)
+		})
 	}
-	sameRows(t, "alltypes", asText(t, recs, allTypesCols()), ts.pgText(t, "SELECT * FROM alltypes ORDER BY id"))
 }
 
 func TestPreparedStatementsAndUpdates(t *testing.T) {

@@ -2,13 +2,17 @@ package flightsql_test
 
 import (
 	"context"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/sqlgate/sqlgate/flightsql"
+	"google.golang.org/grpc"
 )
 
 // BenchmarkQuery streams SELECT * of a benchRows-row primary-key table of
@@ -21,7 +25,7 @@ func BenchmarkQuery(b *testing.B) {
 	n := benchRows(b)
 	recs, _ := benchEvents(n)
 	ts := startServer(b)
-	cl, ctx := ts.client(b, "admin", adminPassword)
+	cl, ctx := ts.client(b, "admin", adminPassword, benchDialOptions()...)
 	conn, err := pgx.Connect(context.Background(), ts.pg)
 	if err != nil {
 		b.Fatal(err)
@@ -44,6 +48,7 @@ func BenchmarkQuery(b *testing.B) {
 	imageReady(b, conn, query)
 	b.Run("flight", func(b *testing.B) {
 		var elapsed, first time.Duration
+		cpu0 := processCPU(b)
 		for i := 0; i < b.N; i++ {
 			start := time.Now()
 			info, err := cl.Execute(ctx, query)
@@ -80,9 +85,11 @@ func BenchmarkQuery(b *testing.B) {
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/elapsed.Seconds(), "rows/s")
 		b.ReportMetric(float64(first.Microseconds())/float64(b.N), "µs-to-first-batch")
+		b.ReportMetric(float64(processCPU(b)-cpu0)/float64(n*int64(b.N)), "cpu-ns/row")
 	})
 	b.Run("pgx", func(b *testing.B) {
 		var elapsed time.Duration
+		cpu0 := processCPU(b)
 		var (
 			id     pgtype.Int8
 			uid    pgtype.Int4
@@ -112,7 +119,29 @@ func BenchmarkQuery(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/elapsed.Seconds(), "rows/s")
+		b.ReportMetric(float64(processCPU(b)-cpu0)/float64(n*int64(b.N)), "cpu-ns/row")
 	})
+}
+
+// benchDialOptions are the Flight client's options: flightsql.DialOptions,
+// as bench/ uses, unless SQLGATE_BENCH_DEFAULT_CLIENT is set (arrow-go's
+// defaults, to compare).
+func benchDialOptions() []grpc.DialOption {
+	if os.Getenv("SQLGATE_BENCH_DEFAULT_CLIENT") != "" {
+		return nil
+	}
+	return flightsql.DialOptions()
+}
+
+// processCPU is the CPU time (user and system) of this process, server and
+// client together: per row, a figure the machine's other load disturbs less
+// than the wall clock.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // imageReady waits until query's scan reads the table's columnar image.

@@ -53,6 +53,9 @@ type Server struct {
 	conns *registry
 	grpc  *grpc.Server
 	stop  chan struct{}
+	// pool is the gRPC transport's and the result messages' buffer pool
+	// (wire.go).
+	pool *bufferPool
 }
 
 // New builds a server; Serve starts it.
@@ -73,7 +76,8 @@ func New(cfg Config) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, log: log, conns: newRegistry(cfg.MaxConnections, cfg.MaxConnectionsPerUser, cfg.IdleTimeout), stop: make(chan struct{})}
+	s := &Server{cfg: cfg, log: log, conns: newRegistry(cfg.MaxConnections, cfg.MaxConnectionsPerUser, cfg.IdleTimeout), stop: make(chan struct{}),
+		pool: &bufferPool{}}
 	s.conns.obs = cfg.Observer
 	if err := s.registerSQLInfo(); err != nil {
 		return nil, err
@@ -83,11 +87,12 @@ func New(cfg Config) (*Server, error) {
 		grpc.ChainStreamInterceptor(s.streamInterceptor),
 		grpc.MaxRecvMsgSize(cfg.MaxMessageSize),
 	}
+	opts = append(opts, serverWireOptions(s.pool)...)
 	if cfg.TLS != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
 	}
 	s.grpc = grpc.NewServer(opts...)
-	flight.RegisterFlightServiceServer(s.grpc, afsql.NewFlightServer(s))
+	flight.RegisterFlightServiceServer(s.grpc, flightService{FlightServer: afsql.NewFlightServer(s), s: s})
 	return s, nil
 }
 

@@ -46,7 +46,7 @@ func (b *binder) bindOperatorMarker(s *scope, n *ast.FuncCallExpr, fns [2]string
 // typedConcat binds a || b when PostgreSQL's operator for the operands'
 // types is byteacat (bytea || bytea) or jsonb_concat (jsonb || jsonb), an
 // unknown literal taking the other side's type; ok is false otherwise.
-func (b *binder) typedConcat(n ast.Node, l, r Expr) (e Expr, ok bool, err error) {
+func (b *binder) typedConcat(n sourceNode, l, r Expr) (e Expr, ok bool, err error) {
 	lt, rt := l.Type(), r.Type()
 	isBytes := func(t types.T) bool { return t.Kind == types.Bytes || t.Kind == types.Binary }
 	isJSONB := func(t types.T) bool { return t.Kind == types.String && t.Variant == types.JSONB }

@@ -23,19 +23,52 @@ import (
 // statement stage of the tree takes them. A construct the tree has no node
 // for is 0A000.
 func ToTree(e ast.ExprNode) (pt.Expr, error) {
+	var t Transformer
+	return t.ToTree(e)
+}
+
+// Transformer is ToTree with memory: it hands out the nodes a statement
+// makes most of (column references, literals, operators, casts and their
+// operand lists) from chunks, so that transforming a statement's
+// expressions costs a few allocations rather than one per node. Its zero
+// value is ready; the nodes stay valid as long as any is referenced.
+type Transformer struct {
+	cols  slab[pt.ColumnRef]
+	lits  slab[pt.Literal]
+	bins  slab[pt.Binary]
+	unas  slab[pt.Unary]
+	casts slab[pt.Cast]
+	list  []pt.Expr // the unused tail of the current chunk of operand lists
+}
+
+// exprList returns a list of n expressions cut from the current chunk.
+func (t *Transformer) exprList(n int) []pt.Expr {
+	if n > 16 {
+		return make([]pt.Expr, n)
+	}
+	if len(t.list) < n {
+		t.list = make([]pt.Expr, 32)
+	}
+	l := t.list[:n:n]
+	t.list = t.list[n:]
+	return l
+}
+
+// ToTree is the package's ToTree.
+func (t *Transformer) ToTree(e ast.ExprNode) (pt.Expr, error) {
 	if e == nil {
 		return nil, nil
 	}
-	return toTree(e)
+	return t.toTree(e)
 }
 
 // OrderItemsToTree transforms an ORDER BY list (nil: none), reading the
 // rewrite's pg__nulls(e, 'first'|'last') as NULLS FIRST | LAST.
-func OrderItemsToTree(o *ast.OrderByClause) ([]pt.OrderItem, error) {
+func (t *Transformer) OrderItemsToTree(o *ast.OrderByClause) ([]pt.OrderItem, error) {
 	if o == nil {
 		return nil, nil
 	}
-	return byItems(o.Items)
+	return t.byItems(o.Items)
 }
 
 var binaryOps = map[opcode.Op]pt.BinaryOp{
@@ -80,125 +113,142 @@ var groupingKinds = map[string]pt.GroupingKind{
 	"pg__rollup": pt.Rollup, "pg__cube": pt.Cube, "pg__grouping_sets": pt.GroupingSets, "pg__empty_set": pt.EmptySet,
 }
 
-func notSupported(n ast.Node) error {
-	return sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", strings.TrimPrefix(fmt.Sprintf("%T", n), "*ast."))
+// TransformError is ToTree's refusal of a node: Err, a 0A000, is about
+// Node, whose position the caller reports.
+type TransformError struct {
+	Node ast.Node
+	Err  *sqlerr.Error
 }
 
-func at(n ast.Node) pt.At { return pt.At{Offset: n.OriginTextPosition()} }
+func (e *TransformError) Error() string { return e.Err.Error() }
+func (e *TransformError) Unwrap() error { return e.Err }
 
-func toTree(e ast.ExprNode) (pt.Expr, error) {
+func notSupported(n ast.Node) error {
+	return &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", strings.TrimPrefix(fmt.Sprintf("%T", n), "*ast."))}
+}
+
+func at(n ast.Node) pt.At { return pt.At{Offset: n.OriginTextPosition(), Src: n} }
+
+func (t *Transformer) toTree(e ast.ExprNode) (pt.Expr, error) {
 	switch n := e.(type) {
 	case *ast.ParenthesesExpr:
-		return toTree(n.Expr)
+		return t.toTree(n.Expr)
 	case *ast.ColumnNameExpr:
-		c := n.Name
-		return &pt.ColumnRef{At: at(n), Schema: c.Schema.O, Table: c.Table.O, Name: c.Name.O}, nil
+		c, r := n.Name, t.cols.next(8)
+		*r = pt.ColumnRef{At: at(n), Schema: c.Schema.O, Table: c.Table.O, Name: c.Name.O}
+		return r, nil
 	case ast.ParamMarkerExpr:
 		o, _ := ParamOrder(n)
 		return &pt.Param{At: at(n), Order: o}, nil
 	case ast.ValueExpr:
-		return literal(n)
+		return t.literal(n)
 	case *ast.UnaryOperationExpr:
-		x, err := toTree(n.V)
+		x, err := t.toTree(n.V)
 		if err != nil {
 			return nil, err
 		}
+		u := t.unas.next(8)
 		switch n.Op {
 		case opcode.Plus:
-			return &pt.Unary{At: at(n), Op: pt.UPlus, X: x}, nil
+			*u = pt.Unary{At: at(n), Op: pt.UPlus, X: x}
+			return u, nil
 		case opcode.Minus:
-			return &pt.Unary{At: at(n), Op: pt.UMinus, X: x}, nil
+			*u = pt.Unary{At: at(n), Op: pt.UMinus, X: x}
+			return u, nil
 		case opcode.Not, opcode.Not2:
-			return &pt.Unary{At: at(n), Op: pt.UNot, X: x}, nil
+			*u = pt.Unary{At: at(n), Op: pt.UNot, X: x}
+			return u, nil
 		case opcode.BitNeg:
 			return &pt.Operator{At: at(n), Op: "~", R: x}, nil
 		}
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op)
+		return nil, &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op)}
 	case *ast.BinaryOperationExpr:
 		op, ok := binaryOps[n.Op]
 		if !ok {
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op)
+			return nil, &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op)}
 		}
-		l, r, err := pair(n.L, n.R)
+		l, r, err := t.pair(n.L, n.R)
 		if err != nil {
 			return nil, err
 		}
-		return &pt.Binary{At: at(n), Op: op, L: l, R: r}, nil
+		e := t.bins.next(8)
+		*e = pt.Binary{At: at(n), Op: op, L: l, R: r}
+		return e, nil
 	case *ast.IsNullExpr:
-		x, err := toTree(n.Expr)
+		x, err := t.toTree(n.Expr)
 		return &pt.IsNull{At: at(n), X: x, Not: n.Not}, err
 	case *ast.IsTruthExpr:
-		x, err := toTree(n.Expr)
+		x, err := t.toTree(n.Expr)
 		return &pt.IsBool{At: at(n), X: x, Not: n.Not, Value: n.True != 0}, err
 	case *ast.BetweenExpr:
 		lo, symmetric := n.Left, false
 		if f, ok := lo.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__symmetric" && len(f.Args) == 1 {
 			lo, symmetric = f.Args[0], true
 		}
-		x, err := toTree(n.Expr)
+		x, err := t.toTree(n.Expr)
 		if err != nil {
 			return nil, err
 		}
-		l, h, err := pair(lo, n.Right)
+		l, h, err := t.pair(lo, n.Right)
 		if err != nil {
 			return nil, err
 		}
 		return &pt.Between{At: at(n), X: x, Lo: l, Hi: h, Not: n.Not, Symmetric: symmetric}, nil
 	case *ast.PatternInExpr:
-		x, err := toTree(n.Expr)
+		x, err := t.toTree(n.Expr)
 		if err != nil {
 			return nil, err
 		}
 		if n.Sel != nil {
-			q, err := subquery(n.Sel)
+			q, err := t.subquery(n.Sel)
 			if err != nil {
 				return nil, err
 			}
 			return &pt.InSubquery{At: at(n), X: x, Query: q, Not: n.Not}, nil
 		}
-		list, err := exprs(n.List)
+		list, err := t.exprs(n.List)
 		return &pt.InList{At: at(n), X: x, List: list, Not: n.Not}, err
 	case *ast.PatternLikeOrIlikeExpr:
-		x, p, err := pair(n.Expr, n.Pattern)
+		x, p, err := t.pair(n.Expr, n.Pattern)
 		return &pt.Like{At: at(n), X: x, Pattern: p, Escape: n.Escape, Not: n.Not, ILike: !n.IsLike}, err
 	case *ast.PatternRegexpExpr:
 		pat, ci := n.Pattern, false
 		if f, ok := pat.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__ci" && len(f.Args) == 1 {
 			pat, ci = f.Args[0], true
 		}
-		x, p, err := pair(n.Expr, pat)
+		x, p, err := t.pair(n.Expr, pat)
 		return &pt.Regexp{At: at(n), X: x, Pattern: p, Not: n.Not, IgnoreCase: ci}, err
 	case *ast.CaseExpr:
 		c := &pt.Case{At: at(n), Whens: make([]pt.When, len(n.WhenClauses))}
 		var err error
-		if c.Operand, err = ToTree(n.Value); err != nil {
+		if c.Operand, err = t.ToTree(n.Value); err != nil {
 			return nil, err
 		}
 		for i, w := range n.WhenClauses {
-			if c.Whens[i].Cond, c.Whens[i].Result, err = pair(w.Expr, w.Result); err != nil {
+			if c.Whens[i].Cond, c.Whens[i].Result, err = t.pair(w.Expr, w.Result); err != nil {
 				return nil, err
 			}
 		}
-		c.Else, err = ToTree(n.ElseClause)
+		c.Else, err = t.ToTree(n.ElseClause)
 		return c, err
 	case *ast.SubqueryExpr:
-		return subquery(n)
+		return t.subquery(n)
 	case *ast.ExistsSubqueryExpr:
-		q, err := subquery(n.Sel)
+		q, err := t.subquery(n.Sel)
 		return &pt.Exists{At: at(n), Query: q, Not: n.Not}, err
 	case *ast.CompareSubqueryExpr:
 		op, ok := comparisonText[n.Op]
 		if !ok {
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op)
+			return nil, &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op)}
 		}
-		x, err := toTree(n.L)
+		x, err := t.toTree(n.L)
 		if err != nil {
 			return nil, err
 		}
-		q, err := subquery(n.R)
+		q, err := t.subquery(n.R)
 		return &pt.Quantified{At: at(n), X: x, Op: op, All: n.All, Right: q}, err
 	case *ast.RowExpr:
-		fields, err := exprs(n.Values)
+		fields, err := t.exprs(n.Values)
 		return &pt.Row{At: at(n), Fields: fields}, err
 	case *ast.DefaultExpr:
 		d := &pt.Default{At: at(n)}
@@ -216,34 +266,34 @@ func toTree(e ast.ExprNode) (pt.Expr, error) {
 	case *ast.PositionExpr:
 		o := &pt.Ordinal{At: at(n), N: n.N}
 		var err error
-		o.Param, err = ToTree(n.P)
+		o.Param, err = t.ToTree(n.P)
 		return o, err
 	case *ast.FuncCallExpr:
-		return funcCall(n)
+		return t.funcCall(n)
 	case *ast.AggregateFuncExpr:
-		return aggregate(n)
+		return t.aggregate(n)
 	case *ast.WindowFuncExpr:
-		return windowCall(n)
+		return t.windowCall(n)
 	}
 	return nil, notSupported(e)
 }
 
-func pair(a, b ast.ExprNode) (pt.Expr, pt.Expr, error) {
-	x, err := ToTree(a)
+func (t *Transformer) pair(a, b ast.ExprNode) (pt.Expr, pt.Expr, error) {
+	x, err := t.ToTree(a)
 	if err != nil {
 		return nil, nil, err
 	}
-	y, err := ToTree(b)
+	y, err := t.ToTree(b)
 	return x, y, err
 }
 
-func exprs(list []ast.ExprNode) ([]pt.Expr, error) {
+func (t *Transformer) exprs(list []ast.ExprNode) ([]pt.Expr, error) {
 	if len(list) == 0 {
 		return nil, nil
 	}
-	out := make([]pt.Expr, len(list))
+	out := t.exprList(len(list))
 	for i, e := range list {
-		x, err := toTree(e)
+		x, err := t.toTree(e)
 		if err != nil {
 			return nil, err
 		}
@@ -252,7 +302,7 @@ func exprs(list []ast.ExprNode) ([]pt.Expr, error) {
 	return out, nil
 }
 
-func subquery(e ast.ExprNode) (*pt.Subquery, error) {
+func (t *Transformer) subquery(e ast.ExprNode) (*pt.Subquery, error) {
 	for {
 		p, ok := e.(*ast.ParenthesesExpr)
 		if !ok {
@@ -267,19 +317,19 @@ func subquery(e ast.ExprNode) (*pt.Subquery, error) {
 	return &pt.Subquery{At: at(s), Query: s.Query}, nil
 }
 
-func literal(n ast.ValueExpr) (pt.Expr, error) {
+func (t *Transformer) literal(n ast.ValueExpr) (pt.Expr, error) {
 	lit, ok := LiteralOf(n)
 	if !ok || lit.Kind == LitUnknown {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "this literal is not supported")
+		return nil, &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "this literal is not supported")}
 	}
 	if lit.Kind == LitUint && lit.Uint <= math.MaxInt64 {
 		// TiDB reads LIMIT and OFFSET counts as unsigned; any integer that
 		// fits is an ordinary integer literal in PostgreSQL
 		lit = Literal{Kind: LitInt, Int: int64(lit.Uint)}
 	}
-	kinds := [...]pt.LiteralKind{LitNull: pt.LitNull, LitBool: pt.LitBool, LitInt: pt.LitInt, LitUint: pt.LitUint,
-		LitFloat: pt.LitFloat, LitDecimal: pt.LitDecimal, LitString: pt.LitString, LitBytes: pt.LitBytes}
-	return &pt.Literal{At: at(n), Kind: kinds[lit.Kind], Int: lit.Int, Uint: lit.Uint, Float: lit.Float, Text: lit.Text, Bytes: lit.Bytes}, nil
+	l := t.lits.next(8)
+	*l = pt.Literal{At: at(n), Value: lit}
+	return l, nil
 }
 
 // markerString reads the string literal a marker call carries ("", false
@@ -292,10 +342,10 @@ func markerString(e ast.ExprNode) (string, bool) {
 	return lit.Text, true
 }
 
-func funcCall(n *ast.FuncCallExpr) (pt.Expr, error) {
+func (t *Transformer) funcCall(n *ast.FuncCallExpr) (pt.Expr, error) {
 	name, args := n.FnName.L, n.Args
 	if strings.HasPrefix(name, "pg__") {
-		if e, ok, err := marker(n, name, args); ok {
+		if e, ok, err := t.marker(n, name, args); ok {
 			return e, err
 		}
 	}
@@ -303,12 +353,12 @@ func funcCall(n *ast.FuncCallExpr) (pt.Expr, error) {
 		if d, ok := args[2].(*ast.TrimDirectionExpr); ok {
 			dir := map[ast.TrimDirectionType]pt.TrimDir{ast.TrimBoth: pt.TrimBoth, ast.TrimLeading: pt.TrimLeading, ast.TrimTrailing: pt.TrimTrailing}[d.Direction]
 			if dir != 0 {
-				x, chars, err := pair(args[0], args[1])
+				x, chars, err := t.pair(args[0], args[1])
 				return &pt.Trim{At: at(n), Dir: dir, X: x, Chars: chars}, err
 			}
 		}
 	}
-	list, err := exprs(args)
+	list, err := t.exprs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -317,20 +367,20 @@ func funcCall(n *ast.FuncCallExpr) (pt.Expr, error) {
 
 // marker reads one of the rewrite's pg__* calls as the node it stands for;
 // ok is false for the markers that stay calls.
-func marker(n *ast.FuncCallExpr, name string, args []ast.ExprNode) (pt.Expr, bool, error) {
+func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNode) (pt.Expr, bool, error) {
 	if op, ok := markerOperators[name]; ok {
 		if prefixMarkers[name] && len(args) == 1 {
-			x, err := toTree(args[0])
+			x, err := t.toTree(args[0])
 			return &pt.Operator{At: at(n), Op: op, R: x}, true, err
 		}
 		if !prefixMarkers[name] && len(args) == 2 {
-			l, r, err := pair(args[0], args[1])
+			l, r, err := t.pair(args[0], args[1])
 			return &pt.Operator{At: at(n), Op: op, L: l, R: r}, true, err
 		}
 		return nil, false, nil
 	}
 	if k, ok := groupingKinds[name]; ok {
-		items, err := exprs(args)
+		items, err := t.exprs(args)
 		return &pt.GroupingSet{At: at(n), Kind: k, Items: items}, true, err
 	}
 	switch name {
@@ -338,23 +388,25 @@ func marker(n *ast.FuncCallExpr, name string, args []ast.ExprNode) (pt.Expr, boo
 		if len(args) != 2 {
 			return nil, false, nil
 		}
-		t, ok := markerString(args[1])
+		typ, ok := markerString(args[1])
 		if !ok {
 			return nil, false, nil
 		}
-		x, err := toTree(args[0])
-		return &pt.Cast{At: at(n), X: x, Type: t}, true, err
+		x, err := t.toTree(args[0])
+		c := t.casts.next(8)
+		*c = pt.Cast{At: at(n), X: x, Type: typ}
+		return c, true, err
 	case "pg__power":
 		if len(args) != 2 {
 			return nil, false, nil
 		}
-		l, r, err := pair(args[0], args[1])
+		l, r, err := t.pair(args[0], args[1])
 		return &pt.Binary{At: at(n), Op: pt.Pow, L: l, R: r}, true, err
 	case "pg__position":
 		if len(args) != 2 {
 			return nil, false, nil
 		}
-		str, sub, err := pair(args[0], args[1])
+		str, sub, err := t.pair(args[0], args[1])
 		return &pt.Position{At: at(n), Sub: sub, Str: str}, true, err
 	case "pg__extract":
 		if len(args) != 2 {
@@ -364,28 +416,28 @@ func marker(n *ast.FuncCallExpr, name string, args []ast.ExprNode) (pt.Expr, boo
 		if !ok {
 			return nil, false, nil
 		}
-		x, err := toTree(args[1])
+		x, err := t.toTree(args[1])
 		return &pt.Extract{At: at(n), Field: field, X: x}, true, err
 	case "pg__array":
-		elems, err := exprs(args)
+		elems, err := t.exprs(args)
 		return &pt.Array{At: at(n), Elems: elems}, true, err
 	case "pg__array_subquery":
 		if len(args) != 1 {
 			return nil, false, nil
 		}
-		q, err := subquery(args[0])
+		q, err := t.subquery(args[0])
 		return &pt.ArraySubquery{At: at(n), Query: q}, true, err
 	case "pg__subscript":
 		if len(args) != 2 {
 			return nil, false, nil
 		}
-		x, i, err := pair(args[0], args[1])
+		x, i, err := t.pair(args[0], args[1])
 		return &pt.Subscript{At: at(n), X: x, Index: i}, true, err
 	case "pg__slice":
 		if len(args) != 3 {
 			return nil, false, nil
 		}
-		x, err := toTree(args[0])
+		x, err := t.toTree(args[0])
 		if err != nil {
 			return nil, true, err
 		}
@@ -393,7 +445,7 @@ func marker(n *ast.FuncCallExpr, name string, args []ast.ExprNode) (pt.Expr, boo
 			if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__open" && len(f.Args) == 0 {
 				return nil, nil
 			}
-			return toTree(e)
+			return t.toTree(e)
 		}
 		lo, err := bound(args[1])
 		if err != nil {
@@ -402,10 +454,10 @@ func marker(n *ast.FuncCallExpr, name string, args []ast.ExprNode) (pt.Expr, boo
 		hi, err := bound(args[2])
 		return &pt.Slice{At: at(n), X: x, Lo: lo, Hi: hi}, true, err
 	case "pg__map":
-		kv, err := exprs(args)
+		kv, err := t.exprs(args)
 		return &pt.Map{At: at(n), KeysValues: kv}, true, err
 	case "pg__row":
-		fields, err := exprs(args)
+		fields, err := t.exprs(args)
 		return &pt.Row{At: at(n), Fields: fields, Explicit: true}, true, err
 	case "pg__field":
 		if len(args) != 2 {
@@ -415,7 +467,7 @@ func marker(n *ast.FuncCallExpr, name string, args []ast.ExprNode) (pt.Expr, boo
 		if !ok {
 			return nil, false, nil
 		}
-		x, err := toTree(args[0])
+		x, err := t.toTree(args[0])
 		return &pt.FieldSelect{At: at(n), X: x, Field: f}, true, err
 	case "pg__any", "pg__all":
 		if len(args) != 3 {
@@ -425,13 +477,13 @@ func marker(n *ast.FuncCallExpr, name string, args []ast.ExprNode) (pt.Expr, boo
 		if !ok {
 			return nil, false, nil
 		}
-		x, r, err := pair(args[0], args[2])
+		x, r, err := t.pair(args[0], args[2])
 		return &pt.Quantified{At: at(n), X: x, Op: op, All: name == "pg__all", Right: r}, true, err
 	case "pg__filter":
 		if len(args) != 2 {
 			return nil, false, nil
 		}
-		agg, err := toTree(args[0])
+		agg, err := t.toTree(args[0])
 		if err != nil {
 			return nil, true, err
 		}
@@ -439,13 +491,14 @@ func marker(n *ast.FuncCallExpr, name string, args []ast.ExprNode) (pt.Expr, boo
 		if !ok || f.Filter != nil || f.Over != nil {
 			return nil, false, nil
 		}
-		f.Filter, err = toTree(args[1])
+		f.At = at(n) // the node stands for the whole marker call
+		f.Filter, err = t.toTree(args[1])
 		return f, true, err
 	}
 	return nil, false, nil
 }
 
-func aggregate(n *ast.AggregateFuncExpr) (pt.Expr, error) {
+func (t *Transformer) aggregate(n *ast.AggregateFuncExpr) (pt.Expr, error) {
 	name, args := strings.ToLower(n.F), n.Args
 	f := &pt.FuncCall{At: at(n), Name: name, Distinct: n.Distinct, Aggregate: true}
 	if name == "group_concat" && len(args) > 0 {
@@ -462,45 +515,45 @@ func aggregate(n *ast.AggregateFuncExpr) (pt.Expr, error) {
 		}
 	}
 	var err error
-	if f.Args, err = exprs(args); err != nil {
+	if f.Args, err = t.exprs(args); err != nil {
 		return nil, err
 	}
-	f.OrderBy, err = OrderItemsToTree(n.Order)
+	f.OrderBy, err = t.OrderItemsToTree(n.Order)
 	return f, err
 }
 
-func windowCall(n *ast.WindowFuncExpr) (pt.Expr, error) {
+func (t *Transformer) windowCall(n *ast.WindowFuncExpr) (pt.Expr, error) {
 	f := &pt.FuncCall{At: at(n), Name: strings.ToLower(n.Name), Distinct: n.Distinct, IgnoreNulls: n.IgnoreNull, FromLast: n.FromLast}
 	var err error
-	if f.Args, err = exprs(n.Args); err != nil {
+	if f.Args, err = t.exprs(n.Args); err != nil {
 		return nil, err
 	}
-	f.Over, err = WindowToTree(&n.Spec)
+	f.Over, err = t.WindowToTree(&n.Spec)
 	return f, err
 }
 
 // WindowToTree transforms a window specification (OVER's or a WINDOW
 // clause's).
-func WindowToTree(s *ast.WindowSpec) (*pt.Window, error) {
+func (t *Transformer) WindowToTree(s *ast.WindowSpec) (*pt.Window, error) {
 	w := &pt.Window{At: at(s), Name: s.Name.O, Ref: s.Ref.O, OnlyName: s.OnlyAlias}
 	var err error
 	if s.PartitionBy != nil {
 		w.PartitionBy = make([]pt.Expr, len(s.PartitionBy.Items))
 		for i, it := range s.PartitionBy.Items {
-			if w.PartitionBy[i], err = toTree(it.Expr); err != nil {
+			if w.PartitionBy[i], err = t.toTree(it.Expr); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if w.OrderBy, err = OrderItemsToTree(s.OrderBy); err != nil {
+	if w.OrderBy, err = t.OrderItemsToTree(s.OrderBy); err != nil {
 		return nil, err
 	}
 	if s.Frame != nil {
 		fr := &pt.Frame{Rows: s.Frame.Type == ast.Rows}
-		if fr.Start, err = frameBound(&s.Frame.Extent.Start); err != nil {
+		if fr.Start, err = t.frameBound(&s.Frame.Extent.Start); err != nil {
 			return nil, err
 		}
-		if fr.End, err = frameBound(&s.Frame.Extent.End); err != nil {
+		if fr.End, err = t.frameBound(&s.Frame.Extent.End); err != nil {
 			return nil, err
 		}
 		w.Frame = fr
@@ -508,7 +561,7 @@ func WindowToTree(s *ast.WindowSpec) (*pt.Window, error) {
 	return w, nil
 }
 
-func frameBound(b *ast.FrameBound) (pt.FrameBound, error) {
+func (t *Transformer) frameBound(b *ast.FrameBound) (pt.FrameBound, error) {
 	var fb pt.FrameBound
 	switch {
 	case b.Type == ast.CurrentRow:
@@ -523,14 +576,14 @@ func frameBound(b *ast.FrameBound) (pt.FrameBound, error) {
 		fb.Kind = "following"
 	}
 	if b.Unit != ast.TimeUnitInvalid {
-		return fb, sqlerr.New(sqlerr.FeatureNotSupported, "a frame offset with a MySQL INTERVAL unit is not supported")
+		return fb, &TransformError{b, sqlerr.New(sqlerr.FeatureNotSupported, "a frame offset with a MySQL INTERVAL unit is not supported")}
 	}
 	var err error
-	fb.Offset, err = ToTree(b.Expr)
+	fb.Offset, err = t.ToTree(b.Expr)
 	return fb, err
 }
 
-func byItems(items []*ast.ByItem) ([]pt.OrderItem, error) {
+func (t *Transformer) byItems(items []*ast.ByItem) ([]pt.OrderItem, error) {
 	out := make([]pt.OrderItem, len(items))
 	for i, it := range items {
 		e := it.Expr
@@ -539,7 +592,7 @@ func byItems(items []*ast.ByItem) ([]pt.OrderItem, error) {
 				e, out[i].Nulls = f.Args[0], s
 			}
 		}
-		x, err := toTree(e)
+		x, err := t.toTree(e)
 		if err != nil {
 			return nil, err
 		}

@@ -4,9 +4,14 @@ package tree
 type Node interface {
 	// Pos is the node's byte offset in the text the parser read (the
 	// statement's rewritten text, sql.Statement.Rewritten; the sql
-	// package's Statement.Position maps it to the user's text), or -1 when
-	// the node has no place of its own.
+	// package's Statement.Position maps it to the user's text); 0, as in
+	// TiDB's AST, when the node has no place of its own (an expansion the
+	// binder builds).
 	Pos() int
+	// OriginTextPosition is Pos under TiDB's name, so that the binder's
+	// error helpers take a node of either tree while the binder moves from
+	// TiDB's AST onto this one (issue 32); it goes with the last TiDB node.
+	OriginTextPosition() int
 }
 
 // Expr is a scalar expression.
@@ -15,11 +20,25 @@ type Expr interface {
 	exprNode()
 }
 
-// At is the position every node embeds.
-type At struct{ Offset int }
+// At is the position every node embeds, and the TiDB node it was made
+// from.
+type At struct {
+	Offset int
+	// Src is the TiDB node the transformer made this node from (nil for a
+	// node built otherwise). It is the migration's bridge: the binder binds
+	// the kinds of node it has not moved onto the tree yet from Src. It
+	// goes when the last moves (issue 32).
+	Src any
+}
 
 // Pos implements Node.
 func (a At) Pos() int { return a.Offset }
+
+// Source is Src, for code that holds the node as an interface.
+func (a At) Source() any { return a.Src }
+
+// OriginTextPosition implements Node.
+func (a At) OriginTextPosition() int { return a.Offset }
 
 func (At) exprNode() {}
 
@@ -30,7 +49,7 @@ type ColumnRef struct {
 	Schema, Table, Name string
 }
 
-// LiteralKind is a literal's lexical kind.
+// LiteralKind is a literal's lexical kind (0: unknown).
 type LiteralKind uint8
 
 // Literal kinds. A number with a '.' is Decimal (PostgreSQL's numeric), one
@@ -47,18 +66,31 @@ const (
 	LitBytes
 )
 
-// Literal is a constant as written. Which field holds the value depends on
-// Kind: Bool and Int in Int (Bool: 0 or 1), Uint in Uint, Float in Float,
-// Decimal and String in Text (a decimal's digits as written), Bytes in
-// Bytes.
-type Literal struct {
-	At
+var literalKindNames = [...]string{"Unknown", "Null", "Bool", "Int", "Uint", "Float", "Decimal", "String", "Bytes"}
+
+func (k LiteralKind) String() string {
+	if int(k) < len(literalKindNames) {
+		return literalKindNames[k]
+	}
+	return "LiteralKind(?)"
+}
+
+// Value is a literal's value. Which field holds it depends on Kind: Bool
+// and Int in Int (Bool: 0 or 1), Uint in Uint, Float in Float, Decimal and
+// String in Text (a decimal's digits as written), Bytes in Bytes.
+type Value struct {
 	Kind  LiteralKind
 	Int   int64
 	Uint  uint64
 	Float float64
 	Text  string
 	Bytes []byte
+}
+
+// Literal is a constant as written.
+type Literal struct {
+	At
+	Value
 }
 
 // Param is a parameter marker. Order is its index among the statement's

@@ -33,12 +33,25 @@ func ToTree(e ast.ExprNode) (pt.Expr, error) {
 // expressions costs a few allocations rather than one per node. Its zero
 // value is ready; the nodes stay valid as long as any is referenced.
 type Transformer struct {
-	cols  slab[pt.ColumnRef]
-	lits  slab[pt.Literal]
-	bins  slab[pt.Binary]
-	unas  slab[pt.Unary]
-	casts slab[pt.Cast]
+	cols  chunk[pt.ColumnRef]
+	lits  chunk[pt.Literal]
+	bins  chunk[pt.Binary]
+	unas  chunk[pt.Unary]
+	casts chunk[pt.Cast]
 	list  []pt.Expr // the unused tail of the current chunk of operand lists
+}
+
+// chunk hands out T's from an array of 8 at a time (binder/arena.go's
+// size: a bigger chunk wastes more of its tail than it saves calls).
+type chunk[T any] struct{ free []T }
+
+func (c *chunk[T]) next() *T {
+	if len(c.free) == 0 {
+		c.free = make([]T, 8)
+	}
+	x := &c.free[0]
+	c.free = c.free[1:]
+	return x
 }
 
 // exprList returns a list of n expressions cut from the current chunk.
@@ -47,7 +60,7 @@ func (t *Transformer) exprList(n int) []pt.Expr {
 		return make([]pt.Expr, n)
 	}
 	if len(t.list) < n {
-		t.list = make([]pt.Expr, 32)
+		t.list = make([]pt.Expr, 16)
 	}
 	l := t.list[:n:n]
 	t.list = t.list[n:]
@@ -134,7 +147,7 @@ func (t *Transformer) toTree(e ast.ExprNode) (pt.Expr, error) {
 	case *ast.ParenthesesExpr:
 		return t.toTree(n.Expr)
 	case *ast.ColumnNameExpr:
-		c, r := n.Name, t.cols.next(8)
+		c, r := n.Name, t.cols.next()
 		*r = pt.ColumnRef{At: at(n), Schema: c.Schema.O, Table: c.Table.O, Name: c.Name.O}
 		return r, nil
 	case ast.ParamMarkerExpr:
@@ -147,7 +160,7 @@ func (t *Transformer) toTree(e ast.ExprNode) (pt.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		u := t.unas.next(8)
+		u := t.unas.next()
 		switch n.Op {
 		case opcode.Plus:
 			*u = pt.Unary{At: at(n), Op: pt.UPlus, X: x}
@@ -171,7 +184,7 @@ func (t *Transformer) toTree(e ast.ExprNode) (pt.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		e := t.bins.next(8)
+		e := t.bins.next()
 		*e = pt.Binary{At: at(n), Op: op, L: l, R: r}
 		return e, nil
 	case *ast.IsNullExpr:
@@ -327,7 +340,7 @@ func (t *Transformer) literal(n ast.ValueExpr) (pt.Expr, error) {
 		// fits is an ordinary integer literal in PostgreSQL
 		lit = Literal{Kind: LitInt, Int: int64(lit.Uint)}
 	}
-	l := t.lits.next(8)
+	l := t.lits.next()
 	*l = pt.Literal{At: at(n), Value: lit}
 	return l, nil
 }
@@ -393,7 +406,7 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 			return nil, false, nil
 		}
 		x, err := t.toTree(args[0])
-		c := t.casts.next(8)
+		c := t.casts.next()
 		*c = pt.Cast{At: at(n), X: x, Type: typ}
 		return c, true, err
 	case "pg__power":

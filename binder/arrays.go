@@ -214,7 +214,7 @@ func (b *binder) bindSubscript(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 		return nil, err
 	}
 	if args[0].Type().Kind == types.Map {
-		return b.bindMapLookup(n, args[0], args[1])
+		return b.bindMapLookup(n.Args[1], args[0], args[1])
 	}
 	arr := args[0]
 	if arr.Type().Kind != types.Array {

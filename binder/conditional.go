@@ -3,7 +3,6 @@ package binder
 import (
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -144,38 +143,32 @@ func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, e
 	return out, t, nil
 }
 
-// bindConditionalFunc binds COALESCE and NULLIF; ok is false for other names.
-func (b *binder) bindConditionalFunc(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
-	name := n.FnName.L
-	if name != "coalesce" && name != "nullif" && name != "ifnull" {
-		return nil, false, nil
-	}
-	args := make([]Expr, len(n.Args))
-	for i, a := range n.Args {
-		e, err := b.bindExpr(s, a)
-		if err != nil {
-			return nil, true, err
-		}
-		args[i] = e
-	}
+// isConditionalFunc reports whether name is bound by bindConditionalFunc.
+func isConditionalFunc(name string) bool {
+	return name == "coalesce" || name == "nullif" || name == "ifnull"
+}
+
+// bindConditionalFunc binds COALESCE and NULLIF (n the call, args its
+// bound arguments).
+func (b *binder) bindConditionalFunc(n sourceNode, name string, args []Expr) (Expr, error) {
 	switch name {
 	case "coalesce", "ifnull":
 		if len(args) == 0 {
-			return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \")\""))
+			return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \")\""))
 		}
 		unified, t, err := b.unify(n, "COALESCE", args)
 		if err != nil {
-			return nil, true, err
+			return nil, err
 		}
-		return &Coalesce{Args: unified, T: t}, true, nil
+		return &Coalesce{Args: unified, T: t}, nil
 	}
 	// NULLIF(a, b) = CASE WHEN a = b THEN NULL ELSE a END, typed as a.
 	if len(args) != 2 {
-		return nil, true, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function nullif with %d arguments does not exist", len(args)))
+		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function nullif with %d arguments does not exist", len(args)))
 	}
 	eq, err := b.makeBinary(n, OpEq, args[0], args[1])
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
 	a := b.resolveUnknown(args[0], eq.(*BinaryOp).L.Type())
 	if t := a.Type(); t.Kind == types.String && t.Length != 0 {
@@ -183,5 +176,5 @@ func (b *binder) bindConditionalFunc(s *scope, n *ast.FuncCallExpr) (Expr, bool,
 		// varchar compares as text, so NULLIF(varchar, ...) is text.
 		a = &Cast{X: a, T: types.StringType}
 	}
-	return &Case{Whens: []When{{Cond: eq, Result: &Const{T: a.Type().Nullable()}}}, Else: a, T: a.Type().Nullable()}, true, nil
+	return &Case{Whens: []When{{Cond: eq, Result: &Const{T: a.Type().Nullable()}}}, Else: a, T: a.Type().Nullable()}, nil
 }

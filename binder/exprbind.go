@@ -159,7 +159,15 @@ func (b *binder) bindUnmoved(s *scope, node ast.ExprNode) (Expr, error) {
 			return b.bindFilteredAggregate(n)
 		}
 		if fns, ok := operatorMarkers[n.FnName.L]; ok {
-			return b.bindOperatorMarker(s, n, fns) // operators.go
+			args, err := b.bindArgs(s, n.Args)
+			if err != nil {
+				return nil, err
+			}
+			var left sourceNode
+			if len(n.Args) > 0 {
+				left = n.Args[0]
+			}
+			return b.bindOperatorMarker(n, n.FnName.L, left, args, fns) // operators.go
 		}
 		if n.FnName.L == "grouping" {
 			return b.bindGrouping(n) // groupingsets.go
@@ -179,8 +187,12 @@ func (b *binder) bindUnmoved(s *scope, node ast.ExprNode) (Expr, error) {
 		if functions.IsSetFunc(n.FnName.L) {
 			return b.bindSetCall(n)
 		}
-		if e, ok, err := b.bindConditionalFunc(s, n); ok {
-			return e, err
+		if isConditionalFunc(n.FnName.L) {
+			args, err := b.bindArgs(s, n.Args)
+			if err != nil {
+				return nil, err
+			}
+			return b.bindConditionalFunc(n, n.FnName.L, args) // conditional.go
 		}
 		if aggregateNames[n.FnName.L] {
 			return b.bindAggregateCall(n, aggName(n.FnName.L), n.Args, false, nil)

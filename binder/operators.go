@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -22,21 +21,19 @@ var operatorMarkers = map[string][2]string{
 	"pg__op_exists_all": {"jsonb_exists_all", ""},
 }
 
-// bindOperatorMarker binds l op r for one of operatorMarkers.
-func (b *binder) bindOperatorMarker(s *scope, n *ast.FuncCallExpr, fns [2]string) (Expr, error) {
-	args, err := b.bindArgs(s, n.Args)
-	if err != nil {
-		return nil, err
-	}
+// bindOperatorMarker binds l op r for one of operatorMarkers (marker
+// name, its bound arguments; left is the left operand's syntax).
+func (b *binder) bindOperatorMarker(n sourceNode, name string, left sourceNode, args []Expr, fns [2]string) (Expr, error) {
+	var err error
 	if len(args) != 2 {
-		return b.callFunction(n, n.FnName.L, args)
+		return b.callFunction(n, name, args)
 	}
 	l, r := args[0].Type(), args[1].Type()
 	if fns[1] != "" && (l.Kind == types.Array || r.Kind == types.Array) {
 		return b.callFunction(n, fns[1], args)
 	}
 	if isUnknown(l) {
-		if args[0], err = b.coerceUnknown(n.Args[0], args[0], types.JSONBType); err != nil {
+		if args[0], err = b.coerceUnknown(left, args[0], types.JSONBType); err != nil {
 			return nil, err
 		}
 	}

@@ -12,7 +12,10 @@
 // Position, Trim, Operator (PostgreSQL's -> ->> #> @> ? ~<~ ... and the
 // prefix |/ @ ~), Pow, IS [NOT] DISTINCT FROM, FuncCall's aggregate ORDER
 // BY, WITHIN GROUP, FILTER and OVER, and GROUP BY's GroupingSet. The binder
-// switches on these types, never on function-name strings. AtTimeZone is
+// moves onto these types (binder/exprtree.go) so that it switches on node
+// types rather than on function-name strings; each node keeps, in At.Src,
+// the TiDB node it was made from, for the kinds the binder has not moved
+// yet. AtTimeZone is
 // for a parser that reads PostgreSQL's grammar directly: the rewrite spells
 // x AT TIME ZONE z as timezone(z, x), an ordinary FuncCall.
 //

@@ -348,7 +348,7 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 // over the Aggregate node's output: group-key subtrees and aggregate
 // references become column references; any other input column is a
 // grouping error, as in PostgreSQL.
-func (b *binder) rebase(node ast.Node, e Expr) (Expr, error) {
+func (b *binder) rebase(node sourceNode, e Expr) (Expr, error) {
 	st := b.agg
 	for i, k := range st.keys {
 		if sameExpr(k, e) {

@@ -3,7 +3,6 @@ package binder
 import (
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -35,7 +34,7 @@ var arrayPolyShape = map[string][]string{
 
 // bindArrayPolyCall binds one of them; ok is false for other names and
 // argument counts (the ordinary resolution then answers).
-func (b *binder) bindArrayPolyCall(n ast.Node, name string, args []Expr) (Expr, bool, error) {
+func (b *binder) bindArrayPolyCall(n sourceNode, name string, args []Expr) (Expr, bool, error) {
 	shapes, found := arrayPolyShape[name]
 	if !found {
 		return nil, false, nil

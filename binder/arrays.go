@@ -53,12 +53,6 @@ func (b *binder) bindArgs(s *scope, nodes []ast.ExprNode) ([]Expr, error) {
 	return out, nil
 }
 
-// isEmptyArrayMarker reports whether e is ARRAY[] (legal only under a cast).
-func isEmptyArrayMarker(e ast.ExprNode) bool {
-	f, ok := e.(*ast.FuncCallExpr)
-	return ok && f.FnName.L == "pg__array" && len(f.Args) == 0
-}
-
 // bindArrayConstructor types ARRAY[...] as an array of its elements'
 // common type (text when every element is an unknown literal).
 func (b *binder) bindArrayConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error) {
@@ -111,7 +105,7 @@ func (b *binder) bindArrayConstructor(s *scope, n *ast.FuncCallExpr) (Expr, erro
 
 // arrayOperand binds an expression that must be an array (an unknown
 // literal is read as text[] unless want says otherwise).
-func (b *binder) arrayOperand(n ast.Node, e Expr, want *types.T) (Expr, error) {
+func (b *binder) arrayOperand(n sourceNode, e Expr, want *types.T) (Expr, error) {
 	if isUnknown(e.Type()) {
 		t := types.ArrayOf(types.StringType)
 		if want != nil {
@@ -220,7 +214,7 @@ func (b *binder) bindSubscript(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 		return nil, err
 	}
 	if args[0].Type().Kind == types.Map {
-		return b.bindMapLookup(n, args[0], args[1])
+		return b.bindMapLookup(n.Args[1], args[0], args[1])
 	}
 	arr := args[0]
 	if arr.Type().Kind != types.Array {
@@ -241,7 +235,7 @@ func (b *binder) bindSubscript(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 
 // subscriptIndex brings an array subscript to bigint (PostgreSQL takes
 // int4; integers of every width are accepted, others are 42804).
-func (b *binder) subscriptIndex(n ast.Node, e Expr) (Expr, error) {
+func (b *binder) subscriptIndex(n sourceNode, e Expr) (Expr, error) {
 	t := e.Type()
 	switch {
 	case isUnknown(t):
@@ -375,7 +369,7 @@ func (b *binder) bindArraySubquery(s *scope, n *ast.FuncCallExpr) (Expr, error) 
 
 // makeArrayComparison binds a op b over two arrays: element types are
 // brought to their common type, and the arrays compare element by element.
-func (b *binder) makeArrayComparison(n ast.Node, op Op, l, r Expr) (Expr, error) {
+func (b *binder) makeArrayComparison(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	if lt.Kind != types.Array || rt.Kind != types.Array {
 		return nil, b.operatorError(n, op.String(), lt, rt)
@@ -395,7 +389,7 @@ func (b *binder) makeArrayComparison(n ast.Node, op Op, l, r Expr) (Expr, error)
 // makeArrayConcat binds a || b where a side is an array: array || array
 // (array_cat: a NULL side gives the other), array || element and
 // element || array (array_append / array_prepend).
-func (b *binder) makeArrayConcat(n ast.Node, l, r Expr) (Expr, error) {
+func (b *binder) makeArrayConcat(n sourceNode, l, r Expr) (Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	var err error
 	switch {

@@ -57,7 +57,7 @@ func (b *binder) bindUDFBatch(s *scope, f *ast.FuncCallExpr, name, alias string,
 	for i, t := range fs {
 		decls[i] = t.Args
 	}
-	k, err := b.resolveUDFArgs(f, func(i int) ast.Node { return f.Args[5+i] }, name, decls, args)
+	k, err := b.resolveUDFArgs(f, func(i int) sourceNode { return f.Args[5+i] }, name, decls, args)
 	if err != nil {
 		return nil, true, err
 	}
@@ -83,7 +83,7 @@ func (b *binder) bindUDFBatch(s *scope, f *ast.FuncCallExpr, name, alias string,
 // schema (column count, and each column's type equal to or implicitly
 // castable to the declared one, as a function argument is) and projects it
 // to the declared types.
-func (b *binder) castBatchInput(at ast.Node, fn *udf.Batch, input Node) (Node, error) {
+func (b *binder) castBatchInput(at sourceNode, fn *udf.Batch, input Node) (Node, error) {
 	cols := input.Columns()
 	if len(cols) != len(fn.Input) {
 		return nil, b.errAt(at, sqlerr.New(sqlerr.DatatypeMismatch,

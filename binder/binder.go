@@ -7,6 +7,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -69,6 +70,9 @@ type binder struct {
 	ctors map[Expr]*ctorInfo
 	// arena allocates the commonest bound expression nodes (arena.go).
 	arena arena
+	// trees transforms the expressions that bind through sql/tree
+	// (bindViaTree), its nodes from chunks like arena's.
+	trees sql.Transformer
 	// finders are the AST visitors of containsAggregate and containsWindow.
 	finders struct {
 		agg aggFinder
@@ -223,8 +227,14 @@ func nodeExprs(n Node, fn func(Expr)) {
 	}
 }
 
+// sourceNode is what an error cursor needs of a syntax node: its byte
+// offset in the statement's rewritten text. TiDB's nodes have it; the
+// helpers that only position errors take this rather than TiDB's ast.Node,
+// so that they serve sql/tree's nodes as the binder moves onto them.
+type sourceNode interface{ OriginTextPosition() int }
+
 // errAt returns err with the position of node in the original text.
-func (b *binder) errAt(node ast.Node, err *sqlerr.Error) *sqlerr.Error {
+func (b *binder) errAt(node sourceNode, err *sqlerr.Error) *sqlerr.Error {
 	if node == nil || b.stmt == nil {
 		return err
 	}
@@ -348,12 +358,12 @@ func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 // spelling of op between the expression's start and its right operand's
 // (so a literal of the left operand holding the same characters is never
 // taken). Without a right operand's offset it falls back to the node's.
-func (b *binder) operatorError(n ast.Node, op string, l, r types.T) *sqlerr.Error {
+func (b *binder) operatorError(n sourceNode, op string, l, r types.T) *sqlerr.Error {
 	return b.errAtOperator(n, op, noBinaryOperator(op, l, r))
 }
 
 // errAtOperator positions err at operator op of the two-operand expression n.
-func (b *binder) errAtOperator(n ast.Node, op string, err *sqlerr.Error) *sqlerr.Error {
+func (b *binder) errAtOperator(n sourceNode, op string, err *sqlerr.Error) *sqlerr.Error {
 	if n == nil || b.stmt == nil {
 		return err
 	}
@@ -369,8 +379,10 @@ func (b *binder) errAtOperator(n ast.Node, op string, err *sqlerr.Error) *sqlerr
 
 // rightOperandOffset is the text offset of a two-operand expression's right
 // operand (0 when n has none or TiDB recorded none).
-func rightOperandOffset(n ast.Node) int {
+func rightOperandOffset(n sourceNode) int {
 	switch x := n.(type) {
+	case *pt.Binary:
+		return x.R.Pos()
 	case *ast.BinaryOperationExpr:
 		return x.R.OriginTextPosition()
 	case *ast.FuncCallExpr: // a || b, rewritten to concat(a, b)

@@ -1,9 +1,8 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/sqlgate/sqlgate/functions"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -12,19 +11,19 @@ import (
 // parses with the same spelling (pgJDBC's getIndexInfo tests an indoption
 // bit with &). PostgreSQL's # (xor) is rejected by the rewrite, and its ^
 // is power.
-var bitwiseOps = map[opcode.Op]string{
-	opcode.And: "&", opcode.Or: "|", opcode.LeftShift: "<<", opcode.RightShift: ">>",
+var bitwiseOps = map[pt.BinaryOp]string{
+	pt.BitAnd: "&", pt.BitOr: "|", pt.Shl: "<<", pt.Shr: ">>",
 }
 
 // bindBitwise binds a & b, a | b (both sides brought to the wider of their
 // integer types, as PostgreSQL's int2/int4/int8 operators resolve) and
 // a << b, a >> b (the left side's type, an int4 shift count).
-func (b *binder) bindBitwise(s *scope, n *ast.BinaryOperationExpr, op string) (Expr, error) {
-	l, err := b.bindExpr(s, n.L)
+func (b *binder) bindBitwise(s *scope, n *pt.Binary, op string) (Expr, error) {
+	l, err := b.bindTree(s, n.L)
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.bindExpr(s, n.R)
+	r, err := b.bindTree(s, n.R)
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,7 @@ package binder
 import (
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/pingcap/tidb/pkg/parser/opcode"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -49,30 +48,30 @@ func (e *Coalesce) String() string {
 
 // bindCase binds CASE [x] WHEN ... THEN ... [ELSE ...] END. A simple CASE
 // compares x with each WHEN value using =, as PostgreSQL does.
-func (b *binder) bindCase(s *scope, n *ast.CaseExpr) (Expr, error) {
+func (b *binder) bindCase(s *scope, n *pt.Case) (Expr, error) {
 	out := &Case{}
 	var results []Expr
-	for _, w := range n.WhenClauses {
-		var condNode ast.ExprNode = w.Expr
-		if n.Value != nil {
-			condNode = &ast.BinaryOperationExpr{Op: opcode.EQ, L: n.Value, R: w.Expr}
+	for _, w := range n.Whens {
+		condNode := w.Cond
+		if n.Operand != nil {
+			condNode = &pt.Binary{Op: pt.Eq, L: n.Operand, R: w.Cond} // no place of its own, as PostgreSQL's
 		}
-		cond, err := b.bindExpr(s, condNode)
+		cond, err := b.bindTree(s, condNode)
 		if err != nil {
 			return nil, err
 		}
-		if cond, err = b.coerce(w.Expr, cond, types.BoolType, "argument of CASE/WHEN"); err != nil {
+		if cond, err = b.coerce(w.Cond, cond, types.BoolType, "argument of CASE/WHEN"); err != nil {
 			return nil, err
 		}
-		res, err := b.bindExpr(s, w.Result)
+		res, err := b.bindTree(s, w.Result)
 		if err != nil {
 			return nil, err
 		}
 		out.Whens = append(out.Whens, When{Cond: cond})
 		results = append(results, res)
 	}
-	if n.ElseClause != nil {
-		e, err := b.bindExpr(s, n.ElseClause)
+	if n.Else != nil {
+		e, err := b.bindTree(s, n.Else)
 		if err != nil {
 			return nil, err
 		}
@@ -80,14 +79,14 @@ func (b *binder) bindCase(s *scope, n *ast.CaseExpr) (Expr, error) {
 	}
 	// PostgreSQL resolves a CASE's type with the ELSE result first, then
 	// the THEN results in order (transformCaseExpr).
-	if n.ElseClause != nil {
+	if n.Else != nil {
 		results = append(results[len(results)-1:], results[:len(results)-1]...)
 	}
 	unified, t, err := b.unify(n, "CASE", results)
 	if err != nil {
 		return nil, err
 	}
-	if n.ElseClause != nil {
+	if n.Else != nil {
 		out.Else = unified[0]
 		unified = unified[1:]
 	}
@@ -101,7 +100,7 @@ func (b *binder) bindCase(s *scope, n *ast.CaseExpr) (Expr, error) {
 // unify brings expressions to one type with PostgreSQL's rules for CASE,
 // COALESCE and similar constructs: unknown literals take the type of the
 // others (text when all are unknown); other types must have a common type.
-func (b *binder) unify(n ast.Node, what string, es []Expr) ([]Expr, types.T, error) {
+func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, error) {
 	var t types.T
 	have := false
 	for _, e := range es {
@@ -144,38 +143,32 @@ func (b *binder) unify(n ast.Node, what string, es []Expr) ([]Expr, types.T, err
 	return out, t, nil
 }
 
-// bindConditionalFunc binds COALESCE and NULLIF; ok is false for other names.
-func (b *binder) bindConditionalFunc(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
-	name := n.FnName.L
-	if name != "coalesce" && name != "nullif" && name != "ifnull" {
-		return nil, false, nil
-	}
-	args := make([]Expr, len(n.Args))
-	for i, a := range n.Args {
-		e, err := b.bindExpr(s, a)
-		if err != nil {
-			return nil, true, err
-		}
-		args[i] = e
-	}
+// isConditionalFunc reports whether name is bound by bindConditionalFunc.
+func isConditionalFunc(name string) bool {
+	return name == "coalesce" || name == "nullif" || name == "ifnull"
+}
+
+// bindConditionalFunc binds COALESCE and NULLIF (n the call, args its
+// bound arguments).
+func (b *binder) bindConditionalFunc(n sourceNode, name string, args []Expr) (Expr, error) {
 	switch name {
 	case "coalesce", "ifnull":
 		if len(args) == 0 {
-			return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \")\""))
+			return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \")\""))
 		}
 		unified, t, err := b.unify(n, "COALESCE", args)
 		if err != nil {
-			return nil, true, err
+			return nil, err
 		}
-		return &Coalesce{Args: unified, T: t}, true, nil
+		return &Coalesce{Args: unified, T: t}, nil
 	}
 	// NULLIF(a, b) = CASE WHEN a = b THEN NULL ELSE a END, typed as a.
 	if len(args) != 2 {
-		return nil, true, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function nullif with %d arguments does not exist", len(args)))
+		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function nullif with %d arguments does not exist", len(args)))
 	}
 	eq, err := b.makeBinary(n, OpEq, args[0], args[1])
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
 	a := b.resolveUnknown(args[0], eq.(*BinaryOp).L.Type())
 	if t := a.Type(); t.Kind == types.String && t.Length != 0 {
@@ -183,5 +176,5 @@ func (b *binder) bindConditionalFunc(s *scope, n *ast.FuncCallExpr) (Expr, bool,
 		// varchar compares as text, so NULLIF(varchar, ...) is text.
 		a = &Cast{X: a, T: types.StringType}
 	}
-	return &Case{Whens: []When{{Cond: eq, Result: &Const{T: a.Type().Nullable()}}}, Else: a, T: a.Type().Nullable()}, true, nil
+	return &Case{Whens: []When{{Cond: eq, Result: &Const{T: a.Type().Nullable()}}}, Else: a, T: a.Type().Nullable()}, nil
 }

@@ -48,8 +48,23 @@
 // createlike.go CREATE TABLE (LIKE source), arrayfuncs.go the polymorphic
 // array functions (array_append ... width_bucket over thresholds) whose
 // array and element arguments unify as anycompatible, jsonbops.go jsonb -
-// text|integer|text[] (jsonb_delete). The
-// bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
+// text|integer|text[] (jsonb_delete).
+//
+// The parsed tree is moving from TiDB's AST onto sqlgate's own (sql/tree,
+// issue 32): exprtree.go binds expressions of sql/tree, switching on node
+// types (column references, literals, parameters, the unary and binary
+// operators, IS [NOT] NULL/TRUE, BETWEEN [SYMMETRIC], IN lists, CASE,
+// LIKE/ILIKE, regular expressions and casts so far); exprbind.go's bindExpr
+// takes TiDB's nodes at the statement-level files' edge, binds the leaves
+// directly and the moved kinds through sql.ToTree, and binds the kinds not
+// moved yet (function calls, aggregates, windows, subqueries, the array,
+// map, row and field markers) from TiDB's nodes as before; a tree node of
+// such a kind goes back to the TiDB node it was made from
+// (bindUntransformed). Helpers that only position errors take sourceNode,
+// which nodes of either tree satisfy. tests/imports lists the files that
+// still import TiDB's AST; the list only shrinks.
+//
+// The bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.
 //
 // It sees the catalog through the narrow Catalog interface and must not touch

@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -8,9 +9,9 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/types/numeric"
@@ -22,78 +23,80 @@ import (
 var rewrittenCalls = map[string]string{"pg__power": "power", "pg__position": "strpos"}
 
 func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
+	// The leaves bind from TiDB's node without building a tree node; the
+	// kinds moved onto sql/tree (exprtree.go) bind through the tree, the
+	// rest here until they move too (issue 32).
 	switch n := node.(type) {
+	case *ast.ColumnNameExpr:
+		return b.bindColumn(s, n, ident(n.Name.Table), ident(n.Name.Name))
+	case ast.ParamMarkerExpr:
+		return b.bindParam(n, paramOrder(n))
+	case ast.ValueExpr:
+		v, ok := literalValue(n)
+		return b.bindLiteral(n, v, ok)
 	case *ast.ParenthesesExpr:
 		return b.bindExpr(s, n.Expr)
-	case *ast.ColumnNameExpr:
-		if s == nil {
-			if f, ok := sqlValueFunctions[ident(n.Name.Name)]; ok && n.Name.Table.O == "" {
-				return b.callFunction(n, f, nil)
-			}
-			return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedColumn, "column %q does not exist", ident(n.Name.Name)))
+	case *ast.UnaryOperationExpr, *ast.BinaryOperationExpr, *ast.IsNullExpr, *ast.IsTruthExpr,
+		*ast.BetweenExpr, *ast.CaseExpr, *ast.PatternLikeOrIlikeExpr, *ast.PatternRegexpExpr:
+		return b.bindViaTree(s, node)
+	case *ast.PatternInExpr:
+		if n.Sel == nil {
+			return b.bindViaTree(s, node)
 		}
-		e, err := b.resolve(s, n)
-		if err != nil && n.Name.Table.O == "" {
-			// CURRENT_USER, SESSION_USER, USER, CURRENT_CATALOG and
-			// CURRENT_SCHEMA are functions written without parentheses.
-			if f, ok := sqlValueFunctions[ident(n.Name.Name)]; ok && sqlerr.CodeOf(err) == sqlerr.UndefinedColumn {
-				return b.callFunction(n, f, nil)
-			}
-			if w, ok := b.wholeRow(s, ident(n.Name.Name)); ok && sqlerr.CodeOf(err) == sqlerr.UndefinedColumn {
-				return w, nil // a table alias as a value: the whole row (wholerow.go)
-			}
+	}
+	return b.bindUnmoved(s, node)
+}
+
+// bindViaTree transforms node into sql/tree and binds that.
+func (b *binder) bindViaTree(s *scope, node ast.ExprNode) (Expr, error) {
+	t, err := b.trees.ToTree(node)
+	if err != nil {
+		var te *sql.TransformError
+		if errors.As(err, &te) {
+			return nil, b.errAt(te.Node, te.Err)
 		}
-		return e, err
-	case ast.ParamMarkerExpr:
-		return b.bindParam(n)
-	case ast.ValueExpr:
-		return b.bindLiteral(n)
-	case *ast.UnaryOperationExpr:
-		return b.bindUnary(s, n)
-	case *ast.BinaryOperationExpr:
-		return b.bindBinary(s, n)
-	case *ast.IsNullExpr:
-		x, err := b.bindExpr(s, n.Expr)
-		if err != nil {
-			return nil, err
+		return nil, err
+	}
+	return b.bindTree(s, t)
+}
+
+// bindUntransformed binds a tree node of a kind bindTree does not handle
+// yet from the TiDB node it was made from.
+func (b *binder) bindUntransformed(s *scope, e pt.Expr) (Expr, error) {
+	node, ok := e.(interface{ Source() any }).Source().(ast.ExprNode)
+	if !ok {
+		return nil, b.errAt(e, sqlerr.New(sqlerr.FeatureNotSupported, "expression %T is not supported", e))
+	}
+	return b.bindUnmoved(s, node)
+}
+
+// bindColumn binds a column name, [table.]name, or one of SQL's functions
+// spelled without parentheses (CURRENT_USER ...), or a table alias as a
+// value (the whole row).
+func (b *binder) bindColumn(s *scope, at sourceNode, table, name string) (Expr, error) {
+	if s == nil {
+		if f, ok := sqlValueFunctions[name]; ok && table == "" {
+			return b.callFunction(at, f, nil)
 		}
-		return &IsNull{X: b.resolveUnknown(x, types.StringType), Not: n.Not}, nil
-	case *ast.IsTruthExpr:
-		x, err := b.bindExpr(s, n.Expr)
-		if err != nil {
-			return nil, err
+		return nil, b.errAt(at, sqlerr.New(sqlerr.UndefinedColumn, "column %q does not exist", name))
+	}
+	e, err := b.resolve(s, at, table, name)
+	if err != nil && table == "" {
+		// CURRENT_USER, SESSION_USER, USER, CURRENT_CATALOG and
+		// CURRENT_SCHEMA are functions written without parentheses.
+		if f, ok := sqlValueFunctions[name]; ok && sqlerr.CodeOf(err) == sqlerr.UndefinedColumn {
+			return b.callFunction(at, f, nil)
 		}
-		x, err = b.coerce(n.Expr, x, types.BoolType, "argument of IS TRUE")
-		if err != nil {
-			return nil, err
+		if w, ok := b.wholeRow(s, name); ok && sqlerr.CodeOf(err) == sqlerr.UndefinedColumn {
+			return w, nil // a table alias as a value: the whole row (wholerow.go)
 		}
-		// x IS TRUE = x IS NOT DISTINCT FROM true; IS NOT TRUE negates it.
-		want := &Const{Value: n.True != 0, T: types.BoolType}
-		op := OpIsNotDistinct
-		if n.Not {
-			op = OpIsDistinct
-		}
-		return &BinaryOp{Op: op, L: x, R: want, T: types.BoolType}, nil
-	case *ast.BetweenExpr:
-		if _, symmetric := symmetricBound(n.Left); !symmetric {
-			return b.bindBetween(s, n) // inlist.go
-		}
-		lo := &ast.BinaryOperationExpr{Op: opcode.GE, L: n.Expr, R: n.Left}
-		hi := &ast.BinaryOperationExpr{Op: opcode.LE, L: n.Expr, R: n.Right}
-		var e ast.ExprNode = &ast.BinaryOperationExpr{Op: opcode.LogicAnd, L: lo, R: hi}
-		if left, ok := symmetricBound(n.Left); ok {
-			// BETWEEN SYMMETRIC: (x >= a AND x <= b) OR (x >= b AND x <= a),
-			// as PostgreSQL expands it (NULL bounds included).
-			lo.R = left
-			swapped := &ast.BinaryOperationExpr{Op: opcode.LogicAnd,
-				L: &ast.BinaryOperationExpr{Op: opcode.GE, L: n.Expr, R: n.Right},
-				R: &ast.BinaryOperationExpr{Op: opcode.LE, L: n.Expr, R: left}}
-			e = &ast.BinaryOperationExpr{Op: opcode.LogicOr, L: e, R: swapped}
-		}
-		if n.Not {
-			e = &ast.UnaryOperationExpr{Op: opcode.Not, V: e}
-		}
-		return b.bindExpr(s, e)
+	}
+	return e, err
+}
+
+// bindUnmoved binds the expression kinds that have not moved onto sql/tree.
+func (b *binder) bindUnmoved(s *scope, node ast.ExprNode) (Expr, error) {
+	switch n := node.(type) {
 	case *ast.ValuesExpr:
 		if b.excludedScope == nil || n.Column == nil {
 			return nil, b.errAt(n, sqlerr.NotSupported("VALUES() outside ON CONFLICT DO UPDATE"))
@@ -117,27 +120,21 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		}
 		return b.bindQuantified(s, n, n.L, sq, op, n.All)
 	case *ast.PatternInExpr:
-		if n.Sel != nil {
-			sq, ok := subqueryNode(n.Sel)
-			if !ok {
-				return nil, b.errAt(n, sqlerr.NotSupported("IN with this operand"))
-			}
-			if n.Not { // x NOT IN (q) = x <> ALL (q)
-				return b.bindQuantified(s, n, n.Expr, sq, OpNe, true)
-			}
-			return b.bindQuantified(s, n, n.Expr, sq, OpEq, false)
+		if n.Sel == nil {
+			break // a list: exprtree.go
 		}
-		return b.bindInList(s, n) // inlist.go
-	case *ast.CaseExpr:
-		return b.bindCase(s, n)
+		sq, ok := subqueryNode(n.Sel)
+		if !ok {
+			return nil, b.errAt(n, sqlerr.NotSupported("IN with this operand"))
+		}
+		if n.Not { // x NOT IN (q) = x <> ALL (q)
+			return b.bindQuantified(s, n, n.Expr, sq, OpNe, true)
+		}
+		return b.bindQuantified(s, n, n.Expr, sq, OpEq, false)
 	case *ast.TimeUnitExpr:
 		// EXTRACT(field FROM x) / date_trunc-style units reach us as a
 		// TiDB time unit; the library takes the field as text.
 		return &Const{Value: strings.ToLower(n.Unit.String()), T: types.UnknownType}, nil
-	case *ast.PatternLikeOrIlikeExpr:
-		return b.bindLike(s, n)
-	case *ast.PatternRegexpExpr:
-		return b.bindRegexp(s, n)
 	case *ast.FuncCallExpr:
 		if n.FnName.L == "pg__extract" { // EXTRACT(field FROM x), see sql's rewrite
 			n.FnName.L, n.FnName.O = "extract", "extract"
@@ -162,7 +159,15 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 			return b.bindFilteredAggregate(n)
 		}
 		if fns, ok := operatorMarkers[n.FnName.L]; ok {
-			return b.bindOperatorMarker(s, n, fns) // operators.go
+			args, err := b.bindArgs(s, n.Args)
+			if err != nil {
+				return nil, err
+			}
+			var left sourceNode
+			if len(n.Args) > 0 {
+				left = n.Args[0]
+			}
+			return b.bindOperatorMarker(n, n.FnName.L, left, args, fns) // operators.go
 		}
 		if n.FnName.L == "grouping" {
 			return b.bindGrouping(n) // groupingsets.go
@@ -182,8 +187,12 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		if functions.IsSetFunc(n.FnName.L) {
 			return b.bindSetCall(n)
 		}
-		if e, ok, err := b.bindConditionalFunc(s, n); ok {
-			return e, err
+		if isConditionalFunc(n.FnName.L) {
+			args, err := b.bindArgs(s, n.Args)
+			if err != nil {
+				return nil, err
+			}
+			return b.bindConditionalFunc(n, n.FnName.L, args) // conditional.go
 		}
 		if aggregateNames[n.FnName.L] {
 			return b.bindAggregateCall(n, aggName(n.FnName.L), n.Args, false, nil)
@@ -213,8 +222,9 @@ func exprKind(n ast.Node) string {
 	return strings.TrimPrefix(fmt.Sprintf("%T", n), "*ast.")
 }
 
-func (b *binder) bindParam(n ast.ParamMarkerExpr) (Expr, error) {
-	order := paramOrder(n)
+// bindParam binds the parameter marker at with index order among the
+// statement's markers.
+func (b *binder) bindParam(n sourceNode, order int) (Expr, error) {
 	if order < 0 || order >= len(b.stmt.ParamNumbers) {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $%d", order+1))
 	}
@@ -228,8 +238,7 @@ func (b *binder) bindParam(n ast.ParamMarkerExpr) (Expr, error) {
 // bindLiteral types a literal as PostgreSQL does: integers are int4 when
 // they fit, else int8, else numeric; decimals are numeric; strings are
 // unknown until context decides.
-func (b *binder) bindLiteral(n ast.ValueExpr) (Expr, error) {
-	v, ok := literalValue(n)
+func (b *binder) bindLiteral(n sourceNode, v any, ok bool) (Expr, error) {
 	if !ok {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "this literal is not supported"))
 	}
@@ -266,7 +275,7 @@ func (b *binder) bindLiteral(n ast.ValueExpr) (Expr, error) {
 // literalText reads a number literal with an exponent as the statement
 // writes it (1.50e3 keeps its digits and display scale: 1500.0 in
 // PostgreSQL), when its text is there and reads as the parser's value.
-func (b *binder) literalText(n ast.Node, v float64) (string, bool) {
+func (b *binder) literalText(n sourceNode, v float64) (string, bool) {
 	if b.stmt == nil {
 		return "", false
 	}
@@ -305,15 +314,15 @@ func numericLiteral(text string) (Expr, error) {
 	return &Const{Value: v, T: types.NumericType}, nil
 }
 
-func (b *binder) bindUnary(s *scope, n *ast.UnaryOperationExpr) (Expr, error) {
-	x, err := b.bindExpr(s, n.V)
+func (b *binder) bindUnary(s *scope, n *pt.Unary) (Expr, error) {
+	x, err := b.bindTree(s, n.X)
 	if err != nil {
 		return nil, err
 	}
 	switch n.Op {
-	case opcode.Plus:
+	case pt.UPlus:
 		return x, nil
-	case opcode.Minus:
+	case pt.UMinus:
 		// Fold -literal so that -2147483648 is an int4 and -9223372036854775808 an int8.
 		if c, ok := x.(*Const); ok && c.Value != nil {
 			switch v := c.Value.(type) {
@@ -349,36 +358,43 @@ func (b *binder) bindUnary(s *scope, n *ast.UnaryOperationExpr) (Expr, error) {
 			t = types.NumericType // -x of a numeric(p,s) is numeric, as in PostgreSQL
 		}
 		return &UnaryOp{Op: OpNeg, X: x, T: t}, nil
-	case opcode.Not, opcode.Not2:
-		x, err = b.coerce(n.V, x, types.BoolType, "argument of NOT")
+	case pt.UNot:
+		x, err = b.coerce(n.X, x, types.BoolType, "argument of NOT")
 		if err != nil {
 			return nil, err
 		}
 		return &UnaryOp{Op: OpNot, X: x, T: types.BoolType}, nil
 	}
-	return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
+	return b.bindUntransformed(s, n)
 }
 
-var binaryOps = map[opcode.Op]Op{
-	opcode.Plus: OpAdd, opcode.Minus: OpSub, opcode.Mul: OpMul, opcode.Div: OpDiv, opcode.IntDiv: OpDiv,
-	opcode.Mod: OpMod, opcode.EQ: OpEq, opcode.NE: OpNe, opcode.LT: OpLt, opcode.LE: OpLe,
-	opcode.GT: OpGt, opcode.GE: OpGe, opcode.LogicAnd: OpAnd, opcode.LogicOr: OpOr,
-	opcode.NullEQ: OpIsNotDistinct,
+var binaryOps = map[pt.BinaryOp]Op{
+	pt.Add: OpAdd, pt.Sub: OpSub, pt.Mul: OpMul, pt.Div: OpDiv, pt.IntDiv: OpDiv,
+	pt.Mod: OpMod, pt.Eq: OpEq, pt.Ne: OpNe, pt.Lt: OpLt, pt.Le: OpLe,
+	pt.Gt: OpGt, pt.Ge: OpGe, pt.And: OpAnd, pt.Or: OpOr,
+	pt.NotDistinct: OpIsNotDistinct,
 }
 
-func (b *binder) bindBinary(s *scope, n *ast.BinaryOperationExpr) (Expr, error) {
-	op, ok := binaryOps[n.Op]
+// unsupportedOps name MySQL's operators the grammar takes and sqlgate
+// refuses, as TiDB spells them.
+var unsupportedOps = map[pt.BinaryOp]string{pt.Xor: "xor", pt.BitXor: "bitxor"}
+
+func (b *binder) bindBinary(s *scope, n *pt.Binary) (Expr, error) {
 	if bop, isBit := bitwiseOps[n.Op]; isBit {
 		return b.bindBitwise(s, n, bop)
 	}
-	if !ok {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
+	if name, refused := unsupportedOps[n.Op]; refused {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", name))
 	}
-	l, err := b.bindExpr(s, n.L)
+	op, ok := binaryOps[n.Op]
+	if !ok {
+		return b.bindUntransformed(s, n) // ^, power(a, b) until calls move
+	}
+	l, err := b.bindTree(s, n.L)
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.bindExpr(s, n.R)
+	r, err := b.bindTree(s, n.R)
 	if err != nil {
 		return nil, err
 	}
@@ -388,7 +404,7 @@ func (b *binder) bindBinary(s *scope, n *ast.BinaryOperationExpr) (Expr, error) 
 // makeBinary types a binary operator with PostgreSQL's operator resolution,
 // reduced to the families sqlgate has: both sides are brought to a common
 // type (an unknown literal or parameter takes the other side's type).
-func (b *binder) makeBinary(n ast.Node, op Op, l, r Expr) (Expr, error) {
+func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	// The operands' types are read once and again only after an operand
 	// is replaced: Type is an interface call returning a 72-byte T, and a
 	// statement binds dozens of operators.
@@ -668,7 +684,7 @@ func isDatetimeKind(k types.Kind) bool {
 // an interval (no timestamp + timestamp operator exists), interval * '2'
 // a double, and date + '...' is ambiguous (date + integer, + interval and
 // + time all fit).
-func (b *binder) coerceUnknownDatetimeOperand(n ast.Node, op Op, l, r Expr) (Expr, Expr, error) {
+func (b *binder) coerceUnknownDatetimeOperand(n sourceNode, op Op, l, r Expr) (Expr, Expr, error) {
 	unknownLeft := isUnknown(l.Type())
 	known := l.Type()
 	if unknownLeft {
@@ -841,7 +857,7 @@ func (b *binder) resolveUnknown(e Expr, t types.T) Expr {
 
 // coerceUnknown converts an unknown literal to t now (so a bad literal is a
 // bind-time 22P02, as in PostgreSQL), or infers an untyped parameter's type.
-func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
+func (b *binder) coerceUnknown(n sourceNode, e Expr, t types.T) (Expr, error) {
 	t = t.Nullable()
 	if c, ok := e.(*Const); ok && c.Value != nil && isUnknown(c.T) && t.Variant.IsReg() {
 		// 'name' as a regclass, regtype, ... argument looks the name up,
@@ -893,7 +909,7 @@ func (b *binder) coerceUnknown(n ast.Node, e Expr, t types.T) (Expr, error) {
 
 // coerce converts e to target where PostgreSQL would do it implicitly in an
 // assignment-free context (WHERE, AND/OR/NOT arguments), else 42804.
-func (b *binder) coerce(n ast.Node, e Expr, target types.T, what string) (Expr, error) {
+func (b *binder) coerce(n sourceNode, e Expr, target types.T, what string) (Expr, error) {
 	if isUnknown(e.Type()) {
 		return b.coerceUnknown(n, e, target)
 	}

@@ -63,7 +63,7 @@ func rowExpansion(e ast.ExprNode) (ast.ExprNode, bool) {
 // expandRow is (expr).* in a select list: one column per field of the
 // composite value e, named after the field, as PostgreSQL expands it (e is
 // evaluated once per field, as PostgreSQL does for a function call).
-func (b *binder) expandRow(n ast.Node, e Expr, p *Project) error {
+func (b *binder) expandRow(n sourceNode, e Expr, p *Project) error {
 	t := e.Type()
 	if t.Kind != types.Row {
 		return b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "type %s is not composite", t.PGName()))

@@ -6,6 +6,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -17,7 +18,21 @@ const castFunc = "pg__cast"
 func (b *binder) bindFunc(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	name := n.FnName.L
 	if name == castFunc {
-		return b.bindCast(s, n)
+		// x::type, CAST(x AS type): bound on sql/tree (bindCast) when well
+		// formed, as the rewrite always makes it
+		if len(n.Args) != 2 {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed cast"))
+		}
+		if _, ok := n.Args[1].(ast.ValueExpr); !ok {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed cast"))
+		}
+		if v, _ := literalValue(n.Args[1]); v != nil {
+			if _, isString := v.(string); isString {
+				return b.bindViaTree(s, n)
+			}
+		}
+		// a type name that is no string names no type
+		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", ""))
 	}
 	if name == "concat" && len(n.Args) == 2 && b.isPipes(n) {
 		l, err := b.bindExpr(s, n.Args[0])
@@ -63,7 +78,7 @@ func (e *FuncCall) String() string {
 
 // callFunction resolves name(args) with PostgreSQL's function resolution
 // and converts each argument to the chosen overload's type.
-func (b *binder) callFunction(n ast.Node, name string, args []Expr) (Expr, error) {
+func (b *binder) callFunction(n sourceNode, name string, args []Expr) (Expr, error) {
 	if e, ok, err := b.callUDF(n, name, args); ok {
 		return e, err
 	}
@@ -132,15 +147,8 @@ func joinComma(s []string) string {
 	return out
 }
 
-func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
-	if len(n.Args) != 2 {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed cast"))
-	}
-	lit, ok := n.Args[1].(ast.ValueExpr)
-	if !ok {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed cast"))
-	}
-	typeText := literalString(lit)
+func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
+	typeText := n.Type
 	tn, err := sql.ParseTypeName(typeText)
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", typeText))
@@ -152,13 +160,13 @@ func (b *binder) bindCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.As(err))
 	}
-	if target.Kind == types.Array && isEmptyArrayMarker(n.Args[0]) {
+	if a, ok := n.X.(*pt.Array); ok && target.Kind == types.Array && len(a.Elems) == 0 {
 		return &Const{Value: []any{}, T: target.Nullable()}, nil // ARRAY[]::int[]
 	}
-	if target.Kind == types.Map && isEmptyMapMarker(n.Args[0]) {
+	if m, ok := n.X.(*pt.Map); ok && target.Kind == types.Map && len(m.KeysValues) == 0 {
 		return &Const{Value: []types.MapEntry{}, T: target.Nullable()}, nil // MAP[]::map<k, v>
 	}
-	x, err := b.bindExpr(s, n.Args[0])
+	x, err := b.bindTree(s, n.X)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +229,7 @@ func innerCast(e ast.ExprNode) *ast.FuncCallExpr {
 
 // regText is a reg* value as text: the name its type's output function
 // (regclass_out ...) prints.
-func (b *binder) regText(n ast.Node, e Expr) (Expr, error) {
+func (b *binder) regText(n sourceNode, e Expr) (Expr, error) {
 	return b.callFunction(n, e.Type().Variant.Name()+"_out", []Expr{e})
 }
 
@@ -525,7 +533,7 @@ func textOperand(t types.T) bool {
 
 // makeConcat types a || b: PostgreSQL's textcat and anynonarray || text,
 // so a non-text side is converted to text; NULL on either side gives NULL.
-func (b *binder) makeConcat(n ast.Node, l, r Expr) (Expr, error) {
+func (b *binder) makeConcat(n sourceNode, l, r Expr) (Expr, error) {
 	if l.Type().Kind == types.Array || r.Type().Kind == types.Array {
 		return b.makeArrayConcat(n, l, r)
 	}
@@ -562,17 +570,17 @@ func (b *binder) makeConcat(n ast.Node, l, r Expr) (Expr, error) {
 
 // bindLike binds x [NOT] LIKE|ILIKE pattern [ESCAPE e] as the like/ilike
 // functions of the library (which implement PostgreSQL's escape rules).
-func (b *binder) bindLike(s *scope, n *ast.PatternLikeOrIlikeExpr) (Expr, error) {
-	x, err := b.bindExpr(s, n.Expr)
+func (b *binder) bindLike(s *scope, n *pt.Like) (Expr, error) {
+	x, err := b.bindTree(s, n.X)
 	if err != nil {
 		return nil, err
 	}
-	p, err := b.bindExpr(s, n.Pattern)
+	p, err := b.bindTree(s, n.Pattern)
 	if err != nil {
 		return nil, err
 	}
 	name := "like"
-	if !n.IsLike {
+	if n.ILike {
 		name = "ilike"
 	}
 	args := []Expr{x, p}
@@ -591,21 +599,16 @@ func (b *binder) bindLike(s *scope, n *ast.PatternLikeOrIlikeExpr) (Expr, error)
 
 // bindRegexp binds x ~ p (and ~*, !~, !~*, which the rewrite turns into
 // [NOT] REGEXP, with pg__ci(p) marking case-insensitivity) as regex_match.
-func (b *binder) bindRegexp(s *scope, n *ast.PatternRegexpExpr) (Expr, error) {
-	x, err := b.bindExpr(s, n.Expr)
+func (b *binder) bindRegexp(s *scope, n *pt.Regexp) (Expr, error) {
+	x, err := b.bindTree(s, n.X)
 	if err != nil {
 		return nil, err
 	}
-	patNode := n.Pattern
-	ci := false
-	if f, ok := patNode.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__ci" && len(f.Args) == 1 {
-		patNode, ci = f.Args[0], true
-	}
-	p, err := b.bindExpr(s, patNode)
+	p, err := b.bindTree(s, n.Pattern)
 	if err != nil {
 		return nil, err
 	}
-	e, err := b.callFunction(n, "regex_match", []Expr{x, p, &Const{Value: ci, T: types.BoolType}})
+	e, err := b.callFunction(n, "regex_match", []Expr{x, p, &Const{Value: n.IgnoreCase, T: types.BoolType}})
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,7 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/pingcap/tidb/pkg/parser/charset"
-	"github.com/pingcap/tidb/pkg/parser/format"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -14,13 +12,13 @@ import (
 // types its own copy (a parameter or literal x takes each item's type in
 // turn, as PostgreSQL's expansion does), without building that expansion
 // as syntax first.
-func (b *binder) bindInList(s *scope, n *ast.PatternInExpr) (Expr, error) {
+func (b *binder) bindInList(s *scope, n *pt.InList) (Expr, error) {
 	if len(n.List) == 0 {
 		return nil, b.errAt(n, sqlerr.NotSupported("IN with an empty list"))
 	}
 	var e Expr
 	for _, item := range n.List {
-		eq, err := b.bindComparison(s, OpEq, n.Expr, item)
+		eq, err := b.bindComparison(s, OpEq, n.X, item)
 		if err != nil {
 			return nil, err
 		}
@@ -38,13 +36,13 @@ func (b *binder) bindInList(s *scope, n *ast.PatternInExpr) (Expr, error) {
 
 // bindBetween binds x BETWEEN a AND b as x >= a AND x <= b (NOT BETWEEN as
 // its negation), binding x for each comparison as that expansion would.
-// BETWEEN SYMMETRIC is expanded as syntax by bindExpr.
-func (b *binder) bindBetween(s *scope, n *ast.BetweenExpr) (Expr, error) {
-	lo, err := b.bindComparison(s, OpGe, n.Expr, n.Left)
+// BETWEEN SYMMETRIC is expanded as syntax by bindTree.
+func (b *binder) bindBetween(s *scope, n *pt.Between) (Expr, error) {
+	lo, err := b.bindComparison(s, OpGe, n.X, n.Lo)
 	if err != nil {
 		return nil, err
 	}
-	hi, err := b.bindComparison(s, OpLe, n.Expr, n.Right)
+	hi, err := b.bindComparison(s, OpLe, n.X, n.Hi)
 	if err != nil {
 		return nil, err
 	}
@@ -61,12 +59,12 @@ func (b *binder) bindBetween(s *scope, n *ast.BetweenExpr) (Expr, error) {
 // bindComparison binds x op y from syntax, x bound afresh for this one
 // comparison: the expansions of IN and BETWEEN bind their left operand once
 // per comparison, so each comparison types its own copy.
-func (b *binder) bindComparison(s *scope, op Op, x, y ast.ExprNode) (Expr, error) {
-	l, err := b.bindExpr(s, x)
+func (b *binder) bindComparison(s *scope, op Op, x, y pt.Expr) (Expr, error) {
+	l, err := b.bindTree(s, x)
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.bindExpr(s, y)
+	r, err := b.bindTree(s, y)
 	if err != nil {
 		return nil, err
 	}
@@ -80,12 +78,4 @@ func (b *binder) bindComparison(s *scope, op Op, x, y ast.ExprNode) (Expr, error
 // used to embed a 240-byte TiDB operator node for this, half of its size.
 type expansion struct{}
 
-var _ ast.Node = expansion{}
-
-func (expansion) Restore(*format.RestoreCtx) error      { return nil }
-func (x expansion) Accept(ast.Visitor) (ast.Node, bool) { return x, true }
-func (expansion) Text() string                          { return "" }
-func (expansion) OriginalText() string                  { return "" }
-func (expansion) SetText(charset.Encoding, string)      {}
-func (expansion) SetOriginTextPosition(int)             {}
-func (expansion) OriginTextPosition() int               { return 0 }
+func (expansion) OriginTextPosition() int { return 0 }

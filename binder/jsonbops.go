@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -12,7 +11,7 @@ import (
 
 func isJSONBType(t types.T) bool { return t.Kind == types.String && t.Variant == types.JSONB }
 
-func (b *binder) bindJSONBDelete(n ast.Node, l, r Expr) (Expr, error) {
+func (b *binder) bindJSONBDelete(n sourceNode, l, r Expr) (Expr, error) {
 	rt := r.Type()
 	switch {
 	case isUnknown(rt):
@@ -32,7 +31,7 @@ func (b *binder) bindJSONBDelete(n ast.Node, l, r Expr) (Expr, error) {
 // 0: jsonb orders by its own rules (functions/jsonbcmp.go), not by
 // its text ('{}' < '{"a": 1}', '1.0' = '1'). An unknown literal side is
 // read as jsonb.
-func (b *binder) bindJSONBCompare(n ast.Node, op Op, l, r Expr) (Expr, error) {
+func (b *binder) bindJSONBCompare(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	var err error
 	if isUnknown(l.Type()) {
 		if l, err = b.coerceUnknown(n, l, types.JSONBType); err != nil {

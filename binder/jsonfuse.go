@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -15,7 +14,7 @@ import (
 
 // fuseJSONCast returns the fused call of a JSON operator function over a
 // cast of text to jsonb; ok is false when name(args) is not one.
-func (b *binder) fuseJSONCast(n ast.Node, name string, args []Expr) (Expr, bool, error) {
+func (b *binder) fuseJSONCast(n sourceNode, name string, args []Expr) (Expr, bool, error) {
 	fused, ok := functions.JSONCastFusion(name)
 	if !ok || len(args) != 2 {
 		return nil, false, nil

@@ -18,6 +18,11 @@ func literalValue(e ast.ExprNode) (v any, ok bool) {
 	if !ok {
 		return nil, false
 	}
+	return goValue(lit)
+}
+
+// goValue is a literal's value as a Go value (literalValue's).
+func goValue(lit sql.Literal) (v any, ok bool) {
 	switch lit.Kind {
 	case sql.LitNull:
 		return nil, true

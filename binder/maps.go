@@ -7,7 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -15,15 +14,16 @@ import (
 // bindMapLookup binds m[key] on a Fluss MAP: the value stored under key,
 // NULL when the map is NULL or has no such key (as Flink SQL reads a map).
 // The key takes the map's key type: an unknown literal is read as it, other
-// types are cast where PostgreSQL would cast implicitly.
-func (b *binder) bindMapLookup(n *ast.FuncCallExpr, m, key Expr) (Expr, error) {
+// types are cast where PostgreSQL would cast implicitly. keyNode is the
+// key's syntax, for error positions.
+func (b *binder) bindMapLookup(keyNode sourceNode, m, key Expr) (Expr, error) {
 	kt := m.Type().Key.Nullable()
 	var err error
 	if isUnknown(key.Type()) {
-		if key, err = b.coerceUnknown(n.Args[1], key, kt); err != nil {
+		if key, err = b.coerceUnknown(keyNode, key, kt); err != nil {
 			return nil, err
 		}
-	} else if key, err = b.coerce(n.Args[1], key, kt, "map key"); err != nil {
+	} else if key, err = b.coerce(keyNode, key, kt, "map key"); err != nil {
 		return nil, err
 	}
 	elem := m.Type().Elem.Nullable()

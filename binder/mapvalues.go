@@ -162,7 +162,7 @@ func mapConstructorKernel(t types.T) func(ctx context.Context, mem memory.Alloca
 
 // retargetMap re-types a MAP constructor against target's key and value
 // types (assignment when col is set, else a cast).
-func (b *binder) retargetMap(node ast.Node, e Expr, info *ctorInfo, col string, target types.T, table string, mismatch func(string, ...any) *sqlerr.Error) (Expr, bool, error) {
+func (b *binder) retargetMap(node sourceNode, e Expr, info *ctorInfo, col string, target types.T, table string, mismatch func(string, ...any) *sqlerr.Error) (Expr, bool, error) {
 	out := make([]Expr, len(info.args))
 	for i, a := range info.args {
 		t := *target.Key
@@ -230,10 +230,4 @@ func (b *binder) mapFunction(name string, m Expr) Expr {
 		return bld.NewArray(), nil
 	}
 	return &FuncCall{Name: name, Args: []Expr{m}, T: t, Kernel: kernel}
-}
-
-// isEmptyMapMarker reports whether e is MAP[] (legal only under a cast).
-func isEmptyMapMarker(e ast.ExprNode) bool {
-	f, ok := e.(*ast.FuncCallExpr)
-	return ok && f.FnName.L == "pg__map" && len(f.Args) == 0
 }

@@ -3,7 +3,6 @@ package binder
 import (
 	"fmt"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -19,7 +18,7 @@ import (
 // checks the first batch before writing anything.
 
 // nestedNotNull checks e, assigned to column col (of type t) of table.
-func (b *binder) nestedNotNull(node ast.Node, e Expr, t types.T, col, table string) error {
+func (b *binder) nestedNotNull(node sourceNode, e Expr, t types.T, col, table string) error {
 	if e == nil || !hasNestedNotNull(t) {
 		return nil
 	}

@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -22,21 +21,19 @@ var operatorMarkers = map[string][2]string{
 	"pg__op_exists_all": {"jsonb_exists_all", ""},
 }
 
-// bindOperatorMarker binds l op r for one of operatorMarkers.
-func (b *binder) bindOperatorMarker(s *scope, n *ast.FuncCallExpr, fns [2]string) (Expr, error) {
-	args, err := b.bindArgs(s, n.Args)
-	if err != nil {
-		return nil, err
-	}
+// bindOperatorMarker binds l op r for one of operatorMarkers (marker
+// name, its bound arguments; left is the left operand's syntax).
+func (b *binder) bindOperatorMarker(n sourceNode, name string, left sourceNode, args []Expr, fns [2]string) (Expr, error) {
+	var err error
 	if len(args) != 2 {
-		return b.callFunction(n, n.FnName.L, args)
+		return b.callFunction(n, name, args)
 	}
 	l, r := args[0].Type(), args[1].Type()
 	if fns[1] != "" && (l.Kind == types.Array || r.Kind == types.Array) {
 		return b.callFunction(n, fns[1], args)
 	}
 	if isUnknown(l) {
-		if args[0], err = b.coerceUnknown(n.Args[0], args[0], types.JSONBType); err != nil {
+		if args[0], err = b.coerceUnknown(left, args[0], types.JSONBType); err != nil {
 			return nil, err
 		}
 	}
@@ -46,7 +43,7 @@ func (b *binder) bindOperatorMarker(s *scope, n *ast.FuncCallExpr, fns [2]string
 // typedConcat binds a || b when PostgreSQL's operator for the operands'
 // types is byteacat (bytea || bytea) or jsonb_concat (jsonb || jsonb), an
 // unknown literal taking the other side's type; ok is false otherwise.
-func (b *binder) typedConcat(n ast.Node, l, r Expr) (e Expr, ok bool, err error) {
+func (b *binder) typedConcat(n sourceNode, l, r Expr) (e Expr, ok bool, err error) {
 	lt, rt := l.Type(), r.Type()
 	isBytes := func(t types.T) bool { return t.Kind == types.Bytes || t.Kind == types.Binary }
 	isJSONB := func(t types.T) bool { return t.Kind == types.String && t.Variant == types.JSONB }

@@ -1,8 +1,8 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -18,8 +18,8 @@ import (
 func isRecordTarget(tn *sql.TypeName) bool { return tn.Name == "record" && tn.ArrayDims == 0 }
 
 // bindRecordCast binds x::record.
-func (b *binder) bindRecordCast(s *scope, n *ast.FuncCallExpr) (Expr, error) {
-	x, err := b.bindExpr(s, n.Args[0])
+func (b *binder) bindRecordCast(s *scope, n *pt.Cast) (Expr, error) {
+	x, err := b.bindTree(s, n.X)
 	if err != nil {
 		return nil, err
 	}

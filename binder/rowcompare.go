@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -23,7 +22,7 @@ import (
 // x IN ((1, 2), (3, 4)) becomes an OR of row equalities before it gets here.
 
 // makeRowComparison expands a comparison of two ROW values.
-func (b *binder) makeRowComparison(n ast.Node, op Op, l, r Expr) (Expr, error) {
+func (b *binder) makeRowComparison(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	if (isNullRecord(l) || isNullRecord(r)) && op != OpIsDistinct && op != OpIsNotDistinct {
 		// NULL::record (recordcast.go): record_eq and its kin are strict
 		return &Const{Value: nil, T: types.BoolType}, nil

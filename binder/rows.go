@@ -102,7 +102,7 @@ func rowConstructorKernel(t types.T) func(ctx context.Context, mem memory.Alloca
 
 // assignNested handles an assignment (or cast, when col is "") to a ROW or
 // MAP type; ok is false when neither side is one, leaving assign's rules.
-func (b *binder) assignNested(node ast.Node, e Expr, col string, target types.T, table string) (Expr, bool, error) {
+func (b *binder) assignNested(node sourceNode, e Expr, col string, target types.T, table string) (Expr, bool, error) {
 	et := e.Type()
 	if target.Kind != types.Row && target.Kind != types.Map || isUnknown(et) {
 		return nil, false, nil
@@ -178,7 +178,7 @@ func (b *binder) assignNested(node ast.Node, e Expr, col string, target types.T,
 // assignField converts one constructor argument to t: an unknown literal
 // is read as t, a nested constructor is re-typed, anything else takes an
 // assignment cast (fail reports a mismatch naming the column).
-func (b *binder) assignField(node ast.Node, a Expr, col string, t types.T, table string, fail func() *sqlerr.Error) (Expr, error) {
+func (b *binder) assignField(node sourceNode, a Expr, col string, t types.T, table string, fail func() *sqlerr.Error) (Expr, error) {
 	if isUnknown(a.Type()) {
 		x, err := b.coerceUnknown(node, a, t)
 		if err != nil {
@@ -254,7 +254,7 @@ func assignableOrCastable(a, b types.T, assignment bool) bool {
 
 // castConstructor binds ROW(...)::row<...> and MAP[...]::map<...>: the
 // constructor re-typed against the target; ok is false for other casts.
-func (b *binder) castConstructor(n ast.Node, x Expr, target types.T) (Expr, bool, error) {
+func (b *binder) castConstructor(n sourceNode, x Expr, target types.T) (Expr, bool, error) {
 	if b.ctors[x] == nil || x.Type().Kind != target.Kind {
 		return nil, false, nil
 	}

@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -38,9 +37,7 @@ func (s *scope) hasTable(table string) bool {
 
 // resolve finds the column a (possibly qualified) name refers to: in s, or
 // in the query directly enclosing a subquery (a correlated reference).
-func (b *binder) resolve(s *scope, cn *ast.ColumnNameExpr) (Expr, error) {
-	name := ident(cn.Name.Name)
-	table := ident(cn.Name.Table)
+func (b *binder) resolve(s *scope, cn sourceNode, table, name string) (Expr, error) {
 	if table != "" && !s.hasTable(table) {
 		if ref, ok, err := b.outerRef(cn, table, name); ok || err != nil {
 			return ref, err
@@ -95,11 +92,11 @@ func (s *scope) has(table, name string) bool {
 // each enclosing subquery gets a slot for the column, and the inner one's
 // slot reads the outer one's (its ref is an OuterRef), so at run time the
 // value travels down one level per subquery.
-func (b *binder) outerRef(cn *ast.ColumnNameExpr, table, name string) (Expr, bool, error) {
+func (b *binder) outerRef(cn sourceNode, table, name string) (Expr, bool, error) {
 	return b.outerRefIn(b.corr, cn, table, name)
 }
 
-func (b *binder) outerRefIn(c *corrState, cn *ast.ColumnNameExpr, table, name string) (Expr, bool, error) {
+func (b *binder) outerRefIn(c *corrState, cn sourceNode, table, name string) (Expr, bool, error) {
 	if c == nil || c.outer == nil {
 		return nil, false, nil
 	}

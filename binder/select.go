@@ -306,7 +306,7 @@ func (b *binder) bindGroupKey(in *scope, fields *ast.FieldList, e ast.ExprNode) 
 			e = target
 		}
 	} else if cn, ok := e.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {
-		if _, err := b.resolve(in, cn); err != nil {
+		if _, err := b.resolve(in, cn, ident(cn.Name.Table), ident(cn.Name.Name)); err != nil {
 			for _, f := range fields.Fields {
 				if f.Expr != nil && ident(f.AsName) == ident(cn.Name.Name) {
 					e = f.Expr

@@ -54,7 +54,7 @@ func (b *binder) udfs() *udf.Registry {
 // resolveUDFArgs picks the overload of a UDF for args (the usual function
 // resolution: implicit casts, 42883 naming the argument types) and casts
 // each argument to its declared type; it returns the overload's index.
-func (b *binder) resolveUDFArgs(n ast.Node, argNodes func(i int) ast.Node, name string, decls [][]types.T, args []Expr) (int, error) {
+func (b *binder) resolveUDFArgs(n sourceNode, argNodes func(i int) sourceNode, name string, decls [][]types.T, args []Expr) (int, error) {
 	ts := make([]types.T, len(args))
 	for i, a := range args {
 		ts[i] = a.Type()
@@ -80,7 +80,7 @@ func (b *binder) resolveUDFArgs(n ast.Node, argNodes func(i int) ast.Node, name 
 
 // callUDF binds name(args) to a scalar Go UDF when one has that name
 // (ok false: none has, resolve it as a built-in).
-func (b *binder) callUDF(n ast.Node, name string, args []Expr) (Expr, bool, error) {
+func (b *binder) callUDF(n sourceNode, name string, args []Expr) (Expr, bool, error) {
 	fs := b.udfs().Scalars(name)
 	if len(fs) == 0 {
 		return nil, false, nil
@@ -89,7 +89,7 @@ func (b *binder) callUDF(n ast.Node, name string, args []Expr) (Expr, bool, erro
 	for i, f := range fs {
 		decls[i] = f.Args
 	}
-	k, err := b.resolveUDFArgs(n, func(int) ast.Node { return n }, name, decls, args)
+	k, err := b.resolveUDFArgs(n, func(int) sourceNode { return n }, name, decls, args)
 	if err != nil {
 		return nil, true, err
 	}
@@ -112,7 +112,7 @@ func (b *binder) bindUDFTable(f *ast.FuncCallExpr, name, alias string, ord bool,
 	for i, t := range fs {
 		decls[i] = t.Args
 	}
-	k, err := b.resolveUDFArgs(f, func(i int) ast.Node { return f.Args[4+i] }, name, decls, args)
+	k, err := b.resolveUDFArgs(f, func(i int) sourceNode { return f.Args[4+i] }, name, decls, args)
 	if err != nil {
 		return nil, true, err
 	}

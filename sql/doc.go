@@ -103,6 +103,14 @@
 // from power and strpos for the column label. A TiDB AST offset (node.OriginTextPosition()) maps to the
 // user's text with Statement.Position.
 //
+// ToTree (totree.go) transforms TiDB's expressions into sqlgate's own
+// parsed tree (package sql/tree): the pg__* markers above become real nodes
+// (Cast, Subscript, Array, Quantified, FieldSelect, Extract, Operator ...),
+// each keeping its offset in the rewritten text. The binder moves onto that
+// tree stage by stage (issue 32); TestTreeRoundTripsCorpus checks that every
+// expression of the sqllogictest corpus transforms, and that the tree
+// written back as text (tree.Format) and parsed again is the same tree.
+//
 // It must not know about tables, catalogs or types.T: it is syntax only.
 //
 // Literal values: the package uses TiDB's parser/test_driver as the value

@@ -4,46 +4,32 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 )
 
-// LiteralKind is the lexical kind of a literal in the AST.
-type LiteralKind int
+// LiteralKind is the lexical kind of a literal in the AST (the tree's).
+type LiteralKind = pt.LiteralKind
 
 // Literal kinds. A number with a '.' is Decimal (PostgreSQL's numeric), one
 // with an exponent is Float, an integer too large for int64 is Uint or
 // Decimal, TRUE/FALSE are Bool, X'..'/B'..' are Bytes.
 const (
-	LitUnknown LiteralKind = iota
-	LitNull
-	LitBool
-	LitInt
-	LitUint
-	LitFloat
-	LitDecimal
-	LitString
-	LitBytes
+	LitUnknown LiteralKind = 0
+	LitNull                = pt.LitNull
+	LitBool                = pt.LitBool
+	LitInt                 = pt.LitInt
+	LitUint                = pt.LitUint
+	LitFloat               = pt.LitFloat
+	LitDecimal             = pt.LitDecimal
+	LitString              = pt.LitString
+	LitBytes               = pt.LitBytes
 )
 
-var literalKindNames = [...]string{"Unknown", "Null", "Bool", "Int", "Uint", "Float", "Decimal", "String", "Bytes"}
-
-func (k LiteralKind) String() string {
-	if k >= 0 && int(k) < len(literalKindNames) {
-		return literalKindNames[k]
-	}
-	return "LiteralKind(?)"
-}
-
-// Literal is the value of a literal. Which field holds it depends on Kind:
-// Bool/Int -> Int (Bool: 1 or 0), Uint -> Uint, Float -> Float,
-// Decimal/String -> Text (the decimal's digits as written), Bytes -> Bytes.
-type Literal struct {
-	Kind  LiteralKind
-	Int   int64
-	Uint  uint64
-	Float float64
-	Text  string
-	Bytes []byte
-}
+// Literal is the value of a literal (the tree's Value): which field holds
+// it depends on Kind: Bool/Int -> Int (Bool: 1 or 0), Uint -> Uint, Float
+// -> Float, Decimal/String -> Text (the decimal's digits as written), Bytes
+// -> Bytes.
+type Literal = pt.Value
 
 // LiteralOf reads a literal from an AST expression. It reports false for
 // anything that is not a value expression (parameter markers included).

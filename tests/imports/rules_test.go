@@ -2,9 +2,12 @@ package imports
 
 import (
 	"bytes"
+	"go/parser"
+	"go/token"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -27,27 +30,66 @@ var rules = []rule{
 	{"the shipped commands depend on no test code", "cmd", []string{module + "/tests"}},
 }
 
-// knownViolations are the edges (importer -> imported) that issue 32's
-// stages have yet to remove. Remove an entry in the change that removes its
-// edge.
+// knownViolations are the edges (importing file -> imported package) that
+// issue 32's stages have yet to remove, file by file so that the list can
+// only shrink. Remove an entry in the change that removes its edge.
 var knownViolations = []string{
-	"binder -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/aggregate.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/arrays.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/batchudf.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/binder.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/binlog.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/coldefs.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/ctecorr.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/ddl.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/exprbind.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/fields.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/filetables.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/from.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/fulljoin.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/funcs.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/groupingsets.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/insert.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/insertselect.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/lateral.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/literal.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/lockrows.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/mapvalues.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/order.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/orderedset.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/recursive.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/returning.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/rows.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/schemas.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/searchcycle.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/select.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/setop.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/srf.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/subquery.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/udf.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/update.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/values.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/view.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/viewdef.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/wholerow.go -> github.com/pingcap/tidb/pkg/parser/ast",
+	"binder/window.go -> github.com/pingcap/tidb/pkg/parser/ast",
 }
 
 func TestImportRules(t *testing.T) {
-	graph := packageImports(t)
+	files := fileImports(t)
 	var found []string
 	for _, r := range rules {
-		for pkg, imports := range graph {
+		for file, imports := range files {
+			pkg := filepath.Dir(file)
 			if pkg != r.from && !strings.HasPrefix(pkg, r.from+"/") {
 				continue
 			}
 			for _, imp := range imports {
 				for _, to := range r.to {
 					if imp == to || strings.HasPrefix(imp, to+"/") {
-						found = append(found, pkg+" -> "+imp)
-						if !contains(knownViolations, pkg+" -> "+imp) {
-							t.Errorf("%s imports %s: breaks %q", pkg, imp, r.name)
+						found = append(found, file+" -> "+imp)
+						if !contains(knownViolations, file+" -> "+imp) {
+							t.Errorf("%s imports %s: breaks %q", file, imp, r.name)
 						}
 					}
 				}
@@ -70,6 +112,64 @@ func TestRulesSeeTheGraph(t *testing.T) {
 			t.Errorf("package %s not listed with its imports", pkg)
 		}
 	}
+	files := fileImports(t)
+	for _, f := range []string{"binder/binder.go", "sql/parser.go", "cmd/sqlgate/main.go"} {
+		if len(files[f]) == 0 {
+			t.Errorf("file %s not listed with its imports", f)
+		}
+	}
+}
+
+// fileImports lists every non-test Go file of the module (the files the
+// build uses) with its imports, keyed by the module-relative path.
+func fileImports(t *testing.T) map[string][]string {
+	t.Helper()
+	root := moduleRoot(t)
+	cmd := exec.Command("go", "list", "-f", "{{.Dir}} {{join .GoFiles \" \"}}", "./...")
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	fset := token.NewFileSet()
+	files := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 2 {
+			continue
+		}
+		dir, err := filepath.Rel(root, fields[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range fields[1:] {
+			f, err := parser.ParseFile(fset, filepath.Join(fields[0], name), nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var imports []string
+			for _, imp := range f.Imports {
+				path, err := strconv.Unquote(imp.Path.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				imports = append(imports, path)
+			}
+			files[filepath.ToSlash(filepath.Join(dir, name))] = imports
+		}
+	}
+	return files
+}
+
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 // packageImports lists every non-test package of the module with its

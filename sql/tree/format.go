@@ -1,0 +1,401 @@
+package tree
+
+import (
+	"encoding/hex"
+	"strconv"
+	"strings"
+)
+
+// Format writes e as PostgreSQL text that reads back as the same tree:
+// every operator parenthesised, names double-quoted, literals in their
+// standard spelling. sub writes a subquery (the tree does not hold the
+// query's own nodes yet); nil writes "(SELECT 1)".
+func Format(e Expr, sub func(*Subquery) string) string {
+	f := formatter{sub: sub}
+	f.expr(e)
+	return f.String()
+}
+
+type formatter struct {
+	strings.Builder
+	sub func(*Subquery) string
+}
+
+var binaryText = [...]string{Add: "+", Sub: "-", Mul: "*", Div: "/", IntDiv: "DIV", Mod: "%", Pow: "^",
+	Eq: "=", Ne: "<>", Lt: "<", Le: "<=", Gt: ">", Ge: ">=", And: "AND", Or: "OR", Xor: "XOR",
+	BitAnd: "&", BitOr: "|", BitXor: "#", Shl: "<<", Shr: ">>", NotDistinct: "IS NOT DISTINCT FROM"}
+
+// String spells a binary operator as written in SQL.
+func (o BinaryOp) String() string {
+	if int(o) < len(binaryText) && binaryText[o] != "" {
+		return binaryText[o]
+	}
+	return "?op"
+}
+
+// QuoteIdent double-quotes a name, doubling quotes inside.
+func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// QuoteString writes a standard string literal.
+func QuoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func (f *formatter) list(es []Expr) {
+	for i, e := range es {
+		if i > 0 {
+			f.WriteString(", ")
+		}
+		f.expr(e)
+	}
+}
+
+func (f *formatter) query(q *Subquery) {
+	if f.sub != nil {
+		f.WriteString(f.sub(q))
+		return
+	}
+	f.WriteString("(SELECT 1)")
+}
+
+func (f *formatter) expr(e Expr) {
+	switch n := e.(type) {
+	case nil:
+		f.WriteString("NULL")
+	case *ColumnRef:
+		for _, p := range []string{n.Schema, n.Table} {
+			if p != "" {
+				f.WriteString(QuoteIdent(p) + ".")
+			}
+		}
+		f.WriteString(QuoteIdent(n.Name))
+	case *Literal:
+		f.literal(n)
+	case *Param:
+		f.WriteString("$" + strconv.Itoa(n.Order+1))
+	case *Unary:
+		f.WriteString(map[UnaryOp]string{UPlus: "(+", UMinus: "(-", UNot: "(NOT "}[n.Op])
+		f.expr(n.X)
+		f.WriteString(")")
+	case *Binary:
+		f.WriteString("(")
+		f.expr(n.L)
+		f.WriteString(" " + n.Op.String() + " ")
+		f.expr(n.R)
+		f.WriteString(")")
+	case *Operator:
+		f.WriteString("(")
+		if n.L != nil {
+			f.expr(n.L)
+			f.WriteString(" ")
+		}
+		f.WriteString(n.Op + " ")
+		f.expr(n.R)
+		f.WriteString(")")
+	case *Cast:
+		f.WriteString("CAST(")
+		f.expr(n.X)
+		f.WriteString(" AS " + n.Type + ")")
+	case *IsNull:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.WriteString(map[bool]string{false: " IS NULL)", true: " IS NOT NULL)"}[n.Not])
+	case *IsBool:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.WriteString(" IS ")
+		if n.Not {
+			f.WriteString("NOT ")
+		}
+		f.WriteString(map[bool]string{false: "FALSE)", true: "TRUE)"}[n.Value])
+	case *Between:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.not(n.Not)
+		f.WriteString(" BETWEEN ")
+		if n.Symmetric {
+			f.WriteString("SYMMETRIC ")
+		}
+		f.expr(n.Lo)
+		f.WriteString(" AND ")
+		f.expr(n.Hi)
+		f.WriteString(")")
+	case *InList:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.not(n.Not)
+		f.WriteString(" IN (")
+		f.list(n.List)
+		f.WriteString("))")
+	case *InSubquery:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.not(n.Not)
+		f.WriteString(" IN ")
+		f.query(n.Query)
+		f.WriteString(")")
+	case *Like:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.not(n.Not)
+		f.WriteString(map[bool]string{false: " LIKE ", true: " ILIKE "}[n.ILike])
+		f.expr(n.Pattern)
+		if n.Escape != '\\' {
+			f.WriteString(" ESCAPE " + QuoteString(string(rune(n.Escape))))
+		}
+		f.WriteString(")")
+	case *Regexp:
+		f.WriteString("(")
+		f.expr(n.X)
+		op := "~"
+		if n.Not {
+			op = "!~"
+		}
+		if n.IgnoreCase {
+			op += "*"
+		}
+		f.WriteString(" " + op + " ")
+		f.expr(n.Pattern)
+		f.WriteString(")")
+	case *Case:
+		f.WriteString("CASE")
+		if n.Operand != nil {
+			f.WriteString(" ")
+			f.expr(n.Operand)
+		}
+		for _, w := range n.Whens {
+			f.WriteString(" WHEN ")
+			f.expr(w.Cond)
+			f.WriteString(" THEN ")
+			f.expr(w.Result)
+		}
+		if n.Else != nil {
+			f.WriteString(" ELSE ")
+			f.expr(n.Else)
+		}
+		f.WriteString(" END")
+	case *Subquery:
+		f.query(n)
+	case *Exists:
+		if n.Not {
+			f.WriteString("(NOT EXISTS ")
+		} else {
+			f.WriteString("(EXISTS ")
+		}
+		f.query(n.Query)
+		f.WriteString(")")
+	case *Quantified:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.WriteString(" " + n.Op + map[bool]string{false: " ANY ", true: " ALL "}[n.All])
+		if q, ok := n.Right.(*Subquery); ok {
+			f.query(q)
+		} else {
+			f.WriteString("(")
+			f.expr(n.Right)
+			f.WriteString(")")
+		}
+		f.WriteString(")")
+	case *ArraySubquery:
+		f.WriteString("ARRAY")
+		f.query(n.Query)
+	case *Array:
+		f.WriteString("ARRAY[")
+		f.list(n.Elems)
+		f.WriteString("]")
+	case *Subscript:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.WriteString(")[")
+		f.expr(n.Index)
+		f.WriteString("]")
+	case *Slice:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.WriteString(")[")
+		if n.Lo != nil {
+			f.expr(n.Lo)
+		}
+		f.WriteString(":")
+		if n.Hi != nil {
+			f.expr(n.Hi)
+		}
+		f.WriteString("]")
+	case *Row:
+		if n.Explicit {
+			f.WriteString("ROW")
+		}
+		f.WriteString("(")
+		f.list(n.Fields)
+		f.WriteString(")")
+	case *Map:
+		f.WriteString("MAP[")
+		f.list(n.KeysValues)
+		f.WriteString("]")
+	case *FieldSelect:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.WriteString(").")
+		if n.Field == "*" {
+			f.WriteString("*")
+		} else {
+			f.WriteString(QuoteIdent(n.Field))
+		}
+	case *Extract:
+		f.WriteString("EXTRACT(" + n.Field + " FROM ")
+		f.expr(n.X)
+		f.WriteString(")")
+	case *AtTimeZone:
+		f.WriteString("(")
+		f.expr(n.X)
+		f.WriteString(" AT TIME ZONE ")
+		f.expr(n.Zone)
+		f.WriteString(")")
+	case *Position:
+		f.WriteString("position(")
+		f.expr(n.Sub)
+		f.WriteString(" IN ")
+		f.expr(n.Str)
+		f.WriteString(")")
+	case *Trim:
+		f.WriteString("trim(" + map[TrimDir]string{TrimBoth: "BOTH ", TrimLeading: "LEADING ", TrimTrailing: "TRAILING "}[n.Dir])
+		if n.Chars != nil {
+			f.expr(n.Chars)
+			f.WriteString(" ")
+		}
+		f.WriteString("FROM ")
+		f.expr(n.X)
+		f.WriteString(")")
+	case *Default:
+		f.WriteString("DEFAULT")
+	case *Excluded:
+		f.WriteString("VALUES(" + QuoteIdent(n.Column) + ")")
+	case *TimeUnit:
+		f.WriteString(n.Unit)
+	case *Ordinal:
+		if n.Param != nil {
+			f.expr(n.Param)
+		} else {
+			f.WriteString(strconv.Itoa(n.N))
+		}
+	case *FuncCall:
+		f.call(n)
+	case *GroupingSet:
+		f.WriteString(map[GroupingKind]string{Rollup: "ROLLUP (", Cube: "CUBE (", GroupingSets: "GROUPING SETS (", EmptySet: "("}[n.Kind])
+		f.list(n.Items)
+		f.WriteString(")")
+	default:
+		f.WriteString("?expr")
+	}
+}
+
+func (f *formatter) not(not bool) {
+	if not {
+		f.WriteString(" NOT")
+	}
+}
+
+func (f *formatter) literal(n *Literal) {
+	switch n.Kind {
+	case LitNull:
+		f.WriteString("NULL")
+	case LitBool:
+		f.WriteString(map[bool]string{false: "FALSE", true: "TRUE"}[n.Int != 0])
+	case LitInt:
+		f.WriteString(strconv.FormatInt(n.Int, 10))
+	case LitUint:
+		f.WriteString(strconv.FormatUint(n.Uint, 10))
+	case LitFloat:
+		f.WriteString(strconv.FormatFloat(n.Float, 'e', -1, 64))
+	case LitDecimal:
+		f.WriteString(n.Text)
+	case LitString:
+		f.WriteString(QuoteString(n.Text))
+	case LitBytes:
+		f.WriteString("X'" + hex.EncodeToString(n.Bytes) + "'")
+	}
+}
+
+func (f *formatter) call(n *FuncCall) {
+	if n.Schema != "" {
+		f.WriteString(QuoteIdent(n.Schema) + ".")
+	}
+	f.WriteString(n.Name + "(")
+	if n.Distinct {
+		f.WriteString("DISTINCT ")
+	}
+	f.list(n.Args)
+	if len(n.OrderBy) > 0 && !n.WithinGroup {
+		f.WriteString(" ORDER BY ")
+		f.orderBy(n.OrderBy)
+	}
+	f.WriteString(")")
+	if n.WithinGroup {
+		f.WriteString(" WITHIN GROUP (ORDER BY ")
+		f.orderBy(n.OrderBy)
+		f.WriteString(")")
+	}
+	if n.Filter != nil {
+		f.WriteString(" FILTER (WHERE ")
+		f.expr(n.Filter)
+		f.WriteString(")")
+	}
+	if n.IgnoreNulls {
+		f.WriteString(" IGNORE NULLS")
+	}
+	if w := n.Over; w != nil {
+		f.WriteString(" OVER ")
+		f.window(w)
+	}
+}
+
+func (f *formatter) orderBy(items []OrderItem) {
+	for i, it := range items {
+		if i > 0 {
+			f.WriteString(", ")
+		}
+		f.expr(it.X)
+		if it.Desc {
+			f.WriteString(" DESC")
+		}
+		if it.Nulls != "" {
+			f.WriteString(" NULLS " + strings.ToUpper(it.Nulls))
+		}
+	}
+}
+
+func (f *formatter) window(w *Window) {
+	if w.OnlyName {
+		f.WriteString(QuoteIdent(w.Name))
+		return
+	}
+	f.WriteString("(")
+	sep := ""
+	if w.Ref != "" {
+		f.WriteString(QuoteIdent(w.Ref))
+		sep = " "
+	}
+	if len(w.PartitionBy) > 0 {
+		f.WriteString(sep + "PARTITION BY ")
+		f.list(w.PartitionBy)
+		sep = " "
+	}
+	if len(w.OrderBy) > 0 {
+		f.WriteString(sep + "ORDER BY ")
+		f.orderBy(w.OrderBy)
+		sep = " "
+	}
+	if fr := w.Frame; fr != nil {
+		f.WriteString(sep + map[bool]string{false: "RANGE", true: "ROWS"}[fr.Rows] + " BETWEEN ")
+		f.bound(fr.Start)
+		f.WriteString(" AND ")
+		f.bound(fr.End)
+	}
+	f.WriteString(")")
+}
+
+func (f *formatter) bound(b FrameBound) {
+	if b.Offset != nil {
+		f.expr(b.Offset)
+		f.WriteString(" ")
+	}
+	f.WriteString(strings.ToUpper(b.Kind))
+}

@@ -44,7 +44,18 @@ import (
 //
 // then fsyncs the logs and ingests the sstables, with the new committed
 // lengths in one more sstable, in one atomic pebble Ingest: the commit
-// point. Before it the logs' new bytes lie past their committed lengths
+// point.
+//
+// Most bulk loads insert new keys, each once. For them the changelog is the
+// rows themselves as inserts, and each spill also stages it that way,
+// encoded from the parts' Arrow records while they are at hand (a log batch
+// per part and bucket, uncompressed beside the runs); the commit's merge
+// then logs nothing and copies the staged inserts to the logs. Decoding
+// every stored row back into Arrow to log it was two thirds of the
+// commit's merge in a profile of W8's million-row COPY (bench/LEDGER.md). A key stored or written
+// twice makes the merge log from that key on as above, and a second pass
+// over the runs logs the keys before it as the inserts they were; a run
+// holding a key twice stops the staging of inserts at its spill. Before it the logs' new bytes lie past their committed lengths
 // (truncated by Open), the run files are removed by Discard or, after a
 // crash, by Open (staging/), and the sstables are removed or, after a
 // crash, by Open (ingest/): nothing of the upsert is visible or left.

@@ -48,11 +48,12 @@
 // (fluss.BulkUpserter, bulk.go: COPY FROM STDIN) is encoded and its keys
 // sorted part by part while its caller reads the next part (a part of 64k
 // rows or more, a Flight SQL ingest's batch, on two cores: bulkencode.go), and committed
-// as one request; past Options.StageBytes (64 MiB) of encoded rows it
+// as one request; past Options.StageBytes (32 MiB by default) of encoded rows it
 // writes what it holds as a sorted run under staging/ instead
 // (stagedupsert.go), and its commit merges the runs by key against the
-// stored state in one pass, alone in the committer: the changelog goes to
-// the end of the bucket logs, the new state into non-overlapping sstables,
+// stored state in one pass, alone in the committer: the changelog (the
+// inserts each spill also staged from its Arrow records, when every key
+// turns out new and once) goes to the end of the bucket logs, the new state into non-overlapping sstables,
 // and one pebble Ingest of those with the new committed lengths is the
 // commit point. Sorted runs, not the log with commit records, because a
 // primary-key table's changelog (insert or update) depends on the state at

@@ -149,6 +149,7 @@ type logEntry struct {
 	bucket int
 	change format.ChangeType
 	id     int32
+	v      int32 // the second column, when it is an INT
 	offset int64
 }
 
@@ -174,12 +175,20 @@ func readChangelog(t testing.TB, s *Store, name string) []logEntry {
 				t.Fatal(err)
 			}
 			ids := batch.Record.Column(0).(*array.Int32)
+			var vs *array.Int32
+			if batch.Record.NumCols() > 1 {
+				vs, _ = batch.Record.Column(1).(*array.Int32)
+			}
 			for i := 0; i < int(batch.Record.NumRows()); i++ {
 				ch := format.AppendOnly
 				if batch.Changes != nil {
 					ch = batch.Changes[i]
 				}
-				out = append(out, logEntry{bucket: b, change: ch, id: ids.Value(i), offset: batch.Header.BaseOffset + int64(i)})
+				e := logEntry{bucket: b, change: ch, id: ids.Value(i), offset: batch.Header.BaseOffset + int64(i)}
+				if vs != nil {
+					e.v = vs.Value(i)
+				}
+				out = append(out, e)
 			}
 			batch.Record.Release()
 			pos += size

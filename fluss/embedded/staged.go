@@ -46,30 +46,110 @@ func (h *tableHandle) BeginAppend(ctx context.Context) (fluss.BulkAppend, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, ioErr(err, "creating %s", dir)
 	}
-	n := len(h.t.buckets)
-	return &stagedAppend{h: h, dir: dir, files: make([]*os.File, n), batches: make([][]stagedBatch, n), sizes: make([]int64, n)}, nil
+	return &stagedAppend{h: h, dir: dir, stagedBatches: newStagedBatches(dir, len(h.t.buckets), false)}, nil
 }
 
 // stagedAppend is one bulk append being staged.
 type stagedAppend struct {
 	h   *tableHandle
 	dir string
+	stagedBatches
+	ndv  *ndvDelta
+	err  error // the first failure: later calls report it
+	done bool  // committed or discarded
+}
+
+// stagedBatches is log batches staged in a file per bucket under dir, not
+// synced (a crash before their commit removes them), read back in order by
+// each.
+type stagedBatches struct {
+	dir string
+	// raw stores the batches as they are; else S2-compressed (the staging
+	// holds a load's bytes beside the log until the commit ends).
+	raw bool
 	// per bucket: the staging file, its batches, its size
 	files   []*os.File
 	batches [][]stagedBatch
 	sizes   []int64
 	rows    int64
-	ndv     *ndvDelta
 	zbuf    []byte // compression scratch
-	err     error  // the first failure: later calls report it
-	done    bool   // committed or discarded
+}
+
+func newStagedBatches(dir string, buckets int, raw bool) stagedBatches {
+	return stagedBatches{dir: dir, raw: raw, files: make([]*os.File, buckets), batches: make([][]stagedBatch, buckets), sizes: make([]int64, buckets)}
 }
 
 // stagedBatch is one staged log batch: where it is in its staging file,
-// its size there (S2-compressed: the staging holds a load's bytes beside
-// the log until the commit ends), its size decoded (raw) and its rows.
+// its size there, its size decoded (raw) and its rows.
 type stagedBatch struct {
 	pos, size, raw, records int64
+}
+
+// write stages bbs, each at the end of its bucket's file.
+func (sb *stagedBatches) write(t *tableState, bbs []bucketBatch) error {
+	for _, bb := range bbs {
+		b := bb.bucket
+		if sb.files[b] == nil {
+			p := filepath.Join(sb.dir, fmt.Sprintf("bucket-%d", b))
+			f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+			if err != nil {
+				return ioErr(err, "creating %s", p)
+			}
+			sb.files[b] = f
+		}
+		data := bb.data
+		if !sb.raw {
+			sb.zbuf = s2.Encode(sb.zbuf[:cap(sb.zbuf)], bb.data)
+			data = sb.zbuf
+		}
+		if _, err := sb.files[b].WriteAt(data, sb.sizes[b]); err != nil {
+			return ioErr(err, "staging rows for %s", t.info.Path)
+		}
+		size := int64(len(data))
+		sb.batches[b] = append(sb.batches[b], stagedBatch{pos: sb.sizes[b], size: size, raw: int64(len(bb.data)), records: bb.records})
+		sb.sizes[b] += size
+		sb.rows += bb.records
+	}
+	return nil
+}
+
+// each calls fn with bucket b's staged batches in order; data is reused
+// after fn returns.
+func (sb *stagedBatches) each(t *tableState, b int, fn func(data []byte, records int64) error) error {
+	var buf, zbuf []byte
+	for _, st := range sb.batches[b] {
+		if int64(cap(zbuf)) < st.size {
+			zbuf = make([]byte, st.size)
+		}
+		if _, err := sb.files[b].ReadAt(zbuf[:st.size], st.pos); err != nil {
+			return ioErr(err, "reading the staged rows of %s", t.info.Path)
+		}
+		data := zbuf[:st.size]
+		if !sb.raw {
+			if int64(cap(buf)) < st.raw {
+				buf = make([]byte, st.raw)
+			}
+			var err error
+			data, err = s2.Decode(buf[:st.raw], zbuf[:st.size])
+			if err != nil || int64(len(data)) != st.raw {
+				return corrupt("staged rows of %s are damaged: %v", t.info.Path, err)
+			}
+		}
+		if err := fn(data, st.records); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// close closes the staging files (the caller removes dir).
+func (sb *stagedBatches) close() {
+	for i, f := range sb.files {
+		if f != nil {
+			_ = f.Close()
+			sb.files[i] = nil
+		}
+	}
 }
 
 // Add implements fluss.BulkAppend.
@@ -105,24 +185,7 @@ func (a *stagedAppend) add(rec arrow.RecordBatch) error {
 		return err
 	}
 	a.ndv = a.ndv.fold(sketchRecord(conv, nil))
-	for _, bb := range batches {
-		b := bb.bucket
-		if a.files[b] == nil {
-			p := filepath.Join(a.dir, fmt.Sprintf("bucket-%d", b))
-			if a.files[b], err = os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644); err != nil {
-				return ioErr(err, "creating %s", p)
-			}
-		}
-		a.zbuf = s2.Encode(a.zbuf[:cap(a.zbuf)], bb.data)
-		if _, err := a.files[b].WriteAt(a.zbuf, a.sizes[b]); err != nil {
-			return ioErr(err, "staging rows for %s", t.info.Path)
-		}
-		size := int64(len(a.zbuf))
-		a.batches[b] = append(a.batches[b], stagedBatch{pos: a.sizes[b], size: size, raw: int64(len(bb.data)), records: bb.records})
-		a.sizes[b] += size
-		a.rows += bb.records
-	}
-	return nil
+	return a.write(t, batches)
 }
 
 // Commit implements fluss.BulkAppend.
@@ -149,11 +212,7 @@ func (a *stagedAppend) Discard() {
 		return
 	}
 	a.done = true
-	for _, f := range a.files {
-		if f != nil {
-			_ = f.Close()
-		}
-	}
+	a.close()
 	_ = os.RemoveAll(a.dir)
 }
 
@@ -177,7 +236,6 @@ func (s *Store) writeStaged(r *request) result {
 		s.log.Error("staged append failed", "table", t.info.Path.Table, "error", err)
 		return result{err: err}
 	}
-	var buf, zbuf []byte
 	for b, batches := range a.batches {
 		if len(batches) == 0 {
 			continue
@@ -185,27 +243,8 @@ func (s *Store) writeStaged(r *request) result {
 		bl := t.buckets[b]
 		w := &bucketWrite{t: t, b: b, bl: bl, next: bl.next}
 		order = append(order, w)
-		for _, sb := range batches {
-			if int64(cap(zbuf)) < sb.size {
-				zbuf = make([]byte, sb.size)
-			}
-			if _, err := a.files[b].ReadAt(zbuf[:sb.size], sb.pos); err != nil {
-				return fail(ioErr(err, "reading the staged rows of %s", t.info.Path))
-			}
-			if int64(cap(buf)) < sb.raw {
-				buf = make([]byte, sb.raw)
-			}
-			data, err := s2.Decode(buf[:sb.raw], zbuf[:sb.size])
-			if err != nil || int64(len(data)) != sb.raw {
-				return fail(corrupt("staged rows of %s are damaged: %v", t.info.Path, err))
-			}
-			format.SetBaseOffset(data, w.next)
-			format.SetCommitTimestamp(data, now)
-			if _, err := bl.f.WriteAt(data, bl.size+w.size); err != nil {
-				return fail(ioErr(err, "writing %s", bl.path))
-			}
-			w.next += sb.records
-			w.size += sb.raw
+		if err := a.each(t, b, w.appendStaged(now)); err != nil {
+			return fail(err)
 		}
 	}
 	if err := s.syncLogs(order); err != nil {
@@ -243,4 +282,20 @@ func (t *tableState) stagedTarget() error {
 		return undefinedTable(t.info.Path)
 	}
 	return nil
+}
+
+// appendStaged returns a function writing a staged log batch past the end
+// of w's log (and of what w wrote before), stamping its log offset and
+// commit time (both outside the batch CRC): unsynced and uncommitted.
+func (w *bucketWrite) appendStaged(now int64) func(data []byte, records int64) error {
+	return func(data []byte, records int64) error {
+		format.SetBaseOffset(data, w.next)
+		format.SetCommitTimestamp(data, now)
+		if _, err := w.bl.f.WriteAt(data, w.bl.size+w.size); err != nil {
+			return ioErr(err, "writing %s", w.bl.path)
+		}
+		w.next += records
+		w.size += int64(len(data))
+		return nil
+	}
 }

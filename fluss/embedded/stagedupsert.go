@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/cockroachdb/pebble/v2"
@@ -43,7 +44,18 @@ import (
 //
 // then fsyncs the logs and ingests the sstables, with the new committed
 // lengths in one more sstable, in one atomic pebble Ingest: the commit
-// point. Before it the logs' new bytes lie past their committed lengths
+// point.
+//
+// Most bulk loads insert new keys, each once. For them the changelog is the
+// rows themselves as inserts, and each spill also stages it that way,
+// encoded from the parts' Arrow records while they are at hand (a log batch
+// per part and bucket, uncompressed beside the runs); the commit's merge
+// then logs nothing and copies the staged inserts to the logs. Decoding
+// every stored row back into Arrow to log it was two thirds of the
+// commit's merge in a profile of W8's million-row COPY (bench/LEDGER.md). A key stored or written
+// twice makes the merge log from that key on as above, and a second pass
+// over the runs logs the keys before it as the inserts they were; a run
+// holding a key twice stops the staging of inserts at its spill. Before it the logs' new bytes lie past their committed lengths
 // (truncated by Open), the run files are removed by Discard or, after a
 // crash, by Open (staging/), and the sstables are removed or, after a
 // crash, by Open (ingest/): nothing of the upsert is visible or left.
@@ -78,6 +90,13 @@ type upsertStage struct {
 	dir  string
 	runs []string // oldest first
 	rows int64
+	// spec says inserts is the changelog of every row staged, as it would
+	// be if each row inserted a new key: encoded from the rows' Arrow
+	// records by spill, while they are at hand. It stops (and inserts is
+	// no longer written) at a run with a key twice; the commit uses it
+	// when no key of the load was stored or written twice.
+	spec    bool
+	inserts stagedBatches
 }
 
 // stageBudget is the bulk upsert memory from which it stages (0: never).
@@ -102,7 +121,7 @@ func (b *bulkUpsert) spill() error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return ioErr(err, "creating %s", dir)
 		}
-		b.stage = &upsertStage{dir: dir}
+		b.stage = &upsertStage{dir: dir, spec: true, inserts: newStagedBatches(dir, len(t.buckets), true)}
 	}
 	p := filepath.Join(b.stage.dir, fmt.Sprintf("run-%06d", len(b.stage.runs)))
 	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
@@ -120,8 +139,15 @@ func (b *bulkUpsert) spill() error {
 	w := bufio.NewWriterSize(zw, runBlock)
 	sorted := b.mergeAll()
 	var hdr [2 * binary.MaxVarintLen64]byte
-	for _, e := range sorted {
+	for k, e := range sorted {
 		pr := b.row(e.i)
+		// A key twice (compared whole only where the prefixes the sort
+		// kept tie: reading the keys again cost a third of the spill).
+		if b.stage.spec && k > 0 {
+			if p := sorted[k-1]; p.hi == e.hi && p.lo == e.lo && bytes.Equal(b.key(p.i), pr.key) {
+				b.stage.stopSpec()
+			}
+		}
 		n := binary.PutUvarint(hdr[:], uint64(len(pr.key)))
 		n += binary.PutUvarint(hdr[n:], uint64(len(pr.row)))
 		_, _ = w.Write(hdr[:n])
@@ -142,6 +168,11 @@ func (b *bulkUpsert) spill() error {
 	if err != nil {
 		return ioErr(err, "staging rows for %s", t.info.Path)
 	}
+	if b.stage.spec {
+		if err := b.stageInserts(); err != nil {
+			return err
+		}
+	}
 	b.stage.runs = append(b.stage.runs, p)
 	b.stage.rows += int64(len(sorted))
 	b.pool.put(sorted)
@@ -153,9 +184,54 @@ func (b *bulkUpsert) spill() error {
 	return nil
 }
 
+// stageInserts stages the changelog of the parts held as inserts, a log
+// batch per part and bucket: the records are at hand here, and encoding
+// them costs a fraction of decoding the stored rows back into Arrow at the
+// commit (bench/LEDGER.md, W8).
+func (b *bulkUpsert) stageInserts() error {
+	t := b.h.t
+	srcs := make([][]int32, len(t.buckets))
+	var inserts []format.ChangeType
+	for k, rec := range b.recs {
+		rows := b.rows[k]
+		for i := range srcs {
+			srcs[i] = srcs[i][:0]
+		}
+		for i := range rows {
+			srcs[rows[i].bucket] = append(srcs[rows[i].bucket], int32(i))
+		}
+		for len(inserts) < len(rows) {
+			inserts = append(inserts, format.Insert)
+		}
+		for bucket, src := range srcs {
+			if len(src) == 0 {
+				continue
+			}
+			bbs, err := cutChangelog(t, bucket, src, inserts[:len(src)], []arrow.RecordBatch{rec})
+			if err == nil {
+				err = b.stage.inserts.write(t, bbs)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// stopSpec gives up the staged inserts: some key comes twice.
+func (st *upsertStage) stopSpec() {
+	st.spec = false
+	st.inserts.close()
+	for b := range st.inserts.files {
+		_ = os.Remove(filepath.Join(st.inserts.dir, fmt.Sprintf("bucket-%d", b)))
+	}
+}
+
 // discardStage removes a staged upsert's runs.
 func (b *bulkUpsert) discardStage() {
 	if b.stage != nil {
+		b.stage.inserts.close()
 		_ = os.RemoveAll(b.stage.dir)
 		b.stage = nil
 	}
@@ -195,7 +271,7 @@ func (s *Store) writeStagedUpsert(r *request) result {
 	}
 	c := &stagedCommit{s: s, t: t, now: s.opts.Now().UnixMilli(), writes: make([]*bucketWrite, len(t.buckets)), logs: make([]*stagedLog, len(t.buckets))}
 	defer c.close()
-	rows, err := c.run(st.runs)
+	rows, err := c.run(st)
 	if err == nil {
 		err = c.commit(r)
 	}
@@ -241,27 +317,57 @@ func (c *stagedCommit) close() {
 	removeFiles(c.paths) // what Ingest did not move
 }
 
-// run merges the runs against the stored state, writing the changelog to
-// the logs and the state to sstables, and returns the rows written.
-func (c *stagedCommit) run(runs []string) (int64, error) {
-	t := c.t
+// openRuns opens the runs, merged by key.
+func (c *stagedCommit) openRuns(runs []string) (*runHeap, error) {
 	h := &runHeap{}
-	defer h.close()
 	for i, p := range runs {
 		rr, err := openRun(p, i)
-		if err != nil {
-			return 0, ioErr(err, "reading the staged rows of %s", t.info.Path)
+		if err == nil {
+			h.all = append(h.all, rr)
+			var ok bool
+			if ok, err = rr.next(); ok {
+				h.rs = append(h.rs, rr)
+			}
 		}
-		h.all = append(h.all, rr)
-		ok, err := rr.next()
 		if err != nil {
-			return 0, ioErr(err, "reading the staged rows of %s", t.info.Path)
-		}
-		if ok {
-			h.rs = append(h.rs, rr)
+			h.close()
+			return nil, ioErr(err, "reading the staged rows of %s", c.t.info.Path)
 		}
 	}
 	heap.Init(h)
+	return h, nil
+}
+
+// advance moves the heap's first run to its next entry.
+func (c *stagedCommit) advance(h *runHeap) error {
+	ok, err := h.rs[0].next()
+	if err != nil {
+		return ioErr(err, "reading the staged rows of %s", c.t.info.Path)
+	}
+	if ok {
+		heap.Fix(h, 0)
+	} else {
+		heap.Pop(h)
+	}
+	return nil
+}
+
+// run merges the runs against the stored state, writing the changelog to
+// the logs and the state to sstables, and returns the rows written.
+//
+// When the stage holds its rows' changelog as inserts (upsertStage.spec),
+// the merge logs nothing while every key is new and comes once: at the end
+// the staged inserts are the changelog, copied to the logs. At the first key
+// that is stored or comes twice it logs from there on as usual, and a
+// second pass over the runs logs the keys before that one as the inserts
+// they were (a new key's only row each).
+func (c *stagedCommit) run(st *upsertStage) (int64, error) {
+	t := c.t
+	h, err := c.openRuns(st.runs)
+	if err != nil {
+		return 0, err
+	}
+	defer h.close()
 	p := tablePrefix(prefixData, t.info.TableID)
 	it, err := c.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixEnd(p)})
 	if err != nil {
@@ -271,6 +377,8 @@ func (c *stagedCommit) run(runs []string) (int64, error) {
 	positioned, exhausted := false, false
 	var key, old []byte
 	var rows int64
+	spec := st.spec
+	var upto []byte // the key at which spec failed
 	// The state's sstables are written by a goroutine of their own, in
 	// chunks, while the merge goes on (the two are about even).
 	sw := c.startStateFeeder()
@@ -290,9 +398,24 @@ func (c *stagedCommit) run(runs []string) (int64, error) {
 			}
 		}
 		bucket := int(binary.BigEndian.Uint32(key[9:dataKeyPrefix]))
+		first := true
 		for h.Len() > 0 && bytes.Equal(h.rs[0].key, key) {
 			rr := h.rs[0]
-			if had {
+			if spec && had {
+				// Stored, or its second row: the staged inserts are not
+				// the changelog.
+				spec, upto = false, append([]byte(nil), key...)
+				if !first {
+					// The key's first row, not logged yet, was its insert.
+					if err := c.logRow(bucket, format.Insert, old); err != nil {
+						return 0, err
+					}
+				}
+			}
+			first = false
+			if spec {
+				// Logged by the staged inserts.
+			} else if had {
 				if err := c.logRow(bucket, format.UpdateBefore, old); err != nil {
 					return 0, err
 				}
@@ -304,20 +427,24 @@ func (c *stagedCommit) run(runs []string) (int64, error) {
 			}
 			old, had = append(old[:0], rr.val...), true
 			rows++
-			ok, err := rr.next()
-			if err != nil {
-				return 0, ioErr(err, "reading the staged rows of %s", t.info.Path)
-			}
-			if ok {
-				heap.Fix(h, 0)
-			} else {
-				heap.Pop(h)
+			if err := c.advance(h); err != nil {
+				return 0, err
 			}
 		}
 		sw.add(key, old)
 	}
 	if err := it.Error(); err != nil {
 		return 0, ioErr(err, "reading the state of %s", t.info.Path)
+	}
+	switch {
+	case spec:
+		if err := c.copyInserts(&st.inserts); err != nil {
+			return 0, err
+		}
+	case upto != nil:
+		if err := c.logInserts(st.runs, upto); err != nil {
+			return 0, err
+		}
 	}
 	for b := range c.logs {
 		if err := c.flushLog(b); err != nil {
@@ -374,20 +501,50 @@ func (c *stagedCommit) flushLog(b int) error {
 		return err
 	}
 	l.changes = l.changes[:0]
+	return c.write(b).appendStaged(c.now)(data, int64(rows))
+}
+
+// write is bucket b's write, begun on first use.
+func (c *stagedCommit) write(b int) *bucketWrite {
 	w := c.writes[b]
 	if w == nil {
-		bl := t.buckets[b]
-		w = &bucketWrite{t: t, b: b, bl: bl, next: bl.next}
+		bl := c.t.buckets[b]
+		w = &bucketWrite{t: c.t, b: b, bl: bl, next: bl.next}
 		c.writes[b] = w
 		c.order = append(c.order, w)
 	}
-	format.SetBaseOffset(data, w.next)
-	format.SetCommitTimestamp(data, c.now)
-	if _, err := w.bl.f.WriteAt(data, w.bl.size+w.size); err != nil {
-		return ioErr(err, "writing %s", w.bl.path)
+	return w
+}
+
+// copyInserts copies the staged inserts to the end of the bucket logs.
+func (c *stagedCommit) copyInserts(sb *stagedBatches) error {
+	for b, batches := range sb.batches {
+		if len(batches) > 0 {
+			if err := sb.each(c.t, b, c.write(b).appendStaged(c.now)); err != nil {
+				return err
+			}
+		}
 	}
-	w.next += int64(rows)
-	w.size += int64(len(data))
+	return nil
+}
+
+// logInserts logs, as inserts, the rows of the runs whose keys are before
+// upto: keys the merge found new and once each.
+func (c *stagedCommit) logInserts(runs []string, upto []byte) error {
+	h, err := c.openRuns(runs)
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	for h.Len() > 0 && bytes.Compare(h.rs[0].key, upto) < 0 {
+		key := h.rs[0].key
+		if err := c.logRow(int(binary.BigEndian.Uint32(key[9:dataKeyPrefix])), format.Insert, h.rs[0].val); err != nil {
+			return err
+		}
+		if err := c.advance(h); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -13,22 +13,73 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// TestStagedUpsertMatchesMemory runs one workload through two stores, one
+// TestStagedUpsertMatchesMemory runs each workload through two stores, one
 // holding bulk upserts in memory and one staging them on disk after a few
 // kilobytes (many runs), and compares what they committed: the state
 // (every key's last row) and, per key, the changelog's sequence of changes
-// (inserts for new keys, update pairs for keys that existed or repeat in
-// the load). Only the order of different keys within the load's changelog
-// may differ (key order when staged, row order in memory).
+// with their values (inserts for new keys, update pairs for keys that
+// existed or repeat in the load). Only the order of different keys within
+// the load's changelog may differ (key order when staged, row order in
+// memory). The workloads cover the staged commit's ways to its changelog:
+// the inserts staged from the records (every key new and once), the merge's
+// own (a key stored or repeated within a run: the staged inserts are given
+// up before the commit), and both (the merge finds the first stored or
+// repeated key part way: the keys before it are logged by a second pass).
 func TestStagedUpsertMatchesMemory(t *testing.T) {
 	ctx := context.Background()
 	names := []string{"id", "k"}
 	desc := fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols(names...), PrimaryKey: []string{"id"}}, BucketCount: 3}
+	// ids returns 30 parts of 400 distinct new keys (a permutation of
+	// 0..11999), with the value part*1000+i.
+	ids := func() [][][]int32 {
+		var parts [][][]int32
+		for part := range int32(30) {
+			var rows [][]int32
+			for i := range int32(400) {
+				rows = append(rows, []int32{(part*400 + i) * 7919 % 12000, part*1000 + i})
+			}
+			parts = append(parts, rows)
+		}
+		return parts
+	}
+	type workload struct {
+		name  string
+		pre   [][]int32 // rows upserted before the load
+		parts [][][]int32
+	}
+	mixed := workload{name: "stored and repeated keys"}
+	for i := range int32(1000) {
+		mixed.pre = append(mixed.pre, []int32{i, -i})
+	}
+	for part := range int32(30) {
+		var rows [][]int32
+		for i := range int32(400) {
+			// New keys, old keys, and keys repeated within and across parts.
+			id := (part*397 + i*7919) % 5000
+			rows = append(rows, []int32{id, part*1000 + i})
+		}
+		rows = append(rows, []int32{part % 3, part}) // a key written by every part
+		mixed.parts = append(mixed.parts, rows)
+	}
+	repeatedLate := workload{name: "a key of the first part again in the last", parts: ids()}
+	repeatedLate.parts[29] = append(repeatedLate.parts[29], []int32{repeatedLate.parts[0][5][0], -1})
+	repeatedInPart := workload{name: "a key twice in one part", parts: ids()}
+	repeatedInPart.parts[3] = append(repeatedInPart.parts[3], []int32{repeatedInPart.parts[3][0][0], -1})
+	workloads := []workload{
+		mixed,
+		{name: "every key new", parts: ids()},
+		{name: "key 6000 stored", pre: [][]int32{{6000, -6}}, parts: ids()},
+		{name: "key 0 stored", pre: [][]int32{{0, -1}}, parts: ids()},
+		{name: "key 11999 stored", pre: [][]int32{{11999, -1}}, parts: ids()},
+		{name: "stored keys before and after the load's", pre: [][]int32{{-5, -5}, {20000, 2}}, parts: ids()},
+		repeatedLate,
+		repeatedInPart,
+	}
 	type outcome struct {
 		state   map[int32]int32
 		changes map[int32]string
 	}
-	run := func(stage int64) outcome {
+	run := func(w workload, stage int64) outcome {
 		dir := t.TempDir()
 		s, err := Open(dir, Options{StageBytes: stage})
 		if err != nil {
@@ -36,33 +87,25 @@ func TestStagedUpsertMatchesMemory(t *testing.T) {
 		}
 		defer s.Close()
 		tb := createTable(t, s, "pk", desc)
-		// Keys 0..999 exist before the load.
-		var pre [][]int32
-		for i := range int32(1000) {
-			pre = append(pre, []int32{i, -i})
+		if len(w.pre) > 0 {
+			rec := intRecord(names, w.pre...)
+			if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			rec.Release()
 		}
-		rec := intRecord(names, pre...)
-		if _, err := tb.Upsert(ctx, rec, fluss.UpsertOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		rec.Release()
 		up, err := tb.(fluss.BulkUpserter).BeginUpsert(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for part := range int32(30) {
-			var rows [][]int32
-			for i := range int32(400) {
-				// New keys, old keys, and keys repeated within and across parts.
-				id := (part*397 + i*7919) % 5000
-				rows = append(rows, []int32{id, part*1000 + i})
-			}
-			rows = append(rows, []int32{part % 3, part}) // a key written by every part
+		n := int64(0)
+		for _, rows := range w.parts {
 			rec := intRecord(names, rows...)
 			if err := up.Add(ctx, rec); err != nil {
 				t.Fatal(err)
 			}
 			rec.Release()
+			n += int64(len(rows))
 		}
 		staged := 0
 		if ents, err := os.ReadDir(filepath.Join(dir, stagingDir)); err == nil {
@@ -75,8 +118,8 @@ func TestStagedUpsertMatchesMemory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Rows != 30*401 {
-			t.Fatalf("StageBytes %d: Commit wrote %d rows, want %d", stage, res.Rows, 30*401)
+		if res.Rows != n {
+			t.Fatalf("StageBytes %d: Commit wrote %d rows, want %d", stage, res.Rows, n)
 		}
 		assertNoStaging(t, dir)
 		out := outcome{state: map[int32]int32{}, changes: map[int32]string{}}
@@ -101,21 +144,28 @@ func TestStagedUpsertMatchesMemory(t *testing.T) {
 		ents := readChangelog(t, s, "pk")
 		slices.SortStableFunc(ents, func(a, b logEntry) int { return int(a.offset - b.offset) })
 		for _, e := range ents {
-			out.changes[e.id] += fmt.Sprint(e.change)
+			out.changes[e.id] += fmt.Sprintf("%v%d ", e.change, e.v)
 		}
 		return out
 	}
-	mem, staged := run(-1), run(4<<10)
-	if len(mem.state) != len(staged.state) {
-		t.Fatalf("%d keys in memory, %d staged", len(mem.state), len(staged.state))
-	}
-	for k, v := range mem.state {
-		if staged.state[k] != v {
-			t.Fatalf("key %d: %d in memory, %d staged", k, v, staged.state[k])
-		}
-		if mem.changes[k] != staged.changes[k] {
-			t.Fatalf("key %d changelog: %q in memory, %q staged", k, mem.changes[k], staged.changes[k])
-		}
+	for _, w := range workloads {
+		t.Run(w.name, func(t *testing.T) {
+			mem, staged := run(w, -1), run(w, 4<<10)
+			if len(mem.state) != len(staged.state) {
+				t.Fatalf("%d keys in memory, %d staged", len(mem.state), len(staged.state))
+			}
+			if len(mem.changes) != len(staged.changes) {
+				t.Fatalf("changelog of %d keys in memory, %d staged", len(mem.changes), len(staged.changes))
+			}
+			for k, v := range mem.state {
+				if staged.state[k] != v {
+					t.Fatalf("key %d: %d in memory, %d staged", k, v, staged.state[k])
+				}
+				if mem.changes[k] != staged.changes[k] {
+					t.Fatalf("key %d changelog: %q in memory, %q staged", k, mem.changes[k], staged.changes[k])
+				}
+			}
+		})
 	}
 }
 

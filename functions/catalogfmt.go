@@ -165,7 +165,7 @@ func jsonBuildObjectSpecialize(argTypes []types.T, _ []any) (types.T, Kernel) {
 			if k > 0 {
 				b.WriteString(", ")
 			}
-			key, err := ValueText(ctx, vals[k], argTypes[k], loc)
+			key, err := CastText(ctx, vals[k], argTypes[k], loc)
 			if err != nil {
 				return nil, err
 			}

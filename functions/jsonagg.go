@@ -84,7 +84,7 @@ func jsonObjectAggSpecialize(jsonb bool) func([]types.T, []any) (types.T, Kernel
 				if k > 0 {
 					b.WriteString(", ")
 				}
-				key, err := ValueText(ctx, keys[k], kt, loc)
+				key, err := CastText(ctx, keys[k], kt, loc)
 				if err != nil {
 					return nil, err
 				}

@@ -148,13 +148,11 @@ func writeJSONValue(ctx context.Context, b *strings.Builder, v any, t types.T, l
 	b.WriteString(jsonQuote(s))
 }
 
-// jsonText is a scalar's text form for JSON: a reg* value's name, as its
-// output function gives it (an OID no longer in the catalog is its number).
+// jsonText is a scalar's text form for JSON, its cast to text (a reg*
+// value's name; an OID no longer in the catalog is its number).
 func jsonText(ctx context.Context, v any, t types.T, loc *time.Location) string {
-	if oid, ok := v.(int64); ok && t.Variant.IsReg() {
-		if name, err := RegName(ctx, t.Variant, uint32(oid)); err == nil {
-			return name
-		}
+	if s, err := CastText(ctx, v, t, loc); err == nil {
+		return s
 	}
 	return types.FormatTextIn(v, t, loc)
 }
@@ -187,7 +185,7 @@ func quoteAnySpecialize(nullable bool) func(args []types.T, _ []any) (types.T, K
 				}
 				return nil, nil
 			}
-			s, err := ValueText(ctx, a[0], t, LocationOf(ctx))
+			s, err := CastText(ctx, a[0], t, LocationOf(ctx))
 			if err != nil {
 				return nil, err
 			}

@@ -632,5 +632,18 @@ func ValueText(ctx context.Context, v any, t types.T, loc *time.Location) (strin
 	return ElemText(v, t, loc), nil
 }
 
+// CastText is v::text: a scalar's text as its cast to text gives it (true
+// for a boolean, where the output function and so ValueText give t), a
+// reg* value's name, an array's output text.
+func CastText(ctx context.Context, v any, t types.T, loc *time.Location) (string, error) {
+	if _, ok := v.([]any); ok && t.Kind == types.Array {
+		return ValueText(ctx, v, t, loc)
+	}
+	if oid, ok := v.(int64); ok && t.Variant.IsReg() {
+		return RegName(ctx, t.Variant, uint32(oid))
+	}
+	return types.FormatTextIn(v, t, loc), nil
+}
+
 // physicalValue returns row i of a as types/value.go's physical value.
 func physicalValue(a arrow.Array, i int) any { return types.ValueAt(a, i) }

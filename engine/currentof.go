@@ -120,7 +120,8 @@ func notSimplyUpdatable(cursor, table string) error {
 
 // simpleScanOf is PostgreSQL's search_plan_tree: the plan is a scan of
 // table under nodes that pass its rows through one for one (a projection,
-// a filter, a limit).
+// a filter, a limit), or an ORDER BY PostgreSQL reads from the primary
+// key's index instead of sorting.
 func simpleScanOf(n binder.Node, table fluss.TableInfo) bool {
 	for {
 		switch x := n.(type) {
@@ -132,10 +133,34 @@ func simpleScanOf(n binder.Node, table fluss.TableInfo) bool {
 			n = x.Input
 		case *binder.Limit:
 			n = x.Input
+		case *binder.Sort:
+			if !keyOrder(x, table) {
+				return false
+			}
+			n = x.Input
 		default:
 			return false
 		}
 	}
+}
+
+// keyOrder reports whether s orders by a prefix of table's primary key,
+// all ascending (NULLS LAST) or all descending (NULLS FIRST): PostgreSQL
+// plans that as a scan of the key's B-tree index, forward or backward,
+// for a cursor (whose plans favour the first rows), and no Sort.
+func keyOrder(s *binder.Sort, table fluss.TableInfo) bool {
+	pk := table.Descriptor.Schema.PrimaryKey
+	if len(s.Keys) == 0 || len(s.Keys) > len(pk) {
+		return false
+	}
+	for i, k := range s.Keys {
+		ref, ok := k.Expr.(*binder.ColumnRef)
+		if !ok || k.Desc != s.Keys[0].Desc || k.NullsFirst != k.Desc ||
+			scanColumn(s.Input, ref.Index, table) != table.ColumnIndex(pk[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // scanColumn follows output column j of n down to a scan of table

@@ -450,6 +450,9 @@ func (c *cursor) step(ctx context.Context, mem memory.Allocator, limit int64, ou
 	}
 	if !ok {
 		c.cur++ // after the last row
+		if !c.scrollable {
+			c.trim(c.cur)
+		}
 		return 0, true, nil
 	}
 	take := c.first + c.stored - 1 - c.cur

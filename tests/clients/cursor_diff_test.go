@@ -297,7 +297,14 @@ var currentOfSteps = func() []cursorStep {
 	} {
 		out = append(out, cursorStep{sql: q})
 	}
-	return out
+	// The extended protocol: the statement's own parameters, a quoted
+	// cursor name, a NO SCROLL cursor that has passed rows.
+	return append(out, cursorStep{sql: "BEGIN"},
+		cursorStep{sql: `DECLARE "Cur X" NO SCROLL CURSOR FOR SELECT id, v FROM cd WHERE id >= 2 AND id <= 4`},
+		cursorStep{sql: `MOVE 2 IN "Cur X"`},
+		cursorStep{sql: `UPDATE cd SET v = $1 WHERE CURRENT OF "Cur X" RETURNING id, v`, params: []string{"ext"}},
+		cursorStep{sql: `DELETE FROM cd WHERE CURRENT OF "cur x"`, params: []string{}},
+		cursorStep{sql: "ROLLBACK"})
 }()
 
 // implicitScrollQueries are queries of every kind of plan whose

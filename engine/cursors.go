@@ -61,6 +61,9 @@ type cursor struct {
 	binary  bool
 	created time.Time
 	cols    []pgwire.ResultColumn
+	// plan is the query's logical plan (nil over SUBSCRIBE), for WHERE
+	// CURRENT OF (currentof.go).
+	plan binder.Node
 	// res is the running query; nil once read to its end. cancel ends
 	// its context, which outlives the DECLARE's.
 	res    pgwire.Result
@@ -223,6 +226,9 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 	// (cursorscroll.go).
 	cur.hold, cur.scrollable = c.Hold, c.Scroll || !c.NoScroll && q != nil && backwardScan(q.Plan)
 	cur.res, cur.cancel = res, cancel
+	if q != nil {
+		cur.plan = q.Plan
+	}
 	if !block {
 		// WITH HOLD outside a block: its implicit transaction ends now.
 		if err := cur.materialise(ctx, s.eng.mem); err != nil {
@@ -444,6 +450,9 @@ func (c *cursor) step(ctx context.Context, mem memory.Allocator, limit int64, ou
 	}
 	if !ok {
 		c.cur++ // after the last row
+		if !c.scrollable {
+			c.trim(c.cur)
+		}
 		return 0, true, nil
 	}
 	take := c.first + c.stored - 1 - c.cur
@@ -457,7 +466,7 @@ func (c *cursor) step(ctx context.Context, mem memory.Allocator, limit int64, ou
 	}
 	c.cur += take
 	if !c.scrollable {
-		c.trim(c.cur + 1)
+		c.trim(c.cur) // the current row stays, for WHERE CURRENT OF
 	}
 	return take, false, nil
 }

@@ -14,7 +14,8 @@
 // the metadata, tables onto fluss.TableRenamer), SQL-level PREPARE/EXECUTE/DEALLOCATE (sqlprepare.go),
 // cursors (DECLARE, FETCH, MOVE, CLOSE and pg_cursors: cursors.go, whose
 // comment says how they stream and end with transactions; BINARY and $n
-// parameters: cursorparams.go), SUBSCRIBE (subscribe.go: a table's
+// parameters: cursorparams.go; UPDATE / DELETE ... WHERE CURRENT OF:
+// currentof.go), SUBSCRIBE (subscribe.go: a table's
 // changelog followed as it commits, the query run over each batch of
 // changes; its cursors: subscribecursor.go)
 // and temporary tables in the session's pg_temp_N (temptables.go). A

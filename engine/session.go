@@ -580,6 +580,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if ps.parsed.DDL != nil {
 		return s.execDDL(ctx, ps, params)
 	}
+	if ps.parsed.CurrentOf != nil {
+		return s.execCurrentOf(ctx, ps, params) // currentof.go
+	}
 	if ps.file != nil {
 		return s.execCopyFile(ctx, ps, params) // copyfile.go
 	}

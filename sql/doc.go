@@ -17,6 +17,8 @@
 //     PARTITIONS; DO is refused): details in Statement.DDL; CREATE TEMP
 //     TABLE sets Statement.Temporary; the cursor statements DECLARE,
 //     FETCH, MOVE and CLOSE (cursorstmts.go) in Statement.DDL.Cursor;
+//     UPDATE / DELETE ... WHERE CURRENT OF (currentof.go) parsed with
+//     WHERE false and the clause in Statement.CurrentOf;
 //     SUBSCRIBE (subscribe.go) in Statement.DDL.Subscribe;
 //   - catalog-qualified names (catalogs.go): db.schema.relation and
 //     db.schema.table.column lose the db part when it is the session's

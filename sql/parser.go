@@ -204,6 +204,9 @@ type Statement struct {
 	InsertAlias string
 	// SearchCycle are the SEARCH / CYCLE clauses of WITH items (cte.go).
 	SearchCycle []SearchCycle
+	// CurrentOf is UPDATE / DELETE's WHERE CURRENT OF (currentof.go); the
+	// AST has WHERE false in its place.
+	CurrentOf *CurrentOf
 
 	tail  dmlTail    // extra statements rewriteDML appended
 	input string     // the full input of Parse
@@ -251,6 +254,9 @@ func (p *Parser) Parse(text string) ([]*Statement, error) {
 }
 
 func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement, error) {
+	if c := splitCurrentOf(src, toks); c != nil { // currentof.go
+		return p.parseCurrentOf(c, terminated)
+	}
 	first, last := toks[0], toks[len(toks)-1]
 	st := &Statement{
 		Text:   src[first.start:last.end],

@@ -19,10 +19,7 @@ import (
 // 42P03, 55000, 25P02, 42P02 ...), including WITH HOLD across COMMIT and
 // cursors dropped by ROLLBACK and ROLLBACK TO.
 func TestCursorStatementsMatchPostgres(t *testing.T) {
-	type step struct {
-		sql    string
-		params []string // extended protocol with these text parameters
-	}
+	type step = cursorStep
 	s := func(q string) step { return step{sql: q} }
 	steps := []step{
 		s("CREATE TABLE cd (id INT PRIMARY KEY, v TEXT)"),
@@ -151,7 +148,9 @@ func TestCursorStatementsMatchPostgres(t *testing.T) {
 		s("FETCH BACKWARD 2 FROM r"),
 		s("FETCH LAST FROM r"),
 		s("FETCH ABSOLUTE 2 FROM r"),
-		s("ROLLBACK"),
+		s("ROLLBACK"))
+	steps = append(steps, currentOfSteps...)
+	steps = append(steps,
 		s("DROP TABLE cd"),
 		s("DROP TABLE cd2"))
 	run := func(connString string) []string {
@@ -212,6 +211,101 @@ func TestCursorStatementsMatchPostgres(t *testing.T) {
 		}
 	}
 }
+
+// cursorStep is one statement of TestCursorStatementsMatchPostgres.
+type cursorStep struct {
+	sql    string
+	params []string // extended protocol with these text parameters
+}
+
+// currentOfSteps are UPDATE / DELETE ... WHERE CURRENT OF (issue 28,
+// acceptance 2): the row each kind of cursor is on, RETURNING, and
+// PostgreSQL's errors (34000, and 24000 for a cursor not on a row, not a
+// simple scan of the table, held from a committed transaction, or without
+// a FOR UPDATE of the table). The cursors' queries have one row each or
+// an order both systems share (a scan of a small key table in key order).
+var currentOfSteps = func() []cursorStep {
+	var out []cursorStep
+	for _, q := range []string{
+		"BEGIN",
+		"UPDATE cd SET v = 'x' WHERE CURRENT OF nosuch",
+		"ROLLBACK",
+		"DELETE FROM cd WHERE CURRENT OF nosuch",
+		// A plain scan, moved forward row by row.
+		"BEGIN",
+		"DECLARE u CURSOR FOR SELECT id, v FROM cd WHERE id >= 2 AND id <= 4",
+		"UPDATE cd SET v = 'before' WHERE CURRENT OF u",
+		"FETCH u",
+		"UPDATE cd SET v = 'u1' WHERE CURRENT OF u RETURNING id, v, v || '!' AS w",
+		"FETCH RELATIVE 0 FROM u",
+		"FETCH u",
+		"DELETE FROM cd WHERE CURRENT OF u RETURNING *",
+		"DELETE FROM cd WHERE CURRENT OF u",
+		"UPDATE cd SET v = 'gone' WHERE CURRENT OF u",
+		"FETCH u",
+		"UPDATE cd SET v = upper(v) WHERE CURRENT OF u",
+		"FETCH u",
+		"UPDATE cd SET v = 'past' WHERE CURRENT OF u",
+		"UPDATE cd2 SET w = 'other' WHERE CURRENT OF u",
+		"SELECT id, v FROM cd ORDER BY id",
+		"ROLLBACK",
+		// Cursors that are not a simple scan of the table.
+		"BEGIN",
+		"DECLARE j CURSOR FOR SELECT cd.id, w FROM cd JOIN cd2 ON cd.id = cd2.id WHERE cd.id = 3",
+		"FETCH j",
+		"UPDATE cd SET v = 'j' WHERE CURRENT OF j",
+		"ROLLBACK",
+		"BEGIN",
+		"DECLARE g CURSOR FOR SELECT count(*) FROM cd",
+		"FETCH g",
+		"DELETE FROM cd WHERE CURRENT OF g",
+		"ROLLBACK",
+		"BEGIN",
+		"DECLARE k CURSOR FOR SELECT 1 AS id",
+		"FETCH k",
+		"DELETE FROM cd WHERE CURRENT OF k",
+		"ROLLBACK",
+		// FOR UPDATE: the locked table decides.
+		"BEGIN",
+		"DECLARE f CURSOR FOR SELECT id, v FROM cd WHERE id = 5 FOR UPDATE",
+		"DELETE FROM cd WHERE CURRENT OF f",
+		"FETCH f",
+		"UPDATE cd SET v = 'locked' WHERE CURRENT OF f RETURNING id, v",
+		"UPDATE cd2 SET w = 'locked' WHERE CURRENT OF f",
+		"ROLLBACK",
+		// A scrollable cursor moved backward; a subquery in its FROM.
+		"BEGIN",
+		"DECLARE b SCROLL CURSOR FOR SELECT * FROM (SELECT id, v FROM cd WHERE id < 4) s WHERE id > 1",
+		"FETCH LAST FROM b",
+		"FETCH PRIOR FROM b",
+		"UPDATE cd SET v = 'back' WHERE CURRENT OF b RETURNING id, v",
+		"FETCH PRIOR FROM b",
+		"UPDATE cd SET v = 'start' WHERE CURRENT OF b",
+		"ROLLBACK",
+		// WITH HOLD: usable in its transaction, not after its COMMIT.
+		"BEGIN",
+		"DECLARE h CURSOR WITH HOLD FOR SELECT id FROM cd WHERE id = 1",
+		"FETCH h",
+		"UPDATE cd SET v = 'held' WHERE CURRENT OF h RETURNING v",
+		"COMMIT",
+		"BEGIN",
+		"UPDATE cd SET v = 'held2' WHERE CURRENT OF h",
+		"ROLLBACK",
+		"CLOSE h",
+		"SELECT id, v FROM cd ORDER BY id",
+		"UPDATE cd SET v = 'a' WHERE id = 1",
+	} {
+		out = append(out, cursorStep{sql: q})
+	}
+	// The extended protocol: the statement's own parameters, a quoted
+	// cursor name, a NO SCROLL cursor that has passed rows.
+	return append(out, cursorStep{sql: "BEGIN"},
+		cursorStep{sql: `DECLARE "Cur X" NO SCROLL CURSOR FOR SELECT id, v FROM cd WHERE id >= 2 AND id <= 4`},
+		cursorStep{sql: `MOVE 2 IN "Cur X"`},
+		cursorStep{sql: `UPDATE cd SET v = $1 WHERE CURRENT OF "Cur X" RETURNING id, v`, params: []string{"ext"}},
+		cursorStep{sql: `DELETE FROM cd WHERE CURRENT OF "cur x"`, params: []string{}},
+		cursorStep{sql: "ROLLBACK"})
+}()
 
 // implicitScrollQueries are queries of every kind of plan whose
 // scrollability PostgreSQL decides from the plan (ExecSupportsBackwardScan).

@@ -3,6 +3,7 @@ package format
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -220,7 +221,10 @@ func convertData(d arrow.ArrayData, t types.T, toWire bool) (arrow.ArrayData, er
 		out = make([]byte, 8*n)
 		for i := 0; i < n; i++ {
 			v := int64(le.Uint64(in[8*i:]))
-			if toWire {
+			if v == math.MaxInt64 || v == math.MinInt64 {
+				// infinity and -infinity (types/infinity.go) are the
+				// extreme values in every unit
+			} else if toWire {
 				q, r := floorDivMod(v, f)
 				if r != 0 && valid(i) && i >= d.Offset() {
 					return nil, fmt.Errorf("%s value %d µs has digits below its precision", t, v)

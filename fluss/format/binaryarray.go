@@ -540,6 +540,11 @@ func appendTimeMillis(bld array.Builder, ms int32) error {
 // milliseconds and nano-of-millisecond.
 func timestampParts(a *array.Timestamp, i int) (int64, int32) {
 	v := int64(a.Value(i))
+	if v == math.MaxInt64 || v == math.MinInt64 {
+		// infinity and -infinity (types/infinity.go) are the extreme
+		// values in every unit, milliseconds too
+		return v, 0
+	}
 	switch a.DataType().(*arrow.TimestampType).Unit {
 	case arrow.Second:
 		return v * 1000, 0
@@ -557,15 +562,30 @@ func timestampParts(a *array.Timestamp, i int) (int64, int32) {
 // of any unit (a finer part than the unit holds is dropped: the column's
 // precision says it is zero).
 func appendTimestamp(b *array.TimestampBuilder, ms int64, nano int32) {
+	if ms == math.MaxInt64 || ms == math.MinInt64 {
+		b.Append(arrow.Timestamp(ms)) // infinity, -infinity
+		return
+	}
 	switch b.Type().(*arrow.TimestampType).Unit {
 	case arrow.Second:
 		s, _ := floorDivMod(ms, 1000)
 		b.Append(arrow.Timestamp(s))
 	case arrow.Millisecond:
 		b.Append(arrow.Timestamp(ms))
-	case arrow.Microsecond:
-		b.Append(arrow.Timestamp(ms*1000 + int64(nano)/1000))
 	default:
-		b.Append(arrow.Timestamp(ms*1_000_000 + int64(nano)))
+		b.Append(arrow.Timestamp(timestampOfParts(ms, nano, b.Type().(*arrow.TimestampType).Unit == arrow.Nanosecond)))
 	}
+}
+
+// timestampOfParts is Fluss's (epoch milliseconds, nano-of-millisecond) as
+// microseconds, or nanoseconds when nanos is set; infinity and -infinity
+// (the extreme milliseconds) stay the extreme values.
+func timestampOfParts(ms int64, nano int32, nanos bool) int64 {
+	switch {
+	case ms == math.MaxInt64 || ms == math.MinInt64:
+		return ms
+	case nanos:
+		return ms*1_000_000 + int64(nano)
+	}
+	return ms*1000 + int64(nano)/1000
 }

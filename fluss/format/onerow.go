@@ -298,10 +298,7 @@ func (c *oneCol) put(v, b []byte) (int, bool) {
 			}
 			nano, m = int64(int32(uint32(x))), m+k
 		}
-		ts := int64(ms)*1000 + nano/1000
-		if c.nanos {
-			ts = int64(ms)*1_000_000 + nano
-		}
+		ts := timestampOfParts(int64(ms), int32(nano), c.nanos)
 		le.PutUint64(v, uint64(ts))
 		return m, true
 	}

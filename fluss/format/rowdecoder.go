@@ -275,11 +275,7 @@ func (d *RowDecoder) decodeReserved(row []byte) (int, error) {
 				}
 				nano, m = int32(uint32(v)), m+k
 			}
-			if c.nanos {
-				c.ts.UnsafeAppend(arrow.Timestamp(int64(ms)*1_000_000 + int64(nano)))
-			} else {
-				c.ts.UnsafeAppend(arrow.Timestamp(int64(ms)*1000 + int64(nano)/1000))
-			}
+			c.ts.UnsafeAppend(arrow.Timestamp(timestampOfParts(int64(ms), nano, c.nanos)))
 			pos += m
 		default:
 			// Decode of this one column: the builder checks capacity.
@@ -377,11 +373,7 @@ func (d *RowDecoder) decodeColumn(f int, b []byte) (int, error) {
 			}
 			nano, m = int32(uint32(v)), m+k
 		}
-		if c.nanos {
-			c.ts.Append(arrow.Timestamp(int64(ms)*1_000_000 + int64(nano)))
-		} else {
-			c.ts.Append(arrow.Timestamp(int64(ms)*1000 + int64(nano)/1000))
-		}
+		c.ts.Append(arrow.Timestamp(timestampOfParts(int64(ms), nano, c.nanos)))
 		n = m
 	}
 	return n, nil

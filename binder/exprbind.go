@@ -889,7 +889,7 @@ func (b *binder) coerceUnknown(n sourceNode, e Expr, t types.T) (Expr, error) {
 			v, err = types.ParseIntervalAs(s, t)
 		} else {
 			// A timestamptz literal without an offset is in the session's zone.
-			v, err = types.ParseTextIn(s, t, functions.LocationOf(b.ctx))
+			v, err = types.ParseTextAt(s, t, functions.LocationOf(b.ctx), functions.TransactionTime(b.ctx))
 		}
 		if err != nil {
 			if se := sqlerr.As(err); se != nil && n != nil {

@@ -22,6 +22,10 @@ type Clock struct {
 	StatementStart   time.Time
 }
 
+// TransactionTime is the start of ctx's transaction (the time now() and
+// 'now' read); without a clock in ctx, now.
+func TransactionTime(ctx context.Context) time.Time { return clockOf(ctx).TransactionStart }
+
 // clockOf returns the clock in ctx; without one, both times are now.
 func clockOf(ctx context.Context) Clock {
 	if v := valuesOf(ctx); v.hasClock {

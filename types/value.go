@@ -142,8 +142,25 @@ func ParseText(s string, t T) (any, error) { return ParseTextIn(s, t, time.UTC) 
 
 // ParseTextIn converts s to a value of t with PostgreSQL's input rules; loc
 // is the session's TimeZone, which places a timestamptz literal written
-// without a zone (nil means UTC).
+// without a zone (nil means UTC). 'now' and 'today' are read at the time
+// of the call (ParseTextAt takes the transaction's start instead).
 func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
+	return ParseTextAt(s, t, loc, time.Now())
+}
+
+// ParseTextAt is ParseTextIn reading the special words 'now', 'today',
+// 'tomorrow' and 'yesterday' at now (special.go).
+func ParseTextAt(s string, t T, loc *time.Location, now time.Time) (any, error) {
+	switch t.Kind {
+	case Date, Timestamp, TimestampTZ, Time:
+		if v, ok, err := specialValue(s, t, loc, now); ok || err != nil {
+			return v, err
+		}
+	}
+	return parseTextIn(s, t, loc)
+}
+
+func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 	if t.Variant == QChar {
 		// "char" keeps the first character (PostgreSQL: the first byte)
 		for _, r := range s {

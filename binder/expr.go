@@ -59,6 +59,10 @@ type IsNull struct {
 type Cast struct {
 	X Expr
 	T types.T
+	// Assign: the cast of an assignment to a varchar(n) or character(n)
+	// column, whose X is a string (binder.assign): a value too long is
+	// refused rather than truncated.
+	Assign bool
 }
 
 // Op is an operator.

@@ -274,7 +274,20 @@ func (b *binder) assign(node ast.Node, e Expr, col string, t types.T, table stri
 		return nil, b.errAt(node, sqlerr.New(sqlerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, target.PGName(), et.PGName()).
 			WithHint("You will need to rewrite or cast the expression."))
 	}
+	if boundedString(target) && !et.Same(&target) {
+		// a value too long for varchar(n)/character(n) is refused, where an
+		// explicit cast truncates: the value as text, then the length rule
+		c := b.newCast(b.castTo(e, types.StringType), target)
+		c.Assign = true
+		return c, nil
+	}
 	return b.castTo(e, target), nil
+}
+
+// boundedString reports whether t is varchar(n) or character(n), whose
+// length an assignment checks.
+func boundedString(t types.T) bool {
+	return t.Kind == types.Char || t.Kind == types.String && t.Length > 0
 }
 
 // bindOnConflictUpdate binds ON CONFLICT ... DO UPDATE SET (TiDB's ON

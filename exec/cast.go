@@ -17,6 +17,10 @@ import (
 type CastExpr struct {
 	X Expr
 	T types.T
+	// Assign: an assignment to a varchar(n) or character(n) column, which
+	// refuses a value too long (22001) where a cast truncates it
+	// (AssignValue).
+	Assign bool
 }
 
 func (e *CastExpr) Type() types.T  { return e.T }
@@ -29,6 +33,11 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	}
 	defer xa.Release()
 	from := e.X.Type()
+	if e.Assign {
+		if err := checkAssignLengths(xa, e.T); err != nil {
+			return nil, err
+		}
+	}
 	if castFamily(from, e.T) == FamIntCast {
 		if ec.backendFor(FamIntCast) == BackendArrow {
 			return arrowIntCast(ec, xa, e.T)
@@ -123,6 +132,35 @@ func CastNeedsZone(from, to types.T) bool {
 		return CastNeedsZone(from, to)
 	}
 	return zoned(from, to) || zoned(to, from) || timeTZNeedsZone(from, to)
+}
+
+// AssignValue is CastValue for an assignment: a string too long for a
+// varchar(n) or character(n) target is refused (types.CheckStringLength).
+func AssignValue(v any, from, to types.T) (any, error) {
+	if s, ok := v.(string); ok && to.IsString() {
+		if err := types.CheckStringLength(s, to); err != nil {
+			return nil, err
+		}
+	}
+	return CastValue(v, from, to)
+}
+
+// checkAssignLengths applies types.CheckStringLength to the strings of a.
+func checkAssignLengths(a arrow.Array, to types.T) error {
+	if !to.IsString() || to.Length <= 0 && to.Kind != types.Char {
+		return nil
+	}
+	for i := 0; i < a.Len(); i++ {
+		if a.IsNull(i) {
+			continue
+		}
+		if s, ok := valueAt(a, i).(string); ok {
+			if err := types.CheckStringLength(s, to); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // CastValueIn converts one physical value between types in a session whose

@@ -472,7 +472,7 @@ func foldConstant(e exec.Expr) exec.Expr {
 	if c, ok := e.(*exec.CastExpr); ok {
 		// the common case (a literal brought to a column's type) without
 		// building Arrow arrays
-		if k, ok := c.X.(*exec.ConstExpr); ok {
+		if k, ok := c.X.(*exec.ConstExpr); ok && !c.Assign {
 			if v, err := exec.CastValue(k.Value, k.T, c.T); err == nil {
 				return &exec.ConstExpr{Value: v, T: c.T}
 			}
@@ -542,7 +542,11 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 			// a literal brought to a column's type, the commonest cast:
 			// folded here as foldConstant would, without the two
 			// intermediate nodes
-			if v, err := exec.CastValue(k.Value, k.T, x.T); err == nil {
+			cast := exec.CastValue
+			if x.Assign {
+				cast = exec.AssignValue
+			}
+			if v, err := cast(k.Value, k.T, x.T); err == nil {
 				c := take(&s.consts)
 				*c = exec.ConstExpr{Value: v, T: x.T}
 				return c, nil
@@ -552,7 +556,7 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &exec.CastExpr{X: in, T: x.T}, nil
+		return &exec.CastExpr{X: in, T: x.T, Assign: x.Assign}, nil
 	case *binder.IsNull:
 		in, err := s.expr(x.X)
 		if err != nil {

@@ -335,7 +335,7 @@ func foldExpr(e binder.Expr) (binder.Expr, error) {
 		if isNullConst(in) {
 			return nullOf(x.T), nil
 		}
-		if c, ok := foldConstCast(in, x.T); ok { // valuesfold.go
+		if c, ok := foldConstCast(in, x.T, x.Assign); ok { // valuesfold.go
 			return c, nil
 		}
 		return evalIfConst(out, in)

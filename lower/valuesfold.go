@@ -15,7 +15,7 @@ import (
 // detour cost a tenth of a 1000-row INSERT (issue 33). ok false leaves the
 // cast to evalIfConst: a failing cast (whose error, or its deferral to
 // execution, evalIfConst decides) and the record casts exprSlab.raw refuses.
-func foldConstCast(in binder.Expr, t types.T) (*binder.Const, bool) {
+func foldConstCast(in binder.Expr, t types.T, assign bool) (*binder.Const, bool) {
 	k, ok := in.(*binder.Const)
 	if !ok {
 		return nil, false
@@ -23,7 +23,11 @@ func foldConstCast(in binder.Expr, t types.T) (*binder.Const, bool) {
 	if from := k.T; from.Variant.IsRecord() && from.Variant != t.Variant {
 		return nil, false
 	}
-	v, err := exec.CastValue(k.Value, k.T, t)
+	cast := exec.CastValue
+	if assign {
+		cast = exec.AssignValue
+	}
+	v, err := cast(k.Value, k.T, t)
 	if err != nil {
 		return nil, false
 	}

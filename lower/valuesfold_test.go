@@ -37,7 +37,7 @@ func TestFoldConstCastMatchesEvalIfConst(t *testing.T) {
 		want, wantErr := evalIfConst(cast, cast.X)
 		got, gotErr := foldExpr(cast)
 		compared++
-		if _, ok := foldConstCast(cast.X, tt); ok {
+		if _, ok := foldConstCast(cast.X, tt, false); ok {
 			folded++
 		}
 		name := fmt.Sprintf("CAST(%v::%s AS %s)", v, ft.PGName(), tt.PGName())

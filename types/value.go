@@ -184,13 +184,10 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 	switch t.Kind {
 	case Unknown, String, Name:
 		if t.Length > 0 && len([]rune(s)) > t.Length {
-			// Excess characters that are all spaces are dropped silently,
-			// anything else is an error, as PostgreSQL's varchar input.
-			r := []rune(s)
-			if strings.TrimRight(string(r[t.Length:]), " ") != "" {
-				return nil, sqlerr.New(sqlerr.StringDataRightTruncation, "value too long for type character varying(%d)", t.Length)
+			if err := CheckStringLength(s, t); err != nil {
+				return nil, err
 			}
-			s = string(r[:t.Length])
+			s = string([]rune(s)[:t.Length])
 		}
 		return s, nil
 	case Char:
@@ -202,8 +199,8 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 		}
 		r := []rune(s)
 		if len(r) > n {
-			if strings.TrimRight(string(r[n:]), " ") != "" {
-				return nil, sqlerr.New(sqlerr.StringDataRightTruncation, "value too long for type character(%d)", n)
+			if err := CheckStringLength(s, t); err != nil {
+				return nil, err
 			}
 			return string(r[:n]), nil
 		}
@@ -299,6 +296,27 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 		}
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "input of type %s is not supported", t)
+}
+
+// CheckStringLength is the length rule of varchar(n) and character(n) for
+// input and assignment (an explicit cast truncates instead): characters
+// beyond n that are all spaces may be dropped, any other is 22001.
+func CheckStringLength(s string, t T) error {
+	n := t.Length
+	if t.Kind == Char && n <= 0 {
+		n = 1
+	}
+	if n <= 0 || len(s) <= n {
+		return nil
+	}
+	r := []rune(s)
+	if len(r) <= n || strings.TrimRight(string(r[n:]), " ") == "" {
+		return nil
+	}
+	if t.Kind == Char {
+		return sqlerr.New(sqlerr.StringDataRightTruncation, "value too long for type character(%d)", n)
+	}
+	return sqlerr.New(sqlerr.StringDataRightTruncation, "value too long for type character varying(%d)", n)
 }
 
 func parseBool(s string) (any, error) {

@@ -106,8 +106,8 @@ type colImage struct {
 }
 
 // newDiskImage opens the image in dir described by man.
-func newDiskImage(dir string, man *imageManifest) (*colImage, error) {
-	files, open, err := openImageFiles(dir, man)
+func newDiskImage(dir string, man *imageManifest, pool *mapPool) (*colImage, error) {
+	files, open, err := openImageFiles(dir, man, pool)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func newDiskImage(dir string, man *imageManifest) (*colImage, error) {
 		img.cols = append(img.cols, c.Col)
 		img.bytes += c.Bytes
 	}
-	closeFilesWhenUnreachable(img, open)
+	closeFilesWhenUnreachable(img, open, files.maps)
 	return img, nil
 }
 
@@ -396,7 +396,7 @@ func (s *Store) loadImage(t *tableState) {
 			return
 		}
 	}
-	img, err := newDiskImage(dir, man)
+	img, err := newDiskImage(dir, man, &s.colMaps)
 	if err != nil {
 		refuse(err)
 		return
@@ -474,7 +474,7 @@ func (s *Store) buildImage(ctx context.Context, t *tableState, snap *pebble.Snap
 		fail(err)
 		return
 	}
-	img, err := newDiskImage(dir, man)
+	img, err := newDiskImage(dir, man, &s.colMaps)
 	if err != nil {
 		fail(err)
 		_ = os.RemoveAll(dir)
@@ -552,6 +552,9 @@ func (s *Store) publishImage(t *tableState, img, base *colImage) {
 		return
 	}
 	tc.img.Store(img)
+	if old != nil && old != img {
+		old.files.maps.retire() // once the arrays read from it are released
+	}
 	prev := s.colDirs[t.info.TableID]
 	s.colDirs[t.info.TableID] = img.dir
 	s.colBytes.Add(img.bytes - s.colSizes[t.info.TableID])
@@ -567,6 +570,9 @@ func (s *Store) dropImage(t *tableState) {
 	tc := &t.col
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
+	if old := tc.img.Load(); old != nil {
+		old.files.maps.retire()
+	}
 	tc.img.Store(nil)
 	s.colMu.Lock()
 	defer s.colMu.Unlock()
@@ -659,6 +665,8 @@ type imageScan struct {
 	// cur is chunk's columns once read; off the rows of it handed out.
 	cur []arrow.Array
 	off int64
+	// drops are the mapped pages behind the scan not yet given back.
+	drops imageDrops
 	// split is the number of parts of a split scan (0: not split).
 	split int
 	// ranges are the scan's hints (fluss.ScanOptions.Ranges): chunks
@@ -728,7 +736,9 @@ func (s *imageScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		rows := s.img.man.Chunks[s.chunk].Rows
 		if s.off >= rows {
-			s.chunk, s.off, s.cur = s.chunk+1, 0, nil
+			s.finishChunk(false)
+			s.releaseCur()
+			s.chunk, s.off = s.chunk+1, 0
 			continue
 		}
 		if s.off == 0 && s.cur == nil {
@@ -801,7 +811,7 @@ func (s *imageScan) readChunk() error {
 			s.img.bad.Store(true)
 			file := filepath.Join(s.img.dir, s.img.man.Columns[p].File)
 			s.s.log.Error("a columnar image of a table is damaged; its scans read the row store until it is rebuilt", "table", s.t.info.Path.String(), "file", file, "error", err)
-			s.cur = nil
+			s.releaseCur()
 			return corrupt("columnar image file %s of %s is damaged (chunk %d): %v", file, s.t.info.Path, s.chunk, err)
 		}
 		s.cur[i] = a
@@ -809,8 +819,39 @@ func (s *imageScan) readChunk() error {
 	return nil
 }
 
+// finishChunk notes that the scan is done with the current chunk's
+// mapped pages, giving back those behind it (columnarmap.go), all of them
+// when closing.
+func (s *imageScan) finishChunk(closing bool) {
+	m := s.img.files.maps
+	if m == nil {
+		return
+	}
+	for i, p := range s.pos {
+		var a arrow.Array
+		if i < len(s.cur) {
+			a = s.cur[i]
+		}
+		s.drops.finished(m, i, p, a, closing)
+	}
+}
+
+// releaseCur lets go of the current chunk's arrays (the batches handed
+// out hold their own references): a mapped chunk's mapping is retired
+// only once every array read from it is released (columnarmap.go).
+func (s *imageScan) releaseCur() {
+	for _, a := range s.cur {
+		if a != nil {
+			a.Release()
+		}
+	}
+	s.cur = nil
+}
+
 func (s *imageScan) Close() {
-	s.done, s.cur = true, nil
+	s.finishChunk(true)
+	s.releaseCur()
+	s.done = true
 	if s.rows != nil {
 		s.rows.Close()
 		s.rows = nil

@@ -52,10 +52,12 @@ import (
 // with its files) is refused, naming the file, and scans read the row
 // store until a new image is built. Files this process wrote are trusted.
 //
-// Memory: a scan reads one chunk of its columns at a time into Go memory
-// (pread), which the collector frees once the query has consumed it; the
-// process holds no image in memory. The page cache holds the files, as it
-// does the logs.
+// Memory: a scan reads one chunk of its columns at a time: a large
+// fixed-width column from a read-only mapping of its file, zero copy, the
+// pages behind the scan given back (columnarmap.go); the others into Go
+// memory (pread), which the collector frees once the query has consumed
+// it. The process holds no image in memory. The page cache holds the
+// files, as it does the logs.
 
 const (
 	columnarDir      = "columnar"
@@ -199,10 +201,16 @@ func columnFileName(c int) string { return columnFilePrefix + strconv.Itoa(c) + 
 // concurrent scans (ipc.FileReader.RecordBatchAt is safe for that).
 type imageFiles struct {
 	readers []*ipc.FileReader // per manifest column
+	// maps are the mapped columns (columnarmap.go); nil: none.
+	maps *imageMaps
 }
 
-// chunk reads chunk k of manifest column j.
+// chunk reads chunk k of manifest column j: from its mapping when it has
+// one (the array points into it), else with pread into Go memory.
 func (f *imageFiles) chunk(k, j int) (arrow.Array, error) {
+	if a, ok, err := f.maps.chunk(k, j); ok {
+		return a, err
+	}
 	rec, err := f.readers[j].RecordBatchAt(k)
 	if err != nil {
 		return nil, err
@@ -217,10 +225,11 @@ func (f *imageFiles) chunk(k, j int) (arrow.Array, error) {
 	return a, nil
 }
 
-// openImageFiles opens an image directory's column files. The files are
-// closed when the image is no longer reachable (runtime.AddCleanup in
-// newDiskImage), since scans still reading a replaced image hold it.
-func openImageFiles(dir string, m *imageManifest) (*imageFiles, []*os.File, error) {
+// openImageFiles opens an image directory's column files, mapping those
+// pool maps (columnarmap.go; pool nil: none). The files are closed when
+// the image is no longer reachable (runtime.AddCleanup in newDiskImage),
+// since scans still reading a replaced image hold it.
+func openImageFiles(dir string, m *imageManifest, pool *mapPool) (*imageFiles, []*os.File, error) {
 	f := &imageFiles{}
 	var files []*os.File
 	fail := func(err error) (*imageFiles, []*os.File, error) {
@@ -245,6 +254,12 @@ func openImageFiles(dir string, m *imageManifest) (*imageFiles, []*os.File, erro
 		}
 		f.readers = append(f.readers, r)
 	}
+	types := make([]arrow.DataType, len(m.Columns))
+	sizes := make([]int64, len(m.Columns))
+	for j, c := range m.Columns {
+		types[j], sizes[j] = f.readers[j].Schema().Field(0).Type, c.Bytes
+	}
+	f.maps = openImageMaps(pool, files, types, sizes)
 	return f, files, nil
 }
 
@@ -555,9 +570,11 @@ func cleanImages(root string, live func(tableID int64) bool) (int64, map[int64]s
 	return maxGen, keep, nil
 }
 
-// closeFilesWhenUnreachable closes files once owner is garbage.
-func closeFilesWhenUnreachable[T any](owner *T, files []*os.File) {
+// closeFilesWhenUnreachable closes files once owner is garbage, and
+// retires maps (once no array points into them).
+func closeFilesWhenUnreachable[T any](owner *T, files []*os.File, maps *imageMaps) {
 	runtime.AddCleanup(owner, func(fs []*os.File) {
+		maps.retire()
 		for _, f := range fs {
 			f.Close()
 		}

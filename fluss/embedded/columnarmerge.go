@@ -306,7 +306,7 @@ func (s *Store) patchImage(ctx context.Context, t *tableState, snap *pebble.Snap
 	if err != nil {
 		return fail(err)
 	}
-	img, err := newDiskImage(dir, man)
+	img, err := newDiskImage(dir, man, &s.colMaps)
 	if err != nil {
 		_ = os.RemoveAll(dir)
 		return fail(err)

@@ -89,7 +89,11 @@
 // the table's bucket logs' committed lengths, which every state write
 // changes in the same pebble commit: a scan whose snapshot has the same
 // lengths (a transaction's held one included, and after a restart) reads
-// the image one chunk of its columns at a time instead of decoding rows.
+// the image one chunk of its columns at a time instead of decoding rows:
+// fixed-width columns zero copy from read-only mappings of their files,
+// reference-counted per array and retired once the image is replaced and
+// its arrays released, the pages behind a scan given back to keep them
+// out of the RSS (columnarmap.go); strings with pread.
 // A scan of a later state merges on read (columnarmerge.go): the log
 // bytes between the image's lengths and its snapshot's name the keys
 // written since, each chunk's key range is known from its first key, and

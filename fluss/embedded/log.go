@@ -103,6 +103,9 @@ func (t *tableState) closeFiles() {
 		}
 		b.maps.retire()
 	}
+	if img := t.col.img.Load(); img != nil {
+		img.files.maps.retire()
+	}
 }
 
 func columnIndexes(info fluss.TableInfo, names []string) []int {

@@ -8,3 +8,9 @@ import "os"
 func mapFile(*os.File, int64) []byte { return nil }
 
 func retireMapping([]byte) {}
+
+func reserveRegion(int64) []byte { return nil }
+
+func mapFileInto(*os.File, []byte) bool { return false }
+
+func dropPages([]byte) {}

@@ -161,6 +161,7 @@ type Store struct {
 	colDirs     map[int64]string
 	colSizes    map[int64]int64
 	colTrusted  map[string]bool
+	colMaps     mapPool // the images' mappings' address ranges (columnarmap.go)
 	cacheShrunk int
 	cacheUndo   func()
 }

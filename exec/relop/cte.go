@@ -128,14 +128,5 @@ func (o *CTEScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		o.r = r
 	}
-	if o.r == nil {
-		return nil, nil
-	}
-	b, err := o.r.next()
-	if err != nil || b == nil {
-		return nil, err
-	}
-	out := arrowWithSchema(o.Out, b)
-	b.Release()
-	return out, nil
+	return o.r.nextAs(o.Out)
 }

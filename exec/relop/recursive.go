@@ -89,16 +89,7 @@ func (o *WorkTableScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		o.r = r
 	}
-	if o.r == nil {
-		return nil, nil
-	}
-	b, err := o.r.next()
-	if err != nil || b == nil {
-		return nil, err
-	}
-	out := arrowWithSchema(o.Out, b)
-	b.Release()
-	return out, nil
+	return o.r.nextAs(o.Out)
 }
 
 func (o *RecursiveUnion) Schema() *arrow.Schema { return o.Out }
@@ -340,6 +331,21 @@ func (r *storeReader) next() (arrow.RecordBatch, error) {
 		return r.file.next()
 	}
 	return nil, nil
+}
+
+// nextAs is next with the batch under schema out; a nil reader (a store
+// never opened) has no rows.
+func (r *storeReader) nextAs(out *arrow.Schema) (arrow.RecordBatch, error) {
+	if r == nil {
+		return nil, nil
+	}
+	b, err := r.next()
+	if err != nil || b == nil {
+		return nil, err
+	}
+	o := arrowWithSchema(out, b)
+	b.Release()
+	return o, nil
 }
 
 func (r *storeReader) close() {

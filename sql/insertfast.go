@@ -127,7 +127,7 @@ func plainInsert(src string, toks []token, seg *[1]segment, edits *[]int32) (tex
 				k++
 				continue
 			case tkNumber:
-				if t.end-t.start > maxNumberLiteral {
+				if t.end-t.start > maxNumberLiteral || beyondDouble(src[t.start:t.end]) {
 					return "", nil, false
 				}
 			case tkString:

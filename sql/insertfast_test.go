@@ -52,7 +52,7 @@ func genInsert(rng *rand.Rand, mode int) string {
 			case 2:
 				return fmt.Sprintf("%d.%d", rng.IntN(100), rng.IntN(1000))
 			case 3:
-				return pick("1.5", "2.5", "-1.5", "-2.5", "0.5", "1e3", "1.5e-3", "-1E+2", "1e400", "32767.5", "32768")
+				return pick("1.5", "2.5", "-1.5", "-2.5", "0.5", "1e3", "1.5e-3", "-1E+2", "32767.5", "32768")
 			case 4:
 				return "'" + pick("", "x", "it''s", "1", " 2 ", "1.5", "abc", "t", "2024-01-02 03:04:05.123456", "NaN", "ünï", `back\slash`) + "'"
 			case 5:

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -670,6 +671,28 @@ func hexVal(c byte) int {
 	default:
 		return int(c-'A') + 10
 	}
+}
+
+// beyondDouble reports whether a number literal with an exponent is
+// beyond a double's range (overflow, or underflow to zero), where TiDB's
+// lexer fails.
+func beyondDouble(text string) bool {
+	if !strings.ContainsAny(text, "eE") {
+		return false
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return true
+	}
+	if f != 0 {
+		return false
+	}
+	for i := 0; i < len(text) && text[i] != 'e' && text[i] != 'E'; i++ {
+		if text[i] >= '1' && text[i] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // sqlQuote renders s as a standard SQL literal (quotes doubled; with

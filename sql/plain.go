@@ -97,7 +97,7 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 				return "", nil, false
 			}
 		case tkNumber:
-			if len(s) > maxNumberLiteral {
+			if len(s) > maxNumberLiteral || beyondDouble(s) {
 				return "", nil, false
 			}
 		case tkOp:

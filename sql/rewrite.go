@@ -727,10 +727,11 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 			k++
 			continue
 		case tkNumber:
-			if len(text) > maxNumberLiteral {
+			if len(text) > maxNumberLiteral || beyondDouble(text) {
 				// TiDB's decimal holds 65 digits (and its test driver panics
-				// beyond 81); PostgreSQL reads any long constant as numeric,
-				// which is what this cast says.
+				// beyond 81), and its lexer refuses an exponent beyond a
+				// double's; PostgreSQL reads any long constant, and any
+				// with an exponent, as numeric, which is what this cast says.
 				b := newComposite(r.leadOf(t))
 				b.add("pg__cast("+sqlQuote(text)+", 'numeric')", t.start)
 				out = append(out, b.it)

@@ -116,7 +116,14 @@ func invalidInput(t T, s string) *sqlerr.Error {
 	case Date, Time, Timestamp, TimestampTZ, TimeTZ:
 		code = sqlerr.InvalidDatetimeFormat // PostgreSQL's datetime input errors are 22007
 	}
-	return sqlerr.New(code, "invalid input syntax for type %s: %q", t.pgTypeName(), s)
+	name := t.pgTypeName()
+	switch t.Kind {
+	case Timestamp: // DateTimeParseError names these two by their short names
+		name = "timestamp"
+	case Time:
+		name = "time"
+	}
+	return sqlerr.New(code, "invalid input syntax for type %s: %q", name, s)
 }
 
 func outOfRange(t T, s string) *sqlerr.Error {
@@ -350,11 +357,36 @@ func parseFloat(s string, t T) (any, error) {
 	f, err := strconv.ParseFloat(v, bits)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return nil, outOfRange(t, s)
+			return nil, floatOutOfRange(t, s)
 		}
 		return nil, invalidInput(t, s)
 	}
+	if f == 0 && nonZeroMantissa(v) {
+		// underflow: float8in/float4in refuse a value that becomes 0
+		// (a subnormal one is kept)
+		return nil, floatOutOfRange(t, s)
+	}
 	return f, nil
+}
+
+// floatOutOfRange is float8in's and float4in's message, which has no
+// "value" before the input (the integer types' has: outOfRange).
+func floatOutOfRange(t T, s string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.NumericValueOutOfRange, "%q is out of range for type %s", s, t.pgTypeName())
+}
+
+// nonZeroMantissa reports whether a number's text has a digit other than 0
+// before its exponent.
+func nonZeroMantissa(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == 'e' || c == 'E':
+			return false
+		case c >= '1' && c <= '9':
+			return true
+		}
+	}
+	return false
 }
 
 // ParseDecimal parses s as a decimal and rounds it half away from zero to

@@ -109,6 +109,11 @@ type Error struct {
 	Position int
 	// Severity is "ERROR" unless set ("FATAL" for errors that end the session).
 	Severity string
+	// Unplaced: PostgreSQL reports this error with no cursor (a type
+	// modifier applied when the statement is planned: a value too long
+	// for varchar(n), a numeric(p,s) overflow), so WithPosition keeps it
+	// without one.
+	Unplaced bool
 	cause    error
 }
 
@@ -127,10 +132,21 @@ func Wrap(err error, code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: pgSprintf(format, args...), cause: err}
 }
 
-// WithPosition returns a copy of e carrying position pos.
+// WithPosition returns a copy of e carrying position pos (e itself when it
+// is Unplaced).
 func (e *Error) WithPosition(pos int) *Error {
+	if e.Unplaced {
+		return e
+	}
 	c := *e
 	c.Position = pos
+	return &c
+}
+
+// AsUnplaced returns a copy of e that no position is given to.
+func (e *Error) AsUnplaced() *Error {
+	c := *e
+	c.Unplaced, c.Position = true, 0
 	return &c
 }
 

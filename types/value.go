@@ -321,9 +321,9 @@ func CheckStringLength(s string, t T) error {
 		return nil
 	}
 	if t.Kind == Char {
-		return sqlerr.New(sqlerr.StringDataRightTruncation, "value too long for type character(%d)", n)
+		return sqlerr.New(sqlerr.StringDataRightTruncation, "value too long for type character(%d)", n).AsUnplaced()
 	}
-	return sqlerr.New(sqlerr.StringDataRightTruncation, "value too long for type character varying(%d)", n)
+	return sqlerr.New(sqlerr.StringDataRightTruncation, "value too long for type character varying(%d)", n).AsUnplaced()
 }
 
 func parseBool(s string) (any, error) {
@@ -423,8 +423,7 @@ func DecimalFromRat(r *big.Rat, t T) (decimal128.Num, error) {
 	}
 	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(p)), nil)
 	if new(big.Int).Abs(q).Cmp(limit) >= 0 {
-		return decimal128.Num{}, sqlerr.New(sqlerr.NumericValueOutOfRange, "numeric field overflow").
-			WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", p, t.Scale, p-t.Scale)
+		return decimal128.Num{}, numeric.FieldOverflow(p, t.Scale)
 	}
 	return decimal128.FromBigInt(q), nil
 }

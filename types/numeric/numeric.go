@@ -586,8 +586,7 @@ var minInt64Magnitude = new(apd.BigInt).Lsh(apd.NewBigInt(1), 63)
 // scale), as apply_typmod does (22003 "numeric field overflow").
 func ApplyTypmod(d *apd.Decimal, precision, scale int) (*apd.Decimal, error) {
 	if d.Form == apd.Infinite {
-		return nil, sqlerr.New(sqlerr.NumericValueOutOfRange, "numeric field overflow").
-			WithDetail("A field with precision %d, scale %d cannot hold an infinite value.", precision, scale)
+		return nil, fieldOverflow().WithDetail("A field with precision %d, scale %d cannot hold an infinite value.", precision, scale)
 	}
 	if d.Form != apd.Finite {
 		return d, nil
@@ -595,13 +594,22 @@ func ApplyTypmod(d *apd.Decimal, precision, scale int) (*apd.Decimal, error) {
 	r := roundTo(d, scale, false)
 	maxDigits := precision - scale
 	if r.Coeff.Sign() != 0 && numDigits(&r.Coeff)-Dscale(r) > maxDigits {
-		e := sqlerr.New(sqlerr.NumericValueOutOfRange, "numeric field overflow")
-		if maxDigits > 0 {
-			return nil, e.WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", precision, scale, maxDigits)
-		}
-		return nil, e.WithDetail("A field with precision %d, scale %d must round to an absolute value less than 1.", precision, scale)
+		return nil, FieldOverflow(precision, scale)
 	}
 	return r, nil
+}
+
+// FieldOverflow is apply_typmod's error for a value beyond numeric(precision,
+// scale): unplaced, as PostgreSQL reports a type modifier's errors.
+func FieldOverflow(precision, scale int) *sqlerr.Error {
+	if maxDigits := precision - scale; maxDigits > 0 {
+		return fieldOverflow().WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", precision, scale, maxDigits)
+	}
+	return fieldOverflow().WithDetail("A field with precision %d, scale %d must round to an absolute value less than 1.", precision, scale)
+}
+
+func fieldOverflow() *sqlerr.Error {
+	return sqlerr.New(sqlerr.NumericValueOutOfRange, "numeric field overflow").AsUnplaced()
 }
 
 // AppendSortKey appends bytes that compare (bytes.Compare) as Cmp orders

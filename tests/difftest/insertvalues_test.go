@@ -23,9 +23,9 @@ var insertValuesTable = []string{
 // (issue 33's session; to be fixed, then added here):
 //   - a value too long for varchar(5) ('abcdef') or too large for
 //     numeric(10,2) (123456789, 99999999.995, 'Infinity'): same SQLSTATE,
-//     message and DETAIL, but with the literal's position, and before the
-//     statement's other errors; PostgreSQL applies the typmod when it
-//     plans (no position, after every literal's input error);
+//     message, DETAIL and (no) position, but before the statement's other
+//     errors; PostgreSQL applies the typmod when it plans, after every
+//     literal's input error;
 //   - 'NaN' into numeric(10,2): 0A000 (a Fluss DECIMAL holds no NaN);
 //     PostgreSQL 15 stores NaN;
 //   - NULL or DEFAULT into a NOT NULL column without a default, or the

@@ -91,7 +91,7 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	}
 	for i, c := range tableCols {
 		if provided[i] < 0 && c.Type.NotNull && !hasDefault(info, i) {
-			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, info.Path.Table).
+			return nil, sqlerr.NullInNotNull(c.Name, info.Path.Table).
 				WithDetail("Column %q is NOT NULL and the INSERT does not give it a value.", c.Name)
 		}
 	}
@@ -135,7 +135,7 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 				node := row[pos]
 				if _, isDefault := node.(*ast.DefaultExpr); isDefault {
 					if c.Type.NotNull && !hasDefault(info, i) {
-						return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, info.Path.Table)
+						return nil, sqlerr.NullInNotNull(c.Name, info.Path.Table)
 					}
 					if out[i], err = dflt(i); err != nil {
 						return nil, err
@@ -258,7 +258,7 @@ func (b *binder) assign(node ast.Node, e Expr, col string, t types.T, table stri
 	et := e.Type()
 	if isUnknown(et) {
 		if c, ok := e.(*Const); ok && c.Value == nil && t.NotNull {
-			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", col, table)
+			return nil, sqlerr.NullInNotNull(col, table)
 		}
 		out, err := b.coerceUnknown(node, e, target)
 		if err != nil {

@@ -39,7 +39,7 @@ func (b *binder) nestedNotNull(node sourceNode, e Expr, t types.T, col, table st
 // nestedNotNullError is the store's message for a null in a NOT NULL
 // column or field (fluss.ValidateRecord builds the same text).
 func nestedNotNullError(path, table string) *sqlerr.Error {
-	return sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", path, table)
+	return sqlerr.NullInNotNull(path, table)
 }
 
 // hasNestedNotNull reports whether t holds a NOT NULL field, element or

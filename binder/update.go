@@ -106,7 +106,7 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 			return nil, err
 		}
 		if c, ok := e.(*Const); ok && c.Value == nil && cols[idx].Type.NotNull {
-			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", name, info.Path.Table)
+			return nil, sqlerr.NullInNotNull(name, info.Path.Table)
 		}
 		if e, err = b.assign(a.Expr, e, name, cols[idx].Type, info.Path.Table); err != nil {
 			return nil, err

@@ -374,7 +374,7 @@ func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatc
 		}
 		cols = append(cols, arr)
 		if col.Type.NotNull && arr.NullN() > 0 {
-			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, info.Path.Table)
+			return nil, sqlerr.NullInNotNull(col.Name, info.Path.Table)
 		}
 	}
 	return array.NewRecordBatch(info.ArrowSchema(), cols, rows), nil

@@ -400,7 +400,7 @@ func (pt *pendingTable) keyOf(buf []byte, cols []arrow.Array, i int) ([]byte, er
 	for k, c := range cols {
 		if c.IsNull(i) { // a primary-key column is NOT NULL
 			name := pt.info.Descriptor.Schema.Columns[pt.keyIdx[k]].Name
-			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", name, pt.info.Path.Table)
+			return nil, sqlerr.NullInNotNull(name, pt.info.Path.Table)
 		}
 	}
 	b, err := format.AppendKey(buf[:0], pt.keyTypes, cols, i)

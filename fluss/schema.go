@@ -253,7 +253,7 @@ func ValidateRecordAs(info TableInfo, want *arrow.Schema, rec arrow.RecordBatch)
 		}
 		out[i] = conv
 		if path, ok := firstNotNullViolation(conv, c.Type, c.Name); !ok {
-			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", path, rel)
+			return nil, sqlerr.NullInNotNull(path, rel)
 		}
 		if hasTimeBelowMillis(c.Type) {
 			if path, t, ok := firstTimeBelowMillis(conv, c.Type, c.Name, 0, conv.Len()); !ok {

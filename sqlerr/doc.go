@@ -6,4 +6,9 @@
 // fluss/, sql/, binder/, lower/, exec/ and pgwire/ can all depend on it.
 // pgwire turns an *Error into an ErrorResponse; any other error reaching the
 // client is reported as XX000 (internal_error) with a generic message.
+//
+// constructors.go builds the messages several packages raise (invalid byte
+// sequences, NOT NULL violations), so that each is worded in one place. An
+// error PostgreSQL reports without a cursor (a type modifier's) is Unplaced:
+// WithPosition leaves it without one.
 package sqlerr

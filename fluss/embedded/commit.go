@@ -1327,8 +1327,7 @@ func mergePartial(t *tableState, old []byte, exists bool, value []byte, target [
 		case exists:
 			merged[i] = of[i]
 		case t.colTypes[i].NotNull:
-			return nil, sqlerr.New(sqlerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
-				t.info.Descriptor.Schema.Columns[i].Name, t.info.Path.Table)
+			return nil, sqlerr.NullInNotNull(t.info.Descriptor.Schema.Columns[i].Name, t.info.Path.Table)
 		}
 	}
 	return format.JoinRow(format.AppendValueHeader(nil, t.info.SchemaID), merged), nil

@@ -1,5 +1,7 @@
 package sqlerr
 
+// Errors whose messages several packages raise, each built here once.
+
 import (
 	"strings"
 	"unicode/utf8"
@@ -46,4 +48,10 @@ func InvalidUTF8(data []byte) *Error {
 		i += n
 	}
 	return nil
+}
+
+// NullInNotNull is 23502 for a NULL in column (a path such as "m.k" for a
+// field inside a nested value) of relation.
+func NullInNotNull(column, relation string) *Error {
+	return New(NotNullViolation, "null value in column %q of relation %q violates not-null constraint", column, relation)
 }

@@ -150,14 +150,16 @@ func checkAssignLengths(a arrow.Array, to types.T) error {
 	if !to.IsString() || to.Length <= 0 && to.Kind != types.Char {
 		return nil
 	}
+	strs, ok := a.(interface{ Value(int) string }) // String, LargeString, StringView
+	if !ok {
+		return nil
+	}
 	for i := 0; i < a.Len(); i++ {
 		if a.IsNull(i) {
 			continue
 		}
-		if s, ok := valueAt(a, i).(string); ok {
-			if err := types.CheckStringLength(s, to); err != nil {
-				return err
-			}
+		if err := types.CheckStringLength(strs.Value(i), to); err != nil {
+			return err
 		}
 	}
 	return nil

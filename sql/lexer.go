@@ -559,7 +559,7 @@ func decodeEString(raw string) (string, int, *sqlerr.Error) {
 	const base = 2 // s[0] is raw[2]
 	var b strings.Builder
 	b.Grow(len(s))
-	pairFirst := rune(0)
+	var pairs utf16Joiner
 	// nearErr is scan.l's yyerror: the message "at or near" the token
 	// starting at s[at:] (the escape, the next character, or the quote).
 	nearErr := func(msg string, at, n int) (string, int, *sqlerr.Error) {
@@ -571,7 +571,7 @@ func decodeEString(raw string) (string, int, *sqlerr.Error) {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if pairFirst != 0 && !(c == '\\' && i+1 < len(s) && (s[i+1] == 'u' || s[i+1] == 'U')) {
+		if pairs.pending() && !(c == '\\' && i+1 < len(s) && (s[i+1] == 'u' || s[i+1] == 'U')) {
 			return nearErr("invalid Unicode surrogate pair", i, 1)
 		}
 		if c == '\'' { // doubled quote
@@ -627,28 +627,18 @@ func decodeEString(raw string) (string, int, *sqlerr.Error) {
 			}
 			// scan.l's order: the pair first, then the value's range
 			v := hexValue(s[i+1 : i+1+n])
-			switch {
-			case pairFirst != 0:
-				if v < 0xDC00 || v > 0xDFFF {
-					return nearErr("invalid Unicode surrogate pair", i-1, n+2)
-				}
-				b.WriteRune(0x10000 + (pairFirst-0xD800)<<10 + rune(v-0xDC00))
-				pairFirst = 0
-			case v >= 0xDC00 && v <= 0xDFFF:
-				return nearErr("invalid Unicode surrogate pair", i-1, n+2)
-			case v >= 0xD800 && v <= 0xDBFF:
-				pairFirst = rune(v)
-			case v == 0 || v > utf8.MaxRune:
+			if !pairs.pending() && (v == 0 || v > utf8.MaxRune) {
 				return nearErr("invalid Unicode escape value", i-1, n+2)
-			default:
-				b.WriteRune(rune(v))
+			}
+			if !pairs.add(&b, v) {
+				return nearErr("invalid Unicode surrogate pair", i-1, n+2)
 			}
 			i += n
 		default:
 			b.WriteByte(c)
 		}
 	}
-	if pairFirst != 0 {
+	if pairs.pending() {
 		return nearErr("invalid Unicode surrogate pair", len(s), 1)
 	}
 	out := b.String()

@@ -83,13 +83,13 @@ func validUescape(c byte) bool {
 func decodeUnicodeEscapes(s string, esc byte) (string, int, *sqlerr.Error) {
 	var b strings.Builder
 	b.Grow(len(s))
-	pairFirst := rune(0)
+	var pairs utf16Joiner
 	invalidPair := func(at int) (string, int, *sqlerr.Error) {
 		return "", at, sqlerr.New(sqlerr.SyntaxError, "invalid Unicode surrogate pair")
 	}
 	for i := 0; i < len(s); {
 		if s[i] != esc {
-			if pairFirst != 0 {
+			if pairs.pending() {
 				return invalidPair(i)
 			}
 			b.WriteByte(s[i])
@@ -100,7 +100,7 @@ func decodeUnicodeEscapes(s string, esc byte) (string, int, *sqlerr.Error) {
 		n := 0
 		switch {
 		case i+1 < len(s) && s[i+1] == esc:
-			if pairFirst != 0 {
+			if pairs.pending() {
 				return invalidPair(i)
 			}
 			b.WriteByte(esc)
@@ -116,23 +116,12 @@ func decodeUnicodeEscapes(s string, esc byte) (string, int, *sqlerr.Error) {
 		if v == 0 || v > utf8.MaxRune {
 			return "", i, sqlerr.New(sqlerr.SyntaxError, "invalid Unicode escape value")
 		}
-		switch {
-		case pairFirst != 0:
-			if v < 0xDC00 || v > 0xDFFF {
-				return invalidPair(i)
-			}
-			b.WriteRune(0x10000 + (pairFirst-0xD800)<<10 + rune(v-0xDC00))
-			pairFirst = 0
-		case v >= 0xDC00 && v <= 0xDFFF:
+		if !pairs.add(&b, v) {
 			return invalidPair(i)
-		case v >= 0xD800 && v <= 0xDBFF:
-			pairFirst = rune(v)
-		default:
-			b.WriteRune(rune(v))
 		}
 		i += n
 	}
-	if pairFirst != 0 {
+	if pairs.pending() {
 		return invalidPair(len(s))
 	}
 	out := b.String()
@@ -141,6 +130,37 @@ func decodeUnicodeEscapes(s string, esc byte) (string, int, *sqlerr.Error) {
 	}
 	return out, 0, nil
 }
+
+// utf16Joiner writes the code points of Unicode escapes, joining a UTF-16
+// surrogate pair written as two escapes into one, as PostgreSQL's scanner
+// and str_udeescape do (E'...' and U&'...' share it).
+type utf16Joiner struct {
+	first rune // a first half waiting for its second (0: none)
+}
+
+// add writes code point v, or holds it as a pair's first half; false means
+// a surrogate half out of place (a second one alone, or a first one
+// followed by anything but a second).
+func (j *utf16Joiner) add(b *strings.Builder, v uint32) bool {
+	switch {
+	case j.first != 0:
+		if v < 0xDC00 || v > 0xDFFF {
+			return false
+		}
+		b.WriteRune(0x10000 + (j.first-0xD800)<<10 + rune(v-0xDC00))
+		j.first = 0
+	case v >= 0xDC00 && v <= 0xDFFF:
+		return false
+	case v >= 0xD800 && v <= 0xDBFF:
+		j.first = rune(v)
+	default:
+		b.WriteRune(rune(v))
+	}
+	return true
+}
+
+// pending reports whether a first half waits for its second.
+func (j *utf16Joiner) pending() bool { return j.first != 0 }
 
 // hexRun reports whether s[i:i+n] are n hex digits.
 func hexRun(s string, i, n int) bool {

@@ -459,6 +459,22 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 		t.newRows = append(t.newRows, rowRef{0, uint32(i)})
 		return g
 	}
+	// strGroup gives row i the group of its byte key k (a text key's bytes,
+	// or the encoded key of several or other columns).
+	strGroup := func(i int, k []byte) {
+		g, ok := t.strs[string(k)]
+		if !ok {
+			if !insert {
+				groups[i] = missingGroup
+				*missing = append(*missing, int32(i))
+				return
+			}
+			g = newGroup(i)
+			t.strs[string(k)] = g
+			t.held += int64(len(k)) + 56
+		}
+		groups[i] = g
+	}
 	if t.intKey {
 		col := b.Column(t.keyCols[0])
 		t.i64 = fixedKeys(col, t.i64)
@@ -550,18 +566,7 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 				continue
 			}
 			k := data[offs[i]-base : offs[i+1]-base]
-			g, ok := t.strs[string(k)]
-			if !ok {
-				if !insert {
-					groups[i] = missingGroup
-					*missing = append(*missing, int32(i))
-					continue
-				}
-				g = newGroup(i)
-				t.strs[string(k)] = g
-				t.held += int64(len(k)) + 56
-			}
-			groups[i] = g
+			strGroup(i, k)
 		}
 	} else {
 		if t.strKey {
@@ -575,18 +580,7 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 			return err
 		}
 		for i, k := range bufs {
-			g, ok := t.strs[string(k)]
-			if !ok {
-				if !insert {
-					groups[i] = missingGroup
-					*missing = append(*missing, int32(i))
-					continue
-				}
-				g = newGroup(i)
-				t.strs[string(k)] = g
-				t.held += int64(len(k)) + 56
-			}
-			groups[i] = g
+			strGroup(i, k)
 		}
 	}
 	if len(t.newRows) == 0 {

@@ -107,9 +107,7 @@ func (s *session) currentRowCond(cur *cursor, table fluss.TableInfo) (string, er
 		if n > 0 {
 			cond.WriteString(" AND ")
 		}
-		cond.WriteString(`"` + strings.ReplaceAll(key, `"`, `""`) + `" = '`)
-		cond.WriteString(strings.ReplaceAll(types.FormatTextIn(v, cur.cols[at].Type, s.location()), "'", "''"))
-		cond.WriteString("'")
+		cond.WriteString(quoteIdent(key) + " = " + quoteLiteral(types.FormatTextIn(v, cur.cols[at].Type, s.location())))
 	}
 	return cond.String(), nil
 }

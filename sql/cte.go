@@ -66,21 +66,8 @@ func rewriteSearchCycle(src string, toks []token, st *Statement) ([]token, error
 			return nil, err
 		}
 		// insert the marker into the alias list (or make one)
-		marker := token{kind: tkQIdent, start: toks[h].start, end: toks[h].start, lead: toks[h].start,
-			synth: `"` + SearchCycleMarker + strconv.Itoa(len(st.SearchCycle)) + `"`}
+		at, ins := aliasMarker(src, toks, h, SearchCycleMarker+strconv.Itoa(len(st.SearchCycle)))
 		st.SearchCycle = append(st.SearchCycle, sc)
-		at := h // the marker goes before toks[at]
-		var ins []token
-		punct := func(p string) token {
-			return token{kind: tkPunct, start: toks[at].start, end: toks[at].start, lead: toks[at].start, synth: p}
-		}
-		if toks[h-1].isPunct(src, ")") {
-			at = h - 1
-			marker.start, marker.end, marker.lead = toks[at].start, toks[at].start, toks[at].start
-			ins = []token{punct(","), marker}
-		} else {
-			ins = []token{punct("("), marker, punct(")")}
-		}
 		if out == nil {
 			out = make([]token, 0, len(toks)+3)
 		}
@@ -123,26 +110,36 @@ func rewriteMaterialized(src string, toks []token) []token {
 		if as < 1 || !toks[as].is(src, "AS") {
 			continue
 		}
-		m := token{kind: tkQIdent, start: toks[as].start, end: toks[as].start, lead: toks[as].start, synth: `"` + marker + `"`}
-		punct := func(p string, at int) token {
-			return token{kind: tkPunct, start: toks[at].start, end: toks[at].start, lead: toks[at].start, synth: p}
-		}
+		at, ins := aliasMarker(src, toks, as, marker)
 		if out == nil {
 			out = make([]token, 0, len(toks)+2)
 		}
-		if toks[as-1].isPunct(src, ")") { // an alias list: the marker joins it
-			out = append(out, toks[copied:as-1]...)
-			out = append(out, punct(",", as-1), m, toks[as-1], toks[as])
-		} else {
-			out = append(out, toks[copied:as]...)
-			out = append(out, punct("(", as), m, punct(")", as), toks[as])
-		}
+		out = append(out, toks[copied:at]...)
+		out = append(out, ins...)
+		out = append(out, toks[at:as+1]...) // the list's ")" if any, and AS
 		copied = i + 1 // the "(" of the query is copied next
 	}
 	if out == nil {
 		return toks
 	}
 	return append(out, toks[copied:]...)
+}
+
+// aliasMarker returns the tokens that add the quoted column alias marker to
+// the WITH item whose AS is toks[as], and the index they go before: into
+// the item's alias list (", marker" before its ")"), or as a list of their
+// own ("(marker)" before AS).
+func aliasMarker(src string, toks []token, as int, marker string) (at int, ins []token) {
+	at = as
+	synth := func(kind tokKind, text string) token {
+		return token{kind: kind, start: toks[at].start, end: toks[at].start, lead: toks[at].start, synth: text}
+	}
+	m := `"` + marker + `"`
+	if toks[as-1].isPunct(src, ")") {
+		at = as - 1
+		return at, []token{synth(tkPunct, ","), synth(tkQIdent, m)}
+	}
+	return at, []token{synth(tkPunct, "("), synth(tkQIdent, m), synth(tkPunct, ")")}
 }
 
 // matchingOpen returns the index of the "(" that the ")" at close closes

@@ -117,7 +117,7 @@ func rewriteMaterialized(src string, toks []token) []token {
 		out = append(out, toks[copied:at]...)
 		out = append(out, ins...)
 		out = append(out, toks[at:as+1]...) // the list's ")" if any, and AS
-		copied = i + 1 // the "(" of the query is copied next
+		copied = i + 1                      // the "(" of the query is copied next
 	}
 	if out == nil {
 		return toks

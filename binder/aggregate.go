@@ -4,8 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -32,22 +31,6 @@ func pairStats(name string) bool {
 }
 
 // aggName maps TiDB's spelling of an aggregate to PostgreSQL's.
-// pgAggregate reads an aggregate call as PostgreSQL wrote it: sql's rewrite
-// turns agg(args ORDER BY keys) into group_concat(args ORDER BY keys
-// SEPARATOR 'pg__agg:agg') (sql/aggorder.go), and TiDB keeps the
-// separator as the last argument.
-func pgAggregate(a *ast.AggregateFuncExpr) (name string, args []ast.ExprNode, order *ast.OrderByClause) {
-	name, args = aggName(a.F), a.Args
-	if strings.EqualFold(a.F, "group_concat") && len(args) > 0 {
-		if s, ok := literalValue(args[len(args)-1]); ok {
-			if str, ok := s.(string); ok && strings.HasPrefix(str, sql.AggregateMarkerPrefix) {
-				return aggName(strings.TrimPrefix(str, sql.AggregateMarkerPrefix)), args[:len(args)-1], a.Order
-			}
-		}
-	}
-	return name, args, nil
-}
-
 func aggName(n string) string {
 	n = strings.ToLower(n)
 	switch n {
@@ -87,72 +70,29 @@ type aggRef struct {
 func (e *aggRef) Type() types.T  { return e.T }
 func (e *aggRef) String() string { return e.Name }
 
-// containsAggregate reports whether an expression calls an aggregate
-// (outside subqueries, which aggregate on their own). The visitor is the
-// binder's (Accept takes an interface, so a new one would be a heap
-// allocation per call; a walk never re-enters the binder).
-func (b *binder) containsAggregate(n ast.Node) bool {
-	if n == nil {
-		return false
+// bindAggregateCall binds an aggregate function call of sql/tree in the
+// aggregate context and returns a reference to its result column: a call
+// TiDB's grammar reads as an aggregate (count, sum, the rewrite's
+// agg(args ORDER BY ..) and FILTER), or a call of another of
+// aggregateNames (bool_and, string_agg, ...). An ordered-set aggregate
+// (WITHIN GROUP) is orderedset.go's.
+func (b *binder) bindAggregateCall(n *pt.FuncCall) (Expr, error) {
+	name := aggName(n.Name)
+	if !aggregateNames[name] {
+		switch {
+		case n.Filter != nil:
+			return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but it is not an aggregate function"))
+		case n.OrderBy != nil:
+			return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "ORDER BY specified, but %s is not an aggregate function", name))
+		}
+		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", name))
 	}
-	b.finders.agg = aggFinder{}
-	n.Accept(&b.finders.agg)
-	return b.finders.agg.found
+	return b.bindAggregateCallFiltered(n, name, n.Args, n.Distinct, n.Filter, n.OrderBy)
 }
 
-// grouping is set when what was found is a GROUPING(...) call.
-type aggFinder struct{ found, grouping bool }
-
-func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
-	switch x := n.(type) {
-	case *ast.AggregateFuncExpr:
-		v.found = true
-		return n, true
-	case *ast.FuncCallExpr:
-		if aggregateNames[x.FnName.L] || x.FnName.L == "grouping" {
-			v.found = true
-			v.grouping = x.FnName.L == "grouping"
-			return n, true
-		}
-	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
-		return n, true
-	}
-	return n, false
-}
-
-func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
-// bindAggregateCall binds an aggregate function call in the aggregate
-// context and returns a reference to its result column.
-func (b *binder) bindAggregateCall(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, order *ast.OrderByClause) (Expr, error) {
-	return b.bindAggregateCallFiltered(node, name, args, distinct, nil, order)
-}
-
-// bindFilteredAggregate binds agg(...) FILTER (WHERE cond), which the
-// rewrite hands over as pg__filter(agg(...), cond).
-func (b *binder) bindFilteredAggregate(n *ast.FuncCallExpr) (Expr, error) {
-	if len(n.Args) != 2 {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed FILTER clause"))
-	}
-	switch a := n.Args[0].(type) {
-	case *ast.AggregateFuncExpr:
-		name, args, order := pgAggregate(a)
-		if direct, ok := withinGroupArgs(args); ok && order != nil {
-			return b.bindOrderedSet(a, name, direct, order, n.Args[1]) // orderedset.go
-		}
-		if !aggregateNames[name] {
-			break
-		}
-		return b.bindAggregateCallFiltered(a, name, args, a.Distinct, n.Args[1], order)
-	case *ast.FuncCallExpr:
-		if aggregateNames[a.FnName.L] {
-			return b.bindAggregateCallFiltered(a, aggName(a.FnName.L), a.Args, false, n.Args[1], nil)
-		}
-	}
-	return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but it is not an aggregate function"))
-}
-
-func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, filter ast.ExprNode, order *ast.OrderByClause) (Expr, error) {
+// bindAggregateCallFiltered registers name(args) [FILTER (WHERE filter)]
+// [ORDER BY order] with the aggregate binder; node positions its errors.
+func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []pt.Expr, distinct bool, filter pt.Expr, order []pt.OrderItem) (Expr, error) {
 	switch name {
 	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
 		return b.bindJSONAggregate(node, name, args, distinct, filter, order)
@@ -168,7 +108,7 @@ func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args 
 	defer func() { st.inCall = false }()
 	call := AggCall{Func: name, Distinct: distinct}
 	if filter != nil {
-		f, err := b.bindExpr(st.input, filter)
+		f, err := b.bindTree(st.input, filter)
 		if err != nil {
 			return nil, err
 		}
@@ -180,7 +120,7 @@ func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args 
 	star := name == "count" && len(args) == 1 && isStarArg(args[0]) && !distinct
 	if !star {
 		for _, a := range args {
-			e, err := b.bindExpr(st.input, a)
+			e, err := b.bindTree(st.input, a)
 			if err != nil {
 				return nil, err
 			}
@@ -228,27 +168,36 @@ func (b *binder) bindAggregateCallFiltered(node ast.ExprNode, name string, args 
 // bindAggregateOrder binds an aggregate's ORDER BY over the aggregate's
 // input. As in PostgreSQL, an integer there is a constant, not an ordinal,
 // and with DISTINCT every key must be one of the arguments (42P10).
-func (b *binder) bindAggregateOrder(call AggCall, order *ast.OrderByClause) ([]SortKey, error) {
+func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem) ([]SortKey, error) {
 	var keys []SortKey
-	for _, item := range order.Items {
-		expr, nullsFirst := unwrapNulls(item.Expr, item.Desc)
-		e, err := b.bindExpr(b.agg.input, expr)
+	for _, item := range order {
+		e, err := b.bindTree(b.agg.input, item.X)
 		if err != nil {
 			return nil, err
 		}
 		e = b.resolveUnknown(e, types.StringType)
 		if call.Distinct && !slices.ContainsFunc(call.Args, func(a Expr) bool { return a.String() == e.String() }) {
-			return nil, b.errAt(expr, sqlerr.New(sqlerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"))
+			return nil, b.errAt(item.X, sqlerr.New(sqlerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"))
 		}
-		keys = append(keys, SortKey{Expr: e, Desc: item.Desc, NullsFirst: nullsFirst})
+		keys = append(keys, SortKey{Expr: e, Desc: item.Desc, NullsFirst: nullsFirst(item)})
 	}
 	return keys, nil
 }
 
-// isStarArg recognises the argument TiDB puts in count(*): the literal 1.
-func isStarArg(e ast.ExprNode) bool {
-	v, ok := literalValue(e)
-	return ok && v == int64(1)
+// nullsFirst reads an ORDER BY item's NULLS FIRST | LAST, by default
+// first when descending, as PostgreSQL sorts.
+func nullsFirst(item pt.OrderItem) bool {
+	if item.Nulls == "" {
+		return item.Desc
+	}
+	return item.Nulls == "first"
+}
+
+// isStarArg recognises the argument count(*) reaches the tree with: the
+// literal 1 (TiDB reads count(*) as count(1)).
+func isStarArg(e pt.Expr) bool {
+	l, ok := e.(*pt.Literal)
+	return ok && l.Kind == pt.LitInt && l.Int == 1
 }
 
 // aggResultType gives PostgreSQL 15's result type of an aggregate.
@@ -389,7 +338,7 @@ func (st *aggState) node(input Node) Node {
 // and array_agg(v) (the same ORDER BY and FILTER keep the two in step),
 // each finished by a function that writes PostgreSQL's JSON
 // (functions/jsonagg.go).
-func (b *binder) bindJSONAggregate(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, filter ast.ExprNode, order *ast.OrderByClause) (Expr, error) {
+func (b *binder) bindJSONAggregate(node sourceNode, name string, args []pt.Expr, distinct bool, filter pt.Expr, order []pt.OrderItem) (Expr, error) {
 	want := 1
 	if strings.HasSuffix(name, "object_agg") {
 		want = 2
@@ -403,7 +352,7 @@ func (b *binder) bindJSONAggregate(node ast.ExprNode, name string, args []ast.Ex
 	}
 	parts := make([]Expr, want)
 	for i, a := range args {
-		e, err := b.bindAggregateCallFiltered(node, "array_agg", []ast.ExprNode{a}, distinct, filter, order)
+		e, err := b.bindAggregateCallFiltered(node, "array_agg", []pt.Expr{a}, distinct, filter, order)
 		if err != nil {
 			return nil, err
 		}

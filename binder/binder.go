@@ -389,6 +389,14 @@ func rightOperandOffset(n sourceNode) int {
 		if len(x.Args) == 2 {
 			return x.Args[1].OriginTextPosition()
 		}
+	case *pt.FuncCall: // the same on sql/tree
+		if len(x.Args) == 2 {
+			return x.Args[1].Pos()
+		}
+	case *pt.Operator: // an infix operator TiDB's grammar lacks
+		if x.L != nil {
+			return x.R.Pos()
+		}
 	}
 	return 0
 }

@@ -54,15 +54,19 @@
 // issue 32): exprtree.go binds expressions of sql/tree, switching on node
 // types (column references, literals, parameters, the unary and binary
 // operators, IS [NOT] NULL/TRUE, BETWEEN [SYMMETRIC], IN lists, CASE,
-// LIKE/ILIKE, regular expressions and casts so far); exprbind.go's bindExpr
-// takes TiDB's nodes at the statement-level files' edge, binds the leaves
-// directly and the moved kinds through sql.ToTree, and binds the kinds not
-// moved yet (function calls, aggregates, windows, subqueries, the array,
-// map, row and field markers) from TiDB's nodes as before; a tree node of
+// LIKE/ILIKE, regular expressions, casts, and, in calls.go, function
+// calls, PostgreSQL's operators TiDB lacks, and aggregates with DISTINCT,
+// ORDER BY and FILTER, aggregate.go registering them from tree nodes);
+// exprbind.go's bindExpr takes TiDB's nodes at the statement-level files'
+// edge, binds the leaves directly and the moved kinds through sql.ToTree,
+// and binds the kinds not moved yet (window calls, ordered-set aggregates,
+// set-returning functions in the SELECT list, GROUPING(..), subqueries,
+// the array, map, row and field markers and the operators resolved by
+// operand kind) from TiDB's nodes as before (bindUnmoved); a tree node of
 // such a kind goes back to the TiDB node it was made from
-// (bindUntransformed). Helpers that only position errors take sourceNode,
-// which nodes of either tree satisfy. tests/imports lists the files that
-// still import TiDB's AST; the list only shrinks.
+// (bindUntransformed, calls.go's bridgedCall). Helpers that only position
+// errors take sourceNode, which nodes of either tree satisfy. tests/imports
+// lists the files that still import TiDB's AST; the list only shrinks.
 //
 // The bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.

@@ -37,7 +37,8 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 	case *ast.ParenthesesExpr:
 		return b.bindExpr(s, n.Expr)
 	case *ast.UnaryOperationExpr, *ast.BinaryOperationExpr, *ast.IsNullExpr, *ast.IsTruthExpr,
-		*ast.BetweenExpr, *ast.CaseExpr, *ast.PatternLikeOrIlikeExpr, *ast.PatternRegexpExpr:
+		*ast.BetweenExpr, *ast.CaseExpr, *ast.PatternLikeOrIlikeExpr, *ast.PatternRegexpExpr,
+		*ast.FuncCallExpr, *ast.AggregateFuncExpr:
 		return b.bindViaTree(s, node)
 	case *ast.PatternInExpr:
 		if n.Sel == nil {
@@ -49,6 +50,16 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 
 // bindViaTree transforms node into sql/tree and binds that.
 func (b *binder) bindViaTree(s *scope, node ast.ExprNode) (Expr, error) {
+	t, err := b.toTree(node)
+	if err != nil {
+		return nil, err
+	}
+	return b.bindTree(s, t)
+}
+
+// toTree transforms node into sql/tree, a refusal positioned at the node
+// refused.
+func (b *binder) toTree(node ast.ExprNode) (pt.Expr, error) {
 	t, err := b.trees.ToTree(node)
 	if err != nil {
 		var te *sql.TransformError
@@ -57,7 +68,7 @@ func (b *binder) bindViaTree(s *scope, node ast.ExprNode) (Expr, error) {
 		}
 		return nil, err
 	}
-	return b.bindTree(s, t)
+	return t, nil
 }
 
 // bindUntransformed binds a tree node of a kind bindTree does not handle
@@ -68,6 +79,13 @@ func (b *binder) bindUntransformed(s *scope, e pt.Expr) (Expr, error) {
 		return nil, b.errAt(e, sqlerr.New(sqlerr.FeatureNotSupported, "expression %T is not supported", e))
 	}
 	return b.bindUnmoved(s, node)
+}
+
+// madeFromCall reports a tree node the transformer made from a call of
+// the rewrite's (a marker), not from an operator TiDB's grammar has.
+func (b *binder) madeFromCall(n interface{ Source() any }) bool {
+	_, ok := n.Source().(*ast.FuncCallExpr)
+	return ok
 }
 
 // bindColumn binds a column name, [table.]name, or one of SQL's functions
@@ -136,6 +154,7 @@ func (b *binder) bindUnmoved(s *scope, node ast.ExprNode) (Expr, error) {
 		// TiDB time unit; the library takes the field as text.
 		return &Const{Value: strings.ToLower(n.Unit.String()), T: types.UnknownType}, nil
 	case *ast.FuncCallExpr:
+		// the calls sql/tree leaves to TiDB's nodes (calls.go's bridgedCall)
 		if n.FnName.L == "pg__extract" { // EXTRACT(field FROM x), see sql's rewrite
 			n.FnName.L, n.FnName.O = "extract", "extract"
 		}
@@ -154,9 +173,6 @@ func (b *binder) bindUnmoved(s *scope, node ast.ExprNode) (Expr, error) {
 			}
 			n.FnName.L, n.FnName.O = name, name
 			n.Args = n.Args[:2]
-		}
-		if n.FnName.L == "pg__filter" {
-			return b.bindFilteredAggregate(n)
 		}
 		if fns, ok := operatorMarkers[n.FnName.L]; ok {
 			args, err := b.bindArgs(s, n.Args)
@@ -187,29 +203,10 @@ func (b *binder) bindUnmoved(s *scope, node ast.ExprNode) (Expr, error) {
 		if functions.IsSetFunc(n.FnName.L) {
 			return b.bindSetCall(n)
 		}
-		if isConditionalFunc(n.FnName.L) {
-			args, err := b.bindArgs(s, n.Args)
-			if err != nil {
-				return nil, err
-			}
-			return b.bindConditionalFunc(n, n.FnName.L, args) // conditional.go
+		if !bridgedCall(n.FnName.L) {
+			// renamed above (EXTRACT, ^, position, TRIM): an ordinary call
+			return b.bindViaTree(s, n)
 		}
-		if aggregateNames[n.FnName.L] {
-			return b.bindAggregateCall(n, aggName(n.FnName.L), n.Args, false, nil)
-		}
-		return b.bindFunc(s, n)
-	case *ast.AggregateFuncExpr:
-		name, args, order := pgAggregate(n)
-		if direct, ok := withinGroupArgs(args); ok && order != nil {
-			return b.bindOrderedSet(n, name, direct, order, nil) // orderedset.go
-		}
-		if !aggregateNames[name] {
-			if order != nil {
-				return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "ORDER BY specified, but %s is not an aggregate function", name))
-			}
-			return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", name))
-		}
-		return b.bindAggregateCall(n, name, args, n.Distinct, order)
 	case *ast.WindowFuncExpr:
 		return b.bindWindowCall(n)
 	case *ast.RowExpr:

@@ -71,6 +71,10 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		return b.bindLike(s, n) // funcs.go
 	case *pt.Regexp:
 		return b.bindRegexp(s, n) // funcs.go
+	case *pt.FuncCall:
+		return b.bindFuncCall(s, n) // calls.go
+	case *pt.Operator:
+		return b.bindOperator(s, n) // calls.go
 	}
 	return b.bindUntransformed(s, e)
 }

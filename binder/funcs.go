@@ -3,7 +3,6 @@ package binder
 import (
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -14,47 +13,6 @@ import (
 // castFunc is the function the sql/ rewrite turns every x::type and
 // CAST(x AS type) into: pg__cast(x, 'type text').
 const castFunc = "pg__cast"
-
-func (b *binder) bindFunc(s *scope, n *ast.FuncCallExpr) (Expr, error) {
-	name := n.FnName.L
-	if name == castFunc {
-		// x::type, CAST(x AS type): bound on sql/tree (bindCast) when well
-		// formed, as the rewrite always makes it
-		if len(n.Args) != 2 {
-			return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed cast"))
-		}
-		if _, ok := n.Args[1].(ast.ValueExpr); !ok {
-			return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed cast"))
-		}
-		if v, _ := literalValue(n.Args[1]); v != nil {
-			if _, isString := v.(string); isString {
-				return b.bindViaTree(s, n)
-			}
-		}
-		// a type name that is no string names no type
-		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", ""))
-	}
-	if name == "concat" && len(n.Args) == 2 && b.isPipes(n) {
-		l, err := b.bindExpr(s, n.Args[0])
-		if err != nil {
-			return nil, err
-		}
-		r, err := b.bindExpr(s, n.Args[1])
-		if err != nil {
-			return nil, err
-		}
-		return b.makeConcat(n, l, r)
-	}
-	args := make([]Expr, len(n.Args))
-	for i, a := range n.Args {
-		e, err := b.bindFuncArg(s, name, a)
-		if err != nil {
-			return nil, err
-		}
-		args[i] = e
-	}
-	return b.callFunction(n, name, args)
-}
 
 // FuncCall calls a scalar function of the library (functions), whose
 // overload the binder resolved; Kernel is that overload bound to the
@@ -214,17 +172,6 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 		return x, nil
 	}
 	return &Cast{X: x, T: target}, nil
-}
-
-// innerCast is e when e is itself a cast (x::type), else nil.
-func innerCast(e ast.ExprNode) *ast.FuncCallExpr {
-	if p, ok := e.(*ast.ParenthesesExpr); ok {
-		e = p.Expr
-	}
-	if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == castFunc && len(f.Args) == 2 {
-		return f
-	}
-	return nil
 }
 
 // regText is a reg* value as text: the name its type's output function
@@ -428,10 +375,10 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 	return t, nil
 }
 
-// castOutputName is the output column name of a cast of a non-column, which
-// PostgreSQL takes from the target type's internal name (SELECT 1::int → int4).
-func castOutputName(v ast.ValueExpr) string {
-	text := literalString(v)
+// castOutputName is the output column name of a cast of a non-column to
+// the type named text, which PostgreSQL takes from the target type's
+// internal name (SELECT 1::int → int4).
+func castOutputName(text string) string {
 	tn, err := sql.ParseTypeName(text)
 	if err != nil {
 		return "?column?"
@@ -504,7 +451,7 @@ func typname(t types.T) string {
 // isPipes tells a || b from a call concat(a, b): with PIPES_AS_CONCAT the
 // TiDB grammar builds the same FuncCallExpr for both, but only the call
 // starts with the word concat in the statement text.
-func (b *binder) isPipes(n *ast.FuncCallExpr) bool {
+func (b *binder) isPipes(n sourceNode) bool {
 	text := b.stmt.Rewritten
 	off := n.OriginTextPosition()
 	if off < 0 || off >= len(text) {

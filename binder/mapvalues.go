@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -19,8 +20,8 @@ import (
 // constructor is re-typed against the target's key and value types.
 // Fluss map keys are never NULL: a NULL key is 22004.
 
-// bindMapMarker binds pg__map, pg__row (rows.go) and the map functions that take a MAP
-// argument; ok is false for other calls.
+// bindMapMarker binds pg__map and pg__row (rows.go); ok is false for
+// other calls.
 func (b *binder) bindMapMarker(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
 	switch n.FnName.L {
 	case "pg__map":
@@ -29,25 +30,29 @@ func (b *binder) bindMapMarker(s *scope, n *ast.FuncCallExpr) (Expr, bool, error
 	case "pg__row":
 		e, err := b.bindRowConstructor(s, n, n.Args)
 		return e, true, err
-	case "cardinality", "map_keys", "map_values":
-		if len(n.Args) != 1 {
-			return nil, false, nil
-		}
-		m, err := b.bindExpr(s, n.Args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		if m.Type().Kind != types.Map {
-			if n.FnName.L == "cardinality" {
-				// arrays and everything else: the ordinary function
-				return nil, false, nil
-			}
-			return nil, true, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", n.FnName.L, m.Type().PGName()).
-				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
-		}
-		return b.mapFunction(n.FnName.L, m), true, nil
 	}
 	return nil, false, nil
+}
+
+// bindMapFunction binds cardinality, map_keys and map_values of a MAP;
+// ok is false for cardinality of anything else (an array: the ordinary
+// function, bound again from its argument's node).
+func (b *binder) bindMapFunction(s *scope, n *pt.FuncCall) (Expr, bool, error) {
+	if len(n.Args) != 1 {
+		return nil, false, nil
+	}
+	m, err := b.bindTree(s, n.Args[0])
+	if err != nil {
+		return nil, true, err
+	}
+	if m.Type().Kind != types.Map {
+		if n.Name == "cardinality" {
+			return nil, false, nil
+		}
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", n.Name, m.Type().PGName()).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
+	}
+	return b.mapFunction(n.Name, m), true, nil
 }
 
 func (b *binder) bindMapConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error) {

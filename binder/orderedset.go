@@ -6,6 +6,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -24,6 +25,22 @@ import (
 //     WITHIN GROUP order (NULLS FIRST/LAST and DESC included): count(*)
 //     FILTER (WHERE the row precedes the hypothetical one), combined as
 //     PostgreSQL's hypothetical_*_final do.
+
+// pgAggregate reads an aggregate call as PostgreSQL wrote it: sql's rewrite
+// turns agg(args ORDER BY keys) into group_concat(args ORDER BY keys
+// SEPARATOR 'pg__agg:agg') (sql/aggorder.go), and TiDB keeps the
+// separator as the last argument.
+func pgAggregate(a *ast.AggregateFuncExpr) (name string, args []ast.ExprNode, order *ast.OrderByClause) {
+	name, args = aggName(a.F), a.Args
+	if strings.EqualFold(a.F, "group_concat") && len(args) > 0 {
+		if s, ok := literalValue(args[len(args)-1]); ok {
+			if str, ok := s.(string); ok && strings.HasPrefix(str, sql.AggregateMarkerPrefix) {
+				return aggName(strings.TrimPrefix(str, sql.AggregateMarkerPrefix)), args[:len(args)-1], a.Order
+			}
+		}
+	}
+	return name, args, nil
+}
 
 // withinGroupArgs returns the direct arguments of an aggregate call whose
 // arguments are the rewrite's pg__within_group marker.
@@ -242,7 +259,7 @@ func (b *binder) bindHypothetical(node ast.ExprNode, name string, direct []ast.E
 	}
 	star := []ast.ExprNode{ast.NewValueExpr(int64(1), "", "")}
 	count := func(cond ast.ExprNode) (Expr, error) {
-		return b.bindAggregateCallFiltered(node, "count", star, false, and(filter, cond), nil)
+		return b.aggregateOver(node, "count", star, false, and(filter, cond))
 	}
 	one := &Const{Value: int64(1), T: types.Int64Type}
 	f8 := func(e Expr) Expr { return b.castTo(e, types.Float64Type) }
@@ -262,7 +279,7 @@ func (b *binder) bindHypothetical(node ast.ExprNode, name string, direct []ast.E
 		if total, err = count(nil); err != nil {
 			return nil, err
 		}
-	} else if total, err = b.bindAggregateCallFiltered(node, "count", star, false, nil, nil); err != nil {
+	} else if total, err = b.aggregateOver(node, "count", star, false, nil); err != nil {
 		return nil, err
 	}
 	if name == "percent_rank" {
@@ -291,20 +308,60 @@ func (b *binder) bindHypothetical(node ast.ExprNode, name string, direct []ast.E
 func (b *binder) hypotheticalDenseRank(node ast.ExprNode, keys []ast.ExprNode, precedes ast.ExprNode) (Expr, error) {
 	one := &Const{Value: int64(1), T: types.Int64Type}
 	if len(keys) > 1 {
-		groups, err := b.bindAggregateCallFiltered(node, "count", []ast.ExprNode{&ast.RowExpr{Values: keys}}, true, precedes, nil)
+		groups, err := b.aggregateOver(node, "count", []ast.ExprNode{&ast.RowExpr{Values: keys}}, true, precedes)
 		if err != nil {
 			return nil, err
 		}
 		return &BinaryOp{Op: OpAdd, L: groups, R: one, T: types.Int64Type}, nil
 	}
-	distinct, err := b.bindAggregateCallFiltered(node, "count", keys, true, precedes, nil)
+	distinct, err := b.aggregateOver(node, "count", keys, true, precedes)
 	if err != nil {
 		return nil, err
 	}
-	sawNull, err := b.bindAggregateCallFiltered(node, "bool_or", []ast.ExprNode{&ast.IsNullExpr{Expr: keys[0]}}, false, precedes, nil)
+	sawNull, err := b.aggregateOver(node, "bool_or", []ast.ExprNode{&ast.IsNullExpr{Expr: keys[0]}}, false, precedes)
 	if err != nil {
 		return nil, err
 	}
 	nullGroup := &Case{Whens: []When{{Cond: sawNull, Result: one}}, Else: &Const{Value: int64(0), T: types.Int64Type}, T: types.Int64Type}
 	return &BinaryOp{Op: OpAdd, L: &BinaryOp{Op: OpAdd, L: distinct, R: nullGroup, T: types.Int64Type}, R: one, T: types.Int64Type}, nil
+}
+
+// aggregateOver registers name(args) [FILTER (WHERE filter)] that the
+// hypothetical-set expansion builds from TiDB's nodes, through sql/tree
+// (ordered-set aggregates bind from TiDB's nodes until they move, issue 32).
+func (b *binder) aggregateOver(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, filter ast.ExprNode) (Expr, error) {
+	targs := make([]pt.Expr, len(args))
+	for i, a := range args {
+		t, err := b.toTree(a)
+		if err != nil {
+			return nil, err
+		}
+		targs[i] = t
+	}
+	var f pt.Expr
+	if filter != nil {
+		var err error
+		if f, err = b.toTree(filter); err != nil {
+			return nil, err
+		}
+	}
+	return b.bindAggregateCallFiltered(node, name, targs, distinct, f, nil)
+}
+
+// bindWithinGroup binds f(args) WITHIN GROUP (ORDER BY ..) [FILTER (WHERE
+// ..)] from the TiDB nodes the tree's call was made from (the aggregate,
+// or the rewrite's pg__filter around it).
+func (b *binder) bindWithinGroup(n *pt.FuncCall) (Expr, error) {
+	var filter ast.ExprNode
+	src := n.Src
+	if f, ok := src.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__filter" && len(f.Args) == 2 {
+		src, filter = f.Args[0], f.Args[1]
+	}
+	if a, ok := src.(*ast.AggregateFuncExpr); ok {
+		name, args, order := pgAggregate(a)
+		if direct, ok := withinGroupArgs(args); ok && order != nil {
+			return b.bindOrderedSet(a, name, direct, order, filter)
+		}
+	}
+	return nil, b.errAt(n, sqlerr.NotSupported("this WITHIN GROUP call"))
 }

@@ -469,7 +469,7 @@ func (b *binder) figureColname(e ast.ExprNode) (string, int) {
 					return name, strength
 				}
 				if v, ok := x.Args[1].(ast.ValueExpr); ok {
-					return castOutputName(v), 1
+					return castOutputName(literalString(v)), 1
 				}
 			}
 		case "trim":
@@ -532,3 +532,38 @@ func tableAsSelect(sel *ast.SelectStmt) *ast.SelectStmt {
 	c.Fields = &ast.FieldList{Fields: []*ast.SelectField{{WildCard: &ast.WildCardField{}}}}
 	return &c
 }
+
+// containsAggregate reports whether an expression calls an aggregate
+// (outside subqueries, which aggregate on their own). The visitor is the
+// binder's (Accept takes an interface, so a new one would be a heap
+// allocation per call; a walk never re-enters the binder).
+func (b *binder) containsAggregate(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	b.finders.agg = aggFinder{}
+	n.Accept(&b.finders.agg)
+	return b.finders.agg.found
+}
+
+// grouping is set when what was found is a GROUPING(...) call.
+type aggFinder struct{ found, grouping bool }
+
+func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.AggregateFuncExpr:
+		v.found = true
+		return n, true
+	case *ast.FuncCallExpr:
+		if aggregateNames[x.FnName.L] || x.FnName.L == "grouping" {
+			v.found = true
+			v.grouping = x.FnName.L == "grouping"
+			return n, true
+		}
+	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
+		return n, true
+	}
+	return n, false
+}
+
+func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }

@@ -3,8 +3,8 @@ package binder
 import (
 	"fmt"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -32,19 +32,19 @@ func (b *binder) wholeRow(s *scope, name string) (Expr, bool) {
 	return &FuncCall{Name: name + ".*", Args: args, T: t, Kernel: functions.WholeRowKernel(t)}, true
 }
 
-// bindFuncArg binds argument a of function name. ROW(a, b) is bound here
+// bindFuncArg binds argument a of function name. (a, b) is bound here
 // only as the argument of row_to_json/to_json (a composite with fields f1,
 // f2, ... as PostgreSQL names them); ROW constructors elsewhere are the
 // value-constructor binder's.
-func (b *binder) bindFuncArg(s *scope, name string, a ast.ExprNode) (Expr, error) {
-	r, ok := a.(*ast.RowExpr)
-	if !ok || (name != "row_to_json" && name != "to_json") {
-		return b.bindExpr(s, a)
+func (b *binder) bindFuncArg(s *scope, name string, a pt.Expr) (Expr, error) {
+	r, ok := a.(*pt.Row)
+	if !ok || r.Explicit || (name != "row_to_json" && name != "to_json") {
+		return b.bindTree(s, a)
 	}
 	t := types.T{Kind: types.Row}
-	args := make([]Expr, len(r.Values))
-	for i, v := range r.Values {
-		e, err := b.bindExpr(s, v)
+	args := make([]Expr, len(r.Fields))
+	for i, v := range r.Fields {
+		e, err := b.bindTree(s, v)
 		if err != nil {
 			return nil, err
 		}

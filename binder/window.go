@@ -114,7 +114,7 @@ func (b *binder) bindWindowCall(n *ast.WindowFuncExpr) (Expr, error) {
 	defer func() { st.inCall = false }()
 	name := strings.ToLower(n.Name)
 	call := WindowCall{Func: name}
-	star := name == "count" && len(n.Args) == 1 && isStarArg(n.Args[0])
+	star := name == "count" && len(n.Args) == 1 && isStarNode(n.Args[0])
 	if !star {
 		for _, a := range lagOffsetArgs(name, n.Args) {
 			e, err := st.bind(a)
@@ -248,4 +248,10 @@ func lagOffsetArgs(name string, args []ast.ExprNode) []ast.ExprNode {
 		return args
 	}
 	return append([]ast.ExprNode{m.Args[0], m.Args[1]}, args[2:]...)
+}
+
+// isStarNode is isStarArg for TiDB's node of a window call's argument.
+func isStarNode(e ast.ExprNode) bool {
+	v, ok := literalValue(e)
+	return ok && v == int64(1)
 }

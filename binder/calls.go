@@ -1,0 +1,159 @@
+package binder
+
+import (
+	"strings"
+
+	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// bindFuncCall binds a function call of sql/tree: a scalar function of the
+// library or a Go UDF (callFunction), a || b, COALESCE and its kin
+// (conditional.go), an aggregate with its DISTINCT, ORDER BY and FILTER
+// (aggregate.go), and MAP's cardinality, map_keys and map_values
+// (mapvalues.go). Window calls, ordered-set aggregates, set-returning
+// functions in the SELECT list, GROUPING(..) and the rewrite's markers
+// that the transformer leaves as calls bind from TiDB's nodes until they
+// move too (bridgedCall; issue 32).
+func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
+	switch {
+	case n.Over != nil:
+		return b.bindUntransformed(s, n) // window.go
+	case n.WithinGroup:
+		return b.bindWithinGroup(n) // orderedset.go
+	case n.Aggregate:
+		return b.bindAggregateCall(n)
+	}
+	name := n.Name
+	if n.Filter != nil {
+		// agg(..) FILTER (WHERE ..) of an aggregate TiDB's grammar does
+		// not know as one (bool_and, string_agg, ...)
+		if !aggregateNames[name] {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but it is not an aggregate function"))
+		}
+		return b.bindAggregateCallFiltered(n, aggName(name), n.Args, false, n.Filter, nil)
+	}
+	switch name {
+	case "pg__filter":
+		// the rewrite's FILTER around something the transformer could not
+		// read as a call (a window call, a cast ...)
+		if len(n.Args) != 2 {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed FILTER clause"))
+		}
+		return nil, b.errAt(n, sqlerr.New(sqlerr.WrongObjectType, "FILTER specified, but it is not an aggregate function"))
+	case castFunc:
+		// x::type, CAST(x AS type) is a Cast node whenever the rewrite
+		// made it, as it always does
+		if len(n.Args) != 2 {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed cast"))
+		}
+		if _, ok := n.Args[1].(*pt.Literal); !ok {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed cast"))
+		}
+		// a type name that is no string names no type
+		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", ""))
+	}
+	if bridgedCall(name) {
+		return b.bindUntransformed(s, n)
+	}
+	if name == "cardinality" || name == "map_keys" || name == "map_values" {
+		if e, ok, err := b.bindMapFunction(s, n); ok {
+			return e, err
+		}
+	}
+	if isConditionalFunc(name) {
+		args, err := b.bindTreeList(s, n.Args)
+		if err != nil {
+			return nil, err
+		}
+		return b.bindConditionalFunc(n, name, args) // conditional.go
+	}
+	if aggregateNames[name] {
+		return b.bindAggregateCallFiltered(n, aggName(name), n.Args, false, nil, nil)
+	}
+	if name == "concat" && len(n.Args) == 2 && b.isPipes(n) {
+		l, err := b.bindTree(s, n.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bindTree(s, n.Args[1])
+		if err != nil {
+			return nil, err
+		}
+		return b.makeConcat(n, l, r)
+	}
+	args := make([]Expr, len(n.Args))
+	for i, a := range n.Args {
+		e, err := b.bindFuncArg(s, name, a) // wholerow.go
+		if err != nil {
+			return nil, err
+		}
+		args[i] = e
+	}
+	return b.callFunction(n, name, args)
+}
+
+// bindOperator binds one of PostgreSQL's operators TiDB's grammar lacks
+// (-> ->> #> ~<~ ...) as the function the rewrite's marker calls
+// (functions/opfuncs.go and the JSON functions); those whose function
+// depends on the operands' kind (@> <@ ? ?| ?&, operators.go) bind from
+// TiDB's nodes still.
+func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
+	name := sql.OperatorMarker(n.Op)
+	if _, byKind := operatorMarkers[name]; byKind || name == "" || !b.madeFromCall(n) {
+		return b.bindUntransformed(s, n)
+	}
+	operands := [2]pt.Expr{n.L, n.R}
+	list := operands[:]
+	if n.L == nil {
+		list = operands[1:] // a prefix operator
+	}
+	args := make([]Expr, len(list))
+	for i, a := range list {
+		e, err := b.bindFuncArg(s, name, a)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = e
+	}
+	return b.callFunction(n, name, args)
+}
+
+// bridgedCall reports the calls that still bind from TiDB's nodes
+// (bindUnmoved): GROUPING(..), set-returning functions in the SELECT list
+// (srf.go), and the rewrite's markers the transformer leaves as calls when
+// they are not in the form the rewrite makes (the markers of operators,
+// arrays, maps, rows, field selection, EXTRACT, ^ and position, and of
+// GROUP BY's constructs).
+func bridgedCall(name string) bool {
+	if !strings.HasPrefix(name, "pg__") {
+		return name == "grouping" || functions.IsSetFunc(name)
+	}
+	if _, ok := operatorMarkers[name]; ok {
+		return true
+	}
+	if _, ok := rewrittenCalls[name]; ok {
+		return true
+	}
+	switch name {
+	case "pg__extract", "pg__array", "pg__subscript", "pg__slice", "pg__any", "pg__all", "pg__array_subquery",
+		"pg__map", "pg__row", "pg__field":
+		return true
+	}
+	return isGroupingConstruct(name)
+}
+
+// bindTreeList binds a list of expressions of sql/tree.
+func (b *binder) bindTreeList(s *scope, list []pt.Expr) ([]Expr, error) {
+	out := make([]Expr, len(list))
+	for i, a := range list {
+		e, err := b.bindTree(s, a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}

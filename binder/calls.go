@@ -20,7 +20,7 @@ import (
 func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
 	switch {
 	case n.Over != nil:
-		return b.bindUntransformed(s, n) // window.go
+		return b.bindWindowCall(n) // window.go
 	case n.WithinGroup:
 		return b.bindWithinGroup(n) // orderedset.go
 	case n.Aggregate:

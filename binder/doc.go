@@ -55,11 +55,13 @@
 // types (column references, literals, parameters, the unary and binary
 // operators, IS [NOT] NULL/TRUE, BETWEEN [SYMMETRIC], IN lists, CASE,
 // LIKE/ILIKE, regular expressions, casts, and, in calls.go, function
-// calls, PostgreSQL's operators TiDB lacks, and aggregates with DISTINCT,
-// ORDER BY and FILTER, aggregate.go registering them from tree nodes);
+// calls, PostgreSQL's operators TiDB lacks, aggregates with DISTINCT,
+// ORDER BY and FILTER, aggregate.go registering them from tree nodes, and
+// window calls, window.go binding their OVER clause from the tree's
+// Window);
 // exprbind.go's bindExpr takes TiDB's nodes at the statement-level files'
 // edge, binds the leaves directly and the moved kinds through sql.ToTree,
-// and binds the kinds not moved yet (window calls, ordered-set aggregates,
+// and binds the kinds not moved yet (ordered-set aggregates,
 // set-returning functions in the SELECT list, GROUPING(..), subqueries,
 // the array, map, row and field markers and the operators resolved by
 // operand kind) from TiDB's nodes as before (bindUnmoved); a tree node of

@@ -38,7 +38,7 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		return b.bindExpr(s, n.Expr)
 	case *ast.UnaryOperationExpr, *ast.BinaryOperationExpr, *ast.IsNullExpr, *ast.IsTruthExpr,
 		*ast.BetweenExpr, *ast.CaseExpr, *ast.PatternLikeOrIlikeExpr, *ast.PatternRegexpExpr,
-		*ast.FuncCallExpr, *ast.AggregateFuncExpr:
+		*ast.FuncCallExpr, *ast.AggregateFuncExpr, *ast.WindowFuncExpr:
 		return b.bindViaTree(s, node)
 	case *ast.PatternInExpr:
 		if n.Sel == nil {
@@ -207,8 +207,6 @@ func (b *binder) bindUnmoved(s *scope, node ast.ExprNode) (Expr, error) {
 			// renamed above (EXTRACT, ^, position, TRIM): an ordinary call
 			return b.bindViaTree(s, n)
 		}
-	case *ast.WindowFuncExpr:
-		return b.bindWindowCall(n)
 	case *ast.RowExpr:
 		return b.bindRowConstructor(s, n, n.Values)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/rowlock"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -72,7 +73,8 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	// over the FROM columns, or over the Aggregate node when grouping.
 	bindOut := func(e ast.ExprNode) (Expr, error) { return b.bindExpr(inScope, e) }
 	projInput := input
-	if b.isAggregating(sel) {
+	aggregating := b.isAggregating(sel)
+	if aggregating {
 		prev := b.agg
 		defer func() { b.agg = prev }()
 		st := &aggState{input: inScope}
@@ -98,7 +100,13 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	if b.hasWindows(sel) {
 		prev := b.win
 		defer func() { b.win = prev }()
-		win = &winState{bind: bindOut}
+		win = &winState{bind: func(e pt.Expr) (Expr, error) {
+			x, err := b.bindTree(inScope, e)
+			if err != nil || !aggregating {
+				return x, err
+			}
+			return b.rebase(e, x)
+		}}
 		b.win = win
 	}
 	srf := &srfState{bind: bindOut}
@@ -567,3 +575,28 @@ func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// containsWindow reports whether an expression calls a window function
+// (with the binder's visitor, as containsAggregate).
+func (b *binder) containsWindow(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	b.finders.win = winFinder{}
+	n.Accept(&b.finders.win)
+	return b.finders.win.found
+}
+
+type winFinder struct{ found bool }
+
+func (v *winFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch n.(type) {
+	case *ast.WindowFuncExpr:
+		v.found = true
+		return n, true
+	case *ast.SubqueryExpr:
+		return n, true
+	}
+	return n, false
+}
+func (v *winFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }

@@ -1,10 +1,8 @@
 package binder
 
 import (
-	"strings"
-
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -51,7 +49,7 @@ type winState struct {
 	calls []WindowCall
 	// bind binds an expression the way the select list is bound (over the
 	// FROM columns, or the Aggregate node's, rebased).
-	bind   func(ast.ExprNode) (Expr, error)
+	bind   func(pt.Expr) (Expr, error)
 	inCall bool
 }
 
@@ -70,33 +68,8 @@ var windowOnly = map[string]bool{
 	"ntile": true, "lag": true, "lead": true, "first_value": true, "last_value": true, "nth_value": true,
 }
 
-// containsWindow reports whether an expression calls a window function
-// (with the binder's visitor, as containsAggregate).
-func (b *binder) containsWindow(n ast.Node) bool {
-	if n == nil {
-		return false
-	}
-	b.finders.win = winFinder{}
-	n.Accept(&b.finders.win)
-	return b.finders.win.found
-}
-
-type winFinder struct{ found bool }
-
-func (v *winFinder) Enter(n ast.Node) (ast.Node, bool) {
-	switch n.(type) {
-	case *ast.WindowFuncExpr:
-		v.found = true
-		return n, true
-	case *ast.SubqueryExpr:
-		return n, true
-	}
-	return n, false
-}
-func (v *winFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
 // bindWindowCall binds f(args) OVER (PARTITION BY ... ORDER BY ... frame).
-func (b *binder) bindWindowCall(n *ast.WindowFuncExpr) (Expr, error) {
+func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	st := b.win
 	if st == nil {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.WindowingError, "window functions are not allowed here"))
@@ -104,7 +77,8 @@ func (b *binder) bindWindowCall(n *ast.WindowFuncExpr) (Expr, error) {
 	if st.inCall {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.WindowingError, "window function calls cannot be nested"))
 	}
-	if n.Spec.Name.O != "" || n.Spec.Ref.O != "" {
+	w := n.Over
+	if w.Name != "" || w.Ref != "" {
 		return nil, b.errAt(n, sqlerr.NotSupported("named windows"))
 	}
 	if n.Distinct {
@@ -112,9 +86,9 @@ func (b *binder) bindWindowCall(n *ast.WindowFuncExpr) (Expr, error) {
 	}
 	st.inCall = true
 	defer func() { st.inCall = false }()
-	name := strings.ToLower(n.Name)
+	name := n.Name
 	call := WindowCall{Func: name}
-	star := name == "count" && len(n.Args) == 1 && isStarNode(n.Args[0])
+	star := name == "count" && len(n.Args) == 1 && isStarArg(n.Args[0])
 	if !star {
 		for _, a := range lagOffsetArgs(name, n.Args) {
 			e, err := st.bind(a)
@@ -124,27 +98,22 @@ func (b *binder) bindWindowCall(n *ast.WindowFuncExpr) (Expr, error) {
 			call.Args = append(call.Args, b.resolveUnknown(e, types.StringType))
 		}
 	}
-	if n.Spec.PartitionBy != nil {
-		for _, item := range n.Spec.PartitionBy.Items {
-			e, err := st.bind(item.Expr)
-			if err != nil {
-				return nil, err
-			}
-			call.Partition = append(call.Partition, b.resolveUnknown(e, types.StringType))
+	for _, p := range w.PartitionBy {
+		e, err := st.bind(p)
+		if err != nil {
+			return nil, err
 		}
+		call.Partition = append(call.Partition, b.resolveUnknown(e, types.StringType))
 	}
-	if n.Spec.OrderBy != nil {
-		for _, item := range n.Spec.OrderBy.Items {
-			expr, nullsFirst := unwrapNulls(item.Expr, item.Desc)
-			e, err := st.bind(expr)
-			if err != nil {
-				return nil, err
-			}
-			call.Order = append(call.Order, SortKey{Expr: b.resolveUnknown(e, types.StringType), Desc: item.Desc, NullsFirst: nullsFirst})
+	for _, item := range w.OrderBy {
+		e, err := st.bind(item.X)
+		if err != nil {
+			return nil, err
 		}
+		call.Order = append(call.Order, SortKey{Expr: b.resolveUnknown(e, types.StringType), Desc: item.Desc, NullsFirst: nullsFirst(item)})
 	}
-	if f := n.Spec.Frame; f != nil {
-		fr, err := b.bindFrame(f)
+	if f := w.Frame; f != nil {
+		fr, err := bindFrame(f)
 		if err != nil {
 			return nil, err
 		}
@@ -159,39 +128,32 @@ func (b *binder) bindWindowCall(n *ast.WindowFuncExpr) (Expr, error) {
 	return &winRef{Index: len(st.calls) - 1, Name: name, T: t}, nil
 }
 
-func (b *binder) bindFrame(f *ast.FrameClause) (*Frame, error) {
-	if f.Type == ast.Groups {
+// bindFrame reads a frame whose offsets are non-negative integer
+// constants (ROWS and RANGE; GROUPS is not there yet).
+func bindFrame(f *pt.Frame) (*Frame, error) {
+	if f.Groups {
 		return nil, sqlerr.NotSupported("GROUPS frames")
 	}
-	bound := func(fb ast.FrameBound) (FrameBound, error) {
-		switch {
-		case fb.Type == ast.CurrentRow:
-			return FrameBound{Kind: "current row"}, nil
-		case fb.UnBounded && fb.Type == ast.Preceding:
-			return FrameBound{Kind: "unbounded preceding"}, nil
-		case fb.UnBounded:
-			return FrameBound{Kind: "unbounded following"}, nil
+	bound := func(fb pt.FrameBound) (FrameBound, error) {
+		switch fb.Kind {
+		case "current row", "unbounded preceding", "unbounded following":
+			return FrameBound{Kind: fb.Kind}, nil
 		}
-		v, _ := literalValue(fb.Expr)
-		off, ok := v.(int64)
-		if !ok || off < 0 {
+		l, ok := fb.Offset.(*pt.Literal)
+		if !ok || l.Kind != pt.LitInt || l.Int < 0 {
 			return FrameBound{}, sqlerr.NotSupported("frame offsets other than non-negative integer constants")
 		}
-		kind := "preceding"
-		if fb.Type == ast.Following {
-			kind = "following"
-		}
-		return FrameBound{Kind: kind, Offset: off}, nil
+		return FrameBound{Kind: fb.Kind, Offset: l.Int}, nil
 	}
-	start, err := bound(f.Extent.Start)
+	start, err := bound(f.Start)
 	if err != nil {
 		return nil, err
 	}
-	end, err := bound(f.Extent.End)
+	end, err := bound(f.End)
 	if err != nil {
 		return nil, err
 	}
-	return &Frame{Rows: f.Type == ast.Rows, Start: start, End: end}, nil
+	return &Frame{Rows: f.Rows, Start: start, End: end}, nil
 }
 
 // windowResultType gives PostgreSQL's result type of a window function.
@@ -239,19 +201,13 @@ func resolveWinRefs(e Expr, base int) Expr {
 // lagOffsetArgs undoes sql's rewrite of lag/lead with an offset TiDB
 // cannot parse (sql/lagoffset.go): lag(pg__lag_offset(x, off), 1, d) is
 // lag(x, off, d).
-func lagOffsetArgs(name string, args []ast.ExprNode) []ast.ExprNode {
+func lagOffsetArgs(name string, args []pt.Expr) []pt.Expr {
 	if name != "lag" && name != "lead" || len(args) < 2 {
 		return args
 	}
-	m, ok := args[0].(*ast.FuncCallExpr)
-	if !ok || m.FnName.L != sql.LagOffsetMarker || len(m.Args) != 2 {
+	m, ok := args[0].(*pt.FuncCall)
+	if !ok || m.Name != sql.LagOffsetMarker || len(m.Args) != 2 {
 		return args
 	}
-	return append([]ast.ExprNode{m.Args[0], m.Args[1]}, args[2:]...)
-}
-
-// isStarNode is isStarArg for TiDB's node of a window call's argument.
-func isStarNode(e ast.ExprNode) bool {
-	v, ok := literalValue(e)
-	return ok && v == int64(1)
+	return append([]pt.Expr{m.Args[0], m.Args[1]}, args[2:]...)
 }

@@ -562,7 +562,7 @@ func (t *Transformer) WindowToTree(s *ast.WindowSpec) (*pt.Window, error) {
 		return nil, err
 	}
 	if s.Frame != nil {
-		fr := &pt.Frame{Rows: s.Frame.Type == ast.Rows}
+		fr := &pt.Frame{Rows: s.Frame.Type == ast.Rows, Groups: s.Frame.Type == ast.Groups}
 		if fr.Start, err = t.frameBound(&s.Frame.Extent.Start); err != nil {
 			return nil, err
 		}

@@ -384,7 +384,11 @@ func (f *formatter) window(w *Window) {
 		sep = " "
 	}
 	if fr := w.Frame; fr != nil {
-		f.WriteString(sep + map[bool]string{false: "RANGE", true: "ROWS"}[fr.Rows] + " BETWEEN ")
+		unit := map[bool]string{false: "RANGE", true: "ROWS"}[fr.Rows]
+		if fr.Groups {
+			unit = "GROUPS"
+		}
+		f.WriteString(sep + unit + " BETWEEN ")
 		f.bound(fr.Start)
 		f.WriteString(" AND ")
 		f.bound(fr.End)

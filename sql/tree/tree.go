@@ -396,9 +396,10 @@ type FrameBound struct {
 	Offset Expr // for preceding and following
 }
 
-// Frame is a window's ROWS | RANGE BETWEEN start AND end.
+// Frame is a window's ROWS | RANGE | GROUPS BETWEEN start AND end.
 type Frame struct {
-	Rows       bool // false: RANGE
+	Rows       bool // false: RANGE, or GROUPS when Groups is set
+	Groups     bool
 	Start, End FrameBound
 }
 

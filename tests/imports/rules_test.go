@@ -70,7 +70,6 @@ var knownViolations = []string{
 	"binder/values.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/view.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/viewdef.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/window.go -> github.com/pingcap/tidb/pkg/parser/ast",
 }
 
 func TestImportRules(t *testing.T) {

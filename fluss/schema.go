@@ -545,6 +545,12 @@ func CheckNotNull(info TableInfo, cols []arrow.Array) error {
 			}
 			continue
 		}
+		if (!def.Type.NotNull || a.NullN() == 0) && noNullsInside(a) {
+			continue // the common case: no null anywhere below the column
+		}
+		if _, ok := checkNulls(a, def.Type, def.Name, 0, end); ok {
+			continue
+		}
 		for i := 0; i < end; i++ {
 			if p, ok := checkNulls(a, def.Type, def.Name, i, i+1); !ok {
 				row, path = i, p
@@ -570,6 +576,26 @@ func CheckNotNull(info TableInfo, cols []arrow.Array) error {
 		vals[c] = &s
 	}
 	return sqlerr.NullInNotNullRow(path, info.Path.Table, vals)
+}
+
+// noNullsInside reports whether a nested array's children (elements, map
+// keys and values, fields) hold no null at any depth, reading only their
+// null counts; false may also mean nulls outside a's slice.
+func noNullsInside(a arrow.Array) bool {
+	switch x := a.(type) {
+	case *array.Map:
+		return x.Keys().NullN() == 0 && x.Items().NullN() == 0 && noNullsInside(x.Keys()) && noNullsInside(x.Items())
+	case array.ListLike:
+		v := x.ListValues()
+		return v.NullN() == 0 && noNullsInside(v)
+	case *array.Struct:
+		for f := 0; f < x.NumField(); f++ {
+			if x.Field(f).NullN() != 0 || !noNullsInside(x.Field(f)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // holdsNotNull reports whether t or any field, element, map key or value

@@ -28,6 +28,13 @@ func (b *binder) bindBitwise(s *scope, n *pt.Binary, op string) (Expr, error) {
 		return nil, err
 	}
 	shift := op == "<<" || op == ">>"
+	if !shift && isUnknown(l.Type()) != isUnknown(r.Type()) {
+		// PostgreSQL's operator resolution decides before the literal is
+		// read: beside a type no & or | takes, there is no operator.
+		if _, _, err := functions.ResolveOperator(op, integerBitwise, l.Type(), r.Type()); err != nil {
+			return nil, b.errAtOperator(n, op, sqlerr.As(err))
+		}
+	}
 	switch {
 	case isUnknown(l.Type()) && isUnknown(r.Type()):
 		return nil, b.errAt(n, sqlerr.New(sqlerr.Code("42725"), "operator is not unique: unknown %s unknown", op).
@@ -59,6 +66,12 @@ func (b *binder) bindBitwise(s *scope, n *pt.Binary, op string) (Expr, error) {
 	}
 	l = b.castTo(l, t)
 	return &FuncCall{Name: op, Args: []Expr{l, r}, T: t, Kernel: functions.BitwiseKernel(op, t)}, nil
+}
+
+// integerBitwise are the overloads of & and | sqlgate has types for
+// (PostgreSQL's bit and inet ones have none here).
+var integerBitwise = [][]types.T{
+	{types.Int16Type, types.Int16Type}, {types.Int32Type, types.Int32Type}, {types.Int64Type, types.Int64Type},
 }
 
 // intOperand is the PostgreSQL integer type an operand of t is read as:

@@ -89,12 +89,10 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	for pos, idx := range target {
 		provided[idx] = pos
 	}
-	for i, c := range tableCols {
-		if provided[i] < 0 && c.Type.NotNull && !hasDefault(info, i) {
-			return nil, sqlerr.NullInNotNull(c.Name, info.Path.Table).
-				WithDetail("Column %q is NOT NULL and the INSERT does not give it a value.", c.Name)
-		}
-	}
+	// A NOT NULL column left without a value (omitted without a default,
+	// DEFAULT, a NULL) is refused by the store's check of each row written
+	// (fluss.CheckNotNull), not here: PostgreSQL refuses a row, naming its
+	// values, and an INSERT that writes no row succeeds.
 	// defaults: the expression each omitted column (or DEFAULT) gets
 	defaults := make([]Expr, len(tableCols))
 	dflt := func(i int) (Expr, error) {
@@ -134,9 +132,6 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 				}
 				node := row[pos]
 				if _, isDefault := node.(*ast.DefaultExpr); isDefault {
-					if c.Type.NotNull && !hasDefault(info, i) {
-						return nil, sqlerr.NullInNotNull(c.Name, info.Path.Table)
-					}
 					if out[i], err = dflt(i); err != nil {
 						return nil, err
 					}
@@ -257,9 +252,6 @@ func (b *binder) assign(node ast.Node, e Expr, col string, t types.T, table stri
 	target := t.Nullable()
 	et := e.Type()
 	if isUnknown(et) {
-		if c, ok := e.(*Const); ok && c.Value == nil && t.NotNull {
-			return nil, sqlerr.NullInNotNull(col, table)
-		}
 		out, err := b.coerceUnknown(node, e, target)
 		if err != nil {
 			return nil, err

@@ -105,9 +105,6 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 		} else if e, err = b.bindExpr(s, a.Expr); err != nil {
 			return nil, err
 		}
-		if c, ok := e.(*Const); ok && c.Value == nil && cols[idx].Type.NotNull {
-			return nil, sqlerr.NullInNotNull(name, info.Path.Table)
-		}
 		if e, err = b.assign(a.Expr, e, name, cols[idx].Type, info.Path.Table); err != nil {
 			return nil, err
 		}

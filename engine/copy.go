@@ -373,9 +373,11 @@ func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatc
 			arr = array.MakeArrayOfNull(mem, col.Type.ArrowType(), int(rows))
 		}
 		cols = append(cols, arr)
-		if col.Type.NotNull && arr.NullN() > 0 {
-			return nil, sqlerr.NullInNotNull(col.Name, info.Path.Table)
-		}
+	}
+	// The store's check, made here on the whole record so that the first
+	// failing row is reported (with its values) before anything is written.
+	if err := fluss.CheckNotNull(info, cols); err != nil {
+		return nil, err
 	}
 	return array.NewRecordBatch(info.ArrowSchema(), cols, rows), nil
 }

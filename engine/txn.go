@@ -1041,6 +1041,11 @@ func (pt *pendingTable) LockInsert(ctx context.Context, rec arrow.RecordBatch) e
 	if tx.locks == nil || !pt.info.HasPrimaryKey() {
 		return nil
 	}
+	// A null key is refused as the store refuses it, naming the row,
+	// before keyOf meets it.
+	if err := fluss.CheckNotNull(pt.info, rec.Columns()); err != nil {
+		return err
+	}
 	n := int(rec.NumRows())
 	cols := pt.keyColumns(rec)
 	var buf []byte

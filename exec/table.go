@@ -459,6 +459,12 @@ func (o *Update) Run(ctx context.Context) error {
 		if b == nil {
 			break
 		}
+		// A new key that is null is refused as the store refuses it,
+		// naming the row, before the keys are encoded to lock and probe.
+		if err := fluss.CheckNotNull(info, b.Columns()[:ncols]); err != nil {
+			b.Release()
+			return err
+		}
 		batches = append(batches, b)
 	}
 	if len(batches) == 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss/format"
+	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -252,10 +253,14 @@ func ValidateRecordAs(info TableInfo, want *arrow.Schema, rec arrow.RecordBatch)
 			return nil, sqlerr.Wrap(err, sqlerr.DatatypeMismatch, "column \"%s\" of relation \"%s\" is of type %s but the batch has %s: %v", c.Name, rel, c.Type.Nullable(), src.DataType(), err)
 		}
 		out[i] = conv
-		if path, ok := firstNotNullViolation(conv, c.Type, c.Name); !ok {
-			return nil, sqlerr.NullInNotNull(path, rel)
-		}
-		if hasTimeBelowMillis(c.Type) {
+	}
+	// Nulls after every column is converted: the report names the whole
+	// row, as PostgreSQL's does.
+	if err := CheckNotNull(info, out); err != nil {
+		return nil, err
+	}
+	for i, c := range cols {
+		if conv := out[i]; hasTimeBelowMillis(c.Type) {
 			if path, t, ok := firstTimeBelowMillis(conv, c.Type, c.Name, 0, conv.Len()); !ok {
 				return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "%s value in column \"%s\" of relation \"%s\" has digits below the millisecond, which Fluss does not store", t, path, rel).
 					WithHint("Fluss keeps a TIME of any precision as milliseconds of the day: round the value to TIME(3), or declare the column TIME(3).")
@@ -510,8 +515,108 @@ func firstTimeBelowMillis(a arrow.Array, t types.T, path string, from, to int) (
 	return "", t, true
 }
 
-func firstNotNullViolation(a arrow.Array, t types.T, path string) (string, bool) {
-	return checkNulls(a, t, path, 0, a.Len())
+// CheckNotNull refuses a batch of info's table (cols: its columns in table
+// order, as the table stores them) holding a null in a NOT NULL column, ROW
+// field, array element or map value. PostgreSQL's ExecConstraints checks
+// row by row, each row's columns in table order: so the report is of the
+// first such row, naming its first such column (a path "c.f" for a field),
+// with the row's values in the DETAIL (sqlerr.NullInNotNullRow).
+func CheckNotNull(info TableInfo, cols []arrow.Array) error {
+	defs := info.Descriptor.Schema.Columns
+	row, path := -1, ""
+	for c, def := range defs {
+		if !holdsNotNull(def.Type) {
+			continue
+		}
+		a := cols[c]
+		end := a.Len()
+		if row >= 0 {
+			end = row // only an earlier row changes the report
+		}
+		if !def.Type.IsNested() {
+			if a.NullN() == 0 {
+				continue
+			}
+			for i := 0; i < end; i++ {
+				if a.IsNull(i) {
+					row, path = i, def.Name
+					break
+				}
+			}
+			continue
+		}
+		if (!def.Type.NotNull || a.NullN() == 0) && noNullsInside(a) {
+			continue // the common case: no null anywhere below the column
+		}
+		if _, ok := checkNulls(a, def.Type, def.Name, 0, end); ok {
+			continue
+		}
+		for i := 0; i < end; i++ {
+			if p, ok := checkNulls(a, def.Type, def.Name, i, i+1); !ok {
+				row, path = i, p
+				break
+			}
+		}
+	}
+	if row < 0 {
+		return nil
+	}
+	vals := make([]*string, len(defs))
+	for c, def := range defs {
+		if cols[c].IsNull(row) {
+			continue
+		}
+		t := def.Type.Nullable()
+		var s string
+		if b, _, err := pgtypes.AppendValue(nil, t, pgtypes.FormatText, cols[c], row); err == nil {
+			s = string(b)
+		} else {
+			s = types.FormatText(types.ValueAt(cols[c], row), t)
+		}
+		vals[c] = &s
+	}
+	return sqlerr.NullInNotNullRow(path, info.Path.Table, vals)
+}
+
+// noNullsInside reports whether a nested array's children (elements, map
+// keys and values, fields) hold no null at any depth, reading only their
+// null counts; false may also mean nulls outside a's slice.
+func noNullsInside(a arrow.Array) bool {
+	switch x := a.(type) {
+	case *array.Map:
+		return x.Keys().NullN() == 0 && x.Items().NullN() == 0 && noNullsInside(x.Keys()) && noNullsInside(x.Items())
+	case array.ListLike:
+		v := x.ListValues()
+		return v.NullN() == 0 && noNullsInside(v)
+	case *array.Struct:
+		for f := 0; f < x.NumField(); f++ {
+			if x.Field(f).NullN() != 0 || !noNullsInside(x.Field(f)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// holdsNotNull reports whether t or any field, element, map key or value
+// inside it is NOT NULL.
+func holdsNotNull(t types.T) bool {
+	if t.NotNull {
+		return true
+	}
+	switch t.Kind {
+	case types.Array:
+		return holdsNotNull(*t.Elem)
+	case types.Map:
+		return holdsNotNull(*t.Key) || holdsNotNull(*t.Elem)
+	case types.Row:
+		for _, f := range t.Fields {
+			if holdsNotNull(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func checkNulls(a arrow.Array, t types.T, path string, from, to int) (string, bool) {

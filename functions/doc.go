@@ -1,5 +1,6 @@
 // Package functions is sqlgate's scalar function library: the overload
-// catalog, PostgreSQL 15's function-resolution rules (Resolve), type
+// catalog, PostgreSQL 15's function-resolution rules (Resolve; for a binary
+// operator's declared overloads, oper_select_candidate's: ResolveOperator), type
 // unification for CASE/COALESCE/UNION-like contexts (CommonType), and the
 // kernels that evaluate each function over Arrow arrays, NULL-correct and
 // with PostgreSQL's results and SQLSTATEs.

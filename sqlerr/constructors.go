@@ -55,3 +55,44 @@ func InvalidUTF8(data []byte) *Error {
 func NullInNotNull(column, relation string) *Error {
 	return New(NotNullViolation, "null value in column %q of relation %q violates not-null constraint", column, relation)
 }
+
+// NullInNotNullRow is NullInNotNull for a row being written, with
+// PostgreSQL's DETAIL naming the whole row (ExecConstraints'
+// ExecBuildSlotValueDescription): "Failing row contains (v1, v2, ...).",
+// every column in table order, each value in its type's text form (nil
+// for NULL, printed null) cut to 64 bytes on a character boundary with
+// "..." after, so that a long value does not flood the report.
+func NullInNotNullRow(column, relation string, row []*string) *Error {
+	var b strings.Builder
+	b.WriteString("Failing row contains (")
+	for i, v := range row {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch {
+		case v == nil:
+			b.WriteString("null")
+		case len(*v) <= failingValueMax:
+			b.WriteString(*v)
+		default:
+			b.WriteString(clipUTF8(*v, failingValueMax))
+			b.WriteString("...")
+		}
+	}
+	b.WriteString(").")
+	e := NullInNotNull(column, relation)
+	e.Detail = b.String() // not a format: a value may hold '%'
+	return e
+}
+
+// failingValueMax is ExecBuildSlotValueDescription's maxfieldlen.
+const failingValueMax = 64
+
+// clipUTF8 is pg_mbcliplen: the longest prefix of s of at most n bytes
+// that does not split a character.
+func clipUTF8(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

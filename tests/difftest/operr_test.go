@@ -14,6 +14,9 @@ var operandLiterals = []string{
 	"1", "2.5", "'7'::bigint", "1.5::real", "true", "'a+b'", "'x'::text", "'\\x01'::bytea",
 	"date '2020-01-01'", "timestamp '2020-01-01 00:00:00'", "interval '1 day'", "time '10:00'",
 	"array[1,2]", "array['a'::text]", "'{\"a\":1}'::jsonb", "'-'",
+	// an unknown literal every numeric type reads, and int2, beside which
+	// binary_oper_exact reads an unknown as int2
+	"'2'", "3::smallint",
 }
 
 var binaryOperators = []string{"+", "-", "*", "/", "%", "||", "=", "<", ">=", "<>", "&", "|"}

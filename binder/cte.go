@@ -21,10 +21,11 @@ import (
 // every reference the same rows.
 //
 // A body that reads a row of an enclosing query is inlined whatever it is
-// written: each reference binds it at its own level (bindCTEBody). Not
-// done yet: references from two uncorrelated scalar subqueries, each run
-// to its end before the next starts, each run the query (lower/cte.go
-// frees the rows when the last scan that holds them closes).
+// written: each reference binds it at its own level (bindCTEBody). A
+// shared query, reading no enclosing row, is never run again for the same
+// execution: its rows last until the execution ends (lower/cte.go), so
+// that two scalar subqueries, ARRAY(...) or a correlated subquery run per
+// row all read the one evaluation, as in PostgreSQL.
 
 // materialization is how a WITH item is written.
 type materialization uint8

@@ -756,7 +756,16 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	*rt = lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec, Backends: backend,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir,
 		Untransacted: s.tx == nil && s.implicit == nil}
+	rt.CTEs = &st.ctes
 	ec.Env = rt
+	// The execution's WITH query rows last until it ends: here, unless
+	// its rows are streamed, when the result frees them once closed.
+	streamed := false
+	defer func() {
+		if !streamed {
+			rt.Close()
+		}
+	}()
 	switch b := ps.bound.(type) {
 	case *binder.Query:
 		if ps.locked != nil {
@@ -766,7 +775,8 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		if err != nil {
 			return nil, err
 		}
-		st.res = queryResult{op: op, verb: "SELECT", sess: s}
+		st.res = queryResult{op: op, verb: "SELECT", sess: s, rt: rt}
+		streamed = true
 		return &st.res, nil
 	case *binder.Describe:
 		return describeResult(s.eng, b.Table), nil
@@ -1234,6 +1244,8 @@ type execState struct {
 	ec  exec.EvalContext
 	rt  lower.Runtime
 	req exec.BackendRequest // the session setting's, when no hint
+	// ctes are rt's WITH query rows (rt.CTEs).
+	ctes lower.CTERuns
 	res queryResult
 	// params holds the converted parameters when they are few (a point
 	// lookup's key).
@@ -1249,6 +1261,9 @@ type queryResult struct {
 	// sess, when set, learns of an error raised while streaming: it aborts
 	// the transaction block like an error from Execute.
 	sess *session
+	// rt, when set, is the runtime op was built with: Close closes it
+	// after op (it holds the execution's WITH query rows).
+	rt *lower.Runtime
 }
 
 func (r *queryResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -1286,6 +1301,9 @@ func (r *queryResult) Close() {
 	if !r.done {
 		r.done = true
 		r.op.Close()
+		if r.rt != nil {
+			r.rt.Close()
+		}
 	}
 }
 

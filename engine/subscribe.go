@@ -467,6 +467,7 @@ func (r *subscription) evaluate(ctx context.Context, bucket int, in arrow.Record
 	rt := &lower.Runtime{Ctx: ectx, Tables: streamTables{table: r.table, rec: in}, EC: ec, Backends: backend,
 		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir, Untransacted: true}
 	ec.Env = rt
+	defer rt.Close() // after op's Close: its WITH query rows
 	op, err := lower.Build(rt, ps.plan)
 	if err != nil {
 		return err

@@ -46,15 +46,16 @@ type Runtime struct {
 	// change meanwhile): BuildForClient may run a root scan ahead in a
 	// goroutine of its own.
 	Untransacted bool
+	// CTEs hold the rows of the WITH queries evaluated once until Close
+	// (cte.go). Nil: Build allocates them; the engine points it into the
+	// execution's state instead, sparing the allocation.
+	CTEs *CTERuns
 	// workTables are the working tables of the recursive unions being
 	// run, for their recursive terms' scans (recursive.go); again is set
 	// while a recursive term is built for a later iteration, whose
 	// metrics add to the first's.
 	workTables map[*binder.WorkTable]*relop.WorkTable
 	again      bool
-	// sharedCTEs are the WITH queries evaluated once being run, for
-	// every scan of them (cte.go).
-	sharedCTEs map[*binder.SharedCTE]*relop.SharedRows
 	// split and inject carry a split scan to the parts of a parallel
 	// aggregation being built (parallelagg.go).
 	split  *splitState
@@ -66,6 +67,7 @@ type Runtime struct {
 // Build instantiates n (and its inputs) as running operators, instrumented
 // when rt.Metrics is set.
 func Build(rt *Runtime, n Node) (exec.Operator, error) {
+	rt.cteRuns() // before any operator runs: see cteRuns
 	if rt.Metrics == nil {
 		if rt.Backends == nil || len(rt.Backends.Nodes) == 0 {
 			return n.Build(rt)

@@ -62,6 +62,12 @@
 // recursive term is instantiated again for each iteration over the working
 // table; the rules rewrite its two terms as plans of their own.
 //
+// A WITH query evaluated once (cte.go) is a cte_scan: the first scan built
+// in an execution builds its plan, every scan reads its one evaluation,
+// and the rows are held on the Runtime (shared by the copies subqueries
+// and LATERAL items build with) until the caller's Runtime.Close at the
+// end of the execution.
+//
 // Go UDFs (package udf) are the opaque tier (udf.go): each call is its own
 // node (a batch UDF's over its input relation's node), never lowered,
 // folded or rewritten, and the report shows it as kind=opaque_udf,

@@ -603,6 +603,10 @@ func (s *exprSlab) raw(e binder.Expr) (exec.Expr, error) {
 			if !ok {
 				return nil, sqlerr.New(sqlerr.InternalError, "subquery evaluated without a runtime")
 			}
+			// Each run builds from a copy of rt, sharing its WITH
+			// queries' rows (cte.go): a WITH query runs once per
+			// execution, not once per run of the subquery.
+			rt.cteRuns()
 			sub := *rt
 			sub.Metrics, sub.parent, sub.EC = nil, nil, ec
 			return Build(&sub, plan)

@@ -13,45 +13,48 @@ import (
 // read (PostgreSQL's CTE tuplestore): the first scan to ask for a row runs
 // the query to its end into a store (charged to Mem, spilling to SpillDir
 // past its limit), and every scan then reads the store from its start.
-// The scans hold it (Retain, and their Close); the last one frees it.
+// As in PostgreSQL, the rows last as long as the execution: a scan opened
+// after every other one closed (a second scalar subquery, a correlated
+// subquery's next row) reads the same rows rather than running the query
+// again. Its owner (lower.Runtime) Closes it when the execution ends; the
+// scans never free it.
 type SharedRows struct {
 	body  exec.Operator
 	store *rowStore
 
 	mu     sync.Mutex // the first scans may ask from several goroutines
 	filled bool
+	closed bool
 	err    error
-	refs   int
 }
 
 // NewSharedRows returns the shared rows of body, whose batches have schema
-// out. It holds no reference: each scan takes one.
+// out. The caller Closes it once no scan reads it any more.
 func NewSharedRows(body exec.Operator, out *arrow.Schema, mem *MemoryAccount, spillDir string, alloc memory.Allocator) *SharedRows {
 	return &SharedRows{body: body, store: &rowStore{schema: out, mem: allocOr(alloc), spillDir: spillDir, hold: holding{acct: mem}}}
 }
 
-// Retain takes a reference for a scan.
-func (s *SharedRows) Retain() {
-	s.mu.Lock()
-	s.refs++
-	s.mu.Unlock()
-}
-
-// Release drops a scan's reference: the last one closes the query and
-// frees the rows. It reports whether it was the last.
-func (s *SharedRows) Release() bool {
+// Close closes the query (when it has not run to its end) and frees the
+// rows. Every scan of them must be closed before.
+func (s *SharedRows) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refs--
-	if s.refs > 0 {
-		return false
+	if s.closed {
+		return
 	}
+	s.closed = true
+	s.closeBody()
+	s.store.release()
+}
+
+// closeBody closes the query once it is no longer needed: at the end of
+// its rows (its operators' memory is given back then, not at the end of
+// the execution), on its error, or at Close.
+func (s *SharedRows) closeBody() {
 	if s.body != nil {
 		s.body.Close()
 		s.body = nil
 	}
-	s.store.release()
-	return true
 }
 
 // fill runs the query to its end into the store, once.
@@ -62,14 +65,18 @@ func (s *SharedRows) fill(ctx context.Context) error {
 		return s.err
 	}
 	s.filled = true
+	s.err = s.run(ctx)
+	s.closeBody()
+	return s.err
+}
+
+func (s *SharedRows) run(ctx context.Context) error {
 	for {
 		if err := ctx.Err(); err != nil {
-			s.err = err
 			return err
 		}
 		b, err := s.body.Next(ctx)
 		if err != nil {
-			s.err = err
 			return err
 		}
 		if b == nil {
@@ -80,36 +87,27 @@ func (s *SharedRows) fill(ctx context.Context) error {
 		}
 		b.Release()
 		if err != nil {
-			s.err = err
 			return err
 		}
 	}
 }
 
-// CTEScan reads the rows of a SharedRows from the start.
+// CTEScan reads the rows of a SharedRows from the start. Closing it
+// leaves the rows to their owner.
 type CTEScan struct {
 	Rows *SharedRows
 	Out  *arrow.Schema
-	// OnLast, when set, runs when this scan's Close frees the rows.
-	OnLast func()
 
-	r              *storeReader
-	opened, closed bool
+	r      *storeReader
+	opened bool
 }
 
 func (o *CTEScan) Schema() *arrow.Schema { return o.Out }
 
 func (o *CTEScan) Close() {
-	if o.closed {
-		return
-	}
-	o.closed = true
 	if o.r != nil {
 		o.r.close()
 		o.r = nil
-	}
-	if o.Rows.Release() && o.OnLast != nil {
-		o.OnLast()
 	}
 }
 

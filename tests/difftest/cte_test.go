@@ -37,6 +37,17 @@ var withUses = []string{
 	"WITH %s SELECT count(*) FROM x a, (WITH x AS (SELECT 1 AS k, 2 AS r) SELECT * FROM x) b WHERE a.k = b.k",
 	"WITH %s SELECT count(*) FROM (SELECT * FROM x UNION ALL SELECT * FROM x) u GROUP BY r ORDER BY 1 LIMIT 1",
 	"WITH %s SELECT count(DISTINCT r) FROM (SELECT r FROM x UNION ALL SELECT r FROM x) u",
+	// subqueries each run to their end before the next one starts: a
+	// query evaluated once gives them the same rows still
+	"WITH %s SELECT (SELECT sum(r) FROM x) = (SELECT sum(r) FROM x)",
+	"WITH %s SELECT (SELECT max(r) FROM x) = (SELECT max(r) FROM x), (SELECT min(r) FROM x) = (SELECT min(r) FROM x)",
+	"WITH %s SELECT ARRAY(SELECT r::float8 FROM x ORDER BY k) = ARRAY(SELECT r::float8 FROM x ORDER BY k)",
+	"WITH %s SELECT ARRAY(SELECT r::float8 FROM x ORDER BY k) = (SELECT array_agg(r::float8 ORDER BY k) FROM x)",
+	// a correlated subquery, run again for each row
+	"WITH %s SELECT count(DISTINCT (SELECT sum(r) FROM x WHERE x.k + g.g > 0)) FROM generate_series(1, 5) g",
+	"WITH %s SELECT bool_and((SELECT max(r) FROM x WHERE x.k <> g.g + 10) = (SELECT max(r) FROM x)) FROM generate_series(1, 5) g",
+	"WITH %s SELECT count(*) FROM generate_series(1, 5) g WHERE EXISTS (SELECT 1 FROM x WHERE x.k = 1 AND x.r = (SELECT r FROM x WHERE k = 1 LIMIT 1) AND g.g > 0)",
+	"WITH %s SELECT count(DISTINCT s.m) FROM generate_series(1, 5) g, LATERAL (SELECT max(r) + g.g * 0 AS m FROM x) s",
 }
 
 // TestWithQueryEvaluationDifferential: which WITH queries are evaluated
@@ -104,6 +115,42 @@ func TestVolatileFunctionsAsPostgres(t *testing.T) {
 	for _, n := range names {
 		if got := functions.VolatileInPostgres(n); got != volatile[n] {
 			t.Errorf("%s: VolatileInPostgres %v, PostgreSQL's provolatile = 'v' %v", n, got, volatile[n])
+		}
+	}
+}
+
+// TestWithQueryNextvalDifferential: a WITH query evaluated once calls
+// nextval() once per row of it, however many subqueries read it; one
+// inlined, once per reference. The sequence's next value after each
+// statement shows how many calls were made, on sqlgate as on PostgreSQL.
+func TestWithQueryNextvalDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	for _, sys := range []Executor{r.SQLGate, r.Postgres} {
+		if o := sys.Run(ctx, "CREATE SEQUENCE cte_seq"); o.Err != nil {
+			t.Fatal(describeAt(o))
+		}
+	}
+	queries := []string{
+		"WITH x AS MATERIALIZED (SELECT nextval('cte_seq') AS v) SELECT (SELECT v FROM x) = (SELECT v FROM x)",
+		"WITH x AS (SELECT nextval('cte_seq') AS v) SELECT (SELECT v FROM x) = (SELECT v FROM x), (SELECT v FROM x) = (SELECT v FROM x)",
+		"WITH x AS NOT MATERIALIZED (SELECT nextval('cte_seq') AS v) SELECT (SELECT v FROM x) < (SELECT v FROM x)",
+		"WITH x AS MATERIALIZED (SELECT nextval('cte_seq') AS v FROM generate_series(1, 3)) SELECT ARRAY(SELECT v FROM x ORDER BY v) = ARRAY(SELECT v FROM x ORDER BY v)",
+		"WITH x AS MATERIALIZED (SELECT nextval('cte_seq') AS v) SELECT count(DISTINCT (SELECT v FROM x WHERE g > 0)) FROM generate_series(1, 4) g",
+		"WITH x AS (SELECT nextval('cte_seq') AS v) SELECT count(*) FROM generate_series(1, 4) g WHERE (SELECT v FROM x) > g * 0",
+		"WITH x AS MATERIALIZED (SELECT nextval('cte_seq') AS v), y AS MATERIALIZED (SELECT v FROM x) SELECT (SELECT v FROM y) = (SELECT v FROM x)",
+	}
+	for _, q := range queries {
+		for _, stmt := range []string{q, "SELECT nextval('cte_seq')"} {
+			sg := r.SQLGate.Run(ctx, stmt)
+			pg := r.Postgres.Run(ctx, stmt)
+			if pg.Err != nil {
+				t.Fatalf("PostgreSQL refused %s: %s", stmt, describeAt(pg))
+			}
+			if same, why := Compare(sg, pg, true, false); !same {
+				t.Errorf("%s (after %s)\n  %s", stmt, q, why)
+			}
 		}
 	}
 }

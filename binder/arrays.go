@@ -327,7 +327,10 @@ func (b *binder) bindQuantifiedArray(s *scope, n *ast.FuncCallExpr, all bool) (E
 		}
 		common = c
 	}
-	kernel, err := functions.QuantifiedKernel(op, all)
+	if common.Kind == types.String && common.Variant == types.JSON {
+		return nil, b.operatorError(n, op, x.Type(), elem) // json has no comparison operators
+	}
+	kernel, err := functions.QuantifiedKernel(op, all, common.Nullable())
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.As(err))
 	}
@@ -367,22 +370,44 @@ func (b *binder) bindArraySubquery(s *scope, n *ast.FuncCallExpr) (Expr, error) 
 	return &Subquery{Plan: plan, Outer: outer, Mode: ArraySubquery, T: types.ArrayOf(elem)}, nil
 }
 
-// makeArrayComparison binds a op b over two arrays: element types are
-// brought to their common type, and the arrays compare element by element.
+// makeArrayComparison binds a op b over two arrays. As PostgreSQL's
+// anyarray operators, it takes two arrays of the same type (int[] =
+// bigint[] and text[] = varchar[] are 42883), whose typmods may differ
+// (both are brought to the common one), and compares them element by
+// element in the element type's order (functions.CompareValuesAs: jsonb's,
+// numeric by value). json has no comparison: as in PostgreSQL, 42883
+// "could not identify an equality operator for type json" (a comparison
+// function for < and the like).
 func (b *binder) makeArrayComparison(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	lt, rt := l.Type(), r.Type()
-	if lt.Kind != types.Array || rt.Kind != types.Array {
+	if lt.Kind != types.Array || rt.Kind != types.Array || !functions.SamePGType(lt, rt) {
 		return nil, b.operatorError(n, op.String(), lt, rt)
 	}
-	common, ok := commonType(*lt.Elem, *rt.Elem)
-	if !ok || common.Kind == types.Map || common.Kind == types.Row {
+	at, err := functions.CommonType("", []types.T{lt, rt})
+	if err != nil || at.Elem == nil {
 		return nil, b.operatorError(n, op.String(), lt, rt)
 	}
-	kernel, err := functions.ArrayCompareKernel(op.String())
+	elem := *at.Elem
+	for leaf := elem; ; leaf = *leaf.Elem {
+		if leaf.Kind == types.Map || leaf.Kind == types.Row {
+			return nil, b.operatorError(n, op.String(), lt, rt)
+		}
+		if leaf.Kind == types.String && leaf.Variant == types.JSON {
+			what := "a comparison function"
+			if op == OpEq || op == OpNe {
+				what = "an equality operator"
+			}
+			return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "could not identify %s for type json", what))
+		}
+		if leaf.Kind != types.Array || leaf.Elem == nil {
+			break
+		}
+	}
+	kernel, err := functions.ArrayCompareKernel(op.String(), elem.Nullable())
 	if err != nil {
 		return nil, b.operatorError(n, op.String(), lt, rt)
 	}
-	at := types.ArrayOf(common.Nullable())
+	at = types.ArrayOf(elem.Nullable())
 	return &FuncCall{Name: "array " + op.String(), Args: []Expr{b.castTo(l, at), b.castTo(r, at)}, T: types.BoolType, Kernel: kernel}, nil
 }
 

@@ -114,7 +114,7 @@ func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, e
 		}
 		c, ok := commonType(t, et)
 		if !ok {
-			return nil, t, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "%s types %s and %s cannot be matched", what, t.PGName(), et.PGName()))
+			return nil, t, b.errAt(n, noCommonType(what, t, et))
 		}
 		t = c
 	}

@@ -718,11 +718,11 @@ func isUnknown(t types.T) bool { return t.Kind == types.Unknown || t.Kind == typ
 // operandType is the type an unknown operand takes next to t.
 func operandType(t types.T) types.T {
 	t = t.Nullable()
-	if t.IsString() {
+	if t.IsString() && !functions.OwnStringType(t) {
 		// compared as text: a literal longer than a varchar(n) is just unequal
 		return types.StringType
 	}
-	return t
+	return t // a uuid's literal is a uuid (checked as one), not text
 }
 
 // operandDecimal is the type an operand has in numeric arithmetic: a
@@ -746,6 +746,23 @@ func commonType(a, b types.T) (types.T, bool) {
 	}
 	if b.Kind == types.Null {
 		return a, true
+	}
+	if a.Kind == types.Array || b.Kind == types.Array {
+		// by the elements, as PostgreSQL's select_common_type does with
+		// its array coercions: int[] and numeric[] are numeric[], int[]
+		// and text[] nothing
+		if a.Kind != b.Kind {
+			return types.T{}, false
+		}
+		t, err := functions.CommonType("", []types.T{a, b})
+		return t, err == nil
+	}
+	if functions.OwnStringType(a) || functions.OwnStringType(b) {
+		// json, jsonb and uuid convert implicitly to no other type
+		if functions.SamePGType(a, b) {
+			return a, true
+		}
+		return types.T{}, false
 	}
 	if a.IsNumeric() && b.IsNumeric() {
 		switch {
@@ -959,4 +976,25 @@ func paramOrder(n ast.ParamMarkerExpr) int {
 var sqlValueFunctions = map[string]string{
 	"current_user": "current_user", "session_user": "session_user", "user": "user",
 	"current_catalog": "current_catalog", "current_schema": "current_schema", "current_role": "current_role",
+}
+
+// noCommonType is the error of a construct (what: "UNION", "VALUES",
+// "CASE", "COALESCE"...) whose inputs of types a (the type chosen so far)
+// and b have no common type, as PostgreSQL words it (functions.CommonType):
+// 42804 "types a and b cannot be matched" between categories, 42846 "could
+// not convert type x to y" within one (two arrays, json and uuid), where a
+// CASE says "CASE/WHEN" (transformCaseExpr's coerce_to_common_type
+// context).
+func noCommonType(what string, a, b types.T) *sqlerr.Error {
+	ts := []types.T{a, b}
+	_, err := functions.CommonType(what, ts)
+	if e := sqlerr.As(err); e != nil && e.Code == sqlerr.CannotCoerce && what == "CASE" {
+		_, err = functions.CommonType("CASE/WHEN", ts)
+	}
+	if e := sqlerr.As(err); e != nil {
+		return e
+	}
+	// the binder's pairwise rules (commonType) refuse a pair that
+	// select_common_type would take
+	return sqlerr.New(sqlerr.DatatypeMismatch, "%s types %s and %s cannot be matched", what, a.PGName(), b.PGName())
 }

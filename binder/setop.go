@@ -137,7 +137,7 @@ func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
 			}
 		}
 		if !ok {
-			return nil, sqlerr.New(sqlerr.DatatypeMismatch, "%s types %s and %s cannot be matched", kind, lc[i].T.PGName(), rc[i].T.PGName())
+			return nil, noCommonType(kind.String(), lc[i].T, rc[i].T)
 		}
 		if t.Kind == types.Int8 {
 			t = types.Int16Type

@@ -105,8 +105,7 @@ func (b *binder) valuesColumnType(lists []*ast.RowExpr, rows [][]Expr, c int) (t
 		}
 		nt, ok := commonType(t, et)
 		if !ok {
-			return types.T{}, b.errAt(lists[i].Values[c], sqlerr.New(sqlerr.DatatypeMismatch,
-				"VALUES types %s and %s cannot be matched", t.PGName(), et.PGName()))
+			return types.T{}, b.errAt(lists[i].Values[c], noCommonType("VALUES", t, et))
 		}
 		t = nt
 	}

@@ -11,8 +11,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cockroachdb/apd/v3"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
 // PostgreSQL's one-dimensional arrays. An array value is a []any of its
@@ -441,6 +443,11 @@ func CompareValues(a, b any) (int, error) {
 		if y, ok := b.(decimal128.Num); ok {
 			return x.Cmp(y), nil
 		}
+	case *apd.Decimal:
+		// unconstrained numeric: by value whatever the scales (1.0 = 1.00)
+		if y, ok := b.(*apd.Decimal); ok {
+			return numeric.Cmp(x, y), nil
+		}
 	case arrow.MonthDayNanoInterval:
 		if y, ok := b.(arrow.MonthDayNanoInterval); ok {
 			// PostgreSQL compares intervals as 30-day months and 24-hour days
@@ -469,6 +476,43 @@ func CompareValues(a, b any) (int, error) {
 		}
 	}
 	return 0, sqlerr.New(sqlerr.InternalError, "cannot compare %T with %T", a, b)
+}
+
+// CompareValuesAs is CompareValues for two values of type t, where the
+// physical value alone does not say how PostgreSQL orders them: jsonb (a
+// String) in jsonb's order ({"b": 1} < {"a": 1, "c": 2}: objects by their
+// number of pairs first), and so the elements of a jsonb[].
+func CompareValuesAs(t types.T, a, b any) (int, error) {
+	switch {
+	case t.Kind == types.Array && t.Elem != nil:
+		x, xok := a.([]any)
+		y, yok := b.([]any)
+		if !xok || !yok {
+			break
+		}
+		for i := 0; i < len(x) && i < len(y); i++ {
+			switch {
+			case x[i] == nil && y[i] == nil:
+				continue
+			case x[i] == nil:
+				return 1, nil
+			case y[i] == nil:
+				return -1, nil
+			}
+			c, err := CompareValuesAs(*t.Elem, x[i], y[i])
+			if err != nil || c != 0 {
+				return c, err
+			}
+		}
+		return cmpArr(len(x), len(y)), nil
+	case t.Kind == types.String && t.Variant == types.JSONB:
+		x, xok := a.(string)
+		y, yok := b.(string)
+		if xok && yok {
+			return CompareJSONB(x, y)
+		}
+	}
+	return CompareValues(a, b)
 }
 
 func cmpArr[T int | int32 | int64 | float64](a, b T) int {
@@ -670,8 +714,9 @@ func SliceKernel(arr types.T, hasLo, hasHi bool) Kernel {
 // array of x's type, with SQL's three-valued logic: ANY is true if some
 // comparison is true, else NULL if some is NULL, else false; ALL is false
 // if some is false, else NULL if some is NULL, else true. A NULL array
-// gives NULL; an empty one false (ANY) or true (ALL).
-func QuantifiedKernel(op string, all bool) (Kernel, error) {
+// gives NULL; an empty one false (ANY) or true (ALL). elem is x's type,
+// the array's element type (CompareValuesAs).
+func QuantifiedKernel(op string, all bool, elem types.T) (Kernel, error) {
 	test, ok := CompareOp(op)
 	if !ok {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s ANY/ALL (array) is not supported", op)
@@ -693,7 +738,7 @@ func QuantifiedKernel(op string, all bool) (Kernel, error) {
 				sawNull = true
 				continue
 			}
-			c, err := CompareValues(args[0], e)
+			c, err := CompareValuesAs(elem, args[0], e)
 			if err != nil {
 				return nil, err
 			}
@@ -711,17 +756,19 @@ func QuantifiedKernel(op string, all bool) (Kernel, error) {
 // ArrayCompareKernel compares two arrays of the same type with op (=, <>,
 // <, <=, >, >=) as PostgreSQL's array operators do: NULL when either array
 // is NULL, else element by element with NULL elements equal to each other
-// and above any value.
-func ArrayCompareKernel(op string) (Kernel, error) {
+// and above any value. elem is the arrays' element type
+// (CompareValuesAs).
+func ArrayCompareKernel(op string, elem types.T) (Kernel, error) {
 	test, ok := CompareOp(op)
 	if !ok {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s on arrays is not supported", op)
 	}
+	at := types.ArrayOf(elem)
 	return valueKernel(types.BoolType, func(args []any) (any, error) {
 		if args[0] == nil || args[1] == nil {
 			return nil, nil
 		}
-		c, err := CompareValues(args[0], args[1])
+		c, err := CompareValuesAs(at, args[0], args[1])
 		if err != nil {
 			return nil, err
 		}

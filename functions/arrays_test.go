@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cockroachdb/apd/v3"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -176,7 +177,7 @@ func TestQuantified(t *testing.T) {
 		{"<=", false, int64(2), n(int64(0), int64(1)), false},
 		{"!=", false, int64(2), n(int64(2), int64(1)), true},
 	} {
-		k, err := QuantifiedKernel(tc.op, tc.all)
+		k, err := QuantifiedKernel(tc.op, tc.all, types.Int32Type)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +185,7 @@ func TestQuantified(t *testing.T) {
 			t.Errorf("%v %s ANY/ALL(%v) all=%v: got %v, want %v", tc.x, tc.op, tc.arr, tc.all, got, tc.want)
 		}
 	}
-	if _, err := QuantifiedKernel("~~", false); err == nil {
+	if _, err := QuantifiedKernel("~~", false, types.Int32Type); err == nil {
 		t.Error("an unknown operator must fail")
 	}
 }
@@ -216,6 +217,41 @@ func TestCompareValues(t *testing.T) {
 	}
 }
 
+// TestCompareValuesAs: values whose order is their type's, not their
+// physical value's: jsonb in jsonb's order (objects by their number of
+// pairs first), alone and as array elements, and unconstrained numerics
+// by value whatever their scales.
+func TestCompareValuesAs(t *testing.T) {
+	dec := func(s string) any {
+		d, _, err := apd.NewFromString(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	jsonbs := types.ArrayOf(types.JSONBType)
+	for _, tc := range []struct {
+		t    types.T
+		a, b any
+		want int
+	}{
+		{types.JSONBType, `{"b": 1}`, `{"a": 1, "c": 2}`, -1},
+		{types.JSONBType, `[1, 2]`, `{"a": 1}`, -1},
+		{types.JSONBType, `1.0`, `1`, 0},
+		{types.StringType, `{"b": 1}`, `{"a": 1, "c": 2}`, 1},
+		{jsonbs, []any{`{"b": 1}`}, []any{`{"a": 1, "c": 2}`}, -1},
+		{jsonbs, []any{nil}, []any{`{"a": 1}`}, 1},
+		{types.NumericType, dec("2.5"), dec("10.00"), -1},
+		{types.NumericType, dec("1.0"), dec("1.00"), 0},
+		{types.ArrayOf(types.NumericType), []any{dec("1.0"), dec("NaN")}, []any{dec("1"), dec("1e100")}, 1},
+	} {
+		got, err := CompareValuesAs(tc.t, tc.a, tc.b)
+		if err != nil || got != tc.want {
+			t.Errorf("CompareValuesAs(%s, %v, %v) = %d, %v; want %d", tc.t.PGName(), tc.a, tc.b, got, err, tc.want)
+		}
+	}
+}
+
 func TestArrayCompareKernel(t *testing.T) {
 	ints := types.ArrayOf(types.Int32Type)
 	ts := []types.T{ints, ints}
@@ -230,7 +266,7 @@ func TestArrayCompareKernel(t *testing.T) {
 		{"<>", []any{int64(1)}, []any{int64(1), int64(3)}, true},
 		{"=", nil, []any{}, nil},
 	} {
-		k, err := ArrayCompareKernel(tc.op)
+		k, err := ArrayCompareKernel(tc.op, types.Int32Type)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,7 +41,12 @@
 //
 // Bind matters where PostgreSQL's result type depends on the inputs:
 // GREATEST/LEAST/COALESCE (the common type: numeric(p,s) only when every
-// input has that typmod). Numeric functions (abs, sign, round, trunc,
+// input has that typmod). Arrays resolve by their elements (int[] and
+// numeric[] are numeric[], int[] and text[] 42846; SamePGType for the
+// array operators, which take one array type), json, jsonb and uuid are
+// types of their own (OwnStringType), and array comparisons order
+// elements as their type does (CompareValuesAs: jsonb's order, numeric
+// by value). Numeric functions (abs, sign, round, trunc,
 // ceil, floor, mod, div, sqrt, exp, ln, log, log10, power) run package
 // types/numeric over numeric or DECIMAL(p,s) arguments and return
 // unconstrained numeric, each value with the display scale PostgreSQL

@@ -448,6 +448,11 @@ func keepMax(cands []candidate, score func(candidate) int) []candidate {
 // construct's name as PostgreSQL spells it in that message ("CASE",
 // "COALESCE", "UNION", ...). All-unknown inputs resolve to text. Decimal
 // results get the largest scale and enough precision for every input.
+//
+// Arrays are one category (A) of types none preferred, each converting
+// implicitly to another when its elements do (find_coercion_pathway's
+// array coercion): int[] and numeric[] give numeric[], int[] and text[]
+// are 42846 "<context> could not convert type text[] to integer[]".
 func CommonType(context string, ts []types.T) (types.T, error) {
 	first := -1
 	for i, t := range ts {
@@ -460,32 +465,105 @@ func CommonType(context string, ts []types.T) (types.T, error) {
 		return types.StringType, nil
 	}
 	pt := ts[first].Nullable()
-	ppg := pgTypeOf(pt)
-	pPreferred := ppg.preferred()
+	pcat, pPreferred := categoryOf(pt), preferredType(pt)
 	for _, t := range ts[first+1:] {
-		npg := pgTypeOf(t)
-		if npg == pgUnknown || npg == ppg {
+		if pgTypeOf(t) == pgUnknown || SamePGType(t, pt) {
 			continue
 		}
-		if npg.category() != ppg.category() {
+		if categoryOf(t) != pcat {
 			return types.T{}, sqlerr.New(sqlerr.DatatypeMismatch, "%s types %s and %s cannot be matched", context, pt.PGName(), t.PGName())
 		}
-		if !pPreferred && canCoerce(ppg, npg) && !canCoerce(npg, ppg) {
-			pt, ppg, pPreferred = t.Nullable(), npg, npg.preferred()
+		if !pPreferred && coercible(pt, t) && !coercible(t, pt) {
+			pt, pcat, pPreferred = t.Nullable(), categoryOf(t), preferredType(t)
 		}
 	}
 	for _, t := range ts {
-		if !canCoerce(pgTypeOf(t), ppg) {
+		if !coercible(t, pt) {
 			return types.T{}, sqlerr.New(sqlerr.CannotCoerce, "%s could not convert type %s to %s", context, t.PGName(), pt.PGName())
 		}
 	}
-	return refineCommon(pt, ppg, ts), nil
+	return refineCommon(pt, pgTypeOf(pt), ts), nil
+}
+
+// OwnStringType reports a type sqlgate holds as a String but that is a
+// type of its own in PostgreSQL, with no implicit cast to or from text:
+// json, jsonb and uuid (category U). text = jsonb, a CASE of uuid and
+// text, a UNION of json[] and text[] find no operator or common type.
+func OwnStringType(t types.T) bool {
+	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID)
+}
+
+// SamePGType reports whether a and b are the same PostgreSQL type, their
+// typmods aside: varchar(3) and varchar(5) are, as are numeric(10,2) and
+// numeric; int4 and int8, text and varchar, text and jsonb, int4[] and
+// int8[] are not. PostgreSQL's array operators take two arrays of the same
+// type (anyarray): int[] = bigint[] is 42883.
+func SamePGType(a, b types.T) bool {
+	if a.Kind == types.Array || b.Kind == types.Array {
+		return a.Kind == b.Kind && a.Variant == b.Variant && a.Elem != nil && b.Elem != nil && SamePGType(*a.Elem, *b.Elem)
+	}
+	if a.Kind == types.String && b.Kind == types.String {
+		// text, varchar (a limit or -1) and the own string types
+		return a.Variant == b.Variant && (a.Length == 0) == (b.Length == 0)
+	}
+	pa, pb := pgTypeOf(a), pgTypeOf(b)
+	if pa != pb {
+		return false
+	}
+	switch pa {
+	case pgOther, pgOid:
+		return a.Kind == b.Kind && a.Variant == b.Variant
+	}
+	return true
+}
+
+// coercible reports whether a value of from converts implicitly to to
+// (can_coerce_type with COERCION_IMPLICIT): an array when its elements
+// do, an own string type (OwnStringType) only to itself.
+func coercible(from, to types.T) bool {
+	pf, pt := pgTypeOf(from), pgTypeOf(to)
+	if pf == pgUnknown || SamePGType(from, to) {
+		return true
+	}
+	if from.Kind == types.Array || to.Kind == types.Array {
+		return from.Kind == types.Array && to.Kind == types.Array && from.Elem != nil && to.Elem != nil && coercible(*from.Elem, *to.Elem)
+	}
+	if OwnStringType(from) || OwnStringType(to) || pf == pgOther || pt == pgOther {
+		return false
+	}
+	return canCoerce(pf, pt)
+}
+
+// categoryOf is t's typcategory: pgType's, but U for an own string type.
+func categoryOf(t types.T) byte {
+	if OwnStringType(t) {
+		return 'U'
+	}
+	return pgTypeOf(t).category()
+}
+
+// preferredType is t's typispreferred (no array type and no own string
+// type is preferred).
+func preferredType(t types.T) bool {
+	return !OwnStringType(t) && pgTypeOf(t).preferred()
 }
 
 // refineCommon merges the typmods of the inputs that share the chosen
 // PostgreSQL type: decimal precision and scale, timestamp precision,
 // varchar/char length.
 func refineCommon(pt types.T, ppg pgType, ts []types.T) types.T {
+	if pt.Kind == types.Array && pt.Elem != nil {
+		elems := make([]types.T, 0, len(ts))
+		for _, t := range ts {
+			if t.Kind == types.Array && t.Elem != nil {
+				elems = append(elems, *t.Elem)
+			}
+		}
+		e := refineElem(*pt.Elem, elems)
+		out := pt
+		out.Elem = &e
+		return out
+	}
 	switch ppg {
 	case pgNumeric:
 		// PostgreSQL keeps a typmod only when every input has the same
@@ -523,4 +601,50 @@ func refineCommon(pt types.T, ppg pgType, ts []types.T) types.T {
 		}
 	}
 	return pt
+}
+
+// refineElem is the element type of a common array type whose chosen
+// element type is e, over the inputs' element types: PostgreSQL keeps an
+// array's typmod (its elements') only when every input has the same one
+// (select_common_typmod), so varchar(3)[] and text[] give varchar[], and
+// ARRAY[ARRAY[1.5::numeric(2,1)], ARRAY[2]] unconstrained numeric. A
+// precision or char length, which drops no digit when raised, is the
+// largest of the inputs'.
+func refineElem(e types.T, elems []types.T) types.T {
+	same := true
+	for _, x := range elems {
+		if !x.Equal(e) {
+			same = false
+			break
+		}
+	}
+	if same {
+		return e
+	}
+	switch e.Kind {
+	case types.Decimal:
+		return types.NumericType
+	case types.String:
+		if e.Variant == types.NoVariant && e.Length != 0 {
+			e.Length = -1 // varchar without a limit
+		}
+	case types.Char, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
+		for _, x := range elems {
+			if x.Kind == e.Kind {
+				e.Precision, e.Length = max(e.Precision, x.Precision), max(e.Length, x.Length)
+			}
+		}
+	case types.Array:
+		if e.Elem != nil {
+			inner := make([]types.T, 0, len(elems))
+			for _, x := range elems {
+				if x.Kind == types.Array && x.Elem != nil {
+					inner = append(inner, *x.Elem)
+				}
+			}
+			ie := refineElem(*e.Elem, inner)
+			e.Elem = &ie
+		}
+	}
+	return e
 }

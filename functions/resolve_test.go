@@ -167,3 +167,44 @@ func TestCommonTypeMergesTypmods(t *testing.T) {
 		t.Errorf("all-unknown gave %s, want text", got)
 	}
 }
+
+// TestCommonTypeOfArrays: arrays are resolved by their elements, as
+// PostgreSQL's array coercions are (psql: SELECT pg_typeof(x) FROM
+// (SELECT ARRAY[1] x UNION SELECT ARRAY[2.5]) s is numeric[]), and an
+// array keeps its elements' typmod only when every input has it.
+func TestCommonTypeOfArrays(t *testing.T) {
+	arr := types.ArrayOf
+	for _, tc := range []struct {
+		in   []types.T
+		want types.T
+		code string
+	}{
+		{in: []types.T{arr(types.Int32Type), arr(types.NumericType)}, want: arr(types.NumericType)},
+		{in: []types.T{arr(types.DecimalType(2, 1)), arr(types.Int32Type)}, want: arr(types.NumericType)},
+		{in: []types.T{arr(types.DecimalType(5, 2)), arr(types.DecimalType(5, 2))}, want: arr(types.DecimalType(5, 2))},
+		{in: []types.T{arr(types.Int16Type), arr(types.Int64Type), arr(types.Int32Type)}, want: arr(types.Int64Type)},
+		{in: []types.T{arr(types.Float32Type), arr(types.NumericType)}, want: arr(types.Float32Type)},
+		{in: []types.T{arr(types.DateType), arr(types.TimestampTZType(6))}, want: arr(types.TimestampTZType(6))},
+		// the first of two string types that convert to each other; a
+		// limit that not every input has is dropped
+		{in: []types.T{arr(types.T{Kind: types.String, Length: 3}), arr(types.StringType)}, want: arr(types.T{Kind: types.String, Length: -1})},
+		{in: []types.T{arr(types.StringType), arr(types.T{Kind: types.String, Length: 3})}, want: arr(types.StringType)},
+		{in: []types.T{types.UnknownType, arr(types.JSONBType)}, want: arr(types.JSONBType)},
+		{in: []types.T{arr(types.Int32Type), arr(types.StringType)}, code: "42846"},
+		{in: []types.T{arr(types.JSONBType), arr(types.JSONType)}, code: "42846"},
+		{in: []types.T{arr(types.UUIDType), arr(types.StringType)}, code: "42846"},
+		{in: []types.T{arr(types.Int32Type), types.Int32Type}, code: "42804"},
+		{in: []types.T{types.JSONBType, types.StringType}, code: "42804"},
+	} {
+		got, err := CommonType("UNION", tc.in)
+		if tc.code != "" {
+			if e := sqlerr.As(err); e == nil || string(e.Code) != tc.code {
+				t.Errorf("%v: got %s (%v), want %s", tc.in, got, err, tc.code)
+			}
+			continue
+		}
+		if err != nil || !got.Equal(tc.want) {
+			t.Errorf("%v: got %s (%v), want %s", tc.in, got, err, tc.want)
+		}
+	}
+}

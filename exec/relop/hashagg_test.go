@@ -3,6 +3,7 @@ package relop
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -255,3 +256,290 @@ func TestAggResultType(t *testing.T) {
 }
 
 var _ = exec.SchemaOf
+
+// keyWidthRows makes n (k, v, b) rows: keys drawn by key (nil: NULL), v a
+// bigint that is NULL one row in eight, b true two rows in three.
+func keyWidthRows(n int, seed uint64, key func(rng *rand.Rand) any) [][]any {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	rows := make([][]any, n)
+	for i := range rows {
+		var v any = rng.IntN(1_000_000) - 500_000
+		if rng.IntN(8) == 0 {
+			v = nil
+		}
+		rows[i] = []any{key(rng), v, rng.IntN(3) > 0}
+	}
+	return rows
+}
+
+// TestHashAggregateKeyWidths: each integer key width is grouped by its own
+// loop, with the table counting rows for count(*), count(v), sum and avg.
+// The results must be what a map computes (count, count(v), sum(v), sum(k)),
+// and the aggregates whose counts are shared must agree with the same
+// aggregates under FILTER (WHERE true), which count for themselves, and
+// with the byte-encoded generic path, in memory and spilled.
+func TestHashAggregateKeyWidths(t *testing.T) {
+	t.Parallel()
+	withNulls := func(f func(rng *rand.Rand) any) func(rng *rand.Rand) any {
+		return func(rng *rand.Rand) any {
+			if rng.IntN(10) == 0 {
+				return nil
+			}
+			return f(rng)
+		}
+	}
+	shapes := []struct {
+		name string
+		key  func(rng *rand.Rand) any
+	}{
+		{"dense", func(rng *rand.Rand) any { return rng.IntN(100) }},
+		{"negative", func(rng *rand.Rand) any { return rng.IntN(200) - 150 }},
+		{"nulls", withNulls(func(rng *rand.Rand) any { return rng.IntN(50) })},
+		{"negative-nulls", withNulls(func(rng *rand.Rand) any { return -rng.IntN(30) })},
+		{"all-null", func(*rand.Rand) any { return nil }},
+		{"extremes", withNulls(func(rng *rand.Rand) any {
+			return []int{math.MinInt16, math.MaxInt16, -1, 0, 1, 7, 32767 - 7}[rng.IntN(7)]
+		})},
+	}
+	widths := []types.T{types.Int16Type, types.Int32Type, types.Int64Type}
+	for _, kt := range widths {
+		for si, sh := range shapes {
+			t.Run(fmt.Sprintf("%s/%s", kt, sh.name), func(t *testing.T) {
+				rows := keyWidthRows(3000, uint64(si)+1, sh.key)
+				in := []types.T{kt, types.Int64Type, types.BoolType}
+				schema := schemaOf(in...)
+				always := make([][]any, len(rows)) // b replaced by true: FILTER keeps every row
+				for i, r := range rows {
+					always[i] = []any{r[0], r[1], true}
+				}
+				run := func(aggs []AggSpec, data [][]any, generic bool, mem *MemoryAccount, dir string) []string {
+					op := &HashAggregate{Input: rowsSource(t, schema, data, 257), GroupBy: []int{0}, Aggs: aggs,
+						Out: outSchema(t, in, []int{0}, aggs), Mem: mem, SpillDir: dir, generic: generic}
+					return sorted(drain(t, op))
+				}
+				filt := func(a AggSpec) AggSpec { a.Filter = 2; return a }
+				base := []AggSpec{agg("count", -1), agg("count", 1), agg("sum", 1), agg("sum", 0)}
+				// the model
+				type acc struct{ n, nv, sv, sk int64 }
+				m := map[string]*acc{}
+				for _, r := range rows {
+					k := "NULL"
+					if r[0] != nil {
+						k = fmt.Sprint(r[0])
+					}
+					a := m[k]
+					if a == nil {
+						a = &acc{}
+						m[k] = a
+					}
+					a.n++
+					if r[1] != nil {
+						a.nv++
+						a.sv += int64(r[1].(int))
+					}
+					if r[0] != nil {
+						a.sk += int64(r[0].(int))
+					}
+				}
+				var want []string
+				for k, a := range m {
+					sv, sk := fmt.Sprint(a.sv), fmt.Sprint(a.sk)
+					if a.nv == 0 {
+						sv = "NULL"
+					}
+					if k == "NULL" {
+						sk = "NULL"
+					}
+					want = append(want, fmt.Sprintf("%s|%d|%d|%s|%s", k, a.n, a.nv, sv, sk))
+				}
+				equalRows(t, "model", run(base, rows, false, nil, ""), sorted(want))
+				// shared counts against own counts, fast against generic
+				aggs := append(base, agg("avg", 1), agg("avg", 0), agg("min", 1), filt(agg("count", -1)), filt(agg("avg", 1)))
+				shared := run(aggs, always, false, nil, "")
+				var own []AggSpec
+				for _, a := range aggs {
+					own = append(own, filt(a))
+				}
+				equalRows(t, "own counts", run(own, always, false, nil, ""), shared)
+				equalRows(t, "generic", run(aggs, always, true, nil, ""), shared)
+				equalRows(t, "spilled", run(aggs, always, false, NewMemoryAccount(8<<10), tempDir(t)), shared)
+				// and with a FILTER that drops rows, beside shared counts
+				equalRows(t, "filtered, generic", run(aggs, rows, false, nil, ""), run(aggs, rows, true, nil, ""))
+			})
+		}
+	}
+}
+
+// sumModel adds each group's values in row order with int64 checks, as
+// PostgreSQL's int8 sums do: overflow is the first running sum out of range.
+// It also returns the exact sums (numeric's, which has no bound).
+func sumModel(rows [][]any) (sums map[int]int64, exact map[int]*big.Int, overflow bool) {
+	sums, exact = map[int]int64{}, map[int]*big.Int{}
+	for _, r := range rows {
+		if r[1] == nil {
+			continue
+		}
+		k, v := r[0].(int), int64(r[1].(int))
+		if exact[k] == nil {
+			exact[k] = new(big.Int)
+		}
+		exact[k].Add(exact[k], big.NewInt(v))
+		s := sums[k]
+		if (v > 0 && s > math.MaxInt64-v) || (v < 0 && s < math.MinInt64-v) {
+			overflow = true
+		}
+		sums[k] = s + v
+	}
+	return sums, exact, overflow
+}
+
+// TestSumOverflowBoundary: sums skip their per-row overflow check only for
+// a batch that cannot overflow them; at the boundary, within one batch and
+// across batches, sum into bigint must still report 22003 exactly when a
+// running sum leaves int64 (PostgreSQL's int8 sums), and sum(bigint), which
+// is numeric, must be exact past it.
+func TestSumOverflowBoundary(t *testing.T) {
+	t.Parallel()
+	const mx, mn = math.MaxInt64, math.MinInt64
+	one := func(vs ...int) [][]any {
+		rows := make([][]any, len(vs))
+		for i, v := range vs {
+			rows[i] = []any{1, v}
+		}
+		return rows
+	}
+	cases := []struct {
+		name  string
+		rows  [][]any
+		batch int
+	}{
+		{"max in one batch", one(mx-1, 1), 10},
+		{"past max in one batch", one(mx-1, 1, 1), 10},
+		{"past max across batches", one(mx-1, 1, 1), 1},
+		{"max across batches", one(mx/2, mx/2, 1), 1},
+		{"min", one(mn+1, -1), 10},
+		{"past min", one(mn, -1), 10},
+		{"past min across batches", one(mn/2, mn/2, -1), 2},
+		{"out and back", one(mx, 1, -1), 10},
+		{"out and back across batches", one(mx, 1, -1), 1},
+		{"min and max cancel", one(mn, mx, mn, mx), 3},
+		{"halves then one", one(1<<62, 1<<62-1, 1), 2},
+		{"halves then two", one(1<<62, 1<<62-1, 2), 2},
+		{"nulls hide a huge value", [][]any{{1, mx}, {1, nil}, {1, mx}, {2, 5}}, 2},
+	}
+	// random batches mixing small, large and near-extreme values: the
+	// batch bounds' three ways (unchecked, flushed, checked) all occur
+	rng := rand.New(rand.NewPCG(9, 9))
+	for s := range 40 {
+		scale := []int{1 << 20, 1 << 40, 1 << 58, 1 << 61, mx}[s%5]
+		rows := make([][]any, 200+rng.IntN(400))
+		for i := range rows {
+			var v any = rng.IntN(scale) - rng.IntN(scale)
+			if rng.IntN(12) == 0 {
+				v = nil
+			}
+			if s%3 == 0 && rng.IntN(50) == 0 {
+				v = []int{mx, mn, mx - 1, mn + 1}[rng.IntN(4)]
+			}
+			rows[i] = []any{rng.IntN(1 + s%4), v}
+		}
+		cases = append(cases, struct {
+			name  string
+			rows  [][]any
+			batch int
+		}{fmt.Sprintf("random-%d", s), rows, 1 + rng.IntN(64)})
+	}
+	in := schemaOf(types.Int32Type, types.Int64Type)
+	aggs := []AggSpec{agg("sum", 1)}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sums, exact, overflow := sumModel(c.rows)
+			var wantInt, wantNum []string
+			for k, s := range sums {
+				wantInt = append(wantInt, fmt.Sprintf("%d|%d", k, s))
+				wantNum = append(wantNum, fmt.Sprintf("%d|%s", k, exact[k]))
+			}
+			// groups whose values are all NULL
+			for _, r := range c.rows {
+				if _, ok := exact[r[0].(int)]; !ok {
+					exact[r[0].(int)] = nil
+					wantInt = append(wantInt, fmt.Sprintf("%d|NULL", r[0]))
+					wantNum = append(wantNum, fmt.Sprintf("%d|NULL", r[0]))
+				}
+			}
+			// into bigint (the accumulator of sum over int2/int4, and of
+			// bigint partial sums): checked exactly as the model
+			intOp := &HashAggregate{Input: rowsSource(t, in, c.rows, c.batch), GroupBy: []int{0}, Aggs: aggs,
+				Out: schemaOf(types.Int32Type, types.Int64Type)}
+			got, err := drainErr(intOp)
+			if overflow {
+				if sqlerr.CodeOf(err) != sqlerr.NumericValueOutOfRange {
+					t.Fatalf("bigint sum: got %v, %v; want 22003", got, err)
+				}
+			} else {
+				if err != nil {
+					t.Fatal(err)
+				}
+				equalRows(t, "bigint sum", sorted(got), sorted(wantInt))
+			}
+			// into numeric: exact, whatever the running sums did
+			numOp := &HashAggregate{Input: rowsSource(t, in, c.rows, c.batch), GroupBy: []int{0}, Aggs: aggs,
+				Out: outSchema(t, []types.T{types.Int32Type, types.Int64Type}, []int{0}, aggs)}
+			equalRows(t, "numeric sum", sorted(drain(t, numOp)), sorted(wantNum))
+		})
+	}
+}
+
+// TestSumBoundNarrowTypes: an int2/int4 batch's bound is its type's, so a
+// sum near int64's end takes the checked loop (and reports 22003 at the
+// row that leaves it) while one far from it does not need to.
+func TestSumBoundNarrowTypes(t *testing.T) {
+	t.Parallel()
+	for _, kt := range []types.T{types.Int16Type, types.Int32Type} {
+		in := schemaOf(kt)
+		cases := []struct {
+			name  string
+			start int64
+			vals  []any
+			want  int64
+			fails bool
+		}{
+			{"far from the end", 1000, []any{5, -7, nil}, 998, false},
+			{"to the end", math.MaxInt64 - 5, []any{2, 3}, math.MaxInt64, false},
+			{"past the end", math.MaxInt64 - 5, []any{2, 3, 1}, 0, true},
+			{"to the start", math.MinInt64 + 5, []any{-5, nil}, math.MinInt64, false},
+			{"past the start", math.MinInt64 + 5, []any{-6}, 0, true},
+		}
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%s/%s", kt, c.name), func(t *testing.T) {
+				acc := &sumIntAcc{arg: 0}
+				acc.resize(1)
+				acc.sums[0] = c.start
+				acc.cnt.own[0] = 1
+				acc.bound = uint64(max(c.start, -c.start))
+				rows := make([][]any, len(c.vals))
+				for i, v := range c.vals {
+					rows[i] = []any{v}
+				}
+				b := buildBatch(t, in, rows)
+				defer b.Release()
+				err := acc.update(b.Columns(), make([]uint32, len(rows)), nil)
+				if c.fails {
+					if sqlerr.CodeOf(err) != sqlerr.NumericValueOutOfRange {
+						t.Fatalf("got %v, want 22003", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if acc.sums[0] != c.want {
+					t.Fatalf("sum %d, want %d", acc.sums[0], c.want)
+				}
+				if acc.bound < uint64(max(c.want, -c.want)) && c.want != math.MinInt64 {
+					t.Fatalf("bound %d under |sum| %d", acc.bound, c.want)
+				}
+			})
+		}
+	}
+}

@@ -177,3 +177,21 @@ func BenchmarkTop100Of10M(b *testing.B) {
 // BenchmarkAggregate100kGroups: 1M rows into 100k groups (W7's
 // pre-aggregation of events by user_id below the join).
 func BenchmarkAggregate100kGroups(b *testing.B) { benchAgg(b, 1_000_000, 100_000) }
+
+// BenchmarkAggregateNoGroups: SELECT count(*), sum(k), sum(v) FROM 10M rows
+// (W4's shape: one group; sum(int) is bigint, sum(bigint) numeric).
+func BenchmarkAggregateNoGroups(b *testing.B) {
+	schema, bs := benchBatches(10_000_000, 100, false, 1)
+	aggs := []AggSpec{agg("count", -1), agg("sum", 0), agg("sum", 1)}
+	out := outSchema(b, []types.T{types.Int32Type, types.Int64Type}, nil, aggs)
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		op := &HashAggregate{Input: benchSource(schema, bs), Aggs: aggs, Out: out}
+		if n := drainCount(b, op); n != 1 {
+			b.Fatalf("%d rows", n)
+		}
+	}
+	reportCPU(b, cpu0)
+	b.ReportMetric(float64(10_000_000)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}

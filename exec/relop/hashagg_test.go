@@ -486,6 +486,35 @@ func TestSumOverflowBoundary(t *testing.T) {
 			numOp := &HashAggregate{Input: rowsSource(t, in, c.rows, c.batch), GroupBy: []int{0}, Aggs: aggs,
 				Out: outSchema(t, []types.T{types.Int32Type, types.Int64Type}, []int{0}, aggs)}
 			equalRows(t, "numeric sum", sorted(drain(t, numOp)), sorted(wantNum))
+			if len(exact) != 1 {
+				return
+			}
+			// one key: the same without GROUP BY (one group, summed in a
+			// register when unchecked)
+			var k int
+			for k = range exact {
+			}
+			cut := func(rows []string) []string {
+				for i, r := range rows {
+					rows[i] = r[len(fmt.Sprint(k))+1:]
+				}
+				return rows
+			}
+			intOp = &HashAggregate{Input: rowsSource(t, in, c.rows, c.batch), Aggs: aggs, Out: schemaOf(types.Int64Type)}
+			got, err = drainErr(intOp)
+			if overflow {
+				if sqlerr.CodeOf(err) != sqlerr.NumericValueOutOfRange {
+					t.Fatalf("bigint sum, no GROUP BY: got %v, %v; want 22003", got, err)
+				}
+			} else {
+				if err != nil {
+					t.Fatal(err)
+				}
+				equalRows(t, "bigint sum, no GROUP BY", got, cut(wantInt))
+			}
+			numOp = &HashAggregate{Input: rowsSource(t, in, c.rows, c.batch), Aggs: aggs,
+				Out: outSchema(t, []types.T{types.Int32Type, types.Int64Type}, nil, aggs)}
+			equalRows(t, "numeric sum, no GROUP BY", drain(t, numOp), cut(wantNum))
 		})
 	}
 }

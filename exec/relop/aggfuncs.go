@@ -752,6 +752,128 @@ func (a *floatAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, e
 	return b.NewArray(), nil
 }
 
+// ---- sum(double precision) ----
+
+// negZero starts sumF64Acc's sums: -0 + v is v for every v (-0, NaN and
+// infinities included), so a group's sum begins at its first value as
+// float8pl's does, without a test of the group's count per row.
+var negZero = math.Copysign(0, -1)
+
+// sumF64Acc is sum(float8). Within a batch of finite values into finite
+// sums, a sum can only become infinite by overflowing, and an infinite sum
+// stays so: the batch is added without a test per row and the sums are
+// checked after it (overflow raised as PostgreSQL's float8pl does, at some
+// row of the batch). A batch with an infinity or NaN, or sums that may
+// hold one, or more groups than a pass over them after the batch is worth,
+// takes the checked loop. The additions are the same, in the same order,
+// either way, so the sums are bit for bit PostgreSQL's.
+type sumF64Acc struct {
+	arg  int
+	sums []float64
+	cnt  nonNullCounts // a group with none is NULL
+	// nonFinite: some sum may be infinite or NaN (checked loop only)
+	nonFinite bool
+}
+
+func (a *sumF64Acc) shareCounts(c *groupCounts) { a.cnt.shareCounts(c) }
+func (a *sumF64Acc) size() int64                { return int64(cap(a.sums))*8 + a.cnt.size() }
+func (a *sumF64Acc) resize(n int) {
+	old := len(a.sums)
+	a.sums = grow(a.sums, n)
+	for i := old; i < len(a.sums); i++ {
+		a.sums[i] = negZero
+	}
+	a.cnt.resize(n)
+}
+
+// allFinite reports whether no value is an infinity or NaN (exponent bits
+// all set): adding 1<<52 to the exponent field carries into the sign bit
+// only from all ones. Four accumulators, as absOr.
+func allFinite(vals []float64) bool {
+	const exp, one = 0x7FF0000000000000, 1 << 52
+	var a, b, c, d uint64
+	i := 0
+	for ; i+4 <= len(vals); i += 4 {
+		v := vals[i : i+4 : i+4]
+		a |= math.Float64bits(v[0])&exp + one
+		b |= math.Float64bits(v[1])&exp + one
+		c |= math.Float64bits(v[2])&exp + one
+		d |= math.Float64bits(v[3])&exp + one
+	}
+	for ; i < len(vals); i++ {
+		a |= math.Float64bits(vals[i])&exp + one
+	}
+	return (a|b|c|d)>>63 == 0
+}
+
+func (a *sumF64Acc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr, ok := cols[a.arg].(*array.Float64)
+	if !ok {
+		return sqlerr.New(sqlerr.InternalError, "sum: unexpected argument type %s", cols[a.arg].DataType())
+	}
+	a.cnt.count(arr, groups, rows)
+	vals := arr.Float64Values()
+	sums := a.sums
+	n := len(groups)
+	if rows != nil {
+		n = len(rows)
+	}
+	nulls := arr.NullN() > 0
+	if !a.nonFinite && rescanLimit(len(sums), n) && allFinite(vals) {
+		switch {
+		case !nulls && rows == nil && len(sums) == 1:
+			s := sums[0] // one group: a register, same order
+			for _, v := range vals[:len(groups)] {
+				s += v
+			}
+			sums[0] = s
+		case !nulls && rows == nil:
+			vals = vals[:len(groups)]
+			for i, g := range groups {
+				sums[g] += vals[i]
+			}
+		default:
+			forRows(len(groups), rows, func(i int) {
+				if !nulls || arr.IsValid(i) {
+					sums[groups[i]] += vals[i]
+				}
+			})
+		}
+		if !allFinite(sums) {
+			return floatOverflow()
+		}
+		return nil
+	}
+	var err error
+	forRows(len(groups), rows, func(i int) {
+		if nulls && arr.IsNull(i) {
+			return
+		}
+		g := groups[i]
+		s, v := sums[g], vals[i]
+		r := s + v
+		if math.IsInf(r, 0) && !math.IsInf(s, 0) && !math.IsInf(v, 0) {
+			err = floatOverflow()
+		}
+		sums[g] = r
+	})
+	a.nonFinite = !rescanLimit(len(sums), n) || !allFinite(sums)
+	return err
+}
+
+func (a *sumF64Acc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	b := array.NewFloat64Builder(mem)
+	defer b.Release()
+	for _, g := range groups {
+		if a.cnt.get(g) > 0 {
+			b.Append(a.sums[g])
+		} else {
+			b.AppendNull()
+		}
+	}
+	return b.NewArray(), nil
+}
+
 // ---- variance and standard deviation ----
 
 type varKind uint8
@@ -1362,6 +1484,8 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		switch {
 		case argType.ID() == arrow.INTERVAL_MONTH_DAY_NANO:
 			acc = &intervalAcc{arg: spec.Arg, kind: map[bool]intervalKind{false: intervalSum, true: intervalAvg}[avg]}
+		case !avg && argType.ID() == arrow.FLOAT64 && out.ID() == arrow.FLOAT64:
+			acc = &sumF64Acc{arg: spec.Arg}
 		case argType.ID() == arrow.FLOAT32 || argType.ID() == arrow.FLOAT64:
 			acc = &floatAcc{arg: spec.Arg, avg: avg, out32: !avg && out.ID() == arrow.FLOAT32}
 		case !avg && out.ID() == arrow.INT64 && isIntClass(argType):

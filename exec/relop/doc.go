@@ -34,7 +34,9 @@
 // count(x), sum and avg less their NULLs: aggfuncs.go's groupCounts); integer
 // sums skip their per-row overflow check for a batch whose bound (largest
 // |value| times rows) cannot take a sum out of int64, and check row by row
-// otherwise, so 22003 and numeric's exact sums are as PostgreSQL's. A
+// otherwise, so 22003 and numeric's exact sums are as PostgreSQL's;
+// sum(double precision) adds a batch of finite values unchecked and tests
+// its sums for an overflow after it, in the same order, so bit for bit. A
 // large build of such a key is a radix-partitioned table of cache-sized
 // partitions, probed in chunks scattered by partition; both sides' rows are
 // put in partition order, so such a join emits its rows in that order

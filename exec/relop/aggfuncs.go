@@ -963,29 +963,97 @@ type minMaxInt struct {
 	arg  int
 	max  bool
 	dt   arrow.DataType
-	vals []int64
-	has  []bool
+	vals []int64 // start at the identity (MaxInt64 for min): min(vals[g], v) needs no test of has
+	cnt  nonNullCounts
+	has  []bool // filled from cnt for finish
 }
 
-func (a *minMaxInt) resize(n int) { a.vals, a.has = grow(a.vals, n), grow(a.has, n) }
-func (a *minMaxInt) size() int64  { return int64(cap(a.vals)) * 9 }
-func (a *minMaxInt) update(cols []arrow.Array, groups []uint32, rows []int32) error {
-	arr := cols[a.arg]
-	get, _ := intClass(arr)
+func (a *minMaxInt) shareCounts(c *groupCounts) { a.cnt.shareCounts(c) }
+func (a *minMaxInt) resize(n int) {
+	old := len(a.vals)
+	a.vals = grow(a.vals, n)
+	start := int64(math.MaxInt64)
+	if a.max {
+		start = math.MinInt64
+	}
+	for i := old; i < len(a.vals); i++ {
+		a.vals[i] = start
+	}
+	a.cnt.resize(n)
+}
+func (a *minMaxInt) size() int64 { return int64(cap(a.vals))*8 + a.cnt.size() }
+
+// minMaxPhys is the physical types of min/max's integer-like arguments.
+type minMaxPhys interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint32
+}
+
+// minMaxLoop folds a batch into vals by a typed loop (branch-free min/max
+// against the identity), not a call per row.
+func minMaxLoop[T minMaxPhys](vals []T, arr arrow.Array, groups []uint32, rows []int32, acc []int64, isMax bool) {
 	nulls := arr.NullN() > 0
+	if !nulls && rows == nil {
+		vals = vals[:len(groups)]
+		if isMax {
+			for i, g := range groups {
+				acc[g] = max(acc[g], int64(vals[i]))
+			}
+		} else {
+			for i, g := range groups {
+				acc[g] = min(acc[g], int64(vals[i]))
+			}
+		}
+		return
+	}
 	forRows(len(groups), rows, func(i int) {
 		if nulls && arr.IsNull(i) {
 			return
 		}
 		g := groups[i]
-		v := get(i)
-		if !a.has[g] || (a.max && v > a.vals[g]) || (!a.max && v < a.vals[g]) {
-			a.vals[g], a.has[g] = v, true
+		if isMax {
+			acc[g] = max(acc[g], int64(vals[i]))
+		} else {
+			acc[g] = min(acc[g], int64(vals[i]))
 		}
 	})
+}
+
+func (a *minMaxInt) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr := cols[a.arg]
+	a.cnt.count(arr, groups, rows)
+	switch x := arr.(type) {
+	case *array.Int8:
+		minMaxLoop(x.Int8Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Int16:
+		minMaxLoop(x.Int16Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Int32:
+		minMaxLoop(x.Int32Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Int64:
+		minMaxLoop(x.Int64Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Date32:
+		minMaxLoop(x.Date32Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Date64:
+		minMaxLoop(x.Date64Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Time32:
+		minMaxLoop(x.Time32Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Time64:
+		minMaxLoop(x.Time64Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Timestamp:
+		minMaxLoop(x.TimestampValues(), arr, groups, rows, a.vals, a.max)
+	case *array.Duration:
+		minMaxLoop(x.DurationValues(), arr, groups, rows, a.vals, a.max)
+	case *array.Uint32:
+		minMaxLoop(x.Uint32Values(), arr, groups, rows, a.vals, a.max)
+	default:
+		return sqlerr.New(sqlerr.InternalError, "%s: unexpected argument type %s", map[bool]string{false: "min", true: "max"}[a.max], arr.DataType())
+	}
 	return nil
 }
 func (a *minMaxInt) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	a.has = grow(a.has, len(a.vals))
+	for _, g := range groups {
+		a.has[g] = a.cnt.get(g) > 0
+	}
 	return buildInts(mem, a.dt, groups, a.vals, a.has)
 }
 

@@ -226,3 +226,21 @@ func BenchmarkAggregateFloat100Groups(b *testing.B) {
 	reportCPU(b, cpu0)
 	b.ReportMetric(float64(10_000_000)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// BenchmarkAggregateMin100Groups: SELECT k, min(v), max(v) FROM 10M rows
+// GROUP BY k (W5's min(ts) is the same loop over timestamps).
+func BenchmarkAggregateMin100Groups(b *testing.B) {
+	schema, bs := benchBatches(10_000_000, 100, false, 1)
+	aggs := []AggSpec{agg("min", 1), agg("max", 1)}
+	out := outSchema(b, []types.T{types.Int32Type, types.Int64Type}, []int{0}, aggs)
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		op := &HashAggregate{Input: benchSource(schema, bs), GroupBy: []int{0}, Aggs: aggs, Out: out}
+		if n := drainCount(b, op); n != 100 {
+			b.Fatalf("%d groups", n)
+		}
+	}
+	reportCPU(b, cpu0)
+	b.ReportMetric(float64(10_000_000)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}

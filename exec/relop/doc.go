@@ -31,7 +31,8 @@
 // width, without an int64 copy). A single text or bytea group key groups by
 // its value's bytes. The group table counts each group's rows as it assigns
 // them, once for all the aggregates without FILTER or DISTINCT (count(*), and
-// count(x), sum and avg less their NULLs: aggfuncs.go's groupCounts); integer
+// count(x), sum, avg and integer min/max less their NULLs: aggfuncs.go's
+// groupCounts); integer
 // sums skip their per-row overflow check for a batch whose bound (largest
 // |value| times rows) cannot take a sum out of int64, and check row by row
 // otherwise, so 22003 and numeric's exact sums are as PostgreSQL's;

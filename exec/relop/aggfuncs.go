@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"math"
 	"math/big"
+	"math/bits"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -71,35 +73,197 @@ func numericOverflow() error {
 	return sqlerr.New(sqlerr.NumericValueOutOfRange, "numeric field overflow").WithDetail("The aggregate's result does not fit in 38 decimal digits.")
 }
 
-// ---- count ----
+// ---- counts shared between aggregates ----
 
-type countAcc struct {
-	arg    int // -1: count(*)
-	counts []int64
+// groupCounts is the number of rows each group of a HashAggregate was
+// given, counted once, by the group table while it assigns the rows
+// (hashagg.go), for every aggregate without FILTER or DISTINCT: count(*) is
+// it, and the non-NULL counts that count(x), sum and avg need are it less
+// their group's NULL arguments, which each counts apart (usually there are
+// none, and then the aggregate makes no counting pass at all).
+type groupCounts struct{ n []int64 }
+
+// countSharer is an accumulator that can take its rows per group from a
+// groupCounts instead of counting them itself. HashAggregate offers one to
+// the aggregates whose update sees exactly the rows the table counted.
+type countSharer interface {
+	shareCounts(c *groupCounts)
 }
 
-func (a *countAcc) resize(n int) { a.counts = grow(a.counts, n) }
-func (a *countAcc) size() int64  { return int64(cap(a.counts)) * 8 }
-func (a *countAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
-	c := a.counts
-	if a.arg < 0 || cols[a.arg].NullN() == 0 {
+// nonNullCounts is an aggregate's count of non-NULL arguments per group:
+// kept row by row in own, or, once shared, the shared row counts less the
+// NULLs counted in own.
+type nonNullCounts struct {
+	shared *groupCounts
+	own    []int64
+}
+
+func (c *nonNullCounts) shareCounts(s *groupCounts) { c.shared = s }
+func (c *nonNullCounts) resize(n int)               { c.own = grow(c.own, n) }
+func (c *nonNullCounts) size() int64                { return int64(cap(c.own)) * 8 }
+
+// get is group g's count.
+func (c *nonNullCounts) get(g uint32) int64 {
+	if c.shared != nil {
+		return c.shared.n[g] - c.own[g]
+	}
+	return c.own[g]
+}
+
+// count counts a batch's selected rows whose argument arr is not NULL (arr
+// nil: count(*)): when shared, only the NULLs, if any.
+func (c *nonNullCounts) count(arr arrow.Array, groups []uint32, rows []int32) {
+	nulls := arr != nil && arr.NullN() > 0
+	own := c.own
+	if c.shared != nil {
+		if nulls {
+			forRows(len(groups), rows, func(i int) {
+				if arr.IsNull(i) {
+					own[groups[i]]++
+				}
+			})
+		}
+		return
+	}
+	if !nulls {
 		if rows == nil {
 			for _, g := range groups {
-				c[g]++
+				own[g]++
 			}
 		} else {
 			for _, i := range rows {
-				c[groups[i]]++
+				own[groups[i]]++
 			}
 		}
-		return nil
+		return
 	}
-	arr := cols[a.arg]
 	forRows(len(groups), rows, func(i int) {
 		if arr.IsValid(i) {
-			c[groups[i]]++
+			own[groups[i]]++
 		}
 	})
+}
+
+// ---- bounds that let a batch's sums skip their overflow checks ----
+
+// sumInt is the integer types sums add.
+type sumInt interface {
+	~int8 | ~int16 | ~int32 | ~int64
+}
+
+// batchBound bounds what a batch of values adds to any one sum: the largest
+// |v| (bounded by a power of two: the type's for narrow types, whose values
+// cannot reach it anyway, the OR of the values' magnitudes for int64) times
+// the number of rows added. ok is false when that does not fit in int64.
+// NULL rows' values are counted too, which only loosens the bound.
+func batchBound[T sumInt](vals []T, rows int) (uint64, bool) {
+	var maxAbs uint64
+	var z T
+	if w := unsafe.Sizeof(z); w < 8 {
+		maxAbs = 1 << (8*w - 1)
+	} else {
+		// T's underlying type is int64 (8 bytes, signed)
+		maxAbs = 1 << bits.Len64(absOr(unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(vals))), len(vals))))
+	}
+	hi, lo := bits.Mul64(maxAbs, uint64(rows))
+	return lo, hi == 0 && lo <= math.MaxInt64
+}
+
+// absOr is the OR of |v| (|v|-1 for negative v) over vals: its bit length
+// bounds every |v|. Four accumulators keep the loop's adds independent; it
+// is a function of its own so that it keeps them in registers (inlined into
+// its callers it spilled them, at over a nanosecond a value).
+func absOr(vals []int64) uint64 {
+	var a, b, c, d uint64
+	i := 0
+	for ; i+4 <= len(vals); i += 4 {
+		v := vals[i : i+4 : i+4]
+		a |= uint64(v[0] ^ (v[0] >> 63))
+		b |= uint64(v[1] ^ (v[1] >> 63))
+		c |= uint64(v[2] ^ (v[2] >> 63))
+		d |= uint64(v[3] ^ (v[3] >> 63))
+	}
+	for ; i < len(vals); i++ {
+		a |= uint64(vals[i] ^ (vals[i] >> 63))
+	}
+	return a | b | c | d
+}
+
+// fits reports whether sums all within bound, each advanced by at most b,
+// stay within int64.
+func fits(bound, b uint64) bool {
+	return bound <= math.MaxInt64 && b <= math.MaxInt64-bound
+}
+
+// maxAbs is the largest |s| of sums (as uint64: MinInt64's is 1<<63).
+func maxAbs(sums []int64) uint64 {
+	var m uint64
+	for _, s := range sums {
+		a := uint64(s)
+		if s < 0 {
+			a = -a
+		}
+		m = max(m, a)
+	}
+	return m
+}
+
+// rescanLimit says whether a bound can be recomputed after a checked batch
+// of n rows: a pass over the groups is cheap beside the batch when there
+// are few of them; with many, sums stay checked (as they all were before
+// bounds) rather than pay a pass per batch.
+func rescanLimit(groups, n int) bool { return groups <= 4*n+64 }
+
+// addUnchecked adds the selected non-NULL rows' values to their groups'
+// sums, which the caller's bound guarantees cannot overflow.
+func addUnchecked[T sumInt](vals []T, arr arrow.Array, groups []uint32, rows []int32, sums []int64) {
+	nulls := arr.NullN() > 0
+	if !nulls && rows == nil {
+		vals = vals[:len(groups)]
+		if len(sums) == 1 {
+			// one group (no GROUP BY, W4): every row's group is 0, and
+			// a register sum spares the chain of stores through sums[0]
+			var s int64
+			for _, v := range vals {
+				s += int64(v)
+			}
+			sums[0] += s
+			return
+		}
+		for i, g := range groups {
+			sums[g] += int64(vals[i])
+		}
+		return
+	}
+	if !nulls {
+		for _, i := range rows {
+			sums[groups[i]] += int64(vals[i])
+		}
+		return
+	}
+	forRows(len(groups), rows, func(i int) {
+		if arr.IsValid(i) {
+			sums[groups[i]] += int64(vals[i])
+		}
+	})
+}
+
+// ---- count ----
+
+type countAcc struct {
+	arg int // -1: count(*)
+	cnt nonNullCounts
+}
+
+func (a *countAcc) shareCounts(c *groupCounts) { a.cnt.shareCounts(c) }
+func (a *countAcc) resize(n int)               { a.cnt.resize(n) }
+func (a *countAcc) size() int64                { return a.cnt.size() }
+func (a *countAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	var arr arrow.Array
+	if a.arg >= 0 {
+		arr = cols[a.arg]
+	}
+	a.cnt.count(arr, groups, rows)
 	return nil
 }
 func (a *countAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
@@ -107,7 +271,7 @@ func (a *countAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, e
 	defer b.Release()
 	b.Reserve(len(groups))
 	for _, g := range groups {
-		b.UnsafeAppend(a.counts[g])
+		b.UnsafeAppend(a.cnt.get(g))
 	}
 	return b.NewArray(), nil
 }
@@ -117,14 +281,33 @@ func (a *countAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, e
 type sumIntAcc struct {
 	arg  int
 	sums []int64
-	has  []bool
+	cnt  nonNullCounts // a group with none is NULL
+	// bound is at least every group's |sum|. While it, advanced by a
+	// batch's batchBound, stays within int64, no sum can overflow in that
+	// batch, and the batch is added without a check per row; past that,
+	// the checked loop reports 22003 exactly where PostgreSQL's int8
+	// addition would.
+	bound uint64
 }
 
-func (a *sumIntAcc) resize(n int) { a.sums = grow(a.sums, n); a.has = grow(a.has, n) }
-func (a *sumIntAcc) size() int64  { return int64(cap(a.sums)) * 9 }
+func (a *sumIntAcc) shareCounts(c *groupCounts) { a.cnt.shareCounts(c) }
+func (a *sumIntAcc) resize(n int)               { a.sums = grow(a.sums, n); a.cnt.resize(n) }
+func (a *sumIntAcc) size() int64                { return int64(cap(a.sums))*8 + a.cnt.size() }
 
-func sumIntLoop[T int8 | int16 | int32 | int64](vals []T, arr arrow.Array, groups []uint32, rows []int32, sums []int64, has []bool) error {
+func sumIntLoop[T sumInt](a *sumIntAcc, vals []T, arr arrow.Array, groups []uint32, rows []int32) error {
+	n := len(groups)
+	if rows != nil {
+		n = len(rows)
+	}
+	a.cnt.count(arr, groups, rows)
+	if b, ok := batchBound(vals, n); ok && fits(a.bound, b) {
+		addUnchecked(vals, arr, groups, rows, a.sums)
+		a.bound += b
+		return nil
+	}
+	sums := a.sums
 	nulls := arr.NullN() > 0
+	var err error
 	if !nulls && rows == nil {
 		for i, g := range groups {
 			s := sums[g]
@@ -134,38 +317,41 @@ func sumIntLoop[T int8 | int16 | int32 | int64](vals []T, arr arrow.Array, group
 				return bigintOverflow()
 			}
 			sums[g] = r
-			has[g] = true
 		}
-		return nil
+	} else {
+		forRows(len(groups), rows, func(i int) {
+			if err != nil || (nulls && arr.IsNull(i)) {
+				return
+			}
+			g := groups[i]
+			s := sums[g]
+			v := int64(vals[i])
+			r := s + v
+			if (r > s) != (v > 0) {
+				err = bigintOverflow()
+			}
+			sums[g] = r
+		})
 	}
-	var err error
-	forRows(len(groups), rows, func(i int) {
-		if err != nil || (nulls && arr.IsNull(i)) {
-			return
+	if err == nil {
+		a.bound = math.MaxUint64 // unknown: checked until rescanned
+		if rescanLimit(len(sums), n) {
+			a.bound = maxAbs(sums)
 		}
-		g := groups[i]
-		s := sums[g]
-		v := int64(vals[i])
-		r := s + v
-		if (r > s) != (v > 0) {
-			err = bigintOverflow()
-		}
-		sums[g] = r
-		has[g] = true
-	})
+	}
 	return err
 }
 
 func (a *sumIntAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
 	switch x := cols[a.arg].(type) {
 	case *array.Int8:
-		return sumIntLoop(x.Int8Values(), x, groups, rows, a.sums, a.has)
+		return sumIntLoop(a, x.Int8Values(), x, groups, rows)
 	case *array.Int16:
-		return sumIntLoop(x.Int16Values(), x, groups, rows, a.sums, a.has)
+		return sumIntLoop(a, x.Int16Values(), x, groups, rows)
 	case *array.Int32:
-		return sumIntLoop(x.Int32Values(), x, groups, rows, a.sums, a.has)
+		return sumIntLoop(a, x.Int32Values(), x, groups, rows)
 	case *array.Int64:
-		return sumIntLoop(x.Int64Values(), x, groups, rows, a.sums, a.has)
+		return sumIntLoop(a, x.Int64Values(), x, groups, rows)
 	}
 	return sqlerr.New(sqlerr.InternalError, "sum: unexpected argument type %s", cols[a.arg].DataType())
 }
@@ -174,7 +360,7 @@ func (a *sumIntAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, 
 	b := array.NewInt64Builder(mem)
 	defer b.Release()
 	for _, g := range groups {
-		if a.has[g] {
+		if a.cnt.get(g) > 0 {
 			b.Append(a.sums[g])
 		} else {
 			b.AppendNull()
@@ -193,18 +379,25 @@ type decAcc struct {
 	sums     []decimal128.Num
 	// over holds, for a group whose 128-bit sum would overflow, what was
 	// moved out of sums (numeric has no bound, so neither has the sum).
-	over   []*big.Int
-	counts []int64
+	over []*big.Int
+	cnt  nonNullCounts
 	// parts are integer partial sums not yet added to sums: adding an
 	// int64 is one machine add, and only an overflowing add (or finish)
 	// moves the partial into the 128-bit sum.
 	parts []int64
+	// bound is at least every |parts[g]| (sumIntAcc.bound's rule): a
+	// batch that cannot overflow a partial is added without checks; one
+	// that could first moves every partial into sums (exact) or, with
+	// many groups or huge values, takes the checked loop.
+	bound uint64
 }
 
+func (a *decAcc) shareCounts(c *groupCounts) { a.cnt.shareCounts(c) }
 func (a *decAcc) resize(n int) {
-	a.sums, a.counts, a.parts, a.over = grow(a.sums, n), grow(a.counts, n), grow(a.parts, n), grow(a.over, n)
+	a.sums, a.parts, a.over = grow(a.sums, n), grow(a.parts, n), grow(a.over, n)
+	a.cnt.resize(n)
 }
-func (a *decAcc) size() int64 { return int64(cap(a.sums)) * 40 }
+func (a *decAcc) size() int64 { return int64(cap(a.sums))*32 + a.cnt.size() }
 
 // spill moves group g's 128-bit sum into its unbounded one.
 func (a *decAcc) spill(g uint32) {
@@ -226,6 +419,21 @@ func (a *decAcc) addPart(g uint32, v int64) {
 	a.parts[g] = s
 }
 
+// flush moves group g's partial sum into its 128-bit (or unbounded) sum.
+func (a *decAcc) flush(g uint32) {
+	p := a.parts[g]
+	if p == 0 {
+		return
+	}
+	if s, ok := addChecked(a.sums[g], decimal128.FromI64(p)); ok {
+		a.sums[g] = s
+	} else {
+		a.spill(g)
+		a.sums[g] = decimal128.FromI64(p)
+	}
+	a.parts[g] = 0
+}
+
 func addChecked(s, v decimal128.Num) (decimal128.Num, bool) {
 	r := s.Add(v)
 	if s.Sign() == v.Sign() && s.Sign() != 0 && r.Sign() != s.Sign() {
@@ -234,10 +442,53 @@ func addChecked(s, v decimal128.Num) (decimal128.Num, bool) {
 	return r, true
 }
 
+// decIntLoop adds a batch of integers to the partial sums.
+func decIntLoop[T sumInt](a *decAcc, vals []T, arr arrow.Array, groups []uint32, rows []int32) {
+	n := len(groups)
+	if rows != nil {
+		n = len(rows)
+	}
+	if b, ok := batchBound(vals, n); ok {
+		if !fits(a.bound, b) && rescanLimit(len(a.parts), n) {
+			for g := range a.parts {
+				a.flush(uint32(g))
+			}
+			a.bound = 0
+		}
+		if fits(a.bound, b) {
+			addUnchecked(vals, arr, groups, rows, a.parts)
+			a.bound += b
+			return
+		}
+	}
+	nulls := arr.NullN() > 0
+	if !nulls && rows == nil {
+		parts := a.parts
+		vals = vals[:len(groups)]
+		for i, g := range groups {
+			v := int64(vals[i])
+			p := parts[g]
+			s := p + v
+			if (s^p)&(s^v) < 0 {
+				a.addPart(g, v)
+			} else {
+				parts[g] = s
+			}
+		}
+	} else {
+		forRows(len(groups), rows, func(i int) {
+			if !nulls || arr.IsValid(i) {
+				a.addPart(groups[i], int64(vals[i]))
+			}
+		})
+	}
+	a.bound = math.MaxUint64 // unknown: checked until flushed
+}
+
 func (a *decAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
 	arr := cols[a.arg]
 	nulls := arr.NullN() > 0
-	var err error
+	a.cnt.count(arr, groups, rows)
 	switch x := arr.(type) {
 	case *array.Decimal128:
 		vals := x.Values()
@@ -252,47 +503,32 @@ func (a *decAcc) update(cols []arrow.Array, groups []uint32, rows []int32) error
 				s = vals[i]
 			}
 			a.sums[g] = s
-			a.counts[g]++
 		})
-		return err
+		return nil
+	case *array.Int8:
+		decIntLoop(a, x.Int8Values(), arr, groups, rows)
+		return nil
+	case *array.Int16:
+		decIntLoop(a, x.Int16Values(), arr, groups, rows)
+		return nil
+	case *array.Int32:
+		decIntLoop(a, x.Int32Values(), arr, groups, rows)
+		return nil
+	case *array.Int64:
+		decIntLoop(a, x.Int64Values(), arr, groups, rows)
+		return nil
 	}
 	get, ok := intClass(arr)
 	if !ok {
 		return sqlerr.New(sqlerr.InternalError, "sum: unexpected argument type %s", arr.DataType())
 	}
-	if x, ok := arr.(*array.Int64); ok && !nulls {
-		vals := x.Int64Values()
-		if rows == nil {
-			parts, counts := a.parts, a.counts
-			vals = vals[:len(groups)]
-			for i, g := range groups {
-				v := vals[i]
-				p := parts[g]
-				s := p + v
-				if (s^p)&(s^v) < 0 {
-					a.addPart(g, v)
-				} else {
-					parts[g] = s
-				}
-				counts[g]++
-			}
-			return nil
-		}
-		forRows(len(groups), rows, func(i int) {
-			g := groups[i]
-			a.addPart(g, vals[i])
-			a.counts[g]++
-		})
-		return nil
-	}
 	forRows(len(groups), rows, func(i int) {
 		if nulls && arr.IsNull(i) {
 			return
 		}
-		g := groups[i]
-		a.addPart(g, get(i))
-		a.counts[g]++
+		a.addPart(groups[i], get(i))
 	})
+	a.bound = math.MaxUint64
 	return nil
 }
 
@@ -352,16 +588,9 @@ func (a *decAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, err
 	b, out := newNumericBuilder(mem)
 	defer b.Release()
 	for _, g := range groups {
-		if p := a.parts[g]; p != 0 {
-			if s, ok := addChecked(a.sums[g], decimal128.FromI64(p)); ok {
-				a.sums[g] = s
-			} else {
-				a.spill(g)
-				a.sums[g] = decimal128.FromI64(p)
-			}
-			a.parts[g] = 0
-		}
-		if a.counts[g] == 0 {
+		a.flush(g)
+		count := a.cnt.get(g)
+		if count == 0 {
 			out.AppendNull()
 			continue
 		}
@@ -370,11 +599,11 @@ func (a *decAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, err
 		if a.over[g] == nil {
 			v = types.NumericFromDecimal128(a.sums[g], a.argScale)
 			if a.avg {
-				v, err = numeric.Div(v, numeric.FromInt64(a.counts[g]))
+				v, err = numeric.Div(v, numeric.FromInt64(count))
 			}
 		} else {
 			sum := new(big.Int).Add(a.over[g], a.sums[g].BigInt())
-			v, err = finishDecSum(sum, a.argScale, a.counts[g], a.avg)
+			v, err = finishDecSum(sum, a.argScale, count, a.avg)
 		}
 		if err != nil {
 			return nil, err
@@ -523,6 +752,128 @@ func (a *floatAcc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, e
 	return b.NewArray(), nil
 }
 
+// ---- sum(double precision) ----
+
+// negZero starts sumF64Acc's sums: -0 + v is v for every v (-0, NaN and
+// infinities included), so a group's sum begins at its first value as
+// float8pl's does, without a test of the group's count per row.
+var negZero = math.Copysign(0, -1)
+
+// sumF64Acc is sum(float8). Within a batch of finite values into finite
+// sums, a sum can only become infinite by overflowing, and an infinite sum
+// stays so: the batch is added without a test per row and the sums are
+// checked after it (overflow raised as PostgreSQL's float8pl does, at some
+// row of the batch). A batch with an infinity or NaN, or sums that may
+// hold one, or more groups than a pass over them after the batch is worth,
+// takes the checked loop. The additions are the same, in the same order,
+// either way, so the sums are bit for bit PostgreSQL's.
+type sumF64Acc struct {
+	arg  int
+	sums []float64
+	cnt  nonNullCounts // a group with none is NULL
+	// nonFinite: some sum may be infinite or NaN (checked loop only)
+	nonFinite bool
+}
+
+func (a *sumF64Acc) shareCounts(c *groupCounts) { a.cnt.shareCounts(c) }
+func (a *sumF64Acc) size() int64                { return int64(cap(a.sums))*8 + a.cnt.size() }
+func (a *sumF64Acc) resize(n int) {
+	old := len(a.sums)
+	a.sums = grow(a.sums, n)
+	for i := old; i < len(a.sums); i++ {
+		a.sums[i] = negZero
+	}
+	a.cnt.resize(n)
+}
+
+// allFinite reports whether no value is an infinity or NaN (exponent bits
+// all set): adding 1<<52 to the exponent field carries into the sign bit
+// only from all ones. Four accumulators, as absOr.
+func allFinite(vals []float64) bool {
+	const exp, one = 0x7FF0000000000000, 1 << 52
+	var a, b, c, d uint64
+	i := 0
+	for ; i+4 <= len(vals); i += 4 {
+		v := vals[i : i+4 : i+4]
+		a |= math.Float64bits(v[0])&exp + one
+		b |= math.Float64bits(v[1])&exp + one
+		c |= math.Float64bits(v[2])&exp + one
+		d |= math.Float64bits(v[3])&exp + one
+	}
+	for ; i < len(vals); i++ {
+		a |= math.Float64bits(vals[i])&exp + one
+	}
+	return (a|b|c|d)>>63 == 0
+}
+
+func (a *sumF64Acc) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr, ok := cols[a.arg].(*array.Float64)
+	if !ok {
+		return sqlerr.New(sqlerr.InternalError, "sum: unexpected argument type %s", cols[a.arg].DataType())
+	}
+	a.cnt.count(arr, groups, rows)
+	vals := arr.Float64Values()
+	sums := a.sums
+	n := len(groups)
+	if rows != nil {
+		n = len(rows)
+	}
+	nulls := arr.NullN() > 0
+	if !a.nonFinite && rescanLimit(len(sums), n) && allFinite(vals) {
+		switch {
+		case !nulls && rows == nil && len(sums) == 1:
+			s := sums[0] // one group: a register, same order
+			for _, v := range vals[:len(groups)] {
+				s += v
+			}
+			sums[0] = s
+		case !nulls && rows == nil:
+			vals = vals[:len(groups)]
+			for i, g := range groups {
+				sums[g] += vals[i]
+			}
+		default:
+			forRows(len(groups), rows, func(i int) {
+				if !nulls || arr.IsValid(i) {
+					sums[groups[i]] += vals[i]
+				}
+			})
+		}
+		if !allFinite(sums) {
+			return floatOverflow()
+		}
+		return nil
+	}
+	var err error
+	forRows(len(groups), rows, func(i int) {
+		if nulls && arr.IsNull(i) {
+			return
+		}
+		g := groups[i]
+		s, v := sums[g], vals[i]
+		r := s + v
+		if math.IsInf(r, 0) && !math.IsInf(s, 0) && !math.IsInf(v, 0) {
+			err = floatOverflow()
+		}
+		sums[g] = r
+	})
+	a.nonFinite = !rescanLimit(len(sums), n) || !allFinite(sums)
+	return err
+}
+
+func (a *sumF64Acc) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	b := array.NewFloat64Builder(mem)
+	defer b.Release()
+	for _, g := range groups {
+		if a.cnt.get(g) > 0 {
+			b.Append(a.sums[g])
+		} else {
+			b.AppendNull()
+		}
+	}
+	return b.NewArray(), nil
+}
+
 // ---- variance and standard deviation ----
 
 type varKind uint8
@@ -612,29 +963,97 @@ type minMaxInt struct {
 	arg  int
 	max  bool
 	dt   arrow.DataType
-	vals []int64
-	has  []bool
+	vals []int64 // start at the identity (MaxInt64 for min): min(vals[g], v) needs no test of has
+	cnt  nonNullCounts
+	has  []bool // filled from cnt for finish
 }
 
-func (a *minMaxInt) resize(n int) { a.vals, a.has = grow(a.vals, n), grow(a.has, n) }
-func (a *minMaxInt) size() int64  { return int64(cap(a.vals)) * 9 }
-func (a *minMaxInt) update(cols []arrow.Array, groups []uint32, rows []int32) error {
-	arr := cols[a.arg]
-	get, _ := intClass(arr)
+func (a *minMaxInt) shareCounts(c *groupCounts) { a.cnt.shareCounts(c) }
+func (a *minMaxInt) resize(n int) {
+	old := len(a.vals)
+	a.vals = grow(a.vals, n)
+	start := int64(math.MaxInt64)
+	if a.max {
+		start = math.MinInt64
+	}
+	for i := old; i < len(a.vals); i++ {
+		a.vals[i] = start
+	}
+	a.cnt.resize(n)
+}
+func (a *minMaxInt) size() int64 { return int64(cap(a.vals))*8 + a.cnt.size() }
+
+// minMaxPhys is the physical types of min/max's integer-like arguments.
+type minMaxPhys interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint32
+}
+
+// minMaxLoop folds a batch into vals by a typed loop (branch-free min/max
+// against the identity), not a call per row.
+func minMaxLoop[T minMaxPhys](vals []T, arr arrow.Array, groups []uint32, rows []int32, acc []int64, isMax bool) {
 	nulls := arr.NullN() > 0
+	if !nulls && rows == nil {
+		vals = vals[:len(groups)]
+		if isMax {
+			for i, g := range groups {
+				acc[g] = max(acc[g], int64(vals[i]))
+			}
+		} else {
+			for i, g := range groups {
+				acc[g] = min(acc[g], int64(vals[i]))
+			}
+		}
+		return
+	}
 	forRows(len(groups), rows, func(i int) {
 		if nulls && arr.IsNull(i) {
 			return
 		}
 		g := groups[i]
-		v := get(i)
-		if !a.has[g] || (a.max && v > a.vals[g]) || (!a.max && v < a.vals[g]) {
-			a.vals[g], a.has[g] = v, true
+		if isMax {
+			acc[g] = max(acc[g], int64(vals[i]))
+		} else {
+			acc[g] = min(acc[g], int64(vals[i]))
 		}
 	})
+}
+
+func (a *minMaxInt) update(cols []arrow.Array, groups []uint32, rows []int32) error {
+	arr := cols[a.arg]
+	a.cnt.count(arr, groups, rows)
+	switch x := arr.(type) {
+	case *array.Int8:
+		minMaxLoop(x.Int8Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Int16:
+		minMaxLoop(x.Int16Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Int32:
+		minMaxLoop(x.Int32Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Int64:
+		minMaxLoop(x.Int64Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Date32:
+		minMaxLoop(x.Date32Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Date64:
+		minMaxLoop(x.Date64Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Time32:
+		minMaxLoop(x.Time32Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Time64:
+		minMaxLoop(x.Time64Values(), arr, groups, rows, a.vals, a.max)
+	case *array.Timestamp:
+		minMaxLoop(x.TimestampValues(), arr, groups, rows, a.vals, a.max)
+	case *array.Duration:
+		minMaxLoop(x.DurationValues(), arr, groups, rows, a.vals, a.max)
+	case *array.Uint32:
+		minMaxLoop(x.Uint32Values(), arr, groups, rows, a.vals, a.max)
+	default:
+		return sqlerr.New(sqlerr.InternalError, "%s: unexpected argument type %s", map[bool]string{false: "min", true: "max"}[a.max], arr.DataType())
+	}
 	return nil
 }
 func (a *minMaxInt) finish(mem memory.Allocator, groups []uint32) (arrow.Array, error) {
+	a.has = grow(a.has, len(a.vals))
+	for _, g := range groups {
+		a.has[g] = a.cnt.get(g) > 0
+	}
 	return buildInts(mem, a.dt, groups, a.vals, a.has)
 }
 
@@ -1133,6 +1552,8 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		switch {
 		case argType.ID() == arrow.INTERVAL_MONTH_DAY_NANO:
 			acc = &intervalAcc{arg: spec.Arg, kind: map[bool]intervalKind{false: intervalSum, true: intervalAvg}[avg]}
+		case !avg && argType.ID() == arrow.FLOAT64 && out.ID() == arrow.FLOAT64:
+			acc = &sumF64Acc{arg: spec.Arg}
 		case argType.ID() == arrow.FLOAT32 || argType.ID() == arrow.FLOAT64:
 			acc = &floatAcc{arg: spec.Arg, avg: avg, out32: !avg && out.ID() == arrow.FLOAT32}
 		case !avg && out.ID() == arrow.INT64 && isIntClass(argType):

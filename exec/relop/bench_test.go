@@ -177,3 +177,70 @@ func BenchmarkTop100Of10M(b *testing.B) {
 // BenchmarkAggregate100kGroups: 1M rows into 100k groups (W7's
 // pre-aggregation of events by user_id below the join).
 func BenchmarkAggregate100kGroups(b *testing.B) { benchAgg(b, 1_000_000, 100_000) }
+
+// BenchmarkAggregateNoGroups: SELECT count(*), sum(k), sum(v) FROM 10M rows
+// (W4's shape: one group; sum(int) is bigint, sum(bigint) numeric).
+func BenchmarkAggregateNoGroups(b *testing.B) {
+	schema, bs := benchBatches(10_000_000, 100, false, 1)
+	aggs := []AggSpec{agg("count", -1), agg("sum", 0), agg("sum", 1)}
+	out := outSchema(b, []types.T{types.Int32Type, types.Int64Type}, nil, aggs)
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		op := &HashAggregate{Input: benchSource(schema, bs), Aggs: aggs, Out: out}
+		if n := drainCount(b, op); n != 1 {
+			b.Fatalf("%d rows", n)
+		}
+	}
+	reportCPU(b, cpu0)
+	b.ReportMetric(float64(10_000_000)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkAggregateFloat100Groups: SELECT k, count(*), sum(f) FROM 10M rows
+// GROUP BY k, f double precision (W5's shape: sum(amount) by qty).
+func BenchmarkAggregateFloat100Groups(b *testing.B) {
+	_, bs := benchBatches(10_000_000, 100, false, 1)
+	schema := schemaOf(types.Int32Type, types.Float64Type)
+	fs := make([]arrow.RecordBatch, len(bs))
+	for i, r := range bs {
+		fb := array.NewFloat64Builder(memory.DefaultAllocator)
+		for _, v := range r.Column(1).(*array.Int64).Int64Values() {
+			fb.Append(float64(v) / 4)
+		}
+		f := fb.NewArray()
+		fb.Release()
+		fs[i] = array.NewRecordBatch(schema, []arrow.Array{r.Column(0), f}, r.NumRows())
+		f.Release()
+		r.Release()
+	}
+	aggs := []AggSpec{agg("count", -1), agg("sum", 1)}
+	out := outSchema(b, []types.T{types.Int32Type, types.Float64Type}, []int{0}, aggs)
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		op := &HashAggregate{Input: benchSource(schema, fs), GroupBy: []int{0}, Aggs: aggs, Out: out}
+		if n := drainCount(b, op); n != 100 {
+			b.Fatalf("%d groups", n)
+		}
+	}
+	reportCPU(b, cpu0)
+	b.ReportMetric(float64(10_000_000)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkAggregateMin100Groups: SELECT k, min(v), max(v) FROM 10M rows
+// GROUP BY k (W5's min(ts) is the same loop over timestamps).
+func BenchmarkAggregateMin100Groups(b *testing.B) {
+	schema, bs := benchBatches(10_000_000, 100, false, 1)
+	aggs := []AggSpec{agg("min", 1), agg("max", 1)}
+	out := outSchema(b, []types.T{types.Int32Type, types.Int64Type}, []int{0}, aggs)
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		op := &HashAggregate{Input: benchSource(schema, bs), GroupBy: []int{0}, Aggs: aggs, Out: out}
+		if n := drainCount(b, op); n != 100 {
+			b.Fatalf("%d groups", n)
+		}
+	}
+	reportCPU(b, cpu0)
+	b.ReportMetric(float64(10_000_000)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}

@@ -27,8 +27,17 @@
 // int64 table (inttable.go; grouping indexes small non-negative keys in a
 // dense array that grows while the keys are dense), sorts by a radix sort
 // of (key, row) pairs and feeds top-N a typed heap, with the same results
-// as the encoded path. A single text or bytea group key groups by its
-// value's bytes. A
+// as the encoded path (grouping reads an integer key column at its own
+// width, without an int64 copy). A single text or bytea group key groups by
+// its value's bytes. The group table counts each group's rows as it assigns
+// them, once for all the aggregates without FILTER or DISTINCT (count(*), and
+// count(x), sum, avg and integer min/max less their NULLs: aggfuncs.go's
+// groupCounts); integer
+// sums skip their per-row overflow check for a batch whose bound (largest
+// |value| times rows) cannot take a sum out of int64, and check row by row
+// otherwise, so 22003 and numeric's exact sums are as PostgreSQL's;
+// sum(double precision) adds a batch of finite values unchecked and tests
+// its sums for an overflow after it, in the same order, so bit for bit. A
 // large build of such a key is a radix-partitioned table of cache-sized
 // partitions, probed in chunks scattered by partition; both sides' rows are
 // put in partition order, so such a join emits its rows in that order

@@ -121,6 +121,7 @@ type HashJoin struct {
 	cross                  bool // nested loop: every probe row meets every build row
 	multiChunk             int  // partitions joined in several build chunks
 	partitioned            int  // tables built radix-partitioned (radixjoin.go)
+	dense                  int  // tables built as dense arrays (joinTable.finishDense)
 	reordered              int  // of those, tables whose rows were put in partition order
 	orderedChunks          int  // probe chunks joined in partition order
 	// outMem allocates the joined pairs' buffers, reusing those of the
@@ -535,7 +536,7 @@ func (o *HashJoin) radixConfig() *radixConfig {
 	return &c
 }
 
-// finishTable finishes a build table; a partitioned one's slots are sized
+// finishTable finishes a build table; a partitioned or dense one's slots are sized
 // per partition, so what it holds is charged again. A partitioned table's
 // rows are reordered by partition when the account can take their copy
 // for a moment (else they stay in build order: the probe is slower).
@@ -559,8 +560,12 @@ func (o *HashJoin) finishTable(ht *hashTable) error {
 	if ht.reordered {
 		o.reordered++
 	}
-	if ht.ints != nil && ht.ints.pbits > 0 {
-		o.partitioned++
+	if ints := ht.ints; ints != nil && (ints.pbits > 0 || ints.dense != nil) {
+		if ints.dense != nil {
+			o.dense++
+		} else {
+			o.partitioned++
+		}
 		if d := ht.size() - before; d > 0 {
 			o.hold.force(d)
 		} else {
@@ -752,7 +757,11 @@ func (t *hashTable) ref(r int32) rowRef {
 // partitions reports whether finish will partition the table.
 func (t *hashTable) partitions() bool {
 	ints := t.ints
-	return !t.cross && ints != nil && ints.cfg != nil && ints.cfg.bits(ints.nkeys) > 0
+	if t.cross || ints == nil || ints.cfg == nil || ints.cfg.bits(ints.nkeys) == 0 {
+		return false
+	}
+	_, dense := ints.denseSpan()
+	return !dense
 }
 
 // finish prepares the match flags of the build rows. With reorder, a

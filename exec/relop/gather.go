@@ -2,6 +2,7 @@ package relop
 
 import (
 	"context"
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -321,6 +322,9 @@ func gatherFixed[T any](mem memory.Allocator, dt arrow.DataType, srcs []arrow.Ar
 	return fixedWidthArray(dt, n, vbuf, buf, nulls)
 }
 
+// wordSlack is how long a value gatherVarBinary copies as two words.
+const wordSlack = 16
+
 type varBinary interface {
 	arrow.Array
 	ValueBytes() []byte
@@ -346,8 +350,10 @@ func gatherVarBinary(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array
 	obuf.Resize((n + 1) * 4)
 	outOffs := arrow.Int32Traits.CastFromBytes(obuf.Bytes())[:n+1]
 	dbuf := memory.NewResizableBuffer(mem)
-	dbuf.Resize(total)
-	outData := dbuf.Bytes()[:total]
+	// wordSlack bytes past the values: a short value is copied as two
+	// 8-byte words whatever its length (see below)
+	dbuf.Resize(total + wordSlack)
+	outData := dbuf.Bytes()[:total+wordSlack]
 	var vbuf *memory.Buffer
 	var bits []byte
 	withNulls := needsValidity(srcs, refs)
@@ -367,8 +373,20 @@ func gatherVarBinary(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array
 		o := offs[r.b]
 		// ValueBytes starts at the array's first value's offset
 		base := o[0]
-		pos += copy(outData[pos:], data[r.b][o[r.r]-base:o[r.r+1]-base])
+		lo, hi := int(o[r.r]-base), int(o[r.r+1]-base)
+		src := data[r.b]
+		if hi-lo <= wordSlack && lo+wordSlack <= len(src) {
+			// most values are short (codes, names): two word copies,
+			// whose excess the next value overwrites, instead of a call
+			// of memmove per value
+			binary.LittleEndian.PutUint64(outData[pos:], binary.LittleEndian.Uint64(src[lo:]))
+			binary.LittleEndian.PutUint64(outData[pos+8:], binary.LittleEndian.Uint64(src[lo+8:]))
+			pos += hi - lo
+			continue
+		}
+		pos += copy(outData[pos:], src[lo:hi])
 	}
+	dbuf.ResizeNoShrink(total)
 	outOffs[n] = int32(pos)
 	d := array.NewData(dt, n, []*memory.Buffer{vbuf, obuf, dbuf}, nil, nulls, 0)
 	obuf.Release()

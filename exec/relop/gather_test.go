@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -101,5 +102,103 @@ func TestScatterBatch(t *testing.T) {
 	list := schemaOf(types.Int64Type, types.T{Kind: types.Array, Elem: &types.Int64Type})
 	if scatterable(list) {
 		t.Fatal("a list column is not scattered")
+	}
+}
+
+// TestGatherVarBinary: text gathered from several sources (one of them a
+// slice, whose value bytes start past 0) is the referenced values, of
+// every length around the 16 bytes copied as words (wordSlack), at the
+// end of a source (no room for a word past it), empty, NULL and from the
+// null batch; the value bytes are exactly the values' (the words' excess
+// overwritten or past the end).
+func TestGatherVarBinary(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	val := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('a' + rng.IntN(26))
+		}
+		return string(b)
+	}
+	for _, tc := range []struct {
+		name  string
+		lens  []int // lengths of the values of each source's rows
+		nulls bool
+	}{
+		{"short", []int{2, 2, 2, 2, 2}, false},
+		{"around the words", []int{0, 1, 7, 8, 9, 15, 16, 17, 31, 40}, false},
+		{"one long at the end", []int{3, 3, 100}, false},
+		{"one short at the end", []int{100, 1}, false},
+		{"with NULLs", []int{0, 5, 16, 17, 2, 9}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var srcs []arrow.Array
+			var vals [][]any
+			for s := range 3 {
+				rows := make([][]any, len(tc.lens)+2)
+				for i := range rows {
+					var v any = val(tc.lens[(i+s)%len(tc.lens)])
+					if tc.nulls && rng.IntN(4) == 0 {
+						v = nil
+					}
+					rows[i] = []any{v}
+				}
+				b := rowsSource(t, schemaOf(types.StringType), rows, len(rows)).batches[0]
+				a := b.Column(0)
+				if s == 1 { // a slice: its first value's offset is not 0
+					a = array.NewSlice(a, 2, int64(len(rows)))
+					rows = rows[2:]
+				} else {
+					a.Retain()
+				}
+				srcs = append(srcs, a)
+				vals = append(vals, func() []any {
+					out := make([]any, len(rows))
+					for i, r := range rows {
+						out[i] = r[0]
+					}
+					return out
+				}())
+			}
+			defer releaseAll(srcs)
+			var refs []rowRef
+			var want []any
+			for range 200 {
+				b := rng.IntN(len(srcs) + 1)
+				if b == len(srcs) {
+					refs, want = append(refs, rowRef{nullBatch, 0}), append(want, nil)
+					continue
+				}
+				r := rng.IntN(len(vals[b]))
+				refs, want = append(refs, rowRef{uint32(b), uint32(r)}), append(want, vals[b][r])
+			}
+			// and the last row of each source, whose words would pass its end
+			for b := range srcs {
+				r := len(vals[b]) - 1
+				refs, want = append(refs, rowRef{uint32(b), uint32(r)}), append(want, vals[b][r])
+			}
+			a, err := gather(memory.DefaultAllocator, arrow.BinaryTypes.String, srcs, refs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Release()
+			s := a.(*array.String)
+			total := 0
+			for i, w := range want {
+				if w == nil {
+					if !s.IsNull(i) {
+						t.Fatalf("row %d: %q, want NULL", i, s.Value(i))
+					}
+					continue
+				}
+				total += len(w.(string))
+				if s.IsNull(i) || s.Value(i) != w.(string) {
+					t.Fatalf("row %d: %q (null %v), want %q", i, s.Value(i), s.IsNull(i), w)
+				}
+			}
+			if got := len(s.ValueBytes()); got != total || s.Data().Buffers()[2].Len() != total {
+				t.Fatalf("%d value bytes, buffer %d, want %d", got, s.Data().Buffers()[2].Len(), total)
+			}
+		})
 	}
 }

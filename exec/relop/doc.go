@@ -28,11 +28,14 @@
 // dense array that grows while the keys are dense), sorts by a radix sort
 // of (key, row) pairs and feeds top-N a typed heap, with the same results
 // as the encoded path. A single text or bytea group key groups by its
-// value's bytes. A
+// value's bytes. A join build of such a key whose values span a small
+// range (under 4 values a row, as a primary key's ids do) is a dense array
+// indexed by key (jointable.go); otherwise a
 // large build of such a key is a radix-partitioned table of cache-sized
 // partitions, probed in chunks scattered by partition; both sides' rows are
 // put in partition order, so such a join emits its rows in that order
-// (radixjoin.go).
+// (radixjoin.go). A join's output batch whose probe rows are consecutive,
+// each matched once, slices the probe batch's columns instead of copying.
 //
 // It must not parse or bind SQL: it must not import binder/, lower/, sql/ or
 // pgwire/.

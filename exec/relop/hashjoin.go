@@ -1269,6 +1269,14 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 	var refs []rowRef // the table's rows when they are in several batches
 	lo, hi := int32(-1), int32(-1)
 	shared := p.sharedKeyCol()
+	// first, n: the pairs' probe rows are the run first..first+n-1 of the
+	// batch (each matched one build row, as every row of a foreign key
+	// joined to its primary key does): the probe columns are slices of
+	// the batch's, not copies
+	first, n := int64(-1), int64(len(p.pl))
+	if consecutiveRun(p.pl) {
+		first = int64(p.pl[0])
+	}
 	for c := 0; c < schema.NumFields(); c++ {
 		var a arrow.Array
 		var err error
@@ -1278,6 +1286,8 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 			// already (left columns come first)
 			a = cols[p.j.LeftKeys[0]]
 			a.Retain()
+		case c < nl && first >= 0:
+			a = array.NewSlice(p.batch.Column(c), first, first+n)
 		case c < nl:
 			a, err = gatherIdx(mem, schema.Field(c).Type, p.batch.Column(c), p.pl)
 		case len(ht.batches) == 1 && ht.rowShift >= 0:
@@ -1318,6 +1328,22 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 	out := array.NewRecordBatch(schema, cols, int64(len(p.pl)))
 	releaseAll(cols)
 	return out, nil
+}
+
+// consecutiveRun reports whether pl is a run of consecutive rows, r,
+// r+1, ... (not empty). A pass over it costs far less than the gathers
+// it saves; its span alone would not tell (a row without a match and a
+// row with two cancel out).
+func consecutiveRun(pl []uint32) bool {
+	if len(pl) == 0 || int(pl[len(pl)-1]-pl[0]) != len(pl)-1 {
+		return false
+	}
+	for i := 1; i < len(pl); i++ {
+		if pl[i] != pl[i-1]+1 {
+			return false
+		}
+	}
+	return true
 }
 
 // minMax is the least and the greatest of s (not empty), found in one

@@ -1,10 +1,13 @@
 package relop
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -282,5 +285,111 @@ func TestDenseJoinMatchesGeneric(t *testing.T) {
 	op := &HashJoin{Left: rowsSource(t, s, spread, 97), Right: rowsSource(t, s, spread, 89), LeftKeys: []int{1}, RightKeys: []int{1}}
 	if rows := drain(t, op); len(rows) == 0 || op.dense != 0 {
 		t.Fatalf("%d rows, %d dense tables", len(rows), op.dense)
+	}
+}
+
+func TestConsecutiveRun(t *testing.T) {
+	for _, c := range []struct {
+		pl   []uint32
+		want bool
+	}{
+		{nil, false},
+		{[]uint32{7}, true},
+		{[]uint32{3, 4, 5, 6}, true},
+		{[]uint32{3, 4, 6}, false},       // a row without a match
+		{[]uint32{3, 3, 4}, false},       // a row with two
+		{[]uint32{3, 3, 5, 5}, false},    // both, the span equal to a run's
+		{[]uint32{0, 1, 1, 2, 4}, false}, // both, differently placed
+	} {
+		if got := consecutiveRun(c.pl); got != c.want {
+			t.Errorf("%v: %v, want %v", c.pl, got, c.want)
+		}
+	}
+}
+
+// TestJoinSlicesProbeRuns: an output batch whose probe rows are a run of
+// consecutive rows each matched once (a foreign key joined to its
+// primary key) has the probe batch's columns sliced (sharing its
+// buffers), any other has them gathered; the rows are the join's either
+// way. Misses, NULL keys and a duplicated build key break the runs.
+func TestJoinSlicesProbeRuns(t *testing.T) {
+	schema := schemaOf(types.Int32Type, types.StringType, types.Int64Type)
+	var build [][]any
+	for k := range 100 {
+		build = append(build, []any{k, fmt.Sprint("u", k), k * 10})
+	}
+	for _, c := range []struct {
+		name string
+		key  func(i int) any // probe row i's key
+		dup  bool            // key 5 has a second build row
+	}{
+		{"all match once", func(i int) any { return (i * 37) % 100 }, false},
+		{"some miss", func(i int) any { return (i * 37) % 120 }, false},
+		{"NULL keys", func(i int) any {
+			if i%7 == 0 {
+				return nil
+			}
+			return i % 100
+		}, false},
+		{"a duplicate", func(i int) any {
+			if i%9 == 0 {
+				return 5
+			}
+			return (i * 37) % 100
+		}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := build
+			if c.dup {
+				b = append(slices.Clone(build), []any{5, "dup", 0})
+			}
+			var probe, want [][]any
+			for i := range 1000 {
+				k := c.key(i)
+				probe = append(probe, []any{k, fmt.Sprint("e", i), i})
+				for _, r := range b {
+					if k != nil && r[0] == k {
+						want = append(want, append(slices.Clone(probe[i]), r...))
+					}
+				}
+			}
+			left := rowsSource(t, schema, probe, 256)
+			op := &HashJoin{Left: left, Right: rowsSource(t, schema, b, 64), LeftKeys: []int{0}, RightKeys: []int{0}, BatchRows: 100}
+			var got []string
+			sliced, gathered := 0, 0
+			for {
+				out, err := op.Next(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out == nil {
+					break
+				}
+				got = append(got, batchRows(out)...)
+				ids := out.Column(2).(*array.Int64).Int64Values()
+				run := true
+				for i := 1; i < len(ids); i++ {
+					run = run && ids[i] == ids[i-1]+1
+				}
+				shared := false
+				for _, pb := range left.batches {
+					shared = shared || out.Column(1).Data().Buffers()[2] == pb.Column(1).Data().Buffers()[2]
+				}
+				if shared != run {
+					t.Fatalf("probe rows %v: sliced %v", ids, shared)
+				}
+				if shared {
+					sliced++
+				} else {
+					gathered++
+				}
+				out.Release()
+			}
+			op.Close()
+			equalRows(t, c.name, sorted(got), sorted(drain(t, rowsSource(t, op.Schema(), want, 1000))))
+			if all := c.name == "all match once"; all && (sliced == 0 || gathered > 0) || !all && gathered == 0 {
+				t.Fatalf("%d output batches sliced, %d gathered", sliced, gathered)
+			}
+		})
 	}
 }

@@ -335,16 +335,19 @@ func gatherVarBinary(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array
 	n := len(refs)
 	offs := make([][]int32, len(srcs))
 	data := make([][]byte, len(srcs))
+	bytes, rows := 0, 0
 	for i, s := range srcs {
 		vb := s.(varBinary)
 		offs[i], data[i] = vb.ValueOffsets(), vb.ValueBytes()
+		bytes, rows = bytes+len(data[i]), rows+s.Len()
 	}
-	total := 0
-	for _, r := range refs {
-		if r.b != nullBatch {
-			o := offs[r.b]
-			total += int(o[r.r+1] - o[r.r])
-		}
+	// one pass over the referenced rows (the values' offsets are random
+	// reads; a first pass summing their lengths read them twice): the
+	// value bytes are sized for the sources' mean length and a quarter
+	// more, and grown when the values taken are longer
+	est := wordSlack
+	if rows > 0 {
+		est += int(int64(bytes) * int64(n) / int64(rows) * 5 / 4)
 	}
 	obuf := memory.NewResizableBuffer(mem)
 	obuf.Resize((n + 1) * 4)
@@ -352,8 +355,8 @@ func gatherVarBinary(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array
 	dbuf := memory.NewResizableBuffer(mem)
 	// wordSlack bytes past the values: a short value is copied as two
 	// 8-byte words whatever its length (see below)
-	dbuf.Resize(total + wordSlack)
-	outData := dbuf.Bytes()[:total+wordSlack]
+	dbuf.Resize(est)
+	outData := dbuf.Bytes()[:est]
 	var vbuf *memory.Buffer
 	var bits []byte
 	withNulls := needsValidity(srcs, refs)
@@ -375,6 +378,10 @@ func gatherVarBinary(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array
 		base := o[0]
 		lo, hi := int(o[r.r]-base), int(o[r.r+1]-base)
 		src := data[r.b]
+		if need := pos + hi - lo + wordSlack; need > len(outData) {
+			dbuf.Resize(max(need, 2*len(outData)))
+			outData = dbuf.Bytes()
+		}
 		if hi-lo <= wordSlack && lo+wordSlack <= len(src) {
 			// most values are short (codes, names): two word copies,
 			// whose excess the next value overwrites, instead of a call
@@ -386,7 +393,7 @@ func gatherVarBinary(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array
 		}
 		pos += copy(outData[pos:], src[lo:hi])
 	}
-	dbuf.ResizeNoShrink(total)
+	dbuf.ResizeNoShrink(pos)
 	outOffs[n] = int32(pos)
 	d := array.NewData(dt, n, []*memory.Buffer{vbuf, obuf, dbuf}, nil, nulls, 0)
 	obuf.Release()

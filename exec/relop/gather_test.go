@@ -122,14 +122,16 @@ func TestGatherVarBinary(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		lens  []int // lengths of the values of each source's rows
-		nulls bool
+		lens    []int // lengths of the values of each source's rows
+		nulls   bool
+		longest bool // every row taken is source 0's longest (the value bytes grow)
 	}{
-		{"short", []int{2, 2, 2, 2, 2}, false},
-		{"around the words", []int{0, 1, 7, 8, 9, 15, 16, 17, 31, 40}, false},
-		{"one long at the end", []int{3, 3, 100}, false},
-		{"one short at the end", []int{100, 1}, false},
-		{"with NULLs", []int{0, 5, 16, 17, 2, 9}, true},
+		{"short", []int{2, 2, 2, 2, 2}, false, false},
+		{"around the words", []int{0, 1, 7, 8, 9, 15, 16, 17, 31, 40}, false, false},
+		{"one long at the end", []int{3, 3, 100}, false, false},
+		{"one short at the end", []int{100, 1}, false, false},
+		{"with NULLs", []int{0, 5, 16, 17, 2, 9}, true, false},
+		{"longer than the sources' mean", []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 60}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var srcs []arrow.Array
@@ -164,6 +166,16 @@ func TestGatherVarBinary(t *testing.T) {
 			var refs []rowRef
 			var want []any
 			for range 200 {
+				if tc.longest {
+					r := 0
+					for i, v := range vals[0] {
+						if len(v.(string)) > len(vals[0][r].(string)) {
+							r = i
+						}
+					}
+					refs, want = append(refs, rowRef{0, uint32(r)}), append(want, vals[0][r])
+					continue
+				}
 				b := rng.IntN(len(srcs) + 1)
 				if b == len(srcs) {
 					refs, want = append(refs, rowRef{nullBatch, 0}), append(want, nil)

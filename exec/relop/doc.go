@@ -35,7 +35,9 @@
 // partitions, probed in chunks scattered by partition; both sides' rows are
 // put in partition order, so such a join emits its rows in that order
 // (radixjoin.go). A join's output batch whose probe rows are consecutive,
-// each matched once, slices the probe batch's columns instead of copying.
+// each matched once, slices the probe batch's columns instead of copying;
+// a build text column of values of at most 7 bytes is gathered from a
+// view of one word a row (gather.go: shortTextView).
 //
 // It must not parse or bind SQL: it must not import binder/, lower/, sql/ or
 // pgwire/.

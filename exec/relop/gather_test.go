@@ -3,6 +3,7 @@ package relop
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -121,7 +122,7 @@ func TestGatherVarBinary(t *testing.T) {
 		return string(b)
 	}
 	for _, tc := range []struct {
-		name  string
+		name    string
 		lens    []int // lengths of the values of each source's rows
 		nulls   bool
 		longest bool // every row taken is source 0's longest (the value bytes grow)
@@ -210,6 +211,76 @@ func TestGatherVarBinary(t *testing.T) {
 			}
 			if got := len(s.ValueBytes()); got != total || s.Data().Buffers()[2].Len() != total {
 				t.Fatalf("%d value bytes, buffer %d, want %d", got, s.Data().Buffers()[2].Len(), total)
+			}
+		})
+	}
+}
+
+// TestShortTextView: a text column of values of at most 7 bytes (empty,
+// NULL, in several batches, one a slice) is viewed one word a row, and
+// gatherShort takes its rows as gatherVarBinary does; a value of 8 bytes
+// leaves the column without a view.
+func TestShortTextView(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		vals []any
+		view bool
+	}{
+		{"codes", []any{"AR", "AU", "BR", "US", "ZA"}, true},
+		{"0 to 7 bytes", []any{"", "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg"}, true},
+		{"NULLs", []any{nil, "x", "", nil, "yz"}, true},
+		{"all NULL", []any{nil, nil}, true},
+		{"bytes above 0x7f", []any{"\xff\xfe\x80", "\x00\x01", "é"}, true},
+		{"8 bytes", []any{"a", "abcdefgh", "b"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(3, 3))
+			schema := schemaOf(types.StringType)
+			var rows [][]any
+			for i := range 300 {
+				rows = append(rows, []any{tc.vals[(i*7)%len(tc.vals)]})
+			}
+			src := rowsSource(t, schema, rows, 64)
+			// the second batch a slice of a larger one
+			big := buildBatch(t, schema, append(slices.Clone(rows[40:64]), rows[64:128]...))
+			defer big.Release()
+			sl := big.NewSlice(24, 88)
+			defer sl.Release()
+			batches := slices.Clone(src.batches)
+			batches[1] = sl
+			view := shortTextView(batches, 0, len(rows))
+			if (view != nil) != tc.view {
+				t.Fatalf("view %v, want %v", view != nil, tc.view)
+			}
+			if view == nil {
+				return
+			}
+			idx := make([]int32, 1000)
+			refs := make([]rowRef, len(idx))
+			cols := make([]arrow.Array, len(batches))
+			for i, b := range batches {
+				cols[i] = b.Column(0)
+			}
+			for i := range idx {
+				idx[i] = int32(rng.IntN(len(rows)))
+				// the first rows not NULL: the bitmap starts after them
+				for i < 3 && rows[idx[i]][0] == nil && slices.ContainsFunc(tc.vals, func(v any) bool { return v != nil }) {
+					idx[i] = int32(rng.IntN(len(rows)))
+				}
+				refs[i] = rowRef{uint32(idx[i] / 64), uint32(idx[i] % 64)}
+			}
+			got := gatherShort(memory.DefaultAllocator, arrow.BinaryTypes.String, view, idx)
+			defer got.Release()
+			want, err := gather(memory.DefaultAllocator, arrow.BinaryTypes.String, cols, refs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer want.Release()
+			if !array.Equal(got, want) {
+				t.Fatalf("gatherShort %v, want %v", got, want)
+			}
+			if g, w := got.(*array.String).ValueBytes(), want.(*array.String).ValueBytes(); string(g) != string(w) {
+				t.Fatalf("value bytes %q, want %q", g, w)
 			}
 		})
 	}

@@ -122,6 +122,7 @@ type HashJoin struct {
 	multiChunk             int  // partitions joined in several build chunks
 	partitioned            int  // tables built radix-partitioned (radixjoin.go)
 	dense                  int  // tables built as dense arrays (joinTable.finishDense)
+	views                  int  // build columns gathered through a short text view
 	reordered              int  // of those, tables whose rows were put in partition order
 	orderedChunks          int  // probe chunks joined in partition order
 	// outMem allocates the joined pairs' buffers, reusing those of the
@@ -882,6 +883,11 @@ type prober struct {
 	rest      []rowRef
 	restPos   int
 	finishing bool
+	// views: per build column, its short text values packed one word a
+	// row (shortView; nil: not built, or not such a column), tried once
+	views     [][]uint64
+	viewTried []bool
+	viewBytes int64 // charged to the account for views
 }
 
 func (o *HashJoin) newProber(ht *hashTable, src exec.Operator, mode passMode) *prober {
@@ -889,6 +895,8 @@ func (o *HashJoin) newProber(ht *hashTable, src exec.Operator, mode passMode) *p
 }
 
 func (p *prober) release() {
+	p.j.hold.shrink(p.viewBytes)
+	p.views, p.viewBytes = nil, 0
 	if p.batch != nil {
 		p.batch.Release()
 		p.batch = nil
@@ -1290,6 +1298,8 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 			a = array.NewSlice(p.batch.Column(c), first, first+n)
 		case c < nl:
 			a, err = gatherIdx(mem, schema.Field(c).Type, p.batch.Column(c), p.pl)
+		case p.shortView(c-nl) != nil:
+			a = gatherShort(mem, schema.Field(c).Type, p.views[c-nl], p.pb)
 		case len(ht.batches) == 1 && ht.rowShift >= 0:
 			// one batch: the table rows are its positions
 			col := ht.batches[0].Column(c - nl)
@@ -1328,6 +1338,36 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 	out := array.NewRecordBatch(schema, cols, int64(len(p.pl)))
 	releaseAll(cols)
 	return out, nil
+}
+
+// shortView returns build column c's view (see shortTextView), building
+// it at the first call: only for a text or bytea column, in a pass of the
+// whole build side (one table: a multi-pass join's tables each live for
+// one pass), when the account takes its 8 bytes a row.
+func (p *prober) shortView(c int) []uint64 {
+	ht := p.ht
+	if p.viewTried == nil {
+		p.views, p.viewTried = make([][]uint64, ht.schema.NumFields()), make([]bool, ht.schema.NumFields())
+	}
+	if p.viewTried[c] {
+		return p.views[c]
+	}
+	p.viewTried[c] = true
+	if id := ht.schema.Field(c).Type.ID(); p.mode != passOnly || id != arrow.STRING && id != arrow.BINARY || ht.rows == 0 {
+		return nil
+	}
+	n := int64(ht.rows) * 8
+	if p.j.hold.grow(n) != nil {
+		return nil
+	}
+	v := shortTextView(ht.batches, c, ht.rows)
+	if v == nil {
+		p.j.hold.shrink(n)
+		return nil
+	}
+	p.views[c], p.viewBytes = v, p.viewBytes+n
+	p.j.views++
+	return v
 }
 
 // consecutiveRun reports whether pl is a run of consecutive rows, r,

@@ -393,3 +393,70 @@ func TestJoinSlicesProbeRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestJoinShortTextView: a build text column of values of at most 7 bytes
+// (NULLs among them or not) is gathered through a short text view, one
+// with a longer value as before, with the join's rows either way (inner
+// and left: the unmatched rows' NULLs come from the other path), the
+// view charged to the account while the join runs and given back.
+func TestJoinShortTextView(t *testing.T) {
+	schema := schemaOf(types.Int32Type, types.StringType)
+	for _, c := range []struct {
+		name string
+		text func(k int) any
+		view bool
+	}{
+		{"codes", func(k int) any { return fmt.Sprint("c", k%20) }, true},
+		{"NULLs", func(k int) any {
+			if k%3 == 0 {
+				return nil
+			}
+			return fmt.Sprint(k)
+		}, true},
+		{"a long value", func(k int) any {
+			if k == 77 {
+				return "longer than seven"
+			}
+			return "s"
+		}, false},
+	} {
+		for _, typ := range []JoinType{InnerJoin, LeftJoin} {
+			t.Run(c.name+"/"+typ.String(), func(t *testing.T) {
+				var build, probe, want [][]any
+				for k := range 200 {
+					build = append(build, []any{k, c.text(k)})
+				}
+				for i := range 2000 {
+					k := (i * 53) % 260
+					probe = append(probe, []any{k, fmt.Sprint("e", i)})
+					switch {
+					case k < 200:
+						want = append(want, []any{k, fmt.Sprint("e", i), k, c.text(k)})
+					case typ == LeftJoin:
+						want = append(want, []any{k, fmt.Sprint("e", i), nil, nil})
+					}
+				}
+				mem := NewMemoryAccount(1 << 30)
+				op := &HashJoin{Left: rowsSource(t, schema, probe, 512), Right: rowsSource(t, schema, build, 64),
+					LeftKeys: []int{0}, RightKeys: []int{0}, Type: typ, Mem: mem, BatchRows: 300}
+				out, err := op.Next(context.Background())
+				if err != nil || out == nil {
+					t.Fatal(err)
+				}
+				got := batchRows(out)
+				out.Release()
+				if p := op.prober; c.view && (p.viewBytes != 200*8 || mem.Used() < p.viewBytes) {
+					t.Fatalf("view of %d bytes, %d held", p.viewBytes, mem.Used())
+				}
+				got = append(got, drain(t, op)...)
+				equalRows(t, c.name, sorted(got), sorted(drain(t, rowsSource(t, op.Schema(), want, 1000))))
+				if (op.views == 1) != c.view {
+					t.Fatalf("%d views", op.views)
+				}
+				if mem.Used() != 0 {
+					t.Fatalf("%d bytes held after Close", mem.Used())
+				}
+			})
+		}
+	}
+}

@@ -121,10 +121,10 @@ type HashJoin struct {
 	cross                  bool // nested loop: every probe row meets every build row
 	multiChunk             int  // partitions joined in several build chunks
 	partitioned            int  // tables built radix-partitioned (radixjoin.go)
-	dense                  int  // tables built as dense arrays (joinTable.finishDense)
-	views                  int  // build columns gathered through a short text view
 	reordered              int  // of those, tables whose rows were put in partition order
 	orderedChunks          int  // probe chunks joined in partition order
+	dense                  int  // tables built as dense arrays (joinTable.finishDense)
+	views                  int  // build columns gathered through a short text view
 	// outMem allocates the joined pairs' buffers, reusing those of the
 	// batches the consumer released (nil until needed; see outAlloc)
 	outMem *recycler
@@ -537,8 +537,9 @@ func (o *HashJoin) radixConfig() *radixConfig {
 	return &c
 }
 
-// finishTable finishes a build table; a partitioned or dense one's slots are sized
-// per partition, so what it holds is charged again. A partitioned table's
+// finishTable finishes a build table; a partitioned table's slots are
+// sized per partition and a dense table's by the keys' span, known once
+// finished, so what either holds is charged again. A partitioned table's
 // rows are reordered by partition when the account can take their copy
 // for a moment (else they stay in build order: the probe is slower).
 func (o *HashJoin) finishTable(ht *hashTable) error {

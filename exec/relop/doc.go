@@ -37,11 +37,17 @@
 // |value| times rows) cannot take a sum out of int64, and check row by row
 // otherwise, so 22003 and numeric's exact sums are as PostgreSQL's;
 // sum(double precision) adds a batch of finite values unchecked and tests
-// its sums for an overflow after it, in the same order, so bit for bit. A
+// its sums for an overflow after it, in the same order, so bit for bit.
+// A join build of such a key whose values span a small
+// range (under 4 values a row, as a primary key's ids do) is a dense array
+// indexed by key (jointable.go); otherwise a
 // large build of such a key is a radix-partitioned table of cache-sized
 // partitions, probed in chunks scattered by partition; both sides' rows are
 // put in partition order, so such a join emits its rows in that order
-// (radixjoin.go).
+// (radixjoin.go). A join's output batch whose probe rows are consecutive,
+// each matched once, slices the probe batch's columns instead of copying;
+// a build text column of values of at most 7 bytes is gathered from a
+// view of one word a row (gather.go: shortTextView).
 //
 // It must not parse or bind SQL: it must not import binder/, lower/, sql/ or
 // pgwire/.

@@ -2,6 +2,7 @@ package relop
 
 import (
 	"context"
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -321,6 +322,90 @@ func gatherFixed[T any](mem memory.Allocator, dt arrow.DataType, srcs []arrow.Ar
 	return fixedWidthArray(dt, n, vbuf, buf, nulls)
 }
 
+// A short text view packs each row of a text or bytea column whose values
+// are all at most 7 bytes into one word: the length in the low byte
+// (shortNull for NULL), the bytes above it. A join's output gathers such a
+// build column (codes, countries, flags: often what it groups by) with one
+// read of 8 bytes a row at the row's number, instead of reading the row's
+// location, its two offsets and its bytes (gatherVarBinary): the build
+// rows are read in the probe's random order, so each of those reads is a
+// cache miss.
+const shortNull = 0x80
+
+// shortTextView is column c of batches (rows rows in all) as a short text
+// view, row r of the concatenation at r; nil when a value is longer than 7
+// bytes.
+func shortTextView(batches []arrow.RecordBatch, c, rows int) []uint64 {
+	view := make([]uint64, 0, rows)
+	for _, b := range batches {
+		col := b.Column(c).(varBinary)
+		offs, data := col.ValueOffsets(), col.ValueBytes()
+		base := offs[0]
+		nulls := col.NullN() > 0
+		for i := range col.Len() {
+			lo, hi := offs[i]-base, offs[i+1]-base
+			if nulls && col.IsNull(i) {
+				view = append(view, shortNull)
+				continue
+			}
+			if hi-lo > 7 {
+				return nil
+			}
+			var w uint64
+			for j := hi - 1; j >= lo; j-- {
+				w = w<<8 | uint64(data[j])
+			}
+			view = append(view, w<<8|uint64(hi-lo))
+		}
+	}
+	return view
+}
+
+// gatherShort builds a text or bytea array of type dt from the rows of a
+// short text view (shortTextView).
+func gatherShort(mem memory.Allocator, dt arrow.DataType, view []uint64, rows []int32) arrow.Array {
+	n := len(rows)
+	obuf := memory.NewResizableBuffer(mem)
+	obuf.Resize((n + 1) * 4)
+	outOffs := arrow.Int32Traits.CastFromBytes(obuf.Bytes())[:n+1]
+	dbuf := memory.NewResizableBuffer(mem)
+	dbuf.Resize(n*7 + 8) // each value's word is written whole
+	out := dbuf.Bytes()
+	pos, nulls := 0, 0
+	var vbuf *memory.Buffer
+	var bits []byte
+	for i, r := range rows {
+		w := view[r]
+		outOffs[i] = int32(pos)
+		if w&shortNull != 0 {
+			if vbuf == nil {
+				vbuf, bits = newValidity(mem, n)
+				bitutil.SetBitsTo(bits, 0, int64(i), true)
+			}
+			nulls++
+			continue
+		}
+		if vbuf != nil {
+			bitutil.SetBit(bits, i)
+		}
+		binary.LittleEndian.PutUint64(out[pos:], w>>8)
+		pos += int(w & 7)
+	}
+	outOffs[n] = int32(pos)
+	dbuf.ResizeNoShrink(pos)
+	d := array.NewData(dt, n, []*memory.Buffer{vbuf, obuf, dbuf}, nil, nulls, 0)
+	obuf.Release()
+	dbuf.Release()
+	if vbuf != nil {
+		vbuf.Release()
+	}
+	defer d.Release()
+	return array.MakeFromData(d)
+}
+
+// wordSlack is how long a value gatherVarBinary copies as two words.
+const wordSlack = 16
+
 type varBinary interface {
 	arrow.Array
 	ValueBytes() []byte
@@ -331,23 +416,28 @@ func gatherVarBinary(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array
 	n := len(refs)
 	offs := make([][]int32, len(srcs))
 	data := make([][]byte, len(srcs))
+	bytes, rows := 0, 0
 	for i, s := range srcs {
 		vb := s.(varBinary)
 		offs[i], data[i] = vb.ValueOffsets(), vb.ValueBytes()
+		bytes, rows = bytes+len(data[i]), rows+s.Len()
 	}
-	total := 0
-	for _, r := range refs {
-		if r.b != nullBatch {
-			o := offs[r.b]
-			total += int(o[r.r+1] - o[r.r])
-		}
+	// one pass over the referenced rows (the values' offsets are random
+	// reads; a first pass summing their lengths read them twice): the
+	// value bytes are sized for the sources' mean length and a quarter
+	// more, and grown when the values taken are longer
+	est := wordSlack
+	if rows > 0 {
+		est += int(int64(bytes) * int64(n) / int64(rows) * 5 / 4)
 	}
 	obuf := memory.NewResizableBuffer(mem)
 	obuf.Resize((n + 1) * 4)
 	outOffs := arrow.Int32Traits.CastFromBytes(obuf.Bytes())[:n+1]
 	dbuf := memory.NewResizableBuffer(mem)
-	dbuf.Resize(total)
-	outData := dbuf.Bytes()[:total]
+	// wordSlack bytes past the values: a short value is copied as two
+	// 8-byte words whatever its length (see below)
+	dbuf.Resize(est)
+	outData := dbuf.Bytes()[:est]
 	var vbuf *memory.Buffer
 	var bits []byte
 	withNulls := needsValidity(srcs, refs)
@@ -367,8 +457,24 @@ func gatherVarBinary(mem memory.Allocator, dt arrow.DataType, srcs []arrow.Array
 		o := offs[r.b]
 		// ValueBytes starts at the array's first value's offset
 		base := o[0]
-		pos += copy(outData[pos:], data[r.b][o[r.r]-base:o[r.r+1]-base])
+		lo, hi := int(o[r.r]-base), int(o[r.r+1]-base)
+		src := data[r.b]
+		if need := pos + hi - lo + wordSlack; need > len(outData) {
+			dbuf.Resize(max(need, 2*len(outData)))
+			outData = dbuf.Bytes()
+		}
+		if hi-lo <= wordSlack && lo+wordSlack <= len(src) {
+			// most values are short (codes, names): two word copies,
+			// whose excess the next value overwrites, instead of a call
+			// of memmove per value
+			binary.LittleEndian.PutUint64(outData[pos:], binary.LittleEndian.Uint64(src[lo:]))
+			binary.LittleEndian.PutUint64(outData[pos+8:], binary.LittleEndian.Uint64(src[lo+8:]))
+			pos += hi - lo
+			continue
+		}
+		pos += copy(outData[pos:], src[lo:hi])
 	}
+	dbuf.ResizeNoShrink(pos)
 	outOffs[n] = int32(pos)
 	d := array.NewData(dt, n, []*memory.Buffer{vbuf, obuf, dbuf}, nil, nulls, 0)
 	obuf.Release()

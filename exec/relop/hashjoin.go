@@ -123,6 +123,8 @@ type HashJoin struct {
 	partitioned            int  // tables built radix-partitioned (radixjoin.go)
 	reordered              int  // of those, tables whose rows were put in partition order
 	orderedChunks          int  // probe chunks joined in partition order
+	dense                  int  // tables built as dense arrays (joinTable.finishDense)
+	views                  int  // build columns gathered through a short text view
 	// outMem allocates the joined pairs' buffers, reusing those of the
 	// batches the consumer released (nil until needed; see outAlloc)
 	outMem *recycler
@@ -535,8 +537,9 @@ func (o *HashJoin) radixConfig() *radixConfig {
 	return &c
 }
 
-// finishTable finishes a build table; a partitioned one's slots are sized
-// per partition, so what it holds is charged again. A partitioned table's
+// finishTable finishes a build table; a partitioned table's slots are
+// sized per partition and a dense table's by the keys' span, known once
+// finished, so what either holds is charged again. A partitioned table's
 // rows are reordered by partition when the account can take their copy
 // for a moment (else they stay in build order: the probe is slower).
 func (o *HashJoin) finishTable(ht *hashTable) error {
@@ -559,8 +562,12 @@ func (o *HashJoin) finishTable(ht *hashTable) error {
 	if ht.reordered {
 		o.reordered++
 	}
-	if ht.ints != nil && ht.ints.pbits > 0 {
-		o.partitioned++
+	if ints := ht.ints; ints != nil && (ints.pbits > 0 || ints.dense != nil) {
+		if ints.dense != nil {
+			o.dense++
+		} else {
+			o.partitioned++
+		}
 		if d := ht.size() - before; d > 0 {
 			o.hold.force(d)
 		} else {
@@ -752,7 +759,11 @@ func (t *hashTable) ref(r int32) rowRef {
 // partitions reports whether finish will partition the table.
 func (t *hashTable) partitions() bool {
 	ints := t.ints
-	return !t.cross && ints != nil && ints.cfg != nil && ints.cfg.bits(ints.nkeys) > 0
+	if t.cross || ints == nil || ints.cfg == nil || ints.cfg.bits(ints.nkeys) == 0 {
+		return false
+	}
+	_, dense := ints.denseSpan()
+	return !dense
 }
 
 // finish prepares the match flags of the build rows. With reorder, a
@@ -873,6 +884,11 @@ type prober struct {
 	rest      []rowRef
 	restPos   int
 	finishing bool
+	// views: per build column, its short text values packed one word a
+	// row (shortView; nil: not built, or not such a column), tried once
+	views     [][]uint64
+	viewTried []bool
+	viewBytes int64 // charged to the account for views
 }
 
 func (o *HashJoin) newProber(ht *hashTable, src exec.Operator, mode passMode) *prober {
@@ -880,6 +896,8 @@ func (o *HashJoin) newProber(ht *hashTable, src exec.Operator, mode passMode) *p
 }
 
 func (p *prober) release() {
+	p.j.hold.shrink(p.viewBytes)
+	p.views, p.viewBytes = nil, 0
 	if p.batch != nil {
 		p.batch.Release()
 		p.batch = nil
@@ -1260,6 +1278,14 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 	var refs []rowRef // the table's rows when they are in several batches
 	lo, hi := int32(-1), int32(-1)
 	shared := p.sharedKeyCol()
+	// first, n: the pairs' probe rows are the run first..first+n-1 of the
+	// batch (each matched one build row, as every row of a foreign key
+	// joined to its primary key does): the probe columns are slices of
+	// the batch's, not copies
+	first, n := int64(-1), int64(len(p.pl))
+	if consecutiveRun(p.pl) {
+		first = int64(p.pl[0])
+	}
 	for c := 0; c < schema.NumFields(); c++ {
 		var a arrow.Array
 		var err error
@@ -1269,8 +1295,12 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 			// already (left columns come first)
 			a = cols[p.j.LeftKeys[0]]
 			a.Retain()
+		case c < nl && first >= 0:
+			a = array.NewSlice(p.batch.Column(c), first, first+n)
 		case c < nl:
 			a, err = gatherIdx(mem, schema.Field(c).Type, p.batch.Column(c), p.pl)
+		case p.shortView(c-nl) != nil:
+			a = gatherShort(mem, schema.Field(c).Type, p.views[c-nl], p.pb)
 		case len(ht.batches) == 1 && ht.rowShift >= 0:
 			// one batch: the table rows are its positions
 			col := ht.batches[0].Column(c - nl)
@@ -1309,6 +1339,52 @@ func (p *prober) pairsBatch(mem memory.Allocator, schema *arrow.Schema) (arrow.R
 	out := array.NewRecordBatch(schema, cols, int64(len(p.pl)))
 	releaseAll(cols)
 	return out, nil
+}
+
+// shortView returns build column c's view (see shortTextView), building
+// it at the first call: only for a text or bytea column, in a pass of the
+// whole build side (one table: a multi-pass join's tables each live for
+// one pass), when the account takes its 8 bytes a row.
+func (p *prober) shortView(c int) []uint64 {
+	ht := p.ht
+	if p.viewTried == nil {
+		p.views, p.viewTried = make([][]uint64, ht.schema.NumFields()), make([]bool, ht.schema.NumFields())
+	}
+	if p.viewTried[c] {
+		return p.views[c]
+	}
+	p.viewTried[c] = true
+	if id := ht.schema.Field(c).Type.ID(); p.mode != passOnly || id != arrow.STRING && id != arrow.BINARY || ht.rows == 0 {
+		return nil
+	}
+	n := int64(ht.rows) * 8
+	if p.j.hold.grow(n) != nil {
+		return nil
+	}
+	v := shortTextView(ht.batches, c, ht.rows)
+	if v == nil {
+		p.j.hold.shrink(n)
+		return nil
+	}
+	p.views[c], p.viewBytes = v, p.viewBytes+n
+	p.j.views++
+	return v
+}
+
+// consecutiveRun reports whether pl is a run of consecutive rows, r,
+// r+1, ... (not empty). A pass over it costs far less than the gathers
+// it saves; its span alone would not tell (a row without a match and a
+// row with two cancel out).
+func consecutiveRun(pl []uint32) bool {
+	if len(pl) == 0 || int(pl[len(pl)-1]-pl[0]) != len(pl)-1 {
+		return false
+	}
+	for i := 1; i < len(pl); i++ {
+		if pl[i] != pl[i-1]+1 {
+			return false
+		}
+	}
+	return true
 }
 
 // minMax is the least and the greatest of s (not empty), found in one

@@ -1,10 +1,13 @@
 package relop
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -230,6 +233,230 @@ func TestMinMax(t *testing.T) {
 	} {
 		if lo, hi := minMax(tc.s); lo != tc.lo || hi != tc.hi {
 			t.Errorf("minMax(%v) = %d, %d, want %d, %d", tc.s, lo, hi, tc.lo, tc.hi)
+		}
+	}
+}
+
+// TestDenseJoinMatchesGeneric: joins whose build keys span few values
+// (a dense table) give the byte-encoded path's rows, for every join type,
+// with NULL keys on both sides, a hot key, a residual, and under a
+// memory limit that spills (the partitions' tables dense too); a table
+// whose keys are spread out is not dense.
+func TestDenseJoinMatchesGeneric(t *testing.T) {
+	for _, skew := range []bool{false, true} {
+		l := joinRows(600, 3, 50, skew, true)
+		r := joinRows(300, 4, 50, skew, true)
+		for _, c := range joinCases() {
+			if len(c.lk) != 1 {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/skew=%v", c.name, skew), func(t *testing.T) {
+				run := func(generic bool, mem *MemoryAccount, dir string) ([]string, *HashJoin) {
+					s := schemaOf(joinTypes...)
+					op := &HashJoin{Left: rowsSource(t, s, l, 97), Right: rowsSource(t, s, r, 89), LeftKeys: c.lk, RightKeys: c.rk, Type: c.typ,
+						NullAware: c.nullAware, BatchRows: 128, generic: generic, Mem: mem, SpillDir: dir}
+					if c.residual {
+						op.Residual = lessVW()
+					}
+					return sorted(drain(t, op)), op
+				}
+				want, _ := run(true, nil, "")
+				got, op := run(false, nil, "")
+				equalRows(t, c.name, got, want)
+				if op.dense != 1 {
+					t.Fatalf("%d dense tables, want 1", op.dense)
+				}
+				got, op = run(false, NewMemoryAccount(2<<10), tempDir(t))
+				equalRows(t, c.name+" spilled", got, want)
+				if !op.Spilled() || op.dense == 0 {
+					t.Fatalf("spilled %v, %d dense tables", op.Spilled(), op.dense)
+				}
+			})
+		}
+	}
+	// keys a million apart: 300 rows span 49M values
+	spread := joinRows(300, 4, 50, false, true)
+	for _, row := range spread {
+		if k, ok := row[1].(int); ok {
+			row[1] = k * 1_000_000
+		}
+	}
+	s := schemaOf(joinTypes...)
+	op := &HashJoin{Left: rowsSource(t, s, spread, 97), Right: rowsSource(t, s, spread, 89), LeftKeys: []int{1}, RightKeys: []int{1}}
+	if rows := drain(t, op); len(rows) == 0 || op.dense != 0 {
+		t.Fatalf("%d rows, %d dense tables", len(rows), op.dense)
+	}
+}
+
+func TestConsecutiveRun(t *testing.T) {
+	for _, c := range []struct {
+		pl   []uint32
+		want bool
+	}{
+		{nil, false},
+		{[]uint32{7}, true},
+		{[]uint32{3, 4, 5, 6}, true},
+		{[]uint32{3, 4, 6}, false},       // a row without a match
+		{[]uint32{3, 3, 4}, false},       // a row with two
+		{[]uint32{3, 3, 5, 5}, false},    // both, the span equal to a run's
+		{[]uint32{0, 1, 1, 2, 4}, false}, // both, differently placed
+	} {
+		if got := consecutiveRun(c.pl); got != c.want {
+			t.Errorf("%v: %v, want %v", c.pl, got, c.want)
+		}
+	}
+}
+
+// TestJoinSlicesProbeRuns: an output batch whose probe rows are a run of
+// consecutive rows each matched once (a foreign key joined to its
+// primary key) has the probe batch's columns sliced (sharing its
+// buffers), any other has them gathered; the rows are the join's either
+// way. Misses, NULL keys and a duplicated build key break the runs.
+func TestJoinSlicesProbeRuns(t *testing.T) {
+	schema := schemaOf(types.Int32Type, types.StringType, types.Int64Type)
+	var build [][]any
+	for k := range 100 {
+		build = append(build, []any{k, fmt.Sprint("u", k), k * 10})
+	}
+	for _, c := range []struct {
+		name string
+		key  func(i int) any // probe row i's key
+		dup  bool            // key 5 has a second build row
+	}{
+		{"all match once", func(i int) any { return (i * 37) % 100 }, false},
+		{"some miss", func(i int) any { return (i * 37) % 120 }, false},
+		{"NULL keys", func(i int) any {
+			if i%7 == 0 {
+				return nil
+			}
+			return i % 100
+		}, false},
+		{"a duplicate", func(i int) any {
+			if i%9 == 0 {
+				return 5
+			}
+			return (i * 37) % 100
+		}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := build
+			if c.dup {
+				b = append(slices.Clone(build), []any{5, "dup", 0})
+			}
+			var probe, want [][]any
+			for i := range 1000 {
+				k := c.key(i)
+				probe = append(probe, []any{k, fmt.Sprint("e", i), i})
+				for _, r := range b {
+					if k != nil && r[0] == k {
+						want = append(want, append(slices.Clone(probe[i]), r...))
+					}
+				}
+			}
+			left := rowsSource(t, schema, probe, 256)
+			op := &HashJoin{Left: left, Right: rowsSource(t, schema, b, 64), LeftKeys: []int{0}, RightKeys: []int{0}, BatchRows: 100}
+			var got []string
+			sliced, gathered := 0, 0
+			for {
+				out, err := op.Next(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out == nil {
+					break
+				}
+				got = append(got, batchRows(out)...)
+				ids := out.Column(2).(*array.Int64).Int64Values()
+				run := true
+				for i := 1; i < len(ids); i++ {
+					run = run && ids[i] == ids[i-1]+1
+				}
+				shared := false
+				for _, pb := range left.batches {
+					shared = shared || out.Column(1).Data().Buffers()[2] == pb.Column(1).Data().Buffers()[2]
+				}
+				if shared != run {
+					t.Fatalf("probe rows %v: sliced %v", ids, shared)
+				}
+				if shared {
+					sliced++
+				} else {
+					gathered++
+				}
+				out.Release()
+			}
+			op.Close()
+			equalRows(t, c.name, sorted(got), sorted(drain(t, rowsSource(t, op.Schema(), want, 1000))))
+			if all := c.name == "all match once"; all && (sliced == 0 || gathered > 0) || !all && gathered == 0 {
+				t.Fatalf("%d output batches sliced, %d gathered", sliced, gathered)
+			}
+		})
+	}
+}
+
+// TestJoinShortTextView: a build text column of values of at most 7 bytes
+// (NULLs among them or not) is gathered through a short text view, one
+// with a longer value as before, with the join's rows either way (inner
+// and left: the unmatched rows' NULLs come from the other path), the
+// view charged to the account while the join runs and given back.
+func TestJoinShortTextView(t *testing.T) {
+	schema := schemaOf(types.Int32Type, types.StringType)
+	for _, c := range []struct {
+		name string
+		text func(k int) any
+		view bool
+	}{
+		{"codes", func(k int) any { return fmt.Sprint("c", k%20) }, true},
+		{"NULLs", func(k int) any {
+			if k%3 == 0 {
+				return nil
+			}
+			return fmt.Sprint(k)
+		}, true},
+		{"a long value", func(k int) any {
+			if k == 77 {
+				return "longer than seven"
+			}
+			return "s"
+		}, false},
+	} {
+		for _, typ := range []JoinType{InnerJoin, LeftJoin} {
+			t.Run(c.name+"/"+typ.String(), func(t *testing.T) {
+				var build, probe, want [][]any
+				for k := range 200 {
+					build = append(build, []any{k, c.text(k)})
+				}
+				for i := range 2000 {
+					k := (i * 53) % 260
+					probe = append(probe, []any{k, fmt.Sprint("e", i)})
+					switch {
+					case k < 200:
+						want = append(want, []any{k, fmt.Sprint("e", i), k, c.text(k)})
+					case typ == LeftJoin:
+						want = append(want, []any{k, fmt.Sprint("e", i), nil, nil})
+					}
+				}
+				mem := NewMemoryAccount(1 << 30)
+				op := &HashJoin{Left: rowsSource(t, schema, probe, 512), Right: rowsSource(t, schema, build, 64),
+					LeftKeys: []int{0}, RightKeys: []int{0}, Type: typ, Mem: mem, BatchRows: 300}
+				out, err := op.Next(context.Background())
+				if err != nil || out == nil {
+					t.Fatal(err)
+				}
+				got := batchRows(out)
+				out.Release()
+				if p := op.prober; c.view && (p.viewBytes != 200*8 || mem.Used() < p.viewBytes) {
+					t.Fatalf("view of %d bytes, %d held", p.viewBytes, mem.Used())
+				}
+				got = append(got, drain(t, op)...)
+				equalRows(t, c.name, sorted(got), sorted(drain(t, rowsSource(t, op.Schema(), want, 1000))))
+				if (op.views == 1) != c.view {
+					t.Fatalf("%d views", op.views)
+				}
+				if mem.Used() != 0 {
+					t.Fatalf("%d bytes held after Close", mem.Used())
+				}
+			})
 		}
 	}
 }

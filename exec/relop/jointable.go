@@ -45,6 +45,18 @@ type joinTable struct {
 	// consecutive: the rows of a key are numbered consecutively (a
 	// renumbered table), so a slot's v is its first row and perm is empty
 	consecutive bool
+
+	// lo, hi: the least and greatest non-NULL key added; keyed counts
+	// the non-NULL keys (denseSpan)
+	lo, hi int64
+	keyed  int
+	// dense, when not nil, replaces the slots: the keys span a small
+	// range from lo, and the table is indexed by key-lo (finishDense).
+	// Without duplicates dense[k-lo] is the row of key k plus one (0: no
+	// row); with them (denseRuns) dense has one more entry and the rows
+	// of key k are perm[dense[k-lo]:dense[k-lo+1]], in build order.
+	dense     []uint32
+	denseRuns bool
 }
 
 type joinSlot struct {
@@ -65,6 +77,9 @@ func joinTableCap(n int) int {
 // added so far: their keys (then perm) and the slots.
 func (t *joinTable) bytes() int64 {
 	n := t.nkeys
+	if t.dense != nil {
+		return int64(len(t.dense))*4 + int64(len(t.perm))*4
+	}
 	if t.slots != nil || t.parts != nil {
 		return int64(len(t.slots)+t.nslots)*joinSlotBytes + int64(len(t.perm))*4
 	}
@@ -75,21 +90,56 @@ func (t *joinTable) bytes() int64 {
 func (t *joinTable) add(ks []int64, isNull func(i int) bool) (anyNull bool) {
 	base := t.nkeys
 	t.appendKeys(ks)
+	if t.keyed == 0 && len(ks) > 0 {
+		t.lo, t.hi = ks[0], ks[0] // NULL or not: the loops below correct it
+	}
 	if isNull == nil {
 		if t.null != nil {
 			t.null = append(t.null, make([]bool, len(ks))...)
 		}
+		lo, hi := t.lo, t.hi
+		for _, k := range ks {
+			lo, hi = min(lo, k), max(hi, k)
+		}
+		t.lo, t.hi, t.keyed = lo, hi, t.keyed+len(ks)
 		return false
 	}
 	if t.null == nil {
 		t.null = make([]bool, base, base+len(ks))
 	}
-	for i := range ks {
+	for i, k := range ks {
 		v := isNull(i)
 		anyNull = anyNull || v
 		t.null = append(t.null, v)
+		if !v {
+			if t.keyed == 0 {
+				t.lo, t.hi = k, k
+			}
+			t.lo, t.hi = min(t.lo, k), max(t.hi, k)
+			t.keyed++
+		}
 	}
 	return anyNull
+}
+
+// denseLimit bounds the keys a dense table indexes: within it, k-lo
+// computed in wrapping int64 arithmetic and read as a uint64 is below the
+// span exactly when lo <= k <= hi, for every int64 probe key k (|k-lo| <
+// 2^63+2^62, far from the 2^64 the subtraction wraps at). Keys beyond it
+// (int64 extremes, floats' order-preserving encodings) take the hash table.
+const denseLimit = 1 << 62
+
+// denseSpan reports whether finish will index the table densely, and the
+// number of keys from lo to hi: the keys must span fewer than
+// cfg.denseRatio per non-NULL build row, so that the array (4 bytes a key
+// of the span) is never larger than the open-addressing table (at least
+// 32 bytes a row), and lie within denseLimit.
+func (t *joinTable) denseSpan() (uint64, bool) {
+	if t.cfg == nil || t.cfg.denseRatio <= 0 || t.keyed == 0 || t.lo <= -denseLimit || t.hi >= denseLimit {
+		return 0, false
+	}
+	span := uint64(t.hi-t.lo) + 1
+	return span, span <= uint64(t.cfg.denseRatio)*uint64(t.keyed)
 }
 
 // appendKeys copies ks after the keys so far, into segments each a
@@ -130,6 +180,10 @@ func (t *joinTable) slot(k int64) uint64 {
 
 // finish builds the slots and perm from the collected keys.
 func (t *joinTable) finish() {
+	if span, ok := t.denseSpan(); ok {
+		t.finishDense(span)
+		return
+	}
 	if t.cfg != nil {
 		if t.pbits = t.cfg.bits(t.nkeys); t.pbits > 0 {
 			t.finishRadix()
@@ -209,6 +263,10 @@ func (t *joinTable) lookup(ks []int64, v, n []uint32) {
 		t.lookupRadix(ks, v, n)
 		return
 	}
+	if t.dense != nil {
+		t.lookupDense(ks, v, n)
+		return
+	}
 	slots := t.slots
 	mask := uint64(len(slots) - 1)
 	shift := t.shift
@@ -267,4 +325,115 @@ func (t *joinTable) row(v, n, j uint32) int32 {
 		return int32(v + j)
 	}
 	return t.perm[v+j]
+}
+
+// finishDense indexes the build rows by key-lo, in an array of span
+// entries (see dense): a probe is one read of it, at an address the key
+// gives, with no hashing nor probing of slots; a key outside the span
+// misses without reading anything. The keys are unique in most joins (a
+// primary key on the build side), so a row's number is stored directly;
+// the first duplicate found switches to runs in perm, laid out by a
+// counting sort of the rows by key.
+func (t *joinTable) finishDense(span uint64) {
+	lo, null := t.lo, t.null
+	dense := make([]uint32, span)
+	r := 0
+	dups := false
+scan:
+	for _, seg := range t.keys {
+		for _, k := range seg {
+			if null == nil || !null[r] {
+				d := &dense[k-lo]
+				if *d != 0 {
+					dups = true
+					break scan
+				}
+				*d = uint32(r) + 1
+			}
+			r++
+		}
+	}
+	if dups {
+		// counts, then each key's run end, then (filling each run
+		// backwards from the last row) each run's start; dense[span]
+		// ends the last run
+		dense = make([]uint32, span+1)
+		r = 0
+		for _, seg := range t.keys {
+			for _, k := range seg {
+				if null == nil || !null[r] {
+					dense[k-lo]++
+				}
+				r++
+			}
+		}
+		pos := uint32(0)
+		for i, c := range dense[:span] {
+			pos += c
+			dense[i] = pos
+		}
+		dense[span] = pos
+		t.perm = make([]int32, pos)
+		r = t.nkeys - 1
+		for s := len(t.keys) - 1; s >= 0; s-- {
+			seg := t.keys[s]
+			for i := len(seg) - 1; i >= 0; i, r = i-1, r-1 {
+				if null != nil && null[r] {
+					continue
+				}
+				d := &dense[seg[i]-lo]
+				*d--
+				t.perm[*d] = int32(r)
+			}
+		}
+	}
+	t.dense, t.denseRuns = dense, dups
+	t.keys, t.nkeys, t.null = nil, 0, nil
+}
+
+// lookupDense is lookup on a dense table. The range test is one unsigned
+// comparison (denseLimit); a miss gives n = 0, a row v = row and n = 1,
+// a run of several v = its start in perm (lookup's convention).
+func (t *joinTable) lookupDense(ks []int64, v, n []uint32) {
+	dense, lo := t.dense, t.lo
+	v, n = v[:len(ks)], n[:len(ks)]
+	if !t.denseRuns {
+		span := uint64(len(dense))
+		for i, k := range ks {
+			var e uint32 // row + 1; 0: no row
+			if d := uint64(k - lo); d < span {
+				e = dense[d]
+			}
+			v[i], n[i] = e-1, b2u(e != 0)
+		}
+		return
+	}
+	span, perm := uint64(len(dense)-1), t.perm
+	for i, k := range ks {
+		var s, e uint32
+		if d := uint64(k - lo); d < span {
+			s, e = dense[d], dense[d+1]
+		}
+		c := e - s
+		if c == 1 {
+			s = uint32(perm[s])
+		}
+		v[i], n[i] = s, c
+	}
+}
+
+// b2u is 1 for true, 0 for false (compiled to a SETcc, not a branch).
+func b2u(b bool) uint32 {
+	var u uint32
+	if b {
+		u = 1
+	}
+	return u
+}
+
+// findDense is lookupDense of one key (tests).
+func (t *joinTable) findDense(k int64) (v, n uint32) {
+	var vs, ns [1]uint32
+	t.lookupDense([]int64{k}, vs[:], ns[:])
+	return vs[0], ns[0]
 }

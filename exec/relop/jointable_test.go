@@ -2,6 +2,7 @@ package relop
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 )
@@ -98,6 +99,94 @@ func TestRadixPartSizes(t *testing.T) {
 					if _, got := jt.find(k); int(got) != m {
 						t.Fatalf("key %d: %d rows, want %d", k, got, m)
 					}
+				}
+			}
+		})
+	}
+}
+
+// TestJoinTableDense: a table whose keys span few values is a dense array
+// (finishDense), else the hash table, and either way lookup finds each
+// key's non-NULL build rows in build order: unique and duplicated keys,
+// negative ones, NULL rows (whose key slot holds a value a probe uses)
+// never matching, the int64 extremes and the bounds of denseLimit and of
+// the span (denseRatio keys a row) on either side. Every key of the table
+// is probed, and the values around it and the int64 extremes.
+func TestJoinTableDense(t *testing.T) {
+	const null = math.MinInt64 + 12345 // a marker: this row's key is NULL
+	seq := func(lo int64, n int) []int64 {
+		ks := make([]int64, n)
+		for i := range ks {
+			ks[i] = lo + int64(i)
+		}
+		return ks
+	}
+	for _, c := range []struct {
+		name  string
+		keys  []int64
+		dense bool
+		runs  bool
+	}{
+		{"unique", []int64{5, 1, 4, 2, 3, 9}, true, false},
+		{"negative", []int64{-3, -1, 0, 2, -7, 1}, true, false},
+		{"duplicates", []int64{3, 3, -1, 7, 3, -1, 0, 3}, true, true},
+		{"one key many times", []int64{42, 42, 42, 42}, true, true},
+		{"nulls never match", []int64{null, 1, null, 2, 3, null}, true, false},
+		{"nulls and duplicates", []int64{2, null, 2, 0, null, 1}, true, true},
+		{"all NULL", []int64{null, null}, false, false},
+		{"int64 extremes", []int64{math.MaxInt64 - 1, math.MaxInt64, math.MaxInt64}, false, false},
+		{"MinInt64", []int64{math.MinInt64, math.MinInt64 + 1}, false, false},
+		{"just inside denseLimit", []int64{-denseLimit + 1, -denseLimit + 2}, true, false},
+		{"on denseLimit below", []int64{-denseLimit, -denseLimit + 1}, false, false},
+		{"just inside denseLimit above", []int64{denseLimit - 2, denseLimit - 1, denseLimit - 1}, true, true},
+		{"on denseLimit above", []int64{denseLimit - 1, denseLimit}, false, false},
+		// 4 rows spanning 16 keys (denseRatio 4): dense; 17: not
+		{"span at the bound", []int64{0, 15, 7, 8}, true, false},
+		{"span past the bound", []int64{0, 16, 7, 8}, false, false},
+		{"span past the bound, NULLs not counted", []int64{0, 15, 7, 8, null}, true, false},
+		{"large", seq(-500, 3000), true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := defaultRadix
+			jt := &joinTable{cfg: &cfg}
+			want := map[int64][]int32{}
+			keys := make([]int64, len(c.keys))
+			isNull := make([]bool, len(c.keys))
+			for r, k := range c.keys {
+				if k == null {
+					isNull[r] = true
+					keys[r] = 1 // a key a probe looks for
+					continue
+				}
+				keys[r] = k
+				want[k] = append(want[k], int32(r))
+			}
+			// two pieces, each with or without NULLs, as batches
+			half := len(keys) / 2
+			for _, p := range [][2]int{{0, half}, {half, len(keys)}} {
+				var f func(int) bool
+				if slices.Contains(isNull[p[0]:p[1]], true) {
+					f = func(i int) bool { return isNull[p[0]+i] }
+				}
+				jt.add(keys[p[0]:p[1]], f)
+			}
+			jt.finish()
+			if (jt.dense != nil) != c.dense || jt.denseRuns != c.runs {
+				t.Fatalf("dense %v (runs %v), want %v (%v)", jt.dense != nil, jt.denseRuns, c.dense, c.runs)
+			}
+			probes := []int64{math.MinInt64, math.MinInt64 + 1, math.MaxInt64, math.MaxInt64 - 1, 0, 1, -1}
+			for _, k := range keys {
+				probes = append(probes, k-1, k, k+1)
+			}
+			v, n := make([]uint32, len(probes)), make([]uint32, len(probes))
+			jt.lookup(probes, v, n)
+			for i, k := range probes {
+				var got []int32
+				for j := range n[i] {
+					got = append(got, jt.row(v[i], n[i], j))
+				}
+				if !slices.Equal(got, want[k]) {
+					t.Fatalf("key %d: rows %v, want %v", k, got, want[k])
 				}
 			}
 		})

@@ -36,6 +36,11 @@ type radixConfig struct {
 	partRows int // build rows per partition (its slots fit L2)
 	minProbe int // probe keys from which a lookup scatters by partition
 	maxChunk int // probe rows a prober gathers into one chunk at most
+	// denseRatio: a table whose keys span fewer than denseRatio keys per
+	// build row is a dense array indexed by key instead, partitioned or
+	// not (joinTable.finishDense; 0: never, as the tests of partitioning
+	// configure)
+	denseRatio int
 }
 
 // defaultRadix is never modified: HashJoin copies it.
@@ -44,6 +49,9 @@ var defaultRadix = radixConfig{
 	partRows: 1 << 13, // 16K slots of 16 bytes: 256 KiB of a 512 KiB L2
 	minProbe: 1 << 12,
 	maxChunk: 1 << 20,
+	// 4 bytes a key of the span: up to 16 bytes a row, half the
+	// open-addressing table's least
+	denseRatio: 4,
 }
 
 // maxRadixBits bounds the partitions (and so the write streams of one

@@ -221,32 +221,43 @@ func TestRadixJoinRunsResidualSpill(t *testing.T) {
 }
 
 // TestRadixJoinDefaults: at the default thresholds a 70,000-row build is
-// partitioned and a 100,000-row probe side read in growing chunks; the
-// result is the generic path's.
+// partitioned when its keys are spread out (a thousand apart) and a dense
+// array when they span 60,000 values, a 100,000-row probe side read in
+// growing chunks (partitioned) or batch by batch; the result is the
+// generic path's either way.
 func TestRadixJoinDefaults(t *testing.T) {
-	rng := rand.New(rand.NewPCG(2, 2))
-	var build, probe [][]any
-	for i := range 70_000 {
-		build = append(build, []any{rng.IntN(60_000), i})
-	}
-	for i := range 100_000 {
-		probe = append(probe, []any{rng.IntN(120_000), i})
-	}
-	schema := schemaOf(types.Int64Type, types.Int64Type)
-	for _, jt := range []JoinType{InnerJoin, FullJoin, AntiJoin} {
-		t.Run(jt.String(), func(t *testing.T) {
-			run := func(generic bool) ([]string, *HashJoin) {
-				op := &HashJoin{Left: rowsSource(t, schema, probe, 8192), Right: rowsSource(t, schema, build, 8192),
-					LeftKeys: []int{0}, RightKeys: []int{0}, Type: jt, generic: generic}
-				return sorted(drain(t, op)), op
-			}
-			want, _ := run(true)
-			got, op := run(false)
-			equalRows(t, "radix", got, want)
-			if op.partitioned != 1 {
-				t.Fatalf("%d partitioned tables", op.partitioned)
-			}
-		})
+	for _, tc := range []struct {
+		name               string
+		scale              int
+		partitioned, dense int
+	}{
+		{"sparse", 1000, 1, 0},
+		{"dense", 1, 0, 1},
+	} {
+		rng := rand.New(rand.NewPCG(2, 2))
+		var build, probe [][]any
+		for i := range 70_000 {
+			build = append(build, []any{rng.IntN(60_000) * tc.scale, i})
+		}
+		for i := range 100_000 {
+			probe = append(probe, []any{rng.IntN(120_000) * tc.scale, i})
+		}
+		schema := schemaOf(types.Int64Type, types.Int64Type)
+		for _, jt := range []JoinType{InnerJoin, FullJoin, AntiJoin} {
+			t.Run(tc.name+"/"+jt.String(), func(t *testing.T) {
+				run := func(generic bool) ([]string, *HashJoin) {
+					op := &HashJoin{Left: rowsSource(t, schema, probe, 8192), Right: rowsSource(t, schema, build, 8192),
+						LeftKeys: []int{0}, RightKeys: []int{0}, Type: jt, generic: generic}
+					return sorted(drain(t, op)), op
+				}
+				want, _ := run(true)
+				got, op := run(false)
+				equalRows(t, "radix", got, want)
+				if op.partitioned != tc.partitioned || op.dense != tc.dense {
+					t.Fatalf("%d partitioned tables, %d dense, want %d and %d", op.partitioned, op.dense, tc.partitioned, tc.dense)
+				}
+			})
+		}
 	}
 }
 

@@ -1246,7 +1246,7 @@ type execState struct {
 	req exec.BackendRequest // the session setting's, when no hint
 	// ctes are rt's WITH query rows (rt.CTEs).
 	ctes lower.CTERuns
-	res queryResult
+	res  queryResult
 	// params holds the converted parameters when they are few (a point
 	// lookup's key).
 	params [4]any

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -19,7 +21,6 @@ import (
 	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/cockroachdb/pebble/v2/vfs"
-	"github.com/klauspost/compress/s2"
 	"github.com/sqlgate/sqlgate/fluss/format"
 )
 
@@ -29,18 +30,21 @@ import (
 // memory and committed as one group-commit request (the fast path of a
 // million-row COPY). Past it, the worker merges the sorted runs it holds
 // into one, writes it to a run file under staging/ (key, then value, in key
-// order; equal keys in row order) and forgets the parts: the upsert's
-// memory is the budget, whatever its size. Commit writes what is left as a
-// last run and hands the runs to the committer, which commits them alone
-// (like a staged append): it merges the runs by key (ties by run, so the
-// rows of one key stay in the order they were written) against the table's
-// stored state read with one iterator, and from that one ordered pass
+// order; equal keys in row order; uncompressed) and forgets the parts: the
+// upsert's memory is the budget, whatever its size. Commit keeps what is
+// left in memory as the newest run (keepTail: not written to a file only
+// to be read back) and hands the runs to the committer, which commits them
+// alone (like a staged append): it merges the runs by key (ties by run, so
+// the rows of one key stay in the order they were written) against the
+// table's stored state read with one iterator, and from that one ordered
+// pass
 //
 //   - writes the changelog (an insert for a new key, an update pair for an
 //     existing one) to the end of the bucket logs, a log batch per
 //     stagedLogRows rows of a bucket, in key order within the load;
-//   - writes the new state (each key's last row) into sstables of at most
-//     stagedSSTBytes, which do not overlap, since the keys come in order;
+//   - writes the new state (each key's last row) into sstables of
+//     stateChunkBytes, which do not overlap, since the keys come in order,
+//     built side by side by up to maxStateWriters goroutines;
 //
 // then fsyncs the logs and ingests the sstables, with the new committed
 // lengths in one more sstable, in one atomic pebble Ingest: the commit
@@ -73,17 +77,16 @@ import (
 // MiB keeps a load of any size well under a few hundred MiB.
 const defaultStageBytes = 32 << 20
 
-// runBlock is the compression block of a run file; each run's reader
-// holds about two of them during the commit's merge.
-const runBlock = 64 << 10
+// runReadBuf is the read buffer of each run during the commit's merge, and
+// runWriteBuf the write buffer of a spill.
+const (
+	runReadBuf  = 64 << 10
+	runWriteBuf = 256 << 10
+)
 
 // stagedLogRows is how many rows of one bucket a staged upsert's commit
 // gathers into a changelog batch.
 const stagedLogRows = 16384
-
-// stagedSSTBytes is the size at which a staged upsert's commit starts a new
-// sstable of the state.
-const stagedSSTBytes = 128 << 20
 
 // upsertStage is a bulk upsert's sorted runs on disk.
 type upsertStage struct {
@@ -97,6 +100,8 @@ type upsertStage struct {
 	// when no key of the load was stored or written twice.
 	spec    bool
 	inserts stagedBatches
+	// tail is the rows held in memory at Commit, the newest run (keepTail).
+	tail *memRun
 }
 
 // stageBudget is the bulk upsert memory from which it stages (0: never).
@@ -129,25 +134,18 @@ func (b *bulkUpsert) spill() error {
 		return ioErr(err, "creating %s", p)
 	}
 	// Not synced: a run matters only until the commit that reads it, and
-	// a crash before that removes it. Compressed (S2, small blocks): a
-	// run holds keys with a common prefix and rows of similar values, and
-	// the disk holds the runs beside the table's log and state until the
-	// commit ends.
-	zw := s2.NewWriter(f, s2.WriterConcurrency(1), s2.WriterBlockSize(runBlock))
-	// Buffered in front: each s2 Write takes a lock and copies, which
-	// per row cost more than the rest of the spill.
-	w := bufio.NewWriterSize(zw, runBlock)
+	// a crash before that removes it. Not compressed: a run is read once,
+	// by the commit that soon follows, from the page cache, and deleted;
+	// S2 on the way out and back was a tenth of the CPU of a million-row
+	// Flight ingest in process (flightsql BenchmarkIngest pk/flight's
+	// profile, bench/LEDGER.md 2026-12-03) for bytes that stay on disk a
+	// few seconds.
+	w := bufio.NewWriterSize(f, runWriteBuf)
 	sorted := b.mergeAll()
+	b.checkRepeats(sorted)
 	var hdr [2 * binary.MaxVarintLen64]byte
-	for k, e := range sorted {
+	for _, e := range sorted {
 		pr := b.row(e.i)
-		// A key twice (compared whole only where the prefixes the sort
-		// kept tie: reading the keys again cost a third of the spill).
-		if b.stage.spec && k > 0 {
-			if p := sorted[k-1]; p.hi == e.hi && p.lo == e.lo && bytes.Equal(b.key(p.i), pr.key) {
-				b.stage.stopSpec()
-			}
-		}
 		n := binary.PutUvarint(hdr[:], uint64(len(pr.key)))
 		n += binary.PutUvarint(hdr[n:], uint64(len(pr.row)))
 		_, _ = w.Write(hdr[:n])
@@ -158,9 +156,6 @@ func (b *bulkUpsert) spill() error {
 	}
 	if err == nil {
 		err = w.Flush()
-	}
-	if err == nil {
-		err = zw.Close()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -181,6 +176,42 @@ func (b *bulkUpsert) spill() error {
 		r.Release()
 	}
 	b.recs, b.rows, b.starts, b.n, b.bytes = nil, nil, nil, 0, 0
+	return nil
+}
+
+// checkRepeats gives up the staged inserts (stopSpec) if sorted, the parts
+// held in memory in key order, has a key twice. Keys are compared whole only
+// where the prefixes the sort kept tie: reading the keys again cost a third
+// of the spill.
+func (b *bulkUpsert) checkRepeats(sorted []keyEntry) {
+	for k := 1; k < len(sorted) && b.stage.spec; k++ {
+		p, e := sorted[k-1], sorted[k]
+		if p.hi == e.hi && p.lo == e.lo && bytes.Equal(b.key(p.i), b.key(e.i)) {
+			b.stage.stopSpec()
+		}
+	}
+}
+
+// keepTail makes the parts held in memory at Commit the stage's newest run
+// as they are (memRun), instead of spilling them to a run file that the
+// commit would read straight back: the commit's merge reads them from
+// memory. Their inserts are staged as a spill's are.
+func (b *bulkUpsert) keepTail() error {
+	if b.n == 0 {
+		return nil
+	}
+	sorted := b.mergeAll()
+	b.checkRepeats(sorted)
+	if b.stage.spec {
+		if err := b.stageInserts(); err != nil {
+			return err
+		}
+	}
+	// The run keeps the parts' rows (Go memory, not the records'): Commit
+	// releases the records after the commit, which no longer needs them.
+	b.stage.tail = &memRun{sorted: sorted, parts: b.rows, starts: b.starts}
+	b.stage.rows += int64(len(sorted))
+	b.runs = nil
 	return nil
 }
 
@@ -237,11 +268,12 @@ func (b *bulkUpsert) discardStage() {
 	}
 }
 
-// commitStage commits a staged upsert: its last part as a run, then the
-// runs, alone in the committer (commitStagedUpsert).
+// commitStage commits a staged upsert: the runs, and the parts still in
+// memory as the newest (keepTail), alone in the committer
+// (commitStagedUpsert).
 func (b *bulkUpsert) commitStage(ctx context.Context) (int64, error) {
 	defer b.discardStage()
-	if err := b.spill(); err != nil {
+	if err := b.keepTail(); err != nil {
 		return 0, err
 	}
 	if err := b.h.checkLive(); err != nil {
@@ -294,9 +326,8 @@ type stagedCommit struct {
 	writes []*bucketWrite // per bucket, once written
 	order  []*bucketWrite
 	logs   []*stagedLog // per bucket: the changelog batch being built
-	sst    *sstable.Writer
-	sstLen int64    // bytes of keys and values written into sst
-	paths  []string // the state's sstables, the one being written last
+	mu     sync.Mutex   // paths, appended to by the state's writers
+	paths  []string     // the state's sstables
 }
 
 // stagedLog is one bucket's changelog batch being built.
@@ -311,17 +342,25 @@ func (c *stagedCommit) close() {
 			l.rb.Release()
 		}
 	}
-	if c.sst != nil {
-		_ = c.sst.Close()
-	}
 	removeFiles(c.paths) // what Ingest did not move
 }
 
-// openRuns opens the runs, merged by key.
-func (c *stagedCommit) openRuns(runs []string) (*runHeap, error) {
+// openRuns opens the stage's runs, merged by key: the files, then the tail
+// held in memory (the newest).
+func (c *stagedCommit) openRuns(st *upsertStage) (*runHeap, error) {
 	h := &runHeap{}
-	for i, p := range runs {
-		rr, err := openRun(p, i)
+	n := len(st.runs)
+	if st.tail != nil {
+		n++
+	}
+	for i := range n {
+		var rr *runReader
+		var err error
+		if i < len(st.runs) {
+			rr, err = openRun(st.runs[i], i)
+		} else {
+			rr = &runReader{mem: st.tail, idx: i}
+		}
 		if err == nil {
 			h.all = append(h.all, rr)
 			var ok bool
@@ -363,7 +402,7 @@ func (c *stagedCommit) advance(h *runHeap) error {
 // they were (a new key's only row each).
 func (c *stagedCommit) run(st *upsertStage) (int64, error) {
 	t := c.t
-	h, err := c.openRuns(st.runs)
+	h, err := c.openRuns(st)
 	if err != nil {
 		return 0, err
 	}
@@ -379,8 +418,8 @@ func (c *stagedCommit) run(st *upsertStage) (int64, error) {
 	var rows int64
 	spec := st.spec
 	var upto []byte // the key at which spec failed
-	// The state's sstables are written by a goroutine of their own, in
-	// chunks, while the merge goes on (the two are about even).
+	// The state's sstables are written by goroutines of their own, an
+	// sstable per chunk, while the merge goes on.
 	sw := c.startStateFeeder()
 	defer sw.stop()
 	for h.Len() > 0 {
@@ -442,7 +481,7 @@ func (c *stagedCommit) run(st *upsertStage) (int64, error) {
 			return 0, err
 		}
 	case upto != nil:
-		if err := c.logInserts(st.runs, upto); err != nil {
+		if err := c.logInserts(st, upto); err != nil {
 			return 0, err
 		}
 	}
@@ -453,13 +492,6 @@ func (c *stagedCommit) run(st *upsertStage) (int64, error) {
 	}
 	if err := sw.finish(); err != nil {
 		return 0, err
-	}
-	if c.sst != nil {
-		err := c.sst.Close()
-		c.sst = nil
-		if err != nil {
-			return 0, ioErr(err, "writing the state of %s", t.info.Path)
-		}
 	}
 	return rows, nil
 }
@@ -530,8 +562,8 @@ func (c *stagedCommit) copyInserts(sb *stagedBatches) error {
 
 // logInserts logs, as inserts, the rows of the runs whose keys are before
 // upto: keys the merge found new and once each.
-func (c *stagedCommit) logInserts(runs []string, upto []byte) error {
-	h, err := c.openRuns(runs)
+func (c *stagedCommit) logInserts(st *upsertStage, upto []byte) error {
+	h, err := c.openRuns(st)
 	if err != nil {
 		return err
 	}
@@ -548,33 +580,34 @@ func (c *stagedCommit) logInserts(runs []string, upto []byte) error {
 	return nil
 }
 
-// setState writes a key's new state into the sstable being written,
-// starting a new one past stagedSSTBytes.
-func (c *stagedCommit) setState(key, value []byte) error {
+// writeState writes a chunk of state entries (in key order, after those of
+// every chunk before it) into a new sstable of its own.
+func (c *stagedCommit) writeState(ch *stateChunk) error {
 	s := c.s
-	if c.sst != nil && c.sstLen >= stagedSSTBytes {
-		err := c.sst.Close()
-		c.sst = nil
-		if err != nil {
-			return ioErr(err, "writing the state of %s", c.t.info.Path)
-		}
+	dir := filepath.Join(s.dir, ingestDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ioErr(err, "creating %s", dir)
 	}
-	if c.sst == nil {
-		dir := filepath.Join(s.dir, ingestDir)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return ioErr(err, "creating %s", dir)
-		}
-		p := filepath.Join(dir, fmt.Sprintf("%06d.sst", s.ingestSeq.Add(1)))
-		f, err := s.pebbleOpts.FS.Create(p, vfs.WriteCategoryUnspecified)
-		if err != nil {
-			return ioErr(err, "creating %s", p)
-		}
-		c.paths = append(c.paths, p)
-		c.sst = sstable.NewWriter(objstorageprovider.NewFileWritable(f), s.pebbleOpts.MakeWriterOptions(0, s.db.TableFormat()))
-		c.sstLen = 0
+	p := filepath.Join(dir, fmt.Sprintf("%06d.sst", s.ingestSeq.Add(1)))
+	f, err := s.pebbleOpts.FS.Create(p, vfs.WriteCategoryUnspecified)
+	if err != nil {
+		return ioErr(err, "creating %s", p)
 	}
-	c.sstLen += int64(len(key) + len(value))
-	if err := c.sst.Set(key, value); err != nil {
+	c.mu.Lock()
+	c.paths = append(c.paths, p) // Ingest sorts them by key
+	c.mu.Unlock()
+	w := sstable.NewWriter(objstorageprovider.NewFileWritable(f), s.pebbleOpts.MakeWriterOptions(0, s.db.TableFormat()))
+	start := 0
+	for i := 0; i < len(ch.ends) && err == nil; i += 2 {
+		k, v := ch.ends[i], ch.ends[i+1]
+		err = w.Set(ch.buf[start:k], ch.buf[k:v])
+		start = v
+	}
+	// Close finishes the table and syncs the file (Ingest requires it).
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return ioErr(err, "writing the state of %s", c.t.info.Path)
 	}
 	return nil
@@ -617,12 +650,23 @@ func (c *stagedCommit) commit(r *request) error {
 	return nil
 }
 
-// runReader reads one run file's entries in order.
+// runReader reads one run's entries in order: a run file's, or the
+// stage's tail in memory (mem).
 type runReader struct {
 	f        *os.File
-	r        *s2.Reader
+	r        *bufio.Reader
+	mem      *memRun
+	at       int // mem's next entry
 	idx      int // the run's age: older runs first on equal keys
 	key, val []byte
+}
+
+// memRun is a staged upsert's rows held in memory at Commit, in key order
+// (keepTail): entries numbered as the parts' rows, which starts number.
+type memRun struct {
+	sorted []keyEntry
+	parts  [][]pkRow
+	starts []int32
 }
 
 func openRun(p string, idx int) (*runReader, error) {
@@ -630,11 +674,21 @@ func openRun(p string, idx int) (*runReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &runReader{f: f, r: s2.NewReader(f, s2.ReaderMaxBlockSize(runBlock)), idx: idx}, nil
+	return &runReader{f: f, r: bufio.NewReaderSize(f, runReadBuf), idx: idx}, nil
 }
 
-// next reads the next entry into key and val; false at the end.
+// next reads the next entry into key and val; false at the end. A memory
+// run's key and val are its rows' own bytes, which nothing writes to.
 func (rr *runReader) next() (bool, error) {
+	if m := rr.mem; m != nil {
+		if rr.at >= len(m.sorted) {
+			return false, nil
+		}
+		pr := rowOf(m.parts, m.starts, m.sorted[rr.at].i)
+		rr.key, rr.val = pr.key, pr.row
+		rr.at++
+		return true, nil
+	}
 	kl, err := binary.ReadUvarint(rr.r)
 	if errors.Is(err, io.EOF) {
 		return false, nil
@@ -688,21 +742,33 @@ func (h *runHeap) Pop() any {
 
 func (h *runHeap) close() {
 	for _, rr := range h.all {
-		_ = rr.f.Close()
+		if rr.f != nil {
+			_ = rr.f.Close()
+		}
 	}
 }
 
-// stateChunk is a run of state entries, keys and values laid end to end.
+// stateChunk is a run of state entries, keys and values laid end to end:
+// one sstable of the state.
 type stateChunk struct {
 	buf  []byte
 	ends []int // per entry: key end, value end
 }
 
-// stateChunkBytes is the size at which a chunk goes to the writer.
-const stateChunkBytes = 1 << 20
+// stateChunkBytes is the size at which a chunk goes to a writer: the size
+// of the state's sstables. A million-row load's ~80 MB of state is then five
+// sstables written side by side (with one 128 MiB sstable per writer, the
+// one writer was what the commit waited for once the merge read its runs
+// from memory and uncompressed files).
+const stateChunkBytes = 16 << 20
 
-// stateFeeder hands the merge's state entries to a goroutine that writes
-// them into the sstables (setState), a chunk at a time.
+// maxStateWriters bounds the state's writers: each holds a chunk, so the
+// commit's memory grows by stateChunkBytes per writer.
+const maxStateWriters = 4
+
+// stateFeeder hands the merge's state entries to goroutines that write
+// them, a chunk per sstable (writeState). The chunks do not overlap, since
+// the merge's keys come in order; Ingest takes their sstables in one call.
 type stateFeeder struct {
 	c     *stagedCommit
 	cur   *stateChunk
@@ -713,35 +779,28 @@ type stateFeeder struct {
 }
 
 func (c *stagedCommit) startStateFeeder() *stateFeeder {
-	w := &stateFeeder{c: c, full: make(chan *stateChunk, 2), free: make(chan *stateChunk, 3), done: make(chan error, 1)}
-	for range 3 {
+	writers := max(1, min(runtime.GOMAXPROCS(0), maxStateWriters))
+	w := &stateFeeder{c: c, full: make(chan *stateChunk), free: make(chan *stateChunk, writers+1), done: make(chan error, writers)}
+	// A chunk being filled and one being written per writer: the merge
+	// waits for a free one rather than holding more.
+	for range writers + 1 {
 		w.free <- &stateChunk{}
 	}
 	w.cur = <-w.free
-	go func() {
-		var err error
-		for ch := range w.full {
-			if err == nil {
-				err = w.write(ch)
+	for range writers {
+		go func() {
+			var err error
+			for ch := range w.full {
+				if err == nil {
+					err = c.writeState(ch)
+				}
+				ch.buf, ch.ends = ch.buf[:0], ch.ends[:0]
+				w.free <- ch
 			}
-			ch.buf, ch.ends = ch.buf[:0], ch.ends[:0]
-			w.free <- ch
-		}
-		w.done <- err
-	}()
-	return w
-}
-
-func (w *stateFeeder) write(ch *stateChunk) error {
-	start := 0
-	for i := 0; i < len(ch.ends); i += 2 {
-		k, v := ch.ends[i], ch.ends[i+1]
-		if err := w.c.setState(ch.buf[start:k], ch.buf[k:v]); err != nil {
-			return err
-		}
-		start = v
+			w.done <- err
+		}()
 	}
-	return nil
+	return w
 }
 
 // add queues one entry (copied).
@@ -760,21 +819,29 @@ func (w *stateFeeder) add(key, value []byte) {
 	w.cur = <-w.free
 }
 
-// finish writes what is queued and returns the writer's error.
+// finish writes what is queued and returns the writers' errors.
 func (w *stateFeeder) finish() error {
 	w.ended = true
 	if len(w.cur.ends) > 0 {
 		w.full <- w.cur
 	}
-	close(w.full)
-	return <-w.done
+	return w.wait()
 }
 
-// stop ends the writer if finish did not (a failed merge).
+// wait closes the queue and collects the writers' errors.
+func (w *stateFeeder) wait() error {
+	close(w.full)
+	var errs []error
+	for range cap(w.done) {
+		errs = append(errs, <-w.done)
+	}
+	return errors.Join(errs...)
+}
+
+// stop ends the writers if finish did not (a failed merge).
 func (w *stateFeeder) stop() {
 	if !w.ended {
 		w.ended = true
-		close(w.full)
-		<-w.done
+		_ = w.wait()
 	}
 }

@@ -55,9 +55,8 @@
 // against the stored state in one pass, alone in the committer: the
 // changelog (the inserts each spill also staged from its Arrow records,
 // when every key turns out new and once) goes to the end of the bucket
-// logs, the new state into non-overlapping 16 MiB sstables built side by
-// side, and one pebble Ingest of those with the new committed lengths is
-// the commit point. Sorted runs, not the log with commit records, because a
+// logs, the new state into non-overlapping sstables, and one pebble
+// Ingest of those with the new committed lengths is the commit point. Sorted runs, not the log with commit records, because a
 // primary-key table's changelog (insert or update) depends on the state at
 // commit and its state is ingested in key order: the rows must be sorted
 // by key before any of them can be written. A bulk append

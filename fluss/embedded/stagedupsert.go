@@ -11,8 +11,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -42,9 +40,8 @@ import (
 //   - writes the changelog (an insert for a new key, an update pair for an
 //     existing one) to the end of the bucket logs, a log batch per
 //     stagedLogRows rows of a bucket, in key order within the load;
-//   - writes the new state (each key's last row) into sstables of
-//     stateChunkBytes, which do not overlap, since the keys come in order,
-//     built side by side by up to maxStateWriters goroutines;
+//   - writes the new state (each key's last row) into sstables of at most
+//     stagedSSTBytes, which do not overlap, since the keys come in order;
 //
 // then fsyncs the logs and ingests the sstables, with the new committed
 // lengths in one more sstable, in one atomic pebble Ingest: the commit
@@ -87,6 +84,10 @@ const (
 // stagedLogRows is how many rows of one bucket a staged upsert's commit
 // gathers into a changelog batch.
 const stagedLogRows = 16384
+
+// stagedSSTBytes is the size at which a staged upsert's commit starts a new
+// sstable of the state.
+const stagedSSTBytes = 128 << 20
 
 // upsertStage is a bulk upsert's sorted runs on disk.
 type upsertStage struct {
@@ -211,10 +212,14 @@ func (b *bulkUpsert) keepTail() error {
 	// records are not needed past their staged inserts.
 	b.stage.tail = &memRun{sorted: sorted, parts: b.rows, starts: b.starts}
 	b.stage.rows += int64(len(sorted))
+	// Nor are the sort's pooled slices: no part comes after these. What
+	// the merge holds beside them is what a last spill freed before it
+	// (bench/LEDGER.md 2026-12-03: the server's peak RSS over a 2M-row
+	// COPY into a primary-key table).
 	for _, r := range b.recs {
 		r.Release()
 	}
-	b.recs, b.runs = nil, nil
+	b.recs, b.runs, b.pool = nil, nil, entryPool{}
 	return nil
 }
 
@@ -329,8 +334,9 @@ type stagedCommit struct {
 	writes []*bucketWrite // per bucket, once written
 	order  []*bucketWrite
 	logs   []*stagedLog // per bucket: the changelog batch being built
-	mu     sync.Mutex   // paths, appended to by the state's writers
-	paths  []string     // the state's sstables
+	sst    *sstable.Writer
+	sstLen int64    // bytes of keys and values written into sst
+	paths  []string // the state's sstables, the one being written last
 }
 
 // stagedLog is one bucket's changelog batch being built.
@@ -344,6 +350,9 @@ func (c *stagedCommit) close() {
 		if l != nil {
 			l.rb.Release()
 		}
+	}
+	if c.sst != nil {
+		_ = c.sst.Close()
 	}
 	removeFiles(c.paths) // what Ingest did not move
 }
@@ -421,8 +430,8 @@ func (c *stagedCommit) run(st *upsertStage) (int64, error) {
 	var rows int64
 	spec := st.spec
 	var upto []byte // the key at which spec failed
-	// The state's sstables are written by goroutines of their own, an
-	// sstable per chunk, while the merge goes on.
+	// The state's sstables are written by a goroutine of their own, in
+	// chunks, while the merge goes on (the two are about even).
 	sw := c.startStateFeeder()
 	defer sw.stop()
 	for h.Len() > 0 {
@@ -495,6 +504,13 @@ func (c *stagedCommit) run(st *upsertStage) (int64, error) {
 	}
 	if err := sw.finish(); err != nil {
 		return 0, err
+	}
+	if c.sst != nil {
+		err := c.sst.Close()
+		c.sst = nil
+		if err != nil {
+			return 0, ioErr(err, "writing the state of %s", t.info.Path)
+		}
 	}
 	return rows, nil
 }
@@ -583,34 +599,33 @@ func (c *stagedCommit) logInserts(st *upsertStage, upto []byte) error {
 	return nil
 }
 
-// writeState writes a chunk of state entries (in key order, after those of
-// every chunk before it) into a new sstable of its own.
-func (c *stagedCommit) writeState(ch *stateChunk) error {
+// setState writes a key's new state into the sstable being written,
+// starting a new one past stagedSSTBytes.
+func (c *stagedCommit) setState(key, value []byte) error {
 	s := c.s
-	dir := filepath.Join(s.dir, ingestDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return ioErr(err, "creating %s", dir)
+	if c.sst != nil && c.sstLen >= stagedSSTBytes {
+		err := c.sst.Close()
+		c.sst = nil
+		if err != nil {
+			return ioErr(err, "writing the state of %s", c.t.info.Path)
+		}
 	}
-	p := filepath.Join(dir, fmt.Sprintf("%06d.sst", s.ingestSeq.Add(1)))
-	f, err := s.pebbleOpts.FS.Create(p, vfs.WriteCategoryUnspecified)
-	if err != nil {
-		return ioErr(err, "creating %s", p)
+	if c.sst == nil {
+		dir := filepath.Join(s.dir, ingestDir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return ioErr(err, "creating %s", dir)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("%06d.sst", s.ingestSeq.Add(1)))
+		f, err := s.pebbleOpts.FS.Create(p, vfs.WriteCategoryUnspecified)
+		if err != nil {
+			return ioErr(err, "creating %s", p)
+		}
+		c.paths = append(c.paths, p)
+		c.sst = sstable.NewWriter(objstorageprovider.NewFileWritable(f), s.pebbleOpts.MakeWriterOptions(0, s.db.TableFormat()))
+		c.sstLen = 0
 	}
-	c.mu.Lock()
-	c.paths = append(c.paths, p) // Ingest sorts them by key
-	c.mu.Unlock()
-	w := sstable.NewWriter(objstorageprovider.NewFileWritable(f), s.pebbleOpts.MakeWriterOptions(0, s.db.TableFormat()))
-	start := 0
-	for i := 0; i < len(ch.ends) && err == nil; i += 2 {
-		k, v := ch.ends[i], ch.ends[i+1]
-		err = w.Set(ch.buf[start:k], ch.buf[k:v])
-		start = v
-	}
-	// Close finishes the table and syncs the file (Ingest requires it).
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	c.sstLen += int64(len(key) + len(value))
+	if err := c.sst.Set(key, value); err != nil {
 		return ioErr(err, "writing the state of %s", c.t.info.Path)
 	}
 	return nil
@@ -751,31 +766,17 @@ func (h *runHeap) close() {
 	}
 }
 
-// stateChunk is a run of state entries, keys and values laid end to end:
-// one sstable of the state.
+// stateChunk is a run of state entries, keys and values laid end to end.
 type stateChunk struct {
 	buf  []byte
 	ends []int // per entry: key end, value end
 }
 
-// stateChunkBytes is the size at which a chunk goes to a writer: the size
-// of the state's sstables. A million-row load's ~80 MB of state is then five
-// sstables written side by side (with one 128 MiB sstable per writer, the
-// one writer was what the commit waited for once the merge read its runs
-// from memory and uncompressed files).
-const stateChunkBytes = 16 << 20
+// stateChunkBytes is the size at which a chunk goes to the writer.
+const stateChunkBytes = 1 << 20
 
-// stateChunkSlack is room past stateChunkBytes for the entry that fills a
-// chunk (a larger one grows it).
-const stateChunkSlack = 1 << 20
-
-// maxStateWriters bounds the state's writers: each holds a chunk, so the
-// commit's memory grows by stateChunkBytes per writer.
-const maxStateWriters = 4
-
-// stateFeeder hands the merge's state entries to goroutines that write
-// them, a chunk per sstable (writeState). The chunks do not overlap, since
-// the merge's keys come in order; Ingest takes their sstables in one call.
+// stateFeeder hands the merge's state entries to a goroutine that writes
+// them into the sstables (setState), a chunk at a time.
 type stateFeeder struct {
 	c     *stagedCommit
 	cur   *stateChunk
@@ -786,39 +787,40 @@ type stateFeeder struct {
 }
 
 func (c *stagedCommit) startStateFeeder() *stateFeeder {
-	writers := max(1, min(runtime.GOMAXPROCS(0), maxStateWriters))
-	w := &stateFeeder{c: c, full: make(chan *stateChunk), free: make(chan *stateChunk, writers+1), done: make(chan error, writers)}
-	// A chunk being filled and one being written per writer: the merge
-	// waits for a free one rather than holding more.
-	for range writers + 1 {
+	w := &stateFeeder{c: c, full: make(chan *stateChunk, 2), free: make(chan *stateChunk, 3), done: make(chan error, 1)}
+	for range 3 {
 		w.free <- &stateChunk{}
 	}
 	w.cur = <-w.free
-	for range writers {
-		go func() {
-			var err error
-			for ch := range w.full {
-				if err == nil {
-					err = c.writeState(ch)
-				}
-				ch.buf, ch.ends = ch.buf[:0], ch.ends[:0]
-				w.free <- ch
+	go func() {
+		var err error
+		for ch := range w.full {
+			if err == nil {
+				err = w.write(ch)
 			}
-			w.done <- err
-		}()
-	}
+			ch.buf, ch.ends = ch.buf[:0], ch.ends[:0]
+			w.free <- ch
+		}
+		w.done <- err
+	}()
 	return w
+}
+
+func (w *stateFeeder) write(ch *stateChunk) error {
+	start := 0
+	for i := 0; i < len(ch.ends); i += 2 {
+		k, v := ch.ends[i], ch.ends[i+1]
+		if err := w.c.setState(ch.buf[start:k], ch.buf[k:v]); err != nil {
+			return err
+		}
+		start = v
+	}
+	return nil
 }
 
 // add queues one entry (copied).
 func (w *stateFeeder) add(key, value []byte) {
 	ch := w.cur
-	if ch.buf == nil {
-		// Sized once: grown by append, a chunk was copied a dozen times
-		// on its way to 16 MiB (a third of the merge's CPU).
-		ch.buf = make([]byte, 0, stateChunkBytes+stateChunkSlack)
-		ch.ends = make([]int, 0, stateChunkBytes/32)
-	}
 	ch.buf = append(ch.buf, key...)
 	ch.ends = append(ch.ends, len(ch.buf))
 	ch.buf = append(ch.buf, value...)
@@ -832,29 +834,21 @@ func (w *stateFeeder) add(key, value []byte) {
 	w.cur = <-w.free
 }
 
-// finish writes what is queued and returns the writers' errors.
+// finish writes what is queued and returns the writer's error.
 func (w *stateFeeder) finish() error {
 	w.ended = true
 	if len(w.cur.ends) > 0 {
 		w.full <- w.cur
 	}
-	return w.wait()
-}
-
-// wait closes the queue and collects the writers' errors.
-func (w *stateFeeder) wait() error {
 	close(w.full)
-	var errs []error
-	for range cap(w.done) {
-		errs = append(errs, <-w.done)
-	}
-	return errors.Join(errs...)
+	return <-w.done
 }
 
-// stop ends the writers if finish did not (a failed merge).
+// stop ends the writer if finish did not (a failed merge).
 func (w *stateFeeder) stop() {
 	if !w.ended {
 		w.ended = true
-		_ = w.wait()
+		close(w.full)
+		<-w.done
 	}
 }

@@ -238,19 +238,22 @@ func (b *bulkUpsert) addPart(rec arrow.RecordBatch) error {
 func (b *bulkUpsert) key(i int32) []byte { return b.row(i).key }
 
 // row is row i (of all parts).
-func (b *bulkUpsert) row(i int32) *pkRow {
+func (b *bulkUpsert) row(i int32) *pkRow { return rowOf(b.rows, b.starts, i) }
+
+// rowOf is row i of parts, whose first rows are starts.
+func rowOf(parts [][]pkRow, starts []int32, i int32) *pkRow {
 	// The parts are mostly of one size (the caller's batches): try the
 	// part that size puts row i in before searching.
-	if size := int32(len(b.rows[0])); size > 0 {
-		if p := int(i / size); p < len(b.rows) && b.starts[p] <= i && i-b.starts[p] < int32(len(b.rows[p])) {
-			return &b.rows[p][i-b.starts[p]]
+	if size := int32(len(parts[0])); size > 0 {
+		if p := int(i / size); p < len(parts) && starts[p] <= i && i-starts[p] < int32(len(parts[p])) {
+			return &parts[p][i-starts[p]]
 		}
 	}
-	p, found := slices.BinarySearch(b.starts, i)
+	p, found := slices.BinarySearch(starts, i)
 	if !found {
 		p--
 	}
-	return &b.rows[p][i-b.starts[p]]
+	return &parts[p][i-starts[p]]
 }
 
 // pushRun adds the run of the latest part, merging it with the runs before

@@ -50,12 +50,13 @@
 // rows or more, a Flight SQL ingest's batch, on two cores: bulkencode.go), and committed
 // as one request; past Options.StageBytes (32 MiB by default) of encoded rows it
 // writes what it holds as a sorted run under staging/ instead
-// (stagedupsert.go), and its commit merges the runs by key against the
-// stored state in one pass, alone in the committer: the changelog (the
-// inserts each spill also staged from its Arrow records, when every key
-// turns out new and once) goes to the end of the bucket logs, the new state into non-overlapping sstables,
-// and one pebble Ingest of those with the new committed lengths is the
-// commit point. Sorted runs, not the log with commit records, because a
+// (stagedupsert.go; uncompressed, read once soon after), and its commit
+// merges the runs, and the rows still in memory as the newest, by key
+// against the stored state in one pass, alone in the committer: the
+// changelog (the inserts each spill also staged from its Arrow records,
+// when every key turns out new and once) goes to the end of the bucket
+// logs, the new state into non-overlapping sstables, and one pebble
+// Ingest of those with the new committed lengths is the commit point. Sorted runs, not the log with commit records, because a
 // primary-key table's changelog (insert or update) depends on the state at
 // commit and its state is ingested in key order: the rows must be sorted
 // by key before any of them can be written. A bulk append

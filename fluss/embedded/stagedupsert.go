@@ -19,7 +19,6 @@ import (
 	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/cockroachdb/pebble/v2/vfs"
-	"github.com/klauspost/compress/s2"
 	"github.com/sqlgate/sqlgate/fluss/format"
 )
 
@@ -29,12 +28,14 @@ import (
 // memory and committed as one group-commit request (the fast path of a
 // million-row COPY). Past it, the worker merges the sorted runs it holds
 // into one, writes it to a run file under staging/ (key, then value, in key
-// order; equal keys in row order) and forgets the parts: the upsert's
-// memory is the budget, whatever its size. Commit writes what is left as a
-// last run and hands the runs to the committer, which commits them alone
-// (like a staged append): it merges the runs by key (ties by run, so the
-// rows of one key stay in the order they were written) against the table's
-// stored state read with one iterator, and from that one ordered pass
+// order; equal keys in row order; uncompressed) and forgets the parts: the
+// upsert's memory is the budget, whatever its size. Commit keeps what is
+// left in memory as the newest run (keepTail: not written to a file only
+// to be read back) and hands the runs to the committer, which commits them
+// alone (like a staged append): it merges the runs by key (ties by run, so
+// the rows of one key stay in the order they were written) against the
+// table's stored state read with one iterator, and from that one ordered
+// pass
 //
 //   - writes the changelog (an insert for a new key, an update pair for an
 //     existing one) to the end of the bucket logs, a log batch per
@@ -73,9 +74,12 @@ import (
 // MiB keeps a load of any size well under a few hundred MiB.
 const defaultStageBytes = 32 << 20
 
-// runBlock is the compression block of a run file; each run's reader
-// holds about two of them during the commit's merge.
-const runBlock = 64 << 10
+// runReadBuf is the read buffer of each run during the commit's merge, and
+// runWriteBuf the write buffer of a spill.
+const (
+	runReadBuf  = 64 << 10
+	runWriteBuf = 256 << 10
+)
 
 // stagedLogRows is how many rows of one bucket a staged upsert's commit
 // gathers into a changelog batch.
@@ -97,6 +101,8 @@ type upsertStage struct {
 	// when no key of the load was stored or written twice.
 	spec    bool
 	inserts stagedBatches
+	// tail is the rows held in memory at Commit, the newest run (keepTail).
+	tail *memRun
 }
 
 // stageBudget is the bulk upsert memory from which it stages (0: never).
@@ -129,25 +135,18 @@ func (b *bulkUpsert) spill() error {
 		return ioErr(err, "creating %s", p)
 	}
 	// Not synced: a run matters only until the commit that reads it, and
-	// a crash before that removes it. Compressed (S2, small blocks): a
-	// run holds keys with a common prefix and rows of similar values, and
-	// the disk holds the runs beside the table's log and state until the
-	// commit ends.
-	zw := s2.NewWriter(f, s2.WriterConcurrency(1), s2.WriterBlockSize(runBlock))
-	// Buffered in front: each s2 Write takes a lock and copies, which
-	// per row cost more than the rest of the spill.
-	w := bufio.NewWriterSize(zw, runBlock)
+	// a crash before that removes it. Not compressed: a run is read once,
+	// by the commit that soon follows, from the page cache, and deleted;
+	// S2 on the way out and back was a tenth of the CPU of a million-row
+	// Flight ingest in process (flightsql BenchmarkIngest pk/flight's
+	// profile, bench/LEDGER.md 2026-12-03) for bytes that stay on disk a
+	// few seconds.
+	w := bufio.NewWriterSize(f, runWriteBuf)
 	sorted := b.mergeAll()
+	b.checkRepeats(sorted)
 	var hdr [2 * binary.MaxVarintLen64]byte
-	for k, e := range sorted {
+	for _, e := range sorted {
 		pr := b.row(e.i)
-		// A key twice (compared whole only where the prefixes the sort
-		// kept tie: reading the keys again cost a third of the spill).
-		if b.stage.spec && k > 0 {
-			if p := sorted[k-1]; p.hi == e.hi && p.lo == e.lo && bytes.Equal(b.key(p.i), pr.key) {
-				b.stage.stopSpec()
-			}
-		}
 		n := binary.PutUvarint(hdr[:], uint64(len(pr.key)))
 		n += binary.PutUvarint(hdr[n:], uint64(len(pr.row)))
 		_, _ = w.Write(hdr[:n])
@@ -158,9 +157,6 @@ func (b *bulkUpsert) spill() error {
 	}
 	if err == nil {
 		err = w.Flush()
-	}
-	if err == nil {
-		err = zw.Close()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -181,6 +177,49 @@ func (b *bulkUpsert) spill() error {
 		r.Release()
 	}
 	b.recs, b.rows, b.starts, b.n, b.bytes = nil, nil, nil, 0, 0
+	return nil
+}
+
+// checkRepeats gives up the staged inserts (stopSpec) if sorted, the parts
+// held in memory in key order, has a key twice. Keys are compared whole only
+// where the prefixes the sort kept tie: reading the keys again cost a third
+// of the spill.
+func (b *bulkUpsert) checkRepeats(sorted []keyEntry) {
+	for k := 1; k < len(sorted) && b.stage.spec; k++ {
+		p, e := sorted[k-1], sorted[k]
+		if p.hi == e.hi && p.lo == e.lo && bytes.Equal(b.key(p.i), b.key(e.i)) {
+			b.stage.stopSpec()
+		}
+	}
+}
+
+// keepTail makes the parts held in memory at Commit the stage's newest run
+// as they are (memRun), instead of spilling them to a run file that the
+// commit would read straight back: the commit's merge reads them from
+// memory. Their inserts are staged as a spill's are.
+func (b *bulkUpsert) keepTail() error {
+	if b.n == 0 {
+		return nil
+	}
+	sorted := b.mergeAll()
+	b.checkRepeats(sorted)
+	if b.stage.spec {
+		if err := b.stageInserts(); err != nil {
+			return err
+		}
+	}
+	// The run keeps the parts' rows (Go memory, not the records'): the
+	// records are not needed past their staged inserts.
+	b.stage.tail = &memRun{sorted: sorted, parts: b.rows, starts: b.starts}
+	b.stage.rows += int64(len(sorted))
+	// Nor are the sort's pooled slices: no part comes after these. What
+	// the merge holds beside them is what a last spill freed before it
+	// (bench/LEDGER.md 2026-12-03: the server's peak RSS over a 2M-row
+	// COPY into a primary-key table).
+	for _, r := range b.recs {
+		r.Release()
+	}
+	b.recs, b.runs, b.pool = nil, nil, entryPool{}
 	return nil
 }
 
@@ -237,11 +276,12 @@ func (b *bulkUpsert) discardStage() {
 	}
 }
 
-// commitStage commits a staged upsert: its last part as a run, then the
-// runs, alone in the committer (commitStagedUpsert).
+// commitStage commits a staged upsert: the runs, and the parts still in
+// memory as the newest (keepTail), alone in the committer
+// (commitStagedUpsert).
 func (b *bulkUpsert) commitStage(ctx context.Context) (int64, error) {
 	defer b.discardStage()
-	if err := b.spill(); err != nil {
+	if err := b.keepTail(); err != nil {
 		return 0, err
 	}
 	if err := b.h.checkLive(); err != nil {
@@ -317,11 +357,22 @@ func (c *stagedCommit) close() {
 	removeFiles(c.paths) // what Ingest did not move
 }
 
-// openRuns opens the runs, merged by key.
-func (c *stagedCommit) openRuns(runs []string) (*runHeap, error) {
+// openRuns opens the stage's runs, merged by key: the files, then the tail
+// held in memory (the newest).
+func (c *stagedCommit) openRuns(st *upsertStage) (*runHeap, error) {
 	h := &runHeap{}
-	for i, p := range runs {
-		rr, err := openRun(p, i)
+	n := len(st.runs)
+	if st.tail != nil {
+		n++
+	}
+	for i := range n {
+		var rr *runReader
+		var err error
+		if i < len(st.runs) {
+			rr, err = openRun(st.runs[i], i)
+		} else {
+			rr = &runReader{mem: st.tail, idx: i}
+		}
 		if err == nil {
 			h.all = append(h.all, rr)
 			var ok bool
@@ -363,7 +414,7 @@ func (c *stagedCommit) advance(h *runHeap) error {
 // they were (a new key's only row each).
 func (c *stagedCommit) run(st *upsertStage) (int64, error) {
 	t := c.t
-	h, err := c.openRuns(st.runs)
+	h, err := c.openRuns(st)
 	if err != nil {
 		return 0, err
 	}
@@ -442,7 +493,7 @@ func (c *stagedCommit) run(st *upsertStage) (int64, error) {
 			return 0, err
 		}
 	case upto != nil:
-		if err := c.logInserts(st.runs, upto); err != nil {
+		if err := c.logInserts(st, upto); err != nil {
 			return 0, err
 		}
 	}
@@ -530,8 +581,8 @@ func (c *stagedCommit) copyInserts(sb *stagedBatches) error {
 
 // logInserts logs, as inserts, the rows of the runs whose keys are before
 // upto: keys the merge found new and once each.
-func (c *stagedCommit) logInserts(runs []string, upto []byte) error {
-	h, err := c.openRuns(runs)
+func (c *stagedCommit) logInserts(st *upsertStage, upto []byte) error {
+	h, err := c.openRuns(st)
 	if err != nil {
 		return err
 	}
@@ -617,12 +668,23 @@ func (c *stagedCommit) commit(r *request) error {
 	return nil
 }
 
-// runReader reads one run file's entries in order.
+// runReader reads one run's entries in order: a run file's, or the
+// stage's tail in memory (mem).
 type runReader struct {
 	f        *os.File
-	r        *s2.Reader
+	r        *bufio.Reader
+	mem      *memRun
+	at       int // mem's next entry
 	idx      int // the run's age: older runs first on equal keys
 	key, val []byte
+}
+
+// memRun is a staged upsert's rows held in memory at Commit, in key order
+// (keepTail): entries numbered as the parts' rows, which starts number.
+type memRun struct {
+	sorted []keyEntry
+	parts  [][]pkRow
+	starts []int32
 }
 
 func openRun(p string, idx int) (*runReader, error) {
@@ -630,11 +692,21 @@ func openRun(p string, idx int) (*runReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &runReader{f: f, r: s2.NewReader(f, s2.ReaderMaxBlockSize(runBlock)), idx: idx}, nil
+	return &runReader{f: f, r: bufio.NewReaderSize(f, runReadBuf), idx: idx}, nil
 }
 
-// next reads the next entry into key and val; false at the end.
+// next reads the next entry into key and val; false at the end. A memory
+// run's key and val are its rows' own bytes, which nothing writes to.
 func (rr *runReader) next() (bool, error) {
+	if m := rr.mem; m != nil {
+		if rr.at >= len(m.sorted) {
+			return false, nil
+		}
+		pr := rowOf(m.parts, m.starts, m.sorted[rr.at].i)
+		rr.key, rr.val = pr.key, pr.row
+		rr.at++
+		return true, nil
+	}
 	kl, err := binary.ReadUvarint(rr.r)
 	if errors.Is(err, io.EOF) {
 		return false, nil
@@ -688,7 +760,9 @@ func (h *runHeap) Pop() any {
 
 func (h *runHeap) close() {
 	for _, rr := range h.all {
-		_ = rr.f.Close()
+		if rr.f != nil {
+			_ = rr.f.Close()
+		}
 	}
 }
 

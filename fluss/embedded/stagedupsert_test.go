@@ -65,6 +65,8 @@ func TestStagedUpsertMatchesMemory(t *testing.T) {
 	repeatedLate.parts[29] = append(repeatedLate.parts[29], []int32{repeatedLate.parts[0][5][0], -1})
 	repeatedInPart := workload{name: "a key twice in one part", parts: ids()}
 	repeatedInPart.parts[3] = append(repeatedInPart.parts[3], []int32{repeatedInPart.parts[3][0][0], -1})
+	repeatedInLast := workload{name: "a key twice in the last part", parts: ids()}
+	repeatedInLast.parts[29] = append(repeatedInLast.parts[29], []int32{repeatedInLast.parts[29][7][0], -1})
 	workloads := []workload{
 		mixed,
 		{name: "every key new", parts: ids()},
@@ -74,6 +76,7 @@ func TestStagedUpsertMatchesMemory(t *testing.T) {
 		{name: "stored keys before and after the load's", pre: [][]int32{{-5, -5}, {20000, 2}}, parts: ids()},
 		repeatedLate,
 		repeatedInPart,
+		repeatedInLast,
 	}
 	type outcome struct {
 		state   map[int32]int32
@@ -150,19 +153,26 @@ func TestStagedUpsertMatchesMemory(t *testing.T) {
 	}
 	for _, w := range workloads {
 		t.Run(w.name, func(t *testing.T) {
-			mem, staged := run(w, -1), run(w, 4<<10)
-			if len(mem.state) != len(staged.state) {
-				t.Fatalf("%d keys in memory, %d staged", len(mem.state), len(staged.state))
-			}
-			if len(mem.changes) != len(staged.changes) {
-				t.Fatalf("changelog of %d keys in memory, %d staged", len(mem.changes), len(staged.changes))
-			}
-			for k, v := range mem.state {
-				if staged.state[k] != v {
-					t.Fatalf("key %d: %d in memory, %d staged", k, v, staged.state[k])
+			mem := run(w, -1)
+			// 4 KiB: every part is a run file. 50 KiB: a run every four
+			// parts of ~15 KB (rows of ~38 bytes as the budget counts
+			// them), and the last two parts are the commit's run in
+			// memory (keepTail).
+			for _, stage := range []int64{4 << 10, 50 << 10} {
+				staged := run(w, stage)
+				if len(mem.state) != len(staged.state) {
+					t.Fatalf("StageBytes %d: %d keys in memory, %d staged", stage, len(mem.state), len(staged.state))
 				}
-				if mem.changes[k] != staged.changes[k] {
-					t.Fatalf("key %d changelog: %q in memory, %q staged", k, mem.changes[k], staged.changes[k])
+				if len(mem.changes) != len(staged.changes) {
+					t.Fatalf("StageBytes %d: changelog of %d keys in memory, %d staged", stage, len(mem.changes), len(staged.changes))
+				}
+				for k, v := range mem.state {
+					if staged.state[k] != v {
+						t.Fatalf("StageBytes %d: key %d: %d in memory, %d staged", stage, k, v, staged.state[k])
+					}
+					if mem.changes[k] != staged.changes[k] {
+						t.Fatalf("StageBytes %d: key %d changelog: %q in memory, %q staged", stage, k, mem.changes[k], staged.changes[k])
+					}
 				}
 			}
 		})

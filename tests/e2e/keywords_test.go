@@ -41,7 +41,7 @@ var keywordForms = []string{
 // not the MySQL grammar sqlgate parses with. It also checks that the
 // committed table (sql/pgkeywords.go) is still PostgreSQL's list.
 func TestKeywordsAsNames(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
 	pg := pgtest.Start(t)
 	pgc := connect(t, pg.ConnString())

@@ -458,21 +458,7 @@ func CompareValues(a, b any) (int, error) {
 		}
 	case []any:
 		if y, ok := b.([]any); ok {
-			for i := 0; i < len(x) && i < len(y); i++ {
-				switch {
-				case x[i] == nil && y[i] == nil:
-					continue
-				case x[i] == nil:
-					return 1, nil
-				case y[i] == nil:
-					return -1, nil
-				}
-				c, err := CompareValues(x[i], y[i])
-				if err != nil || c != 0 {
-					return c, err
-				}
-			}
-			return cmpArr(len(x), len(y)), nil
+			return compareElements(x, y, CompareValues)
 		}
 	}
 	return 0, sqlerr.New(sqlerr.InternalError, "cannot compare %T with %T", a, b)
@@ -490,21 +476,8 @@ func CompareValuesAs(t types.T, a, b any) (int, error) {
 		if !xok || !yok {
 			break
 		}
-		for i := 0; i < len(x) && i < len(y); i++ {
-			switch {
-			case x[i] == nil && y[i] == nil:
-				continue
-			case x[i] == nil:
-				return 1, nil
-			case y[i] == nil:
-				return -1, nil
-			}
-			c, err := CompareValuesAs(*t.Elem, x[i], y[i])
-			if err != nil || c != 0 {
-				return c, err
-			}
-		}
-		return cmpArr(len(x), len(y)), nil
+		elem := *t.Elem
+		return compareElements(x, y, func(a, b any) (int, error) { return CompareValuesAs(elem, a, b) })
 	case t.Kind == types.String && t.Variant == types.JSONB:
 		x, xok := a.(string)
 		y, yok := b.(string)
@@ -513,6 +486,27 @@ func CompareValuesAs(t types.T, a, b any) (int, error) {
 		}
 	}
 	return CompareValues(a, b)
+}
+
+// compareElements orders two arrays element by element as PostgreSQL's
+// array_cmp does: a NULL element sorts after every value, and a shorter
+// array whose elements all equal the longer one's sorts first.
+func compareElements(x, y []any, cmp func(a, b any) (int, error)) (int, error) {
+	for i := 0; i < len(x) && i < len(y); i++ {
+		switch {
+		case x[i] == nil && y[i] == nil:
+			continue
+		case x[i] == nil:
+			return 1, nil
+		case y[i] == nil:
+			return -1, nil
+		}
+		c, err := cmp(x[i], y[i])
+		if err != nil || c != 0 {
+			return c, err
+		}
+	}
+	return cmpArr(len(x), len(y)), nil
 }
 
 func cmpArr[T int | int32 | int64 | float64](a, b T) int {

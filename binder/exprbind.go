@@ -539,7 +539,24 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 			return b.newBinaryOp(op, b.castTo(l, operandDecimal(lt)), b.castTo(r, operandDecimal(rt)), types.NumericType), nil
 		}
 	}
+	if op.IsComparison() && common.Kind == types.Char {
+		// bpchar compares without its trailing blanks (bpcharcmp): each
+		// operand as bpchar, then as text, which drops them (exec's
+		// cast). Next to text PostgreSQL picks text's operator instead,
+		// and text keeps its blanks.
+		text := types.StringType
+		if !isPlainText(lt) && !isPlainText(rt) {
+			l, r = b.castTyped(l, &lt, &common), b.castTyped(r, &rt, &common)
+			lt, rt = common, common
+		}
+		return b.newBinaryOp(op, b.castTyped(l, &lt, &text), b.castTyped(r, &rt, &text), resT), nil
+	}
 	return b.newBinaryOp(op, b.castTyped(l, &lt, &common), b.castTyped(r, &rt, &common), resT), nil
+}
+
+// isPlainText reports text itself (not varchar, json or another String).
+func isPlainText(t types.T) bool {
+	return t.Kind == types.String && t.Length == 0 && t.Variant == types.NoVariant
 }
 
 // trimDirection reports TRIM's direction when TiDB parsed TRIM(dir chars
@@ -718,6 +735,11 @@ func isUnknown(t types.T) bool { return t.Kind == types.Unknown || t.Kind == typ
 // operandType is the type an unknown operand takes next to t.
 func operandType(t types.T) types.T {
 	t = t.Nullable()
+	if t.Kind == types.Char {
+		// bpchar = 'abc ' is bpchar's operator: the literal as bpchar of
+		// any length, compared without its trailing blanks
+		return types.T{Kind: types.Char}
+	}
 	if t.IsString() && !functions.OwnStringType(t) {
 		// compared as text: a literal longer than a varchar(n) is just unequal
 		return types.StringType
@@ -797,6 +819,9 @@ func commonType(a, b types.T) (types.T, bool) {
 		// is varchar); a length limit only survives when both agree.
 		if a.Kind == types.String && a.Length != 0 && a.Length != b.Length {
 			a.Length = -1 // varchar without a limit, see types.T.Length
+		}
+		if a.Kind == types.Char && a.Length != b.Length {
+			a.Length = 0 // bpchar without a length, see types.T.Length
 		}
 		return a, true
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -544,6 +545,11 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		// operand as bpchar, then as text, which drops them (exec's
 		// cast). Next to text PostgreSQL picks text's operator instead,
 		// and text keeps its blanks.
+		if op == OpEq || op == OpNe {
+			if l2, r2, ok := b.sameWidthChars(l, lt, r, rt); ok {
+				return b.newBinaryOp(op, l2, r2, resT), nil
+			}
+		}
 		text := types.StringType
 		if !isPlainText(lt) && !isPlainText(rt) {
 			l, r = b.castTyped(l, &lt, &common), b.castTyped(r, &rt, &common)
@@ -552,6 +558,47 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		return b.newBinaryOp(op, b.castTyped(l, &lt, &text), b.castTyped(r, &rt, &text), resT), nil
 	}
 	return b.newBinaryOp(op, b.castTyped(l, &lt, &common), b.castTyped(r, &rt, &common), resT), nil
+}
+
+// sameWidthChars brings x = y between character(n) and character(n), or a
+// literal that fits n characters, to two values padded to n characters,
+// equal exactly when bpchar's equality (trailing blanks dropped) says so:
+// the comparison of a character(n) key column with a literal keeps the
+// column bare, as key lookups and partition pruning look for it. ok is
+// false when the operands are anything else.
+func (b *binder) sameWidthChars(l Expr, lt types.T, r Expr, rt types.T) (Expr, Expr, bool) {
+	if lt.Kind != types.Char || rt.Kind != types.Char {
+		return nil, nil, false
+	}
+	if lt.Length > 0 && lt.Length == rt.Length {
+		return l, r, true
+	}
+	if s, ok := padChar(r, lt.Length); ok {
+		return l, b.newConst(s, lt.Nullable()), true
+	}
+	if s, ok := padChar(l, rt.Length); ok {
+		return b.newConst(s, rt.Nullable()), r, true
+	}
+	return nil, nil, false
+}
+
+// padChar is the string constant e padded to n characters, when its text
+// without trailing blanks has at most n.
+func padChar(e Expr, n int) (string, bool) {
+	c, ok := e.(*Const)
+	if !ok || n <= 0 {
+		return "", false
+	}
+	s, ok := c.Value.(string)
+	if !ok {
+		return "", false
+	}
+	s = strings.TrimRight(s, " ")
+	k := utf8.RuneCountInString(s)
+	if k > n {
+		return "", false
+	}
+	return s + strings.Repeat(" ", n-k), true
 }
 
 // isPlainText reports text itself (not varchar, json or another String).

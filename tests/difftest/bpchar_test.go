@@ -35,6 +35,12 @@ var bpcharUses = []string{
 	"SELECT $1::bpchar = $2::text, $1::text = $2::bpchar, $1::bpchar < $2::text, $1::bpchar = $2",
 	"SELECT $1::bpchar = $2::varchar(8), $1::char(2) = $2, $1::char(4) > $2::bpchar",
 	"SELECT $1::char(0)",
+	"SELECT concat($1::bpchar, '|', $2::char(3)), '[' || upper($1::bpchar) || ']', $1::bpchar::varchar(8), $1::char(4)::text",
+	"SELECT $1::bpchar IN ($2, 'abc'), $1::char(3) = ANY (ARRAY[$2::bpchar, 'x']), $1::bpchar = ANY (ARRAY[$2::text])",
+	"SELECT CASE $1::char(3) WHEN $2 THEN 1 WHEN 'abc' THEN 2 ELSE 3 END, NULLIF($1::bpchar, $2::char(2))",
+	"WITH RECURSIVE r(x) AS (SELECT $1::char(1) UNION ALL SELECT $2::char(3) FROM r WHERE false) SELECT x FROM r",
+	"WITH RECURSIVE r(x) AS (SELECT $1::bpchar UNION ALL SELECT $2::char(3) FROM r WHERE false) SELECT x FROM r",
+	"SELECT x, count(*) FROM (VALUES ($1::char(3)), ($2::char(3)), ('abc')) v(x) GROUP BY x",
 }
 
 // TestBpcharDifferential: every use × every ordered pair of values on

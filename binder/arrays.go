@@ -327,6 +327,15 @@ func (b *binder) bindQuantifiedArray(s *scope, n *ast.FuncCallExpr, all bool) (E
 		}
 		common = c
 	}
+	if common.Kind == types.Char {
+		// bpchar compares without its trailing blanks: both sides as
+		// text, which drops them, as makeBinary does; a text operand
+		// keeps its own (text = text is PostgreSQL's operator then)
+		if !isPlainText(x.Type()) {
+			x = b.castTo(x, types.T{Kind: types.Char})
+		}
+		common = types.StringType
+	}
 	if common.Kind == types.String && common.Variant == types.JSON {
 		return nil, b.operatorError(n, op, x.Type(), elem) // json has no comparison operators
 	}

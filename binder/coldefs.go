@@ -543,6 +543,35 @@ func columnType(tn *sql.TypeName) (t types.T, isSerial bool, err error) {
 	return t, false, err
 }
 
+// RefuseUnlimitedChar refuses a column whose type holds bpchar without a
+// length (at any nesting level): a Fluss CHAR needs one, and the table's
+// type would come back as character(1), cutting what bpchar keeps whole.
+func RefuseUnlimitedChar(column string, t types.T) error {
+	if !hasUnlimitedChar(t) {
+		return nil
+	}
+	return sqlerr.New(sqlerr.FeatureNotSupported, "column %q of type bpchar cannot be stored in a Fluss table", column).
+		WithHint("A Fluss CHAR needs a length: declare character(n), or use text.")
+}
+
+func hasUnlimitedChar(t types.T) bool {
+	switch t.Kind {
+	case types.Char:
+		return t.Length <= 0
+	case types.Array:
+		return t.Elem != nil && hasUnlimitedChar(*t.Elem)
+	case types.Map:
+		return t.Key != nil && hasUnlimitedChar(*t.Key) || t.Elem != nil && hasUnlimitedChar(*t.Elem)
+	case types.Row:
+		for _, f := range t.Fields {
+			if hasUnlimitedChar(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // refuseColumnOption is the error for a column constraint Fluss cannot
 // hold (DEFAULT, CHECK and identity never reach here: coldefs.go).
 func refuseColumnOption(opt *ast.ColumnOption) *sqlerr.Error {

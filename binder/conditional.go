@@ -102,10 +102,11 @@ func (b *binder) bindCase(s *scope, n *pt.Case) (Expr, error) {
 // others (text when all are unknown); other types must have a common type.
 func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, error) {
 	var t types.T
-	have := false
+	have, sawUnknown := false, false
 	for _, e := range es {
 		et := e.Type()
 		if isUnknown(et) {
+			sawUnknown = true
 			continue
 		}
 		if !have {
@@ -120,6 +121,9 @@ func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, e
 	}
 	if !have {
 		t = types.StringType
+	}
+	if sawUnknown && t.Kind == types.Char {
+		t.Length = 0 // a literal has no typmod, so the result none (bpchar)
 	}
 	if t.Kind == types.Int8 {
 		t = types.Int16Type

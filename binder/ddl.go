@@ -67,6 +67,9 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 			return nil, b.errAt(cd, sqlerr.New(sqlerr.SyntaxError, "column %q has no type", name))
 		}
 		t, isSerial, err := columnType(tn) // coldefs.go: SERIAL too
+		if err == nil {
+			err = RefuseUnlimitedChar(name, t)
+		}
 		if err != nil {
 			return nil, b.errAt(cd, sqlerr.As(err))
 		}
@@ -240,6 +243,9 @@ func (b *binder) bindCreateTableAs(ct *ast.CreateTableStmt) (Statement, error) {
 			}
 		case types.Oid, types.Name, types.Interval:
 			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "column %q of type %s cannot be stored in a Fluss table", name, t.PGName())
+		}
+		if err := RefuseUnlimitedChar(name, t); err != nil {
+			return nil, err
 		}
 		desc.Schema.Columns = append(desc.Schema.Columns, fluss.Column{Name: name, Type: t})
 		p.Exprs = append(p.Exprs, b.castTo(&ColumnRef{Index: i, Name: c.Name, T: c.T}, t))

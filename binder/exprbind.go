@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -539,7 +540,70 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 			return b.newBinaryOp(op, b.castTo(l, operandDecimal(lt)), b.castTo(r, operandDecimal(rt)), types.NumericType), nil
 		}
 	}
+	if op.IsComparison() && common.Kind == types.Char {
+		// bpchar compares without its trailing blanks (bpcharcmp): each
+		// operand as bpchar, then as text, which drops them (exec's
+		// cast). Next to text PostgreSQL picks text's operator instead,
+		// and text keeps its blanks.
+		if op == OpEq || op == OpNe {
+			if l2, r2, ok := b.sameWidthChars(l, lt, r, rt); ok {
+				return b.newBinaryOp(op, l2, r2, resT), nil
+			}
+		}
+		text := types.StringType
+		if !isPlainText(lt) && !isPlainText(rt) {
+			l, r = b.castTyped(l, &lt, &common), b.castTyped(r, &rt, &common)
+			lt, rt = common, common
+		}
+		return b.newBinaryOp(op, b.castTyped(l, &lt, &text), b.castTyped(r, &rt, &text), resT), nil
+	}
 	return b.newBinaryOp(op, b.castTyped(l, &lt, &common), b.castTyped(r, &rt, &common), resT), nil
+}
+
+// sameWidthChars brings x = y between character(n) and character(n), or a
+// literal that fits n characters, to two values padded to n characters,
+// equal exactly when bpchar's equality (trailing blanks dropped) says so:
+// the comparison of a character(n) key column with a literal keeps the
+// column bare, as key lookups and partition pruning look for it. ok is
+// false when the operands are anything else.
+func (b *binder) sameWidthChars(l Expr, lt types.T, r Expr, rt types.T) (Expr, Expr, bool) {
+	if lt.Kind != types.Char || rt.Kind != types.Char {
+		return nil, nil, false
+	}
+	if lt.Length > 0 && lt.Length == rt.Length {
+		return l, r, true
+	}
+	if s, ok := padChar(r, lt.Length); ok {
+		return l, b.newConst(s, lt.Nullable()), true
+	}
+	if s, ok := padChar(l, rt.Length); ok {
+		return b.newConst(s, rt.Nullable()), r, true
+	}
+	return nil, nil, false
+}
+
+// padChar is the string constant e padded to n characters, when its text
+// without trailing blanks has at most n.
+func padChar(e Expr, n int) (string, bool) {
+	c, ok := e.(*Const)
+	if !ok || n <= 0 {
+		return "", false
+	}
+	s, ok := c.Value.(string)
+	if !ok {
+		return "", false
+	}
+	s = strings.TrimRight(s, " ")
+	k := utf8.RuneCountInString(s)
+	if k > n {
+		return "", false
+	}
+	return s + strings.Repeat(" ", n-k), true
+}
+
+// isPlainText reports text itself (not varchar, json or another String).
+func isPlainText(t types.T) bool {
+	return t.Kind == types.String && t.Length == 0 && t.Variant == types.NoVariant
 }
 
 // trimDirection reports TRIM's direction when TiDB parsed TRIM(dir chars
@@ -718,6 +782,11 @@ func isUnknown(t types.T) bool { return t.Kind == types.Unknown || t.Kind == typ
 // operandType is the type an unknown operand takes next to t.
 func operandType(t types.T) types.T {
 	t = t.Nullable()
+	if t.Kind == types.Char {
+		// bpchar = 'abc ' is bpchar's operator: the literal as bpchar of
+		// any length, compared without its trailing blanks
+		return types.T{Kind: types.Char}
+	}
 	if t.IsString() && !functions.OwnStringType(t) {
 		// compared as text: a literal longer than a varchar(n) is just unequal
 		return types.StringType
@@ -797,6 +866,9 @@ func commonType(a, b types.T) (types.T, bool) {
 		// is varchar); a length limit only survives when both agree.
 		if a.Kind == types.String && a.Length != 0 && a.Length != b.Length {
 			a.Length = -1 // varchar without a limit, see types.T.Length
+		}
+		if a.Kind == types.Char && a.Length != b.Length {
+			a.Length = 0 // bpchar without a length, see types.T.Length
 		}
 		return a, true
 	}

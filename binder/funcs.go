@@ -282,7 +282,16 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 			t.Length = arg(0, 0)
 		}
 	case "char", "bpchar", "character":
-		t = types.T{Kind: types.Char, Length: arg(0, 1)}
+		// character without a length is character(1), as the SQL standard
+		// says; bpchar without one has no limit (Length 0, types.T.Length)
+		def := 1
+		if tn.Name == "bpchar" {
+			def = 0
+		}
+		t = types.T{Kind: types.Char, Length: arg(0, def)}
+		if len(tn.Args) > 0 && t.Length < 1 {
+			return t, sqlerr.New(sqlerr.InvalidParameterValue, "length for type char must be at least 1")
+		}
 	case "bytea", "bytes", "blob", "varbinary":
 		t = types.BytesType
 	case "binary":

@@ -622,6 +622,8 @@ func typeWithModifier(t types.T) string {
 	case t.Variant != types.NoVariant:
 	case t.Kind == types.String && t.Length < 0: // varchar without a limit (types.T.Length)
 		return "character varying"
+	case t.Kind == types.Char && t.Length <= 0: // bpchar without a length, as format_type names it
+		return "bpchar"
 	case (t.Kind == types.String || t.Kind == types.Char) && t.Length > 0:
 		return fmt.Sprintf("%s(%d)", name, t.Length)
 	case t.Kind == types.Decimal && t.Precision > 0:

@@ -135,6 +135,9 @@ func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
 			if t.Kind == types.String && t.Length != 0 {
 				t.Length = -1
 			}
+			if t.Kind == types.Char {
+				t.Length = 0 // bpchar without a length
+			}
 		}
 		if !ok {
 			return nil, noCommonType(kind.String(), lc[i].T, rc[i].T)

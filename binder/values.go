@@ -91,12 +91,13 @@ func (b *binder) bindValues(sel *ast.SelectStmt) (Node, error) {
 // that does not), all unknown is text.
 func (b *binder) valuesColumnType(lists []*ast.RowExpr, rows [][]Expr, c int) (types.T, error) {
 	var (
-		t    types.T
-		have bool
+		t                types.T
+		have, sawUnknown bool
 	)
 	for i := range rows {
 		et := rows[i][c].Type()
 		if isUnknown(et) {
+			sawUnknown = true
 			continue
 		}
 		if !have {
@@ -111,6 +112,9 @@ func (b *binder) valuesColumnType(lists []*ast.RowExpr, rows [][]Expr, c int) (t
 	}
 	if !have {
 		return types.StringType, nil
+	}
+	if sawUnknown && t.Kind == types.Char {
+		t.Length = 0 // a literal has no typmod, so the column none (bpchar)
 	}
 	if t.Kind == types.Int8 {
 		t = types.Int16Type // as in makeSetOp: there is no 1-byte integer column type

@@ -64,6 +64,9 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				return nil, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", a.Column, info.Path.Table)
 			}
 			t, err := binder.ColumnType(a.Type)
+			if err == nil {
+				err = binder.RefuseUnlimitedChar(a.Column, t)
+			}
 			if err != nil {
 				return nil, err
 			}

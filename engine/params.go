@@ -79,7 +79,7 @@ func typeOfOID(oid uint32) (types.T, error) {
 	case 25, 1043, 19:
 		return types.StringType, nil
 	case 1042:
-		return types.T{Kind: types.Char, Length: 1}, nil
+		return types.T{Kind: types.Char}, nil // bpchar without a typmod: no limit
 	case 17:
 		return types.BytesType, nil
 	case 1082:

@@ -147,7 +147,7 @@ func AssignValue(v any, from, to types.T) (any, error) {
 
 // checkAssignLengths applies types.CheckStringLength to the strings of a.
 func checkAssignLengths(a arrow.Array, to types.T) error {
-	if !to.IsString() || to.Length <= 0 && to.Kind != types.Char {
+	if !to.IsString() || to.Length <= 0 {
 		return nil
 	}
 	strs, ok := a.(interface{ Value(int) string }) // String, LargeString, StringView
@@ -213,8 +213,8 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 			// explicit casts to varchar(n) and char(n) truncate, as PostgreSQL does
 			s = string([]rune(s)[:to.Length])
 		}
-		if to.Kind == types.Char {
-			if n := max(to.Length, 1); len([]rune(s)) < n {
+		if to.Kind == types.Char { // bpchar without a length (0) pads nothing
+			if n := to.Length; len([]rune(s)) < n {
 				s += strings.Repeat(" ", n-len([]rune(s)))
 			}
 		}

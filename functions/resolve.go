@@ -596,7 +596,14 @@ func refineCommon(pt types.T, ppg pgType, ts []types.T) types.T {
 				if ppg == pgVarchar {
 					return types.StringType // varchar without a limit
 				}
-				pt.Length = max(pt.Length, t.Length)
+				pt.Length = 0 // bpchar without a length, as select_common_typmod
+			}
+		}
+		if ppg == pgBpchar {
+			for _, t := range ts {
+				if pgTypeOf(t) != ppg {
+					pt.Length = 0 // an untyped literal's typmod is none
+				}
 			}
 		}
 	}
@@ -628,7 +635,12 @@ func refineElem(e types.T, elems []types.T) types.T {
 		if e.Variant == types.NoVariant && e.Length != 0 {
 			e.Length = -1 // varchar without a limit
 		}
-	case types.Char, types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
+	case types.Char:
+		// character(1) and character(3), or character(1) and an untyped
+		// literal, are bpchar without a length: select_common_typmod keeps
+		// a typmod only when every input has it
+		e.Length = 0
+	case types.Timestamp, types.TimestampTZ, types.Time, types.TimeTZ:
 		for _, x := range elems {
 			if x.Kind == e.Kind {
 				e.Precision, e.Length = max(e.Precision, x.Precision), max(e.Length, x.Length)

@@ -67,8 +67,12 @@ func (c *Catalog) columnRow(schema, table string, pos int, name string, t types.
 	}
 	switch ct.oid {
 	case pgtypes.OIDVarchar, pgtypes.OIDBPChar:
-		r["character_maximum_length"] = int(ct.typmod - 4)
-		r["character_octet_length"] = int(ct.typmod-4) * 4
+		if ct.typmod > 4 {
+			r["character_maximum_length"] = int(ct.typmod - 4)
+			r["character_octet_length"] = int(ct.typmod-4) * 4
+		} else { // no length (a view's bpchar or varchar column): as text
+			r["character_octet_length"] = 1073741824
+		}
 	case pgtypes.OIDText:
 		r["character_octet_length"] = 1073741824
 	case pgtypes.OIDInt2:

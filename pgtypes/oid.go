@@ -169,6 +169,9 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 	case types.Float64:
 		return OIDFloat8, -1, 8
 	case types.Char:
+		if t.Length <= 0 { // bpchar without a length
+			return OIDBPChar, -1, -1
+		}
 		return OIDBPChar, int32(t.Length) + 4, -1
 	case types.String:
 		if t.Length < 0 { // varchar without a limit

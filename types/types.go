@@ -164,7 +164,8 @@ type T struct {
 	Precision int
 	// Scale is DECIMAL's scale.
 	Scale int
-	// Length is CHAR(n)'s and BINARY(n)'s length; for String, VARCHAR(n)'s
+	// Length is CHAR(n)'s and BINARY(n)'s length (for Char, 0 is bpchar
+	// without a length: blank-padded, no limit); for String, VARCHAR(n)'s
 	// limit, 0 for text, -1 for varchar without a limit.
 	Length int
 	// Elem is the element type of an ARRAY and the value type of a MAP.
@@ -319,7 +320,11 @@ func (t T) write(b *strings.Builder) {
 	case Float64:
 		b.WriteString("double")
 	case Char:
-		fmt.Fprintf(b, "char(%d)", t.Length)
+		if t.Length <= 0 {
+			b.WriteString("bpchar")
+		} else {
+			fmt.Fprintf(b, "char(%d)", t.Length)
+		}
 	case String:
 		b.WriteString("string")
 	case Bytes:

@@ -200,9 +200,10 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 	case Char:
 		// character(n) holds exactly n characters: shorter values are
 		// padded with spaces, excess spaces dropped, other excess refused.
+		// bpchar without a length (0) takes the text as it is.
 		n := t.Length
 		if n <= 0 {
-			n = 1
+			return s, nil
 		}
 		r := []rune(s)
 		if len(r) > n {
@@ -310,10 +311,7 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 // beyond n that are all spaces may be dropped, any other is 22001.
 func CheckStringLength(s string, t T) error {
 	n := t.Length
-	if t.Kind == Char && n <= 0 {
-		n = 1
-	}
-	if n <= 0 || len(s) <= n {
+	if n <= 0 || len(s) <= n { // text, varchar and bpchar without a limit
 		return nil
 	}
 	r := []rune(s)

@@ -79,4 +79,9 @@
 //
 // It must not run kernels or touch data: instantiating reads nothing until
 // the executor pulls.
+//
+// The plans each rule makes are data: testdata/plans/*.plans hold queries
+// with their expected EXPLAIN lines (TestPlanShapes, plans_test.go); after
+// a deliberate plan change, `go test ./lower -run TestPlanShapes -rewrite`
+// rewrites them, and the diff is what a reviewer reads.
 package lower

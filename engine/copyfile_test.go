@@ -10,9 +10,9 @@ import (
 
 	"github.com/sqlgate/sqlgate/engine"
 	"github.com/sqlgate/sqlgate/fileio"
-	"github.com/sqlgate/sqlgate/internal/testbin"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // allTypes is a table of every Fluss type, nested ones nested in each

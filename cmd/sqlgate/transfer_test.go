@@ -17,7 +17,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/jackc/pgx/v5"
 	"github.com/sqlgate/sqlgate/fileio"
-	"github.com/sqlgate/sqlgate/internal/testbin"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // writeParquet writes rows (id, name) id = from..to-1 as a Parquet file.

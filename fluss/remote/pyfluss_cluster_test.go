@@ -27,7 +27,7 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/fluss/remote"
-	"github.com/sqlgate/sqlgate/internal/testbin"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // pyflussPython is the interpreter with pyfluss installed:

@@ -9,8 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/sqlgate/sqlgate/internal/testbin"
 	"github.com/sqlgate/sqlgate/server"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // Server-side COPY through a driver: a statement like any other under the

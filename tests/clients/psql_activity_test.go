@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgate/sqlgate/internal/testbin"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/server"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // TestPsqlCancelAndTerminate is issue 31's acceptance 1 as psql users see

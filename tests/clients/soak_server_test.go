@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgate/sqlgate/internal/testbin"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // soakTarget is the server a soak runs against and how its memory is read.

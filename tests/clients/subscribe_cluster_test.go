@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/sqlgate/sqlgate/fluss/remote"
-	"github.com/sqlgate/sqlgate/internal/testbin"
 	"github.com/sqlgate/sqlgate/server"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // SUBSCRIBE on a Fluss cluster (issue 28): the subscription tests of the

@@ -13,8 +13,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/sqlgate/sqlgate/internal/testbin"
 	"github.com/sqlgate/sqlgate/server"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // startServer runs an in-process sqlgate on a free port and a temp directory.

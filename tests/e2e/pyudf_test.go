@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sqlgate/sqlgate/internal/testbin"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/pyudf"
 	"github.com/sqlgate/sqlgate/server"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // pythonWithPyarrow is the interpreter scripts/install-test-deps.sh

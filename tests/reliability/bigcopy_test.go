@@ -15,7 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/sqlgate/sqlgate/internal/testbin"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // TestBigCopyBoundedMemory is issue 33's acceptance 3 at any size: a COPY

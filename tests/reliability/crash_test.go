@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/sqlgate/sqlgate/internal/testbin"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // The crash workload. Each writer owns a disjoint range of primary keys and

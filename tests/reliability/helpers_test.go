@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/sqlgate/sqlgate/internal/testbin"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // envInt reads a positive integer from the environment, def when unset.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/sqlgate/sqlgate/internal/testbin"
+	"github.com/sqlgate/sqlgate/tests/testbin"
 )
 
 // The metadata crash workload: clients run catalog changes (CREATE/DROP

@@ -2,7 +2,8 @@
 // architecture asks for (issue 32): the binder works on sqlgate's own parsed
 // tree and bound kernels, not on TiDB's AST, Arrow compute or the executor;
 // the executor and the wire protocol do not know each other; the shipped
-// binary depends on no test code.
+// binary depends on no test code; internal/ holds leaf packages that import
+// nothing of sqlgate's (the server-starting test harness is tests/testbin).
 //
 // The edges that still break a rule are listed in the test as known
 // violations, by importing file (binder/select.go -> TiDB's ast), so that

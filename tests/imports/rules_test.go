@@ -28,6 +28,7 @@ var rules = []rule{
 	{"the executor does not know the wire protocol", "exec", []string{module + "/pgwire"}},
 	{"the wire protocol does not know the executor", "pgwire", []string{module + "/exec"}},
 	{"the shipped commands depend on no test code", "cmd", []string{module + "/tests"}},
+	{"internal/ holds leaf packages: they import nothing of sqlgate's", "internal", []string{module}},
 }
 
 // knownViolations are the edges (importing file -> imported package) that

@@ -142,7 +142,7 @@ func intArith[T signedInt](mem memory.Allocator, op ArithOp, t types.T, validity
 			x, y := int64(a[i]), int64(b[i])
 			if y == 0 {
 				if valid(i) {
-					return nil, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
+					return nil, sqlerr.DivideByZero()
 				}
 				out[i] = 0
 				continue
@@ -192,7 +192,7 @@ func floatArith[T floatT](mem memory.Allocator, op ArithOp, t types.T, validity 
 			// PostgreSQL's float8div: x / 0 is an error unless x is NaN.
 			if y == 0 && !math.IsNaN(float64(x)) {
 				if valid(i) {
-					return nil, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
+					return nil, sqlerr.DivideByZero()
 				}
 				continue
 			}
@@ -200,7 +200,7 @@ func floatArith[T floatT](mem memory.Allocator, op ArithOp, t types.T, validity 
 		case Mod:
 			if y == 0 {
 				if valid(i) {
-					return nil, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
+					return nil, sqlerr.DivideByZero()
 				}
 				continue
 			}

@@ -111,7 +111,7 @@ func sqlErrorOf(err error) (e *sqlerr.Error, internal bool) {
 // canceledError is PostgreSQL's 57014 for a statement a cancel request
 // ended; shutdownError its 57P01 for a connection an administrator ended.
 func canceledError() *sqlerr.Error {
-	return sqlerr.New(sqlerr.QueryCanceled, "canceling statement due to user request")
+	return sqlerr.CanceledByUser()
 }
 
 func shutdownError() *sqlerr.Error {

@@ -115,7 +115,7 @@ func dateBin(stride arrow.MonthDayNanoInterval, ts, origin int64) (int64, error)
 	}
 	out, ok := types.AddInt64(origin, delta)
 	if !ok || out == math.MaxInt64 || out == math.MinInt64 {
-		return 0, sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range")
+		return 0, sqlerr.TimestampOutOfRange()
 	}
 	return out, nil
 }

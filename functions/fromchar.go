@@ -923,13 +923,13 @@ func toTimestamp(in, format string, loc *time.Location) (any, error) {
 		return nil, err
 	}
 	if !validJulian(tm.year, tm.mon, tm.mday) {
-		return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range")
+		return nil, sqlerr.TimestampOutOfRange()
 	}
 	date := int64(date2j(tm.year, tm.mon, tm.mday) - postgresEpochJDate)
 	tod := (int64(tm.hour)*3600+int64(tm.min)*60+int64(tm.sec))*1e6 + tm.fsec
 	local := date*types.USecsPerDay + tod // PostgreSQL-epoch microseconds, wall clock
 	if (local-tod)/types.USecsPerDay != date || (local < 0 && date > 0) || (local > 0 && date < -1) {
-		return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range")
+		return nil, sqlerr.TimestampOutOfRange()
 	}
 	var off int64
 	if tm.hasZone {
@@ -943,7 +943,7 @@ func toTimestamp(in, format string, loc *time.Location) (any, error) {
 	r := local - off*1e6
 	const minTimestamp, endTimestamp = -211813488000000000, 9223371331200000000
 	if r < minTimestamp || r >= endTimestamp || r >= math.MaxInt64-pgEpochOffset*1_000_000 {
-		return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range")
+		return nil, sqlerr.TimestampOutOfRange()
 	}
 	if p := tm.fprec; p > 0 && p < 6 {
 		scale := timestampScales[p]

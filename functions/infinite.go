@@ -59,7 +59,7 @@ func infSigner(a arrow.Array) func(int) int {
 // PostgreSQL's int64 counts microseconds from 2000-01-01 (pgEpochOffset).
 func ageTime(inf int, loc *time.Location) (time.Time, error) {
 	if inf < 0 {
-		return time.Time{}, sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range")
+		return time.Time{}, sqlerr.TimestampOutOfRange()
 	}
 	t := time.UnixMicro(math.MaxInt64).Add(pgEpochOffset * time.Second).UTC()
 	if loc != nil {

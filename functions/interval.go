@@ -128,7 +128,7 @@ func intervalScale(divide bool) Kernel {
 		}
 		return func(i int) (any, error) {
 			if divide && fs.Value(i) == 0 {
-				return nil, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
+				return nil, sqlerr.DivideByZero()
 			}
 			if divide {
 				return types.DivInterval(a.Value(i), fs.Value(i))
@@ -144,7 +144,7 @@ func intervalScale(divide bool) Kernel {
 const minTimestampMicros = -210866803200000000
 
 func timestampOutOfRange() error {
-	return sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range")
+	return sqlerr.TimestampOutOfRange()
 }
 
 // addMonthsDays is the calendar part of timestamp_pl_interval on a wall

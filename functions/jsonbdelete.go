@@ -31,7 +31,7 @@ func decodeJSONB(doc string) (any, error) {
 	dec := json.NewDecoder(strings.NewReader(doc))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
-		return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+		return nil, sqlerr.InvalidJSON()
 	}
 	return v, nil
 }

@@ -124,7 +124,7 @@ func decodeJSON(s string) (any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+		return nil, sqlerr.InvalidJSON()
 	}
 	return v, nil
 }

@@ -80,7 +80,7 @@ func jsonElements(doc string) ([]string, bool, error) {
 	}
 	var raw []json.RawMessage
 	if err := json.Unmarshal([]byte(doc), &raw); err != nil {
-		return nil, true, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+		return nil, true, sqlerr.InvalidJSON()
 	}
 	out := make([]string, len(raw))
 	for k, r := range raw {
@@ -99,7 +99,7 @@ func jsonFields(doc string) ([]jsonField, bool, error) {
 		return nil, false, nil
 	}
 	dec := json.NewDecoder(strings.NewReader(doc))
-	bad := sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+	bad := sqlerr.InvalidJSON()
 	if _, err := dec.Token(); err != nil {
 		return nil, true, bad
 	}
@@ -161,7 +161,7 @@ func jsonFuncsFamily() []*Func {
 			dec.UseNumber()
 			var b strings.Builder
 			if err := prettyJSON(&b, dec, 0); err != nil {
-				return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+				return nil, sqlerr.InvalidJSON()
 			}
 			return b.String(), nil
 		})},
@@ -178,7 +178,7 @@ func stripNullsRow(jsonb bool) func([]arrow.Array, int) (any, error) {
 		dec.UseNumber()
 		var b strings.Builder
 		if err := stripNulls(&b, dec); err != nil {
-			return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+			return nil, sqlerr.InvalidJSON()
 		}
 		if jsonb {
 			return types.ParseJSON(b.String(), true)
@@ -273,13 +273,13 @@ func jsonbSetRow(_ context.Context, v []any) (any, error) {
 	dec := json.NewDecoder(strings.NewReader(doc))
 	dec.UseNumber()
 	if err := dec.Decode(&root); err != nil {
-		return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+		return nil, sqlerr.InvalidJSON()
 	}
 	var nv any
 	dec = json.NewDecoder(strings.NewReader(newVal))
 	dec.UseNumber()
 	if err := dec.Decode(&nv); err != nil {
-		return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+		return nil, sqlerr.InvalidJSON()
 	}
 	switch root.(type) {
 	case map[string]any, []any:

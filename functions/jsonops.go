@@ -73,7 +73,7 @@ func jsonAsText(v string) (any, error) {
 	case '"':
 		var s string
 		if err := json.Unmarshal([]byte(v), &s); err != nil {
-			return nil, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+			return nil, sqlerr.InvalidJSON()
 		}
 		if strings.IndexByte(s, 0) >= 0 {
 			return nil, sqlerr.New(sqlerr.Code("22P05"), "unsupported Unicode escape sequence").

@@ -21,7 +21,7 @@ import (
 // the whole document is checked as the cast would.
 
 func errJSONSyntax() error {
-	return sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+	return sqlerr.InvalidJSON()
 }
 
 func jsSpace(b []byte, i int) int {

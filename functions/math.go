@@ -256,7 +256,7 @@ func intMod(t types.T) Kernel {
 			x, y := gx(i), gy(i)
 			switch y {
 			case 0:
-				return nil, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
+				return nil, sqlerr.DivideByZero()
 			case -1: // x % -1 is 0; MinInt64 % -1 would trap
 				return int64(0), nil
 			}
@@ -384,4 +384,4 @@ func numRound(trunc bool) func([]types.T, []any) (types.T, Kernel) {
 	})
 }
 
-func errDivZero() error { return sqlerr.New(sqlerr.DivisionByZero, "division by zero") }
+func errDivZero() error { return sqlerr.DivideByZero() }

@@ -896,7 +896,7 @@ func (c *conn) classify(err error) (e *sqlerr.Error, internal bool) {
 		if c.timedOut.Load() {
 			return sqlerr.New(sqlerr.QueryCanceled, statementTimeoutMessage), false
 		}
-		return sqlerr.New(sqlerr.QueryCanceled, "canceling statement due to user request"), false
+		return sqlerr.CanceledByUser(), false
 	}
 	return sqlerr.New(sqlerr.InternalError, "internal error"), true
 }

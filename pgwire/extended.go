@@ -321,7 +321,7 @@ func (c *conn) handleClose(body []byte) error {
 }
 
 func errAbortedTransaction() error {
-	return sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	return sqlerr.TransactionAborted()
 }
 
 // isTransactionExit reports whether sql is a statement PostgreSQL accepts in

@@ -96,3 +96,33 @@ func clipUTF8(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// TransactionAborted is 25P02 for a statement sent in a failed transaction
+// block, before its ROLLBACK.
+func TransactionAborted() *Error {
+	return New(InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+}
+
+// DivideByZero is 22012, for integer, numeric, float and interval
+// division and modulo alike.
+func DivideByZero() *Error {
+	return New(DivisionByZero, "division by zero")
+}
+
+// TimestampOutOfRange is 22008 for a timestamp (with or without time zone)
+// that a computation or an input would take past the type's range.
+func TimestampOutOfRange() *Error {
+	return New(DatetimeFieldOverflow, "timestamp out of range")
+}
+
+// InvalidJSON is 22P02 for text that is not JSON (callers add
+// PostgreSQL's DETAIL where they know the token).
+func InvalidJSON() *Error {
+	return New(InvalidTextRepresentation, "invalid input syntax for type json")
+}
+
+// CanceledByUser is 57014 for a statement stopped by a cancel request
+// (pg_cancel_backend, the protocol's CancelRequest, a closed Flight call).
+func CanceledByUser() *Error {
+	return New(QueryCanceled, "canceling statement due to user request")
+}

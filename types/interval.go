@@ -84,7 +84,7 @@ func MulInterval(v arrow.MonthDayNanoInterval, factor float64) (arrow.MonthDayNa
 // multiplying by the reciprocal, as PostgreSQL does, so the last bit agrees.
 func DivInterval(v arrow.MonthDayNanoInterval, divisor float64) (arrow.MonthDayNanoInterval, error) {
 	if divisor == 0 {
-		return arrow.MonthDayNanoInterval{}, sqlerr.New(sqlerr.DivisionByZero, "division by zero")
+		return arrow.MonthDayNanoInterval{}, sqlerr.DivideByZero()
 	}
 	return scaleInterval(v, func(x float64) float64 { return x / divisor })
 }

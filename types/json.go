@@ -19,7 +19,7 @@ import (
 func ParseJSON(s string, normalize bool) (string, error) {
 	bad := func() (string, error) {
 		// jsonb's input reports json too, as PostgreSQL's does
-		return "", sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json")
+		return "", sqlerr.InvalidJSON()
 	}
 	if !normalize {
 		if !json.Valid([]byte(s)) {

@@ -53,7 +53,7 @@ func CheckJSONBEscapes(doc []byte) error {
 }
 
 func errLowSurrogate() error {
-	return sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type json").
+	return sqlerr.InvalidJSON().
 		WithDetail("Unicode low surrogate must follow a high surrogate.")
 }
 

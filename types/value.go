@@ -692,7 +692,7 @@ var (
 // type's range; timestamp_in quotes the input text when there is one.
 func TimestampOutOfRange(input string) error {
 	if input == "" {
-		return sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range")
+		return sqlerr.TimestampOutOfRange()
 	}
 	return sqlerr.New(sqlerr.DatetimeFieldOverflow, "timestamp out of range: %q", input)
 }

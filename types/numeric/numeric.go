@@ -93,7 +93,7 @@ func errOverflow() error {
 	return sqlerr.New(sqlerr.NumericValueOutOfRange, "value overflows numeric format")
 }
 
-func errDivZero() error { return sqlerr.New(sqlerr.DivisionByZero, "division by zero") }
+func errDivZero() error { return sqlerr.DivideByZero() }
 
 // make finishes a finite result as make_result does: 22003 when it has
 // more than 131072 digits before the point or more than 16383 after.

@@ -62,25 +62,7 @@ func TestArrayTypesDifferential(t *testing.T) {
 		for _, x := range arrayElemTypes {
 			for _, y := range arrayElemTypes {
 				q := fmt.Sprintf(use, x.a, y.b)
-				sg := r.SQLGate.Run(ctx, q)
-				pg := r.Postgres.Run(ctx, q)
-				switch {
-				case sg.Err != nil && sg.Err.Code == connErrorCode:
-					t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
-				case sg.Err != nil && pg.Err != nil && sg.Err.Code == pg.Err.Code && sg.Err.Message == pg.Err.Message:
-					stats["refused alike"]++
-					continue
-				case sg.Err != nil || pg.Err != nil:
-					stats["different"]++
-					t.Errorf("%s\n  sqlgate:    %s\n  PostgreSQL: %s", q, describe(sg), describe(pg))
-					continue
-				}
-				if same, why := Compare(sg, pg, false, false); !same {
-					stats["different"]++
-					t.Errorf("%s\n  %s", q, why)
-					continue
-				}
-				stats["same"]++
+				tally(t, ctx, r, q, stats)
 			}
 		}
 	}

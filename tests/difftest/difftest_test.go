@@ -192,3 +192,29 @@ func TestGeneratedSQLIsValidPostgres(t *testing.T) {
 		t.Errorf("only %d of %d queries succeeded on PostgreSQL", okCount, n)
 	}
 }
+
+// tally runs q on both servers and counts its outcome in stats: "same"
+// (the same values of the same types), "refused alike" (the same SQLSTATE
+// and message) or "different" (reported through t). A lost connection
+// ends the test.
+func tally(t *testing.T, ctx context.Context, r *Runner, q string, stats map[string]int) {
+	t.Helper()
+	sg := r.SQLGate.Run(ctx, q)
+	pg := r.Postgres.Run(ctx, q)
+	switch {
+	case sg.Err != nil && sg.Err.Code == connErrorCode:
+		t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
+	case sg.Err != nil && pg.Err != nil && sg.Err.Code == pg.Err.Code && sg.Err.Message == pg.Err.Message:
+		stats["refused alike"]++
+	case sg.Err != nil || pg.Err != nil:
+		stats["different"]++
+		t.Errorf("%s\n  sqlgate:    %s\n  PostgreSQL: %s", q, describe(sg), describe(pg))
+	default:
+		if same, why := Compare(sg, pg, false, false); !same {
+			stats["different"]++
+			t.Errorf("%s\n  %s", q, why)
+			return
+		}
+		stats["same"]++
+	}
+}

@@ -1,14 +1,14 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// binlogScan binds t$binlog, which only a primary-key table has.
-func (b *binder) binlogScan(src *ast.TableName, info fluss.TableInfo, alias string) (Node, error) {
+// binlogScan binds t$binlog, which only a primary-key table has (src, the
+// name as written, only positions the refusal).
+func (b *binder) binlogScan(src sourceNode, info fluss.TableInfo, alias string) (Node, error) {
 	if !info.HasPrimaryKey() {
 		// Fluss's words (its $changelog refusal, for $binlog).
 		return nil, b.errAt(src, sqlerr.New(sqlerr.FeatureNotSupported,

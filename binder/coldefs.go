@@ -11,6 +11,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -574,11 +575,11 @@ func hasUnlimitedChar(t types.T) bool {
 
 // refuseColumnOption is the error for a column constraint Fluss cannot
 // hold (DEFAULT, CHECK and identity never reach here: coldefs.go).
-func refuseColumnOption(opt *ast.ColumnOption) *sqlerr.Error {
-	switch opt.Tp {
-	case ast.ColumnOptionUniqKey:
+func refuseColumnOption(opt pt.ColumnOption) *sqlerr.Error {
+	switch opt.Kind {
+	case pt.ColUnique:
 		return errUnique()
-	case ast.ColumnOptionReference:
+	case pt.ColReferences:
 		return errForeignKey()
 	}
 	return sqlerr.New(sqlerr.FeatureNotSupported, "column option %s is not supported", columnOptionName(opt))
@@ -586,11 +587,11 @@ func refuseColumnOption(opt *ast.ColumnOption) *sqlerr.Error {
 
 // refuseTableConstraint is the error for a table constraint other than
 // PRIMARY KEY (CHECK never reaches here: coldefs.go).
-func refuseTableConstraint(c *ast.Constraint) *sqlerr.Error {
-	switch c.Tp {
-	case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
+func refuseTableConstraint(c *pt.Constraint) *sqlerr.Error {
+	switch c.Kind {
+	case pt.ConUnique:
 		return errUnique()
-	case ast.ConstraintForeignKey:
+	case pt.ConForeignKey:
 		return errForeignKey()
 	}
 	return sqlerr.NotSupported("table constraints other than PRIMARY KEY and CHECK")

@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -17,20 +17,44 @@ const (
 	propBucketKey = "bucket.key"
 )
 
-// bindCreateTable builds a table descriptor from CREATE TABLE. Column types
-// come from the sql/ rewrite (which parsed every Fluss and PostgreSQL
-// spelling); constraints and options from the TiDB AST. The store validates
+// statementTree is the statement being bound as sqlgate's parsed tree
+// (sql/tree), made by the transformer from TiDB's statement. Bind's switch
+// (binder.go) still picks the statement's binder by TiDB's type and hands
+// it TiDB's node, which is b.stmt.AST: the binders of the statements that
+// have moved onto the tree (CREATE TABLE, DROP TABLE | VIEW, CREATE VIEW)
+// read this instead, until that switch moves too (issue 32).
+func (b *binder) statementTree() (pt.Statement, error) {
+	return b.trees.StatementToTree(b.stmt.AST)
+}
+
+// bindCreateTable binds CREATE TABLE from the statement's tree (the TiDB
+// node Bind passes is not read: statementTree).
+func (b *binder) bindCreateTable(sourceNode) (Statement, error) {
+	st, err := b.statementTree()
+	if err != nil {
+		return nil, err
+	}
+	ct, ok := st.(*pt.CreateTable)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "CREATE TABLE reached the binder as %T", st)
+	}
+	return b.bindCreateTableTree(ct)
+}
+
+// bindCreateTableTree builds a table descriptor from CREATE TABLE. Column
+// types come from the sql/ rewrite (which parsed every Fluss and PostgreSQL
+// spelling); constraints and options from the tree. The store validates
 // the Fluss rules (key types, reserved names, bucket keys).
-func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
-	if ct.Select != nil {
+func (b *binder) bindCreateTableTree(ct *pt.CreateTable) (Statement, error) {
+	if ct.Query != nil {
 		return b.bindCreateTableAs(ct)
 	}
 	switch {
-	case ct.ReferTable != nil:
+	case ct.Like != nil:
 		return nil, sqlerr.NotSupported("CREATE TABLE ... LIKE")
-	case ct.TemporaryKeyword != ast.TemporaryNone:
+	case ct.Temporary:
 		return nil, sqlerr.NotSupported("temporary tables")
-	case ct.Partition != nil:
+	case ct.Partitioned:
 		return nil, sqlerr.NotSupported("PARTITION BY (use WITH ('bucket.num' = 'N') for buckets)")
 	}
 	desc := fluss.TableDescriptor{Properties: map[string]string{}}
@@ -38,14 +62,14 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 	serial := map[string]bool{}
 	unconstrained := map[int]bool{}
 	var likeMeta map[int]fluss.ColumnMeta // columns copied by LIKE (createlike.go)
-	for _, cd := range ct.Cols {
-		name := ident(cd.Name.Name)
+	for _, cd := range ct.Columns {
+		name := cd.Name
 		if cols, meta, likePK, ok, err := b.likeColumns(name); ok { // LIKE source (createlike.go)
 			if err != nil {
 				return nil, err
 			}
 			if len(likePK) > 0 && len(pk) > 0 {
-				return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", ident(ct.Table.Name))
+				return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", ct.Name.Name)
 			}
 			for j, m := range meta {
 				if !m.IsZero() {
@@ -60,9 +84,6 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 			continue
 		}
 		tn := b.stmt.ColumnTypes[name]
-		if tn == nil {
-			tn = b.stmt.ColumnTypes[cd.Name.Name.O]
-		}
 		if tn == nil {
 			return nil, b.errAt(cd, sqlerr.New(sqlerr.SyntaxError, "column %q has no type", name))
 		}
@@ -86,20 +107,18 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 			unconstrained[len(desc.Schema.Columns)] = true
 		}
 		for _, opt := range cd.Options {
-			switch opt.Tp {
-			case ast.ColumnOptionNotNull:
+			switch opt.Kind {
+			case pt.ColNotNull:
 				col.Type.NotNull = true
-			case ast.ColumnOptionNull:
+			case pt.ColNull:
 				col.Type.NotNull = false
-			case ast.ColumnOptionPrimaryKey:
+			case pt.ColPrimaryKey:
 				if len(pk) > 0 {
-					return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", ident(ct.Table.Name))
+					return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", ct.Name.Name)
 				}
 				pk = append(pk, name)
-			case ast.ColumnOptionComment:
-				if v, ok := opt.Expr.(ast.ValueExpr); ok {
-					col.Comment = v.GetString()
-				}
+			case pt.ColComment:
+				col.Comment = opt.Comment
 			default:
 				return nil, b.errAt(cd, refuseColumnOption(opt))
 			}
@@ -107,30 +126,26 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 		desc.Schema.Columns = append(desc.Schema.Columns, col)
 	}
 	for _, c := range ct.Constraints {
-		switch c.Tp {
-		case ast.ConstraintPrimaryKey:
+		switch c.Kind {
+		case pt.ConPrimaryKey:
 			if len(pk) > 0 {
-				return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", ident(ct.Table.Name))
+				return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", ct.Name.Name)
 			}
-			for _, k := range c.Keys {
-				if k.Column == nil {
-					return nil, sqlerr.NotSupported("expressions in PRIMARY KEY")
-				}
-				pk = append(pk, ident(k.Column.Name))
+			if c.KeyExpr {
+				return nil, sqlerr.NotSupported("expressions in PRIMARY KEY")
 			}
+			pk = append(pk, c.Keys...)
 		default:
 			return nil, refuseTableConstraint(c)
 		}
 	}
 	if len(pk) > 1 && len(pk) != countInline(ct) && countInline(ct) > 0 {
-		return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", ident(ct.Table.Name))
+		return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", ct.Name.Name)
 	}
 	desc.Schema.PrimaryKey = pk
 	desc.PartitionKeys = b.stmt.PartitionKeys // PARTITIONED BY: the store checks them
-	for _, opt := range ct.Options {
-		if opt.Tp == ast.TableOptionComment {
-			desc.Comment = opt.StrValue
-		}
+	if ct.HasComment {
+		desc.Comment = ct.Comment
 	}
 	for k, v := range b.stmt.Properties {
 		key := strings.ToLower(k)
@@ -151,7 +166,7 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 			desc.Properties[k] = v
 		}
 	}
-	path, err := b.createPath(ct.Table)
+	path, err := b.createPath(ct.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -163,11 +178,11 @@ func (b *binder) bindCreateTable(ct *ast.CreateTableStmt) (Statement, error) {
 	return &CreateTable{Path: path, Descriptor: desc, IfNotExists: ct.IfNotExists, Sequences: seqs}, nil
 }
 
-func countInline(ct *ast.CreateTableStmt) int {
+func countInline(ct *pt.CreateTable) int {
 	n := 0
-	for _, cd := range ct.Cols {
+	for _, cd := range ct.Columns {
 		for _, opt := range cd.Options {
-			if opt.Tp == ast.ColumnOptionPrimaryKey {
+			if opt.Kind == pt.ColPrimaryKey {
 				n++
 			}
 		}
@@ -175,63 +190,67 @@ func countInline(ct *ast.CreateTableStmt) int {
 	return n
 }
 
-func columnOptionName(opt *ast.ColumnOption) string {
-	switch opt.Tp {
-	case ast.ColumnOptionDefaultValue:
+func columnOptionName(opt pt.ColumnOption) string {
+	switch opt.Kind {
+	case pt.ColDefault:
 		return "DEFAULT"
-	case ast.ColumnOptionUniqKey:
+	case pt.ColUnique:
 		return "UNIQUE"
-	case ast.ColumnOptionAutoIncrement:
+	case pt.ColAutoIncrement:
 		return "AUTO_INCREMENT"
-	case ast.ColumnOptionCheck:
+	case pt.ColCheck:
 		return "CHECK"
-	case ast.ColumnOptionReference:
+	case pt.ColReferences:
 		return "REFERENCES"
-	case ast.ColumnOptionGenerated:
+	case pt.ColGenerated:
 		return "GENERATED"
-	case ast.ColumnOptionCollate:
+	case pt.ColCollate:
 		return "COLLATE"
 	}
 	return "this column option"
 }
 
-func (b *binder) bindDropTable(dt *ast.DropTableStmt) (Statement, error) {
-	if dt.IsView {
+// bindDropTable binds DROP TABLE and DROP VIEW from the statement's tree
+// (the TiDB node Bind passes is not read: statementTree).
+func (b *binder) bindDropTable(sourceNode) (Statement, error) {
+	st, err := b.statementTree()
+	if err != nil {
+		return nil, err
+	}
+	dt, ok := st.(*pt.DropTable)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "DROP reached the binder as %T", st)
+	}
+	if dt.View {
 		return b.bindDropView(dt)
 	}
 	out := &DropTable{IfExists: dt.IfExists}
-	for _, tn := range dt.Tables {
-		out.Paths = append(out.Paths, b.tablePath(tn))
+	for _, tn := range dt.Names {
+		out.Paths = append(out.Paths, b.treePath(tn))
 	}
 	return out, nil
 }
 
 // bindCreateTableAs binds CREATE TABLE t [(names)] AS SELECT ...: a log
 // table whose columns are the query's (nullable, named by the list if any).
-func (b *binder) bindCreateTableAs(ct *ast.CreateTableStmt) (Statement, error) {
-	sel, ok := ct.Select.(*ast.SelectStmt)
-	var q Node
-	var err error
-	if ok {
-		q, err = b.bindSelect(sel)
-	} else if so, isSet := ct.Select.(*ast.SetOprStmt); isSet {
-		q, err = b.bindSetOpr(so)
-	} else {
+func (b *binder) bindCreateTableAs(ct *pt.CreateTable) (Statement, error) {
+	q, ok, err := b.bindQuery(ct.Query) // view.go
+	if !ok {
 		return nil, sqlerr.NotSupported("CREATE TABLE ... AS of this query")
 	}
 	if err != nil {
 		return nil, err
 	}
 	cols := q.Columns()
-	if len(ct.Cols) > len(cols) {
+	if len(ct.Columns) > len(cols) {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "too many column names were specified")
 	}
 	desc := fluss.TableDescriptor{Properties: map[string]string{}, PartitionKeys: b.stmt.PartitionKeys}
 	p := &Project{Input: q}
 	for i, c := range cols {
 		name := c.Name
-		if i < len(ct.Cols) {
-			name = ident(ct.Cols[i].Name.Name)
+		if i < len(ct.Columns) {
+			name = ct.Columns[i].Name
 		}
 		t := c.T.Nullable()
 		switch t.Kind {
@@ -251,7 +270,7 @@ func (b *binder) bindCreateTableAs(ct *ast.CreateTableStmt) (Statement, error) {
 		p.Exprs = append(p.Exprs, b.castTo(&ColumnRef{Index: i, Name: c.Name, T: c.T}, t))
 		p.Cols = append(p.Cols, Column{Name: name, T: t})
 	}
-	path, err := b.createPath(ct.Table)
+	path, err := b.createPath(ct.Name)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,6 @@
-// Package binder turns parsed statements (sql.Statement, a TiDB AST of the
-// rewritten text) into bound statements: every name resolved against the
+// Package binder turns parsed statements (sql.Statement: a TiDB AST of the
+// rewritten text, and for the statements that have moved, sqlgate's own
+// tree made from it) into bound statements: every name resolved against the
 // catalog, every expression typed with PostgreSQL 15's rules, every mistake
 // reported before any data is read (42P01, 42703, 42702, 42804, 42883, 23502,
 // 0A000 ...), and the output schema and parameter types known without
@@ -9,7 +10,10 @@
 // the WHERE clause (a boolean target type), order.go ORDER BY (ordinals,
 // output aliases, then input expressions) and LIMIT/OFFSET, insert.go the
 // INSERT source against the table's columns, update.go UPDATE and DELETE
-// (with FROM / USING), returning.go their RETURNING lists, ddl.go CREATE/DROP TABLE,
+// (with FROM / USING), returning.go their RETURNING lists, ddl.go CREATE
+// TABLE [AS] and DROP TABLE | VIEW, coldefs.go CREATE TABLE's DEFAULT,
+// identity, SERIAL and CHECK, schemas.go relation names over the
+// search_path, binlog.go a table's $binlog,
 // arrays.go PostgreSQL's array syntax (the rewrite's pg__array,
 // pg__subscript, pg__slice, pg__any/pg__all, pg__array_subquery
 // markers; array comparison and ||), srf.go functions in FROM (the
@@ -58,7 +62,12 @@
 // calls, PostgreSQL's operators TiDB lacks, aggregates with DISTINCT,
 // ORDER BY and FILTER, aggregate.go registering them from tree nodes, and
 // window calls, window.go binding their OVER clause from the tree's
-// Window);
+// Window); CREATE TABLE, DROP TABLE | VIEW and CREATE VIEW bind from the
+// statement's tree (ddl.go's statementTree, made by sql.StatementToTree
+// from b.stmt.AST: Bind's switch in binder.go still chooses by TiDB's
+// statement type and passes TiDB's node, which these binders do not read;
+// the query of CREATE VIEW and CREATE TABLE AS is still TiDB's, bound by
+// view.go's bindQuery);
 // exprbind.go's bindExpr takes TiDB's nodes at the statement-level files'
 // edge, binds the leaves directly and the moved kinds through sql.ToTree,
 // and binds the kinds not moved yet (ordered-set aggregates,

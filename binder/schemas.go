@@ -7,6 +7,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -27,24 +28,31 @@ type SchemaResolver interface {
 // tablePath resolves a possibly schema-qualified relation name that is
 // looked up (not created).
 func (b *binder) tablePath(tn *ast.TableName) fluss.TablePath {
-	p, _ := b.resolvePath(tn, false)
+	p, _ := b.resolvePath(ident(tn.Schema), ident(tn.Name), false)
+	return p
+}
+
+// treePath is tablePath for a name of sqlgate's parsed tree (the
+// statements that have moved onto it: ddl.go, view.go's CREATE VIEW).
+func (b *binder) treePath(tn *pt.TableName) fluss.TablePath {
+	p, _ := b.resolvePath(tn.Schema, tn.Name, false)
 	return p
 }
 
 // createPath resolves the name of a relation being created: an
 // unqualified name goes to the first existing schema of the search path.
-func (b *binder) createPath(tn *ast.TableName) (fluss.TablePath, error) {
+func (b *binder) createPath(tn *pt.TableName) (fluss.TablePath, error) {
 	if b.stmt != nil && b.stmt.Temporary {
 		r, ok := b.cat.(TempSchemaResolver)
 		if !ok {
 			return fluss.TablePath{}, sqlerr.NotSupported("temporary tables")
 		}
-		if s := ident(tn.Schema); s != "" && !strings.HasPrefix(s, "pg_temp") {
+		if s := tn.Schema; s != "" && !strings.HasPrefix(s, "pg_temp") {
 			return fluss.TablePath{}, sqlerr.New(sqlerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 		}
-		return fluss.TablePath{Database: r.TempSchema(b.ctx), Table: ident(tn.Name)}, nil
+		return fluss.TablePath{Database: r.TempSchema(b.ctx), Table: tn.Name}, nil
 	}
-	return b.resolvePath(tn, true)
+	return b.resolvePath(tn.Schema, tn.Name, true)
 }
 
 // TempSchemaResolver is implemented by catalogs with session-local
@@ -54,9 +62,9 @@ type TempSchemaResolver interface {
 	TempSchema(ctx context.Context) string
 }
 
-func (b *binder) resolvePath(tn *ast.TableName, create bool) (fluss.TablePath, error) {
-	db := ident(tn.Schema)
-	name := ident(tn.Name)
+// resolvePath resolves [db.]name: an unqualified name over the search
+// path (SchemaResolver), for a lookup or for a CREATE.
+func (b *binder) resolvePath(db, name string, create bool) (fluss.TablePath, error) {
 	if db == "" {
 		db = fluss.DefaultDatabase
 		if r, ok := b.cat.(SchemaResolver); ok {

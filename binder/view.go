@@ -7,6 +7,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -112,11 +113,21 @@ func (b *binder) noteUse(r ViewRelation) {
 	*b.uses = append(*b.uses, r)
 }
 
-func (b *binder) bindCreateView(cv *ast.CreateViewStmt) (Statement, error) {
+// bindCreateView binds CREATE VIEW from the statement's tree (the TiDB
+// node Bind passes is not read: ddl.go's statementTree).
+func (b *binder) bindCreateView(sourceNode) (Statement, error) {
 	if b.stmt != nil && b.stmt.NumParams > 0 {
 		return nil, sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $1")
 	}
-	path, err := b.createPath(cv.ViewName)
+	st, err := b.statementTree()
+	if err != nil {
+		return nil, err
+	}
+	cv, ok := st.(*pt.CreateView)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "CREATE VIEW reached the binder as %T", st)
+	}
+	path, err := b.createPath(cv.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -127,21 +138,24 @@ func (b *binder) bindCreateView(cv *ast.CreateViewStmt) (Statement, error) {
 	}
 	uses := []ViewRelation{}
 	b.uses = &uses
-	plan, err := b.bindQueryNode(cv.Select)
+	plan, ok, err := b.bindQuery(cv.Query)
 	b.uses = nil
+	if !ok {
+		err = sqlerr.NotSupported("a view over this kind of query")
+	}
 	if err != nil {
 		return nil, err
 	}
 	cols := plan.Columns()
-	if len(cv.Cols) > len(cols) {
+	if len(cv.Columns) > len(cols) {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 	}
 	out := &CreateView{Path: path, OrReplace: cv.OrReplace, Uses: uses}
 	seen := map[string]bool{}
 	for i, c := range cols {
 		name := c.Name
-		if i < len(cv.Cols) {
-			name = ident(cv.Cols[i])
+		if i < len(cv.Columns) {
+			name = cv.Columns[i]
 			out.ColumnNames = append(out.ColumnNames, name)
 		}
 		if seen[name] {
@@ -153,7 +167,7 @@ func (b *binder) bindCreateView(cv *ast.CreateViewStmt) (Statement, error) {
 	if b.stmt != nil {
 		// The query is the rewritten text's tail; anything after it is a
 		// WITH [LOCAL | CASCADED] CHECK OPTION.
-		sel := strings.TrimSpace(cv.Select.Text())
+		sel := strings.TrimSpace(cv.Query.Text)
 		start := strings.LastIndex(b.stmt.Rewritten, sel)
 		if start < 0 {
 			return nil, sqlerr.New(sqlerr.InternalError, "cannot find the query of CREATE VIEW in its text")
@@ -170,7 +184,7 @@ func (b *binder) bindCreateView(cv *ast.CreateViewStmt) (Statement, error) {
 			for i, c := range out.Columns {
 				names[i] = c.Name
 			}
-			out.Printed, _ = printViewDef(cv.Select, info, names)
+			out.Printed, _ = printViewDef(cv.Query.Query, info, names)
 		}
 	}
 	return out, nil
@@ -187,20 +201,31 @@ func viewColumnType(t types.T) types.T {
 	return t.Nullable()
 }
 
-func (b *binder) bindQueryNode(q ast.Node) (Node, error) {
-	switch x := q.(type) {
-	case *ast.SelectStmt:
-		return b.bindSelect(x)
-	case *ast.SetOprStmt:
-		return b.bindSetOpr(x)
-	}
-	return nil, sqlerr.NotSupported("a view over this kind of query")
+// bindQuery binds the query a statement of the tree holds (CREATE VIEW's,
+// CREATE TABLE AS's): still TiDB's SELECT or set operation until the
+// queries move onto the tree. ok is false for another kind of query.
+func (b *binder) bindQuery(q *pt.Subquery) (Node, bool, error) {
+	return b.bindQueryNode(q.Query)
 }
 
-func (b *binder) bindDropView(dt *ast.DropTableStmt) (Statement, error) {
+func (b *binder) bindQueryNode(q any) (Node, bool, error) {
+	var n Node
+	var err error
+	switch x := q.(type) {
+	case *ast.SelectStmt:
+		n, err = b.bindSelect(x)
+	case *ast.SetOprStmt:
+		n, err = b.bindSetOpr(x)
+	default:
+		return nil, false, nil
+	}
+	return n, true, err
+}
+
+func (b *binder) bindDropView(dt *pt.DropTable) (Statement, error) {
 	out := &DropView{IfExists: dt.IfExists}
-	for _, tn := range dt.Tables {
-		out.Paths = append(out.Paths, b.tablePath(tn))
+	for _, tn := range dt.Names {
+		out.Paths = append(out.Paths, b.treePath(tn))
 	}
 	return out, nil
 }
@@ -260,7 +285,10 @@ func (b *binder) expandView(v *View, alias string) (Node, error) {
 	}
 	stack := append(append([]fluss.TablePath(nil), b.viewStack...), v.Path)
 	sub := &binder{ctx: context.WithValue(b.ctx, expandingKey{}, v), cat: b.cat, stmt: v.Query, viewStack: stack}
-	inner, err := sub.bindQueryNode(v.Query.AST)
+	inner, ok, err := sub.bindQueryNode(v.Query.AST)
+	if !ok {
+		err = sqlerr.NotSupported("a view over this kind of query")
+	}
 	if err != nil {
 		if se := sqlerr.As(err); se != nil {
 			if se.Code == sqlerr.InvalidObjectDefinition || strings.HasPrefix(se.Message, "view \"") {

@@ -28,7 +28,7 @@ type ViewText struct {
 	Pretty, Plain string
 }
 
-func printViewDef(q ast.Node, info fluss.TableInfo, names []string) (ViewText, bool) {
+func printViewDef(q any, info fluss.TableInfo, names []string) (ViewText, bool) {
 	sel, ok := q.(*ast.SelectStmt)
 	if !ok || sel.With != nil || sel.Distinct || sel.GroupBy != nil || sel.Having != nil || sel.OrderBy != nil ||
 		sel.Limit != nil || sel.WindowSpecs != nil || sel.Fields == nil || sel.From == nil || sel.From.TableRefs == nil ||

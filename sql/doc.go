@@ -39,7 +39,10 @@
 //     TABLE name, a batch UDF's relation, -> (select * from name)),
 //     x op ANY|ALL (array) -> pg__any|pg__all(x, 'op', array) (op ANY
 //     (subquery) is left to TiDB), ARRAY(SELECT ..) -> pg__array_subquery((..)),
-//     e NULLS FIRST|LAST -> (e) IS NULL DESC|ASC, e, EXPLAIN (opts) ->
+//     e [ASC|DESC] NULLS FIRST|LAST -> pg__nulls(e, 'first'|'last') [ASC|DESC],
+//     x[lo:hi] -> pg__slice(x, lo, hi) (an omitted bound pg__open()),
+//     agg(args) FILTER (WHERE c) -> pg__filter(agg(args), c), EXTRACT(f
+//     FROM x) -> pg__extract('f', x), EXPLAIN (opts) ->
 //     EXPLAIN [ANALYZE] with Statement.ExplainOptions (an explained INSERT,
 //     UPDATE or DELETE gets the rewrites below; EXPLAIN COPY is PostgreSQL's
 //     syntax error);
@@ -92,7 +95,8 @@
 //
 // The synthetic functions the binder must know: pg__cast(x, 'type'),
 // pg__rollup, pg__cube, pg__grouping_sets, pg__empty_set,
-// pg__group_distinct, pg__within_group,
+// pg__group_distinct, pg__within_group, pg__nulls, pg__slice and
+// pg__open, pg__filter, pg__extract, pg__symmetric,
 // pg__ci(pattern) (case-insensitive regex pattern), pg__array(elems...),
 // pg__array_subquery((subquery)), pg__subscript(array, index),
 // pg__map(k1, v1, ..), pg__row(fields..), pg__json_get(j, key) and
@@ -108,11 +112,16 @@
 // ToTree (totree.go) transforms TiDB's expressions into sqlgate's own
 // parsed tree (package sql/tree): the pg__* markers above become real nodes
 // (Cast, Subscript, Array, Quantified, FieldSelect, Extract, Operator ...),
-// each keeping its offset in the rewritten text. The binder moves onto that
-// tree stage by stage (issue 32; expressions, function calls, aggregates and
-// window calls so far, see binder's doc); TestTreeRoundTripsCorpus checks that every
-// expression of the sqllogictest corpus transforms, and that the tree
-// written back as text (tree.Format) and parsed again is the same tree.
+// each keeping its offset in the rewritten text. StatementToTree
+// (totree_stmt.go) does the same for the statements that have moved: CREATE
+// TABLE, DROP TABLE | VIEW and CREATE VIEW (a query inside one stays TiDB's,
+// carried by a tree.Subquery). The binder moves onto that tree stage by
+// stage (issue 32; expressions, function calls, aggregates, window calls
+// and those statements so far, see binder's doc); TestTreeRoundTripsCorpus
+// checks that every expression of the sqllogictest corpus transforms, and
+// that the tree written back as text (tree.Format) and parsed again is the
+// same tree, and TestStatementTreeRoundTripsCorpus the same of the corpus's
+// moved statements (tree.FormatStatement).
 //
 // It must not know about tables, catalogs or types.T: it is syntax only.
 //

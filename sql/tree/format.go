@@ -403,3 +403,152 @@ func (f *formatter) bound(b FrameBound) {
 	}
 	f.WriteString(strings.ToUpper(b.Kind))
 }
+
+// FormatStatement writes s as PostgreSQL text that reads back as the same
+// tree (sub writes a statement's query, as for Format; nil writes "SELECT
+// 1"). A CREATE TABLE column is written with the type text: column types
+// are not the tree's (ColumnDef). The MySQL forms the binder refuses
+// (Temporary, Partitioned, ColOther ...) are written as MySQL spells them.
+func FormatStatement(s Statement, sub func(*Subquery) string) string {
+	f := formatter{sub: sub}
+	switch n := s.(type) {
+	case *CreateTable:
+		f.createTable(n)
+	case *DropTable:
+		f.WriteString("DROP ")
+		f.WriteString(map[bool]string{false: "TABLE ", true: "VIEW "}[n.View])
+		if n.IfExists {
+			f.WriteString("IF EXISTS ")
+		}
+		for i, t := range n.Names {
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			f.tableName(t)
+		}
+	case *CreateView:
+		f.WriteString("CREATE ")
+		if n.OrReplace {
+			f.WriteString("OR REPLACE ")
+		}
+		f.WriteString("VIEW ")
+		f.tableName(n.Name)
+		f.names(n.Columns)
+		f.WriteString(" AS ")
+		f.statementQuery(n.Query)
+	}
+	return f.String()
+}
+
+func (f *formatter) tableName(t *TableName) {
+	if t.Schema != "" {
+		f.WriteString(QuoteIdent(t.Schema) + ".")
+	}
+	f.WriteString(QuoteIdent(t.Name))
+}
+
+// names writes " (a, b)" (nothing for none).
+func (f *formatter) names(ns []string) {
+	if len(ns) == 0 {
+		return
+	}
+	f.WriteString(" (")
+	for i, n := range ns {
+		if i > 0 {
+			f.WriteString(", ")
+		}
+		f.WriteString(QuoteIdent(n))
+	}
+	f.WriteString(")")
+}
+
+// statementQuery writes a statement's query bare (a query as a value is
+// parenthesised: Format's query).
+func (f *formatter) statementQuery(q *Subquery) {
+	if f.sub != nil {
+		f.WriteString(f.sub(q))
+		return
+	}
+	f.WriteString("SELECT 1")
+}
+
+var columnOptionText = [...]string{ColNotNull: "NOT NULL", ColNull: "NULL", ColPrimaryKey: "PRIMARY KEY",
+	ColDefault: "DEFAULT NULL", ColUnique: "UNIQUE", ColAutoIncrement: "AUTO_INCREMENT", ColCheck: "CHECK (TRUE)",
+	ColReferences: `REFERENCES "t" ("c")`, ColGenerated: "AS (1)", ColCollate: `COLLATE "C"`, ColOther: "STORAGE DISK"}
+
+func (f *formatter) createTable(n *CreateTable) {
+	f.WriteString("CREATE ")
+	if n.Temporary {
+		f.WriteString("TEMPORARY ")
+	}
+	f.WriteString("TABLE ")
+	if n.IfNotExists {
+		f.WriteString("IF NOT EXISTS ")
+	}
+	f.tableName(n.Name)
+	if n.Like != nil {
+		f.WriteString(" LIKE ")
+		f.tableName(n.Like)
+		return
+	}
+	if n.Query != nil {
+		names := make([]string, len(n.Columns))
+		for i, c := range n.Columns {
+			names[i] = c.Name
+		}
+		f.names(names)
+		f.WriteString(" AS ")
+		f.statementQuery(n.Query)
+		return
+	}
+	f.WriteString(" (")
+	for i, c := range n.Columns {
+		if i > 0 {
+			f.WriteString(", ")
+		}
+		f.WriteString(QuoteIdent(c.Name) + " text")
+		for _, o := range c.Options {
+			f.WriteString(" ")
+			if o.Kind == ColComment {
+				f.WriteString("COMMENT " + QuoteString(o.Comment))
+			} else if int(o.Kind) < len(columnOptionText) {
+				f.WriteString(columnOptionText[o.Kind])
+			}
+		}
+	}
+	for _, c := range n.Constraints {
+		f.WriteString(", ")
+		switch c.Kind {
+		case ConPrimaryKey:
+			f.WriteString("PRIMARY KEY")
+		case ConUnique:
+			f.WriteString("UNIQUE")
+		case ConForeignKey:
+			f.WriteString("FOREIGN KEY")
+		default:
+			f.WriteString("KEY")
+		}
+		f.WriteString(" (")
+		for i, k := range c.Keys {
+			if i > 0 {
+				f.WriteString(", ")
+			}
+			if k == "" && c.KeyExpr {
+				f.WriteString("(1)") // an expression key part
+				continue
+			}
+			f.WriteString(QuoteIdent(k))
+		}
+		f.WriteString(")")
+		if c.Kind == ConForeignKey {
+			f.WriteString(` REFERENCES "t" ("c")`)
+		}
+	}
+	f.WriteString(")")
+	if n.HasComment {
+		f.WriteString(" COMMENT = " + QuoteString(n.Comment))
+	}
+	if n.Partitioned {
+		f.WriteString(" PARTITION BY HASH (1) PARTITIONS 1")
+	}
+}

@@ -234,10 +234,12 @@ type Case struct {
 }
 
 // Subquery is a parenthesised query used as a value, in IN, EXISTS, ANY/ALL
-// or ARRAY(..). Until the statement stage of the tree lands, Query is the
-// TiDB statement (*ast.SelectStmt or *ast.SetOprStmt) the binder binds at
-// its edge; Text is its text as the parser restores it (for labels,
-// deparsing and equality).
+// or ARRAY(..), and the query a statement holds (CREATE VIEW's, CREATE
+// TABLE AS's). Until the queries move into the tree, Query is the TiDB
+// statement (*ast.SelectStmt or *ast.SetOprStmt) the binder binds at its
+// edge; Text is the query's text in the rewritten text where TiDB keeps it
+// (CREATE VIEW's query, whose definition is stored as written; a
+// parenthesised CREATE TABLE AS query, without its parentheses), else "".
 type Subquery struct {
 	At
 	Query any

@@ -140,6 +140,11 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 					e = b.castTo(e, types.Float64Type)
 				}
 			}
+			if name == "count" && distinct && order == nil && looseBpchar(e.Type()) {
+				// count(DISTINCT bpchar) counts values equal but for
+				// trailing blanks once (bpchargroups.go)
+				e = looseKey(e)
+			}
 			call.Args = append(call.Args, e)
 		}
 	}
@@ -330,7 +335,7 @@ func (st *aggState) node(input Node) Node {
 	if st.sets != nil {
 		return st.groupingSetsNode(input)
 	}
-	return NewAggregate(input, st.keys, st.calls)
+	return looseAggregate(input, st.keys, st.calls) // bpchar keys without trailing blanks (bpchargroups.go)
 }
 
 // bindJSONAggregate binds json_agg(x) and jsonb_agg(x) as array_agg(x)

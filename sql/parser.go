@@ -310,6 +310,9 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 		return st, nil
 	}
+	if toks, err = rewriteNamedArgs(src, toks); err != nil { // namedargs.go
+		return nil, err
+	}
 	if toks, err = quoteNames(src, toks); err != nil {
 		return nil, err
 	}

@@ -16,11 +16,15 @@ var returningWithBodies = []string{
 }
 
 // returningWithWrites are writes to rw(id, v) whose RETURNING (and other
-// clauses) read the WITH item w; %d is a key (a new one for INSERT).
+// clauses) read the WITH item w; %d is a key (for INSERT, 100 more: a
+// new one, or an old one less 100).
 var returningWithWrites = []string{
 	"INSERT INTO rw SELECT %d, max(x) FROM w RETURNING id, v, (SELECT max(x) FROM w)",
 	"INSERT INTO rw (id, v) SELECT %d, count(*) FROM w RETURNING v + (SELECT min(x) FROM w), (SELECT count(*) FROM w) AS n",
 	"INSERT INTO rw SELECT %d, x FROM w ORDER BY x DESC LIMIT 1 RETURNING *, (SELECT min(x) FROM w)",
+	"INSERT INTO rw AS r SELECT %d - 100, max(x) FROM w ON CONFLICT (id) DO UPDATE SET v = r.v + excluded.v RETURNING r.id, r.v, (SELECT max(x) FROM w)",
+	"INSERT INTO rw SELECT %d - 100 + x - x, x FROM w ON CONFLICT DO NOTHING RETURNING id, (SELECT count(*) FROM w)",
+	"INSERT INTO rw SELECT %d + x, x FROM w ON CONFLICT DO NOTHING RETURNING id, (SELECT count(*) FROM w)",
 	"UPDATE rw SET v = v + (SELECT max(x) FROM w) WHERE id = %d RETURNING id, v, (SELECT sum(x) FROM w)",
 	"UPDATE rw SET v = 0 WHERE id < %d AND v IN (SELECT x FROM w) RETURNING id, (SELECT max(x) FROM w) - v",
 	"DELETE FROM rw WHERE id = %d RETURNING id, v, (SELECT array_agg(x ORDER BY x) FROM w)",

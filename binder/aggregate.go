@@ -140,6 +140,11 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 					e = b.castTo(e, types.Float64Type)
 				}
 			}
+			if name == "count" && distinct && order == nil && looseBpchar(e.Type()) {
+				// count(DISTINCT bpchar) counts values equal but for
+				// trailing blanks once (bpchargroups.go)
+				e = looseKey(e)
+			}
 			call.Args = append(call.Args, e)
 		}
 	}
@@ -153,6 +158,9 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 	var argTypes []types.T
 	for _, a := range call.Args {
 		argTypes = append(argTypes, a.Type())
+	}
+	if (name == "min" || name == "max") && len(argTypes) == 1 && argTypes[0].Kind == types.Array {
+		return b.bindArrayMinMax(node, name, call)
 	}
 	t, err := aggResultType(name, argTypes)
 	if err != nil {
@@ -330,7 +338,7 @@ func (st *aggState) node(input Node) Node {
 	if st.sets != nil {
 		return st.groupingSetsNode(input)
 	}
-	return NewAggregate(input, st.keys, st.calls)
+	return looseAggregate(input, st.keys, st.calls) // bpchar keys without trailing blanks (bpchargroups.go)
 }
 
 // bindJSONAggregate binds json_agg(x) and jsonb_agg(x) as array_agg(x)
@@ -362,4 +370,17 @@ func (b *binder) bindJSONAggregate(node sourceNode, name string, args []pt.Expr,
 		parts[i] = e
 	}
 	return b.callFunction(node, "pg__"+name, parts)
+}
+
+// bindArrayMinMax binds min(anyarray) and max(anyarray) (call, bound as
+// min or max) as array_agg of the arrays, keeping NULL ones and any shape,
+// finished by functions' pg__array_min or pg__array_max, which picks the
+// least or greatest in PostgreSQL's array order (arrayminmax.go).
+func (b *binder) bindArrayMinMax(node sourceNode, name string, call AggCall) (Expr, error) {
+	st := b.agg
+	call.Func, call.Arrays = "array_agg", false
+	call.T = types.ArrayOf(call.Args[0].Type().Nullable())
+	idx := len(st.keys) + len(st.calls)
+	st.calls = append(st.calls, call)
+	return b.callFunction(node, "pg__array_"+name, []Expr{&aggRef{Index: idx, Name: "array_agg", T: call.T}})
 }

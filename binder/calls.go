@@ -55,6 +55,9 @@ func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
 		// a type name that is no string names no type
 		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", ""))
 	}
+	if name == sql.NamedNoMatch {
+		return nil, b.namedNoMatch(s, n)
+	}
 	if bridgedCall(name) {
 		return b.bindUntransformed(s, n)
 	}
@@ -156,4 +159,32 @@ func (b *binder) bindTreeList(s *scope, list []pt.Expr) ([]Expr, error) {
 		out[i] = e
 	}
 	return out, nil
+}
+
+// namedNoMatch is PostgreSQL's 42883 for a call in named notation that
+// matches no overload of a built-in: the rewrite's
+// pg__named_nomatch('f', name1, arg1, ...) (sql/namedargs.go), each
+// argument named by its type as PostgreSQL's func_signature_string does.
+func (b *binder) namedNoMatch(s *scope, n *pt.FuncCall) error {
+	fn, ok := n.Args[0].(*pt.Literal)
+	if !ok || len(n.Args)%2 != 1 {
+		return b.errAt(n, sqlerr.New(sqlerr.InternalError, "malformed named-notation call"))
+	}
+	parts := make([]string, 0, len(n.Args)/2)
+	for i := 1; i+1 < len(n.Args); i += 2 {
+		e, err := b.bindTree(s, n.Args[i+1])
+		if err != nil {
+			return err
+		}
+		part := "unknown"
+		if t := e.Type(); !isUnknown(t) {
+			part = t.PGName()
+		}
+		if name, ok := n.Args[i].(*pt.Literal); ok && name.Text != "" {
+			part = name.Text + " => " + part
+		}
+		parts = append(parts, part)
+	}
+	return b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", fn.Text, strings.Join(parts, ", ")).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
 }

@@ -171,7 +171,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	proj.Input = projInput
 	var out Node = proj
 	if sel.Distinct {
-		out = &Distinct{Input: out}
+		out = looseDistinct(out) // a Distinct node, or bpchar's (bpchargroups.go)
 	}
 	if len(sortKeys) > 0 {
 		out = &Sort{Input: out, Keys: sortKeys}

@@ -107,6 +107,7 @@ func (b *binder) bindSetOprList(list *ast.SetOprSelectList) (Node, error) {
 		if acc, err = b.makeSetOp(acc, n, kind, all); err != nil {
 			return nil, err
 		}
+		acc = looseSetOp(acc) // bpchar compared without trailing blanks (bpchargroups.go)
 	}
 	return acc, nil
 }

@@ -467,7 +467,9 @@ func CompareValues(a, b any) (int, error) {
 // CompareValuesAs is CompareValues for two values of type t, where the
 // physical value alone does not say how PostgreSQL orders them: jsonb (a
 // String) in jsonb's order ({"b": 1} < {"a": 1, "c": 2}: objects by their
-// number of pairs first), and so the elements of a jsonb[].
+// number of pairs first), bpchar without its trailing blanks (bpcharcmp:
+// ARRAY['a'::bpchar] = ARRAY['a  '::bpchar]), and so the elements of
+// their arrays.
 func CompareValuesAs(t types.T, a, b any) (int, error) {
 	switch {
 	case t.Kind == types.Array && t.Elem != nil:
@@ -478,6 +480,13 @@ func CompareValuesAs(t types.T, a, b any) (int, error) {
 		}
 		elem := *t.Elem
 		return compareElements(x, y, func(a, b any) (int, error) { return CompareValuesAs(elem, a, b) })
+	case t.Kind == types.Char:
+		// bpchar compares without its trailing blanks (bpcharcmp)
+		x, xok := a.(string)
+		y, yok := b.(string)
+		if xok && yok {
+			return strings.Compare(strings.TrimRight(x, " "), strings.TrimRight(y, " ")), nil
+		}
 	case t.Kind == types.String && t.Variant == types.JSONB:
 		x, xok := a.(string)
 		y, yok := b.(string)

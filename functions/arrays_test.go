@@ -244,6 +244,12 @@ func TestCompareValuesAs(t *testing.T) {
 		{types.NumericType, dec("2.5"), dec("10.00"), -1},
 		{types.NumericType, dec("1.0"), dec("1.00"), 0},
 		{types.ArrayOf(types.NumericType), []any{dec("1.0"), dec("NaN")}, []any{dec("1"), dec("1e100")}, 1},
+		// bpchar without its trailing blanks; text keeps them
+		{types.T{Kind: types.Char}, "a  ", "a", 0},
+		{types.T{Kind: types.Char}, "a ", "a!", -1},
+		{types.T{Kind: types.Char, Length: 3}, "ab ", "b  ", -1},
+		{types.ArrayOf(types.T{Kind: types.Char}), []any{"x", "y "}, []any{"x  ", "y"}, 0},
+		{types.StringType, "a  ", "a", 1},
 	} {
 		got, err := CompareValuesAs(tc.t, tc.a, tc.b)
 		if err != nil || got != tc.want {

@@ -103,6 +103,7 @@ func allFuncs() []*Func {
 	fs = append(fs, miscFuncs()...)
 	fs = append(fs, jsonFuncsFamily()...)
 	fs = append(fs, jsonAggFuncs()...)
+	fs = append(fs, arrayMinMaxFuncs()...) // arrayminmax.go
 	fs = append(fs, orderedSetFuncs()...)
 	fs = append(fs, jsonContainFuncs()...)
 	fs = append(fs, similarFuncs()...)

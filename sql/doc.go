@@ -84,7 +84,10 @@
 //   - an empty select list (SELECT FROM t) -> the marker column
 //     pg__nocols(), which the binder drops; (a JOIN b ..) AS j -> (SELECT *
 //     FROM a JOIN b ..) AS j; WITH ... INSERT INTO t SELECT -> INSERT INTO t
-//     WITH ... SELECT (withdml.go); CREATE TABLE's LIKE element -> a
+//     WITH ... SELECT (withdml.go); f(a => 1, b := 2) -> f(1, 2) for the
+//     built-ins with parameter names, skipped defaults filled in, a call no
+//     overload matches -> pg__named_nomatch(...) for the binder's 42883
+//     (namedargs.go); CREATE TABLE's LIKE element -> a
 //     placeholder column, details in Statement.CreateLike (createlike.go);
 //   - the SEARCH and CYCLE clauses of a WITH item (cte.go): removed, kept in
 //     Statement.SearchCycle, the item marked by an extra column alias

@@ -310,6 +310,9 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 		return st, nil
 	}
+	if toks, err = rewriteNamedArgs(src, toks); err != nil { // namedargs.go
+		return nil, err
+	}
 	if toks, err = quoteNames(src, toks); err != nil {
 		return nil, err
 	}
@@ -319,16 +322,19 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			return nil, err
 		}
 	case "INSERT":
-		toks = rewriteInsertAlias(src, toks, st)
-		toks = rewriteInsertDefaults(src, toks, st) // coldefs.go
-		if toks, err = rewriteOnConflict(src, toks, st); err != nil {
-			return nil, err
-		}
-		if toks, err = rewriteDML(src, toks, st); err != nil {
+		if toks, err = rewriteInsert(src, toks, st); err != nil {
 			return nil, err
 		}
 	case "UPDATE", "DELETE", "WITH":
 		toks = hoistWithIntoInsert(src, toks) // withdml.go
+		if toks[0].is(src, "INSERT") {
+			// WITH ... INSERT, now INSERT ... WITH ... SELECT: the
+			// INSERT's own clauses (AS alias, ON CONFLICT) as without WITH
+			if toks, err = rewriteInsert(src, toks, st); err != nil {
+				return nil, err
+			}
+			break
+		}
 		if toks, err = rewriteDML(src, toks, st); err != nil {
 			return nil, err
 		}

@@ -45,3 +45,15 @@ func hoistWithIntoInsert(src string, toks []token) []token {
 	out = append(out, with...)
 	return append(out, toks[q:]...)
 }
+
+// rewriteInsert rewrites INSERT's PostgreSQL-only clauses: INSERT INTO t
+// AS alias, DEFAULT in VALUES, ON CONFLICT, RETURNING.
+func rewriteInsert(src string, toks []token, st *Statement) ([]token, error) {
+	toks = rewriteInsertAlias(src, toks, st)
+	toks = rewriteInsertDefaults(src, toks, st) // coldefs.go
+	toks, err := rewriteOnConflict(src, toks, st)
+	if err != nil {
+		return nil, err
+	}
+	return rewriteDML(src, toks, st)
+}

@@ -1,0 +1,171 @@
+package binder
+
+import (
+	"slices"
+
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Grouping over bpchar without a length. PostgreSQL's bpchar equality
+// (bpchareq, hashbpchar) ignores trailing blanks, so 'a' and 'a  ' are one
+// group of GROUP BY, one row of DISTINCT and UNION, and INTERSECT/EXCEPT
+// match them. exec's keys (relop/keys.go) see only Arrow strings and keep
+// every byte, which is right for text and for character(n) (whose values
+// all hold n characters, so they differ in trailing blanks only when they
+// are the same value) but not for bpchar without a length, whose values
+// keep the blanks they were written with. The plan therefore groups such
+// a column by its value without trailing blanks (looseKey) and prints one
+// of the group's own values, as PostgreSQL does (min over the group: a
+// member, since PostgreSQL prints whichever member its hash table or sort
+// met first, the choice is the plan's; a group of one prints its value
+// unchanged).
+
+// looseBpchar reports bpchar without a length: values that may differ only
+// in trailing blanks and still be equal.
+func looseBpchar(t types.T) bool { return t.Kind == types.Char && t.Length <= 0 }
+
+// looseKey is e's grouping key: bpchar through text, which drops the
+// trailing blanks (exec's cast, as PostgreSQL's rtrim), and back.
+func looseKey(e Expr) Expr {
+	t := e.Type().Nullable()
+	return &Cast{X: &Cast{X: e, T: types.StringType}, T: t}
+}
+
+// looseAggregate is NewAggregate(input, keys, calls) where a key of loose
+// bpchar groups by looseKey and shows the group's min: an Aggregate with
+// one more min call per such key under a Project that puts each in its
+// key's place, so the output columns are NewAggregate's.
+func looseAggregate(input Node, keys []Expr, calls []AggCall) Node {
+	plain := NewAggregate(input, keys, calls)
+	if !slices.ContainsFunc(keys, func(k Expr) bool { return looseBpchar(k.Type()) }) {
+		return plain
+	}
+	keys2, calls2 := slices.Clone(keys), slices.Clone(calls)
+	src := make([]int, len(plain.cols))
+	for i := range src {
+		src[i] = i
+	}
+	for i, k := range keys {
+		if looseBpchar(k.Type()) {
+			keys2[i] = looseKey(k)
+			src[i] = len(keys) + len(calls2)
+			calls2 = append(calls2, AggCall{Func: "min", Args: []Expr{k}, T: k.Type().Nullable()})
+		}
+	}
+	return showColumns(NewAggregate(input, keys2, calls2), src, plain.cols)
+}
+
+// showColumns projects columns src of n as cols.
+func showColumns(n Node, src []int, cols []Column) *Project {
+	in := n.Columns()
+	p := &Project{Input: n, Cols: cols}
+	for _, s := range src {
+		p.Exprs = append(p.Exprs, &ColumnRef{Index: s, Name: in[s].Name, T: in[s].T})
+	}
+	return p
+}
+
+// looseDistinct is DISTINCT over n: a Distinct node, or, when a column is
+// loose bpchar, looseAggregate grouping by every column.
+func looseDistinct(n Node) Node {
+	cols := n.Columns()
+	if !slices.ContainsFunc(cols, func(c Column) bool { return looseBpchar(c.T) }) {
+		return &Distinct{Input: n}
+	}
+	return looseAggregate(n, columnRefs(cols, 0), nil)
+}
+
+// columnRefs refers to cols, the first at index base.
+func columnRefs(cols []Column, base int) []Expr {
+	refs := make([]Expr, len(cols))
+	for i, c := range cols {
+		refs[i] = &ColumnRef{Index: base + i, Name: c.Name, T: c.T}
+	}
+	return refs
+}
+
+// looseSetOp rewrites a set operation that compares loose bpchar columns
+// (UNION, INTERSECT and EXCEPT without ALL). UNION is DISTINCT over UNION
+// ALL. INTERSECT and EXCEPT group both sides' rows, told apart by a marker
+// column, and keep the groups the left side has and the right side has
+// (INTERSECT) or has not (EXCEPT), showing a left row's value as
+// PostgreSQL's SetOp shows its first (left) row. INTERSECT ALL and EXCEPT
+// ALL are left as they are (README).
+func looseSetOp(n Node) Node {
+	s, ok := n.(*SetOp)
+	if !ok || s.All || !slices.ContainsFunc(s.cols, func(c Column) bool { return looseBpchar(c.T) }) {
+		return n
+	}
+	if s.Kind == Union {
+		return looseDistinct(&SetOp{Left: s.Left, Right: s.Right, Kind: Union, All: true, cols: s.cols})
+	}
+	// Each side is its columns, then the markers L and R (1 on the own
+	// side, NULL on the other), then for each loose column its value on
+	// the left side and NULL on the right (the group's shown value).
+	width := len(s.cols)
+	var loose []int
+	for i, c := range s.cols {
+		if looseBpchar(c.T) {
+			loose = append(loose, i)
+		}
+	}
+	one, none := &Const{Value: int64(1), T: types.Int64Type}, &Const{Value: nil, T: types.Int64Type}
+	side := func(in Node, left bool) *Project {
+		p := &Project{Input: in, Exprs: columnRefs(in.Columns(), 0), Cols: slices.Clone(s.cols)}
+		for i, e := range p.Exprs {
+			if !e.Type().Nullable().Equal(s.cols[i].T.Nullable()) {
+				p.Exprs[i] = &Cast{X: e, T: s.cols[i].T.Nullable()}
+			}
+		}
+		l, r := Expr(one), Expr(none)
+		if !left {
+			l, r = none, one
+		}
+		p.Exprs = append(p.Exprs, l, r)
+		p.Cols = append(p.Cols, Column{Name: "l", T: types.Int64Type}, Column{Name: "r", T: types.Int64Type})
+		for _, i := range loose {
+			t := s.cols[i].T.Nullable()
+			var v Expr = &Const{Value: nil, T: t}
+			if left {
+				v = p.Exprs[i]
+			}
+			p.Exprs = append(p.Exprs, v)
+			p.Cols = append(p.Cols, Column{Name: s.cols[i].Name, T: t})
+		}
+		return p
+	}
+	lp, rp := side(s.Left, true), side(s.Right, false)
+	both := &SetOp{Left: lp, Right: rp, Kind: Union, All: true, cols: lp.Cols}
+	keys := columnRefs(s.cols, 0)
+	for _, i := range loose {
+		keys[i] = looseKey(keys[i])
+	}
+	count := func(col int) AggCall {
+		return AggCall{Func: "count", Args: []Expr{&ColumnRef{Index: col, Name: lp.Cols[col].Name, T: types.Int64Type}}, T: types.T{Kind: types.Int64, NotNull: true}}
+	}
+	calls := []AggCall{count(width), count(width + 1)}
+	for j, i := range loose {
+		t := s.cols[i].T.Nullable()
+		calls = append(calls, AggCall{Func: "min", Args: []Expr{&ColumnRef{Index: width + 2 + j, Name: s.cols[i].Name, T: t}}, T: t})
+	}
+	agg := NewAggregate(both, keys, calls)
+	counted := func(k int) Expr {
+		return &ColumnRef{Index: width + k, Name: "count", T: types.T{Kind: types.Int64, NotNull: true}}
+	}
+	zero := &Const{Value: int64(0), T: types.Int64Type}
+	rightOp := OpGt // INTERSECT: the right side has the group
+	if s.Kind == Except {
+		rightOp = OpEq // EXCEPT: it has not
+	}
+	cond := &BinaryOp{Op: OpAnd, T: types.BoolType,
+		L: &BinaryOp{Op: OpGt, L: counted(0), R: zero, T: types.BoolType},
+		R: &BinaryOp{Op: rightOp, L: counted(1), R: zero, T: types.BoolType}}
+	src := make([]int, width)
+	for i := range src {
+		src[i] = i
+	}
+	for j, i := range loose {
+		src[i] = width + 2 + j
+	}
+	return showColumns(&Filter{Input: agg, Cond: cond}, src, s.cols)
+}

@@ -1,0 +1,69 @@
+package difftest
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// arrayMinMaxValues are int[] values min(anyarray) and max(anyarray) are
+// tried with: prefixes, NULL elements (after every value), the empty
+// array and a NULL array. (One VALUES column of one- and two-dimensional
+// arrays is refused by sqlgate: two dimensions have their own use.)
+var arrayMinMaxValues = []string{
+	"ARRAY[1, 2]", "ARRAY[1]", "ARRAY[1, NULL]", "ARRAY[NULL::int]", "'{}'::int[]",
+	"NULL::int[]", "ARRAY[2]",
+}
+
+// arrayMinMaxUses are queries over two of arrayMinMaxValues, $1 and $2.
+var arrayMinMaxUses = []string{
+	"SELECT min(x), max(x) FROM (VALUES ($1), ($2), (ARRAY[1, 3])) v(x)",
+	"SELECT min(x), max(x), count(x) FROM (VALUES ($1), ($2)) v(x)",
+	"SELECT min(x) FILTER (WHERE x > ARRAY[1]), max(DISTINCT x) FILTER (WHERE x < ARRAY[2]) FROM (VALUES ($1), ($2)) v(x)",
+	"SELECT g, min(x), max(x) FROM (VALUES (1, $1), (1, $2), (2, $2), (3, NULL)) v(g, x) GROUP BY g",
+	"SELECT max(x) FROM (VALUES ($1), ($2)) v(x) WHERE false",
+	"SELECT min(ARRAY[x::text]), max(ARRAY[x::numeric(4,1)]) FROM (VALUES ($1), ($2)) v(y), unnest(y) x",
+	"SELECT pg_typeof(max(x)), array_dims(max(x)), array_dims(min(x)) FROM (VALUES ($1), ($2)) v(x)",
+	"SELECT max(x) > min(x), max(x) = $1 OR max(x) = $2 FROM (VALUES ($1), ($2)) v(x)",
+	"SELECT min(x), max(x) FROM (VALUES (ARRAY[[1, 2], [3, 4]]), (ARRAY[[1, 2], [3, NULL]]), (NULL)) v(x) WHERE $1 IS NULL OR $2 IS NULL OR true",
+	"SELECT min(x), max(x) FROM (VALUES ($1::text[]), ($2::text[]), (ARRAY['b', 'a'])) v(x)",
+}
+
+// TestArrayMinMaxDifferential: every use × every ordered pair of values on
+// sqlgate and PostgreSQL 15: the same rows of the same types.
+func TestArrayMinMaxDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	stats := map[string]int{}
+	for _, use := range arrayMinMaxUses {
+		for _, x := range arrayMinMaxValues {
+			for _, y := range arrayMinMaxValues {
+				q := strings.NewReplacer("$1", x, "$2", y).Replace(use)
+				sg := r.SQLGate.Run(ctx, q)
+				pg := r.Postgres.Run(ctx, q)
+				switch {
+				case sg.Err != nil && sg.Err.Code == connErrorCode:
+					t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
+				case sg.Err != nil && pg.Err != nil && sg.Err.Code == pg.Err.Code:
+					stats["refused alike"]++
+					continue
+				case sg.Err != nil || pg.Err != nil:
+					stats["different"]++
+					t.Errorf("%s\n  sqlgate:    %s\n  PostgreSQL: %s", q, describe(sg), describe(pg))
+					continue
+				}
+				if same, why := Compare(sg, pg, false, false); !same {
+					stats["different"]++
+					t.Errorf("%s\n  %s", q, why)
+					continue
+				}
+				stats["same"]++
+			}
+		}
+	}
+	t.Logf("%d uses × %d² values: %v", len(arrayMinMaxUses), len(arrayMinMaxValues), stats)
+	if stats["same"] == 0 || stats["different"] > 0 {
+		t.Errorf("outcomes: %v", stats)
+	}
+}

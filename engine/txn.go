@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/binary"
 	"sync"
 	"time"
 
@@ -125,7 +126,7 @@ func (tx *txn) table(base fluss.Table) *pendingTable {
 	if pt := tx.tables[info.TableID]; pt != nil {
 		return pt
 	}
-	pt := &pendingTable{tx: tx, base: base, newest: base, info: info, schema: info.ArrowSchema()}
+	pt := &pendingTable{tx: tx, base: base, newest: base, info: info, schema: tableSchema(info)}
 	if tx.snap != nil {
 		// A REPEATABLE READ transaction reads its snapshot; newest
 		// confirms a conflict (rr.go).
@@ -140,6 +141,14 @@ func (tx *txn) table(base fluss.Table) *pendingTable {
 	tx.tables[info.TableID] = pt
 	tx.order = append(tx.order, pt)
 	return pt
+}
+
+// tableSchema is info.ArrowSchema(), built once per version of the table's
+// schema (kept in its ArrowSchemas): a transaction's first write to a
+// table built it again for every transaction, and every validated write
+// another.
+func tableSchema(info fluss.TableInfo) *arrow.Schema {
+	return info.ArrowSchemas.Get([]byte{'w'}, info.ArrowSchema)
 }
 
 // keep records r as held by the transaction, counting it against the limit.
@@ -423,7 +432,7 @@ func (pt *pendingTable) Append(ctx context.Context, rec arrow.RecordBatch) (flus
 	if pt.info.HasPrimaryKey() {
 		return pt.base.Append(ctx, rec) // the store's error
 	}
-	v, err := fluss.ValidateRecord(pt.info, rec)
+	v, err := fluss.ValidateRecordAs(pt.info, pt.schema, rec)
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
@@ -456,7 +465,7 @@ func (pt *pendingTable) Upsert(ctx context.Context, rec arrow.RecordBatch, opts 
 	if opts.TargetColumns != nil {
 		return fluss.WriteResult{}, sqlerr.NotSupported("partial updates inside a transaction")
 	}
-	v, err := fluss.ValidateRecord(pt.info, rec)
+	v, err := fluss.ValidateRecordAs(pt.info, pt.schema, rec)
 	if err != nil {
 		return fluss.WriteResult{}, err
 	}
@@ -687,7 +696,13 @@ func (pt *pendingTable) Lookup(ctx context.Context, keys arrow.RecordBatch, proj
 	held := retainSlots(hits)
 	defer releaseAll(held)
 	pt.mu.Unlock()
-	out := projectSchema(pt.schema, projection)
+	out := pt.projected(projection)
+	if len(ask) == 0 && len(hits) == 1 {
+		// One key, written by the transaction (an UPDATE's row read back
+		// by the SELECT after it): its pending row, sliced out of the
+		// record that holds it, without copying it into a new one.
+		return sliceRow(out, hits[0], projectionOrAll(projection, len(pt.schema.Fields()))), nil
+	}
 	var fromStore arrow.RecordBatch
 	if len(ask) > 0 {
 		all := make([]int, keys.NumCols())
@@ -735,7 +750,7 @@ func (pt *pendingTable) scan(ctx context.Context, opts fluss.ScanOptions, keep f
 		return nil, err
 	}
 	proj := projectionOrAll(opts.Projection, len(pt.schema.Fields()))
-	r := &pendingReader{out: projectSchema(pt.schema, opts.Projection), proj: proj, limit: opts.Limit}
+	r := &pendingReader{out: pt.projected(opts.Projection), proj: proj, limit: opts.Limit}
 	if pt.info.HasPrimaryKey() {
 		if len(pt.rows) == 0 {
 			pt.mu.Unlock()
@@ -981,6 +996,35 @@ func projectionOrAll(proj []int, n int) []int {
 		all[i] = i
 	}
 	return all
+}
+
+// projected is projectSchema of the table's schema, kept in the table's
+// ArrowSchemas per projection (a prepared SELECT reads the same one at
+// every execution).
+func (pt *pendingTable) projected(proj []int) *arrow.Schema {
+	if proj == nil {
+		return pt.schema
+	}
+	var buf [64]byte
+	key := append(buf[:0], 'w')
+	for _, c := range proj {
+		key = binary.AppendUvarint(key, uint64(c))
+	}
+	return pt.info.ArrowSchemas.Get(key, func() *arrow.Schema { return projectSchema(pt.schema, proj) })
+}
+
+// sliceRow is the pending row sl projected to the table columns proj, as a
+// one-row record of schema s sharing the pending record's buffers.
+func sliceRow(s *arrow.Schema, sl slot, proj []int) arrow.RecordBatch {
+	cols := make([]arrow.Array, len(proj))
+	for i, c := range proj {
+		cols[i] = array.NewSlice(sl.rec.rec.Column(c), int64(sl.row), int64(sl.row)+1)
+	}
+	out := array.NewRecordBatch(s, cols, 1)
+	for _, c := range cols {
+		c.Release()
+	}
+	return out
 }
 
 func projectSchema(s *arrow.Schema, proj []int) *arrow.Schema {

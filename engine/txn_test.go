@@ -232,3 +232,40 @@ func TestTransactionMemoryLimit(t *testing.T) {
 	}
 	mustRun(t, s, "INSERT INTO big VALUES (1, 'small')") // the session goes on
 }
+
+// A SELECT by key inside a transaction reads the key's pending row when
+// the transaction wrote it (one key: the row sliced out of the record that
+// holds it), the store's row otherwise, and nothing after its own DELETE;
+// the row is the newest of several writes, and the right one of a
+// many-row write.
+func TestTransactionReadsItsOwnRowByKey(t *testing.T) {
+	s := sessions(t, t.TempDir(), engine.Options{}, "a")[0]
+	mustRun(t, s, "CREATE TABLE own (id BIGINT PRIMARY KEY, a INT NOT NULL, b TEXT, c DOUBLE PRECISION)")
+	mustRun(t, s, "INSERT INTO own VALUES (1, 10, 'one', 1.5), (2, 20, 'two', 2.5), (3, 30, NULL, 3.5), (4, 40, 'four', 4.5)")
+	mustRun(t, s, "BEGIN")
+	for _, step := range []struct{ sql, want string }{
+		{"UPDATE own SET a = a + 1, b = b || '!' WHERE id = 2", ""},
+		{"SELECT b FROM own WHERE id = 2", "two!"},
+		{"SELECT a FROM own WHERE id = 2", "21"},
+		{"SELECT c FROM own WHERE id = 2", "2.5"},
+		{"SELECT id FROM own WHERE id = 2", "2"},
+		{"SELECT b FROM own WHERE id = 1", "one"}, // not written: the store's
+		{"SELECT b FROM own WHERE id IN (1, 2) ORDER BY id", "one,two!"},
+		{"UPDATE own SET b = 'again' WHERE id = 2", ""},
+		{"SELECT b FROM own WHERE id = 2", "again"},
+		{"UPDATE own SET a = 0, b = 'all' WHERE id IN (1, 3, 4)", ""},
+		{"SELECT a FROM own WHERE id = 4", "0"},
+		{"SELECT b FROM own WHERE id = 3", "all"},
+		{"SAVEPOINT s", ""},
+		{"DELETE FROM own WHERE id = 3", ""},
+		{"SELECT b FROM own WHERE id = 3", ""},
+		{"ROLLBACK TO SAVEPOINT s", ""},
+		{"SELECT b FROM own WHERE id = 3", "all"},
+		{"COMMIT", ""},
+		{"SELECT b FROM own ORDER BY id", "all,again,all,all"},
+	} {
+		if got := strings.Join(mustRun(t, s, step.sql), ","); got != step.want {
+			t.Errorf("%s: %q, want %q", step.sql, got, step.want)
+		}
+	}
+}

@@ -272,7 +272,7 @@ func (fp *fastParser) insertStmt() (*ast.InsertStmt, bool) {
 					e = d
 				} else {
 					var ok bool
-					if e, ok = fp.expr(); !ok {
+					if e, ok = fp.rowValue(t); !ok {
 						return nil, false
 					}
 				}
@@ -294,4 +294,37 @@ func (fp *fastParser) insertStmt() (*ast.InsertStmt, bool) {
 		}
 	}
 	return ins, true
+}
+
+// rowValue reads one value of a VALUES row, whose first token is t: a
+// literal or a signed number right before the ',' or ')' that ends it is
+// what the expression grammar's levels (OR, AND, NOT, comparisons,
+// predicates, + -, * /, ||) each hand back untouched when no operator
+// follows, so it is read by the level that builds it (unary or primary)
+// without the descent; anything else goes through expr.
+func (fp *fastParser) rowValue(t *ftok) (ast.ExprNode, bool) {
+	k := 1
+	if t.kind == ftOp && (t.id == opMinus || t.id == opPlus) {
+		if n := fp.peekAt(1).kind; n != ftInt && n != ftDec && n != ftFloat {
+			return fp.expr()
+		}
+		k = 2
+	} else {
+		switch t.kind {
+		case ftString, ftInt, ftDec, ftFloat:
+		case ftWord:
+			if t.id != kwNull && t.id != kwTrue && t.id != kwFalse {
+				return fp.expr()
+			}
+		default:
+			return fp.expr()
+		}
+	}
+	if end := fp.peekAt(k); end.kind != ftOp || end.id != opComma && end.id != opRParen {
+		return fp.expr()
+	}
+	if k == 2 {
+		return fp.unary()
+	}
+	return fp.primary()
 }

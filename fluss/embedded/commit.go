@@ -1360,23 +1360,51 @@ func encodeChangelog(t *tableState, b int, cl *changelog, recs []arrow.RecordBat
 	if cl.fromRec && len(recs) > 0 && len(cl.src) == len(cl.rows) {
 		return cutChangelog(t, b, cl.src, cl.changes, recs)
 	}
-	rb := array.NewRecordBuilder(memory.DefaultAllocator, t.schema)
-	defer rb.Release()
-	for _, v := range cl.rows {
-		row, err := t.storedRow(v)
-		if err == nil {
-			_, err = format.DecodeRow(row, t.colTypes, rb.Fields())
-		}
+	var rec arrow.RecordBatch
+	if len(cl.rows) <= pooledChangelogRows {
+		// A write of a row or a few (an UPDATE by key: its before and
+		// after images) decodes into a pooled builder of the table's
+		// rows, as a lookup does, instead of a new one per commit.
+		plan, err := projectionFor(t, nil)
 		if err != nil {
-			return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, err)
+			return nil, err
 		}
+		lb := plan.pool.Get().(*lookupBuilder)
+		for _, v := range cl.rows {
+			row, err := t.storedRow(v)
+			if err == nil {
+				_, err = lb.dec.Decode(row)
+			}
+			if err != nil {
+				lb.rb.Release() // half a batch: not given back
+				return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, err)
+			}
+		}
+		rec = finishLookup(plan, lb, len(cl.rows))
+	} else {
+		rb := array.NewRecordBuilder(memory.DefaultAllocator, t.schema)
+		defer rb.Release()
+		for _, v := range cl.rows {
+			row, err := t.storedRow(v)
+			if err == nil {
+				_, err = format.DecodeRow(row, t.colTypes, rb.Fields())
+			}
+			if err != nil {
+				return nil, corrupt("stored row of %s is unreadable: %v", t.info.Path, err)
+			}
+		}
+		rec = rb.NewRecordBatch()
 	}
-	data, err := encodeLogBatch(t, rb.NewRecordBatch(), cl.changes)
+	data, err := encodeLogBatch(t, rec, cl.changes)
 	if err != nil {
 		return nil, err
 	}
 	return []bucketBatch{{bucket: b, data: data, records: int64(len(cl.rows))}}, nil
 }
+
+// pooledChangelogRows is the most changelog rows encodeChangelog decodes
+// through a pooled lookup builder (whose buffers come from small slabs).
+const pooledChangelogRows = 16
 
 // cutChangelog encodes bucket b's changelog of rows src of recs (laid end
 // to end; ascending, and changed by the call) with their change types, as

@@ -131,7 +131,9 @@
 // cached pebble iterator, reused only while no state write has happened
 // since it was opened (itercache.go; each group's state lands in one atomic
 // pebble commit) and kept per sstable key region, so that it has the key's
-// sstable open already; of several keys one snapshot; fluss.RowLookuper decodes
+// sstable open already, except that the first lookup after a write is a
+// pebble Get (a write retires every iterator, and under a stream of
+// UPDATEs a new iterator per lookup cost ~3x the Get); of several keys one snapshot; fluss.RowLookuper decodes
 // one key's row into the caller's builders (lookuprow.go). A bulk load's
 // ingested sstables overlap the table's older ones, so once loads pause the
 // table's key range is compacted to one level in the background

@@ -290,3 +290,61 @@ func openIterCacheDB(t *testing.T, targetFileSize int64) (*iterCache, *pebble.DB
 	})
 	return c, db
 }
+
+// A point read makes no iterator for the first read after a write (or
+// during one): it reads by Get; the next read before another write makes
+// one, and the reads after it reuse it. The steps' second column is
+// whether pointIter hands out an iterator.
+func TestPointIterAfterWrites(t *testing.T) {
+	c, db := openIterCacheDB(t, 1<<20)
+	key := []byte("k1")
+	if err := db.Set(key, []byte("v"), pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	write := func() {
+		c.beginWrite()
+		if err := db.Set(key, []byte("w"), pebble.Sync); err != nil {
+			t.Fatal(err)
+		}
+		c.endWrite()
+	}
+	read := func() bool {
+		t.Helper()
+		ci, err := c.pointIter(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ci == nil {
+			return false
+		}
+		if _, cl, err := ci.get(key); err != nil {
+			t.Fatal(err)
+		} else {
+			cl.Close()
+		}
+		c.put(ci)
+		return true
+	}
+	for i, step := range []struct {
+		do   func()
+		iter bool
+	}{
+		{nil, true}, // no write since the cache began: an iterator
+		{nil, true}, // reused
+		{write, false},
+		{nil, true}, // no write since the last read without one
+		{nil, true},
+		{write, false},
+		{write, false},
+		{c.beginWrite, false}, // a write under way
+		{c.endWrite, false},   // gen moved since the last read without one
+		{nil, true},
+	} {
+		if step.do != nil {
+			step.do()
+		}
+		if got := read(); got != step.iter {
+			t.Fatalf("step %d: pointIter gave an iterator: %v, want %v", i, got, step.iter)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func BenchmarkAnalytic(b *testing.B) {
 		fmt.Sprintf(`INSERT INTO events SELECT g, ((g * 2654435761) / 65536 %% 100000)::int + 1,
 			CASE WHEN g %% 100 = 7 THEN NULL ELSE ((g * 48271) %% 1000000)::double precision / 100 END,
 			((g * 40503) / 4096 %% 50)::int + 1, 'n' || g, TIMESTAMP '2024-01-01' + g * INTERVAL '1 second'
-			FROM generate_series(1, %d) AS g`, rows),
+			FROM generate_series(1::bigint, %d) AS g`, rows),
 		`INSERT INTO users SELECT g, chr(65 + g % 20) || chr(65 + g % 7), g % 3 FROM generate_series(1, 100000) AS g`,
 	} {
 		if err := runQuery(ctx, s, q, nil); err != nil {

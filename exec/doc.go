@@ -46,6 +46,11 @@
 // PoolAllocator recycles the buffers kernels write, so a steady stream of
 // batches allocates nothing new.
 //
+// A Filter (and a Project of plain columns over one) is a Selector: an
+// aggregation above it may take each input batch with the rows kept
+// (NextSelected) instead of a batch of their copies (W4's count, sum and
+// avg over a WHERE read three columns of half the rows in place).
+//
 // metrics.go counts EXPLAIN ANALYZE's batches, rows and own time per node;
 // stalls are measured where batches wait on something other than the
 // node's inputs: a read-ahead scan's queue, the exchange of ParallelUnion

@@ -17,10 +17,12 @@ import (
 // one copy, a sparse word visits only its set bits, and any other word
 // runs a branch-free loop that stores every value and advances the output
 // position by the row's bit (50% random selectivity costs no
-// mispredictions). Validity bitmaps and the other layouts are gathered
+// mispredictions). Their validity bitmaps are compacted from it too, 64
+// rows at a time (compactValidity). The other layouts are gathered
 // through a selection vector of row indices, built only when some column
 // needs it. A mask that keeps every row passes the input batch through
-// untouched (no copy).
+// untouched (no copy). An aggregation without GROUP BY above the filter
+// takes the selection instead of a filtered batch (Filter.NextSelected).
 
 // keepWords returns the rows whose mask entry is true and not NULL as a
 // little-endian bitmap of len (n+63)/64 words (bits past n clear), reusing
@@ -120,7 +122,7 @@ func nativeFilter(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch
 	}
 	cols := make([]arrow.Array, b.NumCols())
 	for i, c := range b.Columns() {
-		g, ok := compactColumn(mem, c, keep, count, selection)
+		g, ok := compactColumn(mem, c, keep, count)
 		if !ok {
 			var err error
 			if g, err = gather(ctx, mem, c, mask, selection()); err != nil {
@@ -159,9 +161,9 @@ func FixedWidth(dt arrow.DataType) int {
 }
 
 // compactColumn keeps the rows keep marks of a fixed-width column: the
-// values are compacted from the bitmap, a validity bitmap is gathered
-// through the selection vector. ok is false for other layouts.
-func compactColumn(mem memory.Allocator, a arrow.Array, keep []uint64, count int, selection func() []int32) (arrow.Array, bool) {
+// values and the validity bitmap are compacted from the bitmap. ok is
+// false for other layouts.
+func compactColumn(mem memory.Allocator, a arrow.Array, keep []uint64, count int) (arrow.Array, bool) {
 	w := FixedWidth(a.DataType())
 	n := a.Len()
 	// compactWords moves values of up to 8 bytes; 16-byte ones take the
@@ -189,11 +191,7 @@ func compactColumn(mem memory.Allocator, a arrow.Array, keep []uint64, count int
 		words, k := compactInt64SIMD(src, keep, out)
 		compactWords(src[words*64:], keep[words:], out[k:])
 	}
-	var validity *memory.Buffer
-	nulls := 0
-	if a.NullN() > 0 {
-		validity, nulls = gatherValidity(mem, a, selection())
-	}
+	validity, nulls := compactValidity(mem, a, keep, count)
 	data := array.NewData(a.DataType(), count, []*memory.Buffer{validity, buf}, nil, nulls, 0)
 	buf.Release()
 	if validity != nil {
@@ -361,6 +359,78 @@ func gatherVar(mem memory.Allocator, a arrow.Array, offs []int32, bytes []byte, 
 	dataBuf.Release()
 	defer data.Release()
 	return array.MakeFromData(data)
+}
+
+// compactValidity returns the validity bitmap of the rows keep marks
+// (count of them) of a (nil when none is NULL), 64 rows at a time: a word
+// of keep against the same rows' word of a's bitmap; when every kept row
+// of it is valid (most words, with few NULLs) its kept rows append a run
+// of ones, else each kept row's bit is taken in turn.
+func compactValidity(mem memory.Allocator, a arrow.Array, keep []uint64, count int) (*memory.Buffer, int) {
+	if a.NullN() == 0 {
+		return nil, 0
+	}
+	n := a.Len()
+	bm, off := a.NullBitmapBytes(), a.Data().Offset()
+	buf := newOutputBuffer(mem, (count+63)/64*8)
+	out := arrow.GetData[uint64](buf.Bytes())[:(count+63)/64]
+	var acc uint64 // the output word being filled, nb bits of it
+	nb, o, valid := 0, 0, 0
+	for w, k := range keep[:(n+63)/64] {
+		if k == 0 {
+			continue
+		}
+		v := bitsAt(bm, off+w*64, min(64, n-w*64))
+		c := bits.OnesCount64(k)
+		x := uint64(1)<<c - 1 // c ones (all 64 when c is 64)
+		if k&^v != 0 {
+			x = 0
+			for j := 0; k != 0; j++ {
+				x |= (v >> bits.TrailingZeros64(k) & 1) << j
+				k &= k - 1
+			}
+		}
+		valid += bits.OnesCount64(x)
+		acc |= x << nb
+		if nb+c >= 64 {
+			out[o] = acc
+			o++
+			acc = x >> (64 - nb) // 0 when nb is 0 (a shift by 64)
+			nb += c - 64
+		} else {
+			nb += c
+		}
+	}
+	if nb > 0 {
+		out[o] = acc
+	}
+	if valid == count {
+		buf.Release()
+		return nil, 0
+	}
+	return buf, count - valid
+}
+
+// bitsAt is the nbits (at most 64) bits of the bitmap bm from bit start,
+// little-endian, the bits past nbits clear.
+func bitsAt(bm []byte, start, nbits int) uint64 {
+	b, s := start>>3, start&7
+	var w uint64
+	if s == 0 && nbits == 64 && b+8 <= len(bm) {
+		return leUint64(bm[b:])
+	}
+	need := (s + nbits + 7) / 8 // at most 9 bytes
+	for j := 0; j < need && j < 8; j++ {
+		w |= uint64(bm[b+j]) << (8 * j)
+	}
+	w >>= s
+	if need == 9 {
+		w |= uint64(bm[b+8]) << (64 - s)
+	}
+	if nbits < 64 {
+		w &= 1<<nbits - 1
+	}
+	return w
 }
 
 // gatherValidity returns the validity bitmap of the rows sel of a (nil when

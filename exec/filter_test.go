@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // TestNativeFilterCompaction runs the native filter on masks whose 64-row
@@ -97,6 +98,16 @@ func checkFilter(t *testing.T, rng *rand.Rand, total, slice int, keep func(int) 
 	})
 	f64 := array.NewFloat64Builder(mem)
 	add("f64", f64, func(i int) { f64.Append(float64(i) / 4) })
+	// few NULLs: most 64-row words keep only valid rows (compactValidity's
+	// run of ones), some keep a NULL
+	f64n := array.NewFloat64Builder(mem)
+	add("f64 few nulls", f64n, func(i int) {
+		if i%97 == 5 {
+			f64n.AppendNull()
+		} else {
+			f64n.Append(float64(i))
+		}
+	})
 	allNull := array.NewInt64Builder(mem)
 	add("all null", allNull, func(int) { allNull.AppendNull() })
 	s := array.NewStringBuilder(mem)
@@ -152,5 +163,135 @@ func checkFilter(t *testing.T, rng *rand.Rand, total, slice int, keep func(int) 
 			}
 			out.Release()
 		}
+	}
+}
+
+// TestFilterNextSelected: the selection a filter hands an aggregation
+// (NextSelected) names the rows Next returns, batch by batch: masks with
+// NULLs, batches that keep every row (no selection) or none (skipped),
+// the gate, the arrow backend (a filtered batch, every row of it kept),
+// and a projection of plain columns over the filter (one that computes is
+// not a Selector).
+func TestFilterNextSelected(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "m", Type: arrow.FixedWidthTypes.Boolean, Nullable: true}}, nil)
+	// batch kinds: random with NULLs, all kept, none kept
+	batch := func(rng *rand.Rand, n, kind, first int) arrow.RecordBatch {
+		vb, mb := array.NewInt64Builder(mem), array.NewBooleanBuilder(mem)
+		defer vb.Release()
+		defer mb.Release()
+		for i := range n {
+			vb.Append(int64(first + i))
+			switch {
+			case kind == 1:
+				mb.Append(true)
+			case kind == 2:
+				mb.Append(false)
+			case rng.IntN(9) == 0:
+				mb.AppendNull()
+			default:
+				mb.Append(rng.IntN(2) == 0)
+			}
+		}
+		v, m := vb.NewArray(), mb.NewArray()
+		defer v.Release()
+		defer m.Release()
+		return array.NewRecordBatch(schema, []arrow.Array{v, m}, int64(n))
+	}
+	inputs := func() []arrow.RecordBatch {
+		rng := rand.New(rand.NewPCG(9, 9))
+		var bs []arrow.RecordBatch
+		first := 0
+		for k, n := range []int{1000, 64, 130, 7, 1000, 200} {
+			bs = append(bs, batch(rng, n, k%3, first))
+			first += n
+		}
+		return bs
+	}
+	cond := &ColExpr{Index: 1, Name: "m", T: types.BoolType}
+	ctx := context.Background()
+	for _, c := range []struct {
+		name    string
+		backend Backend
+		gate    any
+		project bool
+	}{
+		{"native", BackendNative, nil, false},
+		{"arrow", BackendArrow, nil, false},
+		{"gate true", BackendNative, true, false},
+		{"gate false", BackendNative, false, false},
+		{"projected", BackendNative, nil, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			build := func() Selector {
+				ec := &EvalContext{Ctx: ctx, Mem: mem, Backend: c.backend}
+				f := &Filter{EC: ec, Input: &batchesOp{schema: schema, batches: inputs()}, Cond: cond}
+				if c.gate != nil {
+					f.Gate = &ConstExpr{Value: c.gate, T: types.BoolType}
+				}
+				if !c.project {
+					return f
+				}
+				return &Project{EC: ec, Input: f, Exprs: []Expr{&ColExpr{Index: 0, Name: "v", T: types.Int64Type}},
+					Out: arrow.NewSchema(schema.Fields()[:1], nil)}
+			}
+			var want, got []int64
+			next := build()
+			defer next.Close()
+			for {
+				b, err := next.Next(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b == nil {
+					break
+				}
+				want = append(want, b.Column(0).(*array.Int64).Int64Values()...)
+				b.Release()
+			}
+			sel := build()
+			defer sel.Close()
+			if !sel.CanSelect() {
+				t.Fatal("CanSelect is false")
+			}
+			for {
+				b, rows, err := sel.NextSelected(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b == nil {
+					break
+				}
+				if rows != nil && len(rows) == 0 {
+					t.Fatal("an empty selection")
+				}
+				if int(b.NumCols()) != len(sel.Schema().Fields()) {
+					t.Fatalf("%d columns, want %d", b.NumCols(), len(sel.Schema().Fields()))
+				}
+				vals := b.Column(0).(*array.Int64).Int64Values()
+				if rows == nil {
+					got = append(got, vals...)
+				}
+				for _, r := range rows {
+					got = append(got, vals[r])
+				}
+				b.Release()
+			}
+			if c.gate == false && len(want) != 0 {
+				t.Fatalf("gate false: %d rows", len(want))
+			}
+			if c.gate != false && len(want) < 1000 {
+				t.Fatalf("only %d rows kept", len(want))
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("NextSelected's rows differ from Next's: %d vs %d rows", len(got), len(want))
+			}
+		})
+	}
+	computed := &Project{Input: &Filter{Input: &batchesOp{schema: schema}, Cond: cond},
+		Exprs: []Expr{&ArithExpr{Op: Add, L: &ColExpr{Index: 0, Name: "v", T: types.Int64Type}, R: &ConstExpr{Value: int64(1), T: types.Int64Type}, T: types.Int64Type}}}
+	if computed.CanSelect() {
+		t.Fatal("a computing projection claims it can select")
 	}
 }

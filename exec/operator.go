@@ -80,16 +80,26 @@ type Filter struct {
 
 func (o *Filter) Schema() *arrow.Schema { return o.Input.Schema() }
 func (o *Filter) Close()                { o.Input.Close() }
-func (o *Filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
+
+// open computes Gate the first time; false: it is not true and nothing is
+// to be read.
+func (o *Filter) open() (bool, error) {
 	if o.Gate != nil && !o.gated {
 		v, err := EvalScalar(o.EC, o.Gate)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		if v != true {
-			return nil, nil
+			return false, nil
 		}
 		o.gated = true
+	}
+	return true, nil
+}
+
+func (o *Filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if ok, err := o.open(); !ok {
+		return nil, err
 	}
 	for {
 		b, err := o.Input.Next(ctx)
@@ -146,6 +156,75 @@ func (o *Filter) apply(ctx context.Context, b arrow.RecordBatch, mask arrow.Arra
 	return nativeFilter(ctx, o.EC.Mem, b, m, o.keep, count, &o.sel)
 }
 
+// Selector is an operator that can hand over its rows without copying
+// them: as the batches it reads, each with the rows of it that it keeps.
+// An aggregation that reads only a few columns of a filter's output adds
+// the kept rows where they are, instead of the filter copying every
+// column's kept values (and gathering their validity bit by bit) into a
+// batch of their own.
+type Selector interface {
+	Operator
+	// CanSelect reports whether NextSelected may be called instead of
+	// Next (for the whole run: the two are not mixed).
+	CanSelect() bool
+	// NextSelected returns the next batch and the rows of it that are the
+	// operator's output, in order (nil: every row; never empty), or (nil,
+	// nil, nil) at the end. The caller releases the batch; sel is valid
+	// until the next call. The batch's values at the other rows are
+	// arbitrary (never read, never an error's cause).
+	NextSelected(ctx context.Context) (arrow.RecordBatch, []int32, error)
+}
+
+// CanSelect implements Selector: a filter always can.
+func (o *Filter) CanSelect() bool { return true }
+
+// NextSelected implements Selector: the input's next batch with a row left
+// and its kept rows, built from the mask's bitmap; on the arrow backend
+// (or for a mask that is not a plain boolean array) the batch is filtered
+// as Next does and every row of it is kept.
+func (o *Filter) NextSelected(ctx context.Context) (arrow.RecordBatch, []int32, error) {
+	if ok, err := o.open(); !ok {
+		return nil, nil, err
+	}
+	for {
+		b, err := o.Input.Next(ctx)
+		if err != nil || b == nil {
+			return b, nil, err
+		}
+		mask, err := o.Cond.Eval(o.EC, b)
+		if err != nil {
+			b.Release()
+			return nil, nil, err
+		}
+		m, ok := mask.(*array.Boolean)
+		if !ok || b.NumRows() == 0 || o.EC.backendFor(FilterFamily(b.Schema())) == BackendArrow {
+			out, err := o.apply(ctx, b, mask)
+			mask.Release()
+			b.Release()
+			if err != nil {
+				return nil, nil, err
+			}
+			if out.NumRows() == 0 {
+				out.Release()
+				continue
+			}
+			return out, nil, nil
+		}
+		var count int
+		o.keep, count = keepWords(m, o.keep)
+		mask.Release()
+		switch count {
+		case 0:
+			b.Release()
+			continue
+		case int(b.NumRows()):
+			return b, nil, nil
+		}
+		o.sel = selectionOf(o.keep, count, o.sel)
+		return b, o.sel, nil
+	}
+}
+
 // Project computes one expression per output column. A column reference
 // passes the input buffers through without copying.
 type Project struct {
@@ -157,12 +236,42 @@ type Project struct {
 
 func (o *Project) Schema() *arrow.Schema { return o.Out }
 func (o *Project) Close()                { o.Input.Close() }
+
+// CanSelect implements Selector: a projection of plain columns (nothing
+// computed, so nothing evaluated at rows the input drops) over a Selector.
+func (o *Project) CanSelect() bool {
+	for _, e := range o.Exprs {
+		if _, ok := e.(*ColExpr); !ok {
+			return false
+		}
+	}
+	s, ok := o.Input.(Selector)
+	return ok && s.CanSelect()
+}
+
+// NextSelected implements Selector: the input's batch projected, with the
+// input's selection.
+func (o *Project) NextSelected(ctx context.Context) (arrow.RecordBatch, []int32, error) {
+	b, sel, err := o.Input.(Selector).NextSelected(ctx)
+	if err != nil || b == nil {
+		return b, nil, err
+	}
+	defer b.Release()
+	out, err := o.project(b)
+	return out, sel, err
+}
+
 func (o *Project) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	b, err := o.Input.Next(ctx)
 	if err != nil || b == nil {
 		return b, err
 	}
 	defer b.Release()
+	return o.project(b)
+}
+
+// project computes the output columns over b.
+func (o *Project) project(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, len(o.Exprs))
 	for i, e := range o.Exprs {
 		c, err := e.Eval(o.EC, b)

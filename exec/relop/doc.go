@@ -29,7 +29,8 @@
 // of (key, row) pairs and feeds top-N a typed heap, with the same results
 // as the encoded path (grouping reads an integer key column at its own
 // width, without an int64 copy). A single text or bytea group key groups by
-// its value's bytes. The group table counts each group's rows as it assigns
+// its value's bytes; a value of at most 7 bytes as one word (its bytes and
+// length) in an integer table. The group table counts each group's rows as it assigns
 // them, once for all the aggregates without FILTER or DISTINCT (count(*), and
 // count(x), sum, avg and integer min/max less their NULLs: aggfuncs.go's
 // groupCounts); integer
@@ -38,6 +39,11 @@
 // otherwise, so 22003 and numeric's exact sums are as PostgreSQL's;
 // sum(double precision) adds a batch of finite values unchecked and tests
 // its sums for an overflow after it, in the same order, so bit for bit.
+// One integer key whose groups are in the dense array, with count and one
+// integer sum (or avg), is aggregated in one pass a row (fusedsum.go: key,
+// group, count and sum together) while the batch's bound allows. Without
+// GROUP BY, over a filter (exec.Selector), the aggregates add the rows of
+// the filter's selection in the input batches instead of a filtered copy.
 // A join build of such a key whose values span a small
 // range (under 4 values a row, as a primary key's ids do) is a dense array
 // indexed by key (jointable.go); otherwise a

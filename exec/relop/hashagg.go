@@ -2,6 +2,7 @@ package relop
 
 import (
 	"context"
+	"encoding/binary"
 	"hash/maphash"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -73,6 +74,7 @@ type HashAggregate struct {
 	spilled   bool
 	clock     *spillClock // the spill's I/O time, shared with the partitions' operators
 	seedLevel maphash.Seed
+	fused     *fusedSum // the one-pass loop, when the aggregation qualifies (fusedsum.go)
 }
 
 // maxSpillDepth bounds recursive repartitioning.
@@ -155,6 +157,7 @@ func (o *HashAggregate) init() error {
 		}
 	}
 	o.seedLevel = maphash.MakeSeed()
+	o.fused = newFusedSum(o)
 	return nil
 }
 
@@ -166,22 +169,36 @@ func (o *HashAggregate) stateBytes() int64 {
 	return n
 }
 
+// consume aggregates the whole input. Without GROUP BY, over a filter (a
+// Selector, exec/operator.go), it takes the filter's input batches with the
+// rows kept rather than the kept rows copied out (W4: count, sum and avg
+// over the rows of a WHERE); the accumulators add the selected rows where
+// they are. (With GROUP BY the group table would need the selection too.)
 func (o *HashAggregate) consume(ctx context.Context) error {
 	mem := o.alloc()
 	var groups []uint32
 	var sel []int32
+	src, selecting := o.Input.(exec.Selector)
+	selecting = selecting && len(o.GroupBy) == 0 && src.CanSelect()
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b, err := o.Input.Next(ctx)
+		var b arrow.RecordBatch
+		var rows []int32
+		var err error
+		if selecting {
+			b, rows, err = src.NextSelected(ctx)
+		} else {
+			b, err = o.Input.Next(ctx)
+		}
 		if err != nil {
 			return err
 		}
 		if b == nil {
 			return nil
 		}
-		err = o.consumeBatch(mem, b, &groups, &sel)
+		err = o.consumeBatch(mem, b, rows, &groups, &sel)
 		b.Release()
 		if err != nil {
 			return err
@@ -189,15 +206,37 @@ func (o *HashAggregate) consume(ctx context.Context) error {
 	}
 }
 
-func (o *HashAggregate) consumeBatch(mem memory.Allocator, b arrow.RecordBatch, groupsBuf *[]uint32, selBuf *[]int32) error {
+// consumeBatch aggregates the rows of b that rows lists (nil: all; only
+// without GROUP BY).
+func (o *HashAggregate) consumeBatch(mem memory.Allocator, b arrow.RecordBatch, rows []int32, groupsBuf *[]uint32, selBuf *[]int32) error {
 	n := int(b.NumRows())
 	if n == 0 {
 		return nil
 	}
 	groups := resize(*groupsBuf, n) // assign sets every row's group
 	*groupsBuf = groups
+	if rows == nil && o.parts == nil && o.fused != nil {
+		done := o.fused.run(o.table, b)
+		if done == n {
+			return nil
+		}
+		if done > 0 {
+			// the rest (from a row with a new key) the general way
+			b = b.NewSlice(int64(done), int64(n))
+			defer b.Release()
+			n -= done
+			groups = groups[:n]
+		}
+	}
 	var base []int32 // rows to aggregate; nil = all
-	if o.parts == nil {
+	if rows != nil {
+		// the one group: every row's is 0, the selected rows are counted
+		clear(groups)
+		if o.table.rows != nil {
+			o.table.rows.n[0] += int64(len(rows))
+		}
+		base = rows
+	} else if o.parts == nil {
 		if err := o.table.assign(mem, b, groups, true, nil); err != nil {
 			return err
 		}
@@ -410,6 +449,7 @@ type groupTable struct {
 	dense     []uint32 // group+1 of keys in [0, denseKeys), 0 = none
 	nullGroup uint32
 	strs      map[string]uint32
+	shorts    *intTable // the text key's values of at most 7 bytes (shortKey)
 	n         int
 	keyStore  []arrow.RecordBatch
 	keyRefs   []rowRef
@@ -448,6 +488,9 @@ func (t *groupTable) size() int64 {
 	}
 	if t.ints != nil {
 		n += t.ints.bytes()
+	}
+	if t.shorts != nil {
+		n += t.shorts.bytes()
 	}
 	return n
 }
@@ -495,10 +538,16 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 	} else if vb, ok := b.Column(t.keyCols[0]).(varBytes); ok && t.strKey {
 		// One text key (W7's country): its bytes are the map's key as
 		// they are, without the byte encoding of several typed columns.
+		// A key of at most 7 bytes is looked up as one word (its bytes and
+		// its length, shortKey) in an integer table: W7's country codes,
+		// without a string hash and a Go map's probe a row.
 		col := b.Column(t.keyCols[0])
 		nulls := col.NullN() > 0
 		offs, data := vb.ValueOffsets(), vb.ValueBytes()
 		base := offs[0]
+		if t.shorts == nil {
+			t.shorts = newIntTable()
+		}
 		for i := range n {
 			if nulls && col.IsNull(i) {
 				if t.nullGroup == missingGroup {
@@ -512,8 +561,27 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 				groups[i] = t.nullGroup
 				continue
 			}
-			k := data[offs[i]-base : offs[i+1]-base]
-			strGroup(i, k)
+			lo, hi := int(offs[i]-base), int(offs[i+1]-base)
+			if hi-lo > 7 {
+				strGroup(i, data[lo:hi])
+				continue
+			}
+			key := shortKey(data, lo, hi)
+			if !insert {
+				g, ok := t.shorts.get(key)
+				if !ok {
+					groups[i] = missingGroup
+					*missing = append(*missing, int32(i))
+					continue
+				}
+				groups[i] = uint32(g)
+				continue
+			}
+			g, added := t.shorts.getOrPut(key, int32(t.n))
+			if added {
+				t.newGroup(i)
+			}
+			groups[i] = uint32(g)
 		}
 	} else {
 		if t.strKey {
@@ -560,6 +628,22 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 		t.keyRefs = append(t.keyRefs, rowRef{bi, uint32(j)})
 	}
 	return nil
+}
+
+// shortKey is the text or bytea value data[lo:hi] of at most 7 bytes as
+// one word: its bytes, little-endian, below its length in the top byte, so
+// that two such values have equal words exactly when they are equal.
+func shortKey(data []byte, lo, hi int) int64 {
+	l := hi - lo
+	var w uint64
+	if lo+8 <= len(data) {
+		w = binary.LittleEndian.Uint64(data[lo:]) & (1<<(8*l) - 1)
+	} else {
+		for j := l - 1; j >= 0; j-- {
+			w = w<<8 | uint64(data[lo+j])
+		}
+	}
+	return int64(w | uint64(l)<<56)
 }
 
 // newGroup adds a group whose key is row i's.

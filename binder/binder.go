@@ -299,6 +299,14 @@ func isIdentByte(c byte) bool {
 // written in the rewritten text (CIStr.O) is PostgreSQL's name.
 func ident(s ast.CIStr) string { return s.O }
 
+// tablePath is schemas.go's treePath for a name of TiDB's AST (FROM,
+// TRUNCATE, DESCRIBE, a view reference), here at the AST's edge so that
+// schemas.go reads only the tree.
+func (b *binder) tablePath(tn *ast.TableName) fluss.TablePath {
+	p, _ := b.resolvePath(ident(tn.Schema), ident(tn.Name), false)
+	return p
+}
+
 func firstWords(s string) string {
 	f := strings.Fields(s)
 	if len(f) > 2 {

@@ -90,6 +90,9 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 	}
 	b := &binder{ctx: ctx, cat: cat, stmt: stmt, params: make([]types.T, n)}
 	copy(b.params, declared)
+	if st, ok := b.trees.StatementTree(stmt.AST); ok {
+		return b.bindStatementTree(st)
+	}
 	switch node := stmt.AST.(type) {
 	case *ast.SelectStmt:
 		plan, err := b.bindSelect(node)
@@ -115,19 +118,6 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 		return b.bindUpdate(node)
 	case *ast.DeleteStmt:
 		return b.bindDelete(node)
-	case *ast.CreateTableStmt:
-		st, err := b.bindCreateTable(node)
-		if ct, ok := st.(*CreateTable); ok && err == nil && ct.Source != nil {
-			err = refusePseudoColumns(ct.Source) // searchcycle.go
-		}
-		if err != nil {
-			return nil, err
-		}
-		return st, nil
-	case *ast.DropTableStmt:
-		return b.bindDropTable(node)
-	case *ast.CreateViewStmt:
-		return b.bindCreateView(node)
 	case *ast.ExplainStmt:
 		return b.bindExplain(node)
 	case *ast.TruncateTableStmt:
@@ -143,6 +133,29 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 		return nil, sqlerr.New(sqlerr.InternalError, "statement has no syntax tree")
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "statement %q is not supported", firstWords(stmt.Text))
+}
+
+// bindStatementTree binds a statement that has moved onto sqlgate's parsed
+// tree (sql.Transformer.StatementTree: CREATE TABLE [AS], DROP TABLE |
+// VIEW, CREATE VIEW; issue 32). A query inside one is still TiDB's
+// (view.go's bindQuery).
+func (b *binder) bindStatementTree(st pt.Statement) (Statement, error) {
+	switch s := st.(type) {
+	case *pt.CreateTable:
+		out, err := b.bindCreateTable(s) // ddl.go
+		if ct, ok := out.(*CreateTable); ok && err == nil && ct.Source != nil {
+			err = refusePseudoColumns(ct.Source) // searchcycle.go
+		}
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	case *pt.DropTable:
+		return b.bindDropTable(s) // ddl.go
+	case *pt.CreateView:
+		return b.bindCreateView(s) // view.go
+	}
+	return nil, sqlerr.New(sqlerr.InternalError, "statement %T has no binder", st)
 }
 
 // finishParams stamps the final parameter types into every Param node, since
@@ -285,6 +298,14 @@ func isIdentByte(c byte) bool {
 // the sql/ rewrite already lower-cased the unquoted ones, so the name as
 // written in the rewritten text (CIStr.O) is PostgreSQL's name.
 func ident(s ast.CIStr) string { return s.O }
+
+// tablePath is schemas.go's treePath for a name of TiDB's AST (FROM,
+// TRUNCATE, DESCRIBE, a view reference), here at the AST's edge so that
+// schemas.go reads only the tree.
+func (b *binder) tablePath(tn *ast.TableName) fluss.TablePath {
+	p, _ := b.resolvePath(ident(tn.Schema), ident(tn.Name), false)
+	return p
+}
 
 func firstWords(s string) string {
 	f := strings.Fields(s)

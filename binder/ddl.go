@@ -17,35 +17,11 @@ const (
 	propBucketKey = "bucket.key"
 )
 
-// statementTree is the statement being bound as sqlgate's parsed tree
-// (sql/tree), made by the transformer from TiDB's statement. Bind's switch
-// (binder.go) still picks the statement's binder by TiDB's type and hands
-// it TiDB's node, which is b.stmt.AST: the binders of the statements that
-// have moved onto the tree (CREATE TABLE, DROP TABLE | VIEW, CREATE VIEW)
-// read this instead, until that switch moves too (issue 32).
-func (b *binder) statementTree() (pt.Statement, error) {
-	return b.trees.StatementToTree(b.stmt.AST)
-}
-
-// bindCreateTable binds CREATE TABLE from the statement's tree (the TiDB
-// node Bind passes is not read: statementTree).
-func (b *binder) bindCreateTable(sourceNode) (Statement, error) {
-	st, err := b.statementTree()
-	if err != nil {
-		return nil, err
-	}
-	ct, ok := st.(*pt.CreateTable)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.InternalError, "CREATE TABLE reached the binder as %T", st)
-	}
-	return b.bindCreateTableTree(ct)
-}
-
-// bindCreateTableTree builds a table descriptor from CREATE TABLE. Column
+// bindCreateTable builds a table descriptor from CREATE TABLE. Column
 // types come from the sql/ rewrite (which parsed every Fluss and PostgreSQL
 // spelling); constraints and options from the tree. The store validates
 // the Fluss rules (key types, reserved names, bucket keys).
-func (b *binder) bindCreateTableTree(ct *pt.CreateTable) (Statement, error) {
+func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 	if ct.Query != nil {
 		return b.bindCreateTableAs(ct)
 	}
@@ -210,17 +186,8 @@ func columnOptionName(opt pt.ColumnOption) string {
 	return "this column option"
 }
 
-// bindDropTable binds DROP TABLE and DROP VIEW from the statement's tree
-// (the TiDB node Bind passes is not read: statementTree).
-func (b *binder) bindDropTable(sourceNode) (Statement, error) {
-	st, err := b.statementTree()
-	if err != nil {
-		return nil, err
-	}
-	dt, ok := st.(*pt.DropTable)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.InternalError, "DROP reached the binder as %T", st)
-	}
+// bindDropTable binds DROP TABLE and DROP VIEW.
+func (b *binder) bindDropTable(dt *pt.DropTable) (Statement, error) {
 	if dt.View {
 		return b.bindDropView(dt)
 	}

@@ -63,11 +63,10 @@
 // ORDER BY and FILTER, aggregate.go registering them from tree nodes, and
 // window calls, window.go binding their OVER clause from the tree's
 // Window); CREATE TABLE, DROP TABLE | VIEW and CREATE VIEW bind from the
-// statement's tree (ddl.go's statementTree, made by sql.StatementToTree
-// from b.stmt.AST: Bind's switch in binder.go still chooses by TiDB's
-// statement type and passes TiDB's node, which these binders do not read;
-// the query of CREATE VIEW and CREATE TABLE AS is still TiDB's, bound by
-// view.go's bindQuery);
+// statement's tree (Bind takes it from sql.Transformer.StatementTree and
+// dispatches on the tree node, bindStatementTree; the other statements
+// still go by TiDB's statement type; the query of CREATE VIEW and CREATE
+// TABLE AS is still TiDB's, bound by view.go's bindQuery);
 // exprbind.go's bindExpr takes TiDB's nodes at the statement-level files'
 // edge, binds the leaves directly and the moved kinds through sql.ToTree,
 // and binds the kinds not moved yet (ordered-set aggregates,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -25,15 +24,9 @@ type SchemaResolver interface {
 	ResolveSchema(ctx context.Context, name string, create bool) (string, error)
 }
 
-// tablePath resolves a possibly schema-qualified relation name that is
-// looked up (not created).
-func (b *binder) tablePath(tn *ast.TableName) fluss.TablePath {
-	p, _ := b.resolvePath(ident(tn.Schema), ident(tn.Name), false)
-	return p
-}
-
-// treePath is tablePath for a name of sqlgate's parsed tree (the
-// statements that have moved onto it: ddl.go, view.go's CREATE VIEW).
+// treePath resolves a possibly schema-qualified relation name of sqlgate's
+// parsed tree that is looked up (not created); binder.go's tablePath does
+// the same for a name of TiDB's AST (the statements not moved yet).
 func (b *binder) treePath(tn *pt.TableName) fluss.TablePath {
 	p, _ := b.resolvePath(tn.Schema, tn.Name, false)
 	return p

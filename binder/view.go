@@ -113,19 +113,10 @@ func (b *binder) noteUse(r ViewRelation) {
 	*b.uses = append(*b.uses, r)
 }
 
-// bindCreateView binds CREATE VIEW from the statement's tree (the TiDB
-// node Bind passes is not read: ddl.go's statementTree).
-func (b *binder) bindCreateView(sourceNode) (Statement, error) {
+// bindCreateView binds CREATE VIEW.
+func (b *binder) bindCreateView(cv *pt.CreateView) (Statement, error) {
 	if b.stmt != nil && b.stmt.NumParams > 0 {
 		return nil, sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $1")
-	}
-	st, err := b.statementTree()
-	if err != nil {
-		return nil, err
-	}
-	cv, ok := st.(*pt.CreateView)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.InternalError, "CREATE VIEW reached the binder as %T", st)
 	}
 	path, err := b.createPath(cv.Name)
 	if err != nil {

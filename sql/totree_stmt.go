@@ -21,23 +21,34 @@ func StatementToTree(s ast.StmtNode) (pt.Statement, error) {
 
 // StatementToTree is the package's StatementToTree.
 func (t *Transformer) StatementToTree(s ast.StmtNode) (pt.Statement, error) {
+	if st, ok := t.StatementTree(s); ok {
+		return st, nil
+	}
+	return nil, &TransformError{s, sqlerr.New(sqlerr.FeatureNotSupported, "statement %s is not supported here", strings.TrimPrefix(fmt.Sprintf("%T", s), "*ast."))}
+}
+
+// StatementTree is StatementToTree for a caller that binds the statements
+// not moved yet from TiDB's nodes (the binder's Bind): ok is false for
+// such a statement (and for nil), without the refusal StatementToTree
+// builds, which would cost every query an allocation.
+func (t *Transformer) StatementTree(s ast.StmtNode) (st pt.Statement, ok bool) {
 	switch n := s.(type) {
 	case *ast.CreateTableStmt:
-		return t.createTable(n), nil
+		return t.createTable(n), true
 	case *ast.DropTableStmt:
 		d := &pt.DropTable{At: at(n), IfExists: n.IfExists, View: n.IsView, Names: make([]*pt.TableName, len(n.Tables))}
 		for i, tn := range n.Tables {
 			d.Names[i] = tableName(tn)
 		}
-		return d, nil
+		return d, true
 	case *ast.CreateViewStmt:
 		v := &pt.CreateView{At: at(n), Name: tableName(n.ViewName), OrReplace: n.OrReplace, Query: statementQuery(n.Select)}
 		for _, c := range n.Cols {
 			v.Columns = append(v.Columns, c.O)
 		}
-		return v, nil
+		return v, true
 	}
-	return nil, &TransformError{s, sqlerr.New(sqlerr.FeatureNotSupported, "statement %s is not supported here", strings.TrimPrefix(fmt.Sprintf("%T", s), "*ast."))}
+	return nil, false
 }
 
 func tableName(n *ast.TableName) *pt.TableName {

@@ -228,3 +228,45 @@ func TestStatementTreeKeepsWhatTheBinderReads(t *testing.T) {
 		t.Errorf("SELECT: %v, want 0A000 (queries have not moved)", err)
 	}
 }
+
+// TestStatementTreeTakesOnlyMoved: StatementTree, which the binder's Bind
+// asks first, takes the moved statements and leaves every other (and no
+// statement at all) to TiDB's nodes, agreeing with StatementToTree.
+func TestStatementTreeTakesOnlyMoved(t *testing.T) {
+	cases := []struct {
+		in    string
+		moved bool
+	}{
+		{"CREATE TABLE t (a int)", true},
+		{"CREATE TABLE t AS SELECT 1", true},
+		{"DROP TABLE t", true},
+		{"DROP VIEW v", true},
+		{"CREATE VIEW v AS SELECT 1", true},
+		{"SELECT 1", false},
+		{"SELECT 1 UNION SELECT 2", false},
+		{"INSERT INTO t VALUES (1)", false},
+		{"UPDATE t SET a = 1", false},
+		{"DELETE FROM t", false},
+		{"TRUNCATE t", false},
+		{"EXPLAIN SELECT 1", false},
+	}
+	p := NewParser()
+	var tr Transformer
+	for _, c := range cases {
+		stmts, err := p.Parse(c.in)
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		s, ok := tr.StatementTree(stmts[0].AST)
+		if ok != c.moved || (s != nil) != c.moved {
+			t.Errorf("%s: StatementTree = %T, %v; want moved %v", c.in, s, ok, c.moved)
+		}
+		if _, err := StatementToTree(stmts[0].AST); (err == nil) != c.moved {
+			t.Errorf("%s: StatementToTree's error %v disagrees (moved %v)", c.in, err, c.moved)
+		}
+	}
+	if s, ok := tr.StatementTree(nil); ok || s != nil {
+		t.Errorf("no statement: %T, %v", s, ok)
+	}
+}

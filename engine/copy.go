@@ -37,7 +37,7 @@ import (
 // prepareCopy prepares a COPY statement (see pgwire.CopyStatement).
 func (s *session) prepareCopy(ctx context.Context, st *sql.Statement) (*statement, error) {
 	if s.txStatus == 'E' {
-		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		return nil, sqlerr.TransactionAborted()
 	}
 	c := st.Copy
 	if c == nil {
@@ -203,7 +203,7 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 		return "", sqlerr.New(sqlerr.InternalError, "CopyFrom on a statement that is not COPY FROM")
 	}
 	if s.txStatus == 'E' {
-		return "", sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		return "", sqlerr.TransactionAborted()
 	}
 	info, err := s.eng.store.GetTable(ctx, s.copyPath(ctx, ps.parsed.Copy))
 	if err != nil {

@@ -86,7 +86,7 @@ func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.Tab
 func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgwire.Result, error) {
 	st := ps.parsed
 	if s.txStatus == 'E' {
-		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		return nil, sqlerr.TransactionAborted()
 	}
 	d := st.DDL
 	switch st.Kind {

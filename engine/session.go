@@ -384,7 +384,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 		return ps, nil
 	}
 	if s.txStatus == 'E' {
-		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		return nil, sqlerr.TransactionAborted()
 	}
 	if st.Sequence != nil || st.Function != nil { // sequences.go, pyfunctions.go
 		return ps, nil
@@ -685,7 +685,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return notUndone("ROLLBACK", done), nil // txddl.go
 		}
 		if s.txStatus == 'E' {
-			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+			return nil, sqlerr.TransactionAborted()
 		}
 		if ps.parsed.Kind == sql.ReleaseSavepoint {
 			i, err := s.tx.findSavepoint(name)
@@ -701,17 +701,17 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 		return s.deallocate(ps.parsed.Deallocate)
 	case sql.Grant, sql.Revoke:
 		if s.txStatus == 'E' {
-			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+			return nil, sqlerr.TransactionAborted()
 		}
 		return s.execGrant(ctx, ps.parsed.Grant)
 	case sql.Role:
 		if s.txStatus == 'E' {
-			return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+			return nil, sqlerr.TransactionAborted()
 		}
 		return s.execRole(ctx, ps.parsed.Role)
 	}
 	if s.txStatus == 'E' {
-		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		return nil, sqlerr.TransactionAborted()
 	}
 	if ps.parsed.Sequence != nil {
 		return s.execSequence(ctx, ps.parsed.Sequence)

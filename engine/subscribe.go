@@ -95,7 +95,7 @@ var subscribeColumns = [...]struct {
 // prepareSubscribe binds SUBSCRIBE's query against the table's changelog.
 func (s *session) prepareSubscribe(ctx context.Context, ps *statement) (*statement, error) {
 	if s.txStatus == 'E' {
-		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		return nil, sqlerr.TransactionAborted()
 	}
 	sub := ps.parsed.DDL.Subscribe
 	text := sub.Query
@@ -255,7 +255,7 @@ func subscribeFields(fields []*ast.SelectField, info fluss.TableInfo, alias ast.
 // execSubscribe starts a prepared SUBSCRIBE (bare or inside COPY).
 func (s *session) execSubscribe(ctx context.Context, ps *statement) (pgwire.Result, error) {
 	if s.txStatus == 'E' {
-		return nil, sqlerr.New(sqlerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		return nil, sqlerr.TransactionAborted()
 	}
 	sub, err := s.startSubscription(ctx, ps.sub)
 	if err != nil {

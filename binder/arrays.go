@@ -390,23 +390,25 @@ func (b *binder) bindArraySubquery(s *scope, n *ast.FuncCallExpr) (Expr, error) 
 func (b *binder) makeArrayComparison(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	if lt.Kind != types.Array || rt.Kind != types.Array || !functions.SamePGType(lt, rt) {
-		return nil, b.operatorError(n, op.String(), lt, rt)
+		return nil, b.binaryOpError(n, op, lt, rt)
 	}
 	at, err := functions.CommonType("", []types.T{lt, rt})
 	if err != nil || at.Elem == nil {
-		return nil, b.operatorError(n, op.String(), lt, rt)
+		return nil, b.binaryOpError(n, op, lt, rt)
 	}
 	elem := *at.Elem
 	for leaf := elem; ; leaf = *leaf.Elem {
 		if leaf.Kind == types.Map || leaf.Kind == types.Row {
-			return nil, b.operatorError(n, op.String(), lt, rt)
+			return nil, b.binaryOpError(n, op, lt, rt)
 		}
 		if leaf.Kind == types.String && leaf.Variant == types.JSON {
 			what := "a comparison function"
-			if op == OpEq || op == OpNe {
+			if op == OpEq || op == OpNe || op == OpIsDistinct || op == OpIsNotDistinct {
 				what = "an equality operator"
 			}
-			return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedFunction, "could not identify %s for type json", what))
+			// PostgreSQL finds this out running array_eq (array_cmp), not
+			// parsing: the error has no position
+			return nil, sqlerr.New(sqlerr.UndefinedFunction, "could not identify %s for type json", what)
 		}
 		if leaf.Kind != types.Array || leaf.Elem == nil {
 			break
@@ -414,7 +416,7 @@ func (b *binder) makeArrayComparison(n sourceNode, op Op, l, r Expr) (Expr, erro
 	}
 	kernel, err := functions.ArrayCompareKernel(op.String(), elem.Nullable())
 	if err != nil {
-		return nil, b.operatorError(n, op.String(), lt, rt)
+		return nil, b.binaryOpError(n, op, lt, rt)
 	}
 	at = types.ArrayOf(elem.Nullable())
 	return &FuncCall{Name: "array " + op.String(), Args: []Expr{b.castTo(l, at), b.castTo(r, at)}, T: types.BoolType, Kernel: kernel}, nil

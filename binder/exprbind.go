@@ -424,8 +424,8 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	if lt.Kind == types.Row && rt.Kind == types.Row && op.IsComparison() {
 		return b.makeRowComparison(n, op, l, r)
 	}
-	if op >= OpEq && op <= OpGe && noJSONComparison(lt, rt) {
-		return nil, b.operatorError(n, op.String(), lt, rt)
+	if (op >= OpEq && op <= OpGe || op == OpIsDistinct || op == OpIsNotDistinct) && noJSONComparison(lt, rt) {
+		return nil, b.binaryOpError(n, op, lt, rt)
 	}
 	if isJSONBComparison(op, lt, rt) {
 		return b.bindJSONBCompare(n, op, l, r) // jsonbops.go
@@ -446,7 +446,7 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		// 'x' + true: PostgreSQL looks for boolean + boolean, finds none
 		// and names the literal's type; converting the literal first would
 		// report its text instead
-		return nil, b.operatorError(n, op.String(), lt, rt)
+		return nil, b.binaryOpError(n, op, lt, rt)
 	}
 	if op.IsArithmetic() && isUnknown(lt) && isUnknown(rt) {
 		// '1' + '2': every numeric + is a candidate and none is preferred
@@ -510,25 +510,25 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		common, ok = commonType(lt, rt)
 	}
 	if !ok {
-		return nil, b.operatorError(n, op.String(), lt, rt)
+		return nil, b.binaryOpError(n, op, lt, rt)
 	}
 	resT := common.Nullable()
 	switch {
 	case op.IsComparison():
 		if common.IsNested() {
-			return nil, b.operatorError(n, op.String(), lt, rt)
+			return nil, b.binaryOpError(n, op, lt, rt)
 		}
 		resT = types.BoolType
 	case op.IsArithmetic():
 		if !common.IsNumeric() {
-			return nil, b.operatorError(n, op.String(), lt, rt)
+			return nil, b.binaryOpError(n, op, lt, rt)
 		}
 		if common.Kind == types.Int8 {
 			common = types.Int16Type
 		}
 		if op == OpMod && common.IsFloat() {
 			// PostgreSQL has % for integers and numeric only
-			return nil, b.operatorError(n, op.String(), lt, rt)
+			return nil, b.binaryOpError(n, op, lt, rt)
 		}
 		resT = common.Nullable()
 		if common.Kind == types.Decimal {
@@ -1028,6 +1028,17 @@ func noArithmetic(op Op, u, t types.T, uLeft bool) bool {
 		return op == OpMod // % is for integers and numeric
 	}
 	return false
+}
+
+// binaryOpError is the 42883 of binary operator op between types lt and
+// rt, at the operator. IS [NOT] DISTINCT FROM is PostgreSQL's = made
+// NULL-safe: its lookup is ='s and so is the error's name; the rewrite
+// spells it <=>, placed at IS, where PostgreSQL points.
+func (b *binder) binaryOpError(n sourceNode, op Op, lt, rt types.T) *sqlerr.Error {
+	if op == OpIsDistinct || op == OpIsNotDistinct {
+		return b.errAtOperator(n, "<=>", noBinaryOperator("=", lt, rt))
+	}
+	return b.operatorError(n, op.String(), lt, rt)
 }
 
 func noBinaryOperator(op string, l, r types.T) *sqlerr.Error {

@@ -80,7 +80,7 @@ func (b *binder) makeRowComparison(n sourceNode, op Op, l, r Expr) (Expr, error)
 		}
 		return acc, nil
 	}
-	return nil, b.operatorError(n, op.String(), l.Type(), r.Type())
+	return nil, b.binaryOpError(n, op, l.Type(), r.Type())
 }
 
 // rowElements are the fields of ROW value e: a constructor's arguments as

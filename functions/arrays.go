@@ -757,11 +757,21 @@ func QuantifiedKernel(op string, all bool, elem types.T) (Kernel, error) {
 }
 
 // ArrayCompareKernel compares two arrays of the same type with op (=, <>,
-// <, <=, >, >=) as PostgreSQL's array operators do: NULL when either array
+// <, <=, >, >=, IS [NOT] DISTINCT FROM) as PostgreSQL's array operators do: NULL when either array
 // is NULL, else element by element with NULL elements equal to each other
 // and above any value. elem is the arrays' element type
 // (CompareValuesAs).
 func ArrayCompareKernel(op string, elem types.T) (Kernel, error) {
+	// IS [NOT] DISTINCT FROM is array_eq (NULL elements equal to each
+	// other) made NULL-safe at the top: a NULL array is not distinct from
+	// another NULL array only, and the answer is never NULL.
+	nullSafe := false
+	switch op {
+	case "IS DISTINCT FROM":
+		nullSafe, op = true, "<>"
+	case "IS NOT DISTINCT FROM":
+		nullSafe, op = true, "="
+	}
 	test, ok := CompareOp(op)
 	if !ok {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s on arrays is not supported", op)
@@ -769,6 +779,9 @@ func ArrayCompareKernel(op string, elem types.T) (Kernel, error) {
 	at := types.ArrayOf(elem)
 	return valueKernel(types.BoolType, func(args []any) (any, error) {
 		if args[0] == nil || args[1] == nil {
+			if nullSafe {
+				return test(boolToCmp(args[0] == nil && args[1] == nil)), nil
+			}
 			return nil, nil
 		}
 		c, err := CompareValuesAs(at, args[0], args[1])
@@ -777,4 +790,12 @@ func ArrayCompareKernel(op string, elem types.T) (Kernel, error) {
 		}
 		return test(c), nil
 	}), nil
+}
+
+// boolToCmp is a comparison result saying whether two values are equal.
+func boolToCmp(equal bool) int {
+	if equal {
+		return 0
+	}
+	return 1
 }

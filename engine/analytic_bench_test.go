@@ -1,4 +1,4 @@
-package relop_test
+package engine_test
 
 import (
 	"context"

@@ -69,29 +69,7 @@ func TestIsDistinctFromDifferential(t *testing.T) {
 	}
 	stats := map[string]int{}
 	for _, q := range queries {
-		sg := r.SQLGate.Run(ctx, q)
-		pg := r.Postgres.Run(ctx, q)
-		switch {
-		case sg.Err != nil && sg.Err.Code == connErrorCode:
-			t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
-		case sg.Err != nil && pg.Err != nil:
-			if sg.Err.Code != pg.Err.Code || sg.Err.Message != pg.Err.Message || sg.Err.Position != pg.Err.Position {
-				stats["different"]++
-				t.Errorf("%s\n  sqlgate:    %s\n  PostgreSQL: %s", q, describeErr(sg), describeErr(pg))
-				continue
-			}
-			stats["refused alike"]++
-		case sg.Err != nil || pg.Err != nil:
-			stats["different"]++
-			t.Errorf("%s\n  sqlgate:    %s\n  PostgreSQL: %s", q, describeErr(sg), describeErr(pg))
-		default:
-			if same, why := Compare(sg, pg, true, false); !same {
-				stats["different"]++
-				t.Errorf("%s\n  %s", q, why)
-				continue
-			}
-			stats["same"]++
-		}
+		tallyBy(t, ctx, r, q, stats, tallyRule{ordered: true, placed: func(string) bool { return true }})
 	}
 	t.Logf("%d queries: %v", len(queries), stats)
 	if stats["same"] == 0 || stats["refused alike"] == 0 || stats["different"] > 0 {

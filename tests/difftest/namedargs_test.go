@@ -63,33 +63,11 @@ func TestNamedArgumentsDifferential(t *testing.T) {
 	for _, call := range namedArgCalls {
 		for _, form := range []string{"SELECT %s", "SELECT 1 AS a, %s AS b, 'z' AS c", "SELECT (SELECT %s) IS NULL"} {
 			q := fmt.Sprintf(form, call)
-			sg := r.SQLGate.Run(ctx, q)
-			pg := r.Postgres.Run(ctx, q)
-			switch {
-			case sg.Err != nil && sg.Err.Code == connErrorCode:
-				t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
-			case sg.Err != nil && pg.Err != nil:
-				// the notation's own errors point where PostgreSQL's do; an
-				// argument's conversion error points at the call, named or
-				// not (binder's callFunction has no argument positions)
-				placed := sg.Err.Code != "42601" && sg.Err.Code != "42883" || sg.Err.Position == pg.Err.Position
-				if sg.Err.Code != pg.Err.Code || sg.Err.Message != pg.Err.Message || !placed {
-					stats["different"]++
-					t.Errorf("%s\n  sqlgate:    %s (position %d)\n  PostgreSQL: %s (position %d)", q, describe(sg), sg.Err.Position, describe(pg), pg.Err.Position)
-					continue
-				}
-				stats["refused alike"]++
-			case sg.Err != nil || pg.Err != nil:
-				stats["different"]++
-				t.Errorf("%s\n  sqlgate:    %s\n  PostgreSQL: %s", q, describe(sg), describe(pg))
-			default:
-				if same, why := Compare(sg, pg, true, false); !same {
-					stats["different"]++
-					t.Errorf("%s\n  %s", q, why)
-					continue
-				}
-				stats["same"]++
-			}
+			// the notation's own errors (42601, 42883) point where
+			// PostgreSQL's do; an argument's conversion error points at the
+			// call, named or not (binder's callFunction has no argument
+			// positions)
+			tallyBy(t, ctx, r, q, stats, tallyRule{ordered: true, placed: func(code string) bool { return code == "42601" || code == "42883" }})
 		}
 	}
 	t.Logf("%d calls: %v", len(namedArgCalls), stats)

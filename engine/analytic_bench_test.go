@@ -74,7 +74,7 @@ func BenchmarkAnalytic(b *testing.B) {
 			cpu0 := cpuNow()
 			b.ResetTimer()
 			for range b.N {
-				if err := runStatement(ctx, st[0], nil); err != nil {
+				if err := runStatement(ctx, st[0], nil, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -112,11 +112,13 @@ func runQuery(ctx context.Context, s pgwire.Session, sql string, out *strings.Bu
 	if err != nil {
 		return err
 	}
-	return runStatement(ctx, st[0], out)
+	return runStatement(ctx, st[0], nil, out)
 }
 
-func runStatement(ctx context.Context, st pgwire.Statement, out *strings.Builder) error {
-	res, err := st.Execute(ctx, nil)
+// runStatement executes a prepared statement with params and drains its
+// result, writing its text column's values into out when set.
+func runStatement(ctx context.Context, st pgwire.Statement, params []any, out *strings.Builder) error {
+	res, err := st.Execute(ctx, params)
 	if err != nil {
 		return err
 	}

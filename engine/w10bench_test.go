@@ -67,20 +67,7 @@ func benchW10(b *testing.B, clients int, mode string) {
 		}
 		cs[i] = c
 	}
-	run := func(st pgwire.Statement, params ...any) error {
-		res, err := st.Execute(ctx, params)
-		if err != nil {
-			return err
-		}
-		defer res.Close()
-		for {
-			rec, err := res.Next(ctx)
-			if err != nil || rec == nil {
-				return err
-			}
-			rec.Release()
-		}
-	}
+	run := func(st pgwire.Statement, params ...any) error { return runStatement(ctx, st, params, nil) }
 	var next sync.Mutex
 	n := 0
 	before := cpuTime()

@@ -1004,7 +1004,7 @@ func (b *binder) coerce(n sourceNode, e Expr, target types.T, what string) (Expr
 }
 
 func noOperator(op string, t types.T) *sqlerr.Error {
-	return sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s", op, t.PGName()).
+	return sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s", op, t.OperandName()).
 		WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
 }
 
@@ -1042,7 +1042,7 @@ func (b *binder) binaryOpError(n sourceNode, op Op, lt, rt types.T) *sqlerr.Erro
 }
 
 func noBinaryOperator(op string, l, r types.T) *sqlerr.Error {
-	return sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s %s", l.PGName(), op, r.PGName()).
+	return sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s %s", l.OperandName(), op, r.OperandName()).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
 

@@ -62,5 +62,5 @@ func operandName(t types.T) string {
 	if t.Kind == types.Null {
 		return "unknown"
 	}
-	return t.PGName()
+	return t.OperandName()
 }

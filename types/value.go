@@ -87,6 +87,24 @@ func (t T) pgTypeName() string {
 	return t.String()
 }
 
+// OperandName is t's name in PostgreSQL's operator resolution messages
+// (42883 "operator does not exist: l op r"): PGName, except that a row value
+// is an anonymous composite there, record (an array of them record[]),
+// where PGName keeps sqlgate's row<...> spelling that reads back as the type.
+func (t T) OperandName() string {
+	e := t
+	for e.Kind == Array && e.Elem != nil {
+		e = *e.Elem
+	}
+	if e.Kind == Row && t.Variant == NoVariant {
+		if t.Kind == Array {
+			return "record[]"
+		}
+		return "record"
+	}
+	return t.PGName()
+}
+
 // PGName is PostgreSQL's name of t (for messages such as 42883's argument list).
 func (t T) PGName() string {
 	if t.Variant != NoVariant {

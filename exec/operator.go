@@ -102,27 +102,45 @@ func (o *Filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return nil, err
 	}
 	for {
-		b, err := o.Input.Next(ctx)
+		b, mask, err := o.nextMasked(ctx)
 		if err != nil || b == nil {
-			return b, err
-		}
-		mask, err := o.Cond.Eval(o.EC, b)
-		if err != nil {
-			b.Release()
 			return nil, err
 		}
-		out, err := o.apply(ctx, b, mask)
-		mask.Release()
-		b.Release()
-		if err != nil {
-			return nil, err
+		if out, err := o.keptBatch(ctx, b, mask); err != nil || out != nil {
+			return out, err
 		}
-		if out.NumRows() == 0 {
-			out.Release()
-			continue
-		}
-		return out, nil
 	}
+}
+
+// nextMasked reads the input's next batch and evaluates the condition over
+// it; (nil, nil, nil) at the end.
+func (o *Filter) nextMasked(ctx context.Context) (arrow.RecordBatch, arrow.Array, error) {
+	b, err := o.Input.Next(ctx)
+	if err != nil || b == nil {
+		return nil, nil, err
+	}
+	mask, err := o.Cond.Eval(o.EC, b)
+	if err != nil {
+		b.Release()
+		return nil, nil, err
+	}
+	return b, mask, nil
+}
+
+// keptBatch is apply's batch of b's kept rows, releasing b and mask; nil
+// when no row is kept.
+func (o *Filter) keptBatch(ctx context.Context, b arrow.RecordBatch, mask arrow.Array) (arrow.RecordBatch, error) {
+	out, err := o.apply(ctx, b, mask)
+	mask.Release()
+	b.Release()
+	if err != nil {
+		return nil, err
+	}
+	if out.NumRows() == 0 {
+		out.Release()
+		return nil, nil
+	}
+	return out, nil
 }
 
 // apply keeps the rows of b whose mask entry is true; a NULL entry drops
@@ -187,28 +205,16 @@ func (o *Filter) NextSelected(ctx context.Context) (arrow.RecordBatch, []int32, 
 		return nil, nil, err
 	}
 	for {
-		b, err := o.Input.Next(ctx)
+		b, mask, err := o.nextMasked(ctx)
 		if err != nil || b == nil {
-			return b, nil, err
-		}
-		mask, err := o.Cond.Eval(o.EC, b)
-		if err != nil {
-			b.Release()
 			return nil, nil, err
 		}
 		m, ok := mask.(*array.Boolean)
 		if !ok || b.NumRows() == 0 || o.EC.backendFor(FilterFamily(b.Schema())) == BackendArrow {
-			out, err := o.apply(ctx, b, mask)
-			mask.Release()
-			b.Release()
-			if err != nil {
-				return nil, nil, err
+			if out, err := o.keptBatch(ctx, b, mask); err != nil || out != nil {
+				return out, nil, err
 			}
-			if out.NumRows() == 0 {
-				out.Release()
-				continue
-			}
-			return out, nil, nil
+			continue
 		}
 		var count int
 		o.keep, count = keepWords(m, o.keep)

@@ -341,9 +341,13 @@ func (o *Limit) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 }
 
-// SortKey orders by one input column.
+// SortKey orders by one input column. BlankPadded marks character data
+// of PostgreSQL's bpchar type (or arrays of it), whose equality and order
+// (bpchareq, bpcharcmp) ignore trailing blanks: 'a' and 'a  ' are one
+// group, one DISTINCT row, one partition and peers.
 type SortKey struct {
-	Column     int
-	Desc       bool
-	NullsFirst bool
+	Column      int
+	Desc        bool
+	NullsFirst  bool
+	BlankPadded bool
 }

@@ -21,6 +21,7 @@ type recursiveUnionNode struct {
 	name        string
 	nonRec, rec Node
 	all         bool
+	padded      []bool // the bpchar columns (relop.RecursiveUnion.BlankPadded)
 	wt          *binder.WorkTable
 	out         *arrow.Schema
 }
@@ -48,7 +49,7 @@ func lowerRecursive(n binder.Node) (Node, error) {
 				return nil, err
 			}
 		}
-		return &recursiveUnionNode{name: x.Name, nonRec: terms[0], rec: terms[1], all: x.All, wt: x.WT, out: schemaOf(x.Columns())}, nil
+		return &recursiveUnionNode{name: x.Name, nonRec: terms[0], rec: terms[1], all: x.All, padded: paddedColumns(x.Columns(), nil), wt: x.WT, out: schemaOf(x.Columns())}, nil
 	}
 	return nil, nil
 }
@@ -79,7 +80,7 @@ func (n *recursiveUnionNode) Build(rt *Runtime) (exec.Operator, error) {
 		nonRec.Close()
 		return nil, err
 	}
-	op := &relop.RecursiveUnion{Name: n.name, NonRec: nonRec, WT: wt, Out: n.out, All: n.all, MaxIterations: maxRecursion,
+	op := &relop.RecursiveUnion{Name: n.name, NonRec: nonRec, WT: wt, Out: n.out, All: n.all, BlankPadded: n.padded, MaxIterations: maxRecursion,
 		Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
 	op.BuildRec = func() (exec.Operator, error) {
 		if first != nil {

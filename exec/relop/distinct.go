@@ -16,10 +16,13 @@ import (
 // PostgreSQL. Over the memory limit with a SpillDir, rows of values not
 // yet seen go to hash partitions, each deduplicated afterwards.
 type Distinct struct {
-	Input    exec.Operator
-	Columns  []int
-	Mem      *MemoryAccount
-	SpillDir string
+	Input   exec.Operator
+	Columns []int
+	// BlankPadded marks the bpchar columns among Columns (all columns when
+	// Columns is nil), by position (SortKey.BlankPadded); nil: none.
+	BlankPadded []bool
+	Mem         *MemoryAccount
+	SpillDir    string
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
 	Alloc memory.Allocator
 
@@ -59,7 +62,7 @@ func (o *Distinct) keys() []SortKey {
 			cols[i] = i
 		}
 	}
-	return ascKeys(cols)
+	return ascKeys(cols, o.BlankPadded)
 }
 
 func (o *Distinct) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -101,7 +104,7 @@ func (o *Distinct) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 	}
 	return o.drain.next(ctx, o.parts, func(src exec.Operator) exec.Operator {
-		return &Distinct{Input: src, Columns: o.Columns, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc, level: o.level + 1, clock: o.clockOf()}
+		return &Distinct{Input: src, Columns: o.Columns, BlankPadded: o.BlankPadded, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc, level: o.level + 1, clock: o.clockOf()}
 	})
 }
 
@@ -154,6 +157,9 @@ func (o *Distinct) filter(mem memory.Allocator, b arrow.RecordBatch, keySpec []S
 type DistinctOn struct {
 	Input exec.Operator
 	Keys  []int
+	// BlankPadded marks Keys' bpchar columns by position
+	// (SortKey.BlankPadded); nil: none.
+	BlankPadded []bool
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
 	Alloc memory.Allocator
 
@@ -172,7 +178,7 @@ func (o *DistinctOn) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err != nil || b == nil {
 			return b, err
 		}
-		keys, err := encodeBatchKeys(b, ascKeys(o.Keys))
+		keys, err := encodeBatchKeys(b, ascKeys(o.Keys, o.BlankPadded))
 		if err != nil {
 			b.Release()
 			return nil, err
@@ -221,6 +227,9 @@ type SetOp struct {
 	Left, Right exec.Operator
 	Kind        SetOpKind
 	All         bool
+	// BlankPadded marks the bpchar columns by position
+	// (SortKey.BlankPadded); nil: none.
+	BlankPadded []bool
 	Mem         *MemoryAccount
 	SpillDir    string
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
@@ -272,7 +281,7 @@ func (o *SetOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if o.Kind == Union {
 			o.union = &concat{inputs: []exec.Operator{o.Left, o.Right}}
 			if !o.All {
-				o.union = &Distinct{Input: o.union, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc}
+				o.union = &Distinct{Input: o.union, BlankPadded: o.BlankPadded, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc}
 			}
 		} else if err := o.count(ctx); err != nil {
 			return nil, err
@@ -289,7 +298,7 @@ func (o *SetOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // PostgreSQL's hashed set operation does (it matters for -0 and +0).
 func (o *SetOp) count(ctx context.Context) error {
 	mem := allocOr(o.Alloc)
-	o.table = newGroupTable(o.Left.Schema(), allColumns(o.Left.Schema().NumFields()), false)
+	o.table = newGroupTable(o.Left.Schema(), ascKeys(allColumns(o.Left.Schema().NumFields()), o.BlankPadded), false)
 	var groups []uint32
 	for side, in := range []exec.Operator{o.Left, o.Right} {
 		for {

@@ -19,7 +19,11 @@
 //
 // Semantics are PostgreSQL 15's: NULL keys group together but never join,
 // floats compare with NaN equal to NaN and above every number and -0 = +0,
-// text compares bytewise (C collation).
+// text compares bytewise (C collation), and bpchar without its trailing
+// blanks: a key the planner marks BlankPadded (exec.SortKey, the operators'
+// BlankPadded lists) is encoded without them, so 'a' and 'a  ' are one
+// group, one DISTINCT row, one partition and peers, as bpchareq and
+// bpcharcmp make them; the rows keep their values.
 //
 // Keys are byte-encoded (keys.go) for grouping, joins and sorting, except a
 // single fixed-width key (integers, dates, times, timestamps, floats via an

@@ -22,6 +22,9 @@ type AggSpec struct {
 	Arg int
 	// Distinct aggregates each distinct (non-NULL) argument value once.
 	Distinct bool
+	// BlankPadded marks a bpchar argument (or an array of bpchar), whose
+	// DISTINCT values compare without trailing blanks (SortKey.BlankPadded).
+	BlankPadded bool
 	// Filter is a boolean input column (FILTER (WHERE ...)); only rows
 	// where it is true are aggregated. -1: none.
 	Filter int
@@ -47,12 +50,15 @@ type AggSpec struct {
 // partitions on disk, each aggregated afterwards in turn (recursively, with
 // a fresh hash seed), as PostgreSQL's hash aggregation spills.
 type HashAggregate struct {
-	Input    exec.Operator
-	GroupBy  []int
-	Aggs     []AggSpec
-	Out      *arrow.Schema
-	Mem      *MemoryAccount
-	SpillDir string
+	Input   exec.Operator
+	GroupBy []int
+	// BlankPadded marks GroupBy's bpchar keys (SortKey.BlankPadded), by
+	// position in GroupBy; nil: none.
+	BlankPadded []bool
+	Aggs        []AggSpec
+	Out         *arrow.Schema
+	Mem         *MemoryAccount
+	SpillDir    string
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
 	Alloc memory.Allocator
 	// BatchRows is the output batch size (0: 8192).
@@ -130,7 +136,7 @@ func (o *HashAggregate) init() error {
 		}
 	}
 	o.hold = holding{acct: o.Mem}
-	o.table = newGroupTable(in, o.GroupBy, o.generic)
+	o.table = newGroupTable(in, ascKeys(o.GroupBy, o.BlankPadded), o.generic)
 	o.accs = make([]accumulator, len(o.Aggs))
 	for i, a := range o.Aggs {
 		acc, err := newAccumulator(a, in, o.Out.Field(len(o.GroupBy)+i).Type)
@@ -246,7 +252,7 @@ func (o *HashAggregate) consumeBatch(mem memory.Allocator, b arrow.RecordBatch, 
 			return err
 		}
 		if len(missing) > 0 {
-			keys, err := encodeBatchKeys(b, ascKeys(o.GroupBy))
+			keys, err := encodeBatchKeys(b, o.table.keys)
 			if err != nil {
 				return err
 			}
@@ -347,7 +353,7 @@ func (o *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		o.dropTable()
 	}
 	return o.drain.next(ctx, o.parts, func(src exec.Operator) exec.Operator {
-		return &HashAggregate{Input: src, GroupBy: o.GroupBy, Aggs: o.Aggs, Out: o.Out, Mem: o.Mem,
+		return &HashAggregate{Input: src, GroupBy: o.GroupBy, BlankPadded: o.BlankPadded, Aggs: o.Aggs, Out: o.Out, Mem: o.Mem,
 			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, level: o.level + 1, generic: o.generic, clock: o.clockOf()}
 	})
 }
@@ -441,6 +447,7 @@ func (t *groupTable) growDense(v int64) {
 // each group are kept in small compacted batches (the first row of each new
 // group per input batch), not by retaining input batches.
 type groupTable struct {
+	keys      []SortKey // ascending, over keyCols
 	keyCols   []int
 	keySchema *arrow.Schema
 	intKey    bool
@@ -462,18 +469,20 @@ type groupTable struct {
 	rows *groupCounts
 }
 
-func newGroupTable(in *arrow.Schema, keyCols []int, generic bool) *groupTable {
-	fs := make([]arrow.Field, len(keyCols))
-	for i, c := range keyCols {
-		fs[i] = in.Field(c)
+func newGroupTable(in *arrow.Schema, keys []SortKey, generic bool) *groupTable {
+	fs := make([]arrow.Field, len(keys))
+	keyCols := make([]int, len(keys))
+	for i, k := range keys {
+		fs[i] = in.Field(k.Column)
+		keyCols[i] = k.Column
 	}
-	t := &groupTable{keyCols: keyCols, keySchema: arrow.NewSchema(fs, nil), nullGroup: missingGroup}
+	t := &groupTable{keys: keys, keyCols: keyCols, keySchema: arrow.NewSchema(fs, nil), nullGroup: missingGroup}
 	if len(keyCols) == 1 && !generic && isFixedKey(in.Field(keyCols[0]).Type) {
 		t.intKey = true
 		t.ints = newIntTable()
 	} else {
 		t.strs = make(map[string]uint32)
-		if len(keyCols) == 1 && !generic {
+		if len(keyCols) == 1 && !generic && !keys[0].BlankPadded {
 			id := in.Field(keyCols[0]).Type.ID()
 			t.strKey = id == arrow.STRING || id == arrow.BINARY
 		}
@@ -588,7 +597,7 @@ func (t *groupTable) assign(mem memory.Allocator, b arrow.RecordBatch, groups []
 			return sqlerr.New(sqlerr.InternalError, "group key column %d: %s is not text", t.keyCols[0], b.Column(t.keyCols[0]).DataType())
 		}
 		cols := b.Columns()
-		keys := ascKeys(t.keyCols)
+		keys := t.keys
 		var bufs [][]byte
 		bufs, t.arena = keyBuffers(n, keyWidthHint(cols, keys), t.arena)
 		if err := encodeKeys(cols, keys, bufs); err != nil {

@@ -413,7 +413,7 @@ func partitionKeys(b arrow.RecordBatch, keys []int) ([][]byte, []bool) {
 			continue
 		}
 		one := make([][]byte, n)
-		if err := encodeColumn(col, false, false, one); err != nil {
+		if err := encodeColumn(col, SortKey{}, one); err != nil {
 			for i := range one {
 				one[i] = nil
 			}
@@ -812,7 +812,7 @@ func (t *hashTable) orderedKeyCol() []arrow.Array {
 func joinKeys(b arrow.RecordBatch, keys []int) ([][]byte, []bool, error) {
 	n := int(b.NumRows())
 	cols := b.Columns()
-	ks := ascKeys(keys)
+	ks := ascKeys(keys, nil) // bpchar = bpchar joins on keys the binder has trimmed
 	bufs, _ := keyBuffers(n, keyWidthHint(cols, ks), nil)
 	if err := encodeKeys(cols, ks, bufs); err != nil {
 		return nil, nil, err

@@ -3,6 +3,7 @@ package relop
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -41,26 +42,41 @@ func encodeKeys(cols []arrow.Array, keys []SortKey, out [][]byte) error {
 		if k.Column < 0 || k.Column >= len(cols) {
 			return sqlerr.New(sqlerr.InternalError, "sort key column %d out of range", k.Column)
 		}
-		if err := encodeColumn(cols[k.Column], k.Desc, k.NullsFirst, out); err != nil {
+		if err := encodeColumn(cols[k.Column], k, out); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// ascKeys builds ascending keys (for equality use) over the given columns.
-func ascKeys(cols []int) []SortKey {
+// ascKeys builds ascending keys (for equality use: grouping, distinct,
+// partitions, set operations, join keys) over the given columns;
+// padded[i] marks cols[i] as bpchar (SortKey.BlankPadded; nil: none).
+func ascKeys(cols []int, padded []bool) []SortKey {
 	ks := make([]SortKey, len(cols))
 	for i, c := range cols {
-		ks[i] = SortKey{Column: c}
+		ks[i] = SortKey{Column: c, BlankPadded: i < len(padded) && padded[i]}
 	}
 	return ks
 }
 
-// encodeColumn appends the encoding of every row of a to out[i].
-func encodeColumn(a arrow.Array, desc, nullsFirst bool, out [][]byte) error {
+// anyPadded reports whether some key is bpchar (SortKey.BlankPadded), for
+// the fast paths that compare a text key's bytes as they are.
+func anyPadded(padded []bool) bool {
+	for _, p := range padded {
+		if p {
+			return true
+		}
+	}
+	return false
+}
+
+// encodeColumn appends the encoding of every row of a to out[i] in k's
+// order (k.Column is not read: a is the column).
+func encodeColumn(a arrow.Array, k SortKey, out [][]byte) error {
+	desc := k.Desc
 	nullMark := byte(markNullLast)
-	if nullsFirst {
+	if k.NullsFirst {
 		nullMark = markNullFirst
 	}
 	hasNulls := a.NullN() > 0
@@ -151,11 +167,11 @@ func encodeColumn(a arrow.Array, desc, nullsFirst bool, out [][]byte) error {
 		}
 	case *array.String:
 		for i := 0; i < n; i++ {
-			put(i, func(dst []byte) []byte { return appendEscaped(dst, x.Value(i)) })
+			put(i, func(dst []byte) []byte { return appendEscaped(dst, unpadded(x.Value(i), k.BlankPadded)) })
 		}
 	case *array.LargeString:
 		for i := 0; i < n; i++ {
-			put(i, func(dst []byte) []byte { return appendEscaped(dst, x.Value(i)) })
+			put(i, func(dst []byte) []byte { return appendEscaped(dst, unpadded(x.Value(i), k.BlankPadded)) })
 		}
 	case *array.Binary:
 		for i := 0; i < n; i++ {
@@ -179,7 +195,7 @@ func encodeColumn(a arrow.Array, desc, nullsFirst bool, out [][]byte) error {
 		for i := 0; i < n; i++ {
 			var err error
 			put(i, func(dst []byte) []byte {
-				dst, err = appendNested(dst, a, i)
+				dst, err = appendNested(dst, a, i, k.BlankPadded)
 				return dst
 			})
 			if err != nil {
@@ -195,7 +211,10 @@ func encodeColumn(a arrow.Array, desc, nullsFirst bool, out [][]byte) error {
 // appendNested encodes one list or struct value: each element with its own
 // marker, then a terminator below every marker, so that lists order element
 // by element and a shorter prefix first, as PostgreSQL's array comparison.
-func appendNested(dst []byte, a arrow.Array, i int) ([]byte, error) {
+// padded is a list of bpchar's (SortKey.BlankPadded); a struct's fields
+// keep every byte (a row's bpchar fields are not told apart from its text
+// fields here).
+func appendNested(dst []byte, a arrow.Array, i int, padded bool) ([]byte, error) {
 	var child arrow.Array
 	var lo, hi int
 	switch x := a.(type) {
@@ -205,7 +224,7 @@ func appendNested(dst []byte, a arrow.Array, i int) ([]byte, error) {
 	case *array.Struct:
 		for f := 0; f < x.NumField(); f++ {
 			var err error
-			if dst, err = appendOne(dst, x.Field(f), i); err != nil {
+			if dst, err = appendOne(dst, x.Field(f), i, false); err != nil {
 				return nil, err
 			}
 		}
@@ -213,7 +232,7 @@ func appendNested(dst []byte, a arrow.Array, i int) ([]byte, error) {
 	}
 	for j := lo; j < hi; j++ {
 		var err error
-		if dst, err = appendOne(dst, child, j); err != nil {
+		if dst, err = appendOne(dst, child, j, padded); err != nil {
 			return nil, err
 		}
 	}
@@ -222,15 +241,24 @@ func appendNested(dst []byte, a arrow.Array, i int) ([]byte, error) {
 
 // appendOne encodes row j of a (a nested element), shifting markers by one
 // so that 0x00 stays free as the terminator.
-func appendOne(dst []byte, a arrow.Array, j int) ([]byte, error) {
+func appendOne(dst []byte, a arrow.Array, j int, padded bool) ([]byte, error) {
 	one := [][]byte{nil}
 	s := array.NewSlice(a, int64(j), int64(j+1))
 	defer s.Release()
-	if err := encodeColumn(s, false, false, one); err != nil {
+	if err := encodeColumn(s, SortKey{BlankPadded: padded}, one); err != nil {
 		return nil, err
 	}
 	one[0][0]++
 	return append(dst, one[0]...), nil
+}
+
+// unpadded is s without its trailing blanks when padded (bpchar), else s:
+// PostgreSQL's bpchar equality and order compare the values so.
+func unpadded(s string, padded bool) string {
+	if padded {
+		return strings.TrimRight(s, " ")
+	}
+	return s
 }
 
 func invert(b []byte) {

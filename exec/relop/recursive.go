@@ -32,8 +32,11 @@ type RecursiveUnion struct {
 	BuildRec func() (exec.Operator, error)
 	WT       *WorkTable
 	// Out is the schema of every batch (the non-recursive term's types).
-	Out           *arrow.Schema
-	All           bool
+	Out *arrow.Schema
+	All bool
+	// BlankPadded marks the bpchar columns by position
+	// (SortKey.BlankPadded) for UNION's duplicate check; nil: none.
+	BlankPadded   []bool
 	MaxIterations int // <= 0: unbounded
 	Mem           *MemoryAccount
 	SpillDir      string
@@ -215,7 +218,7 @@ func (o *RecursiveUnion) dedup(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 	for i := range cols {
 		cols[i] = i
 	}
-	keys, err := encodeBatchKeys(b, ascKeys(cols))
+	keys, err := encodeBatchKeys(b, ascKeys(cols, o.BlankPadded))
 	if err != nil {
 		return nil, err
 	}

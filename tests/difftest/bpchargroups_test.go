@@ -14,7 +14,8 @@ var bpcharGroupValues = []string{"'a'", "'a  '", "''", "' '", "NULL", "'b '"}
 // bpcharGroupUses are queries over two values, $1 and $2 (each of
 // bpcharGroupValues), that group, deduplicate or match bpchar values
 // without a length: PostgreSQL's bpchar equality ignores trailing blanks,
-// so values that differ only in them are one group (binder/bpchargroups.go),
+// so values that differ only in them are one group (binder/bpchargroups.go;
+// for the keys of every operator, exec's key encoding: lower/blankpadded.go),
 // and array comparison compares bpchar elements so too.
 var bpcharGroupUses = []string{
 	"SELECT x FROM (VALUES ($1::bpchar), ($2::bpchar), ('a '::bpchar)) v(x) GROUP BY x",
@@ -36,6 +37,19 @@ var bpcharGroupUses = []string{
 	"SELECT $1::char(2) INTERSECT SELECT $2::char(3)",
 	"SELECT ARRAY[$1::bpchar] = ARRAY[$2::bpchar], ARRAY[$1::bpchar, 'b'] < ARRAY[$2::bpchar, 'c'], ARRAY[$1::char(1)] <> ARRAY[$2::char(3)]",
 	"SELECT ARRAY[$1::bpchar, NULL] = ARRAY[$2::bpchar, NULL], ARRAY[ARRAY[$1::bpchar]] >= ARRAY[ARRAY[$2::bpchar]]",
+	// the operators' own keys (exec's key encoding, lower/blankpadded.go)
+	"SELECT DISTINCT ON (x) x, y FROM (VALUES ($1::bpchar, 1), ($2::bpchar, 2), ('a '::bpchar, 3)) v(x, y) ORDER BY x, y",
+	"SELECT y, count(*) OVER (PARTITION BY x), sum(y) OVER (PARTITION BY x) FROM (VALUES ($1::bpchar, 1), ($2::bpchar, 2), ('a '::bpchar, 4)) v(x, y)",
+	"SELECT y, rank() OVER (ORDER BY x), count(*) OVER (ORDER BY x DESC) FROM (VALUES ($1::bpchar, 1), ($2::bpchar, 2), ('a '::bpchar, 4), ('b', 8)) v(x, y)",
+	"SELECT x FROM (VALUES ($1::bpchar), ('a '::bpchar)) v(x) INTERSECT ALL SELECT x FROM (VALUES ($2::bpchar), ('a'::bpchar)) w(x)",
+	"SELECT x FROM (VALUES ($1::bpchar), ('a '::bpchar), ('a'::bpchar)) v(x) EXCEPT ALL SELECT x FROM (VALUES ($2::bpchar)) w(x)",
+	"WITH RECURSIVE r(x, n) AS (SELECT $1::bpchar, 1 UNION SELECT $2::bpchar, 1 FROM r) SELECT count(*) FROM r",
+	"SELECT x, count(*) FROM (VALUES ($1::bpchar), ($2::bpchar), ('a '::bpchar)) v(x) GROUP BY ROLLUP (x)",
+	"SELECT x, y, count(*) FROM (VALUES ($1::bpchar, 1), ($2::bpchar, 1), ('a '::bpchar, 2)) v(x, y) GROUP BY GROUPING SETS ((x), (x, y), ())",
+	"SELECT count(DISTINCT ARRAY[x]), array_length(array_agg(DISTINCT x), 1) FROM (VALUES ($1::bpchar), ($2::bpchar), ('a '::bpchar)) v(x)",
+	"SELECT count(*), sum(y) FROM (VALUES ($1::bpchar, 1), ($2::bpchar, 2), ('a '::bpchar, 4)) v(x, y) GROUP BY ARRAY[x]",
+	"SELECT count(*) FROM (SELECT DISTINCT ARRAY[x, 'b'] FROM (VALUES ($1::bpchar), ($2::bpchar)) v(x)) s",
+	"SELECT y FROM (VALUES ($1::bpchar, 1), ($2::bpchar, 2), ('a '::bpchar, 4)) v(x, y) ORDER BY x, y DESC",
 }
 
 // TestBpcharGroupsDifferential: every use × every ordered pair of values

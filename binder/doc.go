@@ -32,7 +32,7 @@
 // values, nestednotnull.go a null visible at bind time where a column's
 // ROW field, ARRAY element or MAP value is NOT NULL (the store's 23502), mapvalues.go MAP[...] (pg__map) and cardinality/map_keys/
 // map_values, wholerow.go a table alias used as a value (the whole row as
-// a composite, row_to_json(t)), fulljoin.go FULL JOIN markers, values.go VALUES queries (a
+// a composite, row_to_json(t)), values.go VALUES queries (a
 // Values node, types resolved across rows) and the pg__colalias marker of
 // a derived table's column alias list, view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog),
@@ -66,7 +66,14 @@
 // statement's tree (Bind takes it from sql.Transformer.StatementTree and
 // dispatches on the tree node, bindStatementTree; the other statements
 // still go by TiDB's statement type; the query of CREATE VIEW and CREATE
-// TABLE AS is still TiDB's, bound by view.go's bindQuery);
+// TABLE AS is still TiDB's, bound by view.go's bindQuery); the FROM
+// clause binds from the tree (from.go: tables, views and WITH queries by
+// name, derived tables, functions in FROM, joins of every kind with ON,
+// USING, NATURAL, and FULL JOIN, which sql's transformer reads from the
+// rewrite's markers; lateral.go LATERAL items), taken from
+// sql.Transformer.FromToTree by binder.go's bindFrom and bindResultSet,
+// which also bridge a derived table's query and a function in FROM to
+// their TiDB nodes (bindDerivedQuery, bindFuncTable) until SELECT moves;
 // exprbind.go's bindExpr takes TiDB's nodes at the statement-level files'
 // edge, binds the leaves directly and the moved kinds through sql.ToTree,
 // and binds the kinds not moved yet (ordered-set aggregates,

@@ -213,7 +213,8 @@ type TableRef struct {
 	Alias
 }
 
-// DerivedTable is [LATERAL] (query) [AS] alias [(columns)].
+// DerivedTable is [LATERAL] (query) [AS] alias [(columns)]. Query is nil
+// where sql.FromToTree left it TiDB's (At.Src is then the TiDB query).
 type DerivedTable struct {
 	At
 	Query   Query

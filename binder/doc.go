@@ -74,6 +74,8 @@
 // sql.Transformer.FromToTree by binder.go's bindFrom and bindResultSet,
 // which also bridge a derived table's query and a function in FROM to
 // their TiDB nodes (bindDerivedQuery, bindFuncTable) until SELECT moves;
+// lockrows.go binds the locking clause from the tree's Locking
+// (sql.Transformer.LockingToTree);
 // exprbind.go's bindExpr takes TiDB's nodes at the statement-level files'
 // edge, binds the leaves directly and the moved kinds through sql.ToTree,
 // and binds the kinds not moved yet (ordered-set aggregates,

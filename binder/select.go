@@ -50,10 +50,16 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	var lockMode rowlock.Mode
 	var lockWait rowlock.Wait
 	if sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone {
-		if lockMode, lockWait, err = b.rowLockClause(sel.LockInfo); err != nil {
+		lock, err := b.trees.LockingToTree(sel, b.stmt)
+		if err != nil {
+			return nil, sqlerr.As(err) // a form PostgreSQL lacks, refused without a position as before
+		}
+		if lockMode, lockWait, err = b.rowLockClause(lock); err != nil {
 			return nil, err
 		}
-		if lockScan, err = b.checkRowLock(sel, input, lockMode, branch); err != nil {
+		facts := lockedSelect{aggregating: b.isAggregating(sel), grouped: sel.GroupBy != nil || sel.Having != nil,
+			distinct: sel.Distinct, windows: b.hasWindows(sel)}
+		if lockScan, err = b.checkRowLock(facts, input, lockMode, branch); err != nil {
 			return nil, err
 		}
 	}
@@ -184,7 +190,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		if f, ok := projInput.(*Filter); ok {
 			cond = f.Cond
 		}
-		if out, err = b.lockRows(sel, lockScan, cond, proj, out, lockMode, lockWait); err != nil {
+		if out, err = b.lockRows(lockScan, cond, proj, out, lockMode, lockWait); err != nil {
 			return nil, err
 		}
 	}

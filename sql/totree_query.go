@@ -610,3 +610,13 @@ func (t *Transformer) FromToTree(rs ast.ResultSetNode, st *Statement) (pt.FromIt
 	}
 	return qt.fromItem(rs)
 }
+
+// LockingToTree transforms a SELECT's locking clause (nil when it has
+// none), for a binder that binds the clause from the tree while the rest
+// of its query is still TiDB's; st as for QueryToTree.
+func (t *Transformer) LockingToTree(sel *ast.SelectStmt, st *Statement) (*pt.Locking, error) {
+	if sel.LockInfo == nil || sel.LockInfo.LockType == ast.SelectLockNone {
+		return nil, nil
+	}
+	return queryTransformer{Transformer: t, st: st}.locking(sel, sel.LockInfo)
+}

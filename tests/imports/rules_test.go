@@ -48,7 +48,6 @@ var knownViolations = []string{
 	"binder/insert.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/insertselect.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/literal.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/lockrows.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/mapvalues.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/order.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/orderedset.go -> github.com/pingcap/tidb/pkg/parser/ast",

@@ -501,3 +501,65 @@ func (b *binder) bindQueryNode(q any) (Node, bool, error) {
 	}
 	return n, true, err
 }
+
+// bindOrderBy is bindOrderItems (order.go) for TiDB's ORDER BY clause
+// and a bindOut over TiDB's nodes: the items transform into the tree, and
+// an item that is an expression binds from the TiDB node it was made
+// from.
+func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(ast.ExprNode) (Expr, error), distinct bool) ([]SortKey, error) {
+	items, err := b.trees.OrderItemsToTree(ob)
+	if err != nil {
+		var te *sql.TransformError
+		if errors.As(err, &te) {
+			return nil, b.errAt(te.Node, te.Err)
+		}
+		return nil, err
+	}
+	return b.bindOrderItems(proj, items, func(e pt.Expr) (Expr, error) {
+		src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode)
+		if !ok {
+			return b.bindTree(nil, e)
+		}
+		return bindOut(src)
+	}, distinct)
+}
+
+// bindLimit is bindLimitTree (order.go) for TiDB's LIMIT clause: its
+// operands bind from TiDB's nodes (a literal count binds without a tree
+// node, as the leaves do in bindExpr).
+func (b *binder) bindLimit(input Node, l *ast.Limit) (Node, error) {
+	lim := &Limit{Input: input}
+	bind := func(e ast.ExprNode) (Expr, error) {
+		x, err := b.bindExpr(nil, e)
+		if err != nil {
+			return nil, err
+		}
+		return b.limitOperand(e, x)
+	}
+	var err error
+	if l.Count != nil {
+		if lim.Count, err = bind(l.Count); err != nil {
+			return nil, err
+		}
+	}
+	if l.Offset != nil {
+		if lim.Offset, err = bind(l.Offset); err != nil {
+			return nil, err
+		}
+	}
+	return lim, nil
+}
+
+// unwrapNulls reads the pg__nulls(e, 'first'|'last') marker the rewrite
+// makes of e NULLS FIRST|LAST (sql's transformer reads it as
+// OrderItem.Nulls). Without one, PostgreSQL's default applies: NULLs sort
+// as larger than every value, so they come last ascending and first
+// descending. (TiDB's ByItem.NullOrder only says no ASC/DESC was
+// written.)
+func unwrapNulls(e ast.ExprNode, desc bool) (ast.ExprNode, bool) {
+	f, ok := e.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "pg__nulls" || len(f.Args) != 2 {
+		return e, desc
+	}
+	return f.Args[0], literalString(f.Args[1]) == "first"
+}

@@ -75,7 +75,11 @@
 // which also bridge a derived table's query and a function in FROM to
 // their TiDB nodes (bindDerivedQuery, bindFuncTable) until SELECT moves;
 // lockrows.go binds the locking clause from the tree's Locking
-// (sql.Transformer.LockingToTree);
+// (sql.Transformer.LockingToTree); order.go binds ORDER BY from the tree's
+// OrderItems (ordinals, output names, NULLS FIRST | LAST; binder.go's
+// bindOrderBy transforms TiDB's clause and binds an expression item from
+// its TiDB node through the caller's bindOut) and LIMIT from tree
+// expressions (bindLimitTree; bindLimit keeps TiDB's leaves);
 // exprbind.go's bindExpr takes TiDB's nodes at the statement-level files'
 // edge, binds the leaves directly and the moved kinds through sql.ToTree,
 // and binds the kinds not moved yet (ordered-set aggregates,

@@ -49,7 +49,6 @@ var knownViolations = []string{
 	"binder/insertselect.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/literal.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/mapvalues.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/order.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/orderedset.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/recursive.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/returning.go -> github.com/pingcap/tidb/pkg/parser/ast",

@@ -563,3 +563,24 @@ func unwrapNulls(e ast.ExprNode, desc bool) (ast.ExprNode, bool) {
 	}
 	return f.Args[0], literalString(f.Args[1]) == "first"
 }
+
+// bindFieldSelect binds pg__field(e, 'name') of TiDB's AST through the
+// tree (fields.go's bindFieldSelectTree); ok is false for other calls.
+func (b *binder) bindFieldSelect(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
+	if n.FnName.L != "pg__field" {
+		return nil, false, nil
+	}
+	if len(n.Args) != 2 {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
+	}
+	t, err := b.toTree(n)
+	if err != nil {
+		return nil, true, err
+	}
+	fs, ok := t.(*pt.FieldSelect)
+	if !ok {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
+	}
+	e, err := b.bindFieldSelectTree(s, fs)
+	return e, true, err
+}

@@ -20,7 +20,8 @@
 // pg__srf marker, bound to a TableFunc node, or for a plain function a
 // one-row Project) and set-returning functions in the SELECT list (a
 // ProjectSet node under the projection), fields.go field selection from
-// a ROW value (pg__field), bitwise.go the integer & | << >>, udf.go the
+// a ROW value (the tree's FieldSelect, bindFieldSelectTree; binder.go's
+// bindFieldSelect takes the pg__field marker of TiDB's AST), bitwise.go the integer & | << >>, udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // filetables.go read_parquet / read_arrow / read_csv in FROM (a FileTable

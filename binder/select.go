@@ -606,3 +606,22 @@ func (v *winFinder) Enter(n ast.Node) (ast.Node, bool) {
 	return n, false
 }
 func (v *winFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// fieldSelectName is PostgreSQL's output column name for (expr).field:
+// the field's name.
+func fieldSelectName(f *ast.FuncCallExpr) (string, bool) {
+	if f.FnName.L != "pg__field" || len(f.Args) != 2 {
+		return "", false
+	}
+	return literalString(f.Args[1]), true
+}
+
+// rowExpansion reports whether a select-list item is (expr).*, and returns
+// expr.
+func rowExpansion(e ast.ExprNode) (ast.ExprNode, bool) {
+	f, ok := e.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "pg__field" || len(f.Args) != 2 || literalString(f.Args[1]) != "*" {
+		return nil, false
+	}
+	return f.Args[0], true
+}

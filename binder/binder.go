@@ -507,21 +507,31 @@ func (b *binder) bindQueryNode(q any) (Node, bool, error) {
 // an item that is an expression binds from the TiDB node it was made
 // from.
 func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(ast.ExprNode) (Expr, error), distinct bool) ([]SortKey, error) {
-	items, err := b.trees.OrderItemsToTree(ob)
-	if err != nil {
-		var te *sql.TransformError
-		if errors.As(err, &te) {
-			return nil, b.errAt(te.Node, te.Err)
-		}
-		return nil, err
-	}
-	return b.bindOrderItems(proj, items, func(e pt.Expr) (Expr, error) {
+	bindSrc := func(e pt.Expr) (Expr, error) {
 		src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode)
 		if !ok {
 			return b.bindTree(nil, e)
 		}
 		return bindOut(src)
-	}, distinct)
+	}
+	keys := make([]SortKey, 0, len(ob.Items))
+	for _, it := range ob.Items {
+		// one item at a time: no list of tree items to allocate
+		item, err := b.trees.OrderItemToTree(it)
+		if err != nil {
+			var te *sql.TransformError
+			if errors.As(err, &te) {
+				return nil, b.errAt(te.Node, te.Err)
+			}
+			return nil, err
+		}
+		k, err := b.bindOrderItem(proj, item, bindSrc, distinct)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
 }
 
 // bindLimit is bindLimitTree (order.go) for TiDB's LIMIT clause: its

@@ -78,8 +78,9 @@
 // lockrows.go binds the locking clause from the tree's Locking
 // (sql.Transformer.LockingToTree); order.go binds ORDER BY from the tree's
 // OrderItems (ordinals, output names, NULLS FIRST | LAST; binder.go's
-// bindOrderBy transforms TiDB's clause and binds an expression item from
-// its TiDB node through the caller's bindOut) and LIMIT from tree
+// bindOrderBy transforms TiDB's clause item by item,
+// sql.Transformer.OrderItemToTree, and binds an expression item from its
+// TiDB node through the caller's bindOut) and LIMIT from tree
 // expressions (bindLimitTree; bindLimit keeps TiDB's leaves);
 // exprbind.go's bindExpr takes TiDB's nodes at the statement-level files'
 // edge, binds the leaves directly and the moved kinds through sql.ToTree,

@@ -19,42 +19,51 @@ import (
 func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut func(pt.Expr) (Expr, error), distinct bool) ([]SortKey, error) {
 	keys := make([]SortKey, 0, len(items))
 	for _, item := range items {
-		expr, nullsFirst := item.X, item.Desc
-		if item.Nulls != "" {
-			nullsFirst = item.Nulls == "first"
-		}
-		idx, err := b.orderKeyColumn(proj, expr)
+		k, err := b.bindOrderItem(proj, item, bindOut, distinct)
 		if err != nil {
 			return nil, err
 		}
-		if idx < 0 {
-			e, err := bindOut(expr)
-			if err != nil {
-				return nil, err
-			}
-			e = b.resolveUnknown(e, types.StringType)
-			for i, pe := range proj.Exprs {
-				if sameExpr(pe, e) {
-					idx = i
-					break
-				}
-			}
-			if idx < 0 {
-				if distinct {
-					return nil, b.errAt(expr, sqlerr.New(sqlerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"))
-				}
-				proj.Exprs = append(proj.Exprs, e)
-				proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: e.Type().Nullable()})
-				idx = len(proj.Cols) - 1
-			}
-		}
-		c := proj.Cols[idx]
-		if c.T.IsNested() {
-			return nil, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()))
-		}
-		keys = append(keys, SortKey{Expr: b.newColumnRef(idx, c.Name, c.T), Desc: item.Desc, NullsFirst: nullsFirst})
+		keys = append(keys, k)
 	}
 	return keys, nil
+}
+
+// bindOrderItem binds one ORDER BY item (bindOrderItems).
+func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt.Expr) (Expr, error), distinct bool) (SortKey, error) {
+	expr, nullsFirst := item.X, item.Desc
+	if item.Nulls != "" {
+		nullsFirst = item.Nulls == "first"
+	}
+	idx, err := b.orderKeyColumn(proj, expr)
+	if err != nil {
+		return SortKey{}, err
+	}
+	if idx < 0 {
+		e, err := bindOut(expr)
+		if err != nil {
+			return SortKey{}, err
+		}
+		e = b.resolveUnknown(e, types.StringType)
+		for i, pe := range proj.Exprs {
+			if sameExpr(pe, e) {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			if distinct {
+				return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"))
+			}
+			proj.Exprs = append(proj.Exprs, e)
+			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: e.Type().Nullable()})
+			idx = len(proj.Cols) - 1
+		}
+	}
+	c := proj.Cols[idx]
+	if c.T.IsNested() {
+		return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()))
+	}
+	return SortKey{Expr: b.newColumnRef(idx, c.Name, c.T), Desc: item.Desc, NullsFirst: nullsFirst}, nil
 }
 
 // orderKeyColumn returns the output column an ORDER BY item names by ordinal

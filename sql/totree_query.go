@@ -628,3 +628,23 @@ func (t *Transformer) LockingToTree(sel *ast.SelectStmt, st *Statement) (*pt.Loc
 	}
 	return queryTransformer{Transformer: t, st: st}.locking(sel, sel.LockInfo)
 }
+
+// OrderItemToTree transforms one ORDER BY item, reading the rewrite's
+// pg__nulls(e, 'first'|'last') as NULLS FIRST | LAST: OrderItemsToTree
+// one item at a time, for a binder that binds each as it goes (no list
+// to allocate).
+func (t *Transformer) OrderItemToTree(it *ast.ByItem) (pt.OrderItem, error) {
+	var out pt.OrderItem
+	e := it.Expr
+	if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__nulls" && len(f.Args) == 2 {
+		if s, ok := markerString(f.Args[1]); ok && (s == "first" || s == "last") {
+			e, out.Nulls = f.Args[0], s
+		}
+	}
+	x, err := t.toTree(e)
+	if err != nil {
+		return out, err
+	}
+	out.X, out.Desc = x, it.Desc
+	return out, nil
+}

@@ -259,3 +259,36 @@ func TestQueryTreePositions(t *testing.T) {
 		t.Errorf("CYCLE at %d", got)
 	}
 }
+
+// TestOrderItemToTreeAgrees: OrderItemToTree, item by item, is
+// OrderItemsToTree.
+func TestOrderItemToTreeAgrees(t *testing.T) {
+	p := NewParser()
+	for _, in := range []string{
+		"SELECT a FROM t ORDER BY a DESC NULLS FIRST, 2, b + 1 NULLS LAST, c",
+		"SELECT a FROM t ORDER BY (a) ASC",
+	} {
+		stmts, err := p.Parse(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ob := stmts[0].AST.(*ast.SelectStmt).OrderBy
+		var tr Transformer
+		want, err := tr.OrderItemsToTree(ob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, it := range ob.Items {
+			got, err := tr.OrderItemToTree(it)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := sameTree(reflect.ValueOf(got), reflect.ValueOf(want[i]), "item"); d != "" {
+				t.Errorf("%s: item %d: %s", in, i, d)
+			}
+		}
+		if want[0].Nulls == "" && strings.Contains(in, "NULLS FIRST") {
+			t.Errorf("%s: NULLS FIRST lost", in)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package binder
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -259,6 +260,8 @@ func (b *binder) errAt(node sourceNode, err *sqlerr.Error) *sqlerr.Error {
 		switch x := node.(type) {
 		case *ast.TableName:
 			off = identOffset(b.stmt.Rewritten, x.Name.O)
+		case *pt.TableName:
+			off = identOffset(b.stmt.Rewritten, x.Name)
 		case *ast.ColumnName:
 			off = identOffset(b.stmt.Rewritten, x.Name.O)
 		}
@@ -319,7 +322,7 @@ func firstWords(s string) string {
 // DESCRIBE t, which TiDB parses as EXPLAIN of SHOW COLUMNS.
 func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 	if show, ok := node.Stmt.(*ast.ShowStmt); ok && show.Tp == ast.ShowColumns && show.Table != nil {
-		if d, ok, err := b.describeView(show.Table); ok {
+		if d, ok, err := b.describeView(b.tablePath(show.Table)); ok {
 			return d, err
 		}
 		info, err := b.cat.GetTable(b.ctx, b.tablePath(show.Table))
@@ -420,4 +423,174 @@ func rightOperandOffset(n sourceNode) int {
 		}
 	}
 	return 0
+}
+
+// The bridges between the binder's files that have moved onto sqlgate's
+// tree and those still on TiDB's AST (issue 32): FROM binds from the tree
+// (from.go, lateral.go), the queries inside it and the functions in it
+// from the TiDB nodes the tree's nodes were made from. They go as the
+// queries move.
+
+// bindFrom binds a FROM clause of TiDB's AST: transformed by
+// sql.Transformer.FromToTree, then bound from the tree (from.go).
+func (b *binder) bindFrom(from *ast.TableRefsClause) (Node, error) {
+	if from == nil || from.TableRefs == nil {
+		return b.bindFromTree(nil)
+	}
+	return b.bindResultSet(from.TableRefs)
+}
+
+// bindResultSet binds one FROM item of TiDB's AST (an INSERT's or
+// UPDATE's table reference, a FROM clause's join tree).
+func (b *binder) bindResultSet(rs ast.ResultSetNode) (Node, error) {
+	it, err := b.trees.FromToTree(rs, b.stmt)
+	if err != nil {
+		var te *sql.TransformError
+		if errors.As(err, &te) {
+			return nil, b.errAt(te.Node, te.Err)
+		}
+		return nil, err
+	}
+	return b.bindFromItem(it)
+}
+
+// bindDerivedQuery binds a derived table's query (from the TiDB query
+// FromToTree left in its Src) with s as the enclosing scope (nil: none).
+func (b *binder) bindDerivedQuery(s *scope, d *pt.DerivedTable) (Node, []Expr, error) {
+	q, ok := d.Src.(ast.ResultSetNode)
+	if !ok {
+		return nil, nil, sqlerr.NotSupported("this FROM item")
+	}
+	return b.bindSubqueryPlan(s, q)
+}
+
+// bindFuncTable binds a function in FROM from the rewrite's marker call
+// its Call was made from (srf.go).
+func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
+	f, ok := ft.Call.Src.(*ast.FuncCallExpr)
+	if !ok {
+		return nil, sqlerr.NotSupported("this function in FROM")
+	}
+	return b.bindTableFunc(f, ft.Alias.Name)
+}
+
+// relabel is relabelNames (from.go) for a list of TiDB's names.
+func relabel(n Node, alias string, names []ast.CIStr) (Node, error) {
+	var ns []string
+	if len(names) > 0 {
+		ns = make([]string, len(names))
+		for i, c := range names {
+			ns[i] = ident(c)
+		}
+	}
+	return relabelNames(n, alias, ns)
+}
+
+// bindQueryNode binds a query of TiDB's AST (a view's definition, CREATE
+// TABLE AS's query); ok is false for another kind of node.
+func (b *binder) bindQueryNode(q any) (Node, bool, error) {
+	var n Node
+	var err error
+	switch x := q.(type) {
+	case *ast.SelectStmt:
+		n, err = b.bindSelect(x)
+	case *ast.SetOprStmt:
+		n, err = b.bindSetOpr(x)
+	default:
+		return nil, false, nil
+	}
+	return n, true, err
+}
+
+// bindOrderBy is bindOrderItems (order.go) for TiDB's ORDER BY clause
+// and a bindOut over TiDB's nodes: the items transform into the tree, and
+// an item that is an expression binds from the TiDB node it was made
+// from.
+func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(ast.ExprNode) (Expr, error), distinct bool) ([]SortKey, error) {
+	bindSrc := func(e pt.Expr) (Expr, error) {
+		src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode)
+		if !ok {
+			return b.bindTree(nil, e)
+		}
+		return bindOut(src)
+	}
+	keys := make([]SortKey, 0, len(ob.Items))
+	for _, it := range ob.Items {
+		// one item at a time: no list of tree items to allocate
+		item, err := b.trees.OrderItemToTree(it)
+		if err != nil {
+			var te *sql.TransformError
+			if errors.As(err, &te) {
+				return nil, b.errAt(te.Node, te.Err)
+			}
+			return nil, err
+		}
+		k, err := b.bindOrderItem(proj, item, bindSrc, distinct)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+// bindLimit is bindLimitTree (order.go) for TiDB's LIMIT clause: its
+// operands bind from TiDB's nodes (a literal count binds without a tree
+// node, as the leaves do in bindExpr).
+func (b *binder) bindLimit(input Node, l *ast.Limit) (Node, error) {
+	lim := &Limit{Input: input}
+	bind := func(e ast.ExprNode) (Expr, error) {
+		x, err := b.bindExpr(nil, e)
+		if err != nil {
+			return nil, err
+		}
+		return b.limitOperand(e, x)
+	}
+	var err error
+	if l.Count != nil {
+		if lim.Count, err = bind(l.Count); err != nil {
+			return nil, err
+		}
+	}
+	if l.Offset != nil {
+		if lim.Offset, err = bind(l.Offset); err != nil {
+			return nil, err
+		}
+	}
+	return lim, nil
+}
+
+// unwrapNulls reads the pg__nulls(e, 'first'|'last') marker the rewrite
+// makes of e NULLS FIRST|LAST (sql's transformer reads it as
+// OrderItem.Nulls). Without one, PostgreSQL's default applies: NULLs sort
+// as larger than every value, so they come last ascending and first
+// descending. (TiDB's ByItem.NullOrder only says no ASC/DESC was
+// written.)
+func unwrapNulls(e ast.ExprNode, desc bool) (ast.ExprNode, bool) {
+	f, ok := e.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "pg__nulls" || len(f.Args) != 2 {
+		return e, desc
+	}
+	return f.Args[0], literalString(f.Args[1]) == "first"
+}
+
+// bindFieldSelect binds pg__field(e, 'name') of TiDB's AST through the
+// tree (fields.go's bindFieldSelectTree); ok is false for other calls.
+func (b *binder) bindFieldSelect(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
+	if n.FnName.L != "pg__field" {
+		return nil, false, nil
+	}
+	if len(n.Args) != 2 {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
+	}
+	t, err := b.toTree(n)
+	if err != nil {
+		return nil, true, err
+	}
+	fs, ok := t.(*pt.FieldSelect)
+	if !ok {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
+	}
+	e, err := b.bindFieldSelectTree(s, fs)
+	return e, true, err
 }

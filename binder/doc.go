@@ -20,7 +20,8 @@
 // pg__srf marker, bound to a TableFunc node, or for a plain function a
 // one-row Project) and set-returning functions in the SELECT list (a
 // ProjectSet node under the projection), fields.go field selection from
-// a ROW value (pg__field), bitwise.go the integer & | << >>, udf.go the
+// a ROW value (the tree's FieldSelect, bindFieldSelectTree; binder.go's
+// bindFieldSelect takes the pg__field marker of TiDB's AST), bitwise.go the integer & | << >>, udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // filetables.go read_parquet / read_arrow / read_csv in FROM (a FileTable
@@ -32,7 +33,7 @@
 // values, nestednotnull.go a null visible at bind time where a column's
 // ROW field, ARRAY element or MAP value is NOT NULL (the store's 23502), mapvalues.go MAP[...] (pg__map) and cardinality/map_keys/
 // map_values, wholerow.go a table alias used as a value (the whole row as
-// a composite, row_to_json(t)), fulljoin.go FULL JOIN markers, values.go VALUES queries (a
+// a composite, row_to_json(t)), values.go VALUES queries (a
 // Values node, types resolved across rows) and the pg__colalias marker of
 // a derived table's column alias list, view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog),
@@ -66,7 +67,21 @@
 // statement's tree (Bind takes it from sql.Transformer.StatementTree and
 // dispatches on the tree node, bindStatementTree; the other statements
 // still go by TiDB's statement type; the query of CREATE VIEW and CREATE
-// TABLE AS is still TiDB's, bound by view.go's bindQuery);
+// TABLE AS is still TiDB's, bound by view.go's bindQuery); the FROM
+// clause binds from the tree (from.go: tables, views and WITH queries by
+// name, derived tables, functions in FROM, joins of every kind with ON,
+// USING, NATURAL, and FULL JOIN, which sql's transformer reads from the
+// rewrite's markers; lateral.go LATERAL items), taken from
+// sql.Transformer.FromToTree by binder.go's bindFrom and bindResultSet,
+// which also bridge a derived table's query and a function in FROM to
+// their TiDB nodes (bindDerivedQuery, bindFuncTable) until SELECT moves;
+// lockrows.go binds the locking clause from the tree's Locking
+// (sql.Transformer.LockingToTree); order.go binds ORDER BY from the tree's
+// OrderItems (ordinals, output names, NULLS FIRST | LAST; binder.go's
+// bindOrderBy transforms TiDB's clause item by item,
+// sql.Transformer.OrderItemToTree, and binds an expression item from its
+// TiDB node through the caller's bindOut) and LIMIT from tree
+// expressions (bindLimitTree; bindLimit keeps TiDB's leaves);
 // exprbind.go's bindExpr takes TiDB's nodes at the statement-level files'
 // edge, binds the leaves directly and the moved kinds through sql.ToTree,
 // and binds the kinds not moved yet (ordered-set aggregates,

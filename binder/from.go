@@ -3,135 +3,122 @@ package binder
 import (
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// bindFrom is the FROM-clause binder: nothing (one empty row), a table, a
-// derived table, or joins of them.
-func (b *binder) bindFrom(from *ast.TableRefsClause) (Node, error) {
-	if from == nil || from.TableRefs == nil {
+// bindFromTree is the FROM-clause binder: nothing (one empty row), a
+// table, a derived table, a function, or joins of them, from sqlgate's
+// tree (sql.Transformer.FromToTree; binder.go's bindFrom takes TiDB's
+// clause).
+func (b *binder) bindFromTree(from pt.FromItem) (Node, error) {
+	if from == nil {
 		return &Values{Rows: [][]Expr{{}}}, nil
 	}
-	return b.bindResultSet(from.TableRefs)
+	return b.bindFromItem(from)
 }
 
-func (b *binder) bindResultSet(rs ast.ResultSetNode) (Node, error) {
-	switch x := rs.(type) {
-	case *ast.Join:
-		if x.Right == nil {
-			return b.bindResultSet(x.Left)
-		}
+func (b *binder) bindFromItem(it pt.FromItem) (Node, error) {
+	switch x := it.(type) {
+	case *pt.Join:
 		return b.bindJoin(x)
-	case *ast.TableSource:
-		return b.bindTableSource(x)
+	case *pt.TableRef:
+		return b.bindTableRef(x)
+	case *pt.DerivedTable:
+		inner, _, err := b.bindDerivedQuery(nil, x) // binder.go
+		if err != nil {
+			return nil, err
+		}
+		return relabelNames(inner, x.Alias.Name, x.Alias.Columns)
+	case *pt.FuncTable:
+		return b.bindFuncTable(x) // binder.go
 	}
 	return nil, sqlerr.NotSupported("this FROM item")
 }
 
-func (b *binder) bindTableSource(ts *ast.TableSource) (Node, error) {
-	alias := ident(ts.AsName)
-	switch src := ts.Source.(type) {
-	case *ast.TableName:
-		if cte, ok := b.ctes[ident(src.Name)]; ok && src.Schema.O == "" {
-			if alias == "" {
-				alias = ident(src.Name)
-			}
-			selfRef := b.rec != nil && b.rec.workTables[cte] != nil
-			if selfRef || !cte.IsRecursive {
-				if n, ok, err := b.bindRecursiveRef(cte, alias); ok {
-					return n, err
-				}
-			}
-			names, _, _, err := b.cteAliases(cte) // cte.go
-			if err != nil {
-				return nil, err
-			}
-			if scan, ok, err := b.sharedCTERef(cte); ok || err != nil {
-				if err != nil {
-					return nil, err
-				}
-				if cte.IsRecursive { // the union has the alias list's names
-					names = nil
-				}
-				return relabel(scan, alias, names)
-			}
-			if cte.IsRecursive {
-				n, _, err := b.bindRecursiveRef(cte, alias)
+// bindTableRef binds a name in FROM: a WITH query's, a view's or a
+// table's.
+func (b *binder) bindTableRef(ref *pt.TableRef) (Node, error) {
+	src, alias := ref.Name, ref.Alias.Name
+	if cte, ok := b.ctes[src.Name]; ok && src.Schema == "" {
+		if alias == "" {
+			alias = src.Name
+		}
+		selfRef := b.rec != nil && b.rec.workTables[cte] != nil
+		if selfRef || !cte.IsRecursive {
+			if n, ok, err := b.bindRecursiveRef(cte, alias); ok {
 				return n, err
 			}
-			saved := b.ctes
-			b.ctes = withoutCTE(saved, ident(src.Name))
-			inner, err := b.bindCTEBody(cte)
-			b.ctes = saved
+		}
+		names, _, _, err := b.cteAliases(cte) // cte.go
+		if err != nil {
+			return nil, err
+		}
+		if scan, ok, err := b.sharedCTERef(cte); ok || err != nil {
 			if err != nil {
 				return nil, err
 			}
-			if n := len(inner.Columns()); len(names) > n {
-				return nil, sqlerr.New(sqlerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", ident(src.Name), n, len(names))
+			if cte.IsRecursive { // the union has the alias list's names
+				names = nil
 			}
-			return relabel(inner, alias, names)
+			return relabel(scan, alias, names)
 		}
-		if n, ok, err := b.bindViewRef(src, alias); ok {
+		if cte.IsRecursive {
+			n, _, err := b.bindRecursiveRef(cte, alias)
 			return n, err
 		}
-		path := b.tablePath(src)
-		changelog, binlog := false, false
-		if base, ok := strings.CutSuffix(path.Table, "$changelog"); ok {
-			path.Table, changelog = base, true
-		} else if base, ok := strings.CutSuffix(path.Table, "$binlog"); ok {
-			path.Table, binlog = base, true
-		}
-		info, err := b.cat.GetTable(b.ctx, path)
-		if err != nil {
-			if se := sqlerr.As(err); se != nil {
-				return nil, b.errAt(src, se)
-			}
-			return nil, err
-		}
-		// The catalog answers an unqualified name from pg_catalog when no
-		// table has it; a name qualified with a schema must come from that
-		// schema (public.pg_class is no table on PostgreSQL either).
-		if src.Schema.O != "" && info.Path.Database != path.Database {
-			return nil, b.errAt(src, sqlerr.New(sqlerr.UndefinedTable, "relation \"%s.%s\" does not exist", path.Database, path.Table))
-		}
-		if alias == "" {
-			alias = ident(src.Name)
-		}
-		b.noteUse(ViewRelation{Path: info.Path, TableID: info.TableID})
-		if changelog {
-			return NewChangelogScan(info, alias), nil
-		}
-		if binlog {
-			return b.binlogScan(src, info, alias)
-		}
-		return NewScan(info, alias), nil
-	case *ast.SelectStmt, *ast.SetOprStmt:
-		if f, ok := setFuncMarker(src); ok {
-			return b.bindTableFunc(f, alias)
-		}
-		if q, names, ok := colAliasMarker(src); ok {
-			inner, _, err := b.bindSubqueryPlan(nil, q)
-			if err != nil {
-				return nil, err
-			}
-			return relabel(inner, alias, names)
-		}
-		inner, _, err := b.bindSubqueryPlan(nil, src)
+		saved := b.ctes
+		b.ctes = withoutCTE(saved, src.Name)
+		inner, err := b.bindCTEBody(cte)
+		b.ctes = saved
 		if err != nil {
 			return nil, err
 		}
-		return relabel(inner, alias, ts.ColumnNames)
-	case *ast.Join:
-		return b.bindResultSet(src)
+		if n := len(inner.Columns()); len(names) > n {
+			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", src.Name, n, len(names))
+		}
+		return relabel(inner, alias, names)
 	}
-	return nil, sqlerr.NotSupported("this FROM item")
+	if n, ok, err := b.bindViewRef(src, alias); ok {
+		return n, err
+	}
+	path := b.treePath(src)
+	changelog, binlog := false, false
+	if base, ok := strings.CutSuffix(path.Table, "$changelog"); ok {
+		path.Table, changelog = base, true
+	} else if base, ok := strings.CutSuffix(path.Table, "$binlog"); ok {
+		path.Table, binlog = base, true
+	}
+	info, err := b.cat.GetTable(b.ctx, path)
+	if err != nil {
+		if se := sqlerr.As(err); se != nil {
+			return nil, b.errAt(src, se)
+		}
+		return nil, err
+	}
+	// The catalog answers an unqualified name from pg_catalog when no
+	// table has it; a name qualified with a schema must come from that
+	// schema (public.pg_class is no table on PostgreSQL either).
+	if src.Schema != "" && info.Path.Database != path.Database {
+		return nil, b.errAt(src, sqlerr.New(sqlerr.UndefinedTable, "relation \"%s.%s\" does not exist", path.Database, path.Table))
+	}
+	if alias == "" {
+		alias = src.Name
+	}
+	b.noteUse(ViewRelation{Path: info.Path, TableID: info.TableID})
+	if changelog {
+		return NewChangelogScan(info, alias), nil
+	}
+	if binlog {
+		return b.binlogScan(src, info, alias)
+	}
+	return NewScan(info, alias), nil
 }
 
-// relabel qualifies a derived table's columns with its alias (and renames
-// them when a column alias list is given).
-func relabel(n Node, alias string, names []ast.CIStr) (Node, error) {
+// relabelNames qualifies a derived table's columns with its alias (and
+// renames them when a column alias list is given).
+func relabelNames(n Node, alias string, names []string) (Node, error) {
 	cols := n.Columns()
 	if len(names) > len(cols) {
 		return nil, sqlerr.New(sqlerr.InvalidColumnReference, "table %q has %d columns available but %d columns specified", alias, len(cols), len(names))
@@ -142,7 +129,7 @@ func relabel(n Node, alias string, names []ast.CIStr) (Node, error) {
 		c.Table = alias
 		c.TableID, c.Ordinal = 0, 0
 		if i < len(names) {
-			c.Name = ident(names[i])
+			c.Name = names[i]
 		}
 		p.Cols = append(p.Cols, c)
 	}
@@ -150,8 +137,8 @@ func relabel(n Node, alias string, names []ast.CIStr) (Node, error) {
 }
 
 // bindJoin binds a JOIN with ON, USING or NATURAL.
-func (b *binder) bindJoin(j *ast.Join) (Node, error) {
-	left, err := b.bindResultSet(j.Left)
+func (b *binder) bindJoin(j *pt.Join) (Node, error) {
+	left, err := b.bindFromItem(j.L)
 	if err != nil {
 		return nil, err
 	}
@@ -165,38 +152,33 @@ func (b *binder) bindJoin(j *ast.Join) (Node, error) {
 	if len(outer) > 0 {
 		return b.lateralJoin(j, left, right, outer)
 	}
-	spec, err := joinSpecOf(j)
-	if err != nil {
-		return nil, err
-	}
 	jt := InnerJoin
-	switch {
-	case spec.full:
+	switch j.Kind {
+	case pt.FullJoin:
 		jt = FullJoin
-	case j.Tp == ast.LeftJoin:
+	case pt.LeftJoin:
 		jt = LeftJoin
-	case j.Tp == ast.RightJoin:
+	case pt.RightJoin:
 		jt = RightJoin
-	default:
-		if spec.on == nil && len(spec.using) == 0 && !spec.natural {
-			jt = CrossJoin
-		}
+	case pt.CrossJoin:
+		jt = CrossJoin
 	}
 	join := NewJoin(left, right, jt, nil)
 	switch {
-	case spec.on != nil:
-		cond, err := b.bindExpr(newScope(join), spec.on)
+	case j.On != nil:
+		cond, err := b.bindTree(newScope(join), j.On)
 		if err != nil {
 			return nil, err
 		}
-		if cond, err = b.coerce(spec.on, cond, types.BoolType, "argument of JOIN/ON"); err != nil {
+		if cond, err = b.coerce(j.On, cond, types.BoolType, "argument of JOIN/ON"); err != nil {
 			return nil, err
 		}
 		join.Cond = cond
 		return join, nil
-	case len(spec.using) > 0 || spec.natural:
-		names := spec.using
-		if spec.natural {
+	case len(j.Using) > 0 || j.Natural:
+		names := j.Using
+		if j.Natural {
+			names = append([]string(nil), names...)
 			rightNames := map[string]bool{}
 			for _, c := range right.Columns() {
 				rightNames[c.Name] = !c.Hidden

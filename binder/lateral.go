@@ -1,7 +1,7 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -39,47 +39,36 @@ func NewLateral(left, right Node, outer []Expr, t JoinType, cond Expr) *Lateral 
 }
 
 // lateralItem reports whether a join's right input is a LATERAL item: a
-// derived table marked LATERAL, or a function in FROM (sql's pg__srf
-// derived table).
-func lateralItem(rs ast.ResultSetNode) (*ast.TableSource, bool) {
-	ts, ok := rs.(*ast.TableSource)
-	if !ok {
-		return nil, false
+// derived table marked LATERAL, or a function in FROM.
+func lateralItem(it pt.FromItem) bool {
+	switch x := it.(type) {
+	case *pt.DerivedTable:
+		return x.Lateral
+	case *pt.FuncTable:
+		return true
 	}
-	if ts.Lateral {
-		return ts, true
-	}
-	if sel, ok := ts.Source.(*ast.SelectStmt); ok {
-		if _, ok := setFuncMarker(sel); ok {
-			return ts, true
-		}
-	}
-	return nil, false
+	return false
 }
 
 // bindJoinRight binds a join's right input. A LATERAL item sees the left
 // input's columns: outer lists the values of them it reads (empty when
 // none, and for any other item).
-func (b *binder) bindJoinRight(j *ast.Join, left Node) (right Node, outer []Expr, err error) {
-	ts, ok := lateralItem(j.Right)
-	if !ok {
-		right, err = b.bindResultSet(j.Right)
+func (b *binder) bindJoinRight(j *pt.Join, left Node) (right Node, outer []Expr, err error) {
+	if !lateralItem(j.R) {
+		right, err = b.bindFromItem(j.R)
 		return right, nil, invalidFromReference(err, left)
 	}
 	ls := newScope(left)
-	if sel, ok := ts.Source.(*ast.SelectStmt); ok {
-		if f, ok := setFuncMarker(sel); ok {
-			right, outer, err = b.withOuterScope(ls, func() (Node, error) { return b.bindTableFunc(f, ident(ts.AsName)) })
-		} else {
-			right, outer, err = b.bindLateralSubquery(ls, ts)
-		}
-	} else {
-		right, outer, err = b.bindLateralSubquery(ls, ts)
+	switch x := j.R.(type) {
+	case *pt.FuncTable:
+		right, outer, err = b.withOuterScope(ls, func() (Node, error) { return b.bindFuncTable(x) })
+	case *pt.DerivedTable:
+		right, outer, err = b.bindLateralSubquery(ls, x)
 	}
 	if err != nil || len(outer) == 0 {
 		return right, nil, err
 	}
-	if j.Tp == ast.RightJoin || isFullJoin(j) {
+	if j.Kind == pt.RightJoin || j.Kind == pt.FullJoin {
 		table := "?"
 		for _, o := range outer {
 			if c, ok := o.(*ColumnRef); ok {
@@ -95,27 +84,12 @@ func (b *binder) bindJoinRight(j *ast.Join, left Node) (right Node, outer []Expr
 
 // bindLateralSubquery binds LATERAL (subquery) [AS] alias [(names)] with s
 // as its outer scope.
-func (b *binder) bindLateralSubquery(s *scope, ts *ast.TableSource) (Node, []Expr, error) {
-	alias := ident(ts.AsName)
-	var q ast.ResultSetNode
-	var names []ast.CIStr
-	switch src := ts.Source.(type) {
-	case *ast.SelectStmt:
-		if inner, cols, ok := colAliasMarker(src); ok {
-			q, names = inner, cols
-		} else {
-			q, names = src, ts.ColumnNames
-		}
-	case *ast.SetOprStmt:
-		q, names = src, ts.ColumnNames
-	default:
-		return nil, nil, sqlerr.NotSupported("LATERAL before this FROM item")
-	}
-	inner, outer, err := b.bindSubqueryPlan(s, q)
+func (b *binder) bindLateralSubquery(s *scope, d *pt.DerivedTable) (Node, []Expr, error) {
+	inner, outer, err := b.bindDerivedQuery(s, d) // binder.go
 	if err != nil {
 		return nil, nil, err
 	}
-	n, err := relabel(inner, alias, names)
+	n, err := relabelNames(inner, d.Alias.Name, d.Alias.Columns)
 	return n, outer, err
 }
 
@@ -139,29 +113,25 @@ func (b *binder) withOuterScope(s *scope, fn func() (Node, error)) (Node, []Expr
 
 // lateralJoin finishes a join whose right input reads the left's row:
 // JOIN/CROSS JOIN/, and LEFT JOIN ... ON cond.
-func (b *binder) lateralJoin(j *ast.Join, left, right Node, outer []Expr) (Node, error) {
-	spec, err := joinSpecOf(j)
-	if err != nil {
-		return nil, err
-	}
-	if len(spec.using) > 0 || spec.natural {
+func (b *binder) lateralJoin(j *pt.Join, left, right Node, outer []Expr) (Node, error) {
+	if len(j.Using) > 0 || j.Natural {
 		return nil, sqlerr.NotSupported("USING or NATURAL with a LATERAL item that reads the left input")
 	}
 	jt := InnerJoin
-	if j.Tp == ast.LeftJoin {
+	if j.Kind == pt.LeftJoin {
 		jt = LeftJoin
-	} else if spec.on == nil {
+	} else if j.On == nil {
 		jt = CrossJoin
 	}
 	n := NewLateral(left, right, outer, jt, nil)
-	if spec.on == nil {
+	if j.On == nil {
 		return n, nil
 	}
-	cond, err := b.bindExpr(newScope(n), spec.on)
+	cond, err := b.bindTree(newScope(n), j.On)
 	if err != nil {
 		return nil, err
 	}
-	if cond, err = b.coerce(spec.on, cond, types.BoolType, "argument of JOIN/ON"); err != nil {
+	if cond, err = b.coerce(j.On, cond, types.BoolType, "argument of JOIN/ON"); err != nil {
 		return nil, err
 	}
 	n.Cond = cond

@@ -1,9 +1,9 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/rowlock"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -47,30 +47,29 @@ func LockedTable(n Node) (fluss.TableInfo, bool) {
 }
 
 // rowLockClause reads SELECT's locking clause: its mode and wait policy.
-func (b *binder) rowLockClause(li *ast.SelectLockInfo) (rowlock.Mode, rowlock.Wait, error) {
+func (b *binder) rowLockClause(l *pt.Locking) (rowlock.Mode, rowlock.Wait, error) {
 	mode, wait := rowlock.Update, rowlock.Block
-	switch li.LockType {
-	case ast.SelectLockForUpdate:
-	case ast.SelectLockForUpdateNoWait:
-		wait = rowlock.NoWait
-	case ast.SelectLockForUpdateSkipLocked:
-		wait = rowlock.SkipLocked
-	case ast.SelectLockForShare:
-		mode = rowlock.Share
-	case ast.SelectLockForShareNoWait:
-		mode, wait = rowlock.Share, rowlock.NoWait
-	case ast.SelectLockForShareSkipLocked:
-		mode, wait = rowlock.Share, rowlock.SkipLocked
-	default:
-		return 0, 0, sqlerr.NotSupported("this locking clause")
-	}
-	switch b.stmt.RowLockStrength {
-	case "no key update":
+	switch l.Strength {
+	case pt.ForNoKeyUpdate:
 		mode = rowlock.NoKeyUpdate
-	case "key share":
+	case pt.ForShare:
+		mode = rowlock.Share
+	case pt.ForKeyShare:
 		mode = rowlock.KeyShare
 	}
+	switch l.Wait {
+	case pt.LockNoWait:
+		wait = rowlock.NoWait
+	case pt.LockSkipLocked:
+		wait = rowlock.SkipLocked
+	}
 	return mode, wait, nil
+}
+
+// lockedSelect is what checkRowLock needs to know of the SELECT a locking
+// clause belongs to.
+type lockedSelect struct {
+	aggregating, grouped, distinct, windows bool
 }
 
 // lockClauseName is how PostgreSQL names a locking clause in its errors.
@@ -79,16 +78,16 @@ func lockClauseName(m rowlock.Mode) string { return m.String() }
 // checkRowLock refuses the SELECTs PostgreSQL refuses a locking clause
 // for, and the ones sqlgate cannot lock: anything but rows of one table
 // with a primary key, read directly.
-func (b *binder) checkRowLock(sel *ast.SelectStmt, from Node, mode rowlock.Mode, setOpBranch bool) (*Scan, error) {
+func (b *binder) checkRowLock(sel lockedSelect, from Node, mode rowlock.Mode, setOpBranch bool) (*Scan, error) {
 	name := lockClauseName(mode)
 	switch {
-	case b.isAggregating(sel) && (sel.GroupBy != nil || sel.Having != nil):
+	case sel.aggregating && sel.grouped:
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause", name)
-	case b.isAggregating(sel):
+	case sel.aggregating:
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with aggregate functions", name)
-	case sel.Distinct:
+	case sel.distinct:
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", name)
-	case b.hasWindows(sel):
+	case sel.windows:
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with window functions", name)
 	case setOpBranch:
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with UNION/INTERSECT/EXCEPT", name)
@@ -103,7 +102,7 @@ func (b *binder) checkRowLock(sel *ast.SelectStmt, from Node, mode rowlock.Mode,
 
 // lockRows puts the LockRows node over out (the select list, sorted): the
 // table's key columns are appended to proj as hidden columns for it.
-func (b *binder) lockRows(sel *ast.SelectStmt, scan *Scan, cond Expr, proj *Project, out Node, mode rowlock.Mode, wait rowlock.Wait) (Node, error) {
+func (b *binder) lockRows(scan *Scan, cond Expr, proj *Project, out Node, mode rowlock.Mode, wait rowlock.Wait) (Node, error) {
 	hasSub := false
 	check := func(e Expr) {
 		Walk(e, func(x Expr) {

@@ -4,77 +4,98 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// bindOrderBy is the ORDER BY binder. Following PostgreSQL, a key is an
-// output-column ordinal, else a bare name of an output column, else an
-// expression bound like the select list (added to proj as a hidden column;
-// with DISTINCT that is an error, since the rows are already distinct).
-func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(ast.ExprNode) (Expr, error), distinct bool) ([]SortKey, error) {
-	keys := make([]SortKey, 0, len(ob.Items))
-	for _, item := range ob.Items {
-		expr, nullsFirst := unwrapNulls(item.Expr, item.Desc)
-		idx, err := b.orderKeyColumn(proj, expr)
+// bindOrderItems is the ORDER BY binder, over sqlgate's tree. Following
+// PostgreSQL, a key is an output-column ordinal, else a bare name of an
+// output column, else an expression bound like the select list (added to
+// proj as a hidden column; with DISTINCT that is an error, since the rows
+// are already distinct). Without NULLS FIRST | LAST, PostgreSQL's default
+// applies: NULLs sort as larger than every value, so they come last
+// ascending and first descending.
+func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut func(pt.Expr) (Expr, error), distinct bool) ([]SortKey, error) {
+	keys := make([]SortKey, 0, len(items))
+	for _, item := range items {
+		k, err := b.bindOrderItem(proj, item, bindOut, distinct)
 		if err != nil {
 			return nil, err
 		}
-		if idx < 0 {
-			e, err := bindOut(expr)
-			if err != nil {
-				return nil, err
-			}
-			e = b.resolveUnknown(e, types.StringType)
-			for i, pe := range proj.Exprs {
-				if sameExpr(pe, e) {
-					idx = i
-					break
-				}
-			}
-			if idx < 0 {
-				if distinct {
-					return nil, b.errAt(expr, sqlerr.New(sqlerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"))
-				}
-				proj.Exprs = append(proj.Exprs, e)
-				proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: e.Type().Nullable()})
-				idx = len(proj.Cols) - 1
-			}
-		}
-		c := proj.Cols[idx]
-		if c.T.IsNested() {
-			return nil, b.errAt(item.Expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()))
-		}
-		keys = append(keys, SortKey{Expr: b.newColumnRef(idx, c.Name, c.T), Desc: item.Desc, NullsFirst: nullsFirst})
+		keys = append(keys, k)
 	}
 	return keys, nil
 }
 
+// bindOrderItem binds one ORDER BY item (bindOrderItems).
+func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt.Expr) (Expr, error), distinct bool) (SortKey, error) {
+	expr, nullsFirst := item.X, item.Desc
+	if item.Nulls != "" {
+		nullsFirst = item.Nulls == "first"
+	}
+	idx, err := b.orderKeyColumn(proj, expr)
+	if err != nil {
+		return SortKey{}, err
+	}
+	if idx < 0 {
+		e, err := bindOut(expr)
+		if err != nil {
+			return SortKey{}, err
+		}
+		e = b.resolveUnknown(e, types.StringType)
+		for i, pe := range proj.Exprs {
+			if sameExpr(pe, e) {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			if distinct {
+				return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"))
+			}
+			proj.Exprs = append(proj.Exprs, e)
+			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: e.Type().Nullable()})
+			idx = len(proj.Cols) - 1
+		}
+	}
+	c := proj.Cols[idx]
+	if c.T.IsNested() {
+		return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()))
+	}
+	return SortKey{Expr: b.newColumnRef(idx, c.Name, c.T), Desc: item.Desc, NullsFirst: nullsFirst}, nil
+}
+
 // orderKeyColumn returns the output column an ORDER BY item names by ordinal
 // or by alias, or -1 when it is an expression to bind over the input.
-func (b *binder) orderKeyColumn(proj *Project, e ast.ExprNode) (int, error) {
-	if pos, ok := e.(*ast.PositionExpr); ok && pos.P == nil {
-		if pos.N < 1 || pos.N > len(proj.Cols) {
-			return 0, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos.N))
+func (b *binder) orderKeyColumn(proj *Project, e pt.Expr) (int, error) {
+	switch x := e.(type) {
+	case *pt.Ordinal:
+		if x.Param != nil {
+			return -1, nil
 		}
-		return pos.N - 1, nil
-	}
-	if lv, _ := literalValue(e); lv != nil {
-		if n, ok := lv.(int64); ok {
-			if n < 1 || int(n) > len(proj.Cols) {
-				return 0, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", n))
+		if x.N < 1 || x.N > len(proj.Cols) {
+			return 0, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", x.N))
+		}
+		return x.N - 1, nil
+	case *pt.Literal:
+		if n, ok := goValue(x.Value); ok {
+			if n, ok := n.(int64); ok {
+				if n < 1 || int(n) > len(proj.Cols) {
+					return 0, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "ORDER BY position %d is not in select list", n))
+				}
+				return int(n) - 1, nil
 			}
-			return int(n) - 1, nil
 		}
-	}
-	if cn, ok := e.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {
-		name := ident(cn.Name.Name)
+	case *pt.ColumnRef:
+		if x.Table != "" {
+			return -1, nil
+		}
 		found := -1
 		for i, c := range proj.Cols {
-			if c.Name == name {
+			if c.Name == x.Name {
 				if found >= 0 && !sameExpr(proj.Exprs[found], proj.Exprs[i]) {
-					return 0, b.errAt(e, sqlerr.New(sqlerr.AmbiguousColumn, "ORDER BY %q is ambiguous", name))
+					return 0, b.errAt(e, sqlerr.New(sqlerr.AmbiguousColumn, "ORDER BY %q is ambiguous", x.Name))
 				}
 				if found < 0 {
 					found = i
@@ -149,34 +170,41 @@ func exprKey(e Expr) string {
 	return sb.String()
 }
 
-// bindLimit is the LIMIT/OFFSET binder: constants or parameters of type bigint.
-func (b *binder) bindLimit(input Node, l *ast.Limit) (Node, error) {
+// bindLimitTree is the LIMIT/OFFSET binder: constants or parameters of
+// type bigint (count or offset nil: none).
+func (b *binder) bindLimitTree(input Node, count, offset pt.Expr) (Node, error) {
 	lim := &Limit{Input: input}
-	bind := func(e ast.ExprNode) (Expr, error) {
-		x, err := b.bindExpr(nil, e)
+	bind := func(e pt.Expr) (Expr, error) {
+		x, err := b.bindTree(nil, e)
 		if err != nil {
 			return nil, err
 		}
-		if isUnknown(x.Type()) {
-			return b.coerceUnknown(e, x, types.Int64Type)
-		}
-		if !x.Type().IsInteger() {
-			return nil, b.errAt(e, sqlerr.New(sqlerr.DatatypeMismatch, "argument of LIMIT must be type bigint, not type %s", x.Type().PGName()))
-		}
-		return b.castTo(x, types.Int64Type), nil
+		return b.limitOperand(e, x)
 	}
 	var err error
-	if l.Count != nil {
-		if lim.Count, err = bind(l.Count); err != nil {
+	if count != nil {
+		if lim.Count, err = bind(count); err != nil {
 			return nil, err
 		}
 	}
-	if l.Offset != nil {
-		if lim.Offset, err = bind(l.Offset); err != nil {
+	if offset != nil {
+		if lim.Offset, err = bind(offset); err != nil {
 			return nil, err
 		}
 	}
 	return lim, nil
+}
+
+// limitOperand types a bound LIMIT or OFFSET operand (written at n) as
+// bigint.
+func (b *binder) limitOperand(n sourceNode, x Expr) (Expr, error) {
+	if isUnknown(x.Type()) {
+		return b.coerceUnknown(n, x, types.Int64Type)
+	}
+	if !x.Type().IsInteger() {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "argument of LIMIT must be type bigint, not type %s", x.Type().PGName()))
+	}
+	return b.castTo(x, types.Int64Type), nil
 }
 
 // planKey renders a plan's shape and expressions, to compare subqueries.
@@ -192,17 +220,4 @@ func planKey(n Node) string {
 	}
 	sb.WriteString(")")
 	return sb.String()
-}
-
-// unwrapNulls reads the pg__nulls(e, 'first'|'last') marker the rewrite
-// makes of e NULLS FIRST|LAST. Without one, PostgreSQL's default applies:
-// NULLs sort as larger than every value, so they come last ascending and
-// first descending. (TiDB's ByItem.NullOrder only says no ASC/DESC was
-// written.)
-func unwrapNulls(e ast.ExprNode, desc bool) (ast.ExprNode, bool) {
-	f, ok := e.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "pg__nulls" || len(f.Args) != 2 {
-		return e, desc
-	}
-	return f.Args[0], literalString(f.Args[1]) == "first"
 }

@@ -50,10 +50,16 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	var lockMode rowlock.Mode
 	var lockWait rowlock.Wait
 	if sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone {
-		if lockMode, lockWait, err = b.rowLockClause(sel.LockInfo); err != nil {
+		lock, err := b.trees.LockingToTree(sel, b.stmt)
+		if err != nil {
+			return nil, sqlerr.As(err) // a form PostgreSQL lacks, refused without a position as before
+		}
+		if lockMode, lockWait, err = b.rowLockClause(lock); err != nil {
 			return nil, err
 		}
-		if lockScan, err = b.checkRowLock(sel, input, lockMode, branch); err != nil {
+		facts := lockedSelect{aggregating: b.isAggregating(sel), grouped: sel.GroupBy != nil || sel.Having != nil,
+			distinct: sel.Distinct, windows: b.hasWindows(sel)}
+		if lockScan, err = b.checkRowLock(facts, input, lockMode, branch); err != nil {
 			return nil, err
 		}
 	}
@@ -184,7 +190,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		if f, ok := projInput.(*Filter); ok {
 			cond = f.Cond
 		}
-		if out, err = b.lockRows(sel, lockScan, cond, proj, out, lockMode, lockWait); err != nil {
+		if out, err = b.lockRows(lockScan, cond, proj, out, lockMode, lockWait); err != nil {
 			return nil, err
 		}
 	}
@@ -600,3 +606,22 @@ func (v *winFinder) Enter(n ast.Node) (ast.Node, bool) {
 	return n, false
 }
 func (v *winFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// fieldSelectName is PostgreSQL's output column name for (expr).field:
+// the field's name.
+func fieldSelectName(f *ast.FuncCallExpr) (string, bool) {
+	if f.FnName.L != "pg__field" || len(f.Args) != 2 {
+		return "", false
+	}
+	return literalString(f.Args[1]), true
+}
+
+// rowExpansion reports whether a select-list item is (expr).*, and returns
+// expr.
+func rowExpansion(e ast.ExprNode) (ast.ExprNode, bool) {
+	f, ok := e.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "pg__field" || len(f.Args) != 2 || literalString(f.Args[1]) != "*" {
+		return nil, false
+	}
+	return f.Args[0], true
+}

@@ -1,7 +1,10 @@
 package binder
 
 import (
+	"errors"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -181,8 +184,19 @@ func (b *binder) bindSetOpOrder(n Node, ob *ast.OrderByClause) (Node, error) {
 		proj.Cols = append(proj.Cols, c)
 	}
 	s := &Sort{Input: n}
-	for _, item := range ob.Items {
-		expr, nullsFirst := unwrapNulls(item.Expr, item.Desc)
+	items, err := b.trees.OrderItemsToTree(ob)
+	if err != nil {
+		var te *sql.TransformError
+		if errors.As(err, &te) {
+			return nil, b.errAt(te.Node, te.Err)
+		}
+		return nil, err
+	}
+	for _, item := range items {
+		expr, nullsFirst := item.X, item.Desc
+		if item.Nulls != "" {
+			nullsFirst = item.Nulls == "first"
+		}
 		idx, err := b.orderKeyColumn(proj, expr)
 		if err != nil {
 			return nil, err

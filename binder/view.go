@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -199,20 +198,6 @@ func (b *binder) bindQuery(q *pt.Subquery) (Node, bool, error) {
 	return b.bindQueryNode(q.Query)
 }
 
-func (b *binder) bindQueryNode(q any) (Node, bool, error) {
-	var n Node
-	var err error
-	switch x := q.(type) {
-	case *ast.SelectStmt:
-		n, err = b.bindSelect(x)
-	case *ast.SetOprStmt:
-		n, err = b.bindSetOpr(x)
-	default:
-		return nil, false, nil
-	}
-	return n, true, err
-}
-
 func (b *binder) bindDropView(dt *pt.DropTable) (Statement, error) {
 	out := &DropView{IfExists: dt.IfExists}
 	for _, tn := range dt.Names {
@@ -223,12 +208,12 @@ func (b *binder) bindDropView(dt *pt.DropTable) (Statement, error) {
 
 // bindViewRef expands src if it names a view; ok is false when it does
 // not (a table, or a catalog without views).
-func (b *binder) bindViewRef(src *ast.TableName, alias string) (n Node, ok bool, err error) {
+func (b *binder) bindViewRef(src *pt.TableName, alias string) (n Node, ok bool, err error) {
 	vc, isViews := b.cat.(ViewCatalog)
 	if !isViews {
 		return nil, false, nil
 	}
-	path := b.tablePath(src)
+	path := b.treePath(src)
 	v, err := vc.GetView(b.ctx, path)
 	if err != nil {
 		if se := sqlerr.As(err); se != nil {
@@ -253,12 +238,12 @@ func (b *binder) bindViewRef(src *ast.TableName, alias string) (n Node, ok bool,
 }
 
 // describeView is DESCRIBE of a view: its stored columns (no key).
-func (b *binder) describeView(tn *ast.TableName) (Statement, bool, error) {
+func (b *binder) describeView(path fluss.TablePath) (Statement, bool, error) {
 	vc, isViews := b.cat.(ViewCatalog)
 	if !isViews {
 		return nil, false, nil
 	}
-	v, err := vc.GetView(b.ctx, b.tablePath(tn))
+	v, err := vc.GetView(b.ctx, path)
 	if err != nil || v == nil {
 		return nil, err != nil, err
 	}

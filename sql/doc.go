@@ -120,7 +120,13 @@
 // TABLE, DROP TABLE | VIEW and CREATE VIEW (a query inside one stays TiDB's,
 // carried by a tree.Subquery). The binder moves onto that tree stage by
 // stage (issue 32; expressions, function calls, aggregates, window calls
-// and those statements so far, see binder's doc); TestTreeRoundTripsCorpus
+// and those statements so far, see binder's doc); QueryToTree
+// (totree_query.go) transforms a query (SELECT, set operations, VALUES,
+// with their WITH lists and FROM items, the statement markers above read
+// as tree nodes: pg__srf a FuncTable, pg__colalias column aliases,
+// pg__distinct_on, pg__nocols, the FULL JOIN and WITH item markers), and
+// TestQueryTreeRoundTripsCorpus checks every query of the corpus round
+// trips through tree.FormatQuery; TestTreeRoundTripsCorpus
 // checks that every expression of the sqllogictest corpus transforms, and
 // that the tree written back as text (tree.Format) and parsed again is the
 // same tree, and TestStatementTreeRoundTripsCorpus the same of the corpus's

@@ -32,9 +32,27 @@
 // WITH properties, PARTITIONED BY) stays in sql.Statement until a parser
 // of PostgreSQL's grammar fills the tree directly.
 //
+// Queries (query.go) are in the tree too: Select (WITH [RECURSIVE] with
+// [NOT] MATERIALIZED, SEARCH and CYCLE; DISTINCT [ON]; the select list with
+// aliases and * / t.* as Star; FROM; WHERE; GROUP BY [DISTINCT] with
+// GroupingSets; HAVING; WINDOW; ORDER BY; LIMIT / OFFSET; FOR UPDATE | NO
+// KEY UPDATE | SHARE | KEY SHARE [OF ..] [NOWAIT | SKIP LOCKED]; TABLE
+// name), SetOp (UNION / INTERSECT / EXCEPT [ALL], folded from the left as
+// TiDB's grammar reads a chain) and Values, each a Query whose
+// QueryClauses are its WITH, ORDER BY, LIMIT and OFFSET; FROM items are
+// TableRef, DerivedTable ([LATERAL] (query) AS alias (columns)), FuncTable
+// (a function in FROM, WITH ORDINALITY, column aliases or a column
+// definition list) and Join (CROSS, INNER, LEFT, RIGHT, FULL; ON, USING,
+// NATURAL). sql.QueryToTree builds them, reading the rewrite's statement
+// markers (pg__srf, pg__colalias, pg__nocols, pg__distinct_on,
+// pg__group_distinct, the FULL JOIN and WITH item markers) as these nodes;
+// FormatQuery writes them back (TestQueryTreeRoundTripsCorpus in sql) and
+// Inspect walks a tree, queries included. A Subquery carries the TiDB
+// query it stands for in Query, and the tree's in Tree where QueryToTree
+// made it (the subqueries of a query it transformed; ToTree alone leaves
+// Tree nil). The binder still binds queries from TiDB's nodes (issue 32's
+// next stage moves it).
+//
 // The package is syntax only: no catalog, no types.T, no TiDB import. The
-// queries and the writes are still TiDB's: a Subquery carries the TiDB
-// query it stands for (an expression's subquery, CREATE VIEW's and CREATE
-// TABLE AS's query) until they move into the tree (issue 32's next
-// stages).
+// writes are still TiDB's.
 package tree

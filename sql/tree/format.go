@@ -278,6 +278,8 @@ func (f *formatter) expr(e Expr) {
 		}
 	case *FuncCall:
 		f.call(n)
+	case *Star:
+		f.star(n)
 	case *GroupingSet:
 		f.WriteString(map[GroupingKind]string{Rollup: "ROLLUP (", Cube: "CUBE (", GroupingSets: "GROUPING SETS (", EmptySet: "("}[n.Kind])
 		f.list(n.Items)
@@ -426,6 +428,8 @@ func FormatStatement(s Statement, sub func(*Subquery) string) string {
 			}
 			f.tableName(t)
 		}
+	case Query:
+		return FormatQuery(n, sub)
 	case *CreateView:
 		f.WriteString("CREATE ")
 		if n.OrReplace {

@@ -244,6 +244,10 @@ type Subquery struct {
 	At
 	Query any
 	Text  string
+	// Tree is the query in sqlgate's tree, where QueryToTree made it (the
+	// subqueries of a query it transformed); nil where the query is only
+	// TiDB's yet.
+	Tree Query
 }
 
 // Exists is [NOT] EXISTS (query).

@@ -1,0 +1,650 @@
+package sql
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// QueryToTree transforms one of TiDB's queries (*ast.SelectStmt,
+// *ast.SetOprStmt, as Parse leaves them) into sqlgate's parsed tree. The
+// rewrite's statement-clause markers become what they stand for: pg__srf
+// derived tables a FuncTable, pg__colalias derived tables a DerivedTable's
+// column aliases, pg__nocols an empty select list, pg__distinct_on
+// DISTINCT ON, pg__group_distinct GROUP BY DISTINCT, the FULL JOIN
+// markers a FullJoin, a WITH item's [NOT] MATERIALIZED and SEARCH / CYCLE
+// markers the CTE's fields. st is the statement the query belongs to (for
+// the SEARCH / CYCLE clauses and the locking strength the rewrite keeps
+// there); nil for a query without them. A MySQL-only form is 0A000.
+func QueryToTree(q ast.Node, st *Statement) (pt.Query, error) {
+	var t Transformer
+	return t.QueryToTree(q, st)
+}
+
+// QueryToTree is the package's QueryToTree.
+func (t *Transformer) QueryToTree(q ast.Node, st *Statement) (pt.Query, error) {
+	qt := queryTransformer{Transformer: t, st: st}
+	out, err := qt.query(q)
+	if err != nil {
+		return nil, err
+	}
+	// The subqueries inside its expressions (ToTree leaves them TiDB's)
+	// transform here, each once: Inspect goes into the tree just made.
+	pt.Inspect(out, func(n pt.Node) bool {
+		if err != nil {
+			return false
+		}
+		if s, ok := n.(*pt.Subquery); ok && s.Tree == nil && s.Query != nil {
+			sq, ok := s.Query.(ast.Node)
+			if !ok {
+				err = sqlerr.New(sqlerr.InternalError, "a subquery of type %T", s.Query)
+				return false
+			}
+			s.Tree, err = qt.query(sq)
+		}
+		return err == nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// queryTransformer is a Transformer with the statement a query belongs to.
+type queryTransformer struct {
+	*Transformer
+	st *Statement
+	// shallow leaves a derived table's query untransformed (FromToTree):
+	// DerivedTable.Query is nil and At.Src the TiDB query to bind.
+	shallow bool
+}
+
+func refuse(n ast.Node, what string) error {
+	return &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported", what)}
+}
+
+func (t queryTransformer) query(q ast.Node) (pt.Query, error) {
+	switch n := q.(type) {
+	case *ast.SelectStmt:
+		return t.selectStmt(n)
+	case *ast.SetOprStmt:
+		out, err := t.setOprList(n.SelectList)
+		if err != nil {
+			return nil, err
+		}
+		c := out.Clauses()
+		if n.With != nil || n.OrderBy != nil || n.Limit != nil {
+			if c.With != nil || c.OrderBy != nil || c.Limit != nil || c.Offset != nil {
+				return nil, refuse(n, "a set operation with clauses inside and outside its parentheses")
+			}
+			if err := t.clauses(c, n.With, n.OrderBy, n.Limit); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case *ast.SetOprSelectList:
+		return t.setOprList(n)
+	case *ast.SubqueryExpr:
+		return t.query(n.Query)
+	}
+	return nil, refuse(q, "query "+strings.TrimPrefix(fmt.Sprintf("%T", q), "*ast."))
+}
+
+// setOprList folds a chain of set operations from the left, as TiDB's
+// list is read (binder's bindSetOprList).
+func (t queryTransformer) setOprList(l *ast.SetOprSelectList) (pt.Query, error) {
+	if len(l.Selects) == 0 {
+		return nil, refuse(l, "an empty set operation")
+	}
+	var acc pt.Query
+	for _, s := range l.Selects {
+		var op *ast.SetOprType
+		switch x := s.(type) {
+		case *ast.SelectStmt:
+			op = x.AfterSetOperator
+		case *ast.SetOprSelectList:
+			op = x.AfterSetOperator
+		}
+		q, err := t.query(s)
+		if err != nil {
+			return nil, err
+		}
+		if acc == nil {
+			acc = q
+			continue
+		}
+		so := &pt.SetOp{At: at(s), Op: pt.Union, L: acc, R: q}
+		if op != nil {
+			switch *op {
+			case ast.UnionAll:
+				so.All = true
+			case ast.Except:
+				so.Op = pt.Except
+			case ast.ExceptAll:
+				so.Op, so.All = pt.Except, true
+			case ast.Intersect:
+				so.Op = pt.Intersect
+			case ast.IntersectAll:
+				so.Op, so.All = pt.Intersect, true
+			}
+		}
+		acc = so
+	}
+	with := l.With
+	if c := acc.Clauses(); with != nil && c.With != nil && c.With.Src == any(with) {
+		with = nil // TiDB hangs (WITH .. SELECT ..)'s WITH on the list and the SELECT
+	}
+	if with != nil || l.OrderBy != nil || l.Limit != nil {
+		c := acc.Clauses()
+		if len(l.Selects) == 1 && (c.With != nil || c.OrderBy != nil || c.Limit != nil || c.Offset != nil) {
+			return nil, refuse(l, "a set operation with clauses inside and outside its parentheses")
+		}
+		if err := t.clauses(c, with, l.OrderBy, l.Limit); err != nil {
+			return nil, err
+		}
+	}
+	return acc, nil
+}
+
+// clauses fills a query's WITH, ORDER BY, LIMIT and OFFSET.
+func (t queryTransformer) clauses(c *pt.QueryClauses, with *ast.WithClause, order *ast.OrderByClause, limit *ast.Limit) error {
+	var err error
+	if with != nil {
+		if c.With, err = t.with(with); err != nil {
+			return err
+		}
+	}
+	if order != nil {
+		if c.OrderBy, err = t.byItems(order.Items); err != nil {
+			return err
+		}
+	}
+	if limit != nil {
+		c.LimitAt = limit.OriginTextPosition()
+		if c.Limit, err = t.ToTree(limit.Count); err != nil {
+			return err
+		}
+		if c.Offset, err = t.ToTree(limit.Offset); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t queryTransformer) with(w *ast.WithClause) (*pt.With, error) {
+	out := &pt.With{At: at(w), Recursive: w.IsRecursive, CTEs: make([]*pt.CTE, len(w.CTEs))}
+	for i, c := range w.CTEs {
+		cte := &pt.CTE{At: at(c), Name: c.Name.O}
+		for _, col := range c.ColNameList {
+			switch name := col.O; {
+			case name == MaterializedMarker:
+				cte.Materialized = pt.Materialized
+			case name == NotMaterializedMarker:
+				cte.Materialized = pt.NotMaterialized
+			case strings.HasPrefix(name, SearchCycleMarker):
+				k, err := strconv.Atoi(strings.TrimPrefix(name, SearchCycleMarker))
+				if err != nil || t.st == nil || k < 0 || k >= len(t.st.SearchCycle) {
+					return nil, &TransformError{c, sqlerr.New(sqlerr.InternalError, "a SEARCH or CYCLE clause the statement does not hold")}
+				}
+				sc := t.st.SearchCycle[k]
+				cte.ClauseAt = sc.ClausePos
+				if sc.Search {
+					cte.Search = &pt.SearchClause{Breadth: sc.BreadthFirst, By: sc.SearchBy, Set: sc.SearchSet}
+				}
+				if sc.Cycle {
+					cte.Cycle = &pt.CycleClause{Columns: sc.CycleCols, Mark: sc.CycleMark, MarkValue: sc.MarkValue, MarkDefault: sc.MarkDflt, Path: sc.CyclePath}
+				}
+			default:
+				cte.Columns = append(cte.Columns, name)
+			}
+		}
+		if c.Query == nil {
+			return nil, refuse(c, "a WITH item without a query")
+		}
+		q, err := t.query(c.Query.Query)
+		if err != nil {
+			return nil, err
+		}
+		cte.Query = q
+		out.CTEs[i] = cte
+	}
+	return out, nil
+}
+
+func (t queryTransformer) selectStmt(sel *ast.SelectStmt) (pt.Query, error) {
+	switch {
+	case len(sel.TableHints) > 0:
+		return nil, refuse(sel, "an optimizer hint")
+	case sel.SelectIntoOpt != nil:
+		return nil, refuse(sel, "SELECT INTO")
+	case sel.Kind == ast.SelectStmtKindValues:
+		v := &pt.Values{At: at(sel), Rows: make([][]pt.Expr, len(sel.Lists))}
+		for i, r := range sel.Lists {
+			var err error
+			if v.Rows[i], err = t.exprs(r.Values); err != nil {
+				return nil, err
+			}
+		}
+		return v, t.clauses(&v.QueryClauses, sel.With, sel.OrderBy, sel.Limit)
+	case sel.Kind != ast.SelectStmtKindSelect && sel.Kind != ast.SelectStmtKindTable:
+		return nil, refuse(sel, "this kind of SELECT")
+	}
+	s := &pt.Select{At: at(sel), Distinct: sel.Distinct, Table: sel.Kind == ast.SelectStmtKindTable}
+	if err := t.clauses(&s.QueryClauses, sel.With, sel.OrderBy, sel.Limit); err != nil {
+		return nil, err
+	}
+	if sel.Fields != nil {
+		fields := sel.Fields.Fields
+		if len(fields) > 0 {
+			if f, ok := fields[0].Expr.(*ast.FuncCallExpr); ok {
+				switch {
+				case f.FnName.L == "pg__nocols" && len(fields) == 1:
+					fields = nil // SELECT FROM t
+				case f.FnName.L == "pg__distinct_on":
+					var err error
+					if s.DistinctOn, err = t.exprs(f.Args); err != nil {
+						return nil, err
+					}
+					if s.DistinctOn == nil {
+						s.DistinctOn = []pt.Expr{}
+					}
+					s.Distinct = true
+					fields = fields[1:]
+				}
+			}
+		}
+		s.Targets = make([]*pt.Target, len(fields))
+		for i, f := range fields {
+			tg := &pt.Target{At: at(f), Alias: f.AsName.O}
+			if f.WildCard != nil {
+				tg.X = &pt.Star{At: at(f.WildCard), Schema: f.WildCard.Schema.O, Table: f.WildCard.Table.O}
+			} else {
+				x, err := t.toTree(f.Expr)
+				if err != nil {
+					return nil, err
+				}
+				tg.X = x
+			}
+			s.Targets[i] = tg
+		}
+	}
+	if sel.From != nil && sel.From.TableRefs != nil {
+		var err error
+		if s.From, err = t.from(sel.From.TableRefs); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if s.Where, err = t.ToTree(sel.Where); err != nil {
+		return nil, err
+	}
+	if g := sel.GroupBy; g != nil {
+		if g.Rollup {
+			return nil, refuse(g, "GROUP BY ... WITH ROLLUP")
+		}
+		items := g.Items
+		if len(items) > 0 {
+			if f, ok := items[0].Expr.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__group_distinct" && len(f.Args) == 0 {
+				s.GroupDistinct, items = true, items[1:]
+			}
+		}
+		s.GroupBy = make([]pt.Expr, len(items))
+		for i, it := range items {
+			if s.GroupBy[i], err = t.toTree(it.Expr); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if sel.Having != nil {
+		if s.Having, err = t.ToTree(sel.Having.Expr); err != nil {
+			return nil, err
+		}
+	}
+	for i := range sel.WindowSpecs {
+		w, err := t.WindowToTree(&sel.WindowSpecs[i])
+		if err != nil {
+			return nil, err
+		}
+		s.Windows = append(s.Windows, w)
+	}
+	if li := sel.LockInfo; li != nil && li.LockType != ast.SelectLockNone {
+		if s.Locking, err = t.locking(sel, li); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (t queryTransformer) locking(sel *ast.SelectStmt, li *ast.SelectLockInfo) (*pt.Locking, error) {
+	l := &pt.Locking{Strength: pt.ForUpdate}
+	switch li.LockType {
+	case ast.SelectLockForUpdate:
+	case ast.SelectLockForUpdateNoWait:
+		l.Wait = pt.LockNoWait
+	case ast.SelectLockForUpdateSkipLocked:
+		l.Wait = pt.LockSkipLocked
+	case ast.SelectLockForShare:
+		l.Strength = pt.ForShare
+	case ast.SelectLockForShareNoWait:
+		l.Strength, l.Wait = pt.ForShare, pt.LockNoWait
+	case ast.SelectLockForShareSkipLocked:
+		l.Strength, l.Wait = pt.ForShare, pt.LockSkipLocked
+	default:
+		return nil, refuse(sel, "this locking clause")
+	}
+	if t.st != nil {
+		switch t.st.RowLockStrength {
+		case "no key update":
+			l.Strength = pt.ForNoKeyUpdate
+		case "key share":
+			l.Strength = pt.ForKeyShare
+		}
+	}
+	for _, tn := range li.Tables {
+		l.Of = append(l.Of, tableName(tn))
+	}
+	return l, nil
+}
+
+// from transforms a FROM clause's join tree (a single item is a Join
+// without a right side in TiDB's AST).
+func (t queryTransformer) from(j *ast.Join) (pt.FromItem, error) {
+	if j.Right == nil {
+		return t.fromItem(j.Left)
+	}
+	if j.StraightJoin {
+		return nil, refuse(j, "STRAIGHT_JOIN")
+	}
+	l, err := t.fromItem(j.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := t.fromItem(j.Right)
+	if err != nil {
+		return nil, err
+	}
+	out := &pt.Join{At: at(j), L: l, R: r, Natural: j.NaturalJoin}
+	for _, c := range j.Using {
+		out.Using = append(out.Using, c.Name.O)
+	}
+	var on ast.ExprNode
+	if j.On != nil {
+		on = j.On.Expr
+	}
+	switch j.Tp {
+	case ast.CrossJoin:
+		out.Kind = pt.CrossJoin
+		if on != nil || j.Using != nil || j.NaturalJoin {
+			out.Kind = pt.InnerJoin
+		}
+	case ast.LeftJoin:
+		out.Kind = pt.LeftJoin
+		if f, ok := on.(*ast.FuncCallExpr); ok {
+			switch f.FnName.L {
+			case "pg__full_join":
+				if len(f.Args) != 1 {
+					return nil, refuse(f, "a malformed FULL JOIN")
+				}
+				out.Kind, on = pt.FullJoin, f.Args[0]
+			case "pg__full_join_using":
+				out.Kind, on = pt.FullJoin, nil
+				for _, a := range f.Args {
+					s, ok := markerString(a)
+					if !ok {
+						return nil, refuse(f, "a malformed FULL JOIN USING")
+					}
+					out.Using = append(out.Using, s)
+				}
+			case "pg__full_join_natural":
+				out.Kind, on, out.Natural = pt.FullJoin, nil, true
+			}
+		}
+	case ast.RightJoin:
+		out.Kind = pt.RightJoin
+	default: // NATURAL [INNER] JOIN's (0), read as the binder reads it
+		out.Kind = pt.CrossJoin
+		if on != nil || j.Using != nil || j.NaturalJoin {
+			out.Kind = pt.InnerJoin
+		}
+	}
+	if out.On, err = t.ToTree(on); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (t queryTransformer) fromItem(rs ast.ResultSetNode) (pt.FromItem, error) {
+	switch n := rs.(type) {
+	case *ast.TableSource:
+		return t.tableSource(n)
+	case *ast.TableName:
+		return t.tableRef(n, pt.Alias{})
+	case *ast.Join:
+		return t.from(n)
+	}
+	return nil, refuse(rs, "this FROM item")
+}
+
+func (t queryTransformer) tableRef(n *ast.TableName, a pt.Alias) (pt.FromItem, error) {
+	switch {
+	case len(n.IndexHints) > 0:
+		return nil, refuse(n, "an index hint")
+	case len(n.PartitionNames) > 0:
+		return nil, refuse(n, "PARTITION (..) in FROM")
+	case n.TableSample != nil:
+		return nil, refuse(n, "TABLESAMPLE")
+	case n.AsOf != nil:
+		return nil, refuse(n, "AS OF")
+	}
+	// one allocation for the reference and its name: every query with a
+	// FROM makes one (the front-end benchmark counts allocations)
+	x := &struct {
+		ref  pt.TableRef
+		name pt.TableName
+	}{}
+	x.name = pt.TableName{At: at(n), Schema: n.Schema.O, Name: n.Name.O}
+	x.ref = pt.TableRef{At: at(n), Name: &x.name, Alias: a}
+	return &x.ref, nil
+}
+
+func names(cs []ast.CIStr) []string {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.O
+	}
+	return out
+}
+
+func (t queryTransformer) tableSource(ts *ast.TableSource) (pt.FromItem, error) {
+	a := pt.Alias{Name: ts.AsName.O, Columns: names(ts.ColumnNames)}
+	switch src := ts.Source.(type) {
+	case *ast.TableName:
+		if ts.Lateral {
+			return nil, refuse(ts, "LATERAL before a table name")
+		}
+		return t.tableRef(src, a)
+	case *ast.SelectStmt:
+		if f, ok := srfMarker(src); ok {
+			return t.funcTable(ts, f, a)
+		}
+		if inner, cols, ok := colAliasMarker(src); ok {
+			if len(a.Columns) > 0 {
+				return nil, refuse(ts, "two column alias lists")
+			}
+			a.Columns = cols
+			if t.shallow {
+				return &pt.DerivedTable{At: pt.At{Offset: ts.OriginTextPosition(), Src: inner}, Lateral: ts.Lateral, Alias: a}, nil
+			}
+			q, err := t.query(inner)
+			if err != nil {
+				return nil, err
+			}
+			return &pt.DerivedTable{At: at(ts), Query: q, Lateral: ts.Lateral, Alias: a}, nil
+		}
+		if t.shallow {
+			return &pt.DerivedTable{At: pt.At{Offset: ts.OriginTextPosition(), Src: src}, Lateral: ts.Lateral, Alias: a}, nil
+		}
+		q, err := t.query(src)
+		if err != nil {
+			return nil, err
+		}
+		return &pt.DerivedTable{At: at(ts), Query: q, Lateral: ts.Lateral, Alias: a}, nil
+	case *ast.SetOprStmt:
+		if t.shallow {
+			return &pt.DerivedTable{At: pt.At{Offset: ts.OriginTextPosition(), Src: src}, Lateral: ts.Lateral, Alias: a}, nil
+		}
+		q, err := t.query(src)
+		if err != nil {
+			return nil, err
+		}
+		return &pt.DerivedTable{At: at(ts), Query: q, Lateral: ts.Lateral, Alias: a}, nil
+	case *ast.Join:
+		if a.Name != "" || ts.Lateral {
+			return nil, refuse(ts, "an aliased join") // the rewrite makes it a derived table
+		}
+		return t.from(src)
+	}
+	return nil, refuse(ts, "this FROM item")
+}
+
+// srfMarker recognizes the derived table the rewrite makes of a function
+// in FROM: (SELECT pg__srf('f', ord, explicit, pg__cols(..), args..)).
+func srfMarker(sel *ast.SelectStmt) (*ast.FuncCallExpr, bool) {
+	if sel.From != nil || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Where != nil {
+		return nil, false
+	}
+	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "pg__srf" || len(f.Args) < 4 {
+		return nil, false
+	}
+	return f, true
+}
+
+// colAliasMarker recognizes the derived table the rewrite makes of a
+// derived table's column alias list (values.go): (SELECT
+// pg__colalias('x', ...) FROM (query) AS pg__colalias).
+func colAliasMarker(sel *ast.SelectStmt) (ast.ResultSetNode, []string, bool) {
+	if sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.From == nil || sel.From.TableRefs == nil ||
+		sel.From.TableRefs.Right != nil || sel.Where != nil || sel.With != nil {
+		return nil, nil, false
+	}
+	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "pg__colalias" {
+		return nil, nil, false
+	}
+	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
+	if !ok || ts.AsName.L != "pg__colalias" {
+		return nil, nil, false
+	}
+	cols := make([]string, len(f.Args))
+	for i, a := range f.Args {
+		s, ok := markerString(a)
+		if !ok {
+			return nil, nil, false
+		}
+		cols[i] = s
+	}
+	return ts.Source, cols, true
+}
+
+func markerInt(e ast.ExprNode) (int64, bool) {
+	lit, ok := LiteralOf(e)
+	switch {
+	case !ok:
+		return 0, false
+	case lit.Kind == LitInt:
+		return lit.Int, true
+	case lit.Kind == LitUint:
+		return int64(lit.Uint), true
+	}
+	return 0, false
+}
+
+func (t queryTransformer) funcTable(ts *ast.TableSource, f *ast.FuncCallExpr, a pt.Alias) (pt.FromItem, error) {
+	name, ok1 := markerString(f.Args[0])
+	ord, ok2 := markerInt(f.Args[1])
+	explicit, ok3 := markerInt(f.Args[2])
+	cols, ok4 := f.Args[3].(*ast.FuncCallExpr)
+	if !ok1 || !ok2 || !ok3 || !ok4 || cols.FnName.L != "pg__cols" {
+		return nil, refuse(f, "a malformed function in FROM")
+	}
+	ft := &pt.FuncTable{At: at(ts), Ordinality: ord == 1, Lateral: ts.Lateral, AliasExplicit: explicit == 1, Alias: a}
+	if len(a.Columns) > 0 {
+		return nil, refuse(ts, "two column alias lists")
+	}
+	for _, c := range cols.Args {
+		if d, ok := c.(*ast.FuncCallExpr); ok && d.FnName.L == "pg__coldef" && len(d.Args) == 2 {
+			n, ok1 := markerString(d.Args[0])
+			typ, ok2 := markerString(d.Args[1])
+			if !ok1 || !ok2 {
+				return nil, refuse(d, "a malformed column definition")
+			}
+			ft.ColumnDefs = append(ft.ColumnDefs, pt.FuncColumn{Name: n, Type: typ})
+			continue
+		}
+		s, ok := markerString(c)
+		if !ok {
+			return nil, refuse(c, "a malformed column alias")
+		}
+		ft.Columns = append(ft.Columns, s)
+	}
+	args, err := t.exprs(f.Args[4:])
+	if err != nil {
+		return nil, err
+	}
+	ft.Call = &pt.FuncCall{At: at(f), Name: name, Args: args}
+	return ft, nil
+}
+
+// FromToTree transforms one FROM item of TiDB's AST (a FROM clause's join
+// tree, an UPDATE's or INSERT's table reference) for a binder that binds
+// FROM from the tree while the rest of its query is still TiDB's; st as
+// for QueryToTree. It is shallow: a derived table's query is not
+// transformed (DerivedTable.Query nil, At.Src the TiDB query to bind, the
+// query inside a column alias marker), since the binder binds it from
+// TiDB's nodes until the queries move, and would otherwise transform each
+// level of nested derived tables once per enclosing level.
+func (t *Transformer) FromToTree(rs ast.ResultSetNode, st *Statement) (pt.FromItem, error) {
+	qt := queryTransformer{Transformer: t, st: st, shallow: true}
+	if j, ok := rs.(*ast.Join); ok {
+		return qt.from(j)
+	}
+	return qt.fromItem(rs)
+}
+
+// LockingToTree transforms a SELECT's locking clause (nil when it has
+// none), for a binder that binds the clause from the tree while the rest
+// of its query is still TiDB's; st as for QueryToTree.
+func (t *Transformer) LockingToTree(sel *ast.SelectStmt, st *Statement) (*pt.Locking, error) {
+	if sel.LockInfo == nil || sel.LockInfo.LockType == ast.SelectLockNone {
+		return nil, nil
+	}
+	return queryTransformer{Transformer: t, st: st}.locking(sel, sel.LockInfo)
+}
+
+// OrderItemToTree transforms one ORDER BY item, reading the rewrite's
+// pg__nulls(e, 'first'|'last') as NULLS FIRST | LAST: OrderItemsToTree
+// one item at a time, for a binder that binds each as it goes (no list
+// to allocate).
+func (t *Transformer) OrderItemToTree(it *ast.ByItem) (pt.OrderItem, error) {
+	var out pt.OrderItem
+	e := it.Expr
+	if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__nulls" && len(f.Args) == 2 {
+		if s, ok := markerString(f.Args[1]); ok && (s == "first" || s == "last") {
+			e, out.Nulls = f.Args[0], s
+		}
+	}
+	x, err := t.toTree(e)
+	if err != nil {
+		return out, err
+	}
+	out.X, out.Desc = x, it.Desc
+	return out, nil
+}

@@ -479,6 +479,12 @@ func CompareValuesAs(t types.T, a, b any) (int, error) {
 			break
 		}
 		elem := *t.Elem
+		if elem.Kind == types.Array {
+			// one array of several dimensions, not an array of arrays
+			// (mdarray.go)
+			leaf := arrayLeaf(t)
+			return compareMD(x, y, arrayDepth(t), func(a, b any) (int, error) { return CompareValuesAs(leaf, a, b) })
+		}
 		return compareElements(x, y, func(a, b any) (int, error) { return CompareValuesAs(elem, a, b) })
 	case t.Kind == types.Char:
 		// bpchar compares without its trailing blanks (bpcharcmp)

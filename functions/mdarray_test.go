@@ -1,0 +1,67 @@
+package functions
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// TestMDArray: a nested list is one array of several dimensions, as
+// PostgreSQL holds {{1,2},{3,4}}: its elements are the leaves, its
+// dimensions the lengths of the levels, and it compares as array_cmp does.
+func TestMDArray(t *testing.T) {
+	i := func(v int64) any { return v }
+	m22 := []any{[]any{i(1), i(2)}, []any{i(3), nil}}
+	m12 := []any{[]any{i(1), i(2)}}
+	m21 := []any{[]any{i(1)}, []any{i(2)}}
+	m13 := []any{[]any{i(1), i(2), i(3)}}
+	emptyInner := []any{[]any{}}
+	cases := []struct {
+		name   string
+		v      []any
+		depth  int
+		leaves []any
+		dims   []int
+		ndims  any
+		text   any
+	}{
+		{"2x2", m22, 2, []any{i(1), i(2), i(3), nil}, []int{2, 2}, int64(2), "[1:2][1:2]"},
+		{"1x1x2", []any{m12}, 3, []any{i(1), i(2)}, []int{1, 1, 2}, int64(3), "[1:1][1:1][1:2]"},
+		{"one dimension", []any{i(5), nil}, 1, []any{i(5), nil}, []int{2}, int64(1), "[1:2]"},
+		{"empty", []any{}, 2, []any{}, nil, nil, nil},
+		{"empty inner array", emptyInner, 2, []any{}, nil, nil, nil},
+	}
+	for _, c := range cases {
+		if got := mdFlatten(c.v, c.depth); !reflect.DeepEqual(got, c.leaves) {
+			t.Errorf("%s: leaves %v, want %v", c.name, got, c.leaves)
+		}
+		if got := mdDims(c.v, c.depth); !reflect.DeepEqual(got, c.dims) {
+			t.Errorf("%s: dims %v, want %v", c.name, got, c.dims)
+		}
+		if got := mdNdims(c.v, c.depth); got != c.ndims {
+			t.Errorf("%s: ndims %v, want %v", c.name, got, c.ndims)
+		}
+		if got := mdDimsText(c.v, c.depth); got != c.text {
+			t.Errorf("%s: array_dims %v, want %v", c.name, got, c.text)
+		}
+	}
+	at := types.ArrayOf(types.ArrayOf(types.Int64Type))
+	cmps := []struct {
+		x, y []any
+		want int
+	}{
+		{m12, m21, -1}, // same elements: by the lengths of the dimensions
+		{m21, m12, 1},
+		{m22, m13, 1},  // 3 = 3, then four elements against three
+		{m12, m13, -1}, // fewer elements first
+		{m12, []any{[]any{i(1), i(2)}}, 0},
+		{m22, []any{[]any{i(1), i(2)}, []any{i(3), i(4)}}, 1}, // NULL after every value
+	}
+	for _, c := range cmps {
+		got, err := CompareValuesAs(at, c.x, c.y)
+		if err != nil || got != c.want {
+			t.Errorf("compare %v, %v = %d, %v; want %d", c.x, c.y, got, err, c.want)
+		}
+	}
+}

@@ -274,7 +274,9 @@ func catalogFuncs() []*Func {
 		{Name: "json_build_array", Ret: tJSON, Kernel: rowFunc(tJSON, false, func(context.Context, []any) (any, error) { return "[]", nil })},
 	}
 	fs = append(fs, privilegeFuncs()...)
-	fs = append(fs, sysInfoFuncs()...) // sysinfo.go
+	fs = append(fs, sysInfoFuncs()...)   // sysinfo.go
+	fs = append(fs, arrayCatFuncs()...)  // mdarray.go
+	fs = append(fs, arrayFillFuncs()...) // mdarray.go
 	fs = append(fs, regprocFuncs()...)
 	// Functions that read the catalog or the session are never folded at
 	// bind time: a prepared statement must see later DDL, and only the
@@ -293,7 +295,7 @@ var pureCatalogFuncs = map[string]bool{
 	"quote_literal": true, "quote_nullable": true, "parse_ident": true, "string_to_array": true,
 	"array_to_string": true, "array_upper": true, "array_lower": true, "array_length": true,
 	"cardinality": true, "format": true, "json_build_object": true, "json_build_array": true, "row_to_json": true, "to_json": true, "pg_get_expr": true,
-	"pg_typeof": true,
+	"pg_typeof": true, "array_cat": true, "array_fill": true,
 }
 
 // withCatalog is rowFunc (strict) for bodies that need the catalog.

@@ -3,6 +3,7 @@ package functions
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -246,4 +247,250 @@ func mdElementRefusal(name string, elem types.T, nargs int) error {
 	}
 	return sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, sig).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// mdConstruct is ARRAY[sub, ...] over sub-arrays of depth dimensions.
+func mdConstruct(subs []any, depth int) (any, error) {
+	var first []int
+	haveEmpty, haveOne := false, false
+	for _, s := range subs {
+		a, _ := s.([]any)
+		dims := mdDims(a, depth)
+		if len(dims) == 0 {
+			haveEmpty = true
+			continue
+		}
+		if !haveOne {
+			first, haveOne = dims, true
+			continue
+		}
+		if !slices.Equal(first, dims) {
+			return nil, errMatchingDims()
+		}
+	}
+	if !haveOne {
+		return []any{}, nil
+	}
+	if haveEmpty {
+		return nil, errMatchingDims()
+	}
+	out := make([]any, len(subs))
+	copy(out, subs)
+	return out, nil
+}
+
+func errMatchingDims() error {
+	return sqlerr.New(sqlerr.Code("2202E"), "multidimensional arrays must have array expressions with matching dimensions")
+}
+
+// arrayCatFuncs is array_cat(anycompatiblearray, anycompatiblearray),
+// which Resolve types through resolveArrayCat: PostgreSQL's arrays of any
+// number of dimensions are one type, so int[][] and int[] concatenate.
+func arrayCatFuncs() []*Func {
+	return []*Func{{Name: "array_cat", Args: []types.T{tAnyArray, tAnyArray}, Ret: tAnyArray, specialize: arrayCatSpecialize}}
+}
+
+// resolveArrayCat types array_cat(a, b) as PostgreSQL's
+// anycompatiblearray: the common type of the two element types (the
+// innermost ones: int[][] has integer elements), each argument keeping its
+// own number of dimensions; an unknown literal takes the other's type.
+func resolveArrayCat(f *Func, args []types.T) (*Func, []types.T, error) {
+	var leaves []types.T
+	for _, a := range args {
+		switch {
+		case pgTypeOf(a) == pgUnknown:
+		case a.Kind != types.Array || a.Elem == nil || a.Variant.IsVector():
+			return nil, nil, undefinedFunction("array_cat", args)
+		default:
+			leaves = append(leaves, arrayLeaf(a).Nullable())
+		}
+	}
+	leaf := types.StringType
+	if len(leaves) > 0 {
+		var err error
+		if leaf, err = CommonType("array_cat", leaves); err != nil {
+			return nil, nil, undefinedFunction("array_cat", args)
+		}
+	}
+	out := make([]types.T, len(args))
+	for i, a := range args {
+		d := 1
+		if pgTypeOf(a) == pgUnknown {
+			for _, o := range args {
+				d = max(d, arrayDepth(o))
+			}
+		} else {
+			d = arrayDepth(a)
+		}
+		out[i] = mdArrayOf(leaf, d)
+	}
+	return f, out, nil
+}
+
+// mdArrayOf is the array type of depth dimensions of leaf.
+func mdArrayOf(leaf types.T, depth int) types.T {
+	t := leaf.Nullable()
+	for i := 0; i < depth; i++ {
+		t = types.ArrayOf(t)
+	}
+	return t
+}
+
+// arrayCatSpecialize is array_cat over the argument types resolveArrayCat
+// gave: the result has the greater number of dimensions.
+func arrayCatSpecialize(args []types.T, _ []any) (types.T, Kernel) {
+	da, db := arrayDepth(args[0]), arrayDepth(args[1])
+	ret := mdArrayOf(arrayLeaf(args[0]), max(da, db))
+	return ret, rowFunc(ret, false, func(_ context.Context, a []any) (any, error) {
+		return mdCat(a[0], a[1], da, db)
+	})
+}
+
+// mdCat is PostgreSQL's array_cat (array_userfuncs.c) over x of dx and y
+// of dy dimensions: a NULL or empty side gives the other; two arrays of
+// the same dimensions join along the first, whose sub-arrays must match;
+// an array of one dimension fewer is one more sub-array of the other.
+func mdCat(x, y any, dx, dy int) (any, error) {
+	if x == nil && y == nil {
+		return nil, nil
+	}
+	xa, _ := x.([]any)
+	ya, _ := y.([]any)
+	xd, yd := mdDims(xa, dx), mdDims(ya, dy)
+	keep := func(v any, d int) (any, error) {
+		va, _ := v.([]any)
+		switch {
+		case v == nil:
+			return nil, nil
+		case len(mdFlatten(va, d)) == 0:
+			return []any{}, nil
+		case d < max(dx, dy):
+			// the result's type has more dimensions than the array it
+			// would be: sqlgate's array types fix their dimensions
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported,
+				"array_cat of an empty array and an array of fewer dimensions is not supported (an array type here has its dimensions fixed)")
+		}
+		return v, nil
+	}
+	// as array_cat: a NULL side gives the other, so does an empty one
+	switch {
+	case x == nil:
+		return keep(y, dy)
+	case y == nil:
+		return keep(x, dx)
+	case len(xd) == 0 && len(yd) > 0:
+		return keep(y, dy)
+	case len(yd) == 0:
+		return keep(x, dx)
+	}
+	incompatible := func(detail string, a ...any) error {
+		return sqlerr.New(sqlerr.Code("2202E"), "cannot concatenate incompatible arrays").WithDetail(detail, a...)
+	}
+	switch {
+	case len(xd) == len(yd):
+		if !slices.Equal(xd[1:], yd[1:]) {
+			return nil, incompatible("Arrays with differing element dimensions are not compatible for concatenation.")
+		}
+		return append(append([]any{}, xa...), ya...), nil
+	case len(xd) == len(yd)-1:
+		if !slices.Equal(xd, yd[1:]) {
+			return nil, incompatible("Arrays with differing dimensions are not compatible for concatenation.")
+		}
+		return append([]any{xa}, ya...), nil
+	case len(xd)-1 == len(yd):
+		if !slices.Equal(xd[1:], yd) {
+			return nil, incompatible("Arrays with differing dimensions are not compatible for concatenation.")
+		}
+		return append(append([]any{}, xa...), any(ya)), nil
+	}
+	return nil, incompatible("Arrays of %d and %d dimensions are not compatible for concatenation.", len(xd), len(yd))
+}
+
+// ArrayConstructorValue is ARRAY[vals...] of elem computed at bind time
+// (the binder folds a constructor of constants): the same rules as
+// ArrayConstructorKernel, so ARRAY['{}'::int[], ARRAY[1]] is 2202E there
+// too.
+func ArrayConstructorValue(elem types.T, vals []any) (any, error) {
+	if depth := arrayDepth(elem); depth > 0 {
+		return mdConstruct(vals, depth)
+	}
+	return append([]any{}, vals...), nil
+}
+
+// arrayFillFuncs is array_fill(anyelement, int[], int[]) (with lower
+// bounds; the binder types the two-argument form, binder/arrayfuncs.go):
+// its result has as many dimensions as the constant dimension array has
+// elements (one when it is not a constant), and lower bounds other than 1
+// are refused with 0A000, sqlgate's arrays starting at 1.
+func arrayFillFuncs() []*Func {
+	return []*Func{{Name: "array_fill", Args: []types.T{tAny, types.ArrayOf(tInt4), types.ArrayOf(tInt4)}, Ret: tAnyArray, specialize: arrayFillSpecialize}}
+}
+
+func arrayFillSpecialize(args []types.T, consts []any) (types.T, Kernel) {
+	depth := 1
+	if len(consts) > 1 {
+		if d, ok := consts[1].([]any); ok && len(d) > 1 {
+			depth = len(d)
+		}
+	}
+	elem := args[0]
+	if pgTypeOf(elem) == pgUnknown {
+		elem = types.StringType
+	}
+	ret := mdArrayOf(elem, depth)
+	return ret, rowFunc(ret, false, func(_ context.Context, a []any) (any, error) {
+		dims, ok := a[1].([]any)
+		lbs, ok2 := a[2].([]any)
+		if !ok || !ok2 {
+			return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "dimension array or low bound array cannot be null")
+		}
+		if len(dims) != len(lbs) {
+			return nil, sqlerr.New(sqlerr.Code("2202E"), "wrong number of array subscripts").
+				WithDetail("Low bound array has different size than dimensions array.")
+		}
+		if len(dims) > 6 {
+			return nil, sqlerr.New(sqlerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (6)", len(dims))
+		}
+		n := make([]int64, len(dims))
+		total := int64(1)
+		for i := range dims {
+			d, ok := dims[i].(int64)
+			lb, ok2 := lbs[i].(int64)
+			if !ok || !ok2 {
+				return nil, sqlerr.New(sqlerr.NullValueNotAllowed, "dimension values cannot be null")
+			}
+			if d < 0 || total*max(d, 1) > 134217727 {
+				return nil, sqlerr.New(sqlerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (134217727)")
+			}
+			n[i], total = d, total*max(d, 1)
+			if d > 0 && lb != 1 {
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "array_fill with lower bound %d is not supported (sqlgate arrays start at 1)", lb)
+			}
+		}
+		for _, d := range n {
+			if d == 0 {
+				return []any{}, nil
+			}
+		}
+		if len(n) == 0 {
+			return []any{}, nil
+		}
+		if len(n) != depth {
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported,
+				"array_fill of %d dimensions from a dimension array that is not a constant is not supported (an array type here has its dimensions fixed)", len(n))
+		}
+		var fill func(k int) []any
+		fill = func(k int) []any {
+			out := make([]any, n[k])
+			for i := range out {
+				if k == len(n)-1 {
+					out[i] = a[0]
+				} else {
+					out[i] = fill(k + 1)
+				}
+			}
+			return out
+		}
+		return fill(0), nil
+	})
 }

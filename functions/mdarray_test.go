@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -62,6 +63,52 @@ func TestMDArray(t *testing.T) {
 		got, err := CompareValuesAs(at, c.x, c.y)
 		if err != nil || got != c.want {
 			t.Errorf("compare %v, %v = %d, %v; want %d", c.x, c.y, got, err, c.want)
+		}
+	}
+}
+
+// TestArrayCat: array_cat as PostgreSQL's, over arrays of any dimensions.
+func TestArrayCat(t *testing.T) {
+	i := func(v int64) any { return v }
+	int1 := types.ArrayOf(types.Int32Type)
+	int2 := types.ArrayOf(int1)
+	f, got, err := Resolve("array_cat", []types.T{int2, int1})
+	if err != nil || !got[0].Equal(int2.Nullable()) {
+		t.Fatalf("resolve: %v %v", got, err)
+	}
+	if ret, _ := f.Bind(got, nil); arrayDepth(ret) != 2 {
+		t.Errorf("array_cat(int[][], int[]) is %s", ret.PGName())
+	}
+	if _, _, err := Resolve("array_cat", []types.T{int1, types.ArrayOf(types.StringType)}); err == nil {
+		t.Errorf("array_cat(int[], text[]) resolved")
+	}
+	m12 := []any{[]any{i(1), i(2)}}
+	cases := []struct {
+		x, y   any
+		dx, dy int
+		want   any
+		code   string
+	}{
+		{m12, []any{i(3), i(4)}, 2, 1, []any{[]any{i(1), i(2)}, []any{i(3), i(4)}}, ""},
+		{[]any{i(3), i(4)}, m12, 1, 2, []any{[]any{i(3), i(4)}, []any{i(1), i(2)}}, ""},
+		{m12, m12, 2, 2, []any{[]any{i(1), i(2)}, []any{i(1), i(2)}}, ""},
+		{m12, []any{i(3)}, 2, 1, nil, "2202E"},
+		{m12, []any{[]any{i(3)}}, 2, 2, nil, "2202E"},
+		{nil, m12, 2, 2, m12, ""},
+		{[]any{}, []any{i(1)}, 2, 1, nil, "0A000"},
+		{[]any{}, []any{}, 2, 1, []any{}, ""},
+		{nil, nil, 1, 1, nil, ""},
+	}
+	for _, c := range cases {
+		v, err := mdCat(c.x, c.y, c.dx, c.dy)
+		if c.code != "" {
+			if e, ok := err.(*sqlerr.Error); !ok || string(e.Code) != c.code {
+				t.Errorf("array_cat(%v, %v): %v, want %s", c.x, c.y, err, c.code)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(v, c.want) {
+			t.Errorf("array_cat(%v, %v) = %v, %v; want %v", c.x, c.y, v, err, c.want)
 		}
 	}
 }

@@ -33,10 +33,9 @@ type mdArray struct {
 
 // genMDArray builds a random array of depth 1 to 3 dimensions of et,
 // each of length 1 to 3, with NULL elements; sometimes the empty array
-// or a NULL array of that type. Every element is cast to et: sqlgate's
-// binder types each inner [..] of a nested ARRAY[[..]] on its own
-// (ARRAY[[NULL], [1]] is 42846 there, int[] in PostgreSQL), a gap of the
-// binder's that the sqllogictest file mdarray.slt records.
+// or a NULL array of that type. Every element is cast to et: PostgreSQL
+// types each inner [..] of a nested ARRAY[[..]] on its own, so
+// ARRAY[[NULL], [1]] is 42846 on both, which would hide the functions.
 func genMDArray(rng *rand.Rand, et mdElemType, depth int) mdArray {
 	typ := et.name + strings.Repeat("[]", depth)
 	switch rng.Intn(10) {

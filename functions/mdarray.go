@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -493,4 +496,146 @@ func arrayFillSpecialize(args []types.T, consts []any) (types.T, Kernel) {
 		}
 		return fill(0), nil
 	})
+}
+
+// ArrayElementType is PostgreSQL's element type of array type t: the
+// innermost type (integer for int[][]), which anyelement and
+// anycompatible take where anyarray is t. The binder types the element
+// functions (binder/arrayfuncs.go) and op ANY (binder/arrays.go) with it
+// to follow PostgreSQL over arrays of several dimensions, calling
+// ArrayPolyKernelMD and QuantifiedArrayKernel.
+func ArrayElementType(t types.T) types.T { return arrayLeaf(t) }
+
+// ArrayPolyResultMD is ArrayPolyResult over arrays of depth dimensions of
+// leaf elements.
+func ArrayPolyResultMD(name string, leaf types.T, depth int) types.T {
+	if depth <= 1 {
+		return ArrayPolyResult(name, leaf)
+	}
+	switch name {
+	case "array_position", "array_ndims", "width_bucket", "array_positions", "array_dims":
+		return ArrayPolyResult(name, leaf)
+	}
+	return mdArrayOf(leaf, depth)
+}
+
+// ArrayPolyKernelMD is ArrayPolyKernel over arrays of depth dimensions of
+// leaf elements (the element arguments are leaves), as PostgreSQL's
+// array_userfuncs.c: array_replace replaces elements in every dimension;
+// array_position(s) and array_remove are 0A000 and array_append/prepend
+// 22000 over an array of several dimensions, width_bucket 2202E; an empty
+// array has none, so they answer over it as over a one-dimensional one.
+func ArrayPolyKernelMD(name string, leaf types.T, depth int) Kernel {
+	if depth <= 1 {
+		return ArrayPolyKernel(name, leaf)
+	}
+	sub := mdArrayOf(leaf, depth-1)
+	switch name {
+	case "trim_array", "array_ndims", "array_dims":
+		return ArrayPolyKernel(name, sub) // along the first dimension
+	}
+	ret := ArrayPolyResultMD(name, leaf, depth)
+	oneDim := ArrayPolyKernel(name, leaf)
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		arrArg := 0
+		if name == "array_prepend" || name == "width_bucket" {
+			arrArg = 1
+		}
+		for i := 0; i < n; i++ {
+			arr, _ := types.ValueAt(args[arrArg], i).([]any)
+			if len(mdDims(arr, depth)) == 0 {
+				continue
+			}
+			switch name {
+			case "array_position", "array_positions":
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "searching for elements in multidimensional arrays is not supported")
+			case "array_remove":
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "removing elements from multidimensional arrays is not supported")
+			case "array_append", "array_prepend":
+				return nil, sqlerr.New(sqlerr.Code("22000"), "argument must be empty or one-dimensional array")
+			case "width_bucket":
+				if types.ValueAt(args[0], i) != nil {
+					return nil, sqlerr.New(sqlerr.Code("2202E"), "thresholds must be one-dimensional array")
+				}
+			}
+		}
+		if name != "array_replace" {
+			// every array is empty: PostgreSQL answers as over one
+			// dimension, an empty array being of none
+			if name == "array_append" || name == "array_prepend" {
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported,
+					"%s to an empty array of %d dimensions is not supported (an array type here has its dimensions fixed)", name, depth)
+			}
+			b := array.NewBuilder(mem, types.ArrayOf(leaf.Nullable()).ArrowType())
+			defer b.Release()
+			for i := 0; i < n; i++ {
+				var flat any
+				if !args[arrArg].IsNull(i) {
+					flat = []any{}
+				}
+				if err := types.AppendValue(b, flat); err != nil {
+					return nil, err
+				}
+			}
+			empty := b.NewArray()
+			defer empty.Release()
+			flat := append([]arrow.Array{}, args...)
+			flat[arrArg] = empty
+			return oneDim(ctx, mem, flat, n)
+		}
+		return rowFunc(ret, false, func(_ context.Context, a []any) (any, error) {
+			arr, ok := a[0].([]any)
+			if !ok {
+				return nil, nil
+			}
+			var walk func(v []any, d int) []any
+			walk = func(v []any, d int) []any {
+				out := make([]any, len(v))
+				for j, e := range v {
+					switch {
+					case d > 1:
+						if s, ok := e.([]any); ok {
+							out[j] = walk(s, d-1)
+						}
+					case sameElem(e, a[1]):
+						out[j] = a[2]
+					default:
+						out[j] = e
+					}
+				}
+				return out
+			}
+			return walk(arr, depth), nil
+		})(ctx, mem, args, n)
+	}
+}
+
+// QuantifiedArrayKernel is QuantifiedKernel over an array of type arr,
+// whose elements of every dimension x is compared with (3 = ANY
+// (ARRAY[[1,2],[3,4]]) is true); elem is x's type, arr's ArrayElementType.
+func QuantifiedArrayKernel(op string, all bool, elem types.T, arr types.T) (Kernel, error) {
+	k, err := QuantifiedKernel(op, all, elem)
+	depth := arrayDepth(arr)
+	if err != nil || depth <= 1 {
+		return k, err
+	}
+	flat := types.ArrayOf(arrayLeaf(arr).Nullable())
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		vals := make([]any, n)
+		for i := 0; i < n; i++ {
+			if v, ok := types.ValueAt(args[1], i).([]any); ok {
+				vals[i] = mdFlatten(v, depth)
+			}
+		}
+		b := array.NewBuilder(mem, flat.ArrowType())
+		defer b.Release()
+		for _, v := range vals {
+			if err := types.AppendValue(b, v); err != nil {
+				return nil, err
+			}
+		}
+		a := b.NewArray()
+		defer a.Release()
+		return k(ctx, mem, []arrow.Array{args[0], a}, n)
+	}, nil
 }

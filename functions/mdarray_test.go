@@ -1,8 +1,13 @@
 package functions
 
 import (
+	"context"
 	"reflect"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -110,5 +115,67 @@ func TestArrayCat(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(v, c.want) {
 			t.Errorf("array_cat(%v, %v) = %v, %v; want %v", c.x, c.y, v, err, c.want)
 		}
+	}
+}
+
+// TestArrayKernelsMD: the kernels the binder calls with the element type
+// of every dimension (ArrayElementType) over arrays of several.
+func TestArrayKernelsMD(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewGoAllocator()
+	i32 := types.Int32Type
+	m := types.ArrayOf(types.ArrayOf(i32))
+	mk := func(t types.T, vals ...any) arrow.Array {
+		b := array.NewBuilder(mem, t.ArrowType())
+		for _, v := range vals {
+			if err := types.AppendValue(b, v); err != nil {
+				panic(err)
+			}
+		}
+		return b.NewArray()
+	}
+	i := func(v int64) any { return v }
+	grid := []any{[]any{i(1), i(2)}, []any{i(3), i(4)}}
+	if got := ArrayElementType(m); got.Kind != types.Int32 {
+		t.Fatalf("element type of int[][]: %v", got)
+	}
+	cases := []struct {
+		name string
+		args []arrow.Array
+		want any
+		code string
+	}{
+		{"array_replace", []arrow.Array{mk(m, grid), mk(i32, i(1)), mk(i32, i(9))}, []any{[]any{i(9), i(2)}, []any{i(3), i(4)}}, ""},
+		{"array_position", []arrow.Array{mk(m, grid), mk(i32, i(3))}, nil, "0A000"},
+		{"array_remove", []arrow.Array{mk(m, grid), mk(i32, i(3))}, nil, "0A000"},
+		{"array_append", []arrow.Array{mk(m, grid), mk(i32, i(3))}, nil, "22000"},
+		{"width_bucket", []arrow.Array{mk(i32, i(3)), mk(m, grid)}, nil, "2202E"},
+		{"array_position", []arrow.Array{mk(m, []any{}), mk(i32, i(3))}, nil, ""},
+		{"array_positions", []arrow.Array{mk(m, []any{}), mk(i32, i(3))}, []any{}, ""},
+		{"array_ndims", []arrow.Array{mk(m, grid)}, int64(2), ""},
+	}
+	for _, c := range cases {
+		out, err := ArrayPolyKernelMD(c.name, i32, 2)(ctx, mem, c.args, 1)
+		if c.code != "" {
+			if string(sqlerr.CodeOf(err)) != c.code {
+				t.Errorf("%s: %v, want %s", c.name, err, c.code)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if got := types.ValueAt(out, 0); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s = %#v, want %#v", c.name, got, c.want)
+		}
+	}
+	k, err := QuantifiedArrayKernel("=", false, i32, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := k(ctx, mem, []arrow.Array{mk(i32, i(3), i(5)), mk(m, grid, grid)}, 2)
+	if err != nil || types.ValueAt(out, 0) != true || types.ValueAt(out, 1) != false {
+		t.Errorf("3 = ANY, 5 = ANY (ARRAY[[1,2],[3,4]]): %v %v", out, err)
 	}
 }

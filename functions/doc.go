@@ -92,10 +92,14 @@
 //     array of several dimensions (mdarray.go: unnest, array_to_string,
 //     cardinality, array_ndims, array_dims, array_length/upper/lower,
 //     generate_subscripts and comparison take its elements and dimensions),
-//     but the binder still types the polymorphic element functions
-//     (array_cat, ||, array_append, array_replace, op ANY, width_bucket)
-//     over the outer list, so they refuse it with 42883, and array_fill
-//     fills one dimension.
+//     and array_cat, array_fill(x, dims, lower bounds) and ARRAY[sub, ...]
+//     build them as PostgreSQL does. The binder still types the element
+//     functions (array_append, array_replace, array_position, ||, op ANY,
+//     width_bucket) over the outer list, so they refuse such an array with
+//     42883, and array_fill(x, dims) fills one dimension; the kernels it
+//     would call with the element type of every dimension are here
+//     (ArrayElementType, ArrayPolyKernelMD, QuantifiedArrayKernel,
+//     ArrayConstructorValue for its folding of constants).
 //     int2vector/oidvector subscripts start at 0 as in PostgreSQL, but
 //     array_lower/array_upper/generate_subscripts still count them from 1.
 //     generate_series covers int4 and int8 (not numeric or timestamps).

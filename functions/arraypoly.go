@@ -15,9 +15,10 @@ import (
 // The polymorphic array functions whose element and array arguments must
 // agree (anycompatible/anyarray): the binder (binder/arrayfuncs.go)
 // unifies their types as PostgreSQL does and asks ArrayPolyKernel for the
-// kernel over arrays of element type elem. Arrays are one-dimensional
-// with lower bound 1 (doc.go), so array_ndims is 1 and array_dims [1:n]
-// for a non-empty array, and array_fill fills one dimension.
+// kernel over arrays of element type elem. Arrays have lower bound 1
+// (doc.go); an elem that is itself an array makes a multidimensional
+// array (mdarray.go), whose array_ndims and array_dims count every
+// dimension, and array_fill fills one dimension (its result type has one).
 
 // ArrayPolyFuncs are the names ArrayPolyKernel serves.
 var ArrayPolyFuncs = map[string]bool{
@@ -43,7 +44,13 @@ func ArrayPolyResult(name string, elem types.T) types.T {
 // (arrays to elem[], elements to elem, counts to integer).
 func ArrayPolyKernel(name string, elem types.T) Kernel {
 	ret := ArrayPolyResult(name, elem)
+	depth := arrayDepth(types.ArrayOf(elem))
 	return rowFunc(ret, false, func(_ context.Context, a []any) (any, error) {
+		// an element typed as a sub-array: PostgreSQL's resolution refuses
+		// it (its element is the innermost type; mdarray.go)
+		if err := mdElementRefusal(name, elem, len(a)); err != nil {
+			return nil, err
+		}
 		arr, _ := a[0].([]any)
 		switch name {
 		case "array_append":
@@ -114,15 +121,9 @@ func ArrayPolyKernel(name string, elem types.T) Kernel {
 			}
 			return append([]any{}, arr[:int64(len(arr))-n]...), nil
 		case "array_ndims":
-			if len(arr) == 0 {
-				return nil, nil
-			}
-			return int64(1), nil
+			return mdNdims(arr, depth), nil
 		case "array_dims":
-			if len(arr) == 0 {
-				return nil, nil
-			}
-			return fmt.Sprintf("[1:%d]", len(arr)), nil
+			return mdDimsText(arr, depth), nil
 		}
 		return nil, sqlerr.New(sqlerr.InternalError, "no array function %s", name)
 	})

@@ -479,6 +479,12 @@ func CompareValuesAs(t types.T, a, b any) (int, error) {
 			break
 		}
 		elem := *t.Elem
+		if elem.Kind == types.Array {
+			// one array of several dimensions, not an array of arrays
+			// (mdarray.go)
+			leaf := arrayLeaf(t)
+			return compareMD(x, y, arrayDepth(t), func(a, b any) (int, error) { return CompareValuesAs(leaf, a, b) })
+		}
 		return compareElements(x, y, func(a, b any) (int, error) { return CompareValuesAs(elem, a, b) })
 	case t.Kind == types.Char:
 		// bpchar compares without its trailing blanks (bpcharcmp)
@@ -582,8 +588,16 @@ func valueKernel(ret types.T, body func(args []any) (any, error)) Kernel {
 
 // ArrayConstructorKernel builds ARRAY[a, b, ...] of arrays of elem from
 // its arguments (already cast to elem); NULL arguments are NULL elements.
+// When elem is an array, the arguments are the sub-arrays of one array of
+// one more dimension (mdarray.go), as PostgreSQL's ExecEvalArrayExpr
+// builds it: they must have the same dimensions (2202E), NULL and empty
+// ones count only when every one is (the result is then empty).
 func ArrayConstructorKernel(elem types.T) Kernel {
+	depth := arrayDepth(elem)
 	return valueKernel(types.ArrayOf(elem), func(args []any) (any, error) {
+		if depth > 0 {
+			return mdConstruct(args, depth)
+		}
 		out := make([]any, len(args))
 		copy(out, args)
 		return out, nil

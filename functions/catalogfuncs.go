@@ -239,12 +239,10 @@ func catalogFuncs() []*Func {
 		{Name: "string_to_array", Args: []types.T{tText, tText, tText}, Ret: tTextArr, Kernel: stringToArrayKernel},
 		{Name: "array_to_string", Args: []types.T{tAnyArray, tText}, Ret: tText, Strict: true, specialize: arrayToStringSpecialize},
 		{Name: "array_to_string", Args: []types.T{tAnyArray, tText, tText}, Ret: tText, specialize: arrayToStringSpecialize},
-		{Name: "array_upper", Args: []types.T{tAnyArray, tInt4}, Ret: tInt4, Strict: true, Kernel: arrayBound(func(n int) int { return n })},
-		{Name: "array_lower", Args: []types.T{tAnyArray, tInt4}, Ret: tInt4, Strict: true, Kernel: arrayBound(func(int) int { return 1 })},
-		{Name: "array_length", Args: []types.T{tAnyArray, tInt4}, Ret: tInt4, Strict: true, Kernel: arrayBound(func(n int) int { return n })},
-		{Name: "cardinality", Args: []types.T{tAnyArray}, Ret: tInt4, Strict: true, Kernel: rowFunc(tInt4, true, func(_ context.Context, a []any) (any, error) {
-			return int64(len(a[0].([]any))), nil
-		})},
+		{Name: "array_upper", Args: []types.T{tAnyArray, tInt4}, Ret: tInt4, Strict: true, specialize: arrayBoundSpecialize(false)},
+		{Name: "array_lower", Args: []types.T{tAnyArray, tInt4}, Ret: tInt4, Strict: true, specialize: arrayBoundSpecialize(true)},
+		{Name: "array_length", Args: []types.T{tAnyArray, tInt4}, Ret: tInt4, Strict: true, specialize: arrayBoundSpecialize(false)},
+		{Name: "cardinality", Args: []types.T{tAnyArray}, Ret: tInt4, Strict: true, specialize: cardinalitySpecialize}, // mdarray.go
 		{Name: "format", Args: []types.T{tText}, Ret: tText, specialize: formatSpecialize},
 		{Name: "format", Args: []types.T{tText, tAny}, Variadic: true, Ret: tText, specialize: formatSpecialize},
 		// pg_get_serial_sequence: the sequence a SERIAL or identity column
@@ -276,7 +274,9 @@ func catalogFuncs() []*Func {
 		{Name: "json_build_array", Ret: tJSON, Kernel: rowFunc(tJSON, false, func(context.Context, []any) (any, error) { return "[]", nil })},
 	}
 	fs = append(fs, privilegeFuncs()...)
-	fs = append(fs, sysInfoFuncs()...) // sysinfo.go
+	fs = append(fs, sysInfoFuncs()...)   // sysinfo.go
+	fs = append(fs, arrayCatFuncs()...)  // mdarray.go
+	fs = append(fs, arrayFillFuncs()...) // mdarray.go
 	fs = append(fs, regprocFuncs()...)
 	// Functions that read the catalog or the session are never folded at
 	// bind time: a prepared statement must see later DDL, and only the
@@ -295,7 +295,7 @@ var pureCatalogFuncs = map[string]bool{
 	"quote_literal": true, "quote_nullable": true, "parse_ident": true, "string_to_array": true,
 	"array_to_string": true, "array_upper": true, "array_lower": true, "array_length": true,
 	"cardinality": true, "format": true, "json_build_object": true, "json_build_array": true, "row_to_json": true, "to_json": true, "pg_get_expr": true,
-	"pg_typeof": true,
+	"pg_typeof": true, "array_cat": true, "array_fill": true,
 }
 
 // withCatalog is rowFunc (strict) for bodies that need the catalog.
@@ -778,12 +778,14 @@ func stringToArray(a []any) (any, error) {
 // arrayToStringSpecialize renders elements with their type's output
 // function; NULL elements are skipped unless a replacement is given.
 func arrayToStringSpecialize(args []types.T, _ []any) (types.T, Kernel) {
-	elem := types.StringType
+	elem, depth := types.StringType, 1
 	if len(args) > 0 && args[0].Elem != nil {
-		elem = *args[0].Elem
+		// the elements of every dimension (mdarray.go)
+		elem, depth = arrayLeaf(args[0]), arrayDepth(args[0])
 	}
 	return tText, rowFunc(tText, false, func(_ context.Context, a []any) (any, error) {
 		arr, ok := a[0].([]any)
+		arr = mdFlatten(arr, depth)
 		sep, ok2 := a[1].(string)
 		if !ok || !ok2 {
 			return nil, nil
@@ -824,19 +826,6 @@ func elemText(v any, t types.T) string {
 		}
 	}
 	return types.FormatText(v, t)
-}
-
-// arrayBound answers array_upper/array_length (f(n) = n) and array_lower
-// (1) for one-dimensional arrays; NULL for an empty array or another
-// dimension, as PostgreSQL does.
-func arrayBound(f func(n int) int) Kernel {
-	return rowFunc(tInt4, true, func(_ context.Context, a []any) (any, error) {
-		arr := a[0].([]any)
-		if a[1].(int64) != 1 || len(arr) == 0 {
-			return nil, nil
-		}
-		return int64(f(len(arr))), nil
-	})
 }
 
 // pgTypeofSpecialize answers pg_typeof(x) from x's type alone (a NULL of a

@@ -85,10 +85,21 @@
 //     DD DDD D Q WW IW J HH24 HH12 HH MI SS SSSS MS US Month/MONTH/month
 //     Mon Day Dy AM PM A.M. TZ, FM, "quoted text"; for numbers 9 0 . D , G
 //     S FM) but not TH suffixes, EEEE, MI/PL/SG, RN or V.
-//   - arrays are one-dimensional with lower bound 1; PostgreSQL's
-//     multi-dimensional arrays exist only as arrays of arrays
-//     (ARRAY[ARRAY[1,2]] is array<array<int>>, so array_length(a, 2) is
-//     NULL), and text input with explicit bounds ('[0:1]={1,2}') is 0A000.
+//   - arrays have lower bound 1, and text input with explicit bounds
+//     ('[0:1]={1,2}') is 0A000. A multidimensional array is a nested list
+//     whose type fixes the number of dimensions (ARRAY[ARRAY[1,2]] is
+//     array<array<int>>); the array functions see it as PostgreSQL's one
+//     array of several dimensions (mdarray.go: unnest, array_to_string,
+//     cardinality, array_ndims, array_dims, array_length/upper/lower,
+//     generate_subscripts and comparison take its elements and dimensions),
+//     and array_cat, array_fill(x, dims, lower bounds) and ARRAY[sub, ...]
+//     build them as PostgreSQL does. The binder still types the element
+//     functions (array_append, array_replace, array_position, ||, op ANY,
+//     width_bucket) over the outer list, so they refuse such an array with
+//     42883, and array_fill(x, dims) fills one dimension; the kernels it
+//     would call with the element type of every dimension are here
+//     (ArrayElementType, ArrayPolyKernelMD, QuantifiedArrayKernel,
+//     ArrayConstructorValue for its folding of constants).
 //     int2vector/oidvector subscripts start at 0 as in PostgreSQL, but
 //     array_lower/array_upper/generate_subscripts still count them from 1.
 //     generate_series covers int4 and int8 (not numeric or timestamps).

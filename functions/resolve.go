@@ -248,6 +248,9 @@ func Resolve(name string, args []types.T) (*Func, []types.T, error) {
 		}
 		return fs[0], out, nil
 	}
+	if fs := Lookup(lname); lname == "array_cat" && len(fs) == 1 && len(args) == 2 {
+		return resolveArrayCat(fs[0], args) // mdarray.go: arrays of any dimensions
+	}
 	cands := viableCandidates(Lookup(lname), in)
 	if len(cands) == 0 {
 		return nil, nil, undefinedFunction(lname, args)

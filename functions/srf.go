@@ -50,7 +50,8 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 	switch lname {
 	case "unnest":
 		if len(args) == 1 && args[0].Kind == types.Array {
-			return &SetFunc{Name: lname, Args: []types.T{args[0].Nullable()}, Ret: args[0].Elem.Nullable(), Rows: unnestRows}, nil
+			// the elements of every dimension (mdarray.go)
+			return &SetFunc{Name: lname, Args: []types.T{args[0].Nullable()}, Ret: arrayLeaf(args[0]).Nullable(), Rows: mdUnnestRows(arrayDepth(args[0]))}, nil
 		}
 		if len(args) == 1 && pgTypeOf(args[0]) == pgUnknown {
 			return nil, sqlerr.New(sqlerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
@@ -105,7 +106,7 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 			if len(args) == 3 {
 				want = append(want, types.BoolType)
 			}
-			return &SetFunc{Name: lname, Args: want, Ret: types.Int32Type, Rows: subscriptRows}, nil
+			return &SetFunc{Name: lname, Args: want, Ret: types.Int32Type, Rows: mdSubscriptRows(arrayDepth(args[0]))}, nil
 		}
 	case "regexp_matches", "regexp_split_to_table":
 		if f := resolveRegexSetFunc(lname, args); f != nil {
@@ -183,29 +184,6 @@ func seriesRows(t types.T) func(args []any) (func() (any, bool, error), error) {
 			return v, true, nil
 		}, nil
 	}
-}
-
-// subscriptRows is generate_subscripts(array, dim [, reverse]): the valid
-// subscripts of dimension dim (1..n for dimension 1 of sqlgate's
-// one-dimensional arrays; none otherwise or for a NULL argument).
-func subscriptRows(args []any) (func() (any, bool, error), error) {
-	arr, ok := args[0].([]any)
-	dim, ok2 := args[1].(int64)
-	if !ok || !ok2 || dim != 1 {
-		return none, nil
-	}
-	reverse := len(args) == 3 && args[2] == true
-	i := 0
-	return func() (any, bool, error) {
-		if i >= len(arr) {
-			return nil, false, nil
-		}
-		i++
-		if reverse {
-			return int64(len(arr) - i + 1), true, nil
-		}
-		return int64(i), true, nil
-	}, nil
 }
 
 // noRows is a set-returning function's empty result.

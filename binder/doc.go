@@ -67,16 +67,21 @@
 // dispatches on the tree node, bindStatementTree; the other statements
 // still go by TiDB's statement type; the query of CREATE VIEW and CREATE
 // TABLE AS is still TiDB's, bound by view.go's bindQuery);
-// exprbind.go's bindExpr takes TiDB's nodes at the statement-level files'
-// edge, binds the leaves directly and the moved kinds through sql.ToTree,
-// and binds the kinds not moved yet (ordered-set aggregates,
-// set-returning functions in the SELECT list, GROUPING(..), subqueries,
-// the array, map, row and field markers and the operators resolved by
-// operand kind) from TiDB's nodes as before (bindUnmoved); a tree node of
-// such a kind goes back to the TiDB node it was made from
-// (bindUntransformed, calls.go's bridgedCall). Helpers that only position
-// errors take sourceNode, which nodes of either tree satisfy. tests/imports
-// lists the files that still import TiDB's AST; the list only shrinks.
+// the expressions' remaining kinds bind from the tree too: arrays.go
+// ARRAY[..], subscripts and slices, ANY/ALL over an array and ARRAY(..),
+// subquery.go scalar subqueries, EXISTS, IN and ANY/ALL over a query,
+// exprtree.go EXTRACT, position, TRIM, ^, MySQL's time units and
+// VALUES(col), calls.go the rewrite's markers the transformer leaves as
+// calls (bindMarkerCall). exprbind.go is the edge: its bindExpr takes
+// TiDB's nodes from the statement-level files, binds the leaves directly
+// and the rest through sql.ToTree; it hands a subquery's query, still
+// TiDB's, to select.go (bindSubqueryQuery), and binds the few tree nodes
+// whose binders live in files that still read TiDB's AST (ROW and MAP
+// constructors, field selection, GROUPING(..), set-returning calls in the
+// SELECT list) from the TiDB node they were made from (bindBridged).
+// Helpers that only position errors take sourceNode, which nodes of
+// either tree satisfy. tests/imports lists the files that still import
+// TiDB's AST; the list only shrinks.
 //
 // The bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.

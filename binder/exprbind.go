@@ -18,15 +18,12 @@ import (
 	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
-// bindExpr binds a scalar expression in scope s (nil: no columns visible).
-// rewrittenCalls are sql's markers for operator syntax and the function
-// each calls.
-var rewrittenCalls = map[string]string{"pg__power": "power", "pg__position": "strpos"}
-
+// bindExpr binds a scalar expression of TiDB's AST in scope s (nil: no
+// columns visible): the edge where the statement-level files that still
+// read TiDB's statements hand their expressions over. The leaves bind
+// directly, without building a tree node; everything else is transformed
+// into sql/tree (sql.ToTree) and bound from there (exprtree.go).
 func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
-	// The leaves bind from TiDB's node without building a tree node; the
-	// kinds moved onto sql/tree (exprtree.go) bind through the tree, the
-	// rest here until they move too (issue 32).
 	switch n := node.(type) {
 	case *ast.ColumnNameExpr:
 		return b.bindColumn(s, n, ident(n.Name.Table), ident(n.Name.Name))
@@ -37,16 +34,14 @@ func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
 		return b.bindLiteral(n, v, ok)
 	case *ast.ParenthesesExpr:
 		return b.bindExpr(s, n.Expr)
-	case *ast.UnaryOperationExpr, *ast.BinaryOperationExpr, *ast.IsNullExpr, *ast.IsTruthExpr,
-		*ast.BetweenExpr, *ast.CaseExpr, *ast.PatternLikeOrIlikeExpr, *ast.PatternRegexpExpr,
-		*ast.FuncCallExpr, *ast.AggregateFuncExpr, *ast.WindowFuncExpr:
-		return b.bindViaTree(s, node)
-	case *ast.PatternInExpr:
-		if n.Sel == nil {
-			return b.bindViaTree(s, node)
+	case *ast.ValuesExpr:
+		if n.Column == nil {
+			// MySQL's VALUES() without a column, which the tree has no
+			// node for
+			return nil, b.errAt(n, sqlerr.NotSupported("VALUES() outside ON CONFLICT DO UPDATE"))
 		}
 	}
-	return b.bindUnmoved(s, node)
+	return b.bindViaTree(s, node)
 }
 
 // bindViaTree transforms node into sql/tree and binds that.
@@ -72,21 +67,105 @@ func (b *binder) toTree(node ast.ExprNode) (pt.Expr, error) {
 	return t, nil
 }
 
-// bindUntransformed binds a tree node of a kind bindTree does not handle
-// yet from the TiDB node it was made from.
-func (b *binder) bindUntransformed(s *scope, e pt.Expr) (Expr, error) {
-	node, ok := e.(interface{ Source() any }).Source().(ast.ExprNode)
-	if !ok {
-		return nil, b.errAt(e, sqlerr.New(sqlerr.FeatureNotSupported, "expression %T is not supported", e))
+// bindArgs binds a list of TiDB's expressions (the statement-level files'
+// and the FROM-clause functions' arguments).
+func (b *binder) bindArgs(s *scope, nodes []ast.ExprNode) ([]Expr, error) {
+	out := make([]Expr, len(nodes))
+	for i, a := range nodes {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
 	}
-	return b.bindUnmoved(s, node)
+	return out, nil
 }
 
-// madeFromCall reports a tree node the transformer made from a call of
-// the rewrite's (a marker), not from an operator TiDB's grammar has.
-func (b *binder) madeFromCall(n interface{ Source() any }) bool {
-	_, ok := n.Source().(*ast.FuncCallExpr)
-	return ok
+// bindSubqueryQuery binds the query a subquery carries: until queries move into
+// sqlgate's tree (issue 32) it is TiDB's statement, which only select.go
+// and setop.go bind; this is the one place an expression's subquery hands
+// it over (subquery.go's bindSubqueryPlan).
+func (b *binder) bindSubqueryQuery(q any) (Node, error) {
+	switch x := q.(type) {
+	case *ast.SelectStmt:
+		return b.bindSelect(x)
+	case *ast.SetOprStmt:
+		return b.bindSetOpr(x)
+	}
+	return nil, sqlerr.NotSupported("this kind of subquery")
+}
+
+// subqueryNode is the subquery e is, inside any parentheses.
+func subqueryNode(e ast.ExprNode) (*ast.SubqueryExpr, bool) {
+	for {
+		p, ok := e.(*ast.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		e = p.Expr
+	}
+	sq, ok := e.(*ast.SubqueryExpr)
+	return sq, ok
+}
+
+// bindBridged binds the tree nodes whose binders live in files that still
+// read TiDB's AST (rows.go's ROW constructor, mapvalues.go's MAP one,
+// whose constructor memory rows.go keeps as TiDB nodes, fields.go's field
+// selection, groupingsets.go's GROUPING(..) and misplaced grouping
+// constructs, srf.go's set-returning calls in the SELECT list, whose
+// arguments select.go's binding function takes) from the TiDB node the
+// tree node was made from (At.Src). The bridge goes when those files move
+// onto the tree (issue 32).
+func (b *binder) bindBridged(s *scope, e pt.Expr) (Expr, error) {
+	switch n := e.(interface{ Source() any }).Source().(type) {
+	case *ast.RowExpr:
+		return b.bindRowConstructor(s, n, n.Values)
+	case *ast.FuncCallExpr:
+		switch {
+		case n.FnName.L == "pg__row":
+			return b.bindRowConstructor(s, n, n.Args)
+		case n.FnName.L == "pg__map":
+			return b.bindMapConstructor(s, n)
+		case n.FnName.L == "pg__field":
+			e, _, err := b.bindFieldSelect(s, n)
+			return e, err
+		case n.FnName.L == "grouping":
+			return b.bindGrouping(n)
+		case isGroupingConstruct(n.FnName.L):
+			return nil, b.misplacedGroupingConstruct(s, n)
+		case functions.IsSetFunc(n.FnName.L):
+			return b.bindSetCall(n)
+		}
+	}
+	return nil, b.errAt(e, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", treeKind(e)))
+}
+
+// treeKind names a tree node's kind in a 0A000 as the TiDB node it was
+// made from is named (the message the binder has always given).
+func treeKind(e pt.Expr) string {
+	if src := e.(interface{ Source() any }).Source(); src != nil {
+		return strings.TrimPrefix(fmt.Sprintf("%T", src), "*ast.")
+	}
+	return strings.TrimPrefix(fmt.Sprintf("%T", e), "*tree.")
+}
+
+// arrayMarkerName is PostgreSQL's output column name for an array marker:
+// "array" for ARRAY[..] and ARRAY(..), the subscripted expression's name
+// for x[i] and x[lo:hi], ?column? for op ANY/ALL.
+func arrayMarkerName(b *binder, f *ast.FuncCallExpr) (string, bool) {
+	switch f.FnName.L {
+	case "pg__array", "pg__array_subquery":
+		return "array", true
+	case "pg__row", "pg__map":
+		return f.FnName.L[len("pg__"):], true // PostgreSQL's "row"; "map" alike
+	case "pg__subscript", "pg__slice":
+		if len(f.Args) > 0 {
+			return b.exprName(f.Args[0]), true
+		}
+	case "pg__any", "pg__all":
+		return "?column?", true
+	}
+	return "", false
 }
 
 // bindColumn binds a column name, [table.]name, or one of SQL's functions
@@ -111,111 +190,6 @@ func (b *binder) bindColumn(s *scope, at sourceNode, table, name string) (Expr, 
 		}
 	}
 	return e, err
-}
-
-// bindUnmoved binds the expression kinds that have not moved onto sql/tree.
-func (b *binder) bindUnmoved(s *scope, node ast.ExprNode) (Expr, error) {
-	switch n := node.(type) {
-	case *ast.ValuesExpr:
-		if b.excludedScope == nil || n.Column == nil {
-			return nil, b.errAt(n, sqlerr.NotSupported("VALUES() outside ON CONFLICT DO UPDATE"))
-		}
-		name := ident(n.Column.Name.Name)
-		for i, c := range b.excludedScope.cols {
-			if c.Table == "excluded" && c.Name == name {
-				return &ColumnRef{Index: i, Name: "excluded." + name, T: c.T}, nil
-			}
-		}
-		return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedColumn, "column excluded.%s does not exist", name))
-	case *ast.SubqueryExpr:
-		return b.bindScalarSubquery(s, n)
-	case *ast.ExistsSubqueryExpr:
-		return b.bindExists(s, n)
-	case *ast.CompareSubqueryExpr:
-		sq, ok := subqueryNode(n.R)
-		op, known := compareOps[n.Op]
-		if !ok || !known {
-			return nil, b.errAt(n, sqlerr.NotSupported("this quantified comparison"))
-		}
-		return b.bindQuantified(s, n, n.L, sq, op, n.All)
-	case *ast.PatternInExpr:
-		if n.Sel == nil {
-			break // a list: exprtree.go
-		}
-		sq, ok := subqueryNode(n.Sel)
-		if !ok {
-			return nil, b.errAt(n, sqlerr.NotSupported("IN with this operand"))
-		}
-		if n.Not { // x NOT IN (q) = x <> ALL (q)
-			return b.bindQuantified(s, n, n.Expr, sq, OpNe, true)
-		}
-		return b.bindQuantified(s, n, n.Expr, sq, OpEq, false)
-	case *ast.TimeUnitExpr:
-		// EXTRACT(field FROM x) / date_trunc-style units reach us as a
-		// TiDB time unit; the library takes the field as text.
-		return &Const{Value: strings.ToLower(n.Unit.String()), T: types.UnknownType}, nil
-	case *ast.FuncCallExpr:
-		// the calls sql/tree leaves to TiDB's nodes (calls.go's bridgedCall)
-		if n.FnName.L == "pg__extract" { // EXTRACT(field FROM x), see sql's rewrite
-			n.FnName.L, n.FnName.O = "extract", "extract"
-		}
-		if fn, ok := rewrittenCalls[n.FnName.L]; ok {
-			// a ^ b, position(x IN y): the function they call, the marker
-			// name kept in the AST for the column label (figureColname)
-			c := *n
-			c.FnName = ast.NewCIStr(fn)
-			n = &c
-		}
-		if d, ok := trimDirection(n); ok {
-			// TRIM(BOTH|LEADING|TRAILING chars FROM x) is btrim/ltrim/rtrim(x, chars).
-			name := map[ast.TrimDirectionType]string{ast.TrimLeading: "ltrim", ast.TrimTrailing: "rtrim"}[d]
-			if name == "" {
-				name = "btrim"
-			}
-			n.FnName.L, n.FnName.O = name, name
-			n.Args = n.Args[:2]
-		}
-		if fns, ok := operatorMarkers[n.FnName.L]; ok {
-			args, err := b.bindArgs(s, n.Args)
-			if err != nil {
-				return nil, err
-			}
-			var left sourceNode
-			if len(n.Args) > 0 {
-				left = n.Args[0]
-			}
-			return b.bindOperatorMarker(n, n.FnName.L, left, args, fns) // operators.go
-		}
-		if n.FnName.L == "grouping" {
-			return b.bindGrouping(n) // groupingsets.go
-		}
-		if isGroupingConstruct(n.FnName.L) {
-			return nil, b.misplacedGroupingConstruct(s, n)
-		}
-		if e, ok, err := b.bindArrayMarker(s, n); ok {
-			return e, err
-		}
-		if e, ok, err := b.bindMapMarker(s, n); ok {
-			return e, err
-		}
-		if e, ok, err := b.bindFieldSelect(s, n); ok {
-			return e, err
-		}
-		if functions.IsSetFunc(n.FnName.L) {
-			return b.bindSetCall(n)
-		}
-		if !bridgedCall(n.FnName.L) {
-			// renamed above (EXTRACT, ^, position, TRIM): an ordinary call
-			return b.bindViaTree(s, n)
-		}
-	case *ast.RowExpr:
-		return b.bindRowConstructor(s, n, n.Values)
-	}
-	return nil, b.errAt(node, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", exprKind(node)))
-}
-
-func exprKind(n ast.Node) string {
-	return strings.TrimPrefix(fmt.Sprintf("%T", n), "*ast.")
 }
 
 // bindParam binds the parameter marker at with index order among the
@@ -361,7 +335,7 @@ func (b *binder) bindUnary(s *scope, n *pt.Unary) (Expr, error) {
 		}
 		return &UnaryOp{Op: OpNot, X: x, T: types.BoolType}, nil
 	}
-	return b.bindUntransformed(s, n)
+	return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %d is not supported", n.Op))
 }
 
 var binaryOps = map[pt.BinaryOp]Op{
@@ -384,7 +358,11 @@ func (b *binder) bindBinary(s *scope, n *pt.Binary) (Expr, error) {
 	}
 	op, ok := binaryOps[n.Op]
 	if !ok {
-		return b.bindUntransformed(s, n) // ^, power(a, b) until calls move
+		if n.Op == pt.Pow {
+			// a ^ b: power(a, b), as PostgreSQL's ^ is
+			return b.bindFuncCall(s, &pt.FuncCall{At: n.At, Name: "power", Args: []pt.Expr{n.L, n.R}})
+		}
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %d is not supported", n.Op))
 	}
 	l, err := b.bindTree(s, n.L)
 	if err != nil {
@@ -604,19 +582,6 @@ func padChar(e Expr, n int) (string, bool) {
 // isPlainText reports text itself (not varchar, json or another String).
 func isPlainText(t types.T) bool {
 	return t.Kind == types.String && t.Length == 0 && t.Variant == types.NoVariant
-}
-
-// trimDirection reports TRIM's direction when TiDB parsed TRIM(dir chars
-// FROM x) as trim(x, chars, direction).
-func trimDirection(n *ast.FuncCallExpr) (ast.TrimDirectionType, bool) {
-	if n.FnName.L != "trim" || len(n.Args) != 3 {
-		return 0, false
-	}
-	d, ok := n.Args[2].(*ast.TrimDirectionExpr)
-	if !ok {
-		return 0, false
-	}
-	return d.Direction, true
 }
 
 // datetimeOp is the function behind one of PostgreSQL's date/time

@@ -20,20 +20,6 @@ import (
 // constructor is re-typed against the target's key and value types.
 // Fluss map keys are never NULL: a NULL key is 22004.
 
-// bindMapMarker binds pg__map and pg__row (rows.go); ok is false for
-// other calls.
-func (b *binder) bindMapMarker(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
-	switch n.FnName.L {
-	case "pg__map":
-		e, err := b.bindMapConstructor(s, n)
-		return e, true, err
-	case "pg__row":
-		e, err := b.bindRowConstructor(s, n, n.Args)
-		return e, true, err
-	}
-	return nil, false, nil
-}
-
 // bindMapFunction binds cardinality, map_keys and map_values of a MAP;
 // ok is false for cardinality of anything else (an array: the ordinary
 // function, bound again from its argument's node).

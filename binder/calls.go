@@ -63,8 +63,11 @@ func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
 			return e, err
 		}
 	}
-	if name == "grouping" || functions.IsSetFunc(name) {
-		return b.bindBridged(s, n) // groupingsets.go, srf.go
+	if functions.IsSetFunc(name) {
+		return b.bindSetCall(n) // srf.go
+	}
+	if name == "grouping" {
+		return b.bindBridged(s, n) // groupingsets.go
 	}
 	if name == "cardinality" || name == "map_keys" || name == "map_values" {
 		if e, ok, err := b.bindMapFunction(s, n); ok {

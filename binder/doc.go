@@ -72,13 +72,19 @@
 // subquery.go scalar subqueries, EXISTS, IN and ANY/ALL over a query,
 // exprtree.go EXTRACT, position, TRIM, ^, MySQL's time units and
 // VALUES(col), calls.go the rewrite's markers the transformer leaves as
-// calls (bindMarkerCall). exprbind.go is the edge: its bindExpr takes
+// calls (bindMarkerCall), mapvalues.go MAP[..], srf.go functions in FROM
+// (the pg__srf marker's call, with udf.go, filetables.go and batchudf.go)
+// and set-returning calls in the SELECT list. exprbind.go is the edge: its bindExpr takes
 // TiDB's nodes from the statement-level files, binds the leaves directly
 // and the rest through sql.ToTree; it hands a subquery's query, still
 // TiDB's, to select.go (bindSubqueryQuery), and binds the few tree nodes
-// whose binders live in files that still read TiDB's AST (ROW and MAP
-// constructors, field selection, GROUPING(..), set-returning calls in the
-// SELECT list) from the TiDB node they were made from (bindBridged).
+// whose binders live in files that still read TiDB's AST (ROW
+// constructors, field selection, GROUPING(..)) from the TiDB node they
+// were made from (bindBridged); a set-returning call's arguments go to
+// select.go's binding function the same way (srfState), from.go's and
+// lateral.go's table functions come in through bindTableFunc, and the
+// column label select.go figures from TiDB's node keeps the name of the
+// function EXTRACT and TRIM bind to (relabelCall).
 // Helpers that only position errors take sourceNode, which nodes of
 // either tree satisfy. tests/imports lists the files that still import
 // TiDB's AST; the list only shrinks.

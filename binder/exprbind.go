@@ -109,12 +109,9 @@ func subqueryNode(e ast.ExprNode) (*ast.SubqueryExpr, bool) {
 }
 
 // bindBridged binds the tree nodes whose binders live in files that still
-// read TiDB's AST (rows.go's ROW constructor, mapvalues.go's MAP one,
-// whose constructor memory rows.go keeps as TiDB nodes, fields.go's field
+// read TiDB's AST (rows.go's ROW constructor, fields.go's field
 // selection, groupingsets.go's GROUPING(..) and misplaced grouping
-// constructs, srf.go's set-returning calls in the SELECT list, whose
-// arguments select.go's binding function takes) from the TiDB node the
-// tree node was made from (At.Src). The bridge goes when those files move
+// constructs) from the TiDB node the tree node was made from (At.Src). The bridge goes when those files move
 // onto the tree (issue 32).
 func (b *binder) bindBridged(s *scope, e pt.Expr) (Expr, error) {
 	switch n := e.(interface{ Source() any }).Source().(type) {
@@ -124,8 +121,6 @@ func (b *binder) bindBridged(s *scope, e pt.Expr) (Expr, error) {
 		switch {
 		case n.FnName.L == "pg__row":
 			return b.bindRowConstructor(s, n, n.Args)
-		case n.FnName.L == "pg__map":
-			return b.bindMapConstructor(s, n)
 		case n.FnName.L == "pg__field":
 			e, _, err := b.bindFieldSelect(s, n)
 			return e, err
@@ -133,8 +128,6 @@ func (b *binder) bindBridged(s *scope, e pt.Expr) (Expr, error) {
 			return b.bindGrouping(n)
 		case isGroupingConstruct(n.FnName.L):
 			return nil, b.misplacedGroupingConstruct(s, n)
-		case functions.IsSetFunc(n.FnName.L):
-			return b.bindSetCall(n)
 		}
 	}
 	return nil, b.errAt(e, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", treeKind(e)))
@@ -147,6 +140,130 @@ func treeKind(e pt.Expr) string {
 		return strings.TrimPrefix(fmt.Sprintf("%T", src), "*ast.")
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", e), "*tree.")
+}
+
+// literalValue reads a literal of TiDB's AST as a Go value (literal.go's
+// goValue); ok is false for non-literals.
+func literalValue(e ast.ExprNode) (v any, ok bool) {
+	lit, ok := sql.LiteralOf(e)
+	if !ok {
+		return nil, false
+	}
+	return goValue(lit)
+}
+
+// literalString reads a string literal ("" when e is none).
+func literalString(e ast.ExprNode) string {
+	v, _ := literalValue(e)
+	s, _ := v.(string)
+	return s
+}
+
+// setFuncMarker recognizes the derived table the rewrite makes of a table
+// function: (SELECT pg__srf('f', ord, explicit, pg__cols(..), args..)).
+func setFuncMarker(rs ast.ResultSetNode) (*ast.FuncCallExpr, bool) {
+	sel, ok := rs.(*ast.SelectStmt)
+	if !ok || sel.From != nil || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Where != nil {
+		return nil, false
+	}
+	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "pg__srf" || len(f.Args) < 4 {
+		return nil, false
+	}
+	return f, true
+}
+
+// bindTableFunc binds the table function marker of a FROM item (from.go
+// and lateral.go find it in TiDB's derived table, setFuncMarker) under
+// alias, from its tree (srf.go's bindTableFuncCall).
+func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) {
+	t, err := b.toTree(f)
+	if err != nil {
+		return nil, err
+	}
+	call, ok := t.(*pt.FuncCall)
+	if !ok || call.Name != "pg__srf" || len(call.Args) < 4 {
+		return nil, b.errAt(f, sqlerr.New(sqlerr.InternalError, "malformed function in FROM"))
+	}
+	return b.bindTableFuncCall(call, alias)
+}
+
+// relabelNames is from.go's relabel with the column aliases as strings.
+func relabelNames(n Node, alias string, colNames []string) (Node, error) {
+	names := make([]ast.CIStr, len(colNames))
+	for i, c := range colNames {
+		names[i] = ast.NewCIStr(c)
+	}
+	return relabel(n, alias, names)
+}
+
+// srfState collects the set-returning calls of the SELECT list being
+// bound (srf.go); nil where such calls are not allowed. bind is
+// select.go's binding function of the list's expressions (the aggregate's
+// rebasing included), which takes TiDB's nodes until the SELECT list moves
+// onto the tree.
+type srfState struct {
+	calls  []SetCall
+	names  []string
+	bind   func(ast.ExprNode) (Expr, error)
+	inCall bool
+}
+
+// bindTree binds a set-returning call's argument with bind, from the TiDB
+// node it was made from.
+func (st *srfState) bindTree(e pt.Expr) (Expr, error) {
+	src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", treeKind(e))
+	}
+	return st.bind(src)
+}
+
+// relabelCall renames the TiDB call an EXTRACT or TRIM node was made from
+// to the function it binds to (extract; btrim, ltrim or rtrim, TRIM's
+// arguments cut to the two the function takes), as the binder always has:
+// select.go's column label (figureColname) reads TiDB's node after the
+// binding and names the column after that function, as PostgreSQL does.
+// It goes when the label is figured from the tree (pt.Extract, pt.Trim).
+func relabelCall(e pt.Expr, name string) {
+	f, ok := e.(interface{ Source() any }).Source().(*ast.FuncCallExpr)
+	if !ok {
+		return
+	}
+	switch {
+	case f.FnName.L == "pg__extract":
+	case f.FnName.L == "trim" && len(f.Args) == 3:
+		f.Args = f.Args[:2]
+	default:
+		return
+	}
+	f.FnName.L, f.FnName.O = name, name
+}
+
+// scalarCallSource is the TiDB call f(args) that a function in FROM used
+// as a one-row table stands for (srf.go's bindScalarFromItem builds its
+// tree): the source of the tree's call, for the calls bound through
+// bindBridged.
+func scalarCallSource(marker *pt.FuncCall, name string) any {
+	m, ok := marker.Source().(*ast.FuncCallExpr)
+	if !ok || len(m.Args) < 4 {
+		return nil
+	}
+	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: m.Args[4:]}
+	call.SetOriginTextPosition(m.OriginTextPosition())
+	return call
+}
+
+// rememberTreeCtor is rows.go's rememberCtor for a constructor of the
+// tree (mapvalues.go's MAP[..]): the constructor memory keeps its
+// arguments' syntax as TiDB's nodes (for error positions) until rows.go
+// moves onto the tree.
+func (b *binder) rememberTreeCtor(e Expr, args []Expr, nodes []pt.Expr) Expr {
+	src := make([]ast.ExprNode, len(nodes))
+	for i, n := range nodes {
+		src[i], _ = n.(interface{ Source() any }).Source().(ast.ExprNode)
+	}
+	return b.rememberCtor(e, args, src)
 }
 
 // arrayMarkerName is PostgreSQL's output column name for an array marker:

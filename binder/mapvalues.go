@@ -6,7 +6,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -41,17 +40,18 @@ func (b *binder) bindMapFunction(s *scope, n *pt.FuncCall) (Expr, bool, error) {
 	return b.mapFunction(n.Name, m), true, nil
 }
 
-func (b *binder) bindMapConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error) {
-	if len(n.Args) == 0 {
+// bindMapConstructor binds MAP[k1, v1, ..].
+func (b *binder) bindMapConstructor(s *scope, n *pt.Map) (Expr, error) {
+	if len(n.KeysValues) == 0 {
 		// no keys or values: both are text, as when every one is an
 		// unknown literal; assigned or cast, it takes the target's types
 		t := mapType(types.StringType, types.StringType)
 		return b.rememberCtor(&Const{Value: []types.MapEntry{}, T: t}, nil, nil), nil
 	}
-	if len(n.Args)%2 != 0 {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "MAP constructor needs an even number of arguments (key, value pairs), not %d", len(n.Args)))
+	if len(n.KeysValues)%2 != 0 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "MAP constructor needs an even number of arguments (key, value pairs), not %d", len(n.KeysValues)))
 	}
-	args, err := b.bindArgs(s, n.Args)
+	args, err := b.bindTreeList(s, n.KeysValues)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func (b *binder) bindMapConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error)
 	for i, a := range args {
 		if i%2 == 0 {
 			if c, ok := a.(*Const); ok && c.Value == nil {
-				return nil, b.errAt(n.Args[i], sqlerr.New(sqlerr.NullValueNotAllowed, "map key must not be null"))
+				return nil, b.errAt(n.KeysValues[i], sqlerr.New(sqlerr.NullValueNotAllowed, "map key must not be null"))
 			}
 			kts = append(kts, a.Type())
 		} else {
@@ -80,7 +80,7 @@ func (b *binder) bindMapConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error)
 				break
 			}
 		}
-		return types.T{}, b.errAt(n.Args[2*at+off], sqlerr.As(err))
+		return types.T{}, b.errAt(n.KeysValues[2*at+off], sqlerr.As(err))
 	}
 	kt, err := common(kts, 0)
 	if err != nil {
@@ -100,13 +100,13 @@ func (b *binder) bindMapConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error)
 			// the map may still give it the target's key or value type
 			args[i] = b.resolveUnknown(args[i], t)
 		} else if isUnknown(args[i].Type()) {
-			if args[i], err = b.coerceUnknown(n.Args[i], args[i], t); err != nil {
+			if args[i], err = b.coerceUnknown(n.KeysValues[i], args[i], t); err != nil {
 				return nil, err
 			}
 		}
 		args[i] = b.castTo(args[i], t)
 	}
-	return b.rememberCtor(makeMap(args, mapType(kt, vt)), raw, n.Args), nil
+	return b.rememberTreeCtor(makeMap(args, mapType(kt, vt)), raw, n.KeysValues), nil
 }
 
 func mapType(k, v types.T) types.T {

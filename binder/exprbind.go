@@ -10,6 +10,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -252,6 +253,62 @@ func scalarCallSource(marker *pt.FuncCall, name string) any {
 	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: m.Args[4:]}
 	call.SetOriginTextPosition(m.OriginTextPosition())
 	return call
+}
+
+// exprText is a stored (or clause) expression as parseExprText reads it:
+// the statement it was parsed as (for positions), its tree, and whether
+// it is written as a binary operator (PostgreSQL's deparser brackets one:
+// coldefs.go's DEFAULT display).
+type exprText struct {
+	st       *sql.Statement
+	tree     pt.Expr
+	operator bool
+}
+
+// parseExprText parses a stored (or clause) expression as the select list
+// of "SELECT <text>", refusing anything but one expression, and
+// transforms it into sql/tree.
+func parseExprText(text string) (exprText, error) {
+	sts, err := sql.NewParser().Parse("SELECT " + text)
+	if err != nil {
+		return exprText{}, err
+	}
+	if len(sts) != 1 {
+		return exprText{}, sqlerr.New(sqlerr.SyntaxError, "syntax error in expression %q", text)
+	}
+	sel, ok := sts[0].AST.(*ast.SelectStmt)
+	if !ok || sel.From != nil || sel.Where != nil || sel.GroupBy != nil || sel.Having != nil || sel.OrderBy != nil || sel.Limit != nil ||
+		sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Fields.Fields[0].Expr == nil || sel.Fields.Fields[0].AsName.O != "" {
+		return exprText{}, sqlerr.New(sqlerr.SyntaxError, "syntax error in expression %q", text)
+	}
+	node := sel.Fields.Fields[0].Expr
+	t, err := sql.ToTree(node)
+	if err != nil {
+		// the refusal of a stored expression has no position in the
+		// statement the client sent
+		var te *sql.TransformError
+		if errors.As(err, &te) {
+			return exprText{}, te.Err
+		}
+		return exprText{}, err
+	}
+	_, operator := node.(*ast.BinaryOperationExpr)
+	return exprText{st: sts[0], tree: t, operator: operator}, nil
+}
+
+// identityOverride is coldefs.go's identityOverrideRows for insert.go's
+// INSERT statement, still TiDB's: a row gives DEFAULT at a position when
+// its value there is TiDB's DefaultExpr.
+func (b *binder) identityOverride(info fluss.TableInfo, provided []int, ins *ast.InsertStmt, query Node) ([]bool, error) {
+	allDefault := func(pos int) bool {
+		for _, row := range ins.Lists {
+			if _, ok := row[pos].(*ast.DefaultExpr); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return b.identityOverrideRows(info, provided, allDefault, query)
 }
 
 // rememberTreeCtor is rows.go's rememberCtor for a constructor of the

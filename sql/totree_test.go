@@ -193,6 +193,17 @@ func TestTreeRoundTripsCorpus(t *testing.T) {
 						failures = append(failures, fmt.Sprintf("%q: %T is not its source's tree: %s", st.Text, x, d))
 					}
 				})
+				// tree.Walk reaches every expression node reflection does
+				var reached, walked int
+				visit(reflect.ValueOf(&t1).Elem(), func(v reflect.Value) {
+					if _, ok := v.Interface().(pt.Expr); ok {
+						reached++
+					}
+				})
+				pt.Walk(t1, func(pt.Expr) bool { walked++; return true })
+				if reached != walked {
+					failures = append(failures, fmt.Sprintf("%q: tree.Walk visits %d nodes of %d", st.Text, walked, reached))
+				}
 				if !reparseable(t1) {
 					clauseBound++
 					continue

@@ -23,6 +23,8 @@
 // directly: the rewrite spells x AT TIME ZONE z as timezone(z, x), an
 // ordinary FuncCall.
 //
+// Walk visits an expression's nodes in the order the text writes them.
+//
 // Every node keeps its byte offset in the text the parser read (Pos), so
 // errors keep their cursor (sql.Statement.Position maps it to the user's
 // text). Parentheses leave no node.

@@ -75,7 +75,9 @@
 // calls (bindMarkerCall), mapvalues.go MAP[..], srf.go functions in FROM
 // (the pg__srf marker's call, with udf.go, filetables.go and batchudf.go)
 // and set-returning calls in the SELECT list, coldefs.go DEFAULT and CHECK
-// expressions (their refusals found with tree.Walk). exprbind.go is the
+// expressions (their refusals found with tree.Walk), orderedset.go
+// WITHIN GROUP aggregates (the hypothetical-set expansion built as tree
+// nodes). exprbind.go is the
 // edge: its bindExpr takes
 // TiDB's nodes from the statement-level files, binds the leaves directly
 // and the rest through sql.ToTree; it hands a subquery's query, still

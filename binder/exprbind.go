@@ -311,6 +311,41 @@ func (b *binder) identityOverride(info fluss.TableInfo, provided []int, ins *ast
 	return b.identityOverrideRows(info, provided, allDefault, query)
 }
 
+// pgAggregate reads an aggregate call as PostgreSQL wrote it: sql's rewrite
+// turns agg(args ORDER BY keys) into group_concat(args ORDER BY keys
+// SEPARATOR 'pg__agg:agg') (sql/aggorder.go), and TiDB keeps the
+// separator as the last argument.
+func pgAggregate(a *ast.AggregateFuncExpr) (name string, args []ast.ExprNode, order *ast.OrderByClause) {
+	name, args = aggName(a.F), a.Args
+	if strings.EqualFold(a.F, "group_concat") && len(args) > 0 {
+		if s, ok := literalValue(args[len(args)-1]); ok {
+			if str, ok := s.(string); ok && strings.HasPrefix(str, sql.AggregateMarkerPrefix) {
+				return aggName(strings.TrimPrefix(str, sql.AggregateMarkerPrefix)), args[:len(args)-1], a.Order
+			}
+		}
+	}
+	return name, args, nil
+}
+
+// rowSource is the TiDB ROW(keys..) a ROW the binder builds on the tree
+// stands for (orderedset.go's hypothetical dense_rank): rows.go binds a
+// ROW from its TiDB node (bindBridged) until it moves onto the tree.
+func rowSource(fields []pt.Expr) any {
+	values := make([]ast.ExprNode, len(fields))
+	for i, f := range fields {
+		src, ok := f.(interface{ Source() any }).Source().(ast.ExprNode)
+		if lit, isLit := f.(*pt.Literal); !ok && isLit && lit.Kind == pt.LitInt {
+			// WITHIN GROUP's integer key, a constant (sortKeyOf)
+			src, ok = ast.NewValueExpr(lit.Int, "", ""), true
+		}
+		if !ok {
+			return nil
+		}
+		values[i] = src
+	}
+	return &ast.RowExpr{Values: values}
+}
+
 // rememberTreeCtor is rows.go's rememberCtor for a constructor of the
 // tree (mapvalues.go's MAP[..]): the constructor memory keeps its
 // arguments' syntax as TiDB's nodes (for error positions) until rows.go

@@ -48,7 +48,6 @@ var knownViolations = []string{
 	"binder/lateral.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/lockrows.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/order.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/orderedset.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/recursive.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/returning.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/rows.go -> github.com/pingcap/tidb/pkg/parser/ast",

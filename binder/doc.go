@@ -81,7 +81,8 @@
 // edge: its bindExpr takes
 // TiDB's nodes from the statement-level files, binds the leaves directly
 // and the rest through sql.ToTree; it hands a subquery's query, still
-// TiDB's, to select.go (bindSubqueryQuery), and binds the few tree nodes
+// TiDB's, to select.go (bindSubqueryQuery), keeps WITH's bookkeeping over
+// TiDB's WITH clause (bindWith, withoutCTE), and binds the few tree nodes
 // whose binders live in files that still read TiDB's AST (ROW
 // constructors, field selection, GROUPING(..)) from the TiDB node they
 // were made from (bindBridged); a set-returning call's arguments go to

@@ -346,6 +346,49 @@ func rowSource(fields []pt.Expr) any {
 	return &ast.RowExpr{Values: values}
 }
 
+// withoutCTE is ctes without name (WITH queries are TiDB's until the
+// queries move onto the tree, which is where this and bindWith go): a (non-recursive) WITH query does not
+// see itself, so "WITH x AS (SELECT * FROM x)" reads a table x, as in
+// PostgreSQL, instead of recursing without end.
+func withoutCTE(ctes map[string]*ast.CommonTableExpression, name string) map[string]*ast.CommonTableExpression {
+	out := make(map[string]*ast.CommonTableExpression, len(ctes))
+	for k, v := range ctes {
+		if k != name {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// bindWith makes the WITH queries of owner visible by name. A reference
+// binds the query again (the CTE is inlined) unless PostgreSQL evaluates
+// it once (cte.go).
+func (b *binder) bindWith(w *ast.WithClause, owner ast.Node) error {
+	if w == nil {
+		return nil
+	}
+	b.countCTERefs(w, owner) // cte.go
+	next := map[string]*ast.CommonTableExpression{}
+	for k, v := range b.ctes {
+		next[k] = v
+	}
+	seen := map[string]bool{}
+	for _, cte := range w.CTEs {
+		name := ident(cte.Name)
+		if seen[name] { // an inner WITH may shadow an outer one, not repeat itself
+			return sqlerr.New(sqlerr.DuplicateAlias, "WITH query name %q specified more than once", name)
+		}
+		seen[name] = true
+		next[name] = cte
+		b.noteCTELevel(cte)
+	}
+	b.ctes = next
+	if w.IsRecursive {
+		return b.analyzeWithRecursive(w) // recursive.go
+	}
+	return nil
+}
+
 // rememberTreeCtor is rows.go's rememberCtor for a constructor of the
 // tree (mapvalues.go's MAP[..]): the constructor memory keeps its
 // arguments' syntax as TiDB's nodes (for error positions) until rows.go

@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -168,48 +167,6 @@ func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.
 		mode = AllSubquery
 	}
 	return &Subquery{Plan: plan, Outer: outer, Mode: mode, X: x, Op: op, T: types.BoolType}, nil
-}
-
-// withoutCTE is ctes without name: a (non-recursive) WITH query does not
-// see itself, so "WITH x AS (SELECT * FROM x)" reads a table x, as in
-// PostgreSQL, instead of recursing without end.
-func withoutCTE(ctes map[string]*ast.CommonTableExpression, name string) map[string]*ast.CommonTableExpression {
-	out := make(map[string]*ast.CommonTableExpression, len(ctes))
-	for k, v := range ctes {
-		if k != name {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// bindWith makes the WITH queries of owner visible by name. A reference
-// binds the query again (the CTE is inlined) unless PostgreSQL evaluates
-// it once (cte.go).
-func (b *binder) bindWith(w *ast.WithClause, owner ast.Node) error {
-	if w == nil {
-		return nil
-	}
-	b.countCTERefs(w, owner) // cte.go
-	next := map[string]*ast.CommonTableExpression{}
-	for k, v := range b.ctes {
-		next[k] = v
-	}
-	seen := map[string]bool{}
-	for _, cte := range w.CTEs {
-		name := ident(cte.Name)
-		if seen[name] { // an inner WITH may shadow an outer one, not repeat itself
-			return sqlerr.New(sqlerr.DuplicateAlias, "WITH query name %q specified more than once", name)
-		}
-		seen[name] = true
-		next[name] = cte
-		b.noteCTELevel(cte)
-	}
-	b.ctes = next
-	if w.IsRecursive {
-		return b.analyzeWithRecursive(w) // recursive.go
-	}
-	return nil
 }
 
 // NewAggregate builds an Aggregate of input grouped by groupBy: the planner's

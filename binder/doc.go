@@ -72,7 +72,8 @@
 // subquery.go scalar subqueries, EXISTS, IN and ANY/ALL over a query,
 // exprtree.go EXTRACT, position, TRIM, ^, MySQL's time units and
 // VALUES(col), calls.go the rewrite's markers the transformer leaves as
-// calls (bindMarkerCall), mapvalues.go MAP[..], srf.go functions in FROM
+// calls (bindMarkerCall), exprops.go the leaves (columns, parameters,
+// literals) and the unary and binary operators, mapvalues.go MAP[..], srf.go functions in FROM
 // (the pg__srf marker's call, with udf.go, filetables.go and batchudf.go)
 // and set-returning calls in the SELECT list, coldefs.go DEFAULT and CHECK
 // expressions (their refusals found with tree.Walk), orderedset.go

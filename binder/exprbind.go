@@ -189,8 +189,8 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 	return b.bindTableFuncCall(call, alias)
 }
 
-// relabelNames is from.go's relabel with the column aliases as strings.
-func relabelNames(n Node, alias string, colNames []string) (Node, error) {
+// relabelAliases is from.go's relabel with the column aliases as strings.
+func relabelAliases(n Node, alias string, colNames []string) (Node, error) {
 	names := make([]ast.CIStr, len(colNames))
 	for i, c := range colNames {
 		names[i] = ast.NewCIStr(c)

@@ -398,6 +398,6 @@ func (b *binder) bindShowAllSettings(f *pt.FuncCall, name, alias string, ord boo
 	if alias == "" {
 		alias = name
 	}
-	n, err := relabelNames(NewScan(info, alias), alias, colNames) // exprbind.go
+	n, err := relabelAliases(NewScan(info, alias), alias, colNames) // exprbind.go
 	return n, true, err
 }

@@ -7,8 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -17,50 +17,19 @@ import (
 // markers: ARRAY[a, b] -> pg__array(a, b), x[i] -> pg__subscript(x, i),
 // x[lo:hi] -> pg__slice(x, lo, hi) (an omitted bound is pg__open()),
 // x op ANY|ALL (arr) -> pg__any|pg__all(x, 'op', arr), ARRAY(SELECT ..)
-// -> pg__array_subquery((SELECT ..)). Each binds to a FuncCall whose
-// kernel is in functions/arrays.go, or to an ARRAY subquery.
-
-// bindArrayMarker binds the array markers; ok is false for other calls.
-func (b *binder) bindArrayMarker(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
-	var e Expr
-	var err error
-	switch n.FnName.L {
-	case "pg__array":
-		e, err = b.bindArrayConstructor(s, n)
-	case "pg__subscript":
-		e, err = b.bindSubscript(s, n)
-	case "pg__slice":
-		e, err = b.bindSlice(s, n)
-	case "pg__any", "pg__all":
-		e, err = b.bindQuantifiedArray(s, n, n.FnName.L == "pg__all")
-	case "pg__array_subquery":
-		e, err = b.bindArraySubquery(s, n)
-	default:
-		return nil, false, nil
-	}
-	return e, true, err
-}
-
-func (b *binder) bindArgs(s *scope, nodes []ast.ExprNode) ([]Expr, error) {
-	out := make([]Expr, len(nodes))
-	for i, a := range nodes {
-		e, err := b.bindExpr(s, a)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = e
-	}
-	return out, nil
-}
+// -> pg__array_subquery((SELECT ..)), which sql's transformer reads as
+// the tree's Array, Subscript, Slice, Quantified and ArraySubquery. Each
+// binds to a FuncCall whose kernel is in functions/arrays.go, or to an
+// ARRAY subquery.
 
 // bindArrayConstructor types ARRAY[...] as an array of its elements'
 // common type (text when every element is an unknown literal).
-func (b *binder) bindArrayConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error) {
-	if len(n.Args) == 0 {
+func (b *binder) bindArrayConstructor(s *scope, n *pt.Array) (Expr, error) {
+	if len(n.Elems) == 0 {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.IndeterminateDatatype, "cannot determine type of empty array").
 			WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[]."))
 	}
-	args, err := b.bindArgs(s, n.Args)
+	args, err := b.bindTreeList(s, n.Elems)
 	if err != nil {
 		return nil, err
 	}
@@ -78,13 +47,13 @@ func (b *binder) bindArrayConstructor(s *scope, n *ast.FuncCallExpr) (Expr, erro
 				break
 			}
 		}
-		return nil, b.errAt(n.Args[at], sqlerr.As(err))
+		return nil, b.errAt(n.Elems[at], sqlerr.As(err))
 	}
 	allConst := true
 	vals := make([]any, len(args))
 	for i := range args {
 		if isUnknown(args[i].Type()) {
-			if args[i], err = b.coerceUnknown(n.Args[i], args[i], elem); err != nil {
+			if args[i], err = b.coerceUnknown(n.Elems[i], args[i], elem); err != nil {
 				return nil, err
 			}
 		} else {
@@ -118,19 +87,37 @@ func (b *binder) arrayOperand(n sourceNode, e Expr, want *types.T) (Expr, error)
 
 // subscriptChain unrolls x[a][b:c]... (written without parentheses, which
 // PostgreSQL reads as one multi-dimensional subscript): the base
-// expression and the subscripts, innermost first.
-func subscriptChain(n *ast.FuncCallExpr) (ast.ExprNode, []*ast.FuncCallExpr) {
-	var chain []*ast.FuncCallExpr
-	var base ast.ExprNode = n
+// expression and the subscripts (*pt.Subscript, *pt.Slice), innermost
+// first.
+func subscriptChain(n pt.Expr) (pt.Expr, []pt.Expr) {
+	var chain []pt.Expr
+	base := n
 	for {
-		f, ok := base.(*ast.FuncCallExpr)
-		if !ok || (f.FnName.L != "pg__subscript" && f.FnName.L != "pg__slice") || len(f.Args) == 0 {
-			break
+		var x pt.Expr
+		var chained bool
+		switch f := base.(type) {
+		case *pt.Subscript:
+			x, chained = f.X, f.Chained
+		case *pt.Slice:
+			x, chained = f.X, f.Chained
+		default:
+			return base, chain
 		}
-		chain = append([]*ast.FuncCallExpr{f}, chain...)
-		base = f.Args[0]
+		chain = append([]pt.Expr{base}, chain...)
+		base = x
+		if !chained {
+			return base, chain
+		}
 	}
-	return base, chain
+}
+
+// subscriptBounds are a subscript's index, or a slice's bounds (nil:
+// omitted).
+func subscriptBounds(e pt.Expr) []pt.Expr {
+	if s, ok := e.(*pt.Slice); ok {
+		return []pt.Expr{s.Lo, s.Hi}
+	}
+	return []pt.Expr{e.(*pt.Subscript).Index}
 }
 
 // bindDeepSubscript handles a chain of subscripts deeper than the array's
@@ -139,12 +126,12 @@ func subscriptChain(n *ast.FuncCallExpr) (ast.ExprNode, []*ast.FuncCallExpr) {
 // one-dimensional array), with one an empty array (a[1:2][1]). ok is false
 // when the chain is not deeper than the array, which the ordinary
 // subscript path binds.
-func (b *binder) bindDeepSubscript(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
+func (b *binder) bindDeepSubscript(s *scope, n pt.Expr) (Expr, bool, error) {
 	baseNode, chain := subscriptChain(n)
 	if len(chain) < 2 {
 		return nil, false, nil
 	}
-	base, err := b.bindExpr(s, baseNode)
+	base, err := b.bindTree(s, baseNode)
 	if err != nil {
 		return nil, true, err
 	}
@@ -154,7 +141,8 @@ func (b *binder) bindDeepSubscript(s *scope, n *ast.FuncCallExpr) (Expr, bool, e
 	}
 	slice := false
 	for _, f := range chain {
-		slice = slice || f.FnName.L == "pg__slice"
+		_, isSlice := f.(*pt.Slice)
+		slice = slice || isSlice
 	}
 	if depth == 0 {
 		return nil, true, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", base.Type().PGName()))
@@ -167,11 +155,11 @@ func (b *binder) bindDeepSubscript(s *scope, n *ast.FuncCallExpr) (Expr, bool, e
 	}
 	// type-check every subscript, as PostgreSQL does
 	for _, f := range chain {
-		for _, a := range f.Args[1:] {
-			if g, ok := a.(*ast.FuncCallExpr); ok && g.FnName.L == "pg__open" {
+		for _, a := range subscriptBounds(f) {
+			if a == nil {
 				continue
 			}
-			e, err := b.bindExpr(s, a)
+			e, err := b.bindTree(s, a)
 			if err != nil {
 				return nil, true, err
 			}
@@ -202,25 +190,26 @@ func (b *binder) bindDeepSubscript(s *scope, n *ast.FuncCallExpr) (Expr, bool, e
 }
 
 // bindSubscript binds x[i]: 1-based, NULL when out of range.
-func (b *binder) bindSubscript(s *scope, n *ast.FuncCallExpr) (Expr, error) {
-	if len(n.Args) != 2 {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed subscript"))
-	}
+func (b *binder) bindSubscript(s *scope, n *pt.Subscript) (Expr, error) {
 	if e, ok, err := b.bindDeepSubscript(s, n); ok {
 		return e, err
 	}
-	args, err := b.bindArgs(s, n.Args)
+	x, err := b.bindTree(s, n.X)
 	if err != nil {
 		return nil, err
 	}
-	if args[0].Type().Kind == types.Map {
-		return b.bindMapLookup(n.Args[1], args[0], args[1])
+	i, err := b.bindTree(s, n.Index)
+	if err != nil {
+		return nil, err
 	}
-	arr := args[0]
+	if x.Type().Kind == types.Map {
+		return b.bindMapLookup(n.Index, x, i)
+	}
+	arr := x
 	if arr.Type().Kind != types.Array {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arr.Type().PGName()))
 	}
-	idx, err := b.subscriptIndex(n.Args[1], args[1])
+	idx, err := b.subscriptIndex(n.Index, i)
 	if err != nil {
 		return nil, err
 	}
@@ -250,15 +239,12 @@ func (b *binder) subscriptIndex(n sourceNode, e Expr) (Expr, error) {
 	return nil, b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "array subscript must have type integer"))
 }
 
-// bindSlice binds x[lo:hi], either bound possibly omitted (pg__open()).
-func (b *binder) bindSlice(s *scope, n *ast.FuncCallExpr) (Expr, error) {
-	if len(n.Args) != 3 {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed array slice"))
-	}
+// bindSlice binds x[lo:hi], either bound possibly omitted.
+func (b *binder) bindSlice(s *scope, n *pt.Slice) (Expr, error) {
 	if e, ok, err := b.bindDeepSubscript(s, n); ok {
 		return e, err
 	}
-	arr, err := b.bindExpr(s, n.Args[0])
+	arr, err := b.bindTree(s, n.X)
 	if err != nil {
 		return nil, err
 	}
@@ -267,11 +253,11 @@ func (b *binder) bindSlice(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 	}
 	args := []Expr{arr}
 	has := [2]bool{}
-	for i, a := range n.Args[1:] {
-		if f, ok := a.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__open" {
+	for i, a := range [2]pt.Expr{n.Lo, n.Hi} {
+		if a == nil {
 			continue
 		}
-		e, err := b.bindExpr(s, a)
+		e, err := b.bindTree(s, a)
 		if err != nil {
 			return nil, err
 		}
@@ -287,16 +273,13 @@ func (b *binder) bindSlice(s *scope, n *ast.FuncCallExpr) (Expr, error) {
 
 // bindQuantifiedArray binds x op ANY|ALL (array): x and the elements are
 // compared in their common type, with SQL's three-valued logic.
-func (b *binder) bindQuantifiedArray(s *scope, n *ast.FuncCallExpr, all bool) (Expr, error) {
-	if len(n.Args) != 3 {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed ANY/ALL"))
-	}
-	op := literalString(n.Args[1])
-	x, err := b.bindExpr(s, n.Args[0])
+func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
+	op, all := n.Op, n.All
+	x, err := b.bindTree(s, n.X)
 	if err != nil {
 		return nil, err
 	}
-	arr, err := b.bindExpr(s, n.Args[2])
+	arr, err := b.bindTree(s, n.Right)
 	if err != nil {
 		return nil, err
 	}
@@ -306,12 +289,12 @@ func (b *binder) bindQuantifiedArray(s *scope, n *ast.FuncCallExpr, all bool) (E
 			elem = operandType(x.Type())
 		}
 		want := types.ArrayOf(elem)
-		if arr, err = b.arrayOperand(n.Args[2], arr, &want); err != nil {
+		if arr, err = b.arrayOperand(n.Right, arr, &want); err != nil {
 			return nil, err
 		}
 	}
 	if arr.Type().Kind != types.Array {
-		return nil, b.errAt(n.Args[1], sqlerr.New(sqlerr.WrongObjectType, "op ANY/ALL (array) requires array on right side"))
+		return nil, b.errAt(n.OpAt, sqlerr.New(sqlerr.WrongObjectType, "op ANY/ALL (array) requires array on right side"))
 	}
 	elem := arr.Type().Elem.Nullable()
 	var common types.T
@@ -356,15 +339,8 @@ func (b *binder) bindQuantifiedArray(s *scope, n *ast.FuncCallExpr, all bool) (E
 
 // bindArraySubquery binds ARRAY(SELECT ...): the subquery's one column
 // as an array, empty over no rows.
-func (b *binder) bindArraySubquery(s *scope, n *ast.FuncCallExpr) (Expr, error) {
-	if len(n.Args) != 1 {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed ARRAY subquery"))
-	}
-	sq, ok := subqueryNode(n.Args[0])
-	if !ok {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "ARRAY() needs a subquery"))
-	}
-	plan, outer, err := b.bindSubqueryPlan(s, sq.Query)
+func (b *binder) bindArraySubquery(s *scope, n *pt.ArraySubquery) (Expr, error) {
+	plan, outer, err := b.bindSubqueryPlan(s, n.Query.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -512,23 +488,4 @@ func (b *binder) parseArrayLiteral(s string, t types.T) (any, error) {
 		return functions.ParseVector(s, *t.Elem, loc)
 	}
 	return functions.ParseArrayText(s, t, loc) // nested arrays in braces or JSON
-}
-
-// arrayMarkerName is PostgreSQL's output column name for an array marker:
-// "array" for ARRAY[..] and ARRAY(..), the subscripted expression's name
-// for x[i] and x[lo:hi], ?column? for op ANY/ALL.
-func arrayMarkerName(b *binder, f *ast.FuncCallExpr) (string, bool) {
-	switch f.FnName.L {
-	case "pg__array", "pg__array_subquery":
-		return "array", true
-	case "pg__row", "pg__map":
-		return f.FnName.L[len("pg__"):], true // PostgreSQL's "row"; "map" alike
-	case "pg__subscript", "pg__slice":
-		if len(f.Args) > 0 {
-			return b.exprName(f.Args[0]), true
-		}
-	case "pg__any", "pg__all":
-		return "?column?", true
-	}
-	return "", false
 }

@@ -3,8 +3,8 @@ package binder
 import (
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
@@ -28,7 +28,7 @@ func (n *UDFBatch) Children() []Node  { return []Node{n.Input} }
 // has that name). The first argument is the relation (sql's rewrite turns
 // TABLE t into (SELECT * FROM t)); it is bound as a derived table, which
 // sees no other FROM item. s is the scope of the constant arguments.
-func (b *binder) bindUDFBatch(s *scope, f *ast.FuncCallExpr, name, alias string, ord bool, colNames []string) (Node, bool, error) {
+func (b *binder) bindUDFBatch(s *scope, f *pt.FuncCall, name, alias string, ord bool, colNames []string) (Node, bool, error) {
 	fs := b.udfs().Batches(name)
 	if len(fs) == 0 {
 		return nil, false, nil
@@ -36,9 +36,9 @@ func (b *binder) bindUDFBatch(s *scope, f *ast.FuncCallExpr, name, alias string,
 	if ord {
 		return nil, true, b.errAt(f, sqlerr.NotSupported("WITH ORDINALITY on a Go UDF"))
 	}
-	var sq *ast.SubqueryExpr
+	var sq *pt.Subquery
 	if len(f.Args) > 4 {
-		sq, _ = subqueryNode(f.Args[4])
+		sq, _ = f.Args[4].(*pt.Subquery)
 	}
 	if sq == nil {
 		return nil, true, b.errAt(f, sqlerr.New(sqlerr.DatatypeMismatch,
@@ -49,7 +49,7 @@ func (b *binder) bindUDFBatch(s *scope, f *ast.FuncCallExpr, name, alias string,
 	if err != nil {
 		return nil, true, err
 	}
-	args, err := b.bindArgs(s, f.Args[5:])
+	args, err := b.bindTreeList(s, f.Args[5:])
 	if err != nil {
 		return nil, true, err
 	}

@@ -13,10 +13,10 @@ import (
 // library or a Go UDF (callFunction), a || b, COALESCE and its kin
 // (conditional.go), an aggregate with its DISTINCT, ORDER BY and FILTER
 // (aggregate.go), and MAP's cardinality, map_keys and map_values
-// (mapvalues.go). Window calls, ordered-set aggregates, set-returning
-// functions in the SELECT list, GROUPING(..) and the rewrite's markers
-// that the transformer leaves as calls bind from TiDB's nodes until they
-// move too (bridgedCall; issue 32).
+// (mapvalues.go), window calls (window.go), ordered-set aggregates
+// (orderedset.go), and the rewrite's markers that the transformer leaves
+// as calls (bindMarkerCall). Set-returning functions in the SELECT list
+// and GROUPING(..) bind through exprbind.go's bridge.
 func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
 	switch {
 	case n.Over != nil:
@@ -58,8 +58,16 @@ func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
 	if name == sql.NamedNoMatch {
 		return nil, b.namedNoMatch(s, n)
 	}
-	if bridgedCall(name) {
-		return b.bindUntransformed(s, n)
+	if strings.HasPrefix(name, "pg__") {
+		if e, ok, err := b.bindMarkerCall(s, n); ok {
+			return e, err
+		}
+	}
+	if functions.IsSetFunc(name) {
+		return b.bindSetCall(n) // srf.go
+	}
+	if name == "grouping" {
+		return b.bindBridged(s, n) // groupingsets.go
 	}
 	if name == "cardinality" || name == "map_keys" || name == "map_values" {
 		if e, ok, err := b.bindMapFunction(s, n); ok {
@@ -100,18 +108,25 @@ func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
 
 // bindOperator binds one of PostgreSQL's operators TiDB's grammar lacks
 // (-> ->> #> ~<~ ...) as the function the rewrite's marker calls
-// (functions/opfuncs.go and the JSON functions); those whose function
-// depends on the operands' kind (@> <@ ? ?| ?&, operators.go) bind from
-// TiDB's nodes still.
+// (functions/opfuncs.go and the JSON functions), or for those whose
+// function depends on the operands' kind (@> <@ ? ?| ?&) the one
+// operators.go picks.
 func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
 	name := sql.OperatorMarker(n.Op)
-	if _, byKind := operatorMarkers[name]; byKind || name == "" || !b.madeFromCall(n) {
-		return b.bindUntransformed(s, n)
+	if name == "" {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
 	}
 	operands := [2]pt.Expr{n.L, n.R}
 	list := operands[:]
 	if n.L == nil {
 		list = operands[1:] // a prefix operator
+	}
+	if fns, byKind := operatorMarkers[name]; byKind {
+		args, err := b.bindTreeList(s, list)
+		if err != nil {
+			return nil, err
+		}
+		return b.bindOperatorMarker(n, name, list[0], args, fns) // operators.go
 	}
 	args := make([]Expr, len(list))
 	for i, a := range list {
@@ -124,28 +139,50 @@ func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
 	return b.callFunction(n, name, args)
 }
 
-// bridgedCall reports the calls that still bind from TiDB's nodes
-// (bindUnmoved): GROUPING(..), set-returning functions in the SELECT list
-// (srf.go), and the rewrite's markers the transformer leaves as calls when
-// they are not in the form the rewrite makes (the markers of operators,
-// arrays, maps, rows, field selection, EXTRACT, ^ and position, and of
-// GROUP BY's constructs).
-func bridgedCall(name string) bool {
-	if !strings.HasPrefix(name, "pg__") {
-		return name == "grouping" || functions.IsSetFunc(name)
+// markerCalls are the rewrite's markers for operator syntax and the
+// function each calls, when the transformer leaves one a call.
+var markerCalls = map[string]string{"pg__power": "power", "pg__position": "strpos", "pg__extract": "extract"}
+
+// malformedMarkers are the errors of the array markers in a form the
+// rewrite does not make.
+var malformedMarkers = map[string]string{
+	"pg__subscript": "malformed subscript", "pg__slice": "malformed array slice",
+	"pg__any": "malformed ANY/ALL", "pg__all": "malformed ANY/ALL", "pg__array_subquery": "malformed ARRAY subquery",
+}
+
+// bindMarkerCall binds a call of one of the rewrite's markers that the
+// transformer leaves a call because it is not in the form the rewrite
+// makes (ok false: not such a marker): the operators' markers bind as
+// their functions, the array markers are malformed, field selection and
+// the grouping constructs bind through the bridge.
+func (b *binder) bindMarkerCall(s *scope, n *pt.FuncCall) (Expr, bool, error) {
+	name := n.Name
+	if fns, ok := operatorMarkers[name]; ok {
+		args, err := b.bindTreeList(s, n.Args)
+		if err != nil {
+			return nil, true, err
+		}
+		var left sourceNode
+		if len(n.Args) > 0 {
+			left = n.Args[0]
+		}
+		e, err := b.bindOperatorMarker(n, name, left, args, fns) // operators.go
+		return e, true, err
 	}
-	if _, ok := operatorMarkers[name]; ok {
-		return true
+	if fn, ok := markerCalls[name]; ok {
+		c := *n
+		c.Name = fn
+		e, err := b.bindFuncCall(s, &c)
+		return e, true, err
 	}
-	if _, ok := rewrittenCalls[name]; ok {
-		return true
+	if msg, ok := malformedMarkers[name]; ok {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "%s", msg))
 	}
-	switch name {
-	case "pg__extract", "pg__array", "pg__subscript", "pg__slice", "pg__any", "pg__all", "pg__array_subquery",
-		"pg__map", "pg__row", "pg__field":
-		return true
+	if name == "pg__field" || isGroupingConstruct(name) {
+		e, err := b.bindBridged(s, n) // fields.go, groupingsets.go
+		return e, true, err
 	}
-	return isGroupingConstruct(name)
+	return nil, false, nil
 }
 
 // bindTreeList binds a list of expressions of sql/tree.

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -133,10 +132,8 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 				break // PostgreSQL keeps no default for DEFAULT NULL
 			}
 			m.Default = defaultDisplay(def.Expr, e, c.Type)
-			if _, node, err := parseExprText(def.Expr); err == nil {
-				if _, isOp := node.(*ast.BinaryOperationExpr); isOp {
-					m.Default = "(" + m.Default + ")" // as PostgreSQL's deparser brackets an operator
-				}
+			if x, err := parseExprText(def.Expr); err == nil && x.operator {
+				m.Default = "(" + m.Default + ")" // as PostgreSQL's deparser brackets an operator
 			}
 		}
 	}
@@ -188,57 +185,43 @@ func quoteIdentIfNeeded(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// parseExprText parses a stored (or clause) expression as the select list
-// of "SELECT <text>", refusing anything but one expression.
-func parseExprText(text string) (*sql.Statement, ast.ExprNode, error) {
-	sts, err := sql.NewParser().Parse("SELECT " + text)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(sts) != 1 {
-		return nil, nil, sqlerr.New(sqlerr.SyntaxError, "syntax error in expression %q", text)
-	}
-	sel, ok := sts[0].AST.(*ast.SelectStmt)
-	if !ok || sel.From != nil || sel.Where != nil || sel.GroupBy != nil || sel.Having != nil || sel.OrderBy != nil || sel.Limit != nil ||
-		sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Fields.Fields[0].Expr == nil || sel.Fields.Fields[0].AsName.O != "" {
-		return nil, nil, sqlerr.New(sqlerr.SyntaxError, "syntax error in expression %q", text)
-	}
-	return sts[0], sel.Fields.Fields[0].Expr, nil
-}
-
 // exprRefusal finds what an expression of the given kind ("DEFAULT",
-// "check constraint") may not contain, with PostgreSQL's error.
+// "check constraint") may not contain, with PostgreSQL's error (walking
+// the tree with visit).
 type exprRefusal struct {
 	what     string
 	allowCol bool
 	err      error
 }
 
-func (v *exprRefusal) Enter(n ast.Node) (ast.Node, bool) {
+// visit is the refusal's tree.Walk function: the first construct refused
+// sets err.
+func (v *exprRefusal) visit(n pt.Expr) bool {
 	if v.err != nil {
-		return n, true
+		return false
 	}
-	switch n.(type) {
-	case *ast.ColumnNameExpr:
+	switch n := n.(type) {
+	case *pt.ColumnRef:
 		if !v.allowCol {
 			v.err = sqlerr.New(sqlerr.FeatureNotSupported, "cannot use column reference in %s expression", v.what)
 		}
-	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr:
+	case *pt.Subquery:
 		v.err = sqlerr.New(sqlerr.FeatureNotSupported, "cannot use subquery in %s", v.what+" expression")
 		if v.what == "check constraint" {
 			v.err = sqlerr.New(sqlerr.FeatureNotSupported, "cannot use subquery in check constraint")
 		}
-	case *ast.AggregateFuncExpr:
-		v.err = sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in %s", v.plural())
-	case *ast.WindowFuncExpr:
-		v.err = sqlerr.New(sqlerr.WindowingError, "window functions are not allowed in %s", v.plural())
-	case ast.ParamMarkerExpr:
+	case *pt.FuncCall:
+		switch {
+		case n.Over != nil:
+			v.err = sqlerr.New(sqlerr.WindowingError, "window functions are not allowed in %s", v.plural())
+		case n.Aggregate:
+			v.err = sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in %s", v.plural())
+		}
+	case *pt.Param:
 		v.err = sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $%d", 1)
 	}
-	return n, false
+	return v.err == nil
 }
-
-func (v *exprRefusal) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // plural is PostgreSQL's ParseExprKindName of the expression kind.
 func (v *exprRefusal) plural() string {
@@ -253,17 +236,17 @@ func (v *exprRefusal) plural() string {
 // creating adds PostgreSQL's CREATE-time checks (no column references,
 // subqueries, aggregates ...) and its type-mismatch message.
 func (b *binder) bindDefaultText(text string, col fluss.Column, table string, creating bool) (Expr, error) {
-	st, node, err := parseExprText(text)
+	x, err := parseExprText(text) // exprbind.go
 	if err != nil {
 		return nil, err
 	}
 	v := &exprRefusal{what: "DEFAULT"}
-	node.Accept(v)
+	pt.Walk(x.tree, v.visit)
 	if v.err != nil {
 		return nil, v.err
 	}
-	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: st}
-	e, err := sub.bindExpr(nil, node)
+	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
+	e, err := sub.bindTree(nil, x.tree)
 	if err != nil {
 		return nil, withoutPosition(err)
 	}
@@ -435,22 +418,22 @@ func tableScope(table string, cols []fluss.Column) *scope {
 // bindCheckText binds a CHECK expression over the table's columns; it
 // must be boolean.
 func (b *binder) bindCheckText(text, table string, cols []fluss.Column) (Expr, error) {
-	st, node, err := parseExprText(text)
+	x, err := parseExprText(text) // exprbind.go
 	if err != nil {
 		return nil, err
 	}
 	v := &exprRefusal{what: "check constraint", allowCol: true}
-	node.Accept(v)
+	pt.Walk(x.tree, v.visit)
 	if v.err != nil {
 		return nil, v.err
 	}
-	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: st}
-	e, err := sub.bindExpr(tableScope(table, cols), node)
+	sub := &binder{ctx: b.ctx, cat: b.cat, stmt: x.st}
+	e, err := sub.bindTree(tableScope(table, cols), x.tree)
 	if err != nil {
 		return nil, withoutPosition(err)
 	}
 	if t := e.Type(); isUnknown(t) {
-		if e, err = sub.coerceUnknown(node, e, types.BoolType); err != nil {
+		if e, err = sub.coerceUnknown(x.tree, e, types.BoolType); err != nil {
 			return nil, withoutPosition(err)
 		}
 	} else if t.Kind != types.Bool && t.Kind != types.Null {
@@ -612,12 +595,14 @@ func errForeignKey() *sqlerr.Error {
 // generatedAlwaysCode is PostgreSQL's generated_always (428C9).
 const generatedAlwaysCode sqlerr.Code = "428C9"
 
-// identityOverride applies OVERRIDING { SYSTEM | USER } VALUE and GENERATED
-// ALWAYS to an INSERT's provided columns (provided[i] >= 0): it returns
-// the columns whose given values are replaced by their default (OVERRIDING
-// USER VALUE), and refuses a value other than DEFAULT for a GENERATED
-// ALWAYS column unless OVERRIDING SYSTEM VALUE is written (428C9).
-func (b *binder) identityOverride(info fluss.TableInfo, provided []int, ins *ast.InsertStmt, query Node) ([]bool, error) {
+// identityOverrideRows applies OVERRIDING { SYSTEM | USER } VALUE and
+// GENERATED ALWAYS to an INSERT's provided columns (provided[i] >= 0): it
+// returns the columns whose given values are replaced by their default
+// (OVERRIDING USER VALUE), and refuses a value other than DEFAULT for a
+// GENERATED ALWAYS column unless OVERRIDING SYSTEM VALUE is written
+// (428C9). allDefault reports whether every VALUES row gives DEFAULT at
+// a source position (query nil: the rows are VALUES lists).
+func (b *binder) identityOverrideRows(info fluss.TableInfo, provided []int, allDefault func(pos int) bool, query Node) ([]bool, error) {
 	meta := fluss.MetaOf(info.Descriptor)
 	over := make([]bool, len(provided))
 	for i, pos := range provided {
@@ -635,13 +620,7 @@ func (b *binder) identityOverride(info fluss.TableInfo, provided []int, ins *ast
 		if id != 'a' {
 			continue
 		}
-		allDefault := query == nil
-		for _, row := range ins.Lists {
-			if _, ok := row[pos].(*ast.DefaultExpr); !ok {
-				allDefault = false
-			}
-		}
-		if !allDefault {
+		if query != nil || !allDefault(pos) {
 			name := info.Descriptor.Schema.Columns[i].Name
 			return nil, sqlerr.New(generatedAlwaysCode, "cannot insert a non-DEFAULT value into column \"%s\"", name).
 				WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name).

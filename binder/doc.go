@@ -82,16 +82,33 @@
 // sql.Transformer.OrderItemToTree, and binds an expression item from its
 // TiDB node through the caller's bindOut) and LIMIT from tree
 // expressions (bindLimitTree; bindLimit keeps TiDB's leaves);
-// exprbind.go's bindExpr takes TiDB's nodes at the statement-level files'
-// edge, binds the leaves directly and the moved kinds through sql.ToTree,
-// and binds the kinds not moved yet (ordered-set aggregates,
-// set-returning functions in the SELECT list, GROUPING(..), subqueries,
-// the array, map, row and field markers and the operators resolved by
-// operand kind) from TiDB's nodes as before (bindUnmoved); a tree node of
-// such a kind goes back to the TiDB node it was made from
-// (bindUntransformed, calls.go's bridgedCall). Helpers that only position
-// errors take sourceNode, which nodes of either tree satisfy. tests/imports
-// lists the files that still import TiDB's AST; the list only shrinks.
+// the expressions' remaining kinds bind from the tree too: arrays.go
+// ARRAY[..], subscripts and slices, ANY/ALL over an array and ARRAY(..),
+// subquery.go scalar subqueries, EXISTS, IN and ANY/ALL over a query,
+// exprtree.go EXTRACT, position, TRIM, ^, MySQL's time units and
+// VALUES(col), calls.go the rewrite's markers the transformer leaves as
+// calls (bindMarkerCall), exprops.go the leaves (columns, parameters,
+// literals) and the unary and binary operators, mapvalues.go MAP[..], srf.go functions in FROM
+// (the pg__srf marker's call, with udf.go, filetables.go and batchudf.go)
+// and set-returning calls in the SELECT list, coldefs.go DEFAULT and CHECK
+// expressions (their refusals found with tree.Walk), orderedset.go
+// WITHIN GROUP aggregates (the hypothetical-set expansion built as tree
+// nodes). exprbind.go is the
+// edge: its bindExpr takes
+// TiDB's nodes from the statement-level files, binds the leaves directly
+// and the rest through sql.ToTree; it hands a subquery's query, still
+// TiDB's, to select.go (bindSubqueryQuery), keeps WITH's bookkeeping over
+// TiDB's WITH clause (bindWith, withoutCTE), and binds the few tree nodes
+// whose binders live in files that still read TiDB's AST (ROW
+// constructors, field selection, GROUPING(..)) from the TiDB node they
+// were made from (bindBridged); a set-returning call's arguments go to
+// select.go's binding function the same way (srfState), from.go's and
+// lateral.go's table functions come in through bindTableFunc, and the
+// column label select.go figures from TiDB's node keeps the name of the
+// function EXTRACT and TRIM bind to (relabelCall).
+// Helpers that only position errors take sourceNode, which nodes of
+// either tree satisfy. tests/imports lists the files that still import
+// TiDB's AST; the list only shrinks.
 //
 // The bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.

@@ -2,13 +2,13 @@ package binder
 
 import (
 	pt "github.com/sqlgate/sqlgate/sql/tree"
+	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
 // bindTree binds a scalar expression of sqlgate's parsed tree in scope s
-// (nil: no columns visible). The kinds not moved onto the tree yet bind
-// from the TiDB node they were made from (bindUntransformed); issue 32
-// moves them here one by one.
+// (nil: no columns visible). The few kinds whose binders live in files
+// that still read TiDB's AST bind through exprbind.go's bindBridged.
 func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 	switch n := e.(type) {
 	case *pt.ColumnRef:
@@ -75,6 +75,64 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		return b.bindFuncCall(s, n) // calls.go
 	case *pt.Operator:
 		return b.bindOperator(s, n) // calls.go
+	case *pt.Array:
+		return b.bindArrayConstructor(s, n) // arrays.go
+	case *pt.Map:
+		return b.bindMapConstructor(s, n) // mapvalues.go
+	case *pt.Subscript:
+		return b.bindSubscript(s, n) // arrays.go
+	case *pt.Slice:
+		return b.bindSlice(s, n) // arrays.go
+	case *pt.ArraySubquery:
+		return b.bindArraySubquery(s, n) // arrays.go
+	case *pt.Quantified:
+		return b.bindQuantifiedTree(s, n) // subquery.go, arrays.go
+	case *pt.Subquery:
+		return b.bindScalarSubquery(s, n) // subquery.go
+	case *pt.Exists:
+		return b.bindExists(s, n) // subquery.go
+	case *pt.InSubquery:
+		return b.bindInSubquery(s, n) // subquery.go
+	case *pt.Extract:
+		// EXTRACT(field FROM x): extract('field', x), the field an unknown
+		// literal as the rewrite wrote it
+		field := &pt.Literal{At: pt.At{Offset: n.Offset}, Value: pt.Value{Kind: pt.LitString, Text: n.Field}}
+		relabelCall(n, "extract") // exprbind.go
+		return b.bindFuncCall(s, &pt.FuncCall{At: n.At, Name: "extract", Args: []pt.Expr{field, n.X}})
+	case *pt.Position:
+		// position(sub IN str) is strpos(str, sub)
+		return b.bindFuncCall(s, &pt.FuncCall{At: n.At, Name: "strpos", Args: []pt.Expr{n.Str, n.Sub}})
+	case *pt.Trim:
+		// TRIM(BOTH | LEADING | TRAILING chars FROM x) is btrim, ltrim or
+		// rtrim(x, chars)
+		name := map[pt.TrimDir]string{pt.TrimBoth: "btrim", pt.TrimLeading: "ltrim", pt.TrimTrailing: "rtrim"}[n.Dir]
+		args := []pt.Expr{n.X}
+		if n.Chars != nil {
+			args = append(args, n.Chars)
+		}
+		relabelCall(n, name) // exprbind.go
+		return b.bindFuncCall(s, &pt.FuncCall{At: n.At, Name: name, Args: args})
+	case *pt.TimeUnit:
+		// a unit where TiDB's grammar takes one (its EXTRACT, date_add):
+		// the library takes it as text
+		return &Const{Value: n.Unit, T: types.UnknownType}, nil
+	case *pt.Excluded:
+		return b.bindExcluded(n)
 	}
-	return b.bindUntransformed(s, e)
+	return b.bindBridged(s, e) // exprbind.go
+}
+
+// bindExcluded binds MySQL's VALUES(col), which the rewrite of ON
+// CONFLICT DO UPDATE makes of EXCLUDED.col: the proposed row's column.
+func (b *binder) bindExcluded(n *pt.Excluded) (Expr, error) {
+	if b.excludedScope == nil {
+		return nil, b.errAt(n, sqlerr.NotSupported("VALUES() outside ON CONFLICT DO UPDATE"))
+	}
+	name := n.Column
+	for i, c := range b.excludedScope.cols {
+		if c.Table == "excluded" && c.Name == name {
+			return &ColumnRef{Index: i, Name: "excluded." + name, T: c.T}, nil
+		}
+	}
+	return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedColumn, "column excluded.%s does not exist", name))
 }

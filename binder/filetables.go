@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -60,7 +60,7 @@ func (n *FileTable) Children() []Node  { return nil }
 
 // bindFileTable binds read_parquet / read_arrow / read_csv (ok false: name
 // is none of them).
-func (b *binder) bindFileTable(f *ast.FuncCallExpr, name, alias string, ord bool, colNames []string) (Node, bool, error) {
+func (b *binder) bindFileTable(f *pt.FuncCall, name, alias string, ord bool, colNames []string) (Node, bool, error) {
 	if !fileTableFuncs[name] {
 		return nil, false, nil
 	}
@@ -73,7 +73,7 @@ func (b *binder) bindFileTable(f *ast.FuncCallExpr, name, alias string, ord bool
 	}
 	args := make([]string, 0, len(f.Args)-4)
 	for _, a := range f.Args[4:] {
-		v, ok := literalValue(a)
+		v, ok := treeValue(a)
 		s, isText := v.(string)
 		if !ok || !isText {
 			return nil, true, b.errAt(a, sqlerr.New(sqlerr.FeatureNotSupported, "the arguments of %s must be string constants", name).

@@ -4,24 +4,15 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 )
 
 // decimalText is a numeric literal's digits as written.
 type decimalText string
 
-// literalValue reads a literal as a Go value: nil (NULL), bool, int64,
-// float64, decimalText, string or []byte. ok is false for non-literals.
-func literalValue(e ast.ExprNode) (v any, ok bool) {
-	lit, ok := sql.LiteralOf(e)
-	if !ok {
-		return nil, false
-	}
-	return goValue(lit)
-}
-
-// goValue is a literal's value as a Go value (literalValue's).
+// goValue is a literal's value as a Go value: nil (NULL), bool, int64,
+// float64, decimalText, string or []byte.
 func goValue(lit sql.Literal) (v any, ok bool) {
 	switch lit.Kind {
 	case sql.LitNull:
@@ -49,9 +40,26 @@ func goValue(lit sql.Literal) (v any, ok bool) {
 	return nil, false
 }
 
-// literalString reads a string literal ("" when e is none).
-func literalString(e ast.ExprNode) string {
-	v, _ := literalValue(e)
+// treeValue reads a literal of sql/tree as a Go value (goValue's); ok is
+// false for anything else.
+func treeValue(e pt.Expr) (v any, ok bool) {
+	lit, ok := e.(*pt.Literal)
+	if !ok {
+		return nil, false
+	}
+	return goValue(lit.Value)
+}
+
+// treeString reads a string literal of sql/tree ("" when e is none).
+func treeString(e pt.Expr) string {
+	v, _ := treeValue(e)
 	s, _ := v.(string)
 	return s
+}
+
+// treeInt reads an integer literal of sql/tree (0 when e is none).
+func treeInt(e pt.Expr) int64 {
+	v, _ := treeValue(e)
+	n, _ := v.(int64)
+	return n
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -19,20 +18,6 @@ import (
 // literals); assigned to a MAP column or cast to a MAP type the
 // constructor is re-typed against the target's key and value types.
 // Fluss map keys are never NULL: a NULL key is 22004.
-
-// bindMapMarker binds pg__map and pg__row (rows.go); ok is false for
-// other calls.
-func (b *binder) bindMapMarker(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
-	switch n.FnName.L {
-	case "pg__map":
-		e, err := b.bindMapConstructor(s, n)
-		return e, true, err
-	case "pg__row":
-		e, err := b.bindRowConstructor(s, n, n.Args)
-		return e, true, err
-	}
-	return nil, false, nil
-}
 
 // bindMapFunction binds cardinality, map_keys and map_values of a MAP;
 // ok is false for cardinality of anything else (an array: the ordinary
@@ -55,17 +40,18 @@ func (b *binder) bindMapFunction(s *scope, n *pt.FuncCall) (Expr, bool, error) {
 	return b.mapFunction(n.Name, m), true, nil
 }
 
-func (b *binder) bindMapConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error) {
-	if len(n.Args) == 0 {
+// bindMapConstructor binds MAP[k1, v1, ..].
+func (b *binder) bindMapConstructor(s *scope, n *pt.Map) (Expr, error) {
+	if len(n.KeysValues) == 0 {
 		// no keys or values: both are text, as when every one is an
 		// unknown literal; assigned or cast, it takes the target's types
 		t := mapType(types.StringType, types.StringType)
 		return b.rememberCtor(&Const{Value: []types.MapEntry{}, T: t}, nil, nil), nil
 	}
-	if len(n.Args)%2 != 0 {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "MAP constructor needs an even number of arguments (key, value pairs), not %d", len(n.Args)))
+	if len(n.KeysValues)%2 != 0 {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "MAP constructor needs an even number of arguments (key, value pairs), not %d", len(n.KeysValues)))
 	}
-	args, err := b.bindArgs(s, n.Args)
+	args, err := b.bindTreeList(s, n.KeysValues)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +61,7 @@ func (b *binder) bindMapConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error)
 	for i, a := range args {
 		if i%2 == 0 {
 			if c, ok := a.(*Const); ok && c.Value == nil {
-				return nil, b.errAt(n.Args[i], sqlerr.New(sqlerr.NullValueNotAllowed, "map key must not be null"))
+				return nil, b.errAt(n.KeysValues[i], sqlerr.New(sqlerr.NullValueNotAllowed, "map key must not be null"))
 			}
 			kts = append(kts, a.Type())
 		} else {
@@ -94,7 +80,7 @@ func (b *binder) bindMapConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error)
 				break
 			}
 		}
-		return types.T{}, b.errAt(n.Args[2*at+off], sqlerr.As(err))
+		return types.T{}, b.errAt(n.KeysValues[2*at+off], sqlerr.As(err))
 	}
 	kt, err := common(kts, 0)
 	if err != nil {
@@ -114,13 +100,13 @@ func (b *binder) bindMapConstructor(s *scope, n *ast.FuncCallExpr) (Expr, error)
 			// the map may still give it the target's key or value type
 			args[i] = b.resolveUnknown(args[i], t)
 		} else if isUnknown(args[i].Type()) {
-			if args[i], err = b.coerceUnknown(n.Args[i], args[i], t); err != nil {
+			if args[i], err = b.coerceUnknown(n.KeysValues[i], args[i], t); err != nil {
 				return nil, err
 			}
 		}
 		args[i] = b.castTo(args[i], t)
 	}
-	return b.rememberCtor(makeMap(args, mapType(kt, vt)), raw, n.Args), nil
+	return b.rememberTreeCtor(makeMap(args, mapType(kt, vt)), raw, n.KeysValues), nil
 }
 
 func mapType(k, v types.T) types.T {

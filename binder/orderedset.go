@@ -3,9 +3,6 @@ package binder
 import (
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/pingcap/tidb/pkg/parser/opcode"
-	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -26,35 +23,6 @@ import (
 //     FILTER (WHERE the row precedes the hypothetical one), combined as
 //     PostgreSQL's hypothetical_*_final do.
 
-// pgAggregate reads an aggregate call as PostgreSQL wrote it: sql's rewrite
-// turns agg(args ORDER BY keys) into group_concat(args ORDER BY keys
-// SEPARATOR 'pg__agg:agg') (sql/aggorder.go), and TiDB keeps the
-// separator as the last argument.
-func pgAggregate(a *ast.AggregateFuncExpr) (name string, args []ast.ExprNode, order *ast.OrderByClause) {
-	name, args = aggName(a.F), a.Args
-	if strings.EqualFold(a.F, "group_concat") && len(args) > 0 {
-		if s, ok := literalValue(args[len(args)-1]); ok {
-			if str, ok := s.(string); ok && strings.HasPrefix(str, sql.AggregateMarkerPrefix) {
-				return aggName(strings.TrimPrefix(str, sql.AggregateMarkerPrefix)), args[:len(args)-1], a.Order
-			}
-		}
-	}
-	return name, args, nil
-}
-
-// withinGroupArgs returns the direct arguments of an aggregate call whose
-// arguments are the rewrite's pg__within_group marker.
-func withinGroupArgs(args []ast.ExprNode) ([]ast.ExprNode, bool) {
-	if len(args) != 1 {
-		return nil, false
-	}
-	f, ok := args[0].(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != sql.WithinGroupMarker {
-		return nil, false
-	}
-	return f.Args, true
-}
-
 func isHypothetical(name string) bool {
 	switch name {
 	case "rank", "dense_rank", "percent_rank", "cume_dist":
@@ -65,7 +33,7 @@ func isHypothetical(name string) bool {
 
 // bindOrderedSet binds name(direct) WITHIN GROUP (ORDER BY order) [FILTER
 // (WHERE filter)].
-func (b *binder) bindOrderedSet(node ast.ExprNode, name string, direct []ast.ExprNode, order *ast.OrderByClause, filter ast.ExprNode) (Expr, error) {
+func (b *binder) bindOrderedSet(node *pt.FuncCall, name string, direct []pt.Expr, items []pt.OrderItem, filter pt.Expr) (Expr, error) {
 	st := b.agg
 	if st == nil {
 		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed here"))
@@ -77,7 +45,6 @@ func (b *binder) bindOrderedSet(node ast.ExprNode, name string, direct []ast.Exp
 		return b.errAt(node, sqlerr.New(sqlerr.UndefinedFunction, "function %s with %d direct and %d ordered arguments does not exist", name, len(direct), n).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."))
 	}
-	items := order.Items
 	switch {
 	case name == "percentile_cont" || name == "percentile_disc":
 		if len(direct) != 1 || len(items) != 1 {
@@ -102,8 +69,8 @@ func (b *binder) bindOrderedSet(node ast.ExprNode, name string, direct []ast.Exp
 	// another aggregate or function: PostgreSQL looks for name(direct
 	// args, ordered args) and finds none
 	var names []string
-	for _, e := range append(append([]ast.ExprNode{}, direct...), orderKeys(items)...) {
-		x, err := b.bindExpr(st.input, e)
+	for _, e := range append(append([]pt.Expr{}, direct...), orderKeys(items)...) {
+		x, err := b.bindTree(st.input, e)
 		if err != nil {
 			return nil, err
 		}
@@ -115,12 +82,12 @@ func (b *binder) bindOrderedSet(node ast.ExprNode, name string, direct []ast.Exp
 
 // sortedValues registers array_agg(key ORDER BY key) [FILTER] and returns
 // its reference; the key is cast to to when set.
-func (b *binder) sortedValues(item *ast.ByItem, filter ast.ExprNode, to ...types.T) (Expr, error) {
+func (b *binder) sortedValues(item pt.OrderItem, filter pt.Expr, to ...types.T) (Expr, error) {
 	st := b.agg
 	st.inCall = true
 	defer func() { st.inCall = false }()
 	e, nullsFirst := sortKeyOf(item)
-	x, err := b.bindExpr(st.input, e)
+	x, err := b.bindTree(st.input, e)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +98,7 @@ func (b *binder) sortedValues(item *ast.ByItem, filter ast.ExprNode, to ...types
 	call := AggCall{Func: "array_agg", Args: []Expr{x}, OrderBy: []SortKey{{Expr: x, Desc: item.Desc, NullsFirst: nullsFirst}},
 		T: types.ArrayOf(x.Type().Nullable())}
 	if filter != nil {
-		f, err := b.bindExpr(st.input, filter)
+		f, err := b.bindTree(st.input, filter)
 		if err != nil {
 			return nil, err
 		}
@@ -146,8 +113,8 @@ func (b *binder) sortedValues(item *ast.ByItem, filter ast.ExprNode, to ...types
 
 // bindPercentile binds percentile_cont and percentile_disc: the fraction
 // is double precision (or an array of them, for an array result).
-func (b *binder) bindPercentile(node ast.ExprNode, name string, fraction ast.ExprNode, item *ast.ByItem, filter ast.ExprNode) (Expr, error) {
-	f, err := b.bindExpr(b.agg.input, fraction)
+func (b *binder) bindPercentile(node *pt.FuncCall, name string, fraction pt.Expr, item pt.OrderItem, filter pt.Expr) (Expr, error) {
+	f, err := b.bindTree(b.agg.input, fraction)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +140,7 @@ func (b *binder) bindPercentile(node ast.ExprNode, name string, fraction ast.Exp
 		// double precision, or interval (interpolated by interval
 		// arithmetic: functions/percentileinterval.go)
 		key, _ := sortKeyOf(item)
-		probe, err := b.bindExpr(b.agg.input, key)
+		probe, err := b.bindTree(b.agg.input, key)
 		if err != nil {
 			return nil, err
 		}
@@ -197,8 +164,8 @@ func (b *binder) bindPercentile(node ast.ExprNode, name string, fraction ast.Exp
 	return b.callFunction(node, fn, []Expr{arr, f})
 }
 
-func orderKeys(items []*ast.ByItem) []ast.ExprNode {
-	out := make([]ast.ExprNode, len(items))
+func orderKeys(items []pt.OrderItem) []pt.Expr {
+	out := make([]pt.Expr, len(items))
 	for i, it := range items {
 		out[i], _ = sortKeyOf(it)
 	}
@@ -208,48 +175,48 @@ func orderKeys(items []*ast.ByItem) []ast.ExprNode {
 // sortKeyOf is a WITHIN GROUP key and whether its NULLs sort first. An
 // integer there is a constant, as in any aggregate's ORDER BY, not the
 // ordinal TiDB's grammar reads it as.
-func sortKeyOf(item *ast.ByItem) (ast.ExprNode, bool) {
-	e, nullsFirst := unwrapNulls(item.Expr, item.Desc)
-	if p, ok := e.(*ast.PositionExpr); ok && p.P == nil {
-		e = ast.NewValueExpr(int64(p.N), "", "")
+func sortKeyOf(item pt.OrderItem) (pt.Expr, bool) {
+	e := item.X
+	if p, ok := e.(*pt.Ordinal); ok && p.Param == nil {
+		e = &pt.Literal{Value: pt.Value{Kind: pt.LitInt, Int: int64(p.N)}}
 	}
-	return e, nullsFirst
+	return e, nullsFirst(item)
 }
 
 func isNumber(t types.T) bool { return t.IsInteger() || t.IsFloat() || t.Kind == types.Decimal }
 
 // bindHypothetical binds rank, dense_rank, percent_rank and cume_dist of
 // the hypothetical row direct in the order of items.
-func (b *binder) bindHypothetical(node ast.ExprNode, name string, direct []ast.ExprNode, items []*ast.ByItem, filter ast.ExprNode) (Expr, error) {
-	or := func(l, r ast.ExprNode) ast.ExprNode { return &ast.BinaryOperationExpr{Op: opcode.LogicOr, L: l, R: r} }
-	and := func(l, r ast.ExprNode) ast.ExprNode {
+func (b *binder) bindHypothetical(node *pt.FuncCall, name string, direct []pt.Expr, items []pt.OrderItem, filter pt.Expr) (Expr, error) {
+	or := func(l, r pt.Expr) pt.Expr { return &pt.Binary{Op: pt.Or, L: l, R: r} }
+	and := func(l, r pt.Expr) pt.Expr {
 		if l == nil {
 			return r
 		}
 		if r == nil {
 			return l
 		}
-		return &ast.BinaryOperationExpr{Op: opcode.LogicAnd, L: l, R: r}
+		return &pt.Binary{Op: pt.And, L: l, R: r}
 	}
-	isNull := func(e ast.ExprNode, not bool) ast.ExprNode { return &ast.IsNullExpr{Expr: e, Not: not} }
+	isNull := func(e pt.Expr, not bool) pt.Expr { return &pt.IsNull{X: e, Not: not} }
 	// precedes: the row sorts before the hypothetical one; peers: it sorts
 	// with it (every key not distinct)
-	var precedes, peers ast.ExprNode
-	keys := make([]ast.ExprNode, len(items))
+	var precedes, peers pt.Expr
+	keys := make([]pt.Expr, len(items))
 	for i, item := range items {
 		e, nullsFirst := sortKeyOf(item)
 		keys[i] = e
 		h := direct[i]
-		op := opcode.LT
+		op := pt.Lt
 		if item.Desc {
-			op = opcode.GT
+			op = pt.Gt
 		}
 		nulls := and(isNull(e, false), isNull(h, true)) // a NULL key first
 		if !nullsFirst {
 			nulls = and(isNull(e, true), isNull(h, false))
 		}
-		before := or(nulls, &ast.BinaryOperationExpr{Op: op, L: e, R: h})
-		peer := &ast.BinaryOperationExpr{Op: opcode.NullEQ, L: e, R: h}
+		before := or(nulls, &pt.Binary{Op: op, L: e, R: h})
+		peer := &pt.Binary{Op: pt.NotDistinct, L: e, R: h}
 		if precedes == nil {
 			precedes = before
 		} else {
@@ -257,9 +224,9 @@ func (b *binder) bindHypothetical(node ast.ExprNode, name string, direct []ast.E
 		}
 		peers = and(peers, peer)
 	}
-	star := []ast.ExprNode{ast.NewValueExpr(int64(1), "", "")}
-	count := func(cond ast.ExprNode) (Expr, error) {
-		return b.aggregateOver(node, "count", star, false, and(filter, cond))
+	star := []pt.Expr{&pt.Literal{Value: pt.Value{Kind: pt.LitInt, Int: 1}}}
+	count := func(cond pt.Expr) (Expr, error) {
+		return b.bindAggregateCallFiltered(node, "count", star, false, and(filter, cond), nil)
 	}
 	one := &Const{Value: int64(1), T: types.Int64Type}
 	f8 := func(e Expr) Expr { return b.castTo(e, types.Float64Type) }
@@ -279,7 +246,7 @@ func (b *binder) bindHypothetical(node ast.ExprNode, name string, direct []ast.E
 		if total, err = count(nil); err != nil {
 			return nil, err
 		}
-	} else if total, err = b.aggregateOver(node, "count", star, false, nil); err != nil {
+	} else if total, err = b.bindAggregateCallFiltered(node, "count", star, false, nil, nil); err != nil {
 		return nil, err
 	}
 	if name == "percent_rank" {
@@ -305,20 +272,22 @@ func (b *binder) bindHypothetical(node ast.ExprNode, name string, direct []ast.E
 // (it skips a NULL): one key counts its NULL group separately; several
 // keys are counted as one ROW(k1, k2, ...), a value that is never NULL
 // and whose NULL fields group together, as the sort's peers do.
-func (b *binder) hypotheticalDenseRank(node ast.ExprNode, keys []ast.ExprNode, precedes ast.ExprNode) (Expr, error) {
+func (b *binder) hypotheticalDenseRank(node *pt.FuncCall, keys []pt.Expr, precedes pt.Expr) (Expr, error) {
 	one := &Const{Value: int64(1), T: types.Int64Type}
 	if len(keys) > 1 {
-		groups, err := b.aggregateOver(node, "count", []ast.ExprNode{&ast.RowExpr{Values: keys}}, true, precedes)
+		// rows.go binds a ROW from the TiDB node behind it (exprbind.go)
+		row := &pt.Row{At: pt.At{Src: rowSource(keys)}, Fields: keys}
+		groups, err := b.bindAggregateCallFiltered(node, "count", []pt.Expr{row}, true, precedes, nil)
 		if err != nil {
 			return nil, err
 		}
 		return &BinaryOp{Op: OpAdd, L: groups, R: one, T: types.Int64Type}, nil
 	}
-	distinct, err := b.aggregateOver(node, "count", keys, true, precedes)
+	distinct, err := b.bindAggregateCallFiltered(node, "count", keys, true, precedes, nil)
 	if err != nil {
 		return nil, err
 	}
-	sawNull, err := b.aggregateOver(node, "bool_or", []ast.ExprNode{&ast.IsNullExpr{Expr: keys[0]}}, false, precedes)
+	sawNull, err := b.bindAggregateCallFiltered(node, "bool_or", []pt.Expr{&pt.IsNull{X: keys[0]}}, false, precedes, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -326,42 +295,11 @@ func (b *binder) hypotheticalDenseRank(node ast.ExprNode, keys []ast.ExprNode, p
 	return &BinaryOp{Op: OpAdd, L: &BinaryOp{Op: OpAdd, L: distinct, R: nullGroup, T: types.Int64Type}, R: one, T: types.Int64Type}, nil
 }
 
-// aggregateOver registers name(args) [FILTER (WHERE filter)] that the
-// hypothetical-set expansion builds from TiDB's nodes, through sql/tree
-// (ordered-set aggregates bind from TiDB's nodes until they move, issue 32).
-func (b *binder) aggregateOver(node ast.ExprNode, name string, args []ast.ExprNode, distinct bool, filter ast.ExprNode) (Expr, error) {
-	targs := make([]pt.Expr, len(args))
-	for i, a := range args {
-		t, err := b.toTree(a)
-		if err != nil {
-			return nil, err
-		}
-		targs[i] = t
-	}
-	var f pt.Expr
-	if filter != nil {
-		var err error
-		if f, err = b.toTree(filter); err != nil {
-			return nil, err
-		}
-	}
-	return b.bindAggregateCallFiltered(node, name, targs, distinct, f, nil)
-}
-
 // bindWithinGroup binds f(args) WITHIN GROUP (ORDER BY ..) [FILTER (WHERE
-// ..)] from the TiDB nodes the tree's call was made from (the aggregate,
-// or the rewrite's pg__filter around it).
+// ..)].
 func (b *binder) bindWithinGroup(n *pt.FuncCall) (Expr, error) {
-	var filter ast.ExprNode
-	src := n.Src
-	if f, ok := src.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__filter" && len(f.Args) == 2 {
-		src, filter = f.Args[0], f.Args[1]
+	if len(n.OrderBy) == 0 {
+		return nil, b.errAt(n, sqlerr.NotSupported("this WITHIN GROUP call"))
 	}
-	if a, ok := src.(*ast.AggregateFuncExpr); ok {
-		name, args, order := pgAggregate(a)
-		if direct, ok := withinGroupArgs(args); ok && order != nil {
-			return b.bindOrderedSet(a, name, direct, order, filter)
-		}
-	}
-	return nil, b.errAt(n, sqlerr.NotSupported("this WITHIN GROUP call"))
+	return b.bindOrderedSet(n, aggName(n.Name), n.Args, n.OrderBy, n.Filter)
 }

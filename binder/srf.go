@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -27,34 +27,22 @@ type TableFunc struct {
 func (n *TableFunc) Columns() []Column { return n.cols }
 func (n *TableFunc) Children() []Node  { return nil }
 
-// setFuncMarker recognizes the derived table the rewrite makes of a table
-// function: (SELECT pg__srf('f', ord, explicit, pg__cols(..), args..)).
-func setFuncMarker(rs ast.ResultSetNode) (*ast.FuncCallExpr, bool) {
-	sel, ok := rs.(*ast.SelectStmt)
-	if !ok || sel.From != nil || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Where != nil {
-		return nil, false
-	}
-	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "pg__srf" || len(f.Args) < 4 {
-		return nil, false
-	}
-	return f, true
-}
-
-// bindTableFunc binds a table function marker under alias.
-func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) {
-	name := literalString(f.Args[0])
-	ord := literalInt(f.Args[1]) == 1
-	explicit := literalInt(f.Args[2]) == 1
+// bindTableFuncCall binds a table function marker, pg__srf('f', ord,
+// explicit, pg__cols(..), args..) as sql/tree carries it (a call: the
+// marker belongs to the FROM clause), under alias.
+func (b *binder) bindTableFuncCall(f *pt.FuncCall, alias string) (Node, error) {
+	name := treeString(f.Args[0])
+	ord := treeInt(f.Args[1]) == 1
+	explicit := treeInt(f.Args[2]) == 1
 	var colNames []string
-	var colDefs []*ast.FuncCallExpr
-	if c, ok := f.Args[3].(*ast.FuncCallExpr); ok && c.FnName.L == "pg__cols" {
+	var colDefs []*pt.FuncCall
+	if c, ok := f.Args[3].(*pt.FuncCall); ok && c.Name == "pg__cols" {
 		for _, a := range c.Args {
-			if d, ok := a.(*ast.FuncCallExpr); ok && d.FnName.L == "pg__coldef" && len(d.Args) == 2 {
+			if d, ok := a.(*pt.FuncCall); ok && d.Name == "pg__coldef" && len(d.Args) == 2 {
 				colDefs = append(colDefs, d)
 				continue
 			}
-			colNames = append(colNames, literalString(a))
+			colNames = append(colNames, treeString(a))
 		}
 	}
 	// The arguments see no FROM item of this level (no LATERAL), but do
@@ -75,7 +63,7 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 	if !functions.IsSetFunc(name) && len(b.udfs().Tables(name)) == 0 {
 		return b.bindScalarFromItem(s, f, name, alias, explicit, ord, colNames)
 	}
-	args, err := b.bindArgs(s, f.Args[4:])
+	args, err := b.bindTreeList(s, f.Args[4:])
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +118,7 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 // jsontorecord.go) and a projection casts it to the column's type, which
 // is the type's input function as PostgreSQL's populate_record_field
 // calls it.
-func (b *binder) bindRecordTableFunc(s *scope, f *ast.FuncCallExpr, name, alias string, ord bool, defs []*ast.FuncCallExpr) (Node, error) {
+func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, name, alias string, ord bool, defs []*pt.FuncCall) (Node, error) {
 	switch {
 	case !functions.ReturnsRecord(name):
 		return nil, b.errAt(f, sqlerr.New(sqlerr.SyntaxError, "a column definition list is only allowed for functions returning \"record\""))
@@ -144,7 +132,7 @@ func (b *binder) bindRecordTableFunc(s *scope, f *ast.FuncCallExpr, name, alias 
 	colTypes := make([]types.T, len(defs))
 	seen := map[string]bool{}
 	for k, d := range defs {
-		colName, typeText := literalString(d.Args[0]), literalString(d.Args[1])
+		colName, typeText := treeString(d.Args[0]), treeString(d.Args[1])
 		if seen[colName] {
 			return nil, b.errAt(f, sqlerr.New(sqlerr.DuplicateColumn, "column name \"%s\" specified more than once", colName))
 		}
@@ -170,7 +158,7 @@ func (b *binder) bindRecordTableFunc(s *scope, f *ast.FuncCallExpr, name, alias 
 			cols[k].Input = &colTypes[k]
 		}
 	}
-	args, err := b.bindArgs(s, f.Args[4:])
+	args, err := b.bindTreeList(s, f.Args[4:])
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +202,7 @@ func (b *binder) bindRecordTableFunc(s *scope, f *ast.FuncCallExpr, name, alias 
 // expandRowTableFunc makes the columns of a table function returning a
 // composite (_pg_expandarray's (x, n)) one per field, as PostgreSQL does,
 // then the ordinality; column aliases rename them in that order.
-func (b *binder) expandRowTableFunc(f *ast.FuncCallExpr, n *TableFunc, alias string, colNames []string) (Node, error) {
+func (b *binder) expandRowTableFunc(f sourceNode, n *TableFunc, alias string, colNames []string) (Node, error) {
 	ret := n.Func.Ret
 	n.cols = []Column{{Name: n.Func.Name, T: ret, Table: alias}}
 	if n.Ordinality {
@@ -244,13 +232,13 @@ func (b *binder) expandRowTableFunc(f *ast.FuncCallExpr, n *TableFunc, alias str
 // item (FROM string_to_array(..) s, FROM current_schema()): PostgreSQL's
 // one-row table whose one column is named by the column alias, else the
 // table alias, else the function (and, WITH ORDINALITY, a bigint 1).
-func (b *binder) bindScalarFromItem(s *scope, f *ast.FuncCallExpr, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
+func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
 	if aggregateNames[name] {
 		return nil, b.errAt(f, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in functions in FROM"))
 	}
-	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: f.Args[4:]}
-	call.SetOriginTextPosition(f.OriginTextPosition())
-	e, err := b.bindExpr(s, call)
+	// the call the marker stands for, where the marker stands
+	call := &pt.FuncCall{At: pt.At{Offset: f.Offset, Src: scalarCallSource(f, name)}, Name: name, Args: f.Args[4:]}
+	e, err := b.bindTree(s, call)
 	if err != nil {
 		return nil, err
 	}
@@ -279,13 +267,6 @@ func (b *binder) bindScalarFromItem(s *scope, f *ast.FuncCallExpr, name, alias s
 	return p, nil
 }
 
-// literalInt reads an integer literal (0 when it is not one).
-func literalInt(e ast.ExprNode) int64 {
-	v, _ := literalValue(e)
-	n, _ := v.(int64)
-	return n
-}
-
 // ProjectSet evaluates set-returning functions of a SELECT list (SELECT
 // unnest(a), generate_series(1, n) FROM t): for each input row every call
 // runs with that row's arguments, and the row repeats once per value of
@@ -308,15 +289,6 @@ type SetCall struct {
 func (n *ProjectSet) Columns() []Column { return n.cols }
 func (n *ProjectSet) Children() []Node  { return []Node{n.Input} }
 
-// srfState collects the set-returning calls of the SELECT list being
-// bound; nil where such calls are not allowed.
-type srfState struct {
-	calls  []SetCall
-	names  []string
-	bind   func(ast.ExprNode) (Expr, error)
-	inCall bool
-}
-
 // srfRef stands for set-returning call Index until the ProjectSet exists.
 type srfRef struct {
 	Index int
@@ -328,8 +300,8 @@ func (e *srfRef) Type() types.T  { return e.T }
 func (e *srfRef) String() string { return e.Name }
 
 // bindSetCall binds a set-returning function called in a SELECT list.
-func (b *binder) bindSetCall(n *ast.FuncCallExpr) (Expr, error) {
-	name := n.FnName.L
+func (b *binder) bindSetCall(n *pt.FuncCall) (Expr, error) {
+	name := n.Name
 	st := b.srf
 	switch {
 	case st == nil:
@@ -347,7 +319,7 @@ func (b *binder) bindSetCall(n *ast.FuncCallExpr) (Expr, error) {
 	args := make([]Expr, len(n.Args))
 	ts := make([]types.T, len(n.Args))
 	for i, a := range n.Args {
-		e, err := st.bind(a)
+		e, err := st.bindTree(a)
 		if err != nil {
 			return nil, err
 		}
@@ -397,12 +369,12 @@ func resolveSrfRefs(e Expr, base int) Expr {
 // reads it) as the relation pg_catalog.pg_settings: PostgreSQL defines
 // that view as SELECT * FROM pg_show_all_settings(), so the two have the
 // same columns and rows. ok is false when name is another function.
-func (b *binder) bindShowAllSettings(f *ast.FuncCallExpr, name, alias string, ord bool, colNames []string) (Node, bool, error) {
+func (b *binder) bindShowAllSettings(f *pt.FuncCall, name, alias string, ord bool, colNames []string) (Node, bool, error) {
 	if name != "pg_show_all_settings" {
 		return nil, false, nil
 	}
 	if len(f.Args) > 4 { // no such overload: the usual 42883, naming the argument types
-		args, err := b.bindArgs(&scope{tables: map[string]bool{}}, f.Args[4:])
+		args, err := b.bindTreeList(&scope{tables: map[string]bool{}}, f.Args[4:])
 		if err != nil {
 			return nil, true, err
 		}
@@ -426,10 +398,6 @@ func (b *binder) bindShowAllSettings(f *ast.FuncCallExpr, name, alias string, or
 	if alias == "" {
 		alias = name
 	}
-	names := make([]ast.CIStr, len(colNames))
-	for i, c := range colNames {
-		names[i] = ast.NewCIStr(c)
-	}
-	n, err := relabel(NewScan(info, alias), alias, names)
+	n, err := relabelAliases(NewScan(info, alias), alias, colNames) // exprbind.go
 	return n, true, err
 }

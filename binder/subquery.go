@@ -1,8 +1,7 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/pingcap/tidb/pkg/parser/opcode"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -54,8 +53,10 @@ func (e *Subquery) String() string {
 	return "(subquery)"
 }
 
-// bindSubqueryPlan binds a subquery's SELECT with s as its outer scope.
-func (b *binder) bindSubqueryPlan(s *scope, q ast.ResultSetNode) (Node, []Expr, error) {
+// bindSubqueryPlan binds a subquery's query (the TiDB statement a
+// pt.Subquery carries until queries move into sqlgate's tree, or one the
+// statement-level files hand over) with s as its outer scope.
+func (b *binder) bindSubqueryPlan(s *scope, q any) (Node, []Expr, error) {
 	prevOuter, prevAgg, prevCorr := b.outer, b.agg, b.corr
 	if s != nil {
 		ns := *s
@@ -71,18 +72,7 @@ func (b *binder) bindSubqueryPlan(s *scope, q ast.ResultSetNode) (Node, []Expr, 
 	b.agg = nil
 	corr := b.corr
 	defer func() { b.outer, b.agg, b.corr = prevOuter, prevAgg, prevCorr }()
-	var (
-		n   Node
-		err error
-	)
-	switch x := q.(type) {
-	case *ast.SelectStmt:
-		n, err = b.bindSelect(x)
-	case *ast.SetOprStmt:
-		n, err = b.bindSetOpr(x)
-	default:
-		return nil, nil, sqlerr.NotSupported("this kind of subquery")
-	}
+	n, err := b.bindSubqueryQuery(q) // exprbind.go
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,20 +83,8 @@ func (b *binder) bindSubqueryPlan(s *scope, q ast.ResultSetNode) (Node, []Expr, 
 	return n, refs, nil
 }
 
-func subqueryNode(e ast.ExprNode) (*ast.SubqueryExpr, bool) {
-	for {
-		p, ok := e.(*ast.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		e = p.Expr
-	}
-	sq, ok := e.(*ast.SubqueryExpr)
-	return sq, ok
-}
-
 // bindScalarSubquery binds (SELECT ...) used as a value.
-func (b *binder) bindScalarSubquery(s *scope, n *ast.SubqueryExpr) (Expr, error) {
+func (b *binder) bindScalarSubquery(s *scope, n *pt.Subquery) (Expr, error) {
 	plan, outer, err := b.bindSubqueryPlan(s, n.Query)
 	if err != nil {
 		return nil, err
@@ -119,12 +97,8 @@ func (b *binder) bindScalarSubquery(s *scope, n *ast.SubqueryExpr) (Expr, error)
 }
 
 // bindExists binds [NOT] EXISTS (SELECT ...).
-func (b *binder) bindExists(s *scope, n *ast.ExistsSubqueryExpr) (Expr, error) {
-	sq, ok := subqueryNode(n.Sel)
-	if !ok {
-		return nil, b.errAt(n, sqlerr.NotSupported("EXISTS without a subquery"))
-	}
-	plan, outer, err := b.bindSubqueryPlan(s, sq.Query)
+func (b *binder) bindExists(s *scope, n *pt.Exists) (Expr, error) {
+	plan, outer, err := b.bindSubqueryPlan(s, n.Query.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -135,9 +109,36 @@ func (b *binder) bindExists(s *scope, n *ast.ExistsSubqueryExpr) (Expr, error) {
 	return e, nil
 }
 
+// compareOps are the comparisons a quantified subquery takes, by their
+// spelling in the tree (pt.Quantified.Op).
+var compareOps = map[string]Op{"=": OpEq, "<>": OpNe, "<": OpLt, "<=": OpLe, ">": OpGt, ">=": OpGe}
+
+// bindQuantifiedTree binds x op ANY|ALL (q), an array's elements or a
+// subquery's rows.
+func (b *binder) bindQuantifiedTree(s *scope, n *pt.Quantified) (Expr, error) {
+	q, ok := n.Right.(*pt.Subquery)
+	if !ok {
+		return b.bindQuantifiedArray(s, n) // arrays.go
+	}
+	op, known := compareOps[n.Op]
+	if !known {
+		return nil, b.errAt(n, sqlerr.NotSupported("this quantified comparison"))
+	}
+	return b.bindQuantified(s, n, n.X, q, op, n.All)
+}
+
+// bindInSubquery binds x [NOT] IN (SELECT ...): x = ANY (q), or x <> ALL
+// (q).
+func (b *binder) bindInSubquery(s *scope, n *pt.InSubquery) (Expr, error) {
+	if n.Not {
+		return b.bindQuantified(s, n, n.X, n.Query, OpNe, true)
+	}
+	return b.bindQuantified(s, n, n.X, n.Query, OpEq, false)
+}
+
 // bindQuantified binds x op ANY|ALL (SELECT ...) and x [NOT] IN (SELECT ...).
-func (b *binder) bindQuantified(s *scope, node ast.Node, xNode ast.ExprNode, q *ast.SubqueryExpr, op Op, all bool) (Expr, error) {
-	x, err := b.bindExpr(s, xNode)
+func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.Subquery, op Op, all bool) (Expr, error) {
+	x, err := b.bindTree(s, xNode)
 	if err != nil {
 		return nil, err
 	}
@@ -166,52 +167,6 @@ func (b *binder) bindQuantified(s *scope, node ast.Node, xNode ast.ExprNode, q *
 		mode = AllSubquery
 	}
 	return &Subquery{Plan: plan, Outer: outer, Mode: mode, X: x, Op: op, T: types.BoolType}, nil
-}
-
-var compareOps = map[opcode.Op]Op{
-	opcode.EQ: OpEq, opcode.NE: OpNe, opcode.LT: OpLt, opcode.LE: OpLe, opcode.GT: OpGt, opcode.GE: OpGe,
-}
-
-// withoutCTE is ctes without name: a (non-recursive) WITH query does not
-// see itself, so "WITH x AS (SELECT * FROM x)" reads a table x, as in
-// PostgreSQL, instead of recursing without end.
-func withoutCTE(ctes map[string]*ast.CommonTableExpression, name string) map[string]*ast.CommonTableExpression {
-	out := make(map[string]*ast.CommonTableExpression, len(ctes))
-	for k, v := range ctes {
-		if k != name {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// bindWith makes the WITH queries of owner visible by name. A reference
-// binds the query again (the CTE is inlined) unless PostgreSQL evaluates
-// it once (cte.go).
-func (b *binder) bindWith(w *ast.WithClause, owner ast.Node) error {
-	if w == nil {
-		return nil
-	}
-	b.countCTERefs(w, owner) // cte.go
-	next := map[string]*ast.CommonTableExpression{}
-	for k, v := range b.ctes {
-		next[k] = v
-	}
-	seen := map[string]bool{}
-	for _, cte := range w.CTEs {
-		name := ident(cte.Name)
-		if seen[name] { // an inner WITH may shadow an outer one, not repeat itself
-			return sqlerr.New(sqlerr.DuplicateAlias, "WITH query name %q specified more than once", name)
-		}
-		seen[name] = true
-		next[name] = cte
-		b.noteCTELevel(cte)
-	}
-	b.ctes = next
-	if w.IsRecursive {
-		return b.analyzeWithRecursive(w) // recursive.go
-	}
-	return nil
 }
 
 // NewAggregate builds an Aggregate of input grouped by groupBy: the planner's

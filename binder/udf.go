@@ -3,8 +3,8 @@ package binder
 import (
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/udf"
@@ -100,7 +100,7 @@ func (b *binder) callUDF(n sourceNode, name string, args []Expr) (Expr, bool, er
 // UDF has that name, resolve a built-in set-returning function). colNames
 // are the alias's column names. (A scalar UDF in FROM is PostgreSQL's
 // one-row table, bound like any plain function there: srf.go.)
-func (b *binder) bindUDFTable(f *ast.FuncCallExpr, name, alias string, ord bool, colNames []string, args []Expr) (Node, bool, error) {
+func (b *binder) bindUDFTable(f *pt.FuncCall, name, alias string, ord bool, colNames []string, args []Expr) (Node, bool, error) {
 	fs := b.udfs().Tables(name)
 	if len(fs) == 0 {
 		return nil, false, nil

@@ -172,7 +172,10 @@ func (t *Transformer) toTree(e ast.ExprNode) (pt.Expr, error) {
 			*u = pt.Unary{At: at(n), Op: pt.UNot, X: x}
 			return u, nil
 		case opcode.BitNeg:
-			return &pt.Operator{At: at(n), Op: "~", R: x}, nil
+			// the rewrite spells PostgreSQL's ~ pg__op_not (an Operator);
+			// TiDB's own, MySQL's bitwise negation, is refused as the
+			// binder always has
+			return nil, notSupported(n)
 		}
 		return nil, &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op)}
 	case *ast.BinaryOperationExpr:
@@ -345,6 +348,13 @@ func (t *Transformer) literal(n ast.ValueExpr) (pt.Expr, error) {
 	return l, nil
 }
 
+// isSubscriptMarker reports whether e is a subscript or slice marker as
+// written, not in parentheses: the inner subscript of a chain x[a][b].
+func isSubscriptMarker(e ast.ExprNode) bool {
+	f, ok := e.(*ast.FuncCallExpr)
+	return ok && (f.FnName.L == "pg__subscript" || f.FnName.L == "pg__slice") && len(f.Args) > 0
+}
+
 // markerString reads the string literal a marker call carries ("", false
 // when e is none).
 func markerString(e ast.ExprNode) (string, bool) {
@@ -445,7 +455,7 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 			return nil, false, nil
 		}
 		x, i, err := t.pair(args[0], args[1])
-		return &pt.Subscript{At: at(n), X: x, Index: i}, true, err
+		return &pt.Subscript{At: at(n), X: x, Index: i, Chained: isSubscriptMarker(args[0])}, true, err
 	case "pg__slice":
 		if len(args) != 3 {
 			return nil, false, nil
@@ -465,7 +475,7 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 			return nil, true, err
 		}
 		hi, err := bound(args[2])
-		return &pt.Slice{At: at(n), X: x, Lo: lo, Hi: hi}, true, err
+		return &pt.Slice{At: at(n), X: x, Lo: lo, Hi: hi, Chained: isSubscriptMarker(args[0])}, true, err
 	case "pg__map":
 		kv, err := t.exprs(args)
 		return &pt.Map{At: at(n), KeysValues: kv}, true, err
@@ -491,7 +501,7 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 			return nil, false, nil
 		}
 		x, r, err := t.pair(args[0], args[2])
-		return &pt.Quantified{At: at(n), X: x, Op: op, All: name == "pg__all", Right: r}, true, err
+		return &pt.Quantified{At: at(n), X: x, Op: op, All: name == "pg__all", Right: r, OpAt: at(args[1])}, true, err
 	case "pg__filter":
 		if len(args) != 2 {
 			return nil, false, nil

@@ -15,10 +15,15 @@
 // BY, WITHIN GROUP, FILTER and OVER, and GROUP BY's GroupingSet. The
 // binder moves onto these types (its exprtree.go) so that it switches on
 // node types rather than on function-name strings; each node keeps, in At.Src,
-// the TiDB node it was made from, for the kinds the binder has not moved
-// yet. AtTimeZone is for a parser that reads PostgreSQL's grammar
+// the TiDB node it was made from, for the few kinds whose binders still
+// read TiDB's AST (ROW and MAP constructors, field selection, GROUPING,
+// set-returning calls in a SELECT list). Subscript and Slice say whether
+// they continue a chain written without parentheses (x[a][b], one
+// subscript of two dimensions), Quantified where its operator stands. AtTimeZone is for a parser that reads PostgreSQL's grammar
 // directly: the rewrite spells x AT TIME ZONE z as timezone(z, x), an
 // ordinary FuncCall.
+//
+// Walk visits an expression's nodes in the order the text writes them.
 //
 // Every node keeps its byte offset in the text the parser read (Pos), so
 // errors keep their cursor (sql.Statement.Position maps it to the user's

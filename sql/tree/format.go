@@ -202,15 +202,11 @@ func (f *formatter) expr(e Expr) {
 		f.list(n.Elems)
 		f.WriteString("]")
 	case *Subscript:
-		f.WriteString("(")
-		f.expr(n.X)
-		f.WriteString(")[")
+		f.subscripted(n.X, n.Chained)
 		f.expr(n.Index)
 		f.WriteString("]")
 	case *Slice:
-		f.WriteString("(")
-		f.expr(n.X)
-		f.WriteString(")[")
+		f.subscripted(n.X, n.Chained)
 		if n.Lo != nil {
 			f.expr(n.Lo)
 		}

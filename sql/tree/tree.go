@@ -266,13 +266,16 @@ type InSubquery struct {
 }
 
 // Quantified is x op ANY | SOME | ALL (right), right a subquery (*Subquery)
-// or an array-valued expression. Op is the comparison's spelling.
+// or an array-valued expression. Op is the comparison's spelling; OpAt
+// its place, where the errors about the array operand point, as
+// PostgreSQL's do (0 when unknown).
 type Quantified struct {
 	At
 	X     Expr
 	Op    string
 	All   bool
 	Right Expr
+	OpAt  At
 }
 
 // ArraySubquery is ARRAY(query).
@@ -287,16 +290,21 @@ type Array struct {
 	Elems []Expr
 }
 
-// Subscript is x[index].
+// Subscript is x[index]. Chained says x is itself a subscript or slice
+// written without parentheses: x[a][b] is one subscript of two
+// dimensions, which PostgreSQL reads differently from (x[a])[b] (deeper
+// than the array's nesting it is NULL, not an error).
 type Subscript struct {
 	At
 	X, Index Expr
+	Chained  bool
 }
 
-// Slice is x[lo:hi]; an omitted bound is nil.
+// Slice is x[lo:hi]; an omitted bound is nil. Chained is Subscript's.
 type Slice struct {
 	At
 	X, Lo, Hi Expr
+	Chained   bool
 }
 
 // Row is ROW(fields..) (Explicit) or (a, b, ..).

@@ -330,12 +330,18 @@ func (r *rewriter) literalAt(k, j int, w string) int {
 // literalTypeText is the type a typed literal is cast to, spelled text,
 // its first word w: as written, but for a character type without a
 // length, which is char(1) in a cast and bpchar here (PostgreSQL: CHAR
-// 'ab' is 'ab', typed character).
+// 'ab' is 'ab', typed character), and float without a precision.
 func literalTypeText(w, text string) string {
 	switch w {
 	case "CHAR", "CHARACTER", "NCHAR", "NATIONAL":
 		if !strings.ContainsAny(text, "(") && !strings.Contains(text, "varying") {
 			return "bpchar"
+		}
+	case "FLOAT":
+		// float is double precision in PostgreSQL's expressions (a table
+		// column's FLOAT is Fluss's 4-byte FLOAT, README: column types)
+		if !strings.ContainsAny(text, "(") {
+			return "float8"
 		}
 	}
 	return text

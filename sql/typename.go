@@ -355,12 +355,12 @@ func (p *typeParser) parseBase() (*TypeName, error) {
 		if err := p.parseArgs(t); err != nil {
 			return nil, err
 		}
-		// PostgreSQL: float(1..24) is float4, float(25..53) and float
-		// without a precision float8.
-		t.Name = "float8"
 		if len(t.Args) == 1 {
+			// PostgreSQL: float(1..24) is float4, float(25..53) float8.
 			if t.Args[0] <= 24 {
 				t.Name = "float4"
+			} else {
+				t.Name = "float8"
 			}
 			t.Args = nil
 		}

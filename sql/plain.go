@@ -96,6 +96,9 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 			if s[0] != '\'' {
 				return "", nil, false
 			}
+			if p := toks[k-1]; p.kind == tkIdent && (literalTypeWord(p.word(src)) || p.is(src, "PRECISION") || p.is(src, "VARYING")) || p.isPunct(src, ")") {
+				return "", nil, false // a typed literal: int4 '1', NUMERIC(4,1) '2'
+			}
 		case tkNumber:
 			if len(s) > maxNumberLiteral || beyondDouble(s) {
 				return "", nil, false

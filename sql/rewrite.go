@@ -276,6 +276,82 @@ var typedLiteralWords = map[string]bool{
 	"DATE": true, "TIME": true, "TIMESTAMP": true, "TIMESTAMPTZ": true, "INTERVAL": true,
 }
 
+// constTypeWords are the keywords PostgreSQL's grammar spells its other
+// type names with (ConstTypename: numeric, character and bit types), each
+// of which may start a typed literal: NUMERIC(10,2) '1.5', DOUBLE PRECISION
+// '2', CHARACTER VARYING '..', BIT '101' (42704 here: no bit type).
+var constTypeWords = map[string]bool{
+	"BIGINT": true, "BIT": true, "BOOLEAN": true, "CHAR": true, "CHARACTER": true, "DEC": true,
+	"DECIMAL": true, "DOUBLE": true, "FLOAT": true, "INT": true, "INTEGER": true, "NATIONAL": true,
+	"NCHAR": true, "NUMERIC": true, "REAL": true, "SMALLINT": true, "VARCHAR": true,
+	// unreserved keywords that name types (PostgreSQL's type_function_name)
+	"TEXT": true, "NAME": true,
+}
+
+// literalTypeWord reports whether the word w may start the type of a
+// typed literal: the time types and INTERVAL (typedLiteralAt), the
+// keywords of constTypeWords, and any word that is no keyword of
+// PostgreSQL's (int4 '1', jsonb '{}', uuid '...', a name of a type the
+// binder does not know, which is then 42704 as in PostgreSQL): its
+// grammar reads every func_name Sconst as a typed literal.
+func literalTypeWord(w string) bool {
+	if typedLiteralWords[w] || constTypeWords[w] {
+		return true
+	}
+	if w == "REGEXP" || w == "RLIKE" {
+		return false // TiDB's regular-expression operators, which the rewrite writes for ~
+	}
+	_, keyword := pgKeywords[w]
+	return !keyword
+}
+
+// literalAt returns the index of the string of a typed literal whose
+// type's first word, w, is at k, or -1: typedLiteralAt for the time types,
+// otherwise a type name as CAST reads it (typeExtent) right before a
+// string. An array type does not start one (int[] '{}' is PostgreSQL's
+// syntax error too), nor does a quoted name here.
+func (r *rewriter) literalAt(k, j int, w string) int {
+	if typedLiteralWords[w] {
+		return r.typedLiteralAt(k, j)
+	}
+	if r.toks[k].kind != tkIdent || !literalTypeWord(w) || k+1 >= j {
+		return -1
+	}
+	if n := r.toks[k+1]; n.kind != tkIdent && !n.isPunct(r.src, "(") && !isLiteralString(r.src, n) {
+		return -1 // the common case, a word before an operator or a comma, without parsing a type
+	}
+	end, text, err := r.typeExtent(k, j)
+	if err != nil || end >= j || strings.ContainsAny(text, "[<") || !isLiteralString(r.src, r.toks[end]) {
+		return -1
+	}
+	return end
+}
+
+// literalTypeText is the type a typed literal is cast to, spelled text,
+// its first word w: as written, but for a character type without a
+// length, which is char(1) in a cast and bpchar here (PostgreSQL: CHAR
+// 'ab' is 'ab', typed character), and float without a precision.
+func literalTypeText(w, text string) string {
+	switch w {
+	case "CHAR", "CHARACTER", "NCHAR", "NATIONAL":
+		if !strings.ContainsAny(text, "(") && !strings.Contains(text, "varying") {
+			return "bpchar"
+		}
+	case "FLOAT":
+		// float is double precision in PostgreSQL's expressions (a table
+		// column's FLOAT is Fluss's 4-byte FLOAT, README: column types)
+		if !strings.ContainsAny(text, "(") {
+			return "float8"
+		}
+	}
+	return text
+}
+
+// isLiteralString reports a '...' or E'...' string token.
+func isLiteralString(src string, t token) bool {
+	return t.kind == tkEString || (t.kind == tkString && src[t.start] == '\'')
+}
+
 // typedLiteralAt returns the index of the string literal of a typed
 // literal whose type word is at k (DATE '...', TIME(3) '...', TIMESTAMP
 // WITH TIME ZONE '...'), or -1 when the word is not followed by one. Only
@@ -294,7 +370,7 @@ func (r *rewriter) typedLiteralAt(k, j int) int {
 		r.toks[i+1].is(r.src, "TIME") && r.toks[i+2].is(r.src, "ZONE") {
 		i += 3
 	}
-	if i < j && (r.toks[i].kind == tkEString || (r.toks[i].kind == tkString && r.toks[i].text(r.src)[0] == '\'')) {
+	if i < j && isLiteralString(r.src, r.toks[i]) {
 		return i
 	}
 	return -1
@@ -639,14 +715,15 @@ func (r *rewriter) primaryEnd(k, j int) (int, error) {
 		if nonOperandWords[w] {
 			return 0, r.errNear(e)
 		}
+		word := e
 		e++
 		for e+1 < j && r.toks[e].isPunct(r.src, ".") && (r.toks[e+1].kind == tkIdent || r.toks[e+1].kind == tkQIdent) {
 			e += 2
 		}
 		typed := false
-		if typedLiteralWords[w] && e < j {
-			if at := r.typedLiteralAt(e-1, j); at >= e {
-				e, typed = at+1, true // DATE '...', TIMESTAMP(3) WITH TIME ZONE '...'
+		if e == word+1 && e < j && literalTypeWord(w) {
+			if at := r.literalAt(word, j, w); at >= e {
+				e, typed = at+1, true // DATE '...', TIMESTAMP(3) WITH TIME ZONE '...', NUMERIC(4,1) '1.5'
 			}
 		}
 		if !typed && e < j && (r.toks[e].isPunct(r.src, "(") || ((w == "ARRAY" || w == "MAP") && r.toks[e].isPunct(r.src, "["))) {
@@ -1079,10 +1156,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 			}
 		case tkIdent:
 			w := r.upperWord(t, text)
-			litAt := -1 // the string of a typed literal whose type word is at k
-			if typedLiteralWords[w] {
-				litAt = r.typedLiteralAt(k, j)
-			}
+			litAt := r.literalAt(k, j, w) // the string of a typed literal whose type word is at k
 			switch {
 			case emptyListEnd[w] && r.emptySelectList(out):
 				// SELECT FROM t (or SELECT ALL FROM t): PostgreSQL
@@ -1092,7 +1166,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				b.add("pg__nocols()", t.start)
 				out = append(out, b.it)
 				continue // the word itself as usual
-			case keywordFuncNames[w] && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && !(k+2 < j && r.toks[k+2].is(r.src, "DISTINCT")):
+			case keywordFuncNames[w] && litAt < 0 && k+1 < j && r.toks[k+1].isPunct(r.src, "(") && !(k+2 < j && r.toks[k+2].is(r.src, "DISTINCT")):
 				// a function whose name TiDB's grammar takes as a keyword:
 				// quoted, it is an ordinary function name
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: `"` + foldASCII(text) + `"`, orig: t.start}}})
@@ -1160,13 +1234,14 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 			case litAt > k &&
 				!(len(out) > 0 && r.itemIs(out[len(out)-1], ".")):
 				// DATE '2024-01-02', INTERVAL '1 day', TIMESTAMP(3) WITH TIME
-				// ZONE '...': one form for the binder.
+				// ZONE '...', NUMERIC '1.5', int4 '1', jsonb '{}': one form
+				// for the binder, as CAST('...' AS type).
 				at := litAt
 				lit, err := r.run(at, at+1)
 				if err != nil {
 					return nil, err
 				}
-				typeText := strings.ToLower(r.tokensText(k, at))
+				typeText := literalTypeText(w, strings.ToLower(r.tokensText(k, at)))
 				next := at + 1
 				if w == "INTERVAL" {
 					// INTERVAL '1' DAY [TO SECOND]: the fields change the meaning.

@@ -372,6 +372,8 @@ func (p *typeParser) parseBase() (*TypeName, error) {
 		} else {
 			return nil, p.errAt(p.pos)
 		}
+	case "NCHAR": // NATIONAL CHARACTER, as PostgreSQL's grammar reads it
+		w = "CHARACTER"
 	case "BIT":
 		name := "bit"
 		if p.peekWord(0) == "VARYING" {

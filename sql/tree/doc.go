@@ -32,9 +32,19 @@
 // WITH properties, PARTITIONED BY) stays in sql.Statement until a parser
 // of PostgreSQL's grammar fills the tree directly.
 //
+// The writes (dml.go) are in the tree too: INSERT (VALUES rows with
+// DEFAULT, column list, alias, OVERRIDING, ON CONFLICT's target, DO
+// NOTHING and DO UPDATE SET, RETURNING), UPDATE (SET, WHERE, WHERE CURRENT
+// OF, RETURNING) and DELETE, built by sql.DMLToTree with the clauses the
+// rewrite keeps in sql.Statement, and written back by FormatStatement
+// (formatdml.go; TestDMLTreeRoundTripsCorpus in sql). Their expressions are
+// the tree's; the clauses that are the queries' (INSERT's query, UPDATE ...
+// FROM's and DELETE ... USING's tables, a WITH in front, RETURNING's list
+// as a select list) are carried as Clause / Returning with TiDB's node in
+// Src until the queries move.
+//
 // The package is syntax only: no catalog, no types.T, no TiDB import. The
-// queries and the writes are still TiDB's: a Subquery carries the TiDB
-// query it stands for (an expression's subquery, CREATE VIEW's and CREATE
-// TABLE AS's query) until they move into the tree (issue 32's next
-// stages).
+// queries are still TiDB's: a Subquery carries the TiDB query it stands
+// for (an expression's subquery, CREATE VIEW's and CREATE TABLE AS's
+// query) until they move into the tree (issue 32's next stages).
 package tree

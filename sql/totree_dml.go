@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"reflect"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -98,14 +99,14 @@ func target(refs *ast.TableRefsClause) (tn *ast.TableName, alias string, ok bool
 }
 
 func clause(n ast.Node) *pt.Clause {
-	if n == nil {
+	if n == nil || reflect.ValueOf(n).IsNil() {
 		return nil
 	}
 	return &pt.Clause{At: at(n)}
 }
 
 func (t *Transformer) insert(st *Statement, n *ast.InsertStmt) (pt.Statement, error) {
-	ins := &pt.Insert{At: at(n), Alias: st.InsertAlias, Overriding: st.Overriding}
+	ins := &pt.Insert{At: at(n), Target: clause(n.Table), Alias: st.InsertAlias, Overriding: st.Overriding}
 	switch {
 	case n.IsReplace:
 		ins.Refused = "REPLACE"
@@ -136,6 +137,7 @@ func (t *Transformer) insert(st *Statement, n *ast.InsertStmt) (pt.Statement, er
 	} else if n.Select != nil {
 		ins.Query = clause(n.Select)
 		if sel, ok := n.Select.(*ast.SelectStmt); ok {
+			ins.QuerySelect = true
 			ins.PlainQuery = sel.Kind == ast.SelectStmtKindSelect && !sel.Distinct && sel.GroupBy == nil && sel.Having == nil && sel.OrderBy == nil
 			if sel.With != nil && startsWithWord(st.Text, "with") {
 				ins.With = clause(sel.With)
@@ -143,7 +145,7 @@ func (t *Transformer) insert(st *Statement, n *ast.InsertStmt) (pt.Statement, er
 		}
 	}
 	if len(n.OnDuplicate) > 0 || st.OnConflictDoNothing || st.ConflictTarget != nil {
-		oc := &pt.OnConflict{Target: st.ConflictTarget, TargetPos: st.ConflictTargetPos}
+		oc := &pt.OnConflict{DoNothing: st.OnConflictDoNothing, Target: st.ConflictTarget, TargetPos: st.ConflictTargetPos}
 		var err error
 		if oc.Update, err = t.assignments(st, n.OnDuplicate); err != nil {
 			return nil, err
@@ -214,9 +216,10 @@ func (t *Transformer) fromWhere(st *Statement, where ast.ExprNode) (*pt.Clause, 
 		if f.From != nil {
 			from.Src = f.From
 		}
-		if where == nil {
-			where = f.Where
+		if where != nil { // the parser moves WHERE along with FROM / USING
+			return nil, nil, &TransformError{where, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", "WHERE")}
 		}
+		where = f.Where
 	}
 	w, err := t.ToTree(where)
 	return from, w, err

@@ -53,6 +53,7 @@ type SelectItem struct {
 // written; TargetPos is a 1-based character position in it for errors
 // (the rewrite in front of TiDB keeps the clause, see sql.Statement).
 type OnConflict struct {
+	DoNothing bool
 	Target    []string
 	TargetPos int
 	Update    []*Assignment
@@ -64,6 +65,9 @@ type OnConflict struct {
 // row (the rewrite hands TiDB MySQL's () VALUES ()).
 type Insert struct {
 	At
+	// Target is the table's clause as TiDB read it (Src: its
+	// *ast.TableRefsClause); Table names it (nil when it is not one table).
+	Target  *Clause
 	Table   *TableName
 	Alias   string
 	Columns []*Name
@@ -78,6 +82,8 @@ type Insert struct {
 	// outputs the target columns type (binder/insertselect.go).
 	Query      *Clause
 	PlainQuery bool
+	// QuerySelect says Query is a SELECT (not a set operation).
+	QuerySelect bool
 	// With is a WITH written in front of INSERT: the rewrite moves it onto
 	// the inserted query, where Query carries it; With is then set to
 	// that WITH clause, which the whole statement (RETURNING too) sees.

@@ -53,7 +53,7 @@ func (f *formatter) insert(n *Insert) {
 	if oc := n.OnConflict; oc != nil {
 		f.WriteString(" ON CONFLICT")
 		f.names(oc.Target)
-		if oc.Update == nil {
+		if oc.DoNothing || oc.Update == nil {
 			f.WriteString(" DO NOTHING")
 		} else {
 			f.WriteString(" DO UPDATE SET ")

@@ -19,7 +19,10 @@ import (
 // in c.Src) as FROM binds it: a view or a CTE of that name is found, and
 // refused by the caller as not a table.
 func (b *binder) bindWriteTarget(c *pt.Clause, verb string) (Node, error) {
-	refs, _ := c.Src.(*ast.TableRefsClause)
+	var refs *ast.TableRefsClause
+	if c != nil {
+		refs, _ = c.Src.(*ast.TableRefsClause)
+	}
 	if refs == nil || refs.TableRefs == nil || refs.TableRefs.Right != nil {
 		return nil, sqlerr.NotSupported(verb + " with several tables")
 	}
@@ -29,7 +32,10 @@ func (b *binder) bindWriteTarget(c *pt.Clause, verb string) (Node, error) {
 // bindInsertTarget is bindWriteTarget for INSERT, which binds its target
 // whatever its shape (a join is refused as not a table).
 func (b *binder) bindInsertTarget(c *pt.Clause) (Node, error) {
-	refs, _ := c.Src.(*ast.TableRefsClause)
+	var refs *ast.TableRefsClause
+	if c != nil {
+		refs, _ = c.Src.(*ast.TableRefsClause)
+	}
 	if refs == nil {
 		return nil, sqlerr.NotSupported("INSERT into this target")
 	}

@@ -10,7 +10,7 @@ import (
 // bind from sqlgate's tree (insert.go, update.go, returning.go); the
 // clauses of theirs that are the queries' (the target table, UPDATE ...
 // FROM's and DELETE ... USING's tables, a WITH, RETURNING's select list,
-// INSERT's query) reach the tree as pt.Clause / pt.Returning holding
+// INSERT's query) reach the tree as pt.WriteClause / pt.Returning holding
 // TiDB's node, which the query binder (from.go, subquery.go, select.go)
 // still reads. These few calls are the only place the writes touch TiDB's
 // AST; they go when the queries move onto the tree (issue 32).
@@ -18,7 +18,7 @@ import (
 // bindWriteTarget binds the table a write names (TiDB's TableRefsClause
 // in c.Src) as FROM binds it: a view or a CTE of that name is found, and
 // refused by the caller as not a table.
-func (b *binder) bindWriteTarget(c *pt.Clause, verb string) (Node, error) {
+func (b *binder) bindWriteTarget(c *pt.WriteClause, verb string) (Node, error) {
 	var refs *ast.TableRefsClause
 	if c != nil {
 		refs, _ = c.Src.(*ast.TableRefsClause)
@@ -31,7 +31,7 @@ func (b *binder) bindWriteTarget(c *pt.Clause, verb string) (Node, error) {
 
 // bindInsertTarget is bindWriteTarget for INSERT, which binds its target
 // whatever its shape (a join is refused as not a table).
-func (b *binder) bindInsertTarget(c *pt.Clause) (Node, error) {
+func (b *binder) bindInsertTarget(c *pt.WriteClause) (Node, error) {
 	var refs *ast.TableRefsClause
 	if c != nil {
 		refs, _ = c.Src.(*ast.TableRefsClause)
@@ -44,7 +44,7 @@ func (b *binder) bindInsertTarget(c *pt.Clause) (Node, error) {
 
 // bindWriteWith binds a WITH clause (c.Src) that the whole statement
 // (owner: its TiDB node) sees; nil when c is nil.
-func (b *binder) bindWriteWith(c *pt.Clause, owner any) error {
+func (b *binder) bindWriteWith(c *pt.WriteClause, owner any) error {
 	if c == nil {
 		return nil
 	}
@@ -54,7 +54,7 @@ func (b *binder) bindWriteWith(c *pt.Clause, owner any) error {
 }
 
 // bindWriteFrom binds UPDATE ... FROM's (DELETE ... USING's) tables.
-func (b *binder) bindWriteFrom(c *pt.Clause) (Node, error) {
+func (b *binder) bindWriteFrom(c *pt.WriteClause) (Node, error) {
 	refs, _ := c.Src.(*ast.TableRefsClause)
 	if refs == nil || refs.TableRefs == nil {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error: a table list must follow FROM / USING")

@@ -39,7 +39,7 @@ func (s *Delete) Params() []types.T { return s.params }
 // writableTable binds the single target table of UPDATE/DELETE (target:
 // its clause) and checks that it is a primary-key table: a Fluss log table
 // is append-only.
-func (b *binder) writableTable(target *pt.Clause, verb string) (*Scan, error) {
+func (b *binder) writableTable(target *pt.WriteClause, verb string) (*Scan, error) {
 	n, err := b.bindWriteTarget(target, verb) // dmledge.go
 	if err != nil {
 		return nil, err
@@ -199,7 +199,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 // bindDMLFrom binds the rows UPDATE and DELETE read: the target's scan,
 // joined with UPDATE ... FROM's (DELETE ... USING's) tables when there
 // are some, filtered by WHERE (which the parser moved with them).
-func (b *binder) bindDMLFrom(scan *Scan, from *pt.Clause, where pt.Expr) (Node, error) {
+func (b *binder) bindDMLFrom(scan *Scan, from *pt.WriteClause, where pt.Expr) (Node, error) {
 	var input Node = scan
 	if from != nil {
 		other, err := b.bindWriteFrom(from) // dmledge.go

@@ -15,7 +15,7 @@ import (
 // (RETURNING, UPDATE ... FROM, DELETE ... USING, ON CONFLICT's target and
 // DO NOTHING, INSERT's alias, OVERRIDING, WHERE CURRENT OF). Expressions
 // become the tree's; the clauses that are the queries' (INSERT's query,
-// FROM / USING, WITH) are carried as pt.Clause (Src: TiDB's node) until
+// FROM / USING, WITH) are carried as pt.WriteClause (Src: TiDB's node) until
 // the queries move onto the tree. Another statement is 0A000; an
 // expression the tree has no node for is ToTree's TransformError.
 func DMLToTree(st *Statement, s ast.StmtNode) (pt.Statement, error) {
@@ -115,11 +115,11 @@ func target(refs *ast.TableRefsClause) (tn *ast.TableName, alias string, ok bool
 	return tn, ts.AsName.O, ok
 }
 
-func clause(n ast.Node) *pt.Clause {
+func clause(n ast.Node) *pt.WriteClause {
 	if n == nil || reflect.ValueOf(n).IsNil() {
 		return nil
 	}
-	return &pt.Clause{At: at(n)}
+	return &pt.WriteClause{At: at(n)}
 }
 
 func (t *Transformer) insert(st *Statement, n *ast.InsertStmt) (pt.Statement, error) {
@@ -134,9 +134,9 @@ func (t *Transformer) insert(st *Statement, n *ast.InsertStmt) (pt.Statement, er
 		ins.Table = tableName(tn)
 	}
 	if len(n.Columns) > 0 {
-		ins.Columns = make([]*pt.Name, len(n.Columns))
+		ins.Columns = make([]*pt.InsertColumn, len(n.Columns))
 		for i, c := range n.Columns {
-			ins.Columns[i] = &pt.Name{At: nameAt(st, c, c.Name.O), Name: c.Name.O}
+			ins.Columns[i] = &pt.InsertColumn{At: nameAt(st, c, c.Name.O), Name: c.Name.O}
 		}
 	}
 	if n.Lists != nil {
@@ -193,9 +193,9 @@ func (t *Transformer) returning(st *Statement) (*pt.Returning, error) {
 	if st.Returning == nil {
 		return nil, nil
 	}
-	r := &pt.Returning{At: at(st.Returning), Items: make([]*pt.SelectItem, len(st.Returning.Fields))}
+	r := &pt.Returning{At: at(st.Returning), Items: make([]*pt.ReturningItem, len(st.Returning.Fields))}
 	for i, f := range st.Returning.Fields {
-		it := &pt.SelectItem{At: pt.At{Offset: f.Offset, Src: f}, Alias: f.AsName.O}
+		it := &pt.ReturningItem{At: pt.At{Offset: f.Offset, Src: f}, Alias: f.AsName.O}
 		if f.WildCard != nil {
 			it.Star, it.Table = true, f.WildCard.Table.O
 		} else {
@@ -226,10 +226,10 @@ func writeRefusal(verb string, multi bool, order *ast.OrderByClause, limit *ast.
 
 // fromWhere reads the FROM / USING list and the WHERE the rewrite moved
 // into st.DMLFrom (with its WHERE), else the statement's own WHERE.
-func (t *Transformer) fromWhere(st *Statement, where ast.ExprNode) (*pt.Clause, pt.Expr, error) {
-	var from *pt.Clause
+func (t *Transformer) fromWhere(st *Statement, where ast.ExprNode) (*pt.WriteClause, pt.Expr, error) {
+	var from *pt.WriteClause
 	if f := st.DMLFrom; f != nil {
-		from = &pt.Clause{At: pt.At{Offset: f.OriginTextPosition()}}
+		from = &pt.WriteClause{At: pt.At{Offset: f.OriginTextPosition()}}
 		if f.From != nil {
 			from.Src = f.From
 		}

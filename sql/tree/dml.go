@@ -3,20 +3,21 @@ package tree
 // The writes: INSERT, UPDATE and DELETE (issue 32). Their expressions are
 // the tree's; the clauses whose nodes are the queries' (INSERT's query, the
 // FROM list of UPDATE and the USING list of DELETE, a WITH written in
-// front) are carried as Clause (Src: TiDB's node) until the queries move
-// onto the tree, so that the two moves land apart.
+// front) are carried as WriteClause (Src: TiDB's node) until the queries
+// move onto the tree, so that the two moves land apart. The type names say
+// "write" so that they do not take names the queries' nodes will want.
 
-// Clause is a clause of a write that belongs to the queries' part of the
-// tree: Src is TiDB's node for it (*ast.SelectStmt or *ast.SetOprStmt for
-// INSERT's query, *ast.TableRefsClause for FROM / USING, *ast.WithClause
-// for WITH), bound at the binder's edge until the queries move.
-type Clause struct {
+// WriteClause is a clause of a write that belongs to the queries' part of
+// the tree: Src is TiDB's node for it (*ast.SelectStmt or *ast.SetOprStmt
+// for INSERT's query, *ast.TableRefsClause for the target table and for
+// FROM / USING, *ast.WithClause for WITH), bound at the binder's edge until
+// the queries move.
+type WriteClause struct {
 	At
 }
 
-// Name is a column name where a write lists one (INSERT's column list, ON
-// CONFLICT's target).
-type Name struct {
+// InsertColumn is a name in INSERT's column list.
+type InsertColumn struct {
 	At
 	Name string
 }
@@ -35,12 +36,12 @@ type Assignment struct {
 // the select list moves onto the tree with the queries.
 type Returning struct {
 	At
-	Items []*SelectItem
+	Items []*ReturningItem
 }
 
-// SelectItem is one item of a RETURNING list: expr [AS name], * or t.*
+// ReturningItem is one item of a RETURNING list: expr [AS name], * or t.*
 // (Star; Table names t). Alias is "" when none was written.
-type SelectItem struct {
+type ReturningItem struct {
 	At
 	X     Expr
 	Alias string
@@ -67,10 +68,10 @@ type Insert struct {
 	At
 	// Target is the table's clause as TiDB read it (Src: its
 	// *ast.TableRefsClause); Table names it (nil when it is not one table).
-	Target  *Clause
+	Target  *WriteClause
 	Table   *TableName
 	Alias   string
-	Columns []*Name
+	Columns []*InsertColumn
 	// Overriding is "system", "user" or "".
 	Overriding string
 	// Rows are VALUES' rows (nil for a query); a cell is a Default for
@@ -80,14 +81,14 @@ type Insert struct {
 	// PlainQuery says it is a SELECT with a plain select list (no DISTINCT,
 	// GROUP BY, HAVING, ORDER BY, not a set operation), whose untyped
 	// outputs the target columns type (binder/insertselect.go).
-	Query      *Clause
+	Query      *WriteClause
 	PlainQuery bool
 	// QuerySelect says Query is a SELECT (not a set operation).
 	QuerySelect bool
 	// With is a WITH written in front of INSERT: the rewrite moves it onto
 	// the inserted query, where Query carries it; With is then set to
 	// that WITH clause, which the whole statement (RETURNING too) sees.
-	With       *Clause
+	With       *WriteClause
 	OnConflict *OnConflict
 	Returning  *Returning
 	// Refused is a MySQL form TiDB's grammar reads and the binder refuses
@@ -99,14 +100,14 @@ type Insert struct {
 // ..] [WHERE cond | WHERE CURRENT OF cursor] [RETURNING ..].
 type Update struct {
 	At
-	With *Clause
+	With *WriteClause
 	// Target is the table's clause as TiDB read it (Src: its
 	// *ast.TableRefsClause); Table and Alias name it.
-	Target    *Clause
+	Target    *WriteClause
 	Table     *TableName
 	Alias     string
 	Set       []*Assignment
-	From      *Clause
+	From      *WriteClause
 	Where     Expr
 	CurrentOf string
 	Returning *Returning
@@ -117,11 +118,11 @@ type Update struct {
 // cond | WHERE CURRENT OF cursor] [RETURNING ..].
 type Delete struct {
 	At
-	With      *Clause
-	Target    *Clause
+	With      *WriteClause
+	Target    *WriteClause
 	Table     *TableName
 	Alias     string
-	Using     *Clause
+	Using     *WriteClause
 	Where     Expr
 	CurrentOf string
 	Returning *Returning

@@ -40,7 +40,7 @@
 // (formatdml.go; TestDMLTreeRoundTripsCorpus in sql). Their expressions are
 // the tree's; the clauses that are the queries' (INSERT's query, UPDATE ...
 // FROM's and DELETE ... USING's tables, a WITH in front, RETURNING's list
-// as a select list) are carried as Clause / Returning with TiDB's node in
+// as a select list) are carried as WriteClause / Returning with TiDB's node in
 // Src until the queries move.
 //
 // The package is syntax only: no catalog, no types.T, no TiDB import. The

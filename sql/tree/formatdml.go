@@ -1,11 +1,11 @@
 package tree
 
-// FormatStatement's writers of INSERT, UPDATE and DELETE. A Clause (the
+// FormatStatement's writers of INSERT, UPDATE and DELETE. A WriteClause (the
 // queries' part: INSERT's query, FROM / USING, WITH) is written by the
 // caller's sub, handed a Subquery whose Query is the clause's TiDB node;
 // without sub it is a stand-in of its kind.
 
-func (f *formatter) clause(c *Clause, standIn string) {
+func (f *formatter) clause(c *WriteClause, standIn string) {
 	if f.sub != nil {
 		f.WriteString(f.sub(&Subquery{At: c.At, Query: c.Src}))
 		return
@@ -99,7 +99,7 @@ func (f *formatter) returning(r *Returning) {
 	}
 }
 
-func (f *formatter) with(c *Clause) {
+func (f *formatter) with(c *WriteClause) {
 	if c != nil {
 		f.clause(c, "WITH pg__w AS (SELECT 1)")
 		f.WriteString(" ")

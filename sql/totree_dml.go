@@ -30,11 +30,11 @@ func (t *Transformer) DMLToTree(st *Statement, s ast.StmtNode) (pt.Statement, er
 	}
 	switch n := s.(type) {
 	case *ast.InsertStmt:
-		return t.insert(st, n)
+		return t.insertTree(st, n)
 	case *ast.UpdateStmt:
-		return t.update(st, n)
+		return t.updateTree(st, n)
 	case *ast.DeleteStmt:
-		return t.delete(st, n)
+		return t.deleteTree(st, n)
 	}
 	return nil, &TransformError{s, sqlerr.New(sqlerr.FeatureNotSupported, "statement %T is not a write", s)}
 }
@@ -46,22 +46,22 @@ func (t *Transformer) DMLTree(st *Statement, s any) (pt.Statement, error) {
 	return t.DMLToTree(st, n)
 }
 
-// nameAt is a name TiDB keeps no offset for (a table's, an INSERT column
+// dmlNameAt is a name TiDB keeps no offset for (a table's, an INSERT column
 // list's, a SET target's): its first whole-word occurrence in the
 // rewritten text, where the binder has always pointed such a name's errors.
-func nameAt(st *Statement, n ast.Node, name string) pt.At {
+func dmlNameAt(st *Statement, n ast.Node, name string) pt.At {
 	a := at(n)
 	if a.Offset == 0 && st != nil {
-		a.Offset = identOffset(st.Rewritten, name)
+		a.Offset = dmlIdentOffset(st.Rewritten, name)
 	}
 	return a
 }
 
-// identOffset returns the byte offset of the first whole-word, unquoted-
+// dmlIdentOffset returns the byte offset of the first whole-word, unquoted-
 // string occurrence of name in text (ASCII case-insensitive), or 0. It
 // compares in place rather than lowering the text: an INSERT's column
 // names stand near its start, and the text of a 1000-row INSERT is long.
-func identOffset(text, name string) int {
+func dmlIdentOffset(text, name string) int {
 	inString := false
 	for i := 0; i < len(text); i++ {
 		c := text[i]
@@ -69,11 +69,11 @@ func identOffset(text, name string) int {
 			inString = !inString
 			continue
 		}
-		if inString || len(text)-i < len(name) || !equalFoldASCII(text[i:i+len(name)], name) {
+		if inString || len(text)-i < len(name) || !dmlEqualFold(text[i:i+len(name)], name) {
 			continue
 		}
-		before := i == 0 || !isIdentByte(lowerASCII(text[i-1]))
-		after := i+len(name) >= len(text) || !isIdentByte(lowerASCII(text[i+len(name)]))
+		before := i == 0 || !dmlIdentByte(dmlLower(text[i-1]))
+		after := i+len(name) >= len(text) || !dmlIdentByte(dmlLower(text[i+len(name)]))
 		if before && after {
 			return i
 		}
@@ -81,29 +81,29 @@ func identOffset(text, name string) int {
 	return 0
 }
 
-func lowerASCII(c byte) byte {
+func dmlLower(c byte) byte {
 	if c >= 'A' && c <= 'Z' {
 		return c + 'a' - 'A'
 	}
 	return c
 }
 
-func equalFoldASCII(a, b string) bool {
+func dmlEqualFold(a, b string) bool {
 	for i := 0; i < len(a); i++ {
-		if lowerASCII(a[i]) != lowerASCII(b[i]) {
+		if dmlLower(a[i]) != dmlLower(b[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func isIdentByte(c byte) bool {
+func dmlIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c == '"' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
-// target reads the single table a write names (TiDB's TableRefsClause),
+// dmlTarget reads the single table a write names (TiDB's TableRefsClause),
 // ok false when it names another kind of source or several tables.
-func target(refs *ast.TableRefsClause) (tn *ast.TableName, alias string, ok bool) {
+func dmlTarget(refs *ast.TableRefsClause) (tn *ast.TableName, alias string, ok bool) {
 	if refs == nil || refs.TableRefs == nil || refs.TableRefs.Right != nil {
 		return nil, "", false
 	}
@@ -115,28 +115,28 @@ func target(refs *ast.TableRefsClause) (tn *ast.TableName, alias string, ok bool
 	return tn, ts.AsName.O, ok
 }
 
-func clause(n ast.Node) *pt.WriteClause {
+func dmlClause(n ast.Node) *pt.WriteClause {
 	if n == nil || reflect.ValueOf(n).IsNil() {
 		return nil
 	}
 	return &pt.WriteClause{At: at(n)}
 }
 
-func (t *Transformer) insert(st *Statement, n *ast.InsertStmt) (pt.Statement, error) {
-	ins := &pt.Insert{At: at(n), Target: clause(n.Table), Alias: st.InsertAlias, Overriding: st.Overriding}
+func (t *Transformer) insertTree(st *Statement, n *ast.InsertStmt) (pt.Statement, error) {
+	ins := &pt.Insert{At: at(n), Target: dmlClause(n.Table), Alias: st.InsertAlias, Overriding: st.Overriding}
 	switch {
 	case n.IsReplace:
 		ins.Refused = "REPLACE"
 	case n.Setlist:
 		ins.Refused = "INSERT ... SET"
 	}
-	if tn, _, ok := target(n.Table); ok {
+	if tn, _, ok := dmlTarget(n.Table); ok {
 		ins.Table = tableName(tn)
 	}
 	if len(n.Columns) > 0 {
 		ins.Columns = make([]*pt.InsertColumn, len(n.Columns))
 		for i, c := range n.Columns {
-			ins.Columns[i] = &pt.InsertColumn{At: nameAt(st, c, c.Name.O), Name: c.Name.O}
+			ins.Columns[i] = &pt.InsertColumn{At: dmlNameAt(st, c, c.Name.O), Name: c.Name.O}
 		}
 	}
 	if n.Lists != nil {
@@ -152,29 +152,29 @@ func (t *Transformer) insert(st *Statement, n *ast.InsertStmt) (pt.Statement, er
 			ins.Rows[i] = r
 		}
 	} else if n.Select != nil {
-		ins.Query = clause(n.Select)
+		ins.Query = dmlClause(n.Select)
 		if sel, ok := n.Select.(*ast.SelectStmt); ok {
 			ins.QuerySelect = true
 			ins.PlainQuery = sel.Kind == ast.SelectStmtKindSelect && !sel.Distinct && sel.GroupBy == nil && sel.Having == nil && sel.OrderBy == nil
-			if sel.With != nil && startsWithWord(st.Text, "with") {
-				ins.With = clause(sel.With)
+			if sel.With != nil && dmlStartsWith(st.Text, "with") {
+				ins.With = dmlClause(sel.With)
 			}
 		}
 	}
 	if len(n.OnDuplicate) > 0 || st.OnConflictDoNothing || st.ConflictTarget != nil {
 		oc := &pt.OnConflict{DoNothing: st.OnConflictDoNothing, Target: st.ConflictTarget, TargetPos: st.ConflictTargetPos}
 		var err error
-		if oc.Update, err = t.assignments(st, n.OnDuplicate); err != nil {
+		if oc.Update, err = t.dmlAssignments(st, n.OnDuplicate); err != nil {
 			return nil, err
 		}
 		ins.OnConflict = oc
 	}
 	var err error
-	ins.Returning, err = t.returning(st)
+	ins.Returning, err = t.dmlReturning(st)
 	return ins, err
 }
 
-func (t *Transformer) assignments(st *Statement, list []*ast.Assignment) ([]*pt.Assignment, error) {
+func (t *Transformer) dmlAssignments(st *Statement, list []*ast.Assignment) ([]*pt.Assignment, error) {
 	if len(list) == 0 {
 		return nil, nil
 	}
@@ -184,12 +184,12 @@ func (t *Transformer) assignments(st *Statement, list []*ast.Assignment) ([]*pt.
 		if err != nil {
 			return nil, err
 		}
-		out[i] = &pt.Assignment{At: nameAt(st, a.Column, a.Column.Name.O), Table: a.Column.Table.O, Column: a.Column.Name.O, Value: v}
+		out[i] = &pt.Assignment{At: dmlNameAt(st, a.Column, a.Column.Name.O), Table: a.Column.Table.O, Column: a.Column.Name.O, Value: v}
 	}
 	return out, nil
 }
 
-func (t *Transformer) returning(st *Statement) (*pt.Returning, error) {
+func (t *Transformer) dmlReturning(st *Statement) (*pt.Returning, error) {
 	if st.Returning == nil {
 		return nil, nil
 	}
@@ -224,9 +224,9 @@ func writeRefusal(verb string, multi bool, order *ast.OrderByClause, limit *ast.
 	return ""
 }
 
-// fromWhere reads the FROM / USING list and the WHERE the rewrite moved
+// dmlFromWhere reads the FROM / USING list and the WHERE the rewrite moved
 // into st.DMLFrom (with its WHERE), else the statement's own WHERE.
-func (t *Transformer) fromWhere(st *Statement, where ast.ExprNode) (*pt.WriteClause, pt.Expr, error) {
+func (t *Transformer) dmlFromWhere(st *Statement, where ast.ExprNode) (*pt.WriteClause, pt.Expr, error) {
 	var from *pt.WriteClause
 	if f := st.DMLFrom; f != nil {
 		from = &pt.WriteClause{At: pt.At{Offset: f.OriginTextPosition()}}
@@ -242,54 +242,54 @@ func (t *Transformer) fromWhere(st *Statement, where ast.ExprNode) (*pt.WriteCla
 	return from, w, err
 }
 
-func (t *Transformer) update(st *Statement, n *ast.UpdateStmt) (pt.Statement, error) {
-	u := &pt.Update{At: at(n), Target: clause(n.TableRefs), With: clause(withClause(n.With)),
+func (t *Transformer) updateTree(st *Statement, n *ast.UpdateStmt) (pt.Statement, error) {
+	u := &pt.Update{At: at(n), Target: dmlClause(n.TableRefs), With: dmlClause(dmlWith(n.With)),
 		Refused: writeRefusal("UPDATE", n.MultipleTable, n.Order, n.Limit)}
-	if tn, alias, ok := target(n.TableRefs); ok {
+	if tn, alias, ok := dmlTarget(n.TableRefs); ok {
 		u.Table, u.Alias = tableName(tn), alias
 	}
 	var err error
-	if u.Set, err = t.assignments(st, n.List); err != nil {
+	if u.Set, err = t.dmlAssignments(st, n.List); err != nil {
 		return nil, err
 	}
-	if u.From, u.Where, err = t.fromWhere(st, n.Where); err != nil {
+	if u.From, u.Where, err = t.dmlFromWhere(st, n.Where); err != nil {
 		return nil, err
 	}
 	if st.CurrentOf != nil {
 		u.CurrentOf = st.CurrentOf.Cursor
 	}
-	u.Returning, err = t.returning(st)
+	u.Returning, err = t.dmlReturning(st)
 	return u, err
 }
 
-func (t *Transformer) delete(st *Statement, n *ast.DeleteStmt) (pt.Statement, error) {
-	d := &pt.Delete{At: at(n), Target: clause(n.TableRefs), With: clause(withClause(n.With)),
+func (t *Transformer) deleteTree(st *Statement, n *ast.DeleteStmt) (pt.Statement, error) {
+	d := &pt.Delete{At: at(n), Target: dmlClause(n.TableRefs), With: dmlClause(dmlWith(n.With)),
 		Refused: writeRefusal("DELETE", n.IsMultiTable, n.Order, n.Limit)}
-	if tn, alias, ok := target(n.TableRefs); ok {
+	if tn, alias, ok := dmlTarget(n.TableRefs); ok {
 		d.Table, d.Alias = tableName(tn), alias
 	}
 	var err error
-	if d.Using, d.Where, err = t.fromWhere(st, n.Where); err != nil {
+	if d.Using, d.Where, err = t.dmlFromWhere(st, n.Where); err != nil {
 		return nil, err
 	}
 	if st.CurrentOf != nil {
 		d.CurrentOf = st.CurrentOf.Cursor
 	}
-	d.Returning, err = t.returning(st)
+	d.Returning, err = t.dmlReturning(st)
 	return d, err
 }
 
-// withClause is w as an ast.Node, nil (not a typed nil) when there is none.
-func withClause(w *ast.WithClause) ast.Node {
+// dmlWith is w as an ast.Node, nil (not a typed nil) when there is none.
+func dmlWith(w *ast.WithClause) ast.Node {
 	if w == nil {
 		return nil
 	}
 	return w
 }
 
-// startsWithWord reports whether text's first word, after blanks and
+// dmlStartsWith reports whether text's first word, after blanks and
 // comments, is word (lower case), in any case.
-func startsWithWord(text, word string) bool {
+func dmlStartsWith(text, word string) bool {
 	for {
 		text = strings.TrimLeft(text, " \t\r\n\f")
 		switch {

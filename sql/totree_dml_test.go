@@ -12,10 +12,10 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// restoredClause writes a clause the tree carries as TiDB's node (INSERT's
+// dmlRestored writes a clause the tree carries as TiDB's node (INSERT's
 // query, FROM / USING, WITH) as TiDB restores it, with PostgreSQL's
 // quoting: its own round trip is the queries' stage, not this one's.
-func restoredClause(q *pt.Subquery) string {
+func dmlRestored(q *pt.Subquery) string {
 	n, ok := q.Query.(ast.Node)
 	if !ok {
 		return "SELECT 1"
@@ -35,11 +35,11 @@ func restoredClause(q *pt.Subquery) string {
 	return text
 }
 
-// writableDML reports whether FormatStatement's text of a write reads back
+// dmlWritable reports whether FormatStatement's text of a write reads back
 // as the same tree: the MySQL forms the binder refuses, and a WITH written
 // in front of INSERT (the rewrite moves it onto the query, which TiDB
 // restores with it), are transformed only.
-func writableDML(s pt.Statement) bool {
+func dmlWritable(s pt.Statement) bool {
 	switch n := s.(type) {
 	case *pt.Insert:
 		return n.Refused == "" && n.With == nil && n.Table != nil
@@ -51,7 +51,7 @@ func writableDML(s pt.Statement) bool {
 	return false
 }
 
-func isWrite(s ast.StmtNode) bool {
+func dmlIsWrite(s ast.StmtNode) bool {
 	switch s.(type) {
 	case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
 		return true
@@ -59,10 +59,10 @@ func isWrite(s ast.StmtNode) bool {
 	return false
 }
 
-// sameWrite compares two trees of a write as sameStatement does, also
+// dmlSame compares two trees of a write as sameStatement does, also
 // ignoring ON CONFLICT's target position (a character position in the
 // text, which the written text moves).
-func sameWrite(a, b pt.Statement) string {
+func dmlSame(a, b pt.Statement) string {
 	for _, s := range []pt.Statement{a, b} {
 		if ins, ok := s.(*pt.Insert); ok && ins.OnConflict != nil {
 			ins.OnConflict.TargetPos = 0
@@ -85,7 +85,7 @@ func TestDMLTreeRoundTripsCorpus(t *testing.T) {
 			continue
 		}
 		for _, st := range parsed {
-			if st.AST == nil || !isWrite(st.AST) {
+			if st.AST == nil || !dmlIsWrite(st.AST) {
 				continue
 			}
 			stmts++
@@ -95,11 +95,11 @@ func TestDMLTreeRoundTripsCorpus(t *testing.T) {
 				continue
 			}
 			kinds[fmt.Sprintf("%T", t1)]++
-			if !writableDML(t1) {
+			if !dmlWritable(t1) {
 				carried++
 				continue
 			}
-			text := pt.FormatStatement(t1, restoredClause)
+			text := pt.FormatStatement(t1, dmlRestored)
 			again, err := p.Parse(text)
 			if err != nil || len(again) != 1 || again[0].AST == nil {
 				failures = append(failures, fmt.Sprintf("%q: written back as %q, which does not parse: %v", st.Text, text, err))
@@ -110,7 +110,7 @@ func TestDMLTreeRoundTripsCorpus(t *testing.T) {
 				failures = append(failures, fmt.Sprintf("%q: written back as %q: %v", st.Text, text, err))
 				continue
 			}
-			if d := sameWrite(t1, t2); d != "" {
+			if d := dmlSame(t1, t2); d != "" {
 				failures = append(failures, fmt.Sprintf("%q: written back as %q: %s", st.Text, text, d))
 				continue
 			}
@@ -163,7 +163,7 @@ func TestDMLToTree(t *testing.T) {
 			t.Errorf("%s: %v", c.in, err)
 			continue
 		}
-		if got := pt.FormatStatement(s, restoredClause); got != c.want {
+		if got := pt.FormatStatement(s, dmlRestored); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.in, got, c.want)
 		}
 	}

@@ -67,7 +67,17 @@
 // statement's tree (Bind takes it from sql.Transformer.StatementTree and
 // dispatches on the tree node, bindStatementTree; the other statements
 // still go by TiDB's statement type; the query of CREATE VIEW and CREATE
-// TABLE AS is still TiDB's, bound by view.go's bindQuery); the FROM
+// TABLE AS is still TiDB's, bound by view.go's bindQuery); INSERT, UPDATE
+// and DELETE bind from their tree (sql.Transformer.DMLTree, which Bind's
+// and EXPLAIN's bindInsert / bindUpdate / bindDelete call on TiDB's
+// statement): values, SET, WHERE, ON CONFLICT and the column lists are the
+// tree's, and dmledge.go is their one edge with the query binder, handing
+// it the clauses that are still TiDB's (the target table, FROM / USING,
+// WITH, RETURNING's select list; INSERT ... SELECT's query goes through
+// view.go's bindQueryNode). insert.go reads a VALUES cell that is a plain
+// literal of a scalar column straight into the column's type
+// (literalCell), the 1000-row INSERT's commonest case (issue 33);
+// the FROM
 // clause binds from the tree (from.go: tables, views and WITH queries by
 // name, derived tables, functions in FROM, joins of every kind with ON,
 // USING, NATURAL, and FULL JOIN, which sql's transformer reads from the

@@ -1,24 +1,58 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
+	"errors"
+	"math"
+	"time"
+
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
-// bindInsert binds INSERT INTO t [(cols)] VALUES ... | SELECT ... against the
-// table's columns: each value is converted to its column's type (assignment
-// rules), omitted nullable columns become NULL, and an omitted NOT NULL
-// column is rejected here, before anything is written (seed 000).
-func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
-	switch {
-	case ins.IsReplace:
-		return nil, sqlerr.NotSupported("REPLACE")
-	case ins.Setlist:
-		return nil, sqlerr.NotSupported("INSERT ... SET")
+// writeTree transforms a write (node: TiDB's statement, the one Bind or
+// EXPLAIN holds) into sqlgate's tree, a refusal positioned at the node
+// refused.
+func (b *binder) writeTree(node any) (pt.Statement, error) {
+	st, err := b.trees.DMLTree(b.stmt, node)
+	if err != nil {
+		var te *sql.TransformError
+		if errors.As(err, &te) {
+			return nil, b.errAt(te.Node, te.Err)
+		}
+		return nil, err
 	}
-	tsrc, err := b.bindResultSet(ins.Table.TableRefs)
+	return st, nil
+}
+
+// bindInsert binds an INSERT that Bind (or EXPLAIN) holds as TiDB's
+// statement: transformed into the tree, then bindInsertTree.
+func (b *binder) bindInsert(node any) (Statement, error) {
+	st, err := b.writeTree(node)
+	if err != nil {
+		return nil, err
+	}
+	ins, ok := st.(*pt.Insert)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "INSERT transformed into %T", st)
+	}
+	return b.bindInsertTree(ins)
+}
+
+// bindInsertTree binds INSERT INTO t [(cols)] VALUES ... | SELECT ...
+// against the table's columns: each value is converted to its column's
+// type (assignment rules), omitted nullable columns become NULL, and an
+// omitted NOT NULL column is rejected here, before anything is written
+// (seed 000).
+func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
+	if ins.Refused != "" {
+		return nil, sqlerr.NotSupported(ins.Refused)
+	}
+	tsrc, err := b.bindInsertTarget(ins.Target) // dmledge.go
 	if err != nil {
 		return nil, err
 	}
@@ -26,18 +60,17 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	if !ok || scan.Changelog {
 		return nil, sqlerr.NotSupported("INSERT into this target")
 	}
-	if a := b.stmt.InsertAlias; a != "" { // INSERT INTO t AS a: only a names it
+	if a := ins.Alias; a != "" { // INSERT INTO t AS a: only a names it
 		scan = NewScan(scan.Table, a)
 	}
 	// The query of INSERT ... SELECT is bound first, as PostgreSQL
 	// transforms it before it matches values to target columns.
 	var query Node
-	if ins.Select != nil && ins.Lists == nil {
-		sel, ok := ins.Select.(*ast.SelectStmt)
-		if !ok {
+	if ins.Query != nil && ins.Rows == nil {
+		if !ins.QuerySelect {
 			return nil, sqlerr.NotSupported("INSERT from this kind of query")
 		}
-		if query, err = b.bindInsertSelect(sel); err != nil {
+		if query, err = b.bindInsertSelect(ins); err != nil {
 			return nil, err
 		}
 	}
@@ -46,13 +79,14 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	// target[i] = table column index of the i-th value
 	var target []int
 	if len(ins.Columns) == 0 {
+		target = make([]int, len(tableCols))
 		for i := range tableCols {
-			target = append(target, i)
+			target[i] = i
 		}
 	} else {
 		seen := map[int]bool{}
 		for _, cn := range ins.Columns {
-			name := ident(cn.Name)
+			name := cn.Name
 			idx := info.ColumnIndex(name)
 			if idx < 0 {
 				return nil, b.errAt(cn, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
@@ -70,9 +104,9 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 		// to their defaults; more values are an error reported per row.
 		n := len(target)
 		switch {
-		case ins.Lists != nil:
-			n = len(ins.Lists[0])
-			for _, row := range ins.Lists[1:] {
+		case ins.Rows != nil:
+			n = len(ins.Rows[0])
+			for _, row := range ins.Rows[1:] {
 				if len(row) != n {
 					return nil, sqlerr.New(sqlerr.SyntaxError, "VALUES lists must all be the same length")
 				}
@@ -105,68 +139,16 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 		}
 		return defaults[i], nil
 	}
-	overridden, err := b.identityOverride(info, provided, ins, query)
+	overridden, err := b.insertOverride(info, provided, ins, query)
 	if err != nil {
 		return nil, err
 	}
 	var source Node
 	switch {
-	case ins.Lists != nil:
-		values := &Values{}
-		for _, row := range ins.Lists {
-			if len(row) > len(target) {
-				return nil, b.errAt(row[len(target)], sqlerr.New(sqlerr.SyntaxError, "INSERT has more expressions than target columns"))
-			}
-			if len(row) < len(target) {
-				return nil, sqlerr.New(sqlerr.SyntaxError, "INSERT has more target columns than expressions")
-			}
-			// The written values first, in the order they are written,
-			// then the omitted columns' defaults: PostgreSQL transforms
-			// the target list in that order (its rewriter adds the
-			// defaults), so a statement's first error is the same.
-			out := make([]Expr, len(tableCols))
-			for pos, i := range target {
-				c := tableCols[i]
-				if overridden[i] {
-					continue
-				}
-				node := row[pos]
-				if _, isDefault := node.(*ast.DefaultExpr); isDefault {
-					if out[i], err = dflt(i); err != nil {
-						return nil, err
-					}
-					continue
-				}
-				e, err := b.bindExpr(nil, node)
-				if err != nil {
-					return nil, err
-				}
-				if out[i], err = b.assign(node, e, c.Name, c.Type, info.Path.Table); err != nil {
-					return nil, err
-				}
-			}
-			for i := range tableCols {
-				if out[i] == nil {
-					if out[i], err = dflt(i); err != nil {
-						return nil, err
-					}
-				}
-			}
-			values.Rows = append(values.Rows, out)
-		}
-		for _, c := range tableCols {
-			values.Cols = append(values.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
-		}
-		if len(ins.Lists) > 1 {
-			// PostgreSQL folds a VALUES list's rows in the written column
-			// order (the columns not written hold their defaults, folded
-			// when the rows are stored: after)
-			values.FoldOrder = append(values.FoldOrder, target...)
-			for i := range tableCols {
-				if provided[i] < 0 {
-					values.FoldOrder = append(values.FoldOrder, i)
-				}
-			}
+	case ins.Rows != nil:
+		values, err := b.bindInsertRows(ins.Rows, info, target, provided, overridden, dflt)
+		if err != nil {
+			return nil, err
 		}
 		source = values
 	case query != nil:
@@ -206,24 +188,28 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	default:
 		return nil, sqlerr.NotSupported("this INSERT form")
 	}
-	if err := checkConflictTarget(b.stmt.ConflictTarget, b.stmt.ConflictTargetPos, info); err != nil {
+	oc := ins.OnConflict
+	if oc == nil {
+		oc = &pt.OnConflict{}
+	}
+	if err := checkConflictTarget(oc.Target, oc.TargetPos, info); err != nil {
 		return nil, err
 	}
-	out := &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: b.stmt.OnConflictDoNothing, params: b.params}
-	if len(ins.OnDuplicate) > 0 {
+	out := &Insert{Table: info, Source: b.finishParams(source), OnConflictDoNothing: oc.DoNothing, params: b.params}
+	if len(oc.Update) > 0 {
 		if !info.HasPrimaryKey() {
 			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification").
 				WithDetail("Table %q is a log table (no primary key).", info.Path.Table)
 		}
-		merge, err := b.bindOnConflictUpdate(scan, ins.OnDuplicate)
+		merge, err := b.bindOnConflictUpdate(scan, oc.Update)
 		if err != nil {
 			return nil, err
 		}
 		out.OnConflictUpdate = merge
 		out.params = b.params
 	}
-	if b.stmt.Returning != nil {
-		ret, err := b.bindReturning(newScope(scan), b.stmt.Returning)
+	if ins.Returning != nil {
+		ret, err := b.bindReturning(newScope(scan), ins.Returning, ins.With)
 		if err != nil {
 			return nil, err
 		}
@@ -236,11 +222,220 @@ func (b *binder) bindInsert(ins *ast.InsertStmt) (Statement, error) {
 	return out, nil
 }
 
+// bindInsertRows binds INSERT's VALUES rows: each row holds every table
+// column (table order), its written values converted to their columns'
+// types, the omitted ones' defaults after them.
+func (b *binder) bindInsertRows(rows [][]pt.Expr, info fluss.TableInfo, target, provided []int, overridden []bool, dflt func(int) (Expr, error)) (*Values, error) {
+	tableCols := info.Descriptor.Schema.Columns
+	values := &Values{Rows: make([][]Expr, 0, len(rows))}
+	// one backing array for all the rows' cells: a 1000-row INSERT makes
+	// one allocation here rather than a thousand
+	cells := make([]Expr, len(rows)*len(tableCols))
+	lc := literalCells{consts: make([]Const, len(rows)*len(target))}
+	for _, row := range rows {
+		if len(row) > len(target) {
+			return nil, b.errAt(row[len(target)], sqlerr.New(sqlerr.SyntaxError, "INSERT has more expressions than target columns"))
+		}
+		if len(row) < len(target) {
+			return nil, sqlerr.New(sqlerr.SyntaxError, "INSERT has more target columns than expressions")
+		}
+		// The written values first, in the order they are written, then
+		// the omitted columns' defaults: PostgreSQL transforms the target
+		// list in that order (its rewriter adds the defaults), so a
+		// statement's first error is the same.
+		out := cells[:len(tableCols):len(tableCols)]
+		cells = cells[len(tableCols):]
+		for pos, i := range target {
+			if overridden[i] {
+				continue
+			}
+			var err error
+			if out[i], err = b.bindInsertValue(row[pos], tableCols[i], info.Path.Table, i, dflt, &lc); err != nil {
+				return nil, err
+			}
+		}
+		for i := range tableCols {
+			if out[i] == nil {
+				var err error
+				if out[i], err = dflt(i); err != nil {
+					return nil, err
+				}
+			}
+		}
+		values.Rows = append(values.Rows, out)
+	}
+	values.Cols = make([]Column, len(tableCols))
+	for i, c := range tableCols {
+		values.Cols[i] = Column{Name: c.Name, T: c.Type.Nullable()}
+	}
+	if len(rows) > 1 {
+		// PostgreSQL folds a VALUES list's rows in the written column
+		// order (the columns not written hold their defaults, folded when
+		// the rows are stored: after)
+		values.FoldOrder = append(values.FoldOrder, target...)
+		for i := range tableCols {
+			if provided[i] < 0 {
+				values.FoldOrder = append(values.FoldOrder, i)
+			}
+		}
+	}
+	return values, nil
+}
+
+// bindInsertValue binds one written value of a VALUES row for column c
+// (index i): DEFAULT is the column's default, a plain literal of a scalar
+// column is read straight into the column's type (literalCell), anything
+// else is bound and assigned to the column's type.
+func (b *binder) bindInsertValue(node pt.Expr, c fluss.Column, table string, i int, dflt func(int) (Expr, error), lc *literalCells) (Expr, error) {
+	switch n := node.(type) {
+	case *pt.Default:
+		return dflt(i)
+	case *pt.Literal:
+		if e, ok, err := b.literalCell(n, c.Type.Nullable(), lc); ok {
+			return e, err
+		}
+	}
+	e, err := b.bindTree(nil, node)
+	if err != nil {
+		return nil, err
+	}
+	return b.assign(node, e, c.Name, c.Type, table)
+}
+
+// literalCells is what reading VALUES' literals needs once per statement
+// rather than once per cell: the session's zone and the transaction's
+// time, which a timestamp literal reads ('now', a zone-less timestamptz).
+type literalCells struct {
+	ready bool
+	loc   *time.Location
+	now   time.Time
+	// consts are the rows' constants, cut from one array sized for every
+	// cell of the statement (the binder's arena hands them out 8 at a
+	// time, which for 6000 cells is 750 allocations).
+	consts []Const
+}
+
+// newConst is the binder's newConst from lc's array.
+func (lc *literalCells) newConst(v any, t types.T) *Const {
+	if len(lc.consts) == 0 {
+		return &Const{Value: v, T: t}
+	}
+	c := &lc.consts[0]
+	lc.consts = lc.consts[1:]
+	*c = Const{Value: v, T: t}
+	return c
+}
+
+// literalCell reads a plain literal written for a column of scalar type t
+// (nullable) as assign would, without the general path's steps (a bound
+// literal of its own type, then an assignment cast that lower folds): the
+// constant of t at once. ok is false where the general path decides more
+// than this reads (a ROW, MAP, array, interval or reg* column, a nested
+// NOT NULL, a conversion that can fail after binding, such as an integer
+// out of a smallint's range), so that its errors stay the general path's.
+// A string literal is read by the column type's input function here, as
+// coerceUnknown reads it, its 22P02 / 22007 / 22001 positioned at the
+// literal.
+func (b *binder) literalCell(n *pt.Literal, t types.T, lc *literalCells) (Expr, bool, error) {
+	switch t.Kind {
+	case types.Array, types.Row, types.Map, types.Interval, types.Unknown, types.Null:
+		return nil, false, nil
+	}
+	if t.Variant != types.NoVariant {
+		return nil, false, nil
+	}
+	switch n.Kind {
+	case pt.LitNull:
+		return lc.newConst(nil, t), true, nil
+	case pt.LitInt:
+		v := n.Int
+		switch t.Kind {
+		case types.Int64:
+			return lc.newConst(v, t), true, nil
+		case types.Int32:
+			if v >= math.MinInt32 && v <= math.MaxInt32 {
+				return lc.newConst(v, t), true, nil
+			}
+		case types.Float64:
+			return lc.newConst(float64(v), t), true, nil
+		}
+	case pt.LitDecimal:
+		if t.Kind == types.Float64 {
+			// numeric to double precision reads the digits as float8in
+			// does (exec's cast: numeric.ToFloat64)
+			if f, err := numeric.ParseFloat(n.Text, 64); err == nil {
+				return lc.newConst(f, t), true, nil
+			}
+		}
+	case pt.LitString:
+		if t.Kind == types.Bool || t.Kind == types.Bytes {
+			return nil, false, nil
+		}
+		if (t.Kind == types.String || t.Kind == types.Unknown) && t.Length <= 0 {
+			return lc.newConst(n.Text, t), true, nil
+		}
+		if !lc.ready {
+			lc.loc, lc.now, lc.ready = functions.LocationOf(b.ctx), functions.TransactionTime(b.ctx), true
+		}
+		v, err := types.ParseTextAt(n.Text, t, lc.loc, lc.now)
+		if err != nil {
+			if se := sqlerr.As(err); se != nil {
+				return nil, true, b.errAt(n, se)
+			}
+			return nil, true, err
+		}
+		return lc.newConst(v, t), true, nil
+	}
+	return nil, false, nil
+}
+
+// insertOverride applies OVERRIDING { SYSTEM | USER } VALUE and GENERATED
+// ALWAYS to an INSERT's provided columns (provided[i] >= 0): it returns
+// the columns whose given values are replaced by their default (OVERRIDING
+// USER VALUE), and refuses a value other than DEFAULT for a GENERATED
+// ALWAYS column unless OVERRIDING SYSTEM VALUE is written (428C9).
+func (b *binder) insertOverride(info fluss.TableInfo, provided []int, ins *pt.Insert, query Node) ([]bool, error) {
+	meta := fluss.MetaOf(info.Descriptor)
+	over := make([]bool, len(provided))
+	for i, pos := range provided {
+		if pos < 0 {
+			continue
+		}
+		id := meta.Column(i).Identity
+		if id == 0 {
+			continue
+		}
+		switch ins.Overriding {
+		case "user":
+			over[i] = true
+			continue
+		case "system":
+			continue
+		}
+		if id != 'a' {
+			continue
+		}
+		allDefault := query == nil
+		for _, row := range ins.Rows {
+			if _, ok := row[pos].(*pt.Default); !ok {
+				allDefault = false
+			}
+		}
+		if !allDefault {
+			name := info.Descriptor.Schema.Columns[i].Name
+			return nil, sqlerr.New(generatedAlwaysCode, "cannot insert a non-DEFAULT value into column \"%s\"", name).
+				WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name).
+				WithHint("Use OVERRIDING SYSTEM VALUE to override.")
+		}
+	}
+	return over, nil
+}
+
 // assign converts e to a column's type with PostgreSQL's assignment rules:
 // unknown literals are parsed, numeric types convert to each other (range
 // checked when the row is built), anything converts to a string type, and
 // other mismatches are 42804.
-func (b *binder) assign(node ast.Node, e Expr, col string, t types.T, table string) (res Expr, err error) {
+func (b *binder) assign(node sourceNode, e Expr, col string, t types.T, table string) (res Expr, err error) {
 	defer func() { // a null at a NOT NULL place inside a ROW/ARRAY/MAP value
 		if err == nil {
 			err = b.nestedNotNull(node, res, t, col, table)
@@ -287,7 +482,7 @@ func boundedString(t types.T) bool {
 // row (the table's columns) followed by the proposed row (EXCLUDED.x, which
 // the rewrite turns into VALUES(x)). The result has one expression per
 // table column; columns not assigned keep the existing value.
-func (b *binder) bindOnConflictUpdate(scan *Scan, list []*ast.Assignment) ([]Expr, error) {
+func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment) ([]Expr, error) {
 	info := scan.Table
 	cols := info.Descriptor.Schema.Columns
 	n := len(cols)
@@ -308,22 +503,22 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*ast.Assignment) ([]Exp
 		pk[k] = true
 	}
 	for _, a := range list {
-		name := ident(a.Column.Name)
+		name := a.Column
 		idx := info.ColumnIndex(name)
 		if idx < 0 {
-			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
+			return nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
 		}
 		if pk[name] {
-			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE cannot change primary-key column %q", name))
+			return nil, b.errAt(a, sqlerr.New(sqlerr.FeatureNotSupported, "ON CONFLICT DO UPDATE cannot change primary-key column %q", name))
 		}
 		if out[idx] != nil {
-			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
+			return nil, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
 		}
-		e, err := b.bindExpr(sc, a.Expr)
+		e, err := b.bindTree(sc, a.Value)
 		if err != nil {
 			return nil, err
 		}
-		if e, err = b.assign(a.Expr, e, name, cols[idx].Type, info.Path.Table); err != nil {
+		if e, err = b.assign(a.Value, e, name, cols[idx].Type, info.Path.Table); err != nil {
 			return nil, err
 		}
 		out[idx] = e

@@ -1,7 +1,7 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -11,15 +11,18 @@ import (
 // list) is not resolved as text there, so that the target column's type
 // decides it (INSERT INTO t SELECT g, NULL, '5' FROM ... into integer
 // columns is valid; SELECT g, NULL alone would make NULL a text column).
-// Only a plain select list keeps them: DISTINCT, GROUP BY and ORDER BY
-// resolve the outputs they use as text, as PostgreSQL's do, and a set
-// operation types its columns itself, so those queries bind as before.
-func (b *binder) bindInsertSelect(sel *ast.SelectStmt) (Node, error) {
-	if sel.Kind == ast.SelectStmtKindSelect && !sel.Distinct && sel.GroupBy == nil && sel.Having == nil && sel.OrderBy == nil {
+// Only a plain select list keeps them (ins.PlainQuery): DISTINCT, GROUP BY
+// and ORDER BY resolve the outputs they use as text, as PostgreSQL's do,
+// and a set operation types its columns itself, so those queries bind as
+// before. The query is still TiDB's (ins.Query.Src), bound by the query
+// binder (view.go's bindQueryNode) until the queries move onto the tree.
+func (b *binder) bindInsertSelect(ins *pt.Insert) (Node, error) {
+	if ins.PlainQuery {
 		b.keepUnknownOutputs = true
 	}
 	defer func() { b.keepUnknownOutputs = false }()
-	return b.bindSelect(sel)
+	n, _, err := b.bindQueryNode(ins.Query.Src)
+	return n, err
 }
 
 // insertProjection returns the projection whose outputs are the query's

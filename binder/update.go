@@ -1,8 +1,8 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -36,13 +36,11 @@ type Delete struct {
 func (s *Update) Params() []types.T { return s.params }
 func (s *Delete) Params() []types.T { return s.params }
 
-// writableTable binds the single target table of UPDATE/DELETE and checks
-// that it is a primary-key table: a Fluss log table is append-only.
-func (b *binder) writableTable(refs *ast.TableRefsClause, verb string) (*Scan, error) {
-	if refs == nil || refs.TableRefs == nil || refs.TableRefs.Right != nil {
-		return nil, sqlerr.NotSupported(verb + " with several tables")
-	}
-	n, err := b.bindResultSet(refs.TableRefs)
+// writableTable binds the single target table of UPDATE/DELETE (target:
+// its clause) and checks that it is a primary-key table: a Fluss log table
+// is append-only.
+func (b *binder) writableTable(target *pt.WriteClause, verb string) (*Scan, error) {
+	n, err := b.bindWriteTarget(target, verb) // dmledge.go
 	if err != nil {
 		return nil, err
 	}
@@ -57,55 +55,66 @@ func (b *binder) writableTable(refs *ast.TableRefsClause, verb string) (*Scan, e
 	return scan, nil
 }
 
-func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
-	switch {
-	case up.MultipleTable:
-		return nil, sqlerr.NotSupported("UPDATE of several tables")
-	case up.Order != nil || up.Limit != nil:
-		return nil, sqlerr.NotSupported("UPDATE ... ORDER BY / LIMIT")
+// bindUpdate binds an UPDATE that Bind (or EXPLAIN) holds as TiDB's
+// statement: transformed into the tree, then bindUpdateTree.
+func (b *binder) bindUpdate(node any) (Statement, error) {
+	st, err := b.writeTree(node) // insert.go
+	if err != nil {
+		return nil, err
+	}
+	up, ok := st.(*pt.Update)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "UPDATE transformed into %T", st)
+	}
+	return b.bindUpdateTree(up)
+}
+
+func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
+	if up.Refused != "" {
+		return nil, sqlerr.NotSupported(up.Refused)
 	}
 	if up.With != nil { // the WITH queries are visible to the whole statement
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWith(up.With, up); err != nil {
+		if err := b.bindWriteWith(up.With, up.Src); err != nil {
 			return nil, err
 		}
 	}
-	scan, err := b.writableTable(up.TableRefs, "update")
+	scan, err := b.writableTable(up.Target, "update")
 	if err != nil {
 		return nil, err
 	}
 	info := scan.Table
-	input, err := b.bindDMLFrom(scan, up.Where)
+	input, err := b.bindDMLFrom(scan, up.From, up.Where)
 	if err != nil {
 		return nil, err
 	}
 	s := newScope(input)
 	cols := info.Descriptor.Schema.Columns
 	set := make([]Expr, len(cols))
-	for _, a := range up.List {
-		name := ident(a.Column.Name)
-		if t := ident(a.Column.Table); t != "" && t != scan.Alias {
-			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", t))
+	for _, a := range up.Set {
+		name := a.Column
+		if t := a.Table; t != "" && t != scan.Alias {
+			return nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", t))
 		}
 		idx := info.ColumnIndex(name)
 		if idx < 0 {
-			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
+			return nil, b.errAt(a, sqlerr.New(sqlerr.UndefinedColumn, "column %q of relation %q does not exist", name, info.Path.Table))
 		}
 		if set[idx] != nil {
-			return nil, b.errAt(a.Column, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
+			return nil, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
 		}
 		var e Expr
-		if _, isDefault := a.Expr.(*ast.DefaultExpr); isDefault {
+		if _, isDefault := a.Value.(*pt.Default); isDefault {
 			if e, err = b.columnDefault(info, idx); err != nil { // coldefs.go
 				return nil, err
 			}
 		} else if err = refuseIdentityUpdate(info, idx); err != nil {
 			return nil, err
-		} else if e, err = b.bindExpr(s, a.Expr); err != nil {
+		} else if e, err = b.bindTree(s, a.Value); err != nil {
 			return nil, err
 		}
-		if e, err = b.assign(a.Expr, e, name, cols[idx].Type, info.Path.Table); err != nil {
+		if e, err = b.assign(a.Value, e, name, cols[idx].Type, info.Path.Table); err != nil {
 			return nil, err
 		}
 		set[idx] = e
@@ -126,8 +135,8 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 		newRows.Exprs = append(newRows.Exprs, e)
 		newRows.Cols = append(newRows.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
 	}
-	out := &Update{Table: info, KeyChanged: keyChanged, Joined: b.stmt.DMLFrom != nil}
-	if b.stmt.Returning == nil {
+	out := &Update{Table: info, KeyChanged: keyChanged, Joined: up.From != nil}
+	if up.Returning == nil {
 		if keyChanged {
 			old := keyProjection(input, info)
 			newRows.Exprs = append(newRows.Exprs, old.Exprs...)
@@ -164,7 +173,7 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 		newRows.Exprs = append(newRows.Exprs, old.Exprs...)
 		newRows.Cols = append(newRows.Cols, old.Cols...)
 	}
-	ret, err := b.bindReturning(sc, b.stmt.Returning)
+	ret, err := b.bindReturning(sc, up.Returning, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -190,16 +199,10 @@ func (b *binder) bindUpdate(up *ast.UpdateStmt) (Statement, error) {
 // bindDMLFrom binds the rows UPDATE and DELETE read: the target's scan,
 // joined with UPDATE ... FROM's (DELETE ... USING's) tables when there
 // are some, filtered by WHERE (which the parser moved with them).
-func (b *binder) bindDMLFrom(scan *Scan, where ast.ExprNode) (Node, error) {
+func (b *binder) bindDMLFrom(scan *Scan, from *pt.WriteClause, where pt.Expr) (Node, error) {
 	var input Node = scan
-	if from := b.stmt.DMLFrom; from != nil {
-		if where != nil { // the parser moves WHERE along with FROM / USING
-			return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", "WHERE")
-		}
-		if from.From == nil || from.From.TableRefs == nil {
-			return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error: a table list must follow FROM / USING")
-		}
-		other, err := b.bindFrom(from.From)
+	if from != nil {
+		other, err := b.bindWriteFrom(from) // dmledge.go
 		if err != nil {
 			return nil, err
 		}
@@ -207,12 +210,18 @@ func (b *binder) bindDMLFrom(scan *Scan, where ast.ExprNode) (Node, error) {
 			return nil, err
 		}
 		input = NewJoin(scan, other, CrossJoin, nil)
-		where = from.Where
 	}
 	if where == nil {
 		return input, nil
 	}
-	return b.bindWhere(input, where)
+	cond, err := b.bindTree(newScope(input), where)
+	if err != nil {
+		return nil, err
+	}
+	if cond, err = b.coerce(where, cond, types.BoolType, "argument of WHERE"); err != nil {
+		return nil, err
+	}
+	return &Filter{Input: input, Cond: cond}, nil
 }
 
 // keyProjection projects the primary-key columns of a table's rows, in key order.
@@ -227,33 +236,44 @@ func keyProjection(input Node, info fluss.TableInfo) *Project {
 	return p
 }
 
-func (b *binder) bindDelete(del *ast.DeleteStmt) (Statement, error) {
-	switch {
-	case del.IsMultiTable:
-		return nil, sqlerr.NotSupported("MySQL's multiple-table DELETE")
-	case del.Order != nil || del.Limit != nil:
-		return nil, sqlerr.NotSupported("DELETE ... ORDER BY / LIMIT")
+// bindDelete binds a DELETE that Bind (or EXPLAIN) holds as TiDB's
+// statement: transformed into the tree, then bindDeleteTree.
+func (b *binder) bindDelete(node any) (Statement, error) {
+	st, err := b.writeTree(node) // insert.go
+	if err != nil {
+		return nil, err
+	}
+	del, ok := st.(*pt.Delete)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "DELETE transformed into %T", st)
+	}
+	return b.bindDeleteTree(del)
+}
+
+func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
+	if del.Refused != "" {
+		return nil, sqlerr.NotSupported(del.Refused)
 	}
 	if del.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWith(del.With, del); err != nil {
+		if err := b.bindWriteWith(del.With, del.Src); err != nil {
 			return nil, err
 		}
 	}
-	scan, err := b.writableTable(del.TableRefs, "delete from")
+	scan, err := b.writableTable(del.Target, "delete from")
 	if err != nil {
 		return nil, err
 	}
-	input, err := b.bindDMLFrom(scan, del.Where)
+	input, err := b.bindDMLFrom(scan, del.Using, del.Where)
 	if err != nil {
 		return nil, err
 	}
 	keys := keyProjection(input, scan.Table)
-	out := &Delete{Table: scan.Table, Joined: b.stmt.DMLFrom != nil}
-	if b.stmt.Returning != nil {
+	out := &Delete{Table: scan.Table, Joined: del.Using != nil}
+	if del.Returning != nil {
 		// RETURNING sees the deleted row and the USING tables' columns.
-		ret, err := b.bindReturning(newScope(input), b.stmt.Returning)
+		ret, err := b.bindReturning(newScope(input), del.Returning, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -58,6 +58,16 @@
 // Tree nil). The binder still binds queries from TiDB's nodes (issue 32's
 // next stage moves it).
 //
-// The package is syntax only: no catalog, no types.T, no TiDB import. The
-// writes are still TiDB's.
+// The writes (dml.go) are in the tree too: INSERT (VALUES rows with
+// DEFAULT, column list, alias, OVERRIDING, ON CONFLICT's target, DO
+// NOTHING and DO UPDATE SET, RETURNING), UPDATE (SET, WHERE, WHERE CURRENT
+// OF, RETURNING) and DELETE, built by sql.DMLToTree with the clauses the
+// rewrite keeps in sql.Statement, and written back by FormatStatement
+// (formatdml.go; TestDMLTreeRoundTripsCorpus in sql). Their expressions are
+// the tree's; the clauses that are the queries' (INSERT's query, UPDATE ...
+// FROM's and DELETE ... USING's tables, a WITH in front, RETURNING's list
+// as a select list) are carried as WriteClause / Returning with TiDB's node in
+// Src until the queries move.
+//
+// The package is syntax only: no catalog, no types.T, no TiDB import.
 package tree

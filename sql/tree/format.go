@@ -263,7 +263,7 @@ func (f *formatter) expr(e Expr) {
 	case *Default:
 		f.WriteString("DEFAULT")
 	case *Excluded:
-		f.WriteString("VALUES(" + QuoteIdent(n.Column) + ")")
+		f.WriteString("EXCLUDED." + QuoteIdent(n.Column)) // PostgreSQL's spelling, which the rewrite makes VALUES(x)
 	case *TimeUnit:
 		f.WriteString(n.Unit)
 	case *Ordinal:
@@ -436,6 +436,12 @@ func FormatStatement(s Statement, sub func(*Subquery) string) string {
 		f.names(n.Columns)
 		f.WriteString(" AS ")
 		f.statementQuery(n.Query)
+	case *Insert:
+		f.insert(n) // formatdml.go
+	case *Update:
+		f.update(n)
+	case *Delete:
+		f.delete(n)
 	}
 	return f.String()
 }

@@ -743,7 +743,7 @@ type priorWrites struct {
 	recent []*overlay // newest last, not in index
 	// recentRows counts the entries of recent.
 	recentRows int
-	index  map[string]kvEntry
+	index      map[string]kvEntry
 }
 
 // foldOverlays is how many overlays priorWrites keeps unindexed, and

@@ -1476,7 +1476,7 @@ func cutChangelog(t *tableState, b int, src []int32, changes []format.ChangeType
 // batch, and releases rec.
 func encodeLogBatch(t *tableState, rec arrow.RecordBatch, changes []format.ChangeType) ([]byte, error) {
 	defer rec.Release()
-	data, err := format.EncodeTableBatch(rec, t.colTypes, changes, t.info.SchemaID)
+	data, err := t.logEnc.Encode(rec, t.colTypes, changes, t.info.SchemaID)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.InternalError, "encoding the changelog of %s: %v", t.info.Path, err)
 	}

@@ -69,7 +69,7 @@ func TestWriteTransactionAllocations(t *testing.T) {
 			}
 		}
 	}
-	tx() // caches: plans, the store's projection plans and log prefixes
+	tx()               // caches: plans, the store's projection plans and log prefixes
 	const budget = 175 // 192 before the hints and the small batch encoder
 	if n := testing.AllocsPerRun(100, tx); n > budget {
 		t.Errorf("%.1f allocations per transaction, want at most %d", n, budget)

@@ -96,8 +96,8 @@ func (c *iterCache) get(key []byte) (*cachedIter, error) {
 // times the Get, which stops at the first level holding the key. Reads
 // without writes between them still make and reuse iterators: the first
 // read after a write goes by Get, the next one makes the iterator the
-// reads after it share. seq is wseq when the iterator was taken: the read shows every state
-// write that ended before it.
+// reads after it share. seq is wseq when the iterator was taken: the read
+// shows every state write that ended before it (rowhints.go).
 func (c *iterCache) pointIter(key []byte) (ci *cachedIter, seq uint64, err error) {
 	return c.takeSeq(key, true)
 }

@@ -365,6 +365,7 @@ func (s *Store) commit(reqs []*request) {
 	}
 	results := make([]result, len(reqs))
 	live := make([]bool, len(reqs))
+	s.groupBase, _ = s.iters.writeSeq()
 	order, panicked := s.prepareGroup(reqs, kv, results, live)
 	if panicked != nil {
 		// A bug, not the writes' fault: nothing is on disk yet, so the
@@ -404,11 +405,11 @@ func (s *Store) commit(reqs []*request) {
 	case s.recordAppends(order, batch):
 		// One sync: the batch carries the appends (durable.go).
 		if err = s.logGroupAppends(order, batch); err == nil {
-			err = s.commitBatch(batch, waitsForSync(reqs, live))
+			err = s.commitBatch(batch, waitsForSync(reqs, live), s.groupBase)
 		}
 	default:
 		if err = s.writeLogs(order); err == nil && !batch.Empty() {
-			err = s.commitBatch(batch, waitsForSync(reqs, live))
+			err = s.commitBatch(batch, waitsForSync(reqs, live), s.groupBase)
 		}
 	}
 	if err != nil {
@@ -593,8 +594,9 @@ func (s *Store) commitBulk(order []*bucketWrite, bulk *bulkState) error {
 
 // commitBatch commits a group's state batch, synced unless no writer of
 // the group waits for the sync (asynccommit.go), or ingests it when it
-// grew large.
-func (s *Store) commitBatch(batch *pebble.Batch, wait bool) error {
+// grew large. base is the state writes' count its prepare marked its keys
+// after (rowhints.go), noMarks for a batch of unmarked keys.
+func (s *Store) commitBatch(batch *pebble.Batch, wait bool, base uint64) error {
 	if s.opts.IngestBytes > 0 && batch.Len() >= s.opts.IngestBytes {
 		if err := s.ingestBatch(batch); err != nil {
 			return ioErr(err, "ingesting the key-value state")
@@ -605,7 +607,7 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait bool) error {
 	if !wait {
 		opts = pebble.NoSync
 	}
-	s.iters.beginWrite()
+	s.iters.beginWriteAfter(base)
 	defer s.iters.endWrite()
 	if err := batch.Commit(opts); err != nil {
 		return ioErr(err, "committing the key-value state")
@@ -739,11 +741,22 @@ type priorWrites struct {
 	// older than everything here.
 	parent *priorWrites
 	recent []*overlay // newest last, not in index
-	index  map[string]kvEntry
+	// recentRows counts the entries of recent.
+	recentRows int
+	index      map[string]kvEntry
 }
 
-// foldOverlays is how many overlays priorWrites keeps unindexed.
-const foldOverlays = 4
+// foldOverlays is how many overlays priorWrites keeps unindexed, and
+// foldSmall how many when they hold at most foldRows entries: a group of
+// single-row transactions (each an overlay of a row or two, most often
+// outside each other's key range, which get answers with two comparisons)
+// then builds no index, whose map and key strings cost more than the
+// searches.
+const (
+	foldOverlays = 4
+	foldSmall    = 32
+	foldRows     = 64
+)
 
 // get returns the newest entry for k: from the recent overlays, newest
 // first, then the index, then the parent's. A nil priorWrites has none.
@@ -764,7 +777,8 @@ func (p *priorWrites) get(k []byte) (v []byte, present, ok bool) {
 // add adds the overlay of the newest request.
 func (p *priorWrites) add(ov *overlay) {
 	p.recent = append(p.recent, ov)
-	if len(p.recent) > foldOverlays {
+	p.recentRows += len(ov.entries)
+	if len(p.recent) > foldSmall || (len(p.recent) > foldOverlays && p.recentRows > foldRows) {
 		p.fold()
 	}
 }
@@ -784,7 +798,7 @@ func (p *priorWrites) fold() {
 			p.index[string(e.key)] = e
 		}
 	}
-	p.recent = p.recent[:0]
+	p.recent, p.recentRows = p.recent[:0], 0
 }
 
 // merged returns the group's writes with an atomic unit's (p, made over
@@ -797,10 +811,15 @@ func (p *priorWrites) merged() *priorWrites {
 	if q == nil {
 		return p
 	}
-	// Every write of p is newer than q's recent overlays.
-	q.fold()
-	for k, e := range p.index {
-		q.index[k] = e
+	// Every write of p is newer than q's recent overlays: p's index goes
+	// over q's folded whole. A unit of a few overlays (a transaction's
+	// writes of a row or a few) only joins q's recent ones, without
+	// building q's index for each transaction of a group.
+	if len(p.index) > 0 {
+		q.fold()
+		for k, e := range p.index {
+			q.index[k] = e
+		}
 	}
 	for _, ov := range p.recent {
 		q.add(ov)
@@ -912,6 +931,7 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior *priorWrites) ([]buc
 			ents = append(ents, kvEntry{key: k, value: cur[g], del: !exists[g]})
 		}
 	}
+	s.hints.markWritten(ents, s.groupBase+2)
 	if err := writeRun(kv, ents, nil); err != nil {
 		return nil, 0, nil, ioErr(err, "updating the state of %s", t.info.Path)
 	}
@@ -988,6 +1008,7 @@ func (s *Store) prepareNew(kv stateWriter, r *request, prior *priorWrites) (out 
 		}
 		out = append(out, bbs...)
 	}
+	s.hints.markWritten(ents, s.groupBase+2)
 	if err := writeRun(kv, ents, r.prebuilt); err != nil {
 		return nil, nil, false, ioErr(err, "updating the state of %s", t.info.Path)
 	}
@@ -1260,8 +1281,15 @@ outer:
 // cost several times one.
 const pointReadKeys = 4
 
-// getStored is walkStored for a few keys: pebble's Get of each.
+// getStored is walkStored for a few keys: pebble's Get of each, or the row
+// a point read kept as its hint when no write since may have changed it
+// (rowhints.go): the commit of an UPDATE by key then reads the row once.
 func (s *Store) getStored(t *tableState, n int, key func(g int) []byte, prior *priorWrites, found func(g int, v []byte, present, stored bool) bool) error {
+	var hint []byte
+	seq, floor := s.iters.writeSeq()
+	// A state write since the group started (none under the committer's
+	// token) leaves the marks behind it: no hints then.
+	hints := seq == s.groupBase
 	for g := range n {
 		k := key(g)
 		if v, present, ok := prior.get(k); ok {
@@ -1269,6 +1297,15 @@ func (s *Store) getStored(t *tableState, n int, key func(g int) []byte, prior *p
 				return nil
 			}
 			continue
+		}
+		if hints {
+			var ok bool
+			if hint, ok = s.hints.stored(k, floor, hint[:0]); ok {
+				if !found(g, hint, true, true) {
+					return nil
+				}
+				continue
+			}
 		}
 		v, closer, err := s.db.Get(k)
 		if errors.Is(err, pebble.ErrNotFound) {
@@ -1439,7 +1476,7 @@ func cutChangelog(t *tableState, b int, src []int32, changes []format.ChangeType
 // batch, and releases rec.
 func encodeLogBatch(t *tableState, rec arrow.RecordBatch, changes []format.ChangeType) ([]byte, error) {
 	defer rec.Release()
-	data, err := format.EncodeTableBatch(rec, t.colTypes, changes, t.info.SchemaID)
+	data, err := t.logEnc.Encode(rec, t.colTypes, changes, t.info.SchemaID)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.InternalError, "encoding the changelog of %s: %v", t.info.Path, err)
 	}

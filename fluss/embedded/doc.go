@@ -142,6 +142,13 @@
 // bucket; a changelog scan with an offset or time bound steps over the
 // batches below it by their headers alone (logrange.go). Within a group, a request reads what the group's earlier
 // requests wrote from their overlays, since the batch is not committed yet.
+// A point lookup keeps the row it read as a hint for a write of that key
+// (rowhints.go): the commit's prepare, which reads each written key's
+// stored row for the changelog's before image, takes it from the hint when
+// no state write since may have changed the key (prepares mark the keys
+// they write by hash; writes of unmarked keys retire every hint), so an
+// UPDATE by key reads its row once. Small changelog batches of fixed-width
+// columns are written by the table's format.SmallBatchEncoder.
 //
 // A follow of a table's changelog (fluss.ChangelogFollower, follow.go:
 // SUBSCRIBE) keeps a byte position per bucket and reads what commits past

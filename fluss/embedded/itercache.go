@@ -46,6 +46,12 @@ type iterCache struct {
 	// madeAt is gen when a point read last found no iterator to reuse
 	// (readPoint): see pointIter.
 	madeAt uint64
+	// wseq counts the state writes' starts and ends as gen does, but not
+	// invalidate's: odd while a write runs. floor is the wseq from which a
+	// point read's row may stand for the stored row at a commit (rowhints.go):
+	// a write whose keys were not marked (an ingestion, a table's deletion)
+	// raises it to the wseq it ends at.
+	wseq, floor uint64
 }
 
 // maxCachedIters bounds the idle iterators not kept in a region (one per
@@ -90,13 +96,23 @@ func (c *iterCache) get(key []byte) (*cachedIter, error) {
 // times the Get, which stops at the first level holding the key. Reads
 // without writes between them still make and reuse iterators: the first
 // read after a write goes by Get, the next one makes the iterator the
-// reads after it share.
-func (c *iterCache) pointIter(key []byte) (*cachedIter, error) {
-	return c.take(key, true)
+// reads after it share. seq is wseq when the iterator was taken: the read
+// shows every state write that ended before it (rowhints.go).
+func (c *iterCache) pointIter(key []byte) (ci *cachedIter, seq uint64, err error) {
+	return c.takeSeq(key, true)
 }
 
 func (c *iterCache) take(key []byte, point bool) (*cachedIter, error) {
+	ci, _, err := c.takeSeq(key, point)
+	return ci, err
+}
+
+// takeSeq is take, also returning wseq as it was before the iterator was
+// taken or made: a read with the iterator (or with pebble's Get, after
+// takeSeq) shows every state write that ended before then.
+func (c *iterCache) takeSeq(key []byte, point bool) (_ *cachedIter, seq uint64, _ error) {
 	c.mu.Lock()
+	seq = c.wseq
 	if !c.closed && (c.layoutStale || c.regions == nil) {
 		c.layoutStale = false
 		stale := c.takeIdleLocked()
@@ -113,7 +129,7 @@ func (c *iterCache) take(key []byte, point bool) (*cachedIter, error) {
 	}
 	if c.closed {
 		c.mu.Unlock()
-		return nil, nil
+		return nil, seq, nil
 	}
 	r := c.regionLocked(key)
 	if r < len(c.regions) {
@@ -121,7 +137,7 @@ func (c *iterCache) take(key []byte, point bool) (*cachedIter, error) {
 		if ci := c.regions[r]; ci != nil {
 			c.regions[r] = nil
 			c.mu.Unlock()
-			return ci, nil
+			return ci, seq, nil
 		}
 	}
 	for n := len(c.free); n > 0; n = len(c.free) {
@@ -130,7 +146,7 @@ func (c *iterCache) take(key []byte, point bool) (*cachedIter, error) {
 		if ci.gen == c.gen {
 			c.mu.Unlock()
 			ci.region = r
-			return ci, nil
+			return ci, seq, nil
 		}
 		_ = ci.it.Close()
 	}
@@ -138,14 +154,14 @@ func (c *iterCache) take(key []byte, point bool) (*cachedIter, error) {
 	if point && (gen%2 == 1 || gen != c.madeAt) {
 		c.madeAt = gen
 		c.mu.Unlock()
-		return nil, nil
+		return nil, seq, nil
 	}
 	c.mu.Unlock()
 	it, err := c.db.NewIter(nil)
 	if err != nil {
-		return nil, err
+		return nil, seq, err
 	}
-	return &cachedIter{it: it, gen: gen, region: r}, nil
+	return &cachedIter{it: it, gen: gen, region: r}, seq, nil
 }
 
 // regionLocked is the region of key (c.mu held).
@@ -204,8 +220,24 @@ func closeIters(its []*cachedIter) {
 
 // beginWrite is called before a write to pebble's state, endWrite after it.
 func (c *iterCache) beginWrite() {
+	c.beginWriteAfter(noMarks)
+}
+
+// noMarks is beginWriteAfter's base for a write whose keys no one marked.
+const noMarks = ^uint64(0)
+
+// beginWriteAfter is beginWrite for a group commit's state batch, whose
+// keys its prepare marked in the row hints as written by the write after
+// wseq base (rowhints.go). Another state write since then (base is not
+// wseq) voids the marks, so every hint read before this write ends is
+// retired instead, as after a write of unmarked keys.
+func (c *iterCache) beginWriteAfter(base uint64) {
 	c.mu.Lock()
 	c.gen++
+	if c.wseq != base {
+		c.floor = c.wseq + 2
+	}
+	c.wseq++
 	stale := c.takeIdleLocked()
 	c.mu.Unlock()
 	closeIters(stale)
@@ -214,15 +246,27 @@ func (c *iterCache) beginWrite() {
 func (c *iterCache) endWrite() {
 	c.mu.Lock()
 	c.gen++
+	c.wseq++
 	c.mu.Unlock()
+}
+
+// writeSeq is wseq, and floor: the state writes so far, and the first
+// wseq a row hint must have been read at to be used (rowhints.go).
+func (c *iterCache) writeSeq() (seq, floor uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.wseq, c.floor
 }
 
 // invalidate retires the idle iterators and those in use (they are closed
 // when put back) although the state did not change: after a compaction
 // they still read the sstables it replaced.
 func (c *iterCache) invalidate() {
-	c.beginWrite()
-	c.endWrite()
+	c.mu.Lock()
+	c.gen += 2
+	stale := c.takeIdleLocked()
+	c.mu.Unlock()
+	closeIters(stale)
 }
 
 // layoutChanged records that pebble replaced sstables (a flush, compaction
@@ -309,10 +353,15 @@ type pointRead struct {
 // stack.
 func (s *Store) readPoint(key []byte) (v []byte, found bool, r pointRead, err error) {
 	r.s = s
-	ci, err := s.iters.pointIter(key)
+	ci, seq, err := s.iters.pointIter(key)
 	if err != nil {
 		return nil, false, r, err
 	}
+	defer func() {
+		if found {
+			s.hints.record(key, v, seq)
+		}
+	}()
 	if ci != nil {
 		r.ci = ci
 		v, r.c, err = ci.get(key)

@@ -310,7 +310,7 @@ func TestPointIterAfterWrites(t *testing.T) {
 	}
 	read := func() bool {
 		t.Helper()
-		ci, err := c.pointIter(key)
+		ci, _, err := c.pointIter(key)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,8 +27,11 @@ type tableState struct {
 	pkIdx    []int // primary-key column positions, key order
 	bkIdx    []int // bucket-key column positions
 	decoder  *format.BatchDecoder
-	buckets  []*bucketLog
-	sticky   atomic.Uint64 // bucket choice for log tables without a bucket key
+	// logEnc writes the table's small changelog batches (an UPDATE by
+	// key's before and after images) without arrow-go's IPC writer.
+	logEnc  format.SmallBatchEncoder
+	buckets []*bucketLog
+	sticky  atomic.Uint64 // bucket choice for log tables without a bucket key
 
 	// Derived once per table so that the per-call paths (point lookups
 	// above all) allocate none of it: the table's Arrow schema, the key

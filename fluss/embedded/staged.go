@@ -259,7 +259,7 @@ func (s *Store) writeStaged(r *request) result {
 		}
 	}
 	if err == nil {
-		err = s.commitBatch(batch, !r.async)
+		err = s.commitBatch(batch, !r.async, noMarks)
 	}
 	if err != nil {
 		return fail(err)

@@ -99,6 +99,11 @@ type Store struct {
 	ingestSeq atomic.Int64
 	// iters serves point lookups between writes (itercache.go).
 	iters iterCache
+	// hints keep the rows point lookups read for their commits (rowhints.go).
+	hints rowHints
+	// groupBase is the state writes' count (iterCache.wseq) when the group
+	// being committed started; only the committer (its token held) uses it.
+	groupBase uint64
 	// settle compacts the state of bulk-loaded tables (settle.go).
 	settle *settler
 

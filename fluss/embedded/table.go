@@ -274,33 +274,25 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 		return fluss.WriteResult{}, nil
 	}
 	// The keys (with the sketch) and the rows are encoded side by side for
-	// a bulk write: both read conv only.
-	var (
-		rows    []pkRow
-		keyErr  error
-		ndv     *ndvDelta
-		buf     []byte
-		ends    []int
-		rowErr  error
-		keysJob = func() {
-			if rows, keyErr = encodeKeys(t, conv, pick(conv, t.pkIdx), pick(conv, t.bkIdx), 0); keyErr == nil {
-				ndv = sketchRecord(conv, target)
-			}
-		}
-		rowsJob = func() { buf, ends, rowErr = encodeRows(t, conv) }
-	)
+	// a bulk write: both read conv only. A write of a few rows encodes them
+	// in turn into enc on the stack: capturing its parts in the parallel
+	// jobs' closures cost an allocation each on every write.
+	var enc upsertEncoding
 	if conv.NumRows() >= parallelEncodeRows {
+		e := &upsertEncoding{}
 		parallel(2, func(i int) {
 			if i == 0 {
-				keysJob()
+				e.encodeKeys(t, conv, target)
 			} else {
-				rowsJob()
+				e.encodeRows(t, conv)
 			}
 		})
+		enc = *e
 	} else {
-		keysJob()
-		rowsJob()
+		enc.encodeKeys(t, conv, target)
+		enc.encodeRows(t, conv)
 	}
+	rows, keyErr, ndv, buf, ends, rowErr := enc.rows, enc.keyErr, enc.ndv, enc.buf, enc.ends, enc.rowErr
 	if keyErr != nil {
 		return fluss.WriteResult{}, keyErr
 	}
@@ -323,6 +315,27 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 		return fluss.WriteResult{}, err
 	}
 	return fluss.WriteResult{Rows: res.rows}, res.err
+}
+
+// upsertEncoding is what Upsert encodes of a record: its keys (with the
+// sketch) and its rows.
+type upsertEncoding struct {
+	rows   []pkRow
+	keyErr error
+	ndv    *ndvDelta
+	buf    []byte
+	ends   []int
+	rowErr error
+}
+
+func (e *upsertEncoding) encodeKeys(t *tableState, conv arrow.RecordBatch, target []bool) {
+	if e.rows, e.keyErr = encodeKeys(t, conv, pick(conv, t.pkIdx), pick(conv, t.bkIdx), 0); e.keyErr == nil {
+		e.ndv = sketchRecord(conv, target)
+	}
+}
+
+func (e *upsertEncoding) encodeRows(t *tableState, conv arrow.RecordBatch) {
+	e.buf, e.ends, e.rowErr = encodeRows(t, conv)
 }
 
 // encodeRows encodes conv's rows into one buffer (sliced by the caller once

@@ -17,6 +17,9 @@
 //     EncodeTableBatch and NewTableBatchDecoder, including projected reads
 //     (projected.go) and zero-copy reads (batchreader.go); EncodeBatch and
 //     NewBatchDecoder take Arrow that is Fluss's already, as it is;
+//     SmallBatchEncoder writes a table's small batches of fixed-width
+//     columns without nulls itself, from the IPC prefix arrow-go's writer
+//     produced for the first batch of as many rows (smallbatch.go);
 //     SetWriter stamps an idempotent writer's id and sequence (inside the
 //     CRC, which it recomputes); a ServerProjected decoder skips the CRC of
 //     batches a server projected in FetchLog (it keeps the unprojected

@@ -297,7 +297,12 @@ func encodeBatch(rec arrow.RecordBatch, ts []types.T, changes []ChangeType, sche
 			return nil, fmt.Errorf("encoding arrow record batch: %w", err)
 		}
 	}
-	b := buf.Bytes()
+	return finishBatch(buf.Bytes(), n, changes, schemaID), nil
+}
+
+// finishBatch fills in the header of b, a batch of n records (changes nil:
+// append-only) laid out after HeaderSize, and returns b.
+func finishBatch(b []byte, n int, changes []ChangeType, schemaID int16) []byte {
 	le := binary.LittleEndian
 	le.PutUint32(b[offLength:], uint32(len(b)-LogOverhead))
 	b[offMagic] = MagicV0
@@ -314,7 +319,7 @@ func encodeBatch(rec arrow.RecordBatch, ts []types.T, changes []ChangeType, sche
 	le.PutUint32(b[offBatchSequence:], ^uint32(0))
 	le.PutUint32(b[offRecordCount:], uint32(n))
 	le.PutUint32(b[offCRC:], crc32.Checksum(b[offSchemaID:], castagnoli))
-	return b, nil
+	return b
 }
 
 // ipcBodyBound bounds the body of rec's IPC message: its buffers, each

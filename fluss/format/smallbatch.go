@@ -1,0 +1,164 @@
+package format
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// SmallBatchEncoder is EncodeTableBatch for one table's log batches, which
+// writes a small batch of fixed-width columns without nulls (the before and
+// after images of an UPDATE by key) without arrow-go's IPC writer: the IPC
+// message before the body of such a batch (its RecordBatch metadata: the
+// row count, and each column's node and buffers, the same for every batch
+// of as many rows) is taken from the first batch of that many rows that the
+// writer encoded, and the body is each column's values, every buffer
+// padded to 8 bytes as the writer pads them. The writer's encoding of a
+// two-row batch cost about as much as the rest of the commit's prepare.
+//
+// It is safe for concurrent use; the zero value is ready.
+type SmallBatchEncoder struct {
+	mu sync.Mutex
+	// widths are the byte widths of the columns the prefixes were taken
+	// for; prefixes[n-1] is the IPC message before the body of an n-row
+	// batch (nil: not taken yet).
+	widths   []int
+	prefixes [smallBatchRows][]byte
+}
+
+// smallBatchRows is the most rows SmallBatchEncoder writes itself.
+const smallBatchRows = 16
+
+// Encode is EncodeTableBatch(rec, ts, changes, schemaID).
+func (e *SmallBatchEncoder) Encode(rec arrow.RecordBatch, ts []types.T, changes []ChangeType, schemaID int16) ([]byte, error) {
+	n := int(rec.NumRows())
+	if e == nil || n == 0 || n > smallBatchRows || len(ts) != int(rec.NumCols()) || len(changes) != n {
+		return EncodeTableBatch(rec, ts, changes, schemaID)
+	}
+	var widthBuf [16]int
+	widths, ok := fixedWidths(rec, ts, widthBuf[:0])
+	if !ok {
+		return EncodeTableBatch(rec, ts, changes, schemaID)
+	}
+	e.mu.Lock()
+	var prefix []byte
+	if slicesEqual(e.widths, widths) {
+		prefix = e.prefixes[n-1]
+	}
+	e.mu.Unlock()
+	if prefix != nil {
+		return finishBatch(appendBody(smallBatchStart(n, len(prefix), widths, changes, prefix), rec, widths), n, changes, schemaID), nil
+	}
+	b, err := EncodeTableBatch(rec, ts, changes, schemaID)
+	if err != nil {
+		return nil, err
+	}
+	if prefix, ok := takePrefix(b, rec, widths, changes); ok {
+		e.mu.Lock()
+		if !slicesEqual(e.widths, widths) {
+			e.widths = append([]int(nil), widths...)
+			e.prefixes = [smallBatchRows][]byte{}
+		}
+		e.prefixes[n-1] = prefix
+		e.mu.Unlock()
+	}
+	return b, nil
+}
+
+// fixedWidths appends to dst the byte width of each column of rec, when
+// every column is of a fixed-width primitive type written as it is (no
+// conversion to Fluss's units: needsConv) and has no nulls.
+func fixedWidths(rec arrow.RecordBatch, ts []types.T, dst []int) ([]int, bool) {
+	for i, col := range rec.Columns() {
+		if needsConv(ts[i]) || col.NullN() != 0 {
+			return nil, false
+		}
+		switch col.DataType().ID() {
+		case arrow.INT8, arrow.UINT8, arrow.INT16, arrow.UINT16, arrow.INT32, arrow.UINT32, arrow.INT64, arrow.UINT64,
+			arrow.FLOAT32, arrow.FLOAT64, arrow.DATE32, arrow.DATE64, arrow.DECIMAL128, arrow.DECIMAL256:
+		default:
+			return nil, false
+		}
+		fw, ok := col.DataType().(arrow.FixedWidthDataType)
+		if !ok || fw.BitWidth()%8 != 0 || len(col.Data().Buffers()) != 2 || col.Data().Buffers()[1] == nil {
+			return nil, false
+		}
+		dst = append(dst, fw.BitWidth()/8)
+	}
+	return dst, true
+}
+
+// bodySize is the IPC body of n rows of columns widths wide: each column's
+// values padded to 8 bytes (no validity bitmaps: no nulls).
+func bodySize(n int, widths []int) int {
+	size := 0
+	for _, w := range widths {
+		size += int(bitutil.CeilByte64(int64(n * w)))
+	}
+	return size
+}
+
+// smallBatchStart allocates a batch of n rows and lays out its header
+// (filled in by finishBatch), change types and IPC prefix.
+func smallBatchStart(n, prefixLen int, widths []int, changes []ChangeType, prefix []byte) []byte {
+	b := make([]byte, HeaderSize, HeaderSize+len(changes)+prefixLen+bodySize(n, widths))
+	for _, c := range changes {
+		b = append(b, byte(c))
+	}
+	return append(b, prefix...)
+}
+
+// appendBody appends rec's values, column by column, each padded with
+// zeros to 8 bytes.
+func appendBody(b []byte, rec arrow.RecordBatch, widths []int) []byte {
+	n := int(rec.NumRows())
+	for i, col := range rec.Columns() {
+		w := widths[i]
+		d := col.Data()
+		off := d.Offset() * w
+		b = append(b, d.Buffers()[1].Bytes()[off:off+n*w]...)
+		for pad := int(bitutil.CeilByte64(int64(n*w))) - n*w; pad > 0; pad-- {
+			b = append(b, 0)
+		}
+	}
+	return b
+}
+
+// takePrefix returns the IPC message before the body of b, the writer's
+// encoding of rec, when the body is where and as long as appendBody lays it
+// out (each column's values in its 8-byte padded slot), so that the prefix
+// stands for every batch of as many rows of these widths.
+func takePrefix(b []byte, rec arrow.RecordBatch, widths []int, changes []ChangeType) ([]byte, bool) {
+	n := int(rec.NumRows())
+	start := HeaderSize + len(changes)
+	bodyAt := len(b) - bodySize(n, widths)
+	if bodyAt <= start {
+		return nil, false
+	}
+	pos := bodyAt
+	for i, col := range rec.Columns() {
+		w := widths[i]
+		d := col.Data()
+		off := d.Offset() * w
+		if !bytes.Equal(b[pos:pos+n*w], d.Buffers()[1].Bytes()[off:off+n*w]) {
+			return nil, false
+		}
+		pos += int(bitutil.CeilByte64(int64(n * w)))
+	}
+	return bytes.Clone(b[start:bodyAt]), true
+}
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

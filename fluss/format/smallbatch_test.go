@@ -1,0 +1,113 @@
+package format
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// TestSmallBatchEncoder: the batches SmallBatchEncoder writes itself (from
+// the second of a row count on) decode to the rows, with their change
+// types, as EncodeTableBatch's do, and are its bytes but for the buffers'
+// padding; batches it leaves to the writer (nulls, variable or converted
+// widths, more rows) are EncodeTableBatch's.
+func TestSmallBatchEncoder(t *testing.T) {
+	notNull := func(t types.T) types.T { t.NotNull = true; return t }
+	cases := []struct {
+		name string
+		ts   []types.T
+		rows string // JSON rows, 3 of them: the batches are cut from them
+		// own: batches without nulls are written without the IPC
+		// writer; prefix2: so are those of two rows.
+		own, prefix2 bool
+	}{
+		{"bigint pair", []types.T{notNull(types.Int64Type), notNull(types.Int64Type)}, `[{"c0":1,"c1":-5},{"c0":2,"c1":7},{"c0":3,"c1":9}]`, true, true},
+		{"narrow and wide", []types.T{types.Int16Type, types.Int32Type, types.Float64Type, types.DateType}, `[{"c0":1,"c1":2,"c2":0.5,"c3":19000},{"c0":-1,"c1":-2,"c2":-1.5,"c3":1},{"c0":7,"c1":8,"c2":9.25,"c3":2}]`, true, true},
+		{"decimal", []types.T{types.Int32Type, types.DecimalType(10, 2)}, `[{"c0":1,"c1":"1.25"},{"c0":2,"c1":"-3.50"},{"c0":3,"c1":"0.01"}]`, true, true},
+		{"a null", []types.T{types.Int32Type, types.Int64Type}, `[{"c0":1,"c1":null},{"c0":2,"c1":3},{"c0":3,"c1":null}]`, true, false},
+		{"text", []types.T{types.Int32Type, types.StringType}, `[{"c0":1,"c1":"a"},{"c0":2,"c1":"bb"},{"c0":3,"c1":""}]`, false, false},
+		{"bool", []types.T{types.Int32Type, types.BoolType}, `[{"c0":1,"c1":true},{"c0":2,"c1":false},{"c0":3,"c1":true}]`, false, false},
+		{"timestamp in milliseconds", []types.T{types.Int32Type, types.TimestampType(3)}, `[{"c0":1,"c1":"2020-01-01T00:00:00"},{"c0":2,"c1":"2021-01-01T00:00:00"},{"c0":3,"c1":"2022-01-01T00:00:00"}]`, false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			schema := schemaOf(tc.ts)
+			all, _, err := array.RecordFromJSON(memory.DefaultAllocator, schema, strings.NewReader(tc.rows))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer all.Release()
+			dec := NewTableBatchDecoder(schema, tc.ts)
+			var enc SmallBatchEncoder
+			changes := []ChangeType{UpdateBefore, UpdateAfter, Delete}
+			// Rows [lo, hi) twice each: the first of a row count takes the
+			// prefix, the second writes it; a slice has an offset.
+			for _, cut := range [][2]int64{{0, 2}, {0, 2}, {1, 3}, {1, 2}, {2, 3}, {0, 3}, {0, 3}} {
+				rec := all.NewSlice(cut[0], cut[1])
+				n := int(rec.NumRows())
+				ch := changes[:n]
+				want, err := EncodeTableBatch(rec, tc.ts, ch, 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				enc.mu.Lock()
+				own := enc.prefixes[n-1] != nil
+				enc.mu.Unlock()
+				got, err := enc.Encode(rec, tc.ts, ch, 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				nulls := false
+				for _, c := range rec.Columns() {
+					nulls = nulls || c.NullN() > 0
+				}
+				if own && !tc.own {
+					t.Fatalf("rows %v: a prefix taken", cut)
+				}
+				if (!own || nulls) && !bytes.Equal(got, want) {
+					t.Fatalf("rows %v: the writer's batch differs from EncodeTableBatch's", cut)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("rows %v: %d bytes, want %d", cut, len(got), len(want))
+				}
+				b, err := dec.Decode(got)
+				if err != nil {
+					t.Fatalf("rows %v: %v", cut, err)
+				}
+				if !array.RecordEqual(b.Record, rec) {
+					t.Errorf("rows %v: decoded %v, want %v", cut, b.Record, rec)
+				}
+				if len(b.Changes) != n || !slicesEqualChanges(b.Changes, ch) {
+					t.Errorf("rows %v: changes %v, want %v", cut, b.Changes, ch)
+				}
+				if b.Header.SchemaID != 3 || b.Header.RecordCount != int32(n) {
+					t.Errorf("rows %v: header %+v", cut, b.Header)
+				}
+				b.Record.Release()
+				rec.Release()
+			}
+			enc.mu.Lock()
+			taken := enc.prefixes[1] != nil
+			enc.mu.Unlock()
+			if taken != tc.prefix2 {
+				t.Errorf("prefix taken %v, want %v", taken, tc.prefix2)
+			}
+		})
+	}
+}
+
+func slicesEqualChanges(a, b []ChangeType) bool {
+	return bytes.Equal(changeBytes(a), changeBytes(b))
+}
+
+func changeBytes(cs []ChangeType) []byte {
+	out := make([]byte, len(cs))
+	for i, c := range cs {
+		out[i] = byte(c)
+	}
+	return out
+}

@@ -114,7 +114,7 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 	if isRecordTarget(tn) {
 		return b.bindRecordCast(s, n) // recordcast.go
 	}
-	target, err := typeFromName(tn)
+	target, err := castTypeFromName(tn)
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.As(err))
 	}
@@ -155,23 +155,35 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 			// An explicit cast to varchar(n) truncates (only an
 			// assignment refuses a longer value): read the literal as
 			// text, then cast.
-			if x, err = b.coerceUnknown(n, x, types.StringType); err != nil {
+			if x, err = b.coerceUnknown(n.X, x, types.StringType); err != nil {
 				return nil, err
 			}
 			return &Cast{X: x, T: target}, nil
 		}
-		return b.coerceUnknown(n, x, target)
+		// an invalid literal is reported where it stands, as PostgreSQL
+		// places a constant's input error, not at the cast
+		return b.coerceUnknown(n.X, x, target)
 	}
 	if e, ok, err := b.castConstructor(n, x, target); ok {
 		return e, err
 	}
 	if !castable(x.Type(), target) {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", x.Type().PGName(), target.PGName()))
+		return nil, b.errAt(castPlace(n), sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", x.Type().PGName(), target.PGName()))
 	}
 	if x.Type().Equal(target) {
 		return x, nil
 	}
 	return &Cast{X: x, T: target}, nil
+}
+
+// castPlace is where a cast's own errors point: its :: or CAST
+// (tree.Cast.TypeAt), not its operand's start, which is the cast's place
+// as an expression.
+func castPlace(n *pt.Cast) sourceNode {
+	if n.TypeAt.Offset > 0 {
+		return n.TypeAt
+	}
+	return n
 }
 
 // regText is a reg* value as text: the name its type's output function
@@ -238,6 +250,37 @@ func castable(a, b types.T) bool {
 
 // typeFromName maps a parsed type name (DDL spellings and PostgreSQL names)
 // to a type, as DESIGN.md's type table says.
+//
+// castTypeFromName is typeFromName for the target of a cast or a typed
+// literal, where two names mean what they mean in PostgreSQL's
+// expressions rather than what a table column of that name is (README:
+// column types, where FLOAT is Fluss's 4-byte FLOAT): float without a
+// precision is double precision, and varchar without a length is
+// character varying without a limit, not text.
+func castTypeFromName(tn *sql.TypeName) (types.T, error) {
+	t, err := typeFromName(tn)
+	inner := tn // T of T[] / ARRAY<T>
+	for inner.Name == "array" && inner.Elem != nil {
+		inner = inner.Elem
+	}
+	if err != nil || len(inner.Args) > 0 {
+		return t, err
+	}
+	base := &t
+	for base.Kind == types.Array && base.Elem != nil {
+		elem := *base.Elem // a copy: element types may be shared
+		base.Elem = &elem
+		base = base.Elem
+	}
+	switch inner.Name {
+	case "float":
+		base.Kind = types.Float64
+	case "varchar", "character varying":
+		base.Length = -1
+	}
+	return t, nil
+}
+
 func typeFromName(tn *sql.TypeName) (types.T, error) {
 	var t types.T
 	arg := func(i, def int) int {
@@ -392,7 +435,7 @@ func castOutputName(text string) string {
 	if err != nil {
 		return "?column?"
 	}
-	t, err := typeFromName(tn)
+	t, err := castTypeFromName(tn)
 	if err != nil {
 		return "?column?"
 	}

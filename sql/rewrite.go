@@ -330,18 +330,12 @@ func (r *rewriter) literalAt(k, j int, w string) int {
 // literalTypeText is the type a typed literal is cast to, spelled text,
 // its first word w: as written, but for a character type without a
 // length, which is char(1) in a cast and bpchar here (PostgreSQL: CHAR
-// 'ab' is 'ab', typed character), and float without a precision.
+// 'ab' is 'ab', typed character).
 func literalTypeText(w, text string) string {
 	switch w {
 	case "CHAR", "CHARACTER", "NCHAR", "NATIONAL":
 		if !strings.ContainsAny(text, "(") && !strings.Contains(text, "varying") {
 			return "bpchar"
-		}
-	case "FLOAT":
-		// float is double precision in PostgreSQL's expressions (a table
-		// column's FLOAT is Fluss's 4-byte FLOAT, README: column types)
-		if !strings.ContainsAny(text, "(") {
-			return "float8"
 		}
 	}
 	return text
@@ -840,10 +834,14 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				if err != nil {
 					return nil, err
 				}
+				// The cast is placed where its operand starts (an
+				// expression's leftmost place) and its type at the ::
+				// (where PostgreSQL points "cannot cast", tree.Cast.TypePos).
 				b := newComposite(out[s].lead)
 				b.add("pg__cast(", out[s].firstOrig())
 				b.addItems(out[s:], true)
-				b.add(", "+sqlQuote(typeText)+")", t.start)
+				b.add(", ", t.start)
+				b.add(sqlQuote(typeText)+")", t.start)
 				out = append(out[:s], b.it)
 				k = end
 				continue
@@ -1227,7 +1225,8 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				b := newComposite(r.leadOf(t))
 				b.add("pg__cast(", t.start)
 				b.addItems(inner, true)
-				b.add(", "+sqlQuote(typeText)+")", r.toks[as].start)
+				b.add(", ", r.toks[as].start)
+				b.add(sqlQuote(typeText)+")", t.start) // the type at CAST (tree.Cast.TypePos)
 				out = append(out, b.it)
 				k = m + 1
 				continue

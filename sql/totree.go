@@ -417,7 +417,7 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 		}
 		x, err := t.toTree(args[0])
 		c := t.casts.next()
-		*c = pt.Cast{At: at(n), X: x, Type: typ}
+		*c = pt.Cast{At: at(n), X: x, Type: typ, TypeAt: at(args[1])}
 		return c, true, err
 	case "pg__power":
 		if len(args) != 2 {

@@ -171,6 +171,11 @@ type Cast struct {
 	At
 	X    Expr
 	Type string
+	// TypeAt is where the cast itself stands, which PostgreSQL's
+	// "cannot cast" points at: the :: of x::t, CAST of CAST(x AS t), the
+	// type of a typed literal (At's own place is the operand's start, the
+	// cast's place as an expression).
+	TypeAt At
 }
 
 // IsNull is x IS [NOT] NULL.

@@ -67,7 +67,12 @@ func (b *binder) bindSetOprList(list *ast.SetOprSelectList) (Node, error) {
 	if list.OrderBy != nil || list.Limit != nil {
 		return nil, sqlerr.NotSupported("ORDER BY or LIMIT inside a parenthesised set operation")
 	}
-	var acc Node
+	// PostgreSQL's grammar binds INTERSECT tighter than UNION and EXCEPT
+	// (each left-associative); TiDB's list reads a chain left to right
+	// whatever its operators, so the chain is regrouped as it folds: an
+	// INTERSECT joins the last term, a UNION or EXCEPT starts a new one,
+	// and the terms fold from the left (setOpTerms).
+	var terms setOpTerms
 	for _, sel := range list.Selects {
 		var (
 			n   Node
@@ -88,8 +93,8 @@ func (b *binder) bindSetOprList(list *ast.SetOprSelectList) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if acc == nil {
-			acc = n
+		if len(terms.nodes) == 0 {
+			terms.nodes = append(terms.nodes, n)
 			continue
 		}
 		kind, all := Union, false
@@ -107,10 +112,55 @@ func (b *binder) bindSetOprList(list *ast.SetOprSelectList) (Node, error) {
 				kind, all = Intersect, true
 			}
 		}
-		if acc, err = b.makeSetOp(acc, n, kind, all); err != nil {
+		if err := terms.add(b, n, kind, all); err != nil {
 			return nil, err
 		}
-		acc = looseSetOp(acc) // bpchar compared without trailing blanks (bpchargroups.go)
+	}
+	return terms.fold(b)
+}
+
+// setOpTerms is a set-operation chain as PostgreSQL groups it: terms
+// joined by UNION or EXCEPT (ops[i] joins terms i and i+1), each term a
+// run of INTERSECTs already folded.
+type setOpTerms struct {
+	nodes []Node
+	ops   []setOpJoin
+}
+
+type setOpJoin struct {
+	kind SetOpKind
+	all  bool
+}
+
+// add joins n to the chain with kind: INTERSECT into the last term, the
+// others as a new term.
+func (t *setOpTerms) add(b *binder, n Node, kind SetOpKind, all bool) error {
+	if kind == Intersect {
+		last := len(t.nodes) - 1
+		m, err := b.makeSetOp(t.nodes[last], n, kind, all)
+		if err != nil {
+			return err
+		}
+		t.nodes[last] = looseSetOp(m) // bpchar compared without trailing blanks (bpchargroups.go)
+		return nil
+	}
+	t.nodes = append(t.nodes, n)
+	t.ops = append(t.ops, setOpJoin{kind, all})
+	return nil
+}
+
+// fold joins the terms from the left.
+func (t *setOpTerms) fold(b *binder) (Node, error) {
+	if len(t.nodes) == 0 {
+		return nil, sqlerr.NotSupported("an empty set operation")
+	}
+	acc := t.nodes[0]
+	for i, op := range t.ops {
+		m, err := b.makeSetOp(acc, t.nodes[i+1], op.kind, op.all)
+		if err != nil {
+			return nil, err
+		}
+		acc = looseSetOp(m)
 	}
 	return acc, nil
 }

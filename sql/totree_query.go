@@ -94,13 +94,17 @@ func (t queryTransformer) query(q ast.Node) (pt.Query, error) {
 	return nil, refuse(q, "query "+strings.TrimPrefix(fmt.Sprintf("%T", q), "*ast."))
 }
 
-// setOprList folds a chain of set operations from the left, as TiDB's
-// list is read (binder's bindSetOprList).
+// setOprList reads a chain of set operations as PostgreSQL's grammar
+// groups it (binder's bindSetOprList does the same): INTERSECT binds
+// tighter than UNION and EXCEPT, each left-associative, where TiDB's list
+// holds the chain left to right whatever its operators. A run of
+// INTERSECTs folds into the last term; the terms fold from the left.
 func (t queryTransformer) setOprList(l *ast.SetOprSelectList) (pt.Query, error) {
 	if len(l.Selects) == 0 {
 		return nil, refuse(l, "an empty set operation")
 	}
-	var acc pt.Query
+	var terms []pt.Query
+	var joins []*pt.SetOp // joins[i] joins terms i and i+1 (L and R filled by the fold)
 	for _, s := range l.Selects {
 		var op *ast.SetOprType
 		switch x := s.(type) {
@@ -113,11 +117,11 @@ func (t queryTransformer) setOprList(l *ast.SetOprSelectList) (pt.Query, error) 
 		if err != nil {
 			return nil, err
 		}
-		if acc == nil {
-			acc = q
+		if terms == nil {
+			terms = append(terms, q)
 			continue
 		}
-		so := &pt.SetOp{At: at(s), Op: pt.Union, L: acc, R: q}
+		so := &pt.SetOp{At: at(s), Op: pt.Union}
 		if op != nil {
 			switch *op {
 			case ast.UnionAll:
@@ -132,6 +136,17 @@ func (t queryTransformer) setOprList(l *ast.SetOprSelectList) (pt.Query, error) 
 				so.Op, so.All = pt.Intersect, true
 			}
 		}
+		if so.Op == pt.Intersect {
+			so.L, so.R = terms[len(terms)-1], q
+			terms[len(terms)-1] = so
+			continue
+		}
+		terms = append(terms, q)
+		joins = append(joins, so)
+	}
+	acc := terms[0]
+	for i, so := range joins {
+		so.L, so.R = acc, terms[i+1]
 		acc = so
 	}
 	with := l.With

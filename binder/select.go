@@ -32,8 +32,6 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		return b.bindValues(sel)
 	case sel.Kind != ast.SelectStmtKindSelect:
 		return nil, sqlerr.NotSupported("this kind of SELECT")
-	case len(sel.WindowSpecs) > 0:
-		return nil, sqlerr.NotSupported("WINDOW")
 	case sel.SelectIntoOpt != nil:
 		return nil, sqlerr.NotSupported("SELECT INTO")
 	}
@@ -103,7 +101,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		projInput = nil
 	}
 	var win *winState
-	if b.hasWindows(sel) {
+	if b.hasWindows(sel) || len(sel.WindowSpecs) > 0 {
 		prev := b.win
 		defer func() { b.win = prev }()
 		win = &winState{bind: func(e pt.Expr) (Expr, error) {
@@ -114,6 +112,13 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 			return b.rebase(e, x)
 		}}
 		b.win = win
+		for i := range sel.WindowSpecs { // WINDOW w AS (..) (windownamed.go)
+			d, err := b.trees.WindowToTree(&sel.WindowSpecs[i])
+			if err != nil {
+				return nil, sqlerr.As(err)
+			}
+			win.defs = append(win.defs, d)
+		}
 	}
 	srf := &srfState{bind: bindOut}
 	b.srf = srf
@@ -149,6 +154,11 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		}
 	}
 	b.srf = nil
+	if win != nil {
+		if err := b.checkWindows(win); err != nil {
+			return nil, err
+		}
+	}
 	if projInput == nil {
 		var n Node = b.agg.node(input)
 		if having != nil {

@@ -119,6 +119,9 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 			}
 			win.defs = append(win.defs, d)
 		}
+		if len(win.defs) > 0 {
+			win.defOffsets = windowClauseOffsets(b.stmtText(), lastClauseOffset(sel), len(win.defs))
+		}
 	}
 	srf := &srfState{bind: bindOut}
 	b.srf = srf

@@ -55,7 +55,10 @@ type winState struct {
 	// the OVER (w ..) specs that refine one of them, in the order they
 	// were bound (PostgreSQL checks them after the definitions).
 	defs []*pt.Window
-	refs []*pt.Window
+	refs []windowRef
+	// defOffsets are the offsets of the definitions' parentheses in the
+	// statement's text (nil when the WINDOW clause was not found there).
+	defOffsets []int
 	// inDef: a window's PARTITION BY or ORDER BY is being bound.
 	inDef bool
 }

@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
 	"regexp"
 	"strings"
 
@@ -34,8 +35,9 @@ func (b *binder) namedWindow(st *winState, n *pt.FuncCall) (*pt.Window, error) {
 		}
 		return eff, nil
 	case w.Ref != "":
-		st.refs = append(st.refs, w)
-		eff, err := b.refWindow(st, w, overOffset(b.stmtText(), n.Offset))
+		off := overOffset(b.stmtText(), n.Offset)
+		st.refs = append(st.refs, windowRef{w, off})
+		eff, err := b.refWindow(st, w, off)
 		if err != nil {
 			return nil, b.firstWindowError(st, err)
 		}
@@ -137,8 +139,8 @@ func (b *binder) checkWindows(st *winState) error {
 			return err
 		}
 	}
-	for _, w := range st.refs {
-		if _, err := b.refWindow(st, w, b.overOffsetOf(w)); err != nil {
+	for _, r := range st.refs {
+		if _, err := b.refWindow(st, r.w, r.off); err != nil {
 			return err
 		}
 	}
@@ -164,22 +166,19 @@ func (b *binder) bindWindowExprs(st *winState, d *pt.Window) error {
 	return nil
 }
 
-// overOffsetOf finds the position of an OVER (w ..) spec's parenthesis:
-// its offset is not recorded (TiDB keeps none for window specs), so the
-// nth "OVER (w" in the text is taken.
-func (b *binder) overOffsetOf(w *pt.Window) int {
-	text := b.stmtText()
-	re := regexp.MustCompile(`(?i)\bover\s*(\(\s*)` + regexp.QuoteMeta(w.Ref) + `\b`)
-	if m := re.FindStringSubmatchIndex(text); m != nil {
-		return m[2]
-	}
-	return 0
+// windowRef is an OVER (w ..) spec and the offset of its parenthesis.
+type windowRef struct {
+	w   *pt.Window
+	off int
 }
 
 // windowDefOffset returns the offset of the parenthesis opening WINDOW
-// definition i ("name AS (" in the text; the k-th such when earlier
-// definitions share the name).
+// definition i: found by windowClauseOffsets, or else the k-th "name AS ("
+// in the text (k earlier definitions sharing the name).
 func (b *binder) windowDefOffset(st *winState, i int) int {
+	if i < len(st.defOffsets) {
+		return st.defOffsets[i]
+	}
 	name := st.defs[i].Name
 	k := 0
 	for _, d := range st.defs[:i] {
@@ -240,4 +239,124 @@ func (b *binder) errAtOffset(off int, err *sqlerr.Error) *sqlerr.Error {
 		return err
 	}
 	return err.WithPosition(b.stmt.Position(off))
+}
+
+// windowClauseOffsets returns the offsets of the parentheses of the n
+// definitions of the WINDOW clause that follows offset start at the same
+// parenthesis depth (TiDB records no offsets for window specs; start is
+// the offset of a node of the same SELECT before its WINDOW clause), or
+// nil when the text does not read as n definitions there.
+func windowClauseOffsets(text string, start, n int) []int {
+	depth := 0
+	var quote byte
+	i := start
+	for ; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			continue
+		case c == '\'' || c == '"':
+			quote = c
+			continue
+		case c == '(':
+			depth++
+			continue
+		case c == ')':
+			// start may stand inside parentheses of its own expression
+			depth = max(depth-1, 0)
+			continue
+		}
+		if depth == 0 && wordAt(text, i, "window") {
+			break
+		}
+	}
+	if i >= len(text) {
+		return nil
+	}
+	i += len("window")
+	skip := func() {
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+			i++
+		}
+	}
+	var offs []int
+	for len(offs) < n {
+		skip()
+		if i < len(text) && text[i] == '"' {
+			j := strings.IndexByte(text[i+1:], '"')
+			if j < 0 {
+				return nil
+			}
+			i += j + 2
+		} else {
+			for i < len(text) && isIdentByte(text[i]) {
+				i++
+			}
+		}
+		skip()
+		if !wordAt(text, i, "as") {
+			return nil
+		}
+		i += 2
+		skip()
+		if i >= len(text) || text[i] != '(' {
+			return nil
+		}
+		offs = append(offs, i)
+		d := 0
+		for ; i < len(text); i++ {
+			if text[i] == '(' {
+				d++
+			} else if text[i] == ')' {
+				if d--; d == 0 {
+					i++
+					break
+				}
+			}
+		}
+		skip()
+		if len(offs) < n {
+			if i >= len(text) || text[i] != ',' {
+				return nil
+			}
+			i++
+		}
+	}
+	return offs
+}
+
+// wordAt reports whether text holds the keyword word (any case) as a whole
+// word at i.
+func wordAt(text string, i int, word string) bool {
+	return i+len(word) <= len(text) && strings.EqualFold(text[i:i+len(word)], word) &&
+		(i == 0 || !isIdentByte(text[i-1])) && (i+len(word) == len(text) || !isIdentByte(text[i+len(word)]))
+}
+
+// lastClauseOffset is the offset of the last node of sel's select list,
+// WHERE, GROUP BY and HAVING that has one: its WINDOW clause follows.
+func lastClauseOffset(sel *ast.SelectStmt) int {
+	off := 0
+	see := func(e ast.ExprNode) {
+		if e != nil {
+			off = max(off, e.OriginTextPosition())
+		}
+	}
+	if sel.Fields != nil {
+		for _, f := range sel.Fields.Fields {
+			see(f.Expr)
+		}
+	}
+	see(sel.Where)
+	if sel.GroupBy != nil {
+		for _, it := range sel.GroupBy.Items {
+			see(it.Expr)
+		}
+	}
+	if sel.Having != nil {
+		see(sel.Having.Expr)
+	}
+	return off
 }

@@ -34,6 +34,13 @@ func TestNamedWindowErrorsAsPostgres(t *testing.T) {
 		{"SELECT 1" + gs + " GROUP BY x+1 WINDOW w AS (ORDER BY x)", sqlerr.GroupingError, `column "x.x" must appear in the GROUP BY clause or be used in an aggregate function`, "", 73},
 		{"SELECT sum(x) OVER W" + gs, sqlerr.UndefinedObject, `window "w" does not exist`, "", 20},
 		{"SELECT sum(x) OVER w" + gs + " WINDOW w AS (ORDER BY sum(x) OVER ())", sqlerr.WindowingError, "window functions are not allowed in window definitions", "", 72},
+		// the WINDOW clause is found after the SELECT's own clauses, not in
+		// a WITH query or a subquery that uses the same names
+		{"WITH w AS (SELECT 1) SELECT sum(x) OVER w" + gs + " WINDOW w AS (ORDER BY x), w AS (ORDER BY x)", sqlerr.WindowingError, `window "w" is already defined`, "", 102},
+		{"SELECT sum(y) OVER w FROM (SELECT x AS y, sum(x) OVER w" + gs + " WINDOW w AS (ORDER BY x)) s WINDOW w AS (ORDER BY y), w AS (ORDER BY y)", sqlerr.WindowingError, `window "w" is already defined`, "", 144},
+		{"SELECT sum(x) OVER w" + gs + " WHERE x IN (SELECT sum(y) OVER w FROM generate_series(1,3) y WINDOW w AS (ORDER BY y)) WINDOW w AS (ORDER BY x), w AS (ORDER BY x)", sqlerr.WindowingError, `window "w" is already defined`, "", 168},
+		{"SELECT (SELECT max(y) OVER v FROM generate_series(1,3) y WINDOW v AS (ORDER BY y), v AS (ORDER BY y) LIMIT 1)" + gs + " WINDOW v AS (ORDER BY x)", sqlerr.WindowingError, `window "v" is already defined`, "", 89},
+		{"SELECT sum(x) OVER w2" + gs + ` WINDOW "w1" AS (ORDER BY x), w2 AS (w1 ORDER BY x)`, sqlerr.WindowingError, `cannot override ORDER BY clause of window "w1"`, "", 86},
 	}
 	for _, c := range cases {
 		_, err := bind(t, c.sql)

@@ -63,10 +63,11 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	}
 	if sel.Where != nil {
 		if b.containsAggregate(sel.Where) {
+			at := b.finders.agg.at
 			if b.finders.agg.grouping {
-				return nil, b.errAt(sel.Where, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in WHERE"))
+				return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in WHERE"))
 			}
-			return nil, b.errAt(sel.Where, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
+			return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
 		}
 		if input, err = b.bindWhere(input, sel.Where); err != nil {
 			return nil, err
@@ -300,6 +301,24 @@ func (b *binder) isAggregating(sel *ast.SelectStmt) bool {
 		for _, item := range sel.OrderBy.Items {
 			if b.containsAggregate(item.Expr) {
 				return true
+			}
+		}
+	}
+	// an aggregate in a WINDOW definition, used or not, groups the query
+	// as PostgreSQL does
+	for _, w := range sel.WindowSpecs {
+		if w.PartitionBy != nil {
+			for _, it := range w.PartitionBy.Items {
+				if b.containsAggregate(it.Expr) {
+					return true
+				}
+			}
+		}
+		if w.OrderBy != nil {
+			for _, it := range w.OrderBy.Items {
+				if b.containsAggregate(it.Expr) {
+					return true
+				}
 			}
 		}
 	}
@@ -573,22 +592,34 @@ func (b *binder) containsAggregate(n ast.Node) bool {
 	return b.finders.agg.found
 }
 
-// grouping is set when what was found is a GROUPING(...) call.
-type aggFinder struct{ found, grouping bool }
+// grouping is set when what was found is a GROUPING(...) call; at is the
+// first call found (PostgreSQL's error position).
+type aggFinder struct {
+	found, grouping bool
+	at              ast.Node
+}
 
 func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 	switch x := n.(type) {
 	case *ast.AggregateFuncExpr:
-		v.found = true
+		if !v.found {
+			v.found, v.at = true, n
+		}
 		return n, true
 	case *ast.FuncCallExpr:
 		if aggregateNames[x.FnName.L] || x.FnName.L == "grouping" {
-			v.found = true
-			v.grouping = x.FnName.L == "grouping"
+			if !v.found {
+				v.found, v.at = true, n
+				v.grouping = x.FnName.L == "grouping"
+			}
 			return n, true
 		}
-	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
+	case *ast.SubqueryExpr:
 		return n, true
+	case *ast.WindowFuncExpr:
+		// not an aggregate itself, but an aggregate in its arguments or
+		// window groups the query: sum(sum(x)) OVER (ORDER BY max(x))
+		return n, false
 	}
 	return n, false
 }

@@ -41,6 +41,12 @@ func TestNamedWindowErrorsAsPostgres(t *testing.T) {
 		{"SELECT sum(x) OVER w" + gs + " WHERE x IN (SELECT sum(y) OVER w FROM generate_series(1,3) y WINDOW w AS (ORDER BY y)) WINDOW w AS (ORDER BY x), w AS (ORDER BY x)", sqlerr.WindowingError, `window "w" is already defined`, "", 168},
 		{"SELECT (SELECT max(y) OVER v FROM generate_series(1,3) y WINDOW v AS (ORDER BY y), v AS (ORDER BY y) LIMIT 1)" + gs + " WINDOW v AS (ORDER BY x)", sqlerr.WindowingError, `window "v" is already defined`, "", 89},
 		{"SELECT sum(x) OVER w2" + gs + ` WINDOW "w1" AS (ORDER BY x), w2 AS (w1 ORDER BY x)`, sqlerr.WindowingError, `cannot override ORDER BY clause of window "w1"`, "", 86},
+		// an aggregate in a window call's arguments or window (named or not)
+		// groups the query
+		{"SELECT x" + gs + " WINDOW w AS (ORDER BY sum(x))", sqlerr.GroupingError, `column "x.x" must appear in the GROUP BY clause or be used in an aggregate function`, "", 8},
+		{"SELECT x, sum(sum(x)) OVER ()" + gs, sqlerr.GroupingError, `column "x.x" must appear in the GROUP BY clause or be used in an aggregate function`, "", 8},
+		{"SELECT x" + gs + " WHERE sum(sum(x)) OVER () > 0", sqlerr.GroupingError, "aggregate functions are not allowed in WHERE", "", 48},
+		{"SELECT x" + gs + " WHERE x > 0 AND count(*) > 1", sqlerr.GroupingError, "aggregate functions are not allowed in WHERE", "", 54},
 	}
 	for _, c := range cases {
 		_, err := bind(t, c.sql)

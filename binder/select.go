@@ -669,3 +669,29 @@ func rowExpansion(e ast.ExprNode) (ast.ExprNode, bool) {
 	}
 	return f.Args[0], true
 }
+
+// lastClauseOffset is the offset of the last node of sel's select list,
+// WHERE, GROUP BY and HAVING that has one: its WINDOW clause follows.
+func lastClauseOffset(sel *ast.SelectStmt) int {
+	off := 0
+	see := func(e ast.ExprNode) {
+		if e != nil {
+			off = max(off, e.OriginTextPosition())
+		}
+	}
+	if sel.Fields != nil {
+		for _, f := range sel.Fields.Fields {
+			see(f.Expr)
+		}
+	}
+	see(sel.Where)
+	if sel.GroupBy != nil {
+		for _, it := range sel.GroupBy.Items {
+			see(it.Expr)
+		}
+	}
+	if sel.Having != nil {
+		see(sel.Having.Expr)
+	}
+	return off
+}

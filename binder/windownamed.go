@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"regexp"
 	"strings"
 
@@ -333,30 +332,4 @@ func windowClauseOffsets(text string, start, n int) []int {
 func wordAt(text string, i int, word string) bool {
 	return i+len(word) <= len(text) && strings.EqualFold(text[i:i+len(word)], word) &&
 		(i == 0 || !isIdentByte(text[i-1])) && (i+len(word) == len(text) || !isIdentByte(text[i+len(word)]))
-}
-
-// lastClauseOffset is the offset of the last node of sel's select list,
-// WHERE, GROUP BY and HAVING that has one: its WINDOW clause follows.
-func lastClauseOffset(sel *ast.SelectStmt) int {
-	off := 0
-	see := func(e ast.ExprNode) {
-		if e != nil {
-			off = max(off, e.OriginTextPosition())
-		}
-	}
-	if sel.Fields != nil {
-		for _, f := range sel.Fields.Fields {
-			see(f.Expr)
-		}
-	}
-	see(sel.Where)
-	if sel.GroupBy != nil {
-		for _, it := range sel.GroupBy.Items {
-			see(it.Expr)
-		}
-	}
-	if sel.Having != nil {
-		see(sel.Having.Expr)
-	}
-	return off
 }

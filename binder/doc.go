@@ -63,7 +63,8 @@
 // calls, PostgreSQL's operators TiDB lacks, aggregates with DISTINCT,
 // ORDER BY and FILTER, aggregate.go registering them from tree nodes, and
 // window calls, window.go binding their OVER clause from the tree's
-// Window); CREATE TABLE, DROP TABLE | VIEW and CREATE VIEW bind from the
+// Window, windownamed.go folding the WINDOW clause's named windows into
+// OVER w and OVER (w ..) by PostgreSQL's rules); CREATE TABLE, DROP TABLE | VIEW and CREATE VIEW bind from the
 // statement's tree (Bind takes it from sql.Transformer.StatementTree and
 // dispatches on the tree node, bindStatementTree; the other statements
 // still go by TiDB's statement type; the query of CREATE VIEW and CREATE

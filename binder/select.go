@@ -32,8 +32,6 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		return b.bindValues(sel)
 	case sel.Kind != ast.SelectStmtKindSelect:
 		return nil, sqlerr.NotSupported("this kind of SELECT")
-	case len(sel.WindowSpecs) > 0:
-		return nil, sqlerr.NotSupported("WINDOW")
 	case sel.SelectIntoOpt != nil:
 		return nil, sqlerr.NotSupported("SELECT INTO")
 	}
@@ -65,10 +63,11 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	}
 	if sel.Where != nil {
 		if b.containsAggregate(sel.Where) {
+			at := b.finders.agg.at
 			if b.finders.agg.grouping {
-				return nil, b.errAt(sel.Where, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in WHERE"))
+				return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in WHERE"))
 			}
-			return nil, b.errAt(sel.Where, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
+			return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
 		}
 		if input, err = b.bindWhere(input, sel.Where); err != nil {
 			return nil, err
@@ -103,7 +102,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		projInput = nil
 	}
 	var win *winState
-	if b.hasWindows(sel) {
+	if b.hasWindows(sel) || len(sel.WindowSpecs) > 0 {
 		prev := b.win
 		defer func() { b.win = prev }()
 		win = &winState{bind: func(e pt.Expr) (Expr, error) {
@@ -114,6 +113,16 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 			return b.rebase(e, x)
 		}}
 		b.win = win
+		for i := range sel.WindowSpecs { // WINDOW w AS (..) (windownamed.go)
+			d, err := b.trees.WindowToTree(&sel.WindowSpecs[i])
+			if err != nil {
+				return nil, sqlerr.As(err)
+			}
+			win.defs = append(win.defs, d)
+		}
+		if len(win.defs) > 0 {
+			win.defOffsets = windowClauseOffsets(b.stmtText(), lastClauseOffset(sel), len(win.defs))
+		}
 	}
 	srf := &srfState{bind: bindOut}
 	b.srf = srf
@@ -149,6 +158,11 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		}
 	}
 	b.srf = nil
+	if win != nil {
+		if err := b.checkWindows(win); err != nil {
+			return nil, err
+		}
+	}
 	if projInput == nil {
 		var n Node = b.agg.node(input)
 		if having != nil {
@@ -287,6 +301,24 @@ func (b *binder) isAggregating(sel *ast.SelectStmt) bool {
 		for _, item := range sel.OrderBy.Items {
 			if b.containsAggregate(item.Expr) {
 				return true
+			}
+		}
+	}
+	// an aggregate in a WINDOW definition, used or not, groups the query
+	// as PostgreSQL does
+	for _, w := range sel.WindowSpecs {
+		if w.PartitionBy != nil {
+			for _, it := range w.PartitionBy.Items {
+				if b.containsAggregate(it.Expr) {
+					return true
+				}
+			}
+		}
+		if w.OrderBy != nil {
+			for _, it := range w.OrderBy.Items {
+				if b.containsAggregate(it.Expr) {
+					return true
+				}
 			}
 		}
 	}
@@ -560,22 +592,34 @@ func (b *binder) containsAggregate(n ast.Node) bool {
 	return b.finders.agg.found
 }
 
-// grouping is set when what was found is a GROUPING(...) call.
-type aggFinder struct{ found, grouping bool }
+// grouping is set when what was found is a GROUPING(...) call; at is the
+// first call found (PostgreSQL's error position).
+type aggFinder struct {
+	found, grouping bool
+	at              ast.Node
+}
 
 func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 	switch x := n.(type) {
 	case *ast.AggregateFuncExpr:
-		v.found = true
+		if !v.found {
+			v.found, v.at = true, n
+		}
 		return n, true
 	case *ast.FuncCallExpr:
 		if aggregateNames[x.FnName.L] || x.FnName.L == "grouping" {
-			v.found = true
-			v.grouping = x.FnName.L == "grouping"
+			if !v.found {
+				v.found, v.at = true, n
+				v.grouping = x.FnName.L == "grouping"
+			}
 			return n, true
 		}
-	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
+	case *ast.SubqueryExpr:
 		return n, true
+	case *ast.WindowFuncExpr:
+		// not an aggregate itself, but an aggregate in its arguments or
+		// window groups the query: sum(sum(x)) OVER (ORDER BY max(x))
+		return n, false
 	}
 	return n, false
 }
@@ -624,4 +668,30 @@ func rowExpansion(e ast.ExprNode) (ast.ExprNode, bool) {
 		return nil, false
 	}
 	return f.Args[0], true
+}
+
+// lastClauseOffset is the offset of the last node of sel's select list,
+// WHERE, GROUP BY and HAVING that has one: its WINDOW clause follows.
+func lastClauseOffset(sel *ast.SelectStmt) int {
+	off := 0
+	see := func(e ast.ExprNode) {
+		if e != nil {
+			off = max(off, e.OriginTextPosition())
+		}
+	}
+	if sel.Fields != nil {
+		for _, f := range sel.Fields.Fields {
+			see(f.Expr)
+		}
+	}
+	see(sel.Where)
+	if sel.GroupBy != nil {
+		for _, it := range sel.GroupBy.Items {
+			see(it.Expr)
+		}
+	}
+	if sel.Having != nil {
+		see(sel.Having.Expr)
+	}
+	return off
 }

@@ -51,6 +51,16 @@ type winState struct {
 	// FROM columns, or the Aggregate node's, rebased).
 	bind   func(pt.Expr) (Expr, error)
 	inCall bool
+	// defs are the SELECT's WINDOW clause definitions, in order; refs are
+	// the OVER (w ..) specs that refine one of them, in the order they
+	// were bound (PostgreSQL checks them after the definitions).
+	defs []*pt.Window
+	refs []windowRef
+	// defOffsets are the offsets of the definitions' parentheses in the
+	// statement's text (nil when the WINDOW clause was not found there).
+	defOffsets []int
+	// inDef: a window's PARTITION BY or ORDER BY is being bound.
+	inDef bool
 }
 
 // winRef stands for window call Index until the Window nodes exist.
@@ -74,12 +84,15 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	if st == nil {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.WindowingError, "window functions are not allowed here"))
 	}
+	if st.inDef {
+		return nil, b.errAt(n, sqlerr.New(sqlerr.WindowingError, "window functions are not allowed in window definitions"))
+	}
 	if st.inCall {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.WindowingError, "window function calls cannot be nested"))
 	}
-	w := n.Over
-	if w.Name != "" || w.Ref != "" {
-		return nil, b.errAt(n, sqlerr.NotSupported("named windows"))
+	w, err := b.namedWindow(st, n)
+	if err != nil {
+		return nil, err
 	}
 	if n.Distinct {
 		return nil, b.errAt(n, sqlerr.NotSupported("DISTINCT in window functions"))
@@ -98,6 +111,8 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 			call.Args = append(call.Args, b.resolveUnknown(e, types.StringType))
 		}
 	}
+	st.inDef = true
+	defer func() { st.inDef = false }()
 	for _, p := range w.PartitionBy {
 		e, err := st.bind(p)
 		if err != nil {
@@ -112,6 +127,7 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		}
 		call.Order = append(call.Order, SortKey{Expr: b.resolveUnknown(e, types.StringType), Desc: item.Desc, NullsFirst: nullsFirst(item)})
 	}
+	st.inDef = false
 	if f := w.Frame; f != nil {
 		fr, err := bindFrame(f)
 		if err != nil {

@@ -152,14 +152,22 @@ func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.
 	if err != nil {
 		return nil, err
 	}
+	at := node // PostgreSQL points at the operator, which the tree does not place here
 	cols := plan.Columns()
 	if len(cols) != 1 {
-		return nil, b.errAt(node, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
+		return nil, b.errAt(at, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
 	}
 	// Type the comparison as x op (a value of the subquery's column).
 	probe := &ColumnRef{Index: 0, Name: cols[0].Name, T: cols[0].T}
-	cmp, err := b.makeBinary(node, op, x, probe)
+	cmp, err := b.makeBinary(at, op, x, probe)
 	if err != nil {
+		if in, ok := node.(*pt.InSubquery); ok && in.Not {
+			// NOT IN is NOT (x = ANY (...)) in PostgreSQL: its error
+			// names =
+			if _, eqErr := b.makeBinary(at, OpEq, x, probe); eqErr != nil {
+				return nil, eqErr
+			}
+		}
 		return nil, err
 	}
 	bo, ok := cmp.(*BinaryOp)

@@ -1,7 +1,12 @@
 package binder
 
 import (
+	"context"
 	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -48,10 +53,26 @@ func (b *binder) bindArrayPolyCall(n sourceNode, name string, args []Expr) (Expr
 	if shape == "" {
 		return nil, false, nil
 	}
+	if name == "array_fill" {
+		// array_fill(x, dims) of a constant dims of several dimensions:
+		// functions' array_fill(x, dims, lower bounds), whose result type
+		// has as many dimensions as the constant has elements
+		if c, ok := args[1].(*Const); ok {
+			if d, ok := c.Value.([]any); ok && len(d) > 1 && !isUnknown(args[0].Type()) && c.T.Kind == types.Array && c.T.Elem.Kind == types.Int32 {
+				ones := make([]any, len(d))
+				for i := range ones {
+					ones[i] = int64(1)
+				}
+				e, err := b.callFunction(n, name, []Expr{args[0], args[1], &Const{Value: ones, T: types.ArrayOf(types.Int32Type)}})
+				return e, true, err
+			}
+		}
+	}
 	// the element type: the array's element type and the elements', in
 	// order; unknowns count only when nothing else does
 	var elem types.T
 	have := false
+	depth := 1 // the array argument's number of dimensions (int[][]: 2)
 	for i, c := range shape {
 		t := args[i].Type()
 		if isUnknown(t) {
@@ -62,7 +83,10 @@ func (b *binder) bindArrayPolyCall(n sourceNode, name string, args []Expr) (Expr
 			if t.Kind != types.Array {
 				return nil, true, b.errAt(n, undefinedCall(name, args))
 			}
-			t = *t.Elem
+			// PostgreSQL's element type of int[][] is integer (one array
+			// of two dimensions), not the sub-array sqlgate nests
+			depth = max(1, arrayDims(t))
+			t = functions.ArrayElementType(t)
 		case 'e':
 		default:
 			continue
@@ -86,7 +110,7 @@ func (b *binder) bindArrayPolyCall(n sourceNode, name string, args []Expr) (Expr
 	if elem.Kind == types.Map || elem.Kind == types.Row && name == "width_bucket" {
 		return nil, true, b.errAt(n, undefinedCall(name, args))
 	}
-	at := types.ArrayOf(elem.Nullable())
+	at := arrayOfDims(elem, depth)
 	out := make([]Expr, len(args))
 	for i, c := range shape {
 		var want types.T
@@ -111,7 +135,56 @@ func (b *binder) bindArrayPolyCall(n sourceNode, name string, args []Expr) (Expr
 		}
 		out[i] = b.castTo(e, want)
 	}
-	return &FuncCall{Name: name, Args: out, T: functions.ArrayPolyResult(name, elem), Kernel: functions.ArrayPolyKernel(name, elem)}, true, nil
+	if depth > 1 && (name == "array_append" || name == "array_prepend") {
+		// PostgreSQL appends only to an array of at most one dimension:
+		// onto an empty or NULL int[][] the result is a one-dimensional
+		// array, which is its type here
+		t := types.ArrayOf(elem.Nullable())
+		return &FuncCall{Name: name, Args: out, T: t, Kernel: appendOntoEmpty(name, elem, depth)}, true, nil
+	}
+	t := functions.ArrayPolyResultMD(name, elem, depth)
+	return &FuncCall{Name: name, Args: out, T: t, Kernel: kernelAs(t, functions.ArrayPolyKernelMD(name, elem, depth))}, true, nil
+}
+
+// kernelAs makes k's result of type t: array_remove over an empty array
+// of several dimensions answers, as PostgreSQL, the empty array, which
+// functions' kernel builds with one dimension ('{}' either way).
+func kernelAs(t types.T, k functions.Kernel) functions.Kernel {
+	want := t.ArrowType()
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		res, err := k(ctx, mem, args, n)
+		if err != nil || arrow.TypeEqual(res.DataType(), want) {
+			return res, err
+		}
+		defer res.Release()
+		bld := array.NewBuilder(mem, want)
+		defer bld.Release()
+		for i := 0; i < res.Len(); i++ {
+			if err := types.AppendValue(bld, types.ValueAt(res, i)); err != nil {
+				return nil, err
+			}
+		}
+		return bld.NewArray(), nil
+	}
+}
+
+// arrayDims is the number of dimensions of array type t (2 for int[][],
+// 0 for a type that is not an array).
+func arrayDims(t types.T) int {
+	d := 0
+	for ; t.Kind == types.Array && t.Elem != nil; t = *t.Elem {
+		d++
+	}
+	return d
+}
+
+// arrayOfDims is the array type of depth dimensions of elem's elements.
+func arrayOfDims(elem types.T, depth int) types.T {
+	t := elem.Nullable()
+	for i := 0; i < depth; i++ {
+		t = types.ArrayOf(t)
+	}
+	return t
 }
 
 func undefinedCall(name string, args []Expr) *sqlerr.Error {
@@ -125,4 +198,39 @@ func undefinedCall(name string, args []Expr) *sqlerr.Error {
 	}
 	return sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", ")).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// appendOntoEmpty is array_append/array_prepend over an array of depth
+// (> 1) dimensions of elem elements: 22000 for an array with elements, as
+// PostgreSQL's; an empty or NULL one is appended to as an empty
+// one-dimensional array ({x}).
+func appendOntoEmpty(name string, elem types.T, depth int) functions.Kernel {
+	oneDim := functions.ArrayPolyKernel(name, elem)
+	arrArg := 0
+	if name == "array_prepend" {
+		arrArg = 1
+	}
+	flatT := types.ArrayOf(elem.Nullable())
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		bld := array.NewBuilder(mem, flatT.ArrowType())
+		defer bld.Release()
+		for i := 0; i < n; i++ {
+			v, ok := types.ValueAt(args[arrArg], i).([]any)
+			var flat any
+			if ok {
+				if elems, _ := flattenArray(v, depth); len(elems) > 0 {
+					return nil, sqlerr.New(sqlerr.Code("22000"), "argument must be empty or one-dimensional array")
+				}
+				flat = []any{}
+			}
+			if err := types.AppendValue(bld, flat); err != nil {
+				return nil, err
+			}
+		}
+		empty := bld.NewArray()
+		defer empty.Release()
+		flat := append([]arrow.Array{}, args...)
+		flat[arrArg] = empty
+		return oneDim(ctx, mem, flat, n)
+	}
 }

@@ -67,7 +67,13 @@ func (b *binder) bindArrayConstructor(s *scope, n *pt.Array) (Expr, error) {
 	}
 	t := types.ArrayOf(elem.Nullable())
 	if allConst {
-		return &Const{Value: vals, T: t}, nil
+		// folded as PostgreSQL folds it (its error has no position):
+		// the kernel's dimension checks, ARRAY[ARRAY[1], NULL] is 2202E
+		v, err := functions.ArrayConstructorValue(elem.Nullable(), vals)
+		if err != nil {
+			return nil, sqlerr.As(err)
+		}
+		return &Const{Value: v, T: t}, nil
 	}
 	return &FuncCall{Name: "array", Args: args, T: t, Kernel: functions.ArrayConstructorKernel(elem.Nullable())}, nil
 }
@@ -296,7 +302,11 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 	if arr.Type().Kind != types.Array {
 		return nil, b.errAt(n.OpAt, sqlerr.New(sqlerr.WrongObjectType, "op ANY/ALL (array) requires array on right side"))
 	}
-	elem := arr.Type().Elem.Nullable()
+	// the element type as PostgreSQL's: the innermost one (3 = ANY
+	// (ARRAY[[1,2],[3,4]]) compares 3 with every element of the one
+	// array of two dimensions)
+	depth := arrayDims(arr.Type())
+	elem := functions.ArrayElementType(arr.Type()).Nullable()
 	var common types.T
 	if isUnknown(x.Type()) {
 		common = elem
@@ -306,7 +316,7 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 	} else {
 		c, ok := commonType(x.Type(), elem)
 		if !ok || c.Kind == types.Map || c.Kind == types.Row {
-			return nil, b.operatorError(n, op, x.Type(), elem)
+			return nil, b.operatorError(n.OpAt, op, x.Type(), elem)
 		}
 		common = c
 	}
@@ -320,15 +330,16 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 		common = types.StringType
 	}
 	if common.Kind == types.String && common.Variant == types.JSON {
-		return nil, b.operatorError(n, op, x.Type(), elem) // json has no comparison operators
+		return nil, b.operatorError(n.OpAt, op, x.Type(), elem) // json has no comparison operators
 	}
-	kernel, err := functions.QuantifiedKernel(op, all, common.Nullable())
+	at := arrayOfDims(common, depth)
+	kernel, err := functions.QuantifiedArrayKernel(op, all, common.Nullable(), at)
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.As(err))
 	}
 	x = b.castTo(x, common)
 	if !elem.Equal(common) {
-		arr = &Cast{X: arr, T: types.ArrayOf(common)}
+		arr = &Cast{X: arr, T: at}
 	}
 	name := "any"
 	if all {
@@ -419,12 +430,34 @@ func (b *binder) makeArrayConcat(n sourceNode, l, r Expr) (Expr, error) {
 	mode := 0 // 0 cat, 1 append, 2 prepend
 	switch {
 	case lt.Kind == types.Array && rt.Kind == types.Array:
+		if arrayDims(lt) > 1 || arrayDims(rt) > 1 {
+			// PostgreSQL's array_cat over arrays of any dimensions
+			// (int[][] || int[] adds a row; sub-arrays must match)
+			if _, ok := commonType(functions.ArrayElementType(lt), functions.ArrayElementType(rt)); !ok {
+				return nil, b.operatorError(n, "||", lt, rt)
+			}
+			return b.callFunction(n, "array_cat", []Expr{l, r})
+		}
 		c, ok := commonType(*lt.Elem, *rt.Elem)
 		if !ok {
 			return nil, b.operatorError(n, "||", lt, rt)
 		}
 		at = types.ArrayOf(c.Nullable())
 		l, r = b.castTo(l, at), b.castTo(r, at)
+	case lt.Kind == types.Array && arrayDims(lt) > 1:
+		// array_append over an array of several dimensions: 22000 unless
+		// it is empty, as PostgreSQL's
+		if _, ok := commonType(functions.ArrayElementType(lt), rt); !ok {
+			return nil, b.operatorError(n, "||", lt, rt)
+		}
+		e, _, err := b.bindArrayPolyCall(n, "array_append", []Expr{l, r})
+		return e, err
+	case rt.Kind == types.Array && lt.Kind != types.Array && arrayDims(rt) > 1:
+		if _, ok := commonType(lt, functions.ArrayElementType(rt)); !ok {
+			return nil, b.operatorError(n, "||", lt, rt)
+		}
+		e, _, err := b.bindArrayPolyCall(n, "array_prepend", []Expr{l, r})
+		return e, err
 	case lt.Kind == types.Array:
 		c, ok := commonType(*lt.Elem, rt)
 		if !ok {

@@ -44,6 +44,19 @@ func TestArraysBindAsPostgres(t *testing.T) {
 		{sql: "SELECT (ARRAY[1])[1][2], (ARRAY[1])[1:1][2], ARRAY[[1], [2]], (ARRAY[[1], [2]])[1][1]", names: []string{"array", "array", "array", "array"},
 			types: []string{"int", "array<int>", "array<array<int>>", "int"}},
 
+		// arrays of several dimensions: PostgreSQL's element type is the
+		// innermost one (array_append onto one answers a one-dimensional
+		// array, when it answers)
+		{sql: "SELECT array_replace(ARRAY[[1, 2]], 1, 2.5), array_position(ARRAY[[1]], 1), array_append(ARRAY[[1]], 2), 3 = ANY (ARRAY[[1], [2]]), ARRAY[[1]] || ARRAY[2]",
+			names: []string{"array_replace", "array_position", "array_append", "?column?", "?column?"},
+			types: []string{"array<array<numeric>>", "int", "array<int>", "boolean", "array<array<int>>"}},
+		{sql: "SELECT array_fill(7, ARRAY[2, 2]), array[1] IN (SELECT array[n] FROM t), '{}'::jsonb < ALL (SELECT '[]'::jsonb)",
+			names: []string{"array_fill", "?column?", "?column?"}, types: []string{"array<array<int>>", "boolean", "boolean"}},
+		{sql: "SELECT ARRAY[1] = ANY (ARRAY[[1], [2]])", code: sqlerr.UndefinedFunction},
+		{sql: "SELECT array_append(ARRAY[[1]], ARRAY[2])", code: sqlerr.UndefinedFunction},
+		{sql: "SELECT ARRAY[ARRAY[1], NULL]", code: sqlerr.Code("2202E")},
+		{sql: "SELECT ARRAY[ARRAY[1, 2], ARRAY[3]]", code: sqlerr.Code("2202E")},
+		{sql: "SELECT x FROM (VALUES (ARRAY['{}'::json])) v(x) ORDER BY x", code: sqlerr.UndefinedFunction},
 		{sql: "SELECT generate_series(1, 2), unnest(ARRAY['a']) AS u, n FROM t", names: []string{"generate_series", "u", "n"}, types: []string{"int", "string", "int"}},
 		{sql: "SELECT unnest(array_agg(n)) + 1 FROM t GROUP BY id", names: []string{"?column?"}, types: []string{"int"}},
 

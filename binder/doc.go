@@ -55,6 +55,15 @@
 // array and element arguments unify as anycompatible, jsonbops.go jsonb -
 // text|integer|text[] (jsonb_delete).
 //
+// An array of several dimensions (int[][], a nested list) is PostgreSQL's
+// ONE array (functions/mdarray.go): the element functions, op ANY/ALL
+// (array) and || type its element as the innermost type
+// (functions.ArrayElementType) and call the kernels that read it so;
+// ORDER BY sorts it by a hidden key (order.go mdArraySortKey) ordering as
+// array_cmp. x op ANY|ALL (SELECT ...) whose comparison is a function
+// (arrays, jsonb) compares x with ARRAY(SELECT ...)'s values through that
+// function (subquery.go quantifiedByFunction).
+//
 // The parsed tree is moving from TiDB's AST onto sqlgate's own (sql/tree,
 // issue 32): exprtree.go binds expressions of sql/tree, switching on node
 // types (column references, literals, parameters, the unary and binary

@@ -1,6 +1,12 @@
 package binder
 
 import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/functions"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -146,17 +152,37 @@ func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.
 	if err != nil {
 		return nil, err
 	}
+	at := node // PostgreSQL points at the operator, which the tree does not place here
 	cols := plan.Columns()
 	if len(cols) != 1 {
-		return nil, b.errAt(node, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
+		return nil, b.errAt(at, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
 	}
 	// Type the comparison as x op (a value of the subquery's column).
 	probe := &ColumnRef{Index: 0, Name: cols[0].Name, T: cols[0].T}
-	cmp, err := b.makeBinary(node, op, x, probe)
+	cmp, err := b.makeBinary(at, op, x, probe)
 	if err != nil {
+		if in, ok := node.(*pt.InSubquery); ok && in.Not {
+			// NOT IN is NOT (x = ANY (...)) in PostgreSQL: its error
+			// names =
+			if _, eqErr := b.makeBinary(at, OpEq, x, probe); eqErr != nil {
+				return nil, eqErr
+			}
+		}
 		return nil, err
 	}
-	bo := cmp.(*BinaryOp)
+	bo, ok := cmp.(*BinaryOp)
+	if ok {
+		if c, isCmp := bo.L.(*FuncCall); isCmp && c.Name == "jsonb_cmp" && len(c.Args) == 2 && c.Kernel != nil {
+			// jsonb: jsonb_cmp(x, y) op 0, whose left side reads y
+			cmp = &FuncCall{Name: "jsonb " + op.String(), Args: c.Args, T: types.BoolType, Kernel: signCompare(op, c.Kernel)}
+			ok = false
+		}
+	}
+	if !ok {
+		// arrays, jsonb: the comparison is a function, which the
+		// subquery's own comparison (exec's, a semi join's) does not run
+		return b.quantifiedByFunction(node, cmp, plan, outer, cols[0].Name, op, all)
+	}
 	x = bo.L
 	if !bo.R.Type().Nullable().Equal(cols[0].T.Nullable()) {
 		p := &Project{Input: plan, Exprs: []Expr{bo.R}, Cols: []Column{{Name: cols[0].Name, T: bo.R.Type().Nullable()}}}
@@ -187,4 +213,143 @@ func NewAggregate(input Node, groupBy []Expr, aggs []AggCall) *Aggregate {
 		a.cols = append(a.cols, Column{Name: call.Func, T: call.T})
 	}
 	return a
+}
+
+// quantifiedByFunction binds x op ANY|ALL (SELECT y ...) where x op y is
+// the function cmp (makeBinary's FuncCall: array and jsonb comparisons):
+// the subquery's values, converted as cmp converts y, are collected as
+// ARRAY(SELECT ...) and each row compares x with every one of them
+// through cmp's own kernel, so the quantified comparison is the scalar
+// operator's ('{}'::jsonb IN (SELECT '{}'::jsonb), array[1] < ALL
+// (SELECT array[2])).
+func (b *binder) quantifiedByFunction(node sourceNode, cmp Expr, plan Node, outer []Expr, name string, op Op, all bool) (Expr, error) {
+	f, ok := cmp.(*FuncCall)
+	if !ok || len(f.Args) != 2 || f.Kernel == nil {
+		return nil, b.errAt(node, sqlerr.New(sqlerr.FeatureNotSupported,
+			"%s ANY/ALL (subquery) over %s and %s is not supported", op, cmp.Type().PGName(), plan.Columns()[0].T.PGName()))
+	}
+	x, y := f.Args[0], f.Args[1]
+	yt := y.Type().Nullable()
+	if _, isCol := y.(*ColumnRef); !isCol || !yt.Equal(plan.Columns()[0].T.Nullable()) {
+		plan = &Project{Input: plan, Exprs: []Expr{y}, Cols: []Column{{Name: name, T: yt}}}
+	}
+	at := types.ArrayOf(yt)
+	sq := &Subquery{Plan: plan, Outer: outer, Mode: ArraySubquery, T: at}
+	fname := op.String() + " any (subquery)"
+	if all {
+		fname = op.String() + " all (subquery)"
+	}
+	return &FuncCall{Name: fname, Args: []Expr{x, sq}, T: types.BoolType,
+		Kernel: quantifiedOver(f.Kernel, x.Type().Nullable(), yt, all)}, nil
+}
+
+// quantifiedOver is the kernel of x op ANY|ALL (values) given the kernel
+// cmp of x op y: per row, cmp over x repeated and the values, folded with
+// SQL's rules (ANY: true if one is, else NULL if one is NULL, else false;
+// ALL the reverse; over no values false for ANY, true for ALL).
+func quantifiedOver(cmp functions.Kernel, xt, yt types.T, all bool) functions.Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		out := array.NewBooleanBuilder(mem)
+		defer out.Release()
+		for i := 0; i < n; i++ {
+			vals, _ := types.ValueAt(args[1], i).([]any)
+			if len(vals) == 0 {
+				out.Append(all)
+				continue
+			}
+			xv := types.ValueAt(args[0], i)
+			xs := make([]any, len(vals))
+			for j := range xs {
+				xs[j] = xv
+			}
+			xa, err := buildColumn(mem, xt, xs)
+			if err != nil {
+				return nil, err
+			}
+			ya, err := buildColumn(mem, yt, vals)
+			if err != nil {
+				xa.Release()
+				return nil, err
+			}
+			res, err := cmp(ctx, mem, []arrow.Array{xa, ya}, len(vals))
+			xa.Release()
+			ya.Release()
+			if err != nil {
+				return nil, err
+			}
+			sawNull, decided := false, false
+			for j := 0; j < res.Len() && !decided; j++ {
+				switch v := types.ValueAt(res, j).(type) {
+				case bool:
+					if v != all { // ANY meets a true, ALL a false
+						out.Append(v)
+						decided = true
+					}
+				default:
+					sawNull = true
+				}
+			}
+			res.Release()
+			switch {
+			case decided:
+			case sawNull:
+				out.AppendNull()
+			default:
+				out.Append(all)
+			}
+		}
+		return out.NewArray(), nil
+	}
+}
+
+// buildColumn is an Arrow array of type t holding vals.
+func buildColumn(mem memory.Allocator, t types.T, vals []any) (arrow.Array, error) {
+	bld := array.NewBuilder(mem, t.ArrowType())
+	defer bld.Release()
+	for _, v := range vals {
+		if err := types.AppendValue(bld, v); err != nil {
+			return nil, err
+		}
+	}
+	return bld.NewArray(), nil
+}
+
+// signCompare is the kernel of cmp(x, y) op 0, cmp answering a sign
+// (jsonb_cmp).
+func signCompare(op Op, cmp functions.Kernel) functions.Kernel {
+	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		res, err := cmp(ctx, mem, args, n)
+		if err != nil {
+			return nil, err
+		}
+		defer res.Release()
+		out := array.NewBooleanBuilder(mem)
+		defer out.Release()
+		for i := 0; i < n; i++ {
+			v, ok := types.ValueAt(res, i).(int64)
+			if !ok {
+				out.AppendNull()
+				continue
+			}
+			var r bool
+			switch op {
+			case OpEq:
+				r = v == 0
+			case OpNe:
+				r = v != 0
+			case OpLt:
+				r = v < 0
+			case OpLe:
+				r = v <= 0
+			case OpGt:
+				r = v > 0
+			case OpGe:
+				r = v >= 0
+			default:
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s ANY/ALL (subquery) over jsonb is not supported", op)
+			}
+			out.Append(r)
+		}
+		return out.NewArray(), nil
+	}
 }

@@ -1,9 +1,12 @@
 package relop
 
 import (
+	"slices"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // array_agg(anyarray) (AggSpec.Arrays) stacks arrays into an array of one
@@ -13,9 +16,14 @@ import (
 // json_agg and the ordered-set aggregates, which the binder also builds
 // on array_agg, keep NULLs and do not set the flag.
 
+// An array of several dimensions (a nested list) is one array in
+// PostgreSQL: its dimensions, not its outer length, must be the first's
+// ({{1}} and {{1,2,3}} do not stack).
+
 // checkStackable applies those rules to one group's rows, in order.
 func (a *collectAcc) checkStackable(refs []rowRef) error {
 	first := -1
+	var firstDims []int
 	for _, ref := range refs {
 		l, ok := a.srcArg[ref.b].(*array.List)
 		if !ok {
@@ -24,6 +32,19 @@ func (a *collectAcc) checkStackable(refs []rowRef) error {
 		i := int(ref.r)
 		if l.IsNull(i) {
 			return sqlerr.New(sqlerr.NullValueNotAllowed, "cannot accumulate null arrays")
+		}
+		if depth := listDepth(l.DataType()); depth > 1 {
+			v, _ := types.ValueAt(l, i).([]any)
+			dims := listDims(v, depth)
+			switch {
+			case firstDims == nil && len(dims) == 0:
+				return sqlerr.New(sqlerr.Code("2202E"), "cannot accumulate empty arrays")
+			case firstDims == nil:
+				firstDims = dims
+			case !slices.Equal(dims, firstDims):
+				return sqlerr.New(sqlerr.Code("2202E"), "cannot accumulate arrays of different dimensionality")
+			}
+			continue
 		}
 		start, end := l.ValueOffsets(i)
 		n := int(end - start)
@@ -43,4 +64,52 @@ func (a *collectAcc) checkStackable(refs []rowRef) error {
 func isListType(t arrow.DataType) bool {
 	_, ok := t.(*arrow.ListType)
 	return ok
+}
+
+// listDepth is the number of dimensions of list type t (2 for a list of
+// lists).
+func listDepth(t arrow.DataType) int {
+	d := 0
+	for {
+		lt, ok := t.(*arrow.ListType)
+		if !ok {
+			return d
+		}
+		d, t = d+1, lt.Elem()
+	}
+}
+
+// listDims is PostgreSQL's dimensions of v, an array of depth dimensions
+// (functions/mdarray.go's reading: the lengths along the first sub-array
+// of each level), none when it has no elements.
+func listDims(v []any, depth int) []int {
+	leaves := 0
+	var count func(a []any, d int)
+	count = func(a []any, d int) {
+		for _, e := range a {
+			if d == 1 {
+				leaves++
+			} else if sub, ok := e.([]any); ok {
+				count(sub, d-1)
+			}
+		}
+	}
+	count(v, depth)
+	if leaves == 0 {
+		return []int{}
+	}
+	dims := make([]int, 0, depth)
+	cur := v
+	for d := 0; d < depth; d++ {
+		dims = append(dims, len(cur))
+		var next []any
+		for _, e := range cur {
+			if sub, ok := e.([]any); ok {
+				next = sub
+				break
+			}
+		}
+		cur = next
+	}
+	return dims
 }

@@ -208,19 +208,30 @@ func encodeColumn(a arrow.Array, k SortKey, out [][]byte) error {
 	return nil
 }
 
-// appendNested encodes one list or struct value: each element with its own
-// marker, then a terminator below every marker, so that lists order element
-// by element and a shorter prefix first, as PostgreSQL's array comparison.
-// padded is a list of bpchar's (SortKey.BlankPadded); a struct's fields
-// keep every byte (a row's bpchar fields are not told apart from its text
-// fields here).
+// appendNested encodes one list or struct value. A struct is its fields,
+// each with its own marker, then a terminator below every marker. A list
+// is one array of as many dimensions as it nests (PostgreSQL's int[][]):
+// its innermost elements in storage order, the terminator (so that a
+// prefix sorts first), then its shape, the lengths of its levels in
+// pre-order, so that arrays order element by element, then by their
+// number of elements, then by their dimensions, as PostgreSQL's
+// array_cmp, and are equal exactly when elements and shape are. padded is
+// a list of bpchar's (SortKey.BlankPadded); a struct's fields keep every
+// byte (a row's bpchar fields are not told apart from its text fields
+// here).
 func appendNested(dst []byte, a arrow.Array, i int, padded bool) ([]byte, error) {
-	var child arrow.Array
-	var lo, hi int
 	switch x := a.(type) {
 	case *array.List:
-		s, e := x.ValueOffsets(i)
-		child, lo, hi = x.ListValues(), int(s), int(e)
+		var shape []uint32
+		var err error
+		if dst, shape, err = appendElements(dst, x, i, padded, shape); err != nil {
+			return nil, err
+		}
+		dst = append(dst, 0x00)
+		for _, n := range shape {
+			dst = binary.BigEndian.AppendUint32(dst, n)
+		}
+		return dst, nil
 	case *array.Struct:
 		for f := 0; f < x.NumField(); f++ {
 			var err error
@@ -230,13 +241,34 @@ func appendNested(dst []byte, a arrow.Array, i int, padded bool) ([]byte, error)
 		}
 		return append(dst, 0x00), nil
 	}
-	for j := lo; j < hi; j++ {
+	return dst, nil
+}
+
+// appendElements appends the innermost elements of list i of x in storage
+// order, and its length and its sub-lists' lengths (pre-order) to shape.
+// A NULL sub-list, which a multidimensional array cannot hold but a Fluss
+// ARRAY<ARRAY<T>> can, is one NULL element of length MaxUint32.
+func appendElements(dst []byte, x *array.List, i int, padded bool, shape []uint32) ([]byte, []uint32, error) {
+	lo, hi := x.ValueOffsets(i)
+	shape = append(shape, uint32(hi-lo))
+	child := x.ListValues()
+	sub, nested := child.(*array.List)
+	for j := int(lo); j < int(hi); j++ {
 		var err error
-		if dst, err = appendOne(dst, child, j, padded); err != nil {
-			return nil, err
+		switch {
+		case nested && sub.IsNull(j):
+			dst = append(dst, markNullLast+1)
+			shape = append(shape, math.MaxUint32)
+		case nested:
+			dst, shape, err = appendElements(dst, sub, j, padded, shape)
+		default:
+			dst, err = appendOne(dst, child, j, padded)
+		}
+		if err != nil {
+			return nil, nil, err
 		}
 	}
-	return append(dst, 0x00), nil
+	return dst, shape, nil
 }
 
 // appendOne encodes row j of a (a nested element), shifting markers by one

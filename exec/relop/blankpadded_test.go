@@ -118,4 +118,3 @@ func stringListArray(lists ...[]string) arrow.Array {
 	}
 	return b.NewArray()
 }
-

@@ -288,6 +288,11 @@ var constTypeWords = map[string]bool{
 	"TEXT": true, "NAME": true,
 }
 
+// twoWordTypeStarts are the first words of the type names spelled with
+// two or more words (DOUBLE PRECISION, CHARACTER VARYING, NATIONAL
+// CHARACTER, BIT VARYING; the time types are typedLiteralAt's).
+var twoWordTypeStarts = map[string]bool{"DOUBLE": true, "CHARACTER": true, "CHAR": true, "NATIONAL": true, "NCHAR": true, "BIT": true}
+
 // literalTypeWord reports whether the word w may start the type of a
 // typed literal: the time types and INTERVAL (typedLiteralAt), the
 // keywords of constTypeWords, and any word that is no keyword of
@@ -317,8 +322,19 @@ func (r *rewriter) literalAt(k, j int, w string) int {
 	if r.toks[k].kind != tkIdent || !literalTypeWord(w) || k+1 >= j {
 		return -1
 	}
-	if n := r.toks[k+1]; n.kind != tkIdent && !n.isPunct(r.src, "(") && !isLiteralString(r.src, n) {
-		return -1 // the common case, a word before an operator or a comma, without parsing a type
+	// Only a string, a type's modifiers followed by a string, or the
+	// second word of a two-word type may follow: anything else (an
+	// operator, a comma, a function call's arguments) is decided without
+	// parsing a type.
+	switch n := r.toks[k+1]; {
+	case isLiteralString(r.src, n):
+	case n.isPunct(r.src, "("):
+		if m := r.matchClose(k+1, j); m < 0 || m+1 >= j || !isLiteralString(r.src, r.toks[m+1]) {
+			return -1
+		}
+	case n.kind == tkIdent && twoWordTypeStarts[w]:
+	default:
+		return -1
 	}
 	end, text, err := r.typeExtent(k, j)
 	if err != nil || end >= j || strings.ContainsAny(text, "[<") || !isLiteralString(r.src, r.toks[end]) {

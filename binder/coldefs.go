@@ -595,41 +595,6 @@ func errForeignKey() *sqlerr.Error {
 // generatedAlwaysCode is PostgreSQL's generated_always (428C9).
 const generatedAlwaysCode sqlerr.Code = "428C9"
 
-// identityOverrideRows applies OVERRIDING { SYSTEM | USER } VALUE and
-// GENERATED ALWAYS to an INSERT's provided columns (provided[i] >= 0): it
-// returns the columns whose given values are replaced by their default
-// (OVERRIDING USER VALUE), and refuses a value other than DEFAULT for a
-// GENERATED ALWAYS column unless OVERRIDING SYSTEM VALUE is written
-// (428C9). allDefault reports whether every VALUES row gives DEFAULT at
-// a source position (query nil: the rows are VALUES lists).
-func (b *binder) identityOverrideRows(info fluss.TableInfo, provided []int, allDefault func(pos int) bool, query Node) ([]bool, error) {
-	meta := fluss.MetaOf(info.Descriptor)
-	over := make([]bool, len(provided))
-	for i, pos := range provided {
-		id := meta.Column(i).Identity
-		if pos < 0 || id == 0 {
-			continue
-		}
-		switch b.stmt.Overriding {
-		case "user":
-			over[i] = true
-			continue
-		case "system":
-			continue
-		}
-		if id != 'a' {
-			continue
-		}
-		if query != nil || !allDefault(pos) {
-			name := info.Descriptor.Schema.Columns[i].Name
-			return nil, sqlerr.New(generatedAlwaysCode, "cannot insert a non-DEFAULT value into column \"%s\"", name).
-				WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name).
-				WithHint("Use OVERRIDING SYSTEM VALUE to override.")
-		}
-	}
-	return over, nil
-}
-
 // refuseIdentityUpdate is UPDATE's rule for a GENERATED ALWAYS identity
 // column: only SET col = DEFAULT (428C9).
 func refuseIdentityUpdate(info fluss.TableInfo, i int) error {

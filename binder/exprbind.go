@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -294,21 +293,6 @@ func parseExprText(text string) (exprText, error) {
 	}
 	_, operator := node.(*ast.BinaryOperationExpr)
 	return exprText{st: sts[0], tree: t, operator: operator}, nil
-}
-
-// identityOverride is coldefs.go's identityOverrideRows for insert.go's
-// INSERT statement, still TiDB's: a row gives DEFAULT at a position when
-// its value there is TiDB's DefaultExpr.
-func (b *binder) identityOverride(info fluss.TableInfo, provided []int, ins *ast.InsertStmt, query Node) ([]bool, error) {
-	allDefault := func(pos int) bool {
-		for _, row := range ins.Lists {
-			if _, ok := row[pos].(*ast.DefaultExpr); !ok {
-				return false
-			}
-		}
-		return true
-	}
-	return b.identityOverrideRows(info, provided, allDefault, query)
 }
 
 // pgAggregate reads an aggregate call as PostgreSQL wrote it: sql's rewrite

@@ -36,7 +36,9 @@ const allRows = `INSERT INTO %s VALUES
 // irregularRow has an array of arrays PostgreSQL's multidimensional arrays
 // cannot hold (a NULL and an empty sub-array): its text form is not read
 // back by COPY's text input, so only the columnar formats carry it.
-const irregularRow = `INSERT INTO src (id, aa) VALUES (4, ARRAY[ARRAY['a', NULL], NULL, ARRAY[]::text[]])`
+// (An ARRAY[...] constructor is rectangular, as PostgreSQL's; a ragged
+// Fluss array of arrays is written in its JSON text form, README.)
+const irregularRow = `INSERT INTO src (id, aa) VALUES (4, '[["a", null], null, []]')`
 
 // fileSessions opens an engine whose server-side files live in a fresh
 // directory, with a superuser session and a plain one.

@@ -218,7 +218,7 @@ func appendOntoEmpty(name string, elem types.T, depth int) functions.Kernel {
 			v, ok := types.ValueAt(args[arrArg], i).([]any)
 			var flat any
 			if ok {
-				if elems, _ := flattenArray(v, depth); len(elems) > 0 {
+				if len(types.ArrayElements(v, depth)) > 0 {
 					return nil, sqlerr.New(sqlerr.Code("22000"), "argument must be empty or one-dimensional array")
 				}
 				flat = []any{}

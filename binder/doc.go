@@ -59,7 +59,7 @@
 // ONE array (functions/mdarray.go): the element functions, op ANY/ALL
 // (array) and || type its element as the innermost type
 // (functions.ArrayElementType) and call the kernels that read it so;
-// ORDER BY sorts it by a hidden key (order.go mdArraySortKey) ordering as
+// ORDER BY sorts it by relop's key encoding of lists, which orders as
 // array_cmp. x op ANY|ALL (SELECT ...) whose comparison is a function
 // (arrays, jsonb) compares x with ARRAY(SELECT ...)'s values through that
 // function (subquery.go quantifiedByFunction).

@@ -1,13 +1,9 @@
 package binder
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/functions"
 
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -66,15 +62,7 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt
 		}
 	}
 	c := proj.Cols[idx]
-	if d := arrayDims(c.T); d > 1 && orderableArray(types.ArrayOf(functions.ArrayElementType(c.T))) {
-		// an array of several dimensions sorts by a hidden key that
-		// orders as PostgreSQL's array_cmp (mdArraySortKey)
-		key := mdArraySortKey(proj.Exprs[idx], d)
-		proj.Exprs = append(proj.Exprs, key)
-		proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: key.T})
-		idx = len(proj.Cols) - 1
-		c = proj.Cols[idx]
-	} else if c.T.IsNested() && !orderableArray(c.T) {
+	if c.T.IsNested() && !orderableArray(c.T) {
 		return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()).
 			WithHint("Use an explicit ordering operator or modify the query."))
 	}
@@ -238,87 +226,17 @@ func planKey(n Node) string {
 }
 
 // orderableArray reports whether ORDER BY can sort array type t as
-// PostgreSQL's array_cmp does with relop's key encoding of lists, which
-// orders element by element (a NULL element above every value) and a
-// shorter array first: a one-dimensional array of scalars whose own order
-// the encoding has. Arrays of several dimensions are one array each in
-// PostgreSQL, compared over their elements in storage order, which the
-// nested lists' encoding does not follow ({{1,2,3}} < {{1,2},{3,4}});
-// json has no order; jsonb's is not its text's.
+// PostgreSQL's array_cmp does with relop's key encoding of lists (the
+// elements in storage order, then their number, then the dimensions): an
+// array of any dimensions whose innermost elements have an order of their
+// own. json has no order; jsonb's is not its text's.
 func orderableArray(t types.T) bool {
 	if t.Kind != types.Array || t.Elem == nil || t.Variant.IsVector() {
 		return false
 	}
-	e := *t.Elem
+	e := functions.ArrayElementType(t)
 	if e.IsNested() {
 		return false
 	}
 	return !(e.Kind == types.String && e.Variant != 0)
-}
-
-// mdArraySortKey is the sort key of x, an array of depth dimensions:
-// ROW(its elements in storage order, its dimensions), NULL when x is.
-// PostgreSQL's array_cmp compares the elements in storage order, then the
-// number of elements, then the dimensions: the first field's list
-// encoding orders the first two ({{1,2,3}} < {{1,2},{3,4}}, which the
-// nested lists would not), the second the last ({{1,2}} < {{1},{2}}); the
-// number of dimensions is the type's, the same for every non-empty value.
-func mdArraySortKey(x Expr, depth int) *FuncCall {
-	leaf := functions.ArrayElementType(x.Type()).Nullable()
-	t := types.T{Kind: types.Row, Fields: []types.Field{
-		{Name: "elements", Type: types.ArrayOf(leaf)},
-		{Name: "dims", Type: types.ArrayOf(types.Int32Type)},
-	}}
-	kernel := func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-		bld := array.NewBuilder(mem, t.ArrowType())
-		defer bld.Release()
-		for i := 0; i < n; i++ {
-			v, ok := types.ValueAt(args[0], i).([]any)
-			var row any
-			if ok {
-				flat, dims := flattenArray(v, depth)
-				row = []any{flat, dims}
-			}
-			if err := types.AppendValue(bld, row); err != nil {
-				return nil, err
-			}
-		}
-		return bld.NewArray(), nil
-	}
-	return &FuncCall{Name: "array_sort_key", Args: []Expr{x}, T: t, Kernel: kernel}
-}
-
-// flattenArray is v's elements in storage order (row-major) and its
-// dimensions (the lengths along the first sub-array of each level; none
-// for an array without elements), as functions/mdarray.go reads them.
-func flattenArray(v []any, depth int) ([]any, []any) {
-	flat := []any{}
-	var walk func(a []any, d int)
-	walk = func(a []any, d int) {
-		for _, e := range a {
-			if d == 1 {
-				flat = append(flat, e)
-			} else if sub, ok := e.([]any); ok {
-				walk(sub, d-1)
-			}
-		}
-	}
-	walk(v, depth)
-	dims := []any{}
-	if len(flat) == 0 {
-		return flat, dims
-	}
-	cur := v
-	for d := 0; d < depth; d++ {
-		dims = append(dims, int64(len(cur)))
-		var next []any
-		for _, e := range cur {
-			if sub, ok := e.([]any); ok {
-				next = sub
-				break
-			}
-		}
-		cur = next
-	}
-	return flat, dims
 }

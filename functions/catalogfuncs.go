@@ -785,7 +785,7 @@ func arrayToStringSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	}
 	return tText, rowFunc(tText, false, func(_ context.Context, a []any) (any, error) {
 		arr, ok := a[0].([]any)
-		arr = mdFlatten(arr, depth)
+		arr = types.ArrayElements(arr, depth)
 		sep, ok2 := a[1].(string)
 		if !ok || !ok2 {
 			return nil, nil

@@ -49,65 +49,13 @@ func arrayLeaf(t types.T) types.T {
 	return t
 }
 
-// mdFlatten is the elements of v, an array of depth dimensions, in
-// PostgreSQL's storage order (row-major); v itself for one dimension.
-func mdFlatten(v []any, depth int) []any {
-	if depth <= 1 {
-		return v
-	}
-	var out []any
-	var walk func(a []any, d int)
-	walk = func(a []any, d int) {
-		for _, e := range a {
-			if d == 1 {
-				out = append(out, e)
-				continue
-			}
-			sub, _ := e.([]any)
-			walk(sub, d-1)
-		}
-	}
-	walk(v, depth)
-	if out == nil {
-		out = []any{}
-	}
-	return out
-}
-
-// mdDims is PostgreSQL's dimensions of v, an array of depth dimensions:
-// the length of each level, or none for an array without elements
-// (PostgreSQL's empty array has no dimensions, so ARRAY[ARRAY[]::int[]]
-// is '{}' with array_ndims NULL).
-func mdDims(v []any, depth int) []int {
-	if len(mdFlatten(v, depth)) == 0 {
-		return nil
-	}
-	dims := make([]int, 0, depth)
-	cur := v
-	for d := 0; d < depth; d++ {
-		dims = append(dims, len(cur))
-		if d == depth-1 {
-			break
-		}
-		var next []any
-		for _, e := range cur {
-			if sub, ok := e.([]any); ok {
-				next = sub
-				break
-			}
-		}
-		cur = next
-	}
-	return dims
-}
-
 // cardinalitySpecialize is cardinality(anyarray): the number of elements
 // of every dimension (4 for {{1,2},{3,4}}).
 func cardinalitySpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	depth := arrayDepth(args[0])
 	return tInt4, rowFunc(tInt4, true, func(_ context.Context, a []any) (any, error) {
 		arr, _ := a[0].([]any)
-		return int64(len(mdFlatten(arr, depth))), nil
+		return int64(len(types.ArrayElements(arr, depth))), nil
 	})
 }
 
@@ -120,7 +68,7 @@ func arrayBoundSpecialize(lower bool) func(args []types.T, _ []any) (types.T, Ke
 		return tInt4, rowFunc(tInt4, true, func(_ context.Context, a []any) (any, error) {
 			arr, _ := a[0].([]any)
 			k, _ := a[1].(int64)
-			dims := mdDims(arr, depth)
+			dims := types.ArrayDims(arr, depth)
 			if k < 1 || k > int64(len(dims)) {
 				return nil, nil
 			}
@@ -135,7 +83,7 @@ func arrayBoundSpecialize(lower bool) func(args []types.T, _ []any) (types.T, Ke
 // mdNdims is array_ndims over an array of depth dimensions (NULL when
 // empty).
 func mdNdims(arr []any, depth int) any {
-	if dims := mdDims(arr, depth); len(dims) > 0 {
+	if dims := types.ArrayDims(arr, depth); len(dims) > 0 {
 		return int64(len(dims))
 	}
 	return nil
@@ -144,7 +92,7 @@ func mdNdims(arr []any, depth int) any {
 // mdDimsText is array_dims over an array of depth dimensions:
 // [1:2][1:3] (NULL when empty).
 func mdDimsText(arr []any, depth int) any {
-	dims := mdDims(arr, depth)
+	dims := types.ArrayDims(arr, depth)
 	if len(dims) == 0 {
 		return nil
 	}
@@ -165,7 +113,7 @@ func mdSubscriptRows(depth int) func(args []any) (func() (any, bool, error), err
 		if !ok || !ok2 {
 			return none, nil
 		}
-		dims := mdDims(arr, depth)
+		dims := types.ArrayDims(arr, depth)
 		if dim < 1 || dim > int64(len(dims)) {
 			return none, nil
 		}
@@ -190,7 +138,7 @@ func mdSubscriptRows(depth int) func(args []any) (func() (any, bool, error), err
 func mdUnnestRows(depth int) func(args []any) (func() (any, bool, error), error) {
 	return func(args []any) (func() (any, bool, error), error) {
 		arr, _ := args[0].([]any)
-		return unnestRows([]any{mdFlatten(arr, depth)})
+		return unnestRows([]any{types.ArrayElements(arr, depth)})
 	}
 }
 
@@ -201,7 +149,7 @@ func mdUnnestRows(depth int) func(args []any) (func() (any, bool, error), error)
 // Two arrays are equal only with the same dimensions and elements, as
 // array_eq has it.
 func compareMD(x, y []any, depth int, cmp func(a, b any) (int, error)) (int, error) {
-	fx, fy := mdFlatten(x, depth), mdFlatten(y, depth)
+	fx, fy := types.ArrayElements(x, depth), types.ArrayElements(y, depth)
 	n := min(len(fx), len(fy))
 	if c, err := compareElements(fx[:n], fy[:n], cmp); err != nil || c != 0 {
 		return c, err
@@ -209,7 +157,7 @@ func compareMD(x, y []any, depth int, cmp func(a, b any) (int, error)) (int, err
 	if c := cmpArr(len(fx), len(fy)); c != 0 {
 		return c, nil
 	}
-	dx, dy := mdDims(x, depth), mdDims(y, depth)
+	dx, dy := types.ArrayDims(x, depth), types.ArrayDims(y, depth)
 	if c := cmpArr(len(dx), len(dy)); c != 0 {
 		return c, nil
 	}
@@ -258,7 +206,7 @@ func mdConstruct(subs []any, depth int) (any, error) {
 	haveEmpty, haveOne := false, false
 	for _, s := range subs {
 		a, _ := s.([]any)
-		dims := mdDims(a, depth)
+		dims := types.ArrayDims(a, depth)
 		if len(dims) == 0 {
 			haveEmpty = true
 			continue
@@ -359,13 +307,13 @@ func mdCat(x, y any, dx, dy int) (any, error) {
 	}
 	xa, _ := x.([]any)
 	ya, _ := y.([]any)
-	xd, yd := mdDims(xa, dx), mdDims(ya, dy)
+	xd, yd := types.ArrayDims(xa, dx), types.ArrayDims(ya, dy)
 	keep := func(v any, d int) (any, error) {
 		va, _ := v.([]any)
 		switch {
 		case v == nil:
 			return nil, nil
-		case len(mdFlatten(va, d)) == 0:
+		case len(types.ArrayElements(va, d)) == 0:
 			return []any{}, nil
 		case d < max(dx, dy):
 			// the result's type has more dimensions than the array it
@@ -543,7 +491,7 @@ func ArrayPolyKernelMD(name string, leaf types.T, depth int) Kernel {
 		}
 		for i := 0; i < n; i++ {
 			arr, _ := types.ValueAt(args[arrArg], i).([]any)
-			if len(mdDims(arr, depth)) == 0 {
+			if len(types.ArrayDims(arr, depth)) == 0 {
 				continue
 			}
 			switch name {
@@ -624,7 +572,7 @@ func QuantifiedArrayKernel(op string, all bool, elem types.T, arr types.T) (Kern
 		vals := make([]any, n)
 		for i := 0; i < n; i++ {
 			if v, ok := types.ValueAt(args[1], i).([]any); ok {
-				vals[i] = mdFlatten(v, depth)
+				vals[i] = types.ArrayElements(v, depth)
 			}
 		}
 		b := array.NewBuilder(mem, flat.ArrowType())

@@ -39,10 +39,10 @@ func TestMDArray(t *testing.T) {
 		{"empty inner array", emptyInner, 2, []any{}, nil, nil, nil},
 	}
 	for _, c := range cases {
-		if got := mdFlatten(c.v, c.depth); !reflect.DeepEqual(got, c.leaves) {
+		if got := types.ArrayElements(c.v, c.depth); !reflect.DeepEqual(got, c.leaves) {
 			t.Errorf("%s: leaves %v, want %v", c.name, got, c.leaves)
 		}
-		if got := mdDims(c.v, c.depth); !reflect.DeepEqual(got, c.dims) {
+		if got := types.ArrayDims(c.v, c.depth); !reflect.DeepEqual(got, c.dims) {
 			t.Errorf("%s: dims %v, want %v", c.name, got, c.dims)
 		}
 		if got := mdNdims(c.v, c.depth); got != c.ndims {

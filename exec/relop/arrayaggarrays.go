@@ -35,7 +35,7 @@ func (a *collectAcc) checkStackable(refs []rowRef) error {
 		}
 		if depth := listDepth(l.DataType()); depth > 1 {
 			v, _ := types.ValueAt(l, i).([]any)
-			dims := listDims(v, depth)
+			dims := types.ArrayDims(v, depth)
 			switch {
 			case firstDims == nil && len(dims) == 0:
 				return sqlerr.New(sqlerr.Code("2202E"), "cannot accumulate empty arrays")
@@ -77,39 +77,4 @@ func listDepth(t arrow.DataType) int {
 		}
 		d, t = d+1, lt.Elem()
 	}
-}
-
-// listDims is PostgreSQL's dimensions of v, an array of depth dimensions
-// (functions/mdarray.go's reading: the lengths along the first sub-array
-// of each level), none when it has no elements.
-func listDims(v []any, depth int) []int {
-	leaves := 0
-	var count func(a []any, d int)
-	count = func(a []any, d int) {
-		for _, e := range a {
-			if d == 1 {
-				leaves++
-			} else if sub, ok := e.([]any); ok {
-				count(sub, d-1)
-			}
-		}
-	}
-	count(v, depth)
-	if leaves == 0 {
-		return []int{}
-	}
-	dims := make([]int, 0, depth)
-	cur := v
-	for d := 0; d < depth; d++ {
-		dims = append(dims, len(cur))
-		var next []any
-		for _, e := range cur {
-			if sub, ok := e.([]any); ok {
-				next = sub
-				break
-			}
-		}
-		cur = next
-	}
-	return dims
 }

@@ -1,14 +1,14 @@
-package relop
+package types
 
 import (
 	"slices"
 	"testing"
 )
 
-// TestListDims: an array of several dimensions stacks by its dimensions
+// TestArrayDims: an array of several dimensions stacks by its dimensions
 // as PostgreSQL reads them ({{1}} is [1 1], {{1,2,3}} [1 3]: they do not
 // stack although their outer lengths agree); no elements, no dimensions.
-func TestListDims(t *testing.T) {
+func TestArrayDims(t *testing.T) {
 	cases := []struct {
 		v     []any
 		depth int
@@ -22,8 +22,8 @@ func TestListDims(t *testing.T) {
 		{[]any{[]any{}}, 2, []int{}},
 	}
 	for _, c := range cases {
-		if got := listDims(c.v, c.depth); !slices.Equal(got, c.want) {
-			t.Errorf("listDims(%v, %d) = %v, want %v", c.v, c.depth, got, c.want)
+		if got := ArrayDims(c.v, c.depth); !slices.Equal(got, c.want) {
+			t.Errorf("ArrayDims(%v, %d) = %v, want %v", c.v, c.depth, got, c.want)
 		}
 	}
 }

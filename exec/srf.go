@@ -18,7 +18,7 @@ const tableFuncBatch = 1024
 type TableFunc struct {
 	EC         *EvalContext
 	Args       []Expr
-	Rows       func(args []any) (next func() (any, bool, error), err error)
+	Rows       func(ctx context.Context, args []any) (next func() (any, bool, error), err error)
 	Ordinality bool
 	Out        *arrow.Schema
 	next       func() (any, bool, error)
@@ -44,7 +44,7 @@ func (o *TableFunc) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 			vals[i] = v
 		}
-		next, err := o.Rows(vals)
+		next, err := o.Rows(sessionCtx(o.EC, ctx), vals)
 		if err != nil {
 			return nil, err
 		}
@@ -78,7 +78,7 @@ func (o *TableFunc) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // SetCall is one set-returning call of a ProjectSet.
 type SetCall struct {
 	Args []Expr
-	Rows func(args []any) (next func() (any, bool, error), err error)
+	Rows func(ctx context.Context, args []any) (next func() (any, bool, error), err error)
 }
 
 // ProjectSet runs the set-returning calls of a SELECT list: each input
@@ -172,7 +172,7 @@ func (o *ProjectSet) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				for k, a := range o.args[c] {
 					argv[k] = valueAt(a, o.row)
 				}
-				next, err := call.Rows(argv)
+				next, err := call.Rows(sessionCtx(o.EC, ctx), argv)
 				if err != nil {
 					return nil, err
 				}
@@ -214,4 +214,14 @@ func (o *ProjectSet) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return nil, nil
 	}
 	return bld.NewRecordBatch(), nil
+}
+
+// sessionCtx is the context a set-returning function starts in: the
+// evaluation context's, which carries the session's settings (a
+// timestamptz series steps in its TimeZone), else the operator's.
+func sessionCtx(ec *EvalContext, ctx context.Context) context.Context {
+	if ec != nil && ec.Ctx != nil {
+		return ec.Ctx
+	}
+	return ctx
 }

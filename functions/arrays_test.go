@@ -285,7 +285,7 @@ func TestArrayCompareKernel(t *testing.T) {
 // collect drains a set-returning function.
 func collect(t *testing.T, f *SetFunc, args ...any) ([]any, error) {
 	t.Helper()
-	next, err := f.Rows(args)
+	next, err := f.Rows(context.Background(), args)
 	if err != nil {
 		return nil, err
 	}

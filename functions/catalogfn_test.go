@@ -150,7 +150,7 @@ func TestKeywordsMatchPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	next, err := sf.Rows(nil)
+	next, err := sf.Rows(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@
 //     ArrayConstructorValue for its folding of constants).
 //     int2vector/oidvector subscripts start at 0 as in PostgreSQL, but
 //     array_lower/array_upper/generate_subscripts still count them from 1.
-//     generate_series covers int4 and int8 (not numeric or timestamps).
+//     generate_series covers int4, int8, numeric, timestamp and timestamptz (series.go).
 //   - JSON results (row_to_json, to_json, json_build_object,
 //     json_build_array) are json (types.JSONType, OID 114); the jsonb
 //     builders, json(b)_typeof/_array_length/_strip_nulls/_extract_path,

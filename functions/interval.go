@@ -198,37 +198,46 @@ func timestampPlusInterval(sign int64, zoned bool) Kernel {
 				return nil, err
 			}
 			return func(i int) (any, error) {
-				us := int64(ts.Value(i))
-				if us == math.MaxInt64 || us == math.MinInt64 {
-					return us, nil // ±infinity plus an interval is itself
+				v, err := addToTimestamp(int64(ts.Value(i)), iv.Value(i), sign, zoned, loc)
+				if err != nil {
+					return nil, err
 				}
-				span := iv.Value(i)
-				months, days, t := sign*int64(span.Months), sign*int64(span.Days), sign*types.IntervalMicros(span)
-				if months != 0 || days != 0 {
-					at := time.UnixMicro(us).UTC()
-					if zoned {
-						at = types.WallClock(at, loc)
-					}
-					at = addMonthsDays(at, months, days)
-					if zoned {
-						at = types.LocalToInstant(at, loc)
-					}
-					if at.Year() > 300000 || at.Year() < -5000 {
-						return nil, timestampOutOfRange()
-					}
-					us = at.UnixMicro()
-					if us < minTimestampMicros {
-						return nil, timestampOutOfRange()
-					}
-				}
-				r, ok := types.AddInt64(us, t)
-				if !ok || r < minTimestampMicros {
-					return nil, timestampOutOfRange()
-				}
-				return r, nil
+				return v, nil
 			}, nil
 		})(ctx, mem, args, n)
 	}
+}
+
+// addToTimestamp is timestamp[tz]_pl_interval on one value (sign -1:
+// _mi_): the months and days move the wall clock (in loc when zoned), then
+// the time part moves the instant.
+func addToTimestamp(us int64, span arrow.MonthDayNanoInterval, sign int64, zoned bool, loc *time.Location) (int64, error) {
+	if us == math.MaxInt64 || us == math.MinInt64 {
+		return us, nil // ±infinity plus an interval is itself
+	}
+	months, days, t := sign*int64(span.Months), sign*int64(span.Days), sign*types.IntervalMicros(span)
+	if months != 0 || days != 0 {
+		at := time.UnixMicro(us).UTC()
+		if zoned {
+			at = types.WallClock(at, loc)
+		}
+		at = addMonthsDays(at, months, days)
+		if zoned {
+			at = types.LocalToInstant(at, loc)
+		}
+		if at.Year() > 300000 || at.Year() < -5000 {
+			return 0, timestampOutOfRange()
+		}
+		us = at.UnixMicro()
+		if us < minTimestampMicros {
+			return 0, timestampOutOfRange()
+		}
+	}
+	r, ok := types.AddInt64(us, t)
+	if !ok || r < minTimestampMicros {
+		return 0, timestampOutOfRange()
+	}
+	return r, nil
 }
 
 // timestampDiff is timestamp - timestamp: the difference in microseconds,

@@ -427,7 +427,7 @@ func resolveJSONSetFunc(name string, args []types.T) *SetFunc {
 	want := []types.T{jt}
 	switch base {
 	case "object_keys":
-		return &SetFunc{Name: name, Args: want, Ret: tText, Rows: func(v []any) (func() (any, bool, error), error) {
+		return &SetFunc{Name: name, Args: want, Ret: tText, Rows: func(_ context.Context, v []any) (func() (any, bool, error), error) {
 			fs, err := fieldsOf(v, name)
 			if err != nil {
 				return nil, err
@@ -444,7 +444,7 @@ func resolveJSONSetFunc(name string, args []types.T) *SetFunc {
 		if asText {
 			ret = tText
 		}
-		return &SetFunc{Name: name, Args: want, Ret: ret, Rows: func(v []any) (func() (any, bool, error), error) {
+		return &SetFunc{Name: name, Args: want, Ret: ret, Rows: func(_ context.Context, v []any) (func() (any, bool, error), error) {
 			if v[0] == nil {
 				return none, nil
 			}
@@ -478,7 +478,7 @@ func resolveJSONSetFunc(name string, args []types.T) *SetFunc {
 			vt = tText
 		}
 		ret := types.T{Kind: types.Row, Fields: []types.Field{{Name: "key", Type: tText}, {Name: "value", Type: vt}}}
-		return &SetFunc{Name: name, Args: want, Ret: ret, Rows: func(v []any) (func() (any, bool, error), error) {
+		return &SetFunc{Name: name, Args: want, Ret: ret, Rows: func(_ context.Context, v []any) (func() (any, bool, error), error) {
 			fs, err := fieldsOf(v, name)
 			if err != nil {
 				return nil, err

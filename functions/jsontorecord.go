@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"context"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -76,7 +77,7 @@ func ResolveRecordFunc(name string, args []types.T, cols []RecordColumn) *SetFun
 	}
 	ret := types.T{Kind: types.Row, Fields: fields}
 	set := strings.HasSuffix(lname, "recordset")
-	return &SetFunc{Name: lname, Args: []types.T{jt}, Ret: ret, Rows: func(v []any) (func() (any, bool, error), error) {
+	return &SetFunc{Name: lname, Args: []types.T{jt}, Ret: ret, Rows: func(_ context.Context, v []any) (func() (any, bool, error), error) {
 		if v[0] == nil {
 			if set {
 				return none, nil

@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"context"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -45,7 +46,7 @@ var keywordRowType = types.T{Kind: types.Row, Fields: []types.Field{
 }}
 
 // keywordRows is pg_get_keywords(): one composite per keyword.
-func keywordRows([]any) (func() (any, bool, error), error) {
+func keywordRows(context.Context, []any) (func() (any, bool, error), error) {
 	all := keywords()
 	i := 0
 	return func() (any, bool, error) {

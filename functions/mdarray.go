@@ -106,8 +106,8 @@ func mdDimsText(arr []any, depth int) any {
 // mdSubscriptRows is generate_subscripts(array, dim [, reverse]) over an
 // array of depth dimensions: the subscripts of dimension dim (none for a
 // dimension the array does not have, an empty array or a NULL argument).
-func mdSubscriptRows(depth int) func(args []any) (func() (any, bool, error), error) {
-	return func(args []any) (func() (any, bool, error), error) {
+func mdSubscriptRows(depth int) func(_ context.Context, args []any) (func() (any, bool, error), error) {
+	return func(_ context.Context, args []any) (func() (any, bool, error), error) {
 		arr, ok := args[0].([]any)
 		dim, ok2 := args[1].(int64)
 		if !ok || !ok2 {
@@ -135,10 +135,10 @@ func mdSubscriptRows(depth int) func(args []any) (func() (any, bool, error), err
 
 // mdUnnestRows is unnest(anyarray) over an array of depth dimensions:
 // every element, in storage order.
-func mdUnnestRows(depth int) func(args []any) (func() (any, bool, error), error) {
-	return func(args []any) (func() (any, bool, error), error) {
+func mdUnnestRows(depth int) func(_ context.Context, args []any) (func() (any, bool, error), error) {
+	return func(ctx context.Context, args []any) (func() (any, bool, error), error) {
 		arr, _ := args[0].([]any)
-		return unnestRows([]any{types.ArrayElements(arr, depth)})
+		return unnestRows(ctx, []any{types.ArrayElements(arr, depth)})
 	}
 }
 

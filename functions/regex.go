@@ -808,7 +808,7 @@ func listRows(items []any) func() (any, bool, error) {
 	}
 }
 
-func regexpMatchesRows(args []any) (func() (any, bool, error), error) {
+func regexpMatchesRows(_ context.Context, args []any) (func() (any, bool, error), error) {
 	src, pat, flags, ok := setArgs(args)
 	if !ok {
 		return none, nil
@@ -832,7 +832,7 @@ func regexpMatchesRows(args []any) (func() (any, bool, error), error) {
 	return listRows(rows), nil
 }
 
-func regexpSplitRows(args []any) (func() (any, bool, error), error) {
+func regexpSplitRows(_ context.Context, args []any) (func() (any, bool, error), error) {
 	src, pat, flags, ok := setArgs(args)
 	if !ok {
 		return none, nil

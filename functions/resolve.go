@@ -259,8 +259,7 @@ func Resolve(name string, args []types.T) (*Func, []types.T, error) {
 		cands = selectCandidate(cands, in)
 	}
 	if len(cands) != 1 {
-		return nil, nil, sqlerr.New(sqlerr.Code("42725"), "function %s(%s) is not unique", lname, typeList(args)).
-			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+		return nil, nil, notUnique(lname, args)
 	}
 	c := cands[0]
 	out := make([]types.T, len(args))
@@ -292,6 +291,11 @@ func castTarget(a types.T, in pgType, decl types.T, declPG pgType) types.T {
 func undefinedFunction(name string, args []types.T) *sqlerr.Error {
 	return sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+func notUnique(name string, args []types.T) *sqlerr.Error {
+	return sqlerr.New(sqlerr.Code("42725"), "function %s(%s) is not unique", name, typeList(args)).
+		WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 }
 
 func typeList(args []types.T) string {

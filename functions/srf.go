@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"context"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -23,7 +24,7 @@ type SetFunc struct {
 	// physical values, nil = NULL) and returns an iterator: next gives the
 	// following value, ok false at the end. Values are produced lazily, so
 	// generate_series(1, 1e9) holds one value at a time.
-	Rows func(args []any) (next func() (v any, ok bool, err error), err error)
+	Rows func(ctx context.Context, args []any) (next func() (v any, ok bool, err error), err error)
 }
 
 // IsSetFunc reports whether name is a set-returning function sqlgate has.
@@ -41,7 +42,7 @@ func IsSetFunc(name string) bool {
 
 // ResolveSetFunc picks the set-returning function for name(args...) as
 // PostgreSQL 15 does for the overloads sqlgate has: unnest(anyarray),
-// generate_series(int4|int8, int4|int8 [, step]) and
+// generate_series (series.go) and
 // generate_subscripts(anyarray, int4 [, bool]), and
 // information_schema._pg_expandarray(anyarray), which pgJDBC's metadata
 // queries call: a composite (x, n) per element, ROW<x elem, n int>.
@@ -80,24 +81,7 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 		}
 	case "generate_series":
 		if len(args) == 2 || len(args) == 3 {
-			t := types.Int32Type
-			ok := true
-			for _, a := range args {
-				switch pgTypeOf(a) {
-				case pgUnknown, pgInt2, pgInt4:
-				case pgInt8:
-					t = types.Int64Type
-				default:
-					ok = false
-				}
-			}
-			if ok {
-				want := make([]types.T, len(args))
-				for i := range want {
-					want[i] = t
-				}
-				return &SetFunc{Name: lname, Args: want, Ret: t, Rows: seriesRows(t)}, nil
-			}
+			return resolveSeries(args) // series.go
 		}
 	case "generate_subscripts":
 		if (len(args) == 2 || len(args) == 3) && args[0].Kind == types.Array && canCoerce(pgTypeOf(args[1]), pgInt4) &&
@@ -126,7 +110,7 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 
 func none() (any, bool, error) { return nil, false, nil }
 
-func unnestRows(args []any) (func() (any, bool, error), error) {
+func unnestRows(_ context.Context, args []any) (func() (any, bool, error), error) {
 	arr, _ := args[0].([]any)
 	i := 0
 	return func() (any, bool, error) {
@@ -140,7 +124,7 @@ func unnestRows(args []any) (func() (any, bool, error), error) {
 
 // expandArrayRows is _pg_expandarray: (element, its 1-based position) for
 // each element, whatever the array's lower bound (int2vector's is 0).
-func expandArrayRows(args []any) (func() (any, bool, error), error) {
+func expandArrayRows(_ context.Context, args []any) (func() (any, bool, error), error) {
 	arr, _ := args[0].([]any)
 	i := 0
 	return func() (any, bool, error) {
@@ -155,9 +139,9 @@ func expandArrayRows(args []any) (func() (any, bool, error), error) {
 // seriesRows is generate_series over integers of type t: start, start +
 // step, ... while not past stop (none for a NULL argument); a zero step
 // is 22023, and the series stops before overflowing t.
-func seriesRows(t types.T) func(args []any) (func() (any, bool, error), error) {
+func seriesRows(t types.T) func(_ context.Context, args []any) (func() (any, bool, error), error) {
 	lo, hi := types.IntRange(t.Kind)
-	return func(args []any) (func() (any, bool, error), error) {
+	return func(_ context.Context, args []any) (func() (any, bool, error), error) {
 		for _, a := range args {
 			if a == nil {
 				return none, nil
@@ -187,6 +171,6 @@ func seriesRows(t types.T) func(args []any) (func() (any, bool, error), error) {
 }
 
 // noRows is a set-returning function's empty result.
-func noRows([]any) (func() (any, bool, error), error) {
+func noRows(context.Context, []any) (func() (any, bool, error), error) {
 	return func() (any, bool, error) { return nil, false, nil }, nil
 }

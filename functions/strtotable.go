@@ -1,6 +1,10 @@
 package functions
 
-import "github.com/sqlgate/sqlgate/types"
+import (
+	"context"
+
+	"github.com/sqlgate/sqlgate/types"
+)
 
 // string_to_table(text, delimiter [, null_string]) is string_to_array's
 // elements as rows (PostgreSQL 15): no rows for a NULL string, one per
@@ -13,7 +17,7 @@ func resolveStringToTable(args []types.T) *SetFunc {
 	return &SetFunc{Name: "string_to_table", Args: want, Ret: tText, Rows: stringToTableRows}
 }
 
-func stringToTableRows(args []any) (func() (any, bool, error), error) {
+func stringToTableRows(_ context.Context, args []any) (func() (any, bool, error), error) {
 	v, err := stringToArray(args)
 	if err != nil {
 		return nil, err

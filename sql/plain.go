@@ -32,7 +32,7 @@ func plainReject(w string) bool {
 		"CARDINALITY", "FETCH", "FOR", "INTO", "WINDOW",
 		"RETURNING", "DISTINCT", "IS", "ORDER", "OFFSET",
 		"AS", "FROM", "LIMIT", "ASYMMETRIC", "ISNULL", "NOTNULL", "STDDEV", "VARIANCE", "DIV",
-		"ROLLUP", "CUBE", "GROUPING", "SIMILAR", "PLACING", "NORMALIZE":
+		"ROLLUP", "CUBE", "GROUPING", "SIMILAR", "PLACING", "NORMALIZE", "OVERLAPS":
 		return true
 	}
 	return false

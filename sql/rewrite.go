@@ -1672,6 +1672,31 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				// and TiDB's grammar knows it for none of its aggregates
 				k++
 				continue
+			case w == "OVERLAPS" && len(out) > 0 && r.itemIs(out[len(out)-1], ")"):
+				// (s1, e1) OVERLAPS (s2, e2) -> overlaps(s1, e1, s2, e2)
+				// (functions/overlaps.go): each side is a row of two,
+				// written with or without ROW
+				m, err := r.overlapsAt(out, k, j)
+				if err != nil {
+					return nil, err
+				}
+				if m.end > 0 {
+					right, err := r.run(m.rightOpen+1, m.end-1)
+					if err != nil {
+						return nil, err
+					}
+					// the call's place is the OVERLAPS word, where
+					// PostgreSQL reports a missing overlaps function
+					b := newComposite(out[m.leftStart].lead)
+					b.add("overlaps(", t.start)
+					b.addItems(out[m.leftOpen+1:len(out)-1], true)
+					b.add(", ", t.start)
+					b.addItems(right, true)
+					b.add(")", r.toks[m.end-1].end)
+					out = append(out[:m.leftStart], b.it)
+					k = m.end
+					continue
+				}
 			case w == "AT" && k+2 < j && r.toks[k+1].is(r.src, "TIME") && r.toks[k+2].is(r.src, "ZONE"):
 				// x AT TIME ZONE z -> timezone(z, x), PostgreSQL's own
 				// meaning. AT binds tighter than every binary operator, so
@@ -2063,4 +2088,99 @@ func (r *rewriter) normalizedAt(k, j int) int {
 		return q + 1 - k
 	}
 	return 0
+}
+
+// overlapsMatch is where an OVERLAPS expression's two rows lie: the left
+// one in the items already emitted (from leftStart, its ROW word or its
+// "(", to the last item; leftOpen is its "("), the right one in tokens
+// (its "(" at rightOpen, its ")" just before end). end is 0 when the
+// words around OVERLAPS are no such rows.
+type overlapsMatch struct {
+	leftStart, leftOpen int
+	rightOpen, end      int
+}
+
+// overlapsAt matches the rows around the OVERLAPS at token k. A row that
+// is no pair is PostgreSQL's error: "wrong number of parameters" at the
+// row's start (a parenthesised single value is no row, and is the syntax
+// error at OVERLAPS that the grammar gives).
+func (r *rewriter) overlapsAt(out []item, k, j int) (overlapsMatch, error) {
+	var m overlapsMatch
+	m.leftOpen = r.matchOpenItem(out, len(out)-1, "(", ")")
+	if m.leftOpen < 0 {
+		return m, nil
+	}
+	m.leftStart = m.leftOpen
+	if m.leftOpen > 0 && !out[m.leftOpen-1].composite && out[m.leftOpen-1].tok.is(r.src, "ROW") {
+		m.leftStart--
+	}
+	m.rightOpen = k + 1
+	if m.rightOpen < j && r.toks[m.rightOpen].is(r.src, "ROW") {
+		m.rightOpen++
+	}
+	if m.rightOpen >= j {
+		return m, r.errNear(j)
+	}
+	if !r.toks[m.rightOpen].isPunct(r.src, "(") {
+		return m, r.errNear(m.rightOpen)
+	}
+	closeAt := r.matchClose(m.rightOpen, j)
+	if closeAt < 0 {
+		return m, r.errNear(j)
+	}
+	left := r.topLevelItems(out[m.leftOpen+1 : len(out)-1])
+	if left == 1 && m.leftStart == m.leftOpen {
+		return m, r.errNear(k)
+	}
+	if left != 2 {
+		return m, wrongOverlapsRow("left", r.src, out[m.leftStart].firstOrig())
+	}
+	if n := r.topLevelTokens(m.rightOpen+1, closeAt); n != 2 {
+		return m, wrongOverlapsRow("right", r.src, r.toks[k+1].start)
+	}
+	m.end = closeAt + 1
+	return m, nil
+}
+
+// topLevelItems counts the comma-separated values of items (0 when empty).
+func (r *rewriter) topLevelItems(items []item) int {
+	if len(items) == 0 {
+		return 0
+	}
+	n, depth := 1, 0
+	for _, it := range items {
+		switch {
+		case r.itemIs(it, "(") || r.itemIs(it, "["):
+			depth++
+		case r.itemIs(it, ")") || r.itemIs(it, "]"):
+			depth--
+		case depth == 0 && r.itemIs(it, ","):
+			n++
+		}
+	}
+	return n
+}
+
+// topLevelTokens counts the comma-separated values of tokens [i, e).
+func (r *rewriter) topLevelTokens(i, e int) int {
+	if i >= e {
+		return 0
+	}
+	n := 1
+	for ; i < e; i++ {
+		if c := r.matchClose(i, e+1); c > i {
+			i = c
+			continue
+		}
+		if r.toks[i].isPunct(r.src, ",") {
+			n++
+		}
+	}
+	return n
+}
+
+// wrongOverlapsRow is PostgreSQL's error for an OVERLAPS side that is not
+// a row of two values, at the row's start.
+func wrongOverlapsRow(side, src string, at int) error {
+	return sqlerr.New(sqlerr.SyntaxError, "wrong number of parameters on %s side of OVERLAPS expression", side).WithPosition(charPos(src, at))
 }

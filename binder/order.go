@@ -238,5 +238,6 @@ func orderableArray(t types.T) bool {
 	if e.IsNested() {
 		return false
 	}
-	return !(e.Kind == types.String && e.Variant != 0)
+	// jsonb has btree order (relop's keys encode it); json has none
+	return !(e.Kind == types.String && e.Variant != 0 && e.Variant != types.JSONB)
 }

@@ -341,13 +341,14 @@ func (o *Limit) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 }
 
-// SortKey orders by one input column. BlankPadded marks character data
-// of PostgreSQL's bpchar type (or arrays of it), whose equality and order
-// (bpchareq, bpcharcmp) ignore trailing blanks: 'a' and 'a  ' are one
-// group, one DISTINCT row, one partition and peers.
+// SortKey orders by one input column. Form says how its values compare
+// where their Arrow bytes do not: bpchar (or arrays of it), whose equality
+// and order (bpchareq, bpcharcmp) ignore trailing blanks ('a' and 'a  '
+// are one group, one DISTINCT row, one partition and peers), and jsonb,
+// in jsonb's btree order (types.KeyForm).
 type SortKey struct {
-	Column      int
-	Desc        bool
-	NullsFirst  bool
-	BlankPadded bool
+	Column     int
+	Desc       bool
+	NullsFirst bool
+	Form       types.KeyForm
 }

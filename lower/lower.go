@@ -266,13 +266,13 @@ func lowerNode(n binder.Node) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &distinctNode{input: in, padded: paddedColumns(x.Columns(), nil)}, nil
+		return &distinctNode{input: in, forms: keyForms(x.Columns(), nil)}, nil
 	case *binder.DistinctOn:
 		in, err := lowerNode(x.Input)
 		if err != nil {
 			return nil, err
 		}
-		return &distinctNode{input: in, on: x.Keys, padded: paddedColumns(x.Input.Columns(), x.Keys)}, nil
+		return &distinctNode{input: in, on: x.Keys, forms: keyForms(x.Input.Columns(), x.Keys)}, nil
 	case *binder.SetOp:
 		l, err := lowerNode(x.Left)
 		if err != nil {
@@ -282,7 +282,7 @@ func lowerNode(n binder.Node) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &setOpNode{left: l, right: r, kind: setOpKinds[x.Kind], all: x.All, padded: paddedColumns(x.Columns(), nil), name: x.Kind.String(), out: schemaOf(x.Columns())}, nil
+		return &setOpNode{left: l, right: r, kind: setOpKinds[x.Kind], all: x.All, forms: keyForms(x.Columns(), nil), name: x.Kind.String(), out: schemaOf(x.Columns())}, nil
 	case *binder.Filter:
 		if hasUDF(x.Cond) {
 			return lowerUDFFilter(x)
@@ -339,7 +339,7 @@ func lowerNode(n binder.Node) (Node, error) {
 			if !ok {
 				return nil, sqlerr.New(sqlerr.InternalError, "sort key is not a column")
 			}
-			s.keys = append(s.keys, exec.SortKey{Column: ref.Index, Desc: k.Desc, NullsFirst: k.NullsFirst, BlankPadded: ref.Type().BlankPadded()})
+			s.keys = append(s.keys, exec.SortKey{Column: ref.Index, Desc: k.Desc, NullsFirst: k.NullsFirst, Form: ref.Type().KeyForm()})
 			s.names = append(s.names, ref.Name)
 		}
 		return s, nil

@@ -5,6 +5,7 @@ import (
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/exec/relop"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // maxRecursion bounds the iterations of a recursive WITH query: a
@@ -21,7 +22,7 @@ type recursiveUnionNode struct {
 	name        string
 	nonRec, rec Node
 	all         bool
-	padded      []bool // the bpchar columns (relop.RecursiveUnion.BlankPadded)
+	forms       []types.KeyForm // the columns' key forms (relop.RecursiveUnion.Forms)
 	wt          *binder.WorkTable
 	out         *arrow.Schema
 }
@@ -49,7 +50,7 @@ func lowerRecursive(n binder.Node) (Node, error) {
 				return nil, err
 			}
 		}
-		return &recursiveUnionNode{name: x.Name, nonRec: terms[0], rec: terms[1], all: x.All, padded: paddedColumns(x.Columns(), nil), wt: x.WT, out: schemaOf(x.Columns())}, nil
+		return &recursiveUnionNode{name: x.Name, nonRec: terms[0], rec: terms[1], all: x.All, forms: keyForms(x.Columns(), nil), wt: x.WT, out: schemaOf(x.Columns())}, nil
 	}
 	return nil, nil
 }
@@ -80,7 +81,7 @@ func (n *recursiveUnionNode) Build(rt *Runtime) (exec.Operator, error) {
 		nonRec.Close()
 		return nil, err
 	}
-	op := &relop.RecursiveUnion{Name: n.name, NonRec: nonRec, WT: wt, Out: n.out, All: n.all, BlankPadded: n.padded, MaxIterations: maxRecursion,
+	op := &relop.RecursiveUnion{Name: n.name, NonRec: nonRec, WT: wt, Out: n.out, All: n.all, Forms: n.forms, MaxIterations: maxRecursion,
 		Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
 	op.BuildRec = func() (exec.Operator, error) {
 		if first != nil {

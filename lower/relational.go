@@ -21,7 +21,7 @@ import (
 type aggregateNode struct {
 	input   Node
 	groupBy []int
-	padded  []bool // groupBy's bpchar keys (relop.HashAggregate.BlankPadded)
+	forms   []types.KeyForm // groupBy's key forms (relop.HashAggregate.Forms)
 	aggs    []relop.AggSpec
 	out     *arrow.Schema
 	names   []string
@@ -49,7 +49,7 @@ func (n *aggregateNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &relop.HashAggregate{Input: in, GroupBy: n.groupBy, BlankPadded: n.padded, Aggs: n.aggs, Out: n.out, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
+	return &relop.HashAggregate{Input: in, GroupBy: n.groupBy, Forms: n.forms, Aggs: n.aggs, Out: n.out, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
 }
 
 // lowerAggregate lowers an Aggregate: a projection computing keys and
@@ -95,7 +95,7 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 			return nil, err
 		}
 		agg.groupBy = append(agg.groupBy, idx)
-		agg.padded = append(agg.padded, k.Type().BlankPadded())
+		agg.forms = append(agg.forms, k.Type().KeyForm())
 	}
 	for i, call := range x.Aggs {
 		spec := relop.AggSpec{Func: call.Func, Arg: -1, Distinct: call.Distinct, Filter: -1, Sep: -1, X: -1, Arrays: call.Arrays}
@@ -103,7 +103,7 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 			if spec.Arg, err = add(call.Args[0], fmt.Sprintf("arg%d", i)); err != nil {
 				return nil, err
 			}
-			spec.BlankPadded = call.Args[0].Type().BlankPadded()
+			spec.Form = call.Args[0].Type().KeyForm()
 		}
 		if len(call.Args) == 2 && call.Func != "string_agg" {
 			if spec.X, err = add(call.Args[1], fmt.Sprintf("x%d", i)); err != nil {
@@ -125,7 +125,7 @@ func lowerAggregateOver(x *binder.Aggregate, in Node) (Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			spec.OrderBy = append(spec.OrderBy, relop.SortKeySpec{Column: col, Desc: key.Desc, NullsFirst: key.NullsFirst, BlankPadded: key.Expr.Type().BlankPadded()})
+			spec.OrderBy = append(spec.OrderBy, relop.SortKeySpec{Column: col, Desc: key.Desc, NullsFirst: key.NullsFirst, Form: key.Expr.Type().KeyForm()})
 		}
 		agg.aggs = append(agg.aggs, spec)
 		agg.names = append(agg.names, call.String())
@@ -397,9 +397,9 @@ func equiKey(c binder.Expr, nl int) (binder.Expr, binder.Expr, bool) {
 type distinctNode struct {
 	input Node
 	on    []int
-	// padded marks the bpchar columns (relop.Distinct.BlankPadded): of on
+	// forms are the columns' key forms (relop.Distinct.Forms): of on
 	// by position for DISTINCT ON, of every column for DISTINCT.
-	padded []bool
+	forms []types.KeyForm
 }
 
 func (n *distinctNode) Schema() *arrow.Schema { return n.input.Schema() }
@@ -416,9 +416,9 @@ func (n *distinctNode) Build(rt *Runtime) (exec.Operator, error) {
 		return nil, err
 	}
 	if n.on != nil {
-		return &relop.DistinctOn{Input: in, Keys: n.on, BlankPadded: n.padded, Alloc: rt.EC.Mem}, nil
+		return &relop.DistinctOn{Input: in, Keys: n.on, Forms: n.forms, Alloc: rt.EC.Mem}, nil
 	}
-	return &relop.Distinct{Input: in, BlankPadded: n.padded, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
+	return &relop.Distinct{Input: in, Forms: n.forms, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, nil
 }
 
 // setOpNode is UNION / INTERSECT / EXCEPT [ALL].
@@ -426,7 +426,7 @@ type setOpNode struct {
 	left, right Node
 	kind        relop.SetOpKind
 	all         bool
-	padded      []bool // the bpchar columns (relop.SetOp.BlankPadded)
+	forms       []types.KeyForm // the columns' key forms (relop.SetOp.Forms)
 	name        string
 	out         *arrow.Schema
 }
@@ -449,7 +449,7 @@ func (n *setOpNode) Build(rt *Runtime) (exec.Operator, error) {
 		l.Close()
 		return nil, err
 	}
-	return &relabelOp{Operator: &relop.SetOp{Left: l, Right: r, Kind: n.kind, All: n.all, BlankPadded: n.padded, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, out: n.out}, nil
+	return &relabelOp{Operator: &relop.SetOp{Left: l, Right: r, Kind: n.kind, All: n.all, Forms: n.forms, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, out: n.out}, nil
 }
 
 var setOpKinds = map[binder.SetOpKind]relop.SetOpKind{binder.Union: relop.Union, binder.Intersect: relop.Intersect, binder.Except: relop.Except}
@@ -523,12 +523,12 @@ type windowNode struct {
 	input Node // the projection with the appended columns
 	sort  []exec.SortKey
 	part  []int
-	// partPadded marks part's bpchar keys (relop.Window.PartitionPadded).
-	partPadded []bool
-	order      []exec.SortKey
-	spec       relop.WindowSpec
-	desc       string
-	out        *arrow.Schema // input columns + result
+	// partForms are part's key forms (relop.Window.PartitionForms).
+	partForms []types.KeyForm
+	order     []exec.SortKey
+	spec      relop.WindowSpec
+	desc      string
+	out       *arrow.Schema // input columns + result
 	// execT is the result type the window operator produces; a cast
 	// brings it to the binder's type wantT where they differ.
 	execT, wantT types.T
@@ -552,7 +552,7 @@ func (n *windowNode) Build(rt *Runtime) (exec.Operator, error) {
 	last := n.out.Field(len(n.out.Fields()) - 1)
 	last.Type = n.execT.ArrowType()
 	fields := append(append([]arrow.Field{}, n.input.Schema().Fields()...), last)
-	w := &relop.Window{Input: sorted, PartitionBy: n.part, PartitionPadded: n.partPadded, OrderBy: n.order, Funcs: []relop.WindowSpec{n.spec},
+	w := &relop.Window{Input: sorted, PartitionBy: n.part, PartitionForms: n.partForms, OrderBy: n.order, Funcs: []relop.WindowSpec{n.spec},
 		Out: arrow.NewSchema(fields, nil), Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}
 	return &exec.Project{EC: rt.EC, Input: w, Exprs: n.keep, Out: n.out}, nil
 }
@@ -604,17 +604,17 @@ func lowerWindow(x *binder.Window) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		padded := p.Type().BlankPadded()
+		form := p.Type().KeyForm()
 		w.part = append(w.part, idx)
-		w.partPadded = append(w.partPadded, padded)
-		w.sort = append(w.sort, exec.SortKey{Column: idx, BlankPadded: padded})
+		w.partForms = append(w.partForms, form)
+		w.sort = append(w.sort, exec.SortKey{Column: idx, Form: form})
 	}
 	for i, o := range call.Order {
 		idx, err := add(o.Expr, fmt.Sprintf("ord%d", i))
 		if err != nil {
 			return nil, err
 		}
-		k := exec.SortKey{Column: idx, Desc: o.Desc, NullsFirst: o.NullsFirst, BlankPadded: o.Expr.Type().BlankPadded()}
+		k := exec.SortKey{Column: idx, Desc: o.Desc, NullsFirst: o.NullsFirst, Form: o.Expr.Type().KeyForm()}
 		w.order = append(w.order, k)
 		w.sort = append(w.sort, k)
 	}

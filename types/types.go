@@ -247,17 +247,6 @@ func (t T) IsNumeric() bool { return t.Kind >= Int8 && t.Kind <= Float64 }
 // IsString reports whether t is CHAR or STRING.
 func (t T) IsString() bool { return t.Kind == Char || t.Kind == String }
 
-// BlankPadded reports PostgreSQL's bpchar (character(n) and bpchar), or an
-// array of it at any depth: values whose equality and order (bpchareq,
-// bpcharcmp) ignore trailing blanks, so that a key over them (GROUP BY,
-// DISTINCT, PARTITION BY, set operations, ORDER BY's peers) must too.
-func (t T) BlankPadded() bool {
-	for t.Kind == Array && t.Elem != nil {
-		t = *t.Elem
-	}
-	return t.Kind == Char
-}
-
 // IsNested reports whether t is ARRAY, MAP or ROW.
 func (t T) IsNested() bool { return t.Kind == Array || t.Kind == Map || t.Kind == Row }
 

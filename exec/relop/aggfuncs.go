@@ -1596,12 +1596,12 @@ func (a *collectAcc) finishString(mem memory.Allocator, groups []uint32) (arrow.
 
 // distinctAcc passes each (group, value) pair to the inner accumulator once.
 type distinctAcc struct {
-	inner  accumulator
-	arg    int
-	padded bool // bpchar (SortKey.BlankPadded)
-	seen   map[string]struct{}
-	held   int64
-	sel    []int32
+	inner accumulator
+	arg   int
+	form  types.KeyForm // its key form (SortKey.Form)
+	seen  map[string]struct{}
+	held  int64
+	sel   []int32
 }
 
 func (a *distinctAcc) resize(n int) { a.inner.resize(n) }
@@ -1612,7 +1612,7 @@ func (a *distinctAcc) update(cols []arrow.Array, groups []uint32, rows []int32) 
 	for i, g := range groups {
 		keys[i] = append(keys[i], byte(g>>24), byte(g>>16), byte(g>>8), byte(g))
 	}
-	if err := encodeColumn(arr, SortKey{BlankPadded: a.padded}, keys); err != nil {
+	if err := encodeColumn(arr, SortKey{Form: a.form}, keys); err != nil {
 		return err
 	}
 	a.sel = a.sel[:0]
@@ -1734,7 +1734,7 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 		return nil, sqlerr.New(sqlerr.UndefinedFunction, "function %s does not exist", fn)
 	}
 	if spec.Distinct && spec.Arg >= 0 {
-		acc = &distinctAcc{inner: acc, arg: spec.Arg, padded: spec.BlankPadded, seen: map[string]struct{}{}}
+		acc = &distinctAcc{inner: acc, arg: spec.Arg, form: spec.Form, seen: map[string]struct{}{}}
 	}
 	return acc, nil
 }

@@ -33,7 +33,7 @@ func TestBlankPaddedKeyEncoding(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, desc := range []bool{false, true} {
-			k := SortKey{Desc: desc, BlankPadded: c.padded}
+			k := SortKey{Desc: desc, Form: formOf(c.padded)}
 			scalar := encodePair(t, stringArray(c.x, c.y), k)
 			list := encodePair(t, stringListArray([]string{c.x, "z"}, []string{c.y, "z"}), k)
 			for what, enc := range map[string][2][]byte{"scalar": scalar, "array": list} {
@@ -56,13 +56,13 @@ func TestBlankPaddedOperators(t *testing.T) {
 	aggs := []AggSpec{agg("count", -1), agg("sum", 1)}
 	out := outSchema(t, []types.T{types.StringType, types.Int32Type}, []int{0}, aggs)
 	for _, padded := range []bool{false, true} {
-		flags := []bool{padded}
+		flags := []types.KeyForm{formOf(padded)}
 		groupsWant, distinctWant, interWant, exceptWant := 5, 5, 1, 4
 		if padded {
 			groupsWant, distinctWant, interWant, exceptWant = 3, 3, 2, 3
 		}
 		for _, spill := range []bool{false, true} {
-			op := &HashAggregate{Input: rowsSource(t, in, rows, 2), GroupBy: []int{0}, BlankPadded: flags, Aggs: aggs, Out: out}
+			op := &HashAggregate{Input: rowsSource(t, in, rows, 2), GroupBy: []int{0}, Forms: flags, Aggs: aggs, Out: out}
 			if spill {
 				op.Mem, op.SpillDir = NewMemoryAccount(1<<8), tempDir(t)
 			}
@@ -70,11 +70,11 @@ func TestBlankPaddedOperators(t *testing.T) {
 				t.Errorf("aggregate padded=%v spill=%v: %d groups, want %d", padded, spill, got, groupsWant)
 			}
 		}
-		d := &Distinct{Input: rowsSource(t, in, rows, 2), Columns: []int{0}, BlankPadded: flags}
+		d := &Distinct{Input: rowsSource(t, in, rows, 2), Columns: []int{0}, Forms: flags}
 		if got := len(drain(t, d)); got != distinctWant {
 			t.Errorf("distinct padded=%v: %d rows, want %d", padded, got, distinctWant)
 		}
-		both := []bool{padded, false}
+		both := []types.KeyForm{formOf(padded), types.KeyAsStored}
 		key := func(r [][]any) [][]any { // the key column only, for the set operations
 			out := make([][]any, len(r))
 			for i, x := range r {
@@ -83,7 +83,7 @@ func TestBlankPaddedOperators(t *testing.T) {
 			return out
 		}
 		for kind, want := range map[SetOpKind]int{Intersect: interWant, Except: exceptWant} {
-			s := &SetOp{Left: rowsSource(t, in, key(rows), 2), Right: rowsSource(t, in, key(right), 2), Kind: kind, All: true, BlankPadded: both}
+			s := &SetOp{Left: rowsSource(t, in, key(rows), 2), Right: rowsSource(t, in, key(right), 2), Kind: kind, All: true, Forms: both}
 			if got := len(drain(t, s)); got != want {
 				t.Errorf("set operation %d ALL padded=%v: %d rows, want %d", kind, padded, got, want)
 			}
@@ -117,4 +117,12 @@ func stringListArray(lists ...[]string) arrow.Array {
 		vb.AppendValues(slices.Clone(l), nil)
 	}
 	return b.NewArray()
+}
+
+// formOf is the key form of a bpchar key (padded) or a text key.
+func formOf(padded bool) types.KeyForm {
+	if padded {
+		return types.KeyBlankPadded
+	}
+	return types.KeyAsStored
 }

@@ -3,6 +3,7 @@ package relop
 import (
 	"bytes"
 	"context"
+	"github.com/sqlgate/sqlgate/types"
 	"hash/maphash"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -18,11 +19,11 @@ import (
 type Distinct struct {
 	Input   exec.Operator
 	Columns []int
-	// BlankPadded marks the bpchar columns among Columns (all columns when
-	// Columns is nil), by position (SortKey.BlankPadded); nil: none.
-	BlankPadded []bool
-	Mem         *MemoryAccount
-	SpillDir    string
+	// Forms are the key forms of Columns (all columns when Columns is
+	// nil), by position (SortKey.Form); nil: all as stored.
+	Forms    []types.KeyForm
+	Mem      *MemoryAccount
+	SpillDir string
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
 	Alloc memory.Allocator
 
@@ -62,7 +63,7 @@ func (o *Distinct) keys() []SortKey {
 			cols[i] = i
 		}
 	}
-	return ascKeys(cols, o.BlankPadded)
+	return ascKeys(cols, o.Forms)
 }
 
 func (o *Distinct) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -104,7 +105,7 @@ func (o *Distinct) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 	}
 	return o.drain.next(ctx, o.parts, func(src exec.Operator) exec.Operator {
-		return &Distinct{Input: src, Columns: o.Columns, BlankPadded: o.BlankPadded, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc, level: o.level + 1, clock: o.clockOf()}
+		return &Distinct{Input: src, Columns: o.Columns, Forms: o.Forms, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc, level: o.level + 1, clock: o.clockOf()}
 	})
 }
 
@@ -157,9 +158,9 @@ func (o *Distinct) filter(mem memory.Allocator, b arrow.RecordBatch, keySpec []S
 type DistinctOn struct {
 	Input exec.Operator
 	Keys  []int
-	// BlankPadded marks Keys' bpchar columns by position
-	// (SortKey.BlankPadded); nil: none.
-	BlankPadded []bool
+	// Forms are Keys' key forms by position (SortKey.Form); nil: all
+	// as stored.
+	Forms []types.KeyForm
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
 	Alloc memory.Allocator
 
@@ -178,7 +179,7 @@ func (o *DistinctOn) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err != nil || b == nil {
 			return b, err
 		}
-		keys, err := encodeBatchKeys(b, ascKeys(o.Keys, o.BlankPadded))
+		keys, err := encodeBatchKeys(b, ascKeys(o.Keys, o.Forms))
 		if err != nil {
 			b.Release()
 			return nil, err
@@ -227,11 +228,11 @@ type SetOp struct {
 	Left, Right exec.Operator
 	Kind        SetOpKind
 	All         bool
-	// BlankPadded marks the bpchar columns by position
-	// (SortKey.BlankPadded); nil: none.
-	BlankPadded []bool
-	Mem         *MemoryAccount
-	SpillDir    string
+	// Forms are the columns' key forms by position (SortKey.Form);
+	// nil: all as stored.
+	Forms    []types.KeyForm
+	Mem      *MemoryAccount
+	SpillDir string
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
 	Alloc memory.Allocator
 
@@ -281,7 +282,7 @@ func (o *SetOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if o.Kind == Union {
 			o.union = &concat{inputs: []exec.Operator{o.Left, o.Right}}
 			if !o.All {
-				o.union = &Distinct{Input: o.union, BlankPadded: o.BlankPadded, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc}
+				o.union = &Distinct{Input: o.union, Forms: o.Forms, Mem: o.Mem, SpillDir: o.SpillDir, Alloc: o.Alloc}
 			}
 		} else if err := o.count(ctx); err != nil {
 			return nil, err
@@ -298,7 +299,7 @@ func (o *SetOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // PostgreSQL's hashed set operation does (it matters for -0 and +0).
 func (o *SetOp) count(ctx context.Context) error {
 	mem := allocOr(o.Alloc)
-	o.table = newGroupTable(o.Left.Schema(), ascKeys(allColumns(o.Left.Schema().NumFields()), o.BlankPadded), false)
+	o.table = newGroupTable(o.Left.Schema(), ascKeys(allColumns(o.Left.Schema().NumFields()), o.Forms), false)
 	var groups []uint32
 	for side, in := range []exec.Operator{o.Left, o.Right} {
 		for {

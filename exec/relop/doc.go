@@ -19,11 +19,12 @@
 //
 // Semantics are PostgreSQL 15's: NULL keys group together but never join,
 // floats compare with NaN equal to NaN and above every number and -0 = +0,
-// text compares bytewise (C collation), and bpchar without its trailing
-// blanks: a key the planner marks BlankPadded (exec.SortKey, the operators'
-// BlankPadded lists) is encoded without them, so 'a' and 'a  ' are one
-// group, one DISTINCT row, one partition and peers, as bpchareq and
-// bpcharcmp make them; the rows keep their values.
+// text compares bytewise (C collation), bpchar without its trailing
+// blanks and jsonb in jsonb's btree order: a key the planner marks with
+// its form (exec.SortKey.Form, the operators' Forms lists) is encoded by
+// it, so 'a' and 'a  ' are one group, one DISTINCT row, one partition and
+// peers, as bpchareq and bpcharcmp make them, and jsonb '1' and '1.0' are
+// one (types.AppendJSONBKey); the rows keep their values.
 //
 // Keys are byte-encoded (keys.go) for grouping, joins and sorting, except a
 // single fixed-width key (integers, dates, times, timestamps, floats via an

@@ -3,6 +3,7 @@ package relop
 import (
 	"context"
 	"encoding/binary"
+	"github.com/sqlgate/sqlgate/types"
 	"hash/maphash"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -22,9 +23,9 @@ type AggSpec struct {
 	Arg int
 	// Distinct aggregates each distinct (non-NULL) argument value once.
 	Distinct bool
-	// BlankPadded marks a bpchar argument (or an array of bpchar), whose
-	// DISTINCT values compare without trailing blanks (SortKey.BlankPadded).
-	BlankPadded bool
+	// Form is the argument's key form (SortKey.Form): a bpchar's DISTINCT
+	// values compare without trailing blanks, a jsonb's as jsonb.
+	Form types.KeyForm
 	// Filter is a boolean input column (FILTER (WHERE ...)); only rows
 	// where it is true are aggregated. -1: none.
 	Filter int
@@ -52,13 +53,13 @@ type AggSpec struct {
 type HashAggregate struct {
 	Input   exec.Operator
 	GroupBy []int
-	// BlankPadded marks GroupBy's bpchar keys (SortKey.BlankPadded), by
-	// position in GroupBy; nil: none.
-	BlankPadded []bool
-	Aggs        []AggSpec
-	Out         *arrow.Schema
-	Mem         *MemoryAccount
-	SpillDir    string
+	// Forms are GroupBy's key forms (SortKey.Form), by position in
+	// GroupBy; nil: all as stored.
+	Forms    []types.KeyForm
+	Aggs     []AggSpec
+	Out      *arrow.Schema
+	Mem      *MemoryAccount
+	SpillDir string
 	// Alloc allocates Arrow buffers (nil: memory.DefaultAllocator).
 	Alloc memory.Allocator
 	// BatchRows is the output batch size (0: 8192).
@@ -136,7 +137,7 @@ func (o *HashAggregate) init() error {
 		}
 	}
 	o.hold = holding{acct: o.Mem}
-	o.table = newGroupTable(in, ascKeys(o.GroupBy, o.BlankPadded), o.generic)
+	o.table = newGroupTable(in, ascKeys(o.GroupBy, o.Forms), o.generic)
 	o.accs = make([]accumulator, len(o.Aggs))
 	for i, a := range o.Aggs {
 		acc, err := newAccumulator(a, in, o.Out.Field(len(o.GroupBy)+i).Type)
@@ -353,7 +354,7 @@ func (o *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		o.dropTable()
 	}
 	return o.drain.next(ctx, o.parts, func(src exec.Operator) exec.Operator {
-		return &HashAggregate{Input: src, GroupBy: o.GroupBy, BlankPadded: o.BlankPadded, Aggs: o.Aggs, Out: o.Out, Mem: o.Mem,
+		return &HashAggregate{Input: src, GroupBy: o.GroupBy, Forms: o.Forms, Aggs: o.Aggs, Out: o.Out, Mem: o.Mem,
 			SpillDir: o.SpillDir, Alloc: o.Alloc, BatchRows: o.BatchRows, level: o.level + 1, generic: o.generic, clock: o.clockOf()}
 	})
 }
@@ -482,7 +483,7 @@ func newGroupTable(in *arrow.Schema, keys []SortKey, generic bool) *groupTable {
 		t.ints = newIntTable()
 	} else {
 		t.strs = make(map[string]uint32)
-		if len(keyCols) == 1 && !generic && !keys[0].BlankPadded {
+		if len(keyCols) == 1 && !generic && keys[0].Form == types.KeyAsStored {
 			id := in.Field(keyCols[0]).Type.ID()
 			t.strKey = id == arrow.STRING || id == arrow.BINARY
 		}

@@ -51,24 +51,16 @@ func encodeKeys(cols []arrow.Array, keys []SortKey, out [][]byte) error {
 
 // ascKeys builds ascending keys (for equality use: grouping, distinct,
 // partitions, set operations, join keys) over the given columns;
-// padded[i] marks cols[i] as bpchar (SortKey.BlankPadded; nil: none).
-func ascKeys(cols []int, padded []bool) []SortKey {
+// forms[i] is cols[i]'s key form (SortKey.Form; nil: all as stored).
+func ascKeys(cols []int, forms []types.KeyForm) []SortKey {
 	ks := make([]SortKey, len(cols))
 	for i, c := range cols {
-		ks[i] = SortKey{Column: c, BlankPadded: i < len(padded) && padded[i]}
-	}
-	return ks
-}
-
-// anyPadded reports whether some key is bpchar (SortKey.BlankPadded), for
-// the fast paths that compare a text key's bytes as they are.
-func anyPadded(padded []bool) bool {
-	for _, p := range padded {
-		if p {
-			return true
+		ks[i] = SortKey{Column: c}
+		if i < len(forms) {
+			ks[i].Form = forms[i]
 		}
 	}
-	return false
+	return ks
 }
 
 // encodeColumn appends the encoding of every row of a to out[i] in k's
@@ -166,12 +158,18 @@ func encodeColumn(a arrow.Array, k SortKey, out [][]byte) error {
 			put(i, func(dst []byte) []byte { x.ValueInto(i, &d); return numeric.AppendSortKey(dst, &d) })
 		}
 	case *array.String:
+		if k.Form == types.KeyJSONB {
+			return encodeJSONB(x.Value, n, put)
+		}
 		for i := 0; i < n; i++ {
-			put(i, func(dst []byte) []byte { return appendEscaped(dst, unpadded(x.Value(i), k.BlankPadded)) })
+			put(i, func(dst []byte) []byte { return appendEscaped(dst, unpadded(x.Value(i), k.Form)) })
 		}
 	case *array.LargeString:
+		if k.Form == types.KeyJSONB {
+			return encodeJSONB(x.Value, n, put)
+		}
 		for i := 0; i < n; i++ {
-			put(i, func(dst []byte) []byte { return appendEscaped(dst, unpadded(x.Value(i), k.BlankPadded)) })
+			put(i, func(dst []byte) []byte { return appendEscaped(dst, unpadded(x.Value(i), k.Form)) })
 		}
 	case *array.Binary:
 		for i := 0; i < n; i++ {
@@ -195,7 +193,7 @@ func encodeColumn(a arrow.Array, k SortKey, out [][]byte) error {
 		for i := 0; i < n; i++ {
 			var err error
 			put(i, func(dst []byte) []byte {
-				dst, err = appendNested(dst, a, i, k.BlankPadded)
+				dst, err = appendNested(dst, a, i, k.Form)
 				return dst
 			})
 			if err != nil {
@@ -215,16 +213,16 @@ func encodeColumn(a arrow.Array, k SortKey, out [][]byte) error {
 // prefix sorts first), then its shape, the lengths of its levels in
 // pre-order, so that arrays order element by element, then by their
 // number of elements, then by their dimensions, as PostgreSQL's
-// array_cmp, and are equal exactly when elements and shape are. padded is
-// a list of bpchar's (SortKey.BlankPadded); a struct's fields keep every
+// array_cmp, and are equal exactly when elements and shape are. form is
+// the elements' key form (SortKey.Form); a struct's fields keep every
 // byte (a row's bpchar fields are not told apart from its text fields
 // here).
-func appendNested(dst []byte, a arrow.Array, i int, padded bool) ([]byte, error) {
+func appendNested(dst []byte, a arrow.Array, i int, form types.KeyForm) ([]byte, error) {
 	switch x := a.(type) {
 	case *array.List:
 		var shape []uint32
 		var err error
-		if dst, shape, err = appendElements(dst, x, i, padded, shape); err != nil {
+		if dst, shape, err = appendElements(dst, x, i, form, shape); err != nil {
 			return nil, err
 		}
 		dst = append(dst, 0x00)
@@ -235,7 +233,7 @@ func appendNested(dst []byte, a arrow.Array, i int, padded bool) ([]byte, error)
 	case *array.Struct:
 		for f := 0; f < x.NumField(); f++ {
 			var err error
-			if dst, err = appendOne(dst, x.Field(f), i, false); err != nil {
+			if dst, err = appendOne(dst, x.Field(f), i, types.KeyAsStored); err != nil {
 				return nil, err
 			}
 		}
@@ -248,7 +246,7 @@ func appendNested(dst []byte, a arrow.Array, i int, padded bool) ([]byte, error)
 // order, and its length and its sub-lists' lengths (pre-order) to shape.
 // A NULL sub-list, which a multidimensional array cannot hold but a Fluss
 // ARRAY<ARRAY<T>> can, is one NULL element of length MaxUint32.
-func appendElements(dst []byte, x *array.List, i int, padded bool, shape []uint32) ([]byte, []uint32, error) {
+func appendElements(dst []byte, x *array.List, i int, form types.KeyForm, shape []uint32) ([]byte, []uint32, error) {
 	lo, hi := x.ValueOffsets(i)
 	shape = append(shape, uint32(hi-lo))
 	child := x.ListValues()
@@ -260,9 +258,9 @@ func appendElements(dst []byte, x *array.List, i int, padded bool, shape []uint3
 			dst = append(dst, markNullLast+1)
 			shape = append(shape, math.MaxUint32)
 		case nested:
-			dst, shape, err = appendElements(dst, sub, j, padded, shape)
+			dst, shape, err = appendElements(dst, sub, j, form, shape)
 		default:
-			dst, err = appendOne(dst, child, j, padded)
+			dst, err = appendOne(dst, child, j, form)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -273,24 +271,41 @@ func appendElements(dst []byte, x *array.List, i int, padded bool, shape []uint3
 
 // appendOne encodes row j of a (a nested element), shifting markers by one
 // so that 0x00 stays free as the terminator.
-func appendOne(dst []byte, a arrow.Array, j int, padded bool) ([]byte, error) {
+func appendOne(dst []byte, a arrow.Array, j int, form types.KeyForm) ([]byte, error) {
 	one := [][]byte{nil}
 	s := array.NewSlice(a, int64(j), int64(j+1))
 	defer s.Release()
-	if err := encodeColumn(s, SortKey{BlankPadded: padded}, one); err != nil {
+	if err := encodeColumn(s, SortKey{Form: form}, one); err != nil {
 		return nil, err
 	}
 	one[0][0]++
 	return append(dst, one[0]...), nil
 }
 
-// unpadded is s without its trailing blanks when padded (bpchar), else s:
+// unpadded is s without its trailing blanks for a bpchar key, else s:
 // PostgreSQL's bpchar equality and order compare the values so.
-func unpadded(s string, padded bool) string {
-	if padded {
+func unpadded(s string, form types.KeyForm) string {
+	if form == types.KeyBlankPadded {
 		return strings.TrimRight(s, " ")
 	}
 	return s
+}
+
+// encodeJSONB encodes n jsonb texts (value(i)) in jsonb's btree order
+// (types.AppendJSONBKey), which is not the order of their text: '1' and
+// '1.0' are one key, and objects order by their number of pairs first.
+func encodeJSONB(value func(int) string, n int, put func(int, func([]byte) []byte)) error {
+	var err error
+	for i := 0; i < n && err == nil; i++ {
+		put(i, func(dst []byte) []byte {
+			var out []byte
+			if out, err = types.AppendJSONBKey(dst, value(i)); err != nil {
+				return dst
+			}
+			return out
+		})
+	}
+	return err
 }
 
 func invert(b []byte) {

@@ -2,6 +2,7 @@ package relop
 
 import (
 	"context"
+	"github.com/sqlgate/sqlgate/types"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -34,9 +35,9 @@ type RecursiveUnion struct {
 	// Out is the schema of every batch (the non-recursive term's types).
 	Out *arrow.Schema
 	All bool
-	// BlankPadded marks the bpchar columns by position
-	// (SortKey.BlankPadded) for UNION's duplicate check; nil: none.
-	BlankPadded   []bool
+	// Forms are the columns' key forms by position (SortKey.Form) for
+	// UNION's duplicate check; nil: all as stored.
+	Forms         []types.KeyForm
 	MaxIterations int // <= 0: unbounded
 	Mem           *MemoryAccount
 	SpillDir      string
@@ -218,7 +219,7 @@ func (o *RecursiveUnion) dedup(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 	for i := range cols {
 		cols[i] = i
 	}
-	keys, err := encodeBatchKeys(b, ascKeys(cols, o.BlankPadded))
+	keys, err := encodeBatchKeys(b, ascKeys(cols, o.Forms))
 	if err != nil {
 		return nil, err
 	}

@@ -100,13 +100,13 @@ type Window struct {
 
 	Input       exec.Operator
 	PartitionBy []int
-	// PartitionPadded marks PartitionBy's bpchar columns by position
-	// (SortKey.BlankPadded; OrderBy's keys carry their own); nil: none.
-	PartitionPadded []bool
-	OrderBy         []SortKeySpec
-	Funcs           []WindowSpec
-	Out             *arrow.Schema
-	Mem             *MemoryAccount
+	// PartitionForms are PartitionBy's key forms by position
+	// (SortKey.Form; OrderBy's keys carry their own); nil: all as stored.
+	PartitionForms []types.KeyForm
+	OrderBy        []SortKeySpec
+	Funcs          []WindowSpec
+	Out            *arrow.Schema
+	Mem            *MemoryAccount
 	// SpillDir is where a partition larger than Mem's limit is spilled
 	// ("": it fails with 53200).
 	SpillDir string
@@ -211,7 +211,7 @@ func (o *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		// the start of the batch's last partition: rows before it complete
 		// every pending partition
-		keys, err := encodeBatchKeys(b, ascKeys(o.PartitionBy, o.PartitionPadded))
+		keys, err := encodeBatchKeys(b, ascKeys(o.PartitionBy, o.PartitionForms))
 		if err != nil {
 			b.Release()
 			return nil, err
@@ -323,7 +323,7 @@ func (o *Window) startSpilling() error {
 // spillMore appends the rows of b that belong to the spilling partition;
 // at its end, the rest of b is carried over and the partition computed.
 func (o *Window) spillMore(ctx context.Context, b arrow.RecordBatch) error {
-	keys, err := encodeBatchKeys(b, ascKeys(o.PartitionBy, o.PartitionPadded))
+	keys, err := encodeBatchKeys(b, ascKeys(o.PartitionBy, o.PartitionForms))
 	if err != nil {
 		b.Release()
 		return err
@@ -402,7 +402,7 @@ type partInfo struct {
 
 func (o *Window) compute(mem memory.Allocator, region arrow.RecordBatch) (arrow.RecordBatch, error) {
 	n := int(region.NumRows())
-	pkeys, err := encodeBatchKeys(region, ascKeys(o.PartitionBy, o.PartitionPadded))
+	pkeys, err := encodeBatchKeys(region, ascKeys(o.PartitionBy, o.PartitionForms))
 	if err != nil {
 		return nil, err
 	}

@@ -399,7 +399,10 @@ func (o *Update) Run(ctx context.Context) error {
 			targetKey = append(targetKey, info.ColumnIndex(k))
 		}
 	}
-	seen := map[string]bool{}
+	var seen map[string]bool // UPDATE ... FROM's target rows written
+	if o.Joined {
+		seen = map[string]bool{}
+	}
 	kt := keyTypes(info)
 	// An UPDATE that moves keys takes the rows FOR UPDATE, others FOR NO
 	// KEY UPDATE, as PostgreSQL does.

@@ -32,6 +32,10 @@ type tableState struct {
 	logEnc  format.SmallBatchEncoder
 	buckets []*bucketLog
 	sticky  atomic.Uint64 // bucket choice for log tables without a bucket key
+	// handle is the state's one tableHandle (Store.Table), made at the
+	// first call: a handle is immutable, and a statement asks for its
+	// tables several times (an allocation each in a one-row transaction).
+	handle atomic.Pointer[tableHandle]
 
 	// Derived once per table so that the per-call paths (point lookups
 	// above all) allocate none of it: the table's Arrow schema, the key

@@ -113,13 +113,18 @@ func lockTargets(ctx context.Context, ec *EvalContext, t fluss.Table, kt []types
 		return nil, err
 	}
 	idx := make([]int32, 0, len(keys))
-	lock := keys[:0:0]
+	lock := keys // every row's, unless a second pass names the only ones
+	if rc != nil && rc.Only != nil {
+		lock = keys[:0:0]
+	}
 	for r, k := range keys {
-		if rc != nil && rc.Only != nil && !rc.Only[k] {
-			continue
+		if rc != nil && rc.Only != nil {
+			if !rc.Only[k] {
+				continue
+			}
+			lock = append(lock, k)
 		}
 		idx = append(idx, int32(r))
-		lock = append(lock, k)
 	}
 	changed, err := l.LockRows(ctx, lock, RowLock{Mode: mode, Write: true})
 	if err != nil {

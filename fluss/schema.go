@@ -246,8 +246,20 @@ func ValidateRecordAs(info TableInfo, want *arrow.Schema, rec arrow.RecordBatch)
 			}
 		}
 	}()
+	// A record built with want itself (the engine's pending rows, exec's
+	// writers, the store after them) has columns of want's types already
+	// (array.NewRecordBatch checked them): a column of a flat type is taken
+	// as it is; nested ones still go through convertColumn, whose type
+	// equality is stricter than arrow's about list elements.
+	same := got == want
 	for i, c := range cols {
 		src := rec.Column(i)
+		if _, nested := src.DataType().(arrow.NestedType); same && !nested {
+			src.Retain()
+			out[i] = src
+			continue
+		}
+		same = false
 		conv, err := convertColumn(src, c.Type, want.Field(i).Type)
 		if err != nil {
 			return nil, sqlerr.Wrap(err, sqlerr.DatatypeMismatch, "column \"%s\" of relation \"%s\" is of type %s but the batch has %s: %v", c.Name, rel, c.Type.Nullable(), src.DataType(), err)
@@ -266,6 +278,11 @@ func ValidateRecordAs(info TableInfo, want *arrow.Schema, rec arrow.RecordBatch)
 					WithHint("Fluss keeps a TIME of any precision as milliseconds of the day: round the value to TIME(3), or declare the column TIME(3).")
 			}
 		}
+	}
+	if same {
+		// every column is rec's own: rec serves as it is
+		rec.Retain()
+		return rec, nil
 	}
 	return array.NewRecordBatch(want, out, rec.NumRows()), nil
 }

@@ -113,7 +113,15 @@ type Manager struct {
 	stamps      []uint64
 	tableStamps map[int64]uint64
 	owners      map[*Txn]struct{}
+	// spare are resources nobody holds or awaits any more, kept for the
+	// next ones (at most maxSpare): a one-row transaction locks its table
+	// and its row, two resources and their holder lists made and dropped
+	// at every transaction.
+	spare []*resource
 }
+
+// maxSpare bounds Manager.spare.
+const maxSpare = 256
 
 // New returns an empty lock manager.
 func New(opts Options) *Manager {
@@ -427,7 +435,14 @@ func (t *Txn) acquire(ctx context.Context, rk resKey, name string, mode Mode, w 
 				WithDetail("The server holds %d row locks, its limit.", m.opts.MaxLocks).
 				WithHint("Lock or change fewer rows per transaction.")
 		}
-		r = &resource{key: rk, name: name}
+		if n := len(m.spare); n > 0 {
+			r = m.spare[n-1]
+			m.spare[n-1] = nil
+			m.spare = m.spare[:n-1]
+			r.key, r.name = rk, name
+		} else {
+			r = &resource{key: rk, name: name}
+		}
 		m.res[rk] = r
 	}
 	if i := r.holderIndex(t); i >= 0 && r.holders[i].mode >= mode {
@@ -559,6 +574,13 @@ func (m *Manager) wake(r *resource) {
 func (m *Manager) tidy(r *resource) {
 	if len(r.holders) == 0 && len(r.waiters) == 0 {
 		delete(m.res, r.key)
+		if len(m.spare) < maxSpare {
+			// No Txn keeps r: t.waiting is only set while r has its waiter.
+			clear(r.holders[:cap(r.holders)])
+			clear(r.waiters[:cap(r.waiters)])
+			*r = resource{holders: r.holders, waiters: r.waiters}
+			m.spare = append(m.spare, r)
+		}
 	}
 }
 

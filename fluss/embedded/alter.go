@@ -135,7 +135,7 @@ func (t *tableState) retire() {
 // lock and distinct-count sketches (a new column starts empty).
 func (t *tableState) replaced(info fluss.TableInfo, counts []int) *tableState {
 	info.ArrowSchemas = fluss.NewArrowSchemas()
-	schema := info.ArrowSchema()
+	schema := rowSchema(info)
 	n := &tableState{info: info, dir: t.dir, schema: schema, pkIdx: t.pkIdx, bkIdx: t.bkIdx, buckets: t.buckets,
 		pkTypes: t.pkTypes, bkTypes: t.bkTypes, bkInPK: t.bkInPK, keyArrow: t.keyArrow, keyInfo: t.keyInfo,
 		projs: map[string]*projPlan{}, mu: t.mu, follow: t.follow}

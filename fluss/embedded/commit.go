@@ -71,6 +71,8 @@ type request struct {
 	// encoded from, in order (rows[i] is row i of the records laid end to
 	// end); the caller keeps them alive until done.
 	recs []arrow.RecordBatch
+	// recs1 holds a one-record recs in the request itself.
+	recs1 [1]arrow.RecordBatch
 	// order, when set, is rows' indexes in key order (equal keys in row
 	// order), sorted by the caller (a bulk upsert, as its parts came);
 	// distinct says its keys are.
@@ -475,7 +477,9 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 		if err != nil {
 			results[i].err = err
 		} else {
-			if ov != nil {
+			// Only the group's later requests read the overlays: the last
+			// one's (a group of one, a writer committing its own) is not kept.
+			if ov != nil && i+1 < len(reqs) {
 				pw := overlays[r.table]
 				if pw == nil {
 					pw = &priorWrites{}
@@ -870,8 +874,10 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior *priorWrites) ([]buc
 		old, had := cur[g], exists[g]
 		cl := logs[pr.bucket]
 		if cl == nil {
-			// Sized for the common case, every row an insert into one bucket.
-			size := n / len(t.buckets)
+			// Sized for the common case, every row an insert into one bucket;
+			// at least two entries, an UPDATE by key's before and after
+			// images (which otherwise grew both slices again).
+			size := max(n/len(t.buckets), 2)
 			cl = &changelog{fromRec: r.recs != nil, changes: make([]format.ChangeType, 0, size), rows: make([][]byte, 0, size)}
 			if cl.fromRec {
 				cl.src = make([]int32, 0, size)

@@ -32,6 +32,10 @@ type tableState struct {
 	logEnc  format.SmallBatchEncoder
 	buckets []*bucketLog
 	sticky  atomic.Uint64 // bucket choice for log tables without a bucket key
+	// handle is the state's one tableHandle (Store.Table), made at the
+	// first call: a handle is immutable, and a statement asks for its
+	// tables several times (an allocation each in a one-row transaction).
+	handle atomic.Pointer[tableHandle]
 
 	// Derived once per table so that the per-call paths (point lookups
 	// above all) allocate none of it: the table's Arrow schema, the key
@@ -119,12 +123,20 @@ func columnIndexes(info fluss.TableInfo, names []string) []int {
 	return out
 }
 
+// rowSchema is the table's whole-row Arrow schema, the one its
+// ArrowSchemas keeps under "w": the engine's pending tables and exec's
+// writers build their records with that same schema, which
+// fluss.ValidateRecordAs then takes without copying columns.
+func rowSchema(info fluss.TableInfo) *arrow.Schema {
+	return info.ArrowSchemas.Get([]byte{'w'}, info.ArrowSchema)
+}
+
 // openTable opens (or, with create, creates) the table's bucket logs and
 // recovers them against the committed lengths in pebble.
 func (s *Store) openTable(info fluss.TableInfo, create bool) (*tableState, error) {
 	// one cache per table state: a table's schema never changes in place
 	info.ArrowSchemas = fluss.NewArrowSchemas()
-	schema := info.ArrowSchema()
+	schema := rowSchema(info)
 	t := &tableState{info: info, dir: s.tableDir(info.TableID), schema: schema,
 		pkIdx: columnIndexes(info, info.Descriptor.Schema.PrimaryKey), bkIdx: columnIndexes(info, info.Descriptor.BucketKey),
 		projs: map[string]*projPlan{}, mu: &sync.RWMutex{}, follow: &followSignal{}}

@@ -645,7 +645,16 @@ func (s *Store) Table(ctx context.Context, path fluss.TablePath) (fluss.Table, e
 	if t.info.IsPartitioned() {
 		return s.partitionedTable(t), nil // partitions.go
 	}
-	return &tableHandle{s: s, t: t}, nil
+	return t.handleOf(s), nil
+}
+
+// handleOf returns t's handle on s, made once.
+func (t *tableState) handleOf(s *Store) *tableHandle {
+	if h := t.handle.Load(); h != nil {
+		return h
+	}
+	t.handle.CompareAndSwap(nil, &tableHandle{s: s, t: t})
+	return t.handle.Load()
 }
 
 // RowLocksSerializeWriters implements fluss.RowLockable: only the server

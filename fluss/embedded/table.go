@@ -308,7 +308,8 @@ func (h *tableHandle) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fl
 	if target == nil {
 		// A full-row upsert's rows are conv's rows: the changelog of rows
 		// that turn out to be inserts is built from it without decoding.
-		r.recs = []arrow.RecordBatch{conv}
+		r.recs1[0] = conv
+		r.recs = r.recs1[:]
 	}
 	res, err := h.s.submit(ctx, r)
 	if err != nil {

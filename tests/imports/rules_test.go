@@ -47,7 +47,6 @@ var knownViolations = []string{
 	"binder/select.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/setop.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/values.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/viewdef.go -> github.com/pingcap/tidb/pkg/parser/ast",
 }
 
 func TestImportRules(t *testing.T) {

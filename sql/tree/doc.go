@@ -56,7 +56,7 @@
 // query it stands for in Query, and the tree's in Tree where QueryToTree
 // made it (the subqueries of a query it transformed; ToTree alone leaves
 // Tree nil). The binder still binds queries from TiDB's nodes (issue 32's
-// next stage moves it; set operations bind from the tree already).
+// next stage moves it).
 //
 // The writes (dml.go) are in the tree too: INSERT (VALUES rows with
 // DEFAULT, column list, alias, OVERRIDING, ON CONFLICT's target, DO

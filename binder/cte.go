@@ -1,11 +1,15 @@
 package binder
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
+	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // Which WITH queries are evaluated once, as PostgreSQL 15 decides it
@@ -90,6 +94,26 @@ func (b *binder) cteAliases(cte *ast.CommonTableExpression) ([]ast.CIStr, *sql.S
 		}
 	}
 	return kept, sc, mat, nil
+}
+
+// searchCycleOf splits a WITH item's column alias list into the names and
+// the SEARCH/CYCLE clause the rewrite marked it with (nil when none).
+func (b *binder) searchCycleOf(cte *ast.CommonTableExpression) ([]ast.CIStr, *sql.SearchCycle, error) {
+	var names []ast.CIStr
+	var sc *sql.SearchCycle
+	for _, n := range cte.ColNameList {
+		idx, ok := strings.CutPrefix(ident(n), sql.SearchCycleMarker)
+		if !ok {
+			names = append(names, n)
+			continue
+		}
+		i, err := strconv.Atoi(idx)
+		if err != nil || b.stmt == nil || i >= len(b.stmt.SearchCycle) {
+			return nil, nil, sqlerr.New(sqlerr.InternalError, "SEARCH/CYCLE clause of WITH query %q not found", ident(cte.Name))
+		}
+		sc = &b.stmt.SearchCycle[i]
+	}
+	return names, sc, nil
 }
 
 // countCTERefs counts, for each item of w, the FROM references to it in
@@ -233,4 +257,79 @@ func callsVolatile(n Node) bool {
 		})
 	})
 	return found
+}
+
+// The set operations' edge with TiDB's AST (issue 32): setop.go binds
+// them from sqlgate's tree; their WITH is still bound here over TiDB's
+// clause (its bookkeeping, this file's, is keyed by TiDB's WITH items),
+// and a SELECT or VALUES operand from the TiDB node it was made from
+// (select.go and values.go bind TiDB's). Both go when WITH and SELECT
+// bind from the tree.
+
+// bindSetOpr binds a set operation of TiDB's AST: its WITH, then the
+// chain transformed into the tree (setop.go's bindSetOpBody), then its
+// ORDER BY and LIMIT.
+func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
+	if st.With != nil {
+		saved := b.ctes
+		defer func() { b.ctes = saved }()
+		if err := b.bindWith(st.With, st); err != nil {
+			return nil, err
+		}
+	}
+	if st.SelectList == nil {
+		return nil, sqlerr.NotSupported("an empty set operation")
+	}
+	if st.SelectList.OrderBy != nil || st.SelectList.Limit != nil {
+		return nil, sqlerr.NotSupported("ORDER BY or LIMIT inside a parenthesised set operation")
+	}
+	q, err := b.trees.QueryToTree(st.SelectList, b.stmt)
+	if err != nil {
+		return nil, b.transformError(err)
+	}
+	n, err := b.bindSetOpBody(q)
+	if err != nil {
+		return nil, err
+	}
+	if st.OrderBy != nil {
+		order, err := b.trees.OrderItemsToTree(st.OrderBy)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		if n, err = b.bindSetOpOrder(n, order); err != nil {
+			return nil, err
+		}
+	}
+	if st.Limit != nil {
+		return b.bindLimit(n, st.Limit)
+	}
+	return n, nil
+}
+
+// transformError positions a transformer's error at its TiDB node.
+func (b *binder) transformError(err error) error {
+	var te *sql.TransformError
+	if errors.As(err, &te) {
+		return b.errAt(te.Node, te.Err)
+	}
+	return err
+}
+
+// bindSetOpLeaf binds a SELECT or VALUES operand of a set operation from
+// the TiDB node it was made from.
+func (b *binder) bindSetOpLeaf(q pt.Query) (Node, error) {
+	src, _ := q.(interface{ Source() any })
+	var sel *ast.SelectStmt
+	if src != nil {
+		sel, _ = src.Source().(*ast.SelectStmt)
+	}
+	if sel == nil {
+		return nil, sqlerr.NotSupported("this set operation operand")
+	}
+	// clauses the tree took from a parenthesised list around the SELECT
+	// (TiDB's node does not hold them)
+	if c := q.Clauses(); len(c.OrderBy) > 0 && sel.OrderBy == nil || (c.Limit != nil || c.Offset != nil) && sel.Limit == nil {
+		return nil, sqlerr.NotSupported("ORDER BY or LIMIT inside a parenthesised set operation")
+	}
+	return b.bindSelect(sel)
 }

@@ -37,6 +37,12 @@
 // Values node, types resolved across rows) and the pg__colalias marker of
 // a derived table's column alias list, view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog),
+// viewdef.go pg_get_viewdef's text of a simple view, printed from the
+// view query's tree (sql.Transformer.SubqueryTree), setop.go UNION,
+// INTERSECT and EXCEPT from the tree's SetOp (grouped as PostgreSQL's
+// grammar groups them; a parenthesised operation keeps its ORDER BY and
+// LIMIT; cte.go's bindSetOpr is their edge with TiDB's AST, binding the
+// WITH and the SELECT operands from TiDB's nodes until those move),
 // recursive.go WITH RECURSIVE (PostgreSQL's checks of a recursive item's
 // form, a RecursiveUnion whose recursive term reads a WorkTableScan) and
 // groupingsets.go GROUP BY with ROLLUP, CUBE, GROUPING SETS, () and

@@ -562,7 +562,7 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	var scp *searchCyclePlan
 	allCols := cols
 	if sc != nil {
-		if scp, err = b.prepareSearchCycle(sc, name, cols, nonRecAST, recAST); err != nil {
+		if scp, err = b.prepareSearchCycle(sc, name, cols, b.searchCycleFormOf(name, nonRecAST, recAST)); err != nil {
 			return nil, err
 		}
 		allCols = append(append([]Column(nil), cols...), scp.extra...)
@@ -630,4 +630,52 @@ func typeWithModifier(t types.T) string {
 		return fmt.Sprintf("%s(%d,%d)", name, t.Precision, t.Scale)
 	}
 	return name
+}
+
+// searchCycleFormOf reads a recursive item's terms for its SEARCH or CYCLE
+// clause's checks (searchcycle.go).
+func (b *binder) searchCycleFormOf(name string, nonRec, rec ast.ResultSetNode) searchCycleForm {
+	var f searchCycleForm
+	_, f.nonRecSelect = nonRec.(*ast.SelectStmt)
+	recSel, ok := rec.(*ast.SelectStmt)
+	if !ok {
+		return f
+	}
+	f.recSelect = true
+	if recSel.From != nil && recSel.From.TableRefs != nil {
+		v := &cteWalker{self: name}
+		f.selfAtTop = v.refersToSelf(recSel.From.TableRefs)
+	}
+	f.groups = recSel.GroupBy != nil || recSel.Having != nil || recSel.Limit != nil || len(recSel.WindowSpecs) > 0 || b.containsWindow(recSel.Fields)
+	return f
+}
+
+// withWorkTableColumns appends to the recursive SELECT's list the working
+// table's clause columns (alias.seq, alias.mark, alias.path), and returns
+// a function restoring the list.
+func withWorkTableColumns(sel *ast.SelectStmt, name string, extra []Column) func() {
+	alias := name
+	var find func(rs ast.ResultSetNode)
+	find = func(rs ast.ResultSetNode) {
+		switch x := rs.(type) {
+		case *ast.Join:
+			find(x.Left)
+			if x.Right != nil {
+				find(x.Right)
+			}
+		case *ast.TableSource:
+			if tn, ok := x.Source.(*ast.TableName); ok && tn.Schema.O == "" && ident(tn.Name) == name && x.AsName.O != "" {
+				alias = ident(x.AsName)
+			}
+		}
+	}
+	find(sel.From.TableRefs)
+	saved := sel.Fields.Fields
+	fields := append([]*ast.SelectField(nil), saved...)
+	for _, c := range extra {
+		fields = append(fields, &ast.SelectField{Expr: &ast.ColumnNameExpr{Name: &ast.ColumnName{
+			Table: ast.NewCIStr(alias), Name: ast.NewCIStr(c.Name)}}})
+	}
+	sel.Fields.Fields = fields
+	return func() { sel.Fields.Fields = saved }
 }

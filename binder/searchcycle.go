@@ -1,10 +1,6 @@
 package binder
 
 import (
-	"strconv"
-	"strings"
-
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -28,26 +24,6 @@ import (
 // PostgreSQL's do, but sqlgate cannot print them, so a query that sends
 // one to the client is refused (refuseRecordOutput) and so is a cast of one.
 
-// searchCycleOf splits a WITH item's column alias list into the names and
-// the SEARCH/CYCLE clause the rewrite marked it with (nil when none).
-func (b *binder) searchCycleOf(cte *ast.CommonTableExpression) ([]ast.CIStr, *sql.SearchCycle, error) {
-	var names []ast.CIStr
-	var sc *sql.SearchCycle
-	for _, n := range cte.ColNameList {
-		idx, ok := strings.CutPrefix(ident(n), sql.SearchCycleMarker)
-		if !ok {
-			names = append(names, n)
-			continue
-		}
-		i, err := strconv.Atoi(idx)
-		if err != nil || b.stmt == nil || i >= len(b.stmt.SearchCycle) {
-			return nil, nil, sqlerr.New(sqlerr.InternalError, "SEARCH/CYCLE clause of WITH query %q not found", ident(cte.Name))
-		}
-		sc = &b.stmt.SearchCycle[i]
-	}
-	return names, sc, nil
-}
-
 func scError(sc *sql.SearchCycle, code sqlerr.Code, format string, args ...any) *sqlerr.Error {
 	return sqlerr.New(code, format, args...).WithPosition(sc.ClausePos)
 }
@@ -62,14 +38,25 @@ type searchCyclePlan struct {
 	extra             []Column // seq, mark, path: those present, in that order
 }
 
+// searchCycleForm is what the clause's checks need to know of the
+// recursive item's two terms (recursive.go reads it from the parsed
+// query).
+type searchCycleForm struct {
+	nonRecSelect, recSelect bool // each term is one SELECT
+	// selfAtTop: the recursive reference is a FROM item of the recursive
+	// SELECT itself, whose rows the added columns then carry
+	selfAtTop bool
+	// groups: the recursive SELECT groups, limits or uses window functions
+	groups bool
+}
+
 // prepareSearchCycle checks a clause against the item's columns and terms
-// (PostgreSQL's errors) and binds its mark values.
-func (b *binder) prepareSearchCycle(sc *sql.SearchCycle, name string, cols []Column, nonRec, rec ast.ResultSetNode) (*searchCyclePlan, error) {
-	if _, ok := nonRec.(*ast.SelectStmt); !ok {
+// (PostgreSQL's errors, in PostgreSQL's order) and binds its mark values.
+func (b *binder) prepareSearchCycle(sc *sql.SearchCycle, name string, cols []Column, form searchCycleForm) (*searchCyclePlan, error) {
+	if !form.nonRecSelect {
 		return nil, scError(sc, sqlerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the left side of the UNION must be a SELECT")
 	}
-	recSel, ok := rec.(*ast.SelectStmt)
-	if !ok {
+	if !form.recSelect {
 		return nil, scError(sc, sqlerr.SyntaxError, "with a SEARCH or CYCLE clause, the right side of the UNION must be a SELECT")
 	}
 	p := &searchCyclePlan{sc: sc}
@@ -122,17 +109,10 @@ func (b *binder) prepareSearchCycle(sc *sql.SearchCycle, name string, cols []Col
 			return nil, scError(sc, sqlerr.SyntaxError, "search sequence column name and cycle path column name are the same")
 		}
 	}
-	// the recursive reference must be a FROM item of the recursive SELECT
-	// itself, whose rows the added columns then carry
-	top := false
-	if recSel.From != nil && recSel.From.TableRefs != nil {
-		v := &cteWalker{self: name}
-		top = v.refersToSelf(recSel.From.TableRefs)
-	}
-	if !top {
+	if !form.selfAtTop {
 		return nil, scError(sc, sqlerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the recursive reference to WITH query %q must be at the top level of its right-hand SELECT", name)
 	}
-	if recSel.GroupBy != nil || recSel.Having != nil || recSel.Limit != nil || len(recSel.WindowSpecs) > 0 || b.containsWindow(recSel.Fields) {
+	if form.groups {
 		return nil, scError(sc, sqlerr.FeatureNotSupported, "SEARCH or CYCLE with a recursive term that groups, limits or uses window functions is not supported")
 	}
 	if sc.Search {
@@ -164,7 +144,7 @@ func (b *binder) bindCycleMark(sc *sql.SearchCycle) (Expr, Expr, error) {
 	}
 	saved := b.stmt
 	b.stmt = sts[0]
-	n, _, err := b.bindSubqueryPlan(nil, sts[0].AST.(ast.ResultSetNode))
+	n, _, err := b.bindSubqueryPlan(nil, sts[0].AST)
 	b.stmt = saved
 	if err != nil {
 		return nil, nil, err
@@ -287,36 +267,6 @@ func allIdx(n int) []int {
 		out[i] = i
 	}
 	return out
-}
-
-// withWorkTableColumns appends to the recursive SELECT's list the working
-// table's clause columns (alias.seq, alias.mark, alias.path), and returns
-// a function restoring the list.
-func withWorkTableColumns(sel *ast.SelectStmt, name string, extra []Column) func() {
-	alias := name
-	var find func(rs ast.ResultSetNode)
-	find = func(rs ast.ResultSetNode) {
-		switch x := rs.(type) {
-		case *ast.Join:
-			find(x.Left)
-			if x.Right != nil {
-				find(x.Right)
-			}
-		case *ast.TableSource:
-			if tn, ok := x.Source.(*ast.TableName); ok && tn.Schema.O == "" && ident(tn.Name) == name && x.AsName.O != "" {
-				alias = ident(x.AsName)
-			}
-		}
-	}
-	find(sel.From.TableRefs)
-	saved := sel.Fields.Fields
-	fields := append([]*ast.SelectField(nil), saved...)
-	for _, c := range extra {
-		fields = append(fields, &ast.SelectField{Expr: &ast.ColumnNameExpr{Name: &ast.ColumnName{
-			Table: ast.NewCIStr(alias), Name: ast.NewCIStr(c.Name)}}})
-	}
-	sel.Fields.Fields = fields
-	return func() { sel.Fields.Fields = saved }
 }
 
 // refuseRecordOutput refuses a query that would send a SEARCH/CYCLE record

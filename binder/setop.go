@@ -1,10 +1,7 @@
 package binder
 
 import (
-	"errors"
-
-	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -35,134 +32,85 @@ type SetOp struct {
 func (n *SetOp) Columns() []Column { return n.cols }
 func (n *SetOp) Children() []Node  { return []Node{n.Left, n.Right} }
 
-// bindSetOpr binds a chain of UNION / INTERSECT / EXCEPT, then its ORDER BY
+// bindSetOpTree binds a set operation of sqlgate's tree: the operation
+// itself (operands, which the tree groups as PostgreSQL's grammar does:
+// INTERSECT binds tighter than UNION and EXCEPT), then its ORDER BY
 // (output columns only) and LIMIT. Column types are resolved per column as
-// PostgreSQL's UNION resolution does; names come from the first query.
-func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
-	if st.With != nil {
-		saved := b.ctes
-		defer func() { b.ctes = saved }()
-		if err := b.bindWith(st.With, st); err != nil {
-			return nil, err
-		}
+// PostgreSQL's UNION resolution does; names come from the first query. Its
+// WITH is the caller's to bind (cte.go's bindSetOpr, until WITH moves onto
+// the tree).
+func (b *binder) bindSetOpTree(q *pt.SetOp) (Node, error) {
+	if q.With != nil {
+		return nil, sqlerr.New(sqlerr.InternalError, "the WITH of a set operation is bound by its caller")
 	}
-	n, err := b.bindSetOprList(st.SelectList)
+	n, err := b.bindSetOpBody(q)
 	if err != nil {
 		return nil, err
 	}
-	if st.OrderBy != nil {
-		if n, err = b.bindSetOpOrder(n, st.OrderBy); err != nil {
+	return b.bindSetOpClauses(n, q.OrderBy, q.Limit, q.QueryClauses.Offset)
+}
+
+// bindSetOpClauses binds a set operation's ORDER BY and LIMIT over its
+// result n.
+func (b *binder) bindSetOpClauses(n Node, order []pt.OrderItem, limit, offset pt.Expr) (Node, error) {
+	var err error
+	if len(order) > 0 {
+		if n, err = b.bindSetOpOrder(n, order); err != nil {
 			return nil, err
 		}
 	}
-	if st.Limit != nil {
-		if n, err = b.bindLimit(n, st.Limit); err != nil {
+	if limit != nil || offset != nil {
+		if n, err = b.bindLimitTree(n, limit, offset); err != nil {
 			return nil, err
 		}
 	}
 	return n, nil
 }
 
-func (b *binder) bindSetOprList(list *ast.SetOprSelectList) (Node, error) {
-	if list.OrderBy != nil || list.Limit != nil {
-		return nil, sqlerr.NotSupported("ORDER BY or LIMIT inside a parenthesised set operation")
+// bindSetOpBody binds a set operation's tree of operands, each bound
+// before the operation that joins it is checked (as PostgreSQL's
+// transformSetOperationTree goes); a query that is no set operation (the
+// one operand of a parenthesised query) binds as itself. A SELECT or
+// VALUES operand leaves its unknown literals for the operation to type
+// (setOpBranch).
+func (b *binder) bindSetOpBody(q pt.Query) (Node, error) {
+	so, ok := q.(*pt.SetOp)
+	if !ok {
+		b.setOpBranch = false     // a parenthesised query alone is no branch
+		return b.bindSetOpLeaf(q) // cte.go
 	}
-	// PostgreSQL's grammar binds INTERSECT tighter than UNION and EXCEPT
-	// (each left-associative); TiDB's list reads a chain left to right
-	// whatever its operators, so the chain is regrouped as it folds: an
-	// INTERSECT joins the last term, a UNION or EXCEPT starts a new one,
-	// and the terms fold from the left (setOpTerms).
-	var terms setOpTerms
-	for _, sel := range list.Selects {
-		var (
-			n   Node
-			err error
-			op  *ast.SetOprType
-		)
-		switch x := sel.(type) {
-		case *ast.SelectStmt:
-			op = x.AfterSetOperator
-			b.setOpBranch = len(list.Selects) > 1
-			n, err = b.bindSelect(x)
-		case *ast.SetOprSelectList:
-			op = x.AfterSetOperator
-			n, err = b.bindSetOprList(x)
-		default:
-			return nil, sqlerr.NotSupported("this set operation operand")
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(terms.nodes) == 0 {
-			terms.nodes = append(terms.nodes, n)
-			continue
-		}
-		kind, all := Union, false
-		if op != nil {
-			switch *op {
-			case ast.UnionAll:
-				all = true
-			case ast.Except:
-				kind = Except
-			case ast.ExceptAll:
-				kind, all = Except, true
-			case ast.Intersect:
-				kind = Intersect
-			case ast.IntersectAll:
-				kind, all = Intersect, true
+	operand := func(q pt.Query) (Node, error) {
+		if inner, ok := q.(*pt.SetOp); ok {
+			// a parenthesised operation orders and limits its own rows
+			n, err := b.bindSetOpBody(inner)
+			if err != nil {
+				return nil, err
 			}
+			return b.bindSetOpClauses(n, inner.OrderBy, inner.Limit, inner.QueryClauses.Offset)
 		}
-		if err := terms.add(b, n, kind, all); err != nil {
-			return nil, err
-		}
+		b.setOpBranch = true
+		return b.bindSetOpLeaf(q)
 	}
-	return terms.fold(b)
-}
-
-// setOpTerms is a set-operation chain as PostgreSQL groups it: terms
-// joined by UNION or EXCEPT (ops[i] joins terms i and i+1), each term a
-// run of INTERSECTs already folded.
-type setOpTerms struct {
-	nodes []Node
-	ops   []setOpJoin
-}
-
-type setOpJoin struct {
-	kind SetOpKind
-	all  bool
-}
-
-// add joins n to the chain with kind: INTERSECT into the last term, the
-// others as a new term.
-func (t *setOpTerms) add(b *binder, n Node, kind SetOpKind, all bool) error {
-	if kind == Intersect {
-		last := len(t.nodes) - 1
-		m, err := b.makeSetOp(t.nodes[last], n, kind, all)
-		if err != nil {
-			return err
-		}
-		t.nodes[last] = looseSetOp(m) // bpchar compared without trailing blanks (bpchargroups.go)
-		return nil
+	l, err := operand(so.L)
+	if err != nil {
+		return nil, err
 	}
-	t.nodes = append(t.nodes, n)
-	t.ops = append(t.ops, setOpJoin{kind, all})
-	return nil
-}
-
-// fold joins the terms from the left.
-func (t *setOpTerms) fold(b *binder) (Node, error) {
-	if len(t.nodes) == 0 {
-		return nil, sqlerr.NotSupported("an empty set operation")
+	r, err := operand(so.R)
+	if err != nil {
+		return nil, err
 	}
-	acc := t.nodes[0]
-	for i, op := range t.ops {
-		m, err := b.makeSetOp(acc, t.nodes[i+1], op.kind, op.all)
-		if err != nil {
-			return nil, err
-		}
-		acc = looseSetOp(m)
+	kind := Union
+	switch so.Op {
+	case pt.Intersect:
+		kind = Intersect
+	case pt.Except:
+		kind = Except
 	}
-	return acc, nil
+	m, err := b.makeSetOp(l, r, kind, so.All)
+	if err != nil {
+		return nil, err
+	}
+	return looseSetOp(m), nil // bpchar compared without trailing blanks (bpchargroups.go)
 }
 
 func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
@@ -226,7 +174,7 @@ func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
 
 // bindSetOpOrder orders a set operation's result by output columns
 // (ordinals or names), the only keys PostgreSQL allows there.
-func (b *binder) bindSetOpOrder(n Node, ob *ast.OrderByClause) (Node, error) {
+func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 	cols := n.Columns()
 	proj := &Project{Input: n}
 	for i, c := range cols {
@@ -234,14 +182,6 @@ func (b *binder) bindSetOpOrder(n Node, ob *ast.OrderByClause) (Node, error) {
 		proj.Cols = append(proj.Cols, c)
 	}
 	s := &Sort{Input: n}
-	items, err := b.trees.OrderItemsToTree(ob)
-	if err != nil {
-		var te *sql.TransformError
-		if errors.As(err, &te) {
-			return nil, b.errAt(te.Node, te.Err)
-		}
-		return nil, err
-	}
 	for _, item := range items {
 		expr, nullsFirst := item.X, item.Desc
 		if item.Nulls != "" {

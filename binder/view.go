@@ -174,7 +174,9 @@ func (b *binder) bindCreateView(cv *pt.CreateView) (Statement, error) {
 			for i, c := range out.Columns {
 				names[i] = c.Name
 			}
-			out.Printed, _ = printViewDef(cv.Query.Query, info, names)
+			if q, err := b.trees.SubqueryTree(cv.Query, b.stmt); err == nil {
+				out.Printed, _ = printViewDef(q, info, names)
+			}
 		}
 	}
 	return out, nil

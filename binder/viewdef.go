@@ -5,17 +5,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/sqlgate/sqlgate/fluss"
-	"github.com/sqlgate/sqlgate/sql"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/types"
 )
 
 // PostgreSQL re-prints a view's definition from its parse tree
 // (pg_get_viewdef): every column qualified, one output column per line,
 // constants cast, and in the plain (not pretty) form every operator
-// expression in parentheses. printViewDef reproduces that for simple
+// expression in parentheses. printViewDef reproduces that, from sqlgate's tree of the query, for simple
 // views - one table, output columns that are its columns, a WHERE clause
 // of AND / OR / comparisons of columns with columns, integer or text
 // constants, and IS [NOT] NULL - and reports ok false for anything else,
@@ -28,31 +26,36 @@ type ViewText struct {
 	Pretty, Plain string
 }
 
-func printViewDef(q any, info fluss.TableInfo, names []string) (ViewText, bool) {
-	sel, ok := q.(*ast.SelectStmt)
+// printViewDef prints a view's query q (sqlgate's tree) whose one table
+// is info and whose output columns are names; ok is false for a query it
+// does not know how to print.
+func printViewDef(q pt.Query, info fluss.TableInfo, names []string) (ViewText, bool) {
+	sel, ok := q.(*pt.Select)
 	if !ok || sel.With != nil || sel.Distinct || sel.GroupBy != nil || sel.Having != nil || sel.OrderBy != nil ||
-		sel.Limit != nil || sel.WindowSpecs != nil || sel.Fields == nil || sel.From == nil || sel.From.TableRefs == nil ||
-		sel.From.TableRefs.Right != nil || sel.LockInfo != nil || sel.SelectIntoOpt != nil {
+		sel.Limit != nil || sel.QueryClauses.Offset != nil || sel.Windows != nil || sel.Locking != nil {
 		return ViewText{}, false
 	}
-	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
-	if !ok {
-		return ViewText{}, false
-	}
-	tn, ok := ts.Source.(*ast.TableName)
-	if !ok || ident(tn.Name) != info.Path.Table || len(tn.PartitionNames) > 0 || tn.AsOf != nil {
+	tr, ok := sel.From.(*pt.TableRef)
+	if !ok || tr.Name == nil || tr.Name.Name != info.Path.Table || len(tr.Alias.Columns) > 0 {
 		return ViewText{}, false
 	}
 	p := defPrinter{info: info, qual: info.Path.Table}
 	from := pgIdent(info.Path.Table)
-	if a := ident(ts.AsName); a != "" {
+	if a := tr.Alias.Name; a != "" {
 		p.qual = a
 		from += " " + pgIdent(a)
 	}
+	targets := sel.Targets
+	if sel.Table { // TABLE t prints as SELECT of every column
+		targets = []*pt.Target{{X: &pt.Star{}}}
+	}
+	if len(targets) == 0 {
+		return ViewText{}, false
+	}
 	var items []string
-	for _, f := range sel.Fields.Fields {
-		if f.WildCard != nil {
-			if f.WildCard.Schema.O != "" || (f.WildCard.Table.O != "" && ident(f.WildCard.Table) != p.qual) {
+	for _, f := range targets {
+		if st, ok := f.X.(*pt.Star); ok {
+			if st.Schema != "" || (st.Table != "" && st.Table != p.qual) {
 				return ViewText{}, false
 			}
 			for _, c := range info.Descriptor.Schema.Columns {
@@ -60,7 +63,7 @@ func printViewDef(q any, info fluss.TableInfo, names []string) (ViewText, bool) 
 			}
 			continue
 		}
-		cn, ok := f.Expr.(*ast.ColumnNameExpr)
+		cn, ok := f.X.(*pt.ColumnRef)
 		if !ok {
 			return ViewText{}, false
 		}
@@ -101,19 +104,18 @@ type defPrinter struct {
 }
 
 // column resolves a column reference to the table's column.
-func (p defPrinter) column(cn *ast.ColumnNameExpr) (fluss.Column, bool) {
-	n := cn.Name
-	if n.Schema.O != "" || (n.Table.O != "" && ident(n.Table) != p.qual) {
+func (p defPrinter) column(cn *pt.ColumnRef) (fluss.Column, bool) {
+	if cn.Schema != "" || (cn.Table != "" && cn.Table != p.qual) {
 		return fluss.Column{}, false
 	}
-	i := p.info.ColumnIndex(ident(n.Name))
+	i := p.info.ColumnIndex(cn.Name)
 	if i < 0 {
 		return fluss.Column{}, false
 	}
 	return p.info.Descriptor.Schema.Columns[i], true
 }
 
-var defOps = map[opcode.Op]string{opcode.EQ: "=", opcode.NE: "<>", opcode.LT: "<", opcode.GT: ">", opcode.LE: "<=", opcode.GE: ">="}
+var defOps = map[pt.BinaryOp]string{pt.Eq: "=", pt.Ne: "<>", pt.Lt: "<", pt.Gt: ">", pt.Le: "<=", pt.Ge: ">="}
 
 // Precedences for the pretty form's parentheses: OR < AND < the rest.
 const (
@@ -123,14 +125,12 @@ const (
 )
 
 // cond prints a WHERE condition; prec is its operator's precedence.
-func (p defPrinter) cond(e ast.ExprNode, pretty bool) (string, int, bool) {
+func (p defPrinter) cond(e pt.Expr, pretty bool) (string, int, bool) {
 	switch x := e.(type) {
-	case *ast.ParenthesesExpr:
-		return p.cond(x.Expr, pretty)
-	case *ast.BinaryOperationExpr:
-		if x.Op == opcode.LogicAnd || x.Op == opcode.LogicOr {
+	case *pt.Binary:
+		if x.Op == pt.And || x.Op == pt.Or {
 			prec, word := precAnd, " AND "
-			if x.Op == opcode.LogicOr {
+			if x.Op == pt.Or {
 				prec, word = precOr, " OR "
 			}
 			var parts []string
@@ -183,8 +183,8 @@ func (p defPrinter) cond(e ast.ExprNode, pretty bool) (string, int, bool) {
 			s = "(" + s + ")"
 		}
 		return s, precAtom, true
-	case *ast.IsNullExpr:
-		c, t, ok := p.operand(x.Expr)
+	case *pt.IsNull:
+		c, t, ok := p.operand(x.X)
 		if !ok || t == nil {
 			return "", 0, false
 		}
@@ -202,28 +202,21 @@ func (p defPrinter) cond(e ast.ExprNode, pretty bool) (string, int, bool) {
 
 // boolArgs lists the arguments of an AND or OR as PostgreSQL's parser
 // builds them: a left operand with the same operator is merged into one
-// list (parentheses make no node there), a right one is not.
-func boolArgs(x *ast.BinaryOperationExpr) []ast.ExprNode {
-	left := x.L
-	for {
-		pe, ok := left.(*ast.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		left = pe.Expr
-	}
-	if l, ok := left.(*ast.BinaryOperationExpr); ok && l.Op == x.Op {
+// list (parentheses make no node there, nor in sqlgate's tree), a right
+// one is not.
+func boolArgs(x *pt.Binary) []pt.Expr {
+	if l, ok := x.L.(*pt.Binary); ok && l.Op == x.Op {
 		return append(boolArgs(l), x.R)
 	}
-	return []ast.ExprNode{x.L, x.R}
+	return []pt.Expr{x.L, x.R}
 }
 
 // operand prints a column (with its type) or accepts a constant (nil
 // type: printed by constant once the other side's type is known). Which
 // column types a comparison may hold is cond's business; IS NULL takes
 // any.
-func (p defPrinter) operand(e ast.ExprNode) (string, *types.T, bool) {
-	if cn, ok := e.(*ast.ColumnNameExpr); ok {
+func (p defPrinter) operand(e pt.Expr) (string, *types.T, bool) {
+	if cn, ok := e.(*pt.ColumnRef); ok {
 		c, ok := p.column(cn)
 		if !ok {
 			return "", nil, false
@@ -231,7 +224,7 @@ func (p defPrinter) operand(e ast.ExprNode) (string, *types.T, bool) {
 		t := c.Type
 		return pgIdent(p.qual) + "." + pgIdent(c.Name), &t, true
 	}
-	if _, ok := sql.LiteralOf(e); ok {
+	if _, ok := e.(*pt.Literal); ok {
 		return "", nil, true
 	}
 	return "", nil, false
@@ -239,8 +232,8 @@ func (p defPrinter) operand(e ast.ExprNode) (string, *types.T, bool) {
 
 // constant prints a literal compared with a column of type t as
 // PostgreSQL does: integers that fit int4 bare, strings as 'x'::text.
-func constant(e ast.ExprNode, t types.T) (string, bool) {
-	v, ok := literalValue(e)
+func constant(e pt.Expr, t types.T) (string, bool) {
+	v, ok := treeValue(e)
 	if !ok {
 		return "", false
 	}

@@ -118,7 +118,7 @@
 // each keeping its offset in the rewritten text. StatementToTree
 // (totree_stmt.go) does the same for the statements that have moved: CREATE
 // TABLE, DROP TABLE | VIEW and CREATE VIEW (a query inside one stays TiDB's,
-// carried by a tree.Subquery), and DMLToTree (totree_dml.go) for INSERT,
+// carried by a tree.Subquery, whose tree SubqueryTree makes on demand), and DMLToTree (totree_dml.go) for INSERT,
 // UPDATE and DELETE with the clauses the rewrite keeps in Statement
 // (RETURNING, FROM / USING, ON CONFLICT, the INSERT alias, OVERRIDING,
 // WHERE CURRENT OF; TestDMLTreeRoundTripsCorpus round-trips the corpus's

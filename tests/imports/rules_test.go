@@ -43,11 +43,8 @@ var knownViolations = []string{
 	"binder/groupingsets.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/recursive.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/rows.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/searchcycle.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/select.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/setop.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/values.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/viewdef.go -> github.com/pingcap/tidb/pkg/parser/ast",
 }
 
 func TestImportRules(t *testing.T) {

@@ -74,10 +74,12 @@ type binder struct {
 	// trees transforms the expressions that bind through sql/tree
 	// (bindViaTree), its nodes from chunks like arena's.
 	trees sql.Transformer
-	// finders are the AST visitors of containsAggregate and containsWindow.
+	// finders are the visitors of containsAggregate and containsWindow
+	// (TiDB's AST) and of their tree versions (select.go).
 	finders struct {
-		agg aggFinder
-		win winFinder
+		agg              aggFinder
+		win              winFinder
+		treeAgg, treeWin treeFinder
 	}
 }
 
@@ -454,14 +456,31 @@ func (b *binder) bindResultSet(rs ast.ResultSetNode) (Node, error) {
 	return b.bindFromItem(it)
 }
 
-// bindDerivedQuery binds a derived table's query (from the TiDB query
-// FromToTree left in its Src) with s as the enclosing scope (nil: none).
+// bindDerivedQuery binds a derived table's query with s as the enclosing
+// scope (nil: none): its tree where QueryToTree made one, else the TiDB
+// query FromToTree left in its Src.
 func (b *binder) bindDerivedQuery(s *scope, d *pt.DerivedTable) (Node, []Expr, error) {
+	if d.Query != nil {
+		return b.bindSubqueryPlan(s, &pt.Subquery{At: d.At, Tree: d.Query, Query: derivedSource(d)})
+	}
 	q, ok := d.Src.(ast.ResultSetNode)
 	if !ok {
 		return nil, nil, sqlerr.NotSupported("this FROM item")
 	}
 	return b.bindSubqueryPlan(s, q)
+}
+
+// derivedSource is the TiDB query a derived table's tree was made from
+// (inside the rewrite's column alias marker where it has one).
+func derivedSource(d *pt.DerivedTable) any {
+	ts, ok := d.Src.(*ast.TableSource)
+	if !ok {
+		return d.Src
+	}
+	if inner, _, ok := colAliasMarker(ts.Source); ok {
+		return inner
+	}
+	return ts.Source
 }
 
 // bindFuncTable binds a function in FROM from the rewrite's marker call

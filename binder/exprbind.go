@@ -81,12 +81,18 @@ func (b *binder) bindArgs(s *scope, nodes []ast.ExprNode) ([]Expr, error) {
 	return out, nil
 }
 
-// bindSubqueryQuery binds the query a subquery carries: until queries move into
-// sqlgate's tree (issue 32) it is TiDB's statement, which only select.go
-// and setop.go bind; this is the one place an expression's subquery hands
-// it over (subquery.go's bindSubqueryPlan).
+// bindSubqueryQuery binds the query a subquery carries: its tree where the
+// transformer made one (pt.Subquery.Tree, sql.QueryToTree), else TiDB's
+// statement, transformed here (the statement-level files that still read
+// TiDB's AST hand theirs over); this is the one place an expression's
+// subquery hands it over (subquery.go's bindSubqueryPlan).
 func (b *binder) bindSubqueryQuery(q any) (Node, error) {
 	switch x := q.(type) {
+	case *pt.Subquery:
+		if x.Tree != nil {
+			return b.bindQueryTree(x.Tree, x.Query)
+		}
+		return b.bindSubqueryQuery(x.Query)
 	case *ast.SelectStmt:
 		return b.bindSelect(x)
 	case *ast.SetOprStmt:
@@ -94,6 +100,160 @@ func (b *binder) bindSubqueryQuery(q any) (Node, error) {
 	}
 	return nil, sqlerr.NotSupported("this kind of subquery")
 }
+
+// bindQueryTree binds a query of sqlgate's tree: a SELECT (select.go) or
+// VALUES (values.go); a set operation binds from src, the TiDB query the
+// tree was made from, by setop.go until set operations move onto the
+// tree.
+func (b *binder) bindQueryTree(q pt.Query, src any) (Node, error) {
+	switch x := q.(type) {
+	case *pt.Select:
+		return b.bindSelectTree(x)
+	case *pt.Values:
+		return b.bindValuesTree(x)
+	}
+	switch x := src.(type) {
+	case *ast.SetOprStmt:
+		return b.bindSetOpr(x)
+	case *ast.SelectStmt:
+		return b.bindSelect(x)
+	}
+	return nil, sqlerr.NotSupported("this kind of query")
+}
+
+// bindSelect binds a SELECT of TiDB's AST (a set operation's branch, a
+// WITH query's body, a view's definition): transformed into the tree
+// (sql.Transformer.QueryToTree, its subqueries and derived tables
+// included), then bound from there (select.go, values.go).
+func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
+	q, err := b.trees.QueryToTree(sel, b.stmt)
+	if err != nil {
+		return nil, b.queryTransformError(err)
+	}
+	return b.bindQueryTree(q, sel)
+}
+
+// queryTransformError positions a refusal of QueryToTree at the node
+// refused, except one about a whole SELECT (SELECT INTO, a locking clause
+// PostgreSQL lacks, another kind of SELECT), which the binder has always
+// reported without a position.
+func (b *binder) queryTransformError(err error) error {
+	var te *sql.TransformError
+	if !errors.As(err, &te) {
+		return err
+	}
+	switch te.Node.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		return te.Err
+	}
+	return b.errAt(te.Node, te.Err)
+}
+
+// bindWithTree makes a tree query's WITH queries visible (bindWith, over
+// the TiDB clause the tree's was made from, until WITH moves onto the
+// tree; owner is the query the clause belongs to).
+func (b *binder) bindWithTree(w *pt.With, owner pt.Query) error {
+	wc, ok := w.Src.(*ast.WithClause)
+	if !ok {
+		return sqlerr.New(sqlerr.InternalError, "a WITH clause without its source")
+	}
+	o, _ := owner.(interface{ Source() any }).Source().(ast.Node)
+	return b.bindWith(wc, o)
+}
+
+// bindSelectList is select.go's bindTargets for a select list of TiDB's
+// AST (dmledge.go's RETURNING), each expression bound by bindOut from the
+// TiDB node its tree node was made from.
+func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(ast.ExprNode) (Expr, error), setOpBranch bool) (*Project, error) {
+	q, err := b.trees.QueryToTree(&ast.SelectStmt{Kind: ast.SelectStmtKindSelect, Fields: fields}, b.stmt)
+	if err != nil {
+		return nil, b.queryTransformError(err)
+	}
+	sel, ok := q.(*pt.Select)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "a select list that is no SELECT")
+	}
+	return b.bindTargets(s, sel.Targets, func(e pt.Expr) (Expr, error) {
+		if src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode); ok {
+			return bindOut(src)
+		}
+		return b.bindTree(s, e)
+	}, setOpBranch)
+}
+
+// containsAggregate reports whether an expression of TiDB's AST calls an
+// aggregate (outside subqueries, which aggregate on their own), for the
+// files still on TiDB's AST (recursive.go, dmledge.go; select.go's
+// containsAggregateTree reads the tree). The visitor is the binder's
+// (Accept takes an interface, so a new one would be a heap allocation per
+// call; a walk never re-enters the binder).
+func (b *binder) containsAggregate(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	b.finders.agg = aggFinder{}
+	n.Accept(&b.finders.agg)
+	return b.finders.agg.found
+}
+
+// grouping is set when what was found is a GROUPING(...) call; at is the
+// first call found (PostgreSQL's error position).
+type aggFinder struct {
+	found, grouping bool
+	at              ast.Node
+}
+
+func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.AggregateFuncExpr:
+		if !v.found {
+			v.found, v.at = true, n
+		}
+		return n, true
+	case *ast.FuncCallExpr:
+		if aggregateNames[x.FnName.L] || x.FnName.L == "grouping" {
+			if !v.found {
+				v.found, v.at = true, n
+				v.grouping = x.FnName.L == "grouping"
+			}
+			return n, true
+		}
+	case *ast.SubqueryExpr:
+		return n, true
+	case *ast.WindowFuncExpr:
+		// not an aggregate itself, but an aggregate in its arguments or
+		// window groups the query: sum(sum(x)) OVER (ORDER BY max(x))
+		return n, false
+	}
+	return n, false
+}
+
+func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// containsWindow reports whether an expression of TiDB's AST calls a
+// window function (with the binder's visitor, as containsAggregate).
+func (b *binder) containsWindow(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	b.finders.win = winFinder{}
+	n.Accept(&b.finders.win)
+	return b.finders.win.found
+}
+
+type winFinder struct{ found bool }
+
+func (v *winFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch n.(type) {
+	case *ast.WindowFuncExpr:
+		v.found = true
+		return n, true
+	case *ast.SubqueryExpr:
+		return n, true
+	}
+	return n, false
+}
+func (v *winFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // subqueryNode is the subquery e is, inside any parentheses.
 func subqueryNode(e ast.ExprNode) (*ast.SubqueryExpr, bool) {
@@ -114,20 +274,24 @@ func subqueryNode(e ast.ExprNode) (*ast.SubqueryExpr, bool) {
 // constructs) from the TiDB node the tree node was made from (At.Src). The bridge goes when those files move
 // onto the tree (issue 32).
 func (b *binder) bindBridged(s *scope, e pt.Expr) (Expr, error) {
-	switch n := e.(interface{ Source() any }).Source().(type) {
-	case *ast.RowExpr:
-		return b.bindRowConstructor(s, n, n.Values)
-	case *ast.FuncCallExpr:
+	switch n := e.(type) {
+	case *pt.Row:
+		return b.bindRowConstructor(s, n, n.Fields) // rows.go
+	case *pt.GroupingSet:
+		return nil, b.misplacedGroupingConstruct(s, n, groupingMarker(n.Kind), n.Items) // groupingsets.go
+	case *pt.FuncCall:
 		switch {
-		case n.FnName.L == "pg__row":
-			return b.bindRowConstructor(s, n, n.Args)
-		case n.FnName.L == "pg__field":
+		case n.Name == "grouping":
+			return b.bindGrouping(n) // groupingsets.go
+		case isGroupingConstruct(n.Name):
+			return nil, b.misplacedGroupingConstruct(s, n, n.Name, n.Args)
+		}
+	}
+	switch n := e.(interface{ Source() any }).Source().(type) {
+	case *ast.FuncCallExpr:
+		if n.FnName.L == "pg__field" {
 			e, _, err := b.bindFieldSelect(s, n)
 			return e, err
-		case n.FnName.L == "grouping":
-			return b.bindGrouping(n)
-		case isGroupingConstruct(n.FnName.L):
-			return nil, b.misplacedGroupingConstruct(s, n)
 		}
 	}
 	return nil, b.errAt(e, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", treeKind(e)))
@@ -200,45 +364,16 @@ func relabelAliases(n Node, alias string, colNames []string) (Node, error) {
 // srfState collects the set-returning calls of the SELECT list being
 // bound (srf.go); nil where such calls are not allowed. bind is
 // select.go's binding function of the list's expressions (the aggregate's
-// rebasing included), which takes TiDB's nodes until the SELECT list moves
-// onto the tree.
+// rebasing included).
 type srfState struct {
 	calls  []SetCall
 	names  []string
-	bind   func(ast.ExprNode) (Expr, error)
+	bind   func(pt.Expr) (Expr, error)
 	inCall bool
 }
 
-// bindTree binds a set-returning call's argument with bind, from the TiDB
-// node it was made from.
-func (st *srfState) bindTree(e pt.Expr) (Expr, error) {
-	src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", treeKind(e))
-	}
-	return st.bind(src)
-}
-
-// relabelCall renames the TiDB call an EXTRACT or TRIM node was made from
-// to the function it binds to (extract; btrim, ltrim or rtrim, TRIM's
-// arguments cut to the two the function takes), as the binder always has:
-// select.go's column label (figureColname) reads TiDB's node after the
-// binding and names the column after that function, as PostgreSQL does.
-// It goes when the label is figured from the tree (pt.Extract, pt.Trim).
-func relabelCall(e pt.Expr, name string) {
-	f, ok := e.(interface{ Source() any }).Source().(*ast.FuncCallExpr)
-	if !ok {
-		return
-	}
-	switch {
-	case f.FnName.L == "pg__extract":
-	case f.FnName.L == "trim" && len(f.Args) == 3:
-		f.Args = f.Args[:2]
-	default:
-		return
-	}
-	f.FnName.L, f.FnName.O = name, name
-}
+// bindTree binds a set-returning call's argument with bind.
+func (st *srfState) bindTree(e pt.Expr) (Expr, error) { return st.bind(e) }
 
 // scalarCallSource is the TiDB call f(args) that a function in FROM used
 // as a one-row table stands for (srf.go's bindScalarFromItem builds its
@@ -373,41 +508,35 @@ func (b *binder) bindWith(w *ast.WithClause, owner ast.Node) error {
 	return nil
 }
 
-// rememberTreeCtor is rows.go's rememberCtor for a constructor of the
-// tree (mapvalues.go's MAP[..]): the constructor memory keeps its
-// arguments' syntax as TiDB's nodes (for error positions) until rows.go
-// moves onto the tree.
-func (b *binder) rememberTreeCtor(e Expr, args []Expr, nodes []pt.Expr) Expr {
-	src := make([]ast.ExprNode, len(nodes))
-	for i, n := range nodes {
-		src[i], _ = n.(interface{ Source() any }).Source().(ast.ExprNode)
-	}
-	return b.rememberCtor(e, args, src)
-}
-
-// arrayMarkerName is PostgreSQL's output column name for an array marker:
-// "array" for ARRAY[..] and ARRAY(..), the subscripted expression's name
-// for x[i] and x[lo:hi], ?column? for op ANY/ALL.
-func arrayMarkerName(b *binder, f *ast.FuncCallExpr) (string, bool) {
-	switch f.FnName.L {
-	case "pg__array", "pg__array_subquery":
-		return "array", true
-	case "pg__row", "pg__map":
-		return f.FnName.L[len("pg__"):], true // PostgreSQL's "row"; "map" alike
-	case "pg__subscript", "pg__slice":
-		if len(f.Args) > 0 {
-			return b.exprName(f.Args[0]), true
-		}
-	case "pg__any", "pg__all":
-		return "?column?", true
-	}
-	return "", false
-}
-
 // paramOrder reads the Order of a parameter marker (-1 if unknown).
 func paramOrder(n ast.ParamMarkerExpr) int {
 	if o, ok := sql.ParamOrder(n); ok {
 		return o
 	}
 	return -1
+}
+
+// colAliasMarker recognizes the derived table the rewrite makes of a
+// column alias list (sql/values.go):
+// (SELECT pg__colalias('x', ...) FROM (query) AS pg__colalias). It returns
+// the query and the names.
+func colAliasMarker(rs ast.ResultSetNode) (ast.ResultSetNode, []ast.CIStr, bool) {
+	sel, ok := rs.(*ast.SelectStmt)
+	if !ok || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.From == nil || sel.From.TableRefs == nil ||
+		sel.From.TableRefs.Right != nil || sel.Where != nil || sel.With != nil {
+		return nil, nil, false
+	}
+	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "pg__colalias" {
+		return nil, nil, false
+	}
+	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
+	if !ok || ts.AsName.L != "pg__colalias" {
+		return nil, nil, false
+	}
+	names := make([]ast.CIStr, len(f.Args))
+	for i, a := range f.Args {
+		names[i] = ast.NewCIStr(literalString(a))
+	}
+	return ts.Source, names, true
 }

@@ -40,13 +40,9 @@ var knownViolations = []string{
 	"binder/ctecorr.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/dmledge.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/exprbind.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/groupingsets.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/recursive.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/rows.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/searchcycle.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/select.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/setop.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/values.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/viewdef.go -> github.com/pingcap/tidb/pkg/parser/ast",
 }
 

@@ -77,9 +77,9 @@ type binder struct {
 	// finders are the visitors of containsAggregate and containsWindow
 	// (TiDB's AST) and of their tree versions (select.go).
 	finders struct {
-		agg              aggFinder
-		win              winFinder
-		treeAgg, treeWin treeFinder
+		agg  aggFinder
+		win  winFinder
+		tree treeFinder
 	}
 }
 

@@ -54,8 +54,8 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 	}
 	if sel.Where != nil {
 		if b.containsAggregateTree(sel.Where) {
-			at := b.finders.treeAgg.at
-			if b.finders.treeAgg.grouping {
+			at := b.finders.tree.at
+			if b.finders.tree.grouping {
 				return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in WHERE"))
 			}
 			return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
@@ -548,71 +548,56 @@ func dropHidden(n Node, visible int) Node {
 	return &Project{Input: n, Exprs: exprs, Cols: cols}
 }
 
-// treeFinder finds an aggregate or a window call in a tree expression
-// (outside subqueries, which aggregate on their own). Its visit function
-// is made once per binder: a new closure per search would be a heap
-// allocation per call.
+// treeFinder finds an aggregate (or GROUPING(..)) or, with win set, a
+// window call in a tree expression, outside subqueries (which aggregate on
+// their own). Its visit function is made once per binder, for both
+// searches: a closure per search would be a heap allocation per call.
 type treeFinder struct {
+	win             bool
 	found, grouping bool
 	at              pt.Expr // the first call found (PostgreSQL's error position)
 	visit           func(pt.Expr) bool
 }
 
-// containsAggregateTree reports whether an expression calls an aggregate
-// or GROUPING(..).
-func (b *binder) containsAggregateTree(e pt.Expr) bool {
-	if e == nil {
-		return false
-	}
-	f := &b.finders.treeAgg
+func (f *treeFinder) find(e pt.Expr, win bool) bool {
 	if f.visit == nil {
 		f.visit = func(n pt.Expr) bool {
 			if f.found {
 				return false
 			}
 			c, ok := n.(*pt.FuncCall)
-			if !ok {
+			switch {
+			case !ok:
 				return true
-			}
-			if c.Over != nil {
-				// not an aggregate itself, but an aggregate in its arguments or
-				// window groups the query: sum(sum(x)) OVER (ORDER BY max(x))
+			case c.Over != nil:
+				// a window call; for aggregates, not one itself, but an
+				// aggregate in its arguments or window groups the query:
+				// sum(sum(x)) OVER (ORDER BY max(x))
+				if f.win {
+					f.found, f.at = true, n
+					return false
+				}
 				return true
-			}
-			if c.Aggregate || aggregateNames[c.Name] || c.Name == "grouping" {
+			case !f.win && (c.Aggregate || aggregateNames[c.Name] || c.Name == "grouping"):
 				f.found, f.at, f.grouping = true, n, c.Name == "grouping" && !c.Aggregate
 				return false
 			}
 			return true
 		}
 	}
-	f.found, f.grouping, f.at = false, false, nil
-	pt.Walk(e, f.visit)
+	f.win, f.found, f.grouping, f.at = win, false, false, nil
+	if e != nil {
+		pt.Walk(e, f.visit)
+	}
 	return f.found
 }
 
+// containsAggregateTree reports whether an expression calls an aggregate
+// or GROUPING(..); b.finders.tree.at and .grouping say which and where.
+func (b *binder) containsAggregateTree(e pt.Expr) bool { return b.finders.tree.find(e, false) }
+
 // containsWindowTree reports whether an expression calls a window function.
-func (b *binder) containsWindowTree(e pt.Expr) bool {
-	if e == nil {
-		return false
-	}
-	f := &b.finders.treeWin
-	if f.visit == nil {
-		f.visit = func(n pt.Expr) bool {
-			if f.found {
-				return false
-			}
-			if c, ok := n.(*pt.FuncCall); ok && c.Over != nil {
-				f.found = true
-				return false
-			}
-			return true
-		}
-	}
-	f.found = false
-	pt.Walk(e, f.visit)
-	return f.found
-}
+func (b *binder) containsWindowTree(e pt.Expr) bool { return b.finders.tree.find(e, true) }
 
 // lastClauseOffset is the offset of the last node of sel's select list,
 // WHERE, GROUP BY and HAVING that has one: its WINDOW clause follows.

@@ -68,20 +68,6 @@ func (b *binder) toTree(node ast.ExprNode) (pt.Expr, error) {
 	return t, nil
 }
 
-// bindArgs binds a list of TiDB's expressions (the statement-level files'
-// and the FROM-clause functions' arguments).
-func (b *binder) bindArgs(s *scope, nodes []ast.ExprNode) ([]Expr, error) {
-	out := make([]Expr, len(nodes))
-	for i, a := range nodes {
-		e, err := b.bindExpr(s, a)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = e
-	}
-	return out, nil
-}
-
 // bindSubqueryQuery binds the query a subquery carries: its tree where the
 // transformer made one (pt.Subquery.Tree, sql.QueryToTree), else TiDB's
 // statement, transformed here (the statement-level files that still read
@@ -256,19 +242,6 @@ func (v *winFinder) Enter(n ast.Node) (ast.Node, bool) {
 }
 func (v *winFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
-// subqueryNode is the subquery e is, inside any parentheses.
-func subqueryNode(e ast.ExprNode) (*ast.SubqueryExpr, bool) {
-	for {
-		p, ok := e.(*ast.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		e = p.Expr
-	}
-	sq, ok := e.(*ast.SubqueryExpr)
-	return sq, ok
-}
-
 // bindBridged binds the tree nodes whose binders live in files that still
 // read TiDB's AST (rows.go's ROW constructor, fields.go's field
 // selection, groupingsets.go's GROUPING(..) and misplaced grouping
@@ -322,20 +295,6 @@ func literalString(e ast.ExprNode) string {
 	v, _ := literalValue(e)
 	s, _ := v.(string)
 	return s
-}
-
-// setFuncMarker recognizes the derived table the rewrite makes of a table
-// function: (SELECT pg__srf('f', ord, explicit, pg__cols(..), args..)).
-func setFuncMarker(rs ast.ResultSetNode) (*ast.FuncCallExpr, bool) {
-	sel, ok := rs.(*ast.SelectStmt)
-	if !ok || sel.From != nil || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Where != nil {
-		return nil, false
-	}
-	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "pg__srf" || len(f.Args) < 4 {
-		return nil, false
-	}
-	return f, true
 }
 
 // bindTableFunc binds the table function marker of a FROM item (from.go
@@ -429,22 +388,6 @@ func parseExprText(text string) (exprText, error) {
 	}
 	_, operator := node.(*ast.BinaryOperationExpr)
 	return exprText{st: sts[0], tree: t, operator: operator}, nil
-}
-
-// pgAggregate reads an aggregate call as PostgreSQL wrote it: sql's rewrite
-// turns agg(args ORDER BY keys) into group_concat(args ORDER BY keys
-// SEPARATOR 'pg__agg:agg') (sql/aggorder.go), and TiDB keeps the
-// separator as the last argument.
-func pgAggregate(a *ast.AggregateFuncExpr) (name string, args []ast.ExprNode, order *ast.OrderByClause) {
-	name, args = aggName(a.F), a.Args
-	if strings.EqualFold(a.F, "group_concat") && len(args) > 0 {
-		if s, ok := literalValue(args[len(args)-1]); ok {
-			if str, ok := s.(string); ok && strings.HasPrefix(str, sql.AggregateMarkerPrefix) {
-				return aggName(strings.TrimPrefix(str, sql.AggregateMarkerPrefix)), args[:len(args)-1], a.Order
-			}
-		}
-	}
-	return name, args, nil
 }
 
 // rowSource is the TiDB ROW(keys..) a ROW the binder builds on the tree
@@ -790,38 +733,6 @@ func (b *binder) bindQueryNode(q any) (Node, bool, error) {
 	return n, true, err
 }
 
-// bindOrderBy is bindOrderItems (order.go) for TiDB's ORDER BY clause
-// and a bindOut over TiDB's nodes: the items transform into the tree, and
-// an item that is an expression binds from the TiDB node it was made
-// from.
-func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(ast.ExprNode) (Expr, error), distinct bool) ([]SortKey, error) {
-	bindSrc := func(e pt.Expr) (Expr, error) {
-		src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode)
-		if !ok {
-			return b.bindTree(nil, e)
-		}
-		return bindOut(src)
-	}
-	keys := make([]SortKey, 0, len(ob.Items))
-	for _, it := range ob.Items {
-		// one item at a time: no list of tree items to allocate
-		item, err := b.trees.OrderItemToTree(it)
-		if err != nil {
-			var te *sql.TransformError
-			if errors.As(err, &te) {
-				return nil, b.errAt(te.Node, te.Err)
-			}
-			return nil, err
-		}
-		k, err := b.bindOrderItem(proj, item, bindSrc, distinct)
-		if err != nil {
-			return nil, err
-		}
-		keys = append(keys, k)
-	}
-	return keys, nil
-}
-
 // bindLimit is bindLimitTree (order.go) for TiDB's LIMIT clause: its
 // operands bind from TiDB's nodes (a literal count binds without a tree
 // node, as the leaves do in bindExpr).
@@ -846,20 +757,6 @@ func (b *binder) bindLimit(input Node, l *ast.Limit) (Node, error) {
 		}
 	}
 	return lim, nil
-}
-
-// unwrapNulls reads the pg__nulls(e, 'first'|'last') marker the rewrite
-// makes of e NULLS FIRST|LAST (sql's transformer reads it as
-// OrderItem.Nulls). Without one, PostgreSQL's default applies: NULLs sort
-// as larger than every value, so they come last ascending and first
-// descending. (TiDB's ByItem.NullOrder only says no ASC/DESC was
-// written.)
-func unwrapNulls(e ast.ExprNode, desc bool) (ast.ExprNode, bool) {
-	f, ok := e.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "pg__nulls" || len(f.Args) != 2 {
-		return e, desc
-	}
-	return f.Args[0], literalString(f.Args[1]) == "first"
 }
 
 // bindFieldSelect binds pg__field(e, 'name') of TiDB's AST through the

@@ -351,7 +351,7 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 // bindArraySubquery binds ARRAY(SELECT ...): the subquery's one column
 // as an array, empty over no rows.
 func (b *binder) bindArraySubquery(s *scope, n *pt.ArraySubquery) (Expr, error) {
-	plan, outer, err := b.bindSubqueryPlan(s, n.Query.Query)
+	plan, outer, err := b.bindSubqueryPlan(s, n.Query)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package binder
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -74,10 +73,12 @@ type binder struct {
 	// trees transforms the expressions that bind through sql/tree
 	// (bindViaTree), its nodes from chunks like arena's.
 	trees sql.Transformer
-	// finders are the AST visitors of containsAggregate and containsWindow.
+	// finders are the visitors of containsAggregate and containsWindow
+	// (TiDB's AST) and of their tree versions (select.go).
 	finders struct {
-		agg aggFinder
-		win winFinder
+		agg  aggFinder
+		win  winFinder
+		tree treeFinder
 	}
 }
 
@@ -94,9 +95,11 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 	if st, ok := b.trees.StatementTree(stmt.AST); ok {
 		return b.bindStatementTree(st)
 	}
-	switch node := stmt.AST.(type) {
-	case *ast.SelectStmt:
-		plan, err := b.bindSelect(node)
+	if q, ok, err := b.queryTree(stmt.AST); ok { // exprbind.go
+		if err != nil {
+			return nil, err
+		}
+		plan, err := b.bindQueryTree(q, stmt.AST)
 		if err == nil {
 			err = refuseRecordOutput(plan) // searchcycle.go
 		}
@@ -104,36 +107,8 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 			return nil, err
 		}
 		return &Query{Plan: b.finishParams(plan), params: b.params}, nil
-	case *ast.SetOprStmt:
-		plan, err := b.bindSetOpr(node)
-		if err == nil {
-			err = refuseRecordOutput(plan)
-		}
-		if err != nil {
-			return nil, err
-		}
-		return &Query{Plan: b.finishParams(plan), params: b.params}, nil
-	case *ast.InsertStmt:
-		return b.bindInsert(node)
-	case *ast.UpdateStmt:
-		return b.bindUpdate(node)
-	case *ast.DeleteStmt:
-		return b.bindDelete(node)
-	case *ast.ExplainStmt:
-		return b.bindExplain(node)
-	case *ast.TruncateTableStmt:
-		info, err := b.cat.GetTable(b.ctx, b.tablePath(node.Table))
-		if err != nil {
-			if se := sqlerr.As(err); se != nil {
-				return nil, b.errAt(node.Table, se)
-			}
-			return nil, err
-		}
-		return &Truncate{Table: info}, nil
-	case nil:
-		return nil, sqlerr.New(sqlerr.InternalError, "statement has no syntax tree")
 	}
-	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "statement %q is not supported", firstWords(stmt.Text))
+	return b.bindStatementAST(stmt) // exprbind.go: the statements still dispatched on TiDB's types
 }
 
 // bindStatementTree binds a statement that has moved onto sqlgate's parsed
@@ -257,13 +232,10 @@ func (b *binder) errAt(node sourceNode, err *sqlerr.Error) *sqlerr.Error {
 		// TiDB records no offset for table names and INSERT column lists;
 		// find the identifier in the text instead (its first occurrence as
 		// a whole word outside quotes, which is where these names stand).
-		switch x := node.(type) {
-		case *ast.TableName:
-			off = identOffset(b.stmt.Rewritten, x.Name.O)
-		case *pt.TableName:
+		if x, ok := node.(*pt.TableName); ok {
 			off = identOffset(b.stmt.Rewritten, x.Name)
-		case *ast.ColumnName:
-			off = identOffset(b.stmt.Rewritten, x.Name.O)
+		} else if name, ok := astIdentName(node); ok { // exprbind.go
+			off = identOffset(b.stmt.Rewritten, name)
 		}
 	}
 	return err.WithPosition(b.stmt.Position(off))
@@ -296,85 +268,12 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c == '"' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
-// ident is the one place that decides how an identifier is folded.
-// PostgreSQL folds unquoted identifiers to lower case and keeps quoted ones;
-// the sql/ rewrite already lower-cased the unquoted ones, so the name as
-// written in the rewritten text (CIStr.O) is PostgreSQL's name.
-func ident(s ast.CIStr) string { return s.O }
-
-// tablePath is schemas.go's treePath for a name of TiDB's AST (FROM,
-// TRUNCATE, DESCRIBE, a view reference), here at the AST's edge so that
-// schemas.go reads only the tree.
-func (b *binder) tablePath(tn *ast.TableName) fluss.TablePath {
-	p, _ := b.resolvePath(ident(tn.Schema), ident(tn.Name), false)
-	return p
-}
-
 func firstWords(s string) string {
 	f := strings.Fields(s)
 	if len(f) > 2 {
 		f = f[:2]
 	}
 	return strings.Join(f, " ")
-}
-
-// bindExplain binds EXPLAIN [ANALYZE] [(FORMAT JSON)] of a query, and
-// DESCRIBE t, which TiDB parses as EXPLAIN of SHOW COLUMNS.
-func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
-	if show, ok := node.Stmt.(*ast.ShowStmt); ok && show.Tp == ast.ShowColumns && show.Table != nil {
-		if d, ok, err := b.describeView(b.tablePath(show.Table)); ok {
-			return d, err
-		}
-		info, err := b.cat.GetTable(b.ctx, b.tablePath(show.Table))
-		if err != nil {
-			if se := sqlerr.As(err); se != nil {
-				return nil, b.errAt(show.Table, se)
-			}
-			return nil, err
-		}
-		return &Describe{Table: info}, nil
-	}
-	var plan Node
-	var dml Statement // EXPLAIN of INSERT, UPDATE or DELETE
-	var err error
-	switch inner := node.Stmt.(type) {
-	case *ast.SelectStmt:
-		plan, err = b.bindSelect(inner)
-	case *ast.SetOprStmt:
-		plan, err = b.bindSetOpr(inner)
-	case *ast.InsertStmt:
-		dml, err = b.bindInsert(inner)
-	case *ast.UpdateStmt:
-		dml, err = b.bindUpdate(inner)
-	case *ast.DeleteStmt:
-		dml, err = b.bindDelete(inner)
-	default:
-		return nil, sqlerr.NotSupported("EXPLAIN of this statement")
-	}
-	if err != nil {
-		return nil, err
-	}
-	format := "text"
-	analyze := node.Analyze
-	if b.stmt != nil {
-		if f, ok := b.stmt.ExplainOptions["format"]; ok {
-			format = strings.ToLower(f)
-		}
-		if v, ok := b.stmt.ExplainOptions["analyze"]; ok {
-			analyze = v == "true" || v == "on" || v == "1"
-		}
-	}
-	if format != "text" && format != "json" {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "EXPLAIN format %q is not supported (text and json are)", format)
-	}
-	level, err := b.explainMetrics(analyze) // explainmetrics.go
-	if err != nil {
-		return nil, err
-	}
-	if dml != nil {
-		return &Explain{Statement: dml, Analyze: analyze, Format: format, Metrics: level}, nil
-	}
-	return &Explain{Statement: &Query{Plan: b.finishParams(plan), params: b.params}, Analyze: analyze, Format: format, Metrics: level}, nil
 }
 
 // operatorError is noBinaryOperator positioned at the operator token, where
@@ -407,12 +306,6 @@ func rightOperandOffset(n sourceNode) int {
 	switch x := n.(type) {
 	case *pt.Binary:
 		return x.R.Pos()
-	case *ast.BinaryOperationExpr:
-		return x.R.OriginTextPosition()
-	case *ast.FuncCallExpr: // a || b, rewritten to concat(a, b)
-		if len(x.Args) == 2 {
-			return x.Args[1].OriginTextPosition()
-		}
 	case *pt.FuncCall: // the same on sql/tree
 		if len(x.Args) == 2 {
 			return x.Args[1].Pos()
@@ -422,175 +315,5 @@ func rightOperandOffset(n sourceNode) int {
 			return x.R.Pos()
 		}
 	}
-	return 0
-}
-
-// The bridges between the binder's files that have moved onto sqlgate's
-// tree and those still on TiDB's AST (issue 32): FROM binds from the tree
-// (from.go, lateral.go), the queries inside it and the functions in it
-// from the TiDB nodes the tree's nodes were made from. They go as the
-// queries move.
-
-// bindFrom binds a FROM clause of TiDB's AST: transformed by
-// sql.Transformer.FromToTree, then bound from the tree (from.go).
-func (b *binder) bindFrom(from *ast.TableRefsClause) (Node, error) {
-	if from == nil || from.TableRefs == nil {
-		return b.bindFromTree(nil)
-	}
-	return b.bindResultSet(from.TableRefs)
-}
-
-// bindResultSet binds one FROM item of TiDB's AST (an INSERT's or
-// UPDATE's table reference, a FROM clause's join tree).
-func (b *binder) bindResultSet(rs ast.ResultSetNode) (Node, error) {
-	it, err := b.trees.FromToTree(rs, b.stmt)
-	if err != nil {
-		var te *sql.TransformError
-		if errors.As(err, &te) {
-			return nil, b.errAt(te.Node, te.Err)
-		}
-		return nil, err
-	}
-	return b.bindFromItem(it)
-}
-
-// bindDerivedQuery binds a derived table's query (from the TiDB query
-// FromToTree left in its Src) with s as the enclosing scope (nil: none).
-func (b *binder) bindDerivedQuery(s *scope, d *pt.DerivedTable) (Node, []Expr, error) {
-	q, ok := d.Src.(ast.ResultSetNode)
-	if !ok {
-		return nil, nil, sqlerr.NotSupported("this FROM item")
-	}
-	return b.bindSubqueryPlan(s, q)
-}
-
-// bindFuncTable binds a function in FROM from the rewrite's marker call
-// its Call was made from (srf.go).
-func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
-	f, ok := ft.Call.Src.(*ast.FuncCallExpr)
-	if !ok {
-		return nil, sqlerr.NotSupported("this function in FROM")
-	}
-	return b.bindTableFunc(f, ft.Alias.Name)
-}
-
-// relabel is relabelNames (from.go) for a list of TiDB's names.
-func relabel(n Node, alias string, names []ast.CIStr) (Node, error) {
-	var ns []string
-	if len(names) > 0 {
-		ns = make([]string, len(names))
-		for i, c := range names {
-			ns[i] = ident(c)
-		}
-	}
-	return relabelNames(n, alias, ns)
-}
-
-// bindQueryNode binds a query of TiDB's AST (a view's definition, CREATE
-// TABLE AS's query); ok is false for another kind of node.
-func (b *binder) bindQueryNode(q any) (Node, bool, error) {
-	var n Node
-	var err error
-	switch x := q.(type) {
-	case *ast.SelectStmt:
-		n, err = b.bindSelect(x)
-	case *ast.SetOprStmt:
-		n, err = b.bindSetOpr(x)
-	default:
-		return nil, false, nil
-	}
-	return n, true, err
-}
-
-// bindOrderBy is bindOrderItems (order.go) for TiDB's ORDER BY clause
-// and a bindOut over TiDB's nodes: the items transform into the tree, and
-// an item that is an expression binds from the TiDB node it was made
-// from.
-func (b *binder) bindOrderBy(proj *Project, ob *ast.OrderByClause, bindOut func(ast.ExprNode) (Expr, error), distinct bool) ([]SortKey, error) {
-	bindSrc := func(e pt.Expr) (Expr, error) {
-		src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode)
-		if !ok {
-			return b.bindTree(nil, e)
-		}
-		return bindOut(src)
-	}
-	keys := make([]SortKey, 0, len(ob.Items))
-	for _, it := range ob.Items {
-		// one item at a time: no list of tree items to allocate
-		item, err := b.trees.OrderItemToTree(it)
-		if err != nil {
-			var te *sql.TransformError
-			if errors.As(err, &te) {
-				return nil, b.errAt(te.Node, te.Err)
-			}
-			return nil, err
-		}
-		k, err := b.bindOrderItem(proj, item, bindSrc, distinct)
-		if err != nil {
-			return nil, err
-		}
-		keys = append(keys, k)
-	}
-	return keys, nil
-}
-
-// bindLimit is bindLimitTree (order.go) for TiDB's LIMIT clause: its
-// operands bind from TiDB's nodes (a literal count binds without a tree
-// node, as the leaves do in bindExpr).
-func (b *binder) bindLimit(input Node, l *ast.Limit) (Node, error) {
-	lim := &Limit{Input: input}
-	bind := func(e ast.ExprNode) (Expr, error) {
-		x, err := b.bindExpr(nil, e)
-		if err != nil {
-			return nil, err
-		}
-		return b.limitOperand(e, x)
-	}
-	var err error
-	if l.Count != nil {
-		if lim.Count, err = bind(l.Count); err != nil {
-			return nil, err
-		}
-	}
-	if l.Offset != nil {
-		if lim.Offset, err = bind(l.Offset); err != nil {
-			return nil, err
-		}
-	}
-	return lim, nil
-}
-
-// unwrapNulls reads the pg__nulls(e, 'first'|'last') marker the rewrite
-// makes of e NULLS FIRST|LAST (sql's transformer reads it as
-// OrderItem.Nulls). Without one, PostgreSQL's default applies: NULLs sort
-// as larger than every value, so they come last ascending and first
-// descending. (TiDB's ByItem.NullOrder only says no ASC/DESC was
-// written.)
-func unwrapNulls(e ast.ExprNode, desc bool) (ast.ExprNode, bool) {
-	f, ok := e.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "pg__nulls" || len(f.Args) != 2 {
-		return e, desc
-	}
-	return f.Args[0], literalString(f.Args[1]) == "first"
-}
-
-// bindFieldSelect binds pg__field(e, 'name') of TiDB's AST through the
-// tree (fields.go's bindFieldSelectTree); ok is false for other calls.
-func (b *binder) bindFieldSelect(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
-	if n.FnName.L != "pg__field" {
-		return nil, false, nil
-	}
-	if len(n.Args) != 2 {
-		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
-	}
-	t, err := b.toTree(n)
-	if err != nil {
-		return nil, true, err
-	}
-	fs, ok := t.(*pt.FieldSelect)
-	if !ok {
-		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
-	}
-	e, err := b.bindFieldSelectTree(s, fs)
-	return e, true, err
+	return astRightOperandOffset(n) // exprbind.go
 }

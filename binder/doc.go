@@ -20,7 +20,7 @@
 // pg__srf marker, bound to a TableFunc node, or for a plain function a
 // one-row Project) and set-returning functions in the SELECT list (a
 // ProjectSet node under the projection), fields.go field selection from
-// a ROW value (the tree's FieldSelect, bindFieldSelectTree; binder.go's
+// a ROW value (the tree's FieldSelect, bindFieldSelectTree; exprbind.go's
 // bindFieldSelect takes the pg__field marker of TiDB's AST), bitwise.go the integer & | << >>, udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
@@ -29,13 +29,12 @@
 // batchudf.go batch UDFs in FROM over a relation argument (fn(TABLE t),
 // fn((SELECT ...))) checked against their declared input schema,
 // maps.go MAP lookup by key, rows.go ROW(...) record constructors (the
-// rewrite's pg__row and TiDB's RowExpr) and assignment of ROW and MAP
+// tree's Row: ROW(a, b) or a bare (a, b)) and assignment of ROW and MAP
 // values, nestednotnull.go a null visible at bind time where a column's
 // ROW field, ARRAY element or MAP value is NOT NULL (the store's 23502), mapvalues.go MAP[...] (pg__map) and cardinality/map_keys/
 // map_values, wholerow.go a table alias used as a value (the whole row as
-// a composite, row_to_json(t)), values.go VALUES queries (a
-// Values node, types resolved across rows) and the pg__colalias marker of
-// a derived table's column alias list, view.go
+// a composite, row_to_json(t)), values.go VALUES queries (the
+// tree's Values, bound to a Values node, types resolved across rows), view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog),
 // viewdef.go pg_get_viewdef's text of a simple view, printed from the
 // view query's tree (sql.Transformer.SubqueryTree), setop.go UNION,
@@ -98,13 +97,15 @@
 // name, derived tables, functions in FROM, joins of every kind with ON,
 // USING, NATURAL, and FULL JOIN, which sql's transformer reads from the
 // rewrite's markers; lateral.go LATERAL items), taken from
-// sql.Transformer.FromToTree by binder.go's bindFrom and bindResultSet,
-// which also bridge a derived table's query and a function in FROM to
-// their TiDB nodes (bindDerivedQuery, bindFuncTable) until SELECT moves;
+// the SELECT's tree (or sql.Transformer.FromToTree by exprbind.go's
+// bindFrom and bindResultSet for the statements still on TiDB's AST); a
+// derived table's query binds from its tree (binder.go's
+// bindDerivedQuery), a function in FROM from the marker call it was made
+// from (exprbind.go's bindFuncTable);
 // lockrows.go binds the locking clause from the tree's Locking
 // (sql.Transformer.LockingToTree); order.go binds ORDER BY from the tree's
-// OrderItems (ordinals, output names, NULLS FIRST | LAST; binder.go's
-// bindOrderBy transforms TiDB's clause item by item,
+// OrderItems (ordinals, output names, NULLS FIRST | LAST; exprbind.go's
+// bindOrderBy, for the callers still on TiDB's AST, transforms TiDB's clause item by item,
 // sql.Transformer.OrderItemToTree, and binds an expression item from its
 // TiDB node through the caller's bindOut) and LIMIT from tree
 // expressions (bindLimitTree; bindLimit keeps TiDB's leaves);
@@ -119,19 +120,31 @@
 // and set-returning calls in the SELECT list, coldefs.go DEFAULT and CHECK
 // expressions (their refusals found with tree.Walk), orderedset.go
 // WITHIN GROUP aggregates (the hypothetical-set expansion built as tree
-// nodes). exprbind.go is the
-// edge: its bindExpr takes
-// TiDB's nodes from the statement-level files, binds the leaves directly
-// and the rest through sql.ToTree; it hands a subquery's query, still
-// TiDB's, to select.go (bindSubqueryQuery), keeps WITH's bookkeeping over
-// TiDB's WITH clause (bindWith, withoutCTE), and binds the few tree nodes
-// whose binders live in files that still read TiDB's AST (ROW
-// constructors, field selection, GROUPING(..)) from the TiDB node they
-// were made from (bindBridged); a set-returning call's arguments go to
-// select.go's binding function the same way (srfState), from.go's and
-// lateral.go's table functions come in through bindTableFunc, and the
-// column label select.go figures from TiDB's node keeps the name of the
-// function EXTRACT and TRIM bind to (relabelCall).
+// nodes).
+// A SELECT binds from the tree (select.go's bindSelectTree: the select
+// list with * / t.* and (x).*, DISTINCT and DISTINCT ON, WHERE, GROUP BY
+// with groupingsets.go's ROLLUP / CUBE / GROUPING SETS / () and
+// GROUPING(..), HAVING, the WINDOW clause, the aggregate and window
+// finders over tree.Walk, and the column labels, PostgreSQL's
+// FigureColname read from the tree's nodes), as do VALUES (values.go) and
+// ROW constructors (rows.go); binder.go's Bind transforms a SELECT or
+// VALUES statement once (sql.Transformer.QueryToTree: its subqueries,
+// derived tables, WITH and window definitions included) and binds that
+// tree. exprbind.go is the edge with TiDB's nodes: its bindExpr binds
+// TiDB's expressions from the statement-level files that still read TiDB's
+// statements (the leaves directly, the rest through sql.ToTree), its
+// bindSelect transforms a TiDB SELECT (a set operation's branch, a WITH
+// query's or a view's body) once and binds the tree, bindQueryTree binds
+// a query of the tree, a set operation from the TiDB node it was made from
+// (setop.go) until set operations move, bindSubqueryQuery a subquery's
+// tree (or its TiDB query where only sql.ToTree made the node); it keeps
+// WITH's bookkeeping over TiDB's WITH clause (bindWith, bindWithTree,
+// withoutCTE), the old signatures the files still on TiDB's AST call
+// (bindSelectList for RETURNING, containsAggregate and containsWindow),
+// the dispatch of the statements not in the tree yet (bindStatementAST:
+// set operations, INSERT / UPDATE / DELETE, EXPLAIN, TRUNCATE), and binds
+// a malformed pg__field call from its TiDB node (bindBridged); from.go's
+// and lateral.go's table functions come in through bindTableFunc.
 // Helpers that only position errors take sourceNode, which nodes of
 // either tree satisfy. tests/imports lists the files that still import
 // TiDB's AST; the list only shrinks.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -67,26 +68,18 @@ func (b *binder) toTree(node ast.ExprNode) (pt.Expr, error) {
 	return t, nil
 }
 
-// bindArgs binds a list of TiDB's expressions (the statement-level files'
-// and the FROM-clause functions' arguments).
-func (b *binder) bindArgs(s *scope, nodes []ast.ExprNode) ([]Expr, error) {
-	out := make([]Expr, len(nodes))
-	for i, a := range nodes {
-		e, err := b.bindExpr(s, a)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = e
-	}
-	return out, nil
-}
-
-// bindSubqueryQuery binds the query a subquery carries: until queries move into
-// sqlgate's tree (issue 32) it is TiDB's statement, which only select.go
-// and setop.go bind; this is the one place an expression's subquery hands
-// it over (subquery.go's bindSubqueryPlan).
+// bindSubqueryQuery binds the query a subquery carries: its tree where the
+// transformer made one (pt.Subquery.Tree, sql.QueryToTree), else TiDB's
+// statement, transformed here (the statement-level files that still read
+// TiDB's AST hand theirs over); this is the one place an expression's
+// subquery hands it over (subquery.go's bindSubqueryPlan).
 func (b *binder) bindSubqueryQuery(q any) (Node, error) {
 	switch x := q.(type) {
+	case *pt.Subquery:
+		if x.Tree != nil {
+			return b.bindQueryTree(x.Tree, x.Query)
+		}
+		return b.bindSubqueryQuery(x.Query)
 	case *ast.SelectStmt:
 		return b.bindSelect(x)
 	case *ast.SetOprStmt:
@@ -95,18 +88,159 @@ func (b *binder) bindSubqueryQuery(q any) (Node, error) {
 	return nil, sqlerr.NotSupported("this kind of subquery")
 }
 
-// subqueryNode is the subquery e is, inside any parentheses.
-func subqueryNode(e ast.ExprNode) (*ast.SubqueryExpr, bool) {
-	for {
-		p, ok := e.(*ast.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		e = p.Expr
+// bindQueryTree binds a query of sqlgate's tree: a SELECT (select.go) or
+// VALUES (values.go); a set operation binds from src, the TiDB query the
+// tree was made from, by setop.go until set operations move onto the
+// tree.
+func (b *binder) bindQueryTree(q pt.Query, src any) (Node, error) {
+	switch x := q.(type) {
+	case *pt.Select:
+		return b.bindSelectTree(x)
+	case *pt.Values:
+		return b.bindValuesTree(x)
 	}
-	sq, ok := e.(*ast.SubqueryExpr)
-	return sq, ok
+	switch x := src.(type) {
+	case *ast.SetOprStmt:
+		return b.bindSetOpr(x)
+	case *ast.SelectStmt:
+		return b.bindSelect(x)
+	}
+	return nil, sqlerr.NotSupported("this kind of query")
 }
+
+// bindSelect binds a SELECT of TiDB's AST (a set operation's branch, a
+// WITH query's body, a view's definition): transformed into the tree
+// (sql.Transformer.QueryToTree, its subqueries and derived tables
+// included), then bound from there (select.go, values.go).
+func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
+	q, err := b.trees.QueryToTree(sel, b.stmt)
+	if err != nil {
+		return nil, b.queryTransformError(err)
+	}
+	return b.bindQueryTree(q, sel)
+}
+
+// queryTransformError positions a refusal of QueryToTree at the node
+// refused, except one about a whole SELECT (SELECT INTO, a locking clause
+// PostgreSQL lacks, another kind of SELECT), which the binder has always
+// reported without a position.
+func (b *binder) queryTransformError(err error) error {
+	var te *sql.TransformError
+	if !errors.As(err, &te) {
+		return err
+	}
+	switch te.Node.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		return te.Err
+	}
+	return b.errAt(te.Node, te.Err)
+}
+
+// bindWithTree makes a tree query's WITH queries visible (bindWith, over
+// the TiDB clause the tree's was made from, until WITH moves onto the
+// tree; owner is the query the clause belongs to).
+func (b *binder) bindWithTree(w *pt.With, owner pt.Query) error {
+	wc, ok := w.Src.(*ast.WithClause)
+	if !ok {
+		return sqlerr.New(sqlerr.InternalError, "a WITH clause without its source")
+	}
+	o, _ := owner.(interface{ Source() any }).Source().(ast.Node)
+	return b.bindWith(wc, o)
+}
+
+// bindSelectList is select.go's bindTargets for a select list of TiDB's
+// AST (dmledge.go's RETURNING), each expression bound by bindOut from the
+// TiDB node its tree node was made from.
+func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(ast.ExprNode) (Expr, error), setOpBranch bool) (*Project, error) {
+	q, err := b.trees.QueryToTree(&ast.SelectStmt{Kind: ast.SelectStmtKindSelect, Fields: fields}, b.stmt)
+	if err != nil {
+		return nil, b.queryTransformError(err)
+	}
+	sel, ok := q.(*pt.Select)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "a select list that is no SELECT")
+	}
+	return b.bindTargets(s, sel.Targets, func(e pt.Expr) (Expr, error) {
+		if src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode); ok {
+			return bindOut(src)
+		}
+		return b.bindTree(s, e)
+	}, setOpBranch)
+}
+
+// containsAggregate reports whether an expression of TiDB's AST calls an
+// aggregate (outside subqueries, which aggregate on their own), for the
+// files still on TiDB's AST (recursive.go, dmledge.go; select.go's
+// containsAggregateTree reads the tree). The visitor is the binder's
+// (Accept takes an interface, so a new one would be a heap allocation per
+// call; a walk never re-enters the binder).
+func (b *binder) containsAggregate(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	b.finders.agg = aggFinder{}
+	n.Accept(&b.finders.agg)
+	return b.finders.agg.found
+}
+
+// grouping is set when what was found is a GROUPING(...) call; at is the
+// first call found (PostgreSQL's error position).
+type aggFinder struct {
+	found, grouping bool
+	at              ast.Node
+}
+
+func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.AggregateFuncExpr:
+		if !v.found {
+			v.found, v.at = true, n
+		}
+		return n, true
+	case *ast.FuncCallExpr:
+		if aggregateNames[x.FnName.L] || x.FnName.L == "grouping" {
+			if !v.found {
+				v.found, v.at = true, n
+				v.grouping = x.FnName.L == "grouping"
+			}
+			return n, true
+		}
+	case *ast.SubqueryExpr:
+		return n, true
+	case *ast.WindowFuncExpr:
+		// not an aggregate itself, but an aggregate in its arguments or
+		// window groups the query: sum(sum(x)) OVER (ORDER BY max(x))
+		return n, false
+	}
+	return n, false
+}
+
+func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// containsWindow reports whether an expression of TiDB's AST calls a
+// window function (with the binder's visitor, as containsAggregate).
+func (b *binder) containsWindow(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	b.finders.win = winFinder{}
+	n.Accept(&b.finders.win)
+	return b.finders.win.found
+}
+
+type winFinder struct{ found bool }
+
+func (v *winFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch n.(type) {
+	case *ast.WindowFuncExpr:
+		v.found = true
+		return n, true
+	case *ast.SubqueryExpr:
+		return n, true
+	}
+	return n, false
+}
+func (v *winFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // bindBridged binds the tree nodes whose binders live in files that still
 // read TiDB's AST (rows.go's ROW constructor, fields.go's field
@@ -114,20 +248,24 @@ func subqueryNode(e ast.ExprNode) (*ast.SubqueryExpr, bool) {
 // constructs) from the TiDB node the tree node was made from (At.Src). The bridge goes when those files move
 // onto the tree (issue 32).
 func (b *binder) bindBridged(s *scope, e pt.Expr) (Expr, error) {
-	switch n := e.(interface{ Source() any }).Source().(type) {
-	case *ast.RowExpr:
-		return b.bindRowConstructor(s, n, n.Values)
-	case *ast.FuncCallExpr:
+	switch n := e.(type) {
+	case *pt.Row:
+		return b.bindRowConstructor(s, n, n.Fields) // rows.go
+	case *pt.GroupingSet:
+		return nil, b.misplacedGroupingConstruct(s, n, groupingMarker(n.Kind), n.Items) // groupingsets.go
+	case *pt.FuncCall:
 		switch {
-		case n.FnName.L == "pg__row":
-			return b.bindRowConstructor(s, n, n.Args)
-		case n.FnName.L == "pg__field":
+		case n.Name == "grouping":
+			return b.bindGrouping(n) // groupingsets.go
+		case isGroupingConstruct(n.Name):
+			return nil, b.misplacedGroupingConstruct(s, n, n.Name, n.Args)
+		}
+	}
+	switch n := e.(interface{ Source() any }).Source().(type) {
+	case *ast.FuncCallExpr:
+		if n.FnName.L == "pg__field" {
 			e, _, err := b.bindFieldSelect(s, n)
 			return e, err
-		case n.FnName.L == "grouping":
-			return b.bindGrouping(n)
-		case isGroupingConstruct(n.FnName.L):
-			return nil, b.misplacedGroupingConstruct(s, n)
 		}
 	}
 	return nil, b.errAt(e, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", treeKind(e)))
@@ -159,20 +297,6 @@ func literalString(e ast.ExprNode) string {
 	return s
 }
 
-// setFuncMarker recognizes the derived table the rewrite makes of a table
-// function: (SELECT pg__srf('f', ord, explicit, pg__cols(..), args..)).
-func setFuncMarker(rs ast.ResultSetNode) (*ast.FuncCallExpr, bool) {
-	sel, ok := rs.(*ast.SelectStmt)
-	if !ok || sel.From != nil || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Where != nil {
-		return nil, false
-	}
-	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "pg__srf" || len(f.Args) < 4 {
-		return nil, false
-	}
-	return f, true
-}
-
 // bindTableFunc binds the table function marker of a FROM item (from.go
 // and lateral.go find it in TiDB's derived table, setFuncMarker) under
 // alias, from its tree (srf.go's bindTableFuncCall).
@@ -200,45 +324,16 @@ func relabelAliases(n Node, alias string, colNames []string) (Node, error) {
 // srfState collects the set-returning calls of the SELECT list being
 // bound (srf.go); nil where such calls are not allowed. bind is
 // select.go's binding function of the list's expressions (the aggregate's
-// rebasing included), which takes TiDB's nodes until the SELECT list moves
-// onto the tree.
+// rebasing included).
 type srfState struct {
 	calls  []SetCall
 	names  []string
-	bind   func(ast.ExprNode) (Expr, error)
+	bind   func(pt.Expr) (Expr, error)
 	inCall bool
 }
 
-// bindTree binds a set-returning call's argument with bind, from the TiDB
-// node it was made from.
-func (st *srfState) bindTree(e pt.Expr) (Expr, error) {
-	src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", treeKind(e))
-	}
-	return st.bind(src)
-}
-
-// relabelCall renames the TiDB call an EXTRACT or TRIM node was made from
-// to the function it binds to (extract; btrim, ltrim or rtrim, TRIM's
-// arguments cut to the two the function takes), as the binder always has:
-// select.go's column label (figureColname) reads TiDB's node after the
-// binding and names the column after that function, as PostgreSQL does.
-// It goes when the label is figured from the tree (pt.Extract, pt.Trim).
-func relabelCall(e pt.Expr, name string) {
-	f, ok := e.(interface{ Source() any }).Source().(*ast.FuncCallExpr)
-	if !ok {
-		return
-	}
-	switch {
-	case f.FnName.L == "pg__extract":
-	case f.FnName.L == "trim" && len(f.Args) == 3:
-		f.Args = f.Args[:2]
-	default:
-		return
-	}
-	f.FnName.L, f.FnName.O = name, name
-}
+// bindTree binds a set-returning call's argument with bind.
+func (st *srfState) bindTree(e pt.Expr) (Expr, error) { return st.bind(e) }
 
 // scalarCallSource is the TiDB call f(args) that a function in FROM used
 // as a one-row table stands for (srf.go's bindScalarFromItem builds its
@@ -293,22 +388,6 @@ func parseExprText(text string) (exprText, error) {
 	}
 	_, operator := node.(*ast.BinaryOperationExpr)
 	return exprText{st: sts[0], tree: t, operator: operator}, nil
-}
-
-// pgAggregate reads an aggregate call as PostgreSQL wrote it: sql's rewrite
-// turns agg(args ORDER BY keys) into group_concat(args ORDER BY keys
-// SEPARATOR 'pg__agg:agg') (sql/aggorder.go), and TiDB keeps the
-// separator as the last argument.
-func pgAggregate(a *ast.AggregateFuncExpr) (name string, args []ast.ExprNode, order *ast.OrderByClause) {
-	name, args = aggName(a.F), a.Args
-	if strings.EqualFold(a.F, "group_concat") && len(args) > 0 {
-		if s, ok := literalValue(args[len(args)-1]); ok {
-			if str, ok := s.(string); ok && strings.HasPrefix(str, sql.AggregateMarkerPrefix) {
-				return aggName(strings.TrimPrefix(str, sql.AggregateMarkerPrefix)), args[:len(args)-1], a.Order
-			}
-		}
-	}
-	return name, args, nil
 }
 
 // rowSource is the TiDB ROW(keys..) a ROW the binder builds on the tree
@@ -373,41 +452,330 @@ func (b *binder) bindWith(w *ast.WithClause, owner ast.Node) error {
 	return nil
 }
 
-// rememberTreeCtor is rows.go's rememberCtor for a constructor of the
-// tree (mapvalues.go's MAP[..]): the constructor memory keeps its
-// arguments' syntax as TiDB's nodes (for error positions) until rows.go
-// moves onto the tree.
-func (b *binder) rememberTreeCtor(e Expr, args []Expr, nodes []pt.Expr) Expr {
-	src := make([]ast.ExprNode, len(nodes))
-	for i, n := range nodes {
-		src[i], _ = n.(interface{ Source() any }).Source().(ast.ExprNode)
-	}
-	return b.rememberCtor(e, args, src)
-}
-
-// arrayMarkerName is PostgreSQL's output column name for an array marker:
-// "array" for ARRAY[..] and ARRAY(..), the subscripted expression's name
-// for x[i] and x[lo:hi], ?column? for op ANY/ALL.
-func arrayMarkerName(b *binder, f *ast.FuncCallExpr) (string, bool) {
-	switch f.FnName.L {
-	case "pg__array", "pg__array_subquery":
-		return "array", true
-	case "pg__row", "pg__map":
-		return f.FnName.L[len("pg__"):], true // PostgreSQL's "row"; "map" alike
-	case "pg__subscript", "pg__slice":
-		if len(f.Args) > 0 {
-			return b.exprName(f.Args[0]), true
-		}
-	case "pg__any", "pg__all":
-		return "?column?", true
-	}
-	return "", false
-}
-
 // paramOrder reads the Order of a parameter marker (-1 if unknown).
 func paramOrder(n ast.ParamMarkerExpr) int {
 	if o, ok := sql.ParamOrder(n); ok {
 		return o
 	}
 	return -1
+}
+
+// colAliasMarker recognizes the derived table the rewrite makes of a
+// column alias list (sql/values.go):
+// (SELECT pg__colalias('x', ...) FROM (query) AS pg__colalias). It returns
+// the query and the names.
+func colAliasMarker(rs ast.ResultSetNode) (ast.ResultSetNode, []ast.CIStr, bool) {
+	sel, ok := rs.(*ast.SelectStmt)
+	if !ok || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.From == nil || sel.From.TableRefs == nil ||
+		sel.From.TableRefs.Right != nil || sel.Where != nil || sel.With != nil {
+		return nil, nil, false
+	}
+	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "pg__colalias" {
+		return nil, nil, false
+	}
+	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
+	if !ok || ts.AsName.L != "pg__colalias" {
+		return nil, nil, false
+	}
+	names := make([]ast.CIStr, len(f.Args))
+	for i, a := range f.Args {
+		names[i] = ast.NewCIStr(literalString(a))
+	}
+	return ts.Source, names, true
+}
+
+// The statement dispatch's edge (binder.go's Bind): a SELECT or VALUES
+// statement transforms once into the tree (queryTree) and binds from it;
+// the statements not in the tree yet dispatch on TiDB's types here.
+
+// queryTree transforms a SELECT or VALUES statement (ok false for any
+// other: a set operation binds through setop.go, which transforms its
+// own).
+func (b *binder) queryTree(node any) (pt.Query, bool, error) {
+	sel, ok := node.(*ast.SelectStmt)
+	if !ok {
+		return nil, false, nil
+	}
+	q, err := b.trees.QueryToTree(sel, b.stmt)
+	if err != nil {
+		return nil, true, b.queryTransformError(err)
+	}
+	return q, true, nil
+}
+
+// bindStatementAST binds the statements that Bind still dispatches on
+// TiDB's statement types.
+func (b *binder) bindStatementAST(stmt *sql.Statement) (Statement, error) {
+	switch node := stmt.AST.(type) {
+	case *ast.SetOprStmt:
+		plan, err := b.bindSetOpr(node)
+		if err == nil {
+			err = refuseRecordOutput(plan)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &Query{Plan: b.finishParams(plan), params: b.params}, nil
+	case *ast.InsertStmt:
+		return b.bindInsert(node)
+	case *ast.UpdateStmt:
+		return b.bindUpdate(node)
+	case *ast.DeleteStmt:
+		return b.bindDelete(node)
+	case *ast.ExplainStmt:
+		return b.bindExplain(node)
+	case *ast.TruncateTableStmt:
+		info, err := b.cat.GetTable(b.ctx, b.tablePath(node.Table))
+		if err != nil {
+			if se := sqlerr.As(err); se != nil {
+				return nil, b.errAt(node.Table, se)
+			}
+			return nil, err
+		}
+		return &Truncate{Table: info}, nil
+	case nil:
+		return nil, sqlerr.New(sqlerr.InternalError, "statement has no syntax tree")
+	}
+	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "statement %q is not supported", firstWords(stmt.Text))
+}
+
+// astIdentName is the name of a TiDB table or column name node, which
+// records no text offset (errAt finds the name in the text instead).
+func astIdentName(node sourceNode) (string, bool) {
+	switch x := node.(type) {
+	case *ast.TableName:
+		return x.Name.O, true
+	case *ast.ColumnName:
+		return x.Name.O, true
+	}
+	return "", false
+}
+
+// astRightOperandOffset is rightOperandOffset for TiDB's two-operand
+// expressions (binder.go's errAtOperator).
+func astRightOperandOffset(n sourceNode) int {
+	switch x := n.(type) {
+	case *ast.BinaryOperationExpr:
+		return x.R.OriginTextPosition()
+	case *ast.FuncCallExpr: // a || b, rewritten to concat(a, b)
+		if len(x.Args) == 2 {
+			return x.Args[1].OriginTextPosition()
+		}
+	}
+	return 0
+}
+
+// ident is the one place that decides how an identifier is folded.
+// PostgreSQL folds unquoted identifiers to lower case and keeps quoted ones;
+// the sql/ rewrite already lower-cased the unquoted ones, so the name as
+// written in the rewritten text (CIStr.O) is PostgreSQL's name.
+func ident(s ast.CIStr) string { return s.O }
+
+// tablePath is schemas.go's treePath for a name of TiDB's AST (FROM,
+// TRUNCATE, DESCRIBE, a view reference), here at the AST's edge so that
+// schemas.go reads only the tree.
+func (b *binder) tablePath(tn *ast.TableName) fluss.TablePath {
+	p, _ := b.resolvePath(ident(tn.Schema), ident(tn.Name), false)
+	return p
+}
+
+// bindExplain binds EXPLAIN [ANALYZE] [(FORMAT JSON)] of a query, and
+// DESCRIBE t, which TiDB parses as EXPLAIN of SHOW COLUMNS.
+func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
+	if show, ok := node.Stmt.(*ast.ShowStmt); ok && show.Tp == ast.ShowColumns && show.Table != nil {
+		if d, ok, err := b.describeView(b.tablePath(show.Table)); ok {
+			return d, err
+		}
+		info, err := b.cat.GetTable(b.ctx, b.tablePath(show.Table))
+		if err != nil {
+			if se := sqlerr.As(err); se != nil {
+				return nil, b.errAt(show.Table, se)
+			}
+			return nil, err
+		}
+		return &Describe{Table: info}, nil
+	}
+	var plan Node
+	var dml Statement // EXPLAIN of INSERT, UPDATE or DELETE
+	var err error
+	switch inner := node.Stmt.(type) {
+	case *ast.SelectStmt:
+		plan, err = b.bindSelect(inner)
+	case *ast.SetOprStmt:
+		plan, err = b.bindSetOpr(inner)
+	case *ast.InsertStmt:
+		dml, err = b.bindInsert(inner)
+	case *ast.UpdateStmt:
+		dml, err = b.bindUpdate(inner)
+	case *ast.DeleteStmt:
+		dml, err = b.bindDelete(inner)
+	default:
+		return nil, sqlerr.NotSupported("EXPLAIN of this statement")
+	}
+	if err != nil {
+		return nil, err
+	}
+	format := "text"
+	analyze := node.Analyze
+	if b.stmt != nil {
+		if f, ok := b.stmt.ExplainOptions["format"]; ok {
+			format = strings.ToLower(f)
+		}
+		if v, ok := b.stmt.ExplainOptions["analyze"]; ok {
+			analyze = v == "true" || v == "on" || v == "1"
+		}
+	}
+	if format != "text" && format != "json" {
+		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "EXPLAIN format %q is not supported (text and json are)", format)
+	}
+	level, err := b.explainMetrics(analyze) // explainmetrics.go
+	if err != nil {
+		return nil, err
+	}
+	if dml != nil {
+		return &Explain{Statement: dml, Analyze: analyze, Format: format, Metrics: level}, nil
+	}
+	return &Explain{Statement: &Query{Plan: b.finishParams(plan), params: b.params}, Analyze: analyze, Format: format, Metrics: level}, nil
+}
+
+// The bridges between the binder's files that have moved onto sqlgate's
+// tree and those still on TiDB's AST (issue 32): FROM binds from the tree
+// (from.go, lateral.go), the queries inside it and the functions in it
+// from the TiDB nodes the tree's nodes were made from. They go as the
+// queries move.
+
+// bindFrom binds a FROM clause of TiDB's AST: transformed by
+// sql.Transformer.FromToTree, then bound from the tree (from.go).
+func (b *binder) bindFrom(from *ast.TableRefsClause) (Node, error) {
+	if from == nil || from.TableRefs == nil {
+		return b.bindFromTree(nil)
+	}
+	return b.bindResultSet(from.TableRefs)
+}
+
+// bindResultSet binds one FROM item of TiDB's AST (an INSERT's or
+// UPDATE's table reference, a FROM clause's join tree).
+func (b *binder) bindResultSet(rs ast.ResultSetNode) (Node, error) {
+	it, err := b.trees.FromToTree(rs, b.stmt)
+	if err != nil {
+		var te *sql.TransformError
+		if errors.As(err, &te) {
+			return nil, b.errAt(te.Node, te.Err)
+		}
+		return nil, err
+	}
+	return b.bindFromItem(it)
+}
+
+// bindDerivedQuery binds a derived table's query with s as the enclosing
+// scope (nil: none): its tree where QueryToTree made one, else the TiDB
+// query FromToTree left in its Src.
+func (b *binder) bindDerivedQuery(s *scope, d *pt.DerivedTable) (Node, []Expr, error) {
+	if d.Query != nil {
+		return b.bindSubqueryPlan(s, &pt.Subquery{At: d.At, Tree: d.Query, Query: derivedSource(d)})
+	}
+	q, ok := d.Src.(ast.ResultSetNode)
+	if !ok {
+		return nil, nil, sqlerr.NotSupported("this FROM item")
+	}
+	return b.bindSubqueryPlan(s, q)
+}
+
+// derivedSource is the TiDB query a derived table's tree was made from
+// (inside the rewrite's column alias marker where it has one).
+func derivedSource(d *pt.DerivedTable) any {
+	ts, ok := d.Src.(*ast.TableSource)
+	if !ok {
+		return d.Src
+	}
+	if inner, _, ok := colAliasMarker(ts.Source); ok {
+		return inner
+	}
+	return ts.Source
+}
+
+// bindFuncTable binds a function in FROM from the rewrite's marker call
+// its Call was made from (srf.go).
+func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
+	f, ok := ft.Call.Src.(*ast.FuncCallExpr)
+	if !ok {
+		return nil, sqlerr.NotSupported("this function in FROM")
+	}
+	return b.bindTableFunc(f, ft.Alias.Name)
+}
+
+// relabel is relabelNames (from.go) for a list of TiDB's names.
+func relabel(n Node, alias string, names []ast.CIStr) (Node, error) {
+	var ns []string
+	if len(names) > 0 {
+		ns = make([]string, len(names))
+		for i, c := range names {
+			ns[i] = ident(c)
+		}
+	}
+	return relabelNames(n, alias, ns)
+}
+
+// bindQueryNode binds a query of TiDB's AST (a view's definition, CREATE
+// TABLE AS's query); ok is false for another kind of node.
+func (b *binder) bindQueryNode(q any) (Node, bool, error) {
+	var n Node
+	var err error
+	switch x := q.(type) {
+	case *ast.SelectStmt:
+		n, err = b.bindSelect(x)
+	case *ast.SetOprStmt:
+		n, err = b.bindSetOpr(x)
+	default:
+		return nil, false, nil
+	}
+	return n, true, err
+}
+
+// bindLimit is bindLimitTree (order.go) for TiDB's LIMIT clause: its
+// operands bind from TiDB's nodes (a literal count binds without a tree
+// node, as the leaves do in bindExpr).
+func (b *binder) bindLimit(input Node, l *ast.Limit) (Node, error) {
+	lim := &Limit{Input: input}
+	bind := func(e ast.ExprNode) (Expr, error) {
+		x, err := b.bindExpr(nil, e)
+		if err != nil {
+			return nil, err
+		}
+		return b.limitOperand(e, x)
+	}
+	var err error
+	if l.Count != nil {
+		if lim.Count, err = bind(l.Count); err != nil {
+			return nil, err
+		}
+	}
+	if l.Offset != nil {
+		if lim.Offset, err = bind(l.Offset); err != nil {
+			return nil, err
+		}
+	}
+	return lim, nil
+}
+
+// bindFieldSelect binds pg__field(e, 'name') of TiDB's AST through the
+// tree (fields.go's bindFieldSelectTree); ok is false for other calls.
+func (b *binder) bindFieldSelect(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
+	if n.FnName.L != "pg__field" {
+		return nil, false, nil
+	}
+	if len(n.Args) != 2 {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
+	}
+	t, err := b.toTree(n)
+	if err != nil {
+		return nil, true, err
+	}
+	fs, ok := t.(*pt.FieldSelect)
+	if !ok {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
+	}
+	e, err := b.bindFieldSelectTree(s, fs)
+	return e, true, err
 }

@@ -97,7 +97,6 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		// EXTRACT(field FROM x): extract('field', x), the field an unknown
 		// literal as the rewrite wrote it
 		field := &pt.Literal{At: pt.At{Offset: n.Offset}, Value: pt.Value{Kind: pt.LitString, Text: n.Field}}
-		relabelCall(n, "extract") // exprbind.go
 		return b.bindFuncCall(s, &pt.FuncCall{At: n.At, Name: "extract", Args: []pt.Expr{field, n.X}})
 	case *pt.Position:
 		// position(sub IN str) is strpos(str, sub)
@@ -110,7 +109,6 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		if n.Chars != nil {
 			args = append(args, n.Chars)
 		}
-		relabelCall(n, name) // exprbind.go
 		return b.bindFuncCall(s, &pt.FuncCall{At: n.At, Name: name, Args: args})
 	case *pt.TimeUnit:
 		// a unit where TiDB's grammar takes one (its EXTRACT, date_add):

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -40,6 +40,19 @@ const (
 	groupDistinctMark = "pg__group_distinct"
 )
 
+// groupingMarker is the rewrite's marker of a grouping construct.
+func groupingMarker(k pt.GroupingKind) string {
+	switch k {
+	case pt.Rollup:
+		return "pg__rollup"
+	case pt.Cube:
+		return "pg__cube"
+	case pt.GroupingSets:
+		return "pg__grouping_sets"
+	}
+	return "pg__empty_set"
+}
+
 func isGroupingConstruct(name string) bool {
 	switch name {
 	case "pg__rollup", "pg__cube", "pg__grouping_sets", "pg__empty_set", groupDistinctMark:
@@ -48,28 +61,22 @@ func isGroupingConstruct(name string) bool {
 	return false
 }
 
-// bindGroupBy binds the GROUP BY clause into st.keys and, when it has
-// grouping constructs, st.sets (each a list of key indexes).
-func (b *binder) bindGroupBy(st *aggState, in *scope, fields *ast.FieldList, gb *ast.GroupByClause) error {
-	items := make([]ast.ExprNode, 0, len(gb.Items))
-	distinct := false
+// bindGroupBy binds the GROUP BY clause (items, and whether it is GROUP
+// BY DISTINCT) into st.keys and, when it has grouping constructs, st.sets
+// (each a list of key indexes).
+func (b *binder) bindGroupBy(st *aggState, in *scope, targets []*pt.Target, items []pt.Expr, distinct bool) error {
 	constructs := false
-	for _, it := range gb.Items {
-		if f, ok := it.Expr.(*ast.FuncCallExpr); ok && isGroupingConstruct(f.FnName.L) {
-			if f.FnName.L == groupDistinctMark {
-				distinct = true
-				continue
-			}
+	for _, e := range items {
+		switch x := e.(type) {
+		case *pt.GroupingSet:
 			constructs = true
+		case *pt.Row:
+			constructs = constructs || !x.Explicit
 		}
-		if _, ok := it.Expr.(*ast.RowExpr); ok {
-			constructs = true
-		}
-		items = append(items, it.Expr)
 	}
 	if !constructs {
 		for _, e := range items {
-			k, err := b.bindGroupKey(in, fields, e)
+			k, err := b.bindGroupKey(in, targets, e)
 			if err != nil {
 				return err
 			}
@@ -77,7 +84,7 @@ func (b *binder) bindGroupBy(st *aggState, in *scope, fields *ast.FieldList, gb 
 		}
 		return nil
 	}
-	g := groupingExpander{b: b, st: st, in: in, fields: fields}
+	g := groupingExpander{b: b, st: st, in: in, targets: targets}
 	sets := [][]int{{}}
 	for _, e := range items {
 		list, err := g.item(e)
@@ -139,15 +146,15 @@ func setKey(s []int) string {
 // groupingExpander turns GROUP BY items into lists of grouping sets,
 // registering each distinct grouping expression as a key.
 type groupingExpander struct {
-	b      *binder
-	st     *aggState
-	in     *scope
-	fields *ast.FieldList
+	b       *binder
+	st      *aggState
+	in      *scope
+	targets []*pt.Target
 }
 
 // key binds a grouping expression and returns its key index.
-func (g *groupingExpander) key(e ast.ExprNode) (int, error) {
-	k, err := g.b.bindGroupKey(g.in, g.fields, e)
+func (g *groupingExpander) key(e pt.Expr) (int, error) {
+	k, err := g.b.bindGroupKey(g.in, g.targets, e)
 	if err != nil {
 		return 0, err
 	}
@@ -162,10 +169,10 @@ func (g *groupingExpander) key(e ast.ExprNode) (int, error) {
 
 // element is one element of ROLLUP or CUBE, or one plain grouping set:
 // an expression, or a parenthesised list of them.
-func (g *groupingExpander) element(e ast.ExprNode) ([]int, error) {
-	if r, ok := e.(*ast.RowExpr); ok {
+func (g *groupingExpander) element(e pt.Expr) ([]int, error) {
+	if r, ok := e.(*pt.Row); ok && !r.Explicit {
 		var set []int
-		for _, v := range r.Values {
+		for _, v := range r.Fields {
 			k, err := g.key(v)
 			if err != nil {
 				return nil, err
@@ -174,8 +181,8 @@ func (g *groupingExpander) element(e ast.ExprNode) ([]int, error) {
 		}
 		return set, nil
 	}
-	if f, ok := e.(*ast.FuncCallExpr); ok && isGroupingConstruct(f.FnName.L) {
-		return nil, g.b.misplacedGroupingConstruct(g.in, f)
+	if f, ok := e.(*pt.GroupingSet); ok {
+		return nil, g.b.misplacedGroupingConstruct(g.in, f, groupingMarker(f.Kind), f.Items)
 	}
 	k, err := g.key(e)
 	if err != nil {
@@ -186,21 +193,21 @@ func (g *groupingExpander) element(e ast.ExprNode) ([]int, error) {
 
 // item is the list of grouping sets of one GROUP BY item (or of one
 // element of GROUPING SETS, which may nest any of the constructs).
-func (g *groupingExpander) item(e ast.ExprNode) ([][]int, error) {
-	f, ok := e.(*ast.FuncCallExpr)
-	if !ok || !isGroupingConstruct(f.FnName.L) {
+func (g *groupingExpander) item(e pt.Expr) ([][]int, error) {
+	f, ok := e.(*pt.GroupingSet)
+	if !ok {
 		set, err := g.element(e)
 		if err != nil {
 			return nil, err
 		}
 		return [][]int{set}, nil
 	}
-	switch f.FnName.L {
-	case "pg__empty_set":
+	switch f.Kind {
+	case pt.EmptySet:
 		return [][]int{{}}, nil
-	case "pg__grouping_sets":
+	case pt.GroupingSets:
 		var out [][]int
-		for _, a := range f.Args {
+		for _, a := range f.Items {
 			list, err := g.item(a)
 			if err != nil {
 				return nil, err
@@ -212,15 +219,15 @@ func (g *groupingExpander) item(e ast.ExprNode) ([][]int, error) {
 		}
 		return out, nil
 	}
-	elems := make([][]int, len(f.Args))
-	for i, a := range f.Args {
+	elems := make([][]int, len(f.Items))
+	for i, a := range f.Items {
 		set, err := g.element(a)
 		if err != nil {
 			return nil, err
 		}
 		elems[i] = set
 	}
-	if f.FnName.L == "pg__rollup" {
+	if f.Kind == pt.Rollup {
 		// (e1..en), (e1..en-1), .., ()
 		out := make([][]int, 0, len(elems)+1)
 		for n := len(elems); n >= 0; n-- {
@@ -253,8 +260,10 @@ func (g *groupingExpander) item(e ast.ExprNode) ([][]int, error) {
 // misplacedGroupingConstruct is the error for a grouping construct where
 // only an expression may stand (ROLLUP inside CUBE, say): PostgreSQL's
 // grammar reads it as a call of a function of that name.
-func (b *binder) misplacedGroupingConstruct(s *scope, f *ast.FuncCallExpr) error {
-	name := strings.TrimPrefix(f.FnName.L, "pg__")
+// at is the construct, marker its marker's name (pg__rollup ...), args
+// its items.
+func (b *binder) misplacedGroupingConstruct(s *scope, f pt.Expr, marker string, args []pt.Expr) error {
+	name := strings.TrimPrefix(marker, "pg__")
 	if name == "empty_set" || name == "group_distinct" {
 		return b.errAt(f, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \")\""))
 	}
@@ -262,8 +271,8 @@ func (b *binder) misplacedGroupingConstruct(s *scope, f *ast.FuncCallExpr) error
 		return b.errAt(f, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \"SETS\""))
 	}
 	var names []string
-	for _, a := range f.Args {
-		e, err := b.bindExpr(s, a)
+	for _, a := range args {
+		e, err := b.bindTree(s, a)
 		if err != nil {
 			return err
 		}
@@ -276,7 +285,7 @@ func (b *binder) misplacedGroupingConstruct(s *scope, f *ast.FuncCallExpr) error
 // bindGrouping binds GROUPING(e1, .., en): an integer whose bit n-1-i is
 // set when the row's grouping set does not group by ei. Each argument must
 // be one of the query's grouping expressions.
-func (b *binder) bindGrouping(n *ast.FuncCallExpr) (Expr, error) {
+func (b *binder) bindGrouping(n *pt.FuncCall) (Expr, error) {
 	st := b.agg
 	if st == nil {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"))
@@ -289,7 +298,7 @@ func (b *binder) bindGrouping(n *ast.FuncCallExpr) (Expr, error) {
 	}
 	keys := make([]int, len(n.Args))
 	for i, a := range n.Args {
-		e, err := b.bindExpr(st.input, a)
+		e, err := b.bindTree(st.input, a)
 		if err != nil {
 			return nil, err
 		}

@@ -7,12 +7,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// ROW values. ROW(a, b, ...) and the bare (a, b, ...) are TiDB RowExprs;
+// ROW values. ROW(a, b, ...) and the bare (a, b, ...) are the tree's Row;
 // they bind to an anonymous record, a ROW type whose fields are named f1,
 // f2, ... as PostgreSQL names them. Assigned to a ROW column (or cast to a
 // ROW type) a constructor is re-typed field by field against the target,
@@ -25,10 +25,15 @@ import (
 // syntax nodes (for error positions).
 type ctorInfo struct {
 	args  []Expr
-	nodes []ast.ExprNode
+	nodes []pt.Expr
 }
 
-func (b *binder) rememberCtor(e Expr, args []Expr, nodes []ast.ExprNode) Expr {
+// rememberTreeCtor is rememberCtor (mapvalues.go's name for it).
+func (b *binder) rememberTreeCtor(e Expr, args []Expr, nodes []pt.Expr) Expr {
+	return b.rememberCtor(e, args, nodes)
+}
+
+func (b *binder) rememberCtor(e Expr, args []Expr, nodes []pt.Expr) Expr {
 	if b.ctors == nil {
 		b.ctors = map[Expr]*ctorInfo{}
 	}
@@ -47,13 +52,13 @@ func recordType(ts []types.T) types.T {
 	return types.T{Kind: types.Row, Fields: fs}
 }
 
-// bindRowConstructor binds ROW(a, b, ...) (the rewrite's pg__row call)
-// or a bare (a, b, ...) as an anonymous record.
-func (b *binder) bindRowConstructor(s *scope, n ast.Node, values []ast.ExprNode) (Expr, error) {
+// bindRowConstructor binds ROW(a, b, ...) or a bare (a, b, ...) (the
+// tree's Row) as an anonymous record.
+func (b *binder) bindRowConstructor(s *scope, n *pt.Row, values []pt.Expr) (Expr, error) {
 	if len(values) == 0 {
 		return nil, b.errAt(n, sqlerr.NotSupported("ROW() without fields"))
 	}
-	args, err := b.bindArgs(s, values)
+	args, err := b.bindTreeList(s, values)
 	if err != nil {
 		return nil, err
 	}

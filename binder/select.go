@@ -3,19 +3,16 @@ package binder
 import (
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/rowlock"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// bindSelect binds a SELECT: FROM, then WHERE, GROUP BY and HAVING, the
-// select list, DISTINCT, ORDER BY and LIMIT, each by its own clause binder.
-func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
-	if sel.Kind == ast.SelectStmtKindTable {
-		sel = tableAsSelect(sel)
-	}
+// bindSelectTree binds a SELECT of sqlgate's tree: FROM, then WHERE, GROUP
+// BY and HAVING, the select list, DISTINCT, ORDER BY and LIMIT, each by its
+// own clause binder.
+func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 	branch := b.setOpBranch
 	b.setOpBranch = false // not for the subqueries inside
 	keepUnknown := b.keepUnknownOutputs
@@ -23,48 +20,42 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	if sel.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWith(sel.With, sel); err != nil {
+		if err := b.bindWithTree(sel.With, sel); err != nil { // exprbind.go
 			return nil, err
 		}
 	}
-	switch {
-	case sel.Kind == ast.SelectStmtKindValues:
-		return b.bindValues(sel)
-	case sel.Kind != ast.SelectStmtKindSelect:
-		return nil, sqlerr.NotSupported("this kind of SELECT")
-	case sel.SelectIntoOpt != nil:
-		return nil, sqlerr.NotSupported("SELECT INTO")
+	targets := sel.Targets
+	if sel.Table {
+		// TABLE name is SELECT * FROM name
+		targets = []*pt.Target{{At: sel.At, X: &pt.Star{At: sel.At}}}
 	}
 	prevSrf := b.srf
 	b.srf = nil // only this SELECT's own list may hold set-returning calls
 	defer func() { b.srf = prevSrf }()
-	fields, distinctOn := splitDistinctOn(sel.Fields)
-	input, err := b.bindFrom(sel.From)
+	input, err := b.bindFromTree(sel.From)
 	if err != nil {
 		return nil, err
 	}
+	aggregating := b.isAggregating(sel, targets)
+	windows := b.hasWindows(sel, targets)
 	// SELECT ... FOR UPDATE and the other locking clauses (lockrows.go).
 	var lockScan *Scan
 	var lockMode rowlock.Mode
 	var lockWait rowlock.Wait
-	if sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone {
-		lock, err := b.trees.LockingToTree(sel, b.stmt)
-		if err != nil {
-			return nil, sqlerr.As(err) // a form PostgreSQL lacks, refused without a position as before
-		}
-		if lockMode, lockWait, err = b.rowLockClause(lock); err != nil {
+	if sel.Locking != nil {
+		if lockMode, lockWait, err = b.rowLockClause(sel.Locking); err != nil {
 			return nil, err
 		}
-		facts := lockedSelect{aggregating: b.isAggregating(sel), grouped: sel.GroupBy != nil || sel.Having != nil,
-			distinct: sel.Distinct, windows: b.hasWindows(sel)}
+		facts := lockedSelect{aggregating: aggregating, grouped: sel.GroupBy != nil || sel.GroupDistinct || sel.Having != nil,
+			distinct: sel.Distinct && sel.DistinctOn == nil, windows: windows}
 		if lockScan, err = b.checkRowLock(facts, input, lockMode, branch); err != nil {
 			return nil, err
 		}
 	}
 	if sel.Where != nil {
-		if b.containsAggregate(sel.Where) {
-			at := b.finders.agg.at
-			if b.finders.agg.grouping {
+		if b.containsAggregateTree(sel.Where) {
+			at := b.finders.tree.at
+			if b.finders.tree.grouping {
 				return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "grouping operations are not allowed in WHERE"))
 			}
 			return nil, b.errAt(at, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in WHERE"))
@@ -76,21 +67,20 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	inScope := newScope(input)
 	// bindOut binds an expression of the select list, HAVING or ORDER BY:
 	// over the FROM columns, or over the Aggregate node when grouping.
-	bindOut := func(e ast.ExprNode) (Expr, error) { return b.bindExpr(inScope, e) }
+	bindOut := func(e pt.Expr) (Expr, error) { return b.bindTree(inScope, e) }
 	projInput := input
-	aggregating := b.isAggregating(sel)
 	if aggregating {
 		prev := b.agg
 		defer func() { b.agg = prev }()
 		st := &aggState{input: inScope}
 		b.agg = st
-		if sel.GroupBy != nil {
-			if err := b.bindGroupBy(st, inScope, sel.Fields, sel.GroupBy); err != nil { // groupingsets.go
+		if sel.GroupBy != nil || sel.GroupDistinct {
+			if err := b.bindGroupBy(st, inScope, targets, sel.GroupBy, sel.GroupDistinct); err != nil { // groupingsets.go
 				return nil, err
 			}
 		}
-		bindOut = func(e ast.ExprNode) (Expr, error) {
-			x, err := b.bindExpr(inScope, e)
+		bindOut = func(e pt.Expr) (Expr, error) {
+			x, err := b.bindTree(inScope, e)
 			if err != nil {
 				return nil, err
 			}
@@ -102,31 +92,18 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		projInput = nil
 	}
 	var win *winState
-	if b.hasWindows(sel) || len(sel.WindowSpecs) > 0 {
+	if windows || len(sel.Windows) > 0 {
 		prev := b.win
 		defer func() { b.win = prev }()
-		win = &winState{bind: func(e pt.Expr) (Expr, error) {
-			x, err := b.bindTree(inScope, e)
-			if err != nil || !aggregating {
-				return x, err
-			}
-			return b.rebase(e, x)
-		}}
+		win = &winState{bind: bindOut, defs: sel.Windows} // WINDOW w AS (..) (windownamed.go)
 		b.win = win
-		for i := range sel.WindowSpecs { // WINDOW w AS (..) (windownamed.go)
-			d, err := b.trees.WindowToTree(&sel.WindowSpecs[i])
-			if err != nil {
-				return nil, sqlerr.As(err)
-			}
-			win.defs = append(win.defs, d)
-		}
 		if len(win.defs) > 0 {
 			win.defOffsets = windowClauseOffsets(b.stmtText(), lastClauseOffset(sel), len(win.defs))
 		}
 	}
 	srf := &srfState{bind: bindOut}
 	b.srf = srf
-	proj, err := b.bindSelectList(inScope, fields, bindOut, branch || keepUnknown)
+	proj, err := b.bindTargets(inScope, targets, bindOut, branch || keepUnknown)
 	if err != nil {
 		return nil, err
 	}
@@ -136,10 +113,10 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 		if b.agg == nil {
 			return nil, sqlerr.New(sqlerr.InternalError, "HAVING outside aggregation")
 		}
-		if having, err = bindOut(sel.Having.Expr); err != nil {
+		if having, err = bindOut(sel.Having); err != nil {
 			return nil, err
 		}
-		if having, err = b.coerce(sel.Having.Expr, having, types.BoolType, "argument of HAVING"); err != nil {
+		if having, err = b.coerce(sel.Having, having, types.BoolType, "argument of HAVING"); err != nil {
 			return nil, err
 		}
 	}
@@ -147,13 +124,13 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	var sortKeys []SortKey
 	b.srf = srf
 	if sel.OrderBy != nil {
-		if sortKeys, err = b.bindOrderBy(proj, sel.OrderBy, bindOut, sel.Distinct); err != nil {
+		if sortKeys, err = b.bindOrderItems(proj, sel.OrderBy, bindOut, sel.Distinct && sel.DistinctOn == nil); err != nil {
 			return nil, err
 		}
 	}
 	var onKeys []int
-	if distinctOn != nil {
-		if onKeys, sortKeys, err = b.bindDistinctOn(proj, distinctOn, sortKeys, bindOut); err != nil {
+	if sel.DistinctOn != nil {
+		if onKeys, sortKeys, err = b.bindDistinctOn(proj, sel.DistinctOn, sortKeys, bindOut); err != nil {
 			return nil, err
 		}
 	}
@@ -190,7 +167,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	}
 	proj.Input = projInput
 	var out Node = proj
-	if sel.Distinct {
+	if sel.Distinct && sel.DistinctOn == nil {
 		out = looseDistinct(out) // a Distinct node, or bpchar's (bpchargroups.go)
 	}
 	if len(sortKeys) > 0 {
@@ -208,8 +185,8 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 			return nil, err
 		}
 	}
-	if sel.Limit != nil {
-		if out, err = b.bindLimit(out, sel.Limit); err != nil {
+	if sel.Limit != nil || sel.QueryClauses.Offset != nil {
+		if out, err = b.bindLimitTree(out, sel.Limit, sel.QueryClauses.Offset); err != nil {
 			return nil, err
 		}
 	}
@@ -219,35 +196,18 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 	return out, nil
 }
 
-// splitDistinctOn takes the pg__distinct_on(...) marker that the rewrite
-// puts first in the select list for SELECT DISTINCT ON (...) back out.
-func splitDistinctOn(fields *ast.FieldList) (*ast.FieldList, []ast.ExprNode) {
-	if len(fields.Fields) == 0 {
-		return fields, nil
-	}
-	f, ok := fields.Fields[0].Expr.(*ast.FuncCallExpr)
-	if ok && f.FnName.L == "pg__nocols" && len(fields.Fields) == 1 {
-		// SELECT FROM t: the rewrite's marker of an empty select list
-		return &ast.FieldList{}, nil
-	}
-	if !ok || f.FnName.L != "pg__distinct_on" {
-		return fields, nil
-	}
-	return &ast.FieldList{Fields: fields.Fields[1:]}, f.Args
-}
-
 // bindDistinctOn binds the DISTINCT ON expressions (like ORDER BY items) and
 // returns their columns in proj and the sort keys: PostgreSQL requires the
 // ORDER BY to start with them (42P10), and sorts by them when there is no
 // ORDER BY.
-func (b *binder) bindDistinctOn(proj *Project, exprs []ast.ExprNode, sortKeys []SortKey, bindOut func(ast.ExprNode) (Expr, error)) ([]int, []SortKey, error) {
-	ob := &ast.OrderByClause{}
+func (b *binder) bindDistinctOn(proj *Project, exprs []pt.Expr, sortKeys []SortKey, bindOut func(pt.Expr) (Expr, error)) ([]int, []SortKey, error) {
+	keys := make([]SortKey, 0, len(exprs))
 	for _, e := range exprs {
-		ob.Items = append(ob.Items, &ast.ByItem{Expr: e})
-	}
-	keys, err := b.bindOrderBy(proj, ob, bindOut, false)
-	if err != nil {
-		return nil, nil, err
+		k, err := b.bindOrderItem(proj, pt.OrderItem{X: e}, bindOut, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		keys = append(keys, k)
 	}
 	on := make([]int, len(keys))
 	want := map[int]bool{}
@@ -270,17 +230,15 @@ func (b *binder) bindDistinctOn(proj *Project, exprs []ast.ExprNode, sortKeys []
 }
 
 // hasWindows reports whether the select list or ORDER BY calls a window function.
-func (b *binder) hasWindows(sel *ast.SelectStmt) bool {
-	for _, f := range sel.Fields.Fields {
-		if f.Expr != nil && b.containsWindow(f.Expr) {
+func (b *binder) hasWindows(sel *pt.Select, targets []*pt.Target) bool {
+	for _, t := range targets {
+		if b.containsWindowTree(t.X) {
 			return true
 		}
 	}
-	if sel.OrderBy != nil {
-		for _, item := range sel.OrderBy.Items {
-			if b.containsWindow(item.Expr) {
-				return true
-			}
+	for _, item := range sel.OrderBy {
+		if b.containsWindowTree(item.X) {
+			return true
 		}
 	}
 	return false
@@ -288,37 +246,31 @@ func (b *binder) hasWindows(sel *ast.SelectStmt) bool {
 
 // isAggregating reports whether a SELECT groups: GROUP BY, HAVING, or an
 // aggregate call in the select list or ORDER BY.
-func (b *binder) isAggregating(sel *ast.SelectStmt) bool {
-	if sel.GroupBy != nil || sel.Having != nil {
+func (b *binder) isAggregating(sel *pt.Select, targets []*pt.Target) bool {
+	if sel.GroupBy != nil || sel.GroupDistinct || sel.Having != nil {
 		return true
 	}
-	for _, f := range sel.Fields.Fields {
-		if f.Expr != nil && b.containsAggregate(f.Expr) {
+	for _, t := range targets {
+		if b.containsAggregateTree(t.X) {
 			return true
 		}
 	}
-	if sel.OrderBy != nil {
-		for _, item := range sel.OrderBy.Items {
-			if b.containsAggregate(item.Expr) {
-				return true
-			}
+	for _, item := range sel.OrderBy {
+		if b.containsAggregateTree(item.X) {
+			return true
 		}
 	}
 	// an aggregate in a WINDOW definition, used or not, groups the query
 	// as PostgreSQL does
-	for _, w := range sel.WindowSpecs {
-		if w.PartitionBy != nil {
-			for _, it := range w.PartitionBy.Items {
-				if b.containsAggregate(it.Expr) {
-					return true
-				}
+	for _, w := range sel.Windows {
+		for _, p := range w.PartitionBy {
+			if b.containsAggregateTree(p) {
+				return true
 			}
 		}
-		if w.OrderBy != nil {
-			for _, it := range w.OrderBy.Items {
-				if b.containsAggregate(it.Expr) {
-					return true
-				}
+		for _, it := range w.OrderBy {
+			if b.containsAggregateTree(it.X) {
+				return true
 			}
 		}
 	}
@@ -327,41 +279,49 @@ func (b *binder) isAggregating(sel *ast.SelectStmt) bool {
 
 // bindGroupKey is the GROUP BY binder: an output-column ordinal, an input
 // column, an output alias (PostgreSQL's fallback), or an expression.
-func (b *binder) bindGroupKey(in *scope, fields *ast.FieldList, e ast.ExprNode) (Expr, error) {
-	if b.containsAggregate(e) {
+func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr) (Expr, error) {
+	if b.containsAggregateTree(e) {
 		return nil, b.errAt(e, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in GROUP BY"))
 	}
-	pick := func(n int) (ast.ExprNode, error) {
-		if n < 1 || n > len(fields.Fields) || fields.Fields[n-1].Expr == nil {
+	pick := func(n int) (pt.Expr, error) {
+		if n < 1 || n > len(targets) {
 			return nil, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
 		}
-		return fields.Fields[n-1].Expr, nil
-	}
-	if pos, ok := e.(*ast.PositionExpr); ok && pos.P == nil {
-		target, err := pick(pos.N)
-		if err != nil {
-			return nil, err
+		if _, star := targets[n-1].X.(*pt.Star); star {
+			return nil, b.errAt(e, sqlerr.New(sqlerr.InvalidColumnReference, "GROUP BY position %d is not in select list", n))
 		}
-		e = target
-	} else if lv, _ := literalValue(e); lv != nil {
-		if n, ok := lv.(int64); ok {
-			target, err := pick(int(n))
+		return targets[n-1].X, nil
+	}
+	switch x := e.(type) {
+	case *pt.Ordinal:
+		if x.Param == nil {
+			target, err := pick(x.N)
 			if err != nil {
 				return nil, err
 			}
 			e = target
 		}
-	} else if cn, ok := e.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {
-		if _, err := b.resolve(in, cn, ident(cn.Name.Table), ident(cn.Name.Name)); err != nil {
-			for _, f := range fields.Fields {
-				if f.Expr != nil && ident(f.AsName) == ident(cn.Name.Name) {
-					e = f.Expr
-					break
+	case *pt.Literal:
+		if x.Kind == pt.LitInt {
+			target, err := pick(int(x.Int))
+			if err != nil {
+				return nil, err
+			}
+			e = target
+		}
+	case *pt.ColumnRef:
+		if x.Table == "" {
+			if _, err := b.resolve(in, x, x.Table, x.Name); err != nil {
+				for _, t := range targets {
+					if _, star := t.X.(*pt.Star); !star && t.Alias == x.Name {
+						e = t.X
+						break
+					}
 				}
 			}
 		}
 	}
-	k, err := b.bindExpr(in, e)
+	k, err := b.bindTree(in, e)
 	if err != nil {
 		return nil, err
 	}
@@ -369,8 +329,8 @@ func (b *binder) bindGroupKey(in *scope, fields *ast.FieldList, e ast.ExprNode) 
 }
 
 // bindWhere is the WHERE clause binder: its expression must be boolean.
-func (b *binder) bindWhere(input Node, where ast.ExprNode) (Node, error) {
-	cond, err := b.bindExpr(newScope(input), where)
+func (b *binder) bindWhere(input Node, where pt.Expr) (Node, error) {
+	cond, err := b.bindTree(newScope(input), where)
 	if err != nil {
 		return nil, err
 	}
@@ -380,15 +340,15 @@ func (b *binder) bindWhere(input Node, where ast.ExprNode) (Node, error) {
 	return &Filter{Input: input, Cond: cond}, nil
 }
 
-// bindSelectList is the SELECT-list binder: it expands wildcards, types each
+// bindTargets is the SELECT-list binder: it expands wildcards, types each
 // expression (an unknown literal becomes text) and names the output columns
 // as PostgreSQL does. Its Project has no input yet: the caller sets it once
 // the clauses that may still add aggregates are bound.
-func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(ast.ExprNode) (Expr, error), setOpBranch bool) (*Project, error) {
-	p := &Project{Exprs: make([]Expr, 0, len(fields.Fields)), Cols: make([]Column, 0, len(fields.Fields))}
-	for _, f := range fields.Fields {
-		if f.WildCard != nil {
-			table := ident(f.WildCard.Table)
+func (b *binder) bindTargets(s *scope, targets []*pt.Target, bindOut func(pt.Expr) (Expr, error), setOpBranch bool) (*Project, error) {
+	p := &Project{Exprs: make([]Expr, 0, len(targets)), Cols: make([]Column, 0, len(targets))}
+	for _, f := range targets {
+		if star, ok := f.X.(*pt.Star); ok {
+			table := star.Table
 			if table != "" && !s.hasTable(table) {
 				return nil, sqlerr.New(sqlerr.UndefinedTable, "missing FROM-clause entry for table %q", table)
 			}
@@ -407,17 +367,17 @@ func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(as
 			}
 			continue
 		}
-		if inner, ok := rowExpansion(f.Expr); ok {
-			e, err := bindOut(inner)
+		if fs, ok := f.X.(*pt.FieldSelect); ok && fs.Field == "*" { // (expr).*
+			e, err := bindOut(fs.X)
 			if err != nil {
 				return nil, err
 			}
-			if err := b.expandRow(f.Expr, e, p); err != nil {
+			if err := b.expandRow(fs, e, p); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		e, err := bindOut(f.Expr)
+		e, err := bindOut(f.X)
 		if err != nil {
 			return nil, err
 		}
@@ -443,16 +403,16 @@ func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(as
 // outputName names a select-list column as PostgreSQL does: the alias, the
 // column name for a column reference (also through casts), the type name for
 // a cast of anything else, the function name for a call, else ?column?.
-func (b *binder) outputName(f *ast.SelectField) string {
-	if f.AsName.O != "" {
-		return ident(f.AsName)
+func (b *binder) outputName(t *pt.Target) string {
+	if t.Alias != "" {
+		return t.Alias
 	}
-	return b.exprName(f.Expr)
+	return b.exprName(t.X)
 }
 
 // exprName is the column label PostgreSQL gives an unlabelled select-list
 // expression (FigureColname in its parse_target.c).
-func (b *binder) exprName(e ast.ExprNode) string {
+func (b *binder) exprName(e pt.Expr) string {
 	if name, strength := b.figureColname(e); strength > 0 {
 		return name
 	}
@@ -465,59 +425,78 @@ func (b *binder) exprName(e ast.ExprNode) string {
 // for none (operators, constants: "?column?"). A cast takes its operand's
 // name only when that is strong (x::int::text is "x", 1::int::text is
 // "text"); CASE takes its ELSE's name only when that is strong.
-func (b *binder) figureColname(e ast.ExprNode) (string, int) {
+func (b *binder) figureColname(e pt.Expr) (string, int) {
 	switch x := e.(type) {
-	case *ast.ColumnNameExpr:
-		return ident(x.Name.Name), 2
-	case *ast.ParenthesesExpr:
-		return b.figureColname(x.Expr)
-	case *ast.AggregateFuncExpr:
-		name, _, _ := pgAggregate(x) // array_agg(x ORDER BY y), not group_concat
-		return name, 2
-	case *ast.CaseExpr:
-		if x.ElseClause != nil {
-			if name, strength := b.figureColname(x.ElseClause); strength > 1 {
+	case *pt.ColumnRef:
+		return x.Name, 2
+	case *pt.Case:
+		if x.Else != nil {
+			if name, strength := b.figureColname(x.Else); strength > 1 {
 				return name, strength
 			}
 		}
 		return "case", 1
-	case *ast.ExistsSubqueryExpr:
+	case *pt.Exists:
 		if !x.Not {
 			return "exists", 2
 		}
-	case *ast.SubqueryExpr:
+	case *pt.Subquery:
 		// (SELECT x ...) is named after its first output column
-		var q ast.Node = x.Query
+		q := x.Tree
 		for {
-			so, ok := q.(*ast.SetOprStmt)
-			if !ok || so.SelectList == nil || len(so.SelectList.Selects) == 0 {
+			so, ok := q.(*pt.SetOp)
+			if !ok {
 				break
 			}
-			q = so.SelectList.Selects[0]
+			q = so.L
 		}
-		if sel, ok := q.(*ast.SelectStmt); ok && sel.Fields != nil && len(sel.Fields.Fields) > 0 && sel.Fields.Fields[0].WildCard == nil {
-			if f := sel.Fields.Fields[0]; f.AsName.O != "" {
-				return ident(f.AsName), 2
-			}
-			return b.figureColname(sel.Fields.Fields[0].Expr)
+		if _, ok := q.(*pt.Values); ok {
+			return "column1", 2 // VALUES' first column
 		}
-	case *ast.WindowFuncExpr:
-		return strings.ToLower(x.Name), 2
-	case *ast.FuncCallExpr:
-		switch x.FnName.L {
-		case "pg__filter":
-			if len(x.Args) == 2 {
-				return b.figureColname(x.Args[0])
-			}
-		case castFunc:
-			if len(x.Args) == 2 {
-				if name, strength := b.figureColname(x.Args[0]); strength > 1 {
-					return name, strength
+		if sel, ok := q.(*pt.Select); ok && len(sel.Targets) > 0 {
+			f := sel.Targets[0]
+			if _, star := f.X.(*pt.Star); !star {
+				if f.Alias != "" {
+					return f.Alias, 2
 				}
-				if v, ok := x.Args[1].(ast.ValueExpr); ok {
-					return castOutputName(literalString(v)), 1
-				}
+				return b.figureColname(f.X)
 			}
+		}
+	case *pt.Cast:
+		if name, strength := b.figureColname(x.X); strength > 1 {
+			return name, strength
+		}
+		return castOutputName(x.Type), 1
+	case *pt.Extract:
+		return "extract", 2
+	case *pt.Trim:
+		// TRIM(BOTH | LEADING | TRAILING ..) is btrim, ltrim or rtrim
+		switch x.Dir {
+		case pt.TrimLeading:
+			return "ltrim", 2
+		case pt.TrimTrailing:
+			return "rtrim", 2
+		}
+		return "btrim", 2
+	case *pt.Position:
+		return "position", 2
+	case *pt.Array, *pt.ArraySubquery:
+		return "array", 2
+	case *pt.Row:
+		return "row", 2 // PostgreSQL's "row", for (a, b) as for ROW(a, b)
+	case *pt.Map:
+		return "map", 2
+	case *pt.Subscript:
+		return b.indirectionName(x.X)
+	case *pt.Slice:
+		return b.indirectionName(x.X)
+	case *pt.FieldSelect:
+		return x.Field, 2
+	case *pt.FuncCall:
+		if x.Over != nil {
+			return x.Name, 2
+		}
+		switch x.Name {
 		case "trim":
 			return "btrim", 2 // trim(x) is PostgreSQL's btrim(x)
 		case "concat":
@@ -525,26 +504,26 @@ func (b *binder) figureColname(e ast.ExprNode) (string, int) {
 				return "", 0 // a || b
 			}
 		}
-		if name, ok := rewriteMarkerName(x.FnName.L); ok {
+		if name, ok := rewriteMarkerName(x.Name); ok {
 			return name, min(len(name), 2)
 		}
-		if n, ok := arrayMarkerName(b, x); ok {
-			if n == "?column?" {
-				return "", 0
-			}
-			return n, 2
-		}
-		if n, ok := fieldSelectName(x); ok {
-			return n, 2
-		}
-		return aggName(x.FnName.L), 2 // pg__variance is variance
+		return aggName(x.Name), 2 // pg__variance is variance
+	}
+	return "", 0
+}
+
+// indirectionName is the label of x[i] and x[lo:hi]: the subscripted
+// expression's.
+func (b *binder) indirectionName(x pt.Expr) (string, int) {
+	if n := b.exprName(x); n != "?column?" {
+		return n, 2
 	}
 	return "", 0
 }
 
 // rewriteMarkerName is the label of a call sql's rewrite made from
-// PostgreSQL syntax: an operator's ("" : "?column?"), or the name of the
-// construct the user wrote.
+// PostgreSQL syntax that the transformer left a call: an operator's (""
+// : "?column?"), or the name of the construct the user wrote.
 func rewriteMarkerName(fn string) (string, bool) {
 	switch fn {
 	case "pg__power", "pg__json_get", "pg__json_get_text", "pg__json_path", "pg__json_path_text",
@@ -569,129 +548,78 @@ func dropHidden(n Node, visible int) Node {
 	return &Project{Input: n, Exprs: exprs, Cols: cols}
 }
 
-// tableAsSelect is TABLE name as the SELECT * FROM name it stands for in
-// PostgreSQL (TiDB parses the statement with its own kind, the table in
-// From, ORDER BY and LIMIT kept).
-func tableAsSelect(sel *ast.SelectStmt) *ast.SelectStmt {
-	c := *sel
-	c.Kind = ast.SelectStmtKindSelect
-	c.Fields = &ast.FieldList{Fields: []*ast.SelectField{{WildCard: &ast.WildCardField{}}}}
-	return &c
-}
-
-// containsAggregate reports whether an expression calls an aggregate
-// (outside subqueries, which aggregate on their own). The visitor is the
-// binder's (Accept takes an interface, so a new one would be a heap
-// allocation per call; a walk never re-enters the binder).
-func (b *binder) containsAggregate(n ast.Node) bool {
-	if n == nil {
-		return false
-	}
-	b.finders.agg = aggFinder{}
-	n.Accept(&b.finders.agg)
-	return b.finders.agg.found
-}
-
-// grouping is set when what was found is a GROUPING(...) call; at is the
-// first call found (PostgreSQL's error position).
-type aggFinder struct {
+// treeFinder finds an aggregate (or GROUPING(..)) or, with win set, a
+// window call in a tree expression, outside subqueries (which aggregate on
+// their own). Its visit function is made once per binder, for both
+// searches: a closure per search would be a heap allocation per call.
+type treeFinder struct {
+	win             bool
 	found, grouping bool
-	at              ast.Node
+	at              pt.Expr // the first call found (PostgreSQL's error position)
+	visit           func(pt.Expr) bool
 }
 
-func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
-	switch x := n.(type) {
-	case *ast.AggregateFuncExpr:
-		if !v.found {
-			v.found, v.at = true, n
-		}
-		return n, true
-	case *ast.FuncCallExpr:
-		if aggregateNames[x.FnName.L] || x.FnName.L == "grouping" {
-			if !v.found {
-				v.found, v.at = true, n
-				v.grouping = x.FnName.L == "grouping"
+func (f *treeFinder) find(e pt.Expr, win bool) bool {
+	if f.visit == nil {
+		f.visit = func(n pt.Expr) bool {
+			if f.found {
+				return false
 			}
-			return n, true
+			c, ok := n.(*pt.FuncCall)
+			switch {
+			case !ok:
+				return true
+			case c.Over != nil:
+				// a window call; for aggregates, not one itself, but an
+				// aggregate in its arguments or window groups the query:
+				// sum(sum(x)) OVER (ORDER BY max(x))
+				if f.win {
+					f.found, f.at = true, n
+					return false
+				}
+				return true
+			case !f.win && (c.Aggregate || aggregateNames[c.Name] || c.Name == "grouping"):
+				f.found, f.at, f.grouping = true, n, c.Name == "grouping" && !c.Aggregate
+				return false
+			}
+			return true
 		}
-	case *ast.SubqueryExpr:
-		return n, true
-	case *ast.WindowFuncExpr:
-		// not an aggregate itself, but an aggregate in its arguments or
-		// window groups the query: sum(sum(x)) OVER (ORDER BY max(x))
-		return n, false
 	}
-	return n, false
+	f.win, f.found, f.grouping, f.at = win, false, false, nil
+	if e != nil {
+		pt.Walk(e, f.visit)
+	}
+	return f.found
 }
 
-func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+// containsAggregateTree reports whether an expression calls an aggregate
+// or GROUPING(..); b.finders.tree.at and .grouping say which and where.
+func (b *binder) containsAggregateTree(e pt.Expr) bool { return b.finders.tree.find(e, false) }
 
-// containsWindow reports whether an expression calls a window function
-// (with the binder's visitor, as containsAggregate).
-func (b *binder) containsWindow(n ast.Node) bool {
-	if n == nil {
-		return false
-	}
-	b.finders.win = winFinder{}
-	n.Accept(&b.finders.win)
-	return b.finders.win.found
-}
-
-type winFinder struct{ found bool }
-
-func (v *winFinder) Enter(n ast.Node) (ast.Node, bool) {
-	switch n.(type) {
-	case *ast.WindowFuncExpr:
-		v.found = true
-		return n, true
-	case *ast.SubqueryExpr:
-		return n, true
-	}
-	return n, false
-}
-func (v *winFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
-// fieldSelectName is PostgreSQL's output column name for (expr).field:
-// the field's name.
-func fieldSelectName(f *ast.FuncCallExpr) (string, bool) {
-	if f.FnName.L != "pg__field" || len(f.Args) != 2 {
-		return "", false
-	}
-	return literalString(f.Args[1]), true
-}
-
-// rowExpansion reports whether a select-list item is (expr).*, and returns
-// expr.
-func rowExpansion(e ast.ExprNode) (ast.ExprNode, bool) {
-	f, ok := e.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "pg__field" || len(f.Args) != 2 || literalString(f.Args[1]) != "*" {
-		return nil, false
-	}
-	return f.Args[0], true
-}
+// containsWindowTree reports whether an expression calls a window function.
+func (b *binder) containsWindowTree(e pt.Expr) bool { return b.finders.tree.find(e, true) }
 
 // lastClauseOffset is the offset of the last node of sel's select list,
 // WHERE, GROUP BY and HAVING that has one: its WINDOW clause follows.
-func lastClauseOffset(sel *ast.SelectStmt) int {
+func lastClauseOffset(sel *pt.Select) int {
 	off := 0
-	see := func(e ast.ExprNode) {
+	see := func(e pt.Expr) {
 		if e != nil {
-			off = max(off, e.OriginTextPosition())
+			off = max(off, e.Pos())
 		}
 	}
-	if sel.Fields != nil {
-		for _, f := range sel.Fields.Fields {
-			see(f.Expr)
+	for _, e := range sel.DistinctOn {
+		see(e)
+	}
+	for _, t := range sel.Targets {
+		if _, star := t.X.(*pt.Star); !star {
+			see(t.X)
 		}
 	}
 	see(sel.Where)
-	if sel.GroupBy != nil {
-		for _, it := range sel.GroupBy.Items {
-			see(it.Expr)
-		}
+	for _, e := range sel.GroupBy {
+		see(e)
 	}
-	if sel.Having != nil {
-		see(sel.Having.Expr)
-	}
+	see(sel.Having)
 	return off
 }

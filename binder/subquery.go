@@ -91,7 +91,7 @@ func (b *binder) bindSubqueryPlan(s *scope, q any) (Node, []Expr, error) {
 
 // bindScalarSubquery binds (SELECT ...) used as a value.
 func (b *binder) bindScalarSubquery(s *scope, n *pt.Subquery) (Expr, error) {
-	plan, outer, err := b.bindSubqueryPlan(s, n.Query)
+	plan, outer, err := b.bindSubqueryPlan(s, n)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func (b *binder) bindScalarSubquery(s *scope, n *pt.Subquery) (Expr, error) {
 
 // bindExists binds [NOT] EXISTS (SELECT ...).
 func (b *binder) bindExists(s *scope, n *pt.Exists) (Expr, error) {
-	plan, outer, err := b.bindSubqueryPlan(s, n.Query.Query)
+	plan, outer, err := b.bindSubqueryPlan(s, n.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.
 	if err != nil {
 		return nil, err
 	}
-	plan, outer, err := b.bindSubqueryPlan(s, q.Query)
+	plan, outer, err := b.bindSubqueryPlan(s, q)
 	if err != nil {
 		return nil, err
 	}

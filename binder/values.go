@@ -3,36 +3,44 @@ package binder
 import (
 	"fmt"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// bindValues binds a VALUES query (the rewrite hands TiDB VALUES ROW(..),
+// bindValuesTree binds a VALUES query (the rewrite hands TiDB VALUES ROW(..),
 // see sql/values.go): constant rows whose columns are column1, column2, ...
 // and whose types are resolved across the rows as PostgreSQL resolves them
 // for VALUES (the UNION rules: unknown literals take the type the other rows
 // fix, text when none does), then its ORDER BY (output columns) and LIMIT.
-func (b *binder) bindValues(sel *ast.SelectStmt) (Node, error) {
-	if len(sel.Lists) == 0 {
+func (b *binder) bindValuesTree(v *pt.Values) (Node, error) {
+	b.setOpBranch, b.keepUnknownOutputs = false, false // not for the subqueries inside
+	if v.With != nil {
+		saved := b.ctes
+		defer func() { b.ctes = saved }()
+		if err := b.bindWithTree(v.With, v); err != nil { // exprbind.go
+			return nil, err
+		}
+	}
+	if len(v.Rows) == 0 {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \"VALUES\"")
 	}
-	width := len(sel.Lists[0].Values)
+	width := len(v.Rows[0])
 	s := &scope{tables: map[string]bool{}}
-	rows := make([][]Expr, len(sel.Lists))
-	for i, row := range sel.Lists {
-		if len(row.Values) != width {
+	rows := make([][]Expr, len(v.Rows))
+	for i, row := range v.Rows {
+		if len(row) != width {
 			err := sqlerr.New(sqlerr.SyntaxError, "VALUES lists must all be the same length")
-			if len(row.Values) > 0 {
-				return nil, b.errAt(row.Values[0], err)
+			if len(row) > 0 {
+				return nil, b.errAt(row[0], err)
 			}
-			return nil, b.errAt(row, err)
+			return nil, b.errAt(v, err)
 		}
-		for _, v := range row.Values {
-			if _, ok := v.(*ast.DefaultExpr); ok {
-				return nil, b.errAt(v, sqlerr.New(sqlerr.SyntaxError, "DEFAULT is not allowed in this context"))
+		for _, x := range row {
+			if _, ok := x.(*pt.Default); ok {
+				return nil, b.errAt(x, sqlerr.New(sqlerr.SyntaxError, "DEFAULT is not allowed in this context"))
 			}
-			e, err := b.bindExpr(s, v)
+			e, err := b.bindTree(s, x)
 			if err != nil {
 				return nil, err
 			}
@@ -41,14 +49,14 @@ func (b *binder) bindValues(sel *ast.SelectStmt) (Node, error) {
 	}
 	cols := make([]Column, width)
 	for c := range width {
-		t, err := b.valuesColumnType(sel.Lists, rows, c)
+		t, err := b.valuesColumnType(v.Rows, rows, c)
 		if err != nil {
 			return nil, err
 		}
 		for i := range rows {
 			e := rows[i][c]
 			if isUnknown(e.Type()) {
-				if e, err = b.coerceUnknown(sel.Lists[i].Values[c], e, t); err != nil {
+				if e, err = b.coerceUnknown(v.Rows[i][c], e, t); err != nil {
 					return nil, err
 				}
 			} else {
@@ -59,7 +67,7 @@ func (b *binder) bindValues(sel *ast.SelectStmt) (Node, error) {
 		cols[c] = Column{Name: fmt.Sprintf("column%d", c+1), T: t}
 	}
 	var n Node = &Values{Rows: rows, Cols: cols}
-	if sel.OrderBy != nil {
+	if v.OrderBy != nil {
 		// ORDER BY sees the columns by ordinal, name or in any expression,
 		// as for SELECT * FROM (VALUES ..) AS "*VALUES*" in PostgreSQL.
 		proj := &Project{Input: n}
@@ -68,15 +76,15 @@ func (b *binder) bindValues(sel *ast.SelectStmt) (Node, error) {
 			proj.Cols = append(proj.Cols, c)
 		}
 		in := newScope(n)
-		keys, err := b.bindOrderBy(proj, sel.OrderBy, func(e ast.ExprNode) (Expr, error) { return b.bindExpr(in, e) }, false)
+		keys, err := b.bindOrderItems(proj, v.OrderBy, func(e pt.Expr) (Expr, error) { return b.bindTree(in, e) }, false)
 		if err != nil {
 			return nil, err
 		}
 		n = &Sort{Input: proj, Keys: keys}
 	}
 	var err error
-	if sel.Limit != nil {
-		if n, err = b.bindLimit(n, sel.Limit); err != nil {
+	if v.Limit != nil || v.QueryClauses.Offset != nil {
+		if n, err = b.bindLimitTree(n, v.Limit, v.QueryClauses.Offset); err != nil {
 			return nil, err
 		}
 	}
@@ -89,7 +97,7 @@ func (b *binder) bindValues(sel *ast.SelectStmt) (Node, error) {
 // valuesColumnType resolves column c of a VALUES list: the first row with
 // a known type fixes it, every later one must match it (42804 at the first
 // that does not), all unknown is text.
-func (b *binder) valuesColumnType(lists []*ast.RowExpr, rows [][]Expr, c int) (types.T, error) {
+func (b *binder) valuesColumnType(lists [][]pt.Expr, rows [][]Expr, c int) (types.T, error) {
 	var (
 		t                types.T
 		have, sawUnknown bool
@@ -106,7 +114,7 @@ func (b *binder) valuesColumnType(lists []*ast.RowExpr, rows [][]Expr, c int) (t
 		}
 		nt, ok := commonType(t, et)
 		if !ok {
-			return types.T{}, b.errAt(lists[i].Values[c], noCommonType("VALUES", t, et))
+			return types.T{}, b.errAt(lists[i][c], noCommonType("VALUES", t, et))
 		}
 		t = nt
 	}
@@ -120,29 +128,4 @@ func (b *binder) valuesColumnType(lists []*ast.RowExpr, rows [][]Expr, c int) (t
 		t = types.Int16Type // as in makeSetOp: there is no 1-byte integer column type
 	}
 	return t.Nullable(), nil
-}
-
-// colAliasMarker recognizes the derived table the rewrite makes of a
-// column alias list (sql/values.go):
-// (SELECT pg__colalias('x', ...) FROM (query) AS pg__colalias). It returns
-// the query and the names.
-func colAliasMarker(rs ast.ResultSetNode) (ast.ResultSetNode, []ast.CIStr, bool) {
-	sel, ok := rs.(*ast.SelectStmt)
-	if !ok || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.From == nil || sel.From.TableRefs == nil ||
-		sel.From.TableRefs.Right != nil || sel.Where != nil || sel.With != nil {
-		return nil, nil, false
-	}
-	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "pg__colalias" {
-		return nil, nil, false
-	}
-	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
-	if !ok || ts.AsName.L != "pg__colalias" {
-		return nil, nil, false
-	}
-	names := make([]ast.CIStr, len(f.Args))
-	for i, a := range f.Args {
-		names[i] = ast.NewCIStr(literalString(a))
-	}
-	return ts.Source, names, true
 }

@@ -123,8 +123,9 @@
 // (RETURNING, FROM / USING, ON CONFLICT, the INSERT alias, OVERRIDING,
 // WHERE CURRENT OF; TestDMLTreeRoundTripsCorpus round-trips the corpus's
 // writes). The binder moves onto that tree stage by
-// stage (issue 32; expressions, function calls, aggregates, window calls
-// and those statements so far, see binder's doc); QueryToTree
+// stage (issue 32; expressions, function calls, aggregates, window calls,
+// those statements, and SELECT and VALUES queries so far, see binder's
+// doc); QueryToTree
 // (totree_query.go) transforms a query (SELECT, set operations, VALUES,
 // with their WITH lists and FROM items, the statement markers above read
 // as tree nodes: pg__srf a FuncTable, pg__colalias column aliases,

@@ -15,9 +15,9 @@
 // BY, WITHIN GROUP, FILTER and OVER, and GROUP BY's GroupingSet. The
 // binder moves onto these types (its exprtree.go) so that it switches on
 // node types rather than on function-name strings; each node keeps, in At.Src,
-// the TiDB node it was made from, for the few kinds whose binders still
-// read TiDB's AST (ROW and MAP constructors, field selection, GROUPING,
-// set-returning calls in a SELECT list). Subscript and Slice say whether
+// the TiDB node it was made from, for the few binders still reading
+// TiDB's AST (a function in FROM's marker call, a set operation's
+// operands, the WITH clause's items). Subscript and Slice say whether
 // they continue a chain written without parentheses (x[a][b], one
 // subscript of two dimensions), Quantified where its operator stands. AtTimeZone is for a parser that reads PostgreSQL's grammar
 // directly: the rewrite spells x AT TIME ZONE z as timezone(z, x), an
@@ -55,8 +55,10 @@
 // Inspect walks a tree, queries included. A Subquery carries the TiDB
 // query it stands for in Query, and the tree's in Tree where QueryToTree
 // made it (the subqueries of a query it transformed; ToTree alone leaves
-// Tree nil). The binder still binds queries from TiDB's nodes (issue 32's
-// next stage moves it).
+// Tree nil). The binder binds SELECT and VALUES from the tree (a SELECT of
+// up to four targets is one allocation with them: newSelect in
+// sql/totree_query.go); set operations and WITH queries still from
+// TiDB's nodes (issue 32).
 //
 // The writes (dml.go) are in the tree too: INSERT (VALUES rows with
 // DEFAULT, column list, alias, OVERRIDING, ON CONFLICT's target, DO

@@ -40,11 +40,7 @@ var knownViolations = []string{
 	"binder/ctecorr.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/dmledge.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/exprbind.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/groupingsets.go -> github.com/pingcap/tidb/pkg/parser/ast",
 	"binder/recursive.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/rows.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/select.go -> github.com/pingcap/tidb/pkg/parser/ast",
-	"binder/values.go -> github.com/pingcap/tidb/pkg/parser/ast",
 }
 
 func TestImportRules(t *testing.T) {

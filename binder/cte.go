@@ -318,18 +318,5 @@ func (b *binder) transformError(err error) error {
 // bindSetOpLeaf binds a SELECT or VALUES operand of a set operation from
 // the TiDB node it was made from.
 func (b *binder) bindSetOpLeaf(q pt.Query) (Node, error) {
-	src, _ := q.(interface{ Source() any })
-	var sel *ast.SelectStmt
-	if src != nil {
-		sel, _ = src.Source().(*ast.SelectStmt)
-	}
-	if sel == nil {
-		return nil, sqlerr.NotSupported("this set operation operand")
-	}
-	// clauses the tree took from a parenthesised list around the SELECT
-	// (TiDB's node does not hold them)
-	if c := q.Clauses(); len(c.OrderBy) > 0 && sel.OrderBy == nil || (c.Limit != nil || c.Offset != nil) && sel.Limit == nil {
-		return nil, sqlerr.NotSupported("ORDER BY or LIMIT inside a parenthesised set operation")
-	}
-	return b.bindSelect(sel)
+	return b.bindQueryTree(q, nil) // exprbind.go
 }

@@ -98,6 +98,10 @@ func (b *binder) bindQueryTree(q pt.Query, src any) (Node, error) {
 		return b.bindSelectTree(x)
 	case *pt.Values:
 		return b.bindValuesTree(x)
+	case *pt.SetOp:
+		if x.With == nil {
+			return b.bindSetOpTree(x) // setop.go
+		}
 	}
 	switch x := src.(type) {
 	case *ast.SetOprStmt:

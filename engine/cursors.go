@@ -245,7 +245,7 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 func (s *session) newCursor(ps *statement, c *sql.CursorStmt, cols []pgwire.ResultColumn, block bool) *cursor {
 	depth := 0
 	if s.tx != nil {
-		depth = len(s.tx.savepoints)
+		depth = s.tx.Savepoints()
 	}
 	statement := ps.source
 	if statement == "" {

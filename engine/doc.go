@@ -24,6 +24,12 @@
 // backend.go) reaches the plan's nodes through lower.Runtime.Backends;
 // EXPLAIN [ANALYZE] of a write runs through explainwrite.go.
 //
+// A transaction's writes are held in package txnstore until COMMIT: its
+// tables answer reads with them laid over the store's rows; the session's
+// txn (txn.go) embeds it with what a block keeps besides (READ ONLY, its
+// DDL, savepoints' DDL marks), and pendingTable adds the table's CHECK
+// constraints (coldefs.go) to the overlay's table.
+//
 // Outside a transaction block each statement's writes are its own implicit
 // transaction, committed when it ends; while pgwire holds the implicit
 // transaction (pgwire.ImplicitTransactions: a pipeline up to Sync, a Query
@@ -52,7 +58,7 @@
 // its own properties, and each statement first refreshes the metadata (one
 // lookup on a cluster), so that changes made through another server apply.
 //
-// Row locks (rowlocks.go, txn.go): when the store is fluss.RowLockable the
+// Row locks (rowlocks.go, package txnstore): when the store is fluss.RowLockable the
 // engine keeps one rowlock.Manager for all sessions; each session's
 // transactions lock what they write (and what SELECT ... FOR UPDATE
 // returns) and release it after COMMIT made the writes visible, or at

@@ -216,17 +216,16 @@ func (s *session) followRename(ctx context.Context, info fluss.TableInfo) error 
 		if tx == nil {
 			continue
 		}
-		pt := tx.tables[info.TableID]
-		if pt == nil {
-			continue
+		pt, err := tx.pending(info.TableID)
+		if pt == nil || err != nil {
+			return err
 		}
 		t, err := s.eng.store.Table(ctx, info.Path)
 		if err != nil {
 			return err
 		}
-		pt.mu.Lock()
-		pt.info, pt.base, pt.newest = info, t, t
-		pt.mu.Unlock()
+		pt.Rebase(info, t)
+		pt.base = t
 	}
 	return nil
 }

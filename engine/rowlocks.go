@@ -15,7 +15,7 @@ import (
 )
 
 // Row locks and isolation, as the session drives them (the locking itself
-// is in txn.go's pendingTable and exec's write operators; the lock manager
+// is in package txnstore's Table and exec's write operators; the lock manager
 // is package rowlock).
 
 // startLocking prepares tx's lock state for the write statement starting
@@ -23,17 +23,17 @@ import (
 // reads start after. It runs before the statement's plan reads anything,
 // so a row a later commit wrote is seen as possibly changed.
 func (s *session) startLocking(tx *txn) {
-	if tx.locks == nil {
+	if tx.Locks == nil {
 		return
 	}
-	tx.stmt = s.stmtText
-	tx.lockTimeout = s.duration("lock_timeout")
-	tx.deadlockTimeout = s.duration("deadlock_timeout")
-	tx.since = s.eng.locks.Seq()
-	if tx.snap != nil {
+	tx.Stmt = s.stmtText
+	tx.LockTimeout = s.duration("lock_timeout")
+	tx.DeadlockTimeout = s.duration("deadlock_timeout")
+	tx.Since = s.eng.locks.Seq()
+	if tx.Snap != nil {
 		// REPEATABLE READ: every read saw the snapshot, so a row changed
 		// since it was taken is a conflict (rr.go).
-		tx.since = tx.snapSeq
+		tx.Since = tx.SnapSeq
 	}
 }
 

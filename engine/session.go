@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/engine/txnstore"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss"
@@ -36,7 +37,7 @@ type session struct {
 	txStart time.Time
 	// txStatus is 'I', 'T' or 'E'.
 	txStatus byte
-	// tx holds the writes of the open transaction block (txn.go); implicit
+	// tx holds the writes of the open transaction block (txn.go; package txnstore); implicit
 	// holds those of the running statement outside a block, or, while
 	// held, those of every statement since HoldImplicit (a pipeline up to
 	// Sync, a Query string of several statements).
@@ -122,17 +123,17 @@ func (s *session) EndImplicit(ctx context.Context, commit bool) error {
 		return nil
 	}
 	s.implicit = nil
-	defer tx.release()
+	defer tx.Release()
 	if !commit {
 		return nil
 	}
-	return tx.commit(s.commitContext(ctx), s.eng.store)
+	return tx.Commit(s.commitContext(ctx), s.eng.store)
 }
 
 // dropImplicit rolls back the implicit transaction.
 func (s *session) dropImplicit() {
 	if s.implicit != nil {
-		s.implicit.release()
+		s.implicit.Release()
 		s.implicit = nil
 	}
 }
@@ -150,13 +151,13 @@ func (s *session) chain(on bool) {
 
 // newTxn starts a transaction's state, with the session's lock owner.
 func (s *session) newTxn() *txn {
-	tx := newTxn(s.eng.opts.TransactionMemoryLimit)
-	tx.spillAt = spillLimit(s.eng.opts.TransactionSpillBytes) // txnspill.go
+	tx := &txn{}
+	tx.Init(s.eng.opts.TransactionMemoryLimit, txnstore.SpillLimit(s.eng.opts.TransactionSpillBytes))
 	if s.eng.locks != nil {
 		if s.rowLocks == nil {
 			s.rowLocks = s.eng.locks.NewTxn(int32(s.info.ProcessID))
 		}
-		tx.locks = s.rowLocks
+		tx.Locks = s.rowLocks
 	}
 	return tx
 }
@@ -164,7 +165,7 @@ func (s *session) newTxn() *txn {
 // endTxn forgets the open transaction block.
 func (s *session) endTxn() {
 	if s.tx != nil {
-		s.tx.release()
+		s.tx.Release()
 		s.tx = nil
 	}
 	s.txStatus = 'I'
@@ -199,11 +200,11 @@ func (s *session) finishImplicit(ctx context.Context, err error) error {
 		return err
 	}
 	s.implicit = nil
-	defer tx.release()
+	defer tx.Release()
 	if err != nil {
 		return err
 	}
-	return tx.commit(s.commitContext(ctx), s.eng.store)
+	return tx.Commit(s.commitContext(ctx), s.eng.store)
 }
 
 // runtimeTables is what a statement's executor reads: inside a
@@ -358,8 +359,8 @@ func (s *session) failed(err error) error {
 // ROLLBACK TO could resume the block and commit its earlier writes, so its
 // locks are kept.
 func (s *session) abortLocks() {
-	if s.tx != nil && len(s.tx.savepoints) == 0 {
-		s.tx.unlock(false)
+	if s.tx != nil && s.tx.Savepoints() == 0 {
+		s.tx.Unlock(false)
 	}
 }
 
@@ -634,8 +635,8 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			tx, s.implicit = s.implicit, nil
 		}
 		if tx != nil {
-			defer tx.release()
-			if err := tx.commit(s.commitContext(ctx), s.eng.store); err != nil {
+			defer tx.Release()
+			if err := tx.Commit(s.commitContext(ctx), s.eng.store); err != nil {
 				return nil, err
 			}
 			s.chain(chain)
@@ -674,12 +675,11 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			name = ps.parsed.Tx.Savepoint
 		}
 		if ps.parsed.Kind == sql.RollbackToSavepoint {
-			i, err := s.tx.findSavepoint(name)
+			i, err := s.tx.FindSavepoint(name)
 			if err != nil {
 				return nil, err
 			}
-			done := s.tx.ddl[s.tx.savepoints[i].ddl:]
-			s.tx.rollbackTo(i)
+			done := s.tx.rollbackTo(i)
 			s.cursorsRolledBackTo(i) // cursors.go
 			s.txStatus = 'T'
 			return notUndone("ROLLBACK", done), nil // txddl.go
@@ -688,7 +688,7 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 			return nil, sqlerr.TransactionAborted()
 		}
 		if ps.parsed.Kind == sql.ReleaseSavepoint {
-			i, err := s.tx.findSavepoint(name)
+			i, err := s.tx.FindSavepoint(name)
 			if err != nil {
 				return nil, err
 			}
@@ -1041,7 +1041,10 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 		return nil, sqlerr.New(sqlerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", verb)
 	}
 	s.startLocking(tx)
-	pt := tx.tables[info.TableID]
+	pt, err := tx.pending(info.TableID)
+	if err != nil {
+		return nil, err
+	}
 	if pt == nil {
 		t, err := s.eng.store.Table(ctx, info.Path)
 		if err != nil {
@@ -1050,7 +1053,7 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 		if t.Info().TableID != info.TableID {
 			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
 		}
-		pt = tx.table(t)
+		pt = tx.openPending(t)
 	}
 	if err := s.attachChecks(ctx, pt); err != nil { // coldefs.go
 		return nil, err

@@ -2,14 +2,18 @@ package engine
 
 import (
 	"context"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/engine/txnstore"
 	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"time"
 )
 
-// The session's transactions. Their pending writes, laid over the store's
+// The session's transactions: a block's (BEGIN ... COMMIT, txcontrol.go)
+// or a statement's implicit one (writeTxn, finishImplicit, and a
+// pipeline's held one: HoldImplicit, EndImplicit), and an error's abort of
+// a block (failed). Their pending writes, laid over the store's
 // tables until COMMIT, are package txnstore's (its doc says how a
 // transaction holds, reads, locks, stages and commits them); what is here
 // is what a transaction block keeps besides: BEGIN READ ONLY, whether a
@@ -99,4 +103,161 @@ func (tx *txn) openPending(base fluss.Table) *pendingTable {
 	tx.Open(&pt.Table, base, pt)
 	pt.base = pt.Base()
 	return pt
+}
+
+// HoldImplicit implements pgwire.ImplicitTransactions: the statements
+// that run outside a transaction block from now until EndImplicit share
+// one implicit transaction, as PostgreSQL's do up to Sync. Its start is
+// the transaction's start (now()).
+func (s *session) HoldImplicit() {
+	if s.held {
+		return
+	}
+	s.held = true
+	if s.txStatus == 'I' {
+		s.txStart = time.Now()
+	}
+}
+
+// EndImplicit implements pgwire.ImplicitTransactions: it commits the held
+// implicit transaction (its writes become visible to other sessions only
+// now) or rolls it back.
+func (s *session) EndImplicit(ctx context.Context, commit bool) error {
+	s.held = false
+	if s.txStatus == 'I' {
+		if err := s.endCursors(ctx, commit); err != nil { // cursors.go
+			s.dropImplicit()
+			return err
+		}
+	}
+	tx := s.implicit
+	if tx == nil {
+		return nil
+	}
+	s.implicit = nil
+	defer tx.Release()
+	if !commit {
+		return nil
+	}
+	return tx.Commit(s.commitContext(ctx), s.eng.store)
+}
+
+// dropImplicit rolls back the implicit transaction.
+func (s *session) dropImplicit() {
+	if s.implicit != nil {
+		s.implicit.Release()
+		s.implicit = nil
+	}
+}
+
+// chain opens a new transaction block at once (COMMIT / ROLLBACK AND
+// CHAIN) when on.
+func (s *session) chain(on bool) {
+	if !on {
+		return
+	}
+	s.txStatus = 'T'
+	s.txStart = time.Now()
+	s.tx = s.newTxn()
+}
+
+// newTxn starts a transaction's state, with the session's lock owner.
+func (s *session) newTxn() *txn {
+	tx := &txn{}
+	tx.Init(s.eng.opts.TransactionMemoryLimit, txnstore.SpillLimit(s.eng.opts.TransactionSpillBytes))
+	if s.eng.locks != nil {
+		if s.rowLocks == nil {
+			s.rowLocks = s.eng.locks.NewTxn(int32(s.info.ProcessID))
+		}
+		tx.Locks = s.rowLocks
+	}
+	return tx
+}
+
+// endTxn forgets the open transaction block.
+func (s *session) endTxn() {
+	if s.tx != nil {
+		s.tx.Release()
+		s.tx = nil
+	}
+	s.txStatus = 'I'
+	s.settings["transaction_isolation"] = s.settings["default_transaction_isolation"]
+}
+
+// writeTxn is the transaction a write joins: the open block, or an
+// implicit one that the statement commits (finishImplicit).
+func (s *session) writeTxn() *txn {
+	if s.tx != nil {
+		return s.tx
+	}
+	if s.implicit == nil {
+		s.implicit = s.newTxn()
+	}
+	return s.implicit
+}
+
+// finishImplicit commits the statement's implicit transaction when the
+// statement succeeded (err == nil) and forgets it either way. A held one
+// stays open after a success (EndImplicit commits it) and is rolled back
+// whole by an error, as PostgreSQL aborts the pipeline's transaction.
+func (s *session) finishImplicit(ctx context.Context, err error) error {
+	tx := s.implicit
+	if tx == nil {
+		return err
+	}
+	if s.held {
+		if err != nil {
+			s.dropImplicit()
+		}
+		return err
+	}
+	s.implicit = nil
+	defer tx.Release()
+	if err != nil {
+		return err
+	}
+	return tx.Commit(s.commitContext(ctx), s.eng.store)
+}
+
+// runtimeTables is what a statement's executor reads: inside a
+// transaction, the tables it wrote show its pending writes.
+func (s *session) runtimeTables() lower.Tables {
+	tx := s.tx
+	if tx == nil {
+		tx = s.implicit
+	}
+	if tx == nil {
+		return s.eng.runtime
+	}
+	return txnTables{tables: s.eng.tables, tx: tx}
+}
+
+// FailTransaction implements pgwire.TransactionFailer: an error pgwire
+// reported itself (a bad Bind, a missing portal) fails an open block too.
+func (s *session) FailTransaction() {
+	if s.txStatus == 'T' {
+		s.txStatus = 'E'
+		s.abortLocks()
+	}
+}
+
+// failed marks an open transaction block as failed, as PostgreSQL does after
+// any error inside one.
+func (s *session) failed(err error) error {
+	if s.txStatus == 'T' {
+		s.txStatus = 'E'
+		s.abortLocks()
+	}
+	return err
+}
+
+// abortLocks releases the row locks of a block that an error aborted, as
+// PostgreSQL does when it aborts the transaction (the block itself lasts
+// until ROLLBACK): nothing of it can commit any more. With a savepoint,
+// ROLLBACK TO could resume the block and commit its earlier writes, so its
+// locks are kept.
+func (s *session) abortLocks() {
+	if s.tx != nil && s.tx.Savepoints() == 0 {
+		s.tx.Unlock(false)
+	}
 }

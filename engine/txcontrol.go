@@ -2,10 +2,11 @@ package engine
 
 import (
 	"context"
+	"time"
+
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
-	"time"
 )
 
 // Transaction control statements: BEGIN, COMMIT, ROLLBACK (each AND

@@ -2,12 +2,13 @@ package engine
 
 import (
 	"context"
+	"time"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/engine/txnstore"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/sqlerr"
-	"time"
 )
 
 // The session's transactions: a block's (BEGIN ... COMMIT, txcontrol.go)

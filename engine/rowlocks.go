@@ -90,7 +90,7 @@ func (s *session) isolationLevel(level string) (string, error) {
 			WithDetail("sqlgate runs transactions at READ COMMITTED or REPEATABLE READ; it has no serializable snapshot isolation (no read-write conflict tracking).").
 			WithHint("Use REPEATABLE READ, and SELECT ... FOR UPDATE where a transaction must keep what it read unchanged.")
 	default:
-		return "", sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"transaction_isolation\": \"%s\"", level).
+		return "", invalidParameterValue("transaction_isolation", level).
 			WithHint("Available values: serializable, repeatable read, read committed, read uncommitted.")
 	}
 }

@@ -337,7 +337,7 @@ func (ps *statement) replan(ctx context.Context) error {
 		return err
 	}
 	if !sameColumns(fresh.cols, ps.cols) || !sameTypes(fresh.params, ps.params) {
-		return sqlerr.New(sqlerr.FeatureNotSupported, "cached plan must not change result type")
+		return cachedPlanChanged()
 	}
 	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads, ps.locked = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads, fresh.locked
 	ps.catalog, ps.searchPath = fresh.catalog, fresh.searchPath

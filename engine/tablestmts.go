@@ -30,7 +30,7 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 		if b.IfNotExists {
 			return tagOnly("CREATE TABLE"), nil
 		}
-		return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
+		return nil, sqlerr.RelationExists(b.Path.Table)
 	}
 	err := s.noteTempSchema(ctx, b.Path.Database)
 	var info fluss.TableInfo
@@ -73,7 +73,7 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		info, err := s.eng.store.GetTable(ctx, p)
 		if err != nil {
 			if _, isView := s.eng.meta.Views().Get(p); isView {
-				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a table", p.Table).WithHint("Use DROP VIEW to remove a view.")
+				return nil, notA("table", p.Table).WithHint("Use DROP VIEW to remove a view.")
 			}
 			if b.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 				continue

@@ -106,7 +106,7 @@ func (s *session) execSavepoint(kind sql.Kind, tx *sql.TxStmt) (pgwire.Result, e
 	// A savepoint exists only in a block: what it restores is the
 	// overlay's pending state (txnstore) and the block's DDL mark (txn.go).
 	if s.txStatus == 'I' || s.tx == nil {
-		return nil, sqlerr.New(sqlerr.NoActiveSQLTransaction, "%s can only be used in transaction blocks", savepointVerb(kind))
+		return nil, outsideTransactionBlock(savepointVerb(kind))
 	}
 	name := ""
 	if tx != nil {

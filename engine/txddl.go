@@ -43,7 +43,7 @@ func (s *session) blockDDL(what string, touches func(fluss.TablePath) bool) erro
 	}
 	if s.tx != nil {
 		if s.tx.readOnly {
-			return sqlerr.New(sqlerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", what)
+			return readOnlyTransaction(what)
 		}
 		if s.settings["transaction_isolation"] == "repeatable read" {
 			return sqlerr.New(sqlerr.FeatureNotSupported, "%s cannot run inside a REPEATABLE READ transaction", what).

@@ -140,7 +140,7 @@ func (s *session) openWrite(rt *lower.Runtime, verb string, plan lower.Node, inf
 func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableInfo) (*pendingTable, error) {
 	tx := s.writeTxn()
 	if tx.readOnly {
-		return nil, sqlerr.New(sqlerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", verb)
+		return nil, readOnlyTransaction(verb)
 	}
 	s.startLocking(tx)
 	pt, err := tx.pending(info.TableID)
@@ -153,7 +153,7 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 			return nil, err
 		}
 		if t.Info().TableID != info.TableID {
-			return nil, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created since the statement was prepared", info.Path.Table)
+			return nil, tableRecreated(info.Path.Table)
 		}
 		pt = tx.openPending(t)
 	}
@@ -168,7 +168,7 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 // a ROLLBACK could not bring back. Other DDL runs in a block (txddl.go).
 func (s *session) noTxnBlock(what string) error {
 	if s.txStatus != 'I' {
-		return sqlerr.New(sqlerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", what)
+		return inTransactionBlock(what)
 	}
 	return nil
 }

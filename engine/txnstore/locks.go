@@ -28,7 +28,7 @@ func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 			return nil
 		}
 		// REPEATABLE READ: the table is held, but a key may have been
-		// written since the snapshot (rr.go).
+		// written since the snapshot (snapshotConflict).
 		m := tx.Locks.Manager()
 		for i := 0; i < n; i++ {
 			if buf, err = pt.keyOf(buf, cols, i); err != nil {
@@ -85,7 +85,7 @@ func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) 
 			st = exec.LockChanged
 			if tx.Snap != nil {
 				// REPEATABLE READ cannot re-read the row: a real change
-				// since the snapshot fails the statement (rr.go).
+				// since the snapshot fails the statement (snapshotConflict).
 				if err := pt.snapshotConflict(ctx, k, how.Write); err != nil {
 					return nil, err
 				}

@@ -84,3 +84,10 @@ func noParameter(n int) *sqlerr.Error {
 func relationSkipped(name string) *sqlerr.Error {
 	return sqlerr.New(sqlerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)
 }
+
+// notOnThisStore is 0A000 for what the store cannot do safely (row locks,
+// a snapshot); the caller says why in the DETAIL. Other features sqlgate
+// lacks are sqlerr.NotSupported's "... is not supported".
+func notOnThisStore(what string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported on this store", what)
+}

@@ -28,7 +28,7 @@ func (s *session) execRole(ctx context.Context, r *sql.RoleStmt) (pgwire.Result,
 		return nil, inTransactionBlock(tag)
 	}
 	if r.Unsupported != "" {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "role option \"%s\" is not supported", strings.ToLower(r.Unsupported)).
+		return nil, sqlerr.NotSupported(`role option "` + strings.ToLower(r.Unsupported) + `"`).
 			WithDetail("sqlgate keeps SUPERUSER, LOGIN and PASSWORD of a role.")
 	}
 	if !s.superuser {

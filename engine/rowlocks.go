@@ -44,7 +44,7 @@ func (s *session) needRowLocks(what string) error {
 	if s.eng.locks != nil {
 		return nil
 	}
-	return sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported on this store", what).
+	return notOnThisStore(what).
 		WithDetail("Other servers write this store too, and it offers no way to lock a row between them, so a concurrent change could be lost.").
 		WithHint("Write whole rows with INSERT (an upsert of the key), or DELETE by key.")
 }
@@ -82,11 +82,11 @@ func (s *session) isolationLevel(level string) (string, error) {
 		if s.canRepeatableRead() {
 			return l, nil
 		}
-		return "", sqlerr.New(sqlerr.FeatureNotSupported, "transaction isolation level %s is not supported on this store", l).
+		return "", notOnThisStore("transaction isolation level " + l).
 			WithDetail("The store cannot hold a snapshot for a transaction, or other servers write it too, so a transaction could not see one state throughout.").
 			WithHint("Use READ COMMITTED, and SELECT ... FOR UPDATE where a transaction must keep what it read unchanged.")
 	case "serializable":
-		return "", sqlerr.New(sqlerr.FeatureNotSupported, "transaction isolation level %s is not supported", l).
+		return "", sqlerr.NotSupported("transaction isolation level " + l).
 			WithDetail("sqlgate runs transactions at READ COMMITTED or REPEATABLE READ; it has no serializable snapshot isolation (no read-write conflict tracking).").
 			WithHint("Use REPEATABLE READ, and SELECT ... FOR UPDATE where a transaction must keep what it read unchanged.")
 	default:

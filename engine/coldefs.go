@@ -22,7 +22,8 @@ import (
 // both from the table's metadata (fluss.TableMeta): INSERT's defaults are
 // in its plan; COPY fills omitted columns here; every write of rows to a
 // table with CHECK constraints (INSERT, UPDATE, ON CONFLICT DO UPDATE,
-// COPY) passes them through pendingTable.checkRows before it is kept.
+// COPY) passes them (pendingTable.Check, which the transaction's overlay
+// calls) before it is kept.
 
 // checkViolationCode is PostgreSQL's check_violation.
 const checkViolationCode sqlerr.Code = "23514"
@@ -155,7 +156,7 @@ func (s *session) attachChecks(ctx context.Context, pt *pendingTable) error {
 	if pt.checksBound {
 		return nil
 	}
-	tc, err := s.checksFor(ctx, pt.info)
+	tc, err := s.checksFor(ctx, pt.Info())
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/sqlgate/sqlgate/sql"
-	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // Cursor statements' parameters and binary rows, as in PostgreSQL 15:
@@ -38,7 +37,7 @@ func (s *session) prepareDeclare(ctx context.Context, ps *statement) (*statement
 // cursorParams checks that the execution supplies the query's parameters.
 func cursorParams(qps *statement, params []any) error {
 	if len(params) < len(qps.params) {
-		return sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $%d", len(params)+1)
+		return noParameter(len(params) + 1)
 	}
 	return nil
 }

@@ -184,7 +184,7 @@ func (s *session) execCursor(ctx context.Context, ps *statement, params []any) (
 func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.CursorStmt, params []any) (pgwire.Result, error) {
 	block := s.txStatus != 'I' || s.held
 	if !c.Hold && !block {
-		return nil, sqlerr.New(sqlerr.NoActiveSQLTransaction, "DECLARE CURSOR can only be used in transaction blocks")
+		return nil, outsideTransactionBlock("DECLARE CURSOR")
 	}
 	if s.cursors.get(c.Name) != nil {
 		return nil, sqlerr.New(codeDuplicateCursor, "cursor \"%s\" already exists", c.Name)
@@ -245,7 +245,7 @@ func (s *session) declareCursor(ctx context.Context, ps *statement, c *sql.Curso
 func (s *session) newCursor(ps *statement, c *sql.CursorStmt, cols []pgwire.ResultColumn, block bool) *cursor {
 	depth := 0
 	if s.tx != nil {
-		depth = len(s.tx.savepoints)
+		depth = s.tx.Savepoints()
 	}
 	statement := ps.source
 	if statement == "" {

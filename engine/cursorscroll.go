@@ -162,10 +162,10 @@ func checkCursorLocks(q *binder.Query, hold, scroll bool) error {
 	case !ok:
 		return nil
 	case hold:
-		return sqlerr.New(sqlerr.FeatureNotSupported, "DECLARE CURSOR WITH HOLD ... %s is not supported", clause).
+		return sqlerr.NotSupported("DECLARE CURSOR WITH HOLD ... " + clause).
 			WithDetail("Holdable cursors must be READ ONLY.")
 	case scroll:
-		return sqlerr.New(sqlerr.FeatureNotSupported, "DECLARE SCROLL CURSOR ... %s is not supported", clause).
+		return sqlerr.NotSupported("DECLARE SCROLL CURSOR ... " + clause).
 			WithDetail("Scrollable cursors must be READ ONLY.")
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/engine/txnstore"
 	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -62,7 +63,7 @@ func cursorSpillErr(err error) error {
 // oldest batches in memory to disk while the store holds more than its
 // limit.
 func (s *cursorStore) add(b arrow.RecordBatch) error {
-	p := storedPart{rows: b.NumRows(), rec: b, schema: b.Schema(), bytes: recordBytes(b)}
+	p := storedPart{rows: b.NumRows(), rec: b, schema: b.Schema(), bytes: txnstore.RecordBytes(b)}
 	s.parts = append(s.parts, p)
 	s.inMem += p.bytes
 	// The newest part stays: FETCH is about to return it.

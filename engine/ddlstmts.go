@@ -76,7 +76,7 @@ func (s *session) resolveTable(ctx context.Context, n sql.ObjectName) (fluss.Tab
 	info, err := s.eng.store.GetTable(ctx, path)
 	if err != nil && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 		if _, isView := s.eng.meta.Views().Get(path); isView {
-			return info, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a table", path.Table)
+			return info, notA("table", path.Table)
 		}
 	}
 	return info, err

@@ -1,13 +1,68 @@
-// Package engine drives the pipeline for one session: it parses SQL (sql/),
-// binds it (binder/), lowers it to a blueprint (lower/) and runs it (exec/)
-// against a fluss.Store, and it holds the session's state: settings,
-// transaction status and prepared plans. It implements pgwire.Backend, so the
-// wire server moves statements and batches without knowing any of this.
+// Package engine is sqlgate's session layer: it drives the pipeline for
+// one session — it parses SQL (sql/), binds it (binder/), lowers it to a
+// blueprint (lower/) and runs it (exec/) against a fluss.Store — and it
+// holds the session's state: settings, transaction status, prepared plans
+// and cursors. It implements pgwire.Backend, so the wire server moves
+// statements and batches without knowing any of this.
 //
-// It is the only package that sees every stage; it holds no logic of its
-// own beyond sequencing them and the session statements (SET, SHOW, BEGIN,
-// COMMIT, ROLLBACK) that never reach the binder, and the schema-management
-// statements that do not either (ddlstmts.go): schemas as Fluss databases
+// Besides sequencing the stages it runs what never reaches the binder
+// (session, transaction, schema, privilege and role statements, cursors,
+// SUBSCRIBE, COPY) and what a statement's writes need around the executor
+// (transactions, row locks, CHECK constraints, sequences, metadata). A
+// transaction's pending writes are package txnstore's (engine/txnstore):
+// the store's tables as one transaction sees them, with their savepoints,
+// row locks, staging on disk and commit.
+//
+// A connection's life: Engine.NewSession (engine.go) makes a session
+// (session.go) with its settings (settings.go). Each statement text goes
+// through Session.Prepare (prepare.go): parsed into statements, each bound
+// and planned by prepareOne, which routes each kind to its preparation
+// (a query's plan and row description, a write's plan, prepareDDL for the
+// schema statements, prepareCopy, cursors...). statement.Execute
+// (session.go) refreshes the metadata (metadata.go), runs execute, which
+// only routes: to the handlers of the statements that never reach the
+// binder (SET/SHOW: setshow.go; BEGIN, COMMIT, ROLLBACK, SAVEPOINT,
+// DISCARD: txcontrol.go; DDL: ddlstmts.go; GRANT: privileges.go; roles:
+// roles.go; sequences; Python functions; WHERE CURRENT OF; COPY to and from
+// files; SUBSCRIBE), refusing everything else in an aborted block
+// (sqlerr.TransactionAborted, 25P02), and to execBound for a bound
+// statement: replanned if the catalog or search_path changed, authorized
+// (privileges.go), given its execution state (execState, results.go: one
+// allocation) and routed by runBound to its handler (queries and EXPLAIN:
+// query.go; INSERT/UPDATE/DELETE: write.go; CREATE/DROP TABLE:
+// tablestmts.go; views: views.go; TRUNCATE, DESCRIBE: ddl.go). Execute
+// then ends the statement's implicit transaction (txn.go: finishImplicit)
+// and marks an open block failed on an error (failed). Results (results.go)
+// stream to pgwire; Session.Close ends cursors and rolls back what is
+// open.
+//
+// The files, by concern:
+//   - the session and its statements: engine.go (Engine, Options,
+//     NewSession), session.go (session, statement, Execute, the routing,
+//     replan, parameters), prepare.go, results.go, params.go (parameter
+//     values and types), settings.go, setshow.go, logsettings.go,
+//     synccommit.go, backend.go (kernel backend requests), plansummary.go,
+//     tableaccess.go, regnames.go, errors.go (the errors raised in several
+//     places, each built once);
+//   - transactions: txn.go (the session's transactions and their
+//     lifecycle; pendingTable), txcontrol.go, txddl.go (DDL in a block),
+//     rowlocks.go (lock settings, isolation levels, SELECT ... FOR UPDATE),
+//     rr.go (REPEATABLE READ's snapshot), coldefs.go (defaults and CHECK
+//     constraints), and package txnstore (the pending writes);
+//   - writes and queries: write.go, returning.go, explainwrite.go,
+//     query.go, currentof.go, partitions.go (partition pruning's EXPLAIN,
+//     SHOW / ADD / DROP PARTITION);
+//   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
+//     altertable.go, rename.go, cascade.go, schemas.go, temptables.go,
+//     views.go, metadata.go, privileges.go, roles.go, sequences.go,
+//     pyfunctions.go, tables.go (what the binder and executor see);
+//   - cursors and streams: cursors.go, cursorparams.go, cursorscroll.go,
+//     cursorstore.go, subscribe.go, subscribecursor.go, sqlprepare.go,
+//     preparedstmts.go;
+//   - COPY: copy.go, copyfile.go, copyprogress.go, filetables.go.
+//
+// The schema-management statements that do not reach the binder
+// (ddlstmts.go): schemas as Fluss databases
 // and search_path resolution of unqualified names (schemas.go, the
 // binder's SchemaResolver), ALTER TABLE onto fluss.TableAlterer
 // (altertable.go), ALTER TABLE | VIEW ... RENAME TO (rename.go: views in
@@ -52,7 +107,7 @@
 // its own properties, and each statement first refreshes the metadata (one
 // lookup on a cluster), so that changes made through another server apply.
 //
-// Row locks (rowlocks.go, txn.go): when the store is fluss.RowLockable the
+// Row locks (rowlocks.go, txnstore/locks.go): when the store is fluss.RowLockable the
 // engine keeps one rowlock.Manager for all sessions; each session's
 // transactions lock what they write (and what SELECT ... FOR UPDATE
 // returns) and release it after COMMIT made the writes visible, or at
@@ -67,7 +122,8 @@
 // Column defaults, CHECK constraints and sequences (coldefs.go,
 // sequences.go): INSERT's defaults are bound into its plan, COPY fills
 // omitted columns with them, and every row a transaction writes passes
-// the table's CHECK constraints (pendingTable) before it is kept.
+// the table's CHECK constraints (pendingTable.Check, which txnstore calls)
+// before it is kept.
 // Sequences live in the store when it is a fluss.SequenceStore (the
 // embedded store and a Fluss cluster), and nextval is not rolled back, as
 // in PostgreSQL. A store without sequences refuses them, and SERIAL and

@@ -40,7 +40,7 @@ type Options struct {
 	TransactionMemoryLimit int64
 	// TransactionSpillBytes is the size of uncommitted writes from which
 	// a transaction's plain writes to one table are staged on disk by the
-	// store instead (txnspill.go): 0 = 64 MiB, negative = never.
+	// store instead (txnstore/spill.go): 0 = 64 MiB, negative = never.
 	TransactionSpillBytes int64
 	// SpillDir is where operators spill; "" = the system's temporary directory.
 	SpillDir string

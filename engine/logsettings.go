@@ -36,7 +36,7 @@ func ParseMillisSetting(name, v string) (int64, error) {
 	}
 	f, err := strconv.ParseFloat(num, 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+		return 0, invalidParameterValue(name, v)
 	}
 	scale := 1.0
 	if unit != "" {
@@ -47,7 +47,7 @@ func ParseMillisSetting(name, v string) (int64, error) {
 			}
 		}
 		if !found {
-			return 0, sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			return 0, invalidParameterValue(name, v).
 				WithHint("Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".")
 		}
 	}

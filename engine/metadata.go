@@ -62,7 +62,7 @@ func (s *session) createTable(ctx context.Context, b *binder.CreateTable) (fluss
 			if b.IfNotExists {
 				return info, nil // PostgreSQL adds a NOTICE
 			}
-			return fluss.TableInfo{}, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
+			return fluss.TableInfo{}, sqlerr.RelationExists(b.Path.Table)
 		}
 	}
 	undo, err := s.createTableSequences(ctx, b.Sequences)
@@ -149,5 +149,5 @@ func systemTable(p fluss.TablePath) error {
 	if p.Database != fluss.SystemDatabase {
 		return nil
 	}
-	return sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", p.String())
+	return sqlerr.UndefinedRelation(p.String())
 }

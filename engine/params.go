@@ -115,7 +115,7 @@ func typeOfOID(oid uint32) (types.T, error) {
 		}
 		return types.ArrayOf(elem), nil
 	}
-	return types.T{}, sqlerr.New(sqlerr.FeatureNotSupported, "parameter type OID %s is not supported", strconv.FormatUint(uint64(oid), 10))
+	return types.T{}, sqlerr.NotSupported("parameter type OID " + strconv.FormatUint(uint64(oid), 10))
 }
 
 var _ = math.MaxInt

@@ -162,9 +162,9 @@ func (s *session) authorize(ps *statement) error {
 	case *binder.Truncate:
 		return s.need(b.Table.TableID, b.Table.Path, access.Truncate)
 	case *binder.CreateTable:
-		return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for schema %s", publicName(b.Path.Database))
+		return schemaPermissionDenied(publicName(b.Path.Database))
 	case *binder.CreateView:
-		return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for schema %s", publicName(b.Path.Database))
+		return schemaPermissionDenied(publicName(b.Path.Database))
 	case *binder.DropTable, *binder.DropView:
 		return nil // checked per relation when it runs (it may not exist)
 	case *binder.Describe:
@@ -240,7 +240,7 @@ func (s *session) mayDrop(info fluss.TableInfo) error {
 	if s.superuser || (s.eng.meta.Access().Owner(info.TableID) == s.info.User && s.info.User != "") {
 		return nil
 	}
-	return sqlerr.New(sqlerr.InsufficientPrivilege, "must be owner of table %s", info.Path.Table)
+	return mustOwn("table", info.Path.Table)
 }
 
 // execGrant runs GRANT / REVOKE.
@@ -271,7 +271,7 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 		case access.Public:
 		default:
 			if exists, _ := s.eng.roles.Role(r); !exists {
-				return nil, sqlerr.New(sqlerr.UndefinedObject, "role \"%s\" does not exist", r)
+				return nil, sqlerr.UndefinedRole(r)
 			}
 		}
 		grantees = append(grantees, r)
@@ -303,7 +303,7 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 			db = fluss.DefaultDatabase
 		}
 		if db == fluss.SystemDatabase {
-			return nil, sqlerr.New(sqlerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+			return nil, sqlerr.UndefinedSchema(schema)
 		}
 		all, err := s.eng.store.ListTables(ctx, db)
 		if err != nil {
@@ -311,7 +311,7 @@ func (s *session) execGrant(ctx context.Context, g *sql.GrantStmt) (pgwire.Resul
 		}
 		vs := s.eng.meta.Views().List(db)
 		if len(all) == 0 && len(vs) == 0 && schema != "public" {
-			return nil, sqlerr.New(sqlerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+			return nil, sqlerr.UndefinedSchema(schema)
 		}
 		for _, info := range all {
 			s.eng.meta.AdoptOwner(info)

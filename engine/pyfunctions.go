@@ -201,7 +201,7 @@ func (s *session) createFunction(ctx context.Context, f *sql.FunctionStmt) (pgwi
 			return sqlerr.New(sqlerr.Code("42P13"), "cannot change return type of existing function").
 				WithHint("Use DROP FUNCTION %s first.", sig)
 		case exists && old.Owner != s.info.User && !s.superuser:
-			return sqlerr.New(sqlerr.InsufficientPrivilege, "must be owner of function %s", m.Name)
+			return mustOwn("function", m.Name)
 		}
 		if exists {
 			m.Owner = old.Owner
@@ -274,7 +274,7 @@ func (s *session) dropFunction(ctx context.Context, f *sql.FunctionStmt) (pgwire
 				WithHint("Specify the argument list to select the function unambiguously.")
 		}
 		if o := tx.Functions[match[0]].Owner; o != s.info.User && !s.superuser {
-			return sqlerr.New(sqlerr.InsufficientPrivilege, "must be owner of function %s", f.Name.Name)
+			return mustOwn("function", f.Name.Name)
 		}
 		delete(tx.Functions, match[0])
 		return nil

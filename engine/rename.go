@@ -63,12 +63,12 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 				return nil, err
 			}
 			if d.IfExists {
-				return noticeResult(tag, sqlerr.New(sqlerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", d.Table.Name)), nil
+				return noticeResult(tag, relationSkipped(d.Table.Name)), nil
 			}
-			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", d.Table.Name)
+			return nil, sqlerr.UndefinedRelation(d.Table.Name)
 		}
 		if d.View {
-			return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a view", from.Table).
+			return nil, notA("view", from.Table).
 				WithHint("Use ALTER TABLE to rename a table.")
 		}
 	}
@@ -82,16 +82,16 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 	}
 	to := fluss.TablePath{Database: from.Database, Table: a.NewName}
 	if _, taken := s.eng.meta.Views().Get(to); taken {
-		return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", to.Table)
+		return nil, sqlerr.RelationExists(to.Table)
 	}
 	if _, err := s.eng.store.GetTable(ctx, to); err == nil {
-		return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", to.Table)
+		return nil, sqlerr.RelationExists(to.Table)
 	} else if sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
 		return nil, err
 	}
 	if q, ok := s.eng.store.(fluss.SequenceStore); ok {
 		if _, err := q.GetSequence(ctx, to); err == nil {
-			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", to.Table)
+			return nil, sqlerr.RelationExists(to.Table)
 		}
 	}
 	deps, err := followers(s.eng.meta.Views().Dependents(from), from, to)
@@ -216,17 +216,16 @@ func (s *session) followRename(ctx context.Context, info fluss.TableInfo) error 
 		if tx == nil {
 			continue
 		}
-		pt := tx.tables[info.TableID]
-		if pt == nil {
-			continue
+		pt, err := tx.pending(info.TableID)
+		if pt == nil || err != nil {
+			return err
 		}
 		t, err := s.eng.store.Table(ctx, info.Path)
 		if err != nil {
 			return err
 		}
-		pt.mu.Lock()
-		pt.info, pt.base, pt.newest = info, t, t
-		pt.mu.Unlock()
+		pt.Rebase(info, t)
+		pt.base = t
 	}
 	return nil
 }

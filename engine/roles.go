@@ -25,10 +25,10 @@ func (s *session) execRole(ctx context.Context, r *sql.RoleStmt) (pgwire.Result,
 	}
 	tag := r.Verb + " " + what
 	if s.txStatus != 'I' {
-		return nil, sqlerr.New(sqlerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", tag)
+		return nil, inTransactionBlock(tag)
 	}
 	if r.Unsupported != "" {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "role option \"%s\" is not supported", strings.ToLower(r.Unsupported)).
+		return nil, sqlerr.NotSupported(`role option "` + strings.ToLower(r.Unsupported) + `"`).
 			WithDetail("sqlgate keeps SUPERUSER, LOGIN and PASSWORD of a role.")
 	}
 	if !s.superuser {
@@ -68,7 +68,7 @@ func (s *session) execRole(ctx context.Context, r *sql.RoleStmt) (pgwire.Result,
 			name := r.Names[0]
 			e, ok := tx.Users[name]
 			if !ok {
-				return sqlerr.New(sqlerr.UndefinedObject, "role \"%s\" does not exist", name)
+				return sqlerr.UndefinedRole(name)
 			}
 			if secret != "" {
 				e.SCRAM, e.MD5 = secret, ""
@@ -107,7 +107,7 @@ func (s *session) dropRoles(tx *meta.Tx, r *sql.RoleStmt) error {
 			if r.IfExists {
 				continue
 			}
-			return sqlerr.New(sqlerr.UndefinedObject, "role \"%s\" does not exist", name)
+			return sqlerr.UndefinedRole(name)
 		}
 		if name == s.info.User {
 			return sqlerr.New(sqlerr.ObjectInUse, "current user cannot be dropped")

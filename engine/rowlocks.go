@@ -15,7 +15,7 @@ import (
 )
 
 // Row locks and isolation, as the session drives them (the locking itself
-// is in txn.go's pendingTable and exec's write operators; the lock manager
+// is in package txnstore's Table and exec's write operators; the lock manager
 // is package rowlock).
 
 // startLocking prepares tx's lock state for the write statement starting
@@ -23,17 +23,17 @@ import (
 // reads start after. It runs before the statement's plan reads anything,
 // so a row a later commit wrote is seen as possibly changed.
 func (s *session) startLocking(tx *txn) {
-	if tx.locks == nil {
+	if tx.Locks == nil {
 		return
 	}
-	tx.stmt = s.stmtText
-	tx.lockTimeout = s.duration("lock_timeout")
-	tx.deadlockTimeout = s.duration("deadlock_timeout")
-	tx.since = s.eng.locks.Seq()
-	if tx.snap != nil {
+	tx.Stmt = s.stmtText
+	tx.LockTimeout = s.duration("lock_timeout")
+	tx.DeadlockTimeout = s.duration("deadlock_timeout")
+	tx.Since = s.eng.locks.Seq()
+	if tx.Snap != nil {
 		// REPEATABLE READ: every read saw the snapshot, so a row changed
 		// since it was taken is a conflict (rr.go).
-		tx.since = tx.snapSeq
+		tx.Since = tx.SnapSeq
 	}
 }
 
@@ -44,7 +44,7 @@ func (s *session) needRowLocks(what string) error {
 	if s.eng.locks != nil {
 		return nil
 	}
-	return sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported on this store", what).
+	return notOnThisStore(what).
 		WithDetail("Other servers write this store too, and it offers no way to lock a row between them, so a concurrent change could be lost.").
 		WithHint("Write whole rows with INSERT (an upsert of the key), or DELETE by key.")
 }
@@ -82,15 +82,15 @@ func (s *session) isolationLevel(level string) (string, error) {
 		if s.canRepeatableRead() {
 			return l, nil
 		}
-		return "", sqlerr.New(sqlerr.FeatureNotSupported, "transaction isolation level %s is not supported on this store", l).
+		return "", notOnThisStore("transaction isolation level " + l).
 			WithDetail("The store cannot hold a snapshot for a transaction, or other servers write it too, so a transaction could not see one state throughout.").
 			WithHint("Use READ COMMITTED, and SELECT ... FOR UPDATE where a transaction must keep what it read unchanged.")
 	case "serializable":
-		return "", sqlerr.New(sqlerr.FeatureNotSupported, "transaction isolation level %s is not supported", l).
+		return "", sqlerr.NotSupported("transaction isolation level " + l).
 			WithDetail("sqlgate runs transactions at READ COMMITTED or REPEATABLE READ; it has no serializable snapshot isolation (no read-write conflict tracking).").
 			WithHint("Use REPEATABLE READ, and SELECT ... FOR UPDATE where a transaction must keep what it read unchanged.")
 	default:
-		return "", sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"transaction_isolation\": \"%s\"", level).
+		return "", invalidParameterValue("transaction_isolation", level).
 			WithHint("Available values: serializable, repeatable read, read committed, read uncommitted.")
 	}
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 
-	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -11,7 +10,7 @@ import (
 // REPEATABLE READ, as PostgreSQL 15 runs it: the transaction takes one
 // snapshot of the store at its first statement (not at BEGIN) and every
 // read of the transaction sees that snapshot with its own writes laid over
-// it (txnTables, pendingTable.base). A write to a row that a commit changed
+// it (txnTables, txnstore.Table's base). A write to a row that a commit changed
 // after the snapshot cannot re-read the row as READ COMMITTED does
 // (recheckPasses): it fails with 40001. The lock manager's stamps say
 // which rows may have changed since the snapshot's commit sequence
@@ -64,24 +63,6 @@ func (s *session) firstQuery(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	tx.snap, tx.snapSeq = snap, seq
-	return nil
-}
-
-// snapshotConflict fails with 40001 when the row of pt with the key
-// encoding key differs between the transaction's snapshot and the newest
-// committed state. write says an UPDATE or DELETE asks, which PostgreSQL
-// answers "concurrent delete" for a deleted row; a row lock or an insert
-// says "concurrent update" either way.
-func (pt *pendingTable) snapshotConflict(ctx context.Context, key string, write bool) error {
-	change, err := pt.tx.snap.RowChanged(ctx, pt.newest, []byte(key))
-	switch {
-	case err != nil:
-		return err
-	case change == fluss.RowDeleted && write:
-		return exec.ConcurrentDelete()
-	case change != fluss.RowUnchanged:
-		return exec.SerializationFailure()
-	}
+	tx.Snap, tx.SnapSeq = snap, seq
 	return nil
 }

@@ -81,7 +81,7 @@ func (c *recordingCatalog) ResolveSchema(ctx context.Context, name string, creat
 	}
 	if len(path) == 0 {
 		if create {
-			return "", sqlerr.New(sqlerr.InvalidSchemaName, "no schema has been selected to create in")
+			return "", noSchemaSelected()
 		}
 		return fluss.DefaultDatabase, nil
 	}
@@ -92,7 +92,7 @@ func (c *recordingCatalog) ResolveSchema(ctx context.Context, name string, creat
 				return s, nil
 			}
 		}
-		return "", sqlerr.New(sqlerr.InvalidSchemaName, "no schema has been selected to create in")
+		return "", noSchemaSelected()
 	}
 	if len(path) == 1 {
 		return path[0], nil
@@ -142,7 +142,7 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		}
 		if d.Authorization != "" {
 			if exists, _ := s.eng.roles.Role(d.Authorization); !exists && d.Authorization != s.info.User {
-				return nil, sqlerr.New(sqlerr.UndefinedObject, "role \"%s\" does not exist", d.Authorization)
+				return nil, sqlerr.UndefinedRole(d.Authorization)
 			}
 		}
 		s.eng.ddl.Lock()
@@ -233,11 +233,11 @@ func reservedSchema(name string) error {
 		return fluss.DuplicateDatabase(name)
 	}
 	if strings.HasPrefix(name, "pg_") {
-		return sqlerr.New(sqlerr.ReservedName, "unacceptable schema name \"%s\"", name).
+		return unacceptableSchemaName(name).
 			WithDetail("The prefix \"pg_\" is reserved for system schemas.")
 	}
 	if name == fluss.SystemDatabase {
-		return sqlerr.New(sqlerr.ReservedName, "unacceptable schema name \"%s\"", name).
+		return unacceptableSchemaName(name).
 			WithDetail("Schema %s is reserved for sqlgate's metadata.", name)
 	}
 	return nil

@@ -68,10 +68,10 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 			if st.IfNotExists {
 				return tagOnly(tag), nil
 			}
-			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
+			return nil, sqlerr.RelationExists(path.Table)
 		}
 		if _, isView := s.eng.meta.Views().Get(path); isView {
-			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", path.Table)
+			return nil, sqlerr.RelationExists(path.Table)
 		}
 		def, _, err := binder.ResolveSequence(path.Table, nil, st.Options)
 		if err != nil {
@@ -202,7 +202,7 @@ func (s *session) createTableSequences(ctx context.Context, seqs []binder.NewSeq
 	for _, n := range seqs {
 		if _, err := s.eng.store.GetTable(ctx, n.Path); err == nil {
 			undo()
-			return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", n.Path.Table)
+			return nil, sqlerr.RelationExists(n.Path.Table)
 		}
 		if _, err := q.CreateSequence(ctx, n.Path, n.Def, false); err != nil {
 			undo()

@@ -87,7 +87,7 @@ func (s *session) sqlExecute(ctx context.Context, ps *statement, _ []any) (pgwir
 		}
 	}
 	if !sameColumns(target.cols, ps.cols) {
-		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "cached plan must not change result type")
+		return nil, cachedPlanChanged()
 	}
 	s.notePlanUsed(ex.Name)
 	return target.execute(ctx, values)

@@ -142,7 +142,7 @@ func (s *session) prepareSubscribe(ctx context.Context, ps *statement) (*stateme
 		return nil, err
 	}
 	if len(qps.params) > 0 {
-		return nil, sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $1")
+		return nil, noParameter(1)
 	}
 	if _, ok := qps.bound.(*binder.Query); !ok || qps.plan == nil {
 		return nil, notPerChange("this query")

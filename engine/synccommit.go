@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
-	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // SynchronousCommit is the setting that says whether a commit waits for
@@ -29,7 +28,7 @@ func synchronousCommitValue(v string) (string, error) {
 	case "local", "remote_write", "remote_apply":
 		return strings.ToLower(v), nil
 	}
-	return "", sqlerr.New(sqlerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", SynchronousCommit, v).
+	return "", invalidParameterValue(SynchronousCommit, v).
 		WithHint("Available values: local, remote_write, remote_apply, on, off.")
 }
 

@@ -106,13 +106,13 @@ func (t txnTables) Table(ctx context.Context, p fluss.TablePath) (fluss.Table, e
 		return nil, err
 	}
 	info := tb.Info()
-	if pt := t.tx.tables[info.TableID]; pt != nil && pt.info.Path == info.Path {
+	if pt := t.tx.Lookup(info.TableID); pt != nil && pt.Info().Path == info.Path {
 		return pt, nil
 	}
-	if t.tx.snap != nil {
+	if t.tx.Snap != nil {
 		// REPEATABLE READ: the transaction's snapshot (a catalog view
 		// comes back as it is).
-		tb, _ = t.tx.snap.Table(tb)
+		tb, _ = t.tx.Snap.Table(tb)
 	}
 	return tb, nil
 }

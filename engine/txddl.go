@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/sqlgate/sqlgate/engine/txnstore"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -21,7 +22,7 @@ import (
 // PostgreSQL clients show or log a WARNING and go on, as they do for a
 // NOTICE.
 //
-// The block's pending rows (txn.go) were validated against the schema of
+// The block's pending rows (package txnstore) were validated against the schema of
 // their table, so a statement that changes or drops a table the
 // transaction has written rows to is refused (0A000) until COMMIT; one
 // that changes a table the transaction only read makes the transaction
@@ -42,7 +43,7 @@ func (s *session) blockDDL(what string, touches func(fluss.TablePath) bool) erro
 	}
 	if s.tx != nil {
 		if s.tx.readOnly {
-			return sqlerr.New(sqlerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", what)
+			return readOnlyTransaction(what)
 		}
 		if s.settings["transaction_isolation"] == "repeatable read" {
 			return sqlerr.New(sqlerr.FeatureNotSupported, "%s cannot run inside a REPEATABLE READ transaction", what).
@@ -51,16 +52,16 @@ func (s *session) blockDDL(what string, touches func(fluss.TablePath) bool) erro
 		}
 	}
 	if tx != nil && touches != nil {
-		for _, pt := range append([]*pendingTable(nil), tx.order...) {
-			if !touches(pt.info.Path) {
+		for _, pt := range append([]*txnstore.Table(nil), tx.Tables()...) {
+			if !touches(pt.Info().Path) {
 				continue
 			}
-			if pt.hasWrites() {
-				return sqlerr.New(sqlerr.FeatureNotSupported, "%s cannot run after this transaction wrote rows to table \"%s\"", what, pt.info.Path.Table).
+			if pt.HasWrites() {
+				return sqlerr.New(sqlerr.FeatureNotSupported, "%s cannot run after this transaction wrote rows to table \"%s\"", what, pt.Info().Path.Table).
 					WithDetail("sqlgate applies DDL at once (Fluss's catalog is not transactional), and the rows this transaction holds were written for the table as it is now.").
 					WithHint("COMMIT the rows first, or run the DDL before writing them.")
 			}
-			tx.forget(pt)
+			tx.Forget(pt)
 		}
 	}
 	if s.tx != nil {
@@ -79,29 +80,6 @@ func (s *session) ddlFinished(err error) {
 		s.tx.ddl = append(s.tx.ddl, s.tx.ddlRunning)
 	}
 	s.tx.ddlRunning = ""
-}
-
-// hasWrites reports whether the transaction holds rows for the table.
-func (pt *pendingTable) hasWrites() bool {
-	pt.mu.Lock()
-	defer pt.mu.Unlock()
-	return len(pt.recs) > 0 || len(pt.appended) > 0 || len(pt.lazy) > 0 || pt.bulk != nil
-}
-
-// forget drops the transaction's view of a table it holds no rows for,
-// so that the next statement opens the table as the DDL left it.
-func (tx *txn) forget(pt *pendingTable) {
-	delete(tx.tables, pt.info.TableID)
-	kept := tx.order[:0]
-	for _, o := range tx.order {
-		if o != pt {
-			kept = append(kept, o)
-		}
-	}
-	tx.order = kept
-	for _, sp := range tx.savepoints {
-		delete(sp.tables, pt.info.TableID)
-	}
 }
 
 // warningCode is PostgreSQL's SQLSTATE 01000 (warning).

@@ -73,9 +73,9 @@ func (s *session) createView(ctx context.Context, b *binder.CreateView) (pgwire.
 	defer s.eng.ddl.Unlock()
 	if _, err := s.eng.store.GetTable(ctx, b.Path); err == nil {
 		if b.OrReplace {
-			return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a view", b.Path.Table)
+			return nil, notA("view", b.Path.Table)
 		}
-		return nil, sqlerr.New(sqlerr.DuplicateTable, "relation \"%s\" already exists", b.Path.Table)
+		return nil, sqlerr.RelationExists(b.Path.Table)
 	} else if sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool
 		v, ok := s.eng.meta.Views().Get(p)
 		if !ok {
 			if _, err := s.eng.store.GetTable(ctx, p); err == nil {
-				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a view", p.Table).WithHint("Use DROP TABLE to remove a table.")
+				return nil, notA("view", p.Table).WithHint("Use DROP TABLE to remove a table.")
 			}
 			if b.IfExists {
 				continue
@@ -190,7 +190,7 @@ func (s *session) mayOwnView(v views.View) error {
 	if s.superuser || (s.info.User != "" && s.eng.meta.Access().Owner(v.ACLKey()) == s.info.User) {
 		return nil
 	}
-	return sqlerr.New(sqlerr.InsufficientPrivilege, "must be owner of view %s", v.Path.Table)
+	return mustOwn("view", v.Path.Table)
 }
 
 // viewTarget refuses a write or TRUNCATE whose target is a view, before
@@ -223,7 +223,7 @@ func (s *session) viewTarget(st *sql.Statement) error {
 		return nil
 	}
 	if verb == "" {
-		return sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a table", p.Table)
+		return notA("table", p.Table)
 	}
 	// PostgreSQL's error for a view that is not automatically updatable
 	// (55000); sqlgate updates no view.

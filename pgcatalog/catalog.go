@@ -46,7 +46,7 @@ const (
 )
 
 // OIDs of user tables and the objects derived from them. A table's OID is
-// 16384 + TableID (as engine/session.go's tableOID reports in
+// 16384 + TableID (as engine/prepare.go's tableOID reports in
 // RowDescription); its row type, primary-key index and primary-key
 // constraint are the same number plus 1<<22, 2<<22 and 3<<22, so they never
 // collide for the first four million tables and survive restarts (TableID

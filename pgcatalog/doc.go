@@ -17,7 +17,7 @@
 // scan lists the store's tables afresh).
 //
 // OIDs are stable across restarts: a table's OID is 16384 + TableID (the
-// OID engine/session.go reports in RowDescription), its row type, its
+// OID engine/prepare.go reports in RowDescription), its row type, its
 // primary-key index and its primary-key constraint are that plus 1<<22,
 // 2<<22 and 3<<22. Namespaces use PostgreSQL's OIDs (pg_catalog 11, public
 // 2200, information_schema 13207), the one user is OID 10; a database's

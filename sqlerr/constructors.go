@@ -126,3 +126,29 @@ func InvalidJSON() *Error {
 func CanceledByUser() *Error {
 	return New(QueryCanceled, "canceling statement due to user request")
 }
+
+// The catalog's errors that several packages raise (the engine, the
+// stores, views, the Flight SQL ingest), each built here so that its text
+// is the same everywhere and found by one grep.
+
+// UndefinedRelation is 42P01 for a table, view or sequence name that
+// names nothing.
+func UndefinedRelation(name string) *Error {
+	return New(UndefinedTable, "relation \"%s\" does not exist", name)
+}
+
+// RelationExists is 42P07 for a table, view or sequence created (or
+// renamed) under a name a relation of its schema already has.
+func RelationExists(name string) *Error {
+	return New(DuplicateTable, "relation \"%s\" already exists", name)
+}
+
+// UndefinedSchema is 3F000 for a schema name that names nothing.
+func UndefinedSchema(name string) *Error {
+	return New(InvalidSchemaName, "schema \"%s\" does not exist", name)
+}
+
+// UndefinedRole is 42704 for a role name that names nothing.
+func UndefinedRole(name string) *Error {
+	return New(UndefinedObject, "role \"%s\" does not exist", name)
+}

@@ -8,7 +8,8 @@
 // client is reported as XX000 (internal_error) with a generic message.
 //
 // constructors.go builds the messages several packages raise (invalid byte
-// sequences, NOT NULL violations with the failing row's DETAIL), so that
+// sequences, NOT NULL violations with the failing row's DETAIL, the
+// catalog's undefined or duplicate relations, schemas and roles), so that
 // each is worded in one place. An
 // error PostgreSQL reports without a cursor (a type modifier's) is Unplaced:
 // WithPosition leaves it without one.

@@ -1,4 +1,4 @@
-package engine
+package txnstore
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 
 // Transactions larger than memory.
 //
-// A transaction holds its writes in memory (txn.go) until they pass
-// txn.spillAt bytes. Then, when everything it holds is plain writes to one
+// A transaction holds its writes in memory (table.go) until they pass
+// Txn.spillAt bytes. Then, when everything it holds is plain writes to one
 // table (appends to a log table, or full-row upserts without ON CONFLICT to
 // a primary-key table) that it has not read (an INSERT ... SELECT from the
 // same table, an UPDATE, an ON CONFLICT read it while they write) and it
@@ -23,7 +23,7 @@ import (
 // INSERT ... SELECT or a block of INSERTs of any size thus commits whole or
 // not at all, invisible to others until COMMIT, and a ROLLBACK, a failed
 // statement outside a block or a crash leaves nothing (the store removes
-// its staging; txn.release discards it).
+// its staging; Txn.Release discards it).
 //
 // Once a table is staged its pending rows are no longer in memory here, so
 // what would read them or need them undone fails with 0A000, naming the
@@ -32,11 +32,13 @@ import (
 // SAVEPOINT. Row locks are unchanged: every write locks its keys before it
 // is staged, and the locks last until COMMIT or ROLLBACK.
 
-// defaultSpillBytes is txn.spillAt when the engine's options leave it 0.
+// defaultSpillBytes is SpillLimit(0).
 const defaultSpillBytes = 64 << 20
 
-// spillLimit returns the option's spill threshold (0: never).
-func spillLimit(opt int64) int64 {
+// SpillLimit returns the spill threshold New takes for an option's value
+// (the engine's Options.TransactionSpillBytes): 0 is the default, below 0
+// never.
+func SpillLimit(opt int64) int64 {
 	switch {
 	case opt < 0:
 		return 0
@@ -47,14 +49,14 @@ func spillLimit(opt int64) int64 {
 }
 
 // staged is the error of an operation a staged table cannot serve.
-func (pt *pendingTable) staged(what string) error {
+func (pt *Table) staged(what string) error {
 	return sqlerr.New(sqlerr.FeatureNotSupported, "%s table \"%s\" after this transaction staged more than %d bytes of writes to it on disk is not supported", what, pt.info.Path.Table, pt.tx.spillAt).
 		WithHint("Commit the large write first, or read and change the table before writing that much to it in the transaction.")
 }
 
 // checkWrite refuses a write to another table than the one the
 // transaction staged.
-func (tx *txn) checkWrite(pt *pendingTable) error {
+func (tx *Txn) checkWrite(pt *Table) error {
 	if tx.spilled != nil && tx.spilled != pt {
 		return sqlerr.New(sqlerr.FeatureNotSupported, "writing table \"%s\" after this transaction staged more than %d bytes of writes to table \"%s\" on disk is not supported", pt.info.Path.Table, tx.spillAt, tx.spilled.info.Path.Table).
 			WithHint("Commit the large write first, in a transaction of its own.")
@@ -64,7 +66,7 @@ func (tx *txn) checkWrite(pt *pendingTable) error {
 
 // addStaged hands a validated record (owned by the caller) to the table's
 // bulk writer.
-func (pt *pendingTable) addStaged(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
+func (pt *Table) addStaged(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
 	if err := pt.bulk.Add(ctx, rec); err != nil {
 		return fluss.WriteResult{}, err
 	}
@@ -73,7 +75,7 @@ func (pt *pendingTable) addStaged(ctx context.Context, rec arrow.RecordBatch) (f
 
 // maybeSpill stages pt's pending writes on disk once the transaction holds
 // more than spillAt bytes and may (see above).
-func (tx *txn) maybeSpill(ctx context.Context, pt *pendingTable) error {
+func (tx *Txn) maybeSpill(ctx context.Context, pt *Table) error {
 	if tx.spillAt <= 0 || tx.bytes <= tx.spillAt || tx.spilled != nil || len(tx.savepoints) > 0 {
 		return nil
 	}
@@ -134,7 +136,7 @@ func (tx *txn) maybeSpill(ctx context.Context, pt *pendingTable) error {
 	kept := tx.all[:0]
 	for _, r := range tx.all {
 		if mine[r] {
-			tx.bytes -= recordBytes(r)
+			tx.bytes -= RecordBytes(r)
 			r.Release()
 		} else {
 			kept = append(kept, r)
@@ -146,8 +148,9 @@ func (tx *txn) maybeSpill(ctx context.Context, pt *pendingTable) error {
 	return nil
 }
 
-// recordBytes is what txn.charge counts for r (and maybeSpill gives back).
-func recordBytes(r arrow.RecordBatch) int64 {
+// RecordBytes is what a transaction counts for r against its limit (and
+// maybeSpill gives back): the bytes of its columns' buffers.
+func RecordBytes(r arrow.RecordBatch) int64 {
 	var n int64
 	for _, c := range r.Columns() {
 		n += int64(c.Data().SizeInBytes())
@@ -157,7 +160,7 @@ func recordBytes(r arrow.RecordBatch) int64 {
 
 // commitStaged commits a transaction whose writes were staged: they are
 // all in the staged table's bulk writer (checkWrite kept the others out).
-func (tx *txn) commitStaged(ctx context.Context) error {
+func (tx *Txn) commitStaged(ctx context.Context) error {
 	pt := tx.spilled
 	if other := tx.otherWrites(pt); other != nil {
 		return tx.checkWrite(other)
@@ -167,9 +170,9 @@ func (tx *txn) commitStaged(ctx context.Context) error {
 }
 
 // otherWrites returns a table other than pt the transaction wrote, if any.
-func (tx *txn) otherWrites(pt *pendingTable) *pendingTable {
+func (tx *Txn) otherWrites(pt *Table) *Table {
 	for _, other := range tx.order {
-		if other != pt && other.hasWrites() {
+		if other != pt && other.HasWrites() {
 			return other
 		}
 	}
@@ -178,7 +181,7 @@ func (tx *txn) otherWrites(pt *pendingTable) *pendingTable {
 
 // discardStaged forgets the staged writes, if any (a rollback, or after a
 // commit, when it does nothing).
-func (tx *txn) discardStaged() {
+func (tx *Txn) discardStaged() {
 	if tx.spilled != nil {
 		tx.spilled.bulk.Discard()
 		tx.spilled.bulk = nil

@@ -1,4 +1,4 @@
-package engine
+package txnstore
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // does: the store's rows of the bucket keys whose keys are not pending,
 // then the pending rows of those bucket keys, so that a prefix lookup sees
 // the transaction's own upserts and deletes.
-func (pt *pendingTable) ScanPrefix(ctx context.Context, keys arrow.RecordBatch, opts fluss.ScanOptions) (fluss.RecordReader, error) {
+func (pt *Table) ScanPrefix(ctx context.Context, keys arrow.RecordBatch, opts fluss.ScanOptions) (fluss.RecordReader, error) {
 	ps, ok := pt.base.(fluss.PrefixScanner)
 	if !ok {
 		return nil, sqlerr.New(sqlerr.FeatureNotSupported, "prefix lookups on table \"%s\" are not supported", pt.info.Path.Table)
@@ -57,4 +57,4 @@ func (pt *pendingTable) ScanPrefix(ctx context.Context, keys arrow.RecordBatch, 
 	})
 }
 
-var _ fluss.PrefixScanner = (*pendingTable)(nil)
+var _ fluss.PrefixScanner = (*Table)(nil)

@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Preparing statements: Prepare parses a text into statements (a simple
+// query's bound one at a time, lazyStatement), prepareOne binds and plans
+// one, routing each kind to its own preparation.
+
+// Prepare parses and binds every statement of text.
+func (s *session) Prepare(ctx context.Context, text string, paramOIDs []uint32) ([]pgwire.Statement, error) {
+	if err := s.refreshMeta(ctx); err != nil {
+		return nil, s.failed(err)
+	}
+	s.metaFresh = true
+	stmts, err := s.parser.Parse(text)
+	if err != nil {
+		return nil, s.failed(err)
+	}
+	declared := make([]types.T, len(paramOIDs))
+	for i, oid := range paramOIDs {
+		t, err := typeOfOID(oid)
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		declared[i] = t
+	}
+	out := make([]pgwire.Statement, 0, len(stmts))
+	if len(stmts) == 1 {
+		// One statement (always the case for Parse): bind now, so that
+		// Describe knows the parameter and result types and errors surface
+		// at Parse, as in PostgreSQL.
+		ps, err := s.prepareOne(ctx, stmts[0], declared)
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		ps.source = text
+		return append(out, ps), nil
+	}
+	// Several statements (a simple query): each is bound just before it
+	// runs, so that "CREATE TABLE t ...; INSERT INTO t ..." sees the table.
+	for _, st := range stmts {
+		out = append(out, &lazyStatement{sess: s, parsed: st, declared: declared, source: text})
+	}
+	return out, nil
+}
+
+// lazyStatement binds on first use. pgwire asks for Columns() and then
+// Execute() of one statement of a simple query before the next one's.
+type lazyStatement struct {
+	sess     *session
+	parsed   *sql.Statement
+	declared []types.T
+	source   string // the whole query string
+	ps       *statement
+	err      error
+	done     bool
+}
+
+func (l *lazyStatement) bind() (*statement, error) {
+	if !l.done {
+		l.done = true
+		l.ps, l.err = l.sess.prepareOne(context.Background(), l.parsed, l.declared)
+		if l.err != nil {
+			l.err = l.sess.failed(l.err)
+		} else {
+			l.ps.source = l.source
+		}
+	}
+	return l.ps, l.err
+}
+
+func (l *lazyStatement) SQL() string { return l.parsed.Text }
+
+func (l *lazyStatement) ParamTypes() []types.T {
+	if ps, err := l.bind(); err == nil {
+		return ps.ParamTypes()
+	}
+	return nil
+}
+
+func (l *lazyStatement) Columns() []pgwire.ResultColumn {
+	if ps, err := l.bind(); err == nil {
+		return ps.Columns()
+	}
+	return nil
+}
+
+func (l *lazyStatement) Execute(ctx context.Context, params []any) (pgwire.Result, error) {
+	ps, err := l.bind()
+	if err != nil {
+		return nil, err
+	}
+	return ps.Execute(ctx, params)
+}
+
+func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []types.T) (*statement, error) {
+	ps := &statement{sess: s, parsed: st}
+	if st.DDL != nil {
+		return s.prepareDDL(ctx, ps)
+	}
+	switch st.Kind {
+	case sql.Copy:
+		return s.prepareCopy(ctx, st)
+	case sql.Savepoint, sql.ReleaseSavepoint, sql.RollbackToSavepoint:
+		return ps, nil
+	case sql.Set, sql.Reset, sql.Show, sql.Begin, sql.Commit, sql.Rollback, sql.Discard, sql.Deallocate, sql.Grant, sql.Revoke, sql.Role:
+		if st.Kind == sql.Show {
+			name := showColumnName(st.Show.Name)
+			if st.Show.Name == "tables" {
+				name = "table_name"
+			}
+			ps.cols = []pgwire.ResultColumn{{Name: name, Type: types.StringType}}
+		}
+		return ps, nil
+	}
+	if s.txStatus == 'E' {
+		return nil, sqlerr.TransactionAborted()
+	}
+	if st.Sequence != nil || st.Function != nil { // sequences.go, pyfunctions.go
+		return ps, nil
+	}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView, files: s}
+	// The binder parses literals (a timestamptz without offset is in the
+	// session's zone) and folds session functions.
+	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
+		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: s.location()})
+	s.eng.ddl.RLock()
+	ps.catalog, ps.searchPath, ps.declared = s.eng.catalog.Load(), s.settings["search_path"], declared
+	err := s.viewTarget(st)
+	var bound binder.Statement
+	if err == nil {
+		bound, err = binder.Bind(ctx, cat, st, declared)
+	}
+	s.eng.ddl.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	ps.bound = bound
+	ps.reads = cat.seen
+	ps.params = bound.Params()
+	switch b := bound.(type) {
+	case *binder.Query:
+		err = ps.prepareQuery(ctx, b)
+	case *binder.Insert, *binder.Update, *binder.Delete:
+		ps.cols, err = ps.prepareWrite(b) // write.go
+	case *binder.Describe:
+		ps.cols = []pgwire.ResultColumn{{Name: "column_name", Type: types.StringType}, {Name: "data_type", Type: types.StringType},
+			{Name: "is_nullable", Type: types.StringType}, {Name: "key", Type: types.StringType}}
+	case *binder.CreateTable:
+		if b.Source != nil {
+			ps.plan, err = lower.Plan(b.Source)
+		}
+	case *binder.Explain:
+		err = ps.prepareExplain(ctx, b)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ps, nil
+}
+
+// tableOID is the OID a table shows to PostgreSQL clients.
+func tableOID(id int64) uint32 {
+	if id == 0 {
+		return 0
+	}
+	return uint32(16384 + id)
+}
+
+// prepareQuery plans a query and describes its rows; a locking clause
+// names the table whose rows it locks (rowlocks.go).
+func (ps *statement) prepareQuery(ctx context.Context, b *binder.Query) (err error) {
+	if ps.plan, err = lower.PlanWith(b.Plan, lower.Options{Ctx: ctx, Stats: ps.sess.eng.tables}); err != nil {
+		return err
+	}
+	// a query has a row description even with no columns (SELECT FROM t)
+	ps.cols = make([]pgwire.ResultColumn, 0, len(b.Plan.Columns()))
+	for _, c := range b.Plan.Columns() {
+		ps.cols = append(ps.cols, pgwire.ResultColumn{Name: c.Name, Type: c.T, TableOID: tableOID(c.TableID), ColumnNumber: int16(c.Ordinal)})
+	}
+	if info, ok := binder.LockedTable(b.Plan); ok {
+		ps.locked = &info
+	}
+	return nil
+}
+
+// prepareExplain plans what EXPLAIN explains: a query, or a write's rows
+// (explainwrite.go).
+func (ps *statement) prepareExplain(ctx context.Context, b *binder.Explain) (err error) {
+	switch inner := b.Statement.(type) {
+	case *binder.Query:
+		if ps.plan, err = lower.PlanWith(inner.Plan, lower.Options{Ctx: ctx, Stats: ps.sess.eng.tables}); err != nil {
+			return err
+		}
+	case *binder.Insert, *binder.Update, *binder.Delete:
+		if ps.writeCols, err = ps.prepareWrite(inner); err != nil {
+			return err
+		}
+	default:
+		return sqlerr.NotSupported("EXPLAIN of this statement")
+	}
+	ps.cols = []pgwire.ResultColumn{{Name: "QUERY PLAN", Type: types.StringType}}
+	return nil
+}

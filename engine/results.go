@@ -1,0 +1,134 @@
+package engine
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/pgwire"
+)
+
+// The results a statement returns to pgwire: a tag alone, a query's
+// streamed rows, a list of strings, an EXPLAIN; and execState, what one
+// execution allocates.
+
+// tagResult is a result without rows.
+type tagResult struct{ tag string }
+
+func tagOnly(tag string) *tagResult                                  { return &tagResult{tag: tag} }
+func (r *tagResult) Next(context.Context) (arrow.RecordBatch, error) { return nil, nil }
+func (r *tagResult) Tag() string                                     { return r.tag }
+func (r *tagResult) Close()                                          {}
+
+// execState is what one execution allocates: its evaluation context, its
+// runtime and, for a query, its result.
+type execState struct {
+	ec  exec.EvalContext
+	rt  lower.Runtime
+	req exec.BackendRequest // the session setting's, when no hint
+	// ctes are rt's WITH query rows (rt.CTEs).
+	ctes lower.CTERuns
+	res  queryResult
+	// params holds the converted parameters when they are few (a point
+	// lookup's key).
+	params [4]any
+}
+
+// queryResult streams an operator's batches.
+type queryResult struct {
+	op   exec.Operator
+	verb string
+	rows int64
+	done bool
+	// sess, when set, learns of an error raised while streaming: it aborts
+	// the transaction block like an error from Execute.
+	sess *session
+	// rt, when set, is the runtime op was built with: Close closes it
+	// after op (it holds the execution's WITH query rows).
+	rt *lower.Runtime
+}
+
+func (r *queryResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if r.done {
+		return nil, nil
+	}
+	b, err := r.op.Next(ctx)
+	if err != nil {
+		r.Close()
+		err = mapContextError(ctx, err)
+		if r.sess != nil {
+			err = r.sess.failed(err)
+		}
+		return nil, err
+	}
+	if b == nil {
+		r.Close()
+		return nil, nil
+	}
+	r.rows += b.NumRows()
+	return b, nil
+}
+
+// Tag is "SELECT n" for queries; SHOW and EXPLAIN report their verb alone.
+func (r *queryResult) Tag() string {
+	switch {
+	case r.verb != "SELECT":
+		return r.verb
+	case r.rows == 1:
+		return "SELECT 1" // a point lookup's: no formatting
+	}
+	return "SELECT " + strconv.FormatInt(r.rows, 10)
+}
+
+func (r *queryResult) Close() {
+	if !r.done {
+		r.done = true
+		r.op.Close()
+		if r.rt != nil {
+			r.rt.Close()
+		}
+	}
+}
+
+// stringsResult returns one text column of rows.
+func stringsResult(e *Engine, name string, rows []string) pgwire.Result {
+	schema := arrow.NewSchema([]arrow.Field{{Name: name, Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+	b := array.NewStringBuilder(e.mem)
+	defer b.Release()
+	b.AppendValues(rows, nil)
+	col := b.NewArray()
+	defer col.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(len(rows)))
+	return &queryResult{op: &onceOperator{batch: rec}, verb: "SHOW"}
+}
+
+func explainResult(e *Engine, plan lower.Node, metrics map[lower.Node]*exec.Metrics, format string, backend *exec.BackendRequest) pgwire.Result {
+	lines := lower.ExplainFor(plan, metrics, backend)
+	if format == "json" {
+		lines = []string{lower.ExplainJSONFor(plan, metrics, backend)}
+	}
+	r := stringsResult(e, "QUERY PLAN", lines).(*queryResult)
+	r.verb = "EXPLAIN"
+	return r
+}
+
+// onceOperator emits one prepared batch.
+type onceOperator struct{ batch arrow.RecordBatch }
+
+func (o *onceOperator) Schema() *arrow.Schema { return o.batch.Schema() }
+
+func (o *onceOperator) Next(context.Context) (arrow.RecordBatch, error) {
+	b := o.batch
+	o.batch = nil
+	return b, nil
+}
+
+func (o *onceOperator) Close() {
+	if o.batch != nil {
+		o.batch.Release()
+		o.batch = nil
+	}
+}

@@ -1,0 +1,129 @@
+package txnstore
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/rowlock"
+)
+
+func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
+	tx := pt.tx
+	if tx.Locks == nil || !pt.info.HasPrimaryKey() {
+		return nil
+	}
+	// A null key is refused as the store refuses it, naming the row,
+	// before keyOf meets it.
+	if err := fluss.CheckNotNull(pt.info, rec.Columns()); err != nil {
+		return err
+	}
+	n := int(rec.NumRows())
+	cols := pt.keyColumns(rec)
+	var buf []byte
+	var err error
+	if n >= tx.Locks.Manager().EscalateAt() && tx.Locks.LockTable(pt.info.TableID, pt.info.Path.Table, tx.Stmt, true) {
+		if tx.Snap == nil {
+			return nil
+		}
+		// REPEATABLE READ: the table is held, but a key may have been
+		// written since the snapshot (snapshotConflict).
+		m := tx.Locks.Manager()
+		for i := 0; i < n; i++ {
+			if buf, err = pt.keyOf(buf, cols, i); err != nil {
+				return err
+			}
+			if m.Changed(pt.info.TableID, string(buf), tx.SnapSeq) {
+				if err := pt.snapshotConflict(ctx, string(buf), false); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	since := uint64(0)
+	if tx.Snap != nil {
+		since = tx.SnapSeq
+	}
+	for i := 0; i < n; i++ {
+		if buf, err = pt.keyOf(buf, cols, i); err != nil {
+			return err
+		}
+		res, err := tx.Locks.Lock(ctx, pt.lockRequest(string(buf), rowlock.Update, since))
+		if err != nil {
+			return err
+		}
+		if res.Changed && tx.Snap != nil {
+			if err := pt.snapshotConflict(ctx, string(buf), false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// LockRows implements exec.RowLocker.
+func (pt *Table) LockRows(ctx context.Context, keys []string, how exec.RowLock) ([]exec.LockState, error) {
+	tx := pt.tx
+	if tx.Locks == nil {
+		return nil, nil
+	}
+	var states []exec.LockState
+	for i, k := range keys {
+		req := pt.lockRequest(k, how.Mode, tx.Since)
+		req.Wait, req.Write = how.Wait, how.Write
+		res, err := tx.Locks.Lock(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		st := exec.LockFresh
+		switch {
+		case res.Outcome == rowlock.Skipped:
+			st = exec.LockSkipped
+		case res.Changed:
+			st = exec.LockChanged
+			if tx.Snap != nil {
+				// REPEATABLE READ cannot re-read the row: a real change
+				// since the snapshot fails the statement (snapshotConflict).
+				if err := pt.snapshotConflict(ctx, k, how.Write); err != nil {
+					return nil, err
+				}
+				st = exec.LockFresh
+			}
+		}
+		if st != exec.LockFresh && states == nil {
+			states = make([]exec.LockState, len(keys))
+		}
+		if states != nil {
+			states[i] = st
+		}
+	}
+	return states, nil
+}
+
+func (pt *Table) lockRequest(key string, mode rowlock.Mode, since uint64) rowlock.Request {
+	tx := pt.tx
+	return rowlock.Request{Table: pt.info.TableID, Name: pt.info.Path.Table, Key: key, Mode: mode,
+		Timeout: tx.LockTimeout, DeadlockTimeout: tx.DeadlockTimeout, Write: true, Since: since, Statement: tx.Stmt}
+}
+
+// retainSlots retains the distinct records the slots point into and
+
+// snapshotConflict fails with 40001 when the row of pt with the key
+// encoding key differs between the transaction's snapshot and the newest
+// committed state. write says an UPDATE or DELETE asks, which PostgreSQL
+// answers "concurrent delete" for a deleted row; a row lock or an insert
+// says "concurrent update" either way.
+func (pt *Table) snapshotConflict(ctx context.Context, key string, write bool) error {
+	change, err := pt.tx.Snap.RowChanged(ctx, pt.newest, []byte(key))
+	switch {
+	case err != nil:
+		return err
+	case change == fluss.RowDeleted && write:
+		return exec.ConcurrentDelete()
+	case change != fluss.RowUnchanged:
+		return exec.SerializationFailure()
+	}
+	return nil
+}

@@ -1,0 +1,297 @@
+package txnstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/rowlock"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// Txn is one transaction's pending writes. Its zero value is not ready:
+// Init it (or use New). The caller sets the exported fields that say how
+// the running statement locks and reads; the rest is the overlay's own.
+type Txn struct {
+	tables map[int64]*Table
+	order  []*Table
+	// bytes estimates the memory the pending records hold; limit bounds it.
+	bytes, limit int64
+	// spillAt is the size from which the writes are staged on disk when
+	// they may be (spill.go; 0: never); spilled is the table staged.
+	spillAt int64
+	spilled *Table
+	// savepoints, innermost last.
+	savepoints []savepoint
+	// all is every record the transaction retained, released at its end.
+	all []arrow.RecordBatch
+
+	// Locks owns the transaction's row locks (nil: the store takes none).
+	// The running statement sets Since (the lock manager's commit
+	// sequence when it started reading: a row stamped later may have
+	// changed under it), Stmt (its text), LockTimeout (lock_timeout) and
+	// DeadlockTimeout (deadlock_timeout).
+	Locks                        *rowlock.Txn
+	Since                        uint64
+	Stmt                         string
+	LockTimeout, DeadlockTimeout time.Duration
+
+	// Snap is a REPEATABLE READ transaction's snapshot, taken by the
+	// caller at its first statement; SnapSeq is the lock manager's commit
+	// sequence read just before it, so every commit the snapshot misses
+	// is stamped later than SnapSeq (locks.go). Release closes it.
+	Snap    fluss.Snapshot
+	SnapSeq uint64
+}
+
+type savepoint struct {
+	name   string
+	tables map[int64]pendingState
+	bytes  int64
+}
+
+// New returns a transaction that holds at most limit bytes of pending
+// writes (0: no limit) and stages them on disk from spillAt bytes
+// (0: never; see spill.go and SpillLimit).
+func New(limit, spillAt int64) *Txn {
+	tx := &Txn{}
+	tx.Init(limit, spillAt)
+	return tx
+}
+
+// Init makes tx, a zero Txn (the engine embeds one in its own transaction
+// state, so that a transaction costs one allocation), ready as New's.
+func (tx *Txn) Init(limit, spillAt int64) {
+	tx.tables, tx.limit, tx.spillAt = map[int64]*Table{}, limit, spillAt
+}
+
+// Unlock releases the transaction's row locks: committed says its writes
+// are durable and visible, so the rows it wrote are stamped as changed.
+func (tx *Txn) Unlock(committed bool) {
+	if tx.Locks != nil {
+		tx.Locks.Release(committed)
+	}
+}
+
+// Release drops the transaction's records and staged writes, its
+// snapshot and, if it still holds them, its row locks (a rollback, or the
+// end of a committed transaction).
+func (tx *Txn) Release() {
+	tx.discardStaged()
+	tx.Unlock(false)
+	if tx.Snap != nil {
+		tx.Snap.Close()
+		tx.Snap = nil
+	}
+	for _, r := range tx.all {
+		r.Release()
+	}
+	tx.all = nil
+	tx.tables = map[int64]*Table{}
+	tx.order = nil
+}
+
+// Lookup returns the transaction's view of the table with id, nil when it
+// has none.
+func (tx *Txn) Lookup(id int64) *Table { return tx.tables[id] }
+
+// Tables lists the transaction's views of tables, in the order it opened
+// them. The slice is the transaction's own: copy it to Forget while
+// iterating.
+func (tx *Txn) Tables() []*Table { return tx.order }
+
+// Table returns the pending view of base, creating it on first use.
+func (tx *Txn) Table(base fluss.Table) *Table {
+	if pt := tx.tables[base.Info().TableID]; pt != nil {
+		return pt
+	}
+	pt := &Table{}
+	tx.Open(pt, base, nil)
+	return pt
+}
+
+// Open makes pt, a zero Table the caller allocated, the transaction's view
+// of base, which it must not have yet. checker checks every row written
+// (nil: none); a caller that keeps state of its own with the table passes
+// it as the checker and finds it again through Checker.
+func (tx *Txn) Open(pt *Table, base fluss.Table, checker Checker) {
+	info := base.Info()
+	pt.tx, pt.base, pt.newest, pt.info, pt.schema, pt.checker = tx, base, base, info, tableSchema(info), checker
+	if tx.Snap != nil {
+		// A REPEATABLE READ transaction reads its snapshot; newest
+		// confirms a conflict (locks.go).
+		pt.base, _ = tx.Snap.Table(base)
+	}
+	pt.rows = map[string]slot{}
+	for _, name := range info.Descriptor.Schema.PrimaryKey {
+		i := info.ColumnIndex(name)
+		pt.keyIdx = append(pt.keyIdx, i)
+		pt.keyTypes = append(pt.keyTypes, info.Descriptor.Schema.Columns[i].Type)
+	}
+	tx.tables[info.TableID] = pt
+	tx.order = append(tx.order, pt)
+}
+
+// Forget drops the transaction's view of a table it holds no rows for
+// (the engine's DDL inside a block: the next statement opens the table as
+// the DDL left it).
+func (tx *Txn) Forget(pt *Table) {
+	delete(tx.tables, pt.info.TableID)
+	kept := tx.order[:0]
+	for _, o := range tx.order {
+		if o != pt {
+			kept = append(kept, o)
+		}
+	}
+	tx.order = kept
+	for _, sp := range tx.savepoints {
+		delete(sp.tables, pt.info.TableID)
+	}
+}
+
+// tableSchema is info.ArrowSchema(), built once per version of the table's
+// schema (kept in its ArrowSchemas): a transaction's first write to a
+// table built it again for every transaction, and every validated write
+// another.
+func tableSchema(info fluss.TableInfo) *arrow.Schema {
+	return info.ArrowSchemas.Get([]byte{'w'}, info.ArrowSchema)
+}
+
+// keep records r as held by the transaction, counting it against the limit.
+func (tx *Txn) keep(r arrow.RecordBatch) error {
+	tx.all = append(tx.all, r)
+	return tx.charge(r)
+}
+
+// charge counts r against the limit of uncommitted writes: what the
+// transaction holds, or what a streaming COPY has handed the store before
+// its commit.
+func (tx *Txn) charge(r arrow.RecordBatch) error {
+	tx.bytes += RecordBytes(r)
+	if tx.limit > 0 && tx.bytes > tx.limit {
+		return sqlerr.New(sqlerr.OutOfMemory, "out of memory").
+			WithDetail("The transaction holds more than %d bytes of uncommitted writes.", tx.limit).
+			WithHint("Commit in smaller transactions (or COPY in smaller parts).")
+	}
+	return nil
+}
+
+// Savepoint records the current state under name (SAVEPOINT).
+func (tx *Txn) Savepoint(name string) error {
+	if tx.spilled != nil {
+		return tx.spilled.staged("SAVEPOINT in a transaction writing")
+	}
+	sp := savepoint{name: name, tables: map[int64]pendingState{}, bytes: tx.bytes}
+	for id, pt := range tx.tables {
+		sp.tables[id] = pt.snapshot()
+	}
+	tx.savepoints = append(tx.savepoints, sp)
+	return nil
+}
+
+// FindSavepoint returns the index of the innermost savepoint called name
+// (3B001 when there is none).
+func (tx *Txn) FindSavepoint(name string) (int, error) {
+	for i := len(tx.savepoints) - 1; i >= 0; i-- {
+		if tx.savepoints[i].name == name {
+			return i, nil
+		}
+	}
+	return 0, sqlerr.New(sqlerr.InvalidSavepointSpecification, "savepoint \"%s\" does not exist", name)
+}
+
+// RollbackTo restores savepoint i (which stays defined, as in PostgreSQL)
+// and forgets the savepoints made after it.
+func (tx *Txn) RollbackTo(i int) {
+	sp := tx.savepoints[i]
+	tx.savepoints = tx.savepoints[:i+1]
+	kept := tx.order[:0]
+	for _, pt := range tx.order {
+		st, ok := sp.tables[pt.info.TableID]
+		if !ok { // first written after the savepoint
+			delete(tx.tables, pt.info.TableID)
+			continue
+		}
+		pt.restore(st)
+		// The savepoint's copy must survive a second ROLLBACK TO.
+		sp.tables[pt.info.TableID] = pt.snapshot()
+		kept = append(kept, pt)
+	}
+	tx.order = kept
+	tx.bytes = sp.bytes
+}
+
+// ReleaseSavepoint forgets savepoint i and the ones after it (RELEASE
+// SAVEPOINT).
+func (tx *Txn) ReleaseSavepoint(i int) {
+	tx.savepoints = tx.savepoints[:i]
+}
+
+// Savepoints is the number of savepoints defined.
+func (tx *Txn) Savepoints() int { return len(tx.savepoints) }
+
+// writes lists what COMMIT sends to the store, table by table.
+func (tx *Txn) writes() ([]fluss.TableWrite, error) {
+	var out []fluss.TableWrite
+	for _, pt := range tx.order {
+		ws, err := pt.writes()
+		if err != nil {
+			releaseWrites(out)
+			return nil, err
+		}
+		out = append(out, ws...)
+	}
+	return out, nil
+}
+
+func releaseWrites(ws []fluss.TableWrite) {
+	for _, w := range ws {
+		w.Rec.Release()
+	}
+}
+
+// Commit makes the transaction's writes durable and visible: one write
+// through the table's own call (which shares the store's group commit with
+// other sessions), several through the store's atomic group.
+func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
+	// The row locks outlive the write: a waiter re-reads the row once the
+	// write is visible.
+	defer func() { tx.Unlock(err == nil) }()
+	if tx.spilled != nil {
+		return tx.commitStaged(ctx)
+	}
+	ws, err := tx.writes()
+	if err != nil {
+		return err
+	}
+	defer releaseWrites(ws)
+	switch len(ws) {
+	case 0:
+		return nil
+	case 1:
+		w := ws[0]
+		t, err := store.Table(ctx, w.Path)
+		if err != nil {
+			return err
+		}
+		if t.Info().TableID != w.TableID {
+			return droppedTable(w.Path)
+		}
+		_, err = w.Apply(ctx, t)
+		return err
+	}
+	aw, ok := store.(fluss.AtomicWriter)
+	if !ok {
+		return sqlerr.New(sqlerr.FeatureNotSupported, "this store cannot commit several writes atomically").
+			WithHint("Write one table per transaction, in one statement.")
+	}
+	_, err = aw.WriteAtomically(ctx, ws)
+	return err
+}
+
+// droppedTable is Commit's error when the table the transaction wrote was
+// dropped and created again under its name since it opened it.
+func droppedTable(p fluss.TablePath) error {
+	return sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "table %q was dropped and re-created during the transaction", p.Table)
+}

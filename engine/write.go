@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// INSERT, UPDATE and DELETE: planning what they write (prepareWrite) and
+// running them into the transaction's tables (runWrite, writeTable).
+
+// prepareWrite plans an INSERT, UPDATE or DELETE: the plan of the rows it
+// writes, the expressions it evaluates itself, and its RETURNING columns.
+func (ps *statement) prepareWrite(bound binder.Statement) (cols []pgwire.ResultColumn, err error) {
+	switch b := bound.(type) {
+	case *binder.Insert:
+		if ps.plan, err = lower.Plan(b.Source); err != nil {
+			return nil, err
+		}
+		if b.OnConflictUpdate != nil {
+			if ps.merge, err = lower.LowerExprs(b.OnConflictUpdate); err != nil {
+				return nil, err
+			}
+		}
+		if b.Returning != nil {
+			if ps.ret, err = lower.LowerExprs(b.Returning.Exprs); err != nil {
+				return nil, err
+			}
+			cols = returningColumns(b.Returning)
+		}
+	case *binder.Update:
+		if ps.plan, err = lower.Plan(b.Source); err != nil {
+			return nil, err
+		}
+		cols = returningColumns(b.Returning)
+	case *binder.Delete:
+		if ps.plan, err = lower.Plan(b.Keys); err != nil {
+			return nil, err
+		}
+		cols = returningColumns(b.Returning)
+	}
+	return cols, nil
+}
+
+// runWrite runs the INSERT, UPDATE or DELETE bound (ps's, or the one its
+// EXPLAIN ANALYZE explains) with rt, the write's own expressions in ec, and
+// returns its result and the rows it wrote; ret receives its RETURNING rows
+// (nil: none).
+func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Statement, rt *lower.Runtime, ec *exec.EvalContext, ret *exec.Returned) (pgwire.Result, int64, error) {
+	switch b := bound.(type) {
+	case *binder.Insert:
+		if ps.merge != nil {
+			if err := s.needRowLocks("INSERT ... ON CONFLICT DO UPDATE"); err != nil {
+				return nil, 0, err
+			}
+		}
+		t, src, err := s.openWrite(rt, "INSERT", ps.plan, b.Table)
+		if err != nil {
+			return nil, 0, err
+		}
+		ins := &exec.Insert{EC: ec, Table: t, Source: src, IgnoreExisting: b.OnConflictDoNothing, Merge: ps.merge, Returning: ps.ret, Ret: ret}
+		if err := ins.Run(ctx); err != nil {
+			ret.Release()
+			return nil, 0, err
+		}
+		return writeResult(fmt.Sprintf("INSERT 0 %d", ins.Rows), ret), ins.Rows, nil
+	case *binder.Update:
+		if err := s.needRowLocks("UPDATE"); err != nil {
+			return nil, 0, err
+		}
+		t, src, err := s.openWrite(rt, "UPDATE", ps.plan, b.Table)
+		if err != nil {
+			return nil, 0, err
+		}
+		var rows int64
+		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
+			up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
+			if b.Returning != nil {
+				up.RetAt = b.Returning.At
+			}
+			err := up.Run(ctx)
+			rows += up.Rows
+			return err
+		})
+		if err != nil {
+			ret.Release()
+			return nil, 0, err
+		}
+		return writeResult(fmt.Sprintf("UPDATE %d", rows), ret), rows, nil
+	case *binder.Delete:
+		t, src, err := s.openWrite(rt, "DELETE", ps.plan, b.Table)
+		if err != nil {
+			return nil, 0, err
+		}
+		var rows int64
+		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
+			del := &exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret, Recheck: rc}
+			if b.Returning != nil {
+				del.RetAt = b.Returning.At
+			}
+			err := del.Run(ctx)
+			rows += del.Rows
+			return err
+		})
+		if err != nil {
+			ret.Release()
+			return nil, 0, err
+		}
+		return writeResult(fmt.Sprintf("DELETE %d", rows), ret), rows, nil
+	}
+	return nil, 0, sqlerr.New(sqlerr.InternalError, "runWrite of %T", bound)
+}
+
+// openWrite opens the target table of a write and instantiates the plan
+// that feeds it, after checking that writing is allowed here and that the
+// table is still the one the statement was bound against.
+func (s *session) openWrite(rt *lower.Runtime, verb string, plan lower.Node, info fluss.TableInfo) (fluss.Table, exec.Operator, error) {
+	t, err := s.writeTable(rt.Ctx, verb, info)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The source reads through the transaction's tables, now including
+	// the target.
+	rt.Tables = s.runtimeTables()
+	src, err := lower.Build(rt, plan)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, src, nil
+}
+
+// writeTable opens the target of a write as the transaction sees it,
+// checking that the table is still the one the statement was bound against.
+func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableInfo) (*pendingTable, error) {
+	tx := s.writeTxn()
+	if tx.readOnly {
+		return nil, readOnlyTransaction(verb)
+	}
+	s.startLocking(tx)
+	pt, err := tx.pending(info.TableID)
+	if err != nil {
+		return nil, err
+	}
+	if pt == nil {
+		t, err := s.eng.store.Table(ctx, info.Path)
+		if err != nil {
+			return nil, err
+		}
+		if t.Info().TableID != info.TableID {
+			return nil, tableRecreated(info.Path.Table)
+		}
+		pt = tx.openPending(t)
+	}
+	if err := s.attachChecks(ctx, pt); err != nil { // coldefs.go
+		return nil, err
+	}
+	return pt, nil
+}
+
+// noTxnBlock refuses a statement that cannot run inside a transaction
+// block (25001): VACUUM, as in PostgreSQL, and TRUNCATE, whose removed rows
+// a ROLLBACK could not bring back. Other DDL runs in a block (txddl.go).
+func (s *session) noTxnBlock(what string) error {
+	if s.txStatus != 'I' {
+		return inTransactionBlock(what)
+	}
+	return nil
+}

@@ -22,7 +22,9 @@ import (
 // The writer hashes its record on its own goroutine (sketchRecord) and the
 // committer folds the hashes into the table's sketch when the group commits,
 // so the single committer pays one register update per value, not the
-// hashing. The sketch is persisted in pebble under prefixNDV, in the same
+// hashing. A bulk append (COPY into a log table) folds each part into its
+// own running registers as it stages it (addRecord), so its commit
+// carries one dense delta per column. The sketch is persisted in pebble under prefixNDV, in the same
 // batch as a group's state at most once per ndvPersistEvery and at Close, so
 // a crash loses at most that interval's updates (the estimate lags; a
 // table whose sketch was never persisted reports none).

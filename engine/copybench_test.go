@@ -72,7 +72,22 @@ func BenchmarkCopyPK(b *testing.B) {
 	}
 }
 
-func benchCopyPK(b *testing.B, stage int64) {
+// BenchmarkCopyLog: BenchmarkCopyPK into a log table (no primary key),
+// bench's W8 COPY into its log table.
+func BenchmarkCopyLog(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		stage int64
+	}{{"memory", -1}, {"staged", 0}} {
+		b.Run(c.name, func(b *testing.B) { benchCopy(b, c.stage, "") })
+	}
+}
+
+func benchCopyPK(b *testing.B, stage int64) { benchCopy(b, stage, " PRIMARY KEY") }
+
+// benchCopy copies 1M rows into a fresh table whose id column is declared
+// with key (" PRIMARY KEY" or "").
+func benchCopy(b *testing.B, stage int64, key string) {
 	const rows = 1 << 20
 	src := newSixColBatches(0, rows)
 	b.ReportAllocs()
@@ -88,7 +103,7 @@ func benchCopyPK(b *testing.B, stage int64) {
 			b.Fatal(err)
 		}
 		table := fmt.Sprintf("pk%d", i)
-		if _, err := execB(s, "CREATE TABLE "+table+" (id BIGINT PRIMARY KEY, a INT, b BIGINT, c DOUBLE PRECISION, d BOOLEAN, e TEXT)"); err != nil {
+		if _, err := execB(s, "CREATE TABLE "+table+" (id BIGINT"+key+", a INT, b BIGINT, c DOUBLE PRECISION, d BOOLEAN, e TEXT)"); err != nil {
 			b.Fatal(err)
 		}
 		src.next = 0

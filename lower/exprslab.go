@@ -35,6 +35,12 @@ func (s *exprSlab) add(es ...binder.Expr) {
 		if e == nil {
 			continue
 		}
+		if _, ok := e.(*binder.Const); ok {
+			// a VALUES row's cells are mostly constants: counted
+			// without the walk's closure call
+			s.n.consts++
+			continue
+		}
 		binder.Walk(e, func(x binder.Expr) {
 			switch x := x.(type) {
 			case *binder.ColumnRef:

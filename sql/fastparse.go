@@ -12,6 +12,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 )
 
 // The fast path: a hand-written recursive-descent parser for the common
@@ -36,38 +37,42 @@ import (
 // misread.
 
 // fastStmt parses text, one statement in the subset, into TiDB's AST.
+// An INSERT whose rows the fast path reads into sqlgate's tree
+// (insertfast.go) comes back without them.
 func fastStmt(text string) (ast.StmtNode, bool) {
-	n, _, ok := fastStmtBuf(text, nil)
+	n, _, _, ok := fastStmtBuf(text, nil)
 	return n, ok
 }
 
 // fastStmtBuf is fastStmt lexing into buf[:0] when it is large enough; it
-// returns the token buffer for the next call (the AST does not refer to it).
-func fastStmtBuf(text string, buf []ftok) (_ ast.StmtNode, toks []ftok, ok bool) {
+// returns the token buffer for the next call (the AST does not refer to
+// it), and an INSERT's rows when it read them into sqlgate's tree (the
+// AST's InsertStmt then holds no Lists: see insertfast.go).
+func fastStmtBuf(text string, buf []ftok) (_ ast.StmtNode, rows [][]pt.Expr, toks []ftok, ok bool) {
 	fp := fastParser{src: text, toks: buf[:0]}
 	defer func() {
 		// A bug here must cost only the fast path: TiDB parses instead.
 		if recover() != nil {
-			toks, ok = nil, false
+			rows, toks, ok = nil, nil, false
 		}
 	}()
 	if !fp.lex() {
-		return nil, fp.toks, false
+		return nil, nil, fp.toks, false
 	}
 	var st ast.StmtNode
 	if fp.wordIs(fp.peek(), "insert") {
-		st, ok = fp.insertStmt() // insertfast.go
+		st, rows, ok = fp.insertStmt() // insertfast.go
 	} else {
 		st, ok = fp.selectStmt()
 	}
 	if !ok || fp.pos != len(fp.toks)-1 { // all but the end token read
-		return nil, fp.toks, false
+		return nil, nil, fp.toks, false
 	}
 	if n, ok := st.(interface{ SetNoBackslashEscapes(bool) }); ok {
 		n.SetNoBackslashEscapes(true)
 	}
 	st.SetText(utf8Encoding, text)
-	return st, fp.toks, true
+	return st, rows, fp.toks, true
 }
 
 // mark sets an expression node's offset (TiDB's reduction sets it to its

@@ -11,13 +11,21 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 )
 
 // fastDiff parses rewritten with the fast path and with TiDB and returns ""
 // when the fast path declines or both ASTs are reflect.DeepEqual (texts,
 // offsets and flags included), else where they first differ.
+//
+// An INSERT whose rows the fast path read straight into sqlgate's tree
+// (insertfast.go) is compared twice: its AST against TiDB's without the
+// rows, and the tree DMLToTree makes of it against the tree DMLToTree
+// makes of TiDB's whole AST (directDiff).
 func fastDiff(p *Parser, rewritten string) (accepted bool, diff string) {
-	fast, ok := fastStmt(rewritten)
+	fast, rows, _, ok := fastStmtBuf(rewritten, nil)
 	if !ok {
 		return false, ""
 	}
@@ -28,6 +36,9 @@ func fastDiff(p *Parser, rewritten string) (accepted bool, diff string) {
 	if len(nodes) != 1 {
 		return true, fmt.Sprintf("TiDB returned %d statements", len(nodes))
 	}
+	if rows != nil {
+		return true, directDiff(rewritten, fast, rows, nodes[0])
+	}
 	if reflect.DeepEqual(fast, nodes[0]) {
 		return true, ""
 	}
@@ -36,6 +47,42 @@ func fastDiff(p *Parser, rewritten string) (accepted bool, diff string) {
 	}
 	return true, "ASTs differ"
 }
+
+// directDiff compares an INSERT the fast path read into the tree (fast,
+// rows) with TiDB's AST of it (tidb): the ASTs without the rows, and the
+// trees of the two, which must be the same but for At.Src (nil in the
+// nodes the fast path makes without a TiDB node, see directRows).
+func directDiff(rewritten string, fast ast.StmtNode, rows [][]pt.Expr, tidb ast.StmtNode) string {
+	ins, ok := tidb.(*ast.InsertStmt)
+	if !ok {
+		return fmt.Sprintf("fast path read rows of a %T", tidb)
+	}
+	withRows := *ins
+	ins.Lists = nil
+	d := firstDiff("stmt", reflect.ValueOf(fast), reflect.ValueOf(tidb), 0)
+	ins.Lists = withRows.Lists
+	if d != "" {
+		return d
+	}
+	fastSt := &Statement{Rewritten: rewritten, AST: fast, fastInsert: fastInsert{stmt: fast.(*ast.InsertStmt), rows: rows}}
+	want, err := DMLToTree(&Statement{Rewritten: rewritten, AST: tidb}, nil)
+	if err != nil {
+		return "the general path's tree: " + err.Error()
+	}
+	got, err := DMLToTree(fastSt, nil)
+	if err != nil {
+		return "the fast path's tree: " + err.Error()
+	}
+	if pt.FormatStatement(got, nil) != pt.FormatStatement(want, nil) {
+		return fmt.Sprintf("trees format differently: %s vs %s", pt.FormatStatement(got, nil), pt.FormatStatement(want, nil))
+	}
+	return firstDiff("tree", reflect.ValueOf(got), reflect.ValueOf(want), 0)
+}
+
+// atType is the tree's position, whose Src firstDiff skips: the TiDB
+// node a tree node was made from, which a node the fast path makes
+// directly has not.
+var atType = reflect.TypeOf(pt.At{})
 
 // firstDiff walks two values (unexported fields included) and describes the
 // first difference, for a readable failure.
@@ -64,6 +111,9 @@ func firstDiff(path string, a, b reflect.Value, depth int) string {
 		return firstDiff(path, a.Elem(), b.Elem(), depth)
 	case reflect.Struct:
 		for i := 0; i < a.NumField(); i++ {
+			if a.Type() == atType && a.Type().Field(i).Name == "Src" {
+				continue
+			}
 			if d := firstDiff(path+"."+a.Type().Field(i).Name, a.Field(i), b.Field(i), depth); d != "" {
 				return d
 			}

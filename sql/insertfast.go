@@ -1,7 +1,11 @@
 package sql
 
 import (
+	"math"
+	"strconv"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 )
 
 // The fast path of INSERT ... VALUES (issue 33: a 1000-row INSERT spent
@@ -212,15 +216,20 @@ func (fp *fastParser) wordIs(t *ftok, w string) bool {
 }
 
 // insertStmt reads insert into name [(name, ...)] values (expr | default,
-// ...), ... into TiDB's AST for it.
-func (fp *fastParser) insertStmt() (*ast.InsertStmt, bool) {
+// ...), ... into TiDB's AST for it. When every value is a literal, a
+// signed number or DEFAULT (directRows), the rows go straight into
+// sqlgate's tree instead (rows): the AST then holds the statement's table
+// and columns but no Lists, and sql.DMLToTree takes the rows from the
+// Statement (Statement.fastInsert), so that a 1000-row INSERT builds one
+// tree, not TiDB's nodes and then the tree's.
+func (fp *fastParser) insertStmt() (_ *ast.InsertStmt, rows [][]pt.Expr, ok bool) {
 	if !fp.wordIs(fp.peek(), "insert") || !fp.wordIs(fp.peekAt(1), "into") {
-		return nil, false
+		return nil, nil, false
 	}
 	fp.pos += 2
 	tn, ok := fp.ident(true)
 	if !ok || fp.isOp(opDot) {
-		return nil, false
+		return nil, nil, false
 	}
 	ins := &ast.InsertStmt{}
 	ts := &ast.TableSource{Source: &ast.TableName{Name: tn}}
@@ -232,7 +241,7 @@ func (fp *fastParser) insertStmt() (*ast.InsertStmt, bool) {
 			for {
 				cn, ok := fp.ident(true)
 				if !ok || fp.isOp(opDot) {
-					return nil, false
+					return nil, nil, false
 				}
 				ins.Columns = append(ins.Columns, &ast.ColumnName{Name: cn})
 				if !fp.acceptOp(opComma) {
@@ -241,17 +250,23 @@ func (fp *fastParser) insertStmt() (*ast.InsertStmt, bool) {
 			}
 		}
 		if !fp.acceptOp(opRParen) {
-			return nil, false
+			return nil, nil, false
 		}
 	}
 	if !fp.wordIs(fp.peek(), "values") {
-		return nil, false
+		return nil, nil, false
 	}
 	fp.pos++
+	if start := fp.pos; true {
+		if rows, ok := fp.directRows(); ok && fp.pos == len(fp.toks)-1 {
+			return ins, rows, true
+		}
+		fp.pos = start // a value beyond a literal: TiDB's nodes, as TiDB builds them
+	}
 	width := -1
 	for {
 		if !fp.acceptOp(opLParen) {
-			return nil, false
+			return nil, nil, false
 		}
 		n := width
 		if n < 0 {
@@ -264,7 +279,7 @@ func (fp *fastParser) insertStmt() (*ast.InsertStmt, bool) {
 				var e ast.ExprNode
 				if fp.wordIs(t, "default") {
 					if n := fp.peekAt(1); n.kind != ftOp || n.id != opComma && n.id != opRParen {
-						return nil, false // DEFAULT(col) and the like: TiDB's
+						return nil, nil, false // DEFAULT(col) and the like: TiDB's
 					}
 					fp.pos++
 					d := &ast.DefaultExpr{}
@@ -273,7 +288,7 @@ func (fp *fastParser) insertStmt() (*ast.InsertStmt, bool) {
 				} else {
 					var ok bool
 					if e, ok = fp.rowValue(t); !ok {
-						return nil, false
+						return nil, nil, false
 					}
 				}
 				row = append(row, e)
@@ -283,7 +298,7 @@ func (fp *fastParser) insertStmt() (*ast.InsertStmt, bool) {
 			}
 		}
 		if !fp.acceptOp(opRParen) {
-			return nil, false
+			return nil, nil, false
 		}
 		if width < 0 {
 			width = len(row)
@@ -293,7 +308,7 @@ func (fp *fastParser) insertStmt() (*ast.InsertStmt, bool) {
 			break
 		}
 	}
-	return ins, true
+	return ins, nil, true
 }
 
 // rowValue reads one value of a VALUES row, whose first token is t: a
@@ -327,4 +342,180 @@ func (fp *fastParser) rowValue(t *ftok) (ast.ExprNode, bool) {
 		return fp.unary()
 	}
 	return fp.primary()
+}
+
+// directRows reads VALUES' rows, from the first "(", into sqlgate's tree
+// when every value is a literal, a signed number or DEFAULT standing
+// alone (before the ',' or ')' that ends it): the nodes the transformer
+// (totree.go) makes of the AST TiDB builds for them, with the same
+// offsets, but no TiDB node in between (their At.Src is nil; the binder
+// reads a literal's and DEFAULT's tree node only). ok is false at the
+// first other value, or a malformed list; the caller then reads the rows
+// again into TiDB's AST. The rows' cells and literals are cut from a few
+// arrays sized by the lexer's count of literals.
+func (fp *fastParser) directRows() (rows [][]pt.Expr, ok bool) {
+	width := -1
+	var cells []pt.Expr
+	var lits []pt.Literal
+	for {
+		if !fp.acceptOp(opLParen) {
+			return nil, false
+		}
+		if width < 0 {
+			width = fp.listLen()
+			n := max(fp.nLits, width)
+			rows = make([][]pt.Expr, 0, n/width+1)
+			cells = make([]pt.Expr, 0, n+width)
+			lits = make([]pt.Literal, 0, fp.nLits)
+		}
+		if cap(cells)-len(cells) < width {
+			cells = make([]pt.Expr, 0, 64*width) // more DEFAULTs than the estimate holds
+		}
+		begin := len(cells)
+		if !fp.isOp(opRParen) {
+			for {
+				e, ok := fp.directValue(&lits)
+				if !ok {
+					return nil, false
+				}
+				cells = append(cells, e)
+				if !fp.acceptOp(opComma) {
+					break
+				}
+			}
+		}
+		if !fp.acceptOp(opRParen) {
+			return nil, false
+		}
+		rows = append(rows, cells[begin:len(cells):len(cells)])
+		if !fp.acceptOp(opComma) {
+			return rows, true
+		}
+	}
+}
+
+// directValue reads one value of directRows: a literal, a signed number
+// (the transformer's Unary over it, as TiDB's grammar keeps the sign an
+// operator) or DEFAULT, which must stand before a ',' or ')'.
+func (fp *fastParser) directValue(lits *[]pt.Literal) (pt.Expr, bool) {
+	t := fp.peek()
+	k := 1 // tokens of the value
+	if t.kind == ftOp && (t.id == opMinus || t.id == opPlus) {
+		k = 2
+	}
+	if end := fp.peekAt(k); end.kind != ftOp || end.id != opComma && end.id != opRParen {
+		return nil, false
+	}
+	if k == 2 {
+		n := fp.peekAt(1)
+		if n.kind != ftInt && n.kind != ftDec && n.kind != ftFloat {
+			return nil, false
+		}
+		fp.pos++
+		x, ok := fp.directLiteral(n, lits)
+		if !ok {
+			return nil, false
+		}
+		op := pt.UMinus
+		if t.id == opPlus {
+			op = pt.UPlus
+		}
+		return &pt.Unary{At: pt.At{Offset: int(t.start)}, Op: op, X: x}, true
+	}
+	if fp.wordIs(t, "default") {
+		fp.pos++
+		return &pt.Default{At: pt.At{Offset: int(t.start)}}, true
+	}
+	return fp.directLiteral(t, lits)
+}
+
+// directLiteral reads the literal token t (at fp.pos) as the transformer
+// reads the value TiDB's lexer makes of it (primary, LiteralOf).
+func (fp *fastParser) directLiteral(t *ftok, lits *[]pt.Literal) (pt.Expr, bool) {
+	var v pt.Value
+	switch t.kind {
+	case ftString:
+		v = pt.Value{Kind: pt.LitString, Text: fp.val(t)}
+	case ftInt:
+		n, ok := fp.uintVal(t)
+		switch {
+		case !ok:
+			// beyond uint64: a decimal, as TiDB's lexer makes it
+			text, ok := decimalText(fp.val(t))
+			if !ok {
+				return nil, false
+			}
+			v = pt.Value{Kind: pt.LitDecimal, Text: text}
+		case n <= math.MaxInt64:
+			v = pt.Value{Kind: pt.LitInt, Int: int64(n)}
+		default:
+			v = pt.Value{Kind: pt.LitUint, Uint: n}
+		}
+	case ftDec:
+		text, ok := decimalText(fp.val(t))
+		if !ok {
+			return nil, false
+		}
+		v = pt.Value{Kind: pt.LitDecimal, Text: text}
+	case ftFloat:
+		f, err := strconv.ParseFloat(fp.val(t), 64)
+		if err != nil {
+			return nil, false
+		}
+		v = pt.Value{Kind: pt.LitFloat, Float: f}
+	case ftWord:
+		switch t.id {
+		case kwNull:
+			v = pt.Value{Kind: pt.LitNull}
+		case kwTrue:
+			v = pt.Value{Kind: pt.LitBool, Int: 1}
+		case kwFalse:
+			v = pt.Value{Kind: pt.LitBool}
+		default:
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	fp.pos++
+	if len(*lits) == cap(*lits) {
+		*lits = make([]pt.Literal, 0, max(cap(*lits)/2, 16))
+	}
+	*lits = (*lits)[:len(*lits)+1]
+	l := &(*lits)[len(*lits)-1]
+	*l = pt.Literal{At: pt.At{Offset: int(t.start)}, Value: v}
+	return l, true
+}
+
+// decimalText is the text LiteralOf gives a decimal literal of these
+// digits (TiDB's MyDecimal, printed): the digits themselves when they
+// are short and carry no leading zero, else MyDecimal's reading of them
+// (which drops leading zeros and refuses what it cannot hold).
+func decimalText(s string) (string, bool) {
+	intPart, frac := s, ""
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' {
+			intPart, frac = s[:i], s[i+1:]
+			break
+		}
+	}
+	if len(intPart) > 0 && len(intPart) <= 18 && len(frac) <= 18 && (intPart[0] != '0' || len(intPart) == 1) {
+		return s, true
+	}
+	d, err := ast.NewDecimal(s)
+	if err != nil {
+		return "", false
+	}
+	str, ok := d.(interface{ String() string })
+	if !ok {
+		return "", false
+	}
+	return str.String(), true
+}
+
+// fastInsert is Statement.fastInsert: stmt, the AST of an INSERT whose
+// rows the fast path read into the tree, and those rows.
+type fastInsert struct {
+	stmt *ast.InsertStmt
+	rows [][]pt.Expr
 }

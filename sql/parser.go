@@ -9,6 +9,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -208,11 +209,16 @@ type Statement struct {
 	// AST has WHERE false in its place.
 	CurrentOf *CurrentOf
 
-	tail  dmlTail    // extra statements rewriteDML appended
-	input string     // the full input of Parse
-	segs  []segment  // rewritten offset -> input offset
-	end   int        // input offset of the end of Text
-	seg1  [1]segment // segs' storage when the rewrite is the identity (plain.go)
+	tail dmlTail // extra statements rewriteDML appended
+	// fastInsert holds the rows of an INSERT ... VALUES of literals that
+	// the fast path read straight into sqlgate's tree (insertfast.go):
+	// AST is then stmt, TiDB's InsertStmt with its table and columns but
+	// no Lists, and DMLToTree takes the rows from here.
+	fastInsert fastInsert
+	input      string     // the full input of Parse
+	segs       []segment  // rewritten offset -> input offset
+	end        int        // input offset of the end of Text
+	seg1       [1]segment // segs' storage when the rewrite is the identity (plain.go)
 }
 
 // Position returns the 1-based character position in the original input
@@ -367,7 +373,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 // finish parses st.Rewritten (toks are the rewritten statement's tokens,
 // for error positions) and completes st.
 func (p *Parser) finish(st *Statement, src string, toks []token, terminated bool) (*Statement, error) {
-	nodes, err := p.parseRewritten(st.Rewritten)
+	nodes, rows, err := p.parseRewritten(st.Rewritten)
 	if err != nil {
 		if e := sqlerr.As(err); e != nil {
 			return nil, e
@@ -382,6 +388,9 @@ func (p *Parser) finish(st *Statement, src string, toks []token, terminated bool
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(st.Text)).WithPosition(charPos(src, st.Offset))
 	}
 	st.AST = nodes[0]
+	if rows != nil {
+		st.fastInsert = fastInsert{stmt: st.AST.(*ast.InsertStmt), rows: rows}
+	}
 	st.Kind = classify(st.AST)
 	if err := orderParams(st); err != nil {
 		return nil, err
@@ -409,13 +418,16 @@ func dataModifyingWith(src string, toks []token) error {
 
 // parseRewritten parses the rewritten text: with the fast path (fastparse.go)
 // when the statement lies in its subset, else with TiDB.
-func (p *Parser) parseRewritten(text string) ([]ast.StmtNode, error) {
-	n, ftoks, ok := fastStmtBuf(text, p.ftoks)
+// An INSERT's rows that the fast path read straight into sqlgate's tree
+// come back in rows (see fastInsert).
+func (p *Parser) parseRewritten(text string) (_ []ast.StmtNode, rows [][]pt.Expr, _ error) {
+	n, rows, ftoks, ok := fastStmtBuf(text, p.ftoks)
 	p.ftoks = ftoks[:0]
 	if ok {
-		return []ast.StmtNode{n}, nil
+		return []ast.StmtNode{n}, rows, nil
 	}
-	return p.parseTiDB(text)
+	nodes, err := p.parseTiDB(text)
+	return nodes, nil, err
 }
 
 // parseTiDB runs the TiDB parser. A panic inside it (its value driver

@@ -139,7 +139,9 @@ func (t *Transformer) insertTree(st *Statement, n *ast.InsertStmt) (pt.Statement
 			ins.Columns[i] = &pt.InsertColumn{At: dmlNameAt(st, c, c.Name.O), Name: c.Name.O}
 		}
 	}
-	if n.Lists != nil {
+	if fi := st.fastInsert; fi.stmt == n && n != nil {
+		ins.Rows = fi.rows // read into the tree by the fast path
+	} else if n.Lists != nil {
 		ins.Rows = make([][]pt.Expr, len(n.Lists))
 		for i, row := range n.Lists {
 			r, err := t.exprs(row)

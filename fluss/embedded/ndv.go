@@ -22,7 +22,9 @@ import (
 // The writer hashes its record on its own goroutine (sketchRecord) and the
 // committer folds the hashes into the table's sketch when the group commits,
 // so the single committer pays one register update per value, not the
-// hashing. The sketch is persisted in pebble under prefixNDV, in the same
+// hashing. A bulk append (COPY into a log table) folds each part into its
+// own running registers as it stages it (addRecord), so its commit
+// carries one dense delta per column. The sketch is persisted in pebble under prefixNDV, in the same
 // batch as a group's state at most once per ndvPersistEvery and at Close, so
 // a crash loses at most that interval's updates (the estimate lags; a
 // table whose sketch was never persisted reports none).
@@ -140,6 +142,43 @@ func sketchRecord(rec arrow.RecordBatch, target []bool) *ndvDelta {
 		d.sparse[c] = out
 	}
 	return d
+}
+
+// addRecord returns d with the values of every column of rec added to its
+// dense registers: sketchRecord and fold in one step, for a bulk append
+// that sketches part after part (staged.go). It hashes each column into
+// buf (returned, grown, for the next call) and updates the registers d
+// already holds, where sketchRecord would make a column's 16 KiB of
+// registers for every part and fold would then walk them.
+func (d *ndvDelta) addRecord(rec arrow.RecordBatch, buf []uint64) (*ndvDelta, []uint64) {
+	if rec.NumRows() == 0 {
+		return d, buf
+	}
+	if d == nil {
+		d = &ndvDelta{}
+	}
+	for c := range int(rec.NumCols()) {
+		var ok bool
+		if buf, ok = hashColumn(buf[:0], rec.Column(c)); !ok || len(buf) == 0 {
+			continue
+		}
+		for len(d.dense) <= c {
+			d.dense = append(d.dense, nil)
+		}
+		regs := d.dense[c]
+		if regs == nil {
+			regs = make([]uint8, hllM)
+			d.dense[c] = regs
+		}
+		regs = regs[:hllM]
+		for _, x := range buf {
+			u := hllUpdate(x)
+			if r := uint8(u & 63); r > regs[u>>6] {
+				regs[u>>6] = r
+			}
+		}
+	}
+	return d, buf
 }
 
 // fold returns d with o's values added, as dense registers: the sum of a

@@ -54,9 +54,11 @@ type stagedAppend struct {
 	h   *tableHandle
 	dir string
 	stagedBatches
-	ndv  *ndvDelta
-	err  error // the first failure: later calls report it
-	done bool  // committed or discarded
+	ndv *ndvDelta
+	// hashes is the sketch's hashing scratch, kept from part to part
+	hashes []uint64
+	err    error // the first failure: later calls report it
+	done   bool  // committed or discarded
 }
 
 // stagedBatches is log batches staged in a file per bucket under dir, not
@@ -184,7 +186,7 @@ func (a *stagedAppend) add(rec arrow.RecordBatch) error {
 	if err != nil {
 		return err
 	}
-	a.ndv = a.ndv.fold(sketchRecord(conv, nil))
+	a.ndv, a.hashes = a.ndv.addRecord(conv, a.hashes)
 	return a.write(t, batches)
 }
 

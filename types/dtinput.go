@@ -35,6 +35,9 @@ const (
 type dtToken struct {
 	kind dtTokKind
 	text string
+	// glued: a number written against the T after it (19990108T0405):
+	// only a run-together date may be
+	glued bool
 }
 
 // labels are the words that may be written against the number they
@@ -67,52 +70,70 @@ func lexDateTime(s string) (toks []dtToken, ok bool) {
 					kind, end = tokDate, scanDateField(s, i, '.')
 				}
 			}
-			toks = append(toks, dtToken{kind, s[i:end]})
+			glued := kind == tokNumber && end+1 < len(s) && s[end]|0x20 == 't' && isDigit(s[end+1])
+			toks = append(toks, dtToken{kind: kind, text: s[i:end], glued: glued})
 			i = end
 		case c == '.':
 			j := scanDigits(s, i+1)
 			if j == i+1 {
 				return nil, false
 			}
-			toks = append(toks, dtToken{tokNumber, s[i:j]})
+			toks = append(toks, dtToken{kind: tokNumber, text: s[i:j]})
 			i = j
 		case isLetter(c):
 			j := scanWhile(s, i, isLetter)
 			word := strings.ToLower(s[i:j])
-			if j == len(s) || !isZoneNameChar(s[j]) {
-				toks = append(toks, dtToken{tokWord, word})
+			if j+1 < len(s) && (s[j] == '-' || s[j] == '/' || s[j] == '.') && monthNumber(word) > 0 && isDigit(s[j+1]) {
+				end := scanDateField(s, i, s[j])
+				toks = append(toks, dtToken{kind: tokDate, text: s[i:end]})
+				i = end
+				continue
+			}
+			if j == len(s) || !isZoneNameChar(s[j]) || (s[j] == '+' || s[j] == '-') && isKeyword(word) {
+				// a word alone, or a keyword before a signed zone
+				// (am+02); otherwise a sign continues a POSIX zone
+				// (abc+3)
+				toks = append(toks, dtToken{kind: tokWord, text: word})
 				i = j
 				continue
 			}
 			if isDigit(s[j]) && (dtLabels[word] || monthNumber(word) > 0) {
 				// J2451187, T102030, y2024m01d02, jun08: a prefix or
 				// month written against its number
-				toks = append(toks, dtToken{tokLabel, word})
+				toks = append(toks, dtToken{kind: tokLabel, text: word})
 				i = j
 				continue
 			}
-			if (s[j] == '-' || s[j] == '/' || s[j] == '.') && monthNumber(word) > 0 && j+1 < len(s) && isDigit(s[j+1]) {
-				end := scanDateField(s, i, s[j])
-				toks = append(toks, dtToken{tokDate, s[i:end]})
-				i = end
-				continue
-			}
 			end := scanWhile(s, i, isZoneNameChar)
-			toks = append(toks, dtToken{tokZoneName, s[i:end]})
+			toks = append(toks, dtToken{kind: tokZoneName, text: s[i:end]})
 			i = end
 		case (c == '+' || c == '-') && i+1 < len(s) && isDigit(s[i+1]):
 			end := scanWhile(s, i+1, func(c byte) bool { return isDigit(c) || c == ':' || c == '.' })
-			toks = append(toks, dtToken{tokOffset, s[i:end]})
+			toks = append(toks, dtToken{kind: tokOffset, text: s[i:end]})
 			i = end
 		case (c == '+' || c == '-') && i+1 < len(s) && isLetter(s[i+1]):
 			end := scanWhile(s, i+1, isLetter)
-			toks = append(toks, dtToken{tokSignedWord, strings.ToLower(s[i:end])})
+			toks = append(toks, dtToken{kind: tokSignedWord, text: strings.ToLower(s[i:end])})
 			i = end
 		default:
 			return nil, false
 		}
 	}
 	return toks, true
+}
+
+// isKeyword reports whether w is a word date/time input knows other than
+// a zone name.
+func isKeyword(w string) bool {
+	if monthNumber(w) > 0 {
+		return true
+	}
+	switch w {
+	case "am", "pm", "ad", "bc", "at", "on", "z", "zulu", "allballs", "epoch", "today", "tomorrow", "yesterday", "dst":
+		return true
+	}
+	_, abbrev := zoneAbbrevs[strings.ToUpper(w)]
+	return abbrev
 }
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
@@ -145,7 +166,9 @@ func scanDateField(s string, i int, delim byte) int {
 			i = scanWhile(s, i, isAlnum)
 		case i < len(s) && isDigit(s[i]):
 			i = scanDigits(s, i)
-		case i < len(s) && isLetter(s[i]):
+		case i < len(s) && isLetter(s[i]) && (i == 0 || s[i-1] == delim || !(s[i]|0x20 == 't' && i+1 < len(s) && isDigit(s[i+1]))):
+			// a word part, or letters against the last digits (03z)
+			// except ISO's T before a time
 			i = scanWhile(s, i, isAlnum)
 			texty = true
 		default:
@@ -209,8 +232,8 @@ type dtParts struct {
 	ambiguousDate bool   // month or day came from DateStyle's order (a range error hints at it)
 	fromDateField bool   // the date was written as one field (2024-01-02), not in words or numbers
 	colonTime     bool   // the time was written with colons (its range is checked), not run together
+	runTogether   bool   // the time was written run together (HHMMSS)
 	julianDate    bool   // the date is a Julian day's (no era, no century to add)
-	checkTime     bool   // the type keeps the time of day, whose range finish checks
 	monthGuessed  bool   // the month is a number DateStyle's order placed there
 }
 
@@ -259,18 +282,18 @@ var (
 )
 
 // decodeDateTime reads s's fields into parts for a type of mode.
-func decodeDateTime(s string, mode dtMode, checkTime bool) (*dtParts, *dtFail) {
+func decodeDateTime(s string, mode dtMode) (*dtParts, *dtFail) {
 	toks, ok := lexDateTime(s)
 	if !ok || len(toks) == 0 {
 		return nil, failBad
 	}
-	p := &dtParts{mode: mode, checkTime: checkTime}
+	p := &dtParts{mode: mode}
 	for i := 0; i < len(toks); i++ {
 		tk := toks[i]
 		var f *dtFail
 		switch tk.kind {
 		case tokNumber:
-			f = p.number(tk.text)
+			f = p.number(tk.text, tk.glued)
 		case tokTime:
 			f = p.clock(tk.text)
 		case tokDate:
@@ -280,9 +303,10 @@ func decodeDateTime(s string, mode dtMode, checkTime bool) (*dtParts, *dtFail) {
 		case tokSignedWord:
 			f = p.signedWord(tk.text)
 		case tokZoneName:
-			if mode == modeDate && strings.Contains(tk.text, ".") && !strings.Contains(tk.text, "/") {
-				// a date type reads a word with dots (a.m.) as a date
-				// field, which it is not
+			if mode == modeDate && !p.anyDate() && strings.Contains(tk.text, ".") && !strings.Contains(tk.text, "/") {
+				// before a date, a date type reads a word with dots
+				// (a.m.) as a date field, which it is not; after one,
+				// as a zone name (B.1 step 1b)
 				f = failBad
 				break
 			}
@@ -323,9 +347,12 @@ func (p *dtParts) mark(parts dtSet) *dtFail {
 
 // number resolves a field of digits by B.1 step 3: its length and what
 // the text has given before it.
-func (p *dtParts) number(text string) *dtFail {
+func (p *dtParts) number(text string, glued bool) *dtFail {
 	whole, frac, dot := strings.Cut(text, ".")
 	n := len(whole)
+	if glued && n > 8 && !dot {
+		return p.concatenatedDate(whole)
+	}
 	if p.mode == modeTime {
 		// a time type reads digits only as a run-together time (HHMM,
 		// HHMMSS, with a fraction), and not after a date field
@@ -369,6 +396,11 @@ func (p *dtParts) dateStyleField(digits string) *dtFail {
 	v, err := strconv.ParseInt(digits, 10, 32)
 	if err != nil {
 		return &dtFail{kind: dtRangeStyle}
+	}
+	// a month or day has at most two digits, a year placed by the order
+	// at most four
+	if len(digits) > 2 && (p.set&hasMonth == 0 || p.set&hasDay == 0) || len(digits) > 4 {
+		return failBad
 	}
 	switch {
 	case p.set&hasYear != 0 && p.set&hasMonth == 0:
@@ -446,6 +478,7 @@ func (p *dtParts) concatenatedTime(digits, frac string) *dtFail {
 	}
 	p.hour, p.minute, p.second = num(0), num(2), num(4)
 	p.nanos = fractionNanos(frac)
+	p.runTogether = true
 	return nil
 }
 
@@ -479,15 +512,18 @@ func (p *dtParts) clock(text string) *dtFail {
 	if strings.Contains(frac, ".") {
 		return failBad
 	}
-	for _, part := range parts[:len(parts)-1] {
-		if strings.Contains(part, ".") || part == "" {
-			return failBad
+	for k, part := range parts[:len(parts)-1] {
+		if strings.Contains(part, ".") || part == "" && k == 0 {
+			return failBad // an empty minute is 0 (12::30), an empty hour no time
 		}
 	}
 	vals := make([]int64, 3)
 	for k, part := range parts {
 		if part == "" {
 			continue
+		}
+		if scanDigits(part, 0) != len(part) {
+			return failBad
 		}
 		v, err := strconv.ParseInt(part, 10, 64)
 		if err != nil {
@@ -513,7 +549,7 @@ func (p *dtParts) dateField(text string) *dtFail {
 		k := strings.IndexByte(text, '-')
 		if k > 0 && !strings.ContainsAny(text[k+1:], "-/.") &&
 			(complete || p.mode == modeTime && !p.anyDate() && (k == 4 || k == 6)) {
-			if f := p.number(text[:k]); f != nil {
+			if f := p.number(text[:k], false); f != nil {
 				return f
 			}
 			return p.offset(text[k:])
@@ -525,7 +561,6 @@ func (p *dtParts) dateField(text string) *dtFail {
 		return failBad
 	}
 	parts := strings.FieldsFunc(text, func(r rune) bool { return r == '-' || r == '/' || r == '.' })
-	slash := strings.Contains(text, "/")
 	var nums []string
 	for _, part := range parts {
 		letters := scanWhile(part, 0, isLetter)
@@ -533,7 +568,9 @@ func (p *dtParts) dateField(text string) *dtFail {
 		switch {
 		case digits == len(part):
 			nums = append(nums, part)
-		case letters == len(part) && !(slash && isDigit(text[0])):
+		case letters == len(part) && len(parts) == 3:
+			// a month's name in a field of three (08-Jan-1999,
+			// 20/oct/2038; not 19-jun)
 			m := monthNumber(strings.ToLower(part))
 			if m == 0 {
 				return failBad
@@ -542,7 +579,7 @@ func (p *dtParts) dateField(text string) *dtFail {
 				return f
 			}
 			p.month = m
-		default: // letters and digits together, or a name in 09/DEC/1999
+		default: // letters and digits together (21utc)
 			return failBad
 		}
 	}
@@ -578,7 +615,12 @@ func (p *dtParts) offset(text string) *dtFail {
 func parseDisplacement(text string) (int, *dtFail) {
 	neg := text[0] == '-'
 	body := text[1:]
-	if strings.Contains(body, ".") || body == "" {
+	if whole, _, dot := strings.Cut(body, "."); dot || body == "" {
+		// a fraction is no zone, but too many hours before it are
+		// refused as out of range first
+		if h, err := strconv.Atoi(whole); err == nil && h > 15 && !strings.Contains(whole, ":") {
+			return 0, &dtFail{kind: dtZoneRange}
+		}
 		return 0, failBad
 	}
 	var h, m, s int
@@ -639,11 +681,11 @@ func (p *dtParts) setSpecial(w string) *dtFail {
 	switch w {
 	case "now":
 		parts = dateParts | hasTime
-	case "allballs":
-		if f := p.mark(hasTime); f != nil {
+	case "allballs": // 00:00:00 UTC
+		if f := p.mark(hasTime | hasZone); f != nil {
 			return f
 		}
-		p.hour, p.minute, p.second, p.nanos = 0, 0, 0, 0
+		p.hour, p.minute, p.second, p.nanos, p.zone = 0, 0, 0, 0, dtZone{}
 		return nil
 	}
 	if f := p.mark(parts); f != nil {
@@ -656,8 +698,8 @@ func (p *dtParts) setSpecial(w string) *dtFail {
 // prefixed reads a word that introduces the next field: J/JD/JULIAN a
 // Julian day, T a time, and the ISO labels y m d h mm s their part.
 func (p *dtParts) prefixed(w string, next dtToken) *dtFail {
-	if p.mode == modeTime && p.anyDate() {
-		return failBad // a time type takes no T (or label) after a date
+	if p.mode == modeTime && (w == "t" && p.fromDateField || w == "h" || w == "mm" || w == "s") {
+		return failBad // a time type takes no T after a date field, nor labelled time fields
 	}
 	if w == "t" && next.kind == tokTime {
 		return p.clock(next.text)
@@ -858,14 +900,17 @@ func (p *dtParts) finish() *dtFail {
 	if complete && p.special == "" && p.day > daysIn(time.Month(p.month), p.year) {
 		return failRange
 	}
+	if p.mode == modeTime && p.runTogether && (p.hour > 24 || p.minute > 59 || p.second > 60) {
+		return failRange // a time type checks a run-together time's fields; a timestamp adds them up
+	}
+	if (p.mode == modeTime || p.colonTime) && p.dayNanos() > USecsPerDay*1000 {
+		return failRange // 24:00:00 at most (a run-together time in a timestamp adds up instead)
+	}
 	switch {
 	case p.mode == modeDate && !complete:
 		return failBad
 	case p.mode == modeTime && (p.set&hasTime == 0 || p.anyDate() && !complete):
 		return failBad
-	}
-	if p.checkTime && (p.mode == modeTime || p.colonTime) && p.dayNanos() > USecsPerDay*1000 {
-		return failRange
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ func parseDateTimeText(s string, t T, loc *time.Location, now time.Time) (any, e
 	if t.Kind == Time || t.Kind == TimeTZ {
 		mode = modeTime
 	}
-	p, fail := decodeDateTime(s, mode, t.Kind != Date)
+	p, fail := decodeDateTime(s, mode)
 	if fail != nil {
 		return nil, fail.err(s, t)
 	}
@@ -87,7 +87,7 @@ func parseDateTimeText(s string, t T, loc *time.Location, now time.Time) (any, e
 	case Timestamp, TimestampTZ:
 		tm := p.wall()
 		if tm.Before(minDate) || tm.After(maxDate) {
-			return nil, (&dtFail{kind: dtRange}).err(s, t)
+			return nil, TimestampOutOfRange(s)
 		}
 		if t.Kind == TimestampTZ {
 			tm = p.instant(tm, loc)
@@ -98,7 +98,7 @@ func parseDateTimeText(s string, t T, loc *time.Location, now time.Time) (any, e
 		}
 		return v, nil
 	case Time:
-		if p.zone.loc != nil && p.set&dateParts == 0 {
+		if p.zone.loc != nil && p.set&dateParts == 0 && !fixedZoneLoc(p.zone.loc) {
 			// a tz database zone's offset needs a date, even when the
 			// offset is then dropped
 			return nil, invalidInput(t, s)
@@ -145,7 +145,11 @@ func (p *dtParts) timeTZ(loc *time.Location, now time.Time) (int64, *dtFail) {
 	case p.set&hasZone != 0 && p.zone.loc == nil:
 		west = int32(-p.zone.east)
 	case p.set&hasZone != 0 && !haveDate:
-		return 0, failBad
+		if !fixedZoneLoc(p.zone.loc) {
+			return 0, failBad
+		}
+		_, off := time.Unix(0, 0).In(p.zone.loc).Zone()
+		west = int32(-off)
 	case p.set&hasZone != 0:
 		west = offsetWestAt(p.wall(), p.zone.loc)
 	case haveDate:
@@ -157,6 +161,14 @@ func (p *dtParts) timeTZ(loc *time.Location, now time.Time) (int64, *dtFail) {
 		return 0, &dtFail{kind: dtZoneRange}
 	}
 	return TimeTZValue(us, west), nil
+}
+
+// fixedZoneLoc reports whether a tz database zone has one offset for all
+// time (Etc/GMT+3): the only kind a time without a date may name, as its
+// offset needs no date.
+func fixedZoneLoc(loc *time.Location) bool {
+	start, end := time.Unix(0, 0).In(loc).ZoneBounds()
+	return start.IsZero() && end.IsZero()
 }
 
 // offsetWestAt is loc's offset (seconds west) at a wall-clock time there.

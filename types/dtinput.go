@@ -89,15 +89,14 @@ func lexDateTime(s string) (toks []dtToken, ok bool) {
 				i = end
 				continue
 			}
-			if j == len(s) || !isZoneNameChar(s[j]) || (s[j] == '+' || s[j] == '-') && isKeyword(word) {
-				// a word alone, or a keyword before a signed zone
-				// (am+02); otherwise a sign continues a POSIX zone
-				// (abc+3)
+			if j == len(s) || !isZoneNameChar(s[j]) {
+				// a word alone; letters with a sign are a POSIX zone
+				// (abc+3, and pm-05:30 too)
 				toks = append(toks, dtToken{kind: tokWord, text: word})
 				i = j
 				continue
 			}
-			if isDigit(s[j]) && (dtLabels[word] || monthNumber(word) > 0) {
+			if isDigit(s[j]) && (dtLabels[word] || monthNumber(word) > 0) || word == "t" && s[j] == '.' {
 				// J2451187, T102030, y2024m01d02, jun08: a prefix or
 				// month written against its number
 				toks = append(toks, dtToken{kind: tokLabel, text: word})
@@ -122,27 +121,13 @@ func lexDateTime(s string) (toks []dtToken, ok bool) {
 	return toks, true
 }
 
-// isKeyword reports whether w is a word date/time input knows other than
-// a zone name.
-func isKeyword(w string) bool {
-	if monthNumber(w) > 0 {
-		return true
-	}
-	switch w {
-	case "am", "pm", "ad", "bc", "at", "on", "z", "zulu", "allballs", "epoch", "today", "tomorrow", "yesterday", "dst":
-		return true
-	}
-	_, abbrev := zoneAbbrevs[strings.ToUpper(w)]
-	return abbrev
-}
-
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isAlnum(c byte) bool  { return isDigit(c) || isLetter(c) }
 
 // isZoneNameChar is a character a zone name may hold (tz database
 // names, POSIX zones).
 func isZoneNameChar(c byte) bool {
-	return isAlnum(c) || c == '_' || c == '/' || c == '.' || c == '-' || c == '+'
+	return isAlnum(c) || c == '_' || c == '/' || c == '.' || c == '-' || c == '+' || c == ':'
 }
 
 func scanWhile(s string, i int, ok func(byte) bool) int {
@@ -231,6 +216,8 @@ type dtParts struct {
 	special       string // epoch, now, today, tomorrow, yesterday, infinity, -infinity
 	ambiguousDate bool   // month or day came from DateStyle's order (a range error hints at it)
 	fromDateField bool   // the date was written as one field (2024-01-02), not in words or numbers
+	dateText      string // that field
+	zoneNameLast  bool   // the text ends in a zone name (Europe/Paris), which lets a time type read a date before it
 	colonTime     bool   // the time was written with colons (its range is checked), not run together
 	runTogether   bool   // the time was written run together (HHMMSS)
 	julianDate    bool   // the date is a Julian day's (no era, no century to add)
@@ -287,7 +274,7 @@ func decodeDateTime(s string, mode dtMode) (*dtParts, *dtFail) {
 	if !ok || len(toks) == 0 {
 		return nil, failBad
 	}
-	p := &dtParts{mode: mode}
+	p := &dtParts{mode: mode, zoneNameLast: toks[len(toks)-1].kind == tokZoneName}
 	for i := 0; i < len(toks); i++ {
 		tk := toks[i]
 		var f *dtFail
@@ -312,6 +299,15 @@ func decodeDateTime(s string, mode dtMode) (*dtParts, *dtFail) {
 			}
 			f = p.zoneName(tk.text)
 		case tokWord, tokLabel:
+			if tk.text == "t" && mode == modeDate && i+1 < len(toks) && strings.HasPrefix(toks[i+1].text, ".") {
+				// a date type reads T.5 at the end as no time at
+				// all, and refuses anything after it
+				if i+2 < len(toks) {
+					return nil, failBad
+				}
+				i++
+				break
+			}
 			// a prefix word takes the field after it
 			if next := i + 1; next < len(toks) && isPrefixWord(tk.text) {
 				i++
@@ -335,6 +331,20 @@ func isPrefixWord(w string) bool {
 	return dtLabels[w]
 }
 
+// timeAfterDate refuses what follows a date field in a time type that
+// PostgreSQL reads no further (a T, digits): it then reads the date
+// field as a time and a zone (3-24-92 as 03 at -24:92), so a second
+// part beyond 15 is a zone displacement out of range.
+func (p *dtParts) timeAfterDate() *dtFail {
+	parts := strings.FieldsFunc(p.dateText, func(r rune) bool { return r == '-' || r == '/' || r == '.' })
+	if len(parts) > 1 && strings.Contains(p.dateText, "-") && isDigit(p.dateText[0]) {
+		if h, err := strconv.Atoi(parts[1]); err == nil && h > 15 {
+			return &dtFail{kind: dtZoneRange}
+		}
+	}
+	return failBad
+}
+
 func (p *dtParts) anyDate() bool { return p.set&dateParts != 0 }
 
 func (p *dtParts) mark(parts dtSet) *dtFail {
@@ -355,8 +365,12 @@ func (p *dtParts) number(text string, glued bool) *dtFail {
 	}
 	if p.mode == modeTime {
 		// a time type reads digits only as a run-together time (HHMM,
-		// HHMMSS, with a fraction), and not after a date field
-		if n == 0 || p.fromDateField || n != 4 && n != 6 {
+		// HHMMSS, with a fraction), and after a date field only when a
+		// zone name ends the text
+		if p.fromDateField && !p.zoneNameLast {
+			return p.timeAfterDate()
+		}
+		if n == 0 || n != 4 && n != 6 {
 			return failBad
 		}
 		return p.concatenatedTime(whole, frac)
@@ -583,7 +597,7 @@ func (p *dtParts) dateField(text string) *dtFail {
 			return failBad
 		}
 	}
-	p.fromDateField = true
+	p.fromDateField, p.dateText = true, text
 	for _, num := range nums {
 		var f *dtFail
 		if len(num) >= 3 && p.set&hasYear == 0 {
@@ -682,6 +696,9 @@ func (p *dtParts) setSpecial(w string) *dtFail {
 	case "now":
 		parts = dateParts | hasTime
 	case "allballs": // 00:00:00 UTC
+		if p.mode == modeTime && p.anyDate() {
+			return failBad // a time type takes allballs alone
+		}
 		if f := p.mark(hasTime | hasZone); f != nil {
 			return f
 		}
@@ -698,8 +715,11 @@ func (p *dtParts) setSpecial(w string) *dtFail {
 // prefixed reads a word that introduces the next field: J/JD/JULIAN a
 // Julian day, T a time, and the ISO labels y m d h mm s their part.
 func (p *dtParts) prefixed(w string, next dtToken) *dtFail {
-	if p.mode == modeTime && (w == "t" && p.fromDateField || w == "h" || w == "mm" || w == "s") {
-		return failBad // a time type takes no T after a date field, nor labelled time fields
+	if p.mode == modeTime && w == "t" && p.fromDateField && !p.zoneNameLast {
+		return p.timeAfterDate()
+	}
+	if p.mode == modeTime && (w == "h" || w == "mm" || w == "s") {
+		return failBad // a time type takes no labelled time fields
 	}
 	if w == "t" && next.kind == tokTime {
 		return p.clock(next.text)
@@ -783,6 +803,9 @@ func (p *dtParts) word(w string) *dtFail {
 		"thu", "thur", "thurs", "thursday", "fri", "friday", "sat", "saturday":
 		return nil // the day of the week is not checked
 	case "at", "on":
+		if p.mode == modeTime {
+			return failBad // not in a time type's text
+		}
 		return nil // noise words
 	case "am", "pm":
 		if f := p.mark(hasAMPM); f != nil {
@@ -834,9 +857,13 @@ func (p *dtParts) zoneName(name string) *dtFail {
 		p.zone = dtZone{loc: loc}
 		return nil
 	}
-	if secs, ok := parsePOSIXStd(name); ok {
-		p.zone = dtZone{east: secs}
-		return nil
+	if k := scanWhile(name, 0, isLetter); k > 0 && k < len(name) {
+		// a POSIX zone: any name, then its offset west (pm-05:30 is
+		// five and a half hours east)
+		if secs, ok := parsePOSIXStd(name[k:]); ok {
+			p.zone = dtZone{east: secs}
+			return nil
+		}
 	}
 	return &dtFail{kind: dtZoneUnknown, zone: strings.ToLower(name)}
 }
@@ -860,6 +887,9 @@ func (p *dtParts) finish() *dtFail {
 		case p.pm && p.hour != 12:
 			p.hour += 12
 		}
+	}
+	if p.mode == modeTime && p.set&hasTime == 0 {
+		return failBad // a time type without a time, whatever its date
 	}
 	if p.set&hasYear != 0 && !p.julianDate && p.special == "" {
 		switch {

@@ -290,10 +290,11 @@ func decodeDateTime(s string, mode dtMode) (*dtParts, *dtFail) {
 		case tokSignedWord:
 			f = p.signedWord(tk.text)
 		case tokZoneName:
-			if mode == modeDate && !p.anyDate() && strings.Contains(tk.text, ".") && !strings.Contains(tk.text, "/") {
-				// before a date, a date type reads a word with dots
-				// (a.m.) as a date field, which it is not; after one,
-				// as a zone name (B.1 step 1b)
+			if mode == modeDate && !p.anyDate() && strings.ContainsAny(tk.text, ".-") && !strings.Contains(tk.text, "/") {
+				// before a date, a date type reads a word with dots or
+				// dashes (a.m., a0eebc99-9c0b-...) as a date field,
+				// which it is not; after one, as a zone name (B.1 step
+				// 1b)
 				f = failBad
 				break
 			}

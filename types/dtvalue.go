@@ -23,10 +23,13 @@ func parseDateTimeText(s string, t T, loc *time.Location, now time.Time) (any, e
 	if loc == nil {
 		loc = time.UTC
 	}
-	if t.Kind == Timestamp || t.Kind == TimestampTZ {
-		// the shape clients send most (YYYY-MM-DD HH:MM:SS) without the
-		// decoder, for INSERT's sake
+	if t.Kind == Date || t.Kind == Timestamp || t.Kind == TimestampTZ {
+		// the shape clients send most (YYYY-MM-DD[ HH:MM:SS]) without
+		// the decoder, for INSERT's sake
 		if tm, ok := plainTimestamp(s, t.Kind == TimestampTZ, loc); ok {
+			if t.Kind == Date {
+				return int32(math.Floor(float64(tm.Unix()) / 86400)), nil
+			}
 			v, err := TimeToValue(tm, t)
 			if err != nil {
 				return nil, TimestampOutOfRange(s)

@@ -858,7 +858,7 @@ func (p *dtParts) zoneName(name string) *dtFail {
 		p.zone = dtZone{loc: loc}
 		return nil
 	}
-	if k := scanWhile(name, 0, isLetter); k > 0 && k < len(name) {
+	if k := strings.IndexAny(name, "+-0123456789"); k > 0 && isLetter(name[0]) {
 		// a POSIX zone: any name, then its offset west (pm-05:30 is
 		// five and a half hours east)
 		if secs, ok := parsePOSIXStd(name[k:]); ok {

@@ -26,6 +26,11 @@
 // and limits. A NUMERIC column declared without a precision is stored as
 // DECIMAL(38,10) (StoredNumericType).
 //
+// Date/time text input is one decoder written from PostgreSQL 15's
+// documentation (dtinput.go: the text cut into typed fields, each resolved
+// by one rule of Appendix B.1, every error built in one place; dtvalue.go
+// builds each type's value from the parts; interval.go reads intervals).
+//
 // Floats print with the digits of PostgreSQL's Ryu output
 // (floatshortest.go: the shortest decimal strictly inside the rounding
 // interval), and dates and timestamps have PostgreSQL's infinity and

@@ -378,8 +378,10 @@ func parseIntervalRange(s string, r IntervalRange) (arrow.MonthDayNanoInterval, 
 	}
 	var f intervalFields
 	var ok, syntax bool
-	if len(in) > 1 && (in[0] == 'P' || in[0] == 'p') {
-		ok, syntax = parseISOInterval(in[1:], &f)
+	if len(s) > 1 && s[0] == 'P' {
+		// ISO 8601 from the first character on, in capitals: " P1Y"
+		// and "p1y" are no interval
+		ok, syntax = parseISOInterval(s[1:], &f)
 	} else {
 		ok, syntax = parsePostgresInterval(strings.ToLower(in), &f, r)
 	}
@@ -488,8 +490,11 @@ func parsePostgresInterval(s string, f *intervalFields, r IntervalRange) (bool, 
 			y, m, found := strings.Cut(body, "-")
 			yv, err1 := strconv.ParseInt(y, 10, 32)
 			mv, err2 := strconv.ParseInt(m, 10, 32)
-			if !found || err1 != nil || err2 != nil || mv > 11 {
+			if !found || err1 != nil || err2 != nil {
 				return true, false
+			}
+			if mv > 11 { // the SQL standard's months are 0-11
+				return false, true
 			}
 			total := yv*12 + mv
 			if neg {
@@ -577,7 +582,7 @@ func parseIntervalNumber(s string) (val int64, frac float64, status numberStatus
 				return 0, 0, numberBad
 			}
 		}
-		v, err := strconv.ParseInt(ip, 10, 32) // PostgreSQL reads an int here
+		v, err := strconv.ParseInt(ip, 10, 64) // PostgreSQL 15 reads an int64 here
 		if err != nil {
 			return 0, 0, numberTooBig
 		}
@@ -648,57 +653,74 @@ func parseIntervalClock(s string, minuteSecond bool) (int64, bool) {
 	return us, true
 }
 
-// parseISOInterval reads ISO 8601's designator form after the 'P':
-// nY nM nW nD, then after 'T' nH nM nS, each n possibly fractional.
+// parseISOInterval reads ISO 8601 after the 'P' (8.5.4): the format with
+// designators (nY nM nW nD, then after T nH nM nS) and the alternative
+// format (Y-M-D or YYYYMMDD, then after T H:M:S or HHMMSS), each number
+// with its own sign and fraction. A part that used designators takes no
+// alternative-format fields after them (P1Y2 is no interval).
 func parseISOInterval(s string, f *intervalFields) (bool, bool) {
 	datePart := true
-	have := false
+	designated := false
 	for len(s) > 0 {
-		if s[0] == 'T' || s[0] == 't' {
+		if s[0] == 'T' {
 			if !datePart {
 				return true, false
 			}
-			datePart = false
+			datePart, designated = false, false
 			s = s[1:]
-			if len(s) == 0 {
+			continue
+		}
+		j := isoNumberEnd(s)
+		if j == 0 {
+			return true, false
+		}
+		num, rest := s[:j], s[j:]
+		if rest == "" || rest[0] == 'T' || datePart && rest[0] == '-' || !datePart && rest[0] == ':' {
+			if designated {
+				return true, false
+			}
+			var fits, ok bool
+			if datePart {
+				fits, ok, s = isoAlternativeDate(num, rest, f)
+			} else {
+				fits, ok, s = isoAlternativeTime(num, rest, f)
+			}
+			if !ok || !fits {
+				return fits, ok
+			}
+			if s != "" && s[0] != 'T' {
 				return true, false
 			}
 			continue
 		}
-		j := 0
-		for j < len(s) && (isDigit(s[j]) || s[j] == '.' || s[j] == '-' || s[j] == '+') {
-			j++
-		}
-		if j == 0 || j == len(s) {
-			return true, false
-		}
-		val, frac, status := parseIntervalNumber(s[:j])
+		val, frac, status := parseIntervalNumber(num)
 		if status != numberOK {
 			return status != numberTooBig, status == numberTooBig
 		}
-		unit := s[j] | 0x20 // lower case
-		s = s[j+1:]
+		unit := rest[0] // designators are capitals
+		s = rest[1:]
+		designated = true
 		fits := true
 		if datePart {
 			switch unit {
-			case 'y':
+			case 'Y':
 				fits = f.addYears(val, frac, 1)
-			case 'm':
+			case 'M':
 				fits = f.addMonths(val) && f.addFracDays(frac, DaysPerMonth)
-			case 'w':
+			case 'W':
 				fits = val == int64(int32(val)) && f.addDays(val*7) && f.addFracDays(frac, 7)
-			case 'd':
+			case 'D':
 				fits = f.addDays(val) && f.addFracMicros(frac, USecsPerDay)
 			default:
 				return true, false
 			}
 		} else {
 			switch unit {
-			case 'h':
+			case 'H':
 				fits = f.addScaledMicros(val, frac, USecsPerHour)
-			case 'm':
+			case 'M':
 				fits = f.addScaledMicros(val, frac, USecsPerMinute)
-			case 's':
+			case 'S':
 				fits = f.addScaledMicros(val, frac, USecsPerSecond)
 			default:
 				return true, false
@@ -707,7 +729,101 @@ func parseISOInterval(s string, f *intervalFields) (bool, bool) {
 		if !fits {
 			return false, true
 		}
-		have = true
 	}
-	return true, have
+	return true, true
+}
+
+// isoNumberEnd is the length of the number at the start of s: an
+// optional minus (ISO 8601 has no plus), digits, a point, digits.
+func isoNumberEnd(s string) int {
+	j := 0
+	if j < len(s) && s[j] == '-' {
+		j++
+	}
+	start := j
+	for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
+		j++
+	}
+	if j == start {
+		return 0
+	}
+	return j
+}
+
+// isoAlternativeDate reads the alternative format's date part from its
+// first number: Y-M-D (as many fields as written, each with its own sign
+// and fraction), or eight digits YYYYMMDD, or else a count of years. The
+// months and days are not bounded (P2024-13 is 2025 years 1 mon). It
+// returns what is left of the text.
+func isoAlternativeDate(first, rest string, f *intervalFields) (fits, ok bool, left string) {
+	nums := []string{first}
+	for len(nums) < 3 && len(rest) > 1 && rest[0] == '-' {
+		j := isoNumberEnd(rest[1:])
+		if j == 0 {
+			return true, false, ""
+		}
+		nums = append(nums, rest[1:1+j])
+		rest = rest[1+j:]
+	}
+	if rest != "" && rest[0] != 'T' {
+		return true, false, ""
+	}
+	if whole, frac, _ := strings.Cut(first, "."); len(nums) == 1 && len(whole) == 8 && scanDigits(whole, 0) == 8 {
+		// basic format: YYYYMMDD, a fraction of the days after it
+		nums = []string{whole[:4], whole[4:6], whole[6:]}
+		if frac != "" {
+			nums[2] += "." + frac
+		}
+	}
+	for k, num := range nums {
+		val, fr, status := parseIntervalNumber(num)
+		if status != numberOK {
+			return status != numberTooBig, status == numberTooBig, ""
+		}
+		switch k {
+		case 0:
+			fits = f.addYears(val, fr, 1)
+		case 1:
+			fits = f.addMonths(val) && f.addFracDays(fr, DaysPerMonth)
+		default:
+			fits = f.addDays(val) && f.addFracMicros(fr, USecsPerDay)
+		}
+		if !fits {
+			return false, true, ""
+		}
+	}
+	return true, true, rest
+}
+
+// isoAlternativeTime reads the alternative format's time part: H:M:S
+// (each with its own sign and fraction), six digits HHMMSS, or else a
+// count of hours.
+func isoAlternativeTime(first, rest string, f *intervalFields) (fits, ok bool, left string) {
+	nums := []string{first}
+	for len(nums) < 3 && len(rest) > 1 && rest[0] == ':' {
+		j := isoNumberEnd(rest[1:])
+		if j == 0 {
+			return true, false, ""
+		}
+		nums = append(nums, rest[1:1+j])
+		rest = rest[1+j:]
+	}
+	if rest != "" {
+		return true, false, ""
+	}
+	if whole, _, _ := strings.Cut(first, "."); len(nums) == 1 && len(whole) == 6 && scanDigits(whole, 0) == 6 {
+		// basic format: HHMMSS (PostgreSQL 15 drops a fraction here)
+		nums = []string{whole[:2], whole[2:4], whole[4:]}
+	}
+	scales := []int64{USecsPerHour, USecsPerMinute, USecsPerSecond}
+	for k, num := range nums {
+		val, fr, status := parseIntervalNumber(num)
+		if status != numberOK {
+			return status != numberTooBig, status == numberTooBig, ""
+		}
+		if !f.addScaledMicros(val, fr, scales[k]) {
+			return false, true, ""
+		}
+	}
+	return true, true, rest
 }

@@ -52,7 +52,11 @@ func TestParseIntervalErrors(t *testing.T) {
 		{"99999999 hours", sqlerr.DatetimeFieldOverflow},        // PostgreSQL's range, beyond Arrow's nanoseconds
 		{"2562047:47:16.854776", sqlerr.DatetimeFieldOverflow},  // one microsecond past the nanoseconds
 		{"-2562047:47:16.854776", sqlerr.DatetimeFieldOverflow}, // and before
-		{"2147483648 hours", sqlerr.IntervalFieldOverflow},      // beyond PostgreSQL's too (an int field)
+		{"2147483648 hours", sqlerr.DatetimeFieldOverflow},      // PostgreSQL 15 reads an int64 count (2147483648:00:00), beyond the nanoseconds
+		{"3000000000 days", sqlerr.IntervalFieldOverflow},       // days stay an int32 field
+		{"2-12", sqlerr.IntervalFieldOverflow},                  // the SQL standard's months are 0-11
+		{" P1Y", sqlerr.InvalidDatetimeFormat},                  // ISO 8601 from the first character
+		{"P1Y2", sqlerr.InvalidDatetimeFormat},                  // no alternative format after designators
 	} {
 		_, err := ParseInterval(tc.in)
 		if got := sqlerr.CodeOf(err); got != tc.code {

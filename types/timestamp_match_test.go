@@ -2,6 +2,7 @@ package types
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -56,3 +57,7 @@ func TestMatchPlainTimestamp(t *testing.T) {
 		t.Fatalf("only %d random texts took the plain path", accepted)
 	}
 }
+
+// tsLiteral is the shape of the timestamp literals sqlgate read before its date/time decoder (dtinput.go): ISO date,
+// optional time (space or T), then an optional zone and era.
+var tsLiteral = regexp.MustCompile(`^(\d{4,})-(\d{1,2})-(\d{1,2})(?:(?:\s+|T)(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d*))?)?)?(?:\s*([+-][\d:]+|[A-Za-z][A-Za-z0-9_/+\-]*))?$`)

@@ -2,12 +2,7 @@ package types
 
 import (
 	"math"
-	"regexp"
-	"strconv"
-	"strings"
 	"time"
-
-	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
 // This file holds PostgreSQL's time with time zone (timetz, OID 1266): a
@@ -106,124 +101,18 @@ func ZoneWestNow(at time.Time, loc *time.Location) int32 {
 	return int32(-off)
 }
 
-// timeTZInput is timetz's input: an optional ISO date (which lets a
-// tz database zone name resolve to its offset on that date), an optional
-// T, the time of day (H:M[:S[.f]] or HHMM[SS][.f]), and an optional zone
-// (an ISO offset, an abbreviation, or a zone name).
-var timeTZInput = regexp.MustCompile(`^(?:(\d{4}-\d{1,2}-\d{1,2})(?:\s+|T))?[Tt]?(\d{1,2}:\d{1,2}(?::\d{1,2}(?:\.\d*)?)?|\d{4}(?:\d{2}(?:\.\d*)?)?)\s*(.*?)$`)
-
 // ParseTimeTZ reads timetz text as PostgreSQL 15's timetz_in does, in a
 // session whose TimeZone is loc (the zone of a value written without one,
-// in force at now's date). Errors are 22007 for text that is no timetz,
-// 22008 for a field out of range and 22009 for a displacement beyond
-// 15:59:59.
+// in force at now's date, or at the date written). Errors are 22007 for
+// text that is no timetz, 22008 for a field out of range and 22009 for a
+// displacement beyond 15:59:59.
 func ParseTimeTZ(s string, t T, loc *time.Location, now time.Time) (int64, error) {
-	in := strings.TrimSpace(s)
-	bad := func() (int64, error) { return 0, invalidInput(t, s) }
-	switch strings.ToLower(in) {
-	case "allballs":
-		return RoundTimeTZ(TimeTZValue(0, 0), t.Precision), nil
-	}
-	idx := timeTZInput.FindStringSubmatchIndex(in)
-	if idx == nil {
-		return bad()
-	}
-	m := []string{in, "", in[idx[4]:idx[5]], in[idx[6]:idx[7]]}
-	if idx[2] >= 0 {
-		m[1] = in[idx[2]:idx[3]]
-	}
-	clock := m[2]
-	if !strings.ContainsAny(clock, ":.") && idx[6] == idx[5] && strings.HasPrefix(m[3], "-") && strings.Contains(m[3], ":") {
-		// PostgreSQL's lexer reads 1200-02:30 as a date-like field
-		// (1200-02) and a stray time: only +hh:mm, or a space before
-		// the sign, follows a compact time
-		return bad()
-	}
-	if !strings.Contains(clock, ":") { // HHMM[SS][.f]
-		whole, frac, _ := strings.Cut(clock, ".")
-		clock = whole[:2] + ":" + whole[2:4]
-		if len(whole) == 6 {
-			clock += ":" + whole[4:]
-			if frac != "" || strings.Contains(m[2], ".") {
-				clock += "." + frac
-			}
-		}
-	}
-	tv, err := parseTimeOfDay(clock, T{Kind: Time, Precision: 6})
-	if err != nil {
-		if sqlerr.CodeOf(err) == sqlerr.DatetimeFieldOverflow {
-			return 0, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s)
-		}
-		return bad()
-	}
-	us := tv.(int64)
-	day := now
-	if m[1] != "" {
-		d, err := time.Parse("2006-1-2", m[1])
-		if err != nil {
-			return bad()
-		}
-		day = d.Add(time.Duration(us) * time.Microsecond)
-	}
-	zone, err := timeTZZone(m[3], s, m[1] != "", day, loc)
+	v, err := parseDateTimeText(s, T{Kind: TimeTZ, Precision: t.Precision}, loc, now)
 	if err != nil {
 		return 0, err
 	}
-	if us > USecsPerDay {
-		return 0, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s)
-	}
-	return RoundTimeTZ(TimeTZValue(us, zone), t.Precision), nil
+	return v.(int64), nil
 }
-
-// timeTZZone reads the zone part of timetz input (seconds west): none
-// takes loc's offset at day; a tz database name needs a date (withDate),
-// as in PostgreSQL, since its offset depends on the day.
-func timeTZZone(z, orig string, withDate bool, day time.Time, loc *time.Location) (int32, error) {
-	bad := sqlerr.New(sqlerr.InvalidDatetimeFormat, "invalid input syntax for type time with time zone: %q", orig)
-	z = strings.TrimSpace(z)
-	if z == "" {
-		if !withDate {
-			return ZoneWestNow(day, loc), nil
-		}
-		if loc == nil {
-			loc = time.UTC
-		}
-		wall := time.Date(day.Year(), day.Month(), day.Day(), day.Hour(), day.Minute(), day.Second(), 0, time.UTC)
-		_, off := LocalToInstant(wall, loc).In(loc).Zone()
-		return int32(-off), nil
-	}
-	if mm := timeTZOffset.FindStringSubmatch(z); mm != nil {
-		h, _ := strconv.Atoi(mm[2])
-		mi, _ := strconv.Atoi(mm[3])
-		se, _ := strconv.Atoi(mm[4])
-		secs := h*3600 + mi*60 + se
-		if mi > 59 || se > 59 || secs > MaxTimeTZZone {
-			return 0, sqlerr.New(sqlerr.InvalidTimeZoneDisplacement, "time zone displacement out of range: %q", orig)
-		}
-		if mm[1] == "-" {
-			secs = -secs
-		}
-		return int32(-secs), nil
-	}
-	if off, ok := zoneAbbrevs[strings.ToUpper(z)]; ok {
-		return int32(-off), nil
-	}
-	if l, _, ok := lookupZoneName(z); ok {
-		if !withDate {
-			return 0, bad
-		}
-		wall := time.Date(day.Year(), day.Month(), day.Day(), day.Hour(), day.Minute(), day.Second(), 0, time.UTC)
-		_, off := LocalToInstant(wall, l).In(l).Zone()
-		return int32(-off), nil
-	}
-	if strings.Contains(z, "/") {
-		return 0, sqlerr.New(sqlerr.InvalidParameterValue, "time zone %q not recognized", strings.ToLower(z))
-	}
-	return 0, bad
-}
-
-// timeTZOffset is an ISO offset: +2, +02, +0230, +02:30, +02:30:15.
-var timeTZOffset = regexp.MustCompile(`^([+-])(\d{1,2})(?::?(\d{2})(?::?(\d{2}))?)?$`)
 
 // TimeTZShift moves a timetz to another zone (seconds west), keeping the
 // instant: timezone(zone, timetz), x AT TIME ZONE zone.

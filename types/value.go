@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/big"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -177,10 +176,8 @@ func ParseTextIn(s string, t T, loc *time.Location) (any, error) {
 // 'tomorrow' and 'yesterday' at now (special.go).
 func ParseTextAt(s string, t T, loc *time.Location, now time.Time) (any, error) {
 	switch t.Kind {
-	case Date, Timestamp, TimestampTZ, Time:
-		if v, ok, err := specialValue(s, t, loc, now); ok || err != nil {
-			return v, err
-		}
+	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
+		return parseDateTimeText(s, t, loc, now)
 	}
 	return parseTextIn(s, t, loc)
 }
@@ -271,40 +268,8 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 			return nil, err
 		}
 		return v, CheckBinaryLength(v.([]byte), t)
-	case Date:
-		d, err := parseDate(strings.TrimSpace(s))
-		if err != nil {
-			if sqlerr.CodeOf(err) == sqlerr.DatetimeFieldOverflow || wellFormedDate(strings.TrimSpace(s)) {
-				return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s)
-			}
-			return nil, invalidInput(t, s)
-		}
-		return d, nil
-	case Timestamp, TimestampTZ:
-		if d, ok := parseInfiniteDate(s); ok { // infinity, -infinity
-			sign := 1
-			if d < 0 {
-				sign = -1
-			}
-			v, _ := InfiniteValue(sign, t)
-			return v, nil
-		}
-		ts, err := parseTimestamp(strings.TrimSpace(s), t.Kind == TimestampTZ, loc)
-		if err != nil {
-			if se := sqlerr.As(err); se != nil && se.Code == sqlerr.InvalidDatetimeFormat {
-				return nil, invalidInput(t, s)
-			}
-			return nil, err
-		}
-		v, err := TimeToValue(ts, t)
-		if err != nil {
-			return nil, TimestampOutOfRange(s)
-		}
-		return v, nil
-	case Time:
-		return parseTimeOfDay(s, t)
-	case TimeTZ:
-		return ParseTimeTZ(s, t, loc, time.Now())
+	case Date, Timestamp, TimestampTZ, Time, TimeTZ:
+		return parseDateTimeText(s, t, loc, time.Now())
 	case Interval:
 		// text -> interval(typmod) at run time is interval_in without the
 		// typmod, then the length coercion (a bare number is seconds).
@@ -505,36 +470,7 @@ func parseBytea(s string) (any, error) {
 
 var epochDay = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func parseDate(s string) (int32, error) {
-	if d, ok := parseInfiniteDate(s); ok {
-		return d, nil
-	}
-	t, err := time.Parse("2006-01-02", s)
-	if err != nil {
-		if t2, ok, outOfRange := parseOtherDate(s); ok {
-			return int32(math.Floor(float64(t2.Unix()) / 86400)), nil
-		} else if outOfRange {
-			return 0, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s)
-		}
-	}
-	if err != nil {
-		// PostgreSQL also reads a date from a timestamp's text (pgx's
-		// simple protocol sends time.Time values that way).
-		ts, terr := parseTimestamp(s, false, time.UTC)
-		if terr != nil {
-			return 0, err
-		}
-		t = ts
-	}
-	// Unix seconds, not a time.Duration (which overflows outside 1677-2262).
-	return int32(math.Floor(float64(t.Unix()) / 86400)), nil
-}
-
-// tsLiteral is the shape of the timestamp literals sqlgate reads: ISO date,
-// optional time (space or T), then an optional zone and era.
-var tsLiteral = regexp.MustCompile(`^(\d{4,})-(\d{1,2})-(\d{1,2})(?:(?:\s+|T)(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d*))?)?)?(?:\s*([+-][\d:]+|[A-Za-z][A-Za-z0-9_/+\-]*))?$`)
-
-// matchPlainTimestamp is tsLiteral's match of the literals clients send
+// matchPlainTimestamp matches the timestamp literals clients send
 // most (an INSERT of a thousand rows binds a thousand): a date, then
 // optionally one space or T and HH:MM[:SS[.fraction]], and nothing else. It
 // returns tsLiteral's submatches for them, without the regular expression,
@@ -593,66 +529,6 @@ func matchPlainTimestamp(s string) (m []string, ok bool) {
 		}
 	}
 	return m, i == len(s)
-}
-
-// parseTimestamp reads a timestamp literal. A timestamp with time zone
-// without a zone in the text is a wall time in loc (the session's zone); a
-// zone written in the text of a timestamp without time zone is checked and
-// ignored, as PostgreSQL does.
-func parseTimestamp(s string, withZone bool, loc *time.Location) (time.Time, error) {
-	orig, era := s, ""
-	if n := len(s); n > 3 && (s[n-3] == ' ' || s[n-3] == '\t') {
-		if e := strings.ToUpper(s[n-2:]); e == "BC" || e == "AD" {
-			era, s = e, strings.TrimRight(s[:n-3], " \t")
-		}
-	}
-	m, ok := matchPlainTimestamp(s)
-	if !ok {
-		m = tsLiteral.FindStringSubmatch(s)
-	}
-	if m == nil {
-		return time.Time{}, invalidInput(TimestampType(6), orig)
-	}
-	num := func(x string) int { v, _ := strconv.Atoi(x); return v }
-	year, month, day := num(m[1]), num(m[2]), num(m[3])
-	hour, minute, sec := num(m[4]), num(m[5]), num(m[6])
-	ns := 0
-	if f := m[7]; f != "" {
-		if len(f) > 9 {
-			f = f[:9]
-		}
-		ns = num(f + strings.Repeat("0", 9-len(f)))
-	}
-	if year == 0 {
-		return time.Time{}, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", orig)
-	}
-	if era == "BC" {
-		year = 1 - year
-	}
-	if len(m[1]) > 6 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || minute > 59 || sec > 60 ||
-		hour == 24 && (minute != 0 || sec != 0 || ns != 0) {
-		return time.Time{}, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", orig)
-	}
-	if time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC).Day() != day {
-		return time.Time{}, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", orig)
-	}
-	wall := time.Date(year, time.Month(month), day, hour, minute, sec, ns, time.UTC)
-	z, ok, err := parseInputZone(m[8])
-	if err != nil {
-		return time.Time{}, err
-	}
-	if !ok {
-		return time.Time{}, invalidInput(TimestampType(6), orig)
-	}
-	switch {
-	case !withZone:
-		return wall, nil
-	case z.set && z.loc == nil:
-		return wall.Add(-time.Duration(z.offset) * time.Second), nil
-	case z.set:
-		return LocalToInstant(wall, z.loc), nil
-	}
-	return LocalToInstant(wall, loc), nil
 }
 
 // TimeToValue converts a time to t's physical value (Date, Timestamp,
@@ -770,103 +646,7 @@ func ValueToTime(v any, t T) time.Time {
 	return time.Time{}
 }
 
-// wellFormedDate reports whether s has the shape YYYY-MM-DD, so that a
-// failure to read it is a field out of range (22008), not bad syntax.
-func wellFormedDate(s string) bool {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
-		return false
-	}
-	for i, c := range s {
-		if i != 4 && i != 7 && (c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// timeOfDay is the shape of the time literals sqlgate reads.
-var timeOfDay = regexp.MustCompile(`^(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d*))?)?$`)
-
-// parseTimeOfDay reads a TIME literal: H:M[:S[.frac]], 24:00:00 included,
-// fields out of range with 22008, microseconds rounded as PostgreSQL rounds
-// them (see roundToPrecision), then to t's precision.
-func parseTimeOfDay(s string, t T) (any, error) {
-	m := timeOfDay.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return nil, invalidInput(t, s)
-	}
-	num := func(x string) int64 { v, _ := strconv.ParseInt(x, 10, 64); return v }
-	h, mi, sec := num(m[1]), num(m[2]), num(m[3])
-	var ns int64
-	if f := m[4]; f != "" {
-		if len(f) > 9 {
-			f = f[:9]
-		}
-		ns = num(f + strings.Repeat("0", 9-len(f)))
-	}
-	if mi > 59 || sec > 60 || h > 24 || h == 24 && (mi != 0 || sec != 0 || ns != 0) {
-		return nil, sqlerr.New(sqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s)
-	}
-	us := roundToPrecision((h*3600+mi*60+sec)*1e6+ns/1000, int(ns%1000), t.Precision)
-	switch {
-	case t.Precision <= 3:
-		return us / 1e3, nil
-	case t.Precision <= 6:
-		return us, nil
-	}
-	return (h*3600+mi*60+sec)*1e9 + ns, nil
-}
-
+// monthNames are the month names and abbreviations date/time input reads.
 var monthNames = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
 	"sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12, "january": 1, "february": 2, "march": 3, "april": 4,
 	"june": 6, "july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
-
-// parseOtherDate reads the other date spellings PostgreSQL accepts with
-// DateStyle ISO, MDY: 20240102, 2024/01/02, 1/2/2024 (month first),
-// Jan 2 2024, January 2, 2024, 2 Jan 2024, 2024-Jan-02. ok is false when
-// s is none of them (the caller reports the error); outOfRange when it has
-// one of those shapes but no such day exists.
-func parseOtherDate(s string) (t time.Time, ok, outOfRange bool) {
-	fields := strings.FieldsFunc(strings.TrimSpace(s), func(r rune) bool {
-		return r == ' ' || r == '-' || r == '/' || r == ',' || r == '.' || r == '\t'
-	})
-	var nums []string
-	month := 0
-	for _, f := range fields {
-		if m, ok := monthNames[strings.ToLower(f)]; ok && month == 0 {
-			month = m
-			continue
-		}
-		if _, err := strconv.Atoi(f); err != nil {
-			return time.Time{}, false, false
-		}
-		nums = append(nums, f)
-	}
-	atoi := func(x string) int { v, _ := strconv.Atoi(x); return v }
-	var y, m, d int
-	switch {
-	case month == 0 && len(nums) == 1 && len(nums[0]) == 8: // 20240102
-		y, m, d = atoi(nums[0][:4]), atoi(nums[0][4:6]), atoi(nums[0][6:])
-	case month == 0 && len(nums) == 3 && len(nums[0]) >= 3: // 2024/01/02
-		y, m, d = atoi(nums[0]), atoi(nums[1]), atoi(nums[2])
-	case month == 0 && len(nums) == 3: // 1/2/2024: DateStyle MDY
-		m, d, y = atoi(nums[0]), atoi(nums[1]), atoi(nums[2])
-	case month != 0 && len(nums) == 2:
-		m = month
-		if len(nums[0]) >= 3 { // 2024 Jan 02
-			y, d = atoi(nums[0]), atoi(nums[1])
-		} else { // Jan 2 2024, 2 Jan 2024
-			d, y = atoi(nums[0]), atoi(nums[1])
-		}
-	default:
-		return time.Time{}, false, false
-	}
-	if y < 1 || m < 1 || m > 12 || d < 1 || d > 31 {
-		return time.Time{}, false, true
-	}
-	t = time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if t.Day() != d {
-		return time.Time{}, false, true
-	}
-	return t, true, false
-}

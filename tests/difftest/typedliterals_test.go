@@ -2,7 +2,6 @@ package difftest
 
 import (
 	"context"
-	"strings"
 	"testing"
 )
 
@@ -54,12 +53,10 @@ func TestTypedLiteralsDifferential(t *testing.T) {
 }
 
 // dateTimeInputGap reports the inputs whose answer is date/time input's,
-// not the typed literal's, where sqlgate's text input still differs from
-// PostgreSQL's (README: date/time input): a long digit string as a date,
-// timestamp or interval, and a whole timestamp or a zone-like word read
-// as a time.
+// not the typed literal's, where sqlgate's still differs from
+// PostgreSQL's: '99999999999' as an interval is 27777777:46:39 in
+// PostgreSQL, beyond the 2562047 hours sqlgate's nanosecond intervals
+// hold (a documented restriction, 22008 interval out of range).
 func dateTimeInputGap(typ, v string) bool {
-	dateTime := strings.HasPrefix(typ, "date") || strings.HasPrefix(typ, "time") || typ == "interval"
-	return dateTime && v == "'99999999999'" ||
-		typ == "time" && (v == "'2024-01-02 03:04:05.678+02'" || strings.HasPrefix(v, "'a0eebc99"))
+	return typ == "interval" && v == "'99999999999'"
 }

@@ -4,6 +4,7 @@ import (
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"strings"
 )
 
 // bindTree binds a scalar expression of sqlgate's parsed tree in scope s
@@ -97,10 +98,10 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		// EXTRACT(field FROM x): extract('field', x), the field an unknown
 		// literal as the rewrite wrote it
 		field := &pt.Literal{At: pt.At{Offset: n.Offset}, Value: pt.Value{Kind: pt.LitString, Text: n.Field}}
-		return b.bindFuncCall(s, &pt.FuncCall{At: n.At, Name: "extract", Args: []pt.Expr{field, n.X}})
+		return b.bindSyntaxCall(s, "extract", &pt.FuncCall{At: n.At, Name: "extract", Args: []pt.Expr{field, n.X}})
 	case *pt.Position:
 		// position(sub IN str) is strpos(str, sub)
-		return b.bindFuncCall(s, &pt.FuncCall{At: n.At, Name: "strpos", Args: []pt.Expr{n.Str, n.Sub}})
+		return b.bindSyntaxCall(s, "position", &pt.FuncCall{At: n.At, Name: "strpos", Args: []pt.Expr{n.Str, n.Sub}})
 	case *pt.Trim:
 		// TRIM(BOTH | LEADING | TRAILING chars FROM x) is btrim, ltrim or
 		// rtrim(x, chars)
@@ -109,7 +110,7 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		if n.Chars != nil {
 			args = append(args, n.Chars)
 		}
-		return b.bindFuncCall(s, &pt.FuncCall{At: n.At, Name: name, Args: args})
+		return b.bindSyntaxCall(s, name, &pt.FuncCall{At: n.At, Name: name, Args: args})
 	case *pt.TimeUnit:
 		// a unit where TiDB's grammar takes one (its EXTRACT, date_add):
 		// the library takes it as text
@@ -133,4 +134,32 @@ func (b *binder) bindExcluded(n *pt.Excluded) (Expr, error) {
 		}
 	}
 	return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedColumn, "column excluded.%s does not exist", name))
+}
+
+// bindSyntaxCall binds the function call PostgreSQL's grammar makes of SQL
+// syntax (EXTRACT, POSITION, TRIM): the call is to pg_catalog's function,
+// and PostgreSQL's errors name it so ("function pg_catalog.extract(unknown,
+// integer) does not exist"), by the name the grammar calls.
+func (b *binder) bindSyntaxCall(s *scope, name string, call *pt.FuncCall) (Expr, error) {
+	e, err := b.bindFuncCall(s, call)
+	if err != nil {
+		return nil, systemFunctionError(err, call.Name, name)
+	}
+	return e, nil
+}
+
+// systemFunctionError renames the function of a "does not exist" or "is
+// not unique" error about call to pg_catalog.name; other errors pass.
+func systemFunctionError(err error, call, name string) error {
+	se := sqlerr.As(err)
+	if se == nil || se.Code != sqlerr.UndefinedFunction && se.Code != sqlerr.Code("42725") {
+		return err
+	}
+	prefix := "function " + call + "("
+	if !strings.HasPrefix(se.Message, prefix) {
+		return err
+	}
+	c := *se
+	c.Message = "function pg_catalog." + name + "(" + se.Message[len(prefix):]
+	return &c
 }

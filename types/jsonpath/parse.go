@@ -1,6 +1,8 @@
 package jsonpath
 
 import (
+	"errors"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -610,6 +612,9 @@ func (p *parser) comparison() (*Item, error) {
 		if p.tok.kind != tString {
 			return nil, p.errHere()
 		}
+		if err := RegexError(p.tok.text); err != nil {
+			return nil, err
+		}
 		out = &Item{Kind: LikeRegex, L: l, Str: p.tok.text}
 		if err := p.advance(); err != nil {
 			return nil, err
@@ -971,4 +976,28 @@ func (p *parser) parenthesised() (*Item, error) {
 	}
 	// ( expression ) is the expression: accessors continue its chain
 	return e, nil
+}
+
+// RegexError is like_regex's check of its pattern when the path is read:
+// unbalanced parentheses or brackets and a quantifier with nothing
+// before it are errors, as PostgreSQL's regular expression compiler
+// reports them.
+func RegexError(pat string) error {
+	_, err := syntax.Parse(pat, syntax.Perl)
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return nil
+	}
+	msg := ""
+	switch se.Code {
+	case syntax.ErrMissingParen, syntax.ErrUnexpectedParen:
+		msg = "parentheses () not balanced"
+	case syntax.ErrMissingBracket:
+		msg = "brackets [] not balanced"
+	case syntax.ErrMissingRepeatArgument:
+		msg = "quantifier operand invalid"
+	default:
+		return nil
+	}
+	return sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: %s", msg)
 }

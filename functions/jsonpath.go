@@ -25,10 +25,11 @@ type jpCall struct {
 	doc    any
 	vars   *jpObject
 	silent bool
+	exists bool // only whether there are values counts
 }
 
 func jpArgs(v []any) (*jpCall, error) {
-	c := &jpCall{}
+	c := &jpCall{vars: &jpObject{}} // vars defaults to '{}'
 	var err error
 	if c.doc, err = jpDecode(v[0].(string)); err != nil {
 		return nil, err
@@ -57,7 +58,7 @@ func jpArgs(v []any) (*jpCall, error) {
 
 // run evaluates the call; a silenced error is ok false.
 func (c *jpCall) run() (out []any, ok bool, err error) {
-	out, err = jpRun(c.path, c.doc, c.vars)
+	out, err = jpRun(c.path, c.doc, c.vars, c.exists)
 	if err != nil {
 		if c.silent && silenceable(err) {
 			return nil, false, nil
@@ -102,6 +103,7 @@ func jsonPathFuncs() []*Func {
 		body func(c *jpCall) (any, error)
 	}{
 		{"jsonb_path_exists", tBool, func(c *jpCall) (any, error) {
+			c.exists = true
 			out, ok, err := c.run()
 			if err != nil || !ok {
 				return nil, err
@@ -157,7 +159,7 @@ func jsonPathFuncs() []*Func {
 				if err != nil {
 					return nil, err
 				}
-				c.silent = true
+				c.silent, c.vars, c.exists = true, nil, fn == "jsonb_path_exists"
 				out, ok, err := c.run()
 				if err != nil || !ok {
 					return nil, err

@@ -39,6 +39,10 @@ type jpExec struct {
 	// quiet counts the .** accessors being followed: structural errors
 	// after one give nothing, in strict mode too
 	quiet int
+	// probe is the item whose values only count (the path of
+	// jsonb_path_exists and @?, the operand of exists in lax mode): a
+	// unary + or - there skips what is not a number instead of failing
+	probe *jsonpath.Item
 }
 
 func jpErr(code sqlerr.Code, format string, args ...any) error {
@@ -70,8 +74,11 @@ func realErr(err error) error {
 
 // jpRun evaluates path over doc: the sequence of values, or for a
 // predicate path its one value (true, false or null for unknown).
-func jpRun(path *jsonpath.Path, doc any, vars *jpObject) ([]any, error) {
+func jpRun(path *jsonpath.Path, doc any, vars *jpObject, exists bool) ([]any, error) {
 	e := &jpExec{root: doc, vars: vars, strict: path.Strict, last: -1}
+	if exists && !path.Strict { // strict mode evaluates everything
+		e.probe = path.Expr
+	}
 	if path.Expr.IsPredicate() {
 		r, err := e.pred(path.Expr, doc)
 		if err != nil {
@@ -151,7 +158,7 @@ func (e *jpExec) item(it *jsonpath.Item, v, cur any) ([]any, error) {
 		return []any{numeric.FromInt64(int64(e.last))}, nil
 	case jsonpath.Var:
 		if e.vars == nil {
-			return nil, jpErr("42704", "could not find jsonpath variable \"%s\"", it.Str)
+			return []any{nil}, nil // the operators have no variables: each is null
 		}
 		x, ok := e.vars.get(it.Str)
 		if !ok {
@@ -230,6 +237,9 @@ func (e *jpExec) item(it *jsonpath.Item, v, cur any) ([]any, error) {
 		for _, x := range xs {
 			for _, y := range e.unwrapped(x) {
 				d, ok := y.(*apd.Decimal)
+				if !ok && e.probe == it && it.Next == nil {
+					continue
+				}
 				if !ok {
 					return nil, jpErr("2203B", "operand of unary jsonpath operator %s is not a numeric value", it.Op)
 				}
@@ -429,11 +439,15 @@ func jpTypeName(v any) string {
 
 // arith evaluates + - * / % : each operand a single number.
 func (e *jpExec) arith(it *jsonpath.Item, v, cur any) ([]any, error) {
-	single := func(x *jsonpath.Item, side string) (*apd.Decimal, error) {
-		xs, err := e.eval(x, v, cur)
-		if err != nil {
-			return nil, err
-		}
+	ls, err := e.eval(it.L, v, cur)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := e.eval(it.R, v, cur)
+	if err != nil {
+		return nil, err
+	}
+	single := func(xs []any, side string) (*apd.Decimal, error) {
 		var all []any
 		for _, y := range xs {
 			all = append(all, e.unwrapped(y)...)
@@ -445,11 +459,11 @@ func (e *jpExec) arith(it *jsonpath.Item, v, cur any) ([]any, error) {
 		}
 		return nil, jpErr("22038", "%s operand of jsonpath operator %s is not a single numeric value", side, it.Op)
 	}
-	l, err := single(it.L, "left")
+	l, err := single(ls, "left")
 	if err != nil {
 		return nil, err
 	}
-	r, err := single(it.R, "right")
+	r, err := single(rs, "right")
 	if err != nil {
 		return nil, err
 	}
@@ -547,7 +561,12 @@ func (e *jpExec) pred(it *jsonpath.Item, cur any) (jpBool, error) {
 		}
 		return jpFalse, nil
 	case jsonpath.Exists:
+		saved := e.probe
+		if !e.strict {
+			e.probe = it.L
+		}
 		xs, err := e.eval(it.L, cur, cur)
+		e.probe = saved
 		if err != nil {
 			if fatal(err) {
 				return 0, err
@@ -689,17 +708,11 @@ func (e *jpExec) compare(it *jsonpath.Item, cur any) (jpBool, error) {
 // (arrays, objects, mixed kinds) is unknown.
 func jpCompare(op string, l, r any) jpBool {
 	c := 0
+	if (l == nil) != (r == nil) { // null and any other value are not equal
+		return jpOf(op == "!=")
+	}
 	switch x := l.(type) {
 	case nil:
-		if r != nil {
-			if _, ok := r.([]any); ok {
-				return jpUnknown
-			}
-			if _, ok := r.(*jpObject); ok {
-				return jpUnknown
-			}
-			return jpOf(op == "!=")
-		}
 	case bool:
 		y, ok := r.(bool)
 		if !ok {
@@ -725,9 +738,6 @@ func jpCompare(op string, l, r any) jpBool {
 		c = numeric.Cmp(x, y)
 	default:
 		return jpUnknown
-	}
-	if l == nil && r != nil {
-		return jpOf(op == "!=")
 	}
 	switch op {
 	case "==":

@@ -359,10 +359,10 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 		t = it
 	case "oid":
 		t = types.T{Kind: types.Oid}
-	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "json", "jsonb", "uuid", "inet", "pg_lsn", "xid":
+	case "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "json", "jsonb", "uuid", "inet", "pg_lsn", "xid", "jsonpath":
 		v, _ := types.VariantNamed(tn.Name)
 		t = types.T{Kind: types.Oid, Variant: v}
-		if v.IsJSON() || v == types.UUID || v == types.Inet || v == types.PgLsn {
+		if v.IsJSON() || v == types.UUID || v == types.Inet || v == types.PgLsn || v == types.JSONPath {
 			t.Kind = types.String
 		}
 	case "name":

@@ -197,6 +197,8 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 		return types.ParseInet(types.FormatTextIn(v, from, loc))
 	case to.Variant == types.PgLsn && from.Variant != types.PgLsn:
 		return types.ParseLSN(types.FormatTextIn(v, from, loc))
+	case to.Variant == types.JSONPath && from.Variant != types.JSONPath:
+		return types.ParseTextIn(types.FormatTextIn(v, from, loc), to, loc)
 	case from.Variant == types.Inet && to.Kind == types.String && to.Variant == types.NoVariant:
 		// inet to text is PostgreSQL's text(inet): the netmask always shown
 		return types.InetWithMask(types.FormatTextIn(v, from, loc)), nil

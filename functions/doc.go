@@ -103,6 +103,12 @@
 //     int2vector/oidvector subscripts start at 0 as in PostgreSQL, but
 //     array_lower/array_upper/generate_subscripts still count them from 1.
 //     generate_series covers int4, int8, numeric, timestamp and timestamptz (series.go).
+//   - The SQL/JSON path functions (jsonb_path_exists/_match/_query/
+//     _query_array/_query_first and their _tz forms, the operators @? and
+//     @@ as pg__op_path_exists/_match) are jsonpath.go, evaluating paths
+//     parsed by types/jsonpath with an evaluator of our own
+//     (jsonpathexec.go) over jsonb decoded in jsonb's key order
+//     (jsonpathvalue.go); .datetime() is refused (0A000).
 //   - JSON results (row_to_json, to_json, json_build_object,
 //     json_build_array) are json (types.JSONType, OID 114); the jsonb
 //     builders, json(b)_typeof/_array_length/_strip_nulls/_extract_path,

@@ -125,6 +125,7 @@ func allFuncs() []*Func {
 	fs = append(fs, signalFuncs()...) // signals.go
 	fs = append(fs, statFuncs()...)   // statfuncs.go
 	fs = append(fs, percentileIntervalFuncs()...)
+	fs = append(fs, jsonPathFuncs()...) // jsonpath.go
 	return fs
 }
 

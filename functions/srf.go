@@ -34,7 +34,8 @@ func IsSetFunc(name string) bool {
 		"pg_show_all_settings", // bound as the relation pg_settings (binder/srf.go)
 		"regexp_matches", "regexp_split_to_table", "string_to_table",
 		"json_object_keys", "jsonb_object_keys", "json_array_elements", "jsonb_array_elements",
-		"json_array_elements_text", "jsonb_array_elements_text", "json_each", "jsonb_each", "json_each_text", "jsonb_each_text":
+		"json_array_elements_text", "jsonb_array_elements_text", "json_each", "jsonb_each", "json_each_text", "jsonb_each_text",
+		"jsonb_path_query", "jsonb_path_query_tz": // jsonpath.go
 		return true
 	}
 	return false
@@ -102,6 +103,9 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 		}
 	default:
 		if f := resolveJSONSetFunc(lname, args); f != nil {
+			return f, nil
+		}
+		if f := resolveJSONPathSetFunc(lname, args); f != nil {
 			return f, nil
 		}
 	}

@@ -172,6 +172,8 @@ var pgTypes = []typeSpec{
 	{oid: 3221, name: "_pg_lsn", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 3220, array: 0, align: "d", storage: "x", collation: 0},
 	{oid: 2950, name: "uuid", len: 16, byVal: false, typtype: "b", category: "U", preferred: false, elem: 0, array: 2951, align: "c", storage: "p", collation: 0},
 	{oid: 2951, name: "_uuid", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 2950, array: 0, align: "i", storage: "x", collation: 0},
+	{oid: 4072, name: "jsonpath", len: -1, byVal: false, typtype: "b", category: "U", preferred: false, elem: 0, array: 4073, align: "i", storage: "x", collation: 0},
+	{oid: 4073, name: "_jsonpath", len: -1, byVal: false, typtype: "b", category: "A", preferred: false, elem: 4072, array: 0, align: "i", storage: "x", collation: 0},
 	{oid: 2276, name: "any", len: 4, byVal: true, typtype: "p", category: "P", preferred: false, elem: 0, array: 0, align: "i", storage: "p", collation: 0},
 	{oid: 2277, name: "anyarray", len: -1, byVal: false, typtype: "p", category: "P", preferred: false, elem: 0, array: 0, align: "d", storage: "x", collation: 0},
 	{oid: 2278, name: "void", len: 4, byVal: true, typtype: "p", category: "P", preferred: false, elem: 0, array: 0, align: "i", storage: "p", collation: 0},

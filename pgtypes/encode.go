@@ -75,7 +75,7 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 		// json travels as its text in both formats (jsonb's binary form
 		// is a version byte, 1, then the text); inside a json document a
 		// json value is embedded as it is, not quoted as a string
-		e := &stringEncoder{mode: m, json: t.Variant.IsJSON(), jsonbBinary: t.Variant == types.JSONB && m == modeBinary}
+		e := &stringEncoder{mode: m, json: t.Variant.IsJSON(), jsonbBinary: (t.Variant == types.JSONB || t.Variant == types.JSONPath) && m == modeBinary}
 		if m == modeBinary {
 			e.binary = binaryForms[t.Variant]
 		}

@@ -4,44 +4,47 @@ import "github.com/sqlgate/sqlgate/types"
 
 // PostgreSQL type OIDs (pg_type.oid) that sqlgate puts on the wire.
 const (
-	OIDUnknown     uint32 = 0
-	OIDBool        uint32 = 16
-	OIDBytea       uint32 = 17
-	OIDChar        uint32 = 18 // "char", one byte
-	OIDName        uint32 = 19
-	OIDInt8        uint32 = 20
-	OIDInt2        uint32 = 21
-	OIDInt2Vector  uint32 = 22
-	OIDInt4        uint32 = 23
-	OIDText        uint32 = 25
-	OIDOid         uint32 = 26
-	OIDOidVector   uint32 = 30
-	OIDJSON        uint32 = 114
-	OIDUUID        uint32 = 2950
-	OIDUUIDArray   uint32 = 2951
-	OIDInet        uint32 = 869
-	OIDInetArray   uint32 = 1041
-	OIDPgLsn       uint32 = 3220
-	OIDPgLsnArray  uint32 = 3221
-	OIDXid         uint32 = 28
-	OIDXidArray    uint32 = 1011
-	OIDPgNodeTree  uint32 = 194
-	OIDAclItem     uint32 = 1033
-	OIDAclItemArr  uint32 = 1034
-	OIDAnyArray    uint32 = 2277
-	OIDFloat4      uint32 = 700
-	OIDFloat8      uint32 = 701
-	OIDBPChar      uint32 = 1042
-	OIDVarchar     uint32 = 1043
-	OIDDate        uint32 = 1082
-	OIDTime        uint32 = 1083
-	OIDTimestamp   uint32 = 1114
-	OIDTimestampTZ uint32 = 1184
-	OIDInterval    uint32 = 1186
-	OIDNumeric     uint32 = 1700
-	OIDJSONB       uint32 = 3802
-	OIDRecord      uint32 = 2249
-	OIDRecordArray uint32 = 2287
+	OIDUnknown    uint32 = 0
+	OIDBool       uint32 = 16
+	OIDBytea      uint32 = 17
+	OIDChar       uint32 = 18 // "char", one byte
+	OIDName       uint32 = 19
+	OIDInt8       uint32 = 20
+	OIDInt2       uint32 = 21
+	OIDInt2Vector uint32 = 22
+	OIDInt4       uint32 = 23
+	OIDText       uint32 = 25
+	OIDOid        uint32 = 26
+	OIDOidVector  uint32 = 30
+	OIDJSON       uint32 = 114
+	OIDUUID       uint32 = 2950
+	OIDUUIDArray  uint32 = 2951
+	// jsonpath and jsonpath[]
+	OIDJSONPath      uint32 = 4072
+	OIDJSONPathArray uint32 = 4073
+	OIDInet          uint32 = 869
+	OIDInetArray     uint32 = 1041
+	OIDPgLsn         uint32 = 3220
+	OIDPgLsnArray    uint32 = 3221
+	OIDXid           uint32 = 28
+	OIDXidArray      uint32 = 1011
+	OIDPgNodeTree    uint32 = 194
+	OIDAclItem       uint32 = 1033
+	OIDAclItemArr    uint32 = 1034
+	OIDAnyArray      uint32 = 2277
+	OIDFloat4        uint32 = 700
+	OIDFloat8        uint32 = 701
+	OIDBPChar        uint32 = 1042
+	OIDVarchar       uint32 = 1043
+	OIDDate          uint32 = 1082
+	OIDTime          uint32 = 1083
+	OIDTimestamp     uint32 = 1114
+	OIDTimestampTZ   uint32 = 1184
+	OIDInterval      uint32 = 1186
+	OIDNumeric       uint32 = 1700
+	OIDJSONB         uint32 = 3802
+	OIDRecord        uint32 = 2249
+	OIDRecordArray   uint32 = 2287
 
 	OIDRegProc      uint32 = 24
 	OIDRegProcedure uint32 = 2202
@@ -85,7 +88,7 @@ const (
 var variantOIDs = map[types.Variant]uint32{
 	types.RegClass: OIDRegClass, types.RegType: OIDRegType, types.RegProc: OIDRegProc,
 	types.RegProcedure: OIDRegProcedure, types.RegNamespace: OIDRegNamespace, types.RegRole: OIDRegRole,
-	types.JSON: OIDJSON, types.JSONB: OIDJSONB, types.UUID: OIDUUID,
+	types.JSON: OIDJSON, types.JSONB: OIDJSONB, types.UUID: OIDUUID, types.JSONPath: OIDJSONPath,
 	types.Inet: OIDInet, types.PgLsn: OIDPgLsn, types.Xid: OIDXid,
 	types.PgNodeTree: OIDPgNodeTree, types.AclItem: OIDAclItem, types.AnyArray: OIDAnyArray,
 }
@@ -99,7 +102,7 @@ var arrayOIDs = map[uint32]uint32{
 	OIDFloat4: OIDFloat4Array, OIDFloat8: OIDFloat8Array, OIDOid: OIDOidArray,
 	OIDTimestamp: OIDTimestampArray, OIDDate: OIDDateArray, OIDTime: OIDTimeArray,
 	OIDTimestampTZ: OIDTimestampTZArray, OIDInterval: OIDIntervalArray, OIDTimeTZ: OIDTimeTZArray,
-	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray, OIDUUID: OIDUUIDArray,
+	OIDNumeric: OIDNumericArray, OIDJSON: OIDJSONArray, OIDJSONB: OIDJSONBArray, OIDUUID: OIDUUIDArray, OIDJSONPath: OIDJSONPathArray,
 	OIDInet: OIDInetArray, OIDPgLsn: OIDPgLsnArray, OIDXid: OIDXidArray, OIDAclItem: OIDAclItemArr,
 	OIDRegProc: OIDRegProcArray, OIDRegProcedure: OIDRegProcedureArray, OIDRegClass: OIDRegClassArray,
 	OIDRegType: OIDRegTypeArray, OIDRegNamespace: OIDRegNamespaceArray, OIDRegRole: OIDRegRoleArray,
@@ -144,7 +147,7 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return OIDPgLsn, -1, 8
 	case t.Variant == types.Xid:
 		return OIDXid, -1, 4
-	case t.Variant == types.PgNodeTree, t.Variant == types.AnyArray:
+	case t.Variant == types.PgNodeTree, t.Variant == types.AnyArray, t.Variant == types.JSONPath:
 		return variantOIDs[t.Variant], -1, -1
 	case t.Variant == types.AclItem:
 		return OIDAclItem, -1, 12

@@ -109,7 +109,7 @@ func (t token) word(src string) string {
 // other operator character is a token of its own; that is enough because
 // operators the rewrite does not touch are copied verbatim and TiDB lexes
 // them again.
-var multiOps = [...]string{"!~~*", "~<=~", "~>=~", "<=>", "!~~", "~~*", "~<~", "~>~", "||/", "!~*", "->>", "#>>", "::", "!~", "~~", "~*", "<=", ">=", "<>", "!=", "||", "|/", "->", "#>", "#-", "^@", "=>", ":=", "&&", "<<", "@>", "<@", "?|", "?&"}
+var multiOps = [...]string{"!~~*", "~<=~", "~>=~", "<=>", "!~~", "~~*", "~<~", "~>~", "||/", "!~*", "->>", "#>>", "::", "!~", "~~", "~*", "<=", ">=", "<>", "!=", "||", "|/", "->", "#>", "#-", "^@", "=>", ":=", "&&", "<<", "@>", "<@", "?|", "?&", "@?", "@@"}
 
 func isIdentStart(c byte) bool { return byteClass[c]&bcIdentStart != 0 }
 
@@ -354,8 +354,8 @@ func multiOpLen(s string) int {
 			return 2 // <> << <@
 		}
 	case '@':
-		if c1 == '>' {
-			return 2
+		if c1 == '>' || c1 == '?' || c1 == '@' {
+			return 2 // @> @? @@
 		}
 	case '?':
 		if c1 == '|' || c1 == '&' {

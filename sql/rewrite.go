@@ -955,7 +955,7 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 					continue
 				}
 				return nil, r.errNear(k)
-			case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&",
+			case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "@?", "@@",
 				"~~", "!~~", "~~*", "!~~*", "~<~", "~<=~", "~>=~", "~>~", "^@", "#", "#-", "&&":
 				if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
 					return nil, r.errNear(k) // ? is no parameter marker in PostgreSQL
@@ -1003,7 +1003,8 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				// "other" operators; the binder picks the function by the
 				// operands' types (binder/operators.go)
 				fn := map[string]string{"->": "pg__json_get(", "->>": "pg__json_get_text(", "#>": "pg__json_path(", "#>>": "pg__json_path_text(",
-					"@>": "pg__op_contains(", "<@": "pg__op_contained(", "?": "pg__op_exists(", "?|": "pg__op_exists_any(", "?&": "pg__op_exists_all("}[text]
+					"@>": "pg__op_contains(", "<@": "pg__op_contained(", "?": "pg__op_exists(", "?|": "pg__op_exists_any(", "?&": "pg__op_exists_all(",
+					"@?": "pg__op_path_exists(", "@@": "pg__op_path_match("}[text]
 				sep, end := ", ", ")"
 				if op, ok := infixOps[text]; ok {
 					fn, sep, end = op[0], op[1], op[2]

@@ -107,6 +107,7 @@ var markerOperators = map[string]string{
 	"pg__op_pattern_ge": "~>=~", "pg__op_pattern_gt": "~>~", "pg__op_starts_with": "^@",
 	"pg__op_xor": "#", "pg__op_delete_path": "#-", "pg__op_overlap": "&&",
 	"pg__op_abs": "@", "pg__op_sqrt": "|/", "pg__op_cbrt": "||/", "pg__op_not": "~",
+	"pg__op_path_exists": "@?", "pg__op_path_match": "@@",
 }
 
 var prefixMarkers = map[string]bool{"pg__op_abs": true, "pg__op_sqrt": true, "pg__op_cbrt": true, "pg__op_not": true}

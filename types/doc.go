@@ -10,7 +10,9 @@
 // and jsonb as Variants of STRING (json.go: their input checks and, for
 // jsonb, normalises the text), and uuid, inet and pg_lsn (inet.go: input
 // and binary forms as PostgreSQL's) and the catalog-only pg_node_tree,
-// aclitem and anyarray as Variants of STRING. It maps each type to its Arrow type (DESIGN.md's
+// aclitem and anyarray as Variants of STRING, and jsonpath (a Variant of
+// STRING holding the path as PostgreSQL prints it; package types/jsonpath
+// reads and prints it). It maps each type to its Arrow type (DESIGN.md's
 // table) and prints it as seed 000 does.
 //
 // It also holds PostgreSQL's TimeZone rules (zone.go: the values SET

@@ -98,6 +98,9 @@ const (
 	PgNodeTree
 	AclItem
 	AnyArray
+	// JSONPath is jsonpath (OID 4072): a String holding the path as
+	// PostgreSQL prints it (types/jsonpath), which its text input reads.
+	JSONPath
 )
 
 // IsRecord reports whether v is record or record[] (a SEARCH/CYCLE column).
@@ -118,7 +121,7 @@ var variantNames = [...]string{
 	RegClass: "regclass", RegType: "regtype", RegProc: "regproc", RegProcedure: "regprocedure",
 	RegNamespace: "regnamespace", RegRole: "regrole", JSON: "json", JSONB: "jsonb",
 	Record: "record", RecordArray: "record[]", UUID: "uuid",
-	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray",
+	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray", JSONPath: "jsonpath",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);
@@ -200,6 +203,8 @@ var (
 	JSONBType = T{Kind: String, Variant: JSONB}
 	// UUIDType is uuid.
 	UUIDType = T{Kind: String, Variant: UUID}
+	// JSONPathType is jsonpath.
+	JSONPathType = T{Kind: String, Variant: JSONPath}
 	// InetType, PgLsnType and XidType are inet, pg_lsn and xid.
 	InetType  = T{Kind: String, Variant: Inet}
 	PgLsnType = T{Kind: String, Variant: PgLsn}

@@ -3,6 +3,7 @@ package types
 import (
 	"encoding/hex"
 	"errors"
+	"github.com/sqlgate/sqlgate/types/jsonpath"
 	"math"
 	"math/big"
 	"strconv"
@@ -202,6 +203,8 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 		return ParseLSN(s)
 	case Xid:
 		return ParseXid(s), nil
+	case JSONPath:
+		return jsonpath.Normalize(s)
 	}
 	switch t.Kind {
 	case Unknown, String, Name:

@@ -7,10 +7,77 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/access"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
 )
+
+// truncateTables is TRUNCATE of a list of tables: every one is resolved
+// and its privilege checked before the first is emptied, a table named
+// twice is emptied once, and RESTART IDENTITY starts the sequences their
+// columns own (serial, identity, OWNED BY) again from their START.
+func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
+	if err := s.noTxnBlock("TRUNCATE TABLE"); err != nil {
+		return nil, err
+	}
+	var infos []fluss.TableInfo
+	seen := map[fluss.TablePath]bool{}
+	for _, n := range d.Tables {
+		info, err := s.resolveTable(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.need(info.TableID, info.Path, access.Truncate); err != nil {
+			return nil, err
+		}
+		if !seen[info.Path] {
+			seen[info.Path] = true
+			infos = append(infos, info)
+		}
+	}
+	for _, info := range infos {
+		if _, err := s.truncate(ctx, info); err != nil {
+			return nil, err
+		}
+	}
+	if d.RestartIdentity {
+		if err := s.restartOwnedSequences(ctx, seen); err != nil {
+			return nil, err
+		}
+	}
+	return tagOnly("TRUNCATE TABLE"), nil
+}
+
+// restartOwnedSequences makes the next nextval of every sequence owned by
+// one of tables return its START value.
+func (s *session) restartOwnedSequences(ctx context.Context, tables map[fluss.TablePath]bool) error {
+	q, ok := s.eng.store.(fluss.SequenceStore)
+	if !ok {
+		return nil
+	}
+	databases := map[string]bool{}
+	for p := range tables {
+		databases[p.Database] = true
+	}
+	for db := range databases {
+		seqs, err := q.ListSequences(ctx, db)
+		if err != nil {
+			return err
+		}
+		for _, sq := range seqs {
+			if !tables[sq.Def.OwnedBy] {
+				continue
+			}
+			start := sq.Def.Start
+			if err := q.AlterSequence(ctx, sq.Path, sq.Def, &start); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
 
 // truncate empties a table. A primary-key table deletes every key (its
 // changelog records the deletes, as Fluss would); a log table is

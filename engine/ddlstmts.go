@@ -122,6 +122,8 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 	case sql.DropIndex:
 		return noticeResult("DROP INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
 			"index \"%s\" does not exist, skipping (Fluss tables have no secondary indexes)", d.Names[0])), nil
+	case sql.Truncate:
+		return s.truncateTables(ctx, d) // ddl.go
 	case sql.Maintenance:
 		if d.Verb == "VACUUM" {
 			if err := s.noTxnBlock("VACUUM"); err != nil {

@@ -22,8 +22,12 @@ type DDLStmt struct {
 	IfNotExists   bool
 	// Cascade is DROP SCHEMA ... CASCADE (RESTRICT is the default).
 	Cascade bool
+	// RestartIdentity is TRUNCATE ... RESTART IDENTITY: the sequences the
+	// tables' columns own start again.
+	RestartIdentity bool
 	// Table is the table of COMMENT ON, CREATE INDEX, ALTER TABLE, SHOW
-	// CREATE TABLE, SHOW PARTITIONS; Tables those of ANALYZE / VACUUM.
+	// CREATE TABLE, SHOW PARTITIONS; Tables those of ANALYZE / VACUUM /
+	// TRUNCATE.
 	Table  ObjectName
 	Tables []ObjectName
 	// Column is COMMENT ON COLUMN's column.
@@ -160,6 +164,9 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 		}
 	case "ANALYZE", "ANALYSE", "VACUUM":
 		return true, p.maintenance(st)
+	case "TRUNCATE":
+		p.pos = 1
+		return true, p.truncate(st)
 	case "DO":
 		return true, sqlerr.New(sqlerr.FeatureNotSupported, "DO is not supported: sqlgate runs no procedural code (PL/pgSQL)").
 			WithPosition(charPos(src, toks[0].start)).WithHint("Run the block's statements one by one.")
@@ -517,4 +524,39 @@ func (p *ddlParser) items() ([]string, error) {
 		}
 		p.pos++ // ','
 	}
+}
+
+// truncate: TRUNCATE [TABLE] [ONLY] name [*] [, ...] [RESTART IDENTITY |
+// CONTINUE IDENTITY] [CASCADE | RESTRICT]. ONLY and * choose whether
+// inheriting tables go too, and CASCADE whether tables referencing these
+// by foreign key do: a Fluss table has neither, so they change nothing.
+func (p *ddlParser) truncate(st *Statement) error {
+	st.Kind, st.DDL = Truncate, &DDLStmt{}
+	d := st.DDL
+	p.accept("TABLE")
+	for {
+		p.accept("ONLY")
+		n, err := p.objectName()
+		if err != nil {
+			return err
+		}
+		if p.pos < len(p.toks) && p.toks[p.pos].kind == tkOp && p.toks[p.pos].text(p.src) == "*" {
+			p.pos++ // name *: the table and its descendants
+		}
+		d.Tables = append(d.Tables, n)
+		if !p.punct(",") {
+			break
+		}
+	}
+	if w := p.word(0); w == "RESTART" || w == "CONTINUE" {
+		p.pos++
+		if !p.accept("IDENTITY") {
+			return p.err()
+		}
+		d.RestartIdentity = w == "RESTART"
+	}
+	if !p.accept("CASCADE") {
+		p.accept("RESTRICT")
+	}
+	return p.done()
 }

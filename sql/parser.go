@@ -62,13 +62,15 @@ const (
 	CloseCursor
 	// SUBSCRIBE (subscribe.go, Statement.DDL.Subscribe).
 	Subscribe
+	// TRUNCATE (ddlstmts.go: Statement.DDL.Tables, RestartIdentity).
+	Truncate
 )
 
 var kindNames = [...]string{"Other", "Select", "Insert", "Update", "Delete", "CreateTable", "DropTable",
 	"Explain", "Set", "Show", "Reset", "Begin", "Commit", "Rollback", "Savepoint", "ReleaseSavepoint",
 	"RollbackToSavepoint", "Discard", "Deallocate", "Copy", "Grant", "Revoke", "Role",
 	"CreateSchema", "DropSchema", "CreateIndex", "DropIndex", "CommentOn", "Maintenance", "Prepare", "Execute",
-	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions", "DeclareCursor", "FetchCursor", "CloseCursor", "Subscribe"}
+	"AlterTable", "ShowDatabases", "ShowCreateTable", "ShowPartitions", "DeclareCursor", "FetchCursor", "CloseCursor", "Subscribe", "Truncate"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {

@@ -43,13 +43,15 @@ func (b *binder) rememberCtor(e Expr, args []Expr, nodes []pt.Expr) Expr {
 	return e
 }
 
-// recordType is the anonymous record type of fields typed ts.
+// recordType is the anonymous record type of fields typed ts: marked
+// AnonRecord, so that it prints, types and casts to text as PostgreSQL's
+// record wherever it goes (pgtypes' record encoder).
 func recordType(ts []types.T) types.T {
 	fs := make([]types.Field, len(ts))
 	for i, t := range ts {
 		fs[i] = types.Field{Name: fmt.Sprintf("f%d", i+1), Type: t.Nullable()}
 	}
-	return types.T{Kind: types.Row, Fields: fs}
+	return types.T{Kind: types.Row, Fields: fs, Variant: types.AnonRecord}
 }
 
 // bindRowConstructor binds ROW(a, b, ...) or a bare (a, b, ...) (the

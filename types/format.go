@@ -76,9 +76,71 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 	case Interval:
 		return FormatInterval(v.(arrow.MonthDayNanoInterval))
 	case Map, Row:
+		if t.IsAnonRecord() {
+			return formatRecordText(v.([]any), t, loc)
+		}
 		return formatNestedText(v, t, loc)
 	}
 	return ""
+}
+
+// formatRecordText renders an anonymous record as PostgreSQL's record_out:
+// "(1,a)", a NULL field as nothing, a field quoted when it is empty or holds
+// a quote, backslash, parenthesis, comma or white space (quotes and
+// backslashes inside doubled). A field that is an array prints as JSON
+// here (types cannot reach functions' array text); the wire's encoder
+// (pgtypes) prints it as PostgreSQL does.
+func formatRecordText(vs []any, t T, loc *time.Location) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, f := range t.Fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if i >= len(vs) || vs[i] == nil {
+			continue
+		}
+		var s string
+		if f.Type.Kind == Array {
+			s = formatNestedText(vs[i], f.Type, loc)
+		} else {
+			s = FormatTextIn(vs[i], f.Type, loc)
+		}
+		AppendRecordField(&b, s)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// AppendRecordField writes one non-NULL field's text s into a record's
+// text, quoted as record_out quotes it.
+func AppendRecordField(b *strings.Builder, s string) {
+	if !RecordFieldNeedsQuotes(s) {
+		b.WriteString(s)
+		return
+	}
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' || s[i] == '\\' {
+			b.WriteByte(s[i])
+		}
+		b.WriteByte(s[i])
+	}
+	b.WriteByte('"')
+}
+
+// RecordFieldNeedsQuotes is record_out's rule for quoting a field's text.
+func RecordFieldNeedsQuotes(s string) bool {
+	if s == "" {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\\', '(', ')', ',', ' ', '\t', '\n', '\r', '\v', '\f':
+			return true
+		}
+	}
+	return false
 }
 
 // FormatTimestampTZ renders an instant as PostgreSQL prints a timestamptz

@@ -87,9 +87,8 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 // formatRecordText renders an anonymous record as PostgreSQL's record_out:
 // "(1,a)", a NULL field as nothing, a field quoted when it is empty or holds
 // a quote, backslash, parenthesis, comma or white space (quotes and
-// backslashes inside doubled). A field that is an array prints as JSON
-// here (types cannot reach functions' array text); the wire's encoder
-// (pgtypes) prints it as PostgreSQL does.
+// backslashes inside doubled). This is the cast to text; the wire's
+// encoder (pgtypes/record.go) writes the same from the Arrow arrays.
 func formatRecordText(vs []any, t T, loc *time.Location) string {
 	var b strings.Builder
 	b.WriteByte('(')
@@ -102,7 +101,7 @@ func formatRecordText(vs []any, t T, loc *time.Location) string {
 		}
 		var s string
 		if f.Type.Kind == Array {
-			s = formatNestedText(vs[i], f.Type, loc)
+			s = formatRecordArray(vs[i].([]any), *f.Type.Elem, loc)
 		} else {
 			s = FormatTextIn(vs[i], f.Type, loc)
 		}
@@ -110,6 +109,49 @@ func formatRecordText(vs []any, t T, loc *time.Location) string {
 	}
 	b.WriteByte(')')
 	return b.String()
+}
+
+// formatRecordArray renders an array field of a record as array_out does:
+// {1,NULL,"a b"}, a nested array as {{1,2},{3,4}}.
+func formatRecordArray(vs []any, elem T, loc *time.Location) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		switch {
+		case v == nil:
+			b.WriteString("NULL")
+		case elem.Kind == Array:
+			b.WriteString(formatRecordArray(v.([]any), *elem.Elem, loc))
+		default:
+			s := FormatTextIn(v, elem, loc)
+			if !arrayElemNeedsQuotes(s) {
+				b.WriteString(s)
+				continue
+			}
+			b.WriteByte('"')
+			for k := 0; k < len(s); k++ {
+				if s[k] == '"' || s[k] == '\\' {
+					b.WriteByte('\\')
+				}
+				b.WriteByte(s[k])
+			}
+			b.WriteByte('"')
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// arrayElemNeedsQuotes is array_out's rule: empty, NULL look-alikes, and
+// text holding a brace, comma, quote, backslash or white space.
+func arrayElemNeedsQuotes(s string) bool {
+	if s == "" || strings.EqualFold(s, "null") {
+		return true
+	}
+	return strings.ContainsAny(s, "{},\"\\ \t\n\r\v\f")
 }
 
 // AppendRecordField writes one non-NULL field's text s into a record's

@@ -63,8 +63,9 @@ func (g recordGen) values(s recordShape, n int) string {
 
 // TestRecordsDifferential sends anonymous records (ROW(...) of one to
 // three fields) through derived tables, VALUES, DISTINCT, GROUP BY, set
-// operations, ORDER BY, array_agg, casts to text, pg_typeof and the
-// comparison operators on sqlgate and PostgreSQL 15: the same rows, in the
+// operations, ORDER BY, array_agg, casts to text, pg_typeof, IS [NOT]
+// NULL, joins and IN on them, and the comparison operators on sqlgate and
+// PostgreSQL 15: the same rows, in the
 // same order where the query orders them.
 func TestRecordsDifferential(t *testing.T) {
 	t.Parallel()
@@ -106,6 +107,9 @@ func TestRecordsDifferential(t *testing.T) {
 		add(true, "SELECT array_agg(x ORDER BY x) FROM %s t(x)", v)
 		add(true, "SELECT pg_typeof(array_agg(x)) FROM %s t(x)", v)
 		add(false, "SELECT x::text, pg_typeof(x) FROM %s t(x)", v)
+		add(false, "SELECT x IS NULL, x IS NOT NULL, NOT x IS NULL FROM %s t(x)", v)
+		add(false, "SELECT t.x FROM %s t(x) JOIN %s u(y) ON t.x = u.y", v, w)
+		add(false, "SELECT x FROM %s t(x) WHERE x IN (SELECT y FROM %s u(y))", v, w)
 		add(false, "SELECT pg_typeof(x) FROM (SELECT DISTINCT x FROM %s t(x)) s", v)
 		add(true, "SELECT ARRAY[%s, %s] ORDER BY 1", g.record(s), g.record(s))
 		a, b := g.record(s), g.record(s)

@@ -28,7 +28,7 @@ func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &IsNull{X: b.resolveUnknown(x, types.StringType), Not: n.Not}, nil
+		return b.nullTest(n, b.resolveUnknown(x, types.StringType), n.Not) // rows.go
 	case *pt.IsBool:
 		x, err := b.bindTree(s, n.X)
 		if err != nil {

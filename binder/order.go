@@ -62,7 +62,7 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt
 		}
 	}
 	c := proj.Cols[idx]
-	if c.T.IsNested() && !orderableArray(c.T) {
+	if c.T.IsNested() && !orderableArray(c.T) && !orderableRecord(c.T) {
 		return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()).
 			WithHint("Use an explicit ordering operator or modify the query."))
 	}
@@ -236,8 +236,33 @@ func orderableArray(t types.T) bool {
 	}
 	e := functions.ArrayElementType(t)
 	if e.IsNested() {
-		return false
+		return orderableRecord(e)
 	}
 	// jsonb has btree order (relop's keys encode it); json has none
 	return !(e.Kind == types.String && e.Variant != 0 && e.Variant != types.JSONB)
+}
+
+// orderableRecord reports whether t is an anonymous record (ROW(a, b))
+// whose fields all have an order: records compare field by field, a NULL
+// field after every value (relop's keys encode a struct so).
+func orderableRecord(t types.T) bool {
+	if !t.IsAnonRecord() {
+		return false
+	}
+	for _, f := range t.Fields {
+		ft := f.Type
+		switch {
+		case ft.Kind == types.Array:
+			if !orderableArray(ft) {
+				return false
+			}
+		case ft.IsNested():
+			if !orderableRecord(ft) {
+				return false
+			}
+		case ft.Kind == types.String && ft.Variant != 0 && ft.Variant != types.JSONB:
+			return false
+		}
+	}
+	return true
 }

@@ -20,6 +20,11 @@ import (
 //     which is NULL as soon as the deciding pair has a NULL.
 //
 // x IN ((1, 2), (3, 4)) becomes an OR of row equalities before it gets here.
+//
+// That is the rule when both sides are row constructors. Any other ROW
+// value (a column, a derived table's record, a record nested in a
+// constructor) is compared whole, as record_eq and btrecordcmp compare:
+// two NULL fields equal, a NULL field after every value (recordComparison).
 
 // makeRowComparison expands a comparison of two ROW values.
 func (b *binder) makeRowComparison(n sourceNode, op Op, l, r Expr) (Expr, error) {
@@ -27,11 +32,21 @@ func (b *binder) makeRowComparison(n sourceNode, op Op, l, r Expr) (Expr, error)
 		// NULL::record (recordcast.go): record_eq and its kin are strict
 		return &Const{Value: nil, T: types.BoolType}, nil
 	}
+	if (b.ctors[l] == nil || b.ctors[r] == nil) && sameFieldTypes(l.Type(), r.Type()) {
+		return recordComparison(op, l, r)
+	}
 	ls, rs := b.rowElements(l), b.rowElements(r)
 	if len(ls) != len(rs) {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "unequal number of entries in row expressions"))
 	}
-	pair := func(op Op, i int) (Expr, error) { return b.makeBinary(n, op, ls[i], rs[i]) }
+	pair := func(op Op, i int) (Expr, error) {
+		// a record inside a constructor is one value: record_eq's rules
+		if lt, rt := ls[i].Type(), rs[i].Type(); lt.Kind == types.Row && rt.Kind == types.Row && sameFieldTypes(lt, rt) &&
+			!isNullRecord(ls[i]) && !isNullRecord(rs[i]) {
+			return recordComparison(op, ls[i], rs[i])
+		}
+		return b.makeBinary(n, op, ls[i], rs[i])
+	}
 	switch op {
 	case OpEq, OpNe, OpIsDistinct, OpIsNotDistinct:
 		join := OpAnd
@@ -97,4 +112,32 @@ func (b *binder) rowElements(e Expr) []Expr {
 		out[k] = &FuncCall{Name: "fieldselect", Args: []Expr{e}, T: ft, Kernel: functions.FieldSelectKernel(ft, k)}
 	}
 	return out
+}
+
+// sameFieldTypes reports whether ROW types a and b have as many fields of
+// the same types (names and nullability aside), so that their values
+// compare as records without converting a field.
+func sameFieldTypes(a, b types.T) bool {
+	if len(a.Fields) != len(b.Fields) || len(a.Fields) == 0 {
+		return false
+	}
+	for i := range a.Fields {
+		if !a.Fields[i].Type.Nullable().Equal(b.Fields[i].Type.Nullable()) {
+			return false
+		}
+	}
+	return true
+}
+
+// recordComparison compares two ROW values that are not both constructors
+// as PostgreSQL's record operators do (functions.RecordCompareKernel): two
+// NULL fields are equal and a NULL field sorts after every value, so
+// x = y over record columns is true for (1,NULL) and (1,NULL) where
+// ROW(1, NULL) = ROW(1, NULL) is NULL.
+func recordComparison(op Op, l, r Expr) (Expr, error) {
+	k, err := functions.RecordCompareKernel(l.Type(), op.String())
+	if err != nil {
+		return nil, err
+	}
+	return &FuncCall{Name: "record " + op.String(), Args: []Expr{l, r}, T: types.BoolType, Kernel: k}, nil
 }

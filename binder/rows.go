@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/functions"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -43,13 +44,15 @@ func (b *binder) rememberCtor(e Expr, args []Expr, nodes []pt.Expr) Expr {
 	return e
 }
 
-// recordType is the anonymous record type of fields typed ts.
+// recordType is the anonymous record type of fields typed ts: marked
+// AnonRecord, so that it prints, types and casts to text as PostgreSQL's
+// record wherever it goes (pgtypes' record encoder).
 func recordType(ts []types.T) types.T {
 	fs := make([]types.Field, len(ts))
 	for i, t := range ts {
 		fs[i] = types.Field{Name: fmt.Sprintf("f%d", i+1), Type: t.Nullable()}
 	}
-	return types.T{Kind: types.Row, Fields: fs}
+	return types.T{Kind: types.Row, Fields: fs, Variant: types.AnonRecord}
 }
 
 // bindRowConstructor binds ROW(a, b, ...) or a bare (a, b, ...) (the
@@ -264,4 +267,34 @@ func (b *binder) castConstructor(n sourceNode, x Expr, target types.T) (Expr, bo
 		return nil, false, nil
 	}
 	return b.assignNested(n, x, "", target, "")
+}
+
+// nullTest binds x IS [NOT] NULL. For an anonymous record it is
+// PostgreSQL's test of a row value: IS NULL when the record is NULL or
+// every field is, IS NOT NULL when it is not NULL and no field is, so
+// ROW(1, NULL) is neither. A field is tested as one value, a nested
+// record included.
+func (b *binder) nullTest(n sourceNode, x Expr, not bool) (Expr, error) {
+	t := x.Type()
+	if !t.IsAnonRecord() || len(t.Fields) == 0 {
+		return &IsNull{X: x, Not: not}, nil
+	}
+	var acc Expr = &IsNull{X: x, Not: not}
+	join := OpOr // NULL, or every field NULL
+	var fields Expr
+	for k, f := range t.Fields {
+		ft := f.Type.Nullable()
+		var c Expr = &IsNull{X: &FuncCall{Name: "fieldselect", Args: []Expr{x}, T: ft, Kernel: functions.FieldSelectKernel(ft, k)}, Not: not}
+		if fields != nil {
+			var err error
+			if c, err = b.makeBinary(n, OpAnd, fields, c); err != nil {
+				return nil, err
+			}
+		}
+		fields = c
+	}
+	if not {
+		join = OpAnd // not NULL, and no field NULL
+	}
+	return b.makeBinary(n, join, acc, fields)
 }

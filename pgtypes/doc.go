@@ -10,7 +10,9 @@
 // TimeZone, which the caller passes as a *time.Location (NewRowEncoderIn,
 // AppendValueIn, AppendTimestampTZ; nil or the plain forms mean UTC); binary
 // timestamptz is UTC microseconds whatever the zone, as in PostgreSQL. MAP, ROW and arrays of
-// them travel as json; arrays of scalars as PostgreSQL arrays, and arrays
+// them travel as json, except the anonymous record (types.AnonRecord: ROW(a, b)),
+// which is PostgreSQL's record, OID 2249, its arrays record[] (record.go);
+// arrays of scalars as PostgreSQL arrays, and arrays
 // of such arrays as multidimensional PostgreSQL arrays (multidim.go);
 // time with time zone as OID 1266 (timetz.go);
 // int2vector and oidvector (types.Int2Vector, OidVector) as PostgreSQL

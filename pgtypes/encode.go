@@ -136,6 +136,9 @@ func newEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, error) {
 		}
 		return &mapEncoder{key: key, val: val}, nil
 	case types.Row:
+		if t.IsAnonRecord() && m != modeJSON { // record.go
+			return newRecordEncoder(t, m, loc)
+		}
 		enc := &rowEncoder{fields: make([]valueEncoder, len(t.Fields)), names: make([][]byte, len(t.Fields))}
 		for i, f := range t.Fields {
 			fe, err := newEncoder(f.Type, modeJSON, loc)

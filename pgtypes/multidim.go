@@ -27,7 +27,7 @@ func arrayDepth(t types.T) int {
 		t = *t.Elem
 		d++
 	}
-	if t.IsNested() {
+	if t.IsNested() && !t.IsAnonRecord() { // record[] is a PostgreSQL array
 		return 0
 	}
 	return d

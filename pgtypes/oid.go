@@ -96,7 +96,8 @@ var variantOIDs = map[types.Variant]uint32{
 // arrayOIDs maps an element type OID to its PostgreSQL array type OID
 // (pg_type.typarray).
 var arrayOIDs = map[uint32]uint32{
-	OIDBool: OIDBoolArray, OIDBytea: OIDByteaArray, OIDName: OIDNameArray, OIDChar: OIDCharArray,
+	OIDRecord: OIDRecordArray,
+	OIDBool:   OIDBoolArray, OIDBytea: OIDByteaArray, OIDName: OIDNameArray, OIDChar: OIDCharArray,
 	OIDInt2: OIDInt2Array, OIDInt4: OIDInt4Array, OIDInt8: OIDInt8Array,
 	OIDText: OIDTextArray, OIDBPChar: OIDBPCharArray, OIDVarchar: OIDVarcharArray,
 	OIDFloat4: OIDFloat4Array, OIDFloat8: OIDFloat8Array, OIDOid: OIDOidArray,
@@ -155,6 +156,8 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return OIDRecord, -1, -1
 	case t.Variant == types.RecordArray: // SEARCH DEPTH FIRST's and CYCLE's
 		return OIDRecordArray, -1, -1
+	case t.IsAnonRecord(): // ROW(a, b): record.go
+		return OIDRecord, -1, -1
 	}
 	switch t.Kind {
 	case types.Unknown, types.Null:

@@ -76,9 +76,113 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 	case Interval:
 		return FormatInterval(v.(arrow.MonthDayNanoInterval))
 	case Map, Row:
+		if t.IsAnonRecord() {
+			return formatRecordText(v.([]any), t, loc)
+		}
 		return formatNestedText(v, t, loc)
 	}
 	return ""
+}
+
+// formatRecordText renders an anonymous record as PostgreSQL's record_out:
+// "(1,a)", a NULL field as nothing, a field quoted when it is empty or holds
+// a quote, backslash, parenthesis, comma or white space (quotes and
+// backslashes inside doubled). This is the cast to text; the wire's
+// encoder (pgtypes/record.go) writes the same from the Arrow arrays.
+func formatRecordText(vs []any, t T, loc *time.Location) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, f := range t.Fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if i >= len(vs) || vs[i] == nil {
+			continue
+		}
+		var s string
+		if f.Type.Kind == Array {
+			s = formatRecordArray(vs[i].([]any), *f.Type.Elem, loc)
+		} else {
+			s = FormatTextIn(vs[i], f.Type, loc)
+		}
+		AppendRecordField(&b, s)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// formatRecordArray renders an array field of a record as array_out does:
+// {1,NULL,"a b"}, a nested array as {{1,2},{3,4}}.
+func formatRecordArray(vs []any, elem T, loc *time.Location) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		switch {
+		case v == nil:
+			b.WriteString("NULL")
+		case elem.Kind == Array:
+			b.WriteString(formatRecordArray(v.([]any), *elem.Elem, loc))
+		default:
+			s := FormatTextIn(v, elem, loc)
+			if !arrayElemNeedsQuotes(s) {
+				b.WriteString(s)
+				continue
+			}
+			b.WriteByte('"')
+			for k := 0; k < len(s); k++ {
+				if s[k] == '"' || s[k] == '\\' {
+					b.WriteByte('\\')
+				}
+				b.WriteByte(s[k])
+			}
+			b.WriteByte('"')
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// arrayElemNeedsQuotes is array_out's rule: empty, NULL look-alikes, and
+// text holding a brace, comma, quote, backslash or white space.
+func arrayElemNeedsQuotes(s string) bool {
+	if s == "" || strings.EqualFold(s, "null") {
+		return true
+	}
+	return strings.ContainsAny(s, "{},\"\\ \t\n\r\v\f")
+}
+
+// AppendRecordField writes one non-NULL field's text s into a record's
+// text, quoted as record_out quotes it.
+func AppendRecordField(b *strings.Builder, s string) {
+	if !RecordFieldNeedsQuotes(s) {
+		b.WriteString(s)
+		return
+	}
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' || s[i] == '\\' {
+			b.WriteByte(s[i])
+		}
+		b.WriteByte(s[i])
+	}
+	b.WriteByte('"')
+}
+
+// RecordFieldNeedsQuotes is record_out's rule for quoting a field's text.
+func RecordFieldNeedsQuotes(s string) bool {
+	if s == "" {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\\', '(', ')', ',', ' ', '\t', '\n', '\r', '\v', '\f':
+			return true
+		}
+	}
+	return false
 }
 
 // FormatTimestampTZ renders an instant as PostgreSQL prints a timestamptz

@@ -101,7 +101,17 @@ const (
 	// JSONPath is jsonpath (OID 4072): a String holding the path as
 	// PostgreSQL prints it (types/jsonpath), which its text input reads.
 	JSONPath
+
+	// AnonRecord marks a Row that is PostgreSQL's anonymous record (OID
+	// 2249; an array of them is record[], 2287): what ROW(a, b) and (a, b)
+	// make. Being in the type, it survives derived tables, VALUES, set
+	// operations, DISTINCT and GROUP BY, so the value prints "(1,a)" where a
+	// Fluss ROW column's value travels as JSON.
+	AnonRecord
 )
+
+// IsAnonRecord reports whether t is an anonymous record (AnonRecord).
+func (t T) IsAnonRecord() bool { return t.Kind == Row && t.Variant == AnonRecord }
 
 // IsRecord reports whether v is record or record[] (a SEARCH/CYCLE column).
 func (v Variant) IsRecord() bool { return v == Record || v == RecordArray }
@@ -122,6 +132,7 @@ var variantNames = [...]string{
 	RegNamespace: "regnamespace", RegRole: "regrole", JSON: "json", JSONB: "jsonb",
 	Record: "record", RecordArray: "record[]", UUID: "uuid",
 	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray", JSONPath: "jsonpath",
+	AnonRecord: "record",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);
@@ -292,7 +303,9 @@ func (t T) String() string {
 }
 
 func (t T) write(b *strings.Builder) {
-	if t.Variant != NoVariant {
+	// an anonymous record keeps its row<...> spelling, which tells two
+	// records of different fields apart
+	if t.Variant != NoVariant && t.Variant != AnonRecord {
 		b.WriteString(t.Variant.Name())
 		if t.NotNull {
 			b.WriteString(" NOT NULL")

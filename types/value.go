@@ -80,7 +80,7 @@ func (t T) pgTypeName() string {
 		for e.Kind == Array && e.Elem != nil {
 			e = *e.Elem
 		}
-		if !e.IsNested() {
+		if !e.IsNested() || e.IsAnonRecord() {
 			return e.PGName() + "[]"
 		}
 	}

@@ -103,7 +103,9 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 		}
 		return bad()
 	case "array_agg":
-		if arg.IsNested() && arg.Kind != types.Array {
+		// an anonymous record (ROW(a, b)) collects into record[]; a Fluss
+		// ROW or MAP has no array type in PostgreSQL's terms
+		if arg.IsNested() && arg.Kind != types.Array && !arg.IsAnonRecord() {
 			return bad()
 		}
 		return types.ArrayOf(arg), nil

@@ -43,7 +43,9 @@
 // LIMIT; cte.go's bindSetOpr is their edge with TiDB's AST, binding the
 // WITH and the SELECT operands from TiDB's nodes until those move),
 // recursive.go WITH RECURSIVE (PostgreSQL's checks of a recursive item's
-// form, a RecursiveUnion whose recursive term reads a WorkTableScan) and
+// form, still over TiDB's item; a RecursiveUnion whose terms bind from the
+// tree's top UNION, the SEARCH / CYCLE columns added to the tree's
+// recursive SELECT, and whose recursive term reads a WorkTableScan) and
 // groupingsets.go GROUP BY with ROLLUP, CUBE, GROUPING SETS, () and
 // GROUPING(..) (one Aggregate per grouping set under UNION ALL),
 // operators.go the operators resolved by operand type (@> <@ ? ?| ?&

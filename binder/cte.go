@@ -259,17 +259,21 @@ func callsVolatile(n Node) bool {
 	return found
 }
 
-// The set operations' edge with TiDB's AST (issue 32): setop.go binds
-// them from sqlgate's tree; their WITH is still bound here over TiDB's
-// clause (its bookkeeping, this file's, is keyed by TiDB's WITH items),
-// and a SELECT or VALUES operand from the TiDB node it was made from
-// (select.go and values.go bind TiDB's). Both go when WITH and SELECT
-// bind from the tree.
-
-// bindSetOpr binds a set operation of TiDB's AST: its WITH, then the
-// chain transformed into the tree (setop.go's bindSetOpBody), then its
-// ORDER BY and LIMIT.
+// bindSetOpr binds a set operation of TiDB's AST (a statement, a view's
+// definition, EXPLAIN's query): a chain of two or more queries transforms
+// into the tree whole (its WITH, ORDER BY and LIMIT included) and binds
+// from there (setop.go). One parenthesised query, which TiDB makes a set
+// operation of one operand, binds as it always has: ordered by its output
+// columns, a second ORDER BY or LIMIT inside refused (the tree would give
+// it to the query itself, which PostgreSQL does but this binder never has).
 func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
+	if st.SelectList != nil && len(st.SelectList.Selects) > 1 && st.SelectList.OrderBy == nil && st.SelectList.Limit == nil {
+		q, err := b.trees.QueryToTree(st, b.stmt)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		return b.bindQueryTree(q, st)
+	}
 	if st.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()

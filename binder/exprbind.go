@@ -88,10 +88,10 @@ func (b *binder) bindSubqueryQuery(q any) (Node, error) {
 	return nil, sqlerr.NotSupported("this kind of subquery")
 }
 
-// bindQueryTree binds a query of sqlgate's tree: a SELECT (select.go) or
-// VALUES (values.go); a set operation binds from src, the TiDB query the
-// tree was made from, by setop.go until set operations move onto the
-// tree.
+// bindQueryTree binds a query of sqlgate's tree: a SELECT (select.go),
+// VALUES (values.go) or a set operation, its own WITH included (setop.go);
+// src, the TiDB query the tree was made from, binds only where the tree
+// holds no query.
 func (b *binder) bindQueryTree(q pt.Query, src any) (Node, error) {
 	switch x := q.(type) {
 	case *pt.Select:
@@ -99,9 +99,7 @@ func (b *binder) bindQueryTree(q pt.Query, src any) (Node, error) {
 	case *pt.Values:
 		return b.bindValuesTree(x)
 	case *pt.SetOp:
-		if x.With == nil {
-			return b.bindSetOpTree(x) // setop.go
-		}
+		return b.bindSetOpTree(x) // setop.go, its WITH included
 	}
 	switch x := src.(type) {
 	case *ast.SetOprStmt:
@@ -142,13 +140,18 @@ func (b *binder) queryTransformError(err error) error {
 
 // bindWithTree makes a tree query's WITH queries visible (bindWith, over
 // the TiDB clause the tree's was made from, until WITH moves onto the
-// tree; owner is the query the clause belongs to).
+// tree; owner is the query the clause belongs to, whose references are
+// counted over the TiDB node it was made from, or over w.Owner for a set
+// operation, whose node in the tree stands for its last operand).
 func (b *binder) bindWithTree(w *pt.With, owner pt.Query) error {
 	wc, ok := w.Src.(*ast.WithClause)
 	if !ok {
 		return sqlerr.New(sqlerr.InternalError, "a WITH clause without its source")
 	}
-	o, _ := owner.(interface{ Source() any }).Source().(ast.Node)
+	o, _ := w.Owner.(ast.Node) // a set operation's (sql.QueryToTree)
+	if o == nil {
+		o, _ = owner.(interface{ Source() any }).Source().(ast.Node)
+	}
 	return b.bindWith(wc, o)
 }
 

@@ -91,3 +91,53 @@ func TestRecursiveTermsTree(t *testing.T) {
 		}
 	}
 }
+
+// TestSetOpWithFromTree: a set operation with its own WITH binds from the
+// tree (bindSetOpTree binds the WITH), its references counted over the
+// whole operation (With.Owner): a query referenced from both operands is
+// evaluated once (a CTEScan), as in PostgreSQL.
+func TestSetOpWithFromTree(t *testing.T) {
+	cases := []struct {
+		q      string
+		shared bool
+		code   sqlerr.Code
+	}{
+		{q: "WITH x AS (SELECT a FROM s) SELECT a FROM x UNION ALL SELECT a FROM x", shared: true},
+		{q: "WITH x AS (SELECT a FROM s) SELECT a FROM x UNION ALL SELECT 1"},
+		{q: "WITH x AS NOT MATERIALIZED (SELECT a FROM s) SELECT a FROM x UNION SELECT a FROM x ORDER BY 1 LIMIT 2"},
+		{q: "WITH x AS (SELECT 1), x AS (SELECT 2) SELECT 1 UNION SELECT 2", code: sqlerr.DuplicateAlias},
+		{q: "WITH x AS (SELECT a, b FROM s) SELECT a FROM x UNION SELECT b FROM x", code: sqlerr.DatatypeMismatch},
+	}
+	p := sql.NewParser()
+	for _, c := range cases {
+		stmts, err := p.Parse(c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		st := stmts[0]
+		var tr sql.Transformer
+		q, err := tr.QueryToTree(st.AST, st)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		so, ok := q.(*pt.SetOp)
+		if !ok || so.With == nil || so.With.Owner != st.AST {
+			t.Fatalf("%s: a %T whose WITH does not name the statement", c.q, q)
+		}
+		b := &binder{ctx: context.Background(), cat: setOpCatalog{}, stmt: st, params: make([]types.T, st.NumParams)}
+		got, err := b.bindSetOpTree(so)
+		if c.code != "" {
+			if sqlerr.CodeOf(err) != c.code {
+				t.Errorf("%s: %v, want %s", c.q, err, c.code)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.q, err)
+			continue
+		}
+		if shared := strings.Contains(planShape(got), "*binder.CTEScan"); shared != c.shared {
+			t.Errorf("%s: shared %v, want %v:\n%s", c.q, shared, c.shared, planShape(got))
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
@@ -308,15 +307,6 @@ func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
 		return b.bindLimit(n, st.Limit)
 	}
 	return n, nil
-}
-
-// transformError positions a transformer's error at its TiDB node.
-func (b *binder) transformError(err error) error {
-	var te *sql.TransformError
-	if errors.As(err, &te) {
-		return b.errAt(te.Node, te.Err)
-	}
-	return err
 }
 
 // bindSetOpLeaf binds a SELECT or VALUES operand of a set operation from

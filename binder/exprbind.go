@@ -59,11 +59,7 @@ func (b *binder) bindViaTree(s *scope, node ast.ExprNode) (Expr, error) {
 func (b *binder) toTree(node ast.ExprNode) (pt.Expr, error) {
 	t, err := b.trees.ToTree(node)
 	if err != nil {
-		var te *sql.TransformError
-		if errors.As(err, &te) {
-			return nil, b.errAt(te.Node, te.Err)
-		}
-		return nil, err
+		return nil, b.transformError(err)
 	}
 	return t, nil
 }
@@ -128,14 +124,23 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 // reported without a position.
 func (b *binder) queryTransformError(err error) error {
 	var te *sql.TransformError
-	if !errors.As(err, &te) {
-		return err
+	if errors.As(err, &te) {
+		switch te.Node.(type) {
+		case *ast.SelectStmt, *ast.SetOprStmt:
+			return te.Err
+		}
 	}
-	switch te.Node.(type) {
-	case *ast.SelectStmt, *ast.SetOprStmt:
-		return te.Err
+	return b.transformError(err)
+}
+
+// transformError positions a transformer's error at the TiDB node it
+// refused (the one place that does).
+func (b *binder) transformError(err error) error {
+	var te *sql.TransformError
+	if errors.As(err, &te) {
+		return b.errAt(te.Node, te.Err)
 	}
-	return b.errAt(te.Node, te.Err)
+	return err
 }
 
 // bindWithTree makes a tree query's WITH queries visible (bindWith, over
@@ -666,11 +671,7 @@ func (b *binder) bindFrom(from *ast.TableRefsClause) (Node, error) {
 func (b *binder) bindResultSet(rs ast.ResultSetNode) (Node, error) {
 	it, err := b.trees.FromToTree(rs, b.stmt)
 	if err != nil {
-		var te *sql.TransformError
-		if errors.As(err, &te) {
-			return nil, b.errAt(te.Node, te.Err)
-		}
-		return nil, err
+		return nil, b.transformError(err)
 	}
 	return b.bindFromItem(it)
 }

@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
@@ -259,17 +258,21 @@ func callsVolatile(n Node) bool {
 	return found
 }
 
-// The set operations' edge with TiDB's AST (issue 32): setop.go binds
-// them from sqlgate's tree; their WITH is still bound here over TiDB's
-// clause (its bookkeeping, this file's, is keyed by TiDB's WITH items),
-// and a SELECT or VALUES operand from the TiDB node it was made from
-// (select.go and values.go bind TiDB's). Both go when WITH and SELECT
-// bind from the tree.
-
-// bindSetOpr binds a set operation of TiDB's AST: its WITH, then the
-// chain transformed into the tree (setop.go's bindSetOpBody), then its
-// ORDER BY and LIMIT.
+// bindSetOpr binds a set operation of TiDB's AST (a statement, a view's
+// definition, EXPLAIN's query): a chain of two or more queries transforms
+// into the tree whole (its WITH, ORDER BY and LIMIT included) and binds
+// from there (setop.go). One parenthesised query, which TiDB makes a set
+// operation of one operand, binds as it always has: ordered by its output
+// columns, a second ORDER BY or LIMIT inside refused (the tree would give
+// it to the query itself, which PostgreSQL does but this binder never has).
 func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
+	if st.SelectList != nil && len(st.SelectList.Selects) > 1 && st.SelectList.OrderBy == nil && st.SelectList.Limit == nil {
+		q, err := b.trees.QueryToTree(st, b.stmt)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		return b.bindQueryTree(q, st)
+	}
 	if st.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
@@ -304,15 +307,6 @@ func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
 		return b.bindLimit(n, st.Limit)
 	}
 	return n, nil
-}
-
-// transformError positions a transformer's error at its TiDB node.
-func (b *binder) transformError(err error) error {
-	var te *sql.TransformError
-	if errors.As(err, &te) {
-		return b.errAt(te.Node, te.Err)
-	}
-	return err
 }
 
 // bindSetOpLeaf binds a SELECT or VALUES operand of a set operation from

@@ -40,10 +40,13 @@
 // view query's tree (sql.Transformer.SubqueryTree), setop.go UNION,
 // INTERSECT and EXCEPT from the tree's SetOp (grouped as PostgreSQL's
 // grammar groups them; a parenthesised operation keeps its ORDER BY and
-// LIMIT; cte.go's bindSetOpr is their edge with TiDB's AST, binding the
-// WITH and the SELECT operands from TiDB's nodes until those move),
+// LIMIT, and its own WITH binds first; cte.go's bindSetOpr is their edge
+// with TiDB's AST, transforming a chain whole, a parenthesised single
+// query still bound over TiDB's WITH clause and ORDER BY),
 // recursive.go WITH RECURSIVE (PostgreSQL's checks of a recursive item's
-// form, a RecursiveUnion whose recursive term reads a WorkTableScan) and
+// form, still over TiDB's item; a RecursiveUnion whose terms bind from the
+// tree's top UNION, the SEARCH / CYCLE columns added to the tree's
+// recursive SELECT, and whose recursive term reads a WorkTableScan) and
 // groupingsets.go GROUP BY with ROLLUP, CUBE, GROUPING SETS, () and
 // GROUPING(..) (one Aggregate per grouping set under UNION ALL),
 // operators.go the operators resolved by operand type (@> <@ ? ?| ?&
@@ -135,8 +138,8 @@
 // statements (the leaves directly, the rest through sql.ToTree), its
 // bindSelect transforms a TiDB SELECT (a set operation's branch, a WITH
 // query's or a view's body) once and binds the tree, bindQueryTree binds
-// a query of the tree, a set operation from the TiDB node it was made from
-// (setop.go) until set operations move, bindSubqueryQuery a subquery's
+// a query of the tree (a set operation, its WITH included, by setop.go),
+// bindSubqueryQuery a subquery's
 // tree (or its TiDB query where only sql.ToTree made the node); it keeps
 // WITH's bookkeeping over TiDB's WITH clause (bindWith, bindWithTree,
 // withoutCTE), the old signatures the files still on TiDB's AST call

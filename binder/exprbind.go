@@ -59,11 +59,7 @@ func (b *binder) bindViaTree(s *scope, node ast.ExprNode) (Expr, error) {
 func (b *binder) toTree(node ast.ExprNode) (pt.Expr, error) {
 	t, err := b.trees.ToTree(node)
 	if err != nil {
-		var te *sql.TransformError
-		if errors.As(err, &te) {
-			return nil, b.errAt(te.Node, te.Err)
-		}
-		return nil, err
+		return nil, b.transformError(err)
 	}
 	return t, nil
 }
@@ -88,10 +84,10 @@ func (b *binder) bindSubqueryQuery(q any) (Node, error) {
 	return nil, sqlerr.NotSupported("this kind of subquery")
 }
 
-// bindQueryTree binds a query of sqlgate's tree: a SELECT (select.go) or
-// VALUES (values.go); a set operation binds from src, the TiDB query the
-// tree was made from, by setop.go until set operations move onto the
-// tree.
+// bindQueryTree binds a query of sqlgate's tree: a SELECT (select.go),
+// VALUES (values.go) or a set operation, its own WITH included (setop.go);
+// src, the TiDB query the tree was made from, binds only where the tree
+// holds no query.
 func (b *binder) bindQueryTree(q pt.Query, src any) (Node, error) {
 	switch x := q.(type) {
 	case *pt.Select:
@@ -99,9 +95,7 @@ func (b *binder) bindQueryTree(q pt.Query, src any) (Node, error) {
 	case *pt.Values:
 		return b.bindValuesTree(x)
 	case *pt.SetOp:
-		if x.With == nil {
-			return b.bindSetOpTree(x) // setop.go
-		}
+		return b.bindSetOpTree(x) // setop.go, its WITH included
 	}
 	switch x := src.(type) {
 	case *ast.SetOprStmt:
@@ -130,25 +124,39 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
 // reported without a position.
 func (b *binder) queryTransformError(err error) error {
 	var te *sql.TransformError
-	if !errors.As(err, &te) {
-		return err
+	if errors.As(err, &te) {
+		switch te.Node.(type) {
+		case *ast.SelectStmt, *ast.SetOprStmt:
+			return te.Err
+		}
 	}
-	switch te.Node.(type) {
-	case *ast.SelectStmt, *ast.SetOprStmt:
-		return te.Err
+	return b.transformError(err)
+}
+
+// transformError positions a transformer's error at the TiDB node it
+// refused (the one place that does).
+func (b *binder) transformError(err error) error {
+	var te *sql.TransformError
+	if errors.As(err, &te) {
+		return b.errAt(te.Node, te.Err)
 	}
-	return b.errAt(te.Node, te.Err)
+	return err
 }
 
 // bindWithTree makes a tree query's WITH queries visible (bindWith, over
 // the TiDB clause the tree's was made from, until WITH moves onto the
-// tree; owner is the query the clause belongs to).
+// tree; owner is the query the clause belongs to, whose references are
+// counted over the TiDB node it was made from, or over w.Owner for a set
+// operation, whose node in the tree stands for its last operand).
 func (b *binder) bindWithTree(w *pt.With, owner pt.Query) error {
 	wc, ok := w.Src.(*ast.WithClause)
 	if !ok {
 		return sqlerr.New(sqlerr.InternalError, "a WITH clause without its source")
 	}
-	o, _ := owner.(interface{ Source() any }).Source().(ast.Node)
+	o, _ := w.Owner.(ast.Node) // a set operation's (sql.QueryToTree)
+	if o == nil {
+		o, _ = owner.(interface{ Source() any }).Source().(ast.Node)
+	}
 	return b.bindWith(wc, o)
 }
 
@@ -663,11 +671,7 @@ func (b *binder) bindFrom(from *ast.TableRefsClause) (Node, error) {
 func (b *binder) bindResultSet(rs ast.ResultSetNode) (Node, error) {
 	it, err := b.trees.FromToTree(rs, b.stmt)
 	if err != nil {
-		var te *sql.TransformError
-		if errors.As(err, &te) {
-			return nil, b.errAt(te.Node, te.Err)
-		}
-		return nil, err
+		return nil, b.transformError(err)
 	}
 	return b.bindFromItem(it)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -508,8 +509,19 @@ func (b *binder) bindRecursiveRef(cte *ast.CommonTableExpression, alias string) 
 
 func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error) {
 	name := ident(cte.Name)
-	st, nonRecAST, recAST, all, ok := recursiveTerms(cte)
+	st, _, _, _, ok := recursiveTerms(cte)
 	if !ok { // analyzeWithRecursive checked the form
+		return nil, invalidRecursion("recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", name)
+	}
+	// The terms bind from sqlgate's tree: the chain (without the query's
+	// own WITH, bound below over TiDB's clause with the rest of WITH's
+	// bookkeeping) transformed once, split as PostgreSQL's UNION node is.
+	q, err := b.trees.QueryToTree(st.SelectList, b.stmt)
+	if err != nil {
+		return nil, b.transformError(err)
+	}
+	nonRecTree, recTree, all, ok := recursiveTermsTree(q)
+	if !ok {
 		return nil, invalidRecursion("recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", name)
 	}
 	saved := b.ctes
@@ -521,7 +533,7 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	}
 	withSelf := b.ctes
 	b.ctes = withoutCTE(withSelf, name)
-	nonRec, _, err := b.bindSubqueryPlan(nil, nonRecAST)
+	nonRec, err := b.bindRecursiveTerm(nonRecTree)
 	if err != nil {
 		return nil, err
 	}
@@ -562,7 +574,7 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	var scp *searchCyclePlan
 	allCols := cols
 	if sc != nil {
-		if scp, err = b.prepareSearchCycle(sc, name, cols, b.searchCycleFormOf(name, nonRecAST, recAST)); err != nil {
+		if scp, err = b.prepareSearchCycle(sc, name, cols, b.searchCycleFormOf(name, nonRecTree, recTree)); err != nil {
 			return nil, err
 		}
 		allCols = append(append([]Column(nil), cols...), scp.extra...)
@@ -577,13 +589,12 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	b.ctes = withSelf
 	// a literal of the recursive term is typed by the UNION, as a set
 	// operation branch's ('x' where the column is integer is an integer)
-	_, b.setOpBranch = recAST.(*ast.SelectStmt)
-	restore := func() {}
+	b.setOpBranch = isOneQuery(recTree)
 	if scp != nil {
-		restore = withWorkTableColumns(recAST.(*ast.SelectStmt), name, scp.extra)
+		// (prepareSearchCycle refused a recursive term that is no SELECT)
+		withWorkTableColumns(recTree.(*pt.Select), name, scp.extra)
 	}
-	rec, _, err := b.bindSubqueryPlan(nil, recAST)
-	restore()
+	rec, err := b.bindRecursiveTerm(recTree)
 	b.setOpBranch = false
 	b.rec.workTables[cte] = prev
 	if err != nil {
@@ -634,48 +645,89 @@ func typeWithModifier(t types.T) string {
 
 // searchCycleFormOf reads a recursive item's terms for its SEARCH or CYCLE
 // clause's checks (searchcycle.go).
-func (b *binder) searchCycleFormOf(name string, nonRec, rec ast.ResultSetNode) searchCycleForm {
+func (b *binder) searchCycleFormOf(name string, nonRec, rec pt.Query) searchCycleForm {
 	var f searchCycleForm
-	_, f.nonRecSelect = nonRec.(*ast.SelectStmt)
-	recSel, ok := rec.(*ast.SelectStmt)
+	f.nonRecSelect = isOneQuery(nonRec)
+	f.recSelect = isOneQuery(rec)
+	sel, ok := rec.(*pt.Select)
 	if !ok {
 		return f
 	}
-	f.recSelect = true
-	if recSel.From != nil && recSel.From.TableRefs != nil {
-		v := &cteWalker{self: name}
-		f.selfAtTop = v.refersToSelf(recSel.From.TableRefs)
+	f.selfAtTop = sel.From != nil && fromNamesTable(sel.From, name)
+	f.groups = len(sel.GroupBy) > 0 || sel.Having != nil || sel.Limit != nil || sel.QueryClauses.Offset != nil || len(sel.Windows) > 0
+	for _, t := range sel.Targets {
+		f.groups = f.groups || (t.X != nil && b.containsWindowTree(t.X))
 	}
-	f.groups = recSel.GroupBy != nil || recSel.Having != nil || recSel.Limit != nil || len(recSel.WindowSpecs) > 0 || b.containsWindow(recSel.Fields)
 	return f
 }
 
+// isOneQuery reports whether a term is one SELECT (VALUES and TABLE
+// included, as TiDB's SELECT statement holds them), not a set operation.
+func isOneQuery(q pt.Query) bool {
+	switch q.(type) {
+	case *pt.Select, *pt.Values:
+		return true
+	}
+	return false
+}
+
+// fromNamesTable reports whether a FROM item names the table name itself
+// (not through a derived table): a FROM item of its SELECT, or of a join
+// there.
+func fromNamesTable(it pt.FromItem, name string) bool {
+	switch x := it.(type) {
+	case *pt.Join:
+		return fromNamesTable(x.L, name) || (x.R != nil && fromNamesTable(x.R, name))
+	case *pt.TableRef:
+		return x.Name != nil && x.Name.Schema == "" && x.Name.Name == name
+	}
+	return false
+}
+
+// recursiveTermsTree splits a recursive item's query into its
+// non-recursive term and its recursive term, joined by UNION or UNION ALL.
+func recursiveTermsTree(q pt.Query) (nonRec, rec pt.Query, all, ok bool) {
+	so, isSet := q.(*pt.SetOp)
+	if !isSet || so.Op != pt.Union {
+		return nil, nil, false, false
+	}
+	return so.L, so.R, so.All, true
+}
+
+// bindRecursiveTerm binds a term of a recursive query as a derived table
+// (seeing no enclosing row). A parenthesised set operation ordering or
+// limiting its rows is refused there, as it has always been.
+func (b *binder) bindRecursiveTerm(q pt.Query) (Node, error) {
+	if so, ok := q.(*pt.SetOp); ok && (len(so.OrderBy) > 0 || so.Limit != nil || so.QueryClauses.Offset != nil) {
+		return nil, sqlerr.NotSupported("ORDER BY or LIMIT inside a parenthesised set operation")
+	}
+	n, _, err := b.bindSubqueryPlan(nil, &pt.Subquery{At: pt.At{Offset: q.Pos()}, Tree: q})
+	return n, err
+}
+
 // withWorkTableColumns appends to the recursive SELECT's list the working
-// table's clause columns (alias.seq, alias.mark, alias.path), and returns
-// a function restoring the list.
-func withWorkTableColumns(sel *ast.SelectStmt, name string, extra []Column) func() {
+// table's clause columns (alias.seq, alias.mark, alias.path); sel is the
+// tree transformed for this binding alone.
+func withWorkTableColumns(sel *pt.Select, name string, extra []Column) {
 	alias := name
-	var find func(rs ast.ResultSetNode)
-	find = func(rs ast.ResultSetNode) {
-		switch x := rs.(type) {
-		case *ast.Join:
-			find(x.Left)
-			if x.Right != nil {
-				find(x.Right)
+	var find func(it pt.FromItem)
+	find = func(it pt.FromItem) {
+		switch x := it.(type) {
+		case *pt.Join:
+			find(x.L)
+			if x.R != nil {
+				find(x.R)
 			}
-		case *ast.TableSource:
-			if tn, ok := x.Source.(*ast.TableName); ok && tn.Schema.O == "" && ident(tn.Name) == name && x.AsName.O != "" {
-				alias = ident(x.AsName)
+		case *pt.TableRef:
+			if x.Name != nil && x.Name.Schema == "" && x.Name.Name == name && x.Alias.Name != "" {
+				alias = x.Alias.Name
 			}
 		}
 	}
-	find(sel.From.TableRefs)
-	saved := sel.Fields.Fields
-	fields := append([]*ast.SelectField(nil), saved...)
+	find(sel.From)
+	targets := append([]*pt.Target(nil), sel.Targets...)
 	for _, c := range extra {
-		fields = append(fields, &ast.SelectField{Expr: &ast.ColumnNameExpr{Name: &ast.ColumnName{
-			Table: ast.NewCIStr(alias), Name: ast.NewCIStr(c.Name)}}})
+		targets = append(targets, &pt.Target{X: &pt.ColumnRef{Table: alias, Name: c.Name}})
 	}
-	sel.Fields.Fields = fields
-	return func() { sel.Fields.Fields = saved }
+	sel.Targets = targets
 }

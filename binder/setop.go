@@ -37,11 +37,14 @@ func (n *SetOp) Children() []Node  { return []Node{n.Left, n.Right} }
 // INTERSECT binds tighter than UNION and EXCEPT), then its ORDER BY
 // (output columns only) and LIMIT. Column types are resolved per column as
 // PostgreSQL's UNION resolution does; names come from the first query. Its
-// WITH is the caller's to bind (cte.go's bindSetOpr, until WITH moves onto
-// the tree).
+// WITH binds first (bindWithTree).
 func (b *binder) bindSetOpTree(q *pt.SetOp) (Node, error) {
 	if q.With != nil {
-		return nil, sqlerr.New(sqlerr.InternalError, "the WITH of a set operation is bound by its caller")
+		saved := b.ctes
+		defer func() { b.ctes = saved }()
+		if err := b.bindWithTree(q.With, q); err != nil { // exprbind.go
+			return nil, err
+		}
 	}
 	n, err := b.bindSetOpBody(q)
 	if err != nil {

@@ -84,6 +84,9 @@ func (t queryTransformer) query(q ast.Node) (pt.Query, error) {
 			if err := t.clauses(c, n.With, n.OrderBy, n.Limit); err != nil {
 				return nil, err
 			}
+			if n.With != nil {
+				c.With.Owner = n // the statement the WITH's references are counted over
+			}
 		}
 		return out, nil
 	case *ast.SetOprSelectList:
@@ -160,6 +163,9 @@ func (t queryTransformer) setOprList(l *ast.SetOprSelectList) (pt.Query, error) 
 		}
 		if err := t.clauses(c, with, l.OrderBy, l.Limit); err != nil {
 			return nil, err
+		}
+		if with != nil {
+			c.With.Owner = l // the list the WITH's references are counted over
 		}
 	}
 	return acc, nil

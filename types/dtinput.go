@@ -866,6 +866,14 @@ func (p *dtParts) zoneName(name string) *dtFail {
 			return nil
 		}
 	}
+	if strings.Contains(name, "_") || p.mode != modeTime && p.set&dateParts == 0 {
+		// a date-bearing type reads a name it does not know as a zone
+		// only after the date, and never one with an underscore that no
+		// zone has: otherwise the text is no date at all ('a+b',
+		// '10:00 a+b', '2020-01-01 abc_d' are 22007, '2020-01-01 a+b' is
+		// the unknown zone)
+		return failBad
+	}
 	return &dtFail{kind: dtZoneUnknown, zone: strings.ToLower(name)}
 }
 

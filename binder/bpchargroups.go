@@ -91,7 +91,7 @@ func columnRefs(cols []Column, base int) []Expr {
 // (INTERSECT) or has not (EXCEPT), showing a left row's value as
 // PostgreSQL's SetOp shows its first (left) row. INTERSECT ALL and EXCEPT
 // ALL need no rewrite: exec's keys compare bpchar without its trailing
-// blanks (lower/blankpadded.go), as for every other keyed operator.
+// blanks (lower/keyforms.go), as for every other keyed operator.
 func looseSetOp(n Node) Node {
 	s, ok := n.(*SetOp)
 	if !ok || s.All || !slices.ContainsFunc(s.cols, func(c Column) bool { return looseBpchar(c.T) }) {

@@ -8,7 +8,8 @@
 // PostgreSQL's own types), the reg* types (regclass, regtype, regproc,
 // regprocedure, regnamespace, regrole) and xid as Variants of OID, json
 // and jsonb as Variants of STRING (json.go: their input checks and, for
-// jsonb, normalises the text), and uuid, inet and pg_lsn (inet.go: input
+// jsonb, normalises the text; jsonbkey.go: KeyForm, how bpchar and jsonb
+// keys compare, and jsonb's btree order as key bytes), and uuid, inet and pg_lsn (inet.go: input
 // and binary forms as PostgreSQL's) and the catalog-only pg_node_tree,
 // aclitem and anyarray as Variants of STRING, and jsonpath (a Variant of
 // STRING holding the path as PostgreSQL prints it; package types/jsonpath

@@ -3,6 +3,7 @@ package types
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/sqlgate/sqlgate/types/jsonpath"
 	"io"
 	"sort"
 	"strconv"
@@ -124,39 +125,10 @@ func QuoteJSON(s string) string {
 	return b.String()
 }
 
-// writeJSONBString quotes s as PostgreSQL's escape_json does: ", \ and the
-// control characters are escaped, everything else is kept (no \/, no
-// \u escapes for non-ASCII).
+// writeJSONBString quotes s as PostgreSQL's escape_json does
+// (jsonpath.AppendJSONString).
 func writeJSONBString(b *bytes.Buffer, s string) {
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if c < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte("0123456789abcdef"[c>>4])
-				b.WriteByte("0123456789abcdef"[c&15])
-			} else {
-				b.WriteByte(c)
-			}
-		}
-	}
-	b.WriteByte('"')
+	b.Write(jsonpath.AppendJSONString(b.AvailableBuffer(), s))
 }
 
 // jsonbNumber prints a JSON number as PostgreSQL's numeric does: the

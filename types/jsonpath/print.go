@@ -184,35 +184,43 @@ func level(b *strings.Builder, n int) {
 
 // quote writes s as a JSON string the way PostgreSQL's escape_json does.
 func quote(b *strings.Builder, s string) {
-	b.WriteByte('"')
+	var buf [64]byte
+	b.Write(AppendJSONString(buf[:0], s))
+}
+
+// AppendJSONString appends s as a JSON string the way PostgreSQL's
+// escape_json does: ", \ and the control characters are escaped,
+// everything else is kept (no \/, no \u escapes for non-ASCII). jsonb's
+// output (types/json.go) and jsonpath's printer share it.
+func AppendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
 		case '"':
-			b.WriteString(`\"`)
+			dst = append(dst, `\"`...)
 		case '\\':
-			b.WriteString(`\\`)
+			dst = append(dst, `\\`...)
 		case '\b':
-			b.WriteString(`\b`)
+			dst = append(dst, `\b`...)
 		case '\f':
-			b.WriteString(`\f`)
+			dst = append(dst, `\f`...)
 		case '\n':
-			b.WriteString(`\n`)
+			dst = append(dst, `\n`...)
 		case '\r':
-			b.WriteString(`\r`)
+			dst = append(dst, `\r`...)
 		case '\t':
-			b.WriteString(`\t`)
+			dst = append(dst, `\t`...)
 		default:
 			if c < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte("0123456789abcdef"[c>>4])
-				b.WriteByte("0123456789abcdef"[c&15])
+				dst = append(dst, `\u00`...)
+				dst = append(dst, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
 			} else {
-				b.WriteByte(c)
+				dst = append(dst, c)
 			}
 		}
 	}
-	b.WriteByte('"')
+	return append(dst, '"')
 }
 
 // Quote is s as a JSON string, quoted as jsonpath and jsonb print it.

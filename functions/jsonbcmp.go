@@ -3,7 +3,6 @@ package functions
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/types"
@@ -117,7 +116,7 @@ func jsonbCmp(x, y any) int {
 		if len(a) != len(b) {
 			return cmpArr(len(a), len(b))
 		}
-		ka, kb := jsonbKeys(a), jsonbKeys(b)
+		ka, kb := types.JSONBStorageOrder(a), types.JSONBStorageOrder(b)
 		for i := range ka {
 			if c := strings.Compare(ka[i], kb[i]); c != 0 {
 				return c
@@ -128,21 +127,6 @@ func jsonbCmp(x, y any) int {
 		}
 	}
 	return 0
-}
-
-// jsonbKeys are an object's keys in jsonb's storage order.
-func jsonbKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if len(keys[i]) != len(keys[j]) {
-			return len(keys[i]) < len(keys[j])
-		}
-		return keys[i] < keys[j]
-	})
-	return keys
 }
 
 // jsonbCmpFuncs is jsonb_cmp(jsonb, jsonb), jsonb's btree support function

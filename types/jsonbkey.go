@@ -128,7 +128,7 @@ func appendJSONBValue(dst []byte, v any) ([]byte, error) {
 	case map[string]any:
 		dst = append(dst, jkObject)
 		dst = binary.BigEndian.AppendUint32(dst, uint32(len(x)))
-		for _, k := range jsonbStorageOrder(x) {
+		for _, k := range JSONBStorageOrder(x) {
 			dst = appendJSONBString(dst, k)
 			var err error
 			if dst, err = appendJSONBValue(dst, x[k]); err != nil {
@@ -153,9 +153,9 @@ func appendJSONBString(dst []byte, s string) []byte {
 	return append(dst, 0, 0)
 }
 
-// jsonbStorageOrder is an object's keys in jsonb's storage order: shorter
+// JSONBStorageOrder is an object's keys in jsonb's storage order: shorter
 // keys first, then bytewise.
-func jsonbStorageOrder(m map[string]any) []string {
+func JSONBStorageOrder(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -53,30 +53,14 @@ func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 // restartOwnedSequences makes the next nextval of every sequence owned by
 // one of tables return its START value.
 func (s *session) restartOwnedSequences(ctx context.Context, tables map[fluss.TablePath]bool) error {
-	q, ok := s.eng.store.(fluss.SequenceStore)
-	if !ok {
-		return nil
-	}
-	databases := map[string]bool{}
-	for p := range tables {
-		databases[p.Database] = true
-	}
-	for db := range databases {
-		seqs, err := q.ListSequences(ctx, db)
-		if err != nil {
-			return err
-		}
-		for _, sq := range seqs {
-			if !tables[sq.Def.OwnedBy] {
-				continue
-			}
-			start := sq.Def.Start
-			if err := q.AlterSequence(ctx, sq.Path, sq.Def, &start); err != nil {
-				return err
-			}
+	q, seqs, err := s.ownedSequences(ctx, tables) // sequences.go
+	for _, sq := range seqs {
+		start := sq.Def.Start
+		if err = q.AlterSequence(ctx, sq.Path, sq.Def, &start); err != nil {
+			break
 		}
 	}
-	return nil
+	return err
 }
 
 // truncate empties a table. A primary-key table deletes every key (its

@@ -215,22 +215,40 @@ func (s *session) createTableSequences(ctx context.Context, seqs []binder.NewSeq
 
 // dropOwnedSequences drops the sequences a dropped table owned.
 func (s *session) dropOwnedSequences(ctx context.Context, table fluss.TablePath) error {
+	q, seqs, err := s.ownedSequences(ctx, map[fluss.TablePath]bool{table: true})
+	for _, sq := range seqs {
+		if err = q.DropSequence(ctx, sq.Path, true); err != nil {
+			break
+		}
+	}
+	return err
+}
+
+// ownedSequences are the sequences owned by a column of one of tables
+// (serial, identity, OWNED BY), with the store that keeps them; none when
+// the store keeps no sequences.
+func (s *session) ownedSequences(ctx context.Context, tables map[fluss.TablePath]bool) (fluss.SequenceStore, []fluss.SequenceInfo, error) {
 	q, ok := s.eng.store.(fluss.SequenceStore)
 	if !ok {
-		return nil
+		return nil, nil, nil
 	}
-	seqs, err := q.ListSequences(ctx, table.Database)
-	if err != nil {
-		return err
+	databases := map[string]bool{}
+	for p := range tables {
+		databases[p.Database] = true
 	}
-	for _, sq := range seqs {
-		if sq.Def.OwnedBy == table {
-			if err := q.DropSequence(ctx, sq.Path, true); err != nil {
-				return err
+	var owned []fluss.SequenceInfo
+	for db := range databases {
+		seqs, err := q.ListSequences(ctx, db)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, sq := range seqs {
+			if tables[sq.Def.OwnedBy] {
+				owned = append(owned, sq)
 			}
 		}
 	}
-	return nil
+	return q, owned, nil
 }
 
 // sessionSequences serves the sequence functions for one session:

@@ -251,22 +251,33 @@ func Resolve(name string, args []types.T) (*Func, []types.T, error) {
 	if fs := Lookup(lname); lname == "array_cat" && len(fs) == 1 && len(args) == 2 {
 		return resolveArrayCat(fs[0], args) // mdarray.go: arrays of any dimensions
 	}
-	cands := viableCandidates(Lookup(lname), in)
-	if len(cands) == 0 {
-		return nil, nil, undefinedFunction(lname, args)
+	c, err := pickOverload(lname, Lookup(lname), args, in)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(cands) > 1 {
-		cands = selectCandidate(cands, in)
-	}
-	if len(cands) != 1 {
-		return nil, nil, notUnique(lname, args)
-	}
-	c := cands[0]
 	out := make([]types.T, len(args))
 	for i, a := range args {
 		out[i] = castTarget(a, in[i], c.decl[i], c.pg[i])
 	}
 	return c.f, out, nil
+}
+
+// pickOverload is function resolution among the overloads fs of name for
+// arguments of types args (in: their PostgreSQL types): the viable
+// candidates, narrowed as func_select_candidate does, 42883 for none and
+// 42725 for several.
+func pickOverload(name string, fs []*Func, args []types.T, in []pgType) (candidate, error) {
+	cands := viableCandidates(fs, in)
+	if len(cands) == 0 {
+		return candidate{}, undefinedFunction(name, args)
+	}
+	if len(cands) > 1 {
+		cands = selectCandidate(cands, in)
+	}
+	if len(cands) != 1 {
+		return candidate{}, notUnique(name, args)
+	}
+	return cands[0], nil
 }
 
 func castTarget(a types.T, in pgType, decl types.T, declPG pgType) types.T {

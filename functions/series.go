@@ -40,23 +40,13 @@ func resolveSeries(args []types.T) (*SetFunc, error) {
 	for i, a := range args {
 		in[i] = pgTypeOf(a)
 	}
-	cands := viableCandidates(fs, in)
-	if len(cands) == 0 {
-		return nil, undefinedFunction("generate_series", args)
+	c, err := pickOverload("generate_series", fs, args, in)
+	if err != nil {
+		return nil, err
 	}
-	if len(cands) > 1 {
-		cands = selectCandidate(cands, in)
-	}
-	if len(cands) != 1 {
-		return nil, notUnique("generate_series", args)
-	}
-	ret := cands[0].f.Ret
-	want := make([]types.T, len(args))
-	for i, d := range cands[0].decl {
-		// the declared type, not the argument's own: a numeric(5,2) start
-		// is read as numeric, an int2 as int4
-		want[i] = d
-	}
+	// the declared types, not the arguments' own: a numeric(5,2) start is
+	// read as numeric, an int2 as int4
+	ret, want := c.f.Ret, c.decl
 	sf := &SetFunc{Name: "generate_series", Args: want, Ret: ret}
 	switch ret.Kind {
 	case types.Int32, types.Int64:

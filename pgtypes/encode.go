@@ -975,19 +975,27 @@ type rowEncoder struct {
 }
 
 func (e *rowEncoder) reset(arr arrow.Array) error {
+	var err error
+	e.arrs, err = resetFields(arr, e.fields, e.arrs)
+	return err
+}
+
+// resetFields points the field encoders of a ROW value at the struct
+// arr's children, which it returns in arrs (reused).
+func resetFields(arr arrow.Array, fields []valueEncoder, arrs []arrow.Array) ([]arrow.Array, error) {
 	a, ok := arr.(*array.Struct)
-	if !ok || a.NumField() != len(e.fields) {
-		return mismatch(arr, types.T{Kind: types.Row})
+	if !ok || a.NumField() != len(fields) {
+		return arrs, mismatch(arr, types.T{Kind: types.Row})
 	}
-	e.arrs = e.arrs[:0]
-	for i, f := range e.fields {
+	arrs = arrs[:0]
+	for i, f := range fields {
 		child := a.Field(i)
 		if err := f.reset(child); err != nil {
-			return err
+			return arrs, err
 		}
-		e.arrs = append(e.arrs, child)
+		arrs = append(arrs, child)
 	}
-	return nil
+	return arrs, nil
 }
 
 func (e *rowEncoder) appendValue(dst []byte, row int) []byte {

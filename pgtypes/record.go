@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -38,19 +37,9 @@ func newRecordEncoder(t types.T, m mode, loc *time.Location) (valueEncoder, erro
 }
 
 func (e *recordEncoder) reset(arr arrow.Array) error {
-	a, ok := arr.(*array.Struct)
-	if !ok || a.NumField() != len(e.fields) {
-		return mismatch(arr, types.T{Kind: types.Row})
-	}
-	e.arrs = e.arrs[:0]
-	for i, f := range e.fields {
-		child := a.Field(i)
-		if err := f.reset(child); err != nil {
-			return err
-		}
-		e.arrs = append(e.arrs, child)
-	}
-	return nil
+	var err error
+	e.arrs, err = resetFields(arr, e.fields, e.arrs)
+	return err
 }
 
 func (e *recordEncoder) appendValue(dst []byte, row int) []byte {

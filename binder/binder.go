@@ -296,6 +296,9 @@ func (b *binder) errAtOperator(n sourceNode, op string, err *sqlerr.Error) *sqle
 		if i := strings.LastIndex(strings.ToLower(text[start:end]), strings.ToLower(op)); i >= 0 {
 			return err.WithPosition(b.stmt.Position(start + i))
 		}
+		if pos, ok := b.stmt.OperatorPosition(start, end, op); ok { // the rewrite made it a call
+			return err.WithPosition(pos)
+		}
 	}
 	return b.errAt(n, err)
 }

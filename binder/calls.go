@@ -7,6 +7,7 @@ import (
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // bindFuncCall binds a function call of sql/tree: a scalar function of the
@@ -126,7 +127,9 @@ func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return b.bindOperatorMarker(n, name, list[0], args, fns) // operators.go
+		ts := operandTypes(args)
+		e, err := b.bindOperatorMarker(n, name, list[0], args, fns) // operators.go
+		return e, b.asOperatorError(n, ts, err)
 	}
 	args := make([]Expr, len(list))
 	for i, a := range list {
@@ -136,7 +139,46 @@ func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
 		}
 		args[i] = e
 	}
-	return b.callFunction(n, name, args)
+	ts := operandTypes(args)
+	e, err := b.callFunction(n, name, args)
+	return e, b.asOperatorError(n, ts, err)
+}
+
+// operandTypes are the bound operands' types as PostgreSQL names them in a
+// failed lookup: an untyped literal or NULL is unknown.
+func operandTypes(args []Expr) []types.T {
+	ts := make([]types.T, len(args))
+	for i, a := range args {
+		ts[i] = a.Type()
+		if ts[i].Kind == types.Null {
+			ts[i] = types.UnknownType
+		}
+	}
+	return ts
+}
+
+// asOperatorError turns the failed lookup of the function behind an
+// operator the rewrite made a call (a # b is pg__op_xor(a, b), a ? b
+// jsonb_exists(a, b)) into PostgreSQL's failed operator lookup: "operator
+// does not exist: l op r" at the operator, the operands' types as
+// written. Other errors pass through.
+func (b *binder) asOperatorError(n *pt.Operator, ts []types.T, err error) error {
+	se := sqlerr.As(err)
+	if se == nil || len(ts) == 0 || len(ts) > 2 {
+		return err
+	}
+	if se.Code == sqlerr.Code("42725") && len(ts) == 2 {
+		return b.errAtOperator(n, n.Op, sqlerr.New(sqlerr.Code("42725"), "operator is not unique: %s %s %s",
+			ts[0].OperandName(), n.Op, ts[1].OperandName()).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."))
+	}
+	if se.Code != sqlerr.UndefinedFunction {
+		return err
+	}
+	if len(ts) == 1 {
+		return b.errAt(n, noOperator(n.Op, ts[0]))
+	}
+	return b.operatorError(n, n.Op, ts[0], ts[1])
 }
 
 // markerCalls are the rewrite's markers for operator syntax and the

@@ -27,6 +27,11 @@ type ColumnRef struct {
 type Const struct {
 	Value any
 	T     types.T
+	// At is, for an untyped string literal of the statement's text, 1 +
+	// its offset in the rewritten text (0 otherwise): when the literal
+	// later proves no value of the type its context gives it, PostgreSQL
+	// points the error at the literal, not at the call or operator.
+	At int
 }
 
 // Param is the statement parameter $Index+1, typed T (declared or inferred).

@@ -87,7 +87,11 @@ func (b *binder) bindLiteral(n sourceNode, v any, ok bool) (Expr, error) {
 	case decimalText:
 		return numericLiteral(string(x))
 	case string:
-		return b.newConst(v, types.UnknownType), nil
+		c := b.newConst(v, types.UnknownType)
+		if n != nil {
+			c.At = n.OriginTextPosition() + 1
+		}
+		return c, nil
 	case []byte:
 		return &Const{Value: x, T: types.BytesType}, nil
 	}
@@ -570,7 +574,10 @@ func (b *binder) coerceUnknownDatetimeOperand(n sourceNode, op Op, l, r Expr) (E
 	switch {
 	case op == OpAdd && (known.Kind == types.Timestamp || known.Kind == types.TimestampTZ || known.Kind == types.Time || known.Kind == types.TimeTZ):
 		target = types.T{Kind: types.Interval}
-	case (op == OpMul || (op == OpDiv && !unknownLeft)) && known.Kind == types.Interval:
+	case (op == OpMul || (op == OpDiv && !unknownLeft)) && (known.Kind == types.Interval || known.Kind == types.Time):
+		// time has no * or / of its own: PostgreSQL reads it as the
+		// interval it casts to implicitly, and the literal as interval's
+		// float8 factor
 		target = types.Float64Type
 	case op == OpAdd && known.Kind == types.Date:
 		lt, rt := l.Type(), r.Type()
@@ -793,6 +800,9 @@ func (b *binder) coerceUnknown(n sourceNode, e Expr, t types.T) (Expr, error) {
 			v, err = types.ParseTextAt(s, t, functions.LocationOf(b.ctx), functions.TransactionTime(b.ctx))
 		}
 		if err != nil {
+			if se := sqlerr.As(err); se != nil && x.At > 0 && b.stmt != nil {
+				return nil, se.WithPosition(b.stmt.Position(x.At - 1))
+			}
 			if se := sqlerr.As(err); se != nil && n != nil {
 				return nil, b.errAt(n, se)
 			}

@@ -1,6 +1,8 @@
 package binder
 
 import (
+	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -32,12 +34,38 @@ func (b *binder) bindOperatorMarker(n sourceNode, name string, left sourceNode, 
 	if fns[1] != "" && (l.Kind == types.Array || r.Kind == types.Array) {
 		return b.callFunction(n, fns[1], args)
 	}
+	if fns[1] != "" {
+		if err := containmentAmbiguity(name, l, r); err != nil {
+			return nil, b.errAt(n, err)
+		}
+	}
 	if isUnknown(l) {
+		// the literal is read as jsonb only when jsonb's operator takes
+		// the other side: 'a+b' ? 1 is no operator, not a bad jsonb
+		if _, _, err := functions.Resolve(fns[0], []types.T{types.JSONBType, r}); err != nil {
+			return nil, b.errAt(n, sqlerr.As(err))
+		}
 		if args[0], err = b.coerceUnknown(left, args[0], types.JSONBType); err != nil {
 			return nil, err
 		}
 	}
 	return b.callFunction(n, fns[0], args)
+}
+
+// containmentAmbiguity is PostgreSQL's 42725 for @> and <@ over operands
+// none of which is an array: their container side (@>'s left, <@'s right)
+// untyped could be a range (anyrange @> anyelement, anyelement <@
+// anyrange) as well as jsonb, unless the other side is jsonb. The caller
+// turns the error into the operator's message.
+func containmentAmbiguity(marker string, l, r types.T) *sqlerr.Error {
+	container, other := l, r
+	if marker == "pg__op_contained" {
+		container, other = r, l
+	}
+	if !isUnknown(container) || other.Kind == types.String && other.Variant == types.JSONB {
+		return nil
+	}
+	return sqlerr.New(sqlerr.AmbiguousFunction, "function %s is not unique", marker)
 }
 
 // typedConcat binds a || b when PostgreSQL's operator for the operands'

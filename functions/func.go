@@ -47,6 +47,17 @@ type Func struct {
 	// CommonType (GREATEST, LEAST, COALESCE); it is the construct's name
 	// in CommonType's error messages.
 	unify string
+	// sameArrays: the array parameters are PostgreSQL's anyarray, which
+	// one call binds to a single array type: an unknown literal there
+	// takes the other array argument's type, and arrays of two types do
+	// not match (arraycontains, arraycontained, arrayoverlap).
+	sameArrays bool
+	// check, when set, narrows a declared any further: Resolve returns
+	// its error (42883, or 42725 for an operand PostgreSQL finds
+	// ambiguous) for argument types it refuses (-> and #> take json or
+	// jsonb only), so the caller reports PostgreSQL's failed lookup at
+	// bind time rather than a kernel's error when the first row arrives.
+	check func(name string, args []types.T) error
 }
 
 // Bind returns the result type and the kernel of f for the concrete

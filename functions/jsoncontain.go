@@ -85,9 +85,9 @@ func jsonContainFuncs() []*Func {
 		{Name: "jsonb_exists_all", Args: []types.T{tJSONB, tTextArray}, Ret: tBool, Strict: true, Kernel: exists(2)},
 		{Name: "jsonb_concat", Args: []types.T{tJSONB, tJSONB}, Ret: tJSONB, Strict: true,
 			Kernel: rowFunc(tJSONB, true, func(_ context.Context, v []any) (any, error) { return jsonConcat(v[0].(string), v[1].(string)) })},
-		{Name: "arraycontains", Args: []types.T{tAnyArray, tAnyArray}, Ret: tBool, Strict: true, Kernel: arrayContains(false)},
-		{Name: "arraycontained", Args: []types.T{tAnyArray, tAnyArray}, Ret: tBool, Strict: true, Kernel: arrayContains(true)},
-		{Name: "arrayoverlap", Args: []types.T{tAnyArray, tAnyArray}, Ret: tBool, Strict: true,
+		{Name: "arraycontains", Args: []types.T{tAnyArray, tAnyArray}, Ret: tBool, Strict: true, sameArrays: true, Kernel: arrayContains(false)},
+		{Name: "arraycontained", Args: []types.T{tAnyArray, tAnyArray}, Ret: tBool, Strict: true, sameArrays: true, Kernel: arrayContains(true)},
+		{Name: "arrayoverlap", Args: []types.T{tAnyArray, tAnyArray}, Ret: tBool, Strict: true, sameArrays: true,
 			Kernel: rowFunc(tBool, true, func(_ context.Context, v []any) (any, error) {
 				for _, y := range v[1].([]any) {
 					if y != nil && arrayHas(v[0].([]any), y) {

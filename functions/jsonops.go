@@ -26,10 +26,10 @@ import (
 // values are stored normalised, so their substrings are normalised too.
 func jsonOpFuncs() []*Func {
 	get := func(name string, asText bool, key types.T) *Func {
-		return &Func{Name: name, Args: []types.T{tAny, key}, Ret: tJSON, Strict: true, specialize: jsonOpSpecialize(name, asText, false)}
+		return &Func{Name: name, Args: []types.T{tAny, key}, Ret: tJSON, Strict: true, specialize: jsonOpSpecialize(name, asText, false), check: jsonOperand}
 	}
 	path := func(name string, asText bool) *Func {
-		return &Func{Name: name, Args: []types.T{tAny, tTextArr}, Ret: tJSON, Strict: true, specialize: jsonOpSpecialize(name, asText, true)}
+		return &Func{Name: name, Args: []types.T{tAny, tTextArr}, Ret: tJSON, Strict: true, specialize: jsonOpSpecialize(name, asText, true), check: jsonOperand}
 	}
 	return []*Func{
 		get("pg__json_get", false, tText),
@@ -39,6 +39,35 @@ func jsonOpFuncs() []*Func {
 		path("pg__json_path", false),
 		path("pg__json_path_text", true),
 	}
+}
+
+// jsonOperand checks the operators' left operand: json or jsonb; an
+// untyped literal could be either, which PostgreSQL finds ambiguous.
+func jsonOperand(name string, args []types.T) error {
+	if len(args) == 2 && args[1].Kind == types.Array && !textArray(args[1]) {
+		// #> takes text[]: an int[] path is no match (resolution reads
+		// every array as one kind)
+		return undefinedFunction(name, args)
+	}
+	switch {
+	case len(args) == 0 || args[0].Variant.IsJSON():
+		return nil
+	case args[0].Kind == types.Unknown || args[0].Kind == types.Null:
+		return notUnique(name, args)
+	}
+	return undefinedFunction(name, args)
+}
+
+// textArray is an array of text, varchar or bpchar elements.
+func textArray(t types.T) bool {
+	if t.Elem == nil {
+		return false
+	}
+	switch pgTypeOf(*t.Elem) {
+	case pgText, pgVarchar, pgBpchar, pgName:
+		return true
+	}
+	return false
 }
 
 // jsonOpOperators names each synthetic function's operator for the

@@ -40,6 +40,13 @@ const (
 	// and varchar convert to it implicitly (pg_cast keeps that for
 	// nextval('name'::text) and the like), and to no other reg* type.
 	pgRegclass
+	// The types sqlgate holds as Strings that are types of their own in
+	// PostgreSQL (OwnStringType): no implicit cast to or from text, so
+	// jsonb_typeof(text) or length(jsonb) finds no function, as there.
+	pgJSON
+	pgJSONB
+	pgUUID
+	pgJSONPath
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -66,6 +73,16 @@ func pgTypeOf(t types.T) pgType {
 		}
 		return pgOid
 	case types.String:
+		switch t.Variant {
+		case types.JSON:
+			return pgJSON
+		case types.JSONB:
+			return pgJSONB
+		case types.UUID:
+			return pgUUID
+		case types.JSONPath:
+			return pgJSONPath
+		}
 		if t.Length > 0 {
 			return pgVarchar
 		}
@@ -259,7 +276,47 @@ func Resolve(name string, args []types.T) (*Func, []types.T, error) {
 	for i, a := range args {
 		out[i] = castTarget(a, in[i], c.decl[i], c.pg[i])
 	}
+	if c.f.check != nil {
+		if err := c.f.check(lname, args); err != nil {
+			return nil, nil, err
+		}
+	}
+	if c.f.sameArrays {
+		if err := bindSameArrays(lname, args, in, out); err != nil {
+			return nil, nil, err
+		}
+	}
 	return c.f, out, nil
+}
+
+// bindSameArrays gives every array argument of an anyarray function one
+// array type, as PostgreSQL's polymorphic resolution does: the known
+// arrays must agree exactly (int4[] and int8[], or varchar[] and text[],
+// are no match: 42883), and an unknown literal is read as their type
+// rather than the declaration's placeholder text[].
+func bindSameArrays(name string, args []types.T, in []pgType, out []types.T) error {
+	known := -1
+	for i, a := range args {
+		if in[i] == pgUnknown {
+			continue
+		}
+		if known < 0 {
+			known = i
+		} else if !SamePGType(args[known], a) {
+			return undefinedFunction(name, args)
+		}
+	}
+	if known < 0 {
+		// two untyped literals: anyarray's operator is one of several
+		// that fit (ranges, geometry)
+		return notUnique(name, args)
+	}
+	for i := range args {
+		if in[i] == pgUnknown {
+			out[i] = args[known].Nullable()
+		}
+	}
+	return nil
 }
 
 // pickOverload is function resolution among the overloads fs of name for

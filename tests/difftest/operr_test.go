@@ -17,9 +17,14 @@ var operandLiterals = []string{
 	// an unknown literal every numeric type reads, and int2, beside which
 	// binary_oper_exact reads an unknown as int2
 	"'2'", "3::smallint",
+	// arrays of other element types, and an untyped array literal, for
+	// anyarray's operators (@> <@ && ||)
+	"array[1,2]::bigint[]", "'{1}'",
 }
 
-var binaryOperators = []string{"+", "-", "*", "/", "%", "||", "=", "<", ">=", "<>", "&", "|"}
+var binaryOperators = []string{"+", "-", "*", "/", "%", "||", "=", "<", ">=", "<>", "&", "|",
+	// operators TiDB's grammar lacks, which sql's rewrite turns into calls
+	"@>", "<@", "&&", "->", "->>", "#>", "#", "?", "^@"}
 
 // TestOperatorErrorDifferential applies every operator of binaryOperators
 // to every ordered pair of operandLiterals on sqlgate and PostgreSQL 15
@@ -60,6 +65,12 @@ func TestOperatorErrorDifferential(t *testing.T) {
 					}
 					stats["no operator, alike"]++
 				case pg.Err != nil && sg.Err != nil && pg.Err.Code == sg.Err.Code:
+					if strings.HasPrefix(pg.Err.Code, "22") && pg.Err.Position != sg.Err.Position {
+						// an operand PostgreSQL cannot read as the
+						// operator's type: the cursor is at the operand
+						differs(q, "sqlgate:    "+describeAt(sg)+"\n  PostgreSQL: "+describeAt(pg))
+						continue
+					}
 					stats["refused alike"]++
 				case pg.Err == nil && sg.Err == nil:
 					if same, why := Compare(sg, pg, true, false); !same {

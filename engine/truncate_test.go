@@ -154,3 +154,19 @@ func TestTruncateInTransactionWithoutLocks(t *testing.T) {
 		t.Errorf("TRUNCATE outside a block left %s rows", got[0])
 	}
 }
+
+// TestDDLAfterTruncateInBlock: DDL on a table the block truncated is
+// refused (0A000) until COMMIT, naming the TRUNCATE, as DDL on a table the
+// block wrote rows to is (txddl.go).
+func TestDDLAfterTruncateInBlock(t *testing.T) {
+	open := sessionsOf(t, engine.New(openStore(t), engine.Options{}))
+	s := open()
+	mustRun(t, s, "CREATE TABLE t (id INT PRIMARY KEY)")
+	mustRun(t, s, "BEGIN; TRUNCATE t")
+	_, _, err := run(t, s, "ALTER TABLE t ADD COLUMN z INT")
+	if se := sqlerr.As(err); se == nil || se.Code != sqlerr.FeatureNotSupported || !strings.Contains(se.Message, "truncated table \"t\"") {
+		t.Errorf("ALTER TABLE after TRUNCATE in a block: %v", err)
+	}
+	mustRun(t, s, "ROLLBACK")
+	mustRun(t, s, "ALTER TABLE t ADD COLUMN z INT")
+}

@@ -57,6 +57,11 @@ func (s *session) blockDDL(what string, touches func(fluss.TablePath) bool) erro
 			if !touches(pt.Info().Path) {
 				continue
 			}
+			if pt.Truncated() {
+				return sqlerr.New(sqlerr.FeatureNotSupported, "%s cannot run after this transaction truncated table \"%s\"", what, pt.Info().Path.Table).
+					WithDetail("sqlgate applies DDL at once (Fluss's catalog is not transactional), and the TRUNCATE this transaction holds empties the table as it is now at COMMIT.").
+					WithHint("COMMIT the TRUNCATE first, or run the DDL before it.")
+			}
 			if pt.HasWrites() {
 				return sqlerr.New(sqlerr.FeatureNotSupported, "%s cannot run after this transaction wrote rows to table \"%s\"", what, pt.Info().Path.Table).
 					WithDetail("sqlgate applies DDL at once (Fluss's catalog is not transactional), and the rows this transaction holds were written for the table as it is now.").

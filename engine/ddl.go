@@ -11,17 +11,16 @@ import (
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/meta"
 	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sql"
 )
 
 // truncateTables is TRUNCATE of a list of tables: every one is resolved
 // and its privilege checked before the first is emptied, a table named
 // twice is emptied once, and RESTART IDENTITY starts the sequences their
-// columns own (serial, identity, OWNED BY) again from their START.
+// columns own (serial, identity, OWNED BY) again from their START. Inside
+// a transaction block it is the block's (truncateInBlock).
 func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
-	if err := s.noTxnBlock("TRUNCATE TABLE"); err != nil {
-		return nil, err
-	}
 	var infos []fluss.TableInfo
 	seen := map[fluss.TablePath]bool{}
 	for _, n := range d.Tables {
@@ -37,6 +36,9 @@ func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 			infos = append(infos, info)
 		}
 	}
+	if s.txStatus != 'I' {
+		return s.truncateInBlock(ctx, infos, seen, d.RestartIdentity)
+	}
 	for _, info := range infos {
 		if _, err := s.truncate(ctx, info); err != nil {
 			return nil, err
@@ -50,14 +52,85 @@ func (s *session) truncateTables(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 	return tagOnly("TRUNCATE TABLE"), nil
 }
 
+// truncateInBlock is TRUNCATE inside a transaction block, transactional
+// as PostgreSQL's (txnstore/truncate.go): each table is locked whole, as
+// ACCESS EXCLUSIVE does (waiting for the transactions that hold row locks
+// in it, and making its writers wait until this one ends), then reads
+// empty to this transaction until COMMIT empties it; ROLLBACK, or ROLLBACK
+// TO a savepoint made before, forgets it. RESTART IDENTITY restarts the
+// owned sequences at once, and a rollback past the TRUNCATE puts them
+// back as they were before it, as PostgreSQL's does (which also forgets
+// the values nextval handed out since; a rollback to a later savepoint
+// does not).
+//
+// Other sessions read the committed rows meanwhile: PostgreSQL's readers
+// wait for the ACCESS EXCLUSIVE lock instead, but sqlgate's reads take no
+// lock. A Fluss cluster has no lock other writers honour (fluss.RowLockable),
+// so a concurrent writer's rows could survive the COMMIT's deletion, or
+// vanish with it: there TRUNCATE still refuses a block.
+func (s *session) truncateInBlock(ctx context.Context, infos []fluss.TableInfo, seen map[fluss.TablePath]bool, restart bool) (pgwire.Result, error) {
+	if s.eng.locks == nil {
+		return nil, inTransactionBlock("TRUNCATE TABLE").
+			WithDetail("This store (a Fluss cluster) has no table lock that other writers honour, so a transaction's TRUNCATE could not keep their rows out of the table it empties at COMMIT.").
+			WithHint("Run TRUNCATE outside a transaction block.")
+	}
+	pts := make([]*pendingTable, len(infos))
+	for i, info := range infos {
+		pt, err := s.writeTable(ctx, "TRUNCATE TABLE", info) // write.go
+		if err != nil {
+			return nil, err
+		}
+		tx := s.tx
+		if err := tx.Locks.LockWhole(ctx, rowlock.Request{Table: info.TableID, Name: info.Path.Table, Timeout: tx.LockTimeout,
+			DeadlockTimeout: tx.DeadlockTimeout, Statement: tx.Stmt}); err != nil {
+			return nil, err
+		}
+		pts[i] = pt
+	}
+	for _, pt := range pts {
+		if err := pt.Truncate(); err != nil {
+			return nil, err
+		}
+	}
+	s.tx.Recreate = func(ctx context.Context, info fluss.TableInfo) (fluss.Table, error) {
+		s.eng.ddl.Lock()
+		s.eng.catalog.Add(1)
+		created, err := s.recreateLog(ctx, info)
+		s.eng.ddl.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		return s.eng.store.Table(ctx, created.Path)
+	}
+	if restart {
+		tx := s.tx
+		err := s.restartSequences(ctx, seen, func(q fluss.SequenceStore, was fluss.SequenceInfo) {
+			tx.OnRollback(func() { _ = q.SetValue(context.Background(), was.Path, was.Last, was.Called) })
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return tagOnly("TRUNCATE TABLE"), nil
+}
+
 // restartOwnedSequences makes the next nextval of every sequence owned by
 // one of tables return its START value.
 func (s *session) restartOwnedSequences(ctx context.Context, tables map[fluss.TablePath]bool) error {
+	return s.restartSequences(ctx, tables, nil)
+}
+
+// restartSequences is restartOwnedSequences, telling restarted (when not
+// nil) each sequence as it was before.
+func (s *session) restartSequences(ctx context.Context, tables map[fluss.TablePath]bool, restarted func(fluss.SequenceStore, fluss.SequenceInfo)) error {
 	q, seqs, err := s.ownedSequences(ctx, tables) // sequences.go
 	for _, sq := range seqs {
 		start := sq.Def.Start
 		if err = q.AlterSequence(ctx, sq.Path, sq.Def, &start); err != nil {
 			break
+		}
+		if restarted != nil {
+			restarted(q, sq)
 		}
 	}
 	return err
@@ -67,30 +140,15 @@ func (s *session) restartOwnedSequences(ctx context.Context, tables map[fluss.Ta
 // changelog records the deletes, as Fluss would); a log table is
 // append-only, so it is dropped and created again with the same descriptor.
 func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Result, error) {
-	if err := s.noTxnBlock("TRUNCATE TABLE"); err != nil {
-		return nil, err
+	if s.txStatus != 'I' {
+		return s.truncateInBlock(ctx, []fluss.TableInfo{info}, map[fluss.TablePath]bool{info.Path: true}, false)
 	}
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	defer s.eng.ddl.Unlock()
 	if !info.HasPrimaryKey() {
-		// The new table names the old one's id, whose grants it takes
-		// (fluss.GrantsFromProperty): they move after, and a crash before
-		// that is mended by meta.Reconcile.
-		desc := info.Descriptor
-		desc.CustomProperties = maps.Clone(desc.CustomProperties)
-		if desc.CustomProperties == nil {
-			desc.CustomProperties = map[string]string{}
-		}
-		desc.CustomProperties[fluss.GrantsFromProperty] = strconv.FormatInt(info.TableID, 10)
-		created, err := s.recreateTable(ctx, info.Path, desc)
-		if err != nil {
+		if _, err := s.recreateLog(ctx, info); err != nil {
 			return nil, err
-		}
-		// The owner came back with the descriptor's OwnerProperty; the
-		// grants move to the new id.
-		if err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return tx.Access.Move(info.TableID, created.TableID) }); err != nil {
-			return nil, metaErr(err)
 		}
 		return tagOnly("TRUNCATE TABLE"), nil
 	}
@@ -129,6 +187,31 @@ func (s *session) truncate(ctx context.Context, info fluss.TableInfo) (pgwire.Re
 		}
 	}
 	return tagOnly("TRUNCATE TABLE"), nil
+}
+
+// recreateLog empties a log table, which is append-only, by replacing it
+// with a new one with the same descriptor, owner and grants. The caller
+// holds s.eng.ddl.
+func (s *session) recreateLog(ctx context.Context, info fluss.TableInfo) (fluss.TableInfo, error) {
+	// The new table names the old one's id, whose grants it takes
+	// (fluss.GrantsFromProperty): they move after, and a crash before
+	// that is mended by meta.Reconcile.
+	desc := info.Descriptor
+	desc.CustomProperties = maps.Clone(desc.CustomProperties)
+	if desc.CustomProperties == nil {
+		desc.CustomProperties = map[string]string{}
+	}
+	desc.CustomProperties[fluss.GrantsFromProperty] = strconv.FormatInt(info.TableID, 10)
+	created, err := s.recreateTable(ctx, info.Path, desc)
+	if err != nil {
+		return fluss.TableInfo{}, err
+	}
+	// The owner came back with the descriptor's OwnerProperty; the
+	// grants move to the new id.
+	if err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return tx.Access.Move(info.TableID, created.TableID) }); err != nil {
+		return fluss.TableInfo{}, metaErr(err)
+	}
+	return created, nil
 }
 
 // describeResult lists a table's columns: name, Fluss type, nullability, key.

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,8 +17,10 @@ import (
 
 // The schema-management statements of sql/ddlstmts.go: schemas (schemas.go),
 // SHOW DATABASES / CREATE TABLE / PARTITIONS, COMMENT ON, CREATE / DROP
-// INDEX, ANALYZE, VACUUM, SQL-level PREPARE / EXECUTE (sqlprepare.go) and
-// ALTER TABLE (altertable.go).
+// INDEX, ANALYZE, VACUUM, SQL-level PREPARE / EXECUTE (sqlprepare.go),
+// ALTER TABLE (altertable.go), and what tools send that sqlgate has
+// nothing to do for (toolStatement: CLUSTER, REINDEX, extensions, ALTER
+// DEFAULT PRIVILEGES, DROP / REFRESH MATERIALIZED VIEW).
 
 // prepareDDL prepares one of them: nothing is bound ahead (they name
 // tables that may not exist yet in a multi-statement string); only the
@@ -125,6 +128,9 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 	case sql.Truncate:
 		return s.truncateTables(ctx, d) // ddl.go
 	case sql.Maintenance:
+		if res, done, err := s.toolStatement(ctx, d); done {
+			return res, err
+		}
 		if d.Verb == "VACUUM" {
 			if err := s.noTxnBlock("VACUUM"); err != nil {
 				return nil, err
@@ -297,3 +303,181 @@ func nameSQL(s string) string {
 }
 
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// toolStatement runs the statements tools and test cleaners send that
+// sqlgate has nothing to do for (sql/ddlstmts.go), answering as PostgreSQL
+// 15 does: done is false for ANALYZE and VACUUM, which execDDL runs.
+func (s *session) toolStatement(ctx context.Context, d *sql.DDLStmt) (res pgwire.Result, done bool, err error) {
+	switch d.Verb {
+	case "CREATE EXTENSION":
+		res, err = createExtension(d)
+	case "DROP EXTENSION":
+		res, err = dropExtension(d)
+	case "ALTER DEFAULT PRIVILEGES":
+		err = sqlerr.New(sqlerr.FeatureNotSupported, "ALTER DEFAULT PRIVILEGES is not supported").
+			WithDetail("sqlgate keeps the grants of existing tables only.").
+			WithHint("Grant on the tables once they exist, e.g. GRANT SELECT ON ALL TABLES IN SCHEMA public TO role.")
+	case "CLUSTER":
+		res, err = s.cluster(ctx, d)
+	case "REINDEX":
+		res, err = s.reindex(ctx, d)
+	case "DROP MATERIALIZED VIEW", "REFRESH MATERIALIZED VIEW":
+		res, err = s.matviewStatement(ctx, d)
+	default:
+		return nil, false, nil
+	}
+	return res, true, err
+}
+
+// builtinExtension is the one extension sqlgate has, as PostgreSQL has
+// it installed in every database.
+const builtinExtension = "plpgsql"
+
+// createExtension is CREATE EXTENSION: plpgsql exists already (42710, a
+// NOTICE with IF NOT EXISTS), any other is not available (0A000), as
+// PostgreSQL says of one whose files are not installed.
+func createExtension(d *sql.DDLStmt) (pgwire.Result, error) {
+	name := d.Names[0]
+	if name == builtinExtension {
+		if !d.IfNotExists {
+			return nil, sqlerr.New(sqlerr.DuplicateObject, "extension \"%s\" already exists", name)
+		}
+		return noticeResult("CREATE EXTENSION", sqlerr.New(sqlerr.DuplicateObject, "extension \"%s\" already exists, skipping", name)), nil
+	}
+	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "extension \"%s\" is not available", name).
+		WithDetail("sqlgate has no extensions besides plpgsql.").
+		WithHint("The functions sqlgate has are listed in pg_proc.")
+}
+
+// dropExtension is DROP EXTENSION: plpgsql cannot go (sqlgate's catalog
+// is built in); any other does not exist (42704, a NOTICE with IF EXISTS).
+func dropExtension(d *sql.DDLStmt) (pgwire.Result, error) {
+	var notices []*sqlerr.Error
+	for _, name := range d.Names {
+		if name == builtinExtension {
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "DROP EXTENSION %s is not supported: it is part of sqlgate's built-in catalog", name)
+		}
+		if !d.IfExists {
+			return nil, sqlerr.New(sqlerr.UndefinedObject, "extension \"%s\" does not exist", name)
+		}
+		notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "extension \"%s\" does not exist, skipping", name))
+	}
+	return noticeResult("DROP EXTENSION", notices...), nil
+}
+
+// cluster is CLUSTER: a Fluss primary-key table is kept in key order
+// already, and a log table in arrival order, so there is nothing to do.
+// As in PostgreSQL, CLUSTER of every table runs outside a transaction
+// block, and a table named without USING needs an index it was clustered
+// on before (sqlgate's tables never were: 42704).
+func (s *session) cluster(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
+	if len(d.Tables) == 0 {
+		if err := s.noTxnBlock("CLUSTER"); err != nil {
+			return nil, err
+		}
+		return tagOnly("CLUSTER"), nil
+	}
+	info, err := s.resolveTable(ctx, d.Tables[0])
+	if err != nil {
+		return nil, err
+	}
+	if d.Index == "" {
+		return nil, sqlerr.New(sqlerr.UndefinedObject, "there is no previously clustered index for table \"%s\"", info.Path.Table)
+	}
+	if !info.HasPrimaryKey() || d.Index != pkeyIndexName(info.Path.Table) {
+		return nil, sqlerr.New(sqlerr.UndefinedObject, "index \"%s\" for table \"%s\" does not exist", d.Index, info.Path.Table)
+	}
+	return tagOnly("CLUSTER"), nil
+}
+
+// pkeyIndexName is the name pg_class gives a table's primary-key index,
+// the only index a Fluss table has.
+func pkeyIndexName(table string) string { return table + "_pkey" }
+
+// pkeyIndexExists reports whether n names the primary-key index of a
+// table (REINDEX INDEX).
+func (s *session) pkeyIndexExists(ctx context.Context, n sql.ObjectName) bool {
+	table, ok := strings.CutSuffix(n.Name, "_pkey")
+	if !ok {
+		return false
+	}
+	info, err := s.resolveTable(ctx, sql.ObjectName{Schema: n.Schema, Name: table})
+	return err == nil && info.HasPrimaryKey()
+}
+
+// reindex is REINDEX: Fluss tables have no indexes beyond their primary
+// key, which the store maintains, so there is nothing to rebuild. A table
+// must exist; SCHEMA, DATABASE, SYSTEM and CONCURRENTLY refuse a
+// transaction block, as PostgreSQL's do.
+func (s *session) reindex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
+	switch {
+	case d.Concurrently:
+		if err := s.noTxnBlock("REINDEX CONCURRENTLY"); err != nil {
+			return nil, err
+		}
+	case d.Scope == "SCHEMA" || d.Scope == "DATABASE" || d.Scope == "SYSTEM":
+		if err := s.noTxnBlock("REINDEX " + d.Scope); err != nil {
+			return nil, err
+		}
+	}
+	switch d.Scope {
+	case "INDEX":
+		if !s.pkeyIndexExists(ctx, d.Tables[0]) {
+			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", d.Tables[0].Name)
+		}
+	case "TABLE":
+		if _, err := s.resolveTable(ctx, d.Tables[0]); err != nil {
+			return nil, err
+		}
+	case "DATABASE", "SYSTEM":
+		if d.Tables[0].Name != s.info.Database {
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "can only reindex the currently open database")
+		}
+	case "SCHEMA":
+		names, err := s.eng.store.ListDatabases(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(names, d.Tables[0].Name) {
+			return nil, sqlerr.New(sqlerr.InvalidSchemaName, "schema \"%s\" does not exist", d.Tables[0].Name)
+		}
+	}
+	return tagOnly("REINDEX"), nil
+}
+
+// matviewStatement is DROP and REFRESH MATERIALIZED VIEW. sqlgate has no
+// materialized views (CREATE MATERIALIZED VIEW is refused), so each name
+// is a table or view, which PostgreSQL refuses as not a materialized view
+// (42809), or nothing: 42P01, or for DROP ... IF EXISTS a NOTICE.
+func (s *session) matviewStatement(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
+	var notices []*sqlerr.Error
+	for _, n := range d.Tables {
+		path, err := s.resolvePath(ctx, n)
+		if err != nil && sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
+			return nil, err
+		}
+		if err == nil {
+			_, tableErr := s.eng.store.GetTable(ctx, path)
+			_, isView := s.eng.meta.Views().Get(path)
+			switch {
+			case d.Verb == "REFRESH MATERIALIZED VIEW" && isView:
+				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a table or materialized view", n.Name)
+			case d.Verb == "REFRESH MATERIALIZED VIEW" && tableErr == nil:
+				// PostgreSQL 15's words and SQLSTATE for a table.
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "\"%s\" is not a materialized view", n.Name)
+			case isView:
+				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a materialized view", n.Name).WithHint("Use DROP VIEW to remove a view.")
+			case tableErr == nil:
+				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a materialized view", n.Name).WithHint("Use DROP TABLE to remove a table.")
+			}
+		}
+		switch {
+		case d.Verb == "REFRESH MATERIALIZED VIEW":
+			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", n.Name)
+		case !d.IfExists:
+			return nil, sqlerr.New(sqlerr.UndefinedTable, "materialized view \"%s\" does not exist", n.Name)
+		}
+		notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "materialized view \"%s\" does not exist, skipping", n.Name))
+	}
+	return noticeResult(d.Verb, notices...), nil
+}

@@ -96,8 +96,10 @@
 // DDL inside a transaction block (txddl.go) runs at once, since Fluss's
 // catalog is not transactional: the block remembers it, and a ROLLBACK
 // that cannot undo it sends a WARNING naming each statement. DDL on a
-// table the block holds rows for is refused until COMMIT; TRUNCATE and
-// VACUUM still refuse a block (25001).
+// table the block holds rows for is refused until COMMIT; VACUUM refuses
+// a block (25001), as PostgreSQL's does. TRUNCATE in a block is
+// transactional (ddl.go truncateInBlock, txnstore/truncate.go): the table
+// is locked whole and reads empty to the block until COMMIT empties it.
 //
 // Metadata (metadata.go, views.go, privileges.go, roles.go, pyfunctions.go):
 // views, owners, grants, roles and the functions CREATE FUNCTION ...

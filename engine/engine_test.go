@@ -145,8 +145,8 @@ func TestTransactionBlockStates(t *testing.T) {
 	if lines, _, _ := run(t, s, "SELECT count(*) FROM t"); len(lines) != 1 || lines[0] != "0" {
 		t.Errorf("the failed block's insert survived: %v", lines)
 	}
-	if _, _, err := run(t, s, "BEGIN; TRUNCATE t"); sqlerr.CodeOf(err) != sqlerr.ActiveSQLTransaction {
-		t.Errorf("TRUNCATE in a block: %v", err)
+	if _, _, err := run(t, s, "BEGIN; VACUUM t"); sqlerr.CodeOf(err) != sqlerr.ActiveSQLTransaction {
+		t.Errorf("VACUUM in a block: %v", err)
 	}
 	run(t, s, "ROLLBACK")
 }

@@ -3,8 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/engine/txnstore"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/lower"
@@ -23,6 +25,21 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 	if err := s.blockDDL("CREATE TABLE", nil); err != nil {
 		return nil, err
 	}
+	onCommit := ps.parsed.OnCommit
+	if onCommit != "" && !ps.parsed.Temporary {
+		return nil, sqlerr.New(sqlerr.InvalidTableDefinition, "ON COMMIT can only be used on temporary tables")
+	}
+	if onCommit == "DELETE ROWS" {
+		// Every commit empties it: the overlay never writes its rows
+		// (txnstore.DeleteRowsProperty).
+		c := *b
+		c.Descriptor.CustomProperties = maps.Clone(c.Descriptor.CustomProperties)
+		if c.Descriptor.CustomProperties == nil {
+			c.Descriptor.CustomProperties = map[string]string{}
+		}
+		c.Descriptor.CustomProperties[txnstore.DeleteRowsProperty] = "true"
+		b = &c
+	}
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	if _, isView := s.eng.meta.Views().Get(b.Path); isView {
@@ -40,6 +57,16 @@ func (s *session) execCreateTable(ctx context.Context, ps *statement, b *binder.
 	s.eng.ddl.Unlock()
 	if err != nil {
 		return nil, err
+	}
+	if onCommit == "DROP" {
+		// Dropped when the block ends; outside one, at once, as
+		// PostgreSQL's implicit transaction commits.
+		drop := func() { s.dropOnCommit(info) }
+		if s.tx == nil {
+			drop()
+		} else {
+			s.tx.AtEnd(drop)
+		}
 	}
 	if b.Source == nil {
 		return tagOnly("CREATE TABLE"), nil
@@ -101,4 +128,18 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		}
 	}
 	return noticeResult("DROP TABLE", notices...), nil
+}
+
+// dropOnCommit drops a temporary table created ON COMMIT DROP, with its
+// sequences, when its transaction ends. Nothing waits for the outcome: a
+// failure leaves the table to the end of the session, which drops its
+// temporary schema.
+func (s *session) dropOnCommit(info fluss.TableInfo) {
+	ctx := context.Background()
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	if err := s.dropTable(ctx, info, true); err == nil {
+		_ = s.dropOwnedSequences(ctx, info.Path)
+	}
 }

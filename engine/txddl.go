@@ -29,8 +29,9 @@ import (
 // forget its view of that table, so the later statements see the new
 // schema. A read-only block refuses DDL (25006), and so does a REPEATABLE
 // READ one, whose snapshot (rr.go) cannot hold tables made after it.
-// TRUNCATE and VACUUM still refuse a block (25001): TRUNCATE's rows could
-// not be brought back by a ROLLBACK, and PostgreSQL refuses VACUUM too.
+// VACUUM refuses a block (25001), as PostgreSQL's does. TRUNCATE is not
+// DDL here: inside a block it is the transaction's own, undone by a
+// ROLLBACK (ddl.go truncateInBlock).
 
 // blockDDL lets the DDL statement what run in the current transaction:
 // touches reports the tables it changes or drops (nil: none that exist).
@@ -55,6 +56,11 @@ func (s *session) blockDDL(what string, touches func(fluss.TablePath) bool) erro
 		for _, pt := range append([]*txnstore.Table(nil), tx.Tables()...) {
 			if !touches(pt.Info().Path) {
 				continue
+			}
+			if pt.Truncated() {
+				return sqlerr.New(sqlerr.FeatureNotSupported, "%s cannot run after this transaction truncated table \"%s\"", what, pt.Info().Path.Table).
+					WithDetail("sqlgate applies DDL at once (Fluss's catalog is not transactional), and the TRUNCATE this transaction holds empties the table as it is now at COMMIT.").
+					WithHint("COMMIT the TRUNCATE first, or run the DDL before it.")
 			}
 			if pt.HasWrites() {
 				return sqlerr.New(sqlerr.FeatureNotSupported, "%s cannot run after this transaction wrote rows to table \"%s\"", what, pt.Info().Path.Table).

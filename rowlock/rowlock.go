@@ -378,6 +378,29 @@ func (t *Txn) LockTable(table int64, name, statement string, write bool) bool {
 	return true
 }
 
+// LockWhole locks a whole table for the transaction (PostgreSQL's
+// ACCESS EXCLUSIVE for TRUNCATE inside a transaction), waiting, as
+// req.Wait, req.Timeout and the deadlock check say, for the transactions
+// holding locks in it: a writer of the table then waits for this
+// transaction. The table counts as written. Only Table, Name, Wait,
+// Timeout, DeadlockTimeout and Statement of req are read.
+func (t *Txn) LockWhole(ctx context.Context, req Request) error {
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t.begin(req.Statement)
+	t.deadlockTimeout = req.DeadlockTimeout
+	if _, ok := t.whole[req.Table]; ok {
+		t.whole[req.Table] = true
+		return nil
+	}
+	if _, err := t.acquire(ctx, resKey{table: req.Table, whole: true}, req.Name, exclusive, req.Wait, req.Timeout); err != nil {
+		return err
+	}
+	t.wholeTable(req.Table, true)
+	return nil
+}
+
 // escalate trades the transaction's row locks of table for the whole
 // table, when nobody else holds locks in it. The caller holds m.mu.
 func (t *Txn) escalate(table int64) {

@@ -212,6 +212,17 @@ func rewriteCreateTable(src string, toks []token, st *Statement) ([]token, error
 		}
 		i = j
 	}
+	// ON COMMIT { DROP | DELETE ROWS | PRESERVE ROWS } (the engine's)
+	if i+2 < len(toks) && toks[i].is(src, "ON") && toks[i+1].is(src, "COMMIT") {
+		switch j := i + 2; {
+		case toks[j].is(src, "DROP"):
+			st.OnCommit, i = "DROP", j+1
+		case j+1 < len(toks) && (toks[j].is(src, "DELETE") || toks[j].is(src, "PRESERVE")) && toks[j+1].is(src, "ROWS"):
+			st.OnCommit, i = strings.ToUpper(toks[j].text(src))+" ROWS", j+2
+		default:
+			return nil, syntaxErrorAt(src, toks, j)
+		}
+	}
 	return append(out, toks[i:]...), nil
 }
 

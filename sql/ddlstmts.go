@@ -51,6 +51,10 @@ type DDLStmt struct {
 	// View is ALTER VIEW (Kind AlterTable; its one action a rename, or
 	// an AlterUnsupported one).
 	View bool
+	// Scope is REINDEX's object kind (TABLE, INDEX, SCHEMA, DATABASE,
+	// SYSTEM); Concurrently its CONCURRENTLY.
+	Scope        string
+	Concurrently bool
 }
 
 // PrepareStmt is PREPARE name [(types)] AS statement.
@@ -147,6 +151,14 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 		case "INDEX":
 			p.pos = k + 1
 			return true, p.createIndex(st, k == 2)
+		case "EXTENSION":
+			p.pos = 2
+			return true, p.createExtension(st)
+		case "MATERIALIZED":
+			if p.word(2) == "VIEW" {
+				return true, p.notSupported("CREATE MATERIALIZED VIEW is not supported",
+					"Create a table with CREATE TABLE ... AS, and refresh it with TRUNCATE and INSERT ... SELECT in one transaction.")
+			}
 		}
 	case "DROP":
 		switch p.word(1) {
@@ -156,7 +168,26 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 		case "INDEX":
 			p.pos = 2
 			return true, p.dropIndex(st)
+		case "EXTENSION":
+			p.pos = 2
+			return true, p.dropNames(st, "DROP EXTENSION", false)
+		case "MATERIALIZED":
+			if p.word(2) == "VIEW" {
+				p.pos = 3
+				return true, p.dropNames(st, "DROP MATERIALIZED VIEW", true)
+			}
 		}
+	case "REFRESH":
+		if p.word(1) == "MATERIALIZED" && p.word(2) == "VIEW" {
+			p.pos = 3
+			return true, p.refreshMatview(st)
+		}
+	case "CLUSTER":
+		p.pos = 1
+		return true, p.cluster(st)
+	case "REINDEX":
+		p.pos = 1
+		return true, p.reindex(st)
 	case "COMMENT":
 		if p.word(1) == "ON" {
 			p.pos = 2
@@ -186,6 +217,11 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 		case "VIEW":
 			p.pos = 2
 			return true, p.alterView(st) // rename.go
+		case "DEFAULT":
+			if p.word(2) == "PRIVILEGES" {
+				st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "ALTER DEFAULT PRIVILEGES"}
+				return true, nil // refused when run (engine/ddlstmts.go)
+			}
 		}
 	case "SHOW":
 		switch {
@@ -559,4 +595,163 @@ func (p *ddlParser) truncate(st *Statement) error {
 		p.accept("RESTRICT")
 	}
 	return p.done()
+}
+
+// The statements below are what tools and test cleaners send besides the
+// schema statements: each is Kind Maintenance, told apart by Verb, and
+// answers as PostgreSQL 15 does where sqlgate has nothing to do
+// (engine/ddlstmts.go toolStatement).
+
+// createExtension: CREATE EXTENSION [IF NOT EXISTS] name [WITH] [SCHEMA s]
+// [VERSION v] [CASCADE].
+func (p *ddlParser) createExtension(st *Statement) error {
+	st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "CREATE EXTENSION"}
+	d := st.DDL
+	d.IfNotExists = p.accept("IF", "NOT", "EXISTS")
+	n, err := p.ident()
+	if err != nil {
+		return err
+	}
+	d.Names = []string{n}
+	p.accept("WITH")
+	for p.pos < len(p.toks) {
+		switch {
+		case p.accept("SCHEMA"), p.accept("VERSION"):
+			if _, err := p.value(); err != nil {
+				return err
+			}
+		case p.accept("CASCADE"):
+		default:
+			return p.err()
+		}
+	}
+	return nil
+}
+
+// dropNames: DROP EXTENSION | MATERIALIZED VIEW [IF EXISTS] name [, ...]
+// [CASCADE | RESTRICT] (qualified names when qualified).
+func (p *ddlParser) dropNames(st *Statement, verb string, qualified bool) error {
+	st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: verb}
+	d := st.DDL
+	d.IfExists = p.accept("IF", "EXISTS")
+	for {
+		if qualified {
+			n, err := p.objectName()
+			if err != nil {
+				return err
+			}
+			d.Tables = append(d.Tables, n)
+		} else {
+			n, err := p.ident()
+			if err != nil {
+				return err
+			}
+			d.Names = append(d.Names, n)
+		}
+		if !p.punct(",") {
+			break
+		}
+	}
+	if !p.accept("CASCADE") {
+		p.accept("RESTRICT")
+	}
+	return p.done()
+}
+
+// refreshMatview: REFRESH MATERIALIZED VIEW [CONCURRENTLY] name [WITH [NO]
+// DATA].
+func (p *ddlParser) refreshMatview(st *Statement) error {
+	st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "REFRESH MATERIALIZED VIEW"}
+	d := st.DDL
+	d.Concurrently = p.accept("CONCURRENTLY")
+	n, err := p.objectName()
+	if err != nil {
+		return err
+	}
+	d.Tables = []ObjectName{n}
+	if p.accept("WITH") {
+		p.accept("NO")
+		if !p.accept("DATA") {
+			return p.err()
+		}
+	}
+	return p.done()
+}
+
+// cluster: CLUSTER [VERBOSE] [table [USING index]], CLUSTER [VERBOSE]
+// index ON table (the old form), CLUSTER [(options)] ....
+func (p *ddlParser) cluster(st *Statement) error {
+	st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "CLUSTER"}
+	d := st.DDL
+	if err := p.skipOptions(); err != nil {
+		return err
+	}
+	p.accept("VERBOSE")
+	if p.pos >= len(p.toks) {
+		return nil
+	}
+	n, err := p.objectName()
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.accept("USING"):
+		idx, err := p.ident()
+		if err != nil {
+			return err
+		}
+		d.Index = idx
+	case p.accept("ON"):
+		d.Index = n.Name
+		if n, err = p.objectName(); err != nil {
+			return err
+		}
+	}
+	d.Tables = []ObjectName{n}
+	return p.done()
+}
+
+// reindex: REINDEX [(options)] {INDEX | TABLE | SCHEMA | DATABASE |
+// SYSTEM} [CONCURRENTLY] name (PostgreSQL 15 requires the name).
+func (p *ddlParser) reindex(st *Statement) error {
+	st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "REINDEX"}
+	d := st.DDL
+	if err := p.skipOptions(); err != nil {
+		return err
+	}
+	switch w := p.word(0); w {
+	case "INDEX", "TABLE", "SCHEMA", "DATABASE", "SYSTEM":
+		d.Scope = w
+		p.pos++
+	default:
+		return p.err()
+	}
+	d.Concurrently = p.accept("CONCURRENTLY")
+	n, err := p.objectName()
+	if err != nil {
+		return err
+	}
+	d.Tables = []ObjectName{n}
+	return p.done()
+}
+
+// skipOptions skips a parenthesised option list, if there is one.
+func (p *ddlParser) skipOptions() error {
+	if !p.punct("(") {
+		return nil
+	}
+	depth := 1
+	for p.pos < len(p.toks) && depth > 0 {
+		switch {
+		case p.toks[p.pos].isPunct(p.src, "("):
+			depth++
+		case p.toks[p.pos].isPunct(p.src, ")"):
+			depth--
+		}
+		p.pos++
+	}
+	if depth > 0 {
+		return p.err()
+	}
+	return nil
 }

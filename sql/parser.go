@@ -149,6 +149,9 @@ type Statement struct {
 	CreateLike []LikeClause
 	// Temporary is CREATE TEMP | TEMPORARY TABLE (the words removed).
 	Temporary bool
+	// OnCommit is CREATE TABLE's ON COMMIT clause (the words removed):
+	// "DROP", "DELETE ROWS", "PRESERVE ROWS", or "" (sql/ddl.go).
+	OnCommit string
 	// Properties is CREATE TABLE ... WITH ('k' = 'v', ...).
 	Properties map[string]string
 	// PartitionKeys is CREATE TABLE ... PARTITIONED BY (cols) (partitions.go).

@@ -43,8 +43,15 @@
 //
 // Transactions larger than memory stage their writes on disk (spill.go).
 //
+// TRUNCATE inside a transaction (truncate.go) hides the store's rows of
+// the table from the transaction until COMMIT deletes them, in the same
+// atomic group as the rows written after it; what a rollback must undo
+// outside the overlay (a TRUNCATE's sequence restarts) is registered with
+// OnRollback.
+//
 // Files: txn.go (Txn: tables, limit, savepoints, commit), table.go (Table:
 // its pending state and writes, and what COMMIT writes of it), read.go
 // (Lookup, Scan and the merging reader), prefix.go (ScanPrefix), locks.go
-// (row locks and REPEATABLE READ's conflicts), spill.go (staging on disk).
+// (row locks and REPEATABLE READ's conflicts), spill.go (staging on disk),
+// truncate.go (TRUNCATE, OnRollback).
 package txnstore

@@ -83,7 +83,7 @@ func (tx *Txn) maybeSpill(ctx context.Context, pt *Table) error {
 		return nil
 	}
 	pt.mu.Lock()
-	plain := !pt.read
+	plain := !pt.read && !pt.truncated && !pt.deleteRows()
 	for _, pr := range pt.recs {
 		plain = plain && !pr.del && !pr.ignoreExisting
 	}

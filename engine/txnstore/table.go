@@ -60,7 +60,13 @@ type pendingState struct {
 	rows     map[string]slot
 	recs     []*pendingRec
 	currents [][]bool
-	appended int
+	// appended is the log table's appended records (a TRUNCATE after the
+	// savepoint drops them from the table's own list).
+	appended []arrow.RecordBatch
+	// base and truncated are the table's read base and TRUNCATE mark
+	// (truncate.go), which ROLLBACK TO brings back.
+	base      fluss.Table
+	truncated bool
 }
 
 // Table is a table as the transaction sees it: the store's table
@@ -94,6 +100,9 @@ type Table struct {
 	// checker checks every row written before it is kept (the engine's
 	// CHECK constraints); nil: none.
 	checker Checker
+	// truncated: the transaction truncated the table (truncate.go); base
+	// is then an empty table.
+	truncated bool
 }
 
 // Checker checks the rows written to a table before the transaction keeps
@@ -120,7 +129,7 @@ func (pt *Table) Checker() Checker { return pt.checker }
 func (pt *Table) HasWrites() bool {
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
-	return len(pt.recs) > 0 || len(pt.appended) > 0 || len(pt.lazy) > 0 || pt.bulk != nil
+	return len(pt.recs) > 0 || len(pt.appended) > 0 || len(pt.lazy) > 0 || pt.bulk != nil || pt.truncated
 }
 
 // Rebase points the table's pending rows at the table's new name and its
@@ -141,7 +150,8 @@ func (pt *Table) snapshot() pendingState {
 		// record unindexed, which restore handles.
 		pt.lazy = nil
 	}
-	st := pendingState{rows: make(map[string]slot, len(pt.rows)), recs: append([]*pendingRec(nil), pt.recs...), appended: len(pt.appended)}
+	st := pendingState{rows: make(map[string]slot, len(pt.rows)), recs: append([]*pendingRec(nil), pt.recs...), appended: append([]arrow.RecordBatch(nil), pt.appended...),
+		base: pt.base, truncated: pt.truncated}
 	for k, v := range pt.rows {
 		st.rows[k] = v
 	}
@@ -160,7 +170,8 @@ func (pt *Table) restore(st pendingState) {
 	for i, r := range pt.recs {
 		r.current = st.currents[i]
 	}
-	pt.appended = pt.appended[:st.appended]
+	pt.appended = st.appended
+	pt.base, pt.truncated = st.base, st.truncated
 }
 
 // keyOf encodes the primary key of row i of cols (the key columns, in key

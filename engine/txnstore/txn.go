@@ -43,12 +43,24 @@ type Txn struct {
 	// is stamped later than SnapSeq (locks.go). Release closes it.
 	Snap    fluss.Snapshot
 	SnapSeq uint64
+
+	// Recreate replaces a log table by an empty one with the same
+	// descriptor, for the COMMIT of a TRUNCATE of it (truncate.go); the
+	// caller sets it when it truncates one.
+	Recreate func(ctx context.Context, info fluss.TableInfo) (fluss.Table, error)
+	// undo is what a rollback runs besides forgetting the pending state
+	// (OnRollback); committed says Commit succeeded, so Release runs none.
+	undo      []func()
+	committed bool
+	// atEnd runs at Release (AtEnd).
+	atEnd []func()
 }
 
 type savepoint struct {
 	name   string
 	tables map[int64]pendingState
 	bytes  int64
+	undo   int // len(undo) when it was made
 }
 
 // New returns a transaction that holds at most limit bytes of pending
@@ -78,6 +90,13 @@ func (tx *Txn) Unlock(committed bool) {
 // snapshot and, if it still holds them, its row locks (a rollback, or the
 // end of a committed transaction).
 func (tx *Txn) Release() {
+	if !tx.committed {
+		tx.runUndo(0)
+	}
+	for _, fn := range tx.atEnd {
+		fn()
+	}
+	tx.undo, tx.committed, tx.Recreate, tx.atEnd = nil, false, nil, nil
 	tx.discardStaged()
 	tx.Unlock(false)
 	if tx.Snap != nil {
@@ -182,7 +201,7 @@ func (tx *Txn) Savepoint(name string) error {
 	if tx.spilled != nil {
 		return tx.spilled.staged("SAVEPOINT in a transaction writing")
 	}
-	sp := savepoint{name: name, tables: map[int64]pendingState{}, bytes: tx.bytes}
+	sp := savepoint{name: name, tables: map[int64]pendingState{}, bytes: tx.bytes, undo: len(tx.undo)}
 	for id, pt := range tx.tables {
 		sp.tables[id] = pt.snapshot()
 	}
@@ -220,6 +239,7 @@ func (tx *Txn) RollbackTo(i int) {
 	}
 	tx.order = kept
 	tx.bytes = sp.bytes
+	tx.runUndo(sp.undo)
 }
 
 // ReleaseSavepoint forgets savepoint i and the ones after it (RELEASE
@@ -231,10 +251,22 @@ func (tx *Txn) ReleaseSavepoint(i int) {
 // Savepoints is the number of savepoints defined.
 func (tx *Txn) Savepoints() int { return len(tx.savepoints) }
 
-// writes lists what COMMIT sends to the store, table by table.
-func (tx *Txn) writes() ([]fluss.TableWrite, error) {
+// writes lists what COMMIT sends to the store, table by table: a
+// truncated primary-key table's deletion of its keys before its rows.
+func (tx *Txn) writes(ctx context.Context) ([]fluss.TableWrite, error) {
 	var out []fluss.TableWrite
 	for _, pt := range tx.order {
+		if pt.deleteRows() {
+			continue // ON COMMIT DELETE ROWS: nothing outlives the commit
+		}
+		if pt.info.HasPrimaryKey() && pt.Truncated() {
+			ws, err := pt.truncateWrites(ctx)
+			if err != nil {
+				releaseWrites(out)
+				return nil, err
+			}
+			out = append(out, ws...)
+		}
 		ws, err := pt.writes()
 		if err != nil {
 			releaseWrites(out)
@@ -257,11 +289,17 @@ func releaseWrites(ws []fluss.TableWrite) {
 func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
 	// The row locks outlive the write: a waiter re-reads the row once the
 	// write is visible.
-	defer func() { tx.Unlock(err == nil) }()
+	defer func() {
+		tx.committed = err == nil
+		tx.Unlock(err == nil)
+	}()
 	if tx.spilled != nil {
 		return tx.commitStaged(ctx)
 	}
-	ws, err := tx.writes()
+	if err := tx.recreateTruncated(ctx); err != nil {
+		return err
+	}
+	ws, err := tx.writes(ctx)
 	if err != nil {
 		return err
 	}

@@ -511,3 +511,77 @@ func TestOnConflictOverOwnDelete(t *testing.T) {
 		t.Errorf("after COMMIT = %v, want %v", got, want)
 	}
 }
+
+// TestTruncate: a truncated table reads only what the transaction wrote
+// after the TRUNCATE (Scan, Lookup, ON CONFLICT's existence check), the
+// store keeps its rows until COMMIT, ROLLBACK TO a savepoint before the
+// TRUNCATE brings the rows back (and runs the undos registered since), and
+// COMMIT deletes the store's keys before writing the pending rows.
+func TestTruncate(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	base := createTable(t, s, "t", true, row{1, "a", 10}, row{2, "b", 20})
+	tx := txnstore.New(0, 0)
+	defer tx.Release()
+	pt := tx.Table(base)
+	upsert(t, pt, fluss.UpsertOptions{}, row{3, "c", 30})
+	if err := tx.Savepoint("a"); err != nil {
+		t.Fatal(err)
+	}
+	undone := 0
+	if err := pt.Truncate(); err != nil {
+		t.Fatal(err)
+	}
+	tx.OnRollback(func() { undone++ })
+	if got := scanRows(t, pt, fluss.ScanOptions{}); len(got) != 0 {
+		t.Errorf("Scan after TRUNCATE = %v", got)
+	}
+	upsert(t, pt, fluss.UpsertOptions{IgnoreExisting: true}, row{1, "new", 11})
+	k := keys(pt.Info(), 1, 2)
+	defer k.Release()
+	found, err := pt.Lookup(ctx, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rowsOf(found); !slices.Equal(got, []string{"1|new|11"}) {
+		t.Errorf("Lookup after TRUNCATE = %v", got)
+	}
+	found.Release()
+	if got := scanRows(t, base, fluss.ScanOptions{}); len(got) != 2 {
+		t.Errorf("the store before COMMIT = %v", got)
+	}
+
+	tx.RollbackTo(0)
+	if undone != 1 {
+		t.Errorf("ROLLBACK TO ran %d undos, want 1", undone)
+	}
+	want := []string{"1|a|10", "2|b|20", "3|c|30"}
+	if got := scanRows(t, pt, fluss.ScanOptions{}); !slices.Equal(got, want) {
+		t.Errorf("Scan after ROLLBACK TO = %v, want %v", got, want)
+	}
+
+	if err := pt.Truncate(); err != nil {
+		t.Fatal(err)
+	}
+	tx.OnRollback(func() { undone++ })
+	upsert(t, pt, fluss.UpsertOptions{}, row{2, "two", 22}, row{5, "e", 50})
+	if err := tx.Commit(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	tx.Release()
+	if undone != 1 {
+		t.Errorf("a committed transaction ran its undos")
+	}
+	want = []string{"2|two|22", "5|e|50"}
+	if got := scanRows(t, base, fluss.ScanOptions{}); !slices.Equal(got, want) {
+		t.Errorf("the store after COMMIT = %v, want %v", got, want)
+	}
+
+	// A rolled-back transaction runs its undos.
+	tx2 := txnstore.New(0, 0)
+	tx2.OnRollback(func() { undone++ })
+	tx2.Release()
+	if undone != 2 {
+		t.Errorf("ROLLBACK ran %d undos in all, want 2", undone)
+	}
+}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,20 +43,29 @@ func (h *harness) runW10(ctx context.Context) {
 				name += "s"
 			}
 			tps := h.addFigure(&figure{Workload: name, Metric: "TPS", Unit: "transactions/s", HigherBetter: true, Systems: map[string]*stat{}})
+			cpu := h.addFigure(&figure{Workload: name, Metric: "server CPU", Unit: "µs/transaction", Systems: map[string]*stat{}})
+			client := h.addFigure(&figure{Workload: name, Metric: "client CPU", Unit: "µs/transaction", Systems: map[string]*stat{}})
 			for _, t := range h.targets {
 				h.logf("W10 %s, %s, %d clients", t.name, keys, clients)
-				tps.Systems[t.name] = h.w10(ctx, t, clients, hot, name)
+				tps.Systems[t.name], cpu.Systems[t.name], client.Systems[t.name] = h.w10(ctx, t, clients, hot, name)
 			}
 		}
 	}
 }
 
 // w10 measures one target: transactions per second over runs of
-// W1Duration each.
-func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, workload string) *stat {
+// W1Duration each, and the server's CPU time per transaction as W1
+// measures it (the sqlgate process, or the PostgreSQL backends serving the
+// clients): on a shared machine the CPU per transaction moves much less
+// than the rate, and at several clients on 2 cores it is what the rate is
+// bound by. client is the harness's own CPU time per transaction (pgx and
+// the client goroutines, the same code for every system): on 2 cores the
+// client and the server share the CPU, so a server whose replies cost the
+// client more work lowers the rate as surely as its own CPU does.
+func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, workload string) (tps, cpu, client *stat) {
 	setup, err := pgx.Connect(ctx, t.connString)
 	if err != nil {
-		return errStat(err)
+		return errStat(err), errStat(err), errStat(err)
 	}
 	defer setup.Close(context.Background())
 	for _, q := range []string{
@@ -63,7 +74,7 @@ func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, work
 		fmt.Sprintf("INSERT INTO ledger SELECT g, 0 FROM generate_series(1, %d) AS g", ledgerRows),
 	} {
 		if _, err := setup.Exec(ctx, q); err != nil {
-			return errStat(err)
+			return errStat(err), errStat(err), errStat(err)
 		}
 	}
 	conns := make([]*pgx.Conn, clients)
@@ -77,19 +88,31 @@ func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, work
 	for i := range conns {
 		c, err := pgx.Connect(ctx, t.connString)
 		if err != nil {
-			return errStat(err)
+			return errStat(err), errStat(err), errStat(err)
 		}
 		conns[i] = c
 		if _, err := c.Prepare(ctx, "w10u", "UPDATE ledger SET bal = bal + $1 WHERE id = $2"); err != nil {
-			return errStat(err)
+			return errStat(err), errStat(err), errStat(err)
 		}
 		if _, err := c.Prepare(ctx, "w10s", "SELECT bal FROM ledger WHERE id = $1"); err != nil {
-			return errStat(err)
+			return errStat(err), errStat(err), errStat(err)
+		}
+	}
+	var pids []int
+	if t.name == sysSqlgate {
+		pids = []int{h.sqlgate.pid()}
+	} else {
+		for _, c := range conns {
+			pids = append(pids, int(c.PgConn().PID()))
 		}
 	}
 	var committed atomic.Int64 // sum of the deltas committed, over every run
 	reported := false
-	return h.repeat(ctx, func(ctx context.Context, measured bool) (float64, error) {
+	var cpuS, clientS []float64
+	self := []int{os.Getpid()}
+	tps = h.repeat(ctx, func(ctx context.Context, measured bool) (float64, error) {
+		cpu0, cpuErr := cpuTime(pids)
+		own0, ownErr := cpuTime(self)
 		var wg sync.WaitGroup
 		var n atomic.Int64
 		errs := make(chan error, clients)
@@ -117,6 +140,14 @@ func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, work
 		}
 		wg.Wait()
 		elapsed := time.Since(start)
+		cpu1, err := cpuTime(pids)
+		if cpuErr == nil {
+			cpuErr = err
+		}
+		own1, err := cpuTime(self)
+		if ownErr == nil {
+			ownErr = err
+		}
 		close(errs)
 		for err := range errs {
 			return 0, err
@@ -129,8 +160,26 @@ func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, work
 			reported = true
 			h.mismatch(workload, t.name, fmt.Sprintf("balances sum to %d, the committed transactions to %d: lost updates", sum, committed.Load()))
 		}
+		if measured && cpuErr == nil && n.Load() > 0 {
+			cpuS = append(cpuS, float64((cpu1-cpu0).Nanoseconds())/1e3/float64(n.Load()))
+		}
+		if measured && ownErr == nil && n.Load() > 0 {
+			clientS = append(clientS, float64((own1-own0).Nanoseconds())/1e3/float64(n.Load()))
+		}
 		return float64(n.Load()) / elapsed.Seconds(), nil
 	})
+	if tps.Err != "" {
+		return tps, tps, tps
+	}
+	cpu, client = newStat(cpuS), newStat(clientS)
+	noCPU := errStat(errors.New("no CPU times: /proc/PID/task/*/schedstat unreadable"))
+	if len(cpuS) == 0 {
+		cpu = noCPU
+	}
+	if len(clientS) == 0 {
+		client = noCPU
+	}
+	return tps, cpu, client
 }
 
 func w10tx(ctx context.Context, c *pgx.Conn, id, delta int64) error {

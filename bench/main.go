@@ -48,6 +48,7 @@ func run() int {
 	cpuProfile := flag.String("cpuprofile", "", "write sqlgate's CPU profile over the workloads (not the load) to this file")
 	memProfile := flag.String("memprofile", "", "write sqlgate's allocation profile to this file (FILE.base is taken after the load: use pprof -base)")
 	mutexProfile := flag.String("mutexprofile", "", "write sqlgate's mutex contention profile over the workloads to this file")
+	blockProfile := flag.String("blockprofile", "", "write sqlgate's blocking profile (where goroutines wait: channels, selects, locks) over the workloads to this file")
 	resultsDir := flag.String("results", "results", "directory for the JSON report")
 	noDuck := flag.Bool("no-duckdb", false, "leave DuckDB out")
 	pgDurable := flag.Bool("pg-durable", false, "run PostgreSQL with fsync, synchronous_commit and full_page_writes on (as sqlgate always syncs its commits)")
@@ -91,7 +92,7 @@ func run() int {
 			cfg.Workloads[w] = true
 		}
 	}
-	for _, p := range []*string{cpuProfile, memProfile, mutexProfile} {
+	for _, p := range []*string{cpuProfile, memProfile, mutexProfile, blockProfile} {
 		if *p != "" {
 			abs, err := filepath.Abs(*p)
 			if err != nil {
@@ -104,7 +105,7 @@ func run() int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	prof := profiles{CPU: *cpuProfile, Mem: *memProfile, Mutex: *mutexProfile}
+	prof := profiles{CPU: *cpuProfile, Mem: *memProfile, Mutex: *mutexProfile, Block: *blockProfile}
 	rep, err := benchmark(ctx, cfg, *serverBin, prof, !*noDuck)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
@@ -119,7 +120,7 @@ func run() int {
 	}
 	fmt.Printf("\nJSON: %s\n", path)
 	if prof.any() {
-		fmt.Printf("Profiles of sqlgate's side: %s %s %s (go tool pprof -top FILE; for memory add -sample_index=alloc_space -base FILE.base)\n", *cpuProfile, *memProfile, *mutexProfile)
+		fmt.Printf("Profiles of sqlgate's side: %s %s %s %s (go tool pprof -top FILE; for memory add -sample_index=alloc_space -base FILE.base)\n", *cpuProfile, *memProfile, *mutexProfile, *blockProfile)
 	}
 	if len(rep.Mismatches) > 0 {
 		fmt.Fprintf(os.Stderr, "bench: %d answers disagree; see above\n", len(rep.Mismatches))

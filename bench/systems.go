@@ -65,16 +65,16 @@ func buildServer(ctx context.Context, dir string) (string, error) {
 }
 
 // profiles are the files sqlgate's side is profiled into ("" = off).
-type profiles struct{ CPU, Mem, Mutex string }
+type profiles struct{ CPU, Mem, Mutex, Block string }
 
-func (p profiles) any() bool { return p.CPU != "" || p.Mem != "" || p.Mutex != "" }
+func (p profiles) any() bool { return p.CPU != "" || p.Mem != "" || p.Mutex != "" || p.Block != "" }
 
 // startSqlgate runs bin with a fresh data directory under dir and waits for
 // its "listening" line.
 func startSqlgate(ctx context.Context, bin, dir string, prof profiles, logOut io.Writer) (*sqlgateProcess, error) {
 	dataDir := filepath.Join(dir, "sqlgate-data")
 	args := []string{"--data", dataDir}
-	for flagName, path := range map[string]string{"--cpuprofile": prof.CPU, "--memprofile": prof.Mem, "--mutexprofile": prof.Mutex} {
+	for flagName, path := range map[string]string{"--cpuprofile": prof.CPU, "--memprofile": prof.Mem, "--mutexprofile": prof.Mutex, "--blockprofile": prof.Block} {
 		if path != "" {
 			args = append(args, flagName, path)
 		}

@@ -22,6 +22,9 @@ func (s *session) Prepare(ctx context.Context, text string, paramOIDs []uint32) 
 		return nil, s.failed(err)
 	}
 	s.metaFresh = true
+	if ps := s.txControl.get(text); ps != nil && len(paramOIDs) == 0 {
+		return []pgwire.Statement{ps}, nil
+	}
 	stmts, err := s.parser.Parse(text)
 	if err != nil {
 		return nil, s.failed(err)
@@ -44,6 +47,9 @@ func (s *session) Prepare(ctx context.Context, text string, paramOIDs []uint32) 
 			return nil, s.failed(err)
 		}
 		ps.source = text
+		if len(paramOIDs) == 0 {
+			s.txControl.put(text, ps)
+		}
 		return append(out, ps), nil
 	}
 	// Several statements (a simple query): each is bound just before it
@@ -52,6 +58,49 @@ func (s *session) Prepare(ctx context.Context, text string, paramOIDs []uint32) 
 		out = append(out, &lazyStatement{sess: s, parsed: st, declared: declared, source: text})
 	}
 	return out, nil
+}
+
+// txControlCache keeps the statements of the last few texts that were one
+// BEGIN, COMMIT or ROLLBACK (with their options), so that the same text
+// again is not parsed again. Why: a client sends them as simple queries,
+// two per transaction (pgx's Begin and Commit, psycopg's and JDBC's
+// autocommit-off blocks), and on a short write transaction their parse and
+// statement were a few per cent of the server's CPU. Such a statement
+// holds nothing from one execution to the next (its parsed options only),
+// and its parse depends on no setting, so one statement serves every
+// execution. The cache is the session's, as its parser is.
+type txControlCache struct {
+	entries [4]txControlEntry
+	next    int
+}
+
+type txControlEntry struct {
+	text string
+	ps   *statement
+}
+
+// get returns the statement of text, nil when it has none.
+func (c *txControlCache) get(text string) *statement {
+	for i := range c.entries {
+		if e := &c.entries[i]; e.ps != nil && e.text == text {
+			return e.ps
+		}
+	}
+	return nil
+}
+
+// put keeps ps, prepared from text, when it is a transaction statement.
+func (c *txControlCache) put(text string, ps *statement) {
+	switch ps.parsed.Kind {
+	case sql.Begin, sql.Commit, sql.Rollback:
+	default:
+		return
+	}
+	if ps.parsed.DDL != nil || ps.parsed.CurrentOf != nil || ps.sub != nil || ps.file != nil {
+		return
+	}
+	c.entries[c.next] = txControlEntry{text: text, ps: ps}
+	c.next = (c.next + 1) % len(c.entries)
 }
 
 // lazyStatement binds on first use. pgwire asks for Columns() and then

@@ -75,6 +75,8 @@ type session struct {
 	seqs sessionSequences
 	// cursors are the open SQL cursors (cursors.go).
 	cursors cursorSet
+	// txControl are the transaction statements parsed lately (prepare.go).
+	txControl txControlCache
 }
 
 func (s *session) TxStatus() byte { return s.txStatus }

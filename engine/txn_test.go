@@ -14,7 +14,7 @@ import (
 )
 
 // twoSessions opens an engine over a fresh store and two sessions on it.
-func sessions(t *testing.T, dir string, opts engine.Options, users ...string) []pgwire.Session {
+func sessions(t testing.TB, dir string, opts engine.Options, users ...string) []pgwire.Session {
 	t.Helper()
 	store, err := embedded.Open(dir, embedded.Options{})
 	if err != nil {

@@ -717,8 +717,8 @@ func (c *conn) endImplicit(commit bool) {
 		return
 	}
 	c.held = false
-	ctx, done := c.beginRunning(c.ctx)
-	defer done()
+	ctx, cancel := c.beginRunning(c.ctx)
+	defer c.endRunning(cancel)
 	if err := c.session.(ImplicitTransactions).EndImplicit(ctx, commit); err != nil {
 		c.sendError(err)
 	}
@@ -734,16 +734,21 @@ func (c *conn) sendReady() {
 }
 
 // beginRunning returns the context of a statement about to run, cancellable
-// by a CancelRequest, and the function that ends it.
-func (c *conn) beginRunning(parent context.Context) (context.Context, func()) {
+// by a CancelRequest, and its cancel, which the caller passes to endRunning
+// when the statement is over (a method call rather than a returned closure:
+// this runs for every Query message, and the closure was an allocation).
+func (c *conn) beginRunning(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(parent)
 	c.runMu.Lock()
 	c.runCancel = cancel
 	c.runMu.Unlock()
-	return ctx, func() {
-		c.clearRunning()
-		cancel()
-	}
+	return ctx, cancel
+}
+
+// endRunning ends what beginRunning began.
+func (c *conn) endRunning(cancel context.CancelFunc) {
+	c.clearRunning()
+	cancel()
 }
 
 // watchPortal makes a CancelRequest cancel p while one of its Executes runs,

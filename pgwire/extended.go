@@ -37,8 +37,8 @@ func (c *conn) handleParse(body []byte) error {
 			return sqlerr.New(sqlerr.DuplicatePreparedStatement, "prepared statement \"%s\" already exists", m.Name)
 		}
 	}
-	ctx, done := c.beginRunning(c.ctx)
-	defer done()
+	ctx, cancel := c.beginRunning(c.ctx)
+	defer c.endRunning(cancel)
 	stmts, err := c.session.Prepare(ctx, m.Query, m.ParameterOIDs)
 	if err != nil {
 		return err

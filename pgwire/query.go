@@ -252,8 +252,8 @@ func (c *conn) handleQuery(body []byte) {
 		delete(c.portals, "")
 	}
 	c.curSQL = sql
-	ctx, done := c.beginRunning(c.ctx)
-	defer done()
+	ctx, cancel := c.beginRunning(c.ctx)
+	defer c.endRunning(cancel)
 	stmts, err := c.session.Prepare(ctx, sql, nil)
 	failed := err != nil
 	switch {

@@ -29,7 +29,7 @@ type testServer struct {
 	logs    *bytes.Buffer
 }
 
-func startServer(t *testing.T, mutate func(*Config)) *testServer {
+func startServer(t testing.TB, mutate func(*Config)) *testServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -59,7 +59,7 @@ func (ts *testServer) connString() string {
 	return fmt.Sprintf("postgres://tester@%s/db?sslmode=disable&application_name=wiretest", ts.addr)
 }
 
-func (ts *testServer) connect(t *testing.T, mode pgx.QueryExecMode) *pgx.Conn {
+func (ts *testServer) connect(t testing.TB, mode pgx.QueryExecMode) *pgx.Conn {
 	t.Helper()
 	cfg, err := pgx.ParseConfig(ts.connString())
 	if err != nil {

@@ -103,8 +103,17 @@ func (c *conn) startStatementTimer(cancel func()) (stop func(), armed bool) {
 	return func() { t.Stop() }, true
 }
 
-// withStatementTimeout is startStatementTimer for a context of its own.
+// withStatementTimeout is startStatementTimer for a context of its own,
+// which the returned function ends. Without a statement_timeout the
+// statement runs under parent itself (the Query's context, which a
+// CancelRequest cancels and which ends with the Query): a context, its
+// registration with parent and two closures per statement were most of
+// what a short simple Query (a BEGIN, a COMMIT) allocated in pgwire.
 func (c *conn) withStatementTimeout(parent context.Context) (context.Context, func()) {
+	if c.settingDuration("statement_timeout") <= 0 {
+		c.timedOut.Store(false)
+		return parent, noStop
+	}
 	ctx, cancel := context.WithCancel(parent)
 	stop, _ := c.startStatementTimer(cancel)
 	return ctx, func() {
@@ -112,6 +121,8 @@ func (c *conn) withStatementTimeout(parent context.Context) (context.Context, fu
 		cancel()
 	}
 }
+
+func noStop() {}
 
 // idleLimit returns how long the session may wait for a message, and the
 // error that ends it then, for a session that has just sent ReadyForQuery;

@@ -1,12 +1,14 @@
 package pgwire
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgproto3"
 )
 
@@ -176,4 +178,20 @@ func TestIdleTimeouts(t *testing.T) {
 func isClosed(err error) bool {
 	var ne net.Error
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || !(errors.As(err, &ne) && ne.Timeout())
+}
+
+// BenchmarkSimpleQueryRoundTrip: one simple Query ("BEGIN" to the fake
+// session) and its answer over a loopback socket, client (pgx) and server
+// in this process: what pgwire's Query path costs per message, a
+// transaction's BEGIN and COMMIT each being one.
+func BenchmarkSimpleQueryRoundTrip(b *testing.B) {
+	ts := startServer(b, nil)
+	conn := ts.connect(b, pgx.QueryExecModeSimpleProtocol)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := conn.Exec(ctx, "BEGIN"); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

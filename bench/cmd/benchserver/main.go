@@ -3,7 +3,7 @@
 // process so that the harness can read its peak RSS from /proc, and it can
 // profile itself without the profile covering the data load.
 //
-//	benchserver --data DIR [--cpuprofile FILE] [--memprofile FILE] [--mutexprofile FILE]
+//	benchserver --data DIR [--cpuprofile FILE] [--memprofile FILE] [--mutexprofile FILE] [--blockprofile FILE]
 //
 // It listens on a free 127.0.0.1 port, and serves Arrow Flight SQL on
 // another, and prints "listening HOST:PORT flight HOST:PORT" as its first
@@ -41,6 +41,7 @@ func run() int {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile, from SIGUSR1 to exit, to this file")
 	memProfile := flag.String("memprofile", "", "write heap profiles (at SIGUSR1 to FILE.base, at exit to FILE)")
 	mutexProfile := flag.String("mutexprofile", "", "write a mutex contention profile, from SIGUSR1 to exit, to this file")
+	blockProfile := flag.String("blockprofile", "", "write a blocking profile (time goroutines waited on channels, selects and locks), from SIGUSR1 to exit, to this file")
 	flag.Parse()
 	if *data == "" {
 		fmt.Fprintln(os.Stderr, "benchserver: --data is required")
@@ -77,6 +78,11 @@ func run() int {
 				// Every 5th contention event: enough to see a hot lock cheaply.
 				runtime.SetMutexProfileFraction(5)
 			}
+			if *blockProfile != "" {
+				// One sample per 10 µs blocked on average: every wait of a
+				// commit or a client round trip shows, at a small cost.
+				runtime.SetBlockProfileRate(10_000)
+			}
 			if *cpuProfile != "" && cpuFile == nil {
 				cpuFile, err = os.Create(*cpuProfile)
 				if err == nil {
@@ -102,6 +108,9 @@ func run() int {
 	}
 	if *mutexProfile != "" {
 		writeProfile("mutex", *mutexProfile)
+	}
+	if *blockProfile != "" {
+		writeProfile("block", *blockProfile)
 	}
 	stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -1,0 +1,33 @@
+//go:build !race
+
+package pgwire
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TestSimpleQueryAllocations holds the allocations of one simple Query's
+// round trip (BenchmarkSimpleQueryRoundTrip's), counted over the whole
+// process: the pgx client's and the fake session's with pgwire's. 17 when
+// every Query made a context and two closures for its statement whether or
+// not statement_timeout was set, 10 since.
+func TestSimpleQueryAllocations(t *testing.T) {
+	ts := startServer(t, nil)
+	conn := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := context.Background()
+	query := func() {
+		if _, err := conn.Exec(ctx, "BEGIN"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	query()
+	const budget = 12
+	if n := testing.AllocsPerRun(200, query); n > budget {
+		t.Errorf("%.1f allocations per simple Query, want at most %d", n, budget)
+	} else {
+		t.Logf("%.1f allocations per simple Query", n)
+	}
+}

@@ -83,7 +83,7 @@ func TestArraysBindAsPostgres(t *testing.T) {
 		{sql: "SELECT 1 FROM t WHERE unnest(ARRAY[true])", code: sqlerr.FeatureNotSupported},
 		{sql: "SELECT sum(unnest(ARRAY[1])) FROM t", code: sqlerr.FeatureNotSupported},
 		{sql: "SELECT count(*) FROM t HAVING unnest(ARRAY[true])", code: sqlerr.FeatureNotSupported},
-		{sql: "SELECT unnest(unnest(ARRAY[1]))", code: sqlerr.FeatureNotSupported},
+		{sql: "SELECT unnest(unnest(ARRAY[1]))", code: sqlerr.UndefinedFunction}, // unnest(integer), as PostgreSQL
 		{sql: "SELECT ARRAY[]", code: sqlerr.IndeterminateDatatype},
 		{sql: "SELECT (ARRAY[[1], [2]])[1:1][1]", code: sqlerr.FeatureNotSupported},
 		{sql: "SELECT (ARRAY[1])[1]['x']", code: sqlerr.InvalidTextRepresentation},
@@ -98,7 +98,7 @@ func TestArraysBindAsPostgres(t *testing.T) {
 		{sql: "SELECT ARRAY[1] = 1", code: sqlerr.UndefinedFunction},
 		{sql: "SELECT ARRAY(SELECT id, label FROM u)", code: sqlerr.SyntaxError},
 		{sql: "SELECT * FROM unnest(1)", code: sqlerr.UndefinedFunction},
-		{sql: "SELECT * FROM unnest('{1}')", code: sqlerr.IndeterminateDatatype},
+		{sql: "SELECT * FROM unnest('{1}')", code: sqlerr.AmbiguousFunction}, // unnest(anyarray) or unnest(tsvector)
 		{sql: "SELECT * FROM generate_series(1, 'x')", code: sqlerr.InvalidTextRepresentation},
 		{sql: "SELECT * FROM unnest(ARRAY[1]) AS x(a, b)", code: sqlerr.InvalidColumnReference},
 		{sql: "SELECT * FROM t RIGHT JOIN unnest(ARRAY[t.n]) ON true", code: sqlerr.InvalidColumnReference}, // lateral, but not from a RIGHT JOIN

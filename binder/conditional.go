@@ -60,6 +60,10 @@ func (b *binder) bindCase(s *scope, n *pt.Case) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if r := lastSetCall(cond); r != nil && n.Operand != nil && r.at.OriginTextPosition() < w.Cond.OriginTextPosition() {
+			// the operand's call, not the WHEN value's (srf.go)
+			return nil, b.refuseSetCallIn("CASE", cond)
+		}
 		if cond, err = b.coerce(w.Cond, cond, types.BoolType, "argument of CASE/WHEN"); err != nil {
 			return nil, err
 		}
@@ -76,6 +80,9 @@ func (b *binder) bindCase(s *scope, n *pt.Case) (Expr, error) {
 			return nil, err
 		}
 		results = append(results, e)
+	}
+	if err := b.refuseSetCallIn("CASE", results...); err != nil { // srf.go
+		return nil, err
 	}
 	// PostgreSQL resolves a CASE's type with the ELSE result first, then
 	// the THEN results in order (transformCaseExpr).
@@ -159,6 +166,9 @@ func (b *binder) bindConditionalFunc(n sourceNode, name string, args []Expr) (Ex
 	case "coalesce", "ifnull":
 		if len(args) == 0 {
 			return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \")\""))
+		}
+		if err := b.refuseSetCallIn("COALESCE", args...); err != nil { // srf.go
+			return nil, err
 		}
 		unified, t, err := b.unify(n, "COALESCE", args)
 		if err != nil {

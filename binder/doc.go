@@ -19,7 +19,9 @@
 // markers; array comparison and ||), srf.go functions in FROM (the
 // pg__srf marker, bound to a TableFunc node, or for a plain function a
 // one-row Project) and set-returning functions in the SELECT list (a
-// ProjectSet node under the projection), fields.go field selection from
+// ProjectSet node under the projection per level of nesting; the
+// placements PostgreSQL refuses), rowsfrom.go ROWS FROM (..) and unnest
+// of several arrays (a RowsFrom node over one plan per function), fields.go field selection from
 // a ROW value (the tree's FieldSelect, bindFieldSelectTree; exprbind.go's
 // bindFieldSelect takes the pg__field marker of TiDB's AST), bitwise.go the integer & | << >>, udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found

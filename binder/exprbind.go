@@ -342,6 +342,9 @@ type srfState struct {
 	names  []string
 	bind   func(pt.Expr) (Expr, error)
 	inCall bool
+	// refuse, when set, is the clause where a set-returning call is an
+	// error (srf.go's refuseSetCalls)
+	refuse string
 }
 
 // bindTree binds a set-returning call's argument with bind.

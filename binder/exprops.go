@@ -253,6 +253,13 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 				return nil, err
 			}
 		}
+		if b.srf != nil && len(b.srf.calls) > 0 { // a SELECT list's set-returning calls (srf.go)
+			for _, x := range []Expr{l, r} {
+				if err := b.setArgument(n, x, "argument of "+op.String()); err != nil {
+					return nil, err
+				}
+			}
+		}
 		return b.newBinaryOp(op, l, r, types.BoolType), nil
 	}
 	if lt.Kind == types.Row && rt.Kind == types.Row && op.IsComparison() {
@@ -821,6 +828,11 @@ func (b *binder) coerceUnknown(n sourceNode, e Expr, t types.T) (Expr, error) {
 // coerce converts e to target where PostgreSQL would do it implicitly in an
 // assignment-free context (WHERE, AND/OR/NOT arguments), else 42804.
 func (b *binder) coerce(n sourceNode, e Expr, target types.T, what string) (Expr, error) {
+	if target.Kind == types.Bool && b.srf != nil && len(b.srf.calls) > 0 {
+		if err := b.setArgument(n, e, what); err != nil { // srf.go
+			return nil, err
+		}
+	}
 	if isUnknown(e.Type()) {
 		return b.coerceUnknown(n, e, target)
 	}

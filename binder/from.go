@@ -166,7 +166,9 @@ func (b *binder) bindJoin(j *pt.Join) (Node, error) {
 	join := NewJoin(left, right, jt, nil)
 	switch {
 	case j.On != nil:
+		restore := b.refuseSetCalls("JOIN conditions")
 		cond, err := b.bindTree(newScope(join), j.On)
+		restore()
 		if err != nil {
 			return nil, err
 		}

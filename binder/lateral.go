@@ -127,7 +127,9 @@ func (b *binder) lateralJoin(j *pt.Join, left, right Node, outer []Expr) (Node, 
 	if j.On == nil {
 		return n, nil
 	}
+	restore := b.refuseSetCalls("JOIN conditions")
 	cond, err := b.bindTree(newScope(n), j.On)
+	restore()
 	if err != nil {
 		return nil, err
 	}

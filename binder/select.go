@@ -107,7 +107,7 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.srf = nil
+	b.srf = &srfState{refuse: "HAVING"}
 	var having Expr
 	if sel.Having != nil {
 		if b.agg == nil {
@@ -330,6 +330,7 @@ func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr) (Expr,
 
 // bindWhere is the WHERE clause binder: its expression must be boolean.
 func (b *binder) bindWhere(input Node, where pt.Expr) (Node, error) {
+	defer b.refuseSetCalls("WHERE")()
 	cond, err := b.bindTree(newScope(input), where)
 	if err != nil {
 		return nil, err

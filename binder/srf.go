@@ -2,6 +2,7 @@ package binder
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
@@ -29,7 +30,9 @@ func (n *TableFunc) Children() []Node  { return nil }
 
 // bindTableFuncCall binds a table function marker, pg__srf('f', ord,
 // explicit, pg__cols(..), args..) as sql/tree carries it (a call: the
-// marker belongs to the FROM clause), under alias.
+// marker belongs to the FROM clause), under alias. ROWS FROM (..) is the
+// marker of pg__rowsfrom (rowsfrom.go), and unnest of more than one array
+// is ROWS FROM of one unnest per array, as PostgreSQL reads it.
 func (b *binder) bindTableFuncCall(f *pt.FuncCall, alias string) (Node, error) {
 	name := treeString(f.Args[0])
 	ord := treeInt(f.Args[1]) == 1
@@ -45,11 +48,15 @@ func (b *binder) bindTableFuncCall(f *pt.FuncCall, alias string) (Node, error) {
 			colNames = append(colNames, treeString(a))
 		}
 	}
+	defer b.refuseSetCalls(fromTopLevel)()
+	if name == rowsFromMarker || name == "unnest" && len(f.Args) > 5 {
+		return b.bindRowsFrom(f, alias, explicit, ord, colNames, colDefs) // rowsfrom.go
+	}
 	// The arguments see no FROM item of this level (no LATERAL), but do
 	// see the enclosing query of a correlated subquery.
 	s := &scope{tables: map[string]bool{}}
 	if len(colDefs) > 0 || functions.ReturnsRecord(name) {
-		return b.bindRecordTableFunc(s, f, name, alias, ord, colDefs)
+		return b.bindRecordTableFunc(s, f, f.Args[4:], name, alias, ord, colDefs)
 	}
 	if n, ok, err := b.bindFileTable(f, name, alias, ord, colNames); ok { // filetables.go
 		return n, err
@@ -61,7 +68,7 @@ func (b *binder) bindTableFuncCall(f *pt.FuncCall, alias string) (Node, error) {
 		return n, err
 	}
 	if !functions.IsSetFunc(name) && len(b.udfs().Tables(name)) == 0 {
-		return b.bindScalarFromItem(s, f, name, alias, explicit, ord, colNames)
+		return b.bindScalarFromItem(s, f, scalarCallSource(f, name), f.Args[4:], name, alias, explicit, ord, colNames)
 	}
 	args, err := b.bindTreeList(s, f.Args[4:])
 	if err != nil {
@@ -70,6 +77,15 @@ func (b *binder) bindTableFuncCall(f *pt.FuncCall, alias string) (Node, error) {
 	if n, ok, err := b.bindUDFTable(f, name, alias, ord, colNames, args); ok {
 		return n, err
 	}
+	return b.bindSetFromFunc(f, f.Args[4:], args, name, alias, explicit, ord, colNames)
+}
+
+// bindSetFromFunc binds a set-returning function of the library in FROM,
+// its arguments (trees, bound) already bound, under alias: its one column
+// (named by the column alias, else by its OUT parameter, else by an
+// explicit table alias, else after the function) and the ordinality, or
+// one per field of a composite result.
+func (b *binder) bindSetFromFunc(f *pt.FuncCall, trees []pt.Expr, args []Expr, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
 	ts := make([]types.T, len(args))
 	for i, a := range args {
 		ts[i] = a.Type()
@@ -80,7 +96,7 @@ func (b *binder) bindTableFuncCall(f *pt.FuncCall, alias string) (Node, error) {
 	}
 	for i := range args {
 		if isUnknown(args[i].Type()) {
-			if args[i], err = b.coerceUnknown(f.Args[4+i], args[i], sf.Args[i]); err != nil {
+			if args[i], err = b.coerceUnknown(trees[i], args[i], sf.Args[i]); err != nil {
 				return nil, err
 			}
 		} else {
@@ -101,7 +117,7 @@ func (b *binder) bindTableFuncCall(f *pt.FuncCall, alias string) (Node, error) {
 		names = append(names, "ordinality")
 	}
 	if len(colNames) > len(names) {
-		return nil, b.errAt(f, sqlerr.New(sqlerr.InvalidColumnReference, "too many column aliases specified for function %s", name))
+		return nil, tooManyAliases(alias, len(names), len(colNames))
 	}
 	copy(names, colNames)
 	n := &TableFunc{Func: sf, Args: args, Ordinality: ord}
@@ -112,20 +128,26 @@ func (b *binder) bindTableFuncCall(f *pt.FuncCall, alias string) (Node, error) {
 	return n, nil
 }
 
+// tooManyAliases is PostgreSQL's error for a column alias list longer
+// than a function's columns (with the ordinality) in FROM.
+func tooManyAliases(alias string, have, given int) *sqlerr.Error {
+	return sqlerr.New(sqlerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, have, given)
+}
+
 // bindRecordTableFunc binds a function returning record in FROM with its
 // column definition list (json_to_record(j) AS x(a int, b text)): the
 // function gives each column's value as text (exec/functions/
 // jsontorecord.go) and a projection casts it to the column's type, which
 // is the type's input function as PostgreSQL's populate_record_field
 // calls it.
-func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, name, alias string, ord bool, defs []*pt.FuncCall) (Node, error) {
+func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, trees []pt.Expr, name, alias string, ord bool, defs []*pt.FuncCall) (Node, error) {
 	switch {
 	case !functions.ReturnsRecord(name):
-		return nil, b.errAt(f, sqlerr.New(sqlerr.SyntaxError, "a column definition list is only allowed for functions returning \"record\""))
+		return nil, b.errAt(defs[0], sqlerr.New(sqlerr.SyntaxError, "a column definition list is only allowed for functions returning \"record\""))
 	case len(defs) == 0:
 		return nil, b.errAt(f, sqlerr.New(sqlerr.SyntaxError, "a column definition list is required for functions returning \"record\""))
 	case ord:
-		return nil, b.errAt(f, sqlerr.New(sqlerr.SyntaxError, "WITH ORDINALITY cannot be used with a column definition list").
+		return nil, b.errAt(defs[0], sqlerr.New(sqlerr.SyntaxError, "WITH ORDINALITY cannot be used with a column definition list").
 			WithHint("Put the column definition list inside ROWS FROM()."))
 	}
 	cols := make([]functions.RecordColumn, len(defs))
@@ -158,7 +180,7 @@ func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, name, alias strin
 			cols[k].Input = &colTypes[k]
 		}
 	}
-	args, err := b.bindTreeList(s, f.Args[4:])
+	args, err := b.bindTreeList(s, trees)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +202,7 @@ func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, name, alias strin
 	}
 	for i := range args {
 		if isUnknown(args[i].Type()) {
-			if args[i], err = b.coerceUnknown(f.Args[4+i], args[i], sf.Args[i]); err != nil {
+			if args[i], err = b.coerceUnknown(trees[i], args[i], sf.Args[i]); err != nil {
 				return nil, err
 			}
 		} else {
@@ -220,7 +242,7 @@ func (b *binder) expandRowTableFunc(f sourceNode, n *TableFunc, alias string, co
 		p.Cols = append(p.Cols, Column{Name: "ordinality", T: n.cols[1].T, Table: alias})
 	}
 	if len(colNames) > len(p.Cols) {
-		return nil, b.errAt(f, sqlerr.New(sqlerr.InvalidColumnReference, "too many column aliases specified for function %s", n.Func.Name))
+		return nil, tooManyAliases(alias, len(p.Cols), len(colNames))
 	}
 	for i, c := range colNames {
 		p.Cols[i].Name = c
@@ -232,12 +254,12 @@ func (b *binder) expandRowTableFunc(f sourceNode, n *TableFunc, alias string, co
 // item (FROM string_to_array(..) s, FROM current_schema()): PostgreSQL's
 // one-row table whose one column is named by the column alias, else the
 // table alias, else the function (and, WITH ORDINALITY, a bigint 1).
-func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
+func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, src any, trees []pt.Expr, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
 	if aggregateNames[name] {
 		return nil, b.errAt(f, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in functions in FROM"))
 	}
 	// the call the marker stands for, where the marker stands
-	call := &pt.FuncCall{At: pt.At{Offset: f.Offset, Src: scalarCallSource(f, name)}, Name: name, Args: f.Args[4:]}
+	call := &pt.FuncCall{At: pt.At{Offset: f.Offset, Src: src}, Name: name, Args: trees}
 	e, err := b.bindTree(s, call)
 	if err != nil {
 		return nil, err
@@ -251,7 +273,7 @@ func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, name, alias string
 		names = append(names, "ordinality")
 	}
 	if len(colNames) > len(names) {
-		return nil, b.errAt(f, sqlerr.New(sqlerr.InvalidColumnReference, "too many column aliases specified for function %s", name))
+		return nil, tooManyAliases(alias, len(names), len(colNames))
 	}
 	copy(names, colNames)
 	t := e.Type()
@@ -280,10 +302,15 @@ type ProjectSet struct {
 }
 
 // SetCall is one set-returning call of a ProjectSet, its arguments over
-// the ProjectSet's input.
+// the ProjectSet's input. Level is how deep it nests: 0 when its
+// arguments hold no set-returning call, else one more than the deepest
+// they hold (generate_series(1, generate_series(1, 3)) is level 1); each
+// level is a ProjectSet of its own over the one below, as PostgreSQL's
+// planner stacks them.
 type SetCall struct {
-	Func *functions.SetFunc
-	Args []Expr
+	Func  *functions.SetFunc
+	Args  []Expr
+	Level int
 }
 
 func (n *ProjectSet) Columns() []Column { return n.cols }
@@ -294,37 +321,44 @@ type srfRef struct {
 	Index int
 	Name  string
 	T     types.T
+	at    sourceNode // the call, where errors about it point
 }
 
 func (e *srfRef) Type() types.T  { return e.T }
 func (e *srfRef) String() string { return e.Name }
 
-// bindSetCall binds a set-returning function called in a SELECT list.
+// bindSetCall binds a set-returning function called in a SELECT list (or
+// in the arguments of one there).
 func (b *binder) bindSetCall(n *pt.FuncCall) (Expr, error) {
 	name := n.Name
 	st := b.srf
 	switch {
 	case st == nil:
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "set-returning functions are not allowed here"))
+	case st.refuse == fromTopLevel:
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "set-returning functions must appear at top level of FROM"))
+	case st.refuse != "":
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "set-returning functions are not allowed in %s", st.refuse))
 	case b.agg != nil && b.agg.inCall:
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
 			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."))
 	case b.win != nil && b.win.inCall:
-		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "window function calls cannot contain set-returning function calls"))
-	case st.inCall:
-		return nil, b.errAt(n, sqlerr.NotSupported("set-returning function calls nested in another's arguments"))
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "window function calls cannot contain set-returning function calls").
+			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."))
 	}
+	prevIn := st.inCall
 	st.inCall = true
-	defer func() { st.inCall = false }()
 	args := make([]Expr, len(n.Args))
 	ts := make([]types.T, len(n.Args))
 	for i, a := range n.Args {
 		e, err := st.bindTree(a)
 		if err != nil {
+			st.inCall = prevIn
 			return nil, err
 		}
 		args[i], ts[i] = e, e.Type()
 	}
+	st.inCall = prevIn
 	sf, err := functions.ResolveSetFunc(name, ts)
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.As(err))
@@ -338,30 +372,129 @@ func (b *binder) bindSetCall(n *pt.FuncCall) (Expr, error) {
 			args[i] = b.castTo(args[i], sf.Args[i])
 		}
 	}
-	st.calls = append(st.calls, SetCall{Func: sf, Args: args})
-	return &srfRef{Index: len(st.calls) - 1, Name: name, T: sf.Ret}, nil
+	level := 0
+	for _, a := range args {
+		walkSetCalls(a, func(r *srfRef) {
+			level = max(level, st.calls[r.Index].Level+1)
+		})
+	}
+	st.calls = append(st.calls, SetCall{Func: sf, Args: args, Level: level})
+	return &srfRef{Index: len(st.calls) - 1, Name: name, T: setCallType(sf), at: n}, nil
 }
 
-// addProjectSet puts the collected calls under the projection and turns
-// the references to them into columns; exprs are the projection's.
+// setCallType is the type of a set-returning call's values in a SELECT
+// list: a composite (jsonb_each's (key, value)) is PostgreSQL's record
+// there, which prints as (a,1).
+func setCallType(sf *functions.SetFunc) types.T {
+	t := sf.Ret
+	if t.Kind == types.Row && t.Variant == types.NoVariant {
+		t.Variant = types.AnonRecord
+	}
+	return t
+}
+
+// fromTopLevel is the refusal of set-returning calls in the arguments of
+// a function in FROM.
+const fromTopLevel = "FROM"
+
+// refuseSetCalls makes set-returning calls an error (PostgreSQL's
+// check_srf_call_placement) until restore is called: in place (WHERE,
+// HAVING, JOIN conditions), or fromTopLevel.
+func (b *binder) refuseSetCalls(place string) (restore func()) {
+	prev := b.srf
+	b.srf = &srfState{refuse: place}
+	return func() { b.srf = prev }
+}
+
+// walkSetCalls calls fn with each set-returning call e holds.
+func walkSetCalls(e Expr, fn func(*srfRef)) {
+	if r, ok := e.(*srfRef); ok {
+		fn(r)
+		return
+	}
+	MapChildren(e, func(c Expr) (Expr, error) { walkSetCalls(c, fn); return c, nil })
+}
+
+// lastSetCall is the set-returning call bound last among those es hold
+// (PostgreSQL's p_last_srf over them), nil when they hold none.
+func lastSetCall(es ...Expr) *srfRef {
+	var last *srfRef
+	for _, e := range es {
+		if e == nil {
+			continue
+		}
+		walkSetCalls(e, func(r *srfRef) {
+			if last == nil || r.Index > last.Index {
+				last = r
+			}
+		})
+	}
+	return last
+}
+
+// refuseSetCallIn is PostgreSQL's error for a set-returning call among
+// the arguments es of a conditional construct (CASE, COALESCE), which
+// would evaluate it for rows it does not reach: nil when they hold none.
+func (b *binder) refuseSetCallIn(what string, es ...Expr) error {
+	r := lastSetCall(es...)
+	if r == nil {
+		return nil
+	}
+	return b.errAt(r.at, sqlerr.New(sqlerr.FeatureNotSupported, "set-returning functions are not allowed in %s", what).
+		WithHint("You might be able to move the set-returning function into a LATERAL FROM item."))
+}
+
+// setArgument is coerce_to_boolean's error for a boolean argument (of
+// AND, NOT, CASE/WHEN ..., what) that holds a set-returning call: nil when
+// e holds none.
+func (b *binder) setArgument(n sourceNode, e Expr, what string) error {
+	if lastSetCall(e) == nil {
+		return nil
+	}
+	return b.errAt(n, sqlerr.New(sqlerr.DatatypeMismatch, "%s must not return a set", what))
+}
+
+// addProjectSet puts the collected calls under the projection, one
+// ProjectSet per level (the calls of level 0 over input, those of level 1
+// over that ...), and turns the references to them into columns; exprs
+// are the projection's.
 func (st *srfState) addProjectSet(input Node, exprs []Expr) Node {
 	base := len(input.Columns())
-	n := &ProjectSet{Input: input, Calls: st.calls}
-	n.cols = append(n.cols, input.Columns()...)
-	for i, c := range st.calls {
-		n.cols = append(n.cols, Column{Name: fmt.Sprintf("%s_%d", c.Func.Name, i+1), T: c.Func.Ret})
+	order := make([]int, len(st.calls))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool { return st.calls[order[x]].Level < st.calls[order[y]].Level })
+	pos := make([]int, len(st.calls)) // a call's column, after base
+	for p, i := range order {
+		pos[i] = p
+	}
+	n := input
+	for p := 0; p < len(order); {
+		level := st.calls[order[p]].Level
+		ps := &ProjectSet{Input: n}
+		ps.cols = append(ps.cols, n.Columns()...)
+		for ; p < len(order) && st.calls[order[p]].Level == level; p++ {
+			c := st.calls[order[p]]
+			for k, a := range c.Args {
+				c.Args[k] = resolveSrfRefs(a, base, pos)
+			}
+			ps.Calls = append(ps.Calls, c)
+			ps.cols = append(ps.cols, Column{Name: fmt.Sprintf("%s_%d", c.Func.Name, p+1), T: setCallType(c.Func)})
+		}
+		n = ps
 	}
 	for i, e := range exprs {
-		exprs[i] = resolveSrfRefs(e, base)
+		exprs[i] = resolveSrfRefs(e, base, pos)
 	}
 	return n
 }
 
-func resolveSrfRefs(e Expr, base int) Expr {
+func resolveSrfRefs(e Expr, base int, pos []int) Expr {
 	if r, ok := e.(*srfRef); ok {
-		return &ColumnRef{Index: base + r.Index, Name: r.Name, T: r.T}
+		return &ColumnRef{Index: base + pos[r.Index], Name: r.Name, T: r.T}
 	}
-	out, _ := MapChildren(e, func(c Expr) (Expr, error) { return resolveSrfRefs(c, base), nil })
+	out, _ := MapChildren(e, func(c Expr) (Expr, error) { return resolveSrfRefs(c, base, pos), nil })
 	return out
 }
 

@@ -25,6 +25,7 @@ func (b *binder) bindValuesTree(v *pt.Values) (Node, error) {
 	if len(v.Rows) == 0 {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \"VALUES\"")
 	}
+	defer b.refuseSetCalls("VALUES")() // srf.go
 	width := len(v.Rows[0])
 	s := &scope{tables: map[string]bool{}}
 	rows := make([][]Expr, len(v.Rows))

@@ -225,3 +225,116 @@ func sessionCtx(ec *EvalContext, ctx context.Context) context.Context {
 	}
 	return ctx
 }
+
+// RowsFrom runs ROWS FROM (f(..), g(..)) (and unnest of several arrays):
+// its Inputs side by side, row i being the i-th row of each (NULLs for an
+// input that has ended) until every input has ended, WITH ORDINALITY
+// followed by a bigint row number. Output batches hold at most
+// tableFuncBatch rows.
+type RowsFrom struct {
+	EC         *EvalContext
+	Inputs     []Operator
+	Ordinality bool
+	Out        *arrow.Schema
+
+	cur  []arrow.RecordBatch // each input's batch being read (nil: none or ended)
+	row  []int               // the next row of each cur
+	done []bool              // the input has ended
+	n    int64
+	end  bool
+}
+
+func (o *RowsFrom) Schema() *arrow.Schema { return o.Out }
+
+func (o *RowsFrom) Close() {
+	for i, b := range o.cur {
+		if b != nil {
+			b.Release()
+			o.cur[i] = nil
+		}
+	}
+	for _, in := range o.Inputs {
+		in.Close()
+	}
+	o.end = true
+}
+
+// advance makes cur[i] hold a row at row[i], pulling batches; false when
+// input i has ended.
+func (o *RowsFrom) advance(ctx context.Context, i int) (bool, error) {
+	for !o.done[i] {
+		if b := o.cur[i]; b != nil && o.row[i] < int(b.NumRows()) {
+			return true, nil
+		}
+		if o.cur[i] != nil {
+			o.cur[i].Release()
+			o.cur[i] = nil
+		}
+		b, err := o.Inputs[i].Next(ctx)
+		if err != nil {
+			return false, err
+		}
+		if b == nil {
+			o.done[i] = true
+			break
+		}
+		o.cur[i], o.row[i] = b, 0
+	}
+	return false, nil
+}
+
+func (o *RowsFrom) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if o.end {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if o.cur == nil {
+		o.cur = make([]arrow.RecordBatch, len(o.Inputs))
+		o.row = make([]int, len(o.Inputs))
+		o.done = make([]bool, len(o.Inputs))
+	}
+	bld := array.NewRecordBuilder(o.EC.Mem, o.Out)
+	defer bld.Release()
+	has := make([]bool, len(o.Inputs))
+	rows := 0
+	for rows < tableFuncBatch {
+		some := false
+		for i := range o.Inputs {
+			ok, err := o.advance(ctx, i)
+			if err != nil {
+				return nil, err
+			}
+			has[i], some = ok, some || ok
+		}
+		if !some {
+			o.end = true
+			break
+		}
+		f := 0
+		for i, in := range o.Inputs {
+			width := len(in.Schema().Fields())
+			for c := 0; c < width; c++ {
+				if has[i] {
+					appendValue(bld.Field(f), valueAt(o.cur[i].Column(c), o.row[i]))
+				} else {
+					bld.Field(f).AppendNull()
+				}
+				f++
+			}
+			if has[i] {
+				o.row[i]++
+			}
+		}
+		if o.Ordinality {
+			o.n++
+			appendValue(bld.Field(f), o.n)
+		}
+		rows++
+	}
+	if rows == 0 {
+		return nil, nil
+	}
+	return bld.NewRecordBatch(), nil
+}

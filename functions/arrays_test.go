@@ -319,7 +319,7 @@ func TestSetFuncs(t *testing.T) {
 	}{
 		{"unnest", []types.T{ints}, n(n(int64(3), nil, int64(1))), i4, n(int64(3), nil, int64(1)), ""},
 		{"unnest", []types.T{ints}, n(nil), i4, n(), ""},
-		{"unnest", []types.T{types.UnknownType}, nil, i4, nil, sqlerr.IndeterminateDatatype},
+		{"unnest", []types.T{types.UnknownType}, nil, i4, nil, sqlerr.AmbiguousFunction},
 		{"unnest", []types.T{i4}, nil, i4, nil, sqlerr.UndefinedFunction},
 		{"generate_series", []types.T{i4, i4}, n(int64(1), int64(3)), i4, n(int64(1), int64(2), int64(3)), ""},
 		{"generate_series", []types.T{i4, i4, i4}, n(int64(1), int64(10), int64(4)), i4, n(int64(1), int64(5), int64(9)), ""},

@@ -444,7 +444,7 @@ func resolveJSONSetFunc(name string, args []types.T) *SetFunc {
 		if asText {
 			ret = tText
 		}
-		return &SetFunc{Name: name, Args: want, Ret: ret, Rows: func(_ context.Context, v []any) (func() (any, bool, error), error) {
+		return &SetFunc{Name: name, OutName: "value", Args: want, Ret: ret, Rows: func(_ context.Context, v []any) (func() (any, bool, error), error) {
 			if v[0] == nil {
 				return none, nil
 			}

@@ -56,7 +56,10 @@ func ResolveSetFunc(name string, args []types.T) (*SetFunc, error) {
 			return &SetFunc{Name: lname, Args: []types.T{args[0].Nullable()}, Ret: arrayLeaf(args[0]).Nullable(), Rows: mdUnnestRows(arrayDepth(args[0]))}, nil
 		}
 		if len(args) == 1 && pgTypeOf(args[0]) == pgUnknown {
-			return nil, sqlerr.New(sqlerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
+			// PostgreSQL's unnest(anyarray) and unnest(tsvector) both take
+			// an unknown literal
+			return nil, sqlerr.New(sqlerr.AmbiguousFunction, "function unnest(unknown) is not unique").
+				WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 		}
 	case "_pg_expandarray":
 		if len(args) == 1 && args[0].Kind == types.Array {

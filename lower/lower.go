@@ -248,7 +248,7 @@ func lowerNode(n binder.Node) (Node, error) {
 			v.rows = append(v.rows, row)
 		}
 		return v, nil
-	case *binder.TableFunc, *binder.ProjectSet:
+	case *binder.TableFunc, *binder.ProjectSet, *binder.RowsFrom:
 		return lowerSetReturning(x)
 	case *binder.UDFTable:
 		return lowerUDFTable(x)

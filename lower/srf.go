@@ -112,6 +112,50 @@ func lowerSetReturning(n binder.Node) (Node, error) {
 		return lowerTableFunc(x)
 	case *binder.ProjectSet:
 		return lowerProjectSet(x)
+	case *binder.RowsFrom:
+		return lowerRowsFrom(x)
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "%T is not a set-returning node", n)
+}
+
+// rowsFromNode runs ROWS FROM's functions side by side (binder.RowsFrom).
+type rowsFromNode struct {
+	inputs     []Node
+	ordinality bool
+	out        *arrow.Schema
+}
+
+func lowerRowsFrom(x *binder.RowsFrom) (Node, error) {
+	n := &rowsFromNode{ordinality: x.Ordinality, out: schemaOf(x.Columns())}
+	for _, in := range x.Inputs {
+		l, err := lowerNode(in)
+		if err != nil {
+			return nil, err
+		}
+		n.inputs = append(n.inputs, l)
+	}
+	return n, nil
+}
+
+func (n *rowsFromNode) Schema() *arrow.Schema { return n.out }
+func (n *rowsFromNode) Inputs() []Node        { return n.inputs }
+func (n *rowsFromNode) Build(rt *Runtime) (exec.Operator, error) {
+	ins := make([]exec.Operator, len(n.inputs))
+	for i, in := range n.inputs {
+		op, err := Build(rt, in)
+		if err != nil {
+			for _, b := range ins[:i] {
+				b.Close()
+			}
+			return nil, err
+		}
+		ins[i] = op
+	}
+	return &exec.RowsFrom{EC: rt.EC, Inputs: ins, Ordinality: n.ordinality, Out: n.out}, nil
+}
+func (n *rowsFromNode) Explain() (string, string) {
+	if n.ordinality {
+		return "rows_from", "with ordinality"
+	}
+	return "rows_from", ""
 }

@@ -39,6 +39,8 @@
 //     (expr).field -> pg__field((expr), 'field'), any function call as a
 //     FROM item -> a pg__srf derived table (srf.go; a first argument
 //     TABLE name, a batch UDF's relation, -> (select * from name)),
+//     ROWS FROM (f(..) [AS (defs)], ..) -> the pg__srf marker of
+//     pg__rowsfrom with one pg__rowsfn('f', pg__cols(defs), args) each,
 //     x op ANY|ALL (array) -> pg__any|pg__all(x, 'op', array) (op ANY
 //     (subquery) is left to TiDB), ARRAY(SELECT ..) -> pg__array_subquery((..)),
 //     e [ASC|DESC] NULLS FIRST|LAST -> pg__nulls(e, 'first'|'last') [ASC|DESC],

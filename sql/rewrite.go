@@ -1187,6 +1187,13 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out, item{tok: t, lead: r.leadOf(t), pieces: []piece{{text: `"` + foldASCII(text) + `"`, orig: t.start}}})
 				k++
 				continue
+			case w == "ROWS" && k+2 < j && r.toks[k+1].is(r.src, "FROM") && r.toks[k+2].isPunct(r.src, "(") && r.fromItemHere(out):
+				// ROWS FROM (f(..), g(..)): srf.go
+				var err error
+				if out, k, err = r.rowsFrom(out, k, j); err != nil {
+					return nil, err
+				}
+				continue
 			case k+1 < j && r.toks[k+1].isPunct(r.src, "(") && !notFromFuncWords[w] && r.fromFuncAt(out) >= 0:
 				// a function in FROM (qualified by pg_catalog. or
 				// information_schema. or not): a table function, or

@@ -17,6 +17,12 @@ import "strings"
 // (ordinality and explicitAlias are 0 or 1; alias defaults to f), which
 // the binder turns back into a table-function node. A column definition
 // list's entries are pg__coldef('c1', 'type1') inside pg__cols.
+//
+//	FROM ROWS FROM (f(args) [AS (c1 type1, ...)], g(args) ...) [WITH ORDINALITY] [[AS] alias [(c1, ...)]]
+//
+// is the same marker for the function pg__rowsfrom, whose arguments are
+// one pg__rowsfn('f', pg__cols(definitions), args) per function (alias
+// defaults to the first function's name).
 
 // notFromFuncWords are words that may stand before "(" at the start of a
 // FROM item without being a function: LATERAL (subquery), ROWS FROM (..),
@@ -179,38 +185,9 @@ func (r *rewriter) setFunction(out []item, qual, k, j int) ([]item, int, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	next := m + 1
-	ord := "0"
-	if next+1 < j && r.toks[next].is(r.src, "WITH") && r.toks[next+1].is(r.src, "ORDINALITY") {
-		ord, next = "1", next+2
-	}
-	var alias *token
-	bareDefs := false // AS (a int, ...): a column definition list without an alias
-	if next < j && r.toks[next].is(r.src, "AS") {
-		switch {
-		case next+1 < j && r.toks[next+1].isPunct(r.src, "("):
-			bareDefs, next = true, next+1
-		case next+1 >= j || (r.toks[next+1].kind != tkIdent && r.toks[next+1].kind != tkQIdent):
-			return nil, 0, r.errNear(next + 1)
-		default:
-			alias, next = &r.toks[next+1], next+2
-		}
-	} else if next < j && (r.toks[next].kind == tkQIdent || r.toks[next].kind == tkIdent && !clauseEndWords[r.toks[next].word(r.src)]) {
-		alias, next = &r.toks[next], next+1
-	}
-	var cols []string
-	if (alias != nil || bareDefs) && next < j && r.toks[next].isPunct(r.src, "(") {
-		c := r.matchClose(next, j)
-		if c < 0 {
-			return nil, 0, r.errNear(j)
-		}
-		var err error
-		if cols, err = r.funcColumnList(next+1, c, bareDefs); err != nil {
-			return nil, 0, err
-		}
-		next = c + 1
-	} else if bareDefs {
-		return nil, 0, r.errNear(next)
+	ord, alias, cols, next, err := r.funcAlias(m+1, j)
+	if err != nil {
+		return nil, 0, err
 	}
 	explicit := "0"
 	if alias != nil {
@@ -221,7 +198,8 @@ func (r *rewriter) setFunction(out []item, qual, k, j int) ([]item, int, error) 
 		lead = out[qual].lead
 	}
 	b := newComposite(lead)
-	b.add("(select pg__srf("+sqlQuote(strings.ToLower(t.text(r.src)))+", "+ord+", "+explicit+", pg__cols("+strings.Join(cols, ", ")+")", t.start)
+	b.add("(select pg__srf("+sqlQuote(strings.ToLower(t.text(r.src)))+", "+ord+", "+explicit+", ", t.start)
+	addCols(b, cols, t.start)
 	if len(args) > 0 {
 		b.add(", ", r.toks[k+1].start)
 		b.addItems(args, true)
@@ -235,6 +213,159 @@ func (r *rewriter) setFunction(out []item, qual, k, j int) ([]item, int, error) 
 	return append(out[:qual], b.it), next, nil
 }
 
+// funcAlias reads what may follow a function in FROM (or ROWS FROM (..))
+// from token next: [WITH ORDINALITY] [[AS] alias [(columns)]] or a bare
+// AS (column definitions). cols are funcColumnList's; next is the token
+// after them.
+func (r *rewriter) funcAlias(next, j int) (ord string, alias *token, cols []colItem, _ int, err error) {
+	ord = "0"
+	if next+1 < j && r.toks[next].is(r.src, "WITH") && r.toks[next+1].is(r.src, "ORDINALITY") {
+		ord, next = "1", next+2
+	}
+	bareDefs := false // AS (a int, ...): a column definition list without an alias
+	if next < j && r.toks[next].is(r.src, "AS") {
+		switch {
+		case next+1 < j && r.toks[next+1].isPunct(r.src, "("):
+			bareDefs, next = true, next+1
+		case next+1 >= j || (r.toks[next+1].kind != tkIdent && r.toks[next+1].kind != tkQIdent):
+			return "", nil, nil, 0, r.errNear(next + 1)
+		default:
+			alias, next = &r.toks[next+1], next+2
+		}
+	} else if next < j && (r.toks[next].kind == tkQIdent || r.toks[next].kind == tkIdent && !clauseEndWords[r.toks[next].word(r.src)]) {
+		alias, next = &r.toks[next], next+1
+	}
+	if (alias != nil || bareDefs) && next < j && r.toks[next].isPunct(r.src, "(") {
+		c := r.matchClose(next, j)
+		if c < 0 {
+			return "", nil, nil, 0, r.errNear(j)
+		}
+		if cols, err = r.funcColumnList(next+1, c, bareDefs); err != nil {
+			return "", nil, nil, 0, err
+		}
+		next = c + 1
+	} else if bareDefs {
+		return "", nil, nil, 0, r.errNear(next)
+	}
+	return ord, alias, cols, next, nil
+}
+
+// rowsFrom rewrites ROWS FROM (f(args) [AS (column definitions)], ...)
+// [WITH ORDINALITY] [[AS] alias [(columns)]], its ROWS at token k, ending
+// before j, into the marker of a function in FROM named pg__rowsfrom
+// whose arguments are one pg__rowsfn('f', pg__cols(definitions), args)
+// per function, which the binder runs side by side (binder/srf.go).
+// Without an alias the item is named after its first function, as
+// PostgreSQL names it.
+func (r *rewriter) rowsFrom(out []item, k, j int) ([]item, int, error) {
+	m := r.matchClose(k+2, j)
+	if m < 0 {
+		return nil, 0, r.errNear(j)
+	}
+	var fns []item
+	first := ""
+	for i := k + 3; i < m; {
+		// [schema.]name(args) [AS (definitions)]
+		f := i
+		if f+2 < m && r.toks[f+1].isPunct(r.src, ".") {
+			f += 2
+		}
+		if r.toks[f].kind != tkIdent && r.toks[f].kind != tkQIdent || f+1 >= m || !r.toks[f+1].isPunct(r.src, "(") {
+			return nil, 0, r.errNear(f)
+		}
+		c := r.matchClose(f+1, m)
+		if c < 0 {
+			return nil, 0, r.errNear(m)
+		}
+		args, err := r.run(f+2, c)
+		if err != nil {
+			return nil, 0, err
+		}
+		var defs []colItem
+		next := c + 1
+		if next < m && r.toks[next].is(r.src, "AS") {
+			if next+1 >= m || !r.toks[next+1].isPunct(r.src, "(") {
+				return nil, 0, r.errNear(next + 1)
+			}
+			cc := r.matchClose(next+1, m)
+			if cc < 0 {
+				return nil, 0, r.errNear(m)
+			}
+			if defs, err = r.funcColumnList(next+2, cc, true); err != nil {
+				return nil, 0, err
+			}
+			next = cc + 1
+		}
+		name := r.identName(r.toks[f])
+		if first == "" {
+			first = name
+		}
+		fb := newComposite(r.leadOf(r.toks[i]))
+		fb.add("pg__rowsfn("+sqlQuote(name)+", ", r.toks[f].start)
+		addCols(fb, defs, r.toks[f].start)
+		if len(args) > 0 {
+			fb.add(", ", r.toks[f+1].start)
+			fb.addItems(args, true)
+		}
+		fb.add(")", r.toks[c].start)
+		fns = append(fns, fb.it)
+		switch {
+		case next == m:
+			i = m
+		case r.toks[next].isPunct(r.src, ",") && next+1 < m:
+			i = next + 1
+		default:
+			return nil, 0, r.errNear(next)
+		}
+	}
+	if len(fns) == 0 {
+		return nil, 0, r.errNear(m)
+	}
+	ord, alias, cols, next, err := r.funcAlias(m+1, j)
+	if err != nil {
+		return nil, 0, err
+	}
+	explicit := "0"
+	if alias != nil {
+		explicit = "1"
+	}
+	t := r.toks[k]
+	b := newComposite(r.leadOf(t))
+	b.add("(select pg__srf('pg__rowsfrom', "+ord+", "+explicit+", ", t.start)
+	addCols(b, cols, t.start)
+	for _, f := range fns {
+		b.add(", ", f.firstOrig())
+		b.addItems([]item{f}, true)
+	}
+	b.add(")) as ", r.toks[m].start)
+	if alias != nil {
+		b.addItems([]item{r.simple(*alias)}, true)
+	} else {
+		b.add(quoteIdent(first), t.start)
+	}
+	return append(out, b.it), next, nil
+}
+
+// colItem is one entry of a pg__cols(..) marker and where its text begins
+// in the statement (an error about a column definition points there).
+type colItem struct {
+	text string
+	orig int
+}
+
+// addCols adds pg__cols(cols..) to b, the list at orig.
+func addCols(b *compositeBuilder, cols []colItem, orig int) {
+	b.add("pg__cols(", orig)
+	for i, c := range cols {
+		text := c.text
+		if i > 0 {
+			text = ", " + text
+		}
+		b.add(text, c.orig)
+	}
+	b.add(")", orig)
+}
+
 // funcColumnList reads the parenthesised list after a function's alias,
 // tokens i..c: column aliases (a, b), or a column definition list (a int,
 // b text[]), which PostgreSQL's grammar allows where the function returns
@@ -242,8 +373,8 @@ func (r *rewriter) setFunction(out []item, qual, k, j int) ([]item, int, error) 
 // 'name'; definitions become pg__coldef('name', 'type as written'), for
 // the binder to read with the type-name parser. Mixing the two forms is a
 // syntax error, as in PostgreSQL's grammar.
-func (r *rewriter) funcColumnList(i, c int, typed bool) ([]string, error) {
-	var cols []string
+func (r *rewriter) funcColumnList(i, c int, typed bool) ([]colItem, error) {
+	var cols []colItem
 	sawAlias, sawDef := false, false
 	for i < c {
 		// one element: a name, then up to the next comma at this depth
@@ -270,14 +401,14 @@ func (r *rewriter) funcColumnList(i, c int, typed bool) ([]string, error) {
 				return nil, r.errNear(e)
 			}
 			sawAlias = true
-			cols = append(cols, name)
+			cols = append(cols, colItem{name, tq.start})
 		} else {
 			if sawAlias {
 				return nil, r.errNear(i + 1)
 			}
 			sawDef = true
 			typeText := r.src[r.toks[i+1].start:r.toks[e-1].end]
-			cols = append(cols, "pg__coldef("+name+", "+sqlQuote(typeText)+")")
+			cols = append(cols, colItem{"pg__coldef(" + name + ", " + sqlQuote(typeText) + ")", tq.start})
 		}
 		if e < c {
 			e++ // the comma

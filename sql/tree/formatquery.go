@@ -280,9 +280,13 @@ func (f *formatter) fromItem(it FromItem) {
 		if n.Lateral {
 			f.WriteString("LATERAL ")
 		}
-		f.WriteString(funcName(n.Call.Name) + "(")
-		f.list(n.Call.Args)
-		f.WriteString(")")
+		if n.Call.Name == "pg__rowsfrom" {
+			f.rowsFrom(n.Call.Args)
+		} else {
+			f.WriteString(funcName(n.Call.Name) + "(")
+			f.list(n.Call.Args)
+			f.WriteString(")")
+		}
 		if n.Ordinality {
 			f.WriteString(" WITH ORDINALITY")
 		}
@@ -338,4 +342,51 @@ func (f *formatter) fromItem(it FromItem) {
 			f.WriteString(" ON TRUE")
 		}
 	}
+}
+
+// rowsFrom writes ROWS FROM (f(args) [AS (definitions)], ..) from the
+// rewrite's pg__rowsfn('f', pg__cols(pg__coldef('c', 'type'), ..), args)
+// calls (sql/srf.go).
+func (f *formatter) rowsFrom(fns []Expr) {
+	f.WriteString("ROWS FROM (")
+	for i, e := range fns {
+		if i > 0 {
+			f.WriteString(", ")
+		}
+		c, ok := e.(*FuncCall)
+		if !ok || c.Name != "pg__rowsfn" || len(c.Args) < 2 {
+			f.expr(e)
+			continue
+		}
+		name, _ := c.Args[0].(*Literal)
+		if name == nil {
+			f.expr(e)
+			continue
+		}
+		f.WriteString(funcName(name.Text) + "(")
+		f.list(c.Args[2:])
+		f.WriteString(")")
+		if cols, ok := c.Args[1].(*FuncCall); ok && len(cols.Args) > 0 {
+			f.WriteString(" AS (")
+			for k, d := range cols.Args {
+				if k > 0 {
+					f.WriteString(", ")
+				}
+				def, ok := d.(*FuncCall)
+				if !ok || len(def.Args) != 2 {
+					f.expr(d)
+					continue
+				}
+				cn, _ := def.Args[0].(*Literal)
+				ct, _ := def.Args[1].(*Literal)
+				if cn == nil || ct == nil {
+					f.expr(d)
+					continue
+				}
+				f.WriteString(QuoteIdent(cn.Text) + " " + ct.Text)
+			}
+			f.WriteString(")")
+		}
+	}
+	f.WriteString(")")
 }

@@ -60,6 +60,13 @@
 // SQLGATE_DIFF_LATERAL_QUERIES, default 150); rows are compared as
 // multisets and there is no allowance.
 //
+// srfgen.go generates set-returning function calls of every kind in FROM
+// (alone, ROWS FROM, WITH ORDINALITY, column alias lists of every length),
+// LATERAL after a VALUES list, in the SELECT list (zipped and nested) and
+// where PostgreSQL refuses them (TestSetReturningDifferential,
+// SQLGATE_DIFF_SRF_QUERIES, default 300): rows in order where PostgreSQL
+// defines it, column types and names, SQLSTATE and message, no allowance.
+//
 // TestDifferential runs SQLGATE_DIFF_QUERIES queries (default 2000; 300
 // under -race) with seed SQLGATE_DIFF_SEED (default 1) against a throwaway
 // PostgreSQL (internal/pgtest) and an in-process sqlgate. The CI run:

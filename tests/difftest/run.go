@@ -38,8 +38,11 @@ type QueryError struct {
 // Outcome is what one system answered to one query.
 type Outcome struct {
 	OIDs []uint32
-	Rows [][]Cell
-	Err  *QueryError
+	// Names are the columns' names (Compare does not compare them; the
+	// generators whose class names columns do)
+	Names []string
+	Rows  [][]Cell
+	Err   *QueryError
 }
 
 // connErrorCode marks a failure below SQL (connection lost, timeout): never
@@ -126,6 +129,7 @@ func (s *Session) Run(ctx context.Context, sql string) Outcome {
 	var o Outcome
 	for _, fd := range r.FieldDescriptions {
 		o.OIDs = append(o.OIDs, fd.DataTypeOID)
+		o.Names = append(o.Names, fd.Name)
 	}
 	for _, row := range r.Rows {
 		cells := make([]Cell, len(row))

@@ -66,6 +66,14 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt
 		return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()).
 			WithHint("Use an explicit ordering operator or modify the query."))
 	}
+	if c.T.IsEnum() {
+		// an enum sorts by its declaration order: by its rank, a hidden
+		// column (enumops.go)
+		proj.Exprs = append(proj.Exprs, b.enumRank(proj.Exprs[idx]))
+		proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: types.Float64Type})
+		idx = len(proj.Cols) - 1
+		c = proj.Cols[idx]
+	}
 	return SortKey{Expr: b.newColumnRef(idx, c.Name, c.T), Desc: item.Desc, NullsFirst: nullsFirst}, nil
 }
 

@@ -81,14 +81,23 @@ func enumDef(t meta.EnumType) *types.EnumType {
 
 // EnumTypeNamed finds an enum type by schema ("" for the default) and name
 // (binder.TypeCatalog).
+//
+// Type names reach the binder without their schema (sql.ParseTypeName
+// drops it), so a name without one is the default schema's type, else the
+// one type of that name in another schema (s2.mood names it too).
 func (e *Engine) EnumTypeNamed(schema, name string) (types.T, bool) {
-	if schema == "" {
-		schema = fluss.DefaultDatabase
-	}
+	var found []meta.EnumType
 	for _, t := range e.enumTypes() {
-		if t.Name == name && t.Schema == schema {
+		if t.Name != name {
+			continue
+		}
+		if t.Schema == schema || schema == "" && t.Schema == fluss.DefaultDatabase {
 			return types.T{Kind: types.String, Variant: types.Enum, TypeOID: t.OID}, true
 		}
+		found = append(found, t)
+	}
+	if schema == "" && len(found) == 1 {
+		return types.T{Kind: types.String, Variant: types.Enum, TypeOID: found[0].OID}, true
 	}
 	return types.T{}, false
 }

@@ -216,7 +216,7 @@ func recordVariants(d *TableDescriptor, cols []Column) {
 	var m *TableMeta
 	for i, c := range cols {
 		name := c.Type.Variant.Name()
-		if en := enumPGType(c.Type); en != "" {
+		if en := EnumPGType(c.Type); en != "" {
 			name = en
 		} else if _, ok := variantTypes[name]; !ok {
 			continue
@@ -261,8 +261,8 @@ func applyVariants(d *TableDescriptor) {
 
 // An enum column (types.Enum, a user-defined type) is STRING in Fluss;
 // its metadata names the type by OID, "enum:<oid>", or "enum:<oid>[]"
-// for an array of it (engine/enumtypes.go).
-func enumPGType(t types.T) string {
+// for an array of it (engine/enumtypes.go); "" for other types.
+func EnumPGType(t types.T) string {
 	switch {
 	case t.Variant == types.Enum:
 		return "enum:" + strconv.FormatUint(uint64(t.TypeOID), 10)
@@ -285,3 +285,8 @@ func parseEnumPGType(s string) (oid uint32, array, ok bool) {
 	}
 	return uint32(n), array, true
 }
+
+// ColumnTypeKey is the metadata key of column n's (1-based) PostgreSQL
+// type (ColumnMeta.PGType): a store that adds a column without
+// SetTableMeta (a cluster's ALTER TABLE) sets it as a custom property.
+func ColumnTypeKey(n int) string { return fmt.Sprintf("%s%d.type", metaColumnPrefix, n) }

@@ -78,6 +78,12 @@ func TestEnumTypesSurviveRestart(t *testing.T) {
 		if err := conn.QueryRow(ctx, "SELECT ms::text FROM people WHERE id = 1").Scan(&arr); err != nil || arr != "{happy,sad}" {
 			t.Errorf("enum array: %q, %v", arr, err)
 		}
+		// a driver's parameter of the enum's OID (extended protocol), and
+		// the enum's value read back as a Go string
+		var back string
+		if err := conn.QueryRow(ctx, "SELECT m FROM people WHERE m = $1 LIMIT 1", "meh").Scan(&back); err != nil || back != "meh" {
+			t.Errorf("enum parameter: %q, %v", back, err)
+		}
 		_, err = conn.Exec(ctx, "INSERT INTO people VALUES (9, 'bad', NULL)")
 		var pe *pgconn.PgError
 		if !errors.As(err, &pe) || pe.Code != "22P02" || pe.Message != `invalid input value for enum mood: "bad"` {

@@ -38,6 +38,24 @@ type publishedTypes struct {
 	oids    []uint32
 }
 
+// publishEnumTypes publishes the metadata's enum types to types' registry
+// when they are not the version published last (a restart, or a change
+// through another server of a cluster), at the start of each statement
+// (refreshMeta): a statement that names no type (a scan of an enum
+// column, COPY into one) still finds its labels there. It reports whether
+// it published.
+func (e *Engine) publishEnumTypes() bool {
+	tm, ok := e.meta.(typesMeta)
+	if !ok {
+		return false
+	}
+	if p, ok := published.Load(e); ok && p.(*publishedTypes).version == tm.Types() {
+		return false
+	}
+	e.enumTypes()
+	return true
+}
+
 // enumTypes is the current enum types, published to types' registry.
 func (e *Engine) enumTypes() map[uint32]meta.EnumType {
 	tm, ok := e.meta.(typesMeta)

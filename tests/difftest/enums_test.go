@@ -108,6 +108,8 @@ func TestEnumDifferential(t *testing.T) {
 			"SELECT array_agg(v ORDER BY v, id) FROM " + tbl,
 			"SELECT v::text::" + name + " FROM " + tbl + " ORDER BY 1",
 			"SELECT count(DISTINCT v), count(v) FROM " + tbl,
+			"SELECT DISTINCT ON (v) v, id FROM " + tbl + " ORDER BY v, id DESC",
+			"SELECT DISTINCT ON (v, w) v, w FROM " + tbl + " ORDER BY v DESC, w",
 		}
 		for _, q := range queries {
 			tallyEnum(t, ctx, r, q, oids, stats)

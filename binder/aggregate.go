@@ -162,6 +162,14 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 	if (name == "min" || name == "max") && len(argTypes) == 1 && argTypes[0].Kind == types.Array {
 		return b.bindArrayMinMax(node, name, call)
 	}
+	var enumT *types.T
+	if (name == "min" || name == "max") && len(argTypes) == 1 && argTypes[0].IsEnum() {
+		// the least or greatest rank, and its label (enumops.go)
+		t := argTypes[0]
+		enumT = &t
+		call.Args[0] = b.enumRank(call.Args[0])
+		argTypes[0] = types.Float64Type
+	}
 	t, err := aggResultType(name, argTypes)
 	if err != nil {
 		return nil, b.errAt(node, err.(*sqlerr.Error))
@@ -170,6 +178,9 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 	call.Arrays = name == "array_agg" && len(argTypes) == 1 && argTypes[0].Kind == types.Array
 	idx := len(st.keys) + len(st.calls)
 	st.calls = append(st.calls, call)
+	if enumT != nil {
+		return b.enumLabel(&aggRef{Index: idx, Name: name, T: t}, *enumT), nil
+	}
 	return &aggRef{Index: idx, Name: name, T: t}, nil
 }
 
@@ -186,6 +197,9 @@ func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem) ([]SortK
 		e = b.resolveUnknown(e, types.StringType)
 		if call.Distinct && !slices.ContainsFunc(call.Args, func(a Expr) bool { return a.String() == e.String() }) {
 			return nil, b.errAt(item.X, sqlerr.New(sqlerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"))
+		}
+		if e.Type().IsEnum() {
+			e = b.enumRank(e) // by declaration order (enumops.go)
 		}
 		keys = append(keys, SortKey{Expr: e, Desc: item.Desc, NullsFirst: nullsFirst(item)})
 	}

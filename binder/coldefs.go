@@ -514,7 +514,7 @@ func TableChecks(ctx context.Context, cat Catalog, info fluss.TableInfo) ([]Chec
 
 // columnType is the type of a CREATE TABLE column; SERIAL, BIGSERIAL and
 // SMALLSERIAL are their integer types (isSerial), the rest typeFromName's.
-func columnType(tn *sql.TypeName) (t types.T, isSerial bool, err error) {
+func columnType(tn *sql.TypeName, ut TypeCatalog) (t types.T, isSerial bool, err error) {
 	if st, ok := serialTypes[tn.Name]; ok && len(tn.Args) == 0 {
 		return st, true, nil
 	}
@@ -523,7 +523,7 @@ func columnType(tn *sql.TypeName) (t types.T, isSerial bool, err error) {
 			return t, false, sqlerr.New(sqlerr.FeatureNotSupported, "array of serial is not implemented")
 		}
 	}
-	t, err = typeFromName(tn)
+	t, err = typeFromNameIn(tn, ut)
 	return t, false, err
 }
 

@@ -63,7 +63,7 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 		if tn == nil {
 			return nil, b.errAt(cd, sqlerr.New(sqlerr.SyntaxError, "column %q has no type", name))
 		}
-		t, isSerial, err := columnType(tn) // coldefs.go: SERIAL too
+		t, isSerial, err := columnType(tn, b.typeCatalog()) // coldefs.go: SERIAL too
 		if err == nil {
 			err = RefuseUnlimitedChar(name, t)
 		}

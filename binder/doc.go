@@ -26,6 +26,9 @@
 // bindFieldSelect takes the pg__field marker of TiDB's AST), bitwise.go the integer & | << >>, udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
+// enumtypes.go the user-defined types a type name may name (the optional
+// TypeCatalog), enumops.go enum values' order (comparisons, ORDER BY,
+// min/max by declaration order) and enum_first/last/range,
 // filetables.go read_parquet / read_arrow / read_csv in FROM (a FileTable
 // whose columns the optional FileCatalog reads from the file),
 // batchudf.go batch UDFs in FROM over a relation argument (fn(TABLE t),

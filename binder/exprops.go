@@ -320,6 +320,14 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		}
 		rt = r.Type()
 	}
+	if lt.Variant == types.Enum || rt.Variant == types.Enum {
+		// enums order by their declaration (enumops.go)
+		var err error
+		if l, r, err = b.enumComparison(n, op, l, r, lt, rt); err != nil {
+			return nil, err
+		}
+		lt, rt = l.Type(), r.Type()
+	}
 	if op.IsComparison() && (lt.Kind == types.Array || rt.Kind == types.Array) {
 		return b.makeArrayComparison(n, op, l, r)
 	}

@@ -40,6 +40,9 @@ func (b *binder) callFunction(n sourceNode, name string, args []Expr) (Expr, err
 	if e, ok, err := b.callUDF(n, name, args); ok {
 		return e, err
 	}
+	if e, ok, err := b.enumFunction(n, name, args); ok { // enumops.go
+		return e, err
+	}
 	if e, ok, err := b.bindArrayPolyCall(n, name, args); ok { // arrayfuncs.go
 		return e, err
 	}
@@ -114,7 +117,7 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 	if isRecordTarget(tn) {
 		return b.bindRecordCast(s, n) // recordcast.go
 	}
-	target, err := castTypeFromName(tn)
+	target, err := castTypeFromNameIn(tn, b.typeCatalog())
 	if err != nil {
 		return nil, b.errAt(n, sqlerr.As(err))
 	}
@@ -165,6 +168,9 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 		return b.coerceUnknown(n.X, x, target)
 	}
 	if e, ok, err := b.castConstructor(n, x, target); ok {
+		return e, err
+	}
+	if e, ok, err := b.enumCast(castPlace(n), x, target); ok { // enumops.go
 		return e, err
 	}
 	if !castable(x.Type(), target) {
@@ -257,8 +263,12 @@ func castable(a, b types.T) bool {
 // column types, where FLOAT is Fluss's 4-byte FLOAT): float without a
 // precision is double precision, and varchar without a length is
 // character varying without a limit, not text.
-func castTypeFromName(tn *sql.TypeName) (types.T, error) {
-	t, err := typeFromName(tn)
+func castTypeFromName(tn *sql.TypeName) (types.T, error) { return castTypeFromNameIn(tn, nil) }
+
+// castTypeFromNameIn is castTypeFromName knowing the user-defined types
+// of ut (enumtypes.go).
+func castTypeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
+	t, err := typeFromNameIn(tn, ut)
 	inner := tn // T of T[] / ARRAY<T>
 	for inner.Name == "array" && inner.Elem != nil {
 		inner = inner.Elem
@@ -281,7 +291,11 @@ func castTypeFromName(tn *sql.TypeName) (types.T, error) {
 	return t, nil
 }
 
-func typeFromName(tn *sql.TypeName) (types.T, error) {
+func typeFromName(tn *sql.TypeName) (types.T, error) { return typeFromNameIn(tn, nil) }
+
+// typeFromNameIn is typeFromName knowing the user-defined types of ut (nil:
+// none).
+func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 	var t types.T
 	arg := func(i, def int) int {
 		if i < len(tn.Args) {
@@ -377,7 +391,7 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 		if tn.Elem == nil {
 			return t, sqlerr.New(sqlerr.SyntaxError, "ARRAY needs an element type")
 		}
-		e, err := typeFromName(tn.Elem)
+		e, err := typeFromNameIn(tn.Elem, ut)
 		if err != nil {
 			return t, err
 		}
@@ -386,11 +400,11 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 		if tn.Key == nil || tn.Value == nil {
 			return t, sqlerr.New(sqlerr.SyntaxError, "MAP needs a key and a value type")
 		}
-		k, err := typeFromName(tn.Key)
+		k, err := typeFromNameIn(tn.Key, ut)
 		if err != nil {
 			return t, err
 		}
-		v, err := typeFromName(tn.Value)
+		v, err := typeFromNameIn(tn.Value, ut)
 		if err != nil {
 			return t, err
 		}
@@ -399,7 +413,7 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 	case "row":
 		fs := make([]types.Field, len(tn.Fields))
 		for i, f := range tn.Fields {
-			ft, err := typeFromName(f.Type)
+			ft, err := typeFromNameIn(f.Type, ut)
 			if err != nil {
 				return t, err
 			}
@@ -407,7 +421,11 @@ func typeFromName(tn *sql.TypeName) (types.T, error) {
 		}
 		t = types.T{Kind: types.Row, Fields: fs}
 	default:
-		return t, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", tn.Name)
+		ue, ok := userType(ut, tn.Name) // enumtypes.go
+		if !ok {
+			return t, sqlerr.New(sqlerr.UndefinedObject, "type %q does not exist", tn.Name)
+		}
+		t = ue
 	}
 	if t.Kind == types.Timestamp || t.Kind == types.TimestampTZ || t.Kind == types.Time {
 		if t.Precision < 0 || t.Precision > 9 {

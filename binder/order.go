@@ -2,6 +2,7 @@ package binder
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/functions"
@@ -65,6 +66,19 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt
 	if c.T.IsNested() && !orderableArray(c.T) && !orderableRecord(c.T) {
 		return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()).
 			WithHint("Use an explicit ordering operator or modify the query."))
+	}
+	if c.T.IsEnum() {
+		// an enum sorts by its declaration order: by its rank, a hidden
+		// column (enumops.go), one per enum column: DISTINCT ON's keys
+		// and ORDER BY's name the same one
+		r := b.enumRank(proj.Exprs[idx])
+		idx = slices.IndexFunc(proj.Exprs, func(e Expr) bool { return sameExpr(e, r) })
+		if idx < 0 {
+			proj.Exprs = append(proj.Exprs, r)
+			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: types.Float64Type})
+			idx = len(proj.Cols) - 1
+		}
+		c = proj.Cols[idx]
 	}
 	return SortKey{Expr: b.newColumnRef(idx, c.Name, c.T), Desc: item.Desc, NullsFirst: nullsFirst}, nil
 }

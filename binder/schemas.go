@@ -74,11 +74,17 @@ func (b *binder) resolvePath(db, name string, create bool) (fluss.TablePath, err
 // TypeOf is the type a type name stands for (PREPARE's parameter types).
 func TypeOf(tn *sql.TypeName) (types.T, error) { return typeFromName(tn) }
 
+// TypeOfIn is TypeOf knowing the user-defined types of ut.
+func TypeOfIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) { return typeFromNameIn(tn, ut) }
+
 // ColumnType is the type a column declared with tn gets in a Fluss table:
 // TIME without precision is Fluss's TIME(0), NUMERIC without precision the
 // stored numeric type (as CREATE TABLE declares it).
-func ColumnType(tn *sql.TypeName) (types.T, error) {
-	t, err := typeFromName(tn)
+func ColumnType(tn *sql.TypeName) (types.T, error) { return ColumnTypeIn(tn, nil) }
+
+// ColumnTypeIn is ColumnType knowing the user-defined types of ut.
+func ColumnTypeIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
+	t, err := typeFromNameIn(tn, ut)
 	if err != nil {
 		return t, err
 	}

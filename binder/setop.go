@@ -198,7 +198,24 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 			return nil, b.errAt(expr, sqlerr.New(sqlerr.FeatureNotSupported, "ORDER BY on a UNION/INTERSECT/EXCEPT result is only supported on result columns"))
 		}
 		c := cols[idx]
+		if c.T.IsEnum() {
+			// by the enum's declaration order: its rank, a hidden column
+			// (enumops.go) the projection above the sort drops
+			proj.Exprs = append(proj.Exprs, b.enumRank(&ColumnRef{Index: idx, Name: c.Name, T: c.T}))
+			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: types.Float64Type})
+			idx = len(proj.Cols) - 1
+			c = proj.Cols[idx]
+		}
 		s.Keys = append(s.Keys, SortKey{Expr: &ColumnRef{Index: idx, Name: c.Name, T: c.T}, Desc: item.Desc, NullsFirst: nullsFirst})
+	}
+	if len(proj.Cols) > len(cols) {
+		s.Input = proj
+		out := &Project{Input: s}
+		for i, c := range cols {
+			out.Exprs = append(out.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
+			out.Cols = append(out.Cols, c)
+		}
+		return out, nil
 	}
 	return s, nil
 }

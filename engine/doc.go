@@ -101,10 +101,12 @@
 // transactional (ddl.go truncateInBlock, txnstore/truncate.go): the table
 // is locked whole and reads empty to the block until COMMIT empties it.
 //
-// Metadata (metadata.go, views.go, privileges.go, roles.go, pyfunctions.go):
-// views, owners, grants, roles and the functions CREATE FUNCTION ...
-// LANGUAGE python makes (run by a pyudf.Pool; statements bind against
-// Engine.UDFs, the Go UDFs and these) live in a meta.Store; each statement that changes them
+// Metadata (metadata.go, views.go, privileges.go, roles.go, pyfunctions.go,
+// enumtypes.go): views, owners, grants, roles, the functions CREATE
+// FUNCTION ... LANGUAGE python makes (run by a pyudf.Pool; statements bind
+// against Engine.UDFs, the Go UDFs and these) and the enum types CREATE
+// TYPE ... AS ENUM makes (published to types' registry, resolved by name
+// through binder.TypeCatalog) live in a meta.Store; each statement that changes them
 // commits once through meta.Store.Update, a new table carries its owner in
 // its own properties, and each statement first refreshes the metadata (one
 // lookup on a cluster), so that changes made through another server apply.

@@ -240,6 +240,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if ps.parsed.Function != nil {
 		return s.execFunction(ctx, ps.parsed.Function) // pyfunctions.go
 	}
+	if ps.parsed.Type != nil {
+		return s.execType(ctx, ps.parsed.Type) // enumtypes.go
+	}
 	return s.execBound(ctx, ps, params)
 }
 

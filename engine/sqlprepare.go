@@ -33,7 +33,7 @@ func (s *session) sqlPrepare(ctx context.Context, p *sql.PrepareStmt, source str
 	}
 	declared := make([]types.T, len(p.Types))
 	for i, tn := range p.Types {
-		t, err := binder.TypeOf(tn)
+		t, err := binder.TypeOfIn(tn, engineTypes{s.eng}) // enumtypes.go
 		if err != nil {
 			return nil, err
 		}

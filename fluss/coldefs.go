@@ -216,7 +216,9 @@ func recordVariants(d *TableDescriptor, cols []Column) {
 	var m *TableMeta
 	for i, c := range cols {
 		name := c.Type.Variant.Name()
-		if _, ok := variantTypes[name]; !ok {
+		if en := EnumPGType(c.Type); en != "" {
+			name = en
+		} else if _, ok := variantTypes[name]; !ok {
 			continue
 		}
 		if m == nil {
@@ -237,6 +239,17 @@ func recordVariants(d *TableDescriptor, cols []Column) {
 func applyVariants(d *TableDescriptor) {
 	m := MetaOf(*d)
 	for i, c := range m.Columns {
+		if oid, array, ok := parseEnumPGType(c.PGType); ok {
+			t := &d.Schema.Columns[i].Type
+			if array && t.Kind == types.Array && t.Elem != nil && t.Elem.Kind == types.String {
+				e := *t.Elem
+				e.Variant, e.TypeOID = types.Enum, oid
+				t.Elem = &e
+			} else if !array && t.Kind == types.String {
+				t.Variant, t.TypeOID = types.Enum, oid
+			}
+			continue
+		}
 		if v, ok := variantTypes[c.PGType]; ok {
 			t := &d.Schema.Columns[i].Type
 			if t.Kind == types.String {
@@ -245,3 +258,35 @@ func applyVariants(d *TableDescriptor) {
 		}
 	}
 }
+
+// An enum column (types.Enum, a user-defined type) is STRING in Fluss;
+// its metadata names the type by OID, "enum:<oid>", or "enum:<oid>[]"
+// for an array of it (engine/enumtypes.go); "" for other types.
+func EnumPGType(t types.T) string {
+	switch {
+	case t.Variant == types.Enum:
+		return "enum:" + strconv.FormatUint(uint64(t.TypeOID), 10)
+	case t.Kind == types.Array && t.Elem != nil && t.Elem.Variant == types.Enum:
+		return "enum:" + strconv.FormatUint(uint64(t.Elem.TypeOID), 10) + "[]"
+	}
+	return ""
+}
+
+// parseEnumPGType reads enumPGType's text.
+func parseEnumPGType(s string) (oid uint32, array, ok bool) {
+	rest, found := strings.CutPrefix(s, "enum:")
+	if !found {
+		return 0, false, false
+	}
+	rest, array = strings.CutSuffix(rest, "[]")
+	n, err := strconv.ParseUint(rest, 10, 32)
+	if err != nil {
+		return 0, false, false
+	}
+	return uint32(n), array, true
+}
+
+// ColumnTypeKey is the metadata key of column n's (1-based) PostgreSQL
+// type (ColumnMeta.PGType): a store that adds a column without
+// SetTableMeta (a cluster's ALTER TABLE) sets it as a custom property.
+func ColumnTypeKey(n int) string { return fmt.Sprintf("%s%d.type", metaColumnPrefix, n) }

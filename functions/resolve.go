@@ -565,7 +565,7 @@ func CommonType(context string, ts []types.T) (types.T, error) {
 // json, jsonb and uuid (category U). text = jsonb, a CASE of uuid and
 // text, a UNION of json[] and text[] find no operator or common type.
 func OwnStringType(t types.T) bool {
-	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath)
+	return t.Kind == types.String && (t.Variant == types.JSON || t.Variant == types.JSONB || t.Variant == types.UUID || t.Variant == types.JSONPath || t.Variant == types.Enum)
 }
 
 // SamePGType reports whether a and b are the same PostgreSQL type, their
@@ -579,7 +579,7 @@ func SamePGType(a, b types.T) bool {
 	}
 	if a.Kind == types.String && b.Kind == types.String {
 		// text, varchar (a limit or -1) and the own string types
-		return a.Variant == b.Variant && (a.Length == 0) == (b.Length == 0)
+		return a.Variant == b.Variant && a.TypeOID == b.TypeOID && (a.Length == 0) == (b.Length == 0)
 	}
 	pa, pb := pgTypeOf(a), pgTypeOf(b)
 	if pa != pb {

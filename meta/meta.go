@@ -52,6 +52,8 @@ type state struct {
 	extra map[string]string
 	// functions are the functions CREATE FUNCTION made (functions.go).
 	functions *Functions
+	// types are the enum types CREATE TYPE made (types.go).
+	types *Types
 }
 
 // usersImport records the users file imported last: its content's hash
@@ -115,6 +117,8 @@ type Tx struct {
 	Users  map[string]pgwire.UserEntry
 	// Functions are the functions by signature (functions.go).
 	Functions map[string]Function
+	// Types are the enum types by OID (types.go).
+	Types map[uint32]EnumType
 
 	imported usersImport
 	extra    map[string]string
@@ -134,7 +138,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 	}
 	cur := m.cur.Load()
 	tx := &Tx{Views: cur.views.Clone(), Access: cur.acl.Clone(), Users: maps.Clone(cur.users), Functions: maps.Clone(cur.functions.bySig()),
-		imported: cur.imported, extra: cur.extra}
+		Types: maps.Clone(cur.types.byOID()), imported: cur.imported, extra: cur.extra}
 	if err := change(tx); err != nil {
 		return err
 	}
@@ -161,7 +165,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 		return fmt.Errorf("could not commit the metadata: %w", err)
 	}
 	m.cur.Store(&state{rows: rows, views: tx.Views, acl: tx.Access, users: tx.Users, imported: tx.imported, extra: tx.extra,
-		functions: newFunctions(tx.Functions)})
+		functions: newFunctions(tx.Functions), types: newTypes(tx.Types)})
 	m.version.Store(&v)
 	return nil
 }
@@ -274,6 +278,7 @@ const (
 	keyUser        = "user/" // + name
 	keyUsersImport = "users.import"
 	keyFunction    = "function/" // + signature, name(type, ...)
+	keyType        = "type/"     // + an enum type's OID
 )
 
 func encode(tx *Tx) (map[string]string, error) {
@@ -313,6 +318,11 @@ func encode(tx *Tx) (map[string]string, error) {
 			return nil, err
 		}
 	}
+	for oid, t := range tx.Types {
+		if err := put(keyType+strconv.FormatUint(uint64(oid), 10), t); err != nil {
+			return nil, err
+		}
+	}
 	for sig, f := range tx.Functions {
 		if err := put(keyFunction+sig, f); err != nil {
 			return nil, err
@@ -327,6 +337,7 @@ func decode(rows map[string]string) (*state, error) {
 	}
 	st := &state{rows: rows, users: map[string]pgwire.UserEntry{}}
 	fns := map[string]Function{}
+	tys := map[uint32]EnumType{}
 	var sn views.Snapshot
 	acls := map[int64]*access.TableACL{}
 	for k, v := range rows {
@@ -362,6 +373,12 @@ func decode(rows map[string]string) (*state, error) {
 				return nil, bad(err)
 			}
 			fns[k[len(keyFunction):]] = f
+		case strings.HasPrefix(k, keyType):
+			var t EnumType
+			if err := json.Unmarshal([]byte(v), &t); err != nil {
+				return nil, bad(err)
+			}
+			tys[t.OID] = t
 		case strings.HasPrefix(k, keyUser):
 			var e pgwire.UserEntry
 			if err := json.Unmarshal([]byte(v), &e); err != nil {
@@ -379,7 +396,7 @@ func decode(rows map[string]string) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.views, st.acl, st.functions = vs, access.Restore(acls), newFunctions(fns)
+	st.views, st.acl, st.functions, st.types = vs, access.Restore(acls), newFunctions(fns), newTypes(tys)
 	return st, nil
 }
 

@@ -89,6 +89,9 @@ type Options struct {
 	// UDFs, when set, returns the server's UDFs now (Go UDFs and the
 	// functions CREATE FUNCTION made), listed in pg_proc (udfprocs.go).
 	UDFs func() *udf.Registry
+	// EnumTypes, when set, returns the enum types CREATE TYPE made now
+	// (enums.go).
+	EnumTypes func() []*types.EnumType
 }
 
 // Roles is the role and privilege information the catalog shows in
@@ -280,6 +283,8 @@ func (c *Catalog) colType(t types.T) colType {
 	ct := colType{oid: oid, typmod: typmod, len: -1, align: "i", storage: "x"}
 	if ts, ok := c.types[oid]; ok {
 		ct.len, ct.byVal, ct.align, ct.storage, ct.collation = ts.len, ts.byVal, ts.align, ts.storage, ts.collation
+	} else if t.Variant == types.Enum { // enums.go
+		ct.len, ct.byVal, ct.storage = 4, true, "p"
 	}
 	if t.Kind == types.Array {
 		ct.ndims = 1

@@ -7,7 +7,8 @@
 // and types and PostgreSQL's own relation OIDs (schema.go, generated from a
 // PostgreSQL 15 server by testdata/gen_schema.sql), the rows each one
 // shows (generated at scan time from the store's catalog, never cached),
-// pg_type's rows for the types sqlgate emits, the OID scheme for user
+// pg_type's rows for the types sqlgate emits and the enum types CREATE
+// TYPE made (with pg_enum's rows: enums.go, Options.EnumTypes), the OID scheme for user
 // objects, and the answers the catalog functions in functions need
 // (Catalog implements functions.CatalogInfo: regclass/regtype lookups,
 // format_type, pg_get_indexdef, obj_description ...).

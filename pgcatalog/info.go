@@ -270,7 +270,7 @@ func (c *Catalog) LookupType(name string) (uint32, bool) {
 	s = strings.Trim(s, `"`)
 	t, ok := c.typeBy[s]
 	if !ok {
-		return 0, false
+		return c.enumTypeOID(s, array) // enums.go
 	}
 	if array {
 		if t.array == 0 {
@@ -286,7 +286,7 @@ func (c *Catalog) TypeName(oid uint32) (string, bool) {
 	if t, ok := c.types[oid]; ok {
 		return t.name, true
 	}
-	return "", false
+	return c.enumTypeName(oid) // enums.go
 }
 
 // RowTypeName implements functions.RowTypes: a table's row type prints
@@ -319,6 +319,9 @@ func FormatType(oid uint32, typmod int32, hasTypmod bool) string {
 		}
 	}
 	if ts == nil {
+		if name, ok := formatEnumType(oid); ok { // enums.go
+			return name
+		}
 		return "???"
 	}
 	if strings.HasPrefix(ts.name, "_") && ts.elem != 0 { // an array type (not int2vector/oidvector)

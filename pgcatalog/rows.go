@@ -18,7 +18,7 @@ func (c *Catalog) dynamic(rows func() []row) rowsFunc {
 }
 
 // generators maps relation names to their row generators; relations not
-// listed are always empty (sqlgate has no triggers, policies, enums ...).
+// listed are always empty (sqlgate has no triggers, policies ...).
 func (c *Catalog) generators() map[string]rowsFunc {
 	static := func(rows []row) rowsFunc {
 		return func(context.Context, *snapshot) ([]row, error) { return rows, nil }
@@ -28,6 +28,7 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_class":               c.classRows,
 		"pg_attribute":           c.attributeRows,
 		"pg_type":                c.typeRows,
+		"pg_enum":                c.enumRows, // enums.go
 		"pg_index":               c.indexRows,
 		"pg_indexes":             c.indexesViewRows,
 		"pg_constraint":          c.constraintRows,
@@ -236,6 +237,7 @@ func (c *Catalog) typeRows(_ context.Context, s *snapshot) ([]row, error) {
 		rows = append(rows, typeRow(rowTypeOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), -1, false, "c", "C", false,
 			0, 0, RelationOID(t.TableID), "d", "x", 0))
 	}
+	rows = append(rows, c.enumTypeRows()...) // enums.go
 	return rows, nil
 }
 

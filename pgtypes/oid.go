@@ -130,6 +130,8 @@ func IsPGArray(t types.T) bool {
 // text, as PostgreSQL resolves unknown-typed output columns.
 func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 	switch {
+	case t.Variant == types.Enum: // a user-defined enum: its own OID (pg_type)
+		return t.TypeOID, -1, 4
 	case t.Variant == types.QChar:
 		return OIDChar, -1, 1
 	case t.Variant == types.Int2Vector:
@@ -212,7 +214,11 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return OIDName, -1, 64
 	case types.Array:
 		if IsPGArray(t) {
-			elem, typmod, _ := OIDOf(innermost(t))
+			in := innermost(t)
+			elem, typmod, _ := OIDOf(in)
+			if in.Variant == types.Enum {
+				return in.TypeOID + 1, -1, -1 // the enum's array type (engine/enumtypes.go)
+			}
 			if arr, ok := arrayOIDs[elem]; ok {
 				return arr, typmod, -1
 			}

@@ -22,6 +22,8 @@
 //     UPDATE / DELETE ... WHERE CURRENT OF (currentof.go) parsed with
 //     WHERE false and the clause in Statement.CurrentOf;
 //     SUBSCRIBE (subscribe.go) in Statement.DDL.Subscribe;
+//     CREATE TYPE ... AS ENUM, DROP TYPE and ALTER TYPE ... ADD VALUE |
+//     RENAME VALUE (typestmts.go) in Statement.Type;
 //   - catalog-qualified names (catalogs.go): db.schema.relation and
 //     db.schema.table.column lose the db part when it is the session's
 //     database (Parser.SetDatabase), else 0A000;

@@ -171,6 +171,8 @@ type Statement struct {
 	Sequence *SequenceStmt
 	// Function is CREATE / DROP FUNCTION (function.go).
 	Function *FunctionStmt
+	// Type is CREATE TYPE ... AS ENUM, DROP TYPE, ALTER TYPE (typestmts.go).
+	Type *TypeStmt
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format
 	// ...), lower-case, value "true" when written without one.
 	ExplainOptions map[string]string
@@ -310,6 +312,12 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		return st, nil
 	}
 	if ok, err := parseSequence(src, toks, st); ok { // sequence.go
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
+	if ok, err := parseTypeStmt(src, toks, st); ok { // typestmts.go
 		if err != nil {
 			return nil, err
 		}

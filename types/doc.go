@@ -16,6 +16,15 @@
 // reads and prints it). It maps each type to its Arrow type (DESIGN.md's
 // table) and prints it as seed 000 does.
 //
+// User-defined enum types (CREATE TYPE ... AS ENUM; enum.go) are the
+// Variant Enum of STRING, T.TypeOID naming the type: a value is its
+// label. Fluss has no enum type, so an enum column is stored as STRING
+// (the label) and the type is kept in sqlgate's metadata (meta.EnumType);
+// enum.go's registry, which the engine fills, gives every layer the
+// type's labels and their order from the OID alone (text input checks
+// the label, 22P02; comparisons and ORDER BY follow the declaration
+// order, binder/enumops.go).
+//
 // It also holds PostgreSQL's TimeZone rules (zone.go: the values SET
 // TimeZone accepts, offsets as timestamptz prints them, wall time to instant
 // across DST), since input (ParseTextIn), output (FormatTextIn) and casts

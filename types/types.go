@@ -108,6 +108,11 @@ const (
 	// operations, DISTINCT and GROUP BY, so the value prints "(1,a)" where a
 	// Fluss ROW column's value travels as JSON.
 	AnonRecord
+
+	// Enum is a user-defined enum type (CREATE TYPE ... AS ENUM, enum.go):
+	// a String holding the label, T.TypeOID naming the type, whose
+	// definition (labels, their order) the registry in enum.go holds.
+	Enum
 )
 
 // IsAnonRecord reports whether t is an anonymous record (AnonRecord).
@@ -173,6 +178,10 @@ type T struct {
 	// bytes instead of 80: every bound and lowered expression node holds
 	// a T, and planning's cost is mostly the bytes it allocates.
 	Variant Variant
+	// TypeOID is the OID of a user-defined type (Variant Enum); 0 for
+	// the others. It fills padding after the one-byte fields: T stays 72
+	// bytes.
+	TypeOID uint32
 	// Precision is DECIMAL's precision, TIME/TIMESTAMP's fractional-second
 	// precision (0..9), or 0.
 	Precision int
@@ -274,7 +283,7 @@ func (t T) Equal(o T) bool { return t.Same(&o) }
 // Same is Equal without copying either type: a T is 72 bytes, and binding
 // and planning compare the types of nearly every operand and column.
 func (t *T) Same(o *T) bool {
-	if t.Kind != o.Kind || t.Precision != o.Precision || t.Scale != o.Scale || t.Length != o.Length || len(t.Fields) != len(o.Fields) || t.Variant != o.Variant {
+	if t.Kind != o.Kind || t.Precision != o.Precision || t.Scale != o.Scale || t.Length != o.Length || len(t.Fields) != len(o.Fields) || t.Variant != o.Variant || t.TypeOID != o.TypeOID {
 		return false
 	}
 	sub := func(a, b *T) bool {
@@ -306,7 +315,11 @@ func (t T) write(b *strings.Builder) {
 	// an anonymous record keeps its row<...> spelling, which tells two
 	// records of different fields apart
 	if t.Variant != NoVariant && t.Variant != AnonRecord {
-		b.WriteString(t.Variant.Name())
+		if t.Variant == Enum {
+			b.WriteString(EnumName(t.TypeOID))
+		} else {
+			b.WriteString(t.Variant.Name())
+		}
 		if t.NotNull {
 			b.WriteString(" NOT NULL")
 		}

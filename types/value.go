@@ -107,6 +107,9 @@ func (t T) OperandName() string {
 
 // PGName is PostgreSQL's name of t (for messages such as 42883's argument list).
 func (t T) PGName() string {
+	if t.Variant == Enum {
+		return EnumName(t.TypeOID)
+	}
 	if t.Variant != NoVariant {
 		return t.Variant.Name()
 	}
@@ -195,6 +198,8 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 		return ParseJSON(s, t.Variant == JSONB)
 	}
 	switch t.Variant {
+	case Enum:
+		return ParseEnum(s, t.TypeOID) // enum.go
 	case UUID:
 		return ParseUUID(s)
 	case Inet:

@@ -67,6 +67,12 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 				add.Comment = proto.String(ch.Column.Comment)
 			}
 			req.AddColumns = append(req.AddColumns, add)
+			if pg := fluss.EnumPGType(ch.Column.Type); pg != "" {
+				// the column's enum type (fluss.ColumnMeta.PGType) goes
+				// with the limits, before the column
+				key := fluss.ColumnTypeKey(len(info.Descriptor.Schema.Columns) + len(req.AddColumns))
+				limits = append(limits, &pb.PbAlterConfig{ConfigKey: proto.String(key), ConfigValue: proto.String(pg), OpType: proto.Int32(0)})
+			}
 			for k, v := range fluss.VarcharLimitProperties(ch.Column) {
 				limits = append(limits, &pb.PbAlterConfig{ConfigKey: proto.String(k), ConfigValue: proto.String(v), OpType: proto.Int32(0)})
 			}

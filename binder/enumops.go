@@ -1,0 +1,257 @@
+package binder
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Enum values (types.Enum) are their labels, Strings; equality, GROUP BY
+// and DISTINCT are the labels' equality. Their order is the declaration
+// order (pg_enum.enumsortorder), not the labels' text order: comparisons,
+// ORDER BY and min/max compare each value's rank instead (enumRank, a
+// float8 computed from the type's labels as the statement binds), and
+// min/max give the label of the rank back (enumLabel).
+
+// enumRank is e's rank in its enum type's sort order (NULL for NULL).
+func (b *binder) enumRank(e Expr) Expr {
+	def := types.EnumOf(e.Type().TypeOID)
+	rank := map[string]float64{}
+	if def != nil {
+		for i, l := range def.Labels {
+			rank[l] = float64(i)
+		}
+	}
+	k := func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		in := args[0].(*array.String)
+		bld := array.NewFloat64Builder(mem)
+		defer bld.Release()
+		bld.Reserve(n)
+		for i := 0; i < n; i++ {
+			if in.IsNull(i) {
+				bld.AppendNull()
+				continue
+			}
+			r, ok := rank[in.Value(i)]
+			if !ok { // a label a concurrent ALTER TYPE added: after the others
+				r = float64(len(rank))
+			}
+			bld.Append(r)
+		}
+		return bld.NewArray(), nil
+	}
+	return &FuncCall{Name: "pg__enum_rank", Args: []Expr{e}, T: types.Float64Type, Kernel: k}
+}
+
+// enumLabel is the label of the rank e (a float8) of the enum type t.
+func (b *binder) enumLabel(e Expr, t types.T) Expr {
+	var labels []string
+	if def := types.EnumOf(t.TypeOID); def != nil {
+		labels = def.Labels
+	}
+	k := func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		in := args[0].(*array.Float64)
+		bld := array.NewStringBuilder(mem)
+		defer bld.Release()
+		for i := 0; i < n; i++ {
+			r := int(in.Value(i))
+			if in.IsNull(i) || r < 0 || r >= len(labels) {
+				bld.AppendNull()
+				continue
+			}
+			bld.Append(labels[r])
+		}
+		return bld.NewArray(), nil
+	}
+	return &FuncCall{Name: "pg__enum_label", Args: []Expr{e}, T: t.Nullable(), Kernel: k}
+}
+
+// isOrdering reports the comparison operators that order (<, <=, >, >=).
+func isOrdering(op Op) bool { return op == OpLt || op == OpLe || op == OpGt || op == OpGe }
+
+// enumComparison rewrites an ordering comparison of two values of one enum
+// type into a comparison of their ranks; ok is false when l and r are not
+// enum values.
+func (b *binder) enumComparison(n sourceNode, op Op, l, r Expr, lt, rt types.T) (Expr, Expr, error) {
+	if !lt.IsEnum() && !rt.IsEnum() {
+		return l, r, nil
+	}
+	if lt.IsEnum() != rt.IsEnum() || lt.TypeOID != rt.TypeOID {
+		if !op.IsComparison() && op != OpIsDistinct && op != OpIsNotDistinct {
+			return l, r, nil
+		}
+		return nil, nil, b.binaryOpError(n, op, lt, rt)
+	}
+	if !isOrdering(op) {
+		return l, r, nil
+	}
+	return b.enumRank(l), b.enumRank(r), nil
+}
+
+// enumFunction is enum_first, enum_last and enum_range over an enum type:
+// constants of the type's labels, as PostgreSQL reads them from pg_enum
+// (the arguments' values matter only as enum_range's bounds).
+func (b *binder) enumFunction(n sourceNode, name string, args []Expr) (Expr, bool, error) {
+	switch name {
+	case "enum_first", "enum_last", "enum_range":
+	case "greatest", "least":
+		return b.enumGreatest(n, name, args)
+	default:
+		return nil, false, nil
+	}
+	if len(args) == 0 || !args[0].Type().IsEnum() && !(len(args) == 2 && args[1].Type().IsEnum()) {
+		return nil, false, nil
+	}
+	t := args[0].Type()
+	if !t.IsEnum() {
+		t = args[1].Type()
+	}
+	t = t.Nullable()
+	def := types.EnumOf(t.TypeOID)
+	if def == nil {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.UndefinedObject, "cache lookup failed for type %d", t.TypeOID))
+	}
+	labels := def.Labels
+	switch {
+	case name == "enum_first" && len(args) == 1:
+		if len(labels) == 0 {
+			return nil, true, b.errAt(n, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "enum %s contains no values", def.QualifiedName()))
+		}
+		return b.newConst(labels[0], t), true, nil
+	case name == "enum_last" && len(args) == 1:
+		if len(labels) == 0 {
+			return nil, true, b.errAt(n, sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "enum %s contains no values", def.QualifiedName()))
+		}
+		return b.newConst(labels[len(labels)-1], t), true, nil
+	case name == "enum_range" && len(args) == 1:
+		vals := make([]any, len(labels))
+		for i, l := range labels {
+			vals[i] = l
+		}
+		return b.newConst(vals, types.ArrayOf(t)), true, nil
+	case name == "enum_range" && len(args) == 2:
+		lo, hi := args[0], args[1]
+		var err error
+		if lo, err = b.coerce(n, lo, t, "argument"); err != nil {
+			return nil, true, err
+		}
+		if hi, err = b.coerce(n, hi, t, "argument"); err != nil {
+			return nil, true, err
+		}
+		lc, lok := lo.(*Const)
+		hc, hok := hi.(*Const)
+		if !lok || !hok {
+			return nil, true, b.errAt(n, sqlerr.NotSupported("enum_range of non-constant bounds"))
+		}
+		from, to := 0, len(labels)-1
+		if lc.Value != nil {
+			from = def.Rank(lc.Value.(string))
+		}
+		if hc.Value != nil {
+			to = def.Rank(hc.Value.(string))
+		}
+		vals := []any{}
+		for i := from; i <= to && i >= 0; i++ {
+			vals = append(vals, labels[i])
+		}
+		return b.newConst(vals, types.ArrayOf(t)), true, nil
+	}
+	return nil, false, nil
+}
+
+// enumCast is a cast to or from an enum type: from text (and the other
+// string types) it is enum_in, which checks each value's label as the
+// statement runs; to text a String's own value; between different enum
+// types, or an enum and a non-string type, none exists (42846). ok is
+// false for casts that involve no enum.
+func (b *binder) enumCast(n sourceNode, x Expr, target types.T) (Expr, bool, error) {
+	xt := x.Type()
+	if !xt.IsEnum() && !target.IsEnum() {
+		return nil, false, nil
+	}
+	noCast := func() (Expr, bool, error) {
+		return nil, true, b.errAt(n, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", xt.PGName(), target.PGName()))
+	}
+	switch {
+	case xt.IsEnum() && target.IsEnum():
+		if xt.TypeOID != target.TypeOID {
+			return noCast()
+		}
+		return x, true, nil
+	case xt.IsEnum():
+		if !target.IsString() || functions.OwnStringType(target) {
+			return noCast()
+		}
+		return &Cast{X: x, T: target.Nullable()}, true, nil
+	case xt.IsString() && !functions.OwnStringType(xt) || xt.Kind == types.Name:
+		return b.enumIn(x, target), true, nil
+	}
+	return noCast()
+}
+
+// enumIn is enum_in over a string expression: each value must be one of
+// target's labels (22P02 as the statement runs).
+func (b *binder) enumIn(x Expr, target types.T) Expr {
+	if xt := x.Type(); xt.Kind != types.String || xt.Variant != types.NoVariant {
+		x = b.castTo(x, types.StringType)
+	}
+	def := types.EnumOf(target.TypeOID)
+	name := types.EnumName(target.TypeOID)
+	labels := map[string]bool{}
+	if def != nil {
+		for _, l := range def.Labels {
+			labels[l] = true
+		}
+	}
+	k := func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		in := args[0].(*array.String)
+		for i := 0; i < n; i++ {
+			if !in.IsNull(i) && !labels[in.Value(i)] {
+				return nil, types.InvalidEnumInput(name, in.Value(i))
+			}
+		}
+		in.Retain()
+		return in, nil
+	}
+	return &FuncCall{Name: "enum_in", Args: []Expr{x}, T: target.Nullable(), Kernel: k}
+}
+
+// enumGreatest is GREATEST and LEAST over values of one enum type (unknown
+// literals read as it): the label of the greatest or least rank.
+func (b *binder) enumGreatest(n sourceNode, name string, args []Expr) (Expr, bool, error) {
+	var t *types.T
+	for _, a := range args {
+		if at := a.Type(); at.IsEnum() {
+			t = &at
+			break
+		}
+	}
+	if t == nil {
+		return nil, false, nil
+	}
+	ranks := make([]Expr, len(args))
+	for i, a := range args {
+		at := a.Type()
+		switch {
+		case isUnknown(at) || at.Kind == types.Null:
+			c, err := b.coerceUnknown(n, a, *t)
+			if err != nil {
+				return nil, true, err
+			}
+			a = c
+		case !at.IsEnum() || at.TypeOID != t.TypeOID:
+			return nil, false, nil // the library's resolution reports it
+		}
+		ranks[i] = b.enumRank(a)
+	}
+	e, err := b.callFunction(n, name, ranks)
+	if err != nil {
+		return nil, true, err
+	}
+	return b.enumLabel(e, *t), true, nil
+}

@@ -1,0 +1,449 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/meta"
+	"github.com/sqlgate/sqlgate/pgwire"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Enum types (CREATE TYPE ... AS ENUM, DROP TYPE, ALTER TYPE ... ADD VALUE
+// | RENAME VALUE). A type is a row of the metadata store (meta.EnumType),
+// so it persists and a cluster's servers share it; its columns are STRING
+// in Fluss, each naming the type by OID in its table's metadata
+// (fluss.ColumnMeta.PGType "enum:<oid>"). The engine publishes its types
+// to types' registry (types.PublishEnums), where text input, output names
+// and ordering find a type from a value's T.TypeOID.
+
+// typesMeta is the metadata store's enum types (*meta.Store has them).
+type typesMeta interface{ Types() *meta.Types }
+
+// published remembers, per engine, the version of the types last published
+// to types' registry and the OIDs it held.
+var published sync.Map // *Engine -> *publishedTypes
+
+type publishedTypes struct {
+	version *meta.Types
+	oids    []uint32
+}
+
+// publishEnumTypes publishes the metadata's enum types to types' registry
+// when they are not the version published last (a restart, or a change
+// through another server of a cluster), at the start of each statement
+// (refreshMeta): a statement that names no type (a scan of an enum
+// column, COPY into one) still finds its labels there. It reports whether
+// it published.
+func (e *Engine) publishEnumTypes() bool {
+	tm, ok := e.meta.(typesMeta)
+	if !ok {
+		return false
+	}
+	if p, ok := published.Load(e); ok && p.(*publishedTypes).version == tm.Types() {
+		return false
+	}
+	e.enumTypes()
+	return true
+}
+
+// enumTypes is the current enum types, published to types' registry.
+func (e *Engine) enumTypes() map[uint32]meta.EnumType {
+	tm, ok := e.meta.(typesMeta)
+	if !ok {
+		return nil
+	}
+	cur := tm.Types()
+	if p, ok := published.Load(e); ok && p.(*publishedTypes).version == cur {
+		return cur.All()
+	}
+	all := cur.All()
+	defs := make([]*types.EnumType, 0, len(all))
+	oids := make([]uint32, 0, len(all))
+	for _, t := range all {
+		defs = append(defs, enumDef(t))
+		oids = append(oids, t.OID)
+	}
+	var gone []uint32
+	if p, ok := published.Load(e); ok {
+		for _, o := range p.(*publishedTypes).oids {
+			if _, still := all[o]; !still {
+				gone = append(gone, o)
+			}
+		}
+	}
+	types.PublishEnums(defs, gone)
+	published.Store(e, &publishedTypes{version: cur, oids: oids})
+	return all
+}
+
+// enumDef is the registry's form of a stored type.
+func enumDef(t meta.EnumType) *types.EnumType {
+	d := &types.EnumType{OID: t.OID, ArrayOID: t.OID + 1, Schema: t.Schema, Name: t.Name}
+	for _, l := range t.Labels {
+		d.Labels = append(d.Labels, l.Label)
+		d.Sorts = append(d.Sorts, l.Sort)
+		d.LabelOIDs = append(d.LabelOIDs, l.OID)
+	}
+	return d
+}
+
+// EnumTypeNamed finds an enum type by schema ("" for the default) and name
+// (binder.TypeCatalog).
+//
+// Type names reach the binder without their schema (sql.ParseTypeName
+// drops it), so a name without one is the default schema's type, else the
+// one type of that name in another schema (s2.mood names it too).
+func (e *Engine) EnumTypeNamed(schema, name string) (types.T, bool) {
+	var found []meta.EnumType
+	for _, t := range e.enumTypes() {
+		if t.Name != name {
+			continue
+		}
+		if t.Schema == schema || schema == "" && t.Schema == fluss.DefaultDatabase {
+			return types.T{Kind: types.String, Variant: types.Enum, TypeOID: t.OID}, true
+		}
+		found = append(found, t)
+	}
+	if schema == "" && len(found) == 1 {
+		return types.T{Kind: types.String, Variant: types.Enum, TypeOID: found[0].OID}, true
+	}
+	return types.T{}, false
+}
+
+// engineTypes is binder.TypeCatalog over the engine's types, for the
+// statements bound outside a statement's catalog (ALTER TABLE ... ADD
+// COLUMN, PREPARE's parameter types).
+type engineTypes struct{ e *Engine }
+
+func (t engineTypes) EnumType(schema, name string) (types.T, bool) {
+	return t.e.EnumTypeNamed(schema, name)
+}
+
+// EnumType is binder.TypeCatalog over the engine's types.
+func (c *recordingCatalog) EnumType(schema, name string) (types.T, bool) {
+	if c.files == nil {
+		return types.T{}, false
+	}
+	return c.files.eng.EnumTypeNamed(schema, name)
+}
+
+// newTypeOID draws an OID for a new type (and OID+1 for its array type)
+// or label: user OIDs start at 16384 in PostgreSQL; these are drawn at
+// random from a range far above it, so that two engines of one process
+// never meet in types' registry.
+func newTypeOID(taken map[uint32]meta.EnumType) uint32 {
+	for {
+		o := uint32(1<<24 + rand.IntN(1<<30)&^1)
+		if _, ok := taken[o]; !ok {
+			if _, ok := taken[o-1]; !ok {
+				return o
+			}
+		}
+	}
+}
+
+// enumLabelLimit is NAMEDATALEN - 1: PostgreSQL's longest label, in bytes.
+const enumLabelLimit = 63
+
+func checkEnumLabel(l string) error {
+	if len(l) > enumLabelLimit {
+		return sqlerr.New(sqlerr.Code("42602"), "invalid enum label \"%s\"", l).
+			WithDetail("Labels must be %d bytes or less.", enumLabelLimit)
+	}
+	return nil
+}
+
+// execType runs CREATE TYPE ... AS ENUM, DROP TYPE and ALTER TYPE.
+func (s *session) execType(ctx context.Context, st *sql.TypeStmt) (pgwire.Result, error) {
+	tag := map[sql.TypeOp]string{sql.CreateEnumType: "CREATE TYPE", sql.DropType: "DROP TYPE",
+		sql.AlterTypeAddValue: "ALTER TYPE", sql.AlterTypeRenameValue: "ALTER TYPE"}[st.Op]
+	if err := s.blockDDL(tag, nil); err != nil {
+		return nil, err
+	}
+	if _, ok := s.eng.meta.(typesMeta); !ok {
+		return nil, sqlerr.NotSupported("user-defined types without a metadata store")
+	}
+	s.eng.ddl.Lock()
+	defer s.eng.ddl.Unlock()
+	s.eng.catalog.Add(1)
+	defer s.eng.enumTypes()
+	var notices []*sqlerr.Error
+	var err error
+	switch st.Op {
+	case sql.CreateEnumType:
+		err = s.createEnum(ctx, st)
+	case sql.DropType:
+		notices, err = s.dropTypes(ctx, st)
+	default:
+		var n *sqlerr.Error
+		n, err = s.alterEnum(ctx, st)
+		if n != nil {
+			notices = append(notices, n)
+		}
+	}
+	if err != nil {
+		return nil, metaErr(err)
+	}
+	if len(notices) > 0 {
+		return noticeResult(tag, notices...), nil
+	}
+	return tagOnly(tag), nil
+}
+
+// typeSchema is the schema a type name means: the one written, else the
+// default.
+func typeSchema(n sql.ObjectName) string {
+	if n.Schema == "" {
+		return fluss.DefaultDatabase
+	}
+	return n.Schema
+}
+
+// findType is the OID of the type schema.name in ts, 0 when none.
+func findType(ts map[uint32]meta.EnumType, n sql.ObjectName) uint32 {
+	schema := typeSchema(n)
+	for oid, t := range ts {
+		if t.Name == n.Name && t.Schema == schema {
+			return oid
+		}
+	}
+	return 0
+}
+
+func (s *session) createEnum(ctx context.Context, st *sql.TypeStmt) error {
+	n := st.Names[0]
+	seen := map[string]bool{}
+	for _, l := range st.Labels {
+		if err := checkEnumLabel(l); err != nil {
+			return err
+		}
+		if seen[l] {
+			// PostgreSQL's words: pg_enum's unique index refuses the row
+			return sqlerr.New(sqlerr.UniqueViolation, "duplicate key value violates unique constraint \"pg_enum_typid_label_index\"")
+		}
+		seen[l] = true
+	}
+	if schema := typeSchema(n); schema != fluss.DefaultDatabase {
+		dbs, err := s.eng.store.ListDatabases(ctx)
+		if err != nil {
+			return err
+		}
+		found := false
+		for _, d := range dbs {
+			found = found || d == schema
+		}
+		if !found {
+			return sqlerr.New(sqlerr.Code("3F000"), "schema \"%s\" does not exist", schema)
+		}
+	}
+	return s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		if tx.Types == nil {
+			tx.Types = map[uint32]meta.EnumType{}
+		}
+		if findType(tx.Types, n) != 0 {
+			return sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists", n.Name)
+		}
+		t := meta.EnumType{OID: newTypeOID(tx.Types), Schema: typeSchema(n), Name: n.Name, Owner: s.info.User}
+		for i, l := range st.Labels {
+			t.Labels = append(t.Labels, meta.EnumLabel{Label: l, Sort: float32(i + 1), OID: newTypeOID(tx.Types)})
+		}
+		tx.Types[t.OID] = t
+		return nil
+	})
+}
+
+func (s *session) alterEnum(ctx context.Context, st *sql.TypeStmt) (*sqlerr.Error, error) {
+	var notice *sqlerr.Error
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		oid := findType(tx.Types, st.Names[0])
+		if oid == 0 {
+			return sqlerr.New(sqlerr.UndefinedObject, "type \"%s\" does not exist", st.Names[0].Name)
+		}
+		t := tx.Types[oid]
+		if t.Owner != s.info.User && !s.superuser {
+			return mustOwn("type", t.Name)
+		}
+		labels := append([]meta.EnumLabel(nil), t.Labels...)
+		index := func(l string) int {
+			for i, x := range labels {
+				if x.Label == l {
+					return i
+				}
+			}
+			return -1
+		}
+		switch st.Op {
+		case sql.AlterTypeAddValue:
+			if err := checkEnumLabel(st.Value); err != nil {
+				return err
+			}
+			if index(st.Value) >= 0 {
+				if st.IfNotExists {
+					notice = sqlerr.New(sqlerr.SuccessfulCompletion, "enum label \"%s\" already exists, skipping", st.Value)
+					return nil
+				}
+				return sqlerr.New(sqlerr.DuplicateObject, "enum label \"%s\" already exists", st.Value)
+			}
+			at := len(labels) // the position the new label takes
+			if st.Neighbor != "" {
+				k := index(st.Neighbor)
+				if k < 0 {
+					return sqlerr.New(sqlerr.InvalidParameterValue, "\"%s\" is not an existing enum label", st.Neighbor)
+				}
+				at = k
+				if !st.Before {
+					at = k + 1
+				}
+			}
+			// the new label's sort order lies between its neighbours'
+			// (pg_enum.enumsortorder is a float4, as PostgreSQL's)
+			var sort float32
+			switch {
+			case len(labels) == 0:
+				sort = 1
+			case at == len(labels):
+				sort = labels[at-1].Sort + 1
+			case at == 0:
+				sort = labels[0].Sort - 1
+			default:
+				sort = (labels[at-1].Sort + labels[at].Sort) / 2
+			}
+			l := meta.EnumLabel{Label: st.Value, Sort: sort, OID: newTypeOID(tx.Types)}
+			labels = append(labels[:at], append([]meta.EnumLabel{l}, labels[at:]...)...)
+		case sql.AlterTypeRenameValue:
+			k := index(st.Value)
+			if k < 0 {
+				return sqlerr.New(sqlerr.InvalidParameterValue, "\"%s\" is not an existing enum label", st.Value)
+			}
+			if index(st.NewValue) >= 0 {
+				return sqlerr.New(sqlerr.DuplicateObject, "enum label \"%s\" already exists", st.NewValue)
+			}
+			if err := checkEnumLabel(st.NewValue); err != nil {
+				return err
+			}
+			used, err := s.enumColumns(ctx, oid)
+			if err != nil {
+				return err
+			}
+			if len(used) > 0 {
+				// the stored values are the labels: renaming one would
+				// have to rewrite every row that holds it
+				return sqlerr.NotSupported(fmt.Sprintf("ALTER TYPE ... RENAME VALUE of a type that columns use (%s)", used[0]))
+			}
+			labels[k].Label = st.NewValue
+		}
+		t.Labels = labels
+		tx.Types[oid] = t
+		return nil
+	})
+	return notice, err
+}
+
+// enumColumns names the columns whose type is the enum oid (or an array
+// of it), as PostgreSQL's dependency messages do: "column c of table t".
+func (s *session) enumColumns(ctx context.Context, oid uint32) ([]string, error) {
+	dbs, err := s.eng.store.ListDatabases(ctx)
+	if err != nil {
+		return nil, err
+	}
+	want := EnumPGType(oid)
+	var out []string
+	for _, db := range dbs {
+		if db == fluss.SystemDatabase {
+			continue
+		}
+		ts, err := s.eng.store.ListTables(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			m := fluss.MetaOf(t.Descriptor)
+			for i, c := range t.Descriptor.Schema.Columns {
+				if pg := m.Column(i).PGType; pg == want || pg == want+"[]" {
+					name := t.Path.Table
+					if db != fluss.DefaultDatabase {
+						name = db + "." + name
+					}
+					out = append(out, fmt.Sprintf("column %s of table %s", c.Name, name))
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// EnumPGType is the PGType a column of the enum oid records
+// (fluss.ColumnMeta.PGType).
+func EnumPGType(oid uint32) string { return "enum:" + strconv.FormatUint(uint64(oid), 10) }
+
+func (s *session) dropTypes(ctx context.Context, st *sql.TypeStmt) ([]*sqlerr.Error, error) {
+	var notices []*sqlerr.Error
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		var drop []uint32
+		for _, n := range st.Names {
+			oid := findType(tx.Types, n)
+			if oid == 0 {
+				if st.IfExists {
+					notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "type \"%s\" does not exist, skipping", n.Name))
+					continue
+				}
+				return sqlerr.New(sqlerr.UndefinedObject, "type \"%s\" does not exist", n.Name)
+			}
+			t := tx.Types[oid]
+			if t.Owner != s.info.User && !s.superuser {
+				return mustOwn("type", t.Name)
+			}
+			used, err := s.enumColumns(ctx, oid)
+			if err != nil {
+				return err
+			}
+			if len(used) > 0 {
+				if st.Cascade {
+					// PostgreSQL drops the columns; a Fluss table cannot
+					// lose a column
+					return sqlerr.NotSupported(fmt.Sprintf("DROP TYPE ... CASCADE of a type columns use (%s)", used[0]))
+				}
+				e := sqlerr.New(sqlerr.Code("2BP01"), "cannot drop type %s because other objects depend on it", t.Name).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+				return e.WithDetail("%s", strings.Join(dependsOn(used, t.Name), "\n"))
+			}
+			drop = append(drop, oid)
+		}
+		for _, oid := range drop {
+			delete(tx.Types, oid)
+		}
+		return nil
+	})
+	return notices, err
+}
+
+// dependsOn words PostgreSQL's dependency detail lines.
+func dependsOn(used []string, typ string) []string {
+	out := make([]string, len(used))
+	for i, u := range used {
+		out[i] = u + " depends on type " + typ
+	}
+	return out
+}
+
+// EnumTypeDefs lists the enum types now, sorted by OID
+// (pgcatalog.Options.EnumTypes).
+func (e *Engine) EnumTypeDefs() []*types.EnumType {
+	all := e.enumTypes()
+	out := make([]*types.EnumType, 0, len(all))
+	for _, t := range all {
+		out = append(out, enumDef(t))
+	}
+	slices.SortFunc(out, func(a, b *types.EnumType) int { return cmp.Compare(a.OID, b.OID) })
+	return out
+}

@@ -1,0 +1,175 @@
+package sql
+
+import (
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// TypeOp is what a type statement does.
+type TypeOp int
+
+// The type statements (typestmts.go).
+const (
+	CreateEnumType TypeOp = iota + 1
+	DropType
+	AlterTypeAddValue
+	AlterTypeRenameValue
+)
+
+// TypeStmt is CREATE TYPE ... AS ENUM, DROP TYPE and ALTER TYPE ... ADD
+// VALUE | RENAME VALUE (Statement.Type; Kind Other, AST nil). TiDB's
+// grammar has no user-defined types, so they are read here, before it.
+type TypeStmt struct {
+	Op TypeOp
+	// Names is the type (several for DROP TYPE).
+	Names    []ObjectName
+	IfExists bool
+	// IfNotExists is ADD VALUE IF NOT EXISTS.
+	IfNotExists bool
+	// Cascade is DROP TYPE ... CASCADE.
+	Cascade bool
+	// Labels are CREATE TYPE ... AS ENUM's labels, in order.
+	Labels []string
+	// Value is ADD VALUE's new label, or RENAME VALUE's old one; Neighbor
+	// is BEFORE / AFTER's label ("" when not written), Before tells which;
+	// NewValue is RENAME VALUE's new label.
+	Value, Neighbor, NewValue string
+	Before                    bool
+}
+
+// parseTypeStmt intercepts CREATE TYPE, DROP TYPE and ALTER TYPE.
+func parseTypeStmt(src string, toks []token, st *Statement) (bool, error) {
+	p := &sessionParser{src: src, toks: toks}
+	s := &TypeStmt{}
+	switch {
+	case p.accept("CREATE", "TYPE"):
+		s.Op = CreateEnumType
+	case p.accept("DROP", "TYPE"):
+		s.Op = DropType
+	case p.accept("ALTER", "TYPE"):
+	default:
+		return false, nil
+	}
+	st.Type = s
+	switch s.Op {
+	case CreateEnumType:
+		n, err := p.objectName()
+		if err != nil {
+			return true, err
+		}
+		s.Names = []ObjectName{n}
+		if !p.accept("AS") {
+			if p.pos >= len(p.toks) {
+				return true, sqlerr.NotSupported("shell types (CREATE TYPE without AS)")
+			}
+			return true, sqlerr.NotSupported("CREATE TYPE other than AS ENUM")
+		}
+		if !p.accept("ENUM") {
+			switch {
+			case p.word(0) == "RANGE":
+				return true, sqlerr.NotSupported("range types")
+			case p.pos < len(p.toks) && p.toks[p.pos].isPunct(src, "("):
+				return true, sqlerr.NotSupported("composite types")
+			}
+			return true, p.err()
+		}
+		if !p.punct("(") {
+			return true, p.err()
+		}
+		if p.punct(")") {
+			return true, p.done()
+		}
+		for {
+			l, err := p.stringLit()
+			if err != nil {
+				return true, err
+			}
+			s.Labels = append(s.Labels, l)
+			if p.punct(",") {
+				continue
+			}
+			if !p.punct(")") {
+				return true, p.err()
+			}
+			return true, p.done()
+		}
+	case DropType:
+		s.IfExists = p.accept("IF", "EXISTS")
+		for {
+			n, err := p.objectName()
+			if err != nil {
+				return true, err
+			}
+			s.Names = append(s.Names, n)
+			if !p.punct(",") {
+				break
+			}
+		}
+		switch {
+		case p.accept("CASCADE"):
+			s.Cascade = true
+		case p.accept("RESTRICT"):
+		}
+		return true, p.done()
+	}
+	// ALTER TYPE name ...
+	n, err := p.objectName()
+	if err != nil {
+		return true, err
+	}
+	s.Names = []ObjectName{n}
+	switch {
+	case p.accept("ADD", "VALUE"):
+		s.Op = AlterTypeAddValue
+		s.IfNotExists = p.accept("IF", "NOT", "EXISTS")
+		if s.Value, err = p.stringLit(); err != nil {
+			return true, err
+		}
+		switch {
+		case p.accept("BEFORE"):
+			s.Before = true
+		case p.accept("AFTER"):
+		default:
+			return true, p.done()
+		}
+		if s.Neighbor, err = p.stringLit(); err != nil {
+			return true, err
+		}
+		return true, p.done()
+	case p.accept("RENAME", "VALUE"):
+		s.Op = AlterTypeRenameValue
+		if s.Value, err = p.stringLit(); err != nil {
+			return true, err
+		}
+		if !p.accept("TO") {
+			return true, p.err()
+		}
+		if s.NewValue, err = p.stringLit(); err != nil {
+			return true, err
+		}
+		return true, p.done()
+	case p.pos < len(p.toks):
+		return true, sqlerr.NotSupported("ALTER TYPE other than ADD VALUE and RENAME VALUE")
+	}
+	return true, p.err()
+}
+
+// stringLit reads one string constant ('...', E'...', $$...$$).
+func (p *sessionParser) stringLit() (string, error) {
+	if p.pos >= len(p.toks) {
+		return "", p.err()
+	}
+	t := p.toks[p.pos]
+	text := t.text(p.src)
+	switch {
+	case t.kind == tkString && text[0] == '\'':
+		p.pos++
+		return unquoteString(text), nil
+	case t.kind == tkEString:
+		p.pos++
+		return decodeEStringAt(p.src, t)
+	case t.kind == tkDollar:
+		p.pos++
+		return dollarBody(text), nil
+	}
+	return "", p.err()
+}

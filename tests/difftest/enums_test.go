@@ -1,0 +1,175 @@
+package difftest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// enumWords are the labels random enum types draw from: their text order
+// differs from any declaration order the test makes, and they include
+// case, blanks, digits and multibyte text.
+var enumWords = []string{"sad", "ok", "happy", "Zeta", "alpha", "b c", "10", "9", "ä", "Ω", "mid", "A", "x''y", "z"}
+
+// TestEnumDifferential makes random enum types (labels shuffled, some
+// added later with ALTER TYPE ... ADD VALUE BEFORE | AFTER), tables with
+// enum columns and random rows on sqlgate and PostgreSQL 15, and compares
+// comparisons, ORDER BY, GROUP BY, min/max, casts, enum_range/first/last
+// and invalid inputs: the same rows, or both refused with the same
+// SQLSTATE and message. Enum OIDs differ between the two and are mapped.
+func TestEnumDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	seed := uint64(time.Now().UnixNano())
+	if s := envSeed(); s != 0 {
+		seed = s
+	}
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	stats := map[string]int{}
+	for k := 0; k < 6; k++ {
+		name := fmt.Sprintf("e%d", k)
+		words := append([]string(nil), enumWords...)
+		rng.Shuffle(len(words), func(i, j int) { words[i], words[j] = words[j], words[i] })
+		labels := words[:3+rng.IntN(4)]
+		spare := words[len(labels) : len(labels)+2]
+		lit := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+		quoted := make([]string, len(labels))
+		for i, l := range labels {
+			quoted[i] = lit(l)
+		}
+		setup := []string{
+			fmt.Sprintf("CREATE TYPE %s AS ENUM (%s)", name, strings.Join(quoted, ", ")),
+		}
+		// a label added before or after another, and one at the end
+		where := []string{"BEFORE", "AFTER"}[rng.IntN(2)]
+		setup = append(setup,
+			fmt.Sprintf("ALTER TYPE %s ADD VALUE %s %s %s", name, lit(spare[0]), where, lit(labels[rng.IntN(len(labels))])),
+			fmt.Sprintf("ALTER TYPE %s ADD VALUE %s", name, lit(spare[1])),
+			fmt.Sprintf("CREATE TABLE t_%s (id int PRIMARY KEY, v %s, w %s)", name, name, name))
+		all := append(append([]string(nil), labels...), spare...)
+		var rows []string
+		pick := func() string {
+			if rng.IntN(6) == 0 {
+				return "NULL"
+			}
+			return lit(all[rng.IntN(len(all))])
+		}
+		for i := 1; i <= 12; i++ {
+			rows = append(rows, fmt.Sprintf("(%d, %s, %s)", i, pick(), pick()))
+		}
+		setup = append(setup, fmt.Sprintf("INSERT INTO t_%s VALUES %s", name, strings.Join(rows, ", ")))
+		for _, s := range setup {
+			if o := r.SQLGate.Run(ctx, s); o.Err != nil {
+				t.Fatalf("sqlgate: %s: %s", s, describeErr(o))
+			}
+			if o := r.Postgres.Run(ctx, s); o.Err != nil {
+				t.Fatalf("postgres: %s: %s", s, describeErr(o))
+			}
+		}
+		oids := enumOIDMap(t, ctx, r, name)
+		bad := lit("no-such-" + strconv.Itoa(k))
+		l1, l2 := lit(all[rng.IntN(len(all))]), lit(all[rng.IntN(len(all))])
+		tbl := "t_" + name
+		queries := []string{
+			"SELECT id, v FROM " + tbl + " ORDER BY v, id",
+			"SELECT id, v FROM " + tbl + " ORDER BY v DESC NULLS LAST, id",
+			"SELECT id, v, w FROM " + tbl + " ORDER BY w, v DESC, id",
+			"SELECT id FROM " + tbl + " WHERE v < " + l1 + " ORDER BY id",
+			"SELECT id FROM " + tbl + " WHERE v >= " + l2 + " ORDER BY id",
+			"SELECT id FROM " + tbl + " WHERE v = " + l1 + " ORDER BY id",
+			"SELECT id, v < w, v <= w, v = w, v <> w, v > w, v >= w FROM " + tbl + " ORDER BY id",
+			"SELECT id FROM " + tbl + " WHERE v BETWEEN " + l1 + " AND " + l2 + " ORDER BY id",
+			"SELECT id FROM " + tbl + " WHERE v = " + bad,
+			"SELECT id FROM " + tbl + " WHERE v < " + bad,
+			"SELECT v, count(*) FROM " + tbl + " GROUP BY v ORDER BY v",
+			"SELECT DISTINCT v FROM " + tbl + " ORDER BY v",
+			"SELECT min(v), max(v), min(w), max(w) FROM " + tbl,
+			"SELECT v::text, length(v::text) FROM " + tbl + " ORDER BY id",
+			"SELECT " + l1 + "::" + name + ", " + l1 + "::text::" + name + ", " + l1 + "::" + name + " < " + l2 + "::" + name,
+			"SELECT " + bad + "::" + name,
+			"SELECT " + bad + "::text::" + name,
+			"SELECT enum_first(NULL::" + name + "), enum_last(NULL::" + name + "), enum_range(NULL::" + name + ")",
+			"SELECT enum_range(" + l1 + "::" + name + ", " + l2 + "::" + name + ")",
+			"SELECT pg_typeof(v)::text FROM " + tbl + " LIMIT 1",
+			"INSERT INTO " + tbl + " VALUES (100, " + bad + ", NULL)",
+			"SELECT v FROM " + tbl + " UNION SELECT w FROM " + tbl + " ORDER BY 1",
+			"SELECT string_agg(v::text, '|' ORDER BY v, id) FROM " + tbl,
+			"SELECT id, rank() OVER (ORDER BY v) FROM " + tbl + " ORDER BY id",
+			"SELECT id FROM " + tbl + " WHERE v IN (" + l1 + ", " + l2 + ") ORDER BY id",
+			"SELECT id, CASE WHEN id % 2 = 0 THEN v ELSE " + l1 + " END FROM " + tbl + " ORDER BY id",
+			"SELECT id, greatest(v, w), least(v, w) FROM " + tbl + " ORDER BY id",
+			"SELECT array_agg(v ORDER BY v, id) FROM " + tbl,
+			"SELECT v::text::" + name + " FROM " + tbl + " ORDER BY 1",
+			"SELECT count(DISTINCT v), count(v) FROM " + tbl,
+			"SELECT DISTINCT ON (v) v, id FROM " + tbl + " ORDER BY v, id DESC",
+			"SELECT DISTINCT ON (v, w) v, w FROM " + tbl + " ORDER BY v DESC, w",
+		}
+		for _, q := range queries {
+			tallyEnum(t, ctx, r, q, oids, stats)
+		}
+	}
+	t.Logf("%v", stats)
+	if stats["same"] == 0 || stats["refused alike"] == 0 {
+		t.Errorf("too few outcomes of a kind: %v", stats)
+	}
+}
+
+// envSeed is DIFFTEST_SEED, 0 when unset.
+func envSeed() uint64 {
+	n, _ := strconv.ParseUint(strings.TrimSpace(os.Getenv("DIFFTEST_SEED")), 10, 64)
+	return n
+}
+
+// enumOIDMap maps sqlgate's OIDs of the enum type name and its array type
+// to PostgreSQL's.
+func enumOIDMap(t *testing.T, ctx context.Context, r *Runner, name string) map[uint32]uint32 {
+	t.Helper()
+	q := "SELECT oid::int8, typarray::int8 FROM pg_type WHERE typname = '" + name + "'"
+	sg, pg := r.SQLGate.Run(ctx, q), r.Postgres.Run(ctx, q)
+	if sg.Err != nil || pg.Err != nil || len(sg.Rows) != 1 || len(pg.Rows) != 1 {
+		t.Fatalf("pg_type of %s: sqlgate %v, PostgreSQL %v", name, describeErr(sg), describeErr(pg))
+	}
+	m := map[uint32]uint32{}
+	for j := 0; j < 2; j++ {
+		a, _ := strconv.ParseUint(sg.Rows[0][j].Text, 10, 32)
+		b, _ := strconv.ParseUint(pg.Rows[0][j].Text, 10, 32)
+		m[uint32(a)] = uint32(b)
+	}
+	return m
+}
+
+// tallyEnum is tally with sqlgate's enum OIDs read as PostgreSQL's and
+// rows compared in order.
+func tallyEnum(t *testing.T, ctx context.Context, r *Runner, q string, oids map[uint32]uint32, stats map[string]int) {
+	t.Helper()
+	sg := r.SQLGate.Run(ctx, q)
+	pg := r.Postgres.Run(ctx, q)
+	for i, o := range sg.OIDs {
+		if p, ok := oids[o]; ok {
+			sg.OIDs[i] = p
+		}
+	}
+	switch {
+	case sg.Err != nil && sg.Err.Code == connErrorCode:
+		t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
+	case sg.Err != nil && pg.Err != nil && sg.Err.Code == pg.Err.Code && sg.Err.Message == pg.Err.Message:
+		stats["refused alike"]++
+	case sg.Err != nil || pg.Err != nil:
+		stats["different"]++
+		t.Errorf("%s\n  sqlgate:    %s\n  PostgreSQL: %s", q, describeErr(sg), describeErr(pg))
+	default:
+		if same, why := Compare(sg, pg, strings.Contains(q, "ORDER BY"), false); !same {
+			stats["different"]++
+			t.Errorf("%s\n  %s", q, why)
+			return
+		}
+		stats["same"]++
+	}
+}

@@ -1,0 +1,116 @@
+package types
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// EnumType is one version of a user-defined enum type (CREATE TYPE ... AS
+// ENUM): its labels in their sort order. A value of the type is a String
+// holding its label (T{Kind: String, Variant: Enum, TypeOID: OID}); Fluss
+// has no enum type, so an enum column is stored as STRING and the type is
+// kept in sqlgate's metadata (meta.EnumType), the column's PostgreSQL type
+// in the table's metadata (fluss.ColumnMeta.PGType "enum:<oid>").
+//
+// A definition is never changed once published: ALTER TYPE publishes a
+// new one under the same OID.
+type EnumType struct {
+	// OID is pg_type.oid; ArrayOID the OID of its array type (OID+1).
+	OID, ArrayOID uint32
+	Schema, Name  string
+	// Labels are the labels in sort order (pg_enum.enumsortorder), which
+	// comparisons and ORDER BY follow; Sorts are their enumsortorder
+	// values and LabelOIDs their pg_enum.oid.
+	Labels    []string
+	Sorts     []float32
+	LabelOIDs []uint32
+}
+
+// Rank is label's position in the sort order, or -1 when the type has no
+// such label.
+func (e *EnumType) Rank(label string) int { return slices.Index(e.Labels, label) }
+
+// QualifiedName is the name PostgreSQL prints for the type: schema-qualified
+// outside public.
+func (e *EnumType) QualifiedName() string {
+	if e.Schema == "" || e.Schema == "public" {
+		return e.Name
+	}
+	return e.Schema + "." + e.Name
+}
+
+// T is the SQL type of the enum's values.
+func (e *EnumType) T() T { return T{Kind: String, Variant: Enum, TypeOID: e.OID} }
+
+// IsEnum reports whether t is a user-defined enum type.
+func (t T) IsEnum() bool { return t.Variant == Enum }
+
+// The registry of enum definitions by OID. Every path that meets a value
+// of an enum type - text input (ParseText), output names, ordering - finds
+// the definition from T.TypeOID alone, so that no layer between the
+// catalog and a kernel has to carry it. The engine publishes its
+// metadata's enums here (PublishEnums) whenever they change. OIDs are
+// drawn at random from a wide range (engine), so the definitions of two
+// engines in one process (tests) do not meet.
+var (
+	enumMu  sync.Mutex
+	enumReg atomic.Pointer[map[uint32]*EnumType]
+)
+
+// PublishEnums makes defs the definitions of their OIDs and forgets the
+// OIDs in gone.
+func PublishEnums(defs []*EnumType, gone []uint32) {
+	enumMu.Lock()
+	defer enumMu.Unlock()
+	m := map[uint32]*EnumType{}
+	if cur := enumReg.Load(); cur != nil {
+		for k, v := range *cur {
+			m[k] = v
+		}
+	}
+	for _, oid := range gone {
+		delete(m, oid)
+	}
+	for _, d := range defs {
+		m[d.OID] = d
+	}
+	enumReg.Store(&m)
+}
+
+// EnumOf is the published definition of the enum type oid, nil when there
+// is none (dropped).
+func EnumOf(oid uint32) *EnumType {
+	if m := enumReg.Load(); m != nil {
+		return (*m)[oid]
+	}
+	return nil
+}
+
+// EnumName is the enum type's name as PostgreSQL prints it.
+func EnumName(oid uint32) string {
+	if e := EnumOf(oid); e != nil {
+		return e.QualifiedName()
+	}
+	return fmt.Sprintf("enum(%d)", oid)
+}
+
+// ParseEnum is enum_in: s must be one of the type's labels (22P02).
+func ParseEnum(s string, oid uint32) (any, error) {
+	e := EnumOf(oid)
+	if e == nil {
+		return nil, sqlerr.New(sqlerr.UndefinedObject, "cache lookup failed for type %d", oid)
+	}
+	if e.Rank(s) < 0 {
+		return nil, InvalidEnumInput(e.QualifiedName(), s)
+	}
+	return s, nil
+}
+
+// InvalidEnumInput is enum_in's error for a label the type lacks.
+func InvalidEnumInput(typeName, s string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input value for enum %s: \"%s\"", typeName, s)
+}

@@ -88,11 +88,11 @@
 // TABLE AS is still TiDB's, bound by view.go's bindQuery); INSERT, UPDATE
 // and DELETE bind from their tree (sql.Transformer.DMLTree, which Bind's
 // and EXPLAIN's bindInsert / bindUpdate / bindDelete call on TiDB's
-// statement): values, SET, WHERE, ON CONFLICT and the column lists are the
-// tree's, and dmledge.go is their one edge with the query binder, handing
-// it the clauses that are still TiDB's (the target table, FROM / USING,
-// WITH, RETURNING's select list; INSERT ... SELECT's query goes through
-// view.go's bindQueryNode). insert.go reads a VALUES cell that is a plain
+// statement): values, SET, WHERE, ON CONFLICT, the column lists, the
+// target table, FROM / USING, WITH, RETURNING's list and INSERT ...
+// SELECT's query are the tree's, and dmledge.go hands the queries' parts
+// to the query binder (from.go's bindFromItem, select.go's bindTargets,
+// bindQueryTree). insert.go reads a VALUES cell that is a plain
 // literal of a scalar column straight into the column's type
 // (literalCell), the 1000-row INSERT's commonest case (issue 33);
 // the FROM
@@ -143,7 +143,7 @@
 // tree (or its TiDB query where only sql.ToTree made the node); it keeps
 // WITH's bookkeeping over TiDB's WITH clause (bindWith, bindWithTree,
 // withoutCTE), the old signatures the files still on TiDB's AST call
-// (bindSelectList for RETURNING, containsAggregate and containsWindow),
+// (containsAggregate and containsWindow),
 // the dispatch of the statements not in the tree yet (bindStatementAST:
 // set operations, INSERT / UPDATE / DELETE, EXPLAIN, TRUNCATE), and binds
 // a malformed pg__field call from its TiDB node (bindBridged); from.go's

@@ -160,26 +160,6 @@ func (b *binder) bindWithTree(w *pt.With, owner pt.Query) error {
 	return b.bindWith(wc, o)
 }
 
-// bindSelectList is select.go's bindTargets for a select list of TiDB's
-// AST (dmledge.go's RETURNING), each expression bound by bindOut from the
-// TiDB node its tree node was made from.
-func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(ast.ExprNode) (Expr, error), setOpBranch bool) (*Project, error) {
-	q, err := b.trees.QueryToTree(&ast.SelectStmt{Kind: ast.SelectStmtKindSelect, Fields: fields}, b.stmt)
-	if err != nil {
-		return nil, b.queryTransformError(err)
-	}
-	sel, ok := q.(*pt.Select)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.InternalError, "a select list that is no SELECT")
-	}
-	return b.bindTargets(s, sel.Targets, func(e pt.Expr) (Expr, error) {
-		if src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode); ok {
-			return bindOut(src)
-		}
-		return b.bindTree(s, e)
-	}, setOpBranch)
-}
-
 // containsAggregate reports whether an expression of TiDB's AST calls an
 // aggregate (outside subqueries, which aggregate on their own), for the
 // files still on TiDB's AST (recursive.go, dmledge.go; select.go's

@@ -24,7 +24,7 @@ type Returning struct {
 // is a WITH written before an INSERT (pt.Insert.With; nil for none), which
 // sql's rewrite hands over on the inserted SELECT: its queries are the
 // whole statement's in PostgreSQL, RETURNING included.
-func (b *binder) bindReturning(s *scope, r *pt.Returning, with *pt.WriteClause) (*Project, error) {
+func (b *binder) bindReturning(s *scope, r *pt.Returning, with *pt.With) (*Project, error) {
 	if with != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()

@@ -32,9 +32,17 @@ func (t *Transformer) QueryToTree(q ast.Node, st *Statement) (pt.Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The subqueries inside its expressions (ToTree leaves them TiDB's)
-	// transform here, each once: Inspect goes into the tree just made.
-	pt.Inspect(out, func(n pt.Node) bool {
+	if err := qt.subqueries(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// subqueries transforms the subqueries inside n's expressions (ToTree
+// leaves them TiDB's), each once: Inspect goes into the tree just made.
+func (t queryTransformer) subqueries(n pt.Node) error {
+	var err error
+	pt.Inspect(n, func(n pt.Node) bool {
 		if err != nil {
 			return false
 		}
@@ -44,14 +52,11 @@ func (t *Transformer) QueryToTree(q ast.Node, st *Statement) (pt.Query, error) {
 				err = sqlerr.New(sqlerr.InternalError, "a subquery of type %T", s.Query)
 				return false
 			}
-			s.Tree, err = qt.query(sq)
+			s.Tree, err = t.query(sq)
 		}
 		return err == nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return err
 }
 
 // queryTransformer is a Transformer with the statement a query belongs to.

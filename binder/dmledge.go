@@ -1,7 +1,6 @@
 package binder
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -31,15 +30,13 @@ func (b *binder) bindInsertTarget(target pt.FromItem) (Node, error) {
 	return b.bindFromItem(target)
 }
 
-// bindWriteWith binds a WITH clause that the whole statement (owner: its
-// TiDB node) sees; nothing when w is nil.
-func (b *binder) bindWriteWith(w *pt.With, owner any) error {
+// bindWriteWith binds a WITH clause that the whole statement (owner: the
+// write) sees; nothing when w is nil.
+func (b *binder) bindWriteWith(w *pt.With, owner pt.Statement) error {
 	if w == nil {
 		return nil
 	}
-	wc, _ := w.Src.(*ast.WithClause)
-	o, _ := owner.(ast.Node)
-	return b.bindWith(wc, o)
+	return b.bindWith(w, owner) // cte.go
 }
 
 // bindWriteFrom binds UPDATE ... FROM's (DELETE ... USING's) tables;

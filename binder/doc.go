@@ -40,11 +40,14 @@
 // view query's tree (sql.Transformer.SubqueryTree), setop.go UNION,
 // INTERSECT and EXCEPT from the tree's SetOp (grouped as PostgreSQL's
 // grammar groups them; a parenthesised operation keeps its ORDER BY and
-// LIMIT, and its own WITH binds first; cte.go's bindSetOpr is their edge
-// with TiDB's AST, transforming a chain whole, a parenthesised single
-// query still bound over TiDB's WITH clause and ORDER BY),
-// recursive.go WITH RECURSIVE (PostgreSQL's checks of a recursive item's
-// form, still over TiDB's item; a RecursiveUnion whose terms bind from the
+// LIMIT, and its own WITH binds first; exprbind.go's bindSetOpr is their
+// edge with TiDB's AST, transforming a chain whole, a parenthesised single
+// query with its WITH transformed apart (sql.Transformer.WithToTree)),
+// cte.go WITH queries (the items of the tree's WITH lists, each
+// transformed once with its statement, key the binder's WITH state:
+// visibility, reference counts, which are evaluated once), recursive.go
+// WITH RECURSIVE (PostgreSQL's checks of a recursive item's form, a walk
+// of the tree over pt.Inspect; a RecursiveUnion whose terms bind from the
 // tree's top UNION, the SEARCH / CYCLE columns added to the tree's
 // recursive SELECT, and whose recursive term reads a WorkTableScan) and
 // groupingsets.go GROUP BY with ROLLUP, CUBE, GROUPING SETS, () and
@@ -141,9 +144,6 @@
 // a query of the tree (a set operation, its WITH included, by setop.go),
 // bindSubqueryQuery a subquery's
 // tree (or its TiDB query where only sql.ToTree made the node); it keeps
-// WITH's bookkeeping over TiDB's WITH clause (bindWith, bindWithTree,
-// withoutCTE), the old signatures the files still on TiDB's AST call
-// (containsAggregate and containsWindow),
 // the dispatch of the statements not in the tree yet (bindStatementAST:
 // set operations, INSERT / UPDATE / DELETE, EXPLAIN, TRUNCATE), and binds
 // a malformed pg__field call from its TiDB node (bindBridged); from.go's

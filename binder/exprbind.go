@@ -143,97 +143,6 @@ func (b *binder) transformError(err error) error {
 	return err
 }
 
-// bindWithTree makes a tree query's WITH queries visible (bindWith, over
-// the TiDB clause the tree's was made from, until WITH moves onto the
-// tree; owner is the query the clause belongs to, whose references are
-// counted over the TiDB node it was made from, or over w.Owner for a set
-// operation, whose node in the tree stands for its last operand).
-func (b *binder) bindWithTree(w *pt.With, owner pt.Query) error {
-	wc, ok := w.Src.(*ast.WithClause)
-	if !ok {
-		return sqlerr.New(sqlerr.InternalError, "a WITH clause without its source")
-	}
-	o, _ := w.Owner.(ast.Node) // a set operation's (sql.QueryToTree)
-	if o == nil {
-		o, _ = owner.(interface{ Source() any }).Source().(ast.Node)
-	}
-	return b.bindWith(wc, o)
-}
-
-// containsAggregate reports whether an expression of TiDB's AST calls an
-// aggregate (outside subqueries, which aggregate on their own), for the
-// files still on TiDB's AST (recursive.go, dmledge.go; select.go's
-// containsAggregateTree reads the tree). The visitor is the binder's
-// (Accept takes an interface, so a new one would be a heap allocation per
-// call; a walk never re-enters the binder).
-func (b *binder) containsAggregate(n ast.Node) bool {
-	if n == nil {
-		return false
-	}
-	b.finders.agg = aggFinder{}
-	n.Accept(&b.finders.agg)
-	return b.finders.agg.found
-}
-
-// grouping is set when what was found is a GROUPING(...) call; at is the
-// first call found (PostgreSQL's error position).
-type aggFinder struct {
-	found, grouping bool
-	at              ast.Node
-}
-
-func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
-	switch x := n.(type) {
-	case *ast.AggregateFuncExpr:
-		if !v.found {
-			v.found, v.at = true, n
-		}
-		return n, true
-	case *ast.FuncCallExpr:
-		if aggregateNames[x.FnName.L] || x.FnName.L == "grouping" {
-			if !v.found {
-				v.found, v.at = true, n
-				v.grouping = x.FnName.L == "grouping"
-			}
-			return n, true
-		}
-	case *ast.SubqueryExpr:
-		return n, true
-	case *ast.WindowFuncExpr:
-		// not an aggregate itself, but an aggregate in its arguments or
-		// window groups the query: sum(sum(x)) OVER (ORDER BY max(x))
-		return n, false
-	}
-	return n, false
-}
-
-func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
-// containsWindow reports whether an expression of TiDB's AST calls a
-// window function (with the binder's visitor, as containsAggregate).
-func (b *binder) containsWindow(n ast.Node) bool {
-	if n == nil {
-		return false
-	}
-	b.finders.win = winFinder{}
-	n.Accept(&b.finders.win)
-	return b.finders.win.found
-}
-
-type winFinder struct{ found bool }
-
-func (v *winFinder) Enter(n ast.Node) (ast.Node, bool) {
-	switch n.(type) {
-	case *ast.WindowFuncExpr:
-		v.found = true
-		return n, true
-	case *ast.SubqueryExpr:
-		return n, true
-	}
-	return n, false
-}
-func (v *winFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
 // bindBridged binds the tree nodes whose binders live in files that still
 // read TiDB's AST (rows.go's ROW constructor, fields.go's field
 // selection, groupingsets.go's GROUPING(..) and misplaced grouping
@@ -399,49 +308,6 @@ func rowSource(fields []pt.Expr) any {
 		values[i] = src
 	}
 	return &ast.RowExpr{Values: values}
-}
-
-// withoutCTE is ctes without name (WITH queries are TiDB's until the
-// queries move onto the tree, which is where this and bindWith go): a (non-recursive) WITH query does not
-// see itself, so "WITH x AS (SELECT * FROM x)" reads a table x, as in
-// PostgreSQL, instead of recursing without end.
-func withoutCTE(ctes map[string]*ast.CommonTableExpression, name string) map[string]*ast.CommonTableExpression {
-	out := make(map[string]*ast.CommonTableExpression, len(ctes))
-	for k, v := range ctes {
-		if k != name {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// bindWith makes the WITH queries of owner visible by name. A reference
-// binds the query again (the CTE is inlined) unless PostgreSQL evaluates
-// it once (cte.go).
-func (b *binder) bindWith(w *ast.WithClause, owner ast.Node) error {
-	if w == nil {
-		return nil
-	}
-	b.countCTERefs(w, owner) // cte.go
-	next := map[string]*ast.CommonTableExpression{}
-	for k, v := range b.ctes {
-		next[k] = v
-	}
-	seen := map[string]bool{}
-	for _, cte := range w.CTEs {
-		name := ident(cte.Name)
-		if seen[name] { // an inner WITH may shadow an outer one, not repeat itself
-			return sqlerr.New(sqlerr.DuplicateAlias, "WITH query name %q specified more than once", name)
-		}
-		seen[name] = true
-		next[name] = cte
-		b.noteCTELevel(cte)
-	}
-	b.ctes = next
-	if w.IsRecursive {
-		return b.analyzeWithRecursive(w) // recursive.go
-	}
-	return nil
 }
 
 // paramOrder reads the Order of a parameter marker (-1 if unknown).
@@ -766,4 +632,67 @@ func (b *binder) bindFieldSelect(s *scope, n *ast.FuncCallExpr) (Expr, bool, err
 	}
 	e, err := b.bindFieldSelectTree(s, fs)
 	return e, true, err
+}
+
+// bindSetOpr binds a set operation of TiDB's AST (a statement, a view's
+// definition, EXPLAIN's query): a chain of two or more queries transforms
+// into the tree whole (its WITH, ORDER BY and LIMIT included) and binds
+// from there (setop.go). One parenthesised query, which TiDB makes a set
+// operation of one operand, binds as it always has: ordered by its output
+// columns, a second ORDER BY or LIMIT inside refused (the tree would give
+// it to the query itself, which PostgreSQL does but this binder never has).
+func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
+	if st.SelectList != nil && len(st.SelectList.Selects) > 1 && st.SelectList.OrderBy == nil && st.SelectList.Limit == nil {
+		q, err := b.trees.QueryToTree(st, b.stmt)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		return b.bindQueryTree(q, st)
+	}
+	var q pt.Query
+	var qerr error
+	if st.SelectList != nil {
+		q, qerr = b.trees.QueryToTree(st.SelectList, b.stmt)
+	}
+	if st.With != nil {
+		w, err := b.trees.WithToTree(st.With, b.stmt)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		saved := b.ctes
+		defer func() { b.ctes = saved }()
+		var owner pt.Node // the references are counted over the operand
+		if q != nil {
+			owner = q
+		}
+		if err := b.bindWith(w, owner); err != nil { // cte.go
+			return nil, err
+		}
+	}
+	if st.SelectList == nil {
+		return nil, sqlerr.NotSupported("an empty set operation")
+	}
+	if st.SelectList.OrderBy != nil || st.SelectList.Limit != nil {
+		return nil, sqlerr.NotSupported("ORDER BY or LIMIT inside a parenthesised set operation")
+	}
+	if qerr != nil {
+		return nil, b.transformError(qerr)
+	}
+	n, err := b.bindSetOpBody(q)
+	if err != nil {
+		return nil, err
+	}
+	if st.OrderBy != nil {
+		order, err := b.trees.OrderItemsToTree(st.OrderBy)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		if n, err = b.bindSetOpOrder(n, order); err != nil {
+			return nil, err
+		}
+	}
+	if st.Limit != nil {
+		return b.bindLimit(n, st.Limit)
+	}
+	return n, nil
 }

@@ -209,7 +209,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 		out.params = b.params
 	}
 	if ins.Returning != nil {
-		ret, err := b.bindReturning(newScope(scan), ins.Returning, ins.With)
+		ret, err := b.bindReturning(newScope(scan), ins.Returning, ins.With, ins)
 		if err != nil {
 			return nil, err
 		}

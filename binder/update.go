@@ -76,7 +76,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 	if up.With != nil { // the WITH queries are visible to the whole statement
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWriteWith(up.With, up.Src); err != nil {
+		if err := b.bindWriteWith(up.With, up); err != nil {
 			return nil, err
 		}
 	}
@@ -173,7 +173,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 		newRows.Exprs = append(newRows.Exprs, old.Exprs...)
 		newRows.Cols = append(newRows.Cols, old.Cols...)
 	}
-	ret, err := b.bindReturning(sc, up.Returning, nil)
+	ret, err := b.bindReturning(sc, up.Returning, nil, up)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 	if del.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWriteWith(del.With, del.Src); err != nil {
+		if err := b.bindWriteWith(del.With, del); err != nil {
 			return nil, err
 		}
 	}
@@ -273,7 +273,7 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 	out := &Delete{Table: scan.Table, Joined: del.Using != nil}
 	if del.Returning != nil {
 		// RETURNING sees the deleted row and the USING tables' columns.
-		ret, err := b.bindReturning(newScope(input), del.Returning, nil)
+		ret, err := b.bindReturning(newScope(input), del.Returning, nil, del)
 		if err != nil {
 			return nil, err
 		}

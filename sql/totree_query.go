@@ -89,9 +89,6 @@ func (t queryTransformer) query(q ast.Node) (pt.Query, error) {
 			if err := t.clauses(c, n.With, n.OrderBy, n.Limit); err != nil {
 				return nil, err
 			}
-			if n.With != nil {
-				c.With.Owner = n // the statement the WITH's references are counted over
-			}
 		}
 		return out, nil
 	case *ast.SetOprSelectList:
@@ -168,9 +165,6 @@ func (t queryTransformer) setOprList(l *ast.SetOprSelectList) (pt.Query, error) 
 		}
 		if err := t.clauses(c, with, l.OrderBy, l.Limit); err != nil {
 			return nil, err
-		}
-		if with != nil {
-			c.With.Owner = l // the list the WITH's references are counted over
 		}
 	}
 	return acc, nil
@@ -662,6 +656,23 @@ func (t queryTransformer) funcTable(ts *ast.TableSource, f *ast.FuncCallExpr, a 
 	}
 	ft.Call = &pt.FuncCall{At: at(f), Name: name, Args: args}
 	return ft, nil
+}
+
+// WithToTree transforms a WITH clause of TiDB's AST on its own (a
+// parenthesised set operation's, whose one operand the binder binds
+// apart), the subqueries of its items included; st as for QueryToTree.
+func (t *Transformer) WithToTree(w *ast.WithClause, st *Statement) (*pt.With, error) {
+	qt := queryTransformer{Transformer: t, st: st}
+	out, err := qt.with(w)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range out.CTEs {
+		if err := qt.subqueries(c.Query); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // FromToTree transforms one FROM item of TiDB's AST (a FROM clause's join

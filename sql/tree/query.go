@@ -31,10 +31,6 @@ type With struct {
 	At
 	Recursive bool
 	CTEs      []*CTE
-	// Owner is the TiDB query the clause belongs to where it is no SELECT
-	// of its own (a set operation's), nil otherwise: the binder counts the
-	// references to the items over it (issue 32's bridge, as At.Src).
-	Owner any
 }
 
 // Materialization is a WITH item's [NOT] MATERIALIZED (0: not written).

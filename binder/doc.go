@@ -103,18 +103,12 @@
 // name, derived tables, functions in FROM, joins of every kind with ON,
 // USING, NATURAL, and FULL JOIN, which sql's transformer reads from the
 // rewrite's markers; lateral.go LATERAL items), taken from
-// the SELECT's tree (or sql.Transformer.FromToTree by exprbind.go's
-// bindFrom and bindResultSet for the statements still on TiDB's AST); a
-// derived table's query binds from its tree (binder.go's
-// bindDerivedQuery), a function in FROM from the marker call it was made
-// from (exprbind.go's bindFuncTable);
-// lockrows.go binds the locking clause from the tree's Locking
-// (sql.Transformer.LockingToTree); order.go binds ORDER BY from the tree's
-// OrderItems (ordinals, output names, NULLS FIRST | LAST; exprbind.go's
-// bindOrderBy, for the callers still on TiDB's AST, transforms TiDB's clause item by item,
-// sql.Transformer.OrderItemToTree, and binds an expression item from its
-// TiDB node through the caller's bindOut) and LIMIT from tree
-// expressions (bindLimitTree; bindLimit keeps TiDB's leaves);
+// the query's or the write's tree; a derived table's query binds from its
+// tree (exprbind.go's bindDerivedQuery), a function in FROM from the
+// marker call it was made from (exprbind.go's bindFuncTable);
+// lockrows.go binds the locking clause from the tree's Locking; order.go
+// binds ORDER BY from the tree's OrderItems (ordinals, output names, NULLS
+// FIRST | LAST) and LIMIT from tree expressions (bindLimitTree);
 // the expressions' remaining kinds bind from the tree too: arrays.go
 // ARRAY[..], subscripts and slices, ANY/ALL over an array and ARRAY(..),
 // subquery.go scalar subqueries, EXISTS, IN and ANY/ALL over a query,

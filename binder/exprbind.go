@@ -12,47 +12,16 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// The binder's edge with TiDB's AST (issue 32): the only binder file of
-// the expression binders that imports it. The statement-level files that
-// still read TiDB's statements hand their expressions, subqueries, WITH
-// clauses and table functions over here; the tree nodes whose binders
-// still read TiDB's nodes (rows.go, fields.go, groupingsets.go) are
-// bridged from here. Each piece goes when its caller moves onto the tree.
-
-// bindExpr binds a scalar expression of TiDB's AST in scope s (nil: no
-// columns visible): the edge where the statement-level files that still
-// read TiDB's statements hand their expressions over. The leaves bind
-// directly, without building a tree node; everything else is transformed
-// into sql/tree (sql.ToTree) and bound from there (exprtree.go).
-func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
-	switch n := node.(type) {
-	case *ast.ColumnNameExpr:
-		return b.bindColumn(s, n, ident(n.Name.Table), ident(n.Name.Name))
-	case ast.ParamMarkerExpr:
-		return b.bindParam(n, paramOrder(n))
-	case ast.ValueExpr:
-		v, ok := literalValue(n)
-		return b.bindLiteral(n, v, ok)
-	case *ast.ParenthesesExpr:
-		return b.bindExpr(s, n.Expr)
-	case *ast.ValuesExpr:
-		if n.Column == nil {
-			// MySQL's VALUES() without a column, which the tree has no
-			// node for
-			return nil, b.errAt(n, sqlerr.NotSupported("VALUES() outside ON CONFLICT DO UPDATE"))
-		}
-	}
-	return b.bindViaTree(s, node)
-}
-
-// bindViaTree transforms node into sql/tree and binds that.
-func (b *binder) bindViaTree(s *scope, node ast.ExprNode) (Expr, error) {
-	t, err := b.toTree(node)
-	if err != nil {
-		return nil, err
-	}
-	return b.bindTree(s, t)
-}
+// The binder's edge with TiDB's AST (issue 32): the only binder file that
+// imports it. What is left here: Bind's dispatch on the TiDB statement
+// types not in the tree yet (a set operation, EXPLAIN, TRUNCATE,
+// DESCRIBE; the writes transform here), the TiDB queries other files
+// still hold (a view's or CREATE TABLE AS's query, a subquery ToTree left
+// TiDB's, a parenthesised one-operand set operation), the rewrite's marker
+// calls whose binders read TiDB's call (functions in FROM, pg__field,
+// ROW keys of hypothetical-set aggregates), stored expressions parsed
+// from their text (parseExprText), and the TiDB nodes an error position
+// may be found from. Each piece goes when its caller moves onto the tree.
 
 // toTree transforms node into sql/tree, a refusal positioned at the node
 // refused.
@@ -181,23 +150,6 @@ func treeKind(e pt.Expr) string {
 	return strings.TrimPrefix(fmt.Sprintf("%T", e), "*tree.")
 }
 
-// literalValue reads a literal of TiDB's AST as a Go value (literal.go's
-// goValue); ok is false for non-literals.
-func literalValue(e ast.ExprNode) (v any, ok bool) {
-	lit, ok := sql.LiteralOf(e)
-	if !ok {
-		return nil, false
-	}
-	return goValue(lit)
-}
-
-// literalString reads a string literal ("" when e is none).
-func literalString(e ast.ExprNode) string {
-	v, _ := literalValue(e)
-	s, _ := v.(string)
-	return s
-}
-
 // bindTableFunc binds the table function marker of a FROM item (from.go
 // and lateral.go find it in TiDB's derived table, setFuncMarker) under
 // alias, from its tree (srf.go's bindTableFuncCall).
@@ -213,13 +165,9 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 	return b.bindTableFuncCall(call, alias)
 }
 
-// relabelAliases is from.go's relabel with the column aliases as strings.
+// relabelAliases is from.go's relabelNames.
 func relabelAliases(n Node, alias string, colNames []string) (Node, error) {
-	names := make([]ast.CIStr, len(colNames))
-	for i, c := range colNames {
-		names[i] = ast.NewCIStr(c)
-	}
-	return relabel(n, alias, names)
+	return relabelNames(n, alias, colNames)
 }
 
 // srfState collects the set-returning calls of the SELECT list being
@@ -308,39 +256,6 @@ func rowSource(fields []pt.Expr) any {
 		values[i] = src
 	}
 	return &ast.RowExpr{Values: values}
-}
-
-// paramOrder reads the Order of a parameter marker (-1 if unknown).
-func paramOrder(n ast.ParamMarkerExpr) int {
-	if o, ok := sql.ParamOrder(n); ok {
-		return o
-	}
-	return -1
-}
-
-// colAliasMarker recognizes the derived table the rewrite makes of a
-// column alias list (sql/values.go):
-// (SELECT pg__colalias('x', ...) FROM (query) AS pg__colalias). It returns
-// the query and the names.
-func colAliasMarker(rs ast.ResultSetNode) (ast.ResultSetNode, []ast.CIStr, bool) {
-	sel, ok := rs.(*ast.SelectStmt)
-	if !ok || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.From == nil || sel.From.TableRefs == nil ||
-		sel.From.TableRefs.Right != nil || sel.Where != nil || sel.With != nil {
-		return nil, nil, false
-	}
-	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "pg__colalias" {
-		return nil, nil, false
-	}
-	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
-	if !ok || ts.AsName.L != "pg__colalias" {
-		return nil, nil, false
-	}
-	names := make([]ast.CIStr, len(f.Args))
-	for i, a := range f.Args {
-		names[i] = ast.NewCIStr(literalString(a))
-	}
-	return ts.Source, names, true
 }
 
 // The statement dispatch's edge (binder.go's Bind): a SELECT or VALUES
@@ -503,50 +418,13 @@ func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 // from the TiDB nodes the tree's nodes were made from. They go as the
 // queries move.
 
-// bindFrom binds a FROM clause of TiDB's AST: transformed by
-// sql.Transformer.FromToTree, then bound from the tree (from.go).
-func (b *binder) bindFrom(from *ast.TableRefsClause) (Node, error) {
-	if from == nil || from.TableRefs == nil {
-		return b.bindFromTree(nil)
-	}
-	return b.bindResultSet(from.TableRefs)
-}
-
-// bindResultSet binds one FROM item of TiDB's AST (an INSERT's or
-// UPDATE's table reference, a FROM clause's join tree).
-func (b *binder) bindResultSet(rs ast.ResultSetNode) (Node, error) {
-	it, err := b.trees.FromToTree(rs, b.stmt)
-	if err != nil {
-		return nil, b.transformError(err)
-	}
-	return b.bindFromItem(it)
-}
-
-// bindDerivedQuery binds a derived table's query with s as the enclosing
-// scope (nil: none): its tree where QueryToTree made one, else the TiDB
-// query FromToTree left in its Src.
+// bindDerivedQuery binds a derived table's query (its tree) with s as
+// the enclosing scope (nil: none).
 func (b *binder) bindDerivedQuery(s *scope, d *pt.DerivedTable) (Node, []Expr, error) {
-	if d.Query != nil {
-		return b.bindSubqueryPlan(s, &pt.Subquery{At: d.At, Tree: d.Query, Query: derivedSource(d)})
-	}
-	q, ok := d.Src.(ast.ResultSetNode)
-	if !ok {
+	if d.Query == nil {
 		return nil, nil, sqlerr.NotSupported("this FROM item")
 	}
-	return b.bindSubqueryPlan(s, q)
-}
-
-// derivedSource is the TiDB query a derived table's tree was made from
-// (inside the rewrite's column alias marker where it has one).
-func derivedSource(d *pt.DerivedTable) any {
-	ts, ok := d.Src.(*ast.TableSource)
-	if !ok {
-		return d.Src
-	}
-	if inner, _, ok := colAliasMarker(ts.Source); ok {
-		return inner
-	}
-	return ts.Source
+	return b.bindSubqueryPlan(s, &pt.Subquery{At: d.At, Tree: d.Query})
 }
 
 // bindFuncTable binds a function in FROM from the rewrite's marker call
@@ -557,18 +435,6 @@ func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
 		return nil, sqlerr.NotSupported("this function in FROM")
 	}
 	return b.bindTableFunc(f, ft.Alias.Name)
-}
-
-// relabel is relabelNames (from.go) for a list of TiDB's names.
-func relabel(n Node, alias string, names []ast.CIStr) (Node, error) {
-	var ns []string
-	if len(names) > 0 {
-		ns = make([]string, len(names))
-		for i, c := range names {
-			ns[i] = ident(c)
-		}
-	}
-	return relabelNames(n, alias, ns)
 }
 
 // bindQueryNode binds a query of TiDB's AST (a view's definition, CREATE
@@ -585,32 +451,6 @@ func (b *binder) bindQueryNode(q any) (Node, bool, error) {
 		return nil, false, nil
 	}
 	return n, true, err
-}
-
-// bindLimit is bindLimitTree (order.go) for TiDB's LIMIT clause: its
-// operands bind from TiDB's nodes (a literal count binds without a tree
-// node, as the leaves do in bindExpr).
-func (b *binder) bindLimit(input Node, l *ast.Limit) (Node, error) {
-	lim := &Limit{Input: input}
-	bind := func(e ast.ExprNode) (Expr, error) {
-		x, err := b.bindExpr(nil, e)
-		if err != nil {
-			return nil, err
-		}
-		return b.limitOperand(e, x)
-	}
-	var err error
-	if l.Count != nil {
-		if lim.Count, err = bind(l.Count); err != nil {
-			return nil, err
-		}
-	}
-	if l.Offset != nil {
-		if lim.Offset, err = bind(l.Offset); err != nil {
-			return nil, err
-		}
-	}
-	return lim, nil
 }
 
 // bindFieldSelect binds pg__field(e, 'name') of TiDB's AST through the
@@ -692,7 +532,15 @@ func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
 		}
 	}
 	if st.Limit != nil {
-		return b.bindLimit(n, st.Limit)
+		count, err := b.trees.ToTree(st.Limit.Count)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		offset, err := b.trees.ToTree(st.Limit.Offset)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		return b.bindLimitTree(n, count, offset) // order.go
 	}
 	return n, nil
 }

@@ -10,8 +10,7 @@ import (
 
 // bindFromTree is the FROM-clause binder: nothing (one empty row), a
 // table, a derived table, a function, or joins of them, from sqlgate's
-// tree (sql.Transformer.FromToTree; binder.go's bindFrom takes TiDB's
-// clause).
+// tree (a query's or a write's FROM items).
 func (b *binder) bindFromTree(from pt.FromItem) (Node, error) {
 	if from == nil {
 		return &Values{Rows: [][]Expr{{}}}, nil

@@ -63,9 +63,6 @@ func (t queryTransformer) subqueries(n pt.Node) error {
 type queryTransformer struct {
 	*Transformer
 	st *Statement
-	// shallow leaves a derived table's query untransformed (FromToTree):
-	// DerivedTable.Query is nil and At.Src the TiDB query to bind.
-	shallow bool
 }
 
 func refuse(n ast.Node, what string) error {
@@ -534,17 +531,11 @@ func (t queryTransformer) tableSource(ts *ast.TableSource) (pt.FromItem, error) 
 				return nil, refuse(ts, "two column alias lists")
 			}
 			a.Columns = cols
-			if t.shallow {
-				return &pt.DerivedTable{At: pt.At{Offset: ts.OriginTextPosition(), Src: inner}, Lateral: ts.Lateral, Alias: a}, nil
-			}
 			q, err := t.query(inner)
 			if err != nil {
 				return nil, err
 			}
 			return &pt.DerivedTable{At: at(ts), Query: q, Lateral: ts.Lateral, Alias: a}, nil
-		}
-		if t.shallow {
-			return &pt.DerivedTable{At: pt.At{Offset: ts.OriginTextPosition(), Src: src}, Lateral: ts.Lateral, Alias: a}, nil
 		}
 		q, err := t.query(src)
 		if err != nil {
@@ -552,9 +543,6 @@ func (t queryTransformer) tableSource(ts *ast.TableSource) (pt.FromItem, error) 
 		}
 		return &pt.DerivedTable{At: at(ts), Query: q, Lateral: ts.Lateral, Alias: a}, nil
 	case *ast.SetOprStmt:
-		if t.shallow {
-			return &pt.DerivedTable{At: pt.At{Offset: ts.OriginTextPosition(), Src: src}, Lateral: ts.Lateral, Alias: a}, nil
-		}
 		q, err := t.query(src)
 		if err != nil {
 			return nil, err
@@ -673,32 +661,6 @@ func (t *Transformer) WithToTree(w *ast.WithClause, st *Statement) (*pt.With, er
 		}
 	}
 	return out, nil
-}
-
-// FromToTree transforms one FROM item of TiDB's AST (a FROM clause's join
-// tree, an UPDATE's or INSERT's table reference) for a binder that binds
-// FROM from the tree while the rest of its query is still TiDB's; st as
-// for QueryToTree. It is shallow: a derived table's query is not
-// transformed (DerivedTable.Query nil, At.Src the TiDB query to bind, the
-// query inside a column alias marker), since the binder binds it from
-// TiDB's nodes until the queries move, and would otherwise transform each
-// level of nested derived tables once per enclosing level.
-func (t *Transformer) FromToTree(rs ast.ResultSetNode, st *Statement) (pt.FromItem, error) {
-	qt := queryTransformer{Transformer: t, st: st, shallow: true}
-	if j, ok := rs.(*ast.Join); ok {
-		return qt.from(j)
-	}
-	return qt.fromItem(rs)
-}
-
-// LockingToTree transforms a SELECT's locking clause (nil when it has
-// none), for a binder that binds the clause from the tree while the rest
-// of its query is still TiDB's; st as for QueryToTree.
-func (t *Transformer) LockingToTree(sel *ast.SelectStmt, st *Statement) (*pt.Locking, error) {
-	if sel.LockInfo == nil || sel.LockInfo.LockType == ast.SelectLockNone {
-		return nil, nil
-	}
-	return queryTransformer{Transformer: t, st: st}.locking(sel, sel.LockInfo)
 }
 
 // OrderItemToTree transforms one ORDER BY item, reading the rewrite's

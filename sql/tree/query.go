@@ -213,8 +213,7 @@ type TableRef struct {
 	Alias
 }
 
-// DerivedTable is [LATERAL] (query) [AS] alias [(columns)]. Query is nil
-// where sql.FromToTree left it TiDB's (At.Src is then the TiDB query).
+// DerivedTable is [LATERAL] (query) [AS] alias [(columns)].
 type DerivedTable struct {
 	At
 	Query   Query

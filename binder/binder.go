@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -46,16 +45,19 @@ type binder struct {
 	outer *scope
 	// corr collects the outer references of the subquery being bound.
 	corr *corrState
-	// ctes are the WITH queries visible to the query being bound.
-	ctes map[string]*ast.CommonTableExpression
+	// ctes are the WITH queries visible to the query being bound: items
+	// of the tree's WITH lists, each transformed once with its statement,
+	// so that an item is the same node wherever it is seen and keys the
+	// maps below.
+	ctes map[string]*pt.CTE
 	// cteCorr is the correlation state of the query level that defined
 	// each WITH query (nil at the top level): a reference at that level
 	// binds the body seeing the same outer queries (ctecorr.go).
-	cteCorr map[*ast.CommonTableExpression]*corrState
+	cteCorr map[*pt.CTE]*corrState
 	// cteRefs count the references to each WITH query; sharedCTEs are
 	// those evaluated once (nil: decided to be inlined) (cte.go).
-	cteRefs    map[*ast.CommonTableExpression]int
-	sharedCTEs map[*ast.CommonTableExpression]*SharedCTE
+	cteRefs    map[*pt.CTE]int
+	sharedCTEs map[*pt.CTE]*SharedCTE
 	// rec is the WITH RECURSIVE state (recursive.go); nil until needed.
 	rec *recState
 	// excludedScope is the scope of ON CONFLICT DO UPDATE, where VALUES(x)
@@ -73,11 +75,9 @@ type binder struct {
 	// trees transforms the expressions that bind through sql/tree
 	// (bindViaTree), its nodes from chunks like arena's.
 	trees sql.Transformer
-	// finders are the visitors of containsAggregate and containsWindow
-	// (TiDB's AST) and of their tree versions (select.go).
+	// finders are the visitors of the tree's aggregate and window
+	// finders (select.go).
 	finders struct {
-		agg  aggFinder
-		win  winFinder
 		tree treeFinder
 	}
 }

@@ -1,10 +1,6 @@
 package binder
 
 import (
-	"strconv"
-	"strings"
-
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -63,77 +59,136 @@ func NewCTEScan(cte *SharedCTE, body Node) *CTEScan {
 	return &CTEScan{CTE: cte, Body: body, cols: body.Columns()}
 }
 
-// cteAliases splits a WITH item's column alias list into the names and the
-// markers the rewrite added (sql/cte.go): its SEARCH/CYCLE clause (nil when
-// none) and how it is to be materialized.
-func (b *binder) cteAliases(cte *ast.CommonTableExpression) ([]ast.CIStr, *sql.SearchCycle, materialization, error) {
+// cteAliases reads a WITH item's column alias list (the names as
+// written), its SEARCH/CYCLE clause (nil when none: searchcycle.go takes
+// the rewrite's record of it) and how it is to be materialized.
+func cteAliases(cte *pt.CTE) ([]string, *sql.SearchCycle, materialization) {
 	mat := materializeDefault
-	marked := false
-	for _, n := range cte.ColNameList {
-		switch name := ident(n); {
-		case name == sql.MaterializedMarker:
-			mat, marked = materializeAlways, true
-		case name == sql.NotMaterializedMarker:
-			mat, marked = materializeNever, true
-		case strings.HasPrefix(name, sql.SearchCycleMarker):
-			marked = true
-		}
+	switch cte.Materialized {
+	case pt.Materialized:
+		mat = materializeAlways
+	case pt.NotMaterialized:
+		mat = materializeNever
 	}
-	if !marked {
-		return cte.ColNameList, nil, mat, nil
+	if cte.Search == nil && cte.Cycle == nil {
+		return cte.Columns, nil, mat
 	}
-	names, sc, err := b.searchCycleOf(cte)
-	if err != nil {
-		return nil, nil, mat, err
+	sc := &sql.SearchCycle{ClausePos: cte.ClauseAt}
+	if s := cte.Search; s != nil {
+		sc.Search, sc.BreadthFirst, sc.SearchBy, sc.SearchSet = true, s.Breadth, s.By, s.Set
 	}
-	kept := names[:0:0]
-	for _, n := range names {
-		if name := ident(n); name != sql.MaterializedMarker && name != sql.NotMaterializedMarker {
-			kept = append(kept, n)
-		}
+	if c := cte.Cycle; c != nil {
+		sc.Cycle, sc.CycleCols, sc.CycleMark, sc.CyclePath, sc.MarkValue, sc.MarkDflt = true, c.Columns, c.Mark, c.Path, c.MarkValue, c.MarkDefault
 	}
-	return kept, sc, mat, nil
+	return cte.Columns, sc, mat
 }
 
-// searchCycleOf splits a WITH item's column alias list into the names and
-// the SEARCH/CYCLE clause the rewrite marked it with (nil when none).
-func (b *binder) searchCycleOf(cte *ast.CommonTableExpression) ([]ast.CIStr, *sql.SearchCycle, error) {
-	var names []ast.CIStr
-	var sc *sql.SearchCycle
-	for _, n := range cte.ColNameList {
-		idx, ok := strings.CutPrefix(ident(n), sql.SearchCycleMarker)
-		if !ok {
-			names = append(names, n)
-			continue
-		}
-		i, err := strconv.Atoi(idx)
-		if err != nil || b.stmt == nil || i >= len(b.stmt.SearchCycle) {
-			return nil, nil, sqlerr.New(sqlerr.InternalError, "SEARCH/CYCLE clause of WITH query %q not found", ident(cte.Name))
-		}
-		sc = &b.stmt.SearchCycle[i]
+// bindWith makes the WITH queries of owner (the query or write whose
+// clause w is) visible by name. A reference binds the query again (the
+// CTE is inlined) unless PostgreSQL evaluates it once (see above).
+func (b *binder) bindWith(w *pt.With, owner pt.Node) error {
+	if w == nil {
+		return nil
 	}
-	return names, sc, nil
+	b.countCTERefs(w, owner)
+	next := make(map[string]*pt.CTE, len(b.ctes)+len(w.CTEs))
+	for k, v := range b.ctes {
+		next[k] = v
+	}
+	seen := make(map[string]bool, len(w.CTEs))
+	for _, cte := range w.CTEs {
+		if seen[cte.Name] { // an inner WITH may shadow an outer one, not repeat itself
+			return sqlerr.New(sqlerr.DuplicateAlias, "WITH query name %q specified more than once", cte.Name)
+		}
+		seen[cte.Name] = true
+		next[cte.Name] = cte
+		b.noteCTELevel(cte) // ctecorr.go
+	}
+	b.ctes = next
+	if w.Recursive {
+		return b.analyzeWithRecursive(w) // recursive.go
+	}
+	return nil
+}
+
+// bindWithTree is bindWith for a query's own WITH (select.go, values.go,
+// setop.go): owner is the query.
+func (b *binder) bindWithTree(w *pt.With, owner pt.Query) error {
+	return b.bindWith(w, owner)
+}
+
+// withoutCTE is ctes without name: a (non-recursive) WITH query does not
+// see itself, so "WITH x AS (SELECT * FROM x)" reads a table x, as in
+// PostgreSQL, instead of recursing without end.
+func withoutCTE(ctes map[string]*pt.CTE, name string) map[string]*pt.CTE {
+	out := make(map[string]*pt.CTE, len(ctes))
+	for k, v := range ctes {
+		if k != name {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// bindCTERef binds a name in FROM that names the WITH query cte, under
+// alias ("": the name).
+func (b *binder) bindCTERef(cte *pt.CTE, alias string) (Node, error) {
+	if alias == "" {
+		alias = cte.Name
+	}
+	recursive := b.isRecursive(cte)
+	selfRef := b.rec != nil && b.rec.workTables[cte] != nil
+	if selfRef || !recursive {
+		if n, ok, err := b.bindRecursiveRef(cte, alias); ok { // recursive.go
+			return n, err
+		}
+	}
+	names, _, _ := cteAliases(cte)
+	if scan, ok, err := b.sharedCTERef(cte); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		if recursive { // the union has the alias list's names
+			names = nil
+		}
+		return relabelNames(scan, alias, names)
+	}
+	if recursive {
+		n, _, err := b.bindRecursiveRef(cte, alias)
+		return n, err
+	}
+	saved := b.ctes
+	b.ctes = withoutCTE(saved, cte.Name)
+	inner, err := b.bindCTEBody(cte) // ctecorr.go
+	b.ctes = saved
+	if err != nil {
+		return nil, err
+	}
+	if n := len(inner.Columns()); len(names) > n {
+		return nil, sqlerr.New(sqlerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", cte.Name, n, len(names))
+	}
+	return relabelNames(inner, alias, names)
 }
 
 // countCTERefs counts, for each item of w, the FROM references to it in
-// owner (the statement w belongs to) and in the other items' queries that
-// see it, as PostgreSQL counts cterefcount while analysing them.
-func (b *binder) countCTERefs(w *ast.WithClause, owner ast.Node) {
+// owner (the query or write w belongs to) and in the other items' queries
+// that see it, as PostgreSQL counts cterefcount while analysing them.
+func (b *binder) countCTERefs(w *pt.With, owner pt.Node) {
 	if b.cteRefs == nil {
-		b.cteRefs = map[*ast.CommonTableExpression]int{}
+		b.cteRefs = map[*pt.CTE]int{}
 	}
 	for i, cte := range w.CTEs {
-		v := &cteWalker{b: b, mode: walkDeps, self: ident(cte.Name), names: map[string]int{}, deps: map[int]bool{},
+		v := &cteWalker{b: b, mode: walkDeps, self: cte.Name,
 			// w is in scope without hiding its names: the walk of owner
 			// does not enter it again
-			inner: []map[string]bool{{}}, withs: []*ast.WithClause{w}}
+			inner: []map[string]bool{{}}, withs: []*pt.With{w}}
 		v.walk(owner)
 		for j, other := range w.CTEs {
 			// a plain list's item sees only the items before it
-			if j == i || (!w.IsRecursive && j < i) || other.Query == nil {
+			if j == i || (!w.Recursive && j < i) || other.Query == nil {
 				continue
 			}
-			v.walk(other.Query.Query)
+			v.walk(other.Query)
 		}
 		b.cteRefs[cte] = v.selfRefs
 	}
@@ -142,20 +197,17 @@ func (b *binder) countCTERefs(w *ast.WithClause, owner ast.Node) {
 // sharedCTERef binds a reference to cte as a scan of its one evaluation
 // when PostgreSQL evaluates it once (see the top of this file); ok is false
 // when the reference is to be inlined.
-func (b *binder) sharedCTERef(cte *ast.CommonTableExpression) (Node, bool, error) {
+func (b *binder) sharedCTERef(cte *pt.CTE) (Node, bool, error) {
 	if s, ok := b.sharedCTEs[cte]; ok {
 		if s == nil {
 			return nil, false, nil // decided before: inlined
 		}
 		return NewCTEScan(s, s.Body), true, nil
 	}
-	_, _, mat, err := b.cteAliases(cte)
-	if err != nil {
-		return nil, false, err
-	}
+	_, _, mat := cteAliases(cte)
 	refs := b.cteRefs[cte]
-	many := refs > 1 && (mat == materializeDefault || cte.IsRecursive)
-	if mat != materializeAlways && !many && !mayCallVolatile(cte.Query.Query) {
+	many := refs > 1 && (mat == materializeDefault || b.isRecursive(cte))
+	if mat != materializeAlways && !many && !b.mayCallVolatile(cte.Query) {
 		return nil, false, nil // each reference decides the same: no entry needed
 	}
 	body, ok := b.bindUncorrelatedCTE(cte)
@@ -164,13 +216,13 @@ func (b *binder) sharedCTERef(cte *ast.CommonTableExpression) (Node, bool, error
 	}
 	shared := mat == materializeAlways || many || callsVolatile(body)
 	if b.sharedCTEs == nil {
-		b.sharedCTEs = map[*ast.CommonTableExpression]*SharedCTE{}
+		b.sharedCTEs = map[*pt.CTE]*SharedCTE{}
 	}
 	if !shared {
 		b.sharedCTEs[cte] = nil
 		return nil, false, nil
 	}
-	s := &SharedCTE{Name: ident(cte.Name), Body: body}
+	s := &SharedCTE{Name: cte.Name, Body: body}
 	b.sharedCTEs[cte] = s
 	return NewCTEScan(s, body), true, nil
 }
@@ -178,11 +230,12 @@ func (b *binder) sharedCTERef(cte *ast.CommonTableExpression) (Node, bool, error
 // bindUncorrelatedCTE binds cte's query seeing no enclosing query; ok is
 // false when it cannot be bound so (it reads an enclosing query's row, or
 // has an error the inlined binding reports where it belongs).
-func (b *binder) bindUncorrelatedCTE(cte *ast.CommonTableExpression) (Node, bool) {
+func (b *binder) bindUncorrelatedCTE(cte *pt.CTE) (Node, bool) {
 	saved := b.ctes
 	prevOuter, prevCorr, prevAgg := b.outer, b.corr, b.agg
-	b.ctes = withoutCTE(saved, ident(cte.Name))
-	if cte.IsRecursive {
+	recursive := b.isRecursive(cte)
+	b.ctes = withoutCTE(saved, cte.Name)
+	if recursive {
 		b.ctes = saved // the recursive union binds its own self-reference
 	}
 	b.outer, b.corr, b.agg = nil, nil, nil
@@ -191,52 +244,41 @@ func (b *binder) bindUncorrelatedCTE(cte *ast.CommonTableExpression) (Node, bool
 		n   Node
 		err error
 	)
-	switch x := cte.Query.Query.(type) {
-	case *ast.SelectStmt:
-		if cte.IsRecursive {
+	switch {
+	case cte.Query == nil:
+		return nil, false
+	case recursive:
+		if _, isSet := cte.Query.(*pt.SetOp); !isSet {
 			return nil, false
 		}
-		n, err = b.bindSelect(x)
-	case *ast.SetOprStmt:
-		if cte.IsRecursive {
-			n, err = b.bindRecursiveUnion(cte)
-		} else {
-			n, err = b.bindSetOpr(x)
-		}
+		n, err = b.bindRecursiveUnion(cte)
 	default:
-		return nil, false
+		n, err = b.bindQueryTree(cte.Query, nil)
 	}
 	if err != nil {
 		return nil, false
 	}
-	if names, _, _, err := b.cteAliases(cte); err != nil || len(names) > len(n.Columns()) {
+	if len(cte.Columns) > len(n.Columns()) {
 		return nil, false
 	}
 	return n, true
 }
 
-// mayCallVolatile reports whether a parsed query calls a function that
-// could be volatile: one PostgreSQL marks so, or one that is not built in
-// (a user-defined function, or a form the rewrite spells as a call). It
+// mayCallVolatile reports whether a query calls a function that could be
+// volatile: one PostgreSQL marks so, or one that is not built in (a
+// user-defined function, or a form the rewrite spells as a call). It
 // spares the binding of a WITH query referenced once just to learn that
-// it is to be inlined.
-func mayCallVolatile(q ast.Node) bool {
-	v := &volatileCallFinder{}
-	q.Accept(v)
-	return v.found
+// it is to be inlined. Aggregate and window calls are built in.
+func (b *binder) mayCallVolatile(q pt.Query) bool {
+	found := false
+	pt.Inspect(q, func(n pt.Node) bool {
+		if f, ok := n.(*pt.FuncCall); ok && f.Over == nil && !aggregateNames[f.Name] {
+			found = found || functions.VolatileInPostgres(f.Name) || len(functions.Lookup(f.Name)) == 0
+		}
+		return !found
+	})
+	return found
 }
-
-type volatileCallFinder struct{ found bool }
-
-func (v *volatileCallFinder) Enter(n ast.Node) (ast.Node, bool) {
-	if f, ok := n.(*ast.FuncCallExpr); ok {
-		name := f.FnName.L
-		v.found = v.found || functions.VolatileInPostgres(name) || len(functions.Lookup(name)) == 0
-	}
-	return n, v.found
-}
-
-func (v *volatileCallFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // callsVolatile reports whether a plan calls a function PostgreSQL marks
 // volatile (a user-defined function is volatile unless declared otherwise:
@@ -258,59 +300,7 @@ func callsVolatile(n Node) bool {
 	return found
 }
 
-// bindSetOpr binds a set operation of TiDB's AST (a statement, a view's
-// definition, EXPLAIN's query): a chain of two or more queries transforms
-// into the tree whole (its WITH, ORDER BY and LIMIT included) and binds
-// from there (setop.go). One parenthesised query, which TiDB makes a set
-// operation of one operand, binds as it always has: ordered by its output
-// columns, a second ORDER BY or LIMIT inside refused (the tree would give
-// it to the query itself, which PostgreSQL does but this binder never has).
-func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
-	if st.SelectList != nil && len(st.SelectList.Selects) > 1 && st.SelectList.OrderBy == nil && st.SelectList.Limit == nil {
-		q, err := b.trees.QueryToTree(st, b.stmt)
-		if err != nil {
-			return nil, b.transformError(err)
-		}
-		return b.bindQueryTree(q, st)
-	}
-	if st.With != nil {
-		saved := b.ctes
-		defer func() { b.ctes = saved }()
-		if err := b.bindWith(st.With, st); err != nil {
-			return nil, err
-		}
-	}
-	if st.SelectList == nil {
-		return nil, sqlerr.NotSupported("an empty set operation")
-	}
-	if st.SelectList.OrderBy != nil || st.SelectList.Limit != nil {
-		return nil, sqlerr.NotSupported("ORDER BY or LIMIT inside a parenthesised set operation")
-	}
-	q, err := b.trees.QueryToTree(st.SelectList, b.stmt)
-	if err != nil {
-		return nil, b.transformError(err)
-	}
-	n, err := b.bindSetOpBody(q)
-	if err != nil {
-		return nil, err
-	}
-	if st.OrderBy != nil {
-		order, err := b.trees.OrderItemsToTree(st.OrderBy)
-		if err != nil {
-			return nil, b.transformError(err)
-		}
-		if n, err = b.bindSetOpOrder(n, order); err != nil {
-			return nil, err
-		}
-	}
-	if st.Limit != nil {
-		return b.bindLimit(n, st.Limit)
-	}
-	return n, nil
-}
-
-// bindSetOpLeaf binds a SELECT or VALUES operand of a set operation from
-// the TiDB node it was made from.
+// bindSetOpLeaf binds a SELECT or VALUES operand of a set operation.
 func (b *binder) bindSetOpLeaf(q pt.Query) (Node, error) {
 	return b.bindQueryTree(q, nil) // exprbind.go
 }

@@ -1,6 +1,6 @@
 package binder
 
-import "github.com/pingcap/tidb/pkg/parser/ast"
+import pt "github.com/sqlgate/sqlgate/sql/tree"
 
 // A WITH query belongs to the query level that defines it, so, as in
 // PostgreSQL, its body may reference the columns of the queries enclosing
@@ -12,31 +12,24 @@ import "github.com/pingcap/tidb/pkg/parser/ast"
 // subquery, it binds as a derived table does.
 
 // noteCTELevel records the correlation state of the level defining cte.
-func (b *binder) noteCTELevel(cte *ast.CommonTableExpression) {
+func (b *binder) noteCTELevel(cte *pt.CTE) {
 	if b.corr == nil {
 		return
 	}
 	if b.cteCorr == nil {
-		b.cteCorr = map[*ast.CommonTableExpression]*corrState{}
+		b.cteCorr = map[*pt.CTE]*corrState{}
 	}
 	b.cteCorr[cte] = b.corr
 }
 
 // bindCTEBody binds the query of a reference to cte.
-func (b *binder) bindCTEBody(cte *ast.CommonTableExpression) (Node, error) {
+func (b *binder) bindCTEBody(cte *pt.CTE) (Node, error) {
 	if c, ok := b.cteCorr[cte]; !ok || c != b.corr {
-		n, _, err := b.bindSubqueryPlan(nil, cte.Query.Query)
+		n, _, err := b.bindSubqueryPlan(nil, &pt.Subquery{At: pt.At{Offset: cte.Query.Pos()}, Tree: cte.Query})
 		return n, err
 	}
 	prevAgg := b.agg
 	b.agg = nil // the body's aggregates are its own
 	defer func() { b.agg = prevAgg }()
-	switch x := cte.Query.Query.(type) {
-	case *ast.SelectStmt:
-		return b.bindSelect(x)
-	case *ast.SetOprStmt:
-		return b.bindSetOpr(x)
-	}
-	n, _, err := b.bindSubqueryPlan(nil, cte.Query.Query)
-	return n, err
+	return b.bindQueryTree(cte.Query, nil) // exprbind.go
 }

@@ -45,11 +45,14 @@
 // view query's tree (sql.Transformer.SubqueryTree), setop.go UNION,
 // INTERSECT and EXCEPT from the tree's SetOp (grouped as PostgreSQL's
 // grammar groups them; a parenthesised operation keeps its ORDER BY and
-// LIMIT, and its own WITH binds first; cte.go's bindSetOpr is their edge
-// with TiDB's AST, transforming a chain whole, a parenthesised single
-// query still bound over TiDB's WITH clause and ORDER BY),
-// recursive.go WITH RECURSIVE (PostgreSQL's checks of a recursive item's
-// form, still over TiDB's item; a RecursiveUnion whose terms bind from the
+// LIMIT, and its own WITH binds first; exprbind.go's bindSetOpr is their
+// edge with TiDB's AST, transforming a chain whole, a parenthesised single
+// query with its WITH transformed apart (sql.Transformer.WithToTree)),
+// cte.go WITH queries (the items of the tree's WITH lists, each
+// transformed once with its statement, key the binder's WITH state:
+// visibility, reference counts, which are evaluated once), recursive.go
+// WITH RECURSIVE (PostgreSQL's checks of a recursive item's form, a walk
+// of the tree over pt.Inspect; a RecursiveUnion whose terms bind from the
 // tree's top UNION, the SEARCH / CYCLE columns added to the tree's
 // recursive SELECT, and whose recursive term reads a WorkTableScan) and
 // groupingsets.go GROUP BY with ROLLUP, CUBE, GROUPING SETS, () and
@@ -93,11 +96,11 @@
 // TABLE AS is still TiDB's, bound by view.go's bindQuery); INSERT, UPDATE
 // and DELETE bind from their tree (sql.Transformer.DMLTree, which Bind's
 // and EXPLAIN's bindInsert / bindUpdate / bindDelete call on TiDB's
-// statement): values, SET, WHERE, ON CONFLICT and the column lists are the
-// tree's, and dmledge.go is their one edge with the query binder, handing
-// it the clauses that are still TiDB's (the target table, FROM / USING,
-// WITH, RETURNING's select list; INSERT ... SELECT's query goes through
-// view.go's bindQueryNode). insert.go reads a VALUES cell that is a plain
+// statement): values, SET, WHERE, ON CONFLICT, the column lists, the
+// target table, FROM / USING, WITH, RETURNING's list and INSERT ...
+// SELECT's query are the tree's, and dmledge.go hands the queries' parts
+// to the query binder (from.go's bindFromItem, select.go's bindTargets,
+// bindQueryTree). insert.go reads a VALUES cell that is a plain
 // literal of a scalar column straight into the column's type
 // (literalCell), the 1000-row INSERT's commonest case (issue 33);
 // the FROM
@@ -105,18 +108,12 @@
 // name, derived tables, functions in FROM, joins of every kind with ON,
 // USING, NATURAL, and FULL JOIN, which sql's transformer reads from the
 // rewrite's markers; lateral.go LATERAL items), taken from
-// the SELECT's tree (or sql.Transformer.FromToTree by exprbind.go's
-// bindFrom and bindResultSet for the statements still on TiDB's AST); a
-// derived table's query binds from its tree (binder.go's
-// bindDerivedQuery), a function in FROM from the marker call it was made
-// from (exprbind.go's bindFuncTable);
-// lockrows.go binds the locking clause from the tree's Locking
-// (sql.Transformer.LockingToTree); order.go binds ORDER BY from the tree's
-// OrderItems (ordinals, output names, NULLS FIRST | LAST; exprbind.go's
-// bindOrderBy, for the callers still on TiDB's AST, transforms TiDB's clause item by item,
-// sql.Transformer.OrderItemToTree, and binds an expression item from its
-// TiDB node through the caller's bindOut) and LIMIT from tree
-// expressions (bindLimitTree; bindLimit keeps TiDB's leaves);
+// the query's or the write's tree; a derived table's query binds from its
+// tree (exprbind.go's bindDerivedQuery), a function in FROM from the
+// marker call it was made from (exprbind.go's bindFuncTable);
+// lockrows.go binds the locking clause from the tree's Locking; order.go
+// binds ORDER BY from the tree's OrderItems (ordinals, output names, NULLS
+// FIRST | LAST) and LIMIT from tree expressions (bindLimitTree);
 // the expressions' remaining kinds bind from the tree too: arrays.go
 // ARRAY[..], subscripts and slices, ANY/ALL over an array and ARRAY(..),
 // subquery.go scalar subqueries, EXISTS, IN and ANY/ALL over a query,
@@ -146,9 +143,6 @@
 // a query of the tree (a set operation, its WITH included, by setop.go),
 // bindSubqueryQuery a subquery's
 // tree (or its TiDB query where only sql.ToTree made the node); it keeps
-// WITH's bookkeeping over TiDB's WITH clause (bindWith, bindWithTree,
-// withoutCTE), the old signatures the files still on TiDB's AST call
-// (bindSelectList for RETURNING, containsAggregate and containsWindow),
 // the dispatch of the statements not in the tree yet (bindStatementAST:
 // set operations, INSERT / UPDATE / DELETE, EXPLAIN, TRUNCATE), and binds
 // a malformed pg__field call from its TiDB node (bindBridged); from.go's

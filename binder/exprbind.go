@@ -12,47 +12,16 @@ import (
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// The binder's edge with TiDB's AST (issue 32): the only binder file of
-// the expression binders that imports it. The statement-level files that
-// still read TiDB's statements hand their expressions, subqueries, WITH
-// clauses and table functions over here; the tree nodes whose binders
-// still read TiDB's nodes (rows.go, fields.go, groupingsets.go) are
-// bridged from here. Each piece goes when its caller moves onto the tree.
-
-// bindExpr binds a scalar expression of TiDB's AST in scope s (nil: no
-// columns visible): the edge where the statement-level files that still
-// read TiDB's statements hand their expressions over. The leaves bind
-// directly, without building a tree node; everything else is transformed
-// into sql/tree (sql.ToTree) and bound from there (exprtree.go).
-func (b *binder) bindExpr(s *scope, node ast.ExprNode) (Expr, error) {
-	switch n := node.(type) {
-	case *ast.ColumnNameExpr:
-		return b.bindColumn(s, n, ident(n.Name.Table), ident(n.Name.Name))
-	case ast.ParamMarkerExpr:
-		return b.bindParam(n, paramOrder(n))
-	case ast.ValueExpr:
-		v, ok := literalValue(n)
-		return b.bindLiteral(n, v, ok)
-	case *ast.ParenthesesExpr:
-		return b.bindExpr(s, n.Expr)
-	case *ast.ValuesExpr:
-		if n.Column == nil {
-			// MySQL's VALUES() without a column, which the tree has no
-			// node for
-			return nil, b.errAt(n, sqlerr.NotSupported("VALUES() outside ON CONFLICT DO UPDATE"))
-		}
-	}
-	return b.bindViaTree(s, node)
-}
-
-// bindViaTree transforms node into sql/tree and binds that.
-func (b *binder) bindViaTree(s *scope, node ast.ExprNode) (Expr, error) {
-	t, err := b.toTree(node)
-	if err != nil {
-		return nil, err
-	}
-	return b.bindTree(s, t)
-}
+// The binder's edge with TiDB's AST (issue 32): the only binder file that
+// imports it. What is left here: Bind's dispatch on the TiDB statement
+// types not in the tree yet (a set operation, EXPLAIN, TRUNCATE,
+// DESCRIBE; the writes transform here), the TiDB queries other files
+// still hold (a view's or CREATE TABLE AS's query, a subquery ToTree left
+// TiDB's, a parenthesised one-operand set operation), the rewrite's marker
+// calls whose binders read TiDB's call (functions in FROM, pg__field,
+// ROW keys of hypothetical-set aggregates), stored expressions parsed
+// from their text (parseExprText), and the TiDB nodes an error position
+// may be found from. Each piece goes when its caller moves onto the tree.
 
 // toTree transforms node into sql/tree, a refusal positioned at the node
 // refused.
@@ -143,117 +112,6 @@ func (b *binder) transformError(err error) error {
 	return err
 }
 
-// bindWithTree makes a tree query's WITH queries visible (bindWith, over
-// the TiDB clause the tree's was made from, until WITH moves onto the
-// tree; owner is the query the clause belongs to, whose references are
-// counted over the TiDB node it was made from, or over w.Owner for a set
-// operation, whose node in the tree stands for its last operand).
-func (b *binder) bindWithTree(w *pt.With, owner pt.Query) error {
-	wc, ok := w.Src.(*ast.WithClause)
-	if !ok {
-		return sqlerr.New(sqlerr.InternalError, "a WITH clause without its source")
-	}
-	o, _ := w.Owner.(ast.Node) // a set operation's (sql.QueryToTree)
-	if o == nil {
-		o, _ = owner.(interface{ Source() any }).Source().(ast.Node)
-	}
-	return b.bindWith(wc, o)
-}
-
-// bindSelectList is select.go's bindTargets for a select list of TiDB's
-// AST (dmledge.go's RETURNING), each expression bound by bindOut from the
-// TiDB node its tree node was made from.
-func (b *binder) bindSelectList(s *scope, fields *ast.FieldList, bindOut func(ast.ExprNode) (Expr, error), setOpBranch bool) (*Project, error) {
-	q, err := b.trees.QueryToTree(&ast.SelectStmt{Kind: ast.SelectStmtKindSelect, Fields: fields}, b.stmt)
-	if err != nil {
-		return nil, b.queryTransformError(err)
-	}
-	sel, ok := q.(*pt.Select)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.InternalError, "a select list that is no SELECT")
-	}
-	return b.bindTargets(s, sel.Targets, func(e pt.Expr) (Expr, error) {
-		if src, ok := e.(interface{ Source() any }).Source().(ast.ExprNode); ok {
-			return bindOut(src)
-		}
-		return b.bindTree(s, e)
-	}, setOpBranch)
-}
-
-// containsAggregate reports whether an expression of TiDB's AST calls an
-// aggregate (outside subqueries, which aggregate on their own), for the
-// files still on TiDB's AST (recursive.go, dmledge.go; select.go's
-// containsAggregateTree reads the tree). The visitor is the binder's
-// (Accept takes an interface, so a new one would be a heap allocation per
-// call; a walk never re-enters the binder).
-func (b *binder) containsAggregate(n ast.Node) bool {
-	if n == nil {
-		return false
-	}
-	b.finders.agg = aggFinder{}
-	n.Accept(&b.finders.agg)
-	return b.finders.agg.found
-}
-
-// grouping is set when what was found is a GROUPING(...) call; at is the
-// first call found (PostgreSQL's error position).
-type aggFinder struct {
-	found, grouping bool
-	at              ast.Node
-}
-
-func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
-	switch x := n.(type) {
-	case *ast.AggregateFuncExpr:
-		if !v.found {
-			v.found, v.at = true, n
-		}
-		return n, true
-	case *ast.FuncCallExpr:
-		if aggregateNames[x.FnName.L] || x.FnName.L == "grouping" {
-			if !v.found {
-				v.found, v.at = true, n
-				v.grouping = x.FnName.L == "grouping"
-			}
-			return n, true
-		}
-	case *ast.SubqueryExpr:
-		return n, true
-	case *ast.WindowFuncExpr:
-		// not an aggregate itself, but an aggregate in its arguments or
-		// window groups the query: sum(sum(x)) OVER (ORDER BY max(x))
-		return n, false
-	}
-	return n, false
-}
-
-func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
-// containsWindow reports whether an expression of TiDB's AST calls a
-// window function (with the binder's visitor, as containsAggregate).
-func (b *binder) containsWindow(n ast.Node) bool {
-	if n == nil {
-		return false
-	}
-	b.finders.win = winFinder{}
-	n.Accept(&b.finders.win)
-	return b.finders.win.found
-}
-
-type winFinder struct{ found bool }
-
-func (v *winFinder) Enter(n ast.Node) (ast.Node, bool) {
-	switch n.(type) {
-	case *ast.WindowFuncExpr:
-		v.found = true
-		return n, true
-	case *ast.SubqueryExpr:
-		return n, true
-	}
-	return n, false
-}
-func (v *winFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
 // bindBridged binds the tree nodes whose binders live in files that still
 // read TiDB's AST (rows.go's ROW constructor, fields.go's field
 // selection, groupingsets.go's GROUPING(..) and misplaced grouping
@@ -292,23 +150,6 @@ func treeKind(e pt.Expr) string {
 	return strings.TrimPrefix(fmt.Sprintf("%T", e), "*tree.")
 }
 
-// literalValue reads a literal of TiDB's AST as a Go value (literal.go's
-// goValue); ok is false for non-literals.
-func literalValue(e ast.ExprNode) (v any, ok bool) {
-	lit, ok := sql.LiteralOf(e)
-	if !ok {
-		return nil, false
-	}
-	return goValue(lit)
-}
-
-// literalString reads a string literal ("" when e is none).
-func literalString(e ast.ExprNode) string {
-	v, _ := literalValue(e)
-	s, _ := v.(string)
-	return s
-}
-
 // bindTableFunc binds the table function marker of a FROM item (from.go
 // and lateral.go find it in TiDB's derived table, setFuncMarker) under
 // alias, from its tree (srf.go's bindTableFuncCall).
@@ -324,13 +165,9 @@ func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) 
 	return b.bindTableFuncCall(call, alias)
 }
 
-// relabelAliases is from.go's relabel with the column aliases as strings.
+// relabelAliases is from.go's relabelNames.
 func relabelAliases(n Node, alias string, colNames []string) (Node, error) {
-	names := make([]ast.CIStr, len(colNames))
-	for i, c := range colNames {
-		names[i] = ast.NewCIStr(c)
-	}
-	return relabel(n, alias, names)
+	return relabelNames(n, alias, colNames)
 }
 
 // srfState collects the set-returning calls of the SELECT list being
@@ -422,82 +259,6 @@ func rowSource(fields []pt.Expr) any {
 		values[i] = src
 	}
 	return &ast.RowExpr{Values: values}
-}
-
-// withoutCTE is ctes without name (WITH queries are TiDB's until the
-// queries move onto the tree, which is where this and bindWith go): a (non-recursive) WITH query does not
-// see itself, so "WITH x AS (SELECT * FROM x)" reads a table x, as in
-// PostgreSQL, instead of recursing without end.
-func withoutCTE(ctes map[string]*ast.CommonTableExpression, name string) map[string]*ast.CommonTableExpression {
-	out := make(map[string]*ast.CommonTableExpression, len(ctes))
-	for k, v := range ctes {
-		if k != name {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// bindWith makes the WITH queries of owner visible by name. A reference
-// binds the query again (the CTE is inlined) unless PostgreSQL evaluates
-// it once (cte.go).
-func (b *binder) bindWith(w *ast.WithClause, owner ast.Node) error {
-	if w == nil {
-		return nil
-	}
-	b.countCTERefs(w, owner) // cte.go
-	next := map[string]*ast.CommonTableExpression{}
-	for k, v := range b.ctes {
-		next[k] = v
-	}
-	seen := map[string]bool{}
-	for _, cte := range w.CTEs {
-		name := ident(cte.Name)
-		if seen[name] { // an inner WITH may shadow an outer one, not repeat itself
-			return sqlerr.New(sqlerr.DuplicateAlias, "WITH query name %q specified more than once", name)
-		}
-		seen[name] = true
-		next[name] = cte
-		b.noteCTELevel(cte)
-	}
-	b.ctes = next
-	if w.IsRecursive {
-		return b.analyzeWithRecursive(w) // recursive.go
-	}
-	return nil
-}
-
-// paramOrder reads the Order of a parameter marker (-1 if unknown).
-func paramOrder(n ast.ParamMarkerExpr) int {
-	if o, ok := sql.ParamOrder(n); ok {
-		return o
-	}
-	return -1
-}
-
-// colAliasMarker recognizes the derived table the rewrite makes of a
-// column alias list (sql/values.go):
-// (SELECT pg__colalias('x', ...) FROM (query) AS pg__colalias). It returns
-// the query and the names.
-func colAliasMarker(rs ast.ResultSetNode) (ast.ResultSetNode, []ast.CIStr, bool) {
-	sel, ok := rs.(*ast.SelectStmt)
-	if !ok || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.From == nil || sel.From.TableRefs == nil ||
-		sel.From.TableRefs.Right != nil || sel.Where != nil || sel.With != nil {
-		return nil, nil, false
-	}
-	f, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
-	if !ok || f.FnName.L != "pg__colalias" {
-		return nil, nil, false
-	}
-	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
-	if !ok || ts.AsName.L != "pg__colalias" {
-		return nil, nil, false
-	}
-	names := make([]ast.CIStr, len(f.Args))
-	for i, a := range f.Args {
-		names[i] = ast.NewCIStr(literalString(a))
-	}
-	return ts.Source, names, true
 }
 
 // The statement dispatch's edge (binder.go's Bind): a SELECT or VALUES
@@ -660,50 +421,13 @@ func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 // from the TiDB nodes the tree's nodes were made from. They go as the
 // queries move.
 
-// bindFrom binds a FROM clause of TiDB's AST: transformed by
-// sql.Transformer.FromToTree, then bound from the tree (from.go).
-func (b *binder) bindFrom(from *ast.TableRefsClause) (Node, error) {
-	if from == nil || from.TableRefs == nil {
-		return b.bindFromTree(nil)
-	}
-	return b.bindResultSet(from.TableRefs)
-}
-
-// bindResultSet binds one FROM item of TiDB's AST (an INSERT's or
-// UPDATE's table reference, a FROM clause's join tree).
-func (b *binder) bindResultSet(rs ast.ResultSetNode) (Node, error) {
-	it, err := b.trees.FromToTree(rs, b.stmt)
-	if err != nil {
-		return nil, b.transformError(err)
-	}
-	return b.bindFromItem(it)
-}
-
-// bindDerivedQuery binds a derived table's query with s as the enclosing
-// scope (nil: none): its tree where QueryToTree made one, else the TiDB
-// query FromToTree left in its Src.
+// bindDerivedQuery binds a derived table's query (its tree) with s as
+// the enclosing scope (nil: none).
 func (b *binder) bindDerivedQuery(s *scope, d *pt.DerivedTable) (Node, []Expr, error) {
-	if d.Query != nil {
-		return b.bindSubqueryPlan(s, &pt.Subquery{At: d.At, Tree: d.Query, Query: derivedSource(d)})
-	}
-	q, ok := d.Src.(ast.ResultSetNode)
-	if !ok {
+	if d.Query == nil {
 		return nil, nil, sqlerr.NotSupported("this FROM item")
 	}
-	return b.bindSubqueryPlan(s, q)
-}
-
-// derivedSource is the TiDB query a derived table's tree was made from
-// (inside the rewrite's column alias marker where it has one).
-func derivedSource(d *pt.DerivedTable) any {
-	ts, ok := d.Src.(*ast.TableSource)
-	if !ok {
-		return d.Src
-	}
-	if inner, _, ok := colAliasMarker(ts.Source); ok {
-		return inner
-	}
-	return ts.Source
+	return b.bindSubqueryPlan(s, &pt.Subquery{At: d.At, Tree: d.Query})
 }
 
 // bindFuncTable binds a function in FROM from the rewrite's marker call
@@ -714,18 +438,6 @@ func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
 		return nil, sqlerr.NotSupported("this function in FROM")
 	}
 	return b.bindTableFunc(f, ft.Alias.Name)
-}
-
-// relabel is relabelNames (from.go) for a list of TiDB's names.
-func relabel(n Node, alias string, names []ast.CIStr) (Node, error) {
-	var ns []string
-	if len(names) > 0 {
-		ns = make([]string, len(names))
-		for i, c := range names {
-			ns[i] = ident(c)
-		}
-	}
-	return relabelNames(n, alias, ns)
 }
 
 // bindQueryNode binds a query of TiDB's AST (a view's definition, CREATE
@@ -742,32 +454,6 @@ func (b *binder) bindQueryNode(q any) (Node, bool, error) {
 		return nil, false, nil
 	}
 	return n, true, err
-}
-
-// bindLimit is bindLimitTree (order.go) for TiDB's LIMIT clause: its
-// operands bind from TiDB's nodes (a literal count binds without a tree
-// node, as the leaves do in bindExpr).
-func (b *binder) bindLimit(input Node, l *ast.Limit) (Node, error) {
-	lim := &Limit{Input: input}
-	bind := func(e ast.ExprNode) (Expr, error) {
-		x, err := b.bindExpr(nil, e)
-		if err != nil {
-			return nil, err
-		}
-		return b.limitOperand(e, x)
-	}
-	var err error
-	if l.Count != nil {
-		if lim.Count, err = bind(l.Count); err != nil {
-			return nil, err
-		}
-	}
-	if l.Offset != nil {
-		if lim.Offset, err = bind(l.Offset); err != nil {
-			return nil, err
-		}
-	}
-	return lim, nil
 }
 
 // bindFieldSelect binds pg__field(e, 'name') of TiDB's AST through the
@@ -789,4 +475,75 @@ func (b *binder) bindFieldSelect(s *scope, n *ast.FuncCallExpr) (Expr, bool, err
 	}
 	e, err := b.bindFieldSelectTree(s, fs)
 	return e, true, err
+}
+
+// bindSetOpr binds a set operation of TiDB's AST (a statement, a view's
+// definition, EXPLAIN's query): a chain of two or more queries transforms
+// into the tree whole (its WITH, ORDER BY and LIMIT included) and binds
+// from there (setop.go). One parenthesised query, which TiDB makes a set
+// operation of one operand, binds as it always has: ordered by its output
+// columns, a second ORDER BY or LIMIT inside refused (the tree would give
+// it to the query itself, which PostgreSQL does but this binder never has).
+func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
+	if st.SelectList != nil && len(st.SelectList.Selects) > 1 && st.SelectList.OrderBy == nil && st.SelectList.Limit == nil {
+		q, err := b.trees.QueryToTree(st, b.stmt)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		return b.bindQueryTree(q, st)
+	}
+	var q pt.Query
+	var qerr error
+	if st.SelectList != nil {
+		q, qerr = b.trees.QueryToTree(st.SelectList, b.stmt)
+	}
+	if st.With != nil {
+		w, err := b.trees.WithToTree(st.With, b.stmt)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		saved := b.ctes
+		defer func() { b.ctes = saved }()
+		var owner pt.Node // the references are counted over the operand
+		if q != nil {
+			owner = q
+		}
+		if err := b.bindWith(w, owner); err != nil { // cte.go
+			return nil, err
+		}
+	}
+	if st.SelectList == nil {
+		return nil, sqlerr.NotSupported("an empty set operation")
+	}
+	if st.SelectList.OrderBy != nil || st.SelectList.Limit != nil {
+		return nil, sqlerr.NotSupported("ORDER BY or LIMIT inside a parenthesised set operation")
+	}
+	if qerr != nil {
+		return nil, b.transformError(qerr)
+	}
+	n, err := b.bindSetOpBody(q)
+	if err != nil {
+		return nil, err
+	}
+	if st.OrderBy != nil {
+		order, err := b.trees.OrderItemsToTree(st.OrderBy)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		if n, err = b.bindSetOpOrder(n, order); err != nil {
+			return nil, err
+		}
+	}
+	if st.Limit != nil {
+		count, err := b.trees.ToTree(st.Limit.Count)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		offset, err := b.trees.ToTree(st.Limit.Offset)
+		if err != nil {
+			return nil, b.transformError(err)
+		}
+		return b.bindLimitTree(n, count, offset) // order.go
+	}
+	return n, nil
 }

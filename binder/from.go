@@ -10,8 +10,7 @@ import (
 
 // bindFromTree is the FROM-clause binder: nothing (one empty row), a
 // table, a derived table, a function, or joins of them, from sqlgate's
-// tree (sql.Transformer.FromToTree; binder.go's bindFrom takes TiDB's
-// clause).
+// tree (a query's or a write's FROM items).
 func (b *binder) bindFromTree(from pt.FromItem) (Node, error) {
 	if from == nil {
 		return &Values{Rows: [][]Expr{{}}}, nil
@@ -42,43 +41,7 @@ func (b *binder) bindFromItem(it pt.FromItem) (Node, error) {
 func (b *binder) bindTableRef(ref *pt.TableRef) (Node, error) {
 	src, alias := ref.Name, ref.Alias.Name
 	if cte, ok := b.ctes[src.Name]; ok && src.Schema == "" {
-		if alias == "" {
-			alias = src.Name
-		}
-		selfRef := b.rec != nil && b.rec.workTables[cte] != nil
-		if selfRef || !cte.IsRecursive {
-			if n, ok, err := b.bindRecursiveRef(cte, alias); ok {
-				return n, err
-			}
-		}
-		names, _, _, err := b.cteAliases(cte) // cte.go
-		if err != nil {
-			return nil, err
-		}
-		if scan, ok, err := b.sharedCTERef(cte); ok || err != nil {
-			if err != nil {
-				return nil, err
-			}
-			if cte.IsRecursive { // the union has the alias list's names
-				names = nil
-			}
-			return relabel(scan, alias, names)
-		}
-		if cte.IsRecursive {
-			n, _, err := b.bindRecursiveRef(cte, alias)
-			return n, err
-		}
-		saved := b.ctes
-		b.ctes = withoutCTE(saved, src.Name)
-		inner, err := b.bindCTEBody(cte)
-		b.ctes = saved
-		if err != nil {
-			return nil, err
-		}
-		if n := len(inner.Columns()); len(names) > n {
-			return nil, sqlerr.New(sqlerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", src.Name, n, len(names))
-		}
-		return relabel(inner, alias, names)
+		return b.bindCTERef(cte, alias) // cte.go
 	}
 	if n, ok, err := b.bindViewRef(src, alias); ok {
 		return n, err

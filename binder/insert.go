@@ -1,13 +1,11 @@
 package binder
 
 import (
-	"errors"
 	"math"
 	"time"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
-	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -16,15 +14,11 @@ import (
 
 // writeTree transforms a write (node: TiDB's statement, the one Bind or
 // EXPLAIN holds) into sqlgate's tree, a refusal positioned at the node
-// refused.
+// refused (exprbind.go's transformError).
 func (b *binder) writeTree(node any) (pt.Statement, error) {
 	st, err := b.trees.DMLTree(b.stmt, node)
 	if err != nil {
-		var te *sql.TransformError
-		if errors.As(err, &te) {
-			return nil, b.errAt(te.Node, te.Err)
-		}
-		return nil, err
+		return nil, b.transformError(err)
 	}
 	return st, nil
 }
@@ -209,7 +203,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 		out.params = b.params
 	}
 	if ins.Returning != nil {
-		ret, err := b.bindReturning(newScope(scan), ins.Returning, ins.With)
+		ret, err := b.bindReturning(newScope(scan), ins.Returning, ins.With, ins)
 		if err != nil {
 			return nil, err
 		}

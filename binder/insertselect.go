@@ -14,15 +14,14 @@ import (
 // Only a plain select list keeps them (ins.PlainQuery): DISTINCT, GROUP BY
 // and ORDER BY resolve the outputs they use as text, as PostgreSQL's do,
 // and a set operation types its columns itself, so those queries bind as
-// before. The query is still TiDB's (ins.Query.Src), bound by the query
-// binder (view.go's bindQueryNode) until the queries move onto the tree.
+// before. The query binds from the tree (bindQueryTree), its own WITH
+// included.
 func (b *binder) bindInsertSelect(ins *pt.Insert) (Node, error) {
 	if ins.PlainQuery {
 		b.keepUnknownOutputs = true
 	}
 	defer func() { b.keepUnknownOutputs = false }()
-	n, _, err := b.bindQueryNode(ins.Query.Src)
-	return n, err
+	return b.bindQueryTree(ins.Query, nil)
 }
 
 // insertProjection returns the projection whose outputs are the query's

@@ -2,9 +2,7 @@ package binder
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -54,10 +52,26 @@ func (n *RecursiveUnion) Children() []Node  { return []Node{n.NonRec, n.Rec} }
 func (n *WorkTableScan) Columns() []Column  { return n.cols }
 func (n *WorkTableScan) Children() []Node   { return nil }
 
-// recState is the binder's state for WITH RECURSIVE: the working table a
-// reference to a recursive item binds to while its recursive term is bound.
+// recState is the binder's state for WITH RECURSIVE: the items found
+// recursive (analyzeWithRecursive), and the working table a reference to a
+// recursive item binds to while its recursive term is bound.
 type recState struct {
-	workTables map[*ast.CommonTableExpression]*WorkTableScan
+	recursive  map[*pt.CTE]bool
+	workTables map[*pt.CTE]*WorkTableScan
+}
+
+// isRecursive reports whether cte is an item of a WITH RECURSIVE list
+// that references itself.
+func (b *binder) isRecursive(cte *pt.CTE) bool {
+	return b.rec != nil && b.rec.recursive[cte]
+}
+
+// recs is b.rec, made when first needed.
+func (b *binder) recs() *recState {
+	if b.rec == nil {
+		b.rec = &recState{recursive: map[*pt.CTE]bool{}, workTables: map[*pt.CTE]*WorkTableScan{}}
+	}
+	return b.rec
 }
 
 // recursion contexts: where a self-reference stands (parse_cte.c's
@@ -86,18 +100,19 @@ func invalidRecursion(format string, args ...any) *sqlerr.Error {
 }
 
 // analyzeWithRecursive finds which items of a WITH RECURSIVE list are
-// recursive (marking them IsRecursive), refuses cycles between items and
-// checks each recursive item's form.
-func (b *binder) analyzeWithRecursive(w *ast.WithClause) error {
-	names := map[string]int{}
+// recursive (recState.recursive), refuses cycles between items and checks
+// each recursive item's form.
+func (b *binder) analyzeWithRecursive(w *pt.With) error {
+	names := make(map[string]int, len(w.CTEs))
 	for i, cte := range w.CTEs {
-		names[ident(cte.Name)] = i
+		names[cte.Name] = i
 	}
+	rs := b.recs()
 	deps := make([]map[int]bool, len(w.CTEs))
 	for i, cte := range w.CTEs {
-		v := &cteWalker{b: b, mode: walkDeps, names: names, self: ident(cte.Name), deps: map[int]bool{}}
+		v := &cteWalker{b: b, mode: walkDeps, names: names, self: cte.Name, deps: map[int]bool{}}
 		v.walk(cte.Query)
-		cte.IsRecursive = v.selfRefs > 0
+		rs.recursive[cte] = v.selfRefs > 0
 		delete(v.deps, i)
 		deps[i] = v.deps
 	}
@@ -132,7 +147,7 @@ func (b *binder) analyzeWithRecursive(w *ast.WithClause) error {
 		done[found] = true
 	}
 	for _, cte := range w.CTEs {
-		if cte.IsRecursive {
+		if rs.recursive[cte] {
 			if err := b.checkWellFormedRecursion(cte); err != nil {
 				return err
 			}
@@ -141,55 +156,19 @@ func (b *binder) analyzeWithRecursive(w *ast.WithClause) error {
 	return nil
 }
 
-// recursiveTerms splits a recursive item's query into its non-recursive
-// term (every operand but the last of the top-level chain) and its
-// recursive term (the last, joined by UNION or UNION ALL).
-func recursiveTerms(cte *ast.CommonTableExpression) (st *ast.SetOprStmt, nonRec ast.ResultSetNode, rec ast.ResultSetNode, all bool, ok bool) {
-	st, isSet := cte.Query.Query.(*ast.SetOprStmt)
-	if !isSet || st.SelectList == nil || len(st.SelectList.Selects) < 2 {
-		return nil, nil, nil, false, false
-	}
-	sels := st.SelectList.Selects
-	last := sels[len(sels)-1]
-	var op *ast.SetOprType
-	switch x := last.(type) {
-	case *ast.SelectStmt:
-		op, rec = x.AfterSetOperator, x
-	case *ast.SetOprSelectList:
-		op, rec = x.AfterSetOperator, &ast.SetOprStmt{SelectList: x}
-	default:
-		return nil, nil, nil, false, false
-	}
-	if op == nil || (*op != ast.Union && *op != ast.UnionAll) {
-		return nil, nil, nil, false, false
-	}
-	if len(sels) == 2 {
-		switch x := sels[0].(type) {
-		case *ast.SelectStmt:
-			nonRec = x
-		case *ast.SetOprSelectList:
-			nonRec = &ast.SetOprStmt{SelectList: x}
-		default:
-			return nil, nil, nil, false, false
-		}
-	} else {
-		nonRec = &ast.SetOprStmt{SelectList: &ast.SetOprSelectList{Selects: sels[:len(sels)-1]}}
-	}
-	return st, nonRec, rec, *op == ast.UnionAll, true
-}
-
 // checkWellFormedRecursion checks a recursive item as PostgreSQL's
 // checkWellFormedRecursion does.
-func (b *binder) checkWellFormedRecursion(cte *ast.CommonTableExpression) error {
-	name := ident(cte.Name)
-	st, nonRec, rec, _, ok := recursiveTerms(cte)
+func (b *binder) checkWellFormedRecursion(cte *pt.CTE) error {
+	name := cte.Name
+	nonRec, rec, _, ok := recursiveTermsTree(cte.Query)
 	if !ok {
 		return b.errAt(cte, invalidRecursion("recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", name))
 	}
+	so := cte.Query.(*pt.SetOp)
 	v := &cteWalker{b: b, mode: walkCheck, self: name, ctx: recNonRecursiveTerm}
-	if st.With != nil {
+	if so.With != nil {
 		// the query's own WITH: its names hide the item's, in both terms
-		v.pushWith(st.With)
+		v.pushWith(so.With)
 	}
 	v.walk(nonRec)
 	if v.err != nil {
@@ -201,25 +180,27 @@ func (b *binder) checkWellFormedRecursion(cte *ast.CommonTableExpression) error 
 		return v.err
 	}
 	for _, sel := range v.selfLevels {
-		// (each clause checked only when present: a nil clause in an
-		// ast.Node is not a nil interface)
-		agg := sel.Fields != nil && b.containsAggregate(sel.Fields)
-		agg = agg || (sel.Having != nil && b.containsAggregate(sel.Having))
-		agg = agg || (sel.OrderBy != nil && b.containsAggregate(sel.OrderBy))
+		agg := sel.Having != nil && b.containsAggregateTree(sel.Having)
+		for _, t := range sel.Targets {
+			agg = agg || (t.X != nil && b.containsAggregateTree(t.X))
+		}
+		for _, o := range sel.OrderBy {
+			agg = agg || b.containsAggregateTree(o.X)
+		}
 		if agg {
 			return b.errAt(sel, invalidRecursion("aggregate functions are not allowed in a recursive query's recursive term"))
 		}
 	}
-	if st.OrderBy != nil {
-		return b.errAt(st.OrderBy, sqlerr.New(sqlerr.FeatureNotSupported, "ORDER BY in a recursive query is not implemented"))
+	if len(so.OrderBy) > 0 {
+		return b.errAt(so.OrderBy[0].X, sqlerr.New(sqlerr.FeatureNotSupported, "ORDER BY in a recursive query is not implemented"))
 	}
-	if st.Limit != nil && st.Limit.Offset != nil {
-		return b.errAt(st.Limit.Offset, sqlerr.New(sqlerr.FeatureNotSupported, "OFFSET in a recursive query is not implemented"))
+	if so.QueryClauses.Offset != nil {
+		return b.errAt(so.QueryClauses.Offset, sqlerr.New(sqlerr.FeatureNotSupported, "OFFSET in a recursive query is not implemented"))
 	}
-	if st.Limit != nil && st.Limit.Count != nil {
-		return b.errAt(st.Limit.Count, sqlerr.New(sqlerr.FeatureNotSupported, "LIMIT in a recursive query is not implemented"))
+	if so.Limit != nil {
+		return b.errAt(so.Limit, sqlerr.New(sqlerr.FeatureNotSupported, "LIMIT in a recursive query is not implemented"))
 	}
-	if sel, ok := rec.(*ast.SelectStmt); ok && sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone {
+	if sel, ok := rec.(*pt.Select); ok && sel.Locking != nil {
 		return sqlerr.New(sqlerr.FeatureNotSupported, "FOR UPDATE/SHARE in a recursive query is not implemented")
 	}
 	return nil
@@ -232,8 +213,8 @@ const (
 	walkCheck                 // check the self-references of a recursive item
 )
 
-// cteWalker walks a parsed query for references to WITH items by name,
-// honouring the names inner WITH clauses hide (parse_cte.c's
+// cteWalker walks a query of the tree (pt.Inspect) for references to WITH
+// items by name, honouring the names inner WITH clauses hide (parse_cte.c's
 // makeDependencyGraphWalker and checkWellFormedRecursionWalker).
 type cteWalker struct {
 	b     *binder
@@ -244,19 +225,24 @@ type cteWalker struct {
 	// inner are the names inner WITH clauses define, innermost last;
 	// withs are those clauses.
 	inner    []map[string]bool
-	withs    []*ast.WithClause
+	withs    []*pt.With
 	ctx      recContext
 	selfRefs int
 	err      *sqlerr.Error
 	// selfLevels are the SELECTs whose own FROM reads the self-reference
 	// (where aggregates are not allowed).
-	selfLevels []*ast.SelectStmt
+	selfLevels []*pt.Select
+	visit      func(pt.Node) bool // enter, made once
 }
 
-func (v *cteWalker) walk(n ast.Node) {
-	if n != nil && v.err == nil {
-		n.Accept(v)
+func (v *cteWalker) walk(n pt.Node) {
+	if n == nil || v.err != nil {
+		return
 	}
+	if v.visit == nil {
+		v.visit = v.enter
+	}
+	pt.Inspect(n, v.visit)
 }
 
 func (v *cteWalker) hidden(name string) bool {
@@ -271,23 +257,20 @@ func (v *cteWalker) hidden(name string) bool {
 // pushWith walks an inner WITH clause's queries and makes its names hide
 // the outer ones (all of them at once for RECURSIVE; each after its own
 // query otherwise). The caller pops it.
-func (v *cteWalker) pushWith(w *ast.WithClause) {
+func (v *cteWalker) pushWith(w *pt.With) {
 	m := map[string]bool{}
 	v.inner = append(v.inner, m)
 	v.withs = append(v.withs, w)
-	if w.IsRecursive {
+	if w.Recursive {
 		for _, c := range w.CTEs {
-			m[ident(c.Name)] = true
+			m[c.Name] = true
 		}
 	}
 	for _, c := range w.CTEs {
-		// the query itself, not its SubqueryExpr wrapper: an inner WITH
-		// query is no subquery to PostgreSQL's check (a self-reference
-		// there is allowed)
-		if c.Query != nil {
-			v.walk(c.Query.Query)
-		}
-		m[ident(c.Name)] = true
+		// an inner WITH query is no subquery to PostgreSQL's check (a
+		// self-reference there is allowed)
+		v.walk(c.Query)
+		m[c.Name] = true
 	}
 }
 
@@ -296,11 +279,10 @@ func (v *cteWalker) popWith() {
 	v.withs = v.withs[:len(v.withs)-1]
 }
 
-// withScope walks n, whose WITH clause *with is, under that clause's
-// names. TiDB hangs the WITH of a parenthesised query on both the list and
-// its SELECT: a clause already in scope is walked once.
-func (v *cteWalker) withScope(n ast.Node, with **ast.WithClause) {
-	w := *with
+// withScope walks n (a copy of a query or write without its WITH clause
+// w) under w's names; a clause already in scope (the one whose references
+// countCTERefs counts) is not walked again.
+func (v *cteWalker) withScope(w *pt.With, n pt.Node) {
 	active := false
 	for _, a := range v.withs {
 		active = active || a == w
@@ -308,34 +290,15 @@ func (v *cteWalker) withScope(n ast.Node, with **ast.WithClause) {
 	if !active {
 		v.pushWith(w)
 	}
-	*with = nil
 	v.walk(n)
-	*with = w
 	if !active {
 		v.popWith()
 	}
 }
 
-// refersToSelf reports whether a FROM item names the item itself (not
-// through a derived table).
-func (v *cteWalker) refersToSelf(rs ast.ResultSetNode) bool {
-	switch x := rs.(type) {
-	case *ast.Join:
-		return v.refersToSelf(x.Left) || (x.Right != nil && v.refersToSelf(x.Right))
-	case *ast.TableSource:
-		if tn, ok := x.Source.(*ast.TableName); ok {
-			return tn.Schema.O == "" && ident(tn.Name) == v.self && !v.hidden(v.self)
-		}
-		if j, ok := x.Source.(*ast.Join); ok {
-			return v.refersToSelf(j)
-		}
-	}
-	return false
-}
-
-func (v *cteWalker) tableRef(tn *ast.TableName) {
-	name := ident(tn.Name)
-	if tn.Schema.O != "" || v.hidden(name) {
+func (v *cteWalker) tableRef(tn *pt.TableName) {
+	name := tn.Name
+	if tn.Schema != "" || v.hidden(name) {
 		return
 	}
 	if v.mode == walkDeps {
@@ -359,143 +322,143 @@ func (v *cteWalker) tableRef(tn *ast.TableName) {
 	}
 }
 
-// isFullJoin reports whether a LEFT JOIN is the rewrite's spelling of a
-// FULL JOIN (sql/fulljoin.go).
-func isFullJoin(j *ast.Join) bool {
-	if j.On == nil {
-		return false
-	}
-	f, ok := j.On.Expr.(*ast.FuncCallExpr)
-	return ok && strings.HasPrefix(f.FnName.L, "pg__full_join")
-}
-
-// setOpChain walks the operands of a set-operation chain as PostgreSQL's
-// left-deep tree of them: ((a op b) op c).
-func (v *cteWalker) setOpChain(sels []ast.Node) {
-	if len(sels) == 1 {
-		v.walk(sels[0])
-		return
-	}
-	last := sels[len(sels)-1]
-	var op *ast.SetOprType
-	switch x := last.(type) {
-	case *ast.SelectStmt:
-		op = x.AfterSetOperator
-	case *ast.SetOprSelectList:
-		op = x.AfterSetOperator
-	}
+// setOp walks a set operation's operands in the contexts PostgreSQL's
+// check gives them, then its ORDER BY, LIMIT and OFFSET.
+func (v *cteWalker) setOp(so *pt.SetOp) {
 	save := v.ctx
 	left, right := save, save
-	if save == recOK && op != nil {
-		switch *op {
-		case ast.IntersectAll:
+	if save == recOK {
+		switch {
+		case so.Op == pt.Intersect && so.All:
 			left, right = recIntersect, recIntersect
-		case ast.Except:
-			right = recExcept
-		case ast.ExceptAll:
+		case so.Op == pt.Except && so.All:
 			left, right = recExcept, recExcept
+		case so.Op == pt.Except:
+			right = recExcept
 		}
 	}
 	v.ctx = left
-	v.setOpChain(sels[:len(sels)-1])
+	v.walk(so.L)
 	v.ctx = right
-	v.walk(last)
+	v.walk(so.R)
 	v.ctx = save
+	for _, o := range so.OrderBy {
+		v.walk(o.X)
+	}
+	if so.Limit != nil {
+		v.walk(so.Limit)
+	}
+	if so.QueryClauses.Offset != nil {
+		v.walk(so.QueryClauses.Offset)
+	}
 }
 
-func (v *cteWalker) Enter(n ast.Node) (ast.Node, bool) {
+// enter is the walk's visitor: false where it walks the node's children
+// itself.
+func (v *cteWalker) enter(n pt.Node) bool {
 	if v.err != nil {
-		return n, true
+		return false
 	}
 	switch x := n.(type) {
-	case *ast.TableName:
-		v.tableRef(x)
-		return n, true
-	case *ast.SubqueryExpr:
+	case *pt.TableRef:
+		if x.Name != nil {
+			v.tableRef(x.Name)
+		}
+		return false
+	case *pt.Subquery:
 		save := v.ctx
 		if v.mode == walkCheck {
 			v.ctx = recSublink
 		}
-		v.walk(x.Query)
+		if x.Tree != nil {
+			v.walk(x.Tree)
+		}
 		v.ctx = save
-		return n, true
-	case *ast.Join:
-		if v.mode == walkDeps || x.Right == nil {
-			return n, false
+		return false
+	case *pt.Join:
+		if v.mode == walkDeps {
+			return true
 		}
 		save := v.ctx
 		left, right := save, save
 		if save == recOK {
-			switch {
-			case x.Tp == ast.LeftJoin && isFullJoin(x):
+			switch x.Kind {
+			case pt.FullJoin:
 				left, right = recOuterJoin, recOuterJoin
-			case x.Tp == ast.LeftJoin:
+			case pt.LeftJoin:
 				right = recOuterJoin
-			case x.Tp == ast.RightJoin:
+			case pt.RightJoin:
 				left = recOuterJoin
 			}
 		}
 		v.ctx = left
-		v.walk(x.Left)
+		v.walk(x.L)
 		v.ctx = right
-		v.walk(x.Right)
+		v.walk(x.R)
 		v.ctx = save
 		if x.On != nil {
 			v.walk(x.On)
 		}
-		return n, true
-	case *ast.WithClause:
-		return n, true // walked by pushWith, under the names' scope
-	case *ast.SelectStmt:
+		return false
+	case *pt.Select:
 		if x.With != nil {
-			v.withScope(x, &x.With)
-			return n, true
+			c := *x
+			c.With = nil
+			v.withScope(x.With, &c)
+			return false
 		}
-		if v.mode == walkCheck && v.ctx == recOK && x.From != nil && x.From.TableRefs != nil && v.refersToSelf(x.From.TableRefs) {
+		if v.mode == walkCheck && v.ctx == recOK && x.From != nil && fromNamesTable(x.From, v.self) && !v.hidden(v.self) {
 			v.selfLevels = append(v.selfLevels, x)
 		}
-	case *ast.SetOprStmt:
+	case *pt.SetOp:
 		if x.With != nil {
-			v.withScope(x, &x.With)
-			return n, true
-		}
-	case *ast.SetOprSelectList:
-		if x.With != nil {
-			v.withScope(x, &x.With)
-			return n, true
+			c := *x
+			c.With = nil
+			v.withScope(x.With, &c)
+			return false
 		}
 		if v.mode == walkCheck {
-			v.setOpChain(x.Selects)
-			if x.OrderBy != nil {
-				v.walk(x.OrderBy)
-			}
-			if x.Limit != nil {
-				v.walk(x.Limit)
-			}
-			return n, true
+			v.setOp(x)
+			return false
+		}
+	case *pt.Values:
+		if x.With != nil {
+			c := *x
+			c.With = nil
+			v.withScope(x.With, &c)
+			return false
+		}
+	case *pt.Update:
+		if x.With != nil {
+			c := *x
+			c.With = nil
+			v.withScope(x.With, &c)
+			return false
+		}
+	case *pt.Delete:
+		if x.With != nil {
+			c := *x
+			c.With = nil
+			v.withScope(x.With, &c)
+			return false
 		}
 	}
-	return n, false
+	return true
 }
-
-func (v *cteWalker) Leave(n ast.Node) (ast.Node, bool) { return n, v.err == nil }
 
 // bindRecursiveRef binds a reference to a WITH RECURSIVE item: the working
 // table while the item's own recursive term is bound, else (for a
 // recursive item) a RecursiveUnion; ok is false for a non-recursive item.
-func (b *binder) bindRecursiveRef(cte *ast.CommonTableExpression, alias string) (Node, bool, error) {
+func (b *binder) bindRecursiveRef(cte *pt.CTE, alias string) (Node, bool, error) {
 	if b.rec != nil {
 		if wt := b.rec.workTables[cte]; wt != nil {
-			n, err := relabel(wt, alias, nil)
+			n, err := relabelNames(wt, alias, nil)
 			return n, true, err
 		}
 	}
-	if !cte.IsRecursive {
-		if _, sc, _, err := b.cteAliases(cte); err != nil || sc != nil {
-			if err == nil {
-				err = scError(sc, sqlerr.SyntaxError, "WITH query is not recursive")
-			}
-			return nil, true, err
+	if !b.isRecursive(cte) {
+		if _, sc, _ := cteAliases(cte); sc != nil {
+			return nil, true, scError(sc, sqlerr.SyntaxError, "WITH query is not recursive")
 		}
 		return nil, false, nil
 	}
@@ -503,31 +466,23 @@ func (b *binder) bindRecursiveRef(cte *ast.CommonTableExpression, alias string) 
 	if err != nil {
 		return nil, true, err
 	}
-	out, err := relabel(n, alias, nil)
+	out, err := relabelNames(n, alias, nil)
 	return out, true, err
 }
 
-func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error) {
-	name := ident(cte.Name)
-	st, _, _, _, ok := recursiveTerms(cte)
+func (b *binder) bindRecursiveUnion(cte *pt.CTE) (Node, error) {
+	name := cte.Name
+	// The terms, split as PostgreSQL's UNION node is; the query's own
+	// WITH (on the union) binds first.
+	nonRecTree, recTree, all, ok := recursiveTermsTree(cte.Query)
 	if !ok { // analyzeWithRecursive checked the form
 		return nil, invalidRecursion("recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", name)
 	}
-	// The terms bind from sqlgate's tree: the chain (without the query's
-	// own WITH, bound below over TiDB's clause with the rest of WITH's
-	// bookkeeping) transformed once, split as PostgreSQL's UNION node is.
-	q, err := b.trees.QueryToTree(st.SelectList, b.stmt)
-	if err != nil {
-		return nil, b.transformError(err)
-	}
-	nonRecTree, recTree, all, ok := recursiveTermsTree(q)
-	if !ok {
-		return nil, invalidRecursion("recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", name)
-	}
+	so := cte.Query.(*pt.SetOp)
 	saved := b.ctes
 	defer func() { b.ctes = saved }()
-	if st.With != nil {
-		if err := b.bindWith(st.With, st); err != nil {
+	if so.With != nil {
+		if err := b.bindWith(so.With, so); err != nil { // cte.go
 			return nil, err
 		}
 	}
@@ -537,10 +492,7 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	if err != nil {
 		return nil, err
 	}
-	names, sc, _, err := b.cteAliases(cte)
-	if err != nil {
-		return nil, err
-	}
+	names, sc, _ := cteAliases(cte)
 	in := nonRec.Columns()
 	if len(names) > len(in) {
 		return nil, b.errAt(cte, sqlerr.New(sqlerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", name, len(in), len(names)))
@@ -559,7 +511,7 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 		}
 		cols[i] = Column{Name: c.Name, T: t}
 		if i < len(names) {
-			cols[i].Name = ident(names[i])
+			cols[i].Name = names[i]
 		}
 	}
 	if cast {
@@ -581,9 +533,7 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	}
 	wt := &WorkTable{Name: name}
 	scan := &WorkTableScan{WT: wt, cols: allCols}
-	if b.rec == nil {
-		b.rec = &recState{workTables: map[*ast.CommonTableExpression]*WorkTableScan{}}
-	}
+	b.recs()
 	prev := b.rec.workTables[cte]
 	b.rec.workTables[cte] = scan
 	b.ctes = withSelf
@@ -591,8 +541,12 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression) (Node, error
 	// operation branch's ('x' where the column is integer is an integer)
 	b.setOpBranch = isOneQuery(recTree)
 	if scp != nil {
-		// (prepareSearchCycle refused a recursive term that is no SELECT)
-		withWorkTableColumns(recTree.(*pt.Select), name, scp.extra)
+		// (prepareSearchCycle refused a recursive term that is no SELECT;
+		// the columns go on a copy: the item's tree binds once per
+		// reference)
+		sel := *recTree.(*pt.Select)
+		withWorkTableColumns(&sel, name, scp.extra)
+		recTree = &sel
 	}
 	rec, err := b.bindRecursiveTerm(recTree)
 	b.setOpBranch = false
@@ -687,6 +641,9 @@ func fromNamesTable(it pt.FromItem, name string) bool {
 // recursiveTermsTree splits a recursive item's query into its
 // non-recursive term and its recursive term, joined by UNION or UNION ALL.
 func recursiveTermsTree(q pt.Query) (nonRec, rec pt.Query, all, ok bool) {
+	if q == nil {
+		return nil, nil, false, false
+	}
 	so, isSet := q.(*pt.SetOp)
 	if !isSet || so.Op != pt.Union {
 		return nil, nil, false, false
@@ -706,8 +663,9 @@ func (b *binder) bindRecursiveTerm(q pt.Query) (Node, error) {
 }
 
 // withWorkTableColumns appends to the recursive SELECT's list the working
-// table's clause columns (alias.seq, alias.mark, alias.path); sel is the
-// tree transformed for this binding alone.
+// table's clause columns (alias.seq, alias.mark, alias.path); sel is a
+// copy of the item's SELECT for this binding alone (its list is a new
+// slice).
 func withWorkTableColumns(sel *pt.Select, name string, extra []Column) {
 	alias := name
 	var find func(it pt.FromItem)

@@ -23,12 +23,13 @@ type Returning struct {
 // allowed there, as in PostgreSQL (dmledge.go's bindReturningList). with
 // is a WITH written before an INSERT (pt.Insert.With; nil for none), which
 // sql's rewrite hands over on the inserted SELECT: its queries are the
-// whole statement's in PostgreSQL, RETURNING included.
-func (b *binder) bindReturning(s *scope, r *pt.Returning, with *pt.WriteClause) (*Project, error) {
+// whole statement's in PostgreSQL, RETURNING included; owner is the
+// statement.
+func (b *binder) bindReturning(s *scope, r *pt.Returning, with *pt.With, owner pt.Statement) (*Project, error) {
 	if with != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWriteWith(with, b.stmt.AST); err != nil {
+		if err := b.bindWriteWith(with, owner); err != nil {
 			return nil, err
 		}
 	}

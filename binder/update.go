@@ -39,7 +39,7 @@ func (s *Delete) Params() []types.T { return s.params }
 // writableTable binds the single target table of UPDATE/DELETE (target:
 // its clause) and checks that it is a primary-key table: a Fluss log table
 // is append-only.
-func (b *binder) writableTable(target *pt.WriteClause, verb string) (*Scan, error) {
+func (b *binder) writableTable(target pt.FromItem, verb string) (*Scan, error) {
 	n, err := b.bindWriteTarget(target, verb) // dmledge.go
 	if err != nil {
 		return nil, err
@@ -76,7 +76,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 	if up.With != nil { // the WITH queries are visible to the whole statement
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWriteWith(up.With, up.Src); err != nil {
+		if err := b.bindWriteWith(up.With, up); err != nil {
 			return nil, err
 		}
 	}
@@ -85,7 +85,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 		return nil, err
 	}
 	info := scan.Table
-	input, err := b.bindDMLFrom(scan, up.From, up.Where)
+	input, err := b.bindDMLFrom(scan, up.From, up.NoFromList, up.Where)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 		newRows.Exprs = append(newRows.Exprs, old.Exprs...)
 		newRows.Cols = append(newRows.Cols, old.Cols...)
 	}
-	ret, err := b.bindReturning(sc, up.Returning, nil)
+	ret, err := b.bindReturning(sc, up.Returning, nil, up)
 	if err != nil {
 		return nil, err
 	}
@@ -199,10 +199,10 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 // bindDMLFrom binds the rows UPDATE and DELETE read: the target's scan,
 // joined with UPDATE ... FROM's (DELETE ... USING's) tables when there
 // are some, filtered by WHERE (which the parser moved with them).
-func (b *binder) bindDMLFrom(scan *Scan, from *pt.WriteClause, where pt.Expr) (Node, error) {
+func (b *binder) bindDMLFrom(scan *Scan, from pt.FromItem, noList bool, where pt.Expr) (Node, error) {
 	var input Node = scan
-	if from != nil {
-		other, err := b.bindWriteFrom(from) // dmledge.go
+	if from != nil || noList {
+		other, err := b.bindWriteFrom(from, noList) // dmledge.go
 		if err != nil {
 			return nil, err
 		}
@@ -257,7 +257,7 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 	if del.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
-		if err := b.bindWriteWith(del.With, del.Src); err != nil {
+		if err := b.bindWriteWith(del.With, del); err != nil {
 			return nil, err
 		}
 	}
@@ -265,7 +265,7 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	input, err := b.bindDMLFrom(scan, del.Using, del.Where)
+	input, err := b.bindDMLFrom(scan, del.Using, del.NoUsingList, del.Where)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 	out := &Delete{Table: scan.Table, Joined: del.Using != nil}
 	if del.Returning != nil {
 		// RETURNING sees the deleted row and the USING tables' columns.
-		ret, err := b.bindReturning(newScope(input), del.Returning, nil)
+		ret, err := b.bindReturning(newScope(input), del.Returning, nil, del)
 		if err != nil {
 			return nil, err
 		}

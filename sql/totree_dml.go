@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"reflect"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -13,11 +12,12 @@ import (
 // statement inside it such as EXPLAIN's; nil: st.AST) into sqlgate's
 // parsed tree, with the clauses the rewrite in front of TiDB keeps in st
 // (RETURNING, UPDATE ... FROM, DELETE ... USING, ON CONFLICT's target and
-// DO NOTHING, INSERT's alias, OVERRIDING, WHERE CURRENT OF). Expressions
-// become the tree's; the clauses that are the queries' (INSERT's query,
-// FROM / USING, WITH) are carried as pt.WriteClause (Src: TiDB's node) until
-// the queries move onto the tree. Another statement is 0A000; an
-// expression the tree has no node for is ToTree's TransformError.
+// DO NOTHING, INSERT's alias, OVERRIDING, WHERE CURRENT OF). Expressions,
+// and the clauses that are the queries' (the target, INSERT's query, FROM /
+// USING, WITH), become the tree's through the query transformer
+// (totree_query.go), the subqueries inside them included, so that the
+// binder reads no TiDB node of a write. Another statement is 0A000; an
+// expression or query the tree has no node for is a TransformError.
 func DMLToTree(st *Statement, s ast.StmtNode) (pt.Statement, error) {
 	var t Transformer
 	return t.DMLToTree(st, s)
@@ -28,15 +28,26 @@ func (t *Transformer) DMLToTree(st *Statement, s ast.StmtNode) (pt.Statement, er
 	if s == nil {
 		s = st.AST
 	}
+	qt := queryTransformer{Transformer: t, st: st}
+	var out pt.Statement
+	var err error
 	switch n := s.(type) {
 	case *ast.InsertStmt:
-		return t.insertTree(st, n)
+		out, err = qt.insertTree(st, n)
 	case *ast.UpdateStmt:
-		return t.updateTree(st, n)
+		out, err = qt.updateTree(st, n)
 	case *ast.DeleteStmt:
-		return t.deleteTree(st, n)
+		out, err = qt.deleteTree(st, n)
+	default:
+		return nil, &TransformError{s, sqlerr.New(sqlerr.FeatureNotSupported, "statement %T is not a write", s)}
 	}
-	return nil, &TransformError{s, sqlerr.New(sqlerr.FeatureNotSupported, "statement %T is not a write", s)}
+	if err == nil {
+		err = qt.subqueries(out)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // DMLTree is DMLToTree for the binder, which holds the statement as the
@@ -115,15 +126,16 @@ func dmlTarget(refs *ast.TableRefsClause) (tn *ast.TableName, alias string, ok b
 	return tn, ts.AsName.O, ok
 }
 
-func dmlClause(n ast.Node) *pt.WriteClause {
-	if n == nil || reflect.ValueOf(n).IsNil() {
-		return nil
+// dmlTargetTree transforms a write's target (nil when refs holds none).
+func (t queryTransformer) dmlTargetTree(refs *ast.TableRefsClause) (pt.FromItem, error) {
+	if refs == nil || refs.TableRefs == nil {
+		return nil, nil
 	}
-	return &pt.WriteClause{At: at(n)}
+	return t.from(refs.TableRefs)
 }
 
-func (t *Transformer) insertTree(st *Statement, n *ast.InsertStmt) (pt.Statement, error) {
-	ins := &pt.Insert{At: at(n), Target: dmlClause(n.Table), Alias: st.InsertAlias, Overriding: st.Overriding}
+func (t queryTransformer) insertTree(st *Statement, n *ast.InsertStmt) (pt.Statement, error) {
+	ins := &pt.Insert{At: at(n), Alias: st.InsertAlias, Overriding: st.Overriding}
 	switch {
 	case n.IsReplace:
 		ins.Refused = "REPLACE"
@@ -132,6 +144,10 @@ func (t *Transformer) insertTree(st *Statement, n *ast.InsertStmt) (pt.Statement
 	}
 	if tn, _, ok := dmlTarget(n.Table); ok {
 		ins.Table = tableName(tn)
+	}
+	var err error
+	if ins.Target, err = t.dmlTargetTree(n.Table); err != nil {
+		return nil, err
 	}
 	if len(n.Columns) > 0 {
 		ins.Columns = make([]*pt.InsertColumn, len(n.Columns))
@@ -154,29 +170,29 @@ func (t *Transformer) insertTree(st *Statement, n *ast.InsertStmt) (pt.Statement
 			ins.Rows[i] = r
 		}
 	} else if n.Select != nil {
-		ins.Query = dmlClause(n.Select)
+		if ins.Query, err = t.query(n.Select); err != nil {
+			return nil, err
+		}
 		if sel, ok := n.Select.(*ast.SelectStmt); ok {
 			ins.QuerySelect = true
 			ins.PlainQuery = sel.Kind == ast.SelectStmtKindSelect && !sel.Distinct && sel.GroupBy == nil && sel.Having == nil && sel.OrderBy == nil
 			if sel.With != nil && dmlStartsWith(st.Text, "with") {
-				ins.With = dmlClause(sel.With)
+				ins.With = ins.Query.Clauses().With
 			}
 		}
 	}
 	if len(n.OnDuplicate) > 0 || st.OnConflictDoNothing || st.ConflictTarget != nil {
 		oc := &pt.OnConflict{DoNothing: st.OnConflictDoNothing, Target: st.ConflictTarget, TargetPos: st.ConflictTargetPos}
-		var err error
 		if oc.Update, err = t.dmlAssignments(st, n.OnDuplicate); err != nil {
 			return nil, err
 		}
 		ins.OnConflict = oc
 	}
-	var err error
 	ins.Returning, err = t.dmlReturning(st)
 	return ins, err
 }
 
-func (t *Transformer) dmlAssignments(st *Statement, list []*ast.Assignment) ([]*pt.Assignment, error) {
+func (t queryTransformer) dmlAssignments(st *Statement, list []*ast.Assignment) ([]*pt.Assignment, error) {
 	if len(list) == 0 {
 		return nil, nil
 	}
@@ -191,7 +207,7 @@ func (t *Transformer) dmlAssignments(st *Statement, list []*ast.Assignment) ([]*
 	return out, nil
 }
 
-func (t *Transformer) dmlReturning(st *Statement) (*pt.Returning, error) {
+func (t queryTransformer) dmlReturning(st *Statement) (*pt.Returning, error) {
 	if st.Returning == nil {
 		return nil, nil
 	}
@@ -227,34 +243,50 @@ func writeRefusal(verb string, multi bool, order *ast.OrderByClause, limit *ast.
 }
 
 // dmlFromWhere reads the FROM / USING list and the WHERE the rewrite moved
-// into st.DMLFrom (with its WHERE), else the statement's own WHERE.
-func (t *Transformer) dmlFromWhere(st *Statement, where ast.ExprNode) (*pt.WriteClause, pt.Expr, error) {
-	var from *pt.WriteClause
+// into st.DMLFrom (with its WHERE), else the statement's own WHERE; noList
+// says FROM / USING was written without a table list.
+func (t queryTransformer) dmlFromWhere(st *Statement, where ast.ExprNode) (from pt.FromItem, w pt.Expr, noList bool, err error) {
 	if f := st.DMLFrom; f != nil {
-		from = &pt.WriteClause{At: pt.At{Offset: f.OriginTextPosition()}}
-		if f.From != nil {
-			from.Src = f.From
+		if f.From != nil && f.From.TableRefs != nil {
+			if from, err = t.from(f.From.TableRefs); err != nil {
+				return nil, nil, false, err
+			}
+		} else {
+			noList = true
 		}
 		if where != nil { // the parser moves WHERE along with FROM / USING
-			return nil, nil, &TransformError{where, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", "WHERE")}
+			return nil, nil, false, &TransformError{where, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", "WHERE")}
 		}
 		where = f.Where
 	}
-	w, err := t.ToTree(where)
-	return from, w, err
+	w, err = t.ToTree(where)
+	return from, w, noList, err
 }
 
-func (t *Transformer) updateTree(st *Statement, n *ast.UpdateStmt) (pt.Statement, error) {
-	u := &pt.Update{At: at(n), Target: dmlClause(n.TableRefs), With: dmlClause(dmlWith(n.With)),
-		Refused: writeRefusal("UPDATE", n.MultipleTable, n.Order, n.Limit)}
+// dmlWithTree transforms a WITH written in front of UPDATE or DELETE.
+func (t queryTransformer) dmlWithTree(w *ast.WithClause) (*pt.With, error) {
+	if w == nil {
+		return nil, nil
+	}
+	return t.with(w)
+}
+
+func (t queryTransformer) updateTree(st *Statement, n *ast.UpdateStmt) (pt.Statement, error) {
+	u := &pt.Update{At: at(n), Refused: writeRefusal("UPDATE", n.MultipleTable, n.Order, n.Limit)}
 	if tn, alias, ok := dmlTarget(n.TableRefs); ok {
 		u.Table, u.Alias = tableName(tn), alias
 	}
 	var err error
+	if u.With, err = t.dmlWithTree(n.With); err != nil {
+		return nil, err
+	}
+	if u.Target, err = t.dmlTargetTree(n.TableRefs); err != nil {
+		return nil, err
+	}
 	if u.Set, err = t.dmlAssignments(st, n.List); err != nil {
 		return nil, err
 	}
-	if u.From, u.Where, err = t.dmlFromWhere(st, n.Where); err != nil {
+	if u.From, u.Where, u.NoFromList, err = t.dmlFromWhere(st, n.Where); err != nil {
 		return nil, err
 	}
 	if st.CurrentOf != nil {
@@ -264,14 +296,19 @@ func (t *Transformer) updateTree(st *Statement, n *ast.UpdateStmt) (pt.Statement
 	return u, err
 }
 
-func (t *Transformer) deleteTree(st *Statement, n *ast.DeleteStmt) (pt.Statement, error) {
-	d := &pt.Delete{At: at(n), Target: dmlClause(n.TableRefs), With: dmlClause(dmlWith(n.With)),
-		Refused: writeRefusal("DELETE", n.IsMultiTable, n.Order, n.Limit)}
+func (t queryTransformer) deleteTree(st *Statement, n *ast.DeleteStmt) (pt.Statement, error) {
+	d := &pt.Delete{At: at(n), Refused: writeRefusal("DELETE", n.IsMultiTable, n.Order, n.Limit)}
 	if tn, alias, ok := dmlTarget(n.TableRefs); ok {
 		d.Table, d.Alias = tableName(tn), alias
 	}
 	var err error
-	if d.Using, d.Where, err = t.dmlFromWhere(st, n.Where); err != nil {
+	if d.With, err = t.dmlWithTree(n.With); err != nil {
+		return nil, err
+	}
+	if d.Target, err = t.dmlTargetTree(n.TableRefs); err != nil {
+		return nil, err
+	}
+	if d.Using, d.Where, d.NoUsingList, err = t.dmlFromWhere(st, n.Where); err != nil {
 		return nil, err
 	}
 	if st.CurrentOf != nil {
@@ -279,14 +316,6 @@ func (t *Transformer) deleteTree(st *Statement, n *ast.DeleteStmt) (pt.Statement
 	}
 	d.Returning, err = t.dmlReturning(st)
 	return d, err
-}
-
-// dmlWith is w as an ast.Node, nil (not a typed nil) when there is none.
-func dmlWith(w *ast.WithClause) ast.Node {
-	if w == nil {
-		return nil
-	}
-	return w
 }
 
 // dmlStartsWith reports whether text's first word, after blanks and

@@ -36,13 +36,12 @@ func dmlRestored(q *pt.Subquery) string {
 }
 
 // dmlWritable reports whether FormatStatement's text of a write reads back
-// as the same tree: the MySQL forms the binder refuses, and a WITH written
-// in front of INSERT (the rewrite moves it onto the query, which TiDB
-// restores with it), are transformed only.
+// as the same tree: the MySQL forms the binder refuses are transformed
+// only.
 func dmlWritable(s pt.Statement) bool {
 	switch n := s.(type) {
 	case *pt.Insert:
-		return n.Refused == "" && n.With == nil && n.Table != nil
+		return n.Refused == "" && n.Table != nil
 	case *pt.Update:
 		return n.Refused == "" && n.Table != nil
 	case *pt.Delete:
@@ -67,6 +66,20 @@ func dmlSame(a, b pt.Statement) string {
 		if ins, ok := s.(*pt.Insert); ok && ins.OnConflict != nil {
 			ins.OnConflict.TargetPos = 0
 		}
+		var with *pt.With // a WITH in front of UPDATE or DELETE
+		switch n := s.(type) {
+		case *pt.Update:
+			with = n.With
+		case *pt.Delete:
+			with = n.With
+		}
+		stripPositions(&pt.Select{QueryClauses: pt.QueryClauses{With: with}})
+		pt.Inspect(s, func(n pt.Node) bool {
+			if q, ok := n.(pt.Query); ok {
+				stripPositions(q)
+			}
+			return true
+		})
 	}
 	return sameStatement(a, b)
 }
@@ -149,7 +162,14 @@ func TestDMLToTree(t *testing.T) {
 		{"DELETE FROM t USING o WHERE o.id = t.id RETURNING 1", `DELETE FROM "t" USING "o" WHERE ("o"."id" = "t"."id") RETURNING 1`},
 		{"DELETE FROM t WHERE CURRENT OF c", `DELETE FROM "t" WHERE CURRENT OF "c"`},
 		{"WITH w AS (SELECT 1 AS k) DELETE FROM t WHERE a IN (SELECT k FROM w)",
-			`WITH "w" AS (SELECT 1 AS "k")  DELETE FROM "t" WHERE ("a" IN (SELECT "k" FROM "w"))`},
+			`WITH "w" AS (SELECT 1 AS "k") DELETE FROM "t" WHERE ("a" IN (SELECT "k" FROM "w"))`},
+		{"WITH w AS (SELECT 1 AS k) INSERT INTO t SELECT k FROM w RETURNING a",
+			`WITH "w" AS (SELECT 1 AS "k") INSERT INTO "t" SELECT "k" FROM "w" RETURNING "a"`},
+		{"UPDATE t SET a = s.b FROM (SELECT 1 AS b) AS s JOIN u ON u.x = s.b WHERE t.id = u.id",
+			`UPDATE "t" SET "a" = "s"."b" FROM (SELECT 1 AS "b") AS "s" JOIN "u" ON ("u"."x" = "s"."b") WHERE ("t"."id" = "u"."id")`},
+		{"INSERT INTO t SELECT 1 UNION SELECT 2", `INSERT INTO "t" SELECT 1 UNION SELECT 2`},
+		{"DELETE FROM t USING u, v WHERE t.a = u.a AND u.b = (SELECT max(b) FROM v)",
+			`DELETE FROM "t" USING "u" CROSS JOIN "v" WHERE (("t"."a" = "u"."a") AND ("u"."b" = (SELECT max("b") FROM "v")))`},
 	}
 	p := NewParser()
 	for _, c := range cases {
@@ -209,6 +229,33 @@ func TestDMLTreeKeepsWhatTheBinderReads(t *testing.T) {
 	}
 	if s, _ := tree("INSERT INTO t SELECT * FROM w"); s.(*pt.Insert).With != nil {
 		t.Errorf("a WITH where none was written: %+v", s)
+	}
+	// the WITH in front is the query's own clause (one set of items, whose
+	// identity the binder keys its WITH state by), and every subquery of a
+	// write holds its tree
+	if s, _ := tree("WITH w AS (SELECT 1) INSERT INTO t SELECT * FROM w RETURNING (SELECT 1)"); s.(*pt.Insert).With != s.(*pt.Insert).Query.Clauses().With {
+		t.Errorf("INSERT's WITH is not its query's: %+v", s)
+	}
+	for _, in := range []string{"UPDATE t SET a = (SELECT 1) FROM u WHERE u.a IN (SELECT 2) RETURNING (SELECT 3)",
+		"DELETE FROM t USING (SELECT 1) AS u WHERE EXISTS (SELECT 2) RETURNING ARRAY(SELECT 3)",
+		"INSERT INTO t VALUES ((SELECT 1)) ON CONFLICT (a) DO UPDATE SET b = (SELECT 2) RETURNING (SELECT 3)"} {
+		s, _ := tree(in)
+		subs := 0
+		pt.Inspect(s, func(n pt.Node) bool {
+			if q, ok := n.(*pt.Subquery); ok {
+				subs++
+				if q.Tree == nil {
+					t.Errorf("%s: subquery without its tree: %+v", in, q)
+				}
+			}
+			return true
+		})
+		if subs < 2 {
+			t.Errorf("%s: %d subqueries seen", in, subs)
+		}
+	}
+	if s, _ := tree("UPDATE t SET a = 1 FROM u"); s.(*pt.Update).NoFromList || s.(*pt.Update).From == nil {
+		t.Errorf("UPDATE ... FROM u: %+v", s)
 	}
 	refused := map[string]string{
 		"REPLACE INTO t VALUES (1)":          "REPLACE",

@@ -32,9 +32,17 @@ func (t *Transformer) QueryToTree(q ast.Node, st *Statement) (pt.Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The subqueries inside its expressions (ToTree leaves them TiDB's)
-	// transform here, each once: Inspect goes into the tree just made.
-	pt.Inspect(out, func(n pt.Node) bool {
+	if err := qt.subqueries(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// subqueries transforms the subqueries inside n's expressions (ToTree
+// leaves them TiDB's), each once: Inspect goes into the tree just made.
+func (t queryTransformer) subqueries(n pt.Node) error {
+	var err error
+	pt.Inspect(n, func(n pt.Node) bool {
 		if err != nil {
 			return false
 		}
@@ -44,23 +52,17 @@ func (t *Transformer) QueryToTree(q ast.Node, st *Statement) (pt.Query, error) {
 				err = sqlerr.New(sqlerr.InternalError, "a subquery of type %T", s.Query)
 				return false
 			}
-			s.Tree, err = qt.query(sq)
+			s.Tree, err = t.query(sq)
 		}
 		return err == nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return err
 }
 
 // queryTransformer is a Transformer with the statement a query belongs to.
 type queryTransformer struct {
 	*Transformer
 	st *Statement
-	// shallow leaves a derived table's query untransformed (FromToTree):
-	// DerivedTable.Query is nil and At.Src the TiDB query to bind.
-	shallow bool
 }
 
 func refuse(n ast.Node, what string) error {
@@ -83,9 +85,6 @@ func (t queryTransformer) query(q ast.Node) (pt.Query, error) {
 			}
 			if err := t.clauses(c, n.With, n.OrderBy, n.Limit); err != nil {
 				return nil, err
-			}
-			if n.With != nil {
-				c.With.Owner = n // the statement the WITH's references are counted over
 			}
 		}
 		return out, nil
@@ -163,9 +162,6 @@ func (t queryTransformer) setOprList(l *ast.SetOprSelectList) (pt.Query, error) 
 		}
 		if err := t.clauses(c, with, l.OrderBy, l.Limit); err != nil {
 			return nil, err
-		}
-		if with != nil {
-			c.With.Owner = l // the list the WITH's references are counted over
 		}
 	}
 	return acc, nil
@@ -535,17 +531,11 @@ func (t queryTransformer) tableSource(ts *ast.TableSource) (pt.FromItem, error) 
 				return nil, refuse(ts, "two column alias lists")
 			}
 			a.Columns = cols
-			if t.shallow {
-				return &pt.DerivedTable{At: pt.At{Offset: ts.OriginTextPosition(), Src: inner}, Lateral: ts.Lateral, Alias: a}, nil
-			}
 			q, err := t.query(inner)
 			if err != nil {
 				return nil, err
 			}
 			return &pt.DerivedTable{At: at(ts), Query: q, Lateral: ts.Lateral, Alias: a}, nil
-		}
-		if t.shallow {
-			return &pt.DerivedTable{At: pt.At{Offset: ts.OriginTextPosition(), Src: src}, Lateral: ts.Lateral, Alias: a}, nil
 		}
 		q, err := t.query(src)
 		if err != nil {
@@ -553,9 +543,6 @@ func (t queryTransformer) tableSource(ts *ast.TableSource) (pt.FromItem, error) 
 		}
 		return &pt.DerivedTable{At: at(ts), Query: q, Lateral: ts.Lateral, Alias: a}, nil
 	case *ast.SetOprStmt:
-		if t.shallow {
-			return &pt.DerivedTable{At: pt.At{Offset: ts.OriginTextPosition(), Src: src}, Lateral: ts.Lateral, Alias: a}, nil
-		}
 		q, err := t.query(src)
 		if err != nil {
 			return nil, err
@@ -659,30 +646,21 @@ func (t queryTransformer) funcTable(ts *ast.TableSource, f *ast.FuncCallExpr, a 
 	return ft, nil
 }
 
-// FromToTree transforms one FROM item of TiDB's AST (a FROM clause's join
-// tree, an UPDATE's or INSERT's table reference) for a binder that binds
-// FROM from the tree while the rest of its query is still TiDB's; st as
-// for QueryToTree. It is shallow: a derived table's query is not
-// transformed (DerivedTable.Query nil, At.Src the TiDB query to bind, the
-// query inside a column alias marker), since the binder binds it from
-// TiDB's nodes until the queries move, and would otherwise transform each
-// level of nested derived tables once per enclosing level.
-func (t *Transformer) FromToTree(rs ast.ResultSetNode, st *Statement) (pt.FromItem, error) {
-	qt := queryTransformer{Transformer: t, st: st, shallow: true}
-	if j, ok := rs.(*ast.Join); ok {
-		return qt.from(j)
+// WithToTree transforms a WITH clause of TiDB's AST on its own (a
+// parenthesised set operation's, whose one operand the binder binds
+// apart), the subqueries of its items included; st as for QueryToTree.
+func (t *Transformer) WithToTree(w *ast.WithClause, st *Statement) (*pt.With, error) {
+	qt := queryTransformer{Transformer: t, st: st}
+	out, err := qt.with(w)
+	if err != nil {
+		return nil, err
 	}
-	return qt.fromItem(rs)
-}
-
-// LockingToTree transforms a SELECT's locking clause (nil when it has
-// none), for a binder that binds the clause from the tree while the rest
-// of its query is still TiDB's; st as for QueryToTree.
-func (t *Transformer) LockingToTree(sel *ast.SelectStmt, st *Statement) (*pt.Locking, error) {
-	if sel.LockInfo == nil || sel.LockInfo.LockType == ast.SelectLockNone {
-		return nil, nil
+	for _, c := range out.CTEs {
+		if err := qt.subqueries(c.Query); err != nil {
+			return nil, err
+		}
 	}
-	return queryTransformer{Transformer: t, st: st}.locking(sel, sel.LockInfo)
+	return out, nil
 }
 
 // OrderItemToTree transforms one ORDER BY item, reading the rewrite's

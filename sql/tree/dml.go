@@ -1,20 +1,9 @@
 package tree
 
-// The writes: INSERT, UPDATE and DELETE (issue 32). Their expressions are
-// the tree's; the clauses whose nodes are the queries' (INSERT's query, the
-// FROM list of UPDATE and the USING list of DELETE, a WITH written in
-// front) are carried as WriteClause (Src: TiDB's node) until the queries
-// move onto the tree, so that the two moves land apart. The type names say
-// "write" so that they do not take names the queries' nodes will want.
-
-// WriteClause is a clause of a write that belongs to the queries' part of
-// the tree: Src is TiDB's node for it (*ast.SelectStmt or *ast.SetOprStmt
-// for INSERT's query, *ast.TableRefsClause for the target table and for
-// FROM / USING, *ast.WithClause for WITH), bound at the binder's edge until
-// the queries move.
-type WriteClause struct {
-	At
-}
+// The writes: INSERT, UPDATE and DELETE (issue 32). Their expressions,
+// the queries and FROM items they hold (INSERT's target and query, UPDATE
+// ... FROM's and DELETE ... USING's tables, a WITH written in front) are
+// the tree's. The type names say "write" where a name is the queries'.
 
 // InsertColumn is a name in INSERT's column list.
 type InsertColumn struct {
@@ -31,9 +20,8 @@ type Assignment struct {
 	Value         Expr
 }
 
-// Returning is the RETURNING list of a write: its items, and (Src) TiDB's
-// *ast.FieldList, which the binder binds with the SELECT-list rules until
-// the select list moves onto the tree with the queries.
+// Returning is the RETURNING list of a write: its items, which the binder
+// binds with the SELECT-list rules.
 type Returning struct {
 	At
 	Items []*ReturningItem
@@ -66,9 +54,11 @@ type OnConflict struct {
 // row (the rewrite hands TiDB MySQL's () VALUES ()).
 type Insert struct {
 	At
-	// Target is the table's clause as TiDB read it (Src: its
-	// *ast.TableRefsClause); Table names it (nil when it is not one table).
-	Target  *WriteClause
+	// Target is the table's FROM item as written (a *TableRef for one
+	// table: the binder binds it as FROM binds a name, so that a view or
+	// a WITH query of that name is found and refused); Table names it (nil
+	// when it is not one table).
+	Target  FromItem
 	Table   *TableName
 	Alias   string
 	Columns []*InsertColumn
@@ -77,18 +67,19 @@ type Insert struct {
 	// Rows are VALUES' rows (nil for a query); a cell is a Default for
 	// DEFAULT.
 	Rows [][]Expr
-	// Query is INSERT ... SELECT's query (Src: TiDB's), nil for VALUES;
+	// Query is INSERT ... SELECT's query, nil for VALUES;
 	// PlainQuery says it is a SELECT with a plain select list (no DISTINCT,
 	// GROUP BY, HAVING, ORDER BY, not a set operation), whose untyped
 	// outputs the target columns type (binder/insertselect.go).
-	Query      *WriteClause
+	Query      Query
 	PlainQuery bool
 	// QuerySelect says Query is a SELECT (not a set operation).
 	QuerySelect bool
 	// With is a WITH written in front of INSERT: the rewrite moves it onto
-	// the inserted query, where Query carries it; With is then set to
-	// that WITH clause, which the whole statement (RETURNING too) sees.
-	With       *WriteClause
+	// the inserted query, where Query carries it (Query.Clauses().With);
+	// With is then that same clause, which the whole statement (RETURNING
+	// too) sees.
+	With       *With
 	OnConflict *OnConflict
 	Returning  *Returning
 	// Refused is a MySQL form TiDB's grammar reads and the binder refuses
@@ -100,33 +91,39 @@ type Insert struct {
 // ..] [WHERE cond | WHERE CURRENT OF cursor] [RETURNING ..].
 type Update struct {
 	At
-	With *WriteClause
-	// Target is the table's clause as TiDB read it (Src: its
-	// *ast.TableRefsClause); Table and Alias name it.
-	Target    *WriteClause
-	Table     *TableName
-	Alias     string
-	Set       []*Assignment
-	From      *WriteClause
-	Where     Expr
-	CurrentOf string
-	Returning *Returning
-	Refused   string // a MySQL form (several tables, ORDER BY / LIMIT), as Insert's
+	With *With
+	// Target is the table's FROM item as written (see Insert's); Table and
+	// Alias name it.
+	Target FromItem
+	Table  *TableName
+	Alias  string
+	Set    []*Assignment
+	// From is FROM's tables (one FromItem, a cross Join for several); nil
+	// without FROM. NoFromList says FROM was written without a table
+	// list (a syntax error the binder reports).
+	From       FromItem
+	NoFromList bool
+	Where      Expr
+	CurrentOf  string
+	Returning  *Returning
+	Refused    string // a MySQL form (several tables, ORDER BY / LIMIT), as Insert's
 }
 
 // Delete is [WITH ..] DELETE FROM table [[AS] alias] [USING ..] [WHERE
 // cond | WHERE CURRENT OF cursor] [RETURNING ..].
 type Delete struct {
 	At
-	With      *WriteClause
-	Target    *WriteClause
-	Table     *TableName
-	Alias     string
-	Using     *WriteClause
-	Where     Expr
-	CurrentOf string
-	Returning *Returning
-	Refused   string // a MySQL form (several tables, ORDER BY / LIMIT), as Insert's
+	With   *With
+	Target FromItem
+	Table  *TableName
+	Alias  string
+	// Using and NoUsingList are Update's From and NoFromList.
+	Using       FromItem
+	NoUsingList bool
+	Where       Expr
+	CurrentOf   string
+	Returning   *Returning
+	Refused     string // a MySQL form (several tables, ORDER BY / LIMIT), as Insert's
 }
 
 func (*Insert) stmtNode() {}

@@ -65,11 +65,10 @@
 // NOTHING and DO UPDATE SET, RETURNING), UPDATE (SET, WHERE, WHERE CURRENT
 // OF, RETURNING) and DELETE, built by sql.DMLToTree with the clauses the
 // rewrite keeps in sql.Statement, and written back by FormatStatement
-// (formatdml.go; TestDMLTreeRoundTripsCorpus in sql). Their expressions are
-// the tree's; the clauses that are the queries' (INSERT's query, UPDATE ...
-// FROM's and DELETE ... USING's tables, a WITH in front, RETURNING's list
-// as a select list) are carried as WriteClause / Returning with TiDB's node in
-// Src until the queries move.
+// (formatdml.go; TestDMLTreeRoundTripsCorpus in sql). Their expressions,
+// and the clauses that are the queries' (the target table, INSERT's query,
+// UPDATE ... FROM's and DELETE ... USING's tables, a WITH in front), are
+// the tree's nodes, the queries' own (Query, FromItem, With).
 //
 // The package is syntax only: no catalog, no types.T, no TiDB import.
 package tree

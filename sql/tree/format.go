@@ -436,12 +436,8 @@ func FormatStatement(s Statement, sub func(*Subquery) string) string {
 		f.names(n.Columns)
 		f.WriteString(" AS ")
 		f.statementQuery(n.Query)
-	case *Insert:
-		f.insert(n) // formatdml.go
-	case *Update:
-		f.update(n)
-	case *Delete:
-		f.delete(n)
+	case *Insert, *Update, *Delete:
+		return formatWrite(n, sub) // formatdml.go
 	}
 	return f.String()
 }

@@ -1,19 +1,30 @@
 package tree
 
-// FormatStatement's writers of INSERT, UPDATE and DELETE. A WriteClause (the
-// queries' part: INSERT's query, FROM / USING, WITH) is written by the
-// caller's sub, handed a Subquery whose Query is the clause's TiDB node;
-// without sub it is a stand-in of its kind.
+// FormatStatement's writers of INSERT, UPDATE and DELETE. The queries'
+// parts (INSERT's query, FROM / USING, WITH) are written as queries are
+// (formatquery.go), the formatter being a queryFormatter.
 
-func (f *formatter) clause(c *WriteClause, standIn string) {
-	if f.sub != nil {
-		f.WriteString(f.sub(&Subquery{At: c.At, Query: c.Src}))
-		return
+// formatWrite writes INSERT, UPDATE or DELETE with a queryFormatter: the
+// subqueries the transformer made trees of are written from them.
+func formatWrite(s Statement, sub func(*Subquery) string) string {
+	f := queryFormatter(sub)
+	switch n := s.(type) {
+	case *Insert:
+		f.insert(n)
+	case *Update:
+		f.update(n)
+	case *Delete:
+		f.delete(n)
 	}
-	f.WriteString(standIn)
+	return f.String()
 }
 
 func (f *formatter) insert(n *Insert) {
+	if n.With != nil {
+		// written in front, where it was (the rewrite moves it onto the
+		// query again)
+		f.with(n.With)
+	}
 	if n.Refused == "REPLACE" {
 		f.WriteString("REPLACE INTO ")
 	} else {
@@ -36,7 +47,11 @@ func (f *formatter) insert(n *Insert) {
 	switch {
 	case n.Query != nil:
 		f.WriteString(" ")
-		f.clause(n.Query, "SELECT 1")
+		q := n.Query
+		if n.With != nil && q.Clauses().With == n.With {
+			q = withoutWith(q)
+		}
+		f.queryBody(q)
 	case len(n.Columns) == 0 && len(n.Rows) == 1 && len(n.Rows[0]) == 0:
 		f.WriteString(" DEFAULT VALUES")
 	default:
@@ -99,11 +114,30 @@ func (f *formatter) returning(r *Returning) {
 	}
 }
 
-func (f *formatter) writeWith(c *WriteClause) {
-	if c != nil {
-		f.clause(c, "WITH pg__w AS (SELECT 1)")
-		f.WriteString(" ")
+func (f *formatter) writeWith(w *With) {
+	if w != nil {
+		f.with(w)
 	}
+}
+
+// withoutWith is a shallow copy of q without its WITH (written in front
+// of INSERT).
+func withoutWith(q Query) Query {
+	switch x := q.(type) {
+	case *Select:
+		c := *x
+		c.With = nil
+		return &c
+	case *SetOp:
+		c := *x
+		c.With = nil
+		return &c
+	case *Values:
+		c := *x
+		c.With = nil
+		return &c
+	}
+	return q
 }
 
 func (f *formatter) writeTarget(t *TableName, alias string) {
@@ -131,7 +165,7 @@ func (f *formatter) update(n *Update) {
 	f.assignments(n.Set)
 	if n.From != nil {
 		f.WriteString(" FROM ")
-		f.clause(n.From, `"pg__from"`)
+		f.fromItem(n.From)
 	}
 	f.where(n.Where, n.CurrentOf)
 	f.returning(n.Returning)
@@ -143,7 +177,7 @@ func (f *formatter) delete(n *Delete) {
 	f.writeTarget(n.Table, n.Alias)
 	if n.Using != nil {
 		f.WriteString(" USING ")
-		f.clause(n.Using, `"pg__using"`)
+		f.fromItem(n.Using)
 	}
 	f.where(n.Where, n.CurrentOf)
 	f.returning(n.Returning)

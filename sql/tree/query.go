@@ -31,10 +31,6 @@ type With struct {
 	At
 	Recursive bool
 	CTEs      []*CTE
-	// Owner is the TiDB query the clause belongs to where it is no SELECT
-	// of its own (a set operation's), nil otherwise: the binder counts the
-	// references to the items over it (issue 32's bridge, as At.Src).
-	Owner any
 }
 
 // Materialization is a WITH item's [NOT] MATERIALIZED (0: not written).
@@ -217,8 +213,7 @@ type TableRef struct {
 	Alias
 }
 
-// DerivedTable is [LATERAL] (query) [AS] alias [(columns)]. Query is nil
-// where sql.FromToTree left it TiDB's (At.Src is then the TiDB query).
+// DerivedTable is [LATERAL] (query) [AS] alias [(columns)].
 type DerivedTable struct {
 	At
 	Query   Query

@@ -2,7 +2,8 @@ package tree
 
 // Inspect calls fn on n and, while fn returns true, on every node below it
 // in depth-first order: expressions, the queries of subqueries (a
-// Subquery's Tree), and a query's clauses and FROM items. It goes into a
+// Subquery's Tree), a query's clauses and FROM items, and a write's
+// clauses, queries and expressions. It goes into a
 // Subquery's Tree only, never into the TiDB node of Subquery.Query.
 func Inspect(n Node, fn func(Node) bool) {
 	if n == nil || !fn(n) {
@@ -128,6 +129,42 @@ func Inspect(n Node, fn func(Node) bool) {
 		Inspect(x.L, fn)
 		Inspect(x.R, fn)
 		w.expr(x.On)
+	case *Insert:
+		// its WITH is its query's (Query.Clauses().With)
+		if x.Target != nil {
+			Inspect(x.Target, fn)
+		}
+		for _, r := range x.Rows {
+			w.exprs(r...)
+		}
+		if x.Query != nil {
+			Inspect(x.Query, fn)
+		}
+		if x.OnConflict != nil {
+			w.assignments(x.OnConflict.Update)
+		}
+		w.returning(x.Returning)
+	case *Update:
+		w.clauses(&QueryClauses{With: x.With})
+		if x.Target != nil {
+			Inspect(x.Target, fn)
+		}
+		w.assignments(x.Set)
+		if x.From != nil {
+			Inspect(x.From, fn)
+		}
+		w.expr(x.Where)
+		w.returning(x.Returning)
+	case *Delete:
+		w.clauses(&QueryClauses{With: x.With})
+		if x.Target != nil {
+			Inspect(x.Target, fn)
+		}
+		if x.Using != nil {
+			Inspect(x.Using, fn)
+		}
+		w.expr(x.Where)
+		w.returning(x.Returning)
 	case *CreateTable:
 		w.sub(x.Query)
 	case *CreateView:
@@ -157,6 +194,21 @@ func (w walker) sub(q *Subquery) {
 
 func (w walker) order(items []OrderItem) {
 	for _, it := range items {
+		w.expr(it.X)
+	}
+}
+
+func (w walker) assignments(list []*Assignment) {
+	for _, a := range list {
+		w.expr(a.Value)
+	}
+}
+
+func (w walker) returning(r *Returning) {
+	if r == nil {
+		return
+	}
+	for _, it := range r.Items {
 		w.expr(it.X)
 	}
 }

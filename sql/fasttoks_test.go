@@ -143,3 +143,56 @@ func FuzzFastTokens(f *testing.F) {
 		p.fastHook = nil
 	})
 }
+
+// BenchmarkLexOnly is the lexer alone on the front-end benchmark's
+// statement (fastBenchQuery): the one pass Parse makes.
+func BenchmarkLexOnly(b *testing.B) {
+	var buf []token
+	b.SetBytes(int64(len(fastBenchQuery)))
+	b.ReportAllocs()
+	for b.Loop() {
+		toks, err := lexInto(fastBenchQuery, buf)
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf = toks[:0]
+	}
+}
+
+// BenchmarkFastTokens compares the fast path's two ways to its tokens on
+// the front-end benchmark's statement (plain) and on benchQuery (the
+// general rewrite's marks): the fast lexer over the rewritten text (what
+// Parse did before) against building them from the statement's tokens.
+func BenchmarkFastTokens(b *testing.B) {
+	for _, q := range []struct{ name, sql string }{{"plain", fastBenchQuery}, {"general", benchQuery}} {
+		p := NewParser()
+		var text string
+		var fs fastSource
+		p.fastHook = func(t string, s *fastSource, _ bool) {
+			text, fs = t, *s
+			fs.toks, fs.edits, fs.marks = slices.Clone(s.toks), slices.Clone(s.edits), slices.Clone(s.marks)
+		}
+		if _, err := p.Parse(q.sql); err != nil {
+			b.Fatal(err)
+		}
+		var buf []ftok
+		b.Run(q.name+"/lexed", func(b *testing.B) {
+			for b.Loop() {
+				fp := fastParser{src: text, toks: buf[:0]}
+				if !fp.lex() {
+					b.Fatal("declined")
+				}
+				buf = fp.toks
+			}
+		})
+		b.Run(q.name+"/built", func(b *testing.B) {
+			for b.Loop() {
+				fp := fastParser{src: text, toks: buf[:0]}
+				if !fp.fromSource(&fs) {
+					b.Fatal("declined")
+				}
+				buf = fp.toks
+			}
+		})
+	}
+}

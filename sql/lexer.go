@@ -44,9 +44,9 @@ type token struct {
 	// inPlace: synth replaces the token's own text where it stands (a
 	// word quoted as a name), so it keeps the source's spacing.
 	inPlace bool
-	// hash is a bare word's wordHash with its ASCII letters lower-cased
-	// (the word as the rewrite writes it), for the fast path's keyword
-	// table (fasttoks.go); 0 for other tokens.
+	// hash is a bare word's wordHash (which lower-cases ASCII letters,
+	// as the rewrite writes the word), for the fast path's keyword table
+	// (fasttoks.go); 0 for other tokens.
 	hash       uint32
 	start, end int
 	lead       int
@@ -298,20 +298,16 @@ func lexInto(src string, buf []token) ([]token, error) {
 				kind = tkEString
 			}
 		case isIdentStart(c):
-			// the word's hash as it is scanned, lower-cased as the
-			// rewrite writes it: one pass over its bytes
-			h := (uint32(2166136261) ^ uint32(lowerASCII[c])) * 16777619
 			high := c
 			i++
 			for i < len(src) && isIdentCont(src[i]) {
-				h = (h ^ uint32(lowerASCII[src[i]])) * 16777619
 				high |= src[i]
 				i++
 			}
 			kind = tkIdent
 			toks = appendToken(toks, kind, start, i, lead, comment)
 			t := &toks[len(toks)-1]
-			t.hash = h
+			t.hash = wordHash(src[start:i]) // as the rewrite writes the word: lower-cased
 			if high >= 0x80 {
 				t.flags |= tfNotFast
 			}

@@ -54,7 +54,7 @@ func splitCurrentOf(src string, toks []token) *CurrentOf {
 // WHERE false in the clause's place.
 func (p *Parser) parseCurrentOf(c *CurrentOf, terminated bool) (*Statement, error) {
 	text := c.Text("false")
-	toks, err := lex(text)
+	toks, err := p.lex(text, nil)
 	if err != nil {
 		return nil, err
 	}

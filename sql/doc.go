@@ -187,6 +187,35 @@
 // insertfast_tree_test.go checks the tree equals the general path's over
 // the corpus's INSERTs and generated ones).
 //
+// One lexing pass per statement (fasttoks.go; issue 32): lexInto reads the
+// text once, and its tokens feed the statement splitter, every
+// token-level rewrite, the plain shortcut, the error positions
+// (syntaxError, dataModifyingWith) and the fast path; TiDB's lexer runs
+// only when the fast path declines. The fast parser keeps its own token
+// type (ftok) but no lexer of its own for the user's text: its tokens are
+// built from the lexer's, at their offsets in the rewritten text (the
+// plain shortcut's output is the tokens shifted by its labels' quotes;
+// the general rewrite's emit marks where each copied token, "?" marker
+// and run of text it wrote lands), and only the runs the rewrite wrote
+// (pg__cast(, quoted names, re-spelled literals) are read by the fast
+// lexer. One token type cannot serve both, for three reasons read in the
+// code: the fast parser's offsets are the rewritten text's (TiDB's AST
+// offsets and node texts point into Rewritten, checked by DeepEqual with
+// TiDB's), not the input's that the rewrite, the offset map and error
+// positions need; its parser peeks tokens at every precedence level, and
+// a 12-byte ftok (kind, TiDB keyword id and class, follow bits) keeps a
+// statement's tokens in a few cache lines where a token (48 bytes, with
+// lead, synth text and comment flags the rewrite needs) would not; and
+// its words are TiDB's keywords while the rewrite's are PostgreSQL's. So
+// what the fast path needs of a token's bytes is computed in the one
+// lexing pass and carried by the token (token.flags: a number's form,
+// doubled quotes, bytes it refuses; token.hash: the lower-cased word's
+// hash for TiDB's keyword table), and turning tokens into ftoks reads no
+// byte twice but those next to a token. Parser.passes counts the passes;
+// TestLexOncePerStatement checks one per statement over the corpus, and
+// TestFastTokensMatchLexer / FuzzFastTokens that the built tokens are the
+// fast lexer's reading of the rewritten text.
+//
 // Plain shortcut (plain.go): a SELECT whose tokens the rewrite would only
 // case-fold (and whose AS labels it would quote) is rewritten in one pass,
 // with a one-segment offset map when nothing is quoted; a whitelist that

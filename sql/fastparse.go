@@ -49,6 +49,12 @@ func fastStmt(text string) (ast.StmtNode, bool) {
 // it), and an INSERT's rows when it read them into sqlgate's tree (the
 // AST's InsertStmt then holds no Lists: see insertfast.go).
 func fastStmtBuf(text string, buf []ftok) (_ ast.StmtNode, rows [][]pt.Expr, toks []ftok, ok bool) {
+	return fastStmtFrom(text, nil, buf)
+}
+
+// fastStmtFrom is fastStmtBuf with the tokens built from fs (fasttoks.go)
+// when it is not nil, instead of lexing text.
+func fastStmtFrom(text string, fs *fastSource, buf []ftok) (_ ast.StmtNode, rows [][]pt.Expr, toks []ftok, ok bool) {
 	fp := fastParser{src: text, toks: buf[:0]}
 	defer func() {
 		// A bug here must cost only the fast path: TiDB parses instead.
@@ -56,7 +62,7 @@ func fastStmtBuf(text string, buf []ftok) (_ ast.StmtNode, rows [][]pt.Expr, tok
 			rows, toks, ok = nil, nil, false
 		}
 	}()
-	if !fp.lex() {
+	if fs != nil && !fp.fromSource(fs) || fs == nil && !fp.lex() {
 		return nil, nil, fp.toks, false
 	}
 	var st ast.StmtNode
@@ -160,16 +166,22 @@ func newWordTable(m map[string]fwInfo) wordTable {
 	return t
 }
 
-// wordHash is FNV-1a over the word's bytes (words are short).
+// wordHash is the word's hash for the table, read from four bytes of it
+// (its length, first, middle and last letters, ASCII-lower-cased, so that
+// the lexer hashes a word as written and the table as folded) at the word's
+// end instead of a multiply per byte as it is scanned: that serial chain
+// was the lexer's dearest step, and words that agree on all four mostly
+// differ in length or land a slot or two apart.
 func wordHash(w string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(w); i++ {
-		h = (h ^ uint32(w[i])) * 16777619
+	n := len(w)
+	if n == 0 {
+		return 0
 	}
-	return h
+	x := uint32(n)<<24 | uint32(lowerASCII[w[0]])<<16 | uint32(lowerASCII[w[n/2]])<<8 | uint32(lowerASCII[w[n-1]])
+	x *= 0x9E3779B1
+	return x ^ x>>15
 }
 
-// get is w's entry; the zero fwInfo (a plain identifier) when w is none.
 func (t *wordTable) get(w string) fwInfo { return t.lookup(w, wordHash(w)) }
 
 // lookup is get(w) for h = wordHash(w).
@@ -376,6 +388,7 @@ type fastParser struct {
 	// operators and column references (counted by lex: the sizes of the
 	// slabs below); strBytes bounds its string literals' bytes.
 	nLits, nOps, nNames, strBytes int
+	between                       int // BETWEENs whose AND the tokens have not yet reached
 	// The AST's nodes of the common kinds are cut from slabs, so that a
 	// statement costs a few allocations, not one per node. A slab lives as
 	// long as the AST, whose nodes all share one lifetime anyway.
@@ -453,109 +466,74 @@ func (fp *fastParser) lex() bool {
 	if cap(fp.toks) < len(s)/2+8 {
 		fp.toks = make([]ftok, 0, len(s)/2+8)
 	}
-	between := 0 // BETWEENs whose AND is still to come
-	for i := 0; i < len(s); {
+	fp.between = 0
+	if !fp.lexRange(0, len(s)) {
+		return false
+	}
+	fp.toks = append(fp.toks, ftok{kind: ftEnd, start: int32(len(s)), end: int32(len(s))})
+	return true
+}
+
+// lexRange appends the tokens of fp.src[from:to] (the whole text for lex,
+// a run of text the rewrite wrote for fromSource), false for anything the
+// subset does not cover or a token running past to.
+func (fp *fastParser) lexRange(from, to int) bool {
+	s := fp.src
+	for i := from; i < to; {
 		c := s[i]
 		switch fastClass[c] {
 		case fcSpace:
 			i++
 			continue
 		case fcWord:
-			// the word's wordHash as it is scanned: one pass over its bytes
-			h := (uint32(2166136261) ^ uint32(c)) * 16777619
 			j := i + 1
-			for j < len(s) && isWordByte(s[j]) {
-				h = (h ^ uint32(s[j])) * 16777619
+			for j < to && isWordByte(s[j]) {
 				j++
 			}
-			if j < len(s) && (s[j] >= 0x80 || s[j] >= 'A' && s[j] <= 'Z' || s[j] == '\'' || s[j] == '"') {
+			if !fp.pushWord(i, j, wordHash(s[i:j])) {
 				return false
 			}
-			if c == '_' {
-				// TiDB reads _charset as a character set introducer, as
-				// its lexer decides (aliases and unsupported sets included).
-				if cs, _ := charset.GetCharsetInfo(s[i+1 : j]); cs != nil {
-					return false
-				}
-			}
-			info := fastWords.lookup(s[i:j], h)
-			switch info.id {
-			case kwNull, kwTrue, kwFalse:
-				fp.nLits++
-			case kwBetween:
-				between++
-			case kwAnd:
-				if between > 0 {
-					between-- // BETWEEN's AND
-				} else {
-					fp.nOps++
-				}
-			case kwOr:
-				fp.nOps++
-			}
-			if info.class != wordHard && info.id == kwNone && fp.maybeColumn(len(fp.toks)) {
-				fp.nNames++ // a column, unless '(' follows (see below)
-			}
-			fp.toks = append(fp.toks, ftok{kind: ftWord, start: int32(i), end: int32(j), id: info.id, class: info.class,
-				follow: wordFollow[info.id]})
 			i = j
 			continue
 		case fcDigit:
 			j := i
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			for j < to && s[j] >= '0' && s[j] <= '9' {
 				j++
 			}
 			kind := ftInt
-			if j < len(s) && s[j] == '.' {
+			if j < to && s[j] == '.' {
 				j++
-				if j >= len(s) || s[j] < '0' || s[j] > '9' {
+				if j >= to || s[j] < '0' || s[j] > '9' {
 					return false
 				}
-				for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				for j < to && s[j] >= '0' && s[j] <= '9' {
 					j++
 				}
 				kind = ftDec
 			}
-			if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+			if j < to && (s[j] == 'e' || s[j] == 'E') {
 				j++
-				if j < len(s) && (s[j] == '+' || s[j] == '-') {
+				if j < to && (s[j] == '+' || s[j] == '-') {
 					j++
 				}
-				if j >= len(s) || s[j] < '0' || s[j] > '9' {
+				if j >= to || s[j] < '0' || s[j] > '9' {
 					return false
 				}
-				for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				for j < to && s[j] >= '0' && s[j] <= '9' {
 					j++
 				}
 				kind = ftFloat
 			}
-			if j < len(s) && (isWordByte(s[j]) || s[j] >= 0x80 || s[j] == '.' || s[j] >= 'A' && s[j] <= 'Z') {
+			if !fp.pushNumber(i, j, kind) {
 				return false
 			}
-			fp.nLits++
-			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j)})
 			i = j
 			continue
 		case fcQuote:
-			val, j, ok := unquote(s, i, c)
-			if !ok {
+			val, j, ok := unquote(s[:to], i, c)
+			if !ok || c == '"' && val == "" || !fp.pushQuoted(i, j, len(val) != j-i-2) {
 				return false
 			}
-			var class uint8
-			if len(val) != j-i-2 {
-				class = escaped
-			}
-			kind := ftString
-			if c == '"' {
-				kind = ftQIdent
-				if val == "" {
-					return false
-				}
-			} else {
-				fp.nLits++
-				fp.strBytes += len(val)
-			}
-			fp.toks = append(fp.toks, ftok{kind: kind, start: int32(i), end: int32(j), class: class})
 			i = j
 			continue
 		case fcParam:
@@ -563,23 +541,12 @@ func (fp *fastParser) lex() bool {
 			i++
 			continue
 		}
-		id, n := lexOp(s[i:])
-		if id == opNone {
+		n, ok := fp.pushOp(i)
+		if !ok || i+n > to {
 			return false
 		}
-		if id > opDot && id != opConcat { // || is a call (concat)
-			fp.nOps++
-		}
-		if id == opLParen && len(fp.toks) > 0 {
-			if k := len(fp.toks) - 1; fp.toks[k].kind == ftWord && fp.toks[k].class != wordHard && fp.toks[k].id == kwNone &&
-				fp.maybeColumn(k) {
-				fp.nNames-- // a function name
-			}
-		}
-		fp.toks = append(fp.toks, ftok{kind: ftOp, start: int32(i), end: int32(i + n), id: id, follow: opFollow[id]})
 		i += n
 	}
-	fp.toks = append(fp.toks, ftok{kind: ftEnd, start: int32(len(s)), end: int32(len(s))})
 	return true
 }
 

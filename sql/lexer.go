@@ -39,14 +39,42 @@ const (
 // they stand for.
 type token struct {
 	kind       tokKind
-	start, end int
-	lead       int
+	flags      tokFlags // what the lexer learnt of the token for the fast path
 	hasComment bool
-	synth      string
 	// inPlace: synth replaces the token's own text where it stands (a
 	// word quoted as a name), so it keeps the source's spacing.
 	inPlace bool
+	// hash is a bare word's wordHash (which lower-cases ASCII letters,
+	// as the rewrite writes the word), for the fast path's keyword table
+	// (fasttoks.go); 0 for other tokens.
+	hash       uint32
+	start, end int
+	lead       int
+	synth      string
 }
+
+// tokFlags are the facts the fast parser needs of a token that only a
+// look at its bytes tells, recorded by the one pass that reads them
+// (lexInto), so that the fast path builds its tokens from these
+// (fasttoks.go) instead of lexing the statement again.
+type tokFlags uint8
+
+const (
+	// tfNotFast: the fast path declines the token (its own lexer refused
+	// it): a word with a non-ASCII byte; a string or quoted name holding
+	// a NUL or invalid UTF-8, a quoted name holding a backslash; a number
+	// that starts with '.' or has a '.' without digits after it.
+	tfNotFast tokFlags = 1 << iota
+	// tfDoubled: a quoted token holding a doubled quote, so its value is
+	// not the text between its quotes.
+	tfDoubled
+	// tfOddSpace: the whitespace before the token holds \f or \v, which
+	// the fast path's lexer refused.
+	tfOddSpace
+	// tfDec, tfFloat: a number with a fraction, with an exponent.
+	tfDec
+	tfFloat
+)
 
 // text returns the token's text: the original bytes or the synthetic text.
 func (t token) text(src string) string {
@@ -183,11 +211,15 @@ func lexInto(src string, buf []token) ([]token, error) {
 	i := 0
 	for {
 		lead := i
-		comment := false
+		comment, odd := false, false
+		var fl tokFlags // the token's flags
 		// skip whitespace and comments
 		for i < len(src) {
 			c := src[i]
 			if isSpace(c) {
+				if c == '\f' || c == '\v' {
+					odd = true
+				}
 				i++
 				continue
 			}
@@ -230,11 +262,15 @@ func lexInto(src string, buf []token) ([]token, error) {
 		start := i
 		c := src[i]
 		var kind tokKind
+		var flags tokFlags
+		if odd {
+			flags = tfOddSpace
+		}
 		switch {
 		case (c == 'u' || c == 'U') && i+2 < len(src) && src[i+1] == '&' && (src[i+2] == '\'' || src[i+2] == '"'):
 			// U&'..', U&"..": Unicode escapes (unicode.go); no backslash
 			// escapes a quote inside
-			end, ok := scanQuoted(src, i+2, src[i+2], false)
+			end, _, ok := scanQuoted(src, i+2, src[i+2], false)
 			if !ok {
 				if src[i+2] == '"' {
 					return nil, lexError(src, start, "unterminated quoted identifier")
@@ -248,7 +284,7 @@ func lexInto(src string, buf []token) ([]token, error) {
 		case isIdentStart(c) && i+1 < len(src) && src[i+1] == '\'' && stringPrefix(c):
 			// E'..', X'..', B'..', N'..': a prefixed string, not a word
 			e := c == 'e' || c == 'E'
-			end, ok := scanQuoted(src, i+1, '\'', e)
+			end, _, ok := scanQuoted(src, i+1, '\'', e)
 			if !ok {
 				if e { // scan.l reports an escape error met before the end
 					if _, off, err := decodeEString(src[start:] + "'"); err != nil && off >= 0 && start+off < len(src) {
@@ -262,19 +298,35 @@ func lexInto(src string, buf []token) ([]token, error) {
 				kind = tkEString
 			}
 		case isIdentStart(c):
+			high := c
 			i++
 			for i < len(src) && isIdentCont(src[i]) {
+				high |= src[i]
 				i++
 			}
 			kind = tkIdent
+			toks = appendToken(toks, kind, start, i, lead, comment)
+			t := &toks[len(toks)-1]
+			t.hash = wordHash(src[start:i]) // as the rewrite writes the word: lower-cased
+			if high >= 0x80 {
+				t.flags |= tfNotFast
+			}
+			if odd {
+				t.flags |= tfOddSpace
+			}
+			continue
 		case c == '\'':
-			end, ok := scanQuoted(src, i, '\'', false)
+			end, f, ok := scanQuoted(src, i, '\'', false)
 			if !ok {
 				return nil, lexError(src, start, "unterminated quoted string")
 			}
-			i, kind = end, tkString
+			i, kind, fl = end, tkString, f&^qfBackslash
 		case c == '"':
-			end, ok := scanQuoted(src, i, '"', false)
+			end, f, ok := scanQuoted(src, i, '"', false)
+			fl = f
+			if f&qfBackslash != 0 {
+				fl = f&^qfBackslash | tfNotFast
+			}
 			if !ok {
 				return nil, lexError(src, start, "unterminated quoted identifier")
 			}
@@ -306,7 +358,7 @@ func lexInto(src string, buf []token) ([]token, error) {
 			}
 			i, kind = j+1+k+len(tag), tkDollar
 		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
-			i = scanNumber(src, i)
+			i, fl = scanNumber(src, i)
 			kind = tkNumber
 		case c == '(' || c == ')' || c == '[' || c == ']' || c == ',' || c == ';' || c == '.':
 			i++
@@ -320,6 +372,9 @@ func lexInto(src string, buf []token) ([]token, error) {
 			i += n
 		}
 		toks = appendToken(toks, kind, start, i, lead, comment)
+		if flags|fl != 0 {
+			toks[len(toks)-1].flags = flags | fl
+		}
 	}
 }
 
@@ -448,6 +503,7 @@ func appendToken(toks []token, kind tokKind, start, end, lead int, comment bool)
 	}
 	t := &toks[len(toks)-1]
 	t.kind, t.start, t.end, t.lead, t.hasComment = kind, start, end, lead, comment
+	t.flags, t.hash, t.inPlace = 0, 0, false
 	if t.synth != "" {
 		t.synth = ""
 	}
@@ -456,33 +512,93 @@ func appendToken(toks []token, kind tokKind, start, end, lead int, comment bool)
 
 // scanQuoted returns the offset just past the closing quote of a literal
 // starting at src[i] == q. A doubled quote is an escaped quote; in E'...'
-// strings a backslash escapes the next byte too.
-func scanQuoted(src string, i int, q byte, backslash bool) (int, bool) {
+// strings a backslash escapes the next byte too. The flags say what the
+// fast path must know of the literal's bytes (tfDoubled; tfNotFast for a
+// NUL or invalid UTF-8; qfBackslash for a backslash), read in the same
+// pass.
+func scanQuoted(src string, i int, q byte, backslash bool) (int, tokFlags, bool) {
+	var fl tokFlags
 	i++
 	for i < len(src) {
 		c := src[i]
-		if backslash && c == '\\' {
-			i += 2
+		if quoteClass[c] == 0 { // most bytes: nothing to note
+			i++
 			continue
 		}
-		if c == q {
-			if i+1 < len(src) && src[i+1] == q {
+		switch {
+		case c == '\\':
+			fl |= qfBackslash
+			if backslash {
 				i += 2
 				continue
 			}
-			return i + 1, true
+		case c == q:
+			if i+1 < len(src) && src[i+1] == q {
+				fl |= tfDoubled
+				i += 2
+				continue
+			}
+			return i + 1, fl, true
+		case c == 0:
+			fl |= tfNotFast
+		case c >= 0x80:
+			if r, n := utf8.DecodeRuneInString(src[i:]); r == utf8.RuneError && n <= 1 {
+				fl |= tfNotFast
+			} else {
+				i += n
+				continue
+			}
 		}
 		i++
 	}
-	return len(src), false
+	return len(src), fl, false
 }
 
-func scanNumber(src string, i int) int {
+// qfBackslash is scanQuoted's flag for a backslash (which only a quoted
+// name refuses to the fast path); it is no token flag.
+const qfBackslash = tfFloat << 1
+
+// quoteClass marks the bytes scanQuoted looks at: the quotes, the
+// backslash, NUL and the bytes of multi-byte characters.
+var quoteClass = func() (t [256]uint8) {
+	for _, c := range []byte{'\'', '"', '\\', 0} {
+		t[c] = 1
+	}
+	for c := 0x80; c < 256; c++ {
+		t[c] = 1
+	}
+	return t
+}()
+
+// lowerASCII maps a byte to its lower case (ASCII letters only).
+var lowerASCII = func() (t [256]uint8) {
+	for c := range t {
+		t[c] = uint8(c)
+		if c >= 'A' && c <= 'Z' {
+			t[c] = uint8(c) + 'a' - 'A'
+		}
+	}
+	return t
+}()
+
+// scanNumber returns the offset past the number at src[i] and its flags:
+// tfDec with a fraction, tfFloat with an exponent, tfNotFast when it
+// starts with '.' or its '.' has no digit after it (the fast path's lexer
+// refused both).
+func scanNumber(src string, i int) (int, tokFlags) {
+	var fl tokFlags
+	if src[i] == '.' {
+		fl = tfNotFast
+	}
 	for i < len(src) && isDigit(src[i]) {
 		i++
 	}
 	if i < len(src) && src[i] == '.' && !(i+1 < len(src) && src[i+1] == '.') {
 		i++
+		fl |= tfDec
+		if i >= len(src) || !isDigit(src[i]) {
+			fl |= tfNotFast
+		}
 		for i < len(src) && isDigit(src[i]) {
 			i++
 		}
@@ -497,9 +613,10 @@ func scanNumber(src string, i int) int {
 				j++
 			}
 			i = j
+			fl |= tfFloat
 		}
 	}
-	return i
+	return i, fl
 }
 
 // unquoteString returns the value of a standard '...' literal (a doubled quote is one quote).

@@ -100,8 +100,17 @@ type Parser struct {
 	// statement (no Statement or AST refers to tokens).
 	toks  []token
 	ftoks []ftok
-	// edits is the plain shortcut's scratch (plainRewrite).
+	// edits is the plain shortcut's scratch (plainRewrite); marks emit's
+	// (the fast path's tokens, fasttoks.go).
 	edits []int32
+	marks []rwMark
+	fs    fastSource // the statement's, for the fast path (no allocation)
+	// passes counts the lexer's passes over statement text and TiDB's
+	// parses, for the test that the lexing of one statement happens once.
+	passes passCounts
+	// fastHook, when not nil, sees each statement's rewritten text, the
+	// fast path's token source and whether the fast path took it (tests).
+	fastHook func(text string, fs *fastSource, ok bool)
 	// database and anyCatalog: which catalog qualifier a name may carry
 	// (catalogs.go).
 	database   string
@@ -222,6 +231,7 @@ type Statement struct {
 	// AST is then stmt, TiDB's InsertStmt with its table and columns but
 	// no Lists, and DMLToTree takes the rows from here.
 	fastInsert fastInsert
+	cascade    bool       // a DROP statement ending in CASCADE (DropCascade)
 	input      string     // the full input of Parse
 	segs       []segment  // rewritten offset -> input offset
 	end        int        // input offset of the end of Text
@@ -243,7 +253,7 @@ func (s *Statement) Position(rewrittenOffset int) int {
 // the whole call, as in PostgreSQL, whose parser reads the whole string
 // before running any of it.
 func (p *Parser) Parse(text string) ([]*Statement, error) {
-	toks, err := lexInto(text, p.toks)
+	toks, err := p.lex(text, p.toks)
 	if err != nil {
 		return nil, err
 	}
@@ -272,10 +282,11 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	}
 	first, last := toks[0], toks[len(toks)-1]
 	st := &Statement{
-		Text:   src[first.start:last.end],
-		Offset: first.start,
-		input:  src,
-		end:    last.end,
+		Text:    src[first.start:last.end],
+		Offset:  first.start,
+		input:   src,
+		end:     last.end,
+		cascade: len(toks) >= 2 && first.is(src, "DROP") && last.is(src, "CASCADE"),
 	}
 	toks, err := decodeUnicodeTokens(src, toks) // unicode.go
 	if err != nil {
@@ -291,10 +302,18 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	if err != nil {
 		return nil, err
 	}
+	refused := false // a token the fast path refuses wherever it stands
+	for i := range toks {
+		if toks[i].flags&tfOddSpace != 0 {
+			refused = true
+			break
+		}
+	}
 	if !p.noPlain && !qualified {
 		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits); ok {
 			st.Rewritten, st.segs = text, segs
-			return p.finish(st, src, toks, terminated)
+			p.fs = fastSource{plain: true, src: src, toks: toks, edits: p.edits, refused: refused}
+			return p.finish(st, src, toks, terminated, &p.fs)
 		}
 	}
 	orig := toks
@@ -374,19 +393,21 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	if err != nil {
 		return nil, err
 	}
-	text, segs, params := emit(items)
-	p.slab, p.items = rw.slab[:0], items[:0]
+	text, segs, params, marks := emit(items, p.marks)
+	p.slab, p.items, p.marks = rw.slab[:0], items[:0], marks[:0]
 	st.Rewritten, st.segs, st.ParamNumbers = text, segs, params
 	for _, n := range params {
 		st.NumParams = max(st.NumParams, n)
 	}
-	return p.finish(st, src, toks, terminated)
+	p.fs = fastSource{marks: marks, refused: refused}
+	return p.finish(st, src, toks, terminated, &p.fs)
 }
 
 // finish parses st.Rewritten (toks are the rewritten statement's tokens,
-// for error positions) and completes st.
-func (p *Parser) finish(st *Statement, src string, toks []token, terminated bool) (*Statement, error) {
-	nodes, rows, err := p.parseRewritten(st.Rewritten)
+// for error positions; fs where the fast path takes its tokens from) and
+// completes st.
+func (p *Parser) finish(st *Statement, src string, toks []token, terminated bool, fs *fastSource) (*Statement, error) {
+	nodes, rows, err := p.parseRewritten(st.Rewritten, fs)
 	if err != nil {
 		if e := sqlerr.As(err); e != nil {
 			return nil, e
@@ -430,17 +451,38 @@ func dataModifyingWith(src string, toks []token) error {
 }
 
 // parseRewritten parses the rewritten text: with the fast path (fastparse.go)
-// when the statement lies in its subset, else with TiDB.
+// when the statement lies in its subset, its tokens built from fs rather
+// than lexed again (fasttoks.go), else with TiDB.
 // An INSERT's rows that the fast path read straight into sqlgate's tree
 // come back in rows (see fastInsert).
-func (p *Parser) parseRewritten(text string) (_ []ast.StmtNode, rows [][]pt.Expr, _ error) {
-	n, rows, ftoks, ok := fastStmtBuf(text, p.ftoks)
+func (p *Parser) parseRewritten(text string, fs *fastSource) (_ []ast.StmtNode, rows [][]pt.Expr, _ error) {
+	n, rows, ftoks, ok := fastStmtFrom(text, fs, p.ftoks)
 	p.ftoks = ftoks[:0]
+	if p.fastHook != nil {
+		p.fastHook(text, fs, ok)
+	}
 	if ok {
 		return []ast.StmtNode{n}, rows, nil
 	}
+	p.passes.tidb++
 	nodes, err := p.parseTiDB(text)
 	return nodes, nil, err
+}
+
+// passCounts counts a Parser's passes over statement text: lex, the
+// lexer's (lexInto: one per Parse, one more for a WHERE CURRENT OF
+// statement, parsed again in its rewritten form); tidb, TiDB's parses
+// (its own lexer and grammar, when the fast path declines). The fast
+// path's lexer reads no statement text, only the text the rewrite writes
+// (fasttoks.go).
+type passCounts struct {
+	lex, tidb int
+}
+
+// lex is lexInto, counted.
+func (p *Parser) lex(text string, buf []token) ([]token, error) {
+	p.passes.lex++
+	return lexInto(text, buf)
 }
 
 // parseTiDB runs the TiDB parser. A panic inside it (its value driver

@@ -133,10 +133,7 @@ func aliasAt(src string, toks []token, i int) bool {
 
 // DropCascade reports whether st is a DROP statement ending in CASCADE
 // (TiDB's grammar takes CASCADE and keeps nothing of it).
+// Parse notes it from the statement's tokens (no second lexing pass).
 func DropCascade(st *Statement) bool {
-	toks, err := lexInto(st.Text, nil)
-	if err != nil || len(toks) < 2 {
-		return false
-	}
-	return toks[0].is(st.Text, "DROP") && toks[len(toks)-1].is(st.Text, "CASCADE")
+	return st.cascade
 }

@@ -23,8 +23,14 @@ import (
 type piece struct {
 	text     string
 	orig     int  // absolute byte offset in the input this text stands for
-	verbatim bool // text == input[orig:orig+len(text)], so offsets map 1:1
 	param    int  // > 0: this piece is the "?" standing for $param
+	verbatim bool // text == input[orig:orig+len(text)], so offsets map 1:1
+	// kind, flags and hash are those of the token whose text (case-folded)
+	// the piece copies (simple); kind 0 for any other text. emit hands
+	// them to the fast path (fasttoks.go), which then needs no lexer.
+	kind  tokKind
+	flags tokFlags
+	hash  uint32
 }
 
 // item is one unit of rewritten output. A composite's text is its parts
@@ -167,7 +173,7 @@ func (r *rewriter) simple(t token) item {
 			// the binder can read CIStr.O as the PostgreSQL name.
 			text = r.foldedText(t)
 		}
-		buf[1] = piece{text: text, orig: t.start, verbatim: true}
+		buf[1] = piece{text: text, orig: t.start, verbatim: true, kind: t.kind, flags: t.flags, hash: t.hash}
 	}
 	it.pieces = buf[1:2:2]
 	return it
@@ -1956,8 +1962,11 @@ type segment struct {
 }
 
 // emit concatenates items into the rewritten text, its offset map and the
-// $n numbers of the markers in textual order.
-func emit(out []item) (string, []segment, []int) {
+// $n numbers of the markers in textual order. It appends to marks (and
+// returns) where the rewritten text's tokens lie, for the fast path
+// (fasttoks.go): a copied token's place and lexical facts, a marker's
+// place, and each run of other text the rewrite wrote.
+func emit(out []item, marks []rwMark) (string, []segment, []int, []rwMark) {
 	var b strings.Builder
 	size := 0
 	for i := range out {
@@ -1966,25 +1975,46 @@ func emit(out []item) (string, []segment, []int) {
 	b.Grow(size)
 	segs := make([]segment, 0, 2*len(out)+8)
 	var params []int
-	add := func(p piece) {
+	marks = marks[:0]
+	lastCopied := false // the last piece written copies a token
+	add := func(p piece, lead bool) {
 		if p.text == "" {
 			return
 		}
-		segs = append(segs, segment{rw: b.Len(), orig: p.orig, n: len(p.text), verbatim: p.verbatim})
+		if !lead && b.Len() > 0 && (p.kind == 0 || !lastCopied) && wordish(b.String()[b.Len()-1]) && wordish(p.text[0]) {
+			// a word the rewrite wrote (x ~ y's regexp) right after a
+			// word or number, or one right after it: apart, or TiDB (and
+			// the fast path) would read one word
+			segs = append(segs, segment{rw: b.Len(), orig: p.orig, n: 1})
+			b.WriteByte(' ')
+		}
+		lastCopied = !lead && p.kind != 0
+		rw := b.Len()
+		segs = append(segs, segment{rw: rw, orig: p.orig, n: len(p.text), verbatim: p.verbatim})
 		b.WriteString(p.text)
-		if p.param > 0 {
+		end := b.Len()
+		switch {
+		case lead: // whitespace (leadPiece)
+		case p.param > 0:
 			params = append(params, p.param)
+			marks = append(marks, rwMark{start: int32(rw), end: int32(end), mark: markParam})
+		case p.kind != 0:
+			marks = append(marks, rwMark{start: int32(rw), end: int32(end), mark: markToken, kind: p.kind, flags: p.flags, hash: p.hash})
+		case len(marks) > 0 && marks[len(marks)-1].mark == markText && int(marks[len(marks)-1].end) == rw:
+			marks[len(marks)-1].end = int32(end)
+		default:
+			marks = append(marks, rwMark{start: int32(rw), end: int32(end), mark: markText})
 		}
 	}
 	var walk func(it *item, withLead bool)
 	walk = func(it *item, withLead bool) {
 		if withLead {
 			for _, p := range it.lead {
-				add(p)
+				add(p, true)
 			}
 		}
 		for _, p := range it.pieces {
-			add(p)
+			add(p, false)
 		}
 		for i := range it.parts {
 			walk(&it.parts[i], true)
@@ -1993,7 +2023,7 @@ func emit(out []item) (string, []segment, []int) {
 	for i := range out {
 		walk(&out[i], i > 0)
 	}
-	return b.String(), segs, params
+	return b.String(), segs, params, marks
 }
 
 // mapOffset maps a byte offset in the rewritten text back to the input.

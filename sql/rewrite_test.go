@@ -121,6 +121,10 @@ func TestExpressionStructure(t *testing.T) {
 		{"f(a, b) IS NOT DISTINCT FROM $1 OR c", "((f(a, b) nulleq ?0) or c)"},
 		{"n.nspname !~ '^pg_toast' AND n.nspname <> 'x'", "((n.nspname not regexp '^pg_toast') and (n.nspname ne 'x'))"},
 		{"a ~* 'x' OR b", "((a regexp pg__ci('x')) or b)"},
+		// a word written for an operator with no space around it (emit
+		// keeps it apart; TiDB would read one word)
+		{"a~'x' AND b!~c", "((a regexp 'x') and (b not regexp c))"},
+		{"a0~0", "(a0 regexp 0)"},
 		{"a::int + 1 > 2", "((pg__cast(a, 'int') plus 1) gt 2)"},
 		{"a || b = 'xy'", "(concat(a, b) eq 'xy')"},
 		{"-2 ^ 2 = 4", "(pg__power((minus 2), 2) eq 4)"},

@@ -19,7 +19,7 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	info, err := s.resolveTable(ctx, d.Table)
 	if err != nil {
 		if d.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
-			return noticeResult("ALTER TABLE", relationSkipped(d.Table.Name)), nil
+			return noticeResult("ALTER TABLE", skipped("relation", d.Table.Name)), nil
 		}
 		return nil, err
 	}

@@ -79,10 +79,11 @@ func noParameter(n int) *sqlerr.Error {
 	return sqlerr.New(sqlerr.UndefinedParameter, "there is no parameter $%d", n)
 }
 
-// relationSkipped is the NOTICE of an IF EXISTS statement whose relation
-// does not exist.
-func relationSkipped(name string) *sqlerr.Error {
-	return sqlerr.New(sqlerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)
+// skipped is the NOTICE of an IF EXISTS statement whose object does not
+// exist; kind is PostgreSQL's word for it there (table, view, sequence,
+// schema, role; relation for ALTER ... IF EXISTS).
+func skipped(kind, name string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.SuccessfulCompletion, "%s \"%s\" does not exist, skipping", kind, name)
 }
 
 // notOnThisStore is 0A000 for what the store cannot do safely (row locks,

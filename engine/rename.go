@@ -63,7 +63,7 @@ func (s *session) renameRelation(ctx context.Context, d *sql.DDLStmt) (pgwire.Re
 				return nil, err
 			}
 			if d.IfExists {
-				return noticeResult(tag, relationSkipped(d.Table.Name)), nil
+				return noticeResult(tag, skipped("relation", d.Table.Name)), nil
 			}
 			return nil, sqlerr.UndefinedRelation(d.Table.Name)
 		}

@@ -52,10 +52,12 @@ func (s *session) execRole(ctx context.Context, r *sql.RoleStmt) (pgwire.Result,
 			return nil, metaErr(err)
 		}
 	}
+	var notices []*sqlerr.Error
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		switch r.Verb {
 		case "DROP":
-			return s.dropRoles(tx, r)
+			notices = notices[:0] // Update may run the function again
+			return s.dropRoles(tx, r, &notices)
 		case "CREATE":
 			name := r.Names[0]
 			if _, ok := tx.Users[name]; ok {
@@ -81,7 +83,7 @@ func (s *session) execRole(ctx context.Context, r *sql.RoleStmt) (pgwire.Result,
 	if err != nil {
 		return nil, metaErr(err)
 	}
-	return tagOnly(tag), nil
+	return noticeResult(tag, notices...), nil
 }
 
 // applyRole sets what the statement says of a role.
@@ -101,10 +103,11 @@ func applyRole(e *pgwire.UserEntry, r *sql.RoleStmt) {
 // PostgreSQL) a role that still owns a table or view or holds a grant.
 // The rows of tables that are gone (left by a crash, or by another server)
 // are no dependencies: execRole sweeps them first.
-func (s *session) dropRoles(tx *meta.Tx, r *sql.RoleStmt) error {
+func (s *session) dropRoles(tx *meta.Tx, r *sql.RoleStmt, notices *[]*sqlerr.Error) error {
 	for _, name := range r.Names {
 		if _, ok := tx.Users[name]; !ok {
 			if r.IfExists {
+				*notices = append(*notices, skipped("role", name))
 				continue
 			}
 			return sqlerr.UndefinedRole(name)

@@ -166,12 +166,14 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 		// Every name is checked before anything is dropped, as PostgreSQL
 		// does: DROP SCHEMA a, missing fails without dropping a.
 		var drop []string
+		var notices []*sqlerr.Error
 		for _, name := range d.Names {
 			if name == "pg_catalog" || name == "information_schema" {
 				return nil, sqlerr.New(sqlerr.DependentObjectsStillExist, "cannot drop schema %s because it is required by the database system", name)
 			}
 			if !slices.Contains(existing, name) {
 				if d.IfExists {
+					notices = append(notices, skipped("schema", name))
 					continue
 				}
 				return nil, fluss.UndefinedDatabase(name)
@@ -222,7 +224,7 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 				s.eng.log.Error("forgetting the privileges of a dropped schema's tables (swept at the next start)", "schema", name, "error", err)
 			}
 		}
-		return tagOnly("DROP SCHEMA"), nil
+		return noticeResult("DROP SCHEMA", notices...), nil
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "not a schema statement: %v", st.Kind)
 }

@@ -88,7 +88,7 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 		cur, err := q.GetSequence(ctx, path)
 		if err != nil {
 			if st.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
-				return tagOnly(tag), nil // PostgreSQL adds a NOTICE
+				return noticeResult(tag, skipped("relation", path.Table)), nil
 			}
 			return nil, err
 		}
@@ -103,13 +103,15 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 			return nil, err
 		}
 	case sql.DropSequence:
+		var notices []*sqlerr.Error
 		for _, n := range st.Names {
 			path := sequencePath(n)
 			cur, err := q.GetSequence(ctx, path)
 			if err != nil {
 				if sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
 					if st.IfExists {
-						continue // PostgreSQL adds a NOTICE
+						notices = append(notices, skipped("sequence", path.Table))
+						continue
 					}
 					return nil, sqlerr.New(sqlerr.UndefinedTable, "sequence \"%s\" does not exist", path.Table)
 				}
@@ -122,6 +124,7 @@ func (s *session) execSequence(ctx context.Context, st *sql.SequenceStmt) (pgwir
 				return nil, err
 			}
 		}
+		return noticeResult(tag, notices...), nil
 	}
 	return tagOnly(tag), nil
 }

@@ -103,6 +103,7 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 				return nil, notA("table", p.Table).WithHint("Use DROP VIEW to remove a view.")
 			}
 			if b.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {
+				notices = append(notices, skipped("table", p.Table))
 				continue
 			}
 			return nil, err

@@ -119,6 +119,7 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool
 	defer s.eng.ddl.Unlock()
 	dropping := map[fluss.TablePath]bool{}
 	var drop []views.View
+	var notices []*sqlerr.Error
 	for _, p := range b.Paths {
 		v, ok := s.eng.meta.Views().Get(p)
 		if !ok {
@@ -126,6 +127,7 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool
 				return nil, notA("view", p.Table).WithHint("Use DROP TABLE to remove a table.")
 			}
 			if b.IfExists {
+				notices = append(notices, skipped("view", p.Table))
 				continue
 			}
 			return nil, sqlerr.New(sqlerr.UndefinedTable, "view \"%s\" does not exist", p.Table)
@@ -154,9 +156,9 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool
 		return nil, metaErr(err)
 	}
 	if len(cascaded) > 0 {
-		return noticeResult("DROP VIEW", cascadeNotice(cascaded)), nil
+		notices = append(notices, cascadeNotice(cascaded))
 	}
-	return tagOnly("DROP VIEW"), nil
+	return noticeResult("DROP VIEW", notices...), nil
 }
 
 // noDependents refuses to drop the relation at path (a "table" or a

@@ -47,6 +47,7 @@ const (
 	pgJSONB
 	pgUUID
 	pgJSONPath
+	pgEnum // every enum type: resolution finds no function of text for one
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -82,6 +83,8 @@ func pgTypeOf(t types.T) pgType {
 			return pgUUID
 		case types.JSONPath:
 			return pgJSONPath
+		case types.Enum:
+			return pgEnum
 		}
 		if t.Length > 0 {
 			return pgVarchar

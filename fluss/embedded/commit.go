@@ -368,6 +368,7 @@ func (s *Store) commit(reqs []*request) {
 	results := make([]result, len(reqs))
 	live := make([]bool, len(reqs))
 	s.groupBase, _ = s.iters.writeSeq()
+	s.hints.begin() // rowhints.go
 	order, panicked := s.prepareGroup(reqs, kv, results, live)
 	if panicked != nil {
 		// A bug, not the writes' fault: nothing is on disk yet, so the
@@ -419,6 +420,7 @@ func (s *Store) commit(reqs []*request) {
 		fail(err)
 	} else {
 		s.publish(order)
+		s.hints.publish() // rowhints.go: the rows the group wrote
 	}
 	for _, r := range reqs {
 		if r.prebuilt != nil {

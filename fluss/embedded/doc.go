@@ -127,7 +127,9 @@
 // damaged or did not check it, SkipVerify; a nested column read; no mapping for
 // a scan of every column) is read whole and its CRC checked. Damage done
 // to a log behind the store's back after Open is found by the next Open.
-// A point lookup of one key is one seek of a
+// A point lookup of one key reads the row cache first (rowhints.go: rows
+// that point reads and commits met lately, kept true by the commits), else
+// is one seek of a
 // cached pebble iterator, reused only while no state write has happened
 // since it was opened (itercache.go; each group's state lands in one atomic
 // pebble commit) and kept per sstable key region, so that it has the key's
@@ -142,11 +144,15 @@
 // bucket; a changelog scan with an offset or time bound steps over the
 // batches below it by their headers alone (logrange.go). Within a group, a request reads what the group's earlier
 // requests wrote from their overlays, since the batch is not committed yet.
-// A point lookup keeps the row it read as a hint for a write of that key
-// (rowhints.go): the commit's prepare, which reads each written key's
-// stored row for the changelog's before image, takes it from the hint when
-// no state write since may have changed the key (prepares mark the keys
-// they write by hash; writes of unmarked keys retire every hint), so an
+// The row cache (rowhints.go) holds stored rows of primary-key tables by
+// key, inline in pointer-free slots taken from the block cache's share: a
+// point read that missed fills it when no state write started since it
+// read, and a group commit takes the keys it writes out of it before its
+// state batch and puts their new rows in once the batch is committed (a
+// write of keys no one took out, an ingestion or a table's deletion, voids
+// every row from before it). The commit's prepare, which reads each written
+// key's stored row for the changelog's before image, takes it from the
+// cache too, so an
 // UPDATE by key reads its row once. Small changelog batches of fixed-width
 // columns are written by the table's format.SmallBatchEncoder.
 //

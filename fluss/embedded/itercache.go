@@ -258,6 +258,13 @@ func (c *iterCache) writeSeq() (seq, floor uint64) {
 	return c.wseq, c.floor
 }
 
+// currentSeq is wseq.
+func (c *iterCache) currentSeq() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.wseq
+}
+
 // invalidate retires the idle iterators and those in use (they are closed
 // when put back) although the state did not change: after a compaction
 // they still read the sstables it replaced.
@@ -342,24 +349,43 @@ func (ci *cachedIter) get(key []byte) ([]byte, io.Closer, error) {
 // pointRead is what readPoint holds for a value it returned: the value stays
 // valid until done is called.
 type pointRead struct {
-	s  *Store
-	ci *cachedIter
-	c  io.Closer
+	s   *Store
+	ci  *cachedIter
+	c   io.Closer
+	buf *rowBuf
 }
 
-// readPoint reads one key of the current state by a seek of a cached
-// iterator (pebble's Get once the cache is closed, or while writes keep
-// retiring the iterators: pointIter); found is false when it is absent. key does not escape, so that a caller can encode it on its
-// stack.
+// rowBuf holds a row readPoint copied out of the row cache.
+type rowBuf [hintSlotData]byte
+
+var rowBufs = sync.Pool{New: func() any { return new(rowBuf) }}
+
+// readPoint reads one key of the current state: from the row cache when it
+// holds the key (rowhints.go), else by a seek of a cached iterator (pebble's
+// Get once the cache is closed, or while writes keep retiring the
+// iterators: pointIter), whose row then fills the cache; found is false
+// when it is absent. key does not escape, so that a caller can encode it on
+// its stack; a row from the cache is copied into a pooled buffer that done
+// gives back.
 func (s *Store) readPoint(key []byte) (v []byte, found bool, r pointRead, err error) {
 	r.s = s
+	if s.hints.ready() {
+		_, floor := s.iters.writeSeq()
+		b := rowBufs.Get().(*rowBuf)
+		if v, found = s.hints.get(key, floor, b[:0]); found {
+			s.hints.hits.Add(1)
+			r.buf = b
+			return v, true, r, nil
+		}
+		rowBufs.Put(b)
+	}
 	ci, seq, err := s.iters.pointIter(key)
 	if err != nil {
 		return nil, false, r, err
 	}
 	defer func() {
 		if found {
-			s.hints.record(key, v, seq)
+			s.hints.record(key, v, seq, s.iters.currentSeq)
 		}
 	}()
 	if ci != nil {
@@ -382,5 +408,8 @@ func (r pointRead) done() {
 	}
 	if r.ci != nil {
 		r.s.iters.put(r.ci)
+	}
+	if r.buf != nil {
+		rowBufs.Put(r.buf)
 	}
 }

@@ -62,7 +62,9 @@ type Options struct {
 	// CacheBytes is the size of the block cache of primary-key state
 	// (decompressed pebble blocks): 0 = an eighth of the machine's memory,
 	// at least 64 MiB and at most 256 MiB. A point lookup whose blocks are
-	// cached reads no file and decompresses nothing.
+	// cached reads no file and decompresses nothing. A sixteenth of it
+	// holds the rows point reads and commits met lately (rowhints.go): a
+	// lookup of one of those reads no block at all.
 	CacheBytes int64
 	// Syncer makes every sync of the store and of its pebble (fsys.go);
 	// nil = the system calls themselves.
@@ -282,7 +284,8 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s.pebbleOpts = pebbleOptions(s.log, s.opts.CacheBytes)
 	s.pebbleOpts.FS = syncFS{FS: vfs.Default, syncer: s.opts.Syncer}
-	cache := pebble.NewCache(s.opts.CacheBytes)
+	s.hints.bytes = s.opts.CacheBytes / rowCacheShare
+	cache := pebble.NewCache(s.opts.CacheBytes - s.hints.bytes)
 	s.pebbleOpts.Cache, s.cache = cache, cache
 	// The database holds its own reference from Open on.
 	defer cache.Unref()
@@ -689,6 +692,11 @@ func (s *Store) closeFiles() {
 		t.closeFiles()
 	}
 }
+
+// rowCacheShare: the row cache (rowhints.go) takes 1/rowCacheShare of
+// Options.CacheBytes, 16 MiB of the largest default cache, room for 128k rows
+// of up to ~100 bytes with their keys.
+const rowCacheShare = 16
 
 // minCacheBytes is the smallest default block cache (Options.CacheBytes).
 const minCacheBytes = 64 << 20

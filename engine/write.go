@@ -164,8 +164,9 @@ func (s *session) writeTable(ctx context.Context, verb string, info fluss.TableI
 }
 
 // noTxnBlock refuses a statement that cannot run inside a transaction
-// block (25001): VACUUM, as in PostgreSQL, and TRUNCATE, whose removed rows
-// a ROLLBACK could not bring back. Other DDL runs in a block (txddl.go).
+// block (25001), as PostgreSQL refuses it: VACUUM, a bare CLUSTER, REINDEX
+// of a schema, database or system, REINDEX CONCURRENTLY. Other DDL, and
+// TRUNCATE (ddl.go truncateInBlock), run in a block (txddl.go).
 func (s *session) noTxnBlock(what string) error {
 	if s.txStatus != 'I' {
 		return inTransactionBlock(what)

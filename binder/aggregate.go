@@ -154,6 +154,8 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 			return nil, err
 		}
 		call.OrderBy = keys
+	} else if distinct && orderShowsAggregates[name] {
+		call.OrderBy = b.distinctOrder(call.Args)
 	}
 	var argTypes []types.T
 	for _, a := range call.Args {
@@ -204,6 +206,28 @@ func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem) ([]SortK
 		keys = append(keys, SortKey{Expr: e, Desc: item.Desc, NullsFirst: nullsFirst(item)})
 	}
 	return keys, nil
+}
+
+// orderShowsAggregates are the aggregates whose result shows their input's
+// order.
+var orderShowsAggregates = map[string]bool{
+	"string_agg": true, "array_agg": true, "json_agg": true, "jsonb_agg": true,
+	"json_object_agg": true, "jsonb_object_agg": true,
+}
+
+// distinctOrder is the order an aggregate with DISTINCT and no ORDER BY
+// reads its input in: PostgreSQL removes duplicates by sorting on the
+// arguments, so string_agg(DISTINCT x, ',') lists x ascending (NULLs
+// last), not in the order the rows arrive.
+func (b *binder) distinctOrder(args []Expr) []SortKey {
+	keys := make([]SortKey, 0, len(args))
+	for _, e := range args {
+		if e.Type().IsEnum() {
+			e = b.enumRank(e) // by declaration order (enumops.go)
+		}
+		keys = append(keys, SortKey{Expr: e})
+	}
+	return keys
 }
 
 // nullsFirst reads an ORDER BY item's NULLS FIRST | LAST, by default

@@ -95,7 +95,7 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		return nil, err
 	}
 	if n.Distinct {
-		return nil, b.errAt(n, sqlerr.NotSupported("DISTINCT in window functions"))
+		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"))
 	}
 	st.inCall = true
 	defer func() { st.inCall = false }()

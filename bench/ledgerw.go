@@ -98,14 +98,7 @@ func (h *harness) w10(ctx context.Context, t target, clients int, hot bool, work
 			return errStat(err), errStat(err), errStat(err)
 		}
 	}
-	var pids []int
-	if t.name == sysSqlgate {
-		pids = []int{h.sqlgate.pid()}
-	} else {
-		for _, c := range conns {
-			pids = append(pids, int(c.PgConn().PID()))
-		}
-	}
+	pids := h.serverPIDs(t, conns)
 	var committed atomic.Int64 // sum of the deltas committed, over every run
 	reported := false
 	var cpuS, clientS []float64

@@ -152,14 +152,7 @@ func (h *harness) w1(ctx context.Context, t target, clients int, workload string
 			return e, e, e, e
 		}
 	}
-	var pids []int
-	if t.name == sysSqlgate {
-		pids = []int{h.sqlgate.pid()}
-	} else {
-		for _, c := range conns {
-			pids = append(pids, int(c.PgConn().PID()))
-		}
-	}
+	pids := h.serverPIDs(t, conns)
 	var qpsS, p50S, p99S, cpuS []float64
 	var reported bool
 	run := func(measured bool) error {
@@ -255,6 +248,19 @@ func (h *harness) w1(ctx context.Context, t target, clients int, workload string
 		cpu = errStat(errors.New("no CPU times: /proc/PID/task/*/schedstat unreadable"))
 	}
 	return newStat(qpsS), newStat(p50S), newStat(p99S), cpu
+}
+
+// serverPIDs are the processes serving conns: sqlgate's one process, or
+// PostgreSQL's backend of each connection.
+func (h *harness) serverPIDs(t target, conns []*pgx.Conn) []int {
+	if t.name == sysSqlgate {
+		return []int{h.sqlgate.pid()}
+	}
+	pids := make([]int, 0, len(conns))
+	for _, c := range conns {
+		pids = append(pids, int(c.PgConn().PID()))
+	}
+	return pids
 }
 
 // cpuTime is the CPU time the processes pids have used, summed over their

@@ -153,6 +153,8 @@ func TestEnumDifferential(t *testing.T) {
 			"SELECT id FROM " + tbl + " WHERE v NOT IN (" + l1 + ", " + l2 + ") ORDER BY id",
 			"SELECT id FROM " + tbl + " WHERE v NOT BETWEEN " + l1 + " AND " + l2 + " ORDER BY id",
 			"SELECT id FROM " + tbl + " WHERE v BETWEEN SYMMETRIC " + l1 + " AND " + l2 + " ORDER BY id",
+			"SELECT id, v < ALL (b), v >= ANY (a), v = ANY (a), v <= ALL (ARRAY[" + l1 + ", " + l2 + "]::" + name + "[]) FROM " + tbl + " ORDER BY id",
+			"SELECT id, v > ALL (SELECT w FROM " + tbl + " WHERE w IS NOT NULL), v < ANY (SELECT w FROM " + tbl + ") FROM " + tbl + " ORDER BY id",
 			"SELECT '" + name + "'::regtype::text, pg_typeof(a)::text, pg_typeof(enum_range(NULL::" + name + "))::text FROM " + tbl + " LIMIT 1",
 		}
 		for _, q := range queries {

@@ -162,6 +162,15 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 		argTypes = append(argTypes, a.Type())
 	}
 	if (name == "min" || name == "max") && len(argTypes) == 1 && argTypes[0].Kind == types.Array {
+		if isEnumArray(argTypes[0]) {
+			// the least or greatest array of ranks, and its labels (enumops.go)
+			call.Args[0] = b.enumKey(call.Args[0])
+			e, err := b.bindArrayMinMax(node, name, call)
+			if err != nil {
+				return nil, err
+			}
+			return b.enumLabel(e, argTypes[0]), nil
+		}
 		return b.bindArrayMinMax(node, name, call)
 	}
 	var enumT *types.T
@@ -200,9 +209,7 @@ func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem) ([]SortK
 		if call.Distinct && !slices.ContainsFunc(call.Args, func(a Expr) bool { return a.String() == e.String() }) {
 			return nil, b.errAt(item.X, sqlerr.New(sqlerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"))
 		}
-		if e.Type().IsEnum() {
-			e = b.enumRank(e) // by declaration order (enumops.go)
-		}
+		e = b.enumKey(e) // enums by declaration order (enumops.go)
 		keys = append(keys, SortKey{Expr: e, Desc: item.Desc, NullsFirst: nullsFirst(item)})
 	}
 	return keys, nil

@@ -332,6 +332,10 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 	if common.Kind == types.String && common.Variant == types.JSON {
 		return nil, b.operatorError(n.OpAt, op, x.Type(), elem) // json has no comparison operators
 	}
+	if common.IsEnum() && (op == "<" || op == "<=" || op == ">" || op == ">=") {
+		// by declaration order: ranks against arrays of ranks (enumops.go)
+		x, arr, common, elem = b.enumKey(b.castTo(x, common)), b.enumKey(arr), types.Float64Type, types.Float64Type
+	}
 	at := arrayOfDims(common, depth)
 	kernel, err := functions.QuantifiedArrayKernel(op, all, common.Nullable(), at)
 	if err != nil {

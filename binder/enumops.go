@@ -48,17 +48,130 @@ func (b *binder) enumRank(e Expr) Expr {
 	return &FuncCall{Name: "pg__enum_rank", Args: []Expr{e}, T: types.Float64Type, Kernel: k}
 }
 
-// enumLabel is the label of the rank e (a float8) of the enum type t.
+// enumLeaf is the enum type at the bottom of t: t itself when it is an
+// enum, its element's (recursively) when t is an array; ok is false when
+// there is none.
+func enumLeaf(t types.T) (types.T, bool) {
+	for t.Kind == types.Array && t.Elem != nil {
+		t = *t.Elem
+	}
+	return t, t.IsEnum()
+}
+
+// isEnumArray reports whether t is an array (at any depth) of an enum.
+func isEnumArray(t types.T) bool {
+	_, ok := enumLeaf(t)
+	return ok && t.Kind == types.Array
+}
+
+// rankType is t with its enum leaf replaced by float8: the type of
+// enumKey's value.
+func rankType(t types.T) types.T {
+	if t.Kind == types.Array && t.Elem != nil {
+		return types.ArrayOf(rankType(*t.Elem).Nullable())
+	}
+	return types.Float64Type
+}
+
+// enumKey is the ordering key of e: an enum's rank (enumRank), an enum
+// array's the array of its elements' ranks, of the same shape - arrays of
+// ranks compare element by element, as PostgreSQL compares enum arrays
+// (array_cmp over enum_cmp). Any other e is its own key.
+func (b *binder) enumKey(e Expr) Expr {
+	t := e.Type()
+	leaf, ok := enumLeaf(t)
+	if !ok {
+		return e
+	}
+	if t.IsEnum() {
+		return b.enumRank(e)
+	}
+	rank := map[string]float64{}
+	if def := types.EnumOf(leaf.TypeOID); def != nil {
+		for i, l := range def.Labels {
+			rank[l] = float64(i)
+		}
+	}
+	rt := rankType(t)
+	k := func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+		d, err := rankData(mem, args[0].Data(), rt, rank)
+		if err != nil {
+			return nil, err
+		}
+		defer d.Release()
+		return array.MakeFromData(d), nil
+	}
+	return &FuncCall{Name: "pg__enum_rank", Args: []Expr{e}, T: rt, Kernel: k}
+}
+
+// rankData is the ranks of the labels in d (utf8 or a list of them, at any
+// depth), lists keeping their offsets and validity.
+func rankData(mem memory.Allocator, d arrow.ArrayData, t types.T, rank map[string]float64) (arrow.ArrayData, error) {
+	if t.Kind != types.Array {
+		in := array.NewStringData(d)
+		defer in.Release()
+		bld := array.NewFloat64Builder(mem)
+		defer bld.Release()
+		bld.Reserve(in.Len())
+		for i := 0; i < in.Len(); i++ {
+			if in.IsNull(i) {
+				bld.AppendNull()
+				continue
+			}
+			r, ok := rank[in.Value(i)]
+			if !ok { // a label a concurrent ALTER TYPE added: after the others
+				r = float64(len(rank))
+			}
+			bld.Append(r)
+		}
+		out := bld.NewArray()
+		defer out.Release()
+		out.Data().Retain()
+		return out.Data(), nil
+	}
+	children := d.Children()
+	if len(children) != 1 {
+		return nil, sqlerr.New(sqlerr.InternalError, "enum array of %s", d.DataType())
+	}
+	child, err := rankData(mem, children[0], *t.Elem, rank)
+	if err != nil {
+		return nil, err
+	}
+	defer child.Release()
+	return array.NewData(t.ArrowType(), d.Len(), d.Buffers(), []arrow.ArrayData{child}, d.NullN(), d.Offset()), nil
+}
+
+// enumLabel is the label of the rank e (a float8) of the enum type t, or
+// when t is an enum array, the array of the labels of e's ranks (enumKey's
+// inverse, for min and max).
 func (b *binder) enumLabel(e Expr, t types.T) Expr {
 	var labels []string
-	if def := types.EnumOf(t.TypeOID); def != nil {
-		labels = def.Labels
+	if leaf, ok := enumLeaf(t); ok {
+		if def := types.EnumOf(leaf.TypeOID); def != nil {
+			labels = def.Labels
+		}
 	}
+	t = t.Nullable()
 	k := func(_ context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
-		in := args[0].(*array.Float64)
+		d, err := labelData(mem, args[0].Data(), t, labels)
+		if err != nil {
+			return nil, err
+		}
+		defer d.Release()
+		return array.MakeFromData(d), nil
+	}
+	return &FuncCall{Name: "pg__enum_label", Args: []Expr{e}, T: t, Kernel: k}
+}
+
+// labelData is the labels of the ranks in d (float8 or a list of them, at
+// any depth), lists keeping their offsets and validity.
+func labelData(mem memory.Allocator, d arrow.ArrayData, t types.T, labels []string) (arrow.ArrayData, error) {
+	if t.Kind != types.Array {
+		in := array.NewFloat64Data(d)
+		defer in.Release()
 		bld := array.NewStringBuilder(mem)
 		defer bld.Release()
-		for i := 0; i < n; i++ {
+		for i := 0; i < in.Len(); i++ {
 			r := int(in.Value(i))
 			if in.IsNull(i) || r < 0 || r >= len(labels) {
 				bld.AppendNull()
@@ -66,9 +179,21 @@ func (b *binder) enumLabel(e Expr, t types.T) Expr {
 			}
 			bld.Append(labels[r])
 		}
-		return bld.NewArray(), nil
+		out := bld.NewArray()
+		defer out.Release()
+		out.Data().Retain()
+		return out.Data(), nil
 	}
-	return &FuncCall{Name: "pg__enum_label", Args: []Expr{e}, T: t.Nullable(), Kernel: k}
+	children := d.Children()
+	if len(children) != 1 {
+		return nil, sqlerr.New(sqlerr.InternalError, "enum rank array of %s", d.DataType())
+	}
+	child, err := labelData(mem, children[0], *t.Elem, labels)
+	if err != nil {
+		return nil, err
+	}
+	defer child.Release()
+	return array.NewData(t.ArrowType(), d.Len(), d.Buffers(), []arrow.ArrayData{child}, d.NullN(), d.Offset()), nil
 }
 
 // isOrdering reports the comparison operators that order (<, <=, >, >=).
@@ -79,6 +204,13 @@ func isOrdering(op Op) bool { return op == OpLt || op == OpLe || op == OpGt || o
 // enum values.
 func (b *binder) enumComparison(n sourceNode, op Op, l, r Expr, lt, rt types.T) (Expr, Expr, error) {
 	if !lt.IsEnum() && !rt.IsEnum() {
+		// arrays of one enum type order element by element by
+		// declaration: compare their arrays of ranks
+		ll, lok := enumLeaf(lt)
+		rl, rok := enumLeaf(rt)
+		if isOrdering(op) && lok && rok && ll.TypeOID == rl.TypeOID && functions.SamePGType(lt, rt) {
+			return b.enumKey(l), b.enumKey(r), nil
+		}
 		return l, r, nil
 	}
 	if lt.IsEnum() != rt.IsEnum() || lt.TypeOID != rt.TypeOID {
@@ -184,8 +316,8 @@ func (b *binder) enumCast(n sourceNode, x Expr, target types.T) (Expr, bool, err
 		}
 		return x, true, nil
 	case xt.IsEnum():
-		if !target.IsString() || functions.OwnStringType(target) {
-			return noCast()
+		if (!target.IsString() || functions.OwnStringType(target)) && target.Kind != types.Name {
+			return noCast() // (name is of the string category: an I/O cast)
 		}
 		return &Cast{X: x, T: target.Nullable()}, true, nil
 	case xt.IsString() && !functions.OwnStringType(xt) || xt.Kind == types.Name:

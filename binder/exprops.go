@@ -320,7 +320,7 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		}
 		rt = r.Type()
 	}
-	if lt.Variant == types.Enum || rt.Variant == types.Enum {
+	if lt.Variant == types.Enum || rt.Variant == types.Enum || isEnumArray(lt) || isEnumArray(rt) {
 		// enums order by their declaration (enumops.go)
 		var err error
 		if l, r, err = b.enumComparison(n, op, l, r, lt, rt); err != nil {

@@ -448,12 +448,12 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 // castOutputName is the output column name of a cast of a non-column to
 // the type named text, which PostgreSQL takes from the target type's
 // internal name (SELECT 1::int → int4).
-func castOutputName(text string) string {
+func (b *binder) castOutputName(text string) string {
 	tn, err := sql.ParseTypeName(text)
 	if err != nil {
 		return "?column?"
 	}
-	t, err := castTypeFromName(tn)
+	t, err := castTypeFromNameIn(tn, b.typeCatalog())
 	if err != nil {
 		return "?column?"
 	}
@@ -467,6 +467,11 @@ func castOutputName(text string) string {
 func typname(t types.T) string {
 	switch t.Variant {
 	case types.NoVariant:
+	case types.Enum:
+		if def := types.EnumOf(t.TypeOID); def != nil {
+			return def.Name // pg_type.typname: not schema-qualified
+		}
+		return "?column?"
 	case types.QChar:
 		return "char"
 	default:
@@ -488,7 +493,7 @@ func typname(t types.T) string {
 	case types.Decimal:
 		return "numeric"
 	case types.String:
-		if t.Length > 0 {
+		if t.Length != 0 { // -1: varchar without a length (castTypeFromName)
 			return "varchar"
 		}
 		return "text"

@@ -63,19 +63,19 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt
 		}
 	}
 	c := proj.Cols[idx]
-	if c.T.IsNested() && !orderableArray(c.T) && !orderableRecord(c.T) {
+	if c.T.IsNested() && !orderableArray(c.T) && !orderableRecord(c.T) && !isEnumArray(c.T) {
 		return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()).
 			WithHint("Use an explicit ordering operator or modify the query."))
 	}
-	if c.T.IsEnum() {
-		// an enum sorts by its declaration order: by its rank, a hidden
-		// column (enumops.go), one per enum column: DISTINCT ON's keys
-		// and ORDER BY's name the same one
-		r := b.enumRank(proj.Exprs[idx])
+	if _, ok := enumLeaf(c.T); ok {
+		// an enum (or an array of one) sorts by its declaration order: by
+		// its rank, a hidden column (enumops.go), one per enum column:
+		// DISTINCT ON's keys and ORDER BY's name the same one
+		r := b.enumKey(proj.Exprs[idx])
 		idx = slices.IndexFunc(proj.Exprs, func(e Expr) bool { return sameExpr(e, r) })
 		if idx < 0 {
 			proj.Exprs = append(proj.Exprs, r)
-			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: types.Float64Type})
+			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: r.Type()})
 			idx = len(proj.Cols) - 1
 		}
 		c = proj.Cols[idx]

@@ -467,7 +467,7 @@ func (b *binder) figureColname(e pt.Expr) (string, int) {
 		if name, strength := b.figureColname(x.X); strength > 1 {
 			return name, strength
 		}
-		return castOutputName(x.Type), 1
+		return b.castOutputName(x.Type), 1
 	case *pt.Extract:
 		return "extract", 2
 	case *pt.Trim:

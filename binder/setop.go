@@ -198,11 +198,12 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 			return nil, b.errAt(expr, sqlerr.New(sqlerr.FeatureNotSupported, "ORDER BY on a UNION/INTERSECT/EXCEPT result is only supported on result columns"))
 		}
 		c := cols[idx]
-		if c.T.IsEnum() {
+		if _, ok := enumLeaf(c.T); ok {
 			// by the enum's declaration order: its rank, a hidden column
 			// (enumops.go) the projection above the sort drops
-			proj.Exprs = append(proj.Exprs, b.enumRank(&ColumnRef{Index: idx, Name: c.Name, T: c.T}))
-			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: types.Float64Type})
+			r := b.enumKey(&ColumnRef{Index: idx, Name: c.Name, T: c.T})
+			proj.Exprs = append(proj.Exprs, r)
+			proj.Cols = append(proj.Cols, Column{Name: "?sort?", T: r.Type()})
 			idx = len(proj.Cols) - 1
 			c = proj.Cols[idx]
 		}

@@ -125,9 +125,7 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if e.Type().IsEnum() {
-			e = b.enumRank(e) // by declaration order (enumops.go)
-		}
+		e = b.enumKey(e) // enums by declaration order (enumops.go)
 		call.Order = append(call.Order, SortKey{Expr: b.resolveUnknown(e, types.StringType), Desc: item.Desc, NullsFirst: nullsFirst(item)})
 	}
 	st.inDef = false

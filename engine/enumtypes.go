@@ -16,6 +16,7 @@ import (
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/views"
 )
 
 // Enum types (CREATE TYPE ... AS ENUM, DROP TYPE, ALTER TYPE ... ADD VALUE
@@ -446,4 +447,93 @@ func (e *Engine) EnumTypeDefs() []*types.EnumType {
 	}
 	slices.SortFunc(out, func(a, b *types.EnumType) int { return cmp.Compare(a.OID, b.OID) })
 	return out
+}
+
+// typesIn is the enum types of schema, sorted by name.
+func (e *Engine) typesIn(schema string) []meta.EnumType {
+	var out []meta.EnumType
+	for _, t := range e.enumTypes() {
+		if t.Schema == schema {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b meta.EnumType) int { return cmp.Compare(a.Name, b.Name) })
+	return out
+}
+
+// schemaTypesOnlyInside refuses DROP SCHEMA of a schema whose enum types
+// columns of tables outside it use: PostgreSQL refuses it without CASCADE
+// (the columns depend on the types) and with CASCADE drops the columns,
+// which a Fluss table cannot lose (as DROP TYPE ... CASCADE, dropTypes).
+func (s *session) schemaTypesOnlyInside(ctx context.Context, schema string, typs []meta.EnumType) error {
+	for _, t := range typs {
+		used, err := s.enumColumns(ctx, t.OID)
+		if err != nil {
+			return err
+		}
+		for _, u := range used {
+			if !columnInSchema(u, schema) {
+				return sqlerr.NotSupported(fmt.Sprintf("DROP SCHEMA %s with type %s.%s, which %s uses", schema, schema, t.Name, u))
+			}
+		}
+	}
+	return nil
+}
+
+// columnInSchema reports whether the enumColumns entry u ("column c of
+// table [schema.]t") is a column of a table of schema.
+func columnInSchema(u, schema string) bool {
+	_, table, _ := strings.Cut(u, " of table ")
+	if schema == fluss.DefaultDatabase {
+		return !strings.Contains(table, ".")
+	}
+	return strings.HasPrefix(table, schema+".")
+}
+
+// schemaObjects names the objects in schema as PostgreSQL's dependency
+// messages do ("type s.x", "table s.t", "view s.v"): PostgreSQL lists
+// them in the order it created them; here the types come first, then the
+// tables and views, each by name.
+func schemaObjects(schema string, typs []meta.EnumType, tables []fluss.TableInfo, vs []views.View) []string {
+	var out []string
+	for _, t := range typs {
+		out = append(out, "type "+schema+"."+t.Name)
+	}
+	var rels []string
+	for _, t := range tables {
+		rels = append(rels, "table "+schema+"."+t.Path.Table)
+	}
+	for _, v := range vs {
+		rels = append(rels, "view "+schema+"."+v.Path.Table)
+	}
+	slices.SortFunc(rels, func(a, b string) int {
+		_, an, _ := strings.Cut(a, " ")
+		_, bn, _ := strings.Cut(b, " ")
+		return cmp.Compare(an, bn)
+	})
+	return append(out, rels...)
+}
+
+// schemaNotEmpty is DROP SCHEMA's error for a schema holding enum types
+// (and maybe tables and views).
+func schemaNotEmpty(schema string, objs []string) *sqlerr.Error {
+	lines := make([]string, len(objs))
+	for i, o := range objs {
+		lines[i] = o + " depends on schema " + schema
+	}
+	return fluss.DatabaseNotEmpty(schema, nil).WithDetail("%s", strings.Join(lines, "\n"))
+}
+
+// schemaCascadeNotice is the NOTICE of DROP SCHEMA ... CASCADE that took
+// the objects objs (at least one).
+func schemaCascadeNotice(objs []string) *sqlerr.Error {
+	if len(objs) == 1 {
+		return sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to %s", objs[0])
+	}
+	lines := make([]string, len(objs))
+	for i, o := range objs {
+		lines[i] = "drop cascades to " + o
+	}
+	return sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to %d other objects", len(objs)).
+		WithDetail("%s", strings.Join(lines, "\n"))
 }

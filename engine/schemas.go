@@ -179,10 +179,18 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 				return nil, fluss.UndefinedDatabase(name)
 			}
 			views := s.eng.meta.Views().List(name)
-			if !d.Cascade {
+			typs := s.eng.typesIn(name)
+			if d.Cascade {
+				if err := s.schemaTypesOnlyInside(ctx, name, typs); err != nil {
+					return nil, err
+				}
+			} else {
 				tables, err := s.eng.store.ListTables(ctx, name)
 				if err != nil {
 					return nil, err
+				}
+				if len(typs) > 0 {
+					return nil, schemaNotEmpty(name, schemaObjects(name, typs, tables, views))
 				}
 				if len(tables) > 0 || len(views) > 0 {
 					var names []string
@@ -203,7 +211,17 @@ func (s *session) schemaStatement(ctx context.Context, st *sql.Statement) (pgwir
 			if err != nil {
 				return nil, err
 			}
-			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error { return dropViewsIn(tx, tx.Views.List(name)) })
+			if objs := schemaObjects(name, s.eng.typesIn(name), tables, s.eng.meta.Views().List(name)); len(objs) > 0 {
+				notices = append(notices, schemaCascadeNotice(objs))
+			}
+			err = s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+				for oid, t := range tx.Types { // its enum types go with it
+					if t.Schema == name {
+						delete(tx.Types, oid)
+					}
+				}
+				return dropViewsIn(tx, tx.Views.List(name))
+			})
 			if err != nil {
 				return nil, metaErr(err)
 			}

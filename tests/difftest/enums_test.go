@@ -52,7 +52,7 @@ func TestEnumDifferential(t *testing.T) {
 		setup = append(setup,
 			fmt.Sprintf("ALTER TYPE %s ADD VALUE %s %s %s", name, lit(spare[0]), where, lit(labels[rng.IntN(len(labels))])),
 			fmt.Sprintf("ALTER TYPE %s ADD VALUE %s", name, lit(spare[1])),
-			fmt.Sprintf("CREATE TABLE t_%s (id int PRIMARY KEY, v %s, w %s)", name, name, name))
+			fmt.Sprintf("CREATE TABLE t_%s (id int PRIMARY KEY, v %s, w %s, a %s[], b %s[], s text)", name, name, name, name, name))
 		all := append(append([]string(nil), labels...), spare...)
 		var rows []string
 		pick := func() string {
@@ -61,8 +61,26 @@ func TestEnumDifferential(t *testing.T) {
 			}
 			return lit(all[rng.IntN(len(all))])
 		}
+		// arrays of 0 to 3 elements, NULL elements among them: some
+		// equal, some prefixes of others
+		var made []string
+		pickArray := func() string {
+			switch {
+			case rng.IntN(8) == 0:
+				return "NULL"
+			case len(made) > 0 && rng.IntN(4) == 0:
+				return made[rng.IntN(len(made))]
+			}
+			els := make([]string, rng.IntN(4))
+			for j := range els {
+				els[j] = pick()
+			}
+			a := "ARRAY[" + strings.Join(els, ", ") + "]::" + name + "[]"
+			made = append(made, a)
+			return a
+		}
 		for i := 1; i <= 12; i++ {
-			rows = append(rows, fmt.Sprintf("(%d, %s, %s)", i, pick(), pick()))
+			rows = append(rows, fmt.Sprintf("(%d, %s, %s, %s, %s, %s)", i, pick(), pick(), pickArray(), pickArray(), pick()))
 		}
 		setup = append(setup, fmt.Sprintf("INSERT INTO t_%s VALUES %s", name, strings.Join(rows, ", ")))
 		for _, s := range setup {
@@ -110,6 +128,34 @@ func TestEnumDifferential(t *testing.T) {
 			"SELECT count(DISTINCT v), count(v) FROM " + tbl,
 			"SELECT DISTINCT ON (v) v, id FROM " + tbl + " ORDER BY v, id DESC",
 			"SELECT DISTINCT ON (v, w) v, w FROM " + tbl + " ORDER BY v DESC, w",
+			// arrays of the enum compare and sort element by element in
+			// declaration order
+			"SELECT id, a FROM " + tbl + " ORDER BY a, id",
+			"SELECT id, a FROM " + tbl + " ORDER BY a DESC NULLS LAST, id",
+			"SELECT id, a < b, a <= b, a = b, a <> b, a > b, a >= b, a @> b, a <@ b, a && b FROM " + tbl + " ORDER BY id",
+			"SELECT DISTINCT a FROM " + tbl + " ORDER BY a",
+			"SELECT a, count(*) FROM " + tbl + " GROUP BY a ORDER BY a",
+			"SELECT min(a), max(a), min(b), max(b) FROM " + tbl,
+			"SELECT id FROM " + tbl + " WHERE a < ARRAY[" + l1 + ", " + l2 + "]::" + name + "[] ORDER BY id",
+			"SELECT id FROM " + tbl + " WHERE a >= '{" + strings.Trim(l1, "'") + "}' ORDER BY id",
+			"SELECT u, id FROM " + tbl + ", unnest(a) u ORDER BY u, id",
+			"SELECT id, a FROM " + tbl + " UNION SELECT id, b FROM " + tbl + " ORDER BY 2, 1",
+			"SELECT id, rank() OVER (ORDER BY a) FROM " + tbl + " ORDER BY id",
+			"SELECT array_agg(id ORDER BY a, id) FROM " + tbl,
+			"SELECT a::text FROM " + tbl + " ORDER BY id",
+			// unknown literals, text and the other string types
+			"SELECT id, COALESCE(v, " + l1 + "), COALESCE(NULL, v) FROM " + tbl + " ORDER BY id",
+			"SELECT id, CASE WHEN v IS NULL THEN " + l2 + " ELSE v END FROM " + tbl + " ORDER BY 2, id",
+			"SELECT id FROM " + tbl + " WHERE v = s ORDER BY id",
+			"SELECT id FROM " + tbl + " WHERE v::text = s ORDER BY id",
+			"SELECT id FROM " + tbl + " WHERE v = s::" + name + " ORDER BY id",
+			"SELECT v::varchar, v::varchar(2), v::name, v::char(3), pg_typeof(v::varchar)::text FROM " + tbl + " ORDER BY id",
+			"SELECT id FROM " + tbl + " WHERE v NOT IN (" + l1 + ", " + l2 + ") ORDER BY id",
+			"SELECT id FROM " + tbl + " WHERE v NOT BETWEEN " + l1 + " AND " + l2 + " ORDER BY id",
+			"SELECT id FROM " + tbl + " WHERE v BETWEEN SYMMETRIC " + l1 + " AND " + l2 + " ORDER BY id",
+			"SELECT id, v < ALL (b), v >= ANY (a), v = ANY (a), v <= ALL (ARRAY[" + l1 + ", " + l2 + "]::" + name + "[]) FROM " + tbl + " ORDER BY id",
+			"SELECT id, v > ALL (SELECT w FROM " + tbl + " WHERE w IS NOT NULL), v < ANY (SELECT w FROM " + tbl + ") FROM " + tbl + " ORDER BY id",
+			"SELECT '" + name + "'::regtype::text, pg_typeof(a)::text, pg_typeof(enum_range(NULL::" + name + "))::text FROM " + tbl + " LIMIT 1",
 		}
 		for _, q := range queries {
 			tallyEnum(t, ctx, r, q, oids, stats)

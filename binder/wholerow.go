@@ -13,11 +13,19 @@ import (
 // row: a composite with one field per column of that FROM item, named and
 // typed as the columns. ok is false when name is no alias of s, so the
 // caller reports its own "column does not exist".
+//
+// The value is typed as a record (AnonRecord) so that it prints, compares,
+// orders, groups and aggregates as PostgreSQL's row value does: record_out's
+// "(1,x)" text, not JSON. PostgreSQL types a derived table's whole row as
+// record (2249) and a table's as the table's composite type; sqlgate has no
+// per-table composite type, so both travel as record 2249, whose text
+// output is the same. The fields keep the column names, so row_to_json(t)
+// and (t).a still see them.
 func (b *binder) wholeRow(s *scope, name string) (Expr, bool) {
 	if s == nil || !s.hasTable(name) {
 		return nil, false
 	}
-	t := types.T{Kind: types.Row}
+	t := types.T{Kind: types.Row, Variant: types.AnonRecord}
 	var args []Expr
 	for i, c := range s.cols {
 		if c.Table != name {

@@ -2,6 +2,7 @@ package binder
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sqlgate/sqlgate/functions"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -37,8 +38,15 @@ func (b *binder) wholeRow(s *scope, name string) (Expr, bool) {
 	if len(args) == 0 {
 		return nil, false
 	}
-	return &FuncCall{Name: name + ".*", Args: args, T: t, Kernel: functions.WholeRowKernel(t)}, true
+	return &FuncCall{Name: name + wholeRowSuffix, Args: args, T: t, Kernel: functions.WholeRowKernel(t)}, true
 }
+
+// wholeRowSuffix ends the name of a whole-row reference's FuncCall
+// ("t.*", PostgreSQL's name for it in errors); no other call is so named.
+const wholeRowSuffix = ".*"
+
+// isWholeRow reports whether f is a whole-row reference (wholeRow's).
+func isWholeRow(f *FuncCall) bool { return strings.HasSuffix(f.Name, wholeRowSuffix) }
 
 // bindFuncArg binds argument a of function name. (a, b) is bound here
 // only as the argument of row_to_json/to_json (a composite with fields f1,

@@ -153,7 +153,14 @@ func TestWholeRowDifferential(t *testing.T) {
 		for k, p := range perm {
 			sub[k] = fmt.Sprintf("c%d", p+1)
 		}
+		all := make([]string, len(tb.cols))
+		for k := range all {
+			all[k] = fmt.Sprintf("t.c%d", k+1)
+		}
 		d := fmt.Sprintf("(SELECT %s FROM %s)", strings.Join(sub, ", "), n)
+		// grouping by every column is not grouping by the whole row (42803)
+		add(false, "SELECT t FROM %s t GROUP BY %s", n, strings.Join(all, ", "))
+		add(false, "SELECT t.c1 FROM %s t GROUP BY t", n)
 		for _, src := range []string{n, d} {
 			add(false, "SELECT t FROM %s t", src)
 			add(false, "SELECT t, t::text, pg_typeof(t::text) FROM %s t", src)

@@ -366,9 +366,21 @@ func (b *binder) rebase(node sourceNode, e Expr) (Expr, error) {
 		if c.Table != "" {
 			name = c.Table + "." + c.Name
 		}
-		return nil, b.errAt(node, sqlerr.New(sqlerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name))
+		return nil, groupingError(b, node, name)
+	case *FuncCall:
+		if isWholeRow(x) {
+			// PostgreSQL groups a whole row as one value: grouping by all
+			// of its columns is not grouping by it
+			return nil, groupingError(b, node, x.Name)
+		}
 	}
 	return MapChildren(e, func(c Expr) (Expr, error) { return b.rebase(node, c) })
+}
+
+// groupingError is the error of a column (or whole row, "t.*") used
+// outside an aggregate and not grouped.
+func groupingError(b *binder, node sourceNode, name string) error {
+	return b.errAt(node, sqlerr.New(sqlerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name))
 }
 
 func exprLabel(e Expr) string {

@@ -32,8 +32,13 @@ func (b *binder) makeRowComparison(n sourceNode, op Op, l, r Expr) (Expr, error)
 		// NULL::record (recordcast.go): record_eq and its kin are strict
 		return &Const{Value: nil, T: types.BoolType}, nil
 	}
-	if (b.ctors[l] == nil || b.ctors[r] == nil) && sameFieldTypes(l.Type(), r.Type()) {
-		return recordComparison(op, l, r)
+	if b.ctors[l] == nil || b.ctors[r] == nil {
+		if sameFieldTypes(l.Type(), r.Type()) {
+			return recordComparison(op, l, r)
+		}
+		if dissimilarRecords(l.Type(), r.Type()) {
+			return dissimilarRecordComparison(op, l, r)
+		}
 	}
 	ls, rs := b.rowElements(l), b.rowElements(r)
 	if len(ls) != len(rs) {
@@ -136,6 +141,36 @@ func sameFieldTypes(a, b types.T) bool {
 // ROW(1, NULL) = ROW(1, NULL) is NULL.
 func recordComparison(op Op, l, r Expr) (Expr, error) {
 	k, err := functions.RecordCompareKernel(l.Type(), op.String())
+	if err != nil {
+		return nil, err
+	}
+	return &FuncCall{Name: "record " + op.String(), Args: []Expr{l, r}, T: types.BoolType, Kernel: k}, nil
+}
+
+// dissimilarRecords reports whether a and b are records whose field types
+// are known and differ (int and text, int and bigint, or another count):
+// PostgreSQL compares such values with record_eq/record_cmp, which fail at
+// run time on the first pair of different types they reach, rather than
+// casting a field. Unknown fields (an untyped literal in a constructor)
+// keep the field-by-field expansion, which resolves them.
+func dissimilarRecords(a, b types.T) bool {
+	if !a.IsAnonRecord() || !b.IsAnonRecord() || len(a.Fields) == 0 || len(b.Fields) == 0 {
+		return false
+	}
+	for _, t := range []types.T{a, b} {
+		for _, f := range t.Fields {
+			if f.Type.Kind == types.Unknown {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// dissimilarRecordComparison is recordComparison for records of different
+// field types (functions.DissimilarRecordCompareKernel).
+func dissimilarRecordComparison(op Op, l, r Expr) (Expr, error) {
+	k, err := functions.DissimilarRecordCompareKernel(l.Type(), r.Type(), op.String())
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package binder
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sqlgate/sqlgate/functions"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -13,11 +14,19 @@ import (
 // row: a composite with one field per column of that FROM item, named and
 // typed as the columns. ok is false when name is no alias of s, so the
 // caller reports its own "column does not exist".
+//
+// The value is typed as a record (AnonRecord) so that it prints, compares,
+// orders, groups and aggregates as PostgreSQL's row value does: record_out's
+// "(1,x)" text, not JSON. PostgreSQL types a derived table's whole row as
+// record (2249) and a table's as the table's composite type; sqlgate has no
+// per-table composite type, so both travel as record 2249, whose text
+// output is the same. The fields keep the column names, so row_to_json(t)
+// and (t).a still see them.
 func (b *binder) wholeRow(s *scope, name string) (Expr, bool) {
 	if s == nil || !s.hasTable(name) {
 		return nil, false
 	}
-	t := types.T{Kind: types.Row}
+	t := types.T{Kind: types.Row, Variant: types.AnonRecord}
 	var args []Expr
 	for i, c := range s.cols {
 		if c.Table != name {
@@ -29,8 +38,15 @@ func (b *binder) wholeRow(s *scope, name string) (Expr, bool) {
 	if len(args) == 0 {
 		return nil, false
 	}
-	return &FuncCall{Name: name + ".*", Args: args, T: t, Kernel: functions.WholeRowKernel(t)}, true
+	return &FuncCall{Name: name + wholeRowSuffix, Args: args, T: t, Kernel: functions.WholeRowKernel(t)}, true
 }
+
+// wholeRowSuffix ends the name of a whole-row reference's FuncCall
+// ("t.*", PostgreSQL's name for it in errors); no other call is so named.
+const wholeRowSuffix = ".*"
+
+// isWholeRow reports whether f is a whole-row reference (wholeRow's).
+func isWholeRow(f *FuncCall) bool { return strings.HasSuffix(f.Name, wholeRowSuffix) }
 
 // bindFuncArg binds argument a of function name. (a, b) is bound here
 // only as the argument of row_to_json/to_json (a composite with fields f1,

@@ -40,3 +40,76 @@ func RecordCompareKernel(t types.T, op string) (Kernel, error) {
 		return test(c), nil
 	}), nil
 }
+
+// DissimilarRecordCompareKernel compares two record values whose field
+// types differ (t = u over derived tables of int and text columns), as
+// PostgreSQL's record_eq and record_cmp do at run time: fields are walked
+// left to right and the walk stops at the first unequal pair, and only a
+// pair reached with two different types, or reaching the end of one record
+// with the pairs so far equal, is an error (42804). So (1, 1) = (2, 'x') is
+// false where (1, 1) = (1, 'x') fails. NULL records follow
+// RecordCompareKernel's rules and are never checked.
+func DissimilarRecordCompareKernel(lt, rt types.T, op string) (Kernel, error) {
+	cmp := func(a, b any) (int, error) {
+		x, y := a.([]any), b.([]any)
+		n := min(len(lt.Fields), len(rt.Fields))
+		for i := 0; i < n; i++ {
+			ft := lt.Fields[i].Type.Nullable()
+			if !ft.Equal(rt.Fields[i].Type.Nullable()) {
+				return 0, sqlerr.New(sqlerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
+					ft.PGName(), rt.Fields[i].Type.PGName(), i+1)
+			}
+			xv, yv := field(x, i), field(y, i)
+			switch {
+			case xv == nil && yv == nil:
+				continue
+			case xv == nil:
+				return 1, nil // a NULL field after every value
+			case yv == nil:
+				return -1, nil
+			}
+			c, err := CompareValuesAs(ft, xv, yv)
+			if err != nil || c != 0 {
+				return c, err
+			}
+		}
+		if len(lt.Fields) != len(rt.Fields) {
+			return 0, sqlerr.New(sqlerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
+		}
+		return 0, nil
+	}
+	switch op {
+	case "IS DISTINCT FROM", "IS NOT DISTINCT FROM":
+		want := op == "IS DISTINCT FROM"
+		return valueKernel(types.BoolType, func(args []any) (any, error) {
+			a, b := args[0], args[1]
+			if a == nil || b == nil {
+				return (a == nil) != (b == nil) == want, nil
+			}
+			c, err := cmp(a, b)
+			return (c != 0) == want, err
+		}), nil
+	}
+	test, ok := CompareOp(op)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "record comparison %s", op)
+	}
+	return valueKernel(types.BoolType, func(args []any) (any, error) {
+		if args[0] == nil || args[1] == nil {
+			return nil, nil
+		}
+		c, err := cmp(args[0], args[1])
+		if err != nil {
+			return nil, err
+		}
+		return test(c), nil
+	}), nil
+}
+
+// field is record value x's field i (nil past its end).
+func field(x []any, i int) any {
+	if i < len(x) {
+		return x[i]
+	}
+	return nil
+}

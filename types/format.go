@@ -100,9 +100,16 @@ func formatRecordText(vs []any, t T, loc *time.Location) string {
 			continue
 		}
 		var s string
-		if f.Type.Kind == Array {
+		switch {
+		case f.Type.Kind == Array:
 			s = formatRecordArray(vs[i].([]any), *f.Type.Elem, loc)
-		} else {
+		case f.Type.Kind == Bool:
+			// record_out writes boolout's t/f, not the cast to text's true/false
+			s = "f"
+			if vs[i].(bool) {
+				s = "t"
+			}
+		default:
 			s = FormatTextIn(vs[i], f.Type, loc)
 		}
 		AppendRecordField(&b, s)

@@ -547,3 +547,17 @@ func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
 	}
 	return n, nil
 }
+
+// rowsFnSource is the TiDB call f(args) a function of ROWS FROM stands for
+// (its pg__rowsfn marker without the name and definitions), where the
+// marker stands: here, the binder's one edge with TiDB's nodes, for the
+// scalar-call bridge.
+func rowsFnSource(c *pt.FuncCall) any {
+	m, ok := c.Source().(*ast.FuncCallExpr)
+	if !ok || len(m.Args) < 2 {
+		return nil
+	}
+	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(treeString(c.Args[0])), Args: m.Args[2:]}
+	call.SetOriginTextPosition(m.OriginTextPosition())
+	return call
+}

@@ -3,7 +3,6 @@ package binder
 import (
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/sqlgate/sqlgate/functions"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -168,17 +167,4 @@ func (b *binder) bindFromFunc(fn fromFunc, alias string, explicit bool) (Node, e
 		return nil, e
 	}
 	return n, err
-}
-
-// rowsFnSource is the TiDB call f(args) a function of ROWS FROM stands for
-// (its pg__rowsfn marker without the name and definitions), where the
-// marker stands.
-func rowsFnSource(c *pt.FuncCall) any {
-	m, ok := c.Source().(*ast.FuncCallExpr)
-	if !ok || len(m.Args) < 2 {
-		return nil
-	}
-	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(treeString(c.Args[0])), Args: m.Args[2:]}
-	call.SetOriginTextPosition(m.OriginTextPosition())
-	return call
 }

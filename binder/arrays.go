@@ -49,8 +49,6 @@ func (b *binder) bindArrayConstructor(s *scope, n *pt.Array) (Expr, error) {
 		}
 		return nil, b.errAt(n.Elems[at], sqlerr.As(err))
 	}
-	allConst := true
-	vals := make([]any, len(args))
 	for i := range args {
 		if isUnknown(args[i].Type()) {
 			if args[i], err = b.coerceUnknown(n.Elems[i], args[i], elem); err != nil {
@@ -59,6 +57,78 @@ func (b *binder) bindArrayConstructor(s *scope, n *pt.Array) (Expr, error) {
 		} else {
 			args[i] = b.castTo(args[i], elem)
 		}
+	}
+	return b.constructArray(elem, args)
+}
+
+// bindArrayCast binds ARRAY[...]::T[] as PostgreSQL does (its
+// transformArrayExpr given the cast's type): the cast is pushed into the
+// constructor, each element cast explicitly to T on its own, so untyped
+// literals are read as T (ARRAY[10, 'NaN']::numeric[] is {10,NaN}, where
+// typing the elements first would read 'NaN' as an integer) and typed
+// elements need only an explicit cast (ARRAY[1, true]::int[] is {1,1}).
+// A nested ARRAY[...] is cast the same way; when there is one, the other
+// elements are cast to the array type (ARRAY[ARRAY[1], '{2}']::int[]).
+// The result has the dimensions of the constructor, not of T: int[] and
+// int[][] are one type in PostgreSQL.
+func (b *binder) bindArrayCast(s *scope, n *pt.Array, target types.T) (Expr, error) {
+	leaf := functions.ArrayLeaf(target)
+	if len(n.Elems) == 0 {
+		return &Const{Value: []any{}, T: types.ArrayOf(leaf.Nullable())}, nil // ARRAY[]::int[]
+	}
+	args := make([]Expr, len(n.Elems))
+	nested := make([]bool, len(n.Elems))
+	subDepth := 0 // the dimensions of the first sub-array
+	for i, e := range n.Elems {
+		var err error
+		if sub, ok := e.(*pt.Array); ok {
+			args[i], err = b.bindArrayCast(s, sub, target)
+			nested[i] = true
+		} else {
+			args[i], err = b.bindTree(s, e)
+		}
+		if err != nil {
+			return nil, err
+		}
+		// an element of an array type is a sub-array too, as in
+		// PostgreSQL: ARRAY[ARRAY[]::int[], ARRAY[]::int[]]::int[]
+		if t := args[i].Type(); subDepth == 0 && t.Kind == types.Array {
+			subDepth = functions.ArrayDepth(t)
+		}
+	}
+	want := leaf
+	if subDepth > 0 {
+		want = functions.WithArrayDepth(leaf, subDepth)
+	}
+	for i, e := range n.Elems {
+		if nested[i] {
+			continue
+		}
+		var err error
+		if args[i], err = b.castBound(e, e, e, args[i], want); err != nil {
+			return nil, err
+		}
+	}
+	elem := args[0].Type().Nullable()
+	for i, a := range args {
+		if functions.ArrayDepth(a.Type()) != functions.ArrayDepth(elem) {
+			// ARRAY[ARRAY[1], ARRAY[ARRAY[2]]]::int[], or an array operand
+			// of other dimensions than the nested ARRAY[...]
+			return nil, sqlerr.New(sqlerr.ArraySubscriptError, "multidimensional arrays must have array expressions with matching dimensions")
+		}
+		if !a.Type().Nullable().Equal(elem) {
+			args[i] = b.castTo(a, elem) // a typmod the elements do not share
+		}
+	}
+	return b.constructArray(elem, args)
+}
+
+// constructArray is ARRAY[args...] of elements of type elem: a constant
+// when every element is one.
+func (b *binder) constructArray(elem types.T, args []Expr) (Expr, error) {
+	allConst := true
+	vals := make([]any, len(args))
+	for i := range args {
 		if c, ok := args[i].(*Const); ok {
 			vals[i] = c.Value
 		} else {

@@ -127,12 +127,36 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 	if m, ok := n.X.(*pt.Map); ok && target.Kind == types.Map && len(m.KeysValues) == 0 {
 		return &Const{Value: []types.MapEntry{}, T: target.Nullable()}, nil // MAP[]::map<k, v>
 	}
+	if a, ok := n.X.(*pt.Array); ok && target.Kind == types.Array {
+		// ARRAY['1', '2']::int[]: the cast types the elements (arrays.go)
+		return b.bindArrayCast(s, a, target)
+	}
 	x, err := b.bindTree(s, n.X)
 	if err != nil {
 		return nil, err
 	}
+	return b.castBound(n, castPlace(n), n.X, x, target)
+}
+
+// castBound is the explicit cast of x, bound from xn, to target: n is the
+// cast as an expression, place where its own errors point. An ARRAY[...]
+// constructor's elements are cast with it, each its own n and place.
+func (b *binder) castBound(n, place sourceNode, xn pt.Expr, x Expr, target types.T) (Expr, error) {
 	if err := refuseRecordCast(x.Type()); err != nil { // searchcycle.go
 		return nil, b.errAt(n, err)
+	}
+	if target.Kind == types.Array && x.Type().Kind == types.Array {
+		// PostgreSQL's array types have no fixed number of dimensions:
+		// int[][] is int[], and a cast keeps the operand's dimensions
+		target = functions.WithArrayDepth(target, functions.ArrayDepth(x.Type()))
+	}
+	if c, ok := x.(*Const); ok && target.Kind == types.Array && x.Type().Kind == types.Unknown {
+		// '{{1},{2}}'::int[] has the literal's dimensions
+		if v, ok := c.Value.(string); ok {
+			if d := functions.LiteralArrayDepth(v); d > 0 {
+				target = functions.WithArrayDepth(target, d)
+			}
+		}
 	}
 	if target.Variant.IsReg() {
 		// 'name'::regclass looks the name up; an oid, an integer or
@@ -158,23 +182,24 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 			// An explicit cast to varchar(n) truncates (only an
 			// assignment refuses a longer value): read the literal as
 			// text, then cast.
-			if x, err = b.coerceUnknown(n.X, x, types.StringType); err != nil {
+			x, err := b.coerceUnknown(xn, x, types.StringType)
+			if err != nil {
 				return nil, err
 			}
 			return &Cast{X: x, T: target}, nil
 		}
 		// an invalid literal is reported where it stands, as PostgreSQL
 		// places a constant's input error, not at the cast
-		return b.coerceUnknown(n.X, x, target)
+		return b.coerceUnknown(xn, x, target)
 	}
 	if e, ok, err := b.castConstructor(n, x, target); ok {
 		return e, err
 	}
-	if e, ok, err := b.enumCast(castPlace(n), x, target); ok { // enumops.go
+	if e, ok, err := b.enumCast(place, x, target); ok { // enumops.go
 		return e, err
 	}
 	if !castable(x.Type(), target) {
-		return nil, b.errAt(castPlace(n), sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", x.Type().PGName(), target.PGName()))
+		return nil, b.errAt(place, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to %s", x.Type().PGName(), target.PGName()))
 	}
 	if x.Type().Equal(target) {
 		return x, nil

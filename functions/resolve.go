@@ -555,12 +555,50 @@ func CommonType(context string, ts []types.T) (types.T, error) {
 			pt, pcat, pPreferred = t.Nullable(), categoryOf(t), preferredType(t)
 		}
 	}
+	if pcat == 'A' {
+		if err := sameArrayDepths(context, ts, pt); err != nil {
+			return types.T{}, err
+		}
+	}
 	for _, t := range ts {
 		if !coercible(t, pt) {
 			return types.T{}, sqlerr.New(sqlerr.CannotCoerce, "%s could not convert type %s to %s", context, t.PGName(), pt.PGName())
 		}
 	}
 	return refineCommon(pt, pgTypeOf(pt), ts), nil
+}
+
+// sameArrayDepths refuses arrays of different dimensions, which
+// PostgreSQL's select_common_type takes (int[] and int[][] are one type
+// there) but sqlgate cannot hold in one value: its array types fix the
+// number of dimensions. When the elements have no common type either,
+// that is the error, as PostgreSQL reports it; in ARRAY[...] it is
+// PostgreSQL's own 2202E.
+func sameArrayDepths(context string, ts []types.T, pt types.T) error {
+	depth, mixed := arrayDepth(pt), false
+	for _, t := range ts {
+		if t.Kind == types.Array && arrayDepth(t) != depth {
+			mixed = true
+		}
+	}
+	if !mixed {
+		return nil
+	}
+	flat := make([]types.T, len(ts))
+	for i, t := range ts {
+		flat[i] = t
+		if t.Kind == types.Array {
+			flat[i] = WithArrayDepth(t, 1)
+		}
+	}
+	if _, err := CommonType(context, flat); err != nil {
+		return err
+	}
+	if context == "ARRAY" {
+		return sqlerr.New(sqlerr.ArraySubscriptError, "multidimensional arrays must have array expressions with matching dimensions")
+	}
+	return sqlerr.New(sqlerr.FeatureNotSupported, "%s of arrays of different numbers of dimensions is not supported", context).
+		WithDetail("sqlgate's array types fix the number of dimensions; PostgreSQL's do not.")
 }
 
 // OwnStringType reports a type sqlgate holds as a String but that is a
@@ -737,4 +775,55 @@ func refineElem(e types.T, elems []types.T) types.T {
 		}
 	}
 	return e
+}
+
+// ArrayDepth is array type t's number of dimensions as sqlgate holds it
+// (the nesting of its list type; 0 for a scalar).
+func ArrayDepth(t types.T) int { return arrayDepth(t) }
+
+// ArrayLeaf is array type t's element type as PostgreSQL sees it: the
+// innermost type (integer for int[][]).
+func ArrayLeaf(t types.T) types.T { return arrayLeaf(t) }
+
+// WithArrayDepth is array type t with depth dimensions: PostgreSQL's
+// int[] and int[][] are one type, so a cast or a common type takes the
+// number of dimensions from the values, the element type from t.
+func WithArrayDepth(t types.T, depth int) types.T {
+	if depth < 1 {
+		depth = 1
+	}
+	return mdArrayOf(arrayLeaf(t), depth)
+}
+
+// LiteralArrayDepth is the number of dimensions of array literal s, as
+// its leading braces give them ('{{1},{2}}' has 2, '[1:1]={5}' 1); 0 when
+// s does not start as an array literal (its input function reports it)
+// or is empty.
+func LiteralArrayDepth(s string) int {
+	i := 0
+	skip := func() {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\v' || s[i] == '\f') {
+			i++
+		}
+	}
+	skip()
+	if i < len(s) && s[i] == '[' {
+		// dimension decoration: [lo:hi][lo:hi]=
+		eq := strings.IndexByte(s[i:], '=')
+		if eq < 0 {
+			return 0
+		}
+		i += eq + 1
+		skip()
+	}
+	d := 0
+	for i < len(s) && s[i] == '{' {
+		d++
+		i++
+		skip()
+	}
+	if i < len(s) && s[i] == '}' {
+		return 0 // '{}' has no dimensions: '{}'::int[][] keeps the type's
+	}
+	return d
 }

@@ -83,8 +83,11 @@
 //     PostgreSQL's other encodings are refused with 0A000 (bytea.go).
 //   - to_char supports the common template patterns (YYYY YYY YY Y IYYY MM
 //     DD DDD D Q WW IW J HH24 HH12 HH MI SS SSSS MS US Month/MONTH/month
-//     Mon Day Dy AM PM A.M. TZ, FM, "quoted text"; for numbers 9 0 . D , G
-//     S FM) but not TH suffixes, EEEE, MI/PL/SG, RN or V.
+//     Mon Day Dy AM PM A.M. TZ, FM, "quoted text"), but not TH suffixes on
+//     dates. Numbers take all of PostgreSQL 15's patterns (9 0 . D , G S MI
+//     PL SG PR L V EEEE RN TH FM, tochar.go), L printing the blank of
+//     lc_monetary C; templates PostgreSQL refuses (S twice, V with a
+//     decimal point, EEEE with other patterns) are formatted, not refused.
 //   - arrays have lower bound 1, and text input with explicit bounds
 //     ('[0:1]={1,2}') is 0A000. A multidimensional array is a nested list
 //     whose type fixes the number of dimensions (ARRAY[ARRAY[1,2]] is

@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -239,160 +238,534 @@ func abs(v int) int {
 	return v
 }
 
-// toCharNumber is to_char(number, format) for the common template
-// patterns: 9, 0, . and D, "," and G, S, FM.
+// toCharNumber is to_char(number, format) with PostgreSQL's numeric
+// template patterns (see numTemplate).
 var toCharNumber = rowKernel(tText, true, func(args []arrow.Array) (func(int) (any, error), error) {
 	ss, err := strArgs(args[1:])
 	if err != nil {
 		return nil, err
 	}
-	var digits func(i int, frac int) (string, bool)
+	var src numSource
 	switch x := args[0].(type) {
 	case *array.Decimal128, *types.NumericArray:
 		get, _ := types.NewNumericReader(x)
-		digits = func(i, frac int) (string, bool) {
+		src = func(i int) numValue {
 			var d apd.Decimal
-			r, _ := numeric.Round(get(i, &d), int64(frac))
-			return numeric.String(numeric.Abs(r)), r.Negative
+			return numValue{dec: get(i, &d)}
 		}
 	case *array.Float32, *array.Float64:
 		get, _ := floatGetter(0, args[0])
-		digits = func(i, frac int) (string, bool) {
-			f := get(i)
-			return strconv.FormatFloat(math.Abs(f), 'f', frac, 64), f < 0
+		digits := 15 // float8 prints at most DBL_DIG significant digits
+		if _, ok := x.(*array.Float32); ok {
+			digits = 6 // FLT_DIG
 		}
+		src = func(i int) numValue { return numValue{float: true, f: get(i), sig: digits} }
 	default:
 		get, err := intGetter(0, args[0])
 		if err != nil {
 			return nil, err
 		}
-		digits = func(i, frac int) (string, bool) {
-			v := get(i)
-			s := new(big.Int).Abs(big.NewInt(v)).String()
-			if frac > 0 {
-				s += "." + strings.Repeat("0", frac)
-			}
-			return s, v < 0
+		intType := types.Int64Type
+		if _, ok := x.(*array.Int32); ok {
+			intType = types.Int32Type
+		}
+		src = func(i int) numValue {
+			var d apd.Decimal
+			d.SetInt64(get(i))
+			return numValue{dec: &d, intType: &intType}
 		}
 	}
 	return func(i int) (any, error) {
-		format := ss[0].Value(i)
-		frac := fracPositions(format)
-		s, neg := digits(i, frac)
-		s = strings.TrimPrefix(s, "-")
-		return formatNumber(s, neg, format), nil
+		t := parseNumTemplate(ss[0].Value(i))
+		return t.format(src(i))
 	}, nil
 })
 
-func fracPositions(format string) int {
-	n, after := 0, false
-	for _, c := range format {
-		switch c {
-		case '.', 'D':
-			after = true
-		case '9', '0':
-			if after {
-				n++
-			}
-		}
-	}
-	return n
+type numSource func(i int) numValue
+
+// numValue is the number to_char formats: an exact decimal (numeric and
+// integers), or a float printed with at most sig significant digits.
+type numValue struct {
+	dec   *apd.Decimal
+	float bool
+	f     float64
+	sig   int
+	// intType is the type of an integer argument: V's product wraps
+	// around in int4 and is refused when too big in int8, as in PostgreSQL
+	intType *types.T
 }
 
-// formatNumber lays the digits of an absolute value ("123.45") out on a
-// numeric to_char template.
-func formatNumber(value string, neg bool, format string) string {
-	fm := strings.Contains(strings.ToUpper(format), "FM")
-	explicitSign := strings.ContainsAny(format, "S")
-	intPart, fracPart, _ := strings.Cut(value, ".")
-	intPart = strings.TrimLeft(intPart, "0")
-	hasPoint := strings.ContainsAny(format, ".D")
-	if intPart == "" && !hasPoint {
-		intPart = "0"
+// fixed is the value times 10^multi rounded to post fraction digits:
+// integer digits, fraction digits (fewer than post when a float has no
+// more significant digits) and the sign of what was printed.
+func (v numValue) fixed(post, multi int) (ip, fp string, neg bool, err error) {
+	var s string
+	if v.float {
+		f := v.f * math.Pow(10, float64(multi))
+		intLen := len(strconv.FormatFloat(math.Abs(f), 'f', 0, 64))
+		switch {
+		case intLen >= v.sig:
+			post = 0
+		case intLen+post > v.sig:
+			post = v.sig - intLen
+		}
+		s = strconv.FormatFloat(f, 'f', post, 64)
+	} else {
+		var d apd.Decimal
+		d.Set(v.dec)
+		d.Exponent += int32(multi)
+		if v.intType != nil && multi > 0 {
+			n, _ := v.dec.Int64()
+			p := int64(math.Pow(10, float64(multi)))
+			switch {
+			case v.intType.Kind == types.Int32:
+				d.SetInt64(int64(int32(n) * int32(p))) // wraps, as PostgreSQL's int4 to_char
+			case n != 0 && (n*p)/p != n:
+				return "", "", false, types.IntOutOfRange(*v.intType)
+			}
+		}
+		r, _ := numeric.Round(&d, int64(post))
+		s = numeric.String(r)
+		if r.IsZero() {
+			s = strings.TrimPrefix(s, "-") // numeric has no negative zero
+		}
 	}
-	intPos := 0
-	for _, c := range format {
-		if c == '.' || c == 'D' {
+	neg = strings.HasPrefix(s, "-")
+	ip, fp, _ = strings.Cut(strings.TrimPrefix(s, "-"), ".")
+	return ip, fp, neg, nil
+}
+
+// sci is the value in scientific notation with post fraction digits of
+// the mantissa and an exponent of at least two digits ("1.20e+01").
+func (v numValue) sci(post int) (string, bool) {
+	if v.float || (v.intType != nil && v.intType.Kind == types.Int32) {
+		f := v.f
+		if !v.float { // int4 prints through a float8: ties round to even
+			n, _ := v.dec.Int64()
+			f = float64(n)
+		}
+		s := strconv.FormatFloat(f, 'e', post, 64)
+		return strings.TrimPrefix(s, "-"), strings.HasPrefix(s, "-")
+	}
+	neg := v.dec.Sign() < 0
+	var a apd.Decimal
+	a.Abs(v.dec)
+	exp := 0
+	if !a.IsZero() {
+		exp = int(a.NumDigits()) + int(a.Exponent) - 1
+	}
+	mantissa := func() string {
+		var m apd.Decimal
+		m.Set(&a)
+		m.Exponent -= int32(exp)
+		r, _ := numeric.Round(&m, int64(post))
+		return numeric.String(r)
+	}
+	// a mantissa rounded up to 10 stays so ("10.00e+01"), as PostgreSQL
+	// prints it
+	ms := mantissa()
+	es := "+"
+	if exp < 0 {
+		es, exp = "-", -exp
+	}
+	e := strconv.Itoa(exp)
+	if len(e) < 2 {
+		e = "0" + e
+	}
+	return ms + "e" + es + e, neg
+}
+
+// roman is the value rounded to an integer (floats to even, as rint);
+// a numeric must fit an integer, as in PostgreSQL.
+func (v numValue) roman() (int64, bool, error) {
+	if v.float {
+		r := math.RoundToEven(v.f)
+		return int64(r), r >= 1 && r <= 3999, nil
+	}
+	var d apd.Decimal
+	d.Set(v.dec)
+	r, _ := numeric.Round(&d, 0)
+	n, err := r.Int64()
+	if err != nil || n != int64(int32(n)) {
+		return 0, false, types.IntOutOfRange(types.Int32Type)
+	}
+	return n, n >= 1 && n <= 3999, nil
+}
+
+type numItemKind int
+
+const (
+	niLiteral numItemKind = iota
+	niDigit               // 9 or 0
+	niPoint               // . or D
+	niGroup               // , or G
+	niS
+	niMI
+	niPL
+	niSG
+	niPR
+	niL
+	niTH
+	niNone // FM, V, EEEE: no output of their own
+)
+
+type numItem struct {
+	kind  numItemKind
+	text  string // literal text; TH's case
+	frac  bool   // a digit after the decimal point
+	index int    // a digit's index among the integer or fraction positions
+}
+
+// numTemplate is a parsed numeric to_char template. Integer digit
+// positions (9, 0, and those after V) are counted in pre, fraction
+// positions in post. A 0 makes every integer position from it on print
+// leading zeros, and in fill mode (FM) keeps fraction digits up to the
+// last 0. The sign goes next to the number unless a sign pattern places
+// it: MI, SG and PL at their own positions (PL adds to the sign next to
+// the number), PR as angle brackets, S next to the number or, written
+// after the integer digits, at its position.
+type numTemplate struct {
+	items      []numItem
+	fm         bool
+	pre, post  int
+	multi      int
+	zeroStart  int // first integer position printing leading zeros (pre: none)
+	zeroEnd    int // last fraction position printed in fill mode (-1: none)
+	sign       numItemKind
+	trailingS  bool
+	eeee       bool
+	roman      string // "RN" or "rn" when roman numerals are asked for
+	hasDecimal bool
+	prClose    int // the item after which PR's closing bracket prints (-1: none)
+}
+
+var numCharKeywords = []string{"EEEE", "eeee", "FM", "fm", "MI", "mi", "PL", "pl", "PR", "pr", "RN", "rn", "SG", "sg", "TH", "th",
+	"S", "s", "D", "d", "G", "g", "L", "l", "V", "v", "9", "0", ".", ","}
+
+func parseNumTemplate(format string) *numTemplate {
+	t := &numTemplate{zeroEnd: -1, zeroStart: -1, sign: niNone}
+	afterV := false
+	for i := 0; i < len(format); {
+		if format[i] == '"' {
+			var b strings.Builder
+			j := i + 1
+			for ; j < len(format) && format[j] != '"'; j++ {
+				if format[j] == '\\' && j+1 < len(format) {
+					j++
+				}
+				b.WriteByte(format[j])
+			}
+			t.items = append(t.items, numItem{kind: niLiteral, text: b.String()})
+			i = j + 1
+			continue
+		}
+		kw := ""
+		for _, k := range numCharKeywords {
+			if strings.HasPrefix(format[i:], k) {
+				kw = k
+				break
+			}
+		}
+		if kw == "" {
+			t.items = append(t.items, numItem{kind: niLiteral, text: format[i : i+1]})
+			i++
+			continue
+		}
+		i += len(kw)
+		it := numItem{kind: niNone}
+		switch strings.ToUpper(kw) {
+		case "9", "0":
+			it.kind = niDigit
+			it.text = kw
+			switch {
+			case t.hasDecimal:
+				it.frac, it.index = true, t.post
+				if kw == "0" {
+					t.zeroEnd = t.post
+				}
+				t.post++
+			default:
+				it.index = t.pre
+				if kw == "0" && t.zeroStart < 0 {
+					// counted among the digits not after V: a 0 after
+					// 9s after V zeroes earlier positions, as in PostgreSQL
+					t.zeroStart = t.pre - t.multi
+				}
+				t.pre++
+				if afterV && kw == "9" { // a 0 after V is a plain digit
+					t.multi++
+				}
+			}
+		case ".", "D":
+			it.kind = niPoint
+			t.hasDecimal = true
+		case ",", "G":
+			it.kind = niGroup
+		case "FM":
+			t.fm = true
+		case "V":
+			afterV = true
+			it.text = "V"
+		case "EEEE":
+			t.eeee = true
+		case "RN":
+			if t.roman == "" {
+				t.roman = kw
+			}
+		case "TH":
+			it.kind, it.text = niTH, kw
+		case "L":
+			it.kind = niL
+		case "S":
+			it.kind = niS
+			t.sign = niS
+		case "MI", "PL", "SG", "PR":
+			it.kind = map[string]numItemKind{"MI": niMI, "PL": niPL, "SG": niSG, "PR": niPR}[strings.ToUpper(kw)]
+			t.sign = it.kind
+		}
+		t.items = append(t.items, it)
+	}
+	if t.zeroStart < 0 {
+		t.zeroStart = t.pre
+	}
+	// S prints at its place when written after the decimal point or after
+	// every integer position; 9s after V do not count as written before it
+	// (so S after them stays next to the number, as in PostgreSQL)
+	before, point := 0, false
+	afterV = false
+	for _, it := range t.items {
+		switch it.kind {
+		case niPoint:
+			point = true
+		case niDigit:
+			if !afterV || it.text == "0" {
+				before++
+			}
+		case niNone:
+			afterV = afterV || it.text == "V"
+		case niS:
+			t.trailingS = point || before == t.pre
+		}
+		if it.kind == niS {
 			break
 		}
-		if c == '9' || c == '0' {
-			intPos++
+	}
+	// PR's closing bracket follows the last digit unless a decimal point
+	// comes after it
+	t.prClose = -1
+	for i, it := range t.items {
+		switch it.kind {
+		case niDigit:
+			t.prClose = i
+		case niPoint:
+			t.prClose = i // printed only when the number has a fraction or overflows
 		}
 	}
-	overflow := len(intPart) > intPos
+	return t
+}
+
+func (t *numTemplate) format(v numValue) (string, error) {
+	if t.roman != "" {
+		return t.formatRoman(v)
+	}
+	if t.eeee {
+		s, neg := v.sci(t.post)
+		if neg {
+			return "-" + s, nil
+		}
+		return " " + s, nil
+	}
+	ip, fp, neg, err := v.fixed(t.post, t.multi)
+	if err != nil {
+		return "", err
+	}
+	overflow := len(ip) > t.pre
+	thValue := ip
+	fracDigits := len(fp) // a float prints no more than its significant digits
+	if t.fm {
+		keep := len(fp)
+		for keep > 0 && fp[keep-1] == '0' && keep-1 > t.zeroEnd {
+			keep--
+		}
+		fp = fp[:keep]
+	}
+	// a zero integer part is not printed before a fraction, unless fill
+	// mode left no fraction digits to print
+	// in fill mode with no fraction digits left it is, but group
+	// separators after it print as before the number
+	lonelyZero := ip == "0" && fracDigits > 0 && t.fm && fp == "" && t.zeroStart >= t.pre
+	if ip == "0" && fracDigits > 0 && !lonelyZero {
+		ip = ""
+	}
+	// without fraction digits the number ends at the decimal point: the
+	// rest of the template is not printed
+	printPoint := overflow || fracDigits > 0
 	var b strings.Builder
+	signDone := false
 	started := false
-	k := 0 // integer digit position
-	fi := 0
-	afterPoint := false
-	lastNonZero := -1 // index in b of the last digit to keep in fill mode
-	for i := 0; i < len(format); i++ {
-		c := format[i]
+	begin := func() { // the number starts: the sign next to it goes first
+		if signDone {
+			return
+		}
+		signDone, started = true, true
 		switch {
-		case (c == 'F' || c == 'f') && i+1 < len(format) && (format[i+1] == 'M' || format[i+1] == 'm'):
-			i++
-		case c == 'S':
-		case c == '9' || c == '0':
-			if overflow {
-				b.WriteByte('#')
-				continue
-			}
-			if afterPoint {
-				d := byte('0')
-				if fi < len(fracPart) {
-					d = fracPart[fi]
-				}
-				fi++
-				b.WriteByte(d)
-				if d != '0' || c == '0' || !fm {
-					lastNonZero = b.Len()
-				}
-				continue
-			}
-			pad := intPos - len(intPart)
-			if k < pad {
-				if c == '0' || started {
-					started = true
-					b.WriteByte('0')
-				} else {
-					b.WriteByte(' ')
-				}
-			} else {
-				started = true
-				b.WriteByte(intPart[k-pad])
-			}
-			k++
-			lastNonZero = b.Len()
-		case c == '.' || c == 'D':
-			afterPoint = true
-			b.WriteByte('.')
-			lastNonZero = b.Len()
-		case c == ',' || c == 'G':
-			if started || overflow {
-				b.WriteByte(',')
-			} else {
+		case t.sign == niS && !t.trailingS:
+			b.WriteString(map[bool]string{true: "-", false: "+"}[neg])
+		case t.sign == niPR:
+			if neg {
+				b.WriteByte('<')
+			} else if !t.fm {
 				b.WriteByte(' ')
 			}
-		default:
-			b.WriteByte(c)
-			lastNonZero = b.Len()
+		case t.sign == niNone || t.sign == niPL:
+			if neg {
+				b.WriteByte('-')
+			} else if !t.fm {
+				b.WriteByte(' ')
+			}
 		}
 	}
-	body := b.String()
-	if fm && lastNonZero >= 0 && afterPoint {
-		body = body[:lastNonZero]
+	blank := func() {
+		if !t.fm {
+			b.WriteByte(' ')
+		}
 	}
-	sign := " "
-	switch {
-	case neg:
-		sign = "-"
-	case explicitSign:
-		sign = "+"
+	closed := false
+	closeNumber := func() { // PR's closing bracket, a trailing S
+		if closed {
+			return
+		}
+		closed = true
+		switch {
+		case t.sign == niPR && neg:
+			b.WriteByte('>')
+		case t.sign == niPR:
+			blank()
+		case t.sign == niS && t.trailingS:
+			b.WriteString(map[bool]string{true: "-", false: "+"}[neg])
+		}
 	}
-	lead := len(body) - len(strings.TrimLeft(body, " "))
-	out := body[:lead] + sign + body[lead:]
-	if fm {
-		out = strings.TrimLeft(out, " ")
+	pad := t.pre - len(ip)
+	for i, it := range t.items {
+		switch it.kind {
+		case niLiteral:
+			b.WriteString(it.text)
+		case niDigit:
+			switch {
+			case it.frac && it.index >= fracDigits:
+				// a float printed fewer digits than the template has: the
+				// output ends with them, except that a 9 prints nothing
+				// in fill mode
+				if !t.fm || it.text == "0" {
+					closeNumber()
+					return b.String(), nil
+				}
+			case it.frac && overflow:
+				b.WriteByte('#')
+			case it.frac:
+				if it.index < len(fp) {
+					b.WriteByte(fp[it.index])
+				}
+			case overflow:
+				begin()
+				b.WriteByte('#')
+			case it.index < pad && it.index < t.zeroStart:
+				blank()
+			case it.index < pad:
+				begin()
+				b.WriteByte('0')
+			default:
+				begin()
+				b.WriteByte(ip[it.index-pad])
+				if lonelyZero {
+					started = false
+				}
+			}
+		case niPoint:
+			if !printPoint {
+				return b.String(), nil
+			}
+			begin()
+			b.WriteByte('.')
+		case niGroup:
+			if started {
+				b.WriteByte(',')
+			} else {
+				blank()
+			}
+		case niS: // at the number's end when trailing, else next to it
+		case niMI:
+			if neg {
+				b.WriteByte('-')
+			} else {
+				blank()
+			}
+		case niPL:
+			if !neg {
+				b.WriteByte('+')
+			} else {
+				blank()
+			}
+		case niSG:
+			b.WriteString(map[bool]string{true: "-", false: "+"}[neg])
+		case niL:
+			b.WriteByte(' ') // lc_monetary C has no currency symbol
+		case niTH:
+			if !neg && !overflow && t.post == 0 {
+				b.WriteString(ordinalSuffix(thValue, it.text == "TH"))
+			}
+		}
+		if i == t.prClose {
+			closeNumber()
+		}
 	}
-	return out
+	return b.String(), nil
+}
+
+func (t *numTemplate) formatRoman(v numValue) (string, error) {
+	n, ok, err := v.roman()
+	if err != nil || !ok {
+		return strings.Repeat("#", 15), err
+	}
+	var b strings.Builder
+	for _, r := range romanNumerals {
+		for n >= r.v {
+			b.WriteString(r.s)
+			n -= r.v
+		}
+	}
+	s := b.String()
+	if t.roman == "rn" {
+		s = strings.ToLower(s)
+	}
+	if !t.fm {
+		s = strings.Repeat(" ", 15-len(s)) + s
+	}
+	return s, nil
+}
+
+var romanNumerals = []struct {
+	v int64
+	s string
+}{{1000, "M"}, {900, "CM"}, {500, "D"}, {400, "CD"}, {100, "C"}, {90, "XC"}, {50, "L"}, {40, "XL"},
+	{10, "X"}, {9, "IX"}, {5, "V"}, {4, "IV"}, {1, "I"}}
+
+// ordinalSuffix is st, nd, rd or th for the integer written in digits.
+func ordinalSuffix(digits string, upper bool) string {
+	s := "th"
+	last := digits[len(digits)-1]
+	if len(digits) < 2 || digits[len(digits)-2] != '1' {
+		switch last {
+		case '1':
+			s = "st"
+		case '2':
+			s = "nd"
+		case '3':
+			s = "rd"
+		}
+	}
+	if upper {
+		return strings.ToUpper(s)
+	}
+	return s
 }

@@ -13,32 +13,7 @@ import (
 // "<", "<=", ">", ">=", "IS DISTINCT FROM" or "IS NOT DISTINCT FROM".
 func RecordCompareKernel(t types.T, op string) (Kernel, error) {
 	cmp := func(a, b any) (int, error) { return CompareValuesAs(t, a, b) }
-	switch op {
-	case "IS DISTINCT FROM", "IS NOT DISTINCT FROM":
-		want := op == "IS DISTINCT FROM"
-		return valueKernel(types.BoolType, func(args []any) (any, error) {
-			a, b := args[0], args[1]
-			if a == nil || b == nil {
-				return (a == nil) != (b == nil) == want, nil
-			}
-			c, err := cmp(a, b)
-			return (c != 0) == want, err
-		}), nil
-	}
-	test, ok := CompareOp(op)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.InternalError, "record comparison %s", op)
-	}
-	return valueKernel(types.BoolType, func(args []any) (any, error) {
-		if args[0] == nil || args[1] == nil {
-			return nil, nil
-		}
-		c, err := cmp(args[0], args[1])
-		if err != nil {
-			return nil, err
-		}
-		return test(c), nil
-	}), nil
+	return recordOpKernel(op, cmp)
 }
 
 // DissimilarRecordCompareKernel compares two record values whose field
@@ -78,6 +53,13 @@ func DissimilarRecordCompareKernel(lt, rt types.T, op string) (Kernel, error) {
 		}
 		return 0, nil
 	}
+	return recordOpKernel(op, cmp)
+}
+
+// recordOpKernel is record operator op over two record values whose
+// non-NULL pairs cmp orders: NULL when either record is (IS [NOT] DISTINCT
+// FROM: whether exactly one is).
+func recordOpKernel(op string, cmp func(a, b any) (int, error)) (Kernel, error) {
 	switch op {
 	case "IS DISTINCT FROM", "IS NOT DISTINCT FROM":
 		want := op == "IS DISTINCT FROM"

@@ -15,7 +15,7 @@ func TestIfExistsNotices(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		sql, tag string
-		notices []string
+		notices  []string
 	}{
 		{"DROP TABLE IF EXISTS gone_t", "DROP TABLE", []string{`table "gone_t" does not exist, skipping`}},
 		{"DROP VIEW IF EXISTS gone_v, pv", "DROP VIEW", []string{`view "gone_v" does not exist, skipping`}},

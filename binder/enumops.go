@@ -107,7 +107,7 @@ func (b *binder) enumKey(e Expr) Expr {
 // rankData is the ranks of the labels in d (utf8 or a list of them, at any
 // depth), lists keeping their offsets and validity.
 func rankData(mem memory.Allocator, d arrow.ArrayData, t types.T, rank map[string]float64) (arrow.ArrayData, error) {
-	if t.Kind != types.Array {
+	return mapListLeaves(d, t, func(d arrow.ArrayData) (arrow.ArrayData, error) {
 		in := array.NewStringData(d)
 		defer in.Release()
 		bld := array.NewFloat64Builder(mem)
@@ -128,17 +128,7 @@ func rankData(mem memory.Allocator, d arrow.ArrayData, t types.T, rank map[strin
 		defer out.Release()
 		out.Data().Retain()
 		return out.Data(), nil
-	}
-	children := d.Children()
-	if len(children) != 1 {
-		return nil, sqlerr.New(sqlerr.InternalError, "enum array of %s", d.DataType())
-	}
-	child, err := rankData(mem, children[0], *t.Elem, rank)
-	if err != nil {
-		return nil, err
-	}
-	defer child.Release()
-	return array.NewData(t.ArrowType(), d.Len(), d.Buffers(), []arrow.ArrayData{child}, d.NullN(), d.Offset()), nil
+	})
 }
 
 // enumLabel is the label of the rank e (a float8) of the enum type t, or
@@ -166,7 +156,7 @@ func (b *binder) enumLabel(e Expr, t types.T) Expr {
 // labelData is the labels of the ranks in d (float8 or a list of them, at
 // any depth), lists keeping their offsets and validity.
 func labelData(mem memory.Allocator, d arrow.ArrayData, t types.T, labels []string) (arrow.ArrayData, error) {
-	if t.Kind != types.Array {
+	return mapListLeaves(d, t, func(d arrow.ArrayData) (arrow.ArrayData, error) {
 		in := array.NewFloat64Data(d)
 		defer in.Release()
 		bld := array.NewStringBuilder(mem)
@@ -183,12 +173,21 @@ func labelData(mem memory.Allocator, d arrow.ArrayData, t types.T, labels []stri
 		defer out.Release()
 		out.Data().Retain()
 		return out.Data(), nil
+	})
+}
+
+// mapListLeaves is d (of type t: a value, or a list of them at any depth)
+// with leaf applied to its innermost values; lists keep their offsets and
+// validity, and take t's list types.
+func mapListLeaves(d arrow.ArrayData, t types.T, leaf func(arrow.ArrayData) (arrow.ArrayData, error)) (arrow.ArrayData, error) {
+	if t.Kind != types.Array {
+		return leaf(d)
 	}
 	children := d.Children()
 	if len(children) != 1 {
-		return nil, sqlerr.New(sqlerr.InternalError, "enum rank array of %s", d.DataType())
+		return nil, sqlerr.New(sqlerr.InternalError, "enum array of %s", d.DataType())
 	}
-	child, err := labelData(mem, children[0], *t.Elem, labels)
+	child, err := mapListLeaves(children[0], *t.Elem, leaf)
 	if err != nil {
 		return nil, err
 	}

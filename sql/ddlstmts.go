@@ -365,9 +365,7 @@ func (p *ddlParser) dropIndex(st *Statement) error {
 			break
 		}
 	}
-	if !p.accept("CASCADE") {
-		p.accept("RESTRICT")
-	}
+	p.dropBehavior()
 	return p.done()
 }
 
@@ -591,9 +589,7 @@ func (p *ddlParser) truncate(st *Statement) error {
 		}
 		d.RestartIdentity = w == "RESTART"
 	}
-	if !p.accept("CASCADE") {
-		p.accept("RESTRICT")
-	}
+	p.dropBehavior()
 	return p.done()
 }
 
@@ -652,9 +648,7 @@ func (p *ddlParser) dropNames(st *Statement, verb string, qualified bool) error 
 			break
 		}
 	}
-	if !p.accept("CASCADE") {
-		p.accept("RESTRICT")
-	}
+	p.dropBehavior()
 	return p.done()
 }
 

@@ -97,17 +97,23 @@ func parseSequence(src string, toks []token, st *Statement) (bool, error) {
 		}
 	}
 	if s.Op == DropSequence {
-		switch {
-		case p.accept("CASCADE"):
-			s.Cascade = true
-		case p.accept("RESTRICT"):
-		}
+		s.Cascade = p.dropBehavior()
 		return true, p.done()
 	}
 	if err := p.sequenceOptions(&s.Options, s.Op == AlterSequence, false); err != nil {
 		return true, err
 	}
 	return true, p.done()
+}
+
+// dropBehavior reads a DROP statement's optional CASCADE | RESTRICT and
+// reports whether it was CASCADE (RESTRICT is the default).
+func (p *sessionParser) dropBehavior() bool {
+	if p.accept("CASCADE") {
+		return true
+	}
+	p.accept("RESTRICT")
+	return false
 }
 
 // objectName reads [schema.]name.

@@ -104,11 +104,7 @@ func parseTypeStmt(src string, toks []token, st *Statement) (bool, error) {
 				break
 			}
 		}
-		switch {
-		case p.accept("CASCADE"):
-			s.Cascade = true
-		case p.accept("RESTRICT"):
-		}
+		s.Cascade = p.dropBehavior()
 		return true, p.done()
 	}
 	// ALTER TYPE name ...

@@ -116,7 +116,9 @@
 // a VALUES query reaches TiDB as VALUES ROW(..), ..), pg__power(a, b)
 // (PostgreSQL's ^) and pg__position(y, x) (position(x IN y)), named apart
 // from power and strpos for the column label. A TiDB AST offset (node.OriginTextPosition()) maps to the
-// user's text with Statement.Position.
+// user's text with Statement.Position; an operator the rewrite made a call
+// is found in the user's text with Statement.OperatorPosition
+// (operatorpos.go), where PostgreSQL points its "operator does not exist".
 //
 // ToTree (totree.go) transforms TiDB's expressions into sqlgate's own
 // parsed tree (package sql/tree): the pg__* markers above become real nodes

@@ -67,6 +67,7 @@ func timeFuncs() []*Func {
 		{Name: "age", Args: []types.T{tstzT}, Ret: ivT, Strict: true, Kernel: ageKernel(true)},
 		{Name: "to_char", Args: []types.T{tsT, tText}, Ret: tText, Strict: true, Kernel: toCharTime},
 		{Name: "to_char", Args: []types.T{tstzT, tText}, Ret: tText, Strict: true, Kernel: toCharTime},
+		{Name: "to_char", Args: []types.T{ivT, tText}, Ret: tText, Strict: true, Kernel: toCharInterval},
 	}
 	for _, t := range []types.T{dateT, tsT, tstzT} {
 		fs = append(fs,

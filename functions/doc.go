@@ -81,10 +81,12 @@
 //     still differ in the last digit.
 //   - convert_to/convert_from/convert know UTF8, LATIN1 and SQL_ASCII;
 //     PostgreSQL's other encodings are refused with 0A000 (bytea.go).
-//   - to_char supports the common template patterns (YYYY YYY YY Y IYYY MM
-//     DD DDD D Q WW IW J HH24 HH12 HH MI SS SSSS MS US Month/MONTH/month
-//     Mon Day Dy AM PM A.M. TZ, FM, "quoted text"), but not TH suffixes on
-//     dates. Numbers take all of PostgreSQL 15's patterns (9 0 . D , G S MI
+//   - to_char of a timestamp, timestamptz or interval takes every
+//     date/time pattern of PostgreSQL 15 with its prefixes and suffixes
+//     (FM TM TH th SP FX, "quoted text"), the template parsed as
+//     to_timestamp parses it (fromchar.go) and an interval's fields printed
+//     as they are stored, calendar patterns refused for it (tochardt.go);
+//     TM prints English names. Numbers take all of PostgreSQL 15's patterns (9 0 . D , G S MI
 //     PL SG PR L V EEEE RN TH FM, tochar.go), L printing the blank of
 //     lc_monetary C; templates PostgreSQL refuses (S twice, V with a
 //     decimal point, EEEE with other patterns) are formatted, not refused.

@@ -96,8 +96,11 @@ const (
 type dchNode struct {
 	typ    dchNodeType
 	key    *dchKey
-	fm, th bool   // FM prefix; TH/th suffix
-	char   string // the character of a non-action node
+	fm, th bool // FM prefix; TH/th suffix
+	// tm is the TM prefix (names unpadded, in English, sqlgate's one
+	// locale); thUpper says the suffix was TH, not th (to_char's case).
+	tm, thUpper bool
+	char        string // the character of a non-action node
 }
 
 // isSeparatorChar is formatting.c's is_separator_char: printable ASCII
@@ -123,23 +126,24 @@ func mbLen(s string) int {
 func parseDCHFormat(f string) []dchNode {
 	var out []dchNode
 	for len(f) > 0 {
-		fm := false
+		fm, tm := false, false
 		switch {
 		case strings.HasPrefix(f, "FM"), strings.HasPrefix(f, "fm"):
 			fm = true
 			f = f[2:]
 		case strings.HasPrefix(f, "TM"), strings.HasPrefix(f, "tm"):
+			tm = true
 			f = f[2:]
 		}
 		if len(f) == 0 {
 			break
 		}
 		if k := dchKeyAt(f); k != nil {
-			n := dchNode{typ: dchAction, key: k, fm: fm}
+			n := dchNode{typ: dchAction, key: k, fm: fm, tm: tm}
 			f = f[len(k.name):]
 			switch {
 			case strings.HasPrefix(f, "TH"), strings.HasPrefix(f, "th"):
-				n.th = true
+				n.th, n.thUpper = true, f[0] == 'T'
 				f = f[2:]
 			case strings.HasPrefix(f, "SP"):
 				f = f[2:]

@@ -114,3 +114,104 @@ func TestToCharNumberDifferential(t *testing.T) {
 		t.Errorf("outcomes: %v", stats)
 	}
 }
+
+// toCharDateTimeValues are values of each type to_char formats by
+// date/time template: BC years, the turn of ISO years, a leap day,
+// midnight and noon, fractions; intervals with every field, negative
+// parts, hours beyond a day, months beyond a year, and none.
+var toCharDateTimeValues = map[string][]string{
+	"timestamp": {"2024-02-09 13:05:07.123456", "2023-12-31 00:00:00", "2021-01-03 12:00:00", "2024-02-29 23:59:59.999999",
+		"0044-03-15 01:02:03 BC", "0001-01-01 00:00:00", "0001-12-31 12:30:00 BC", "1999-12-27 06:07:08.5", "2020-12-31 11:11:11",
+		"0600-06-06 06:06:06 BC", "2100-01-01 00:00:00", "1900-01-01 12:00:00"},
+	"timestamptz": {"2024-02-09 13:05:07.123456+00", "2024-07-04 04:05:06-07", "2023-12-31 23:30:00+05:30", "2021-01-03 12:00:00+00",
+		"2024-11-03 06:30:00+00", "0010-05-05 05:05:05+00"},
+	"date": {"2024-02-09", "2021-01-03", "2020-12-31", "0044-03-15 BC"},
+	"interval": {"1 day 02:03:04", "-1 day -02:03:04", "3 years 14 months 40 days 27:03:04.5678", "-3 years -2 mons",
+		"0", "13:00", "-13:30:00.25", "1 year", "-1 year", "11 months", "-11 months -5 days", "100 years 7 months",
+		"00:00:00.000001", "-00:00:00.5", "1234:56:07", "12 mons", "6 days 23:59:59.999"},
+}
+
+// toCharDateTimePatterns are the template patterns of PostgreSQL's
+// "Template Patterns for Date/Time Formatting", in every spelling, with
+// text that is not a pattern.
+var toCharDateTimePatterns = []string{
+	"HH", "HH12", "HH24", "MI", "SS", "MS", "US", "FF1", "FF2", "FF3", "FF4", "FF5", "FF6", "SSSS", "SSSSS",
+	"AM", "am", "PM", "pm", "A.M.", "a.m.", "P.M.", "p.m.", "Y,YYY", "YYYY", "YYY", "YY", "Y", "IYYY", "IYY", "IY", "I",
+	"BC", "bc", "AD", "ad", "B.C.", "b.c.", "A.D.", "a.d.", "MONTH", "Month", "month", "MON", "Mon", "mon", "MM",
+	"DAY", "Day", "day", "DY", "Dy", "dy", "DDD", "IDDD", "DD", "D", "ID", "W", "WW", "IW", "CC", "J", "Q", "RM", "rm",
+	"TZ", "tz", "TZH", "TZM", "OF", "hh24", "mi", "ss", "yyyy", "dd", "mm", "iw", "cc", "j", "q", "of", "tzh", "ff3", "Iyyy",
+	"FX", "fx",
+}
+
+// toCharDateTimeTemplate is a random date/time template: patterns with
+// FM or TM before them and TH, th or SP after, separators, spaces, quoted
+// text with escapes, and letters that are no pattern.
+func toCharDateTimeTemplate(rng *rand.Rand) string {
+	pick := func(l ...string) string { return l[rng.Intn(len(l))] }
+	var b strings.Builder
+	for n := 1 + rng.Intn(5); n > 0; n-- {
+		if rng.Intn(4) == 0 {
+			b.WriteString(pick("FM", "fm", "TM", "tm"))
+		}
+		b.WriteString(toCharDateTimePatterns[rng.Intn(len(toCharDateTimePatterns))])
+		if rng.Intn(5) == 0 {
+			b.WriteString(pick("TH", "th", "SP", "Th"))
+		}
+		if n > 1 {
+			b.WriteString(pick("", "-", " ", ":", ".", "/", ", ", `"at"`, `"q\"x"`, `\"`, "x", "T"))
+		}
+	}
+	return b.String()
+}
+
+// TestToCharDateTimeDifferential: random date/time to_char templates over
+// timestamps, timestamptz (in zones east and west of UTC, and across a
+// change of daylight time), dates and intervals, on sqlgate and
+// PostgreSQL 15: the same text, or the same refusal (a calendar pattern in
+// an interval's template).
+func TestToCharDateTimeDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	rng := rand.New(rand.NewSource(24))
+	typeNames := []string{"timestamp", "timestamptz", "date", "interval", "interval"}
+	stats := map[string]int{}
+	ordered := tallyRule{ordered: true}
+	zones := []string{"UTC", "America/New_York", "Asia/Kolkata", "Australia/Adelaide"}
+	for i := 0; i < 600; i++ {
+		if i%150 == 0 {
+			zone := "SET TIME ZONE '" + zones[i/150] + "'"
+			for _, c := range []Executor{r.SQLGate, r.Postgres} {
+				if res := c.Run(ctx, zone); res.Err != nil {
+					t.Fatalf("%s: %s", zone, res.Err.Message)
+				}
+			}
+		}
+		tmpl := toCharDateTimeTemplate(rng)
+		typ := typeNames[rng.Intn(len(typeNames))]
+		vals := toCharDateTimeValues[typ]
+		var rows []string
+		for j := 0; j < 4; j++ {
+			rows = append(rows, fmt.Sprintf("(%d, %s '%s')", j, typ, vals[rng.Intn(len(vals))]))
+		}
+		q := fmt.Sprintf("SELECT o, '[' || to_char(v, '%s') || ']' FROM (VALUES %s) s(o, v) ORDER BY o",
+			strings.ReplaceAll(tmpl, "'", "''"), strings.Join(rows, ", "))
+		tallyBy(t, ctx, r, q, stats, ordered)
+	}
+	// every pattern alone over every value
+	for typ, vals := range toCharDateTimeValues {
+		for _, p := range toCharDateTimePatterns {
+			var rows []string
+			for j, v := range vals {
+				rows = append(rows, fmt.Sprintf("(%d, %s '%s')", j, typ, v))
+			}
+			q := fmt.Sprintf("SELECT o, '[' || to_char(v, '%s') || '|' || to_char(v, 'FM%[1]sth') || ']' FROM (VALUES %s) s(o, v) ORDER BY o",
+				p, strings.Join(rows, ", "))
+			tallyBy(t, ctx, r, q, stats, ordered)
+		}
+	}
+	t.Logf("to_char of date/time values: %v", stats)
+	if stats["same"] < 500 || stats["different"] > 0 {
+		t.Errorf("outcomes: %v", stats)
+	}
+}

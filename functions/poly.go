@@ -23,14 +23,17 @@ func polyFuncs() []*Func {
 		}
 		return args[0].Nullable(), nil
 	}
-	mk := func(name, ctxName string, k Kernel) *Func {
-		return &Func{Name: name, Args: []types.T{tAny}, Variadic: true, Ret: tAny, unify: ctxName, Kernel: k,
-			specialize: func(args []types.T, consts []any) (types.T, Kernel) { t, _ := same(args, consts); return t, k }}
+	mk := func(name, ctxName string, dir int) *Func {
+		return &Func{Name: name, Args: []types.T{tAny}, Variadic: true, Ret: tAny, unify: ctxName, Kernel: pickKernel(dir, types.T{}),
+			specialize: func(args []types.T, consts []any) (types.T, Kernel) {
+				t, _ := same(args, consts)
+				return t, pickKernel(dir, t)
+			}}
 	}
 	return []*Func{
-		mk("greatest", "GREATEST", pickKernel(1)),
-		mk("least", "LEAST", pickKernel(-1)),
-		mk("coalesce", "COALESCE", pickKernel(0)),
+		mk("greatest", "GREATEST", 1),
+		mk("least", "LEAST", -1),
+		mk("coalesce", "COALESCE", 0),
 	}
 }
 
@@ -38,8 +41,9 @@ func polyFuncs() []*Func {
 // (dir 0), the greatest (dir 1) or the least (dir -1) non-NULL one, the
 // earliest on ties; NULL when every argument is NULL. Values compare as
 // PostgreSQL's btree operators do: NaN above every number, -0 = 0, text
-// byte-wise (the C collation).
-func pickKernel(dir int) Kernel {
+// byte-wise (the C collation), arrays and records of type t (when the
+// resolution gave it) element by element as their btree operators do.
+func pickKernel(dir int, t types.T) Kernel {
 	return func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 		if err := checkArity(args, n); err != nil {
 			return nil, err
@@ -54,8 +58,11 @@ func pickKernel(dir int) Kernel {
 			}
 		}
 		cmp, err := comparer(args[0])
+		var nestedErr error // the first failed comparison of nested values
 		if err != nil {
-			return nil, err
+			if cmp = nestedComparer(t, &nestedErr); cmp == nil {
+				return nil, err
+			}
 		}
 		b := array.NewBuilder(mem, dt)
 		defer b.Release()
@@ -82,8 +89,13 @@ func pickKernel(dir int) Kernel {
 				continue
 			}
 			if err := appendFrom(b, args[best], i); err != nil {
-				return nil, err
+				if err = appendValue(b, types.ValueAt(args[best], i)); err != nil {
+					return nil, err
+				}
 			}
+		}
+		if nestedErr != nil {
+			return nil, nestedErr
 		}
 		return b.NewArray(), nil
 	}
@@ -184,6 +196,24 @@ func comparer(a arrow.Array) (func(x arrow.Array, i int, y arrow.Array, j int) i
 		}, nil
 	}
 	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "comparison of %s values is not supported here", a.DataType())
+}
+
+// nestedComparer compares rows of arrays or records of type t by their
+// values (CompareValuesAs: PostgreSQL's array and record orders); nil for
+// another type. The first comparison that fails is kept in *failed.
+func nestedComparer(t types.T, failed *error) func(x arrow.Array, i int, y arrow.Array, j int) int {
+	switch t.Kind {
+	case types.Array, types.Row:
+	default:
+		return nil
+	}
+	return func(x arrow.Array, i int, y arrow.Array, j int) int {
+		c, err := CompareValuesAs(t, types.ValueAt(x, i), types.ValueAt(y, j))
+		if err != nil && *failed == nil {
+			*failed = err
+		}
+		return c
+	}
 }
 
 // appendFrom appends row i of src to b (same type).

@@ -27,6 +27,12 @@ var arrayMinMaxUses = []string{
 	"SELECT max(x) > min(x), max(x) = $1 OR max(x) = $2 FROM (VALUES ($1), ($2)) v(x)",
 	"SELECT min(x), max(x) FROM (VALUES (ARRAY[[1, 2], [3, 4]]), (ARRAY[[1, 2], [3, NULL]]), (NULL)) v(x) WHERE $1 IS NULL OR $2 IS NULL OR true",
 	"SELECT min(x), max(x) FROM (VALUES ($1::text[]), ($2::text[]), (ARRAY['b', 'a'])) v(x)",
+	// GREATEST and LEAST order arrays and records by the same rules
+	"SELECT greatest($1, $2), least($1, $2), greatest($2, $1, ARRAY[1, 3]), least($1, NULL, $2)",
+	"SELECT greatest($1::text[], $2::text[]), least($1::numeric[], $2::numeric[], ARRAY[1.0])",
+	"SELECT greatest(ROW($1, 1), ROW($2, 2)), least(ROW(1, $1), ROW(1, $2)), pg_typeof(greatest(ROW($1), ROW($2)))",
+	"SELECT x, greatest(x, $2), least(x, $1) FROM (VALUES ($1), ($2), (ARRAY[1, 3])) v(x)",
+	"SELECT greatest(ARRAY[$1], ARRAY[$2]), least(ARRAY[[1, 2], [3, 4]], ARRAY[[1, 2], [3, NULL]]) WHERE $1 IS NULL OR true",
 }
 
 // TestArrayMinMaxDifferential: every use × every ordered pair of values on

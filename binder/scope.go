@@ -135,6 +135,21 @@ func (c *corrState) slotOf(found int) *OuterRef {
 	return &OuterRef{Slot: slot, Name: col.Name, T: col.T}
 }
 
+// rowSlot is the OuterRef reading w, a whole row of a FROM item of the
+// enclosing query's scope (wholeRowOf), one slot per item.
+func (c *corrState) rowSlot(w *FuncCall) *OuterRef {
+	slot, ok := c.rowSlots[w.Name]
+	if !ok {
+		slot = len(c.refs)
+		c.refs = append(c.refs, w)
+		if c.rowSlots == nil {
+			c.rowSlots = map[string]int{}
+		}
+		c.rowSlots[w.Name] = slot
+	}
+	return &OuterRef{Slot: slot, Name: w.Name, T: w.T}
+}
+
 // passDown is the OuterRef of this subquery that carries o, a slot of the
 // enclosing subquery, down to it (one slot per value passed).
 func (c *corrState) passDown(o *OuterRef) *OuterRef {
@@ -160,6 +175,9 @@ type corrState struct {
 	// passes its value down.
 	parent    *corrState
 	passSlots map[int]int
+	// rowSlots are the slots of whole rows of the outer scope's FROM
+	// items, by the whole row's name (t.*).
+	rowSlots map[string]int
 }
 
 // OuterRef reads, inside a correlated subquery, the value of the enclosing

@@ -66,29 +66,23 @@ func wholeRowOf(s *scope, name string) (*FuncCall, bool) {
 // enclosing the subquery being bound (SELECT (SELECT t) FROM tbl t, a
 // LATERAL (SELECT t), a correlated subquery in WHERE): as PostgreSQL
 // does, a name that is no column of any level is looked up as a FROM
-// item, innermost level first. Each column of the item (and its row
-// marker) is read through an outer slot of the subquery, passed down
-// through every subquery between, as outerRefIn passes a column.
+// item, innermost level first. The whole row, built over the enclosing
+// query's columns, is one outer slot of the subquery (passed down through
+// every subquery between, as outerRefIn passes a column), so that the
+// enclosing query sees it as one value: grouped when it groups by t, "t.*"
+// in its grouping error when not.
 func (b *binder) outerWholeRow(c *corrState, name string) (Expr, bool) {
 	if c == nil || c.outer == nil {
 		return nil, false
 	}
 	if w, ok := wholeRowOf(c.outer, name); ok {
-		for i, a := range w.Args {
-			w.Args[i] = c.slotOf(a.(*ColumnRef).Index)
-		}
-		return w, true
+		return c.rowSlot(w), true
 	}
 	w, ok := b.outerWholeRow(c.parent, name)
 	if !ok {
 		return nil, false
 	}
-	f := *w.(*FuncCall)
-	f.Args = make([]Expr, len(w.(*FuncCall).Args))
-	for i, a := range w.(*FuncCall).Args {
-		f.Args[i] = c.passDown(a.(*OuterRef))
-	}
-	return &f, true
+	return c.passDown(w.(*OuterRef)), true
 }
 
 // rowMarkerName names the row marker of FROM item alias: a hidden column

@@ -73,7 +73,8 @@ var wholeRowOuterJoins = []struct {
 
 // TestWholeRowOuterJoinDifferential sends whole-row references to both
 // sides of LEFT, RIGHT, FULL and nested joins of tables, derived tables,
-// views and VALUES through every use of wholeRowOuterUses, on sqlgate and
+// views and VALUES through every use of wholeRowOuterUses, and whole rows
+// of an enclosing query's FROM items to subqueries, on sqlgate and
 // PostgreSQL 15: the same rows and types. PostgreSQL's whole row of a
 // FROM item an outer join null-extends is NULL where the join made the
 // row up (NULL printed, NULL as text and JSON, not counted), and a row of
@@ -110,6 +111,24 @@ func TestWholeRowOuterJoinDifferential(t *testing.T) {
 					queries = append(queries, fmt.Sprintf("SELECT l.a, r.a, %s FROM %s", u, from))
 				}
 			}
+		}
+	}
+	// a whole row of an enclosing query's FROM item, read by subqueries
+	// one and two levels down, a LATERAL item and correlated WHERE
+	// subqueries, with the enclosing query grouping by it or not
+	for _, src := range wholeRowOuterSources {
+		l, rt := aliasedSource(src.from("wol"), "t"), aliasedSource(src.from("wor"), "u")
+		for _, q := range []string{
+			"SELECT t.a, (SELECT t) FROM %[1]s",
+			"SELECT t.a, (SELECT (SELECT row_to_json(t))) FROM %[1]s",
+			"SELECT t.a, (SELECT x FROM (SELECT t) x) FROM %[1]s",
+			"SELECT t.a, s FROM %[1]s, LATERAL (SELECT t) s",
+			"SELECT t.a FROM %[1]s WHERE EXISTS (SELECT 1 FROM %[2]s WHERE u = t)",
+			"SELECT t.a, (SELECT count(*) FROM %[2]s WHERE u.a = t.a AND t IS NOT NULL) FROM %[1]s",
+			"SELECT (SELECT t), count(*) FROM %[1]s GROUP BY t",
+			"SELECT j.l, j.r, j.r IS NULL FROM %[1]s LEFT JOIN %[2]s ON t.a = u.a CROSS JOIN LATERAL (SELECT t AS l, u AS r) j",
+		} {
+			queries = append(queries, fmt.Sprintf(q, l, rt))
 		}
 	}
 	stats := map[string]int{}

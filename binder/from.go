@@ -18,7 +18,7 @@ func (b *binder) bindFromTree(from pt.FromItem, sel *pt.Select) (Node, error) {
 	if from == nil {
 		return &Values{Rows: [][]Expr{{}}}, nil
 	}
-	return b.bindFromItemIn(from, wholeRowNames(sel))
+	return b.bindFromItemIn(from, wholeRowNames(from, sel))
 }
 
 // bindFromItem binds a FROM item whose query makes no whole-row

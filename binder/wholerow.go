@@ -94,18 +94,19 @@ func (b *binder) outerWholeRow(c *corrState, name string) (Expr, bool) {
 // reference tells a made-up row from a row whose columns are all NULL.
 func rowMarkerName(alias string) string { return "row of " + alias }
 
-// wholeRowNames are the names sel, its subqueries included, writes
-// unqualified (u, row_to_json(u), (u).x): only these can be whole-row
-// references to its FROM items, so only these items get row markers. A
-// plan whose query reads no nullable item's whole row keeps the join's
-// inputs as they are (no marker column, no projection for it). nil when
-// sel has no outer join.
-func wholeRowNames(sel *pt.Select) map[string]bool {
-	if sel == nil || !hasOuterJoin(sel.From) {
+// wholeRowNames are the names stmt (a SELECT, UPDATE or DELETE whose
+// FROM items are from), its subqueries included, writes unqualified (u,
+// row_to_json(u), (u).x): only these can be whole-row references to its
+// FROM items, so only these items get row markers. A plan whose query
+// reads no nullable item's whole row keeps the join's inputs as they are
+// (no marker column, no projection for it). nil when from has no outer
+// join.
+func wholeRowNames(from pt.FromItem, stmt pt.Node) map[string]bool {
+	if !hasOuterJoin(from) {
 		return nil
 	}
 	names := map[string]bool{}
-	pt.Inspect(sel, func(n pt.Node) bool {
+	pt.Inspect(stmt, func(n pt.Node) bool {
 		if c, ok := n.(*pt.ColumnRef); ok && c.Table == "" && c.Schema == "" {
 			names[c.Name] = true
 		}

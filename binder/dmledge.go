@@ -40,12 +40,14 @@ func (b *binder) bindWriteWith(w *pt.With, owner pt.Statement) error {
 }
 
 // bindWriteFrom binds UPDATE ... FROM's (DELETE ... USING's) tables;
-// noList: the keyword was written without a table list.
-func (b *binder) bindWriteFrom(from pt.FromItem, noList bool) (Node, error) {
+// noList: the keyword was written without a table list. stmt is the
+// write, whose SET, WHERE and RETURNING may read the tables' whole rows
+// (wholeRowNames).
+func (b *binder) bindWriteFrom(from pt.FromItem, noList bool, stmt pt.Node) (Node, error) {
 	if noList || from == nil {
 		return nil, sqlerr.New(sqlerr.SyntaxError, "syntax error: a table list must follow FROM / USING")
 	}
-	return b.bindFromItem(from)
+	return b.bindFromItemIn(from, wholeRowNames(from, stmt))
 }
 
 // bindReturningList binds RETURNING's list over s with the SELECT-list

@@ -38,7 +38,9 @@
 // values, nestednotnull.go a null visible at bind time where a column's
 // ROW field, ARRAY element or MAP value is NOT NULL (the store's 23502), mapvalues.go MAP[...] (pg__map) and cardinality/map_keys/
 // map_values, wholerow.go a table alias used as a value (the whole row as
-// a composite, row_to_json(t)), values.go VALUES queries (the
+// a composite, row_to_json(t); of an enclosing query's FROM item too; NULL
+// where an outer join made the row up, told by the item's row marker
+// column), values.go VALUES queries (the
 // tree's Values, bound to a Values node, types resolved across rows), view.go
 // CREATE VIEW and the expansion of views named in FROM (ViewCatalog),
 // viewdef.go pg_get_viewdef's text of a simple view, printed from the

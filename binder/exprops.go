@@ -798,7 +798,9 @@ func (b *binder) coerceUnknown(n sourceNode, e Expr, t types.T) (Expr, error) {
 		}
 		var v any
 		var err error
-		if t.Kind == types.Array {
+		if isAnonRecordInput(t) {
+			err = anonRecordInput() // recordcast.go
+		} else if t.Kind == types.Array {
 			v, err = b.parseArrayLiteral(s, t)
 		} else if (t.Kind == types.String || t.Kind == types.Unknown) && t.Length <= 0 && t.Variant == types.NoVariant {
 			// text as written, as ParseTextIn gives it: the literal's

@@ -11,17 +11,29 @@ import (
 // bindFromTree is the FROM-clause binder: nothing (one empty row), a
 // table, a derived table, a function, or joins of them, from sqlgate's
 // tree (a query's or a write's FROM items).
-func (b *binder) bindFromTree(from pt.FromItem) (Node, error) {
+// sel is the query whose FROM it is: the names its whole-row references
+// may use decide which outer joins' nullable sides carry row markers
+// (wholeRowNames).
+func (b *binder) bindFromTree(from pt.FromItem, sel *pt.Select) (Node, error) {
 	if from == nil {
 		return &Values{Rows: [][]Expr{{}}}, nil
 	}
-	return b.bindFromItem(from)
+	return b.bindFromItemIn(from, wholeRowNames(from, sel))
 }
 
+// bindFromItem binds a FROM item whose query makes no whole-row
+// references to it (a write's target or FROM items).
 func (b *binder) bindFromItem(it pt.FromItem) (Node, error) {
+	return b.bindFromItemIn(it, nil)
+}
+
+// bindFromItemIn binds a FROM item; rowNames are the FROM items whose
+// whole row the query may read (wholeRowNames), given row markers where
+// an outer join may null-extend them.
+func (b *binder) bindFromItemIn(it pt.FromItem, rowNames map[string]bool) (Node, error) {
 	switch x := it.(type) {
 	case *pt.Join:
-		return b.bindJoin(x)
+		return b.bindJoin(x, rowNames)
 	case *pt.TableRef:
 		return b.bindTableRef(x)
 	case *pt.DerivedTable:
@@ -100,17 +112,24 @@ func relabelNames(n Node, alias string, names []string) (Node, error) {
 }
 
 // bindJoin binds a JOIN with ON, USING or NATURAL.
-func (b *binder) bindJoin(j *pt.Join) (Node, error) {
-	left, err := b.bindFromItem(j.L)
+func (b *binder) bindJoin(j *pt.Join, rowNames map[string]bool) (Node, error) {
+	left, err := b.bindFromItemIn(j.L, rowNames)
 	if err != nil {
 		return nil, err
 	}
-	right, outer, err := b.bindJoinRight(j, left) // lateral.go
+	right, outer, err := b.bindJoinRight(j, left, rowNames) // lateral.go
 	if err != nil {
 		return nil, err
 	}
 	if err := checkDuplicateAliases(left, right); err != nil {
 		return nil, err
+	}
+	// an outer join's nullable side carries row markers (wholerow.go)
+	if j.Kind == pt.RightJoin || j.Kind == pt.FullJoin {
+		left = b.markNullable(left, rowNames)
+	}
+	if j.Kind == pt.LeftJoin || j.Kind == pt.FullJoin {
+		right = b.markNullable(right, rowNames)
 	}
 	if len(outer) > 0 {
 		return b.lateralJoin(j, left, right, outer)

@@ -52,10 +52,10 @@ func lateralItem(it pt.FromItem) bool {
 
 // bindJoinRight binds a join's right input. A LATERAL item sees the left
 // input's columns: outer lists the values of them it reads (empty when
-// none, and for any other item).
-func (b *binder) bindJoinRight(j *pt.Join, left Node) (right Node, outer []Expr, err error) {
+// none, and for any other item). rowNames are bindFromItemIn's.
+func (b *binder) bindJoinRight(j *pt.Join, left Node, rowNames map[string]bool) (right Node, outer []Expr, err error) {
 	if !lateralItem(j.R) {
-		right, err = b.bindFromItem(j.R)
+		right, err = b.bindFromItemIn(j.R, rowNames)
 		return right, nil, invalidFromReference(err, left)
 	}
 	ls := newScope(left)

@@ -29,7 +29,7 @@ func (b *binder) bindRecordCast(s *scope, n *pt.Cast) (Expr, error) {
 	case t.Kind == types.Null:
 		return &Const{Value: nil, T: types.T{Kind: types.Row}}, nil
 	case t.Kind == types.Unknown:
-		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "input of anonymous composite types is not implemented"))
+		return nil, b.errAt(n, anonRecordInput())
 	default:
 		return nil, b.errAt(n, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to record", t.PGName()))
 	}
@@ -40,4 +40,23 @@ func (b *binder) bindRecordCast(s *scope, n *pt.Cast) (Expr, error) {
 func isNullRecord(e Expr) bool {
 	c, ok := e.(*Const)
 	return ok && c.Value == nil && c.T.Kind == types.Row && len(c.T.Fields) == 0
+}
+
+// anonRecordInput is PostgreSQL's refusal of text input to an anonymous
+// record (record_in without a known composite type): '(1,p)'::record,
+// and an untyped literal that an operator, CASE, COALESCE or IN resolves
+// to a ROW(...) or whole row's type (ROW(1, 'p') = '(1,p)').
+func anonRecordInput() *sqlerr.Error {
+	return sqlerr.New(sqlerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
+}
+
+// isAnonRecordInput reports whether reading a literal as t would be input
+// of an anonymous record: t is one, or an array of them (record[]'s input
+// reads each element with record_in). A ROW column's type is a named
+// composite and reads its literal.
+func isAnonRecordInput(t types.T) bool {
+	for t.Kind == types.Array && t.Elem != nil {
+		t = *t.Elem
+	}
+	return t.IsAnonRecord()
 }

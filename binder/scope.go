@@ -117,27 +117,52 @@ func (b *binder) outerRefIn(c *corrState, cn sourceNode, table, name string) (Ex
 		if !ok || err != nil {
 			return nil, ok, err
 		}
-		o := outer.(*OuterRef)
-		slot, seen := c.passSlots[o.Slot]
-		if !seen {
-			slot = len(c.refs)
-			c.refs = append(c.refs, o)
-			if c.passSlots == nil {
-				c.passSlots = map[int]int{}
-			}
-			c.passSlots[o.Slot] = slot
-		}
-		return &OuterRef{Slot: slot, Name: o.Name, T: o.T}, true, nil
+		return c.passDown(outer.(*OuterRef)), true, nil
 	}
+	return c.slotOf(found), true, nil
+}
+
+// slotOf is the OuterRef reading column found of the enclosing query's
+// scope (c.outer), given a slot the first time it is read.
+func (c *corrState) slotOf(found int) *OuterRef {
+	col := c.outer.cols[found]
 	slot, ok := c.slots[found]
 	if !ok {
 		slot = len(c.refs)
-		col := c.outer.cols[found]
 		c.refs = append(c.refs, &ColumnRef{Index: found, Name: col.Name, T: col.T})
 		c.slots[found] = slot
 	}
-	col := c.outer.cols[found]
-	return &OuterRef{Slot: slot, Name: col.Name, T: col.T}, true, nil
+	return &OuterRef{Slot: slot, Name: col.Name, T: col.T}
+}
+
+// rowSlot is the OuterRef reading w, a whole row of a FROM item of the
+// enclosing query's scope (wholeRowOf), one slot per item.
+func (c *corrState) rowSlot(w *FuncCall) *OuterRef {
+	slot, ok := c.rowSlots[w.Name]
+	if !ok {
+		slot = len(c.refs)
+		c.refs = append(c.refs, w)
+		if c.rowSlots == nil {
+			c.rowSlots = map[string]int{}
+		}
+		c.rowSlots[w.Name] = slot
+	}
+	return &OuterRef{Slot: slot, Name: w.Name, T: w.T}
+}
+
+// passDown is the OuterRef of this subquery that carries o, a slot of the
+// enclosing subquery, down to it (one slot per value passed).
+func (c *corrState) passDown(o *OuterRef) *OuterRef {
+	slot, seen := c.passSlots[o.Slot]
+	if !seen {
+		slot = len(c.refs)
+		c.refs = append(c.refs, o)
+		if c.passSlots == nil {
+			c.passSlots = map[int]int{}
+		}
+		c.passSlots[o.Slot] = slot
+	}
+	return &OuterRef{Slot: slot, Name: o.Name, T: o.T}
 }
 
 // corrState collects a subquery's references to its enclosing query.
@@ -150,6 +175,9 @@ type corrState struct {
 	// passes its value down.
 	parent    *corrState
 	passSlots map[int]int
+	// rowSlots are the slots of whole rows of the outer scope's FROM
+	// items, by the whole row's name (t.*).
+	rowSlots map[string]int
 }
 
 // OuterRef reads, inside a correlated subquery, the value of the enclosing

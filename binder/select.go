@@ -32,7 +32,7 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 	prevSrf := b.srf
 	b.srf = nil // only this SELECT's own list may hold set-returning calls
 	defer func() { b.srf = prevSrf }()
-	input, err := b.bindFromTree(sel.From)
+	input, err := b.bindFromTree(sel.From, sel)
 	if err != nil {
 		return nil, err
 	}

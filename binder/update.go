@@ -85,7 +85,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 		return nil, err
 	}
 	info := scan.Table
-	input, err := b.bindDMLFrom(scan, up.From, up.NoFromList, up.Where)
+	input, err := b.bindDMLFrom(scan, up.From, up.NoFromList, up.Where, up)
 	if err != nil {
 		return nil, err
 	}
@@ -198,11 +198,12 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 
 // bindDMLFrom binds the rows UPDATE and DELETE read: the target's scan,
 // joined with UPDATE ... FROM's (DELETE ... USING's) tables when there
-// are some, filtered by WHERE (which the parser moved with them).
-func (b *binder) bindDMLFrom(scan *Scan, from pt.FromItem, noList bool, where pt.Expr) (Node, error) {
+// are some, filtered by WHERE (which the parser moved with them). stmt is
+// the write, whose clauses may read the whole rows of those tables.
+func (b *binder) bindDMLFrom(scan *Scan, from pt.FromItem, noList bool, where pt.Expr, stmt pt.Node) (Node, error) {
 	var input Node = scan
 	if from != nil || noList {
-		other, err := b.bindWriteFrom(from, noList) // dmledge.go
+		other, err := b.bindWriteFrom(from, noList, stmt) // dmledge.go
 		if err != nil {
 			return nil, err
 		}
@@ -265,7 +266,7 @@ func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	input, err := b.bindDMLFrom(scan, del.Using, del.NoUsingList, del.Where)
+	input, err := b.bindDMLFrom(scan, del.Using, del.NoUsingList, del.Where, del)
 	if err != nil {
 		return nil, err
 	}

@@ -15,8 +15,9 @@
 // pg_get_keywords; srf.go), which exec runs as FROM items and in SELECT
 // lists; PostgreSQL 15's keyword table (keywords.go: pg_get_keywords and
 // quote_ident); JSON output of values (rowjson.go: row_to_json, to_json,
-// json_build_object, and the whole-row kernel the binder uses for a table
-// alias used as a value); regproc/regprocedure input and output over the
+// json_build_object, and the whole-row kernels the binder uses for a table
+// alias used as a value, one of them NULL where an outer join made the row
+// up); regproc/regprocedure input and output over the
 // optional Procs catalog (regproc.go).
 //
 // It sits at the top level, not under exec, because the catalog belongs

@@ -22,6 +22,19 @@ func WholeRowKernel(t types.T) Kernel {
 	})
 }
 
+// MarkedWholeRowKernel is WholeRowKernel for a FROM item an outer join
+// may null-extend: its last argument is the item's row marker, NULL where
+// the join made the row up, and the whole row is then NULL (PostgreSQL's
+// whole-row Var of a nullable relation), not a row of NULL fields.
+func MarkedWholeRowKernel(t types.T) Kernel {
+	return rowFunc(t, false, func(_ context.Context, a []any) (any, error) {
+		if a[len(a)-1] == nil {
+			return nil, nil
+		}
+		return append([]any(nil), a[:len(a)-1]...), nil
+	})
+}
+
 // rowToJSONSpecialize is row_to_json(record [, pretty]): the composite as
 // a JSON object, {"a":1,"b":"x"}, each field in PostgreSQL's JSON form of
 // its type (pretty puts one field per line, as PostgreSQL does).

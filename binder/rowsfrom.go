@@ -35,7 +35,6 @@ type fromFunc struct {
 	name string
 	args []pt.Expr
 	defs []*pt.FuncCall // its column definition list
-	src  any            // the TiDB call f(args), which a plain function binds from
 	// expanded says it is one of unnest(a, b, ..)'s unnests, which
 	// PostgreSQL calls as pg_catalog.unnest (and names so in errors)
 	expanded bool
@@ -55,7 +54,7 @@ func (b *binder) bindRowsFrom(f *pt.FuncCall, alias string, explicit, ord bool, 
 			if !ok || c.Name != "pg__rowsfn" || len(c.Args) < 2 {
 				return nil, b.errAt(f, sqlerr.New(sqlerr.InternalError, "malformed ROWS FROM"))
 			}
-			fn := fromFunc{at: c, name: treeString(c.Args[0]), args: c.Args[2:], src: rowsFnSource(c)}
+			fn := fromFunc{at: c, name: treeString(c.Args[0]), args: c.Args[2:]}
 			if cols, ok := c.Args[1].(*pt.FuncCall); ok {
 				for _, d := range cols.Args {
 					if d, ok := d.(*pt.FuncCall); ok && d.Name == "pg__coldef" && len(d.Args) == 2 {
@@ -155,7 +154,7 @@ func (b *binder) bindFromFunc(fn fromFunc, alias string, explicit bool) (Node, e
 		if len(b.udfs().Tables(fn.name)) > 0 {
 			return nil, b.errAt(fn.at, sqlerr.NotSupported("a table UDF in ROWS FROM"))
 		}
-		return b.bindScalarFromItem(s, fn.at, fn.src, fn.args, fn.name, alias, explicit, false, nil)
+		return b.bindScalarFromItem(s, fn.at, fn.args, fn.name, alias, explicit, false, nil)
 	}
 	args, err := b.bindTreeList(s, fn.args)
 	if err != nil {

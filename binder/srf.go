@@ -68,7 +68,7 @@ func (b *binder) bindTableFuncCall(f *pt.FuncCall, alias string) (Node, error) {
 		return n, err
 	}
 	if !functions.IsSetFunc(name) && len(b.udfs().Tables(name)) == 0 {
-		return b.bindScalarFromItem(s, f, scalarCallSource(f, name), f.Args[4:], name, alias, explicit, ord, colNames)
+		return b.bindScalarFromItem(s, f, f.Args[4:], name, alias, explicit, ord, colNames)
 	}
 	args, err := b.bindTreeList(s, f.Args[4:])
 	if err != nil {
@@ -254,12 +254,12 @@ func (b *binder) expandRowTableFunc(f sourceNode, n *TableFunc, alias string, co
 // item (FROM string_to_array(..) s, FROM current_schema()): PostgreSQL's
 // one-row table whose one column is named by the column alias, else the
 // table alias, else the function (and, WITH ORDINALITY, a bigint 1).
-func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, src any, trees []pt.Expr, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
+func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, trees []pt.Expr, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
 	if aggregateNames[name] {
 		return nil, b.errAt(f, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in functions in FROM"))
 	}
 	// the call the marker stands for, where the marker stands
-	call := &pt.FuncCall{At: pt.At{Offset: f.Offset, Src: src}, Name: name, Args: trees}
+	call := &pt.FuncCall{At: pt.At{Offset: f.Offset}, Name: name, Args: trees}
 	e, err := b.bindTree(s, call)
 	if err != nil {
 		return nil, err

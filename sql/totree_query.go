@@ -66,7 +66,7 @@ type queryTransformer struct {
 }
 
 func refuse(n ast.Node, what string) error {
-	return &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported", what)}
+	return refusal(n, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported", what))
 }
 
 func (t queryTransformer) query(q ast.Node) (pt.Query, error) {
@@ -205,7 +205,7 @@ func (t queryTransformer) with(w *ast.WithClause) (*pt.With, error) {
 			case strings.HasPrefix(name, SearchCycleMarker):
 				k, err := strconv.Atoi(strings.TrimPrefix(name, SearchCycleMarker))
 				if err != nil || t.st == nil || k < 0 || k >= len(t.st.SearchCycle) {
-					return nil, &TransformError{c, sqlerr.New(sqlerr.InternalError, "a SEARCH or CYCLE clause the statement does not hold")}
+					return nil, refusal(c, sqlerr.New(sqlerr.InternalError, "a SEARCH or CYCLE clause the statement does not hold"))
 				}
 				sc := t.st.SearchCycle[k]
 				cte.ClauseAt = sc.ClausePos

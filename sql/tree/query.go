@@ -276,6 +276,28 @@ type Join struct {
 	Natural bool
 }
 
+// ParenQuery is a statement's query (or a view's) written as one
+// parenthesised query with clauses after it, (query) ORDER BY .. LIMIT ..,
+// or as a set operation whose parenthesised operand list carries its own
+// ORDER BY or LIMIT: the binder binds it as it always has, the query
+// ordered by its output columns, and refuses a second ORDER BY or LIMIT
+// inside. Its QueryClauses are the clauses outside the parentheses
+// (HasOrder, HasLimit: an ORDER BY, a LIMIT or OFFSET is there). The refusals are reported where
+// the binder meets them: Refused (the query's, or the clauses inside it)
+// after the WITH binds, OrderRefused and LimitRefused after the query and
+// the ORDER BY bind.
+type ParenQuery struct {
+	At
+	QueryClauses
+	Query                      Query
+	HasOrder, HasLimit         bool
+	Refused                    error
+	OrderRefused, LimitRefused error
+}
+
+func (*ParenQuery) queryNode() {}
+func (*ParenQuery) stmtNode()  {}
+
 func (*Select) queryNode() {}
 func (*SetOp) queryNode()  {}
 func (*Values) queryNode() {}

@@ -17,7 +17,7 @@
 // arrays.go PostgreSQL's array syntax (the rewrite's pg__array,
 // pg__subscript, pg__slice, pg__any/pg__all, pg__array_subquery
 // markers; array comparison and ||), srf.go functions in FROM (the
-// pg__srf marker, bound to a TableFunc node, or for a plain function a
+// tree's FuncTable, bound to a TableFunc node, or for a plain function a
 // one-row Project) and set-returning functions in the SELECT list (a
 // ProjectSet node under the projection per level of nesting; the
 // placements PostgreSQL refuses), rowsfrom.go ROWS FROM (..) and unnest
@@ -110,8 +110,8 @@
 // rewrite's markers; lateral.go LATERAL items), taken from
 // the query's or the write's tree; a derived table's query binds from its
 // tree (exprbind.go's bindDerivedQuery), a function in FROM from the
-// marker call it was made from, in the tree (exprbind.go's bindFuncTable,
-// sql.Transformer.FuncTableMarker);
+// tree's FuncTable (srf.go's bindFuncTable; ROWS FROM's functions are its
+// Funcs, rowsfrom.go);
 // lockrows.go binds the locking clause from the tree's Locking; order.go
 // binds ORDER BY from the tree's OrderItems (ordinals, output names, NULLS
 // FIRST | LAST) and LIMIT from tree expressions (bindLimitTree);
@@ -122,7 +122,7 @@
 // VALUES(col), calls.go the rewrite's markers the transformer leaves as
 // calls (bindMarkerCall), exprops.go the leaves (columns, parameters,
 // literals) and the unary and binary operators, mapvalues.go MAP[..], srf.go functions in FROM
-// (the pg__srf marker's call, with udf.go, filetables.go and batchudf.go)
+// (the tree's FuncTable, with udf.go, filetables.go and batchudf.go)
 // and set-returning calls in the SELECT list, coldefs.go DEFAULT and CHECK
 // expressions (their refusals found with tree.Walk), orderedset.go
 // WITHIN GROUP aggregates (the hypothetical-set expansion built as tree

@@ -275,22 +275,6 @@ func (b *binder) bindDerivedQuery(s *scope, d *pt.DerivedTable) (Node, []Expr, e
 	return b.bindSubqueryPlan(s, &pt.Subquery{At: d.At, Tree: d.Query})
 }
 
-// bindFuncTable binds a function in FROM from the rewrite's marker call
-// it was read from (sql.Transformer.FuncTableMarker), the form srf.go's
-// bindTableFuncCall binds, under its alias.
-func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
-	call, ok, err := b.trees.FuncTableMarker(ft)
-	switch {
-	case !ok:
-		return nil, sqlerr.NotSupported("this function in FROM")
-	case err != nil:
-		return nil, b.transformError(err)
-	case call == nil:
-		return nil, b.errAt(ft.Call, sqlerr.New(sqlerr.InternalError, "malformed function in FROM"))
-	}
-	return b.bindTableFuncCall(call, ft.Alias.Name)
-}
-
 // bindQueryNode binds a query the binder holds as the parser left it (a
 // view's definition, CREATE TABLE AS's or CREATE VIEW's query),
 // transformed into the tree (sql.Transformer.BindQuery); ok is false for

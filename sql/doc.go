@@ -147,7 +147,7 @@
 // binder's entry: BindStatement transforms whatever statement it binds
 // (the moved DDL, a query, a write, EXPLAIN, TRUNCATE, DESCRIBE), BindQuery
 // a query the binder holds as TiDB's (a view's definition), ParseExprText
-// a stored expression, FuncTableMarker a function in FROM's marker call;
+// a stored expression;
 // a refusal is a TransformError, which carries the refused node's
 // position (At), never the node, so that the binder names no TiDB type.
 //

@@ -159,28 +159,6 @@ func (t *Transformer) parenQuery(n *ast.SetOprStmt, st *Statement) (pt.Query, er
 	return p, nil
 }
 
-// FuncTableMarker is the rewrite's marker call, pg__srf('f', ord,
-// explicit, pg__cols(..), args..), that a function in FROM (ft, made by
-// QueryToTree) was read from, in the tree: the form the binder's srf.go
-// and rowsfrom.go still bind. ok is false where ft was not read from a
-// marker; call is nil (without an error) for a malformed marker. It goes
-// when they bind ft's own fields.
-func (t *Transformer) FuncTableMarker(ft *pt.FuncTable) (call *pt.FuncCall, ok bool, err error) {
-	f, isCall := ft.Call.Src.(*ast.FuncCallExpr)
-	if !isCall {
-		return nil, false, nil
-	}
-	tree, err := t.ToTree(f)
-	if err != nil {
-		return nil, true, err
-	}
-	call, isCall = tree.(*pt.FuncCall)
-	if !isCall || call.Name != "pg__srf" || len(call.Args) < 4 {
-		return nil, true, nil
-	}
-	return call, true, nil
-}
-
 // ExprText is a stored (or clause) expression read by ParseExprText.
 type ExprText struct {
 	// Statement is "SELECT <text>" as parsed (for positions)

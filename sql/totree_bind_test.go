@@ -145,3 +145,68 @@ func TestParseExprText(t *testing.T) {
 		}
 	}
 }
+
+// TestFuncTableFields: a function in FROM is the tree's FuncTable, read
+// by the binder from its fields (never the rewrite's marker): the call,
+// WITH ORDINALITY, the alias's columns or column definitions (each at its
+// place), and ROWS FROM's functions with theirs.
+func TestFuncTableFields(t *testing.T) {
+	cases := []struct {
+		in       string
+		call     string
+		ord      bool
+		cols     []string
+		defs     []string
+		rowsFrom []string // each function's name and its definitions
+	}{
+		{in: "SELECT * FROM generate_series(1, 3) WITH ORDINALITY AS g(n, o)", call: "generate_series/2", ord: true, cols: []string{"n", "o"}},
+		{in: "SELECT * FROM json_to_record('{}') AS r(a int, b text)", call: "json_to_record/1", defs: []string{"a int", "b text"}},
+		{in: "SELECT * FROM ROWS FROM (generate_series(1, 2), json_to_record('{}') AS (a int)) AS r", call: rowsFromMarker + "/2",
+			rowsFrom: []string{"generate_series/2", "json_to_record/1 a int"}},
+	}
+	p := NewParser()
+	for _, c := range cases {
+		sts, err := p.Parse(c.in)
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		q, err := QueryToTree(sts[0].AST, sts[0])
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		ft, ok := q.(*pt.Select).From.(*pt.FuncTable)
+		if !ok {
+			t.Errorf("%s: FROM is a %T", c.in, q.(*pt.Select).From)
+			continue
+		}
+		if got := fmt.Sprintf("%s/%d", ft.Call.Name, len(ft.Call.Args)); got != c.call {
+			t.Errorf("%s: call %s, want %s", c.in, got, c.call)
+		}
+		if ft.Ordinality != c.ord || fmt.Sprint(ft.Columns) != fmt.Sprint(c.cols) {
+			t.Errorf("%s: ordinality %v, columns %v", c.in, ft.Ordinality, ft.Columns)
+		}
+		var defs []string
+		for _, d := range ft.ColumnDefs {
+			defs = append(defs, d.Name+" "+d.Type)
+			if d.Pos() <= 0 || d.Pos() >= len(sts[0].Rewritten) {
+				t.Errorf("%s: definition %s at %d", c.in, d.Name, d.Pos())
+			}
+		}
+		if fmt.Sprint(defs) != fmt.Sprint(c.defs) {
+			t.Errorf("%s: definitions %v, want %v", c.in, defs, c.defs)
+		}
+		var fns []string
+		for _, f := range ft.Funcs {
+			s := fmt.Sprintf("%s/%d", f.Call.Name, len(f.Call.Args))
+			for _, d := range f.ColumnDefs {
+				s += " " + d.Name + " " + d.Type
+			}
+			fns = append(fns, s)
+		}
+		if ft.RowsFrom != (c.rowsFrom != nil) || fmt.Sprint(fns) != fmt.Sprint(c.rowsFrom) {
+			t.Errorf("%s: ROWS FROM %v %v, want %v", c.in, ft.RowsFrom, fns, c.rowsFrom)
+		}
+	}
+}

@@ -16,9 +16,8 @@
 // binder moves onto these types (its exprtree.go) so that it switches on
 // node types rather than on function-name strings; each node keeps, in At.Src,
 // the TiDB node it was made from, for the few binders still reading
-// TiDB's AST (a function in FROM's marker call, read through
-// sql.Transformer.FuncTableMarker; a query the binder holds as TiDB's,
-// transformed through sql.Transformer.BindQuery). Subscript and Slice say whether
+// TiDB's AST (a query the binder holds as TiDB's, transformed through
+// sql.Transformer.BindQuery). Subscript and Slice say whether
 // they continue a chain written without parentheses (x[a][b], one
 // subscript of two dimensions), Quantified where its operator stands. AtTimeZone is for a parser that reads PostgreSQL's grammar
 // directly: the rewrite spells x AT TIME ZONE z as timezone(z, x), an

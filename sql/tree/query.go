@@ -224,7 +224,16 @@ type DerivedTable struct {
 // FuncColumn is one column definition of a function in FROM that returns
 // record: name type (Type as written, sql.ParseTypeName reads it).
 type FuncColumn struct {
+	At
 	Name, Type string
+}
+
+// RowsFromFunc is one function of ROWS FROM (f(args) [AS (column
+// definitions)], ..).
+type RowsFromFunc struct {
+	At
+	Call       *FuncCall
+	ColumnDefs []FuncColumn
 }
 
 // FuncTable is a function in FROM: [LATERAL] f(args) [WITH ORDINALITY]
@@ -232,7 +241,9 @@ type FuncColumn struct {
 // arguments; a first argument TABLE name or a query reaches the tree as
 // a Subquery). AliasExplicit says an alias was written (a function's one
 // output column takes the alias's name). A function in FROM is lateral
-// with or without the word, as in PostgreSQL.
+// with or without the word, as in PostgreSQL. ROWS FROM (..) is the
+// FuncTable with RowsFrom set and its functions in Funcs (Call is then
+// the rewrite's call of them, which the text is written back from).
 type FuncTable struct {
 	At
 	Call          *FuncCall
@@ -241,6 +252,8 @@ type FuncTable struct {
 	AliasExplicit bool
 	Alias
 	ColumnDefs []FuncColumn
+	RowsFrom   bool
+	Funcs      []RowsFromFunc
 }
 
 // JoinKind is a join's kind.

@@ -37,8 +37,8 @@ func (b *binder) bindUDFBatch(s *scope, f *pt.FuncCall, name, alias string, ord 
 		return nil, true, b.errAt(f, sqlerr.NotSupported("WITH ORDINALITY on a Go UDF"))
 	}
 	var sq *pt.Subquery
-	if len(f.Args) > 4 {
-		sq, _ = f.Args[4].(*pt.Subquery)
+	if len(f.Args) > 0 {
+		sq, _ = f.Args[0].(*pt.Subquery)
 	}
 	if sq == nil {
 		return nil, true, b.errAt(f, sqlerr.New(sqlerr.DatatypeMismatch,
@@ -49,7 +49,7 @@ func (b *binder) bindUDFBatch(s *scope, f *pt.FuncCall, name, alias string, ord 
 	if err != nil {
 		return nil, true, err
 	}
-	args, err := b.bindTreeList(s, f.Args[5:])
+	args, err := b.bindTreeList(s, f.Args[1:])
 	if err != nil {
 		return nil, true, err
 	}
@@ -57,7 +57,7 @@ func (b *binder) bindUDFBatch(s *scope, f *pt.FuncCall, name, alias string, ord 
 	for i, t := range fs {
 		decls[i] = t.Args
 	}
-	k, err := b.resolveUDFArgs(f, func(i int) sourceNode { return f.Args[5+i] }, name, decls, args)
+	k, err := b.resolveUDFArgs(f, func(i int) sourceNode { return f.Args[1+i] }, name, decls, args)
 	if err != nil {
 		return nil, true, err
 	}

@@ -92,29 +92,24 @@ func Bind(ctx context.Context, cat Catalog, stmt *sql.Statement, declared []type
 	}
 	b := &binder{ctx: ctx, cat: cat, stmt: stmt, params: make([]types.T, n)}
 	copy(b.params, declared)
-	if st, ok := b.trees.StatementTree(stmt.AST); ok {
+	if stmt.AST == nil {
+		return nil, sqlerr.New(sqlerr.InternalError, "statement has no syntax tree")
+	}
+	st, err := b.trees.BindStatement(stmt)
+	if err != nil {
+		return nil, b.transformError(err) // exprbind.go
+	}
+	if st != nil {
 		return b.bindStatementTree(st)
 	}
-	if q, ok, err := b.queryTree(stmt.AST); ok { // exprbind.go
-		if err != nil {
-			return nil, err
-		}
-		plan, err := b.bindQueryTree(q, stmt.AST)
-		if err == nil {
-			err = refuseRecordOutput(plan) // searchcycle.go
-		}
-		if err != nil {
-			return nil, err
-		}
-		return &Query{Plan: b.finishParams(plan), params: b.params}, nil
-	}
-	return b.bindStatementAST(stmt) // exprbind.go: the statements still dispatched on TiDB's types
+	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "statement %q is not supported", firstWords(stmt.Text))
 }
 
-// bindStatementTree binds a statement that has moved onto sqlgate's parsed
-// tree (sql.Transformer.StatementTree: CREATE TABLE [AS], DROP TABLE |
-// VIEW, CREATE VIEW; issue 32). A query inside one is still TiDB's
-// (view.go's bindQuery).
+// bindStatementTree binds a statement of sqlgate's parsed tree
+// (sql.Transformer.BindStatement): CREATE TABLE [AS], DROP TABLE | VIEW,
+// CREATE VIEW here (a query inside one is transformed when bound, view.go's
+// bindQuery), the queries, writes, EXPLAIN, TRUNCATE and DESCRIBE in
+// exprbind.go's bindStatement.
 func (b *binder) bindStatementTree(st pt.Statement) (Statement, error) {
 	switch s := st.(type) {
 	case *pt.CreateTable:
@@ -130,6 +125,9 @@ func (b *binder) bindStatementTree(st pt.Statement) (Statement, error) {
 		return b.bindDropTable(s) // ddl.go
 	case *pt.CreateView:
 		return b.bindCreateView(s) // view.go
+	}
+	if out, ok, err := b.bindStatement(st); ok { // exprbind.go
+		return out, err
 	}
 	return nil, sqlerr.New(sqlerr.InternalError, "statement %T has no binder", st)
 }
@@ -234,8 +232,6 @@ func (b *binder) errAt(node sourceNode, err *sqlerr.Error) *sqlerr.Error {
 		// a whole word outside quotes, which is where these names stand).
 		if x, ok := node.(*pt.TableName); ok {
 			off = identOffset(b.stmt.Rewritten, x.Name)
-		} else if name, ok := astIdentName(node); ok { // exprbind.go
-			off = identOffset(b.stmt.Rewritten, name)
 		}
 	}
 	return err.WithPosition(b.stmt.Position(off))
@@ -318,5 +314,5 @@ func rightOperandOffset(n sourceNode) int {
 			return x.R.Pos()
 		}
 	}
-	return astRightOperandOffset(n) // exprbind.go
+	return 0
 }

@@ -253,7 +253,7 @@ func (b *binder) bindUncorrelatedCTE(cte *pt.CTE) (Node, bool) {
 		}
 		n, err = b.bindRecursiveUnion(cte)
 	default:
-		n, err = b.bindQueryTree(cte.Query, nil)
+		n, err = b.bindQueryTree(cte.Query)
 	}
 	if err != nil {
 		return nil, false
@@ -302,5 +302,5 @@ func callsVolatile(n Node) bool {
 
 // bindSetOpLeaf binds a SELECT or VALUES operand of a set operation.
 func (b *binder) bindSetOpLeaf(q pt.Query) (Node, error) {
-	return b.bindQueryTree(q, nil) // exprbind.go
+	return b.bindQueryTree(q) // exprbind.go
 }

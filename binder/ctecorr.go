@@ -31,5 +31,5 @@ func (b *binder) bindCTEBody(cte *pt.CTE) (Node, error) {
 	prevAgg := b.agg
 	b.agg = nil // the body's aggregates are its own
 	defer func() { b.agg = prevAgg }()
-	return b.bindQueryTree(cte.Query, nil) // exprbind.go
+	return b.bindQueryTree(cte.Query) // exprbind.go
 }

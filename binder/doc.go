@@ -17,13 +17,14 @@
 // arrays.go PostgreSQL's array syntax (the rewrite's pg__array,
 // pg__subscript, pg__slice, pg__any/pg__all, pg__array_subquery
 // markers; array comparison and ||), srf.go functions in FROM (the
-// pg__srf marker, bound to a TableFunc node, or for a plain function a
+// tree's FuncTable, bound to a TableFunc node, or for a plain function a
 // one-row Project) and set-returning functions in the SELECT list (a
 // ProjectSet node under the projection per level of nesting; the
 // placements PostgreSQL refuses), rowsfrom.go ROWS FROM (..) and unnest
 // of several arrays (a RowsFrom node over one plan per function), fields.go field selection from
 // a ROW value (the tree's FieldSelect, bindFieldSelectTree; exprbind.go's
-// bindFieldSelect takes the pg__field marker of TiDB's AST), bitwise.go the integer & | << >>, udf.go the
+// bindFieldSelectCall reads a pg__field call the transformer left a call
+// as one), bitwise.go the integer & | << >>, udf.go the
 // server's Go UDFs (scalar calls and record-batch UDFs in FROM, found
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // enumtypes.go the user-defined types a type name may name (the optional
@@ -47,9 +48,9 @@
 // view query's tree (sql.Transformer.SubqueryTree), setop.go UNION,
 // INTERSECT and EXCEPT from the tree's SetOp (grouped as PostgreSQL's
 // grammar groups them; a parenthesised operation keeps its ORDER BY and
-// LIMIT, and its own WITH binds first; exprbind.go's bindSetOpr is their
-// edge with TiDB's AST, transforming a chain whole, a parenthesised single
-// query with its WITH transformed apart (sql.Transformer.WithToTree)),
+// LIMIT, and its own WITH binds first; a statement's parenthesised single
+// query with clauses after it is the tree's ParenQuery, which exprbind.go's
+// bindParenQuery binds as the binder always has),
 // cte.go WITH queries (the items of the tree's WITH lists, each
 // transformed once with its statement, key the binder's WITH state:
 // visibility, reference counts, which are evaluated once), recursive.go
@@ -93,12 +94,11 @@
 // Window, windownamed.go folding the WINDOW clause's named windows into
 // OVER w and OVER (w ..) by PostgreSQL's rules); CREATE TABLE, DROP TABLE | VIEW and CREATE VIEW bind from the
 // statement's tree (Bind takes it from sql.Transformer.StatementTree and
-// dispatches on the tree node, bindStatementTree; the other statements
-// still go by TiDB's statement type; the query of CREATE VIEW and CREATE
-// TABLE AS is still TiDB's, bound by view.go's bindQuery); INSERT, UPDATE
-// and DELETE bind from their tree (sql.Transformer.DMLTree, which Bind's
-// and EXPLAIN's bindInsert / bindUpdate / bindDelete call on TiDB's
-// statement): values, SET, WHERE, ON CONFLICT, the column lists, the
+// dispatches on the tree node, bindStatementTree; the query of CREATE
+// VIEW and CREATE TABLE AS, and a view's, is transformed when bound, by
+// view.go's bindQuery through exprbind.go's bindQueryNode); INSERT, UPDATE
+// and DELETE bind from their tree (sql.Transformer.DMLToTree, through
+// Bind's sql.Transformer.BindStatement, as EXPLAIN's): values, SET, WHERE, ON CONFLICT, the column lists, the
 // target table, FROM / USING, WITH, RETURNING's list and INSERT ...
 // SELECT's query are the tree's, and dmledge.go hands the queries' parts
 // to the query binder (from.go's bindFromItem, select.go's bindTargets,
@@ -112,7 +112,8 @@
 // rewrite's markers; lateral.go LATERAL items), taken from
 // the query's or the write's tree; a derived table's query binds from its
 // tree (exprbind.go's bindDerivedQuery), a function in FROM from the
-// marker call it was made from (exprbind.go's bindFuncTable);
+// tree's FuncTable (srf.go's bindFuncTable; ROWS FROM's functions are its
+// Funcs, rowsfrom.go);
 // lockrows.go binds the locking clause from the tree's Locking; order.go
 // binds ORDER BY from the tree's OrderItems (ordinals, output names, NULLS
 // FIRST | LAST) and LIMIT from tree expressions (bindLimitTree);
@@ -123,7 +124,7 @@
 // VALUES(col), calls.go the rewrite's markers the transformer leaves as
 // calls (bindMarkerCall), exprops.go the leaves (columns, parameters,
 // literals) and the unary and binary operators, mapvalues.go MAP[..], srf.go functions in FROM
-// (the pg__srf marker's call, with udf.go, filetables.go and batchudf.go)
+// (the tree's FuncTable, with udf.go, filetables.go and batchudf.go)
 // and set-returning calls in the SELECT list, coldefs.go DEFAULT and CHECK
 // expressions (their refusals found with tree.Walk), orderedset.go
 // WITHIN GROUP aggregates (the hypothetical-set expansion built as tree
@@ -134,24 +135,21 @@
 // GROUPING(..), HAVING, the WINDOW clause, the aggregate and window
 // finders over tree.Walk, and the column labels, PostgreSQL's
 // FigureColname read from the tree's nodes), as do VALUES (values.go) and
-// ROW constructors (rows.go); binder.go's Bind transforms a SELECT or
-// VALUES statement once (sql.Transformer.QueryToTree: its subqueries,
-// derived tables, WITH and window definitions included) and binds that
-// tree. exprbind.go is the edge with TiDB's nodes: its bindExpr binds
-// TiDB's expressions from the statement-level files that still read TiDB's
-// statements (the leaves directly, the rest through sql.ToTree), its
-// bindSelect transforms a TiDB SELECT (a set operation's branch, a WITH
-// query's or a view's body) once and binds the tree, bindQueryTree binds
-// a query of the tree (a set operation, its WITH included, by setop.go),
-// bindSubqueryQuery a subquery's
-// tree (or its TiDB query where only sql.ToTree made the node); it keeps
-// the dispatch of the statements not in the tree yet (bindStatementAST:
-// set operations, INSERT / UPDATE / DELETE, EXPLAIN, TRUNCATE), and binds
-// a malformed pg__field call from its TiDB node (bindBridged); from.go's
-// and lateral.go's table functions come in through bindTableFunc.
-// Helpers that only position errors take sourceNode, which nodes of
-// either tree satisfy. tests/imports lists the files that still import
-// TiDB's AST; the list only shrinks.
+// ROW constructors (rows.go); binder.go's Bind transforms every statement
+// once (sql.Transformer.BindStatement: a query with its subqueries,
+// derived tables, WITH and window definitions, a write, EXPLAIN (the
+// tree's Explain), TRUNCATE (Truncate), DESCRIBE (Describe)) and binds
+// that tree, switching on its node types (bindStatementTree, exprbind.go's
+// bindStatement). exprbind.go is the binder's entry from the parser:
+// bindQueryTree binds a query of the tree (a set operation, its WITH
+// included, by setop.go; a ParenQuery by bindParenQuery), bindQueryNode a
+// query held as the parser left it (a view's, CREATE TABLE AS's),
+// transformed by sql.Transformer.BindQuery, bindSubqueryQuery a
+// subquery's tree (or its query, transformed then, where only sql.ToTree
+// made the node), transformError positions a transformer's refusal
+// (sql.TransformError.At), parseExprText reads a stored expression
+// (sql.ParseExprText). No binder file imports TiDB's AST
+// (tests/imports); helpers that only position errors take sourceNode.
 //
 // The bound tree (expr.go, plan.go) is separate from the parsed tree: the planner
 // (lower/) sees column indexes and types, never names.

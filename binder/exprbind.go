@@ -5,59 +5,46 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
-// The binder's edge with TiDB's AST (issue 32): the only binder file that
-// imports it. What is left here: Bind's dispatch on the TiDB statement
-// types not in the tree yet (a set operation, EXPLAIN, TRUNCATE,
-// DESCRIBE; the writes transform here), the TiDB queries other files
-// still hold (a view's or CREATE TABLE AS's query, a subquery ToTree left
-// TiDB's, a parenthesised one-operand set operation), the rewrite's marker
-// calls whose binders read TiDB's call (functions in FROM, pg__field,
-// ROW keys of hypothetical-set aggregates), stored expressions parsed
-// from their text (parseExprText), and the TiDB nodes an error position
-// may be found from. Each piece goes when its caller moves onto the tree.
-
-// toTree transforms node into sql/tree, a refusal positioned at the node
-// refused.
-func (b *binder) toTree(node ast.ExprNode) (pt.Expr, error) {
-	t, err := b.trees.ToTree(node)
-	if err != nil {
-		return nil, b.transformError(err)
-	}
-	return t, nil
-}
+// The binder's entry from the parser (issue 32): every statement, query
+// and stored expression arrives in sqlgate's tree, transformed once in
+// sql/ (sql.Transformer.BindStatement, BindQuery, ParseExprText); a
+// transformer's refusal is positioned here. No binder file names TiDB's
+// AST (tests/imports).
 
 // bindSubqueryQuery binds the query a subquery carries: its tree where the
-// transformer made one (pt.Subquery.Tree, sql.QueryToTree), else TiDB's
-// statement, transformed here (the statement-level files that still read
-// TiDB's AST hand theirs over); this is the one place an expression's
-// subquery hands it over (subquery.go's bindSubqueryPlan).
+// transformer made one (pt.Subquery.Tree, sql.QueryToTree), else its query
+// transformed now (bindQueryNode: a subquery of an ORDER BY or LIMIT
+// outside a parenthesised query, of a stored expression, a query a
+// statement-level file parsed itself); this is
+// the one place an expression's subquery hands it over (subquery.go's
+// bindSubqueryPlan).
 func (b *binder) bindSubqueryQuery(q any) (Node, error) {
-	switch x := q.(type) {
-	case *pt.Subquery:
-		if x.Tree != nil {
-			return b.bindQueryTree(x.Tree, x.Query)
+	for {
+		x, ok := q.(*pt.Subquery)
+		if !ok {
+			break
 		}
-		return b.bindSubqueryQuery(x.Query)
-	case *ast.SelectStmt:
-		return b.bindSelect(x)
-	case *ast.SetOprStmt:
-		return b.bindSetOpr(x)
+		if x.Tree != nil {
+			return b.bindQueryTree(x.Tree)
+		}
+		q = x.Query
 	}
-	return nil, sqlerr.NotSupported("this kind of subquery")
+	n, ok, err := b.bindQueryNode(q)
+	if !ok {
+		return nil, sqlerr.NotSupported("this kind of subquery")
+	}
+	return n, err
 }
 
 // bindQueryTree binds a query of sqlgate's tree: a SELECT (select.go),
-// VALUES (values.go) or a set operation, its own WITH included (setop.go);
-// src, the TiDB query the tree was made from, binds only where the tree
-// holds no query.
-func (b *binder) bindQueryTree(q pt.Query, src any) (Node, error) {
+// VALUES (values.go), a set operation, its own WITH included (setop.go),
+// or a parenthesised query with clauses after it (bindParenQuery).
+func (b *binder) bindQueryTree(q pt.Query) (Node, error) {
 	switch x := q.(type) {
 	case *pt.Select:
 		return b.bindSelectTree(x)
@@ -65,62 +52,39 @@ func (b *binder) bindQueryTree(q pt.Query, src any) (Node, error) {
 		return b.bindValuesTree(x)
 	case *pt.SetOp:
 		return b.bindSetOpTree(x) // setop.go, its WITH included
-	}
-	switch x := src.(type) {
-	case *ast.SetOprStmt:
-		return b.bindSetOpr(x)
-	case *ast.SelectStmt:
-		return b.bindSelect(x)
+	case *pt.ParenQuery:
+		return b.bindParenQuery(x)
 	}
 	return nil, sqlerr.NotSupported("this kind of query")
 }
 
-// bindSelect binds a SELECT of TiDB's AST (a set operation's branch, a
-// WITH query's body, a view's definition): transformed into the tree
-// (sql.Transformer.QueryToTree, its subqueries and derived tables
-// included), then bound from there (select.go, values.go).
-func (b *binder) bindSelect(sel *ast.SelectStmt) (Node, error) {
-	q, err := b.trees.QueryToTree(sel, b.stmt)
-	if err != nil {
-		return nil, b.queryTransformError(err)
-	}
-	return b.bindQueryTree(q, sel)
-}
-
-// queryTransformError positions a refusal of QueryToTree at the node
-// refused, except one about a whole SELECT (SELECT INTO, a locking clause
-// PostgreSQL lacks, another kind of SELECT), which the binder has always
-// reported without a position.
-func (b *binder) queryTransformError(err error) error {
-	var te *sql.TransformError
-	if errors.As(err, &te) {
-		switch te.Node.(type) {
-		case *ast.SelectStmt, *ast.SetOprStmt:
-			return te.Err
-		}
-	}
-	return b.transformError(err)
-}
-
-// transformError positions a transformer's error at the TiDB node it
-// refused (the one place that does).
+// transformError positions a transformer's refusal at the node it refused
+// (the one place that does): its offset, or where TiDB recorded none the
+// node's name found in the text, as errAt finds a table's.
 func (b *binder) transformError(err error) error {
 	var te *sql.TransformError
-	if errors.As(err, &te) {
-		return b.errAt(te.Node, te.Err)
+	if !errors.As(err, &te) {
+		return err
 	}
-	return err
+	off, name, ok := te.At()
+	if !ok || b.stmt == nil {
+		return te.Err
+	}
+	if off == 0 && name != "" {
+		off = identOffset(b.stmt.Rewritten, name)
+	}
+	return te.Err.WithPosition(b.stmt.Position(off))
 }
 
-// bindBridged binds the tree nodes whose binders live in files that still
-// read TiDB's AST (rows.go's ROW constructor, fields.go's field
-// selection, groupingsets.go's GROUPING(..) and misplaced grouping
-// constructs) from the TiDB node the tree node was made from (At.Src). The bridge goes when those files move
-// onto the tree (issue 32).
+// bindBridged binds the tree nodes whose binders live apart (rows.go's
+// ROW constructor, fields.go's field selection, groupingsets.go's
+// GROUPING(..) and misplaced grouping constructs), and refuses the rest.
 func (b *binder) bindBridged(s *scope, e pt.Expr) (Expr, error) {
 	switch n := e.(type) {
 	case *pt.Row:
 		return b.bindRowConstructor(s, n, n.Fields) // rows.go
+	case *pt.FieldSelect:
+		return b.bindFieldSelectTree(s, n) // fields.go
 	case *pt.GroupingSet:
 		return nil, b.misplacedGroupingConstruct(s, n, groupingMarker(n.Kind), n.Items) // groupingsets.go
 	case *pt.FuncCall:
@@ -129,16 +93,24 @@ func (b *binder) bindBridged(s *scope, e pt.Expr) (Expr, error) {
 			return b.bindGrouping(n) // groupingsets.go
 		case isGroupingConstruct(n.Name):
 			return nil, b.misplacedGroupingConstruct(s, n, n.Name, n.Args)
-		}
-	}
-	switch n := e.(interface{ Source() any }).Source().(type) {
-	case *ast.FuncCallExpr:
-		if n.FnName.L == "pg__field" {
-			e, _, err := b.bindFieldSelect(s, n)
-			return e, err
+		case n.Name == "pg__field":
+			return b.bindFieldSelectCall(s, n)
 		}
 	}
 	return nil, b.errAt(e, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", treeKind(e)))
+}
+
+// bindFieldSelectCall binds a pg__field marker call the transformer left
+// a call (a function in FROM named so, whose call the binder builds; any
+// other is malformed): pg__field(e, 'name') is the tree's field selection
+// (fields.go's bindFieldSelectTree), as the transformer reads it.
+func (b *binder) bindFieldSelectCall(s *scope, n *pt.FuncCall) (Expr, error) {
+	if len(n.Args) == 2 {
+		if lit, ok := n.Args[1].(*pt.Literal); ok && lit.Kind == pt.LitString {
+			return b.bindFieldSelectTree(s, &pt.FieldSelect{At: n.At, X: n.Args[0], Field: lit.Text})
+		}
+	}
+	return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
 }
 
 // treeKind names a tree node's kind in a 0A000 as the TiDB node it was
@@ -148,21 +120,6 @@ func treeKind(e pt.Expr) string {
 		return strings.TrimPrefix(fmt.Sprintf("%T", src), "*ast.")
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", e), "*tree.")
-}
-
-// bindTableFunc binds the table function marker of a FROM item (from.go
-// and lateral.go find it in TiDB's derived table, setFuncMarker) under
-// alias, from its tree (srf.go's bindTableFuncCall).
-func (b *binder) bindTableFunc(f *ast.FuncCallExpr, alias string) (Node, error) {
-	t, err := b.toTree(f)
-	if err != nil {
-		return nil, err
-	}
-	call, ok := t.(*pt.FuncCall)
-	if !ok || call.Name != "pg__srf" || len(call.Args) < 4 {
-		return nil, b.errAt(f, sqlerr.New(sqlerr.InternalError, "malformed function in FROM"))
-	}
-	return b.bindTableFuncCall(call, alias)
 }
 
 // relabelAliases is from.go's relabelNames.
@@ -187,20 +144,6 @@ type srfState struct {
 // bindTree binds a set-returning call's argument with bind.
 func (st *srfState) bindTree(e pt.Expr) (Expr, error) { return st.bind(e) }
 
-// scalarCallSource is the TiDB call f(args) that a function in FROM used
-// as a one-row table stands for (srf.go's bindScalarFromItem builds its
-// tree): the source of the tree's call, for the calls bound through
-// bindBridged.
-func scalarCallSource(marker *pt.FuncCall, name string) any {
-	m, ok := marker.Source().(*ast.FuncCallExpr)
-	if !ok || len(m.Args) < 4 {
-		return nil
-	}
-	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: m.Args[4:]}
-	call.SetOriginTextPosition(m.OriginTextPosition())
-	return call
-}
-
 // exprText is a stored (or clause) expression as parseExprText reads it:
 // the statement it was parsed as (for positions), its tree, and whether
 // it is written as a binary operator (PostgreSQL's deparser brackets one:
@@ -211,181 +154,89 @@ type exprText struct {
 	operator bool
 }
 
-// parseExprText parses a stored (or clause) expression as the select list
-// of "SELECT <text>", refusing anything but one expression, and
-// transforms it into sql/tree.
+// parseExprText parses a stored (or clause) expression
+// (sql.ParseExprText).
 func parseExprText(text string) (exprText, error) {
-	sts, err := sql.NewParser().Parse("SELECT " + text)
+	x, err := sql.ParseExprText(text)
 	if err != nil {
 		return exprText{}, err
 	}
-	if len(sts) != 1 {
-		return exprText{}, sqlerr.New(sqlerr.SyntaxError, "syntax error in expression %q", text)
-	}
-	sel, ok := sts[0].AST.(*ast.SelectStmt)
-	if !ok || sel.From != nil || sel.Where != nil || sel.GroupBy != nil || sel.Having != nil || sel.OrderBy != nil || sel.Limit != nil ||
-		sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Fields.Fields[0].Expr == nil || sel.Fields.Fields[0].AsName.O != "" {
-		return exprText{}, sqlerr.New(sqlerr.SyntaxError, "syntax error in expression %q", text)
-	}
-	node := sel.Fields.Fields[0].Expr
-	t, err := sql.ToTree(node)
-	if err != nil {
-		// the refusal of a stored expression has no position in the
-		// statement the client sent
-		var te *sql.TransformError
-		if errors.As(err, &te) {
-			return exprText{}, te.Err
-		}
-		return exprText{}, err
-	}
-	_, operator := node.(*ast.BinaryOperationExpr)
-	return exprText{st: sts[0], tree: t, operator: operator}, nil
+	return exprText{st: x.Statement, tree: x.Tree, operator: x.Operator}, nil
 }
 
-// rowSource is the TiDB ROW(keys..) a ROW the binder builds on the tree
-// stands for (orderedset.go's hypothetical dense_rank): rows.go binds a
-// ROW from its TiDB node (bindBridged) until it moves onto the tree.
-func rowSource(fields []pt.Expr) any {
-	values := make([]ast.ExprNode, len(fields))
-	for i, f := range fields {
-		src, ok := f.(interface{ Source() any }).Source().(ast.ExprNode)
-		if lit, isLit := f.(*pt.Literal); !ok && isLit && lit.Kind == pt.LitInt {
-			// WITHIN GROUP's integer key, a constant (sortKeyOf)
-			src, ok = ast.NewValueExpr(lit.Int, "", ""), true
-		}
-		if !ok {
-			return nil
-		}
-		values[i] = src
-	}
-	return &ast.RowExpr{Values: values}
-}
-
-// The statement dispatch's edge (binder.go's Bind): a SELECT or VALUES
-// statement transforms once into the tree (queryTree) and binds from it;
-// the statements not in the tree yet dispatch on TiDB's types here.
-
-// queryTree transforms a SELECT or VALUES statement (ok false for any
-// other: a set operation binds through setop.go, which transforms its
-// own).
-func (b *binder) queryTree(node any) (pt.Query, bool, error) {
-	sel, ok := node.(*ast.SelectStmt)
-	if !ok {
-		return nil, false, nil
-	}
-	q, err := b.trees.QueryToTree(sel, b.stmt)
-	if err != nil {
-		return nil, true, b.queryTransformError(err)
-	}
-	return q, true, nil
-}
-
-// bindStatementAST binds the statements that Bind still dispatches on
-// TiDB's statement types.
-func (b *binder) bindStatementAST(stmt *sql.Statement) (Statement, error) {
-	switch node := stmt.AST.(type) {
-	case *ast.SetOprStmt:
-		plan, err := b.bindSetOpr(node)
+// bindStatement binds the statements that Bind does not dispatch
+// among the DDL (bindStatementTree): a query, a write, EXPLAIN, TRUNCATE,
+// DESCRIBE, all of them in sqlgate's tree (sql.Transformer.BindStatement);
+// ok is false for another statement.
+func (b *binder) bindStatement(st pt.Statement) (Statement, bool, error) {
+	switch node := st.(type) {
+	case pt.Query:
+		plan, err := b.bindQueryTree(node)
 		if err == nil {
-			err = refuseRecordOutput(plan)
+			err = refuseRecordOutput(plan) // searchcycle.go
 		}
 		if err != nil {
-			return nil, err
+			return nil, true, err
 		}
-		return &Query{Plan: b.finishParams(plan), params: b.params}, nil
-	case *ast.InsertStmt:
-		return b.bindInsert(node)
-	case *ast.UpdateStmt:
-		return b.bindUpdate(node)
-	case *ast.DeleteStmt:
-		return b.bindDelete(node)
-	case *ast.ExplainStmt:
-		return b.bindExplain(node)
-	case *ast.TruncateTableStmt:
-		info, err := b.cat.GetTable(b.ctx, b.tablePath(node.Table))
-		if err != nil {
-			if se := sqlerr.As(err); se != nil {
-				return nil, b.errAt(node.Table, se)
-			}
-			return nil, err
-		}
-		return &Truncate{Table: info}, nil
-	case nil:
-		return nil, sqlerr.New(sqlerr.InternalError, "statement has no syntax tree")
-	}
-	return nil, sqlerr.New(sqlerr.FeatureNotSupported, "statement %q is not supported", firstWords(stmt.Text))
-}
-
-// astIdentName is the name of a TiDB table or column name node, which
-// records no text offset (errAt finds the name in the text instead).
-func astIdentName(node sourceNode) (string, bool) {
-	switch x := node.(type) {
-	case *ast.TableName:
-		return x.Name.O, true
-	case *ast.ColumnName:
-		return x.Name.O, true
-	}
-	return "", false
-}
-
-// astRightOperandOffset is rightOperandOffset for TiDB's two-operand
-// expressions (binder.go's errAtOperator).
-func astRightOperandOffset(n sourceNode) int {
-	switch x := n.(type) {
-	case *ast.BinaryOperationExpr:
-		return x.R.OriginTextPosition()
-	case *ast.FuncCallExpr: // a || b, rewritten to concat(a, b)
-		if len(x.Args) == 2 {
-			return x.Args[1].OriginTextPosition()
-		}
-	}
-	return 0
-}
-
-// ident is the one place that decides how an identifier is folded.
-// PostgreSQL folds unquoted identifiers to lower case and keeps quoted ones;
-// the sql/ rewrite already lower-cased the unquoted ones, so the name as
-// written in the rewritten text (CIStr.O) is PostgreSQL's name.
-func ident(s ast.CIStr) string { return s.O }
-
-// tablePath is schemas.go's treePath for a name of TiDB's AST (FROM,
-// TRUNCATE, DESCRIBE, a view reference), here at the AST's edge so that
-// schemas.go reads only the tree.
-func (b *binder) tablePath(tn *ast.TableName) fluss.TablePath {
-	p, _ := b.resolvePath(ident(tn.Schema), ident(tn.Name), false)
-	return p
-}
-
-// bindExplain binds EXPLAIN [ANALYZE] [(FORMAT JSON)] of a query, and
-// DESCRIBE t, which TiDB parses as EXPLAIN of SHOW COLUMNS.
-func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
-	if show, ok := node.Stmt.(*ast.ShowStmt); ok && show.Tp == ast.ShowColumns && show.Table != nil {
-		if d, ok, err := b.describeView(b.tablePath(show.Table)); ok {
-			return d, err
-		}
-		info, err := b.cat.GetTable(b.ctx, b.tablePath(show.Table))
+		return &Query{Plan: b.finishParams(plan), params: b.params}, true, nil
+	case *pt.Insert:
+		out, err := b.bindInsertTree(node)
+		return out, true, err
+	case *pt.Update:
+		out, err := b.bindUpdateTree(node)
+		return out, true, err
+	case *pt.Delete:
+		out, err := b.bindDeleteTree(node)
+		return out, true, err
+	case *pt.Explain:
+		out, err := b.bindExplain(node)
+		return out, true, err
+	case *pt.Describe:
+		out, err := b.bindDescribe(node)
+		return out, true, err
+	case *pt.Truncate:
+		info, err := b.cat.GetTable(b.ctx, b.treePath(node.Table))
 		if err != nil {
 			if se := sqlerr.As(err); se != nil {
-				return nil, b.errAt(show.Table, se)
+				return nil, true, b.errAt(node.Table, se)
 			}
-			return nil, err
+			return nil, true, err
 		}
-		return &Describe{Table: info}, nil
+		return &Truncate{Table: info}, true, nil
 	}
+	return nil, false, nil
+}
+
+// bindDescribe binds DESCRIBE t: a view's columns, else the table's.
+func (b *binder) bindDescribe(d *pt.Describe) (Statement, error) {
+	if out, ok, err := b.describeView(b.treePath(d.Table)); ok {
+		return out, err
+	}
+	info, err := b.cat.GetTable(b.ctx, b.treePath(d.Table))
+	if err != nil {
+		if se := sqlerr.As(err); se != nil {
+			return nil, b.errAt(d.Table, se)
+		}
+		return nil, err
+	}
+	return &Describe{Table: info}, nil
+}
+
+// bindExplain binds EXPLAIN [ANALYZE] [(FORMAT JSON)] of a query or a
+// write.
+func (b *binder) bindExplain(node *pt.Explain) (Statement, error) {
 	var plan Node
 	var dml Statement // EXPLAIN of INSERT, UPDATE or DELETE
 	var err error
 	switch inner := node.Stmt.(type) {
-	case *ast.SelectStmt:
-		plan, err = b.bindSelect(inner)
-	case *ast.SetOprStmt:
-		plan, err = b.bindSetOpr(inner)
-	case *ast.InsertStmt:
-		dml, err = b.bindInsert(inner)
-	case *ast.UpdateStmt:
-		dml, err = b.bindUpdate(inner)
-	case *ast.DeleteStmt:
-		dml, err = b.bindDelete(inner)
+	case pt.Query:
+		plan, err = b.bindQueryTree(inner)
+	case *pt.Insert:
+		dml, err = b.bindInsertTree(inner)
+	case *pt.Update:
+		dml, err = b.bindUpdateTree(inner)
+	case *pt.Delete:
+		dml, err = b.bindDeleteTree(inner)
 	default:
 		return nil, sqlerr.NotSupported("EXPLAIN of this statement")
 	}
@@ -415,12 +266,6 @@ func (b *binder) bindExplain(node *ast.ExplainStmt) (Statement, error) {
 	return &Explain{Statement: &Query{Plan: b.finishParams(plan), params: b.params}, Analyze: analyze, Format: format, Metrics: level}, nil
 }
 
-// The bridges between the binder's files that have moved onto sqlgate's
-// tree and those still on TiDB's AST (issue 32): FROM binds from the tree
-// (from.go, lateral.go), the queries inside it and the functions in it
-// from the TiDB nodes the tree's nodes were made from. They go as the
-// queries move.
-
 // bindDerivedQuery binds a derived table's query (its tree) with s as
 // the enclosing scope (nil: none).
 func (b *binder) bindDerivedQuery(s *scope, d *pt.DerivedTable) (Node, []Expr, error) {
@@ -430,134 +275,59 @@ func (b *binder) bindDerivedQuery(s *scope, d *pt.DerivedTable) (Node, []Expr, e
 	return b.bindSubqueryPlan(s, &pt.Subquery{At: d.At, Tree: d.Query})
 }
 
-// bindFuncTable binds a function in FROM from the rewrite's marker call
-// its Call was made from (srf.go).
-func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
-	f, ok := ft.Call.Src.(*ast.FuncCallExpr)
-	if !ok {
-		return nil, sqlerr.NotSupported("this function in FROM")
-	}
-	return b.bindTableFunc(f, ft.Alias.Name)
-}
-
-// bindQueryNode binds a query of TiDB's AST (a view's definition, CREATE
-// TABLE AS's query); ok is false for another kind of node.
+// bindQueryNode binds a query the binder holds as the parser left it (a
+// view's definition, CREATE TABLE AS's or CREATE VIEW's query),
+// transformed into the tree (sql.Transformer.BindQuery); ok is false for
+// another kind of node.
 func (b *binder) bindQueryNode(q any) (Node, bool, error) {
-	var n Node
-	var err error
-	switch x := q.(type) {
-	case *ast.SelectStmt:
-		n, err = b.bindSelect(x)
-	case *ast.SetOprStmt:
-		n, err = b.bindSetOpr(x)
-	default:
+	t, ok, err := b.trees.BindQuery(q, b.stmt)
+	if !ok {
 		return nil, false, nil
 	}
+	if err != nil {
+		return nil, true, b.transformError(err)
+	}
+	n, err := b.bindQueryTree(t)
 	return n, true, err
 }
 
-// bindFieldSelect binds pg__field(e, 'name') of TiDB's AST through the
-// tree (fields.go's bindFieldSelectTree); ok is false for other calls.
-func (b *binder) bindFieldSelect(s *scope, n *ast.FuncCallExpr) (Expr, bool, error) {
-	if n.FnName.L != "pg__field" {
-		return nil, false, nil
-	}
-	if len(n.Args) != 2 {
-		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
-	}
-	t, err := b.toTree(n)
-	if err != nil {
-		return nil, true, err
-	}
-	fs, ok := t.(*pt.FieldSelect)
-	if !ok {
-		return nil, true, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
-	}
-	e, err := b.bindFieldSelectTree(s, fs)
-	return e, true, err
-}
-
-// bindSetOpr binds a set operation of TiDB's AST (a statement, a view's
-// definition, EXPLAIN's query): a chain of two or more queries transforms
-// into the tree whole (its WITH, ORDER BY and LIMIT included) and binds
-// from there (setop.go). One parenthesised query, which TiDB makes a set
-// operation of one operand, binds as it always has: ordered by its output
-// columns, a second ORDER BY or LIMIT inside refused (the tree would give
-// it to the query itself, which PostgreSQL does but this binder never has).
-func (b *binder) bindSetOpr(st *ast.SetOprStmt) (Node, error) {
-	if st.SelectList != nil && len(st.SelectList.Selects) > 1 && st.SelectList.OrderBy == nil && st.SelectList.Limit == nil {
-		q, err := b.trees.QueryToTree(st, b.stmt)
-		if err != nil {
-			return nil, b.transformError(err)
-		}
-		return b.bindQueryTree(q, st)
-	}
-	var q pt.Query
-	var qerr error
-	if st.SelectList != nil {
-		q, qerr = b.trees.QueryToTree(st.SelectList, b.stmt)
-	}
-	if st.With != nil {
-		w, err := b.trees.WithToTree(st.With, b.stmt)
-		if err != nil {
-			return nil, b.transformError(err)
-		}
+// bindParenQuery binds one parenthesised query with clauses after it as
+// the binder always has (pt.ParenQuery): its WITH, then the query, ordered
+// by its output columns and limited; a second ORDER BY or LIMIT inside
+// refused (the tree would give it to the query itself, which PostgreSQL
+// does but this binder never has).
+func (b *binder) bindParenQuery(p *pt.ParenQuery) (Node, error) {
+	if p.With != nil {
 		saved := b.ctes
 		defer func() { b.ctes = saved }()
 		var owner pt.Node // the references are counted over the operand
-		if q != nil {
-			owner = q
+		if p.Query != nil {
+			owner = p.Query
 		}
-		if err := b.bindWith(w, owner); err != nil { // cte.go
+		if err := b.bindWith(p.With, owner); err != nil { // cte.go
 			return nil, err
 		}
 	}
-	if st.SelectList == nil {
-		return nil, sqlerr.NotSupported("an empty set operation")
+	if p.Refused != nil {
+		return nil, b.transformError(p.Refused)
 	}
-	if st.SelectList.OrderBy != nil || st.SelectList.Limit != nil {
-		return nil, sqlerr.NotSupported("ORDER BY or LIMIT inside a parenthesised set operation")
-	}
-	if qerr != nil {
-		return nil, b.transformError(qerr)
-	}
-	n, err := b.bindSetOpBody(q)
+	n, err := b.bindSetOpBody(p.Query)
 	if err != nil {
 		return nil, err
 	}
-	if st.OrderBy != nil {
-		order, err := b.trees.OrderItemsToTree(st.OrderBy)
-		if err != nil {
-			return nil, b.transformError(err)
+	if p.HasOrder {
+		if p.OrderRefused != nil {
+			return nil, b.transformError(p.OrderRefused)
 		}
-		if n, err = b.bindSetOpOrder(n, order); err != nil {
+		if n, err = b.bindSetOpOrder(n, p.OrderBy); err != nil {
 			return nil, err
 		}
 	}
-	if st.Limit != nil {
-		count, err := b.trees.ToTree(st.Limit.Count)
-		if err != nil {
-			return nil, b.transformError(err)
+	if p.HasLimit {
+		if p.LimitRefused != nil {
+			return nil, b.transformError(p.LimitRefused)
 		}
-		offset, err := b.trees.ToTree(st.Limit.Offset)
-		if err != nil {
-			return nil, b.transformError(err)
-		}
-		return b.bindLimitTree(n, count, offset) // order.go
+		return b.bindLimitTree(n, p.Limit, p.QueryClauses.Offset) // order.go
 	}
 	return n, nil
-}
-
-// rowsFnSource is the TiDB call f(args) a function of ROWS FROM stands for
-// (its pg__rowsfn marker without the name and definitions), where the
-// marker stands: here, the binder's one edge with TiDB's nodes, for the
-// scalar-call bridge.
-func rowsFnSource(c *pt.FuncCall) any {
-	m, ok := c.Source().(*ast.FuncCallExpr)
-	if !ok || len(m.Args) < 2 {
-		return nil
-	}
-	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(treeString(c.Args[0])), Args: m.Args[2:]}
-	call.SetOriginTextPosition(m.OriginTextPosition())
-	return call
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // bindTree binds a scalar expression of sqlgate's parsed tree in scope s
-// (nil: no columns visible). The few kinds whose binders live in files
-// that still read TiDB's AST bind through exprbind.go's bindBridged.
+// (nil: no columns visible). The few kinds whose binders live in other
+// files bind through exprbind.go's bindBridged.
 func (b *binder) bindTree(s *scope, e pt.Expr) (Expr, error) {
 	switch n := e.(type) {
 	case *pt.ColumnRef:

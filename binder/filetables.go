@@ -71,8 +71,8 @@ func (b *binder) bindFileTable(f *pt.FuncCall, name, alias string, ord bool, col
 	if !ok {
 		return nil, true, b.errAt(f, sqlerr.NotSupported(name+" here"))
 	}
-	args := make([]string, 0, len(f.Args)-4)
-	for _, a := range f.Args[4:] {
+	args := make([]string, 0, len(f.Args))
+	for _, a := range f.Args {
 		v, ok := treeValue(a)
 		s, isText := v.(string)
 		if !ok || !isText {

@@ -12,31 +12,6 @@ import (
 	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
-// writeTree transforms a write (node: TiDB's statement, the one Bind or
-// EXPLAIN holds) into sqlgate's tree, a refusal positioned at the node
-// refused (exprbind.go's transformError).
-func (b *binder) writeTree(node any) (pt.Statement, error) {
-	st, err := b.trees.DMLTree(b.stmt, node)
-	if err != nil {
-		return nil, b.transformError(err)
-	}
-	return st, nil
-}
-
-// bindInsert binds an INSERT that Bind (or EXPLAIN) holds as TiDB's
-// statement: transformed into the tree, then bindInsertTree.
-func (b *binder) bindInsert(node any) (Statement, error) {
-	st, err := b.writeTree(node)
-	if err != nil {
-		return nil, err
-	}
-	ins, ok := st.(*pt.Insert)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.InternalError, "INSERT transformed into %T", st)
-	}
-	return b.bindInsertTree(ins)
-}
-
 // bindInsertTree binds INSERT INTO t [(cols)] VALUES ... | SELECT ...
 // against the table's columns: each value is converted to its column's
 // type (assignment rules), omitted nullable columns become NULL, and an

@@ -21,7 +21,7 @@ func (b *binder) bindInsertSelect(ins *pt.Insert) (Node, error) {
 		b.keepUnknownOutputs = true
 	}
 	defer func() { b.keepUnknownOutputs = false }()
-	return b.bindQueryTree(ins.Query, nil)
+	return b.bindQueryTree(ins.Query)
 }
 
 // insertProjection returns the projection whose outputs are the query's

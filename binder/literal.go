@@ -56,10 +56,3 @@ func treeString(e pt.Expr) string {
 	s, _ := v.(string)
 	return s
 }
-
-// treeInt reads an integer literal of sql/tree (0 when e is none).
-func treeInt(e pt.Expr) int64 {
-	v, _ := treeValue(e)
-	n, _ := v.(int64)
-	return n
-}

@@ -275,8 +275,7 @@ func (b *binder) bindHypothetical(node *pt.FuncCall, name string, direct []pt.Ex
 func (b *binder) hypotheticalDenseRank(node *pt.FuncCall, keys []pt.Expr, precedes pt.Expr) (Expr, error) {
 	one := &Const{Value: int64(1), T: types.Int64Type}
 	if len(keys) > 1 {
-		// rows.go binds a ROW from the TiDB node behind it (exprbind.go)
-		row := &pt.Row{At: pt.At{Src: rowSource(keys)}, Fields: keys}
+		row := &pt.Row{Fields: keys}
 		groups, err := b.bindAggregateCallFiltered(node, "count", []pt.Expr{row}, true, precedes, nil)
 		if err != nil {
 			return nil, err

@@ -9,11 +9,6 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// rowsFromMarker is the function name the rewrite gives ROWS FROM (..) in
-// its marker of a function in FROM (sql/srf.go); each function inside is
-// a pg__rowsfn('f', pg__cols(definitions), args..).
-const rowsFromMarker = "pg__rowsfrom"
-
 // RowsFrom is ROWS FROM (f(..), g(..)) [WITH ORDINALITY] in FROM, and
 // unnest(a, b, ..), which PostgreSQL reads as ROWS FROM (unnest(a),
 // unnest(b), ..). Inputs, one per function (each the function's plan as
@@ -34,8 +29,7 @@ type fromFunc struct {
 	at   *pt.FuncCall // where its errors point
 	name string
 	args []pt.Expr
-	defs []*pt.FuncCall // its column definition list
-	src  any            // the TiDB call f(args), which a plain function binds from
+	defs []pt.FuncColumn // its column definition list
 	// expanded says it is one of unnest(a, b, ..)'s unnests, which
 	// PostgreSQL calls as pg_catalog.unnest (and names so in errors)
 	expanded bool
@@ -46,23 +40,12 @@ type fromFunc struct {
 // and addRangeTableEntryForFunction. A column definition list after the
 // alias belongs to the one function there is; a plain function's column
 // takes the table alias only when it is the one function.
-func (b *binder) bindRowsFrom(f *pt.FuncCall, alias string, explicit, ord bool, colNames []string, colDefs []*pt.FuncCall) (Node, error) {
-	rowsFrom := treeString(f.Args[0]) == rowsFromMarker
+func (b *binder) bindRowsFrom(ft *pt.FuncTable, alias string, explicit, ord bool, colNames []string, colDefs []pt.FuncColumn) (Node, error) {
+	rowsFrom := ft.RowsFrom
 	var fns []fromFunc
 	if rowsFrom {
-		for _, a := range f.Args[4:] {
-			c, ok := a.(*pt.FuncCall)
-			if !ok || c.Name != "pg__rowsfn" || len(c.Args) < 2 {
-				return nil, b.errAt(f, sqlerr.New(sqlerr.InternalError, "malformed ROWS FROM"))
-			}
-			fn := fromFunc{at: c, name: treeString(c.Args[0]), args: c.Args[2:], src: rowsFnSource(c)}
-			if cols, ok := c.Args[1].(*pt.FuncCall); ok {
-				for _, d := range cols.Args {
-					if d, ok := d.(*pt.FuncCall); ok && d.Name == "pg__coldef" && len(d.Args) == 2 {
-						fn.defs = append(fn.defs, d)
-					}
-				}
-			}
+		for _, rf := range ft.Funcs {
+			fn := fromFunc{at: rf.Call, name: rf.Call.Name, args: rf.Call.Args, defs: rf.ColumnDefs}
 			if fn.name == "unnest" && len(fn.args) > 1 && len(fn.defs) == 0 {
 				fns = append(fns, unnestEach(fn)...)
 				continue
@@ -70,7 +53,7 @@ func (b *binder) bindRowsFrom(f *pt.FuncCall, alias string, explicit, ord bool, 
 			fns = append(fns, fn)
 		}
 	} else {
-		fns = unnestEach(fromFunc{at: f, name: "unnest", args: f.Args[4:]})
+		fns = unnestEach(fromFunc{at: ft.Call, name: "unnest", args: ft.Call.Args})
 	}
 	if len(colDefs) > 0 {
 		var err *sqlerr.Error
@@ -140,7 +123,7 @@ func unnestEach(fn fromFunc) []fromFunc {
 	return out
 }
 
-// bindFromFunc binds one function of ROWS FROM, as bindTableFuncCall binds
+// bindFromFunc binds one function of ROWS FROM, as srf.go's bindFuncTable binds
 // a function alone in FROM, without ordinality or column aliases (ROWS
 // FROM adds them over all its functions).
 func (b *binder) bindFromFunc(fn fromFunc, alias string, explicit bool) (Node, error) {
@@ -155,7 +138,7 @@ func (b *binder) bindFromFunc(fn fromFunc, alias string, explicit bool) (Node, e
 		if len(b.udfs().Tables(fn.name)) > 0 {
 			return nil, b.errAt(fn.at, sqlerr.NotSupported("a table UDF in ROWS FROM"))
 		}
-		return b.bindScalarFromItem(s, fn.at, fn.src, fn.args, fn.name, alias, explicit, false, nil)
+		return b.bindScalarFromItem(s, fn.at, fn.args, fn.name, alias, explicit, false, nil)
 	}
 	args, err := b.bindTreeList(s, fn.args)
 	if err != nil {

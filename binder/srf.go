@@ -28,35 +28,27 @@ type TableFunc struct {
 func (n *TableFunc) Columns() []Column { return n.cols }
 func (n *TableFunc) Children() []Node  { return nil }
 
-// bindTableFuncCall binds a table function marker, pg__srf('f', ord,
-// explicit, pg__cols(..), args..) as sql/tree carries it (a call: the
-// marker belongs to the FROM clause), under alias. ROWS FROM (..) is the
-// marker of pg__rowsfrom (rowsfrom.go), and unnest of more than one array
-// is ROWS FROM of one unnest per array, as PostgreSQL reads it.
-func (b *binder) bindTableFuncCall(f *pt.FuncCall, alias string) (Node, error) {
-	name := treeString(f.Args[0])
-	ord := treeInt(f.Args[1]) == 1
-	explicit := treeInt(f.Args[2]) == 1
-	var colNames []string
-	var colDefs []*pt.FuncCall
-	if c, ok := f.Args[3].(*pt.FuncCall); ok && c.Name == "pg__cols" {
-		for _, a := range c.Args {
-			if d, ok := a.(*pt.FuncCall); ok && d.Name == "pg__coldef" && len(d.Args) == 2 {
-				colDefs = append(colDefs, d)
-				continue
-			}
-			colNames = append(colNames, treeString(a))
-		}
+// bindFuncTable binds a function in FROM, the tree's FuncTable (its
+// call, WITH ORDINALITY, its alias, column aliases or column definitions),
+// under its alias. ROWS FROM (..) binds in rowsfrom.go, as does unnest of
+// more than one array, ROWS FROM of one unnest per array as PostgreSQL
+// reads it.
+func (b *binder) bindFuncTable(ft *pt.FuncTable) (Node, error) {
+	f, alias := ft.Call, ft.Alias.Name
+	if f == nil {
+		return nil, sqlerr.NotSupported("this function in FROM")
 	}
+	name, ord, explicit := f.Name, ft.Ordinality, ft.AliasExplicit
+	colNames, colDefs := ft.Columns, ft.ColumnDefs
 	defer b.refuseSetCalls(fromTopLevel)()
-	if name == rowsFromMarker || name == "unnest" && len(f.Args) > 5 {
-		return b.bindRowsFrom(f, alias, explicit, ord, colNames, colDefs) // rowsfrom.go
+	if ft.RowsFrom || name == "unnest" && len(f.Args) > 1 {
+		return b.bindRowsFrom(ft, alias, explicit, ord, colNames, colDefs) // rowsfrom.go
 	}
 	// The arguments see no FROM item of this level (no LATERAL), but do
 	// see the enclosing query of a correlated subquery.
 	s := &scope{tables: map[string]bool{}}
 	if len(colDefs) > 0 || functions.ReturnsRecord(name) {
-		return b.bindRecordTableFunc(s, f, f.Args[4:], name, alias, ord, colDefs)
+		return b.bindRecordTableFunc(s, f, f.Args, name, alias, ord, colDefs)
 	}
 	if n, ok, err := b.bindFileTable(f, name, alias, ord, colNames); ok { // filetables.go
 		return n, err
@@ -68,16 +60,16 @@ func (b *binder) bindTableFuncCall(f *pt.FuncCall, alias string) (Node, error) {
 		return n, err
 	}
 	if !functions.IsSetFunc(name) && len(b.udfs().Tables(name)) == 0 {
-		return b.bindScalarFromItem(s, f, scalarCallSource(f, name), f.Args[4:], name, alias, explicit, ord, colNames)
+		return b.bindScalarFromItem(s, f, f.Args, name, alias, explicit, ord, colNames)
 	}
-	args, err := b.bindTreeList(s, f.Args[4:])
+	args, err := b.bindTreeList(s, f.Args)
 	if err != nil {
 		return nil, err
 	}
 	if n, ok, err := b.bindUDFTable(f, name, alias, ord, colNames, args); ok {
 		return n, err
 	}
-	return b.bindSetFromFunc(f, f.Args[4:], args, name, alias, explicit, ord, colNames)
+	return b.bindSetFromFunc(f, f.Args, args, name, alias, explicit, ord, colNames)
 }
 
 // bindSetFromFunc binds a set-returning function of the library in FROM,
@@ -140,7 +132,7 @@ func tooManyAliases(alias string, have, given int) *sqlerr.Error {
 // jsontorecord.go) and a projection casts it to the column's type, which
 // is the type's input function as PostgreSQL's populate_record_field
 // calls it.
-func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, trees []pt.Expr, name, alias string, ord bool, defs []*pt.FuncCall) (Node, error) {
+func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, trees []pt.Expr, name, alias string, ord bool, defs []pt.FuncColumn) (Node, error) {
 	switch {
 	case !functions.ReturnsRecord(name):
 		return nil, b.errAt(defs[0], sqlerr.New(sqlerr.SyntaxError, "a column definition list is only allowed for functions returning \"record\""))
@@ -154,7 +146,7 @@ func (b *binder) bindRecordTableFunc(s *scope, f *pt.FuncCall, trees []pt.Expr, 
 	colTypes := make([]types.T, len(defs))
 	seen := map[string]bool{}
 	for k, d := range defs {
-		colName, typeText := treeString(d.Args[0]), treeString(d.Args[1])
+		colName, typeText := d.Name, d.Type
 		if seen[colName] {
 			return nil, b.errAt(f, sqlerr.New(sqlerr.DuplicateColumn, "column name \"%s\" specified more than once", colName))
 		}
@@ -254,12 +246,12 @@ func (b *binder) expandRowTableFunc(f sourceNode, n *TableFunc, alias string, co
 // item (FROM string_to_array(..) s, FROM current_schema()): PostgreSQL's
 // one-row table whose one column is named by the column alias, else the
 // table alias, else the function (and, WITH ORDINALITY, a bigint 1).
-func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, src any, trees []pt.Expr, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
+func (b *binder) bindScalarFromItem(s *scope, f *pt.FuncCall, trees []pt.Expr, name, alias string, explicit, ord bool, colNames []string) (Node, error) {
 	if aggregateNames[name] {
 		return nil, b.errAt(f, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in functions in FROM"))
 	}
 	// the call the marker stands for, where the marker stands
-	call := &pt.FuncCall{At: pt.At{Offset: f.Offset, Src: src}, Name: name, Args: trees}
+	call := &pt.FuncCall{At: pt.At{Offset: f.Offset}, Name: name, Args: trees}
 	e, err := b.bindTree(s, call)
 	if err != nil {
 		return nil, err
@@ -506,8 +498,8 @@ func (b *binder) bindShowAllSettings(f *pt.FuncCall, name, alias string, ord boo
 	if name != "pg_show_all_settings" {
 		return nil, false, nil
 	}
-	if len(f.Args) > 4 { // no such overload: the usual 42883, naming the argument types
-		args, err := b.bindTreeList(&scope{tables: map[string]bool{}}, f.Args[4:])
+	if len(f.Args) > 0 { // no such overload: the usual 42883, naming the argument types
+		args, err := b.bindTreeList(&scope{tables: map[string]bool{}}, f.Args)
 		if err != nil {
 			return nil, true, err
 		}

@@ -112,7 +112,7 @@ func (b *binder) bindUDFTable(f *pt.FuncCall, name, alias string, ord bool, colN
 	for i, t := range fs {
 		decls[i] = t.Args
 	}
-	k, err := b.resolveUDFArgs(f, func(i int) sourceNode { return f.Args[4+i] }, name, decls, args)
+	k, err := b.resolveUDFArgs(f, func(i int) sourceNode { return f.Args[i] }, name, decls, args)
 	if err != nil {
 		return nil, true, err
 	}

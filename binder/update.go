@@ -55,20 +55,8 @@ func (b *binder) writableTable(target pt.FromItem, verb string) (*Scan, error) {
 	return scan, nil
 }
 
-// bindUpdate binds an UPDATE that Bind (or EXPLAIN) holds as TiDB's
-// statement: transformed into the tree, then bindUpdateTree.
-func (b *binder) bindUpdate(node any) (Statement, error) {
-	st, err := b.writeTree(node) // insert.go
-	if err != nil {
-		return nil, err
-	}
-	up, ok := st.(*pt.Update)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.InternalError, "UPDATE transformed into %T", st)
-	}
-	return b.bindUpdateTree(up)
-}
-
+// bindUpdateTree binds an UPDATE (a statement's, EXPLAIN's; exprbind.go's
+// bindStatement).
 func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 	if up.Refused != "" {
 		return nil, sqlerr.NotSupported(up.Refused)
@@ -237,20 +225,8 @@ func keyProjection(input Node, info fluss.TableInfo) *Project {
 	return p
 }
 
-// bindDelete binds a DELETE that Bind (or EXPLAIN) holds as TiDB's
-// statement: transformed into the tree, then bindDeleteTree.
-func (b *binder) bindDelete(node any) (Statement, error) {
-	st, err := b.writeTree(node) // insert.go
-	if err != nil {
-		return nil, err
-	}
-	del, ok := st.(*pt.Delete)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.InternalError, "DELETE transformed into %T", st)
-	}
-	return b.bindDeleteTree(del)
-}
-
+// bindDeleteTree binds a DELETE (a statement's, EXPLAIN's; exprbind.go's
+// bindStatement).
 func (b *binder) bindDeleteTree(del *pt.Delete) (Statement, error) {
 	if del.Refused != "" {
 		return nil, sqlerr.NotSupported(del.Refused)

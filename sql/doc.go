@@ -143,7 +143,13 @@
 // checks that every expression of the sqllogictest corpus transforms, and
 // that the tree written back as text (tree.Format) and parsed again is the
 // same tree, and TestStatementTreeRoundTripsCorpus the same of the corpus's
-// moved statements (tree.FormatStatement).
+// moved statements (tree.FormatStatement). totree_bind.go is the
+// binder's entry: BindStatement transforms whatever statement it binds
+// (the moved DDL, a query, a write, EXPLAIN, TRUNCATE, DESCRIBE), BindQuery
+// a query the binder holds as TiDB's (a view's definition), ParseExprText
+// a stored expression;
+// a refusal is a TransformError, which carries the refused node's
+// position (At), never the node, so that the binder names no TiDB type.
 //
 // It must not know about tables, catalogs or types.T: it is syntax only.
 //

@@ -127,18 +127,55 @@ var groupingKinds = map[string]pt.GroupingKind{
 	"pg__rollup": pt.Rollup, "pg__cube": pt.Cube, "pg__grouping_sets": pt.GroupingSets, "pg__empty_set": pt.EmptySet,
 }
 
-// TransformError is ToTree's refusal of a node: Err, a 0A000, is about
-// Node, whose position the caller reports.
+// TransformError is ToTree's refusal of a node: Err, a 0A000, is about the
+// node refused, whose position the caller reports (At). The error carries
+// no TiDB node, so that the binder, which reports it, names none of
+// TiDB's types.
 type TransformError struct {
-	Node ast.Node
-	Err  *sqlerr.Error
+	Err *sqlerr.Error
+	// the node's offset in the statement's rewritten text, and its name
+	// where TiDB records no offset for it (a table's or a column's); node
+	// is false for a refusal about no node
+	offset int
+	name   string
+	node   bool
+	// query: the node refused is a whole SELECT or set operation (SELECT
+	// INTO, a locking clause PostgreSQL lacks), which a statement's query
+	// reports without a position (BindQuery)
+	query bool
 }
 
 func (e *TransformError) Error() string { return e.Err.Error() }
 func (e *TransformError) Unwrap() error { return e.Err }
 
+// At is where the error points: the refused node's offset in the
+// statement's rewritten text and, where TiDB records none (offset 0), the
+// node's name to find in the text (a table's or a column's, as the tree's
+// TableName); ok is false for a refusal about no node.
+func (e *TransformError) At() (offset int, name string, ok bool) {
+	return e.offset, e.name, e.node
+}
+
+// refusal is the one place a TransformError is made of the node refused.
+func refusal(n ast.Node, err *sqlerr.Error) *TransformError {
+	te := &TransformError{Err: err}
+	if n == nil {
+		return te
+	}
+	te.node, te.offset = true, n.OriginTextPosition()
+	switch x := n.(type) {
+	case *ast.TableName:
+		te.name = x.Name.O
+	case *ast.ColumnName:
+		te.name = x.Name.O
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		te.query = true
+	}
+	return te
+}
+
 func notSupported(n ast.Node) error {
-	return &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", strings.TrimPrefix(fmt.Sprintf("%T", n), "*ast."))}
+	return refusal(n, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", strings.TrimPrefix(fmt.Sprintf("%T", n), "*ast.")))
 }
 
 func at(n ast.Node) pt.At { return pt.At{Offset: n.OriginTextPosition(), Src: n} }
@@ -178,11 +215,11 @@ func (t *Transformer) toTree(e ast.ExprNode) (pt.Expr, error) {
 			// binder always has
 			return nil, notSupported(n)
 		}
-		return nil, &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op)}
+		return nil, refusal(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
 	case *ast.BinaryOperationExpr:
 		op, ok := binaryOps[n.Op]
 		if !ok {
-			return nil, &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op)}
+			return nil, refusal(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
 		}
 		l, r, err := t.pair(n.L, n.R)
 		if err != nil {
@@ -256,7 +293,7 @@ func (t *Transformer) toTree(e ast.ExprNode) (pt.Expr, error) {
 	case *ast.CompareSubqueryExpr:
 		op, ok := comparisonText[n.Op]
 		if !ok {
-			return nil, &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op)}
+			return nil, refusal(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
 		}
 		x, err := t.toTree(n.L)
 		if err != nil {
@@ -337,7 +374,7 @@ func (t *Transformer) subquery(e ast.ExprNode) (*pt.Subquery, error) {
 func (t *Transformer) literal(n ast.ValueExpr) (pt.Expr, error) {
 	lit, ok := LiteralOf(n)
 	if !ok || lit.Kind == LitUnknown {
-		return nil, &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "this literal is not supported")}
+		return nil, refusal(n, sqlerr.New(sqlerr.FeatureNotSupported, "this literal is not supported"))
 	}
 	if lit.Kind == LitUint && lit.Uint <= math.MaxInt64 {
 		// TiDB reads LIMIT and OFFSET counts as unsigned; any integer that
@@ -600,7 +637,7 @@ func (t *Transformer) frameBound(b *ast.FrameBound) (pt.FrameBound, error) {
 		fb.Kind = "following"
 	}
 	if b.Unit != ast.TimeUnitInvalid {
-		return fb, &TransformError{b, sqlerr.New(sqlerr.FeatureNotSupported, "a frame offset with a MySQL INTERVAL unit is not supported")}
+		return fb, refusal(b, sqlerr.New(sqlerr.FeatureNotSupported, "a frame offset with a MySQL INTERVAL unit is not supported"))
 	}
 	var err error
 	fb.Offset, err = t.ToTree(b.Expr)

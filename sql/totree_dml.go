@@ -39,7 +39,7 @@ func (t *Transformer) DMLToTree(st *Statement, s ast.StmtNode) (pt.Statement, er
 	case *ast.DeleteStmt:
 		out, err = qt.deleteTree(st, n)
 	default:
-		return nil, &TransformError{s, sqlerr.New(sqlerr.FeatureNotSupported, "statement %T is not a write", s)}
+		return nil, refusal(s, sqlerr.New(sqlerr.FeatureNotSupported, "statement %T is not a write", s))
 	}
 	if err == nil {
 		err = qt.subqueries(out)
@@ -48,13 +48,6 @@ func (t *Transformer) DMLToTree(st *Statement, s ast.StmtNode) (pt.Statement, er
 		return nil, err
 	}
 	return out, nil
-}
-
-// DMLTree is DMLToTree for the binder, which holds the statement as the
-// any its callers hand it (the binder names none of TiDB's types).
-func (t *Transformer) DMLTree(st *Statement, s any) (pt.Statement, error) {
-	n, _ := s.(ast.StmtNode)
-	return t.DMLToTree(st, n)
 }
 
 // dmlNameAt is a name TiDB keeps no offset for (a table's, an INSERT column
@@ -255,7 +248,7 @@ func (t queryTransformer) dmlFromWhere(st *Statement, where ast.ExprNode) (from 
 			noList = true
 		}
 		if where != nil { // the parser moves WHERE along with FROM / USING
-			return nil, nil, false, &TransformError{where, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", "WHERE")}
+			return nil, nil, false, refusal(where, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", "WHERE"))
 		}
 		where = f.Where
 	}

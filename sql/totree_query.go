@@ -66,7 +66,7 @@ type queryTransformer struct {
 }
 
 func refuse(n ast.Node, what string) error {
-	return &TransformError{n, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported", what)}
+	return refusal(n, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not supported", what))
 }
 
 func (t queryTransformer) query(q ast.Node) (pt.Query, error) {
@@ -205,7 +205,7 @@ func (t queryTransformer) with(w *ast.WithClause) (*pt.With, error) {
 			case strings.HasPrefix(name, SearchCycleMarker):
 				k, err := strconv.Atoi(strings.TrimPrefix(name, SearchCycleMarker))
 				if err != nil || t.st == nil || k < 0 || k >= len(t.st.SearchCycle) {
-					return nil, &TransformError{c, sqlerr.New(sqlerr.InternalError, "a SEARCH or CYCLE clause the statement does not hold")}
+					return nil, refusal(c, sqlerr.New(sqlerr.InternalError, "a SEARCH or CYCLE clause the statement does not hold"))
 				}
 				sc := t.st.SearchCycle[k]
 				cte.ClauseAt = sc.ClausePos
@@ -629,7 +629,7 @@ func (t queryTransformer) funcTable(ts *ast.TableSource, f *ast.FuncCallExpr, a 
 			if !ok1 || !ok2 {
 				return nil, refuse(d, "a malformed column definition")
 			}
-			ft.ColumnDefs = append(ft.ColumnDefs, pt.FuncColumn{Name: n, Type: typ})
+			ft.ColumnDefs = append(ft.ColumnDefs, pt.FuncColumn{At: at(d), Name: n, Type: typ})
 			continue
 		}
 		s, ok := markerString(c)
@@ -643,7 +643,51 @@ func (t queryTransformer) funcTable(ts *ast.TableSource, f *ast.FuncCallExpr, a 
 		return nil, err
 	}
 	ft.Call = &pt.FuncCall{At: at(f), Name: name, Args: args}
+	if name == rowsFromMarker {
+		if err := rowsFromFuncs(ft, f); err != nil {
+			return nil, err
+		}
+	}
 	return ft, nil
+}
+
+// rowsFromMarker is the name the rewrite gives ROWS FROM (..) in its
+// pg__srf marker (srf.go), whose arguments are one pg__rowsfn('f',
+// pg__cols(definitions), args..) per function.
+const rowsFromMarker = "pg__rowsfrom"
+
+// rowsFromFuncs reads ROWS FROM's functions from the pg__rowsfn calls of
+// ft.Call (transformed: the calls stay calls) into ft.Funcs, as the binder
+// read them: a column definition is a pg__coldef call of two arguments in
+// the call's second argument; anything but such calls is a malformed
+// ROWS FROM, at the marker f.
+func rowsFromFuncs(ft *pt.FuncTable, f *ast.FuncCallExpr) error {
+	ft.RowsFrom = true
+	ft.Funcs = make([]pt.RowsFromFunc, 0, len(ft.Call.Args))
+	for _, a := range ft.Call.Args {
+		c, ok := a.(*pt.FuncCall)
+		if !ok || c.Name != "pg__rowsfn" || len(c.Args) < 2 {
+			return refusal(f, sqlerr.New(sqlerr.InternalError, "malformed ROWS FROM"))
+		}
+		fn := pt.RowsFromFunc{At: c.At, Call: &pt.FuncCall{At: c.At, Name: treeText(c.Args[0]), Args: c.Args[2:]}}
+		if cols, ok := c.Args[1].(*pt.FuncCall); ok {
+			for _, d := range cols.Args {
+				if d, ok := d.(*pt.FuncCall); ok && d.Name == "pg__coldef" && len(d.Args) == 2 {
+					fn.ColumnDefs = append(fn.ColumnDefs, pt.FuncColumn{At: d.At, Name: treeText(d.Args[0]), Type: treeText(d.Args[1])})
+				}
+			}
+		}
+		ft.Funcs = append(ft.Funcs, fn)
+	}
+	return nil
+}
+
+// treeText is a string literal's text ("" for another node).
+func treeText(e pt.Expr) string {
+	if l, ok := e.(*pt.Literal); ok && l.Kind == pt.LitString {
+		return l.Text
+	}
+	return ""
 }
 
 // WithToTree transforms a WITH clause of TiDB's AST on its own (a

@@ -24,7 +24,7 @@ func (t *Transformer) StatementToTree(s ast.StmtNode) (pt.Statement, error) {
 	if st, ok := t.StatementTree(s); ok {
 		return st, nil
 	}
-	return nil, &TransformError{s, sqlerr.New(sqlerr.FeatureNotSupported, "statement %s is not supported here", strings.TrimPrefix(fmt.Sprintf("%T", s), "*ast."))}
+	return nil, refusal(s, sqlerr.New(sqlerr.FeatureNotSupported, "statement %s is not supported here", strings.TrimPrefix(fmt.Sprintf("%T", s), "*ast.")))
 }
 
 // StatementTree is StatementToTree for a caller that binds the statements

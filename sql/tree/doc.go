@@ -16,8 +16,8 @@
 // binder moves onto these types (its exprtree.go) so that it switches on
 // node types rather than on function-name strings; each node keeps, in At.Src,
 // the TiDB node it was made from, for the few binders still reading
-// TiDB's AST (a function in FROM's marker call, a set operation's
-// operands, the WITH clause's items). Subscript and Slice say whether
+// TiDB's AST (a query the binder holds as TiDB's, transformed through
+// sql.Transformer.BindQuery). Subscript and Slice say whether
 // they continue a chain written without parentheses (x[a][b], one
 // subscript of two dimensions), Quantified where its operator stands. AtTimeZone is for a parser that reads PostgreSQL's grammar
 // directly: the rewrite spells x AT TIME ZONE z as timezone(z, x), an
@@ -57,8 +57,10 @@
 // made it (the subqueries of a query it transformed; ToTree alone leaves
 // Tree nil). The binder binds SELECT and VALUES from the tree (a SELECT of
 // up to four targets is one allocation with them: newSelect in
-// sql/totree_query.go); set operations and WITH queries still from
-// TiDB's nodes (issue 32).
+// sql/totree_query.go), as it does set operations, WITH queries and
+// ParenQuery, a statement's one parenthesised query with clauses after
+// it. Statements besides the queries: CreateTable, DropTable, CreateView,
+// Insert, Update, Delete (dml.go), Explain, Truncate and Describe.
 //
 // The writes (dml.go) are in the tree too: INSERT (VALUES rows with
 // DEFAULT, column list, alias, OVERRIDING, ON CONFLICT's target, DO

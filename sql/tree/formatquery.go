@@ -75,6 +75,12 @@ func (f *formatter) queryBody(q Query) {
 			f.WriteString("ALL ")
 		}
 		f.operand(n.R, n.Op, true)
+	case *ParenQuery:
+		if n.Query != nil {
+			f.WriteString("(")
+			f.queryBody(n.Query)
+			f.WriteString(")")
+		}
 	case *Values:
 		f.WriteString("VALUES ")
 		for i, r := range n.Rows {

@@ -224,7 +224,16 @@ type DerivedTable struct {
 // FuncColumn is one column definition of a function in FROM that returns
 // record: name type (Type as written, sql.ParseTypeName reads it).
 type FuncColumn struct {
+	At
 	Name, Type string
+}
+
+// RowsFromFunc is one function of ROWS FROM (f(args) [AS (column
+// definitions)], ..).
+type RowsFromFunc struct {
+	At
+	Call       *FuncCall
+	ColumnDefs []FuncColumn
 }
 
 // FuncTable is a function in FROM: [LATERAL] f(args) [WITH ORDINALITY]
@@ -232,7 +241,9 @@ type FuncColumn struct {
 // arguments; a first argument TABLE name or a query reaches the tree as
 // a Subquery). AliasExplicit says an alias was written (a function's one
 // output column takes the alias's name). A function in FROM is lateral
-// with or without the word, as in PostgreSQL.
+// with or without the word, as in PostgreSQL. ROWS FROM (..) is the
+// FuncTable with RowsFrom set and its functions in Funcs (Call is then
+// the rewrite's call of them, which the text is written back from).
 type FuncTable struct {
 	At
 	Call          *FuncCall
@@ -241,6 +252,8 @@ type FuncTable struct {
 	AliasExplicit bool
 	Alias
 	ColumnDefs []FuncColumn
+	RowsFrom   bool
+	Funcs      []RowsFromFunc
 }
 
 // JoinKind is a join's kind.
@@ -275,6 +288,28 @@ type Join struct {
 	Using   []string
 	Natural bool
 }
+
+// ParenQuery is a statement's query (or a view's) written as one
+// parenthesised query with clauses after it, (query) ORDER BY .. LIMIT ..,
+// or as a set operation whose parenthesised operand list carries its own
+// ORDER BY or LIMIT: the binder binds it as it always has, the query
+// ordered by its output columns, and refuses a second ORDER BY or LIMIT
+// inside. Its QueryClauses are the clauses outside the parentheses
+// (HasOrder, HasLimit: an ORDER BY, a LIMIT or OFFSET is there). The refusals are reported where
+// the binder meets them: Refused (the query's, or the clauses inside it)
+// after the WITH binds, OrderRefused and LimitRefused after the query and
+// the ORDER BY bind.
+type ParenQuery struct {
+	At
+	QueryClauses
+	Query                      Query
+	HasOrder, HasLimit         bool
+	Refused                    error
+	OrderRefused, LimitRefused error
+}
+
+func (*ParenQuery) queryNode() {}
+func (*ParenQuery) stmtNode()  {}
 
 func (*Select) queryNode() {}
 func (*SetOp) queryNode()  {}

@@ -111,6 +111,12 @@ func Inspect(n Node, fn func(Node) bool) {
 		Inspect(x.L, fn)
 		Inspect(x.R, fn)
 		w.tail(&x.QueryClauses)
+	case *ParenQuery:
+		w.clauses(&x.QueryClauses)
+		if x.Query != nil {
+			Inspect(x.Query, fn)
+		}
+		w.tail(&x.QueryClauses)
 	case *Values:
 		w.clauses(&x.QueryClauses)
 		for _, r := range x.Rows {

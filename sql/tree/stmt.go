@@ -116,6 +116,31 @@ type CreateView struct {
 	Query     *Subquery
 }
 
+// Explain is EXPLAIN [ANALYZE] statement (its options, such as FORMAT,
+// are the rewrite's: sql.Statement.ExplainOptions). Stmt is the query or
+// write explained; nil for a statement the binder does not explain.
+type Explain struct {
+	At
+	Analyze bool
+	Stmt    Statement
+}
+
+// Truncate is TRUNCATE [TABLE] name.
+type Truncate struct {
+	At
+	Table *TableName
+}
+
+// Describe is DESCRIBE name (SHOW COLUMNS of a relation), which is not
+// PostgreSQL's but which sqlgate answers.
+type Describe struct {
+	At
+	Table *TableName
+}
+
 func (*CreateTable) stmtNode() {}
 func (*DropTable) stmtNode()   {}
 func (*CreateView) stmtNode()  {}
+func (*Explain) stmtNode()     {}
+func (*Truncate) stmtNode()    {}
+func (*Describe) stmtNode()    {}

@@ -262,6 +262,11 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 		}
 		return b.newBinaryOp(op, l, r, types.BoolType), nil
 	}
+	if op.IsComparison() {
+		if e, ok := nullRecordComparison(op, l, r); ok {
+			return e, nil
+		}
+	}
 	if lt.Kind == types.Row && rt.Kind == types.Row && op.IsComparison() {
 		return b.makeRowComparison(n, op, l, r)
 	}

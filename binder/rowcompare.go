@@ -26,6 +26,40 @@ import (
 // constructor) is compared whole, as record_eq and btrecordcmp compare:
 // two NULL fields equal, a NULL field after every value (recordComparison).
 
+// nullRecordComparison binds a comparison of a record, or an array of
+// records, with an untyped NULL (or NULL::record), which PostgreSQL types
+// as a comparison of two records (arrays): = <> < <= > >= are strict and
+// NULL; IS [NOT] DISTINCT FROM NULL asks whether the value itself is NULL,
+// so a row of NULL fields is distinct from it (unlike IS NULL, which tests
+// the fields). ok is false for other operands.
+func nullRecordComparison(op Op, l, r Expr) (Expr, bool) {
+	null := func(e Expr) bool {
+		c, ok := e.(*Const)
+		return ok && c.Value == nil && (isUnknown(c.T) || isNullRecord(e))
+	}
+	record := func(t types.T) bool {
+		for t.Kind == types.Array && t.Elem != nil {
+			t = *t.Elem
+		}
+		return t.Kind == types.Row
+	}
+	other := l
+	switch {
+	case null(r) && record(l.Type()):
+	case null(l) && record(r.Type()):
+		other = r
+	default:
+		return nil, false
+	}
+	switch op {
+	case OpIsDistinct:
+		return &IsNull{X: other, Not: true}, true
+	case OpIsNotDistinct:
+		return &IsNull{X: other}, true
+	}
+	return &Const{Value: nil, T: types.BoolType}, true
+}
+
 // makeRowComparison expands a comparison of two ROW values.
 func (b *binder) makeRowComparison(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	if (isNullRecord(l) || isNullRecord(r)) && op != OpIsDistinct && op != OpIsNotDistinct {

@@ -31,11 +31,13 @@ var wholeRowOuterSources = []struct {
 
 // wholeRowOuterUses are the ways a query reads a whole row x: printed, IS
 // [NOT] NULL, as text, as JSON, COALESCE'd, counted, read by a scalar
-// subquery and tested in a correlated EXISTS. count is an aggregate: its
-// query has no other column. (x IS DISTINCT FROM NULL is left out: sqlgate
-// refuses it for every row value, "operator does not exist: record =
-// record", a comparison's gap, not a whole row's.)
+// subquery and tested in a correlated EXISTS, compared with NULL (the
+// value's own NULL, not its fields'). count is an aggregate: its query has
+// no other column.
 var wholeRowOuterUses = []string{
+	"%[1]s IS DISTINCT FROM NULL",
+	"NULL IS NOT DISTINCT FROM %[1]s",
+	"%[1]s = NULL",
 	"%[1]s",
 	"%[1]s IS NULL",
 	"%[1]s IS NOT NULL",

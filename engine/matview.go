@@ -328,7 +328,7 @@ func (s *session) sweepBacking(ctx context.Context, db string) {
 func (s *session) refreshMatview(ctx context.Context, m *sql.MatviewStmt) (pgwire.Result, error) {
 	const tag = "REFRESH MATERIALIZED VIEW"
 	if m.Concurrently && m.NoData {
-		return nil, sqlerr.New(sqlerr.SyntaxError, "%s options CONCURRENTLY and WITH NO DATA cannot be used together", tag)
+		return nil, sqlerr.New(sqlerr.SyntaxError, "CONCURRENTLY and WITH NO DATA options cannot be used together")
 	}
 	v, ok, err := s.matviewNamed(ctx, tag, m.Name)
 	if err != nil {

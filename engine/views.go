@@ -52,7 +52,7 @@ func (c *recordingCatalog) GetView(ctx context.Context, p fluss.TablePath) (*bin
 	if err != nil || len(sts) != 1 || sts[0].AST == nil {
 		return nil, sqlerr.New(sqlerr.DataCorrupted, "the stored definition of view \"%s\" does not parse: %v", v.Path.Table, err)
 	}
-	c.seen = append(c.seen, tableRef{id: v.ACLKey(), path: v.Path, view: true, via: viaOf(ctx)})
+	c.seen = append(c.seen, tableRef{id: v.ACLKey(), path: v.Path, view: true, matview: v.Materialized(), via: viaOf(ctx)})
 	bv := &binder.View{Path: v.Path, ID: v.ID, Query: sts[0], Named: len(v.ColumnNames)}
 	for _, col := range v.Columns {
 		bv.Columns = append(bv.Columns, binder.ViewColumn{Name: col.Name, T: col.Type})
@@ -203,7 +203,7 @@ func (s *session) mayOwnView(v views.View) error {
 	if s.superuser || (s.info.User != "" && s.eng.meta.Access().Owner(v.ACLKey()) == s.info.User) {
 		return nil
 	}
-	return mustOwn("view", v.Path.Table)
+	return mustOwn(relationKind(v), v.Path.Table)
 }
 
 // viewTarget refuses a write or TRUNCATE whose target is a view, before

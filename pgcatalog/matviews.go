@@ -71,6 +71,7 @@ func (c *Catalog) matviewClassRows(vs []views.View) []row {
 		r["relfilenode"] = ViewOID(v.ID)
 		r["relhasindex"] = len(v.Matview.Indexes) > 0
 		r["relispopulated"] = v.Populated()
+		r["relreplident"] = "d"
 	}
 	return rows
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/binder"
@@ -19,6 +20,7 @@ import (
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 	"github.com/sqlgate/sqlgate/views"
 )
 
@@ -116,9 +118,10 @@ func (s *session) createMatview(ctx context.Context, m *sql.MatviewStmt) (pgwire
 		}
 		cols = " (" + strings.Join(q, ", ") + ")"
 	}
-	ps, err := s.prepareInternal(ctx, "CREATE VIEW "+name+cols+" AS "+m.Query)
+	prefix := "CREATE VIEW " + name + cols + " AS "
+	ps, err := s.prepareInternal(ctx, prefix+m.Query)
 	if err != nil {
-		return nil, err
+		return nil, placeInQuery(err, prefix, m.QueryPos)
 	}
 	b, ok := ps.bound.(*binder.CreateView)
 	if !ok {
@@ -174,6 +177,17 @@ func (s *session) createMatview(ctx context.Context, m *sql.MatviewStmt) (pgwire
 	return tagOnly(fmt.Sprintf("SELECT %d", rows)), nil
 }
 
+// placeInQuery moves an error's position in the composed text prefix+query
+// to the query's place in the statement as written (queryPos).
+func placeInQuery(err error, prefix string, queryPos int) error {
+	e := sqlerr.As(err)
+	n := utf8.RuneCountInString(prefix)
+	if e == nil || e.Position <= n {
+		return err
+	}
+	return e.WithPosition(queryPos + e.Position - n - 1)
+}
+
 // relationAt reports whether a table or view is at path.
 func (s *session) relationAt(ctx context.Context, path fluss.TablePath) (bool, error) {
 	if _, ok := s.eng.meta.Views().Get(path); ok {
@@ -210,11 +224,13 @@ func (s *session) prepareInternal(ctx context.Context, text string) (*statement,
 func (s *session) fillBacking(ctx context.Context, v views.View, owner string) (fluss.TablePath, int64, error) {
 	path := fluss.TablePath{Database: v.Path.Database, Table: views.BackingName(v.ID, time.Now().UnixNano())}
 	names := make([]string, len(v.Columns))
+	items := make([]string, len(v.Columns))
 	for i, c := range v.Columns {
 		names[i] = quoteIdent(c.Name)
+		items[i] = storedColumn(c)
 	}
-	text := fmt.Sprintf("CREATE TABLE %s.%s AS SELECT * FROM (%s) AS q (%s)", quoteIdent(path.Database), quoteIdent(path.Table),
-		v.Definition, strings.Join(names, ", "))
+	text := fmt.Sprintf("CREATE TABLE %s.%s AS SELECT %s FROM (%s) AS q (%s)", quoteIdent(path.Database), quoteIdent(path.Table),
+		strings.Join(items, ", "), v.Definition, strings.Join(names, ", "))
 	ps, err := s.prepareInternal(ctx, text)
 	if err != nil {
 		return path, 0, err
@@ -242,6 +258,40 @@ func (s *session) fillBacking(ctx context.Context, v views.View, owner string) (
 		return path, 0, err
 	}
 	return path, n, nil
+}
+
+// storedColumn is how a view column is written to the backing table: as
+// it is, or as its text when Fluss cannot keep its values exactly
+// (storedAsText), cast back when read (binder.View.Stored).
+func storedColumn(c views.Column) string {
+	q := "q." + quoteIdent(c.Name)
+	if c.Type.Kind == types.Oid { // oid and the reg* types: the number, named again when read
+		return "CAST(CAST(" + q + " AS oid) AS bigint) AS " + quoteIdent(c.Name)
+	}
+	if storedAsText(c.Type) {
+		return "CAST(" + q + " AS text) AS " + quoteIdent(c.Name)
+	}
+	return q
+}
+
+// storedAsText reports whether a column of type t is kept as text: an
+// unbounded numeric (a Fluss DECIMAL is bounded to 38 digits and one
+// scale, and PostgreSQL keeps each value's own scale), the types Fluss has
+// no column for (interval, time with time zone, name, character without
+// a length, oid in an array: a lone one is kept as its number,
+// storedColumn), and arrays of them.
+func storedAsText(t types.T) bool {
+	switch t.Kind {
+	case types.Decimal:
+		return t.Precision == 0
+	case types.Interval, types.TimeTZ, types.Oid, types.Name:
+		return true
+	case types.Char:
+		return t.Length <= 0
+	case types.Array:
+		return t.Elem != nil && storedAsText(*t.Elem)
+	}
+	return false
 }
 
 // insertInto runs ps's source plan into the table info straight through
@@ -739,10 +789,11 @@ func (s *session) matviewIndex(ctx context.Context, d *sql.DDLStmt) (res pgwire.
 }
 
 // notPopulated is PostgreSQL's error for a scan of a materialized view
-// created or refreshed WITH NO DATA.
+// created or refreshed WITH NO DATA (raised when the scan starts, so with
+// no cursor).
 func notPopulated(name string) error {
 	return sqlerr.New(sqlerr.ObjectNotInPrerequisiteState, "materialized view \"%s\" has not been populated", name).
-		WithHint("Use the REFRESH MATERIALIZED VIEW command.")
+		WithHint("Use the REFRESH MATERIALIZED VIEW command.").AsUnplaced()
 }
 
 // matviewQuery is the query the binder expands a materialized view into:

@@ -15,6 +15,9 @@ type MatviewStmt struct {
 	Columns     []string
 	Query       string
 	NoData      bool
+	// QueryPos is the 1-based character position of Query in the text
+	// parsed (errors in the query point into the statement as written).
+	QueryPos int
 	// REFRESH: CONCURRENTLY (and NoData).
 	Concurrently bool
 	// ALTER [IF EXISTS]: Action is "RENAME", "RENAME COLUMN", "OWNER",
@@ -77,6 +80,7 @@ func (p *ddlParser) createMatview(st *Statement) error {
 		return p.err()
 	}
 	m.Query = p.src[p.toks[p.pos].start:p.toks[end-1].end]
+	m.QueryPos = charPos(p.src, p.toks[p.pos].start)
 	p.pos = end
 	if p.accept("WITH") {
 		m.NoData = p.accept("NO")

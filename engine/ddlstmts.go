@@ -129,6 +129,9 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			"index \"%s\" was not created: Fluss tables have no secondary indexes", name).
 			WithHint("Lookups by the primary key, or by a prefix of it that is the bucket key, are fast without one.")), nil
 	case sql.DropIndex:
+		if res, done, err := s.dropMatviewIndexes(ctx, d); done { // matview.go
+			return res, err
+		}
 		return noticeResult("DROP INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
 			"index \"%s\" does not exist, skipping (Fluss tables have no secondary indexes)", d.Names[0])), nil
 	case sql.Truncate:

@@ -788,6 +788,59 @@ func (s *session) matviewIndex(ctx context.Context, d *sql.DDLStmt) (res pgwire.
 	return tagOnly("CREATE INDEX"), true, nil
 }
 
+// dropMatviewIndexes runs DROP INDEX of indexes of materialized views:
+// done is false when d names none (then the statement answers as for a
+// table's, which has none).
+func (s *session) dropMatviewIndexes(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, bool, error) {
+	type hit struct {
+		v views.View
+		i int
+	}
+	var hits []hit
+	for _, name := range d.Names {
+		for _, v := range s.eng.meta.Views().List("") {
+			if v.Matview == nil {
+				continue
+			}
+			if i := slices.IndexFunc(v.Matview.Indexes, func(ix views.Index) bool { return ix.Name == name }); i >= 0 {
+				hits = append(hits, hit{v, i})
+			}
+		}
+	}
+	if len(hits) == 0 || len(hits) != len(d.Names) {
+		return nil, false, nil
+	}
+	for _, h := range hits {
+		if err := s.mayOwnMatview(h.v); err != nil {
+			return nil, true, err
+		}
+	}
+	if err := s.blockDDL("DROP INDEX", nil); err != nil {
+		return nil, true, err
+	}
+	s.eng.ddl.Lock()
+	s.eng.catalog.Add(1)
+	defer s.eng.ddl.Unlock()
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		for _, h := range hits {
+			cur, ok := tx.Views.Get(h.v.Path)
+			if !ok || cur.Matview == nil {
+				continue
+			}
+			mv := *cur.Matview
+			mv.Indexes = slices.DeleteFunc(slices.Clone(mv.Indexes), func(ix views.Index) bool { return ix.Name == h.v.Matview.Indexes[h.i].Name })
+			if _, err := tx.Views.SetMatview(h.v.Path, mv); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, true, metaErr(err)
+	}
+	return tagOnly("DROP INDEX"), true, nil
+}
+
 // notPopulated is PostgreSQL's error for a scan of a materialized view
 // created or refreshed WITH NO DATA (raised when the scan starts, so with
 // no cursor).

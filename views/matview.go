@@ -85,6 +85,10 @@ func (s *Store) Replace(v View) error {
 	if !ok || old.ID != v.ID {
 		return sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", v.Path.Table)
 	}
+	v.Columns = append([]Column(nil), v.Columns...)
+	for i := range v.Columns {
+		v.Columns[i].TypeText = v.Columns[i].Type.String()
+	}
 	s.views[v.Path] = v
 	if err := s.save(); err != nil {
 		s.views[v.Path] = old

@@ -41,6 +41,10 @@ type View struct {
 	// column list, the others take their query's column names.
 	Columns []ViewColumn
 	Named   int
+	// Stored: Query reads the rows a materialized view stored, in a table
+	// whose columns may hold a type in Fluss's wider form (an unbounded
+	// numeric as a DECIMAL(38, s)); each is cast back to the view's type.
+	Stored bool
 }
 
 // ViewCatalog is implemented by catalogs that also hold views.
@@ -285,7 +289,7 @@ func (b *binder) expandView(v *View, alias string) (Node, error) {
 		got := cols[i]
 		var e Expr = &ColumnRef{Index: i, Name: got.Name, T: got.T}
 		switch {
-		case got.T.Kind == types.Unknown || got.T.Kind == types.Null:
+		case got.T.Kind == types.Unknown || got.T.Kind == types.Null || v.Stored && !got.T.Equal(want.T):
 			e = b.castTo(e, want.T)
 		case !got.T.Equal(want.T):
 			return nil, staleView(v, sqlerr.DatatypeMismatch, "column \"%s\" was of type %s and is now of type %s", want.Name, want.T.PGName(), got.T.PGName())

@@ -54,6 +54,7 @@ func (s *session) dropCascaded(ctx context.Context, vs []views.View) (*sqlerr.Er
 	if err != nil {
 		return nil, metaErr(err)
 	}
+	s.dropBackingHeld(ctx, vs) // matview.go
 	return cascadeNotice(vs), nil
 }
 
@@ -78,11 +79,11 @@ func dropViewsIn(tx *meta.Tx, vs []views.View) error {
 // the views vs (at least one).
 func cascadeNotice(vs []views.View) *sqlerr.Error {
 	if len(vs) == 1 {
-		return sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to view %s", vs[0].Path.Table)
+		return sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to %s %s", relationKind(vs[0]), vs[0].Path.Table)
 	}
 	lines := make([]string, len(vs))
 	for i, v := range vs {
-		lines[i] = fmt.Sprintf("drop cascades to view %s", v.Path.Table)
+		lines[i] = fmt.Sprintf("drop cascades to %s %s", relationKind(v), v.Path.Table)
 	}
 	return sqlerr.New(sqlerr.SuccessfulCompletion, "drop cascades to %d other objects", len(vs)).
 		WithDetail("%s", strings.Join(lines, "\n"))

@@ -112,6 +112,12 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 	case sql.CommentOn:
 		return s.commentOn(ctx, d)
 	case sql.CreateIndex:
+		if res, done, err := s.matviewIndex(ctx, d); done { // matview.go
+			return res, err
+		}
+		if d.Unique {
+			return nil, d.UniqueRefused
+		}
 		if _, err := s.resolveTable(ctx, d.Table); err != nil {
 			return nil, err
 		}
@@ -123,6 +129,9 @@ func (s *session) execDDL(ctx context.Context, ps *statement, params []any) (pgw
 			"index \"%s\" was not created: Fluss tables have no secondary indexes", name).
 			WithHint("Lookups by the primary key, or by a prefix of it that is the bucket key, are fast without one.")), nil
 	case sql.DropIndex:
+		if res, done, err := s.dropMatviewIndexes(ctx, d); done { // matview.go
+			return res, err
+		}
 		return noticeResult("DROP INDEX", sqlerr.New(sqlerr.SuccessfulCompletion,
 			"index \"%s\" does not exist, skipping (Fluss tables have no secondary indexes)", d.Names[0])), nil
 	case sql.Truncate:
@@ -321,8 +330,8 @@ func (s *session) toolStatement(ctx context.Context, d *sql.DDLStmt) (res pgwire
 		res, err = s.cluster(ctx, d)
 	case "REINDEX":
 		res, err = s.reindex(ctx, d)
-	case "DROP MATERIALIZED VIEW", "REFRESH MATERIALIZED VIEW":
-		res, err = s.matviewStatement(ctx, d)
+	case "CREATE MATERIALIZED VIEW", "DROP MATERIALIZED VIEW", "REFRESH MATERIALIZED VIEW", "ALTER MATERIALIZED VIEW":
+		res, err = s.matviewStatement(ctx, d) // matview.go
 	default:
 		return nil, false, nil
 	}
@@ -443,41 +452,4 @@ func (s *session) reindex(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, e
 		}
 	}
 	return tagOnly("REINDEX"), nil
-}
-
-// matviewStatement is DROP and REFRESH MATERIALIZED VIEW. sqlgate has no
-// materialized views (CREATE MATERIALIZED VIEW is refused), so each name
-// is a table or view, which PostgreSQL refuses as not a materialized view
-// (42809), or nothing: 42P01, or for DROP ... IF EXISTS a NOTICE.
-func (s *session) matviewStatement(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
-	var notices []*sqlerr.Error
-	for _, n := range d.Tables {
-		path, err := s.resolvePath(ctx, n)
-		if err != nil && sqlerr.CodeOf(err) != sqlerr.UndefinedTable {
-			return nil, err
-		}
-		if err == nil {
-			_, tableErr := s.eng.store.GetTable(ctx, path)
-			_, isView := s.eng.meta.Views().Get(path)
-			switch {
-			case d.Verb == "REFRESH MATERIALIZED VIEW" && isView:
-				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a table or materialized view", n.Name)
-			case d.Verb == "REFRESH MATERIALIZED VIEW" && tableErr == nil:
-				// PostgreSQL 15's words and SQLSTATE for a table.
-				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "\"%s\" is not a materialized view", n.Name)
-			case isView:
-				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a materialized view", n.Name).WithHint("Use DROP VIEW to remove a view.")
-			case tableErr == nil:
-				return nil, sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a materialized view", n.Name).WithHint("Use DROP TABLE to remove a table.")
-			}
-		}
-		switch {
-		case d.Verb == "REFRESH MATERIALIZED VIEW":
-			return nil, sqlerr.New(sqlerr.UndefinedTable, "relation \"%s\" does not exist", n.Name)
-		case !d.IfExists:
-			return nil, sqlerr.New(sqlerr.UndefinedTable, "materialized view \"%s\" does not exist", n.Name)
-		}
-		notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "materialized view \"%s\" does not exist, skipping", n.Name))
-	}
-	return noticeResult(d.Verb, notices...), nil
 }

@@ -54,7 +54,7 @@
 //     SHOW / ADD / DROP PARTITION);
 //   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
 //     altertable.go, rename.go, cascade.go, schemas.go, temptables.go,
-//     views.go, metadata.go, privileges.go, roles.go, sequences.go,
+//     views.go, matview.go (materialized views), metadata.go, privileges.go, roles.go, sequences.go,
 //     pyfunctions.go, tables.go (what the binder and executor see);
 //   - cursors and streams: cursors.go, cursorparams.go, cursorscroll.go,
 //     cursorstore.go, subscribe.go, subscribecursor.go, sqlprepare.go,

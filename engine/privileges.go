@@ -46,10 +46,11 @@ func (AllSuperusers) Role(string) (bool, bool) { return true, true }
 // whose definition names it (nil when the statement itself does), whose
 // owner's privileges it is read with.
 type tableRef struct {
-	id   int64
-	path fluss.TablePath
-	view bool
-	via  *tableRef
+	id      int64
+	path    fluss.TablePath
+	view    bool
+	matview bool // a materialized view (named so in errors)
+	via     *tableRef
 }
 
 // recordingCatalog is the binder's catalog that remembers which stored
@@ -92,6 +93,9 @@ func permissionDenied(p fluss.TablePath) error {
 }
 
 func (r tableRef) denied() error {
+	if r.matview {
+		return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for materialized view %s", r.path.Table)
+	}
 	if r.view {
 		return sqlerr.New(sqlerr.InsufficientPrivilege, "permission denied for view %s", r.path.Table)
 	}

@@ -99,7 +99,10 @@ func (s *session) execDropTable(ctx context.Context, ps *statement, b *binder.Dr
 		}
 		info, err := s.eng.store.GetTable(ctx, p)
 		if err != nil {
-			if _, isView := s.eng.meta.Views().Get(p); isView {
+			if v, isView := s.eng.meta.Views().Get(p); isView {
+				if v.Materialized() {
+					return nil, notA("table", p.Table).WithHint("Use DROP MATERIALIZED VIEW to remove a materialized view.")
+				}
 				return nil, notA("table", p.Table).WithHint("Use DROP VIEW to remove a view.")
 			}
 			if b.IfExists && sqlerr.CodeOf(err) == sqlerr.UndefinedTable {

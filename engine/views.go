@@ -41,12 +41,19 @@ func (c *recordingCatalog) GetView(ctx context.Context, p fluss.TablePath) (*bin
 	if !ok {
 		return nil, nil
 	}
-	sts, err := c.parse(v.Definition)
+	def := v.Definition
+	if v.Materialized() { // its rows, not its query (matview.go)
+		if !v.Populated() {
+			return nil, notPopulated(v.Path.Table)
+		}
+		def = matviewQuery(v)
+	}
+	sts, err := c.parse(def)
 	if err != nil || len(sts) != 1 || sts[0].AST == nil {
 		return nil, sqlerr.New(sqlerr.DataCorrupted, "the stored definition of view \"%s\" does not parse: %v", v.Path.Table, err)
 	}
-	c.seen = append(c.seen, tableRef{id: v.ACLKey(), path: v.Path, view: true, via: viaOf(ctx)})
-	bv := &binder.View{Path: v.Path, ID: v.ID, Query: sts[0], Named: len(v.ColumnNames)}
+	c.seen = append(c.seen, tableRef{id: v.ACLKey(), path: v.Path, view: true, matview: v.Materialized(), via: viaOf(ctx)})
+	bv := &binder.View{Path: v.Path, ID: v.ID, Query: sts[0], Named: len(v.ColumnNames), Stored: v.Materialized()}
 	for _, col := range v.Columns {
 		bv.Columns = append(bv.Columns, binder.ViewColumn{Name: col.Name, T: col.Type})
 	}
@@ -122,6 +129,9 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool
 	var notices []*sqlerr.Error
 	for _, p := range b.Paths {
 		v, ok := s.eng.meta.Views().Get(p)
+		if ok && v.Materialized() {
+			return nil, notA("view", p.Table).WithHint("Use DROP MATERIALIZED VIEW to remove a materialized view.")
+		}
 		if !ok {
 			if _, err := s.eng.store.GetTable(ctx, p); err == nil {
 				return nil, notA("view", p.Table).WithHint("Use DROP TABLE to remove a table.")
@@ -155,6 +165,7 @@ func (s *session) dropView(ctx context.Context, b *binder.DropView, cascade bool
 	if err != nil {
 		return nil, metaErr(err)
 	}
+	s.dropBackingHeld(ctx, cascaded) // matview.go
 	if len(cascaded) > 0 {
 		notices = append(notices, cascadeNotice(cascaded))
 	}
@@ -174,8 +185,8 @@ func (s *session) noDependents(kind string, path fluss.TablePath, dropping map[f
 				continue
 			}
 			seen[d.Path] = true
-			lines = append(lines, fmt.Sprintf("view %s depends on %s %s", d.Path.Table, kind, p.Table))
-			walk("view", d.Path)
+			lines = append(lines, fmt.Sprintf("%s %s depends on %s %s", relationKind(d), d.Path.Table, kind, p.Table))
+			walk(relationKind(d), d.Path)
 		}
 	}
 	walk(kind, path)
@@ -192,7 +203,7 @@ func (s *session) mayOwnView(v views.View) error {
 	if s.superuser || (s.info.User != "" && s.eng.meta.Access().Owner(v.ACLKey()) == s.info.User) {
 		return nil
 	}
-	return mustOwn("view", v.Path.Table)
+	return mustOwn(relationKind(v), v.Path.Table)
 }
 
 // viewTarget refuses a write or TRUNCATE whose target is a view, before
@@ -221,11 +232,15 @@ func (s *session) viewTarget(st *sql.Statement) error {
 	if p.Database == "" || p.Database == "public" {
 		p.Database = fluss.DefaultDatabase
 	}
-	if _, ok := s.eng.meta.Views().Get(p); !ok {
+	v, ok := s.eng.meta.Views().Get(p)
+	if !ok {
 		return nil
 	}
 	if verb == "" {
 		return notA("table", p.Table)
+	}
+	if v.Materialized() {
+		return sqlerr.New(sqlerr.WrongObjectType, "cannot change materialized view \"%s\"", p.Table)
 	}
 	// PostgreSQL's error for a view that is not automatically updatable
 	// (55000); sqlgate updates no view.

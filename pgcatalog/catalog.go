@@ -215,6 +215,7 @@ func New(store fluss.Catalog, opts Options) *Catalog {
 	c.procs = functionProcs()
 	c.rows = c.generators()
 	c.withViewRows()
+	c.withMatviewRows() // matviews.go
 	return c
 }
 

@@ -76,7 +76,9 @@
 //   - pg_prepared_statements (prepared.go) lists the asking session's
 //     statements (functions.Session.Prepared); every execution counts as
 //     a generic plan, since sqlgate plans a statement once.
-//   - pg_matviews, pg_proc's argument names,
+//   - Materialized views (matviews.go) show in pg_class (relkind m) and
+//     pg_matviews; their indexes are not in pg_class / pg_index.
+//   - pg_proc's argument names,
 //     pg_trigger, pg_policy ... are empty or minimal: sqlgate has no
 //     triggers, policies or partitions.
 //   - Sequences, column defaults, identity columns and CHECK constraints

@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"context"
+	"github.com/sqlgate/sqlgate/views"
 	"hash/fnv"
 	"sync"
 
@@ -63,7 +64,11 @@ func (c *Catalog) allTables(ctx context.Context) ([]fluss.TableInfo, []string, e
 		if err != nil {
 			return nil, nil, err
 		}
-		out = append(out, ts...)
+		for _, t := range ts {
+			if !views.IsBacking(t.Path.Table) { // a materialized view's rows (matviews.go)
+				out = append(out, t)
+			}
+		}
 	}
 	return out, dbs, nil
 }

@@ -132,7 +132,11 @@ func (c *Catalog) withViewRows() {
 					return nil, err
 				}
 			}
-			return append(rows, fn(c.listViews())...), nil
+			vs := c.listViews()
+			if name != "pg_rewrite" && name != "pg_depend" { // a materialized view's are a view's
+				vs = plainViews(vs) // matviews.go
+			}
+			return append(rows, fn(vs)...), nil
 		}
 	}
 }

@@ -55,6 +55,13 @@ type DDLStmt struct {
 	// SYSTEM); Concurrently its CONCURRENTLY.
 	Scope        string
 	Concurrently bool
+	// Matview is CREATE, REFRESH or ALTER MATERIALIZED VIEW (matview.go).
+	Matview *MatviewStmt
+	// Unique is CREATE UNIQUE INDEX, IndexColumns its key's column texts;
+	// UniqueRefused the error of one on anything but a materialized view.
+	Unique        bool
+	IndexColumns  []string
+	UniqueRefused error
 }
 
 // PrepareStmt is PREPARE name [(types)] AS statement.
@@ -156,8 +163,8 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 			return true, p.createExtension(st)
 		case "MATERIALIZED":
 			if p.word(2) == "VIEW" {
-				return true, p.notSupported("CREATE MATERIALIZED VIEW is not supported",
-					"Create a table with CREATE TABLE ... AS, and refresh it with TRUNCATE and INSERT ... SELECT in one transaction.")
+				p.pos = 3
+				return true, p.createMatview(st) // matview.go
 			}
 		}
 	case "DROP":
@@ -180,7 +187,7 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 	case "REFRESH":
 		if p.word(1) == "MATERIALIZED" && p.word(2) == "VIEW" {
 			p.pos = 3
-			return true, p.refreshMatview(st)
+			return true, p.refreshMatview(st) // matview.go
 		}
 	case "CLUSTER":
 		p.pos = 1
@@ -217,6 +224,11 @@ func parseDDL(src string, toks []token, st *Statement) (bool, error) {
 		case "VIEW":
 			p.pos = 2
 			return true, p.alterView(st) // rename.go
+		case "MATERIALIZED":
+			if p.word(2) == "VIEW" {
+				p.pos = 3
+				return true, p.alterMatview(st) // matview.go
+			}
 		case "DEFAULT":
 			if p.word(2) == "PRIVILEGES" {
 				st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "ALTER DEFAULT PRIVILEGES"}
@@ -313,12 +325,12 @@ func (p *ddlParser) dropSchema(st *Statement) error {
 // name is accepted as written; a UNIQUE index would be a constraint Fluss
 // cannot enforce, and is refused.
 func (p *ddlParser) createIndex(st *Statement, unique bool) error {
-	if unique {
-		return p.notSupported("CREATE UNIQUE INDEX is not supported: a Fluss table has no unique constraint beyond its primary key",
+	st.Kind, st.DDL = CreateIndex, &DDLStmt{Unique: unique}
+	d := st.DDL
+	if unique { // only a materialized view's may be unique (engine/matview.go)
+		d.UniqueRefused = p.notSupported("CREATE UNIQUE INDEX is not supported: a Fluss table has no unique constraint beyond its primary key",
 			"Declare the columns as the table's PRIMARY KEY (CREATE TABLE new (...) then INSERT INTO new SELECT ...).")
 	}
-	st.Kind, st.DDL = CreateIndex, &DDLStmt{}
-	d := st.DDL
 	p.accept("CONCURRENTLY")
 	d.IfNotExists = p.accept("IF", "NOT", "EXISTS")
 	if p.word(0) != "ON" {
@@ -345,6 +357,12 @@ func (p *ddlParser) createIndex(st *Statement, unique bool) error {
 	if !p.punct("(") {
 		return p.err()
 	}
+	cols, err := p.items()
+	if err != nil {
+		return err
+	}
+	d.IndexColumns = cols
+	p.pos = len(p.toks) // INCLUDE, WITH, WHERE: nothing to keep
 	return nil
 }
 
@@ -648,27 +666,7 @@ func (p *ddlParser) dropNames(st *Statement, verb string, qualified bool) error 
 			break
 		}
 	}
-	p.dropBehavior()
-	return p.done()
-}
-
-// refreshMatview: REFRESH MATERIALIZED VIEW [CONCURRENTLY] name [WITH [NO]
-// DATA].
-func (p *ddlParser) refreshMatview(st *Statement) error {
-	st.Kind, st.DDL = Maintenance, &DDLStmt{Verb: "REFRESH MATERIALIZED VIEW"}
-	d := st.DDL
-	d.Concurrently = p.accept("CONCURRENTLY")
-	n, err := p.objectName()
-	if err != nil {
-		return err
-	}
-	d.Tables = []ObjectName{n}
-	if p.accept("WITH") {
-		p.accept("NO")
-		if !p.accept("DATA") {
-			return p.err()
-		}
-	}
+	d.Cascade = p.dropBehavior()
 	return p.done()
 }
 

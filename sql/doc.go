@@ -15,8 +15,9 @@
 //     COMMENT ON, ANALYZE, VACUUM, PREPARE, EXECUTE, ALTER TABLE, ALTER
 //     VIEW and RENAME TO (rename.go), SHOW DATABASES / CREATE TABLE /
 //     PARTITIONS, CLUSTER, REINDEX, CREATE / DROP EXTENSION, ALTER DEFAULT
-//     PRIVILEGES, DROP / REFRESH MATERIALIZED VIEW; DO and CREATE
-//     MATERIALIZED VIEW are refused): details in Statement.DDL; CREATE TEMP
+//     PRIVILEGES, CREATE / DROP / REFRESH / ALTER MATERIALIZED VIEW
+//     (matview.go: Statement.DDL.Matview); DO is refused): details in
+//     Statement.DDL; CREATE TEMP
 //     TABLE sets Statement.Temporary, its ON COMMIT clause Statement.OnCommit; the cursor statements DECLARE,
 //     FETCH, MOVE and CLOSE (cursorstmts.go) in Statement.DDL.Cursor;
 //     UPDATE / DELETE ... WHERE CURRENT OF (currentof.go) parsed with

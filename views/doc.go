@@ -16,6 +16,9 @@
 // It enforces PostgreSQL's CREATE OR REPLACE VIEW rule (columns may only
 // be appended; existing ones keep their names and types, 42P16).
 //
+// A materialized view is a view with a Matview (matview.go): the Fluss
+// table holding its rows, the one a refresh replaced, and its indexes.
+//
 // Each view has a persistent id (never reused); its OID and its key in
 // the privileges store (access.Store, where tables use their Fluss table
 // id) derive from it: ACLKey is the negative id, so the two never collide.

@@ -48,6 +48,8 @@ type View struct {
 	Uses        []Relation `json:"uses,omitempty"`
 	// CreatedAt is the creation time in Unix milliseconds.
 	CreatedAt int64 `json:"created_at"`
+	// Matview is set on a materialized view (matview.go).
+	Matview *Matview `json:"matview,omitempty"`
 }
 
 // ACLKey is the view's key in access.Store, which keys tables by their

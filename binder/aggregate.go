@@ -333,6 +333,9 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 		if a.Kind == types.Int16 || a.Kind == types.Int32 || a.Kind == types.Int64 {
 			return a, nil
 		}
+		if a.IsBitString() {
+			return types.BitType(0), nil // bit_and(bit) is bit, of varbit too
+		}
 	case "array_agg":
 		return types.ArrayOf(a), nil
 	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":

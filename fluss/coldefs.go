@@ -207,7 +207,10 @@ func IsMetaProperty(key string) bool { return strings.HasPrefix(key, MetaPrefix)
 // variantTypes are the PostgreSQL types that Fluss lacks and sqlgate keeps
 // as a types.Variant of the stored type: the column's values are the stored
 // type's, clients see the PostgreSQL type.
-var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.JSONB, "uuid": types.UUID}
+var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.JSONB, "uuid": types.UUID,
+	// bit(n) and bit varying(n): STRING of '0'/'1' whose length is n
+	// (types/bitstring.go)
+	"bit": types.Bit, "varbit": types.VarBit}
 
 // recordVariants notes, in d's metadata, the PostgreSQL type of each
 // top-level column whose type is a variant Fluss does not store (json,

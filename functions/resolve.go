@@ -48,6 +48,10 @@ const (
 	pgUUID
 	pgJSONPath
 	pgEnum // every enum type: resolution finds no function of text for one
+	// bit and bit varying (category V, varbit preferred), each converting
+	// implicitly to the other and to nothing else.
+	pgBit
+	pgVarbit
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -85,6 +89,10 @@ func pgTypeOf(t types.T) pgType {
 			return pgJSONPath
 		case types.Enum:
 			return pgEnum
+		case types.Bit:
+			return pgBit
+		case types.VarBit:
+			return pgVarbit
 		}
 		if t.Length > 0 {
 			return pgVarchar
@@ -133,6 +141,8 @@ func (p pgType) category() byte {
 		return 'X'
 	case pgAny:
 		return 'P'
+	case pgBit, pgVarbit:
+		return 'V'
 	}
 	return 'U'
 }
@@ -140,7 +150,7 @@ func (p pgType) category() byte {
 // preferred is PostgreSQL's typispreferred.
 func (p pgType) preferred() bool {
 	switch p {
-	case pgBool, pgFloat8, pgOid, pgText, pgTimestampTZ, pgInterval:
+	case pgBool, pgFloat8, pgOid, pgText, pgTimestampTZ, pgInterval, pgVarbit:
 		return true
 	}
 	return false
@@ -154,6 +164,8 @@ var implicitCasts = map[pgType][]pgType{
 	pgInt8:      {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass},
 	pgNumeric:   {pgFloat4, pgFloat8},
 	pgFloat4:    {pgFloat8},
+	pgBit:       {pgVarbit},
+	pgVarbit:    {pgBit},
 	pgOid:       {pgRegclass},
 	pgRegclass:  {pgOid},
 	pgText:      {pgVarchar, pgBpchar, pgName, pgRegclass},
@@ -617,6 +629,9 @@ func OwnStringType(t types.T) bool {
 func SamePGType(a, b types.T) bool {
 	if a.Kind == types.Array || b.Kind == types.Array {
 		return a.Kind == b.Kind && a.Variant == b.Variant && a.Elem != nil && b.Elem != nil && SamePGType(*a.Elem, *b.Elem)
+	}
+	if a.IsBitString() || b.IsBitString() {
+		return a.Kind == b.Kind && a.Variant == b.Variant // bit(3) and bit are one type
 	}
 	if a.Kind == types.String && b.Kind == types.String {
 		// text, varchar (a limit or -1) and the own string types

@@ -312,8 +312,8 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 			return a, nil
 		}
 	case "min", "max":
-		// PostgreSQL has no min/max over boolean or bytea.
-		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary {
+		// PostgreSQL has no min/max over boolean, bytea or bit strings.
+		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary && !a.IsBitString() {
 			if a.Variant.IsReg() {
 				// min(regclass) is min(oid): the reg types are binary-
 				// coercible to oid, PostgreSQL's only candidate.

@@ -54,18 +54,52 @@ func assignChecksText(from, to types.T) bool {
 	return !to.IsBitString() || from.IsBitString()
 }
 
-// checkAssignBits is the assignment's check of text becoming a bit string
-// of a typmod: the input function's (bit_in with the column's typmod),
-// which refuses where an explicit cast truncates.
+// checkAssignBits is an assignment's check of values becoming bit strings
+// of a typmod, or arrays of them: text is read by the input function
+// (bit_in with the column's typmod), and bit strings of another length,
+// top-level or array elements, are refused where an explicit cast would
+// truncate or pad.
 func checkAssignBits(a arrow.Array, from, to types.T) error {
-	if assignChecksText(from, to) || to.Length <= 0 {
+	elemTo, elemFrom := to, from
+	for elemTo.Kind == types.Array && elemTo.Elem != nil {
+		elemTo = *elemTo.Elem
+		if elemFrom.Kind == types.Array && elemFrom.Elem != nil {
+			elemFrom = *elemFrom.Elem
+		}
+	}
+	switch {
+	case !elemTo.IsBitString() || elemTo.Length <= 0:
 		return nil
+	case to.Kind != types.Array && from.IsBitString():
+		return nil // checkAssignLengths checked it (types.CheckStringLength)
+	case to.Kind == types.Array && !elemFrom.IsBitString():
+		return nil // not an assignment PostgreSQL has (no text[] to bit[])
+	}
+	var check func(v any) error
+	check = func(v any) error {
+		switch x := v.(type) {
+		case nil:
+			return nil
+		case []any:
+			for _, e := range x {
+				if err := check(e); err != nil {
+					return err
+				}
+			}
+			return nil
+		case string:
+			if elemFrom.IsBitString() {
+				return types.CheckBitTypmod(x, elemTo)
+			}
+		}
+		_, err := types.ParseBitTyped(types.FormatTextIn(v, elemFrom, time.UTC), elemTo)
+		return err
 	}
 	for i := 0; i < a.Len(); i++ {
 		if a.IsNull(i) {
 			continue
 		}
-		if _, err := types.ParseBitTyped(types.FormatTextIn(valueAt(a, i), from, time.UTC), to); err != nil {
+		if err := check(valueAt(a, i)); err != nil {
 			return err
 		}
 	}

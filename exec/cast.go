@@ -37,8 +37,9 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 		if err := checkAssignLengths(xa, e.T); err != nil {
 			return nil, err
 		}
-	} else if e.Assign {
-		if err := checkAssignBits(xa, from, e.T); err != nil {
+	}
+	if e.Assign {
+		if err := checkAssignBits(xa, from, e.T); err != nil { // bitcast.go
 			return nil, err
 		}
 	}

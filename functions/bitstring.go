@@ -105,9 +105,12 @@ func shiftBits(s string, by int64) string {
 }
 
 // bitPosition is bitposition: the 1-based place of sub in s, 1 for an
-// empty sub, 0 when absent.
+// empty sub, 0 when absent or s is empty.
 func bitPosition(v []any) (any, error) {
 	s, sub := v[0].(string), v[1].(string)
+	if s == "" {
+		return int64(0), nil
+	}
 	if sub == "" {
 		return int64(1), nil
 	}

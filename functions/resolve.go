@@ -721,6 +721,12 @@ func refineCommon(pt types.T, ppg pgType, ts []types.T) types.T {
 				pt.Precision = max(pt.Precision, t.Precision)
 			}
 		}
+	case pgBit, pgVarbit:
+		for _, t := range ts {
+			if pgTypeOf(t) != ppg || t.Length != pt.Length {
+				pt.Length = 0 // a typmod only when every input has it
+			}
+		}
 	case pgVarchar, pgBpchar:
 		for _, t := range ts {
 			if pgTypeOf(t) == ppg && t.Length != pt.Length {
@@ -765,6 +771,9 @@ func refineElem(e types.T, elems []types.T) types.T {
 	case types.String:
 		if e.Variant == types.NoVariant && e.Length != 0 {
 			e.Length = -1 // varchar without a limit
+		}
+		if e.IsBitString() {
+			e.Length = 0 // bit strings of different typmods: none
 		}
 	case types.Char:
 		// character(1) and character(3), or character(1) and an untyped

@@ -25,13 +25,13 @@ func BitType(n int) T { return T{Kind: String, Variant: Bit, Length: n} }
 func VarBitType(n int) T { return T{Kind: String, Variant: VarBit, Length: n} }
 
 // errBitLength is 22026 for a bit(n) value of another length; errBitTooLong
-// for a bit varying(n) one longer than n.
+// 22001 for a bit varying(n) one longer than n (PostgreSQL's codes).
 func errBitLength(got, n int) error {
 	return sqlerr.New(sqlerr.Code("22026"), "bit string length %d does not match type bit(%d)", got, n)
 }
 
 func errBitTooLong(n int) error {
-	return sqlerr.New(sqlerr.Code("22026"), "bit string too long for type bit varying(%d)", n)
+	return sqlerr.New(sqlerr.StringDataRightTruncation, "bit string too long for type bit varying(%d)", n)
 }
 
 // ParseBitString reads bit_in's text: binary digits, optionally after a

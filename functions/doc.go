@@ -17,7 +17,8 @@
 // quote_ident); JSON output of values (rowjson.go: row_to_json, to_json,
 // json_build_object, and the whole-row kernel the binder uses for a table
 // alias used as a value); regproc/regprocedure input and output over the
-// optional Procs catalog (regproc.go).
+// optional Procs catalog (regproc.go); the bit string operators and
+// functions over bit(n) and bit varying(n) (bitstring.go).
 //
 // It sits at the top level, not under exec, because the catalog belongs
 // to the front end as much as to the executor: the binder resolves calls

@@ -80,3 +80,18 @@ func (b *binder) callFunctionExpr(n sourceNode, name string, args ...Expr) (Expr
 	e, err := b.callFunction(n, name, args)
 	return e, true, err
 }
+
+// bitCommonType is the type two operands of a comparison meet in when one
+// is a bit string: bit and bit varying convert implicitly to each other
+// (each to the other, so the first one's type stays, as in
+// select_common_type; no typmod unless both have it) and to nothing else,
+// so bit < text finds no operator.
+func bitCommonType(a, b types.T) (types.T, bool) {
+	if !a.IsBitString() || !b.IsBitString() {
+		return types.T{}, false
+	}
+	if a.Variant != b.Variant || a.Length != b.Length {
+		a.Length = 0
+	}
+	return a, true
+}

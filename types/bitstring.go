@@ -25,13 +25,14 @@ func BitType(n int) T { return T{Kind: String, Variant: Bit, Length: n} }
 func VarBitType(n int) T { return T{Kind: String, Variant: VarBit, Length: n} }
 
 // errBitLength is 22026 for a bit(n) value of another length; errBitTooLong
-// 22001 for a bit varying(n) one longer than n (PostgreSQL's codes).
+// 22001 for a bit varying(n) one longer than n (PostgreSQL's codes). Both
+// come from the typmod coercion, not the literal's input: no position.
 func errBitLength(got, n int) error {
-	return sqlerr.New(sqlerr.Code("22026"), "bit string length %d does not match type bit(%d)", got, n)
+	return sqlerr.New(sqlerr.Code("22026"), "bit string length %d does not match type bit(%d)", got, n).AsUnplaced()
 }
 
 func errBitTooLong(n int) error {
-	return sqlerr.New(sqlerr.StringDataRightTruncation, "bit string too long for type bit varying(%d)", n)
+	return sqlerr.New(sqlerr.StringDataRightTruncation, "bit string too long for type bit varying(%d)", n).AsUnplaced()
 }
 
 // ParseBitString reads bit_in's text: binary digits, optionally after a

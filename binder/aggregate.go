@@ -312,8 +312,8 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 			return a, nil
 		}
 	case "min", "max":
-		// PostgreSQL has no min/max over boolean or bytea.
-		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary {
+		// PostgreSQL has no min/max over boolean, bytea or bit strings.
+		if !a.IsNested() && a.Kind != types.Bool && a.Kind != types.Bytes && a.Kind != types.Binary && !a.IsBitString() {
 			if a.Variant.IsReg() {
 				// min(regclass) is min(oid): the reg types are binary-
 				// coercible to oid, PostgreSQL's only candidate.
@@ -332,6 +332,9 @@ func aggResultType(name string, args []types.T) (types.T, error) {
 	case "bit_and", "bit_or", "bit_xor":
 		if a.Kind == types.Int16 || a.Kind == types.Int32 || a.Kind == types.Int64 {
 			return a, nil
+		}
+		if a.IsBitString() {
+			return types.BitType(0), nil // bit_and(bit) is bit, of varbit too
 		}
 	case "array_agg":
 		return types.ArrayOf(a), nil

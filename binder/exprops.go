@@ -631,6 +631,10 @@ func operandType(t types.T) types.T {
 		// any length, compared without its trailing blanks
 		return types.T{Kind: types.Char}
 	}
+	if t.IsBitString() {
+		t.Length = 0 // read by bit_in without the typmod (bitstring.go)
+		return t
+	}
 	if t.IsString() && !functions.OwnStringType(t) {
 		// compared as text: a literal longer than a varchar(n) is just unequal
 		return types.StringType
@@ -669,6 +673,9 @@ func commonType(a, b types.T) (types.T, bool) {
 		}
 		t, err := functions.CommonType("", []types.T{a, b})
 		return t, err == nil
+	}
+	if a.IsBitString() || b.IsBitString() {
+		return bitCommonType(a, b) // bitstring.go
 	}
 	if functions.OwnStringType(a) || functions.OwnStringType(b) {
 		// json, jsonb and uuid convert implicitly to no other type

@@ -228,6 +228,9 @@ func castable(a, b types.T) bool {
 	if a.Equal(b) {
 		return true
 	}
+	if a.IsBitString() || b.IsBitString() {
+		return bitCastable(a, b) // bitstring.go
+	}
 	if ok, handled := nestedCastable(a, b, false); handled {
 		return ok
 	}
@@ -327,6 +330,9 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 			return tn.Args[i]
 		}
 		return def
+	}
+	if bt, ok, err := bitTypeFromName(tn.Name, tn.Args); ok { // bitstring.go
+		return bt, err
 	}
 	switch tn.Name {
 	case "bool", "boolean":
@@ -474,6 +480,9 @@ func typeFromNameIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
 // the type named text, which PostgreSQL takes from the target type's
 // internal name (SELECT 1::int → int4).
 func (b *binder) castOutputName(text string) string {
+	if text == "pg__bit" {
+		return "?column?" // a B'..' or X'..' literal, no cast (bitstring.go)
+	}
 	tn, err := sql.ParseTypeName(text)
 	if err != nil {
 		return "?column?"

@@ -426,6 +426,9 @@ func (b *binder) assign(node sourceNode, e Expr, col string, t types.T, table st
 		(et.IsNumeric() && target.IsNumeric()) ||
 		target.IsString() ||
 		castable(et, target) && !(et.IsString() && !target.IsString()) && et.Kind != types.Bool && target.Kind != types.Bool
+	if target.IsBitString() {
+		ok = et.IsBitString() // only bit strings assign to one (bitstring.go)
+	}
 	if !ok {
 		return nil, b.errAt(node, sqlerr.New(sqlerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, target.PGName(), et.PGName()).
 			WithHint("You will need to rewrite or cast the expression."))

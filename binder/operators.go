@@ -82,6 +82,8 @@ func (b *binder) typedConcat(n sourceNode, l, r Expr) (e Expr, ok bool, err erro
 		fn, to = "byteacat", types.BytesType
 	case (isJSONB(lt) || isUnknown(lt)) && (isJSONB(rt) || isUnknown(rt)) && (isJSONB(lt) || isJSONB(rt)):
 		fn, to = "jsonb_concat", types.JSONBType
+	case lt.IsBitString() && (rt.IsBitString() || isUnknown(rt)) || isUnknown(lt) && rt.IsBitString():
+		fn, to = "bitcat", types.VarBitType(0) // bit strings: binder/bitstring.go
 	default:
 		return nil, false, nil
 	}

@@ -75,7 +75,13 @@ func (b *binder) resolvePath(db, name string, create bool) (fluss.TablePath, err
 func TypeOf(tn *sql.TypeName) (types.T, error) { return typeFromName(tn) }
 
 // TypeOfIn is TypeOf knowing the user-defined types of ut.
-func TypeOfIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) { return typeFromNameIn(tn, ut) }
+func TypeOfIn(tn *sql.TypeName, ut TypeCatalog) (types.T, error) {
+	t, err := typeFromNameIn(tn, ut)
+	if t.IsBitString() {
+		t.Length = 0 // a parameter has no typmod: bit is any bit string, not bit(1)
+	}
+	return t, err
+}
 
 // ColumnType is the type a column declared with tn gets in a Fluss table:
 // TIME without precision is Fluss's TIME(0), NUMERIC without precision the

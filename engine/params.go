@@ -100,13 +100,17 @@ func typeOfOID(oid uint32) (types.T, error) {
 		return types.JSONBType, nil
 	case 2950:
 		return types.UUIDType, nil
+	case 1560:
+		return types.BitType(0), nil
+	case 1562:
+		return types.VarBitType(0), nil
 	case 869:
 		return types.InetType, nil
 	case 3220:
 		return types.PgLsnType, nil
 	case 28:
 		return types.XidType, nil
-	case 1000, 1005, 1007, 1016, 1009, 1015, 1021, 1022, 1028, 1001, 1182, 1115, 1185, 1270:
+	case 1000, 1005, 1007, 1016, 1009, 1015, 1021, 1022, 1028, 1001, 1182, 1115, 1185, 1270, 1561, 1563:
 		// arrays of the types above, passed as '{...}' text
 		e, _ := pgtypes.ElemOIDOf(oid)
 		elem, err := typeOfOID(e)

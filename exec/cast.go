@@ -33,8 +33,13 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	}
 	defer xa.Release()
 	from := e.X.Type()
-	if e.Assign {
+	if e.Assign && assignChecksText(from, e.T) { // bitcast.go
 		if err := checkAssignLengths(xa, e.T); err != nil {
+			return nil, err
+		}
+	}
+	if e.Assign {
+		if err := checkAssignBits(xa, from, e.T); err != nil { // bitcast.go
 			return nil, err
 		}
 	}
@@ -137,7 +142,7 @@ func CastNeedsZone(from, to types.T) bool {
 // AssignValue is CastValue for an assignment: a string too long for a
 // varchar(n) or character(n) target is refused (types.CheckStringLength).
 func AssignValue(v any, from, to types.T) (any, error) {
-	if s, ok := v.(string); ok && to.IsString() {
+	if s, ok := v.(string); ok && to.IsString() && assignChecksText(from, to) {
 		if err := types.CheckStringLength(s, to); err != nil {
 			return nil, err
 		}
@@ -188,6 +193,9 @@ func castValue(v any, from, to types.T, loc *time.Location) (any, error) {
 	}
 	if (from.Kind == types.Row || from.Kind == types.Map) && from.Kind == to.Kind {
 		return castNested(v, from, to, loc)
+	}
+	if out, ok, err := castBitString(v, from, to, loc); ok { // bitcast.go
+		return out, err
 	}
 	switch {
 	case to.Variant == types.UUID && from.Variant != types.UUID:

@@ -51,6 +51,9 @@
 // (NextSelected) instead of a batch of their copies (W4's count, sum and
 // avg over a WHERE read three columns of half the rows in place).
 //
+// Casts follow PostgreSQL's (cast.go); those to and from bit strings, with
+// their typmod rules for explicit casts and assignments, are bitcast.go's.
+//
 // metrics.go counts EXPLAIN ANALYZE's batches, rows and own time per node;
 // stalls are measured where batches wait on something other than the
 // node's inputs: a read-ahead scan's queue, the exchange of ParallelUnion

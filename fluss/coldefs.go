@@ -207,7 +207,10 @@ func IsMetaProperty(key string) bool { return strings.HasPrefix(key, MetaPrefix)
 // variantTypes are the PostgreSQL types that Fluss lacks and sqlgate keeps
 // as a types.Variant of the stored type: the column's values are the stored
 // type's, clients see the PostgreSQL type.
-var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.JSONB, "uuid": types.UUID}
+var variantTypes = map[string]types.Variant{"json": types.JSON, "jsonb": types.JSONB, "uuid": types.UUID,
+	// bit(n) and bit varying(n): STRING of '0'/'1' whose length is n
+	// (types/bitstring.go)
+	"bit": types.Bit, "varbit": types.VarBit}
 
 // recordVariants notes, in d's metadata, the PostgreSQL type of each
 // top-level column whose type is a variant Fluss does not store (json,
@@ -218,6 +221,8 @@ func recordVariants(d *TableDescriptor, cols []Column) {
 		name := c.Type.Variant.Name()
 		if en := EnumPGType(c.Type); en != "" {
 			name = en
+		} else if bn := bitArrayPGType(c.Type); bn != "" {
+			name = bn
 		} else if _, ok := variantTypes[name]; !ok {
 			continue
 		}
@@ -256,7 +261,26 @@ func applyVariants(d *TableDescriptor) {
 				t.Variant = v
 			}
 		}
+		if elem, ok := strings.CutSuffix(c.PGType, "[]"); ok && (elem == "bit" || elem == "varbit") {
+			// an array of bit strings: ARRAY<STRING> whose elements are
+			// the variant (bitArrayPGType)
+			t := &d.Schema.Columns[i].Type
+			if t.Kind == types.Array && t.Elem != nil && t.Elem.Kind == types.String {
+				e := *t.Elem
+				e.Variant = variantTypes[elem]
+				t.Elem = &e
+			}
+		}
 	}
+}
+
+// bitArrayPGType is the PGType of an array of bit strings, "bit[]" or
+// "varbit[]" (types/bitstring.go); "" for other types.
+func bitArrayPGType(t types.T) string {
+	if t.Kind == types.Array && t.Elem != nil && t.Elem.IsBitString() {
+		return t.Elem.Variant.Name() + "[]"
+	}
+	return ""
 }
 
 // An enum column (types.Enum, a user-defined type) is STRING in Fluss;

@@ -18,7 +18,8 @@
 // json_build_object, and the whole-row kernels the binder uses for a table
 // alias used as a value, one of them NULL where an outer join made the row
 // up); regproc/regprocedure input and output over the
-// optional Procs catalog (regproc.go).
+// optional Procs catalog (regproc.go); the bit string operators and
+// functions over bit(n) and bit varying(n) (bitstring.go).
 //
 // It sits at the top level, not under exec, because the catalog belongs
 // to the front end as much as to the executor: the binder resolves calls

@@ -125,6 +125,7 @@ func allFuncs() []*Func {
 	fs = append(fs, trigFuncs()...)
 	fs = append(fs, numericMathFuncs()...)
 	fs = append(fs, operatorFuncs()...)
+	fs = append(fs, bitStringFuncs()...) // bitstring.go
 	fs = append(fs, jsonbDeleteFuncs()...)
 	fs = append(fs, jsonExtraFuncs()...)
 	fs = append(fs, overlapsFuncs()...)

@@ -48,6 +48,10 @@ const (
 	pgUUID
 	pgJSONPath
 	pgEnum // every enum type: resolution finds no function of text for one
+	// bit and bit varying (category V, varbit preferred), each converting
+	// implicitly to the other and to nothing else.
+	pgBit
+	pgVarbit
 )
 
 func pgTypeOf(t types.T) pgType {
@@ -85,6 +89,10 @@ func pgTypeOf(t types.T) pgType {
 			return pgJSONPath
 		case types.Enum:
 			return pgEnum
+		case types.Bit:
+			return pgBit
+		case types.VarBit:
+			return pgVarbit
 		}
 		if t.Length > 0 {
 			return pgVarchar
@@ -133,6 +141,8 @@ func (p pgType) category() byte {
 		return 'X'
 	case pgAny:
 		return 'P'
+	case pgBit, pgVarbit:
+		return 'V'
 	}
 	return 'U'
 }
@@ -140,7 +150,7 @@ func (p pgType) category() byte {
 // preferred is PostgreSQL's typispreferred.
 func (p pgType) preferred() bool {
 	switch p {
-	case pgBool, pgFloat8, pgOid, pgText, pgTimestampTZ, pgInterval:
+	case pgBool, pgFloat8, pgOid, pgText, pgTimestampTZ, pgInterval, pgVarbit:
 		return true
 	}
 	return false
@@ -154,6 +164,8 @@ var implicitCasts = map[pgType][]pgType{
 	pgInt8:      {pgNumeric, pgFloat4, pgFloat8, pgOid, pgRegclass},
 	pgNumeric:   {pgFloat4, pgFloat8},
 	pgFloat4:    {pgFloat8},
+	pgBit:       {pgVarbit},
+	pgVarbit:    {pgBit},
 	pgOid:       {pgRegclass},
 	pgRegclass:  {pgOid},
 	pgText:      {pgVarchar, pgBpchar, pgName, pgRegclass},
@@ -618,6 +630,9 @@ func SamePGType(a, b types.T) bool {
 	if a.Kind == types.Array || b.Kind == types.Array {
 		return a.Kind == b.Kind && a.Variant == b.Variant && a.Elem != nil && b.Elem != nil && SamePGType(*a.Elem, *b.Elem)
 	}
+	if a.IsBitString() || b.IsBitString() {
+		return a.Kind == b.Kind && a.Variant == b.Variant // bit(3) and bit are one type
+	}
 	if a.Kind == types.String && b.Kind == types.String {
 		// text, varchar (a limit or -1) and the own string types
 		return a.Variant == b.Variant && a.TypeOID == b.TypeOID && (a.Length == 0) == (b.Length == 0)
@@ -706,6 +721,12 @@ func refineCommon(pt types.T, ppg pgType, ts []types.T) types.T {
 				pt.Precision = max(pt.Precision, t.Precision)
 			}
 		}
+	case pgBit, pgVarbit:
+		for _, t := range ts {
+			if pgTypeOf(t) != ppg || t.Length != pt.Length {
+				pt.Length = 0 // a typmod only when every input has it
+			}
+		}
 	case pgVarchar, pgBpchar:
 		for _, t := range ts {
 			if pgTypeOf(t) == ppg && t.Length != pt.Length {
@@ -750,6 +771,9 @@ func refineElem(e types.T, elems []types.T) types.T {
 	case types.String:
 		if e.Variant == types.NoVariant && e.Length != 0 {
 			e.Length = -1 // varchar without a limit
+		}
+		if e.IsBitString() {
+			e.Length = 0 // bit strings of different typmods: none
 		}
 	case types.Char:
 		// character(1) and character(3), or character(1) and an untyped

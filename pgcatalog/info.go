@@ -369,6 +369,13 @@ func FormatType(oid uint32, typmod int32, hasTypmod bool) string {
 		return timeMod("time", " with time zone")
 	case pgtypes.OIDInterval:
 		return "interval" // intervaltypmodout's field names are not reproduced
+	case pgtypes.OIDBit:
+		if !withMod && hasTypmod {
+			return `"bit"` // bit without a typmod is not BIT, which is bit(1)
+		}
+		base = "bit"
+	case pgtypes.OIDVarBit:
+		base = "bit varying"
 	case pgtypes.OIDBool:
 		return "boolean"
 	case pgtypes.OIDInt2:

@@ -144,6 +144,8 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return variantOIDs[t.Variant], -1, -1
 	case t.Variant == types.UUID:
 		return OIDUUID, -1, 16
+	case t.IsBitString():
+		return bitOIDOf(t) // bitstring.go
 	case t.Variant == types.Inet:
 		return OIDInet, -1, -1
 	case t.Variant == types.PgLsn:

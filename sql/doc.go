@@ -85,6 +85,8 @@
 //   - the operators TiDB's grammar lacks (operators.go): ~~ !~~ ~~* !~~*
 //     -> [NOT] LIKE/ILIKE, ~<~ ~<=~ ~>=~ ~>~ ^@ # #- && and the prefix
 //     operators ~ @ |/ ||/ -> pg__op_* calls (functions/opfuncs.go);
+//   - B'101' and X'1F', bit string constants in PostgreSQL (TiDB reads
+//     bytes) -> pg__cast('b101', 'pg__bit') (bitstring.go);
 //   - f(args) WITHIN GROUP (ORDER BY keys) (withingroup.go) ->
 //     group_concat(pg__within_group(args) ORDER BY keys SEPARATOR
 //     'pg__agg:f');

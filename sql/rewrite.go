@@ -811,6 +811,16 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 			}
 		}
 		switch t.kind {
+		case tkString:
+			if lit, ok := bitStringLiteral(text); ok {
+				// B'101' and X'1F' are bit strings in PostgreSQL (TiDB
+				// reads them as bytes): bit_in's text, typed bit
+				b := newComposite(r.leadOf(t))
+				b.add("pg__cast("+sqlQuote(lit)+", 'pg__bit')", t.start)
+				out = append(out, b.it)
+				k++
+				continue
+			}
 		case tkParam:
 			n, err := strconv.Atoi(text[1:])
 			if err != nil || n <= 0 || n > 65535 {

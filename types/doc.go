@@ -13,7 +13,9 @@
 // and binary forms as PostgreSQL's) and the catalog-only pg_node_tree,
 // aclitem and anyarray as Variants of STRING, and jsonpath (a Variant of
 // STRING holding the path as PostgreSQL prints it; package types/jsonpath
-// reads and prints it). It maps each type to its Arrow type (DESIGN.md's
+// reads and prints it), and bit(n) and bit varying(n) as Variants Bit and
+// VarBit of STRING holding '0'/'1' text (bitstring.go: input with
+// bit_in's prefixes, typmod rules, integer conversions, binary form). It maps each type to its Arrow type (DESIGN.md's
 // table) and prints it as seed 000 does.
 //
 // User-defined enum types (CREATE TYPE ... AS ENUM; enum.go) are the

@@ -113,7 +113,17 @@ const (
 	// a String holding the label, T.TypeOID naming the type, whose
 	// definition (labels, their order) the registry in enum.go holds.
 	Enum
+
+	// Bit and VarBit are bit(n) (OID 1560) and bit varying(n) (OID 1562):
+	// Strings holding the bits as '0'/'1' characters (bitstring.go), whose
+	// byte order is PostgreSQL's bitcmp order. Length is n; 0 is no typmod
+	// (an operator's result; varbit without a limit).
+	Bit
+	VarBit
 )
+
+// IsBitString reports whether t is bit or bit varying.
+func (t T) IsBitString() bool { return t.Kind == String && (t.Variant == Bit || t.Variant == VarBit) }
 
 // IsAnonRecord reports whether t is an anonymous record (AnonRecord).
 func (t T) IsAnonRecord() bool { return t.Kind == Row && t.Variant == AnonRecord }
@@ -137,7 +147,7 @@ var variantNames = [...]string{
 	RegNamespace: "regnamespace", RegRole: "regrole", JSON: "json", JSONB: "jsonb",
 	Record: "record", RecordArray: "record[]", UUID: "uuid",
 	Inet: "inet", PgLsn: "pg_lsn", Xid: "xid", PgNodeTree: "pg_node_tree", AclItem: "aclitem", AnyArray: "anyarray", JSONPath: "jsonpath",
-	AnonRecord: "record",
+	AnonRecord: "record", Bit: "bit", VarBit: "varbit",
 }
 
 // Name is PostgreSQL's name of the variant's type ("" for NoVariant);

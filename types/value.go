@@ -110,6 +110,9 @@ func (t T) PGName() string {
 	if t.Variant == Enum {
 		return EnumName(t.TypeOID)
 	}
+	if t.Variant == VarBit {
+		return "bit varying" // varbit is pg_type's name, not the SQL one
+	}
 	if t.Variant != NoVariant {
 		return t.Variant.Name()
 	}
@@ -202,6 +205,8 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 		return ParseEnum(s, t.TypeOID) // enum.go
 	case UUID:
 		return ParseUUID(s)
+	case Bit, VarBit:
+		return ParseBitTyped(s, t) // bitstring.go
 	case Inet:
 		return ParseInet(s)
 	case PgLsn:
@@ -301,6 +306,9 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 // input and assignment (an explicit cast truncates instead): characters
 // beyond n that are all spaces may be dropped, any other is 22001.
 func CheckStringLength(s string, t T) error {
+	if t.IsBitString() {
+		return CheckBitTypmod(s, t) // bit(n) and bit varying(n): bitstring.go
+	}
 	n := t.Length
 	if n <= 0 || len(s) <= n { // text, varchar and bpchar without a limit
 		return nil

@@ -1705,6 +1705,10 @@ func newAccumulator(spec AggSpec, in *arrow.Schema, out arrow.DataType) (accumul
 			return unsupported()
 		}
 	case "bit_and", "bit_or", "bit_xor": // bitagg.go
+		if argType.ID() == arrow.STRING { // bit strings: bitstringagg.go
+			acc = &bitStringAcc{arg: spec.Arg, op: map[string]byte{"bit_and": '&', "bit_or": '|', "bit_xor": '#'}[fn]}
+			break
+		}
 		if !isBitAggArg(argType) {
 			return unsupported()
 		}

@@ -90,6 +90,9 @@ func AggResultType(fn string, arg types.T) (types.T, error) {
 		}
 		return types.BoolType, nil
 	case "bit_and", "bit_or", "bit_xor":
+		if arg.IsBitString() {
+			return types.BitType(0), nil // bitstringagg.go
+		}
 		if arg.Kind != types.Int16 && arg.Kind != types.Int32 && arg.Kind != types.Int64 {
 			return bad()
 		}

@@ -101,6 +101,10 @@
 //     binder checks PostgreSQL's rules);
 //   - a WITH item's [NOT] MATERIALIZED (cte.go): removed, the item marked by
 //     an extra column alias "pg__materialized" or "pg__not_materialized";
+//   - a window's frame clause (frame.go: ROWS | RANGE | GROUPS, any offset
+//     expression, the single-bound form, EXCLUDE) -> the marker
+//     pg__frame('unit', 'exclusion', 'kind', [offset, ] ..) first in the
+//     window's PARTITION BY, which WindowToTree reads back as tree.Frame;
 //
 // The synthetic functions the binder must know: pg__cast(x, 'type'),
 // pg__rollup, pg__cube, pg__grouping_sets, pg__empty_set,

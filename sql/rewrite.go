@@ -1179,6 +1179,18 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 			w := r.upperWord(t, text)
 			litAt := r.literalAt(k, j, w) // the string of a typed literal whose type word is at k
 			switch {
+			case (w == "OVER" || w == "AS") && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
+				// OVER (.. frame) and WINDOW w AS (.. frame): frame.go
+				if m, f, ok := r.windowSpecAt(k+1, j, w == "AS"); ok {
+					items, err := r.windowSpec(k+1, m, f)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, r.simple(t))
+					out = append(out, items...)
+					k = m + 1
+					continue
+				}
 			case emptyListEnd[w] && r.emptySelectList(out):
 				// SELECT FROM t (or SELECT ALL FROM t): PostgreSQL
 				// allows an empty select list, TiDB does not; the marker

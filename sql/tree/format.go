@@ -386,10 +386,18 @@ func (f *formatter) window(w *Window) {
 		if fr.Groups {
 			unit = "GROUPS"
 		}
-		f.WriteString(sep + unit + " BETWEEN ")
-		f.bound(fr.Start)
-		f.WriteString(" AND ")
-		f.bound(fr.End)
+		if fr.Single {
+			f.WriteString(sep + unit + " ")
+			f.bound(fr.Start)
+		} else {
+			f.WriteString(sep + unit + " BETWEEN ")
+			f.bound(fr.Start)
+			f.WriteString(" AND ")
+			f.bound(fr.End)
+		}
+		if fr.Exclude != "" {
+			f.WriteString(" EXCLUDE " + strings.ToUpper(fr.Exclude))
+		}
 	}
 	f.WriteString(")")
 }

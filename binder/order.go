@@ -26,6 +26,9 @@ func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut fun
 		if err != nil {
 			return nil, err
 		}
+		if err := b.checkSortable(item.X, k.Expr.Type()); err != nil { // typeops.go
+			return nil, err
+		}
 		keys = append(keys, k)
 	}
 	return keys, nil
@@ -63,6 +66,11 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt
 		}
 	}
 	c := proj.Cols[idx]
+	// a type without ordering or equality at all (json[]) is refused by
+	// the caller, as a sort key or a DISTINCT ON key (typeops.go)
+	if ord, eq := typeSortOps(c.T); !ord && !eq {
+		return SortKey{Expr: b.newColumnRef(idx, c.Name, c.T)}, nil
+	}
 	if c.T.IsNested() && !orderableArray(c.T) && !orderableRecord(c.T) && !isEnumArray(c.T) {
 		return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()).
 			WithHint("Use an explicit ordering operator or modify the query."))

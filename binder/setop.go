@@ -113,6 +113,9 @@ func (b *binder) bindSetOpBody(q pt.Query) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.checkSetOpKeys(so, m.Columns()); err != nil { // typeops.go
+		return nil, err
+	}
 	return looseSetOp(m), nil // bpchar compared without trailing blanks (bpchargroups.go)
 }
 

@@ -126,11 +126,18 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		call.Partition = append(call.Partition, b.resolveUnknown(e, types.StringType))
+		e = b.resolveUnknown(e, types.StringType)
+		if err := b.checkGroupable(p, e.Type()); err != nil { // typeops.go
+			return nil, err
+		}
+		call.Partition = append(call.Partition, e)
 	}
 	for _, item := range w.OrderBy {
 		e, err := st.bind(item.X)
 		if err != nil {
+			return nil, err
+		}
+		if err := b.checkSortable(item.X, b.resolveUnknown(e, types.StringType).Type()); err != nil { // typeops.go
 			return nil, err
 		}
 		e = b.enumKey(e) // enums by declaration order (enumops.go)

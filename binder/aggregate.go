@@ -209,6 +209,9 @@ func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem) ([]SortK
 		if call.Distinct && !slices.ContainsFunc(call.Args, func(a Expr) bool { return a.String() == e.String() }) {
 			return nil, b.errAt(item.X, sqlerr.New(sqlerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"))
 		}
+		if err := b.applyUsing(&item, e.Type()); err != nil { // typeops.go
+			return nil, err
+		}
 		e = b.enumKey(e) // enums by declaration order (enumops.go)
 		keys = append(keys, SortKey{Expr: e, Desc: item.Desc, NullsFirst: nullsFirst(item)})
 	}

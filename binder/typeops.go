@@ -106,3 +106,42 @@ func (b *binder) checkDistinctTargets(targets []*pt.Target, cols []Column) error
 	}
 	return nil
 }
+
+// applyUsing reads ORDER BY key USING op (item.Using) for a key of type t
+// as the direction it names: "<" ascending, ">" descending (whose NULLS
+// default is FIRST, as DESC's). PostgreSQL takes only a type's btree "<"
+// or ">" there: another comparison is 42809, any other operator (or "<" on
+// a type without ordering) the operator that does not exist, at the
+// operator.
+func (b *binder) applyUsing(item *pt.OrderItem, t types.T) error {
+	switch op := item.Using; op {
+	case "":
+		return nil
+	case "<", ">":
+		if ord, _ := typeSortOps(t); !ord || t.Kind == types.Map || (t.IsNested() && !orderableArray(t) && !orderableRecord(t) && !isEnumArray(t)) {
+			return b.errAt(item.UsingAt, noBinaryOperator(op, t, t))
+		}
+		item.Desc = op == ">"
+		return nil
+	case "<=", ">=", "=", "<>", "!=":
+		return b.errAt(item.UsingAt, errNotOrderingOp(op))
+	}
+	if textOperators[item.Using] && (t.Kind == types.String || t.Kind == types.Char) && t.Variant == types.NoVariant {
+		return b.errAt(item.UsingAt, errNotOrderingOp(item.Using)) // an operator text has
+	}
+	return b.errAt(item.UsingAt, noBinaryOperator(item.Using, t, t))
+}
+
+// textOperators are the boolean operators text has besides comparisons
+// (LIKE's, the regular expressions', starts-with, the pattern comparisons).
+var textOperators = map[string]bool{
+	"~~": true, "!~~": true, "~~*": true, "!~~*": true, "~": true, "!~": true, "~*": true, "!~*": true,
+	"^@": true, "~<~": true, "~<=~": true, "~>=~": true, "~>~": true,
+}
+
+// errNotOrderingOp is PostgreSQL's refusal of an operator that exists but
+// does not order (USING <=, USING ~~ on text).
+func errNotOrderingOp(op string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.WrongObjectType, "operator %s is not a valid ordering operator", op).
+		WithHint(`Ordering operators must be "<" or ">" members of btree operator families.`)
+}

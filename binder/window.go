@@ -137,7 +137,10 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := b.checkSortable(item.X, b.resolveUnknown(e, types.StringType).Type()); err != nil { // typeops.go
+		if err := b.applyUsing(&item, b.resolveUnknown(e, types.StringType).Type()); err != nil { // typeops.go
+			return nil, err
+		}
+		if err := b.checkSortable(item.X, b.resolveUnknown(e, types.StringType).Type()); err != nil {
 			return nil, err
 		}
 		e = b.enumKey(e) // enums by declaration order (enumops.go)

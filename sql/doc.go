@@ -46,6 +46,7 @@
 //     x op ANY|ALL (array) -> pg__any|pg__all(x, 'op', array) (op ANY
 //     (subquery) is left to TiDB), ARRAY(SELECT ..) -> pg__array_subquery((..)),
 //     e [ASC|DESC] NULLS FIRST|LAST -> pg__nulls(e, 'first'|'last') [ASC|DESC],
+//     e USING op -> pg__using(e, 'op') (orderusing.go),
 //     x[lo:hi] -> pg__slice(x, lo, hi) (an omitted bound pg__open()),
 //     agg(args) FILTER (WHERE c) -> pg__filter(agg(args), c), EXTRACT(f
 //     FROM x) -> pg__extract('f', x), EXPLAIN (opts) ->

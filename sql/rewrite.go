@@ -1357,6 +1357,14 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out[:s], b.it)
 				k = m + 1
 				continue
+			case w == "USING" && k+1 < j && r.toks[k+1].kind == tkOp && len(out) > 0 && r.isOperand(out[len(out)-1]):
+				// ORDER BY e USING op: orderusing.go
+				if it, s, ok := r.orderUsing(out, k); ok {
+					out = append(out[:s], it)
+					k += 2
+					continue
+				}
+				return nil, r.errNear(k)
 			case w == "NULLS" && k+1 < j && (r.toks[k+1].is(r.src, "FIRST") || r.toks[k+1].is(r.src, "LAST")):
 				// e [ASC|DESC] NULLS FIRST -> pg__nulls(e, 'first') [ASC|DESC]:
 				// TiDB has no NULLS clause; the binder reads the marker (so that

@@ -672,12 +672,7 @@ func (t *Transformer) frameBound(b *ast.FrameBound) (pt.FrameBound, error) {
 func (t *Transformer) byItems(items []*ast.ByItem) ([]pt.OrderItem, error) {
 	out := make([]pt.OrderItem, len(items))
 	for i, it := range items {
-		e := it.Expr
-		if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__nulls" && len(f.Args) == 2 {
-			if s, ok := markerString(f.Args[1]); ok && (s == "first" || s == "last") {
-				e, out[i].Nulls = f.Args[0], s
-			}
-		}
+		e := orderItemMarkers(it.Expr, &out[i])
 		x, err := t.toTree(e)
 		if err != nil {
 			return nil, err
@@ -685,4 +680,21 @@ func (t *Transformer) byItems(items []*ast.ByItem) ([]pt.OrderItem, error) {
 		out[i].X, out[i].Desc = x, it.Desc
 	}
 	return out, nil
+}
+
+// orderItemMarkers reads the rewrite's markers around an ORDER BY key,
+// pg__nulls(e, 'first'|'last') and inside it pg__using(e, 'op')
+// (orderusing.go), into o, and returns the key.
+func orderItemMarkers(e ast.ExprNode, o *pt.OrderItem) ast.ExprNode {
+	if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__nulls" && len(f.Args) == 2 {
+		if s, ok := markerString(f.Args[1]); ok && (s == "first" || s == "last") {
+			e, o.Nulls = f.Args[0], s
+		}
+	}
+	if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == UsingMarker && len(f.Args) == 2 {
+		if s, ok := markerString(f.Args[1]); ok {
+			e, o.Using, o.UsingAt = f.Args[0], s, pt.At{Offset: f.Args[1].OriginTextPosition()}
+		}
+	}
+	return e
 }

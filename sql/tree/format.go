@@ -351,7 +351,9 @@ func (f *formatter) orderBy(items []OrderItem) {
 			f.WriteString(", ")
 		}
 		f.expr(it.X)
-		if it.Desc {
+		if it.Using != "" {
+			f.WriteString(" USING " + it.Using)
+		} else if it.Desc {
 			f.WriteString(" DESC")
 		}
 		if it.Nulls != "" {

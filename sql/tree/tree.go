@@ -399,12 +399,16 @@ type TimeUnit struct {
 	Unit string
 }
 
-// OrderItem is one key of an ORDER BY: expr [DESC] [NULLS FIRST | LAST].
-// Nulls is "" (the direction's default), "first" or "last".
+// OrderItem is one key of an ORDER BY: expr [DESC | USING op] [NULLS
+// FIRST | LAST]. Nulls is "" (the direction's default), "first" or
+// "last"; Using is the operator of USING ("" without), UsingAt where it
+// stands.
 type OrderItem struct {
-	X     Expr
-	Desc  bool
-	Nulls string
+	X       Expr
+	Desc    bool
+	Nulls   string
+	Using   string
+	UsingAt At
 }
 
 // FrameBound is one end of a window frame.

@@ -41,7 +41,7 @@ import (
 func winSpillable(f WindowSpec) bool {
 	fr := DefaultFrame
 	if f.Frame != nil {
-		fr = *f.Frame
+		fr = f.Frame.normalized()
 	}
 	offsetBound := func(b FrameBound) bool { return b.Kind == Preceding || b.Kind == Following }
 	fn := strings.ToLower(f.Func)

@@ -28,6 +28,8 @@ var sortOpContexts = []string{
 	"SELECT count(*) OVER (PARTITION BY c) FROM s",
 	"SELECT count(*) OVER (ORDER BY c) FROM s",
 	"SELECT k FROM s GROUP BY k, c",
+	"SELECT count(DISTINCT c) FROM s",
+	"SELECT string_agg('a', ',' ORDER BY c) FROM s",
 }
 
 // TestSortOperatorsDifferential runs every context of sortOpContexts over

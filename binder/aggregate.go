@@ -140,6 +140,11 @@ func (b *binder) bindAggregateCallFiltered(node sourceNode, name string, args []
 					e = b.castTo(e, types.Float64Type)
 				}
 			}
+			if distinct {
+				if err := b.checkGroupable(a, e.Type()); err != nil { // typeops.go
+					return nil, err
+				}
+			}
 			if name == "count" && distinct && order == nil && looseBpchar(e.Type()) {
 				// count(DISTINCT bpchar) counts values equal but for
 				// trailing blanks once (bpchargroups.go)
@@ -208,6 +213,12 @@ func (b *binder) bindAggregateOrder(call AggCall, order []pt.OrderItem) ([]SortK
 		e = b.resolveUnknown(e, types.StringType)
 		if call.Distinct && !slices.ContainsFunc(call.Args, func(a Expr) bool { return a.String() == e.String() }) {
 			return nil, b.errAt(item.X, sqlerr.New(sqlerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"))
+		}
+		if err := b.applyUsing(&item, e.Type()); err != nil { // typeops.go
+			return nil, err
+		}
+		if err := b.checkSortable(item.X, e.Type()); err != nil {
+			return nil, err
 		}
 		e = b.enumKey(e) // enums by declaration order (enumops.go)
 		keys = append(keys, SortKey{Expr: e, Desc: item.Desc, NullsFirst: nullsFirst(item)})

@@ -8,7 +8,10 @@
 //
 // One binder per clause, as DuckDB does: select.go binds the SELECT list and
 // the WHERE clause (a boolean target type), order.go ORDER BY (ordinals,
-// output aliases, then input expressions) and LIMIT/OFFSET, insert.go the
+// output aliases, then input expressions) and LIMIT/OFFSET, typeops.go which
+// types have ordering and equality operators (sort, group, DISTINCT and set
+// operation keys) and ORDER BY .. USING op, window.go window calls and their
+// frames (ROWS, RANGE, GROUPS, EXCLUDE), insert.go the
 // INSERT source against the table's columns, update.go UPDATE and DELETE
 // (with FROM / USING), returning.go their RETURNING lists, ddl.go CREATE
 // TABLE [AS] and DROP TABLE | VIEW, coldefs.go CREATE TABLE's DEFAULT,

@@ -201,6 +201,11 @@ func (b *binder) bindInsertRows(rows [][]pt.Expr, info fluss.TableInfo, target, 
 	// one allocation here rather than a thousand
 	cells := make([]Expr, len(rows)*len(tableCols))
 	lc := literalCells{consts: make([]Const, len(rows)*len(target))}
+	if len(rows) > 1 {
+		// PostgreSQL's place name for a set-returning call in a
+		// multi-row VALUES list (srf.go)
+		defer b.refuseSetCalls("VALUES")()
+	}
 	for _, row := range rows {
 		if len(row) > len(target) {
 			return nil, b.errAt(row[len(target)], sqlerr.New(sqlerr.SyntaxError, "INSERT has more expressions than target columns"))

@@ -26,6 +26,9 @@ func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut fun
 		if err != nil {
 			return nil, err
 		}
+		if err := b.checkSortable(item.X, k.Expr.Type()); err != nil { // typeops.go
+			return nil, err
+		}
 		keys = append(keys, k)
 	}
 	return keys, nil
@@ -33,10 +36,7 @@ func (b *binder) bindOrderItems(proj *Project, items []pt.OrderItem, bindOut fun
 
 // bindOrderItem binds one ORDER BY item (bindOrderItems).
 func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt.Expr) (Expr, error), distinct bool) (SortKey, error) {
-	expr, nullsFirst := item.X, item.Desc
-	if item.Nulls != "" {
-		nullsFirst = item.Nulls == "first"
-	}
+	expr := item.X
 	idx, err := b.orderKeyColumn(proj, expr)
 	if err != nil {
 		return SortKey{}, err
@@ -63,6 +63,15 @@ func (b *binder) bindOrderItem(proj *Project, item pt.OrderItem, bindOut func(pt
 		}
 	}
 	c := proj.Cols[idx]
+	if err := b.applyUsing(&item, c.T); err != nil { // typeops.go
+		return SortKey{}, err
+	}
+	nullsFirst := nullsFirst(item)
+	// a type without ordering or equality at all (json[]) is refused by
+	// the caller, as a sort key or a DISTINCT ON key (typeops.go)
+	if ord, eq := typeSortOps(c.T); !ord && !eq {
+		return SortKey{Expr: b.newColumnRef(idx, c.Name, c.T)}, nil
+	}
 	if c.T.IsNested() && !orderableArray(c.T) && !orderableRecord(c.T) && !isEnumArray(c.T) {
 		return SortKey{}, b.errAt(expr, sqlerr.New(sqlerr.UndefinedFunction, "could not identify an ordering operator for type %s", c.T.PGName()).
 			WithHint("Use an explicit ordering operator or modify the query."))

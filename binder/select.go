@@ -121,6 +121,11 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		}
 	}
 	visible := len(proj.Cols)
+	if sel.Distinct && sel.DistinctOn == nil {
+		if err := b.checkDistinctTargets(targets, proj.Cols); err != nil {
+			return nil, err
+		}
+	}
 	var sortKeys []SortKey
 	b.srf = srf
 	if sel.OrderBy != nil {
@@ -207,6 +212,9 @@ func (b *binder) bindDistinctOn(proj *Project, exprs []pt.Expr, sortKeys []SortK
 		if err != nil {
 			return nil, nil, err
 		}
+		if err := b.checkGroupable(e, k.Expr.Type()); err != nil { // typeops.go
+			return nil, nil, err
+		}
 		keys = append(keys, k)
 	}
 	on := make([]int, len(keys))
@@ -280,6 +288,7 @@ func (b *binder) isAggregating(sel *pt.Select, targets []*pt.Target) bool {
 // bindGroupKey is the GROUP BY binder: an output-column ordinal, an input
 // column, an output alias (PostgreSQL's fallback), or an expression.
 func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr) (Expr, error) {
+	orig := e
 	if b.containsAggregateTree(e) {
 		return nil, b.errAt(e, sqlerr.New(sqlerr.GroupingError, "aggregate functions are not allowed in GROUP BY"))
 	}
@@ -325,7 +334,11 @@ func (b *binder) bindGroupKey(in *scope, targets []*pt.Target, e pt.Expr) (Expr,
 	if err != nil {
 		return nil, err
 	}
-	return b.resolveUnknown(k, types.StringType), nil
+	k = b.resolveUnknown(k, types.StringType)
+	if err := b.checkGroupable(orig, k.Type()); err != nil { // typeops.go
+		return nil, err
+	}
+	return k, nil
 }
 
 // bindWhere is the WHERE clause binder: its expression must be boolean.

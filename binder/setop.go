@@ -113,6 +113,9 @@ func (b *binder) bindSetOpBody(q pt.Query) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.checkSetOpKeys(so, m.Columns()); err != nil { // typeops.go
+		return nil, err
+	}
 	return looseSetOp(m), nil // bpchar compared without trailing blanks (bpchargroups.go)
 }
 
@@ -186,10 +189,7 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 	}
 	s := &Sort{Input: n}
 	for _, item := range items {
-		expr, nullsFirst := item.X, item.Desc
-		if item.Nulls != "" {
-			nullsFirst = item.Nulls == "first"
-		}
+		expr := item.X
 		idx, err := b.orderKeyColumn(proj, expr)
 		if err != nil {
 			return nil, err
@@ -198,6 +198,10 @@ func (b *binder) bindSetOpOrder(n Node, items []pt.OrderItem) (Node, error) {
 			return nil, b.errAt(expr, sqlerr.New(sqlerr.FeatureNotSupported, "ORDER BY on a UNION/INTERSECT/EXCEPT result is only supported on result columns"))
 		}
 		c := cols[idx]
+		if err := b.applyUsing(&item, c.T); err != nil { // typeops.go
+			return nil, err
+		}
+		nullsFirst := nullsFirst(item)
 		if _, ok := enumLeaf(c.T); ok {
 			// by the enum's declaration order: its rank, a hidden column
 			// (enumops.go) the projection above the sort drops

@@ -526,3 +526,10 @@ func (b *binder) bindShowAllSettings(f *pt.FuncCall, name, alias string, ord boo
 	n, err := relabelAliases(NewScan(info, alias), alias, colNames) // exprbind.go
 	return n, true, err
 }
+
+// bindUpdateValue binds an UPDATE's SET value, where PostgreSQL refuses a
+// set-returning call naming the statement.
+func (b *binder) bindUpdateValue(s *scope, e pt.Expr) (Expr, error) {
+	defer b.refuseSetCalls("UPDATE")()
+	return b.bindTree(s, e)
+}

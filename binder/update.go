@@ -99,7 +99,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 			}
 		} else if err = refuseIdentityUpdate(info, idx); err != nil {
 			return nil, err
-		} else if e, err = b.bindTree(s, a.Value); err != nil {
+		} else if e, err = b.bindUpdateValue(s, a.Value); err != nil {
 			return nil, err
 		}
 		if e, err = b.assign(a.Value, e, name, cols[idx].Type, info.Path.Table); err != nil {
@@ -203,7 +203,9 @@ func (b *binder) bindDMLFrom(scan *Scan, from pt.FromItem, noList bool, where pt
 	if where == nil {
 		return input, nil
 	}
+	restore := b.refuseSetCalls("WHERE") // PostgreSQL's place name (srf.go)
 	cond, err := b.bindTree(newScope(input), where)
+	restore()
 	if err != nil {
 		return nil, err
 	}

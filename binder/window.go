@@ -1,6 +1,10 @@
 package binder
 
 import (
+	"math"
+	"strconv"
+	"strings"
+
 	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -15,10 +19,14 @@ type FrameBound struct {
 	Offset int64
 }
 
-// Frame is a window frame (ROWS or RANGE).
+// Frame is a window frame: ROWS, RANGE, or GROUPS (Groups set, Rows not),
+// with PostgreSQL's EXCLUDE: "" (NO OTHERS), "current row", "group" or
+// "ties".
 type Frame struct {
 	Rows       bool
+	Groups     bool
 	Start, End FrameBound
+	Exclude    string
 }
 
 // WindowCall is one window function: Func over Args, per partition,
@@ -118,11 +126,21 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		call.Partition = append(call.Partition, b.resolveUnknown(e, types.StringType))
+		e = b.resolveUnknown(e, types.StringType)
+		if err := b.checkGroupable(p, e.Type()); err != nil { // typeops.go
+			return nil, err
+		}
+		call.Partition = append(call.Partition, e)
 	}
 	for _, item := range w.OrderBy {
 		e, err := st.bind(item.X)
 		if err != nil {
+			return nil, err
+		}
+		if err := b.applyUsing(&item, b.resolveUnknown(e, types.StringType).Type()); err != nil { // typeops.go
+			return nil, err
+		}
+		if err := b.checkSortable(item.X, b.resolveUnknown(e, types.StringType).Type()); err != nil {
 			return nil, err
 		}
 		e = b.enumKey(e) // enums by declaration order (enumops.go)
@@ -130,7 +148,7 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	}
 	st.inDef = false
 	if f := w.Frame; f != nil {
-		fr, err := bindFrame(f)
+		fr, err := b.bindFrame(f, len(w.OrderBy))
 		if err != nil {
 			return nil, err
 		}
@@ -145,32 +163,134 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	return &winRef{Index: len(st.calls) - 1, Name: name, T: t}, nil
 }
 
-// bindFrame reads a frame whose offsets are non-negative integer
-// constants (ROWS and RANGE; GROUPS is not there yet).
-func bindFrame(f *pt.Frame) (*Frame, error) {
-	if f.Groups {
-		return nil, sqlerr.NotSupported("GROUPS frames")
+// bindFrame checks a frame as PostgreSQL's grammar and parse analysis do
+// (the bound combinations, GROUPS and RANGE offsets against the ORDER BY
+// keys) and reads its offsets, which must be constants here: an integer,
+// with a sign or not, NULL, or for ROWS and GROUPS any numeric or string
+// constant PostgreSQL's bigint takes. A NULL or negative offset is
+// PostgreSQL's execution error, raised here: the offsets are constants.
+func (b *binder) bindFrame(f *pt.Frame, orderKeys int) (*Frame, error) {
+	if err := b.checkFrameBounds(f); err != nil {
+		return nil, err
 	}
-	bound := func(fb pt.FrameBound) (FrameBound, error) {
+	offsets := f.Start.Offset != nil || f.End.Offset != nil
+	unit := "ROWS"
+	switch {
+	case f.Groups:
+		unit = "GROUPS"
+		if orderKeys == 0 {
+			return nil, b.errAtOffset(f.SpecWhere.Offset, sqlerr.New(sqlerr.WindowingError, "GROUPS mode requires an ORDER BY clause"))
+		}
+	case !f.Rows:
+		unit = "RANGE"
+		if offsets && orderKeys != 1 {
+			return nil, b.errAtOffset(f.SpecWhere.Offset, sqlerr.New(sqlerr.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"))
+		}
+	}
+	bound := func(fb pt.FrameBound, which string) (FrameBound, error) {
 		switch fb.Kind {
 		case "current row", "unbounded preceding", "unbounded following":
 			return FrameBound{Kind: fb.Kind}, nil
 		}
-		l, ok := fb.Offset.(*pt.Literal)
-		if !ok || l.Kind != pt.LitInt || l.Int < 0 {
-			return FrameBound{}, sqlerr.NotSupported("frame offsets other than non-negative integer constants")
+		n, null, err := b.frameOffset(fb.Offset, unit)
+		if err != nil {
+			return FrameBound{}, err
 		}
-		return FrameBound{Kind: fb.Kind, Offset: l.Int}, nil
+		switch {
+		case null:
+			return FrameBound{}, sqlerr.New(sqlerr.NullValueNotAllowed, "frame %s offset must not be null", which)
+		case n < 0 && unit == "RANGE":
+			return FrameBound{}, sqlerr.New(sqlerr.InvalidPrecedingOrFollowingSize, "invalid preceding or following size in window function")
+		case n < 0:
+			return FrameBound{}, sqlerr.New(sqlerr.InvalidPrecedingOrFollowingSize, "frame %s offset must not be negative", which)
+		}
+		return FrameBound{Kind: fb.Kind, Offset: n}, nil
 	}
-	start, err := bound(f.Start)
+	start, err := bound(f.Start, "starting")
 	if err != nil {
 		return nil, err
 	}
-	end, err := bound(f.End)
+	end, err := bound(f.End, "ending")
 	if err != nil {
 		return nil, err
 	}
-	return &Frame{Rows: f.Rows, Start: start, End: end}, nil
+	return &Frame{Rows: f.Rows, Groups: f.Groups, Start: start, End: end, Exclude: f.Exclude}, nil
+}
+
+// checkFrameBounds refuses the bound combinations PostgreSQL's grammar
+// refuses, each at the place it points to.
+func (b *binder) checkFrameBounds(f *pt.Frame) error {
+	s, e := f.Start.Kind, f.End.Kind
+	errAt := func(pos int, msg string) error {
+		return b.errAtOffset(pos, sqlerr.New(sqlerr.WindowingError, "%s", msg))
+	}
+	if f.Single {
+		switch s {
+		case "unbounded following":
+			return errAt(f.Start.Where.Offset, "frame start cannot be UNBOUNDED FOLLOWING")
+		case "following":
+			return errAt(f.Start.Where.Offset, "frame starting from following row cannot end with current row")
+		}
+		return nil
+	}
+	switch {
+	case s == "unbounded following":
+		return errAt(f.Start.Where.Offset, "frame start cannot be UNBOUNDED FOLLOWING")
+	case e == "unbounded preceding":
+		return errAt(f.End.Where.Offset, "frame end cannot be UNBOUNDED PRECEDING")
+	case s == "current row" && e == "preceding":
+		return errAt(f.End.Where.Offset, "frame starting from current row cannot have preceding rows")
+	case s == "following" && (e == "preceding" || e == "current row"):
+		return errAt(f.End.Where.Offset, "frame starting from following row cannot have preceding rows")
+	}
+	return nil
+}
+
+// frameOffset reads a constant frame offset; null reports NULL.
+func (b *binder) frameOffset(x pt.Expr, unit string) (n int64, null bool, err error) {
+	neg := false
+	for {
+		u, ok := x.(*pt.Unary)
+		if !ok || (u.Op != pt.UMinus && u.Op != pt.UPlus) {
+			break
+		}
+		if u.Op == pt.UMinus {
+			neg = !neg
+		}
+		x = u.X
+	}
+	l, ok := x.(*pt.Literal)
+	if !ok {
+		return 0, false, sqlerr.NotSupported("frame offsets other than constants")
+	}
+	switch {
+	case l.Kind == pt.LitNull:
+		return 0, true, nil
+	case l.Kind == pt.LitInt:
+		n = l.Int
+	case unit != "RANGE" && (l.Kind == pt.LitDecimal || l.Kind == pt.LitFloat):
+		// bigint takes a numeric by rounding half away from zero
+		v, perr := strconv.ParseFloat(l.Text, 64)
+		if l.Kind == pt.LitFloat {
+			v, perr = l.Float, nil
+		}
+		if perr != nil || math.Abs(v) >= 9.2e18 {
+			return 0, false, b.errAt(l, sqlerr.New(sqlerr.NumericValueOutOfRange, "bigint out of range"))
+		}
+		n = int64(math.Round(v))
+	case unit != "RANGE" && l.Kind == pt.LitString:
+		v, perr := strconv.ParseInt(strings.TrimSpace(l.Text), 10, 64)
+		if perr != nil {
+			return 0, false, b.errAt(l, sqlerr.New(sqlerr.InvalidTextRepresentation, "invalid input syntax for type bigint: %q", l.Text))
+		}
+		n = v
+	default:
+		return 0, false, sqlerr.NotSupported("frame offsets other than integer constants")
+	}
+	if neg {
+		n = -n
+	}
+	return n, false, nil
 }
 
 // windowResultType gives PostgreSQL's result type of a window function.

@@ -634,9 +634,11 @@ func lowerWindow(x *binder.Window) (Node, error) {
 		}
 	}
 	if f := call.Frame; f != nil {
-		fr := &relop.Frame{Mode: relop.FrameRange}
+		fr := &relop.Frame{Mode: relop.FrameRange, Exclude: relop.ExcludeOf(f.Exclude)}
 		if f.Rows {
 			fr.Mode = relop.FrameRows
+		} else if f.Groups {
+			fr.Mode = relop.FrameGroups
 		}
 		conv := func(b binder.FrameBound) relop.FrameBound {
 			switch b.Kind {

@@ -47,6 +47,7 @@
 //     x op ANY|ALL (array) -> pg__any|pg__all(x, 'op', array) (op ANY
 //     (subquery) is left to TiDB), ARRAY(SELECT ..) -> pg__array_subquery((..)),
 //     e [ASC|DESC] NULLS FIRST|LAST -> pg__nulls(e, 'first'|'last') [ASC|DESC],
+//     e USING op -> pg__using(e, 'op') (orderusing.go),
 //     x[lo:hi] -> pg__slice(x, lo, hi) (an omitted bound pg__open()),
 //     agg(args) FILTER (WHERE c) -> pg__filter(agg(args), c), EXTRACT(f
 //     FROM x) -> pg__extract('f', x), EXPLAIN (opts) ->
@@ -104,6 +105,10 @@
 //     binder checks PostgreSQL's rules);
 //   - a WITH item's [NOT] MATERIALIZED (cte.go): removed, the item marked by
 //     an extra column alias "pg__materialized" or "pg__not_materialized";
+//   - a window's frame clause (frame.go: ROWS | RANGE | GROUPS, any offset
+//     expression, the single-bound form, EXCLUDE) -> the marker
+//     pg__frame('unit', 'exclusion', 'kind', [offset, ] ..) first in the
+//     window's PARTITION BY, which WindowToTree reads back as tree.Frame;
 //
 // The synthetic functions the binder must know: pg__cast(x, 'type'),
 // pg__rollup, pg__cube, pg__grouping_sets, pg__empty_set,

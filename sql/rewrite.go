@@ -1189,6 +1189,18 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 			w := r.upperWord(t, text)
 			litAt := r.literalAt(k, j, w) // the string of a typed literal whose type word is at k
 			switch {
+			case (w == "OVER" || w == "AS") && k+1 < j && r.toks[k+1].isPunct(r.src, "("):
+				// OVER (.. frame) and WINDOW w AS (.. frame): frame.go
+				if m, f, ok := r.windowSpecAt(k+1, j, w == "AS"); ok {
+					items, err := r.windowSpec(k+1, m, f)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, r.simple(t))
+					out = append(out, items...)
+					k = m + 1
+					continue
+				}
 			case emptyListEnd[w] && r.emptySelectList(out):
 				// SELECT FROM t (or SELECT ALL FROM t): PostgreSQL
 				// allows an empty select list, TiDB does not; the marker
@@ -1355,6 +1367,14 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				out = append(out[:s], b.it)
 				k = m + 1
 				continue
+			case w == "USING" && k+1 < j && r.toks[k+1].kind == tkOp && len(out) > 0 && r.isOperand(out[len(out)-1]):
+				// ORDER BY e USING op: orderusing.go
+				if it, s, ok := r.orderUsing(out, k); ok {
+					out = append(out[:s], it)
+					k += 2
+					continue
+				}
+				return nil, r.errNear(k)
 			case w == "NULLS" && k+1 < j && (r.toks[k+1].is(r.src, "FIRST") || r.toks[k+1].is(r.src, "LAST")):
 				// e [ASC|DESC] NULLS FIRST -> pg__nulls(e, 'first') [ASC|DESC]:
 				// TiDB has no NULLS clause; the binder reads the marker (so that

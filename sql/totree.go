@@ -599,8 +599,20 @@ func (t *Transformer) WindowToTree(s *ast.WindowSpec) (*pt.Window, error) {
 	w := &pt.Window{At: at(s), Name: s.Name.O, Ref: s.Ref.O, OnlyName: s.OnlyAlias}
 	var err error
 	if s.PartitionBy != nil {
-		w.PartitionBy = make([]pt.Expr, len(s.PartitionBy.Items))
-		for i, it := range s.PartitionBy.Items {
+		items := s.PartitionBy.Items
+		if len(items) > 0 {
+			if f, ok := items[0].Expr.(*ast.FuncCallExpr); ok && f.FnName.L == FrameMarker {
+				// the rewrite's frame (frame.go)
+				if w.Frame, err = t.frameMarker(f); err != nil {
+					return nil, err
+				}
+				items = items[1:]
+			}
+		}
+		if len(items) > 0 {
+			w.PartitionBy = make([]pt.Expr, len(items))
+		}
+		for i, it := range items {
 			if w.PartitionBy[i], err = t.toTree(it.Expr); err != nil {
 				return nil, err
 			}
@@ -609,7 +621,7 @@ func (t *Transformer) WindowToTree(s *ast.WindowSpec) (*pt.Window, error) {
 	if w.OrderBy, err = t.OrderItemsToTree(s.OrderBy); err != nil {
 		return nil, err
 	}
-	if s.Frame != nil {
+	if s.Frame != nil && w.Frame == nil {
 		fr := &pt.Frame{Rows: s.Frame.Type == ast.Rows, Groups: s.Frame.Type == ast.Groups}
 		if fr.Start, err = t.frameBound(&s.Frame.Extent.Start); err != nil {
 			return nil, err
@@ -620,6 +632,56 @@ func (t *Transformer) WindowToTree(s *ast.WindowSpec) (*pt.Window, error) {
 		w.Frame = fr
 	}
 	return w, nil
+}
+
+// frameMarker reads the rewrite's pg__frame('unit', 'exclusion', 'kind',
+// [offset,] ...) back into a frame.
+func (t *Transformer) frameMarker(f *ast.FuncCallExpr) (*pt.Frame, error) {
+	bad := func() (*pt.Frame, error) {
+		return nil, &TransformError{f, sqlerr.New(sqlerr.InternalError, "malformed frame marker")}
+	}
+	args := f.Args
+	if len(args) < 3 {
+		return bad()
+	}
+	unit, ok1 := markerString(args[0])
+	excl, ok2 := markerString(args[1])
+	if !ok1 || !ok2 {
+		return bad()
+	}
+	fr := &pt.Frame{Rows: unit == "rows", Groups: unit == "groups", Where: pt.At{Offset: args[0].OriginTextPosition()}, SpecWhere: pt.At{Offset: args[1].OriginTextPosition()}}
+	if excl != "no others" {
+		fr.Exclude = excl
+	}
+	var bounds []pt.FrameBound
+	for i := 2; i < len(args); i++ {
+		kind, ok := markerString(args[i])
+		if !ok {
+			return bad()
+		}
+		b := pt.FrameBound{Kind: kind, Where: pt.At{Offset: args[i].OriginTextPosition()}}
+		if kind == "preceding" || kind == "following" {
+			if i+1 >= len(args) {
+				return bad()
+			}
+			i++
+			x, err := t.toTree(args[i])
+			if err != nil {
+				return nil, err
+			}
+			b.Offset = x
+		}
+		bounds = append(bounds, b)
+	}
+	switch len(bounds) {
+	case 1:
+		fr.Start, fr.End, fr.Single = bounds[0], pt.FrameBound{Kind: "current row"}, true
+	case 2:
+		fr.Start, fr.End = bounds[0], bounds[1]
+	default:
+		return bad()
+	}
+	return fr, nil
 }
 
 func (t *Transformer) frameBound(b *ast.FrameBound) (pt.FrameBound, error) {
@@ -647,12 +709,7 @@ func (t *Transformer) frameBound(b *ast.FrameBound) (pt.FrameBound, error) {
 func (t *Transformer) byItems(items []*ast.ByItem) ([]pt.OrderItem, error) {
 	out := make([]pt.OrderItem, len(items))
 	for i, it := range items {
-		e := it.Expr
-		if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__nulls" && len(f.Args) == 2 {
-			if s, ok := markerString(f.Args[1]); ok && (s == "first" || s == "last") {
-				e, out[i].Nulls = f.Args[0], s
-			}
-		}
+		e := orderItemMarkers(it.Expr, &out[i])
 		x, err := t.toTree(e)
 		if err != nil {
 			return nil, err
@@ -660,4 +717,21 @@ func (t *Transformer) byItems(items []*ast.ByItem) ([]pt.OrderItem, error) {
 		out[i].X, out[i].Desc = x, it.Desc
 	}
 	return out, nil
+}
+
+// orderItemMarkers reads the rewrite's markers around an ORDER BY key,
+// pg__nulls(e, 'first'|'last') and inside it pg__using(e, 'op')
+// (orderusing.go), into o, and returns the key.
+func orderItemMarkers(e ast.ExprNode, o *pt.OrderItem) ast.ExprNode {
+	if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__nulls" && len(f.Args) == 2 {
+		if s, ok := markerString(f.Args[1]); ok && (s == "first" || s == "last") {
+			e, o.Nulls = f.Args[0], s
+		}
+	}
+	if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == UsingMarker && len(f.Args) == 2 {
+		if s, ok := markerString(f.Args[1]); ok {
+			e, o.Using, o.UsingAt = f.Args[0], s, pt.At{Offset: f.Args[1].OriginTextPosition()}
+		}
+	}
+	return e
 }

@@ -713,12 +713,7 @@ func (t *Transformer) WithToTree(w *ast.WithClause, st *Statement) (*pt.With, er
 // to allocate).
 func (t *Transformer) OrderItemToTree(it *ast.ByItem) (pt.OrderItem, error) {
 	var out pt.OrderItem
-	e := it.Expr
-	if f, ok := e.(*ast.FuncCallExpr); ok && f.FnName.L == "pg__nulls" && len(f.Args) == 2 {
-		if s, ok := markerString(f.Args[1]); ok && (s == "first" || s == "last") {
-			e, out.Nulls = f.Args[0], s
-		}
-	}
+	e := orderItemMarkers(it.Expr, &out)
 	x, err := t.toTree(e)
 	if err != nil {
 		return out, err

@@ -13,7 +13,10 @@
 // inputs finish within the limit; without a SpillDir they fail with 53200.
 // Window spills a partition that does not fit and computes the functions
 // whose frames only move forward by passes over the file, aggregates over
-// sliding frames from a buffer of the frame (windowspill.go). The time a
+// sliding frames from a buffer of the frame (windowspill.go); frames are
+// ROWS, RANGE or GROUPS with PostgreSQL's EXCLUDE (window.go; GROUPS
+// offsets and EXCLUDE only in memory, 53200 when such a partition spills).
+// The time a
 // spilling operator's batches wait on its files' I/O is its stall time
 // (StallNs, exec.Staller: EXPLAIN ANALYZE's stall_time_ns).
 //

@@ -15,14 +15,42 @@ import (
 	"github.com/sqlgate/sqlgate/types"
 )
 
-// FrameMode is ROWS or RANGE.
+// FrameMode is ROWS, RANGE or GROUPS.
 type FrameMode uint8
 
 // The frame modes.
 const (
 	FrameRange FrameMode = iota
 	FrameRows
+	// FrameGroups counts offsets in peer groups.
+	FrameGroups
 )
+
+// Exclusion is a frame's EXCLUDE clause: which rows around the current
+// one leave its frame.
+type Exclusion uint8
+
+// The exclusions.
+const (
+	ExcludeNoOthers Exclusion = iota
+	ExcludeCurrentRow
+	ExcludeGroup // the current row and its peers
+	ExcludeTies  // its peers, not itself
+)
+
+// ExcludeOf reads PostgreSQL's spelling ("" or "no others", "current
+// row", "group", "ties").
+func ExcludeOf(s string) Exclusion {
+	switch s {
+	case "current row":
+		return ExcludeCurrentRow
+	case "group":
+		return ExcludeGroup
+	case "ties":
+		return ExcludeTies
+	}
+	return ExcludeNoOthers
+}
 
 // BoundKind is the kind of a frame bound.
 type BoundKind uint8
@@ -50,6 +78,18 @@ type FrameBound struct {
 type Frame struct {
 	Mode       FrameMode
 	Start, End FrameBound
+	Exclude    Exclusion
+}
+
+// normalized is f with GROUPS frames whose bounds have no offset read as
+// the RANGE frame they equal (CURRENT ROW is the peer group in both), so
+// that only offset GROUPS frames need peer-group counting.
+func (f Frame) normalized() Frame {
+	offset := func(b FrameBound) bool { return b.Kind == Preceding || b.Kind == Following }
+	if f.Mode == FrameGroups && !offset(f.Start) && !offset(f.End) {
+		f.Mode = FrameRange
+	}
+	return f
 }
 
 // DefaultFrame is PostgreSQL's default: RANGE BETWEEN UNBOUNDED PRECEDING
@@ -165,6 +205,7 @@ func (o *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if o.Out == nil || o.Out.NumFields() != o.Input.Schema().NumFields()+len(o.Funcs) {
 			return nil, sqlerr.New(sqlerr.InternalError, "window: output schema must have the input's columns and one per function")
 		}
+		o.normalizeFrames()
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -364,6 +405,19 @@ func (o *Window) startSpilled(ctx context.Context) error {
 	return s.compute(ctx)
 }
 
+// normalizeFrames gives each function its normalized frame (a copy: the
+// spec is the caller's).
+func (o *Window) normalizeFrames() {
+	funcs := append([]WindowSpec(nil), o.Funcs...)
+	for i := range funcs {
+		if funcs[i].Frame != nil {
+			fr := funcs[i].Frame.normalized()
+			funcs[i].Frame = &fr
+		}
+	}
+	o.Funcs = funcs
+}
+
 // Spills is the number of partitions that were spilled to disk.
 func (o *Window) Spills() int { return o.spills }
 
@@ -438,7 +492,19 @@ func (o *Window) compute(mem memory.Allocator, region arrow.RecordBatch) (arrow.
 			peerEnd[j] = p.end
 		}
 	}
-	w := &windowCtx{o: o, mem: mem, region: region, parts: parts, peerStart: peerStart, peerEnd: peerEnd}
+	// peer groups numbered across the region (a group never spans two
+	// partitions): groupOf[i] is row i's, groupStart[g] group g's first
+	// row, groupStart[last+1] = n
+	groupOf := make([]int, n)
+	groupStart := make([]int, 0, 16)
+	for i := 0; i < n; i++ {
+		if peerStart[i] == i {
+			groupStart = append(groupStart, i)
+		}
+		groupOf[i] = len(groupStart) - 1
+	}
+	groupStart = append(groupStart, n)
+	w := &windowCtx{o: o, mem: mem, region: region, parts: parts, peerStart: peerStart, peerEnd: peerEnd, groupOf: groupOf, groupStart: groupStart}
 	cols := append([]arrow.Array(nil), region.Columns()...)
 	for _, c := range cols {
 		c.Retain()
@@ -462,6 +528,119 @@ type windowCtx struct {
 	region             arrow.RecordBatch
 	parts              []partInfo
 	peerStart, peerEnd []int
+	groupOf            []int
+	groupStart         []int
+}
+
+// span is a run of rows [lo, hi) of a frame.
+type span struct{ lo, hi int }
+
+// frameSpans returns row i's frame within partition pi as runs of rows in
+// order: [start, end) less the rows its EXCLUDE clause takes out.
+func (w *windowCtx) frameSpans(f *Frame, pi, i int, buf []span) ([]span, error) {
+	fs, fe, err := w.frameOf(f, pi, i)
+	if err != nil {
+		return nil, err
+	}
+	buf = buf[:0]
+	ex := ExcludeNoOthers
+	if f != nil {
+		ex = f.Exclude
+	}
+	var xs, xe, keep int
+	switch ex {
+	case ExcludeNoOthers:
+		if fs < fe {
+			buf = append(buf, span{fs, fe})
+		}
+		return buf, nil
+	case ExcludeCurrentRow:
+		xs, xe, keep = i, i+1, -1
+	case ExcludeGroup:
+		xs, xe, keep = w.peerStart[i], w.peerEnd[i], -1
+	default: // ties
+		xs, xe, keep = w.peerStart[i], w.peerEnd[i], i
+	}
+	add := func(lo, hi int) {
+		if lo < hi {
+			buf = append(buf, span{lo, hi})
+		}
+	}
+	add(fs, min(fe, xs))
+	if keep >= fs && keep < fe {
+		add(keep, keep+1)
+	}
+	add(max(fs, xe), fe)
+	return buf, nil
+}
+
+// frameRow finds the row first_value (rel 0), nth_value (rel n-1) or
+// last_value (rel 0, fromEnd) reads in row i's frame [fs, fe), or -1.
+// Without EXCLUDE it is the rel-th row from the frame's start or end. With
+// one, it follows PostgreSQL's WinGetFuncArgInFrame step by step: the
+// position moves once past the excluded rows (for TIES onto the current
+// row), and a row the move leaves outside the frame, or excluded, reads as
+// out of frame (NULL) rather than being searched past — which is why
+// last_value over a frame that ends inside the current row's peers and
+// excludes ties is NULL in PostgreSQL, and must be here.
+func (w *windowCtx) frameRow(f *Frame, i, fs, fe, rel int, fromEnd bool) int {
+	ex := ExcludeNoOthers
+	if f != nil {
+		ex = f.Exclude
+	}
+	gh, gt := w.peerStart[i], w.peerEnd[i]
+	var at int
+	if !fromEnd {
+		at = fs + rel
+		switch ex {
+		case ExcludeCurrentRow:
+			if at >= i && i >= fs {
+				at++
+			}
+		case ExcludeGroup:
+			if at >= gh && gt > fs {
+				at += gt - max(gh, fs)
+			}
+		case ExcludeTies:
+			if at >= gh && gt > fs {
+				if ov := max(gh, fs); at == ov {
+					at = i
+				} else {
+					at += gt - ov - 1
+				}
+			}
+		}
+	} else {
+		at = fe - 1 - rel
+		switch ex {
+		case ExcludeCurrentRow:
+			if at <= i && i < fe {
+				at--
+			}
+		case ExcludeGroup:
+			if at < gt && gh < fe {
+				at -= min(gt, fe) - gh
+			}
+		case ExcludeTies:
+			if at < gt && gh < fe {
+				if ov := min(gt, fe); at == ov-1 {
+					at = i
+				} else {
+					at -= ov - 1 - gh
+				}
+			}
+		}
+	}
+	if at < fs || at >= fe {
+		return -1
+	}
+	switch {
+	case ex == ExcludeCurrentRow && at == i,
+		ex == ExcludeGroup && at >= gh && at < gt,
+		ex == ExcludeTies && at != i && at >= gh && at < gt:
+		return -1
+	}
+	return at
 }
 
 func (w *windowCtx) col(i int, what string) (arrow.Array, error) {
@@ -610,15 +789,12 @@ func (w *windowCtx) eval(f WindowSpec, outType arrow.DataType) (arrow.Array, err
 					return nil, err
 				}
 				refs[i] = rowRef{nullBatch, 0}
+				var r int
 				switch fn {
 				case "first_value":
-					if fs < fe {
-						refs[i] = rowRef{0, uint32(fs)}
-					}
+					r = w.frameRow(f.Frame, i, fs, fe, 0, false)
 				case "last_value":
-					if fs < fe {
-						refs[i] = rowRef{0, uint32(fe - 1)}
-					}
+					r = w.frameRow(f.Frame, i, fs, fe, 0, true)
 				default:
 					k, ok := intAt(nth, i)
 					if !ok {
@@ -627,9 +803,13 @@ func (w *windowCtx) eval(f WindowSpec, outType arrow.DataType) (arrow.Array, err
 					if k <= 0 {
 						return nil, errNthValueArg()
 					}
-					if int64(fs)+k-1 < int64(fe) {
-						refs[i] = rowRef{0, uint32(int64(fs) + k - 1)}
+					r = -1
+					if k-1 < int64(fe-fs) {
+						r = w.frameRow(f.Frame, i, fs, fe, int(k-1), false)
 					}
+				}
+				if r >= 0 {
+					refs[i] = rowRef{0, uint32(r)}
 				}
 			}
 		}
@@ -663,7 +843,7 @@ func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (
 	var rows []int32
 	next := uint32(0)
 	for pi, p := range w.parts {
-		if frame.Start.Kind == UnboundedPreceding {
+		if frame.Start.Kind == UnboundedPreceding && frame.Exclude == ExcludeNoOthers {
 			g := next
 			next++
 			acc.resize(int(next))
@@ -697,8 +877,9 @@ func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (
 			}
 			continue
 		}
+		var spans []span
 		for i := p.start; i < p.end; i++ {
-			fs, fe, err := w.frameOf(&frame, pi, i)
+			spans, err = w.frameSpans(&frame, pi, i, spans)
 			if err != nil {
 				return nil, err
 			}
@@ -706,9 +887,11 @@ func (w *windowCtx) aggregate(fn string, f WindowSpec, outType arrow.DataType) (
 			next++
 			acc.resize(int(next))
 			rows = rows[:0]
-			for j := fs; j < fe; j++ {
-				groups[j] = g
-				rows = append(rows, int32(j))
+			for _, s := range spans {
+				for j := s.lo; j < s.hi; j++ {
+					groups[j] = g
+					rows = append(rows, int32(j))
+				}
 			}
 			if len(rows) > 0 {
 				if err := acc.update(cols, groups, rows); err != nil {
@@ -734,10 +917,14 @@ func (w *windowCtx) frameOf(f *Frame, pi, i int) (int, int, error) {
 	p := w.parts[pi]
 	var start, end int
 	var err error
-	if f.Mode == FrameRows {
+	switch f.Mode {
+	case FrameRows:
 		start = rowsBound(f.Start, i, p, true)
 		end = rowsBound(f.End, i, p, false)
-	} else {
+	case FrameGroups:
+		start = w.groupsBound(f.Start, i, p, true)
+		end = w.groupsBound(f.End, i, p, false)
+	default:
 		if start, err = w.rangeBound(f.Start, i, p, true); err != nil {
 			return 0, 0, err
 		}
@@ -751,6 +938,43 @@ func (w *windowCtx) frameOf(f *Frame, pi, i int) (int, int, error) {
 		end = start
 	}
 	return start, end, nil
+}
+
+// groupsBound finds a GROUPS bound: the first row of the peer group n
+// groups before or after the current row's (start), or the end of it
+// (end), clamped to the partition.
+func (w *windowCtx) groupsBound(b FrameBound, i int, p partInfo, isStart bool) int {
+	switch b.Kind {
+	case UnboundedPreceding:
+		return p.start
+	case UnboundedFollowing:
+		return p.end
+	case CurrentRow:
+		if isStart {
+			return w.peerStart[i]
+		}
+		return w.peerEnd[i]
+	}
+	first, last := int64(w.groupOf[p.start]), int64(w.groupOf[p.end-1])
+	g := int64(w.groupOf[i])
+	if b.Kind == Preceding {
+		g = satAdd(g, -b.Offset)
+	} else {
+		g = satAdd(g, b.Offset)
+	}
+	switch {
+	case g < first:
+		if isStart {
+			return p.start
+		}
+		return p.start // an end before the partition: an empty frame
+	case g > last:
+		return p.end
+	}
+	if isStart {
+		return w.groupStart[g]
+	}
+	return w.groupStart[g+1]
 }
 
 func rowsBound(b FrameBound, i int, p partInfo, isStart bool) int {

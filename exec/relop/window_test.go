@@ -100,8 +100,20 @@ func winCases() []winCase {
 		{"rows-lagging-avg", false, false, withFrame(wf("avg", 4), fr(FrameRows, unbPre, pre(2))), "avg(f)", "ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING"},
 		{"rows-tail-count", false, true, withFrame(wf("count", -1), fr(FrameRows, fol(2), unbFol)), "count(*)", "ROWS BETWEEN 2 FOLLOWING AND UNBOUNDED FOLLOWING"},
 		{"last-value-whole", false, false, withFrame(wf("last_value", 4), fr(FrameRows, unbPre, unbFol)), "last_value(f)", "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING"},
+		// GROUPS counts peer groups; without offsets it is RANGE's frame
+		{"groups-sum-around", true, false, withFrame(wf("sum", 3), fr(FrameGroups, pre(1), fol(2))), "sum(v)", "GROUPS BETWEEN 1 PRECEDING AND 2 FOLLOWING"},
+		{"groups-count-behind-desc", true, true, withFrame(wf("count", -1), fr(FrameGroups, pre(3), pre(1))), "count(*)", "GROUPS BETWEEN 3 PRECEDING AND 1 PRECEDING"},
+		{"groups-running", true, false, withFrame(wf("max", 4), fr(FrameGroups, unbPre, cur)), "max(f)", "GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"},
+		// EXCLUDE: whole peer groups in the frame keep the answers independent of peer order
+		{"range-exclude-ties", true, false, withFrame(wf("sum", 3), excl(fr(FrameRange, unbPre, cur), ExcludeTies)), "sum(v)", "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE TIES"},
+		{"groups-exclude-group", true, true, withFrame(wf("count", 3), excl(fr(FrameGroups, pre(1), fol(1)), ExcludeGroup)), "count(v)", "GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE GROUP"},
+		{"rows-exclude-current", false, false, withFrame(wf("first_value", 3), excl(fr(FrameRows, pre(1), fol(1)), ExcludeCurrentRow)), "first_value(v)", "ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW"},
+		{"rows-exclude-current-last", false, true, withFrame(wf("last_value", 3), excl(fr(FrameRows, pre(2), cur), ExcludeCurrentRow)), "last_value(v)", "ROWS BETWEEN 2 PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW"},
 	}
 }
+
+// excl is f with an EXCLUDE clause.
+func excl(f *Frame, e Exclusion) *Frame { f.Exclude = e; return f }
 
 func (c winCase) orderBy() []SortKeySpec {
 	o := SortKeySpec{Column: 2, Desc: c.desc, NullsFirst: c.desc}

@@ -31,20 +31,30 @@ import (
 // RANGE bounds with offsets come from forward cursors too (rangeBounder).
 //
 // A frame whose edges can move backwards, a sliding aggregate frame ending
-// at UNBOUNDED FOLLOWING, or first_value / last_value / nth_value over a
-// RANGE frame with offsets cannot be computed this way: it fails with
+// at UNBOUNDED FOLLOWING, first_value / last_value / nth_value over a
+// RANGE frame with offsets, a GROUPS frame with offsets (one without is
+// its RANGE frame, Frame.normalized) or a frame with EXCLUDE cannot be
+// computed this way: it fails with
 // 53200 naming the function rather than holding the partition.
 
 // winSpillable reports whether f can be computed over a spilled partition.
 func winSpillable(f WindowSpec) bool {
 	fr := DefaultFrame
 	if f.Frame != nil {
-		fr = *f.Frame
+		fr = f.Frame.normalized()
 	}
 	offsetBound := func(b FrameBound) bool { return b.Kind == Preceding || b.Kind == Following }
-	switch strings.ToLower(f.Func) {
+	fn := strings.ToLower(f.Func)
+	switch fn {
 	case "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead":
 		return true
+	}
+	if fr.Mode == FrameGroups || fr.Exclude != ExcludeNoOthers {
+		// GROUPS offsets (a frame normalized otherwise has none) and
+		// EXCLUDE make a frame the forward cursors do not follow
+		return false
+	}
+	switch fn {
 	case "first_value", "last_value", "nth_value":
 		return fr.Mode == FrameRows || (!offsetBound(fr.Start) && !offsetBound(fr.End))
 	case "sum", "avg", "count", "min", "max":
@@ -60,7 +70,7 @@ func winSpillable(f WindowSpec) bool {
 
 func winNotSpillable(f WindowSpec, limit int64) error {
 	return sqlerr.New(sqlerr.OutOfMemory, "out of memory: window function %s cannot spill a partition larger than the memory limit with its frame", strings.ToLower(f.Func)).WithDetail(
-		"The query's memory limit is %d bytes; only aggregates over frames that start at UNBOUNDED PRECEDING or do not end at UNBOUNDED FOLLOWING, ROWS frames or RANGE frames without offsets (first_value, last_value, nth_value) and constant offsets (lag, lead, nth_value) are computed from a spill file.", limit)
+		"The query's memory limit is %d bytes; only aggregates over frames that start at UNBOUNDED PRECEDING or do not end at UNBOUNDED FOLLOWING, ROWS frames or RANGE frames without offsets (first_value, last_value, nth_value) and constant offsets (lag, lead, nth_value) are computed from a spill file; GROUPS frames with offsets and frames with EXCLUDE are not.", limit)
 }
 
 // winCursor reads a spilled partition's rows forward, through its own file

@@ -351,7 +351,9 @@ func (f *formatter) orderBy(items []OrderItem) {
 			f.WriteString(", ")
 		}
 		f.expr(it.X)
-		if it.Desc {
+		if it.Using != "" {
+			f.WriteString(" USING " + it.Using)
+		} else if it.Desc {
 			f.WriteString(" DESC")
 		}
 		if it.Nulls != "" {
@@ -386,10 +388,18 @@ func (f *formatter) window(w *Window) {
 		if fr.Groups {
 			unit = "GROUPS"
 		}
-		f.WriteString(sep + unit + " BETWEEN ")
-		f.bound(fr.Start)
-		f.WriteString(" AND ")
-		f.bound(fr.End)
+		if fr.Single {
+			f.WriteString(sep + unit + " ")
+			f.bound(fr.Start)
+		} else {
+			f.WriteString(sep + unit + " BETWEEN ")
+			f.bound(fr.Start)
+			f.WriteString(" AND ")
+			f.bound(fr.End)
+		}
+		if fr.Exclude != "" {
+			f.WriteString(" EXCLUDE " + strings.ToUpper(fr.Exclude))
+		}
 	}
 	f.WriteString(")")
 }

@@ -399,12 +399,16 @@ type TimeUnit struct {
 	Unit string
 }
 
-// OrderItem is one key of an ORDER BY: expr [DESC] [NULLS FIRST | LAST].
-// Nulls is "" (the direction's default), "first" or "last".
+// OrderItem is one key of an ORDER BY: expr [DESC | USING op] [NULLS
+// FIRST | LAST]. Nulls is "" (the direction's default), "first" or
+// "last"; Using is the operator of USING ("" without), UsingAt where it
+// stands.
 type OrderItem struct {
-	X     Expr
-	Desc  bool
-	Nulls string
+	X       Expr
+	Desc    bool
+	Nulls   string
+	Using   string
+	UsingAt At
 }
 
 // FrameBound is one end of a window frame.
@@ -413,13 +417,23 @@ type FrameBound struct {
 	// "following" or "unbounded following".
 	Kind   string
 	Offset Expr // for preceding and following
+	// Where is the offset of the bound's first word (0: unknown).
+	Where At
 }
 
-// Frame is a window's ROWS | RANGE | GROUPS BETWEEN start AND end.
+// Frame is a window's ROWS | RANGE | GROUPS BETWEEN start AND end
+// [EXCLUDE ..]. Single is the form without BETWEEN (End is then CURRENT
+// ROW).
 type Frame struct {
 	Rows       bool // false: RANGE, or GROUPS when Groups is set
 	Groups     bool
 	Start, End FrameBound
+	Single     bool
+	// Exclude is "" (NO OTHERS), "current row", "group" or "ties".
+	Exclude string
+	// Where is the offset of the frame's first word, SpecWhere that of
+	// its window specification's "(" (0: unknown).
+	Where, SpecWhere At
 }
 
 // Window is OVER (...) or OVER name.

@@ -638,7 +638,7 @@ func (t *Transformer) WindowToTree(s *ast.WindowSpec) (*pt.Window, error) {
 // [offset,] ...) back into a frame.
 func (t *Transformer) frameMarker(f *ast.FuncCallExpr) (*pt.Frame, error) {
 	bad := func() (*pt.Frame, error) {
-		return nil, &TransformError{f, sqlerr.New(sqlerr.InternalError, "malformed frame marker")}
+		return nil, refusal(f, sqlerr.New(sqlerr.InternalError, "malformed frame marker"))
 	}
 	args := f.Args
 	if len(args) < 3 {

@@ -360,6 +360,9 @@ func (b *binder) columnDefault(info fluss.TableInfo, i int) (Expr, error) {
 		text = NextvalText(m.Sequence)
 	}
 	if text == "" {
+		text = domainDefault(m.PGType) // domains.go
+	}
+	if text == "" {
 		return &Const{T: c.Type.Nullable()}, nil
 	}
 	return b.bindDefaultText(text, c, info.Path.Table, false)
@@ -368,7 +371,7 @@ func (b *binder) columnDefault(info fluss.TableInfo, i int) (Expr, error) {
 // hasDefault reports whether column i of info gets a value when omitted.
 func hasDefault(info fluss.TableInfo, i int) bool {
 	m := fluss.MetaOf(info.Descriptor).Column(i)
-	return m.Default != "" || m.Identity != 0
+	return m.Default != "" || m.Identity != 0 || domainDefault(m.PGType) != "" // domains.go
 }
 
 // ColumnDefaults binds the defaults of info's columns (nil where a column

@@ -482,6 +482,9 @@ func (b *binder) castOutputName(text string) string {
 	if err != nil {
 		return "?column?"
 	}
+	if d := domainNamed(b.typeCatalog(), tn); d != nil {
+		return d.Name // domains.go
+	}
 	t, err := castTypeFromNameIn(tn, b.typeCatalog())
 	if err != nil {
 		return "?column?"

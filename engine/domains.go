@@ -713,26 +713,22 @@ func (s *session) dropDomains(ctx context.Context, st *sql.DomainStmt) ([]*sqler
 			if err != nil {
 				return err
 			}
-			var deps []string
+			lines := dependentLines(tx.Domains, cols, oid)
+			if len(lines) > 0 && !st.Cascade {
+				return sqlerr.New(sqlerr.Code("2BP01"), "cannot drop type %s because other objects depend on it", d.Name).
+					WithDetail("%s", strings.Join(lines, "\n")).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			var deps, children []string
 			for _, c := range cols {
 				deps = append(deps, c.describe())
 			}
-			var children []string
 			for o := range fam {
 				if o != oid {
 					children = append(children, "type "+tx.Domains[o].Name)
 				}
 			}
 			slices.Sort(children)
-			if len(deps)+len(children) > 0 && !st.Cascade {
-				lines := make([]string, 0, len(deps)+len(children))
-				for _, x := range append(children, deps...) {
-					lines = append(lines, x+" depends on type "+d.Name)
-				}
-				return sqlerr.New(sqlerr.Code("2BP01"), "cannot drop type %s because other objects depend on it", d.Name).
-					WithDetail("%s", strings.Join(lines, "\n")).
-					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
-			}
 			if len(deps) > 0 {
 				// PostgreSQL drops the columns; a Fluss table cannot lose
 				// a column
@@ -751,4 +747,29 @@ func (s *session) dropDomains(ctx context.Context, st *sql.DomainStmt) ([]*sqler
 		return nil
 	})
 	return notices, err
+}
+
+// dependentLines words PostgreSQL's dependency detail of dropping the
+// domain oid: depth first, each domain over it, then what depends on
+// that one, then oid's own columns.
+func dependentLines(ds map[uint32]meta.Domain, cols []domainColumn, oid uint32) []string {
+	name := ds[oid].Name
+	var children []meta.Domain
+	for _, d := range ds {
+		if d.Parent == oid {
+			children = append(children, d)
+		}
+	}
+	slices.SortFunc(children, func(a, b meta.Domain) int { return cmp.Compare(a.Name, b.Name) })
+	var out []string
+	for _, c := range children {
+		out = append(out, "type "+c.Name+" depends on type "+name)
+		out = append(out, dependentLines(ds, cols, c.OID)...)
+	}
+	for _, c := range cols {
+		if c.oid == oid {
+			out = append(out, c.describe()+" depends on type "+name)
+		}
+	}
+	return out
 }

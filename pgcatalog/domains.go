@@ -94,7 +94,17 @@ func (c *Catalog) domainConstraintDef(oid uint32, pretty bool) (string, bool) {
 			if ch.OID != oid {
 				continue
 			}
-			def := upperValue(ch.Expr)
+			value := "VALUE"
+			if d.Parent != 0 {
+				// the value is of the domain underneath, which the
+				// expression's operators take as its base type
+				oid, _, _ := pgtypes.OIDOf(d.Base)
+				value = "VALUE::" + FormatType(oid, -1, false)
+				if !pretty {
+					value = "(VALUE)::" + FormatType(oid, -1, false)
+				}
+			}
+			def := upperValue(ch.Expr, value)
 			if !pretty {
 				def = "(" + def + ")"
 			}
@@ -108,8 +118,9 @@ func (c *Catalog) domainConstraintDef(oid uint32, pretty bool) (string, bool) {
 	return "", false
 }
 
-// upperValue writes the word value (outside quotes) as VALUE.
-func upperValue(s string) string {
+// upperValue writes the word value (outside quotes) as value (VALUE, as
+// PostgreSQL's deparser prints it).
+func upperValue(s, value string) string {
 	var sb strings.Builder
 	quote := byte(0)
 	for i := 0; i < len(s); i++ {
@@ -123,7 +134,7 @@ func upperValue(s string) string {
 			quote = ch
 		case (ch == 'v' || ch == 'V') && i+5 <= len(s) && strings.EqualFold(s[i:i+5], "value") &&
 			(i == 0 || !isIdentByte(s[i-1])) && (i+5 == len(s) || !isIdentByte(s[i+5])):
-			sb.WriteString("VALUE")
+			sb.WriteString(value)
 			i += 4
 			continue
 		}
@@ -210,6 +221,9 @@ func withDomainAttribute(r row, m fluss.ColumnMeta) row {
 func (c *Catalog) withInfoDomain(r row, m fluss.ColumnMeta) row {
 	if d, array := columnDomain(m); d != nil && !array {
 		r["domain_catalog"], r["domain_schema"], r["domain_name"] = c.opts.Database, d.Schema, d.Name
+		if d.Parent != 0 {
+			r["data_type"] = "USER-DEFINED" // as domainDataType
+		}
 	}
 	return r
 }
@@ -221,7 +235,8 @@ func (c *Catalog) infoDomainRows() []row {
 		r := c.columnRow(d.Schema, "", 0, "", d.Base)
 		out := row{"domain_catalog": c.opts.Database, "domain_schema": d.Schema, "domain_name": d.Name,
 			"udt_catalog": c.opts.Database, "udt_schema": pgCatalog, "dtd_identifier": "1"}
-		for _, k := range []string{"data_type", "character_maximum_length", "character_octet_length", "numeric_precision",
+		out["data_type"] = domainDataType(d)
+		for _, k := range []string{"character_maximum_length", "character_octet_length", "numeric_precision",
 			"numeric_precision_radix", "numeric_scale", "datetime_precision", "udt_name"} {
 			if v, ok := r[k]; ok {
 				out[k] = v
@@ -247,4 +262,15 @@ func (c *Catalog) infoDomainConstraintRows() []row {
 		}
 	}
 	return rows
+}
+
+// domainDataType is information_schema's data_type of a domain: its base
+// type's name, USER-DEFINED when that is another domain (outside
+// pg_catalog), as PostgreSQL's views say.
+func domainDataType(d *types.Domain) string {
+	if d.Parent != 0 {
+		return "USER-DEFINED"
+	}
+	oid, _, _ := pgtypes.OIDOf(d.Base)
+	return FormatType(oid, -1, false)
 }

@@ -3,6 +3,7 @@ package binder
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -293,6 +294,9 @@ func defaultDisplay(text string, e Expr, t types.T) string {
 		if strings.HasPrefix(trimmed, "'") && strings.HasSuffix(trimmed, "'") && strings.Count(trimmed, "'")%2 == 0 && !strings.Contains(trimmed[1:len(trimmed)-1], "'") {
 			return trimmed + "::" + typeDisplayName(t)
 		}
+	}
+	if n, err := strconv.ParseInt(trimmed, 10, 64); err == nil && n > math.MaxInt32 && trimmed[0] != '+' {
+		return "'" + trimmed + "'::bigint" // an int8 constant, which the deparser casts
 	}
 	if n := strings.TrimPrefix(trimmed, "-"); n != trimmed && isNumberText(n) {
 		typ := "integer"

@@ -118,13 +118,8 @@ func domainDefault(pgType string) string {
 	if !ok || array {
 		return ""
 	}
-	for d := types.DomainOf(oid); d != nil; d = types.DomainOf(d.Parent) {
-		if d.Default != "" {
-			return d.Default
-		}
-		if d.Parent == 0 {
-			break
-		}
+	if d := types.DomainOf(oid); d != nil {
+		return d.Default // a domain over another took its default when made
 	}
 	return ""
 }
@@ -168,4 +163,32 @@ func DomainBase(text string, ut TypeCatalog) (types.T, *types.Domain, error) {
 		return types.T{}, nil, err
 	}
 	return t.Nullable(), domainNamed(ut, tn), nil
+}
+
+// DomainDefault binds a domain's DEFAULT as an assignment to its base type
+// and returns it as PostgreSQL's deparser prints it (pg_type.typdefault),
+// "" for DEFAULT NULL, which PostgreSQL keeps as no default.
+func DomainDefault(ctx context.Context, cat Catalog, base types.T, text string) (string, error) {
+	b := &binder{ctx: ctx, cat: cat}
+	e, err := b.bindDefaultText(text, fluss.Column{Name: "value", Type: base}, "", true)
+	if strings.HasPrefix(string(sqlerr.CodeOf(err)), "22") {
+		// PostgreSQL keeps a default whose value does not fit (it fails
+		// when an INSERT uses it): the literal, typed
+		return defaultDisplay(text, &Const{Value: "", T: base}, base), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if k, ok := e.(*Const); ok && k.Value == nil {
+		if base.Length > 0 && (base.Kind == types.String || base.Kind == types.Char) {
+			// the length coercion keeps it from being a constant
+			return "NULL::" + typeDisplayName(base), nil
+		}
+		return "", nil
+	}
+	out := defaultDisplay(text, e, base)
+	if x, err := parseExprText(text); err == nil && x.operator {
+		out = "(" + out + ")" // as bindColumnMeta
+	}
+	return out, nil
 }

@@ -92,6 +92,7 @@ func (e *Engine) domainDef(d meta.Domain) *types.Domain {
 	def := &types.Domain{OID: d.OID, ArrayOID: d.OID + 1, Schema: d.Schema, Name: d.Name, Base: d.Base, Parent: d.Parent,
 		TypMod: d.TypMod, NotNull: d.NotNull, NotNullName: d.NotNullName, Default: d.Default, Checks: d.Checks}
 	v := &domainValidator{e: e, d: def}
+	validators.Store(def, v)
 	def.Validate = func(ctx context.Context, a arrow.Array) error { return v.validate(ctx, def.QualifiedName(), a) }
 	return def
 }
@@ -106,33 +107,87 @@ type domainValidator struct {
 	err   error
 }
 
-// validate checks a against the domain's constraints, its parents' first;
-// errors name outer, the domain the values were written as (PostgreSQL's
-// words name it, not the parent whose constraint failed).
+// validate checks a against the domain's constraints as PostgreSQL
+// checks each value: the constraints of the domain underneath first, at
+// each level NOT NULL and then the CHECKs in name order; the first row
+// that fails one is reported, with its first failing constraint. Errors
+// name outer, the domain the values were written as (PostgreSQL's words
+// name it, not the one underneath whose constraint failed).
 func (v *domainValidator) validate(ctx context.Context, outer string, a arrow.Array) error {
-	if v.d.Parent != 0 {
-		if p := types.DomainOf(v.d.Parent); p != nil {
-			pv := &domainValidator{e: v.e, d: p}
-			if err := pv.validate(ctx, outer, a); err != nil {
-				return err
+	var levels []*domainValidator
+	for cur := v; cur != nil; {
+		levels = append([]*domainValidator{cur}, levels...)
+		p := types.DomainOf(cur.d.Parent)
+		if cur.d.Parent == 0 || p == nil {
+			break
+		}
+		cur = validatorOf(v.e, p)
+	}
+	bestRow, bestErr := a.Len(), error(nil)
+	for _, l := range levels {
+		row, err := l.firstViolation(ctx, outer, a)
+		if err != nil && sqlerr.CodeOf(err) != checkViolationCode && sqlerr.CodeOf(err) != sqlerr.NotNullViolation {
+			return err // the check itself failed to evaluate
+		}
+		if err != nil && row < bestRow {
+			bestRow, bestErr = row, err
+		}
+	}
+	return bestErr
+}
+
+// firstViolation is the first row of a that fails one of this level's
+// constraints, and the error for it (nil when all hold).
+func (v *domainValidator) firstViolation(ctx context.Context, outer string, a arrow.Array) (int, error) {
+	row, err := a.Len(), error(nil)
+	if v.d.NotNull && a.NullN() > 0 {
+		for i := 0; i < a.Len(); i++ {
+			if a.IsNull(i) {
+				row, err = i, domainNotNull(outer)
+				break
 			}
 		}
 	}
-	if v.d.NotNull && a.NullN() > 0 {
-		return domainNotNull(outer)
-	}
 	if len(v.d.Checks) == 0 || a.Len() == 0 {
-		return nil
+		return row, err
 	}
 	v.once.Do(func() { v.exprs, v.err = v.e.lowerDomainChecks(ctx, v.d) })
 	if v.err != nil {
-		return v.err
+		return 0, v.err
 	}
-	failed, err := v.e.firstFailingCheck(ctx, v.exprs, a)
-	if err != nil || failed < 0 {
-		return err
+	order := checkOrder(v.d.Checks)
+	for _, k := range order {
+		r, evalErr := v.e.firstFailingRow(ctx, v.exprs[k], a)
+		if evalErr != nil {
+			return 0, evalErr
+		}
+		if r >= 0 && r < row {
+			row, err = r, sqlerr.New(checkViolationCode, "value for domain %s violates check constraint \"%s\"", outer, v.d.Checks[k].Name)
+		}
 	}
-	return sqlerr.New(checkViolationCode, "value for domain %s violates check constraint \"%s\"", outer, v.d.Checks[failed].Name)
+	return row, err
+}
+
+// checkOrder is the order PostgreSQL checks a domain's CHECKs in: by name.
+func checkOrder(cs []types.DomainCheck) []int {
+	order := make([]int, len(cs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cs[a].Name, cs[b].Name) })
+	return order
+}
+
+// validators are the published definitions' validators, whose lowered
+// CHECKs a domain over them reuses.
+var validators sync.Map // *types.Domain -> *domainValidator
+
+// validatorOf is d's validator (a new one when no engine published d).
+func validatorOf(e *Engine, d *types.Domain) *domainValidator {
+	if v, ok := validators.Load(d); ok {
+		return v.(*domainValidator)
+	}
+	return &domainValidator{e: e, d: d}
 }
 
 // domainNotNull is the error for a NULL of a NOT NULL domain.
@@ -183,6 +238,29 @@ func (e *Engine) firstFailingCheck(ctx context.Context, exprs []exec.Expr, a arr
 			}
 		}
 		res.Release()
+	}
+	return -1, nil
+}
+
+// firstFailingRow is the first row of a (VALUE) for which x is false
+// (NULL passes), -1 when none.
+func (e *Engine) firstFailingRow(ctx context.Context, x exec.Expr, a arrow.Array) (int, error) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "value", Type: a.DataType(), Nullable: true}}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{a}, int64(a.Len()))
+	defer rec.Release()
+	res, err := x.Eval(&exec.EvalContext{Ctx: ctx, Mem: e.mem}, rec)
+	if err != nil {
+		return -1, err
+	}
+	defer res.Release()
+	b, ok := res.(*array.Boolean)
+	if !ok {
+		return -1, sqlerr.New(sqlerr.InternalError, "domain check did not evaluate to a boolean")
+	}
+	for i := 0; i < b.Len(); i++ {
+		if b.IsValid(i) && !b.Value(i) {
+			return i, nil
+		}
 	}
 	return -1, nil
 }
@@ -406,9 +484,10 @@ func (s *session) createDomain(ctx context.Context, st *sql.DomainStmt) error {
 		TypMod: domainTypMod(base), Collation: st.Collation, Default: st.Default}
 	if parent != nil {
 		d.Parent = parent.OID
+		d.Default = parent.Default // PostgreSQL copies the default of the domain underneath
 	}
 	if st.Default != "" {
-		if err := s.checkDomainDefault(ctx, base, st.Default); err != nil {
+		if d.Default, err = binder.DomainDefault(ctx, s.eng.tables, base, st.Default); err != nil {
 			return err
 		}
 	}
@@ -490,16 +569,6 @@ func addDomainCheck(d *meta.Domain, c sql.DomainConstraint, oid uint32) error {
 	return nil
 }
 
-// checkDomainDefault binds a domain's DEFAULT as an assignment to its base
-// type, so that a default that cannot be one fails when it is declared.
-func (s *session) checkDomainDefault(ctx context.Context, base types.T, text string) error {
-	info := fluss.TableInfo{Path: fluss.TablePath{Database: fluss.DefaultDatabase, Table: "domain"}}
-	info.Descriptor.Schema.Columns = []fluss.Column{{Name: "value", Type: base}}
-	fluss.SetTableMeta(&info.Descriptor, fluss.TableMeta{Columns: []fluss.ColumnMeta{{Default: text}}})
-	_, err := binder.ColumnDefaults(ctx, s.eng.tables, info)
-	return err
-}
-
 func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.Error, error) {
 	var notice *sqlerr.Error
 	n := st.Names[0]
@@ -521,10 +590,11 @@ func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.
 		}
 		switch st.Op {
 		case sql.AlterDomainSetDefault:
-			if err := s.checkDomainDefault(ctx, d.Base, st.Default); err != nil {
+			def, err := binder.DomainDefault(ctx, s.eng.tables, d.Base, st.Default)
+			if err != nil {
 				return err
 			}
-			d.Default = st.Default
+			d.Default = def
 		case sql.AlterDomainDropDefault:
 			d.Default = ""
 		case sql.AlterDomainSetNotNull:

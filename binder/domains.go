@@ -192,3 +192,15 @@ func DomainDefault(ctx context.Context, cat Catalog, base types.T, text string) 
 	}
 	return out, nil
 }
+
+// NamesDomain reports whether the type name tn names a domain or an
+// array of one.
+func NamesDomain(tn *sql.TypeName, ut TypeCatalog) bool {
+	if tn == nil {
+		return false
+	}
+	if tn.Elem != nil && tn.ArrayDims > 0 {
+		tn = tn.Elem
+	}
+	return domainNamed(ut, tn) != nil
+}

@@ -410,6 +410,12 @@ func (s *session) execDomain(ctx context.Context, st *sql.DomainStmt) (pgwire.Re
 	case sql.DropDomain:
 		tag = "DROP DOMAIN"
 	}
+	return s.runDomain(ctx, st, tag)
+}
+
+// runDomain runs a domain statement whose command tag is tag (DROP TYPE
+// of a domain is DROP DOMAIN tagged DROP TYPE).
+func (s *session) runDomain(ctx context.Context, st *sql.DomainStmt, tag string) (pgwire.Result, error) {
 	if err := s.blockDDL(tag, nil); err != nil {
 		return nil, err
 	}
@@ -842,4 +848,20 @@ func dependentLines(ds map[uint32]meta.Domain, cols []domainColumn, oid uint32) 
 		}
 	}
 	return out
+}
+
+// domainTypeStmt is DROP TYPE of domains as DROP DOMAIN: PostgreSQL's
+// DROP TYPE drops a domain too. A DROP TYPE naming an enum type stays
+// DROP TYPE.
+func (s *session) domainTypeStmt(st *sql.TypeStmt) (*sql.DomainStmt, bool) {
+	if st.Op != sql.DropType {
+		return nil, false
+	}
+	ds := s.eng.domains()
+	for _, n := range st.Names {
+		if findDomain(ds, n) == 0 {
+			return nil, false
+		}
+	}
+	return &sql.DomainStmt{Op: sql.DropDomain, Names: st.Names, IfExists: st.IfExists, Cascade: st.Cascade}, true
 }

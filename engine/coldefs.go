@@ -42,8 +42,9 @@ type tableChecks struct {
 // checksFor binds and lowers info's CHECK constraints (nil when it has
 // none).
 func (s *session) checksFor(ctx context.Context, info fluss.TableInfo) (*tableChecks, error) {
-	domains := tableDomainColumns(info) // domains.go
-	if len(fluss.MetaOf(info.Descriptor).Checks) == 0 && len(domains) == 0 {
+	m := fluss.MetaOf(info.Descriptor)
+	domains := domainColumnsOf(info, m) // domains.go
+	if len(m.Checks) == 0 && len(domains) == 0 {
 		return nil, nil
 	}
 	bound, err := binder.TableChecks(ctx, s.eng.tables, info)

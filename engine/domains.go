@@ -339,7 +339,11 @@ func (c domainColumn) describe() string {
 
 // tableDomainColumns are info's columns of a domain.
 func tableDomainColumns(info fluss.TableInfo) []domainColumn {
-	m := fluss.MetaOf(info.Descriptor)
+	return domainColumnsOf(info, fluss.MetaOf(info.Descriptor))
+}
+
+// domainColumnsOf are info's columns of a domain, m its metadata.
+func domainColumnsOf(info fluss.TableInfo, m fluss.TableMeta) []domainColumn {
 	var out []domainColumn
 	for i := range info.Descriptor.Schema.Columns {
 		if oid, array, ok := binder.ParseDomainPGType(m.Column(i).PGType); ok {

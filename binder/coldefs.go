@@ -291,6 +291,11 @@ func defaultDisplay(text string, e Expr, t types.T) string {
 				return strconv.FormatBool(v)
 			}
 		}
+		if inner := strings.Trim(trimmed, "'"); t.Kind == types.Decimal && strings.HasPrefix(trimmed, "'") && plainDecimal.MatchString(inner) {
+			// a numeric constant, which the deparser prints bare unless
+			// negative
+			return inner
+		}
 		if strings.HasPrefix(trimmed, "'") && strings.HasSuffix(trimmed, "'") && strings.Count(trimmed, "'")%2 == 0 && !strings.Contains(trimmed[1:len(trimmed)-1], "'") {
 			return trimmed + "::" + typeDisplayName(t)
 		}
@@ -319,6 +324,10 @@ func defaultDisplay(text string, e Expr, t types.T) string {
 	}
 	return trimmed
 }
+
+// plainDecimal is a non-negative decimal number as numeric's output
+// prints it (no exponent, no leading zeros).
+var plainDecimal = regexp.MustCompile(`^(0|[1-9][0-9]*)(\.[0-9]+)?$`)
 
 // nextvalCall is nextval('name') as written in a DEFAULT.
 var nextvalCall = regexp.MustCompile(`(?i)^nextval\(\s*('(?:[^']|'')*')\s*\)$`)

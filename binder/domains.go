@@ -180,9 +180,12 @@ func DomainDefault(ctx context.Context, cat Catalog, base types.T, text string) 
 		return "", err
 	}
 	if k, ok := e.(*Const); ok && k.Value == nil {
-		if base.Length > 0 && (base.Kind == types.String || base.Kind == types.Char) {
-			// the length coercion keeps it from being a constant
+		switch {
+		case base.Length > 0 && (base.Kind == types.String || base.Kind == types.Char):
+			// the typmod's coercion keeps it from being a constant
 			return "NULL::" + typeDisplayName(base), nil
+		case base.Kind == types.Decimal && base.Precision > 0:
+			return "NULL::numeric", nil
 		}
 		return "", nil
 	}

@@ -98,13 +98,40 @@ func (e *Engine) domainDef(d meta.Domain) *types.Domain {
 }
 
 // domainValidator checks values against one domain version's
-// constraints; its CHECK expressions are bound and lowered at first use.
+// constraints; its CHECK expressions are bound and lowered at first use,
+// once for each Arrow type the values come as (a numeric domain's column
+// is stored as DECIMAL(38,10), a cast to it gives numeric).
 type domainValidator struct {
 	e     *Engine
 	d     *types.Domain
-	once  sync.Once
-	exprs []exec.Expr
-	err   error
+	mu    sync.Mutex
+	exprs map[string][]exec.Expr
+}
+
+// checksFor is the lowered CHECKs over values of Arrow type dt.
+func (v *domainValidator) checksFor(ctx context.Context, dt arrow.DataType) ([]exec.Expr, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if xs, ok := v.exprs[dt.Fingerprint()]; ok {
+		return xs, nil
+	}
+	base := v.d.Base
+	if !arrow.TypeEqual(base.ArrowType(), dt) {
+		d, ok := dt.(*arrow.Decimal128Type)
+		if base.Kind != types.Decimal || !ok {
+			return nil, sqlerr.New(sqlerr.InternalError, "values of type %s for domain %s of type %s", dt, v.d.Name, base.PGName())
+		}
+		base = types.DecimalType(int(d.Precision), int(d.Scale))
+	}
+	xs, err := v.e.lowerDomainChecks(ctx, &types.Domain{Base: base, Checks: v.d.Checks})
+	if err != nil {
+		return nil, err
+	}
+	if v.exprs == nil {
+		v.exprs = map[string][]exec.Expr{}
+	}
+	v.exprs[dt.Fingerprint()] = xs
+	return xs, nil
 }
 
 // validate checks a against the domain's constraints as PostgreSQL
@@ -151,13 +178,13 @@ func (v *domainValidator) firstViolation(ctx context.Context, outer string, a ar
 	if len(v.d.Checks) == 0 || a.Len() == 0 {
 		return row, err
 	}
-	v.once.Do(func() { v.exprs, v.err = v.e.lowerDomainChecks(ctx, v.d) })
-	if v.err != nil {
-		return 0, v.err
+	exprs, err2 := v.checksFor(ctx, a.DataType())
+	if err2 != nil {
+		return 0, err2
 	}
 	order := checkOrder(v.d.Checks)
 	for _, k := range order {
-		r, evalErr := v.e.firstFailingRow(ctx, v.exprs[k], a)
+		r, evalErr := v.e.firstFailingRow(ctx, exprs[k], a)
 		if evalErr != nil {
 			return 0, evalErr
 		}
@@ -711,14 +738,12 @@ func (s *session) validateDomainData(ctx context.Context, ds map[uint32]meta.Dom
 	if len(cols) == 0 {
 		return nil
 	}
-	var exprs []exec.Expr
+	var v *domainValidator
 	if check != nil {
-		if exprs, err = s.eng.lowerDomainChecks(ctx, &types.Domain{Base: ds[oid].Base, Checks: []types.DomainCheck{*check}}); err != nil {
-			return err
-		}
+		v = &domainValidator{e: s.eng, d: &types.Domain{Name: ds[oid].Name, Base: ds[oid].Base, Checks: []types.DomainCheck{*check}}}
 	}
 	for _, c := range cols {
-		bad, err := s.columnViolates(ctx, c, exprs, notNull)
+		bad, err := s.columnViolates(ctx, c, v, notNull)
 		if err != nil {
 			return err
 		}
@@ -735,8 +760,8 @@ func (s *session) validateDomainData(ctx context.Context, ds map[uint32]meta.Dom
 }
 
 // columnViolates scans column c's committed values and reports whether one
-// fails exprs (or is NULL, when notNull).
-func (s *session) columnViolates(ctx context.Context, c domainColumn, exprs []exec.Expr, notNull bool) (bool, error) {
+// fails v's CHECK (or is NULL, when notNull).
+func (s *session) columnViolates(ctx context.Context, c domainColumn, v *domainValidator, notNull bool) (bool, error) {
 	t, err := s.eng.store.Table(ctx, c.info.Path)
 	if err != nil {
 		return false, err
@@ -753,13 +778,17 @@ func (s *session) columnViolates(ctx context.Context, c domainColumn, exprs []ex
 		}
 		vals := domainValues(b.Column(0), c.array)
 		bad := notNull && vals.NullN() > 0
-		if !bad && len(exprs) > 0 {
-			k, err := s.eng.firstFailingCheck(ctx, exprs, vals)
+		if !bad && v != nil {
+			exprs, err := v.checksFor(ctx, vals.DataType())
+			if err == nil {
+				var k int
+				k, err = s.eng.firstFailingCheck(ctx, exprs, vals)
+				bad = k >= 0
+			}
 			if err != nil {
 				b.Release()
 				return false, err
 			}
-			bad = k >= 0
 		}
 		b.Release()
 		if bad {

@@ -22,6 +22,8 @@ var domainBases = []struct {
 		[]string{"-4", "0", "5", "999", "1000", "-1000", "12345678901", "NULL"}},
 	{"text", []string{"length(value) < 4", "value <> 'bad'", "value LIKE 'a%'", "upper(value) = value", "value IS NOT NULL"},
 		[]string{"'a'", "'abc'", "'abcd'", "'bad'", "'ABC'", "''", "'a b'", "NULL", "'Ω'"}},
+	{"numeric(6,2)", []string{"value >= 0", "value < 100.5", "round(value) = value"},
+		[]string{"1.5", "-0.5", "0", "100.5", "100.499", "7", "NULL", "'2.25'"}},
 	{"varchar(5)", []string{"value <> 'x'", "length(value) > 1"},
 		[]string{"'x'", "'xy'", "'abcde'", "'abcdef'", "NULL", "'  '"}},
 }

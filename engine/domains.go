@@ -115,13 +115,9 @@ func (v *domainValidator) checksFor(ctx context.Context, dt arrow.DataType) ([]e
 	if xs, ok := v.exprs[dt.Fingerprint()]; ok {
 		return xs, nil
 	}
-	base := v.d.Base
-	if !arrow.TypeEqual(base.ArrowType(), dt) {
-		d, ok := dt.(*arrow.Decimal128Type)
-		if base.Kind != types.Decimal || !ok {
-			return nil, sqlerr.New(sqlerr.InternalError, "values of type %s for domain %s of type %s", dt, v.d.Name, base.PGName())
-		}
-		base = types.DecimalType(int(d.Precision), int(d.Scale))
+	base, ok := storedAs(v.d.Base, dt)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.InternalError, "values of type %s for domain %s of type %s", dt, v.d.Name, v.d.Base.PGName())
 	}
 	xs, err := v.e.lowerDomainChecks(ctx, &types.Domain{Base: base, Checks: v.d.Checks})
 	if err != nil {
@@ -132,6 +128,28 @@ func (v *domainValidator) checksFor(ctx context.Context, dt arrow.DataType) ([]e
 	}
 	v.exprs[dt.Fingerprint()] = xs
 	return xs, nil
+}
+
+// storedAs is base as a column stores it when its values come as Arrow
+// type dt: a table's column may hold the domain's type with another
+// precision (NUMERIC as DECIMAL(38,10), TIME as Fluss's TIME(0)).
+func storedAs(base types.T, dt arrow.DataType) (types.T, bool) {
+	if arrow.TypeEqual(base.ArrowType(), dt) {
+		return base, true
+	}
+	unitPrecision := map[arrow.TimeUnit]int{arrow.Second: 0, arrow.Millisecond: 3, arrow.Microsecond: 6, arrow.Nanosecond: 9}
+	switch d := dt.(type) {
+	case *arrow.Decimal128Type:
+		if base.Kind == types.Decimal {
+			return types.DecimalType(int(d.Precision), int(d.Scale)), true
+		}
+	case *arrow.Time32Type, *arrow.Time64Type, *arrow.TimestampType:
+		if base.Kind == types.Time || base.Kind == types.Timestamp || base.Kind == types.TimestampTZ {
+			base.Precision = unitPrecision[dt.(arrow.TemporalWithUnit).TimeUnit()]
+			return base, arrow.TypeEqual(base.ArrowType(), dt)
+		}
+	}
+	return base, false
 }
 
 // validate checks a against the domain's constraints as PostgreSQL

@@ -3,6 +3,7 @@ package binder
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -290,9 +291,17 @@ func defaultDisplay(text string, e Expr, t types.T) string {
 				return strconv.FormatBool(v)
 			}
 		}
+		if inner := strings.Trim(trimmed, "'"); t.Kind == types.Decimal && strings.HasPrefix(trimmed, "'") && plainDecimal.MatchString(inner) {
+			// a numeric constant, which the deparser prints bare unless
+			// negative
+			return inner
+		}
 		if strings.HasPrefix(trimmed, "'") && strings.HasSuffix(trimmed, "'") && strings.Count(trimmed, "'")%2 == 0 && !strings.Contains(trimmed[1:len(trimmed)-1], "'") {
 			return trimmed + "::" + typeDisplayName(t)
 		}
+	}
+	if n, err := strconv.ParseInt(trimmed, 10, 64); err == nil && n > math.MaxInt32 && trimmed[0] != '+' {
+		return "'" + trimmed + "'::bigint" // an int8 constant, which the deparser casts
 	}
 	if n := strings.TrimPrefix(trimmed, "-"); n != trimmed && isNumberText(n) {
 		typ := "integer"
@@ -315,6 +324,10 @@ func defaultDisplay(text string, e Expr, t types.T) string {
 	}
 	return trimmed
 }
+
+// plainDecimal is a non-negative decimal number as numeric's output
+// prints it (no exponent, no leading zeros).
+var plainDecimal = regexp.MustCompile(`^(0|[1-9][0-9]*)(\.[0-9]+)?$`)
 
 // nextvalCall is nextval('name') as written in a DEFAULT.
 var nextvalCall = regexp.MustCompile(`(?i)^nextval\(\s*('(?:[^']|'')*')\s*\)$`)
@@ -360,6 +373,9 @@ func (b *binder) columnDefault(info fluss.TableInfo, i int) (Expr, error) {
 		text = NextvalText(m.Sequence)
 	}
 	if text == "" {
+		text = domainDefault(m.PGType) // domains.go
+	}
+	if text == "" {
 		return &Const{T: c.Type.Nullable()}, nil
 	}
 	return b.bindDefaultText(text, c, info.Path.Table, false)
@@ -368,7 +384,7 @@ func (b *binder) columnDefault(info fluss.TableInfo, i int) (Expr, error) {
 // hasDefault reports whether column i of info gets a value when omitted.
 func hasDefault(info fluss.TableInfo, i int) bool {
 	m := fluss.MetaOf(info.Descriptor).Column(i)
-	return m.Default != "" || m.Identity != 0
+	return m.Default != "" || m.Identity != 0 || domainDefault(m.PGType) != "" // domains.go
 }
 
 // ColumnDefaults binds the defaults of info's columns (nil where a column

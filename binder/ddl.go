@@ -151,6 +151,7 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.noteDomainColumns(&desc) // domains.go
 	return &CreateTable{Path: path, Descriptor: desc, IfNotExists: ct.IfNotExists, Sequences: seqs}, nil
 }
 

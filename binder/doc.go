@@ -33,7 +33,10 @@
 // through the optional UDFCatalog and resolved with the built-ins' rules),
 // enumtypes.go the user-defined types a type name may name (the optional
 // TypeCatalog), enumops.go enum values' order (comparisons, ORDER BY,
-// min/max by declaration order) and enum_first/last/range,
+// min/max by declaration order) and enum_first/last/range, domains.go
+// domains (a type name naming one is its base type; CREATE TABLE notes a
+// domain column in the table's metadata, which also gives it the domain's
+// default; a cast to a domain checks its constraints),
 // filetables.go read_parquet / read_arrow / read_csv in FROM (a FileTable
 // whose columns the optional FileCatalog reads from the file),
 // batchudf.go batch UDFs in FROM over a relation argument (fn(TABLE t),

@@ -25,5 +25,8 @@ func userType(ut TypeCatalog, name string) (types.T, bool) {
 	if ut == nil {
 		return types.T{}, false
 	}
-	return ut.EnumType("", name)
+	if t, ok := ut.EnumType("", name); ok {
+		return t, true
+	}
+	return domainType(ut, name) // domains.go
 }

@@ -135,7 +135,11 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.castBound(n, castPlace(n), n.X, x, target)
+	out, err := b.castBound(n, castPlace(n), n.X, x, target)
+	if d := domainNamed(b.typeCatalog(), tn); d != nil && err == nil {
+		out = domainCast(d, out) // domains.go
+	}
+	return out, err
 }
 
 // castBound is the explicit cast of x, bound from xn, to target: n is the
@@ -486,6 +490,9 @@ func (b *binder) castOutputName(text string) string {
 	tn, err := sql.ParseTypeName(text)
 	if err != nil {
 		return "?column?"
+	}
+	if d := domainNamed(b.typeCatalog(), tn); d != nil {
+		return d.Name // domains.go
 	}
 	t, err := castTypeFromNameIn(tn, b.typeCatalog())
 	if err != nil {

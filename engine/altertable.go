@@ -63,6 +63,11 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				}
 				return nil, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", a.Column, info.Path.Table)
 			}
+			if binder.NamesDomain(a.Type, engineTypes{s.eng}) {
+				// the column's domain lives in the table's metadata, which
+				// ADD COLUMN does not write (domains.go)
+				return nil, sqlerr.NotSupported("ALTER TABLE ... ADD COLUMN of a domain type")
+			}
 			t, err := binder.ColumnTypeIn(a.Type, engineTypes{s.eng}) // enumtypes.go
 			if err == nil {
 				err = binder.RefuseUnlimitedChar(a.Column, t)

@@ -34,19 +34,24 @@ type tableChecks struct {
 	info  fluss.TableInfo
 	names []string
 	exprs []exec.Expr
+	// domains are the columns of a domain, whose values its constraints
+	// check first (domains.go).
+	domains []domainColumn
 }
 
 // checksFor binds and lowers info's CHECK constraints (nil when it has
 // none).
 func (s *session) checksFor(ctx context.Context, info fluss.TableInfo) (*tableChecks, error) {
-	if len(fluss.MetaOf(info.Descriptor).Checks) == 0 {
+	m := fluss.MetaOf(info.Descriptor)
+	domains := domainColumnsOf(info, m) // domains.go
+	if len(m.Checks) == 0 && len(domains) == 0 {
 		return nil, nil
 	}
 	bound, err := binder.TableChecks(ctx, s.eng.tables, info)
 	if err != nil {
 		return nil, err
 	}
-	tc := &tableChecks{mem: s.eng.mem, info: info}
+	tc := &tableChecks{mem: s.eng.mem, info: info, domains: domains}
 	for _, c := range bound {
 		es, err := lower.LowerExprs([]binder.Expr{c.Expr})
 		if err != nil {
@@ -64,6 +69,13 @@ func (s *session) checksFor(ctx context.Context, info fluss.TableInfo) (*tableCh
 func (tc *tableChecks) check(ctx context.Context, rec arrow.RecordBatch) error {
 	if tc == nil || rec.NumRows() == 0 {
 		return nil
+	}
+	for _, c := range tc.domains {
+		if d := types.DomainOf(c.oid); d != nil && d.Validate != nil {
+			if err := d.Validate(ctx, domainValues(rec.Column(c.col), c.array)); err != nil {
+				return err
+			}
+		}
 	}
 	ec := &exec.EvalContext{Ctx: ctx, Mem: tc.mem}
 	for k, e := range tc.exprs {

@@ -166,6 +166,9 @@ func checkEnumLabel(l string) error {
 
 // execType runs CREATE TYPE ... AS ENUM, DROP TYPE and ALTER TYPE.
 func (s *session) execType(ctx context.Context, st *sql.TypeStmt) (pgwire.Result, error) {
+	if ds, ok := s.domainTypeStmt(st); ok { // domains.go
+		return s.runDomain(ctx, ds, "DROP TYPE")
+	}
 	tag := map[sql.TypeOp]string{sql.CreateEnumType: "CREATE TYPE", sql.DropType: "DROP TYPE",
 		sql.AlterTypeAddValue: "ALTER TYPE", sql.AlterTypeRenameValue: "ALTER TYPE"}[st.Op]
 	if err := s.blockDDL(tag, nil); err != nil {
@@ -251,7 +254,7 @@ func (s *session) createEnum(ctx context.Context, st *sql.TypeStmt) error {
 		if tx.Types == nil {
 			tx.Types = map[uint32]meta.EnumType{}
 		}
-		if findType(tx.Types, n) != 0 {
+		if typeNameTaken(tx, n) { // domains.go
 			return sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists", n.Name)
 		}
 		t := meta.EnumType{OID: newTypeOID(tx.Types), Schema: typeSchema(n), Name: n.Name, Owner: s.info.User}

@@ -131,7 +131,7 @@ func (s *session) refreshMeta(ctx context.Context) error {
 		}
 		return sqlerr.Wrap(err, sqlerr.ConnectionFailure, "%v", err)
 	}
-	if s.eng.meta.Views() != before || s.eng.publishEnumTypes() { // enumtypes.go
+	if published := s.eng.publishEnumTypes(); s.eng.meta.Views() != before || s.eng.publishDomains() || published { // enumtypes.go, domains.go
 		s.eng.catalog.Add(1)
 	}
 	// ALTER ROLE ... [NO]SUPERUSER (here or through another server) applies

@@ -175,7 +175,7 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if s.txStatus == 'E' {
 		return nil, sqlerr.TransactionAborted()
 	}
-	if st.Sequence != nil || st.Function != nil || st.Type != nil { // sequences.go, pyfunctions.go, enumtypes.go
+	if st.Sequence != nil || st.Function != nil || st.Type != nil || st.Domain != nil { // sequences.go, pyfunctions.go, enumtypes.go, domains.go
 		return ps, nil
 	}
 	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView, files: s}

@@ -243,6 +243,9 @@ func (ps *statement) execute(ctx context.Context, params []any) (pgwire.Result, 
 	if ps.parsed.Type != nil {
 		return s.execType(ctx, ps.parsed.Type) // enumtypes.go
 	}
+	if ps.parsed.Domain != nil {
+		return s.execDomain(ctx, ps.parsed.Domain) // domains.go
+	}
 	return s.execBound(ctx, ps, params)
 }
 

@@ -12,6 +12,7 @@
 // ("view/<id>", "acl/<table id>" with a view's ACL under its negative id,
 // "user/<name>", "function/<name(types)>" for CREATE FUNCTION's functions,
 // "type/<oid>" for CREATE TYPE ... AS ENUM's enum types (types.go),
+// "domain/<oid>" for CREATE DOMAIN's domains (domains.go),
 // plus "views.next_id"), each holding the object's JSON.
 // Update hands a change copies of the current objects (Tx), encodes the
 // result, and commits the rows that differ (a deleted one as a deletion)

@@ -54,6 +54,8 @@ type state struct {
 	functions *Functions
 	// types are the enum types CREATE TYPE made (types.go).
 	types *Types
+	// domains are the domains CREATE DOMAIN made (domains.go).
+	domains *Domains
 }
 
 // usersImport records the users file imported last: its content's hash
@@ -119,6 +121,8 @@ type Tx struct {
 	Functions map[string]Function
 	// Types are the enum types by OID (types.go).
 	Types map[uint32]EnumType
+	// Domains are the domains by OID (domains.go).
+	Domains map[uint32]Domain
 
 	imported usersImport
 	extra    map[string]string
@@ -138,7 +142,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 	}
 	cur := m.cur.Load()
 	tx := &Tx{Views: cur.views.Clone(), Access: cur.acl.Clone(), Users: maps.Clone(cur.users), Functions: maps.Clone(cur.functions.bySig()),
-		Types: maps.Clone(cur.types.byOID()), imported: cur.imported, extra: cur.extra}
+		Types: maps.Clone(cur.types.byOID()), Domains: maps.Clone(cur.domains.byOID()), imported: cur.imported, extra: cur.extra}
 	if err := change(tx); err != nil {
 		return err
 	}
@@ -165,7 +169,7 @@ func (m *Store) Update(ctx context.Context, change func(tx *Tx) error) error {
 		return fmt.Errorf("could not commit the metadata: %w", err)
 	}
 	m.cur.Store(&state{rows: rows, views: tx.Views, acl: tx.Access, users: tx.Users, imported: tx.imported, extra: tx.extra,
-		functions: newFunctions(tx.Functions), types: newTypes(tx.Types)})
+		functions: newFunctions(tx.Functions), types: newTypes(tx.Types), domains: newDomains(tx.Domains)})
 	m.version.Store(&v)
 	return nil
 }
@@ -279,6 +283,7 @@ const (
 	keyUsersImport = "users.import"
 	keyFunction    = "function/" // + signature, name(type, ...)
 	keyType        = "type/"     // + an enum type's OID
+	keyDomain      = "domain/"   // + a domain's OID
 )
 
 func encode(tx *Tx) (map[string]string, error) {
@@ -323,6 +328,11 @@ func encode(tx *Tx) (map[string]string, error) {
 			return nil, err
 		}
 	}
+	for oid, d := range tx.Domains {
+		if err := put(keyDomain+strconv.FormatUint(uint64(oid), 10), d); err != nil {
+			return nil, err
+		}
+	}
 	for sig, f := range tx.Functions {
 		if err := put(keyFunction+sig, f); err != nil {
 			return nil, err
@@ -338,6 +348,7 @@ func decode(rows map[string]string) (*state, error) {
 	st := &state{rows: rows, users: map[string]pgwire.UserEntry{}}
 	fns := map[string]Function{}
 	tys := map[uint32]EnumType{}
+	doms := map[uint32]Domain{}
 	var sn views.Snapshot
 	acls := map[int64]*access.TableACL{}
 	for k, v := range rows {
@@ -379,6 +390,12 @@ func decode(rows map[string]string) (*state, error) {
 				return nil, bad(err)
 			}
 			tys[t.OID] = t
+		case strings.HasPrefix(k, keyDomain):
+			var d Domain
+			if err := json.Unmarshal([]byte(v), &d); err != nil {
+				return nil, bad(err)
+			}
+			doms[d.OID] = d
 		case strings.HasPrefix(k, keyUser):
 			var e pgwire.UserEntry
 			if err := json.Unmarshal([]byte(v), &e); err != nil {
@@ -397,6 +414,7 @@ func decode(rows map[string]string) (*state, error) {
 		return nil, err
 	}
 	st.views, st.acl, st.functions, st.types = vs, access.Restore(acls), newFunctions(fns), newTypes(tys)
+	st.domains = newDomains(doms)
 	return st, nil
 }
 

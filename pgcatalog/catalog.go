@@ -92,6 +92,9 @@ type Options struct {
 	// EnumTypes, when set, returns the enum types CREATE TYPE made now
 	// (enums.go).
 	EnumTypes func() []*types.EnumType
+	// Domains, when set, returns the domains CREATE DOMAIN made now
+	// (domains.go).
+	Domains func() []*types.Domain
 }
 
 // Roles is the role and privilege information the catalog shows in

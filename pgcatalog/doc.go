@@ -8,7 +8,9 @@
 // PostgreSQL 15 server by testdata/gen_schema.sql), the rows each one
 // shows (generated at scan time from the store's catalog, never cached),
 // pg_type's rows for the types sqlgate emits and the enum types CREATE
-// TYPE made (with pg_enum's rows: enums.go, Options.EnumTypes), the OID scheme for user
+// TYPE made (with pg_enum's rows: enums.go, Options.EnumTypes) and the
+// domains CREATE DOMAIN made (with their pg_constraint and
+// information_schema rows: domains.go, Options.Domains), the OID scheme for user
 // objects, and the answers the catalog functions in functions need
 // (Catalog implements functions.CatalogInfo: regclass/regtype lookups,
 // format_type, pg_get_indexdef, obj_description ...).

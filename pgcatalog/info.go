@@ -270,7 +270,10 @@ func (c *Catalog) LookupType(name string) (uint32, bool) {
 	s = strings.Trim(s, `"`)
 	t, ok := c.typeBy[s]
 	if !ok {
-		return c.enumTypeOID(s, array) // enums.go
+		if oid, ok := c.enumTypeOID(s, array); ok { // enums.go
+			return oid, true
+		}
+		return c.domainTypeOID(s, array) // domains.go
 	}
 	if array {
 		if t.array == 0 {
@@ -286,7 +289,10 @@ func (c *Catalog) TypeName(oid uint32) (string, bool) {
 	if t, ok := c.types[oid]; ok {
 		return t.name, true
 	}
-	return c.enumTypeName(oid) // enums.go
+	if name, ok := c.enumTypeName(oid); ok { // enums.go
+		return name, true
+	}
+	return c.domainTypeName(oid) // domains.go
 }
 
 // RowTypeName implements functions.RowTypes: a table's row type prints
@@ -320,6 +326,9 @@ func FormatType(oid uint32, typmod int32, hasTypmod bool) string {
 	}
 	if ts == nil {
 		if name, ok := formatEnumType(oid); ok { // enums.go
+			return name
+		}
+		if name, ok := formatDomainType(oid); ok { // domains.go
 			return name
 		}
 		return "???"
@@ -464,7 +473,10 @@ func (c *Catalog) IndexDef(ctx context.Context, oid uint32, column int, pretty b
 }
 
 // ConstraintDef implements functions.CatalogInfo.
-func (c *Catalog) ConstraintDef(ctx context.Context, oid uint32, _ bool) (string, bool, error) {
+func (c *Catalog) ConstraintDef(ctx context.Context, oid uint32, pretty bool) (string, bool, error) {
+	if def, ok := c.domainConstraintDef(oid, pretty); ok { // domains.go
+		return def, true, nil
+	}
 	if oid < firstUserOID+3*oidStride || oid >= firstUserOID+4*oidStride {
 		return c.checkDef(ctx, oid) // coldefs.go
 	}

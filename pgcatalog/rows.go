@@ -64,13 +64,15 @@ func (c *Catalog) generators() map[string]rowsFunc {
 		"pg_tablespace":          static(tablespaceRows()),
 		"pg_partitioned_table":   c.partitionedTableRows, // partitions.go
 		// information_schema
-		"schemata":          c.allSchemataRows,
-		"tables":            c.infoTablesRows,
-		"columns":           c.infoColumnsRows,
-		"table_constraints": c.infoTableConstraintRows,
-		"key_column_usage":  c.infoKeyColumnRows,
-		"routines":          static(c.infoRoutineRows()),
-		"sequences":         c.infoSequenceRows, // coldefs.go
+		"schemata":           c.allSchemataRows,
+		"tables":             c.infoTablesRows,
+		"columns":            c.infoColumnsRows,
+		"table_constraints":  c.infoTableConstraintRows,
+		"key_column_usage":   c.infoKeyColumnRows,
+		"routines":           static(c.infoRoutineRows()),
+		"sequences":          c.infoSequenceRows,                    // coldefs.go
+		"domains":            c.dynamic(c.infoDomainRows),           // domains.go
+		"domain_constraints": c.dynamic(c.infoDomainConstraintRows), // domains.go
 	}
 }
 
@@ -201,7 +203,7 @@ func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 		meta := fluss.MetaOf(t.Descriptor)
 		for i, col := range cols {
 			m := meta.Column(i)
-			rows = append(rows, withColumnMeta(c.attributeRow(rel, i+1, col.Name, shownType(col.Type, m)), m))
+			rows = append(rows, withDomainAttribute(withColumnMeta(c.attributeRow(rel, i+1, col.Name, shownType(col.Type, m)), m), m)) // domains.go
 		}
 		if t.HasPrimaryKey() {
 			for k, num := range pkAttnums(t) {
@@ -237,7 +239,8 @@ func (c *Catalog) typeRows(_ context.Context, s *snapshot) ([]row, error) {
 		rows = append(rows, typeRow(rowTypeOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), -1, false, "c", "C", false,
 			0, 0, RelationOID(t.TableID), "d", "x", 0))
 	}
-	rows = append(rows, c.enumTypeRows()...) // enums.go
+	rows = append(rows, c.enumTypeRows()...)   // enums.go
+	rows = append(rows, c.domainTypeRows()...) // domains.go
 	return rows, nil
 }
 
@@ -322,6 +325,7 @@ func (c *Catalog) constraintRows(_ context.Context, s *snapshot) ([]row, error) 
 			"connoinherit": true, "conkey": int2s(pkAttnums(t)),
 		})
 	}
+	rows = append(rows, c.domainConstraintRows()...) // domains.go
 	return append(rows, c.checkConstraintRows(s)...), nil
 }
 

@@ -182,6 +182,8 @@ type Statement struct {
 	Function *FunctionStmt
 	// Type is CREATE TYPE ... AS ENUM, DROP TYPE, ALTER TYPE (typestmts.go).
 	Type *TypeStmt
+	// Domain is CREATE / ALTER / DROP DOMAIN (domains.go).
+	Domain *DomainStmt
 	// ExplainOptions are EXPLAIN's options (analyze, verbose, costs, format
 	// ...), lower-case, value "true" when written without one.
 	ExplainOptions map[string]string
@@ -337,6 +339,12 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		return st, nil
 	}
 	if ok, err := parseTypeStmt(src, toks, st); ok { // typestmts.go
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
+	if ok, err := parseDomainStmt(src, toks, st); ok { // domains.go
 		if err != nil {
 			return nil, err
 		}

@@ -27,6 +27,11 @@
 // the label, 22P02; comparisons and ORDER BY follow the declaration
 // order, binder/enumops.go).
 //
+// Domains (CREATE DOMAIN; domain.go) have no type of their own: their
+// values are the base type's, and domain.go's registry, which the engine
+// fills, gives every layer a domain's base, default and constraints (and
+// the engine's check of them, Domain.Validate) from its OID.
+//
 // It also holds PostgreSQL's TimeZone rules (zone.go: the values SET
 // TimeZone accepts, offsets as timestamptz prints them, wall time to instant
 // across DST), since input (ParseTextIn), output (FormatTextIn) and casts

@@ -438,6 +438,14 @@ func (b *binder) assign(node sourceNode, e Expr, col string, t types.T, table st
 		return nil, b.errAt(node, sqlerr.New(sqlerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, target.PGName(), et.PGName()).
 			WithHint("You will need to rewrite or cast the expression."))
 	}
+	if target.Kind == types.Array && boundedString(target.ArrayLeaf()) && !et.Same(&target) {
+		// an array's elements are assigned one by one: each too long for
+		// varchar(n)/character(n) (or a bit string's typmod) is refused,
+		// where an explicit cast truncates
+		c := b.newCast(e, target)
+		c.Assign = true
+		return c, nil
+	}
 	if boundedString(target) && !et.Same(&target) {
 		// a value too long for varchar(n)/character(n) is refused, where an
 		// explicit cast truncates: the value as text, then the length rule

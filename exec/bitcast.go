@@ -60,13 +60,7 @@ func assignChecksText(from, to types.T) bool {
 // top-level or array elements, are refused where an explicit cast would
 // truncate or pad.
 func checkAssignBits(a arrow.Array, from, to types.T) error {
-	elemTo, elemFrom := to, from
-	for elemTo.Kind == types.Array && elemTo.Elem != nil {
-		elemTo = *elemTo.Elem
-		if elemFrom.Kind == types.Array && elemFrom.Elem != nil {
-			elemFrom = *elemFrom.Elem
-		}
-	}
+	elemTo, elemFrom := to.ArrayLeaf(), from.ArrayLeaf()
 	switch {
 	case !elemTo.IsBitString() || elemTo.Length <= 0:
 		return nil

@@ -42,12 +42,7 @@ func arrayDepth(t types.T) int {
 
 // arrayLeaf is the element type of array type t as PostgreSQL sees it:
 // the innermost type (integer for int[][]).
-func arrayLeaf(t types.T) types.T {
-	for t.Kind == types.Array && t.Elem != nil {
-		t = *t.Elem
-	}
-	return t
-}
+func arrayLeaf(t types.T) types.T { return t.ArrayLeaf() }
 
 // cardinalitySpecialize is cardinality(anyarray): the number of elements
 // of every dimension (4 for {{1,2},{3,4}}).

@@ -283,6 +283,15 @@ func (t T) IsNumeric() bool { return t.Kind >= Int8 && t.Kind <= Float64 }
 func (t T) IsString() bool { return t.Kind == Char || t.Kind == String }
 
 // IsNested reports whether t is ARRAY, MAP or ROW.
+// ArrayLeaf is the element type of an array as PostgreSQL sees it, the
+// innermost one (integer for int[][]); t itself when it is no array.
+func (t T) ArrayLeaf() T {
+	for t.Kind == Array && t.Elem != nil {
+		t = *t.Elem
+	}
+	return t
+}
+
 func (t T) IsNested() bool { return t.Kind == Array || t.Kind == Map || t.Kind == Row }
 
 // Equal reports whether a and b are the same type, ignoring top-level

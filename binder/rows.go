@@ -203,6 +203,13 @@ func (b *binder) assignField(node sourceNode, a Expr, col string, t types.T, tab
 	if !assignableType(a.Type(), t) {
 		return nil, fail()
 	}
+	if at := a.Type(); boundedString(t.ArrayLeaf()) && !at.Same(&t) {
+		// a field (or its array's elements) too long for varchar(n),
+		// character(n) or a bit string's typmod is refused, as a column's is
+		c := b.newCast(a, t)
+		c.Assign = true
+		return c, nil
+	}
 	return b.castTo(a, t), nil
 }
 

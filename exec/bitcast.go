@@ -47,27 +47,38 @@ func castBitString(v any, from, to types.T, loc *time.Location) (out any, ok boo
 	return nil, false, nil
 }
 
-// assignChecksText reports whether an assignment's length check reads the
-// value as it arrives: not for text becoming a bit string, whose length
-// is the bits' (checkAssignBits), not the text's.
-func assignChecksText(from, to types.T) bool {
-	return !to.IsBitString() || from.IsBitString()
-}
-
-// checkAssignBits is an assignment's check of values becoming bit strings
-// of a typmod, or arrays of them: text is read by the input function
-// (bit_in with the column's typmod), and bit strings of another length,
-// top-level or array elements, are refused where an explicit cast would
-// truncate or pad.
-func checkAssignBits(a arrow.Array, from, to types.T) error {
+// assignCheck is an assignment's check of one value against the target's
+// typmod, an array's elements at any depth included (PostgreSQL coerces
+// each element with the element type's assignment cast): a string too
+// long for varchar(n) or character(n) is refused (22001) where an explicit
+// cast truncates it; text becoming a bit string is read by the input
+// function with the typmod (bit_in), and a bit string of another length
+// is refused (22026) where an explicit cast would truncate or pad. nil
+// when the target has no typmod to check.
+func assignCheck(from, to types.T) func(v any) error {
 	elemTo, elemFrom := to.ArrayLeaf(), from.ArrayLeaf()
+	var leaf func(v any) error
 	switch {
-	case !elemTo.IsBitString() || elemTo.Length <= 0:
+	case elemTo.IsBitString() && elemTo.Length > 0:
+		if to.Kind == types.Array && !elemFrom.IsBitString() {
+			return nil // not an assignment PostgreSQL has (no text[] to bit[])
+		}
+		leaf = func(v any) error {
+			if s, ok := v.(string); ok && elemFrom.IsBitString() {
+				return types.CheckBitTypmod(s, elemTo)
+			}
+			_, err := types.ParseBitTyped(types.FormatTextIn(v, elemFrom, time.UTC), elemTo)
+			return err
+		}
+	case elemTo.IsString() && elemTo.Length > 0 && elemFrom.IsString():
+		leaf = func(v any) error {
+			if s, ok := v.(string); ok {
+				return types.CheckStringLength(s, elemTo)
+			}
+			return nil
+		}
+	default:
 		return nil
-	case to.Kind != types.Array && from.IsBitString():
-		return nil // checkAssignLengths checked it (types.CheckStringLength)
-	case to.Kind == types.Array && !elemFrom.IsBitString():
-		return nil // not an assignment PostgreSQL has (no text[] to bit[])
 	}
 	var check func(v any) error
 	check = func(v any) error {
@@ -81,13 +92,20 @@ func checkAssignBits(a arrow.Array, from, to types.T) error {
 				}
 			}
 			return nil
-		case string:
-			if elemFrom.IsBitString() {
-				return types.CheckBitTypmod(x, elemTo)
-			}
 		}
-		_, err := types.ParseBitTyped(types.FormatTextIn(v, elemFrom, time.UTC), elemTo)
-		return err
+		return leaf(v)
+	}
+	return check
+}
+
+// checkAssign applies assignCheck to the values of a.
+func checkAssign(a arrow.Array, from, to types.T) error {
+	check := assignCheck(from, to)
+	if check == nil {
+		return nil
+	}
+	if to.IsString() && !to.IsBitString() && from.IsString() {
+		return checkAssignLengths(a, to) // the strings read without boxing them
 	}
 	for i := 0; i < a.Len(); i++ {
 		if a.IsNull(i) {

@@ -33,13 +33,8 @@ func (e *CastExpr) Eval(ec *EvalContext, batch arrow.RecordBatch) (arrow.Array, 
 	}
 	defer xa.Release()
 	from := e.X.Type()
-	if e.Assign && assignChecksText(from, e.T) { // bitcast.go
-		if err := checkAssignLengths(xa, from, e.T); err != nil {
-			return nil, err
-		}
-	}
 	if e.Assign {
-		if err := checkAssignBits(xa, from, e.T); err != nil { // bitcast.go
+		if err := checkAssign(xa, from, e.T); err != nil { // bitcast.go
 			return nil, err
 		}
 	}
@@ -139,64 +134,21 @@ func CastNeedsZone(from, to types.T) bool {
 	return zoned(from, to) || zoned(to, from) || timeTZNeedsZone(from, to)
 }
 
-// AssignValue is CastValue for an assignment: a string too long for a
-// varchar(n) or character(n) target, or for the elements of an array of
-// them, is refused (types.CheckStringLength).
+// AssignValue is CastValue for an assignment: a value the target's typmod
+// refuses (a string too long for varchar(n) or character(n), a bit string
+// of another length, or such an array element) is an error where the cast
+// would truncate or pad it (assignCheck).
 func AssignValue(v any, from, to types.T) (any, error) {
-	if s, ok := v.(string); ok && to.IsString() && assignChecksText(from, to) {
-		if err := types.CheckStringLength(s, to); err != nil {
-			return nil, err
-		}
-	}
-	if to.Kind == types.Array {
-		if err := checkElementLengths(v, from, to); err != nil {
+	if check := assignCheck(from, to); check != nil {
+		if err := check(v); err != nil {
 			return nil, err
 		}
 	}
 	return CastValue(v, from, to)
 }
 
-// checkElementLengths is an assignment's check of an array's string
-// elements, at any depth, against the target's element type (varchar(n),
-// character(n)): PostgreSQL coerces each element with the element type's
-// assignment cast, which refuses a value too long where an explicit cast
-// truncates it. Bit strings have their own check (checkAssignBits).
-func checkElementLengths(v any, from, to types.T) error {
-	elemTo, elemFrom := to.ArrayLeaf(), from.ArrayLeaf()
-	if !elemTo.IsString() || elemTo.Length <= 0 || elemTo.IsBitString() || !elemFrom.IsString() {
-		return nil
-	}
-	var check func(v any) error
-	check = func(v any) error {
-		switch x := v.(type) {
-		case []any:
-			for _, e := range x {
-				if err := check(e); err != nil {
-					return err
-				}
-			}
-		case string:
-			return types.CheckStringLength(x, elemTo)
-		}
-		return nil
-	}
-	return check(v)
-}
-
-// checkAssignLengths applies types.CheckStringLength to the strings of a,
-// or to the string elements of its arrays.
-func checkAssignLengths(a arrow.Array, from, to types.T) error {
-	if to.Kind == types.Array {
-		for i := 0; i < a.Len(); i++ {
-			if a.IsNull(i) {
-				continue
-			}
-			if err := checkElementLengths(valueAt(a, i), from, to); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+// checkAssignLengths applies types.CheckStringLength to the strings of a.
+func checkAssignLengths(a arrow.Array, to types.T) error {
 	if !to.IsString() || to.Length <= 0 {
 		return nil
 	}

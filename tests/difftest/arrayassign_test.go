@@ -9,7 +9,8 @@ import (
 )
 
 // TestArrayAssignmentDifferential assigns arrays of text to columns of
-// varchar(n)[], character(n)[] and varchar(n)[][] through INSERT ...
+// varchar(n)[], character(n)[] and varchar(n)[][], and arrays of bit
+// strings to bit(n)[], through INSERT ...
 // VALUES, INSERT ... SELECT, UPDATE and ON CONFLICT DO UPDATE, on sqlgate
 // and PostgreSQL 15: each element is assigned as PostgreSQL assigns it, a
 // value too long refused (22001) where an explicit cast would truncate,
@@ -21,7 +22,7 @@ func TestArrayAssignmentDifferential(t *testing.T) {
 	r := startPair(t, ctx, &Schema{})
 	rng := rand.New(rand.NewPCG(33, 4))
 	for _, q := range []string{"DROP TABLE IF EXISTS aa",
-		"CREATE TABLE aa (id int PRIMARY KEY, v varchar(2)[], c char(2)[], m varchar(3)[][])",
+		"CREATE TABLE aa (id int PRIMARY KEY, v varchar(2)[], c char(2)[], m varchar(3)[][], b bit(2)[])",
 		// rows the UPDATEs find: PostgreSQL folds a constant SET value when it
 		// plans, so an UPDATE that finds no row still refuses it
 		"INSERT INTO aa (id) SELECT g FROM generate_series(1000, 1009) g"} {
@@ -54,6 +55,12 @@ func TestArrayAssignmentDifferential(t *testing.T) {
 		switch col {
 		case "m":
 			return "ARRAY[" + array(n) + ", " + array(n) + "]"
+		case "b":
+			var bs []string
+			for range n {
+				bs = append(bs, "B'"+strings.Repeat("1", 1+rng.IntN(3))+"'")
+			}
+			return "ARRAY[" + strings.Join(bs, ", ") + "]"
 		}
 		switch rng.IntN(4) {
 		case 0:
@@ -66,7 +73,7 @@ func TestArrayAssignmentDifferential(t *testing.T) {
 		return array(n)
 	}
 	stats := map[string]int{}
-	cols := []string{"v", "c", "m"}
+	cols := []string{"v", "c", "m", "b"}
 	for i := range 300 {
 		col := cols[rng.IntN(len(cols))]
 		var q string
@@ -85,7 +92,7 @@ func TestArrayAssignmentDifferential(t *testing.T) {
 		}
 		tallyBy(t, ctx, r, q, stats, tallyRule{})
 	}
-	tallyBy(t, ctx, r, "SELECT id, v, c, m, array_length(v, 1), c[1] || '|' FROM aa ORDER BY id", stats, tallyRule{ordered: true})
+	tallyBy(t, ctx, r, "SELECT id, v, c, m, b, array_length(v, 1), c[1] || '|' FROM aa ORDER BY id", stats, tallyRule{ordered: true})
 	t.Logf("array assignments: %v", stats)
 	if stats["refused alike"] == 0 || stats["same"] < 50 || stats["different"] > 0 {
 		t.Errorf("outcomes: %v", stats)

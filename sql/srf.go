@@ -81,6 +81,13 @@ func (r *rewriter) fromItemHere(out []item) bool {
 	if last.is(r.src, "JOIN") {
 		return true
 	}
+	if last.isPunct(r.src, "(") {
+		// "(" where a FROM item may stand opens a parenthesised join
+		// (or a subquery, which no FROM item rule applies to): its first
+		// item is a FROM item, ((VALUES (1)) a(x) JOIN ..) as in
+		// PostgreSQL's table_ref: '(' joined_table ')'
+		return r.fromItemHere(out[:len(out)-1])
+	}
 	if !last.isPunct(r.src, ",") {
 		return false
 	}

@@ -98,8 +98,10 @@ func (r *rewriter) fromItemHere(out []item) bool {
 			result = r.fromIsClause(out[:i])
 		case "JOIN":
 			result = true
-		case "SELECT", "WHERE", "ON", "GROUP", "HAVING", "ORDER", "LIMIT", "SET", "VALUES", "RETURNING", "USING", "BY":
+		case "SELECT", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "SET", "VALUES", "RETURNING", "BY":
 		default:
+			// ON and USING too: a join's condition before the comma
+			// (a JOIN b ON c, d), and the JOIN is further back
 			return false
 		}
 		return true

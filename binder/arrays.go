@@ -35,7 +35,7 @@ func (b *binder) bindArrayConstructor(s *scope, n *pt.Array) (Expr, error) {
 	}
 	ts := make([]types.T, len(args))
 	for i, a := range args {
-		ts[i] = a.Type()
+		ts[i] = b.commonInputType(a)
 	}
 	elem, err := functions.CommonType("ARRAY", ts)
 	if err != nil {
@@ -54,8 +54,8 @@ func (b *binder) bindArrayConstructor(s *scope, n *pt.Array) (Expr, error) {
 			if args[i], err = b.coerceUnknown(n.Elems[i], args[i], elem); err != nil {
 				return nil, err
 			}
-		} else {
-			args[i] = b.castTo(args[i], elem)
+		} else if args[i], err = b.castToCommon(n.Elems[i], args[i], elem); err != nil {
+			return nil, err
 		}
 	}
 	return b.constructArray(elem, args)

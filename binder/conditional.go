@@ -111,7 +111,7 @@ func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, e
 	var t types.T
 	have, sawUnknown := false, false
 	for _, e := range es {
-		et := e.Type()
+		et := b.commonInputType(e)
 		if isUnknown(et) {
 			sawUnknown = true
 			continue
@@ -149,7 +149,11 @@ func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, e
 			out[i] = x
 			continue
 		}
-		out[i] = b.castTo(e, t)
+		x, err := b.castToCommon(n, e, t)
+		if err != nil {
+			return nil, t, err
+		}
+		out[i] = x
 	}
 	return out, t, nil
 }
@@ -184,7 +188,10 @@ func (b *binder) bindConditionalFunc(n sourceNode, name string, args []Expr) (Ex
 	if err != nil {
 		return nil, err
 	}
-	a := b.resolveUnknown(args[0], eq.(*BinaryOp).L.Type())
+	a := args[0]
+	if be, ok := eq.(*BinaryOp); ok {
+		a = b.resolveUnknown(a, be.L.Type())
+	} // else a record = record, a call of its own (rowcompare.go): a as it is
 	if t := a.Type(); t.Kind == types.String && t.Length != 0 {
 		// PostgreSQL's NULLIF has the type of its = operator's left input:
 		// varchar compares as text, so NULLIF(varchar, ...) is text.

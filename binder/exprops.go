@@ -664,6 +664,12 @@ func commonType(a, b types.T) (types.T, bool) {
 	if b.Kind == types.Null {
 		return a, true
 	}
+	if a.IsAnonRecord() && b.IsAnonRecord() {
+		// field by field (functions.CommonType's commonRecord):
+		// PostgreSQL's two records are one type, record
+		t, err := functions.CommonType("", []types.T{a, b})
+		return t, err == nil
+	}
 	if a.Kind == types.Array || b.Kind == types.Array {
 		// by the elements, as PostgreSQL's select_common_type does with
 		// its array coercions: int[] and numeric[] are numeric[], int[]

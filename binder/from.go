@@ -165,7 +165,9 @@ func (b *binder) bindJoin(j *pt.Join, rowNames map[string]bool) (Node, error) {
 			names = append([]string(nil), names...)
 			rightNames := map[string]bool{}
 			for _, c := range right.Columns() {
-				rightNames[c.Name] = !c.Hidden
+				// a nested USING join lists its merged column and,
+				// hidden, each side's: a visible one makes the name
+				rightNames[c.Name] = rightNames[c.Name] || !c.Hidden
 			}
 			for _, c := range left.Columns() {
 				if rightNames[c.Name] && !c.Hidden {
@@ -203,19 +205,19 @@ func (b *binder) bindUsing(join *Join, names []string) (Node, error) {
 	cols := join.Columns()
 	find := func(name string, from, to int) (int, error) {
 		found := -1
+		side := "left"
+		if from > 0 {
+			side = "right"
+		}
 		for i := from; i < to; i++ {
 			if cols[i].Name == name && !cols[i].Hidden {
 				if found >= 0 {
-					return 0, sqlerr.New(sqlerr.AmbiguousColumn, "common column name %q appears more than once in left table", name)
+					return 0, sqlerr.New(sqlerr.AmbiguousColumn, "common column name %q appears more than once in %s table", name, side)
 				}
 				found = i
 			}
 		}
 		if found < 0 {
-			side := "left"
-			if from > 0 {
-				side = "right"
-			}
 			return 0, sqlerr.New(sqlerr.UndefinedColumn, "column %q specified in USING clause does not exist in %s table", name, side)
 		}
 		return found, nil

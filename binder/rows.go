@@ -276,6 +276,38 @@ func (b *binder) castConstructor(n sourceNode, x Expr, target types.T) (Expr, bo
 	return b.assignNested(n, x, "", target, "")
 }
 
+// commonInputType is the type e brings to a common type (CASE, COALESCE,
+// ARRAY[...]): its own, but for a ROW constructor a record whose fields
+// that were untyped literals are still unknown, so that they take the
+// other inputs' field types, as PostgreSQL types a constructor's literals
+// by the composite it is coerced to: COALESCE(u, ROW(9, 'z')) with u's
+// second field an integer reads 'z' as one.
+func (b *binder) commonInputType(e Expr) types.T {
+	info := b.ctors[e]
+	t := e.Type()
+	if info == nil || !t.IsAnonRecord() || len(info.args) != len(t.Fields) {
+		return t
+	}
+	ts := make([]types.T, len(info.args))
+	for i, a := range info.args {
+		ts[i] = b.commonInputType(a)
+	}
+	return recordType(ts)
+}
+
+// castToCommon converts e to the common type t commonInputType took part
+// in: a ROW constructor re-typed against t (its literals read as t's
+// fields), anything else cast.
+func (b *binder) castToCommon(n sourceNode, e Expr, t types.T) (Expr, error) {
+	if et := e.Type(); b.ctors[e] != nil && t.IsAnonRecord() && !et.Same(&t) {
+		x, ok, err := b.castConstructor(n, e, t)
+		if ok || err != nil {
+			return x, err
+		}
+	}
+	return b.castTo(e, t), nil
+}
+
 // nullTest binds x IS [NOT] NULL. For an anonymous record it is
 // PostgreSQL's test of a row value: IS NULL when the record is NULL or
 // every field is, IS NOT NULL when it is not NULL and no field is, so

@@ -24,6 +24,13 @@ func castNested(v any, from, to types.T, loc *time.Location) (any, error) {
 		}
 		out := make([]any, len(in))
 		for i, f := range in {
+			if ft, tt := from.Fields[i].Type, to.Fields[i].Type; ft.Same(&tt) {
+				// a field of the same type as it is: castValue has no
+				// identity for every kind (boolean to boolean), and a
+				// record cast for another field's sake must keep it
+				out[i] = f
+				continue
+			}
 			c, err := CastValueIn(f, from.Fields[i].Type, to.Fields[i].Type, loc)
 			if err != nil {
 				return nil, err

@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -554,6 +555,9 @@ func CommonType(context string, ts []types.T) (types.T, error) {
 	if first < 0 {
 		return types.StringType, nil
 	}
+	if t, ok, err := commonRecord(context, ts); ok || err != nil {
+		return t, err
+	}
 	pt := ts[first].Nullable()
 	pcat, pPreferred := categoryOf(pt), preferredType(pt)
 	for _, t := range ts[first+1:] {
@@ -578,6 +582,98 @@ func CommonType(context string, ts []types.T) (types.T, error) {
 		}
 	}
 	return refineCommon(pt, pgTypeOf(pt), ts), nil
+}
+
+// commonRecord is CommonType of anonymous records, or of arrays of them
+// (ok false when the inputs are other types). PostgreSQL types every one
+// of them record (or record[]) and lets each value keep its own fields;
+// sqlgate holds a column's values as one type, so the common type is a
+// record of as many fields, each the common type of the fields at its
+// position (select_common_type per field: an unknown field, a ROW
+// constructor's untyped literal as the binder gives it, takes the others'
+// type; int and numeric give numeric), named as the first record's.
+// Records of different numbers of fields, or fields of no common type,
+// which PostgreSQL takes, are 0A000.
+func commonRecord(context string, ts []types.T) (_ types.T, ok bool, _ error) {
+	var first *types.T
+	depth := 0
+	for i := range ts {
+		t := ts[i]
+		if pgTypeOf(t) == pgUnknown {
+			continue
+		}
+		d, leaf := arrayDepth(t), ArrayLeaf(t)
+		if !leaf.IsAnonRecord() {
+			return types.T{}, false, nil
+		}
+		switch {
+		case first == nil:
+			first, depth = &ts[i], d
+		case d != depth:
+			return types.T{}, false, nil // sameArrayDepths' error
+		}
+	}
+	if first == nil {
+		return types.T{}, false, nil
+	}
+	leaves := make([]types.T, 0, len(ts))
+	for _, t := range ts {
+		if pgTypeOf(t) != pgUnknown {
+			leaves = append(leaves, ArrayLeaf(t))
+		}
+	}
+	lead := leaves[0]
+	rec := lead.Nullable()
+	rec.Fields = make([]types.Field, len(lead.Fields))
+	fts := make([]types.T, len(leaves))
+	for i, f := range lead.Fields {
+		for j, l := range leaves {
+			if len(l.Fields) != len(lead.Fields) {
+				return types.T{}, true, recordShapeError(context, lead, l)
+			}
+			fts[j] = l.Fields[i].Type
+		}
+		ft, err := CommonType(context, fts)
+		if err != nil {
+			return types.T{}, true, recordShapeError(context, lead, leaves[firstMismatch(context, fts)])
+		}
+		rec.Fields[i] = types.Field{Name: f.Name, Type: ft.Nullable()}
+	}
+	if depth == 0 {
+		return rec, true, nil
+	}
+	return mdArrayOf(rec, depth), true, nil
+}
+
+// firstMismatch is the index of the first of ts that has no common type
+// with those before it.
+func firstMismatch(context string, ts []types.T) int {
+	for i := 1; i < len(ts); i++ {
+		if _, err := CommonType(context, ts[:i+1]); err != nil {
+			return i
+		}
+	}
+	return len(ts) - 1
+}
+
+// recordShapeError refuses records a and b in one column: PostgreSQL
+// would keep each value's own fields.
+func recordShapeError(context string, a, b types.T) *sqlerr.Error {
+	what := context
+	if what == "" {
+		what = "a value"
+	}
+	return sqlerr.NotSupported(fmt.Sprintf("%s of records %s and %s", what, recordShape(a), recordShape(b))).
+		WithDetail("sqlgate holds the records of one column as one record type: the same number of fields, each of a common type; PostgreSQL's record values keep their own fields.")
+}
+
+// recordShape spells a record's field types: (integer, text).
+func recordShape(t types.T) string {
+	names := make([]string, len(t.Fields))
+	for i, f := range t.Fields {
+		names[i] = f.Type.PGName()
+	}
+	return "(" + strings.Join(names, ", ") + ")"
 }
 
 // sameArrayDepths refuses arrays of different dimensions, which

@@ -208,3 +208,45 @@ func TestCommonTypeOfArrays(t *testing.T) {
 		}
 	}
 }
+
+// TestCommonTypeOfRecords checks commonRecord: anonymous records (and
+// arrays of them) unify field by field, unknown fields taking the
+// others' types and the first record's names; other shapes are 0A000.
+func TestCommonTypeOfRecords(t *testing.T) {
+	rec := func(ts ...types.T) types.T {
+		fs := make([]types.Field, len(ts))
+		for i, ft := range ts {
+			fs[i] = types.Field{Name: string(rune('a' + i)), Type: ft}
+		}
+		return types.T{Kind: types.Row, Variant: types.AnonRecord, Fields: fs}
+	}
+	for _, tc := range []struct {
+		name string
+		in   []types.T
+		want types.T
+		code sqlerr.Code
+	}{
+		{"int and numeric", []types.T{rec(types.Int32Type, types.StringType), rec(types.NumericType, types.StringType)}, rec(types.NumericType, types.StringType), ""},
+		{"unknown field", []types.T{rec(types.Int32Type, types.UnknownType), rec(types.Int64Type, types.Int32Type)}, rec(types.Int64Type, types.Int32Type), ""},
+		{"all unknown field", []types.T{rec(types.UnknownType), rec(types.UnknownType)}, rec(types.StringType), ""},
+		{"NULL input", []types.T{types.NullType, rec(types.BoolType)}, rec(types.BoolType), ""},
+		{"nested", []types.T{rec(rec(types.Int32Type)), rec(rec(types.NumericType))}, rec(rec(types.NumericType)), ""},
+		{"arrays", []types.T{types.ArrayOf(rec(types.Int32Type)), types.ArrayOf(rec(types.Float64Type))}, types.ArrayOf(rec(types.Float64Type)), ""},
+		{"field counts", []types.T{rec(types.Int32Type), rec(types.Int32Type, types.Int32Type)}, types.T{}, sqlerr.FeatureNotSupported},
+		{"field types", []types.T{rec(types.BoolType), rec(types.Int32Type)}, types.T{}, sqlerr.FeatureNotSupported},
+		{"record and integer", []types.T{rec(types.Int32Type), types.Int32Type}, types.T{}, sqlerr.DatatypeMismatch},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := CommonType("COALESCE", tc.in)
+			if tc.code != "" {
+				if e := sqlerr.As(err); e == nil || e.Code != tc.code {
+					t.Fatalf("got %v (%v), want %s", got, err, tc.code)
+				}
+				return
+			}
+			if err != nil || !got.Equal(tc.want) {
+				t.Fatalf("got %v (%v), want %v", got, err, tc.want)
+			}
+		})
+	}
+}

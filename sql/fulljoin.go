@@ -80,7 +80,10 @@ func (r *rewriter) fullJoin(k, afterJoin, j int, natural bool) ([]item, int, err
 	if tableEnd == afterJoin {
 		return nil, 0, r.errNear(afterJoin)
 	}
-	table, err := r.run(afterJoin, tableEnd)
+	// the table is rewritten as the item after JOIN it is: a derived
+	// table's column aliases, a function or ROWS FROM (srf.go) look back
+	// for the word that allows a FROM item
+	table, err := r.runAfter([]item{r.simple(r.toks[afterJoin-1])}, afterJoin, tableEnd)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -97,7 +100,7 @@ func (r *rewriter) fullJoin(k, afterJoin, j int, natural bool) ([]item, int, err
 		if condEnd == on+1 {
 			return nil, 0, r.errNear(condEnd)
 		}
-		cond, err := r.run(on+1, condEnd)
+		cond, err := r.runAfter([]item{r.simple(r.toks[on])}, on+1, condEnd)
 		if err != nil {
 			return nil, 0, err
 		}

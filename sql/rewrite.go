@@ -787,16 +787,27 @@ func (r *rewriter) primaryEnd(k, j int) (int, error) {
 
 // run rewrites toks[i:j] into items.
 func (r *rewriter) run(i, j int) ([]item, error) {
+	return r.runAfter(nil, i, j)
+}
+
+// runAfter rewrites toks[i:j] into items as if they followed the items
+// before: the rules that look back (is a FROM item allowed here? does
+// VALUES start a query?) see them, and only the new items are returned.
+// A rewrite that takes a range out of the main loop (fulljoin.go's table
+// and condition) passes the word that stood before it, so the range is
+// rewritten as it would be in place.
+func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 	n := j - i
 	if i > 0 || j < len(r.toks) {
 		n = min(n, 16) // nested ranges: deep nesting must not allocate O(n) each
 	}
 	var out []item
-	if i == 0 && j == len(r.toks) && r.items != nil {
+	if i == 0 && j == len(r.toks) && r.items != nil && len(before) == 0 {
 		out, r.items = r.items[:0], nil
 	} else {
-		out = make([]item, 0, n)
+		out = make([]item, 0, n+len(before))
 	}
+	out = append(out, before...)
 	for k := i; k < j; {
 		t := r.toks[k]
 		text := t.text(r.src)
@@ -1046,8 +1057,10 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 				// (a JOIN b ON ..) AS j -> (SELECT * FROM a JOIN b ON ..) AS j:
 				// TiDB takes no alias on a parenthesised join; as in
 				// PostgreSQL, the alias hides the inner names and j.*
-				// is the join's columns (USING's merged ones once)
-				inner, err := r.run(k+1, m)
+				// is the join's columns (USING's merged ones once).
+				// The inside is rewritten after what came before, so
+				// its first item is a FROM item as in place.
+				inner, err := r.runAfter(append(out[:len(out):len(out)], r.simple(t)), k+1, m)
 				if err != nil {
 					return nil, err
 				}
@@ -1788,7 +1801,10 @@ func (r *rewriter) run(i, j int) ([]item, error) {
 		b.add(" pg__nocols()", len(r.src))
 		out = append(out, b.it)
 	}
-	return out, nil
+	if len(out) < len(before) { // a rule took a word of before as its operand
+		return nil, r.errNear(i)
+	}
+	return out[len(before):], nil
 }
 
 // emptyListEnd are the words that end a select list: standing right after

@@ -81,6 +81,13 @@ func (r *rewriter) fromItemHere(out []item) bool {
 	if last.is(r.src, "JOIN") {
 		return true
 	}
+	if last.isPunct(r.src, "(") {
+		// "(" where a FROM item may stand opens a parenthesised join
+		// (or a subquery, which no FROM item rule applies to): its first
+		// item is a FROM item, ((VALUES (1)) a(x) JOIN ..) as in
+		// PostgreSQL's table_ref: '(' joined_table ')'
+		return r.fromItemHere(out[:len(out)-1])
+	}
 	if !last.isPunct(r.src, ",") {
 		return false
 	}
@@ -91,8 +98,10 @@ func (r *rewriter) fromItemHere(out []item) bool {
 			result = r.fromIsClause(out[:i])
 		case "JOIN":
 			result = true
-		case "SELECT", "WHERE", "ON", "GROUP", "HAVING", "ORDER", "LIMIT", "SET", "VALUES", "RETURNING", "USING", "BY":
+		case "SELECT", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "SET", "VALUES", "RETURNING", "BY":
 		default:
+			// ON and USING too: a join's condition before the comma
+			// (a JOIN b ON c, d), and the JOIN is further back
 			return false
 		}
 		return true

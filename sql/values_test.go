@@ -34,6 +34,13 @@ func TestValuesRewrite(t *testing.T) {
 		{"CREATE TABLE c AS VALUES (1, 'a') ORDER BY 1", `CREATE TABLE c AS select * from (VALUES row(1, 'a') ORDER BY 1) as "*VALUES*"`},
 		{"CREATE VIEW w AS VALUES (1)", "CREATE VIEW w AS VALUES row(1)"},
 		{"SELECT (x) AS y FROM t", `SELECT (x) AS "y" FROM t`},
+		// a FROM item after FULL JOIN and first in a parenthesised join
+		{"SELECT * FROM (VALUES (1)) a(x) FULL JOIN (VALUES (2)) b(y) ON true",
+			"select * from (select pg__colalias('x') from (values row(1)) as pg__colalias) a left join (select pg__colalias('y') from (values row(2)) as pg__colalias) b on pg__full_join((true))"},
+		{"SELECT * FROM ((VALUES (1)) a(x) JOIN (VALUES (1)) b(y) ON x = y)",
+			"select * from ((select pg__colalias('x') from (values row(1)) as pg__colalias) a join (select pg__colalias('y') from (values row(1)) as pg__colalias) b on x = y)"},
+		{"SELECT * FROM a FULL JOIN generate_series(1, 2) g ON true",
+			"select * from a left join (select pg__srf('generate_series', 0, 1, pg__cols(), 1, 2)) as g on pg__full_join((true))"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			st := parseOne(t, tc.in)

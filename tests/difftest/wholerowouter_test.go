@@ -19,8 +19,9 @@ var wholeRowOuterSources = []struct {
 	{"table", func(table string) string { return table }},
 	{"derived", func(table string) string { return "(SELECT a, b FROM " + table + ")" }},
 	{"view", func(table string) string { return table + "_v" }},
-	// VALUES inside a derived table: sqlgate's parser refuses (VALUES ...)
-	// right after FULL JOIN and inside a parenthesised join (42601)
+	// VALUES inside a derived table (join_values.slt and
+	// TestJoinFromItemsDifferential try bare (VALUES ...) in every join
+	// position)
 	{"values", func(table string) string {
 		if table == "wol" {
 			return "(SELECT * FROM (VALUES (1, 'x'), (2, 'y'), (NULL::int, NULL::text)) AS v(a, b))"

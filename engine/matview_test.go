@@ -48,7 +48,7 @@ func TestMatviewPrivilegesAndRestart(t *testing.T) {
 	// a backing table no view holds (a refresh that crashed before its
 	// switch) is swept by the next refresh
 	ctx := context.Background()
-	orphan := fluss.TablePath{Database: fluss.DefaultDatabase, Table: "__sqlgate_mv_99_1"}
+	orphan := fluss.TablePath{Database: fluss.DefaultDatabase, Table: "sqlgate__mv_99_1"}
 	if _, err := store.CreateTable(ctx, orphan, fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{{Name: "k", Type: types.Int32Type}}}}, false); err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestMatviewPrivilegesAndRestart(t *testing.T) {
 		}
 		n := 0
 		for _, ti := range ts {
-			if strings.HasPrefix(ti.Path.Table, "__sqlgate_mv_") {
+			if strings.HasPrefix(ti.Path.Table, "sqlgate__mv_") {
 				n++
 			}
 		}

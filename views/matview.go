@@ -36,8 +36,9 @@ type Index struct {
 }
 
 // BackingPrefix starts the name of every backing table: the catalog
-// (pgcatalog) hides the tables named so.
-const BackingPrefix = "__sqlgate_mv_"
+// (pgcatalog) hides the tables named so. Not "__...": a Fluss cluster
+// keeps names starting with two underscores for its own tables.
+const BackingPrefix = "sqlgate__mv_"
 
 // IsBacking reports whether a table name is a backing table's.
 func IsBacking(table string) bool { return strings.HasPrefix(table, BackingPrefix) }

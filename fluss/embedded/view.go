@@ -172,6 +172,9 @@ func (c *iterCache) view() *readView {
 // the durable one (or, for a group committed without waiting for its
 // sync, synchronous_commit = off, the one PostgreSQL shows at once too).
 func (c *iterCache) refreshView() {
+	if c.db == nil {
+		return // an iterCache of counters alone (tests of the row hints)
+	}
 	c.views++
 	v := c.retired.reuse()
 	v.Snapshot, v.retired, v.n = c.db.NewSnapshot(), &c.retired, c.views

@@ -229,7 +229,7 @@ func (s *Store) columnarBytes() int64 {
 // limit) asks for an image of the newest state holding its columns. A
 // reader whose delta is set reads snap: the caller hands it the snapshot
 // (release); else the caller closes its own snapshot.
-func (h *tableHandle) columnarRead(ctx context.Context, opts fluss.ScanOptions, plan *projPlan, snap *pebble.Snapshot, batchRows int) *imageScan {
+func (h *tableHandle) columnarRead(ctx context.Context, opts fluss.ScanOptions, plan *projPlan, snap *readView, batchRows int) *imageScan {
 	s, t := h.s, h.t
 	if s.columnarMinRows() < 0 {
 		return nil
@@ -329,7 +329,7 @@ func (s *Store) refreshImage(ctx context.Context, t *tableState) bool {
 	if load && tc.img.Load() == nil {
 		s.loadImage(t)
 	}
-	snap := s.db.NewSnapshot()
+	snap := s.iters.view()
 	defer snap.Close()
 	committed, err := committedAt(snap, t)
 	if err != nil {
@@ -411,7 +411,7 @@ func (s *Store) loadImage(t *tableState) {
 // committed) into a new image of cols — beside base's columns, when base
 // holds the same state — and publishes it. A failure is logged and leaves
 // scans on the row path.
-func (s *Store) buildImage(ctx context.Context, t *tableState, snap *pebble.Snapshot, committed []int64, cols []int, base *colImage) {
+func (s *Store) buildImage(ctx context.Context, t *tableState, snap *readView, committed []int64, cols []int, base *colImage) {
 	plan, err := projectionFor(t, cols)
 	if err != nil {
 		return
@@ -605,13 +605,13 @@ func (s *Store) recoverColumnar(live map[int64]bool) error {
 // eachBucketChunk decodes bucket b's rows of snap into chunks of plan's
 // columns, handing each to f with the primary key of its first row (the
 // bytes after the data prefix; f must not keep them).
-func (s *Store) eachBucketChunk(ctx context.Context, t *tableState, plan *projPlan, snap *pebble.Snapshot, b int, f func(rec arrow.RecordBatch, first []byte) error) error {
+func (s *Store) eachBucketChunk(ctx context.Context, t *tableState, plan *projPlan, snap *readView, b int, f func(rec arrow.RecordBatch, first []byte) error) error {
 	lo := bucketKey(prefixData, t.info.TableID, b)
 	return s.eachRangeChunk(ctx, t, plan, snap, lo, prefixEnd(lo), f)
 }
 
 // eachRangeChunk is eachBucketChunk over the keys [lo, hi) of one bucket.
-func (s *Store) eachRangeChunk(ctx context.Context, t *tableState, plan *projPlan, snap *pebble.Snapshot, lo, hi []byte, f func(rec arrow.RecordBatch, first []byte) error) error {
+func (s *Store) eachRangeChunk(ctx context.Context, t *tableState, plan *projPlan, snap *readView, lo, hi []byte, f func(rec arrow.RecordBatch, first []byte) error) error {
 	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
 	if err != nil {
 		return ioErr(err, "scanning %s", t.info.Path)
@@ -680,7 +680,7 @@ type imageScan struct {
 	// columns), empties the written buckets without chunks still to
 	// read (ascending), merged the chunks and buckets read from it.
 	delta   *imageDelta
-	snap    *pebble.Snapshot
+	snap    *readView
 	release func()
 	rowPos  []int
 	dec     *format.RowDecoder
@@ -889,7 +889,7 @@ func (h *tableHandle) ScanStats(ctx context.Context, cols []int) (fluss.TableSta
 	if img == nil || !t.info.HasPrimaryKey() || h.s.columnarMinRows() < 0 {
 		return fluss.TableStats{}, false, nil
 	}
-	snap := h.s.db.NewSnapshot()
+	snap := h.s.iters.view()
 	committed, err := committedAt(snap, t)
 	snap.Close()
 	if err != nil || !img.validAt(committed) {

@@ -227,7 +227,7 @@ func (s *imageScan) openRows(lo, hi []byte) error {
 // the better choice: cur lacks a wanted column, the writes touched more
 // than half its chunks, or patches have left it cut into small chunks
 // (more than twice the chunks its rows need).
-func (s *Store) patchImage(ctx context.Context, t *tableState, snap *pebble.Snapshot, committed []int64, cur *colImage, wanted []int) bool {
+func (s *Store) patchImage(ctx context.Context, t *tableState, snap *readView, committed []int64, cur *colImage, wanted []int) bool {
 	for _, c := range wanted {
 		if _, ok := slices.BinarySearch(cur.cols, c); !ok {
 			return false

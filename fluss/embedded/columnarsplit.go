@@ -37,7 +37,7 @@ func (h *tableHandle) SplitScan(ctx context.Context, opts fluss.ScanOptions, par
 	if batchRows <= 0 {
 		batchRows = h.s.opts.BatchRows
 	}
-	snap := h.s.db.NewSnapshot()
+	snap := h.s.iters.view()
 	if img := h.columnarRead(ctx, opts, plan, snap, batchRows); img != nil {
 		n := len(img.img.man.Chunks)
 		if n < parts {
@@ -99,7 +99,7 @@ func (h *tableHandle) SplitScan(ctx context.Context, opts fluss.ScanOptions, par
 // sharedSnap is a pebble snapshot the parts of a split scan share, closed
 // with the last part.
 type sharedSnap struct {
-	snap *pebble.Snapshot
+	snap *readView
 	refs atomic.Int32
 	// unshrink, when set, gives the block cache back with the snapshot
 	// (Store.bulkRead).

@@ -76,8 +76,9 @@
 // they answer fluss.DistinctEstimator for the planner.
 //
 // A held snapshot (fluss.Snapshotter, snapshot.go: a REPEATABLE READ
-// transaction's) is one pebble snapshot and every log table's committed
-// lengths; its tables scan, look up and prefix-scan that state (point
+// transaction's) is a reference to the current read view (a pebble
+// snapshot of the durable state, see below) and every log table's
+// committed lengths; its tables scan, look up and prefix-scan that state (point
 // lookups skip the iterator cache), and RowChanged compares a key's stored
 // value in it with the newest.
 //
@@ -115,9 +116,33 @@
 // (columnarsplit.go) reads a table in parts over one snapshot for parallel
 // workers: whole image chunks, or bucket ranges of the row store.
 //
-// Reads see committed state only: a scan iterates a pebble snapshot (a
-// primary-key table) or reads each bucket log up to the committed length
-// captured when it starts, from a read-only mapping of the log that lasts
+// Reads see durable state only (view.go). pebble makes a committed batch
+// visible when it applies it to the memtable, before its write-ahead log
+// sync completes, so a reader of the live DB could see a row whose group
+// is still syncing: after a power loss the row a reader saw would be gone
+// although its writer was never acknowledged (PostgreSQL never shows an
+// unflushed synchronous commit). Readers therefore read a read view: a
+// pebble snapshot the committer takes after each state write returns (so
+// after its sync; for a group committed without waiting for its sync,
+// synchronous_commit = off, after its apply, as PostgreSQL shows such a
+// commit at once) and publishes before it advances the iterator cache's
+// write count, in an atomic pointer with a reference count. Only the
+// committer writes state, one group at a time, so there is exactly one
+// state between two syncs and the view is the durable state. Point reads,
+// the iterator cache's iterators, scans, prefix scans, lookups of several
+// keys, follows, the columnar images' builds and a held REPEATABLE READ
+// snapshot all take a reference to the current view instead of a snapshot
+// or iterator of the live DB; the writer's own prepare reads the live
+// state. A view whose last reference is released is closed by the
+// committer with others, 16 at a time, newest first, one of them kept
+// open for up to a second as the oldest: pebble runs a compaction check
+// (allocating, under its DB lock) each time its earliest snapshot closes,
+// which would otherwise happen at every commit. The cost is one pebble
+// snapshot per group commit (one allocation). The log tables' reads were
+// already bounded by committed lengths that the committer publishes after
+// the commit returns. A scan iterates a view (a primary-key table) or
+// reads each bucket log up to the committed length captured when it
+// starts, from a read-only mapping of the log that lasts
 // as long as the table (logmap.go; pread where the log cannot be mapped),
 // the records' arrays pointing into it (no copy). A batch's CRC is checked
 // once per process: by Open, or not at all for a batch this process wrote.

@@ -56,7 +56,7 @@ func (h *tableHandle) FollowChangelog(ctx context.Context, opts fluss.FollowOpti
 	}
 	switch {
 	case opts.Snapshot && t.info.HasPrimaryKey():
-		snap := h.s.db.NewSnapshot()
+		snap := h.s.iters.view()
 		for b := range n {
 			length, next, err := committedIn(snap, t, b)
 			if err != nil {
@@ -91,7 +91,7 @@ func (h *tableHandle) FollowChangelog(ctx context.Context, opts fluss.FollowOpti
 
 // committedIn reads bucket b's committed length and next offset as snap
 // records them (zero for a bucket never written).
-func committedIn(snap *pebble.Snapshot, t *tableState, b int) (length, next int64, err error) {
+func committedIn(snap *readView, t *tableState, b int) (length, next int64, err error) {
 	v, closer, err := snap.Get(bucketKey(prefixCommitted, t.info.TableID, b))
 	if errors.Is(err, pebble.ErrNotFound) {
 		return 0, 0, nil
@@ -128,7 +128,7 @@ type follower struct {
 	rr int
 	// The snapshot still to read (a primary-key table's): snap, the
 	// bucket being read and its scan.
-	snap       *pebble.Snapshot
+	snap       *readView
 	snapBucket int
 	snapScan   *stateScan
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -52,6 +53,12 @@ type iterCache struct {
 	// a write whose keys were not marked (an ingestion, a table's deletion)
 	// raises it to the wseq it ends at.
 	wseq, floor uint64
+	// cur is the read view (view.go): iterators and point reads read it,
+	// not the live DB, so that they never see a group whose sync has not
+	// completed.
+	cur     atomic.Pointer[readView]
+	retired retiredViews
+	views   uint64 // views made, numbering them (refreshView's, the committer's)
 }
 
 // maxCachedIters bounds the idle iterators not kept in a region (one per
@@ -79,6 +86,13 @@ type cachedIter struct {
 	gen    uint64 // iterCache.gen when it was created; odd = single-use
 	uses   int
 	region int // the region of the key it last looked up
+	view   *readView
+}
+
+// close closes the iterator and releases the view it reads.
+func (ci *cachedIter) close() {
+	_ = ci.it.Close()
+	ci.view.release()
 }
 
 // get returns an iterator over the current state for looking up key, or
@@ -148,7 +162,7 @@ func (c *iterCache) takeSeq(key []byte, point bool) (_ *cachedIter, seq uint64, 
 			ci.region = r
 			return ci, seq, nil
 		}
-		_ = ci.it.Close()
+		ci.close()
 	}
 	gen := c.gen
 	if point && (gen%2 == 1 || gen != c.madeAt) {
@@ -157,11 +171,15 @@ func (c *iterCache) takeSeq(key []byte, point bool) (_ *cachedIter, seq uint64, 
 		return nil, seq, nil
 	}
 	c.mu.Unlock()
-	it, err := c.db.NewIter(nil)
+	// The view is loaded after gen: it is at least as new as the state gen
+	// stands for (endWrite publishes the view before it advances gen).
+	v := c.view()
+	it, err := v.NewIter(nil)
 	if err != nil {
+		v.release()
 		return nil, seq, err
 	}
-	return &cachedIter{it: it, gen: gen, region: r}, seq, nil
+	return &cachedIter{it: it, gen: gen, region: r, view: v}, seq, nil
 }
 
 // regionLocked is the region of key (c.mu held).
@@ -196,7 +214,7 @@ func (c *iterCache) put(ci *cachedIter) {
 		}
 	}
 	c.mu.Unlock()
-	_ = ci.it.Close()
+	ci.close()
 }
 
 // takeIdleLocked removes and returns every idle iterator (c.mu held).
@@ -214,7 +232,7 @@ func (c *iterCache) takeIdleLocked() []*cachedIter {
 
 func closeIters(its []*cachedIter) {
 	for _, ci := range its {
-		_ = ci.it.Close()
+		ci.close()
 	}
 }
 
@@ -244,6 +262,7 @@ func (c *iterCache) beginWriteAfter(base uint64) {
 }
 
 func (c *iterCache) endWrite() {
+	c.refreshView() // view.go: the write returned, so it is durable
 	c.mu.Lock()
 	c.gen++
 	c.wseq++
@@ -349,10 +368,11 @@ func (ci *cachedIter) get(key []byte) ([]byte, io.Closer, error) {
 // pointRead is what readPoint holds for a value it returned: the value stays
 // valid until done is called.
 type pointRead struct {
-	s   *Store
-	ci  *cachedIter
-	c   io.Closer
-	buf *rowBuf
+	s    *Store
+	ci   *cachedIter
+	c    io.Closer
+	buf  *rowBuf
+	view *readView // the view a Get read, released after c
 }
 
 // rowBuf holds a row readPoint copied out of the row cache.
@@ -393,7 +413,10 @@ func (s *Store) readPoint(key []byte) (v []byte, found bool, r pointRead, err er
 		v, r.c, err = ci.get(key)
 	} else {
 		// Get keeps no reference to its key, but the compiler cannot tell.
-		v, r.c, err = s.db.Get(slices.Clone(key))
+		// The view is taken after seq (pointIter), so it shows every state
+		// write that ended before seq.
+		r.view = s.iters.view()
+		v, r.c, err = r.view.Get(slices.Clone(key))
 	}
 	if errors.Is(err, pebble.ErrNotFound) {
 		return nil, false, r, nil
@@ -408,6 +431,9 @@ func (r pointRead) done() {
 	}
 	if r.ci != nil {
 		r.s.iters.put(r.ci)
+	}
+	if r.view != nil {
+		r.view.release()
 	}
 	if r.buf != nil {
 		rowBufs.Put(r.buf)

@@ -284,8 +284,10 @@ func openIterCacheDB(t *testing.T, targetFileSize int64) (*iterCache, *pebble.DB
 		t.Fatal(err)
 	}
 	c.db = db
+	c.refreshView() // view.go, as Open does
 	t.Cleanup(func() {
 		c.close()
+		c.dropView()
 		db.Close()
 	})
 	return c, db
@@ -301,6 +303,7 @@ func TestPointIterAfterWrites(t *testing.T) {
 	if err := db.Set(key, []byte("v"), pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
+	c.refreshView() // a write outside beginWrite and endWrite
 	write := func() {
 		c.beginWrite()
 		if err := db.Set(key, []byte("w"), pebble.Sync); err != nil {

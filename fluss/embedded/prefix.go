@@ -30,7 +30,7 @@ func (h *tableHandle) ScanPrefix(ctx context.Context, keys arrow.RecordBatch, op
 
 // scanPrefixIn is ScanPrefix, reading held (a transaction's snapshot) when
 // not nil.
-func (h *tableHandle) scanPrefixIn(ctx context.Context, keys arrow.RecordBatch, opts fluss.ScanOptions, held *pebble.Snapshot) (fluss.RecordReader, error) {
+func (h *tableHandle) scanPrefixIn(ctx context.Context, keys arrow.RecordBatch, opts fluss.ScanOptions, held *readView) (fluss.RecordReader, error) {
 	if err := h.requirePK("prefix-scan"); err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (h *tableHandle) scanPrefixIn(ctx context.Context, keys arrow.RecordBatch, 
 	}
 	snap := held
 	if snap == nil {
-		snap = h.s.db.NewSnapshot()
+		snap = h.s.iters.view()
 	}
 	t.mu.RLock()
 	dropped := t.dropped
@@ -170,7 +170,7 @@ type prefixScan struct {
 	t         *tableState
 	schema    *arrow.Schema
 	pos       []int
-	snap      *pebble.Snapshot
+	snap      *readView
 	held      bool // snap is a transaction's, closed by it
 	it        *pebble.Iterator
 	ranges    []prefixRange

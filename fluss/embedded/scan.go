@@ -42,11 +42,11 @@ func (h *tableHandle) scanIn(ctx context.Context, opts fluss.ScanOptions, ss *st
 		return nil, sqlerr.New(sqlerr.InvalidRowCountInLimitClause, "LIMIT must not be negative")
 	}
 	if t.info.HasPrimaryKey() {
-		var snap *pebble.Snapshot
+		var snap *readView
 		if ss != nil {
 			snap = ss.snap
 		} else {
-			snap = h.s.db.NewSnapshot()
+			snap = h.s.iters.view()
 		}
 		// closeSnap closes a snapshot of the scan's own, not a held one.
 		closeSnap := func() {
@@ -117,7 +117,7 @@ type stateScan struct {
 	t         *tableState
 	schema    *arrow.Schema
 	pos       []int
-	snap      *pebble.Snapshot
+	snap      *readView
 	held      bool // snap is a transaction's, closed by it
 	it        *pebble.Iterator
 	batchRows int

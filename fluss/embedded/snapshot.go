@@ -19,7 +19,7 @@ import (
 // (a REPEATABLE READ transaction's view).
 type storeSnapshot struct {
 	s      *Store
-	snap   *pebble.Snapshot
+	snap   *readView
 	limits map[*tableState][]int64
 	closed atomic.Bool
 }
@@ -34,7 +34,7 @@ func (s *Store) Snapshot(ctx context.Context) (fluss.Snapshot, error) {
 	if s.closed.Load() {
 		return nil, errClosed()
 	}
-	ss := &storeSnapshot{s: s, snap: s.db.NewSnapshot(), limits: map[*tableState][]int64{}}
+	ss := &storeSnapshot{s: s, snap: s.iters.view(), limits: map[*tableState][]int64{}}
 	s.catMu.RLock()
 	for _, t := range s.tables {
 		ss.capture(t)

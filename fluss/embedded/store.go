@@ -303,16 +303,21 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s.db = db
 	s.iters.db = db
+	s.iters.refreshView() // view.go: what recovery's readers read
 	if err := s.recover(); err != nil {
 		s.closeFiles()
+		s.iters.dropView()
 		_ = db.Close()
 		return nil, err
 	}
 	if err := s.settleSequences(); err != nil { // sequences.go
 		s.closeFiles()
+		s.iters.dropView()
 		_ = db.Close()
 		return nil, err
 	}
+	// Recovery wrote state (the replayed appends) outside endWrite.
+	s.iters.refreshView()
 	s.settle = newSettler(db, s.log, &s.iters)
 	s.colCtx, s.colStop = context.WithCancel(context.Background())
 	s.turn <- struct{}{}
@@ -682,6 +687,7 @@ func (s *Store) Close() error {
 		s.catMu.Unlock()
 		s.settle.close()
 		s.iters.close()
+		s.iters.dropView() // view.go
 		err = errors.Join(perr, s.db.Close())
 	})
 	return err

@@ -580,7 +580,7 @@ func (h *tableHandle) lookup(ctx context.Context, keys arrow.RecordBatch, projec
 }
 
 // lookupIn is lookup, reading held (a transaction's snapshot) when not nil.
-func (h *tableHandle) lookupIn(ctx context.Context, keys arrow.RecordBatch, projection []int, reuse *reuseArgs, held *pebble.Snapshot) (arrow.RecordBatch, error) {
+func (h *tableHandle) lookupIn(ctx context.Context, keys arrow.RecordBatch, projection []int, reuse *reuseArgs, held *readView) (arrow.RecordBatch, error) {
 	if err := h.requirePK("look up rows of"); err != nil {
 		return nil, err
 	}
@@ -615,7 +615,7 @@ func (h *tableHandle) lookupIn(ctx context.Context, keys arrow.RecordBatch, proj
 	// one state.
 	snap := held
 	if snap == nil {
-		snap = h.s.db.NewSnapshot()
+		snap = h.s.iters.view()
 		defer snap.Close()
 	}
 	found := 0

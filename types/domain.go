@@ -2,8 +2,6 @@ package types
 
 import (
 	"context"
-	"sync"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -58,36 +56,14 @@ func (d *Domain) QualifiedName() string {
 
 // The registry of domain definitions by OID, as enums' (PublishEnums):
 // the catalog, format_type and casts find a domain from its OID alone.
-var (
-	domainMu  sync.Mutex
-	domainReg atomic.Pointer[map[uint32]*Domain]
-)
+var domainReg oidRegistry[*Domain]
 
 // PublishDomains makes defs the definitions of their OIDs and forgets the
 // OIDs in gone.
 func PublishDomains(defs []*Domain, gone []uint32) {
-	domainMu.Lock()
-	defer domainMu.Unlock()
-	m := map[uint32]*Domain{}
-	if cur := domainReg.Load(); cur != nil {
-		for k, v := range *cur {
-			m[k] = v
-		}
-	}
-	for _, oid := range gone {
-		delete(m, oid)
-	}
-	for _, d := range defs {
-		m[d.OID] = d
-	}
-	domainReg.Store(&m)
+	domainReg.publish(defs, func(d *Domain) uint32 { return d.OID }, gone)
 }
 
 // DomainOf is the published definition of the domain oid, nil when there
 // is none.
-func DomainOf(oid uint32) *Domain {
-	if m := domainReg.Load(); m != nil {
-		return (*m)[oid]
-	}
-	return nil
-}
+func DomainOf(oid uint32) *Domain { return domainReg.get(oid) }

@@ -3,8 +3,6 @@ package types
 import (
 	"fmt"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
@@ -56,39 +54,17 @@ func (t T) IsEnum() bool { return t.Variant == Enum }
 // metadata's enums here (PublishEnums) whenever they change. OIDs are
 // drawn at random from a wide range (engine), so the definitions of two
 // engines in one process (tests) do not meet.
-var (
-	enumMu  sync.Mutex
-	enumReg atomic.Pointer[map[uint32]*EnumType]
-)
+var enumReg oidRegistry[*EnumType]
 
 // PublishEnums makes defs the definitions of their OIDs and forgets the
 // OIDs in gone.
 func PublishEnums(defs []*EnumType, gone []uint32) {
-	enumMu.Lock()
-	defer enumMu.Unlock()
-	m := map[uint32]*EnumType{}
-	if cur := enumReg.Load(); cur != nil {
-		for k, v := range *cur {
-			m[k] = v
-		}
-	}
-	for _, oid := range gone {
-		delete(m, oid)
-	}
-	for _, d := range defs {
-		m[d.OID] = d
-	}
-	enumReg.Store(&m)
+	enumReg.publish(defs, func(d *EnumType) uint32 { return d.OID }, gone)
 }
 
 // EnumOf is the published definition of the enum type oid, nil when there
 // is none (dropped).
-func EnumOf(oid uint32) *EnumType {
-	if m := enumReg.Load(); m != nil {
-		return (*m)[oid]
-	}
-	return nil
-}
+func EnumOf(oid uint32) *EnumType { return enumReg.get(oid) }
 
 // EnumName is the enum type's name as PostgreSQL prints it.
 func EnumName(oid uint32) string {

@@ -33,10 +33,8 @@ import (
 // domainsMeta is the metadata store's domains (*meta.Store has them).
 type domainsMeta interface{ Domains() *meta.Domains }
 
-// publishedDomainSets remembers, per engine, the version of the domains
-// last published to types' registry and the OIDs it held.
-var publishedDomainSets sync.Map // *Engine -> *publishedDomainSet
-
+// publishedDomainSet is the version of the domains an engine last
+// published to types' registry and the OIDs it held (Engine.domainsPublished).
 type publishedDomainSet struct {
 	version *meta.Domains
 	oids    []uint32
@@ -50,7 +48,7 @@ func (e *Engine) publishDomains() bool {
 	if !ok {
 		return false
 	}
-	if p, ok := publishedDomainSets.Load(e); ok && p.(*publishedDomainSet).version == dm.Domains() {
+	if p := e.domainsPublished.Load(); p != nil && p.version == dm.Domains() {
 		return false
 	}
 	e.domains()
@@ -65,7 +63,7 @@ func (e *Engine) domains() map[uint32]meta.Domain {
 	}
 	cur := dm.Domains()
 	all := cur.All()
-	if p, ok := publishedDomainSets.Load(e); ok && p.(*publishedDomainSet).version == cur {
+	if p := e.domainsPublished.Load(); p != nil && p.version == cur {
 		return all
 	}
 	defs := make([]*types.Domain, 0, len(all))
@@ -75,15 +73,15 @@ func (e *Engine) domains() map[uint32]meta.Domain {
 		oids = append(oids, d.OID)
 	}
 	var gone []uint32
-	if p, ok := publishedDomainSets.Load(e); ok {
-		for _, o := range p.(*publishedDomainSet).oids {
+	if p := e.domainsPublished.Load(); p != nil {
+		for _, o := range p.oids {
 			if _, still := all[o]; !still {
 				gone = append(gone, o)
 			}
 		}
 	}
 	types.PublishDomains(defs, gone)
-	publishedDomainSets.Store(e, &publishedDomainSet{version: cur, oids: oids})
+	e.domainsPublished.Store(&publishedDomainSet{version: cur, oids: oids})
 	return all
 }
 

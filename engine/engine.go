@@ -72,6 +72,12 @@ type Options struct {
 
 // Engine runs SQL against a store. It is safe for concurrent sessions.
 type Engine struct {
+	// enumsPublished and domainsPublished are the versions of the
+	// metadata's enum types and domains last published to types'
+	// registries (enumtypes.go, domains.go).
+	enumsPublished   atomic.Pointer[publishedTypes]
+	domainsPublished atomic.Pointer[publishedDomainSet]
+
 	store fluss.Store
 	log   *slog.Logger
 	mem   memory.Allocator

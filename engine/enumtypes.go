@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/meta"
@@ -30,10 +29,8 @@ import (
 // typesMeta is the metadata store's enum types (*meta.Store has them).
 type typesMeta interface{ Types() *meta.Types }
 
-// published remembers, per engine, the version of the types last published
-// to types' registry and the OIDs it held.
-var published sync.Map // *Engine -> *publishedTypes
-
+// publishedTypes is the version of the enum types an engine last published
+// to types' registry and the OIDs it held (Engine.enumsPublished).
 type publishedTypes struct {
 	version *meta.Types
 	oids    []uint32
@@ -50,7 +47,7 @@ func (e *Engine) publishEnumTypes() bool {
 	if !ok {
 		return false
 	}
-	if p, ok := published.Load(e); ok && p.(*publishedTypes).version == tm.Types() {
+	if p := e.enumsPublished.Load(); p != nil && p.version == tm.Types() {
 		return false
 	}
 	e.enumTypes()
@@ -64,7 +61,7 @@ func (e *Engine) enumTypes() map[uint32]meta.EnumType {
 		return nil
 	}
 	cur := tm.Types()
-	if p, ok := published.Load(e); ok && p.(*publishedTypes).version == cur {
+	if p := e.enumsPublished.Load(); p != nil && p.version == cur {
 		return cur.All()
 	}
 	all := cur.All()
@@ -75,15 +72,15 @@ func (e *Engine) enumTypes() map[uint32]meta.EnumType {
 		oids = append(oids, t.OID)
 	}
 	var gone []uint32
-	if p, ok := published.Load(e); ok {
-		for _, o := range p.(*publishedTypes).oids {
+	if p := e.enumsPublished.Load(); p != nil {
+		for _, o := range p.oids {
 			if _, still := all[o]; !still {
 				gone = append(gone, o)
 			}
 		}
 	}
 	types.PublishEnums(defs, gone)
-	published.Store(e, &publishedTypes{version: cur, oids: oids})
+	e.enumsPublished.Store(&publishedTypes{version: cur, oids: oids})
 	return all
 }
 

@@ -77,6 +77,10 @@ type Engine struct {
 	// registries (enumtypes.go, domains.go).
 	enumsPublished   atomic.Pointer[publishedTypes]
 	domainsPublished atomic.Pointer[publishedDomainSet]
+	// matviewMu serialises the statements that create or sweep
+	// materialized views' backing tables (matview.go), so that a sweep
+	// never takes a table another statement is filling.
+	matviewMu sync.Mutex
 
 	store fluss.Store
 	log   *slog.Logger

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -42,10 +41,6 @@ import (
 // for readers that bound it before, until the next refresh drops it;
 // tables left by a CREATE or REFRESH that failed or crashed are swept by
 // the next CREATE, REFRESH or DROP in their schema (sweepBacking).
-
-// matviewMu serialises the statements that create or sweep backing tables,
-// so that a sweep never takes a table another statement is filling.
-var matviewMu sync.Mutex
 
 // matviewStatement runs CREATE, REFRESH, DROP and ALTER MATERIALIZED VIEW.
 func (s *session) matviewStatement(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
@@ -130,8 +125,8 @@ func (s *session) createMatview(ctx context.Context, m *sql.MatviewStmt) (pgwire
 	if err := s.authorize(ps); err != nil {
 		return nil, err
 	}
-	matviewMu.Lock()
-	defer matviewMu.Unlock()
+	s.eng.matviewMu.Lock()
+	defer s.eng.matviewMu.Unlock()
 	if exists, err := s.relationAt(ctx, b.Path); err != nil {
 		return nil, err
 	} else if exists {
@@ -358,7 +353,7 @@ func (s *session) dropBackingTablesHeld(ctx context.Context, paths ...fluss.Tabl
 
 // sweepBacking drops the backing tables of schema db that no materialized
 // view holds: left by a CREATE or REFRESH that failed or crashed before
-// its switch. The caller holds matviewMu, so none of them is being filled.
+// its switch. The caller holds Engine.matviewMu, so none of them is being filled.
 func (s *session) sweepBacking(ctx context.Context, db string) {
 	ts, err := s.eng.store.ListTables(ctx, db)
 	if err != nil {
@@ -402,8 +397,8 @@ func (s *session) refreshMatview(ctx context.Context, m *sql.MatviewStmt) (pgwir
 				WithHint("Create a unique index with no WHERE clause on one or more columns of the materialized view.")
 		}
 	}
-	matviewMu.Lock()
-	defer matviewMu.Unlock()
+	s.eng.matviewMu.Lock()
+	defer s.eng.matviewMu.Unlock()
 	s.sweepBacking(ctx, v.Path.Database)
 	var next fluss.TablePath
 	if !m.NoData {
@@ -545,8 +540,8 @@ func (s *session) dropMatviews(ctx context.Context, d *sql.DDLStmt) (pgwire.Resu
 	if err := s.blockDDL(tag, nil); err != nil {
 		return nil, err
 	}
-	matviewMu.Lock()
-	defer matviewMu.Unlock()
+	s.eng.matviewMu.Lock()
+	defer s.eng.matviewMu.Unlock()
 	s.eng.ddl.Lock()
 	s.eng.catalog.Add(1)
 	var cascaded []views.View

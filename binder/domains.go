@@ -2,7 +2,6 @@ package binder
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -57,26 +56,11 @@ func domainType(ut TypeCatalog, name string) (types.T, bool) {
 
 // DomainPGType is the PGType a column of the domain oid (or an array of
 // it) records.
-func DomainPGType(oid uint32, array bool) string {
-	s := "domain:" + strconv.FormatUint(uint64(oid), 10)
-	if array {
-		s += "[]"
-	}
-	return s
-}
+func DomainPGType(oid uint32, array bool) string { return fluss.OIDPGType("domain", oid, array) }
 
 // ParseDomainPGType reads DomainPGType's text.
 func ParseDomainPGType(s string) (oid uint32, array, ok bool) {
-	rest, found := strings.CutPrefix(s, "domain:")
-	if !found {
-		return 0, false, false
-	}
-	rest, array = strings.CutSuffix(rest, "[]")
-	n, err := strconv.ParseUint(rest, 10, 32)
-	if err != nil {
-		return 0, false, false
-	}
-	return uint32(n), array, true
+	return fluss.ParseOIDPGType("domain", s)
 }
 
 // noteDomainColumns records, in desc's metadata, the domain of each

@@ -289,16 +289,30 @@ func bitArrayPGType(t types.T) string {
 func EnumPGType(t types.T) string {
 	switch {
 	case t.Variant == types.Enum:
-		return "enum:" + strconv.FormatUint(uint64(t.TypeOID), 10)
+		return OIDPGType("enum", t.TypeOID, false)
 	case t.Kind == types.Array && t.Elem != nil && t.Elem.Variant == types.Enum:
-		return "enum:" + strconv.FormatUint(uint64(t.Elem.TypeOID), 10) + "[]"
+		return OIDPGType("enum", t.Elem.TypeOID, true)
 	}
 	return ""
 }
 
-// parseEnumPGType reads enumPGType's text.
-func parseEnumPGType(s string) (oid uint32, array, ok bool) {
-	rest, found := strings.CutPrefix(s, "enum:")
+// parseEnumPGType reads EnumPGType's text.
+func parseEnumPGType(s string) (oid uint32, array, ok bool) { return ParseOIDPGType("enum", s) }
+
+// OIDPGType is the PGType of a column whose type is a user-defined type of
+// kind (enum, domain) found by OID: "kind:<oid>", "kind:<oid>[]" for an
+// array of it.
+func OIDPGType(kind string, oid uint32, array bool) string {
+	s := kind + ":" + strconv.FormatUint(uint64(oid), 10)
+	if array {
+		s += "[]"
+	}
+	return s
+}
+
+// ParseOIDPGType reads OIDPGType's text of kind; ok is false for another.
+func ParseOIDPGType(kind, s string) (oid uint32, array, ok bool) {
+	rest, found := strings.CutPrefix(s, kind+":")
 	if !found {
 		return 0, false, false
 	}

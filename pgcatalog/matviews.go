@@ -1,8 +1,6 @@
 package pgcatalog
 
 import (
-	"context"
-
 	"github.com/sqlgate/sqlgate/views"
 )
 
@@ -48,17 +46,7 @@ func (c *Catalog) withMatviewRows() {
 		"pg_matviews":  c.pgMatviewsRows,
 	}
 	for name, fn := range add {
-		prev := c.rows[name]
-		c.rows[name] = func(ctx context.Context, s *snapshot) ([]row, error) {
-			var rows []row
-			if prev != nil {
-				var err error
-				if rows, err = prev(ctx, s); err != nil {
-					return nil, err
-				}
-			}
-			return append(rows, fn(matviews(c.listViews()))...), nil
-		}
+		c.appendViewRows(name, func() []row { return fn(matviews(c.listViews())) })
 	}
 }
 

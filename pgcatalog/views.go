@@ -123,21 +123,29 @@ func (c *Catalog) withViewRows() {
 		"pg_depend":    c.viewDependRows,
 	}
 	for name, fn := range add {
-		prev := c.rows[name]
-		c.rows[name] = func(ctx context.Context, s *snapshot) ([]row, error) {
-			var rows []row
-			if prev != nil {
-				var err error
-				if rows, err = prev(ctx, s); err != nil {
-					return nil, err
-				}
-			}
+		c.appendViewRows(name, func() []row {
 			vs := c.listViews()
 			if name != "pg_rewrite" && name != "pg_depend" { // a materialized view's are a view's
 				vs = plainViews(vs) // matviews.go
 			}
-			return append(rows, fn(vs)...), nil
+			return fn(vs)
+		})
+	}
+}
+
+// appendViewRows makes relation name's generator list more's rows after
+// those it listed before.
+func (c *Catalog) appendViewRows(name string, more func() []row) {
+	prev := c.rows[name]
+	c.rows[name] = func(ctx context.Context, s *snapshot) ([]row, error) {
+		var rows []row
+		if prev != nil {
+			var err error
+			if rows, err = prev(ctx, s); err != nil {
+				return nil, err
+			}
 		}
+		return append(rows, more()...), nil
 	}
 }
 

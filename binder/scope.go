@@ -126,43 +126,37 @@ func (b *binder) outerRefIn(c *corrState, cn sourceNode, table, name string) (Ex
 // scope (c.outer), given a slot the first time it is read.
 func (c *corrState) slotOf(found int) *OuterRef {
 	col := c.outer.cols[found]
-	slot, ok := c.slots[found]
-	if !ok {
-		slot = len(c.refs)
-		c.refs = append(c.refs, &ColumnRef{Index: found, Name: col.Name, T: col.T})
-		c.slots[found] = slot
-	}
+	slot := corrSlot(c, &c.slots, found, func() Expr { return &ColumnRef{Index: found, Name: col.Name, T: col.T} })
 	return &OuterRef{Slot: slot, Name: col.Name, T: col.T}
 }
 
 // rowSlot is the OuterRef reading w, a whole row of a FROM item of the
 // enclosing query's scope (wholeRowOf), one slot per item.
 func (c *corrState) rowSlot(w *FuncCall) *OuterRef {
-	slot, ok := c.rowSlots[w.Name]
-	if !ok {
-		slot = len(c.refs)
-		c.refs = append(c.refs, w)
-		if c.rowSlots == nil {
-			c.rowSlots = map[string]int{}
-		}
-		c.rowSlots[w.Name] = slot
-	}
+	slot := corrSlot(c, &c.rowSlots, w.Name, func() Expr { return w })
 	return &OuterRef{Slot: slot, Name: w.Name, T: w.T}
 }
 
 // passDown is the OuterRef of this subquery that carries o, a slot of the
 // enclosing subquery, down to it (one slot per value passed).
 func (c *corrState) passDown(o *OuterRef) *OuterRef {
-	slot, seen := c.passSlots[o.Slot]
-	if !seen {
-		slot = len(c.refs)
-		c.refs = append(c.refs, o)
-		if c.passSlots == nil {
-			c.passSlots = map[int]int{}
-		}
-		c.passSlots[o.Slot] = slot
-	}
+	slot := corrSlot(c, &c.passSlots, o.Slot, func() Expr { return o })
 	return &OuterRef{Slot: slot, Name: o.Name, T: o.T}
+}
+
+// corrSlot is the slot of key in *slots, appending ref() to c.refs as a
+// new slot the first time key is seen.
+func corrSlot[K comparable](c *corrState, slots *map[K]int, key K, ref func() Expr) int {
+	if slot, ok := (*slots)[key]; ok {
+		return slot
+	}
+	slot := len(c.refs)
+	c.refs = append(c.refs, ref())
+	if *slots == nil {
+		*slots = map[K]int{}
+	}
+	(*slots)[key] = slot
+	return slot
 }
 
 // corrState collects a subquery's references to its enclosing query.

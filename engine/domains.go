@@ -33,13 +33,6 @@ import (
 // domainsMeta is the metadata store's domains (*meta.Store has them).
 type domainsMeta interface{ Domains() *meta.Domains }
 
-// publishedDomainSet is the version of the domains an engine last
-// published to types' registry and the OIDs it held (Engine.domainsPublished).
-type publishedDomainSet struct {
-	version *meta.Domains
-	oids    []uint32
-}
-
 // publishDomains publishes the metadata's domains when they are not the
 // version published last (refreshMeta, as publishEnumTypes), and reports
 // whether it published.
@@ -63,25 +56,7 @@ func (e *Engine) domains() map[uint32]meta.Domain {
 	}
 	cur := dm.Domains()
 	all := cur.All()
-	if p := e.domainsPublished.Load(); p != nil && p.version == cur {
-		return all
-	}
-	defs := make([]*types.Domain, 0, len(all))
-	oids := make([]uint32, 0, len(all))
-	for _, d := range all {
-		defs = append(defs, e.domainDef(d))
-		oids = append(oids, d.OID)
-	}
-	var gone []uint32
-	if p := e.domainsPublished.Load(); p != nil {
-		for _, o := range p.oids {
-			if _, still := all[o]; !still {
-				gone = append(gone, o)
-			}
-		}
-	}
-	types.PublishDomains(defs, gone)
-	e.domainsPublished.Store(&publishedDomainSet{version: cur, oids: oids})
+	publishSet(&e.domainsPublished, cur, all, e.domainDef, types.PublishDomains)
 	return all
 }
 

@@ -75,8 +75,8 @@ type Engine struct {
 	// enumsPublished and domainsPublished are the versions of the
 	// metadata's enum types and domains last published to types'
 	// registries (enumtypes.go, domains.go).
-	enumsPublished   atomic.Pointer[publishedTypes]
-	domainsPublished atomic.Pointer[publishedDomainSet]
+	enumsPublished   atomic.Pointer[publication[*meta.Types]]
+	domainsPublished atomic.Pointer[publication[*meta.Domains]]
 	// matviewMu serialises the statements that create or sweep
 	// materialized views' backing tables (matview.go), so that a sweep
 	// never takes a table another statement is filling.

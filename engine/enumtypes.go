@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/meta"
@@ -29,11 +30,39 @@ import (
 // typesMeta is the metadata store's enum types (*meta.Store has them).
 type typesMeta interface{ Types() *meta.Types }
 
-// publishedTypes is the version of the enum types an engine last published
-// to types' registry and the OIDs it held (Engine.enumsPublished).
-type publishedTypes struct {
-	version *meta.Types
+// publication is the version V of a metadata set (enum types, domains) an
+// engine last published to one of types' registries, and the OIDs it held
+// (Engine.enumsPublished, Engine.domainsPublished).
+type publication[V comparable] struct {
+	version V
 	oids    []uint32
+}
+
+// publishSet publishes all, the set of version cur, to a registry of
+// types (publish, given the definitions def makes and the OIDs gone since
+// the last publication in *last), unless *last already holds cur.
+func publishSet[V comparable, M any, D any](last *atomic.Pointer[publication[V]], cur V, all map[uint32]M,
+	def func(M) D, publish func(defs []D, gone []uint32)) {
+	prev := last.Load()
+	if prev != nil && prev.version == cur {
+		return
+	}
+	defs := make([]D, 0, len(all))
+	oids := make([]uint32, 0, len(all))
+	for oid, m := range all {
+		defs = append(defs, def(m))
+		oids = append(oids, oid)
+	}
+	var gone []uint32
+	if prev != nil {
+		for _, o := range prev.oids {
+			if _, still := all[o]; !still {
+				gone = append(gone, o)
+			}
+		}
+	}
+	publish(defs, gone)
+	last.Store(&publication[V]{version: cur, oids: oids})
 }
 
 // publishEnumTypes publishes the metadata's enum types to types' registry
@@ -61,26 +90,8 @@ func (e *Engine) enumTypes() map[uint32]meta.EnumType {
 		return nil
 	}
 	cur := tm.Types()
-	if p := e.enumsPublished.Load(); p != nil && p.version == cur {
-		return cur.All()
-	}
 	all := cur.All()
-	defs := make([]*types.EnumType, 0, len(all))
-	oids := make([]uint32, 0, len(all))
-	for _, t := range all {
-		defs = append(defs, enumDef(t))
-		oids = append(oids, t.OID)
-	}
-	var gone []uint32
-	if p := e.enumsPublished.Load(); p != nil {
-		for _, o := range p.oids {
-			if _, still := all[o]; !still {
-				gone = append(gone, o)
-			}
-		}
-	}
-	types.PublishEnums(defs, gone)
-	e.enumsPublished.Store(&publishedTypes{version: cur, oids: oids})
+	publishSet(&e.enumsPublished, cur, all, enumDef, types.PublishEnums)
 	return all
 }
 

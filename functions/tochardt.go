@@ -33,12 +33,13 @@ func toCharTime(ctx context.Context, mem memory.Allocator, args []arrow.Array, n
 			return nil, err
 		}
 		inf := infSigner(args[0])
+		var tmpl dchTemplate
 		return func(i int) (any, error) {
 			format := ss[0].Value(i)
 			if inf(i) != 0 || format == "" { // timestamp_to_char: NULL for infinity and for an empty template
 				return nil, nil
 			}
-			return dchFormat(dchTimeFields(get(i), kind), format)
+			return dchFormat(dchTimeFields(get(i), kind), tmpl.parse(format))
 		}, nil
 	})(ctx, mem, args, n)
 }
@@ -53,12 +54,13 @@ var toCharInterval = rowKernel(tText, true, func(args []arrow.Array) (func(int) 
 	if err != nil {
 		return nil, err
 	}
+	var tmpl dchTemplate
 	return func(i int) (any, error) {
 		format := ss[0].Value(i)
 		if format == "" {
 			return nil, nil
 		}
-		return dchFormat(dchIntervalFields(iv.Value(i)), format)
+		return dchFormat(dchIntervalFields(iv.Value(i)), tmpl.parse(format))
 	}, nil
 })
 
@@ -123,9 +125,23 @@ var (
 	romanMonths = [...]string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}
 )
 
-func dchFormat(f dchFields, format string) (string, error) {
+// dchTemplate parses a row's template, reusing the last row's parse when
+// the template is the same (a constant, nearly always).
+type dchTemplate struct {
+	text  string
+	nodes []dchNode
+}
+
+func (t *dchTemplate) parse(format string) []dchNode {
+	if t.nodes == nil || t.text != format {
+		t.text, t.nodes = format, parseDCHFormat(format)
+	}
+	return t.nodes
+}
+
+func dchFormat(f dchFields, nodes []dchNode) (string, error) {
 	var b strings.Builder
-	for _, n := range parseDCHFormat(format) {
+	for _, n := range nodes {
 		if n.typ != dchAction {
 			b.WriteString(n.char)
 			continue

@@ -100,12 +100,12 @@ func assignCheck(from, to types.T) func(v any) error {
 
 // checkAssign applies assignCheck to the values of a.
 func checkAssign(a arrow.Array, from, to types.T) error {
+	if to.IsString() && !to.IsBitString() && from.IsString() {
+		return checkAssignLengths(a, to) // the strings read without boxing them
+	}
 	check := assignCheck(from, to)
 	if check == nil {
 		return nil
-	}
-	if to.IsString() && !to.IsBitString() && from.IsString() {
-		return checkAssignLengths(a, to) // the strings read without boxing them
 	}
 	for i := 0; i < a.Len(); i++ {
 		if a.IsNull(i) {

@@ -25,11 +25,11 @@ import (
 //     own goroutine, as a PostgreSQL backend flushes its own commit
 //     record: no goroutine hand-off.
 //
-// Both report the process's CPU µs per op (user+system, getrusage; and
-// system alone) and
-// its context switches per op (voluntary and involuntary, getrusage):
-// the difference is what the hand-offs between goroutines, and the
-// scheduler's wake-ups of idle threads they cause, cost per group.
+// Both report the process's CPU µs per op (user+system, and system alone)
+// and its context switches per op (voluntary and involuntary), from
+// getrusage: the difference is what the hand-offs between goroutines, and
+// the scheduler's wake-ups of idle threads they cause, cost per group
+// (bench/LEDGER.md, w33tx: nothing measurable above the sync itself).
 func BenchmarkSyncPath(b *testing.B) {
 	rec := make([]byte, 400)
 	for i := range rec {

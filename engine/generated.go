@@ -107,3 +107,13 @@ func (s *session) copyToColumns(ctx context.Context, path fluss.TablePath) strin
 	}
 	return strings.Join(names, ", ")
 }
+
+// generatedClause is SHOW CREATE TABLE's GENERATED ALWAYS AS (expr)
+// STORED of column i ("" for a column that is not generated).
+func generatedClause(info fluss.TableInfo, i int) string {
+	text := fluss.MetaOf(info.Descriptor).Column(i).Generated
+	if text == "" {
+		return ""
+	}
+	return " GENERATED ALWAYS AS (" + text + ") STORED"
+}

@@ -2,6 +2,7 @@ package binder
 
 import (
 	"context"
+	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
@@ -166,8 +167,12 @@ func (b *binder) bindGenerationText(text string, pos int, table string, cols []f
 	return out, nil
 }
 
-// generatedColumns marks the columns of info that are generated.
+// generatedColumns marks the columns of info that are generated (nil
+// when none is).
 func generatedColumns(info fluss.TableInfo) []bool {
+	if !mayHaveGenerated(info.Descriptor) {
+		return nil
+	}
 	meta := fluss.MetaOf(info.Descriptor)
 	var gen []bool
 	for i := range info.Descriptor.Schema.Columns {
@@ -327,7 +332,7 @@ func errDefaultAndGenerated(column, table string, pos int) error {
 // placeholder the generated row's computation replaces), anything else
 // is 428C9. gen is nil when the column is not generated.
 func (b *binder) generatedAssignment(info fluss.TableInfo, i int, value pt.Expr) (gen Expr, err error) {
-	if fluss.MetaOf(info.Descriptor).Column(i).Generated == "" {
+	if g := generatedColumns(info); g == nil || !g[i] {
 		return nil, nil
 	}
 	if _, ok := value.(*pt.Default); !ok {
@@ -344,6 +349,21 @@ func generatedKey(info fluss.TableInfo, pk map[int]bool) bool {
 	for i := range gen {
 		if gen[i] && pk[i] {
 			return true
+		}
+	}
+	return false
+}
+
+// mayHaveGenerated reports whether d's metadata may hold a generation
+// expression: a look at its keys, cheaper than reading the metadata
+// (fluss.MetaOf), which every INSERT and UPDATE of a table without
+// generated columns would otherwise do once more.
+func mayHaveGenerated(d fluss.TableDescriptor) bool {
+	for _, props := range []map[string]string{d.CustomProperties, d.Properties} {
+		for k := range props {
+			if strings.HasSuffix(k, ".generated") && strings.HasPrefix(k, fluss.MetaPrefix) {
+				return true
+			}
 		}
 	}
 	return false

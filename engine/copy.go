@@ -92,8 +92,9 @@ func copyColumns(info fluss.TableInfo, names []string) ([]pgwire.ResultColumn, e
 	}
 	var cols []pgwire.ResultColumn
 	if len(names) == 0 {
+		gen := generatedSet(info) // generated.go
 		for i := range schema {
-			if !isGenerated(info, i) { // generated.go
+			if !gen[i] {
 				cols = append(cols, col(i))
 			}
 		}

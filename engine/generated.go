@@ -79,10 +79,15 @@ func refuseCopyGenerated(info fluss.TableInfo, i int) error {
 		WithDetail("Generated columns cannot be used in COPY.")
 }
 
-// isGenerated reports whether column i of info is a stored generated
-// column, which COPY's default column list leaves out.
-func isGenerated(info fluss.TableInfo, i int) bool {
-	return fluss.MetaOf(info.Descriptor).Column(i).Generated != ""
+// generatedSet marks info's stored generated columns, which COPY's
+// default column list leaves out.
+func generatedSet(info fluss.TableInfo) []bool {
+	meta := fluss.MetaOf(info.Descriptor)
+	out := make([]bool, len(info.Descriptor.Schema.Columns))
+	for i := range out {
+		out[i] = meta.Column(i).Generated != ""
+	}
+	return out
 }
 
 // copyToColumns is the select list of COPY t TO without a column list:
@@ -95,8 +100,9 @@ func (s *session) copyToColumns(ctx context.Context, path fluss.TablePath) strin
 	}
 	var names []string
 	skipped := false
+	gen := generatedSet(info)
 	for i, c := range info.Descriptor.Schema.Columns {
-		if isGenerated(info, i) {
+		if gen[i] {
 			skipped = true
 			continue
 		}

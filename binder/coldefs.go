@@ -75,7 +75,7 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 			if serial[c.Name] {
 				return nil, errDefaultAndGenerated(c.Name, table, st.Generated[c.Name].At)
 			}
-			text, err := b.bindGeneratedColumn(st.Generated[c.Name], table, cols, i) // generated.go
+			text, err := b.bindGeneratedColumn(st.Generated[c.Name], table, cols, i, meta) // generated.go
 			if err != nil {
 				return nil, err
 			}

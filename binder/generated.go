@@ -304,11 +304,13 @@ func GenerationExprs(ctx context.Context, cat Catalog, info fluss.TableInfo) ([]
 
 // bindGeneratedColumn checks CREATE TABLE's generation clause g of column
 // i with PostgreSQL's rules and returns the text to keep, as PostgreSQL's
-// deparser prints it where sqlgate knows how (defaultDisplay).
-func (b *binder) bindGeneratedColumn(g *sql.GeneratedClause, table string, cols []fluss.Column, i int) (string, error) {
+// deparser prints it where sqlgate knows how (defaultDisplay). meta is
+// the table's metadata so far: a column LIKE ... INCLUDING GENERATED
+// copied is generated too.
+func (b *binder) bindGeneratedColumn(g *sql.GeneratedClause, table string, cols []fluss.Column, i int, meta fluss.TableMeta) (string, error) {
 	gen := make([]bool, len(cols))
 	for k, c := range cols {
-		gen[k] = b.stmt.Generated[c.Name] != nil
+		gen[k] = b.stmt.Generated[c.Name] != nil || meta.Column(k).Generated != ""
 	}
 	e, err := b.bindGenerationText(g.Expr, g.Pos, table, cols, gen, i)
 	if err != nil {

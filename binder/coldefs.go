@@ -55,7 +55,7 @@ func sequenceTypeName(t types.T) (string, bool) {
 // constraints, and returns the sequences those columns need.
 func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescriptor, serial map[string]bool, unconstrained map[int]bool) ([]NewSequence, error) {
 	st := b.stmt
-	if len(st.ColumnDefaults) == 0 && len(st.Identity) == 0 && len(st.Checks) == 0 && len(serial) == 0 && len(unconstrained) == 0 {
+	if len(st.ColumnDefaults) == 0 && len(st.Identity) == 0 && len(st.Checks) == 0 && len(serial) == 0 && len(unconstrained) == 0 && len(st.Generated) == 0 {
 		return nil, nil
 	}
 	table := path.Table
@@ -71,6 +71,15 @@ func (b *binder) bindColumnMeta(path fluss.TablePath, desc *fluss.TableDescripto
 		id := st.Identity[c.Name]
 		def, hasDefault := st.ColumnDefaults[c.Name]
 		switch {
+		case st.Generated[c.Name] != nil:
+			if serial[c.Name] {
+				return nil, errDefaultAndGenerated(c.Name, table, st.Generated[c.Name].At)
+			}
+			text, err := b.bindGeneratedColumn(st.Generated[c.Name], table, cols, i, meta) // generated.go
+			if err != nil {
+				return nil, err
+			}
+			m.Generated = text
 		case serial[c.Name]:
 			if hasDefault {
 				return nil, sqlerr.New(sqlerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", c.Name, table)

@@ -14,7 +14,8 @@ import (
 // numeric, jsonb) and NOT NULL always; comments with INCLUDING COMMENTS;
 // defaults with INCLUDING DEFAULTS (a SERIAL's nextval default then reads
 // the source's sequence, as in PostgreSQL); the primary key with
-// INCLUDING INDEXES (a Fluss table's only index). Copying an identity
+// INCLUDING INDEXES (a Fluss table's only index); generation expressions
+// with INCLUDING GENERATED. Copying an identity
 // column's generator or CHECK constraints is not built: INCLUDING
 // IDENTITY or CONSTRAINTS of a source that has them is 0A000. ok is false
 // when name is no placeholder; meta holds each copied column's metadata.
@@ -54,6 +55,9 @@ func (b *binder) likeColumns(name string) (cols []fluss.Column, meta []fluss.Col
 		out := fluss.ColumnMeta{PGType: m.PGType}
 		if lc.Including["defaults"] && m.Identity == 0 {
 			out.Default = m.Default
+		}
+		if lc.Including["generated"] {
+			out.Generated = m.Generated // without it, a plain column (generated.go)
 		}
 		cols = append(cols, c)
 		meta = append(meta, out)

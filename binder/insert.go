@@ -112,6 +112,9 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseGeneratedInsert(info, provided, ins, query); err != nil { // generated.go
+		return nil, err
+	}
 	var source Node
 	switch {
 	case ins.Rows != nil:
@@ -157,6 +160,9 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	default:
 		return nil, sqlerr.NotSupported("this INSERT form")
 	}
+	if source, err = b.generatedRow(info, source); err != nil { // generated.go
+		return nil, err
+	}
 	oc := ins.OnConflict
 	if oc == nil {
 		oc = &pt.OnConflict{}
@@ -171,6 +177,9 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 				WithDetail("Table %q is a log table (no primary key).", info.Path.Table)
 		}
 		merge, err := b.bindOnConflictUpdate(scan, oc.Update)
+		if err == nil {
+			merge, err = b.generatedMerge(info, merge) // generated.go
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -498,6 +507,13 @@ func (b *binder) bindOnConflictUpdate(scan *Scan, list []*pt.Assignment) ([]Expr
 		}
 		if out[idx] != nil {
 			return nil, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
+		}
+		if gen, err := b.generatedAssignment(info, idx, a.Value); gen != nil || err != nil { // generated.go
+			out[idx] = gen
+			if err != nil {
+				return nil, err
+			}
+			continue
 		}
 		e, err := b.bindTree(sc, a.Value)
 		if err != nil {

@@ -93,6 +93,13 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 			return nil, b.errAt(a, sqlerr.New(sqlerr.SyntaxError, "multiple assignments to same column %q", name))
 		}
 		var e Expr
+		if gen, err := b.generatedAssignment(info, idx, a.Value); gen != nil || err != nil { // generated.go
+			if err != nil {
+				return nil, err
+			}
+			set[idx] = gen
+			continue
+		}
 		if _, isDefault := a.Value.(*pt.Default); isDefault {
 			if e, err = b.columnDefault(info, idx); err != nil { // coldefs.go
 				return nil, err
@@ -123,6 +130,11 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 		newRows.Exprs = append(newRows.Exprs, e)
 		newRows.Cols = append(newRows.Cols, Column{Name: c.Name, T: c.Type.Nullable()})
 	}
+	// the generated columns are computed from the new row (generated.go)
+	if newRows.Exprs, err = b.generatedMerge(info, newRows.Exprs); err != nil {
+		return nil, err
+	}
+	keyChanged = keyChanged || generatedKey(info, pkIdx)
 	out := &Update{Table: info, KeyChanged: keyChanged, Joined: up.From != nil}
 	if up.Returning == nil {
 		if keyChanged {

@@ -92,8 +92,11 @@ func copyColumns(info fluss.TableInfo, names []string) ([]pgwire.ResultColumn, e
 	}
 	var cols []pgwire.ResultColumn
 	if len(names) == 0 {
+		gen := generatedSet(info) // generated.go
 		for i := range schema {
-			cols = append(cols, col(i))
+			if !gen[i] {
+				cols = append(cols, col(i))
+			}
 		}
 		return cols, nil
 	}
@@ -101,6 +104,9 @@ func copyColumns(info fluss.TableInfo, names []string) ([]pgwire.ResultColumn, e
 		i := info.ColumnIndex(n)
 		if i < 0 {
 			return nil, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, info.Path.Table)
+		}
+		if err := refuseCopyGenerated(info, i); err != nil { // generated.go
+			return nil, err
 		}
 		cols = append(cols, col(i))
 	}
@@ -121,6 +127,9 @@ func (s *session) prepareCopyTo(ctx context.Context, st *sql.Statement) (*statem
 			list = strings.Join(q, ", ")
 		}
 		path := s.copyPath(ctx, c)
+		if len(c.Columns) == 0 {
+			list = s.copyToColumns(ctx, path) // generated.go
+		}
 		text = "SELECT " + list + " FROM " + quoteIdent(path.Database) + "." + quoteIdent(path.Table)
 	}
 	stmts, err := s.parser.Parse(text)
@@ -222,6 +231,9 @@ func (ps *statement) copyFrom(ctx context.Context, src pgwire.BatchSource) (stri
 	}
 	ctx = s.copyContext(ctx)
 	if ps.fill, err = s.copyDefaults(ctx, info, ps.cols); err != nil { // coldefs.go
+		return "", err
+	}
+	if ps.generate, err = s.copyGenerated(ctx, info); err != nil { // generated.go
 		return "", err
 	}
 	if s.tx == nil && !s.held {
@@ -373,6 +385,11 @@ func (ps *statement) copyRecord(info fluss.TableInfo, batches []arrow.RecordBatc
 			arr = array.MakeArrayOfNull(mem, col.Type.ArrowType(), int(rows))
 		}
 		cols = append(cols, arr)
+	}
+	if ps.generate != nil {
+		if err := ps.generate(cols, rows); err != nil {
+			return nil, err
+		}
 	}
 	// The store's check, made here on the whole record so that the first
 	// failing row is reported (with its values) before anything is written.

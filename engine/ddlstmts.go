@@ -245,6 +245,7 @@ func showCreateTable(info fluss.TableInfo) string {
 		if c.Type.NotNull {
 			b.WriteString(" NOT NULL")
 		}
+		b.WriteString(generatedClause(info, i)) // generated.go
 	}
 	if len(d.Schema.PrimaryKey) > 0 {
 		keys := make([]string, len(d.Schema.PrimaryKey))

@@ -130,7 +130,9 @@
 // sequences.go): INSERT's defaults are bound into its plan, COPY fills
 // omitted columns with them, and every row a transaction writes passes
 // the table's CHECK constraints (pendingTable.Check, which txnstore calls)
-// before it is kept.
+// before it is kept. Stored generated columns (generated.go) are
+// computed by the binder's plans for INSERT and UPDATE, and by COPY FROM
+// over each record it builds, before NOT NULL and CHECK read it.
 // Sequences live in the store when it is a fluss.SequenceStore (the
 // embedded store and a Fluss cluster), and nextval is not rolled back, as
 // in PostgreSQL. A store without sequences refuses them, and SERIAL and

@@ -150,6 +150,8 @@ type statement struct {
 	writeCols []pgwire.ResultColumn
 	// fill gives the columns a COPY FROM omits their defaults (coldefs.go).
 	fill func(col int, rows int64) (arrow.Array, error)
+	// generate computes a COPY FROM's generated columns (generated.go).
+	generate func(cols []arrow.Array, rows int64) error
 	// source is the whole query string the statement came from (a
 	// PREPARE's, for pg_prepared_statements.statement).
 	source string

@@ -30,6 +30,7 @@ import (
 //	sqlgate.column.N.default   the DEFAULT expression, PostgreSQL text
 //	sqlgate.column.N.identity  "a" (GENERATED ALWAYS) or "d" (BY DEFAULT, SERIAL)
 //	sqlgate.column.N.sequence  the sequence an identity or SERIAL column draws from
+//	sqlgate.column.N.generated a stored generated column's expression, PostgreSQL text
 //	sqlgate.check.K.name       a CHECK constraint's name
 //	sqlgate.check.K.expr       its expression, PostgreSQL text
 //
@@ -55,6 +56,9 @@ type ColumnMeta struct {
 	// Sequence is the sequence the column's values come from (identity or
 	// SERIAL), unqualified, in the table's database; "" for none.
 	Sequence string
+	// Generated is a stored generated column's expression (GENERATED
+	// ALWAYS AS (expr) STORED) as PostgreSQL text; "" for other columns.
+	Generated string
 }
 
 // IsZero reports whether m holds nothing.
@@ -112,6 +116,8 @@ func MetaOf(d TableDescriptor) TableMeta {
 				}
 			case "sequence":
 				c.Sequence = v
+			case "generated":
+				c.Generated = v
 			}
 		case strings.HasPrefix(k, metaCheckPrefix):
 			n, field, ok := metaKey(k[len(metaCheckPrefix):])
@@ -191,6 +197,9 @@ func SetTableMeta(d *TableDescriptor, m TableMeta) {
 		}
 		if c.Sequence != "" {
 			props[key("sequence")] = c.Sequence
+		}
+		if c.Generated != "" {
+			props[key("generated")] = c.Generated
 		}
 	}
 	for i, c := range m.Checks {

@@ -179,6 +179,11 @@ func TestCatalogFunctions(t *testing.T) {
 		{"pg_get_indexdef", []arg{oid(5)}, "∅"},
 		{"pg_get_constraintdef", []arg{oid(16387), bl(true)}, "PRIMARY KEY (id)"},
 		{"pg_get_expr", []arg{txt("x"), oid(16385)}, "x"},
+		{"pg_get_expr", []arg{txt("(a * 2)"), oid(16385)}, "(a * 2)"},
+		{"pg_get_expr", []arg{txt("(a * 2)"), oid(16385), bl(true)}, "a * 2"}, // pretty: no outer brackets
+		{"pg_get_expr", []arg{txt("(a * 2)"), oid(16385), bl(false)}, "(a * 2)"},
+		{"pg_get_expr", []arg{txt("(a) + (b)"), oid(16385), bl(true)}, "(a) + (b)"},
+		{"pg_get_expr", []arg{txt("('(' || s)"), oid(16385), bl(true)}, "'(' || s"},
 		{"pg_get_viewdef", []arg{oid(16385)}, "∅"},
 		{"obj_description", []arg{oid(16385), arg{tName, "pg_class"}}, "about t"},
 		{"obj_description", []arg{oid(16385), arg{tName, "pg_proc"}}, "∅"},

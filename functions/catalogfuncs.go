@@ -140,7 +140,7 @@ func catalogFuncs() []*Func {
 		// constraints, no partition bounds): whatever text a catalog holds
 		// is shown as is.
 		{Name: "pg_get_expr", Args: []types.T{tText, tOid}, Ret: tText, Strict: true, Kernel: firstArgText},
-		{Name: "pg_get_expr", Args: []types.T{tText, tOid, tBool}, Ret: tText, Strict: true, Kernel: firstArgText},
+		{Name: "pg_get_expr", Args: []types.T{tText, tOid, tBool}, Ret: tText, Strict: true, Kernel: prettyExprText},
 		{Name: "pg_get_viewdef", Args: []types.T{tOid}, Ret: tText, Strict: true, Kernel: viewDefKernel},
 		{Name: "pg_get_viewdef", Args: []types.T{tOid, tBool}, Ret: tText, Strict: true, Kernel: viewDefKernel},
 		{Name: "pg_get_viewdef", Args: []types.T{tText}, Ret: tText, Strict: true, Kernel: viewDefKernel},
@@ -400,6 +400,16 @@ var (
 			return nil, nil
 		}
 		return nil, sqlerr.New(sqlerr.UndefinedObject, "unrecognized configuration parameter %q", a[0].(string))
+	})
+	// prettyExprText is pg_get_expr(text, rel, pretty): pretty output
+	// drops the brackets the deparser puts around a top-level operator
+	// ("(a * 2)" is "a * 2"), as psql's \d shows a default.
+	prettyExprText = rowFunc(tText, true, func(_ context.Context, a []any) (any, error) {
+		s, _ := a[0].(string)
+		if p, _ := a[2].(bool); p && outerBracketed(s) {
+			return s[1 : len(s)-1], nil
+		}
+		return a[0], nil
 	})
 	firstArgText = rowFunc(tText, true, func(_ context.Context, a []any) (any, error) { return a[0], nil })
 	nullText     = rowFunc(tText, true, func(context.Context, []any) (any, error) { return nil, nil })
@@ -834,4 +844,28 @@ func pgTypeofSpecialize(args []types.T, _ []any) (types.T, Kernel) {
 	oid, _, _ := pgtypes.OIDOf(args[0])
 	rt := types.RegOf(types.RegType)
 	return rt, rowFunc(rt, false, func(context.Context, []any) (any, error) { return int64(oid), nil })
+}
+
+// outerBracketed reports whether s is one bracketed expression, "( ... )"
+// whose first bracket closes at its end (outside string literals).
+func outerBracketed(s string) bool {
+	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
+		return false
+	}
+	depth, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'':
+			quoted = !quoted
+		case quoted:
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 && i != len(s)-1 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }

@@ -112,6 +112,9 @@ func (c *Catalog) infoSequenceRows(_ context.Context, s *snapshot) ([]row, error
 // or the nextval of its identity sequence (which PostgreSQL keeps out of
 // pg_attrdef: ok false for identity columns).
 func columnDefault(m fluss.ColumnMeta) (string, bool) {
+	if m.Generated != "" {
+		return m.Generated, true // a generated column's expression is its pg_attrdef row
+	}
 	if m.Identity != 0 {
 		return "", false
 	}
@@ -146,6 +149,9 @@ func shownType(t types.T, m fluss.ColumnMeta) types.T {
 // withColumnMeta completes a pg_attribute row of a table column.
 func withColumnMeta(r row, m fluss.ColumnMeta) row {
 	_, r["atthasdef"] = columnDefault(m)
+	if m.Generated != "" {
+		r["attgenerated"] = "s"
+	}
 	if m.Identity != 0 {
 		r["attidentity"] = string(m.Identity)
 	}
@@ -154,7 +160,9 @@ func withColumnMeta(r row, m fluss.ColumnMeta) row {
 
 // withInfoColumnMeta completes an information_schema.columns row.
 func (c *Catalog) withInfoColumnMeta(r row, m fluss.ColumnMeta, s *snapshot) row {
-	if d, ok := columnDefault(m); ok {
+	if m.Generated != "" {
+		r["is_generated"], r["generation_expression"] = "ALWAYS", m.Generated
+	} else if d, ok := columnDefault(m); ok {
 		r["column_default"] = d
 	}
 	if m.Identity == 0 {

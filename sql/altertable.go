@@ -101,6 +101,11 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 				"Copy the rows into a new table with the column cast: CREATE TABLE new AS SELECT ..., CAST(c AS newtype) AS c FROM t; then DROP TABLE t.")
 		case p.word(1) == "NOT" && p.word(2) == "NULL":
 			return p.unsupported("ALTER TABLE ... ALTER COLUMN ... NOT NULL is not supported: Fluss 0.9.1 cannot change a column's nullability", insteadCopy)
+		case p.word(0) == "DROP" && p.word(1) == "EXPRESSION":
+			// a generated column's expression lives in the table's
+			// metadata, which ALTER TABLE does not rewrite
+			return p.unsupported("ALTER TABLE ... ALTER COLUMN ... DROP EXPRESSION is not supported: sqlgate cannot change a column's generation expression",
+				"Copy the rows into a new table whose column is not generated: "+insteadCopy)
 		case p.word(1) == "DEFAULT":
 			return p.unsupported("ALTER TABLE ... ALTER COLUMN ... DEFAULT is not supported", "Declare the default in CREATE TABLE.")
 		}

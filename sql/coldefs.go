@@ -35,6 +35,15 @@ type IdentityClause struct {
 	Pos     int
 }
 
+// GeneratedClause is GENERATED ALWAYS AS ( expr ) STORED: a stored
+// generated column's expression, as written.
+type GeneratedClause struct {
+	Expr string
+	// Pos is the expression's 1-based character position; At is the
+	// GENERATED keyword's (PostgreSQL points conflicts there).
+	Pos, At int
+}
+
 // columnClauses reads the constraints of one CREATE TABLE element, from
 // toks[i] to the ',' or ')' that ends it, and returns the tokens TiDB
 // should still see. DEFAULT expressions, CHECK constraints and identity
@@ -76,6 +85,9 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 			if _, dup := st.ColumnDefaults[column]; dup {
 				return 0, nil, false, sqlerr.New(sqlerr.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", column, st.tableName).WithPosition(charPos(src, t.start))
 			}
+			if st.Generated[column] != nil {
+				return 0, nil, false, errDefaultAndGenerated(column, st.tableName, charPos(src, t.start))
+			}
 			st.ColumnDefaults[column] = ColumnDefault{Expr: src[toks[start].start:toks[end-1].end], Pos: charPos(src, toks[start].start)}
 			i = end
 		case t.is(src, "CHECK"):
@@ -94,6 +106,12 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 			}
 			st.Checks = append(st.Checks, c)
 			tookCheck = true
+		case t.is(src, "GENERATED") && column != "" && generatedAt(src, toks, i+1):
+			k, err := generatedClause(src, toks, i, column, st)
+			if err != nil {
+				return 0, nil, false, err
+			}
+			i = k
 		case t.is(src, "GENERATED") && column != "" && i+2 < len(toks) && identityAt(src, toks, i+1):
 			c := &IdentityClause{Pos: charPos(src, t.start)}
 			k := i + 1
@@ -120,6 +138,9 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 			}
 			if st.Identity == nil {
 				st.Identity = map[string]*IdentityClause{}
+			}
+			if st.Generated[column] != nil {
+				return 0, nil, false, errIdentityAndGenerated(column, st.tableName, c.Pos)
 			}
 			if _, dup := st.Identity[column]; dup {
 				return 0, nil, false, sqlerr.New(sqlerr.SyntaxError, "multiple identity specifications for column \"%s\" of table \"%s\"", column, st.tableName).WithPosition(c.Pos)
@@ -152,7 +173,7 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 				out = append(out, t)
 				i++
 				if depth == 0 && !refs && i < len(toks) && (toks[i].is(src, "DEFAULT") && column != "" || toks[i].is(src, "CHECK") || toks[i].is(src, "CONSTRAINT") ||
-					toks[i].is(src, "GENERATED") && column != "" && identityAt(src, toks, i+1)) {
+					toks[i].is(src, "GENERATED") && column != "" && (identityAt(src, toks, i+1) || generatedAt(src, toks, i+1))) {
 					break
 				}
 			}
@@ -172,6 +193,65 @@ func identityAt(src string, toks []token, k int) bool {
 		return toks[k+1].is(src, "DEFAULT") && toks[k+2].is(src, "AS") && toks[k+3].is(src, "IDENTITY")
 	}
 	return false
+}
+
+// generatedAt reports whether ALWAYS AS ( or BY DEFAULT AS ( starts at
+// toks[k]: a generated column's clause rather than an identity's.
+func generatedAt(src string, toks []token, k int) bool {
+	switch {
+	case k+2 < len(toks) && toks[k].is(src, "ALWAYS"):
+		return toks[k+1].is(src, "AS") && toks[k+2].isPunct(src, "(")
+	case k+3 < len(toks) && toks[k].is(src, "BY"):
+		return toks[k+1].is(src, "DEFAULT") && toks[k+2].is(src, "AS") && toks[k+3].isPunct(src, "(")
+	}
+	return false
+}
+
+// generatedClause reads GENERATED { ALWAYS | BY DEFAULT } AS ( expr )
+// STORED at toks[i] into st.Generated[column] and returns the index after
+// it. PostgreSQL 15's grammar has only STORED generated columns (without
+// it, a syntax error at the next token) and only ALWAYS.
+func generatedClause(src string, toks []token, i int, column string, st *Statement) (int, error) {
+	at := charPos(src, toks[i].start)
+	if toks[i+1].is(src, "BY") { // PostgreSQL points at BY DEFAULT
+		return 0, sqlerr.New(sqlerr.SyntaxError, "for a generated column, GENERATED ALWAYS must be specified").WithPosition(charPos(src, toks[i+1].start))
+	}
+	open := i + 3
+	m := (&rewriter{src: src, toks: toks}).matchClose(open, len(toks))
+	if m < 0 {
+		return 0, syntaxErrorAt(src, toks, len(toks))
+	}
+	if m == open+1 {
+		return 0, syntaxErrorAt(src, toks, m)
+	}
+	if m+1 >= len(toks) || !toks[m+1].is(src, "STORED") {
+		return 0, syntaxErrorAt(src, toks, m+1)
+	}
+	if _, dup := st.Generated[column]; dup {
+		return 0, sqlerr.New(sqlerr.SyntaxError, "multiple generation clauses specified for column \"%s\" of table \"%s\"", column, st.tableName).WithPosition(at)
+	}
+	if _, ok := st.ColumnDefaults[column]; ok {
+		return 0, errDefaultAndGenerated(column, st.tableName, at)
+	}
+	if st.Identity[column] != nil {
+		return 0, errIdentityAndGenerated(column, st.tableName, at)
+	}
+	if st.Generated == nil {
+		st.Generated = map[string]*GeneratedClause{}
+	}
+	st.Generated[column] = &GeneratedClause{Expr: src[toks[open+1].start:toks[m-1].end], Pos: charPos(src, toks[open+1].start), At: at}
+	return m + 2, nil
+}
+
+// errDefaultAndGenerated and errIdentityAndGenerated are PostgreSQL's
+// refusals of a generated column with a DEFAULT or identity clause,
+// positioned at the second of the two clauses.
+func errDefaultAndGenerated(column, table string, pos int) error {
+	return sqlerr.New(sqlerr.SyntaxError, "both default and generation expression specified for column \"%s\" of table \"%s\"", column, table).WithPosition(pos)
+}
+
+func errIdentityAndGenerated(column, table string, pos int) error {
+	return sqlerr.New(sqlerr.SyntaxError, "both identity and generation expression specified for column \"%s\" of table \"%s\"", column, table).WithPosition(pos)
 }
 
 // defaultEnd is the end of a DEFAULT expression starting at toks[k]:

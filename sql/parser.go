@@ -171,8 +171,11 @@ type Statement struct {
 	ColumnDefaults map[string]ColumnDefault
 	Checks         []CheckClause
 	Identity       map[string]*IdentityClause
-	columnOrder    []string
-	tableName      string // CREATE TABLE's, for coldefs.go's messages
+	// Generated are CREATE TABLE's GENERATED ALWAYS AS (expr) STORED
+	// clauses, by column (coldefs.go).
+	Generated   map[string]*GeneratedClause
+	columnOrder []string
+	tableName   string // CREATE TABLE's, for coldefs.go's messages
 	// Overriding is INSERT's OVERRIDING SYSTEM VALUE ("system") or
 	// OVERRIDING USER VALUE ("user"); "" when not written (coldefs.go).
 	Overriding string

@@ -83,6 +83,20 @@ type copyColumn struct {
 	// loc is the session's TimeZone: a timestamptz without offset is
 	// local time there (nil = UTC).
 	loc *time.Location
+	// dataHint is the value bytes the last batch held (variable-width
+	// columns): what the next batch reserves.
+	dataHint int
+}
+
+// variableData is c's builder of variable-width values, or nil.
+func (c *copyColumn) variableData() *array.BinaryBuilder {
+	switch b := c.b.(type) {
+	case *array.StringBuilder:
+		return b.BinaryBuilder
+	case *array.BinaryBuilder:
+		return b
+	}
+	return nil
 }
 
 // supportedCopyType reports whether COPY FROM can decode values of t.
@@ -218,7 +232,9 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 		}
 	case *array.StringBuilder:
 		if c.t.Kind == types.String && c.t.Length == 0 && utf8.Valid(data) {
-			b.Append(string(data))
+			// the bytes themselves: StringBuilder.Append would take a
+			// string, one allocation and copy per value more
+			b.BinaryBuilder.Append(data)
 			return true
 		}
 	case *array.TimestampBuilder:
@@ -267,6 +283,11 @@ type copyDecoder struct {
 	ended   bool   // the end marker (\. or the binary trailer) was seen
 	fields  [][]byte
 	scratch []byte
+	// rowsHint is how many rows the last batch held: the next batch's
+	// builders reserve that many at its first row, so that a long COPY
+	// fills each batch's buffers in place instead of growing them by
+	// doubling (a copy and a clear of every buffer per doubling).
+	rowsHint int
 }
 
 func newCopyDecoder(opts CopyOptions, cols []ResultColumn, mem memory.Allocator) (*copyDecoder, error) {
@@ -310,6 +331,21 @@ func (d *copyDecoder) release() {
 // full reports whether a batch should be taken before decoding more.
 func (d *copyDecoder) full() bool { return d.rows >= copyBatchRows }
 
+// reserve sizes the builders of a batch about to start for as many rows
+// and value bytes as the last batch held (nothing for the first batch,
+// whose size is not known: a short COPY reserves nothing it does not use).
+func (d *copyDecoder) reserve() {
+	if d.rowsHint == 0 {
+		return
+	}
+	for _, c := range d.cols {
+		c.b.Reserve(d.rowsHint)
+		if vb := c.variableData(); vb != nil && c.dataHint > 0 {
+			vb.ReserveData(c.dataHint)
+		}
+	}
+}
+
 // batch returns the rows decoded so far as one batch, or nil when none.
 func (d *copyDecoder) batch() arrow.RecordBatch {
 	if d.rows == 0 {
@@ -317,8 +353,12 @@ func (d *copyDecoder) batch() arrow.RecordBatch {
 	}
 	arrs := make([]arrow.Array, len(d.cols))
 	for i, c := range d.cols {
+		if vb := c.variableData(); vb != nil {
+			c.dataHint = vb.DataLen()
+		}
 		arrs[i] = c.b.NewArray()
 	}
+	d.rowsHint = d.rows
 	rec := array.NewRecordBatch(d.schema, arrs, int64(d.rows))
 	for _, a := range arrs {
 		a.Release()
@@ -363,6 +403,9 @@ func (d *copyDecoder) decode(atEOF bool) error {
 		}
 		if len(rest) == 0 {
 			return nil
+		}
+		if d.rows == 0 {
+			d.reserve()
 		}
 		var n int
 		var err error

@@ -1,0 +1,91 @@
+package pgwire
+
+import (
+	"encoding/binary"
+	"math"
+	"strconv"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// eventsCopyCols are bench's W8 events columns (bench/systems.go).
+var eventsCopyCols = []ResultColumn{
+	{Name: "id", Type: types.Int64Type},
+	{Name: "user_id", Type: types.Int32Type},
+	{Name: "amount", Type: types.Float64Type},
+	{Name: "qty", Type: types.Int32Type},
+	{Name: "name", Type: types.StringType},
+	{Name: "ts", Type: types.T{Kind: types.Timestamp, Precision: 6}},
+}
+
+// eventsBinaryCopy is a binary COPY stream of n rows of eventsCopyCols, as
+// pgx's CopyFrom writes them.
+func eventsBinaryCopy(n int) []byte {
+	out := append([]byte(nil), binaryCopySignature...)
+	out = append(out, 0, 0, 0, 0, 0, 0, 0, 0)
+	for i := range n {
+		out = binary.BigEndian.AppendUint16(out, 6)
+		out = binary.BigEndian.AppendUint32(out, 8)
+		out = binary.BigEndian.AppendUint64(out, uint64(i))
+		out = binary.BigEndian.AppendUint32(out, 4)
+		out = binary.BigEndian.AppendUint32(out, uint32(i%1000))
+		out = binary.BigEndian.AppendUint32(out, 8)
+		out = binary.BigEndian.AppendUint64(out, math.Float64bits(float64(i)*0.25))
+		out = binary.BigEndian.AppendUint32(out, 4)
+		out = binary.BigEndian.AppendUint32(out, uint32(i%7))
+		name := "user_" + strconv.Itoa(i%5000)
+		out = binary.BigEndian.AppendUint32(out, uint32(len(name)))
+		out = append(out, name...)
+		out = binary.BigEndian.AppendUint32(out, 8)
+		out = binary.BigEndian.AppendUint64(out, uint64(int64(i)*1000000))
+	}
+	return binary.BigEndian.AppendUint16(out, 0xffff)
+}
+
+// BenchmarkCopyBinaryDecode decodes bench's W8 binary COPY stream in the
+// 64 KiB CopyData messages pgx sends: the server's decoding cost per row.
+func BenchmarkCopyBinaryDecode(b *testing.B) {
+	const rows = 100_000
+	data := eventsBinaryCopy(rows)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for range b.N {
+		dec, err := newCopyDecoder(binOpts, eventsCopyCols, memory.DefaultAllocator)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got := 0
+		take := func(atEOF bool) {
+			for {
+				if err := dec.decode(atEOF); err != nil {
+					b.Fatal(err)
+				}
+				full := dec.full()
+				if !full && !atEOF {
+					return // as copyInSource: a batch when full or at the end
+				}
+				if rec := dec.batch(); rec != nil {
+					got += int(rec.NumRows())
+					rec.Release()
+				}
+				if !full {
+					return
+				}
+			}
+		}
+		for rest := data; len(rest) > 0; {
+			n := min(65536, len(rest))
+			dec.buf = append(dec.buf, rest[:n]...)
+			rest = rest[n:]
+			take(false)
+		}
+		take(true)
+		dec.release()
+		if got != rows {
+			b.Fatalf("%d rows, want %d", got, rows)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows*b.N), "ns/row")
+}

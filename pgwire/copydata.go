@@ -202,12 +202,20 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 	switch b := c.b.(type) {
 	case *array.Int64Builder:
 		if len(data) == 8 && c.t.Kind == types.Int64 {
-			b.Append(int64(binary.BigEndian.Uint64(data)))
+			if b.Len() < b.Cap() { // reserved (see reserve)
+				b.UnsafeAppend(int64(binary.BigEndian.Uint64(data)))
+			} else {
+				b.Append(int64(binary.BigEndian.Uint64(data)))
+			}
 			return true
 		}
 	case *array.Int32Builder:
 		if len(data) == 4 {
-			b.Append(int32(binary.BigEndian.Uint32(data)))
+			if b.Len() < b.Cap() {
+				b.UnsafeAppend(int32(binary.BigEndian.Uint32(data)))
+			} else {
+				b.Append(int32(binary.BigEndian.Uint32(data)))
+			}
 			return true
 		}
 	case *array.Int16Builder:
@@ -217,7 +225,11 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 		}
 	case *array.Float64Builder:
 		if len(data) == 8 {
-			b.Append(math.Float64frombits(binary.BigEndian.Uint64(data)))
+			if b.Len() < b.Cap() {
+				b.UnsafeAppend(math.Float64frombits(binary.BigEndian.Uint64(data)))
+			} else {
+				b.Append(math.Float64frombits(binary.BigEndian.Uint64(data)))
+			}
 			return true
 		}
 	case *array.Float32Builder:
@@ -241,7 +253,11 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 		if len(data) == 8 && types.TimestampUnit(c.t.Precision) == arrow.Microsecond && c.t.Precision >= 6 {
 			us := int64(binary.BigEndian.Uint64(data))
 			if us > math.MinInt64/2 && us < math.MaxInt64/2 { // not ±infinity, no overflow
-				b.Append(arrow.Timestamp(us + pgEpochMicros))
+				if b.Len() < b.Cap() {
+					b.UnsafeAppend(arrow.Timestamp(us + pgEpochMicros))
+				} else {
+					b.Append(arrow.Timestamp(us + pgEpochMicros))
+				}
 				return true
 			}
 		}

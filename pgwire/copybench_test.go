@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strconv"
 	"syscall"
@@ -23,8 +24,10 @@ var eventsCopyCols = []ResultColumn{
 }
 
 // eventsBinaryCopy is a binary COPY stream of n rows of eventsCopyCols, as
-// pgx's CopyFrom writes them.
-func eventsBinaryCopy(n int) []byte {
+// pgx's CopyFrom writes them; with nulls, amount and name are NULL in
+// every 13th and 7th row.
+func eventsBinaryCopy(n int, nulls ...bool) []byte {
+	withNulls := len(nulls) > 0 && nulls[0]
 	out := append([]byte(nil), binaryCopySignature...)
 	out = append(out, 0, 0, 0, 0, 0, 0, 0, 0)
 	for i := range n {
@@ -33,17 +36,55 @@ func eventsBinaryCopy(n int) []byte {
 		out = binary.BigEndian.AppendUint64(out, uint64(i))
 		out = binary.BigEndian.AppendUint32(out, 4)
 		out = binary.BigEndian.AppendUint32(out, uint32(i%1000))
-		out = binary.BigEndian.AppendUint32(out, 8)
-		out = binary.BigEndian.AppendUint64(out, math.Float64bits(float64(i)*0.25))
+		if withNulls && i%13 == 0 {
+			out = binary.BigEndian.AppendUint32(out, 0xffffffff)
+		} else {
+			out = binary.BigEndian.AppendUint32(out, 8)
+			out = binary.BigEndian.AppendUint64(out, math.Float64bits(float64(i)*0.25))
+		}
 		out = binary.BigEndian.AppendUint32(out, 4)
 		out = binary.BigEndian.AppendUint32(out, uint32(i%7))
-		name := "user_" + strconv.Itoa(i%5000)
-		out = binary.BigEndian.AppendUint32(out, uint32(len(name)))
-		out = append(out, name...)
+		if name := "user_" + strconv.Itoa(i%5000); withNulls && i%7 == 0 {
+			out = binary.BigEndian.AppendUint32(out, 0xffffffff)
+		} else {
+			out = binary.BigEndian.AppendUint32(out, uint32(len(name)))
+			out = append(out, name...)
+		}
 		out = binary.BigEndian.AppendUint32(out, 8)
 		out = binary.BigEndian.AppendUint64(out, uint64(int64(i)*1000000))
 	}
 	return binary.BigEndian.AppendUint16(out, 0xffff)
+}
+
+// TestCopyDecoderReservedBatches: over several full batches (the later
+// ones reserved from the first's sizes, filled in place) with NULLs in a
+// fixed-width and a text column, every row comes out as sent, in chunks of
+// any size.
+func TestCopyDecoderReservedBatches(t *testing.T) {
+	const rows = 2*copyBatchRows + 17
+	data := eventsBinaryCopy(rows, true)
+	for _, chunk := range []int{65536, 1000, 7} {
+		got, err := decodeCopy(t, binOpts, eventsCopyCols, data, chunk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != rows {
+			t.Fatalf("chunk %d: %d rows, want %d", chunk, len(got), rows)
+		}
+		for i, r := range got {
+			amount, name := strconv.FormatFloat(float64(i)*0.25, 'g', -1, 64), "user_"+strconv.Itoa(i%5000)
+			if i%13 == 0 {
+				amount = "NULL"
+			}
+			if i%7 == 0 {
+				name = "NULL"
+			}
+			ts := time.Unix(pgEpochMicros/1e6+int64(i), 0).UTC().Format("2006-01-02T15:04:05")
+			if want := fmt.Sprintf("%d|%d|%s|%d|%s|%s", i, i%1000, amount, i%7, name, ts); r != want {
+				t.Fatalf("chunk %d, row %d: %q, want %q", chunk, i, r, want)
+			}
+		}
+	}
 }
 
 // BenchmarkCopyBinaryDecode decodes bench's W8 binary COPY stream in the

@@ -83,6 +83,20 @@ type copyColumn struct {
 	// loc is the session's TimeZone: a timestamptz without offset is
 	// local time there (nil = UTC).
 	loc *time.Location
+	// dataHint is the value bytes the last batch held (variable-width
+	// columns): what the next batch reserves.
+	dataHint int
+}
+
+// variableData is c's builder of variable-width values, or nil.
+func (c *copyColumn) variableData() *array.BinaryBuilder {
+	switch b := c.b.(type) {
+	case *array.StringBuilder:
+		return b.BinaryBuilder
+	case *array.BinaryBuilder:
+		return b
+	}
+	return nil
 }
 
 // supportedCopyType reports whether COPY FROM can decode values of t.
@@ -188,12 +202,20 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 	switch b := c.b.(type) {
 	case *array.Int64Builder:
 		if len(data) == 8 && c.t.Kind == types.Int64 {
-			b.Append(int64(binary.BigEndian.Uint64(data)))
+			if b.Len() < b.Cap() { // reserved (see reserve)
+				b.UnsafeAppend(int64(binary.BigEndian.Uint64(data)))
+			} else {
+				b.Append(int64(binary.BigEndian.Uint64(data)))
+			}
 			return true
 		}
 	case *array.Int32Builder:
 		if len(data) == 4 {
-			b.Append(int32(binary.BigEndian.Uint32(data)))
+			if b.Len() < b.Cap() {
+				b.UnsafeAppend(int32(binary.BigEndian.Uint32(data)))
+			} else {
+				b.Append(int32(binary.BigEndian.Uint32(data)))
+			}
 			return true
 		}
 	case *array.Int16Builder:
@@ -203,7 +225,11 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 		}
 	case *array.Float64Builder:
 		if len(data) == 8 {
-			b.Append(math.Float64frombits(binary.BigEndian.Uint64(data)))
+			if b.Len() < b.Cap() {
+				b.UnsafeAppend(math.Float64frombits(binary.BigEndian.Uint64(data)))
+			} else {
+				b.Append(math.Float64frombits(binary.BigEndian.Uint64(data)))
+			}
 			return true
 		}
 	case *array.Float32Builder:
@@ -218,14 +244,20 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 		}
 	case *array.StringBuilder:
 		if c.t.Kind == types.String && c.t.Length == 0 && utf8.Valid(data) {
-			b.Append(string(data))
+			// the bytes themselves: StringBuilder.Append would take a
+			// string, one allocation and copy per value more
+			b.BinaryBuilder.Append(data)
 			return true
 		}
 	case *array.TimestampBuilder:
 		if len(data) == 8 && types.TimestampUnit(c.t.Precision) == arrow.Microsecond && c.t.Precision >= 6 {
 			us := int64(binary.BigEndian.Uint64(data))
 			if us > math.MinInt64/2 && us < math.MaxInt64/2 { // not ±infinity, no overflow
-				b.Append(arrow.Timestamp(us + pgEpochMicros))
+				if b.Len() < b.Cap() {
+					b.UnsafeAppend(arrow.Timestamp(us + pgEpochMicros))
+				} else {
+					b.Append(arrow.Timestamp(us + pgEpochMicros))
+				}
 				return true
 			}
 		}
@@ -267,6 +299,11 @@ type copyDecoder struct {
 	ended   bool   // the end marker (\. or the binary trailer) was seen
 	fields  [][]byte
 	scratch []byte
+	// rowsHint is how many rows the last batch held: the next batch's
+	// builders reserve that many at its first row, so that a long COPY
+	// fills each batch's buffers in place instead of growing them by
+	// doubling (a copy and a clear of every buffer per doubling).
+	rowsHint int
 }
 
 func newCopyDecoder(opts CopyOptions, cols []ResultColumn, mem memory.Allocator) (*copyDecoder, error) {
@@ -310,6 +347,21 @@ func (d *copyDecoder) release() {
 // full reports whether a batch should be taken before decoding more.
 func (d *copyDecoder) full() bool { return d.rows >= copyBatchRows }
 
+// reserve sizes the builders of a batch about to start for as many rows
+// and value bytes as the last batch held (nothing for the first batch,
+// whose size is not known: a short COPY reserves nothing it does not use).
+func (d *copyDecoder) reserve() {
+	if d.rowsHint == 0 {
+		return
+	}
+	for _, c := range d.cols {
+		c.b.Reserve(d.rowsHint)
+		if vb := c.variableData(); vb != nil && c.dataHint > 0 {
+			vb.ReserveData(c.dataHint)
+		}
+	}
+}
+
 // batch returns the rows decoded so far as one batch, or nil when none.
 func (d *copyDecoder) batch() arrow.RecordBatch {
 	if d.rows == 0 {
@@ -317,8 +369,12 @@ func (d *copyDecoder) batch() arrow.RecordBatch {
 	}
 	arrs := make([]arrow.Array, len(d.cols))
 	for i, c := range d.cols {
+		if vb := c.variableData(); vb != nil {
+			c.dataHint = vb.DataLen()
+		}
 		arrs[i] = c.b.NewArray()
 	}
+	d.rowsHint = d.rows
 	rec := array.NewRecordBatch(d.schema, arrs, int64(d.rows))
 	for _, a := range arrs {
 		a.Release()
@@ -363,6 +419,9 @@ func (d *copyDecoder) decode(atEOF bool) error {
 		}
 		if len(rest) == 0 {
 			return nil
+		}
+		if d.rows == 0 {
+			d.reserve()
 		}
 		var n int
 		var err error

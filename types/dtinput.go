@@ -503,8 +503,30 @@ func fractionNanos(frac string) int64 {
 	if len(frac) > 9 {
 		frac = frac[:9]
 	}
+	if v, ok := fractionDigits(frac); ok {
+		return v
+	}
 	v, _ := strconv.ParseInt(frac+strings.Repeat("0", 9-len(frac)), 10, 64)
 	return v
+}
+
+// fractionDigits is fractionNanos of at most 9 plain digits, read in place:
+// every timestamp literal of a many-row INSERT has a fraction, and the
+// padded copy ParseInt reads was an allocation each. ok is false for any
+// other byte (a sign ParseInt would read), left to ParseInt.
+func fractionDigits(frac string) (int64, bool) {
+	var v int64
+	for i := 0; i < len(frac); i++ {
+		c := frac[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	for i := len(frac); i < 9; i++ {
+		v *= 10
+	}
+	return v, true
 }
 
 // clock reads a time field: H:M, H:M:S[.f], or M:S.f (two parts with a

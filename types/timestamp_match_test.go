@@ -17,7 +17,7 @@ func TestMatchPlainTimestamp(t *testing.T) {
 		"2024-01-01 10:20:30.123456", "2024-01-01 10:20:30.", "2024-01-01 1:2:3.0000000001",
 	} {
 		got, ok := matchPlainTimestamp(s)
-		if want := tsLiteral.FindStringSubmatch(s); !ok || !slices.Equal(got, want) {
+		if want := tsLiteral.FindStringSubmatch(s); !ok || !slices.Equal(got[:], want) {
 			t.Errorf("%q: %q (%v), tsLiteral %q", s, got, ok, want)
 		}
 	}
@@ -49,7 +49,7 @@ func TestMatchPlainTimestamp(t *testing.T) {
 			continue
 		}
 		accepted++
-		if want := tsLiteral.FindStringSubmatch(s); !slices.Equal(got, want) {
+		if want := tsLiteral.FindStringSubmatch(s); !slices.Equal(got[:], want) {
 			t.Fatalf("%q: %q, tsLiteral %q", s, got, want)
 		}
 	}

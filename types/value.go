@@ -491,8 +491,9 @@ var epochDay = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 // optionally one space or T and HH:MM[:SS[.fraction]], and nothing else. It
 // returns tsLiteral's submatches for them, without the regular expression,
 // which cost more than the rest of binding the literal; ok is false for
-// any other text, which the caller matches with tsLiteral.
-func matchPlainTimestamp(s string) (m []string, ok bool) {
+// any other text, which the caller matches with tsLiteral. The submatches
+// come back in an array, not a slice: no allocation per literal.
+func matchPlainTimestamp(s string) (m [9]string, ok bool) {
 	i := 0
 	// digits advances over at least lo and at most hi digits (hi < 0: no
 	// limit) and returns them.
@@ -510,35 +511,34 @@ func matchPlainTimestamp(s string) (m []string, ok bool) {
 		}
 		return false
 	}
-	m = make([]string, 9)
 	m[0] = s
 	var okY, okM, okD bool
 	if m[1], okY = digits(4, -1); !okY || !sep('-') {
-		return nil, false
+		return m, false
 	}
 	if m[2], okM = digits(1, 2); !okM || !sep('-') {
-		return nil, false
+		return m, false
 	}
 	if m[3], okD = digits(1, 2); !okD {
-		return nil, false
+		return m, false
 	}
 	if i == len(s) {
 		return m, true
 	}
 	if !sep(' ') && !sep('T') {
-		return nil, false
+		return m, false
 	}
 	var okH, okMin bool
 	if m[4], okH = digits(1, 2); !okH || !sep(':') {
-		return nil, false
+		return m, false
 	}
 	if m[5], okMin = digits(1, 2); !okMin {
-		return nil, false
+		return m, false
 	}
 	if sep(':') {
 		var okS bool
 		if m[6], okS = digits(1, 2); !okS {
-			return nil, false
+			return m, false
 		}
 		if sep('.') {
 			m[7], _ = digits(0, -1)

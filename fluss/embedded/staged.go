@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/klauspost/compress/s2"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -16,7 +15,7 @@ import (
 // Staged appends (fluss.BulkAppender: COPY FROM STDIN into a log table).
 //
 // A bulk append encodes each part into log batches as Append does and
-// writes them, S2-compressed and unsynced, to a staging file per bucket
+// writes them, as they are and unsynced, to a staging file per bucket
 // under staging/ (one directory per append), keeping in memory only each
 // batch's place and row count: the load's memory is one part, whatever its
 // size. Commit hands
@@ -46,7 +45,7 @@ func (h *tableHandle) BeginAppend(ctx context.Context) (fluss.BulkAppend, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, ioErr(err, "creating %s", dir)
 	}
-	return &stagedAppend{h: h, dir: dir, stagedBatches: newStagedBatches(dir, len(h.t.buckets), false)}, nil
+	return &stagedAppend{h: h, dir: dir, stagedBatches: newStagedBatches(dir, len(h.t.buckets))}, nil
 }
 
 // stagedAppend is one bulk append being staged.
@@ -63,28 +62,28 @@ type stagedAppend struct {
 
 // stagedBatches is log batches staged in a file per bucket under dir, not
 // synced (a crash before their commit removes them), read back in order by
-// each.
+// each. The batches are stored as they are, uncompressed, like the staged
+// upsert's runs: they are read once, at the commit, mostly from the page
+// cache, and an S2 round trip was a quarter of a bulk append's CPU per
+// row; the staging takes the batches' own size on disk until the commit
+// ends.
 type stagedBatches struct {
 	dir string
-	// raw stores the batches as they are; else S2-compressed (the staging
-	// holds a load's bytes beside the log until the commit ends).
-	raw bool
 	// per bucket: the staging file, its batches, its size
 	files   []*os.File
 	batches [][]stagedBatch
 	sizes   []int64
 	rows    int64
-	zbuf    []byte // compression scratch
 }
 
-func newStagedBatches(dir string, buckets int, raw bool) stagedBatches {
-	return stagedBatches{dir: dir, raw: raw, files: make([]*os.File, buckets), batches: make([][]stagedBatch, buckets), sizes: make([]int64, buckets)}
+func newStagedBatches(dir string, buckets int) stagedBatches {
+	return stagedBatches{dir: dir, files: make([]*os.File, buckets), batches: make([][]stagedBatch, buckets), sizes: make([]int64, buckets)}
 }
 
 // stagedBatch is one staged log batch: where it is in its staging file,
-// its size there, its size decoded (raw) and its rows.
+// its size and its rows.
 type stagedBatch struct {
-	pos, size, raw, records int64
+	pos, size, records int64
 }
 
 // write stages bbs, each at the end of its bucket's file.
@@ -99,16 +98,11 @@ func (sb *stagedBatches) write(t *tableState, bbs []bucketBatch) error {
 			}
 			sb.files[b] = f
 		}
-		data := bb.data
-		if !sb.raw {
-			sb.zbuf = s2.Encode(sb.zbuf[:cap(sb.zbuf)], bb.data)
-			data = sb.zbuf
-		}
-		if _, err := sb.files[b].WriteAt(data, sb.sizes[b]); err != nil {
+		if _, err := sb.files[b].WriteAt(bb.data, sb.sizes[b]); err != nil {
 			return ioErr(err, "staging rows for %s", t.info.Path)
 		}
-		size := int64(len(data))
-		sb.batches[b] = append(sb.batches[b], stagedBatch{pos: sb.sizes[b], size: size, raw: int64(len(bb.data)), records: bb.records})
+		size := int64(len(bb.data))
+		sb.batches[b] = append(sb.batches[b], stagedBatch{pos: sb.sizes[b], size: size, records: bb.records})
 		sb.sizes[b] += size
 		sb.rows += bb.records
 	}
@@ -118,24 +112,14 @@ func (sb *stagedBatches) write(t *tableState, bbs []bucketBatch) error {
 // each calls fn with bucket b's staged batches in order; data is reused
 // after fn returns.
 func (sb *stagedBatches) each(t *tableState, b int, fn func(data []byte, records int64) error) error {
-	var buf, zbuf []byte
+	var buf []byte
 	for _, st := range sb.batches[b] {
-		if int64(cap(zbuf)) < st.size {
-			zbuf = make([]byte, st.size)
+		if int64(cap(buf)) < st.size {
+			buf = make([]byte, st.size)
 		}
-		if _, err := sb.files[b].ReadAt(zbuf[:st.size], st.pos); err != nil {
+		data := buf[:st.size]
+		if _, err := sb.files[b].ReadAt(data, st.pos); err != nil {
 			return ioErr(err, "reading the staged rows of %s", t.info.Path)
-		}
-		data := zbuf[:st.size]
-		if !sb.raw {
-			if int64(cap(buf)) < st.raw {
-				buf = make([]byte, st.raw)
-			}
-			var err error
-			data, err = s2.Decode(buf[:st.raw], zbuf[:st.size])
-			if err != nil || int64(len(data)) != st.raw {
-				return corrupt("staged rows of %s are damaged: %v", t.info.Path, err)
-			}
 		}
 		if err := fn(data, st.records); err != nil {
 			return err

@@ -127,7 +127,7 @@ func (b *bulkUpsert) spill() error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return ioErr(err, "creating %s", dir)
 		}
-		b.stage = &upsertStage{dir: dir, spec: true, inserts: newStagedBatches(dir, len(t.buckets), true)}
+		b.stage = &upsertStage{dir: dir, spec: true, inserts: newStagedBatches(dir, len(t.buckets))}
 	}
 	p := filepath.Join(b.stage.dir, fmt.Sprintf("run-%06d", len(b.stage.runs)))
 	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)

@@ -184,15 +184,6 @@ func (b *binder) bindStatement(st pt.Statement) (Statement, bool, error) {
 	case *pt.Describe:
 		out, err := b.bindDescribe(node)
 		return out, true, err
-	case *pt.Truncate:
-		info, err := b.cat.GetTable(b.ctx, b.treePath(node.Table))
-		if err != nil {
-			if se := sqlerr.As(err); se != nil {
-				return nil, true, b.errAt(node.Table, se)
-			}
-			return nil, true, err
-		}
-		return &Truncate{Table: info}, true, nil
 	}
 	return nil, false, nil
 }

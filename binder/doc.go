@@ -147,7 +147,7 @@
 // ROW constructors (rows.go); binder.go's Bind transforms every statement
 // once (sql.Transformer.BindStatement: a query with its subqueries,
 // derived tables, WITH and window definitions, a write, EXPLAIN (the
-// tree's Explain), TRUNCATE (Truncate), DESCRIBE (Describe)) and binds
+// tree's Explain), DESCRIBE (Describe)) and binds
 // that tree, switching on its node types (bindStatementTree, exprbind.go's
 // bindStatement). exprbind.go is the binder's entry from the parser:
 // bindQueryTree binds a query of the tree (a set operation, its WITH

@@ -2,7 +2,6 @@ package binder
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/sql"
@@ -97,7 +96,7 @@ func (b *binder) bindBridged(s *scope, e pt.Expr) (Expr, error) {
 			return b.bindFieldSelectCall(s, n)
 		}
 	}
-	return nil, b.errAt(e, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", treeKind(e)))
+	return nil, b.errAt(e, sqlerr.New(sqlerr.FeatureNotSupported, "expression %s is not supported", sql.NodeKind(e))) // named by the transformer
 }
 
 // bindFieldSelectCall binds a pg__field marker call the transformer left
@@ -111,15 +110,6 @@ func (b *binder) bindFieldSelectCall(s *scope, n *pt.FuncCall) (Expr, error) {
 		}
 	}
 	return nil, b.errAt(n, sqlerr.New(sqlerr.SyntaxError, "malformed field selection"))
-}
-
-// treeKind names a tree node's kind in a 0A000 as the TiDB node it was
-// made from is named (the message the binder has always given).
-func treeKind(e pt.Expr) string {
-	if src := e.(interface{ Source() any }).Source(); src != nil {
-		return strings.TrimPrefix(fmt.Sprintf("%T", src), "*ast.")
-	}
-	return strings.TrimPrefix(fmt.Sprintf("%T", e), "*tree.")
 }
 
 // relabelAliases is from.go's relabelNames.
@@ -194,15 +184,6 @@ func (b *binder) bindStatement(st pt.Statement) (Statement, bool, error) {
 	case *pt.Describe:
 		out, err := b.bindDescribe(node)
 		return out, true, err
-	case *pt.Truncate:
-		info, err := b.cat.GetTable(b.ctx, b.treePath(node.Table))
-		if err != nil {
-			if se := sqlerr.As(err); se != nil {
-				return nil, true, b.errAt(node.Table, se)
-			}
-			return nil, true, err
-		}
-		return &Truncate{Table: info}, true, nil
 	}
 	return nil, false, nil
 }

@@ -136,11 +136,26 @@ func (b *binder) orderKeyColumn(proj *Project, e pt.Expr) (int, error) {
 // sameExpr reports whether two bound expressions are the same computation:
 // the same shape, types, constants and column positions (names alone do not
 // tell a.id from b.id).
-func sameExpr(a, b Expr) bool { return exprKey(a) == exprKey(b) }
+func sameExpr(a, b Expr) bool { return SameExpr(a, b) }
 
-// ExprKey renders e with its column positions and types: two expressions
-// with the same key compute the same value over the same row.
-func ExprKey(e Expr) string { return exprKey(e) }
+// SameExpr reports whether a and b have the same exprKey: they compute the
+// same value over the same row. The common cases are answered without
+// rendering the keys (a rendering is a handful of allocations through fmt,
+// and folding asks this of every operand of an OR of equalities): the same
+// node, or two column references, whose keys are equal exactly when their
+// positions and types are (T.String is a function of the type's fields,
+// which NotNull and Same compare).
+func SameExpr(a, b Expr) bool {
+	if a == b {
+		return true
+	}
+	if x, ok := a.(*ColumnRef); ok {
+		if y, ok := b.(*ColumnRef); ok {
+			return x.Index == y.Index && x.T.NotNull == y.T.NotNull && x.T.Same(&y.T)
+		}
+	}
+	return exprKey(a) == exprKey(b)
+}
 
 // exprKey renders an expression with its column positions and types.
 func exprKey(e Expr) string {

@@ -381,17 +381,7 @@ func foldExpr(e binder.Expr) (binder.Expr, error) {
 // constant is kept once at the end.
 func foldLogic(x *binder.BinaryOp) (binder.Expr, error) {
 	and := x.Op == binder.OpAnd
-	var args []binder.Expr
-	var flatten func(e binder.Expr)
-	flatten = func(e binder.Expr) {
-		if b, ok := e.(*binder.BinaryOp); ok && b.Op == x.Op {
-			flatten(b.L)
-			flatten(b.R)
-			return
-		}
-		args = append(args, e)
-	}
-	flatten(x)
+	args := appendLogicArgs(make([]binder.Expr, 0, countLogicArgs(x, x.Op)), x, x.Op)
 	args, group, err := inListGroup(args, and)
 	if err != nil {
 		return nil, err
@@ -429,10 +419,31 @@ func foldLogic(x *binder.BinaryOp) (binder.Expr, error) {
 		return boolExpr(and), nil
 	}
 	out := kept[0]
-	for _, k := range kept[1:] {
-		out = &binder.BinaryOp{Op: x.Op, L: out, R: k, T: x.T}
+	nodes := make([]binder.BinaryOp, len(kept)-1) // one allocation for the chain
+	for i, k := range kept[1:] {
+		nodes[i] = binder.BinaryOp{Op: x.Op, L: out, R: k, T: x.T}
+		out = &nodes[i]
 	}
 	return out, nil
+}
+
+// countLogicArgs is the number of operands appendLogicArgs finds in e, so
+// that foldLogic sizes its list once instead of growing it.
+func countLogicArgs(e binder.Expr, op binder.Op) int {
+	if b, ok := e.(*binder.BinaryOp); ok && b.Op == op {
+		return countLogicArgs(b.L, op) + countLogicArgs(b.R, op)
+	}
+	return 1
+}
+
+// appendLogicArgs appends the operands of e's tree of op (AND or OR),
+// flattened left to right (a named function rather than a recursive
+// closure, which put the list it appends to on the heap).
+func appendLogicArgs(out []binder.Expr, e binder.Expr, op binder.Op) []binder.Expr {
+	if b, ok := e.(*binder.BinaryOp); ok && b.Op == op {
+		return appendLogicArgs(appendLogicArgs(out, b.L, op), b.R, op)
+	}
+	return append(out, e)
 }
 
 // foldCase is PostgreSQL's CASE simplification: a branch whose condition
@@ -926,16 +937,16 @@ func inListGroup(args []binder.Expr, and bool) ([]binder.Expr, binder.Expr, erro
 	if and {
 		op = binder.OpNe
 	}
-	var x string
+	var x binder.Expr
 	var consts, vars []binder.Expr
 	for _, a := range args {
 		b, ok := a.(*binder.BinaryOp)
 		if !ok || b.Op != op {
 			return args, nil, nil
 		}
-		if s := binder.ExprKey(b.L); x == "" { // positions, not names: b.n = 1 OR a.n = 2 is no IN list
-			x = s
-		} else if s != x {
+		if x == nil {
+			x = b.L
+		} else if !binder.SameExpr(b.L, x) { // positions, not names: b.n = 1 OR a.n = 2 is no IN list
 			return args, nil, nil
 		}
 		if anyExpr(b.R, func(y binder.Expr) bool { _, ok := y.(*binder.ColumnRef); return ok }) {
@@ -956,17 +967,22 @@ func inListGroup(args []binder.Expr, and bool) ([]binder.Expr, binder.Expr, erro
 		return nil, nil, err
 	}
 	var group binder.Expr
-	for _, c := range consts {
+	// the comparisons and the ORs (ANDs) joining them in one allocation
+	nodes := make([]binder.BinaryOp, 2*len(consts)-1)
+	for i, c := range consts {
 		b := c.(*binder.BinaryOp)
 		r, err := foldTop(b.R)
 		if err != nil {
 			return nil, nil, err
 		}
-		cmp := &binder.BinaryOp{Op: b.Op, L: xf, R: r, T: b.T}
+		cmp := &nodes[2*i]
+		*cmp = binder.BinaryOp{Op: b.Op, L: xf, R: r, T: b.T}
 		if group == nil {
 			group = cmp
 		} else {
-			group = &binder.BinaryOp{Op: logic, L: group, R: cmp, T: types.BoolType}
+			j := &nodes[2*i-1]
+			*j = binder.BinaryOp{Op: logic, L: group, R: cmp, T: types.BoolType}
+			group = j
 		}
 	}
 	if _, ok := xf.(*binder.Const); ok {

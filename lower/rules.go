@@ -469,8 +469,9 @@ func isValue(e binder.Expr) bool {
 	return false
 }
 
+// conjuncts is e's AND-ed terms in a fresh slice, sized once.
 func conjuncts(e binder.Expr) []binder.Expr {
-	return appendConjuncts(nil, e)
+	return appendConjuncts(make([]binder.Expr, 0, countLogicArgs(e, binder.OpAnd)), e)
 }
 
 // appendConjuncts appends e's AND-ed terms to out, left to right (one

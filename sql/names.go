@@ -215,11 +215,28 @@ type nameFrame struct {
 // PostgreSQL's syntax error for a keyword its grammar does not take as a
 // name there. It returns toks itself when nothing changes.
 func quoteNames(src string, toks []token) ([]token, error) {
+	out, _, err := scanNames(src, toks, false)
+	return out, err
+}
+
+// namesToQuote reports whether quoteNames would quote a word of toks (or
+// its error), without copying the tokens and building the quoted text it
+// would: the plain-text shortcut (plain.go) only asks whether it may keep
+// the text as written.
+func namesToQuote(src string, toks []token) (bool, error) {
+	_, quoted, err := scanNames(src, toks, true)
+	return quoted, err
+}
+
+// scanNames is quoteNames, which also reports whether it quoted a word;
+// with probe it only finds out, leaving toks as they are (and returning
+// them).
+func scanNames(src string, toks []token, probe bool) ([]token, bool, error) {
 	if len(toks) == 0 || !nameStatements[toks[0].word(src)] && !toks[0].isPunct(src, "(") {
-		return toks, nil
+		return toks, false, nil
 	}
 	if toks[0].is(src, "CREATE") && !createsTableOrView(src, toks) {
-		return toks, nil // CREATE FUNCTION's LANGUAGE sql, argument lists, ...
+		return toks, false, nil // CREATE FUNCTION's LANGUAGE sql, argument lists, ...
 	}
 	var stackBuf [16]nameFrame
 	stack := append(stackBuf[:0], nameFrame{kind: frameQuery})
@@ -236,9 +253,13 @@ func quoteNames(src string, toks []token) ([]token, error) {
 		return up[toks[k].start:toks[k].end]
 	}
 	out := toks
-	copied := false
+	copied, quoted := false, false
 	punct := func(k int, p string) bool { return k >= 0 && k < len(toks) && toks[k].isPunct(src, p) }
 	quote := func(k int) {
+		quoted = true
+		if probe {
+			return
+		}
 		if !copied {
 			out = append([]token(nil), toks...)
 			copied = true
@@ -348,7 +369,7 @@ func quoteNames(src string, toks []token) ([]token, error) {
 		case pw == "AS" && (top.clause == "FROM" || top.kind == frameFrom || top.clause == "INTO" || top.clause == "UPDATE"):
 			// a table alias (AS ColId)
 			if !wi.colID() {
-				return nil, syntaxErrorAt(src, toks, k)
+				return nil, false, syntaxErrorAt(src, toks, k)
 			}
 			if wi.flags != 0 {
 				quote(k)
@@ -364,7 +385,7 @@ func quoteNames(src string, toks []token) ([]token, error) {
 		}
 		if top.kind == frameNames && (punct(p, "(") || punct(p, ",")) && (punct(k+1, ",") || punct(k+1, ")")) {
 			if !wi.colID() {
-				return nil, syntaxErrorAt(src, toks, k)
+				return nil, false, syntaxErrorAt(src, toks, k)
 			}
 			if wi.flags != 0 {
 				quote(k)
@@ -401,12 +422,14 @@ func quoteNames(src string, toks []token) ([]token, error) {
 						text += " AS " + quoteIdent(name)
 					}
 					quote(k)
-					out[k].synth = text
+					if copied { // not when probing
+						out[k].synth = text
+					}
 					prevTable = true
 				case valueKeywords[w] || nextOpen || k+1 < len(toks) && toks[k+1].kind != tkPunct && toks[k+1].kind != tkOp:
 					// ONLY t, LATERAL (..), current_date: keywords
 				default:
-					return nil, syntaxErrorAt(src, toks, k)
+					return nil, false, syntaxErrorAt(src, toks, k)
 				}
 				if clauseWords[w] && !prevName {
 					top.clause = w
@@ -425,7 +448,7 @@ func quoteNames(src string, toks []token) ([]token, error) {
 					continue
 				}
 				if !wi.colID() && !followsFromItem(w, upper(k+1), dml) {
-					return nil, syntaxErrorAt(src, toks, k) // no alias, no clause
+					return nil, false, syntaxErrorAt(src, toks, k) // no alias, no clause
 				}
 			}
 			if (top.clause == "SELECT" || top.clause == "RETURNING") && wasName && w != "AS" && w != "ISNULL" && w != "NOTNULL" && (!labelEndWords[w] || w == "RETURNING" && !dml) &&
@@ -434,7 +457,7 @@ func quoteNames(src string, toks []token) ([]token, error) {
 				// a select-list label without AS: an identifier or a
 				// BARE_LABEL keyword
 				if wi.flags&wfPG != 0 && wi.flags&wfBareLabel == 0 {
-					return nil, syntaxErrorAt(src, toks, k)
+					return nil, false, syntaxErrorAt(src, toks, k)
 				}
 				if wi.flags != 0 {
 					quote(k)
@@ -463,7 +486,7 @@ func quoteNames(src string, toks []token) ([]token, error) {
 			case valueKeywords[w]:
 			default:
 				if strongFollow(src, toks, k+1, upper) {
-					return nil, syntaxErrorAt(src, toks, k)
+					return nil, false, syntaxErrorAt(src, toks, k)
 				}
 			}
 		}
@@ -472,7 +495,7 @@ func quoteNames(src string, toks []token) ([]token, error) {
 		}
 		prevName = wi.flags&wfPG == 0 || valueKeywords[w] && w != "NOT" && w != "ALL" && w != "DISTINCT" && w != "CASE"
 	}
-	return out, nil
+	return out, quoted, nil
 }
 
 // pw0 is the word before k.

@@ -218,7 +218,7 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 	if depth != 0 {
 		return "", nil, false
 	}
-	if q, err := quoteNames(src, toks); err != nil || len(q) > 0 && &q[0] != &toks[0] {
+	if quoted, err := namesToQuote(src, toks); err != nil || quoted {
 		return "", nil, false // a keyword as a name: quoted, or an error (names.go)
 	}
 	if len(ed) == 0 {

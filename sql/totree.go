@@ -180,6 +180,18 @@ func notSupported(n ast.Node) error {
 
 func at(n ast.Node) pt.At { return pt.At{Offset: n.OriginTextPosition(), Src: n} }
 
+// NodeKind names e's kind for a message: the kind of TiDB's node the
+// transformer made it from ("FuncCallExpr"), as the binder's "expression
+// X is not supported" has always named it, else the tree's own type name.
+// The transformer answers it, so that the binder need not read the TiDB
+// node behind a tree node (At.Src).
+func NodeKind(e pt.Expr) string {
+	if src := e.(interface{ Source() any }).Source(); src != nil {
+		return strings.TrimPrefix(fmt.Sprintf("%T", src), "*ast.")
+	}
+	return strings.TrimPrefix(fmt.Sprintf("%T", e), "*tree.")
+}
+
 func (t *Transformer) toTree(e ast.ExprNode) (pt.Expr, error) {
 	switch n := e.(type) {
 	case *ast.ParenthesesExpr:

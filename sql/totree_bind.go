@@ -15,9 +15,9 @@ import (
 
 // BindStatement transforms the statement the binder binds (st.AST) into
 // sqlgate's tree: the statements StatementTree moves, a query (BindQuery),
-// an INSERT, UPDATE or DELETE (DMLToTree), EXPLAIN (pt.Explain), TRUNCATE
-// (pt.Truncate) and DESCRIBE (pt.Describe, which TiDB parses as EXPLAIN of
-// SHOW COLUMNS). Any other statement, and none, is a nil tree without an
+// an INSERT, UPDATE or DELETE (DMLToTree), EXPLAIN (pt.Explain) and
+// DESCRIBE (pt.Describe, which TiDB parses as EXPLAIN of SHOW COLUMNS).
+// TRUNCATE never comes here: ddlstmts.go parses it (Statement.DDL). Any other statement, and none, is a nil tree without an
 // error: the binder refuses it by its text.
 func (t *Transformer) BindStatement(st *Statement) (pt.Statement, error) {
 	if s, ok := t.StatementTree(st.AST); ok {
@@ -30,8 +30,6 @@ func (t *Transformer) BindStatement(st *Statement) (pt.Statement, error) {
 		return t.DMLToTree(st, n)
 	case *ast.ExplainStmt:
 		return t.explain(n, st)
-	case *ast.TruncateTableStmt:
-		return &pt.Truncate{At: at(n), Table: tableName(n.Table)}, nil
 	}
 	return nil, nil
 }

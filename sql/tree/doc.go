@@ -60,7 +60,9 @@
 // sql/totree_query.go), as it does set operations, WITH queries and
 // ParenQuery, a statement's one parenthesised query with clauses after
 // it. Statements besides the queries: CreateTable, DropTable, CreateView,
-// Insert, Update, Delete (dml.go), Explain, Truncate and Describe.
+// Insert, Update, Delete (dml.go), Explain and Describe (TRUNCATE is
+// sql.Statement.DDL: the DDL parser takes every statement that starts
+// with it).
 //
 // The writes (dml.go) are in the tree too: INSERT (VALUES rows with
 // DEFAULT, column list, alias, OVERRIDING, ON CONFLICT's target, DO

@@ -125,12 +125,6 @@ type Explain struct {
 	Stmt    Statement
 }
 
-// Truncate is TRUNCATE [TABLE] name.
-type Truncate struct {
-	At
-	Table *TableName
-}
-
 // Describe is DESCRIBE name (SHOW COLUMNS of a relation), which is not
 // PostgreSQL's but which sqlgate answers.
 type Describe struct {
@@ -142,5 +136,4 @@ func (*CreateTable) stmtNode() {}
 func (*DropTable) stmtNode()   {}
 func (*CreateView) stmtNode()  {}
 func (*Explain) stmtNode()     {}
-func (*Truncate) stmtNode()    {}
 func (*Describe) stmtNode()    {}

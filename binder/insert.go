@@ -21,6 +21,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if ins.Refused != "" {
 		return nil, sqlerr.NotSupported(ins.Refused)
 	}
+	ins = valuesRowAsSelect(ins)                // srf.go
 	tsrc, err := b.bindInsertTarget(ins.Target) // dmledge.go
 	if err != nil {
 		return nil, err

@@ -533,3 +533,50 @@ func (b *binder) bindUpdateValue(s *scope, e pt.Expr) (Expr, error) {
 	defer b.refuseSetCalls("UPDATE")()
 	return b.bindTree(s, e)
 }
+
+// valuesRowAsSelect is INSERT ... VALUES (row) as INSERT ... SELECT row when
+// the one row calls a set-returning function: PostgreSQL transforms a
+// single-row VALUES list as a select list, where such a call adds rows (a
+// multi-row list refuses it: "not allowed in VALUES"). A row with DEFAULT
+// stays VALUES, where the call is refused. ins is returned when it is
+// not such a statement.
+func valuesRowAsSelect(ins *pt.Insert) *pt.Insert {
+	if len(ins.Rows) != 1 || ins.Query != nil {
+		return ins
+	}
+	row := ins.Rows[0]
+	calls := false
+	for _, e := range row {
+		if _, isDefault := e.(*pt.Default); isDefault {
+			return ins
+		}
+		calls = calls || callsSetFunction(e)
+	}
+	if !calls {
+		return ins
+	}
+	sel := &pt.Select{At: ins.At}
+	sel.With = ins.With
+	for _, e := range row {
+		sel.Targets = append(sel.Targets, &pt.Target{X: e})
+	}
+	out := *ins
+	out.Rows, out.Query, out.PlainQuery, out.QuerySelect = nil, sel, true, true
+	return &out
+}
+
+// callsSetFunction reports whether e calls a set-returning function
+// outside any subquery (whose own select list may).
+func callsSetFunction(e pt.Expr) bool {
+	found := false
+	pt.Inspect(e, func(n pt.Node) bool {
+		switch x := n.(type) {
+		case *pt.Subquery, *pt.Exists, *pt.ArraySubquery:
+			return false
+		case *pt.FuncCall:
+			found = found || (x.Over == nil && functions.IsSetFunc(x.Name))
+		}
+		return !found
+	})
+	return found
+}

@@ -21,7 +21,6 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if ins.Refused != "" {
 		return nil, sqlerr.NotSupported(ins.Refused)
 	}
-	ins = valuesRowAsSelect(ins)                // srf.go
 	tsrc, err := b.bindInsertTarget(ins.Target) // dmledge.go
 	if err != nil {
 		return nil, err
@@ -33,6 +32,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if a := ins.Alias; a != "" { // INSERT INTO t AS a: only a names it
 		scan = NewScan(scan.Table, a)
 	}
+	ins = valuesRowAsSelect(ins, scan.Table.Descriptor.Schema.Columns) // srf.go
 	// The query of INSERT ... SELECT is bound first, as PostgreSQL
 	// transforms it before it matches values to target columns.
 	var query Node

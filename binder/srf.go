@@ -537,30 +537,52 @@ func (b *binder) bindUpdateValue(s *scope, e pt.Expr) (Expr, error) {
 // valuesRowAsSelect is INSERT ... VALUES (row) as INSERT ... SELECT row when
 // the one row calls a set-returning function: PostgreSQL transforms a
 // single-row VALUES list as a select list, where such a call adds rows (a
-// multi-row list refuses it: "not allowed in VALUES"). A row with DEFAULT
-// stays VALUES, where the call is refused. ins is returned when it is
-// not such a statement.
-func valuesRowAsSelect(ins *pt.Insert) *pt.Insert {
+// multi-row list refuses it: "not allowed in VALUES"). A DEFAULT cell's
+// column is left out of the target columns (tableCols name them when the
+// statement lists none), which gives it its default all the same. ins is
+// returned when it is not such a statement.
+func valuesRowAsSelect(ins *pt.Insert, tableCols []fluss.Column) *pt.Insert {
 	if len(ins.Rows) != 1 || ins.Query != nil {
 		return ins
 	}
 	row := ins.Rows[0]
-	calls := false
+	calls, defaults := false, false
 	for _, e := range row {
-		if _, isDefault := e.(*pt.Default); isDefault {
-			return ins
-		}
+		_, isDefault := e.(*pt.Default)
+		defaults = defaults || isDefault
 		calls = calls || callsSetFunction(e)
 	}
 	if !calls {
 		return ins
 	}
+	targets := ins.Columns
+	if defaults && len(targets) == 0 {
+		if len(row) > len(tableCols) {
+			return ins // VALUES' own error: more expressions than columns
+		}
+		for _, c := range tableCols[:len(row)] {
+			targets = append(targets, &pt.InsertColumn{At: ins.At, Name: c.Name})
+		}
+	}
+	if defaults && len(targets) != len(row) {
+		return ins // VALUES' own error
+	}
 	sel := &pt.Select{At: ins.At}
 	sel.With = ins.With
-	for _, e := range row {
+	var cols []*pt.InsertColumn
+	for i, e := range row {
+		if _, isDefault := e.(*pt.Default); isDefault {
+			continue
+		}
 		sel.Targets = append(sel.Targets, &pt.Target{X: e})
+		if defaults {
+			cols = append(cols, targets[i])
+		}
 	}
 	out := *ins
+	if defaults {
+		out.Columns = cols
+	}
 	out.Rows, out.Query, out.PlainQuery, out.QuerySelect = nil, sel, true, true
 	return &out
 }

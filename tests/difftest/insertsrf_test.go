@@ -8,7 +8,8 @@ import (
 
 // insertSRFCells are the cells of generated one-row VALUES lists: plain
 // values, set-returning calls (alone, in an expression, two of different
-// lengths), a subquery holding one, and a value of the wrong type.
+// lengths), a subquery holding one, a value of the wrong type, and
+// DEFAULT beside a call.
 var insertSRFCells = [][2]string{ // (v int, w text)
 	{"generate_series(1, 3)", "'x'"},
 	{"unnest(ARRAY[4, 5])", "generate_series(1, 3)::text"},
@@ -18,6 +19,8 @@ var insertSRFCells = [][2]string{ // (v int, w text)
 	{"generate_series(1, 0)", "'none'"},
 	{"'a' || generate_series(1, 2)", "'bad'"},
 	{"9", "'plain'"},
+	{"generate_series(1, 2)", "DEFAULT"},
+	{"DEFAULT", "generate_series(1, 2)::text"},
 }
 
 // TestInsertValuesSetCallsDifferential inserts one-row VALUES lists that

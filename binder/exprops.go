@@ -147,8 +147,11 @@ func (b *binder) bindUnary(s *scope, n *pt.Unary) (Expr, error) {
 	}
 	switch n.Op {
 	case pt.UPlus:
-		return x, nil
+		return b.bindPrefixPlus(n, x) // operators.go
 	case pt.UMinus:
+		if err := prefixMinusAmbiguity(x); err != nil { // operators.go
+			return nil, b.errAt(n, err)
+		}
 		// Fold -literal so that -2147483648 is an int4 and -9223372036854775808 an int8.
 		if c, ok := x.(*Const); ok && c.Value != nil {
 			switch v := c.Value.(type) {

@@ -161,3 +161,29 @@ func (b *binder) asPowerOperatorError(s *scope, n *pt.Binary, err error) error {
 	}
 	return b.operatorError(n, "^", l.Type(), r.Type())
 }
+
+// bindPrefixPlus binds + x: PostgreSQL's prefix + exists for the numeric
+// types only (not interval, text ...), and reads an untyped literal or
+// NULL as float8, the numeric category's preferred type.
+func (b *binder) bindPrefixPlus(n *pt.Unary, x Expr) (Expr, error) {
+	switch t := x.Type(); {
+	case t.Kind == types.Null:
+		return &Const{Value: nil, T: types.Float64Type}, nil
+	case isUnknown(t):
+		return b.coerceUnknown(n.X, x, types.Float64Type)
+	case !t.IsNumeric():
+		return nil, b.errAt(n, noOperator("+", t))
+	}
+	return x, nil
+}
+
+// prefixMinusAmbiguity is PostgreSQL's 42725 for - of an untyped literal or
+// NULL: prefix - has candidates in two categories (numeric and interval),
+// so an unknown operand picks none.
+func prefixMinusAmbiguity(x Expr) *sqlerr.Error {
+	if c, ok := x.(*Const); !ok || !isUnknown(c.T) {
+		return nil
+	}
+	return sqlerr.New(sqlerr.Code("42725"), "operator is not unique: - unknown").
+		WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
+}

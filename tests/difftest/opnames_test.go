@@ -17,15 +17,17 @@ var opNameOperands = []string{"NULL", "'1'", "'a'", "1", "1.5", "true", "'x'::te
 var opNameInfix = []string{"~", "~*", "!~", "!~*", "~~", "~~*", "!~~", "!~~*", "LIKE", "ILIKE", "NOT LIKE", "NOT ILIKE",
 	"^", "%", "#", "&&", "^@", "@>", "<@", "?"}
 
-// opNamePrefix are prefix operators the rewrite spells as pg__op_ calls.
-var opNamePrefix = []string{"~", "@", "|/", "||/"}
+// opNamePrefix are prefix operators the rewrite spells as pg__op_ calls,
+// and + and -, which exist for numeric types only (and - for interval).
+var opNamePrefix = []string{"~", "@", "|/", "||/", "+", "-"}
 
 // TestOperatorNamesDifferential applies each operator of opNameInfix and
 // opNamePrefix to the operands of opNameOperands on sqlgate and PostgreSQL
 // 15. Where PostgreSQL finds no operator or none unique (42883, 42725),
 // sqlgate must refuse with the same SQLSTATE, message and position: it
 // named the function behind the operator (pg__op_not, regex_match, like,
-// power) and NULL's type null.
+// power) and NULL's type null, took + of any type, and read - of an
+// untyped literal as float8.
 func TestOperatorNamesDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

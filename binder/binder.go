@@ -286,17 +286,27 @@ func (b *binder) errAtOperator(n sourceNode, op string, err *sqlerr.Error) *sqle
 	if n == nil || b.stmt == nil {
 		return err
 	}
+	if pos, ok := b.operatorAt(n, op); ok {
+		return err.WithPosition(pos)
+	}
+	return b.errAt(n, err)
+}
+
+// operatorAt is the position of operator op of the two-operand expression
+// n (ok false when its text does not spell op there).
+func (b *binder) operatorAt(n sourceNode, op string) (int, bool) {
+	if n == nil || b.stmt == nil {
+		return 0, false
+	}
 	start, end := n.OriginTextPosition(), rightOperandOffset(n)
 	text := b.stmt.Rewritten
 	if start < end && end <= len(text) {
 		if i := strings.LastIndex(strings.ToLower(text[start:end]), strings.ToLower(op)); i >= 0 {
-			return err.WithPosition(b.stmt.Position(start + i))
+			return b.stmt.Position(start + i), true
 		}
-		if pos, ok := b.stmt.OperatorPosition(start, end, op); ok { // the rewrite made it a call
-			return err.WithPosition(pos)
-		}
+		return b.stmt.OperatorPosition(start, end, op) // the rewrite made it a call
 	}
-	return b.errAt(n, err)
+	return 0, false
 }
 
 // rightOperandOffset is the text offset of a two-operand expression's right
@@ -313,6 +323,10 @@ func rightOperandOffset(n sourceNode) int {
 		if x.L != nil {
 			return x.R.Pos()
 		}
+	case *pt.Like:
+		return x.Pattern.Pos()
+	case *pt.Regexp:
+		return x.Pattern.Pos()
 	}
 	return 0
 }

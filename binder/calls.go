@@ -167,10 +167,13 @@ func (b *binder) asOperatorError(n *pt.Operator, ts []types.T, err error) error 
 	if se == nil || len(ts) == 0 || len(ts) > 2 {
 		return err
 	}
-	if se.Code == sqlerr.Code("42725") && len(ts) == 2 {
+	if se.Code == sqlerr.Code("42725") {
+		const hint = "Could not choose a best candidate operator. You might need to add explicit type casts."
+		if len(ts) == 1 { // a prefix operator: ~ NULL
+			return b.errAt(n, sqlerr.New(sqlerr.Code("42725"), "operator is not unique: %s %s", n.Op, ts[0].OperandName()).WithHint(hint))
+		}
 		return b.errAtOperator(n, n.Op, sqlerr.New(sqlerr.Code("42725"), "operator is not unique: %s %s %s",
-			ts[0].OperandName(), n.Op, ts[1].OperandName()).
-			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."))
+			ts[0].OperandName(), n.Op, ts[1].OperandName()).WithHint(hint))
 	}
 	if se.Code != sqlerr.UndefinedFunction {
 		return err

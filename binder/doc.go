@@ -70,10 +70,13 @@
 // groupingsets.go GROUP BY with ROLLUP, CUBE, GROUPING SETS, () and
 // GROUPING(..) (one Aggregate per grouping set under UNION ALL),
 // operators.go the operators resolved by operand type (@> <@ ? ?| ?&
-// over jsonb and arrays, || of bytea and of jsonb), orderedset.go ordered-set and hypothetical-set aggregates WITHIN GROUP
+// over jsonb and arrays, || of bytea and of jsonb; a failed lookup of an
+// operator bound to a function named as the operator; prefix + of
+// numeric types only, - of an untyped operand ambiguous), orderedset.go ordered-set and hypothetical-set aggregates WITHIN GROUP
 // (array_agg in the sort order with a finishing function, or counts of
 // the rows before the hypothetical row), lateral.go LATERAL items and functions in FROM that read the items
-// before them (a Lateral join whose right side is a correlated plan),
+// before them (a Lateral join whose right side is a correlated plan; with USING or
+// NATURAL the merged columns over it, as over a join),
 // searchcycle.go its SEARCH and CYCLE clauses (record keys that sort and
 // compare as PostgreSQL's records; never sent to a client), ctecorr.go a
 // WITH query that reads the rows enclosing its level, insertselect.go

@@ -147,8 +147,11 @@ func (b *binder) bindUnary(s *scope, n *pt.Unary) (Expr, error) {
 	}
 	switch n.Op {
 	case pt.UPlus:
-		return x, nil
+		return b.bindPrefixPlus(n, x) // operators.go
 	case pt.UMinus:
+		if err := prefixMinusAmbiguity(x); err != nil { // operators.go
+			return nil, b.errAt(n, err)
+		}
 		// Fold -literal so that -2147483648 is an int4 and -9223372036854775808 an int8.
 		if c, ok := x.(*Const); ok && c.Value != nil {
 			switch v := c.Value.(type) {
@@ -216,7 +219,11 @@ func (b *binder) bindBinary(s *scope, n *pt.Binary) (Expr, error) {
 	if !ok {
 		if n.Op == pt.Pow {
 			// a ^ b: power(a, b), as PostgreSQL's ^ is
-			return b.bindFuncCall(s, &pt.FuncCall{At: n.At, Name: "power", Args: []pt.Expr{n.L, n.R}})
+			e, err := b.bindFuncCall(s, &pt.FuncCall{At: n.At, Name: "power", Args: []pt.Expr{n.L, n.R}})
+			if err != nil {
+				return nil, b.asPowerOperatorError(s, n, err) // operators.go
+			}
+			return e, nil
 		}
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %d is not supported", n.Op))
 	}
@@ -871,6 +878,7 @@ func (b *binder) coerce(n sourceNode, e Expr, target types.T, what string) (Expr
 }
 
 func noOperator(op string, t types.T) *sqlerr.Error {
+	t = namedOperand(t) // operators.go
 	return sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s", op, t.OperandName()).
 		WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
 }
@@ -909,6 +917,7 @@ func (b *binder) binaryOpError(n sourceNode, op Op, lt, rt types.T) *sqlerr.Erro
 }
 
 func noBinaryOperator(op string, l, r types.T) *sqlerr.Error {
+	l, r = namedOperand(l), namedOperand(r) // operators.go
 	return sqlerr.New(sqlerr.UndefinedFunction, "operator does not exist: %s %s %s", l.OperandName(), op, r.OperandName()).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }

@@ -160,24 +160,30 @@ func (b *binder) bindJoin(j *pt.Join, rowNames map[string]bool) (Node, error) {
 		join.Cond = cond
 		return join, nil
 	case len(j.Using) > 0 || j.Natural:
-		names := j.Using
-		if j.Natural {
-			names = append([]string(nil), names...)
-			rightNames := map[string]bool{}
-			for _, c := range right.Columns() {
-				// a nested USING join lists its merged column and,
-				// hidden, each side's: a visible one makes the name
-				rightNames[c.Name] = rightNames[c.Name] || !c.Hidden
-			}
-			for _, c := range left.Columns() {
-				if rightNames[c.Name] && !c.Hidden {
-					names = append(names, c.Name)
-				}
-			}
-		}
-		return b.bindUsing(join, names)
+		return b.bindUsing(join, usingNames(j, left, right))
 	}
 	return join, nil
+}
+
+// usingNames are the columns a USING or NATURAL join merges: USING's list,
+// or for NATURAL the names visible on both sides, in the left's order.
+func usingNames(j *pt.Join, left, right Node) []string {
+	names := j.Using
+	if j.Natural {
+		names = append([]string(nil), names...)
+		rightNames := map[string]bool{}
+		for _, c := range right.Columns() {
+			// a nested USING join lists its merged column and,
+			// hidden, each side's: a visible one makes the name
+			rightNames[c.Name] = rightNames[c.Name] || !c.Hidden
+		}
+		for _, c := range left.Columns() {
+			if rightNames[c.Name] && !c.Hidden {
+				names = append(names, c.Name)
+			}
+		}
+	}
+	return names
 }
 
 func checkDuplicateAliases(left, right Node) error {
@@ -201,8 +207,22 @@ func checkDuplicateAliases(left, right Node) error {
 // shows each of them once, first, followed by the other columns of each side;
 // each side's own column stays, Hidden, where it was (l.x, r.x, l.*).
 func (b *binder) bindUsing(join *Join, names []string) (Node, error) {
-	nl := len(join.Left.Columns())
-	cols := join.Columns()
+	p, cond, err := b.usingColumns(join, len(join.Left.Columns()), join.Type, names)
+	if err != nil {
+		return nil, err
+	}
+	join.Cond = cond
+	if join.Type == CrossJoin {
+		join.Type = InnerJoin
+	}
+	return p, nil
+}
+
+// usingColumns is the equality condition of a USING join over input (a
+// Join or a Lateral of type jt whose left side has nl columns) and the
+// projection above it that shows the merged columns.
+func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (*Project, Expr, error) {
+	cols := input.Columns()
 	find := func(name string, from, to int) (int, error) {
 		found := -1
 		side := "left"
@@ -224,19 +244,19 @@ func (b *binder) bindUsing(join *Join, names []string) (Node, error) {
 	}
 	var cond Expr
 	merged := map[int]bool{}
-	p := &Project{Input: join}
+	p := &Project{Input: input}
 	for _, name := range names {
 		li, err := find(name, 0, nl)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ri, err := find(name, nl, len(cols))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		eq, err := b.makeBinary(nil, OpEq, &ColumnRef{Index: li, Name: name, T: cols[li].T}, &ColumnRef{Index: ri, Name: name, T: cols[ri].T})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if cond == nil {
 			cond = eq
@@ -245,17 +265,17 @@ func (b *binder) bindUsing(join *Join, names []string) (Node, error) {
 		}
 		merged[li], merged[ri] = true, true
 		src := li
-		if join.Type == RightJoin {
+		if jt == RightJoin {
 			src = ri
 		}
 		c := cols[src]
 		var shown Expr = &ColumnRef{Index: src, Name: name, T: c.T}
-		if join.Type == FullJoin {
+		if jt == FullJoin {
 			// the column of whichever side has the row, in the type both
 			// take, as PostgreSQL's COALESCE(l.x, r.x)
 			t, ok := commonType(cols[li].T, cols[ri].T)
 			if !ok {
-				return nil, noBinaryOperator("=", cols[li].T, cols[ri].T)
+				return nil, nil, noBinaryOperator("=", cols[li].T, cols[ri].T)
 			}
 			shown = &Coalesce{Args: []Expr{b.castTo(&ColumnRef{Index: li, Name: name, T: cols[li].T}, t),
 				b.castTo(&ColumnRef{Index: ri, Name: name, T: cols[ri].T}, t)}, T: t.Nullable()}
@@ -265,14 +285,10 @@ func (b *binder) bindUsing(join *Join, names []string) (Node, error) {
 		c.Table = ""
 		p.Cols = append(p.Cols, c)
 	}
-	join.Cond = cond
-	if join.Type == CrossJoin {
-		join.Type = InnerJoin
-	}
 	for i, c := range cols {
 		c.Hidden = c.Hidden || merged[i]
 		p.Exprs = append(p.Exprs, &ColumnRef{Index: i, Name: c.Name, T: c.T})
 		p.Cols = append(p.Cols, c)
 	}
-	return p, nil
+	return p, cond, nil
 }

@@ -652,6 +652,9 @@ func (b *binder) bindLike(s *scope, n *pt.Like) (Expr, error) {
 	}
 	e, err := b.callFunction(n, name, args)
 	if err != nil {
+		if len(args) == 2 { // operators.go
+			return nil, b.asPatternOperatorError(n, likeOperators[[2]bool{n.ILike, n.Not}], likeWords(n), args, err)
+		}
 		return nil, err
 	}
 	if n.Not {
@@ -672,8 +675,8 @@ func (b *binder) bindRegexp(s *scope, n *pt.Regexp) (Expr, error) {
 		return nil, err
 	}
 	e, err := b.callFunction(n, "regex_match", []Expr{x, p, &Const{Value: n.IgnoreCase, T: types.BoolType}})
-	if err != nil {
-		return nil, err
+	if err != nil { // operators.go
+		return nil, b.asPatternOperatorError(n, regexOperators[[2]bool{n.IgnoreCase, n.Not}], "", []Expr{x, p}, err)
 	}
 	if n.Not {
 		return &UnaryOp{Op: OpNot, X: e, T: types.BoolType}, nil

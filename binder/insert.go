@@ -32,6 +32,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 	if a := ins.Alias; a != "" { // INSERT INTO t AS a: only a names it
 		scan = NewScan(scan.Table, a)
 	}
+	ins = valuesRowAsSelect(ins, scan.Table.Descriptor.Schema.Columns) // srf.go
 	// The query of INSERT ... SELECT is bound first, as PostgreSQL
 	// transforms it before it matches values to target columns.
 	var query Node

@@ -114,16 +114,22 @@ func (b *binder) withOuterScope(s *scope, fn func() (Node, error)) (Node, []Expr
 // lateralJoin finishes a join whose right input reads the left's row:
 // JOIN/CROSS JOIN/, and LEFT JOIN ... ON cond.
 func (b *binder) lateralJoin(j *pt.Join, left, right Node, outer []Expr) (Node, error) {
-	if len(j.Using) > 0 || j.Natural {
-		return nil, sqlerr.NotSupported("USING or NATURAL with a LATERAL item that reads the left input")
-	}
 	jt := InnerJoin
 	if j.Kind == pt.LeftJoin {
 		jt = LeftJoin
-	} else if j.On == nil {
+	} else if j.On == nil && len(j.Using) == 0 && !j.Natural {
 		jt = CrossJoin
 	}
 	n := NewLateral(left, right, outer, jt, nil)
+	if len(j.Using) > 0 || j.Natural {
+		// the merged columns over the apply, as over a join (from.go)
+		p, cond, err := b.usingColumns(n, len(left.Columns()), jt, usingNames(j, left, right))
+		if err != nil {
+			return nil, err
+		}
+		n.Cond = cond
+		return p, nil
+	}
 	if j.On == nil {
 		return n, nil
 	}

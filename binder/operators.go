@@ -2,6 +2,7 @@ package binder
 
 import (
 	"github.com/sqlgate/sqlgate/functions"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -97,4 +98,92 @@ func (b *binder) typedConcat(n sourceNode, l, r Expr) (e Expr, ok bool, err erro
 	}
 	e, err = b.callFunction(n, fn, args)
 	return e, true, err
+}
+
+// namedOperand is t as PostgreSQL names an operand in a failed operator
+// lookup: NULL is unknown.
+func namedOperand(t types.T) types.T {
+	if t.Kind == types.Null {
+		return types.UnknownType
+	}
+	return t
+}
+
+// likeOperators are the operators PostgreSQL reads [NOT] [I]LIKE as, by
+// (ILIKE, NOT); regexOperators those of ~ ~* !~ !~* by (case-insensitive,
+// NOT). A failed lookup names the operator, not the function behind it.
+var (
+	likeOperators  = map[[2]bool]string{{false, false}: "~~", {true, false}: "~~*", {false, true}: "!~~", {true, true}: "!~~*"}
+	regexOperators = map[[2]bool]string{{false, false}: "~", {true, false}: "~*", {false, true}: "!~", {true, true}: "!~*"}
+)
+
+// likeWords is how n's operator is spelled in words, where PostgreSQL
+// points a failed lookup (at NOT of NOT LIKE).
+func likeWords(n *pt.Like) string {
+	w := "like"
+	if n.ILike {
+		w = "ilike"
+	}
+	if n.Not {
+		w = "not " + w
+	}
+	return w
+}
+
+// asPatternOperatorError turns the failed lookup of the function a LIKE
+// or regular expression match binds to (like, ilike, regex_match) into
+// PostgreSQL's failed lookup of its operator op, at the operator (its
+// words when written in words). Other errors pass through.
+func (b *binder) asPatternOperatorError(n sourceNode, op, words string, args []Expr, err error) error {
+	se := sqlerr.As(err)
+	if se == nil || se.Code != sqlerr.UndefinedFunction || len(args) != 2 {
+		return err
+	}
+	e := noBinaryOperator(op, args[0].Type(), args[1].Type())
+	if pos, ok := b.operatorAt(n, words); ok && words != "" {
+		return e.WithPosition(pos)
+	}
+	return b.errAtOperator(n, op, e)
+}
+
+// asPowerOperatorError turns the failed lookup of power, which a ^ b binds
+// to, into PostgreSQL's failed lookup of ^ at the operator; the operands
+// are bound again for their types (only on this error path).
+func (b *binder) asPowerOperatorError(s *scope, n *pt.Binary, err error) error {
+	se := sqlerr.As(err)
+	if se == nil || se.Code != sqlerr.UndefinedFunction {
+		return err
+	}
+	l, lerr := b.bindTree(s, n.L)
+	r, rerr := b.bindTree(s, n.R)
+	if lerr != nil || rerr != nil {
+		return err
+	}
+	return b.operatorError(n, "^", l.Type(), r.Type())
+}
+
+// bindPrefixPlus binds + x: PostgreSQL's prefix + exists for the numeric
+// types only (not interval, text ...), and reads an untyped literal or
+// NULL as float8, the numeric category's preferred type.
+func (b *binder) bindPrefixPlus(n *pt.Unary, x Expr) (Expr, error) {
+	switch t := x.Type(); {
+	case t.Kind == types.Null:
+		return &Const{Value: nil, T: types.Float64Type}, nil
+	case isUnknown(t):
+		return b.coerceUnknown(n.X, x, types.Float64Type)
+	case !t.IsNumeric():
+		return nil, b.errAt(n, noOperator("+", t))
+	}
+	return x, nil
+}
+
+// prefixMinusAmbiguity is PostgreSQL's 42725 for - of an untyped literal or
+// NULL: prefix - has candidates in two categories (numeric and interval),
+// so an unknown operand picks none.
+func prefixMinusAmbiguity(x Expr) *sqlerr.Error {
+	if c, ok := x.(*Const); !ok || !isUnknown(c.T) {
+		return nil
+	}
+	return sqlerr.New(sqlerr.Code("42725"), "operator is not unique: - unknown").
+		WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
 }

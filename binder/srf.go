@@ -533,3 +533,72 @@ func (b *binder) bindUpdateValue(s *scope, e pt.Expr) (Expr, error) {
 	defer b.refuseSetCalls("UPDATE")()
 	return b.bindTree(s, e)
 }
+
+// valuesRowAsSelect is INSERT ... VALUES (row) as INSERT ... SELECT row when
+// the one row calls a set-returning function: PostgreSQL transforms a
+// single-row VALUES list as a select list, where such a call adds rows (a
+// multi-row list refuses it: "not allowed in VALUES"). A DEFAULT cell's
+// column is left out of the target columns (tableCols name them when the
+// statement lists none), which gives it its default all the same. ins is
+// returned when it is not such a statement.
+func valuesRowAsSelect(ins *pt.Insert, tableCols []fluss.Column) *pt.Insert {
+	if len(ins.Rows) != 1 || ins.Query != nil {
+		return ins
+	}
+	row := ins.Rows[0]
+	calls, defaults := false, false
+	for _, e := range row {
+		_, isDefault := e.(*pt.Default)
+		defaults = defaults || isDefault
+		calls = calls || callsSetFunction(e)
+	}
+	if !calls {
+		return ins
+	}
+	targets := ins.Columns
+	if defaults && len(targets) == 0 {
+		if len(row) > len(tableCols) {
+			return ins // VALUES' own error: more expressions than columns
+		}
+		for _, c := range tableCols[:len(row)] {
+			targets = append(targets, &pt.InsertColumn{At: ins.At, Name: c.Name})
+		}
+	}
+	if defaults && len(targets) != len(row) {
+		return ins // VALUES' own error
+	}
+	sel := &pt.Select{At: ins.At}
+	sel.With = ins.With
+	var cols []*pt.InsertColumn
+	for i, e := range row {
+		if _, isDefault := e.(*pt.Default); isDefault {
+			continue
+		}
+		sel.Targets = append(sel.Targets, &pt.Target{X: e})
+		if defaults {
+			cols = append(cols, targets[i])
+		}
+	}
+	out := *ins
+	if defaults {
+		out.Columns = cols
+	}
+	out.Rows, out.Query, out.PlainQuery, out.QuerySelect = nil, sel, true, true
+	return &out
+}
+
+// callsSetFunction reports whether e calls a set-returning function
+// outside any subquery (whose own select list may).
+func callsSetFunction(e pt.Expr) bool {
+	found := false
+	pt.Inspect(e, func(n pt.Node) bool {
+		switch x := n.(type) {
+		case *pt.Subquery, *pt.Exists, *pt.ArraySubquery:
+			return false
+		case *pt.FuncCall:
+			found = found || (x.Over == nil && functions.IsSetFunc(x.Name))
+		}
+		return !found
+	})
+	return found
+}

@@ -241,6 +241,9 @@ var joinTypes = map[binder.JoinType]relop.JoinType{
 // plain columns are computed by a projection under each side; the extra
 // columns are projected away above the join.
 func lowerJoin(x *binder.Join) (Node, error) {
+	if err := checkFullJoinQuals(x); err != nil { // fulljoinquals.go
+		return nil, err
+	}
 	left, err := lowerNode(x.Left)
 	if err != nil {
 		return nil, err

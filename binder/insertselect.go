@@ -39,9 +39,15 @@ func constantOutput(q Node, i int) (Expr, bool) {
 	if !ok || i < 0 || i >= len(p.Exprs) {
 		return nil, false
 	}
-	switch p.Input.(type) {
-	case *Aggregate, *Window, *Distinct, *DistinctOn, *ProjectSet:
-		return nil, false
+	for n := p.Input; ; {
+		switch x := n.(type) {
+		case *Aggregate, *Window, *Distinct, *DistinctOn, *ProjectSet:
+			return nil, false
+		case *Filter: // WHERE, or HAVING over an aggregate
+			n = x.Input
+			continue
+		}
+		break
 	}
 	e := p.Exprs[i]
 	return e, constantTree(e)

@@ -795,7 +795,7 @@ func (s *session) dropDomains(ctx context.Context, st *sql.DomainStmt) ([]*sqler
 				deps = append(deps, c.describe())
 			}
 			for o := range fam {
-				if o != oid {
+				if o != oid && !named[o] {
 					children = append(children, "type "+tx.Domains[o].Name)
 				}
 			}

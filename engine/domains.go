@@ -718,11 +718,31 @@ func (s *session) validateDomainData(ctx context.Context, ds map[uint32]meta.Dom
 // columnViolates scans column c's committed values and reports whether one
 // fails v's CHECK (or is NULL, when notNull).
 func (s *session) columnViolates(ctx context.Context, c domainColumn, v *domainValidator, notNull bool) (bool, error) {
-	t, err := s.eng.store.Table(ctx, c.info.Path)
+	return s.anyBatch(ctx, c.info.Path, c.col, func(b arrow.RecordBatch) (bool, error) {
+		vals := domainValues(b.Column(0), c.array)
+		if notNull && vals.NullN() > 0 {
+			return true, nil
+		}
+		if v == nil {
+			return false, nil
+		}
+		exprs, err := v.checksFor(ctx, vals.DataType())
+		if err != nil {
+			return false, err
+		}
+		k, err := s.eng.firstFailingCheck(ctx, exprs, vals)
+		return k >= 0, err
+	})
+}
+
+// anyBatch scans column col of path's committed rows and reports whether
+// hit holds for one of its batches (the scan stops there).
+func (s *session) anyBatch(ctx context.Context, path fluss.TablePath, col int, hit func(arrow.RecordBatch) (bool, error)) (bool, error) {
+	t, err := s.eng.store.Table(ctx, path)
 	if err != nil {
 		return false, err
 	}
-	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: []int{c.col}})
+	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: []int{col}})
 	if err != nil {
 		return false, err
 	}
@@ -732,23 +752,10 @@ func (s *session) columnViolates(ctx context.Context, c domainColumn, v *domainV
 		if err != nil || b == nil {
 			return false, err
 		}
-		vals := domainValues(b.Column(0), c.array)
-		bad := notNull && vals.NullN() > 0
-		if !bad && v != nil {
-			exprs, err := v.checksFor(ctx, vals.DataType())
-			if err == nil {
-				var k int
-				k, err = s.eng.firstFailingCheck(ctx, exprs, vals)
-				bad = k >= 0
-			}
-			if err != nil {
-				b.Release()
-				return false, err
-			}
-		}
+		found, err := hit(b)
 		b.Release()
-		if bad {
-			return true, nil
+		if err != nil || found {
+			return found, err
 		}
 	}
 }
@@ -891,26 +898,7 @@ func domainNotNullAt(d *types.Domain) bool {
 
 // tableHasRows reports whether info's table holds a committed row.
 func (s *session) tableHasRows(ctx context.Context, info fluss.TableInfo) (bool, error) {
-	t, err := s.eng.store.Table(ctx, info.Path)
-	if err != nil {
-		return false, err
-	}
-	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: []int{0}})
-	if err != nil {
-		return false, err
-	}
-	defer r.Close()
-	for {
-		b, err := r.Next(ctx)
-		if err != nil || b == nil {
-			return false, err
-		}
-		rows := b.NumRows()
-		b.Release()
-		if rows > 0 {
-			return true, nil
-		}
-	}
+	return s.anyBatch(ctx, info.Path, 0, func(b arrow.RecordBatch) (bool, error) { return b.NumRows() > 0, nil })
 }
 
 // domainTypeStmt is DROP TYPE of domains as DROP DOMAIN: PostgreSQL's

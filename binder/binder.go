@@ -23,6 +23,12 @@ type binder struct {
 	cat    Catalog
 	stmt   *sql.Statement
 	params []types.T
+	// domainCasts are the casts to a domain bound so far, with the
+	// domain's OID (pg_typeof names it; domains.go).
+	domainCasts map[Expr]uint32
+	// assignInto is the table an INSERT or UPDATE writes, whose columns'
+	// domains its assignment errors name (domains.go).
+	assignInto *Scan
 	// setOpBranch is set while the SELECT about to be bound is a branch of
 	// a set operation, whose unknown literals stay unknown for the set
 	// operation to type (select.go, setop.go).

@@ -104,6 +104,11 @@ func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
 		}
 		args[i] = e
 	}
+	if name == "pg_typeof" && len(args) == 1 {
+		if oid := b.exprDomain(s, args[0]); oid != 0 {
+			return domainTypeOf(oid), nil // domains.go
+		}
+	}
 	return b.callFunction(n, name, args)
 }
 

@@ -118,7 +118,7 @@ func DomainCheck(ctx context.Context, cat Catalog, base types.T, text string) (E
 // domainCast checks a cast's values against the domain d: the cast to
 // the base type, then d's constraints (types.Domain.Validate) in a call
 // that passes the values through.
-func domainCast(d *types.Domain, x Expr) Expr {
+func (b *binder) domainCast(d *types.Domain, x Expr) Expr {
 	oid := d.OID
 	kernel := func(ctx context.Context, _ memory.Allocator, args []arrow.Array, _ int) (arrow.Array, error) {
 		if d := types.DomainOf(oid); d != nil && d.Validate != nil {
@@ -129,7 +129,86 @@ func domainCast(d *types.Domain, x Expr) Expr {
 		args[0].Retain()
 		return args[0], nil
 	}
-	return &FuncCall{Name: "pg__domain_check", Args: []Expr{x}, T: x.Type(), Volatile: true, Kernel: kernel}
+	out := &FuncCall{Name: "pg__domain_check", Args: []Expr{x}, T: x.Type(), Volatile: true, Kernel: kernel}
+	if b.domainCasts == nil {
+		b.domainCasts = map[Expr]uint32{}
+	}
+	b.domainCasts[out] = oid
+	return out
+}
+
+// noteScanDomains sets the Domain of each of cols, a scan of table's
+// columns, declared with a domain. Most tables have none: their
+// properties are looked at for a domain's PGType before the metadata is
+// read.
+func noteScanDomains(table fluss.TableInfo, cols []Column) {
+	has := func(props map[string]string) bool {
+		for _, v := range props {
+			if strings.HasPrefix(v, "domain:") {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(table.Descriptor.CustomProperties) && !has(table.Descriptor.Properties) {
+		return
+	}
+	m := fluss.MetaOf(table.Descriptor)
+	for i := range cols {
+		if oid, array, ok := ParseDomainPGType(m.Column(i).PGType); ok && !array {
+			cols[i].Domain = oid
+		}
+	}
+}
+
+// exprDomain is the domain whose type the value of e has as PostgreSQL
+// types it (0 for none): a column declared with a domain, a cast to one,
+// COALESCE of values of one domain. Every other expression over a
+// domain's values has its base type (PostgreSQL's operators and
+// functions take the base type).
+func (b *binder) exprDomain(s *scope, e Expr) uint32 {
+	switch x := e.(type) {
+	case *ColumnRef:
+		if s != nil && x.Index >= 0 && x.Index < len(s.cols) && s.cols[x.Index].Name == x.Name {
+			return s.cols[x.Index].Domain
+		}
+	case *FuncCall:
+		return b.domainCasts[x]
+	case *Coalesce:
+		var oid uint32
+		for i, a := range x.Args {
+			d := b.exprDomain(s, a)
+			if d == 0 || i > 0 && d != oid {
+				return 0
+			}
+			oid = d
+		}
+		return oid
+	}
+	return 0
+}
+
+// assignTypeName is the name of the type of column col of table as an
+// assignment's error words it: the column's domain when it has one (an
+// INSERT or UPDATE target's, assignInto), else t's name.
+func (b *binder) assignTypeName(col, table string, t types.T) string {
+	if s := b.assignInto; s != nil && s.Table.Path.Table == table {
+		for _, c := range s.cols {
+			if c.Name != col || c.Domain == 0 {
+				continue
+			}
+			if d := types.DomainOf(c.Domain); d != nil {
+				return d.QualifiedName()
+			}
+		}
+	}
+	return t.PGName()
+}
+
+// domainTypeOf is pg_typeof's answer for a value of the domain oid: the
+// domain's regtype.
+func domainTypeOf(oid uint32) Expr {
+	return &Const{Value: int64(oid), T: types.RegOf(types.RegType)}
 }
 
 // DomainBase resolves CREATE DOMAIN's data type: the values' type and,
@@ -183,11 +262,18 @@ func DomainDefault(ctx context.Context, cat Catalog, base types.T, text string) 
 // NamesDomain reports whether the type name tn names a domain or an
 // array of one.
 func NamesDomain(tn *sql.TypeName, ut TypeCatalog) bool {
+	d, _ := DomainOfTypeName(tn, ut)
+	return d != nil
+}
+
+// DomainOfTypeName is the domain the type name tn names, or whose array
+// it names (array true); nil when neither.
+func DomainOfTypeName(tn *sql.TypeName, ut TypeCatalog) (d *types.Domain, array bool) {
 	if tn == nil {
-		return false
+		return nil, false
 	}
 	if tn.Elem != nil && tn.ArrayDims > 0 {
-		tn = tn.Elem
+		tn, array = tn.Elem, true
 	}
-	return domainNamed(ut, tn) != nil
+	return domainNamed(ut, tn), array
 }

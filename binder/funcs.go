@@ -137,7 +137,7 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 	}
 	out, err := b.castBound(n, castPlace(n), n.X, x, target)
 	if d := domainNamed(b.typeCatalog(), tn); d != nil && err == nil {
-		out = domainCast(d, out) // domains.go
+		out = b.domainCast(d, out) // domains.go
 	}
 	return out, err
 }

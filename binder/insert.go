@@ -45,6 +45,7 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 		}
 	}
 	info := scan.Table
+	b.assignInto = scan // domains.go
 	tableCols := info.Descriptor.Schema.Columns
 	// target[i] = table column index of the i-th value
 	var target []int
@@ -149,8 +150,12 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 			}
 			if provided[i] >= 0 && !overridden[i] {
 				qc := qcols[provided[i]]
+				var in Expr = &ColumnRef{Index: provided[i], Name: qc.Name, T: qc.T}
+				if k, ok := constantOutput(q, provided[i]); ok { // insertselect.go
+					in = k
+				}
 				var err error
-				if e, err = b.assign(nil, &ColumnRef{Index: provided[i], Name: qc.Name, T: qc.T}, c.Name, c.Type, info.Path.Table); err != nil {
+				if e, err = b.assign(nil, in, c.Name, c.Type, info.Path.Table); err != nil {
 					return nil, err
 				}
 			}
@@ -445,7 +450,7 @@ func (b *binder) assign(node sourceNode, e Expr, col string, t types.T, table st
 		ok = et.IsBitString() // only bit strings assign to one (bitstring.go)
 	}
 	if !ok {
-		return nil, b.errAt(node, sqlerr.New(sqlerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, target.PGName(), et.PGName()).
+		return nil, b.errAt(node, sqlerr.New(sqlerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, b.assignTypeName(col, table, target), et.PGName()).
 			WithHint("You will need to rewrite or cast the expression."))
 	}
 	if target.Kind == types.Array && boundedString(target.ArrayLeaf()) && !et.Same(&target) {

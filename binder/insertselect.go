@@ -24,6 +24,61 @@ func (b *binder) bindInsertSelect(ins *pt.Insert) (Node, error) {
 	return b.bindQueryTree(ins.Query)
 }
 
+// constantOutput is the expression of output i of an INSERT's query when
+// PostgreSQL's planner would fold the column's assignment coercion with
+// it: the query is a plain SELECT (no aggregate, window, DISTINCT, LIMIT,
+// set operation or set-returning call: one PostgreSQL pulls up into the
+// INSERT) and the output is an expression of constants. The assignment
+// is then made over the expression itself, so that plan-time folding
+// (lower's plan_time_folding) raises its error though no row comes
+// (INSERT INTO t (v) SELECT 40000 WHERE false into a varchar(3) column).
+// The query still computes the output; the copy computes the same
+// constant.
+func constantOutput(q Node, i int) (Expr, bool) {
+	p, ok := q.(*Project)
+	if !ok || i < 0 || i >= len(p.Exprs) {
+		return nil, false
+	}
+	for n := p.Input; ; {
+		switch x := n.(type) {
+		case *Aggregate, *Window, *Distinct, *DistinctOn, *ProjectSet:
+			return nil, false
+		case *Filter: // WHERE, or HAVING over an aggregate
+			n = x.Input
+			continue
+		}
+		break
+	}
+	e := p.Exprs[i]
+	return e, constantTree(e)
+}
+
+// constantTree reports whether e is computed from constants alone by
+// operators, casts and non-volatile functions.
+func constantTree(e Expr) bool {
+	switch x := e.(type) {
+	case *Const:
+		return true
+	case *Cast:
+		return constantTree(x.X)
+	case *BinaryOp:
+		return constantTree(x.L) && constantTree(x.R)
+	case *UnaryOp:
+		return constantTree(x.X)
+	case *FuncCall:
+		if x.Volatile {
+			return false
+		}
+		for _, a := range x.Args {
+			if !constantTree(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // insertProjection returns the projection whose outputs are the query's
 // columns, through LIMIT, or nil.
 func insertProjection(n Node) *Project {

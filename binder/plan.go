@@ -20,6 +20,9 @@ type Column struct {
 	// merged into an unqualified column. As in PostgreSQL it is reachable
 	// only qualified (l.x) and belongs to l.* but not to *.
 	Hidden bool
+	// Domain is the OID of the domain a table column is declared with
+	// (pg_typeof names it; domains.go), 0 for none.
+	Domain uint32
 }
 
 // Node is a logical plan node. Its output schema is known when it is built.
@@ -107,6 +110,7 @@ func NewScan(table fluss.TableInfo, alias string) *Scan {
 	for i, c := range table.Descriptor.Schema.Columns {
 		cols[i] = Column{Name: c.Name, T: c.Type, Table: alias, TableID: table.TableID, Ordinal: i + 1}
 	}
+	noteScanDomains(table, cols) // domains.go
 	return &Scan{Table: table, Alias: alias, cols: cols}
 }
 

@@ -406,7 +406,7 @@ func (b *binder) bindTargets(s *scope, targets []*pt.Target, bindOut func(pt.Exp
 		col := Column{Name: b.outputName(f), T: e.Type().Nullable()}
 		if ref, ok := e.(*ColumnRef); ok && b.agg == nil {
 			src := s.cols[ref.Index]
-			col.TableID, col.Ordinal, col.Table = src.TableID, src.Ordinal, src.Table
+			col.TableID, col.Ordinal, col.Table, col.Domain = src.TableID, src.Ordinal, src.Table, src.Domain
 		}
 		p.Exprs = append(p.Exprs, e)
 		p.Cols = append(p.Cols, col)

@@ -73,6 +73,7 @@ func (b *binder) bindUpdateTree(up *pt.Update) (Statement, error) {
 		return nil, err
 	}
 	info := scan.Table
+	b.assignInto = scan // domains.go
 	input, err := b.bindDMLFrom(scan, up.From, up.NoFromList, up.Where, up)
 	if err != nil {
 		return nil, err

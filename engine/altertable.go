@@ -11,7 +11,7 @@ import (
 )
 
 // alterTable runs ALTER TABLE as Fluss 0.9.1 allows it: ADD COLUMN of a
-// nullable column at the end (a new schema id; rows written before read
+// nullable column at the end (of a domain too: domains.go) (a new schema id; rows written before read
 // NULL in it), SET / RESET of properties; every other action fails with
 // 0A000 naming the Fluss limit and what to do instead. The actions apply
 // together or not at all.
@@ -63,11 +63,6 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				}
 				return nil, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", a.Column, info.Path.Table)
 			}
-			if binder.NamesDomain(a.Type, engineTypes{s.eng}) {
-				// the column's domain lives in the table's metadata, which
-				// ADD COLUMN does not write (domains.go)
-				return nil, sqlerr.NotSupported("ALTER TABLE ... ADD COLUMN of a domain type")
-			}
 			t, err := binder.ColumnTypeIn(a.Type, engineTypes{s.eng}) // enumtypes.go
 			if err == nil {
 				err = binder.RefuseUnlimitedChar(a.Column, t)
@@ -75,7 +70,16 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 			if err != nil {
 				return nil, err
 			}
-			changes = append(changes, fluss.TableChange{Kind: fluss.ChangeAddColumn, Column: fluss.Column{Name: a.Column, Type: t.Nullable()}})
+			added := fluss.TableChange{Kind: fluss.ChangeAddColumn, Column: fluss.Column{Name: a.Column, Type: t.Nullable()}}
+			if dom, array := binder.DomainOfTypeName(a.Type, engineTypes{s.eng}); dom != nil {
+				pg, err := s.domainColumnAdd(ctx, info, dom, array, 1+len(info.Descriptor.Schema.Columns)+addedColumns(changes)) // domains.go
+				if err != nil {
+					return nil, err
+				}
+				changes = append(changes, added, pg)
+				continue
+			}
+			changes = append(changes, added)
 		case sql.AlterSetProperties:
 			for _, kv := range a.Props {
 				if err := fluss.CheckPropertyChange(kv[0]); err != nil {
@@ -102,4 +106,15 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 		return nil, err
 	}
 	return noticeResult("ALTER TABLE", append(notices, pn...)...), nil
+}
+
+// addedColumns counts the columns changes add.
+func addedColumns(changes []fluss.TableChange) int {
+	n := 0
+	for _, c := range changes {
+		if c.Kind == fluss.ChangeAddColumn {
+			n++
+		}
+	}
+	return n
 }

@@ -38,10 +38,7 @@ type domainsMeta interface{ Domains() *meta.Domains }
 // whether it published.
 func (e *Engine) publishDomains() bool {
 	dm, ok := e.meta.(domainsMeta)
-	if !ok {
-		return false
-	}
-	if p := e.domainsPublished.Load(); p != nil && p.version == dm.Domains() {
+	if !ok || isPublished(&e.domainsPublished, dm.Domains()) { // enumtypes.go
 		return false
 	}
 	e.domains()
@@ -65,7 +62,7 @@ func (e *Engine) domainDef(d meta.Domain) *types.Domain {
 	def := &types.Domain{OID: d.OID, ArrayOID: d.OID + 1, Schema: d.Schema, Name: d.Name, Base: d.Base, Parent: d.Parent,
 		TypMod: d.TypMod, NotNull: d.NotNull, NotNullName: d.NotNullName, Default: d.Default, Checks: d.Checks}
 	v := &domainValidator{e: e, d: def}
-	validators.Store(def, v)
+	e.domainValidators.Store(def.OID, v)
 	def.Validate = func(ctx context.Context, a arrow.Array) error { return v.validate(ctx, def.QualifiedName(), a) }
 	return def
 }
@@ -196,13 +193,12 @@ func checkOrder(cs []types.DomainCheck) []int {
 	return order
 }
 
-// validators are the published definitions' validators, whose lowered
-// CHECKs a domain over them reuses.
-var validators sync.Map // *types.Domain -> *domainValidator
-
-// validatorOf is d's validator (a new one when no engine published d).
+// validatorOf is d's validator: the one e made when it published d, whose
+// lowered CHECKs it keeps, or a new one when d is not the version e
+// published last (e keeps one validator an OID, so replaced versions
+// are not kept alive).
 func validatorOf(e *Engine, d *types.Domain) *domainValidator {
-	if v, ok := validators.Load(d); ok {
+	if v, ok := e.domainValidators.Load(d.OID); ok && v.(*domainValidator).d == d {
 		return v.(*domainValidator)
 	}
 	return &domainValidator{e: e, d: d}
@@ -438,37 +434,16 @@ func (s *session) execDomain(ctx context.Context, st *sql.DomainStmt) (pgwire.Re
 // runDomain runs a domain statement whose command tag is tag (DROP TYPE
 // of a domain is DROP DOMAIN tagged DROP TYPE).
 func (s *session) runDomain(ctx context.Context, st *sql.DomainStmt, tag string) (pgwire.Result, error) {
-	if err := s.blockDDL(tag, nil); err != nil {
-		return nil, err
-	}
-	if _, ok := s.eng.meta.(domainsMeta); !ok {
-		return nil, sqlerr.NotSupported("domains without a metadata store")
-	}
-	s.eng.ddl.Lock()
-	defer s.eng.ddl.Unlock()
-	s.eng.catalog.Add(1)
-	defer s.eng.domains()
-	var notices []*sqlerr.Error
-	var err error
-	switch st.Op {
-	case sql.CreateDomain:
-		err = s.createDomain(ctx, st)
-	case sql.DropDomain:
-		notices, err = s.dropDomains(ctx, st)
-	default:
-		var n *sqlerr.Error
-		n, err = s.alterDomain(ctx, st)
-		if n != nil {
-			notices = append(notices, n)
+	_, stored := s.eng.meta.(domainsMeta)
+	return s.runTypeDDL(tag, stored, "domains", func() { s.eng.domains() }, func() ([]*sqlerr.Error, error) { // enumtypes.go
+		switch st.Op {
+		case sql.CreateDomain:
+			return nil, s.createDomain(ctx, st)
+		case sql.DropDomain:
+			return s.dropDomains(ctx, st)
 		}
-	}
-	if err != nil {
-		return nil, metaErr(err)
-	}
-	if len(notices) > 0 {
-		return noticeResult(tag, notices...), nil
-	}
-	return tagOnly(tag), nil
+		return oneNotice(s.alterDomain(ctx, st))
+	})
 }
 
 // domainTypMod is pg_type.typtypmod of a domain over t: the type's
@@ -492,14 +467,8 @@ func typeNameTaken(tx *meta.Tx, n sql.ObjectName) bool {
 
 func (s *session) createDomain(ctx context.Context, st *sql.DomainStmt) error {
 	n := st.Names[0]
-	if schema := typeSchema(n); schema != fluss.DefaultDatabase {
-		dbs, err := s.eng.store.ListDatabases(ctx)
-		if err != nil {
-			return err
-		}
-		if !slices.Contains(dbs, schema) {
-			return sqlerr.New(sqlerr.Code("3F000"), "schema \"%s\" does not exist", schema)
-		}
+	if err := s.schemaExists(ctx, typeSchema(n)); err != nil { // enumtypes.go
+		return err
 	}
 	base, parent, err := binder.DomainBase(st.BaseType, engineTypes{s.eng})
 	if err != nil {
@@ -698,12 +667,8 @@ func (s *session) alterDomain(ctx context.Context, st *sql.DomainStmt) (*sqlerr.
 			}
 			d.Owner = st.NewName
 		case sql.AlterDomainSetSchema:
-			dbs, err := s.eng.store.ListDatabases(ctx)
-			if err != nil {
+			if err := s.schemaExists(ctx, st.NewName); err != nil {
 				return err
-			}
-			if !slices.Contains(dbs, st.NewName) {
-				return sqlerr.New(sqlerr.Code("3F000"), "schema \"%s\" does not exist", st.NewName)
 			}
 			to := sql.ObjectName{Schema: st.NewName, Name: d.Name}
 			if d.Schema != st.NewName && typeNameTaken(tx, to) {
@@ -753,11 +718,31 @@ func (s *session) validateDomainData(ctx context.Context, ds map[uint32]meta.Dom
 // columnViolates scans column c's committed values and reports whether one
 // fails v's CHECK (or is NULL, when notNull).
 func (s *session) columnViolates(ctx context.Context, c domainColumn, v *domainValidator, notNull bool) (bool, error) {
-	t, err := s.eng.store.Table(ctx, c.info.Path)
+	return s.anyBatch(ctx, c.info.Path, c.col, func(b arrow.RecordBatch) (bool, error) {
+		vals := domainValues(b.Column(0), c.array)
+		if notNull && vals.NullN() > 0 {
+			return true, nil
+		}
+		if v == nil {
+			return false, nil
+		}
+		exprs, err := v.checksFor(ctx, vals.DataType())
+		if err != nil {
+			return false, err
+		}
+		k, err := s.eng.firstFailingCheck(ctx, exprs, vals)
+		return k >= 0, err
+	})
+}
+
+// anyBatch scans column col of path's committed rows and reports whether
+// hit holds for one of its batches (the scan stops there).
+func (s *session) anyBatch(ctx context.Context, path fluss.TablePath, col int, hit func(arrow.RecordBatch) (bool, error)) (bool, error) {
+	t, err := s.eng.store.Table(ctx, path)
 	if err != nil {
 		return false, err
 	}
-	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: []int{c.col}})
+	r, err := t.Scan(ctx, fluss.ScanOptions{Projection: []int{col}})
 	if err != nil {
 		return false, err
 	}
@@ -767,23 +752,10 @@ func (s *session) columnViolates(ctx context.Context, c domainColumn, v *domainV
 		if err != nil || b == nil {
 			return false, err
 		}
-		vals := domainValues(b.Column(0), c.array)
-		bad := notNull && vals.NullN() > 0
-		if !bad && v != nil {
-			exprs, err := v.checksFor(ctx, vals.DataType())
-			if err == nil {
-				var k int
-				k, err = s.eng.firstFailingCheck(ctx, exprs, vals)
-				bad = k >= 0
-			}
-			if err != nil {
-				b.Release()
-				return false, err
-			}
-		}
+		found, err := hit(b)
 		b.Release()
-		if bad {
-			return true, nil
+		if err != nil || found {
+			return found, err
 		}
 	}
 }
@@ -792,6 +764,12 @@ func (s *session) dropDomains(ctx context.Context, st *sql.DomainStmt) ([]*sqler
 	var notices []*sqlerr.Error
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		drop := map[uint32]bool{}
+		named := map[uint32]bool{} // what the statement drops depends on none of it
+		for _, n := range st.Names {
+			if oid := findDomain(tx.Domains, n); oid != 0 {
+				named[oid] = true
+			}
+		}
 		for _, n := range st.Names {
 			oid := findDomain(tx.Domains, n)
 			if oid == 0 {
@@ -813,7 +791,7 @@ func (s *session) dropDomains(ctx context.Context, st *sql.DomainStmt) ([]*sqler
 			if err != nil {
 				return err
 			}
-			lines := dependentLines(tx.Domains, cols, oid)
+			lines := dependentLines(tx.Domains, cols, oid, named)
 			if len(lines) > 0 && !st.Cascade {
 				return sqlerr.New(sqlerr.Code("2BP01"), "cannot drop type %s because other objects depend on it", d.Name).
 					WithDetail("%s", strings.Join(lines, "\n")).
@@ -824,7 +802,7 @@ func (s *session) dropDomains(ctx context.Context, st *sql.DomainStmt) ([]*sqler
 				deps = append(deps, c.describe())
 			}
 			for o := range fam {
-				if o != oid {
+				if o != oid && !named[o] {
 					children = append(children, "type "+tx.Domains[o].Name)
 				}
 			}
@@ -850,13 +828,14 @@ func (s *session) dropDomains(ctx context.Context, st *sql.DomainStmt) ([]*sqler
 }
 
 // dependentLines words PostgreSQL's dependency detail of dropping the
-// domain oid: depth first, each domain over it, then what depends on
-// that one, then oid's own columns.
-func dependentLines(ds map[uint32]meta.Domain, cols []domainColumn, oid uint32) []string {
+// domain oid: depth first, each domain over it (but those named, which
+// the same statement drops), then what depends on that one, then oid's
+// own columns.
+func dependentLines(ds map[uint32]meta.Domain, cols []domainColumn, oid uint32, named map[uint32]bool) []string {
 	name := ds[oid].Name
 	var children []meta.Domain
 	for _, d := range ds {
-		if d.Parent == oid {
+		if d.Parent == oid && !named[d.OID] {
 			children = append(children, d)
 		}
 	}
@@ -864,14 +843,62 @@ func dependentLines(ds map[uint32]meta.Domain, cols []domainColumn, oid uint32) 
 	var out []string
 	for _, c := range children {
 		out = append(out, "type "+c.Name+" depends on type "+name)
-		out = append(out, dependentLines(ds, cols, c.OID)...)
+		out = append(out, dependentLines(ds, cols, c.OID, named)...)
 	}
-	for _, c := range cols {
-		if c.oid == oid {
-			out = append(out, c.describe()+" depends on type "+name)
+	// the columns of its array type (PostgreSQL reaches them through the
+	// array type, which belongs to the domain) come before its own
+	for _, array := range []bool{true, false} {
+		for _, c := range cols {
+			if c.oid == oid && c.array == array {
+				out = append(out, c.describe()+" depends on type "+name+map[bool]string{true: "[]"}[array])
+			}
 		}
 	}
 	return out
+}
+
+// domainColumnAdd is the change that records, in the table's metadata,
+// the domain d (or an array of it) of the column ALTER TABLE ... ADD
+// COLUMN adds as column n (1-based), after checking the rows already
+// stored as PostgreSQL checks them: it fills each with the domain's
+// default, NULL when it has none, and checks the domain's constraints.
+// A Fluss table reads NULL in a column added after its rows were
+// written, so a domain with a default cannot be added to a table with
+// rows (0A000), and NULL fails a NOT NULL domain as in PostgreSQL
+// (23502). An empty table takes any domain: PostgreSQL checks no row.
+func (s *session) domainColumnAdd(ctx context.Context, info fluss.TableInfo, d *types.Domain, array bool, n int) (fluss.TableChange, error) {
+	pg := fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: fluss.ColumnTypeKey(n), Value: binder.DomainPGType(d.OID, array)}
+	if array || d.Default == "" && !domainNotNullAt(d) {
+		return pg, nil
+	}
+	rows, err := s.tableHasRows(ctx, info)
+	if err != nil || !rows {
+		return pg, err
+	}
+	if d.Default != "" {
+		return pg, sqlerr.New(sqlerr.FeatureNotSupported, "cannot add a column of domain %s, which has a default, to table \"%s\", which has rows: Fluss 0.9.1 cannot fill the rows already stored", d.QualifiedName(), info.Path.Table).
+			WithHint("Add the column to an empty table, or create a new table and copy the rows: CREATE TABLE new AS SELECT ... FROM t.")
+	}
+	return pg, domainNotNull(d.QualifiedName())
+}
+
+// domainNotNullAt reports whether d or a domain underneath it is NOT
+// NULL.
+func domainNotNullAt(d *types.Domain) bool {
+	for ; d != nil; d = types.DomainOf(d.Parent) {
+		if d.NotNull {
+			return true
+		}
+		if d.Parent == 0 {
+			break
+		}
+	}
+	return false
+}
+
+// tableHasRows reports whether info's table holds a committed row.
+func (s *session) tableHasRows(ctx context.Context, info fluss.TableInfo) (bool, error) {
+	return s.anyBatch(ctx, info.Path, 0, func(b arrow.RecordBatch) (bool, error) { return b.NumRows() > 0, nil })
 }
 
 // domainTypeStmt is DROP TYPE of domains as DROP DOMAIN: PostgreSQL's

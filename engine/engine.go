@@ -77,6 +77,10 @@ type Engine struct {
 	// registries (enumtypes.go, domains.go).
 	enumsPublished   atomic.Pointer[publication[*meta.Types]]
 	domainsPublished atomic.Pointer[publication[*meta.Domains]]
+	// domainValidators is the validator of each published domain's
+	// current version by OID (domains.go: a domain over another reuses
+	// the lowered CHECKs of the one underneath).
+	domainValidators sync.Map // uint32 -> *domainValidator
 	// matviewMu serialises the statements that create or sweep
 	// materialized views' backing tables (matview.go), so that a sweep
 	// never takes a table another statement is filling.

@@ -43,10 +43,10 @@ type publication[V comparable] struct {
 // the last publication in *last), unless *last already holds cur.
 func publishSet[V comparable, M any, D any](last *atomic.Pointer[publication[V]], cur V, all map[uint32]M,
 	def func(M) D, publish func(defs []D, gone []uint32)) {
-	prev := last.Load()
-	if prev != nil && prev.version == cur {
+	if isPublished(last, cur) {
 		return
 	}
+	prev := last.Load()
 	defs := make([]D, 0, len(all))
 	oids := make([]uint32, 0, len(all))
 	for oid, m := range all {
@@ -73,14 +73,18 @@ func publishSet[V comparable, M any, D any](last *atomic.Pointer[publication[V]]
 // it published.
 func (e *Engine) publishEnumTypes() bool {
 	tm, ok := e.meta.(typesMeta)
-	if !ok {
-		return false
-	}
-	if p := e.enumsPublished.Load(); p != nil && p.version == tm.Types() {
+	if !ok || isPublished(&e.enumsPublished, tm.Types()) {
 		return false
 	}
 	e.enumTypes()
 	return true
+}
+
+// isPublished reports whether *last holds the version cur: the types of
+// a publishSet are those of the metadata now.
+func isPublished[V comparable](last *atomic.Pointer[publication[V]], cur V) bool {
+	p := last.Load()
+	return p != nil && p.version == cur
 }
 
 // enumTypes is the current enum types, published to types' registry.
@@ -179,30 +183,37 @@ func (s *session) execType(ctx context.Context, st *sql.TypeStmt) (pgwire.Result
 	}
 	tag := map[sql.TypeOp]string{sql.CreateEnumType: "CREATE TYPE", sql.DropType: "DROP TYPE",
 		sql.AlterTypeAddValue: "ALTER TYPE", sql.AlterTypeRenameValue: "ALTER TYPE"}[st.Op]
+	_, stored := s.eng.meta.(typesMeta)
+	return s.runTypeDDL(tag, stored, "user-defined types", func() { s.eng.enumTypes() }, func() ([]*sqlerr.Error, error) {
+		switch st.Op {
+		case sql.CreateEnumType:
+			return nil, s.createEnum(ctx, st)
+		case sql.DropType:
+			return s.dropTypes(ctx, st)
+		}
+		return oneNotice(s.alterEnum(ctx, st))
+	})
+}
+
+// runTypeDDL runs a statement on enum types or domains (tagged tag; what
+// names them in the error when stored is false, as the metadata store
+// keeps them): refused in a block that forbids DDL, under the engine's
+// DDL lock, counted as a catalog change, and followed by publish, which
+// republishes the types to types' registry (even when run fails: a
+// failed metadata update changes nothing, publishing again is harmless).
+// run makes the change and returns its notices.
+func (s *session) runTypeDDL(tag string, stored bool, what string, publish func(), run func() ([]*sqlerr.Error, error)) (pgwire.Result, error) {
 	if err := s.blockDDL(tag, nil); err != nil {
 		return nil, err
 	}
-	if _, ok := s.eng.meta.(typesMeta); !ok {
-		return nil, sqlerr.NotSupported("user-defined types without a metadata store")
+	if !stored {
+		return nil, sqlerr.NotSupported(what + " without a metadata store")
 	}
 	s.eng.ddl.Lock()
 	defer s.eng.ddl.Unlock()
 	s.eng.catalog.Add(1)
-	defer s.eng.enumTypes()
-	var notices []*sqlerr.Error
-	var err error
-	switch st.Op {
-	case sql.CreateEnumType:
-		err = s.createEnum(ctx, st)
-	case sql.DropType:
-		notices, err = s.dropTypes(ctx, st)
-	default:
-		var n *sqlerr.Error
-		n, err = s.alterEnum(ctx, st)
-		if n != nil {
-			notices = append(notices, n)
-		}
-	}
+	defer publish()
+	notices, err := run()
 	if err != nil {
 		return nil, metaErr(err)
 	}
@@ -210,6 +221,31 @@ func (s *session) execType(ctx context.Context, st *sql.TypeStmt) (pgwire.Result
 		return noticeResult(tag, notices...), nil
 	}
 	return tagOnly(tag), nil
+}
+
+// oneNotice is an ALTER's optional notice as runTypeDDL's list.
+func oneNotice(n *sqlerr.Error, err error) ([]*sqlerr.Error, error) {
+	if n == nil {
+		return nil, err
+	}
+	return []*sqlerr.Error{n}, err
+}
+
+// schemaExists refuses a type's schema that is not a database of the
+// store (3F000, as PostgreSQL's missing schema); the default one always
+// is.
+func (s *session) schemaExists(ctx context.Context, schema string) error {
+	if schema == fluss.DefaultDatabase {
+		return nil
+	}
+	dbs, err := s.eng.store.ListDatabases(ctx)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(dbs, schema) {
+		return sqlerr.New(sqlerr.Code("3F000"), "schema \"%s\" does not exist", schema)
+	}
+	return nil
 }
 
 // typeSchema is the schema a type name means: the one written, else the
@@ -245,18 +281,8 @@ func (s *session) createEnum(ctx context.Context, st *sql.TypeStmt) error {
 		}
 		seen[l] = true
 	}
-	if schema := typeSchema(n); schema != fluss.DefaultDatabase {
-		dbs, err := s.eng.store.ListDatabases(ctx)
-		if err != nil {
-			return err
-		}
-		found := false
-		for _, d := range dbs {
-			found = found || d == schema
-		}
-		if !found {
-			return sqlerr.New(sqlerr.Code("3F000"), "schema \"%s\" does not exist", schema)
-		}
+	if err := s.schemaExists(ctx, typeSchema(n)); err != nil {
+		return err
 	}
 	return s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		if tx.Types == nil {

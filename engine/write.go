@@ -24,7 +24,13 @@ func (ps *statement) prepareWrite(bound binder.Statement) (cols []pgwire.ResultC
 			return nil, err
 		}
 		if b.OnConflictUpdate != nil {
-			if ps.merge, err = lower.LowerExprs(b.OnConflictUpdate); err != nil {
+			merge, ferr := lower.FoldExprs(b.OnConflictUpdate)
+			if ferr != nil {
+				// raised when planned, as PostgreSQL's: each execution
+				// fails with it
+				ps.plan, merge = lower.Failing(b.Source, ps.plan, ferr), b.OnConflictUpdate
+			}
+			if ps.merge, err = lower.LowerExprs(merge); err != nil {
 				return nil, err
 			}
 		}

@@ -175,6 +175,26 @@ func foldPlan(n binder.Node) (binder.Node, error) {
 
 func foldList(es []binder.Expr) ([]binder.Expr, bool, error) { return mapList(es, foldTop) }
 
+// FoldExprs folds expressions a statement evaluates outside its plan (an
+// INSERT's ON CONFLICT DO UPDATE SET list) as foldPlan folds a plan's:
+// PostgreSQL's planner folds them too, so a constant assignment that
+// cannot be coerced fails the statement though no row conflicts. The
+// error is the data exception one raised.
+func FoldExprs(es []binder.Expr) ([]binder.Expr, error) {
+	out, _, err := foldList(es)
+	return out, err
+}
+
+// Failing is a plan of n's columns whose every execution fails with err:
+// the statement's error raised while planning its other expressions
+// (FoldExprs), after what its own plan raised.
+func Failing(n binder.Node, plan Node, err error) Node {
+	if f, ok := plan.(*failNode); ok {
+		return f
+	}
+	return &failNode{out: schemaOf(n.Columns()), err: err}
+}
+
 // mapList applies fold to each expression, copying the list on the first
 // change only.
 func mapList(es []binder.Expr, fold func(binder.Expr) (binder.Expr, error)) ([]binder.Expr, bool, error) {

@@ -221,9 +221,25 @@ func withDomainAttribute(r row, m fluss.ColumnMeta) row {
 func (c *Catalog) withInfoDomain(r row, m fluss.ColumnMeta) row {
 	if d, array := columnDomain(m); d != nil && !array {
 		r["domain_catalog"], r["domain_schema"], r["domain_name"] = c.opts.Database, d.Schema, d.Name
-		if d.Parent != 0 {
-			r["data_type"] = "USER-DEFINED" // as domainDataType
-		}
+		r = overDomain(r, d)
+	}
+	return r
+}
+
+// overDomain is r, information_schema's row of a value of domain d, as
+// PostgreSQL's views describe one over another domain: the type is
+// USER-DEFINED, udt_* name the domain underneath, and the base type's
+// length, precision and scale are not shown (the views look through one
+// domain only).
+func overDomain(r row, d *types.Domain) row {
+	p := types.DomainOf(d.Parent)
+	if d.Parent == 0 || p == nil {
+		return r
+	}
+	r["data_type"], r["udt_schema"], r["udt_name"] = "USER-DEFINED", p.Schema, p.Name // as domainDataType
+	for _, k := range []string{"character_maximum_length", "character_octet_length", "numeric_precision",
+		"numeric_precision_radix", "numeric_scale", "datetime_precision"} {
+		delete(r, k)
 	}
 	return r
 }
@@ -245,7 +261,7 @@ func (c *Catalog) infoDomainRows() []row {
 		if d.Default != "" {
 			out["domain_default"] = d.Default
 		}
-		rows = append(rows, out)
+		rows = append(rows, overDomain(out, d))
 	}
 	return rows
 }

@@ -63,13 +63,12 @@ type DomainStmt struct {
 func parseDomainStmt(src string, toks []token, st *Statement) (bool, error) {
 	p := &sessionParser{src: src, toks: toks}
 	s := &DomainStmt{}
-	switch {
-	case p.accept("CREATE", "DOMAIN"):
+	switch p.ddlVerb("DOMAIN") { // typestmts.go
+	case "CREATE":
 		s.Op = CreateDomain
-	case p.accept("DROP", "DOMAIN"):
+	case "DROP":
 		s.Op = DropDomain
-	case p.accept("ALTER", "DOMAIN"):
-	default:
+	case "":
 		return false, nil
 	}
 	st.Domain = s
@@ -77,19 +76,9 @@ func parseDomainStmt(src string, toks []token, st *Statement) (bool, error) {
 	case CreateDomain:
 		return true, p.createDomain(s)
 	case DropDomain:
-		s.IfExists = p.accept("IF", "EXISTS")
-		for {
-			n, err := p.objectName()
-			if err != nil {
-				return true, err
-			}
-			s.Names = append(s.Names, n)
-			if !p.punct(",") {
-				break
-			}
-		}
-		s.Cascade = p.dropBehavior()
-		return true, p.done()
+		var err error
+		s.Names, s.IfExists, s.Cascade, err = p.dropNames()
+		return true, err
 	}
 	return true, p.alterDomain(s)
 }

@@ -40,13 +40,12 @@ type TypeStmt struct {
 func parseTypeStmt(src string, toks []token, st *Statement) (bool, error) {
 	p := &sessionParser{src: src, toks: toks}
 	s := &TypeStmt{}
-	switch {
-	case p.accept("CREATE", "TYPE"):
+	switch p.ddlVerb("TYPE") {
+	case "CREATE":
 		s.Op = CreateEnumType
-	case p.accept("DROP", "TYPE"):
+	case "DROP":
 		s.Op = DropType
-	case p.accept("ALTER", "TYPE"):
-	default:
+	case "":
 		return false, nil
 	}
 	st.Type = s
@@ -93,19 +92,9 @@ func parseTypeStmt(src string, toks []token, st *Statement) (bool, error) {
 			return true, p.done()
 		}
 	case DropType:
-		s.IfExists = p.accept("IF", "EXISTS")
-		for {
-			n, err := p.objectName()
-			if err != nil {
-				return true, err
-			}
-			s.Names = append(s.Names, n)
-			if !p.punct(",") {
-				break
-			}
-		}
-		s.Cascade = p.dropBehavior()
-		return true, p.done()
+		var err error
+		s.Names, s.IfExists, s.Cascade, err = p.dropNames()
+		return true, err
 	}
 	// ALTER TYPE name ...
 	n, err := p.objectName()
@@ -147,6 +136,36 @@ func parseTypeStmt(src string, toks []token, st *Statement) (bool, error) {
 		return true, sqlerr.NotSupported("ALTER TYPE other than ADD VALUE and RENAME VALUE")
 	}
 	return true, p.err()
+}
+
+// ddlVerb reads CREATE, DROP or ALTER followed by the word noun (TYPE,
+// DOMAIN) and returns the verb, "" (nothing read) when the statement is
+// none of the three.
+func (p *sessionParser) ddlVerb(noun string) string {
+	for _, verb := range []string{"CREATE", "DROP", "ALTER"} {
+		if p.accept(verb, noun) {
+			return verb
+		}
+	}
+	return ""
+}
+
+// dropNames reads the rest of DROP TYPE and DROP DOMAIN: [IF EXISTS]
+// name [, ...] [CASCADE | RESTRICT], to the statement's end.
+func (p *sessionParser) dropNames() (names []ObjectName, ifExists, cascade bool, err error) {
+	ifExists = p.accept("IF", "EXISTS")
+	for {
+		n, err := p.objectName()
+		if err != nil {
+			return nil, false, false, err
+		}
+		names = append(names, n)
+		if !p.punct(",") {
+			break
+		}
+	}
+	cascade = p.dropBehavior()
+	return names, ifExists, cascade, p.done()
 }
 
 // stringLit reads one string constant ('...', E'...', $$...$$).

@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -54,6 +55,12 @@ func (s *Store) AlterTable(ctx context.Context, path fluss.TablePath, changes []
 	for _, ch := range changes {
 		switch ch.Kind {
 		case fluss.ChangeSetProperty:
+			if strings.HasPrefix(ch.Key, fluss.MetaPrefix+"column.") {
+				// sqlgate's metadata of a column added (a domain's
+				// ColumnTypeKey) goes with the limits, before the column
+				limits = append(limits, &pb.PbAlterConfig{ConfigKey: proto.String(ch.Key), ConfigValue: proto.String(ch.Value), OpType: proto.Int32(0)})
+				continue
+			}
 			req.ConfigChanges = append(req.ConfigChanges, &pb.PbAlterConfig{ConfigKey: proto.String(ch.Key), ConfigValue: proto.String(ch.Value), OpType: proto.Int32(0)})
 		case fluss.ChangeResetProperty:
 			req.ConfigChanges = append(req.ConfigChanges, &pb.PbAlterConfig{ConfigKey: proto.String(ch.Key), OpType: proto.Int32(1)})

@@ -25,7 +25,7 @@ func (b *binder) bindRecordCast(s *scope, n *pt.Cast) (Expr, error) {
 	}
 	switch t := x.Type(); {
 	case t.Kind == types.Row:
-		return x, nil
+		return b.forgetCtor(x), nil
 	case t.Kind == types.Null:
 		return &Const{Value: nil, T: types.T{Kind: types.Row}}, nil
 	case t.Kind == types.Unknown:
@@ -33,6 +33,26 @@ func (b *binder) bindRecordCast(s *scope, n *pt.Cast) (Expr, error) {
 	default:
 		return nil, b.errAt(n, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to record", t.PGName()))
 	}
+}
+
+// forgetCtor is ROW constructor x as a plain record value, no longer
+// written as a constructor: PostgreSQL compares ROW(...) op ROW(...) field
+// by field only when both sides are constructors in the query's text, so
+// ROW(1, 2)::record = ROW(1, 2.5)::record goes to record_eq, which fails
+// on the integer and numeric pair. Other values are returned as they are.
+func (b *binder) forgetCtor(x Expr) Expr {
+	if b.ctors[x] == nil {
+		return x
+	}
+	switch e := x.(type) {
+	case *Const:
+		c := *e
+		return &c
+	case *FuncCall:
+		c := *e
+		return &c
+	}
+	return x
 }
 
 // isNullRecord reports whether e is a NULL of a row type with no fields

@@ -228,6 +228,9 @@ func (b *binder) bindBinary(s *scope, n *pt.Binary) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if op >= OpEq && op <= OpGe {
+		l, r = b.plainRecordOperand(n.L, l), b.plainRecordOperand(n.R, r) // recordcast.go
+	}
 	return b.makeBinary(n, op, l, r)
 }
 

@@ -80,7 +80,17 @@ func SameRecordFieldType(a, b types.T) bool {
 // (0-based) position i.
 func DissimilarColumns(a, b types.T, i int) *sqlerr.Error {
 	return sqlerr.New(sqlerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
-		a.PGName(), b.PGName(), i+1)
+		recordFieldTypeName(a), recordFieldTypeName(b), i+1)
+}
+
+// recordFieldTypeName is how format_type names field type t: a varchar
+// without a limit (Length -1, which PGName calls text) is still
+// character varying.
+func recordFieldTypeName(t types.T) string {
+	if t.Kind == types.String && t.Variant == types.NoVariant && t.Length < 0 {
+		return "character varying"
+	}
+	return t.PGName()
 }
 
 // DifferentRecordLengths is record_cmp's refusal of records whose common

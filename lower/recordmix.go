@@ -29,9 +29,15 @@ import (
 //     and on the leading fields fail there, whatever their prefix.
 //
 // Rows whose record is NULL reach neither record function.
+//
+// PostgreSQL's insertion sort of so few rows meets them in its input's
+// order, the left input first but for an INTERSECT whose left input is
+// the larger (it puts the smaller first): that decides the order of the
+// two types in the sort's message.
 type mixedRecordSpec struct {
-	m     binder.MixedRecords
-	types []types.T // the set operation's (common) column types
+	m         binder.MixedRecords
+	types     []types.T // the set operation's (common) column types
+	intersect bool
 }
 
 // mixedCheckOf is x's check, nil when its records are alike.
@@ -44,13 +50,13 @@ func mixedCheckOf(x *binder.SetOp) *mixedRecordSpec {
 	for i, c := range cols {
 		ts[i] = c.T.Nullable()
 	}
-	return &mixedRecordSpec{m: *x.Mixed, types: ts}
+	return &mixedRecordSpec{m: *x.Mixed, types: ts, intersect: x.Kind == binder.Intersect}
 }
 
 // wrap gives a set operation's inputs one shared check: every row is
-// kept (both set operations read their left input first), a right row
-// whose prefix and leading fields a left row has fails at once, and the
-// neighbours are checked when the right input ends.
+// kept (both set operations read their left input first), and when the
+// right input ends, the sort's comparisons and then the neighbours' are
+// checked.
 func (s *mixedRecordSpec) wrap(l, r exec.Operator) (exec.Operator, exec.Operator) {
 	st := &mixedRecordState{spec: s, left: map[string][][]any{}}
 	return &mixedRecordOp{Operator: l, st: st, right: false}, &mixedRecordOp{Operator: r, st: st, right: true}
@@ -208,6 +214,40 @@ func (st *mixedRecordState) neighbours() error {
 	return nil
 }
 
+// sorted reports the sort's failure: a left and a right row of alike
+// prefixes and leading fields.
+func (st *mixedRecordState) sorted() error {
+	lefts := 0
+	for _, r := range st.rows {
+		if !r.right {
+			lefts++
+		}
+	}
+	fail := st.spec.m.Err
+	if st.spec.intersect && lefts > len(st.rows)-lefts {
+		fail = st.spec.m.Flip
+	}
+	for _, right := range []bool{false, true} {
+		for _, r := range st.rows {
+			if r.right != right || r.rec == nil {
+				continue
+			}
+			p := st.prefix(r)
+			key := prefixKey(p)
+			found, err := st.kept(key, p)
+			switch {
+			case err != nil:
+				return err
+			case !right && !found:
+				st.left[key] = append(st.left[key], p)
+			case right && found:
+				return fail
+			}
+		}
+	}
+	return nil
+}
+
 // kept reports whether a left prefix equal to p is kept under key.
 func (st *mixedRecordState) kept(key string, p []any) (bool, error) {
 	for _, q := range st.left[key] {
@@ -260,30 +300,15 @@ func (o *mixedRecordOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if b == nil {
 		if o.right && !o.done {
 			o.done = true
+			if err := o.st.sorted(); err != nil {
+				return nil, err
+			}
 			return nil, o.st.neighbours()
 		}
 		return nil, nil
 	}
 	for i := 0; i < int(b.NumRows()); i++ {
-		r := o.st.row(b, i, o.right)
-		o.st.rows = append(o.st.rows, r)
-		if r.rec == nil {
-			continue
-		}
-		p := o.st.prefix(r)
-		key := prefixKey(p)
-		found, err := o.st.kept(key, p)
-		if err != nil {
-			b.Release()
-			return nil, err
-		}
-		switch {
-		case !o.right && !found:
-			o.st.left[key] = append(o.st.left[key], p)
-		case o.right && found:
-			b.Release()
-			return nil, o.st.spec.m.Err
-		}
+		o.st.rows = append(o.st.rows, o.st.row(b, i, o.right))
 	}
 	return b, nil
 }

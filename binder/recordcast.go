@@ -43,8 +43,8 @@ func (b *binder) bindRecordCast(s *scope, n *pt.Cast) (Expr, error) {
 // numeric pair; IS DISTINCT FROM and IN look at the operands after
 // transformation, where the cast to record left the constructor.
 func (b *binder) plainRecordOperand(tree pt.Expr, e Expr) Expr {
-	if _, ok := tree.(*pt.Row); ok {
-		return e
+	if _, ok := tree.(*pt.Row); ok || e.Type().Kind != types.Row {
+		return e // a MAP[...] constructor keeps its literal's typing
 	}
 	return b.forgetCtor(e)
 }

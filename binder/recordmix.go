@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/functions"
+	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -177,4 +178,28 @@ func mixedRecords(lc, rc []Column) *MixedRecords {
 		return &MixedRecords{Col: i, Fields: n, Err: functions.DifferentRecordLengths(), Flip: functions.DifferentRecordLengths()}
 	}
 	return nil
+}
+
+// rowSubqueryOperand is the left operand of x op ANY|ALL (SELECT ...) and
+// x IN (SELECT ...) when it is written as a ROW constructor, which
+// PostgreSQL compares field by field with the subquery's columns (its
+// make_row_comparison_op): as many fields as columns, else "subquery has
+// too few (many) columns", even against one column of records; one field
+// is compared as itself (ROW(1) IN (SELECT 1)). Several fields against as
+// many columns is not supported here. Other operands are returned as
+// they are.
+func (b *binder) rowSubqueryOperand(at sourceNode, tree pt.Expr, x Expr, cols int) (Expr, error) {
+	if _, ok := tree.(*pt.Row); !ok || b.ctors[x] == nil || x.Type().Kind != types.Row {
+		return x, nil
+	}
+	fields := b.rowElements(x)
+	switch {
+	case len(fields) > cols:
+		return nil, b.errAt(at, sqlerr.New(sqlerr.SyntaxError, "subquery has too few columns"))
+	case len(fields) < cols:
+		return nil, b.errAt(at, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
+	case len(fields) == 1:
+		return fields[0], nil
+	}
+	return nil, b.errAt(at, sqlerr.NotSupported("a ROW constructor compared with a subquery of several columns"))
 }

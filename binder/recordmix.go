@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/functions"
+	"github.com/sqlgate/sqlgate/sql"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
@@ -180,6 +181,12 @@ func mixedRecords(lc, rc []Column) *MixedRecords {
 	return nil
 }
 
+// isRecordCast reports whether c is a cast to record.
+func isRecordCast(c *pt.Cast) bool {
+	tn, err := sql.ParseTypeName(c.Type)
+	return err == nil && isRecordTarget(tn)
+}
+
 // rowSubqueryOperand is the left operand of x op ANY|ALL (SELECT ...) and
 // x IN (SELECT ...) when it is written as a ROW constructor, which
 // PostgreSQL compares field by field with the subquery's columns (its
@@ -189,6 +196,15 @@ func mixedRecords(lc, rc []Column) *MixedRecords {
 // many columns is not supported here. Other operands are returned as
 // they are.
 func (b *binder) rowSubqueryOperand(at sourceNode, tree pt.Expr, x Expr, cols int) (Expr, error) {
+	for {
+		// ROW(...)::record is still the constructor PostgreSQL looks at
+		// (transformSubLink tests the operand after transformation)
+		c, ok := tree.(*pt.Cast)
+		if !ok || !isRecordCast(c) {
+			break
+		}
+		tree = c.X
+	}
 	if _, ok := tree.(*pt.Row); !ok || b.ctors[x] == nil || x.Type().Kind != types.Row {
 		return x, nil
 	}

@@ -93,6 +93,9 @@ var mixedRecordUses = []struct {
 	{"SELECT %[1]s < %[2]s, %[1]s >= %[2]s", true},
 	{"SELECT %[1]s IS DISTINCT FROM %[2]s", true},
 	{"SELECT %[1]s IN (%[2]s, %[3]s)", true},
+	{"SELECT %[1]s IN (SELECT %[2]s)", false},
+	{"SELECT %[1]s::record = ANY (SELECT %[2]s)", false},
+	{"SELECT v.r IN (SELECT w.r FROM (SELECT %[2]s) AS w(r)) FROM (SELECT %[1]s) AS v(r)", false},
 	{"SELECT %[1]s::record = %[2]s::record", false},
 	{"SELECT %[1]s::record < %[2]s::record", false},
 	{"SELECT %[1]s::record IS DISTINCT FROM %[2]s::record", false},
@@ -114,12 +117,14 @@ var mixedRecordUses = []struct {
 // common family on both sides, often of two types) to the comparison
 // operators on constructors and on records, GREATEST, LEAST, UNION,
 // INTERSECT, EXCEPT (one row a side, and VALUES lists with a column
-// before or after the records), IN, CASE and COALESCE, on sqlgate and
+// before or after the records), IN (a list, a subquery), CASE and
+// COALESCE, on sqlgate and
 // PostgreSQL 15: the same rows, or the same error. PostgreSQL compares
 // two constructors field by field with the fields' common types, but two
 // record values with record_cmp, which fails on the first pair of
 // different types it reaches; sqlgate converted GREATEST's and a set
-// operation's records to their common type and compared those.
+// operation's records to their common type and compared those, and took
+// a ROW constructor against a subquery for one record value.
 func TestRecordsMixedDifferential(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -133,6 +138,13 @@ func TestRecordsMixedDifferential(t *testing.T) {
 			g.families[i] = rng.Intn(len(mixedFieldFamilies))
 		}
 		use := mixedRecordUses[len(queries)%len(mixedRecordUses)]
+		if strings.Contains(use.form, "s IN (SELECT") || strings.Contains(use.form, "ANY (SELECT") {
+			// one field against a column of records fails naming the
+			// field's type, which for a varchar without a limit sqlgate
+			// calls text (types.T.PGName; not this test's subject):
+			// several fields fail on the count
+			g.families = append(g.families, 0)
+		}
 		a, b := g.side(), g.side()
 		// at most six rows in all: PostgreSQL sorts so few by insertion,
 		// which meets a left row before a right one (the order of the

@@ -667,6 +667,12 @@ func commonType(a, b types.T) (types.T, bool) {
 	if b.Kind == types.Null {
 		return a, true
 	}
+	if a.Kind == types.Row && len(a.Fields) == 0 && b.IsAnonRecord() {
+		return b, true // NULL::record takes the other record's type
+	}
+	if b.Kind == types.Row && len(b.Fields) == 0 && a.IsAnonRecord() {
+		return a, true
+	}
 	if a.IsAnonRecord() && b.IsAnonRecord() {
 		// field by field (functions.CommonType's commonRecord):
 		// PostgreSQL's two records are one type, record

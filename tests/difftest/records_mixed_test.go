@@ -110,6 +110,8 @@ var mixedRecordUses = []struct {
 	{"SELECT v.column2, v.column1 FROM %[4]s AS v UNION SELECT w.column2, w.column1 FROM %[5]s AS w", false},
 	{"SELECT CASE WHEN %[1]s = %[2]s THEN %[1]s ELSE %[2]s END", true},
 	{"SELECT COALESCE(%[1]s, %[2]s), COALESCE(NULL, %[2]s, %[1]s)", false},
+	{"SELECT COALESCE(NULL::record, %[1]s), ARRAY[NULL::record, %[2]s], CASE WHEN %[1]s IS NULL THEN %[2]s ELSE NULL::record END", false},
+	{"SELECT %[1]s UNION SELECT NULL::record UNION ALL SELECT %[2]s", false},
 }
 
 // TestRecordsMixedDifferential gives pairs of records whose fields are

@@ -98,7 +98,7 @@ func looseSetOp(n Node) Node {
 		return n
 	}
 	if s.Kind == Union {
-		return looseDistinct(&SetOp{Left: s.Left, Right: s.Right, Kind: Union, All: true, cols: s.cols})
+		return looseDistinct(&SetOp{Left: s.Left, Right: s.Right, Kind: Union, All: true, Mixed: s.Mixed, cols: s.cols})
 	}
 	// Each side is its columns, then the markers L and R (1 on the own
 	// side, NULL on the other), then for each loose column its value on
@@ -136,7 +136,7 @@ func looseSetOp(n Node) Node {
 		return p
 	}
 	lp, rp := side(s.Left, true), side(s.Right, false)
-	both := &SetOp{Left: lp, Right: rp, Kind: Union, All: true, cols: lp.Cols}
+	both := &SetOp{Left: lp, Right: rp, Kind: Union, All: true, Mixed: s.Mixed, cols: lp.Cols}
 	keys := columnRefs(s.cols, 0)
 	for _, i := range loose {
 		keys[i] = looseKey(keys[i])

@@ -45,7 +45,9 @@
 // fn((SELECT ...))) checked against their declared input schema,
 // maps.go MAP lookup by key, rows.go ROW(...) record constructors (the
 // tree's Row: ROW(a, b) or a bare (a, b)) and assignment of ROW and MAP
-// values, nestednotnull.go a null visible at bind time where a column's
+// values, recordmix.go records of dissimilar field types met at run time
+// (GREATEST/LEAST, a set operation's MixedRecords, a ROW constructor
+// against a subquery), nestednotnull.go a null visible at bind time where a column's
 // ROW field, ARRAY element or MAP value is NOT NULL (the store's 23502), mapvalues.go MAP[...] (pg__map) and cardinality/map_keys/
 // map_values, wholerow.go a table alias used as a value (the whole row as
 // a composite, row_to_json(t); of an enclosing query's FROM item too; NULL

@@ -235,6 +235,9 @@ func (b *binder) bindBinary(s *scope, n *pt.Binary) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if op >= OpEq && op <= OpGe {
+		l, r = b.plainRecordOperand(n.L, l), b.plainRecordOperand(n.R, r) // recordcast.go
+	}
 	return b.makeBinary(n, op, l, r)
 }
 
@@ -669,6 +672,12 @@ func commonType(a, b types.T) (types.T, bool) {
 		return b, true
 	}
 	if b.Kind == types.Null {
+		return a, true
+	}
+	if a.Kind == types.Row && len(a.Fields) == 0 && b.IsAnonRecord() {
+		return b, true // NULL::record takes the other record's type
+	}
+	if b.Kind == types.Row && len(b.Fields) == 0 && a.IsAnonRecord() {
 		return a, true
 	}
 	if a.IsAnonRecord() && b.IsAnonRecord() {

@@ -43,6 +43,9 @@ func (b *binder) callFunction(n sourceNode, name string, args []Expr) (Expr, err
 	if e, ok, err := b.enumFunction(n, name, args); ok { // enumops.go
 		return e, err
 	}
+	if e, ok, err := b.recordGreatest(n, name, args); ok { // recordmix.go
+		return e, err
+	}
 	if e, ok, err := b.bindArrayPolyCall(n, name, args); ok { // arrayfuncs.go
 		return e, err
 	}

@@ -25,7 +25,7 @@ func (b *binder) bindRecordCast(s *scope, n *pt.Cast) (Expr, error) {
 	}
 	switch t := x.Type(); {
 	case t.Kind == types.Row:
-		return x, nil
+		return x, nil // a constructor still (IS DISTINCT FROM, IN): plainRecordOperand
 	case t.Kind == types.Null:
 		return &Const{Value: nil, T: types.T{Kind: types.Row}}, nil
 	case t.Kind == types.Unknown:
@@ -33,6 +33,37 @@ func (b *binder) bindRecordCast(s *scope, n *pt.Cast) (Expr, error) {
 	default:
 		return nil, b.errAt(n, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type %s to record", t.PGName()))
 	}
+}
+
+// plainRecordOperand is operand e of a comparison operator (= <> < <= >
+// >=), written as tree: a ROW constructor only when written as one.
+// PostgreSQL's transformAExprOp compares field by field only when both
+// operands are ROW(...) in the query's text, so ROW(1, 2)::record =
+// ROW(1, 2.5)::record goes to record_eq, which fails on the integer and
+// numeric pair; IS DISTINCT FROM and IN look at the operands after
+// transformation, where the cast to record left the constructor.
+func (b *binder) plainRecordOperand(tree pt.Expr, e Expr) Expr {
+	if _, ok := tree.(*pt.Row); ok || e.Type().Kind != types.Row {
+		return e // a MAP[...] constructor keeps its literal's typing
+	}
+	return b.forgetCtor(e)
+}
+
+// forgetCtor is ROW constructor x as a plain record value, no longer
+// written as a constructor. Other values are returned as they are.
+func (b *binder) forgetCtor(x Expr) Expr {
+	if b.ctors[x] == nil {
+		return x
+	}
+	switch e := x.(type) {
+	case *Const:
+		c := *e
+		return &c
+	case *FuncCall:
+		c := *e
+		return &c
+	}
+	return x
 }
 
 // isNullRecord reports whether e is a NULL of a row type with no fields

@@ -26,7 +26,10 @@ type SetOp struct {
 	Left, Right Node
 	Kind        SetOpKind
 	All         bool
-	cols        []Column
+	// Mixed is set when the branches' records differ in a field's type
+	// (recordmix.go): the rows are checked as PostgreSQL's sort meets them.
+	Mixed *MixedRecords
+	cols  []Column
 }
 
 func (n *SetOp) Columns() []Column { return n.cols }
@@ -172,6 +175,9 @@ func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
 		r = conv(r, rc)
 	}
 	out := &SetOp{Left: l, Right: r, Kind: kind, All: all}
+	if !all {
+		out.Mixed = mixedRecords(lc, rc) // recordmix.go
+	}
 	for i, c := range lc {
 		out.cols = append(out.cols, Column{Name: c.Name, T: ts[i]})
 	}

@@ -154,6 +154,9 @@ func (b *binder) bindQuantified(s *scope, node sourceNode, xNode pt.Expr, q *pt.
 	}
 	at := node // PostgreSQL points at the operator, which the tree does not place here
 	cols := plan.Columns()
+	if x, err = b.rowSubqueryOperand(at, xNode, x, len(cols)); err != nil { // recordmix.go
+		return nil, err
+	}
 	if len(cols) != 1 {
 		return nil, b.errAt(at, sqlerr.New(sqlerr.SyntaxError, "subquery has too many columns"))
 	}

@@ -25,35 +25,78 @@ func RecordCompareKernel(t types.T, op string) (Kernel, error) {
 // false where (1, 1) = (1, 'x') fails. NULL records follow
 // RecordCompareKernel's rules and are never checked.
 func DissimilarRecordCompareKernel(lt, rt types.T, op string) (Kernel, error) {
-	cmp := func(a, b any) (int, error) {
-		x, y := a.([]any), b.([]any)
-		n := min(len(lt.Fields), len(rt.Fields))
-		for i := 0; i < n; i++ {
-			ft := lt.Fields[i].Type.Nullable()
-			if !ft.Equal(rt.Fields[i].Type.Nullable()) {
-				return 0, sqlerr.New(sqlerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
-					ft.PGName(), rt.Fields[i].Type.PGName(), i+1)
-			}
-			xv, yv := field(x, i), field(y, i)
-			switch {
-			case xv == nil && yv == nil:
-				continue
-			case xv == nil:
-				return 1, nil // a NULL field after every value
-			case yv == nil:
-				return -1, nil
-			}
-			c, err := CompareValuesAs(ft, xv, yv)
-			if err != nil || c != 0 {
-				return c, err
-			}
-		}
-		if len(lt.Fields) != len(rt.Fields) {
-			return 0, sqlerr.New(sqlerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
-		}
-		return 0, nil
-	}
+	cmp := func(a, b any) (int, error) { return CompareDissimilarRecords(lt, rt, a, b) }
 	return recordOpKernel(op, cmp)
+}
+
+// CompareDissimilarRecords orders two non-NULL record values a (of type
+// lt) and b (of rt) as record_cmp does when their field types may differ
+// (DissimilarRecordCompareKernel's walk), for every construct that
+// compares such records at run time: operators, GREATEST and LEAST, the
+// duplicate removal of set operations.
+func CompareDissimilarRecords(lt, rt types.T, a, b any) (int, error) {
+	x, _ := a.([]any)
+	y, _ := b.([]any)
+	n := min(len(lt.Fields), len(rt.Fields))
+	for i := 0; i < n; i++ {
+		ft := lt.Fields[i].Type.Nullable()
+		if !SameRecordFieldType(ft, rt.Fields[i].Type) {
+			return 0, DissimilarColumns(ft, rt.Fields[i].Type, i)
+		}
+		xv, yv := field(x, i), field(y, i)
+		switch {
+		case xv == nil && yv == nil:
+			continue
+		case xv == nil:
+			return 1, nil // a NULL field after every value
+		case yv == nil:
+			return -1, nil
+		}
+		c, err := CompareValuesAs(ft, xv, yv)
+		if err != nil || c != 0 {
+			return c, err
+		}
+	}
+	if len(lt.Fields) != len(rt.Fields) {
+		return 0, DifferentRecordLengths()
+	}
+	return 0, nil
+}
+
+// SameRecordFieldType reports whether record_cmp takes fields of types a
+// and b for one type: the same PostgreSQL type (varchar(3) and varchar(8)
+// are one, int and bigint or varchar and text are not); nested records
+// only when their own fields are alike, sqlgate's values of two record
+// layouts not comparing with each other.
+func SameRecordFieldType(a, b types.T) bool {
+	a, b = a.Nullable(), b.Nullable()
+	if a.Kind == types.Row || b.Kind == types.Row {
+		return a.Equal(b)
+	}
+	return a.Equal(b) || SamePGType(a, b)
+}
+
+// DissimilarColumns is record_cmp's refusal of fields a and b at
+// (0-based) position i.
+func DissimilarColumns(a, b types.T, i int) *sqlerr.Error {
+	return sqlerr.New(sqlerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
+		recordFieldTypeName(a), recordFieldTypeName(b), i+1)
+}
+
+// recordFieldTypeName is how format_type names field type t: a varchar
+// without a limit (Length -1, which PGName calls text) is still
+// character varying.
+func recordFieldTypeName(t types.T) string {
+	if t.Kind == types.String && t.Variant == types.NoVariant && t.Length < 0 {
+		return "character varying"
+	}
+	return t.PGName()
+}
+
+// DifferentRecordLengths is record_cmp's refusal of records whose common
+// fields are equal but whose lengths differ.
+func DifferentRecordLengths() *sqlerr.Error {
+	return sqlerr.New(sqlerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
 }
 
 // recordOpKernel is record operator op over two record values whose

@@ -584,6 +584,10 @@ func CommonType(context string, ts []types.T) (types.T, error) {
 	return refineCommon(pt, pgTypeOf(pt), ts), nil
 }
 
+// isNullRecordType reports whether t is NULL::record's type, a ROW of no
+// fields, which takes any record's type as an untyped NULL does.
+func isNullRecordType(t types.T) bool { return t.Kind == types.Row && len(t.Fields) == 0 }
+
 // commonRecord is CommonType of anonymous records, or of arrays of them
 // (ok false when the inputs are other types). PostgreSQL types every one
 // of them record (or record[]) and lets each value keep its own fields;
@@ -599,7 +603,7 @@ func commonRecord(context string, ts []types.T) (_ types.T, ok bool, _ error) {
 	depth := 0
 	for i := range ts {
 		t := ts[i]
-		if pgTypeOf(t) == pgUnknown {
+		if pgTypeOf(t) == pgUnknown || isNullRecordType(t) {
 			continue
 		}
 		d, leaf := arrayDepth(t), ArrayLeaf(t)
@@ -618,7 +622,7 @@ func commonRecord(context string, ts []types.T) (_ types.T, ok bool, _ error) {
 	}
 	leaves := make([]types.T, 0, len(ts))
 	for _, t := range ts {
-		if pgTypeOf(t) != pgUnknown {
+		if pgTypeOf(t) != pgUnknown && !isNullRecordType(t) {
 			leaves = append(leaves, ArrayLeaf(t))
 		}
 	}

@@ -54,6 +54,10 @@
 // run. The EXPLAIN of a write is a modifyNode over its rows' plan
 // (modify.go).
 //
+// A set operation whose branches' records differ in a field's type
+// (binder.MixedRecords) checks its inputs' rows as PostgreSQL's sort and
+// neighbour comparisons meet them (recordmix.go).
+//
 // A LATERAL join (lateral.go) lowers to a nested-loop apply that builds
 // its right plan again for each left row, as a correlated subquery does;
 // the rules rewrite its left input only.

@@ -291,7 +291,7 @@ func lowerNode(n binder.Node) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &setOpNode{left: l, right: r, kind: setOpKinds[x.Kind], all: x.All, forms: keyForms(x.Columns(), nil), name: x.Kind.String(), out: schemaOf(x.Columns())}, nil
+		return &setOpNode{left: l, right: r, kind: setOpKinds[x.Kind], all: x.All, forms: keyForms(x.Columns(), nil), name: x.Kind.String(), out: schemaOf(x.Columns()), mixed: mixedCheckOf(x)}, nil
 	case *binder.Filter:
 		if hasUDF(x.Cond) {
 			return lowerUDFFilter(x)

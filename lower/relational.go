@@ -432,6 +432,7 @@ type setOpNode struct {
 	forms       []types.KeyForm // the columns' key forms (relop.SetOp.Forms)
 	name        string
 	out         *arrow.Schema
+	mixed       *mixedRecordSpec // records of dissimilar field types (recordmix.go)
 }
 
 func (n *setOpNode) Schema() *arrow.Schema { return n.out }
@@ -451,6 +452,9 @@ func (n *setOpNode) Build(rt *Runtime) (exec.Operator, error) {
 	if err != nil {
 		l.Close()
 		return nil, err
+	}
+	if n.mixed != nil {
+		l, r = n.mixed.wrap(l, r) // recordmix.go
 	}
 	return &relabelOp{Operator: &relop.SetOp{Left: l, Right: r, Kind: n.kind, All: n.all, Forms: n.forms, Mem: rt.Mem, SpillDir: rt.SpillDir, Alloc: rt.EC.Mem}, out: n.out}, nil
 }

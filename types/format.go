@@ -66,11 +66,17 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 		}
 		tm := time.Unix(0, ns).UTC()
 		return tm.Format("15:04:05") + fraction(int64(tm.Nanosecond()/1000))
-	case Timestamp:
-		tm := ValueToTime(v, t)
-		return formatTS(tm)
-	case TimestampTZ:
-		return FormatTimestampTZ(ValueToTime(v, t), loc)
+	case Timestamp, TimestampTZ:
+		switch InfiniteSign(v, t) { // the int64 bounds stand for ±infinity
+		case 1:
+			return "infinity"
+		case -1:
+			return "-infinity"
+		}
+		if t.Kind == TimestampTZ {
+			return FormatTimestampTZ(ValueToTime(v, t), loc)
+		}
+		return formatTS(ValueToTime(v, t))
 	case TimeTZ:
 		return FormatTimeTZ(v.(int64))
 	case Interval:

@@ -579,24 +579,34 @@ func makeDate(ctx context.Context, mem memory.Allocator, args []arrow.Array, n i
 			g[k] = f
 		}
 		return func(i int) (any, error) {
-			y, m, d := g[0](i), g[1](i), g[2](i)
-			bad := func() error {
-				return sqlerr.New(sqlerr.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
-			}
-			if y == 0 || m < 1 || m > 12 || d < 1 || d > 31 || y < -4713 || y > 5874897 {
-				return nil, bad()
-			}
-			gy := y
-			if gy < 0 {
-				gy++
-			}
-			t := time.Date(int(gy), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
-			if t.Day() != int(d) {
-				return nil, bad()
-			}
-			return int32(t.Unix() / 86400), nil
+			return makeDateValue(g[0](i), g[1](i), g[2](i))
 		}, nil
 	})(ctx, mem, args, n)
+}
+
+// makeDateValue is make_date's checks in PostgreSQL 15's order: a
+// negative year is BC and becomes astronomical (-44 is -43) before
+// ValidateDate's field checks, whose message shows that year; then the
+// Julian-day and date ranges ("date out of range").
+func makeDateValue(y, m, d int64) (any, error) {
+	ty := y
+	if y < 0 {
+		ty = y + 1
+	}
+	fields := func(msg string) error {
+		return sqlerr.New(sqlerr.DatetimeFieldOverflow, "%s: %d-%02d-%02d", msg, ty, m, d)
+	}
+	if y == 0 || m < 1 || m > 12 || d < 1 || d > 31 || y > math.MaxInt32 || y < math.MinInt32 {
+		return nil, fields("date field value out of range")
+	}
+	if d > int64(monthDays[leapIndex(int(ty))][m-1]) {
+		return nil, fields("date field value out of range")
+	}
+	t := time.Date(int(ty), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
+	if t.Before(time.Date(-4713, time.November, 24, 0, 0, 0, 0, time.UTC)) || !t.Before(time.Date(5874898, time.January, 1, 0, 0, 0, 0, time.UTC)) {
+		return nil, fields("date out of range")
+	}
+	return int32(t.Unix() / 86400), nil
 }
 
 var monthDays = [2][12]int{

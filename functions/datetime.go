@@ -532,6 +532,19 @@ func truncInstant(orig, wall time.Time, unitText string, loc *time.Location) tim
 }
 
 func truncTime(unitText string, t time.Time, kind types.Kind) (time.Time, error) {
+	r, err := truncField(unitText, t, kind)
+	if err == nil && r.Before(firstTimestamp) {
+		// tm2timestamp refuses a start before 4714-11-24 BC (the decade,
+		// year or month of the first days)
+		return r, sqlerr.TimestampOutOfRange()
+	}
+	return r, err
+}
+
+// firstTimestamp is the first instant of PostgreSQL's timestamp range.
+var firstTimestamp = time.Date(-4713, time.November, 24, 0, 0, 0, 0, time.UTC)
+
+func truncField(unitText string, t time.Time, kind types.Kind) (time.Time, error) {
 	unit, ok := canonicalUnit(unitText)
 	if !ok {
 		return t, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type %s", strings.ToLower(unitText), kindName(kind))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -411,7 +412,27 @@ func (r regexArgs) int(k, i int) (int64, bool) {
 // searched from an offset by slicing, which would move the string start.
 func anchored(re *regexp.Regexp) bool {
 	src := re.String()
-	return strings.ContainsAny(src, "^") || strings.Contains(src, `\A`) || strings.Contains(src, `\b`) || strings.Contains(src, `\B`)
+	if !strings.ContainsAny(src, "^") && !strings.Contains(src, `\A`) && !strings.Contains(src, `\b`) && !strings.Contains(src, `\B`) {
+		return false
+	}
+	// a ^ may only negate a class ([^...], as \W and \S translate): ask the parse
+	parsed, err := syntax.Parse(src, syntax.Perl)
+	return err != nil || hasAnchorOp(parsed)
+}
+
+// hasAnchorOp reports a start-of-text or line anchor or a word boundary
+// in r.
+func hasAnchorOp(r *syntax.Regexp) bool {
+	switch r.Op {
+	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	}
+	for _, sub := range r.Sub {
+		if hasAnchorOp(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // allMatches returns the match index slices of re in s from byte offset

@@ -219,6 +219,36 @@ func bhDateTimeCall(rng *rand.Rand) string {
 	return fmt.Sprintf("concat(%s, ' ', %s)", p(ts(), tz()), p(d(), iv()))
 }
 
+// bhJSONCall is a json or jsonb operator or function over documents of
+// every shape, scalars among them.
+func bhJSONCall(rng *rand.Rand) string {
+	p := pickFrom(rng)
+	t := p("json", "jsonb")
+	j := func() string {
+		return p(`'{}'`, `'[]'`, `'null'`, `'1'`, `'"x"'`, `'{"a":1,"b":[1,2,{"c":null}],"d":"é"}'`, `'[1,"2",null,true,1.50,1e3]'`,
+			`'{"a":{"b":{"c":3}}}'`, `'{"a":1,"a":2}'`, `'-0'`, `'1e400'`, "NULL")
+	}
+	key := func() string { return p("'a'", "'b'", "'x'", "0", "1", "-1", "5") }
+	path := func() string { return p("'{a}'", "'{b,1}'", "'{b,2,c}'", "'{}'", "'{0}'", "'{-1}'", "'{x}'") }
+	switch rng.Intn(9) {
+	case 0, 1:
+		return fmt.Sprintf("%s::%s %s %s", j(), t, p("->", "->>"), key())
+	case 2:
+		return fmt.Sprintf("%s::%s %s %s", j(), t, p("#>", "#>>"), path())
+	case 3:
+		return fmt.Sprintf("%s_typeof(%s::%s)", t, j(), t)
+	case 4:
+		return fmt.Sprintf("(SELECT string_agg(k || '=' || coalesce(v::text, 'N'), ';') FROM %s_each(%s::%[1]s) e(k, v))", t, j())
+	case 5:
+		return fmt.Sprintf("jsonb_set(%s::jsonb, %s, '\"z\"'%s)", j(), path(), p("", ", false", ", true"))
+	case 6:
+		return fmt.Sprintf("%s::jsonb %s %s", j(), p("-", "#-", "||", "@>", "?"), p(j()+"::jsonb", key(), path()+"::text[]"))
+	case 7:
+		return fmt.Sprintf("to_%s(%s)", t, p("1.50::numeric", "'NaN'::float8", "ARRAY[1,NULL]", "date '0044-03-15 BC'", "timestamptz 'infinity'", "timestamp '0005-02-29 BC'"))
+	}
+	return fmt.Sprintf("(SELECT string_agg(k, ',') FROM %s_object_keys(%s::%[1]s) k)", t, j())
+}
+
 // TestFuncsBughuntDifferential runs each family's random calls on both
 // servers; date/time calls run under several session time zones.
 func TestFuncsBughuntDifferential(t *testing.T) {
@@ -235,6 +265,7 @@ func TestFuncsBughuntDifferential(t *testing.T) {
 		{"math", bhMathCall, 1000},
 		{"to_char/to_number", bhToCharCall, 800},
 		{"date/time", bhDateTimeCall, 1000},
+		{"json", bhJSONCall, 800},
 	}
 	zones := []string{"UTC", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Chatham"}
 	for k, fam := range families {

@@ -3,8 +3,9 @@ package functions
 import (
 	"context"
 	"hash/fnv"
-	"strconv"
+	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -52,7 +53,8 @@ func textArgsKernel(argTypes []types.T, body func(vals []*string) (any, error)) 
 }
 
 // formatSpecialize is format(fmt, args...): %s, %I, %L and %%, with
-// optional n$ positions and widths ("-" left-aligns).
+// optional n$ positions, "-" flags and widths, given or taken from an
+// argument (* or *m$, read as int4; a negative one left-aligns).
 func formatSpecialize(argTypes []types.T, _ []any) (types.T, Kernel) {
 	return tText, textArgsKernel(argTypes, func(vals []*string) (any, error) {
 		if vals[0] == nil {
@@ -72,48 +74,49 @@ func pgFormat(f string, args []*string) (any, error) {
 		}
 		i++
 		if i >= len(f) {
-			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "unterminated format() type specifier")
+			return nil, unterminatedFormat()
 		}
 		if f[i] == '%' {
 			b.WriteByte('%')
 			continue
 		}
-		// [n$][-][width]type
-		j := i
-		for j < len(f) && f[j] >= '0' && f[j] <= '9' {
-			j++
+		spec, end, err := parseFormatSpec(f, i)
+		if err != nil {
+			return nil, err
 		}
-		argIdx := -1
-		if j < len(f) && f[j] == '$' && j > i {
-			n, _ := strconv.Atoi(f[i:j])
-			if n < 1 {
-				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "format specifies argument 0, but arguments are numbered from 1")
+		i = end
+		if c := f[i]; c != 's' && c != 'I' && c != 'L' {
+			_, size := utf8.DecodeRuneInString(f[i:])
+			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "unrecognized format() type specifier \"%s\"", f[i:i+size]).
+				WithHint("%s", `For a single "%" use "%%".`)
+		}
+		width := spec.width
+		if spec.widthPos >= 0 {
+			// the width argument comes before the value's, as in text_format
+			if spec.widthPos > 0 {
+				next = spec.widthPos - 1
 			}
-			argIdx = n - 1
-			i = j + 1
+			if next >= len(args) {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "too few arguments for format()")
+			}
+			width = 0 // a NULL width is no width
+			if w := args[next]; w != nil {
+				v, err := types.ParseText(*w, types.Int32Type)
+				if err != nil {
+					return nil, err
+				}
+				width = int(v.(int64))
+			}
+			next++
 		}
-		left := false
-		if i < len(f) && f[i] == '-' {
-			left = true
-			i++
+		if spec.argPos > 0 {
+			next = spec.argPos - 1
 		}
-		j = i
-		for j < len(f) && f[j] >= '0' && f[j] <= '9' {
-			j++
-		}
-		width, _ := strconv.Atoi(f[i:j])
-		i = j
-		if i >= len(f) {
-			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "unterminated format() type specifier")
-		}
-		if argIdx < 0 {
-			argIdx = next
-		}
-		next = argIdx + 1
-		if argIdx >= len(args) {
+		if next >= len(args) {
 			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "too few arguments for format()")
 		}
-		v := args[argIdx]
+		v := args[next]
+		next++
 		var s string
 		switch f[i] {
 		case 's':
@@ -131,20 +134,144 @@ func pgFormat(f string, args []*string) (any, error) {
 			} else {
 				s = quoteLiteral(*v)
 			}
-		default:
-			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "unrecognized format() type specifier %q", string(f[i])).
-				WithHint("%s", `For a single "%" use "%%".`)
 		}
-		if pad := width - len([]rune(s)); pad > 0 {
-			if left {
-				s += strings.Repeat(" ", pad)
-			} else {
-				s = strings.Repeat(" ", pad) + s
-			}
+		if err := appendFormatted(&b, s, width, spec.left); err != nil {
+			return nil, err
 		}
-		b.WriteString(s)
 	}
 	return b.String(), nil
+}
+
+// formatSpec is one format() specifier's [n$][-...][width|*[m$]]: argPos
+// and widthPos are 1-based positions (widthPos 0: the width is the next
+// argument; -1: no width argument).
+type formatSpec struct {
+	argPos, widthPos, width int
+	left                    bool
+}
+
+// parseFormatSpec parses the specifier after a '%' at f[i:] as
+// text_format_parse_format does and returns the index of its type
+// character. Running out of text anywhere is "unterminated"; a position 0
+// is refused as soon as it is read.
+func parseFormatSpec(f string, i int) (formatSpec, int, error) {
+	spec := formatSpec{argPos: -1, widthPos: -1}
+	advance := func() error {
+		if i++; i >= len(f) {
+			return unterminatedFormat()
+		}
+		return nil
+	}
+	n, found, err := formatDigits(f, &i)
+	if err != nil {
+		return spec, i, err
+	}
+	if found {
+		if f[i] != '$' {
+			spec.width = n // just a width and a type
+			return spec, i, nil
+		}
+		if n == 0 {
+			return spec, i, formatArgZero()
+		}
+		spec.argPos = n
+		if err := advance(); err != nil {
+			return spec, i, err
+		}
+	}
+	for f[i] == '-' {
+		spec.left = true
+		if err := advance(); err != nil {
+			return spec, i, err
+		}
+	}
+	if f[i] == '*' {
+		if err := advance(); err != nil {
+			return spec, i, err
+		}
+		n, found, err := formatDigits(f, &i)
+		if err != nil {
+			return spec, i, err
+		}
+		spec.widthPos = 0
+		if found {
+			if f[i] != '$' {
+				return spec, i, sqlerr.New(sqlerr.InvalidParameterValue, "width argument position must be ended by \"$\"")
+			}
+			if n == 0 {
+				return spec, i, formatArgZero()
+			}
+			spec.widthPos = n
+			if err := advance(); err != nil {
+				return spec, i, err
+			}
+		}
+		return spec, i, nil
+	}
+	n, found, err = formatDigits(f, &i)
+	if found {
+		spec.width = n
+	}
+	return spec, i, err
+}
+
+// formatDigits reads the digits at f[*i:] as an int4 (text_format_parse_digits):
+// past the end of f is unterminated, more than an int4 is out of range.
+func formatDigits(f string, i *int) (int, bool, error) {
+	n, found := 0, false
+	for f[*i] >= '0' && f[*i] <= '9' {
+		n = n*10 + int(f[*i]-'0')
+		if n > math.MaxInt32 {
+			return 0, false, sqlerr.New(sqlerr.NumericValueOutOfRange, "number is out of range")
+		}
+		found = true
+		if *i++; *i >= len(f) {
+			return 0, false, unterminatedFormat()
+		}
+	}
+	return n, found, nil
+}
+
+// appendFormatted pads s with spaces to width characters (text_format_append_string):
+// a negative width aligns left as the '-' flag does.
+func appendFormatted(b *strings.Builder, s string, width int, left bool) error {
+	if width < 0 {
+		if width <= math.MinInt32 {
+			return sqlerr.New(sqlerr.NumericValueOutOfRange, "number is out of range")
+		}
+		left, width = true, -width
+	}
+	pad := width - utf8.RuneCountInString(s)
+	if pad >= maxFormatPad-b.Len() {
+		// PostgreSQL's string buffer cannot grow past 1GB
+		return sqlerr.New(sqlerr.ProgramLimitExceeded, "out of memory").
+			WithDetail("Cannot enlarge string buffer containing %d bytes by %d more bytes.", b.Len(), pad)
+	}
+	if pad <= 0 {
+		b.WriteString(s)
+		return nil
+	}
+	if left {
+		b.WriteString(s)
+		b.WriteString(strings.Repeat(" ", pad))
+	} else {
+		b.WriteString(strings.Repeat(" ", pad))
+		b.WriteString(s)
+	}
+	return nil
+}
+
+// maxFormatPad is the padding past which PostgreSQL's 1GB StringInfo
+// limit refuses a format() width.
+const maxFormatPad = 1<<30 - 1
+
+func unterminatedFormat() error {
+	return sqlerr.New(sqlerr.InvalidParameterValue, "unterminated format() type specifier").
+		WithHint("%s", `For a single "%" use "%%".`)
+}
+
+func formatArgZero() error {
+	return sqlerr.New(sqlerr.InvalidParameterValue, "format specifies argument 0, but arguments are numbered from 1")
 }
 
 // jsonBuildObjectSpecialize is json_build_object(k1, v1, ...); the result

@@ -109,8 +109,10 @@ func dateBin(stride arrow.MonthDayNanoInterval, ts, origin int64) (int64, error)
 		return 0, types.IntervalOutOfRange()
 	}
 	delta := diff - diff%strideUS
-	// the start of the bin even when origin is later than ts
-	if origin > ts && strideUS > 1 {
+	// the start of the bin even when origin is later than ts: toward
+	// -infinity, except for a ts a whole number of strides before origin
+	// (which starts its bin; 15.x's fix of 15.0's unconditional step back)
+	if diff < 0 && diff%strideUS != 0 {
 		delta -= strideUS
 	}
 	out, ok := types.AddInt64(origin, delta)

@@ -230,6 +230,51 @@ func pgYear(t time.Time) int {
 	return t.Year()
 }
 
+// yearGroup is extract's decade, century or millennium of astronomical
+// year ty (1 BC is 0) as timestamp_part computes it: the groups before
+// year 1 count down from -1 (1 BC is decade 0, century -1).
+func yearGroup(unit string, ty int) int {
+	switch unit {
+	case "decade":
+		if ty >= 0 {
+			return ty / 10
+		}
+		return -((8 - (ty - 1)) / 10)
+	case "century":
+		if ty > 0 {
+			return (ty + 99) / 100
+		}
+		return -((99 - (ty - 1)) / 100)
+	}
+	if ty > 0 {
+		return (ty + 999) / 1000
+	}
+	return -((999 - (ty - 1)) / 1000)
+}
+
+// yearGroupStart is date_trunc's first astronomical year of the decade,
+// century or millennium of ty, as timestamp_trunc computes it (a
+// millennium then passes through the century's formula, which keeps it).
+func yearGroupStart(unit string, ty int) int {
+	switch unit {
+	case "decade":
+		if ty > 0 {
+			return ty / 10 * 10
+		}
+		return -((8 - (ty - 1)) / 10) * 10
+	case "millennium":
+		if ty > 0 {
+			ty = (ty+999)/1000*1000 - 999
+		} else {
+			ty = -((999-(ty-1))/1000)*1000 + 1
+		}
+	}
+	if ty > 0 {
+		return (ty+99)/100*100 - 99
+	}
+	return -((99-(ty-1))/100)*100 + 1
+}
+
 // unitAliases maps PostgreSQL's spellings of date/time units (as in its
 // datetktbl/deltatktbl) to canonical names.
 var unitAliases = map[string]string{
@@ -306,21 +351,10 @@ func extractField(unitText string, t time.Time, kind types.Kind) (int64, int, er
 		return int64(t.Month()-1)/3 + 1, 0, nil
 	case "year":
 		return year, 0, nil
-	case "decade":
-		if year >= 0 {
-			return year / 10, 0, nil
-		}
-		return -((8 - (year - 1)) / 10), 0, nil
-	case "century":
-		if year > 0 {
-			return (year + 99) / 100, 0, nil
-		}
-		return -((99 - (year - 1)) / 100), 0, nil
-	case "millennium":
-		if year > 0 {
-			return (year + 999) / 1000, 0, nil
-		}
-		return -((999 - (year - 1)) / 1000), 0, nil
+	case "decade", "century", "millennium":
+		// timestamp_part's formulas over tm_year, the astronomical year
+		// (1 BC is 0), which Go's Year is
+		return int64(yearGroup(unit, t.Year())), 0, nil
 	case "dow":
 		return int64(t.Weekday()), 0, nil
 	case "isodow":
@@ -498,19 +532,25 @@ func truncInstant(orig, wall time.Time, unitText string, loc *time.Location) tim
 }
 
 func truncTime(unitText string, t time.Time, kind types.Kind) (time.Time, error) {
+	r, err := truncField(unitText, t, kind)
+	if err == nil && r.Before(firstTimestamp) {
+		// tm2timestamp refuses a start before 4714-11-24 BC (the decade,
+		// year or month of the first days)
+		return r, sqlerr.TimestampOutOfRange()
+	}
+	return r, err
+}
+
+// firstTimestamp is the first instant of PostgreSQL's timestamp range.
+var firstTimestamp = time.Date(-4713, time.November, 24, 0, 0, 0, 0, time.UTC)
+
+func truncField(unitText string, t time.Time, kind types.Kind) (time.Time, error) {
 	unit, ok := canonicalUnit(unitText)
 	if !ok {
 		return t, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type %s", strings.ToLower(unitText), kindName(kind))
 	}
 	y, m, d := t.Date()
 	day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-	py := pgYear(t)
-	yearStart := func(pgy int) time.Time {
-		if pgy < 0 {
-			pgy++
-		}
-		return time.Date(pgy, 1, 1, 0, 0, 0, 0, time.UTC)
-	}
 	switch unit {
 	case "microseconds":
 		return t.Truncate(time.Microsecond), nil
@@ -533,21 +573,8 @@ func truncTime(unitText string, t time.Time, kind types.Kind) (time.Time, error)
 		return time.Date(y, (m-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC), nil
 	case "year":
 		return time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), nil
-	case "decade":
-		if py > 0 {
-			return yearStart(py / 10 * 10), nil
-		}
-		return yearStart(-((8 - (py - 1)) / 10 * 10)), nil
-	case "century":
-		if py > 0 {
-			return yearStart((py+99)/100*100 - 99), nil
-		}
-		return yearStart(-((99-(py-1))/100*100 - 1)), nil
-	case "millennium":
-		if py > 0 {
-			return yearStart((py+999)/1000*1000 - 999), nil
-		}
-		return yearStart(-((999-(py-1))/1000*1000 - 1)), nil
+	case "decade", "century", "millennium":
+		return time.Date(yearGroupStart(unit, y), 1, 1, 0, 0, 0, 0, time.UTC), nil
 	}
 	return t, sqlerr.New(sqlerr.FeatureNotSupported, "unit %q not supported for type %s", unit, kindName(kind))
 }
@@ -565,24 +592,34 @@ func makeDate(ctx context.Context, mem memory.Allocator, args []arrow.Array, n i
 			g[k] = f
 		}
 		return func(i int) (any, error) {
-			y, m, d := g[0](i), g[1](i), g[2](i)
-			bad := func() error {
-				return sqlerr.New(sqlerr.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
-			}
-			if y == 0 || m < 1 || m > 12 || d < 1 || d > 31 || y < -4713 || y > 5874897 {
-				return nil, bad()
-			}
-			gy := y
-			if gy < 0 {
-				gy++
-			}
-			t := time.Date(int(gy), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
-			if t.Day() != int(d) {
-				return nil, bad()
-			}
-			return int32(t.Unix() / 86400), nil
+			return makeDateValue(g[0](i), g[1](i), g[2](i))
 		}, nil
 	})(ctx, mem, args, n)
+}
+
+// makeDateValue is make_date's checks in PostgreSQL 15's order: a
+// negative year is BC and becomes astronomical (-44 is -43) before
+// ValidateDate's field checks, whose message shows that year; then the
+// Julian-day and date ranges ("date out of range").
+func makeDateValue(y, m, d int64) (any, error) {
+	ty := y
+	if y < 0 {
+		ty = y + 1
+	}
+	fields := func(msg string) error {
+		return sqlerr.New(sqlerr.DatetimeFieldOverflow, "%s: %d-%02d-%02d", msg, ty, m, d)
+	}
+	if y == 0 || m < 1 || m > 12 || d < 1 || d > 31 || y > math.MaxInt32 || y < math.MinInt32 {
+		return nil, fields("date field value out of range")
+	}
+	if d > int64(monthDays[leapIndex(int(ty))][m-1]) {
+		return nil, fields("date field value out of range")
+	}
+	t := time.Date(int(ty), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
+	if t.Before(time.Date(-4713, time.November, 24, 0, 0, 0, 0, time.UTC)) || !t.Before(time.Date(5874898, time.January, 1, 0, 0, 0, 0, time.UTC)) {
+		return nil, fields("date out of range")
+	}
+	return int32(t.Unix() / 86400), nil
 }
 
 var monthDays = [2][12]int{

@@ -77,7 +77,10 @@
 //     quantifiers, and anchors or word boundaries with a start position
 //     after 1. Greedy patterns match leftmost-longest as an ARE does.
 //     Case-insensitive matching folds non-ASCII letters too (PostgreSQL
-//     under the C locale folds ASCII only).
+//     under the C locale folds ASCII only). Character classes
+//     ([[:alpha:]] and the rest, \w, \s) hold what a UTF-8 locale's
+//     (C.UTF-8's) do, built from Unicode by glibc's rules (regexclass.go);
+//     under the plain C locale PostgreSQL's hold ASCII only.
 //   - cbrt is glibc's algorithm (misc.go), so its digits are PostgreSQL's
 //     on Linux (cbrt(27) = 3.0000000000000004); subnormal arguments may
 //     still differ in the last digit.

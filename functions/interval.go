@@ -551,10 +551,11 @@ func intervalTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array
 				return types.NewInterval(months, days, trunc(t, 1000))
 			case "microseconds":
 				return v, nil
-			case "week":
-				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "interval units \"%s\" not supported because months usually have fractional weeks", unit)
+			case "week": // interval_trunc's message of 15.x
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "unit \"%s\" not supported for type interval", unit).
+					WithDetail("Months usually have fractional weeks.")
 			}
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "interval units \"%s\" not supported", unit)
+			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "unit \"%s\" not supported for type interval", unit)
 		}, nil
 	})(ctx, mem, args, n)
 }

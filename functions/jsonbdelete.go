@@ -85,8 +85,8 @@ func jsonbDeleteRow(_ context.Context, a []any) (any, error) {
 		keys = []string{s}
 	} else {
 		keys = textElems(a[1])
-		if len(keys) == 0 {
-			return doc, nil
+		if _, container := jsonbContainer(root); len(keys) == 0 && container {
+			return doc, nil // jsonb_delete_array refuses a scalar before it looks at the keys
 		}
 	}
 	drop := map[string]bool{}
@@ -160,4 +160,14 @@ func deletePath(node any, path []string, level int) (any, error) {
 			return append(x[:idx:idx], x[idx+1:]...), nil
 		},
 	})
+}
+
+// jsonbContainer reports whether a decoded document is an object or an
+// array (and so not a scalar).
+func jsonbContainer(v any) (any, bool) {
+	switch v.(type) {
+	case map[string]any, []any:
+		return v, true
+	}
+	return v, false
 }

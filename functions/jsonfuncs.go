@@ -286,6 +286,9 @@ func jsonbSetRow(_ context.Context, v []any) (any, error) {
 	default:
 		return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot set path in scalar")
 	}
+	if !create && jsonEmptyContainer(root) {
+		return doc, nil // jsonb_set returns an empty input untouched without create, before reading the path
+	}
 	if len(path) == 0 {
 		return doc, nil
 	}
@@ -510,6 +513,13 @@ func fieldsOf(v []any, name string) ([]jsonField, error) {
 		return nil, err
 	}
 	if !ok {
+		if name == "json_each" || name == "json_each_text" {
+			// json's each_worker reports the structure it met
+			if jsonKind(doc) == "array" {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot deconstruct an array as an object")
+			}
+			return nil, sqlerr.New(sqlerr.InvalidParameterValue, "cannot deconstruct a scalar")
+		}
 		what := "a scalar"
 		switch {
 		case !strings.HasSuffix(name, "object_keys"):
@@ -566,4 +576,15 @@ func prettyJSON(b *strings.Builder, dec *json.Decoder, level int) error {
 	b.WriteString("\n" + strings.Repeat("    ", level))
 	b.WriteByte(closer)
 	return nil
+}
+
+// jsonEmptyContainer reports {} and [].
+func jsonEmptyContainer(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		return len(x) == 0
+	case []any:
+		return len(x) == 0
+	}
+	return false
 }

@@ -133,6 +133,9 @@ func appendJSONExtract(b *array.StringBuilder, doc []byte, steps []pathStep, tex
 			}
 		}
 	}
+	if mode != jsonDoc && jsonbScalarIndex(doc[s], steps) {
+		steps = nil // the scalar is its own element
+	}
 	for _, st := range steps {
 		if st.null {
 			b.AppendNull()
@@ -167,6 +170,14 @@ func appendJSONExtract(b *array.StringBuilder, doc []byte, steps []pathStep, tex
 	}
 	b.Append(t)
 	return nil
+}
+
+// jsonbScalarIndex reports jsonb's -> or ->> of index 0 or -1 on a
+// scalar document: jsonb keeps a scalar as a one-element array flagged
+// scalar, and jsonb_array_element looks at the array flag alone, so
+// '1'::jsonb -> 0 is 1 (json's is NULL).
+func jsonbScalarIndex(first byte, steps []pathStep) bool {
+	return len(steps) == 1 && steps[0].isIdx && (steps[0].idx == 0 || steps[0].idx == -1) && first != '{' && first != '['
 }
 
 // extractPathKernel is json(b)_extract_path(_text)(doc, VARIADIC path):

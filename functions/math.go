@@ -59,7 +59,12 @@ func mathFuncs() []*Func {
 		{Name: "log", Args: []types.T{tNumeric, tNumeric}, Ret: tNumeric, Strict: true, specialize: numBinary(numeric.Log)},
 		// PostgreSQL divides and multiplies by RADIANS_PER_DEGREE (float.c)
 		f1("degrees", func(x float64) (float64, error) { return checkOverflow(x/radiansPerDegree, x) }),
-		f1("radians", func(x float64) (float64, error) { return checkOverflow(x*radiansPerDegree, x) }),
+		f1("radians", func(x float64) (float64, error) {
+			if r := x * radiansPerDegree; r == 0 && x != 0 {
+				return 0, errUnderflow() // float8_mul's check: a subnormal times RADIANS_PER_DEGREE
+			}
+			return checkOverflow(x*radiansPerDegree, x)
+		}),
 		{Name: "pi", Ret: tFloat8, Kernel: constFloat(func() float64 { return math.Pi })},
 		{Name: "random", Ret: tFloat8, Volatile: true, Kernel: constFloat(rand.Float64)},
 	}

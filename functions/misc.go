@@ -9,17 +9,20 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cockroachdb/apd/v3"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
+	"github.com/sqlgate/sqlgate/types/numeric"
 )
 
-// num_nulls, num_nonnulls and width_bucket(float8, ...).
+// num_nulls, num_nonnulls and width_bucket(float8 or numeric, ...).
 
 func miscFuncs() []*Func {
 	return []*Func{
 		{Name: "num_nulls", Args: []types.T{tAny}, Variadic: true, Ret: tInt4, Kernel: countNulls(true)},
 		{Name: "num_nonnulls", Args: []types.T{tAny}, Variadic: true, Ret: tInt4, Kernel: countNulls(false)},
 		{Name: "width_bucket", Args: []types.T{tFloat8, tFloat8, tFloat8, tInt4}, Ret: tInt4, Strict: true, Kernel: rawRowFunc(tInt4, widthBucketRow)},
+		{Name: "width_bucket", Args: []types.T{tNumeric, tNumeric, tNumeric, tInt4}, Ret: tInt4, Strict: true, Kernel: numericIntKernel(widthBucketNumeric)},
 		// uuid is a String variant (types.UUID) holding the canonical text.
 		{Name: "gen_random_uuid", Ret: types.UUIDType, Volatile: true, Kernel: rowKernel(types.UUIDType, false, func([]arrow.Array) (func(int) (any, error), error) {
 			return func(int) (any, error) { return randomUUID() }, nil
@@ -81,8 +84,8 @@ func widthBucketRow(a []arrow.Array, i int) (any, error) {
 	case b1 < b2:
 		r = ascendingBucket(op, b1, b2, count)
 	case b1 > b2:
-		// PostgreSQL's descending branch computes (b1-op)/(b1-b2): the
-		// ascending one over the negated values, bit for bit.
+		// PostgreSQL's descending branch computes count*(b1-op)/(b1-b2):
+		// the ascending one over the negated values, bit for bit.
 		r = ascendingBucket(-op, -b1, -b2, count)
 	default:
 		return nil, errWidthBucket("lower bound cannot equal upper bound")
@@ -94,8 +97,9 @@ func widthBucketRow(a []arrow.Array, i int) (any, error) {
 }
 
 // ascendingBucket is width_bucket's bucket of op for lower bound b1 below
-// upper bound b2, computed in PostgreSQL's order (the quotient first, then
-// times count; halves when the span overflows).
+// upper bound b2 as PostgreSQL 15 computes it: count*(op-b1)/(b2-b1)+1 in
+// that order, with no clamping, stored into an int32 (PostgreSQL 16
+// clamps and halves an overflowing span; 15 does neither).
 func ascendingBucket(op, b1, b2 float64, count int64) int64 {
 	switch {
 	case op < b1:
@@ -103,13 +107,85 @@ func ascendingBucket(op, b1, b2 float64, count int64) int64 {
 	case op >= b2:
 		return count + 1
 	}
-	var q float64
-	if !math.IsInf(b2-b1, 0) {
-		q = float64(count) * ((op - b1) / (b2 - b1))
-	} else {
-		q = float64(count) * ((op/2 - b1/2) / (b2/2 - b1/2))
+	return cInt32(float64(count)*(op-b1)/(b2-b1) + 1)
+}
+
+// cInt32 is C's conversion of a double to int32 on x86-64 (cvttsd2si):
+// truncation toward zero, and INT_MIN for NaN or a value out of range, as
+// width_bucket's result is when the span overflows to infinity.
+func cInt32(f float64) int64 {
+	if math.IsNaN(f) || f >= 1<<31 || f <= -(1<<31)-1 {
+		return math.MinInt32
 	}
-	return min(int64(q), count-1) + 1
+	return int64(f)
+}
+
+// widthBucketNumeric is width_bucket(numeric, numeric, numeric, int4) as
+// PostgreSQL 15's width_bucket_numeric and compute_bucket compute it: the
+// product by count exact, the quotient rounded at select_div_scale, plus
+// one and floored, so that a quotient rounding up to count gives count+1
+// (and 22003 past int4).
+func widthBucketNumeric(nums []*apd.Decimal, ints []int64) (any, error) {
+	op, b1, b2, count := nums[0], nums[1], nums[2], ints[0]
+	if count <= 0 {
+		return nil, errWidthBucket("count must be greater than zero")
+	}
+	if numeric.IsNaN(op) || numeric.IsNaN(b1) || numeric.IsNaN(b2) {
+		return nil, errWidthBucket("operand, lower bound, and upper bound cannot be NaN")
+	}
+	if numeric.IsInf(b1) || numeric.IsInf(b2) {
+		return nil, errWidthBucket("lower and upper bounds must be finite")
+	}
+	dir := numeric.Cmp(b1, b2)
+	if dir == 0 {
+		return nil, errWidthBucket("lower bound cannot equal upper bound")
+	}
+	asc := dir < 0 // else compare and subtract the other way round
+	c1, c2 := numeric.Cmp(op, b1), numeric.Cmp(op, b2)
+	var r int64
+	switch {
+	case asc && c1 < 0 || !asc && c1 > 0:
+		return int64(0), nil
+	case asc && c2 >= 0 || !asc && c2 <= 0:
+		r = count + 1
+	default:
+		var err error
+		if r, err = numericBucket(op, b1, b2, count, asc); err != nil {
+			return nil, err
+		}
+	}
+	if r > math.MaxInt32 || r < math.MinInt32 {
+		return nil, types.IntOutOfRange(types.Int32Type)
+	}
+	return r, nil
+}
+
+// numericBucket is compute_bucket: floor(count*(op-b1)/(b2-b1) + 1), the
+// differences taken the other way round for descending bounds.
+func numericBucket(op, b1, b2 *apd.Decimal, count int64, asc bool) (int64, error) {
+	var num, den *apd.Decimal
+	if asc {
+		num, den = numeric.AddVar(op, b1, true), numeric.AddVar(b2, b1, true)
+	} else {
+		num, den = numeric.AddVar(b1, op, true), numeric.AddVar(b1, b2, true)
+	}
+	num = numeric.MulVar(num, numeric.FromInt64(count))
+	q, err := numeric.DivRound(num, den, numeric.DivScale(num, den))
+	if err != nil {
+		return 0, err
+	}
+	r, err := numeric.Floor(numeric.AddVar(q, numeric.FromInt64(1), false))
+	if err != nil {
+		return 0, err
+	}
+	v, ok, err := numeric.ToInt64(r, "integer")
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return math.MaxInt64, nil // out of int4's range
+	}
+	return v, nil
 }
 
 // glibcCbrt is glibc's cbrt (sysdeps/ieee754/dbl-64/s_cbrt.c), which
@@ -147,4 +223,35 @@ func floatAt(a arrow.Array, i int) float64 {
 		return float64(x.Value(i))
 	}
 	return math.NaN()
+}
+
+// numericIntKernel is an int4 function of numeric arguments followed by
+// integer ones (width_bucket(numeric, numeric, numeric, int4)).
+func numericIntKernel(body func(nums []*apd.Decimal, ints []int64) (any, error)) Kernel {
+	return rowKernel(tInt4, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		var nums []types.NumericReader
+		var ints []func(int) int64
+		for k, a := range args {
+			if r, err := types.NewNumericReader(a); err == nil {
+				nums = append(nums, r)
+				continue
+			}
+			g, err := intGetter(k, a)
+			if err != nil {
+				return nil, badArg(k, a, "numeric")
+			}
+			ints = append(ints, g)
+		}
+		nv, iv := make([]*apd.Decimal, len(nums)), make([]int64, len(ints))
+		scratch := make([]apd.Decimal, len(nums))
+		return func(i int) (any, error) {
+			for k, r := range nums {
+				nv[k] = r(i, &scratch[k])
+			}
+			for k, g := range ints {
+				iv[k] = g(i)
+			}
+			return body(nv, iv)
+		}, nil
+	})
 }

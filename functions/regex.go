@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -168,7 +169,11 @@ func translateARE(pat string, f areFlags) (string, error) {
 				if end < 0 {
 					return "", sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: invalid character class")
 				}
-				b.WriteString(pat[i : i+2+end+2])
+				body, ok := areClass(pat[i+2:i+2+end], f.icase)
+				if !ok {
+					return "", sqlerr.New(sqlerr.InvalidRegularExpression, "invalid regular expression: invalid character class")
+				}
+				b.WriteString(body)
 				i += 2 + end + 2
 			case c == '\\' && i+1 < len(pat):
 				n, err := translateEscape(&b, pat, i, true)
@@ -291,18 +296,19 @@ func translateEscape(b *strings.Builder, pat string, i int, inClass bool) (int, 
 	case 'Z':
 		b.WriteString(`\z`)
 		return 2, nil
-	case 's':
-		if inClass {
-			b.WriteString(`\t\n\v\f\r `)
-		} else {
-			b.WriteString(`[\t\n\v\f\r ]`)
+	case 's', 'w', 'S', 'W': // the locale's classes (regexclass.go), not RE2's ASCII ones
+		body := areClassBodies()[map[byte]string{'s': "space", 'w': "word"}[c|0x20]]
+		switch {
+		case c == 'S' || c == 'W':
+			if inClass {
+				return 0, errAREUnsupported(`\` + string(c) + ` inside a bracket expression`)
+			}
+			b.WriteString("[^" + body + "]")
+		case inClass:
+			b.WriteString(body)
+		default:
+			b.WriteString("[" + body + "]")
 		}
-		return 2, nil
-	case 'S':
-		if inClass {
-			return 0, errAREUnsupported(`\S inside a bracket expression`)
-		}
-		b.WriteString(`[^\t\n\v\f\r ]`)
 		return 2, nil
 	case 'u', 'U':
 		n := 4
@@ -406,7 +412,27 @@ func (r regexArgs) int(k, i int) (int64, bool) {
 // searched from an offset by slicing, which would move the string start.
 func anchored(re *regexp.Regexp) bool {
 	src := re.String()
-	return strings.ContainsAny(src, "^") || strings.Contains(src, `\A`) || strings.Contains(src, `\b`) || strings.Contains(src, `\B`)
+	if !strings.ContainsAny(src, "^") && !strings.Contains(src, `\A`) && !strings.Contains(src, `\b`) && !strings.Contains(src, `\B`) {
+		return false
+	}
+	// a ^ may only negate a class ([^...], as \W and \S translate): ask the parse
+	parsed, err := syntax.Parse(src, syntax.Perl)
+	return err != nil || hasAnchorOp(parsed)
+}
+
+// hasAnchorOp reports a start-of-text or line anchor or a word boundary
+// in r.
+func hasAnchorOp(r *syntax.Regexp) bool {
+	switch r.Op {
+	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	}
+	for _, sub := range r.Sub {
+		if hasAnchorOp(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // allMatches returns the match index slices of re in s from byte offset

@@ -152,25 +152,29 @@ func (w *replaceWorker) row(s, pat, repl string, flagsArr *array.String, startAr
 	if flagsArr != nil {
 		flags = flagsArr.Value(i)
 	}
-	p, err := w.cache.get(pat, flags)
-	if err != nil {
-		return err
-	}
-	start, nth := int64(1), int64(1)
-	if p.f.global {
-		nth = 0
-	}
+	// textregexreplace_extended checks start, then n, then compiles
+	start, nth := int64(1), int64(-1)
 	if startArr != nil {
 		start = int64(startArr.Value(i))
+	}
+	off, ok, err := startOffset(s, start)
+	if err != nil {
+		return err
 	}
 	if nthArr != nil {
 		if nth = int64(nthArr.Value(i)); nth < 0 {
 			return badParam("n", nth)
 		}
 	}
-	off, ok, err := startOffset(s, start)
+	p, err := w.cache.get(pat, flags)
 	if err != nil {
 		return err
+	}
+	if nth < 0 { // no n: every match under 'g', else the first
+		nth = 1
+		if p.f.global {
+			nth = 0
+		}
 	}
 	if !ok {
 		w.data = append(w.data, s...)

@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"encoding/binary"
 	"encoding/hex"
+	"math"
 	"strings"
 	"time"
 	"unicode"
@@ -451,6 +452,11 @@ func left(strs []string, ints []int64, buf []byte) ([]byte, error) {
 
 func right(strs []string, ints []int64, buf []byte) ([]byte, error) {
 	s, k := strs[0], ints[0]
+	if k == math.MinInt32 {
+		// text_right negates n in int4, which leaves INT_MIN negative: a
+		// negative number of characters to skip skips none
+		return append(buf, s...), nil
+	}
 	count := int64(utf8.RuneCountInString(s))
 	if k < 0 {
 		k = max(count+k, 0)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
 
@@ -83,6 +84,11 @@ type numValue struct {
 // more significant digits) and the sign of what was printed.
 func (v numValue) fixed(post, multi int) (ip, fp string, neg bool, err error) {
 	var s string
+	if v.special() {
+		// printed as "NaN", "Infinity" or "-Infinity" (PostgreSQL's own
+		// snprintf and numeric_out), digits of no fraction
+		return v.specialText(), "", v.specialNeg(), nil
+	}
 	if v.float {
 		f := v.f * math.Pow(10, float64(multi))
 		intLen := len(strconv.FormatFloat(math.Abs(f), 'f', 0, 64))
@@ -116,6 +122,46 @@ func (v numValue) fixed(post, multi int) (ip, fp string, neg bool, err error) {
 	neg = strings.HasPrefix(s, "-")
 	ip, fp, _ = strings.Cut(strings.TrimPrefix(s, "-"), ".")
 	return ip, fp, neg, nil
+}
+
+// special reports NaN and the infinities.
+func (v numValue) special() bool {
+	if v.float {
+		return math.IsNaN(v.f) || math.IsInf(v.f, 0)
+	}
+	return v.dec != nil && numeric.IsSpecial(v.dec)
+}
+
+// specialText is a special value's digits as to_char sees them.
+func (v numValue) specialText() string {
+	if v.float && math.IsNaN(v.f) || !v.float && numeric.IsNaN(v.dec) {
+		return "NaN"
+	}
+	return "Infinity"
+}
+
+func (v numValue) specialNeg() bool {
+	if v.float {
+		return math.IsInf(v.f, -1)
+	}
+	return numeric.IsInf(v.dec) && v.dec.Negative
+}
+
+// specialPost is the fraction positions a special value's overflow fill
+// has: the template's, cut for a float as float8_to_char cuts them to fit
+// DBL_DIG (FLT_DIG) digits with its text's length.
+func (v numValue) specialPost(post int) int {
+	if !v.float {
+		return post
+	}
+	n := len(v.specialText())
+	switch {
+	case n >= v.sig:
+		return 0
+	case n+post > v.sig:
+		return v.sig - n
+	}
+	return post
 }
 
 // sci is the value in scientific notation with post fraction digits of
@@ -164,6 +210,10 @@ func (v numValue) roman() (int64, bool, error) {
 	if v.float {
 		r := math.RoundToEven(v.f)
 		return int64(r), r >= 1 && r <= 3999, nil
+	}
+	if numeric.IsSpecial(v.dec) {
+		_, _, err := numeric.ToInt64(v.dec, "integer") // numeric_int4's refusal
+		return 0, false, err
 	}
 	var d apd.Decimal
 	d.Set(v.dec)
@@ -222,7 +272,7 @@ type numTemplate struct {
 	prClose    int // the item after which PR's closing bracket prints (-1: none)
 }
 
-var numCharKeywords = []string{"EEEE", "eeee", "FM", "fm", "MI", "mi", "PL", "pl", "PR", "pr", "RN", "rn", "SG", "sg", "TH", "th",
+var numCharKeywords = []string{"EEEE", "eeee", "FM", "fm", "MI", "mi", "PL", "pl", "PR", "pr", "RN", "rn", "SG", "sg", "SP", "sp", "TH", "th",
 	"S", "s", "D", "d", "G", "g", "L", "l", "V", "v", "9", "0", ".", ","}
 
 func parseNumTemplate(format string) *numTemplate {
@@ -284,17 +334,22 @@ func parseNumTemplate(format string) *numTemplate {
 			t.hasDecimal = true
 		case ",", "G":
 			it.kind = niGroup
+		case "SP":
+			it.text = "SP" // a pattern of PostgreSQL's list that prints nothing
 		case "FM":
 			t.fm = true
+			it.text = "FM"
 		case "V":
 			afterV = true
 			it.text = "V"
 		case "EEEE":
 			t.eeee = true
+			it.text = "EEEE"
 		case "RN":
 			if t.roman == "" {
 				t.roman = kw
 			}
+			it.text = "RN"
 		case "TH":
 			it.kind, it.text = niTH, kw
 		case "L":
@@ -347,11 +402,89 @@ func parseNumTemplate(format string) *numTemplate {
 	return t
 }
 
+// check is NUMDesc_prepare's refusals of a template (42601), in its
+// order: each pattern is checked against those before it.
+func (t *numTemplate) check() error {
+	var decimal, multi, lsign, plus, minus, bracket, fill, roman, eeee bool
+	refuse := func(msg string) error { return sqlerr.New(sqlerr.SyntaxError, "%s", msg) }
+	for _, it := range t.items {
+		if it.kind == niLiteral {
+			continue
+		}
+		if eeee && it.text != "EEEE" {
+			return refuse(`"EEEE" must be the last pattern used`)
+		}
+		switch it.kind {
+		case niDigit:
+			if bracket {
+				return refuse(`"` + it.text + `" must be ahead of "PR"`)
+			}
+		case niPoint:
+			if decimal {
+				return refuse("multiple decimal points")
+			}
+			if multi {
+				return refuse(`cannot use "V" and decimal point together`)
+			}
+			decimal = true
+		case niS:
+			if lsign {
+				return refuse(`cannot use "S" twice`)
+			}
+			if plus || minus || bracket {
+				return refuse(`cannot use "S" and "PL"/"MI"/"SG"/"PR" together`)
+			}
+			lsign = true
+		case niMI, niPL, niSG:
+			if lsign {
+				return refuse(`cannot use "S" and "` + map[numItemKind]string{niMI: "MI", niPL: "PL", niSG: "SG"}[it.kind] + `" together`)
+			}
+			minus = minus || it.kind != niPL
+			plus = plus || it.kind != niMI
+		case niPR:
+			if lsign || plus || minus {
+				return refuse(`cannot use "PR" and "S"/"PL"/"MI"/"SG" together`)
+			}
+			bracket = true
+		case niNone:
+			switch it.text {
+			case "FM":
+				fill = true
+			case "RN":
+				roman = true
+			case "V":
+				if decimal {
+					return refuse(`cannot use "V" and decimal point together`)
+				}
+				multi = true
+			case "EEEE":
+				if eeee {
+					return refuse(`cannot use "EEEE" twice`)
+				}
+				if fill || lsign || bracket || minus || plus || roman || multi {
+					return sqlerr.New(sqlerr.SyntaxError, `"EEEE" is incompatible with other formats`).
+						WithDetail(`"EEEE" may only be used together with digit and decimal point patterns.`)
+				}
+				eeee = true
+			}
+		}
+	}
+	return nil
+}
+
 func (t *numTemplate) format(v numValue) (string, error) {
+	if err := t.check(); err != nil {
+		return "", err
+	}
 	if t.roman != "" {
 		return t.formatRoman(v)
 	}
 	if t.eeee {
+		if v.special() {
+			// float8_to_char and numeric_to_char: '#' for the digits, the
+			// point, "e", the exponent's sign and two digits; no sign
+			return " " + strings.Repeat("#", t.pre) + "." + strings.Repeat("#", t.post+4), nil
+		}
 		s, neg := v.sci(t.post)
 		if neg {
 			return "-" + s, nil
@@ -364,6 +497,9 @@ func (t *numTemplate) format(v numValue) (string, error) {
 	}
 	overflow := len(ip) > t.pre
 	thValue := ip
+	if overflow && v.special() {
+		fp = strings.Repeat("#", v.specialPost(t.post)) // the '#' fill has the fraction too
+	}
 	fracDigits := len(fp) // a float prints no more than its significant digits
 	if t.fm {
 		keep := len(fp)
@@ -495,6 +631,9 @@ func (t *numTemplate) format(v numValue) (string, error) {
 			b.WriteByte(' ') // lc_monetary C has no currency symbol
 		case niTH:
 			if !neg && !overflow && t.post == 0 {
+				if v.special() { // get_th wants a last digit
+					return "", sqlerr.New(sqlerr.InvalidTextRepresentation, "\"%s\" is not a number", thValue)
+				}
 				b.WriteString(ordinalSuffix(thValue, it.text == "TH"))
 			}
 		}

@@ -2,6 +2,7 @@ package types
 
 import (
 	"encoding/hex"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -52,6 +53,9 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 		case -1:
 			return "-infinity"
 		}
+		if tm := ValueToTime(v, t); tm.Year() <= 0 {
+			return bcYear(tm) + tm.Format("-01-02") + " BC"
+		}
 		return ValueToTime(v, t).Format("2006-01-02")
 	case Time:
 		ns := v.(int64)
@@ -66,11 +70,17 @@ func FormatTextIn(v any, t T, loc *time.Location) string {
 		}
 		tm := time.Unix(0, ns).UTC()
 		return tm.Format("15:04:05") + fraction(int64(tm.Nanosecond()/1000))
-	case Timestamp:
-		tm := ValueToTime(v, t)
-		return formatTS(tm)
-	case TimestampTZ:
-		return FormatTimestampTZ(ValueToTime(v, t), loc)
+	case Timestamp, TimestampTZ:
+		switch InfiniteSign(v, t) { // the int64 bounds stand for ±infinity
+		case 1:
+			return "infinity"
+		case -1:
+			return "-infinity"
+		}
+		if t.Kind == TimestampTZ {
+			return FormatTimestampTZ(ValueToTime(v, t), loc)
+		}
+		return formatTS(ValueToTime(v, t))
 	case TimeTZ:
 		return FormatTimeTZ(v.(int64))
 	case Interval:
@@ -213,12 +223,17 @@ func formatTS(tm time.Time) string {
 		tm = tm.Add(time.Second)
 		us -= 1e6
 	}
-	s := tm.Format("2006-01-02 15:04:05")
 	if tm.Year() <= 0 {
-		s = tm.AddDate(-tm.Year()*2+1, 0, 0).Format("2006-01-02 15:04:05")
-		return s + fraction(int64(us)) + " BC"
+		return bcYear(tm) + tm.Format("-01-02 15:04:05") + fraction(int64(us)) + " BC"
 	}
-	return s + fraction(int64(us))
+	return tm.Format("2006-01-02 15:04:05") + fraction(int64(us))
+}
+
+// bcYear is the year of a time before 1 AD as PostgreSQL prints it before
+// " BC": astronomical year 0 is 1 BC. (Shifting the time into AD years to
+// format it would move a leap day: 5 BC has a February 29, 5 AD none.)
+func bcYear(tm time.Time) string {
+	return fmt.Sprintf("%04d", 1-tm.Year())
 }
 
 // fraction renders microseconds as PostgreSQL does: omitted when zero, else

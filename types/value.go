@@ -351,7 +351,7 @@ func parseFloat(s string, t T) (any, error) {
 	if t.Kind == Float32 {
 		bits = 32
 	}
-	f, err := strconv.ParseFloat(v, bits)
+	f, err := strconv.ParseFloat(strtodSyntax(v), bits)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 			return nil, floatOutOfRange(t, s)
@@ -364,6 +364,21 @@ func parseFloat(s string, t T) (any, error) {
 		return nil, floatOutOfRange(t, s)
 	}
 	return f, nil
+}
+
+// strtodSyntax adapts a float's text to strconv.ParseFloat so that it
+// accepts what float8in's strtod does: no digit separators (ParseFloat
+// takes "1_000"; an "_" here makes the text invalid), and hexadecimal
+// without a binary exponent ("0x10" is 16; ParseFloat wants a "p").
+func strtodSyntax(v string) string {
+	if strings.Contains(v, "_") {
+		return "invalid"
+	}
+	m := strings.TrimLeft(v, "+-")
+	if len(m) > 2 && m[0] == '0' && (m[1] == 'x' || m[1] == 'X') && !strings.ContainsAny(m, "pP") {
+		return v + "p0"
+	}
+	return v
 }
 
 // floatOutOfRange is float8in's and float4in's message, which has no

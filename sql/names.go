@@ -228,6 +228,38 @@ func namesToQuote(src string, toks []token) (bool, error) {
 	return quoted, err
 }
 
+// namesMemo keeps one statement's quoteNames result so that the names are
+// scanned once: the plain shortcut (plain.go) scans them to decide whether
+// it may keep the text as written, and a statement it declines (a keyword
+// as a name, "region") reaches the general rewrite's quoteNames with the
+// same tokens when no step between changed them.
+type namesMemo struct {
+	in, out []token
+	quoted  bool
+	err     error
+	valid   bool
+}
+
+// scan is namesToQuote, remembering the quoted tokens for quote; a nil
+// memo only probes.
+func (m *namesMemo) scan(src string, toks []token) (bool, error) {
+	if m == nil {
+		return namesToQuote(src, toks)
+	}
+	out, quoted, err := scanNames(src, toks, false)
+	*m = namesMemo{in: toks, out: out, quoted: quoted, err: err, valid: true}
+	return quoted, err
+}
+
+// quote is quoteNames(src, toks), from the memo when scan saw these very
+// tokens (the steps between return their input when they change nothing).
+func (m *namesMemo) quote(src string, toks []token) ([]token, error) {
+	if m.valid && len(m.in) == len(toks) && len(toks) > 0 && &m.in[0] == &toks[0] {
+		return m.out, m.err
+	}
+	return quoteNames(src, toks)
+}
+
 // scanNames is quoteNames, which also reports whether it quoted a word;
 // with probe it only finds out, leaving toks as they are (and returning
 // them).

@@ -105,6 +105,9 @@ type Parser struct {
 	edits []int32
 	marks []rwMark
 	fs    fastSource // the statement's, for the fast path (no allocation)
+	// names is the statement's scan of its names, made by the plain
+	// shortcut and reused by the general rewrite (namesMemo).
+	names namesMemo
 	// passes counts the lexer's passes over statement text and TiDB's
 	// parses, for the test that the lexing of one statement happens once.
 	passes passCounts
@@ -314,8 +317,9 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 			break
 		}
 	}
+	p.names = namesMemo{}
 	if !p.noPlain && !qualified {
-		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits); ok {
+		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits, &p.names); ok {
 			st.Rewritten, st.segs = text, segs
 			p.fs = fastSource{plain: true, src: src, toks: toks, edits: p.edits, refused: refused}
 			return p.finish(st, src, toks, terminated, &p.fs)
@@ -362,7 +366,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	if toks, err = rewriteNamedArgs(src, toks); err != nil { // namedargs.go
 		return nil, err
 	}
-	if toks, err = quoteNames(src, toks); err != nil {
+	if toks, err = p.names.quote(src, toks); err != nil {
 		return nil, err
 	}
 	switch toks[0].word(src) {

@@ -58,8 +58,9 @@ func plainClause(w string) bool {
 
 // plainRewrite is the rewrite of toks (one statement of src) when it is
 // plain; ok false otherwise. seg is storage for a one-segment offset map;
-// edits, when not nil, is scratch kept for the next call.
-func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (text string, segs []segment, ok bool) {
+// edits, when not nil, is scratch kept for the next call; names, when not
+// nil, keeps the names' scan for the general rewrite (namesMemo).
+func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, names *namesMemo) (text string, segs []segment, ok bool) {
 	if len(toks) > 1 && toks[0].is(src, "INSERT") {
 		return plainInsert(src, toks, seg, edits) // insertfast.go
 	}
@@ -218,7 +219,7 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32) (te
 	if depth != 0 {
 		return "", nil, false
 	}
-	if quoted, err := namesToQuote(src, toks); err != nil || quoted {
+	if quoted, err := names.scan(src, toks); err != nil || quoted {
 		return "", nil, false // a keyword as a name: quoted, or an error (names.go)
 	}
 	if len(ed) == 0 {

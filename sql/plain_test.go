@@ -22,7 +22,7 @@ func plainDiff(with, without *Parser, in string) (string, int) {
 				continue
 			}
 			var seg [1]segment
-			if _, _, ok := plainRewrite(in, toks[start:i], &seg, nil); ok {
+			if _, _, ok := plainRewrite(in, toks[start:i], &seg, nil, nil); ok {
 				taken++
 			}
 			start = i + 1
@@ -174,7 +174,7 @@ func TestPlainRewrite(t *testing.T) {
 			t.Fatal(err)
 		}
 		var seg [1]segment
-		got, _, ok := plainRewrite(tt.in, toks, &seg, nil)
+		got, _, ok := plainRewrite(tt.in, toks, &seg, nil, nil)
 		if tt.want == "" {
 			if ok {
 				t.Errorf("%q: shortcut took it (%q), want it declined", tt.in, got)

@@ -165,11 +165,6 @@ type CreateTable struct {
 	Sequences []NewSequence
 }
 
-// Truncate removes every row of a table.
-type Truncate struct {
-	Table fluss.TableInfo
-}
-
 // Describe lists a table's columns (DESCRIBE t).
 type Describe struct {
 	Table fluss.TableInfo
@@ -196,7 +191,6 @@ type Explain struct {
 func (s *Query) Params() []types.T       { return s.params }
 func (s *Insert) Params() []types.T      { return s.params }
 func (s *CreateTable) Params() []types.T { return s.params }
-func (s *Truncate) Params() []types.T    { return nil }
 func (s *Describe) Params() []types.T    { return nil }
 func (s *DropTable) Params() []types.T   { return nil }
 func (s *Explain) Params() []types.T     { return s.Statement.Params() }

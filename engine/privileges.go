@@ -163,8 +163,6 @@ func (s *session) authorize(ps *statement) error {
 		if del, ok := stmt.(*ast.DeleteStmt); ok && del.Where != nil {
 			readsTarget = true
 		}
-	case *binder.Truncate:
-		return s.need(b.Table.TableID, b.Table.Path, access.Truncate)
 	case *binder.CreateTable:
 		return schemaPermissionDenied(publicName(b.Path.Database))
 	case *binder.CreateView:

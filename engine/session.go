@@ -316,8 +316,6 @@ func (s *session) runBound(ctx context.Context, ps *statement, st *execState, ba
 		return s.execQuery(ctx, ps, st) // query.go
 	case *binder.Describe:
 		return describeResult(s.eng, b.Table), nil // ddl.go
-	case *binder.Truncate:
-		return s.truncate(ctx, b.Table) // ddl.go
 	case *binder.Explain:
 		return s.execExplain(ctx, ps, b, &st.rt, backend) // query.go
 	case *binder.Insert, *binder.Update, *binder.Delete:

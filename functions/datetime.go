@@ -87,6 +87,8 @@ func timeFuncs() []*Func {
 		fs = append(fs, &Func{Name: "date_trunc", Args: []types.T{tText, t}, Ret: t, Strict: true, Kernel: dateTrunc,
 			specialize: func(args []types.T, _ []any) (types.T, Kernel) { return args[1].Nullable(), dateTrunc }})
 	}
+	fs = append(fs, &Func{Name: "date_trunc", Args: []types.T{tText, tstzT, tText}, Ret: tstzT, Strict: true, Kernel: dateTruncZone,
+		specialize: func(args []types.T, _ []any) (types.T, Kernel) { return args[1].Nullable(), dateTruncZone }})
 	return fs
 }
 
@@ -380,10 +382,8 @@ func extractField(unitText string, t time.Time, kind types.Kind) (int64, int, er
 		}
 		return t.UnixMicro(), 6, nil
 	case "julian":
-		if kind != types.Date {
-			return notSupported() // PostgreSQL gives a fractional day; not implemented
-		}
-		return t.Unix()/86400 + 2440588, 0, nil
+		// a date's day number; timestamps take julianNumeric/julianFloat
+		return julianDay(t), 0, nil
 	case "timezone", "timezone_hour", "timezone_minute":
 		if kind != types.TimestampTZ {
 			return notSupported()
@@ -455,6 +455,12 @@ func extractRows(ret types.T, isNumeric bool, outScale int, loc *time.Location) 
 				}
 				return math.Inf(r), nil
 			}
+			if u, _ := canonicalUnit(ss[0].Value(i)); u == "julian" && kind != types.Date {
+				if isNumeric {
+					return julianNumeric(get(i))
+				}
+				return julianFloat(get(i)), nil
+			}
 			v, s, err := extractField(ss[0].Value(i), get(i), kind)
 			if err != nil {
 				return nil, err
@@ -471,17 +477,50 @@ func extractRows(ret types.T, isNumeric bool, outScale int, loc *time.Location) 
 }
 
 // dateTrunc truncates a timestamp to a unit; the result keeps the input's
-// Arrow type.
+// Arrow type. A timestamptz is truncated in the session's zone.
 func dateTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 	if err := checkArity(args, n); err != nil {
 		return nil, err
 	}
+	loc := LocationOf(ctx)
+	return dateTruncIn(mem, args, n, func(int) (*time.Location, error) { return loc, nil })
+}
+
+// dateTruncZone is date_trunc(unit, timestamptz, zone): the truncation is
+// done on the wall clock of the named zone (PostgreSQL's
+// timestamptz_trunc_zone), looked up as AT TIME ZONE looks it up, once per
+// distinct name in a batch.
+func dateTruncZone(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	if err := checkArity(args, n); err != nil {
+		return nil, err
+	}
+	zs, err := strArgs(args[2:3])
+	if err != nil {
+		return nil, err
+	}
+	lastName, lastLoc := "", (*time.Location)(nil)
+	return dateTruncIn(mem, args[:2], n, func(i int) (*time.Location, error) {
+		name := zs[0].Value(i)
+		if lastLoc == nil || name != lastName {
+			loc, err := types.ZoneByName(name)
+			if err != nil {
+				return nil, err
+			}
+			lastName, lastLoc = name, loc
+		}
+		return lastLoc, nil
+	}, args[2])
+}
+
+// dateTruncIn is date_trunc over rows whose timestamptz wall clock is read
+// in zoneAt(i); extra are further arguments whose NULL makes a row NULL.
+// An infinite value is returned as it is before the unit or zone is read.
+func dateTruncIn(mem memory.Allocator, args []arrow.Array, n int, zoneAt func(int) (*time.Location, error), extra ...arrow.Array) (arrow.Array, error) {
 	ss, err := strArgs(args[:1])
 	if err != nil {
 		return nil, err
 	}
-	loc := LocationOf(ctx)
-	get, kind, err := timeGetter(1, args[1], loc)
+	get, kind, err := timeGetter(1, args[1], time.UTC)
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +533,7 @@ func dateTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array, n 
 	defer b.Release()
 	b.Reserve(n)
 	for i := 0; i < n; i++ {
-		if anyNull(args, i) {
+		if anyNull(args, i) || anyNull(extra, i) {
 			b.AppendNull()
 			continue
 		}
@@ -503,7 +542,11 @@ func dateTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array, n 
 			continue
 		}
 		at := get(i)
+		var loc *time.Location
 		if kind == types.TimestampTZ {
+			if loc, err = zoneAt(i); err != nil {
+				return nil, err
+			}
 			at = types.WallClock(at, loc)
 		}
 		t, err := truncTime(ss[0].Value(i), at, kind)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -298,10 +297,42 @@ var unitAliases = map[string]string{
 	"timezone": "timezone", "timezone_h": "timezone_hour", "timezone_hour": "timezone_hour", "timezone_m": "timezone_minute", "timezone_minute": "timezone_minute",
 }
 
+// canonicalUnit is the unit a name denotes; like PostgreSQL's DecodeUnits
+// it lower-cases ASCII letters and trims nothing (' day' is unknown).
 func canonicalUnit(s string) (string, bool) {
-	u, ok := unitAliases[strings.ToLower(strings.TrimSpace(s))]
+	u, ok := unitAliases[unitWritten(s)]
 	return u, ok
 }
+
+// unitWritten is a unit as PostgreSQL's messages show it: the text
+// written with its ASCII letters lower-cased (downcase_truncate_identifier),
+// not the unit it is an alias of ("timezone_h", not "timezone_hour").
+func unitWritten(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// unitNotRecognized is the refusal of a unit that is unknown, or that
+// date_trunc cannot truncate to and DecodeUnits does not class as a
+// truncation unit (epoch, dow, doy, isodow, isoyear, julian).
+func unitNotRecognized(unitText, typeName string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.InvalidParameterValue, "unit \"%s\" not recognized for type %s", unitWritten(unitText), typeName)
+}
+
+// unitNotSupported is the refusal of a known unit the function does not
+// give for typeName.
+func unitNotSupported(unitText, typeName string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.FeatureNotSupported, "unit \"%s\" not supported for type %s", unitWritten(unitText), typeName)
+}
+
+// truncUnrecognized are the units date_trunc refuses as not recognized
+// rather than not supported (PostgreSQL 15, every date_trunc overload).
+var truncUnrecognized = map[string]bool{"epoch": true, "dow": true, "doy": true, "isodow": true, "isoyear": true, "julian": true}
 
 // extractScale is the scale of extract()'s numeric result for unit on a
 // value of kind, as PostgreSQL 15 produces it.
@@ -322,10 +353,10 @@ func extractScale(unit string, kind types.Kind) int {
 func extractField(unitText string, t time.Time, kind types.Kind) (int64, int, error) {
 	unit, ok := canonicalUnit(unitText)
 	if !ok {
-		return 0, 0, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type %s", strings.ToLower(unitText), kindName(kind))
+		return 0, 0, unitNotRecognized(unitText, kindName(kind))
 	}
 	notSupported := func() (int64, int, error) {
-		return 0, 0, sqlerr.New(sqlerr.FeatureNotSupported, "unit %q not supported for type %s", unit, kindName(kind))
+		return 0, 0, unitNotSupported(unitText, kindName(kind))
 	}
 	usOfMinute := int64(t.Second())*1e6 + int64(t.Nanosecond()/1e3)
 	year := int64(pgYear(t))
@@ -589,8 +620,8 @@ var firstTimestamp = time.Date(-4713, time.November, 24, 0, 0, 0, 0, time.UTC)
 
 func truncField(unitText string, t time.Time, kind types.Kind) (time.Time, error) {
 	unit, ok := canonicalUnit(unitText)
-	if !ok {
-		return t, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type %s", strings.ToLower(unitText), kindName(kind))
+	if !ok || truncUnrecognized[unit] {
+		return t, unitNotRecognized(unitText, kindName(kind))
 	}
 	y, m, d := t.Date()
 	day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
@@ -619,7 +650,7 @@ func truncField(unitText string, t time.Time, kind types.Kind) (time.Time, error
 	case "decade", "century", "millennium":
 		return time.Date(yearGroupStart(unit, y), 1, 1, 0, 0, 0, 0, time.UTC), nil
 	}
-	return t, sqlerr.New(sqlerr.FeatureNotSupported, "unit %q not supported for type %s", unit, kindName(kind))
+	return t, unitNotSupported(unitText, kindName(kind))
 }
 
 // makeDate is make_date(year, month, day); negative years are BC, and an

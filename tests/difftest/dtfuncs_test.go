@@ -73,7 +73,6 @@ func (g dtFuncGen) text() string {
 	return b.String()
 }
 
-
 // TestDateTimeFuncsDifferential compares, over SQLGATE_DIFF_DTFUNCS
 // (default 400) generated inputs per function family and session zone,
 // extract(julian ...) and date_part('julian', ...) of date, timestamp and

@@ -81,6 +81,8 @@ func timeFuncs() []*Func {
 	fs = append(fs,
 		&Func{Name: "timezone", Args: []types.T{tText, tstzT}, Ret: tsT, Strict: true, Kernel: atTimeZone(true)},
 		&Func{Name: "timezone", Args: []types.T{tText, tsT}, Ret: tstzT, Strict: true, Kernel: atTimeZone(false)},
+		&Func{Name: "timezone", Args: []types.T{ivT, tstzT}, Ret: tsT, Strict: true, Kernel: atIntervalZone(true)},
+		&Func{Name: "timezone", Args: []types.T{ivT, tsT}, Ret: tstzT, Strict: true, Kernel: atIntervalZone(false)},
 	)
 	for _, t := range []types.T{tsT, tstzT} {
 		fs = append(fs, &Func{Name: "date_trunc", Args: []types.T{tText, t}, Ret: t, Strict: true, Kernel: dateTrunc,
@@ -89,6 +91,48 @@ func timeFuncs() []*Func {
 	fs = append(fs, &Func{Name: "date_trunc", Args: []types.T{tText, tstzT, tText}, Ret: tstzT, Strict: true, Kernel: dateTruncZone,
 		specialize: func(args []types.T, _ []any) (types.T, Kernel) { return args[1].Nullable(), dateTruncZone }})
 	return fs
+}
+
+// atIntervalZone is timezone(zone interval, timestamptz) -> timestamp
+// (fromTZ) or timezone(zone interval, timestamp) -> timestamptz: the zone
+// is a fixed offset east of UTC in whole seconds (the fraction dropped, as
+// timestamptz_izone does), with no months or days. An infinite value is
+// returned before the interval is checked.
+func atIntervalZone(fromTZ bool) Kernel {
+	ret := tstzT
+	if fromTZ {
+		ret = tsT
+	}
+	return rowKernel(ret, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		iv, err := intervalGetter(0, args[0])
+		if err != nil {
+			return nil, err
+		}
+		get, _, err := timeGetter(1, args[1], time.UTC)
+		if err != nil {
+			return nil, err
+		}
+		inf := infSigner(args[1])
+		return func(i int) (any, error) {
+			if sign := inf(i); sign != 0 {
+				v, _ := types.InfiniteValue(sign, ret)
+				return v, nil
+			}
+			z := iv.Value(i)
+			if z.Months != 0 || z.Days != 0 {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "interval time zone \"%s\" must not include months or days", types.FormatInterval(z))
+			}
+			east := time.Duration(z.Nanoseconds/1e9) * time.Second
+			t := get(i).Add(east)
+			if !fromTZ {
+				t = get(i).Add(-east)
+			}
+			if t.Before(firstTimestamp) {
+				return nil, sqlerr.TimestampOutOfRange()
+			}
+			return types.TimeToValue(t, ret)
+		}, nil
+	})
 }
 
 // atTimeZone is timezone(zone text, timestamptz) -> timestamp (fromTZ) or

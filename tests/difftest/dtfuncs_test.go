@@ -65,6 +65,16 @@ var (
 
 func (g dtFuncGen) zone() string { return dtFuncZones[g.r.IntN(len(dtFuncZones))] }
 
+// zoneInterval is an interval for AT TIME ZONE: hours, minutes and
+// seconds with fractions, either sign, now and then days or months.
+func (g dtFuncGen) zoneInterval() string {
+	switch g.r.IntN(8) {
+	case 0:
+		return g.pick("1 day", "-1 mon", "1 day -24 hours", "0", "1 year", "100 hours", "-3.7 seconds", "00:00:00.999999")
+	}
+	return fmt.Sprintf("%s%02d:%02d:%02d.%d", g.pick("", "-", "+"), g.r.IntN(16), g.r.IntN(60), g.r.IntN(60), g.r.IntN(10))
+}
+
 func (g dtFuncGen) text() string {
 	var b strings.Builder
 	for range g.r.IntN(12) {
@@ -76,7 +86,8 @@ func (g dtFuncGen) text() string {
 // TestDateTimeFuncsDifferential compares, over SQLGATE_DIFF_DTFUNCS
 // (default 400) generated inputs per function family and session zone,
 // extract(julian ...) and date_part('julian', ...) of date, timestamp and
-// timestamptz; date_trunc(unit, timestamptz, zone); and to_ascii with an
+// timestamptz; date_trunc(unit, timestamptz, zone); timezone(interval,
+// timestamp[tz]) (AT TIME ZONE an interval); and to_ascii with an
 // encoding name or number, on sqlgate and PostgreSQL 15: the same text,
 // or the same SQLSTATE and message.
 func TestDateTimeFuncsDifferential(t *testing.T) {
@@ -93,7 +104,7 @@ func TestDateTimeFuncsDifferential(t *testing.T) {
 			}
 		}
 	}
-	stats := map[string]map[string]int{"julian": {}, "date_trunc zone": {}, "to_ascii": {}}
+	stats := map[string]map[string]int{"julian": {}, "date_trunc zone": {}, "to_ascii": {}, "timezone interval": {}}
 	for _, session := range []string{"UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham"} {
 		setZone(session)
 		for range n / 4 {
@@ -115,6 +126,10 @@ func TestDateTimeFuncsDifferential(t *testing.T) {
 			unit := dtFuncUnits[g.r.IntN(len(dtFuncUnits))]
 			q := fmt.Sprintf("SELECT date_trunc(%s, %s::timestamptz, %s)", sqlQuote(unit), sqlQuote(ts), sqlQuote(g.zone()))
 			tallyBy(t, ctx, rp, q, stats["date_trunc zone"], tallyRule{})
+		}
+		for range n / 4 {
+			q := fmt.Sprintf("SELECT timezone(%s::interval, %s::%s)", sqlQuote(g.zoneInterval()), sqlQuote(g.stamp()), g.pick("timestamp", "timestamptz"))
+			tallyBy(t, ctx, rp, q, stats["timezone interval"], tallyRule{})
 		}
 	}
 	for range n {

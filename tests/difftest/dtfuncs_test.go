@@ -75,6 +75,15 @@ func (g dtFuncGen) zoneInterval() string {
 	return fmt.Sprintf("%s%02d:%02d:%02d.%d", g.pick("", "-", "+"), g.r.IntN(16), g.r.IntN(60), g.r.IntN(60), g.r.IntN(10))
 }
 
+// timeTZ is a timetz literal (or NULL) from a few hours and zones, so
+// that ends coincide, and coincide in UTC with another zone, often.
+func (g dtFuncGen) timeTZ() string {
+	if g.r.IntN(10) == 0 {
+		return "NULL::timetz"
+	}
+	return fmt.Sprintf("timetz '%02d:%s%s'", g.r.IntN(24), g.pick("00", "30"), g.pick("+00", "+01", "+02", "-05", "+05:30", "-12", "+14"))
+}
+
 func (g dtFuncGen) text() string {
 	var b strings.Builder
 	for range g.r.IntN(12) {
@@ -87,7 +96,8 @@ func (g dtFuncGen) text() string {
 // (default 400) generated inputs per function family and session zone,
 // extract(julian ...) and date_part('julian', ...) of date, timestamp and
 // timestamptz; date_trunc(unit, timestamptz, zone); timezone(interval,
-// timestamp[tz]) (AT TIME ZONE an interval); and to_ascii with an
+// timestamp[tz]) (AT TIME ZONE an interval); OVERLAPS of timetz values;
+// and to_ascii with an
 // encoding name or number, on sqlgate and PostgreSQL 15: the same text,
 // or the same SQLSTATE and message.
 func TestDateTimeFuncsDifferential(t *testing.T) {
@@ -104,7 +114,7 @@ func TestDateTimeFuncsDifferential(t *testing.T) {
 			}
 		}
 	}
-	stats := map[string]map[string]int{"julian": {}, "date_trunc zone": {}, "to_ascii": {}, "timezone interval": {}}
+	stats := map[string]map[string]int{"julian": {}, "date_trunc zone": {}, "to_ascii": {}, "timezone interval": {}, "overlaps timetz": {}}
 	for _, session := range []string{"UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham"} {
 		setZone(session)
 		for range n / 4 {
@@ -131,6 +141,10 @@ func TestDateTimeFuncsDifferential(t *testing.T) {
 			q := fmt.Sprintf("SELECT timezone(%s::interval, %s::%s)", sqlQuote(g.zoneInterval()), sqlQuote(g.stamp()), g.pick("timestamp", "timestamptz"))
 			tallyBy(t, ctx, rp, q, stats["timezone interval"], tallyRule{})
 		}
+	}
+	for range n {
+		q := fmt.Sprintf("SELECT (%s, %s) OVERLAPS (%s, %s)", g.timeTZ(), g.timeTZ(), g.timeTZ(), g.timeTZ())
+		tallyBy(t, ctx, rp, q, stats["overlaps timetz"], tallyRule{})
 	}
 	for range n {
 		var q string

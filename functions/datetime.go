@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -82,12 +81,58 @@ func timeFuncs() []*Func {
 	fs = append(fs,
 		&Func{Name: "timezone", Args: []types.T{tText, tstzT}, Ret: tsT, Strict: true, Kernel: atTimeZone(true)},
 		&Func{Name: "timezone", Args: []types.T{tText, tsT}, Ret: tstzT, Strict: true, Kernel: atTimeZone(false)},
+		&Func{Name: "timezone", Args: []types.T{ivT, tstzT}, Ret: tsT, Strict: true, Kernel: atIntervalZone(true)},
+		&Func{Name: "timezone", Args: []types.T{ivT, tsT}, Ret: tstzT, Strict: true, Kernel: atIntervalZone(false)},
 	)
 	for _, t := range []types.T{tsT, tstzT} {
 		fs = append(fs, &Func{Name: "date_trunc", Args: []types.T{tText, t}, Ret: t, Strict: true, Kernel: dateTrunc,
 			specialize: func(args []types.T, _ []any) (types.T, Kernel) { return args[1].Nullable(), dateTrunc }})
 	}
+	fs = append(fs, &Func{Name: "date_trunc", Args: []types.T{tText, tstzT, tText}, Ret: tstzT, Strict: true, Kernel: dateTruncZone,
+		specialize: func(args []types.T, _ []any) (types.T, Kernel) { return args[1].Nullable(), dateTruncZone }})
 	return fs
+}
+
+// atIntervalZone is timezone(zone interval, timestamptz) -> timestamp
+// (fromTZ) or timezone(zone interval, timestamp) -> timestamptz: the zone
+// is a fixed offset east of UTC in whole seconds (the fraction dropped, as
+// timestamptz_izone does), with no months or days. An infinite value is
+// returned before the interval is checked.
+func atIntervalZone(fromTZ bool) Kernel {
+	ret := tstzT
+	if fromTZ {
+		ret = tsT
+	}
+	return rowKernel(ret, true, func(args []arrow.Array) (func(int) (any, error), error) {
+		iv, err := intervalGetter(0, args[0])
+		if err != nil {
+			return nil, err
+		}
+		get, _, err := timeGetter(1, args[1], time.UTC)
+		if err != nil {
+			return nil, err
+		}
+		inf := infSigner(args[1])
+		return func(i int) (any, error) {
+			if sign := inf(i); sign != 0 {
+				v, _ := types.InfiniteValue(sign, ret)
+				return v, nil
+			}
+			z := iv.Value(i)
+			if z.Months != 0 || z.Days != 0 {
+				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "interval time zone \"%s\" must not include months or days", types.FormatInterval(z))
+			}
+			east := time.Duration(z.Nanoseconds/1e9) * time.Second
+			t := get(i).Add(east)
+			if !fromTZ {
+				t = get(i).Add(-east)
+			}
+			if t.Before(firstTimestamp) {
+				return nil, sqlerr.TimestampOutOfRange()
+			}
+			return types.TimeToValue(t, ret)
+		}, nil
+	})
 }
 
 // atTimeZone is timezone(zone text, timestamptz) -> timestamp (fromTZ) or
@@ -296,10 +341,42 @@ var unitAliases = map[string]string{
 	"timezone": "timezone", "timezone_h": "timezone_hour", "timezone_hour": "timezone_hour", "timezone_m": "timezone_minute", "timezone_minute": "timezone_minute",
 }
 
+// canonicalUnit is the unit a name denotes; like PostgreSQL's DecodeUnits
+// it lower-cases ASCII letters and trims nothing (' day' is unknown).
 func canonicalUnit(s string) (string, bool) {
-	u, ok := unitAliases[strings.ToLower(strings.TrimSpace(s))]
+	u, ok := unitAliases[unitWritten(s)]
 	return u, ok
 }
+
+// unitWritten is a unit as PostgreSQL's messages show it: the text
+// written with its ASCII letters lower-cased (downcase_truncate_identifier),
+// not the unit it is an alias of ("timezone_h", not "timezone_hour").
+func unitWritten(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// unitNotRecognized is the refusal of a unit that is unknown, or that
+// date_trunc cannot truncate to and DecodeUnits does not class as a
+// truncation unit (epoch, dow, doy, isodow, isoyear, julian).
+func unitNotRecognized(unitText, typeName string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.InvalidParameterValue, "unit \"%s\" not recognized for type %s", unitWritten(unitText), typeName)
+}
+
+// unitNotSupported is the refusal of a known unit the function does not
+// give for typeName.
+func unitNotSupported(unitText, typeName string) *sqlerr.Error {
+	return sqlerr.New(sqlerr.FeatureNotSupported, "unit \"%s\" not supported for type %s", unitWritten(unitText), typeName)
+}
+
+// truncUnrecognized are the units date_trunc refuses as not recognized
+// rather than not supported (PostgreSQL 15, every date_trunc overload).
+var truncUnrecognized = map[string]bool{"epoch": true, "dow": true, "doy": true, "isodow": true, "isoyear": true, "julian": true}
 
 // extractScale is the scale of extract()'s numeric result for unit on a
 // value of kind, as PostgreSQL 15 produces it.
@@ -320,10 +397,10 @@ func extractScale(unit string, kind types.Kind) int {
 func extractField(unitText string, t time.Time, kind types.Kind) (int64, int, error) {
 	unit, ok := canonicalUnit(unitText)
 	if !ok {
-		return 0, 0, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type %s", strings.ToLower(unitText), kindName(kind))
+		return 0, 0, unitNotRecognized(unitText, kindName(kind))
 	}
 	notSupported := func() (int64, int, error) {
-		return 0, 0, sqlerr.New(sqlerr.FeatureNotSupported, "unit %q not supported for type %s", unit, kindName(kind))
+		return 0, 0, unitNotSupported(unitText, kindName(kind))
 	}
 	usOfMinute := int64(t.Second())*1e6 + int64(t.Nanosecond()/1e3)
 	year := int64(pgYear(t))
@@ -380,10 +457,8 @@ func extractField(unitText string, t time.Time, kind types.Kind) (int64, int, er
 		}
 		return t.UnixMicro(), 6, nil
 	case "julian":
-		if kind != types.Date {
-			return notSupported() // PostgreSQL gives a fractional day; not implemented
-		}
-		return t.Unix()/86400 + 2440588, 0, nil
+		// a date's day number; timestamps take julianNumeric/julianFloat
+		return julianDay(t), 0, nil
 	case "timezone", "timezone_hour", "timezone_minute":
 		if kind != types.TimestampTZ {
 			return notSupported()
@@ -455,6 +530,12 @@ func extractRows(ret types.T, isNumeric bool, outScale int, loc *time.Location) 
 				}
 				return math.Inf(r), nil
 			}
+			if u, _ := canonicalUnit(ss[0].Value(i)); u == "julian" && kind != types.Date {
+				if isNumeric {
+					return julianNumeric(get(i))
+				}
+				return julianFloat(get(i)), nil
+			}
 			v, s, err := extractField(ss[0].Value(i), get(i), kind)
 			if err != nil {
 				return nil, err
@@ -471,17 +552,50 @@ func extractRows(ret types.T, isNumeric bool, outScale int, loc *time.Location) 
 }
 
 // dateTrunc truncates a timestamp to a unit; the result keeps the input's
-// Arrow type.
+// Arrow type. A timestamptz is truncated in the session's zone.
 func dateTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 	if err := checkArity(args, n); err != nil {
 		return nil, err
 	}
+	loc := LocationOf(ctx)
+	return dateTruncIn(mem, args, n, func(int) (*time.Location, error) { return loc, nil })
+}
+
+// dateTruncZone is date_trunc(unit, timestamptz, zone): the truncation is
+// done on the wall clock of the named zone (PostgreSQL's
+// timestamptz_trunc_zone), looked up as AT TIME ZONE looks it up, once per
+// distinct name in a batch.
+func dateTruncZone(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	if err := checkArity(args, n); err != nil {
+		return nil, err
+	}
+	zs, err := strArgs(args[2:3])
+	if err != nil {
+		return nil, err
+	}
+	lastName, lastLoc := "", (*time.Location)(nil)
+	return dateTruncIn(mem, args[:2], n, func(i int) (*time.Location, error) {
+		name := zs[0].Value(i)
+		if lastLoc == nil || name != lastName {
+			loc, err := types.ZoneByName(name)
+			if err != nil {
+				return nil, err
+			}
+			lastName, lastLoc = name, loc
+		}
+		return lastLoc, nil
+	}, args[2])
+}
+
+// dateTruncIn is date_trunc over rows whose timestamptz wall clock is read
+// in zoneAt(i); extra are further arguments whose NULL makes a row NULL.
+// An infinite value is returned as it is before the unit or zone is read.
+func dateTruncIn(mem memory.Allocator, args []arrow.Array, n int, zoneAt func(int) (*time.Location, error), extra ...arrow.Array) (arrow.Array, error) {
 	ss, err := strArgs(args[:1])
 	if err != nil {
 		return nil, err
 	}
-	loc := LocationOf(ctx)
-	get, kind, err := timeGetter(1, args[1], loc)
+	get, kind, err := timeGetter(1, args[1], time.UTC)
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +608,7 @@ func dateTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array, n 
 	defer b.Release()
 	b.Reserve(n)
 	for i := 0; i < n; i++ {
-		if anyNull(args, i) {
+		if anyNull(args, i) || anyNull(extra, i) {
 			b.AppendNull()
 			continue
 		}
@@ -503,7 +617,11 @@ func dateTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array, n 
 			continue
 		}
 		at := get(i)
+		var loc *time.Location
 		if kind == types.TimestampTZ {
+			if loc, err = zoneAt(i); err != nil {
+				return nil, err
+			}
 			at = types.WallClock(at, loc)
 		}
 		t, err := truncTime(ss[0].Value(i), at, kind)
@@ -546,8 +664,8 @@ var firstTimestamp = time.Date(-4713, time.November, 24, 0, 0, 0, 0, time.UTC)
 
 func truncField(unitText string, t time.Time, kind types.Kind) (time.Time, error) {
 	unit, ok := canonicalUnit(unitText)
-	if !ok {
-		return t, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type %s", strings.ToLower(unitText), kindName(kind))
+	if !ok || truncUnrecognized[unit] {
+		return t, unitNotRecognized(unitText, kindName(kind))
 	}
 	y, m, d := t.Date()
 	day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
@@ -576,7 +694,7 @@ func truncField(unitText string, t time.Time, kind types.Kind) (time.Time, error
 	case "decade", "century", "millennium":
 		return time.Date(yearGroupStart(unit, y), 1, 1, 0, 0, 0, 0, time.UTC), nil
 	}
-	return t, sqlerr.New(sqlerr.FeatureNotSupported, "unit %q not supported for type %s", unit, kindName(kind))
+	return t, unitNotSupported(unitText, kindName(kind))
 }
 
 // makeDate is make_date(year, month, day); negative years are BC, and an

@@ -86,6 +86,9 @@
 //     still differ in the last digit.
 //   - convert_to/convert_from/convert know UTF8, LATIN1 and SQL_ASCII;
 //     PostgreSQL's other encodings are refused with 0A000 (bytea.go).
+//     to_ascii reads the text's bytes through ascii.c's LATIN1, LATIN2,
+//     LATIN9 and WIN1250 tables and refuses the rest (UTF8, so also the
+//     one-argument form) as PostgreSQL does (toascii.go).
 //   - to_char of a timestamp, timestamptz or interval takes every
 //     date/time pattern of PostgreSQL 15 with its prefixes and suffixes
 //     (FM TM TH th SP FX, "quoted text"), the template parsed as
@@ -137,7 +140,11 @@
 //     wire prints them as names through RegName (the _out functions' text).
 //   - date_part/extract/date_trunc over interval and time follow
 //     timestamp.c (interval.go, datetime.go); the 'julian' unit of a
-//     timestamp is not implemented and is refused naming the unit.
+//     timestamp is PostgreSQL 15's day number plus the numeric fraction of
+//     the day at numeric division's scale (extractjulian.go). Units are
+//     matched without trimming and named in messages as written.
+//     date_trunc(unit, timestamptz, zone) truncates on the zone's wall
+//     clock; timezone(interval, ...) is AT TIME ZONE a fixed offset.
 //     Infinite dates and timestamps follow PostgreSQL 15's rules in
 //     extract, date_part, date_trunc, timezone, to_char, age and date_bin
 //     (infinite.go, datebin.go).
@@ -170,7 +177,7 @@
 // sql's rewrite turns into pg__op_* calls (opfuncs.go); jsonb - and #-
 // (jsonbdelete.go); array_to_json, json(b)_object, jsonb_insert,
 // jsonb_set_lax (jsonextra.go); the polymorphic array functions the binder
-// types (arraypoly.go); overlaps and timestamp(date, time) (overlaps.go);
+// types (arraypoly.go); overlaps (timetz too) and timestamp(date, time) (overlaps.go);
 // make_time/make_timestamp(tz) (maketime.go); regexp_replace's batch
 // kernel (regexreplace.go: one output buffer, literal patterns by
 // strings.Index, two goroutines over a large batch); normalize and

@@ -99,6 +99,7 @@ func allFuncs() []*Func {
 	fs = append(fs, stringFuncs()...)
 	fs = append(fs, mathFuncs()...)
 	fs = append(fs, timeFuncs()...)
+	fs = append(fs, toASCIIFuncs()...)
 	fs = append(fs, timeTZFuncs()...)
 	fs = append(fs, dateArithFuncs()...)
 	fs = append(fs, intervalFuncs()...)

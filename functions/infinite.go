@@ -99,7 +99,7 @@ func extractInfinite(unitText string, inf int, kind types.Kind) (int, error) {
 	// unknown, or refused for this type: the finite path's error
 	_, _, err := extractField(unitText, time.Unix(0, 0).UTC(), kind)
 	if err == nil {
-		err = sqlerr.New(sqlerr.FeatureNotSupported, "unit %q not supported for type %s", unit, kindName(kind))
+		err = unitNotSupported(unitText, kindName(kind))
 	}
 	return 0, err
 }

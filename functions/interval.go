@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -433,7 +432,7 @@ func intervalExtractScale(unit string) int {
 func intervalField(unitText string, v arrow.MonthDayNanoInterval) (*big.Int, int, error) {
 	unit, ok := canonicalUnit(unitText)
 	if !ok {
-		return nil, 0, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type interval", strings.ToLower(unitText))
+		return nil, 0, unitNotRecognized(unitText, "interval")
 	}
 	t := types.IntervalMicros(v)
 	years, mons := int64(v.Months)/12, int64(v.Months)%12
@@ -473,7 +472,7 @@ func intervalField(unitText string, v arrow.MonthDayNanoInterval) (*big.Int, int
 		r := new(big.Int).Mul(big.NewInt(secs), big.NewInt(1e6))
 		return r.Add(r, big.NewInt(t)), 6, nil
 	}
-	return nil, 0, sqlerr.New(sqlerr.FeatureNotSupported, "unit %q not supported for type interval", unit)
+	return nil, 0, unitNotSupported(unitText, "interval")
 }
 
 func intervalExtract(numeric bool, outScale int) Kernel {
@@ -519,8 +518,8 @@ func intervalTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array
 		return func(i int) (any, error) {
 			unitText := ss[0].Value(i)
 			unit, ok := canonicalUnit(unitText)
-			if !ok {
-				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type interval", strings.ToLower(unitText))
+			if !ok || truncUnrecognized[unit] {
+				return nil, unitNotRecognized(unitText, "interval")
 			}
 			v := iv.Value(i)
 			months, days, t := int64(v.Months), int64(v.Days), types.IntervalMicros(v)
@@ -552,10 +551,10 @@ func intervalTrunc(ctx context.Context, mem memory.Allocator, args []arrow.Array
 			case "microseconds":
 				return v, nil
 			case "week": // interval_trunc's message of 15.x
-				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "unit \"%s\" not supported for type interval", unit).
+				return nil, unitNotSupported(unitText, "interval").
 					WithDetail("Months usually have fractional weeks.")
 			}
-			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "unit \"%s\" not supported for type interval", unit)
+			return nil, unitNotSupported(unitText, "interval")
 		}, nil
 	})(ctx, mem, args, n)
 }

@@ -12,8 +12,8 @@ import (
 )
 
 // overlaps(start1, end1|length1, start2, end2|length2) over timestamps,
-// timestamps with time zone and times, as PostgreSQL 15's
-// overlaps_timestamp/overlaps_time (a length is start + length first, as
+// timestamps with time zone, times and times with time zone, as PostgreSQL
+// 15's overlaps_timestamp/overlaps_time/overlaps_timetz (a length is start + length first, as
 // its SQL-language overloads compute), with their NULL rules; and
 // timestamp(date, time), timestamptz(date, time).
 
@@ -31,6 +31,9 @@ func overlapsFuncs() []*Func {
 			fs = append(fs, &Func{Name: "overlaps", Args: args, Ret: tBool, Kernel: overlapsKernel(t, shape)})
 		}
 	}
+	// timetz has only the four-value form (overlaps_timetz); its packed
+	// int64 orders as timetz_cmp does
+	fs = append(fs, &Func{Name: "overlaps", Args: []types.T{tzT, tzT, tzT, tzT}, Ret: tBool, Kernel: overlapsKernel(tzT, [2]bool{})})
 	fs = append(fs,
 		&Func{Name: "timestamp", Args: []types.T{dateT, timeT}, Ret: tsT, Strict: true, Kernel: datePlusTime},
 		&Func{Name: "timestamptz", Args: []types.T{dateT, timeT}, Ret: tstzT, Strict: true, Kernel: dateTimeZoned})
@@ -88,6 +91,8 @@ func overlapsKernel(t types.T, lengths [2]bool) Kernel {
 				get[k] = func(i int) int64 { return int64(x.Value(i)) }
 			case *array.Time64:
 				get[k] = func(i int) int64 { return int64(x.Value(i)) }
+			case *array.Int64: // timetz
+				get[k] = x.Value
 			default:
 				return nil, badArg(k, a, "a timestamp or time")
 			}

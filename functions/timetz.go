@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/big"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -236,10 +235,9 @@ func timeOfDayGetter(t types.T, a arrow.Array) (func(int) (int64, int32), error)
 // a timetz) as an unscaled integer at the scale returned. The unit in
 // messages is the one written, lower-cased, as PostgreSQL reports it.
 func timeOfDayField(unitText string, us int64, zone int32, t types.T) (int64, int, error) {
-	written := strings.ToLower(unitText)
 	unit, ok := canonicalUnit(unitText)
 	if !ok {
-		return 0, 0, sqlerr.New(sqlerr.InvalidParameterValue, "unit %q not recognized for type %s", written, t.PGName())
+		return 0, 0, unitNotRecognized(unitText, t.PGName())
 	}
 	usOfMinute := us % 60e6
 	withZone := t.Kind == types.TimeTZ
@@ -263,5 +261,5 @@ func timeOfDayField(unitText string, us int64, zone int32, t types.T) (int64, in
 	case withZone && unit == "timezone_minute":
 		return int64(-zone / 60 % 60), 0, nil
 	}
-	return 0, 0, sqlerr.New(sqlerr.FeatureNotSupported, "unit %q not supported for type %s", written, t.PGName())
+	return 0, 0, unitNotSupported(unitText, t.PGName())
 }

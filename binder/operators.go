@@ -1,6 +1,8 @@
 package binder
 
 import (
+	"strings"
+
 	"github.com/sqlgate/sqlgate/functions"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -186,4 +188,31 @@ func prefixMinusAmbiguity(x Expr) *sqlerr.Error {
 	}
 	return sqlerr.New(sqlerr.Code("42725"), "operator is not unique: - unknown").
 		WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
+}
+
+// bindBangPrefix binds ! x and !! x, which TiDB's grammar reads as NOT:
+// PostgreSQL 15 has no prefix ! and only tsquery's !!, so a typed operand
+// has no operator (42883 "operator does not exist: !! integer"). ok is
+// false for NOT spelled as a word and for an untyped operand (!! of an
+// untyped literal is tsquery's, a type sqlgate lacks), which bind as NOT.
+func (b *binder) bindBangPrefix(s *scope, n *pt.Unary) (e Expr, ok bool, err error) {
+	if b.stmt == nil {
+		return nil, false, nil
+	}
+	text, start := b.stmt.Rewritten, n.OriginTextPosition()
+	if start < 0 || start >= len(text) || text[start] != '!' {
+		return nil, false, nil
+	}
+	op, operand := "!", n.X
+	if inner, isNot := n.X.(*pt.Unary); isNot && inner.Op == pt.UNot && strings.HasPrefix(text[start:], "!!") {
+		op, operand = "!!", inner.X
+	}
+	x, err := b.bindTree(s, operand)
+	if err != nil {
+		return nil, true, err
+	}
+	if isUnknown(x.Type()) {
+		return nil, false, nil
+	}
+	return nil, true, b.errAt(n, noOperator(op, x.Type()))
 }

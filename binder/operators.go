@@ -42,6 +42,11 @@ func (b *binder) bindOperatorMarker(n sourceNode, name string, left sourceNode, 
 			return nil, b.errAt(n, err)
 		}
 	}
+	if op, ok := keyListOperators[name]; ok {
+		if err := b.keyListResolution(n, op, l, r); err != nil {
+			return nil, err
+		}
+	}
 	if isUnknown(l) {
 		// the literal is read as jsonb only when jsonb's operator takes
 		// the other side: 'a+b' ? 1 is no operator, not a bad jsonb
@@ -215,4 +220,30 @@ func (b *binder) bindBangPrefix(s *scope, n *pt.Unary) (e Expr, ok bool, err err
 		return nil, false, nil
 	}
 	return nil, true, b.errAt(n, noOperator(op, x.Type()))
+}
+
+// keyListOperators are the markers of jsonb's ?| and ?& (jsonb ?| text[]),
+// by the operator's spelling.
+var keyListOperators = map[string]string{"pg__op_exists_any": "?|", "pg__op_exists_all": "?&"}
+
+// keyListResolution is PostgreSQL's resolution of l ?| r and l ?& r
+// before any literal is read: two untyped operands of ?| are ambiguous
+// (point ?| point is an operator too), and a key list must be an array of
+// a string type (int4[] does not convert to text[]).
+func (b *binder) keyListResolution(n sourceNode, op string, l, r types.T) *sqlerr.Error {
+	if op == "?|" && isUnknown(l) && isUnknown(r) {
+		return b.errAtOperator(n, op, sqlerr.New(sqlerr.AmbiguousFunction,
+			"operator is not unique: unknown %s unknown", op).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."))
+	}
+	if r.Kind == types.Array && r.Elem != nil && !stringElement(*r.Elem) {
+		return b.operatorError(n, op, l, r)
+	}
+	return nil
+}
+
+// stringElement reports whether an array of t converts to text[]
+// implicitly: t is text, varchar or char(n) (or an untyped element).
+func stringElement(t types.T) bool {
+	return isUnknown(t) || (t.Kind == types.String || t.Kind == types.Char) && t.Variant == types.NoVariant
 }

@@ -153,6 +153,36 @@ func (b *binder) asPatternOperatorError(n sourceNode, op, words string, args []E
 	return b.errAtOperator(n, op, e)
 }
 
+// asLikeEscapeError turns the failed lookup of like(x, pattern, escape)
+// into PostgreSQL's: it reads x LIKE p ESCAPE e as x ~~ like_escape(p, e),
+// so a pattern no like_escape takes (text, or an untyped literal) names
+// that function, and otherwise the operator finds x beside a text (or
+// bytea) pattern.
+// Both are placed at the LIKE keyword, as PostgreSQL's parser records them.
+func (b *binder) asLikeEscapeError(n sourceNode, op, words string, args []Expr, err error) error {
+	se := sqlerr.As(err)
+	if se == nil || se.Code != sqlerr.UndefinedFunction {
+		return err
+	}
+	p, x := args[1].Type(), args[0].Type()
+	isBytes := func(t types.T) bool { return t.Kind == types.Bytes || t.Kind == types.Binary }
+	var e *sqlerr.Error
+	switch {
+	case isBytes(p) && (op == "~~" || op == "!~~") && (isUnknown(x) || isBytes(x)):
+		return err // bytea's LIKE, which sqlgate lacks
+	case isBytes(p): // like_escape(bytea, bytea), and no ~~ of x and bytea
+		e = noBinaryOperator(op, x, p)
+	case isUnknown(p) || (p.Kind == types.String || p.Kind == types.Char) && p.Variant == types.NoVariant:
+		e = noBinaryOperator(op, x, types.StringType)
+	default:
+		e = functions.UndefinedFunction("pg_catalog.like_escape", []types.T{namedOperand(p), types.UnknownType})
+	}
+	if pos, ok := b.operatorAt(n, words); ok {
+		return e.WithPosition(pos)
+	}
+	return b.errAt(n, e)
+}
+
 // asPowerOperatorError turns the failed lookup of power, which a ^ b binds
 // to, into PostgreSQL's failed lookup of ^ at the operator; the operands
 // are bound again for their types (only on this error path).

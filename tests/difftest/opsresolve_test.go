@@ -46,7 +46,8 @@ var resolvePinned = []string{
 }
 
 // TestOperatorResolutionDifferential applies every operator of
-// resolveBinary and resolvePrefix, and every function of resolveFunctions,
+// resolveBinary and resolvePrefix, [NOT] [I]LIKE with an ESCAPE, and every
+// function of resolveFunctions,
 // to operands of resolveOperands on sqlgate and PostgreSQL 15: each left
 // operand with every right operand, or with SQLGATE_OPS_RIGHT of them drawn
 // with seed SQLGATE_DIFF_SEED, plus resolvePinned. Accepting or refusing,
@@ -79,8 +80,9 @@ func TestOperatorResolutionDifferential(t *testing.T) {
 	}
 }
 
-// resolveQueries are the generated queries: each operator and function
-// with every left operand and right operands drawn by rng.
+// resolveQueries are the generated queries: each operator, LIKE with an
+// ESCAPE, and each function with every left operand and right operands
+// drawn by rng.
 func resolveQueries(rng *rand.Rand, right int) []string {
 	draw := func() []string {
 		var out []string
@@ -100,6 +102,13 @@ func resolveQueries(rng *rand.Rand, right int) []string {
 	for _, op := range resolvePrefix {
 		for _, a := range resolveOperands {
 			qs = append(qs, fmt.Sprintf("SELECT %s %s", op, a))
+		}
+	}
+	for _, like := range []string{"LIKE", "NOT LIKE", "ILIKE"} {
+		for _, a := range resolveOperands {
+			for _, b := range draw() {
+				qs = append(qs, fmt.Sprintf("SELECT %s %s %s ESCAPE '#'", a, like, b))
+			}
 		}
 	}
 	for _, f := range resolveFunctions {

@@ -38,6 +38,11 @@ func (b *binder) bindBitwise(s *scope, n *pt.Binary, op string) (Expr, error) {
 			return nil, b.errAtOperator(n, op, sqlerr.As(err))
 		}
 	}
+	if shift && isUnknown(l.Type()) != isUnknown(r.Type()) {
+		if err := b.shiftBesideUnknown(n, op, l.Type(), r.Type()); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case isUnknown(l.Type()) && isUnknown(r.Type()):
 		return nil, b.errAt(n, sqlerr.New(sqlerr.Code("42725"), "operator is not unique: unknown %s unknown", op).
@@ -55,7 +60,7 @@ func (b *binder) bindBitwise(s *scope, n *pt.Binary, op string) (Expr, error) {
 		return nil, err
 	}
 	lt, rt := l.Type(), r.Type()
-	if !lt.IsInteger() || !rt.IsInteger() {
+	if !lt.IsInteger() || !rt.IsInteger() || (shift && !shiftCount(rt)) {
 		return nil, b.operatorError(n, op, lt, rt)
 	}
 	t := intOperand(lt, false)
@@ -88,4 +93,37 @@ func intOperand(t types.T, shift bool) types.T {
 		return types.Int16Type
 	}
 	return t.Nullable()
+}
+
+// shiftCount reports whether a shift count of type t is read as int4:
+// PostgreSQL's int2shl, int4shl and int8shl (and their shr) take an int4
+// count, which int2 reaches by an implicit cast and int8 does not, so
+// 1 << 2::bigint has no operator.
+func shiftCount(t types.T) bool {
+	return t.IsInteger() && t.Kind != types.Int64
+}
+
+// shiftBesideUnknown is PostgreSQL's resolution of << or >> with one
+// untyped operand, decided before the literal is read: beside an integer
+// on the left, the literal is the int4 count; on the right of an untyped
+// left, int4 is an exact match (int4shl), int2 fits int2shl, int4shl and
+// int8shl alike (42725), and any other type no shift takes (42883, the
+// literal named unknown).
+func (b *binder) shiftBesideUnknown(n *pt.Binary, op string, lt, rt types.T) *sqlerr.Error {
+	unknown := types.UnknownType
+	if isUnknown(rt) {
+		if lt.IsInteger() {
+			return nil
+		}
+		return b.operatorError(n, op, lt, unknown)
+	}
+	switch rt.Kind {
+	case types.Int32:
+		return nil
+	case types.Int8, types.Int16:
+		return b.errAtOperator(n, op, sqlerr.New(sqlerr.AmbiguousFunction,
+			"operator is not unique: unknown %s %s", op, intOperand(rt, false).PGName()).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."))
+	}
+	return b.operatorError(n, op, unknown, rt)
 }

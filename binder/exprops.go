@@ -141,6 +141,11 @@ func numericLiteral(text string) (Expr, error) {
 }
 
 func (b *binder) bindUnary(s *scope, n *pt.Unary) (Expr, error) {
+	if n.Op == pt.UNot {
+		if e, ok, err := b.bindBangPrefix(s, n); ok { // operators.go
+			return e, err
+		}
+	}
 	x, err := b.bindTree(s, n.X)
 	if err != nil {
 		return nil, err
@@ -153,7 +158,8 @@ func (b *binder) bindUnary(s *scope, n *pt.Unary) (Expr, error) {
 			return nil, b.errAt(n, err)
 		}
 		// Fold -literal so that -2147483648 is an int4 and -9223372036854775808 an int8.
-		if c, ok := x.(*Const); ok && c.Value != nil {
+		// (a typed datetime constant holds an int64 too: no - takes it)
+		if c, ok := x.(*Const); ok && c.Value != nil && c.T.IsNumeric() {
 			switch v := c.Value.(type) {
 			case int64:
 				if c.T.Kind == types.Int64 && v == -math.MinInt32 {
@@ -306,6 +312,9 @@ func (b *binder) makeBinary(n sourceNode, op Op, l, r Expr) (Expr, error) {
 	}
 	if op.IsArithmetic() && isUnknown(lt) && isUnknown(rt) {
 		// '1' + '2': every numeric + is a candidate and none is preferred
+		if op == OpMod && b.spelledAsCall(n, "mod") {
+			return nil, b.errAt(n, functions.NotUnique("mod", []types.T{namedOperand(lt), namedOperand(rt)}))
+		}
 		return nil, b.errAtOperator(n, op.String(), sqlerr.New(sqlerr.AmbiguousFunction,
 			"operator is not unique: unknown %s unknown", op.String()).
 			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."))
@@ -922,7 +931,26 @@ func (b *binder) binaryOpError(n sourceNode, op Op, lt, rt types.T) *sqlerr.Erro
 	if op == OpIsDistinct || op == OpIsNotDistinct {
 		return b.errAtOperator(n, "<=>", noBinaryOperator("=", lt, rt))
 	}
+	if op == OpMod && b.spelledAsCall(n, "mod") {
+		// mod(a, b), which TiDB's grammar parses as a % b: PostgreSQL
+		// resolves the function, and names it
+		return b.errAt(n, functions.UndefinedFunction("mod", []types.T{namedOperand(lt), namedOperand(rt)}))
+	}
 	return b.operatorError(n, op.String(), lt, rt)
+}
+
+// spelledAsCall reports whether the text of n is a call of name (mod(a, b)
+// rather than a % b).
+func (b *binder) spelledAsCall(n sourceNode, name string) bool {
+	if n == nil || b.stmt == nil {
+		return false
+	}
+	text, start := b.stmt.Rewritten, n.OriginTextPosition()
+	if start < 0 || start+len(name) > len(text) || !strings.EqualFold(text[start:start+len(name)], name) {
+		return false
+	}
+	rest := strings.TrimLeft(text[start+len(name):], " \t\r\n")
+	return strings.HasPrefix(rest, "(")
 }
 
 func noBinaryOperator(op string, l, r types.T) *sqlerr.Error {

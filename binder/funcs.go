@@ -655,10 +655,11 @@ func (b *binder) bindLike(s *scope, n *pt.Like) (Expr, error) {
 	}
 	e, err := b.callFunction(n, name, args)
 	if err != nil {
-		if len(args) == 2 { // operators.go
-			return nil, b.asPatternOperatorError(n, likeOperators[[2]bool{n.ILike, n.Not}], likeWords(n), args, err)
+		op := likeOperators[[2]bool{n.ILike, n.Not}]
+		if len(args) == 3 { // operators.go
+			return nil, b.asLikeEscapeError(n, op, likeWords(n), args, err)
 		}
-		return nil, err
+		return nil, b.asPatternOperatorError(n, op, likeWords(n), args, err)
 	}
 	if n.Not {
 		return &UnaryOp{Op: OpNot, X: e, T: types.BoolType}, nil

@@ -1,6 +1,8 @@
 package binder
 
 import (
+	"strings"
+
 	"github.com/sqlgate/sqlgate/functions"
 	pt "github.com/sqlgate/sqlgate/sql/tree"
 	"github.com/sqlgate/sqlgate/sqlerr"
@@ -38,6 +40,11 @@ func (b *binder) bindOperatorMarker(n sourceNode, name string, left sourceNode, 
 	if fns[1] != "" {
 		if err := containmentAmbiguity(name, l, r); err != nil {
 			return nil, b.errAt(n, err)
+		}
+	}
+	if op, ok := keyListOperators[name]; ok {
+		if err := b.keyListResolution(n, op, l, r); err != nil {
+			return nil, err
 		}
 	}
 	if isUnknown(l) {
@@ -146,6 +153,36 @@ func (b *binder) asPatternOperatorError(n sourceNode, op, words string, args []E
 	return b.errAtOperator(n, op, e)
 }
 
+// asLikeEscapeError turns the failed lookup of like(x, pattern, escape)
+// into PostgreSQL's: it reads x LIKE p ESCAPE e as x ~~ like_escape(p, e),
+// so a pattern no like_escape takes (text, or an untyped literal) names
+// that function, and otherwise the operator finds x beside a text (or
+// bytea) pattern.
+// Both are placed at the LIKE keyword, as PostgreSQL's parser records them.
+func (b *binder) asLikeEscapeError(n sourceNode, op, words string, args []Expr, err error) error {
+	se := sqlerr.As(err)
+	if se == nil || se.Code != sqlerr.UndefinedFunction {
+		return err
+	}
+	p, x := args[1].Type(), args[0].Type()
+	isBytes := func(t types.T) bool { return t.Kind == types.Bytes || t.Kind == types.Binary }
+	var e *sqlerr.Error
+	switch {
+	case isBytes(p) && (op == "~~" || op == "!~~") && (isUnknown(x) || isBytes(x)):
+		return err // bytea's LIKE, which sqlgate lacks
+	case isBytes(p): // like_escape(bytea, bytea), and no ~~ of x and bytea
+		e = noBinaryOperator(op, x, p)
+	case isUnknown(p) || (p.Kind == types.String || p.Kind == types.Char) && p.Variant == types.NoVariant:
+		e = noBinaryOperator(op, x, types.StringType)
+	default:
+		e = functions.UndefinedFunction("pg_catalog.like_escape", []types.T{namedOperand(p), types.UnknownType})
+	}
+	if pos, ok := b.operatorAt(n, words); ok {
+		return e.WithPosition(pos)
+	}
+	return b.errAt(n, e)
+}
+
 // asPowerOperatorError turns the failed lookup of power, which a ^ b binds
 // to, into PostgreSQL's failed lookup of ^ at the operator; the operands
 // are bound again for their types (only on this error path).
@@ -186,4 +223,57 @@ func prefixMinusAmbiguity(x Expr) *sqlerr.Error {
 	}
 	return sqlerr.New(sqlerr.Code("42725"), "operator is not unique: - unknown").
 		WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
+}
+
+// bindBangPrefix binds ! x and !! x, which TiDB's grammar reads as NOT:
+// PostgreSQL 15 has no prefix ! and only tsquery's !!, so a typed operand
+// has no operator (42883 "operator does not exist: !! integer"). ok is
+// false for NOT spelled as a word and for an untyped operand (!! of an
+// untyped literal is tsquery's, a type sqlgate lacks), which bind as NOT.
+func (b *binder) bindBangPrefix(s *scope, n *pt.Unary) (e Expr, ok bool, err error) {
+	if b.stmt == nil {
+		return nil, false, nil
+	}
+	text, start := b.stmt.Rewritten, n.OriginTextPosition()
+	if start < 0 || start >= len(text) || text[start] != '!' {
+		return nil, false, nil
+	}
+	op, operand := "!", n.X
+	if inner, isNot := n.X.(*pt.Unary); isNot && inner.Op == pt.UNot && strings.HasPrefix(text[start:], "!!") {
+		op, operand = "!!", inner.X
+	}
+	x, err := b.bindTree(s, operand)
+	if err != nil {
+		return nil, true, err
+	}
+	if isUnknown(x.Type()) {
+		return nil, false, nil
+	}
+	return nil, true, b.errAt(n, noOperator(op, x.Type()))
+}
+
+// keyListOperators are the markers of jsonb's ?| and ?& (jsonb ?| text[]),
+// by the operator's spelling.
+var keyListOperators = map[string]string{"pg__op_exists_any": "?|", "pg__op_exists_all": "?&"}
+
+// keyListResolution is PostgreSQL's resolution of l ?| r and l ?& r
+// before any literal is read: two untyped operands of ?| are ambiguous
+// (point ?| point is an operator too), and a key list must be an array of
+// a string type (int4[] does not convert to text[]).
+func (b *binder) keyListResolution(n sourceNode, op string, l, r types.T) *sqlerr.Error {
+	if op == "?|" && isUnknown(l) && isUnknown(r) {
+		return b.errAtOperator(n, op, sqlerr.New(sqlerr.AmbiguousFunction,
+			"operator is not unique: unknown %s unknown", op).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."))
+	}
+	if r.Kind == types.Array && r.Elem != nil && !stringElement(*r.Elem) {
+		return b.operatorError(n, op, l, r)
+	}
+	return nil
+}
+
+// stringElement reports whether an array of t converts to text[]
+// implicitly: t is text, varchar or char(n) (or an untyped element).
+func stringElement(t types.T) bool {
+	return isUnknown(t) || (t.Kind == types.String || t.Kind == types.Char) && t.Variant == types.NoVariant
 }

@@ -340,6 +340,9 @@ func bindSameArrays(name string, args []types.T, in []pgType, out []types.T) err
 // candidates, narrowed as func_select_candidate does, 42883 for none and
 // 42725 for several.
 func pickOverload(name string, fs []*Func, args []types.T, in []pgType) (candidate, error) {
+	if ambiguousUntyped(name, in) {
+		return candidate{}, notUnique(name, args)
+	}
 	cands := viableCandidates(fs, in)
 	if len(cands) == 0 {
 		return candidate{}, undefinedFunction(name, args)
@@ -376,6 +379,17 @@ func undefinedFunction(name string, args []types.T) *sqlerr.Error {
 	return sqlerr.New(sqlerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }
+
+// UndefinedFunction is 42883 "function name(args) does not exist", for a
+// call the binder resolves outside this package's overloads (mod(a, b),
+// which TiDB's grammar parses as a % b).
+func UndefinedFunction(name string, args []types.T) *sqlerr.Error {
+	return undefinedFunction(name, args)
+}
+
+// NotUnique is 42725 "function name(args) is not unique" (mod of two
+// untyped literals, bound by the binder as %).
+func NotUnique(name string, args []types.T) *sqlerr.Error { return notUnique(name, args) }
 
 func notUnique(name string, args []types.T) *sqlerr.Error {
 	return sqlerr.New(sqlerr.Code("42725"), "function %s(%s) is not unique", name, typeList(args)).
@@ -950,4 +964,26 @@ func LiteralArrayDepth(s string) int {
 		return 0 // '{}' has no dimensions: '{}'::int[][] keeps the type's
 	}
 	return d
+}
+
+// absentOverloadArity is, by function name, the number of arguments of a
+// PostgreSQL overload in a type category sqlgate has no type of (trunc's
+// macaddr and macaddr8 ones): with untyped arguments only, PostgreSQL
+// finds candidates of two categories and no best one.
+var absentOverloadArity = map[string]int{"trunc": 1}
+
+// ambiguousUntyped reports whether a call of name with argument types in
+// is 42725 in PostgreSQL for the overloads of absentOverloadArity: every
+// argument untyped, at that overload's arity.
+func ambiguousUntyped(name string, in []pgType) bool {
+	n, ok := absentOverloadArity[name]
+	if !ok || n != len(in) {
+		return false
+	}
+	for _, t := range in {
+		if t != pgUnknown {
+			return false
+		}
+	}
+	return true
 }

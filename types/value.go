@@ -118,7 +118,7 @@ func (t T) PGName() string {
 	}
 	switch t.Kind {
 	case String:
-		if t.Length > 0 {
+		if t.Length != 0 { // varchar(n), and -1: varchar without a limit
 			return "character varying"
 		}
 		return "text"

@@ -129,6 +129,9 @@ type srfState struct {
 	// refuse, when set, is the clause where a set-returning call is an
 	// error (srf.go's refuseSetCalls)
 	refuse string
+	// grouped are the set-returning calls GROUP BY evaluates below the
+	// aggregation, which a call of the select list may be (srf.go)
+	grouped *groupedSetCalls
 }
 
 // bindTree binds a set-returning call's argument with bind.

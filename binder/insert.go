@@ -33,6 +33,15 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 		scan = NewScan(scan.Table, a)
 	}
 	ins = valuesRowAsSelect(ins, scan.Table.Descriptor.Schema.Columns) // srf.go
+	if ins.With != nil && ins.Query == nil {
+		// WITH ... INSERT ... VALUES: the rows' subqueries (and ON
+		// CONFLICT's) see the WITH queries; the target does not
+		saved := b.ctes
+		defer func() { b.ctes = saved }()
+		if err := b.bindWriteWith(ins.With, ins); err != nil { // dmledge.go
+			return nil, err
+		}
+	}
 	// The query of INSERT ... SELECT is bound first, as PostgreSQL
 	// transforms it before it matches values to target columns.
 	var query Node
@@ -155,7 +164,8 @@ func (b *binder) bindInsertTree(ins *pt.Insert) (Statement, error) {
 					in = k
 				}
 				var err error
-				if e, err = b.assign(nil, in, c.Name, c.Type, info.Path.Table); err != nil {
+				at := insertSelectTarget(ins, provided[i], len(qcols)) // insertselect.go
+				if e, err = b.assign(at, in, c.Name, c.Type, info.Path.Table); err != nil {
 					return nil, err
 				}
 			}

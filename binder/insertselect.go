@@ -129,3 +129,52 @@ type colTarget struct {
 	name  string
 	t     types.T
 }
+
+// insertSelectTarget is the select-list item of INSERT ... SELECT that
+// gives output column k of width, where PostgreSQL points an error
+// assigning it to its column (42804, a literal's input error): the
+// expression. nil (no position) for a * (PostgreSQL points at it; the
+// tree keeps no offset for it), a set operation, or more than one *.
+func insertSelectTarget(ins *pt.Insert, k, width int) sourceNode {
+	sel, ok := ins.Query.(*pt.Select)
+	if !ok || sel.Table {
+		return nil
+	}
+	stars := 0
+	for _, t := range sel.Targets {
+		if isStarTarget(t.X) {
+			stars++
+		}
+	}
+	if stars > 1 || stars == 0 && len(sel.Targets) != width {
+		return nil
+	}
+	starWidth := width - (len(sel.Targets) - stars) // the columns the one * gives
+	at := 0
+	for _, t := range sel.Targets {
+		n := 1
+		if isStarTarget(t.X) {
+			n = starWidth
+		}
+		if k < at+n {
+			if isStarTarget(t.X) {
+				return nil // the tree keeps no position for a *
+			}
+			return t.X
+		}
+		at += n
+	}
+	return nil
+}
+
+// isStarTarget: a select-list item that expands to several columns (*,
+// t.*, (x).*).
+func isStarTarget(e pt.Expr) bool {
+	switch x := e.(type) {
+	case *pt.Star:
+		return true
+	case *pt.FieldSelect:
+		return x.Field == "*"
+	}
+	return false
+}

@@ -65,6 +65,7 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		}
 	}
 	inScope := newScope(input)
+	var grouped *groupedSetCalls // GROUP BY's set-returning calls
 	// bindOut binds an expression of the select list, HAVING or ORDER BY:
 	// over the FROM columns, or over the Aggregate node when grouping.
 	bindOut := func(e pt.Expr) (Expr, error) { return b.bindTree(inScope, e) }
@@ -75,7 +76,7 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		st := &aggState{input: inScope}
 		b.agg = st
 		if sel.GroupBy != nil || sel.GroupDistinct {
-			if err := b.bindGroupBy(st, inScope, targets, sel.GroupBy, sel.GroupDistinct); err != nil { // groupingsets.go
+			if grouped, err = b.bindGroupByTree(st, &input, &inScope, targets, sel); err != nil {
 				return nil, err
 			}
 		}
@@ -101,7 +102,7 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 			win.defOffsets = windowClauseOffsets(b.stmtText(), lastClauseOffset(sel), len(win.defs))
 		}
 	}
-	srf := &srfState{bind: bindOut}
+	srf := &srfState{bind: bindOut, grouped: grouped}
 	b.srf = srf
 	proj, err := b.bindTargets(inScope, targets, bindOut, branch || keepUnknown)
 	if err != nil {
@@ -168,7 +169,7 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		if lockScan != nil {
 			return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with set-returning functions in the target list", lockClauseName(lockMode))
 		}
-		projInput = srf.addProjectSet(projInput, proj.Exprs)
+		projInput, _ = srf.addProjectSet(projInput, proj.Exprs)
 	}
 	proj.Input = projInput
 	var out Node = proj
@@ -199,6 +200,29 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		out = dropHidden(out, visible)
 	}
 	return out, nil
+}
+
+// bindGroupByTree binds sel's GROUP BY into st. Set-returning calls
+// there are allowed, as in PostgreSQL: they are evaluated below the
+// aggregation, a ProjectSet over *input that replaces it (and *in, its
+// scope, st's input), each input row once per value; the grouped calls
+// are returned for the select list, whose same calls are their values.
+func (b *binder) bindGroupByTree(st *aggState, input *Node, in **scope, targets []*pt.Target, sel *pt.Select) (*groupedSetCalls, error) {
+	s := *in
+	raw := func(e pt.Expr) (Expr, error) { return b.bindTree(s, e) }
+	gsrf := &srfState{bind: raw}
+	prev := b.srf
+	b.srf = gsrf
+	err := b.bindGroupBy(st, s, targets, sel.GroupBy, sel.GroupDistinct) // groupingsets.go
+	b.srf = prev
+	if err != nil || len(gsrf.calls) == 0 {
+		return nil, err
+	}
+	n, grouped := gsrf.groupBySetCalls(*input, st.keys, raw)
+	ns := newScope(n)
+	grouped.raw = func(e pt.Expr) (Expr, error) { return b.bindTree(ns, e) }
+	*input, *in, st.input = n, ns, ns
+	return grouped, nil
 }
 
 // bindDistinctOn binds the DISTINCT ON expressions (like ORDER BY items) and

@@ -338,31 +338,17 @@ func (b *binder) bindSetCall(n *pt.FuncCall) (Expr, error) {
 		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "window function calls cannot contain set-returning function calls").
 			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."))
 	}
-	prevIn := st.inCall
-	st.inCall = true
-	args := make([]Expr, len(n.Args))
-	ts := make([]types.T, len(n.Args))
-	for i, a := range n.Args {
-		e, err := st.bindTree(a)
-		if err != nil {
-			st.inCall = prevIn
-			return nil, err
+	if st.grouped != nil {
+		if e, ok := b.groupedSetCall(st, n); ok {
+			return e, nil
 		}
-		args[i], ts[i] = e, e.Type()
+		if st.grouped.matching {
+			return nil, errNotGrouped
+		}
 	}
-	st.inCall = prevIn
-	sf, err := functions.ResolveSetFunc(name, ts)
+	sf, args, err := b.bindSetCallArgs(st, n)
 	if err != nil {
-		return nil, b.errAt(n, sqlerr.As(err))
-	}
-	for i := range args {
-		if isUnknown(args[i].Type()) {
-			if args[i], err = b.coerceUnknown(n.Args[i], args[i], sf.Args[i]); err != nil {
-				return nil, err
-			}
-		} else {
-			args[i] = b.castTo(args[i], sf.Args[i])
-		}
+		return nil, err
 	}
 	level := 0
 	for _, a := range args {
@@ -372,6 +358,123 @@ func (b *binder) bindSetCall(n *pt.FuncCall) (Expr, error) {
 	}
 	st.calls = append(st.calls, SetCall{Func: sf, Args: args, Level: level})
 	return &srfRef{Index: len(st.calls) - 1, Name: name, T: setCallType(sf), at: n}, nil
+}
+
+// bindSetCallArgs binds a set-returning call's arguments with st's
+// binding function, resolves the function and casts the arguments to its
+// parameters.
+func (b *binder) bindSetCallArgs(st *srfState, n *pt.FuncCall) (*functions.SetFunc, []Expr, error) {
+	prevIn := st.inCall
+	st.inCall = true
+	args := make([]Expr, len(n.Args))
+	ts := make([]types.T, len(n.Args))
+	for i, a := range n.Args {
+		e, err := st.bindTree(a)
+		if err != nil {
+			st.inCall = prevIn
+			return nil, nil, err
+		}
+		args[i], ts[i] = e, e.Type()
+	}
+	st.inCall = prevIn
+	sf, err := functions.ResolveSetFunc(n.Name, ts)
+	if err != nil {
+		return nil, nil, b.errAt(n, sqlerr.As(err))
+	}
+	for i := range args {
+		if isUnknown(args[i].Type()) {
+			if args[i], err = b.coerceUnknown(n.Args[i], args[i], sf.Args[i]); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			args[i] = b.castTo(args[i], sf.Args[i])
+		}
+	}
+	return sf, args, nil
+}
+
+// groupedSetCalls are the set-returning calls of a GROUP BY, evaluated
+// by a ProjectSet below the aggregation as PostgreSQL's planner does (one
+// input row per value, then grouped): calls, their arguments over the
+// ProjectSet's input, and cols, the ProjectSet's column of each. raw binds
+// an expression over that input (without the aggregate's rebasing).
+// matching is set while a select-list call's arguments are bound raw to
+// compare them with the calls.
+type groupedSetCalls struct {
+	calls    []SetCall
+	cols     []int
+	raw      func(pt.Expr) (Expr, error)
+	matching bool
+}
+
+// errNotGrouped ends binding a select-list call raw when a call nested in
+// its arguments is none of GROUP BY's: the call then binds as usual.
+var errNotGrouped = sqlerr.New(sqlerr.InternalError, "set-returning call not grouped")
+
+// groupedSetCall is the column of GROUP BY's ProjectSet that a
+// set-returning call of the select list (or ORDER BY, DISTINCT ON) is:
+// the same function over the same arguments is the grouped value, as
+// PostgreSQL matches a target to a grouping expression (select
+// generate_series(1, 3) g, count(*) .. group by g). ok is false when it
+// is none of them, or its arguments hold an aggregate or window call,
+// which are over the groups.
+func (b *binder) groupedSetCall(st *srfState, n *pt.FuncCall) (Expr, bool) {
+	g := st.grouped
+	for _, a := range n.Args {
+		if b.containsAggregateTree(a) || b.containsWindowTree(a) {
+			return nil, false
+		}
+	}
+	prevBind, prevMatching := st.bind, g.matching
+	st.bind, g.matching = g.raw, true
+	sf, args, err := b.bindSetCallArgs(st, n)
+	st.bind, g.matching = prevBind, prevMatching
+	if err != nil {
+		return nil, false
+	}
+	for i, c := range g.calls {
+		if c.Func.Name == sf.Name && sameExprs(c.Args, args) {
+			return &ColumnRef{Index: g.cols[i], Name: n.Name, T: setCallType(sf)}, true
+		}
+	}
+	return nil, false
+}
+
+func sameExprs(a, b []Expr) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameExpr(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// groupBySetCalls puts GROUP BY's set-returning calls (st, the keys'
+// srfRefs to them) in a ProjectSet over input and returns it and the
+// grouped calls for the select list's state. The ProjectSet's added
+// columns are hidden: no name reaches them.
+func (st *srfState) groupBySetCalls(input Node, keys []Expr, raw func(pt.Expr) (Expr, error)) (Node, *groupedSetCalls) {
+	base := len(input.Columns())
+	n, pos := st.addProjectSet(input, keys)
+	g := &groupedSetCalls{calls: st.calls, raw: raw}
+	for _, p := range pos {
+		g.cols = append(g.cols, base+p)
+	}
+	ps := n
+	for {
+		p, ok := ps.(*ProjectSet)
+		if !ok {
+			break
+		}
+		for i := base; i < len(p.cols); i++ {
+			p.cols[i].Hidden = true
+		}
+		ps = p.Input
+	}
+	return n, g
 }
 
 // setCallType is the type of a set-returning call's values in a SELECT
@@ -450,7 +553,9 @@ func (b *binder) setArgument(n sourceNode, e Expr, what string) error {
 // ProjectSet per level (the calls of level 0 over input, those of level 1
 // over that ...), and turns the references to them into columns; exprs
 // are the projection's.
-func (st *srfState) addProjectSet(input Node, exprs []Expr) Node {
+//
+// pos is each call's column after input's.
+func (st *srfState) addProjectSet(input Node, exprs []Expr) (Node, []int) {
 	base := len(input.Columns())
 	order := make([]int, len(st.calls))
 	for i := range order {
@@ -479,7 +584,7 @@ func (st *srfState) addProjectSet(input Node, exprs []Expr) Node {
 	for i, e := range exprs {
 		exprs[i] = resolveSrfRefs(e, base, pos)
 	}
-	return n
+	return n, pos
 }
 
 func resolveSrfRefs(e Expr, base int, pos []int) Expr {

@@ -95,7 +95,11 @@
 //   - an empty select list (SELECT FROM t) -> the marker column
 //     pg__nocols(), which the binder drops; (a JOIN b ..) AS j -> (SELECT *
 //     FROM a JOIN b ..) AS j; WITH ... INSERT INTO t SELECT -> INSERT INTO t
-//     WITH ... SELECT (withdml.go); f(a => 1, b := 2) -> f(1, 2) for the
+//     WITH ... SELECT, and WITH ... INSERT ... VALUES (DEFAULT VALUES) ->
+//     INSERT INTO t WITH ... SELECT * FROM (VALUES ..) AS pg__insert_values
+//     (pg__default_values), read back as the rows (withdml.go); trim(..) in
+//     PostgreSQL's forms -> pg__btrim / pg__ltrim / pg__rtrim(list, chars),
+//     read as tree.Trim (trim.go); f(a => 1, b := 2) -> f(1, 2) for the
 //     built-ins with parameter names, skipped defaults filled in, a call no
 //     overload matches -> pg__named_nomatch(...) for the binder's 42883
 //     (namedargs.go); CREATE TABLE's LIKE element -> a

@@ -403,6 +403,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 	}
 	toks = rewriteSymmetric(src, toks)
+	toks = rewriteTrim(src, toks) // trim.go
 	rw := &rewriter{src: src, toks: toks, slab: p.slab[:0], items: p.items}
 	items, err := rw.run(0, len(toks))
 	if err != nil {

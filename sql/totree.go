@@ -438,6 +438,23 @@ func (t *Transformer) funcCall(n *ast.FuncCallExpr) (pt.Expr, error) {
 	return &pt.FuncCall{At: at(n), Schema: n.Schema.O, Name: name, Args: list}, nil
 }
 
+// trimMarker reads trim.go's pg__btrim(s [, chars]) (pg__ltrim,
+// pg__rtrim) as the tree's Trim.
+func (t *Transformer) trimMarker(n *ast.FuncCallExpr, name string, args []ast.ExprNode) (pt.Expr, bool, error) {
+	dir := map[string]pt.TrimDir{"pg__btrim": pt.TrimBoth, "pg__ltrim": pt.TrimLeading, "pg__rtrim": pt.TrimTrailing}[name]
+	x, err := t.toTree(args[0])
+	if err != nil {
+		return nil, true, err
+	}
+	tr := &pt.Trim{At: at(n), Dir: dir, X: x}
+	if len(args) == 2 {
+		if tr.Chars, err = t.toTree(args[1]); err != nil {
+			return nil, true, err
+		}
+	}
+	return tr, true, nil
+}
+
 // marker reads one of the rewrite's pg__* calls as the node it stands for;
 // ok is false for the markers that stay calls.
 func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNode) (pt.Expr, bool, error) {
@@ -457,6 +474,14 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 		return &pt.GroupingSet{At: at(n), Kind: k, Items: items}, true, err
 	}
 	switch name {
+	case "pg__btrim", "pg__ltrim", "pg__rtrim": // trim(..) (trim.go)
+		if len(args) == 1 || len(args) == 2 {
+			return t.trimMarker(n, name, args)
+		}
+		// no such function (trim('y' FROM s, 'x')): the library's error
+		// (PostgreSQL's names it pg_catalog.btrim)
+		list, err := t.exprs(args)
+		return &pt.FuncCall{At: at(n), Name: name[len("pg__"):], Args: list}, true, err
 	case "pg__cast":
 		if len(args) != 2 {
 			return nil, false, nil

@@ -162,6 +162,11 @@ func (t queryTransformer) insertTree(st *Statement, n *ast.InsertStmt) (pt.State
 			}
 			ins.Rows[i] = r
 		}
+	} else if rows, with, ok, err := t.withValuesRows(st, n.Select); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		ins.Rows, ins.With = rows, with
 	} else if n.Select != nil {
 		if ins.Query, err = t.query(n.Select); err != nil {
 			return nil, err
@@ -183,6 +188,40 @@ func (t queryTransformer) insertTree(st *Statement, n *ast.InsertStmt) (pt.State
 	}
 	ins.Returning, err = t.dmlReturning(st)
 	return ins, err
+}
+
+// withValuesRows reads back the rows of WITH ... INSERT ... VALUES (or
+// DEFAULT VALUES), which the rewrite made INSERT ... WITH ... SELECT *
+// FROM (VALUES ..) AS a marker (withdml.go's hoistWithIntoInsert), and
+// the WITH, which the whole statement sees. ok is false for another
+// query.
+func (t queryTransformer) withValuesRows(st *Statement, q ast.ResultSetNode) ([][]pt.Expr, *pt.With, bool, error) {
+	sel, ok := q.(*ast.SelectStmt)
+	if !ok || sel.With == nil || sel.From == nil || sel.From.TableRefs == nil || sel.From.TableRefs.Right != nil || !dmlStartsWith(st.Text, "with") {
+		return nil, nil, false, nil
+	}
+	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
+	if !ok || ts.AsName.L != insertValuesMarker && ts.AsName.L != defaultValuesMarker {
+		return nil, nil, false, nil
+	}
+	vs, ok := ts.Source.(*ast.SelectStmt)
+	if !ok || vs.Kind != ast.SelectStmtKindValues {
+		return nil, nil, false, nil
+	}
+	with, err := t.with(sel.With)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	if ts.AsName.L == defaultValuesMarker {
+		return [][]pt.Expr{{}}, with, true, nil // MySQL's () VALUES (): every column its default
+	}
+	rows := make([][]pt.Expr, len(vs.Lists))
+	for i, r := range vs.Lists {
+		if rows[i], err = t.exprs(r.Values); err != nil {
+			return nil, nil, true, err
+		}
+	}
+	return rows, with, true, nil
 }
 
 func (t queryTransformer) dmlAssignments(st *Statement, list []*ast.Assignment) ([]*pt.Assignment, error) {

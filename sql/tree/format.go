@@ -36,6 +36,20 @@ func (o BinaryOp) String() string {
 // QuoteIdent double-quotes a name, doubling quotes inside.
 func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
+// plainFieldWord reports whether an EXTRACT field can be written as a bare
+// word: lower-case letters and underscores only.
+func plainFieldWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 'a' || c > 'z') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
 // QuoteString writes a standard string literal.
 func QuoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
@@ -236,7 +250,13 @@ func (f *formatter) expr(e Expr) {
 			f.WriteString(QuoteIdent(n.Field))
 		}
 	case *Extract:
-		f.WriteString("EXTRACT(" + n.Field + " FROM ")
+		// a field that is not a plain word (written as a string, 'Day ')
+		// goes back as a string, so that the text reads back the same
+		field := n.Field
+		if !plainFieldWord(field) {
+			field = QuoteString(field)
+		}
+		f.WriteString("EXTRACT(" + field + " FROM ")
 		f.expr(n.X)
 		f.WriteString(")")
 	case *AtTimeZone:

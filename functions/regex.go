@@ -297,7 +297,7 @@ func translateEscape(b *strings.Builder, pat string, i int, inClass bool) (int, 
 		b.WriteString(`\z`)
 		return 2, nil
 	case 's', 'w', 'S', 'W': // the locale's classes (regexclass.go), not RE2's ASCII ones
-		body := areClassBodies()[map[byte]string{'s': "space", 'w': "word"}[c|0x20]]
+		body, _ := areClasses.body(map[byte]string{'s': "space", 'w': "word"}[c|0x20])
 		switch {
 		case c == 'S' || c == 'W':
 			if inClass {

@@ -17,11 +17,21 @@ import (
 // [:cntrl:] and [:xdigit:] are hard-wired in PostgreSQL (regc_locale.c),
 // and [:digit:] is ASCII under glibc.
 
-// areClassBodies maps a class name to the contents of an RE2 bracket
-// expression (without the brackets) holding its characters.
-var areClassBodies = sync.OnceValue(buildAREClassBodies)
+// areClassBodies holds, for each class name, the contents of an RE2
+// bracket expression (without the brackets) holding its characters. Each
+// class is built the first time a pattern names it: a class's scan of the
+// code points takes tens of milliseconds, which a query that names none
+// should not pay.
+type areClassBodies struct {
+	once  map[string]func() string
+	fixed map[string]string
+}
 
-func buildAREClassBodies() map[string]string {
+// areClasses is the process's class table: read-only after it is made (each
+// entry computes its body once); the code points' classes never change.
+var areClasses = newAREClassBodies()
+
+func newAREClassBodies() *areClassBodies {
 	isAlpha := func(r rune) bool {
 		return unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_Alphabetic, r) ||
 			unicode.Is(unicode.Nd, r) && (r < '0' || r > '9') // glibc counts other digits as alpha
@@ -58,37 +68,92 @@ func buildAREClassBodies() map[string]string {
 		"punct": func(r rune) bool { return isGraph(r) && !isAlpha(r) && !isDigit(r) },
 		"word":  func(r rune) bool { return isAlpha(r) || isDigit(r) || r == '_' }, // \w
 	}
-	out := map[string]string{
-		"digit":  `0-9`,
-		"blank":  `\t `,
-		"cntrl":  `\x00-\x1f\x7f-\x{9f}`,
-		"xdigit": `0-9A-Fa-f`,
-		"ascii":  `\x00-\x7f`,
+	c := &areClassBodies{
+		once: map[string]func() string{},
+		fixed: map[string]string{
+			"digit":  `0-9`,
+			"blank":  `\t `,
+			"cntrl":  `\x00-\x1f\x7f-\x{9f}`,
+			"xdigit": `0-9A-Fa-f`,
+			"ascii":  `\x00-\x7f`,
+		},
 	}
 	for name, p := range preds {
-		out[name] = runeRanges(p)
+		c.once[name] = sync.OnceValue(func() string { return runeRanges(p) })
 	}
-	return out
+	return c
 }
+
+// body is the bracket contents of the class name, and whether it is one.
+func (c *areClassBodies) body(name string) (string, bool) {
+	if b, ok := c.fixed[name]; ok {
+		return b, true
+	}
+	if f, ok := c.once[name]; ok {
+		return f(), true
+	}
+	return "", false
+}
+
+// classCandidates are the code points any class built from a predicate can
+// hold: ASCII and every assigned category (each predicate holds assigned
+// characters only). Scanning them instead of all 1.1M code points skips the
+// unassigned planes.
+var classCandidates = []*unicode.RangeTable{unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z,
+	unicode.Cf, unicode.Co, unicode.Other_Alphabetic, unicode.Other_Uppercase, unicode.Other_Lowercase}
 
 // runeRanges is the RE2 bracket contents of every code point p holds.
 func runeRanges(p func(rune) bool) string {
 	var b strings.Builder
-	for lo := rune(0); lo <= unicode.MaxRune; lo++ {
-		if !p(lo) {
-			continue
-		}
-		hi := lo
-		for hi+1 <= unicode.MaxRune && p(hi+1) {
-			hi++
+	open, lo, last := false, rune(0), rune(-2)
+	flush := func() {
+		if !open {
+			return
 		}
 		fmt.Fprintf(&b, `\x{%x}`, lo)
-		if hi > lo {
-			fmt.Fprintf(&b, `-\x{%x}`, hi)
+		if last > lo {
+			fmt.Fprintf(&b, `-\x{%x}`, last)
 		}
-		lo = hi
+		open = false
 	}
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r > 0x7f && !unicode.In(r, classCandidates...) {
+			r = nextCandidate(r) - 1
+			continue
+		}
+		if !p(r) {
+			continue
+		}
+		if !open || r != last+1 {
+			flush()
+			open, lo = true, r
+		}
+		last = r
+	}
+	flush()
 	return b.String()
+}
+
+// nextCandidate is the smallest code point above r that lies in a range of
+// classCandidates (unicode.MaxRune+1 when none does); a range's stride is
+// ignored (a superset: the predicate decides).
+func nextCandidate(r rune) rune {
+	next := rune(unicode.MaxRune + 1)
+	for _, t := range classCandidates {
+		for _, rg := range t.R16 {
+			if rune(rg.Hi) > r {
+				next = min(next, max(rune(rg.Lo), r+1))
+				break
+			}
+		}
+		for _, rg := range t.R32 {
+			if rune(rg.Hi) > r {
+				next = min(next, max(rune(rg.Lo), r+1))
+				break
+			}
+		}
+	}
+	return next
 }
 
 // areClass is the bracket contents for the class name of a [[:name:]] in a
@@ -101,6 +166,5 @@ func areClass(name string, icase bool) (string, bool) {
 	if name == "word" { // \w's class, not a class name PostgreSQL accepts
 		return "", false
 	}
-	body, ok := areClassBodies()[name]
-	return body, ok
+	return areClasses.body(name)
 }

@@ -269,13 +269,7 @@ func refuseGeneratedInsert(info fluss.TableInfo, provided []int, ins *pt.Insert,
 		if pos < 0 || gen == nil || !gen[i] {
 			continue
 		}
-		allDefault := query == nil
-		for _, row := range ins.Rows {
-			if _, ok := row[pos].(*pt.Default); !ok {
-				allDefault = false
-			}
-		}
-		if !allDefault {
+		if !allDefaultAt(ins, pos, query) { // insert.go
 			name := info.Descriptor.Schema.Columns[i].Name
 			return sqlerr.New(generatedAlwaysCode, "cannot insert a non-DEFAULT value into column \"%s\"", name).
 				WithDetail("Column \"%s\" is a generated column.", name)

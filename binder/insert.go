@@ -388,6 +388,20 @@ func (b *binder) literalCell(n *pt.Literal, t types.T, lc *literalCells) (Expr, 
 	return nil, false, nil
 }
 
+// allDefaultAt reports whether every VALUES row writes DEFAULT at position
+// pos (an INSERT ... SELECT writes the query's values: never all DEFAULT).
+func allDefaultAt(ins *pt.Insert, pos int, query Node) bool {
+	if query != nil {
+		return false
+	}
+	for _, row := range ins.Rows {
+		if _, ok := row[pos].(*pt.Default); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // insertOverride applies OVERRIDING { SYSTEM | USER } VALUE and GENERATED
 // ALWAYS to an INSERT's provided columns (provided[i] >= 0): it returns
 // the columns whose given values are replaced by their default (OVERRIDING
@@ -414,13 +428,7 @@ func (b *binder) insertOverride(info fluss.TableInfo, provided []int, ins *pt.In
 		if id != 'a' {
 			continue
 		}
-		allDefault := query == nil
-		for _, row := range ins.Rows {
-			if _, ok := row[pos].(*pt.Default); !ok {
-				allDefault = false
-			}
-		}
-		if !allDefault {
+		if !allDefaultAt(ins, pos, query) {
 			name := info.Descriptor.Schema.Columns[i].Name
 			return nil, sqlerr.New(generatedAlwaysCode, "cannot insert a non-DEFAULT value into column \"%s\"", name).
 				WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name).

@@ -300,24 +300,34 @@ func intGCD(t types.T) Kernel {
 // DECIMAL(p,s) columns, read as numerics) and integer ones (round's and
 // trunc's digit count); the result is an unconstrained numeric whose
 // display scale package numeric chooses per value, as PostgreSQL does.
+// numericIntArgs reads a call's numeric arguments and, after them, its
+// integer ones (round(numeric, int4), width_bucket's count).
+func numericIntArgs(args []arrow.Array) ([]types.NumericReader, []func(int) int64, error) {
+	var nums []types.NumericReader
+	var ints []func(int) int64
+	for k, a := range args {
+		if r, err := types.NewNumericReader(a); err == nil {
+			nums = append(nums, r)
+			continue
+		}
+		g, err := intGetter(k, a)
+		if err != nil {
+			return nil, nil, badArg(k, a, "numeric")
+		}
+		ints = append(ints, g)
+	}
+	return nums, ints, nil
+}
+
 func numericFn(body func(nums []*apd.Decimal, ints []int64) (*apd.Decimal, error)) func([]types.T, []any) (types.T, Kernel) {
 	return func([]types.T, []any) (types.T, Kernel) {
 		return types.NumericType, func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
 			if err := checkArity(args, n); err != nil {
 				return nil, err
 			}
-			var nums []types.NumericReader
-			var ints []func(int) int64
-			for k, a := range args {
-				if r, err := types.NewNumericReader(a); err == nil {
-					nums = append(nums, r)
-					continue
-				}
-				g, err := intGetter(k, a)
-				if err != nil {
-					return nil, badArg(k, a, "numeric")
-				}
-				ints = append(ints, g)
+			nums, ints, err := numericIntArgs(args)
+			if err != nil {
+				return nil, err
 			}
 			bld := array.NewBuilder(mem, types.NewNumericArrowType()).(*array.ExtensionBuilder)
 			defer bld.Release()

@@ -229,18 +229,9 @@ func floatAt(a arrow.Array, i int) float64 {
 // integer ones (width_bucket(numeric, numeric, numeric, int4)).
 func numericIntKernel(body func(nums []*apd.Decimal, ints []int64) (any, error)) Kernel {
 	return rowKernel(tInt4, true, func(args []arrow.Array) (func(int) (any, error), error) {
-		var nums []types.NumericReader
-		var ints []func(int) int64
-		for k, a := range args {
-			if r, err := types.NewNumericReader(a); err == nil {
-				nums = append(nums, r)
-				continue
-			}
-			g, err := intGetter(k, a)
-			if err != nil {
-				return nil, badArg(k, a, "numeric")
-			}
-			ints = append(ints, g)
+		nums, ints, err := numericIntArgs(args) // math.go
+		if err != nil {
+			return nil, err
 		}
 		nv, iv := make([]*apd.Decimal, len(nums)), make([]int64, len(ints))
 		scratch := make([]apd.Decimal, len(nums))

@@ -2,7 +2,6 @@ package binder
 
 import (
 	"context"
-	"strings"
 
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
@@ -167,10 +166,10 @@ func (b *binder) bindGenerationText(text string, pos int, table string, cols []f
 	return out, nil
 }
 
-// generatedColumns marks the columns of info that are generated (nil
-// when none is).
-func generatedColumns(info fluss.TableInfo) []bool {
-	if !mayHaveGenerated(info.Descriptor) {
+// GeneratedColumns marks the columns of info that are stored generated
+// columns (nil when none is).
+func GeneratedColumns(info fluss.TableInfo) []bool {
+	if !fluss.HasGeneratedColumn(info.Descriptor) {
 		return nil
 	}
 	meta := fluss.MetaOf(info.Descriptor)
@@ -189,7 +188,7 @@ func generatedColumns(info fluss.TableInfo) []bool {
 // generationExprs binds info's generation expressions over its columns
 // (nil where a column is not generated; nil when none is).
 func (b *binder) generationExprs(info fluss.TableInfo) ([]Expr, error) {
-	gen := generatedColumns(info)
+	gen := GeneratedColumns(info)
 	if gen == nil {
 		return nil, nil
 	}
@@ -264,7 +263,7 @@ func replaceColumnRefs(e Expr, by []Expr) Expr {
 // DEFAULT may be written for it (428C9), whatever OVERRIDING says; a
 // column named in INSERT ... SELECT's list is refused outright.
 func refuseGeneratedInsert(info fluss.TableInfo, provided []int, ins *pt.Insert, query Node) error {
-	gen := generatedColumns(info)
+	gen := GeneratedColumns(info)
 	for i, pos := range provided {
 		if pos < 0 || gen == nil || !gen[i] {
 			continue
@@ -328,7 +327,7 @@ func errDefaultAndGenerated(column, table string, pos int) error {
 // placeholder the generated row's computation replaces), anything else
 // is 428C9. gen is nil when the column is not generated.
 func (b *binder) generatedAssignment(info fluss.TableInfo, i int, value pt.Expr) (gen Expr, err error) {
-	if g := generatedColumns(info); g == nil || !g[i] {
+	if g := GeneratedColumns(info); g == nil || !g[i] {
 		return nil, nil
 	}
 	if _, ok := value.(*pt.Default); !ok {
@@ -341,25 +340,10 @@ func (b *binder) generatedAssignment(info fluss.TableInfo, i int, value pt.Expr)
 // an UPDATE may then move the row whatever it sets, so it takes the path
 // that deletes the old key.
 func generatedKey(info fluss.TableInfo, pk map[int]bool) bool {
-	gen := generatedColumns(info)
+	gen := GeneratedColumns(info)
 	for i := range gen {
 		if gen[i] && pk[i] {
 			return true
-		}
-	}
-	return false
-}
-
-// mayHaveGenerated reports whether d's metadata may hold a generation
-// expression: a look at its keys, cheaper than reading the metadata
-// (fluss.MetaOf), which every INSERT and UPDATE of a table without
-// generated columns would otherwise do once more.
-func mayHaveGenerated(d fluss.TableDescriptor) bool {
-	for _, props := range []map[string]string{d.CustomProperties, d.Properties} {
-		for k := range props {
-			if strings.HasSuffix(k, ".generated") && strings.HasPrefix(k, fluss.MetaPrefix) {
-				return true
-			}
 		}
 	}
 	return false

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/access"
+	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/pgwire"
 	"github.com/sqlgate/sqlgate/sql"
@@ -92,9 +93,9 @@ func copyColumns(info fluss.TableInfo, names []string) ([]pgwire.ResultColumn, e
 	}
 	var cols []pgwire.ResultColumn
 	if len(names) == 0 {
-		gen := generatedSet(info) // generated.go
+		gen := binder.GeneratedColumns(info)
 		for i := range schema {
-			if !gen[i] {
+			if gen == nil || !gen[i] {
 				cols = append(cols, col(i))
 			}
 		}

@@ -79,17 +79,6 @@ func refuseCopyGenerated(info fluss.TableInfo, i int) error {
 		WithDetail("Generated columns cannot be used in COPY.")
 }
 
-// generatedSet marks info's stored generated columns, which COPY's
-// default column list leaves out.
-func generatedSet(info fluss.TableInfo) []bool {
-	meta := fluss.MetaOf(info.Descriptor)
-	out := make([]bool, len(info.Descriptor.Schema.Columns))
-	for i := range out {
-		out[i] = meta.Column(i).Generated != ""
-	}
-	return out
-}
-
 // copyToColumns is the select list of COPY t TO without a column list:
 // "*", or the table's columns other than its generated ones, which
 // PostgreSQL leaves out of COPY's default list.
@@ -100,7 +89,10 @@ func (s *session) copyToColumns(ctx context.Context, path fluss.TablePath) strin
 	}
 	var names []string
 	skipped := false
-	gen := generatedSet(info)
+	gen := binder.GeneratedColumns(info)
+	if gen == nil {
+		return "*"
+	}
 	for i, c := range info.Descriptor.Schema.Columns {
 		if gen[i] {
 			skipped = true

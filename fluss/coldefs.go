@@ -337,3 +337,17 @@ func ParseOIDPGType(kind, s string) (oid uint32, array, ok bool) {
 // type (ColumnMeta.PGType): a store that adds a column without
 // SetTableMeta (a cluster's ALTER TABLE) sets it as a custom property.
 func ColumnTypeKey(n int) string { return fmt.Sprintf("%s%d.type", metaColumnPrefix, n) }
+
+// HasGeneratedColumn reports whether d declares a stored generated column,
+// from its metadata keys alone (no parse of the metadata): the write paths
+// ask it of every table they write.
+func HasGeneratedColumn(d TableDescriptor) bool {
+	for _, props := range []map[string]string{d.CustomProperties, d.Properties} {
+		for k := range props {
+			if strings.HasPrefix(k, metaColumnPrefix) && strings.HasSuffix(k, ".generated") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -58,33 +58,7 @@ func checkFullJoinQuals(x *binder.Join) error {
 // clause_sides_match_join. A correlated subquery reads the columns its
 // Outer values read.
 func joinsSides(eq *binder.BinaryOp, nl int) bool {
-	side := func(e binder.Expr) int { // bit 1 left, bit 2 right
-		s := 0
-		binder.Walk(e, func(x binder.Expr) {
-			switch c := x.(type) {
-			case *binder.ColumnRef:
-				if c.Index < nl {
-					s |= 1
-				} else {
-					s |= 2
-				}
-			case *binder.Subquery:
-				for _, o := range c.Outer {
-					binder.Walk(o, func(y binder.Expr) {
-						if col, ok := y.(*binder.ColumnRef); ok {
-							if col.Index < nl {
-								s |= 1
-							} else {
-								s |= 2
-							}
-						}
-					})
-				}
-			}
-		})
-		return s
-	}
-	l, r := side(eq.L), side(eq.R)
+	l, r := sideBits(eq.L, nl, false), sideBits(eq.R, nl, false) // rules.go
 	return (l == 1 && r == 2) || (l == 2 && r == 1)
 }
 

@@ -654,25 +654,46 @@ func filterIntoJoin(n binder.Node) binder.Node {
 }
 
 // sidesOf says which join inputs an expression reads: 1 left, 2 right, 3
-// both, 0 neither (a constant condition, kept where it is). Subqueries are
+// both, 4 neither (a constant condition, kept where it is). Subqueries are
 // treated as reading both sides, so they stay above the join.
 func sidesOf(e binder.Expr, nl int) int {
+	if s := sideBits(e, nl, true); s != 0 {
+		return s
+	}
+	return 4
+}
+
+// sideBits is the join inputs e's columns come from (bit 1 left, bit 2
+// right; nl the left input's width). A subquery counts as both sides when
+// subqueryBoth, else as the outer columns it reads (PostgreSQL's
+// clause_sides_match_join, fulljoinquals.go).
+func sideBits(e binder.Expr, nl int, subqueryBoth bool) int {
 	s := 0
+	col := func(c *binder.ColumnRef) {
+		if c.Index < nl {
+			s |= 1
+		} else {
+			s |= 2
+		}
+	}
 	binder.Walk(e, func(x binder.Expr) {
 		switch c := x.(type) {
 		case *binder.ColumnRef:
-			if c.Index < nl {
-				s |= 1
-			} else {
-				s |= 2
-			}
+			col(c)
 		case *binder.Subquery:
-			s |= 3
+			if subqueryBoth {
+				s |= 3
+				return
+			}
+			for _, o := range c.Outer {
+				binder.Walk(o, func(y binder.Expr) {
+					if oc, ok := y.(*binder.ColumnRef); ok {
+						col(oc)
+					}
+				})
+			}
 		}
 	})
-	if s == 0 {
-		return 4
-	}
 	return s
 }
 

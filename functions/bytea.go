@@ -297,52 +297,20 @@ func decodeBase64(s string) ([]byte, error) {
 	return out, nil
 }
 
-// encodingOf normalises an encoding name as PostgreSQL's
-// pg_char_to_encoding does (case and punctuation ignored) for the
-// encodings sqlgate converts: UTF8, LATIN1, SQL_ASCII.
-func encodingOf(name string) (string, bool) {
-	var sb strings.Builder
-	for _, c := range strings.ToLower(name) {
-		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
-			sb.WriteRune(c)
-		}
-	}
-	switch sb.String() {
-	case "utf8", "unicode":
-		return "UTF8", true
-	case "latin1", "iso88591":
-		return "LATIN1", true
-	case "sqlascii":
-		return "SQL_ASCII", true
-	}
-	return "", false
-}
-
-// pgEncodings are the other encoding names PostgreSQL knows: a conversion
-// to or from them is refused with 0A000 rather than an "invalid name".
-var pgEncodings = map[string]bool{
-	"eucjp": true, "euccn": true, "euckr": true, "euctw": true, "eucjis2004": true, "mulecinternal": true,
-	"latin2": true, "latin3": true, "latin4": true, "latin5": true, "latin6": true, "latin7": true, "latin8": true,
-	"latin9": true, "latin10": true, "win1256": true, "win1258": true, "win866": true, "win874": true, "koi8r": true,
-	"win1251": true, "win1252": true, "iso88595": true, "iso88596": true, "iso88597": true, "iso88598": true,
-	"win1250": true, "win1253": true, "win1254": true, "win1255": true, "win1257": true, "koi8u": true,
-	"sjis": true, "big5": true, "gbk": true, "uhc": true, "gb18030": true, "johab": true, "shiftjis2004": true,
-}
-
+// resolveEncoding is the encoding convert_to, convert_from and convert
+// name: UTF8, LATIN1 and SQL_ASCII are converted; another encoding
+// PostgreSQL knows (pg_char_to_encoding: encodingByName, toascii.go) is
+// refused with 0A000 rather than as an invalid name.
 func resolveEncoding(name, role string) (string, error) {
-	if e, ok := encodingOf(name); ok {
+	e, ok := encodingByName(name)
+	if !ok {
+		return "", sqlerr.New(sqlerr.InvalidParameterValue, "invalid %s encoding name \"%s\"", role, name)
+	}
+	switch e {
+	case "UTF8", "LATIN1", "SQL_ASCII":
 		return e, nil
 	}
-	var sb strings.Builder
-	for _, c := range strings.ToLower(name) {
-		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
-			sb.WriteRune(c)
-		}
-	}
-	if pgEncodings[sb.String()] {
-		return "", sqlerr.New(sqlerr.FeatureNotSupported, "conversion with encoding \"%s\" is not supported", name)
-	}
-	return "", sqlerr.New(sqlerr.InvalidParameterValue, "invalid %s encoding name \"%s\"", role, name)
+	return "", sqlerr.New(sqlerr.FeatureNotSupported, "conversion with encoding \"%s\" is not supported", name)
 }
 
 // toUTF8 converts data in encoding enc to UTF-8, validating it.

@@ -368,6 +368,7 @@ func (s *Store) commit(reqs []*request) {
 	results := make([]result, len(reqs))
 	live := make([]bool, len(reqs))
 	s.groupBase, _ = s.iters.writeSeq()
+	s.groupLen = len(reqs)
 	s.hints.begin() // rowhints.go
 	order, panicked := s.prepareGroup(reqs, kv, results, live)
 	if panicked != nil {
@@ -615,6 +616,13 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait bool, base uint64) error {
 	}
 	s.iters.beginWriteAfter(base)
 	defer s.iters.endWrite()
+	// A lone commit with nothing queued behind it syncs with raw calls
+	// (fsys.go, filledWAL.raw).
+	solo := wait && s.groupLen == 1 && len(s.reqs) == 0
+	if solo {
+		s.walSolo.Store(true)
+		defer s.walSolo.Store(false)
+	}
 	if err := batch.Commit(opts); err != nil {
 		return ioErr(err, "committing the key-value state")
 	}
@@ -639,7 +647,7 @@ func (s *Store) appendLogs(order []*bucketWrite) error {
 		}
 		off := w.bl.size
 		for _, c := range w.chunks {
-			if _, err := w.bl.f.WriteAt(c, off); err != nil {
+			if err := writeAt(w.bl.f, c, off); err != nil {
 				return ioErr(err, "writing %s", w.bl.path)
 			}
 			off += int64(len(c))

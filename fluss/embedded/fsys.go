@@ -1,6 +1,8 @@
 package embedded
 
 import (
+	"sync/atomic"
+
 	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
@@ -54,10 +56,12 @@ func (s *Store) sync(name string, kind SyncKind, sync func() error) error {
 }
 
 // syncFS is the vfs.FS given to pebble: files opened through it sync
-// through the store's Syncer.
+// through the store's Syncer. solo, when set, is the store's flag that
+// the group being committed is alone (filledWAL's raw calls, below).
 type syncFS struct {
 	vfs.FS
 	syncer Syncer
+	solo   *atomic.Bool
 }
 
 func (fs syncFS) wrap(name string, f vfs.File, err error) (vfs.File, error) {
@@ -70,7 +74,7 @@ func (fs syncFS) wrap(name string, f vfs.File, err error) (vfs.File, error) {
 func (fs syncFS) Create(name string, category vfs.DiskWriteCategory) (vfs.File, error) {
 	f, err := fs.FS.Create(name, category)
 	if err == nil && category == walCategory {
-		return newFilledWAL(syncFile{File: f, name: name, syncer: fs.syncer}, 0), nil
+		return newFilledWAL(syncFile{File: f, name: name, syncer: fs.syncer}, 0, fs.solo), nil
 	}
 	return fs.wrap(name, f, err)
 }
@@ -100,7 +104,7 @@ func (fs syncFS) ReuseForWrite(oldname, newname string, category vfs.DiskWriteCa
 			_ = f.Close()
 			return nil, serr
 		}
-		return newFilledWAL(syncFile{File: f, name: newname, syncer: fs.syncer}, fi.Size()), nil
+		return newFilledWAL(syncFile{File: f, name: newname, syncer: fs.syncer}, fi.Size(), fs.solo), nil
 	}
 	return fs.wrap(newname, f, err)
 }
@@ -169,11 +173,25 @@ type filledWAL struct {
 	pos    int64 // where the next Write goes (writes are sequential from 0)
 	filled int64 // the file's length: written data or zeros up to here
 	zeros  []byte
+	solo   *atomic.Bool // nil: never raw
 }
 
-func newFilledWAL(f syncFile, size int64) *filledWAL {
-	return &filledWAL{syncFile: f, filled: size}
+func newFilledWAL(f syncFile, size int64, solo *atomic.Bool) *filledWAL {
+	return &filledWAL{syncFile: f, filled: size, solo: solo}
 }
+
+// raw reports whether the write and sync of the group now committing are
+// made as raw system calls (rawio_linux.go). Why: a system call made the
+// ordinary way wakes the runtime's monitor thread (sysmon) when the
+// process was idle, and sysmon then polls every 20 µs for as long as the
+// sync lasts: with one client, a futex wake-up, a few context switches
+// and their CPU on every commit, which the commit's latency pays. The
+// price of a raw call is that its goroutine keeps its P while the disk
+// works, so the scheduler cannot give that P to another goroutine: only
+// worth it, and only taken, when the group is a lone commit with nothing
+// queued behind it (Store.commitBatch sets solo), that is when the process
+// has little else to run.
+func (f *filledWAL) raw() bool { return rawCalls && f.solo != nil && f.solo.Load() }
 
 func (f *filledWAL) Write(p []byte) (int, error) {
 	if end := f.pos + int64(len(p)); end > f.filled {
@@ -181,9 +199,25 @@ func (f *filledWAL) Write(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	n, err := f.syncFile.Write(p)
+	var n int
+	var err error
+	if f.raw() {
+		n, err = rawWrite(f.Fd(), f.name, p)
+	} else {
+		n, err = f.syncFile.Write(p)
+	}
 	f.pos += int64(n)
 	return n, err
+}
+
+// SyncData is the group's commit point (pebble's LogWriter syncs its log
+// with it), through the Syncer as every sync.
+func (f *filledWAL) SyncData() error {
+	if f.raw() {
+		fd := f.Fd()
+		return f.syncer.Sync(f.name, SyncData, func() error { return rawFdatasync(fd, f.name) })
+	}
+	return f.syncFile.SyncData()
 }
 
 // fill writes zeros from the file's end up to at least to.

@@ -36,7 +36,13 @@
 // (asynccommit.go), and an ingestion never lands on top of unsynced
 // groups. Pebble's WAL file zero-fills itself ahead of its writes
 // (fsys.go), as PostgreSQL's WAL segments are, so that the sync of a
-// commit rewrites data blocks instead of growing the file.
+// commit rewrites data blocks instead of growing the file. A commit's
+// small log append, and the WAL write and sync of a group that commits
+// alone with nothing queued, are raw system calls (rawio_linux.go): the
+// runtime's ordinary syscall path wakes its monitor thread whenever the
+// process had gone idle, which at one client is every commit (measured in
+// bench/LEDGER.md: a futex wake-up and sysmon's 20 µs polling for as long
+// as the sync lasts, 15% of the server's CPU per transaction).
 // Because the committed lengths live in the same pebble commit as the
 // state, the state always agrees with the logs, and on Open anything past a
 // log's committed length (a torn or unacknowledged tail) is truncated. A group whose state passes

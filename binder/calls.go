@@ -118,14 +118,14 @@ func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
 // function depends on the operands' kind (@> <@ ? ?| ?&) the one
 // operators.go picks.
 func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
-	name := sql.OperatorMarker(n.Op)
-	if name == "" {
-		return nil, b.errAt(n, sqlerr.New(sqlerr.FeatureNotSupported, "operator %s is not supported", n.Op))
-	}
 	operands := [2]pt.Expr{n.L, n.R}
 	list := operands[:]
 	if n.L == nil {
 		list = operands[1:] // a prefix operator
+	}
+	name := sql.OperatorMarker(n.Op)
+	if name == "" {
+		return nil, b.noSuchOperator(s, n, list)
 	}
 	if fns, byKind := operatorMarkers[name]; byKind {
 		args, err := b.bindTreeList(s, list)
@@ -147,6 +147,21 @@ func (b *binder) bindOperator(s *scope, n *pt.Operator) (Expr, error) {
 	ts := operandTypes(args)
 	e, err := b.callFunction(n, name, args)
 	return e, b.asOperatorError(n, ts, err)
+}
+
+// noSuchOperator is PostgreSQL's answer to an operator no function
+// stands behind (1 <-> 2, 2 !=- 1): its operands are bound, so that their
+// own errors come first, and the lookup fails with their types.
+func (b *binder) noSuchOperator(s *scope, n *pt.Operator, list []pt.Expr) error {
+	args, err := b.bindTreeList(s, list)
+	if err != nil {
+		return err
+	}
+	ts := operandTypes(args)
+	if len(ts) == 1 {
+		return b.errAt(n, noOperator(n.Op, ts[0]))
+	}
+	return b.operatorError(n, n.Op, ts[0], ts[1])
 }
 
 // operandTypes are the bound operands' types as PostgreSQL names them in a

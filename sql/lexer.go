@@ -154,6 +154,7 @@ const (
 	bcIdentStart                   // _ a-z A-Z and every byte >= 0x80
 	bcIdentCont                    // bcIdentStart, 0-9 and $
 	bcMultiOp                      // the first byte of a multiOps entry
+	bcOpChar                       // PostgreSQL's op_chars: ~ ! @ # ^ & | ` ? + - * / % < > =
 )
 
 // byteClass is built once and only read.
@@ -171,6 +172,9 @@ var byteClass = func() (t [256]uint8) {
 	}
 	for _, op := range multiOps {
 		t[op[0]] |= bcMultiOp
+	}
+	for _, c := range []byte("~!@#^&|`?+-*/%<>=") {
+		t[c] |= bcOpChar
 	}
 	return t
 }()
@@ -369,6 +373,19 @@ func lexInto(src string, buf []token) ([]token, error) {
 			if byteClass[c]&bcMultiOp != 0 { // most operators are one byte
 				n = multiOpLen(src[i:])
 			}
+			if i+n < len(src) && byteClass[src[i+n]]&bcOpChar != 0 {
+				// PostgreSQL's token may be longer than the operator we
+				// know (2 !=- 1 is one operator there, not != -1): take
+				// its length, so that an operator it reads as one is
+				// one here too (rewrite.go reports those we lack).
+				// A comment inside the run ends it sooner (3 #-- c is 3 #).
+				// A run of > alone stays apart: it closes nested type
+				// arguments (ARRAY<ARRAY<INT>>, typename.go), and TiDB
+				// reads > > written together as its shift.
+				if m := pgOperatorLen(src[i:]); (m > n && strings.Trim(src[i:i+m], ">") != "") || strings.HasPrefix(src[i+m:], "--") || strings.HasPrefix(src[i+m:], "/*") {
+					n = m
+				}
+			}
 			i += n
 		}
 		toks = appendToken(toks, kind, start, i, lead, comment)
@@ -488,6 +505,37 @@ func multiOpLen(s string) int {
 		}
 	}
 	return 1
+}
+
+// pgOperatorLen is the length of the operator token PostgreSQL's lexer
+// reads at the start of s (scan.l, {operator}): the longest run of
+// op_chars, cut where a comment starts inside it (-- or /*), then, when it
+// is longer than one character and ends in + or -, stripped of its
+// trailing + and - unless it holds a character no SQL-standard operator
+// has (~ ! @ # ^ & | ` ? %): so =- is = then a minus sign, but ?- and !=-
+// are operators of their own.
+func pgOperatorLen(s string) int {
+	n := 0
+	for n < len(s) && byteClass[s[n]]&bcOpChar != 0 {
+		if n > 0 && (s[n-1] == '-' && s[n] == '-' || s[n-1] == '/' && s[n] == '*') {
+			n--
+			break
+		}
+		n++
+	}
+	if n > 1 && (s[n-1] == '+' || s[n-1] == '-') && !strings.ContainsAny(s[:n-1], "~!@#^&|`?%") {
+		for n > 1 && (s[n-1] == '+' || s[n-1] == '-') {
+			n--
+		}
+	}
+	return max(n, 1)
+}
+
+// otherOperator reports whether an operator token is one PostgreSQL's
+// lexer reads whole where ours knows no such operator (pgOperatorLen): the
+// rewrite passes it to the binder, which reports that it does not exist.
+func otherOperator(text string) bool {
+	return len(text) > 1 && len(text) > multiOpLen(text)
 }
 
 // appendToken appends a lexed token field by field. Appending a token

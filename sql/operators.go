@@ -60,3 +60,55 @@ func (r *rewriter) prefixOperand(k, j int) (int, error) {
 	}
 	return e, nil
 }
+
+// otherOperatorCall rewrites an operator PostgreSQL's lexer reads as one
+// token and we have no operator of (a <-> b, 2 !=- 1, 2 ^- 1; lexer.go's
+// otherOperator), at token k, into pg__op_other(a, b, 'op'), or
+// pg__op_other(b, 'op') for a prefix one (the operator last: the binder
+// looks for an operator's position between its operands' starts): the binder binds the operands
+// and reports "operator does not exist" with their types, as PostgreSQL
+// does for an operator no catalog entry matches. The operands are taken
+// as for PostgreSQL's other operators: the primary before (with a unary
+// minus on it) and the primary after with the arithmetic that binds
+// tighter. It returns the output and the token after the right operand.
+func (r *rewriter) otherOperatorCall(out []item, k, j int) ([]item, int, error) {
+	t := r.toks[k]
+	op := sqlQuote(t.text(r.src))
+	if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
+		e, err := r.prefixOperand(k, j)
+		if err != nil {
+			return nil, 0, err
+		}
+		right, err := r.run(k+1, e)
+		if err != nil {
+			return nil, 0, err
+		}
+		b := newComposite(r.leadOf(t))
+		b.add("pg__op_other(", t.start)
+		b.addItems(right, true)
+		b.add(", "+op+")", r.toks[e-1].end)
+		return append(out, b.it), e, nil
+	}
+	s := r.primaryStart(out)
+	if s < 0 {
+		return nil, 0, r.errNear(k)
+	}
+	if s > 0 && (r.itemIs(out[s-1], "-") || r.itemIs(out[s-1], "+")) && (s == 1 || !r.isOperand(out[s-2])) {
+		s--
+	}
+	e, err := r.prefixOperand(k, j)
+	if err != nil {
+		return nil, 0, err
+	}
+	right, err := r.run(k+1, e)
+	if err != nil {
+		return nil, 0, err
+	}
+	b := newComposite(out[s].lead)
+	b.add("pg__op_other(", out[s].firstOrig())
+	b.addItems(out[s:], true)
+	b.add(", ", t.start)
+	b.addItems(right, true)
+	b.add(", "+op+")", r.toks[e-1].end)
+	return append(out[:s], b.it), e, nil
+}

@@ -123,10 +123,43 @@ const maxNumberLiteral = 60
 
 func (r *rewriter) errNear(i int) error {
 	if i >= len(r.toks) {
-		return sqlerr.New(sqlerr.SyntaxError, "syntax error at end of input")
+		// The statement ended early: at the semicolon that ends it, or
+		// past the input's last character, where PostgreSQL points.
+		if n := len(r.toks); n > 0 {
+			if k := skipBlank(r.src, r.toks[n-1].end); k < len(r.src) && r.src[k] == ';' {
+				return sqlerr.New(sqlerr.SyntaxError, "syntax error at or near \";\"").WithPosition(charPos(r.src, k))
+			}
+		}
+		return sqlerr.New(sqlerr.SyntaxError, "syntax error at end of input").WithPosition(charPos(r.src, len(r.src)))
 	}
 	t := r.toks[i]
 	return sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %s", quoteNear(t.text(r.src))).WithPosition(charPos(r.src, t.start))
+}
+
+// skipBlank is the offset of the first character at or after i that is
+// neither white space nor inside a comment.
+func skipBlank(src string, i int) int {
+	for i < len(src) {
+		switch {
+		case isSpace(src[i]):
+			i++
+		case strings.HasPrefix(src[i:], "--"):
+			k := strings.IndexByte(src[i:], '\n')
+			if k < 0 {
+				return len(src)
+			}
+			i += k + 1
+		case strings.HasPrefix(src[i:], "/*"):
+			k := strings.Index(src[i+2:], "*/")
+			if k < 0 {
+				return len(src)
+			}
+			i += k + 4
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 func (r *rewriter) leadOf(t token) []piece {
@@ -867,6 +900,13 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 			k++
 			continue
 		case tkOp:
+			if otherOperator(text) {
+				var err error
+				if out, k, err = r.otherOperatorCall(out, k, j); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			switch text {
 			case "::":
 				s := r.primaryStart(out)
@@ -907,7 +947,12 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 						k = e
 						continue
 					}
-					return nil, r.errNear(k)
+					// !~ 'a': no such prefix operator
+					var err error
+					if out, k, err = r.otherOperatorCall(out, k, j); err != nil {
+						return nil, err
+					}
+					continue
 				}
 				kw := "regexp"
 				if text[0] == '!' {
@@ -981,11 +1026,24 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 					k = e
 					continue
 				}
-				return nil, r.errNear(k)
+				// a prefix operator written between two operands
+				// (2 @ 3): no such operator
+				var err error
+				if out, k, err = r.otherOperatorCall(out, k, j); err != nil {
+					return nil, err
+				}
+				continue
 			case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "@?", "@@",
 				"~~", "!~~", "~~*", "!~~*", "~<~", "~<=~", "~>=~", "~>~", "^@", "#", "#-", "&&":
 				if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
-					return nil, r.errNear(k) // ? is no parameter marker in PostgreSQL
+					// an infix operator with no left operand (? 1; ? is no
+					// parameter marker in PostgreSQL): no such prefix
+					// operator
+					var err error
+					if out, k, err = r.otherOperatorCall(out, k, j); err != nil {
+						return nil, err
+					}
+					continue
 				}
 				// PostgreSQL's JSON operators -> pg__json_get(a, b) and
 				// friends (functions/jsonops.go); MySQL's -> means
@@ -1051,6 +1109,24 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				continue
 			case "`":
 				return nil, r.errNear(k)
+			case "&", "|":
+				// bitwise and/or have no prefix form (& 2)
+				if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
+					var err error
+					if out, k, err = r.otherOperatorCall(out, k, j); err != nil {
+						return nil, err
+					}
+					continue
+				}
+			case "!":
+				// no infix ! (2 ! 1; PostgreSQL 14 dropped factorial's)
+				if len(out) > 0 && r.isOperand(out[len(out)-1]) {
+					var err error
+					if out, k, err = r.otherOperatorCall(out, k, j); err != nil {
+						return nil, err
+					}
+					continue
+				}
 			}
 		case tkPunct:
 			if m := r.aliasedJoinAt(out, k, j); m > 0 {

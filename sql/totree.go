@@ -474,6 +474,20 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 		return &pt.GroupingSet{At: at(n), Kind: k, Items: items}, true, err
 	}
 	switch name {
+	case "pg__op_other": // an operator we have none of (operators.go)
+		if len(args) < 2 || len(args) > 3 {
+			return nil, false, nil
+		}
+		op, ok := markerString(args[len(args)-1])
+		if !ok {
+			return nil, false, nil
+		}
+		if len(args) == 2 {
+			x, err := t.toTree(args[0])
+			return &pt.Operator{At: at(n), Op: op, R: x}, true, err
+		}
+		l, r, err := t.pair(args[0], args[1])
+		return &pt.Operator{At: at(n), Op: op, L: l, R: r}, true, err
 	case "pg__btrim", "pg__ltrim", "pg__rtrim": // trim(..) (trim.go)
 		if len(args) == 1 || len(args) == 2 {
 			return t.trimMarker(n, name, args)

@@ -120,7 +120,7 @@ func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, e
 			t, have = et.Nullable(), true
 			continue
 		}
-		c, ok := commonType(t, et)
+		c, ok := resultCommonType(t, et)
 		if !ok {
 			return nil, t, b.errAt(n, noCommonType(what, t, et))
 		}
@@ -129,8 +129,8 @@ func (b *binder) unify(n sourceNode, what string, es []Expr) ([]Expr, types.T, e
 	if !have {
 		t = types.StringType
 	}
-	if sawUnknown && t.Kind == types.Char {
-		t.Length = 0 // a literal has no typmod, so the result none (bpchar)
+	if sawUnknown {
+		t = withLiteralInput(t)
 	}
 	if t.Kind == types.Int8 {
 		t = types.Int16Type
@@ -198,4 +198,29 @@ func (b *binder) bindConditionalFunc(n sourceNode, name string, args []Expr) (Ex
 		a = &Cast{X: a, T: types.StringType}
 	}
 	return &Case{Whens: []When{{Cond: eq, Result: &Const{T: a.Type().Nullable()}}}, Else: a, T: a.Type().Nullable()}, nil
+}
+
+// withLiteralInput is the type of a result of type t (CASE, COALESCE,
+// UNION, VALUES) one of whose inputs is an untyped literal: PostgreSQL
+// coerces the literal to the type without a type modifier, so the inputs'
+// modifiers disagree and the result has none (select_common_typmod):
+// numeric(5,2) becomes numeric ('7' stays 7, not 7.00), timestamp(0)
+// timestamp (the literal keeps its fraction), char(n) bpchar, varchar(n)
+// varchar.
+func withLiteralInput(t types.T) types.T {
+	switch t.Kind {
+	case types.Decimal:
+		if t.Precision != 0 {
+			t.Precision, t.Scale = 0, 0
+		}
+	case types.Timestamp, types.TimestampTZ, types.Time:
+		t.Precision = 6
+	case types.Char:
+		t.Length = 0
+	case types.String:
+		if t.Length > 0 {
+			t.Length = -1
+		}
+	}
+	return t
 }

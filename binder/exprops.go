@@ -670,6 +670,19 @@ func operandDecimal(t types.T) types.T {
 	return types.NumericType
 }
 
+// resultCommonType is the type select_common_type gives two inputs of
+// one result (CASE, COALESCE, UNION, VALUES, a FULL JOIN's merged USING
+// column): commonType's, except that real with an integer or numeric
+// stays real. Both convert to real implicitly and real to neither, so
+// PostgreSQL keeps real there (pg_typeof(coalesce(1.5::float4, 2)) is
+// real), where its arithmetic picks the float8 operators (commonType).
+func resultCommonType(a, b types.T) (types.T, bool) {
+	if a.IsNumeric() && b.IsNumeric() && (a.Kind == types.Float32) != (b.Kind == types.Float32) && a.Kind != types.Float64 && b.Kind != types.Float64 {
+		return types.Float32Type, true
+	}
+	return commonType(a, b)
+}
+
 // commonType is the type both operands are cast to: the same kind, or the
 // wider of two numeric kinds (int < numeric < float), or text for text/char.
 func commonType(a, b types.T) (types.T, bool) {

@@ -273,7 +273,7 @@ func (b *binder) usingColumns(input Node, nl int, jt JoinType, names []string) (
 		if jt == FullJoin {
 			// the column of whichever side has the row, in the type both
 			// take, as PostgreSQL's COALESCE(l.x, r.x)
-			t, ok := commonType(cols[li].T, cols[ri].T)
+			t, ok := resultCommonType(cols[li].T, cols[ri].T)
 			if !ok {
 				return nil, nil, noBinaryOperator("=", cols[li].T, cols[ri].T)
 			}

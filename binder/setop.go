@@ -130,7 +130,7 @@ func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
 	ts := make([]types.T, len(lc))
 	needL, needR := false, false
 	for i := range lc {
-		t, ok := commonType(lc[i].T, rc[i].T)
+		t, ok := resultCommonType(lc[i].T, rc[i].T)
 		switch lu, ru := isUnknown(lc[i].T), isUnknown(rc[i].T); {
 		case lu && ru:
 			t, ok = types.StringType, true
@@ -143,12 +143,7 @@ func (b *binder) makeSetOp(l, r Node, kind SetOpKind, all bool) (Node, error) {
 			if ru {
 				t = lc[i].T
 			}
-			if t.Kind == types.String && t.Length != 0 {
-				t.Length = -1
-			}
-			if t.Kind == types.Char {
-				t.Length = 0 // bpchar without a length
-			}
+			t = withLiteralInput(t) // conditional.go
 		}
 		if !ok {
 			return nil, noCommonType(kind.String(), lc[i].T, rc[i].T)

@@ -113,7 +113,7 @@ func (b *binder) valuesColumnType(lists [][]pt.Expr, rows [][]Expr, c int) (type
 			t, have = et.Nullable(), true
 			continue
 		}
-		nt, ok := commonType(t, et)
+		nt, ok := resultCommonType(t, et)
 		if !ok {
 			return types.T{}, b.errAt(lists[i][c], noCommonType("VALUES", t, et))
 		}
@@ -122,8 +122,8 @@ func (b *binder) valuesColumnType(lists [][]pt.Expr, rows [][]Expr, c int) (type
 	if !have {
 		return types.StringType, nil
 	}
-	if sawUnknown && t.Kind == types.Char {
-		t.Length = 0 // a literal has no typmod, so the column none (bpchar)
+	if sawUnknown {
+		t = withLiteralInput(t) // conditional.go
 	}
 	if t.Kind == types.Int8 {
 		t = types.Int16Type // as in makeSetOp: there is no 1-byte integer column type

@@ -820,8 +820,10 @@ func refineCommon(pt types.T, ppg pgType, ts []types.T) types.T {
 			case t.Kind == types.Decimal && first == nil:
 				first = t
 			case t.Kind == types.Decimal && t.Precision == first.Precision && t.Scale == first.Scale:
-			case t.Kind == types.Unknown || t.Kind == types.Null:
 			default:
+				// (an untyped literal or NULL too: it is coerced to
+				// numeric without a typmod, GREATEST(1.5::numeric(5,2),
+				// '7') is 7)
 				return types.NumericType
 			}
 		}
@@ -831,8 +833,11 @@ func refineCommon(pt types.T, ppg pgType, ts []types.T) types.T {
 		return types.NumericType
 	case pgTimestamp, pgTimestampTZ, pgTime, pgTimeTZ:
 		for _, t := range ts {
-			if pgTypeOf(t) == ppg {
+			switch {
+			case pgTypeOf(t) == ppg:
 				pt.Precision = max(pt.Precision, t.Precision)
+			case pgTypeOf(t) == pgUnknown:
+				pt.Precision = 6 // an untyped literal keeps its fraction
 			}
 		}
 	case pgBit, pgVarbit:

@@ -308,7 +308,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"unterminated dollar", "SELECT $a$x", sqlerr.SyntaxError, `unterminated dollar-quoted string at or near "$a$x"`, 8},
 		{"dangling cast", "SELECT ::int", sqlerr.SyntaxError, `syntax error at or near "::"`, 8},
 		{"bad cast type", "SELECT a::(int)", sqlerr.SyntaxError, `syntax error at or near "("`, 11},
-		{"question mark", "SELECT ? FROM t", sqlerr.SyntaxError, `syntax error at or near "FROM"`, 10}, // a prefix ? with no operand, as PostgreSQL reads it
+		{"question mark", "SELECT ? FROM t", sqlerr.SyntaxError, `syntax error at or near "FROM"`, 10},                          // a prefix ? with no operand, as PostgreSQL reads it
 		{"nul escape", `SELECT E'\x00'`, sqlerr.CharacterNotInRepertoire, `invalid byte sequence for encoding "UTF8": 0x00`, 0}, // PostgreSQL gives no position
 		{"bad SET", "SET x", sqlerr.SyntaxError, "syntax error at end of input", 6},
 		{"bad SHOW", "SHOW a b", sqlerr.SyntaxError, `syntax error at or near "b"`, 8},

@@ -649,12 +649,17 @@ func (b *binder) bindLike(s *scope, n *pt.Like) (Expr, error) {
 	if n.ILike {
 		name = "ilike"
 	}
-	args := []Expr{x, p}
+	subject, err := b.paddedChar(n, x)
+	if err != nil {
+		return nil, err
+	}
+	args := []Expr{subject, p}
 	if n.Escape != '\\' {
 		args = append(args, &Const{Value: string([]byte{n.Escape}), T: types.StringType})
 	}
 	e, err := b.callFunction(n, name, args)
 	if err != nil {
+		args[0] = x // the operand as written names the operator's type
 		op := likeOperators[[2]bool{n.ILike, n.Not}]
 		if len(args) == 3 { // operators.go
 			return nil, b.asLikeEscapeError(n, op, likeWords(n), args, err)
@@ -665,6 +670,19 @@ func (b *binder) bindLike(s *scope, n *pt.Like) (Expr, error) {
 		return &UnaryOp{Op: OpNot, X: e, T: types.BoolType}, nil
 	}
 	return e, nil
+}
+
+// paddedChar is a pattern match's subject x as PostgreSQL's bpchar
+// operators (bpcharlike, bpcharregexeq...) see it: a char(n) value with its
+// blank padding, as stored (so 'ab'::char(4) LIKE 'ab' is false and LIKE
+// 'ab  ' true), where a cast to text would drop the trailing blanks. Other
+// types pass unchanged.
+func (b *binder) paddedChar(n sourceNode, x Expr) (Expr, error) {
+	t := x.Type()
+	if t.Kind != types.Char || t.Length <= 0 {
+		return x, nil
+	}
+	return b.callFunction(n, "rpad", []Expr{b.castTo(x, types.StringType), &Const{Value: int64(t.Length), T: types.Int32Type}})
 }
 
 // bindRegexp binds x ~ p (and ~*, !~, !~*, which the rewrite turns into
@@ -678,7 +696,11 @@ func (b *binder) bindRegexp(s *scope, n *pt.Regexp) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := b.callFunction(n, "regex_match", []Expr{x, p, &Const{Value: n.IgnoreCase, T: types.BoolType}})
+	subject, err := b.paddedChar(n, x)
+	if err != nil {
+		return nil, err
+	}
+	e, err := b.callFunction(n, "regex_match", []Expr{subject, p, &Const{Value: n.IgnoreCase, T: types.BoolType}})
 	if err != nil { // operators.go
 		return nil, b.asPatternOperatorError(n, regexOperators[[2]bool{n.IgnoreCase, n.Not}], "", []Expr{x, p}, err)
 	}

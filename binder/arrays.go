@@ -378,6 +378,22 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 	depth := arrayDims(arr.Type())
 	elem := functions.ArrayElementType(arr.Type()).Nullable()
 	var common types.T
+	if x.Type().Kind == types.Row && elem.Kind == types.Row {
+		// a record against an array of records: record_eq and
+		// record_cmp field by field, which take fields of one type only
+		if err := comparableRecords(x.Type(), elem); err != nil {
+			return nil, err
+		}
+		kernel, err := functions.QuantifiedArrayKernel(op, all, elem, arrayOfDims(elem, depth))
+		if err != nil {
+			return nil, b.errAt(n, sqlerr.As(err))
+		}
+		name := "any"
+		if all {
+			name = "all"
+		}
+		return &FuncCall{Name: op + " " + name, Args: []Expr{x, arr}, T: types.BoolType, Kernel: kernel}, nil
+	}
 	if isUnknown(x.Type()) {
 		common = elem
 		if x, err = b.coerceUnknown(n, x, operandType(elem)); err != nil {
@@ -420,6 +436,23 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 		name = "all"
 	}
 	return &FuncCall{Name: op + " " + name, Args: []Expr{x, arr}, T: types.BoolType, Kernel: kernel}, nil
+}
+
+// comparableRecords checks that records a and b can be compared as
+// PostgreSQL's record_eq and record_cmp compare them: as many fields, each
+// of the same type (no cast between fields); its errors are theirs, with
+// no position (PostgreSQL raises them running the comparison).
+func comparableRecords(a, c types.T) error {
+	if len(a.Fields) != len(c.Fields) {
+		return sqlerr.New(sqlerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
+	}
+	for i := range a.Fields {
+		at, ct := a.Fields[i].Type, c.Fields[i].Type
+		if !functions.SamePGType(at, ct) {
+			return sqlerr.New(sqlerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d", at.OperandName(), ct.OperandName(), i+1)
+		}
+	}
+	return nil
 }
 
 // bindArraySubquery binds ARRAY(SELECT ...): the subquery's one column

@@ -486,6 +486,28 @@ func CompareValuesAs(t types.T, a, b any) (int, error) {
 			return compareMD(x, y, arrayDepth(t), func(a, b any) (int, error) { return CompareValuesAs(leaf, a, b) })
 		}
 		return compareElements(x, y, func(a, b any) (int, error) { return CompareValuesAs(elem, a, b) })
+	case t.Kind == types.Row && len(t.Fields) > 0:
+		// record_cmp: field by field in each field's own order, a NULL
+		// field equal to another NULL and after every value
+		x, xok := a.([]any)
+		y, yok := b.([]any)
+		if !xok || !yok || len(x) != len(t.Fields) || len(y) != len(t.Fields) {
+			break
+		}
+		for i, f := range t.Fields {
+			switch {
+			case x[i] == nil && y[i] == nil:
+				continue
+			case x[i] == nil:
+				return 1, nil
+			case y[i] == nil:
+				return -1, nil
+			}
+			if c, err := CompareValuesAs(f.Type, x[i], y[i]); err != nil || c != 0 {
+				return c, err
+			}
+		}
+		return 0, nil
 	case t.Kind == types.Char:
 		// bpchar compares without its trailing blanks (bpcharcmp)
 		x, xok := a.(string)

@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"github.com/sqlgate/sqlgate/functions"
 	"strings"
 
 	pt "github.com/sqlgate/sqlgate/sql/tree"
@@ -190,14 +191,51 @@ func (b *binder) bindConditionalFunc(n sourceNode, name string, args []Expr) (Ex
 	}
 	a := args[0]
 	if be, ok := eq.(*BinaryOp); ok {
-		a = b.resolveUnknown(a, be.L.Type())
+		if isUnknown(a.Type()) {
+			a = b.resolveUnknown(a, withLiteralInput(be.L.Type()))
+		} else if t := nullifType(a.Type(), args[1].Type()); !t.Equal(a.Type().Nullable()) {
+			a = b.castTo(a, t)
+		}
 	} // else a record = record, a call of its own (rowcompare.go): a as it is
-	if t := a.Type(); t.Kind == types.String && t.Length != 0 {
-		// PostgreSQL's NULLIF has the type of its = operator's left input:
-		// varchar compares as text, so NULLIF(varchar, ...) is text.
-		a = &Cast{X: a, T: types.StringType}
-	}
 	return &Case{Whens: []When{{Cond: eq, Result: &Const{T: a.Type().Nullable()}}}, Else: a, T: a.Type().Nullable()}, nil
+}
+
+// nullifType is the type of NULLIF(a, b) for a of type l and b of type r:
+// the type PostgreSQL's = operator takes its left input as. Where an
+// operator takes l as it is (the same type, the cross-type integer, float
+// and date/time operators; real or double beside an integer or numeric,
+// whose right input converts to it) that is l; an integer or numeric
+// beside a float compares as double precision, an integer beside a
+// numeric as numeric; varchar compares as text beside text and as bpchar
+// beside char(n), and char(n) beside text as text.
+func nullifType(l, r types.T) types.T {
+	l, r = l.Nullable(), r.Nullable()
+	isFloat := func(t types.T) bool { return t.Kind == types.Float32 || t.Kind == types.Float64 }
+	isDateTime := func(t types.T) bool {
+		return t.Kind == types.Date || t.Kind == types.Timestamp || t.Kind == types.TimestampTZ
+	}
+	switch {
+	case functions.SamePGType(l, r) && l.Kind != types.String:
+		return l
+	case l.IsInteger() && r.IsInteger(), isFloat(l) && r.IsNumeric(), isDateTime(l) && isDateTime(r):
+		return l
+	case l.IsNumeric() && isFloat(r):
+		return types.Float64Type
+	case l.IsNumeric() && r.IsNumeric():
+		if l.Kind == types.Decimal {
+			return l
+		}
+		return types.NumericType
+	case l.Kind == types.Char && r.Kind == types.String && r.Length != 0 && r.Variant == types.NoVariant:
+		return types.T{Kind: types.Char} // char(n) = varchar is bpchar's =
+	case l.Kind == types.String && l.Length != 0 && l.Variant == types.NoVariant && r.Kind == types.Char:
+		return types.T{Kind: types.Char}
+	case l.Kind == types.Char && r.Kind == types.String && r.Variant == types.NoVariant:
+		return types.StringType // char(n) = text is text's =
+	case l.Kind == types.String && l.Length != 0 && l.Variant == types.NoVariant:
+		return types.StringType // varchar compares as text
+	}
+	return l
 }
 
 // withLiteralInput is the type of a result of type t (CASE, COALESCE,

@@ -95,7 +95,7 @@ func (b *binder) bindArrayPolyCall(n sourceNode, name string, args []Expr) (Expr
 			elem, have = t.Nullable(), true
 			continue
 		}
-		c, ok := commonType(elem, t)
+		c, ok := resultCommonType(elem, t) // anycompatible: select_common_type
 		if !ok {
 			return nil, true, b.errAt(n, undefinedCall(name, args))
 		}

@@ -540,12 +540,12 @@ func (b *binder) makeArrayConcat(n sourceNode, l, r Expr) (Expr, error) {
 		if arrayDims(lt) > 1 || arrayDims(rt) > 1 {
 			// PostgreSQL's array_cat over arrays of any dimensions
 			// (int[][] || int[] adds a row; sub-arrays must match)
-			if _, ok := commonType(functions.ArrayElementType(lt), functions.ArrayElementType(rt)); !ok {
+			if _, ok := resultCommonType(functions.ArrayElementType(lt), functions.ArrayElementType(rt)); !ok {
 				return nil, b.operatorError(n, "||", lt, rt)
 			}
 			return b.callFunction(n, "array_cat", []Expr{l, r})
 		}
-		c, ok := commonType(*lt.Elem, *rt.Elem)
+		c, ok := resultCommonType(*lt.Elem, *rt.Elem)
 		if !ok {
 			return nil, b.operatorError(n, "||", lt, rt)
 		}
@@ -554,26 +554,26 @@ func (b *binder) makeArrayConcat(n sourceNode, l, r Expr) (Expr, error) {
 	case lt.Kind == types.Array && arrayDims(lt) > 1:
 		// array_append over an array of several dimensions: 22000 unless
 		// it is empty, as PostgreSQL's
-		if _, ok := commonType(functions.ArrayElementType(lt), rt); !ok {
+		if _, ok := resultCommonType(functions.ArrayElementType(lt), rt); !ok {
 			return nil, b.operatorError(n, "||", lt, rt)
 		}
 		e, _, err := b.bindArrayPolyCall(n, "array_append", []Expr{l, r})
 		return e, err
 	case rt.Kind == types.Array && lt.Kind != types.Array && arrayDims(rt) > 1:
-		if _, ok := commonType(lt, functions.ArrayElementType(rt)); !ok {
+		if _, ok := resultCommonType(lt, functions.ArrayElementType(rt)); !ok {
 			return nil, b.operatorError(n, "||", lt, rt)
 		}
 		e, _, err := b.bindArrayPolyCall(n, "array_prepend", []Expr{l, r})
 		return e, err
 	case lt.Kind == types.Array:
-		c, ok := commonType(*lt.Elem, rt)
+		c, ok := resultCommonType(*lt.Elem, rt)
 		if !ok {
 			return nil, b.operatorError(n, "||", lt, rt)
 		}
 		at, mode = types.ArrayOf(c.Nullable()), 1
 		l, r = b.castTo(l, at), b.castTo(r, c.Nullable())
 	default:
-		c, ok := commonType(lt, *rt.Elem)
+		c, ok := resultCommonType(lt, *rt.Elem)
 		if !ok {
 			return nil, b.operatorError(n, "||", lt, rt)
 		}

@@ -49,16 +49,15 @@ func (s *session) needRowLocks(what string) error {
 		WithHint("Write whole rows with INSERT (an upsert of the key), or DELETE by key.")
 }
 
-// recheckPasses runs a write statement's pass (run) over src and, when the
-// pass found rows that changed under it (exec.Recheck), once more over a
-// fresh instance of plan that reads the newest committed rows, writing only
-// those: PostgreSQL's EvalPlanQual, row by row. The second pass holds the
-// locks of every row it may write, so none can change again.
-func (s *session) recheckPasses(rt *lower.Runtime, plan lower.Node, src exec.Operator, run func(exec.Operator, *exec.Recheck) error) error {
-	rc := &exec.Recheck{}
-	if err := run(src, rc); err != nil || len(rc.Deferred) == 0 {
-		return err
-	}
+// recheckPass is a write statement's second pass: when its first pass (run
+// over the plan's source, with an exec.Recheck of the caller's) found rows
+// that changed under it (deferred), it runs once more over a fresh instance
+// of plan that reads the newest committed rows, writing only those:
+// PostgreSQL's EvalPlanQual, row by row. The second pass holds the locks of
+// every row it may write, so none can change again. The caller runs the
+// first pass itself, with its Recheck on its stack: handed through a
+// function value, it was one allocation per UPDATE.
+func (s *session) recheckPass(rt *lower.Runtime, plan lower.Node, deferred map[string]bool, run func(exec.Operator, *exec.Recheck) error) error {
 	tx := s.writeTxn()
 	s.startLocking(tx)
 	rt.Tables = s.runtimeTables()
@@ -66,7 +65,7 @@ func (s *session) recheckPasses(rt *lower.Runtime, plan lower.Node, src exec.Ope
 	if err != nil {
 		return err
 	}
-	return run(again, &exec.Recheck{Only: rc.Deferred})
+	return run(again, &exec.Recheck{Only: deferred})
 }
 
 // isolationLevel checks a transaction isolation level asked for by BEGIN,
@@ -95,7 +94,14 @@ func (s *session) isolationLevel(level string) (string, error) {
 	}
 }
 
+// normalizeIsolation spells an isolation level as SHOW does: lower case,
+// words separated by one space, quotes dropped. A level already spelt so
+// (the setting's own value, which BEGIN reads) comes back as it is, without
+// the copy every BEGIN made.
 func normalizeIsolation(v string) string {
+	if isolationNormal(v) {
+		return v
+	}
 	out := make([]byte, 0, len(v))
 	space := false
 	for i := 0; i < len(v); i++ {
@@ -116,6 +122,20 @@ func normalizeIsolation(v string) string {
 		out = append(out, c)
 	}
 	return string(out)
+}
+
+// isolationNormal reports whether v is already as normalizeIsolation
+// spells it: lower-case letters, single spaces between words.
+func isolationNormal(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= 'a' && c <= 'z':
+		case c == ' ' && i > 0 && i < len(v)-1 && v[i-1] != ' ':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // beginIsolation applies BEGIN's isolation level (or the default) to the

@@ -9,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
-	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/lower"
@@ -291,8 +290,9 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	}
 	ec, rt := &st.ec, &st.rt
 	*ec = exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values, Backend: backend.Default, Families: backend.Families}
+	st.mem.Init(s.eng.opts.QueryMemoryLimit)
 	*rt = lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec, Backends: backend,
-		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir,
+		Mem: &st.mem, SpillDir: s.eng.opts.SpillDir,
 		Untransacted: s.tx == nil && s.implicit == nil}
 	rt.CTEs = &st.ctes
 	ec.Env = rt

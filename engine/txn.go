@@ -39,6 +39,10 @@ type txn struct {
 	ddl        []string
 	ddlRunning string
 	ddlAt      []int
+	// tables is the transaction's lower.Tables (runtimeTables), kept here
+	// so that handing it to a statement's runtime, three times per UPDATE,
+	// does not box a new txnTables each time.
+	tables txnTables
 }
 
 // savepoint is SAVEPOINT name.
@@ -230,7 +234,10 @@ func (s *session) runtimeTables() lower.Tables {
 	if tx == nil {
 		return s.eng.runtime
 	}
-	return txnTables{tables: s.eng.tables, tx: tx}
+	if tx.tables.tx == nil {
+		tx.tables = txnTables{tables: s.eng.tables, tx: tx}
+	}
+	return &tx.tables
 }
 
 // FailTransaction implements pgwire.TransactionFailer: an error pgwire

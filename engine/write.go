@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
@@ -75,7 +74,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			ret.Release()
 			return nil, 0, err
 		}
-		return writeResult(fmt.Sprintf("INSERT 0 %d", ins.Rows), ret), ins.Rows, nil
+		return insertTags.result(ins.Rows, ret), ins.Rows, nil
 	case *binder.Update:
 		if err := s.needRowLocks("UPDATE"); err != nil {
 			return nil, 0, err
@@ -85,40 +84,50 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			return nil, 0, err
 		}
 		var rows int64
-		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
-			up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
+		pass := func(src exec.Operator, rc *exec.Recheck) error {
+			up := exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
 			if b.Returning != nil {
 				up.RetAt = b.Returning.At
 			}
 			err := up.Run(ctx)
 			rows += up.Rows
 			return err
-		})
+		}
+		var rc exec.Recheck
+		err = pass(src, &rc)
+		if err == nil && len(rc.Deferred) > 0 {
+			err = s.recheckPass(rt, ps.plan, rc.Deferred, pass)
+		}
 		if err != nil {
 			ret.Release()
 			return nil, 0, err
 		}
-		return writeResult(fmt.Sprintf("UPDATE %d", rows), ret), rows, nil
+		return updateTags.result(rows, ret), rows, nil
 	case *binder.Delete:
 		t, src, err := s.openWrite(rt, "DELETE", ps.plan, b.Table)
 		if err != nil {
 			return nil, 0, err
 		}
 		var rows int64
-		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
-			del := &exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret, Recheck: rc}
+		pass := func(src exec.Operator, rc *exec.Recheck) error {
+			del := exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret, Recheck: rc}
 			if b.Returning != nil {
 				del.RetAt = b.Returning.At
 			}
 			err := del.Run(ctx)
 			rows += del.Rows
 			return err
-		})
+		}
+		var rc exec.Recheck
+		err = pass(src, &rc)
+		if err == nil && len(rc.Deferred) > 0 {
+			err = s.recheckPass(rt, ps.plan, rc.Deferred, pass)
+		}
 		if err != nil {
 			ret.Release()
 			return nil, 0, err
 		}
-		return writeResult(fmt.Sprintf("DELETE %d", rows), ret), rows, nil
+		return deleteTags.result(rows, ret), rows, nil
 	}
 	return nil, 0, sqlerr.New(sqlerr.InternalError, "runWrite of %T", bound)
 }

@@ -71,8 +71,11 @@ type Recheck struct {
 }
 
 // keyTypes returns the types of the table's primary-key columns.
-func keyTypes(info fluss.TableInfo) []types.T {
-	var ts []types.T
+func keyTypes(info fluss.TableInfo) []types.T { return appendKeyTypes(nil, info) }
+
+// appendKeyTypes appends the types of the table's primary-key columns to
+// ts (an UPDATE's array on its stack).
+func appendKeyTypes(ts []types.T, info fluss.TableInfo) []types.T {
 	for _, k := range info.Descriptor.Schema.PrimaryKey {
 		ts = append(ts, info.Descriptor.Schema.Columns[info.ColumnIndex(k)].Type)
 	}

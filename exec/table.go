@@ -12,6 +12,7 @@ import (
 	"github.com/sqlgate/sqlgate/internal/arrowrec"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // TableScan reads a consistent snapshot of a table, decoding only the
@@ -269,6 +270,34 @@ func oneInt64Key(schema *arrow.Schema, id int64) arrow.RecordBatch {
 	return k
 }
 
+// rowsRecord is tableRows' record: the header and a short column list in
+// one allocation, where array.NewRecordBatch made two (and checked the
+// columns against the schema, which the plan built them for).
+type rowsRecord struct {
+	arrowrec.Record
+	cols [4]arrow.Array
+}
+
+// tableRows is a record of schema over cols (rows long), which it retains:
+// the rows an UPDATE writes, relabelled as the table's.
+func tableRows(schema *arrow.Schema, cols []arrow.Array, rows int64) arrow.RecordBatch {
+	if len(cols) > 4 || len(cols) != schema.NumFields() {
+		return array.NewRecordBatch(schema, cols, rows)
+	}
+	for i, c := range cols {
+		if !arrow.TypeEqual(c.DataType(), schema.Field(i).Type) {
+			return array.NewRecordBatch(schema, cols, rows) // its error
+		}
+	}
+	r := &rowsRecord{}
+	for i, c := range cols {
+		c.Retain()
+		r.cols[i] = c
+	}
+	r.Init(schema, r.cols[:len(cols)], rows)
+	return r
+}
+
 // Insert writes every batch of Source into a table (Append for log tables,
 // Upsert for primary-key tables) and returns the row count as its result.
 type Insert struct {
@@ -388,10 +417,12 @@ func (o *Update) Run(ctx context.Context) error {
 	defer o.Source.Close()
 	info := o.Table.Info()
 	schema := rowSchema(info)
-	ncols := len(schema.Fields())
+	ncols := schema.NumFields() // Fields() copies the list
 	pk := info.Descriptor.Schema.PrimaryKey
 	// the columns identifying the target row: its old key when it moves
-	var targetKey []int
+	// (these lists, and the key's types, on the stack for short keys)
+	var targetBuf [4]int
+	targetKey := targetBuf[:0]
 	for i, k := range pk {
 		if o.KeyChanged {
 			targetKey = append(targetKey, ncols+i)
@@ -403,7 +434,8 @@ func (o *Update) Run(ctx context.Context) error {
 	if o.Joined {
 		seen = map[string]bool{}
 	}
-	kt := keyTypes(info)
+	var ktBuf [2]types.T
+	kt := appendKeyTypes(ktBuf[:0], info)
 	// An UPDATE that moves keys takes the rows FOR UPDATE, others FOR NO
 	// KEY UPDATE, as PostgreSQL does.
 	mode := rowlock.NoKeyUpdate
@@ -444,7 +476,7 @@ func (o *Update) Run(ctx context.Context) error {
 			if err != nil || b == nil {
 				return err
 			}
-			rec := array.NewRecordBatch(schema, b.Columns()[:ncols], b.NumRows())
+			rec := tableRows(schema, b.Columns()[:ncols], b.NumRows())
 			_, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
 			n := rec.NumRows()
 			rec.Release()

@@ -20,7 +20,8 @@ func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 		return err
 	}
 	n := int(rec.NumRows())
-	cols := pt.keyColumns(rec)
+	var kc keyColumnsBuf
+	cols := pt.keyColumns(kc[:0], rec)
 	var buf []byte
 	var err error
 	if n >= tx.Locks.Manager().EscalateAt() && tx.Locks.LockTable(pt.info.TableID, pt.info.Path.Table, tx.Stmt, true) {

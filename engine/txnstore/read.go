@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
+	"github.com/sqlgate/sqlgate/internal/arrowrec"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -50,18 +51,26 @@ func (pt *Table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection 
 			hits = append(hits, s)
 		}
 	}
+	if len(ask) == 0 && len(hits) == 1 {
+		// One key, written by the transaction (an UPDATE's row read back
+		// by the SELECT after it): its pending row, sliced out of the
+		// record that holds it, without copying it into a new one. The
+		// slice holds the record's buffers, so the record need not be
+		// held past it (retainSlots' list and its deferred release were
+		// two allocations of this path).
+		hit := hits[0]
+		hit.rec.rec.Retain()
+		pt.mu.Unlock()
+		row := sliceRow(pt.projected(projection), hit, projectionOrAll(projection, pt.schema.NumFields()))
+		hit.rec.rec.Release()
+		return row, nil
+	}
 	// The records stay alive while they are copied, even if a write of
 	// the statement stages the table meanwhile (spill.go).
 	held := retainSlots(hits)
 	defer releaseAll(held)
 	pt.mu.Unlock()
 	out := pt.projected(projection)
-	if len(ask) == 0 && len(hits) == 1 {
-		// One key, written by the transaction (an UPDATE's row read back
-		// by the SELECT after it): its pending row, sliced out of the
-		// record that holds it, without copying it into a new one.
-		return sliceRow(out, hits[0], projectionOrAll(projection, len(pt.schema.Fields()))), nil
-	}
 	var fromStore arrow.RecordBatch
 	if len(ask) > 0 {
 		all := make([]int, keys.NumCols())
@@ -84,7 +93,7 @@ func (pt *Table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection 
 	if fromStore != nil {
 		defer fromStore.Release()
 	}
-	return appendRows(out, fromStore, projectionOrAll(projection, len(pt.schema.Fields())), hits)
+	return appendRows(out, fromStore, projectionOrAll(projection, pt.schema.NumFields()), hits)
 }
 
 // Scan implements fluss.Table: the store's rows whose keys are not pending,
@@ -315,9 +324,22 @@ func (pt *Table) projected(proj []int) *arrow.Schema {
 	return pt.info.ArrowSchemas.Get(key, func() *arrow.Schema { return projectSchema(pt.schema, proj) })
 }
 
+// pendingRow is sliceRow's record: its header, columns and the columns'
+// Data in one allocation, where arrow's NewSlice and NewRecordBatch made
+// two per column and two for the record (the column arrays themselves
+// are still one allocation each).
+type pendingRow struct {
+	arrowrec.Record
+	cols [4]arrow.Array
+	data [4]array.Data
+}
+
 // sliceRow is the pending row sl projected to the table columns proj, as a
 // one-row record of schema s sharing the pending record's buffers.
 func sliceRow(s *arrow.Schema, sl slot, proj []int) arrow.RecordBatch {
+	if r := slicePendingRow(s, sl, proj); r != nil {
+		return r
+	}
 	cols := make([]arrow.Array, len(proj))
 	for i, c := range proj {
 		cols[i] = array.NewSlice(sl.rec.rec.Column(c), int64(sl.row), int64(sl.row)+1)
@@ -327,6 +349,34 @@ func sliceRow(s *arrow.Schema, sl slot, proj []int) arrow.RecordBatch {
 		c.Release()
 	}
 	return out
+}
+
+// slicePendingRow is sliceRow as a pendingRow: nil when the row has more
+// columns than one holds, or a dictionary column (whose slice keeps its
+// dictionary, which NewSlice handles).
+func slicePendingRow(s *arrow.Schema, sl slot, proj []int) arrow.RecordBatch {
+	r := &pendingRow{}
+	if len(proj) > len(r.cols) {
+		return nil
+	}
+	src := sl.rec.rec
+	for _, c := range proj {
+		if src.Column(c).DataType().ID() == arrow.DICTIONARY {
+			return nil
+		}
+	}
+	for i, c := range proj {
+		d := src.Column(c).Data()
+		nulls := array.UnknownNullCount
+		if d.NullN() == 0 {
+			nulls = 0
+		}
+		// Reset retains the buffers and children, as NewSliceData does.
+		r.data[i].Reset(d.DataType(), 1, d.Buffers(), d.Children(), nulls, d.Offset()+sl.row)
+		r.cols[i] = array.MakeFromData(&r.data[i])
+	}
+	r.Init(s, r.cols[:len(proj)], 1)
+	return r
 }
 
 func projectSchema(s *arrow.Schema, proj []int) *arrow.Schema {

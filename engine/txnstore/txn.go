@@ -54,6 +54,13 @@ type Txn struct {
 	committed bool
 	// atEnd runs at Release (AtEnd).
 	atEnd []func()
+
+	// The first backing arrays of order and all, inside the transaction's
+	// own allocation: most transactions write one table with a record or
+	// two (an UPDATE by key), and appending to nil slices cost one
+	// allocation each per transaction.
+	orderBuf [1]*Table
+	allBuf   [2]arrow.RecordBatch
 }
 
 type savepoint struct {
@@ -73,9 +80,11 @@ func New(limit, spillAt int64) *Txn {
 }
 
 // Init makes tx, a zero Txn (the engine embeds one in its own transaction
-// state, so that a transaction costs one allocation), ready as New's.
+// state, so that a transaction costs one allocation), ready as New's. The
+// table map is made by the first Open: a transaction that writes nothing
+// (BEGIN; SELECT; COMMIT) needs none.
 func (tx *Txn) Init(limit, spillAt int64) {
-	tx.tables, tx.limit, tx.spillAt = map[int64]*Table{}, limit, spillAt
+	tx.limit, tx.spillAt = limit, spillAt
 }
 
 // Unlock releases the transaction's row locks: committed says its writes
@@ -106,8 +115,12 @@ func (tx *Txn) Release() {
 	for _, r := range tx.all {
 		r.Release()
 	}
+	clear(tx.allBuf[:])
 	tx.all = nil
-	tx.tables = map[int64]*Table{}
+	// A released transaction is usually dropped: its map is not made
+	// again (Open makes one if it is used once more).
+	tx.tables = nil
+	tx.orderBuf[0] = nil
 	tx.order = nil
 }
 
@@ -143,12 +156,19 @@ func (tx *Txn) Open(pt *Table, base fluss.Table, checker Checker) {
 		pt.base, _ = tx.Snap.Table(base)
 	}
 	pt.rows = map[string]slot{}
+	pt.keyIdx, pt.keyTypes = pt.keyIdxBuf[:0], pt.keyTypesBuf[:0]
 	for _, name := range info.Descriptor.Schema.PrimaryKey {
 		i := info.ColumnIndex(name)
 		pt.keyIdx = append(pt.keyIdx, i)
 		pt.keyTypes = append(pt.keyTypes, info.Descriptor.Schema.Columns[i].Type)
 	}
+	if tx.tables == nil {
+		tx.tables = map[int64]*Table{}
+	}
 	tx.tables[info.TableID] = pt
+	if tx.order == nil {
+		tx.order = tx.orderBuf[:0]
+	}
 	tx.order = append(tx.order, pt)
 }
 
@@ -179,6 +199,9 @@ func tableSchema(info fluss.TableInfo) *arrow.Schema {
 
 // keep records r as held by the transaction, counting it against the limit.
 func (tx *Txn) keep(r arrow.RecordBatch) error {
+	if tx.all == nil {
+		tx.all = tx.allBuf[:0]
+	}
 	tx.all = append(tx.all, r)
 	return tx.charge(r)
 }
@@ -267,12 +290,11 @@ func (tx *Txn) writes(ctx context.Context) ([]fluss.TableWrite, error) {
 			}
 			out = append(out, ws...)
 		}
-		ws, err := pt.writes()
+		ws, err := pt.writes(out)
 		if err != nil {
-			releaseWrites(out)
-			return nil, err
+			return nil, err // pt.writes released out
 		}
-		out = append(out, ws...)
+		out = ws
 	}
 	return out, nil
 }

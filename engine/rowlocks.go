@@ -49,23 +49,19 @@ func (s *session) needRowLocks(what string) error {
 		WithHint("Write whole rows with INSERT (an upsert of the key), or DELETE by key.")
 }
 
-// recheckPass is a write statement's second pass: when its first pass (run
-// over the plan's source, with an exec.Recheck of the caller's) found rows
-// that changed under it (deferred), it runs once more over a fresh instance
-// of plan that reads the newest committed rows, writing only those:
+// recheckSource is the source of a write statement's second pass: when
+// its first pass found rows that changed under it (exec.Recheck.Deferred),
+// the caller runs the pass once more over this fresh instance of plan,
+// which reads the newest committed rows, writing only those (Recheck.Only):
 // PostgreSQL's EvalPlanQual, row by row. The second pass holds the locks of
-// every row it may write, so none can change again. The caller runs the
-// first pass itself, with its Recheck on its stack: handed through a
-// function value, it was one allocation per UPDATE.
-func (s *session) recheckPass(rt *lower.Runtime, plan lower.Node, deferred map[string]bool, run func(exec.Operator, *exec.Recheck) error) error {
+// every row it may write, so none can change again. The caller runs both
+// passes itself, so that the first pass's Recheck stays on its stack
+// (handed through a function value, it was one allocation per UPDATE).
+func (s *session) recheckSource(rt *lower.Runtime, plan lower.Node) (exec.Operator, error) {
 	tx := s.writeTxn()
 	s.startLocking(tx)
 	rt.Tables = s.runtimeTables()
-	again, err := lower.Build(rt, plan)
-	if err != nil {
-		return err
-	}
-	return run(again, &exec.Recheck{Only: deferred})
+	return lower.Build(rt, plan)
 }
 
 // isolationLevel checks a transaction isolation level asked for by BEGIN,

@@ -21,7 +21,10 @@ import (
 
 // session is one connection's SQL state. pgwire never calls it concurrently.
 type session struct {
-	eng      *Engine
+	eng *Engine
+	// checks caches the CHECK constraints of the tables the session
+	// writes (coldefs.go cachedChecks).
+	checks map[int64]checksEntry
 	parser   *sql.Parser
 	info     pgwire.SessionInfo
 	settings map[string]string

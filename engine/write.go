@@ -96,7 +96,10 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 		var rc exec.Recheck
 		err = pass(src, &rc)
 		if err == nil && len(rc.Deferred) > 0 {
-			err = s.recheckPass(rt, ps.plan, rc.Deferred, pass)
+			var again exec.Operator
+			if again, err = s.recheckSource(rt, ps.plan); err == nil {
+				err = pass(again, &exec.Recheck{Only: rc.Deferred})
+			}
 		}
 		if err != nil {
 			ret.Release()
@@ -121,7 +124,10 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 		var rc exec.Recheck
 		err = pass(src, &rc)
 		if err == nil && len(rc.Deferred) > 0 {
-			err = s.recheckPass(rt, ps.plan, rc.Deferred, pass)
+			var again exec.Operator
+			if again, err = s.recheckSource(rt, ps.plan); err == nil {
+				err = pass(again, &exec.Recheck{Only: rc.Deferred})
+			}
 		}
 		if err != nil {
 			ret.Release()

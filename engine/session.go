@@ -24,7 +24,7 @@ type session struct {
 	eng *Engine
 	// checks caches the CHECK constraints of the tables the session
 	// writes (coldefs.go cachedChecks).
-	checks map[int64]checksEntry
+	checks   map[int64]checksEntry
 	parser   *sql.Parser
 	info     pgwire.SessionInfo
 	settings map[string]string

@@ -90,7 +90,8 @@ func keyStrings(kt []types.T, b arrow.RecordBatch, cols []int) ([]string, error)
 		arrs[i] = b.Column(c)
 	}
 	out := make([]string, b.NumRows())
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	for r := range out {
 		if buf, err = format.AppendKey(buf[:0], kt, arrs, r); err != nil {

@@ -270,32 +270,54 @@ func oneInt64Key(schema *arrow.Schema, id int64) arrow.RecordBatch {
 	return k
 }
 
-// rowsRecord is tableRows' record: the header and a short column list in
-// one allocation, where array.NewRecordBatch made two (and checked the
-// columns against the schema, which the plan built them for).
+// rowsRecord is ownedRecord's record: the header and a short column list
+// in one allocation, where array.NewRecordBatch made two (a point lookup's
+// projection, an UPDATE's rows relabelled as the table's: two each per
+// statement of the W10 transaction).
 type rowsRecord struct {
 	arrowrec.Record
 	cols [4]arrow.Array
 }
 
-// tableRows is a record of schema over cols (rows long), which it retains:
-// the rows an UPDATE writes, relabelled as the table's.
-func tableRows(schema *arrow.Schema, cols []arrow.Array, rows int64) arrow.RecordBatch {
-	if len(cols) > 4 || len(cols) != schema.NumFields() {
-		return array.NewRecordBatch(schema, cols, rows)
-	}
-	for i, c := range cols {
-		if !arrow.TypeEqual(c.DataType(), schema.Field(i).Type) {
-			return array.NewRecordBatch(schema, cols, rows) // its error
+// ownedRecord is a record of schema over cols (rows long), taking over the
+// caller's reference to each column. Columns that do not match schema
+// (which NewRecordBatch panics on) and long column lists go through
+// NewRecordBatch.
+func ownedRecord(schema *arrow.Schema, cols []arrow.Array, rows int64) arrow.RecordBatch {
+	if !fitsRowsRecord(schema, cols, rows) {
+		out := array.NewRecordBatch(schema, cols, rows)
+		for _, c := range cols {
+			c.Release()
 		}
+		return out
 	}
 	r := &rowsRecord{}
-	for i, c := range cols {
-		c.Retain()
-		r.cols[i] = c
-	}
+	copy(r.cols[:], cols)
 	r.Init(schema, r.cols[:len(cols)], rows)
 	return r
+}
+
+// fitsRowsRecord reports whether cols fit a rowsRecord of schema: few
+// enough, each of its field's type and rows long.
+func fitsRowsRecord(schema *arrow.Schema, cols []arrow.Array, rows int64) bool {
+	if len(cols) > len(rowsRecord{}.cols) || len(cols) != schema.NumFields() {
+		return false
+	}
+	for i, c := range cols {
+		if int64(c.Len()) != rows || !arrow.TypeEqual(c.DataType(), schema.Field(i).Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// tableRows is ownedRecord over cols, which it retains: the rows an UPDATE
+// writes, relabelled as the table's.
+func tableRows(schema *arrow.Schema, cols []arrow.Array, rows int64) arrow.RecordBatch {
+	for _, c := range cols {
+		c.Retain()
+	}
+	return ownedRecord(schema, cols, rows)
 }
 
 // Insert writes every batch of Source into a table (Append for log tables,

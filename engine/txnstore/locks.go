@@ -22,7 +22,8 @@ func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 	n := int(rec.NumRows())
 	var kc keyColumnsBuf
 	cols := pt.keyColumns(kc[:0], rec)
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	if n >= tx.Locks.Manager().EscalateAt() && tx.Locks.LockTable(pt.info.TableID, pt.info.Path.Table, tx.Stmt, true) {
 		if tx.Snap == nil {

@@ -34,7 +34,8 @@ func (pt *Table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection 
 		pt.mu.Unlock()
 		return pt.base.Lookup(ctx, keys, projection)
 	}
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	var ask []int
 	var hits []slot
@@ -281,7 +282,8 @@ func (r *reader) filterStore(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 		keyCols[i] = b.Column(at)
 	}
 	var keep []int
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	for i := 0; i < int(b.NumRows()); i++ {
 		if buf, err = format.AppendKey(buf[:0], r.keyTypes, keyCols, i); err != nil {

@@ -56,7 +56,8 @@ func appendRec(recs []*pendingRec, buf *[1]*pendingRec, pr *pendingRec) []*pendi
 func (pt *Table) indexLazy() error {
 	lazy := pt.lazy
 	pt.lazy = nil
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	for _, pr := range lazy {
 		var kc keyColumnsBuf
@@ -319,7 +320,8 @@ func (pt *Table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.U
 	keys := make([]string, n)
 	var kc keyColumnsBuf
 	cols := pt.keyColumns(kc[:0], v)
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	for i := 0; i < n; i++ {
 		if buf, err = pt.keyOf(buf, cols, i); err != nil {
 			return fluss.WriteResult{}, err
@@ -395,7 +397,8 @@ func (pt *Table) existing(ctx context.Context, rec arrow.RecordBatch, keys []str
 		return out, err
 	}
 	defer found.Release()
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	for i := 0; i < int(found.NumRows()); i++ {
 		if buf, err = pt.keyOf(buf, found.Columns(), i); err != nil {
 			return nil, err
@@ -435,7 +438,8 @@ func (pt *Table) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.Writ
 	n := int(keys.NumRows())
 	pr := &pendingRec{rec: keys, del: true, current: make([]bool, n)}
 	ks := make([]string, n)
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	for i := 0; i < n; i++ {
 		if buf, err = pt.keyOf(buf, keys.Columns(), i); err != nil {

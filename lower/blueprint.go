@@ -273,12 +273,47 @@ func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *lookupNode) build(rt *Runtime, reuse *fluss.ReuseSlot) (exec.Operator, error) {
-	t, err := rt.Tables.Table(rt.Ctx, n.path)
-	if err != nil {
+	op := &exec.Lookup{}
+	if err := n.buildInto(rt, reuse, op); err != nil {
 		return nil, err
 	}
-	return &exec.Lookup{EC: rt.EC, Table: t, Keys: n.keys, Projection: n.projection, Out: n.out, KeySchema: n.keySchema,
-		Labels: &n.labels, Reuse: reuse}, nil
+	return op, nil
+}
+
+// buildInto is build into op, an operator the caller allocated.
+func (n *lookupNode) buildInto(rt *Runtime, reuse *fluss.ReuseSlot, op *exec.Lookup) error {
+	t, err := rt.Tables.Table(rt.Ctx, n.path)
+	if err != nil {
+		return err
+	}
+	*op = exec.Lookup{EC: rt.EC, Table: t, Keys: n.keys, Projection: n.projection, Out: n.out, KeySchema: n.keySchema,
+		Labels: &n.labels, Reuse: reuse}
+	return nil
+}
+
+// projectLookup is a projection over a point lookup, both operators in one
+// allocation: the prepared UPDATE by key and a SELECT of its row's
+// expressions build this pair at every execution.
+type projectLookup struct {
+	project exec.Project
+	lookup  exec.Lookup
+}
+
+// buildOverLookup is n's Build when its input is a point lookup that Build
+// would build plainly (no metrics, no per-node backend): the pair in one
+// allocation. ok is false when it does not apply.
+func (n *projectNode) buildOverLookup(rt *Runtime) (op exec.Operator, ok bool, err error) {
+	ln, isLookup := n.input.(*lookupNode)
+	if !isLookup || rt.Metrics != nil || rt.Backends != nil && len(rt.Backends.Nodes) > 0 {
+		return nil, false, nil
+	}
+	rt.cteRuns() // as Build does before building the input
+	pl := &projectLookup{}
+	if err := ln.buildInto(rt, nil, &pl.lookup); err != nil {
+		return nil, true, err
+	}
+	pl.project = exec.Project{EC: rt.EC, Input: &pl.lookup, Exprs: n.exprs, Out: n.out}
+	return &pl.project, true, nil
 }
 
 func (n *valuesNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -294,6 +329,9 @@ func (n *filterNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
+	if op, ok, err := n.buildOverLookup(rt); ok {
+		return op, err
+	}
 	in, err := Build(rt, n.input)
 	if err != nil {
 		return nil, err

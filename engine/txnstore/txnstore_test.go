@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -583,5 +584,72 @@ func TestTruncate(t *testing.T) {
 	tx2.Release()
 	if undone != 2 {
 		t.Errorf("ROLLBACK ran %d undos in all, want 2", undone)
+	}
+}
+
+// TestManyTables: a transaction finds each table it opened by id, whether
+// its tables are few (searched) or more than it indexes from (a map), also
+// after Forget and a ROLLBACK TO that drops the tables opened after the
+// savepoint; COMMIT writes every table's rows.
+func TestManyTables(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{1, 3, 8, 9, 20} {
+		s := openStore(t)
+		bases := make([]fluss.Table, n)
+		for i := range bases {
+			bases[i] = createTable(t, s, "m"+strings.Repeat("x", i), true, row{1, "a", 1})
+		}
+		tx := txnstore.New(0, 0)
+		half := n / 2
+		for i, b := range bases {
+			if i == half {
+				if err := tx.Savepoint("sp"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			upsert(t, tx.Table(b), fluss.UpsertOptions{}, row{int64(i + 2), "w", int64(i)})
+		}
+		for i, b := range bases {
+			pt := tx.Lookup(b.Info().TableID)
+			if pt == nil || pt.Info().TableID != b.Info().TableID {
+				t.Fatalf("%d tables: table %d not found by id", n, i)
+			}
+			k := keys(b.Info(), int64(i+2))
+			got, err := pt.Lookup(ctx, k, []int{2, 1})
+			k.Release()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := rowsOf(got); len(r) != 1 || r[0] != strconv.Itoa(i)+"|w" {
+				t.Errorf("%d tables: table %d reads back %v", n, i, r)
+			}
+			got.Release()
+		}
+		tx.RollbackTo(0)
+		for i, b := range bases {
+			if found := tx.Lookup(b.Info().TableID) != nil; found != (i < half) {
+				t.Errorf("%d tables: after ROLLBACK TO, table %d found %v", n, i, found)
+			}
+		}
+		if n > 1 {
+			tx.Forget(tx.Lookup(bases[0].Info().TableID))
+			if tx.Lookup(bases[0].Info().TableID) != nil {
+				t.Errorf("%d tables: a forgotten table is still found", n)
+			}
+		}
+		if err := tx.Commit(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		tx.Release()
+		for i, b := range bases {
+			want := []string{"1|a|1"}
+			if i > 0 && i < half || n == 1 && i < half {
+				want = append(want, strconv.Itoa(i+2)+"|w|"+strconv.Itoa(i))
+				slices.Sort(want)
+			}
+			if got := scanRows(t, b, fluss.ScanOptions{}); !slices.Equal(got, want) {
+				t.Errorf("%d tables: table %d committed %v, want %v", n, i, got, want)
+			}
+		}
 	}
 }

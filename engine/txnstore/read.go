@@ -26,6 +26,16 @@ func (pt *Table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection 
 		pt.mu.Unlock()
 		return nil, pt.staged("reading")
 	}
+	if hit, ok, err := pt.lazyHit(keys); ok || err != nil {
+		if err != nil || hit.rec == nil {
+			pt.mu.Unlock()
+			if err != nil {
+				return nil, err
+			}
+			return pt.base.Lookup(ctx, keys, projection)
+		}
+		return pt.pendingRow(hit, projection), nil
+	}
 	if err := pt.indexLazy(); err != nil {
 		pt.mu.Unlock()
 		return nil, err
@@ -59,12 +69,7 @@ func (pt *Table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection 
 		// slice holds the record's buffers, so the record need not be
 		// held past it (retainSlots' list and its deferred release were
 		// two allocations of this path).
-		hit := hits[0]
-		hit.rec.rec.Retain()
-		pt.mu.Unlock()
-		row := sliceRow(pt.projected(projection), hit, projectionOrAll(projection, pt.schema.NumFields()))
-		hit.rec.rec.Release()
-		return row, nil
+		return pt.pendingRow(hits[0], projection), nil
 	}
 	// The records stay alive while they are copied, even if a write of
 	// the statement stages the table meanwhile (spill.go).
@@ -95,6 +100,45 @@ func (pt *Table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection 
 		defer fromStore.Release()
 	}
 	return appendRows(out, fromStore, projectionOrAll(projection, pt.schema.NumFields()), hits)
+}
+
+// pendingRow is Lookup's answer of one key, pending in hit: the row sliced
+// out of the record that holds it. The caller holds mu, which it releases.
+func (pt *Table) pendingRow(hit slot, projection []int) arrow.RecordBatch {
+	hit.rec.rec.Retain()
+	pt.mu.Unlock()
+	row := sliceRow(pt.projected(projection), hit, projectionOrAll(projection, pt.schema.NumFields()))
+	hit.rec.rec.Release()
+	return row
+}
+
+// lazyHit answers a lookup of one key while the table's only pending write
+// is one unindexed plain upsert of one row (an UPDATE by key, then the
+// SELECT of its row): ok, with the row's slot when the key is the row's
+// and an empty slot when it is not (the store answers), without indexing
+// the row (a map and a key string). The caller holds mu.
+func (pt *Table) lazyHit(keys arrow.RecordBatch) (hit slot, ok bool, err error) {
+	if keys.NumRows() != 1 || len(pt.rows) != 0 || len(pt.lazy) != 1 || len(pt.recs) != 1 {
+		return slot{}, false, nil
+	}
+	pr := pt.lazy[0]
+	if pr.rec.NumRows() != 1 || !pr.current[0] {
+		return slot{}, false, nil
+	}
+	var keyBuf, rowBuf [64]byte
+	want, err := pt.keyOf(keyBuf[:0], keys.Columns(), 0)
+	if err != nil {
+		return slot{}, true, err
+	}
+	var kc keyColumnsBuf
+	have, err := pt.keyOf(rowBuf[:0], pt.keyColumns(kc[:0], pr.rec), 0)
+	if err != nil {
+		return slot{}, true, err
+	}
+	if string(want) != string(have) {
+		return slot{}, true, nil
+	}
+	return slot{rec: pr, row: 0}, true, nil
 }
 
 // Scan implements fluss.Table: the store's rows whose keys are not pending,

@@ -69,10 +69,20 @@ func (pt *Table) indexLazy() error {
 			if old, had := pt.rows[string(buf)]; had {
 				old.rec.current[old.row] = false
 			}
-			pt.rows[string(buf)] = slot{rec: pr, row: i}
+			pt.setRow(string(buf), slot{rec: pr, row: i})
 		}
 	}
 	return nil
+}
+
+// setRow records k's pending state, making the table's key index on first
+// use: a table whose only write is one plain upsert, read back by its key
+// (lazyHit), never needs one. The caller holds mu.
+func (pt *Table) setRow(k string, s slot) {
+	if pt.rows == nil {
+		pt.rows = map[string]slot{}
+	}
+	pt.rows[k] = s
 }
 
 // slot is where a key's pending state lives.
@@ -353,7 +363,7 @@ func (pt *Table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.U
 			old.rec.current[old.row] = false
 		}
 		pr.current[i] = true
-		pt.rows[k] = slot{rec: pr, row: i}
+		pt.setRow(k, slot{rec: pr, row: i})
 		written++
 	}
 	pt.recs = append(pt.recs, pr)
@@ -464,7 +474,7 @@ func (pt *Table) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.Writ
 		// The keys of a DELETE come from rows the statement read, so a key
 		// without a pending state exists in the store.
 		pr.current[i] = true
-		pt.rows[k] = slot{rec: pr, row: i}
+		pt.setRow(k, slot{rec: pr, row: i})
 		deleted++
 	}
 	pt.recs = append(pt.recs, pr)

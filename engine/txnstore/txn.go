@@ -171,7 +171,6 @@ func (tx *Txn) Open(pt *Table, base fluss.Table, checker Checker) {
 		// confirms a conflict (locks.go).
 		pt.base, _ = tx.Snap.Table(base)
 	}
-	pt.rows = map[string]slot{}
 	pt.keyIdx, pt.keyTypes = pt.keyIdxBuf[:0], pt.keyTypesBuf[:0]
 	for _, name := range info.Descriptor.Schema.PrimaryKey {
 		i := info.ColumnIndex(name)

@@ -653,3 +653,56 @@ func TestManyTables(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupOneWrittenRow: a table whose only write is one upserted row
+// answers a lookup of that key with the row, under each projection, and a
+// lookup of another key (stored or absent) from the store; a later write
+// of the same key is what the next lookup reads.
+func TestLookupOneWrittenRow(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	base := createTable(t, s, "one", true, row{1, "a", 10}, row{2, "b", 20})
+	tx := txnstore.New(0, 0)
+	defer tx.Release()
+	pt := tx.Table(base)
+	upsert(t, pt, fluss.UpsertOptions{}, row{2, "w", 21})
+	lookup := func(id int64, proj []int) []string {
+		t.Helper()
+		k := keys(base.Info(), id)
+		defer k.Release()
+		got, err := pt.Lookup(ctx, k, proj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if got != nil {
+				got.Release()
+			}
+		}()
+		return rowsOf(got)
+	}
+	for _, c := range []struct {
+		id   int64
+		proj []int
+		want []string
+	}{
+		{2, nil, []string{"2|w|21"}},
+		{2, []int{2}, []string{"21"}},
+		{2, []int{1, 0}, []string{"w|2"}},
+		{1, nil, []string{"1|a|10"}},
+		{1, []int{2}, []string{"10"}},
+		{3, nil, nil},
+	} {
+		if got := lookup(c.id, c.proj); !slices.Equal(got, c.want) {
+			t.Errorf("lookup %d %v = %v, want %v", c.id, c.proj, got, c.want)
+		}
+	}
+	upsert(t, pt, fluss.UpsertOptions{}, row{2, "x", 22})
+	if got := lookup(2, nil); !slices.Equal(got, []string{"2|x|22"}) {
+		t.Errorf("after a second write, lookup 2 = %v", got)
+	}
+	del(t, pt, 2)
+	if got := lookup(2, nil); got != nil {
+		t.Errorf("after a delete, lookup 2 = %v", got)
+	}
+}

@@ -107,6 +107,9 @@ type Lookup struct {
 	// which keeps nothing of it past Release (lower.BuildForClient).
 	Reuse *fluss.ReuseSlot
 	done  bool
+	// key is the record of a single BIGINT key, in the operator's own
+	// allocation (an operator runs its lookup once).
+	key int64Key
 }
 
 // SchemaMemo remembers the schema that was last found equal to an
@@ -173,7 +176,7 @@ func (o *Lookup) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, nil // key = NULL matches nothing
 		}
 		if id, ok := v.(int64); ok {
-			return o.lookup(ctx, oneInt64Key(keySchema, id))
+			return o.lookup(ctx, o.key.init(keySchema, id))
 		}
 	}
 	bld := array.NewRecordBuilder(o.EC.Mem, keySchema)
@@ -261,7 +264,12 @@ type int64Key struct {
 
 // oneInt64Key is the one-row record of a single BIGINT key column.
 func oneInt64Key(schema *arrow.Schema, id int64) arrow.RecordBatch {
-	k := &int64Key{val: [1]int64{id}}
+	return (&int64Key{}).init(schema, id)
+}
+
+// init makes k, a zero int64Key, the one-row record of id.
+func (k *int64Key) init(schema *arrow.Schema, id int64) arrow.RecordBatch {
+	k.val[0] = id
 	k.buf.Reset(arrow.Int64Traits.CastToBytes(k.val[:]))
 	k.bufs[1] = &k.buf
 	k.data.Reset(schema.Field(0).Type, 1, k.bufs[:], nil, 0, 0)

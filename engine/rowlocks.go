@@ -27,8 +27,8 @@ func (s *session) startLocking(tx *txn) {
 		return
 	}
 	tx.Stmt = s.stmtText
-	tx.LockTimeout = s.duration("lock_timeout")
-	tx.DeadlockTimeout = s.duration("deadlock_timeout")
+	tx.LockTimeout = s.lockTimeout.of(s, "lock_timeout")
+	tx.DeadlockTimeout = s.deadlockTimeout.of(s, "deadlock_timeout")
 	tx.Since = s.eng.locks.Seq()
 	if tx.Snap != nil {
 		// REPEATABLE READ: every read saw the snapshot, so a row changed
@@ -238,6 +238,23 @@ func (o *batchesOperator) Close() {
 }
 
 // duration reads a time setting (0 when off or unreadable).
+// parsedDuration is a duration setting as last parsed (session.duration):
+// every write read its two lock timeouts and parsed deadlock_timeout's
+// "1s" again.
+type parsedDuration struct {
+	text string
+	done bool
+	d    time.Duration
+}
+
+// of is s.duration(name), parsed again only when the setting changed.
+func (p *parsedDuration) of(s *session, name string) time.Duration {
+	if v := s.settings[name]; !p.done || v != p.text {
+		p.text, p.d, p.done = v, s.duration(name), true
+	}
+	return p.d
+}
+
 func (s *session) duration(name string) time.Duration {
 	v := s.settings[name]
 	if v == "0" || v == "" {

@@ -24,11 +24,16 @@ type session struct {
 	eng *Engine
 	// checks caches the CHECK constraints of the tables the session
 	// writes (coldefs.go cachedChecks).
-	checks   map[int64]checksEntry
-	parser   *sql.Parser
-	info     pgwire.SessionInfo
-	settings map[string]string
-	changed  map[string]string
+	checks map[int64]checksEntry
+	// Settings every statement or write reads, parsed once per value:
+	// the backend setting (backend.go) and the lock timeouts
+	// (rowlocks.go startLocking).
+	backendSeen                  parsedBackend
+	lockTimeout, deadlockTimeout parsedDuration
+	parser                       *sql.Parser
+	info                         pgwire.SessionInfo
+	settings                     map[string]string
+	changed                      map[string]string
 	// txStart is when the current transaction (block or statement) began:
 	// now() within a transaction block returns it.
 	txStart time.Time

@@ -73,6 +73,12 @@ type execState struct {
 	params [4]any
 	// mem is rt.Mem, the execution's memory account.
 	mem relop.MemoryAccount
+	// recheck is the first pass's exec.Recheck of an UPDATE or DELETE
+	// (runWrite).
+	recheck exec.Recheck
+	// scratch is rt.Scratch, where Build puts the first operators of a
+	// common shape.
+	scratch lower.Scratch
 }
 
 // queryResult streams an operator's batches.

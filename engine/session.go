@@ -302,7 +302,7 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	*rt = lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec, Backends: backend,
 		Mem: &st.mem, SpillDir: s.eng.opts.SpillDir,
 		Untransacted: s.tx == nil && s.implicit == nil}
-	rt.CTEs = &st.ctes
+	rt.CTEs, rt.Scratch = &st.ctes, &st.scratch
 	ec.Env = rt
 	// The execution's WITH query rows last until it ends: here, unless
 	// its rows are streamed (a query's result, &st.res), when the result
@@ -327,7 +327,7 @@ func (s *session) runBound(ctx context.Context, ps *statement, st *execState, ba
 	case *binder.Explain:
 		return s.execExplain(ctx, ps, b, &st.rt, backend) // query.go
 	case *binder.Insert, *binder.Update, *binder.Delete:
-		res, _, err := s.runWrite(ctx, ps, b, &st.rt, &st.ec, ps.returned()) // write.go
+		res, _, err := s.runWrite(ctx, ps, b, &st.rt, &st.ec, ps.returned(), &st.recheck) // write.go
 		return res, err
 	case *binder.CreateTable:
 		return s.execCreateTable(ctx, ps, b, &st.rt, &st.ec) // tablestmts.go

@@ -56,8 +56,10 @@ func (ps *statement) prepareWrite(bound binder.Statement) (cols []pgwire.ResultC
 // runWrite runs the INSERT, UPDATE or DELETE bound (ps's, or the one its
 // EXPLAIN ANALYZE explains) with rt, the write's own expressions in ec, and
 // returns its result and the rows it wrote; ret receives its RETURNING rows
-// (nil: none).
-func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Statement, rt *lower.Runtime, ec *exec.EvalContext, ret *exec.Returned) (pgwire.Result, int64, error) {
+// (nil: none). rc is the first pass's Recheck of an UPDATE or DELETE, a
+// zero one in the caller's execution state (on the stack here it escaped,
+// through the operators, to one allocation per UPDATE).
+func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Statement, rt *lower.Runtime, ec *exec.EvalContext, ret *exec.Returned, rc *exec.Recheck) (pgwire.Result, int64, error) {
 	switch b := bound.(type) {
 	case *binder.Insert:
 		if ps.merge != nil {
@@ -93,8 +95,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			rows += up.Rows
 			return err
 		}
-		var rc exec.Recheck
-		err = pass(src, &rc)
+		err = pass(src, rc)
 		if err == nil && len(rc.Deferred) > 0 {
 			var again exec.Operator
 			if again, err = s.recheckSource(rt, ps.plan); err == nil {
@@ -121,8 +122,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			rows += del.Rows
 			return err
 		}
-		var rc exec.Recheck
-		err = pass(src, &rc)
+		err = pass(src, rc)
 		if err == nil && len(rc.Deferred) > 0 {
 			var again exec.Operator
 			if again, err = s.recheckSource(rt, ps.plan); err == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -62,6 +63,28 @@ type Runtime struct {
 	inject *injectState
 	// replay are the scans the parts read whole, read once.
 	replay replays
+	// Scratch, when set, is storage in the execution's own state that
+	// Build uses for its first operators of a common shape instead of
+	// allocating them. Copies of the runtime share it.
+	Scratch *Scratch
+}
+
+// Scratch holds operators for one execution (Runtime.Scratch): the first
+// projection over a point lookup built (the prepared UPDATE by key, and
+// SELECT by key, build one per Execute) takes pair; later ones, as in
+// an UPDATE's second pass or a plan with several, are allocated.
+type Scratch struct {
+	pair     projectLookup
+	pairUsed atomic.Bool
+}
+
+// projectLookupFor returns the storage of a projection over a lookup:
+// rt's scratch pair the first time, a new one after.
+func (rt *Runtime) projectLookupFor() *projectLookup {
+	if sc := rt.Scratch; sc != nil && sc.pairUsed.CompareAndSwap(false, true) {
+		return &sc.pair
+	}
+	return &projectLookup{}
 }
 
 // Build instantiates n (and its inputs) as running operators, instrumented
@@ -292,8 +315,8 @@ func (n *lookupNode) buildInto(rt *Runtime, reuse *fluss.ReuseSlot, op *exec.Loo
 }
 
 // projectLookup is a projection over a point lookup, both operators in one
-// allocation: the prepared UPDATE by key and a SELECT of its row's
-// expressions build this pair at every execution.
+// allocation (or in the execution's Scratch): the prepared UPDATE by key
+// and a SELECT of its row's expressions build this pair at every execution.
 type projectLookup struct {
 	project exec.Project
 	lookup  exec.Lookup
@@ -308,7 +331,7 @@ func (n *projectNode) buildOverLookup(rt *Runtime) (op exec.Operator, ok bool, e
 		return nil, false, nil
 	}
 	rt.cteRuns() // as Build does before building the input
-	pl := &projectLookup{}
+	pl := rt.projectLookupFor()
 	if err := ln.buildInto(rt, nil, &pl.lookup); err != nil {
 		return nil, true, err
 	}

@@ -106,8 +106,12 @@ func (pt *Table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection 
 // out of the record that holds it. The caller holds mu, which it releases.
 func (pt *Table) pendingRow(hit slot, projection []int) arrow.RecordBatch {
 	hit.rec.rec.Retain()
+	var into *pendingRow // the table's own the first time
+	if !pt.firstRowUsed {
+		into, pt.firstRowUsed = &pt.firstRow, true
+	}
 	pt.mu.Unlock()
-	row := sliceRow(pt.projected(projection), hit, projectionOrAll(projection, pt.schema.NumFields()))
+	row := sliceRow(pt.projected(projection), hit, projectionOrAll(projection, pt.schema.NumFields()), into)
 	hit.rec.rec.Release()
 	return row
 }
@@ -382,8 +386,8 @@ type pendingRow struct {
 
 // sliceRow is the pending row sl projected to the table columns proj, as a
 // one-row record of schema s sharing the pending record's buffers.
-func sliceRow(s *arrow.Schema, sl slot, proj []int) arrow.RecordBatch {
-	if r := slicePendingRow(s, sl, proj); r != nil {
+func sliceRow(s *arrow.Schema, sl slot, proj []int, into *pendingRow) arrow.RecordBatch {
+	if r := slicePendingRow(s, sl, proj, into); r != nil {
 		return r
 	}
 	cols := make([]arrow.Array, len(proj))
@@ -397,12 +401,11 @@ func sliceRow(s *arrow.Schema, sl slot, proj []int) arrow.RecordBatch {
 	return out
 }
 
-// slicePendingRow is sliceRow as a pendingRow: nil when the row has more
-// columns than one holds, or a dictionary column (whose slice keeps its
-// dictionary, which NewSlice handles).
-func slicePendingRow(s *arrow.Schema, sl slot, proj []int) arrow.RecordBatch {
-	r := &pendingRow{}
-	if len(proj) > len(r.cols) {
+// slicePendingRow is sliceRow as a pendingRow (into, a zero one, when not
+// nil): nil when the row has more columns than one holds, or a dictionary
+// column (whose slice keeps its dictionary, which NewSlice handles).
+func slicePendingRow(s *arrow.Schema, sl slot, proj []int, into *pendingRow) arrow.RecordBatch {
+	if len(proj) > len(pendingRow{}.cols) {
 		return nil
 	}
 	src := sl.rec.rec
@@ -410,6 +413,10 @@ func slicePendingRow(s *arrow.Schema, sl slot, proj []int) arrow.RecordBatch {
 		if src.Column(c).DataType().ID() == arrow.DICTIONARY {
 			return nil
 		}
+	}
+	r := into
+	if r == nil {
+		r = &pendingRow{}
 	}
 	for i, c := range proj {
 		d := src.Column(c).Data()

@@ -28,9 +28,16 @@ type pendingRec struct {
 
 // newPendingRec is the pending state of rec's n rows, none current yet.
 // The current flags of a one-row record (an UPDATE by key) live in the
-// record's own allocation.
-func newPendingRec(rec arrow.RecordBatch, n int, ignoreExisting bool) *pendingRec {
-	pr := &pendingRec{rec: rec, ignoreExisting: ignoreExisting}
+// record's own allocation, the table's first such record in the table's.
+// The caller holds mu.
+func (pt *Table) newPendingRec(rec arrow.RecordBatch, n int, ignoreExisting bool) *pendingRec {
+	var pr *pendingRec
+	if n == 1 && !pt.firstRecUsed {
+		pr, pt.firstRecUsed = &pt.firstRec, true
+	} else {
+		pr = &pendingRec{}
+	}
+	pr.rec, pr.ignoreExisting = rec, ignoreExisting
 	if n == 1 {
 		pr.current = pr.one[:]
 	} else {
@@ -125,6 +132,14 @@ type Table struct {
 	keyTypesBuf [2]types.T
 	recsBuf     [1]*pendingRec
 	lazyBuf     [1]*pendingRec
+	// firstRec is the table's first pending record of one row, and
+	// firstRow the first row Lookup slices out (pendingRow), each used
+	// once, in the table's allocation: a transaction updating one row by
+	// key and reading it back.
+	firstRec     pendingRec
+	firstRecUsed bool
+	firstRow     pendingRow
+	firstRowUsed bool
 
 	mu sync.Mutex
 	// primary-key tables: the pending state of each touched key, by its
@@ -311,8 +326,8 @@ func (pt *Table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.U
 		return fluss.WriteResult{}, err
 	}
 	n := int(v.NumRows())
-	pr := newPendingRec(v, n, opts.IgnoreExisting)
 	pt.mu.Lock()
+	pr := pt.newPendingRec(v, n, opts.IgnoreExisting)
 	if !opts.IgnoreExisting && len(pt.recs) == len(pt.lazy) {
 		for i := range pr.current {
 			pr.current[i] = true

@@ -28,7 +28,8 @@
 // (sqlerr.TransactionAborted, 25P02), and to execBound for a bound
 // statement: replanned if the catalog or search_path changed, authorized
 // (privileges.go), given its execution state (execState, results.go: one
-// allocation) and routed by runBound to its handler (queries and EXPLAIN:
+// allocation, which also holds its memory account, an UPDATE's Recheck and
+// the plan's first project-over-lookup operators) and routed by runBound to its handler (queries and EXPLAIN:
 // query.go; INSERT/UPDATE/DELETE: write.go; CREATE/DROP TABLE:
 // tablestmts.go; views: views.go; TRUNCATE, DESCRIBE: ddl.go). Execute
 // then ends the statement's implicit transaction (txn.go: finishImplicit)

@@ -37,7 +37,9 @@ func TestPreparedPointLookupAllocations(t *testing.T) {
 		res.Close()
 	}
 	lookup() // caches: the store's projection plan, cached iterators
-	const budget = 28
+	// 6 before the execution's memory account moved into its state and
+	// the BIGINT key record into the Lookup operator (issue 33), 4 after.
+	const budget = 5
 	if n := testing.AllocsPerRun(200, lookup); n > budget {
 		t.Errorf("%.1f allocations per prepared lookup, want at most %d", n, budget)
 	}
@@ -77,8 +79,12 @@ func TestWriteTransactionAllocations(t *testing.T) {
 	// the store's one handle per table and rowlock's spare resources, 128
 	// with the commit's changelog sized for an update and no overlay kept
 	// for a group's last request, 126 with the store's row cache answering the
-	// UPDATE's lookup.
-	const budget = 127
+	// UPDATE's lookup, 127 at the start of the twenty-sixth session, 74
+	// with the engine's cuts then (shared tags, the transaction's tables,
+	// memory account, Recheck and first table, record and row in storage
+	// already allocated, one-allocation records, no key index for one
+	// row, checks cached per session: bench/LEDGER.md).
+	const budget = 75
 	if n := testing.AllocsPerRun(100, tx); n > budget {
 		t.Errorf("%.1f allocations per transaction, want at most %d", n, budget)
 	} else {

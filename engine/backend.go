@@ -24,9 +24,30 @@ func (ps *statement) backend(dst *exec.BackendRequest) (*exec.BackendRequest, er
 	if ps.hasHint || ps.hintErr != nil {
 		return &ps.hint, ps.hintErr
 	}
-	b, err := exec.ParseBackend(ps.sess.settings[backendSetting])
+	b, err := ps.sess.backendSeen.parse(ps.sess.settings[backendSetting])
 	*dst = exec.BackendRequest{Default: b}
 	return dst, err
+}
+
+// parsedBackend is the backend setting as last parsed: every Execute read
+// it, and parsed it again.
+type parsedBackend struct {
+	text string
+	done bool
+	b    exec.Backend
+}
+
+// parse is exec.ParseBackend(text), parsed again only when text changed
+// (or was refused: its error is made afresh each time).
+func (p *parsedBackend) parse(text string) (exec.Backend, error) {
+	if !p.done || p.text != text {
+		b, err := exec.ParseBackend(text)
+		if err != nil {
+			return b, err
+		}
+		p.b, p.text, p.done = b, text, true
+	}
+	return p.b, nil
 }
 
 // backendHint finds a hint comment /*+ backend(...) */ in a statement's

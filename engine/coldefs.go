@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"time"
 
@@ -168,12 +169,60 @@ func (s *session) attachChecks(ctx context.Context, pt *pendingTable) error {
 	if pt.checksBound {
 		return nil
 	}
-	tc, err := s.checksFor(ctx, pt.Info())
+	tc, err := s.cachedChecks(ctx, pt.Info())
 	if err != nil {
 		return err
 	}
 	pt.checks, pt.checksBound = tc, true
 	return nil
+}
+
+// checksEntry is a table's checks (nil: none) as the session last built
+// them, and what they were built from.
+type checksEntry struct {
+	key checksKey
+	tc  *tableChecks
+}
+
+// checksKey is what a table's checks are built from: the version of its
+// schema (its TableInfo's ArrowSchemas, new with every schema change), its
+// descriptor's property maps (where the constraints are kept: ALTER TABLE
+// ADD CONSTRAINT makes new ones), the catalog count (any DDL here: a
+// domain, a function) and search_path.
+type checksKey struct {
+	catalog       uint64
+	searchPath    string
+	schemas       *fluss.ArrowSchemas
+	props, custom uintptr
+}
+
+// maxCachedChecks bounds the session's checks cache.
+const maxCachedChecks = 64
+
+// cachedChecks is checksFor, built once per table and version of its
+// definition for the session: every transaction's first write to a table
+// read the table's metadata again (fluss.MetaOf parses its properties),
+// four allocations and a walk of the property map per UPDATE of the W10
+// transaction. A TableInfo without ArrowSchemas (a catalog that keeps no
+// versions) is not cached.
+func (s *session) cachedChecks(ctx context.Context, info fluss.TableInfo) (*tableChecks, error) {
+	if info.ArrowSchemas == nil {
+		return s.checksFor(ctx, info)
+	}
+	key := checksKey{catalog: s.eng.catalog.Load(), searchPath: s.settings["search_path"], schemas: info.ArrowSchemas,
+		props: reflect.ValueOf(info.Descriptor.Properties).Pointer(), custom: reflect.ValueOf(info.Descriptor.CustomProperties).Pointer()}
+	if e, ok := s.checks[info.TableID]; ok && e.key == key {
+		return e.tc, nil
+	}
+	tc, err := s.checksFor(ctx, info)
+	if err != nil {
+		return nil, err
+	}
+	if s.checks == nil || len(s.checks) >= maxCachedChecks {
+		s.checks = map[int64]checksEntry{}
+	}
+	s.checks[info.TableID] = checksEntry{key: key, tc: tc}
+	return tc, nil
 }
 
 // copyContext is the statement context of a COPY FROM, as execute builds

@@ -28,7 +28,8 @@
 // (sqlerr.TransactionAborted, 25P02), and to execBound for a bound
 // statement: replanned if the catalog or search_path changed, authorized
 // (privileges.go), given its execution state (execState, results.go: one
-// allocation) and routed by runBound to its handler (queries and EXPLAIN:
+// allocation, which also holds its memory account, an UPDATE's Recheck and
+// the plan's first project-over-lookup operators) and routed by runBound to its handler (queries and EXPLAIN:
 // query.go; INSERT/UPDATE/DELETE: write.go; CREATE/DROP TABLE:
 // tablestmts.go; views: views.go; TRUNCATE, DESCRIBE: ddl.go). Execute
 // then ends the statement's implicit transaction (txn.go: finishImplicit)
@@ -120,7 +121,7 @@
 // returns) and release it after COMMIT made the writes visible, or at
 // ROLLBACK, an error in the block, or the session's end. An UPDATE or
 // DELETE that met rows changed under it runs its plan a second time over
-// those rows only (recheckPasses). REPEATABLE READ (rr.go), on a store
+// those rows only (recheckSource). REPEATABLE READ (rr.go), on a store
 // that is fluss.Snapshotter and takes row locks, reads one snapshot taken
 // at the block's first statement and fails a write to a row changed since
 // with 40001; SERIALIZABLE is refused (0A000); on a store without row

@@ -44,7 +44,7 @@ func (s *session) explainWrite(ctx context.Context, ps *statement, b *binder.Exp
 		ps.cols = saved
 	}
 	start := time.Now()
-	res, rows, err := s.runWrite(ctx, ps, b.Statement, rt, ec, ret)
+	res, rows, err := s.runWrite(ctx, ps, b.Statement, rt, ec, ret, &exec.Recheck{})
 	if err != nil {
 		return nil, err
 	}

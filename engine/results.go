@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
 )
@@ -23,6 +24,41 @@ func (r *tagResult) Next(context.Context) (arrow.RecordBatch, error) { return ni
 func (r *tagResult) Tag() string                                     { return r.tag }
 func (r *tagResult) Close()                                          {}
 
+// The tags of the transaction statements every transaction runs, shared
+// (a tagResult is immutable): BEGIN and COMMIT allocated one each per
+// transaction.
+var (
+	beginTag  = tagOnly("BEGIN")
+	commitTag = tagOnly("COMMIT")
+)
+
+// countTags are the results of a write's tag ("UPDATE n") for the counts a
+// write by key reports, 0 and 1, made once: the prepared UPDATE by key
+// formatted its tag and allocated its result per Execute.
+type countTags struct {
+	verb  string // "UPDATE ", "INSERT 0 ", ...
+	small [2]tagResult
+}
+
+func newCountTags(verb string) *countTags {
+	return &countTags{verb: verb, small: [2]tagResult{{tag: verb + "0"}, {tag: verb + "1"}}}
+}
+
+var (
+	insertTags = newCountTags("INSERT 0 ")
+	updateTags = newCountTags("UPDATE ")
+	deleteTags = newCountTags("DELETE ")
+)
+
+// result is the write's result for n rows (writeResult), a shared one when
+// it returns no rows and n is small.
+func (c *countTags) result(n int64, ret *exec.Returned) pgwire.Result {
+	if ret == nil && n >= 0 && n < int64(len(c.small)) {
+		return &c.small[n]
+	}
+	return writeResult(c.verb+strconv.FormatInt(n, 10), ret)
+}
+
 // execState is what one execution allocates: its evaluation context, its
 // runtime and, for a query, its result.
 type execState struct {
@@ -35,6 +71,14 @@ type execState struct {
 	// params holds the converted parameters when they are few (a point
 	// lookup's key).
 	params [4]any
+	// mem is rt.Mem, the execution's memory account.
+	mem relop.MemoryAccount
+	// recheck is the first pass's exec.Recheck of an UPDATE or DELETE
+	// (runWrite).
+	recheck exec.Recheck
+	// scratch is rt.Scratch, where Build puts the first operators of a
+	// common shape.
+	scratch lower.Scratch
 }
 
 // queryResult streams an operator's batches.

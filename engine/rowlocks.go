@@ -27,8 +27,8 @@ func (s *session) startLocking(tx *txn) {
 		return
 	}
 	tx.Stmt = s.stmtText
-	tx.LockTimeout = s.duration("lock_timeout")
-	tx.DeadlockTimeout = s.duration("deadlock_timeout")
+	tx.LockTimeout = s.lockTimeout.of(s, "lock_timeout")
+	tx.DeadlockTimeout = s.deadlockTimeout.of(s, "deadlock_timeout")
 	tx.Since = s.eng.locks.Seq()
 	if tx.Snap != nil {
 		// REPEATABLE READ: every read saw the snapshot, so a row changed
@@ -49,24 +49,19 @@ func (s *session) needRowLocks(what string) error {
 		WithHint("Write whole rows with INSERT (an upsert of the key), or DELETE by key.")
 }
 
-// recheckPasses runs a write statement's pass (run) over src and, when the
-// pass found rows that changed under it (exec.Recheck), once more over a
-// fresh instance of plan that reads the newest committed rows, writing only
-// those: PostgreSQL's EvalPlanQual, row by row. The second pass holds the
-// locks of every row it may write, so none can change again.
-func (s *session) recheckPasses(rt *lower.Runtime, plan lower.Node, src exec.Operator, run func(exec.Operator, *exec.Recheck) error) error {
-	rc := &exec.Recheck{}
-	if err := run(src, rc); err != nil || len(rc.Deferred) == 0 {
-		return err
-	}
+// recheckSource is the source of a write statement's second pass: when
+// its first pass found rows that changed under it (exec.Recheck.Deferred),
+// the caller runs the pass once more over this fresh instance of plan,
+// which reads the newest committed rows, writing only those (Recheck.Only):
+// PostgreSQL's EvalPlanQual, row by row. The second pass holds the locks of
+// every row it may write, so none can change again. The caller runs both
+// passes itself, so that the first pass's Recheck stays on its stack
+// (handed through a function value, it was one allocation per UPDATE).
+func (s *session) recheckSource(rt *lower.Runtime, plan lower.Node) (exec.Operator, error) {
 	tx := s.writeTxn()
 	s.startLocking(tx)
 	rt.Tables = s.runtimeTables()
-	again, err := lower.Build(rt, plan)
-	if err != nil {
-		return err
-	}
-	return run(again, &exec.Recheck{Only: rc.Deferred})
+	return lower.Build(rt, plan)
 }
 
 // isolationLevel checks a transaction isolation level asked for by BEGIN,
@@ -95,7 +90,14 @@ func (s *session) isolationLevel(level string) (string, error) {
 	}
 }
 
+// normalizeIsolation spells an isolation level as SHOW does: lower case,
+// words separated by one space, quotes dropped. A level already spelt so
+// (the setting's own value, which BEGIN reads) comes back as it is, without
+// the copy every BEGIN made.
 func normalizeIsolation(v string) string {
+	if isolationNormal(v) {
+		return v
+	}
 	out := make([]byte, 0, len(v))
 	space := false
 	for i := 0; i < len(v); i++ {
@@ -116,6 +118,20 @@ func normalizeIsolation(v string) string {
 		out = append(out, c)
 	}
 	return string(out)
+}
+
+// isolationNormal reports whether v is already as normalizeIsolation
+// spells it: lower-case letters, single spaces between words.
+func isolationNormal(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= 'a' && c <= 'z':
+		case c == ' ' && i > 0 && i < len(v)-1 && v[i-1] != ' ':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // beginIsolation applies BEGIN's isolation level (or the default) to the
@@ -222,6 +238,23 @@ func (o *batchesOperator) Close() {
 }
 
 // duration reads a time setting (0 when off or unreadable).
+// parsedDuration is a duration setting as last parsed (session.duration):
+// every write read its two lock timeouts and parsed deadlock_timeout's
+// "1s" again.
+type parsedDuration struct {
+	text string
+	done bool
+	d    time.Duration
+}
+
+// of is s.duration(name), parsed again only when the setting changed.
+func (p *parsedDuration) of(s *session, name string) time.Duration {
+	if v := s.settings[name]; !p.done || v != p.text {
+		p.text, p.d, p.done = v, s.duration(name), true
+	}
+	return p.d
+}
+
 func (s *session) duration(name string) time.Duration {
 	v := s.settings[name]
 	if v == "0" || v == "" {

@@ -12,7 +12,7 @@ import (
 // read of the transaction sees that snapshot with its own writes laid over
 // it (txnTables, txnstore.Table's base). A write to a row that a commit changed
 // after the snapshot cannot re-read the row as READ COMMITTED does
-// (recheckPasses): it fails with 40001. The lock manager's stamps say
+// (recheckSource): it fails with 40001. The lock manager's stamps say
 // which rows may have changed since the snapshot's commit sequence
 // (txn.snapSeq, read before the snapshot, so no commit the snapshot misses
 // is stamped at or below it); since a stamp slot is shared by many keys,

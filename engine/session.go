@@ -9,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
-	"github.com/sqlgate/sqlgate/exec/relop"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/lower"
@@ -22,11 +21,19 @@ import (
 
 // session is one connection's SQL state. pgwire never calls it concurrently.
 type session struct {
-	eng      *Engine
-	parser   *sql.Parser
-	info     pgwire.SessionInfo
-	settings map[string]string
-	changed  map[string]string
+	eng *Engine
+	// checks caches the CHECK constraints of the tables the session
+	// writes (coldefs.go cachedChecks).
+	checks map[int64]checksEntry
+	// Settings every statement or write reads, parsed once per value:
+	// the backend setting (backend.go) and the lock timeouts
+	// (rowlocks.go startLocking).
+	backendSeen                  parsedBackend
+	lockTimeout, deadlockTimeout parsedDuration
+	parser                       *sql.Parser
+	info                         pgwire.SessionInfo
+	settings                     map[string]string
+	changed                      map[string]string
 	// txStart is when the current transaction (block or statement) began:
 	// now() within a transaction block returns it.
 	txStart time.Time
@@ -291,10 +298,11 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	}
 	ec, rt := &st.ec, &st.rt
 	*ec = exec.EvalContext{Ctx: ctx, Mem: s.eng.mem, Params: values, Backend: backend.Default, Families: backend.Families}
+	st.mem.Init(s.eng.opts.QueryMemoryLimit)
 	*rt = lower.Runtime{Ctx: ctx, Tables: s.runtimeTables(), EC: ec, Backends: backend,
-		Mem: relop.NewMemoryAccount(s.eng.opts.QueryMemoryLimit), SpillDir: s.eng.opts.SpillDir,
+		Mem: &st.mem, SpillDir: s.eng.opts.SpillDir,
 		Untransacted: s.tx == nil && s.implicit == nil}
-	rt.CTEs = &st.ctes
+	rt.CTEs, rt.Scratch = &st.ctes, &st.scratch
 	ec.Env = rt
 	// The execution's WITH query rows last until it ends: here, unless
 	// its rows are streamed (a query's result, &st.res), when the result
@@ -319,7 +327,7 @@ func (s *session) runBound(ctx context.Context, ps *statement, st *execState, ba
 	case *binder.Explain:
 		return s.execExplain(ctx, ps, b, &st.rt, backend) // query.go
 	case *binder.Insert, *binder.Update, *binder.Delete:
-		res, _, err := s.runWrite(ctx, ps, b, &st.rt, &st.ec, ps.returned()) // write.go
+		res, _, err := s.runWrite(ctx, ps, b, &st.rt, &st.ec, ps.returned(), &st.recheck) // write.go
 		return res, err
 	case *binder.CreateTable:
 		return s.execCreateTable(ctx, ps, b, &st.rt, &st.ec) // tablestmts.go

@@ -32,7 +32,7 @@ func (s *session) execBegin(tx *sql.TxStmt) (pgwire.Result, error) {
 		s.tx.readOnly = tx != nil && tx.ReadOnly ||
 			(tx == nil || !tx.ReadWrite) && s.settings["default_transaction_read_only"] == "on"
 	}
-	return tagOnly("BEGIN"), nil
+	return beginTag, nil
 }
 
 // execCommit is COMMIT [AND CHAIN] (END): it commits the block, or rolls
@@ -71,7 +71,7 @@ func (s *session) execCommit(ctx context.Context, tx *sql.TxStmt) (pgwire.Result
 			s.tx.readOnly = block.readOnly
 		}
 	}
-	return tagOnly("COMMIT"), nil
+	return commitTag, nil
 }
 
 // execRollback is ROLLBACK [AND CHAIN] (ABORT): it forgets the block or

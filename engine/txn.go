@@ -39,6 +39,14 @@ type txn struct {
 	ddl        []string
 	ddlRunning string
 	ddlAt      []int
+	// first is the first table the transaction opens (openPending), in
+	// the transaction's allocation: most transactions write one table.
+	first     pendingTable
+	firstUsed bool
+	// tables is the transaction's lower.Tables (runtimeTables), kept here
+	// so that handing it to a statement's runtime, three times per UPDATE,
+	// does not box a new txnTables each time.
+	tables txnTables
 }
 
 // savepoint is SAVEPOINT name.
@@ -100,7 +108,12 @@ func (tx *txn) pending(id int64) (*pendingTable, error) {
 
 // openPending opens the transaction's view of base, which it has none of.
 func (tx *txn) openPending(base fluss.Table) *pendingTable {
-	pt := &pendingTable{}
+	var pt *pendingTable
+	if tx.firstUsed {
+		pt = &pendingTable{}
+	} else {
+		pt, tx.firstUsed = &tx.first, true
+	}
 	tx.Open(&pt.Table, base, pt)
 	pt.base = pt.Base()
 	return pt
@@ -230,7 +243,10 @@ func (s *session) runtimeTables() lower.Tables {
 	if tx == nil {
 		return s.eng.runtime
 	}
-	return txnTables{tables: s.eng.tables, tx: tx}
+	if tx.tables.tx == nil {
+		tx.tables = txnTables{tables: s.eng.tables, tx: tx}
+	}
+	return &tx.tables
 }
 
 // FailTransaction implements pgwire.TransactionFailer: an error pgwire

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/sqlgate/sqlgate/binder"
 	"github.com/sqlgate/sqlgate/exec"
@@ -57,8 +56,10 @@ func (ps *statement) prepareWrite(bound binder.Statement) (cols []pgwire.ResultC
 // runWrite runs the INSERT, UPDATE or DELETE bound (ps's, or the one its
 // EXPLAIN ANALYZE explains) with rt, the write's own expressions in ec, and
 // returns its result and the rows it wrote; ret receives its RETURNING rows
-// (nil: none).
-func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Statement, rt *lower.Runtime, ec *exec.EvalContext, ret *exec.Returned) (pgwire.Result, int64, error) {
+// (nil: none). rc is the first pass's Recheck of an UPDATE or DELETE, a
+// zero one in the caller's execution state (on the stack here it escaped,
+// through the operators, to one allocation per UPDATE).
+func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Statement, rt *lower.Runtime, ec *exec.EvalContext, ret *exec.Returned, rc *exec.Recheck) (pgwire.Result, int64, error) {
 	switch b := bound.(type) {
 	case *binder.Insert:
 		if ps.merge != nil {
@@ -75,7 +76,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			ret.Release()
 			return nil, 0, err
 		}
-		return writeResult(fmt.Sprintf("INSERT 0 %d", ins.Rows), ret), ins.Rows, nil
+		return insertTags.result(ins.Rows, ret), ins.Rows, nil
 	case *binder.Update:
 		if err := s.needRowLocks("UPDATE"); err != nil {
 			return nil, 0, err
@@ -85,40 +86,54 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			return nil, 0, err
 		}
 		var rows int64
-		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
-			up := &exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
+		pass := func(src exec.Operator, rc *exec.Recheck) error {
+			up := exec.Update{EC: ec, Table: t, Source: src, KeyChanged: b.KeyChanged, Joined: b.Joined, Ret: ret, Recheck: rc}
 			if b.Returning != nil {
 				up.RetAt = b.Returning.At
 			}
 			err := up.Run(ctx)
 			rows += up.Rows
 			return err
-		})
+		}
+		err = pass(src, rc)
+		if err == nil && len(rc.Deferred) > 0 {
+			var again exec.Operator
+			if again, err = s.recheckSource(rt, ps.plan); err == nil {
+				err = pass(again, &exec.Recheck{Only: rc.Deferred})
+			}
+		}
 		if err != nil {
 			ret.Release()
 			return nil, 0, err
 		}
-		return writeResult(fmt.Sprintf("UPDATE %d", rows), ret), rows, nil
+		return updateTags.result(rows, ret), rows, nil
 	case *binder.Delete:
 		t, src, err := s.openWrite(rt, "DELETE", ps.plan, b.Table)
 		if err != nil {
 			return nil, 0, err
 		}
 		var rows int64
-		err = s.recheckPasses(rt, ps.plan, src, func(src exec.Operator, rc *exec.Recheck) error {
-			del := &exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret, Recheck: rc}
+		pass := func(src exec.Operator, rc *exec.Recheck) error {
+			del := exec.Delete{EC: ec, Table: t, Source: src, Joined: b.Joined, Ret: ret, Recheck: rc}
 			if b.Returning != nil {
 				del.RetAt = b.Returning.At
 			}
 			err := del.Run(ctx)
 			rows += del.Rows
 			return err
-		})
+		}
+		err = pass(src, rc)
+		if err == nil && len(rc.Deferred) > 0 {
+			var again exec.Operator
+			if again, err = s.recheckSource(rt, ps.plan); err == nil {
+				err = pass(again, &exec.Recheck{Only: rc.Deferred})
+			}
+		}
 		if err != nil {
 			ret.Release()
 			return nil, 0, err
 		}
-		return writeResult(fmt.Sprintf("DELETE %d", rows), ret), rows, nil
+		return deleteTags.result(rows, ret), rows, nil
 	}
 	return nil, 0, sqlerr.New(sqlerr.InternalError, "runWrite of %T", bound)
 }

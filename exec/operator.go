@@ -278,22 +278,22 @@ func (o *Project) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // project computes the output columns over b.
 func (o *Project) project(b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, len(o.Exprs))
-	for i, e := range o.Exprs {
+	var buf [4]arrow.Array // the column list on the stack when short
+	cols := buf[:0]
+	if len(o.Exprs) > len(buf) {
+		cols = make([]arrow.Array, 0, len(o.Exprs))
+	}
+	for _, e := range o.Exprs {
 		c, err := e.Eval(o.EC, b)
 		if err != nil {
-			for _, done := range cols[:i] {
+			for _, done := range cols {
 				done.Release()
 			}
 			return nil, err
 		}
-		cols[i] = c
+		cols = append(cols, c)
 	}
-	out := array.NewRecordBatch(o.Out, cols, b.NumRows())
-	for _, c := range cols {
-		c.Release()
-	}
-	return out, nil
+	return ownedRecord(o.Out, cols, b.NumRows()), nil
 }
 
 // Limit skips Offset rows and then passes Count rows (Count < 0: all).

@@ -71,8 +71,11 @@ type Recheck struct {
 }
 
 // keyTypes returns the types of the table's primary-key columns.
-func keyTypes(info fluss.TableInfo) []types.T {
-	var ts []types.T
+func keyTypes(info fluss.TableInfo) []types.T { return appendKeyTypes(nil, info) }
+
+// appendKeyTypes appends the types of the table's primary-key columns to
+// ts (an UPDATE's array on its stack).
+func appendKeyTypes(ts []types.T, info fluss.TableInfo) []types.T {
 	for _, k := range info.Descriptor.Schema.PrimaryKey {
 		ts = append(ts, info.Descriptor.Schema.Columns[info.ColumnIndex(k)].Type)
 	}
@@ -87,7 +90,8 @@ func keyStrings(kt []types.T, b arrow.RecordBatch, cols []int) ([]string, error)
 		arrs[i] = b.Column(c)
 	}
 	out := make([]string, b.NumRows())
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	for r := range out {
 		if buf, err = format.AppendKey(buf[:0], kt, arrs, r); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/sqlgate/sqlgate/internal/arrowrec"
 	"github.com/sqlgate/sqlgate/rowlock"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // TableScan reads a consistent snapshot of a table, decoding only the
@@ -106,6 +107,9 @@ type Lookup struct {
 	// which keeps nothing of it past Release (lower.BuildForClient).
 	Reuse *fluss.ReuseSlot
 	done  bool
+	// key is the record of a single BIGINT key, in the operator's own
+	// allocation (an operator runs its lookup once).
+	key int64Key
 }
 
 // SchemaMemo remembers the schema that was last found equal to an
@@ -172,7 +176,7 @@ func (o *Lookup) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, nil // key = NULL matches nothing
 		}
 		if id, ok := v.(int64); ok {
-			return o.lookup(ctx, oneInt64Key(keySchema, id))
+			return o.lookup(ctx, o.key.init(keySchema, id))
 		}
 	}
 	bld := array.NewRecordBuilder(o.EC.Mem, keySchema)
@@ -260,13 +264,68 @@ type int64Key struct {
 
 // oneInt64Key is the one-row record of a single BIGINT key column.
 func oneInt64Key(schema *arrow.Schema, id int64) arrow.RecordBatch {
-	k := &int64Key{val: [1]int64{id}}
+	return (&int64Key{}).init(schema, id)
+}
+
+// init makes k, a zero int64Key, the one-row record of id.
+func (k *int64Key) init(schema *arrow.Schema, id int64) arrow.RecordBatch {
+	k.val[0] = id
 	k.buf.Reset(arrow.Int64Traits.CastToBytes(k.val[:]))
 	k.bufs[1] = &k.buf
 	k.data.Reset(schema.Field(0).Type, 1, k.bufs[:], nil, 0, 0)
 	k.cols[0] = array.NewInt64Data(&k.data)
 	k.Init(schema, k.cols[:], 1)
 	return k
+}
+
+// rowsRecord is ownedRecord's record: the header and a short column list
+// in one allocation, where array.NewRecordBatch made two (a point lookup's
+// projection, an UPDATE's rows relabelled as the table's: two each per
+// statement of the W10 transaction).
+type rowsRecord struct {
+	arrowrec.Record
+	cols [4]arrow.Array
+}
+
+// ownedRecord is a record of schema over cols (rows long), taking over the
+// caller's reference to each column. Columns that do not match schema
+// (which NewRecordBatch panics on) and long column lists go through
+// NewRecordBatch.
+func ownedRecord(schema *arrow.Schema, cols []arrow.Array, rows int64) arrow.RecordBatch {
+	if !fitsRowsRecord(schema, cols, rows) {
+		out := array.NewRecordBatch(schema, cols, rows)
+		for _, c := range cols {
+			c.Release()
+		}
+		return out
+	}
+	r := &rowsRecord{}
+	copy(r.cols[:], cols)
+	r.Init(schema, r.cols[:len(cols)], rows)
+	return r
+}
+
+// fitsRowsRecord reports whether cols fit a rowsRecord of schema: few
+// enough, each of its field's type and rows long.
+func fitsRowsRecord(schema *arrow.Schema, cols []arrow.Array, rows int64) bool {
+	if len(cols) > len(rowsRecord{}.cols) || len(cols) != schema.NumFields() {
+		return false
+	}
+	for i, c := range cols {
+		if int64(c.Len()) != rows || !arrow.TypeEqual(c.DataType(), schema.Field(i).Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// tableRows is ownedRecord over cols, which it retains: the rows an UPDATE
+// writes, relabelled as the table's.
+func tableRows(schema *arrow.Schema, cols []arrow.Array, rows int64) arrow.RecordBatch {
+	for _, c := range cols {
+		c.Retain()
+	}
+	return ownedRecord(schema, cols, rows)
 }
 
 // Insert writes every batch of Source into a table (Append for log tables,
@@ -388,10 +447,12 @@ func (o *Update) Run(ctx context.Context) error {
 	defer o.Source.Close()
 	info := o.Table.Info()
 	schema := rowSchema(info)
-	ncols := len(schema.Fields())
+	ncols := schema.NumFields() // Fields() copies the list
 	pk := info.Descriptor.Schema.PrimaryKey
 	// the columns identifying the target row: its old key when it moves
-	var targetKey []int
+	// (these lists, and the key's types, on the stack for short keys)
+	var targetBuf [4]int
+	targetKey := targetBuf[:0]
 	for i, k := range pk {
 		if o.KeyChanged {
 			targetKey = append(targetKey, ncols+i)
@@ -403,7 +464,8 @@ func (o *Update) Run(ctx context.Context) error {
 	if o.Joined {
 		seen = map[string]bool{}
 	}
-	kt := keyTypes(info)
+	var ktBuf [2]types.T
+	kt := appendKeyTypes(ktBuf[:0], info)
 	// An UPDATE that moves keys takes the rows FOR UPDATE, others FOR NO
 	// KEY UPDATE, as PostgreSQL does.
 	mode := rowlock.NoKeyUpdate
@@ -444,7 +506,7 @@ func (o *Update) Run(ctx context.Context) error {
 			if err != nil || b == nil {
 				return err
 			}
-			rec := array.NewRecordBatch(schema, b.Columns()[:ncols], b.NumRows())
+			rec := tableRows(schema, b.Columns()[:ncols], b.NumRows())
 			_, err = o.Table.Upsert(ctx, rec, fluss.UpsertOptions{})
 			n := rec.NumRows()
 			rec.Release()

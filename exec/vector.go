@@ -13,9 +13,19 @@ func fixedArray[T arrow.FixedWidthType](mem memory.Allocator, dt arrow.DataType,
 	var zero T
 	size := n * int(sizeOf(zero))
 	buf := newOutputBuffer(mem, size)
-	data := array.NewData(dt, n, []*memory.Buffer{validity, buf}, nil, nulls, 0)
+	fd := &fixedData{bufs: [2]*memory.Buffer{validity, buf}}
+	fd.data.Reset(dt, n, fd.bufs[:], nil, nulls, 0) // retains both buffers, as NewData does
+	fd.data.Retain()                                // the caller's reference, as NewData returns it
 	buf.Release()
-	return arrow.GetData[T](buf.Bytes())[:n], data
+	return arrow.GetData[T](buf.Bytes())[:n], &fd.data
+}
+
+// fixedData is fixedArray's Data and its buffer list in one allocation
+// (array.NewData and the list were two): an expression's output column,
+// one per kernel per batch, even for one row.
+type fixedData struct {
+	data array.Data
+	bufs [2]*memory.Buffer
 }
 
 func sizeOf[T arrow.FixedWidthType](v T) uintptr {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -62,6 +63,28 @@ type Runtime struct {
 	inject *injectState
 	// replay are the scans the parts read whole, read once.
 	replay replays
+	// Scratch, when set, is storage in the execution's own state that
+	// Build uses for its first operators of a common shape instead of
+	// allocating them. Copies of the runtime share it.
+	Scratch *Scratch
+}
+
+// Scratch holds operators for one execution (Runtime.Scratch): the first
+// projection over a point lookup built (the prepared UPDATE by key, and
+// SELECT by key, build one per Execute) takes pair; later ones, as in
+// an UPDATE's second pass or a plan with several, are allocated.
+type Scratch struct {
+	pair     projectLookup
+	pairUsed atomic.Bool
+}
+
+// projectLookupFor returns the storage of a projection over a lookup:
+// rt's scratch pair the first time, a new one after.
+func (rt *Runtime) projectLookupFor() *projectLookup {
+	if sc := rt.Scratch; sc != nil && sc.pairUsed.CompareAndSwap(false, true) {
+		return &sc.pair
+	}
+	return &projectLookup{}
 }
 
 // Build instantiates n (and its inputs) as running operators, instrumented
@@ -273,12 +296,47 @@ func (n *lookupNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *lookupNode) build(rt *Runtime, reuse *fluss.ReuseSlot) (exec.Operator, error) {
-	t, err := rt.Tables.Table(rt.Ctx, n.path)
-	if err != nil {
+	op := &exec.Lookup{}
+	if err := n.buildInto(rt, reuse, op); err != nil {
 		return nil, err
 	}
-	return &exec.Lookup{EC: rt.EC, Table: t, Keys: n.keys, Projection: n.projection, Out: n.out, KeySchema: n.keySchema,
-		Labels: &n.labels, Reuse: reuse}, nil
+	return op, nil
+}
+
+// buildInto is build into op, an operator the caller allocated.
+func (n *lookupNode) buildInto(rt *Runtime, reuse *fluss.ReuseSlot, op *exec.Lookup) error {
+	t, err := rt.Tables.Table(rt.Ctx, n.path)
+	if err != nil {
+		return err
+	}
+	*op = exec.Lookup{EC: rt.EC, Table: t, Keys: n.keys, Projection: n.projection, Out: n.out, KeySchema: n.keySchema,
+		Labels: &n.labels, Reuse: reuse}
+	return nil
+}
+
+// projectLookup is a projection over a point lookup, both operators in one
+// allocation (or in the execution's Scratch): the prepared UPDATE by key
+// and a SELECT of its row's expressions build this pair at every execution.
+type projectLookup struct {
+	project exec.Project
+	lookup  exec.Lookup
+}
+
+// buildOverLookup is n's Build when its input is a point lookup that Build
+// would build plainly (no metrics, no per-node backend): the pair in one
+// allocation. ok is false when it does not apply.
+func (n *projectNode) buildOverLookup(rt *Runtime) (op exec.Operator, ok bool, err error) {
+	ln, isLookup := n.input.(*lookupNode)
+	if !isLookup || rt.Metrics != nil || rt.Backends != nil && len(rt.Backends.Nodes) > 0 {
+		return nil, false, nil
+	}
+	rt.cteRuns() // as Build does before building the input
+	pl := rt.projectLookupFor()
+	if err := ln.buildInto(rt, nil, &pl.lookup); err != nil {
+		return nil, true, err
+	}
+	pl.project = exec.Project{EC: rt.EC, Input: &pl.lookup, Exprs: n.exprs, Out: n.out}
+	return &pl.project, true, nil
 }
 
 func (n *valuesNode) Build(rt *Runtime) (exec.Operator, error) {
@@ -294,6 +352,9 @@ func (n *filterNode) Build(rt *Runtime) (exec.Operator, error) {
 }
 
 func (n *projectNode) Build(rt *Runtime) (exec.Operator, error) {
+	if op, ok, err := n.buildOverLookup(rt); ok {
+		return op, err
+	}
 	in, err := Build(rt, n.input)
 	if err != nil {
 		return nil, err

@@ -72,6 +72,10 @@
 // and LATERAL items build with) until the caller's Runtime.Close at the
 // end of the execution.
 //
+// A projection over a point lookup (the prepared UPDATE or SELECT by key)
+// builds both operators in one allocation, the first such pair of an
+// execution in the caller's Runtime.Scratch (blueprint.go).
+//
 // Go UDFs (package udf) are the opaque tier (udf.go): each call is its own
 // node (a batch UDF's over its input relation's node), never lowered,
 // folded or rewritten, and the report shows it as kind=opaque_udf,

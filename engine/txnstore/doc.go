@@ -43,6 +43,13 @@
 //
 // Transactions larger than memory stage their writes on disk (spill.go).
 //
+// The common transaction (one table, one row written by key, read back)
+// is kept to a few allocations: the first backing arrays of a Txn's and a
+// Table's lists, its first one-row record and the first row read back live
+// inside them; tables are found by a search of the short list until there
+// are many (Txn.Lookup); a lookup of the one row a table's only write holds
+// compares keys without indexing it (lazyHit).
+//
 // TRUNCATE inside a transaction (truncate.go) hides the store's rows of
 // the table from the transaction until COMMIT deletes them, in the same
 // atomic group as the rows written after it; what a rollback must undo

@@ -20,8 +20,10 @@ func (pt *Table) LockInsert(ctx context.Context, rec arrow.RecordBatch) error {
 		return err
 	}
 	n := int(rec.NumRows())
-	cols := pt.keyColumns(rec)
-	var buf []byte
+	var kc keyColumnsBuf
+	cols := pt.keyColumns(kc[:0], rec)
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	if n >= tx.Locks.Manager().EscalateAt() && tx.Locks.LockTable(pt.info.TableID, pt.info.Path.Table, tx.Stmt, true) {
 		if tx.Snap == nil {

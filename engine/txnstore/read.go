@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/fluss"
 	"github.com/sqlgate/sqlgate/fluss/format"
+	"github.com/sqlgate/sqlgate/internal/arrowrec"
 	"github.com/sqlgate/sqlgate/sqlerr"
 	"github.com/sqlgate/sqlgate/types"
 )
@@ -25,6 +26,16 @@ func (pt *Table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection 
 		pt.mu.Unlock()
 		return nil, pt.staged("reading")
 	}
+	if hit, ok, err := pt.lazyHit(keys); ok || err != nil {
+		if err != nil || hit.rec == nil {
+			pt.mu.Unlock()
+			if err != nil {
+				return nil, err
+			}
+			return pt.base.Lookup(ctx, keys, projection)
+		}
+		return pt.pendingRow(hit, projection), nil
+	}
 	if err := pt.indexLazy(); err != nil {
 		pt.mu.Unlock()
 		return nil, err
@@ -33,7 +44,8 @@ func (pt *Table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection 
 		pt.mu.Unlock()
 		return pt.base.Lookup(ctx, keys, projection)
 	}
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	var ask []int
 	var hits []slot
@@ -50,18 +62,21 @@ func (pt *Table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection 
 			hits = append(hits, s)
 		}
 	}
+	if len(ask) == 0 && len(hits) == 1 {
+		// One key, written by the transaction (an UPDATE's row read back
+		// by the SELECT after it): its pending row, sliced out of the
+		// record that holds it, without copying it into a new one. The
+		// slice holds the record's buffers, so the record need not be
+		// held past it (retainSlots' list and its deferred release were
+		// two allocations of this path).
+		return pt.pendingRow(hits[0], projection), nil
+	}
 	// The records stay alive while they are copied, even if a write of
 	// the statement stages the table meanwhile (spill.go).
 	held := retainSlots(hits)
 	defer releaseAll(held)
 	pt.mu.Unlock()
 	out := pt.projected(projection)
-	if len(ask) == 0 && len(hits) == 1 {
-		// One key, written by the transaction (an UPDATE's row read back
-		// by the SELECT after it): its pending row, sliced out of the
-		// record that holds it, without copying it into a new one.
-		return sliceRow(out, hits[0], projectionOrAll(projection, len(pt.schema.Fields()))), nil
-	}
 	var fromStore arrow.RecordBatch
 	if len(ask) > 0 {
 		all := make([]int, keys.NumCols())
@@ -84,7 +99,50 @@ func (pt *Table) Lookup(ctx context.Context, keys arrow.RecordBatch, projection 
 	if fromStore != nil {
 		defer fromStore.Release()
 	}
-	return appendRows(out, fromStore, projectionOrAll(projection, len(pt.schema.Fields())), hits)
+	return appendRows(out, fromStore, projectionOrAll(projection, pt.schema.NumFields()), hits)
+}
+
+// pendingRow is Lookup's answer of one key, pending in hit: the row sliced
+// out of the record that holds it. The caller holds mu, which it releases.
+func (pt *Table) pendingRow(hit slot, projection []int) arrow.RecordBatch {
+	hit.rec.rec.Retain()
+	var into *pendingRow // the table's own the first time
+	if !pt.firstRowUsed {
+		into, pt.firstRowUsed = &pt.firstRow, true
+	}
+	pt.mu.Unlock()
+	row := sliceRow(pt.projected(projection), hit, projectionOrAll(projection, pt.schema.NumFields()), into)
+	hit.rec.rec.Release()
+	return row
+}
+
+// lazyHit answers a lookup of one key while the table's only pending write
+// is one unindexed plain upsert of one row (an UPDATE by key, then the
+// SELECT of its row): ok, with the row's slot when the key is the row's
+// and an empty slot when it is not (the store answers), without indexing
+// the row (a map and a key string). The caller holds mu.
+func (pt *Table) lazyHit(keys arrow.RecordBatch) (hit slot, ok bool, err error) {
+	if keys.NumRows() != 1 || len(pt.rows) != 0 || len(pt.lazy) != 1 || len(pt.recs) != 1 {
+		return slot{}, false, nil
+	}
+	pr := pt.lazy[0]
+	if pr.rec.NumRows() != 1 || !pr.current[0] {
+		return slot{}, false, nil
+	}
+	var keyBuf, rowBuf [64]byte
+	want, err := pt.keyOf(keyBuf[:0], keys.Columns(), 0)
+	if err != nil {
+		return slot{}, true, err
+	}
+	var kc keyColumnsBuf
+	have, err := pt.keyOf(rowBuf[:0], pt.keyColumns(kc[:0], pr.rec), 0)
+	if err != nil {
+		return slot{}, true, err
+	}
+	if string(want) != string(have) {
+		return slot{}, true, nil
+	}
+	return slot{rec: pr, row: 0}, true, nil
 }
 
 // Scan implements fluss.Table: the store's rows whose keys are not pending,
@@ -272,7 +330,8 @@ func (r *reader) filterStore(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 		keyCols[i] = b.Column(at)
 	}
 	var keep []int
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	for i := 0; i < int(b.NumRows()); i++ {
 		if buf, err = format.AppendKey(buf[:0], r.keyTypes, keyCols, i); err != nil {
@@ -315,9 +374,22 @@ func (pt *Table) projected(proj []int) *arrow.Schema {
 	return pt.info.ArrowSchemas.Get(key, func() *arrow.Schema { return projectSchema(pt.schema, proj) })
 }
 
+// pendingRow is sliceRow's record: its header, columns and the columns'
+// Data in one allocation, where arrow's NewSlice and NewRecordBatch made
+// two per column and two for the record (the column arrays themselves
+// are still one allocation each).
+type pendingRow struct {
+	arrowrec.Record
+	cols [4]arrow.Array
+	data [4]array.Data
+}
+
 // sliceRow is the pending row sl projected to the table columns proj, as a
 // one-row record of schema s sharing the pending record's buffers.
-func sliceRow(s *arrow.Schema, sl slot, proj []int) arrow.RecordBatch {
+func sliceRow(s *arrow.Schema, sl slot, proj []int, into *pendingRow) arrow.RecordBatch {
+	if r := slicePendingRow(s, sl, proj, into); r != nil {
+		return r
+	}
 	cols := make([]arrow.Array, len(proj))
 	for i, c := range proj {
 		cols[i] = array.NewSlice(sl.rec.rec.Column(c), int64(sl.row), int64(sl.row)+1)
@@ -327,6 +399,37 @@ func sliceRow(s *arrow.Schema, sl slot, proj []int) arrow.RecordBatch {
 		c.Release()
 	}
 	return out
+}
+
+// slicePendingRow is sliceRow as a pendingRow (into, a zero one, when not
+// nil): nil when the row has more columns than one holds, or a dictionary
+// column (whose slice keeps its dictionary, which NewSlice handles).
+func slicePendingRow(s *arrow.Schema, sl slot, proj []int, into *pendingRow) arrow.RecordBatch {
+	if len(proj) > len(pendingRow{}.cols) {
+		return nil
+	}
+	src := sl.rec.rec
+	for _, c := range proj {
+		if src.Column(c).DataType().ID() == arrow.DICTIONARY {
+			return nil
+		}
+	}
+	r := into
+	if r == nil {
+		r = &pendingRow{}
+	}
+	for i, c := range proj {
+		d := src.Column(c).Data()
+		nulls := array.UnknownNullCount
+		if d.NullN() == 0 {
+			nulls = 0
+		}
+		// Reset retains the buffers and children, as NewSliceData does.
+		r.data[i].Reset(d.DataType(), 1, d.Buffers(), d.Children(), nulls, d.Offset()+sl.row)
+		r.cols[i] = array.MakeFromData(&r.data[i])
+	}
+	r.Init(s, r.cols[:len(proj)], 1)
+	return r
 }
 
 func projectSchema(s *arrow.Schema, proj []int) *arrow.Schema {

@@ -109,7 +109,7 @@ func (tx *Txn) maybeSpill(ctx context.Context, pt *Table) error {
 	if err != nil {
 		return err
 	}
-	ws, err := pt.writes()
+	ws, err := pt.writes(nil)
 	if err != nil {
 		bulk.Discard()
 		return err

@@ -22,6 +22,37 @@ type pendingRec struct {
 	// force[i] (ignoreExisting records only): row i replaced a key this
 	// transaction deleted, so COMMIT writes it unconditionally.
 	force []bool
+	// one backs current for a one-row record (newPendingRec).
+	one [1]bool
+}
+
+// newPendingRec is the pending state of rec's n rows, none current yet.
+// The current flags of a one-row record (an UPDATE by key) live in the
+// record's own allocation, the table's first such record in the table's.
+// The caller holds mu.
+func (pt *Table) newPendingRec(rec arrow.RecordBatch, n int, ignoreExisting bool) *pendingRec {
+	var pr *pendingRec
+	if n == 1 && !pt.firstRecUsed {
+		pr, pt.firstRecUsed = &pt.firstRec, true
+	} else {
+		pr = &pendingRec{}
+	}
+	pr.rec, pr.ignoreExisting = rec, ignoreExisting
+	if n == 1 {
+		pr.current = pr.one[:]
+	} else {
+		pr.current = make([]bool, n)
+	}
+	return pr
+}
+
+// appendRec appends pr to recs (the table's recs or lazy), into the table's
+// inline array buf while it is nil.
+func appendRec(recs []*pendingRec, buf *[1]*pendingRec, pr *pendingRec) []*pendingRec {
+	if recs == nil {
+		recs = buf[:0]
+	}
+	return append(recs, pr)
 }
 
 // indexLazy indexes the table's first records if they were kept without
@@ -32,10 +63,12 @@ type pendingRec struct {
 func (pt *Table) indexLazy() error {
 	lazy := pt.lazy
 	pt.lazy = nil
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	for _, pr := range lazy {
-		cols := pt.keyColumns(pr.rec)
+		var kc keyColumnsBuf
+		cols := pt.keyColumns(kc[:0], pr.rec)
 		for i := range pr.current {
 			if buf, err = pt.keyOf(buf, cols, i); err != nil {
 				return err
@@ -43,10 +76,20 @@ func (pt *Table) indexLazy() error {
 			if old, had := pt.rows[string(buf)]; had {
 				old.rec.current[old.row] = false
 			}
-			pt.rows[string(buf)] = slot{rec: pr, row: i}
+			pt.setRow(string(buf), slot{rec: pr, row: i})
 		}
 	}
 	return nil
+}
+
+// setRow records k's pending state, making the table's key index on first
+// use: a table whose only write is one plain upsert, read back by its key
+// (lazyHit), never needs one. The caller holds mu.
+func (pt *Table) setRow(k string, s slot) {
+	if pt.rows == nil {
+		pt.rows = map[string]slot{}
+	}
+	pt.rows[k] = s
 }
 
 // slot is where a key's pending state lives.
@@ -81,6 +124,22 @@ type Table struct {
 	schema       *arrow.Schema
 	keyIdx       []int
 	keyTypes     []types.T
+	// keyIdxBuf and keyTypesBuf back keyIdx and keyTypes for keys of up
+	// to two columns, and recsBuf and lazyBuf the first record of recs and
+	// lazy: the table's own allocation holds what a transaction writing
+	// one row by key allocated four times more.
+	keyIdxBuf   [2]int
+	keyTypesBuf [2]types.T
+	recsBuf     [1]*pendingRec
+	lazyBuf     [1]*pendingRec
+	// firstRec is the table's first pending record of one row, and
+	// firstRow the first row Lookup slices out (pendingRow), each used
+	// once, in the table's allocation: a transaction updating one row by
+	// key and reading it back.
+	firstRec     pendingRec
+	firstRecUsed bool
+	firstRow     pendingRow
+	firstRowUsed bool
 
 	mu sync.Mutex
 	// primary-key tables: the pending state of each touched key, by its
@@ -190,13 +249,17 @@ func (pt *Table) keyOf(buf []byte, cols []arrow.Array, i int) ([]byte, error) {
 	return b, nil
 }
 
-func (pt *Table) keyColumns(rec arrow.RecordBatch) []arrow.Array {
-	cols := make([]arrow.Array, len(pt.keyIdx))
-	for i, c := range pt.keyIdx {
-		cols[i] = rec.Column(c)
+// keyColumns appends rec's key columns, in key order, to dst (a caller's
+// array on its stack: the list was one allocation per write).
+func (pt *Table) keyColumns(dst []arrow.Array, rec arrow.RecordBatch) []arrow.Array {
+	for _, c := range pt.keyIdx {
+		dst = append(dst, rec.Column(c))
 	}
-	return cols
+	return dst
 }
+
+// keyColumnsBuf is the stack array callers of keyColumns pass.
+type keyColumnsBuf [4]arrow.Array
 
 // Append implements fluss.Table for log tables.
 func (pt *Table) Append(ctx context.Context, rec arrow.RecordBatch) (fluss.WriteResult, error) {
@@ -263,14 +326,14 @@ func (pt *Table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.U
 		return fluss.WriteResult{}, err
 	}
 	n := int(v.NumRows())
-	pr := &pendingRec{rec: v, ignoreExisting: opts.IgnoreExisting, current: make([]bool, n)}
 	pt.mu.Lock()
+	pr := pt.newPendingRec(v, n, opts.IgnoreExisting)
 	if !opts.IgnoreExisting && len(pt.recs) == len(pt.lazy) {
 		for i := range pr.current {
 			pr.current[i] = true
 		}
-		pt.recs = append(pt.recs, pr)
-		pt.lazy = append(pt.lazy, pr)
+		pt.recs = appendRec(pt.recs, &pt.recsBuf, pr)
+		pt.lazy = appendRec(pt.lazy, &pt.lazyBuf, pr)
 		pt.mu.Unlock()
 		return fluss.WriteResult{Rows: int64(n)}, pt.tx.maybeSpill(ctx, pt)
 	}
@@ -280,8 +343,10 @@ func (pt *Table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.U
 		return fluss.WriteResult{}, err
 	}
 	keys := make([]string, n)
-	cols := pt.keyColumns(v)
-	var buf []byte
+	var kc keyColumnsBuf
+	cols := pt.keyColumns(kc[:0], v)
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	for i := 0; i < n; i++ {
 		if buf, err = pt.keyOf(buf, cols, i); err != nil {
 			return fluss.WriteResult{}, err
@@ -313,7 +378,7 @@ func (pt *Table) Upsert(ctx context.Context, rec arrow.RecordBatch, opts fluss.U
 			old.rec.current[old.row] = false
 		}
 		pr.current[i] = true
-		pt.rows[k] = slot{rec: pr, row: i}
+		pt.setRow(k, slot{rec: pr, row: i})
 		written++
 	}
 	pt.recs = append(pt.recs, pr)
@@ -357,7 +422,8 @@ func (pt *Table) existing(ctx context.Context, rec arrow.RecordBatch, keys []str
 		return out, err
 	}
 	defer found.Release()
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	for i := 0; i < int(found.NumRows()); i++ {
 		if buf, err = pt.keyOf(buf, found.Columns(), i); err != nil {
 			return nil, err
@@ -397,7 +463,8 @@ func (pt *Table) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.Writ
 	n := int(keys.NumRows())
 	pr := &pendingRec{rec: keys, del: true, current: make([]bool, n)}
 	ks := make([]string, n)
-	var buf []byte
+	var keyBuf [64]byte // key encodings on the stack while short
+	buf := keyBuf[:0]
 	var err error
 	for i := 0; i < n; i++ {
 		if buf, err = pt.keyOf(buf, keys.Columns(), i); err != nil {
@@ -422,20 +489,21 @@ func (pt *Table) Delete(ctx context.Context, keys arrow.RecordBatch) (fluss.Writ
 		// The keys of a DELETE come from rows the statement read, so a key
 		// without a pending state exists in the store.
 		pr.current[i] = true
-		pt.rows[k] = slot{rec: pr, row: i}
+		pt.setRow(k, slot{rec: pr, row: i})
 		deleted++
 	}
 	pt.recs = append(pt.recs, pr)
 	return fluss.WriteResult{Rows: deleted}, nil
 }
 
-// writes returns the table's final pending state as store writes: each
-// record whose rows are all current as it is, the others reduced to their
-// current rows.
-func (pt *Table) writes() ([]fluss.TableWrite, error) {
+// writes appends the table's final pending state to ws as store writes:
+// each record whose rows are all current as it is, the others reduced to
+// their current rows. (Appended to the transaction's list, rather than
+// returned in a list of the table's own, to save COMMIT a copy.) On an
+// error it has released ws.
+func (pt *Table) writes(ws []fluss.TableWrite) ([]fluss.TableWrite, error) {
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
-	var ws []fluss.TableWrite
 	add := func(kind fluss.WriteKind, src arrow.RecordBatch, idx []int, ignoreExisting bool) error {
 		if len(idx) == 0 {
 			return nil

@@ -14,6 +14,10 @@ import (
 // Init it (or use New). The caller sets the exported fields that say how
 // the running statement locks and reads; the rest is the overlay's own.
 type Txn struct {
+	// order is the transaction's tables in the order it opened them;
+	// tables indexes them by id once they are more than indexFrom (a
+	// short list is searched: a map was two allocations per transaction
+	// of the one table most write).
 	tables map[int64]*Table
 	order  []*Table
 	// bytes estimates the memory the pending records hold; limit bounds it.
@@ -54,6 +58,15 @@ type Txn struct {
 	committed bool
 	// atEnd runs at Release (AtEnd).
 	atEnd []func()
+
+	// The first backing arrays of order and all, inside the transaction's
+	// own allocation: most transactions write one table with a record or
+	// two (an UPDATE by key), and appending to nil slices cost one
+	// allocation each per transaction.
+	orderBuf [1]*Table
+	allBuf   [2]arrow.RecordBatch
+	// writesBuf backs COMMIT's list of writes (writes) while it has one.
+	writesBuf [1]fluss.TableWrite
 }
 
 type savepoint struct {
@@ -75,7 +88,7 @@ func New(limit, spillAt int64) *Txn {
 // Init makes tx, a zero Txn (the engine embeds one in its own transaction
 // state, so that a transaction costs one allocation), ready as New's.
 func (tx *Txn) Init(limit, spillAt int64) {
-	tx.tables, tx.limit, tx.spillAt = map[int64]*Table{}, limit, spillAt
+	tx.limit, tx.spillAt = limit, spillAt
 }
 
 // Unlock releases the transaction's row locks: committed says its writes
@@ -106,14 +119,30 @@ func (tx *Txn) Release() {
 	for _, r := range tx.all {
 		r.Release()
 	}
+	clear(tx.allBuf[:])
 	tx.all = nil
-	tx.tables = map[int64]*Table{}
+	tx.tables = nil
+	tx.orderBuf[0] = nil
 	tx.order = nil
 }
 
 // Lookup returns the transaction's view of the table with id, nil when it
 // has none.
-func (tx *Txn) Lookup(id int64) *Table { return tx.tables[id] }
+func (tx *Txn) Lookup(id int64) *Table {
+	if tx.tables != nil {
+		return tx.tables[id]
+	}
+	for _, pt := range tx.order {
+		if pt.info.TableID == id {
+			return pt
+		}
+	}
+	return nil
+}
+
+// indexFrom is the number of tables from which a transaction indexes them
+// by id (Txn.tables).
+const indexFrom = 8
 
 // Tables lists the transaction's views of tables, in the order it opened
 // them. The slice is the transaction's own: copy it to Forget while
@@ -122,7 +151,7 @@ func (tx *Txn) Tables() []*Table { return tx.order }
 
 // Table returns the pending view of base, creating it on first use.
 func (tx *Txn) Table(base fluss.Table) *Table {
-	if pt := tx.tables[base.Info().TableID]; pt != nil {
+	if pt := tx.Lookup(base.Info().TableID); pt != nil {
 		return pt
 	}
 	pt := &Table{}
@@ -142,14 +171,25 @@ func (tx *Txn) Open(pt *Table, base fluss.Table, checker Checker) {
 		// confirms a conflict (locks.go).
 		pt.base, _ = tx.Snap.Table(base)
 	}
-	pt.rows = map[string]slot{}
+	pt.keyIdx, pt.keyTypes = pt.keyIdxBuf[:0], pt.keyTypesBuf[:0]
 	for _, name := range info.Descriptor.Schema.PrimaryKey {
 		i := info.ColumnIndex(name)
 		pt.keyIdx = append(pt.keyIdx, i)
 		pt.keyTypes = append(pt.keyTypes, info.Descriptor.Schema.Columns[i].Type)
 	}
-	tx.tables[info.TableID] = pt
+	if tx.order == nil {
+		tx.order = tx.orderBuf[:0]
+	}
 	tx.order = append(tx.order, pt)
+	switch {
+	case tx.tables != nil:
+		tx.tables[info.TableID] = pt
+	case len(tx.order) > indexFrom:
+		tx.tables = make(map[int64]*Table, len(tx.order))
+		for _, o := range tx.order {
+			tx.tables[o.info.TableID] = o
+		}
+	}
 }
 
 // Forget drops the transaction's view of a table it holds no rows for
@@ -179,6 +219,9 @@ func tableSchema(info fluss.TableInfo) *arrow.Schema {
 
 // keep records r as held by the transaction, counting it against the limit.
 func (tx *Txn) keep(r arrow.RecordBatch) error {
+	if tx.all == nil {
+		tx.all = tx.allBuf[:0]
+	}
 	tx.all = append(tx.all, r)
 	return tx.charge(r)
 }
@@ -202,8 +245,8 @@ func (tx *Txn) Savepoint(name string) error {
 		return tx.spilled.staged("SAVEPOINT in a transaction writing")
 	}
 	sp := savepoint{name: name, tables: map[int64]pendingState{}, bytes: tx.bytes, undo: len(tx.undo)}
-	for id, pt := range tx.tables {
-		sp.tables[id] = pt.snapshot()
+	for _, pt := range tx.order {
+		sp.tables[pt.info.TableID] = pt.snapshot()
 	}
 	tx.savepoints = append(tx.savepoints, sp)
 	return nil
@@ -254,7 +297,7 @@ func (tx *Txn) Savepoints() int { return len(tx.savepoints) }
 // writes lists what COMMIT sends to the store, table by table: a
 // truncated primary-key table's deletion of its keys before its rows.
 func (tx *Txn) writes(ctx context.Context) ([]fluss.TableWrite, error) {
-	var out []fluss.TableWrite
+	out := tx.writesBuf[:0]
 	for _, pt := range tx.order {
 		if pt.deleteRows() {
 			continue // ON COMMIT DELETE ROWS: nothing outlives the commit
@@ -267,12 +310,11 @@ func (tx *Txn) writes(ctx context.Context) ([]fluss.TableWrite, error) {
 			}
 			out = append(out, ws...)
 		}
-		ws, err := pt.writes()
+		ws, err := pt.writes(out)
 		if err != nil {
-			releaseWrites(out)
-			return nil, err
+			return nil, err // pt.writes released out
 		}
-		out = append(out, ws...)
+		out = ws
 	}
 	return out, nil
 }
@@ -303,7 +345,10 @@ func (tx *Txn) Commit(ctx context.Context, store fluss.Store) (err error) {
 	if err != nil {
 		return err
 	}
-	defer releaseWrites(ws)
+	defer func() {
+		releaseWrites(ws)
+		clear(tx.writesBuf[:]) // the records are released: hold none
+	}()
 	switch len(ws) {
 	case 0:
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -583,5 +584,125 @@ func TestTruncate(t *testing.T) {
 	tx2.Release()
 	if undone != 2 {
 		t.Errorf("ROLLBACK ran %d undos in all, want 2", undone)
+	}
+}
+
+// TestManyTables: a transaction finds each table it opened by id, whether
+// its tables are few (searched) or more than it indexes from (a map), also
+// after Forget and a ROLLBACK TO that drops the tables opened after the
+// savepoint; COMMIT writes every table's rows.
+func TestManyTables(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{1, 3, 8, 9, 20} {
+		s := openStore(t)
+		bases := make([]fluss.Table, n)
+		for i := range bases {
+			bases[i] = createTable(t, s, "m"+strings.Repeat("x", i), true, row{1, "a", 1})
+		}
+		tx := txnstore.New(0, 0)
+		half := n / 2
+		for i, b := range bases {
+			if i == half {
+				if err := tx.Savepoint("sp"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			upsert(t, tx.Table(b), fluss.UpsertOptions{}, row{int64(i + 2), "w", int64(i)})
+		}
+		for i, b := range bases {
+			pt := tx.Lookup(b.Info().TableID)
+			if pt == nil || pt.Info().TableID != b.Info().TableID {
+				t.Fatalf("%d tables: table %d not found by id", n, i)
+			}
+			k := keys(b.Info(), int64(i+2))
+			got, err := pt.Lookup(ctx, k, []int{2, 1})
+			k.Release()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := rowsOf(got); len(r) != 1 || r[0] != strconv.Itoa(i)+"|w" {
+				t.Errorf("%d tables: table %d reads back %v", n, i, r)
+			}
+			got.Release()
+		}
+		tx.RollbackTo(0)
+		for i, b := range bases {
+			if found := tx.Lookup(b.Info().TableID) != nil; found != (i < half) {
+				t.Errorf("%d tables: after ROLLBACK TO, table %d found %v", n, i, found)
+			}
+		}
+		if n > 1 {
+			tx.Forget(tx.Lookup(bases[0].Info().TableID))
+			if tx.Lookup(bases[0].Info().TableID) != nil {
+				t.Errorf("%d tables: a forgotten table is still found", n)
+			}
+		}
+		if err := tx.Commit(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		tx.Release()
+		for i, b := range bases {
+			want := []string{"1|a|1"}
+			if i > 0 && i < half || n == 1 && i < half {
+				want = append(want, strconv.Itoa(i+2)+"|w|"+strconv.Itoa(i))
+				slices.Sort(want)
+			}
+			if got := scanRows(t, b, fluss.ScanOptions{}); !slices.Equal(got, want) {
+				t.Errorf("%d tables: table %d committed %v, want %v", n, i, got, want)
+			}
+		}
+	}
+}
+
+// TestLookupOneWrittenRow: a table whose only write is one upserted row
+// answers a lookup of that key with the row, under each projection, and a
+// lookup of another key (stored or absent) from the store; a later write
+// of the same key is what the next lookup reads.
+func TestLookupOneWrittenRow(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	base := createTable(t, s, "one", true, row{1, "a", 10}, row{2, "b", 20})
+	tx := txnstore.New(0, 0)
+	defer tx.Release()
+	pt := tx.Table(base)
+	upsert(t, pt, fluss.UpsertOptions{}, row{2, "w", 21})
+	lookup := func(id int64, proj []int) []string {
+		t.Helper()
+		k := keys(base.Info(), id)
+		defer k.Release()
+		got, err := pt.Lookup(ctx, k, proj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if got != nil {
+				got.Release()
+			}
+		}()
+		return rowsOf(got)
+	}
+	for _, c := range []struct {
+		id   int64
+		proj []int
+		want []string
+	}{
+		{2, nil, []string{"2|w|21"}},
+		{2, []int{2}, []string{"21"}},
+		{2, []int{1, 0}, []string{"w|2"}},
+		{1, nil, []string{"1|a|10"}},
+		{1, []int{2}, []string{"10"}},
+		{3, nil, nil},
+	} {
+		if got := lookup(c.id, c.proj); !slices.Equal(got, c.want) {
+			t.Errorf("lookup %d %v = %v, want %v", c.id, c.proj, got, c.want)
+		}
+	}
+	upsert(t, pt, fluss.UpsertOptions{}, row{2, "x", 22})
+	if got := lookup(2, nil); !slices.Equal(got, []string{"2|x|22"}) {
+		t.Errorf("after a second write, lookup 2 = %v", got)
+	}
+	del(t, pt, 2)
+	if got := lookup(2, nil); got != nil {
+		t.Errorf("after a delete, lookup 2 = %v", got)
 	}
 }

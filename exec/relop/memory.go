@@ -21,6 +21,11 @@ type MemoryAccount struct {
 // bytes (limit <= 0: unlimited).
 func NewMemoryAccount(limit int64) *MemoryAccount { return &MemoryAccount{limit: limit} }
 
+// Init makes m, a zero account its caller holds inside its own state, an
+// account like NewMemoryAccount(limit)'s: the engine keeps one in each
+// execution's state rather than allocating one per Execute.
+func (m *MemoryAccount) Init(limit int64) { m.limit = limit }
+
 // Grow charges n bytes. Over the limit it charges nothing and returns a
 // 53200 *sqlerr.Error; operators with a SpillDir react by spilling.
 func (m *MemoryAccount) Grow(n int64) error {

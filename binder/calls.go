@@ -1,6 +1,7 @@
 package binder
 
 import (
+	"context"
 	"strings"
 
 	"github.com/sqlgate/sqlgate/functions"
@@ -19,6 +20,60 @@ import (
 // as calls (bindMarkerCall). Set-returning functions in the SELECT list
 // and GROUPING(..) bind through exprbind.go's bridge.
 func (b *binder) bindFuncCall(s *scope, n *pt.FuncCall) (Expr, error) {
+	if n.Schema != "" && !strings.EqualFold(n.Schema, "pg_catalog") && !strings.EqualFold(n.Schema, "information_schema") && !b.isUDF(n.Name) {
+		return nil, b.noFunctionInSchema(s, n)
+	}
+	e, err := b.bindFuncCallNamed(s, n)
+	if err != nil && n.Schema != "" {
+		err = qualifiedUndefined(n, err)
+	}
+	return e, err
+}
+
+// SchemaChecker is implemented by catalogs that can say whether a schema
+// exists (a call qualified by a missing schema is 3F000).
+type SchemaChecker interface {
+	SchemaExists(ctx context.Context, name string) (bool, error)
+}
+
+// noFunctionInSchema is the answer to a call qualified by a schema other
+// than pg_catalog (and information_schema), where PostgreSQL's built-in functions live (no
+// sqlgate function lives in another schema: Go UDFs are looked up by name
+// alone): 3F000 when the schema does not exist, else 42883 naming the call
+// as written with its arguments' types.
+func (b *binder) noFunctionInSchema(s *scope, n *pt.FuncCall) error {
+	if c, ok := b.cat.(SchemaChecker); ok {
+		exists, err := c.SchemaExists(b.ctx, n.Schema)
+		if err != nil {
+			return err
+		}
+		if !exists {
+			return b.errAt(n, sqlerr.New(sqlerr.InvalidSchemaName, "schema \"%s\" does not exist", n.Schema))
+		}
+	}
+	args, err := b.bindTreeList(s, n.Args)
+	if err != nil {
+		return err
+	}
+	return qualifiedUndefined(n, b.errAt(n, undefinedCall(n.Name, args)))
+}
+
+// qualifiedUndefined names a schema-qualified call that resolves to no
+// function as it was written (function pg_catalog.btrim(unknown, ...) does
+// not exist), as PostgreSQL does; the lookups name the function alone.
+func qualifiedUndefined(n *pt.FuncCall, err error) error {
+	se := sqlerr.As(err)
+	prefix := "function " + n.Name + "("
+	if se == nil || se.Code != sqlerr.UndefinedFunction || !strings.HasPrefix(se.Message, prefix) {
+		return err
+	}
+	q := *se
+	q.Message = "function " + n.Schema + "." + n.Name + "(" + se.Message[len(prefix):]
+	return &q
+}
+
+// bindFuncCallNamed is bindFuncCall before a qualified name's error.
+func (b *binder) bindFuncCallNamed(s *scope, n *pt.FuncCall) (Expr, error) {
 	switch {
 	case n.Over != nil:
 		return b.bindWindowCall(n) // window.go

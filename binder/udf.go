@@ -141,3 +141,9 @@ func CheckUDFNames(r *udf.Registry) error {
 	}
 	return nil
 }
+
+// isUDF reports whether name is a Go UDF of any kind (they have no schema).
+func (b *binder) isUDF(name string) bool {
+	r := b.udfs()
+	return r != nil && (len(r.Scalars(name)) > 0 || len(r.Tables(name)) > 0 || len(r.Batches(name)) > 0)
+}

@@ -73,6 +73,19 @@ func (t tables) existingPath(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
+// SchemaExists implements binder.SchemaChecker: the store's databases,
+// the session's temporary schema among them.
+func (c *recordingCatalog) SchemaExists(ctx context.Context, name string) (bool, error) {
+	if name == fluss.DefaultDatabase {
+		return true, nil
+	}
+	dbs, err := c.tables.store.ListDatabases(ctx)
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains(dbs, name), nil
+}
+
 // ResolveSchema implements binder.SchemaResolver.
 func (c *recordingCatalog) ResolveSchema(ctx context.Context, name string, create bool) (string, error) {
 	path, err := c.tables.existingPath(ctx)

@@ -495,7 +495,7 @@ func (t *Transformer) marker(n *ast.FuncCallExpr, name string, args []ast.ExprNo
 		// no such function (trim('y' FROM s, 'x')): the library's error
 		// (PostgreSQL's names it pg_catalog.btrim)
 		list, err := t.exprs(args)
-		return &pt.FuncCall{At: at(n), Name: name[len("pg__"):], Args: list}, true, err
+		return &pt.FuncCall{At: at(n), Schema: "pg_catalog", Name: name[len("pg__"):], Args: list}, true, err
 	case "pg__cast":
 		if len(args) != 2 {
 			return nil, false, nil

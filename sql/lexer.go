@@ -532,10 +532,13 @@ func pgOperatorLen(s string) int {
 }
 
 // otherOperator reports whether an operator token is one PostgreSQL's
-// lexer reads whole where ours knows no such operator (pgOperatorLen): the
-// rewrite passes it to the binder, which reports that it does not exist.
+// lexer reads whole where ours knows no such operator (pgOperatorLen), or
+// <=>, MySQL's null-safe equality, which TiDB's grammar would take and
+// PostgreSQL has no operator of (the rewrite writes it itself for IS [NOT]
+// DISTINCT FROM): the rewrite passes it to the binder, which reports that
+// it does not exist.
 func otherOperator(text string) bool {
-	return len(text) > 1 && len(text) > multiOpLen(text)
+	return text == "<=>" || len(text) > 1 && len(text) > multiOpLen(text)
 }
 
 // appendToken appends a lexed token field by field. Appending a token

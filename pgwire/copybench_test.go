@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqlgate/sqlgate/types"
@@ -141,4 +142,18 @@ func processCPU() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestValidUTF8: the ASCII shortcut answers as utf8.Valid for ASCII of
+// every length around its eight-byte words and for non-ASCII (valid or
+// not) in a word or in the tail.
+func TestValidUTF8(t *testing.T) {
+	tests := []string{"", "a", "abcdefg", "abcdefgh", "abcdefghi", "0123456789abcdef0",
+		"é", "abcdefgé", "abcdefghé", "abcdefgh\xff", "\xffabcdefgh", "abc\xc3", "abcdefgh\xc3",
+		"\xc3\xa9abcdefghijklmnop", "abcdefghijklmno\xe2\x82", "日本語のテキスト", "\x00\x01\x7f"}
+	for _, s := range tests {
+		if got, want := validUTF8([]byte(s)), utf8.Valid([]byte(s)); got != want {
+			t.Errorf("validUTF8(%q) = %v, want %v", s, got, want)
+		}
+	}
 }

@@ -86,6 +86,58 @@ type copyColumn struct {
 	// dataHint is the value bytes the last batch held (variable-width
 	// columns): what the next batch reserves.
 	dataHint int
+	// fast is which of appendBinaryFast's cases the column takes (its
+	// builder's type and the column's, decided once: fastKindOf).
+	fast fastKind
+}
+
+// fastKind names the builder (and column type) whose binary values
+// appendBinaryFast appends in place.
+type fastKind uint8
+
+const (
+	fastNone fastKind = iota
+	fastInt64
+	fastInt32
+	fastInt16
+	fastFloat64
+	fastFloat32
+	fastBool
+	fastText      // unbounded text: its bytes, once valid UTF-8
+	fastTimestamp // microseconds (precision 6 or more)
+	fastDate
+)
+
+// fastKindOf is the fast path a column of type t built by b takes: the
+// conditions appendBinaryFast would otherwise test on every value.
+func fastKindOf(t types.T, b array.Builder) fastKind {
+	switch b.(type) {
+	case *array.Int64Builder:
+		if t.Kind == types.Int64 {
+			return fastInt64
+		}
+	case *array.Int32Builder:
+		return fastInt32
+	case *array.Int16Builder:
+		return fastInt16
+	case *array.Float64Builder:
+		return fastFloat64
+	case *array.Float32Builder:
+		return fastFloat32
+	case *array.BooleanBuilder:
+		return fastBool
+	case *array.StringBuilder:
+		if t.Kind == types.String && t.Length == 0 {
+			return fastText
+		}
+	case *array.TimestampBuilder:
+		if types.TimestampUnit(t.Precision) == arrow.Microsecond && t.Precision >= 6 {
+			return fastTimestamp
+		}
+	case *array.Date32Builder:
+		return fastDate
+	}
+	return fastNone
 }
 
 // variableData is c's builder of variable-width values, or nil.
@@ -159,10 +211,8 @@ const pgEpochMicros = 946684800000000
 // pgEpochDays is 2000-01-01 in days since 1970-01-01.
 const pgEpochDays = 10957
 
+// appendBinary appends a binary value appendBinaryFast declined.
 func (c *copyColumn) appendBinary(index int, data []byte) error {
-	if c.appendBinaryFast(data) {
-		return nil
-	}
 	v, err := pgtypes.DecodeParam(index, c.oid, pgtypes.FormatBinary, data)
 	if err != nil {
 		if sqlerr.CodeOf(err) == sqlerr.ProtocolViolation {
@@ -196,12 +246,14 @@ func (c *copyColumn) appendBinary(index int, data []byte) error {
 
 // appendBinaryFast appends the fixed-width binary values of the common
 // types straight into their builders (no boxing: this is the hot loop of
-// pgx's CopyFrom). It reports false when the slow path must decide,
-// including for every malformed or special value (infinities).
+// pgx's CopyFrom), by the column's fastKind, decided once. It reports
+// false when the slow path must decide, including for every malformed or
+// special value (infinities).
 func (c *copyColumn) appendBinaryFast(data []byte) bool {
-	switch b := c.b.(type) {
-	case *array.Int64Builder:
-		if len(data) == 8 && c.t.Kind == types.Int64 {
+	switch c.fast {
+	case fastInt64:
+		if len(data) == 8 {
+			b := c.b.(*array.Int64Builder)
 			if b.Len() < b.Cap() { // reserved (see reserve)
 				b.UnsafeAppend(int64(binary.BigEndian.Uint64(data)))
 			} else {
@@ -209,8 +261,9 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 			}
 			return true
 		}
-	case *array.Int32Builder:
+	case fastInt32:
 		if len(data) == 4 {
+			b := c.b.(*array.Int32Builder)
 			if b.Len() < b.Cap() {
 				b.UnsafeAppend(int32(binary.BigEndian.Uint32(data)))
 			} else {
@@ -218,13 +271,14 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 			}
 			return true
 		}
-	case *array.Int16Builder:
+	case fastInt16:
 		if len(data) == 2 {
-			b.Append(int16(binary.BigEndian.Uint16(data)))
+			c.b.(*array.Int16Builder).Append(int16(binary.BigEndian.Uint16(data)))
 			return true
 		}
-	case *array.Float64Builder:
+	case fastFloat64:
 		if len(data) == 8 {
+			b := c.b.(*array.Float64Builder)
 			if b.Len() < b.Cap() {
 				b.UnsafeAppend(math.Float64frombits(binary.BigEndian.Uint64(data)))
 			} else {
@@ -232,27 +286,28 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 			}
 			return true
 		}
-	case *array.Float32Builder:
+	case fastFloat32:
 		if len(data) == 4 {
-			b.Append(math.Float32frombits(binary.BigEndian.Uint32(data)))
+			c.b.(*array.Float32Builder).Append(math.Float32frombits(binary.BigEndian.Uint32(data)))
 			return true
 		}
-	case *array.BooleanBuilder:
+	case fastBool:
 		if len(data) == 1 && data[0] <= 1 {
-			b.Append(data[0] == 1)
+			c.b.(*array.BooleanBuilder).Append(data[0] == 1)
 			return true
 		}
-	case *array.StringBuilder:
-		if c.t.Kind == types.String && c.t.Length == 0 && utf8.Valid(data) {
+	case fastText:
+		if validUTF8(data) {
 			// the bytes themselves: StringBuilder.Append would take a
 			// string, one allocation and copy per value more
-			b.BinaryBuilder.Append(data)
+			c.b.(*array.StringBuilder).BinaryBuilder.Append(data)
 			return true
 		}
-	case *array.TimestampBuilder:
-		if len(data) == 8 && types.TimestampUnit(c.t.Precision) == arrow.Microsecond && c.t.Precision >= 6 {
+	case fastTimestamp:
+		if len(data) == 8 {
 			us := int64(binary.BigEndian.Uint64(data))
 			if us > math.MinInt64/2 && us < math.MaxInt64/2 { // not ±infinity, no overflow
+				b := c.b.(*array.TimestampBuilder)
 				if b.Len() < b.Cap() {
 					b.UnsafeAppend(arrow.Timestamp(us + pgEpochMicros))
 				} else {
@@ -261,16 +316,35 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 				return true
 			}
 		}
-	case *array.Date32Builder:
+	case fastDate:
 		if len(data) == 4 {
 			d := int32(binary.BigEndian.Uint32(data))
 			if d > math.MinInt32/2 && d < math.MaxInt32/2 {
-				b.Append(arrow.Date32(d + pgEpochDays))
+				c.b.(*array.Date32Builder).Append(arrow.Date32(d + pgEpochDays))
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// validUTF8 is utf8.Valid with a shortcut for ASCII, eight bytes at a
+// time: COPY's text values are mostly short and ASCII, where utf8.Valid's
+// setup costs more than the check.
+func validUTF8(b []byte) bool {
+	p := b
+	for len(p) >= 8 {
+		if binary.LittleEndian.Uint64(p)&0x8080808080808080 != 0 {
+			return utf8.Valid(b)
+		}
+		p = p[8:]
+	}
+	for _, ch := range p {
+		if ch >= utf8.RuneSelf {
+			return utf8.Valid(b)
+		}
+	}
+	return true
 }
 
 // appendPhysical appends a value in types/value.go's representation. A
@@ -285,6 +359,10 @@ func (c *copyColumn) appendPhysical(v any) error {
 	return types.AppendValue(c.b, v)
 }
 
+// valueSpan is where a binary tuple's value is in the buffer: b[at:end],
+// or NULL when at is -1.
+type valueSpan struct{ at, end int }
+
 // copyDecoder turns COPY FROM data into batches.
 type copyDecoder struct {
 	opts   CopyOptions
@@ -298,6 +376,7 @@ type copyDecoder struct {
 	header  bool   // the header (line or binary header) is still to be read
 	ended   bool   // the end marker (\. or the binary trailer) was seen
 	fields  [][]byte
+	spans   []valueSpan // a binary tuple's values
 	scratch []byte
 	// rowsHint is how many rows the last batch held: the next batch's
 	// builders reserve that many at its first row, so that a long COPY
@@ -324,7 +403,9 @@ func newCopyDecoder(opts CopyOptions, cols []ResultColumn, mem memory.Allocator)
 		}
 		at := col.Type.ArrowType()
 		fields[i] = arrow.Field{Name: col.Name, Type: at, Nullable: true}
-		d.cols = append(d.cols, &copyColumn{name: col.Name, t: col.Type, oid: pgtypes.ParamOIDOf(col.Type), b: array.NewBuilder(mem, at)})
+		c := &copyColumn{name: col.Name, t: col.Type, oid: pgtypes.ParamOIDOf(col.Type), b: array.NewBuilder(mem, at)}
+		c.fast = fastKindOf(c.t, c.b)
+		d.cols = append(d.cols, c)
 	}
 	d.schema = arrow.NewSchema(fields, nil)
 	return d, nil
@@ -755,36 +836,42 @@ func (d *copyDecoder) binaryRecord(b []byte, atEOF bool) (int, error) {
 		d.line++
 		return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "row field count is %d, expected %d", count, len(d.cols)), Line: d.line}
 	}
-	// Check that the whole tuple is here before decoding any of it.
+	// Check that the whole tuple is here before decoding any of it, and
+	// note where its values are in d.spans (offsets, not slices: no
+	// pointer stored, no write barrier).
+	d.spans = d.spans[:0]
 	p := 2
-	for k := 0; k < int(count); k++ {
-		if len(b) < p+4 {
+	for range int(count) {
+		if len(b)-p < 4 {
 			return incomplete()
 		}
-		n := int32(binary.BigEndian.Uint32(b[p:]))
+		n := int32(binary.BigEndian.Uint32(b[p : p+4]))
 		p += 4
 		if n < -1 {
 			d.line++
 			return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "invalid field size"), Line: d.line}
 		}
-		if n > 0 {
-			if len(b) < p+int(n) {
-				return incomplete()
-			}
-			p += int(n)
+		if n < 0 {
+			d.spans = append(d.spans, valueSpan{at: -1})
+			continue
 		}
+		if len(b)-p < int(n) {
+			return incomplete()
+		}
+		d.spans = append(d.spans, valueSpan{at: p, end: p + int(n)})
+		p += int(n)
 	}
 	d.line++
-	q := 2
-	for k, c := range d.cols {
-		n := int32(binary.BigEndian.Uint32(b[q:]))
-		q += 4
-		if n == -1 {
+	for k, sp := range d.spans[:len(d.cols)] {
+		c := d.cols[k]
+		if sp.at < 0 {
 			c.b.AppendNull()
 			continue
 		}
-		v := b[q : q+int(n) : q+int(n)]
-		q += int(n)
+		v := b[sp.at:sp.end:sp.end]
+		if c.appendBinaryFast(v) {
+			continue
+		}
 		if err := c.appendBinary(k+1, v); err != nil {
 			return 0, d.valueError(err, k, nil, false)
 		}

@@ -89,6 +89,47 @@ type copyColumn struct {
 	// fast is which of appendBinaryFast's cases the column takes (its
 	// builder's type and the column's, decided once: fastKindOf).
 	fast fastKind
+	// The run of 8- and 4-byte values appendBinaryFast decoded since the
+	// builder last took them (the slice of the column's fastKind): the
+	// builder takes a run in one AppendValues (a copy, validity set in
+	// bulk) instead of value by value. flushRun hands it over before
+	// anything else is appended and before the batch is built.
+	runI64 []int64
+	runI32 []int32
+	runF64 []float64
+	runTS  []arrow.Timestamp
+}
+
+// flushRun appends c's run of decoded values to its builder.
+func (c *copyColumn) flushRun() {
+	switch c.fast {
+	case fastInt64:
+		if len(c.runI64) > 0 {
+			c.b.(*array.Int64Builder).AppendValues(c.runI64, nil)
+			c.runI64 = c.runI64[:0]
+		}
+	case fastInt32:
+		if len(c.runI32) > 0 {
+			c.b.(*array.Int32Builder).AppendValues(c.runI32, nil)
+			c.runI32 = c.runI32[:0]
+		}
+	case fastFloat64:
+		if len(c.runF64) > 0 {
+			c.b.(*array.Float64Builder).AppendValues(c.runF64, nil)
+			c.runF64 = c.runF64[:0]
+		}
+	case fastTimestamp:
+		if len(c.runTS) > 0 {
+			c.b.(*array.TimestampBuilder).AppendValues(c.runTS, nil)
+			c.runTS = c.runTS[:0]
+		}
+	}
+}
+
+// appendNull appends a NULL after c's run.
+func (c *copyColumn) appendNull() {
+	c.flushRun()
+	c.b.AppendNull()
 }
 
 // fastKind names the builder (and column type) whose binary values
@@ -253,22 +294,12 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 	switch c.fast {
 	case fastInt64:
 		if len(data) == 8 {
-			b := c.b.(*array.Int64Builder)
-			if b.Len() < b.Cap() { // reserved (see reserve)
-				b.UnsafeAppend(int64(binary.BigEndian.Uint64(data)))
-			} else {
-				b.Append(int64(binary.BigEndian.Uint64(data)))
-			}
+			c.runI64 = append(c.runI64, int64(binary.BigEndian.Uint64(data)))
 			return true
 		}
 	case fastInt32:
 		if len(data) == 4 {
-			b := c.b.(*array.Int32Builder)
-			if b.Len() < b.Cap() {
-				b.UnsafeAppend(int32(binary.BigEndian.Uint32(data)))
-			} else {
-				b.Append(int32(binary.BigEndian.Uint32(data)))
-			}
+			c.runI32 = append(c.runI32, int32(binary.BigEndian.Uint32(data)))
 			return true
 		}
 	case fastInt16:
@@ -278,12 +309,7 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 		}
 	case fastFloat64:
 		if len(data) == 8 {
-			b := c.b.(*array.Float64Builder)
-			if b.Len() < b.Cap() {
-				b.UnsafeAppend(math.Float64frombits(binary.BigEndian.Uint64(data)))
-			} else {
-				b.Append(math.Float64frombits(binary.BigEndian.Uint64(data)))
-			}
+			c.runF64 = append(c.runF64, math.Float64frombits(binary.BigEndian.Uint64(data)))
 			return true
 		}
 	case fastFloat32:
@@ -307,12 +333,7 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 		if len(data) == 8 {
 			us := int64(binary.BigEndian.Uint64(data))
 			if us > math.MinInt64/2 && us < math.MaxInt64/2 { // not ±infinity, no overflow
-				b := c.b.(*array.TimestampBuilder)
-				if b.Len() < b.Cap() {
-					b.UnsafeAppend(arrow.Timestamp(us + pgEpochMicros))
-				} else {
-					b.Append(arrow.Timestamp(us + pgEpochMicros))
-				}
+				c.runTS = append(c.runTS, arrow.Timestamp(us+pgEpochMicros))
 				return true
 			}
 		}
@@ -351,6 +372,7 @@ func validUTF8(b []byte) bool {
 // BINARY(n) value must have exactly n bytes (the Arrow builder would
 // otherwise misalign the column).
 func (c *copyColumn) appendPhysical(v any) error {
+	c.flushRun()
 	if x, ok := v.([]byte); ok {
 		if err := types.CheckBinaryLength(x, c.t); err != nil {
 			return err
@@ -453,6 +475,7 @@ func (d *copyDecoder) batch() arrow.RecordBatch {
 		if vb := c.variableData(); vb != nil {
 			c.dataHint = vb.DataLen()
 		}
+		c.flushRun()
 		arrs[i] = c.b.NewArray()
 	}
 	d.rowsHint = d.rows
@@ -589,7 +612,7 @@ func (d *copyDecoder) textFields(line []byte) error {
 	for i, raw := range d.fields {
 		c := d.cols[i]
 		if string(raw) == d.opts.Null { // compared before de-escaping, as PostgreSQL does
-			c.b.AppendNull()
+			c.appendNull()
 			continue
 		}
 		v := unescapeCopyText(d.scratch[:0], raw)
@@ -766,7 +789,7 @@ func (d *copyDecoder) csvFields(line []byte) error {
 	for k, f := range fs {
 		c := d.cols[k]
 		if !f.quoted && string(f.v) == d.opts.Null {
-			c.b.AppendNull()
+			c.appendNull()
 			continue
 		}
 		if err := c.appendText(string(f.v)); err != nil {
@@ -865,7 +888,7 @@ func (d *copyDecoder) binaryRecord(b []byte, atEOF bool) (int, error) {
 	for k, sp := range d.spans[:len(d.cols)] {
 		c := d.cols[k]
 		if sp.at < 0 {
-			c.b.AppendNull()
+			c.appendNull()
 			continue
 		}
 		v := b[sp.at:sp.end:sp.end]

@@ -100,6 +100,10 @@ type copyColumn struct {
 	runTS  []arrow.Timestamp
 }
 
+// maxRun bounds a run: the builder takes it when it is this long, so that
+// a run takes at most 8 KiB and its slice grows only this far.
+const maxRun = 1024
+
 // flushRun appends c's run of decoded values to its builder.
 func (c *copyColumn) flushRun() {
 	switch c.fast {
@@ -295,11 +299,17 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 	case fastInt64:
 		if len(data) == 8 {
 			c.runI64 = append(c.runI64, int64(binary.BigEndian.Uint64(data)))
+			if len(c.runI64) == maxRun {
+				c.flushRun()
+			}
 			return true
 		}
 	case fastInt32:
 		if len(data) == 4 {
 			c.runI32 = append(c.runI32, int32(binary.BigEndian.Uint32(data)))
+			if len(c.runI32) == maxRun {
+				c.flushRun()
+			}
 			return true
 		}
 	case fastInt16:
@@ -310,6 +320,9 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 	case fastFloat64:
 		if len(data) == 8 {
 			c.runF64 = append(c.runF64, math.Float64frombits(binary.BigEndian.Uint64(data)))
+			if len(c.runF64) == maxRun {
+				c.flushRun()
+			}
 			return true
 		}
 	case fastFloat32:
@@ -334,6 +347,9 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 			us := int64(binary.BigEndian.Uint64(data))
 			if us > math.MinInt64/2 && us < math.MaxInt64/2 { // not ±infinity, no overflow
 				c.runTS = append(c.runTS, arrow.Timestamp(us+pgEpochMicros))
+				if len(c.runTS) == maxRun {
+					c.flushRun()
+				}
 				return true
 			}
 		}

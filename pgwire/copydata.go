@@ -338,8 +338,14 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 	case fastText:
 		if validUTF8(data) {
 			// the bytes themselves: StringBuilder.Append would take a
-			// string, one allocation and copy per value more
-			c.b.(*array.StringBuilder).BinaryBuilder.Append(data)
+			// string, one allocation and copy per value more; in place
+			// while the batch's reserved rows and bytes last (reserve)
+			vb := c.b.(*array.StringBuilder).BinaryBuilder
+			if vb.Len() < vb.Cap() && vb.DataLen()+len(data) <= vb.DataCap() {
+				vb.UnsafeAppend(data)
+			} else {
+				vb.Append(data)
+			}
 			return true
 		}
 	case fastTimestamp:

@@ -78,6 +78,7 @@ func (c *conn) runCopyIn(ctx context.Context, cs CopyStatement) error {
 	}
 	src := &copyInSource{c: c, dec: dec, prog: c.copyProgress(cs, true)}
 	defer src.prog.Done()
+	defer c.dropSpareBodies()
 	tag, err := cs.CopyFrom(ctx, src)
 	if src.fatal != nil {
 		c.fatal(src.fatal)
@@ -185,10 +186,15 @@ func (s *copyInSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // server's CPU over a COPY into a log table).
 const spareBodies = 6
 
+// maxSpareBody bounds the bodies kept: a client's CopyData messages may be
+// as long as MaxMessageSize, which six spares must not pin.
+const maxSpareBody = 1 << 20
+
 // returnBody gives the reader a CopyData body back once its bytes were
 // copied out (they are in the decoder's buffer): nothing else holds it.
+// Bodies of less than 1 KiB (psql's, a line each) are not worth keeping.
 func (c *conn) returnBody(b []byte) {
-	if c.spareBodies == nil || cap(b) < 1<<10 {
+	if c.spareBodies == nil || cap(b) < 1<<10 || cap(b) > maxSpareBody {
 		return
 	}
 	select {
@@ -212,6 +218,18 @@ func (c *conn) spareBody(n int) []byte {
 	default:
 	}
 	return nil
+}
+
+// dropSpareBodies lets the GC have the spare bodies once a COPY ended, so
+// that an idle connection holds none.
+func (c *conn) dropSpareBodies() {
+	for c.spareBodies != nil {
+		select {
+		case <-c.spareBodies:
+		default:
+			return
+		}
+	}
 }
 
 // runCopyOut executes the statement and sends its rows as CopyData.

@@ -100,6 +100,9 @@ type conn struct {
 	// holds the body of a short message read by readInline.
 	hdr    [5]byte
 	inBody []byte
+	// spareBodies holds COPY data bodies the decoder is done with, for the
+	// reader's next ones (copy.go: spareBody)
+	spareBodies chan []byte
 	// deadline: readInline armed an idle timeout on the socket.
 	deadline bool
 
@@ -439,6 +442,9 @@ type frameReader struct {
 func (c *conn) startReader(copyOnly bool) {
 	r := &frameReader{frames: make(chan frame, 4)}
 	c.rd, c.frames = r, r.frames
+	if copyOnly && c.spareBodies == nil {
+		c.spareBodies = make(chan []byte, spareBodies) // copy.go
+	}
 	go c.readLoop(r, copyOnly)
 }
 
@@ -470,7 +476,7 @@ func (c *conn) readFrame(reuse bool) (frame, error) {
 				c.inBody = make([]byte, maxReusedBody)
 			}
 			f.body = c.inBody[:n-4]
-		} else {
+		} else if f.body = c.spareBody(int(n - 4)); f.body == nil {
 			f.body = make([]byte, n-4)
 		}
 		if _, err := io.ReadFull(c.br, f.body); err != nil {

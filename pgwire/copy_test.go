@@ -31,11 +31,20 @@ var (
 // renders the rows as "a|b" strings.
 func decodeCopy(t *testing.T, opts CopyOptions, cols []ResultColumn, data []byte, chunk int) ([]string, error) {
 	t.Helper()
+	return decodeCopyWith(t, opts, cols, data, chunk, nil)
+}
+
+// decodeCopyWith is decodeCopy with prep called on the new decoder.
+func decodeCopyWith(t *testing.T, opts CopyOptions, cols []ResultColumn, data []byte, chunk int, prep func(*copyDecoder)) ([]string, error) {
+	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	dec, err := newCopyDecoder(opts, cols, mem)
 	if err != nil {
 		return nil, err
+	}
+	if prep != nil {
+		prep(dec)
 	}
 	defer dec.release()
 	var rows []string

@@ -86,6 +86,103 @@ type copyColumn struct {
 	// dataHint is the value bytes the last batch held (variable-width
 	// columns): what the next batch reserves.
 	dataHint int
+	// fast is which of appendBinaryFast's cases the column takes (its
+	// builder's type and the column's, decided once: fastKindOf).
+	fast fastKind
+	// The run of 8- and 4-byte values appendBinaryFast decoded since the
+	// builder last took them (the slice of the column's fastKind): the
+	// builder takes a run in one AppendValues (a copy, validity set in
+	// bulk) instead of value by value. flushRun hands it over before
+	// anything else is appended and before the batch is built.
+	runI64 []int64
+	runI32 []int32
+	runF64 []float64
+	runTS  []arrow.Timestamp
+}
+
+// maxRun bounds a run: the builder takes it when it is this long, so that
+// a run takes at most 8 KiB and its slice grows only this far.
+const maxRun = 1024
+
+// flushRun appends c's run of decoded values to its builder.
+func (c *copyColumn) flushRun() {
+	switch c.fast {
+	case fastInt64:
+		if len(c.runI64) > 0 {
+			c.b.(*array.Int64Builder).AppendValues(c.runI64, nil)
+			c.runI64 = c.runI64[:0]
+		}
+	case fastInt32:
+		if len(c.runI32) > 0 {
+			c.b.(*array.Int32Builder).AppendValues(c.runI32, nil)
+			c.runI32 = c.runI32[:0]
+		}
+	case fastFloat64:
+		if len(c.runF64) > 0 {
+			c.b.(*array.Float64Builder).AppendValues(c.runF64, nil)
+			c.runF64 = c.runF64[:0]
+		}
+	case fastTimestamp:
+		if len(c.runTS) > 0 {
+			c.b.(*array.TimestampBuilder).AppendValues(c.runTS, nil)
+			c.runTS = c.runTS[:0]
+		}
+	}
+}
+
+// appendNull appends a NULL after c's run.
+func (c *copyColumn) appendNull() {
+	c.flushRun()
+	c.b.AppendNull()
+}
+
+// fastKind names the builder (and column type) whose binary values
+// appendBinaryFast appends in place.
+type fastKind uint8
+
+const (
+	fastNone fastKind = iota
+	fastInt64
+	fastInt32
+	fastInt16
+	fastFloat64
+	fastFloat32
+	fastBool
+	fastText      // unbounded text: its bytes, once valid UTF-8
+	fastTimestamp // microseconds (precision 6 or more)
+	fastDate
+)
+
+// fastKindOf is the fast path a column of type t built by b takes: the
+// conditions appendBinaryFast would otherwise test on every value.
+func fastKindOf(t types.T, b array.Builder) fastKind {
+	switch b.(type) {
+	case *array.Int64Builder:
+		if t.Kind == types.Int64 {
+			return fastInt64
+		}
+	case *array.Int32Builder:
+		return fastInt32
+	case *array.Int16Builder:
+		return fastInt16
+	case *array.Float64Builder:
+		return fastFloat64
+	case *array.Float32Builder:
+		return fastFloat32
+	case *array.BooleanBuilder:
+		return fastBool
+	case *array.StringBuilder:
+		if t.Kind == types.String && t.Length == 0 {
+			return fastText
+		}
+	case *array.TimestampBuilder:
+		if types.TimestampUnit(t.Precision) == arrow.Microsecond && t.Precision >= 6 {
+			return fastTimestamp
+		}
+	case *array.Date32Builder:
+		return fastDate
+	}
+	return fastNone
 }
 
 // variableData is c's builder of variable-width values, or nil.
@@ -159,10 +256,8 @@ const pgEpochMicros = 946684800000000
 // pgEpochDays is 2000-01-01 in days since 1970-01-01.
 const pgEpochDays = 10957
 
+// appendBinary appends a binary value appendBinaryFast declined.
 func (c *copyColumn) appendBinary(index int, data []byte) error {
-	if c.appendBinaryFast(data) {
-		return nil
-	}
 	v, err := pgtypes.DecodeParam(index, c.oid, pgtypes.FormatBinary, data)
 	if err != nil {
 		if sqlerr.CodeOf(err) == sqlerr.ProtocolViolation {
@@ -196,76 +291,79 @@ func (c *copyColumn) appendBinary(index int, data []byte) error {
 
 // appendBinaryFast appends the fixed-width binary values of the common
 // types straight into their builders (no boxing: this is the hot loop of
-// pgx's CopyFrom). It reports false when the slow path must decide,
-// including for every malformed or special value (infinities).
+// pgx's CopyFrom), by the column's fastKind, decided once. It reports
+// false when the slow path must decide, including for every malformed or
+// special value (infinities).
 func (c *copyColumn) appendBinaryFast(data []byte) bool {
-	switch b := c.b.(type) {
-	case *array.Int64Builder:
-		if len(data) == 8 && c.t.Kind == types.Int64 {
-			if b.Len() < b.Cap() { // reserved (see reserve)
-				b.UnsafeAppend(int64(binary.BigEndian.Uint64(data)))
-			} else {
-				b.Append(int64(binary.BigEndian.Uint64(data)))
-			}
-			return true
-		}
-	case *array.Int32Builder:
-		if len(data) == 4 {
-			if b.Len() < b.Cap() {
-				b.UnsafeAppend(int32(binary.BigEndian.Uint32(data)))
-			} else {
-				b.Append(int32(binary.BigEndian.Uint32(data)))
-			}
-			return true
-		}
-	case *array.Int16Builder:
-		if len(data) == 2 {
-			b.Append(int16(binary.BigEndian.Uint16(data)))
-			return true
-		}
-	case *array.Float64Builder:
+	switch c.fast {
+	case fastInt64:
 		if len(data) == 8 {
-			if b.Len() < b.Cap() {
-				b.UnsafeAppend(math.Float64frombits(binary.BigEndian.Uint64(data)))
-			} else {
-				b.Append(math.Float64frombits(binary.BigEndian.Uint64(data)))
+			c.runI64 = append(c.runI64, int64(binary.BigEndian.Uint64(data)))
+			if len(c.runI64) == maxRun {
+				c.flushRun()
 			}
 			return true
 		}
-	case *array.Float32Builder:
+	case fastInt32:
 		if len(data) == 4 {
-			b.Append(math.Float32frombits(binary.BigEndian.Uint32(data)))
+			c.runI32 = append(c.runI32, int32(binary.BigEndian.Uint32(data)))
+			if len(c.runI32) == maxRun {
+				c.flushRun()
+			}
 			return true
 		}
-	case *array.BooleanBuilder:
+	case fastInt16:
+		if len(data) == 2 {
+			c.b.(*array.Int16Builder).Append(int16(binary.BigEndian.Uint16(data)))
+			return true
+		}
+	case fastFloat64:
+		if len(data) == 8 {
+			c.runF64 = append(c.runF64, math.Float64frombits(binary.BigEndian.Uint64(data)))
+			if len(c.runF64) == maxRun {
+				c.flushRun()
+			}
+			return true
+		}
+	case fastFloat32:
+		if len(data) == 4 {
+			c.b.(*array.Float32Builder).Append(math.Float32frombits(binary.BigEndian.Uint32(data)))
+			return true
+		}
+	case fastBool:
 		if len(data) == 1 && data[0] <= 1 {
-			b.Append(data[0] == 1)
+			c.b.(*array.BooleanBuilder).Append(data[0] == 1)
 			return true
 		}
-	case *array.StringBuilder:
-		if c.t.Kind == types.String && c.t.Length == 0 && utf8.Valid(data) {
+	case fastText:
+		if validUTF8(data) {
 			// the bytes themselves: StringBuilder.Append would take a
-			// string, one allocation and copy per value more
-			b.BinaryBuilder.Append(data)
+			// string, one allocation and copy per value more; in place
+			// while the batch's reserved rows and bytes last (reserve)
+			vb := c.b.(*array.StringBuilder).BinaryBuilder
+			if vb.Len() < vb.Cap() && vb.DataLen()+len(data) <= vb.DataCap() {
+				vb.UnsafeAppend(data)
+			} else {
+				vb.Append(data)
+			}
 			return true
 		}
-	case *array.TimestampBuilder:
-		if len(data) == 8 && types.TimestampUnit(c.t.Precision) == arrow.Microsecond && c.t.Precision >= 6 {
+	case fastTimestamp:
+		if len(data) == 8 {
 			us := int64(binary.BigEndian.Uint64(data))
 			if us > math.MinInt64/2 && us < math.MaxInt64/2 { // not ±infinity, no overflow
-				if b.Len() < b.Cap() {
-					b.UnsafeAppend(arrow.Timestamp(us + pgEpochMicros))
-				} else {
-					b.Append(arrow.Timestamp(us + pgEpochMicros))
+				c.runTS = append(c.runTS, arrow.Timestamp(us+pgEpochMicros))
+				if len(c.runTS) == maxRun {
+					c.flushRun()
 				}
 				return true
 			}
 		}
-	case *array.Date32Builder:
+	case fastDate:
 		if len(data) == 4 {
 			d := int32(binary.BigEndian.Uint32(data))
 			if d > math.MinInt32/2 && d < math.MaxInt32/2 {
-				b.Append(arrow.Date32(d + pgEpochDays))
+				c.b.(*array.Date32Builder).Append(arrow.Date32(d + pgEpochDays))
 				return true
 			}
 		}
@@ -273,10 +371,30 @@ func (c *copyColumn) appendBinaryFast(data []byte) bool {
 	return false
 }
 
+// validUTF8 is utf8.Valid with a shortcut for ASCII, eight bytes at a
+// time: COPY's text values are mostly short and ASCII, where utf8.Valid's
+// setup costs more than the check.
+func validUTF8(b []byte) bool {
+	p := b
+	for len(p) >= 8 {
+		if binary.LittleEndian.Uint64(p)&0x8080808080808080 != 0 {
+			return utf8.Valid(b)
+		}
+		p = p[8:]
+	}
+	for _, ch := range p {
+		if ch >= utf8.RuneSelf {
+			return utf8.Valid(b)
+		}
+	}
+	return true
+}
+
 // appendPhysical appends a value in types/value.go's representation. A
 // BINARY(n) value must have exactly n bytes (the Arrow builder would
 // otherwise misalign the column).
 func (c *copyColumn) appendPhysical(v any) error {
+	c.flushRun()
 	if x, ok := v.([]byte); ok {
 		if err := types.CheckBinaryLength(x, c.t); err != nil {
 			return err
@@ -284,6 +402,10 @@ func (c *copyColumn) appendPhysical(v any) error {
 	}
 	return types.AppendValue(c.b, v)
 }
+
+// valueSpan is where a binary tuple's value is in the buffer: b[at:end],
+// or NULL when at is -1.
+type valueSpan struct{ at, end int }
 
 // copyDecoder turns COPY FROM data into batches.
 type copyDecoder struct {
@@ -298,6 +420,7 @@ type copyDecoder struct {
 	header  bool   // the header (line or binary header) is still to be read
 	ended   bool   // the end marker (\. or the binary trailer) was seen
 	fields  [][]byte
+	spans   []valueSpan // a binary tuple's values
 	scratch []byte
 	// rowsHint is how many rows the last batch held: the next batch's
 	// builders reserve that many at its first row, so that a long COPY
@@ -324,7 +447,9 @@ func newCopyDecoder(opts CopyOptions, cols []ResultColumn, mem memory.Allocator)
 		}
 		at := col.Type.ArrowType()
 		fields[i] = arrow.Field{Name: col.Name, Type: at, Nullable: true}
-		d.cols = append(d.cols, &copyColumn{name: col.Name, t: col.Type, oid: pgtypes.ParamOIDOf(col.Type), b: array.NewBuilder(mem, at)})
+		c := &copyColumn{name: col.Name, t: col.Type, oid: pgtypes.ParamOIDOf(col.Type), b: array.NewBuilder(mem, at)}
+		c.fast = fastKindOf(c.t, c.b)
+		d.cols = append(d.cols, c)
 	}
 	d.schema = arrow.NewSchema(fields, nil)
 	return d, nil
@@ -372,6 +497,7 @@ func (d *copyDecoder) batch() arrow.RecordBatch {
 		if vb := c.variableData(); vb != nil {
 			c.dataHint = vb.DataLen()
 		}
+		c.flushRun()
 		arrs[i] = c.b.NewArray()
 	}
 	d.rowsHint = d.rows
@@ -508,7 +634,7 @@ func (d *copyDecoder) textFields(line []byte) error {
 	for i, raw := range d.fields {
 		c := d.cols[i]
 		if string(raw) == d.opts.Null { // compared before de-escaping, as PostgreSQL does
-			c.b.AppendNull()
+			c.appendNull()
 			continue
 		}
 		v := unescapeCopyText(d.scratch[:0], raw)
@@ -685,7 +811,7 @@ func (d *copyDecoder) csvFields(line []byte) error {
 	for k, f := range fs {
 		c := d.cols[k]
 		if !f.quoted && string(f.v) == d.opts.Null {
-			c.b.AppendNull()
+			c.appendNull()
 			continue
 		}
 		if err := c.appendText(string(f.v)); err != nil {
@@ -755,36 +881,42 @@ func (d *copyDecoder) binaryRecord(b []byte, atEOF bool) (int, error) {
 		d.line++
 		return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "row field count is %d, expected %d", count, len(d.cols)), Line: d.line}
 	}
-	// Check that the whole tuple is here before decoding any of it.
+	// Check that the whole tuple is here before decoding any of it, and
+	// note where its values are in d.spans (offsets, not slices: no
+	// pointer stored, no write barrier).
+	d.spans = d.spans[:0]
 	p := 2
-	for k := 0; k < int(count); k++ {
-		if len(b) < p+4 {
+	for range int(count) {
+		if len(b)-p < 4 {
 			return incomplete()
 		}
-		n := int32(binary.BigEndian.Uint32(b[p:]))
+		n := int32(binary.BigEndian.Uint32(b[p : p+4]))
 		p += 4
 		if n < -1 {
 			d.line++
 			return 0, &CopyDataError{Err: sqlerr.New(codeBadCopyFileFormat, "invalid field size"), Line: d.line}
 		}
-		if n > 0 {
-			if len(b) < p+int(n) {
-				return incomplete()
-			}
-			p += int(n)
-		}
-	}
-	d.line++
-	q := 2
-	for k, c := range d.cols {
-		n := int32(binary.BigEndian.Uint32(b[q:]))
-		q += 4
-		if n == -1 {
-			c.b.AppendNull()
+		if n < 0 {
+			d.spans = append(d.spans, valueSpan{at: -1})
 			continue
 		}
-		v := b[q : q+int(n) : q+int(n)]
-		q += int(n)
+		if len(b)-p < int(n) {
+			return incomplete()
+		}
+		d.spans = append(d.spans, valueSpan{at: p, end: p + int(n)})
+		p += int(n)
+	}
+	d.line++
+	for k, sp := range d.spans[:len(d.cols)] {
+		c := d.cols[k]
+		if sp.at < 0 {
+			c.appendNull()
+			continue
+		}
+		v := b[sp.at:sp.end:sp.end]
+		if c.appendBinaryFast(v) {
+			continue
+		}
 		if err := c.appendBinary(k+1, v); err != nil {
 			return 0, d.valueError(err, k, nil, false)
 		}

@@ -146,10 +146,11 @@ func sketchRecord(rec arrow.RecordBatch, target []bool) *ndvDelta {
 
 // addRecord returns d with the values of every column of rec added to its
 // dense registers: sketchRecord and fold in one step, for a bulk append
-// that sketches part after part (staged.go). It hashes each column into
-// buf (returned, grown, for the next call) and updates the registers d
-// already holds, where sketchRecord would make a column's 16 KiB of
-// registers for every part and fold would then walk them.
+// that sketches part after part (staged.go). The common columns (text and
+// 4- or 8-byte fixed width: foldColumn) are hashed straight into the
+// registers d already holds; the others through hashColumn into buf
+// (returned, grown, for the next call). Either way a value's hash is
+// sketchRecord's: the sketch is persisted.
 func (d *ndvDelta) addRecord(rec arrow.RecordBatch, buf []uint64) (*ndvDelta, []uint64) {
 	if rec.NumRows() == 0 {
 		return d, buf
@@ -158,27 +159,104 @@ func (d *ndvDelta) addRecord(rec arrow.RecordBatch, buf []uint64) (*ndvDelta, []
 		d = &ndvDelta{}
 	}
 	for c := range int(rec.NumCols()) {
-		var ok bool
-		if buf, ok = hashColumn(buf[:0], rec.Column(c)); !ok || len(buf) == 0 {
+		a := rec.Column(c)
+		if a.NullN() == a.Len() {
+			continue // no value: no registers, as hashColumn's none
+		}
+		if x, ok := a.(*array.String); ok {
+			foldStrings(d.denseRegs(c), x)
 			continue
 		}
-		for len(d.dense) <= c {
-			d.dense = append(d.dense, nil)
+		if w := foldWidth(a); w != 0 {
+			foldFixed(d.denseRegs(c), a, w)
+			continue
 		}
-		regs := d.dense[c]
-		if regs == nil {
-			regs = make([]uint8, hllM)
-			d.dense[c] = regs
+		var ok bool
+		if buf, ok = hashColumn(buf[:0], a); !ok || len(buf) == 0 {
+			continue
 		}
-		regs = regs[:hllM]
+		regs := d.denseRegs(c)
 		for _, x := range buf {
-			u := hllUpdate(x)
-			if r := uint8(u & 63); r > regs[u>>6] {
-				regs[u>>6] = r
-			}
+			addHash(regs, x)
 		}
 	}
 	return d, buf
+}
+
+// denseRegs is column c's dense registers, made when first needed.
+func (d *ndvDelta) denseRegs(c int) *[hllM]uint8 {
+	for len(d.dense) <= c {
+		d.dense = append(d.dense, nil)
+	}
+	if d.dense[c] == nil {
+		d.dense[c] = make([]uint8, hllM)
+	}
+	return (*[hllM]uint8)(d.dense[c])
+}
+
+// addHash folds hash x into dense registers: hllUpdate's register and
+// rank, the register indexed through an array pointer so that the loops
+// below check no bounds.
+func addHash(regs *[hllM]uint8, x uint64) {
+	idx := x >> (64 - hllP)
+	rank := uint8(bits.LeadingZeros64(x<<hllP|1<<(hllP-1)) + 1)
+	regs[idx] = max(regs[idx], rank)
+}
+
+// foldStrings adds the hash of each non-null value of a to regs
+// (hashColumn's hashBytes of the value's bytes, read at their offsets).
+func foldStrings(regs *[hllM]uint8, a *array.String) {
+	offs := a.ValueOffsets() // a's own, absolute in the value buffer
+	var data []byte
+	if bufs := a.Data().Buffers(); len(bufs) > 2 && bufs[2] != nil {
+		data = bufs[2].Bytes()
+	}
+	noNulls := a.NullN() == 0
+	for i := range a.Len() {
+		if noNulls || a.IsValid(i) {
+			addHash(regs, hashBytes(data[offs[i]:offs[i+1]]))
+		}
+	}
+}
+
+// foldWidth is the byte width of a's values when foldFixed takes them: 4
+// or 8, the widths hashColumn's fixed-width path hashes as one word; 0
+// for any other column.
+func foldWidth(a arrow.Array) int {
+	switch a.(type) {
+	case *array.String, *array.LargeString, *array.Binary, *array.Boolean:
+		return 0 // hashColumn's own cases
+	}
+	fw, ok := a.DataType().(arrow.FixedWidthDataType)
+	if !ok || (fw.BitWidth() != 32 && fw.BitWidth() != 64) {
+		return 0
+	}
+	if bufs := a.Data().Buffers(); len(bufs) < 2 || bufs[1] == nil {
+		return 0
+	}
+	return fw.BitWidth() / 8
+}
+
+// foldFixed adds the hash of each non-null value of a, of width w (4 or
+// 8, foldWidth), to regs: hashColumn's mix64 of the value and its width.
+func foldFixed(regs *[hllM]uint8, a arrow.Array, w int) {
+	n, off := a.Len(), a.Data().Offset()
+	data := a.Data().Buffers()[1].Bytes()[off*w : (off+n)*w]
+	noNulls := a.NullN() == 0
+	seed := uint64(w) << 56
+	if w == 4 {
+		for i := range n {
+			if noNulls || a.IsValid(i) {
+				addHash(regs, mix64(uint64(binary.LittleEndian.Uint32(data[i*4:]))^seed))
+			}
+		}
+		return
+	}
+	for i := range n {
+		if noNulls || a.IsValid(i) {
+			addHash(regs, mix64(binary.LittleEndian.Uint64(data[i*8:])^seed))
+		}
+	}
 }
 
 // fold returns d with o's values added, as dense registers: the sum of a

@@ -77,11 +77,6 @@ func (b *binder) callFunction(n sourceNode, name string, args []Expr) (Expr, err
 		}
 		return nil, err
 	}
-	if (f.Name == "greatest" || f.Name == "least") && len(want) > 0 && want[0].Kind == types.String && want[0].Variant == types.JSON {
-		// json has no btree operators; PostgreSQL finds that out when
-		// the expression is made ready to run, so the error has no position
-		return nil, sqlerr.New(sqlerr.UndefinedFunction, "could not identify a comparison function for type json")
-	}
 	consts := make([]any, len(args))
 	for i := range args {
 		if isUnknown(args[i].Type()) {
@@ -100,6 +95,12 @@ func (b *binder) callFunction(n sourceNode, name string, args []Expr) (Expr, err
 		if c, ok := args[i].(*Const); ok {
 			consts[i] = c.Value
 		}
+	}
+	if (f.Name == "greatest" || f.Name == "least") && len(want) > 0 && want[0].Kind == types.String && want[0].Variant == types.JSON {
+		// json has no btree operators; PostgreSQL finds that out when
+		// the expression is made ready to run (after the
+		// literals' input), so the error has no position
+		return nil, sqlerr.New(sqlerr.UndefinedFunction, "could not identify a comparison function for type json")
 	}
 	ret, kernel := f.Bind(want, consts)
 	return &FuncCall{Name: f.Name, Args: args, T: ret, Volatile: f.Volatile, Kernel: kernel}, nil

@@ -19,10 +19,14 @@ type Catalog interface {
 
 // binder holds the state of binding one statement.
 type binder struct {
-	ctx    context.Context
-	cat    Catalog
-	stmt   *sql.Statement
-	params []types.T
+	// winPlace names the clause being bound where window calls are
+	// refused (WHERE, GROUP BY, HAVING, JOIN conditions ...; PostgreSQL's
+	// "window functions are not allowed in WHERE"), "" elsewhere.
+	winPlace string
+	ctx      context.Context
+	cat      Catalog
+	stmt     *sql.Statement
+	params   []types.T
 	// domainCasts are the casts to a domain bound so far, with the
 	// domain's OID (pg_typeof names it; domains.go).
 	domainCasts map[Expr]uint32

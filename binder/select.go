@@ -76,7 +76,11 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		st := &aggState{input: inScope}
 		b.agg = st
 		if sel.GroupBy != nil || sel.GroupDistinct {
-			if grouped, err = b.bindGroupByTree(st, &input, &inScope, targets, sel); err != nil {
+			prevWin := b.winPlace
+			b.winPlace = "GROUP BY"
+			grouped, err = b.bindGroupByTree(st, &input, &inScope, targets, sel)
+			b.winPlace = prevWin
+			if err != nil {
 				return nil, err
 			}
 		}
@@ -96,7 +100,7 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 	if windows || len(sel.Windows) > 0 {
 		prev := b.win
 		defer func() { b.win = prev }()
-		win = &winState{bind: bindOut, defs: sel.Windows} // WINDOW w AS (..) (windownamed.go)
+		win = &winState{bind: bindOut, defs: sel.Windows, srf: &srfState{bind: bindOut, grouped: grouped}} // WINDOW w AS (..) (windownamed.go)
 		b.win = win
 		if len(win.defs) > 0 {
 			win.defOffsets = windowClauseOffsets(b.stmtText(), lastClauseOffset(sel), len(win.defs))
@@ -114,7 +118,13 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		if b.agg == nil {
 			return nil, sqlerr.New(sqlerr.InternalError, "HAVING outside aggregation")
 		}
-		if having, err = bindOut(sel.Having); err != nil {
+		// a window call in HAVING is refused, even beside the select
+		// list's windows
+		prevWin, prevPlace := b.win, b.winPlace
+		b.win, b.winPlace = nil, "HAVING"
+		having, err = bindOut(sel.Having)
+		b.win, b.winPlace = prevWin, prevPlace
+		if err != nil {
 			return nil, err
 		}
 		if having, err = b.coerce(sel.Having, having, types.BoolType, "argument of HAVING"); err != nil {
@@ -154,6 +164,12 @@ func (b *binder) bindSelectTree(sel *pt.Select) (Node, error) {
 		projInput = n
 	}
 	if win != nil && len(win.calls) > 0 {
+		if len(win.srf.calls) > 0 {
+			if lockScan != nil {
+				return nil, sqlerr.New(sqlerr.FeatureNotSupported, "%s is not allowed with set-returning functions in the target list", lockClauseName(lockMode))
+			}
+			projInput = win.inputSetCalls(projInput)
+		}
 		base := len(projInput.Columns())
 		projInput = addWindows(projInput, win.calls)
 		for i, e := range proj.Exprs {

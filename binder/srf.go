@@ -496,9 +496,13 @@ const fromTopLevel = "FROM"
 // check_srf_call_placement) until restore is called: in place (WHERE,
 // HAVING, JOIN conditions), or fromTopLevel.
 func (b *binder) refuseSetCalls(place string) (restore func()) {
-	prev := b.srf
+	prev, prevWin := b.srf, b.winPlace
 	b.srf = &srfState{refuse: place}
-	return func() { b.srf = prev }
+	b.winPlace = place // window calls are refused in the same places
+	if place == fromTopLevel {
+		b.winPlace = "functions in FROM"
+	}
+	return func() { b.srf, b.winPlace = prev, prevWin }
 }
 
 // walkSetCalls calls fn with each set-returning call e holds.

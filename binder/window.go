@@ -69,6 +69,10 @@ type winState struct {
 	defOffsets []int
 	// inDef: a window's PARTITION BY or ORDER BY is being bound.
 	inDef bool
+	// srf holds the set-returning calls of the windows' PARTITION BY and
+	// ORDER BY: PostgreSQL evaluates them in the windows' input (a
+	// ProjectSet below them), where the SELECT list's own run above.
+	srf *srfState
 }
 
 // winRef stands for window call Index until the Window nodes exist.
@@ -90,6 +94,9 @@ var windowOnly = map[string]bool{
 func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	st := b.win
 	if st == nil {
+		if b.winPlace != "" {
+			return nil, b.errAt(n, sqlerr.New(sqlerr.WindowingError, "window functions are not allowed in %s", b.winPlace))
+		}
 		return nil, b.errAt(n, sqlerr.New(sqlerr.WindowingError, "window functions are not allowed here"))
 	}
 	if st.inDef {
@@ -121,6 +128,13 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 	}
 	st.inDef = true
 	defer func() { st.inDef = false }()
+	// a set-returning call in the definition is the windows' input's
+	// (winState.srf), not the window call's arguments'
+	prevSRF := b.srf
+	if st.srf != nil {
+		b.srf, st.inCall = st.srf, false
+	}
+	defer func() { b.srf = prevSRF }()
 	for _, p := range w.PartitionBy {
 		e, err := st.bind(p)
 		if err != nil {
@@ -146,7 +160,7 @@ func (b *binder) bindWindowCall(n *pt.FuncCall) (Expr, error) {
 		e = b.enumKey(e) // enums by declaration order (enumops.go)
 		call.Order = append(call.Order, SortKey{Expr: b.resolveUnknown(e, types.StringType), Desc: item.Desc, NullsFirst: nullsFirst(item)})
 	}
-	st.inDef = false
+	st.inDef, st.inCall, b.srf = false, true, prevSRF
 	if f := w.Frame; f != nil {
 		fr, err := b.bindFrame(f, len(w.OrderBy))
 		if err != nil {
@@ -347,4 +361,29 @@ func lagOffsetArgs(name string, args []pt.Expr) []pt.Expr {
 		return args
 	}
 	return append([]pt.Expr{m.Args[0], m.Args[1]}, args[2:]...)
+}
+
+// inputSetCalls puts the set-returning calls of the windows' definitions
+// in a ProjectSet over input, below the windows, and points the
+// definitions' keys at its columns.
+func (st *winState) inputSetCalls(input Node) Node {
+	var keys []Expr
+	for _, c := range st.calls {
+		keys = append(keys, c.Partition...)
+		for _, k := range c.Order {
+			keys = append(keys, k.Expr)
+		}
+	}
+	n, _ := st.srf.addProjectSet(input, keys)
+	i := 0
+	for ci := range st.calls {
+		c := &st.calls[ci]
+		for k := range c.Partition {
+			c.Partition[k], i = keys[i], i+1
+		}
+		for k := range c.Order {
+			c.Order[k].Expr, i = keys[i], i+1
+		}
+	}
+	return n
 }

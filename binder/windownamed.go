@@ -152,6 +152,11 @@ func (b *binder) checkWindows(st *winState) error {
 func (b *binder) bindWindowExprs(st *winState, d *pt.Window) error {
 	st.inDef = true // a window call in a window definition is refused
 	defer func() { st.inDef = false }()
+	// a set-returning call there is allowed (the windows' input runs it,
+	// winState.srf): this check binds it into a state of its own
+	prev := b.srf
+	b.srf = &srfState{bind: st.bind}
+	defer func() { b.srf = prev }()
 	for _, p := range d.PartitionBy {
 		if _, err := st.bind(p); err != nil {
 			return err

@@ -1405,6 +1405,9 @@ func encodeChangelog(t *tableState, b int, cl *changelog, recs []arrow.RecordBat
 	if cl.fromRec && len(recs) > 0 && len(cl.src) == len(cl.rows) {
 		return cutChangelog(t, b, cl.src, cl.changes, recs)
 	}
+	if data, ok := encodeRowsDirect(t, cl); ok {
+		return []bucketBatch{{bucket: b, data: data, records: int64(len(cl.rows))}}, nil
+	}
 	var rec arrow.RecordBatch
 	if len(cl.rows) <= pooledChangelogRows {
 		// A write of a row or a few (an UPDATE by key: its before and
@@ -1445,6 +1448,30 @@ func encodeChangelog(t *tableState, b int, cl *changelog, recs []arrow.RecordBat
 		return nil, err
 	}
 	return []bucketBatch{{bucket: b, data: data, records: int64(len(cl.rows))}}, nil
+}
+
+// encodeRowsDirect encodes a changelog of a few rows of fixed-width
+// columns (an UPDATE by key's before and after images) from its compacted
+// rows straight into the log batch (format.SmallBatchEncoder.EncodeRows),
+// without decoding them into an Arrow record for the encoder to copy out
+// again: that record's builders and arrays were most of a one-row commit's
+// allocations. ok is false when the encoder declines (other column types,
+// a null, a row count it has not encoded yet, rows of an older schema).
+func encodeRowsDirect(t *tableState, cl *changelog) ([]byte, bool) {
+	const most = 16 // format.SmallBatchEncoder's smallBatchRows
+	if len(cl.rows) > most {
+		return nil, false
+	}
+	var buf [most][]byte
+	rows := buf[:len(cl.rows)]
+	for i, v := range cl.rows {
+		id, row, err := format.SplitValue(v)
+		if err != nil || id != t.info.SchemaID {
+			return nil, false // the record path widens or reports it
+		}
+		rows[i] = row
+	}
+	return t.logEnc.EncodeRows(rows, t.colTypes, cl.changes, t.info.SchemaID)
 }
 
 // pooledChangelogRows is the most changelog rows encodeChangelog decodes

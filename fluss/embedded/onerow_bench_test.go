@@ -1,0 +1,132 @@
+package embedded
+
+import (
+	"context"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// BenchmarkOneRowCommit is the store's side of W10's transaction at one
+// client on bench's table (1,000 rows of id BIGINT PRIMARY KEY, bal BIGINT
+// NOT NULL): a lookup of a key, then an atomic group (a COMMIT) upserting
+// that key's row, synchronous_commit off and on; and a one-row append to a
+// log table (an autocommit INSERT into it): the time, the process's CPU
+// time and the allocations per commit, and the pebble flushes and
+// compactions per thousand commits (a memtable of append records and state
+// filling up).
+func BenchmarkOneRowCommit(b *testing.B) {
+	b.Run("update/nosyncwait", func(b *testing.B) { benchOneRowUpdate(b, fluss.WithoutSyncWait(ctx)) })
+	b.Run("update/sync", func(b *testing.B) { benchOneRowUpdate(b, ctx) })
+	b.Run("append/nosyncwait", func(b *testing.B) { benchOneRowAppend(b, fluss.WithoutSyncWait(ctx)) })
+}
+
+// ledgerDesc is bench's W10 table.
+func ledgerDesc(pk bool) fluss.TableDescriptor {
+	notNull := types.Int64Type
+	notNull.NotNull = true
+	id := types.Int64Type
+	if pk {
+		id = notNull
+	}
+	d := fluss.TableDescriptor{Schema: fluss.Schema{Columns: []fluss.Column{
+		{Name: "id", Type: id}, {Name: "bal", Type: notNull},
+	}}, BucketCount: 1}
+	if pk {
+		d.Schema.PrimaryKey = []string{"id"}
+	}
+	return d
+}
+
+// ledgerRows is n rows of ledgerDesc from id first, balance bal.
+func ledgerRows(s *arrow.Schema, first int64, n int, bal int64) arrow.RecordBatch {
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, s)
+	defer rb.Release()
+	for i := int64(0); i < int64(n); i++ {
+		rb.Field(0).(*array.Int64Builder).Append(first + i)
+		rb.Field(1).(*array.Int64Builder).Append(bal)
+	}
+	return rb.NewRecordBatch()
+}
+
+func benchOneRowUpdate(b *testing.B, ctx context.Context) {
+	s := openStore(b, b.TempDir())
+	defer s.Close()
+	tb := createTable(b, s, "ledger", ledgerDesc(true))
+	sch := tb.Info().ArrowSchema()
+	load := ledgerRows(sch, 1, 1000, 0)
+	if _, err := tb.Upsert(ctx, load, fluss.UpsertOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	load.Release()
+	const n = 256
+	rows := make([]arrow.RecordBatch, n)
+	keys := make([]arrow.RecordBatch, n)
+	for i := range rows {
+		rows[i] = ledgerRows(sch, 1+int64(i)*7919%1000, 1, int64(i))
+		keys[i] = keyColumn(rows[i])
+	}
+	defer func() {
+		for i := range rows {
+			rows[i].Release()
+			keys[i].Release()
+		}
+	}()
+	info := tb.Info()
+	w := []fluss.TableWrite{{Path: info.Path, TableID: info.TableID, Kind: fluss.WriteUpsert}}
+	proj := []int{1}
+	runOneRow(b, s, func(i int) error {
+		got, err := tb.Lookup(ctx, keys[i%n], proj)
+		if err != nil {
+			return err
+		}
+		got.Release()
+		w[0].Rec = rows[i%n]
+		_, err = s.WriteAtomically(ctx, w)
+		return err
+	})
+}
+
+func benchOneRowAppend(b *testing.B, ctx context.Context) {
+	s := openStore(b, b.TempDir())
+	defer s.Close()
+	tb := createTable(b, s, "history", ledgerDesc(false))
+	const n = 256
+	rows := make([]arrow.RecordBatch, n)
+	for i := range rows {
+		rows[i] = ledgerRows(tb.Info().ArrowSchema(), int64(i), 1, int64(i))
+	}
+	defer func() {
+		for _, r := range rows {
+			r.Release()
+		}
+	}()
+	runOneRow(b, s, func(i int) error {
+		_, err := tb.Append(ctx, rows[i%n])
+		return err
+	})
+}
+
+// runOneRow times b.N calls of commit and reports the process's CPU time
+// per call and pebble's flushes and compactions per thousand calls.
+func runOneRow(b *testing.B, s *Store, commit func(i int) error) {
+	m0 := s.db.Metrics()
+	flushes, compactions := m0.Flush.Count, m0.Compact.Count
+	before := processCPU()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := commit(i); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64((processCPU()-before).Microseconds())/float64(b.N), "cpu-us/op")
+	m := s.db.Metrics()
+	b.ReportMetric(float64(m.Flush.Count-flushes)*1000/float64(b.N), "flushes/1k")
+	b.ReportMetric(float64(m.Compact.Count-compactions)*1000/float64(b.N), "compactions/1k")
+}

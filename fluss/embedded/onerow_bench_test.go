@@ -129,4 +129,5 @@ func runOneRow(b *testing.B, s *Store, commit func(i int) error) {
 	m := s.db.Metrics()
 	b.ReportMetric(float64(m.Flush.Count-flushes)*1000/float64(b.N), "flushes/1k")
 	b.ReportMetric(float64(m.Compact.Count-compactions)*1000/float64(b.N), "compactions/1k")
+	b.ReportMetric(float64(m.Levels[0].TableBytesFlushed-m0.Levels[0].TableBytesFlushed+m.Total().TableBytesCompacted-m0.Total().TableBytesCompacted)/float64(b.N), "sstB/op")
 }

@@ -33,10 +33,13 @@ type SmallBatchEncoder struct {
 // smallBatchRows is the most rows SmallBatchEncoder writes itself.
 const smallBatchRows = 16
 
-// Encode is EncodeTableBatch(rec, ts, changes, schemaID).
+// Encode is EncodeTableBatch(rec, ts, changes, schemaID); changes nil
+// makes an append-only batch.
 func (e *SmallBatchEncoder) Encode(rec arrow.RecordBatch, ts []types.T, changes []ChangeType, schemaID int16) ([]byte, error) {
 	n := int(rec.NumRows())
-	if e == nil || n == 0 || n > smallBatchRows || len(ts) != int(rec.NumCols()) || len(changes) != n {
+	// changes nil: an append-only batch (a log table's rows), which has no
+	// change-type vector but the same IPC message.
+	if e == nil || n == 0 || n > smallBatchRows || len(ts) != int(rec.NumCols()) || changes != nil && len(changes) != n {
 		return EncodeTableBatch(rec, ts, changes, schemaID)
 	}
 	var widthBuf [16]int

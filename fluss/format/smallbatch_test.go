@@ -181,3 +181,49 @@ func TestSmallBatchEncodeRows(t *testing.T) {
 		})
 	}
 }
+
+// TestSmallBatchAppendOnly: append-only batches (no change types: a log
+// table's rows) are written by SmallBatchEncoder too, with the prefix of a
+// changelog batch of as many rows and the other way round, and decode to
+// their rows with no change-type vector.
+func TestSmallBatchAppendOnly(t *testing.T) {
+	ts := []types.T{types.Int64Type, types.Int32Type}
+	schema := schemaOf(ts)
+	all, _, err := array.RecordFromJSON(memory.DefaultAllocator, schema, strings.NewReader(`[{"c0":1,"c1":2},{"c0":-3,"c1":4}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer all.Release()
+	dec := NewTableBatchDecoder(schema, ts)
+	var enc SmallBatchEncoder
+	for i, changes := range [][]ChangeType{nil, nil, {UpdateBefore, UpdateAfter}, nil} {
+		want, err := EncodeTableBatch(all, ts, changes, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := enc.Encode(all, ts, changes, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("batch %d: %d bytes, want %d", i, len(got), len(want))
+		}
+		b, err := dec.Decode(got)
+		if err != nil {
+			t.Fatalf("batch %d: %v", i, err)
+		}
+		if !array.RecordEqual(b.Record, all) {
+			t.Errorf("batch %d: decoded %v, want %v", i, b.Record, all)
+		}
+		if b.Header.AppendOnly() != (changes == nil) || len(b.Changes) != len(changes) {
+			t.Errorf("batch %d: append-only %v with %d change types, want %d", i, b.Header.AppendOnly(), len(b.Changes), len(changes))
+		}
+		b.Record.Release()
+	}
+	enc.mu.Lock()
+	taken := enc.prefixes[1] != nil
+	enc.mu.Unlock()
+	if !taken {
+		t.Error("no prefix taken for an append-only batch")
+	}
+}

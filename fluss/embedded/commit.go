@@ -858,6 +858,9 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior *priorWrites) ([]buc
 	t := r.table
 	r.allRows()
 	n := len(r.rows)
+	if n == 1 {
+		return s.preparePKOne(kv, r, prior)
+	}
 	order := r.order
 	if order == nil {
 		order = sortKeys(r.rows)
@@ -953,6 +956,107 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior *priorWrites) ([]buc
 	}
 	ov := &overlay{entries: ents}
 	return out, rows, ov, nil
+}
+
+// preparePKOne is preparePK of a request of one row (an UPDATE or DELETE
+// by key, a one-row INSERT: W10's commit): the same changelog, state and
+// overlay, without the per-key slots, key sort, per-bucket changelogs and
+// value buffer that a request of many rows needs, which were a third of a
+// one-row commit's allocations.
+func (s *Store) preparePKOne(kv stateWriter, r *request, prior *priorWrites) ([]bucketBatch, int64, *overlay, error) {
+	t := r.table
+	pr := r.rows[0]
+	r.order = nil
+	old, had, err := s.readOne(t, pr.key, prior)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	var changes [2]format.ChangeType
+	var images [2][]byte
+	var src [1]int32
+	cl := changelog{fromRec: r.recs != nil, changes: changes[:0], rows: images[:0]}
+	ent := kvEntry{key: pr.key}
+	switch r.kind {
+	case reqDelete:
+		if !had {
+			return s.writeNone(kv)
+		}
+		cl.changes = append(cl.changes, format.Delete)
+		cl.rows = append(cl.rows, old)
+		cl.fromRec = false
+		ent.del = true
+	case reqUpsert:
+		if had && r.opts.IgnoreExisting {
+			return s.writeNone(kv)
+		}
+		row := pr.row
+		if r.target != nil {
+			if row, err = mergePartial(t, old, had, pr.row, r.target); err != nil {
+				return nil, 0, nil, err
+			}
+		}
+		if had {
+			cl.changes = append(cl.changes, format.UpdateBefore, format.UpdateAfter)
+			cl.rows = append(cl.rows, old, row)
+			cl.fromRec = false
+		} else {
+			cl.changes = append(cl.changes, format.Insert)
+			cl.rows = append(cl.rows, row)
+			if cl.fromRec {
+				cl.src = src[:] // request row 0
+			}
+		}
+		ent.value = row
+	default:
+		return s.writeNone(kv)
+	}
+	out, err := encodeChangelog(t, pr.bucket, &cl, r.recs)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	ents := []kvEntry{ent}
+	s.hints.markWritten(ents, s.groupBase+2)
+	if err := writeRun(kv, ents, nil); err != nil {
+		return nil, 0, nil, ioErr(err, "updating the state of %s", t.info.Path)
+	}
+	return out, 1, &overlay{entries: ents}, nil
+}
+
+// writeNone is preparePK's result for a request that changes nothing (a
+// delete of a missing key, an insert of an existing one that ignores it):
+// no changelog, no state, an empty overlay.
+func (s *Store) writeNone(kv stateWriter) ([]bucketBatch, int64, *overlay, error) {
+	s.hints.markWritten(nil, s.groupBase+2)
+	if err := writeRun(kv, nil, nil); err != nil {
+		return nil, 0, nil, err
+	}
+	return nil, 0, &overlay{}, nil
+}
+
+// readOne is readStored of one key: its value in the newest prior overlay
+// having it, else the stored row the row cache holds for it, else pebble's
+// (a copy).
+func (s *Store) readOne(t *tableState, k []byte, prior *priorWrites) ([]byte, bool, error) {
+	if v, present, ok := prior.get(k); ok {
+		return v, present, nil
+	}
+	// As getStored: the row cache only while no state write happened
+	// since the group started.
+	if seq, floor := s.iters.writeSeq(); seq == s.groupBase {
+		if hint, ok := s.hints.stored(k, floor, nil); ok {
+			return hint, true, nil
+		}
+	}
+	v, closer, err := s.db.Get(k)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, ioErr(err, "reading the state of %s", t.info.Path)
+	}
+	v = bytes.Clone(v)
+	_ = closer.Close()
+	return v, true, nil
 }
 
 // rowParts returns r's rows as parts: its parts, or its rows as one.
@@ -1413,6 +1517,9 @@ func encodeChangelog(t *tableState, b int, cl *changelog, recs []arrow.RecordBat
 	if cl.fromRec && len(recs) > 0 && len(cl.src) == len(cl.rows) {
 		return cutChangelog(t, b, cl.src, cl.changes, recs)
 	}
+	if data, ok := encodeRowsDirect(t, cl); ok {
+		return []bucketBatch{{bucket: b, data: data, records: int64(len(cl.rows))}}, nil
+	}
 	var rec arrow.RecordBatch
 	if len(cl.rows) <= pooledChangelogRows {
 		// A write of a row or a few (an UPDATE by key: its before and
@@ -1453,6 +1560,30 @@ func encodeChangelog(t *tableState, b int, cl *changelog, recs []arrow.RecordBat
 		return nil, err
 	}
 	return []bucketBatch{{bucket: b, data: data, records: int64(len(cl.rows))}}, nil
+}
+
+// encodeRowsDirect encodes a changelog of a few rows of fixed-width
+// columns (an UPDATE by key's before and after images) from its compacted
+// rows straight into the log batch (format.SmallBatchEncoder.EncodeRows),
+// without decoding them into an Arrow record for the encoder to copy out
+// again: that record's builders and arrays were most of a one-row commit's
+// allocations. ok is false when the encoder declines (other column types,
+// a null, a row count it has not encoded yet, rows of an older schema).
+func encodeRowsDirect(t *tableState, cl *changelog) ([]byte, bool) {
+	const most = 16 // format.SmallBatchEncoder's smallBatchRows
+	if len(cl.rows) > most {
+		return nil, false
+	}
+	var buf [most][]byte
+	rows := buf[:len(cl.rows)]
+	for i, v := range cl.rows {
+		id, row, err := format.SplitValue(v)
+		if err != nil || id != t.info.SchemaID {
+			return nil, false // the record path widens or reports it
+		}
+		rows[i] = row
+	}
+	return t.logEnc.EncodeRows(rows, t.colTypes, cl.changes, t.info.SchemaID)
 }
 
 // pooledChangelogRows is the most changelog rows encodeChangelog decodes

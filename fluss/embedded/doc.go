@@ -185,7 +185,10 @@
 // key's stored row for the changelog's before image, takes it from the
 // cache too, so an
 // UPDATE by key reads its row once. Small changelog batches of fixed-width
-// columns are written by the table's format.SmallBatchEncoder.
+// columns are written by the table's format.SmallBatchEncoder, from the
+// compacted rows themselves (no Arrow record between) once it has the
+// batch's IPC prefix for that many rows; so are a log table's appends of a
+// few such rows (a one-row INSERT), from their record.
 //
 // A follow of a table's changelog (fluss.ChangelogFollower, follow.go:
 // SUBSCRIBE) keeps a byte position per bucket and reads what commits past

@@ -71,7 +71,7 @@ type Options struct {
 	Syncer Syncer
 	// CheckpointBytes is how many bytes of small groups' log appends
 	// pebble's write-ahead log holds before a checkpoint fsyncs the bucket
-	// logs and drops them (durable.go): 0 = 2 MiB.
+	// logs and drops them (durable.go): 0 = 512 KiB.
 	CheckpointBytes int64
 	// ColumnarMinRows is the table size (EstimateRows) from which a full
 	// scan of a primary-key table has its columnar image built

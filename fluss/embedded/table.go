@@ -86,7 +86,9 @@ func encodeAppend(t *tableState, conv arrow.RecordBatch) ([]bucketBatch, error) 
 		if part == nil {
 			continue
 		}
-		data, err := format.EncodeTableBatch(part, t.colTypes, nil, t.info.SchemaID)
+		// A few rows of fixed-width columns (a one-row INSERT) skip
+		// arrow-go's IPC writer (format.SmallBatchEncoder).
+		data, err := t.logEnc.Encode(part, t.colTypes, nil, t.info.SchemaID)
 		records := part.NumRows()
 		if part != conv {
 			part.Release()

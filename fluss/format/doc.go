@@ -19,7 +19,9 @@
 //     NewBatchDecoder take Arrow that is Fluss's already, as it is;
 //     SmallBatchEncoder writes a table's small batches of fixed-width
 //     columns without nulls itself, from the IPC prefix arrow-go's writer
-//     produced for the first batch of as many rows (smallbatch.go);
+//     produced for the first batch of as many rows (smallbatch.go), from
+//     an Arrow record or, for integer, float and date columns, from the
+//     rows' compacted bytes (EncodeRows); append-only batches too;
 //     SetWriter stamps an idempotent writer's id and sequence (inside the
 //     CRC, which it recomputes); a ServerProjected decoder skips the CRC of
 //     batches a server projected in FetchLog (it keeps the unprojected

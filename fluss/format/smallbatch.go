@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -32,10 +33,13 @@ type SmallBatchEncoder struct {
 // smallBatchRows is the most rows SmallBatchEncoder writes itself.
 const smallBatchRows = 16
 
-// Encode is EncodeTableBatch(rec, ts, changes, schemaID).
+// Encode is EncodeTableBatch(rec, ts, changes, schemaID); changes nil
+// makes an append-only batch.
 func (e *SmallBatchEncoder) Encode(rec arrow.RecordBatch, ts []types.T, changes []ChangeType, schemaID int16) ([]byte, error) {
 	n := int(rec.NumRows())
-	if e == nil || n == 0 || n > smallBatchRows || len(ts) != int(rec.NumCols()) || len(changes) != n {
+	// changes nil: an append-only batch (a log table's rows), which has no
+	// change-type vector but the same IPC message.
+	if e == nil || n == 0 || n > smallBatchRows || len(ts) != int(rec.NumCols()) || changes != nil && len(changes) != n {
 		return EncodeTableBatch(rec, ts, changes, schemaID)
 	}
 	var widthBuf [16]int
@@ -158,6 +162,115 @@ func slicesEqual(a, b []int) bool {
 	for i := range a {
 		if a[i] != b[i] {
 			return false
+		}
+	}
+	return true
+}
+
+// EncodeRows is Encode of the rows of a batch given as compacted rows of
+// types ts (a changelog's before and after images, as the state holds
+// them) rather than as an Arrow record: the values are decoded straight
+// into the body, with no Arrow builders or record in between. ok is false,
+// and nothing is encoded, unless Encode would write such a batch itself
+// and has the prefix for as many rows already (from an earlier batch it
+// had the writer encode): a row count or width it has not met, a column of
+// another type (text, decimal, converted units) or a null; the caller then
+// encodes a record as before. The bytes are Encode's for the same rows.
+func (e *SmallBatchEncoder) EncodeRows(rows [][]byte, ts []types.T, changes []ChangeType, schemaID int16) (b []byte, ok bool) {
+	n := len(rows)
+	if e == nil || n == 0 || n > smallBatchRows || len(changes) != n || len(ts) > maxRowColumns {
+		return nil, false
+	}
+	var widthBuf, atBuf [maxRowColumns]int
+	widths := widthBuf[:len(ts)]
+	for i, t := range ts {
+		if widths[i] = rowWidth(t); widths[i] == 0 {
+			return nil, false
+		}
+	}
+	e.mu.Lock()
+	var prefix []byte
+	if slicesEqual(e.widths, widths) {
+		prefix = e.prefixes[n-1]
+	}
+	e.mu.Unlock()
+	if prefix == nil {
+		return nil, false
+	}
+	b = smallBatchStart(n, len(prefix), widths, changes, prefix)
+	// Column c's values start at at[c]; make zeroed the padding.
+	at := atBuf[:len(ts)]
+	pos := len(b)
+	for c, w := range widths {
+		at[c] = pos
+		pos += int(bitutil.CeilByte64(int64(n * w)))
+	}
+	b = b[:pos]
+	for r, row := range rows {
+		if !putRow(b, at, r, row, ts, widths) {
+			return nil, false
+		}
+	}
+	return finishBatch(b, n, changes, schemaID), true
+}
+
+// maxRowColumns is the most columns EncodeRows encodes.
+const maxRowColumns = 16
+
+// rowWidth is the byte width in a log batch's body of a column of type t
+// that EncodeRows decodes from compacted rows, or 0: the types whose Arrow
+// type fixedWidths accepts (fixed-width, no unit conversion), but decimals.
+func rowWidth(t types.T) int {
+	switch t.Kind {
+	case types.Int8:
+		return 1
+	case types.Int16:
+		return 2
+	case types.Int32, types.Date, types.Float32:
+		return 4
+	case types.Int64, types.Float64:
+		return 8
+	}
+	return 0
+}
+
+// putRow decodes compacted row r of rows and writes its values into b, at
+// row r of each column (column c's values starting at at[c]): false for a
+// null or a truncated row.
+func putRow(b []byte, at []int, r int, row []byte, ts []types.T, widths []int) bool {
+	nb := (len(ts) + 7) / 8
+	if len(row) < nb {
+		return false
+	}
+	pos := nb
+	for f, t := range ts {
+		if row[f>>3]&(1<<(f&7)) != 0 {
+			return false // a null: the writer's batch has a validity bitmap
+		}
+		dst := b[at[f]+r*widths[f]:]
+		src := row[pos:]
+		switch t.Kind {
+		case types.Int32, types.Date:
+			v, m, err := readU32(src)
+			if err != nil {
+				return false
+			}
+			binary.LittleEndian.PutUint32(dst, uint32(v))
+			pos += m
+		case types.Int64:
+			v, m, err := readU64(src)
+			if err != nil {
+				return false
+			}
+			binary.LittleEndian.PutUint64(dst, uint64(v))
+			pos += m
+		default: // Int8, Int16, Float32, Float64: little-endian as they are
+			w := widths[f]
+			if len(src) < w {
+				return false
+			}
+			copy(dst[:w], src[:w])
+			pos += w
 		}
 	}
 	return true

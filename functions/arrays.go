@@ -494,20 +494,7 @@ func CompareValuesAs(t types.T, a, b any) (int, error) {
 		if !xok || !yok || len(x) != len(t.Fields) || len(y) != len(t.Fields) {
 			break
 		}
-		for i, f := range t.Fields {
-			switch {
-			case x[i] == nil && y[i] == nil:
-				continue
-			case x[i] == nil:
-				return 1, nil
-			case y[i] == nil:
-				return -1, nil
-			}
-			if c, err := CompareValuesAs(f.Type, x[i], y[i]); err != nil || c != 0 {
-				return c, err
-			}
-		}
-		return 0, nil
+		return compareElementsAt(x, y, func(i int, a, b any) (int, error) { return CompareValuesAs(t.Fields[i].Type, a, b) })
 	case t.Kind == types.Char:
 		// bpchar compares without its trailing blanks (bpcharcmp)
 		x, xok := a.(string)
@@ -529,6 +516,12 @@ func CompareValuesAs(t types.T, a, b any) (int, error) {
 // array_cmp does: a NULL element sorts after every value, and a shorter
 // array whose elements all equal the longer one's sorts first.
 func compareElements(x, y []any, cmp func(a, b any) (int, error)) (int, error) {
+	return compareElementsAt(x, y, func(_ int, a, b any) (int, error) { return cmp(a, b) })
+}
+
+// compareElementsAt is compareElements with a comparison told each
+// element's position (a record's fields differ in type).
+func compareElementsAt(x, y []any, cmp func(i int, a, b any) (int, error)) (int, error) {
 	for i := 0; i < len(x) && i < len(y); i++ {
 		switch {
 		case x[i] == nil && y[i] == nil:
@@ -538,7 +531,7 @@ func compareElements(x, y []any, cmp func(a, b any) (int, error)) (int, error) {
 		case y[i] == nil:
 			return -1, nil
 		}
-		c, err := cmp(x[i], y[i])
+		c, err := cmp(i, x[i], y[i])
 		if err != nil || c != 0 {
 			return c, err
 		}

@@ -73,28 +73,15 @@ func (r *rewriter) prefixOperand(k, j int) (int, error) {
 // tighter. It returns the output and the token after the right operand.
 func (r *rewriter) otherOperatorCall(out []item, k, j int) ([]item, int, error) {
 	t := r.toks[k]
-	op := sqlQuote(t.text(r.src))
-	if len(out) == 0 || !r.isOperand(out[len(out)-1]) {
-		e, err := r.prefixOperand(k, j)
-		if err != nil {
-			return nil, 0, err
+	prefix := len(out) == 0 || !r.isOperand(out[len(out)-1])
+	s := len(out) // where the left operand starts (none for a prefix one)
+	if !prefix {
+		if s = r.primaryStart(out); s < 0 {
+			return nil, 0, r.errNear(k)
 		}
-		right, err := r.run(k+1, e)
-		if err != nil {
-			return nil, 0, err
+		if s > 0 && (r.itemIs(out[s-1], "-") || r.itemIs(out[s-1], "+")) && (s == 1 || !r.isOperand(out[s-2])) {
+			s--
 		}
-		b := newComposite(r.leadOf(t))
-		b.add("pg__op_other(", t.start)
-		b.addItems(right, true)
-		b.add(", "+op+")", r.toks[e-1].end)
-		return append(out, b.it), e, nil
-	}
-	s := r.primaryStart(out)
-	if s < 0 {
-		return nil, 0, r.errNear(k)
-	}
-	if s > 0 && (r.itemIs(out[s-1], "-") || r.itemIs(out[s-1], "+")) && (s == 1 || !r.isOperand(out[s-2])) {
-		s--
 	}
 	e, err := r.prefixOperand(k, j)
 	if err != nil {
@@ -104,11 +91,17 @@ func (r *rewriter) otherOperatorCall(out []item, k, j int) ([]item, int, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	b := newComposite(out[s].lead)
-	b.add("pg__op_other(", out[s].firstOrig())
-	b.addItems(out[s:], true)
-	b.add(", ", t.start)
+	var b *compositeBuilder
+	if prefix {
+		b = newComposite(r.leadOf(t))
+		b.add("pg__op_other(", t.start)
+	} else {
+		b = newComposite(out[s].lead)
+		b.add("pg__op_other(", out[s].firstOrig())
+		b.addItems(out[s:], true)
+		b.add(", ", t.start)
+	}
 	b.addItems(right, true)
-	b.add(", "+op+")", r.toks[e-1].end)
+	b.add(", "+sqlQuote(t.text(r.src))+")", r.toks[e-1].end)
 	return append(out[:s], b.it), e, nil
 }

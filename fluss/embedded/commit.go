@@ -724,6 +724,30 @@ type changelog struct {
 	fromRec bool
 }
 
+// deleted records the delete of the stored row old.
+func (cl *changelog) deleted(old []byte) {
+	cl.changes = append(cl.changes, format.Delete)
+	cl.rows = append(cl.rows, old)
+	cl.fromRec = false
+}
+
+// upserted records row written over the stored row old (had: there was
+// one): an update's before and after images, or the insert of request
+// row i.
+func (cl *changelog) upserted(had bool, old, row []byte, i int32) {
+	if had {
+		cl.changes = append(cl.changes, format.UpdateBefore, format.UpdateAfter)
+		cl.rows = append(cl.rows, old, row)
+		cl.fromRec = false
+		return
+	}
+	cl.changes = append(cl.changes, format.Insert)
+	cl.rows = append(cl.rows, row)
+	if cl.fromRec {
+		cl.src = append(cl.src, i)
+	}
+}
+
 // overlay is the state one request of a group left for the keys it wrote:
 // its state changes, in key order (what it also wrote into the group's
 // state), which later requests of the same group must read instead of
@@ -902,9 +926,7 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior *priorWrites) ([]buc
 			if !had {
 				continue
 			}
-			cl.changes = append(cl.changes, format.Delete)
-			cl.rows = append(cl.rows, old)
-			cl.fromRec = false
+			cl.deleted(old)
 			cur[g], exists[g] = nil, false
 		case reqUpsert:
 			if had && r.opts.IgnoreExisting {
@@ -916,17 +938,7 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior *priorWrites) ([]buc
 					return nil, 0, nil, err
 				}
 			}
-			if had {
-				cl.changes = append(cl.changes, format.UpdateBefore, format.UpdateAfter)
-				cl.rows = append(cl.rows, old, row)
-				cl.fromRec = false
-			} else {
-				cl.changes = append(cl.changes, format.Insert)
-				cl.rows = append(cl.rows, row)
-				if cl.fromRec {
-					cl.src = append(cl.src, int32(i))
-				}
-			}
+			cl.upserted(had, old, row, int32(i))
 			cur[g], exists[g] = row, true
 		}
 		touched[g] = true
@@ -974,16 +986,14 @@ func (s *Store) preparePKOne(kv stateWriter, r *request, prior *priorWrites) ([]
 	var changes [2]format.ChangeType
 	var images [2][]byte
 	var src [1]int32
-	cl := changelog{fromRec: r.recs != nil, changes: changes[:0], rows: images[:0]}
+	cl := changelog{fromRec: r.recs != nil, changes: changes[:0], rows: images[:0], src: src[:0]}
 	ent := kvEntry{key: pr.key}
 	switch r.kind {
 	case reqDelete:
 		if !had {
 			return s.writeNone(kv)
 		}
-		cl.changes = append(cl.changes, format.Delete)
-		cl.rows = append(cl.rows, old)
-		cl.fromRec = false
+		cl.deleted(old)
 		ent.del = true
 	case reqUpsert:
 		if had && r.opts.IgnoreExisting {
@@ -995,17 +1005,7 @@ func (s *Store) preparePKOne(kv stateWriter, r *request, prior *priorWrites) ([]
 				return nil, 0, nil, err
 			}
 		}
-		if had {
-			cl.changes = append(cl.changes, format.UpdateBefore, format.UpdateAfter)
-			cl.rows = append(cl.rows, old, row)
-			cl.fromRec = false
-		} else {
-			cl.changes = append(cl.changes, format.Insert)
-			cl.rows = append(cl.rows, row)
-			if cl.fromRec {
-				cl.src = src[:] // request row 0
-			}
-		}
+		cl.upserted(had, old, row, 0)
 		ent.value = row
 	default:
 		return s.writeNone(kv)

@@ -72,6 +72,8 @@ type conn struct {
 	// cancel-request path calls it from another connection's goroutine.
 	runMu     sync.Mutex
 	runCancel context.CancelFunc
+	// runSpare keeps the last statement's context for the next (endRunning).
+	runSpare spareContext
 	// spareCtx keeps a finished portal's live context for the next Bind,
 	// sparePortal the portal itself (newPortal).
 	spareCtx    spareContext
@@ -724,7 +726,7 @@ func (c *conn) endImplicit(commit bool) {
 	}
 	c.held = false
 	ctx, cancel := c.beginRunning(c.ctx)
-	defer c.endRunning(cancel)
+	defer c.endRunning(ctx, cancel)
 	if err := c.session.(ImplicitTransactions).EndImplicit(ctx, commit); err != nil {
 		c.sendError(err)
 	}
@@ -744,16 +746,24 @@ func (c *conn) sendReady() {
 // when the statement is over (a method call rather than a returned closure:
 // this runs for every Query message, and the closure was an allocation).
 func (c *conn) beginRunning(parent context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(parent)
+	ctx, cancel := c.runSpare.get(parent)
 	c.runMu.Lock()
 	c.runCancel = cancel
 	c.runMu.Unlock()
 	return ctx, cancel
 }
 
-// endRunning ends what beginRunning began.
-func (c *conn) endRunning(cancel context.CancelFunc) {
+// endRunning ends what beginRunning began. The context is kept for the
+// next statement when nothing cancelled it, as a portal's is (spareContext:
+// a BEGIN or a COMMIT made and tore down one each): only a CancelRequest
+// can cancel it (statement_timeout arms a child of its own,
+// withStatementTimeout), and none can reach it once clearRunning returned.
+func (c *conn) endRunning(ctx context.Context, cancel context.CancelFunc) {
 	c.clearRunning()
+	if ctx.Err() == nil {
+		c.runSpare.put(ctx, cancel)
+		return
+	}
 	cancel()
 }
 

@@ -38,7 +38,7 @@ func (c *conn) handleParse(body []byte) error {
 		}
 	}
 	ctx, cancel := c.beginRunning(c.ctx)
-	defer c.endRunning(cancel)
+	defer c.endRunning(ctx, cancel)
 	stmts, err := c.session.Prepare(ctx, m.Query, m.ParameterOIDs)
 	if err != nil {
 		return err

@@ -112,3 +112,54 @@ func TestPortalRecycle(t *testing.T) {
 		t.Error("a portal in use handed out twice")
 	}
 }
+
+// TestQueryContextReuse: a statement's context (a simple Query's, a
+// Parse's) serves the next statement when nothing cancelled it, and one a
+// CancelRequest cancelled is replaced; a simple Query cancelled mid-run
+// leaves the next ones unaffected.
+func TestQueryContextReuse(t *testing.T) {
+	parent, stop := context.WithCancel(context.Background())
+	defer stop()
+	c := &conn{}
+	ctx1, cancel1 := c.beginRunning(parent)
+	c.endRunning(ctx1, cancel1)
+	ctx2, cancel2 := c.beginRunning(parent)
+	if ctx2 != ctx1 || ctx2.Err() != nil {
+		t.Fatalf("an uncancelled statement context was not reused (same %v, err %v)", ctx2 == ctx1, ctx2.Err())
+	}
+	c.cancelRunning() // a CancelRequest
+	c.endRunning(ctx2, cancel2)
+	ctx3, cancel3 := c.beginRunning(parent)
+	defer c.endRunning(ctx3, cancel3)
+	if ctx3 == ctx2 || ctx3.Err() != nil {
+		t.Fatalf("a cancelled statement context was reused (same %v, err %v)", ctx3 == ctx2, ctx3.Err())
+	}
+	stop()
+	if ctx3.Err() == nil {
+		t.Error("the statement context does not end with the connection's")
+	}
+
+	ts := startServer(t, nil)
+	rc := dialRaw(t, ts.addr, "tester")
+	rc.until("ReadyForQuery")
+	series := func(when string) {
+		t.Helper()
+		rc.send(&pgproto3.Query{String: "SELECT series 2"})
+		if got := rc.until("ReadyForQuery"); len(got) != 5 || got[3] != "CommandComplete SELECT 2" {
+			t.Fatalf("%s: %v", when, got)
+		}
+	}
+	for range 3 {
+		series("before the cancel")
+	}
+	rc.send(&pgproto3.Query{String: "SLEEP"})
+	waitStarted(t, ts)
+	cancelConn(t, ts.addr, rc.key)
+	if e := receiveError(t, rc); e.Code != "57014" {
+		t.Errorf("cancel: %s %q", e.Code, e.Message)
+	}
+	rc.until("ReadyForQuery")
+	for range 3 {
+		series("after the cancel")
+	}
+}

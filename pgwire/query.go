@@ -253,7 +253,7 @@ func (c *conn) handleQuery(body []byte) {
 	}
 	c.curSQL = sql
 	ctx, cancel := c.beginRunning(c.ctx)
-	defer c.endRunning(cancel)
+	defer c.endRunning(ctx, cancel)
 	stmts, err := c.session.Prepare(ctx, sql, nil)
 	failed := err != nil
 	switch {

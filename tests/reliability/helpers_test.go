@@ -45,6 +45,24 @@ type process struct {
 // killed at the end of the test if still running.
 func startProcess(t *testing.T, bin, dir string, extra ...string) *process {
 	t.Helper()
+	// FreePort's port is free when it answers, not when the server binds
+	// it: another test's connection may take it in between. Such a start
+	// is tried again on another port.
+	for attempt := 1; ; attempt++ {
+		p, stderr := tryStartProcess(t, bin, dir, extra...)
+		if p != nil {
+			return p
+		}
+		if attempt == 3 || !strings.Contains(stderr, "address already in use") {
+			t.Fatalf("sqlgate exited before its ready line; stderr:\n%s", stderr)
+		}
+	}
+}
+
+// tryStartProcess is one start of startProcess: nil and the process's
+// stderr when it exited before its ready line.
+func tryStartProcess(t *testing.T, bin, dir string, extra ...string) (*process, string) {
+	t.Helper()
 	port := testbin.FreePort(t)
 	cmd := exec.Command(bin, append([]string{"serve", "--listen", "127.0.0.1:" + strconv.Itoa(port), "--data", dir}, extra...)...)
 	stdout, err := cmd.StdoutPipe()
@@ -74,11 +92,11 @@ func startProcess(t *testing.T, bin, dir string, extra ...string) *process {
 	select {
 	case <-ready:
 	case <-p.exited:
-		t.Fatalf("sqlgate exited before its ready line; stderr:\n%s", cmd.Stderr.(*lockedWriter).String())
+		return nil, cmd.Stderr.(*lockedWriter).String()
 	case <-time.After(60 * time.Second):
 		t.Fatalf("sqlgate did not print its ready line; stderr:\n%s", cmd.Stderr.(*lockedWriter).String())
 	}
-	return p
+	return p, ""
 }
 
 // kill sends SIGKILL and waits for the process to be gone.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"os"
-	"strings"
 	"testing"
 )
 
@@ -60,7 +58,7 @@ func TestOperatorResolutionDifferential(t *testing.T) {
 	r := startPair(t, ctx, &Schema{})
 	rng := rand.New(rand.NewSource(int64(envInt(t, "SQLGATE_DIFF_SEED", 1))))
 	right := envInt(t, "SQLGATE_OPS_RIGHT", len(resolveOperands))
-	known := knownResolveDifferences(t)
+	known := knownDifferences(t, "testdata/opsresolve_differences.txt")
 	queries := append([]string(nil), resolvePinned...)
 	queries = append(queries, resolveQueries(rng, right)...)
 	stats := map[string]int{}
@@ -123,23 +121,6 @@ func resolveQueries(rng *rand.Rand, right int) []string {
 		}
 	}
 	return qs
-}
-
-// knownResolveDifferences reads testdata/opsresolve_differences.txt: the
-// queries whose difference is known and not fixed yet.
-func knownResolveDifferences(t *testing.T) map[string]bool {
-	t.Helper()
-	data, err := os.ReadFile("testdata/opsresolve_differences.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	known := map[string]bool{}
-	for _, line := range strings.Split(string(data), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			known[line] = true
-		}
-	}
-	return known
 }
 
 // agrees reports whether sqlgate's outcome is PostgreSQL's: the same

@@ -57,6 +57,21 @@ func (s *session) needRowLocks(what string) error {
 // every row it may write, so none can change again. The caller runs both
 // passes itself, so that the first pass's Recheck stays on its stack
 // (handed through a function value, it was one allocation per UPDATE).
+// recheckPasses runs a write's pass over src with rc, then, when rows were
+// deferred to a second look (their lock was waited for), once more over a
+// fresh build of plan that visits only them. run is only called, never
+// kept, so the caller's closure stays on its stack.
+func (s *session) recheckPasses(rt *lower.Runtime, plan lower.Node, src exec.Operator, rc *exec.Recheck, run func(exec.Operator, *exec.Recheck) error) error {
+	if err := run(src, rc); err != nil || len(rc.Deferred) == 0 {
+		return err
+	}
+	again, err := s.recheckSource(rt, plan)
+	if err != nil {
+		return err
+	}
+	return run(again, &exec.Recheck{Only: rc.Deferred})
+}
+
 func (s *session) recheckSource(rt *lower.Runtime, plan lower.Node) (exec.Operator, error) {
 	tx := s.writeTxn()
 	s.startLocking(tx)
@@ -237,7 +252,6 @@ func (o *batchesOperator) Close() {
 	o.batches = nil
 }
 
-// duration reads a time setting (0 when off or unreadable).
 // parsedDuration is a duration setting as last parsed (session.duration):
 // every write read its two lock timeouts and parsed deadlock_timeout's
 // "1s" again.
@@ -255,6 +269,7 @@ func (p *parsedDuration) of(s *session, name string) time.Duration {
 	return p.d
 }
 
+// duration reads a time setting (0 when off or unreadable).
 func (s *session) duration(name string) time.Duration {
 	v := s.settings[name]
 	if v == "0" || v == "" {

@@ -95,13 +95,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			rows += up.Rows
 			return err
 		}
-		err = pass(src, rc)
-		if err == nil && len(rc.Deferred) > 0 {
-			var again exec.Operator
-			if again, err = s.recheckSource(rt, ps.plan); err == nil {
-				err = pass(again, &exec.Recheck{Only: rc.Deferred})
-			}
-		}
+		err = s.recheckPasses(rt, ps.plan, src, rc, pass)
 		if err != nil {
 			ret.Release()
 			return nil, 0, err
@@ -122,13 +116,7 @@ func (s *session) runWrite(ctx context.Context, ps *statement, bound binder.Stat
 			rows += del.Rows
 			return err
 		}
-		err = pass(src, rc)
-		if err == nil && len(rc.Deferred) > 0 {
-			var again exec.Operator
-			if again, err = s.recheckSource(rt, ps.plan); err == nil {
-				err = pass(again, &exec.Recheck{Only: rc.Deferred})
-			}
-		}
+		err = s.recheckPasses(rt, ps.plan, src, rc, pass)
 		if err != nil {
 			ret.Release()
 			return nil, 0, err

@@ -13,7 +13,7 @@ import (
 func TestOneInt64Key(t *testing.T) {
 	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}, nil)
 	for _, id := range []int64{0, 1, -7, 1 << 62} {
-		k := oneInt64Key(schema, id)
+		k := (&int64Key{}).init(schema, id)
 		b := array.NewInt64Builder(memory.DefaultAllocator)
 		b.Append(id)
 		col := b.NewArray()

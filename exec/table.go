@@ -248,11 +248,11 @@ func (o *Lookup) lookup(ctx context.Context, keys arrow.RecordBatch) (arrow.Reco
 	return out, nil
 }
 
-// int64Key is oneInt64Key's record and the storage of its column, allocated
-// at once rather than as a value slice, a buffer header, a buffer list, the
-// column's Data, a record and its column list (the column's Int64 is the
-// one other allocation). The prepared `WHERE id = $1` builds one per
-// Execute.
+// int64Key is the one-row record of a single BIGINT key column and the
+// storage of its column, held at once rather than as a value slice, a
+// buffer header, a buffer list, the column's Data, a record and its column
+// list (the column's Int64 is the one other allocation). A Lookup keeps one
+// for the prepared `WHERE id = $1` (Lookup.key).
 type int64Key struct {
 	arrowrec.Record
 	val  [1]int64
@@ -260,11 +260,6 @@ type int64Key struct {
 	bufs [2]*memory.Buffer
 	data array.Data
 	cols [1]arrow.Array
-}
-
-// oneInt64Key is the one-row record of a single BIGINT key column.
-func oneInt64Key(schema *arrow.Schema, id int64) arrow.RecordBatch {
-	return (&int64Key{}).init(schema, id)
 }
 
 // init makes k, a zero int64Key, the one-row record of id.

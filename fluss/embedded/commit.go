@@ -368,7 +368,6 @@ func (s *Store) commit(reqs []*request) {
 	results := make([]result, len(reqs))
 	live := make([]bool, len(reqs))
 	s.groupBase, _ = s.iters.writeSeq()
-	s.groupLen = len(reqs)
 	s.hints.begin() // rowhints.go
 	order, panicked := s.prepareGroup(reqs, kv, results, live)
 	if panicked != nil {
@@ -409,11 +408,11 @@ func (s *Store) commit(reqs []*request) {
 	case s.recordAppends(order, batch):
 		// One sync: the batch carries the appends (durable.go).
 		if err = s.logGroupAppends(order, batch); err == nil {
-			err = s.commitBatch(batch, waitsForSync(reqs, live), s.groupBase)
+			err = s.commitBatch(batch, waitsForSync(reqs, live), len(reqs) == 1, s.groupBase)
 		}
 	default:
 		if err = s.writeLogs(order); err == nil && !batch.Empty() {
-			err = s.commitBatch(batch, waitsForSync(reqs, live), s.groupBase)
+			err = s.commitBatch(batch, waitsForSync(reqs, live), len(reqs) == 1, s.groupBase)
 		}
 	}
 	if err != nil {
@@ -601,9 +600,11 @@ func (s *Store) commitBulk(order []*bucketWrite, bulk *bulkState) error {
 
 // commitBatch commits a group's state batch, synced unless no writer of
 // the group waits for the sync (asynccommit.go), or ingests it when it
-// grew large. base is the state writes' count its prepare marked its keys
-// after (rowhints.go), noMarks for a batch of unmarked keys.
-func (s *Store) commitBatch(batch *pebble.Batch, wait bool, base uint64) error {
+// grew large. lone: the group is one request (with nothing queued behind
+// it, its WAL write and sync are raw calls, fsys.go). base is the state
+// writes' count its prepare marked its keys after (rowhints.go), noMarks
+// for a batch of unmarked keys.
+func (s *Store) commitBatch(batch *pebble.Batch, wait, lone bool, base uint64) error {
 	if s.opts.IngestBytes > 0 && batch.Len() >= s.opts.IngestBytes {
 		if err := s.ingestBatch(batch); err != nil {
 			return ioErr(err, "ingesting the key-value state")
@@ -618,7 +619,7 @@ func (s *Store) commitBatch(batch *pebble.Batch, wait bool, base uint64) error {
 	defer s.iters.endWrite()
 	// A lone commit with nothing queued behind it syncs with raw calls
 	// (fsys.go, filledWAL.raw).
-	solo := wait && s.groupLen == 1 && len(s.reqs) == 0
+	solo := wait && lone && len(s.reqs) == 0
 	if solo {
 		s.walSolo.Store(true)
 		defer s.walSolo.Store(false)

@@ -245,7 +245,7 @@ func (s *Store) writeStaged(r *request) result {
 		}
 	}
 	if err == nil {
-		err = s.commitBatch(batch, !r.async, noMarks)
+		err = s.commitBatch(batch, !r.async, true, noMarks) // one request: a lone group
 	}
 	if err != nil {
 		return fail(err)

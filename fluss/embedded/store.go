@@ -106,8 +106,6 @@ type Store struct {
 	// groupBase is the state writes' count (iterCache.wseq) when the group
 	// being committed started; only the committer (its token held) uses it.
 	groupBase uint64
-	// groupLen is the number of requests in the group being committed.
-	groupLen int
 	// walSolo is set while a lone group's synced batch commits (the WAL's
 	// raw write and sync, fsys.go).
 	walSolo atomic.Bool

@@ -234,7 +234,7 @@ func (b *binder) bindGroupByTree(st *aggState, input *Node, in **scope, targets 
 	if err != nil || len(gsrf.calls) == 0 {
 		return nil, err
 	}
-	n, grouped := gsrf.groupBySetCalls(*input, st.keys, raw)
+	n, grouped := gsrf.groupBySetCalls(*input, st.keys)
 	ns := newScope(n)
 	grouped.raw = func(e pt.Expr) (Expr, error) { return b.bindTree(ns, e) }
 	*input, *in, st.input = n, ns, ns

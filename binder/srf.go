@@ -456,10 +456,10 @@ func sameExprs(a, b []Expr) bool {
 // srfRefs to them) in a ProjectSet over input and returns it and the
 // grouped calls for the select list's state. The ProjectSet's added
 // columns are hidden: no name reaches them.
-func (st *srfState) groupBySetCalls(input Node, keys []Expr, raw func(pt.Expr) (Expr, error)) (Node, *groupedSetCalls) {
+func (st *srfState) groupBySetCalls(input Node, keys []Expr) (Node, *groupedSetCalls) {
 	base := len(input.Columns())
 	n, pos := st.addProjectSet(input, keys)
-	g := &groupedSetCalls{calls: st.calls, raw: raw}
+	g := &groupedSetCalls{calls: st.calls}
 	for _, p := range pos {
 		g.cols = append(g.cols, base+p)
 	}

@@ -123,10 +123,10 @@ func atIntervalZone(fromTZ bool) Kernel {
 				return nil, sqlerr.New(sqlerr.InvalidParameterValue, "interval time zone \"%s\" must not include months or days", types.FormatInterval(z))
 			}
 			east := time.Duration(z.Nanoseconds/1e9) * time.Second
-			t := get(i).Add(east)
 			if !fromTZ {
-				t = get(i).Add(-east)
+				east = -east
 			}
+			t := get(i).Add(east)
 			if t.Before(firstTimestamp) {
 				return nil, sqlerr.TimestampOutOfRange()
 			}
@@ -352,6 +352,13 @@ func canonicalUnit(s string) (string, bool) {
 // written with its ASCII letters lower-cased (downcase_truncate_identifier),
 // not the unit it is an alias of ("timezone_h", not "timezone_hour").
 func unitWritten(s string) string {
+	upper := false
+	for i := 0; i < len(s) && !upper; i++ {
+		upper = s[i] >= 'A' && s[i] <= 'Z'
+	}
+	if !upper {
+		return s // lower case already: no copy (extract reads it twice a row)
+	}
 	b := []byte(s)
 	for i, c := range b {
 		if c >= 'A' && c <= 'Z' {

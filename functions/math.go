@@ -296,10 +296,6 @@ func intGCD(t types.T) Kernel {
 
 // --- numeric functions ----------------------------------------------------
 
-// numericFn builds a function over numeric arguments (numeric or
-// DECIMAL(p,s) columns, read as numerics) and integer ones (round's and
-// trunc's digit count); the result is an unconstrained numeric whose
-// display scale package numeric chooses per value, as PostgreSQL does.
 // numericIntArgs reads a call's numeric arguments and, after them, its
 // integer ones (round(numeric, int4), width_bucket's count).
 func numericIntArgs(args []arrow.Array) ([]types.NumericReader, []func(int) int64, error) {
@@ -319,6 +315,10 @@ func numericIntArgs(args []arrow.Array) ([]types.NumericReader, []func(int) int6
 	return nums, ints, nil
 }
 
+// numericFn builds a function over numeric arguments (numeric or
+// DECIMAL(p,s) columns, read as numerics) and integer ones (round's and
+// trunc's digit count); the result is an unconstrained numeric whose
+// display scale package numeric chooses per value, as PostgreSQL does.
 func numericFn(body func(nums []*apd.Decimal, ints []int64) (*apd.Decimal, error)) func([]types.T, []any) (types.T, Kernel) {
 	return func([]types.T, []any) (types.T, Kernel) {
 		return types.NumericType, func(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {

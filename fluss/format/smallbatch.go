@@ -47,12 +47,7 @@ func (e *SmallBatchEncoder) Encode(rec arrow.RecordBatch, ts []types.T, changes 
 	if !ok {
 		return EncodeTableBatch(rec, ts, changes, schemaID)
 	}
-	e.mu.Lock()
-	var prefix []byte
-	if slicesEqual(e.widths, widths) {
-		prefix = e.prefixes[n-1]
-	}
-	e.mu.Unlock()
+	prefix := e.prefix(widths, n)
 	if prefix != nil {
 		return finishBatch(appendBody(smallBatchStart(n, len(prefix), widths, changes, prefix), rec, widths), n, changes, schemaID), nil
 	}
@@ -167,6 +162,17 @@ func slicesEqual(a, b []int) bool {
 	return true
 }
 
+// prefix is the IPC prefix kept for n rows of these column widths, nil
+// when the encoder holds none for them.
+func (e *SmallBatchEncoder) prefix(widths []int, n int) []byte {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if slicesEqual(e.widths, widths) {
+		return e.prefixes[n-1]
+	}
+	return nil
+}
+
 // EncodeRows is Encode of the rows of a batch given as compacted rows of
 // types ts (a changelog's before and after images, as the state holds
 // them) rather than as an Arrow record: the values are decoded straight
@@ -188,12 +194,7 @@ func (e *SmallBatchEncoder) EncodeRows(rows [][]byte, ts []types.T, changes []Ch
 			return nil, false
 		}
 	}
-	e.mu.Lock()
-	var prefix []byte
-	if slicesEqual(e.widths, widths) {
-		prefix = e.prefixes[n-1]
-	}
-	e.mu.Unlock()
+	prefix := e.prefix(widths, n)
 	if prefix == nil {
 		return nil, false
 	}

@@ -963,12 +963,23 @@ func (s *Store) preparePK(kv stateWriter, r *request, prior *priorWrites) ([]buc
 			ents = append(ents, kvEntry{key: k, value: cur[g], del: !exists[g]})
 		}
 	}
-	s.hints.markWritten(ents, s.groupBase+2)
-	if err := writeRun(kv, ents, nil); err != nil {
-		return nil, 0, nil, ioErr(err, "updating the state of %s", t.info.Path)
+	ov, err := s.writeState(kv, t, ents, nil)
+	if err != nil {
+		return nil, 0, nil, err
 	}
-	ov := &overlay{entries: ents}
 	return out, rows, ov, nil
+}
+
+// writeState writes a request's state entries (in key order; pre, a bulk
+// request's prebuilt run, or nil) into the group's state after marking
+// them in the row cache (rowhints.go), and returns the overlay later
+// requests of the group read them from.
+func (s *Store) writeState(kv stateWriter, t *tableState, ents []kvEntry, pre *prebuiltState) (*overlay, error) {
+	s.hints.markWritten(ents, s.groupBase+2)
+	if err := writeRun(kv, ents, pre); err != nil {
+		return nil, ioErr(err, "updating the state of %s", t.info.Path)
+	}
+	return &overlay{entries: ents}, nil
 }
 
 // preparePKOne is preparePK of a request of one row (an UPDATE or DELETE
@@ -1015,12 +1026,11 @@ func (s *Store) preparePKOne(kv stateWriter, r *request, prior *priorWrites) ([]
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	ents := []kvEntry{ent}
-	s.hints.markWritten(ents, s.groupBase+2)
-	if err := writeRun(kv, ents, nil); err != nil {
-		return nil, 0, nil, ioErr(err, "updating the state of %s", t.info.Path)
+	ov, err := s.writeState(kv, t, []kvEntry{ent}, nil)
+	if err != nil {
+		return nil, 0, nil, err
 	}
-	return out, 1, &overlay{entries: ents}, nil
+	return out, 1, ov, nil
 }
 
 // writeNone is preparePK's result for a request that changes nothing (a
@@ -1129,11 +1139,10 @@ func (s *Store) prepareNew(kv stateWriter, r *request, prior *priorWrites) (out 
 		}
 		out = append(out, bbs...)
 	}
-	s.hints.markWritten(ents, s.groupBase+2)
-	if err := writeRun(kv, ents, r.prebuilt); err != nil {
-		return nil, nil, false, ioErr(err, "updating the state of %s", t.info.Path)
+	if ov, err = s.writeState(kv, t, ents, r.prebuilt); err != nil {
+		return nil, nil, false, err
 	}
-	return out, &overlay{entries: ents}, true, nil
+	return out, ov, true, nil
 }
 
 // sortKeys returns the indexes of rows ordered by key, equal keys in row

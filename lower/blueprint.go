@@ -87,12 +87,18 @@ func (rt *Runtime) projectLookupFor() *projectLookup {
 	return &projectLookup{}
 }
 
+// plainBuild reports whether Build builds a node as its own Build does: no
+// metrics to instrument it with and no backend chosen per node.
+func (rt *Runtime) plainBuild() bool {
+	return rt.Metrics == nil && (rt.Backends == nil || len(rt.Backends.Nodes) == 0)
+}
+
 // Build instantiates n (and its inputs) as running operators, instrumented
 // when rt.Metrics is set.
 func Build(rt *Runtime, n Node) (exec.Operator, error) {
 	rt.cteRuns() // before any operator runs: see cteRuns
 	if rt.Metrics == nil {
-		if rt.Backends == nil || len(rt.Backends.Nodes) == 0 {
+		if rt.plainBuild() {
 			return n.Build(rt)
 		}
 		restore := rt.bindEC(n, nil)
@@ -327,7 +333,7 @@ type projectLookup struct {
 // allocation. ok is false when it does not apply.
 func (n *projectNode) buildOverLookup(rt *Runtime) (op exec.Operator, ok bool, err error) {
 	ln, isLookup := n.input.(*lookupNode)
-	if !isLookup || rt.Metrics != nil || rt.Backends != nil && len(rt.Backends.Nodes) > 0 {
+	if !isLookup || !rt.plainBuild() {
 		return nil, false, nil
 	}
 	rt.cteRuns() // as Build does before building the input

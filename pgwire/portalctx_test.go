@@ -65,17 +65,27 @@ func TestPortalContextAfterCancel(t *testing.T) {
 	rc.until("ReadyForQuery")
 	rc.send(&pgproto3.Parse{Name: "s", Query: "SELECT series 2"}, &pgproto3.Parse{Name: "z", Query: "SLEEP"}, &pgproto3.Sync{})
 	rc.until("ReadyForQuery")
-	series := func(when string) {
+	cancelBetweenSeries(t, ts, rc,
+		[]pgproto3.FrontendMessage{&pgproto3.Bind{PreparedStatement: "s"}, &pgproto3.Execute{}, &pgproto3.Sync{}},
+		[]pgproto3.FrontendMessage{&pgproto3.Bind{PreparedStatement: "z"}, &pgproto3.Execute{}, &pgproto3.Sync{}})
+}
+
+// cancelBetweenSeries sends series (a statement of two rows) three times,
+// then sleep, which a CancelRequest cancels (57014), then series three
+// times more, each of which must answer as before.
+func cancelBetweenSeries(t *testing.T, ts *testServer, rc *rawConn, series, sleep []pgproto3.FrontendMessage) {
+	t.Helper()
+	run := func(when string) {
 		t.Helper()
-		rc.send(&pgproto3.Bind{PreparedStatement: "s"}, &pgproto3.Execute{}, &pgproto3.Sync{})
+		rc.send(series...)
 		if got := rc.until("ReadyForQuery"); len(got) != 5 || got[3] != "CommandComplete SELECT 2" {
 			t.Fatalf("%s: %v", when, got)
 		}
 	}
 	for range 3 {
-		series("before the cancel")
+		run("before the cancel")
 	}
-	rc.send(&pgproto3.Bind{PreparedStatement: "z"}, &pgproto3.Execute{}, &pgproto3.Sync{})
+	rc.send(sleep...)
 	waitStarted(t, ts)
 	cancelConn(t, ts.addr, rc.key)
 	if e := receiveError(t, rc); e.Code != "57014" {
@@ -83,7 +93,7 @@ func TestPortalContextAfterCancel(t *testing.T) {
 	}
 	rc.until("ReadyForQuery")
 	for range 3 {
-		series("after the cancel")
+		run("after the cancel")
 	}
 }
 
@@ -142,24 +152,6 @@ func TestQueryContextReuse(t *testing.T) {
 	ts := startServer(t, nil)
 	rc := dialRaw(t, ts.addr, "tester")
 	rc.until("ReadyForQuery")
-	series := func(when string) {
-		t.Helper()
-		rc.send(&pgproto3.Query{String: "SELECT series 2"})
-		if got := rc.until("ReadyForQuery"); len(got) != 5 || got[3] != "CommandComplete SELECT 2" {
-			t.Fatalf("%s: %v", when, got)
-		}
-	}
-	for range 3 {
-		series("before the cancel")
-	}
-	rc.send(&pgproto3.Query{String: "SLEEP"})
-	waitStarted(t, ts)
-	cancelConn(t, ts.addr, rc.key)
-	if e := receiveError(t, rc); e.Code != "57014" {
-		t.Errorf("cancel: %s %q", e.Code, e.Message)
-	}
-	rc.until("ReadyForQuery")
-	for range 3 {
-		series("after the cancel")
-	}
+	cancelBetweenSeries(t, ts, rc, []pgproto3.FrontendMessage{&pgproto3.Query{String: "SELECT series 2"}},
+		[]pgproto3.FrontendMessage{&pgproto3.Query{String: "SLEEP"}})
 }

@@ -51,7 +51,19 @@ func TestChangelogOfPrimaryKeyTable(t *testing.T) {
 	if _, err := tb.Delete(ctx, keys); err != nil {
 		t.Fatal(err)
 	}
-	r, err := tb.(fluss.ChangelogScanner).ScanChangelog(ctx, fluss.ScanOptions{Projection: []int{0, 1, 5}})
+	got := changelogLines(t, tb, 0, 1, 5)
+	want := "insert 0 apple|update_before 1 apple|update_after 2 banana|delete 3 banana"
+	if strings.Join(got, "|") != want {
+		t.Errorf("changelog %q, want %q", strings.Join(got, "|"), want)
+	}
+}
+
+// changelogLines reads tb's changelog, the columns at proj (three of them:
+// the change type and two of the table's), as "type a b" lines.
+func changelogLines(t *testing.T, tb fluss.Table, proj ...int) []string {
+	t.Helper()
+	ctx := context.Background()
+	r, err := tb.(fluss.ChangelogScanner).ScanChangelog(ctx, fluss.ScanOptions{Projection: proj})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,15 +75,11 @@ func TestChangelogOfPrimaryKeyTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		if b == nil {
-			break
+			return got
 		}
 		for i := 0; i < int(b.NumRows()); i++ {
 			got = append(got, b.Column(0).ValueStr(i)+" "+b.Column(1).ValueStr(i)+" "+b.Column(2).ValueStr(i))
 		}
 		b.Release()
-	}
-	want := "insert 0 apple|update_before 1 apple|update_after 2 banana|delete 3 banana"
-	if strings.Join(got, "|") != want {
-		t.Errorf("changelog %q, want %q", strings.Join(got, "|"), want)
 	}
 }

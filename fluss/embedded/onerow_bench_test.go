@@ -179,25 +179,7 @@ func TestOneRowChangelog(t *testing.T) {
 		}
 		w.Rec.Release()
 	}
-	r, err := tb.(fluss.ChangelogScanner).ScanChangelog(ctx, fluss.ScanOptions{Projection: []int{0, 3, 4}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var got []string
-	for {
-		b, err := r.Next(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b == nil {
-			break
-		}
-		for i := 0; i < int(b.NumRows()); i++ {
-			got = append(got, b.Column(0).ValueStr(i)+" "+b.Column(1).ValueStr(i)+" "+b.Column(2).ValueStr(i))
-		}
-		b.Release()
-	}
+	got := changelogLines(t, tb, 0, 3, 4)
 	want := "insert 1 10|update_before 1 10|update_after 1 20|update_before 1 20|update_after 1 -30|insert 7 70|" +
 		"update_before 1 -30|update_after 1 1099511627776|delete 1 1099511627776"
 	if strings.Join(got, "|") != want {

@@ -214,21 +214,30 @@ func tallyBy(t *testing.T, ctx context.Context, r *Runner, q string, stats map[s
 	t.Helper()
 	sg := r.SQLGate.Run(ctx, q)
 	pg := r.Postgres.Run(ctx, q)
-	switch {
-	case sg.Err != nil && sg.Err.Code == connErrorCode:
+	if sg.Err != nil && sg.Err.Code == connErrorCode {
 		t.Fatalf("%s lost its connection: %s", q, sg.Err.Message)
+	}
+	kind, why := verdict(sg, pg, rule)
+	stats[kind]++
+	if kind == "different" {
+		t.Errorf("%s\n%s", q, why)
+	}
+}
+
+// verdict is tallyBy's judgement of sqlgate's outcome against
+// PostgreSQL's: "refused alike" (the same SQLSTATE and message, and
+// position where rule.placed says), "same" (the same values of the same
+// types) or "different", with why.
+func verdict(sg, pg Outcome, rule tallyRule) (kind, why string) {
+	switch {
 	case sg.Err != nil && pg.Err != nil && sg.Err.Code == pg.Err.Code && sg.Err.Message == pg.Err.Message &&
 		(rule.placed == nil || !rule.placed(sg.Err.Code) || sg.Err.Position == pg.Err.Position):
-		stats["refused alike"]++
+		return "refused alike", ""
 	case sg.Err != nil || pg.Err != nil:
-		stats["different"]++
-		t.Errorf("%s\n  sqlgate:    %s\n  PostgreSQL: %s", q, describeErr(sg), describeErr(pg))
-	default:
-		if same, why := Compare(sg, pg, rule.ordered, false); !same {
-			stats["different"]++
-			t.Errorf("%s\n  %s", q, why)
-			return
-		}
-		stats["same"]++
+		return "different", "  sqlgate:    " + describeErr(sg) + "\n  PostgreSQL: " + describeErr(pg)
 	}
+	if same, why := Compare(sg, pg, rule.ordered, false); !same {
+		return "different", "  " + why
+	}
+	return "same", ""
 }

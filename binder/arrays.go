@@ -439,18 +439,18 @@ func (b *binder) bindQuantifiedArray(s *scope, n *pt.Quantified) (Expr, error) {
 }
 
 // comparableRecords checks that records a and b can be compared as
-// PostgreSQL's record_eq and record_cmp compare them: as many fields, each
-// of the same type (no cast between fields); its errors are theirs, with
-// no position (PostgreSQL raises them running the comparison).
+// PostgreSQL's record_eq and record_cmp compare them, with their errors
+// (functions/recordcmp.go), which have no position: PostgreSQL raises
+// them running the comparison.
 func comparableRecords(a, c types.T) error {
-	if len(a.Fields) != len(c.Fields) {
-		return sqlerr.New(sqlerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
-	}
-	for i := range a.Fields {
-		at, ct := a.Fields[i].Type, c.Fields[i].Type
-		if !functions.SamePGType(at, ct) {
-			return sqlerr.New(sqlerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d", at.OperandName(), ct.OperandName(), i+1)
+	n := min(len(a.Fields), len(c.Fields))
+	for i := 0; i < n; i++ {
+		if !functions.SameRecordFieldType(a.Fields[i].Type, c.Fields[i].Type) {
+			return functions.DissimilarColumns(a.Fields[i].Type, c.Fields[i].Type, i)
 		}
+	}
+	if len(a.Fields) != len(c.Fields) {
+		return functions.DifferentRecordLengths()
 	}
 	return nil
 }

@@ -494,7 +494,7 @@ func CompareValuesAs(t types.T, a, b any) (int, error) {
 		if !xok || !yok || len(x) != len(t.Fields) || len(y) != len(t.Fields) {
 			break
 		}
-		return compareElementsAt(x, y, func(i int, a, b any) (int, error) { return CompareValuesAs(t.Fields[i].Type, a, b) })
+		return CompareDissimilarRecords(t, t, x, y)
 	case t.Kind == types.Char:
 		// bpchar compares without its trailing blanks (bpcharcmp)
 		x, xok := a.(string)
@@ -516,12 +516,6 @@ func CompareValuesAs(t types.T, a, b any) (int, error) {
 // array_cmp does: a NULL element sorts after every value, and a shorter
 // array whose elements all equal the longer one's sorts first.
 func compareElements(x, y []any, cmp func(a, b any) (int, error)) (int, error) {
-	return compareElementsAt(x, y, func(_ int, a, b any) (int, error) { return cmp(a, b) })
-}
-
-// compareElementsAt is compareElements with a comparison told each
-// element's position (a record's fields differ in type).
-func compareElementsAt(x, y []any, cmp func(i int, a, b any) (int, error)) (int, error) {
 	for i := 0; i < len(x) && i < len(y); i++ {
 		switch {
 		case x[i] == nil && y[i] == nil:
@@ -531,7 +525,7 @@ func compareElementsAt(x, y []any, cmp func(i int, a, b any) (int, error)) (int,
 		case y[i] == nil:
 			return -1, nil
 		}
-		c, err := cmp(i, x[i], y[i])
+		c, err := cmp(x[i], y[i])
 		if err != nil || c != 0 {
 			return c, err
 		}

@@ -178,12 +178,17 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if st.Sequence != nil || st.Function != nil || st.Type != nil || st.Domain != nil { // sequences.go, pyfunctions.go, enumtypes.go, domains.go
 		return ps, nil
 	}
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), views: s.eng.meta.Views(), meta: s.eng.meta, parse: s.parseView, files: s}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions.
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,
 		BackendPID: int32(s.info.ProcessID), Setting: s.Status, Location: s.location()})
 	s.eng.ddl.RLock()
+	// The views are read under the lock a REFRESH swaps a materialized
+	// view's backing table under: taken before it, the snapshot could
+	// name a backing table two refreshes had dropped by the time the
+	// binder opened it (the previous one is kept for such readers).
+	cat.views = s.eng.meta.Views()
 	ps.catalog, ps.searchPath, ps.declared = s.eng.catalog.Load(), s.settings["search_path"], declared
 	err := s.viewTarget(st)
 	var bound binder.Statement

@@ -848,18 +848,15 @@ func refineCommon(pt types.T, ppg pgType, ts []types.T) types.T {
 		}
 	case pgVarchar, pgBpchar:
 		for _, t := range ts {
-			if pgTypeOf(t) == ppg && t.Length != pt.Length {
+			// a typmod only when every input has the same one; an untyped
+			// literal's is none (GREATEST('a'::varchar(3), 'bbbb') is
+			// varchar 'bbbb', not a length error)
+			if pgTypeOf(t) != ppg || t.Length != pt.Length {
 				if ppg == pgVarchar {
-					return types.StringType // varchar without a limit
+					pt.Length = -1 // varchar without a limit
+					return pt
 				}
 				pt.Length = 0 // bpchar without a length, as select_common_typmod
-			}
-		}
-		if ppg == pgBpchar {
-			for _, t := range ts {
-				if pgTypeOf(t) != ppg {
-					pt.Length = 0 // an untyped literal's typmod is none
-				}
 			}
 		}
 	}

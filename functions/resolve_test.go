@@ -159,8 +159,12 @@ func TestCommonTypeMergesTypmods(t *testing.T) {
 		t.Errorf("timestamp precision %d, want 6", got.Precision)
 	}
 	got, _ = CommonType("CASE", []types.T{{Kind: types.String, Length: 3}, {Kind: types.String, Length: 5}})
-	if got.Length != 0 || got.Kind != types.String {
-		t.Errorf("varchar(3)/varchar(5) gave %s, want unbounded varchar", got)
+	if got.Length != -1 || got.Kind != types.String {
+		t.Errorf("varchar(3)/varchar(5) gave %s, want varchar without a limit (not text)", got)
+	}
+	got, _ = CommonType("GREATEST", []types.T{{Kind: types.String, Length: 3}, types.UnknownType})
+	if got.Length != -1 || got.Kind != types.String {
+		t.Errorf("varchar(3)/unknown gave %s, want varchar without a limit", got)
 	}
 	got, _ = CommonType("CASE", []types.T{types.UnknownType, types.NullType})
 	if got.Kind != types.String {

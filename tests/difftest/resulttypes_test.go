@@ -39,3 +39,37 @@ func TestResultCommonTypeDifferential(t *testing.T) {
 		t.Errorf("outcomes: %v", stats)
 	}
 }
+
+// resultTypmodValues are character values of differing type modifiers, an
+// untyped literal longer than any of them and NULL.
+var resultTypmodValues = []string{"'ab'::varchar(3)", "'abcd'::varchar(5)", "'a'::char(3)", "'b'::char(4)", "'c'::text", "'a longer literal'", "NULL"}
+
+// TestResultTypmodDifferential puts every pair of resultTypmodValues into
+// the result constructs and compares each value, its pg_typeof and its
+// padded text with PostgreSQL 15: a common type keeps a type modifier
+// only when every input has the same one (select_common_typmod), so
+// GREATEST('ab'::varchar(3), 'a longer literal') was a length error.
+func TestResultTypmodDifferential(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := startPair(t, ctx, &Schema{})
+	stats := map[string]int{}
+	for _, a := range resultTypmodValues {
+		for _, b := range resultTypmodValues {
+			for _, q := range []string{
+				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT COALESCE(%s, %s) AS x) s", a, b),
+				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT CASE WHEN random() < 2 THEN %s ELSE %s END AS x) s", a, b),
+				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT %s AS x UNION ALL SELECT %s) s", a, b),
+				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT GREATEST(%s, %s) AS x) s", a, b),
+				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT LEAST(%s, %s) AS x) s", a, b),
+				fmt.Sprintf("SELECT '[' || x || ']', pg_typeof(x)::text FROM (SELECT (ARRAY[%s, %s])[1] AS x) s", a, b),
+			} {
+				tally(t, ctx, r, q, stats)
+			}
+		}
+	}
+	t.Logf("%v", stats)
+	if stats["same"] < 250 {
+		t.Errorf("outcomes: %v", stats)
+	}
+}

@@ -661,7 +661,12 @@ func (b *binder) bindLike(s *scope, n *pt.Like) (Expr, error) {
 	}
 	args := []Expr{subject, p}
 	if n.Escape != '\\' {
-		args = append(args, &Const{Value: string([]byte{n.Escape}), T: types.StringType})
+		esc := string([]byte{n.Escape})
+		if n.Escape == 0 {
+			esc = "" // ESCAPE '': no escape (a NUL escape byte would match bytea's NULs)
+		}
+		args = append(args, &Const{Value: esc, T: types.StringType})
+		args[1] = escapedPatternType(b, p)
 	}
 	e, err := b.callFunction(n, name, args)
 	if err != nil {
@@ -676,6 +681,18 @@ func (b *binder) bindLike(s *scope, n *pt.Like) (Expr, error) {
 		return &UnaryOp{Op: OpNot, X: e, T: types.BoolType}, nil
 	}
 	return e, nil
+}
+
+// escapedPatternType is the pattern of x LIKE p ESCAPE e as PostgreSQL
+// reads it, x ~~ like_escape(p, e): an untyped literal p resolves
+// like_escape(unknown, unknown) to its text form, so p is text (and
+// 'ab'::bytea LIKE 'a#%' ESCAPE '#' finds no bytea ~~ text), where without
+// ESCAPE it would take the subject's type.
+func escapedPatternType(b *binder, p Expr) Expr {
+	if isUnknown(p.Type()) {
+		return b.castTo(p, types.StringType)
+	}
+	return p
 }
 
 // paddedChar is a pattern match's subject x as PostgreSQL's bpchar

@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"bytes"
 	"context"
 	"regexp"
 	"regexp/syntax"
@@ -21,6 +22,10 @@ func patternFuncs() []*Func {
 		{Name: "ilike", Args: []types.T{tText, tText}, Ret: tBool, Strict: true, Kernel: likeKernel(true)},
 		{Name: "ilike", Args: []types.T{tText, tText, tText}, Ret: tBool, Strict: true, Kernel: likeKernel(true)},
 		{Name: "like_escape", Args: []types.T{tText, tText}, Ret: tText, Strict: true, Kernel: strictStringKernel(likeEscapeRow)},
+		// bytea's LIKE (bytealike): the same rules over bytes, _ one byte
+		{Name: "like", Args: []types.T{tBytes, tBytes}, Ret: tBool, Strict: true, Kernel: likeBytesKernel},
+		{Name: "like", Args: []types.T{tBytes, tBytes, tText}, Ret: tBool, Strict: true, Kernel: likeBytesKernel},
+		{Name: "like_escape", Args: []types.T{tBytes, tBytes}, Ret: tBytes, Strict: true, Kernel: rawRowFunc(tBytes, likeEscapeBytesRow)},
 		{Name: "regex_match", Args: []types.T{tText, tText, tBool}, Ret: tBool, Strict: true, Kernel: regexKernel},
 		{Name: "regexp_like", Args: []types.T{tText, tText}, Ret: tBool, Strict: true, Kernel: regexKernel},
 	}
@@ -46,6 +51,9 @@ type likePattern struct {
 	segs                   []likeSeg
 	anchorStart, anchorEnd bool
 	dangling               bool // has tokDanglingEscape: use the backtracking matcher
+	// bytewise is bytea's pattern: _ is one byte, not one UTF-8
+	// character, and a % steps over bytes
+	bytewise bool
 	// kind selects a fast path: exact, prefix, suffix, contains or general.
 	kind    likeKind
 	literal string
@@ -65,9 +73,27 @@ const (
 // compileLike compiles a LIKE pattern with escape character esc (-1: no
 // escape).
 func compileLike(p string, esc rune) *likePattern {
+	return compilePattern(p, esc, false)
+}
+
+// compileBytesLike compiles a bytea LIKE pattern, whose escape is a byte
+// (-1: none).
+func compileBytesLike(p string, esc rune) *likePattern {
+	return compilePattern(p, esc, true)
+}
+
+// compilePattern compiles a pattern read by UTF-8 characters or, when
+// bytewise, by bytes.
+func compilePattern(p string, esc rune, bytewise bool) *likePattern {
+	next := func(i int) (rune, int) {
+		if bytewise {
+			return rune(p[i]), 1
+		}
+		return utf8.DecodeRuneInString(p[i:])
+	}
 	toks := make([]int16, 0, len(p))
 	for i := 0; i < len(p); {
-		r, size := utf8.DecodeRuneInString(p[i:])
+		r, size := next(i)
 		switch {
 		case esc >= 0 && r == esc:
 			i += size
@@ -75,7 +101,7 @@ func compileLike(p string, esc rune) *likePattern {
 				toks = append(toks, tokDanglingEscape)
 				continue
 			}
-			_, size = utf8.DecodeRuneInString(p[i:])
+			_, size = next(i)
 			for k := 0; k < size; k++ {
 				toks = append(toks, int16(p[i+k]))
 			}
@@ -92,7 +118,7 @@ func compileLike(p string, esc rune) *likePattern {
 		}
 		i += size
 	}
-	lp := &likePattern{toks: toks, kind: likeGeneral}
+	lp := &likePattern{toks: toks, kind: likeGeneral, bytewise: bytewise}
 	// classify: literals with % only at the ends get substring fast paths
 	lead := len(toks) > 0 && toks[0] == tokAnySeq
 	trail := len(toks) > 0 && toks[len(toks)-1] == tokAnySeq
@@ -129,8 +155,8 @@ func compileLike(p string, esc rune) *likePattern {
 			lp.kind = likeExact
 		}
 	}
-	if lp.kind == likeGeneral {
-		lp.compileSegments()
+	if lp.kind == likeGeneral && !bytewise {
+		lp.compileSegments() // (bytewise patterns take matchTokens)
 	}
 	return lp
 }
@@ -291,8 +317,8 @@ func (lp *likePattern) match(s string) (bool, error) {
 	case likeAny:
 		return true, nil
 	}
-	if lp.dangling {
-		return matchTokens(s, lp.toks)
+	if lp.dangling || lp.bytewise {
+		return matchTokens(s, lp.toks, lp.bytewise)
 	}
 	return lp.matchSegments(s), nil
 }
@@ -300,8 +326,13 @@ func (lp *likePattern) match(s string) (bool, error) {
 // matchTokens is the iterative wildcard match with backtracking to the
 // last %: linear for most patterns, O(len(s)*len(p)) at worst, never
 // exponential. Literal tokens compare bytes; _ and % advance by whole
-// UTF-8 characters, so matches always stay on character boundaries.
-func matchTokens(s string, p []int16) (bool, error) {
+// UTF-8 characters, so matches always stay on character boundaries, or by
+// single bytes when bytewise.
+func matchTokens(s string, p []int16, bytewise bool) (bool, error) {
+	step := charLen
+	if bytewise {
+		step = func(string, int) int { return 1 }
+	}
 	si, pi := 0, 0
 	starPi, starSi := -1, 0
 	for si < len(s) {
@@ -314,7 +345,7 @@ func matchTokens(s string, p []int16) (bool, error) {
 				pi++
 				continue
 			case t == tokAnyChar:
-				si += charLen(s, si)
+				si += step(s, si)
 				pi++
 				continue
 			case t == tokAnySeq:
@@ -326,7 +357,7 @@ func matchTokens(s string, p []int16) (bool, error) {
 		if starPi < 0 {
 			return false, nil
 		}
-		starSi += charLen(s, starSi)
+		starSi += step(s, starSi)
 		si, pi = starSi, starPi+1
 	}
 	for pi < len(p) && p[pi] == tokAnySeq {
@@ -409,6 +440,62 @@ func likeKernel(fold bool) Kernel {
 	}
 }
 
+// likeBytesKernel is bytea's like(x, pattern [, escape]): the pattern's
+// bytes are matched as bytes (PostgreSQL's bytealike), the escape (one
+// byte, or none) given as text by the binder's ESCAPE. The compiled
+// pattern is reused while consecutive rows carry the same one.
+func likeBytesKernel(ctx context.Context, mem memory.Allocator, args []arrow.Array, n int) (arrow.Array, error) {
+	if err := checkArity(args, n); err != nil {
+		return nil, err
+	}
+	for k := range 2 {
+		if _, ok := args[k].(*array.Binary); !ok {
+			return nil, badArg(k, args[k], "binary")
+		}
+	}
+	out := newBoolOut(mem, n, anyNullIn(args))
+	defer out.release()
+	var cached *likePattern
+	cachedPat, cachedEsc := "", ""
+	for i := 0; i < n; i++ {
+		if anyNull(args, i) {
+			out.setNull(i)
+			continue
+		}
+		pat, esc := string(byteArg(args, 1, i)), `\`
+		if len(args) > 2 {
+			esc = strArg(args, 2, i)
+		}
+		if cached == nil || pat != cachedPat || esc != cachedEsc {
+			e, err := escapeByte(esc)
+			if err != nil {
+				return nil, err
+			}
+			cached = compileBytesLike(pat, e)
+			cachedPat, cachedEsc = pat, esc
+		}
+		m, err := cached.match(string(byteArg(args, 0, i)))
+		if err != nil {
+			return nil, err
+		}
+		out.set(i, m)
+	}
+	return out.finish(), nil
+}
+
+// escapeByte reads bytea LIKE's ESCAPE: one byte, or empty for none;
+// anything longer is 22019 as in PostgreSQL.
+func escapeByte(e string) (rune, error) {
+	switch len(e) {
+	case 0:
+		return -1, nil
+	case 1:
+		return rune(e[0]), nil
+	}
+	return 0, sqlerr.New(sqlerr.InvalidEscapeSequence, "invalid escape string").
+		WithHint("Escape string must be empty or one character.")
+}
+
 // likeEscapeRow is like_escape(pattern, escape), PostgreSQL's
 // do_like_escape: the pattern rewritten to use backslash as its escape,
 // which is what like() expects. An empty escape doubles every backslash
@@ -443,6 +530,41 @@ func likeEscapeRow(ss []*array.String, i int, buf []byte) ([]byte, error) {
 			afterEscape = false
 		}
 		k += size
+	}
+	return buf, nil
+}
+
+// likeEscapeBytesRow is like_escape(bytea, bytea), likeEscapeRow over
+// bytes: the escape is one byte (or none).
+func likeEscapeBytesRow(args []arrow.Array, i int) (any, error) {
+	p := byteArg(args, 0, i)
+	e, err := escapeByte(string(byteArg(args, 1, i)))
+	if err != nil {
+		return nil, err
+	}
+	switch e {
+	case -1:
+		return bytes.ReplaceAll(p, []byte(`\`), []byte(`\\`)), nil
+	case '\\':
+		return bytes.Clone(p), nil
+	}
+	buf := make([]byte, 0, len(p)+4)
+	afterEscape := false
+	for _, c := range p {
+		switch {
+		case rune(c) == e && !afterEscape:
+			buf = append(buf, '\\')
+			afterEscape = true
+		case c == '\\':
+			buf = append(buf, '\\')
+			if !afterEscape {
+				buf = append(buf, '\\')
+			}
+			afterEscape = false
+		default:
+			buf = append(buf, c)
+			afterEscape = false
+		}
 	}
 	return buf, nil
 }

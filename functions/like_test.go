@@ -28,7 +28,7 @@ func TestLikeFastPathsAgreeWithBacktracking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := matchTokens(s, lp.toks)
+		want, _ := matchTokens(s, lp.toks, false)
 		if got != want {
 			t.Fatalf("%q LIKE %q: got %v, backtracking says %v", s, pat, got, want)
 		}

@@ -88,6 +88,9 @@ func columnClauses(src string, toks []token, i int, column string, st *Statement
 			if st.Generated[column] != nil {
 				return 0, nil, false, errDefaultAndGenerated(column, st.tableName, charPos(src, t.start))
 			}
+			if err := exprSyntaxIn(src, toks, start, end); err != nil {
+				return 0, nil, false, err
+			}
 			st.ColumnDefaults[column] = ColumnDefault{Expr: src[toks[start].start:toks[end-1].end], Pos: charPos(src, toks[start].start)}
 			i = end
 		case t.is(src, "CHECK"):
@@ -321,4 +324,24 @@ func rewriteInsertDefaults(src string, toks []token, st *Statement) []token {
 		}
 	}
 	return toks
+}
+
+// exprSyntaxIn checks the syntax of the expression toks[start:end] of a
+// statement (a DEFAULT the binder parses again on its own later) and
+// places a syntax error in the statement, where PostgreSQL's one grammar
+// finds it: inside the expression at the same token, or, where the text
+// ended too soon, at the token after it ("1 + )" is an error at ")",
+// not at the end of the expression's own text).
+func exprSyntaxIn(src string, toks []token, start, end int) error {
+	text := src[toks[start].start:toks[end-1].end]
+	_, err := ParseExprText(text)
+	se := sqlerr.As(err)
+	if se == nil || se.Code != sqlerr.SyntaxError {
+		return nil // (other errors are the binder's to report)
+	}
+	if strings.Contains(se.Message, "at end of input") || se.Position == 0 {
+		return syntaxErrorAt(src, toks, end)
+	}
+	// the position counts characters of "SELECT " + text (ParseExprText)
+	return se.WithPosition(charPos(src, toks[start].start) + se.Position - 1 - len("SELECT "))
 }

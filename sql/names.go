@@ -735,6 +735,9 @@ func labelEnds(src string, toks []token, n int, upper func(int) string) bool {
 // errKeywordAsName is kept for callers outside the pass (ddl.go): a keyword
 // PostgreSQL does not take as a column name.
 func columnNameError(src string, toks []token, k int) error {
+	if k >= len(toks) {
+		return nil // no name at all: the caller's ident reports it
+	}
 	if toks[k].kind != tkIdent || toks[k].synth != "" {
 		return nil
 	}

@@ -275,6 +275,9 @@ func (p *Parser) Parse(text string) ([]*Statement, error) {
 		if i > start {
 			st, err := p.parseOne(text, toks[start:i], i < len(toks))
 			if err != nil {
+				if i < len(toks) {
+					err = endAtSemicolon(err, text, toks[i].start)
+				}
 				return nil, err
 			}
 			stmts = append(stmts, st)
@@ -282,6 +285,18 @@ func (p *Parser) Parse(text string) ([]*Statement, error) {
 		start = i + 1
 	}
 	return stmts, nil
+}
+
+// endAtSemicolon places an error "at end of input" of a statement that
+// the client ended with a ';' at that ';', where PostgreSQL's grammar,
+// which reads on to it, reports it (sqlgate's own statement parsers see
+// the statement's tokens without it).
+func endAtSemicolon(err error, text string, semi int) error {
+	se := sqlerr.As(err)
+	if se == nil || se.Code != sqlerr.SyntaxError || se.Message != "syntax error at end of input" {
+		return err
+	}
+	return sqlerr.Wrap(err, sqlerr.SyntaxError, `syntax error at or near ";"`).WithPosition(charPos(text, semi))
 }
 
 func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement, error) {

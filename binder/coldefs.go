@@ -630,3 +630,46 @@ func refuseIdentityUpdate(info fluss.TableInfo, i int) error {
 	return sqlerr.New(generatedAlwaysCode, "column \"%s\" can only be updated to DEFAULT", name).
 		WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name)
 }
+
+// AlterColumnDefault binds ALTER TABLE ... ALTER COLUMN SET DEFAULT text
+// (text "" for DROP DEFAULT) of column i of info's table as CREATE TABLE
+// binds a DEFAULT, and returns the default as its metadata keeps it ("":
+// none, which SET DEFAULT NULL is too, as PostgreSQL stores no default
+// for a NULL constant). An identity or generated column's default is not
+// ALTER COLUMN's to change (42601, PostgreSQL's ATExecColumnDefault).
+// Its errors have no position, as PostgreSQL's have none there.
+func AlterColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, i int, text string) (string, error) {
+	c := info.Descriptor.Schema.Columns[i]
+	m := fluss.MetaOf(info.Descriptor).Column(i)
+	table := info.Path.Table
+	switch {
+	case m.Identity != 0:
+		e := sqlerr.New(sqlerr.SyntaxError, "column \"%s\" of relation \"%s\" is an identity column", c.Name, table)
+		if text == "" {
+			e = e.WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
+		}
+		return "", e
+	case m.Generated != "":
+		e := sqlerr.New(sqlerr.SyntaxError, "column \"%s\" of relation \"%s\" is a generated column", c.Name, table)
+		if text == "" {
+			e = e.WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP EXPRESSION instead.")
+		}
+		return "", e
+	}
+	if text == "" {
+		return "", nil
+	}
+	b := &binder{ctx: ctx, cat: cat}
+	e, err := b.bindDefaultText(text, c, table, true)
+	if err != nil {
+		return "", withoutPosition(err)
+	}
+	if k, ok := e.(*Const); ok && k.Value == nil {
+		return "", nil
+	}
+	display := defaultDisplay(text, e, c.Type)
+	if x, err := parseExprText(text); err == nil && x.operator {
+		display = "(" + display + ")" // as PostgreSQL's deparser brackets an operator
+	}
+	return display, nil
+}

@@ -12,7 +12,8 @@ import (
 
 // alterTable runs ALTER TABLE as Fluss 0.9.1 allows it: ADD COLUMN of a
 // nullable column at the end (of a domain too: domains.go) (a new schema id; rows written before read
-// NULL in it), SET / RESET of properties; every other action fails with
+// NULL in it), SET / RESET of properties, ALTER COLUMN SET / DROP DEFAULT
+// (sqlgate's metadata); every other action fails with
 // 0A000 naming the Fluss limit and what to do instead. The actions apply
 // together or not at all.
 func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
@@ -80,6 +81,12 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				continue
 			}
 			changes = append(changes, added)
+		case sql.AlterSetDefault, sql.AlterDropDefault:
+			change, err := s.alterColumnDefault(ctx, info, a)
+			if err != nil {
+				return nil, err
+			}
+			changes = append(changes, change)
 		case sql.AlterSetProperties:
 			for _, kv := range a.Props {
 				if err := fluss.CheckPropertyChange(kv[0]); err != nil {
@@ -106,6 +113,31 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 		return nil, err
 	}
 	return noticeResult("ALTER TABLE", append(notices, pn...)...), nil
+}
+
+// alterColumnDefault is the change of ALTER COLUMN SET / DROP DEFAULT:
+// the column's default in sqlgate's metadata (a custom property of the
+// table, which both stores alter), bound and checked as CREATE TABLE's.
+// Statements planned before it (prepared INSERTs) see the new default
+// when they are planned again for the table's new descriptor.
+func (s *session) alterColumnDefault(ctx context.Context, info fluss.TableInfo, a sql.AlterAction) (fluss.TableChange, error) {
+	i := info.ColumnIndex(a.Column)
+	if i < 0 {
+		return fluss.TableChange{}, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", a.Column, info.Path.Table)
+	}
+	text := ""
+	if a.Kind == sql.AlterSetDefault {
+		text = a.Default
+	}
+	display, err := binder.AlterColumnDefault(ctx, s.eng.tables, info, i, text)
+	if err != nil {
+		return fluss.TableChange{}, err
+	}
+	key := fluss.ColumnDefaultKey(i + 1)
+	if display == "" {
+		return fluss.TableChange{Kind: fluss.ChangeResetProperty, Key: key}, nil
+	}
+	return fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: key, Value: display}, nil
 }
 
 // addedColumns counts the columns changes add.

@@ -88,11 +88,7 @@ func ApplyTableChanges(info TableInfo, changes []TableChange) (TableDescriptor, 
 			if err := CheckPropertyChange(c.Key); err != nil {
 				return d, false, err
 			}
-			if c.Kind == ChangeSetProperty {
-				d.Properties[c.Key] = c.Value
-			} else {
-				delete(d.Properties, c.Key)
-			}
+			setProperty(&d, c)
 		case ChangeAddColumn:
 			for _, col := range d.Schema.Columns {
 				if col.Name == c.Column.Name {
@@ -150,4 +146,26 @@ func WidenRecord(rec arrow.RecordBatch, full *arrow.Schema) arrow.RecordBatch {
 	}
 	rec.Release()
 	return out
+}
+
+// setProperty applies a property change to d (whose maps are its own):
+// sqlgate's metadata keys (IsMetaProperty) live in the custom properties,
+// where MetaOf reads them first and a cluster's AlterTable puts every key
+// outside Fluss's table options, so a key reset leaves no copy behind in
+// either map; other keys are table properties.
+func setProperty(d *TableDescriptor, c TableChange) {
+	props := d.Properties
+	if IsMetaProperty(c.Key) {
+		delete(d.Properties, c.Key) // (where an earlier sqlgate kept metadata)
+		d.CustomProperties = maps.Clone(d.CustomProperties)
+		if d.CustomProperties == nil {
+			d.CustomProperties = map[string]string{}
+		}
+		props = d.CustomProperties
+	}
+	if c.Kind == ChangeSetProperty {
+		props[c.Key] = c.Value
+	} else {
+		delete(props, c.Key)
+	}
 }

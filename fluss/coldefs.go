@@ -338,6 +338,11 @@ func ParseOIDPGType(kind, s string) (oid uint32, array, ok bool) {
 // SetTableMeta (a cluster's ALTER TABLE) sets it as a custom property.
 func ColumnTypeKey(n int) string { return fmt.Sprintf("%s%d.type", metaColumnPrefix, n) }
 
+// ColumnDefaultKey is the metadata key of column n's (1-based) DEFAULT
+// expression (ColumnMeta.Default), which ALTER COLUMN SET / DROP DEFAULT
+// set and reset as a custom property.
+func ColumnDefaultKey(n int) string { return fmt.Sprintf("%s%d.default", metaColumnPrefix, n) }
+
 // HasGeneratedColumn reports whether d declares a stored generated column,
 // from its metadata keys alone (no parse of the metadata): the write paths
 // ask it of every table they write.

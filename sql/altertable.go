@@ -2,8 +2,9 @@ package sql
 
 // ALTER TABLE as Fluss 0.9.1 allows it (its coordinator's SchemaUpdate
 // adds nullable columns at the end, and nothing else; table properties
-// change through AlterTable's config changes): ADD COLUMN and SET / RESET
-// (properties) are parsed into actions, every other action into an
+// change through AlterTable's config changes): ADD COLUMN, SET / RESET
+// (properties) and ALTER COLUMN SET / DROP DEFAULT (sqlgate's metadata,
+// kept in the table's custom properties) are parsed into actions, every other action into an
 // AlterUnsupported action naming the Fluss limit and what to do instead,
 // which the engine reports once it knows the table exists (42P01 first, as
 // PostgreSQL does).
@@ -64,6 +65,24 @@ func (p *ddlParser) skipAction() {
 	}
 }
 
+// setDefault parses SET DEFAULT expr of ALTER COLUMN column: the
+// expression's text runs to the action's end (a ',' outside brackets or
+// the statement's end); the engine binds it as CREATE TABLE binds a
+// DEFAULT.
+func (p *ddlParser) setDefault(column string) (AlterAction, error) {
+	p.pos += 2
+	start := p.pos
+	p.skipAction()
+	if p.pos == start {
+		return AlterAction{}, p.err()
+	}
+	if err := exprSyntaxIn(p.src, p.toks, start, p.pos); err != nil {
+		return AlterAction{}, err
+	}
+	return AlterAction{Kind: AlterSetDefault, Column: column,
+		Default: p.src[p.toks[start].start:p.toks[p.pos-1].end], DefaultPos: charPos(p.src, p.toks[start].start)}, nil
+}
+
 func (p *ddlParser) unsupported(what, instead string) (AlterAction, error) {
 	p.skipAction()
 	return AlterAction{Kind: AlterUnsupported, Unsupported: what, Instead: instead}, nil
@@ -92,7 +111,8 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		return p.unsupported("ALTER TABLE ... DROP COLUMN is not supported: Fluss 0.9.1 cannot drop a column of a table", insteadCopy)
 	case p.accept("ALTER"):
 		p.accept("COLUMN")
-		if _, err := p.ident(); err != nil {
+		column, err := p.ident()
+		if err != nil {
 			return AlterAction{}, err
 		}
 		switch {
@@ -106,8 +126,11 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 			// metadata, which ALTER TABLE does not rewrite
 			return p.unsupported("ALTER TABLE ... ALTER COLUMN ... DROP EXPRESSION is not supported: sqlgate cannot change a column's generation expression",
 				"Copy the rows into a new table whose column is not generated: "+insteadCopy)
-		case p.word(1) == "DEFAULT":
-			return p.unsupported("ALTER TABLE ... ALTER COLUMN ... DEFAULT is not supported", "Declare the default in CREATE TABLE.")
+		case p.word(0) == "SET" && p.word(1) == "DEFAULT":
+			return p.setDefault(column)
+		case p.word(0) == "DROP" && p.word(1) == "DEFAULT":
+			p.pos += 2
+			return AlterAction{Kind: AlterDropDefault, Column: column}, nil
 		}
 		return p.unsupported("this ALTER TABLE ... ALTER COLUMN action is not supported: Fluss 0.9.1 cannot modify a column", insteadCopy)
 	case p.accept("RENAME"):

@@ -100,6 +100,11 @@ const (
 	AlterDropPartition
 	// AlterRename: RENAME TO NewName, alone in its statement (rename.go).
 	AlterRename
+	// AlterSetDefault: ALTER [COLUMN] Column SET DEFAULT Default (the
+	// expression's text, at DefaultPos).
+	AlterSetDefault
+	// AlterDropDefault: ALTER [COLUMN] Column DROP DEFAULT.
+	AlterDropDefault
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -117,6 +122,10 @@ type AlterAction struct {
 	Unsupported, Instead string
 	// NewName is AlterRename's new name.
 	NewName string
+	// Default is AlterSetDefault's expression as written, DefaultPos its
+	// 1-based character position in the statement.
+	Default    string
+	DefaultPos int
 }
 
 // ddlParser parses the statements of this file over a sessionParser.

@@ -518,8 +518,8 @@ type Check struct {
 	Expr Expr
 }
 
-// TableChecks binds info's CHECK constraints: what every write to the
-// table evaluates over the rows it writes.
+// TableChecks binds info's CHECK constraints, in the order of their names:
+// what every write to the table evaluates over the rows it writes.
 func TableChecks(ctx context.Context, cat Catalog, info fluss.TableInfo) ([]Check, error) {
 	meta := fluss.MetaOf(info.Descriptor)
 	if len(meta.Checks) == 0 {
@@ -534,6 +534,11 @@ func TableChecks(ctx context.Context, cat Catalog, info fluss.TableInfo) ([]Chec
 		}
 		out = append(out, Check{Name: c.Name, Expr: e})
 	}
+	// PostgreSQL fires a table's CHECK constraints in the order of their
+	// names (CheckConstraintFetch sorts them with strcmp), so a row that
+	// fails several is reported against the first name, not the first
+	// constraint made.
+	slices.SortStableFunc(out, func(a, b Check) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 
@@ -672,4 +677,41 @@ func AlterColumnDefault(ctx context.Context, cat Catalog, info fluss.TableInfo, 
 		display = "(" + display + ")" // as PostgreSQL's deparser brackets an operator
 	}
 	return display, nil
+}
+
+// AddCheck binds ALTER TABLE ... ADD [CONSTRAINT name] CHECK (text) over
+// info's table as CREATE TABLE binds a CHECK, names it as PostgreSQL would
+// when name is "" (table_column_check, numbered past the names taken),
+// and returns it with its bound expression (which the engine evaluates
+// over the rows already stored). A name a constraint of the table has
+// (its CHECKs', its primary key's table_pkey) is 42710. Errors in the
+// expression have no position, as PostgreSQL's have none there.
+func AddCheck(ctx context.Context, cat Catalog, info fluss.TableInfo, name, text string) (fluss.CheckConstraint, Expr, error) {
+	table := info.Path.Table
+	taken := map[string]bool{}
+	for _, c := range fluss.MetaOf(info.Descriptor).Checks {
+		taken[c.Name] = true
+	}
+	if info.HasPrimaryKey() {
+		taken[table+"_pkey"] = true
+	}
+	if name != "" && taken[name] {
+		return fluss.CheckConstraint{}, nil, sqlerr.New(sqlerr.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", name, table)
+	}
+	b := &binder{ctx: ctx, cat: cat}
+	e, err := b.bindCheckText(text, table, info.Descriptor.Schema.Columns)
+	if err != nil {
+		return fluss.CheckConstraint{}, nil, withoutPosition(err)
+	}
+	if name == "" {
+		name = checkName(table, columnsReferenced(e), taken)
+	}
+	return fluss.CheckConstraint{Name: name, Expr: strings.TrimSpace(text)}, e, nil
+}
+
+// BindCheck binds one of info's CHECK constraints (VALIDATE CONSTRAINT
+// evaluates it over the rows stored).
+func BindCheck(ctx context.Context, cat Catalog, info fluss.TableInfo, c fluss.CheckConstraint) (Expr, error) {
+	b := &binder{ctx: ctx, cat: cat}
+	return b.bindCheckText(c.Expr, info.Path.Table, info.Descriptor.Schema.Columns)
 }

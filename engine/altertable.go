@@ -13,7 +13,8 @@ import (
 // alterTable runs ALTER TABLE as Fluss 0.9.1 allows it: ADD COLUMN of a
 // nullable column at the end (of a domain too: domains.go) (a new schema id; rows written before read
 // NULL in it), SET / RESET of properties, ALTER COLUMN SET / DROP DEFAULT
-// (sqlgate's metadata); every other action fails with
+// and CHECK constraints (sqlgate's metadata; altercheck.go); every other
+// action fails with
 // 0A000 naming the Fluss limit and what to do instead. The actions apply
 // together or not at all.
 func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result, error) {
@@ -30,8 +31,30 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	var changes []fluss.TableChange
 	var notices []*sqlerr.Error
 	var partitions []sql.AlterAction // ADD / DROP PARTITION (partitions.go)
+	checks := s.newCheckActions(info) // altercheck.go
 	for _, a := range d.Actions {
 		switch a.Kind {
+		case sql.AlterAddCheck:
+			cs, err := checks.add(ctx, a)
+			if err != nil {
+				return nil, err
+			}
+			changes = append(changes, cs...)
+		case sql.AlterDropConstraint:
+			cs, notice, err := checks.drop(a)
+			if err != nil {
+				return nil, err
+			}
+			if notice != nil {
+				notices = append(notices, notice)
+			}
+			changes = append(changes, cs...)
+		case sql.AlterValidateConstraint:
+			cs, err := checks.validate(ctx, a)
+			if err != nil {
+				return nil, err
+			}
+			changes = append(changes, cs...)
 		case sql.AlterAddPartition, sql.AlterDropPartition:
 			partitions = append(partitions, a)
 		case sql.AlterUnsupported:
@@ -102,6 +125,9 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				changes = append(changes, fluss.TableChange{Kind: fluss.ChangeResetProperty, Key: k})
 			}
 		}
+	}
+	if err := checks.checkStored(ctx); err != nil {
+		return nil, err
 	}
 	if len(changes) > 0 {
 		if info, err = s.applyTableChanges(ctx, info, changes); err != nil {

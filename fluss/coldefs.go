@@ -33,6 +33,7 @@ import (
 //	sqlgate.column.N.generated a stored generated column's expression, PostgreSQL text
 //	sqlgate.check.K.name       a CHECK constraint's name
 //	sqlgate.check.K.expr       its expression, PostgreSQL text
+//	sqlgate.check.K.notvalid   "t" for a constraint added NOT VALID
 //
 // TableMeta and SetTableMeta are the one place that reads and writes them.
 const MetaPrefix = ReservedPropertyPrefix
@@ -69,6 +70,11 @@ type CheckConstraint struct {
 	Name string
 	// Expr is the boolean expression as PostgreSQL text.
 	Expr string
+	// NotValid is a constraint added NOT VALID (ALTER TABLE ... ADD
+	// CONSTRAINT ... NOT VALID) and not validated since: the rows stored
+	// before it were not checked (pg_constraint.convalidated false); new
+	// writes are.
+	NotValid bool
 }
 
 // TableMeta is sqlgate's metadata of a table (see MetaPrefix).
@@ -134,6 +140,8 @@ func MetaOf(d TableDescriptor) TableMeta {
 				c.Name = v
 			case "expr":
 				c.Expr = v
+			case "notvalid":
+				c.NotValid = v == "t"
 			}
 		}
 	}
@@ -205,6 +213,9 @@ func SetTableMeta(d *TableDescriptor, m TableMeta) {
 	for i, c := range m.Checks {
 		props[fmt.Sprintf("%s%d.name", metaCheckPrefix, i+1)] = c.Name
 		props[fmt.Sprintf("%s%d.expr", metaCheckPrefix, i+1)] = c.Expr
+		if c.NotValid {
+			props[fmt.Sprintf("%s%d.notvalid", metaCheckPrefix, i+1)] = "t"
+		}
 	}
 	d.CustomProperties = props
 }
@@ -337,6 +348,49 @@ func ParseOIDPGType(kind, s string) (oid uint32, array, ok bool) {
 // type (ColumnMeta.PGType): a store that adds a column without
 // SetTableMeta (a cluster's ALTER TABLE) sets it as a custom property.
 func ColumnTypeKey(n int) string { return fmt.Sprintf("%s%d.type", metaColumnPrefix, n) }
+
+// CheckKeys are the metadata keys of the CHECK constraint numbered k
+// (1-based, the number its keys carry: MetaOf orders the constraints by
+// it, and numbers need not be consecutive): its name's, its expression's
+// and its NOT VALID mark's, which ALTER TABLE ... ADD / DROP / VALIDATE
+// CONSTRAINT set and reset as custom properties.
+func CheckKeys(k int) (name, expr, notValid string) {
+	p := fmt.Sprintf("%s%d.", metaCheckPrefix, k)
+	return p + "name", p + "expr", p + "notvalid"
+}
+
+// CheckNumbers are the numbers (as CheckKeys takes them) of d's CHECK
+// constraints, in MetaOf's order: a constraint's Checks index maps to
+// its keys.
+func CheckNumbers(d TableDescriptor) []int {
+	props := d.CustomProperties
+	if hasMetaKeys(d.Properties) {
+		props = maps.Clone(d.Properties)
+		maps.Copy(props, d.CustomProperties)
+	}
+	named := map[int]bool{}
+	exprs := map[int]bool{}
+	for k, v := range props {
+		if !strings.HasPrefix(k, metaCheckPrefix) || v == "" {
+			continue
+		}
+		n, field, ok := metaKey(k[len(metaCheckPrefix):])
+		switch {
+		case !ok:
+		case field == "name":
+			named[n] = true
+		case field == "expr":
+			exprs[n] = true
+		}
+	}
+	var out []int
+	for _, n := range slices.Sorted(maps.Keys(named)) {
+		if exprs[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
 
 // ColumnDefaultKey is the metadata key of column n's (1-based) DEFAULT
 // expression (ColumnMeta.Default), which ALTER COLUMN SET / DROP DEFAULT

@@ -190,7 +190,7 @@ func (c *Catalog) checkConstraintRows(s *snapshot) []row {
 		for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
 			rows = append(rows, row{
 				"oid": checkOID(t.TableID, k+1), "conname": ch.Name, "connamespace": nsPublic, "contype": "c",
-				"condeferrable": false, "condeferred": false, "convalidated": true, "conrelid": RelationOID(t.TableID),
+				"condeferrable": false, "condeferred": false, "convalidated": !ch.NotValid, "conrelid": RelationOID(t.TableID),
 				"contypid": 0, "conindid": 0, "conparentid": 0, "confrelid": 0,
 				"confupdtype": " ", "confdeltype": " ", "confmatchtype": " ", "conislocal": true, "coninhcount": 0,
 				"connoinherit": false, "conkey": int2s(checkAttnums(t, ch)), "conbin": ch.Expr,
@@ -236,6 +236,9 @@ func (c *Catalog) checkDef(ctx context.Context, oid uint32) (string, bool, error
 	for _, t := range ts {
 		for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
 			if checkOID(t.TableID, k+1) == oid {
+				if ch.NotValid {
+					return "CHECK (" + ch.Expr + ") NOT VALID", true, nil
+				}
 				return "CHECK (" + ch.Expr + ")", true, nil
 			}
 		}

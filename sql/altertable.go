@@ -83,6 +83,52 @@ func (p *ddlParser) setDefault(column string) (AlterAction, error) {
 		Default: p.src[p.toks[start].start:p.toks[p.pos-1].end], DefaultPos: charPos(p.src, p.toks[start].start)}, nil
 }
 
+// addConstraint parses ADD [CONSTRAINT name] CHECK (expr) [NO INHERIT]
+// [NOT VALID]: a CHECK constraint is sqlgate's metadata, which ALTER TABLE
+// can add; a primary key, unique, foreign key or exclusion constraint
+// would need Fluss to change or add a key, which it cannot.
+func (p *ddlParser) addConstraint() (AlterAction, error) {
+	a := AlterAction{Kind: AlterAddCheck}
+	if p.accept("CONSTRAINT") {
+		n, err := p.ident()
+		if err != nil {
+			return a, err
+		}
+		a.Constraint = n
+	}
+	switch {
+	case p.accept("CHECK"):
+	case p.word(0) == "UNIQUE" || p.word(0) == "PRIMARY":
+		what := map[string]string{"UNIQUE": "UNIQUE", "PRIMARY": "PRIMARY KEY"}[p.word(0)]
+		return p.unsupported("ALTER TABLE ... ADD "+what+" is not supported: a Fluss table has one unique key, its primary key, declared when it is created",
+			"Declare the columns as the PRIMARY KEY in CREATE TABLE: "+insteadCopy)
+	case p.word(0) == "FOREIGN" || p.word(0) == "EXCLUDE":
+		return p.unsupported(map[string]string{"FOREIGN": "FOREIGN KEY", "EXCLUDE": "EXCLUDE"}[p.word(0)]+" constraints are not supported", "")
+	default:
+		return a, p.err()
+	}
+	open := p.pos
+	if open >= len(p.toks) || !p.toks[open].isPunct(p.src, "(") {
+		return a, p.err()
+	}
+	end := (&rewriter{src: p.src, toks: p.toks}).matchClose(open, len(p.toks))
+	if end < 0 {
+		return a, syntaxErrorAt(p.src, p.toks, len(p.toks))
+	}
+	if end == open+1 {
+		return a, syntaxErrorAt(p.src, p.toks, end)
+	}
+	if err := exprSyntaxIn(p.src, p.toks, open+1, end); err != nil {
+		return a, err
+	}
+	a.Default = p.src[p.toks[open+1].start:p.toks[end-1].end]
+	a.DefaultPos = charPos(p.src, p.toks[open+1].start)
+	p.pos = end + 1
+	p.accept("NO", "INHERIT") // (sqlgate has no table inheritance)
+	a.NotValid = p.accept("NOT", "VALID")
+	return a, nil
+}
+
 func (p *ddlParser) unsupported(what, instead string) (AlterAction, error) {
 	p.skipAction()
 	return AlterAction{Kind: AlterUnsupported, Unsupported: what, Instead: instead}, nil
@@ -96,8 +142,7 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		}
 		switch p.word(0) {
 		case "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN", "EXCLUDE":
-			return p.unsupported("ALTER TABLE ... ADD CONSTRAINT is not supported: Fluss 0.9.1 cannot add a constraint to an existing table",
-				"Declare the constraint in CREATE TABLE: "+insteadCopy)
+			return p.addConstraint()
 		}
 		p.accept("COLUMN")
 		return p.addColumn()
@@ -105,8 +150,17 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 		if a, ok, err := p.partitionAction(false); ok || err != nil { // partitions.go
 			return a, err
 		}
-		if p.word(0) == "CONSTRAINT" {
-			return p.unsupported("ALTER TABLE ... DROP CONSTRAINT is not supported: Fluss 0.9.1 cannot change a table's primary key", insteadCopy)
+		if p.accept("CONSTRAINT") {
+			a := AlterAction{Kind: AlterDropConstraint, IfNotExists: p.accept("IF", "EXISTS")}
+			n, err := p.ident()
+			if err != nil {
+				return a, err
+			}
+			a.Constraint = n
+			if !p.accept("RESTRICT") {
+				p.accept("CASCADE") // (a CHECK constraint has no dependents)
+			}
+			return a, nil
 		}
 		return p.unsupported("ALTER TABLE ... DROP COLUMN is not supported: Fluss 0.9.1 cannot drop a column of a table", insteadCopy)
 	case p.accept("ALTER"):
@@ -133,6 +187,9 @@ func (p *ddlParser) alterAction() (AlterAction, error) {
 			return AlterAction{Kind: AlterDropDefault, Column: column}, nil
 		}
 		return p.unsupported("this ALTER TABLE ... ALTER COLUMN action is not supported: Fluss 0.9.1 cannot modify a column", insteadCopy)
+	case p.accept("VALIDATE", "CONSTRAINT"):
+		n, err := p.ident()
+		return AlterAction{Kind: AlterValidateConstraint, Constraint: n}, err
 	case p.accept("RENAME"):
 		if p.word(0) == "TO" {
 			return p.renameTo() // rename.go

@@ -105,6 +105,14 @@ const (
 	AlterSetDefault
 	// AlterDropDefault: ALTER [COLUMN] Column DROP DEFAULT.
 	AlterDropDefault
+	// AlterAddCheck: ADD [CONSTRAINT Constraint] CHECK (Default) [NO
+	// INHERIT] [NOT VALID] (Default holds the expression's text).
+	AlterAddCheck
+	// AlterDropConstraint: DROP CONSTRAINT [IF EXISTS] Constraint
+	// [RESTRICT | CASCADE] (IfNotExists holds IF EXISTS).
+	AlterDropConstraint
+	// AlterValidateConstraint: VALIDATE CONSTRAINT Constraint.
+	AlterValidateConstraint
 )
 
 // AlterAction is one action of ALTER TABLE.
@@ -113,8 +121,10 @@ type AlterAction struct {
 	Column      string
 	Type        *TypeName
 	IfNotExists bool
-	// NotNull, Default, Constraint: what the added column declared beyond
-	// its type (refused: Fluss adds nullable columns only).
+	// Constraint: what the added column declared beyond its type
+	// (refused: Fluss adds nullable columns only); the constraint's name
+	// of AlterAddCheck ("" when not given), AlterDropConstraint and
+	// AlterValidateConstraint.
 	Constraint string
 	Props      [][2]string
 	Keys       []string
@@ -126,6 +136,9 @@ type AlterAction struct {
 	// 1-based character position in the statement.
 	Default    string
 	DefaultPos int
+	// NotValid is AlterAddCheck's NOT VALID: rows already stored are not
+	// checked (until VALIDATE CONSTRAINT).
+	NotValid bool
 }
 
 // ddlParser parses the statements of this file over a sessionParser.

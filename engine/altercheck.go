@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"context"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/exec"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/lower"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+)
+
+// ALTER TABLE's CHECK constraints: ADD [CONSTRAINT name] CHECK (expr)
+// [NOT VALID], DROP CONSTRAINT [IF EXISTS] name and VALIDATE CONSTRAINT
+// name. A CHECK constraint is sqlgate's metadata (fluss.TableMeta: keys
+// of the table's custom properties, on both stores), so adding one is a
+// property change, after the rows already stored were checked against it
+// as PostgreSQL checks them (unless NOT VALID). A table's primary key is
+// Fluss's, which ALTER TABLE cannot drop.
+
+// checkActions turns the statement's CHECK actions into the property
+// changes that make them, in order; notices are IF EXISTS's.
+type checkActions struct {
+	s       *session
+	info    fluss.TableInfo
+	numbers []int                   // the numbers of info's constraints' keys (fluss.CheckKeys)
+	added   []fluss.CheckConstraint // by earlier actions of the statement
+	// pending are the added constraints the stored rows must pass, which
+	// PostgreSQL checks together in one pass over the rows once every
+	// action was taken (its ALTER TABLE's third phase): the first row
+	// failing one names the constraint, the statement's first for a row
+	// failing several.
+	pending []boundCheck
+}
+
+// boundCheck is a CHECK constraint bound over its table's columns.
+type boundCheck struct {
+	name string
+	expr binder.Expr
+}
+
+func (s *session) newCheckActions(info fluss.TableInfo) *checkActions {
+	return &checkActions{s: s, info: info, numbers: fluss.CheckNumbers(info.Descriptor)}
+}
+
+// add binds a new CHECK constraint, leaves it to checkStored unless NOT
+// VALID, and returns its keys' changes.
+func (c *checkActions) add(ctx context.Context, a sql.AlterAction) ([]fluss.TableChange, error) {
+	info := c.withAdded()
+	ch, e, err := binder.AddCheck(ctx, c.s.eng.tables, info, a.Constraint, a.Default)
+	if err != nil {
+		return nil, err
+	}
+	if a.NotValid {
+		ch.NotValid = true
+	} else {
+		c.pending = append(c.pending, boundCheck{name: ch.Name, expr: e})
+	}
+	c.added = append(c.added, ch)
+	n := len(c.added)
+	if len(c.numbers) > 0 {
+		n += slices.Max(c.numbers)
+	}
+	name, expr, notValid := fluss.CheckKeys(n)
+	changes := []fluss.TableChange{
+		{Kind: fluss.ChangeSetProperty, Key: name, Value: ch.Name},
+		{Kind: fluss.ChangeSetProperty, Key: expr, Value: ch.Expr},
+	}
+	if ch.NotValid {
+		changes = append(changes, fluss.TableChange{Kind: fluss.ChangeSetProperty, Key: notValid, Value: "t"})
+	}
+	return changes, nil
+}
+
+// withAdded is the table as the statement's earlier ADDs leave it, for
+// the names they took.
+func (c *checkActions) withAdded() fluss.TableInfo {
+	if len(c.added) == 0 {
+		return c.info
+	}
+	info := c.info
+	m := fluss.MetaOf(info.Descriptor)
+	m.Checks = append(slices.Clone(m.Checks), c.added...)
+	fluss.SetTableMeta(&info.Descriptor, m)
+	return info
+}
+
+// find returns the index among info's CHECK constraints of the one named
+// name, or a refusal: the primary key's name is Fluss's key (0A000), an
+// unknown name 42704.
+func (c *checkActions) find(name string) (int, error) {
+	for k, ch := range fluss.MetaOf(c.info.Descriptor).Checks {
+		if ch.Name == name {
+			return k, nil
+		}
+	}
+	table := c.info.Path.Table
+	if c.info.HasPrimaryKey() && name == pkeyIndexName(table) {
+		return -1, sqlerr.New(sqlerr.FeatureNotSupported, "ALTER TABLE ... DROP CONSTRAINT %s is not supported: Fluss 0.9.1 cannot change a table's primary key", name).
+			WithHint("Create a new table with the key you want and copy the rows: CREATE TABLE new (...); INSERT INTO new SELECT ... FROM t; then DROP TABLE t.")
+	}
+	return -1, sqlerr.New(sqlerr.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, table)
+}
+
+// drop returns the changes that remove the named CHECK constraint's keys
+// (none, with a notice, for IF EXISTS of a name the table lacks).
+func (c *checkActions) drop(a sql.AlterAction) ([]fluss.TableChange, *sqlerr.Error, error) {
+	k, err := c.find(a.Constraint)
+	if err != nil {
+		if a.IfNotExists && sqlerr.CodeOf(err) == sqlerr.UndefinedObject {
+			return nil, sqlerr.New(sqlerr.SuccessfulCompletion, "constraint \"%s\" of relation \"%s\" does not exist, skipping", a.Constraint, c.info.Path.Table), nil
+		}
+		return nil, nil, err
+	}
+	name, expr, notValid := fluss.CheckKeys(c.numbers[k])
+	return []fluss.TableChange{
+		{Kind: fluss.ChangeResetProperty, Key: name},
+		{Kind: fluss.ChangeResetProperty, Key: expr},
+		{Kind: fluss.ChangeResetProperty, Key: notValid},
+	}, nil, nil
+}
+
+// validate checks the stored rows against a NOT VALID constraint and
+// returns the change that marks it valid (none for a valid one; the
+// primary key is no constraint VALIDATE takes, 42809).
+func (c *checkActions) validate(ctx context.Context, a sql.AlterAction) ([]fluss.TableChange, error) {
+	if c.info.HasPrimaryKey() && a.Constraint == pkeyIndexName(c.info.Path.Table) {
+		return nil, sqlerr.New(sqlerr.WrongObjectType, "constraint \"%s\" of relation \"%s\" is not a foreign key or check constraint", a.Constraint, c.info.Path.Table)
+	}
+	k, err := c.find(a.Constraint)
+	if err != nil {
+		return nil, err
+	}
+	ch := fluss.MetaOf(c.info.Descriptor).Checks[k]
+	if !ch.NotValid {
+		return nil, nil
+	}
+	e, err := binder.BindCheck(ctx, c.s.eng.tables, c.info, ch)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.s.validateChecks(ctx, c.info, []boundCheck{{name: ch.Name, expr: e}}); err != nil {
+		return nil, err
+	}
+	_, _, notValid := fluss.CheckKeys(c.numbers[k])
+	return []fluss.TableChange{{Kind: fluss.ChangeResetProperty, Key: notValid}}, nil
+}
+
+// checkStored checks the stored rows against the statement's added
+// constraints (pending), after every action was taken.
+func (c *checkActions) checkStored(ctx context.Context) error {
+	if len(c.pending) == 0 {
+		return nil
+	}
+	return c.s.validateChecks(ctx, c.info, c.pending)
+}
+
+// validateChecks scans the committed rows of info's table and fails with
+// PostgreSQL's 23514 at the first row (in the store's order) for which
+// one of checks is false (NULL passes), naming the first such constraint.
+func (s *session) validateChecks(ctx context.Context, info fluss.TableInfo, checks []boundCheck) error {
+	exprs := make([]binder.Expr, len(checks))
+	for k, c := range checks {
+		exprs[k] = c.expr
+	}
+	lowered, err := lower.LowerExprs(exprs)
+	if err != nil {
+		return err
+	}
+	t, err := s.eng.store.Table(ctx, info.Path)
+	if err != nil {
+		return err
+	}
+	r, err := t.Scan(ctx, fluss.ScanOptions{})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	ec := &exec.EvalContext{Ctx: ctx, Mem: s.eng.mem}
+	for {
+		b, err := r.Next(ctx)
+		if err != nil || b == nil {
+			return err
+		}
+		k, err := firstFalse(ec, lowered, b)
+		b.Release()
+		if err != nil {
+			return err
+		}
+		if k >= 0 {
+			return sqlerr.New(checkViolationCode, "check constraint \"%s\" of relation \"%s\" is violated by some row", checks[k].name, info.Path.Table)
+		}
+	}
+}
+
+// firstFalse returns the index of the first of exprs that is false at the
+// first row of rec where one is (-1 when none is).
+func firstFalse(ec *exec.EvalContext, exprs []exec.Expr, rec arrow.RecordBatch) (int, error) {
+	if rec.NumRows() == 0 {
+		return -1, nil
+	}
+	results := make([]*array.Boolean, 0, len(exprs))
+	defer func() {
+		for _, r := range results {
+			r.Release()
+		}
+	}()
+	for _, x := range exprs {
+		res, err := x.Eval(ec, rec)
+		if err != nil {
+			return -1, err
+		}
+		b, ok := res.(*array.Boolean)
+		if !ok {
+			res.Release()
+			return -1, sqlerr.New(sqlerr.InternalError, "a check constraint did not evaluate to a boolean")
+		}
+		results = append(results, b)
+	}
+	for i := 0; i < int(rec.NumRows()); i++ {
+		for k, b := range results {
+			if b.IsValid(i) && !b.Value(i) {
+				return k, nil
+			}
+		}
+	}
+	return -1, nil
+}

@@ -30,7 +30,7 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 	}
 	var changes []fluss.TableChange
 	var notices []*sqlerr.Error
-	var partitions []sql.AlterAction // ADD / DROP PARTITION (partitions.go)
+	var partitions []sql.AlterAction  // ADD / DROP PARTITION (partitions.go)
 	checks := s.newCheckActions(info) // altercheck.go
 	for _, a := range d.Actions {
 		switch a.Kind {

@@ -37,6 +37,9 @@ func attrdefOID(tableID int64, attnum int) uint32 {
 	return uint32(attrdefOIDBase + tableID*2048 + int64(attnum))
 }
 
+// checkOID is the pg_constraint OID of a table's CHECK constraint; k is
+// the number its metadata keys carry (fluss.CheckKeys), so that an OID
+// stays the constraint's when another is dropped.
 func checkOID(tableID int64, k int) uint32 { return uint32(checkOIDBase + tableID*64 + int64(k)) }
 
 // listSequences lists the store's sequences in public (none when the
@@ -187,9 +190,10 @@ func (c *Catalog) withInfoColumnMeta(r row, m fluss.ColumnMeta, s *snapshot) row
 func (c *Catalog) checkConstraintRows(s *snapshot) []row {
 	var rows []row
 	for _, t := range s.tables {
+		numbers := fluss.CheckNumbers(t.Descriptor)
 		for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
 			rows = append(rows, row{
-				"oid": checkOID(t.TableID, k+1), "conname": ch.Name, "connamespace": nsPublic, "contype": "c",
+				"oid": checkOID(t.TableID, numbers[k]), "conname": ch.Name, "connamespace": namespaceOID(t.Path.Database), "contype": "c",
 				"condeferrable": false, "condeferred": false, "convalidated": !ch.NotValid, "conrelid": RelationOID(t.TableID),
 				"contypid": 0, "conindid": 0, "conparentid": 0, "confrelid": 0,
 				"confupdtype": " ", "confdeltype": " ", "confmatchtype": " ", "conislocal": true, "coninhcount": 0,
@@ -229,17 +233,25 @@ func (c *Catalog) checkDef(ctx context.Context, oid uint32) (string, bool, error
 	if oid < checkOIDBase || oid >= checkOIDBase+1<<30 {
 		return "", false, nil
 	}
-	ts, err := c.store.ListTables(ctx, fluss.DefaultDatabase)
+	// the tables of every schema: a CHECK's OID does not say which
+	dbs, err := c.store.ListDatabases(ctx)
 	if err != nil {
 		return "", false, err
 	}
-	for _, t := range ts {
-		for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
-			if checkOID(t.TableID, k+1) == oid {
-				if ch.NotValid {
-					return "CHECK (" + ch.Expr + ") NOT VALID", true, nil
+	for _, db := range dbs {
+		ts, err := c.store.ListTables(ctx, db)
+		if err != nil {
+			return "", false, err
+		}
+		for _, t := range ts {
+			numbers := fluss.CheckNumbers(t.Descriptor)
+			for k, ch := range fluss.MetaOf(t.Descriptor).Checks {
+				if checkOID(t.TableID, numbers[k]) == oid {
+					if ch.NotValid {
+						return "CHECK (" + ch.Expr + ") NOT VALID", true, nil
+					}
+					return "CHECK (" + ch.Expr + ")", true, nil
 				}
-				return "CHECK (" + ch.Expr + ")", true, nil
 			}
 		}
 	}

@@ -231,6 +231,9 @@ func blankOutside(src string, keep [][2]int) string {
 // "AS (" followed by one of those words is valid PostgreSQL nowhere else,
 // so the token pattern suffices.
 func dataModifyingWith(src string, toks []token) error {
+	if len(toks) > 0 && toks[0].is(src, "PREPARE") {
+		return nil // its statement is parsed on its own (sqlprepare)
+	}
 	depth := 0
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -259,7 +262,7 @@ func dataModifyingWith(src string, toks []token) error {
 		}
 		// depth counts the item's own "(": 1 for an item of a WITH
 		// written at a statement's top level
-		if depth == 1 {
+		if depth == 1 || depth == 2 && toks[0].is(src, "COPY") {
 			if e := modifyingWithIn(src, toks); e != nil {
 				return e
 			}
@@ -274,10 +277,12 @@ func dataModifyingWith(src string, toks []token) error {
 // view's query (PostgreSQL's errors), and the statements sqlgate runs no
 // data-modifying WITH in (nil: none of those).
 func modifyingWithIn(src string, toks []token) error {
-	if !toks[0].is(src, "CREATE") {
-		if toks[0].is(src, "EXPLAIN") || toks[0].is(src, "DECLARE") || toks[0].is(src, "COPY") || toks[0].is(src, "INSERT") {
-			return sqlerr.New(sqlerr.FeatureNotSupported, "data-modifying statements in WITH are not supported in %s", toks[0].word(src))
-		}
+	switch {
+	case toks[0].is(src, "DECLARE"):
+		return sqlerr.New(sqlerr.FeatureNotSupported, "DECLARE CURSOR must not contain data-modifying statements in WITH")
+	case toks[0].is(src, "EXPLAIN") || toks[0].is(src, "COPY"):
+		return sqlerr.New(sqlerr.FeatureNotSupported, "data-modifying statements in WITH are not supported in %s", toks[0].word(src))
+	case !toks[0].is(src, "CREATE"):
 		return nil
 	}
 	for i := 1; i < len(toks) && !toks[i].is(src, "AS"); i++ {

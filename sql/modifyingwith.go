@@ -44,12 +44,13 @@ type withItem struct {
 // top-level WITH list into st.ModifyingWith and returns the statement's
 // tokens without them (toks itself when it has none). A WITH list it
 // cannot read is left alone, for the grammar to report.
-func extractModifyingWith(src string, toks []token, st *Statement) []token {
+func extractModifyingWith(src string, toks []token, st *Statement) ([]token, error) {
 	if len(toks) < 6 || !toks[0].is(src, "WITH") {
-		return toks
+		return toks, nil
 	}
 	i := 1
-	if toks[i].is(src, "RECURSIVE") {
+	recursive := toks[i].is(src, "RECURSIVE")
+	if recursive {
 		i++
 	}
 	listStart := i
@@ -58,7 +59,7 @@ func extractModifyingWith(src string, toks []token, st *Statement) []token {
 	for {
 		it, next, ok := readWithItem(src, toks, i)
 		if !ok {
-			return toks
+			return toks, nil
 		}
 		items = append(items, it)
 		anyDML = anyDML || it.dml
@@ -69,7 +70,10 @@ func extractModifyingWith(src string, toks []token, st *Statement) []token {
 		break
 	}
 	if !anyDML {
-		return toks
+		return toks, nil
+	}
+	if err := checkModifyingItems(src, toks, items, recursive); err != nil {
+		return nil, err
 	}
 	drop := make([]bool, len(toks))
 	for k, it := range items {
@@ -105,7 +109,31 @@ func extractModifyingWith(src string, toks []token, st *Statement) []token {
 			out = append(out, t)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// checkModifyingItems raises PostgreSQL's errors for a WITH list holding a
+// data-modifying item (which leaves the list, so the binder would not see
+// them): a name given twice (42712), and under RECURSIVE a data-modifying
+// item that reads itself (42P19), at the name.
+func checkModifyingItems(src string, toks []token, items []withItem, recursive bool) error {
+	seen := make(map[string]bool, len(items))
+	for _, it := range items {
+		name, _ := identName(src, toks[it.name])
+		if seen[name] {
+			return sqlerr.New(sqlerr.DuplicateAlias, "WITH query name %q specified more than once", name).WithPosition(charPos(src, toks[it.name].start))
+		}
+		seen[name] = true
+		if !recursive || !it.dml {
+			continue
+		}
+		for j := it.open + 1; j < it.close; j++ {
+			if n, ok := identName(src, toks[j]); ok && n == name && !toks[j-1].isPunct(src, ".") && !toks[j+1].isPunct(src, ".") {
+				return sqlerr.New(sqlerr.InvalidRecursion, "recursive query %q must not contain data-modifying statements", name).WithPosition(charPos(src, toks[it.name].start))
+			}
+		}
+	}
+	return nil
 }
 
 // readWithItem reads the WITH item starting at toks[i]; next is the index

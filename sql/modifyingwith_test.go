@@ -71,21 +71,27 @@ func TestModifyingWithElsewhere(t *testing.T) {
 		in      string
 		message string
 		pos     int
+		code    sqlerr.Code
 	}{
-		{"SELECT * FROM (WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d) s", "WITH clause containing a data-modifying statement must be at the top level", 21},
-		{"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL (WITH d AS (DELETE FROM t RETURNING k) SELECT k FROM d)) SELECT * FROM r", "WITH clause containing a data-modifying statement must be at the top level", 50},
-		{"INSERT INTO t WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "WITH clause containing a data-modifying statement must be at the top level", 20},
-		{"CREATE VIEW v AS WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "views must not contain data-modifying statements in WITH", 0},
-		{"CREATE MATERIALIZED VIEW v AS WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "materialized views must not use data-modifying statements in WITH", 0},
-		{"DECLARE c CURSOR FOR WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "DECLARE CURSOR must not contain data-modifying statements in WITH", 0},
-		{"EXPLAIN WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "data-modifying statements in WITH are not supported in EXPLAIN", 0},
-		{"CREATE TABLE c AS WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "data-modifying statements in WITH are not supported in CREATE TABLE AS", 0},
+		{"WITH d AS (DELETE FROM t RETURNING *), d AS (SELECT 1) SELECT * FROM d", `WITH query name "d" specified more than once`, 40, sqlerr.DuplicateAlias},
+		{"WITH RECURSIVE d AS (DELETE FROM t WHERE k IN (SELECT k FROM d) RETURNING k) SELECT * FROM d", `recursive query "d" must not contain data-modifying statements`, 16, sqlerr.InvalidRecursion},
+		{"SELECT * FROM (WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d) s", "WITH clause containing a data-modifying statement must be at the top level", 21, ""},
+		{"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL (WITH d AS (DELETE FROM t RETURNING k) SELECT k FROM d)) SELECT * FROM r", "WITH clause containing a data-modifying statement must be at the top level", 50, ""},
+		{"INSERT INTO t WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "WITH clause containing a data-modifying statement must be at the top level", 20, ""},
+		{"CREATE VIEW v AS WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "views must not contain data-modifying statements in WITH", 0, ""},
+		{"CREATE MATERIALIZED VIEW v AS WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "materialized views must not use data-modifying statements in WITH", 0, ""},
+		{"DECLARE c CURSOR FOR WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "DECLARE CURSOR must not contain data-modifying statements in WITH", 0, ""},
+		{"EXPLAIN WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "data-modifying statements in WITH are not supported in EXPLAIN", 0, ""},
+		{"CREATE TABLE c AS WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "data-modifying statements in WITH are not supported in CREATE TABLE AS", 0, ""},
 	}
 	for _, tt := range tests {
 		_, err := NewParser().Parse(tt.in)
 		e := sqlerr.As(err)
-		if e == nil || e.Code != sqlerr.FeatureNotSupported || e.Message != tt.message || e.Position != tt.pos {
-			t.Errorf("%s: %v (position %v), want %q at %d", tt.in, err, e, tt.message, tt.pos)
+		if tt.code == "" {
+			tt.code = sqlerr.FeatureNotSupported
+		}
+		if e == nil || e.Code != tt.code || e.Message != tt.message || e.Position != tt.pos {
+			t.Errorf("%s: %v, want %s %q at %d", tt.in, err, tt.code, tt.message, tt.pos)
 		}
 	}
 }

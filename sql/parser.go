@@ -304,7 +304,9 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	if err != nil {
 		return nil, err
 	}
-	toks = extractModifyingWith(src, toks, st) // modifyingwith.go
+	if toks, err = extractModifyingWith(src, toks, st); err != nil { // modifyingwith.go
+		return nil, err
+	}
 	if err := dataModifyingWith(src, toks); err != nil {
 		return nil, err
 	}

@@ -315,9 +315,18 @@ func (s *session) runModifyingWith(ctx context.Context, ps *statement, st *execS
 	if ps.locked != nil {
 		return nil, sqlerr.NotSupported("FOR UPDATE or FOR SHARE with data-modifying statements in WITH")
 	}
-	tx := s.writeTxn()
-	if tx.readOnly {
-		return nil, readOnlyTransaction("WITH")
+	if tx := s.writeTxn(); tx.readOnly {
+		// PostgreSQL names the main statement
+		verb := "SELECT"
+		switch ps.bound.(type) {
+		case *binder.Insert:
+			verb = "INSERT"
+		case *binder.Update:
+			verb = "UPDATE"
+		case *binder.Delete:
+			verb = "DELETE"
+		}
+		return nil, readOnlyTransaction(verb)
 	}
 	snap, err := s.takeWithSnapshot(ctx, ps)
 	if err != nil {

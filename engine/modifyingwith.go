@@ -31,20 +31,22 @@ import (
 // a part writes is read by the other parts as it was when the statement
 // started (withSnapshot: the transaction's pending state of the table,
 // frozen, txnstore.Table.Frozen), so no part sees another's writes except
-// through RETURNING. An UPDATE or DELETE reads its own target as it is
-// (its rows to change, locks and rechecks are the plain statement's);
-// since nothing else in the statement writes that table, that is the
-// snapshot too. Two parts that write the same table are refused (0A000)
-// unless all of them are plain INSERTs, whose rows cannot meet but as a
-// duplicate key (an error either way): PostgreSQL lets only one of two
-// changes of a row take effect, in an order its executor decides, which
-// sqlgate does not reproduce. The statement's writes are one transaction's,
+// through RETURNING. An UPDATE or DELETE that alone writes its table reads
+// it as it is (its rows to change, locks and rechecks are the plain
+// statement's), which is the snapshot too. A table may be written by one
+// UPDATE, DELETE or INSERT ... ON CONFLICT and any number of plain INSERTs
+// (each of them then reads it frozen: an UPDATE does not see the rows an
+// INSERT part added); two of the former are refused (0A000): PostgreSQL
+// lets only one of two changes of a row take effect, in an order its
+// executor decides, which sqlgate does not reproduce. The statement's writes are one transaction's,
 // so an error anywhere undoes all of them; its command tag is the main
 // statement's.
 
 // modifyingWith is a prepared statement's data-modifying WITH queries.
 type modifyingWith struct {
 	parts []*withPart
+	// mainShared: the main statement writes a table a part writes.
+	mainShared bool
 }
 
 // withPart is one data-modifying WITH query.
@@ -56,6 +58,8 @@ type withPart struct {
 	// CONFLICT (several of those may write one table).
 	target      fluss.TableInfo
 	plainInsert bool
+	// shared: another part writes its table too.
+	shared bool
 }
 
 // withRelation is a data-modifying WITH query's RETURNING rows, as the
@@ -175,36 +179,43 @@ func (s *session) prepareModifyingWith(ctx context.Context, st *sql.Statement, d
 	return ps, nil
 }
 
-// sharedTargets refuses two parts writing one table, unless all of them
-// are plain INSERTs (see the comment at the top).
+// sharedTargets refuses a table written by two parts of the statement of
+// which more than one is an UPDATE, a DELETE or an INSERT ... ON CONFLICT
+// (see the comment at the top), and marks the parts that write a table
+// another part writes too (shared: they read it as the statement started).
 func (mw *modifyingWith) sharedTargets(main binder.Statement, st *sql.Statement) error {
 	type writer struct {
 		info        fluss.TableInfo
 		plainInsert bool
 		pos         int
+		shared      *bool
 	}
 	ws := make([]writer, 0, len(mw.parts)+1)
 	for i, p := range mw.parts {
-		ws = append(ws, writer{p.target, p.plainInsert, st.ModifyingWith[i].NamePos})
+		ws = append(ws, writer{p.target, p.plainInsert, st.ModifyingWith[i].NamePos, &p.shared})
 	}
 	switch b := main.(type) {
 	case *binder.Insert:
-		ws = append(ws, writer{b.Table, !b.OnConflictDoNothing && b.OnConflictUpdate == nil, 0})
+		ws = append(ws, writer{b.Table, !b.OnConflictDoNothing && b.OnConflictUpdate == nil, 0, &mw.mainShared})
 	case *binder.Update:
-		ws = append(ws, writer{info: b.Table})
+		ws = append(ws, writer{b.Table, false, 0, &mw.mainShared})
 	case *binder.Delete:
-		ws = append(ws, writer{info: b.Table})
+		ws = append(ws, writer{b.Table, false, 0, &mw.mainShared})
 	}
 	for i, a := range ws {
 		for _, b := range ws[:i] {
-			if a.info.TableID == b.info.TableID && !(a.plainInsert && b.plainInsert) {
-				e := sqlerr.New(sqlerr.FeatureNotSupported, "data-modifying statements in WITH that write table %q written by another part of the statement are not supported", a.info.Path.Table).
-					WithHint("Only plain INSERTs may write the same table; PostgreSQL lets only one of two changes of a row take effect.")
+			if a.info.TableID != b.info.TableID {
+				continue
+			}
+			if !a.plainInsert && !b.plainInsert {
+				e := sqlerr.New(sqlerr.FeatureNotSupported, "data-modifying statements in WITH that change rows of table %q another part of the statement changes are not supported", a.info.Path.Table).
+					WithHint("One UPDATE, DELETE or INSERT ... ON CONFLICT per table, with plain INSERTs besides; PostgreSQL lets only one of two changes of a row take effect.")
 				if a.pos > 0 {
 					e = e.WithPosition(a.pos)
 				}
 				return e
 			}
+			*a.shared, *b.shared = true, true
 		}
 	}
 	return nil
@@ -347,9 +358,9 @@ func (s *session) runModifyingWith(ctx context.Context, ps *statement, st *execS
 		}
 	}
 	snap.own = fluss.TablePath{}
-	if u, ok := ps.bound.(*binder.Update); ok {
+	if u, ok := ps.bound.(*binder.Update); ok && !ps.with.mainShared {
 		snap.own = u.Table.Path
-	} else if d, ok := ps.bound.(*binder.Delete); ok {
+	} else if d, ok := ps.bound.(*binder.Delete); ok && !ps.with.mainShared {
 		snap.own = d.Table.Path
 	}
 	st.rt.Tables, st.rt.Untransacted = snap.over(s.runtimeTables()), false
@@ -377,7 +388,7 @@ func (s *session) runWithPart(ctx context.Context, p *withPart, st *execState) e
 	sub.rt.Untransacted = false // the reads go through the snapshot
 	defer sub.rt.Close()
 	s.withSnap.own = fluss.TablePath{}
-	if !p.plainInsert {
+	if !p.plainInsert && !p.shared {
 		s.withSnap.own = p.target.Path
 	}
 	ret := p.ps.returned()

@@ -24,7 +24,7 @@ type ModifyingCatalog interface {
 // query (ok false: it names none). Plain WITH queries, bound first, hide
 // it, as an inner WITH's names hide an outer one's.
 func (b *binder) bindModifyingRef(ref *pt.TableRef) (Node, bool, error) {
-	if ref.Name.Schema != "" {
+	if ref.Name.Schema != "" || b.writeTarget {
 		return nil, false, nil
 	}
 	mc, ok := b.cat.(ModifyingCatalog)

@@ -28,8 +28,10 @@ func TestFrozen(t *testing.T) {
 			live:   []string{"2|b|20", "3|c|30"},
 		},
 		{
-			name:   "upserts, then deletes and upserts of the same keys",
-			before: func(t *testing.T, pt *txnstore.Table) { upsert(t, pt, fluss.UpsertOptions{}, row{1, "x", 1}, row{4, "d", 40}) },
+			name: "upserts, then deletes and upserts of the same keys",
+			before: func(t *testing.T, pt *txnstore.Table) {
+				upsert(t, pt, fluss.UpsertOptions{}, row{1, "x", 1}, row{4, "d", 40})
+			},
 			after: func(t *testing.T, pt *txnstore.Table) {
 				del(t, pt, 1, 4)
 				upsert(t, pt, fluss.UpsertOptions{}, row{2, "y", 2}, row{5, "e", 50})

@@ -325,3 +325,11 @@ func modifyingWithIn(src string, toks []token) error {
 	}
 	return nil
 }
+
+// queryOrWrite reports whether a statement starting with t is a query or
+// an INSERT, UPDATE or DELETE, whose data-modifying WITH queries below the
+// top level fail its parse (parseOne then reports them).
+func queryOrWrite(src string, t token) bool {
+	return t.is(src, "SELECT") || t.is(src, "WITH") || t.is(src, "INSERT") || t.is(src, "UPDATE") ||
+		t.is(src, "DELETE") || t.is(src, "VALUES") || t.is(src, "TABLE") || t.isPunct(src, "(")
+}

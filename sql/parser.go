@@ -288,7 +288,25 @@ func (p *Parser) Parse(text string) ([]*Statement, error) {
 	return stmts, nil
 }
 
+// parseOne parses one statement. A data-modifying WITH query anywhere but
+// in the statement's top-level WITH list always fails the parse (TiDB's
+// grammar has none); its error is then PostgreSQL's (dataModifyingWith),
+// looked for only on that path.
 func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement, error) {
+	st, err := p.parseStatement(src, toks, terminated)
+	if err != nil {
+		left, xerr := extractModifyingWith(src, toks, &Statement{})
+		if xerr != nil {
+			return nil, xerr
+		}
+		if e := dataModifyingWith(src, left); e != nil {
+			return nil, e
+		}
+	}
+	return st, err
+}
+
+func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Statement, error) {
 	if c := splitCurrentOf(src, toks); c != nil { // currentof.go
 		return p.parseCurrentOf(c, terminated)
 	}
@@ -307,8 +325,12 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	if toks, err = extractModifyingWith(src, toks, st); err != nil { // modifyingwith.go
 		return nil, err
 	}
-	if err := dataModifyingWith(src, toks); err != nil {
-		return nil, err
+	if !queryOrWrite(src, toks[0]) {
+		// a statement holding a query it parses later (a view's, a
+		// cursor's, COPY's): its data-modifying WITH is refused now
+		if err := dataModifyingWith(src, toks); err != nil {
+			return nil, err
+		}
 	}
 	toks, err = rewriteSearchCycle(src, toks, st) // cte.go
 	if err != nil {

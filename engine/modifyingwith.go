@@ -22,8 +22,10 @@ import (
 //
 // Each data-modifying WITH query is a write statement of its own
 // (prepareModifyingWith: parsed from its text, bound and planned as the
-// statement it is), run before the main statement, in the order written,
-// once and to its end whether or not anything reads it. Its RETURNING
+// statement it is), run once and to its end whether or not anything reads
+// it, in the order written: before the main statement when the main
+// statement reads it (or reads one that reads it), else after it, as
+// PostgreSQL runs the ones nothing reads (orderParts). Its RETURNING
 // rows are kept as a relation (withRelation, a binder.FileRelation) that
 // the main statement and the later WITH queries read by its name.
 //
@@ -47,6 +49,9 @@ type modifyingWith struct {
 	parts []*withPart
 	// mainShared: the main statement writes a table a part writes.
 	mainShared bool
+	// refs are the parts the statement being bound reads (by name), set
+	// while it is bound (recordingCatalog.ModifyingCTE).
+	refs []string
 }
 
 // withPart is one data-modifying WITH query.
@@ -60,6 +65,10 @@ type withPart struct {
 	plainInsert bool
 	// shared: another part writes its table too.
 	shared bool
+	// reads are the earlier parts it reads; first: it runs before the
+	// main statement, which reads it or a part that reads it (orderParts).
+	reads []string
+	first bool
 }
 
 // withRelation is a data-modifying WITH query's RETURNING rows, as the
@@ -106,6 +115,7 @@ func (c *recordingCatalog) ModifyingCTE(name string) (binder.FileRelation, bool,
 	}
 	for _, p := range c.with.parts {
 		if p.name == name {
+			c.with.refs = append(c.with.refs, name)
 			return p.rel, p.rel.cols != nil, true
 		}
 	}
@@ -137,11 +147,12 @@ func (s *session) prepareModifyingWith(ctx context.Context, st *sql.Statement, d
 		if len(stmts) != 1 {
 			return nil, sqlerr.New(sqlerr.InternalError, "WITH query %q is not one statement", m.Name)
 		}
+		mw.refs = nil
 		sub, err := s.prepareOne(ctx, stmts[0], params)
 		if err != nil {
 			return nil, err
 		}
-		part := &withPart{name: m.Name, ps: sub, rel: &withRelation{name: m.Name}}
+		part := &withPart{name: m.Name, ps: sub, rel: &withRelation{name: m.Name}, reads: mw.refs}
 		switch b := sub.bound.(type) {
 		case *binder.Insert:
 			part.target, part.plainInsert = b.Table, !b.OnConflictDoNothing && b.OnConflictUpdate == nil
@@ -167,16 +178,40 @@ func (s *session) prepareModifyingWith(ctx context.Context, st *sql.Statement, d
 		mw.parts = append(mw.parts, part)
 		params = mergeParams(params, sub.params)
 	}
+	mw.refs = nil
 	ps, err := s.prepareOne(ctx, st, params)
 	if err != nil {
 		return nil, err
 	}
+	mw.orderParts(mw.refs)
 	if err := mw.sharedTargets(ps.bound, st); err != nil {
 		return nil, err
 	}
 	ps.with = mw
 	ps.params = mergeParams(params, ps.params)
 	return ps, nil
+}
+
+// orderParts marks the parts that run before the main statement: those it
+// reads (mainReads) and those they read. The others run after it, as
+// PostgreSQL runs a data-modifying WITH query nothing reads once the main
+// statement is done (the order shows in the values nextval gives them,
+// and in which of two INSERTs of a key ON CONFLICT DO NOTHING keeps).
+func (mw *modifyingWith) orderParts(mainReads []string) {
+	var mark func(name string)
+	mark = func(name string) {
+		for _, p := range mw.parts {
+			if p.name == name && !p.first {
+				p.first = true
+				for _, r := range p.reads {
+					mark(r)
+				}
+			}
+		}
+	}
+	for _, n := range mainReads {
+		mark(n)
+	}
 }
 
 // sharedTargets refuses a table written by two parts of the statement of
@@ -353,6 +388,9 @@ func (s *session) runModifyingWith(ctx context.Context, ps *statement, st *execS
 		}
 	}()
 	for _, p := range ps.with.parts {
+		if !p.first {
+			continue
+		}
 		if err := s.runWithPart(ctx, p, st); err != nil {
 			return nil, err
 		}
@@ -368,10 +406,21 @@ func (s *session) runModifyingWith(ctx context.Context, ps *statement, st *execS
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := ps.bound.(*binder.Query); !ok {
-		return res, nil
+	if _, ok := ps.bound.(*binder.Query); ok {
+		if res, err = drainResult(ctx, res); err != nil {
+			return nil, err
+		}
 	}
-	return drainResult(ctx, res)
+	for _, p := range ps.with.parts {
+		if p.first {
+			continue
+		}
+		if err := s.runWithPart(ctx, p, st); err != nil {
+			res.Close()
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 // runWithPart runs one data-modifying WITH query with an execution state

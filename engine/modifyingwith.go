@@ -40,9 +40,9 @@ import (
 // (each of them then reads it frozen: an UPDATE does not see the rows an
 // INSERT part added); two of the former are refused (0A000): PostgreSQL
 // lets only one of two changes of a row take effect, in an order its
-// executor decides, which sqlgate does not reproduce. The statement's writes are one transaction's,
-// so an error anywhere undoes all of them; its command tag is the main
-// statement's.
+// executor decides, which sqlgate does not reproduce. The statement's
+// writes are one transaction's, so an error anywhere undoes all of them;
+// its command tag is the main statement's.
 
 // modifyingWith is a prepared statement's data-modifying WITH queries.
 type modifyingWith struct {
@@ -133,11 +133,6 @@ func (s *session) prepareModifyingWith(ctx context.Context, st *sql.Statement, d
 	defer func() { s.withPrep = nil }()
 	params := declared
 	for _, m := range st.ModifyingWith {
-		for _, p := range mw.parts {
-			if p.name == m.Name {
-				return nil, sqlerr.New(sqlerr.DuplicateAlias, "WITH query name %q specified more than once", m.Name).WithPosition(m.NamePos)
-			}
-		}
 		p := sql.NewParser()
 		p.SetDatabase(s.info.Database)
 		stmts, err := p.Parse(m.Text)

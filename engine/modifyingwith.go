@@ -135,15 +135,12 @@ func (s *session) prepareModifyingWith(ctx context.Context, st *sql.Statement, d
 	for _, m := range st.ModifyingWith {
 		p := sql.NewParser()
 		p.SetDatabase(s.info.Database)
-		stmts, err := p.Parse(m.Text)
+		parsed, err := m.Parse(p)
 		if err != nil {
 			return nil, err
 		}
-		if len(stmts) != 1 {
-			return nil, sqlerr.New(sqlerr.InternalError, "WITH query %q is not one statement", m.Name)
-		}
 		mw.refs = nil
-		sub, err := s.prepareOne(ctx, stmts[0], params)
+		sub, err := s.prepareOne(ctx, parsed, params)
 		if err != nil {
 			return nil, err
 		}

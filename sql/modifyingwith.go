@@ -31,6 +31,25 @@ type ModifyingCTE struct {
 	// Returning: the statement has a RETURNING clause (the main statement
 	// may only read those that do).
 	Returning bool
+	// closePos is the 1-based character position of the ")" ending it.
+	closePos int
+}
+
+// Parse parses the statement's text with p: one INSERT, UPDATE or DELETE
+// statement. Its text ends where the WITH query's ")" stood, so a
+// statement cut short fails "at or near" that ")", as in PostgreSQL.
+func (m ModifyingCTE) Parse(p *Parser) (*Statement, error) {
+	sts, err := p.Parse(m.Text)
+	if err != nil {
+		if e := sqlerr.As(err); e != nil && e.Code == sqlerr.SyntaxError && e.Message == "syntax error at end of input" {
+			return nil, sqlerr.New(sqlerr.SyntaxError, `syntax error at or near ")"`).WithPosition(m.closePos)
+		}
+		return nil, err
+	}
+	if len(sts) != 1 {
+		return nil, sqlerr.New(sqlerr.InternalError, "WITH query %q is not one statement", m.Name)
+	}
+	return sts[0], nil
 }
 
 // withItem is one item of a WITH list: name [(cols)] AS [[NOT]
@@ -194,7 +213,7 @@ func matchingClose(src string, toks []token, open int) int {
 // its body.
 func modifyingCTE(src string, toks []token, items []withItem, k, listStart int) ModifyingCTE {
 	it := items[k]
-	m := ModifyingCTE{NamePos: charPos(src, toks[it.name].start)}
+	m := ModifyingCTE{NamePos: charPos(src, toks[it.name].start), closePos: charPos(src, toks[it.close].start)}
 	m.Name, _ = identName(src, toks[it.name])
 	if toks[it.name+1].isPunct(src, "(") {
 		for j := it.name + 2; j < len(toks) && !toks[j].isPunct(src, ")"); j++ {

@@ -95,3 +95,35 @@ func TestModifyingWithElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// TestModifyingCTEParse checks that a WITH query's statement cut short
+// fails at the ")" ending it, as PostgreSQL reports it, and that a whole
+// one parses.
+func TestModifyingCTEParse(t *testing.T) {
+	tests := []struct {
+		in      string
+		message string // "" for none
+		pos     int
+	}{
+		{"WITH d AS (DELETE FROM t WHERE) SELECT 1", `syntax error at or near ")"`, 31},
+		{"WITH d AS (UPDATE t SET) SELECT 1", `syntax error at or near ")"`, 24},
+		{"WITH d AS (UPDATE t SET v = 1 RETURNING k) SELECT 1", "", 0},
+	}
+	for _, tt := range tests {
+		sts, err := NewParser().Parse(tt.in)
+		if err != nil || len(sts[0].ModifyingWith) != 1 {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		st, err := sts[0].ModifyingWith[0].Parse(NewParser())
+		if tt.message == "" {
+			if err != nil || st.Kind != Update {
+				t.Errorf("%s: %v, %v", tt.in, st, err)
+			}
+			continue
+		}
+		e := sqlerr.As(err)
+		if e == nil || e.Code != sqlerr.SyntaxError || e.Message != tt.message || e.Position != tt.pos {
+			t.Errorf("%s: %v, want %q at %d", tt.in, err, tt.message, tt.pos)
+		}
+	}
+}

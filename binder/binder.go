@@ -30,6 +30,9 @@ type binder struct {
 	// domainCasts are the casts to a domain bound so far, with the
 	// domain's OID (pg_typeof names it; domains.go).
 	domainCasts map[Expr]uint32
+	// writeTarget is set while a write's target is bound, which names a
+	// table, never a data-modifying WITH query (modifyingwith.go).
+	writeTarget bool
 	// assignInto is the table an INSERT or UPDATE writes, whose columns'
 	// domains its assignment errors name (domains.go).
 	assignInto *Scan

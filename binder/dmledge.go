@@ -18,6 +18,8 @@ func (b *binder) bindWriteTarget(target pt.FromItem, verb string) (Node, error) 
 	if _, join := target.(*pt.Join); join || target == nil {
 		return nil, sqlerr.NotSupported(verb + " with several tables")
 	}
+	b.writeTarget = true // a data-modifying WITH query's name is no target
+	defer func() { b.writeTarget = false }()
 	return b.bindFromItem(target)
 }
 
@@ -27,6 +29,8 @@ func (b *binder) bindInsertTarget(target pt.FromItem) (Node, error) {
 	if target == nil {
 		return nil, sqlerr.NotSupported("INSERT into this target")
 	}
+	b.writeTarget = true
+	defer func() { b.writeTarget = false }()
 	return b.bindFromItem(target)
 }
 

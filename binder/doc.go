@@ -41,6 +41,9 @@
 // default; a cast to a domain checks its constraints),
 // filetables.go read_parquet / read_arrow / read_csv in FROM (a FileTable
 // whose columns the optional FileCatalog reads from the file),
+// modifyingwith.go the names of a statement's data-modifying WITH queries
+// (a FileTable over the RETURNING rows the engine keeps, through the
+// optional ModifyingCatalog; 0A000 for one without RETURNING),
 // batchudf.go batch UDFs in FROM over a relation argument (fn(TABLE t),
 // fn((SELECT ...))) checked against their declared input schema,
 // maps.go MAP lookup by key, rows.go ROW(...) record constructors (the

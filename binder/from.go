@@ -55,6 +55,9 @@ func (b *binder) bindTableRef(ref *pt.TableRef) (Node, error) {
 	if cte, ok := b.ctes[src.Name]; ok && src.Schema == "" {
 		return b.bindCTERef(cte, alias) // cte.go
 	}
+	if n, ok, err := b.bindModifyingRef(ref); ok { // modifyingwith.go
+		return n, err
+	}
 	if n, ok, err := b.bindViewRef(src, alias); ok {
 		return n, err
 	}

@@ -51,7 +51,10 @@
 //     rr.go (REPEATABLE READ's snapshot), coldefs.go (defaults and CHECK
 //     constraints), and package txnstore (the pending writes);
 //   - writes and queries: write.go, returning.go, explainwrite.go,
-//     query.go, currentof.go, partitions.go (partition pruning's EXPLAIN,
+//     modifyingwith.go (data-modifying WITH queries: each run to its end,
+//     before the main statement when it reads it, else after it, against
+//     the statement's snapshot, its RETURNING rows a relation the rest of
+//     the statement reads), query.go, currentof.go, partitions.go (partition pruning's EXPLAIN,
 //     SHOW / ADD / DROP PARTITION);
 //   - schema and metadata: tablestmts.go, ddl.go, ddlstmts.go,
 //     altertable.go, rename.go, cascade.go, schemas.go, temptables.go,

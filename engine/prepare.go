@@ -175,10 +175,13 @@ func (s *session) prepareOne(ctx context.Context, st *sql.Statement, declared []
 	if s.txStatus == 'E' {
 		return nil, sqlerr.TransactionAborted()
 	}
+	if st.ModifyingWith != nil && s.withPrep == nil {
+		return s.prepareModifyingWith(ctx, st, declared) // modifyingwith.go
+	}
 	if st.Sequence != nil || st.Function != nil || st.Type != nil || st.Domain != nil { // sequences.go, pyfunctions.go, enumtypes.go, domains.go
 		return ps, nil
 	}
-	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s}
+	cat := &recordingCatalog{tables: s.eng.tables, udfs: s.eng.UDFs(), meta: s.eng.meta, parse: s.parseView, files: s, with: s.withPrep}
 	// The binder parses literals (a timestamptz without offset is in the
 	// session's zone) and folds session functions.
 	ctx = functions.WithSession(ctx, functions.Session{User: s.info.User, Database: s.info.Database,

@@ -63,6 +63,9 @@ type recordingCatalog struct {
 	seen   []tableRef
 	udfs   *udf.Registry
 	files  *session // read_parquet and read_csv (filetables.go)
+	// with is the data-modifying WITH queries prepared so far
+	// (modifyingwith.go).
+	with *modifyingWith
 }
 
 // UDFs are the server's Go UDFs (binder.UDFCatalog).

@@ -22,6 +22,11 @@ import (
 // session is one connection's SQL state. pgwire never calls it concurrently.
 type session struct {
 	eng *Engine
+	// withPrep is the data-modifying WITH queries of the statement being
+	// prepared, withSnap the snapshot of the one running
+	// (modifyingwith.go); nil when there is none.
+	withPrep *modifyingWith
+	withSnap *withSnapshot
 	// checks caches the CHECK constraints of the tables the session
 	// writes (coldefs.go cachedChecks).
 	checks map[int64]checksEntry
@@ -171,6 +176,9 @@ type statement struct {
 	binary bool
 	// file is set on COPY to or from a server-side file (copyfile.go).
 	file *copyFile
+	// with is the statement's data-modifying WITH queries
+	// (modifyingwith.go).
+	with *modifyingWith
 }
 
 func (ps *statement) SQL() string                    { return ps.parsed.Text }
@@ -319,6 +327,9 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 
 // runBound routes a bound statement to the handler of its kind.
 func (s *session) runBound(ctx context.Context, ps *statement, st *execState, backend *exec.BackendRequest) (pgwire.Result, error) {
+	if ps.with != nil && s.withSnap == nil {
+		return s.runModifyingWith(ctx, ps, st, backend) // modifyingwith.go
+	}
 	switch b := ps.bound.(type) {
 	case *binder.Query:
 		return s.execQuery(ctx, ps, st) // query.go
@@ -356,7 +367,7 @@ func (ps *statement) replan(ctx context.Context) error {
 		return cachedPlanChanged()
 	}
 	ps.bound, ps.plan, ps.merge, ps.ret, ps.reads, ps.locked = fresh.bound, fresh.plan, fresh.merge, fresh.ret, fresh.reads, fresh.locked
-	ps.catalog, ps.searchPath = fresh.catalog, fresh.searchPath
+	ps.catalog, ps.searchPath, ps.with = fresh.catalog, fresh.searchPath, fresh.with
 	return nil
 }
 

@@ -137,6 +137,9 @@ func (s *session) openWrite(rt *lower.Runtime, verb string, plan lower.Node, inf
 	// The source reads through the transaction's tables, now including
 	// the target.
 	rt.Tables = s.runtimeTables()
+	if s.withSnap != nil { // the statement's snapshot (modifyingwith.go)
+		rt.Tables = s.withSnap.over(rt.Tables)
+	}
 	src, err := lower.Build(rt, plan)
 	if err != nil {
 		return nil, nil, err

@@ -67,6 +67,12 @@
 //     T[], MAP<K,V>, ROW<..>) parsed into Statement.ColumnTypes and replaced
 //     by TEXT for TiDB; WITH (...) properties; NOT ENFORCED stripped;
 //   - INSERT ... ON CONFLICT DO NOTHING / DO UPDATE SET x = EXCLUDED.x;
+//   - data-modifying WITH queries (modifyingwith.go): an INSERT, UPDATE or
+//     DELETE in a statement's top-level WITH list is taken out of it into
+//     Statement.ModifyingWith (its text, blanked outside it and the plain
+//     WITH queries before it, so that positions stay the input's), the
+//     statement reading it by name; one anywhere else is PostgreSQL's
+//     0A000 (not at the top level, in a view or a materialized view);
 //   - RETURNING, UPDATE ... FROM and DELETE ... USING (dml.go): moved into
 //     extra SELECT statements after the main one in the same rewritten text
 //     (Statement.Returning, Statement.DMLFrom), INSERT INTO t AS alias

@@ -232,6 +232,10 @@ type Statement struct {
 	// CurrentOf is UPDATE / DELETE's WHERE CURRENT OF (currentof.go); the
 	// AST has WHERE false in its place.
 	CurrentOf *CurrentOf
+	// ModifyingWith are the data-modifying statements of the statement's
+	// top-level WITH list (modifyingwith.go), taken out of it: the
+	// statement reads each by its name.
+	ModifyingWith []ModifyingCTE
 
 	tail dmlTail // extra statements rewriteDML appended
 	// fastInsert holds the rows of an INSERT ... VALUES of literals that
@@ -299,7 +303,25 @@ func endAtSemicolon(err error, text string, semi int) error {
 	return sqlerr.Wrap(err, sqlerr.SyntaxError, `syntax error at or near ";"`).WithPosition(charPos(text, semi))
 }
 
+// parseOne parses one statement. A data-modifying WITH query anywhere but
+// in the statement's top-level WITH list always fails the parse (TiDB's
+// grammar has none); its error is then PostgreSQL's (dataModifyingWith),
+// looked for only on that path.
 func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement, error) {
+	st, err := p.parseStatement(src, toks, terminated)
+	if err != nil {
+		left, xerr := extractModifyingWith(src, toks, &Statement{})
+		if xerr != nil {
+			return nil, xerr
+		}
+		if e := dataModifyingWith(src, left); e != nil {
+			return nil, e
+		}
+	}
+	return st, err
+}
+
+func (p *Parser) parseStatement(src string, toks []token, terminated bool) (*Statement, error) {
 	if c := splitCurrentOf(src, toks); c != nil { // currentof.go
 		return p.parseCurrentOf(c, terminated)
 	}
@@ -314,6 +336,16 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 	toks, err := decodeUnicodeTokens(src, toks) // unicode.go
 	if err != nil {
 		return nil, err
+	}
+	if toks, err = extractModifyingWith(src, toks, st); err != nil { // modifyingwith.go
+		return nil, err
+	}
+	if !queryOrWrite(src, toks[0]) {
+		// a statement holding a query it parses later (a view's, a
+		// cursor's, COPY's): its data-modifying WITH is refused now
+		if err := dataModifyingWith(src, toks); err != nil {
+			return nil, err
+		}
 	}
 	toks, err = rewriteSearchCycle(src, toks, st) // cte.go
 	if err != nil {
@@ -333,7 +365,7 @@ func (p *Parser) parseOne(src string, toks []token, terminated bool) (*Statement
 		}
 	}
 	p.names = namesMemo{}
-	if !p.noPlain && !qualified {
+	if !p.noPlain && !qualified && st.ModifyingWith == nil {
 		if text, segs, ok := plainRewrite(src, toks, &st.seg1, &p.edits, &p.names); ok {
 			st.Rewritten, st.segs = text, segs
 			p.fs = fastSource{plain: true, src: src, toks: toks, edits: p.edits, refused: refused}
@@ -443,9 +475,6 @@ func (p *Parser) finish(st *Statement, src string, toks []token, terminated bool
 		if e := sqlerr.As(err); e != nil {
 			return nil, e
 		}
-		if e := dataModifyingWith(src, toks); e != nil {
-			return nil, e
-		}
 		return nil, st.syntaxError(err, toks, terminated)
 	}
 	nodes = st.takeTail(nodes)
@@ -461,24 +490,6 @@ func (p *Parser) finish(st *Statement, src string, toks []token, terminated bool
 		return nil, err
 	}
 	return st, nil
-}
-
-// dataModifyingWith reports a data-modifying statement in WITH (WITH x AS
-// (INSERT | UPDATE | DELETE ...)) as the unsupported feature it is, instead
-// of the syntax error TiDB's grammar gives. "AS (" followed by one of those
-// words is valid PostgreSQL nowhere else, so the token pattern suffices.
-func dataModifyingWith(src string, toks []token) error {
-	for i := 2; i < len(toks); i++ {
-		t := toks[i]
-		if !(t.is(src, "INSERT") || t.is(src, "UPDATE") || t.is(src, "DELETE") || t.is(src, "MERGE")) {
-			continue
-		}
-		open, before := toks[i-1], toks[i-2]
-		if open.isPunct(src, "(") && (before.is(src, "AS") || before.is(src, "MATERIALIZED")) {
-			return sqlerr.New(sqlerr.FeatureNotSupported, "data-modifying statements in WITH are not supported").WithPosition(charPos(src, t.start))
-		}
-	}
-	return nil
 }
 
 // parseRewritten parses the rewritten text: with the fast path (fastparse.go)

@@ -316,8 +316,8 @@ func TestSyntaxErrors(t *testing.T) {
 		{"param zero", "SELECT $0", sqlerr.UndefinedParameter, "there is no parameter $0", 8},
 		{"unknown collation", `SELECT a COLLATE "de_DE"`, sqlerr.UndefinedObject, `collation "de_DE" for encoding "UTF8" does not exist`, 10},
 		{"bad column type", "CREATE TABLE t (a MAP<INT>)", sqlerr.SyntaxError, `syntax error at or near ">"`, 26},
-		{"data-modifying WITH", "WITH x AS (DELETE FROM t RETURNING *) SELECT * FROM x", sqlerr.FeatureNotSupported, "data-modifying statements in WITH are not supported", 12},
-		{"data-modifying WITH, second CTE", "WITH a AS (SELECT 1), b AS MATERIALIZED (insert INTO t VALUES (1)) SELECT 1", sqlerr.FeatureNotSupported, "data-modifying statements in WITH are not supported", 42},
+		{"data-modifying WITH below the top level", "SELECT * FROM (WITH x AS (DELETE FROM t RETURNING *) SELECT * FROM x) s", sqlerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level", 21},
+		{"data-modifying WITH, second CTE, in a subquery", "SELECT (WITH a AS (SELECT 1), b AS MATERIALIZED (insert INTO t VALUES (1)) SELECT 1)", sqlerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level", 31},
 	}
 	p := NewParser()
 	for _, tc := range tests {

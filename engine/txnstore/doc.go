@@ -60,5 +60,7 @@
 // its pending state and writes, and what COMMIT writes of it), read.go
 // (Lookup, Scan and the merging reader), prefix.go (ScanPrefix), locks.go
 // (row locks and REPEATABLE READ's conflicts), spill.go (staging on disk),
-// truncate.go (TRUNCATE, OnRollback).
+// truncate.go (TRUNCATE, OnRollback), frozen.go (Frozen: a read-only copy
+// of a table as the transaction reads it now, the snapshot a statement
+// with data-modifying WITH queries reads).
 package txnstore

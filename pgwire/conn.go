@@ -105,6 +105,8 @@ type conn struct {
 	// spareBodies holds COPY data bodies the decoder is done with, for the
 	// reader's next ones (copy.go: spareBody)
 	spareBodies chan []byte
+	// durations are the time settings as last parsed (timeouts.go).
+	durations [numDurationSettings]parsedDuration
 	// deadline: readInline armed an idle timeout on the socket.
 	deadline bool
 

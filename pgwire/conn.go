@@ -78,6 +78,11 @@ type conn struct {
 	// sparePortal the portal itself (newPortal).
 	spareCtx    spareContext
 	sparePortal *portal
+	// simplePortal and simplePrep are the portal and the unnamed statement
+	// a simple Query's statement runs in (runSimple), one at a time: kept
+	// in the conn, a BEGIN or a COMMIT allocates neither.
+	simplePortal portal
+	simplePrep   prepared
 	// timedOut is set when statement_timeout cancelled the running
 	// statement (timeouts.go), to word its 57014.
 	timedOut atomic.Bool
@@ -739,8 +744,15 @@ func (c *conn) sendReady() {
 		return // the connection ends: no ReadyForQuery after a FATAL
 	}
 	st := c.session.TxStatus()
-	c.send(&pgproto3.ReadyForQuery{TxStatus: st})
+	c.out = appendReadyForQuery(c.out, st)
 	c.obs.Ready(st)
+}
+
+// appendReadyForQuery appends ReadyForQuery with status st: the bytes
+// pgproto3's encoder writes ('Z', length 5, the status), without boxing the
+// message in an interface, which allocated at every Sync and Query.
+func appendReadyForQuery(out []byte, st byte) []byte {
+	return append(out, 'Z', 0, 0, 0, 5, st)
 }
 
 // beginRunning returns the context of a statement about to run, cancellable

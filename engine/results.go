@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqlgate/sqlgate/exec"
 	"github.com/sqlgate/sqlgate/exec/relop"
+	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/lower"
 	"github.com/sqlgate/sqlgate/pgwire"
 )
@@ -79,6 +80,9 @@ type execState struct {
 	// scratch is rt.Scratch, where Build puts the first operators of a
 	// common shape.
 	scratch lower.Scratch
+	// fctx is the execution's context with its clock and session functions
+	// (functions.WithStatement's, without an allocation of its own).
+	fctx functions.StatementContext
 }
 
 // queryResult streams an operator's batches.

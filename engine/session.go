@@ -297,7 +297,7 @@ func (s *session) execBound(ctx context.Context, ps *statement, params []any) (p
 	}
 	ci, _ := s.eng.opts.Virtual.(functions.CatalogInfo)
 	s.seqs.s = s
-	ctx = functions.WithStatement(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
+	ctx = st.fctx.Init(ctx, functions.Clock{TransactionStart: s.txStart, StatementStart: now}, ci,
 		functions.Session{User: s.info.User, Database: s.info.Database, BackendPID: int32(s.info.ProcessID), Setting: s.statusFn, Location: loc, SetSetting: s.setFn,
 			SSL: functions.SSLStatusOf(s.info.TLS), Sequences: &s.seqs, Prepared: s.preparedFn, Cursors: s.cursorsFn})
 	backend, err := ps.backend(&st.req)

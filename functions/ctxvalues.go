@@ -73,10 +73,31 @@ func WithSession(ctx context.Context, s Session) context.Context {
 // WithSession at once: what a statement's execution sets.
 func WithStatement(ctx context.Context, clock Clock, c CatalogInfo, s Session) context.Context {
 	vc := inherited(ctx)
+	vc.setStatement(clock, c, s)
+	return vc
+}
+
+func (vc *valuesCtx) setStatement(clock Clock, c CatalogInfo, s Session) {
 	vc.v.clock, vc.v.hasClock = clock, true
 	if c != nil {
 		vc.v.catalog = c
 	}
 	vc.v.session, vc.v.hasSession = s, true
-	return vc
+}
+
+// StatementContext is WithStatement's context in storage its caller owns:
+// the engine keeps one in each execution's state, which is allocated per
+// statement anyway, so that a prepared Execute allocates no context of its
+// own. The zero value is ready for Init.
+type StatementContext struct {
+	vc valuesCtx
+}
+
+// Init makes sc the context WithStatement(ctx, clock, c, s) would return,
+// and returns it. It must not be called again while the context it
+// returned before is in use.
+func (sc *StatementContext) Init(ctx context.Context, clock Clock, c CatalogInfo, s Session) context.Context {
+	sc.vc = valuesCtx{Context: ctx, v: valuesOf(ctx)}
+	sc.vc.setStatement(clock, c, s)
+	return &sc.vc
 }

@@ -17,3 +17,15 @@ func TestWithStatementAllocations(t *testing.T) {
 		t.Errorf("%.1f allocations, want 1", n)
 	}
 }
+
+// TestStatementContextAllocations: a StatementContext in the caller's
+// storage sets a statement's values without allocating.
+func TestStatementContextAllocations(t *testing.T) {
+	ctx := context.Background()
+	var sc StatementContext
+	if n := testing.AllocsPerRun(100, func() {
+		_ = sc.Init(ctx, Clock{}, nil, Session{User: "u"})
+	}); n > 0 {
+		t.Errorf("%.1f allocations, want 0", n)
+	}
+}

@@ -29,6 +29,9 @@ func TestStatementContext(t *testing.T) {
 		{"statement", WithStatement(parent, Clock{StatementStart: t0}, nil, Session{User: "u"}), t0, "u", true, true},
 		{"inner statement wins", WithStatement(WithStatement(parent, Clock{StatementStart: t0}, nil, Session{User: "u"}), Clock{StatementStart: t1}, nil, Session{User: "v"}), t1, "v", true, true},
 		{"session keeps clock", WithSession(WithClock(parent, Clock{StatementStart: t0}), Session{User: "w"}), t0, "w", true, true},
+		{"statement in caller's storage", new(StatementContext).Init(parent, Clock{StatementStart: t0}, nil, Session{User: "u"}), t0, "u", true, true},
+		{"caller's storage under a statement", new(StatementContext).Init(WithStatement(parent, Clock{StatementStart: t0}, nil, Session{User: "u"}), Clock{StatementStart: t1}, nil, Session{User: "v"}), t1, "v", true, true},
+		{"caller's storage keeps the parent's clock for a session", WithSession(new(StatementContext).Init(parent, Clock{StatementStart: t1}, nil, Session{User: "u"}), Session{User: "w"}), t1, "w", true, true},
 		{"no values", context.WithValue(context.Background(), otherKey{}, "kept"), time.Time{}, "", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -78,6 +78,11 @@ type conn struct {
 	// sparePortal the portal itself (newPortal).
 	spareCtx    spareContext
 	sparePortal *portal
+	// simplePortal and simplePrep are the portal and the unnamed statement
+	// a simple Query's statement runs in (runSimple), one at a time: kept
+	// in the conn, a BEGIN or a COMMIT allocates neither.
+	simplePortal portal
+	simplePrep   prepared
 	// timedOut is set when statement_timeout cancelled the running
 	// statement (timeouts.go), to word its 57014.
 	timedOut atomic.Bool
@@ -105,6 +110,8 @@ type conn struct {
 	// spareBodies holds COPY data bodies the decoder is done with, for the
 	// reader's next ones (copy.go: spareBody)
 	spareBodies chan []byte
+	// durations are the time settings as last parsed (timeouts.go).
+	durations [numDurationSettings]parsedDuration
 	// deadline: readInline armed an idle timeout on the socket.
 	deadline bool
 
@@ -461,7 +468,7 @@ const maxReusedBody = 4 << 10
 // it (the handlers copy what outlives the message: names, SQL text,
 // decoded parameters).
 func (c *conn) readFrame(reuse bool) (frame, error) {
-	if _, err := io.ReadFull(c.br, c.hdr[:]); err != nil {
+	if err := c.readFull(c.hdr[:]); err != nil {
 		return frame{}, err
 	}
 	n := int64(int32(binary.BigEndian.Uint32(c.hdr[1:])))
@@ -481,11 +488,24 @@ func (c *conn) readFrame(reuse bool) (frame, error) {
 		} else if f.body = c.spareBody(int(n - 4)); f.body == nil {
 			f.body = make([]byte, n-4)
 		}
-		if _, err := io.ReadFull(c.br, f.body); err != nil {
+		if err := c.readFull(f.body); err != nil {
 			return frame{}, err
 		}
 	}
 	return f, nil
+}
+
+// readFull fills p from the connection's reader: io.ReadFull, with one
+// copy out of the buffer when it holds all of p (a message's header and a
+// short body usually arrive in one segment with the rest of the client's
+// batch), which skips io.ReadFull's loop twice per message.
+func (c *conn) readFull(p []byte) error {
+	if len(p) > 0 && c.br.Buffered() >= len(p) {
+		_, err := c.br.Read(p) // copies all of p: bufio reads from its buffer first
+		return err
+	}
+	_, err := io.ReadFull(c.br, p)
+	return err
 }
 
 // readLoop frames client messages and hands them to the executor. When the
@@ -737,8 +757,15 @@ func (c *conn) sendReady() {
 		return // the connection ends: no ReadyForQuery after a FATAL
 	}
 	st := c.session.TxStatus()
-	c.send(&pgproto3.ReadyForQuery{TxStatus: st})
+	c.out = appendReadyForQuery(c.out, st)
 	c.obs.Ready(st)
+}
+
+// appendReadyForQuery appends ReadyForQuery with status st: the bytes
+// pgproto3's encoder writes ('Z', length 5, the status), without boxing the
+// message in an interface, which allocated at every Sync and Query.
+func appendReadyForQuery(out []byte, st byte) []byte {
+	return append(out, 'Z', 0, 0, 0, 5, st)
 }
 
 // beginRunning returns the context of a statement about to run, cancellable

@@ -303,8 +303,10 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	if cs, ok := asCopy(st); ok {
 		return c.runCopy(ctx, cs, nil)
 	}
-	p := &portal{stmt: &prepared{stmt: st}, ctx: ctx}
-	defer p.close()
+	c.simplePrep = prepared{stmt: st}
+	c.simplePortal = portal{stmt: &c.simplePrep, ctx: ctx}
+	p := &c.simplePortal
+	defer c.endSimple()
 	cols := st.Columns()
 	formats := simpleFormats(st) // binarycursor.go
 	if cols != nil {
@@ -325,6 +327,13 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	}
 	_, err = c.stream(p, 0)
 	return err
+}
+
+// endSimple closes runSimple's portal and lets go of what it held (the
+// statement, its result, its context) until the next one.
+func (c *conn) endSimple() {
+	c.simplePortal.close()
+	c.simplePortal, c.simplePrep = portal{}, prepared{}
 }
 
 // stream sends the portal's rows, at most maxRows of them (0 = all), and

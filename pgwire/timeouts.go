@@ -30,21 +30,52 @@ const (
 	codeIdleSessionTimeout       sqlerr.Code = "57P05"
 )
 
-// settingDuration reads a time setting of the session. A missing, zero,
-// negative or unparsable value means no limit.
-func (c *conn) settingDuration(name string) time.Duration {
+// The time settings pgwire reads, as indexes of conn.durations.
+const (
+	durStatementTimeout = iota
+	durIdleSession
+	durIdleInTransaction
+	numDurationSettings
+)
+
+// durationSettingNames are the settings behind the indexes above.
+var durationSettingNames = [numDurationSettings]string{
+	durStatementTimeout:  "statement_timeout",
+	durIdleSession:       "idle_session_timeout",
+	durIdleInTransaction: "idle_in_transaction_session_timeout",
+}
+
+// parsedDuration is a time setting's value as last read and what it parsed
+// to. Why: statement_timeout is read at every statement and an idle timeout
+// at every wait for a message, four to eight times per transaction of
+// short statements, and parsing the text each time (a float parse and two
+// trims) was a visible share of pgwire's own CPU; the text is compared
+// instead, so that a SET still takes effect at the next statement.
+type parsedDuration struct {
+	raw string
+	d   time.Duration
+	ok  bool // raw was parsed
+}
+
+// settingDuration reads a time setting of the session (one of the indexes
+// above). A missing, zero, negative or unparsable value means no limit.
+func (c *conn) settingDuration(which int) time.Duration {
 	if c.session == nil {
 		return 0
 	}
-	v, ok := c.session.Status(name)
+	v, ok := c.session.Status(durationSettingNames[which])
 	if !ok {
 		return 0
 	}
-	d, ok := parseGUCDuration(v)
-	if !ok || d <= 0 {
-		return 0
+	p := &c.durations[which]
+	if !p.ok || p.raw != v {
+		d, ok := parseGUCDuration(v)
+		if !ok || d <= 0 {
+			d = 0
+		}
+		*p = parsedDuration{raw: v, d: d, ok: true}
 	}
-	return d
+	return p.d
 }
 
 // ParseGUCDuration is parseGUCDuration, for the engine's lock_timeout.
@@ -92,7 +123,7 @@ func parseGUCDuration(s string) (time.Duration, bool) {
 // disarms it; armed is false when no statement_timeout is set.
 func (c *conn) startStatementTimer(cancel func()) (stop func(), armed bool) {
 	c.timedOut.Store(false)
-	d := c.settingDuration("statement_timeout")
+	d := c.settingDuration(durStatementTimeout)
 	if d <= 0 {
 		return func() {}, false
 	}
@@ -110,7 +141,7 @@ func (c *conn) startStatementTimer(cancel func()) (stop func(), armed bool) {
 // registration with parent and two closures per statement were most of
 // what a short simple Query (a BEGIN, a COMMIT) allocated in pgwire.
 func (c *conn) withStatementTimeout(parent context.Context) (context.Context, func()) {
-	if c.settingDuration("statement_timeout") <= 0 {
+	if c.settingDuration(durStatementTimeout) <= 0 {
 		c.timedOut.Store(false)
 		return parent, noStop
 	}
@@ -131,13 +162,13 @@ func (c *conn) idleLimit() (time.Duration, *sqlerr.Error) {
 	// Checked before anything is allocated: this runs after every
 	// ReadyForQuery, and the timeouts are usually off.
 	if c.session.TxStatus() == 'I' {
-		d := c.settingDuration("idle_session_timeout")
+		d := c.settingDuration(durIdleSession)
 		if d <= 0 {
 			return 0, nil
 		}
 		return d, &sqlerr.Error{Code: codeIdleSessionTimeout, Severity: "FATAL", Message: "terminating connection due to idle-session timeout"}
 	}
-	d := c.settingDuration("idle_in_transaction_session_timeout")
+	d := c.settingDuration(durIdleInTransaction)
 	if d <= 0 {
 		return 0, nil
 	}

@@ -39,6 +39,43 @@ func TestParseGUCDuration(t *testing.T) {
 	}
 }
 
+// TestSettingDurationFollowsChanges: the parsed time settings a conn keeps
+// (parsedDuration) follow each new value of the setting, an unparsable or
+// removed one included, in any order.
+func TestSettingDurationFollowsChanges(t *testing.T) {
+	s := &fakeSession{settings: map[string]string{}}
+	c := &conn{session: s}
+	for _, step := range []struct {
+		which int
+		value string // "" removes the setting
+		want  time.Duration
+	}{
+		{durStatementTimeout, "100ms", 100 * time.Millisecond},
+		{durStatementTimeout, "100ms", 100 * time.Millisecond},
+		{durStatementTimeout, "2s", 2 * time.Second},
+		{durStatementTimeout, "0", 0},
+		{durStatementTimeout, "bogus", 0},
+		{durStatementTimeout, "5min", 5 * time.Minute},
+		{durStatementTimeout, "", 0},
+		{durStatementTimeout, "7", 7 * time.Millisecond},
+		{durIdleSession, "1s", time.Second},
+		{durIdleInTransaction, "-5", 0},
+		{durIdleInTransaction, "30s", 30 * time.Second},
+		{durIdleSession, "1s", time.Second},
+		{durStatementTimeout, "7", 7 * time.Millisecond},
+	} {
+		name := durationSettingNames[step.which]
+		if step.value == "" {
+			delete(s.settings, name)
+		} else {
+			s.settings[name] = step.value
+		}
+		if got := c.settingDuration(step.which); got != step.want {
+			t.Errorf("%s = %q: %v, want %v", name, step.value, got, step.want)
+		}
+	}
+}
+
 // receiveError reads messages until an ErrorResponse and returns it.
 func receiveError(t *testing.T, rc *rawConn) *pgproto3.ErrorResponse {
 	t.Helper()

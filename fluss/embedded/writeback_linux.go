@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -21,4 +22,21 @@ func startWriteback(f *os.File, off, n int64) error {
 		return err
 	}
 	return serr
+}
+
+// copyRange copies n bytes of src at srcOff to dst at dstOff inside the
+// kernel (copy_file_range(2): no trip through user memory), falling back
+// to reads and writes where the kernel refuses.
+func copyRange(dst, src *os.File, dstOff, srcOff, n int64) error {
+	for n > 0 {
+		m, err := unix.CopyFileRange(int(src.Fd()), &srcOff, int(dst.Fd()), &dstOff, int(min(n, 1<<30)), 0)
+		if err != nil {
+			return copyRangeRW(dst, src, dstOff, srcOff, n)
+		}
+		if m == 0 {
+			return io.ErrUnexpectedEOF
+		}
+		n -= int64(m)
+	}
+	return nil
 }

@@ -109,21 +109,19 @@ func (sb *stagedBatches) write(t *tableState, bbs []bucketBatch) error {
 
 // writeOne stages bb at the end of its bucket's file.
 func (sb *stagedBatches) writeOne(t *tableState, bb bucketBatch) error {
-	{
-		b := bb.bucket
-		if sb.files[b] == nil {
-			p := filepath.Join(sb.dir, fmt.Sprintf("bucket-%d", b))
-			f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-			if err != nil {
-				return ioErr(err, "creating %s", p)
-			}
-			sb.files[b] = f
+	b := bb.bucket
+	if sb.files[b] == nil {
+		p := filepath.Join(sb.dir, fmt.Sprintf("bucket-%d", b))
+		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return ioErr(err, "creating %s", p)
 		}
-		if _, err := sb.files[b].WriteAt(bb.data, sb.sizes[b]); err != nil {
-			return ioErr(err, "staging rows for %s", t.info.Path)
-		}
-		sb.record(bb)
+		sb.files[b] = f
 	}
+	if _, err := sb.files[b].WriteAt(bb.data, sb.sizes[b]); err != nil {
+		return ioErr(err, "staging rows for %s", t.info.Path)
+	}
+	sb.record(bb)
 	return nil
 }
 
@@ -289,8 +287,13 @@ func (s *Store) writeStaged(r *request) result {
 		for _, w := range order {
 			_ = w.bl.f.Truncate(w.bl.size)
 		}
+		for _, c := range a.claims {
+			if c != nil {
+				c.release() // its bytes cut off the log now, not at Discard
+			}
+		}
 		s.log.Error("staged append failed", "table", t.info.Path.Table, "error", err)
-		return result{err: err} // Discard ends the claims
+		return result{err: err}
 	}
 	for b, batches := range a.batches {
 		if len(batches) == 0 {

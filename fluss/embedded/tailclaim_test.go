@@ -2,8 +2,10 @@ package embedded
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -324,4 +326,79 @@ func TestStagedAppendClaimDropAndClose(t *testing.T) {
 		t.Fatalf("%d rows of an uncommitted append after reopening", got)
 	}
 	logHeaders(t, s, "closed", 0)
+}
+
+// failLogSync fails the fsyncs of bucket logs while armed.
+type failLogSync struct{ armed atomic.Bool }
+
+func (f *failLogSync) Sync(name string, kind SyncKind, sync func() error) error {
+	if kind == SyncFull && strings.HasSuffix(name, ".log") && f.armed.Load() {
+		return errors.New("injected fsync failure")
+	}
+	return sync()
+}
+
+// TestStagedAppendClaimCommitFails: a claimed append whose commit fails
+// (its log's fsync) leaves nothing visible and nothing past the committed
+// length; the table takes a later bulk append, which claims the end again,
+// and the store reopens clean.
+func TestStagedAppendClaimCommitFails(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	syncer := &failLogSync{}
+	s, err := Open(dir, Options{Syncer: syncer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := createTable(t, s, "failing", fluss.TableDescriptor{Schema: fluss.Schema{Columns: intCols("id", "k")}, BucketCount: 2})
+	ap, err := tb.(fluss.BulkAppender).BeginAppend(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addRows(t, ap, 0, 500)
+	addRows(t, ap, 500, 500)
+	syncer.armed.Store(true)
+	if _, err := ap.Commit(ctx); err == nil {
+		t.Fatal("Commit succeeded although its log's fsync failed")
+	}
+	syncer.armed.Store(false)
+	ap.Discard()
+	if got := countRows(t, tb); got != 0 {
+		t.Fatalf("%d rows visible after a failed Commit", got)
+	}
+	for b := range 2 {
+		logHeaders(t, s, "failing", b)
+	}
+	assertNoStaging(t, dir)
+	ap, err = tb.(fluss.BulkAppender).BeginAppend(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addRows(t, ap, 2000, 300)
+	addRows(t, ap, 2300, 300)
+	if f := stagingFiles(t, dir); len(f) > 0 {
+		t.Fatalf("the next bulk append staged %v: the failed one kept its claims", f)
+	}
+	if _, err := ap.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ap.Discard()
+	if got := countRows(t, tb); got != 600 {
+		t.Fatalf("%d rows, want 600", got)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openStore(t, dir)
+	defer s.Close()
+	if c := s.Corruptions(); len(c) > 0 {
+		t.Fatalf("corruptions after reopening: %v", c)
+	}
+	for b := range 2 {
+		for i, h := range logHeaders(t, s, "failing", b) {
+			if !h.crcOK {
+				t.Fatalf("bucket %d batch %d fails its CRC", b, i)
+			}
+		}
+	}
 }

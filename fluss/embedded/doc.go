@@ -70,7 +70,8 @@
 // writes its encoded batches, as they come, past the committed length of
 // each bucket log whose end it could claim (tailclaim.go: no other bulk
 // append holds it), stamped with their log offsets and with the device's
-// write-back started every 8 MiB, so that its commit writes each batch's
+// write-back started every 8 MiB (sync_file_range, writeback_linux.go),
+// so that its commit writes each batch's
 // commit time in place (outside the CRC) and fsyncs what little is left
 // (a 1M-row COPY's commit took ~100 ms, copying and syncing ~48 MB;
 // bench/LEDGER.md). Any other write to a claimed bucket goes first: the

@@ -453,6 +453,7 @@ func (s *Store) prepareGroup(reqs []*request, kv stateWriter, results []result, 
 			bl := t.buckets[bb.bucket]
 			w := writes[bl]
 			if w == nil {
+				bl.takeTail() // a bulk append's claim on its end (tailclaim.go)
 				w = &bucketWrite{t: t, b: bb.bucket, bl: bl, next: bl.next}
 				writes[bl] = w
 				order = append(order, w)

@@ -33,6 +33,8 @@ const (
 	// crashStagedEnv makes the child write the log table with staged bulk
 	// appends (staged.go).
 	crashStagedEnv = "SQLGATE_EMBEDDED_CRASH_STAGED"
+	// crashWritersEnv is the number of the child's writers (4 unless set).
+	crashWritersEnv = "SQLGATE_EMBEDDED_CRASH_WRITERS"
 	// crashStagedUpsertEnv makes the child write the primary-key table
 	// with bulk upserts staged on disk part by part (stagedupsert.go).
 	crashStagedUpsertEnv = "SQLGATE_EMBEDDED_CRASH_STAGED_UPSERT"
@@ -110,8 +112,12 @@ func runCrashChild(dir string, start int32) error {
 	next.Store(start)
 	staged := os.Getenv(crashStagedEnv) != ""
 	asyncMode := os.Getenv(crashAsyncEnv)
-	errc := make(chan error, 4)
-	for w := 0; w < 4; w++ {
+	writers := 4
+	if n, err := strconv.Atoi(os.Getenv(crashWritersEnv)); err == nil && n > 0 {
+		writers = n
+	}
+	errc := make(chan error, writers)
+	for w := 0; w < writers; w++ {
 		async := asyncMode == "all" || asyncMode == "half" && w%2 == 0
 		ctx := ctx
 		ack := "ack"
@@ -179,6 +185,15 @@ func TestCrashRecovery(t *testing.T) { crashRecovery(t, crashRounds(), false) }
 // torn one would show half a batch.
 func TestCrashRecoveryStaged(t *testing.T) {
 	crashRecovery(t, max(crashRounds()/2, 1), false, crashStagedEnv+"=1")
+}
+
+// TestCrashRecoveryStagedAlone is TestCrashRecoveryStaged with one
+// writer: each bulk append holds the claim on every bucket log's end
+// (tailclaim.go) and writes its batches there, so the kill lands while
+// they are written past the committed lengths, stamped or synced: none
+// may show, nor be left in the logs, unless acknowledged.
+func TestCrashRecoveryStagedAlone(t *testing.T) {
+	crashRecovery(t, max(crashRounds()/2, 1), false, crashStagedEnv+"=1", crashWritersEnv+"=1")
 }
 
 // appendStaged appends rows to tb as a bulk append of two parts.

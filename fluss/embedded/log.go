@@ -100,10 +100,16 @@ type bucketLog struct {
 	bad        map[int64]bool
 	// maps are the log's mappings that scans read from (logmap.go).
 	maps logMaps
+	// tail is a bulk append's claim on the log's end (tailclaim.go), set
+	// holding the committer's token and under tailMu, which also guards
+	// the claim's writes.
+	tailMu sync.Mutex
+	tail   atomic.Pointer[tailClaim]
 }
 
 func (t *tableState) closeFiles() {
 	for _, b := range t.buckets {
+		b.closeTail(undefinedTable(t.info.Path))
 		if b.f != nil {
 			_ = b.f.Close()
 			b.f = nil

@@ -18,15 +18,20 @@ import (
 // writes them, as they are and unsynced, to a staging file per bucket
 // under staging/ (one directory per append), keeping in memory only each
 // batch's place and row count: the load's memory is one part, whatever its
-// size. Commit hands
+// size. A bucket whose log's end the append could claim (tailclaim.go:
+// no other claim on it) is not staged: its batches go straight past the
+// log's committed length, stamped with their log offsets, and its staging
+// file holds them only if another writer took the end back. Commit hands
 // the staged files to the committer, which commits them alone: it copies
-// each bucket's batches to the end of its log, stamping their log offsets
-// and commit time (both outside the batch CRC), fsyncs the touched logs and
-// commits their committed lengths in one synced pebble batch — the commit
-// point, as for any write too large for an append record (durable.go).
-// Until then the copied bytes lie past the committed length, where no scan
-// reads and Open truncates. Discard removes the staging directory, and Open
-// removes whatever staging a crash left.
+// each staged bucket's batches to the end of its log, stamping their log
+// offsets and commit time (both outside the batch CRC), stamps the commit
+// time into a claimed bucket's batches in place, fsyncs the touched logs
+// and commits their committed lengths in one synced pebble batch — the
+// commit point, as for any write too large for an append record
+// (durable.go). Until then the bytes lie past the committed length, where
+// no scan reads and Open truncates. Discard cuts a claimed bucket's bytes
+// off its log and removes the staging directory, and Open removes whatever
+// staging or log tail a crash left.
 
 // stagingDir is where bulk appends stage their batches.
 const stagingDir = "staging"
@@ -45,7 +50,8 @@ func (h *tableHandle) BeginAppend(ctx context.Context) (fluss.BulkAppend, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, ioErr(err, "creating %s", dir)
 	}
-	return &stagedAppend{h: h, dir: dir, stagedBatches: newStagedBatches(dir, len(h.t.buckets))}, nil
+	n := len(h.t.buckets)
+	return &stagedAppend{h: h, dir: dir, stagedBatches: newStagedBatches(dir, n), claims: make([]*tailClaim, n), tried: make([]bool, n)}, nil
 }
 
 // stagedAppend is one bulk append being staged.
@@ -56,6 +62,11 @@ type stagedAppend struct {
 	ndv *ndvDelta
 	// hashes is the sketch's hashing scratch, kept from part to part
 	hashes []uint64
+	// claims[b] is the append's claim on bucket b's log end (tailclaim.go),
+	// tried[b] whether it asked for one; ctx is the current Add's.
+	claims []*tailClaim
+	tried  []bool
+	ctx    context.Context
 	err    error // the first failure: later calls report it
 	done   bool  // committed or discarded
 }
@@ -89,24 +100,37 @@ type stagedBatch struct {
 // write stages bbs, each at the end of its bucket's file.
 func (sb *stagedBatches) write(t *tableState, bbs []bucketBatch) error {
 	for _, bb := range bbs {
-		b := bb.bucket
-		if sb.files[b] == nil {
-			p := filepath.Join(sb.dir, fmt.Sprintf("bucket-%d", b))
-			f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-			if err != nil {
-				return ioErr(err, "creating %s", p)
-			}
-			sb.files[b] = f
+		if err := sb.writeOne(t, bb); err != nil {
+			return err
 		}
-		if _, err := sb.files[b].WriteAt(bb.data, sb.sizes[b]); err != nil {
-			return ioErr(err, "staging rows for %s", t.info.Path)
-		}
-		size := int64(len(bb.data))
-		sb.batches[b] = append(sb.batches[b], stagedBatch{pos: sb.sizes[b], size: size, records: bb.records})
-		sb.sizes[b] += size
-		sb.rows += bb.records
 	}
 	return nil
+}
+
+// writeOne stages bb at the end of its bucket's file.
+func (sb *stagedBatches) writeOne(t *tableState, bb bucketBatch) error {
+	b := bb.bucket
+	if sb.files[b] == nil {
+		p := filepath.Join(sb.dir, fmt.Sprintf("bucket-%d", b))
+		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return ioErr(err, "creating %s", p)
+		}
+		sb.files[b] = f
+	}
+	if _, err := sb.files[b].WriteAt(bb.data, sb.sizes[b]); err != nil {
+		return ioErr(err, "staging rows for %s", t.info.Path)
+	}
+	sb.record(bb)
+	return nil
+}
+
+// record notes bb as written at the end of its bucket's bytes.
+func (sb *stagedBatches) record(bb bucketBatch) {
+	b, size := bb.bucket, int64(len(bb.data))
+	sb.batches[b] = append(sb.batches[b], stagedBatch{pos: sb.sizes[b], size: size, records: bb.records})
+	sb.sizes[b] += size
+	sb.rows += bb.records
 }
 
 // each calls fn with bucket b's staged batches in order; data is reused
@@ -149,7 +173,9 @@ func (a *stagedAppend) Add(ctx context.Context, rec arrow.RecordBatch) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	a.ctx = ctx
 	a.err = a.add(rec)
+	a.ctx = nil
 	return a.err
 }
 
@@ -171,7 +197,40 @@ func (a *stagedAppend) add(rec arrow.RecordBatch) error {
 		return err
 	}
 	a.ndv, a.hashes = a.ndv.addRecord(conv, a.hashes)
-	return a.write(t, batches)
+	for _, bb := range batches {
+		if err := a.writeBatch(bb); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeBatch writes bb past its bucket log's end when the append holds
+// (or can take) the claim on it, else to the bucket's staging file, after
+// the bytes a taken-back claim moved there.
+func (a *stagedAppend) writeBatch(bb bucketBatch) error {
+	b := bb.bucket
+	c := a.claims[b]
+	if c == nil && !a.tried[b] {
+		a.tried[b] = true
+		c = a.claimTail(b)
+		a.claims[b] = c
+	}
+	if c != nil && a.files[b] == nil {
+		ok, err := c.write(a.h.s, bb.data, bb.records)
+		if err != nil {
+			return err
+		}
+		if ok {
+			a.record(bb)
+			return nil
+		}
+		if c.file == nil {
+			return sqlerr.New(sqlerr.InternalError, "bulk append to %s lost its staged rows", a.h.t.info.Path)
+		}
+		a.files[b] = c.file
+	}
+	return a.writeOne(a.h.t, bb)
 }
 
 // Commit implements fluss.BulkAppend.
@@ -198,6 +257,15 @@ func (a *stagedAppend) Discard() {
 		return
 	}
 	a.done = true
+	for b, c := range a.claims {
+		if c == nil {
+			continue
+		}
+		c.release()
+		if c.file != nil && c.file != a.files[b] {
+			_ = c.file.Close()
+		}
+	}
 	a.close()
 	_ = os.RemoveAll(a.dir)
 }
@@ -219,6 +287,11 @@ func (s *Store) writeStaged(r *request) result {
 		for _, w := range order {
 			_ = w.bl.f.Truncate(w.bl.size)
 		}
+		for _, c := range a.claims {
+			if c != nil {
+				c.release() // its bytes cut off the log now, not at Discard
+			}
+		}
 		s.log.Error("staged append failed", "table", t.info.Path.Table, "error", err)
 		return result{err: err}
 	}
@@ -227,6 +300,26 @@ func (s *Store) writeStaged(r *request) result {
 			continue
 		}
 		bl := t.buckets[b]
+		if c := a.claims[b]; c != nil && c.live() {
+			// Written in place already (tailclaim.go): the commit time.
+			if c.base != bl.size || c.start != bl.next {
+				return fail(sqlerr.New(sqlerr.InternalError, "bulk append to %s: its log's end moved under its claim", t.info.Path))
+			}
+			w := &bucketWrite{t: t, b: b, bl: bl, next: c.next, size: c.size}
+			order = append(order, w)
+			if err := c.stampCommitTimes(batches, now); err != nil {
+				return fail(err)
+			}
+			continue
+		} else if c != nil {
+			if c.file == nil {
+				return fail(c.err)
+			}
+			if a.files[b] == nil {
+				a.files[b] = c.file
+			}
+		}
+		bl.takeTail() // another append's claim
 		w := &bucketWrite{t: t, b: b, bl: bl, next: bl.next}
 		order = append(order, w)
 		if err := a.each(t, b, w.appendStaged(now)); err != nil {
@@ -251,6 +344,11 @@ func (s *Store) writeStaged(r *request) result {
 		return fail(err)
 	}
 	s.publish(order)
+	for _, c := range a.claims {
+		if c != nil {
+			c.end() // its bytes are the log's now
+		}
+	}
 	return result{rows: a.rows}
 }
 

@@ -228,6 +228,14 @@ func SetCommitTimestamp(b []byte, ms int64) {
 	binary.LittleEndian.PutUint64(b[offCommitTimestamp:], uint64(ms))
 }
 
+// CommitTimestampSpan returns where SetCommitTimestamp writes in a batch
+// and the bytes it writes there for ms: a batch already written to a file
+// is stamped with one write of those bytes at that position.
+func CommitTimestampSpan(ms int64) (pos int64, field [8]byte) {
+	binary.LittleEndian.PutUint64(field[:], uint64(ms))
+	return offCommitTimestamp, field
+}
+
 // SetWriter stamps an idempotent writer's id and batch sequence into a V0
 // batch (as EncodeTableBatch writes it). Both lie inside the CRC-32C (which
 // covers SchemaId..end), so the CRC is recomputed: one pass over the batch.

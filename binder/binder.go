@@ -90,6 +90,9 @@ type binder struct {
 	finders struct {
 		tree treeFinder
 	}
+	// scans are the table scans FROM clauses bound so far, whose whole
+	// rows have their tables' row types (composite.go).
+	scans []*Scan
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the

@@ -64,6 +64,9 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 			return nil, b.errAt(cd, sqlerr.New(sqlerr.SyntaxError, "column %q has no type", name))
 		}
 		t, isSerial, err := columnType(tn, b.typeCatalog()) // coldefs.go: SERIAL too
+		if err != nil {
+			err = b.refuseCompositeColumn(name, tn, err) // composite.go
+		}
 		if err == nil {
 			err = RefuseUnlimitedChar(name, t)
 		}

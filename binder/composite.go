@@ -200,3 +200,14 @@ func (b *binder) refuseCompositeColumn(name string, tn *sql.TypeName, err error)
 	return sqlerr.New(sqlerr.FeatureNotSupported, "column \"%s\" of composite type %s cannot be stored in a Fluss table", name, c.QualifiedName()).
 		WithHint("Declare its attributes as columns of their own, or a jsonb column.")
 }
+
+// emptyRowCast is ROW()::t: the composite without attributes, or
+// PostgreSQL's error for a composite that has some (at place, the cast's
+// ::).
+func (b *binder) emptyRowCast(place sourceNode, t types.T) (Expr, error) {
+	if len(t.Fields) > 0 {
+		return nil, b.errAt(place, sqlerr.New(sqlerr.CannotCoerce, "cannot cast type record to %s", t.PGName()).
+			WithDetail("Input has too few columns."))
+	}
+	return &Const{Value: []any{}, T: t}, nil
+}

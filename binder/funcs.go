@@ -134,6 +134,9 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 		}
 		target = ct
 	}
+	if r, ok := n.X.(*pt.Row); ok && len(r.Fields) == 0 && target.IsComposite() {
+		return b.emptyRowCast(castPlace(n), target) // composite.go
+	}
 	if a, ok := n.X.(*pt.Array); ok && target.Kind == types.Array && len(a.Elems) == 0 {
 		return &Const{Value: []any{}, T: target.Nullable()}, nil // ARRAY[]::int[]
 	}

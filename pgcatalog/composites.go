@@ -27,13 +27,19 @@ func (c *Catalog) compositeTypeRows() []row {
 	for _, t := range c.compositeTypes() {
 		ns := namespaceOID(t.Schema)
 		rows = append(rows, typeRow(t.OID, t.Name, ns, -1, false, "c", "C", false, 0, t.ArrayOID, t.RelOID, "d", "x", 0))
-		a := typeRow(t.ArrayOID, "_"+t.Name, ns, -1, false, "b", "A", false, t.OID, 0, 0, "d", "x", 0)
-		for i, col := range []string{"typinput", "typoutput", "typreceive", "typsend", "typmodin", "typmodout", "typanalyze", "typsubscript"} {
-			a[col] = typeProcs[oidTextArray][i]
-		}
-		rows = append(rows, a)
+		rows = append(rows, compositeArrayRow(t.ArrayOID, t.Name, ns, t.OID))
 	}
 	return rows
+}
+
+// compositeArrayRow is pg_type's row of the array type oid ("_name") of
+// the composite type elem (a table's row type, or CREATE TYPE's).
+func compositeArrayRow(oid uint32, name string, ns, elem uint32) row {
+	a := typeRow(oid, "_"+name, ns, -1, false, "b", "A", false, elem, 0, 0, "d", "x", 0)
+	for i, col := range []string{"typinput", "typoutput", "typreceive", "typsend", "typmodin", "typmodout", "typanalyze", "typsubscript"} {
+		a[col] = typeProcs[oidTextArray][i]
+	}
+	return a
 }
 
 // compositeClassRows are pg_class's rows of the composite types.
@@ -97,6 +103,11 @@ func formatCompositeType(oid uint32) (string, bool) {
 	}
 	if c := types.CompositeOf(oid - 1); c != nil && c.ArrayOID == oid {
 		return quoteIdent(c.QualifiedName()) + "[]", true
+	}
+	if elem, ok := types.TableRowTypeOfArray(oid); ok {
+		if c := types.CompositeOf(elem); c != nil {
+			return quoteIdent(c.QualifiedName()) + "[]", true
+		}
 	}
 	return "", false
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // Catalog answers the catalog functions' questions.
@@ -313,6 +314,13 @@ func (c *Catalog) TypeName(oid uint32) (string, bool) {
 // RowTypeName implements functions.RowTypes: a table's row type prints
 // as the table's name (its schema, public, is on the search path).
 func (c *Catalog) RowTypeName(ctx context.Context, oid uint32) (string, bool, error) {
+	if elem, ok := types.TableRowTypeOfArray(oid); ok { // composites.go: "_t", printed t[]
+		name, ok, err := c.RowTypeName(ctx, elem)
+		if !ok || err != nil {
+			return "", ok, err
+		}
+		return name + "[]", true, nil
+	}
 	if oid < firstUserOID+oidStride || oid >= firstUserOID+2*oidStride {
 		return "", false, nil
 	}

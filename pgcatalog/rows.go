@@ -239,7 +239,8 @@ func (c *Catalog) typeRows(_ context.Context, s *snapshot) ([]row, error) {
 	}
 	for _, t := range s.tables {
 		rows = append(rows, typeRow(rowTypeOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), -1, false, "c", "C", false,
-			0, 0, RelationOID(t.TableID), "d", "x", 0))
+			0, types.TableRowArrayOID(t.TableID), RelationOID(t.TableID), "d", "x", 0))
+		rows = append(rows, compositeArrayRow(types.TableRowArrayOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), rowTypeOID(t.TableID))) // composites.go
 	}
 	rows = append(rows, c.enumTypeRows()...)      // enums.go
 	rows = append(rows, c.domainTypeRows()...)    // domains.go

@@ -225,9 +225,9 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 			}
 			if in.IsComposite() {
 				if c := types.CompositeOf(in.TypeOID); c != nil && c.ArrayOID != 0 {
-					return c.ArrayOID, -1, -1 // CREATE TYPE's array type (engine/compositetypes.go)
+					return c.ArrayOID, -1, -1 // its array type (types/composite.go)
 				}
-				return OIDRecordArray, -1, -1 // a table's row type has none listed
+				return OIDRecordArray, -1, -1
 			}
 			if arr, ok := arrayOIDs[elem]; ok {
 				return arr, typmod, -1

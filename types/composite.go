@@ -18,9 +18,8 @@ import (
 // A definition is never changed once published: ALTER TYPE publishes a
 // new one under the same OID.
 type CompositeType struct {
-	// OID is pg_type.oid; ArrayOID the OID of its array type (0 for a
-	// table's row type, which sqlgate lists without one); RelOID the
-	// pg_class row of its attributes (pg_type.typrelid).
+	// OID is pg_type.oid; ArrayOID the OID of its array type; RelOID
+	// the pg_class row of its attributes (pg_type.typrelid).
 	OID, ArrayOID, RelOID uint32
 	Schema, Name          string
 	Fields                []Field
@@ -98,6 +97,23 @@ const (
 // TableRowTypeOID is the OID of the row type of table tableID.
 func TableRowTypeOID(tableID int64) uint32 { return uint32(firstUserOID+tableID) + oidStride }
 
+// tableRowArrayBase is where the OIDs of the tables' row types' array
+// types ("_t") start, past the strides pgcatalog numbers its objects in.
+const tableRowArrayBase = firstUserOID + 12*oidStride
+
+// TableRowArrayOID is the OID of the array type of table tableID's row
+// type.
+func TableRowArrayOID(tableID int64) uint32 { return uint32(tableRowArrayBase + tableID) }
+
+// TableRowTypeOfArray is the row type whose array type is oid, when oid
+// is a table row type's array type.
+func TableRowTypeOfArray(oid uint32) (uint32, bool) {
+	if oid < tableRowArrayBase || oid >= tableRowArrayBase+oidStride {
+		return 0, false
+	}
+	return TableRowTypeOID(int64(oid - tableRowArrayBase)), true
+}
+
 // TableRowType is the row type of a table (ID, schema, name, columns).
 // Its fields are the columns, nullable: a composite's attributes carry
 // no NOT NULL.
@@ -106,7 +122,8 @@ func TableRowType(tableID int64, schema, name string, cols []Field) *CompositeTy
 	for i, c := range cols {
 		fs[i] = Field{Name: c.Name, Type: c.Type.Nullable()}
 	}
-	return &CompositeType{OID: TableRowTypeOID(tableID), RelOID: uint32(firstUserOID + tableID), Schema: schema, Name: name, Fields: fs}
+	return &CompositeType{OID: TableRowTypeOID(tableID), ArrayOID: TableRowArrayOID(tableID), RelOID: uint32(firstUserOID + tableID),
+		Schema: schema, Name: name, Fields: fs}
 }
 
 // malformedRecord is record_in's error for text s.

@@ -512,8 +512,10 @@ func (b *binder) castOutputName(text string) string {
 	}
 	t, err := castTypeFromNameIn(tn, b.typeCatalog())
 	if err != nil {
-		if c, ok := b.compositeNamed(tn.Name); ok && tn.ArrayDims == 0 {
-			return c.Name // composite.go
+		if leaf, _ := typeLeaf(tn); leaf.Key == nil && len(leaf.Fields) == 0 {
+			if c, ok := b.compositeNamed(leaf.Name); ok {
+				return c.Name // composite.go: x::t[] is named t too
+			}
 		}
 		return "?column?"
 	}

@@ -315,7 +315,7 @@ func compositeUsers(ts map[uint32]meta.EnumType, oid uint32) []string {
 			continue
 		}
 		for _, a := range t.Attrs {
-			if tn, err := sql.ParseTypeName(a.Type); err == nil && tn.Name == name {
+			if attrNames(a, name) {
 				out = append(out, "column "+a.Name+" of composite type "+t.Name)
 			}
 		}
@@ -330,4 +330,35 @@ func (e *Engine) typesNow() map[uint32]meta.EnumType {
 		return tm.Types().All()
 	}
 	return nil
+}
+
+// dropUserAttrs drops the attributes (compositeUsers' list, users) of the
+// composites in ts whose type is oid, as DROP TYPE ... CASCADE does, and
+// is its NOTICE ("drop cascades to column f of composite type x").
+func dropUserAttrs(ts map[uint32]meta.EnumType, oid uint32, users []string) *sqlerr.Error {
+	name := ts[oid].Name
+	for o, t := range ts {
+		if !t.Composite || o == oid {
+			continue
+		}
+		kept := slices.DeleteFunc(slices.Clone(t.Attrs), func(a meta.CompositeAttr) bool { return attrNames(a, name) })
+		if len(kept) != len(t.Attrs) {
+			t.Attrs = kept
+			ts[o] = t
+		}
+	}
+	return schemaCascadeNotice(users) // enumtypes.go's wording
+}
+
+// attrNames reports whether attribute a's type is the type name, or an
+// array of it.
+func attrNames(a meta.CompositeAttr, name string) bool {
+	tn, err := sql.ParseTypeName(a.Type)
+	if err != nil {
+		return false
+	}
+	for tn.Elem != nil && tn.Name == "array" {
+		tn = tn.Elem
+	}
+	return tn.Name == name
 }

@@ -459,7 +459,14 @@ func (s *session) dropTypes(ctx context.Context, st *sql.TypeStmt) ([]*sqlerr.Er
 			if err != nil {
 				return err
 			}
-			used = append(used, compositeUsers(tx.Types, oid)...) // compositetypes.go
+			attrs := compositeUsers(tx.Types, oid) // compositetypes.go
+			if len(used) == 0 && len(attrs) > 0 && st.Cascade {
+				// only composites' attributes use it: they go with it
+				notices = append(notices, dropUserAttrs(tx.Types, oid, attrs))
+			}
+			if !st.Cascade {
+				used = append(used, attrs...)
+			}
 			if len(used) > 0 {
 				if st.Cascade {
 					// PostgreSQL drops the columns; a Fluss table cannot

@@ -226,8 +226,15 @@ func parseRecordField(s string, t T, loc *time.Location) (any, error) {
 	if t.IsComposite() {
 		return ParseRecord(s, t, loc)
 	}
+	if t.Kind == Array && ArrayInput != nil {
+		return ArrayInput(s, t, loc)
+	}
 	return ParseTextIn(s, t, loc)
 }
+
+// ArrayInput is array_in ("{1,2}"), for a record's array fields: the
+// functions package, which owns PostgreSQL's array text, sets it.
+var ArrayInput func(s string, t T, loc *time.Location) (any, error)
 
 // isRecordSpace is PostgreSQL's scanner_isspace, which record_in skips
 // around the parentheses.

@@ -197,8 +197,7 @@ func (b *binder) refuseCompositeColumn(name string, tn *sql.TypeName, err error)
 	if !ok {
 		return err
 	}
-	return sqlerr.New(sqlerr.FeatureNotSupported, "column \"%s\" of composite type %s cannot be stored in a Fluss table", name, c.QualifiedName()).
-		WithHint("Declare its attributes as columns of their own, or a jsonb column.")
+	return compositeColumnError(name, c)
 }
 
 // emptyRowCast is ROW()::t: the composite without attributes, or
@@ -210,4 +209,39 @@ func (b *binder) emptyRowCast(place sourceNode, t types.T) (Expr, error) {
 			WithDetail("Input has too few columns."))
 	}
 	return &Const{Value: []any{}, T: t}, nil
+}
+
+// refuseTypeNamed refuses a relation being created at path whose name a
+// composite type of its schema has: the composite's pg_class row has the
+// name (PostgreSQL's 42P07).
+func (b *binder) refuseTypeNamed(path fluss.TablePath) error {
+	cc, ok := b.cat.(CompositeCatalog)
+	if !ok {
+		return nil
+	}
+	if _, ok := cc.CompositeType(path.Database, path.Table); !ok {
+		return nil
+	}
+	return sqlerr.New(sqlerr.Code("42P07"), "relation \"%s\" already exists", path.Table)
+}
+
+// RefuseCompositeColumn is refuseCompositeColumn for ALTER TABLE ... ADD
+// COLUMN, which knows the composites of ut (CREATE TYPE's) only.
+func RefuseCompositeColumn(name string, tn *sql.TypeName, ut TypeCatalog, err error) error {
+	cc, ok := ut.(CompositeCatalog)
+	if !ok || sqlerr.CodeOf(err) != sqlerr.UndefinedObject {
+		return err
+	}
+	leaf, _ := typeLeaf(tn)
+	c, ok := cc.CompositeType("", leaf.Name)
+	if !ok {
+		return err
+	}
+	return compositeColumnError(name, c)
+}
+
+// compositeColumnError is the refusal of column name of composite type c.
+func compositeColumnError(name string, c *types.CompositeType) *sqlerr.Error {
+	return sqlerr.New(sqlerr.FeatureNotSupported, "column \"%s\" of composite type %s cannot be stored in a Fluss table", name, c.QualifiedName()).
+		WithHint("Declare its attributes as columns of their own, or a jsonb column.")
 }

@@ -146,6 +146,9 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 		}
 	}
 	path, err := b.createPath(ct.Name)
+	if err == nil {
+		err = b.refuseTypeNamed(path) // composite.go
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -242,6 +245,9 @@ func (b *binder) bindCreateTableAs(ct *pt.CreateTable) (Statement, error) {
 		p.Cols = append(p.Cols, Column{Name: name, T: t})
 	}
 	path, err := b.createPath(ct.Name)
+	if err == nil {
+		err = b.refuseTypeNamed(path) // composite.go
+	}
 	if err != nil {
 		return nil, err
 	}

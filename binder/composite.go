@@ -245,3 +245,11 @@ func compositeColumnError(name string, c *types.CompositeType) *sqlerr.Error {
 	return sqlerr.New(sqlerr.FeatureNotSupported, "column \"%s\" of composite type %s cannot be stored in a Fluss table", name, c.QualifiedName()).
 		WithHint("Declare its attributes as columns of their own, or a jsonb column.")
 }
+
+// noteScan records sc, a FROM clause's scan of a table, for scanRowType.
+func (b *binder) noteScan(sc *Scan) {
+	if b.scans == nil {
+		b.scans = b.scanBuf[:0]
+	}
+	b.scans = append(b.scans, sc)
+}

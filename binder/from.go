@@ -89,7 +89,7 @@ func (b *binder) bindTableRef(ref *pt.TableRef) (Node, error) {
 		return b.binlogScan(src, info, alias)
 	}
 	sc := NewScan(info, alias)
-	b.scans = append(b.scans, sc) // a whole-row reference's row type (composite.go)
+	b.noteScan(sc) // a whole-row reference's row type (composite.go)
 	return sc, nil
 }
 

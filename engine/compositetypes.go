@@ -241,6 +241,9 @@ func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr
 	}
 	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
 		oid := findType(tx.Types, n)
+		if oid == 0 && s.tableNamed(ctx, n) {
+			return tableRowTypeAlter(st)
+		}
 		if oid == 0 {
 			return sqlerr.New(sqlerr.UndefinedObject, "type \"%s\" does not exist", n.Name)
 		}
@@ -361,4 +364,19 @@ func attrNames(a meta.CompositeAttr, name string) bool {
 		tn = tn.Elem
 	}
 	return tn.Name == name
+}
+
+// tableRowTypeAlter is ALTER TYPE's refusal of a table's row type, as
+// PostgreSQL words each: a table is altered by ALTER TABLE.
+func tableRowTypeAlter(st *sql.TypeStmt) error {
+	name := st.Names[0].Name
+	switch st.Op {
+	case sql.AlterTypeRename:
+		return sqlerr.New(sqlerr.WrongObjectType, "%s is a table's row type", name).WithHint("Use ALTER TABLE instead.")
+	case sql.AlterTypeRenameAttribute:
+		// PostgreSQL renames the table's column; sqlgate's ALTER TABLE
+		// ... RENAME COLUMN does that
+		return sqlerr.NotSupported("ALTER TYPE ... RENAME ATTRIBUTE of a table's row type (use ALTER TABLE ... RENAME COLUMN)")
+	}
+	return sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a composite type", name)
 }

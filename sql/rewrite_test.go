@@ -23,6 +23,8 @@ func TestRewrittenText(t *testing.T) {
 		{"cast inside comment stays out", "SELECT a -- a::int\n FROM t", "SELECT a FROM t", nil},
 		{"cast inside string stays", "SELECT 'a::int'", "SELECT 'a::int'", nil},
 		{"simple cast", "SELECT a::int", "SELECT pg__cast(a, 'int')", nil},
+		{"whole-row argument", "SELECT pg_typeof(t.*), count(t.*), f(1, t.*) FROM t", "SELECT pg_typeof(t), count(t), f(1, t) FROM t", nil},
+		{"star in the select list stays", "SELECT t.*, t.* FROM t", "SELECT t.*, t.* FROM t", nil},
 		{"normalize form keyword", "SELECT normalize(a, NFKD) FROM t", "SELECT normalize(a, 'NFKD') FROM t", nil},
 		{"is normalized", "SELECT a || 'x' IS NOT NFC NORMALIZED, a IS NORMALIZED FROM t", "SELECT not is_normalized(a || 'x', 'NFC'), is_normalized(a, 'NFC') FROM t", nil},
 		{"column definition list", `SELECT * FROM json_to_record(j) AS x(a int, "B" numeric(10, 2)[])`, `SELECT * FROM (select pg__srf('json_to_record', 0, 1, pg__cols(pg__coldef('a', 'int'), pg__coldef('B', 'numeric(10, 2)[]')), j)) as x`, nil},

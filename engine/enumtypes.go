@@ -508,10 +508,10 @@ func (e *Engine) EnumTypeDefs() []*types.EnumType {
 	return out
 }
 
-// typesIn is the enum types of schema, sorted by name.
+// typesIn is the enum and composite types of schema, sorted by name.
 func (e *Engine) typesIn(schema string) []meta.EnumType {
 	var out []meta.EnumType
-	for _, t := range e.enumTypes() {
+	for _, t := range e.typesNow() { // compositetypes.go
 		if t.Schema == schema {
 			out = append(out, t)
 		}

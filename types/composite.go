@@ -94,6 +94,19 @@ const (
 	oidStride    = 1 << 22
 )
 
+// FirstUserOID is the first OID of a user object (PostgreSQL's
+// FirstNormalObjectId): a table's pg_class OID is FirstUserOID + its ID.
+const FirstUserOID = firstUserOID
+
+// TableRowTypeOfRelation is the row type of the table whose pg_class OID
+// is rel; false when rel is no table's (an index, a view, a catalog).
+func TableRowTypeOfRelation(rel uint32) (uint32, bool) {
+	if rel < firstUserOID || rel >= firstUserOID+oidStride {
+		return 0, false
+	}
+	return rel + oidStride, true
+}
+
 // TableRowTypeOID is the OID of the row type of table tableID.
 func TableRowTypeOID(tableID int64) uint32 { return uint32(firstUserOID+tableID) + oidStride }
 

@@ -1148,6 +1148,20 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				k = m + 1
 				continue
 			}
+			if text == "." && k+1 < j && len(out) > 0 && isFieldSelect(out[len(out)-1]) {
+				// (x).a.b -> pg__field(pg__field((x), 'a'), 'b'): a field
+				// of a field, as PostgreSQL reads the chain
+				if nt := r.toks[k+1]; nt.kind == tkIdent || nt.kind == tkQIdent {
+					last := out[len(out)-1]
+					b := newComposite(last.lead)
+					b.add("pg__field(", last.firstOrig())
+					b.addItems(out[len(out)-1:], true)
+					b.add(", "+sqlQuote(r.identName(nt))+")", nt.start)
+					out = append(out[:len(out)-1], b.it)
+					k += 2
+					continue
+				}
+			}
 			if text == "." && r.wholeRowArgAt(k, j) {
 				// f(t.*) -> f(t): a FROM item's whole row as an argument
 				// (PostgreSQL's t.* there is the composite, not its
@@ -2389,4 +2403,10 @@ func (r *rewriter) wholeRowArgAt(k, j int) bool {
 		}
 	}
 	return false
+}
+
+// isFieldSelect reports whether it is a field selection the rewrite made
+// of (x).f (pg__field(...)), which a further .g selects from.
+func isFieldSelect(it item) bool {
+	return it.composite && len(it.parts) > 0 && len(it.parts[0].pieces) == 1 && it.parts[0].pieces[0].text == "pg__field("
 }

@@ -23,6 +23,7 @@ func TestRewrittenText(t *testing.T) {
 		{"cast inside comment stays out", "SELECT a -- a::int\n FROM t", "SELECT a FROM t", nil},
 		{"cast inside string stays", "SELECT 'a::int'", "SELECT 'a::int'", nil},
 		{"simple cast", "SELECT a::int", "SELECT pg__cast(a, 'int')", nil},
+		{"field of a field", "SELECT (x).a.b, ((x).a).b FROM t", "SELECT pg__field(pg__field((x), 'a'), 'b'), pg__field((pg__field((x), 'a')), 'b') FROM t", nil},
 		{"whole-row argument", "SELECT pg_typeof(t.*), count(t.*), f(1, t.*) FROM t", "SELECT pg_typeof(t), count(t), f(1, t) FROM t", nil},
 		{"star in the select list stays", "SELECT t.*, t.* FROM t", "SELECT t.*, t.* FROM t", nil},
 		{"normalize form keyword", "SELECT normalize(a, NFKD) FROM t", "SELECT normalize(a, 'NFKD') FROM t", nil},

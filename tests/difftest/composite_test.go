@@ -128,7 +128,7 @@ func TestCompositeDifferential(t *testing.T) {
 				"SELECT ROW(" + strings.Join(append(a.args, "1"), ", ") + ")::" + name,
 				"SELECT " + sqlLit(malformed(recordText(a.texts, rng), rng)) + "::" + name,
 				"SELECT " + sqlLit(recordText(a.texts, rng)) + "::text::" + name,
-				"SELECT ROW(" + ra + ", 3)::" + nest + ", ((ROW(" + ra + ", 3)::" + nest + ").inner_v)." + f,
+				"SELECT ROW(" + ra + ", 3)::" + nest + ", ((ROW(" + ra + ", 3)::" + nest + ").inner_v)." + f + ", (ROW(" + ra + ", 3)::" + nest + ").inner_v." + f,
 				"SELECT " + sqlLit("("+sqlRecordQuote(recordText(a.texts, rng))+",4)") + "::" + nest,
 				"SELECT ARRAY[" + ra + ", " + rb + "], pg_typeof(ARRAY[" + ra + "])::text",
 				"SELECT t, pg_typeof(t)::text FROM " + tbl + " t ORDER BY t",

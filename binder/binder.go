@@ -93,6 +93,11 @@ type binder struct {
 	finders struct {
 		tree treeFinder
 	}
+	// scans are the table scans FROM clauses bound so far, whose whole
+	// rows have their tables' row types (composite.go); scanBuf holds
+	// the first few, so that most statements allocate nothing for them.
+	scans   []*Scan
+	scanBuf [2]*Scan
 }
 
 // Bind binds one parsed statement. declared holds the parameter types the

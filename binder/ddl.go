@@ -64,6 +64,9 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 			return nil, b.errAt(cd, sqlerr.New(sqlerr.SyntaxError, "column %q has no type", name))
 		}
 		t, isSerial, err := columnType(tn, b.typeCatalog()) // coldefs.go: SERIAL too
+		if err != nil {
+			err = b.refuseCompositeColumn(name, tn, err) // composite.go
+		}
 		if err == nil {
 			err = RefuseUnlimitedChar(name, t)
 		}
@@ -143,6 +146,9 @@ func (b *binder) bindCreateTable(ct *pt.CreateTable) (Statement, error) {
 		}
 	}
 	path, err := b.createPath(ct.Name)
+	if err == nil {
+		err = b.refuseTypeNamed(path) // composite.go
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -239,6 +245,9 @@ func (b *binder) bindCreateTableAs(ct *pt.CreateTable) (Statement, error) {
 		p.Cols = append(p.Cols, Column{Name: name, T: t})
 	}
 	path, err := b.createPath(ct.Name)
+	if err == nil {
+		err = b.refuseTypeNamed(path) // composite.go
+	}
 	if err != nil {
 		return nil, err
 	}

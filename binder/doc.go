@@ -38,7 +38,11 @@
 // min/max by declaration order) and enum_first/last/range, domains.go
 // domains (a type name naming one is its base type; CREATE TABLE notes a
 // domain column in the table's metadata, which also gives it the domain's
-// default; a cast to a domain checks its constraints),
+// default; a cast to a domain checks its constraints), composite.go
+// composite types (a table's row type, which a whole-row reference of a
+// table scan has, and CREATE TYPE ... AS (...)'s through the optional
+// CompositeCatalog: casts to them, record_in literals, a column of one
+// refused),
 // filetables.go read_parquet / read_arrow / read_csv in FROM (a FileTable
 // whose columns the optional FileCatalog reads from the file),
 // modifyingwith.go the names of a statement's data-modifying WITH queries

@@ -645,6 +645,12 @@ func isUnknown(t types.T) bool { return t.Kind == types.Unknown || t.Kind == typ
 // operandType is the type an unknown operand takes next to t.
 func operandType(t types.T) types.T {
 	t = t.Nullable()
+	if t.IsComposite() {
+		// record = record's operand: the literal is an anonymous record's,
+		// which has no input (composite.go)
+		t.TypeOID = 0
+		return t
+	}
 	if t.Kind == types.Char {
 		// bpchar = 'abc ' is bpchar's operator: the literal as bpchar of
 		// any length, compared without its trailing blanks

@@ -32,7 +32,7 @@ func (b *binder) bindFieldSelectTree(s *scope, n *pt.FieldSelect) (Expr, error) 
 			return &FuncCall{Name: "fieldselect", Args: []Expr{e}, T: ft, Kernel: functions.FieldSelectKernel(ft, k)}, nil
 		}
 	}
-	return nil, b.errAt(n, sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" not found in data type record", name))
+	return nil, b.errAt(fieldSelectPlace(n), unknownField(name, t)) // composite.go
 }
 
 // expandRow is (expr).* in a select list: one column per field of the

@@ -91,7 +91,9 @@ func (b *binder) bindTableRef(ref *pt.TableRef) (Node, error) {
 	if binlog {
 		return b.binlogScan(src, info, alias)
 	}
-	return NewScan(info, alias), nil
+	sc := NewScan(info, alias)
+	b.noteScan(sc) // a whole-row reference's row type (composite.go)
+	return sc, nil
 }
 
 // relabelNames qualifies a derived table's columns with its alias (and

@@ -128,7 +128,14 @@ func (b *binder) bindCast(s *scope, n *pt.Cast) (Expr, error) {
 	}
 	target, err := castTypeFromNameIn(tn, b.typeCatalog())
 	if err != nil {
-		return nil, b.errAt(n, sqlerr.As(err))
+		ct, ok := b.compositeCastTarget(tn) // composite.go
+		if !ok || sqlerr.CodeOf(err) != sqlerr.UndefinedObject {
+			return nil, b.errAt(n, sqlerr.As(err))
+		}
+		target = ct
+	}
+	if r, ok := n.X.(*pt.Row); ok && len(r.Fields) == 0 && target.IsComposite() {
+		return b.emptyRowCast(castPlace(n), target) // composite.go
 	}
 	if a, ok := n.X.(*pt.Array); ok && target.Kind == types.Array && len(a.Elems) == 0 {
 		return &Const{Value: []any{}, T: target.Nullable()}, nil // ARRAY[]::int[]
@@ -205,7 +212,7 @@ func (b *binder) castBound(n, place sourceNode, xn pt.Expr, x Expr, target types
 		// places a constant's input error, not at the cast
 		return b.coerceUnknown(xn, x, target)
 	}
-	if e, ok, err := b.castConstructor(n, x, target); ok {
+	if e, ok, err := b.castConstructor(compositeCastNode(n, place, target), x, target); ok {
 		return e, err
 	}
 	if e, ok, err := b.enumCast(place, x, target); ok { // enumops.go
@@ -505,6 +512,11 @@ func (b *binder) castOutputName(text string) string {
 	}
 	t, err := castTypeFromNameIn(tn, b.typeCatalog())
 	if err != nil {
+		if leaf, _ := typeLeaf(tn); leaf.Key == nil && len(leaf.Fields) == 0 {
+			if c, ok := b.compositeNamed(leaf.Name); ok {
+				return c.Name // composite.go: x::t[] is named t too
+			}
+		}
 		return "?column?"
 	}
 	for t.Kind == types.Array && tn.ArrayDims > 0 {

@@ -89,5 +89,5 @@ func isAnonRecordInput(t types.T) bool {
 	for t.Kind == types.Array && t.Elem != nil {
 		t = *t.Elem
 	}
-	return t.IsAnonRecord()
+	return t.IsAnonRecord() && !t.IsComposite() // a composite reads its literal (record_in)
 }

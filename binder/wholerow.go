@@ -18,13 +18,12 @@ import (
 // The value is typed as a record (AnonRecord) so that it prints, compares,
 // orders, groups and aggregates as PostgreSQL's row value does: record_out's
 // "(1,x)" text, not JSON. PostgreSQL types a derived table's whole row as
-// record (2249) and a table's as the table's composite type; sqlgate has no
-// per-table composite type, so both travel as record 2249, whose text
-// output is the same. The fields keep the column names, so row_to_json(t)
-// and (t).a still see them.
+// record (2249) and a table's as the table's composite type, which the
+// record's TypeOID then names (asTableRow, composite.go). The fields keep
+// the column names, so row_to_json(t) and (t).a still see them.
 func (b *binder) wholeRow(s *scope, name string) (Expr, bool) {
 	if w, ok := wholeRowOf(s, name); ok {
-		return w, true
+		return b.asTableRow(s, name, w), true // composite.go
 	}
 	return b.outerWholeRow(b.corr, name)
 }
@@ -76,7 +75,7 @@ func (b *binder) outerWholeRow(c *corrState, name string) (Expr, bool) {
 		return nil, false
 	}
 	if w, ok := wholeRowOf(c.outer, name); ok {
-		return c.rowSlot(w), true
+		return c.rowSlot(b.asTableRow(c.outer, name, w)), true
 	}
 	w, ok := b.outerWholeRow(c.parent, name)
 	if !ok {

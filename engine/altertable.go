@@ -88,6 +88,9 @@ func (s *session) alterTable(ctx context.Context, d *sql.DDLStmt) (pgwire.Result
 				return nil, sqlerr.New(sqlerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", a.Column, info.Path.Table)
 			}
 			t, err := binder.ColumnTypeIn(a.Type, engineTypes{s.eng}) // enumtypes.go
+			if err != nil {
+				err = binder.RefuseCompositeColumn(a.Column, a.Type, engineTypes{s.eng}, err) // binder/composite.go
+			}
 			if err == nil {
 				err = binder.RefuseUnlimitedChar(a.Column, t)
 			}

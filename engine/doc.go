@@ -113,7 +113,10 @@
 // through binder.TypeCatalog) and the domains CREATE DOMAIN makes
 // (domains.go: published to types' registry with the check of their
 // constraints that writes and casts run, types.Domain.Validate; resolved
-// by name through binder.DomainCatalog) live in a meta.Store; each statement that changes them
+// by name through binder.DomainCatalog) and the composite types CREATE
+// TYPE ... AS (...) makes (compositetypes.go: kept beside the enums,
+// published to types' registry, resolved by name through
+// binder.CompositeCatalog) live in a meta.Store; each statement that changes them
 // commits once through meta.Store.Update, a new table carries its owner in
 // its own properties, and each statement first refreshes the metadata (one
 // lookup on a cluster), so that changes made through another server apply.

@@ -77,6 +77,9 @@ type Engine struct {
 	// registries (enumtypes.go, domains.go).
 	enumsPublished   atomic.Pointer[publication[*meta.Types]]
 	domainsPublished atomic.Pointer[publication[*meta.Domains]]
+	// compositesPublished is the version of the composite types
+	// (compositetypes.go) last published to types' registry.
+	compositesPublished atomic.Pointer[publication[*meta.Types]]
 	// domainValidators is the validator of each published domain's
 	// current version by OID (domains.go: a domain over another reuses
 	// the lowered CHECKs of the one underneath).

@@ -94,8 +94,9 @@ func (e *Engine) enumTypes() map[uint32]meta.EnumType {
 		return nil
 	}
 	cur := tm.Types()
-	all := cur.All()
+	all, composites := splitTypes(cur.All()) // compositetypes.go
 	publishSet(&e.enumsPublished, cur, all, enumDef, types.PublishEnums)
+	e.publishComposites(cur, composites, all)
 	return all
 }
 
@@ -181,8 +182,13 @@ func (s *session) execType(ctx context.Context, st *sql.TypeStmt) (pgwire.Result
 	if ds, ok := s.domainTypeStmt(st); ok { // domains.go
 		return s.runDomain(ctx, ds, "DROP TYPE")
 	}
-	tag := map[sql.TypeOp]string{sql.CreateEnumType: "CREATE TYPE", sql.DropType: "DROP TYPE",
-		sql.AlterTypeAddValue: "ALTER TYPE", sql.AlterTypeRenameValue: "ALTER TYPE"}[st.Op]
+	tag := "ALTER TYPE"
+	switch st.Op {
+	case sql.CreateEnumType, sql.CreateCompositeType:
+		tag = "CREATE TYPE"
+	case sql.DropType:
+		tag = "DROP TYPE"
+	}
 	_, stored := s.eng.meta.(typesMeta)
 	return s.runTypeDDL(tag, stored, "user-defined types", func() { s.eng.enumTypes() }, func() ([]*sqlerr.Error, error) {
 		switch st.Op {
@@ -190,6 +196,10 @@ func (s *session) execType(ctx context.Context, st *sql.TypeStmt) (pgwire.Result
 			return nil, s.createEnum(ctx, st)
 		case sql.DropType:
 			return s.dropTypes(ctx, st)
+		case sql.CreateCompositeType:
+			return nil, s.createComposite(ctx, st) // compositetypes.go
+		case sql.AlterTypeRename, sql.AlterTypeAddAttribute, sql.AlterTypeDropAttribute, sql.AlterTypeRenameAttribute:
+			return oneNotice(s.alterComposite(ctx, st))
 		}
 		return oneNotice(s.alterEnum(ctx, st))
 	})
@@ -435,6 +445,10 @@ func (s *session) dropTypes(ctx context.Context, st *sql.TypeStmt) ([]*sqlerr.Er
 					notices = append(notices, sqlerr.New(sqlerr.SuccessfulCompletion, "type \"%s\" does not exist, skipping", n.Name))
 					continue
 				}
+				if s.tableNamed(ctx, n) { // compositetypes.go: a table's row type
+					return sqlerr.New(sqlerr.Code("2BP01"), "cannot drop type %s because table %s requires it", n.Name, n.Name).
+						WithHint("You can drop table %s instead.", n.Name)
+				}
 				return sqlerr.New(sqlerr.UndefinedObject, "type \"%s\" does not exist", n.Name)
 			}
 			t := tx.Types[oid]
@@ -444,6 +458,14 @@ func (s *session) dropTypes(ctx context.Context, st *sql.TypeStmt) ([]*sqlerr.Er
 			used, err := s.enumColumns(ctx, oid)
 			if err != nil {
 				return err
+			}
+			attrs := compositeUsers(tx.Types, oid) // compositetypes.go
+			if len(used) == 0 && len(attrs) > 0 && st.Cascade {
+				// only composites' attributes use it: they go with it
+				notices = append(notices, dropUserAttrs(tx.Types, oid, attrs))
+			}
+			if !st.Cascade {
+				used = append(used, attrs...)
 			}
 			if len(used) > 0 {
 				if st.Cascade {
@@ -486,10 +508,10 @@ func (e *Engine) EnumTypeDefs() []*types.EnumType {
 	return out
 }
 
-// typesIn is the enum types of schema, sorted by name.
+// typesIn is the enum and composite types of schema, sorted by name.
 func (e *Engine) typesIn(schema string) []meta.EnumType {
 	var out []meta.EnumType
-	for _, t := range e.enumTypes() {
+	for _, t := range e.typesNow() { // compositetypes.go
 		if t.Schema == schema {
 			out = append(out, t)
 		}

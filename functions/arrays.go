@@ -57,8 +57,12 @@ func ParseArray(s string, elem types.T, loc *time.Location) ([]any, error) {
 // ('{{1,2},{3,4}}' for integer[][], which must be rectangular as
 // PostgreSQL's multidimensional arrays are); an array of MAP or ROW
 // values, or an array of arrays written as JSON, is read as its JSON text.
+// A record's array fields read by array_in (types.ParseRecord).
+func init() { types.ArrayInput = ParseArrayText }
+
 func ParseArrayText(s string, t types.T, loc *time.Location) (any, error) {
-	if !t.Elem.IsNested() {
+	if !t.Elem.IsNested() || t.Elem.IsComposite() {
+		// a composite's elements read by record_in (types/composite.go)
 		return ParseArray(s, *t.Elem, loc)
 	}
 	if !bracedArrayOfArrays(s, t) {

@@ -438,12 +438,17 @@ func lookupRelation(ctx context.Context, c CatalogInfo, s string) (uint32, bool,
 // lookupType is regtype input: a type name, with PostgreSQL's 42601 for
 // text that is no type name at all (empty, or words no multi-word type
 // name such as "double precision" has).
-func lookupType(_ context.Context, c CatalogInfo, s string) (uint32, bool, error) {
+func lookupType(ctx context.Context, c CatalogInfo, s string) (uint32, bool, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, false, sqlerr.New(sqlerr.SyntaxError, "invalid type name %q", s)
 	}
 	o, ok := c.LookupType(s)
+	if !ok {
+		if o, ok, err := tableRowTypeNamed(ctx, c, s); ok || err != nil {
+			return o, ok, err
+		}
+	}
 	if !ok {
 		if f := strings.Fields(s); len(f) > 1 && !strings.ContainsAny(s, `"(`) {
 			return 0, false, sqlerr.New(sqlerr.SyntaxError, "syntax error at or near %q", f[1])
@@ -868,4 +873,26 @@ func outerBracketed(s string) bool {
 		}
 	}
 	return depth == 0
+}
+
+// tableRowTypeNamed is the row type of the table s names (or its array
+// type, for "t[]"): every table has one, named as the table
+// (types.TableRowTypeOID).
+func tableRowTypeNamed(ctx context.Context, c CatalogInfo, s string) (uint32, bool, error) {
+	name, array := strings.CutSuffix(s, "[]")
+	if strings.ContainsAny(name, " ()[]") {
+		return 0, false, nil
+	}
+	rel, ok, err := c.LookupRelation(ctx, name)
+	if err != nil || !ok {
+		return 0, false, nil // no relation: the type's own "does not exist"
+	}
+	row, ok := types.TableRowTypeOfRelation(rel)
+	if !ok {
+		return 0, false, nil
+	}
+	if array {
+		return types.TableRowArrayOID(int64(rel) - types.FirstUserOID), true, nil
+	}
+	return row, true, nil
 }

@@ -24,7 +24,8 @@
 // It sits at the top level, not under exec, because the catalog belongs
 // to the front end as much as to the executor: the binder resolves calls
 // and types with it, exec runs its kernels, pgcatalog lists it in pg_proc,
-// and pgwire's COPY reads array text with it (ParseArrayText); none of
+// and pgwire's COPY reads array text with it (ParseArrayText, which it
+// also lends types.ArrayInput for a record's array fields); none of
 // them has to import another to reach it.
 //
 // It must not: import exec, binder, lower or pgwire (they call into this

@@ -11,7 +11,8 @@
 // The state is a set of rows, one per object, keyed by kind and identity
 // ("view/<id>", "acl/<table id>" with a view's ACL under its negative id,
 // "user/<name>", "function/<name(types)>" for CREATE FUNCTION's functions,
-// "type/<oid>" for CREATE TYPE ... AS ENUM's enum types (types.go),
+// "type/<oid>" for CREATE TYPE ... AS ENUM's enum types and CREATE TYPE
+// ... AS (...)'s composite types (types.go),
 // "domain/<oid>" for CREATE DOMAIN's domains (domains.go),
 // plus "views.next_id"), each holding the object's JSON.
 // Update hands a change copies of the current objects (Tx), encodes the

@@ -16,6 +16,20 @@ type EnumType struct {
 	Name   string      `json:"name"`
 	Labels []EnumLabel `json:"labels"` // in sort order
 	Owner  string      `json:"owner"`
+	// Composite marks a composite type (CREATE TYPE ... AS (...)), kept
+	// in the same rows as the enums so that the two share one namespace
+	// and persist alike: Attrs are its attributes, RelOID its pg_class
+	// row (engine/compositetypes.go). Labels is then empty.
+	Composite bool            `json:"composite,omitempty"`
+	Attrs     []CompositeAttr `json:"attrs,omitempty"`
+	RelOID    uint32          `json:"relOid,omitempty"`
+}
+
+// CompositeAttr is one attribute of a composite type: its name and its
+// type's canonical SQL spelling, which the engine resolves.
+type CompositeAttr struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
 }
 
 // EnumLabel is one label: pg_enum's enumlabel, enumsortorder and oid.

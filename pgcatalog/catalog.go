@@ -95,6 +95,9 @@ type Options struct {
 	// Domains, when set, returns the domains CREATE DOMAIN made now
 	// (domains.go).
 	Domains func() []*types.Domain
+	// CompositeTypes, when set, returns the composite types CREATE TYPE
+	// made now (composites.go).
+	CompositeTypes func() []*types.CompositeType
 }
 
 // Roles is the role and privilege information the catalog shows in

@@ -10,7 +10,10 @@
 // pg_type's rows for the types sqlgate emits and the enum types CREATE
 // TYPE made (with pg_enum's rows: enums.go, Options.EnumTypes) and the
 // domains CREATE DOMAIN made (with their pg_constraint and
-// information_schema rows: domains.go, Options.Domains), the OID scheme for user
+// information_schema rows: domains.go, Options.Domains) and the composite
+// types CREATE TYPE made (with their pg_class and pg_attribute rows, and
+// the tables' row types' array types: composites.go,
+// Options.CompositeTypes), the OID scheme for user
 // objects, and the answers the catalog functions in functions need
 // (Catalog implements functions.CatalogInfo: regclass/regtype lookups,
 // format_type, pg_get_indexdef, obj_description ...).

@@ -12,6 +12,7 @@ import (
 	"github.com/sqlgate/sqlgate/functions"
 	"github.com/sqlgate/sqlgate/pgtypes"
 	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
 )
 
 // Catalog answers the catalog functions' questions.
@@ -182,6 +183,12 @@ func (c *Catalog) RelationName(ctx context.Context, oid uint32) (string, bool, e
 		}
 		return name, ok, err
 	}
+	if ct := c.compositeByRel(oid); ct != nil { // composites.go
+		if !onPath(ctx, ct.Schema) {
+			return quoteIdent(ct.Schema) + "." + quoteIdent(ct.Name), true, nil
+		}
+		return quoteIdent(ct.Name), true, nil
+	}
 	t, index, sp, ok, err := c.relation(ctx, oid)
 	if err != nil || !ok {
 		return "", false, err
@@ -221,6 +228,9 @@ func onPath(ctx context.Context, schema string) bool {
 func (c *Catalog) RelationVisible(ctx context.Context, oid uint32) (bool, error) {
 	if seq, ok, err := c.sequenceByOID(ctx, oid); err != nil || ok { // coldefs.go
 		return ok && onPath(ctx, seq.Path.Database), err
+	}
+	if ct := c.compositeByRel(oid); ct != nil { // composites.go
+		return onPath(ctx, ct.Schema), nil
 	}
 	t, _, sp, ok, err := c.relation(ctx, oid)
 	if err != nil || !ok {
@@ -273,6 +283,9 @@ func (c *Catalog) LookupType(name string) (uint32, bool) {
 		if oid, ok := c.enumTypeOID(s, array); ok { // enums.go
 			return oid, true
 		}
+		if oid, ok := c.compositeTypeOID(s, array); ok { // composites.go
+			return oid, true
+		}
 		return c.domainTypeOID(s, array) // domains.go
 	}
 	if array {
@@ -292,12 +305,22 @@ func (c *Catalog) TypeName(oid uint32) (string, bool) {
 	if name, ok := c.enumTypeName(oid); ok { // enums.go
 		return name, true
 	}
+	if name, ok := c.compositeTypeName(oid); ok { // composites.go
+		return name, true
+	}
 	return c.domainTypeName(oid) // domains.go
 }
 
 // RowTypeName implements functions.RowTypes: a table's row type prints
 // as the table's name (its schema, public, is on the search path).
 func (c *Catalog) RowTypeName(ctx context.Context, oid uint32) (string, bool, error) {
+	if elem, ok := types.TableRowTypeOfArray(oid); ok { // composites.go: "_t", printed t[]
+		name, ok, err := c.RowTypeName(ctx, elem)
+		if !ok || err != nil {
+			return "", ok, err
+		}
+		return name + "[]", true, nil
+	}
 	if oid < firstUserOID+oidStride || oid >= firstUserOID+2*oidStride {
 		return "", false, nil
 	}
@@ -329,6 +352,9 @@ func FormatType(oid uint32, typmod int32, hasTypmod bool) string {
 			return name
 		}
 		if name, ok := formatDomainType(oid); ok { // domains.go
+			return name
+		}
+		if name, ok := formatCompositeType(oid); ok { // composites.go
 			return name
 		}
 		return "???"

@@ -135,6 +135,7 @@ func (c *Catalog) classRows(_ context.Context, s *snapshot) ([]row, error) {
 		}
 	}
 	rows = append(rows, c.sequenceClassRows(s)...)
+	rows = append(rows, c.compositeClassRows()...) // composites.go
 	for i := range relationSpecs {
 		sp := &relationSpecs[i]
 		r := classBase(sp.oid, sp.name, namespaceOID(sp.schema), string(sp.kind), len(sp.cols))
@@ -225,6 +226,7 @@ func (c *Catalog) attributeRows(_ context.Context, s *snapshot) ([]row, error) {
 			rows = append(rows, r)
 		}
 	}
+	rows = append(rows, c.compositeAttributeRows()...) // composites.go
 	return rows, nil
 }
 
@@ -237,10 +239,12 @@ func (c *Catalog) typeRows(_ context.Context, s *snapshot) ([]row, error) {
 	}
 	for _, t := range s.tables {
 		rows = append(rows, typeRow(rowTypeOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), -1, false, "c", "C", false,
-			0, 0, RelationOID(t.TableID), "d", "x", 0))
+			0, types.TableRowArrayOID(t.TableID), RelationOID(t.TableID), "d", "x", 0))
+		rows = append(rows, compositeArrayRow(types.TableRowArrayOID(t.TableID), t.Path.Table, namespaceOID(t.Path.Database), rowTypeOID(t.TableID))) // composites.go
 	}
-	rows = append(rows, c.enumTypeRows()...)   // enums.go
-	rows = append(rows, c.domainTypeRows()...) // domains.go
+	rows = append(rows, c.enumTypeRows()...)      // enums.go
+	rows = append(rows, c.domainTypeRows()...)    // domains.go
+	rows = append(rows, c.compositeTypeRows()...) // composites.go
 	return rows, nil
 }
 

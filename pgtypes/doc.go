@@ -11,7 +11,9 @@
 // AppendValueIn, AppendTimestampTZ; nil or the plain forms mean UTC); binary
 // timestamptz is UTC microseconds whatever the zone, as in PostgreSQL. MAP, ROW and arrays of
 // them travel as json, except the anonymous record (types.AnonRecord: ROW(a, b)),
-// which is PostgreSQL's record, OID 2249, its arrays record[] (record.go);
+// which is PostgreSQL's record, OID 2249, its arrays record[] (record.go),
+// and a composite type's value (a record whose TypeOID names it), which
+// travels as a record under the composite's own OID and its array's;
 // arrays of scalars as PostgreSQL arrays, and arrays
 // of such arrays as multidimensional PostgreSQL arrays (multidim.go);
 // time with time zone as OID 1266 (timetz.go);

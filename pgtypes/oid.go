@@ -160,6 +160,8 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 		return OIDRecord, -1, -1
 	case t.Variant == types.RecordArray: // SEARCH DEPTH FIRST's and CYCLE's
 		return OIDRecordArray, -1, -1
+	case t.IsComposite(): // a table's row type, CREATE TYPE ... AS (...)'s
+		return t.TypeOID, -1, -1
 	case t.IsAnonRecord(): // ROW(a, b): record.go
 		return OIDRecord, -1, -1
 	}
@@ -220,6 +222,12 @@ func OIDOf(t types.T) (oid uint32, typmod int32, size int16) {
 			elem, typmod, _ := OIDOf(in)
 			if in.Variant == types.Enum {
 				return in.TypeOID + 1, -1, -1 // the enum's array type (engine/enumtypes.go)
+			}
+			if in.IsComposite() {
+				if c := types.CompositeOf(in.TypeOID); c != nil && c.ArrayOID != 0 {
+					return c.ArrayOID, -1, -1 // its array type (types/composite.go)
+				}
+				return OIDRecordArray, -1, -1
 			}
 			if arr, ok := arrayOIDs[elem]; ok {
 				return arr, typmod, -1

@@ -160,7 +160,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	var eng *engine.Engine
 	catalog := pgcatalog.New(store, pgcatalog.Options{ServerVersion: engine.ServerVersion, Version: engine.Version,
 		Roles: catalogRoles{md: md}, Views: md, Locks: locks, Activity: sessions, UDFs: func() *udf.Registry { return eng.UDFs() },
-		EnumTypes: func() []*types.EnumType { return eng.EnumTypeDefs() }, Domains: func() []*types.Domain { return eng.DomainDefs() }})
+		EnumTypes: func() []*types.EnumType { return eng.EnumTypeDefs() }, Domains: func() []*types.Domain { return eng.DomainDefs() },
+		CompositeTypes: func() []*types.CompositeType { return eng.CompositeTypeDefs() }})
 	python := pyudf.NewPool(cfg.Python)
 	eng = engine.New(store, engine.Options{Logger: log, SpillDir: spill, QueryMemoryLimit: cfg.QueryMemoryLimit, Roles: roles, Meta: md, Virtual: catalog, UDFs: udfs,
 		Settings: settings, CopyProgress: sessions, FileDir: fileDir, Python: python})

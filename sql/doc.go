@@ -23,8 +23,9 @@
 //     UPDATE / DELETE ... WHERE CURRENT OF (currentof.go) parsed with
 //     WHERE false and the clause in Statement.CurrentOf;
 //     SUBSCRIBE (subscribe.go) in Statement.DDL.Subscribe;
-//     CREATE TYPE ... AS ENUM, DROP TYPE and ALTER TYPE ... ADD VALUE |
-//     RENAME VALUE (typestmts.go) in Statement.Type; CREATE / ALTER / DROP
+//     CREATE TYPE ... AS ENUM | AS (f type, ...), DROP TYPE and ALTER TYPE
+//     ... ADD VALUE | RENAME VALUE | RENAME TO | ADD, DROP, RENAME
+//     ATTRIBUTE (typestmts.go) in Statement.Type; CREATE / ALTER / DROP
 //     DOMAIN (domains.go) in Statement.Domain;
 //   - catalog-qualified names (catalogs.go): db.schema.relation and
 //     db.schema.table.column lose the db part when it is the session's

@@ -135,6 +135,9 @@ func plainRewrite(src string, toks []token, seg *[1]segment, edits *[]int32, nam
 				if n := toks[k+1]; n.kind != tkIdent && n.kind != tkQIdent && !(n.kind == tkOp && src[n.start:n.end] == "*") {
 					return "", nil, false
 				}
+				if n := toks[k+1]; n.kind == tkOp && src[n.start:n.end] == "*" && (k >= 2 && toks[k-2].isPunct(src, "(") || k+2 < len(toks) && toks[k+2].isPunct(src, ")")) {
+					return "", nil, false // f(t.*): the rewrite's whole-row argument (rewrite.go)
+				}
 			default:
 				return "", nil, false
 			}

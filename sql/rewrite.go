@@ -1148,6 +1148,27 @@ func (r *rewriter) runAfter(before []item, i, j int) ([]item, error) {
 				k = m + 1
 				continue
 			}
+			if text == "." && k+1 < j && len(out) > 0 && isFieldSelect(out[len(out)-1]) {
+				// (x).a.b -> pg__field(pg__field((x), 'a'), 'b'): a field
+				// of a field, as PostgreSQL reads the chain
+				if nt := r.toks[k+1]; nt.kind == tkIdent || nt.kind == tkQIdent {
+					last := out[len(out)-1]
+					b := newComposite(last.lead)
+					b.add("pg__field(", last.firstOrig())
+					b.addItems(out[len(out)-1:], true)
+					b.add(", "+sqlQuote(r.identName(nt))+")", nt.start)
+					out = append(out[:len(out)-1], b.it)
+					k += 2
+					continue
+				}
+			}
+			if text == "." && r.wholeRowArgAt(k, j) {
+				// f(t.*) -> f(t): a FROM item's whole row as an argument
+				// (PostgreSQL's t.* there is the composite, not its
+				// columns), which TiDB's grammar cannot read
+				k += 2
+				continue
+			}
 			if text == "." && k+1 < j && len(out) > 0 && r.itemIs(out[len(out)-1], ")") {
 				// (expr).field -> pg__field((expr), 'field'): field
 				// selection from a composite; not after a call's
@@ -2343,4 +2364,49 @@ func (r *rewriter) topLevelTokens(i, e int) int {
 // a row of two values, at the row's start.
 func wrongOverlapsRow(side, src string, at int) error {
 	return sqlerr.New(sqlerr.SyntaxError, "wrong number of parameters on %s side of OVERLAPS expression", side).WithPosition(charPos(src, at))
+}
+
+// wholeRowArgAt reports whether the tokens at k ("." then "*") end an
+// argument alias.* of a function call other than ROW(...), whose
+// arguments alias.* expands into columns: the "." follows a name that
+// follows the call's "(" or a ",", and ")" or "," follows the "*". It
+// reads the tokens, whatever items the rewrite made of them.
+func (r *rewriter) wholeRowArgAt(k, j int) bool {
+	if k < 2 || k+2 >= j || !r.toks[k+1].isPunct(r.src, "*") {
+		return false
+	}
+	if next := r.toks[k+2]; !next.isPunct(r.src, ")") && !next.isPunct(r.src, ",") {
+		return false
+	}
+	name := r.toks[k-1]
+	if name.kind != tkIdent && name.kind != tkQIdent || name.kind == tkIdent && nonOperandWords[name.word(r.src)] {
+		return false
+	}
+	if before := r.toks[k-2]; !before.isPunct(r.src, "(") && !before.isPunct(r.src, ",") {
+		return false
+	}
+	depth := 0
+	for i := k - 2; i >= 0; i-- {
+		switch t := r.toks[i]; {
+		case t.isPunct(r.src, ")"):
+			depth++
+		case t.isPunct(r.src, "("):
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if i == 0 {
+				return false
+			}
+			f := r.toks[i-1]
+			return (f.kind == tkIdent && !nonOperandWords[f.word(r.src)] && f.word(r.src) != "ROW") || f.kind == tkQIdent
+		}
+	}
+	return false
+}
+
+// isFieldSelect reports whether it is a field selection the rewrite made
+// of (x).f (pg__field(...)), which a further .g selects from.
+func isFieldSelect(it item) bool {
+	return it.composite && len(it.parts) > 0 && len(it.parts[0].pieces) == 1 && it.parts[0].pieces[0].text == "pg__field("
 }

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/sqlgate/sqlgate/sqlerr"
 )
 
@@ -13,7 +15,21 @@ const (
 	DropType
 	AlterTypeAddValue
 	AlterTypeRenameValue
+	// The composite type statements (CREATE TYPE name AS (f type, ...),
+	// ALTER TYPE ... RENAME TO | ADD ATTRIBUTE | DROP ATTRIBUTE | RENAME
+	// ATTRIBUTE).
+	CreateCompositeType
+	AlterTypeRename
+	AlterTypeAddAttribute
+	AlterTypeDropAttribute
+	AlterTypeRenameAttribute
 )
+
+// TypeAttr is one attribute of a composite type: its name and its type as
+// written.
+type TypeAttr struct {
+	Name, Type string
+}
 
 // TypeStmt is CREATE TYPE ... AS ENUM, DROP TYPE and ALTER TYPE ... ADD
 // VALUE | RENAME VALUE (Statement.Type; Kind Other, AST nil). TiDB's
@@ -34,6 +50,10 @@ type TypeStmt struct {
 	// NewValue is RENAME VALUE's new label.
 	Value, Neighbor, NewValue string
 	Before                    bool
+	// Attrs are CREATE TYPE ... AS (...)'s attributes, in order, or ADD
+	// ATTRIBUTE's one; DROP ATTRIBUTE and RENAME ATTRIBUTE name theirs in
+	// Value (RENAME's new name in NewValue), RENAME TO the new type name.
+	Attrs []TypeAttr
 }
 
 // parseTypeStmt intercepts CREATE TYPE, DROP TYPE and ALTER TYPE.
@@ -67,7 +87,8 @@ func parseTypeStmt(src string, toks []token, st *Statement) (bool, error) {
 			case p.word(0) == "RANGE":
 				return true, sqlerr.NotSupported("range types")
 			case p.pos < len(p.toks) && p.toks[p.pos].isPunct(src, "("):
-				return true, sqlerr.NotSupported("composite types")
+				s.Op = CreateCompositeType
+				return true, p.compositeAttrs(s)
 			}
 			return true, p.err()
 		}
@@ -132,8 +153,10 @@ func parseTypeStmt(src string, toks []token, st *Statement) (bool, error) {
 			return true, err
 		}
 		return true, p.done()
+	case p.word(0) == "RENAME" || p.word(0) == "ADD" || p.word(0) == "DROP":
+		return true, p.alterComposite(s)
 	case p.pos < len(p.toks):
-		return true, sqlerr.NotSupported("ALTER TYPE other than ADD VALUE and RENAME VALUE")
+		return true, sqlerr.NotSupported("ALTER TYPE other than ADD VALUE, RENAME VALUE, RENAME TO and ADD, DROP, RENAME ATTRIBUTE")
 	}
 	return true, p.err()
 }
@@ -187,4 +210,80 @@ func (p *sessionParser) stringLit() (string, error) {
 		return dollarBody(text), nil
 	}
 	return "", p.err()
+}
+
+// compositeAttrs reads CREATE TYPE ... AS's attribute list, "(f type,
+// ...)" (it may be empty), to the statement's end.
+func (p *sessionParser) compositeAttrs(s *TypeStmt) error {
+	p.punct("(")
+	if p.punct(")") {
+		return p.done()
+	}
+	for {
+		a, err := p.typeAttr()
+		if err != nil {
+			return err
+		}
+		s.Attrs = append(s.Attrs, a)
+		if p.punct(",") {
+			continue
+		}
+		if !p.punct(")") {
+			return p.err()
+		}
+		return p.done()
+	}
+}
+
+// typeAttr reads one attribute: a name and a type (COLLATE is refused).
+func (p *sessionParser) typeAttr() (TypeAttr, error) {
+	name, err := p.ident()
+	if err != nil {
+		return TypeAttr{}, err
+	}
+	t, err := p.typeText()
+	if err != nil {
+		return TypeAttr{}, err
+	}
+	if strings.Contains(strings.ToUpper(t), " COLLATE ") {
+		return TypeAttr{}, sqlerr.NotSupported("COLLATE in a composite type's attribute")
+	}
+	return TypeAttr{Name: name, Type: t}, nil
+}
+
+// alterComposite reads the rest of ALTER TYPE name RENAME TO new | ADD
+// ATTRIBUTE f type | DROP ATTRIBUTE [IF EXISTS] f | RENAME ATTRIBUTE f TO
+// g, each with an optional CASCADE | RESTRICT.
+func (p *sessionParser) alterComposite(s *TypeStmt) error {
+	var err error
+	switch {
+	case p.accept("RENAME", "TO"):
+		s.Op = AlterTypeRename
+		s.NewValue, err = p.ident()
+	case p.accept("ADD", "ATTRIBUTE"):
+		s.Op = AlterTypeAddAttribute
+		var a TypeAttr
+		if a, err = p.typeAttr(); err == nil {
+			s.Attrs = []TypeAttr{a}
+		}
+	case p.accept("DROP", "ATTRIBUTE"):
+		s.Op = AlterTypeDropAttribute
+		s.IfExists = p.accept("IF", "EXISTS")
+		s.Value, err = p.ident()
+	case p.accept("RENAME", "ATTRIBUTE"):
+		s.Op = AlterTypeRenameAttribute
+		if s.Value, err = p.ident(); err == nil {
+			if !p.accept("TO") {
+				return p.err()
+			}
+			s.NewValue, err = p.ident()
+		}
+	default:
+		return sqlerr.NotSupported("this ALTER TYPE")
+	}
+	if err != nil {
+		return err
+	}
+	s.Cascade = p.dropBehavior()
+	return p.done()
 }

@@ -32,6 +32,13 @@
 // fills, gives every layer a domain's base, default and constraints (and
 // the engine's check of them, Domain.Validate) from its OID.
 //
+// Composite types (a table's row type, CREATE TYPE ... AS (...);
+// composite.go) are records (Row, Variant AnonRecord) whose T.TypeOID
+// names the type: they print and compare as the anonymous record does,
+// their text input is record_in's (ParseRecord), and composite.go's
+// registry gives every layer a composite's name and attributes from its
+// OID.
+//
 // It also holds PostgreSQL's TimeZone rules (zone.go: the values SET
 // TimeZone accepts, offsets as timestamptz prints them, wall time to instant
 // across DST), since input (ParseTextIn), output (FormatTextIn) and casts

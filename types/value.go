@@ -110,6 +110,9 @@ func (t T) PGName() string {
 	if t.Variant == Enum {
 		return EnumName(t.TypeOID)
 	}
+	if t.IsComposite() {
+		return CompositeName(t.TypeOID) // composite.go
+	}
 	if t.Variant == VarBit {
 		return "bit varying" // varbit is pg_type's name, not the SQL one
 	}
@@ -199,6 +202,9 @@ func parseTextIn(s string, t T, loc *time.Location) (any, error) {
 	}
 	if t.Variant.IsJSON() {
 		return ParseJSON(s, t.Variant == JSONB)
+	}
+	if t.IsComposite() {
+		return ParseRecord(s, t, loc) // composite.go
 	}
 	switch t.Variant {
 	case Enum:

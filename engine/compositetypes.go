@@ -1,0 +1,382 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/sqlgate/sqlgate/binder"
+	"github.com/sqlgate/sqlgate/fluss"
+	"github.com/sqlgate/sqlgate/meta"
+	"github.com/sqlgate/sqlgate/sql"
+	"github.com/sqlgate/sqlgate/sqlerr"
+	"github.com/sqlgate/sqlgate/types"
+)
+
+// Composite types (CREATE TYPE name AS (f type, ...), ALTER TYPE ...
+// RENAME TO | ADD ATTRIBUTE | DROP ATTRIBUTE | RENAME ATTRIBUTE, DROP
+// TYPE). A composite is a row of the metadata store beside the enums
+// (meta.EnumType with Composite set), so that the two share one namespace
+// and persist alike; its attributes keep their types' SQL spelling, which
+// publishing resolves. The engine publishes the composites to types'
+// registry (types.PublishComposites) with the enums (enumTypes), where
+// casts, text input and output names find a composite from its OID.
+//
+// A composite is a value type only: a table column of one is refused
+// (binder.refuseCompositeColumn), since a Fluss ROW column would keep
+// neither the type's name nor follow its ALTERs. So no stored data ever
+// depends on a composite, and every ALTER TYPE on one is a catalog change.
+
+// isComposite reports whether a stored type is a composite, not an enum.
+func isComposite(t meta.EnumType) bool { return t.Composite }
+
+// splitTypes is the stored types' enums and composites.
+func splitTypes(all map[uint32]meta.EnumType) (enums, composites map[uint32]meta.EnumType) {
+	enums, composites = map[uint32]meta.EnumType{}, map[uint32]meta.EnumType{}
+	for oid, t := range all {
+		if isComposite(t) {
+			composites[oid] = t
+		} else {
+			enums[oid] = t
+		}
+	}
+	return enums, composites
+}
+
+// publishComposites publishes the composites of version cur (all) to
+// types' registry, unless that version is published already; enums are
+// that version's enum types, which attributes may name.
+func (e *Engine) publishComposites(cur *meta.Types, all, enums map[uint32]meta.EnumType) {
+	r := &attrResolver{enums: enums, composites: all, defs: map[uint32]*types.CompositeType{}}
+	publishSet(&e.compositesPublished, cur, all, r.def, types.PublishComposites)
+}
+
+// attrResolver makes the registry's definitions of one version's
+// composites, resolving attribute types against that version's enums and
+// composites alone (the engine's lookups would publish again).
+type attrResolver struct {
+	enums, composites map[uint32]meta.EnumType
+	defs              map[uint32]*types.CompositeType
+	// self is the composite whose attributes are being resolved, which
+	// no attribute may name (directly).
+	self uint32
+}
+
+// def is the registry's form of a stored composite: its attributes' types
+// resolved (an attribute whose type is gone, or that would nest the type
+// in itself, reads as text, as an enum column whose type is gone does).
+func (r *attrResolver) def(t meta.EnumType) *types.CompositeType {
+	if d, ok := r.defs[t.OID]; ok {
+		return d
+	}
+	d := &types.CompositeType{OID: t.OID, ArrayOID: t.OID + 1, RelOID: t.RelOID, Schema: t.Schema, Name: t.Name}
+	r.defs[t.OID] = d // a cycle meets this one, still without fields
+	for _, a := range t.Attrs {
+		ft, err := r.attrType(a.Type, t.OID)
+		if err != nil {
+			ft = types.StringType
+		}
+		d.Fields = append(d.Fields, types.Field{Name: a.Name, Type: ft})
+	}
+	return d
+}
+
+// attrType resolves an attribute's type text for composite self.
+func (r *attrResolver) attrType(text string, self uint32) (types.T, error) {
+	prev := r.self
+	r.self = self
+	defer func() { r.self = prev }()
+	return binder.CompositeAttrType(text, r)
+}
+
+// EnumType is binder.TypeCatalog over the version's enums.
+func (r *attrResolver) EnumType(schema, name string) (types.T, bool) {
+	if oid, ok := storedTypeNamed(r.enums, schema, name); ok {
+		return types.T{Kind: types.String, Variant: types.Enum, TypeOID: oid}, true
+	}
+	return types.T{}, false
+}
+
+// CompositeType is binder.CompositeCatalog over the version's composites.
+func (r *attrResolver) CompositeType(schema, name string) (*types.CompositeType, bool) {
+	oid, ok := storedTypeNamed(r.composites, schema, name)
+	if !ok || oid == r.self {
+		return nil, false
+	}
+	return r.def(r.composites[oid]), true
+}
+
+// storedTypeNamed finds a stored type by schema ("" for the default) and name,
+// as EnumTypeNamed does: the default schema's, else the one of that name.
+func storedTypeNamed(ts map[uint32]meta.EnumType, schema, name string) (uint32, bool) {
+	var found []uint32
+	for oid, t := range ts {
+		if t.Name != name {
+			continue
+		}
+		if t.Schema == schema || schema == "" && t.Schema == fluss.DefaultDatabase {
+			return oid, true
+		}
+		found = append(found, oid)
+	}
+	if schema == "" && len(found) == 1 {
+		return found[0], true
+	}
+	return 0, false
+}
+
+// CompositeType is binder.CompositeCatalog over the engine's types.
+func (t engineTypes) CompositeType(schema, name string) (*types.CompositeType, bool) {
+	return t.e.CompositeTypeNamed(schema, name)
+}
+
+// CompositeType is binder.CompositeCatalog over the engine's types.
+func (c *recordingCatalog) CompositeType(schema, name string) (*types.CompositeType, bool) {
+	if c.files == nil {
+		return nil, false
+	}
+	return c.files.eng.CompositeTypeNamed(schema, name)
+}
+
+// CompositeTypeNamed finds a composite type by schema ("" for the
+// default) and name, as EnumTypeNamed finds an enum.
+func (e *Engine) CompositeTypeNamed(schema, name string) (*types.CompositeType, bool) {
+	e.enumTypes() // publishes the composites too
+	tm, ok := e.meta.(typesMeta)
+	if !ok {
+		return nil, false
+	}
+	_, all := splitTypes(tm.Types().All())
+	oid, ok := storedTypeNamed(all, schema, name)
+	if !ok {
+		return nil, false
+	}
+	d := types.CompositeOf(oid)
+	return d, d != nil
+}
+
+// CompositeTypeDefs lists the composite types now, sorted by OID
+// (pgcatalog.Options.CompositeTypes).
+func (e *Engine) CompositeTypeDefs() []*types.CompositeType {
+	e.enumTypes()
+	tm, ok := e.meta.(typesMeta)
+	if !ok {
+		return nil
+	}
+	_, all := splitTypes(tm.Types().All())
+	out := make([]*types.CompositeType, 0, len(all))
+	for oid := range all {
+		if d := types.CompositeOf(oid); d != nil {
+			out = append(out, d)
+		}
+	}
+	slices.SortFunc(out, func(a, b *types.CompositeType) int { return cmp.Compare(a.OID, b.OID) })
+	return out
+}
+
+// checkAttrs refuses a composite's attribute list PostgreSQL refuses: a
+// name twice (42701), a type that does not exist (42704) or that is the
+// composite self itself. ts are the stored types the list may name.
+func checkAttrs(ts map[uint32]meta.EnumType, attrs []meta.CompositeAttr, self uint32) error {
+	enums, composites := splitTypes(ts)
+	r := &attrResolver{enums: enums, composites: composites, defs: map[uint32]*types.CompositeType{}}
+	seen := map[string]bool{}
+	for _, a := range attrs {
+		if seen[a.Name] {
+			return sqlerr.New(sqlerr.Code("42701"), "column \"%s\" specified more than once", a.Name)
+		}
+		seen[a.Name] = true
+		if _, err := r.attrType(a.Type, self); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tableNamed reports whether a table of that name is in schema: its row
+// type has the name.
+func (s *session) tableNamed(ctx context.Context, n sql.ObjectName) bool {
+	_, err := s.eng.store.GetTable(ctx, fluss.TablePath{Database: typeSchema(n), Table: n.Name})
+	return err == nil
+}
+
+func (s *session) createComposite(ctx context.Context, st *sql.TypeStmt) error {
+	n := st.Names[0]
+	if err := s.schemaExists(ctx, typeSchema(n)); err != nil {
+		return err
+	}
+	attrs := make([]meta.CompositeAttr, len(st.Attrs))
+	for i, a := range st.Attrs {
+		attrs[i] = meta.CompositeAttr{Name: a.Name, Type: a.Type}
+	}
+	if err := checkAttrs(s.eng.typesNow(), attrs, 0); err != nil {
+		return err
+	}
+	if s.tableNamed(ctx, n) {
+		return sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists", n.Name)
+	}
+	return s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		if tx.Types == nil {
+			tx.Types = map[uint32]meta.EnumType{}
+		}
+		if typeNameTaken(tx, n) { // domains.go
+			return sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists", n.Name)
+		}
+		t := meta.EnumType{OID: newTypeOID(tx.Types), Schema: typeSchema(n), Name: n.Name, Owner: s.info.User,
+			Composite: true, Attrs: attrs}
+		tx.Types[t.OID] = t
+		t.RelOID = newTypeOID(tx.Types)
+		tx.Types[t.OID] = t
+		return nil
+	})
+}
+
+// alterComposite runs ALTER TYPE ... RENAME TO | ADD ATTRIBUTE | DROP
+// ATTRIBUTE | RENAME ATTRIBUTE on a composite (or RENAME TO on an enum).
+func (s *session) alterComposite(ctx context.Context, st *sql.TypeStmt) (*sqlerr.Error, error) {
+	var notice *sqlerr.Error
+	n := st.Names[0]
+	if st.Op == sql.AlterTypeRename && s.tableNamed(ctx, sql.ObjectName{Schema: n.Schema, Name: st.NewValue}) {
+		return nil, sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", st.NewValue, typeSchema(n))
+	}
+	err := s.eng.meta.Update(ctx, func(tx *meta.Tx) error {
+		oid := findType(tx.Types, n)
+		if oid == 0 && s.tableNamed(ctx, n) {
+			return tableRowTypeAlter(st)
+		}
+		if oid == 0 {
+			return sqlerr.New(sqlerr.UndefinedObject, "type \"%s\" does not exist", n.Name)
+		}
+		t := tx.Types[oid]
+		if t.Owner != s.info.User && !s.superuser {
+			return mustOwn("type", t.Name)
+		}
+		if st.Op == sql.AlterTypeRename {
+			to := sql.ObjectName{Schema: n.Schema, Name: st.NewValue}
+			if typeNameTaken(tx, to) {
+				return sqlerr.New(sqlerr.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", st.NewValue, typeSchema(n))
+			}
+			t.Name = st.NewValue
+			tx.Types[oid] = t
+			return nil
+		}
+		if !t.Composite {
+			return sqlerr.New(sqlerr.WrongObjectType, "%s is not a composite type", t.Name)
+		}
+		attrs := slices.Clone(t.Attrs)
+		index := func(name string) int {
+			return slices.IndexFunc(attrs, func(a meta.CompositeAttr) bool { return a.Name == name })
+		}
+		noAttr := func(name string) *sqlerr.Error {
+			return sqlerr.New(sqlerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, t.Name)
+		}
+		switch st.Op {
+		case sql.AlterTypeAddAttribute:
+			a := meta.CompositeAttr{Name: st.Attrs[0].Name, Type: st.Attrs[0].Type}
+			if index(a.Name) >= 0 {
+				return sqlerr.New(sqlerr.Code("42701"), "column \"%s\" of relation \"%s\" already exists", a.Name, t.Name)
+			}
+			attrs = append(attrs, a)
+		case sql.AlterTypeDropAttribute:
+			k := index(st.Value)
+			if k < 0 {
+				if st.IfExists {
+					notice = sqlerr.New(sqlerr.SuccessfulCompletion, "column \"%s\" of relation \"%s\" does not exist, skipping", st.Value, t.Name)
+					return nil
+				}
+				return noAttr(st.Value)
+			}
+			attrs = slices.Delete(attrs, k, k+1)
+		case sql.AlterTypeRenameAttribute:
+			k := index(st.Value)
+			if k < 0 {
+				return noAttr(st.Value)
+			}
+			if index(st.NewValue) >= 0 {
+				return sqlerr.New(sqlerr.Code("42701"), "column \"%s\" of relation \"%s\" already exists", st.NewValue, t.Name)
+			}
+			attrs[k].Name = st.NewValue
+		}
+		if err := checkAttrs(tx.Types, attrs, oid); err != nil {
+			return err
+		}
+		t.Attrs = attrs
+		tx.Types[oid] = t
+		return nil
+	})
+	return notice, err
+}
+
+// compositeUsers names the composites whose attributes have the type oid
+// (PostgreSQL's "column f of composite type x"), which DROP TYPE refuses
+// to take without CASCADE.
+func compositeUsers(ts map[uint32]meta.EnumType, oid uint32) []string {
+	name := ts[oid].Name
+	var out []string
+	for _, t := range ts {
+		if !t.Composite || t.OID == oid {
+			continue
+		}
+		for _, a := range t.Attrs {
+			if attrNames(a, name) {
+				out = append(out, "column "+a.Name+" of composite type "+t.Name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// typesNow is the stored types (enums and composites) now.
+func (e *Engine) typesNow() map[uint32]meta.EnumType {
+	if tm, ok := e.meta.(typesMeta); ok {
+		return tm.Types().All()
+	}
+	return nil
+}
+
+// dropUserAttrs drops the attributes (compositeUsers' list, users) of the
+// composites in ts whose type is oid, as DROP TYPE ... CASCADE does, and
+// is its NOTICE ("drop cascades to column f of composite type x").
+func dropUserAttrs(ts map[uint32]meta.EnumType, oid uint32, users []string) *sqlerr.Error {
+	name := ts[oid].Name
+	for o, t := range ts {
+		if !t.Composite || o == oid {
+			continue
+		}
+		kept := slices.DeleteFunc(slices.Clone(t.Attrs), func(a meta.CompositeAttr) bool { return attrNames(a, name) })
+		if len(kept) != len(t.Attrs) {
+			t.Attrs = kept
+			ts[o] = t
+		}
+	}
+	return schemaCascadeNotice(users) // enumtypes.go's wording
+}
+
+// attrNames reports whether attribute a's type is the type name, or an
+// array of it.
+func attrNames(a meta.CompositeAttr, name string) bool {
+	tn, err := sql.ParseTypeName(a.Type)
+	if err != nil {
+		return false
+	}
+	for tn.Elem != nil && tn.Name == "array" {
+		tn = tn.Elem
+	}
+	return tn.Name == name
+}
+
+// tableRowTypeAlter is ALTER TYPE's refusal of a table's row type, as
+// PostgreSQL words each: a table is altered by ALTER TABLE.
+func tableRowTypeAlter(st *sql.TypeStmt) error {
+	name := st.Names[0].Name
+	switch st.Op {
+	case sql.AlterTypeRename:
+		return sqlerr.New(sqlerr.WrongObjectType, "%s is a table's row type", name).WithHint("Use ALTER TABLE instead.")
+	case sql.AlterTypeRenameAttribute:
+		// PostgreSQL renames the table's column; sqlgate's ALTER TABLE
+		// ... RENAME COLUMN does that
+		return sqlerr.NotSupported("ALTER TYPE ... RENAME ATTRIBUTE of a table's row type (use ALTER TABLE ... RENAME COLUMN)")
+	}
+	return sqlerr.New(sqlerr.WrongObjectType, "\"%s\" is not a composite type", name)
+}

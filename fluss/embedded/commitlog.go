@@ -85,8 +85,8 @@ type commitLog struct {
 	broken bool
 	// replayed counts the records Open committed again.
 	replayed int
-	buf    []byte
-	zeros  []byte
+	buf      []byte
+	zeros    []byte
 }
 
 // takes says whether a group's batch can commit through the log.

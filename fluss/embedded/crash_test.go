@@ -41,6 +41,9 @@ const (
 	// (fluss.WithoutSyncWait): they print "aack id", and the others print
 	// "begin id" before their writes (asynccommit.go).
 	crashAsyncEnv = "SQLGATE_EMBEDDED_CRASH_ASYNC"
+	// crashWritersEnv sets how many writers the child runs (4 unless
+	// set); one writer's commits are lone groups (commitlog.go).
+	crashWritersEnv = "SQLGATE_EMBEDDED_CRASH_WRITERS"
 )
 
 func TestMain(m *testing.M) {
@@ -110,8 +113,12 @@ func runCrashChild(dir string, start int32) error {
 	next.Store(start)
 	staged := os.Getenv(crashStagedEnv) != ""
 	asyncMode := os.Getenv(crashAsyncEnv)
-	errc := make(chan error, 4)
-	for w := 0; w < 4; w++ {
+	writers := 4
+	if n, err := strconv.Atoi(os.Getenv(crashWritersEnv)); err == nil && n > 0 {
+		writers = n
+	}
+	errc := make(chan error, writers)
+	for w := 0; w < writers; w++ {
 		async := asyncMode == "all" || asyncMode == "half" && w%2 == 0
 		ctx := ctx
 		ack := "ack"

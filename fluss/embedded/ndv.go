@@ -120,8 +120,8 @@ func sketchRecord(rec arrow.RecordBatch, target []bool) *ndvDelta {
 // instead of one for the delta, one for its column list, one per column
 // and one for the hashes (bench/LEDGER.md, 2026-12-05).
 const (
-	smallSketchCols   = 8
-	smallSketchValues = 16
+	smallSketchCols   = 4
+	smallSketchValues = 8
 )
 
 // smallDelta is an ndvDelta of at most smallSketchValues values over at

@@ -55,9 +55,10 @@ const (
 	commitLogName = "commit.wal"
 	// commitLogHeader is a record's header: length(4) crc(4) seq(8).
 	commitLogHeader = 16
-	// commitLogRecordMax is the largest batch logged here; a larger one
-	// is committed by pebble (its write is not a raw call, rawWriteMax).
-	commitLogRecordMax = rawWriteMax - commitLogHeader
+	// commitLogRecordMax is the largest record written here (header
+	// included); a larger batch is committed by pebble. It is
+	// rawio_linux.go's rawWriteMax: the record's write is one raw call.
+	commitLogRecordMax = 64 << 10
 	// commitLogFillAhead is how far the log is zero-filled past its writes.
 	commitLogFillAhead = 1 << 20
 )
@@ -92,7 +93,7 @@ type commitLog struct {
 // takes says whether a group's batch can commit through the log.
 func (l *commitLog) takes(batch *pebble.Batch) bool {
 	n := int64(batch.Len() + commitLogHeader + 16) // the sequence key
-	return l.f != nil && !l.broken && n <= rawWriteMax && l.pos+n <= commitLogSpan
+	return l.f != nil && !l.broken && n <= commitLogRecordMax && l.pos+n <= commitLogSpan
 }
 
 // pebbleSynced says that pebble's write-ahead log is durable past every
